@@ -1,0 +1,56 @@
+# benchbook: `make book` builds the whole book, `make test` runs every check. Both set everything up.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: help venv data book test lint sync browser benchmark lock clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install -q --disable-pip-version-check --no-deps -e .
+	@touch $@
+
+venv: $(STAMP) ## create .venv with the pinned dependencies and the package
+
+data: $(STAMP) ## parse data/raw into data/processed
+	$(VENV)/bin/benchbook ingest --all
+
+book: $(STAMP) ## ingest, execute the chapters (cached by content) and build _build/html
+	$(VENV)/bin/benchbook build
+
+sync: $(STAMP) ## regenerate each notebooks/*.ipynb from its MyST source
+	$(VENV)/bin/jupytext --to ipynb notebooks/*.md
+
+lint: $(STAMP) ## ruff
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff format --check src tests benchmarks
+
+browser: ## install Debian's chromium for the browser tests (needs root or sudo)
+	@command -v chromium >/dev/null || { SUDO=$$(command -v sudo || true); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+test: $(STAMP) browser lint ## lint, unit tests, every chapter executed, the built book opened in Chromium
+	$(PY) -m pytest -q -n 2
+
+benchmark: $(STAMP) ## measure build, cache, re-run and ingest costs (writes benchmarks/results.json)
+	$(PY) benchmarks/run.py
+
+lock: ## re-resolve the dependencies and rewrite requirements.txt (needs the network)
+	rm -rf /tmp/benchbook-lock && $(PYTHON) -m venv /tmp/benchbook-lock
+	/tmp/benchbook-lock/bin/pip install -q . '.[test]'
+	{ echo "# Exact pins for Python 3.11 (the lock). Regenerate: make lock. environment.yml must name the same versions (tests/test_environment.py)."; \
+	  /tmp/benchbook-lock/bin/pip freeze --exclude-editable | grep -v '^benchbook'; } > requirements.txt
+	$(PYTHON) -c 'import pathlib; pins=[l for l in pathlib.Path("requirements.txt").read_text().splitlines() if l and l[0] != "#"]; \
+	  head=pathlib.Path("environment.yml").read_text().split("  - pip:")[0]; \
+	  pathlib.Path("environment.yml").write_text(head + "  - pip:\n" + "".join(f"      - {p}\n" for p in pins) + "      - -e .\n")'
+
+clean: ## remove generated files (build, processed data, caches, venv)
+	rm -rf _build data/processed .pytest_cache .ruff_cache .hypothesis $(VENV) src/*.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

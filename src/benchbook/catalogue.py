@@ -1,0 +1,67 @@
+"""What data the book holds: every raw file with its manifest, and each tool's tidy columns."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from benchbook import config
+from benchbook.ingest import core, tools
+
+
+def manifests(raw_dir: Path | None = None) -> pd.DataFrame:
+    """One row per raw file under `raw_dir` (default data/raw): its manifest fields, plus whether
+    the bytes still match the recorded sha256."""
+    rows = []
+    for path in sorted((raw_dir or config.RAW_DIR).rglob("*.manifest.yml")):
+        config.log_read(path)
+        m = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = path.with_name(m["file"])
+        config.log_read(raw)
+        data = raw.read_bytes()
+        rows.append(
+            {
+                "folder": path.parent.name,
+                "file": m["file"],
+                "tools": ", ".join(m["tools"]),
+                "tool_version": m.get("tool_version", ""),
+                "model": m.get("model", ""),
+                "hardware": m.get("hardware", ""),
+                "bytes": len(data),
+                "lines": data.count(b"\n") + 1,
+                "sha256": m["sha256"],
+                "sha256_ok": hashlib.sha256(data).hexdigest() == m["sha256"],
+                "chapters": ", ".join(m.get("chapters", [])),
+                "facts": m.get("facts", []),
+                "settings": m.get("settings", {}),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def data_dictionary() -> pd.DataFrame:
+    """One row per (tool, column) of the tidy tables, generated from the parsers' schemas."""
+    rows = []
+    for name, tool in tools().items():
+        for col, check in tool.schema().columns.items():
+            kind = "setting" if col in tool.settings else "common"
+            rows.append({"tool": name, "column": col, "dtype": str(check.dtype), "kind": kind})
+    return pd.DataFrame(rows)
+
+
+def metric_dictionary() -> pd.DataFrame:
+    """One row per (tool, metric): what it measures and its unit, as the parser declares."""
+    rows = [
+        {"tool": name, "metric": metric, "meaning": meaning}
+        for name, tool in tools().items()
+        for metric, meaning in tool.metrics.items()
+    ]
+    return pd.DataFrame(rows, columns=["tool", "metric", "meaning"])
+
+
+def tidy_contract() -> pd.DataFrame:
+    """The columns every tool shares, in order."""
+    return pd.DataFrame({"column": core.LEAD_COLUMNS + ["<settings>"] + core.TAIL_COLUMNS})

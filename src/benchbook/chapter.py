@@ -1,0 +1,112 @@
+"""What every chapter notebook does first: check its parameters, then resolve its inputs.
+
+A wrong parameter stops the chapter in its first code cell with one sentence (ParameterError),
+instead of a traceback forty cells down.
+"""
+
+from __future__ import annotations
+
+import types
+from functools import lru_cache
+from pathlib import Path
+
+from benchbook import config
+
+#: Names a kernel defines by itself; anything else in the namespace before setup() is a parameter.
+_KERNEL_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
+
+
+class ParameterError(ValueError):
+    """A chapter parameter that cannot be used, said in one sentence."""
+
+
+@lru_cache(maxsize=None)
+def declared(chapter: str) -> dict[str, dict]:
+    """The parameters a chapter declares in its `parameters` cell: name -> {type, default, help}.
+
+    Read from the committed notebook with papermill's own inspector, so `benchbook list`, the
+    validation here and the book never disagree.
+    """
+    import papermill
+
+    nb = config.NOTEBOOKS_DIR / f"{chapter}.ipynb"
+    if not nb.is_file():
+        raise ParameterError(f"there is no chapter called {chapter!r} (no {config.relative(nb)})")
+    params = papermill.inspect_notebook(str(nb))
+    out = {}
+    for name, info in params.items():
+        default = eval(info["default"], {"__builtins__": {}}, {}) if info["default"] else None  # noqa: S307
+        out[name] = {"type": info["inferred_type_name"], "default": default, "help": info["help"]}
+    return out
+
+
+def _type_ok(value, default) -> bool:
+    if default is None or value is None:
+        return True
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(default, (list, tuple)):
+        return isinstance(value, (list, tuple, str))
+    return isinstance(value, type(default))
+
+
+def setup(chapter: str, namespace: dict, *, paths: tuple[str, ...] = ("source",), tools: tuple[str, ...] = ()) -> dict:
+    """Validate a chapter's parameters and return them with paths resolved.
+
+    `namespace` is the notebook's globals(); names in it that the parameters cell does not declare
+    were passed by mistake. `paths` names the parameters that hold input files (a string, a list of
+    strings, or a comma-separated string); each must exist and, when `tools` is given, hold output
+    of one of those tools.
+    """
+    spec = declared(chapter)
+    given = {
+        k: v
+        for k, v in namespace.items()
+        if not k.startswith("_") and k not in _KERNEL_NAMES and not isinstance(v, types.ModuleType)
+        and not callable(v)
+    }
+    unknown = sorted(set(given) - set(spec))
+    if unknown:
+        raise ParameterError(
+            f"unknown parameter {unknown[0]!r} for chapter {chapter!r}; it takes: {', '.join(spec)}."
+        )
+    values = {}
+    for name, info in spec.items():
+        value = given.get(name, info["default"])
+        if not _type_ok(value, info["default"]):
+            raise ParameterError(
+                f"parameter {name!r} should be {type(info['default']).__name__}, got {value!r}."
+            )
+        values[name] = value
+    for name in paths:
+        if name in values and values[name] is not None:
+            values[name] = resolve_inputs(values[name], name, tools)
+    return values
+
+
+def resolve_inputs(value, name: str = "source", tools: tuple[str, ...] = ()) -> list[Path]:
+    """Turn a path parameter (str, comma-separated str, or list) into existing files, checking
+    that each holds output of one of `tools` (when given)."""
+    from benchbook import ingest
+
+    items = value if isinstance(value, (list, tuple)) else [s for s in str(value).split(",") if s.strip()]
+    out = []
+    for item in items:
+        try:
+            p = config.resolve(str(item).strip())
+        except FileNotFoundError:
+            raise ParameterError(f"parameter {name!r}: file {item!r} does not exist.") from None
+        if tools:
+            try:
+                found = ingest.detect(ingest._load_text(p))
+            except ingest.ParseError as exc:
+                raise ParameterError(f"parameter {name!r}: {exc}.") from None
+            if not set(found) & set(tools):
+                what = ", ".join(found) if found else "no known tool"
+                raise ParameterError(
+                    f"parameter {name!r}: {p.name} holds output of {what}, but this chapter reads {' or '.join(tools)}."
+                )
+        out.append(p)
+    return out
