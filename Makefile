@@ -36,7 +36,8 @@ browser: ## install Debian's chromium for the browser tests (needs root or sudo)
 	@command -v chromium >/dev/null || { SUDO=$$(command -v sudo || true); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-test: $(STAMP) browser lint ## lint, unit tests, every chapter executed, the built book opened in Chromium
+test: $(STAMP) browser lint ## lint, build the book (every chapter executed), unit + notebook + browser tests
+	$(VENV)/bin/benchbook build
 	$(PY) -m pytest -q -n 2
 
 benchmark: $(STAMP) ## measure build, cache, re-run and ingest costs (writes benchmarks/results.json)

@@ -25,3 +25,82 @@ def agrees(published: float, recomputed: float, decimals: int) -> bool:
     """True when `recomputed`, rounded as the source printed it, equals `published` (half a unit
     in the last printed place of tolerance, to allow for the source's own rounding)."""
     return abs(round(recomputed, decimals) - published) <= 0.5 * 10 ** (-decimals) + 1e-12
+
+
+def _module_for(tool: str):
+    """The checks module of a tool: same name as the ingest module that registered it."""
+    import importlib
+
+    from benchbook import ingest
+
+    parser_module = ingest.tools()[tool].parse.__module__
+    return importlib.import_module(parser_module.replace(".ingest.", ".checks."))
+
+
+def _over(paths, what: str, columns: list[str]) -> pd.DataFrame:
+    from benchbook import config, ingest
+
+    frames = []
+    for path in paths:
+        p = config.resolve(path)
+        for tool in ingest.detect(ingest._load_text(p)):
+            frames.append(getattr(_module_for(tool), what)(p))
+    frames = [f for f in frames if len(f)]
+    return pd.concat(frames, ignore_index=True)[columns] if frames else frame([], columns)
+
+
+def reproduce_all(paths) -> pd.DataFrame:
+    """The reproduction table over every tool found in every file."""
+    return _over(paths, "reproduce", REPRODUCTION_COLUMNS)
+
+
+def audit_all(paths) -> pd.DataFrame:
+    """The audit table over every tool found in every file."""
+    return _over(paths, "audit", AUDIT_COLUMNS)
+
+
+def expand(source) -> list:
+    """Files named by a `source` parameter: files as given, folders expanded to the tool outputs
+    inside them (manifests and READMEs skipped)."""
+    from pathlib import Path
+
+    from benchbook import config
+
+    items = source if isinstance(source, (list, tuple)) else [s.strip() for s in str(source).split(",") if s.strip()]
+    out: list[Path] = []
+    for item in items:
+        p = config.resolve(item)
+        if p.is_dir():
+            out += sorted(
+                f for f in p.rglob("*") if f.is_file() and not f.name.endswith((".manifest.yml", ".md", ".yml"))
+            )
+        else:
+            out.append(p)
+    return out
+
+
+def summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per source and tool: how many quantities were recomputed and how many agree."""
+    g = table.groupby(["source", "tool"], sort=False)["agrees"]
+    return pd.DataFrame({"recomputed": g.size(), "agree": g.sum().astype(int)}).assign(
+        disagree=lambda d: d["recomputed"] - d["agree"]
+    ).reset_index()
+
+
+def plot_agreement(table: pd.DataFrame):
+    """Relative difference between recomputed and published values, one strip per tool."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import seaborn as sns
+
+    df = table.dropna(subset=["published", "recomputed"]).copy()
+    df = df[df["published"].astype(float) != 0]
+    df["rel_diff_pct"] = 100 * (df["recomputed"].astype(float) / df["published"].astype(float) - 1)
+    df["magnitude"] = np.log10(df["rel_diff_pct"].abs().clip(lower=1e-4))
+    fig, ax = plt.subplots(figsize=(7.5, 0.6 + 0.55 * df["tool"].nunique()))
+    sns.stripplot(data=df, y="tool", x="magnitude", hue="agrees", hue_order=[True, False], ax=ax, jitter=0.25,
+                  size=4, alpha=0.8)
+    ax.set_xlabel("|recomputed / published - 1| (log10 of percent; -4 means exact)")
+    ax.set_ylabel("")
+    ax.legend(title="agrees at printed precision", fontsize=8)
+    return fig

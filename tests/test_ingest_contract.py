@@ -1,0 +1,86 @@
+"""The tidy contract, checked on every seed for every tool it holds."""
+
+import re
+
+import pandas as pd
+import pytest
+
+from benchbook import config, ingest
+from benchbook.ingest.core import LEAD_COLUMNS, REJECTED_COLUMNS, TAIL_COLUMNS
+
+SEEDS = sorted(config.SEEDS.items())
+
+
+def _parsed():
+    for name, path in SEEDS:
+        for parsed in ingest.read_parsed(path):
+            yield pytest.param(path, parsed, id=f"{name}-{parsed.tool}")
+
+
+@pytest.mark.parametrize(("path", "parsed"), list(_parsed()))
+def test_nothing_is_lost_silently(path, parsed):
+    assert parsed.cells_read > 0
+    assert parsed.cells_read == len(parsed.table) + len(parsed.rejected), (
+        f"{path.name}/{parsed.tool}: {parsed.cells_read} numeric cells read, "
+        f"{len(parsed.table)} kept + {len(parsed.rejected)} rejected"
+    )
+    assert list(parsed.rejected.columns) == REJECTED_COLUMNS
+
+
+@pytest.mark.parametrize(("path", "parsed"), list(_parsed()))
+def test_columns_and_schema(path, parsed):
+    df = parsed.table
+    assert list(df.columns[:3]) == LEAD_COLUMNS
+    assert list(df.columns[-5:]) == TAIL_COLUMNS
+    assert (df["source"] == path.name).all()
+    tool = ingest.tools()[parsed.tool]
+    tool.schema().validate(df)
+    missing = df[df["value"].isna()]
+    assert missing["note"].notna().all(), "every missing value carries a note saying why"
+
+
+@pytest.mark.parametrize(("path", "parsed"), list(_parsed()))
+def test_every_number_points_at_its_line(path, parsed):
+    """The `line` of each kept number is a line of the raw file that holds that number's digits."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    df = parsed.table.dropna(subset=["value"])
+    assert df["line"].between(1, len(lines)).all()
+    bad = []
+    for line, value in zip(df["line"], df["value"], strict=True):
+        digits = re.sub(r"\D", "", lines[line - 1])
+        lead = str(int(abs(value)))
+        if lead != "0" and lead not in digits:
+            bad.append((line, value))
+    assert len(bad) <= 0.02 * len(df), f"numbers not found on their line (line, value): {bad[:5]}"
+
+
+def test_read_stacks_every_tool_of_a_mixed_document():
+    df = ingest.read(config.SEEDS["004"])
+    assert set(df["tool"]) == {"llama-bench", "attention-gym", "vllm-bench-serve"}
+    assert isinstance(df.attrs["rejected"], pd.DataFrame)
+
+
+def test_unknown_content_raises_parse_error(tmp_path):
+    junk = tmp_path / "notes.txt"
+    junk.write_text("hello\nnothing to see here\n")
+    with pytest.raises(ingest.ParseError, match=r"notes.txt:1: no known tool output"):
+        ingest.read(junk)
+
+
+def test_non_utf8_names_the_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"line one\nline \xff two\n")
+    with pytest.raises(ingest.ParseError, match=r"bad.txt:2: not UTF-8"):
+        ingest.read(bad)
+
+
+def test_cli_error_is_one_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from benchbook.cli import app
+
+    junk = tmp_path / "junk.txt"
+    junk.write_text("garbage\n")
+    res = CliRunner().invoke(app, ["ingest", str(junk)])
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines() == [f"error: junk.txt:1: no known tool output found (looked for: {', '.join(ingest.tools())})"]
