@@ -24,7 +24,7 @@ def test_chapter_runs_and_draws(executed, name):
     assert not [o for o in outputs if o["output_type"] == "error"]
     stderr = [o["text"] for o in outputs if o.get("name") == "stderr"]
     assert not stderr, f"{name} printed to stderr: {stderr[0][:300]}"
-    images = [o for o in outputs if "image/png" in o.get("data", {})]
+    images = [o for o in outputs if any(k.endswith("image/png") for k in o.get("data", {}))]
     if name not in ("data_catalogue",):
         assert images, f"{name} drew no figure"
 
@@ -48,5 +48,7 @@ def test_glued_numbers_exist(executed, name):
     }
     import re
 
-    used = set(re.findall(r"\{glue:[a-z]+\}`([A-Za-z0-9_]+)", md)) | set(re.findall(r"```\{glue:figure\} ([A-Za-z0-9_]+)", md))
+    used = set(re.findall(r"\{glue:[a-z]+\}`([A-Za-z0-9_]+)", md)) | set(
+        re.findall(r"```\{glue:figure\} ([A-Za-z0-9_]+)", md)
+    )
     assert used <= glued, f"{name}: prose refers to unglued names {sorted(used - glued)}"

@@ -57,7 +57,9 @@ def test_every_number_points_at_its_line(path, parsed):
 def test_read_stacks_every_tool_of_a_mixed_document():
     df = ingest.read(config.SEEDS["004"])
     assert set(df["tool"]) == {"llama-bench", "attention-gym", "vllm-bench-serve"}
-    assert isinstance(df.attrs["rejected"], pd.DataFrame)
+    assert isinstance(df.attrs["rejected"], list)
+    again = pd.concat([df, ingest.read(config.SEEDS["003"])], ignore_index=True)
+    assert len(again) > len(df)
 
 
 def test_unknown_content_raises_parse_error(tmp_path):
@@ -83,4 +85,6 @@ def test_cli_error_is_one_line(tmp_path):
     junk.write_text("garbage\n")
     res = CliRunner().invoke(app, ["ingest", str(junk)])
     assert res.exit_code == 2
-    assert res.output.strip().splitlines() == [f"error: junk.txt:1: no known tool output found (looked for: {', '.join(ingest.tools())})"]
+    assert res.output.strip().splitlines() == [
+        f"error: junk.txt:1: no known tool output found (looked for: {', '.join(ingest.tools())})"
+    ]

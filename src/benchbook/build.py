@@ -1,10 +1,30 @@
 """Build the book: execute each chapter once with papermill, then render the executed copies.
 
 Execution is cached by content, not by time stamps. A chapter is re-executed only when something
-it depends on changed: the code cells of its notebook, its parameters, the bytes of every file it
-read during its last execution (logged through `config.log_read`), the `benchbook` package
-sources, or the pinned dependency set. A prose-only edit re-uses the cached outputs and merges the
-new markdown in, so it costs a render, not an execution. Independent chapters run in parallel.
+it depends on changed:
+
+- its code cells (source and tags, in order; markdown is left out),
+- its parameters cell,
+- the `benchbook` package (every file under src/benchbook), the dependency lock
+  (requirements.txt) and the Python version,
+- the bytes of every file it read during its last execution, as logged by `config.log_read`
+  (the build points the kernel at a log file through the BENCHBOOK_READS_LOG environment
+  variable). A logged directory stands for the list of files under it, so a file added to a folder
+  a chapter scans re-executes that chapter.
+
+A prose-only edit re-uses the cached outputs: the staged notebook is the current source with the
+cached outputs put back into its (unchanged) code cells, so it costs a render, not an execution.
+Independent chapters run in parallel (`jobs` at a time). A failing chapter stops the build with the
+notebook, the cell and the error named, and leaves no executed file behind. Executed notebooks carry
+no machine paths: papermill's input/output paths are made relative, and a chapter whose outputs
+print a machine path (the project root, the venv, the home or temporary folder) fails the build.
+
+The raw-data ingest that runs before (`ingest_if_changed`) is cached the same way: it runs only when
+the bytes under data/raw, the package or the processed outputs changed.
+
+Cache entries live in _build/cache/<chapter>.json. The package part of the key can be injected
+(for tests and benchmarks) through the environment variable BENCHBOOK_PACKAGE_HASH, or by passing
+`pkg=` to `execute_all`; unset, it is the hash of the package sources (`package_hash()`).
 """
 
 from __future__ import annotations
@@ -17,7 +37,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +47,14 @@ import yaml
 
 from benchbook import config
 
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
+
+#: Environment variable that, when set, replaces the package part of every cache key (tests and
+#: benchmarks use it to simulate an edit of the package without touching it).
+PACKAGE_HASH_ENV = "BENCHBOOK_PACKAGE_HASH"
+
+#: papermill tags the cell it inserts for passed parameters with this.
+_INJECTED = "injected-parameters"
 
 
 class BuildError(RuntimeError):
@@ -41,6 +69,10 @@ class Outcome:
     seconds: float
 
 
+# ---------------------------------------------------------------------------------------------
+# what the book holds
+
+
 def chapters() -> list[str]:
     """The chapter notebooks named in _toc.yml, in reading order."""
     toc = yaml.safe_load((config.PROJ_ROOT / "_toc.yml").read_text(encoding="utf-8"))
@@ -50,7 +82,7 @@ def chapters() -> list[str]:
         if isinstance(node, dict):
             f = node.get("file")
             if isinstance(f, str) and f.startswith("notebooks/"):
-                names.append(f.split("/", 1)[1])
+                names.append(f.split("/", 1)[1].removesuffix(".ipynb").removesuffix(".md"))
             for v in node.values():
                 walk(v)
         elif isinstance(node, list):
@@ -61,179 +93,400 @@ def chapters() -> list[str]:
     return names
 
 
+def _source_path(chapter: str) -> Path:
+    return config.NOTEBOOKS_DIR / f"{chapter}.ipynb"
+
+
+def _executed_path(chapter: str) -> Path:
+    return config.EXECUTED_DIR / f"{chapter}.ipynb"
+
+
+def _read_nb(path: Path) -> nbformat.NotebookNode:
+    """Read a v4 notebook without schema validation (the build reads many, often)."""
+    from nbformat.v4.rwbase import rejoin_lines
+
+    return rejoin_lines(nbformat.from_dict(json.loads(path.read_text(encoding="utf-8"))))
+
+
+def _write_nb(nb: nbformat.NotebookNode) -> bytes:
+    """The bytes nbformat.write would write (sorted keys, one-space indent, split lines)."""
+    from nbformat.v4.nbjson import writes
+
+    return (writes(nb) + "\n").encode()
+
+
+# ---------------------------------------------------------------------------------------------
+# hashes
+
+
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _file_sha(path: Path) -> str | None:
+def _listing(path: Path) -> list[str]:
+    return sorted(
+        p.relative_to(path).as_posix()
+        for p in path.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and not p.name.startswith(".")
+    )
+
+
+def fingerprint(path: Path) -> str | None:
+    """Content hash of a file, or of the list of files under a directory; None if it is gone."""
     try:
+        if path.is_dir():
+            return "dir:" + _sha("\n".join(_listing(path)).encode())
         return _sha(path.read_bytes())
     except FileNotFoundError:
         return None
 
 
-def package_hash() -> str:
-    """Hash of the benchbook sources and of the dependency lock: a change to either re-executes all."""
+def package_hash(pkg_dir: Path | None = None, requirements: Path | None = None) -> str:
+    """Hash of the benchbook package files, the dependency lock and the Python version: a change
+    to any of them re-executes every chapter.
+
+    With no arguments, the environment variable BENCHBOOK_PACKAGE_HASH, when set, is used instead
+    of the real sources (so a test can simulate a package edit)."""
+    override = os.environ.get(PACKAGE_HASH_ENV)
+    if override and pkg_dir is None and requirements is None:
+        return _sha(f"injected:{override}".encode())
+    pkg = pkg_dir or Path(__file__).resolve().parent
+    req = requirements or (config.PROJ_ROOT / "requirements.txt")
     h = hashlib.sha256()
-    pkg = Path(__file__).resolve().parent
-    for p in sorted(pkg.rglob("*.py")):
-        h.update(p.relative_to(pkg).as_posix().encode())
-        h.update(p.read_bytes())
-    h.update((config.PROJ_ROOT / "requirements.txt").read_bytes())
+    for rel in _listing(pkg):
+        if rel.endswith((".pyc", ".pyo")):
+            continue
+        h.update(rel.encode() + b"\0")
+        h.update((pkg / rel).read_bytes())
+        h.update(b"\0")
+    h.update(req.read_bytes() if req.is_file() else b"no requirements.txt")
+    h.update(f"python {sys.version_info.major}.{sys.version_info.minor}".encode())
     return h.hexdigest()
 
 
-def code_hash(nb: nbformat.NotebookNode) -> str:
-    """Hash of a notebook's code cells (source and tags); markdown is left out on purpose."""
-    h = hashlib.sha256()
+def _tags(cell) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def code_parts(nb: nbformat.NotebookNode) -> dict[str, str]:
+    """Hashes of a notebook's parameters cell(s) and of its other code cells (source, tags, order).
+    Markdown and non-tag metadata are left out on purpose: they change the page, not the outputs."""
+    code, params = hashlib.sha256(), hashlib.sha256()
     for cell in nb.cells:
-        if cell.cell_type == "code":
-            h.update(cell.source.encode())
-            h.update(json.dumps(cell.metadata.get("tags", [])).encode())
-    return h.hexdigest()
+        if cell.cell_type != "code":
+            continue
+        tags = _tags(cell)
+        if "parameters" in tags:
+            params.update(cell.source.encode() + b"\0")
+            code.update(b"<parameters>\0")
+        else:
+            code.update(cell.source.encode() + b"\0" + json.dumps(tags).encode() + b"\0")
+    return {"code": code.hexdigest(), "params": params.hexdigest()}
 
 
-def static_key(chapter: str, params: dict, pkg: str) -> str:
-    nb = nbformat.read(config.NOTEBOOKS_DIR / f"{chapter}.ipynb", as_version=4)
-    blob = json.dumps(
-        {"v": CACHE_VERSION, "code": code_hash(nb), "params": params, "pkg": pkg}, sort_keys=True, default=str
-    )
-    return _sha(blob.encode())
+# ---------------------------------------------------------------------------------------------
+# the cache
 
 
 def _cache_file(chapter: str) -> Path:
     return config.CACHE_DIR / f"{chapter}.json"
 
 
-def cache_status(chapter: str, key: str, parts: dict) -> str | None:
+def _read_key(path: Path) -> str:
+    """How a read is recorded: project-relative when inside the project, else absolute (the cache
+    is never published)."""
+    p = Path(path).resolve()
+    try:
+        return p.relative_to(config.PROJ_ROOT).as_posix()
+    except ValueError:
+        return p.as_posix()
+
+
+def _read_path(key: str) -> Path:
+    p = Path(key)
+    return p if p.is_absolute() else config.PROJ_ROOT / p
+
+
+_PART_NAMES = {"code": "code cells", "params": "parameters", "pkg": "package or dependencies"}
+
+
+def cache_status(chapter: str, parts: dict[str, str]) -> str | None:
     """None when the cached execution is still valid, else the reason to execute again."""
     entry_path = _cache_file(chapter)
-    executed = config.EXECUTED_DIR / f"{chapter}.ipynb"
+    executed = _executed_path(chapter)
     if not entry_path.is_file() or not executed.is_file():
         return "not executed before"
-    entry = json.loads(entry_path.read_text(encoding="utf-8"))
-    if entry.get("key") != key:
-        names = {"code": "code cells", "params": "parameters", "pkg": "package or dependencies"}
-        changed = [names[k] for k in names if entry.get("parts", {}).get(k) != parts.get(k)]
-        return f"{', '.join(changed) or 'cache format'} changed"
-    for rel, sha in entry.get("reads", {}).items():
-        if _file_sha(config.PROJ_ROOT / rel) != sha:
-            return f"input {rel} changed"
+    try:
+        entry = json.loads(entry_path.read_text(encoding="utf-8"))
+    except ValueError:
+        return "cache entry unreadable"
+    if entry.get("version") != CACHE_VERSION:
+        return "cache format changed"
+    changed = [_PART_NAMES[k] for k in _PART_NAMES if entry.get("parts", {}).get(k) != parts.get(k)]
+    if changed:
+        return f"{', '.join(changed)} changed"
+    if fingerprint(executed) != entry.get("executed"):
+        return "executed copy modified"
+    stale = [key for key, sha in sorted(entry.get("reads", {}).items()) if fingerprint(_read_path(key)) != sha]
+    if stale:
+        more = f" and {len(stale) - 2} more" if len(stale) > 2 else ""
+        return f"input {', '.join(stale[:2])}{more} changed"
     return None
 
 
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".partial")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+# ---------------------------------------------------------------------------------------------
+# executing one chapter
+
+
+def _machine_paths() -> list[str]:
+    """Strings that must not appear in an executed notebook: they would name this machine."""
+    paths = {str(config.PROJ_ROOT), sys.prefix, os.path.realpath(sys.prefix)}
+    home = str(Path.home())
+    if home not in ("", "/"):
+        paths.add(home.rstrip("/") + "/")
+    paths.add(tempfile.gettempdir().rstrip("/") + "/")
+    return sorted(p for p in paths if len(p) > 1)
+
+
+def _check_no_machine_paths(nb: nbformat.NotebookNode, chapter: str) -> None:
+    bad = _machine_paths()
+    for i, cell in enumerate(nb.cells):
+        blob = json.dumps(cell.get("outputs", []))
+        for p in bad:
+            if p in blob or json.dumps(p)[1:-1] in blob:
+                first = cell.source.strip().splitlines()[0] if cell.source.strip() else ""
+                raise BuildError(
+                    f"notebooks/{chapter}.ipynb: cell {i} ({first!r}) prints a machine path "
+                    f"({p!r}); show config.relative(path) or the file name instead"
+                )
+
+
 def _strip_paths(nb: nbformat.NotebookNode, chapter: str) -> None:
-    """papermill records the input/output paths it was given; keep only relative names."""
+    """papermill records the input/output paths it was given: keep only project-relative names."""
     pm = nb.metadata.get("papermill", {})
     if "input_path" in pm:
         pm["input_path"] = f"notebooks/{chapter}.ipynb"
     if "output_path" in pm:
         pm["output_path"] = f"{chapter}.ipynb"
     pm.get("parameters", {}).pop("cwd", None)
+    pm["environment_variables"] = {}
 
 
-def execute(chapter: str, params: dict | None = None, output: Path | None = None) -> tuple[Path, list[str]]:
-    """Execute one chapter with papermill into `output` (atomically), returning the path and the
-    project-relative files it read. On failure raises BuildError naming the cell and the error,
-    and leaves no partial output behind."""
+def _describe_failure(chapter: str, exc) -> str:
+    src = (exc.source or "").strip().splitlines()
+    first = src[0] if src else ""
+    return (
+        f"notebooks/{chapter}.ipynb: cell {exc.cell_index} (execution count {exc.exec_count}, "
+        f"starting {first!r}) failed: {exc.ename}: {exc.evalue}"
+    )
+
+
+def execute(chapter: str, params: dict | None = None, output: Path | None = None) -> tuple[Path, dict[str, str | None]]:
+    """Execute one chapter with papermill into `output` (default _build/executed/<chapter>.ipynb),
+    atomically. Returns the path and the fingerprints of the files it read (by `_read_key`).
+
+    On failure raises BuildError naming the notebook, the cell and the error, and leaves no
+    partial output behind (the run goes to a hidden temporary file, renamed only on success)."""
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
-    params = params or {}
-    output = output or (config.EXECUTED_DIR / f"{chapter}.ipynb")
+    source = _source_path(chapter)
+    if not source.is_file():
+        raise BuildError(f"notebooks/{chapter}.ipynb does not exist (named in _toc.yml)")
+    output = output or _executed_path(chapter)
     output.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=".ipynb", dir=output.parent, prefix=f".{chapter}-")
+    fd, tmp = tempfile.mkstemp(suffix=".partial.ipynb", dir=output.parent, prefix=f".{chapter}-")
     os.close(fd)
-    fd, reads_log = tempfile.mkstemp(suffix=".reads", prefix=f"{chapter}-")
+    fd, reads_log = tempfile.mkstemp(suffix=".reads", prefix=f"benchbook-{chapter}-")
     os.close(fd)
+    previous = os.environ.get(config.READS_LOG_ENV)
     os.environ[config.READS_LOG_ENV] = reads_log
     try:
         papermill.execute_notebook(
-            str(config.NOTEBOOKS_DIR / f"{chapter}.ipynb"),
+            str(source),
             tmp,
-            parameters=params,
+            parameters=params or {},
             cwd=str(config.PROJ_ROOT),
             kernel_name="python3",
+            language="python",
             progress_bar=False,
             log_output=False,
+            request_save_on_cell_execute=False,
             execution_timeout=config.EXECUTION_TIMEOUT_S,
         )
-        nb = nbformat.read(tmp, as_version=4)
+        nb = _read_nb(Path(tmp))
         _strip_paths(nb, chapter)
-        nbformat.write(nb, tmp)
-        os.replace(tmp, output)
+        _check_no_machine_paths(nb, chapter)
+        with open(reads_log, encoding="utf-8") as fh:
+            read = {_read_key(Path(line.strip())) for line in fh if line.strip()}
+        reads = {key: fingerprint(_read_path(key)) for key in sorted(read)}
+        _atomic_write(output, _write_nb(nb))
     except PapermillExecutionError as exc:
-        raise BuildError(
-            f"{chapter}: cell {exc.exec_count or exc.cell_index} failed: {exc.ename}: {exc.evalue}"
-        ) from None
-    except Exception as exc:  # kernel died, timeout, bad parameters
-        raise BuildError(f"{chapter}: {type(exc).__name__}: {exc}") from None
+        raise BuildError(_describe_failure(chapter, exc)) from None
+    except BuildError:
+        raise
+    except Exception as exc:  # kernel died, timeout, unreadable notebook
+        raise BuildError(f"notebooks/{chapter}.ipynb: {type(exc).__name__}: {exc}") from None
     finally:
-        os.environ.pop(config.READS_LOG_ENV, None)
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        reads = Path(reads_log).read_text(encoding="utf-8").split() if os.path.exists(reads_log) else []
-        os.remove(reads_log)
-    rel = sorted({config.relative(r) for r in reads if Path(r).is_file()})
-    return output, rel
+        if previous is None:
+            os.environ.pop(config.READS_LOG_ENV, None)
+        else:
+            os.environ[config.READS_LOG_ENV] = previous
+        for f in (tmp, reads_log):
+            if os.path.exists(f):
+                os.remove(f)
+    return output, reads
 
 
-def _run_one(chapter: str, params: dict, key: str, parts: dict, why: str) -> Outcome:
+def _run_one(chapter: str, parts: dict[str, str], why: str) -> Outcome:
+    """Worker: execute a chapter, then record its cache entry (after the executed copy)."""
     t0 = time.perf_counter()
-    _, reads = execute(chapter, params)
+    # The kernels' own chatter (transport warnings, shutdown notices) goes to a log file, not the
+    # build's terminal: failures are reported through BuildError with the cell and the error.
+    log_path = config.BUILD_DIR / "logs" / f"{chapter}.stderr"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(log_path, "wb") as fh:
+            os.dup2(fh.fileno(), 2)
+            out, reads = execute(chapter)
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
     entry = {
-        "key": key,
+        "version": CACHE_VERSION,
         "parts": parts,
-        "reads": {r: _file_sha(config.PROJ_ROOT / r) for r in reads},
+        "executed": fingerprint(out),
+        "reads": reads,
     }
-    config.CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    _cache_file(chapter).write_text(json.dumps(entry, indent=1, sort_keys=True), encoding="utf-8")
+    _atomic_write(_cache_file(chapter), json.dumps(entry, indent=1, sort_keys=True).encode())
     return Outcome(chapter, "executed", why, time.perf_counter() - t0)
 
 
-def execute_all(names: list[str], jobs: int, force: bool = False, log=print) -> list[Outcome]:
-    """Execute the chapters whose cache is stale, `jobs` at a time; report each as it ends."""
-    pkg = package_hash()
-    todo, outcomes = [], []
+def _clean_partials() -> None:
+    """Remove hidden temporaries left by a build that was killed mid-write."""
+    for d in (config.EXECUTED_DIR, config.CACHE_DIR):
+        if d.is_dir():
+            for p in [*d.glob(".*.partial"), *d.glob(".*.partial.ipynb")]:
+                p.unlink(missing_ok=True)
+
+
+def plan(names: list[str], force: bool = False, pkg: str | None = None) -> list[tuple[str, dict, str | None]]:
+    """For each chapter: (name, key parts, why it must execute, or None when the cache is valid)."""
+    pkg = pkg or package_hash()
+    out = []
     for name in names:
-        nb = nbformat.read(config.NOTEBOOKS_DIR / f"{name}.ipynb", as_version=4)
-        parts = {"code": code_hash(nb), "params": "{}", "pkg": pkg}
-        key = static_key(name, {}, pkg)
-        why = "forced" if force else cache_status(name, key, parts)
+        src = _source_path(name)
+        if not src.is_file():
+            raise BuildError(f"notebooks/{name}.ipynb does not exist (named in _toc.yml)")
+        parts = {**code_parts(_read_nb(src)), "pkg": pkg}
+        out.append((name, parts, "forced" if force else cache_status(name, parts)))
+    return out
+
+
+def execute_all(
+    names: list[str], jobs: int, force: bool = False, log: Callable[[str], None] = print, pkg: str | None = None
+) -> list[Outcome]:
+    """Execute the chapters whose cache is stale, `jobs` at a time; report each as it ends.
+
+    The first failure cancels the chapters not started yet, waits for those running, and raises
+    BuildError naming every failed notebook, cell and error."""
+    _clean_partials()
+    outcomes, todo = [], []
+    for name, parts, why in plan(names, force, pkg):
         if why is None:
             outcomes.append(Outcome(name, "cached", "", 0.0))
             log(f"  cached    {name}")
         else:
-            todo.append((name, key, parts, why))
+            todo.append((name, parts, why))
     if not todo:
         return outcomes
-    failures = []
-    with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
-        futures = {pool.submit(_run_one, n, {}, k, p, w): n for n, k, p, w in todo}
-        for fut in as_completed(futures):
-            try:
-                o = fut.result()
-            except BuildError as exc:
-                failures.append(str(exc))
-                log(f"  FAILED    {exc}")
-                continue
-            outcomes.append(o)
-            log(f"  executed  {o.chapter} ({o.why}) in {o.seconds:.1f} s")
+    failures: list[str] = []
+    pool = ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo))))
+    try:
+        pending = {pool.submit(_run_one, n, p, w): n for n, p, w in todo}
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                name = pending.pop(fut)
+                if fut.cancelled():
+                    continue
+                try:
+                    o = fut.result()
+                except BuildError as exc:
+                    failures.append(str(exc))
+                    log(f"  FAILED    {exc}")
+                except Exception as exc:  # a worker died
+                    failures.append(f"notebooks/{name}.ipynb: {type(exc).__name__}: {exc}")
+                    log(f"  FAILED    {name}: {type(exc).__name__}: {exc}")
+                else:
+                    outcomes.append(o)
+                    log(f"  executed  {o.chapter} ({o.why}) in {o.seconds:.1f} s")
+            if failures:
+                for fut, name in list(pending.items()):
+                    if fut.cancel():
+                        pending.pop(fut)
+                        log(f"  skipped   {name} (build stopped)")
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     if failures:
         raise BuildError("; ".join(failures))
     return outcomes
 
 
-def _merge_prose(chapter: str) -> nbformat.NotebookNode:
-    """The executed notebook with the markdown of the current source (a prose edit needs no run)."""
-    executed = nbformat.read(config.EXECUTED_DIR / f"{chapter}.ipynb", as_version=4)
-    source = nbformat.read(config.NOTEBOOKS_DIR / f"{chapter}.ipynb", as_version=4)
-    src_md = [c for c in source.cells if c.cell_type == "markdown"]
-    ex_md = [c for c in executed.cells if c.cell_type == "markdown"]
-    if len(src_md) == len(ex_md):
-        for old, new in zip(ex_md, src_md, strict=True):
-            old.source = new.source
-    return executed
+# ---------------------------------------------------------------------------------------------
+# staging and rendering
+
+
+def merge_prose(chapter: str) -> nbformat.NotebookNode:
+    """The page to render: the current source notebook with the cached outputs of its code cells.
+
+    Valid when the code cells did not change since the execution (the cache guarantees that for a
+    build); markdown cells, their number and order, and non-tag cell metadata come from the source.
+    If the code cells differ (a chapter left stale by --only), the executed copy is used as is."""
+    executed = _read_nb(_executed_path(chapter))
+    source = _read_nb(_source_path(chapter))
+    ex_code = [c for c in executed.cells if c.cell_type == "code" and _INJECTED not in _tags(c)]
+    injected = [c for c in executed.cells if c.cell_type == "code" and _INJECTED in _tags(c)]
+    src_code = [c for c in source.cells if c.cell_type == "code"]
+    if len(ex_code) != len(src_code) or any(a.source != b.source for a, b in zip(ex_code, src_code, strict=False)):
+        return executed
+    it = iter(ex_code)
+    cells = []
+    for cell in source.cells:
+        if cell.cell_type != "code":
+            cells.append(cell)
+            continue
+        ran = next(it)
+        merged = nbformat.from_dict(dict(cell))
+        merged.outputs = ran.get("outputs", [])
+        merged.execution_count = ran.get("execution_count")
+        merged.metadata = nbformat.from_dict({**ran.get("metadata", {}), **cell.get("metadata", {})})
+        cells.append(merged)
+        if "parameters" in _tags(cell):
+            cells += injected
+            injected = []
+    nb = nbformat.from_dict(dict(source))
+    nb.cells = cells + injected
+    meta = dict(executed.metadata)
+    meta.update({k: v for k, v in source.metadata.items() if k != "papermill"})
+    nb.metadata = nbformat.from_dict(meta)
+    return nb
 
 
 def _write_if_changed(path: Path, data: bytes) -> None:
@@ -254,21 +507,23 @@ def stage(names: list[str]) -> str:
         if p.is_file():
             wanted[st / p.relative_to(config.PROJ_ROOT)] = p.read_bytes()
     for name in names:
-        nb = _merge_prose(name)
-        wanted[st / "notebooks" / f"{name}.ipynb"] = nbformat.writes(nb).encode()
+        wanted[st / "notebooks" / f"{name}.ipynb"] = _write_nb(merge_prose(name))
     for path, data in wanted.items():
         _write_if_changed(path, data)
-    for p in list(st.rglob("*")):
-        if p.is_file() and p not in wanted and "_build" not in p.parts:
-            p.unlink()
+    if st.is_dir():
+        for p in list(st.rglob("*")):
+            if p.is_file() and p not in wanted and "_build" not in p.relative_to(st).parts:
+                p.unlink()
     h = hashlib.sha256()
+    req = config.PROJ_ROOT / "requirements.txt"
+    h.update(req.read_bytes() if req.is_file() else b"")
     for path in sorted(wanted):
-        h.update(str(path.relative_to(st)).encode())
+        h.update(str(path.relative_to(st)).encode() + b"\0")
         h.update(wanted[path])
     return h.hexdigest()
 
 
-def render(stage_hash: str, log=print) -> Path:
+def render(stage_hash: str, log: Callable[[str], None] = print) -> Path:
     """Run jupyter-book on the staged tree (warnings are errors), unless the same tree was rendered."""
     index = config.HTML_DIR / "index.html"
     stamp = config.CACHE_DIR / "html.sha256"
@@ -276,31 +531,99 @@ def render(stage_hash: str, log=print) -> Path:
         log("  html up to date")
         return index
     exe = Path(sys.executable).with_name("jupyter-book")
-    cmd = [str(exe), "build", str(config.STAGE_DIR), "--path-output", str(config.PROJ_ROOT), "-W", "-n", "--keep-going", "-q"]
+    cmd = [str(exe), "build", str(config.STAGE_DIR), "--path-output", str(config.PROJ_ROOT)]
+    cmd += ["-W", "-n", "--keep-going", "-q"]
     t0 = time.perf_counter()
+    stamp.unlink(missing_ok=True)
     res = subprocess.run(cmd, cwd=config.PROJ_ROOT, capture_output=True, text=True)
     if res.returncode != 0:
         sys.stderr.write(res.stdout[-6000:] + res.stderr[-6000:])
+        # Sphinx re-reads only changed pages: forget its environment, so the next build reports
+        # the same warnings again instead of passing on an unchanged tree.
+        shutil.rmtree(config.BUILD_DIR / ".doctrees", ignore_errors=True)
         raise BuildError("jupyter-book build failed (warnings are errors)")
-    config.CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(stage_hash)
+    _atomic_write(stamp, stage_hash.encode())
     log(f"  rendered html in {time.perf_counter() - t0:.1f} s")
     return index
 
 
-def build(only: list[str] | None = None, jobs: int | None = None, force: bool = False, log=print) -> Path:
-    """Execute (what is stale) and render the whole book; return the path of index.html."""
+# ---------------------------------------------------------------------------------------------
+# the ingest step
+
+
+def _ingest_key() -> str:
+    h = hashlib.sha256(f"ingest {CACHE_VERSION}\0{package_hash()}\0".encode())
+    raw = config.RAW_DIR
+    if raw.is_dir():
+        for rel in _listing(raw):
+            h.update(rel.encode() + b"\0")
+            h.update((raw / rel).read_bytes())
+            h.update(b"\0")
+    return h.hexdigest()
+
+
+def _processed_state() -> dict[str, str | None]:
+    d = config.PROCESSED_DIR
+    return {rel: fingerprint(d / rel) for rel in _listing(d)} if d.is_dir() else {}
+
+
+def ingest_if_changed(run: Callable[[], object], log: Callable[[str], None] = print, force: bool = False) -> bool:
+    """Call `run` (which rebuilds data/processed from data/raw) unless neither the raw bytes, the
+    package nor the processed outputs changed since the last run it recorded. Returns whether it ran.
+    A ParseError from `run` becomes a BuildError."""
+    stamp = config.CACHE_DIR / "ingest.json"
+    key = _ingest_key()
+    if not force and stamp.is_file():
+        try:
+            entry = json.loads(stamp.read_text(encoding="utf-8"))
+        except ValueError:
+            entry = {}
+        if entry.get("key") == key and entry.get("outputs") and entry["outputs"] == _processed_state():
+            log("  data/processed up to date")
+            return False
+    stamp.unlink(missing_ok=True)
+    try:
+        run()
+    except Exception as exc:
+        from benchbook.ingest import ParseError
+
+        if isinstance(exc, ParseError):
+            raise BuildError(f"ingest: {exc}") from None
+        raise
+    _atomic_write(stamp, json.dumps({"key": key, "outputs": _processed_state()}, indent=1).encode())
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# the whole build
+
+
+def build(
+    only: list[str] | None = None,
+    jobs: int | None = None,
+    force: bool = False,
+    log: Callable[[str], None] = print,
+    render_html: bool = True,
+) -> Path:
+    """Execute (what is stale) and render the whole book; return the path of index.html (of the
+    staged tree when `render_html` is False)."""
     names = chapters()
     jobs = jobs or min(2, os.cpu_count() or 1)
+    if only:
+        unknown = sorted(set(only) - set(names))
+        if unknown:
+            raise BuildError(f"not a chapter in _toc.yml: {', '.join(unknown)}")
     run = [n for n in names if n in only] if only else names
     log(f"executing {len(run)} chapter(s), {jobs} at a time")
     execute_all(run, jobs, force=force, log=log)
-    present = [n for n in names if (config.EXECUTED_DIR / f"{n}.ipynb").is_file()]
-    missing = sorted(set(names) - set(present))
+    present = [n for n in names if _executed_path(n).is_file()]
+    missing = [n for n in names if n not in present]
     if missing:
         raise BuildError(f"chapters never executed: {', '.join(missing)} (run without --only)")
-    index = render(stage(present), log=log)
-    return index
+    stage_hash = stage(present)
+    if not render_html:
+        return config.STAGE_DIR
+    return render(stage_hash, log=log)
 
 
 def clean_html() -> None:
@@ -314,10 +637,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", help="execute only these chapters (the others must be cached)")
     ap.add_argument("--jobs", type=int, default=None, help="chapters executed at once (default: 2)")
     ap.add_argument("--force", action="store_true", help="ignore the cache and execute everything")
+    ap.add_argument("--no-render", action="store_true", help="execute and stage only (no jupyter-book)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     try:
-        index = build(args.only, args.jobs, args.force)
+        index = build(args.only, args.jobs, args.force, render_html=not args.no_render)
     except BuildError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -7,7 +7,7 @@ instead of a traceback forty cells down.
 from __future__ import annotations
 
 import types
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from benchbook import config
@@ -20,7 +20,7 @@ class ParameterError(ValueError):
     """A chapter parameter that cannot be used, said in one sentence."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def declared(chapter: str) -> dict[str, dict]:
     """The parameters a chapter declares in its `parameters` cell: name -> {type, default, help}.
 
@@ -52,6 +52,27 @@ def _type_ok(value, default) -> bool:
     return isinstance(value, type(default))
 
 
+def _plain_numpy_reprs() -> None:
+    """Show numpy scalars as plain Python numbers (numpy 2 prints `np.float64(2.5)`), so that values
+    glued into the prose format as numbers."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with the kernel
+        return
+    import numpy as np
+
+    ip = get_ipython()
+    if ip is None:
+        return
+    fmt = ip.display_formatter.formatters["text/plain"]
+    # Registered per concrete type: IPython's own printer for `float` would win over np.floating.
+    for t in (np.float16, np.float32, np.float64, np.longdouble):
+        fmt.for_type(t, lambda obj, p, cycle: p.text(repr(float(obj))))
+    for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64):
+        fmt.for_type(t, lambda obj, p, cycle: p.text(repr(int(obj))))
+    fmt.for_type(np.bool_, lambda obj, p, cycle: p.text(repr(bool(obj))))
+
+
 def setup(chapter: str, namespace: dict, *, paths: tuple[str, ...] = ("source",), tools: tuple[str, ...] = ()) -> dict:
     """Validate a chapter's parameters and return them with paths resolved.
 
@@ -60,25 +81,21 @@ def setup(chapter: str, namespace: dict, *, paths: tuple[str, ...] = ("source",)
     strings, or a comma-separated string); each must exist and, when `tools` is given, hold output
     of one of those tools.
     """
+    _plain_numpy_reprs()
     spec = declared(chapter)
     given = {
         k: v
         for k, v in namespace.items()
-        if not k.startswith("_") and k not in _KERNEL_NAMES and not isinstance(v, types.ModuleType)
-        and not callable(v)
+        if not k.startswith("_") and k not in _KERNEL_NAMES and not isinstance(v, types.ModuleType) and not callable(v)
     }
     unknown = sorted(set(given) - set(spec))
     if unknown:
-        raise ParameterError(
-            f"unknown parameter {unknown[0]!r} for chapter {chapter!r}; it takes: {', '.join(spec)}."
-        )
+        raise ParameterError(f"unknown parameter {unknown[0]!r} for chapter {chapter!r}; it takes: {', '.join(spec)}.")
     values = {}
     for name, info in spec.items():
         value = given.get(name, info["default"])
         if not _type_ok(value, info["default"]):
-            raise ParameterError(
-                f"parameter {name!r} should be {type(info['default']).__name__}, got {value!r}."
-            )
+            raise ParameterError(f"parameter {name!r} should be {type(info['default']).__name__}, got {value!r}.")
         values[name] = value
     for name in paths:
         if name in values and values[name] is not None:

@@ -88,7 +88,12 @@ def model_params(model_id: str) -> dict:
     m = re.search(r"(\d+(?:\.\d+)?)\s*[bB](?![a-zA-Z])", model_id)
     if m:
         b = float(m.group(1))
-        return {"params_b": b, "active_params_b": b, "architecture": "dense", "source": f"size in the name {model_id!r}"}
+        return {
+            "params_b": b,
+            "active_params_b": b,
+            "architecture": "dense",
+            "source": f"size in the name {model_id!r}",
+        }
     raise KeyError(f"no parameter count known for model {model_id!r}; pass params_b explicitly")
 
 
@@ -103,8 +108,16 @@ def decode_bandwidth_gb_s(bytes_per_step: float, step_s: float) -> float:
     return bytes_per_step / step_s / 1e9
 
 
-def plot_roofline(ax, g: GPU, points: pd.DataFrame | None = None, *, peak_tflops: float | None = None,
-                  label_col: str = "label", hue_col: str | None = None, xlim=(0.1, 10_000)) -> None:
+def plot_roofline(
+    ax,
+    g: GPU,
+    points: pd.DataFrame | None = None,
+    *,
+    peak_tflops: float | None = None,
+    label_col: str = "label",
+    hue_col: str | None = None,
+    xlim=(0.1, 10_000),
+) -> None:
     """Draw the roofline of `g` on `ax` (log-log) and, optionally, measured points with columns
     `intensity_flop_per_byte` and `achieved_tflops`."""
     from benchbook.plotting import color
@@ -114,13 +127,24 @@ def plot_roofline(ax, g: GPU, points: pd.DataFrame | None = None, *, peak_tflops
     ax.plot(x, attainable_tflops(x, g, peak), color="black", lw=2, label=f"{g.name} roofline")
     ridge = peak * 1e12 / (g.bandwidth_gb_s * 1e9)
     ax.axvline(ridge, color="grey", ls=":", lw=1)
-    ax.annotate(f"ridge {ridge:.0f} FLOP/B", (ridge, peak), textcoords="offset points", xytext=(5, -15),
-                fontsize=8, color="grey")
+    ax.annotate(
+        f"ridge {ridge:.0f} FLOP/B",
+        (ridge, peak),
+        textcoords="offset points",
+        xytext=(5, -15),
+        fontsize=8,
+        color="grey",
+    )
     if points is not None and len(points):
         groups = points.groupby(hue_col, sort=False) if hue_col else [(None, points)]
         for i, (name, grp) in enumerate(groups):
-            ax.scatter(grp["intensity_flop_per_byte"], grp["achieved_tflops"], color=color(i), zorder=3,
-                       label=str(name) if name is not None else None)
+            ax.scatter(
+                grp["intensity_flop_per_byte"],
+                grp["achieved_tflops"],
+                color=color(i),
+                zorder=3,
+                label=str(name) if name is not None else None,
+            )
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity (FLOP/byte)")

@@ -10,7 +10,17 @@ import pandas as pd
 
 #: One recomputed quantity per row: what the source printed, what we get from the numbers it was
 #: derived from, whether they agree at the printed precision, and why not when they do not.
-REPRODUCTION_COLUMNS = ["source", "tool", "line", "quantity", "published", "recomputed", "tolerance", "agrees", "why_not"]
+REPRODUCTION_COLUMNS = [
+    "source",
+    "tool",
+    "line",
+    "quantity",
+    "published",
+    "recomputed",
+    "tolerance",
+    "agrees",
+    "why_not",
+]
 
 #: One defect per row, with its evidence and its consequence for the analysis.
 AUDIT_COLUMNS = ["source", "tool", "defect", "line", "value", "evidence", "consequence"]
@@ -50,8 +60,13 @@ def _over(paths, what: str, columns: list[str]) -> pd.DataFrame:
 
 
 def reproduce_all(paths) -> pd.DataFrame:
-    """The reproduction table over every tool found in every file."""
-    return _over(paths, "reproduce", REPRODUCTION_COLUMNS)
+    """The reproduction table over every tool found in every file: only quantities the source
+    published; one that cannot be recomputed (e.g. a printed 0.00 that was never measured) counts
+    as a disagreement, with its reason."""
+    table = _over(paths, "reproduce", REPRODUCTION_COLUMNS)
+    table = table[table["published"].notna()].reset_index(drop=True)
+    table["agrees"] = table["agrees"].astype(object).where(table["agrees"].notna(), False).astype(bool)
+    return table
 
 
 def audit_all(paths) -> pd.DataFrame:
@@ -82,9 +97,11 @@ def expand(source) -> list:
 def summary(table: pd.DataFrame) -> pd.DataFrame:
     """Per source and tool: how many quantities were recomputed and how many agree."""
     g = table.groupby(["source", "tool"], sort=False)["agrees"]
-    return pd.DataFrame({"recomputed": g.size(), "agree": g.sum().astype(int)}).assign(
-        disagree=lambda d: d["recomputed"] - d["agree"]
-    ).reset_index()
+    return (
+        pd.DataFrame({"recomputed": g.size(), "agree": g.sum().astype(int)})
+        .assign(disagree=lambda d: d["recomputed"] - d["agree"])
+        .reset_index()
+    )
 
 
 def plot_agreement(table: pd.DataFrame):
@@ -98,8 +115,9 @@ def plot_agreement(table: pd.DataFrame):
     df["rel_diff_pct"] = 100 * (df["recomputed"].astype(float) / df["published"].astype(float) - 1)
     df["magnitude"] = np.log10(df["rel_diff_pct"].abs().clip(lower=1e-4))
     fig, ax = plt.subplots(figsize=(7.5, 0.6 + 0.55 * df["tool"].nunique()))
-    sns.stripplot(data=df, y="tool", x="magnitude", hue="agrees", hue_order=[True, False], ax=ax, jitter=0.25,
-                  size=4, alpha=0.8)
+    sns.stripplot(
+        data=df, y="tool", x="magnitude", hue="agrees", hue_order=[True, False], ax=ax, jitter=0.25, size=4, alpha=0.8
+    )
     ax.set_xlabel("|recomputed / published - 1| (log10 of percent; -4 means exact)")
     ax.set_ylabel("")
     ax.legend(title="agrees at printed precision", fontsize=8)

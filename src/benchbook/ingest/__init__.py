@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchbook import config
-from benchbook.ingest.core import REGISTRY, ParseError, Parsed, Tool, register, rejected, tidy
+from benchbook.ingest.core import REGISTRY, Parsed, ParseError, Tool, register, rejected, tidy
 
 #: Parser modules, imported on first use; each registers one tool.
 _MODULES = ["tgi", "sglang_quant", "hf_batch", "llama_bench", "attention_gym", "vllm_serve"]
@@ -65,11 +65,12 @@ def read_parsed(path: str | os.PathLike, tool: str | None = None) -> list[Parsed
 
 
 def read(path: str | os.PathLike, tool: str | None = None) -> pd.DataFrame:
-    """The tidy table of a file (all tools it holds, stacked). The rejected-cell report and the
-    parser messages ride along in `df.attrs["rejected"]` and `df.attrs["messages"]`."""
+    """The tidy table of a file (all tools it holds, stacked). The rejected-cell report (a list of
+    records with REJECTED_COLUMNS) and the parser messages ride along in `df.attrs["rejected"]` and
+    `df.attrs["messages"]`; plain lists, so that frames from several files still concatenate."""
     parsed = read_parsed(path, tool)
     frames = [p.table for p in parsed]
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0].copy()
-    df.attrs["rejected"] = pd.concat([p.rejected for p in parsed], ignore_index=True)
+    df.attrs["rejected"] = [r for p in parsed for r in p.rejected.to_dict("records")]
     df.attrs["messages"] = [m for p in parsed for m in p.messages]
     return df

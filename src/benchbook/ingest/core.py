@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 import pandas as pd
 import pandera.pandas as pa
@@ -102,6 +102,4 @@ def tidy(tool: Tool, records: Iterable[dict], source: str) -> pd.DataFrame:
 
 def rejected(tool: str, source: str, items: Iterable[tuple[int, str, str]]) -> pd.DataFrame:
     """The report of numeric cells not kept: (line, text, reason) triples."""
-    return pd.DataFrame(
-        [(tool, source, line, text, reason) for line, text, reason in items], columns=REJECTED_COLUMNS
-    )
+    return pd.DataFrame([(tool, source, line, text, reason) for line, text, reason in items], columns=REJECTED_COLUMNS)

@@ -1,0 +1,227 @@
+"""text-generation-benchmark: recompute what the tool derived, and list the defects of its tables.
+
+reproduce(path):
+* throughput from latency, every row: the tool's throughput is a mean of per-run ratios, so
+  max throughput = batch / lowest latency and min throughput = batch / highest latency hold exactly
+  (up to print rounding), while Average differs from batch / mean latency by Jensen's gap; the
+  `why_not` column says by how much;
+* Decode (total) = (decode_length - 1) x Decode (token) for mean, min and max.
+
+audit(path): percentile inversions (p90 < p50, p90 < mean), p90 == p99 everywhere, p90 below
+Highest (an unsorted vector), NaN rows, merged blank rows, batch sizes never run, blank numeric cells.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from benchbook import ingest
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame
+
+TOOL = "tgi-benchmark"
+KEYS = [
+    "source",
+    "model",
+    "tp",
+    "sequence_length",
+    "decode_length",
+    "quantize",
+    "max_batch_total_tokens",
+    "section",
+    "batch_size",
+]
+
+
+def wide(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (configuration, metric, batch size) with a column per statistic and the raw line."""
+    d = df[df["tool"] == TOOL].copy()
+    d["section"] = d["section"].fillna("")
+    d["tp"] = d["tp"].astype("Int64")
+    keys = KEYS + ["metric"]
+    values = d.groupby(keys + ["statistic"], dropna=False, sort=False)["value"].first().unstack("statistic")
+    lines = d.groupby(keys, dropna=False)["line"].min()
+    notes = d.groupby(keys, dropna=False)["note"].apply(
+        lambda s: "; ".join(sorted({n for n in s if isinstance(n, str) and n}))
+    )
+    out = values.join(lines).join(notes).reset_index()
+    out.columns.name = None
+    out = out[out["line"].notna()].sort_values(["source", "line", "metric"], kind="stable")
+    return out.reset_index(drop=True)
+
+
+def _tol(value: float, dlat: float, lat: float) -> float:
+    # latency printed to 0.01 ms: relative error dlat / lat, plus the 0.005 print rounding
+    return abs(value) * dlat / lat + 0.005
+
+
+def reproduce(path) -> pd.DataFrame:
+    df = ingest.read(path, tool=TOOL)
+    w = wide(df)
+    rows = []
+    idx = KEYS
+    lat = {
+        m: w[w.metric == m].set_index(idx) for m in ("prefill_latency", "decode_total_latency", "decode_token_latency")
+    }
+    for metric, lat_metric in (
+        ("prefill_throughput", "prefill_latency"),
+        ("decode_throughput", "decode_total_latency"),
+    ):
+        thr = w[w.metric == metric]
+        for _, r in thr.iterrows():
+            key = tuple(r[k] for k in idx)
+            if key not in lat[lat_metric].index:
+                continue
+            L = lat[lat_metric].loc[key]
+            if isinstance(L, pd.DataFrame):
+                L = L.iloc[0]
+            steps = (
+                1
+                if metric == "prefill_throughput"
+                else (r["decode_length"] - 1 if pd.notna(r["decode_length"]) else math.nan)
+            )
+            work = r["batch_size"] * steps
+            for stat, lat_stat, exact in (("max", "min", True), ("min", "max", True), ("mean", "mean", False)):
+                pub, lv = r.get(stat), L.get(lat_stat)
+                if pd.isna(pub) or pd.isna(lv) or lv == 0 or pd.isna(work):
+                    continue
+                rec = work / (lv / 1000.0)
+                tol = _tol(rec, 0.005, lv)
+                ok = abs(rec - pub) <= tol
+                why = None
+                if not ok:
+                    gap = (pub - rec) / rec * 100
+                    why = (
+                        f"TGI averages per-run ratios, not batch / mean latency: published is {gap:+.2f}% "
+                        "from the ratio of means"
+                        if not exact
+                        else f"differs by {pub - rec:+.3f} beyond print rounding"
+                    )
+                rows.append(
+                    {
+                        "source": r["source"],
+                        "tool": TOOL,
+                        "line": int(r["line"]),
+                        "quantity": f"{metric} {stat} (tp {r['tp']}, bs {r['batch_size']}, {r['section'] or 'main'})",
+                        "published": pub,
+                        "recomputed": rec,
+                        "tolerance": tol,
+                        "agrees": bool(ok),
+                        "why_not": why,
+                    }
+                )
+    tok = lat["decode_token_latency"]
+    for key, r in lat["decode_total_latency"].iterrows():
+        if key not in tok.index:
+            continue
+        t = tok.loc[key]
+        if isinstance(t, pd.DataFrame):
+            t = t.iloc[0]
+        steps = key[KEYS.index("decode_length")] - 1 if pd.notna(key[KEYS.index("decode_length")]) else math.nan
+        for stat in ("mean", "min", "max"):
+            if pd.isna(r.get(stat)) or pd.isna(t.get(stat)) or pd.isna(steps):
+                continue
+            rec = steps * t[stat]
+            tol = steps * 0.005 + 0.005 + 1e-9
+            ok = abs(rec - r[stat]) <= tol
+            rows.append(
+                {
+                    "source": key[0],
+                    "tool": TOOL,
+                    "line": int(r["line"]),
+                    "quantity": f"decode_total_latency {stat} = {steps} x decode_token (tp {key[2]}, bs {key[-1]})",
+                    "published": r[stat],
+                    "recomputed": rec,
+                    "tolerance": tol,
+                    "agrees": bool(ok),
+                    "why_not": None if ok else "Decode (total) is not (decode_length - 1) x Decode (token)",
+                }
+            )
+    return frame(rows, REPRODUCTION_COLUMNS)
+
+
+def audit(path) -> pd.DataFrame:
+    df = ingest.read(path, tool=TOOL)
+    w = wide(df)
+    lat = w[w.metric.str.endswith("latency")]
+    rows = []
+
+    def add(r, defect, value, evidence, consequence):
+        rows.append(
+            {
+                "source": r["source"],
+                "tool": TOOL,
+                "defect": defect,
+                "line": int(r["line"]),
+                "value": value,
+                "evidence": evidence,
+                "consequence": consequence,
+            }
+        )
+
+    def where(r):
+        return f"tp {r['tp']}, {r['metric']}, bs {r['batch_size']}" + (f", {r['section']}" if r["section"] else "")  # noqa: E731
+
+    for _, r in lat.iterrows():
+        if pd.notna(r.get("p90")) and pd.notna(r.get("p50")) and r["p90"] < r["p50"]:
+            add(
+                r,
+                "p90 < p50",
+                r["p90"],
+                f"{where(r)}: p50 {r['p50']:.2f} ms, p90 {r['p90']:.2f} ms",
+                "percentiles read from an unsorted vector: p50/p90/p99 unusable; use Average/Lowest/Highest",
+            )
+        if pd.notna(r.get("p90")) and pd.notna(r.get("mean")) and r["p90"] < r["mean"]:
+            add(
+                r,
+                "p90 < mean",
+                r["p90"],
+                f"{where(r)}: mean {r['mean']:.2f} ms, p90 {r['p90']:.2f} ms",
+                "impossible for a true p90 of 10 runs only if the vector were sorted; percentile cells untrustworthy",
+            )
+        if pd.notna(r.get("p90")) and pd.notna(r.get("max")) and r["p90"] < r["max"]:
+            add(
+                r,
+                "p90 below Highest",
+                r["p90"],
+                f"{where(r)}: Highest {r['max']:.2f} ms, p90 {r['p90']:.2f} ms",
+                "with 10 runs p90 is element [9]; below the maximum means the vector was never sorted",
+            )
+    ok = lat[lat["p90"].notna() & lat["p99"].notna()]
+    if len(ok):
+        same = int((ok["p90"] == ok["p99"]).sum())
+        r0 = ok.iloc[0]
+        add(
+            r0,
+            "p90 == p99",
+            float(same),
+            f"{same} of {len(ok)} latency rows have p90 == p99",
+            "with N Runs = 10, int(0.9 x 10) = int(0.99 x 10) = 9: both read the same element",
+        )
+    for _, r in w.iterrows():
+        note = r["note"] or ""
+        if pd.isna(r.get("mean")):
+            kind = "blank row after NaN (merged)" if "blank row after a NaN" in note else "NaN row"
+            add(r, kind, math.nan, f"{where(r)}: no value", "no runs recorded for this batch size: it never ran")
+        if "merged it with the identical cell above" in note:
+            add(
+                r,
+                "blank numeric cell",
+                r.get("p90"),
+                f"{where(r)}: blank cell(s) printed by tabled Merge::vertical",
+                "value equals the cell above; kept with a note",
+            )
+    # batch sizes never run, per section
+    for _key, g in w[w.metric == "prefill_latency"].groupby(["source", "tp", "section"], dropna=False):
+        missing = g[g["mean"].isna()]
+        for _, r in missing.iterrows():
+            add(
+                r,
+                "batch size never run",
+                float(r["batch_size"]),
+                f"tp {r['tp']} {r['section'] or ''}: batch {r['batch_size']} has no runs; ran "
+                f"{sorted(int(b) for b in g[g['mean'].notna()]['batch_size'])}",
+                "no measurement at this batch size: scaling comparisons stop below it",
+            )
+    return frame(rows, AUDIT_COLUMNS)

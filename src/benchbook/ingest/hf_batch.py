@@ -1,0 +1,249 @@
+"""Parser for bigcode-inference-benchmark's batch-size sweep tables (HF accelerate, BLOOM, ...).
+
+What the tool prints (see ../shared/notes/tool-semantics.md section 5):
+
+* `src/hf.py` / `src/utils.py` log, per batch size, "Throughput (including tokenization) =
+  X tokens/sec", "... = 1000/X msecs/token" and "Latency = T secs", where X is all new tokens
+  generated over the 5 timed `generate()` calls divided by their total time, and T is that total
+  time divided by the number of calls (the wall time of one batched call of 100 new tokens).
+* `scripts/parse_logs.py` turns the logs into two markdown tables: a throughput table whose
+  cells read "tokens/sec \\| msec/token" and a latency table in seconds; one column per dtype
+  (seed: `fp32`, `bf16`, `int8<br>LLM.int8()`; the later README: `HF (fp32)`,
+  `DS-inference (fp16)`, ...). Titles are "tokens/sec | msec/token" and "sec" (seed) or
+  "Throughput (tokens/sec | msec/token)" and "Latency (sec)" (README).
+* `oom` is padding: any column with fewer result lines than the longest batch-size column gets
+  "oom" appended. It means "no result line for this batch size" (the run died, usually out of
+  memory), not a detected error. An empty cell means the column was never run.
+
+Units: throughput tok/s (aggregate over the batch); ms_per_token ms, which is 1000 / aggregate
+throughput (NOT the per-sequence per-token latency); latency s per batched generate call.
+Settings model, framework and gpu come from the text lines above the tables ("BLOOM\\",
+"HF-accelerate\\", "A100 80GB", "## BLOOM", "GPT2 Multi-Head Attention").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+
+NAME = "hf-batch-sweep"
+
+SETTINGS = {
+    "model": "str",
+    "framework": "str",
+    "gpu": "str",
+    "batch_size": "Int64",
+    "dtype": "str",
+    "table": "str",
+}
+
+METRICS = {
+    "throughput": "tok/s: new tokens of the whole batch / generate() time, over 5 timed calls (incl. tokenization)",
+    "ms_per_token": "ms: 1000 / throughput, the inverse of the aggregate rate, not per-sequence latency",
+    "latency": "s: wall time of one batched generate() call of 100 new tokens, mean of 5 calls",
+}
+
+OOM_NOTE = "oom: no result line for this batch size (padding by parse_logs.py; the run most likely died out of memory)"
+EMPTY_NOTE = "blank: no result for this dtype (column never run)"
+MS_NOTE = "1000 / aggregate throughput: not the per-sequence per-token latency"
+
+_HEADER_RE = re.compile(r"^\s*\|\s*batch[_ ]size\s*\|", re.I)
+_SEP_RE = re.compile(r"^\s*\|(\s*:?-+:?\s*\|)+\s*$")
+_THR_TITLE_RE = re.compile(r"^\s*(?:#+\s*)?(?:Throughput\s*\(\s*)?tokens/sec\s*\\?\|\s*msec/token\s*\)?\s*:?\s*$", re.I)
+_LAT_TITLE_RE = re.compile(r"^\s*(?:#+\s*)?(?:Latency\s*\(\s*sec\s*\)|sec|secs)\s*:?\s*$", re.I)
+_GPU_RE = re.compile(r"\b(A100|A10G?|A6000|H100|H200|V100|T4|L4|L40S?|RTX|MI\d{3}X?)\b", re.I)
+_FRAMEWORK_RE = re.compile(
+    r"^(HF[- ]accelerate|accelerate|DS[- ]inference|DeepSpeed(?:[- ]inference)?|transformers)$", re.I
+)
+_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_NUM_RE = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")
+_COL_RE = re.compile(r"^(.*?)\s*\(\s*([A-Za-z0-9_.-]+)\s*\)\s*$")
+_SPLIT_RE = re.compile(r"(?<!\\)\|")
+
+_TOOL_TITLE = "bigcode-inference-benchmark"
+
+
+def sniff(text: str) -> bool:
+    """True when the text holds a batch_size table with 'tokens/sec | msec/token' cells or titles."""
+    if not re.search(r"^\s*\|\s*batch[_ ]size\s*\|", text, re.I | re.M):
+        return False
+    return bool(re.search(r"msec/token", text) or re.search(r"\d\s*\\\|\s*\d", text))
+
+
+def _cells(line: str) -> list[str]:
+    s = line.strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|") and not s.endswith("\\|"):
+        s = s[:-1]
+    return [c.strip() for c in _SPLIT_RE.split(s)]
+
+
+def _column(name: str, framework: str | None) -> tuple[str, str | None]:
+    """(dtype, framework) of a column header such as 'bf16', 'int8<br>LLM.int8()', 'HF (fp32)'."""
+    head = re.split(r"<br\s*/?>", name, flags=re.I)[0].strip()
+    m = _COL_RE.match(head)
+    if m and m.group(1):
+        fw = m.group(1).strip()
+        fw = framework if fw.upper() == "HF" and framework else ("HF-accelerate" if fw.upper() == "HF" else fw)
+        return m.group(2).lower(), fw
+    return head.lower(), framework
+
+
+def _number(text: str) -> float | None:
+    return float(text) if _NUM_RE.match(text) else None
+
+
+def parse(text: str, source: str) -> Parsed:
+    """Read every throughput and latency table of a bigcode-inference-benchmark write-up."""
+    tool = TOOL
+    lines = text.splitlines()
+    records: list[dict] = []
+    bad: list[tuple[int, str, str]] = []
+    messages: list[str] = []
+    cells_read = 0
+    ctx = {"model": None, "framework": None, "gpu": None}
+    table_kind: str | None = None
+    in_code = False
+    n_tables = 0
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        s = raw.strip()
+        if s.startswith("```"):
+            in_code = not in_code
+            i += 1
+            continue
+        if in_code or not s:
+            i += 1
+            continue
+        if _HEADER_RE.match(raw):
+            if table_kind is None:
+                raise ParseError(
+                    source,
+                    i + 1,
+                    "a batch_size table without a title line above it ('tokens/sec | msec/token' or 'sec')",
+                )
+            i, seen = _read_table(lines, i, source, table_kind, ctx, records, bad, messages)
+            cells_read += seen
+            n_tables += 1
+            table_kind = None
+            continue
+        if _THR_TITLE_RE.match(s):
+            table_kind = "throughput"
+        elif _LAT_TITLE_RE.match(s):
+            table_kind = "latency"
+        elif not s.startswith("|"):
+            _context_line(s, ctx)
+        i += 1
+    if n_tables == 0:
+        raise ParseError(
+            source,
+            1,
+            "no bigcode-inference-benchmark table found (expected a title "
+            "'tokens/sec | msec/token' or 'sec' above a '| batch_size |' table)",
+        )
+    table = tidy(tool, records, source)
+    return Parsed(NAME, table, rejected(NAME, source, bad), messages, cells_read)
+
+
+def _context_line(s: str, ctx: dict) -> None:
+    """Update model / framework / gpu from a text line above the tables."""
+    m = _HEADING_RE.match(s)
+    text = (m.group(1) if m else s).rstrip("\\").strip()
+    if not text or text.lower() == _TOOL_TITLE or "=" in text:
+        return
+    if _FRAMEWORK_RE.match(text):
+        ctx["framework"] = text
+    elif _GPU_RE.search(text) and len(text) <= 40:
+        ctx["gpu"] = text
+    elif len(text) <= 60 and not text.startswith(("-", "*", "[", "!")) and not text.endswith((".", ":")):
+        ctx["model"] = text
+
+
+def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
+    header = _cells(lines[start])
+    if len(header) < 2:
+        raise ParseError(source, start + 1, "a '| batch_size | <dtype> ... |' header with at least one dtype column")
+    columns = [_column(h, ctx["framework"]) for h in header[1:]]
+    i = start + 1
+    if i < len(lines) and _SEP_RE.match(lines[i]):
+        i += 1
+    base = {"model": ctx["model"], "gpu": ctx["gpu"], "table": kind}
+    seen = 0
+    while i < len(lines) and lines[i].strip().startswith("|"):
+        line_no = i + 1
+        cells = _cells(lines[i])
+        if len(cells) != len(header):
+            raise ParseError(source, line_no, f"a table row with {len(header)} cells, found {len(cells)}")
+        try:
+            bs = int(cells[0])
+        except ValueError:
+            raise ParseError(source, line_no, f"a batch size (integer) in the first cell, found {cells[0]!r}") from None
+        for (dtype, fw), cell in zip(columns, cells[1:], strict=True):
+            rec = {**base, "framework": fw, "dtype": dtype, "batch_size": bs, "line": line_no}
+            metrics = (
+                [("throughput", "tok/s", "value"), ("ms_per_token", "ms", "value")]
+                if kind == "throughput"
+                else [("latency", "s", "mean")]
+            )
+            low = cell.lower()
+            if low in ("", "oom"):
+                seen += len(metrics)
+                note = OOM_NOTE if low == "oom" else EMPTY_NOTE
+                for metric, unit, stat in metrics:
+                    records.append(
+                        {**rec, "metric": metric, "statistic": stat, "value": math.nan, "unit": unit, "note": note}
+                    )
+                continue
+            parts = [p.strip() for p in re.split(r"\\\|", cell)] if kind == "throughput" else [cell]
+            seen += max(len(parts), len(metrics))
+            if len(parts) != len(metrics):
+                for p in parts:
+                    bad.append((line_no, p, f"expected {len(metrics)} number(s) in a {kind} cell, found {cell!r}"))
+                if len(parts) < len(metrics):
+                    for _ in range(len(metrics) - len(parts)):
+                        bad.append((line_no, cell, "missing number in cell"))
+                continue
+            for (metric, unit, stat), p in zip(metrics, parts, strict=True):
+                v = _number(p)
+                if v is None:
+                    bad.append((line_no, p, f"not a number ({metric})"))
+                    continue
+                records.append(
+                    {
+                        **rec,
+                        "metric": metric,
+                        "statistic": stat,
+                        "value": v,
+                        "unit": unit,
+                        "note": MS_NOTE if metric == "ms_per_token" else None,
+                    }
+                )
+        i += 1
+    empty = [
+        dt
+        for dt, _ in columns
+        if all(
+            r["value"] != r["value"] and r["note"] == EMPTY_NOTE
+            for r in records
+            if r["line"] > start and r["dtype"] == dt and r["table"] == kind
+        )
+    ]
+    for dt in empty:
+        messages.append(f"{kind} table at line {start + 1}: column {dt!r} is empty (never run); kept as NaN rows")
+    return i, seen
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="bigcode-inference-benchmark batch-size sweep tables (tokens/sec | msec/token, sec)",
+        metrics=METRICS,
+    )
+)

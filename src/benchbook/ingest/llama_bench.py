@@ -1,0 +1,878 @@
+"""llama.cpp `llama-bench`: markdown tables, `-o json`, `-o jsonl` and `-o csv`, alone or inside a write-up.
+
+What llama-bench prints (tools/llama-bench/llama-bench.cpp, see ../shared/notes/tool-semantics.md §3):
+each test is repeated `-r` times (default 5, after one warm-up run); `t/s` is the mean of the
+per-repetition rates ``(n_prompt + n_gen) / t`` and `±` their sample (Bessel) standard deviation.
+JSON and JSONL add `samples_ns` / `samples_ts`, one value per repetition.
+
+How it lands in the tidy table
+------------------------------
+* One metric per kind of test, in tok/s: ``pp_rate`` (prompt processing, n_gen = 0), ``tg_rate``
+  (generation, n_prompt = 0, including ``tg128 @ d8192``), ``pg_rate`` (``pp512+tg128``: the rate is
+  (n_prompt + n_gen) tokens over the whole test, as llama-bench computes it). The test itself is a
+  setting column (``test``, normalised to the current spelling: ``pp 512`` -> ``pp512``; ik_llama.cpp's
+  ``tg64@pp128`` -> ``tg64 @ d128``) with ``n_prompt``, ``n_gen``, ``n_depth``.
+* Statistics: ``mean`` and ``std`` (t/s and ±, or avg_ts / stddev_ts), and ``value`` per repetition
+  (``rep`` = 1, 2, ...) from JSON ``samples_ts``. JSON/CSV also give the test duration
+  (``avg_ns``, ``stddev_ns``, ``samples_ns``): metric ``<kind>_duration`` in ms.
+* Markdown settings come from the table's columns, then from the command line above the table
+  (``-m``, ``-ngl``, ``-fa``, ``-t``, ... when given a single value), the ``Device 0: ...`` line (gpu),
+  the ``build: <commit> (<number>)`` line after the table, and a heading such as ``### 600W``
+  (power_limit_w). The ``size`` column is GiB (MiB below 1 GiB), ``params`` billions (or millions).
+* Old JSON/CSV keys (``cuda``, ``metal``, ``gpu_blas``, ``opencl``, ... booleans; no ``n_depth``) give
+  the backend name; new ones use ``backends``.
+
+Counting: each number that is a measurement (mean, ±, each sample, each duration) is one numeric cell;
+cells_read == len(table) + len(rejected).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import re
+from dataclasses import dataclass, field
+
+from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+
+NAME = "llama-bench"
+
+SETTINGS = {
+    "section": "str",
+    "model": "str",
+    "model_file": "str",
+    "model_size_gib": "float64",
+    "params_b": "float64",
+    "backend": "str",
+    "gpu": "str",
+    "build": "str",
+    "ngl": "Int64",
+    "threads": "Int64",
+    "n_cpu_moe": "Int64",
+    "fa": "str",
+    "type_k": "str",
+    "type_v": "str",
+    "n_batch": "Int64",
+    "n_ubatch": "Int64",
+    "test": "str",
+    "n_prompt": "Int64",
+    "n_gen": "Int64",
+    "n_depth": "Int64",
+    "power_limit_w": "float64",
+    "rep": "Int64",
+}
+
+METRICS = {
+    "pp_rate": "tok/s: prompt processing rate (n_prompt tokens / test time), per repetition then averaged",
+    "tg_rate": "tok/s: generation rate (n_gen single-token decodes / test time)",
+    "pg_rate": "tok/s: (n_prompt + n_gen) / time of a pp+tg test",
+    "pp_duration": "ms: wall time of one pp test repetition (JSON/CSV avg_ns, stddev_ns, samples_ns)",
+    "tg_duration": "ms: wall time of one tg test repetition",
+    "pg_duration": "ms: wall time of one pp+tg test repetition",
+}
+
+# ---------------------------------------------------------------------------------------------
+# Test names
+
+_TEST_RE = re.compile(
+    r"^\s*(?:(?P<pp>pp)\s*(?P<np>\d+)\s*(?:\+\s*tg\s*(?P<ng2>\d+))?|(?P<tg>tg)\s*(?P<ng>\d+)"
+    r"(?:\s*@\s*pp\s*(?P<gp>\d+))?)(?:\s*@\s*d\s*(?P<d>\d+))?\s*$"
+)
+
+
+def parse_test(name: str) -> tuple[int, int, int] | None:
+    """(n_prompt, n_gen, n_depth) of a test name: ``pp512``, ``pp 512``, ``tg128 @ d8192``,
+    ``pp4096+tg128``, ik_llama.cpp ``tg64@pp128`` (generation after a 128-token prompt, read as
+    depth 128). None when the name is not a llama-bench test."""
+    m = _TEST_RE.match(name or "")
+    if not m:
+        return None
+    depth = int(m["d"]) if m["d"] else 0
+    if m["pp"]:
+        return int(m["np"]), int(m["ng2"]) if m["ng2"] else 0, depth
+    if m["gp"]:
+        return 0, int(m["ng"]), depth + int(m["gp"])
+    return 0, int(m["ng"]), depth
+
+
+def test_name(n_prompt: int, n_gen: int, n_depth: int) -> str:
+    """The current llama-bench spelling of a test (markdown_printer::print_test)."""
+    if n_prompt > 0 and n_gen == 0:
+        base = f"pp{n_prompt}"
+    elif n_gen > 0 and n_prompt == 0:
+        base = f"tg{n_gen}"
+    else:
+        base = f"pp{n_prompt}+tg{n_gen}"
+    return base + (f" @ d{n_depth}" if n_depth > 0 else "")
+
+
+def kind(n_prompt: int, n_gen: int) -> str:
+    """pp, tg or pg."""
+    if n_gen == 0:
+        return "pp"
+    if n_prompt == 0:
+        return "tg"
+    return "pg"
+
+
+# ---------------------------------------------------------------------------------------------
+# Small converters
+
+_NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_RATE_RE = re.compile(
+    rf"^\s*(?P<mean>{_NUM}|nan|-?inf)\s*(?:(?P<pm>±|Â±|\+/-|\+-)\s*(?P<std>{_NUM}|nan|-?inf))?\s*$", re.I
+)
+_SIZE_RE = re.compile(rf"^\s*({_NUM})\s*(GiB|MiB|KiB|GB|MB)?\s*$", re.I)
+_PARAMS_RE = re.compile(rf"^\s*({_NUM})\s*([BMK])?\s*$", re.I)
+_INT_RE = re.compile(r"^\s*[-+]?\d+\s*$")
+
+
+def _size_gib(text: str) -> float | None:
+    m = _SIZE_RE.match(text or "")
+    if not m:
+        return None
+    v = float(m[1])
+    unit = (m[2] or "GiB").lower()
+    return {"gib": v, "mib": v / 1024, "kib": v / 1024**2, "gb": v * 1e9 / 1024**3, "mb": v * 1e6 / 1024**3}[unit]
+
+
+def _params_b(text: str) -> float | None:
+    m = _PARAMS_RE.match(text or "")
+    if not m:
+        return None
+    v = float(m[1])
+    return v * {"b": 1.0, "m": 1e-3, "k": 1e-6}[(m[2] or "B").lower()]
+
+
+def _int(v) -> int | None:
+    if v is None or isinstance(v, bool):
+        return int(v) if isinstance(v, bool) else None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float) and math.isfinite(v) and v == int(v):
+        return int(v)
+    s = str(v).strip()
+    return int(s) if _INT_RE.match(s) and len(s) < 19 else None
+
+
+def _float(v) -> float | None:
+    if v is None or isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v)
+    try:
+        return float(str(v).strip())
+    except ValueError:
+        return None
+
+
+def _fa(v) -> str | None:
+    """flash_attn normalised: "1" (on), "0" (off), "auto"."""
+    if v is None:
+        return None
+    s = str(v).strip().lower()
+    if s in ("1", "true", "on", "yes", "enabled"):
+        return "1"
+    if s in ("0", "false", "off", "no", "disabled"):
+        return "0"
+    if s in ("-1", "auto"):
+        return "auto"
+    return s or None
+
+
+def _str(v) -> str | None:
+    if v is None:
+        return None
+    s = str(v).strip()
+    return s or None
+
+
+# ---------------------------------------------------------------------------------------------
+# Context of a markdown table: headings, command line, device, build
+
+_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_POWER_RE = re.compile(r"(?<![\w.])(\d{2,4}(?:\.\d+)?)\s?W(?:atts?)?\b", re.I)
+_DEVICE_RE = re.compile(r"^\s*Device\s+(\d+):\s*([^,]+)")
+_BUILD_RE = re.compile(r"^\s*build:\s*([0-9a-fA-F]+)\s*\((\d+)\)")
+_CMD_RE = re.compile(r"^\s*(?:```\s*)?(?:[$❯>%]\s*)?(?:\S*[\\/])?llama-bench(?:\.exe)?(?=\s|$)(.*)$")
+
+
+@dataclass
+class _Ctx:
+    headings: list[tuple[int, str]] = field(default_factory=list)
+    cmd: dict[str, str] = field(default_factory=dict)
+    devices: dict[int, str] = field(default_factory=dict)
+
+    def section(self) -> str | None:
+        return " / ".join(t for _, t in self.headings) or None
+
+    def power(self) -> float | None:
+        for _, t in reversed(self.headings):
+            m = _POWER_RE.search(t)
+            if m:
+                return float(m[1])
+        return None
+
+    def gpu(self) -> str | None:
+        if not self.devices:
+            return None
+        return " + ".join(self.devices[k] for k in sorted(self.devices))
+
+
+def _parse_cmd(rest: str) -> dict[str, str]:
+    """Flags of a llama-bench command line: {flag: value} for flags given one value."""
+    toks = rest.split()
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t.startswith("-") and not _NUM_ONLY.match(t):
+            val = (
+                toks[i + 1]
+                if i + 1 < len(toks) and not (toks[i + 1].startswith("-") and not _NUM_ONLY.match(toks[i + 1]))
+                else ""
+            )
+            out[t.lstrip("-")] = val
+            i += 2 if val else 1
+        else:
+            i += 1
+    return out
+
+
+_NUM_ONLY = re.compile(rf"^{_NUM}$")
+
+#: command-line flag -> setting, for flags given one value.
+_FLAG_SETTINGS = {
+    "ngl": "ngl",
+    "n-gpu-layers": "ngl",
+    "t": "threads",
+    "threads": "threads",
+    "ncmoe": "n_cpu_moe",
+    "n-cpu-moe": "n_cpu_moe",
+    "fa": "fa",
+    "flash-attn": "fa",
+    "ctk": "type_k",
+    "cache-type-k": "type_k",
+    "ctv": "type_v",
+    "cache-type-v": "type_v",
+    "b": "n_batch",
+    "batch-size": "n_batch",
+    "ub": "n_ubatch",
+    "ubatch-size": "n_ubatch",
+}
+
+#: markdown column header -> setting.
+_MD_COLUMNS = {
+    "model": "model",
+    "size": "model_size_gib",
+    "params": "params_b",
+    "backend": "backend",
+    "ngl": "ngl",
+    "n_gpu_layers": "ngl",
+    "threads": "threads",
+    "n_threads": "threads",
+    "n_cpu_moe": "n_cpu_moe",
+    "fa": "fa",
+    "flash_attn": "fa",
+    "type_k": "type_k",
+    "type_v": "type_v",
+    "n_batch": "n_batch",
+    "n_ubatch": "n_ubatch",
+    "test": "test",
+    "t/s": "t/s",
+}
+
+
+def _split_row(line: str) -> list[str]:
+    s = line.strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|"):
+        s = s[:-1]
+    return [c.strip() for c in s.split("|")]
+
+
+def _is_header(line: str) -> bool:
+    if not line.lstrip().startswith("|"):
+        return False
+    cells = [c.lower() for c in _split_row(line)]
+    return "test" in cells and "t/s" in cells
+
+
+def _is_separator(line: str) -> bool:
+    cells = _split_row(line)
+    return any(cells) and all(re.fullmatch(r":?-+:?", c) for c in cells if c)
+
+
+# ---------------------------------------------------------------------------------------------
+# The parser
+
+
+class _Out:
+    def __init__(self) -> None:
+        self.records: list[dict] = []
+        self.rejected: list[tuple[int, str, str]] = []
+        self.messages: list[str] = []
+        self.cells = 0
+        self.blocks = 0
+
+    def keep(self, base: dict, line: int, metric: str, statistic: str, value: float | None, unit: str, note=None):
+        self.cells += 1
+        rec = dict(base)
+        rec.update(line=line, metric=metric, statistic=statistic, unit=unit, note=note)
+        rec["value"] = float("nan") if value is None else value
+        self.records.append(rec)
+
+    def reject(self, line: int, text: str, reason: str):
+        self.cells += 1
+        self.rejected.append((line, text, reason))
+
+
+def _base(**kw) -> dict:
+    rec = {k: None for k in SETTINGS}
+    rec.update({k: v for k, v in kw.items() if k in SETTINGS})
+    return rec
+
+
+def _rate_rows(out: _Out, base: dict, line: int, cell: str, reps: int | None) -> None:
+    """The t/s cell: 'mean ± std' (or a bare mean)."""
+    m = _RATE_RE.match(cell)
+    if not m:
+        n = len(re.findall(_NUM, cell))
+        if n == 0:
+            out.messages.append(f"line {line}: t/s cell {cell!r} holds no number; row skipped")
+        for _ in range(max(n, 0)):
+            out.reject(line, cell, "t/s cell is not 'mean ± std'")
+        return
+    metric = f"{kind(base['n_prompt'], base['n_gen'])}_rate"
+    if m["pm"] == "Â±":
+        out.messages.append(f"line {line}: repaired mojibake 'Â±' (UTF-8 read as Latin-1) to '±'")
+    mean = float(m["mean"])
+    note = None if math.isfinite(mean) and mean > 0 else "not measured (llama-bench printed a non-positive or NaN rate)"
+    out.keep(base, line, metric, "mean", mean if note is None else None, "tok/s", note)
+    if m["std"] is not None:
+        std = float(m["std"])
+        snote = None
+        if reps == 1 and std == 0:
+            snote = "single repetition (-r 1): llama-bench prints 0 when it cannot compute a std"
+        elif not math.isfinite(std):
+            snote = "not measured (NaN)"
+        out.keep(base, line, metric, "std", None if snote else std, "tok/s", snote)
+
+
+def _parse_markdown(lines: list[str], source: str, out: _Out, taken: set[int]) -> None:
+    ctx = _Ctx()
+    boundary = 0  # first line of the current context window (after the last table or heading)
+    i = 0
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        h = _HEADING_RE.match(line)
+        if h and not line.startswith("#!"):
+            level = len(h[1])
+            ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, h[2].strip())]
+            ctx.cmd, ctx.devices = {}, {}
+            boundary = i + 1
+            i += 1
+            continue
+        dm = _DEVICE_RE.match(line)
+        if dm:
+            ctx.devices[int(dm[1])] = dm[2].strip()
+        cm = _CMD_RE.search(line)
+        if cm and not line.lstrip().startswith("|"):
+            ctx.cmd = _parse_cmd(cm[1])
+            ctx.devices = {}
+        if not _is_header(line):
+            i += 1
+            continue
+        # a llama-bench table
+        out.blocks += 1
+        header = [c.lower() for c in _split_row(line)]
+        j = i + 1
+        if j < n and _is_separator(lines[j]):
+            j += 1
+        rows = []
+        while j < n and lines[j].lstrip().startswith("|") and not _is_header(lines[j]):
+            if not _is_separator(lines[j]):
+                rows.append(j)
+            j += 1
+        # the build line: after the table, before any other table or heading
+        build = None
+        k = j
+        while k < n and k < j + 8:
+            bm = _BUILD_RE.match(lines[k])
+            if bm:
+                build = f"{bm[1]} ({bm[2]})"
+                break
+            if _is_header(lines[k]) or _HEADING_RE.match(lines[k]) or _CMD_RE.search(lines[k]):
+                break
+            k += 1
+        table_ctx = {
+            "section": ctx.section(),
+            "gpu": ctx.gpu(),
+            "build": build,
+            "power_limit_w": ctx.power(),
+        }
+        cmd = dict(ctx.cmd)
+        for flag, val in cmd.items():
+            if flag in _FLAG_SETTINGS and val and "," not in val:
+                table_ctx.setdefault(_FLAG_SETTINGS[flag], val)
+        model_file = cmd.get("m") or cmd.get("model")
+        if model_file and "," not in model_file:
+            table_ctx["model_file"] = re.split(r"[\\/]", model_file)[-1]
+        reps = _int(cmd.get("r") or cmd.get("repetitions"))
+        for r in rows:
+            taken.add(r)
+            _md_row(lines[r], r + 1, header, table_ctx, reps, out)
+        if not rows:
+            out.messages.append(f"line {i + 1}: llama-bench table header with no rows (truncated output?)")
+        taken.update(range(i, j))
+        boundary = j
+        i = j
+    del boundary
+
+
+def _md_row(line: str, lineno: int, header: list[str], tctx: dict, reps: int | None, out: _Out) -> None:
+    cells = _split_row(line)
+    if len(cells) > len(header):
+        extra = cells[len(header) :]
+        if any(extra):
+            # a row wider than its header with content in the extra cells: the t/s column cannot be placed
+            for c in cells:
+                if _RATE_RE.match(c) and re.search(_NUM, c) and ("±" in c or "Â±" in c):
+                    for _ in range(2 if _RATE_RE.match(c)["std"] is not None else 1):
+                        out.reject(lineno, line.strip(), "row has more cells than the header")
+            if not any("±" in c for c in cells):
+                out.messages.append(f"line {lineno}: row wider than the header with no t/s cell; skipped")
+            return
+        cells = cells[: len(header)]
+    if len(cells) < len(header):
+        rate_cells = [c for c in cells if "±" in c or "Â±" in c]
+        for c in rate_cells:
+            m = _RATE_RE.match(c)
+            for _ in range(2 if (m and m["std"] is not None) else 1):
+                out.reject(lineno, line.strip(), "row has fewer cells than the header (truncated?)")
+        if not rate_cells:
+            out.messages.append(f"line {lineno}: row with fewer cells than the header and no t/s cell; skipped")
+        return
+    row = dict(zip(header, cells, strict=True))
+    test = row.get("test", "")
+    parsed = parse_test(test)
+    rate_cell = row.get("t/s", "")
+    if parsed is None:
+        m = _RATE_RE.match(rate_cell)
+        nnum = (2 if m["std"] is not None else 1) if m else len(re.findall(_NUM, rate_cell))
+        for _ in range(nnum):
+            out.reject(lineno, line.strip(), f"test name {test!r} is not pp<N>, tg<N>, pp<N>+tg<M> (@ d<D>)")
+        if nnum == 0:
+            out.messages.append(f"line {lineno}: unknown test {test!r} and no t/s value; skipped")
+        return
+    n_prompt, n_gen, n_depth = parsed
+    base = _base(**tctx)
+    for col, val in row.items():
+        key = _MD_COLUMNS.get(col)
+        if key is None or key in ("test", "t/s"):
+            continue
+        if key == "model_size_gib":
+            base[key] = _size_gib(val)
+        elif key == "params_b":
+            base[key] = _params_b(val)
+        elif key == "fa":
+            base[key] = _fa(val)
+        elif SETTINGS[key] == "Int64":
+            base[key] = _int(val)
+        else:
+            base[key] = _str(val)
+    for key in ("ngl", "threads", "n_cpu_moe", "n_batch", "n_ubatch"):
+        if isinstance(base[key], str):
+            base[key] = _int(base[key])
+    if isinstance(base.get("fa"), str):
+        base["fa"] = _fa(base["fa"])
+    base["power_limit_w"] = _float(base["power_limit_w"])
+    base.update(test=test_name(n_prompt, n_gen, n_depth), n_prompt=n_prompt, n_gen=n_gen, n_depth=n_depth)
+    _rate_rows(out, base, lineno, rate_cell, reps)
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON / JSONL / CSV records
+
+_OLD_BACKENDS = [
+    ("cuda", "CUDA"),
+    ("vulkan", "Vulkan"),
+    ("metal", "Metal"),
+    ("sycl", "SYCL"),
+    ("kompute", "Kompute"),
+    ("opencl", "OpenCL"),
+    ("cann", "CANN"),
+]
+
+
+def _truthy(v) -> bool:
+    return str(v).strip().lower() in ("1", "true")
+
+
+def _is_record(obj) -> bool:
+    return isinstance(obj, dict) and ("avg_ts" in obj or "samples_ts" in obj) and ("n_prompt" in obj or "n_gen" in obj)
+
+
+def _record_base(obj: dict, power: float | None, section: str | None) -> dict | None:
+    n_prompt, n_gen, n_depth = (
+        _int(obj.get("n_prompt")) or 0,
+        _int(obj.get("n_gen")) or 0,
+        _int(obj.get("n_depth")) or 0,
+    )
+    if n_prompt < 0 or n_gen < 0 or n_depth < 0 or (n_prompt == 0 and n_gen == 0):
+        return None
+    backend = _str(obj.get("backends"))
+    if backend is None:
+        hits = [name for key, name in _OLD_BACKENDS if key in obj and _truthy(obj[key])]
+        if hits:
+            backend = ",".join(hits)
+        elif any(k in obj for k, _ in _OLD_BACKENDS) or "gpu_blas" in obj:
+            backend = "BLAS" if _truthy(obj.get("blas", 0)) else "CPU"
+    commit, number = _str(obj.get("build_commit")), _str(obj.get("build_number"))
+    build = f"{commit} ({number})" if commit and number else commit
+    size = _float(obj.get("model_size"))
+    params = _float(obj.get("model_n_params"))
+    fname = _str(obj.get("model_filename"))
+    return _base(
+        section=section,
+        model=_str(obj.get("model_type")),
+        model_file=re.split(r"[\\/]", fname)[-1] if fname else None,
+        model_size_gib=size / 1024**3 if size is not None else None,
+        params_b=params / 1e9 if params is not None else None,
+        backend=backend,
+        gpu=_str(obj.get("gpu_info")),
+        build=build,
+        ngl=_int(obj.get("n_gpu_layers")),
+        threads=_int(obj.get("n_threads")),
+        n_cpu_moe=_int(obj.get("n_cpu_moe")),
+        fa=_fa(obj.get("flash_attn")),
+        type_k=_str(obj.get("type_k")),
+        type_v=_str(obj.get("type_v")),
+        n_batch=_int(obj.get("n_batch")),
+        n_ubatch=_int(obj.get("n_ubatch")),
+        test=test_name(n_prompt, n_gen, n_depth),
+        n_prompt=n_prompt,
+        n_gen=n_gen,
+        n_depth=n_depth,
+        power_limit_w=power,
+    )
+
+
+def _emit_record(obj: dict, base: dict | None, out: _Out, lines_of: dict[str, int], default_line: int) -> None:
+    """The measured numbers of one JSON/CSV record."""
+
+    def ln(key: str) -> int:
+        return lines_of.get(key, default_line)
+
+    measured = [k for k in ("avg_ts", "stddev_ts", "avg_ns", "stddev_ns") if k in obj]
+    samples = {k: obj.get(k) for k in ("samples_ts", "samples_ns") if k in obj}
+    if base is None:
+        for k in measured:
+            out.reject(ln(k), f"{k}={obj[k]!r}", "record has no valid n_prompt/n_gen (cannot name the test)")
+        for k, arr in samples.items():
+            for v in arr if isinstance(arr, list) else [arr]:
+                out.reject(ln(k), f"{k}: {v!r}", "record has no valid n_prompt/n_gen (cannot name the test)")
+        return
+    kd = kind(base["n_prompt"], base["n_gen"])
+    n_samples = (
+        len(samples.get("samples_ts") or samples.get("samples_ns") or [])
+        if isinstance(samples.get("samples_ts", samples.get("samples_ns", [])), list)
+        else None
+    )
+    for k in measured:
+        v = _float(obj[k])
+        if v is None:
+            out.reject(ln(k), f"{k}={obj[k]!r}", "not a number")
+            continue
+        is_ts = k.endswith("_ts")
+        metric = f"{kd}_rate" if is_ts else f"{kd}_duration"
+        unit = "tok/s" if is_ts else "ms"
+        value = v if is_ts else v / 1e6
+        stat = "mean" if k.startswith("avg") else "std"
+        note = None
+        if stat == "mean" and not (math.isfinite(v) and v > 0):
+            note, value = "not measured (llama-bench wrote 0 or NaN: no completed repetition)", None
+        elif stat == "std" and v == 0 and n_samples is not None and n_samples <= 1:
+            note, value = "single repetition: llama-bench writes 0 when it cannot compute a std", None
+        elif not math.isfinite(v):
+            note, value = "not measured (NaN)", None
+        out.keep(base, ln(k), metric, stat, value, unit, note)
+    for k, arr in samples.items():
+        is_ts = k == "samples_ts"
+        if not isinstance(arr, list):
+            out.reject(ln(k), f"{k}: {arr!r}", "samples are not a list")
+            continue
+        for idx, v in enumerate(arr, start=1):
+            f = _float(v)
+            if f is None or not math.isfinite(f):
+                out.reject(ln(k), f"{k}[{idx}]: {v!r}", "sample is not a finite number")
+                continue
+            rec = dict(base, rep=idx)
+            out.keep(
+                rec,
+                ln(k),
+                f"{kd}_rate" if is_ts else f"{kd}_duration",
+                "value",
+                f if is_ts else f / 1e6,
+                "tok/s" if is_ts else "ms",
+            )
+
+
+def _key_lines(text: str, start: int, end: int, keys) -> dict[str, int]:
+    """1-based line of each key's first occurrence in text[start:end]."""
+    out = {}
+    base_line = text.count("\n", 0, start) + 1
+    chunk = text[start:end]
+    for k in keys:
+        p = chunk.find(f'"{k}"')
+        if p >= 0:
+            out[k] = base_line + chunk.count("\n", 0, p)
+    return out
+
+
+_JSON_START = re.compile(r"^[ \t]*(?:```\s*\w*\s*)?([\[{])", re.M)
+
+
+def _parse_json_blocks(text: str, source: str, out: _Out, ctx_at, taken_lines: set[int]) -> None:
+    dec = json.JSONDecoder()
+    pos = 0
+    n = len(text)
+    while pos < n:
+        m = _JSON_START.search(text, pos)
+        if not m:
+            break
+        start = m.start(1)
+        line0 = text.count("\n", 0, start) + 1
+        try:
+            obj, end = dec.raw_decode(text, start)
+        except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+            head = text[start : start + 300]
+            if any(k in head for k in ('"build_commit"', '"avg_ts"', '"n_prompt"', '"samples_ts"')):
+                out.blocks += 1
+                out.messages.append(
+                    f"line {line0}: llama-bench JSON that does not parse ({getattr(exc, 'msg', exc)}); "
+                    "complete objects inside it are still read"
+                )
+                if text[start] == "{":
+                    # an object cut short: its measured numbers are counted as rejected
+                    nxt = _JSON_START.search(text, m.end())
+                    blank = text.find("\n\n", start)
+                    seg_end = min(nxt.start() if nxt else n, blank if blank >= 0 else n)
+                    seg = text[start:seg_end]
+                    for km in re.finditer(r'"(avg_ts|stddev_ts|avg_ns|stddev_ns)"\s*:\s*(' + _NUM + ")", seg):
+                        out.reject(
+                            line0 + seg.count("\n", 0, km.start()),
+                            km.group(0),
+                            "inside a JSON object that does not parse",
+                        )
+            pos = m.end()
+            continue
+        items = obj if isinstance(obj, list) else [obj]
+        recs = [o for o in items if _is_record(o)]
+        if not recs:
+            pos = max(end, m.end())
+            continue
+        out.blocks += 1
+        for ln in range(line0, text.count("\n", 0, end) + 2):
+            taken_lines.add(ln - 1)
+        # locate each object's span for line numbers
+        cursor = start
+        section, power = ctx_at(line0)
+        for o in items:
+            if not isinstance(o, dict):
+                continue
+            ostart = text.find("{", cursor, end)
+            if ostart < 0:
+                ostart = start
+            try:
+                _, oend = dec.raw_decode(text, ostart)
+            except (json.JSONDecodeError, RecursionError, ValueError):
+                oend = end
+            cursor = oend
+            if not _is_record(o):
+                continue
+            lines_of = _key_lines(
+                text, ostart, oend, ("avg_ts", "stddev_ts", "avg_ns", "stddev_ns", "samples_ts", "samples_ns")
+            )
+            base = _record_base(o, power, section)
+            _emit_record(o, base, out, lines_of, text.count("\n", 0, ostart) + 1)
+        pos = end
+
+
+def _parse_csv_blocks(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> None:
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        if i in taken or "avg_ts" not in line or "," not in line or line.lstrip().startswith(("|", "{", "[")):
+            i += 1
+            continue
+        try:
+            header = next(csv.reader([line.strip()]))
+        except (csv.Error, StopIteration):
+            i += 1
+            continue
+        header = [h.strip() for h in header]
+        if "avg_ts" not in header or not ({"n_prompt", "n_gen"} & set(header)):
+            i += 1
+            continue
+        out.blocks += 1
+        section, power = ctx_at(i + 1)
+        j = i + 1
+        while j < n:
+            raw = lines[j].strip()
+            if not raw or raw.startswith(("```", "#", "|")):
+                break
+            try:
+                cells = next(csv.reader([raw]))
+            except (csv.Error, StopIteration):
+                break
+            if len(cells) != len(header):
+                if len(cells) < 8 or "avg_ts" not in header:
+                    break
+                obj = _realign(header, cells)
+                if obj is None:
+                    out.messages.append(
+                        f"line {j + 1}: CSV row with {len(cells)} fields (header has {len(header)}) "
+                        "that cannot be aligned (truncated?); skipped"
+                    )
+                    j += 1
+                    continue
+                out.messages.append(
+                    f"line {j + 1}: CSV row has {len(cells)} fields but the header {len(header)} "
+                    "(a header edited apart from its rows); fields aligned from both ends"
+                )
+            else:
+                obj = dict(zip(header, cells, strict=True))
+            taken.add(j)
+            base = _record_base(obj, power, section)
+            _emit_record(obj, base, out, {}, j + 1)
+            j += 1
+        taken.update(range(i, j))
+        i = j
+
+
+def _realign(header: list[str], cells: list[str]) -> dict[str, str] | None:
+    """A CSV row whose field count differs from its header's (seen in llama.cpp's own README, where
+    the header lost `opencl` but the rows kept it, and where new fields were added to the header
+    above older rows). The measured fields at the end (from n_prompt on) are aligned from the right,
+    build_commit/build_number from the left, and the model/hardware fields with the shift that makes
+    model_size and model_n_params integers and model_type text."""
+    obj: dict[str, str] = {}
+    tail_from = header.index("n_prompt") if "n_prompt" in header else header.index("avg_ts")
+    k = len(header) - tail_from
+    if k > len(cells):
+        return None
+    obj.update(zip(header[tail_from:], cells[len(cells) - k :], strict=True))
+    if _int(obj.get("n_prompt", 0)) is None or _int(obj.get("n_gen", 0)) is None or _float(obj.get("avg_ts")) is None:
+        return None
+    if "test_time" in obj and not re.match(r"^\d{4}-\d\d-\d\d", obj["test_time"]):
+        return None
+    for name in header[:2]:
+        obj[name] = cells[header.index(name)]
+    mid_from = header.index("cpu_info") if "cpu_info" in header else 2
+    diff = len(cells) - len(header)
+    for d in sorted(range(-abs(diff), abs(diff) + 1), key=abs):
+
+        def cell(name, d=d):
+            i = header.index(name) + d if name in header else -1
+            return cells[i] if 0 <= i < len(cells) - k else None
+
+        size, params, mtype = cell("model_size"), cell("model_n_params"), cell("model_type")
+        if _int(size) and _int(size) > 10**6 and _int(params) and mtype and _float(mtype) is None:
+            for name in header[2:mid_from]:
+                obj.setdefault(name, cells[header.index(name)])
+            for name in header[mid_from:tail_from]:
+                v = cell(name)
+                if v is not None:
+                    obj[name] = v
+            break
+    return obj
+
+
+def _context_index(lines: list[str]):
+    """A function line -> (section, power_limit_w) from the headings above that line."""
+    marks: list[tuple[int, str | None, float | None]] = []
+    ctx = _Ctx()
+    for idx, line in enumerate(lines):
+        h = _HEADING_RE.match(line)
+        if h:
+            level = len(h[1])
+            ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, h[2].strip())]
+            marks.append((idx + 1, ctx.section(), ctx.power()))
+
+    def at(line: int):
+        sec, pw = None, None
+        for ln, s, p in marks:
+            if ln > line:
+                break
+            sec, pw = s, p
+        return sec, pw
+
+    return at
+
+
+def parse(text: str, source: str) -> Parsed:
+    """Parse every llama-bench block (markdown, JSON, JSONL, CSV) in a text."""
+    if not isinstance(text, str):
+        raise ParseError(source, None, "expected text")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    out = _Out()
+    taken: set[int] = set()
+    _parse_markdown(lines, source, out, taken)
+    ctx_at = _context_index(lines)
+    _parse_json_blocks(text, source, out, ctx_at, taken)
+    _parse_csv_blocks(lines, out, ctx_at, taken)
+    if out.blocks == 0:
+        raise ParseError(
+            source,
+            1,
+            "no llama-bench output found: expected a markdown table with 'test' and 't/s' columns, "
+            "JSON/JSONL objects with avg_ts and n_prompt/n_gen, or a CSV header with avg_ts",
+        )
+    if not out.records and not out.rejected:
+        raise ParseError(source, 1, "llama-bench output with no measured rows (truncated before the first result?)")
+    out.records.sort(key=lambda r: r["line"])
+    tool = TOOL
+    try:
+        table = tidy(tool, out.records, source)
+    except Exception as exc:  # pandera SchemaError(s): a value the schema refuses
+        raise ParseError(source, None, f"parsed values fail the llama-bench schema: {str(exc)[:200]}") from None
+    return Parsed(
+        tool=NAME,
+        table=table,
+        rejected=rejected(NAME, source, out.rejected),
+        messages=out.messages,
+        cells_read=out.cells,
+    )
+
+
+_SNIFF_MD = re.compile(r"^\s*\|.*\|\s*test\s*\|\s*t/s\s*\|", re.M | re.I)
+_SNIFF_JSON = re.compile(r'"(?:avg_ts|samples_ts)"\s*:')
+_SNIFF_CSV = re.compile(r"^[^\n|{]*\bn_prompt\b[^\n]*\bavg_ts\b", re.M)
+
+
+def sniff(text: str) -> bool:
+    """True when the text holds a llama-bench markdown table, JSON/JSONL record or CSV header."""
+    if _SNIFF_MD.search(text):
+        return True
+    if _SNIFF_JSON.search(text) and re.search(r'"n_(?:prompt|gen)"\s*:', text):
+        return True
+    return bool(_SNIFF_CSV.search(text))
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="llama.cpp llama-bench: markdown tables (with command, device, build and power headings), -o json/jsonl/csv",
+        metrics=METRICS,
+    )
+)

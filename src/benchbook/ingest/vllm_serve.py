@@ -1,0 +1,773 @@
+"""vLLM `vllm bench serve` (and the older `benchmarks/benchmark_serving.py`) output.
+
+Two forms are read:
+
+* the text block the tool prints, from `============ Serving Benchmark Result ============` to the
+  closing row of 50 `=`, with the context above it that names the run: a markdown heading
+  (`## c=32`), the command line (`vllm bench serve ... --max-concurrency=32`), the
+  `Namespace(...)` dump (hard-wrapped or not) and the pre-run lines (`Traffic request rate: inf`,
+  `Burstiness factor: 1.0 ...`, `Maximum request concurrency: None`). Every version's optional
+  lines are understood: `Failed requests`, `Maximum request concurrency`, `Request rate configured
+  (RPS)`, `Request goodput`, `Peak output token throughput`, `Peak concurrent requests`,
+  `Input token throughput` (2024 versions), `Total Token throughput` in either case, P50/P90/P95/P99
+  and other percentiles, the E2EL, client-queue, probe and speculative-decoding sections; a log
+  prefix before every line (`INFO root:vllm_bench.py:126 `) or indentation is removed.
+* the JSON written by `--save-result` / `--append-result`: one object, one object per line, or a
+  list of objects; also such JSON lines embedded in a log. `request_rate` may be the string "inf",
+  `max_concurrency` null, `--metadata KEY=VALUE` pairs appear as extra top-level keys (kept in the
+  `metadata` column as `key=value; ...`), the old misspelled key `"request_goodput:"` is read as
+  `request_goodput`.
+
+The tidy table holds the run-level numbers. The `--save-detailed` per-request arrays (`input_lens`,
+`output_lens`, `ttfts`, `itls`, `latencies`, `start_times`, `queue_times`, `errors`) are NOT in
+the tidy table (a 100,000-request run would add millions of rows): `requests(path)` returns them
+as one row per request, with the tool's own per-request TPOT rule applied. The parser's messages
+say when a file holds them.
+
+Counting (cells_read == kept + rejected): every measured number of a result block or a result
+object is a cell; setting echoes (`Maximum request concurrency`, `Request rate configured`,
+`request_rate`, `burstiness`, `max_concurrency`, `num_prompts`) are settings, not cells. A number
+this parser has no tidy name for (e.g. a P75 percentile: the tidy statistics are mean, median,
+std, p50, p90, p95, p99) is reported in `rejected` with the reason.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+import shlex
+
+import numpy as np
+import pandas as pd
+
+from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+
+NAME = "vllm-bench-serve"
+
+SETTINGS = {
+    "run": "str",
+    "format": "str",
+    "model": "str",
+    "dataset": "str",
+    "num_prompts": "float64",
+    "request_rate": "float64",
+    "max_concurrency": "float64",
+    "burstiness": "float64",
+    "metadata": "str",
+}
+
+METRICS = {
+    "completed": "req: requests that succeeded",
+    "failed": "req: requests that failed (newer versions only)",
+    "duration": "s: benchmark duration, first dispatch to last completion",
+    "total_input_tokens": "tok: prompt tokens of the completed requests",
+    "total_generated_tokens": "tok: output tokens of the completed requests",
+    "request_throughput": "req/s: completed / duration",
+    "request_goodput": "req/s: requests meeting the --goodput SLOs / duration",
+    "input_throughput": "tok/s: total input tokens / duration (2024 versions)",
+    "output_throughput": "tok/s: total generated tokens / duration",
+    "total_token_throughput": "tok/s: (input + generated tokens) / duration",
+    "peak_output_throughput": "tok/s: most output tokens in one 1-second bucket",
+    "peak_concurrent_requests": "req: most requests in flight at once",
+    "ttft": "ms: time to first token (from the request's send, after the client semaphore)",
+    "tpot": "ms: per-request (latency - ttft) / (output tokens - 1), then summarised over requests",
+    "itl": "ms: gaps between streamed chunks, pooled over all requests",
+    "e2el": "ms: end-to-end latency per request",
+    "client_queue_time": "ms: time waiting on the client's --max-concurrency semaphore",
+    "e2el_including_client_queue": "ms: E2EL plus client queue time",
+    "rtfx": "x: inverse real-time factor (audio benchmarks)",
+    "spec_decode_acceptance_rate": "%: accepted / drafted tokens",
+    "spec_decode_acceptance_length": "tok: 1 + accepted tokens per draft",
+    "spec_decode_drafts": "count: drafts proposed",
+    "spec_decode_draft_tokens": "tok: tokens drafted",
+    "spec_decode_accepted_tokens": "tok: drafted tokens accepted",
+    "spec_decode_position_acceptance_rate": "%: acceptance at one draft position (metric name carries it)",
+    "probe_completed": "req: probe requests completed",
+    "probe_failed": "req: probe requests failed",
+    "probe_e2el": "ms: probe request latency",
+}
+
+HEADER_RE = re.compile(r"^(?P<prefix>.*?)=+ Serving Benchmark Result =+\s*$")
+CLOSE_RE = re.compile(r"^={50}\s*$")
+SECTION_RE = re.compile(r"^-{3,}[^-].*[^-]-{3,}\s*$|^-+[A-Za-z ().-]+-+\s*$")
+LINE_RE = re.compile(r"^(?P<label>[^:]+?):\s+(?P<value>\S+)\s*$")
+STAT_RE = re.compile(
+    r"^(?P<stat>Mean|Median|Std|P(?P<p>\d+(?:\.\d+)?))\s+(?P<name>TTFT|TPOT|ITL|E2EL|Client Queue Time|"
+    r"E2EL incl\. Client Queue)\s+\(ms\)$"
+)
+POS_RE = re.compile(r"^Position (\d+)$")
+NUMBER_RE = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")
+
+STAT_NAMES = {
+    "TTFT": "ttft",
+    "TPOT": "tpot",
+    "ITL": "itl",
+    "E2EL": "e2el",
+    "Client Queue Time": "client_queue_time",
+    "E2EL incl. Client Queue": "e2el_including_client_queue",
+}
+TIDY_PERCENTILES = {"50", "90", "95", "99"}
+
+#: Result-block labels: label -> (metric, statistic, unit, note). None marks a setting echo.
+LABELS: dict[str, tuple[str, str, str, str | None] | None] = {
+    "Successful requests": ("completed", "count", "req", None),
+    "Failed requests": ("failed", "count", "req", None),
+    "Benchmark duration (s)": ("duration", "value", "s", None),
+    "Total input tokens": ("total_input_tokens", "count", "tok", None),
+    "Total generated tokens": ("total_generated_tokens", "count", "tok", None),
+    "Request throughput (req/s)": ("request_throughput", "value", "req/s", None),
+    "Request goodput (req/s)": ("request_goodput", "value", "req/s", None),
+    "Input token throughput (tok/s)": ("input_throughput", "value", "tok/s", None),
+    "Output token throughput (tok/s)": ("output_throughput", "value", "tok/s", None),
+    "Total Token throughput (tok/s)": ("total_token_throughput", "value", "tok/s", None),
+    "Total token throughput (tok/s)": ("total_token_throughput", "value", "tok/s", None),
+    "Peak output token throughput (tok/s)": ("peak_output_throughput", "max", "tok/s", "max over 1-second buckets"),
+    "Peak concurrent requests": ("peak_concurrent_requests", "max", "req", None),
+    "RTFx (Inverse Real-Time Factor)": ("rtfx", "value", "x", None),
+    "Acceptance rate (%)": ("spec_decode_acceptance_rate", "value", "%", None),
+    "Acceptance length": ("spec_decode_acceptance_length", "value", "tok", None),
+    "Drafts": ("spec_decode_drafts", "count", "count", None),
+    "Draft tokens": ("spec_decode_draft_tokens", "count", "tok", None),
+    "Accepted tokens": ("spec_decode_accepted_tokens", "count", "tok", None),
+    "Probe requests completed": ("probe_completed", "count", "req", None),
+    "Probe requests failed": ("probe_failed", "count", "req", None),
+    "Median probe E2EL (ms)": ("probe_e2el", "median", "ms", None),
+    "P99 probe E2EL (ms)": ("probe_e2el", "p99", "ms", None),
+    "Max probe E2EL (ms)": ("probe_e2el", "max", "ms", None),
+    "Maximum request concurrency": None,
+    "Request rate configured (RPS)": None,
+}
+
+#: JSON keys: key -> (metric, statistic, unit).
+JSON_METRICS = {
+    "duration": ("duration", "value", "s"),
+    "completed": ("completed", "count", "req"),
+    "failed": ("failed", "count", "req"),
+    "total_input_tokens": ("total_input_tokens", "count", "tok"),
+    "total_output_tokens": ("total_generated_tokens", "count", "tok"),
+    "request_throughput": ("request_throughput", "value", "req/s"),
+    "request_goodput": ("request_goodput", "value", "req/s"),
+    "request_goodput:": ("request_goodput", "value", "req/s"),
+    "input_throughput": ("input_throughput", "value", "tok/s"),
+    "output_throughput": ("output_throughput", "value", "tok/s"),
+    "total_token_throughput": ("total_token_throughput", "value", "tok/s"),
+    "max_output_tokens_per_s": ("peak_output_throughput", "max", "tok/s"),
+    "max_concurrent_requests": ("peak_concurrent_requests", "max", "req"),
+    "rtfx": ("rtfx", "value", "x"),
+    "spec_decode_acceptance_rate": ("spec_decode_acceptance_rate", "value", "%"),
+    "spec_decode_acceptance_length": ("spec_decode_acceptance_length", "value", "tok"),
+    "spec_decode_num_drafts": ("spec_decode_drafts", "count", "count"),
+    "spec_decode_draft_tokens": ("spec_decode_draft_tokens", "count", "tok"),
+    "spec_decode_accepted_tokens": ("spec_decode_accepted_tokens", "count", "tok"),
+    "probe_completed": ("probe_completed", "count", "req"),
+    "probe_failed": ("probe_failed", "count", "req"),
+    "probe_median_e2el_ms": ("probe_e2el", "median", "ms"),
+    "probe_p99_e2el_ms": ("probe_e2el", "p99", "ms"),
+    "probe_max_e2el_ms": ("probe_e2el", "max", "ms"),
+}
+JSON_STAT_RE = re.compile(
+    r"^(?P<stat>mean|median|std|p(?P<p>\d+(?:\.\d+)?))_(?P<name>ttft|tpot|itl|e2el|client_queue_time|"
+    r"e2el_including_client_queue)_ms$"
+)
+JSON_SETTINGS = {
+    "date",
+    "endpoint_type",
+    "backend",
+    "label",
+    "model_id",
+    "tokenizer_id",
+    "num_prompts",
+    "request_rate",
+    "burstiness",
+    "max_concurrency",
+    "ramp_up_strategy",
+    "ramp_up_start_rps",
+    "ramp_up_end_rps",
+}
+ARRAY_KEYS = {
+    "input_lens",
+    "output_lens",
+    "ttfts",
+    "itls",
+    "latencies",
+    "start_times",
+    "queue_times",
+    "generated_texts",
+    "errors",
+    "infer_input_lens",
+    "spec_decode_per_position_acceptance_rates",
+    "rps_change_events",
+}
+GOODPUT_NOTE = "not measured: the run was not given --goodput"
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers
+
+
+def _num(text: str, source: str, line: int, what: str) -> float:
+    t = text.strip()
+    if t.lower() in ("nan", "inf", "+inf", "-inf"):
+        return float(t.lower().lstrip("+"))
+    if not NUMBER_RE.match(t):
+        raise ParseError(source, line, f"expected a number for {what!r}, found {text!r}")
+    return float(t)
+
+
+def _opt_float(v) -> float:
+    """A setting value as float: None/'None'/'' -> NaN, 'inf' -> inf."""
+    if v is None or isinstance(v, bool):
+        return math.nan
+    if isinstance(v, (int, float)):
+        return float(v)
+    s = str(v).strip().strip("'\"")
+    if s in ("", "None", "null"):
+        return math.nan
+    try:
+        return float(s)
+    except ValueError:
+        return math.nan
+
+
+def _is_result_object(obj) -> bool:
+    return (
+        isinstance(obj, dict)
+        and "duration" in obj
+        and "request_throughput" in obj
+        and ("completed" in obj or "mean_ttft_ms" in obj)
+        and "total_output_tokens_retokenized" not in obj  # SGLang bench_serving, a different tool
+    )
+
+
+def _split_namespace(body: str) -> dict[str, str]:
+    """key=value pairs of an argparse Namespace repr (values may hold commas inside brackets)."""
+    out: dict[str, str] = {}
+    depth, start, quote = 0, 0, None
+    parts = []
+    for i, ch in enumerate(body):
+        if quote:
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+    parts.append(body[start:])
+    for p in parts:
+        if "=" in p:
+            k, v = p.split("=", 1)
+            out[k.strip()] = v.strip()
+    return out
+
+
+def _literal(v: str):
+    try:
+        return ast.literal_eval(v)
+    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+        return v.strip("'\"")
+
+
+# ---------------------------------------------------------------------------------------------
+# context above a text block
+
+
+def _context(lines: list[str], lo: int, hi: int) -> dict:
+    """Settings found in lines[lo:hi] (0-based), nearest first; keys: run, model, dataset,
+    num_prompts, request_rate, max_concurrency, burstiness, metadata, label."""
+    ctx: dict = {}
+    ns_text = None
+    i = hi - 1
+    # Namespace dump: may be hard-wrapped over several lines; join until parentheses balance.
+    for j in range(lo, hi):
+        s = lines[j]
+        k = s.find("Namespace(")
+        if k < 0:
+            continue
+        buf = s[k + len("Namespace(") :]
+        depth = 1 + buf.count("(") - buf.count(")")
+        m = j
+        while depth > 0 and m + 1 < hi:
+            m += 1
+            buf += lines[m]
+            depth += lines[m].count("(") - lines[m].count(")")
+        ns_text = buf.rsplit(")", 1)[0] if depth <= 0 else buf
+    if ns_text is not None:
+        ns = _split_namespace(ns_text)
+        if "model" in ns:
+            ctx["model"] = _literal(ns["model"])
+        if "dataset_name" in ns:
+            ctx["dataset"] = _literal(ns["dataset_name"])
+        elif "dataset" in ns:
+            ctx["dataset"] = _literal(ns["dataset"])
+        for key in ("num_prompts", "request_rate", "max_concurrency", "burstiness"):
+            if key in ns:
+                ctx[key] = _opt_float(ns[key])
+        if "label" in ns and _literal(ns["label"]) not in (None, "None"):
+            ctx["label"] = _literal(ns["label"])
+        meta = _literal(ns.get("metadata", "None"))
+        if isinstance(meta, list) and meta:
+            ctx["metadata"] = "; ".join(str(x) for x in meta)
+    # pre-run lines
+    for j in range(lo, hi):
+        s = lines[j].strip()
+        if s.startswith("Traffic request rate:") and "request_rate" not in ctx:
+            ctx["request_rate"] = _opt_float(s.split(":", 1)[1])
+        elif s.startswith("Burstiness factor:") and "burstiness" not in ctx:
+            ctx["burstiness"] = _opt_float(s.split(":", 1)[1].split("(")[0])
+        elif s.startswith("Maximum request concurrency:") and "max_concurrency" not in ctx:
+            ctx["max_concurrency"] = _opt_float(s.split(":", 1)[1])
+    # command line
+    for j in range(lo, hi):
+        s = lines[j]
+        if "bench serve" in s or "benchmark_serving.py" in s:
+            try:
+                argv = shlex.split(s[s.find("vllm") if "vllm" in s else 0 :], comments=False, posix=True)
+            except ValueError:
+                argv = s.split()
+            args: dict[str, str] = {}
+            for a_i, a in enumerate(argv):
+                if a.startswith("--"):
+                    if "=" in a:
+                        k, v = a[2:].split("=", 1)
+                    else:
+                        k = a[2:]
+                        v = argv[a_i + 1] if a_i + 1 < len(argv) and not argv[a_i + 1].startswith("--") else ""
+                    args[k.replace("-", "_")] = v
+            ctx.setdefault("model", args.get("model"))
+            ctx.setdefault("dataset", args.get("dataset_name"))
+            for key in ("num_prompts", "request_rate", "max_concurrency", "burstiness"):
+                if key in args and key not in ctx:
+                    ctx[key] = _opt_float(args[key])
+            if "label" in args:
+                ctx.setdefault("label", args["label"])
+    # nearest markdown heading
+    while i >= lo:
+        s = lines[i].strip()
+        if s.startswith("#") and not s.startswith("#!"):
+            ctx["run"] = s.lstrip("#").strip()
+            break
+        i -= 1
+    return {k: v for k, v in ctx.items() if v is not None}
+
+
+# ---------------------------------------------------------------------------------------------
+# text blocks
+
+
+def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(header index, close index, prefix) of each vLLM result block (0-based)."""
+    out = []
+    i = 0
+    n = len(lines)
+    while i < n:
+        m = HEADER_RE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        prefix = m.group("prefix")
+        j = i + 1
+        close = None
+        sglang = False
+        while j < n:
+            s = lines[j]
+            body = s[len(prefix) :] if prefix and s.startswith(prefix) else s
+            if HEADER_RE.match(s):
+                break
+            if CLOSE_RE.match(body.strip()):
+                close = j
+                break
+            if body.strip().startswith(("Backend:", "Max request concurrency:")):
+                sglang = True
+            j += 1
+        if sglang:
+            i = (close or j) + 1
+            continue
+        if close is None:
+            raise ParseError(
+                "", i + 1, "a 'Serving Benchmark Result' block without its closing row of '=' (truncated?)"
+            )
+        out.append((i, close, prefix))
+        i = close + 1
+    return out
+
+
+def _parse_block(lines, start, close, prefix, source, records, rejects, settings):
+    cells = 0
+    for j in range(start + 1, close):
+        raw = lines[j]
+        body = raw[len(prefix) :] if prefix and raw.startswith(prefix) else raw
+        s = body.strip()
+        if not s or SECTION_RE.match(s) or s.endswith(":") and s.startswith("Per-position"):
+            continue
+        m = LINE_RE.match(s)
+        if not m:
+            if re.search(r"\d", s):
+                raise ParseError(source, j + 1, f"expected 'Label: value' inside the result block, found {s[:60]!r}")
+            continue
+        label, value_text = m.group("label").strip(), m.group("value")
+        line_no = j + 1
+        if label in LABELS and LABELS[label] is None:
+            v = _num(value_text, source, line_no, label)
+            if label.startswith("Maximum"):
+                settings["max_concurrency"] = v
+            else:
+                settings["request_rate"] = v
+            continue
+        cells += 1
+        value = _num(value_text, source, line_no, label)
+        note = "source printed nan" if math.isnan(value) else None
+        st = STAT_RE.match(label)
+        pos = POS_RE.match(label)
+        if label in LABELS:
+            metric, stat, unit, lnote = LABELS[label]
+            records.append(
+                dict(line=line_no, metric=metric, statistic=stat, value=value, unit=unit, note=note or lnote)
+            )
+        elif st:
+            p = st.group("p")
+            metric = STAT_NAMES[st.group("name")]
+            if p is not None and p not in TIDY_PERCENTILES:
+                rejects.append(
+                    (line_no, s, f"percentile P{p} is not a tidy statistic (mean, median, std, p50, p90, p95, p99)")
+                )
+                continue
+            stat = st.group("stat").lower()
+            records.append(dict(line=line_no, metric=metric, statistic=stat, value=value, unit="ms", note=note))
+        elif pos:
+            records.append(
+                dict(
+                    line=line_no,
+                    metric=f"spec_decode_position_{pos.group(1)}_acceptance_rate",
+                    statistic="value",
+                    value=value,
+                    unit="%",
+                    note=note,
+                )
+            )
+        else:
+            rejects.append((line_no, s, "a line this parser has no tidy name for"))
+    return cells
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON objects
+
+
+def _line_of(text: str, start: int, key: str) -> int:
+    k = text.find(f'"{key}"', start)
+    return text.count("\n", 0, k if k >= 0 else start) + 1
+
+
+def _parse_object(
+    obj: dict, text: str, offset: int, source: str, records, rejects, messages, run: str
+) -> tuple[dict, int]:
+    first = text[offset:].split("\n", 1)[0].rstrip()
+    single_line = first.endswith("}") or first.endswith("},")
+    base_line = text.count("\n", 0, offset) + 1
+
+    def line_of(key):
+        return base_line if single_line else _line_of(text, offset, key)
+
+    settings = {
+        "run": obj.get("label") or run,
+        "format": "json",
+        "model": obj.get("model_id") or obj.get("model"),
+        "dataset": obj.get("dataset_name") or obj.get("dataset"),
+        "num_prompts": _opt_float(obj.get("num_prompts")),
+        "request_rate": _opt_float(obj.get("request_rate", math.nan)),
+        "max_concurrency": _opt_float(obj.get("max_concurrency")),
+        "burstiness": _opt_float(obj.get("burstiness")),
+    }
+    meta = []
+    cells = 0
+    arrays = [k for k in obj if k in ARRAY_KEYS and isinstance(obj[k], list)]
+    for key, v in obj.items():
+        if key in JSON_SETTINGS or key in ARRAY_KEYS:
+            continue
+        jm = JSON_STAT_RE.match(key)
+        if key in JSON_METRICS or jm:
+            cells += 1
+            ln = line_of(key)
+            if v is None:
+                value, note = math.nan, (GOODPUT_NOTE if "goodput" in key else "source wrote null")
+            elif isinstance(v, bool) or not isinstance(v, (int, float)):
+                rejects.append((ln, f"{key}: {v!r}"[:80], "expected a number"))
+                continue
+            else:
+                value, note = float(v), None
+            if jm:
+                p = jm.group("p")
+                if p is not None and p not in TIDY_PERCENTILES:
+                    rejects.append((ln, f"{key}: {v}", f"percentile p{p} is not a tidy statistic"))
+                    continue
+                records.append(
+                    dict(
+                        line=ln,
+                        metric=jm.group("name"),
+                        statistic=jm.group("stat"),
+                        value=value,
+                        unit="ms",
+                        note=note,
+                        **settings,
+                    )
+                )
+            else:
+                metric, stat, unit = JSON_METRICS[key]
+                records.append(
+                    dict(line=ln, metric=metric, statistic=stat, value=value, unit=unit, note=note, **settings)
+                )
+        elif isinstance(v, (str,)) or v is None:
+            meta.append(f"{key}={v}")
+        elif isinstance(v, bool):
+            meta.append(f"{key}={v}")
+        elif isinstance(v, (int, float)):
+            cells += 1
+            rejects.append((line_of(key), f"{key}: {v}", "a numeric key this parser has no tidy name for"))
+        else:
+            meta.append(f"{key}=<{type(v).__name__}>")
+    metadata = "; ".join(meta) if meta else None
+    for r in records:
+        if r.get("run") == settings["run"] and "metadata" not in r:
+            r["metadata"] = metadata
+    if arrays:
+        n = len(obj.get("ttfts") or obj.get("input_lens") or [])
+        messages.append(
+            f"{source}:{base_line}: run {settings['run']!r} holds --save-detailed per-request arrays "
+            f"({', '.join(arrays)}; {n} requests): read them with benchbook.ingest.vllm_serve.requests()"
+        )
+    return settings, cells
+
+
+def _json_objects(text: str, source: str, strict: bool) -> list[tuple[dict, int, int]]:
+    """(object, char offset, index) of the result objects in the text. With strict, the whole text
+    must be JSON (one value or one per line); otherwise only lines that are result objects count."""
+    stripped = text.strip()
+    out = []
+    if strict:
+        try:
+            val = json.loads(stripped)
+            lead = len(text) - len(text.lstrip())
+            items = val if isinstance(val, list) else [val]
+            for k, o in enumerate(items):
+                if not _is_result_object(o):
+                    raise ParseError(source, 1, "a JSON value that is not a vllm bench serve result object")
+                out.append((o, lead, k))
+            return out
+        except json.JSONDecodeError:
+            pass
+    offset = 0
+    for n, line in enumerate(text.split("\n"), start=1):
+        s = line.strip()
+        if s.startswith("{"):
+            try:
+                o = json.loads(s)
+            except (json.JSONDecodeError, RecursionError):
+                if strict:
+                    raise ParseError(source, n, "expected one JSON result object per line") from None
+                o = None
+            if _is_result_object(o):
+                out.append((o, offset + line.find("{"), len(out)))
+            elif strict:
+                raise ParseError(source, n, "a JSON line that is not a vllm bench serve result object")
+        elif strict and s:
+            raise ParseError(source, n, "expected JSON (one result object, or one per line)")
+        offset += len(line) + 1
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# the Tool
+
+
+def sniff(text: str) -> bool:
+    head = text.lstrip()[:1]
+    if head in ("{", "["):
+        try:
+            return bool(_json_objects(text, "", strict=True))
+        except ParseError:
+            return False
+    if "Serving Benchmark Result" in text and "Successful requests:" in text:
+        try:
+            return bool(_blocks(text.split("\n")))
+        except ParseError:
+            return True  # our block, truncated: parse() will say where
+    return (
+        any(_is_result_object(o) for o, _, _ in _json_objects(text, "", strict=False))
+        if '"request_throughput"' in text
+        else False
+    )
+
+
+def parse(text: str, source: str) -> Parsed:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    records: list[dict] = []
+    rejects: list[tuple[int, str, str]] = []
+    messages: list[str] = []
+    cells = 0
+    is_json = text.lstrip()[:1] in ("{", "[")
+    if is_json:
+        objs = _json_objects(text, source, strict=True)
+    else:
+        lines = text.split("\n")
+        try:
+            blocks = _blocks(lines)
+        except ParseError as exc:
+            raise ParseError(source, exc.line, exc.message) from None
+        objs = _json_objects(text, source, strict=False) if '"request_throughput"' in text else []
+        prev_end = 0
+        for k, (start, close, prefix) in enumerate(blocks, start=1):
+            ctx = _context(lines, prev_end, start)
+            settings = {
+                "run": ctx.get("label") or ctx.get("run") or f"block {k}",
+                "format": "text",
+                "model": ctx.get("model"),
+                "dataset": ctx.get("dataset"),
+                "num_prompts": ctx.get("num_prompts", math.nan),
+                "request_rate": ctx.get("request_rate", math.nan),
+                "max_concurrency": ctx.get("max_concurrency", math.nan),
+                "burstiness": ctx.get("burstiness", math.nan),
+                "metadata": ctx.get("metadata"),
+            }
+            block_records: list[dict] = []
+            cells += _parse_block(lines, start, close, prefix, source, block_records, rejects, settings)
+            if "run" not in ctx and "label" not in ctx and settings["run"].startswith("block"):
+                settings["run"] = _auto_label(settings, k)
+            records.extend({**settings, **r} for r in block_records)
+            prev_end = close + 1
+    for obj, offset, k in objs:
+        run = f"json {k + 1}" if is_json else f"json line {text.count(chr(10), 0, offset) + 1}"
+        obj_records: list[dict] = []
+        _settings, n = _parse_object(obj, text, offset, source, obj_records, rejects, messages, run)
+        cells += n
+        records.extend(obj_records)
+    if not records and not rejects:
+        raise ParseError(source, 1, "no 'Serving Benchmark Result' block or result JSON found")
+    table = tidy(TOOL, records, source)
+    return Parsed(tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells)
+
+
+def _auto_label(settings: dict, k: int) -> str:
+    mc, rr = settings["max_concurrency"], settings["request_rate"]
+    parts = []
+    if not math.isnan(mc):
+        parts.append(f"c={mc:g}")
+    if not math.isnan(rr):
+        parts.append(f"rate={rr:g}")
+    return ", ".join(parts) if parts else f"block {k}"
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="vLLM `vllm bench serve` / benchmark_serving.py: result blocks and --save-result JSON",
+        metrics=METRICS,
+    )
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# per-request data (--save-detailed)
+
+REQUEST_COLUMNS = [
+    "source",
+    "run",
+    "request",
+    "success",
+    "input_len",
+    "output_len",
+    "ttft_ms",
+    "e2el_ms",
+    "tpot_ms",
+    "n_chunks",
+    "itl_mean_ms",
+    "start_time_s",
+    "queue_time_ms",
+    "duration_s",
+]
+
+
+def requests(path) -> pd.DataFrame:
+    """One row per request of every --save-detailed result object in a file.
+
+    Columns: `run`, `request` (0-based, the tool's order), `success` (empty error string; in files
+    without `errors`, output_len > 0), `input_len`, `output_len` (tokens), `ttft_ms`, `e2el_ms`
+    (`latencies`; in older files without it, ttft + sum(itls), as the tool's own timeline plot does),
+    `tpot_ms` = (e2el - ttft) / (output_len - 1) for output_len > 1, else 0 (the tool's rule for
+    goodput), `n_chunks` (streamed chunks after the first), `itl_mean_ms`, `start_time_s`,
+    `queue_time_ms` (newest versions), and the run's `duration_s` (for goodput per second).
+    An empty frame when the file holds no per-request arrays.
+    """
+    from benchbook import config
+    from benchbook.ingest import _load_text
+
+    p = config.resolve(path)
+    config.log_read(p)
+    text = _load_text(p).replace("\r\n", "\n")
+    strict = text.lstrip()[:1] in ("{", "[")
+    frames = []
+    for obj, offset, k in _json_objects(text, p.name, strict=strict):
+        ttfts = obj.get("ttfts")
+        if not isinstance(ttfts, list):
+            continue
+        n = len(ttfts)
+        line = text.count("\n", 0, offset) + 1
+        run = obj.get("label") or (f"json {k + 1}" if strict else f"json line {line}")
+
+        def arr(key, default=np.nan, _n=n, _obj=obj, _line=line):
+            v = _obj.get(key)
+            if not isinstance(v, list):
+                return np.full(_n, default, dtype=float)
+            if len(v) != _n:
+                raise ParseError(p.name, _line, f"per-request array {key!r} has {len(v)} entries, ttfts has {_n}")
+            return np.array([np.nan if x is None else x for x in v], dtype=float)
+
+        ttft = arr("ttfts")
+        out_len = arr("output_lens")
+        itls = obj.get("itls") if isinstance(obj.get("itls"), list) else [[] for _ in range(n)]
+        if len(itls) != n:
+            raise ParseError(p.name, line, f"per-request array 'itls' has {len(itls)} entries, ttfts has {n}")
+        n_chunks = np.fromiter((len(x) if isinstance(x, list) else 0 for x in itls), dtype=float, count=n)
+        itl_sum = np.fromiter((math.fsum(x) if isinstance(x, list) and x else 0.0 for x in itls), dtype=float, count=n)
+        lat = arr("latencies") if isinstance(obj.get("latencies"), list) else ttft + itl_sum
+        errors = obj.get("errors")
+        if isinstance(errors, list) and len(errors) == n:
+            success = np.array([not e for e in errors], dtype=bool)
+        else:
+            success = out_len > 0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tpot = np.where(out_len > 1, (lat - ttft) / (out_len - 1), 0.0)
+            itl_mean = np.where(n_chunks > 0, itl_sum / n_chunks, np.nan)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "source": p.name,
+                    "run": run,
+                    "request": np.arange(n),
+                    "success": success,
+                    "input_len": arr("input_lens"),
+                    "output_len": out_len,
+                    "ttft_ms": ttft * 1000,
+                    "e2el_ms": lat * 1000,
+                    "tpot_ms": tpot * 1000,
+                    "n_chunks": n_chunks,
+                    "itl_mean_ms": itl_mean * 1000,
+                    "start_time_s": arr("start_times"),
+                    "queue_time_ms": arr("queue_times") * 1000,
+                    "duration_s": _opt_float(obj.get("duration")),
+                }
+            )
+        )
+    if not frames:
+        return pd.DataFrame(columns=REQUEST_COLUMNS)
+    return pd.concat(frames, ignore_index=True)[REQUEST_COLUMNS]

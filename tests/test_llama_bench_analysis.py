@@ -1,0 +1,135 @@
+"""power.py and bandwidth.py on synthetic data with known answers and on the seed; checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchbook import bandwidth, config, ingest, power
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS
+from benchbook.checks import llama_bench as checks
+
+SEED = config.seed("004")
+GPU = "RTX-PRO-6000-Blackwell-WS"
+
+
+@pytest.fixture(scope="module")
+def seed_df():
+    return ingest.read(SEED, tool="llama-bench")
+
+
+def _table(rows):
+    return pd.DataFrame(rows, columns=["test", "power_limit_w", "mean", "std"]).assign(
+        cv=lambda d: d["std"] / d["mean"]
+    )
+
+
+def test_sweet_spot_known_answer():
+    t = _table(
+        [
+            ("a", 600, 100, 1),
+            ("a", 500, 99, 1),
+            ("a", 400, 96, 1),
+            ("a", 300, 80, 1),
+            ("b", 600, 50, 1),
+            ("b", 500, 40, 1),
+        ]
+    )
+    s = power.sweet_spot(t, 0.95).set_index("test")
+    assert s.loc["a", "sweet_limit_w"] == 400 and s.loc["a", "retained"] == pytest.approx(0.96)
+    assert s.loc["a", "saving_w"] == 200
+    assert s.loc["b", "sweet_limit_w"] == 600  # 40 < 47.5
+    assert power.sweet_spot(t, 0.5).set_index("test").loc["a", "sweet_limit_w"] == 300
+    with pytest.raises(ValueError):
+        power.sweet_spot(t, 1.5)
+
+
+def test_sweet_spot_peak_not_at_top_limit():
+    t = _table([("a", 600, 99, 1), ("a", 500, 100, 1), ("a", 400, 94, 1)])
+    s = power.sweet_spot(t, 0.95).iloc[0]
+    assert s["peak_limit_w"] == 500 and s["sweet_limit_w"] == 500
+
+
+def test_pareto_known_answer():
+    x = [10, 9, 8, 7, 9]
+    y = [5, 4, 4, 1, 6]
+    # (8,4) dominated by (9,4); (9,6) dominated by (9,4)
+    assert list(power.pareto_frontier(x, y)) == [True, True, False, True, False]
+    assert list(power.pareto_frontier([1, np.nan], [1, 1])) == [True, False]
+
+
+def test_knee_known_answer():
+    x = [200, 300, 400, 500, 600]
+    assert power.knee(x, [50, 75, 100, 100, 100]) == 400  # flat from 400 W up
+    assert power.knee(x, [1, 2, 3, 4, 5]) is None  # straight line: no knee
+    assert power.knee([1, 2], [1, 2]) is None
+
+
+def test_energy_bounds_and_measured():
+    t = _table([("tg", 400, 200.0, 1.0)])
+    e = power.energy(t, pd.DataFrame({"power_limit_w": [400], "power_w": [250.0]}))
+    assert e["j_per_tok_bound"].iloc[0] == 2.0 and e["tok_per_j_bound"].iloc[0] == 0.5
+    assert e["j_per_tok"].iloc[0] == 1.25 and e["j_per_tok"].iloc[0] <= e["j_per_tok_bound"].iloc[0]
+
+
+def test_seed_power_chapter_numbers(seed_df):
+    model = power.pick_model(seed_df)
+    assert model == "llama 7B Q4_0"
+    t = power.rate_table(seed_df, model)
+    assert len(t) == 16
+    s = power.sweet_spot(t, 0.95).set_index("test")
+    assert s.loc["tg128", "sweet_limit_w"] == 350 and s.loc["pp512", "sweet_limit_w"] == 450
+    cv = t.set_index(["test", "power_limit_w"])["cv"]
+    assert cv[("pp512", 600.0)] == pytest.approx(97.98 / 16634.04)
+    assert cv[("pp512", 200.0)] == pytest.approx(4243.14 / 9115.39)  # 47%
+    assert power.retained_at(t, "tg128", 400.0) == pytest.approx(1.0)
+    assert power.retained_at(t, "pp512", 400.0) == pytest.approx(15225.27 / 16634.04)
+    e = power.energy(t)
+    assert e.set_index(["test", "power_limit_w"]).loc[("tg128", 600.0), "j_per_tok_bound"] == pytest.approx(
+        600 / 278.95
+    )
+
+
+def test_seed_bandwidth(seed_df):
+    p = bandwidth.decode_points(seed_df, GPU)
+    r = p[(p["model"] == "llama 7B Q4_0") & (p["power_limit_w"] == 600)].iloc[0]
+    assert r["bytes_per_token"] == pytest.approx(3.56 * 1024**3)
+    assert r["bandwidth_gb_s"] == pytest.approx(1066.29, abs=0.01)
+    assert r["fraction_of_peak"] == pytest.approx(0.595, abs=0.001)  # "about 60%"
+    seventy = p[p["model"] == "llama 70B Q4_K - Medium"].iloc[0]
+    assert seventy["fraction_of_peak"] == pytest.approx(0.8077, abs=0.001)
+    moe = p[p["model"] == "gpt-oss 120B Q8_0"].iloc[0]
+    assert moe["architecture"] == "moe"
+    assert moe["bytes_per_token"] == pytest.approx(60.03 * 1024**3 * 5.13 / 116.83)
+    big = p[p["model_file"].str.contains("405b")].iloc[0]
+    assert big["offload"] == "partial" and "ngl 116 < 126" in big["offload_why"]
+    one = bandwidth.one_per_model(p)
+    assert len(one) == 6 and (one[one["model"] == "llama 7B Q4_0"]["power_limit_w"] == 600).all()
+
+
+def test_moe_override():
+    t = bandwidth.moe_table({"qwen3moe 30B.A3B": 3.0})
+    assert t[t["model_pattern"] == "qwen3moe 30B.A3B"]["active_params_b"].iloc[0] == 3.0
+    assert bandwidth.hardware_name("NVIDIA RTX PRO 6000 Blackwell Workstation Edition") == GPU
+    assert bandwidth.hardware_name("Apple M2") is None
+
+
+def test_checks_seed():
+    r = checks.reproduce(SEED)
+    assert list(r.columns) == REPRODUCTION_COLUMNS
+    notes = r[r["quantity"].str.startswith("notes:")]
+    assert len(notes) == 5 and notes["agrees"].all()
+    a = checks.audit(SEED)
+    assert list(a.columns) == AUDIT_COLUMNS
+    assert set(a["defect"]) == {"high coefficient of variation", "no build line", "partial offload"}
+    assert a[a["defect"] == "partial offload"]["line"].tolist() == [138]
+    assert a[a["defect"] == "no build line"]["line"].tolist() == [137]
+
+
+def test_checks_json_samples_reproduce():
+    r = checks.reproduce(config.FIXTURES_DIR / "llama-bench" / "llamacpp_readme_b1275.json")
+    s = r[r["quantity"].str.contains("samples_ts|sample std")]
+    assert len(s) == 4 and s["agrees"].all()
+    m = s[s["quantity"].str.startswith("mean") & s["quantity"].str.endswith("tg128")].iloc[0]
+    assert m["recomputed"] == pytest.approx(np.mean([130.019, 131.295, 129.362, 131.86, 132.293]))

@@ -1,0 +1,253 @@
+"""llama-bench parser: seed values, real public fixtures, variants, and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError
+from benchbook.ingest import llama_bench as lb
+
+SEED = config.seed("004")
+FIX = config.FIXTURES_DIR / "llama-bench"
+
+
+def _parsed(path):
+    return ingest.read_parsed(path, tool="llama-bench")[0]
+
+
+def _cell(df, **kw):
+    d = df
+    for k, v in kw.items():
+        d = d[d[k] == v]
+    assert len(d) == 1, (kw, len(d))
+    return d.iloc[0]
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return _parsed(SEED)
+
+
+def test_seed_350w_tg128(seed):
+    t = seed.table
+    mean = _cell(t, power_limit_w=350.0, test="tg128", statistic="mean")
+    std = _cell(t, power_limit_w=350.0, test="tg128", statistic="std")
+    assert mean["value"] == pytest.approx(274.81) and std["value"] == pytest.approx(0.63)
+    assert mean["metric"] == "tg_rate" and mean["unit"] == "tok/s"
+    assert mean["line"] == 77  # the row's line in the raw file
+    assert SEED.read_text(encoding="utf-8").splitlines()[76].count("274.81 ± 0.63") == 1
+
+
+def test_seed_settings(seed):
+    t = seed.table
+    r = _cell(t, power_limit_w=600.0, test="pp512", statistic="std")
+    assert r["value"] == pytest.approx(97.98)
+    assert r["model"] == "llama 7B Q4_0" and r["model_file"] == "llama-2-7b.Q4_0.gguf"
+    assert r["model_size_gib"] == pytest.approx(3.56) and r["params_b"] == pytest.approx(6.74)
+    assert r["gpu"] == "NVIDIA RTX PRO 6000 Blackwell Workstation Edition"
+    assert r["build"] == "233d773d0 (6413)" and r["backend"] == "CUDA"
+    assert r["ngl"] == 99 and r["fa"] == "1" and r["n_prompt"] == 512 and r["n_gen"] == 0
+    assert sorted(t["power_limit_w"].dropna().unique()) == [200, 250, 300, 350, 400, 450, 500, 600]
+    big = t[t["model_file"].str.contains("405b", na=False)]
+    assert set(big["ngl"]) == {116} and big["build"].isna().all() and big["power_limit_w"].isna().all()
+    assert _cell(t, model="llama 70B Q4_K - Medium", test="tg128", statistic="mean")["value"] == 34.05
+
+
+def test_seed_counts_and_only_own_blocks(seed):
+    assert seed.cells_read == len(seed.table) + len(seed.rejected) == 52
+    assert seed.rejected.empty and seed.messages == []
+    assert set(seed.table["metric"]) == {"pp_rate", "tg_rate"}
+    # every row points at a markdown row of a llama-bench table, never at attention-gym or vLLM
+    lines = SEED.read_text(encoding="utf-8").splitlines()
+    assert all(" t/s" not in lines[ln - 1] and "±" in lines[ln - 1] for ln in seed.table["line"])
+    assert max(seed.table["line"]) < 200
+
+
+def test_detect_mixed_document():
+    found = ingest.detect(SEED.read_text(encoding="utf-8"))
+    assert "llama-bench" in found
+    for other in config.SEEDS.values():
+        if other != SEED:
+            assert not lb.sniff(other.read_text(encoding="utf-8")), other.name
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("pp512", (512, 0, 0)),
+        ("pp 512", (512, 0, 0)),
+        ("tg 16", (0, 16, 0)),
+        ("tg128 @ d8192", (0, 128, 8192)),
+        ("pp4096+tg128", (4096, 128, 0)),
+        ("pp512+tg128 @ d1024", (512, 128, 1024)),
+        ("tg64@pp128", (0, 64, 128)),
+        ("512", None),
+        ("pg", None),
+    ],
+)
+def test_test_names(name, expected):
+    assert lb.parse_test(name) == expected
+
+
+def test_fixture_old_readme_markdown_csv_json():
+    p = _parsed(FIX / "llamacpp_readme_b1275.md")
+    t = p.table
+    assert p.cells_read == len(t) + len(p.rejected)
+    # `tg 16` row wider than its header ("||")
+    r = _cell(t, threads=32, test="tg16", statistic="mean")
+    assert r["value"] == 16.41 and r["line"] == 20 and r["backend"] == "CPU"
+    # partial offload sweep
+    assert _cell(t, ngl=10, test="tg128", statistic="mean")["value"] == 13.45
+    # CSV whose header lost `opencl`: realigned, with a message
+    c = _cell(t, line=55, metric="pp_rate", statistic="mean")
+    assert c["value"] == pytest.approx(2413.341687) and c["gpu"] == "NVIDIA GeForce RTX 3090 Ti"
+    assert c["model_size_gib"] == pytest.approx(3825065984 / 1024**3) and c["ngl"] == 99 and c["threads"] == 16
+    assert any("aligned" in m for m in p.messages)
+    # JSON with samples and old keys
+    s = t[(t["metric"] == "tg_rate") & (t["statistic"] == "value") & (t["line"] == 125)]
+    assert list(s["value"]) == [130.019, 131.295, 129.362, 131.86, 132.293] and list(s["rep"]) == [1, 2, 3, 4, 5]
+    j = _cell(t, line=122, metric="tg_rate", statistic="mean")
+    assert j["value"] == pytest.approx(130.965708) and j["backend"] == "CUDA" and j["build"] == "3469684 (1275)"
+    assert _cell(t, line=120, metric="tg_duration", statistic="mean")["value"] == pytest.approx(977.425219)
+
+
+def test_fixture_pure_json_and_jsonl_agree():
+    a = _parsed(FIX / "llamacpp_readme_b1275.json").table
+    b = _parsed(FIX / "llamacpp_readme_b1275.jsonl").table
+    assert len(a) == len(b) == 28
+    key = ["metric", "statistic", "rep", "test"]
+    a2 = a.sort_values(key)[key + ["value"]].reset_index(drop=True)
+    b2 = b.sort_values(key)[key + ["value"]].reset_index(drop=True)
+    assert a2.equals(b2)
+    assert set(b["line"]) == {1, 2}
+
+
+def test_fixture_new_keys_and_depth():
+    p = _parsed(FIX / "llamacpp_readme_b5163.md")
+    t = p.table
+    d = _cell(t, test="tg128 @ d512", statistic="mean")
+    assert d["value"] == 116.71 and d["n_depth"] == 512 and d["ngl"] == -1
+    j = _cell(t, line=75, statistic="mean")
+    assert j["value"] == pytest.approx(7100.002165) and j["fa"] == "auto" and j["n_cpu_moe"] == 0
+    assert j["type_k"] == "f16" and j["n_ubatch"] == 512 and j["backend"] == "CUDA"
+    c = _parsed(FIX / "llamacpp_readme_b5163.csv").table
+    assert _cell(c, metric="tg_rate", statistic="mean")["value"] == pytest.approx(119.915244)
+
+
+def test_fixture_ik_llama_bare_json_and_wide_rows():
+    p = _parsed(FIX / "ik_llama_pr273.md")
+    t = p.table
+    assert p.cells_read == len(t) + len(p.rejected) and p.rejected.empty
+    j = _cell(t, line=47, statistic="mean")
+    assert j["value"] == pytest.approx(8.204253) and j["backend"] == "CPU" and j["fa"] == "0"
+    w = _cell(t, threads=24, test="tg128", statistic="mean")
+    assert w["value"] == 2.53 and w["model_size_gib"] == pytest.approx(353.53)
+    g = _cell(t, test="tg64 @ d256", statistic="mean")
+    assert g["value"] == 33.58 and g["n_gen"] == 64 and g["type_k"] == "q8_0" and g["threads"] == 32
+
+
+def test_variants_synthetic():
+    text = (
+        "main: log line before\n"
+        "| model | size | params | backend | threads | n_cpu_moe | test | t/s |   \n"
+        "| gpt-oss 20B MXFP4 MoE | 11.27 GiB | 20.91 B | CUDA | 8 | 4 | pp4096+tg128 | 1234.50 Â± 5.25 |  \n"
+        "| gpt-oss 20B MXFP4 MoE | 512.00 MiB | 124.44 M | CUDA | 8 | 4 | tg128 | nan ± nan |\n"
+        "llama_perf_context_print: after\n"
+    )
+    p = lb.parse(text, "x.log")
+    t = p.table
+    pg = _cell(t, statistic="mean", test="pp4096+tg128")
+    assert pg["metric"] == "pg_rate" and pg["value"] == 1234.5 and pg["n_cpu_moe"] == 4
+    assert any("Â±" in m for m in p.messages)
+    na = _cell(t, test="tg128", statistic="mean")
+    assert math.isnan(na["value"]) and "not measured" in na["note"]
+    assert na["model_size_gib"] == pytest.approx(0.5) and na["params_b"] == pytest.approx(0.12444)
+    assert p.cells_read == len(t) + len(p.rejected) == 4
+
+
+def test_single_rep_zero_std_is_missing():
+    text = "$ ./llama-bench -m m.gguf -r 1\n| model | test | t/s |\n|---|--:|--:|\n| llama 7B Q4_0 | tg128 | 100.00 ± 0.00 |\n"
+    t = lb.parse(text, "r1.md").table
+    s = _cell(t, statistic="std")
+    assert math.isnan(s["value"]) and "single repetition" in s["note"]
+
+
+def test_csv_inside_log_and_garbage_cell_rejected():
+    text = (
+        "loading model...\n"
+        "build_commit,build_number,model_type,model_size,model_n_params,n_prompt,n_gen,avg_ns,stddev_ns,avg_ts,stddev_ts\n"
+        '"abc","1","llama 7B","3825065984","6738415616","512","0","1","2","3.5","oops"\n'
+        "done.\n"
+    )
+    p = lb.parse(text, "run.log")
+    assert p.cells_read == len(p.table) + len(p.rejected) == 4
+    assert list(p.rejected["reason"]) == ["not a number"]
+    assert _cell(p.table, metric="pp_rate", statistic="mean")["line"] == 3
+
+
+@pytest.mark.parametrize("text", ["", "hello\n", "| a | b |\n|---|---|\n| 1 | 2 |\n", '{"x": 1}', "[1, 2, 3]"])
+def test_not_llama_bench_raises(text):
+    with pytest.raises(ParseError) as e:
+        lb.parse(text, "bad.txt")
+    assert e.value.source == "bad.txt" and e.value.line == 1
+
+
+def test_truncated_json_keeps_complete_objects():
+    text = (FIX / "llamacpp_readme_b1275.json").read_text(encoding="utf-8")
+    cut = text[: text.index('"avg_ts": 130.965708')]
+    p = lb.parse(cut, "cut.json")
+    assert any("does not parse" in m for m in p.messages)
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    assert set(p.table["test"]) == {"pp512"}
+    assert list(p.rejected["text"]) == ['"avg_ns": 977425219', '"stddev_ns": 9268593']
+
+
+_SEED_TEXT = SEED.read_text(encoding="utf-8")
+_LB_PART = _SEED_TEXT[: _SEED_TEXT.index("# Attention Gym")]
+_JSON_TEXT = (FIX / "llamacpp_readme_b1275.md").read_text(encoding="utf-8")
+
+
+def _check(text: str) -> None:
+    try:
+        p = lb.parse(text, "fuzz.txt")
+    except ParseError:
+        return
+    assert p.cells_read == len(p.table) + len(p.rejected)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([_LB_PART, _JSON_TEXT]), st.floats(0, 1))
+def test_truncated_never_raises_other(text, frac):
+    _check(text[: int(len(text) * frac)])
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([_LB_PART, _JSON_TEXT]), st.randoms(use_true_random=False))
+def test_shuffled_lines_never_raise_other(text, rnd):
+    lines = text.splitlines()
+    rnd.shuffle(lines)
+    _check("\n".join(lines))
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([_LB_PART, _JSON_TEXT]), st.lists(st.tuples(st.floats(0, 1), st.integers(0, 255)), max_size=20))
+def test_byte_flips_never_raise_other(text, flips):
+    data = bytearray(text.encode("utf-8"))
+    for pos, val in flips:
+        data[min(int(pos * len(data)), len(data) - 1)] = val
+    _check(data.decode("utf-8", errors="replace"))
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([_LB_PART, _JSON_TEXT]), st.sampled_from(["latin-1", "cp1252", "utf-16"]))
+def test_reencoded_never_raise_other(text, enc):
+    raw = text.encode("utf-8")
+    try:
+        _check(raw.decode(enc))
+    except UnicodeDecodeError:
+        pass

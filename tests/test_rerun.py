@@ -1,0 +1,166 @@
+"""`benchbook run` and `benchbook list`: parameters checked before execution, the page it writes."""
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from benchbook import config, rerun
+from benchbook.chapter import ParameterError
+from benchbook.cli import app
+
+FIXTURE = config.FIXTURES_DIR / "hf-batch-sweep" / "readme_0253839c_gpt2_mha.md"
+LLAMA = config.FIXTURES_DIR / "compare" / "llama2_7b_600w.md"
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("True", True),
+        ("False", False),
+        ("None", None),
+        ("8", 8),
+        ("-3", -3),
+        ("0.95", 0.95),
+        ("1e3", 1000.0),
+        ("true", "true"),
+        ("data/raw", "data/raw"),
+        ("", ""),
+    ],
+)
+def test_parse_value_like_papermill(text, value):
+    from papermill.cli import _resolve_type
+
+    assert rerun.parse_value(text) == value
+    assert rerun.parse_value(text) == _resolve_type(text)
+    assert type(rerun.parse_value(text)) is type(_resolve_type(text))
+
+
+def test_setup_call_read_from_the_notebook():
+    assert rerun.setup_call("batch_saturation")["tools"] == ("hf-batch-sweep",)
+    assert rerun.setup_call("data_catalogue") == {"paths": ()}
+
+
+def test_prepare_resolves_sources_and_shows_them_relative():
+    prep = rerun.prepare("batch_saturation", {"knee_fraction": 0.9}, [str(FIXTURE)])
+    assert prep.parameters["source"] == str(FIXTURE.resolve())
+    assert prep.shown["source"] == "tests/fixtures/hf-batch-sweep/readme_0253839c_gpt2_mha.md"
+    assert prep.parameters["knee_fraction"] == 0.9
+    assert prep.inputs == [FIXTURE.resolve()]
+
+
+@pytest.mark.parametrize(
+    "given, sources, message",
+    [
+        ({"knee": 0.9}, None, "unknown parameter 'knee'"),
+        ({"knee_fraction": "high"}, None, "should be float"),
+        ({}, ["no/such/file.txt"], "does not exist"),
+        ({}, [str(LLAMA)], "holds output of llama-bench"),
+    ],
+)
+def test_prepare_rejects_bad_parameters(given, sources, message):
+    with pytest.raises(ParameterError, match=message):
+        rerun.prepare("batch_saturation", given, sources)
+
+
+def test_unknown_chapter():
+    with pytest.raises(ParameterError, match="no chapter called 'nope'"):
+        rerun.prepare("nope", {}, None)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["run", "batch_saturation", "-p", "knee", "0.9"], "unknown parameter 'knee'"),
+        (["run", "batch_saturation", "-p", "knee_fraction", "high"], "should be float"),
+        (["run", "batch_saturation", "--source", "missing.txt"], "does not exist"),
+        (["run", "batch_saturation", "--source", str(LLAMA)], "llama-bench"),
+        (["run", "batch_saturation", "-p", "knee_fraction"], "needs a NAME and a VALUE"),
+        (["run", "batch_saturation", "-y", "[1, 2]"], "YAML mapping"),
+        (["run", "no_such_chapter"], "no chapter called"),
+    ],
+)
+def test_cli_run_stops_with_one_line_before_executing(args, message, tmp_path):
+    res = runner.invoke(app, args + ["-o", str(tmp_path)])
+    assert res.exit_code == 2
+    lines = [line for line in res.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+    assert not list(tmp_path.iterdir()), "nothing may be written when a parameter is wrong"
+
+
+def test_cli_list_shows_parameters_from_the_notebooks():
+    res = runner.invoke(app, ["list"])
+    assert res.exit_code == 0
+    assert "batch_saturation" in res.output and "knee_fraction" in res.output and "0.95" in res.output
+
+
+# ---- MyST to HTML, with known answers -------------------------------------------------------
+
+GLUED = {
+    "peak": {"text/plain": "1234.5678"},
+    "name": {"text/plain": "'BLOOM'"},
+    "fig": {"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"},
+}
+
+
+def test_glue_roles_are_formatted():
+    md = rerun.myst_to_markdown("Peak {glue:text}`peak:.1f` tok/s for {glue:text}`name`; raw {glue}`peak`.", GLUED)
+    assert md == "Peak 1234.6 tok/s for BLOOM; raw 1234.5678."
+
+
+def test_glue_figure_becomes_an_embedded_image_with_its_caption():
+    src = "```{glue:figure} fig\n:name: fig-x\n\nThroughput saturates at batch 16.\n```"
+    md = rerun.myst_to_markdown(src, GLUED)
+    assert '<img src="data:image/png;base64,iVBORw0KGgo="' in md
+    assert "<figcaption>Throughput saturates at batch 16.</figcaption>" in md
+    assert ":name:" not in md
+
+
+def test_dropdown_admonition_becomes_details_and_roles_become_text():
+    src = (
+        "(sec-x)=\n## Exercises\n\nUse {term}`TTFT` and {term}`the roofline <roofline>`, see {doc}`../book/glossary`.\n\n"
+        ":::{admonition} Solution\n:class: dropdown\n\nRun with `-p knee_fraction 0.9`.\n:::\n"
+        "::::{note}\nNested {glue:text}`peak:,.0f`\n::::"
+    )
+    md = rerun.myst_to_markdown(src, GLUED)
+    assert "(sec-x)=" not in md
+    assert "Use TTFT and the roofline, see glossary." in md
+    assert "<details>\n<summary>Solution</summary>" in md and "Run with `-p knee_fraction 0.9`." in md
+    assert ":class:" not in md and ":::" not in md
+    assert "Nested 1,235" in md
+
+
+def test_missing_glue_is_said_not_hidden():
+    assert "value nope was not produced" in rerun.myst_to_markdown("{glue:text}`nope`", GLUED)
+
+
+def test_strip_remote_removes_cdn_scripts():
+    page = (
+        '<head><script src="https://cdnjs.cloudflare.com/x.js"></script><link rel="stylesheet" href="https://x/y.css">'
+        '<script type="module">\nconst m = await import("https://cdnjs.cloudflare.com/m.mjs");\n</script>'
+        "<script>local()</script></head>"
+    )
+    out = rerun.strip_remote(page)
+    assert "https://" not in out and "<script>local()</script>" in out
+
+
+# ---- the exact command of book/run_on_your_data.md ------------------------------------------
+
+
+def test_run_on_your_data_example(tmp_path):
+    """The walk-through's command, on the real public output kept as a fixture."""
+    page_md = (config.BOOK_DIR / "run_on_your_data.md").read_text(encoding="utf-8")
+    cmd = "benchbook run batch_saturation --source tests/fixtures/hf-batch-sweep/readme_0253839c_gpt2_mha.md"
+    assert cmd in page_md, "the page must show the command this test runs"
+    args = cmd.split()[1:] + ["-o", str(tmp_path), "--quiet"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    html = (tmp_path / "batch_saturation.html").read_text(encoding="utf-8")
+    nb = (tmp_path / "batch_saturation.ipynb").read_text(encoding="utf-8")
+    assert len(re.findall(r'<img [^>]*src="data:image/png;base64,[A-Za-z0-9+/=\s]{1000,}', html)) >= 1
+    assert "readme_0253839c_gpt2_mha.md" in html
+    assert "{glue" not in html and "Traceback" not in html
+    for marker in ("/root/", "/home/", "/tmp/", "/work/", str(config.PROJ_ROOT), str(tmp_path)):
+        assert marker not in html and marker not in nb, marker
+    assert "https://cdn" not in html

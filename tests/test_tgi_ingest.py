@@ -1,0 +1,198 @@
+"""The tgi-benchmark parser on the seeds, on real public outputs, and on damaged input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError, tgi
+
+FIX = config.FIXTURES_DIR / "tgi-benchmark"
+
+
+def _one(df, **kw):
+    q = df
+    for k, v in kw.items():
+        q = q[q[k] == v]
+    assert len(q) == 1, (kw, len(q))
+    return q.iloc[0]
+
+
+@pytest.fixture(scope="module")
+def seed0():
+    return ingest.read_parsed(config.seed("000"), tool="tgi-benchmark")[0]
+
+
+@pytest.fixture(scope="module")
+def seed1():
+    return ingest.read_parsed(config.seed("001"), tool="tgi-benchmark")[0]
+
+
+def test_tp4_decode_token_mean_bs8(seed0):
+    r = _one(seed0.table, tp=4, metric="decode_token_latency", batch_size=8, statistic="mean")
+    assert r.value == 20.25 and r.unit == "ms" and r.line == 146
+    assert r.sequence_length == 1024 and r.quantize == "none" and r.model == "bigscience/bloomz-7b1-mt"
+
+
+def test_seed0_sections_and_settings(seed0):
+    df = seed0.table
+    assert sorted(df.tp.unique()) == [1, 2, 4, 8]
+    bnb = _one(
+        df,
+        tp=8,
+        sequence_length=100,
+        quantize="bitsandbytes",
+        metric="decode_token_latency",
+        batch_size=1,
+        statistic="mean",
+    )
+    assert bnb.value == 86.81 and bnb.line == 262
+    assert bnb.section == "TP 8 / Sequence Length 100 / Quantization: bitsandbytes"
+    fp16 = _one(
+        df, tp=8, sequence_length=100, quantize="none", metric="decode_token_latency", batch_size=1, statistic="mean"
+    )
+    assert fp16.value == 17.92
+    assert set(df.max_batch_total_tokens.unique()) == {32000}
+    assert (df.decode_length == 8).all() and (df.n_runs == 10).all()
+    # 6 blocks x (3 steps x 6 bs x 6 stats + 2 steps x 6 bs x 3 stats) = 6 x 144
+    assert len(df) == 864
+
+
+def test_cells_accounted_for(seed0, seed1):
+    for p in (seed0, seed1):
+        assert p.cells_read == len(p.table) + len(p.rejected)
+        assert len(p.rejected) == 0
+
+
+def test_prefill_throughput_is_seq_per_s(seed1):
+    r = _one(seed1.table, metric="prefill_throughput", batch_size=1, statistic="mean")
+    assert r.value == 7.15 and r.unit == "seq/s" and "tokens/secs" in r.note
+    d = _one(seed1.table, metric="decode_throughput", batch_size=32, statistic="max")
+    assert d.value == 131.77 and d.unit == "tok/s"
+
+
+def test_seed1_tp_from_num_shard(seed1):
+    assert (seed1.table.tp == 1).all()
+    assert any("num_shard" in m for m in seed1.messages)
+
+
+def test_nan_and_merged_rows(seed0):
+    df = seed0.table
+    nan = _one(df, tp=2, metric="prefill_latency", batch_size=16, statistic="mean")
+    assert math.isnan(nan.value) and "no runs" in nan.note
+    merged = _one(df, tp=2, metric="prefill_latency", batch_size=32, statistic="p99")
+    assert math.isnan(merged.value) and "blank row after a NaN row" in merged.note and merged.line == 102
+    # the two blank numeric cells in "Sequence Length 100 / No Quantization", Decode (token) bs 4
+    for stat in ("p90", "p99"):
+        b = _one(
+            df, tp=8, sequence_length=100, quantize="none", metric="decode_token_latency", batch_size=4, statistic=stat
+        )
+        assert b.value == 18.68 and "merged it with the identical cell above" in b.note and b.line == 225
+
+
+def test_fixture_new_version_top_n_tokens():
+    p = ingest.read_parsed(FIX / "ms_build_mi300_llama3_70b.md", tool="tgi-benchmark")[0]
+    df = p.table
+    assert p.cells_read == len(df) + len(p.rejected) == 144
+    assert "top_n_tokens=None" in df.parameters.iloc[0] and "frequency_penalty=None" in df.parameters.iloc[0]
+    assert (df.sequence_length == 2048).all() and (df.decode_length == 128).all() and (df.warmups == 2).all()
+    assert df.tp.isna().all()  # the --num-shard 1 in that README launched another model
+    assert any("TP not taken" in m for m in p.messages)
+    r = _one(df, metric="decode_token_latency", batch_size=8, statistic="mean")
+    assert r.value == 18.63
+    assert _one(df, metric="decode_throughput", batch_size=32, statistic="mean").value == 1164.14
+
+
+def test_fixture_multi_tp_mt0():
+    df = ingest.read(FIX / "mt0_xxl_tp_2_4_8.md")
+    assert sorted(df.tp.unique()) == [2, 4, 8]
+    assert _one(df, tp=8, metric="prefill_latency", batch_size=32, statistic="mean").value == 352.84
+    assert (df.model == "bigscience/mt0-xxl-mt").all()
+
+
+def test_fixture_blank_batch_size_continuation_rows():
+    df = ingest.read(FIX / "mt0_xxl_tp4_bs16.md")
+    assert set(df.batch_size) == {16}
+    r = _one(df, metric="decode_total_latency", statistic="mean")
+    assert r.value == 121758.35 and r.tp == 4 and r.sequence_length == 500 and r.decode_length == 1000
+    assert "merged" in r.note  # the batch size was blank
+
+
+def test_sniff_mixed_document_and_foreign():
+    assert tgi.sniff(config.seed("000").read_text())
+    assert not tgi.sniff(config.seed("004").read_text())
+    assert not tgi.sniff(config.seed("002").read_text())
+    text = "# notes\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n" + config.seed("001").read_text() + "\n\nmore prose\n"
+    p = tgi.parse(text, "mixed.md")
+    assert _one(p.table, metric="prefill_latency", batch_size=1, statistic="mean").line == 53 + 6
+
+
+def test_bad_inputs_raise_parse_error():
+    with pytest.raises(ParseError):
+        tgi.parse("hello world\n", "x.txt")
+    hdr = "| Step | Batch Size | Average | Lowest | Highest |\n|---|---|---|---|---|\n"
+    with pytest.raises(ParseError) as e:
+        tgi.parse(hdr + "| Prefill | 1 | 1.0 tokens/secs |\n", "x.txt")
+    assert e.value.line == 3
+    with pytest.raises(ParseError):
+        tgi.parse(hdr + "|  | 1 | 1 tokens/secs | 1 tokens/secs | 1 tokens/secs |\n", "x.txt")
+    with pytest.raises(ParseError):
+        tgi.parse(hdr + "| Prefill | one | 1 tokens/secs | 1 tokens/secs | 1 tokens/secs |\n", "x.txt")
+
+
+def test_bad_cell_is_rejected_not_lost():
+    hdr = "| Step | Batch Size | Average | Lowest | Highest |\n|---|---|---|---|---|\n"
+    p = tgi.parse(hdr + "| Decode | 1 | 1.5 tokens/secs | oops | 2 ms |\n", "x.txt")
+    assert p.cells_read == 3 and len(p.table) == 1 and len(p.rejected) == 2
+    assert p.table.iloc[0].value == 1.5
+
+
+SEED0 = config.seed("000").read_text()
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, len(SEED0)))
+def test_truncated_never_crashes(n):
+    try:
+        p = tgi.parse(SEED0[:n], "t.txt")
+        assert p.cells_read == len(p.table) + len(p.rejected)
+    except ParseError:
+        pass
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(SEED0) - 1), st.integers(0, 255)), min_size=1, max_size=20))
+def test_byte_flipped_never_crashes(flips):
+    b = bytearray(SEED0.encode())
+    for pos, val in flips:
+        b[pos % len(b)] = val
+    text = b.decode("utf-8", errors="replace")
+    try:
+        p = tgi.parse(text, "f.txt")
+        assert p.cells_read == len(p.table) + len(p.rejected)
+    except ParseError:
+        pass
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.permutations(SEED0.splitlines()[:120]))
+def test_shuffled_never_crashes(lines):
+    try:
+        tgi.parse("\n".join(lines), "s.txt")
+    except ParseError:
+        pass
+
+
+@pytest.mark.parametrize("enc", ["utf-16", "latin-1", "utf-8-sig", "cp1252"])
+def test_reencoded(tmp_path, enc):
+    f = tmp_path / "r.txt"
+    f.write_bytes((SEED0 + "\nÂ± é\n").encode(enc, errors="replace"))
+    try:
+        df = ingest.read(f, tool="tgi-benchmark")
+        assert len(df) == 864
+    except ParseError:
+        pass

@@ -1,0 +1,213 @@
+"""vllm-bench-serve parser: seed 004, real public outputs, every variant, and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError
+from benchbook.ingest import vllm_serve as v
+
+FIX = config.FIXTURES_DIR / "vllm-bench-serve"
+TOOL = "vllm-bench-serve"
+
+
+def parsed(path):
+    return ingest.read_parsed(path, tool=TOOL)[0]
+
+
+def cell(df, run, metric, statistic):
+    hit = df[(df["run"] == run) & (df["metric"] == metric) & (df["statistic"] == statistic)]
+    assert len(hit) == 1, (run, metric, statistic, len(hit))
+    return hit.iloc[0]
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return parsed(config.seed("004"))
+
+
+def test_seed_c256_output_throughput(seed):
+    row = cell(seed.table, "c=256", "output_throughput", "value")
+    assert row["value"] == 3004.18
+    assert row["unit"] == "tok/s"
+    assert row["line"] == 605
+    assert row["max_concurrency"] == 256
+
+
+def test_seed_runs_and_settings(seed):
+    t = seed.table
+    assert sorted(t["run"].unique()) == sorted(["c=max", "c=32", "c=64", "c=128", "c=256", "c=512"])
+    assert set(t["model"]) == {"shisa-ai/shisa-v2-unphi4-14b"}
+    assert set(t["dataset"]) == {"sharegpt"}
+    assert set(t["num_prompts"]) == {1000}
+    assert all(math.isinf(x) for x in t["request_rate"])
+    unc = t[t["run"] == "c=max"]
+    assert unc["max_concurrency"].isna().all()  # no cap: NaN, not 0
+    assert cell(t, "c=max", "ttft", "mean")["value"] == 9718.01
+    assert cell(t, "c=max", "tpot", "mean")["value"] == 305.36
+    assert cell(t, "c=32", "duration", "value")["value"] == 84.29
+    assert cell(t, "c=32", "total_generated_tokens", "count")["value"] == 91928
+
+
+def test_seed_counts_and_only_vllm_blocks(seed):
+    assert seed.cells_read == len(seed.table) + len(seed.rejected) == 96
+    assert seed.table["line"].min() > 395  # nothing taken from llama-bench or attention-gym above "# vLLM"
+    df = ingest.read(config.seed("004"))
+    assert TOOL in set(df["tool"])
+
+
+def test_namespace_hard_wrapped_is_joined():
+    ctx = v._context(config.seed("004").read_text().split("\n"), 440, 462)
+    assert ctx["max_concurrency"] == 32 and ctx["model"] == "shisa-ai/shisa-v2-unphi4-14b"
+
+
+def test_newest_text_block_dgx_spark():
+    p = parsed(FIX / "dgx_spark_08_sharegpt.md")
+    t = p.table
+    run = t["run"].iloc[0]
+    assert cell(t, run, "failed", "count")["value"] == 0
+    assert cell(t, run, "e2el", "p90")["value"] == 18639.03
+    assert cell(t, run, "ttft", "p50")["value"] == 148.12
+    assert cell(t, run, "tpot", "p95")["value"] == 45.68
+    assert cell(t, run, "total_token_throughput", "value")["value"] == 133.35  # lower-case "token"
+    assert cell(t, run, "peak_concurrent_requests", "max")["value"] == 10
+    assert t["request_rate"].iloc[0] == 0.3 and t["burstiness"].iloc[0] == 0.7
+    assert t["num_prompts"].iloc[0] == 250 and t["dataset"].iloc[0] == "sharegpt"
+    assert math.isnan(t["max_concurrency"].iloc[0])
+    assert p.cells_read == len(t) + len(p.rejected)
+
+
+def test_jsonl_llmd_results():
+    p = parsed(FIX / "llmd_results.jsonl")
+    t = p.table
+    assert t["run"].nunique() == 9
+    assert p.cells_read == len(t) + len(p.rejected) == 180
+    inf_runs = t[t["request_rate"] == math.inf]["run"].unique()
+    assert len(inf_runs) == 3  # "request_rate": "inf"
+    assert t["max_concurrency"].isna().all()  # null
+    g = t[t["metric"] == "request_goodput"]  # old "request_goodput:" key, null
+    assert len(g) == 9 and g["value"].isna().all() and g["note"].str.contains("--goodput").all()
+    r = cell(t, "json 9", "output_throughput", "value")
+    assert r["value"] == pytest.approx(11011.349280220396)
+    assert r["line"] == 9
+    assert "deployment=kvcache" in r["metadata"]
+
+
+def test_log_with_text_block_and_json_line():
+    p = parsed(FIX / "llmd_readme_inf_run.md")
+    t = p.table
+    assert set(t["format"]) == {"text", "json"}
+    txt = t[t["format"] == "text"]
+    assert txt["dataset"].iloc[0] == "random" and math.isinf(txt["request_rate"].iloc[0])
+    assert "deployment=base" in txt["metadata"].iloc[0]
+    assert cell(t, txt["run"].iloc[0], "ttft", "p99")["value"] == 1353.17
+    js = cell(t, "json line 58", "ttft", "p99")
+    assert js["value"] == pytest.approx(1353.1694669699937) and js["line"] == 58
+
+
+def test_prefixed_log_spec_decode_goodput_and_rejects():
+    p = parsed(FIX / "synthetic_text_variants.txt")
+    t = p.table
+    run = t["run"].iloc[0]
+    assert t["max_concurrency"].iloc[0] == 40 and t["request_rate"].iloc[0] == 20
+    assert cell(t, run, "request_goodput", "value")["value"] == 7.5
+    assert cell(t, run, "spec_decode_position_1_acceptance_rate", "value")["value"] == 60
+    nan = cell(t, run, "tpot", "median")
+    assert math.isnan(nan["value"]) and nan["note"] == "source printed nan"
+    assert list(p.rejected["line"]) == [18, 34]
+    assert p.cells_read == len(t) + len(p.rejected)
+
+
+def test_save_detailed_json_and_requests():
+    p = parsed(FIX / "synthetic_save_detailed.json")
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    assert any("requests()" in m for m in p.messages)
+    req = v.requests(FIX / "synthetic_save_detailed.json")
+    assert len(req) == 6
+    assert req["success"].tolist() == [True, True, True, True, True, False]
+    assert req.loc[0, "tpot_ms"] == pytest.approx(30.0)  # (0.4 - 0.1) / (11 - 1)
+    assert req.loc[3, "tpot_ms"] == 0.0  # one output token: the tool counts TPOT as 0
+    assert req.loc[4, "queue_time_ms"] == pytest.approx(200.0)
+
+
+def test_requests_without_latencies_use_ttft_plus_itls(tmp_path):
+    obj = json.loads((FIX / "synthetic_save_detailed.json").read_text())
+    del obj["latencies"]
+    f = tmp_path / "old.json"
+    f.write_text(json.dumps(obj))
+    req = v.requests(f)
+    assert req.loc[0, "e2el_ms"] == pytest.approx(400.0)
+
+
+def test_pretty_printed_json_lines(tmp_path):
+    obj = json.loads((FIX / "llmd_results.jsonl").read_text().splitlines()[0])
+    f = tmp_path / "one.json"
+    f.write_text(json.dumps(obj, indent=2))
+    t = parsed(f).table
+    row = cell(t, "json 1", "p99_ttft_ms".split("_")[1], "p99")
+    assert row["line"] == 1 + json.dumps(obj, indent=2).split("\n").index('  "p99_ttft_ms": 98.69780922984769,')
+
+
+def test_sniff_rejects_foreign_output():
+    assert not v.sniff("| model | size | test | t/s |\n| --- | --- | --- | --- |\n")
+    sglang = "============ Serving Benchmark Result ============\nBackend:  sglang\nSuccessful requests: 1\n" + "=" * 50
+    assert not v.sniff(sglang)
+    assert v.sniff((FIX / "llmd_results.jsonl").read_text())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "============ Serving Benchmark Result ============\nSuccessful requests:  10\n",
+        "============ Serving Benchmark Result ============\nSuccessful requests:  1x0\n" + "=" * 50,
+        '{"duration": 1.0, "request_throughput": 2.0, "completed": 2}\n{not json',
+        "[1, 2]",
+        "",
+    ],
+)
+def test_bad_input_raises_parse_error(text):
+    with pytest.raises(ParseError):
+        v.parse(text, "bad.txt")
+
+
+SEED_BLOCK = config.seed("004").read_text().split("# vLLM", 1)[1]
+JSON_TEXT = (FIX / "synthetic_save_detailed.json").read_text()
+
+
+def _only_parse_error(text):
+    try:
+        v.parse(text, "x")
+    except ParseError:
+        pass
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, len(SEED_BLOCK)), st.sampled_from([SEED_BLOCK, JSON_TEXT]))
+def test_truncated(n, text):
+    _only_parse_error(text[:n])
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from([SEED_BLOCK, JSON_TEXT]))
+def test_byte_flipped(pos, byte, text):
+    b = bytearray(text.encode())
+    b[pos % len(b)] = byte
+    _only_parse_error(b.decode("utf-8", errors="replace"))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.permutations(SEED_BLOCK.split("\n")[:80]))
+def test_shuffled(lines):
+    _only_parse_error("\n".join(lines))
+
+
+@pytest.mark.parametrize("enc", ["latin-1", "utf-16"])
+def test_reencoded(enc):
+    raw = SEED_BLOCK.encode("utf-8").decode(enc, errors="replace")
+    _only_parse_error(raw)

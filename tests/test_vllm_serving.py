@@ -1,0 +1,164 @@
+"""serving.py statistics on synthetic data with known answers, and on seed 004; checks module."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchbook import config, ingest, serving
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS
+from benchbook.checks import vllm_serve as checks
+from benchbook.ingest import vllm_serve as v
+
+FIX = config.FIXTURES_DIR / "vllm-bench-serve"
+
+
+@pytest.fixture(scope="module")
+def seed_runs():
+    return serving.runs(ingest.read(config.seed("004"), tool="vllm-bench-serve"))
+
+
+def test_knee_known_answer():
+    # elasticities: 1.0, 0.5, 0.1 -> first below 0.25 is the step from 4 to 8
+    assert serving.knee([1, 2, 4, 8], [10, 20, 30, 33], 0.25) == 4
+    assert serving.knee([1, 2, 4, 8], [10, 20, 30, 33], 0.05) is None  # never saturates
+    assert serving.knee([8, 1, 4, 2], [33, 10, 30, 20], 0.6) == 2  # order does not matter
+    assert serving.elasticities([1, 2, 4], [10, 20, 30]) == [1.0, 0.5]
+
+
+def test_knee_seed(seed_runs):
+    x = serving.sweep_x(seed_runs, "max_concurrency")
+    assert serving.knee(x, seed_runs["output_throughput"], 0.25) == 128
+    assert serving.knee(x, seed_runs["output_throughput"], 0.5) == 64
+
+
+def test_littles_law_known_answer():
+    r = pd.DataFrame(
+        {
+            "request_throughput": [10.0],
+            "e2el_mean": [2000.0],
+            "ttft_mean": [1.0],
+            "tpot_mean": [1.0],
+            "completed": [100],
+            "total_generated_tokens": [1000],
+            "max_concurrency": [40.0],
+            "num_prompts": [100.0],
+        }
+    )
+    out = serving.littles_law(r)
+    assert out["in_flight"].iloc[0] == pytest.approx(20.0)
+    assert out["utilisation"].iloc[0] == pytest.approx(0.5)
+    assert not out["estimated"].iloc[0]
+    r2 = r.drop(columns="e2el_mean").assign(ttft_mean=100.0, tpot_mean=20.0)  # W = 0.1 + 0.02 * 9 = 0.28 s
+    out2 = serving.littles_law(r2)
+    assert out2["in_flight"].iloc[0] == pytest.approx(2.8) and out2["estimated"].iloc[0]
+
+
+def test_littles_law_seed_c512_far_below_nominal(seed_runs):
+    out = serving.littles_law(seed_runs).set_index("run")
+    assert out.loc["c=512", "in_flight"] < 0.6 * 512
+    assert out.loc["c=32", "in_flight"] == pytest.approx(11.86 * (62.26 + 26.26 * (91.928 - 1)) / 1000)
+
+
+def test_goodput_bounds_known_answer():
+    r = pd.DataFrame(
+        {
+            "request_throughput": [10.0, 10.0, 10.0],
+            "ttft_median": [100.0, 100.0, 600.0],
+            "ttft_p99": [400.0, 400.0, 900.0],
+            "tpot_median": [20.0, 20.0, 20.0],
+            "tpot_p99": [30.0, 50.0, 30.0],
+        }
+    )
+    g = serving.goodput_bounds(r, 450, 40)
+    # both p99 within SLO: >= 98 % (union bound), <= 100 %
+    assert g.loc[0, "goodput_lo"] == pytest.approx(9.8) and g.loc[0, "goodput_hi"] == pytest.approx(10.0)
+    # TPOT p99 over SLO, median under: TPOT share in [0.5, 0.99]; joint [0.49, 0.99]
+    assert g.loc[1, "share_lo"] == pytest.approx(0.49) and g.loc[1, "share_hi"] == pytest.approx(0.99)
+    # TTFT median over SLO: at most half the requests can be good
+    assert g.loc[2, "share_lo"] == 0 and g.loc[2, "share_hi"] == pytest.approx(0.5)
+
+
+def test_goodput_bound_seed_best_is_c128(seed_runs):
+    g = serving.goodput_bounds(seed_runs, 450, 40)
+    best = g.loc[g["goodput_lo"].idxmax()]
+    assert best["run"] == "c=128"
+    assert best["goodput_lo"] == pytest.approx(0.98 * 28.09)
+
+
+def test_exact_goodput_matches_hand_count():
+    req = v.requests(FIX / "synthetic_save_detailed.json")
+    g = serving.exact_goodput(req, 450, 40)
+    # good: request 0 (100 ms, 30 ms) and request 3 (200 ms, one token -> TPOT 0); 2 s run
+    assert g["good"].iloc[0] == 2 and g["completed"].iloc[0] == 5
+    assert g["goodput"].iloc[0] == pytest.approx(1.0)
+
+
+def test_exact_goodput_within_percentile_bounds():
+    rng = np.random.default_rng(0)
+    n = 2000
+    ttft = rng.lognormal(np.log(200), 0.5, n)
+    tpot = rng.lognormal(np.log(30), 0.3, n)
+    req = pd.DataFrame(
+        {"source": "s", "run": "r", "success": True, "ttft_ms": ttft, "tpot_ms": tpot, "duration_s": 100.0}
+    )
+    exact = serving.exact_goodput(req, 450, 40)["goodput"].iloc[0]
+    summ = {"request_throughput": n / 100.0}
+    for m, a in (("ttft", ttft), ("tpot", tpot)):
+        summ[f"{m}_median"] = np.median(a)
+        for q in (90, 95, 99):
+            summ[f"{m}_p{q}"] = np.percentile(a, q)
+    b = serving.goodput_bounds(pd.DataFrame([summ]), 450, 40).iloc[0]
+    assert b["goodput_lo"] <= exact <= b["goodput_hi"]
+
+
+def test_pareto_front():
+    mask = serving.pareto_front([10, 20, 15, 5], [100, 50, 40, 200])
+    assert mask.tolist() == [True, True, False, True]
+
+
+def test_runs_dedupes_text_and_json_copy():
+    r = serving.runs(ingest.read(FIX / "llmd_readme_inf_run.md"))
+    assert len(r) == 1 and r["format"].iloc[0] == "json"
+
+
+def test_sweep_x_request_rate():
+    r = serving.runs(ingest.read(FIX / "llmd_results.jsonl"))
+    x = serving.sweep_x(r, "request_rate")
+    assert sorted(set(x)) == [10.0, 30.0, 60.0]  # inf drawn at twice the largest finite rate
+    with pytest.raises(ValueError):
+        serving.sweep_x(r, "batch")
+
+
+def test_reproduce_seed_agrees():
+    rep = checks.reproduce(config.seed("004"))
+    assert list(rep.columns) == REPRODUCTION_COLUMNS
+    assert len(rep) == 24 and rep["agrees"].all()
+    row = rep[rep["quantity"] == "c=256: output_throughput"].iloc[0]
+    assert row["published"] == 3004.18 and row["recomputed"] == pytest.approx(91334 / 30.40)
+
+
+def test_reproduce_catches_a_wrong_number(tmp_path):
+    text = config.seed("004").read_text().replace("3004.18", "3104.18")
+    f = tmp_path / "wrong.txt"
+    f.write_text(text)
+    rep = checks.reproduce(f)
+    assert not rep[rep["quantity"] == "c=256: output_throughput"]["agrees"].iloc[0]
+
+
+def test_audit_seed():
+    a = checks.audit(config.seed("004"))
+    assert list(a.columns) == AUDIT_COLUMNS
+    defects = set(zip(a["defect"], a["evidence"].str.split(":").str[0], strict=True))
+    assert ("TTFT includes server queueing", "c=max") in defects
+    assert ("TPOT much greater than ITL", "c=max") in defects
+    assert ("nominal concurrency not reached", "c=512") in defects
+    assert not math.isnan(a["line"].iloc[0])
+
+
+def test_audit_failed_requests():
+    a = checks.audit(FIX / "synthetic_save_detailed.json")
+    assert "requests_failed" in set(a["defect"])
