@@ -10,7 +10,12 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F
 
 
 def use_theme() -> None:
-    """Apply the book's seaborn theme (call once per chapter, in its setup cell)."""
+    """Apply the book's seaborn theme (call once per chapter, in its setup cell).
+
+    Interactive mode is switched off, so a figure appears only where the chapter glues or shows it
+    (with its caption), never a second time at the end of the cell that drew it.
+    """
+    plt.ioff()
     sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE)
     plt.rcParams.update(
         {
