@@ -239,7 +239,7 @@ def bench_rerun(root: Path, args, out: dict) -> None:
     pflags = [x for k, v in params.items() for x in ("-p", k, v)]
     papermill = [str(VENV_BIN / "papermill"), str(nb), str(work / "out.ipynb"), *pflags, "--no-progress-bar"]
     # the script: papermill's own parameterisation (--prepare-only), then jupytext to a .py file
-    timed([*papermill[:3], str(work / "prepared.ipynb"), *pflags, "--prepare-only"], root)
+    timed([*papermill[:2], str(work / "prepared.ipynb"), *pflags, "--prepare-only"], root)
     timed(
         [str(VENV_BIN / "jupytext"), "--to", "py:percent", str(work / "prepared.ipynb"), "-o", str(work / "s.py")], root
     )

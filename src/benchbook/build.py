@@ -53,6 +53,10 @@ CACHE_VERSION = "2"
 #: benchmarks use it to simulate an edit of the package without touching it).
 PACKAGE_HASH_ENV = "BENCHBOOK_PACKAGE_HASH"
 
+#: How many kernels a chapter may start before a start-up failure counts as the build's failure.
+KERNEL_START_ATTEMPTS = 3
+_KERNEL_START_FAILURE = "Kernel died before replying to kernel_info"
+
 #: papermill tags the cell it inserts for passed parameters with this.
 _INJECTED = "injected-parameters"
 
@@ -294,13 +298,28 @@ def _describe_failure(chapter: str, exc) -> str:
     )
 
 
+def run_papermill(*args, **kwargs) -> None:
+    """papermill.execute_notebook, with a fresh kernel when one dies before it answers.
+
+    Kernels started side by side can lose the race for a port and die during start-up: that says
+    nothing about the notebook, so only that failure is retried."""
+    import papermill
+
+    for attempt in range(1, KERNEL_START_ATTEMPTS + 1):
+        try:
+            papermill.execute_notebook(*args, **kwargs)
+            return
+        except RuntimeError as exc:
+            if _KERNEL_START_FAILURE not in str(exc) or attempt == KERNEL_START_ATTEMPTS:
+                raise
+
+
 def execute(chapter: str, params: dict | None = None, output: Path | None = None) -> tuple[Path, dict[str, str | None]]:
     """Execute one chapter with papermill into `output` (default _build/executed/<chapter>.ipynb),
     atomically. Returns the path and the fingerprints of the files it read (by `_read_key`).
 
     On failure raises BuildError naming the notebook, the cell and the error, and leaves no
     partial output behind (the run goes to a hidden temporary file, renamed only on success)."""
-    import papermill
     from papermill.exceptions import PapermillExecutionError
 
     source = _source_path(chapter)
@@ -315,7 +334,7 @@ def execute(chapter: str, params: dict | None = None, output: Path | None = None
     previous = os.environ.get(config.READS_LOG_ENV)
     os.environ[config.READS_LOG_ENV] = reads_log
     try:
-        papermill.execute_notebook(
+        run_papermill(
             str(source),
             tmp,
             parameters=params or {},

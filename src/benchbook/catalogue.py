@@ -16,7 +16,9 @@ def manifests(raw_dir: Path | None = None) -> pd.DataFrame:
     """One row per raw file under `raw_dir` (default data/raw): its manifest fields, plus whether
     the bytes still match the recorded sha256."""
     rows = []
-    for path in sorted((raw_dir or config.RAW_DIR).rglob("*.manifest.yml")):
+    root = raw_dir or config.RAW_DIR
+    config.log_read(root)  # a manifest added to the folder must invalidate the cached chapter
+    for path in sorted(root.rglob("*.manifest.yml")):
         config.log_read(path)
         m = yaml.safe_load(path.read_text(encoding="utf-8"))
         raw = path.with_name(m["file"])

@@ -182,8 +182,9 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True) -> Path:
     becomes RunError naming the cell, and the failed notebook is kept beside as
     <chapter>.failed.ipynb so the traceback can be read.
     """
-    import papermill
     from papermill.exceptions import PapermillExecutionError
+
+    from benchbook.build import run_papermill
 
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{prep.chapter}.ipynb"
@@ -191,7 +192,7 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True) -> Path:
     os.close(fd)
     try:
         try:
-            papermill.execute_notebook(
+            run_papermill(
                 str(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb"),
                 tmp,
                 parameters=prep.parameters,

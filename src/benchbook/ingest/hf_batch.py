@@ -172,6 +172,7 @@ def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
     if i < len(lines) and _SEP_RE.match(lines[i]):
         i += 1
     base = {"model": ctx["model"], "gpu": ctx["gpu"], "table": kind}
+    first = len(records)  # this table's records start here: the empty-column check looks only at them
     seen = 0
     while i < len(lines) and lines[i].strip().startswith("|"):
         line_no = i + 1
@@ -226,11 +227,7 @@ def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
     empty = [
         dt
         for dt, _ in columns
-        if all(
-            r["value"] != r["value"] and r["note"] == EMPTY_NOTE
-            for r in records
-            if r["line"] > start and r["dtype"] == dt and r["table"] == kind
-        )
+        if all(r["value"] != r["value"] and r["note"] == EMPTY_NOTE for r in records[first:] if r["dtype"] == dt)
     ]
     for dt in empty:
         messages.append(f"{kind} table at line {start + 1}: column {dt!r} is empty (never run); kept as NaN rows")
