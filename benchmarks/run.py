@@ -434,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
         default="data/raw/tgi_bloomz_tp/000_5f50b6ac26707e67.txt",
         help="file changed for the data scenario (a trailing newline is appended)",
     )
-    ap.add_argument("--rerun-chapter", default="data_catalogue", help="chapter re-run with papermill vs script")
+    ap.add_argument("--rerun-chapter", default="perf_per_watt", help="chapter re-run with papermill vs script")
     ap.add_argument("--rerun-param", action="append", default=None, help="NAME=VALUE for the re-run (repeatable)")
     ap.add_argument("--sizes", default="1,10,100,1000", help="ingest input sizes, multiples of the seeds")
     ap.add_argument("--only", default="builds,force,rerun,ingest", help="which parts to run (comma-separated)")
@@ -444,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-write", action="store_true", help="print results only; leave results.json and README")
     args = ap.parse_args(argv)
     args.sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-    args.rerun_param = args.rerun_param or ["raw_dir=data/raw"]
+    args.rerun_param = args.rerun_param or ["peak_fraction=0.9"]
     parts = set(args.only.split(","))
     tmp = Path(tempfile.mkdtemp(prefix="benchbook-bench-"))
     out: dict = {

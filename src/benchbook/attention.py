@@ -26,13 +26,7 @@ def load(paths) -> tuple[pd.DataFrame, list[str]]:
     """Read and stack the attention-gym tables of several files; returns (table, messages)."""
     from benchbook import ingest
 
-    frames, messages = [], []
-    for path in paths:
-        df = ingest.read(path, tool="attention-gym")
-        messages += df.attrs.get("messages", [])
-        df.attrs = {}
-        frames.append(df)
-    return pd.concat(frames, ignore_index=True), messages
+    return ingest.read_all(paths, tool="attention-gym")
 
 
 def kernels(df: pd.DataFrame) -> pd.DataFrame:

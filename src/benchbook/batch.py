@@ -20,13 +20,7 @@ def load(paths) -> tuple[pd.DataFrame, list[str]]:
     """Read and stack the hf-batch-sweep tables of several files; returns (table, messages)."""
     from benchbook import ingest
 
-    frames, messages = [], []
-    for path in paths:
-        df = ingest.read(path, tool="hf-batch-sweep")
-        messages += df.attrs.get("messages", [])
-        df.attrs = {}
-        frames.append(df)
-    return pd.concat(frames, ignore_index=True), messages
+    return ingest.read_all(paths, tool="hf-batch-sweep")
 
 
 def sweep(df: pd.DataFrame) -> pd.DataFrame:

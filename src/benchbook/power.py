@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchbook import config
+from benchbook import config, pareto
 
 RATE_METRICS = ("pp_rate", "tg_rate", "pg_rate")
 
@@ -136,19 +136,8 @@ def sweet_spot(table: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
 
 def pareto_frontier(x, y) -> np.ndarray:
     """Mask of the points not dominated when maximising `x` (throughput) and minimising `y`
-    (energy per token): a point is dominated when another is at least as good on both and strictly
-    better on one."""
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
-    keep = np.ones(len(x), dtype=bool)
-    for i in range(len(x)):
-        if not (np.isfinite(x[i]) and np.isfinite(y[i])):
-            keep[i] = False
-            continue
-        better = (x >= x[i]) & (y <= y[i]) & ((x > x[i]) | (y < y[i]))
-        if better.any():
-            keep[i] = False
-    return keep
+    (energy per token)."""
+    return pareto.frontier(x, y, maximise=(True, False))
 
 
 def pareto_by_test(table: pd.DataFrame, y: str = "j_per_tok_bound") -> np.ndarray:

@@ -26,6 +26,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from benchbook import pareto
+
 #: Settings that identify a run.
 RUN_KEYS = [
     "source",
@@ -208,18 +210,8 @@ def exact_goodput(req: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> 
 
 
 def pareto_front(per_user, per_gpu) -> np.ndarray:
-    """Boolean mask of the points not dominated (no other point is at least as good on both axes
-    and better on one); higher is better on both."""
-    a = np.asarray(per_user, dtype=float)
-    b = np.asarray(per_gpu, dtype=float)
-    mask = np.ones(len(a), dtype=bool)
-    for i in range(len(a)):
-        if not (np.isfinite(a[i]) and np.isfinite(b[i])):
-            mask[i] = False
-            continue
-        dom = (a >= a[i]) & (b >= b[i]) & ((a > a[i]) | (b > b[i]))
-        mask[i] = not dom.any()
-    return mask
+    """Mask of the points not dominated on (per-user speed, whole-server throughput), both maximised."""
+    return pareto.frontier(per_user, per_gpu)
 
 
 def series_key(r: pd.DataFrame) -> pd.Series:
@@ -339,12 +331,7 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
     from benchbook import ingest
     from benchbook.ingest import vllm_serve
 
-    frames = []
-    for p in paths:
-        f = ingest.read(p, tool="vllm-bench-serve")
-        f.attrs = {}  # the rejected-cell report rides in attrs; concat would try to compare it
-        frames.append(f)
-    r = runs(pd.concat(frames, ignore_index=True))
+    r = runs(ingest.read_all(paths, tool="vllm-bench-serve")[0])
     req = pd.concat([vllm_serve.requests(p) for p in paths], ignore_index=True)
     return r, req
 

@@ -19,7 +19,19 @@ from benchbook.ingest.core import REGISTRY, Parsed, ParseError, Tool, register, 
 #: Parser modules, imported on first use; each registers one tool.
 _MODULES = ["tgi", "sglang_quant", "hf_batch", "llama_bench", "attention_gym", "vllm_serve"]
 
-__all__ = ["ParseError", "Parsed", "Tool", "read", "read_parsed", "tools", "detect", "register", "tidy", "rejected"]
+__all__ = [
+    "ParseError",
+    "Parsed",
+    "Tool",
+    "read",
+    "read_all",
+    "read_parsed",
+    "tools",
+    "detect",
+    "register",
+    "tidy",
+    "rejected",
+]
 
 
 def tools() -> dict[str, Tool]:
@@ -74,3 +86,15 @@ def read(path: str | os.PathLike, tool: str | None = None) -> pd.DataFrame:
     df.attrs["rejected"] = [r for p in parsed for r in p.rejected.to_dict("records")]
     df.attrs["messages"] = [m for p in parsed for m in p.messages]
     return df
+
+
+def read_all(paths, tool: str | None = None) -> tuple[pd.DataFrame, list[str]]:
+    """Several files stacked into one table, with their parser messages. The attrs are dropped:
+    a chapter reports rejected cells through its audit, and concat would try to compare them."""
+    frames, messages = [], []
+    for path in paths:
+        df = read(path, tool)
+        messages += df.attrs.get("messages", [])
+        df.attrs = {}
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True), messages

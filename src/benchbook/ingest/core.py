@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -88,16 +89,34 @@ def register(tool: Tool) -> Tool:
 
 def tidy(tool: Tool, records: Iterable[dict], source: str) -> pd.DataFrame:
     """Build a tool's tidy table from per-number records (dicts with the tool's setting columns,
-    `line`, `metric`, `statistic`, `value`, `unit` and optionally `note`), validated."""
+    `line`, `metric`, `statistic`, `value`, `unit` and optionally `note`), validated: a value the
+    schema refuses is the input's fault, so it raises ParseError naming the file."""
     rows = list(records)
     cols = LEAD_COLUMNS + list(tool.settings) + TAIL_COLUMNS
     df = pd.DataFrame(rows, columns=[c for c in cols if c not in ("tool", "source")])
     df.insert(0, "tool", tool.name)
     df.insert(1, "source", source)
     df = df[cols]
-    df["value"] = pd.to_numeric(df["value"], errors="raise").astype(float)
-    df["note"] = df["note"].astype(object).where(df["note"].notna(), None)
-    return tool.schema().validate(df)
+    try:
+        df["value"] = pd.to_numeric(df["value"], errors="raise").astype(float)
+        df["note"] = df["note"].astype(object).where(df["note"].notna(), None)
+        return tool.schema().validate(df)
+    except (pa.errors.SchemaError, pa.errors.SchemaErrors, ValueError, TypeError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ParseError(source, None, f"parsed values do not fit the {tool.name} schema: {first}") from None
+
+
+_CELL_SEP = re.compile(r"(?<!\\)\|")
+
+
+def markdown_cells(line: str) -> list[str]:
+    """The stripped cells of a markdown table row; an escaped pipe (`\\|`) stays inside its cell."""
+    s = line.strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|") and not s.endswith("\\|"):
+        s = s[:-1]
+    return [c.strip() for c in _CELL_SEP.split(s)]
 
 
 def rejected(tool: str, source: str, items: Iterable[tuple[int, str, str]]) -> pd.DataFrame:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.core import Parsed, ParseError, Tool, markdown_cells, register, rejected, tidy
 
 NAME = "hf-batch-sweep"
 
@@ -60,7 +60,6 @@ _FRAMEWORK_RE = re.compile(
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _NUM_RE = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")
 _COL_RE = re.compile(r"^(.*?)\s*\(\s*([A-Za-z0-9_.-]+)\s*\)\s*$")
-_SPLIT_RE = re.compile(r"(?<!\\)\|")
 
 _TOOL_TITLE = "bigcode-inference-benchmark"
 
@@ -70,15 +69,6 @@ def sniff(text: str) -> bool:
     if not re.search(r"^\s*\|\s*batch[_ ]size\s*\|", text, re.I | re.M):
         return False
     return bool(re.search(r"msec/token", text) or re.search(r"\d\s*\\\|\s*\d", text))
-
-
-def _cells(line: str) -> list[str]:
-    s = line.strip()
-    if s.startswith("|"):
-        s = s[1:]
-    if s.endswith("|") and not s.endswith("\\|"):
-        s = s[:-1]
-    return [c.strip() for c in _SPLIT_RE.split(s)]
 
 
 def _column(name: str, framework: str | None) -> tuple[str, str | None]:
@@ -164,7 +154,7 @@ def _context_line(s: str, ctx: dict) -> None:
 
 
 def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
-    header = _cells(lines[start])
+    header = markdown_cells(lines[start])
     if len(header) < 2:
         raise ParseError(source, start + 1, "a '| batch_size | <dtype> ... |' header with at least one dtype column")
     columns = [_column(h, ctx["framework"]) for h in header[1:]]
@@ -176,7 +166,7 @@ def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
     seen = 0
     while i < len(lines) and lines[i].strip().startswith("|"):
         line_no = i + 1
-        cells = _cells(lines[i])
+        cells = markdown_cells(lines[i])
         if len(cells) != len(header):
             raise ParseError(source, line_no, f"a table row with {len(header)} cells, found {len(cells)}")
         try:

@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import re
 
-import pandera.errors
-
-from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.core import Parsed, ParseError, Tool, markdown_cells, register, rejected, tidy
 
 NAME = "tgi-benchmark"
 
@@ -83,15 +81,6 @@ _CLI_MODEL_RE = re.compile(r"--model-id[ =]([^\s`'\"]+)")
 def sniff(text: str) -> bool:
     """True when the text holds a text-generation-benchmark latency or throughput table."""
     return any(_HEADER_RE.match(line) for line in text.splitlines())
-
-
-def _cells(line: str) -> list[str]:
-    s = line.strip()
-    if s.startswith("|"):
-        s = s[1:]
-    if s.endswith("|"):
-        s = s[:-1]
-    return [c.strip() for c in s.split("|")]
 
 
 def _opt(value: str) -> str | None:
@@ -246,10 +235,7 @@ def parse(text: str, source: str) -> Parsed:
             f"{source}: {filled} blank cells filled from the identical cell above "
             "(tabled Merge::vertical prints repeated cells once)"
         )
-    try:
-        table = tidy(tool, records, source)
-    except (pandera.errors.SchemaError, pandera.errors.SchemaErrors, ValueError, TypeError) as exc:
-        raise ParseError(source, None, f"parsed values do not fit the tgi-benchmark schema: {exc}") from None
+    table = tidy(tool, records, source)
     return Parsed(
         tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells_read
     )
@@ -263,7 +249,7 @@ def _read_params(lines: list[str], i: int, st: _State, source: str) -> int:
     j += 1
     params: dict[str, str] = {}
     while j < len(lines) and lines[j].strip().startswith("|"):
-        cells = _cells(lines[j])
+        cells = markdown_cells(lines[j])
         if len(cells) != 2:
             raise ParseError(source, j + 1, f"expected 2 cells (Parameter | Value), found {len(cells)}")
         params[cells[0].lower()] = cells[1]
@@ -290,7 +276,7 @@ def _read_params(lines: list[str], i: int, st: _State, source: str) -> int:
 
 def _read_table(lines, i, st: _State, source: str, messages: list[str]):
     """Read one latency or throughput table starting at header line i."""
-    header = [c.lower() for c in _cells(lines[i])]
+    header = [c.lower() for c in markdown_cells(lines[i])]
     if header == _LAT_HEADER:
         kind, steps, unit_in = "latency", _LAT_STEPS, "ms"
     elif header == _THR_HEADER:
@@ -329,7 +315,7 @@ def _read_table(lines, i, st: _State, source: str, messages: list[str]):
     first = True
     while j < len(lines) and lines[j].strip().startswith("|"):
         lineno = j + 1
-        raw = _cells(lines[j])
+        raw = markdown_cells(lines[j])
         if len(raw) != len(header):
             raise ParseError(source, lineno, f"expected {len(header)} cells in a {kind} row, found {len(raw)}")
         eff = list(raw)
