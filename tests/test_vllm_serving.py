@@ -35,6 +35,13 @@ def test_knee_seed(seed_runs):
     assert serving.knee(x, seed_runs["output_throughput"], 0.5) == 64
 
 
+def test_uncapped_run_is_labelled_no_cap(seed_runs):
+    x = serving.sweep_x(seed_runs, "max_concurrency")
+    labels = sorted(serving.fmt_x(v, "max_concurrency", seed_runs) for v in x)
+    # the seed's uncapped run is plotted at num_prompts (1000) but must not read as c=1000
+    assert labels == sorted(["32", "64", "128", "256", "512", "no cap"])
+
+
 def test_littles_law_known_answer():
     r = pd.DataFrame(
         {

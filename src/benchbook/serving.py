@@ -225,11 +225,15 @@ def series_key(r: pd.DataFrame) -> pd.Series:
 
 
 def fmt_x(v: float, variable: str, r: pd.DataFrame | None = None) -> str:
-    """A tick label for a sweep value."""
+    """A tick label for a sweep value: "inf" and "no cap" for the stand-ins `sweep_x` plots."""
     if variable == "request_rate" and r is not None:
         fin = r["request_rate"][np.isfinite(r["request_rate"])]
         if len(fin) and math.isclose(v, 2 * fin.max()):
             return "inf"
+    if variable == "max_concurrency" and r is not None:
+        uncapped = r.loc[r["max_concurrency"].isna(), "num_prompts"]
+        if (uncapped == v).any() and not (r["max_concurrency"] == v).any():
+            return "no cap"
     return f"{v:g}"
 
 
