@@ -339,3 +339,16 @@ def test_kernel_start_failure_is_retried_and_other_errors_are_not(monkeypatch):
     with pytest.raises(RuntimeError, match="Kernel died"):
         build.run_papermill("in.ipynb", "out.ipynb")
     assert len(calls) == build.KERNEL_START_ATTEMPTS
+
+
+def test_render_prunes_figures_no_page_links(tmp_path, monkeypatch):
+    from benchbook import config
+
+    monkeypatch.setattr(config, "HTML_DIR", tmp_path)
+    (tmp_path / "_images").mkdir()
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "notebooks" / "a.html").write_text('<img src="../_images/new.png">')
+    for name in ("new.png", "old.png"):
+        (tmp_path / "_images" / name).write_bytes(b"png")
+    build._prune_images()
+    assert sorted(p.name for p in (tmp_path / "_images").iterdir()) == ["new.png"]

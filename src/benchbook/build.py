@@ -561,9 +561,22 @@ def render(stage_hash: str, log: Callable[[str], None] = print) -> Path:
         # the same warnings again instead of passing on an unchanged tree.
         shutil.rmtree(config.BUILD_DIR / ".doctrees", ignore_errors=True)
         raise BuildError("jupyter-book build failed (warnings are errors)")
+    _prune_images()
     _atomic_write(stamp, stage_hash.encode())
     log(f"  rendered html in {time.perf_counter() - t0:.1f} s")
     return index
+
+
+def _prune_images() -> None:
+    """Delete figures no page links to any more. Sphinx renders incrementally and never removes an
+    image, so each re-executed chapter would leave its old figures in the published book."""
+    images = config.HTML_DIR / "_images"
+    if not images.is_dir():
+        return
+    pages = "".join(p.read_text(encoding="utf-8", errors="replace") for p in config.HTML_DIR.rglob("*.html"))
+    for img in images.iterdir():
+        if img.is_file() and f"_images/{img.name}" not in pages:
+            img.unlink()
 
 
 # ---------------------------------------------------------------------------------------------
