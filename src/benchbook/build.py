@@ -298,13 +298,39 @@ def _describe_failure(chapter: str, exc) -> str:
     )
 
 
+def _ipc_kernel_manager() -> type:
+    """A KernelManager that talks to its kernel over Unix sockets in the temporary folder.
+
+    The default transport is TCP on 127.0.0.1, which does not exist where there is no network at
+    all (a build in an empty network namespace): the kernel starts and is never heard from. Unix
+    sockets need no network, and no other user on the machine can connect to them."""
+    import uuid
+
+    from jupyter_client.manager import KernelManager
+    from traitlets import default
+
+    class IPCKernelManager(KernelManager):
+        @default("transport")
+        def _default_transport(self):
+            return "ipc"
+
+        @default("ip")
+        def _default_ip(self):
+            # socket files are <ip>-<port>; jupyter_client removes them when the kernel stops
+            return os.path.join(tempfile.gettempdir(), f"benchbook-kernel-{uuid.uuid4().hex[:12]}")
+
+    return IPCKernelManager
+
+
 def run_papermill(*args, **kwargs) -> None:
-    """papermill.execute_notebook, with a fresh kernel when one dies before it answers.
+    """papermill.execute_notebook over a Unix-socket kernel, with a fresh kernel when one dies
+    before it answers.
 
     Kernels started side by side can lose the race for a port and die during start-up: that says
     nothing about the notebook, so only that failure is retried."""
     import papermill
 
+    kwargs.setdefault("kernel_manager_class", _ipc_kernel_manager())
     for attempt in range(1, KERNEL_START_ATTEMPTS + 1):
         try:
             papermill.execute_notebook(*args, **kwargs)
