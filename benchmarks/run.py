@@ -58,22 +58,10 @@ def log(msg: str) -> None:
 # the throwaway project
 
 
-def toc_chapters(root: Path) -> list[str]:
-    names: list[str] = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            f = node.get("file")
-            if isinstance(f, str) and f.startswith("notebooks/"):
-                names.append(f.split("/", 1)[1])
-            for v in node.values():
-                walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    walk(yaml.safe_load((root / "_toc.yml").read_text()))
-    return names
+def use_copy(root: Path) -> None:
+    """Import benchbook from the copy's src/, rooted at the copy (config reads the root at import)."""
+    os.environ["BENCHBOOK_ROOT"] = str(root)
+    sys.path.insert(0, str(root / "src"))
 
 
 def placeholder(name: str) -> nbformat.NotebookNode:
@@ -96,7 +84,10 @@ def make_copy(dst: Path, allow_missing: bool, stub: tuple[str, ...] = ()) -> tup
             shutil.copytree(src, dst / name, ignore=IGNORED)
         elif src.is_file():
             shutil.copy2(src, dst / name)
-    chapters = toc_chapters(dst)
+    use_copy(dst)
+    from benchbook import build
+
+    chapters = build.chapters()
     missing = [c for c in chapters if not (dst / "notebooks" / f"{c}.ipynb").is_file()]
     if missing and not allow_missing:
         sys.exit(f"chapters in _toc.yml without a notebook: {', '.join(missing)} (use --allow-missing to stub them)")
@@ -203,14 +194,15 @@ def bench_builds(root: Path, chapters: list[str], args, out: dict) -> None:
 
 
 def bench_force_baseline(base: Path, chapters: list[str], args, out: dict) -> None:
-    """Plain `jupyter-book build` with execute_notebooks: force (sequential, no cache)."""
+    """Plain `jupyter-book build` with execute_notebooks: force (sequential, no cache). A build that
+    fails is recorded as an error, not a time: a failed build is no baseline to compare with."""
     cfg = yaml.safe_load((base / "_config.yml").read_text())
     cfg["execute"] = {"execute_notebooks": "force", "timeout": 600, "allow_errors": False}
     (base / "_config.yml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     for md in (base / "notebooks").glob("*.md"):  # one source per page, as the build uses
         md.unlink()
     timed([str(VENV_BIN / "benchbook"), "ingest", "--all"], base)  # the chapters' inputs, untimed
-    samples, rcs = [], []
+    samples = []
     for i in range(args.repeat):
         shutil.rmtree(base / "_build", ignore_errors=True)
         t0 = time.perf_counter()
@@ -221,10 +213,14 @@ def bench_force_baseline(base: Path, chapters: list[str], args, out: dict) -> No
             capture_output=True,
             text=True,
         )
+        if res.returncode != 0:
+            sys.stderr.write(res.stdout[-4000:] + res.stderr[-4000:])
+            log(f"  [{i + 1}/{args.repeat}] force      failed: jupyter-book exited {res.returncode}")
+            out["force_baseline"] = {"error": f"jupyter-book build exited {res.returncode}"}
+            return
         samples.append(time.perf_counter() - t0)
-        rcs.append(res.returncode)
-        log(f"  [{i + 1}/{args.repeat}] force      {samples[-1]:6.2f} s  (jupyter-book exit {res.returncode})")
-    out["force_baseline"] = {"median_s": statistics.median(samples), "samples_s": samples, "exit_codes": rcs}
+        log(f"  [{i + 1}/{args.repeat}] force      {samples[-1]:6.2f} s")
+    out["force_baseline"] = {"median_s": statistics.median(samples), "samples_s": samples}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -279,9 +275,7 @@ def synth(text: str, k: int) -> str:
 
 
 def bench_ingest(root: Path, args, out: dict) -> None:
-    os.environ["BENCHBOOK_ROOT"] = str(root)
-    sys.path.insert(0, str(root / "src"))
-    from benchbook import config, ingest
+    from benchbook import config, ingest  # from the copy: see use_copy
 
     registry = ingest.tools()
     seeds = {k: p.read_bytes().decode("utf-8") for k, p in config.SEEDS.items()}
@@ -337,7 +331,7 @@ def summarise(out: dict) -> dict:
         for k in ("no_change", "prose_edit", "code_edit", "data_edit"):
             ratios[f"{k}_over_cold"] = mb[k]["median_s"] / cold
         verdict["no_change_make_book_s"] = mb["no_change"]["median_s"] < 3
-    if mb and "force_baseline" in out:
+    if mb and "median_s" in out.get("force_baseline", {}):
         ratios["cold_speedup_vs_force_baseline"] = out["force_baseline"]["median_s"] / mb["cold"]["median_s"]
         verdict["cold_speedup_vs_force_baseline"] = ratios["cold_speedup_vs_force_baseline"] >= 1.5
     if "rerun" in out:
@@ -375,7 +369,9 @@ def table(out: dict) -> str:
             t = mb[k]["median_s"]
             tgt = "< 3 s" + ok("no_change_make_book_s") if k == "no_change" else ""
             rows.append(f"| {label} ({len(mb[k]['executed'])} executed) | {t:.2f} s | {t / cold:.2f} x cold | {tgt} |")
-    if "force_baseline" in out:
+    if "error" in out.get("force_baseline", {}):
+        rows.append(f"| `jupyter-book build`, execute_notebooks: force | {out['force_baseline']['error']} | | |")
+    elif "force_baseline" in out:
         fb = out["force_baseline"]["median_s"]
         sp = ratios["cold_speedup_vs_force_baseline"]
         rows.append(

@@ -352,3 +352,40 @@ def test_render_prunes_figures_no_page_links(tmp_path, monkeypatch):
         (tmp_path / "_images" / name).write_bytes(b"png")
     build._prune_images()
     assert sorted(p.name for p in (tmp_path / "_images").iterdir()) == ["new.png"]
+
+
+def test_ingest_all_removes_tables_of_tools_gone_from_raw(tmp_path, monkeypatch):
+    from benchbook import config, ingest
+    from benchbook.cli import ingest_all
+
+    seed = config.seed("001")
+    for name, sub in (("RAW_DIR", "raw"), ("PROCESSED_DIR", "processed")):
+        monkeypatch.setattr(config, name, tmp_path / sub)
+    (tmp_path / "raw").mkdir()
+    shutil.copy(seed, tmp_path / "raw" / seed.name)
+    (tmp_path / "processed").mkdir()
+    (tmp_path / "processed" / "llama-bench.parquet").write_bytes(b"a table from a file since deleted")
+    counts = ingest_all(log=lambda m: None)
+    rows = ingest.read(seed)["tool"].value_counts().to_dict()
+    assert counts == rows and "llama-bench" not in rows
+    assert sorted(p.name for p in (tmp_path / "processed").glob("*.parquet")) == sorted(f"{t}.parquet" for t in rows)
+
+
+def test_build_lock_makes_a_second_build_wait(tmp_path, monkeypatch):
+    """While one process holds the lock (re-entered, as build() around execute_all does), another
+    process's build waits for it, and goes on once it is released."""
+    from benchbook import config
+
+    monkeypatch.setattr(config, "BUILD_DIR", tmp_path / "_build")
+    env = {**os.environ, "BENCHBOOK_ROOT": str(tmp_path)}
+    other = "from benchbook import build\nwith build.build_lock():\n    print('acquired')\n"
+    said = []
+    with build.build_lock(log=said.append):
+        with build.build_lock(log=said.append):
+            pass
+        proc = subprocess.Popen([sys.executable, "-u", "-c", other], env=env, stdout=subprocess.PIPE, text=True)
+        assert proc.stdout.readline() == "  waiting for another build of this tree (_build/.lock)\n"
+        assert proc.poll() is None  # blocked on the lock, which this process still holds
+    rest, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0 and rest == "acquired\n"
+    assert said == []  # this process never waited, not even when re-entering

@@ -171,3 +171,30 @@ def test_knee_synthetic():
     assert k["knee_batch_size"] == 8 and k["peak_tok_s"] == 80
     g = batch.marginal_gain(sw)
     assert g["gain_tok_s_per_seq"].tolist()[1:] == pytest.approx([10, 10, 9, 0.5])
+
+
+def test_audit_keeps_every_model_of_a_file(tmp_path):
+    both = tmp_path / "both.md"
+    both.write_text(
+        (FIX / "readme_0253839c_bloom.md").read_text() + "\n" + (FIX / "readme_0253839c_gpt2_mha.md").read_text()
+    )
+    a = checks.audit(both)
+    assert (a["defect"] == "oom padding").sum() == 16
+    gpt2 = a[a["evidence"].str.startswith("GPT2 Multi-Head Attention, throughput table, DS-inference fp16")]
+    assert len(gpt2) == 1
+    assert "11 'oom' cells from batch size 640 (last result at 512)" in gpt2["evidence"].iat[0]
+    assert gpt2["line"].iat[0] == 86
+
+
+def test_column_of_rejected_cells_is_not_called_empty():
+    text = (
+        "tokens/sec | msec/token\n"
+        "| batch_size | fp32 | bf16 | int8 |\n"
+        "|:-:|:-:|:-:|:-:|\n"
+        "| 1 | 43.11 \\| 23.20 | x \\| y |  |\n"
+        "| 2 | 80.76 \\| 12.38 | x \\| y |  |\n"
+    )
+    p = parse(text, "bad.md")
+    assert list(p.rejected["text"]) == ["x", "y", "x", "y"]
+    assert p.messages == ["throughput table at line 2: column 'int8' is empty (never run); kept as NaN rows"]
+    assert p.cells_read == len(p.table) + len(p.rejected) == 12

@@ -88,3 +88,41 @@ def test_cli_error_is_one_line(tmp_path):
     assert res.output.strip().splitlines() == [
         f"error: junk.txt:1: no known tool output found (looked for: {', '.join(ingest.tools())})"
     ]
+
+
+def _json_numbers(values) -> int:
+    return sum(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+@pytest.mark.parametrize("name", ["llamacpp_readme_b1275.json", "llamacpp_readme_b1275.jsonl"])
+def test_llama_bench_json_count_is_independent(name):
+    """The parser counts inside keep()/reject(); count the measured numbers from the raw JSON here."""
+    import json
+
+    path = config.FIXTURES_DIR / "llama-bench" / name
+    text = path.read_text(encoding="utf-8")
+    objs = json.loads(text) if name.endswith(".json") else [json.loads(x) for x in text.splitlines() if x.strip()]
+    expected = sum(
+        _json_numbers(o.get(k) for k in ("avg_ns", "stddev_ns", "avg_ts", "stddev_ts"))
+        + _json_numbers(o.get("samples_ns", []))
+        + _json_numbers(o.get("samples_ts", []))
+        for o in objs
+    )
+    p = ingest.read_parsed(path, tool="llama-bench")[0]
+    assert expected > 0 and len(p.table) + len(p.rejected) == expected
+
+
+@pytest.mark.parametrize("name", ["seed002_three_schemes.jsonl", "pr5822_flashinfer_mla.jsonl"])
+def test_sglang_jsonl_count_is_independent(name):
+    """Every number of a result.jsonl row that is not a setting (batch_size, input_len, output_len),
+    counted from the raw JSON, is in the table or in rejected."""
+    import json
+
+    path = config.FIXTURES_DIR / "sglang-quant-report" / name
+    rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip().startswith("{")]
+    settings = ("batch_size", "input_len", "output_len")
+    expected = sum(
+        _json_numbers(v for k, v in r.items() if k not in settings) + sum(v is None for v in r.values()) for r in rows
+    )
+    p = ingest.read_parsed(path, tool="sglang-quant-report")[0]
+    assert expected > 0 and len(p.table) + len(p.rejected) == expected

@@ -251,3 +251,41 @@ def test_reencoded_never_raise_other(text, enc):
         _check(raw.decode(enc))
     except UnicodeDecodeError:
         pass
+
+
+def test_unaligned_csv_row_numbers_are_rejected(tmp_path):
+    lines = (FIX / "llamacpp_readme_b5163.csv").read_text(encoding="utf-8").split("\n")
+    lines[2] = lines[2].replace('"2025-04-24T11:57:10Z",', "")
+    path = tmp_path / "cut.csv"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    p = _parsed(path)
+    assert set(p.table["test"]) == {"pp512"}
+    assert list(p.rejected["line"]) == [3, 3, 3, 3]
+    assert list(p.rejected["text"]) == [
+        "avg_ns=1067431600",
+        "stddev_ns=3834831",
+        "avg_ts=119.915244",
+        "stddev_ts=0.430617",
+    ]
+    assert set(p.rejected["reason"]) == {"CSV row cannot be aligned with its header"}
+
+
+def test_cut_json_object_rejects_its_samples():
+    text = "\n".join((FIX / "llamacpp_readme_b1275.json").read_text(encoding="utf-8").split("\n")[:60])
+    p = lb.parse(text, "cut.json")
+    assert set(p.table["test"]) == {"pp512"}
+    samples = p.rejected[p.rejected["text"].str.startswith("samples_")]
+    assert list(samples["text"]) == [
+        "samples_ns[1]: 984472709",
+        "samples_ns[2]: 974901233",
+        "samples_ns[3]: 989474741",
+        "samples_ns[4]: 970729355",
+        "samples_ns[5]: 967548060",
+        "samples_ts[1]: 130.019",
+        "samples_ts[2]: 131.295",
+        "samples_ts[3]: 129.362",
+        "samples_ts[4]: 131.86",
+        "samples_ts[5]: 132.293",
+    ]
+    assert list(samples["line"]) == [59] * 5 + [60] * 5
+    assert len(p.table) + len(p.rejected) == 14 + 4 + 10

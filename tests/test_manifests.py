@@ -25,3 +25,16 @@ def test_manifest_matches_bytes_and_tools(raw):
     for key in ("tool", "model", "hardware", "settings", "facts", "chapters"):
         assert m.get(key), f"{manifest.name}: {key} missing"
     assert sorted(ingest.detect(raw.read_text(encoding="utf-8"))) == sorted(m["tools"])
+
+
+def test_catalogue_counts_lines_with_or_without_a_final_newline(tmp_path):
+    from benchbook import catalogue
+
+    texts = {"ends.txt": b"a\nb\n", "open.txt": b"a\nb", "seed.txt": config.seed("003").read_bytes()}
+    for name, data in texts.items():
+        (tmp_path / name).write_bytes(data)
+        m = {"file": name, "tools": ["t"], "sha256": hashlib.sha256(data).hexdigest()}
+        (tmp_path / f"{name}.manifest.yml").write_text(yaml.safe_dump(m))
+    got = catalogue.manifests(tmp_path).set_index("file")["lines"].to_dict()
+    seed_lines = len(config.seed("003").read_text(encoding="utf-8").split("\n"))  # no final newline
+    assert got == {"ends.txt": 2, "open.txt": 2, "seed.txt": seed_lines}

@@ -7,7 +7,11 @@ import pandas as pd
 import pytest
 
 from benchbook import config, ingest, quant
+from benchbook.chapter import declared
 from benchbook.checks import sglang_quant as checks
+
+#: The chapter's default metric per regime, read from its parameters cell (its one source).
+METRIC_BY_REGIME = declared("quantization_regimes")["metric_by_regime"]["default"]
 
 FIX = config.FIXTURES_DIR / "sglang-quant-report"
 
@@ -98,11 +102,11 @@ def test_seed_runs_and_implied_ttft(seed_runs):
 
 
 def test_seed_winners(seed_runs):
-    w = quant.winner_sets(seed_runs, quant.DEFAULT_METRIC_BY_REGIME, 0.05)
+    w = quant.winner_sets(seed_runs, METRIC_BY_REGIME, 0.05)
     hc = w[w["regime"] == "high_concurrency"].set_index("scheme")
     assert hc["rank"].idxmin() == "w8a8_smooth_gptq"
     assert not hc.loc["original", "in_winner_set"] and not hc.loc["w8a16_awq", "in_winner_set"]
-    s = quant.speedups(seed_runs, quant.DEFAULT_METRIC_BY_REGIME, "original").set_index(["regime", "scheme"])
+    s = quant.speedups(seed_runs, METRIC_BY_REGIME, "original").set_index(["regime", "scheme"])
     assert s.loc[("high_concurrency", "w8a16_awq"), "speedup"] < 1 < s.loc[("interactive", "w8a16_awq"), "speedup"]
     assert s.loc[("high_concurrency", "w8a16_awq"), "ci_high"] < 1
 
@@ -164,11 +168,29 @@ def test_audit_seed():
 
 
 def test_decision_and_roofline(seed_runs):
-    w = quant.winner_sets(seed_runs, quant.DEFAULT_METRIC_BY_REGIME)
-    s = quant.speedups(seed_runs, quant.DEFAULT_METRIC_BY_REGIME, "original")
+    w = quant.winner_sets(seed_runs, METRIC_BY_REGIME)
+    s = quant.speedups(seed_runs, METRIC_BY_REGIME, "original")
     d = quant.decision_table(w, s, "original")
     assert len(d) == 7 and list(d["regime"])[0] == "interactive"
     pts = quant.roofline_points(seed_runs, 4.02)
     dec = pts[(pts["phase"] == "decode") & (pts["regime"] == "high_concurrency")].set_index("scheme")
     assert dec.loc["original", "intensity_flop_per_byte"] == 64 and dec.loc["w8a8_smooth_gptq", "peak"] == "int8"
     assert np.isfinite(pts["achieved_tflops"]).all()
+
+
+def test_cut_jsonl_line_is_not_a_truncated_ranking(tmp_path):
+    lines = (FIX / "seed002_three_schemes.jsonl").read_text().splitlines()
+    lines[1] = lines[1][: lines[1].index('"overall_throughput"')]
+    f = tmp_path / "result.jsonl"
+    f.write_text("\n".join(lines) + "\n")
+    assert any("truncated?" in m for m in ingest.read_parsed(f, tool="sglang-quant-report")[0].messages)
+    assert "truncated ranking" not in set(checks.audit(f)["defect"])
+
+
+def test_cut_ranking_is_a_truncated_ranking(tmp_path):
+    lines = config.seed("002").read_text(encoding="utf-8").splitlines()
+    f = tmp_path / "report.md"
+    f.write_text("\n".join(lines[:-3]) + "\n")
+    hit = checks.audit(f)
+    hit = hit[hit["defect"] == "truncated ranking"]
+    assert len(hit) == 1 and hit["evidence"].iat[0].endswith("lists 4 of 7 models (truncated?)")

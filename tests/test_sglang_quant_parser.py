@@ -192,3 +192,13 @@ def test_reencoded(enc, cut):
 def test_garbage(text):
     _only_parse_error('{"run_name": ' + text)
     _only_parse_error("## Configuration: batch_size=1, input_len=2, output_len=3\n" + text)
+
+
+def test_json_nan_has_a_note():
+    line = (
+        (FIX / "seed002_three_schemes.jsonl").read_text().splitlines()[0].replace('"latency": 0.51', '"latency": NaN')
+    )
+    p = sq.parse(line, "nan.jsonl")
+    t = p.table.set_index("metric")
+    assert math.isnan(t.loc["latency", "value"]) and t.loc["latency", "note"] == "source wrote NaN"
+    assert t.loc["output_throughput", "value"] == 138.03 and not isinstance(t.loc["output_throughput", "note"], str)

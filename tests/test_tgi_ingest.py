@@ -187,12 +187,23 @@ def test_shuffled_never_crashes(lines):
         pass
 
 
-@pytest.mark.parametrize("enc", ["utf-16", "latin-1", "utf-8-sig", "cp1252"])
-def test_reencoded(tmp_path, enc):
+def test_reencoded_with_bom_reads_like_the_seed(tmp_path, seed0):
     f = tmp_path / "r.txt"
-    f.write_bytes((SEED0 + "\nÂ± é\n").encode(enc, errors="replace"))
-    try:
-        df = ingest.read(f, tool="tgi-benchmark")
-        assert len(df) == 864
-    except ParseError:
-        pass
+    f.write_bytes((SEED0 + "\nÂ± é\n").encode("utf-8-sig"))
+    df = ingest.read(f, tool="tgi-benchmark")
+    assert len(df) == len(seed0.table) == 864
+    assert list(df["value"].fillna(-1)) == list(seed0.table["value"].fillna(-1))
+
+
+# utf-16 fails at its byte-order mark; in latin-1 and cp1252 "Â±" happens to be valid UTF-8 ("±"),
+# so the first bad byte is the "é" on the appended last line.
+@pytest.mark.parametrize(
+    "enc, line, byte", [("utf-16", 1, "0xff"), ("latin-1", None, "0xe9"), ("cp1252", None, "0xe9")]
+)
+def test_reencoded_is_not_utf8(tmp_path, enc, line, byte):
+    f = tmp_path / "r.txt"
+    f.write_bytes((SEED0 + "\nÂ± é\n").encode(enc))
+    with pytest.raises(ParseError, match=rf"not UTF-8 text \(byte {byte}\)") as e:
+        ingest.read(f, tool="tgi-benchmark")
+    assert e.value.source == "r.txt"
+    assert e.value.line == (line or SEED0.count("\n") + 2)

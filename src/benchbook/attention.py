@@ -22,13 +22,6 @@ BYTES_PER_ELEMENT = 2
 OPERATION_LABELS = {"causal_fa2": "causal FA2", "sdpa_mask": "F.sdpa + mask", "flexattention": "FlexAttention"}
 
 
-def load(paths) -> tuple[pd.DataFrame, list[str]]:
-    """Read and stack the attention-gym tables of several files; returns (table, messages)."""
-    from benchbook import ingest
-
-    return ingest.read_all(paths, tool="attention-gym")
-
-
 def kernels(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (mask, operation, pass) with time_ms, tflops, seq_len, density and the
     section's order of appearance."""

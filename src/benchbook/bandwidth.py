@@ -24,7 +24,6 @@ import numpy as np
 import pandas as pd
 
 from benchbook import roofline
-from benchbook.power import plain
 
 #: Repeating layers of the models in the seeds, matched in the model file name / section /
 #: model string (lower case); llama-bench's -ngl counts these plus the output layer.
@@ -130,7 +129,6 @@ def decode_points(df: pd.DataFrame, gpu: str, moe_override: dict | None = None) 
     """
     g = roofline.gpu(gpu)
     moe = moe_table(moe_override)
-    df = plain(df)
     d = df[(df["metric"] == "tg_rate") & df["statistic"].isin(["mean", "std"]) & (df["n_depth"].fillna(0) == 0)]
     keys = ["model", "model_file", "section", "test", "power_limit_w", "ngl", "n_cpu_moe", "model_size_gib", "params_b"]
     rows = []
@@ -156,7 +154,7 @@ def decode_points(df: pd.DataFrame, gpu: str, moe_override: dict | None = None) 
             src = "file size (dense: every weight read once per token)"
         bytes_tok = float(size_gib) * GIB * share
         rate = float(r["value"])
-        bw = bytes_tok * rate / 1e9
+        bw = roofline.achieved_bandwidth_gb_s(bytes_tok, 1 / rate) if rate > 0 else np.nan
         n_layers, _ = layers(r["model_file"], r["section"], r["model"])
         why = []
         ngl = r["ngl"]

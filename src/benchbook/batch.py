@@ -12,15 +12,9 @@ import numpy as np
 import pandas as pd
 
 from benchbook.checks.hf_batch import NEW_TOKENS
+from benchbook.pareto import fraction_of_peak
 
 _KEYS = ["model", "framework", "gpu", "dtype", "batch_size"]
-
-
-def load(paths) -> tuple[pd.DataFrame, list[str]]:
-    """Read and stack the hf-batch-sweep tables of several files; returns (table, messages)."""
-    from benchbook import ingest
-
-    return ingest.read_all(paths, tool="hf-batch-sweep")
 
 
 def sweep(df: pd.DataFrame) -> pd.DataFrame:
@@ -44,13 +38,13 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
 
 def knee(sw: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
     """Per series (model, framework, dtype): the peak throughput and the saturation batch size,
-    i.e. the smallest batch size whose throughput reaches `fraction` of the peak. Series with no
-    result are left out."""
+    i.e. the smallest batch size whose throughput reaches `fraction` of the peak (the
+    fraction-of-peak rule, `pareto.fraction_of_peak`). Series with no result are left out."""
     out = []
     for key, g in sw[sw["has_result"]].groupby(["model", "framework", "dtype"], sort=False):
         g = g.sort_values("batch_size")
         peak = g["throughput_tok_s"].max()
-        hit = g[g["throughput_tok_s"] >= fraction * peak].iloc[0]
+        hit = g.iloc[fraction_of_peak(g["batch_size"], g["throughput_tok_s"], fraction)]
         out.append(
             {
                 "model": key[0],

@@ -23,12 +23,14 @@ The raw-data ingest that runs before (`ingest_if_changed`) is cached the same wa
 the bytes under data/raw, the package or the processed outputs changed.
 
 Cache entries live in _build/cache/<chapter>.json. The package part of the key can be injected
-(for tests and benchmarks) through the environment variable BENCHBOOK_PACKAGE_HASH, or by passing
-`pkg=` to `execute_all`; unset, it is the hash of the package sources (`package_hash()`).
+(for tests and benchmarks) through the environment variable BENCHBOOK_PACKAGE_HASH; unset, it is
+the hash of the package sources (`package_hash()`). One build of a tree runs at a time: execution
+and rendering hold a lock on _build/.lock (`build_lock`).
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -37,8 +39,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,10 +70,46 @@ class BuildError(RuntimeError):
 
 @dataclass
 class Outcome:
+    """An executed chapter: why it ran and how long it took (for the build's log)."""
+
     chapter: str
-    status: str  # "executed" or "cached"
     why: str
     seconds: float
+
+
+# ---------------------------------------------------------------------------------------------
+# one build of a tree at a time
+
+_lock_depth = 0
+
+
+@contextmanager
+def build_lock(log: Callable[[str], None] = print) -> Iterator[None]:
+    """Hold an exclusive flock on _build/.lock; re-entrant within a process.
+
+    Two builds of one tree (two pytest workers, two terminals) would execute and render into the
+    same folders and delete each other's temporaries: the second waits for the first."""
+    global _lock_depth
+    if _lock_depth:
+        _lock_depth += 1
+        try:
+            yield
+        finally:
+            _lock_depth -= 1
+        return
+    config.BUILD_DIR.mkdir(parents=True, exist_ok=True)
+    with open(config.BUILD_DIR / ".lock", "w") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log(f"  waiting for another build of this tree ({config.relative(fh.name)})")
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        _lock_depth = 1
+        try:
+            yield
+        finally:
+            _lock_depth = 0
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -340,9 +379,9 @@ def run_papermill(*args, **kwargs) -> None:
                 raise
 
 
-def execute(chapter: str, params: dict | None = None, output: Path | None = None) -> tuple[Path, dict[str, str | None]]:
-    """Execute one chapter with papermill into `output` (default _build/executed/<chapter>.ipynb),
-    atomically. Returns the path and the fingerprints of the files it read (by `_read_key`).
+def execute(chapter: str) -> tuple[Path, dict[str, str | None]]:
+    """Execute one chapter with papermill into _build/executed/<chapter>.ipynb, atomically.
+    Returns the path and the fingerprints of the files it read (by `_read_key`).
 
     On failure raises BuildError naming the notebook, the cell and the error, and leaves no
     partial output behind (the run goes to a hidden temporary file, renamed only on success)."""
@@ -351,7 +390,7 @@ def execute(chapter: str, params: dict | None = None, output: Path | None = None
     source = _source_path(chapter)
     if not source.is_file():
         raise BuildError(f"notebooks/{chapter}.ipynb does not exist (named in _toc.yml)")
-    output = output or _executed_path(chapter)
+    output = _executed_path(chapter)
     output.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(suffix=".partial.ipynb", dir=output.parent, prefix=f".{chapter}-")
     os.close(fd)
@@ -363,7 +402,7 @@ def execute(chapter: str, params: dict | None = None, output: Path | None = None
         run_papermill(
             str(source),
             tmp,
-            parameters=params or {},
+            parameters={},
             cwd=str(config.PROJ_ROOT),
             kernel_name="python3",
             language="python",
@@ -420,7 +459,7 @@ def _run_one(chapter: str, parts: dict[str, str], why: str) -> Outcome:
         "reads": reads,
     }
     _atomic_write(_cache_file(chapter), json.dumps(entry, indent=1, sort_keys=True).encode())
-    return Outcome(chapter, "executed", why, time.perf_counter() - t0)
+    return Outcome(chapter, why, time.perf_counter() - t0)
 
 
 def _clean_partials() -> None:
@@ -431,9 +470,9 @@ def _clean_partials() -> None:
                 p.unlink(missing_ok=True)
 
 
-def plan(names: list[str], force: bool = False, pkg: str | None = None) -> list[tuple[str, dict, str | None]]:
+def plan(names: list[str], force: bool = False) -> list[tuple[str, dict, str | None]]:
     """For each chapter: (name, key parts, why it must execute, or None when the cache is valid)."""
-    pkg = pkg or package_hash()
+    pkg = package_hash()
     out = []
     for name in names:
         src = _source_path(name)
@@ -444,54 +483,53 @@ def plan(names: list[str], force: bool = False, pkg: str | None = None) -> list[
     return out
 
 
-def execute_all(
-    names: list[str], jobs: int, force: bool = False, log: Callable[[str], None] = print, pkg: str | None = None
-) -> list[Outcome]:
-    """Execute the chapters whose cache is stale, `jobs` at a time; report each as it ends.
+def execute_all(names: list[str], jobs: int, force: bool = False, log: Callable[[str], None] = print) -> list[Outcome]:
+    """Execute the chapters whose cache is stale, `jobs` at a time; report each as it ends and
+    return the executed ones. Holds the build lock.
 
     The first failure cancels the chapters not started yet, waits for those running, and raises
     BuildError naming every failed notebook, cell and error."""
-    _clean_partials()
-    outcomes, todo = [], []
-    for name, parts, why in plan(names, force, pkg):
-        if why is None:
-            outcomes.append(Outcome(name, "cached", "", 0.0))
-            log(f"  cached    {name}")
-        else:
-            todo.append((name, parts, why))
-    if not todo:
+    with build_lock(log):
+        _clean_partials()
+        outcomes, todo = [], []
+        for name, parts, why in plan(names, force):
+            if why is None:
+                log(f"  cached    {name}")
+            else:
+                todo.append((name, parts, why))
+        if not todo:
+            return outcomes
+        failures: list[str] = []
+        pool = ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo))))
+        try:
+            pending = {pool.submit(_run_one, n, p, w): n for n, p, w in todo}
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    name = pending.pop(fut)
+                    if fut.cancelled():
+                        continue
+                    try:
+                        o = fut.result()
+                    except BuildError as exc:
+                        failures.append(str(exc))
+                        log(f"  FAILED    {exc}")
+                    except Exception as exc:  # a worker died
+                        failures.append(f"notebooks/{name}.ipynb: {type(exc).__name__}: {exc}")
+                        log(f"  FAILED    {name}: {type(exc).__name__}: {exc}")
+                    else:
+                        outcomes.append(o)
+                        log(f"  executed  {o.chapter} ({o.why}) in {o.seconds:.1f} s")
+                if failures:
+                    for fut, name in list(pending.items()):
+                        if fut.cancel():
+                            pending.pop(fut)
+                            log(f"  skipped   {name} (build stopped)")
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        if failures:
+            raise BuildError("; ".join(failures))
         return outcomes
-    failures: list[str] = []
-    pool = ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo))))
-    try:
-        pending = {pool.submit(_run_one, n, p, w): n for n, p, w in todo}
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                name = pending.pop(fut)
-                if fut.cancelled():
-                    continue
-                try:
-                    o = fut.result()
-                except BuildError as exc:
-                    failures.append(str(exc))
-                    log(f"  FAILED    {exc}")
-                except Exception as exc:  # a worker died
-                    failures.append(f"notebooks/{name}.ipynb: {type(exc).__name__}: {exc}")
-                    log(f"  FAILED    {name}: {type(exc).__name__}: {exc}")
-                else:
-                    outcomes.append(o)
-                    log(f"  executed  {o.chapter} ({o.why}) in {o.seconds:.1f} s")
-            if failures:
-                for fut, name in list(pending.items()):
-                    if fut.cancel():
-                        pending.pop(fut)
-                        log(f"  skipped   {name} (build stopped)")
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    if failures:
-        raise BuildError("; ".join(failures))
-    return outcomes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -663,8 +701,8 @@ def build(
     log: Callable[[str], None] = print,
     render_html: bool = True,
 ) -> Path:
-    """Execute (what is stale) and render the whole book; return the path of index.html (of the
-    staged tree when `render_html` is False)."""
+    """Execute (what is stale) and render the whole book, holding the build lock throughout; return
+    the path of index.html (of the staged tree when `render_html` is False)."""
     names = chapters()
     jobs = jobs or min(2, os.cpu_count() or 1)
     if only:
@@ -673,19 +711,16 @@ def build(
             raise BuildError(f"not a chapter in _toc.yml: {', '.join(unknown)}")
     run = [n for n in names if n in only] if only else names
     log(f"executing {len(run)} chapter(s), {jobs} at a time")
-    execute_all(run, jobs, force=force, log=log)
-    present = [n for n in names if _executed_path(n).is_file()]
-    missing = [n for n in names if n not in present]
-    if missing:
-        raise BuildError(f"chapters never executed: {', '.join(missing)} (run without --only)")
-    stage_hash = stage(present)
-    if not render_html:
-        return config.STAGE_DIR
-    return render(stage_hash, log=log)
-
-
-def clean_html() -> None:
-    shutil.rmtree(config.HTML_DIR, ignore_errors=True)
+    with build_lock(log):
+        execute_all(run, jobs, force=force, log=log)
+        present = [n for n in names if _executed_path(n).is_file()]
+        missing = [n for n in names if n not in present]
+        if missing:
+            raise BuildError(f"chapters never executed: {', '.join(missing)} (run without --only)")
+        stage_hash = stage(present)
+        if not render_html:
+            return config.STAGE_DIR
+        return render(stage_hash, log=log)
 
 
 def main(argv: list[str] | None = None) -> int:

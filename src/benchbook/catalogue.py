@@ -9,7 +9,7 @@ import pandas as pd
 import yaml
 
 from benchbook import config
-from benchbook.ingest import core, tools
+from benchbook.ingest import tools
 
 
 def manifests(raw_dir: Path | None = None) -> pd.DataFrame:
@@ -33,7 +33,7 @@ def manifests(raw_dir: Path | None = None) -> pd.DataFrame:
                 "model": m.get("model", ""),
                 "hardware": m.get("hardware", ""),
                 "bytes": len(data),
-                "lines": data.count(b"\n") + 1,
+                "lines": len(data.splitlines()),
                 "sha256": m["sha256"],
                 "sha256_ok": hashlib.sha256(data).hexdigest() == m["sha256"],
                 "chapters": ", ".join(m.get("chapters", [])),
@@ -62,8 +62,3 @@ def metric_dictionary() -> pd.DataFrame:
         for metric, meaning in tool.metrics.items()
     ]
     return pd.DataFrame(rows, columns=["tool", "metric", "meaning"])
-
-
-def tidy_contract() -> pd.DataFrame:
-    """The columns every tool shares, in order."""
-    return pd.DataFrame({"column": core.LEAD_COLUMNS + ["<settings>"] + core.TAIL_COLUMNS})

@@ -6,6 +6,7 @@ instead of a traceback forty cells down.
 
 from __future__ import annotations
 
+import math
 import types
 from functools import cache
 from pathlib import Path
@@ -73,6 +74,14 @@ def _plain_numpy_reprs() -> None:
     fmt.for_type(np.bool_, lambda obj, p, cycle: p.text(repr(bool(obj))))
 
 
+def fmt(v, spec: str = ".0f", unit: str = "") -> str:
+    """A number for the prose: formatted with `spec` and followed by `unit`, or "n/a" when the input
+    could not give it (None, NaN or infinite)."""
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return "n/a"
+    return f"{v:{spec}}{unit}"
+
+
 def setup(chapter: str, namespace: dict, *, paths: tuple[str, ...] = ("source",), tools: tuple[str, ...] = ()) -> dict:
     """Validate a chapter's parameters and return them with paths resolved.
 
@@ -114,7 +123,7 @@ def resolve_inputs(value, name: str = "source", tools: tuple[str, ...] = ()) -> 
         try:
             p = config.resolve(str(item).strip())
         except FileNotFoundError:
-            raise ParameterError(f"parameter {name!r}: file {item!r} does not exist.") from None
+            raise ParameterError(f"parameter {name!r}: {item!r} does not exist (no such file or folder).") from None
         if tools:
             try:
                 found = ingest.detect(ingest._load_text(p))

@@ -19,7 +19,8 @@ def _fail(message: str, code: int = 2) -> None:
 
 
 def ingest_all(log=print) -> dict[str, int]:
-    """Rebuild data/processed/ from data/raw/: one parquet per tool, plus the rejected-cell report."""
+    """Rebuild data/processed/ from data/raw/: one parquet per tool, plus the rejected-cell report.
+    The parquet of a tool no longer in data/raw is removed, so no chapter reads a stale table."""
     import pandas as pd
 
     from benchbook import ingest
@@ -38,6 +39,10 @@ def ingest_all(log=print) -> dict[str, int]:
         df.to_parquet(config.PROCESSED_DIR / f"{tool}.parquet", index=False)
         counts[tool] = len(df)
         log(f"  {tool}: {len(df)} rows")
+    for stale in config.PROCESSED_DIR.glob("*.parquet"):
+        if stale.stem not in by_tool:
+            stale.unlink()
+            log(f"  removed {stale.name} (no such output left in data/raw)")
     rej = pd.concat(rejected, ignore_index=True) if rejected else pd.DataFrame()
     rej.to_csv(config.PROCESSED_DIR / "rejected.csv", index=False)
     (config.PROCESSED_DIR / "messages.txt").write_text("\n".join(messages) + "\n", encoding="utf-8")
@@ -92,9 +97,10 @@ def build(
     t0 = time.perf_counter()
     typer.echo("ingesting data/raw -> data/processed")
     try:
-        # skipped when data/raw, the package and data/processed are as the last ingest left them
-        b.ingest_if_changed(lambda: ingest_all(log=typer.echo), log=typer.echo, force=force)
-        index = b.build(only, jobs, force, log=typer.echo)
+        with b.build_lock(log=typer.echo):  # the ingest too: chapters read data/processed
+            # skipped when data/raw, the package and data/processed are as the last ingest left them
+            b.ingest_if_changed(lambda: ingest_all(log=typer.echo), log=typer.echo, force=force)
+            index = b.build(only, jobs, force, log=typer.echo)
     except b.BuildError as exc:
         _fail(str(exc), 1)
     typer.echo(f"book built in {time.perf_counter() - t0:.1f} s: {config.relative(index)}")
@@ -191,19 +197,12 @@ def run(
         _fail(str(exc))
     out = (out_dir or config.BUILD_DIR / "runs" / chapter).resolve()
     try:
-        prep = rerun.prepare(chapter, given, source)
-    except ParameterError as exc:
-        _fail(str(exc))
-    shown = ", ".join(f"{k}={v!r}" for k, v in prep.shown.items()) or "defaults"
-    typer.echo(f"running {chapter} with {shown}", err=True)
-    try:
-        nb = rerun.execute(prep, out, progress=not quiet)
+        nb, page = rerun.run(chapter, given, source, out, progress=not quiet, log=lambda m: typer.echo(m, err=True))
     except ParameterError as exc:
         _fail(str(exc))
     except rerun.RunError as exc:
         where = f" (notebook with the traceback: {_shown(exc.notebook)})" if exc.notebook else ""
         _fail(f"{exc}{where}", 1)
-    page = rerun.render_html(nb, out / f"{chapter}.html", title=chapter)
     typer.echo(f"executed notebook: {_shown(nb)}")
     typer.echo(f"page:              {_shown(page)}")
 
@@ -237,7 +236,3 @@ def report(
     for line in compare.summary_lines(result):
         typer.echo(line)
     typer.echo(f"report: {_shown(page)}")
-
-
-def main() -> None:  # pragma: no cover - console entry point
-    app()

@@ -267,8 +267,12 @@ def curves(c: Comparison, max_lines: int = 8) -> dict[str, object]:
 # --------------------------------------------------------------------------------------------
 
 
+_SUMMARY_COLUMNS = ["metric", "statistic", "unit", "matched", "geomean B/A", "min B/A", "max B/A", "better"]
+
+
 def metric_summary(c: Comparison) -> pd.DataFrame:
-    """Per metric and statistic: how many matched, and the geometric mean, min and max of B/A."""
+    """Per metric and statistic: how many matched, and the geometric mean, min and max of B/A.
+    Ratios that are not finite and positive (A or B zero) are left out, so it can be empty."""
     r = c.ratios[np.isfinite(c.ratios["ratio"]) & (c.ratios["ratio"] > 0)]
     rows = []
     for (metric, stat, unit), g in r.groupby(["metric", "statistic", "unit"], sort=False):
@@ -284,7 +288,7 @@ def metric_summary(c: Comparison) -> pd.DataFrame:
                 "better": "" if stat in _SPREAD_STATS else better(unit, float(np.exp(np.log(g["ratio"]).mean()))),
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=_SUMMARY_COLUMNS)
 
 
 def summary_lines(results: list[Comparison]) -> list[str]:

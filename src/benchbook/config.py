@@ -36,7 +36,7 @@ CACHE_DIR = BUILD_DIR / "cache"
 HTML_DIR = BUILD_DIR / "html"
 FIXTURES_DIR = PROJ_ROOT / "tests" / "fixtures"
 
-#: Seconds one chapter may run before the build gives up on it.
+#: Seconds one cell may run before papermill stops the chapter (its per-cell execution timeout).
 EXECUTION_TIMEOUT_S = 600
 
 #: Environment variable naming a file where data reads are logged (the build's cache uses it).

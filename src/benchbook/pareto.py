@@ -1,4 +1,5 @@
-"""The Pareto frontier, shared by the chapters that trade one figure of merit against another."""
+"""The Pareto frontier and the fraction-of-peak rule, shared by the chapters that trade one figure
+of merit against another."""
 
 from __future__ import annotations
 
@@ -20,3 +21,17 @@ def frontier(*axes, maximise: tuple[bool, ...] | None = None) -> np.ndarray:
         better = (pts >= pts[i]).all(axis=1) & (pts > pts[i]).any(axis=1) & finite
         keep[i] = not better.any()
     return keep
+
+
+def fraction_of_peak(x, y, fraction: float) -> int:
+    """Position of the point with the smallest x whose y reaches `fraction` of the largest y: the
+    fraction-of-peak rule (the batch-saturation knee, the power sweet spot). Points with a missing
+    y are skipped; raises ValueError for a fraction outside (0, 1] or when no y is known."""
+    if not 0 < fraction <= 1:
+        raise ValueError(f"fraction must be in (0, 1], got {fraction}")
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    ok = np.flatnonzero(np.isfinite(y) & (y >= fraction * np.nanmax(y))) if np.isfinite(y).any() else []
+    if not len(ok):
+        raise ValueError("no point with a known value")
+    return int(ok[np.argmin(x[ok])])

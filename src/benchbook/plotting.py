@@ -12,10 +12,11 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F
 def use_theme() -> None:
     """Apply the book's seaborn theme (call once per chapter, in its setup cell).
 
-    Interactive mode is switched off, so a figure appears only where the chapter glues or shows it
-    (with its caption), never a second time at the end of the cell that drew it.
+    It does not stop the inline backend from showing every open figure at the end of the cell that
+    drew it: `plt.ioff()` here would be undone, because IPython switches interactive mode back on
+    when it loads the inline backend, at the chapter's first figure. Chapters show a figure through
+    `glue_figure`, which closes it, so that it appears once, where its caption is.
     """
-    plt.ioff()
     sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE)
     plt.rcParams.update(
         {
@@ -28,6 +29,15 @@ def use_theme() -> None:
             "legend.frameon": False,
         }
     )
+
+
+def glue_figure(name: str, fig) -> None:
+    """Glue `fig` under `name` for a `{glue:figure}` directive, and close it so that the inline
+    backend does not show an uncaptioned copy of it at the end of the cell."""
+    from myst_nb import glue
+
+    glue(name, fig, display=False)
+    plt.close(fig)
 
 
 def color(i: int) -> str:

@@ -22,8 +22,9 @@ RATE_METRICS = ("pp_rate", "tg_rate", "pg_rate")
 
 
 def plain(df: pd.DataFrame) -> pd.DataFrame:
-    """A shallow copy without `attrs`: `ingest.read` keeps DataFrames in attrs (the rejected-cell
-    report), and pandas compares attrs on merge/concat, which fails on DataFrames."""
+    """A shallow copy without `attrs` (the rejected-cell report and parser messages `ingest.read`
+    attaches as plain lists), for a table used without them. Chapters that read several files use
+    `ingest.read_all`, which drops them already."""
     out = df.copy(deep=False)
     out.attrs = {}
     return out
@@ -31,7 +32,6 @@ def plain(df: pd.DataFrame) -> pd.DataFrame:
 
 def pick_model(df: pd.DataFrame) -> str | None:
     """The model with the most distinct power limits in a llama-bench table (None if none has a limit)."""
-    df = plain(df)
     d = df[df["metric"].isin(RATE_METRICS) & df["power_limit_w"].notna()]
     if d.empty:
         return None
@@ -46,7 +46,6 @@ def rate_table(df: pd.DataFrame, model: str | None = None) -> pd.DataFrame:
     Rows without a power limit are dropped. Columns: model, test, metric, power_limit_w, mean, std,
     cv, n_reps, line.
     """
-    df = plain(df)
     d = df[df["metric"].isin(RATE_METRICS) & df["power_limit_w"].notna()]
     if model is not None:
         d = d[d["model"] == model]
@@ -101,7 +100,8 @@ def energy(table: pd.DataFrame, measured: pd.DataFrame | None = None) -> pd.Data
 
 
 def sweet_spot(table: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
-    """Per test: the lowest power limit whose mean rate is still >= `fraction` x the test's peak.
+    """Per test: the lowest power limit whose mean rate is still >= `fraction` x the test's peak
+    (the fraction-of-peak rule, `pareto.fraction_of_peak`).
 
     Columns: test, peak, peak_limit_w, sweet_limit_w, sweet_mean, retained (sweet_mean / peak),
     saving_w (highest limit - sweet limit), n_limits.
@@ -114,8 +114,7 @@ def sweet_spot(table: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
         if g.empty:
             continue
         top = g.loc[g["mean"].idxmax()]
-        ok = g[g["mean"] >= fraction * top["mean"]]
-        best = ok.loc[ok["power_limit_w"].idxmin()]
+        best = g.iloc[pareto.fraction_of_peak(g["power_limit_w"], g["mean"], fraction)]
         rows.append(
             {
                 "test": test,

@@ -26,23 +26,7 @@ from scipy import stats
 
 from benchbook.ingest.sglang_quant import REGIMES
 
-#: The metric that matters per regime (the source ranks every regime by output throughput).
-DEFAULT_METRIC_BY_REGIME = {
-    "interactive": "latency",
-    "long_context": "latency",
-    "decode_bound": "output_throughput",
-    "prefill_bound": "overall_throughput",
-    "medium_batch": "overall_throughput",
-    "base": "overall_throughput",
-    "high_concurrency": "overall_throughput",
-}
 LOWER_IS_BETTER = {"latency", "last_ttft", "ttft", "implied_ttft"}
-METRIC_LABELS = {
-    "latency": "latency (s)",
-    "output_throughput": "output throughput (tok/s)",
-    "overall_throughput": "overall throughput (tok/s)",
-    "implied_ttft": "implied TTFT (s)",
-}
 RUN_METRICS = ["latency", "output_throughput", "overall_throughput"]
 
 
@@ -163,6 +147,16 @@ def outliers(run_table: pd.DataFrame, rule: str = "cv>0.10", metrics=RUN_METRICS
         "mean_without",
     ]
     return pd.DataFrame(rows, columns=cols)
+
+
+def timestamp_outliers(flagged: pd.DataFrame) -> pd.Series:
+    """Per flagged (regime, scheme) cell: True when output throughput is its only flagged metric and
+    the outlying run sits below the others, the signature of one run's late TTFT timestamp (output
+    throughput is the only metric that depends on it)."""
+    if flagged.empty:
+        return pd.Series(dtype=bool)
+    low = flagged["value"] < flagged["others_median"]
+    return flagged.assign(ok=(flagged["metric"] == "output_throughput") & low).groupby(["regime", "scheme"])["ok"].all()
 
 
 def drop_outliers(run_table: pd.DataFrame, flagged: pd.DataFrame) -> pd.DataFrame:

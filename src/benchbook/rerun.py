@@ -84,11 +84,6 @@ def setup_call(chapter: str) -> dict:
     return {}
 
 
-def _display(path: Path) -> str:
-    """How a path is shown: relative to the project root when inside it, else by file name."""
-    return config.relative(path)
-
-
 @dataclass
 class Prepared:
     """A checked run: what papermill receives, and how each value is shown to a reader."""
@@ -125,7 +120,9 @@ def prepare(chapter: str, given: dict, sources: list[str] | None = None) -> Prep
             inputs += files
             sep_list = isinstance(value, (list, tuple))
             params[name] = [str(f) for f in files] if sep_list else ",".join(str(f) for f in files)
-            shown[name] = [_display(f) for f in files] if sep_list else ",".join(_display(f) for f in files)
+            shown[name] = (
+                [config.relative(f) for f in files] if sep_list else ",".join(config.relative(f) for f in files)
+            )
         else:
             params[name] = value
             shown[name] = value
@@ -143,6 +140,14 @@ def _scrub_text(text: str, replacements: dict[str, str]) -> str:
     return text
 
 
+def _replacements(prep: Prepared) -> dict[str, str]:
+    """Machine path -> what a reader is shown instead (input files, then the project root)."""
+    replacements = {str(f): config.relative(f) for f in prep.inputs}
+    replacements[str(config.PROJ_ROOT) + os.sep] = ""
+    replacements[str(config.PROJ_ROOT)] = "."
+    return replacements
+
+
 def sanitize(nb: nbformat.NotebookNode, prep: Prepared, out_name: str) -> None:
     """Remove machine paths from an executed notebook: papermill's metadata, the injected
     parameters cell, and any absolute input path echoed in an output or a traceback."""
@@ -151,11 +156,7 @@ def sanitize(nb: nbformat.NotebookNode, prep: Prepared, out_name: str) -> None:
     pm["output_path"] = out_name
     pm["parameters"] = dict(prep.shown)
     pm.pop("cwd", None)
-    replacements = {}
-    for f in prep.inputs:
-        replacements[str(f)] = _display(f)
-    replacements[str(config.PROJ_ROOT) + os.sep] = ""
-    replacements[str(config.PROJ_ROOT)] = "."
+    replacements = _replacements(prep)
     for cell in nb.cells:
         if "injected-parameters" in cell.metadata.get("tags", []):
             lines = ["# Parameters"] + [f"{k} = {v!r}" for k, v in prep.shown.items()]
@@ -175,12 +176,28 @@ def sanitize(nb: nbformat.NotebookNode, prep: Prepared, out_name: str) -> None:
                     out["data"][mime] = _scrub_text(data, replacements)
 
 
+def _keep_failed(tmp: str, prep: Prepared, out_dir: Path) -> Path | None:
+    """Save what papermill wrote before the failure as <chapter>.failed.ipynb (sanitized), so the
+    traceback can be read; None when it wrote nothing readable."""
+    if not os.path.getsize(tmp):
+        return None
+    failed = out_dir / f"{prep.chapter}.failed.ipynb"
+    try:
+        nb = nbformat.read(tmp, as_version=4)
+    except ValueError:  # cut off mid-write
+        return None
+    sanitize(nb, prep, failed.name)
+    nbformat.write(nb, failed)
+    return failed
+
+
 def execute(prep: Prepared, out_dir: Path, progress: bool = True) -> Path:
     """Execute the chapter with papermill into OUT_DIR/<chapter>.ipynb (written atomically).
 
-    A cell that raises ParameterError becomes ParameterError (one sentence); any other failure
-    becomes RunError naming the cell, and the failed notebook is kept beside as
-    <chapter>.failed.ipynb so the traceback can be read.
+    A cell that raises ParameterError becomes ParameterError (one sentence); any other failure (a
+    cell that raised or timed out, a kernel that died or never started) becomes RunError naming
+    the chapter and the error, and what was executed is kept beside as <chapter>.failed.ipynb so
+    the traceback can be read.
     """
     from papermill.exceptions import PapermillExecutionError
 
@@ -205,15 +222,14 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True) -> Path:
         except PapermillExecutionError as exc:
             if exc.ename == "ParameterError":
                 raise ParameterError(exc.evalue) from None
-            failed = out_dir / f"{prep.chapter}.failed.ipynb"
-            if os.path.getsize(tmp):
-                nb = nbformat.read(tmp, as_version=4)
-                sanitize(nb, prep, failed.name)
-                nbformat.write(nb, failed)
             raise RunError(
                 f"{prep.chapter}: cell {exc.exec_count or exc.cell_index} failed: {exc.ename}: {exc.evalue}",
-                failed if failed.is_file() else None,
+                _keep_failed(tmp, prep, out_dir),
             ) from None
+        except Exception as exc:  # nbclient's cell timeout or dead kernel, a kernel that never started
+            first = (str(exc).strip().splitlines() or [""])[0]
+            message = _scrub_text(f"{prep.chapter}: {type(exc).__name__}: {first}".rstrip(": "), _replacements(prep))
+            raise RunError(message, _keep_failed(tmp, prep, out_dir)) from None
         nb = nbformat.read(tmp, as_version=4)
         sanitize(nb, prep, target.name)
         nbformat.write(nb, tmp)
@@ -448,7 +464,7 @@ def strip_remote(page: str) -> str:
 
 
 def run(chapter: str, given: dict, sources: list[str] | None, out_dir: Path, progress: bool = True, log=print):
-    """Check, execute and render; return (executed notebook, html page)."""
+    """Check, execute and render; return (executed notebook, html page). `benchbook run` is this."""
     prep = prepare(chapter, given, sources)
     shown = ", ".join(f"{k}={v!r}" for k, v in prep.shown.items()) or "defaults"
     log(f"running {chapter} with {shown}")

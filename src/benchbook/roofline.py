@@ -103,9 +103,9 @@ def attainable_tflops(intensity: np.ndarray | float, g: GPU, peak_tflops: float 
     return np.minimum(peak, g.bandwidth_gb_s * 1e9 * np.asarray(intensity, dtype=float) / 1e12)
 
 
-def decode_bandwidth_gb_s(bytes_per_step: float, step_s: float) -> float:
-    """Achieved bandwidth of a decode step that must read `bytes_per_step` (weights + KV cache)."""
-    return bytes_per_step / step_s / 1e9
+def achieved_bandwidth_gb_s(nbytes: float, seconds: float) -> float:
+    """Achieved bandwidth (GB/s) of a step that must move `nbytes` (weights + KV cache) in `seconds`."""
+    return nbytes / seconds / 1e9
 
 
 def plot_roofline(
@@ -114,7 +114,6 @@ def plot_roofline(
     points: pd.DataFrame | None = None,
     *,
     peak_tflops: float | None = None,
-    label_col: str = "label",
     hue_col: str | None = None,
     xlim=(0.1, 10_000),
 ) -> None:

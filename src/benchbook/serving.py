@@ -79,37 +79,34 @@ def sweep_x(r: pd.DataFrame, variable: str) -> pd.Series:
     raise ValueError(f"sweep variable must be 'max_concurrency' or 'request_rate', not {variable!r}")
 
 
+def _steps(x, y) -> list[tuple[float, float]]:
+    """(x0, elasticity) of each step of a curve, in x order; points that are not finite and
+    positive are dropped, and steps between equal x skipped."""
+    pts = sorted((a, b) for a, b in zip(x, y, strict=True) if np.isfinite(a) and np.isfinite(b) and a > 0 and b > 0)
+    return [
+        (x0, ((y1 - y0) / y0) / ((x1 - x0) / x0)) for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False) if x1 != x0
+    ]
+
+
+def elasticities(x, y) -> list[float]:
+    """The step elasticities of a curve, in x order (see the knee rule)."""
+    return [e for _, e in _steps(x, y)]
+
+
 def knee(x, y, threshold: float = 0.25):
     """x at the knee of a saturation curve (see the module rule), or None if it never saturates.
 
     >>> knee([1, 2, 4, 8], [10, 20, 30, 33], 0.25)
     4
     """
-    pts = sorted(zip(x, y, strict=True))
-    pts = [(a, b) for a, b in pts if np.isfinite(a) and np.isfinite(b) and a > 0 and b > 0]
-    for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
-        if x1 == x0:
-            continue
-        e = ((y1 - y0) / y0) / ((x1 - x0) / x0)
-        if e < threshold:
-            return x0
-    return None
-
-
-def elasticities(x, y) -> list[float]:
-    """The step elasticities of a curve, in x order (see the knee rule); steps between equal x
-    are skipped."""
-    pts = sorted(zip(x, y, strict=True))
-    return [
-        ((y1 - y0) / y0) / ((x1 - x0) / x0)
-        for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False)
-        if x1 != x0 and x0 > 0 and y0 > 0
-    ]
+    return next((x0 for x0, e in _steps(x, y) if e < threshold), None)
 
 
 def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
     """The knee of each series of runs (see `series_key`): series, n, knee, first and last step
-    elasticity, output throughput at the knee, and the best run's throughput and x."""
+    elasticity, the number of steps and of steps where throughput fell (negative elasticity),
+    whether the elasticity fell at every step (`diminishing`), output throughput at the knee, and
+    the best run's throughput and x."""
     d = r.assign(x=sweep_x(r, variable), series=series_key(r))
     d = d[np.isfinite(d["output_throughput"])]
     rows = []
@@ -118,6 +115,8 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
             continue
         k = knee(g["x"], g["output_throughput"], threshold)
         el = elasticities(g["x"], g["output_throughput"])
+        if not el:
+            continue
         top = g.loc[g["output_throughput"].idxmax()]
         at = g[g["x"] == k]["output_throughput"].max() if k is not None else np.nan
         rows.append(
@@ -127,12 +126,16 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
                 knee=k,
                 el_first=el[0],
                 el_last=el[-1],
+                n_steps=len(el),
+                n_falls=sum(e < 0 for e in el),
+                diminishing=all(b < a for a, b in zip(el, el[1:], strict=False)),
                 knee_tput=at,
                 top_tput=top["output_throughput"],
                 top_x=top["x"],
             )
         )
-    return pd.DataFrame(rows, columns=["series", "n", "knee", "el_first", "el_last", "knee_tput", "top_tput", "top_x"])
+    columns = ["series", "n", "knee", "el_first", "el_last", "n_steps", "n_falls", "diminishing"]
+    return pd.DataFrame(rows, columns=columns + ["knee_tput", "top_tput", "top_x"])
 
 
 def littles_law(r: pd.DataFrame) -> pd.DataFrame:

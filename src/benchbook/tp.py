@@ -16,6 +16,7 @@ import pandas as pd
 from scipy.optimize import curve_fit
 
 from benchbook.checks.tgi import wide
+from benchbook.roofline import achieved_bandwidth_gb_s
 
 __all__ = [
     "wide",
@@ -32,10 +33,17 @@ __all__ = [
     "decode_slower_with_tp",
     "quantization_slowdown",
     "batch_token_budget_test",
+    "ran_last_before_failure",
     "recommendation",
+    "QUANT_BYTES_PER_WEIGHT",
 ]
 
 LATENCY_METRICS = ("prefill_latency", "decode_token_latency")
+
+#: Bytes each weight takes under a TGI `--quantize` value, where the launcher states it: bitsandbytes
+#: is 8-bit LLM.int8(), bitsandbytes-nf4 and bitsandbytes-fp4 are 4-bit (text-generation-launcher
+#: --help, option --quantize). Other values are left out rather than guessed.
+QUANT_BYTES_PER_WEIGHT = {"bitsandbytes": 1.0, "bitsandbytes-nf4": 0.5, "bitsandbytes-fp4": 0.5}
 
 
 def main_config(w: pd.DataFrame) -> pd.DataFrame:
@@ -102,6 +110,13 @@ class ScalingFit:
     def tp_optimum(self) -> float:
         """TP minimising the fitted latency: sqrt(a / b) (infinite when b = 0)."""
         return math.sqrt(self.a / self.b) if self.b > 0 else math.inf
+
+    def nearest_measured(self, tps) -> int:
+        """The measured TP nearest the fitted optimum, on a log scale (the largest when b = 0)."""
+        tps = sorted(int(t) for t in tps)
+        if not math.isfinite(self.tp_optimum):
+            return tps[-1]
+        return min(tps, key=lambda t: abs(math.log2(t) - math.log2(self.tp_optimum)))
 
 
 def fit_scaling(tp, latency_ms) -> ScalingFit | None:
@@ -170,7 +185,7 @@ def roofline_points(
         else:
             nbytes = wbytes + bs * seq * kv_bytes_per_token
             flops = 2 * params * bs * seq
-        gbs = nbytes / t / tp / 1e9
+        gbs = achieved_bandwidth_gb_s(nbytes / tp, t)
         tflops = flops / t / tp / 1e12
         rows.append(
             {
@@ -349,6 +364,16 @@ def batch_token_budget_test(w: pd.DataFrame) -> pd.DataFrame:
         out,
         columns=["tp", "section", "batch_size", "tokens", "budget", "predicted_to_run", "ran", "consistent", "line"],
     )
+
+
+def ran_last_before_failure(w: pd.DataFrame, tp, section, batch_size: int, metric: str = "prefill_latency") -> bool:
+    """True when `batch_size` is the largest batch size that ran in its (TP, section) and a larger one
+    did not run: the step just before the failures."""
+    d = w[(w["metric"] == metric) & (w["section"] == section)]
+    d = d[d["tp"].isna()] if pd.isna(tp) else d[d["tp"] == tp]
+    ran = d.loc[d["mean"].notna(), "batch_size"]
+    failed = d.loc[d["mean"].isna(), "batch_size"]
+    return bool(len(ran) and ran.max() == batch_size and (failed > batch_size).any())
 
 
 def recommendation(w: pd.DataFrame) -> dict:

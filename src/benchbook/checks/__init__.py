@@ -76,7 +76,9 @@ def audit_all(paths) -> pd.DataFrame:
 
 def expand(source) -> list:
     """Files named by a `source` parameter: files as given, folders expanded to the tool outputs
-    inside them (manifests and READMEs skipped)."""
+    inside them (a write-up .md is a tool output; only READMEs and .yml manifests are skipped). A
+    listed folder is logged as read, so that the build's cache re-runs the chapter when a file is
+    added to it."""
     from pathlib import Path
 
     from benchbook import config
@@ -86,8 +88,11 @@ def expand(source) -> list:
     for item in items:
         p = config.resolve(item)
         if p.is_dir():
+            config.log_read(p)
             out += sorted(
-                f for f in p.rglob("*") if f.is_file() and not f.name.endswith((".manifest.yml", ".md", ".yml"))
+                f
+                for f in p.rglob("*")
+                if f.is_file() and f.name.lower() != "readme.md" and not f.name.endswith((".yml", ".yaml"))
             )
         else:
             out.append(p)

@@ -61,8 +61,7 @@ def reproduce(path) -> pd.DataFrame:
             continue
         sec = float(latk.loc[key])
         rec = r["batch_size"] * NEW_TOKENS / sec
-        lo = r["batch_size"] * NEW_TOKENS / (sec + 0.005)
-        hi = r["batch_size"] * NEW_TOKENS / max(sec - 0.005, 1e-9)
+        lo, hi = rounding_interval(r["batch_size"], sec)
         ok = lo - 0.005 <= r["value"] <= hi + 0.005
         rows.append(
             {
@@ -89,7 +88,9 @@ def audit(path) -> pd.DataFrame:
     """oom padding, empty columns and the memory limit, one row per defect."""
     df = _read(path)
     rows = []
-    for (table, dtype), g in df.groupby(["table", "dtype"], sort=False):
+    for (model, framework, _gpu, table, dtype), g in df.groupby(
+        ["model", "framework", "gpu", "table", "dtype"], sort=False, dropna=False
+    ):
         first = g.drop_duplicates("batch_size")
         oom = first[first["note"] == OOM_NOTE]
         empty = first[first["note"] == EMPTY_NOTE]
@@ -101,7 +102,7 @@ def audit(path) -> pd.DataFrame:
                     "defect": "empty column",
                     "line": int(first["line"].min()),
                     "value": None,
-                    "evidence": f"{table} table: the {dtype} column is blank in all {len(first)} rows",
+                    "evidence": f"{model}, {table} table: the {framework} {dtype} column is blank in all {len(first)} rows",
                     "consequence": f"no {dtype} result: reported as missing (NaN), never as zero",
                 }
             )
@@ -115,7 +116,7 @@ def audit(path) -> pd.DataFrame:
                     "defect": "oom padding",
                     "line": int(oom["line"].min()),
                     "value": "oom",
-                    "evidence": f"{table} table, {dtype}: {len(oom)} 'oom' cells from batch size "
+                    "evidence": f"{model}, {table} table, {framework} {dtype}: {len(oom)} 'oom' cells from batch size "
                     f"{int(oom['batch_size'].min())} (last result at {last_ok})",
                     "consequence": "'oom' is padding for a missing result line, not a measured error: "
                     "the memory limit lies between the last result and the first oom",

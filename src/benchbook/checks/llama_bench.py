@@ -21,9 +21,8 @@ import pandas as pd
 
 from benchbook import bandwidth, config, ingest
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame
+from benchbook.ingest.llama_bench import NAME
 from benchbook.power import RATE_METRICS, plain
-
-TOOL = "llama-bench"
 
 #: A test whose std exceeds this fraction of its mean is flagged.
 HIGH_CV = 0.05
@@ -38,7 +37,7 @@ NOTES_BANDWIDTH = [
 
 
 def _table(path) -> pd.DataFrame:
-    return plain(ingest.read(path, tool=TOOL))
+    return plain(ingest.read(path, tool=NAME))
 
 
 def _sample_std(x: np.ndarray) -> float:
@@ -47,13 +46,11 @@ def _sample_std(x: np.ndarray) -> float:
 
 def reproduce(path) -> pd.DataFrame:
     df = _table(path)
-    src = config.relative(config.resolve(path)) if not isinstance(path, pd.DataFrame) else "?"
-    src = df["source"].iloc[0] if len(df) else src
+    src = df["source"].iloc[0] if len(df) else config.resolve(path).name
     rows: list[dict] = []
     rates = df[df["metric"].isin(RATE_METRICS)]
-    r = rates.copy()
     # a test is identified by the line of its mean; samples sit on nearby lines of the same record
-    for (model, test, pw, _build, _ngl, _threads, _fa), g in r.groupby(
+    for (model, test, pw, _build, _ngl, _threads, _fa), g in rates.groupby(
         ["model", "test", "power_limit_w", "build", "ngl", "threads", "fa"], dropna=False, sort=False
     ):
         means = g[g["statistic"] == "mean"]
@@ -72,7 +69,7 @@ def reproduce(path) -> pd.DataFrame:
                 rows.append(
                     dict(
                         source=src,
-                        tool=TOOL,
+                        tool=NAME,
                         line=m.line,
                         quantity=f"mean t/s of samples_ts: {name}",
                         published=m.value,
@@ -89,7 +86,7 @@ def reproduce(path) -> pd.DataFrame:
                     rows.append(
                         dict(
                             source=src,
-                            tool=TOOL,
+                            tool=NAME,
                             line=std.line,
                             quantity=f"sample std t/s: {name}",
                             published=std.value,
@@ -103,7 +100,7 @@ def reproduce(path) -> pd.DataFrame:
                 rows.append(
                     dict(
                         source=src,
-                        tool=TOOL,
+                        tool=NAME,
                         line=m.line,
                         quantity=f"CV (std/mean): {name}",
                         published=np.nan,
@@ -124,7 +121,7 @@ def reproduce(path) -> pd.DataFrame:
             rows.append(
                 dict(
                     source=src,
-                    tool=TOOL,
+                    tool=NAME,
                     line=h["line"],
                     quantity=f"notes: tg128 GB/s, {model}" + (f" @ {pw:g} W" if pw else ""),
                     published=gbs,
@@ -138,7 +135,7 @@ def reproduce(path) -> pd.DataFrame:
                 rows.append(
                     dict(
                         source=src,
-                        tool=TOOL,
+                        tool=NAME,
                         line=h["line"],
                         quantity=f"notes: % of peak, {model}",
                         published=pct,
@@ -176,7 +173,7 @@ def audit(path) -> pd.DataFrame:
             rows.append(
                 dict(
                     source=src,
-                    tool=TOOL,
+                    tool=NAME,
                     defect="high coefficient of variation",
                     line=r.line,
                     value=r.cv,
@@ -191,7 +188,7 @@ def audit(path) -> pd.DataFrame:
         rows.append(
             dict(
                 source=src,
-                tool=TOOL,
+                tool=NAME,
                 defect="no build line",
                 line=r.line,
                 value=np.nan,
@@ -211,7 +208,7 @@ def audit(path) -> pd.DataFrame:
             rows.append(
                 dict(
                     source=src,
-                    tool=TOOL,
+                    tool=NAME,
                     defect="partial offload",
                     line=r.line,
                     value=r.ngl,

@@ -32,10 +32,7 @@ _DEC = 2
 
 
 def _read(path) -> tuple[pd.DataFrame, list[str]]:
-    parsed = [p for p in ingest.read_parsed(path) if p.tool == NAME]
-    if not parsed:
-        parsed = ingest.read_parsed(path, tool=NAME)
-    p = parsed[0]
+    p = ingest.read_parsed(path, tool=NAME)[0]
     return p.table, p.messages
 
 
@@ -261,7 +258,7 @@ def audit(path, outlier_rule: str = "cv>0.10") -> pd.DataFrame:
                     "consequence": "repaired on reading; no number affected",
                 }
             )
-        elif "truncated" in m or "lists" in m and "of" in m:
+        elif m.startswith("ranking for "):
             rows.append(
                 {
                     "source": src,

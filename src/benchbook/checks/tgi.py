@@ -19,8 +19,8 @@ import pandas as pd
 
 from benchbook import ingest
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame
+from benchbook.ingest.tgi import NAME
 
-TOOL = "tgi-benchmark"
 KEYS = [
     "source",
     "model",
@@ -36,7 +36,7 @@ KEYS = [
 
 def wide(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (configuration, metric, batch size) with a column per statistic and the raw line."""
-    d = df[df["tool"] == TOOL].copy()
+    d = df[df["tool"] == NAME].copy()
     d["section"] = d["section"].fillna("")
     d["tp"] = d["tp"].astype("Int64")
     keys = KEYS + ["metric"]
@@ -64,7 +64,7 @@ def _tol(value: float, lat: float) -> float:
 
 
 def reproduce(path) -> pd.DataFrame:
-    df = ingest.read(path, tool=TOOL)
+    df = ingest.read(path, tool=NAME)
     w = wide(df)
     rows = []
     idx = KEYS
@@ -108,7 +108,7 @@ def reproduce(path) -> pd.DataFrame:
                 rows.append(
                     {
                         "source": r["source"],
-                        "tool": TOOL,
+                        "tool": NAME,
                         "line": int(r["line"]),
                         "quantity": f"{metric} {stat} (tp {r['tp']}, bs {r['batch_size']}, {r['section'] or 'main'})",
                         "published": pub,
@@ -135,7 +135,7 @@ def reproduce(path) -> pd.DataFrame:
             rows.append(
                 {
                     "source": key[0],
-                    "tool": TOOL,
+                    "tool": NAME,
                     "line": int(r["line"]),
                     "quantity": f"decode_total_latency {stat} = {steps} x decode_token (tp {key[2]}, bs {key[-1]})",
                     "published": r[stat],
@@ -148,17 +148,23 @@ def reproduce(path) -> pd.DataFrame:
     return frame(rows, REPRODUCTION_COLUMNS)
 
 
+def _element(p: int, n: int) -> int:
+    """Index of TGI's p-th percentile in a vector of n runs (benchmark/src/table.rs: p / 100 x n, truncated)."""
+    return int(p / 100 * n)
+
+
 def audit(path) -> pd.DataFrame:
-    df = ingest.read(path, tool=TOOL)
+    df = ingest.read(path, tool=NAME)
     w = wide(df)
     lat = w[w.metric.str.endswith("latency")]
+    runs_at = df.groupby(["source", "line"])["n_runs"].first()
     rows = []
 
     def add(r, defect, value, evidence, consequence):
         rows.append(
             {
                 "source": r["source"],
-                "tool": TOOL,
+                "tool": NAME,
                 "defect": defect,
                 "line": int(r["line"]),
                 "value": value,
@@ -187,25 +193,33 @@ def audit(path) -> pd.DataFrame:
                 f"{where(r)}: mean {r['mean']:.2f} ms, p90 {r['p90']:.2f} ms",
                 "impossible for a true p90 of 10 runs only if the vector were sorted; percentile cells untrustworthy",
             )
-        if pd.notna(r.get("p90")) and pd.notna(r.get("max")) and r["p90"] < r["max"]:
+        n = runs_at.get((r["source"], r["line"]))
+        # TGI's p90 is element int(0.9 x n) of the run vector: the last one only for some n
+        if (
+            pd.notna(n)
+            and _element(90, n) == n - 1
+            and pd.notna(r.get("p90"))
+            and pd.notna(r.get("max"))
+            and r["p90"] < r["max"]
+        ):
             add(
                 r,
                 "p90 below Highest",
                 r["p90"],
                 f"{where(r)}: Highest {r['max']:.2f} ms, p90 {r['p90']:.2f} ms",
-                "with 10 runs p90 is element [9]; below the maximum means the vector was never sorted",
+                f"with {n} runs p90 is element [{n - 1}], the last; below the maximum means the vector was never sorted",
             )
     ok = lat[lat["p90"].notna() & lat["p99"].notna()]
-    if len(ok):
-        same = int((ok["p90"] == ok["p99"]).sum())
-        r0 = ok.iloc[0]
-        add(
-            r0,
-            "p90 == p99",
-            float(same),
-            f"{same} of {len(ok)} latency rows have p90 == p99",
-            "with N Runs = 10, int(0.9 x 10) = int(0.99 x 10) = 9: both read the same element",
+    same = ok[ok["p90"] == ok["p99"]]
+    if len(same):
+        r0 = same.iloc[0]
+        n = runs_at.get((r0["source"], r0["line"]))
+        why = (
+            f"with N Runs = {n}, int(0.9 x {n}) = int(0.99 x {n}) = {_element(90, n)}: both read the same element"
+            if pd.notna(n) and _element(90, n) == _element(99, n)
+            else "p90 and p99 are different elements of the run vector: equal values are tied runs"
         )
+        add(r0, "p90 == p99", float(len(same)), f"{len(same)} of {len(ok)} latency rows have p90 == p99", why)
     for _, r in w.iterrows():
         note = r["note"] or ""
         if pd.isna(r.get("mean")):

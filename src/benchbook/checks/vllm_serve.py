@@ -20,8 +20,7 @@ import pandas as pd
 
 from benchbook import ingest, serving
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame
-
-TOOL = "vllm-bench-serve"
+from benchbook.ingest.vllm_serve import NAME
 
 
 def _line(df: pd.DataFrame, run: str, metric: str) -> int | float:
@@ -30,7 +29,7 @@ def _line(df: pd.DataFrame, run: str, metric: str) -> int | float:
 
 
 def reproduce(path) -> pd.DataFrame:
-    df = ingest.read(path, tool=TOOL)
+    df = ingest.read(path, tool=NAME)
     r = serving.runs(df)
     rows = []
     for _, row in r.iterrows():
@@ -52,7 +51,7 @@ def reproduce(path) -> pd.DataFrame:
             rows.append(
                 dict(
                     source=row["source"],
-                    tool=TOOL,
+                    tool=NAME,
                     line=_line(df, row["run"], q),
                     quantity=f"{row['run']}: {q}",
                     published=pub,
@@ -71,7 +70,7 @@ def reproduce(path) -> pd.DataFrame:
         rows.append(
             dict(
                 source=row["source"],
-                tool=TOOL,
+                tool=NAME,
                 line=_line(df, row["run"], "request_throughput"),
                 quantity=f"{row['run']}: mean in flight (Little's law{', E2EL estimated' if est else ''})",
                 published=cap,
@@ -85,7 +84,7 @@ def reproduce(path) -> pd.DataFrame:
 
 
 def audit(path, tpot_itl_ratio: float = 1.5, utilisation_floor: float = 0.6) -> pd.DataFrame:
-    df = ingest.read(path, tool=TOOL)
+    df = ingest.read(path, tool=NAME)
     r = serving.runs(df)
     rows = []
     capped = r[r["max_concurrency"].notna()]
@@ -97,7 +96,7 @@ def audit(path, tpot_itl_ratio: float = 1.5, utilisation_floor: float = 0.6) -> 
             rows.append(
                 dict(
                     source=row["source"],
-                    tool=TOOL,
+                    tool=NAME,
                     defect="TTFT includes server queueing",
                     line=_line(df, run, "ttft"),
                     value=row["ttft_mean"],
@@ -112,7 +111,7 @@ def audit(path, tpot_itl_ratio: float = 1.5, utilisation_floor: float = 0.6) -> 
             rows.append(
                 dict(
                     source=row["source"],
-                    tool=TOOL,
+                    tool=NAME,
                     defect="TPOT much greater than ITL",
                     line=_line(df, run, "tpot"),
                     value=tp / it,
@@ -127,7 +126,7 @@ def audit(path, tpot_itl_ratio: float = 1.5, utilisation_floor: float = 0.6) -> 
             rows.append(
                 dict(
                     source=row["source"],
-                    tool=TOOL,
+                    tool=NAME,
                     defect="requests_failed",
                     line=_line(df, run, "completed"),
                     value=failed if math.isfinite(failed) else lost,
@@ -140,7 +139,7 @@ def audit(path, tpot_itl_ratio: float = 1.5, utilisation_floor: float = 0.6) -> 
             rows.append(
                 dict(
                     source=row["source"],
-                    tool=TOOL,
+                    tool=NAME,
                     defect="nominal concurrency not reached",
                     line=_line(df, run, "request_throughput"),
                     value=lit.loc[i, "in_flight"],

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.core import Parsed, ParseError, Tool, markdown_cells, number, register, rejected, tidy
 
 NAME = "attention-gym"
 
@@ -69,7 +69,6 @@ _STOP_RE = re.compile(
     r"Aborted \(core dumped\)|Killed\s*$|RuntimeError:|torch\.OutOfMemoryError|"
     r"CUDA error:|torch\.cuda\.OutOfMemoryError)"
 )
-_NUM_RE = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")
 
 
 def sniff(text: str) -> bool:
@@ -86,10 +85,9 @@ def snake(title: str) -> str:
 
 
 def _row_cells(line: str) -> list[str]:
+    """The cells of a grid row; none when the row lacks either border (cut short)."""
     s = line.strip()
-    if not (s.startswith("|") and s.endswith("|")):
-        return []
-    return [c.strip() for c in s[1:-1].split("|")]
+    return markdown_cells(s) if s.startswith("|") and s.endswith("|") else []
 
 
 class _Section:
@@ -243,8 +241,9 @@ def _read_grid(lines, start, source, sec: _Section, bad) -> tuple[int, int]:
                 "statistic": "mean" if metric == "time" else "value",
             }
             low = cell.lower()
-            if _NUM_RE.match(cell):
-                sec.rows.append({**rec, "value": float(cell), "note": None})
+            v = number(cell)
+            if v is not None:
+                sec.rows.append({**rec, "value": v, "note": None})
             elif low in ("nan", "inf", "-inf", ""):
                 sec.rows.append({**rec, "value": math.nan, "note": f"printed {cell or 'blank'}: not measured"})
             else:

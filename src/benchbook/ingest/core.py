@@ -106,6 +106,21 @@ def tidy(tool: Tool, records: Iterable[dict], source: str) -> pd.DataFrame:
         raise ParseError(source, None, f"parsed values do not fit the {tool.name} schema: {first}") from None
 
 
+#: A decimal number as the tools print it; nan and inf are left to each parser, which says what they mean.
+NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_NUMBER_RE = re.compile(NUMBER)
+
+#: A markdown table's separator row (`|---|:-:|`) and an ATX heading (its text in group 1).
+SEPARATOR_RE = re.compile(r"^\s*\|(\s*:?-+:?\s*\|)+\s*$")
+HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+def number(text: str) -> float | None:
+    """The value of a cell that is exactly one number (surrounding blanks allowed), else None."""
+    t = text.strip()
+    return float(t) if _NUMBER_RE.fullmatch(t) else None
+
+
 _CELL_SEP = re.compile(r"(?<!\\)\|")
 
 

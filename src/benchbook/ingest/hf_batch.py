@@ -26,7 +26,18 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest.core import Parsed, ParseError, Tool, markdown_cells, register, rejected, tidy
+from benchbook.ingest.core import (
+    HEADING_RE,
+    SEPARATOR_RE,
+    Parsed,
+    ParseError,
+    Tool,
+    markdown_cells,
+    number,
+    register,
+    rejected,
+    tidy,
+)
 
 NAME = "hf-batch-sweep"
 
@@ -50,15 +61,12 @@ EMPTY_NOTE = "blank: no result for this dtype (column never run)"
 MS_NOTE = "1000 / aggregate throughput: not the per-sequence per-token latency"
 
 _HEADER_RE = re.compile(r"^\s*\|\s*batch[_ ]size\s*\|", re.I)
-_SEP_RE = re.compile(r"^\s*\|(\s*:?-+:?\s*\|)+\s*$")
 _THR_TITLE_RE = re.compile(r"^\s*(?:#+\s*)?(?:Throughput\s*\(\s*)?tokens/sec\s*\\?\|\s*msec/token\s*\)?\s*:?\s*$", re.I)
 _LAT_TITLE_RE = re.compile(r"^\s*(?:#+\s*)?(?:Latency\s*\(\s*sec\s*\)|sec|secs)\s*:?\s*$", re.I)
 _GPU_RE = re.compile(r"\b(A100|A10G?|A6000|H100|H200|V100|T4|L4|L40S?|RTX|MI\d{3}X?)\b", re.I)
 _FRAMEWORK_RE = re.compile(
     r"^(HF[- ]accelerate|accelerate|DS[- ]inference|DeepSpeed(?:[- ]inference)?|transformers)$", re.I
 )
-_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-_NUM_RE = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")
 _COL_RE = re.compile(r"^(.*?)\s*\(\s*([A-Za-z0-9_.-]+)\s*\)\s*$")
 
 _TOOL_TITLE = "bigcode-inference-benchmark"
@@ -80,10 +88,6 @@ def _column(name: str, framework: str | None) -> tuple[str, str | None]:
         fw = framework if fw.upper() == "HF" and framework else ("HF-accelerate" if fw.upper() == "HF" else fw)
         return m.group(2).lower(), fw
     return head.lower(), framework
-
-
-def _number(text: str) -> float | None:
-    return float(text) if _NUM_RE.match(text) else None
 
 
 def parse(text: str, source: str) -> Parsed:
@@ -141,7 +145,7 @@ def parse(text: str, source: str) -> Parsed:
 
 def _context_line(s: str, ctx: dict) -> None:
     """Update model / framework / gpu from a text line above the tables."""
-    m = _HEADING_RE.match(s)
+    m = HEADING_RE.match(s)
     text = (m.group(1) if m else s).rstrip("\\").strip()
     if not text or text.lower() == _TOOL_TITLE or "=" in text:
         return
@@ -159,7 +163,7 @@ def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
         raise ParseError(source, start + 1, "a '| batch_size | <dtype> ... |' header with at least one dtype column")
     columns = [_column(h, ctx["framework"]) for h in header[1:]]
     i = start + 1
-    if i < len(lines) and _SEP_RE.match(lines[i]):
+    if i < len(lines) and SEPARATOR_RE.match(lines[i]):
         i += 1
     base = {"model": ctx["model"], "gpu": ctx["gpu"], "table": kind}
     first = len(records)  # this table's records start here: the empty-column check looks only at them
@@ -199,7 +203,7 @@ def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
                         bad.append((line_no, cell, "missing number in cell"))
                 continue
             for (metric, unit, stat), p in zip(metrics, parts, strict=True):
-                v = _number(p)
+                v = number(p)
                 if v is None:
                     bad.append((line_no, p, f"not a number ({metric})"))
                     continue
@@ -214,13 +218,11 @@ def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
                     }
                 )
         i += 1
-    empty = [
-        dt
-        for dt, _ in columns
-        if all(r["value"] != r["value"] and r["note"] == EMPTY_NOTE for r in records[first:] if r["dtype"] == dt)
-    ]
-    for dt in empty:
-        messages.append(f"{kind} table at line {start + 1}: column {dt!r} is empty (never run); kept as NaN rows")
+    for dt, fw in dict.fromkeys(columns):
+        # a column whose cells were all rejected has no records: that is not an empty column
+        mine = [r for r in records[first:] if r["dtype"] == dt and r["framework"] == fw]
+        if mine and all(r["note"] == EMPTY_NOTE for r in mine):
+            messages.append(f"{kind} table at line {start + 1}: column {dt!r} is empty (never run); kept as NaN rows")
     return i, seen
 
 

@@ -34,7 +34,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from benchbook.ingest.core import Parsed, ParseError, Tool, markdown_cells, register, rejected, tidy
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, markdown_cells, register, rejected, tidy
 
 NAME = "llama-bench"
 
@@ -119,7 +119,7 @@ def kind(n_prompt: int, n_gen: int) -> str:
 # ---------------------------------------------------------------------------------------------
 # Small converters
 
-_NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_NUM = NUMBER
 _RATE_RE = re.compile(
     rf"^\s*(?P<mean>{_NUM}|nan|-?inf)\s*(?:(?P<pm>±|Â±|\+/-|\+-)\s*(?P<std>{_NUM}|nan|-?inf))?\s*$", re.I
 )
@@ -352,9 +352,8 @@ def _rate_rows(out: _Out, base: dict, line: int, cell: str, reps: int | None) ->
         out.keep(base, line, metric, "std", None if snote else std, "tok/s", snote)
 
 
-def _parse_markdown(lines: list[str], source: str, out: _Out, taken: set[int]) -> None:
+def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
     ctx = _Ctx()
-    boundary = 0  # first line of the current context window (after the last table or heading)
     i = 0
     n = len(lines)
     while i < n:
@@ -364,7 +363,6 @@ def _parse_markdown(lines: list[str], source: str, out: _Out, taken: set[int]) -
             level = len(h[1])
             ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, h[2].strip())]
             ctx.cmd, ctx.devices = {}, {}
-            boundary = i + 1
             i += 1
             continue
         dm = _DEVICE_RE.match(line)
@@ -419,9 +417,7 @@ def _parse_markdown(lines: list[str], source: str, out: _Out, taken: set[int]) -
         if not rows:
             out.messages.append(f"line {i + 1}: llama-bench table header with no rows (truncated output?)")
         taken.update(range(i, j))
-        boundary = j
         i = j
-    del boundary
 
 
 def _md_row(line: str, lineno: int, header: list[str], tctx: dict, reps: int | None, out: _Out) -> None:
@@ -627,7 +623,7 @@ def _key_lines(text: str, start: int, end: int, keys) -> dict[str, int]:
 _JSON_START = re.compile(r"^[ \t]*(?:```\s*\w*\s*)?([\[{])", re.M)
 
 
-def _parse_json_blocks(text: str, source: str, out: _Out, ctx_at, taken_lines: set[int]) -> None:
+def _parse_json_blocks(text: str, out: _Out, ctx_at, taken_lines: set[int]) -> None:
     dec = json.JSONDecoder()
     pos = 0
     n = len(text)
@@ -659,6 +655,13 @@ def _parse_json_blocks(text: str, source: str, out: _Out, ctx_at, taken_lines: s
                             km.group(0),
                             "inside a JSON object that does not parse",
                         )
+                    for ka in re.finditer(r'"(samples_ts|samples_ns)"\s*:\s*\[([^\]]*)', seg):
+                        for idx, kn in enumerate(re.finditer(_NUM, ka[2]), start=1):
+                            out.reject(
+                                line0 + seg.count("\n", 0, ka.start(2) + kn.start()),
+                                f"{ka[1]}[{idx}]: {kn[0]}",
+                                "inside a JSON object that does not parse",
+                            )
             pos = m.end()
             continue
         items = obj if isinstance(obj, list) else [obj]
@@ -725,10 +728,7 @@ def _parse_csv_blocks(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> N
                     break
                 obj = _realign(header, cells)
                 if obj is None:
-                    out.messages.append(
-                        f"line {j + 1}: CSV row with {len(cells)} fields (header has {len(header)}) "
-                        "that cannot be aligned (truncated?); skipped"
-                    )
+                    _reject_unaligned(header, cells, j + 1, out)
                     j += 1
                     continue
                 out.messages.append(
@@ -743,6 +743,17 @@ def _parse_csv_blocks(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> N
             j += 1
         taken.update(range(i, j))
         i = j
+
+
+def _reject_unaligned(header: list[str], cells: list[str], lineno: int, out: _Out) -> None:
+    """A CSV row that cannot be aligned still holds its measured numbers: llama-bench writes them
+    as the last fields, so they are found counting from the row's end and reported as rejected."""
+    for k in ("avg_ns", "stddev_ns", "avg_ts", "stddev_ts"):
+        if k not in header:
+            continue
+        pos = len(cells) - (len(header) - header.index(k))
+        if 0 <= pos < len(cells) and _float(cells[pos]) is not None:
+            out.reject(lineno, f"{k}={cells[pos]}", "CSV row cannot be aligned with its header")
 
 
 def _realign(header: list[str], cells: list[str]) -> dict[str, str] | None:
@@ -815,9 +826,9 @@ def parse(text: str, source: str) -> Parsed:
     lines = text.split("\n")
     out = _Out()
     taken: set[int] = set()
-    _parse_markdown(lines, source, out, taken)
+    _parse_markdown(lines, out, taken)
     ctx_at = _context_index(lines)
-    _parse_json_blocks(text, source, out, ctx_at, taken)
+    _parse_json_blocks(text, out, ctx_at, taken)
     _parse_csv_blocks(lines, out, ctx_at, taken)
     if out.blocks == 0:
         raise ParseError(

@@ -31,7 +31,7 @@ import json
 import math
 import re
 
-from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, markdown_cells, register, rejected, tidy
 
 NAME = "sglang-quant-report"
 
@@ -98,7 +98,7 @@ _SUMMARY_HEADER = [
 ]
 _SUMMARY_METRICS = [None, "runs", "latency", "output_throughput", "overall_throughput", "input_throughput"]
 
-_NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|nan|NaN|inf|-inf"
+_NUM = NUMBER + "|nan|NaN|inf|-inf"
 _PM = r"(?:±|\+/-|\+-)"
 _RE_CONFIG = re.compile(r"^(#{2,3})\s*Configuration:\s*batch_size=(\d+),\s*input_len=(\d+),\s*output_len=(\d+)\s*$")
 _RE_TITLE = re.compile(r"^#\s*Performance Benchmark Results\s*$")
@@ -292,6 +292,8 @@ def _json_row(r: _Reader, lineno: int, raw: str) -> bool:
             r.keep(lineno, s, k, "value", float("nan"), unit, "null in result.jsonl (not measured)")
         elif k == "acc_length" and v < 0:
             r.keep(lineno, s, k, "value", float("nan"), unit, f"{v} means no speculative decoding")
+        elif isinstance(v, float) and math.isnan(v):
+            r.keep(lineno, s, k, "value", v, unit, "source wrote NaN")
         else:
             r.keep(lineno, s, k, "value", float(v), unit, note)
     return True
@@ -313,7 +315,7 @@ def _pm(text: str) -> tuple[float | None, float | None, bool]:
 
 
 def _summary_row(r: _Reader, lineno: int, line: str, cfg: tuple[int, int, int]) -> None:
-    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    cells = markdown_cells(line)
     name = cells[0].strip("`").strip() if cells else ""
     if len(cells) != len(_SUMMARY_HEADER) or not name:
         for c in cells[1:]:
@@ -436,7 +438,7 @@ def _markdown(r: _Reader, lines: list[str]) -> None:
             mode, model, run = "details", None, None
             continue
         if mode == "summary" and stripped.startswith("|"):
-            low = [c.strip().lower() for c in stripped.strip("|").split("|")]
+            low = [c.lower() for c in markdown_cells(stripped)]
             if low and low[0] == "model":
                 if low != _SUMMARY_HEADER:
                     r.messages.append(f"line {i}: summary header differs from analyze_results.py's: {stripped}")

@@ -24,7 +24,17 @@ from __future__ import annotations
 
 import re
 
-from benchbook.ingest.core import Parsed, ParseError, Tool, markdown_cells, register, rejected, tidy
+from benchbook.ingest.core import (
+    HEADING_RE,
+    SEPARATOR_RE,
+    Parsed,
+    ParseError,
+    Tool,
+    markdown_cells,
+    register,
+    rejected,
+    tidy,
+)
 
 NAME = "tgi-benchmark"
 
@@ -65,9 +75,7 @@ _NAN_NOTE = "NaN: no runs were recorded for this batch size (run stopped or erro
 
 _HEADER_RE = re.compile(r"^\s*\|\s*Step\s*\|\s*Batch Size\s*\|\s*Average\s*\|\s*Lowest\s*\|\s*Highest\s*\|", re.I)
 _PARAM_HEADER_RE = re.compile(r"^\s*\|\s*Parameter\s*\|\s*Value\s*\|\s*$", re.I)
-_SEP_RE = re.compile(r"^\s*\|(\s*:?-+:?\s*\|)+\s*$")
 _CELL_RE = re.compile(r"^([-+]?\d+(?:\.\d+)?|NaN)\s*([A-Za-z/]+)$")
-_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _TP_RE = re.compile(r"Tensor\s+Parallel(?:ism)?\s*(?:\(TP\))?\s*[-:]?\s*(\d+)\s*GPUs?", re.I)
 _SEQ_RE = re.compile(r"^Sequence\s+Length\s*:?\s*(\d+)\s*$", re.I)
 _QUANT_RE = re.compile(r"^Quantization\s*:\s*(\S.*)$", re.I)
@@ -176,7 +184,7 @@ def parse(text: str, source: str) -> Parsed:
     while i < n:
         line = lines[i]
         lineno = i + 1
-        h = _HEADING_RE.match(line)
+        h = HEADING_RE.match(line)
         if h:
             title = h.group(1)
             m = _TP_RE.search(title)
@@ -244,7 +252,7 @@ def parse(text: str, source: str) -> Parsed:
 def _read_params(lines: list[str], i: int, st: _State, source: str) -> int:
     """Read the "Parameter | Value" table starting at header line i; return the next line index."""
     j = i + 1
-    if j >= len(lines) or not _SEP_RE.match(lines[j]):
+    if j >= len(lines) or not SEPARATOR_RE.match(lines[j]):
         raise ParseError(source, j + 1, "expected the |---|---| separator under '| Parameter | Value |'")
     j += 1
     params: dict[str, str] = {}
@@ -289,7 +297,7 @@ def _read_table(lines, i, st: _State, source: str, messages: list[str]):
             "(+ '| p50 | p90 | p99 |' for latency), found " + repr(lines[i].strip()[:120]),
         )
     j = i + 1
-    if j >= len(lines) or not _SEP_RE.match(lines[j]):
+    if j >= len(lines) or not SEPARATOR_RE.match(lines[j]):
         raise ParseError(source, j + 1, "expected the |---| separator row under the table header")
     j += 1
     stats = header[2:]

@@ -42,7 +42,7 @@ import shlex
 import numpy as np
 import pandas as pd
 
-from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.core import Parsed, ParseError, Tool, number, register, rejected, tidy
 
 NAME = "vllm-bench-serve"
 
@@ -98,7 +98,6 @@ STAT_RE = re.compile(
     r"E2EL incl\. Client Queue)\s+\(ms\)$"
 )
 POS_RE = re.compile(r"^Position (\d+)$")
-NUMBER_RE = re.compile(r"^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$")
 
 STAT_NAMES = {
     "TTFT": "ttft",
@@ -211,9 +210,10 @@ def _num(text: str, source: str, line: int, what: str) -> float:
     t = text.strip()
     if t.lower() in ("nan", "inf", "+inf", "-inf"):
         return float(t.lower().lstrip("+"))
-    if not NUMBER_RE.match(t):
+    v = number(t)
+    if v is None:
         raise ParseError(source, line, f"expected a number for {what!r}, found {text!r}")
-    return float(t)
+    return v
 
 
 def _opt_float(v) -> float:
@@ -229,6 +229,10 @@ def _opt_float(v) -> float:
         return float(s)
     except ValueError:
         return math.nan
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def _is_result_object(obj) -> bool:
@@ -466,9 +470,7 @@ def _line_of(text: str, start: int, key: str) -> int:
     return text.count("\n", 0, k if k >= 0 else start) + 1
 
 
-def _parse_object(
-    obj: dict, text: str, offset: int, source: str, records, rejects, messages, run: str
-) -> tuple[dict, int]:
+def _parse_object(obj: dict, text: str, offset: int, source: str, records, rejects, messages, run: str) -> int:
     first = text[offset:].split("\n", 1)[0].rstrip()
     single_line = first.endswith("}") or first.endswith("},")
     base_line = text.count("\n", 0, offset) + 1
@@ -487,6 +489,7 @@ def _parse_object(
         "burstiness": _opt_float(obj.get("burstiness")),
     }
     meta = []
+    kept: list[dict] = []
     cells = 0
     arrays = [k for k in obj if k in ARRAY_KEYS and isinstance(obj[k], list)]
     for key, v in obj.items():
@@ -502,28 +505,21 @@ def _parse_object(
                 rejects.append((ln, f"{key}: {v!r}"[:80], "expected a number"))
                 continue
             else:
-                value, note = float(v), None
+                value = float(v)
+                note = "source wrote NaN" if math.isnan(value) else None
             if jm:
                 p = jm.group("p")
                 if p is not None and p not in TIDY_PERCENTILES:
                     rejects.append((ln, f"{key}: {v}", f"percentile p{p} is not a tidy statistic"))
                     continue
-                records.append(
+                kept.append(
                     dict(
-                        line=ln,
-                        metric=jm.group("name"),
-                        statistic=jm.group("stat"),
-                        value=value,
-                        unit="ms",
-                        note=note,
-                        **settings,
+                        line=ln, metric=jm.group("name"), statistic=jm.group("stat"), value=value, unit="ms", note=note
                     )
                 )
             else:
                 metric, stat, unit = JSON_METRICS[key]
-                records.append(
-                    dict(line=ln, metric=metric, statistic=stat, value=value, unit=unit, note=note, **settings)
-                )
+                kept.append(dict(line=ln, metric=metric, statistic=stat, value=value, unit=unit, note=note))
         elif isinstance(v, (str,)) or v is None:
             meta.append(f"{key}={v}")
         elif isinstance(v, bool):
@@ -533,17 +529,35 @@ def _parse_object(
             rejects.append((line_of(key), f"{key}: {v}", "a numeric key this parser has no tidy name for"))
         else:
             meta.append(f"{key}=<{type(v).__name__}>")
-    metadata = "; ".join(meta) if meta else None
-    for r in records:
-        if r.get("run") == settings["run"] and "metadata" not in r:
-            r["metadata"] = metadata
+    settings["metadata"] = "; ".join(meta) if meta else None
+    records.extend({**settings, **r} for r in kept)
     if arrays:
         n = len(obj.get("ttfts") or obj.get("input_lens") or [])
         messages.append(
             f"{source}:{base_line}: run {settings['run']!r} holds --save-detailed per-request arrays "
             f"({', '.join(arrays)}; {n} requests): read them with benchbook.ingest.vllm_serve.requests()"
         )
-    return settings, cells
+    return cells
+
+
+def _list_offsets(text: str, start: int) -> list[int]:
+    """Char offset of each item of the JSON list that opens at text[start] (already known to parse),
+    so that each object's numbers get their own lines."""
+    dec = json.JSONDecoder()
+    ws = " \t\n\r"
+    out = []
+    pos = start + 1
+    while True:
+        while text[pos] in ws:
+            pos += 1
+        if text[pos] == "]":
+            return out
+        out.append(pos)
+        _, pos = dec.raw_decode(text, pos)
+        while text[pos] in ws:
+            pos += 1
+        if text[pos] == ",":
+            pos += 1
 
 
 def _json_objects(text: str, source: str, strict: bool) -> list[tuple[dict, int, int]]:
@@ -554,15 +568,18 @@ def _json_objects(text: str, source: str, strict: bool) -> list[tuple[dict, int,
     if strict:
         try:
             val = json.loads(stripped)
-            lead = len(text) - len(text.lstrip())
-            items = val if isinstance(val, list) else [val]
-            for k, o in enumerate(items):
-                if not _is_result_object(o):
-                    raise ParseError(source, 1, "a JSON value that is not a vllm bench serve result object")
-                out.append((o, lead, k))
-            return out
         except json.JSONDecodeError:
             pass
+        except RecursionError:
+            raise ParseError(source, 1, "JSON nested too deeply to be a vllm bench serve result") from None
+        else:
+            lead = len(text) - len(text.lstrip())
+            items, offsets = (val, _list_offsets(text, lead)) if isinstance(val, list) else ([val], [lead])
+            for k, (o, at) in enumerate(zip(items, offsets, strict=True)):
+                if not _is_result_object(o):
+                    raise ParseError(source, 1, "a JSON value that is not a vllm bench serve result object")
+                out.append((o, at, k))
+            return out
     offset = 0
     for n, line in enumerate(text.split("\n"), start=1):
         s = line.strip()
@@ -587,9 +604,23 @@ def _json_objects(text: str, source: str, strict: bool) -> list[tuple[dict, int,
 # the Tool
 
 
+def _is_json(text: str) -> bool:
+    """Whether the whole text is to be read as JSON: it starts like JSON and either holds no text
+    result block or parses strictly (a log line such as `[2025-05-01 10:00:00] ...` also starts
+    with a bracket)."""
+    if text.lstrip()[:1] not in ("{", "["):
+        return False
+    if not any(HEADER_RE.match(line) for line in text.split("\n")):
+        return True
+    try:
+        _json_objects(text, "", strict=True)
+    except ParseError:
+        return False
+    return True
+
+
 def sniff(text: str) -> bool:
-    head = text.lstrip()[:1]
-    if head in ("{", "["):
+    if _is_json(text):
         try:
             return bool(_json_objects(text, "", strict=True))
         except ParseError:
@@ -612,7 +643,7 @@ def parse(text: str, source: str) -> Parsed:
     rejects: list[tuple[int, str, str]] = []
     messages: list[str] = []
     cells = 0
-    is_json = text.lstrip()[:1] in ("{", "[")
+    is_json = _is_json(text)
     if is_json:
         objs = _json_objects(text, source, strict=True)
     else:
@@ -644,10 +675,7 @@ def parse(text: str, source: str) -> Parsed:
             prev_end = close + 1
     for obj, offset, k in objs:
         run = f"json {k + 1}" if is_json else f"json line {text.count(chr(10), 0, offset) + 1}"
-        obj_records: list[dict] = []
-        _settings, n = _parse_object(obj, text, offset, source, obj_records, rejects, messages, run)
-        cells += n
-        records.extend(obj_records)
+        cells += _parse_object(obj, text, offset, source, records, rejects, messages, run)
     if not records and not rejects:
         raise ParseError(source, 1, "no 'Serving Benchmark Result' block or result JSON found")
     table = tidy(TOOL, records, source)
@@ -714,7 +742,7 @@ def requests(path) -> pd.DataFrame:
     p = config.resolve(path)
     config.log_read(p)
     text = _load_text(p).replace("\r\n", "\n")
-    strict = text.lstrip()[:1] in ("{", "[")
+    strict = _is_json(text)
     frames = []
     for obj, offset, k in _json_objects(text, p.name, strict=strict):
         ttfts = obj.get("ttfts")
@@ -724,19 +752,29 @@ def requests(path) -> pd.DataFrame:
         line = text.count("\n", 0, offset) + 1
         run = obj.get("label") or (f"json {k + 1}" if strict else f"json line {line}")
 
-        def arr(key, default=np.nan, _n=n, _obj=obj, _line=line):
+        def bad(key, what, _offset=offset):
+            return ParseError(p.name, _line_of(text, _offset, key), what)
+
+        def arr(key, _n=n, _obj=obj):
             v = _obj.get(key)
             if not isinstance(v, list):
-                return np.full(_n, default, dtype=float)
+                return np.full(_n, np.nan)
             if len(v) != _n:
-                raise ParseError(p.name, _line, f"per-request array {key!r} has {len(v)} entries, ttfts has {_n}")
+                raise bad(key, f"per-request array {key!r} has {len(v)} entries, ttfts has {_n}")
+            for i, x in enumerate(v):
+                if x is not None and not _is_number(x):
+                    raise bad(key, f"{key}[{i}] is {x!r}, not a number")
             return np.array([np.nan if x is None else x for x in v], dtype=float)
 
         ttft = arr("ttfts")
         out_len = arr("output_lens")
         itls = obj.get("itls") if isinstance(obj.get("itls"), list) else [[] for _ in range(n)]
         if len(itls) != n:
-            raise ParseError(p.name, line, f"per-request array 'itls' has {len(itls)} entries, ttfts has {n}")
+            raise bad("itls", f"per-request array 'itls' has {len(itls)} entries, ttfts has {n}")
+        for i, gaps in enumerate(itls):
+            for g, x in enumerate(gaps if isinstance(gaps, list) else []):
+                if not _is_number(x):
+                    raise bad("itls", f"itls[{i}][{g}] is {x!r}, not a number")
         n_chunks = np.fromiter((len(x) if isinstance(x, list) else 0 for x in itls), dtype=float, count=n)
         itl_sum = np.fromiter((math.fsum(x) if isinstance(x, list) and x else 0.0 for x in itls), dtype=float, count=n)
         lat = arr("latencies") if isinstance(obj.get("latencies"), list) else ttft + itl_sum

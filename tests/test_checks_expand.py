@@ -1,0 +1,25 @@
+"""checks.expand: which files a folder stands for, and that the folder itself is logged as read."""
+
+from __future__ import annotations
+
+from benchbook import checks, config
+
+HF = config.FIXTURES_DIR / "hf-batch-sweep"
+
+
+def test_folder_of_markdown_write_ups_is_not_empty():
+    files = checks.expand(str(HF))
+    assert [f.name for f in files] == ["readme_0253839c_bloom.md", "readme_0253839c_gpt2_mha.md"]
+
+
+def test_readme_and_manifests_are_skipped(tmp_path):
+    for name in ("README.md", "run.manifest.yml", "notes.yaml", "a.txt", "b.md"):
+        (tmp_path / name).write_text("x")
+    assert [f.name for f in checks.expand(str(tmp_path))] == ["a.txt", "b.md"]
+
+
+def test_listed_folder_is_logged(tmp_path, monkeypatch):
+    log = tmp_path / "reads.log"
+    monkeypatch.setenv(config.READS_LOG_ENV, str(log))
+    checks.expand(f"{HF}, {config.SEEDS['003']}")
+    assert log.read_text().splitlines() == [str(HF.resolve())]
