@@ -6,18 +6,29 @@ import re
 
 import pytest
 
-from benchbook import config
+from benchbook import build, config
 
-#: Folders that name a machine (a user's home, a checkout, temporary files): no output may show one.
-MACHINE_PATH = re.compile(r"(?<![\w.])(/root/|/home/|/tmp/|/work/|/Users/)")
+
+def _markers() -> list[str]:
+    """This machine's paths as the build knows them (project, home, temporary folder, Python
+    prefix), the folder the project sits in, and the usual roots of home folders."""
+    parent = str(config.PROJ_ROOT.parent).rstrip("/") + "/"
+    found = {*build._machine_paths(), "/home/", "/Users/"}
+    if len(parent) > 1:
+        found.add(parent)
+    return sorted(found)
+
+
+#: A path that names a machine, not inside a longer word or URL: no output may show one.
+MACHINE_PATH = re.compile(r"(?<![\w.])(" + "|".join(re.escape(m) for m in _markers()) + ")")
 
 
 def find_machine_path(text: str, *also: str) -> str | None:
-    """The first machine path in `text` (a folder above, the project root, or one of `also`), with
-    40 characters either side so a failure shows where; None when there is none."""
+    """The first machine path in `text` (see `_markers`, or one of `also`), with 40 characters
+    either side so a failure shows where; None when there is none."""
     m = MACHINE_PATH.search(text)
     hits = [m.start()] if m else []
-    hits += [text.find(s) for s in (str(config.PROJ_ROOT), *also) if s in text]
+    hits += [text.find(s) for s in also if s in text]
     if not hits:
         return None
     at = min(hits)
