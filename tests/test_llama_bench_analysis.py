@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
@@ -133,3 +134,109 @@ def test_checks_json_samples_reproduce():
     assert len(s) == 4 and s["agrees"].all()
     m = s[s["quantity"].str.startswith("mean") & s["quantity"].str.endswith("tg128")].iloc[0]
     assert m["recomputed"] == pytest.approx(np.mean([130.019, 131.295, 129.362, 131.86, 132.293]))
+
+
+@pytest.fixture(scope="module")
+def seed_energy(seed_df):
+    return power.energy(power.rate_table(seed_df, "llama 7B Q4_0"))
+
+
+def test_seed_chapter_prose(seed_energy):
+    t = seed_energy
+    assert power.has_power(t) and power.prose_tests(t) == {"pp": "pp512", "tg": "tg128"}
+    assert power.retained_prose(t, 400.0) == {
+        "ret_min_pp": "55%",
+        "ret_q_pp": "92%",
+        "ret_min_tg": "68%",
+        "ret_q_tg": "100%",
+    }
+    e = power.energy_prose(t)
+    assert (e["jpt_top_tg"], e["jpt_best_tg"], e["jpt_best_limit_tg"]) == ("2.151 J/token", "1.054 J/token", "200 W")
+    assert (e["jpt_top_pp"], e["tpj_best_pp"]) == ("0.036 J/token", "45.6 tokens/J")
+    sweet = power.sweet_table(t, 0.95)
+    assert list(sweet["knee_w"]) == [400.0, 350.0]
+    assert sweet.set_index("test").loc["tg128", "pareto_limits_w"].split(", ")[-1] == "200"
+    assert power.sweet_prose(t, sweet) == {
+        "sweet_pp": "450 W",
+        "sweet_ret_pp": "96.6%",
+        "saving_pp": "150 W",
+        "knee_pp": "400 W",
+        "sweet_tg": "350 W",
+        "sweet_ret_tg": "98.5%",
+        "saving_tg": "250 W",
+        "knee_tg": "350 W",
+    }
+    st = power.stability_prose(t)
+    assert (st["cv_hi_pp"], st["cv_lo_pp"], st["pm_hi_pp"], st["pm_lo_pp"]) == ("0.6%", "46.5%", "98", "4243")
+    assert (st["cv_hi_tg"], st["cv_lo_tg"]) == ("0.1%", "1.5%")
+
+
+def test_prose_without_power_limits_says_na():
+    one = power.energy(_table([("pp512", 600, 100.0, 1.0), ("tg128", 600, 20.0, 0.1)]))
+    empty = power.rate_table(pd.DataFrame(columns=["metric", "power_limit_w", "model", "statistic", "value"]))
+    for t in (one, empty):
+        assert not power.has_power(t)
+        prose = power.retained_prose(t, 400.0) | power.energy_prose(t) | power.stability_prose(t)
+        prose |= power.sweet_prose(t, None)
+        assert len(prose) == 2 * (2 + 4 + 4 + 4) and set(prose.values()) == {"n/a"}
+    assert "1 power limit(s)" in power.no_power_message(1)
+
+
+def test_prose_for_a_test_the_input_lacks():
+    t = power.energy(_table([("pp512+tg128", 600, 100.0, 1.0), ("pp512+tg128", 300, 60.0, 1.0)]))
+    assert power.prose_tests(t) == {"pp": None, "tg": None}
+    # the combined test is not the pp test the prose quotes
+    assert power.retained_prose(t, 300.0) == {
+        "ret_min_pp": "n/a",
+        "ret_q_pp": "n/a",
+        "ret_min_tg": "n/a",
+        "ret_q_tg": "n/a",
+    }
+    t = power.energy(_table([("tg64", 600, 100.0, 1.0), ("tg64", 300, 60.0, 3.0)]))
+    assert power.retained_prose(t, 300.0) == {
+        "ret_min_tg": "60%",
+        "ret_q_tg": "60%",
+        "ret_min_pp": "n/a",
+        "ret_q_pp": "n/a",
+    }
+    e = power.energy_prose(t)
+    assert (e["jpt_top_tg"], e["jpt_best_tg"], e["jpt_best_limit_tg"], e["tpj_best_tg"]) == (
+        "6.000 J/token",
+        "5.000 J/token",
+        "300 W",
+        "0.2 tokens/J",
+    )
+    assert e["jpt_top_pp"] == "n/a"
+    assert power.stability_prose(t)["pm_lo_tg"] == "3" and power.stability_prose(t)["cv_lo_pp"] == "n/a"
+
+
+def test_energy_table_and_measured_note():
+    t = power.energy(_table([("tg", 400, 200.0, 1.0)]))
+    assert list(power.energy_table(t).columns) == [
+        "test",
+        "limit (W)",
+        "tok/s",
+        "J/token (upper bound)",
+        "tokens/J (lower bound)",
+    ]
+    m = power.energy(_table([("tg", 400, 200.0, 1.0)]), pd.DataFrame({"power_limit_w": [400], "power_w": [250.0]}))
+    assert list(power.energy_table(m).columns)[-3:] == ["power_w", "j_per_tok", "tok_per_j"]
+    assert power.measured_note(True).startswith("A measured-power table was given")
+    assert power.measured_note(False).startswith("No measured power was given")
+
+
+def test_figures_have_labelled_axes(seed_energy):
+    from matplotlib.figure import Figure
+
+    for fig in (
+        power.throughput_figure(seed_energy, "llama 7B Q4_0"),
+        power.energy_figure(seed_energy),
+        power.cv_figure(seed_energy),
+    ):
+        assert isinstance(fig, Figure)
+        for ax in fig.axes:
+            assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+    assert len(power.throughput_figure(seed_energy, "m").axes) == 2
+    msg = power.message_figure("one power limit only")
+    assert isinstance(msg, Figure) and msg.axes[0].texts[0].get_text() == "one power limit only"
+    plt.close("all")

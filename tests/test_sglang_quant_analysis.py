@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
 
-from benchbook import config, ingest, quant
+from benchbook import config, ingest, quant, roofline
 from benchbook.chapter import declared
 from benchbook.checks import sglang_quant as checks
 
@@ -194,3 +195,96 @@ def test_cut_ranking_is_a_truncated_ranking(tmp_path):
     hit = checks.audit(f)
     hit = hit[hit["defect"] == "truncated ranking"]
     assert len(hit) == 1 and hit["evidence"].iat[0].endswith("lists 4 of 7 models (truncated?)")
+
+
+def test_high_variance_sentence_branches():
+    assert quant.high_variance_sentence(pd.Series(dtype=bool)) == "No cell varies that much here."
+    assert "TTFT timestamp of that run" in quant.high_variance_sentence(pd.Series([True, True]))
+    mixed = quant.high_variance_sentence(pd.Series([True, False, False]))
+    assert mixed.startswith("In 2 of the 3 flagged cells latency or overall throughput vary too")
+    # the seed: both flagged cells are late-timestamp cells
+    seed = quant.runs(ingest.read(config.seed("002")))
+    ts = quant.timestamp_outliers(quant.outliers(seed, "cv>0.10"))
+    assert quant.high_variance_sentence(ts).startswith("In each flagged cell, one run's output throughput")
+
+
+def test_published_comparison_seed_and_without_ranking(seed_runs):
+    df = ingest.read(config.seed("002"))
+    w = quant.winner_sets(seed_runs, METRIC_BY_REGIME)
+    sens = quant.metric_sensitivity(seed_runs)
+    table, n, text = quant.published_comparison(sens, quant.published_ranking(df), w)
+    assert (n, text) == (4, "prefill_bound, long_context, medium_batch, base")
+    assert table.loc["decode_bound", "source_ranking"] == table.loc["decode_bound", "output_throughput"]
+    table, n, text = quant.published_comparison(sens, quant.published_ranking(df.iloc[0:0]), w)
+    assert table is sens and (n, text) == (0, "none (the input has no published ranking)")
+    # a ranking that agrees everywhere says "none"
+    agree = w[w["rank"] == 1][["regime", "rank", "scheme"]]
+    assert quant.published_comparison(sens, agree, w)[1:] == (0, "none")
+
+
+def test_outlier_effect_counts_changed_memberships():
+    rt = _synthetic({"a": [100.0, 101.0, 99.0], "b": [99.5, 100.5, 98.5], "c": [80.0, 81.0, 79.0]})
+    w = quant.winner_sets(rt, {"decode_bound": "output_throughput"})
+    assert quant.outlier_effect(w, w) == "does not change any winning set"
+    changed = w.assign(in_winner_set=w["scheme"] == "a")  # b drops out of the set
+    assert quant.outlier_effect(w, changed) == "changes the winning sets (1 regime/scheme memberships differ)"
+
+
+def test_prefill_sentence_and_story_seed(seed_runs):
+    pts = quant.roofline_points(seed_runs, 4.02)
+    ridge = roofline.gpu("A100-SXM4-80GB").ridge_flop_per_byte
+    assert quant.prefill_sentence(pts, ridge) == "48 of 49 prefill points sit right of the ridge."
+    assert quant.prefill_sentence(pts, 0.0) == "Prefill points sit right of the ridge."
+    s = quant.speedups(seed_runs, METRIC_BY_REGIME, "original")
+    story = quant.w8a16_story(s, quant.shapes(seed_runs), "original")
+    assert story == (
+        "In this input the slowest w8a16 scheme, w8a16_sparse_awq, runs at 0.78x [0.77, 0.79] of original in "
+        "high_concurrency (batch 64), against 1.31x for w8a16_awq in interactive (batch 1)."
+    )
+
+
+def test_w8a16_story_says_what_is_missing():
+    lacks = "This input lacks the w8a16 schemes, the baseline or two batch sizes needed to show the cross-over."
+    rt = pd.concat(
+        [
+            _synthetic({"original": [100.0, 101.0, 99.0], "w8a16_x": [90.0, 91.0, 89.0]}, "interactive", bs=1),
+            _synthetic({"original": [100.0, 101.0, 99.0], "w8a16_x": [80.0, 81.0, 79.0]}, "base", bs=32),
+        ]
+    )
+    mbr = {"interactive": "output_throughput", "base": "output_throughput"}
+    shape = quant.shapes(rt)
+    told = quant.w8a16_story(quant.speedups(rt, mbr, "original"), shape, "original")
+    assert told.startswith("In this input the slowest w8a16 scheme, w8a16_x, runs at 0.80x")
+    assert told.endswith("against 0.90x for w8a16_x in interactive (batch 1).")
+    assert quant.w8a16_story(quant.speedups(rt, mbr, "none"), shape, "none") == lacks  # no baseline
+    one = rt[rt["regime"] == "base"]
+    assert quant.w8a16_story(quant.speedups(one, mbr, "original"), quant.shapes(one), "original") == lacks
+    plain = rt[rt["scheme"] == "original"]
+    assert quant.w8a16_story(quant.speedups(plain, mbr, "original"), quant.shapes(plain), "original") == lacks
+
+
+def test_regime_table_metric_and_ttft(seed_runs):
+    shape = quant.shapes(seed_runs)
+    ttft = seed_runs.groupby("regime")["implied_ttft"].median().reindex(shape.index)
+    t = quant.regime_table(shape, ttft, {"interactive": "latency"})
+    assert t.loc["interactive", "metric"] == "latency" and t.loc["high_concurrency", "metric"] == "overall_throughput"
+    assert t.loc["long_context", "median_implied_ttft_ms"] == round(1000 * ttft["long_context"], 1)
+
+
+def test_plots_return_labelled_figures(seed_runs):
+    from matplotlib.figure import Figure
+
+    w = quant.winner_sets(seed_runs, METRIC_BY_REGIME)
+    s = quant.speedups(seed_runs, METRIC_BY_REGIME, "original")
+    figs = [
+        quant.plot_heatmap(s, w, "original", 0.05),
+        quant.plot_quant_roofline(quant.roofline_points(seed_runs, 4.02), roofline.gpu("A100-SXM4-80GB"), "Qwen3-4B"),
+    ]
+    for fig in figs:
+        assert isinstance(fig, Figure)
+        ax = fig.axes[0]
+        assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+    missing = quant.plot_heatmap(quant.speedups(seed_runs, METRIC_BY_REGIME, "fp4"), w, "fp4", 0.05)
+    assert isinstance(missing, Figure)
+    assert [t.get_text() for t in missing.axes[0].texts] == [quant.no_baseline_message("fp4")]
+    plt.close("all")

@@ -40,6 +40,14 @@ def glue_figure(name: str, fig) -> None:
     plt.close(fig)
 
 
+def glue_all(values: dict) -> None:
+    """Glue each value under its name, hidden: the chapter's prose places them."""
+    from myst_nb import glue
+
+    for name, value in values.items():
+        glue(name, value, display=False)
+
+
 def color(i: int) -> str:
     """The i-th colour of the book's palette."""
     return PALETTE[i % len(PALETTE)]

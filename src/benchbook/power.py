@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook import config, pareto
+from benchbook.chapter import fmt
 
 RATE_METRICS = ("pp_rate", "tg_rate", "pg_rate")
 
@@ -189,6 +190,149 @@ def retained_at(table: pd.DataFrame, test: str, limit_w: float) -> float | None:
 
 
 # ---------------------------------------------------------------------------------------------
+# Prose and tables of the chapter. Every prose value is text, "n/a" where the input cannot give it,
+# so that the page renders on any input.
+
+
+def has_power(table: pd.DataFrame) -> bool:
+    """Whether the table has the two or more power limits every comparison here needs."""
+    return table["power_limit_w"].nunique() >= 2
+
+
+def no_power_message(n_limits: int) -> str:
+    """What the chapter says at the top when it cannot compare power limits."""
+    return (
+        f"**This input has {n_limits} power limit(s) for a model** (limits come from headings such as "
+        "`### 600W` above each table), so this chapter cannot show how throughput and energy change "
+        "with the limit. The sections below say what each one would need."
+    )
+
+
+def prose_tests(table: pd.DataFrame) -> dict[str, str | None]:
+    """The tests the prose quotes: "pp" the first plain prompt-processing test (not pp+tg), "tg" the
+    first generation test; None where the input lacks one."""
+    tests = sorted(table["test"].unique())
+    return {
+        "pp": next((t for t in tests if t.startswith("pp") and "+" not in t), None),
+        "tg": next((t for t in tests if t.startswith("tg")), None),
+    }
+
+
+def _quoted(table: pd.DataFrame, names: tuple[str, ...], values) -> dict[str, str]:
+    """{NAME_pp, NAME_tg: text}: `values(test)[NAME]` for each quoted test the input has at two or
+    more limits, "n/a" otherwise."""
+    out = {}
+    for k, t in prose_tests(table).items():
+        got = values(t) if t and has_power(table) else {}
+        out.update({f"{name}_{k}": got.get(name, "n/a") for name in names})
+    return out
+
+
+def retained_prose(table: pd.DataFrame, quote_limit: float | None) -> dict[str, str]:
+    """ret_min_XX and ret_q_XX: the share of peak each test keeps at the lowest limit and at
+    `quote_limit`, keyed by the first two letters of the test's name; "n/a" for pp or tg where the
+    input has no such test at two or more limits."""
+    out = {}
+    if has_power(table):
+        lo = table["power_limit_w"].min()
+        for t in sorted(table["test"].unique()):
+            out[f"ret_min_{t[:2]}"] = fmt(retained_at(table, t, lo), ".0%")
+            out[f"ret_q_{t[:2]}"] = fmt(retained_at(table, t, quote_limit), ".0%")
+    for k, t in prose_tests(table).items():
+        if not (has_power(table) and t):
+            out[f"ret_min_{k}"] = out[f"ret_q_{k}"] = "n/a"
+    return out
+
+
+def energy_prose(table: pd.DataFrame) -> dict[str, str]:
+    """jpt_top, jpt_best, jpt_best_limit, tpj_best (_pp, _tg): the J/token bound at the highest limit
+    and at the limit where it is lowest, and tokens/J there."""
+
+    def values(test):
+        g = table[table["test"] == test]
+        best, top = g.loc[g["j_per_tok_bound"].idxmin()], g.loc[g["power_limit_w"].idxmax()]
+        return {
+            "jpt_top": fmt(top["j_per_tok_bound"], ".3f", " J/token"),
+            "jpt_best": fmt(best["j_per_tok_bound"], ".3f", " J/token"),
+            "jpt_best_limit": fmt(best["power_limit_w"], ".0f", " W"),
+            "tpj_best": fmt(best["tok_per_j_bound"], ".1f", " tokens/J"),
+        }
+
+    return _quoted(table, ("jpt_top", "jpt_best", "jpt_best_limit", "tpj_best"), values)
+
+
+def energy_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Rate and energy per (test, limit) for display, the bounds named as bounds; the measured
+    estimates only when a measured-power table was given."""
+    show = table[
+        ["test", "power_limit_w", "mean", "j_per_tok_bound", "tok_per_j_bound"]
+        + (["power_w", "j_per_tok", "tok_per_j"] if "power_w" in table else [])
+    ]
+    return show.rename(
+        columns={
+            "power_limit_w": "limit (W)",
+            "mean": "tok/s",
+            "j_per_tok_bound": "J/token (upper bound)",
+            "tok_per_j_bound": "tokens/J (lower bound)",
+        }
+    ).round(3)
+
+
+def measured_note(measured: bool) -> str:
+    """Whether the energy columns include estimates from a measured draw, or only bounds."""
+    if measured:
+        return (
+            "A measured-power table was given: the columns power_w, j_per_tok and tok_per_j are "
+            "estimates from the measured draw."
+        )
+    return "No measured power was given (parameter measured_power), so only the bounds are shown."
+
+
+def sweet_table(table: pd.DataFrame, fraction: float) -> pd.DataFrame:
+    """The sweet spot per test, with its throughput knee and the Pareto-optimal limits (W, high first)."""
+    sweet = sweet_spot(table, fraction)
+    front = pareto_by_test(table)
+    sweet["knee_w"] = sweet["test"].map(knees(table))
+    sweet["pareto_limits_w"] = sweet["test"].map(
+        lambda t: ", ".join(
+            f"{w:.0f}" for w in sorted(table[front & (table["test"] == t)]["power_limit_w"], reverse=True)
+        )
+    )
+    return sweet
+
+
+def sweet_prose(table: pd.DataFrame, sweet: pd.DataFrame | None) -> dict[str, str]:
+    """sweet, sweet_ret, saving, knee (_pp, _tg) from `sweet_table` (None without power limits)."""
+    s = sweet.set_index("test") if sweet is not None else None
+    return _quoted(
+        table,
+        ("sweet", "sweet_ret", "saving", "knee"),
+        lambda t: {
+            "sweet": fmt(s.loc[t, "sweet_limit_w"], ".0f", " W"),
+            "sweet_ret": fmt(s.loc[t, "retained"], ".1%"),
+            "saving": fmt(s.loc[t, "saving_w"], ".0f", " W"),
+            "knee": fmt(s.loc[t, "knee_w"], ".0f", " W"),
+        },
+    )
+
+
+def stability_prose(table: pd.DataFrame) -> dict[str, str]:
+    """cv_hi, cv_lo, pm_hi, pm_lo (_pp, _tg): CV and printed std at the highest and lowest limit."""
+    by = table.set_index(["test", "power_limit_w"])
+    hi, lo = table["power_limit_w"].max(), table["power_limit_w"].min()
+    return _quoted(
+        table,
+        ("cv_hi", "cv_lo", "pm_hi", "pm_lo"),
+        lambda t: {
+            "cv_hi": fmt(by["cv"].get((t, hi)), ".1%"),
+            "cv_lo": fmt(by["cv"].get((t, lo)), ".1%"),
+            "pm_hi": fmt(by["std"].get((t, hi)), ".0f"),
+            "pm_lo": fmt(by["std"].get((t, lo)), ".0f"),
+        },
+    )
+
+
+# ---------------------------------------------------------------------------------------------
 # Figures
 
 
@@ -251,3 +395,47 @@ def plot_cv(ax, table: pd.DataFrame) -> None:
     ax.set_xlabel("power limit (W)")
     ax.set_ylabel("coefficient of variation (%)")
     ax.legend(fontsize=8)
+
+
+def throughput_figure(table: pd.DataFrame, model: str):
+    """`plot_throughput` as a Figure, one panel per test."""
+    import matplotlib.pyplot as plt
+
+    n = table["test"].nunique()
+    fig, axes = plt.subplots(1, n, figsize=(4 * n, 3.8), squeeze=False)
+    plot_throughput(axes[0], table)
+    fig.suptitle(f"{model}: throughput vs power limit (± = sample std of the repetitions)")
+    fig.tight_layout()
+    return fig
+
+
+def energy_figure(table: pd.DataFrame):
+    """`plot_energy` as a Figure, with the per-test Pareto front ringed."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    plot_energy(ax, table, pareto_by_test(table))
+    ax.set_title("Energy per token (upper bound) vs throughput, per test")
+    fig.tight_layout()
+    return fig
+
+
+def cv_figure(table: pd.DataFrame):
+    """`plot_cv` as a Figure."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    plot_cv(ax, table)
+    ax.set_title("Repetition-to-repetition spread vs power limit")
+    fig.tight_layout()
+    return fig
+
+
+def message_figure(text: str):
+    """A small figure that says why there is no plot (a `{glue:figure}` caption still needs one)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(4, 2))
+    ax.text(0.5, 0.5, text, ha="center", va="center")
+    ax.set_axis_off()
+    return fig

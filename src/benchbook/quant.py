@@ -350,6 +350,29 @@ def heatmap(ax, spd: pd.DataFrame, winners: pd.DataFrame, baseline: str) -> None
     cb.set_label(f"speed-up over {baseline} (x, >1 is better)")
 
 
+def no_baseline_message(baseline: str) -> str:
+    """Why the heatmap cannot be drawn (said both in the page and inside the placeholder figure)."""
+    return f"The input has no runs of the baseline {baseline!r}, so no speed-up can be shown."
+
+
+def plot_heatmap(spd: pd.DataFrame, winners: pd.DataFrame, baseline: str, alpha: float):
+    """The heatmap as a Figure sized to the grid; without baseline runs, a figure that says why
+    (the chapter's caption needs a figure either way)."""
+    import matplotlib.pyplot as plt
+
+    if baseline not in set(spd["scheme"]):
+        fig, ax = plt.subplots(figsize=(6, 1))
+        ax.axis("off")
+        ax.text(0.5, 0.5, no_baseline_message(baseline), ha="center", va="center", fontsize=9)
+        return fig
+    n_schemes, n_regimes = spd["scheme"].nunique(), spd["regime"].nunique()
+    fig, ax = plt.subplots(figsize=(1.3 * n_schemes + 3, 0.75 * n_regimes + 2))
+    heatmap(ax, spd, winners, baseline)
+    ax.set_title(f"Speed-up over {baseline} by regime (boxed: winning set, alpha={alpha})")
+    fig.tight_layout()
+    return fig
+
+
 def precision(scheme: str) -> dict:
     """Bytes per weight and which tensor-core peak a scheme computes on (from its name)."""
     s = scheme.lower()
@@ -439,3 +462,120 @@ def published_ranking(df: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=["regime", "rank", "scheme", "value"])
     r["rank"] = r.groupby("regime").cumcount() + 1
     return r[["regime", "rank", "scheme", "value", "line"]].reset_index(drop=True)
+
+
+def regime_table(shape: pd.DataFrame, ttft: pd.Series, metric_by_regime: dict) -> pd.DataFrame:
+    """The shape of each regime with the metric that decides it and its median implied TTFT (ms)."""
+    return shape.assign(
+        metric=[metric_for(r, metric_by_regime, int(shape.loc[r, "batch_size"])) for r in shape.index],
+        median_implied_ttft_ms=(1000 * ttft).round(1),
+    )
+
+
+def high_variance_sentence(ts: pd.Series) -> str:
+    """What the flagged cells point at, from `timestamp_outliers`: one run's late TTFT timestamp
+    when only output throughput is off, the runs themselves otherwise."""
+    if ts.empty:
+        return "No cell varies that much here."
+    if ts.all():
+        return (
+            "In each flagged cell, one run's output throughput sits below the others while its latency and "
+            "overall throughput are not flagged, which points at the TTFT timestamp of that run rather than "
+            "at the GPU: output throughput is the one metric that depends on that timestamp."
+        )
+    return (
+        f"In {int((~ts).sum())} of the {len(ts)} flagged cells latency or overall throughput vary too, "
+        "so there the runs themselves differ, not only the TTFT timestamp that output throughput "
+        "depends on."
+    )
+
+
+def published_comparison(sens: pd.DataFrame, pub: pd.DataFrame, winners: pd.DataFrame) -> tuple[pd.DataFrame, int, str]:
+    """The sensitivity table with the source's first place beside it, how many regimes the source's
+    first place differs from ours in, and those regimes as text (saying so when the input has no
+    published ranking)."""
+    if not len(pub):
+        return sens, 0, "none (the input has no published ranking)"
+    first = pub[pub["rank"] == 1].set_index("regime")["scheme"]
+    ours = winners[winners["rank"] == 1].set_index("regime")["scheme"]
+    differ = [r for r in first.index if r in ours.index and first[r] != ours[r]]
+    return sens.assign(source_ranking=first.reindex(sens.index)), len(differ), ", ".join(differ) or "none"
+
+
+def outlier_effect(winners: pd.DataFrame, winners_clean: pd.DataFrame) -> str:
+    """Whether dropping the flagged runs changes any winning set, as the end of a sentence."""
+
+    def members(w):
+        return set(map(tuple, w.loc[w["in_winner_set"], ["regime", "scheme"]].to_numpy()))
+
+    a, b = members(winners), members(winners_clean)
+    if a == b:
+        return "does not change any winning set"
+    return f"changes the winning sets ({len(a ^ b)} regime/scheme memberships differ)"
+
+
+def plot_quant_roofline(pts: pd.DataFrame, g, model_id: str):
+    """Decode points of every regime on the GPU's 16-bit and int8 rooflines, prefill points ringed,
+    each regime named at its fastest scheme."""
+    import matplotlib.pyplot as plt
+
+    from benchbook import roofline
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    dec = pts[pts["phase"] == "decode"]
+    roofline.plot_roofline(ax, g, dec, hue_col="precision", xlim=(0.5, 100_000))
+    x = np.logspace(np.log10(0.5), 5, 200)
+    ax.plot(x, roofline.attainable_tflops(x, g, g.int8_tops), color="grey", lw=1.5, ls="--", label="int8 roofline")
+    pre = pts[pts["phase"] == "prefill"]
+    ax.scatter(
+        pre["intensity_flop_per_byte"],
+        pre["achieved_tflops"],
+        facecolors="none",
+        edgecolors="black",
+        label="prefill (from implied TTFT)",
+        zorder=3,
+    )
+    for r, grp in dec.groupby("regime"):
+        top = grp.sort_values("achieved_tflops").iloc[-1]
+        ax.annotate(
+            r,
+            (top["intensity_flop_per_byte"], top["achieved_tflops"]),
+            textcoords="offset points",
+            xytext=(4, 4),
+            fontsize=7,
+        )
+    ax.set_ylabel("performance (TFLOP/s; int8 TOP/s)")
+    ax.set_title(f"Decode steps of each regime on the {g.name} roofline ({model_id}, weights only)")
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def prefill_sentence(pts: pd.DataFrame, ridge: float) -> str:
+    """How many prefill points sit right of the ridge (compute-bound), for the roofline caption."""
+    pre = pts[pts["phase"] == "prefill"]
+    n_right = int((pre["intensity_flop_per_byte"] > ridge).sum())
+    if n_right == len(pre):
+        return "Prefill points sit right of the ridge."
+    return f"{n_right} of {len(pre)} prefill points sit right of the ridge."
+
+
+def w8a16_story(spd: pd.DataFrame, shape: pd.DataFrame, baseline: str) -> str:
+    """The slowest w8a16 scheme's speed-up at the largest batch against the smallest: the
+    cross-over the roofline explains, or what the input lacks to show it."""
+
+    def slowest_w8a16(regime):
+        s = spd[(spd["regime"] == regime) & spd["scheme"].str.contains("w8a16")]
+        return s.sort_values("speedup").iloc[0] if len(s) and np.isfinite(s["speedup"]).any() else None
+
+    small = shape.index[shape["batch_size"] == shape["batch_size"].min()][0]
+    large = shape.index[shape["batch_size"] == shape["batch_size"].max()][-1]
+    lo, hi = slowest_w8a16(small), slowest_w8a16(large)
+    if baseline not in set(spd["scheme"]) or lo is None or hi is None or small == large:
+        return "This input lacks the w8a16 schemes, the baseline or two batch sizes needed to show the cross-over."
+    return (
+        f"In this input the slowest w8a16 scheme, {hi['scheme']}, runs at {hi['speedup']:.2f}x "
+        f"[{hi['ci_low']:.2f}, {hi['ci_high']:.2f}] of {baseline} in {large} "
+        f"(batch {int(shape.loc[large, 'batch_size'])}), against {lo['speedup']:.2f}x for "
+        f"{lo['scheme']} in {small} (batch {int(shape.loc[small, 'batch_size'])})."
+    )

@@ -241,6 +241,157 @@ def fmt_x(v: float, variable: str, r: pd.DataFrame | None = None) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# tables and sentences of the chapter
+
+RUN_COLUMNS = [
+    "run",
+    "max_concurrency",
+    "request_rate",
+    "num_prompts",
+    "completed",
+    "duration",
+    "request_throughput",
+    "output_throughput",
+    "ttft_mean",
+    "tpot_mean",
+    "itl_mean",
+]
+
+
+def runs_table(r: pd.DataFrame) -> pd.DataFrame:
+    """The runs as the parser read them, with the columns this input has."""
+    return r[[c for c in RUN_COLUMNS if c in r]].round(2)
+
+
+def first_knee(kn: pd.DataFrame) -> float | None:
+    """The knee of the first series (the one the saturation figure marks); None without one."""
+    if kn.empty:
+        return None
+    k = kn.iloc[0]["knee"]
+    return k if k is not None and np.isfinite(k) else None
+
+
+def knee_sentence(kn: pd.DataFrame, variable: str, r: pd.DataFrame) -> str:
+    """Per series: the first and last elasticity and where it first falls below the threshold,
+    with the throughput there against the series' best run; or why there is no knee."""
+    if kn.empty:
+        return "This input holds a single load level per series, so there is no curve and no knee to find."
+    parts = []
+    for _, k in kn.iterrows():
+        head = (
+            f"{k['series']}: the elasticity is {k['el_first']:.2f} on the first step and "
+            f"{k['el_last']:.2f} on the last; it "
+        )
+        if k["knee"] is None or not np.isfinite(k["knee"]):
+            parts.append(head + "never falls below the threshold, so the sweep did not reach saturation.")
+        else:
+            parts.append(
+                head + f"first falls below the threshold after {fmt_x(k['knee'], variable, r)}, where the "
+                f"server gives {k['knee_tput']:.0f} output tok/s, {k['knee_tput'] / k['top_tput'] * 100:.0f} % "
+                f"of its best run ({k['top_tput']:.0f} tok/s at {fmt_x(k['top_x'], variable, r)})."
+            )
+    return " ".join(parts)
+
+
+def knee_text(kn: pd.DataFrame, variable: str, r: pd.DataFrame) -> str:
+    """The first series' knee in a few words, for the takeaways."""
+    if kn.empty:
+        return "no knee: one load level only"
+    knee_x = first_knee(kn)
+    if knee_x is None:
+        return "no knee within this sweep"
+    return f"knee at {fmt_x(knee_x, variable, r)} for {kn.iloc[0]['series']}"
+
+
+def growth_sentence(kn: pd.DataFrame) -> str:
+    """Whether throughput ever falls with more load, or grows by less at every step."""
+    if kn.empty:
+        return ""
+    if kn["n_falls"].sum():
+        return (
+            f"Throughput falls on {int(kn['n_falls'].sum())} of {int(kn['n_steps'].sum())} steps: "
+            "there, more load costs throughput as well as latency."
+        )
+    if kn["diminishing"].all():
+        return "Throughput grows at every step, by less each time."
+    return "Throughput grows at every step, though not by less each time."
+
+
+def littles_note(lit: pd.DataFrame) -> str:
+    """Where mean E2EL comes from: printed, or estimated (and why the estimate is rough)."""
+    if lit["estimated"].any():
+        return (
+            "The output has no E2EL line, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean "
+            "output tokens - 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
+        )
+    return "Mean E2EL is the value the tool printed."
+
+
+def least_utilised(lit: pd.DataFrame) -> pd.Series | None:
+    """The capped run with the fewest requests in flight for its cap; None when no run is capped."""
+    capped = lit[lit["max_concurrency"].notna()]
+    return capped.loc[capped["utilisation"].idxmin()] if len(capped) else None
+
+
+def littles_sentence(worst: pd.Series | None) -> str:
+    """The run of `least_utilised` in words."""
+    if worst is None:
+        return "No run in this input has a concurrency cap, so there is no nominal concurrency to compare with."
+    return (
+        f"The lowest ratio is run {worst['run']}: {worst['in_flight']:.0f} requests in flight on average "
+        f"for a cap of {worst['max_concurrency']:g} ({worst['utilisation'] * 100:.0f} %)."
+    )
+
+
+def uncapped_prose(r: pd.DataFrame) -> tuple[str, str, str]:
+    """(how the tool sends an uncapped run, what this input's uncapped run shows, the takeaway),
+    comparing the first uncapped run at infinite rate with the best capped run."""
+    unc = r[r["max_concurrency"].isna() & np.isinf(r["request_rate"])]
+    cap = r[r["max_concurrency"].notna()]
+    if not (len(unc) and len(cap)):
+        return (
+            "This input has no uncapped run at infinite request rate (or no capped run to compare it with).",
+            "So the queueing effect cannot be shown with this input.",
+            "An uncapped run's TTFT measures queueing, not prefill speed (no such run in this input).",
+        )
+    u = unc.iloc[0]
+    best = cap.loc[cap["output_throughput"].idxmax()]
+    cause = (
+        ". A likely cause, which this output cannot show: with everything admitted at once the scheduler "
+        "interleaves long prefills with decode steps and may run out of KV-cache space and preempt requests."
+        if u["output_throughput"] < best["output_throughput"]
+        else "."
+    )
+    sentence = (
+        f"Here the uncapped run's mean TTFT is {u['ttft_mean'] / 1000:.1f} s and its output throughput "
+        f"{u['output_throughput']:.0f} tok/s, against {best['output_throughput']:.0f} tok/s for run {best['run']}"
+        + cause
+        + f" Its mean TPOT is {u['tpot_mean']:.0f} ms but its mean ITL {u['itl_mean']:.0f} ms: TPOT is averaged "
+        "per request, so a short request that stalled behind prefills counts as much as a long one, while ITL pools "
+        "every streamed chunk, where long, steadily decoding requests dominate."
+    )
+    message = (
+        f"With `--request-rate inf` and no `--max-concurrency`, the tool sends all {u['num_prompts']:g} requests "
+        "at t=0. The server queues what it cannot batch, and that wait is inside TTFT: the tool starts each "
+        "request's clock when it sends it. With a cap, a request waits on the client's semaphore before it is "
+        "sent, and that wait is not in TTFT or E2EL."
+    )
+    take = f"An uncapped run's TTFT ({u['ttft_mean'] / 1000:.1f} s here) is queueing, not prefill speed."
+    return message, sentence, take
+
+
+def goodput_sentence(gb: pd.DataFrame) -> str:
+    """The run with the most requests proven to meet both SLOs (the lower goodput bound)."""
+    if gb["goodput_lo"].max() > 0:
+        b = gb.loc[gb["goodput_lo"].idxmax()]
+        return (
+            f"The best load under these SLOs is run {b['run']}: at least {b['goodput_lo']:.1f} req/s "
+            f"({b['share_lo'] * 100:.0f} % of its {b['request_throughput']:.1f} req/s) meet both."
+        )
+    return "No run's percentiles prove that any share of its requests meets both SLOs."
+
+
+# ---------------------------------------------------------------------------------------------
 # figures
 
 

@@ -4,6 +4,9 @@ roofline points and the anomaly detectors of the tp_scaling chapter.
 Everything works on `wide(df)` (benchbook.checks.tgi): one row per configuration, metric and batch
 size, with the statistics as columns (mean, min, max, p50, p90, p99) and the raw `line`.
 Latencies are the Average column (order-independent; the percentile columns are not trustworthy).
+
+The last section turns these results into the chapter's figures and sentences, so that the notebook
+only glues them and the branches for other inputs (one TP, no fit, no quantized run) can be tested.
 """
 
 from __future__ import annotations
@@ -11,12 +14,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from scipy.optimize import curve_fit
 
 from benchbook.checks.tgi import wide
-from benchbook.roofline import achieved_bandwidth_gb_s
+from benchbook.plotting import color
+from benchbook.roofline import achieved_bandwidth_gb_s, plot_roofline
 
 __all__ = [
     "wide",
@@ -36,6 +41,27 @@ __all__ = [
     "ran_last_before_failure",
     "recommendation",
     "QUANT_BYTES_PER_WEIGHT",
+    "prefill_example",
+    "placeholder_figure",
+    "plot_speedup",
+    "efficiency_sentence",
+    "speedup_glues",
+    "scaling_fits",
+    "plot_fits",
+    "fit_optimum_sentence",
+    "fit_glues",
+    "slowdown_glues",
+    "plot_tp_roofline",
+    "roofline_glues",
+    "roofline_fraction_table",
+    "percentile_glues",
+    "budget_sentences",
+    "jump_sentence",
+    "plot_quantization",
+    "quantization_sentences",
+    "quantization_glues",
+    "recommendation_glues",
+    "coverage_sentence",
 ]
 
 LATENCY_METRICS = ("prefill_latency", "decode_token_latency")
@@ -406,3 +432,403 @@ def combine(w: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     keys = ["model", "tp", "sequence_length", "decode_length", "quantize", "metric", "batch_size", "mean"]
     dup = w.duplicated(subset=keys, keep="first") & w["mean"].notna()
     return w[~dup].reset_index(drop=True), int(dup.sum())
+
+
+# ------------------------------------------------------------------------- chapter figures and text
+NAN = float("nan")
+
+
+def prefill_example(w: pd.DataFrame, tp_unknown: int) -> dict:
+    """The printed prefill "throughput" (sequences/s) beside the prompt tokens/s it hides, at the
+    smallest batch and TP that ran: the worked example of the mislabelled column."""
+    pre = w[(w["metric"] == "prefill_latency") & w["mean"].notna()]
+    r1 = pre.sort_values(["batch_size", "tp"]).iloc[0]
+    thr = w[(w["metric"] == "prefill_throughput") & (w["batch_size"] == r1["batch_size"]) & (w["tp"] == r1["tp"])]
+    return {
+        "pf_seq_s": float(thr["mean"].iloc[0]) if len(thr) else NAN,
+        "pf_tok_s": r1["batch_size"] * r1["sequence_length"] / (r1["mean"] / 1000),
+        "pf_tp": int(r1["tp"]) if pd.notna(r1["tp"]) else tp_unknown,
+        "pf_bs": int(r1["batch_size"]),
+    }
+
+
+def placeholder_figure(message: str):
+    """An empty figure that says why there is nothing to plot, so that every `{glue:figure}` of
+    the chapter still resolves on inputs that lack the data."""
+    fig, ax = plt.subplots()
+    ax.text(0.5, 0.5, message, ha="center", va="center")
+    ax.set_axis_off()
+    return fig
+
+
+def plot_speedup(sc: pd.DataFrame, tps: list[int]):
+    """Speed-up (top) and parallel efficiency (bottom) against TP, prefill left and decode right,
+    one line per batch size measured at two or more TPs, with perfect scaling dashed."""
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7), sharex=True)
+    for col, metric, title in ((0, "prefill_latency", "Prefill"), (1, "decode_token_latency", "Decode (per token)")):
+        d = sc[sc["metric"] == metric]
+        for i, (bs, gg) in enumerate(d.groupby("batch_size")):
+            if gg["tp"].nunique() < 2:
+                continue
+            axes[0, col].plot(gg["tp"], gg["speedup"], "o-", color=color(i), label=f"batch {bs}")
+            axes[1, col].plot(gg["tp"], gg["efficiency"], "o-", color=color(i), label=f"batch {bs}")
+        ref = d["ref_tp"].min()
+        axes[0, col].plot(tps, [t / ref for t in tps], "k--", lw=1, label="ideal")
+        axes[1, col].axhline(1.0, color="k", ls="--", lw=1)
+        axes[0, col].set_title(title)
+        axes[0, col].set_yscale("log", base=2)
+        axes[1, col].set_xlabel("tensor-parallel GPUs (TP)")
+        axes[1, col].set_xscale("log", base=2)
+        axes[1, col].set_xticks(tps, [str(t) for t in tps])
+    axes[0, 0].set_ylabel(f"speed-up vs TP {int(sc['ref_tp'].min())} (x)")
+    axes[1, 0].set_ylabel("parallel efficiency (speed-up / GPUs)")
+    axes[0, 1].legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def efficiency_sentence(sc: pd.DataFrame) -> str:
+    """Name the best decode efficiency past the reference TP; above 1 it needs explaining, since
+    the extra GPUs then did better than perfect scaling."""
+    dd = sc[(sc["metric"] == "decode_token_latency") & (sc["tp"] > sc["ref_tp"])]
+    top = dd.loc[dd["efficiency"].idxmax()]
+    where = f"{top['efficiency']:.2f} at batch {int(top['batch_size'])} and TP {int(top['tp'])}"
+    if top["efficiency"] > 1:
+        return (
+            f"The exception is the highest efficiency, {where}. Above 1 means the smaller TP was slower "
+            "than its share of the work alone would explain: at larger batches, its decode step was no "
+            "longer bound by reading the weights."
+        )
+    return f"No decode step scales perfectly: the highest efficiency is {where}."
+
+
+def speedup_glues(sc: pd.DataFrame, w: pd.DataFrame, tps: list[int], tp_unknown: int) -> dict:
+    """The section-1 numbers at the smallest batch; NaN and no sentence when the input has one TP
+    only, so that the prose still renders."""
+    if len(tps) < 2:
+        return {
+            "eff_sentence": "",
+            "dec_best_speedup": NAN,
+            "dec_eff_maxtp": NAN,
+            "pre_speedup_maxtp": NAN,
+            "max_tp": max(tps) if tps else tp_unknown,
+            "min_bs": int(w["batch_size"].min()),
+        }
+    d1 = sc[(sc["metric"] == "decode_token_latency") & (sc["batch_size"] == sc["batch_size"].min())]
+    p1 = sc[(sc["metric"] == "prefill_latency") & (sc["batch_size"] == sc["batch_size"].min())]
+    return {
+        "dec_best_speedup": d1["speedup"].max(),
+        "dec_eff_maxtp": d1.sort_values("tp")["efficiency"].iloc[-1],
+        "pre_speedup_maxtp": p1.sort_values("tp")["speedup"].iloc[-1],
+        "max_tp": max(tps),
+        "min_bs": int(sc["batch_size"].min()),
+        "eff_sentence": efficiency_sentence(sc),
+    }
+
+
+def scaling_fits(w: pd.DataFrame) -> list[dict]:
+    """The scaling model fitted to each phase and batch size measured at enough TPs, with the
+    points it was fitted to (for the plot)."""
+    fits = []
+    for metric in LATENCY_METRICS:
+        for bs, gg in w[(w["metric"] == metric) & w["mean"].notna()].groupby("batch_size"):
+            f = fit_scaling(gg["tp"], gg["mean"])
+            if f is not None:
+                fits.append({"metric": metric, "batch_size": int(bs), "fit": f, "points": gg.sort_values("tp")})
+    return fits
+
+
+def plot_fits(fits: list[dict], tps: list[int]):
+    """Measured mean latency against TP (points) and each fitted curve (lines), per phase, with
+    the parameters and their standard errors in the legend."""
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, metric, title in (
+        (axes[0], "prefill_latency", "Prefill"),
+        (axes[1], "decode_token_latency", "Decode (per token)"),
+    ):
+        for i, item in enumerate(x for x in fits if x["metric"] == metric):
+            f, pts = item["fit"], item["points"]
+            grid = np.linspace(min(tps), max(tps), 100)
+            ax.plot(pts["tp"], pts["mean"], "o", color=color(i))
+            ax.plot(
+                grid,
+                f.predict(grid),
+                "-",
+                color=color(i),
+                label=f"bs {item['batch_size']}: a={f.a:.0f}±{f.a_err:.0f}, b={f.b:.1f}±{f.b_err:.1f}, "
+                f"c={f.c:.0f}±{f.c_err:.0f}",
+            )
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xticks(tps, [str(t) for t in tps])
+        ax.set_xlabel("tensor-parallel GPUs (TP)")
+        ax.set_ylabel("mean latency (ms)")
+        ax.set_title(title)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def fit_optimum_sentence(fit: ScalingFit, tps, best_tp: int, best_ms: float) -> str:
+    """Whether the fitted optimum agrees with the measured one; when not, tell the reader to trust
+    the measurement, because a fit with so few degrees of freedom cannot place a minimum between TPs."""
+    if fit.nearest_measured(tps) == best_tp:
+        return f"The measured TP nearest to it, TP {best_tp}, is also the measured minimum."
+    return (
+        f"The measured minimum is at TP {best_tp} ({best_ms:.2f} ms) instead: with "
+        f"{fit.dof} degree(s) of freedom the fit cannot place its minimum between the TPs measured, "
+        "so deploy the measured minimum, not the fitted one."
+    )
+
+
+def fit_glues(fits: list[dict], best: pd.DataFrame) -> dict:
+    """The decode fit at the smallest batch fitted, for the prose; NaN and no sentence when there
+    is none, so that the prose still renders."""
+    dec = [x for x in fits if x["metric"] == "decode_token_latency"]
+    if not dec:
+        keys = ("fit_bs", "fit_a", "fit_a_err", "fit_b", "fit_b_err", "fit_c", "fit_c_err", "fit_opt")
+        return dict.fromkeys(keys, NAN) | {"fit_opt_sentence": ""}
+    dfit, f = dec[0], dec[0]["fit"]
+    measured = best[best["batch_size"] == dfit["batch_size"]].iloc[0]
+    return {
+        "fit_bs": dfit["batch_size"],
+        "fit_a": f.a,
+        "fit_a_err": f.a_err,
+        "fit_b": f.b,
+        "fit_b_err": f.b_err,
+        "fit_c": f.c,
+        "fit_c_err": f.c_err,
+        "fit_opt": f.tp_optimum,
+        "fit_opt_sentence": fit_optimum_sentence(f, dfit["points"]["tp"], measured["best_tp"], measured["best_ms"]),
+    }
+
+
+def slowdown_glues(best: pd.DataFrame) -> dict:
+    """At the smallest batch: the TP past which decode gets slower and the latencies either side,
+    or a sentence saying the input shows no such TP."""
+    b1 = best[best["batch_size"] == best["batch_size"].min()] if len(best) else best
+    if len(b1) and bool(b1["slower_past_best"].iloc[0]):
+        r = b1.iloc[0]
+        return {
+            "slow_tp": int(r["best_tp"]),
+            "slow_best_ms": r["best_ms"],
+            "slow_max_tp": int(r["max_tp"]),
+            "slow_max_ms": r["max_tp_ms"],
+            "slow_sentence": f"Past TP {int(r['best_tp'])}, decode gets slower",
+        }
+    return dict.fromkeys(("slow_tp", "slow_best_ms", "slow_max_tp", "slow_max_ms"), NAN) | {
+        "slow_sentence": "In this input, no TP past which decode gets slower is visible"
+    }
+
+
+def plot_tp_roofline(rp: pd.DataFrame, gpu):
+    """`roofline_points` under the GPU's per-GPU roofline, one colour per phase and TP."""
+    fig, ax = plt.subplots(figsize=(8, 5))
+    pts = rp.assign(
+        label=np.where(rp["metric"] == "prefill_latency", "prefill", "decode") + " TP " + rp["tp"].astype(str)
+    )
+    plot_roofline(ax, gpu, pts, hue_col="label", xlim=(0.1, 100_000))
+    ax.set_title(f"Per-GPU roofline, {gpu.name} (assumed)")
+    return fig
+
+
+def roofline_glues(rp: pd.DataFrame) -> dict:
+    """Decode's bandwidth fraction at the smallest batch on the smallest and largest TP, the best
+    prefill compute fraction, and how many points exceed a peak (a sign of a wrong assumption)."""
+    dec = rp[rp["metric"] == "decode_token_latency"]
+    prf = rp[rp["metric"] == "prefill_latency"]
+    d_b1 = dec[dec["batch_size"] == dec["batch_size"].min()].sort_values("tp")
+    return {
+        "bw_frac_tp1": d_b1["bandwidth_fraction"].iloc[0],
+        "bw_tp1": d_b1["tp"].iloc[0],
+        "bw_frac_maxtp": d_b1["bandwidth_fraction"].iloc[-1],
+        "bw_maxtp": d_b1["tp"].iloc[-1],
+        "pf_frac_max": prf["compute_fraction"].max(),
+        "over_peak": int((rp["bandwidth_fraction"] > 1).sum() + (rp["compute_fraction"] > 1).sum()),
+    }
+
+
+def roofline_fraction_table(rp: pd.DataFrame) -> pd.DataFrame:
+    """Fraction of peak per batch size (rows) and TP (columns): bandwidth for decode, which is
+    bound by reading weights, and fp16 FLOP/s for prefill, which is bound by compute."""
+    table = rp.pivot_table(
+        index=["metric", "batch_size"], columns="tp", values=["bandwidth_fraction", "compute_fraction"]
+    ).round(3)
+    phases = table.index.get_level_values(0)
+    table = pd.concat(
+        {
+            "decode: fraction of peak bandwidth": table.loc["decode_token_latency", "bandwidth_fraction"]
+            if "decode_token_latency" in phases
+            else pd.DataFrame(),
+            "prefill: fraction of peak fp16 FLOP/s": table.loc["prefill_latency", "compute_fraction"]
+            if "prefill_latency" in phases
+            else pd.DataFrame(),
+        }
+    )
+    table.columns = [f"TP {c}" for c in table.columns]
+    return table
+
+
+def percentile_glues(w: pd.DataFrame, inv: pd.DataFrame) -> dict:
+    """The counts that show the p50/p90/p99 columns are unsorted vector elements, not percentiles."""
+    lat = w[w["metric"].str.endswith("latency") & w["p90"].notna()]
+    pre = lat[lat["metric"] == "prefill_latency"]
+    return {
+        "n_p90_lt_p50": int((inv["p90"] < inv["p50"]).sum()),
+        "n_p90_lt_mean": int((inv["p90"] < inv["mean"]).sum()),
+        "n_p90_eq_p99": int((lat["p90"] == lat["p99"]).sum()),
+        "n_lat_rows": len(lat),
+        "n_p90_below_max": int((lat["p90"] < lat["max"]).sum()),
+        "n_prefill_p90_max": int((pre["p90"] == pre["max"]).sum()),
+        "n_prefill": int((lat["metric"] == "prefill_latency").sum()),
+    }
+
+
+def budget_sentences(budget: pd.DataFrame) -> dict:
+    """The token budget and the two kinds of counter-example to "the failures hit the budget":
+    batches over it that ran, and batches under it that did not ("none" when there are none)."""
+    ran_over = budget[budget["ran"] & ~budget["predicted_to_run"]]
+    failed_under = budget[~budget["ran"] & budget["predicted_to_run"]]
+    return {
+        "budget": int(budget["budget"].iloc[0]) if len(budget) else 0,
+        "ran_over": "; ".join(
+            f"TP {r.tp} batch {r.batch_size} ({r.tokens:,} tokens) ran" for r in ran_over.itertuples()
+        )
+        or "none",
+        "failed_under": "; ".join(
+            f"TP {r.tp} batch {r.batch_size} ({r.tokens:,} tokens) did not run" for r in failed_under.itertuples()
+        )
+        or "none",
+    }
+
+
+def jump_sentence(jumps: pd.DataFrame, w: pd.DataFrame) -> str:
+    """Describe the largest superlinear jump, and point at memory pressure when it is the last
+    batch size before the failures; empty when there is no jump."""
+    if not len(jumps):
+        return ""
+    j = jumps.sort_values("growth_per_batch").iloc[-1]
+    text = (
+        f"The largest: TP {j.tp} prefill goes from {j.from_ms:.0f} ms at batch {j.from_bs} to {j.to_ms:.0f} ms "
+        f"at batch {j.to_bs}, {j.growth_per_batch:.2f}x faster growth than the batch."
+    )
+    if ran_last_before_failure(w, j.tp, j.section, j.to_bs):
+        text += (
+            " This happens at the last batch size that ran before the failures, which suggests memory "
+            "pressure (allocator retries, fragmentation) rather than compute."
+        )
+    return text
+
+
+def plot_quantization(qs: pd.DataFrame):
+    """Decode latency per token against batch size, fp16 and its quantized twin."""
+    name = str(qs.sort_values("batch_size").iloc[0]["quantize"])
+    fig, ax = plt.subplots()
+    ax.plot(qs["batch_size"], qs["fp16_ms"], "o-", color=color(0), label="fp16")
+    ax.plot(qs["batch_size"], qs["quantized_ms"], "o-", color=color(3), label=name)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sorted(qs["batch_size"]), [str(b) for b in sorted(qs["batch_size"])])
+    ax.set_xlabel("batch size (sequences)")
+    ax.set_ylabel("decode latency per token (ms)")
+    ax.set_ylim(0, None)
+    ax.legend()
+    return fig
+
+
+def quantization_sentences(qs: pd.DataFrame, params_b: float, gpu) -> dict:
+    """Caption, explanation and takeaway for the quantized run. A quantized decode that is slower
+    than fp16 contradicts the bandwidth-bound picture, so the explanation says what binds it instead."""
+    if not len(qs):
+        return {
+            "q_caption": "This input has no quantized run with an fp16 twin to compare.",
+            "q_explain": "",
+            "q_take": "This input has no quantized run to compare with fp16.",
+        }
+    q1 = qs.sort_values("batch_size").iloc[0]
+    name, bs = q1["quantize"], int(q1["batch_size"])
+    if (qs["slowdown"] > 1).all():
+        caption = f"{name} decode is slower than fp16 at every batch size measured."
+    elif (qs["slowdown"] < 1).all():
+        caption = f"{name} decode is faster than fp16 at every batch size measured."
+    else:
+        caption = f"{name} decode is slower than fp16 at some batch sizes and faster at others."
+    explain = (
+        "Fewer bytes per weight should make a bandwidth-bound decode faster; that it gets slower at "
+        f"batch {bs} shows the step is bound by the kernels instead."
+        if q1["slowdown"] > 1
+        else ""
+    )
+    if str(name).startswith("bitsandbytes"):
+        explain += (
+            " bitsandbytes' LLM.int8() splits each matrix product into an int8 part and an fp16 outlier "
+            "part, and dequantizes on the fly."
+        )
+    q_bytes = QUANT_BYTES_PER_WEIGHT.get(name)
+    if q_bytes:
+        q_bw = achieved_bandwidth_gb_s(params_b * 1e9 * q_bytes / q1["tp"], q1["quantized_ms"] / 1000)
+        explain += (
+            f" Its kernels reach {q_bw / gpu.bandwidth_gb_s:.1%} of {gpu.name}'s bandwidth here (counting "
+            f"{q_bytes:g} byte(s) per weight)."
+        )
+    return {
+        "q_caption": caption,
+        "q_explain": explain,
+        "q_take": f"{name} made decode at batch {bs} {q1['slowdown']:.1f}x slower than fp16.",
+    }
+
+
+def quantization_glues(qs: pd.DataFrame, params_b: float, gpu) -> dict:
+    """The quantized-vs-fp16 numbers at the smallest batch and the sentences about them; NaN,
+    zero and "none" when the input has no quantized run with an fp16 twin."""
+    if not len(qs):
+        numbers = dict.fromkeys(("q_slow_bs1", "q_fp16", "q_q", "q_slow_min"), NAN)
+        numbers |= {"q_name": "none", "q_bs": 0, "q_tp": 0}
+    else:
+        q1 = qs.sort_values("batch_size").iloc[0]
+        numbers = {
+            "q_name": str(q1["quantize"]),
+            "q_slow_bs1": q1["slowdown"],
+            "q_fp16": q1["fp16_ms"],
+            "q_q": q1["quantized_ms"],
+            "q_bs": int(q1["batch_size"]),
+            "q_tp": int(q1["tp"]),
+            "q_slow_min": qs["slowdown"].min(),
+        }
+    return numbers | quantization_sentences(qs, params_b, gpu)
+
+
+def recommendation_glues(rec: dict, tps: list[int]) -> dict:
+    """`recommendation` flattened for the prose (0 and NaN where a phase is missing), with a note
+    on whether decode had stopped gaining before the largest TP measured."""
+    out = {}
+    for key, name in (("decode_token_latency", "rec_dec"), ("prefill_latency", "rec_pre")):
+        out[f"{name}_tp"] = rec[key]["tp"] if key in rec else 0
+        out[f"{name}_ms"] = rec[key]["ms"] if key in rec else NAN
+    t = rec.get("throughput_per_gpu", {"tp": 0, "tok_s_per_gpu": NAN, "batch_size": 0, "tok_s": NAN})
+    out |= {
+        "rec_thr_tp": t["tp"],
+        "rec_thr_pg": t["tok_s_per_gpu"],
+        "rec_thr_bs": t["batch_size"],
+        "rec_thr": t["tok_s"],
+    }
+    rd = rec.get("decode_token_latency")
+    if rd is None:
+        out["rec_dec_note"] = ""
+    elif rd["tp"] < max(tps):
+        out["rec_dec_note"] = f"Beyond TP {rd['tp']}, more GPUs do not help decode at this batch."
+    else:
+        out["rec_dec_note"] = f"Decode still gained at TP {rd['tp']}, the largest measured: more GPUs may help further."
+    return out
+
+
+def coverage_sentence(missing: pd.DataFrame) -> str:
+    """Warn that the recommendations ignore the batch sizes that never ran, listing them per TP."""
+    if not len(missing):
+        return "Every batch size ran at every TP of the main configuration."
+    not_run = "; ".join(
+        f"at TP {int(t)}, batch {', '.join(map(str, sorted(g['batch_size'])))}" for t, g in missing.groupby("tp")
+    )
+    return (
+        f"These figures cover only the batch sizes that ran; these did not: {not_run}. The "
+        "throughput ranking may change where they would have run."
+    )
