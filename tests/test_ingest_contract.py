@@ -126,3 +126,61 @@ def test_sglang_jsonl_count_is_independent(name):
     )
     p = ingest.read_parsed(path, tool="sglang-quant-report")[0]
     assert expected > 0 and len(p.table) + len(p.rejected) == expected
+
+
+# An independent count, from the raw side: every number printed on a markdown table row that the
+# parser read must reappear in that row's tidy records (as a value or a setting) or in its
+# rejected cells. A parser that drops a column or a cell fails here even if its own counter agrees.
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])")
+FIXTURES = sorted(
+    p
+    for p in (config.PROJ_ROOT / "tests" / "fixtures").rglob("*.md")
+    if p.name != "README.md" and p.parent.name != "compare"
+)
+
+
+def _numbers(text) -> set[float]:
+    return {round(float(x), 6) for x in _NUMBER.findall(str(text))}
+
+
+def _unaccounted(path) -> dict[int, list[str]]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    df = ingest.read(path)
+    rejected = pd.DataFrame(df.attrs["rejected"], columns=REJECTED_COLUMNS)
+    out = {}
+    for line, rows in df.groupby("line"):
+        text = lines[int(line) - 1]
+        if not text.lstrip().startswith("|"):
+            continue
+        known = set()
+        for col in rows.columns.drop(["line", "source"]):
+            for v in rows[col].dropna():
+                known |= {round(float(v), 6)} if isinstance(v, int | float) or hasattr(v, "dtype") else _numbers(v)
+        for t in rejected.loc[rejected["line"] == line, "text"]:
+            known |= _numbers(t)
+        missing = [x for x in _NUMBER.findall(text) if round(float(x), 6) not in known]
+        if missing:
+            out[int(line)] = missing
+    return out
+
+
+@pytest.mark.parametrize("path", [p for _, p in SEEDS] + FIXTURES, ids=lambda p: p.name)
+def test_every_number_on_a_table_row_is_kept_or_rejected(path):
+    assert _unaccounted(path) == {}
+
+
+def test_table_lines_the_parsers_skip_are_settings_or_progress_bars():
+    """The only numeric table lines of the seeds that yield no row: TGI's generation-argument table
+    (its settings land in every row) and the tqdm progress bars in seed 004's vLLM log."""
+    skipped = {}
+    for name, path in SEEDS:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        df = ingest.read(path)
+        seen = set(df["line"]) | {r["line"] for r in df.attrs["rejected"]}
+        skipped[name] = [
+            lines[i].split("|")[1].strip() or "progress bar"
+            for i in range(len(lines))
+            if lines[i].lstrip().startswith("|") and _NUMBER.search(lines[i]) and i + 1 not in seen
+        ]
+    tgi_args = ["Sequence Length", "Decode Length", "N Runs", "Warmups"]
+    assert skipped == {"000": tgi_args, "001": tgi_args, "002": [], "003": [], "004": ["progress bar"] * 6}

@@ -289,3 +289,13 @@ def test_cut_json_object_rejects_its_samples():
     ]
     assert list(samples["line"]) == [59] * 5 + [60] * 5
     assert len(p.table) + len(p.rejected) == 14 + 4 + 10
+
+
+def test_columns_outside_the_schema_are_kept_as_extra_settings():
+    """ik_llama.cpp adds `mla` and `fmoe` columns; two of its tables differ only in mla (3 vs 1), so
+    dropping them would merge runs that are not the same configuration."""
+    df = ingest.read(FIX / "ik_llama_pr273.md", tool="llama-bench")
+    by_line = df.drop_duplicates("line").set_index("line")["extra_settings"]
+    assert by_line[109] == "mla=3, fmoe=1" and by_line[132] == "mla=1, fmoe=1"
+    assert by_line.isna()[45]  # the JSON records of the same file carry no such column
+    assert any("mla, fmoe are not in the schema" in m for m in df.attrs["messages"])

@@ -61,6 +61,7 @@ SETTINGS = {
     "n_depth": "Int64",
     "power_limit_w": "float64",
     "rep": "Int64",
+    "extra_settings": "str",
 }
 
 METRICS = {
@@ -378,6 +379,11 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         # a llama-bench table
         out.blocks += 1
         header = [c.lower() for c in markdown_cells(line)]
+        unknown = [c for c in header if c and c not in _MD_COLUMNS]
+        if unknown:
+            out.messages.append(
+                f"line {i + 1}: columns {', '.join(unknown)} are not in the schema; kept as text in extra_settings"
+            )
         j = i + 1
         if j < n and _is_separator(lines[j]):
             j += 1
@@ -457,6 +463,9 @@ def _md_row(line: str, lineno: int, header: list[str], tctx: dict, reps: int | N
         return
     n_prompt, n_gen, n_depth = parsed
     base = _base(**tctx)
+    # columns the schema does not name (a fork's `mla`, `fmoe`, ...) still tell runs apart
+    extra = [f"{col}={val}" for col, val in row.items() if col and col not in _MD_COLUMNS]
+    base["extra_settings"] = ", ".join(extra) or None
     for col, val in row.items():
         key = _MD_COLUMNS.get(col)
         if key is None or key in ("test", "t/s"):
