@@ -240,3 +240,11 @@ def test_figures_have_labelled_axes(seed_energy):
     msg = power.message_figure("one power limit only")
     assert isinstance(msg, Figure) and msg.axes[0].texts[0].get_text() == "one power limit only"
     plt.close("all")
+
+
+def test_retained_prose_quotes_the_plain_pp_test_not_a_combined_one():
+    rows = [("pp512", 600, 100.0, 1.0), ("pp512", 300, 90.0, 1.0)]
+    rows += [("pp512+tg128", 600, 100.0, 1.0), ("pp512+tg128", 300, 50.0, 1.0)]
+    t = power.energy(_table(rows))
+    prose = power.retained_prose(t, 300.0)
+    assert (prose["ret_min_pp"], prose["ret_q_pp"]) == ("90%", "90%")  # pp512's, not the combined 50%

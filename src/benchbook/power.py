@@ -229,19 +229,17 @@ def _quoted(table: pd.DataFrame, names: tuple[str, ...], values) -> dict[str, st
 
 
 def retained_prose(table: pd.DataFrame, quote_limit: float | None) -> dict[str, str]:
-    """ret_min_XX and ret_q_XX: the share of peak each test keeps at the lowest limit and at
-    `quote_limit`, keyed by the first two letters of the test's name; "n/a" for pp or tg where the
-    input has no such test at two or more limits."""
-    out = {}
-    if has_power(table):
-        lo = table["power_limit_w"].min()
-        for t in sorted(table["test"].unique()):
-            out[f"ret_min_{t[:2]}"] = fmt(retained_at(table, t, lo), ".0%")
-            out[f"ret_q_{t[:2]}"] = fmt(retained_at(table, t, quote_limit), ".0%")
-    for k, t in prose_tests(table).items():
-        if not (has_power(table) and t):
-            out[f"ret_min_{k}"] = out[f"ret_q_{k}"] = "n/a"
-    return out
+    """ret_min_pp/_tg and ret_q_pp/_tg: the share of peak the quoted pp and tg tests keep at the
+    lowest limit and at `quote_limit`; "n/a" where the input has no such test at two or more limits."""
+    lo = table["power_limit_w"].min() if has_power(table) else None
+
+    def values(test):
+        return {
+            "ret_min": fmt(retained_at(table, test, lo), ".0%"),
+            "ret_q": fmt(retained_at(table, test, quote_limit), ".0%"),
+        }
+
+    return _quoted(table, ("ret_min", "ret_q"), values)
 
 
 def energy_prose(table: pd.DataFrame) -> dict[str, str]:
