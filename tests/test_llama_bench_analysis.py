@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchbook import bandwidth, config, ingest, power
+from benchbook import bandwidth, config, ingest, plotting, power
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS
 from benchbook.checks import llama_bench as checks
 
@@ -237,7 +237,7 @@ def test_figures_have_labelled_axes(seed_energy):
         for ax in fig.axes:
             assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
     assert len(power.throughput_figure(seed_energy, "m").axes) == 2
-    msg = power.message_figure("one power limit only")
+    msg = plotting.message_figure("one power limit only")
     assert isinstance(msg, Figure) and msg.axes[0].texts[0].get_text() == "one power limit only"
     plt.close("all")
 
@@ -248,3 +248,115 @@ def test_retained_prose_quotes_the_plain_pp_test_not_a_combined_one():
     t = power.energy(_table(rows))
     prose = power.retained_prose(t, 300.0)
     assert (prose["ret_min_pp"], prose["ret_q_pp"]) == ("90%", "90%")  # pp512's, not the combined 50%
+
+
+@pytest.fixture(scope="module")
+def seed_models(seed_df):
+    return bandwidth.one_per_model(bandwidth.decode_points(seed_df, GPU))
+
+
+@pytest.fixture(scope="module")
+def g():
+    from benchbook import roofline
+
+    return roofline.gpu(GPU)
+
+
+def test_bandwidth_input_prose(seed_models, g):
+    assert bandwidth.input_prose(seed_models, g) == {
+        "n_models": "6",
+        "params_range": ", from 6.74 to 405.85 billion parameters",
+        "gpu_name": GPU,
+        "gpu_bw": "1,792 GB/s",
+        "gpu_mem": "96 GB",
+    }
+    assert bandwidth.input_prose(seed_models.head(1), g)["params_range"] == ""  # one size: no range
+    empty = bandwidth.input_prose(pd.DataFrame(), g)
+    assert (empty["n_models"], empty["params_range"]) == ("0", "")
+
+
+def test_bandwidth_notes():
+    assert "no generation (tg) result" in bandwidth.coverage_note(0)
+    assert "one model only" in bandwidth.coverage_note(1)
+    assert bandwidth.coverage_note(2) is None
+    other = pd.DataFrame({"gpu": [None, "NVIDIA GeForce RTX 4080"]})
+    assert bandwidth.device_note(other, GPU).startswith("Note: the input names the device `NVIDIA GeForce RTX 4080`")
+    same = pd.DataFrame({"gpu": ["NVIDIA RTX PRO 6000 Blackwell Workstation Edition"]})
+    assert bandwidth.device_note(same, GPU) is None
+    assert bandwidth.device_note(pd.DataFrame({"gpu": [None]}), GPU) is None
+
+
+def test_bandwidth_bytes_table(seed_models):
+    t = bandwidth.bytes_table(seed_models)
+    assert list(t.columns) == [
+        "label", "architecture", "file (GiB)", "params (B)", "active (B)", "GB read / token", "how",
+    ]  # fmt: skip
+    assert len(t) == 6
+    r = t.set_index("label").loc["llama-2-7b.Q4_0"]
+    assert (r["architecture"], r["GB read / token"]) == ("dense", 3.823)  # 3.56 GiB, read whole
+    moe = t.set_index("label").loc["Qwen3-30B-A3B-Q4_K_M"]
+    assert moe["architecture"] == "moe" and moe["how"].startswith("file size x 3.3B active")
+
+
+def test_bandwidth_ceiling_prose_seed(seed_models):
+    assert bandwidth.ceiling_prose(seed_models) == {
+        "best_model": "shisa-v2-llama3.3-70b.i1-Q4_K_M",
+        "best_frac": "81%",
+        "best_gbs": "1,447 GB/s",
+        "dense_range": "60% to 81%",
+        "small_model": "llama-2-7b.Q4_0",
+        "small_frac": "60%",
+        "small_rate": "278.9 tok/s",
+        "small_ceiling": "469 tok/s",
+        "moe_list": "Qwen3-30B-A3B-Q4_K_M 28%, gpt-oss-120b-UD-Q8_K_XL 31%",
+        "partial_list": "shisa-v2-llama3.1-405b-IQ2_XXS (ngl 116 < 126 layers + output; file 107.3 GB > 96 GB of "
+        "GPU memory): 2.68 tok/s, 16% of peak",
+    }
+
+
+def test_bandwidth_ceiling_prose_without_dense_or_points():
+    moe_only = pd.DataFrame(
+        [
+            {
+                "model_file": "m.gguf",
+                "model": "m",
+                "architecture": "moe",
+                "offload": "full",
+                "fraction_of_peak": 0.25,
+                "bytes_per_token": 1e9,
+                "rate": 10.0,
+            }
+        ]
+    )
+    v = bandwidth.ceiling_prose(moe_only)
+    assert v["moe_list"] == "m 25%" and v["partial_list"] == "none in this input"
+    assert {v[k] for k in ("best_model", "best_frac", "best_gbs", "dense_range", "small_model")} == {"n/a"}
+    assert {v[k] for k in ("small_frac", "small_rate", "small_ceiling")} == {"n/a"}
+    empty = bandwidth.ceiling_prose(pd.DataFrame())
+    assert empty["moe_list"] == empty["partial_list"] == "none in this input" and empty["dense_range"] == "n/a"
+
+
+def test_bandwidth_roofline_prose(seed_models, g):
+    assert bandwidth.roofline_prose(seed_models, g) == {"intensity": "3.3 to 7.6 FLOP/byte", "ridge": "279 FLOP/byte"}
+    assert bandwidth.roofline_prose(pd.DataFrame(), g) == {"intensity": "n/a", "ridge": "279 FLOP/byte"}
+
+
+def test_bandwidth_figures_have_labelled_axes(seed_models, g):
+    from matplotlib.figure import Figure
+
+    for fig in (bandwidth.ceiling_figure(seed_models, g), bandwidth.roofline_figure(seed_models, g)):
+        assert isinstance(fig, Figure)
+        ax = fig.axes[0]
+        assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+    bars = bandwidth.fraction_figure(seed_models)
+    ax = bars.axes[0]
+    assert isinstance(bars, Figure) and ax.get_xlabel() and ax.get_title()
+    assert len(ax.get_yticklabels()) == 6  # one bar per model, labelled by model
+    for make in (
+        lambda p: bandwidth.ceiling_figure(p, g),
+        bandwidth.fraction_figure,
+        lambda p: bandwidth.roofline_figure(p, g),
+    ):
+        msg = make(pd.DataFrame())
+        assert isinstance(msg, Figure) and msg.axes[0].texts[0].get_text() == "no generation results"
+    plt.close("all")

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchbook import config, ingest, roofline, tp
+from benchbook import config, ingest, plotting, roofline, tp
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS
 from benchbook.checks import tgi as checks_tgi
 
@@ -401,6 +401,6 @@ def test_plots_return_labelled_figures(w0, m0):
         labelled = [ax for ax in fig.axes if ax.get_xlabel() and ax.get_ylabel()]
         assert labelled, "a figure needs an axis with both labels"
         plt.close(fig)
-    placeholder = tp.placeholder_figure("nothing to show")
+    placeholder = plotting.message_figure("nothing to show")
     assert isinstance(placeholder, Figure) and placeholder.axes[0].texts[0].get_text() == "nothing to show"
     plt.close(placeholder)

@@ -24,6 +24,8 @@ import numpy as np
 import pandas as pd
 
 from benchbook import roofline
+from benchbook.chapter import fmt
+from benchbook.plotting import message_figure
 
 #: Repeating layers of the models in the seeds, matched in the model file name / section /
 #: model string (lower case); llama-bench's -ngl counts these plus the output layer.
@@ -48,6 +50,9 @@ KNOWN_LAYERS = {
     "gpt-oss-120b": (36, "https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json (num_hidden_layers 36)"),
     "qwen3-30b-a3b": (48, "https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json (num_hidden_layers 48)"),
 }
+
+#: What the figures show when the input has no generation result to place.
+NO_RESULTS = "no generation results"
 
 #: What llama-bench prints as the device name -> the row of data/hardware.csv.
 GPU_ALIASES = {
@@ -273,3 +278,143 @@ def plot_fraction(ax, points: pd.DataFrame) -> None:
     ax.axvline(100, color="black", lw=1)
     ax.set_xlabel("achieved bandwidth (% of peak)")
     ax.set_xlim(0, 105)
+
+
+def input_prose(pts: pd.DataFrame, g: roofline.GPU) -> dict[str, str]:
+    """n_models, params_range (empty unless two or more sizes are known) and the GPU's name,
+    bandwidth and memory, for the chapter's input line."""
+    sizes = pts["params_b"].dropna() if len(pts) else pts
+    return {
+        "n_models": str(len(pts)),
+        "params_range": f", from {sizes.min():g} to {sizes.max():g} billion parameters" if len(sizes) > 1 else "",
+        "gpu_name": g.name,
+        "gpu_bw": f"{g.bandwidth_gb_s:,.0f} GB/s",
+        "gpu_mem": f"{g.memory_gb:g} GB",
+    }
+
+
+def coverage_note(n_models: int) -> str | None:
+    """What the chapter says up front when the input cannot support a comparison of models; None
+    when it can."""
+    if n_models == 0:
+        return (
+            "**The input holds no generation (tg) result with a model size**, so there is nothing to "
+            "place under the roofline; run llama-bench with `-n 128` (the default)."
+        )
+    if n_models == 1:
+        return (
+            "**The input holds one model only**: the chapter shows where it sits, but cannot compare "
+            "models of different sizes or architectures."
+        )
+    return None
+
+
+def device_note(df: pd.DataFrame, gpu_name: str) -> str | None:
+    """A warning when the input names a device other than the GPU compared with (the fractions of
+    peak would be meaningless); None when they match or the input names none."""
+    device = df["gpu"].dropna().iloc[0] if df["gpu"].notna().any() else None
+    if device and hardware_name(device) != gpu_name:
+        return (
+            f"Note: the input names the device `{device}`, but the chapter compares with `{gpu_name}` "
+            "(parameter `gpu`); the fractions of peak are only meaningful for the GPU the runs used."
+        )
+    return None
+
+
+def bytes_table(pts: pd.DataFrame) -> pd.DataFrame:
+    """Bytes read per token per model, with the parameter counts and how the bytes were counted."""
+    show = pts.assign(label=[label(r) for _, r in pts.iterrows()], gb_per_token=pts["bytes_per_token"] / 1e9)
+    cols = ["label", "architecture", "file_gib", "params_b", "active_params_b", "gb_per_token", "bytes_source"]
+    return (
+        show[cols]
+        .rename(
+            columns={
+                "file_gib": "file (GiB)",
+                "params_b": "params (B)",
+                "active_params_b": "active (B)",
+                "gb_per_token": "GB read / token",
+                "bytes_source": "how",
+            }
+        )
+        .round(3)
+    )
+
+
+def ceiling_prose(pts: pd.DataFrame) -> dict[str, str]:
+    """best_* (dense, fully on the GPU, highest fraction of peak), dense_range, small_* (the smallest
+    such model), moe_list and partial_list; "n/a" or "none in this input" where the input has none."""
+    if len(pts):
+        dense_full = pts[(pts["architecture"] == "dense") & (pts["offload"] == "full")]
+        moe = pts[pts["architecture"] == "moe"]
+        partial = pts[pts["offload"] == "partial"]
+    else:
+        dense_full = moe = partial = pts
+    best = dense_full.loc[dense_full["fraction_of_peak"].idxmax()] if len(dense_full) else None
+    small = dense_full.loc[dense_full["bytes_per_token"].idxmin()] if len(dense_full) else None
+    frac = dense_full["fraction_of_peak"] if len(dense_full) else None
+    return {
+        "best_model": label(best) if best is not None else "n/a",
+        "best_frac": fmt(best["fraction_of_peak"] if best is not None else None, ".0%"),
+        "best_gbs": fmt(best["bandwidth_gb_s"] if best is not None else None, ",.0f", " GB/s"),
+        "dense_range": f"{frac.min():.0%} to {frac.max():.0%}" if frac is not None else "n/a",
+        "small_model": label(small) if small is not None else "n/a",
+        "small_frac": fmt(small["fraction_of_peak"] if small is not None else None, ".0%"),
+        "small_rate": fmt(small["rate"] if small is not None else None, ".1f", " tok/s"),
+        "small_ceiling": fmt(small["ceiling_tok_s"] if small is not None else None, ".0f", " tok/s"),
+        "moe_list": ", ".join(f"{label(r)} {r['fraction_of_peak']:.0%}" for _, r in moe.iterrows())
+        or "none in this input",
+        "partial_list": "; ".join(
+            f"{label(r)} ({r['offload_why']}): {r['rate']:.2f} tok/s, {r['fraction_of_peak']:.0%} of peak"
+            for _, r in partial.iterrows()
+        )
+        or "none in this input",
+    }
+
+
+def roofline_prose(pts: pd.DataFrame, g: roofline.GPU) -> dict[str, str]:
+    """intensity (the range of the points, "n/a" without any) and the ridge of `g`."""
+    i = pts["intensity_flop_per_byte"] if len(pts) else None
+    return {
+        "intensity": f"{i.min():.1f} to {i.max():.1f} FLOP/byte" if i is not None else "n/a",
+        "ridge": f"{g.ridge_flop_per_byte:.0f} FLOP/byte",
+    }
+
+
+def ceiling_figure(points: pd.DataFrame, g: roofline.GPU):
+    """`plot_ceiling` as a Figure (a message when there are no points)."""
+    import matplotlib.pyplot as plt
+
+    if points.empty:
+        return message_figure(NO_RESULTS)
+    fig, ax = plt.subplots(figsize=(8, 5))
+    plot_ceiling(ax, points, g)
+    ax.set_title(f"Generation rate vs bytes per token on the {g.name}")
+    fig.tight_layout()
+    return fig
+
+
+def fraction_figure(points: pd.DataFrame):
+    """`plot_fraction` as a Figure, tall enough for one bar per model (a message when there are none)."""
+    import matplotlib.pyplot as plt
+
+    if points.empty:
+        return message_figure(NO_RESULTS)
+    fig, ax = plt.subplots(figsize=(7.5, max(2.5, 0.8 + 0.45 * len(points))))
+    plot_fraction(ax, points)
+    ax.set_title("Achieved bandwidth as a share of peak")
+    fig.tight_layout()
+    return fig
+
+
+def roofline_figure(points: pd.DataFrame, g: roofline.GPU):
+    """The generation points on `g`'s roofline, labelled per model (a message when there are none)."""
+    import matplotlib.pyplot as plt
+
+    if points.empty:
+        return message_figure(NO_RESULTS)
+    fig, ax = plt.subplots(figsize=(8, 5))
+    show = points.assign(label=[label(r) for _, r in points.iterrows()])
+    roofline.plot_roofline(ax, g, show, hue_col="label", xlim=(0.5, 1000))
+    ax.set_title(f"Generation on the {g.name} roofline (2 FLOP per active parameter per token)")
+    fig.tight_layout()
+    return fig

@@ -48,6 +48,15 @@ def glue_all(values: dict) -> None:
         glue(name, value, display=False)
 
 
+def message_figure(text: str):
+    """A small figure that says why there is nothing to plot: every `{glue:figure}` of a chapter
+    must still resolve on inputs that lack the data."""
+    fig, ax = plt.subplots(figsize=(4, 2))
+    ax.text(0.5, 0.5, text, ha="center", va="center")
+    ax.set_axis_off()
+    return fig
+
+
 def color(i: int) -> str:
     """The i-th colour of the book's palette."""
     return PALETTE[i % len(PALETTE)]

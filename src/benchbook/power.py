@@ -427,13 +427,3 @@ def cv_figure(table: pd.DataFrame):
     ax.set_title("Repetition-to-repetition spread vs power limit")
     fig.tight_layout()
     return fig
-
-
-def message_figure(text: str):
-    """A small figure that says why there is no plot (a `{glue:figure}` caption still needs one)."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(4, 2))
-    ax.text(0.5, 0.5, text, ha="center", va="center")
-    ax.set_axis_off()
-    return fig

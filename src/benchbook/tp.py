@@ -42,7 +42,6 @@ __all__ = [
     "recommendation",
     "QUANT_BYTES_PER_WEIGHT",
     "prefill_example",
-    "placeholder_figure",
     "plot_speedup",
     "efficiency_sentence",
     "speedup_glues",
@@ -450,15 +449,6 @@ def prefill_example(w: pd.DataFrame, tp_unknown: int) -> dict:
         "pf_tp": int(r1["tp"]) if pd.notna(r1["tp"]) else tp_unknown,
         "pf_bs": int(r1["batch_size"]),
     }
-
-
-def placeholder_figure(message: str):
-    """An empty figure that says why there is nothing to plot, so that every `{glue:figure}` of
-    the chapter still resolves on inputs that lack the data."""
-    fig, ax = plt.subplots()
-    ax.text(0.5, 0.5, message, ha="center", va="center")
-    ax.set_axis_off()
-    return fig
 
 
 def plot_speedup(sc: pd.DataFrame, tps: list[int]):
