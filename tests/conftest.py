@@ -35,6 +35,15 @@ def find_machine_path(text: str, *also: str) -> str | None:
     return text[max(0, at - 40) : at + 40]
 
 
+def one_row(df, **match):
+    """The single row of `df` whose columns equal `match`; fails, naming the match, if not exactly one."""
+    sub = df
+    for col, value in match.items():
+        sub = sub[sub[col] == value]
+    assert len(sub) == 1, (match, len(sub))
+    return sub.iloc[0]
+
+
 @pytest.fixture(scope="session")
 def machine_path():
     """`find_machine_path`, for tests: one definition of what counts as a leaked path."""

@@ -4,6 +4,7 @@ recomputed TF/s, analysis known answers, bad input and damaged-input properties.
 from __future__ import annotations
 
 import pytest
+from conftest import one_row
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,14 +17,6 @@ SEED = config.seed("004")
 FIX = config.FIXTURES_DIR / "attention-gym"
 
 
-def _val(df, **kw):
-    sub = df
-    for k, v in kw.items():
-        sub = sub[sub[k] == v]
-    assert len(sub) == 1, kw
-    return sub.iloc[0]
-
-
 @pytest.fixture(scope="module")
 def seed_parsed():
     return ingest.read_parsed(SEED, tool="attention-gym")[0]
@@ -31,12 +24,12 @@ def seed_parsed():
 
 def test_seed_values(seed_parsed):
     t = seed_parsed.table
-    r = _val(t, mask="causal_mask", operation="causal_fa2", **{"pass": "fw"}, metric="tflops")
+    r = one_row(t, mask="causal_mask", operation="causal_fa2", **{"pass": "fw"}, metric="tflops")
     assert r["value"] == 331.3 and r["line"] == 214 and r["unit"] == "TFLOP/s"
     assert r["seq_len"] == 8192 and r["sparsity_pct"] == 49.22 and r["density"] == pytest.approx(0.5078)
-    d = _val(t, mask="doc_mask_mod", operation="sdpa_mask", **{"pass": "bw"}, metric="time")
+    d = one_row(t, mask="doc_mask_mod", operation="sdpa_mask", **{"pass": "bw"}, metric="time")
     assert d["value"] == 1636.11 and d["seq_len"] == 32768 and d["sparsity_pct"] == 95.28
-    a = _val(t, mask="alibi_mod", operation="flexattention", **{"pass": "fw"}, metric="tflops")
+    a = one_row(t, mask="alibi_mod", operation="flexattention", **{"pass": "fw"}, metric="tflops")
     assert a["value"] == 181.04 and a["density"] == 1.0
     assert list(dict.fromkeys(t["mask"])) == [
         "causal_mask",
@@ -66,7 +59,7 @@ def test_traceback_fixture_keeps_completed_sections():
     p = ingest.read_parsed(FIX / "w7900_rocm_traceback.md", tool="attention-gym")[0]
     assert list(dict.fromkeys(p.table["mask"])) == ["causal_mask", "alibi_mod"]
     assert any(m.startswith("warning: the run stopped at line 57") and "Sliding Window 1024" in m for m in p.messages)
-    r = _val(p.table, mask="causal_mask", operation="causal_fa2", **{"pass": "bw"}, metric="time")
+    r = one_row(p.table, mask="causal_mask", operation="causal_fa2", **{"pass": "bw"}, metric="time")
     assert r["value"] == 764.289
     a = checks.audit(FIX / "w7900_rocm_traceback.md")
     assert (a["defect"] == "run ended in a traceback").sum() == 1
@@ -74,7 +67,7 @@ def test_traceback_fixture_keeps_completed_sections():
 
 def test_notebook_variant_fixture():
     p = ingest.read_parsed(FIX / "rtx4090_flex_attn_noop.md", tool="attention-gym")[0]
-    r = _val(p.table, mask="noop", operation="sdpa_mask", **{"pass": "fw"}, metric="tflops")
+    r = one_row(p.table, mask="noop", operation="sdpa_mask", **{"pass": "fw"}, metric="tflops")
     assert r["value"] == 74.79 and r["seq_len"] == 8192 and r["density"] == 1.0
     assert any("inferred" in m for m in p.messages)
 

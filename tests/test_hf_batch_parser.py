@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from conftest import one_row
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,14 +18,6 @@ SEED = config.seed("003")
 FIX = config.FIXTURES_DIR / "hf-batch-sweep"
 
 
-def _val(df, **kw):
-    sub = df
-    for k, v in kw.items():
-        sub = sub[sub[k] == v]
-    assert len(sub) == 1, kw
-    return sub.iloc[0]
-
-
 @pytest.fixture(scope="module")
 def seed_parsed():
     return ingest.read_parsed(SEED, tool="hf-batch-sweep")[0]
@@ -32,11 +25,11 @@ def seed_parsed():
 
 def test_seed_values(seed_parsed):
     t = seed_parsed.table
-    r = _val(t, dtype="bf16", batch_size=1280, metric="throughput")
+    r = one_row(t, dtype="bf16", batch_size=1280, metric="throughput")
     assert r["value"] == 7799.99 and r["unit"] == "tok/s" and r["line"] == 26
-    assert _val(t, dtype="bf16", batch_size=1280, metric="ms_per_token")["value"] == 0.13
-    assert _val(t, dtype="fp32", batch_size=1, metric="throughput")["value"] == 45.31
-    lat = _val(t, dtype="bf16", batch_size=128, metric="latency")
+    assert one_row(t, dtype="bf16", batch_size=1280, metric="ms_per_token")["value"] == 0.13
+    assert one_row(t, dtype="fp32", batch_size=1, metric="throughput")["value"] == 45.31
+    lat = one_row(t, dtype="bf16", batch_size=128, metric="latency")
     assert lat["value"] == 2.68 and lat["unit"] == "s" and lat["line"] == 43
     assert set(t["model"]) == {"BLOOM"} and set(t["gpu"]) == {"A100 80GB"}
     assert set(t["framework"]) == {"HF-accelerate"}
@@ -44,7 +37,7 @@ def test_seed_values(seed_parsed):
 
 def test_seed_oom_and_blank(seed_parsed):
     t = seed_parsed.table
-    oom = _val(t, dtype="fp32", batch_size=1024, metric="throughput")
+    oom = one_row(t, dtype="fp32", batch_size=1024, metric="throughput")
     assert math.isnan(oom["value"]) and oom["note"] == OOM_NOTE
     int8 = t[t["dtype"] == "int8"]
     assert len(int8) == 22 * 3 and int8["value"].isna().all() and (int8["note"] == EMPTY_NOTE).all()
@@ -68,7 +61,7 @@ def test_cells_accounted(seed_parsed):
 )
 def test_fixtures(name, model, fw, bs, dtype, val):
     p = ingest.read_parsed(FIX / name, tool="hf-batch-sweep")[0]
-    r = _val(p.table, model=model, framework=fw, batch_size=bs, dtype=dtype, metric="throughput")
+    r = one_row(p.table, model=model, framework=fw, batch_size=bs, dtype=dtype, metric="throughput")
     assert r["value"] == val
     assert p.cells_read == len(p.table) + len(p.rejected) == 22 * 4 * 3
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from conftest import one_row
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,14 +13,6 @@ from benchbook import config, ingest
 from benchbook.ingest import ParseError, tgi
 
 FIX = config.FIXTURES_DIR / "tgi-benchmark"
-
-
-def _one(df, **kw):
-    q = df
-    for k, v in kw.items():
-        q = q[q[k] == v]
-    assert len(q) == 1, (kw, len(q))
-    return q.iloc[0]
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +26,7 @@ def seed1():
 
 
 def test_tp4_decode_token_mean_bs8(seed0):
-    r = _one(seed0.table, tp=4, metric="decode_token_latency", batch_size=8, statistic="mean")
+    r = one_row(seed0.table, tp=4, metric="decode_token_latency", batch_size=8, statistic="mean")
     assert r.value == 20.25 and r.unit == "ms" and r.line == 146
     assert r.sequence_length == 1024 and r.quantize == "none" and r.model == "bigscience/bloomz-7b1-mt"
 
@@ -41,7 +34,7 @@ def test_tp4_decode_token_mean_bs8(seed0):
 def test_seed0_sections_and_settings(seed0):
     df = seed0.table
     assert sorted(df.tp.unique()) == [1, 2, 4, 8]
-    bnb = _one(
+    bnb = one_row(
         df,
         tp=8,
         sequence_length=100,
@@ -52,7 +45,7 @@ def test_seed0_sections_and_settings(seed0):
     )
     assert bnb.value == 86.81 and bnb.line == 262
     assert bnb.section == "TP 8 / Sequence Length 100 / Quantization: bitsandbytes"
-    fp16 = _one(
+    fp16 = one_row(
         df, tp=8, sequence_length=100, quantize="none", metric="decode_token_latency", batch_size=1, statistic="mean"
     )
     assert fp16.value == 17.92
@@ -69,9 +62,9 @@ def test_cells_accounted_for(seed0, seed1):
 
 
 def test_prefill_throughput_is_seq_per_s(seed1):
-    r = _one(seed1.table, metric="prefill_throughput", batch_size=1, statistic="mean")
+    r = one_row(seed1.table, metric="prefill_throughput", batch_size=1, statistic="mean")
     assert r.value == 7.15 and r.unit == "seq/s" and "tokens/secs" in r.note
-    d = _one(seed1.table, metric="decode_throughput", batch_size=32, statistic="max")
+    d = one_row(seed1.table, metric="decode_throughput", batch_size=32, statistic="max")
     assert d.value == 131.77 and d.unit == "tok/s"
 
 
@@ -82,13 +75,13 @@ def test_seed1_tp_from_num_shard(seed1):
 
 def test_nan_and_merged_rows(seed0):
     df = seed0.table
-    nan = _one(df, tp=2, metric="prefill_latency", batch_size=16, statistic="mean")
+    nan = one_row(df, tp=2, metric="prefill_latency", batch_size=16, statistic="mean")
     assert math.isnan(nan.value) and "no runs" in nan.note
-    merged = _one(df, tp=2, metric="prefill_latency", batch_size=32, statistic="p99")
+    merged = one_row(df, tp=2, metric="prefill_latency", batch_size=32, statistic="p99")
     assert math.isnan(merged.value) and "blank row after a NaN row" in merged.note and merged.line == 102
     # the two blank numeric cells in "Sequence Length 100 / No Quantization", Decode (token) bs 4
     for stat in ("p90", "p99"):
-        b = _one(
+        b = one_row(
             df, tp=8, sequence_length=100, quantize="none", metric="decode_token_latency", batch_size=4, statistic=stat
         )
         assert b.value == 18.68 and "merged it with the identical cell above" in b.note and b.line == 225
@@ -102,22 +95,22 @@ def test_fixture_new_version_top_n_tokens():
     assert (df.sequence_length == 2048).all() and (df.decode_length == 128).all() and (df.warmups == 2).all()
     assert df.tp.isna().all()  # the --num-shard 1 in that README launched another model
     assert any("TP not taken" in m for m in p.messages)
-    r = _one(df, metric="decode_token_latency", batch_size=8, statistic="mean")
+    r = one_row(df, metric="decode_token_latency", batch_size=8, statistic="mean")
     assert r.value == 18.63
-    assert _one(df, metric="decode_throughput", batch_size=32, statistic="mean").value == 1164.14
+    assert one_row(df, metric="decode_throughput", batch_size=32, statistic="mean").value == 1164.14
 
 
 def test_fixture_multi_tp_mt0():
     df = ingest.read(FIX / "mt0_xxl_tp_2_4_8.md")
     assert sorted(df.tp.unique()) == [2, 4, 8]
-    assert _one(df, tp=8, metric="prefill_latency", batch_size=32, statistic="mean").value == 352.84
+    assert one_row(df, tp=8, metric="prefill_latency", batch_size=32, statistic="mean").value == 352.84
     assert (df.model == "bigscience/mt0-xxl-mt").all()
 
 
 def test_fixture_blank_batch_size_continuation_rows():
     df = ingest.read(FIX / "mt0_xxl_tp4_bs16.md")
     assert set(df.batch_size) == {16}
-    r = _one(df, metric="decode_total_latency", statistic="mean")
+    r = one_row(df, metric="decode_total_latency", statistic="mean")
     assert r.value == 121758.35 and r.tp == 4 and r.sequence_length == 500 and r.decode_length == 1000
     assert "merged" in r.note  # the batch size was blank
 
@@ -128,7 +121,7 @@ def test_sniff_mixed_document_and_foreign():
     assert not tgi.sniff(config.seed("002").read_text())
     text = "# notes\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n" + config.seed("001").read_text() + "\n\nmore prose\n"
     p = tgi.parse(text, "mixed.md")
-    assert _one(p.table, metric="prefill_latency", batch_size=1, statistic="mean").line == 53 + 6
+    assert one_row(p.table, metric="prefill_latency", batch_size=1, statistic="mean").line == 53 + 6
 
 
 def test_bad_inputs_raise_parse_error():

@@ -22,15 +22,6 @@ from benchbook.chapter import fmt
 RATE_METRICS = ("pp_rate", "tg_rate", "pg_rate")
 
 
-def plain(df: pd.DataFrame) -> pd.DataFrame:
-    """A shallow copy without `attrs` (the rejected-cell report and parser messages `ingest.read`
-    attaches as plain lists), for a table used without them. Chapters that read several files use
-    `ingest.read_all`, which drops them already."""
-    out = df.copy(deep=False)
-    out.attrs = {}
-    return out
-
-
 def pick_model(df: pd.DataFrame) -> str | None:
     """The model with the most distinct power limits in a llama-bench table (None if none has a limit)."""
     d = df[df["metric"].isin(RATE_METRICS) & df["power_limit_w"].notna()]

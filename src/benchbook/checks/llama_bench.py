@@ -22,7 +22,7 @@ import pandas as pd
 from benchbook import bandwidth, config, ingest
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame
 from benchbook.ingest.llama_bench import NAME
-from benchbook.power import RATE_METRICS, plain
+from benchbook.power import RATE_METRICS
 
 #: A test whose std exceeds this fraction of its mean is flagged.
 HIGH_CV = 0.05
@@ -37,7 +37,7 @@ NOTES_BANDWIDTH = [
 
 
 def _table(path) -> pd.DataFrame:
-    return plain(ingest.read(path, tool=NAME))
+    return ingest.read_all([path], tool=NAME)[0]
 
 
 def _sample_std(x: np.ndarray) -> float:
@@ -96,20 +96,6 @@ def reproduce(path) -> pd.DataFrame:
                             why_not=None if ok else "stddev_ts is not the Bessel-corrected std of samples_ts",
                         )
                     )
-            if std is not None and np.isfinite(std.value) and m.value > 0:
-                rows.append(
-                    dict(
-                        source=src,
-                        tool=NAME,
-                        line=m.line,
-                        quantity=f"CV (std/mean): {name}",
-                        published=np.nan,
-                        recomputed=std.value / m.value,
-                        tolerance=np.nan,
-                        agrees=np.nan,
-                        why_not="not printed by llama-bench: derived here",
-                    )
-                )
     # the notes' bandwidth figures
     pts = bandwidth.decode_points(df, "RTX-PRO-6000-Blackwell-WS") if len(df) else pd.DataFrame()
     if len(pts) and df["source"].iloc[0] == config.seed("004").name:
