@@ -14,8 +14,9 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from benchbook import chapter, config, pareto, quant, roofline, serving, tp  # noqa: E402
-from benchbook.plotting import glue_figure  # noqa: E402
+from benchbook import chapter, config
+from benchbook.analysis import pareto, quant, roofline, serving, tp  # noqa: E402
+from benchbook.presentation.plotting import glue_figure  # noqa: E402
 
 
 def test_glue_figure_closes_the_figure():

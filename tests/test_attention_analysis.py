@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from benchbook import attention, config, ingest, roofline
+from benchbook import config, ingest
+from benchbook.analysis import attention, roofline
 from benchbook.checks import attention_gym as checks
 
 SEED = config.seed("004")

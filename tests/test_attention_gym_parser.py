@@ -8,7 +8,8 @@ from conftest import one_row
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchbook import attention, config, ingest
+from benchbook import config, ingest
+from benchbook.analysis import attention
 from benchbook.checks import attention_gym as checks
 from benchbook.ingest import ParseError
 from benchbook.ingest.attention_gym import infer_seq_len, parse, snake, sniff

@@ -29,10 +29,8 @@ pytestmark = pytest.mark.browser
 #: The chromium on PATH, as `make browser` looks for it (Debian's package puts it in /usr/bin).
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-gpu"]
-#: Console errors known to be harmless: the theme's on a fresh profile (no stored theme preference);
-#: and jupyter-book 1.0.4 injecting sphinx-thebe's inline config script twice into every page (a
-#: fresh build does it too; the first copy defines the constant, the second fails). Reported to the lead.
-KNOWN_CONSOLE_ERRORS = ("Got invalid theme mode", "Identifier 'THEBE_JS_URL' has already been declared")
+#: Console errors known to be harmless: the theme's on a fresh profile (no stored theme preference).
+KNOWN_CONSOLE_ERRORS = ("Got invalid theme mode",)
 SHOTS = config.BUILD_DIR / "screenshots"
 
 
@@ -236,3 +234,26 @@ def test_notebook_pages_offer_their_ipynb(site):
         if not any(h.endswith(f"{path.stem}.ipynb") for h in hrefs):
             missing.append(path.name)
     assert not missing, f"no .ipynb download link on: {', '.join(missing)}"
+
+
+def test_pages_load_nothing_remote_and_link_no_repository(site):
+    """Offline reading: no script or stylesheet from the network, no live-code loader, and no
+    repository or launch link unless _config.yml names a repository."""
+    import re
+
+    import yaml
+
+    repo = (yaml.safe_load((config.PROJ_ROOT / "_config.yml").read_text()).get("repository") or {}).get("url")
+    bad = []
+    for path in sorted(site.rglob("*.html")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        rel = path.relative_to(site).as_posix()
+        for m in re.finditer(r"<(?:script|link|img)\b[^>]*(?:src|href)=\"(https?:)?//[^\"]+\"", text):
+            if "<link" in m.group(0) and 'rel="canonical"' in m.group(0):
+                continue
+            bad.append(f"{rel}: {m.group(0)[:120]}")
+        if "THEBE_JS_URL" in text or "unpkg.com" in text:
+            bad.append(f"{rel}: live-code loader")
+        if not repo and re.search(r"mybinder\.org|colab\.research\.google\.com|github\.com/benchbook", text):
+            bad.append(f"{rel}: repository or launch link with no repository configured")
+    assert not bad, "\n".join(bad[:20])

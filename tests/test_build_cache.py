@@ -227,7 +227,7 @@ def test_package_hash_follows_the_sources(tmp_path):
     shutil.copy(REPO / "requirements.txt", req)
     h0 = build.package_hash(pkg, req)
     assert build.package_hash(pkg, req) == h0
-    (pkg / "plotting.py").write_text((pkg / "plotting.py").read_text() + "\n# edit\n")
+    (pkg / "presentation" / "plotting.py").write_text((pkg / "presentation" / "plotting.py").read_text() + "\n# edit\n")
     h1 = build.package_hash(pkg, req)
     assert h1 != h0
     req.write_text(req.read_text() + "extra==1.0\n")

@@ -9,7 +9,8 @@ from conftest import one_row
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchbook import batch, config, ingest
+from benchbook import config, ingest
+from benchbook.analysis import batch
 from benchbook.checks import hf_batch as checks
 from benchbook.ingest import ParseError
 from benchbook.ingest.hf_batch import EMPTY_NOTE, OOM_NOTE, parse, sniff

@@ -7,7 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchbook import bandwidth, config, ingest, plotting, power
+from benchbook import config, ingest
+from benchbook.analysis import bandwidth, power
+from benchbook.presentation import plotting
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS
 from benchbook.checks import llama_bench as checks
 
@@ -257,7 +259,7 @@ def seed_models(seed_df):
 
 @pytest.fixture(scope="module")
 def g():
-    from benchbook import roofline
+    from benchbook.analysis import roofline
 
     return roofline.gpu(GPU)
 

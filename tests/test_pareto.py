@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from benchbook import pareto
+from benchbook.analysis import pareto
 
 
 def test_frontier_maximise_both():

@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchbook import config, ingest, quant, roofline
+from benchbook import config, ingest
+from benchbook.analysis import quant, roofline
 from benchbook.chapter import declared
 from benchbook.checks import sglang_quant as checks
 

@@ -6,7 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchbook import config, ingest, plotting, roofline, tp
+from benchbook import config, ingest
+from benchbook.analysis import roofline, tp
+from benchbook.presentation import plotting
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS
 from benchbook.checks import tgi as checks_tgi
 

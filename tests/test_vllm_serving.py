@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchbook import config, ingest, serving
+from benchbook import config, ingest
+from benchbook.analysis import serving
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS
 from benchbook.checks import vllm_serve as checks
 from benchbook.ingest import vllm_serve as v

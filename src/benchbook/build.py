@@ -694,6 +694,30 @@ def ingest_if_changed(run: Callable[[], object], log: Callable[[str], None] = pr
 # the whole build
 
 
+#: Chapters that read the ledgers of the others (_build/claims/), so they execute last.
+LEDGER_READERS = ("claims_ledger",)
+
+
+def write_ledgers(names: list[str]) -> list[Path]:
+    """_build/claims/CHAPTER.json for every executed chapter that published a ledger (unchanged
+    files keep their bytes, so the chapters that read them stay cached)."""
+    from benchbook.claims import from_notebook
+
+    written = []
+    for name in names:
+        path = _executed_path(name)
+        if not path.is_file():
+            continue
+        ledger = from_notebook(_read_nb(path))
+        target = config.CLAIMS_DIR / f"{name}.json"
+        if ledger is None:
+            target.unlink(missing_ok=True)
+            continue
+        _write_if_changed(target, (json.dumps(ledger, indent=1, allow_nan=False) + "\n").encode())
+        written.append(target)
+    return written
+
+
 def build(
     only: list[str] | None = None,
     jobs: int | None = None,
@@ -712,7 +736,10 @@ def build(
     run = [n for n in names if n in only] if only else names
     log(f"executing {len(run)} chapter(s), {jobs} at a time")
     with build_lock(log):
-        execute_all(run, jobs, force=force, log=log)
+        # Chapters that read other chapters' ledgers run after those ledgers are written.
+        execute_all([n for n in run if n not in LEDGER_READERS], jobs, force=force, log=log)
+        write_ledgers(names)
+        execute_all([n for n in run if n in LEDGER_READERS], jobs, force=force, log=log)
         present = [n for n in names if _executed_path(n).is_file()]
         missing = [n for n in names if n not in present]
         if missing:

@@ -6,38 +6,52 @@ instead of a traceback forty cells down.
 
 from __future__ import annotations
 
+import ast
+import json
 import math
+import os
+import re
+import sys
 import types
 from functools import cache
 from pathlib import Path
 
-from benchbook import config
+from benchbook import config, parameters
+from benchbook.parameters import ParameterError
+
+__all__ = ["ParameterError", "declared", "fmt", "resolve_inputs", "setup"]
 
 #: Names a kernel defines by itself; anything else in the namespace before setup() is a parameter.
 _KERNEL_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
-
-
-class ParameterError(ValueError):
-    """A chapter parameter that cannot be used, said in one sentence."""
 
 
 @cache
 def declared(chapter: str) -> dict[str, dict]:
     """The parameters a chapter declares in its `parameters` cell: name -> {type, default, help}.
 
-    Read from the committed notebook with papermill's own inspector, so `benchbook list`, the
-    validation here and the book never disagree.
+    Read from the committed notebook the way papermill's inspector reads it (tests/test_parameters.py
+    compares the two), without importing papermill, so that a wrong parameter is refused at once.
     """
-    import papermill
-
     nb = config.NOTEBOOKS_DIR / f"{chapter}.ipynb"
-    if not nb.is_file():
+    if not re.fullmatch(r"[\w-]+", chapter) or not nb.is_file():
         raise ParameterError(f"there is no chapter called {chapter!r} (no {config.relative(nb)})")
-    params = papermill.inspect_notebook(str(nb))
+    cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+    source = next(("".join(c["source"]) for c in cells if "parameters" in c.get("metadata", {}).get("tags", [])), "")
     out = {}
-    for name, info in params.items():
-        default = eval(info["default"], {"__builtins__": {}}, {}) if info["default"] else None  # noqa: S307
-        out[name] = {"type": info["inferred_type_name"], "default": default, "help": info["help"]}
+    lines = source.splitlines()
+    for node in ast.parse(source).body:
+        target = (
+            node.targets[0]
+            if isinstance(node, ast.Assign) and len(node.targets) == 1
+            else getattr(node, "target", None)
+        )
+        if not isinstance(target, ast.Name) or getattr(node, "value", None) is None:
+            continue
+        default = ast.literal_eval(node.value)
+        after = lines[node.end_lineno - 1][node.end_col_offset :]
+        help_ = after.split("#", 1)[1].strip() if "#" in after else ""
+        kind = ast.unparse(node.annotation) if isinstance(node, ast.AnnAssign) else "None"
+        out[target.id] = {"type": kind, "default": default, "help": help_}
     return out
 
 
@@ -56,11 +70,10 @@ def _type_ok(value, default) -> bool:
 def _plain_numpy_reprs() -> None:
     """Show numpy scalars as plain Python numbers (numpy 2 prints `np.float64(2.5)`), so that values
     glued into the prose format as numbers."""
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython comes with the kernel
+    if "IPython" not in sys.modules:  # no kernel here (e.g. `benchbook run` checking parameters)
         return
     import numpy as np
+    from IPython import get_ipython
 
     ip = get_ipython()
     if ip is None:
@@ -106,17 +119,13 @@ def setup(chapter: str, namespace: dict, *, paths: tuple[str, ...] = ("source",)
         if not _type_ok(value, info["default"]):
             raise ParameterError(f"parameter {name!r} should be {type(info['default']).__name__}, got {value!r}.")
         values[name] = value
-    for name in paths:
-        if name in values and values[name] is not None:
-            values[name] = resolve_inputs(values[name], name, tools)
-    return values
+    defaults = {name: info["default"] for name, info in spec.items()}
+    return parameters.check(chapter, values, defaults=defaults, tools=tools, paths=paths)
 
 
 def resolve_inputs(value, name: str = "source", tools: tuple[str, ...] = ()) -> list[Path]:
     """Turn a path parameter (str, comma-separated str, or list) into existing files, checking
     that each holds output of one of `tools` (when given)."""
-    from benchbook import ingest
-
     items = value if isinstance(value, (list, tuple)) else [s for s in str(value).split(",") if s.strip()]
     out = []
     for item in items:
@@ -124,7 +133,15 @@ def resolve_inputs(value, name: str = "source", tools: tuple[str, ...] = ()) -> 
             p = config.resolve(str(item).strip())
         except FileNotFoundError:
             raise ParameterError(f"parameter {name!r}: {item!r} does not exist (no such file or folder).") from None
+        except OSError as exc:  # a name too long, a loop of links
+            raise ParameterError(f"parameter {name!r}: {item!r} cannot be used ({exc.strerror}).") from None
+        if tools or not p.is_dir():  # a folder is an input only where the chapter reads every file in it
+            parameters.regular_file(p, name)
+        elif not os.access(p, os.R_OK | os.X_OK):
+            raise ParameterError(f"parameter {name!r}: {p.name} cannot be read (permission denied).")
         if tools:
+            from benchbook import ingest
+
             try:
                 found = ingest.detect(ingest._load_text(p))
             except ingest.ParseError as exc:

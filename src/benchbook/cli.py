@@ -236,3 +236,43 @@ def report(
     for line in compare.summary_lines(result):
         typer.echo(line)
     typer.echo(f"report: {_shown(page)}")
+
+
+claims_app = typer.Typer(no_args_is_help=True, help="Read and re-judge claims ledgers.")
+app.add_typer(claims_app, name="claims")
+
+
+@claims_app.command("check")
+def claims_check(
+    paths: Annotated[list[Path], typer.Argument(help="ledger files (CHAPTER.claims.json) or folders of them")],
+) -> None:
+    """Re-judge every claim of the ledgers from its evidence alone; exit 1 on any disagreement."""
+    import json
+
+    from benchbook.claims.rules import check
+
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files += sorted(p.glob("*.json"))
+        elif p.is_file():
+            files.append(p)
+        else:
+            _fail(f"{p}: no such ledger file or folder")
+    if not files:
+        _fail("no ledger files found (*.json)")
+    problems, n = [], 0
+    for f in files:
+        try:
+            ledger = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            _fail(f"{f}: not a readable JSON ledger ({type(exc).__name__})")
+        if not isinstance(ledger, dict) or not isinstance(ledger.get("claims"), list):
+            _fail(f"{f}: not a claims ledger (no 'claims' list)")
+        n += len(ledger["claims"])
+        problems += [f"{f.name}: {p}" for p in check(ledger)]
+    for p in problems:
+        typer.echo(p)
+    typer.echo(f"{n} claims in {len(files)} ledger(s): {len(problems)} problem(s)")
+    if problems:
+        raise typer.Exit(1)

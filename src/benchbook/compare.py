@@ -207,7 +207,7 @@ def curves(c: Comparison, max_lines: int = 8) -> dict[str, object]:
     with no numeric key is drawn as paired dots per setting."""
     import matplotlib.pyplot as plt
 
-    from benchbook.plotting import PALETTE, use_theme
+    from benchbook.presentation.plotting import PALETTE, use_theme
 
     use_theme()
     figs = {}

@@ -34,6 +34,7 @@ EXECUTED_DIR = BUILD_DIR / "executed"
 STAGE_DIR = BUILD_DIR / "stage"
 CACHE_DIR = BUILD_DIR / "cache"
 HTML_DIR = BUILD_DIR / "html"
+CLAIMS_DIR = BUILD_DIR / "claims"
 FIXTURES_DIR = PROJ_ROOT / "tests" / "fixtures"
 
 #: Seconds one cell may run before papermill stops the chapter (its per-cell execution timeout).

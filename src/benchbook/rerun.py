@@ -469,5 +469,23 @@ def run(chapter: str, given: dict, sources: list[str] | None, out_dir: Path, pro
     shown = ", ".join(f"{k}={v!r}" for k, v in prep.shown.items()) or "defaults"
     log(f"running {chapter} with {shown}")
     nb = execute(prep, out_dir, progress=progress)
+    write_ledger(nb, out_dir / f"{chapter}.claims.json")
     page = render_html(nb, out_dir / f"{chapter}.html", title=chapter)
     return nb, page
+
+
+def write_ledger(executed: Path, target: Path) -> Path | None:
+    """The chapter's claims ledger beside its page (atomically); None when it published none."""
+    import json
+
+    from benchbook.claims import from_notebook
+
+    ledger = from_notebook(nbformat.read(executed, as_version=4))
+    if ledger is None:
+        return None
+    fd, tmp = tempfile.mkstemp(suffix=".json", dir=target.parent, prefix=f".{target.stem}-")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(ledger, indent=1, allow_nan=False) + "\n")
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, target)
+    return target

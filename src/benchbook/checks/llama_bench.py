@@ -19,10 +19,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchbook import bandwidth, config, ingest
+from benchbook import config, ingest
+from benchbook.analysis import bandwidth
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame
 from benchbook.ingest.llama_bench import NAME
-from benchbook.power import RATE_METRICS
+from benchbook.analysis.power import RATE_METRICS
 
 #: A test whose std exceeds this fraction of its mean is flagged.
 HIGH_CV = 0.05

@@ -26,7 +26,7 @@ import pandas as pd
 from benchbook import ingest
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame
 from benchbook.ingest.sglang_quant import NAME
-from benchbook.quant import outliers, runs
+from benchbook.analysis.quant import outliers, runs
 
 _DEC = 2
 

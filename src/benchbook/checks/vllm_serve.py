@@ -18,7 +18,8 @@ import math
 
 import pandas as pd
 
-from benchbook import ingest, serving
+from benchbook import ingest
+from benchbook.analysis import serving
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame
 from benchbook.ingest.vllm_serve import NAME
 

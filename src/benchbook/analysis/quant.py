@@ -519,7 +519,7 @@ def plot_quant_roofline(pts: pd.DataFrame, g, model_id: str):
     each regime named at its fastest scheme."""
     import matplotlib.pyplot as plt
 
-    from benchbook import roofline
+    from benchbook.analysis import roofline
 
     fig, ax = plt.subplots(figsize=(8, 5))
     dec = pts[pts["phase"] == "decode"]

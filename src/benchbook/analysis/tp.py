@@ -20,8 +20,8 @@ import pandas as pd
 from scipy.optimize import curve_fit
 
 from benchbook.checks.tgi import wide
-from benchbook.plotting import color
-from benchbook.roofline import achieved_bandwidth_gb_s, plot_roofline
+from benchbook.presentation.plotting import color
+from benchbook.analysis.roofline import achieved_bandwidth_gb_s, plot_roofline
 
 __all__ = [
     "wide",

@@ -119,7 +119,7 @@ def plot_roofline(
 ) -> None:
     """Draw the roofline of `g` on `ax` (log-log) and, optionally, measured points with columns
     `intensity_flop_per_byte` and `achieved_tflops`."""
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     peak = g.fp16_tflops if peak_tflops is None else peak_tflops
     x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)

@@ -26,7 +26,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from benchbook import pareto
+from benchbook.analysis import pareto
 
 #: Settings that identify a run.
 RUN_KEYS = [
@@ -399,7 +399,7 @@ def plot_saturation(r: pd.DataFrame, variable: str, knee_x=None, ax=None):
     """Output and total token throughput against the sweep variable (log2 x)."""
     import matplotlib.pyplot as plt
 
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     if ax is None:
         _, ax = plt.subplots()
@@ -429,7 +429,7 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
     with the sweep value; mean, median and p99 where printed."""
     import matplotlib.pyplot as plt
 
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     d = r.assign(x=sweep_x(r, variable)).sort_values("x")
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.8), sharex=True)
@@ -462,7 +462,7 @@ def plot_pareto(r: pd.DataFrame, variable: str):
     Pareto front joined."""
     import matplotlib.pyplot as plt
 
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     d = r.assign(x=sweep_x(r, variable), per_user=1000 / r["tpot_mean"])
     front = pareto_front(d["per_user"], d["output_throughput"])

@@ -23,9 +23,9 @@ import re
 import numpy as np
 import pandas as pd
 
-from benchbook import roofline
+from benchbook.analysis import roofline
 from benchbook.chapter import fmt
-from benchbook.plotting import message_figure
+from benchbook.presentation.plotting import message_figure
 
 #: Repeating layers of the models in the seeds, matched in the model file name / section /
 #: model string (lower case); llama-bench's -ngl counts these plus the output layer.
@@ -225,7 +225,7 @@ def label(row) -> str:
 
 def plot_ceiling(ax, points: pd.DataFrame, g: roofline.GPU) -> None:
     """Generation rate vs GB read per token (log-log) under the line rate = peak bandwidth / bytes."""
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     x = np.logspace(
         np.log10(max(points["bytes_per_token"].min() / 1e9 / 2, 0.05)),
@@ -267,7 +267,7 @@ def plot_ceiling(ax, points: pd.DataFrame, g: roofline.GPU) -> None:
 
 def plot_fraction(ax, points: pd.DataFrame) -> None:
     """Achieved bandwidth as a fraction of peak, one bar per model."""
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     p = points.sort_values("fraction_of_peak")
     colors = [

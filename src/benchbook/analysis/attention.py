@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchbook import roofline
+from benchbook.analysis import roofline
 from benchbook.checks.attention_gym import MULTIPLIER
 from benchbook.ingest.attention_gym import DEFAULT_B, DEFAULT_D, DEFAULT_H
 
@@ -98,7 +98,7 @@ def intensity(
 
 def plot_tflops(ax, k: pd.DataFrame, pass_: str = "fw") -> None:
     """Grouped bars: printed TF/s per mask and kernel for one pass."""
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     sub = k[k["pass"] == pass_]
     masks = list(dict.fromkeys(sub.sort_values("order")["mask"]))
@@ -116,7 +116,7 @@ def plot_tflops(ax, k: pd.DataFrame, pass_: str = "fw") -> None:
 
 def plot_speedup(ax, sp: pd.DataFrame) -> None:
     """FlexAttention over SDPA + mask vs block density (log-log), with the 1 / density line."""
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     for i, (ps, g) in enumerate(sp.groupby("pass", sort=False)):
         ax.scatter(g["density"], g["flex_vs_sdpa"], color=color(i), label=f"{ps.upper()} measured", zorder=3)

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook.checks.hf_batch import NEW_TOKENS
-from benchbook.pareto import fraction_of_peak
+from benchbook.analysis.pareto import fraction_of_peak
 
 _KEYS = ["model", "framework", "gpu", "dtype", "batch_size"]
 
@@ -108,7 +108,7 @@ def memory_limit(sw: pd.DataFrame) -> pd.DataFrame:
 
 def plot_throughput(ax, sw: pd.DataFrame, knees: pd.DataFrame | None = None) -> None:
     """Throughput vs batch size (log x), one line per dtype, knees marked, missing results as x."""
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     for i, ((model, fw, dtype), g) in enumerate(sw.groupby(["model", "framework", "dtype"], sort=False)):
         ok = g[g["has_result"]]
@@ -133,7 +133,7 @@ def plot_throughput(ax, sw: pd.DataFrame, knees: pd.DataFrame | None = None) -> 
 
 def plot_ms_per_token(ax, sw: pd.DataFrame) -> None:
     """The tool's msec/token (1000 / aggregate rate) vs the per-sequence time per token."""
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     for i, ((_, _fw, dtype), g) in enumerate(sw.groupby(["model", "framework", "dtype"], sort=False)):
         ok = g[g["has_result"]]

@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchbook import config, pareto
+from benchbook import config
+from benchbook.analysis import pareto
 from benchbook.chapter import fmt
 
 RATE_METRICS = ("pp_rate", "tg_rate", "pg_rate")
@@ -327,7 +328,7 @@ def stability_prose(table: pd.DataFrame) -> dict[str, str]:
 
 def plot_throughput(axes, table: pd.DataFrame) -> None:
     """One panel per test: mean rate (tok/s) vs power limit, error bars = ± (sample std)."""
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     tests = sorted(table["test"].unique())
     for i, (ax, test) in enumerate(zip(np.atleast_1d(axes), tests, strict=False)):
@@ -342,7 +343,7 @@ def plot_throughput(axes, table: pd.DataFrame) -> None:
 def plot_energy(ax, table: pd.DataFrame, frontier: np.ndarray | None = None) -> None:
     """Upper bound on J/token vs throughput relative to the test's peak, points labelled by limit;
     Pareto-optimal points ringed."""
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     t = table.copy()
     t["rel"] = t["mean"] / t.groupby("test")["mean"].transform("max")
@@ -375,7 +376,7 @@ def plot_energy(ax, table: pd.DataFrame, frontier: np.ndarray | None = None) -> 
 
 def plot_cv(ax, table: pd.DataFrame) -> None:
     """Coefficient of variation (%) of each test vs power limit."""
-    from benchbook.plotting import color
+    from benchbook.presentation.plotting import color
 
     for i, (test, g) in enumerate(table.groupby("test", sort=True)):
         g = g.sort_values("power_limit_w")

@@ -1,0 +1,274 @@
+"""The rules: one function per claim kind, from evidence to (status, reason).
+
+Each rule reads only the claim's evidence (its thresholds included), so a ledger written today can
+be re-judged tomorrow and a physicist can change a rule here without reading any chapter.
+Some kinds also derive a field (the bound's verdict, the winner set, a trend's direction) that the
+evidence must repeat; `derive` computes it and `check` compares.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from benchbook.claims import KINDS
+
+#: What usually explains a figure beyond a physical peak; a claim may name its own suspects.
+DEFAULT_SUSPECTS = (
+    "the wrong device (its peak is not this run's)",
+    "an unknown tensor-parallel degree or GPU count",
+    "an MoE model counted as dense, or the wrong model size",
+    "a unit mistaken (per-GPU vs total, tokens vs sequences)",
+)
+
+#: Words that must never reach a page inside a sentence.
+MISSING_WORDS = re.compile(r"(?<![\w/])(?:nan|NaN|None|inf|n/a)(?:x|%)?(?![\w/])|:\s*none\b|\bnone;")
+
+
+def _num(ev: dict, key: str) -> float | None:
+    v = ev.get(key)
+    if isinstance(v, bool) or v is None:
+        return None
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+def _missing(ev: dict, keys) -> list[str]:
+    return [k for k in keys if ev.get(k) is None or (isinstance(ev.get(k), float) and not math.isfinite(ev[k]))]
+
+
+def _suspects(ev: dict) -> str:
+    s = ev.get("suspects") or list(DEFAULT_SUSPECTS)
+    return "; ".join(s)
+
+
+# --- one rule per kind -------------------------------------------------------------------------
+
+
+def fraction_of_peak(ev: dict) -> tuple[str, str]:
+    """Shown when measured / peak is known and at most 1 (plus a stated tolerance); beyond it the
+    figure is a warning about an assumption, never a result."""
+    miss = _missing(ev, ("fraction", "peak", "device"))
+    if ev.get("streaming"):
+        miss += _missing(ev, ("active_params_b", "bytes_per_token"))
+    if miss:
+        return "withheld", f"missing evidence: {', '.join(miss)}"
+    frac = _num(ev, "fraction")
+    if frac < 0:
+        return "withheld", "a negative fraction of a peak is not a measurement"
+    if frac > 1.0 + (_num(ev, "tolerance") or 0.0):
+        return "implausible", f"{frac:.0%} of the peak is beyond physics; likely: {_suspects(ev)}"
+    return "shown", ""
+
+
+def bound_verdict(ev: dict) -> str:
+    """memory-bandwidth, compute, overhead or unknown, from the fractions of the two peaks and the
+    intensity against the ridge. Both roofs far away means neither explains the speed: a fixed cost
+    per step (framework, launches, synchronisation), i.e. overhead."""
+    bw, cf = _num(ev, "bandwidth_fraction"), _num(ev, "compute_fraction")
+    th = _num(ev, "threshold")
+    inten, ridge = _num(ev, "intensity"), _num(ev, "ridge")
+    if th is None or (bw is None and cf is None):
+        return "unknown"
+    right_of_ridge = None if inten is None or ridge is None else inten > ridge
+    if bw is not None and bw >= th and right_of_ridge is not True:
+        return "memory-bandwidth"
+    if cf is not None and cf >= th and right_of_ridge is True:
+        return "compute"
+    if bw is not None and cf is not None and bw < th and cf < th:
+        return "overhead"
+    return "unknown"
+
+
+def bound(ev: dict) -> tuple[str, str]:
+    for key in ("bandwidth_fraction", "compute_fraction"):
+        v = _num(ev, key)
+        if v is not None and v > 1.0:
+            return "implausible", f"{key} {v:.0%} is beyond physics; likely: {_suspects(ev)}"
+    th = _num(ev, "threshold")
+    if th is None or not 0 < th <= 1:
+        return "withheld", "no valid threshold (a fraction in (0, 1])"
+    v = bound_verdict(ev)
+    if v == "unknown":
+        return "withheld", "neither peak fraction is large enough, or known, to name the limit"
+    return "shown", ""
+
+
+def winner_set(ev: dict) -> list[str]:
+    """The best candidate and every other whose test against it gives p >= alpha (not
+    distinguishable from the best at that level)."""
+    alpha = _num(ev, "alpha")
+    best = ev.get("best")
+    p = ev.get("p_values") or {}
+    out = [best] if best is not None else []
+    for c in ev.get("candidates") or []:
+        if c == best:
+            continue
+        pv = p.get(c)
+        if pv is not None and alpha is not None and pv >= alpha:
+            out.append(c)
+    return out
+
+
+def winner(ev: dict) -> tuple[str, str]:
+    alpha = _num(ev, "alpha")
+    if alpha is None or not 0 < alpha < 1:
+        return "withheld", "no valid significance level alpha in (0, 1)"
+    cands = ev.get("candidates") or []
+    if len(cands) < 2:
+        return "withheld", "fewer than two candidates measured"
+    if ev.get("best") not in cands:
+        return "withheld", "no best candidate"
+    p = ev.get("p_values") or {}
+    untested = [c for c in cands if c != ev["best"] and p.get(c) is None]
+    if untested:
+        return "withheld", f"too few repeated runs to test {', '.join(map(str, untested))} against the best"
+    return "shown", ""
+
+
+def knee(ev: dict) -> tuple[str, str]:
+    """A knee (or sweet spot) needs enough points and a rule whose strength clears its minimum."""
+    n, min_n = _num(ev, "n_points"), _num(ev, "min_points")
+    if n is None or min_n is None or n < min_n:
+        return "withheld", f"{int(n or 0)} points; the rule needs at least {int(min_n or 4)}"
+    if ev.get("x") is None:
+        return "withheld", "the rule finds no point on this curve"
+    s, min_s = _num(ev, "strength"), _num(ev, "min_strength")
+    if s is None or min_s is None or s < min_s:
+        return "withheld", "the curve bends too little to call any point a knee"
+    return "shown", ""
+
+
+def trend(ev: dict) -> str:
+    """falls, rises or mixed: every step (in x order) beyond a relative tolerance one way."""
+    xs, ys = ev.get("xs") or [], ev.get("ys") or []
+    pts = sorted((x, y) for x, y in zip(xs, ys, strict=False) if x is not None and y is not None)
+    tol = _num(ev, "tolerance") or 0.0
+    steps = [(b[1] - a[1]) / abs(a[1]) if a[1] else (b[1] - a[1]) for a, b in zip(pts, pts[1:], strict=False)]
+    if not steps:
+        return "mixed"
+    if all(s < -tol for s in steps):
+        return "falls"
+    if all(s > tol for s in steps):
+        return "rises"
+    if all(abs(s) <= tol for s in steps):
+        return "flat"
+    return "mixed"
+
+
+def scaling(ev: dict) -> tuple[str, str]:
+    xs = [x for x, y in zip(ev.get("xs") or [], ev.get("ys") or [], strict=False) if x is not None and y is not None]
+    min_n = _num(ev, "min_points") or 3
+    if len(xs) < min_n:
+        return "withheld", f"{len(xs)} point(s); a trend needs at least {int(min_n)}"
+    got = trend(ev)
+    if got != ev.get("direction"):
+        return "withheld", f"the values are {got}, not {ev.get('direction')}"
+    return "shown", ""
+
+
+def anomaly(ev: dict) -> tuple[str, str]:
+    n, count = _num(ev, "n"), _num(ev, "count")
+    if not n:
+        return "withheld", "nothing to check"
+    if not count:
+        return "withheld", "no instance found"
+    return "shown", ""
+
+
+def recommendation(ev: dict) -> tuple[str, str]:
+    if ev.get("choice") is None or _num(ev, "value") is None:
+        return "withheld", "no option measured"
+    if ev.get("runner_up") is None or _num(ev, "runner_up_value") in (None, 0.0):
+        return "withheld", "only one option measured: nothing to choose between"
+    margin = abs(_num(ev, "value") / _num(ev, "runner_up_value") - 1)
+    noise = _num(ev, "noise") or 0.0
+    if margin <= noise:
+        return "withheld", f"the best and the runner-up differ by {margin:.1%}, inside the noise ({noise:.1%})"
+    return "shown", ""
+
+
+def comparison(ev: dict) -> tuple[str, str]:
+    a, b = _num(ev, "a"), _num(ev, "b")
+    if a is None or b is None or b == 0:
+        return "withheld", "one side of the comparison is missing"
+    ratio = a / b
+    noise = _num(ev, "noise")
+    if noise is not None and abs(ratio - 1) <= noise:
+        return "withheld", f"the difference ({ratio - 1:+.1%}) is within the noise ({noise:.1%})"
+    return "shown", ""
+
+
+def energy_bound(ev: dict) -> tuple[str, str]:
+    j = _num(ev, "joules_per_token")
+    if j is None or j <= 0:
+        return "withheld", "no energy per token can be formed (power or rate missing)"
+    if ev.get("power_source") not in ("limit", "measured"):
+        return "withheld", "the power figure's origin is not stated"
+    return "shown", ""
+
+
+RULES = {
+    "fraction_of_peak": fraction_of_peak,
+    "bound": bound,
+    "winner": winner,
+    "knee": knee,
+    "sweet_spot": knee,
+    "scaling": scaling,
+    "anomaly": anomaly,
+    "recommendation": recommendation,
+    "comparison": comparison,
+    "energy_bound": energy_bound,
+}
+
+DERIVED = {
+    "bound": ("verdict", bound_verdict),
+    "winner": ("winners", winner_set),
+}
+
+
+def judge(kind: str, ev: dict) -> tuple[str, str]:
+    """(status, reason) of a claim of `kind` with evidence `ev`."""
+    if kind not in RULES:
+        raise ValueError(f"unknown claim kind {kind!r}")
+    return RULES[kind](ev)
+
+
+def derive(kind: str, ev: dict) -> dict:
+    """The fields a kind's rule derives from the rest of its evidence (e.g. the bound's verdict)."""
+    if kind in DERIVED:
+        key, fn = DERIVED[kind]
+        return {key: fn(ev)}
+    return {}
+
+
+def check(ledger: dict) -> list[str]:
+    """Problems found by re-judging every claim of a ledger from its evidence alone: a status or a
+    derived field that does not follow, missing evidence fields, a withheld claim with no reason,
+    a missing value printed in a sentence."""
+    problems = []
+    for c in ledger.get("claims", []):
+        cid, kind, ev = c.get("id"), c.get("kind"), c.get("evidence") or {}
+        where = f"{ledger.get('chapter', '?')}:{cid}"
+        if kind not in RULES:
+            problems.append(f"{where}: unknown kind {kind!r}")
+            continue
+        absent = [k for k in KINDS[kind] if k not in ev]
+        if absent:
+            problems.append(f"{where}: evidence lacks {', '.join(absent)}")
+        status, _ = judge(kind, ev)
+        if status != c.get("status") and not (c.get("status") == "withheld" and c.get("reason")):
+            problems.append(f"{where}: status {c.get('status')!r} but the rule gives {status!r}")
+        for key, value in derive(kind, ev).items():
+            if key in ev and ev[key] != value:
+                problems.append(f"{where}: {key} {ev[key]!r} but the rule gives {value!r}")
+        if c.get("status") != "shown" and not c.get("reason"):
+            problems.append(f"{where}: {c.get('status')} with no reason")
+        if MISSING_WORDS.search(c.get("text") or ""):
+            problems.append(f"{where}: the sentence prints a missing value: {c.get('text')!r}")
+        if not (c.get("text") or "").strip():
+            problems.append(f"{where}: no sentence")
+    return problems

@@ -1,0 +1,455 @@
+"""What every chapter parameter may be: one table, keyed by parameter name.
+
+The same name means the same idea in every chapter (`alpha` is always a significance level, `gpu`
+always a row of the hardware table), so a constraint is written once and every chapter that
+declares the name gets it. `check()` runs in `benchbook.chapter.setup`, which `benchbook run` calls
+before papermill starts, so a wrong value is refused in one sentence before any kernel exists.
+
+Checks run cheapest first: type and range (no import), then names looked up in data tables
+(GPU, model), then files a parameter points to, then names that must exist in the input.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import re
+import stat
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class ParameterError(ValueError):
+    """A chapter parameter that cannot be used, said in one sentence."""
+
+
+def _fail(name: str, what: str, value) -> None:
+    raise ParameterError(f"parameter {name!r} must be {what}, got {value!r}.")
+
+
+def is_number(value) -> bool:
+    """A real, finite number (bool is not one: `-p alpha True` is a mistake)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+#: `cv>X` flags cells whose coefficient of variation exceeds X; `mad>X` flags runs whose modified
+#: z-score exceeds X.
+OUTLIER_RULE = re.compile(r"\s*(cv|mad)\s*>\s*((?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*")
+
+
+def parse_outlier_rule(rule) -> tuple[str, float]:
+    """ "cv>0.10" or "mad>3.5" -> (kind, threshold); ValueError for anything else (threshold <= 0 too)."""
+    m = OUTLIER_RULE.fullmatch(str(rule))
+    if not m or float(m.group(2)) <= 0:
+        raise ValueError(f"outlier_rule {rule!r}: expected 'cv>X' or 'mad>X' with X > 0, e.g. 'cv>0.10'")
+    return m.group(1), float(m.group(2))
+
+
+def regular_file(path: Path, name: str) -> None:
+    """Refuse, without opening it, anything but an existing readable regular file (a folder, a
+    FIFO that would block the reader, a device, a socket)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise ParameterError(f"parameter {name!r}: {path.name} does not exist.") from None
+    except OSError as exc:
+        raise ParameterError(f"parameter {name!r}: {path.name} cannot be read ({exc.strerror}).") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ParameterError(f"parameter {name!r}: {path.name} is a folder, not a file.")
+    if not stat.S_ISREG(st.st_mode):
+        raise ParameterError(f"parameter {name!r}: {path.name} is not a regular file (a pipe, device or socket).")
+    if not os.access(path, os.R_OK):
+        raise ParameterError(f"parameter {name!r}: {path.name} cannot be read (permission denied).")
+
+
+# --------------------------------------------------------------------------------------------
+# Constraint kinds. Each is called as constraint(name, value, context) and raises ParameterError.
+# `stage` orders them: 0 needs nothing, 1 looks at the files a parameter names, 2 looks a name up
+# in a data table, 4 reads the input.
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Number:
+    """A finite number between `low` and `high`; open or closed at each end; optionally an integer."""
+
+    low: float = -math.inf
+    high: float = math.inf
+    low_open: bool = True
+    high_open: bool = True
+    integer: bool = False
+    stage = 0
+
+    def describe(self) -> str:
+        kind = "an integer" if self.integer else "a number"
+        if self.high == math.inf:
+            if self.low == 0:
+                return f"{kind} {'above' if self.low_open else 'of at least'} 0"
+            return f"{kind} {'above' if self.low_open else 'of at least'} {self.low:g}"
+        left, right = "(" if self.low_open else "[", ")" if self.high_open else "]"
+        return f"{kind} in {left}{self.low:g}, {self.high:g}{right}"
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        ok = is_number(value) and (not self.integer or float(value).is_integer())
+        if ok:
+            above = value > self.low if self.low_open else value >= self.low
+            below = value < self.high if self.high_open else value <= self.high
+            ok = above and below
+        if not ok:
+            _fail(name, self.describe(), value)
+
+
+PROBABILITY = Number(0, 1)
+FRACTION = Number(0, 1, high_open=False)
+POSITIVE = Number(0)
+NON_NEGATIVE = Number(0, low_open=False)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One of a few fixed words."""
+
+    choices: tuple[str, ...]
+    stage = 0
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        if value not in self.choices:
+            _fail(name, " or ".join(repr(c) for c in self.choices), value)
+
+
+@dataclass(frozen=True)
+class Text:
+    """Any string (an empty one means the chapter chooses)."""
+
+    stage = 0
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        if not isinstance(value, str):
+            _fail(name, "a string", value)
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Input files or folders: a path, a comma-separated string of paths, or a list of them. When
+    the chapter reads it as input (`paths` of setup), each is resolved and checked, without being
+    read, by `benchbook.chapter.resolve_inputs`, and the context keeps the resolved list."""
+
+    stage = 1
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        items = value if isinstance(value, (list, tuple)) else [value]
+        if not items or not all(isinstance(v, (str, os.PathLike)) and str(v).strip() for v in items):
+            _fail(name, "a file name, a comma-separated list of them, or a list", value)
+        if name in context.paths:
+            from benchbook.chapter import resolve_inputs
+
+            context.values[name] = resolve_inputs(value, name, context.tools)
+
+
+@dataclass(frozen=True)
+class NumberMap:
+    """A mapping of names to numbers that satisfy `number`."""
+
+    number: Number
+    stage = 0
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        if not isinstance(value, Mapping):
+            _fail(name, "a mapping {name: number}", value)
+        for key, v in value.items():
+            if not isinstance(key, str):
+                _fail(name, "a mapping with string keys", value)
+            self.number(f"{name}[{key!r}]", v, context)
+
+
+@dataclass(frozen=True)
+class OutlierRule:
+    """`cv>X` or `mad>X` with X > 0 (see `parse_outlier_rule`)."""
+
+    stage = 0
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        try:
+            parse_outlier_rule(value)
+        except ValueError:
+            _fail(name, "'cv>X' or 'mad>X' with X > 0, e.g. 'cv>0.10'", value)
+
+
+@dataclass(frozen=True)
+class Device:
+    """A GPU named in the hardware table (data/hardware.csv)."""
+
+    stage = 2
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        if not isinstance(value, str) or not value.strip():
+            _fail(name, "a GPU name from data/hardware.csv", value)
+        try:
+            lookup_device(value)
+        except (KeyError, ValueError) as exc:
+            said = str(exc.args[0] if exc.args else exc).rstrip(".")
+            raise ParameterError(f"parameter {name!r}: {said}.") from None
+
+
+def lookup_device(name: str):
+    """The GPU record for `name`: from `benchbook.hardware` when that module exists, else from the
+    roofline module's table lookup."""
+    try:
+        from benchbook import hardware
+    except ImportError:
+        hardware = None
+    if hardware is not None and hasattr(hardware, "device"):
+        return hardware.device(name)
+    from benchbook.analysis import roofline
+
+    return roofline.gpu(name)
+
+
+@dataclass(frozen=True)
+class KnownModel:
+    """A model whose parameter count is known (data/models.csv, or a size in its name)."""
+
+    stage = 2
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        if not isinstance(value, str) or not value.strip():
+            _fail(name, "a model id known to data/models.csv", value)
+        from benchbook.analysis import roofline
+
+        try:
+            roofline.model_params(value)
+        except KeyError as exc:
+            raise ParameterError(f"parameter {name!r}: {exc.args[0]}.") from None
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """Where a chapter writes a file ("" for nowhere): not a folder, in a folder that is (or can
+    be) a writable folder."""
+
+    stage = 1
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        if not isinstance(value, str):
+            _fail(name, 'a file name, or "" for nowhere', value)
+        if not value:
+            return
+        from benchbook import config
+
+        p = Path(value) if Path(value).is_absolute() else config.PROJ_ROOT / value
+        if p.is_dir():
+            raise ParameterError(f"parameter {name!r}: {value} is a folder; give a file name.")
+        if p.exists() and not p.is_file():
+            raise ParameterError(f"parameter {name!r}: {value} is not a regular file.")
+        if p.exists() and not os.access(p, os.W_OK):
+            raise ParameterError(f"parameter {name!r}: {value} cannot be written (permission denied).")
+        parent = p.parent
+        while not parent.exists():
+            parent = parent.parent
+        if not parent.is_dir():
+            raise ParameterError(f"parameter {name!r}: {value} cannot be created ({parent.name} is a file).")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise ParameterError(f"parameter {name!r}: {value} cannot be created (folder not writable).")
+
+
+@dataclass(frozen=True)
+class CsvFile:
+    """A CSV file (None for none): regular, readable, UTF-8, with `columns` in its header and
+    numbers in the `numeric` ones on every row."""
+
+    columns: tuple[str, ...]
+    numeric: tuple[str, ...] = ()
+    stage = 1
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        from benchbook import config
+
+        if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
+            _fail(name, f"a CSV file with columns {', '.join(self.columns)}", value)
+        try:
+            path = config.resolve(value)
+        except FileNotFoundError:
+            raise ParameterError(f"parameter {name!r}: {value} does not exist.") from None
+        regular_file(path, name)
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ParameterError(f"parameter {name!r}: {path.name} is not UTF-8 text (byte {exc.start}).") from None
+        except OSError as exc:
+            raise ParameterError(f"parameter {name!r}: {path.name} cannot be read ({exc.strerror}).") from None
+        if "\x00" in text:
+            raise ParameterError(f"parameter {name!r}: {path.name} is binary, not a CSV file.")
+        rows = list(csv.reader(text.splitlines()))
+        header = [h.strip() for h in rows[0]] if rows else []
+        missing = [c for c in self.columns if c not in header]
+        if missing:
+            raise ParameterError(
+                f"parameter {name!r}: {path.name} needs columns {', '.join(self.columns)} (missing {', '.join(missing)})."
+            )
+        if len(rows) < 2:
+            raise ParameterError(f"parameter {name!r}: {path.name} has a header but no rows.")
+        for line, row in enumerate(rows[1:], start=2):
+            for col in self.numeric:
+                cell = row[header.index(col)].strip() if header.index(col) < len(row) else ""
+                try:
+                    ok = math.isfinite(float(cell))
+                except ValueError:
+                    ok = False
+                if not ok:
+                    raise ParameterError(
+                        f"parameter {name!r}: {path.name} line {line}: {col} is {cell!r}, not a finite number."
+                    )
+
+
+@dataclass(frozen=True)
+class InInput:
+    """A value of `column` in the chapter's input (empty allowed when `empty_ok`: the chapter picks)."""
+
+    column: str
+    what: str
+    empty_ok: bool = False
+    stage = 4
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        if self.empty_ok and value == "":
+            return
+        if not isinstance(value, str) or not value:
+            _fail(name, f"a {self.what} in the input", value)
+        df = context.table()
+        if df is None or self.column not in df:
+            return
+        have = sorted({str(v) for v in df[self.column].dropna().unique()})
+        if value not in have:
+            shown = ", ".join(have[:12]) + (", ..." if len(have) > 12 else "")
+            raise ParameterError(f"parameter {name!r}: no {self.what} {value!r} in the input; it has: {shown}.")
+
+
+@dataclass(frozen=True)
+class MetricMap:
+    """A mapping {regime: metric} whose metrics are numeric columns of the chapter's run table."""
+
+    runs: str  # "module:function" turning the input's tidy table into the run table
+    stage = 4
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        if not isinstance(value, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+        ):
+            _fail(name, "a mapping {regime: metric}", value)
+        df = context.table()
+        if df is None or not value:
+            return
+        import importlib
+
+        module, func = self.runs.split(":")
+        try:
+            table = getattr(importlib.import_module(module), func)(df)
+        except (KeyError, ValueError):  # the input cannot make a run table: the chapter says why
+            return
+        have = sorted(c for c in table.columns if str(table[c].dtype).startswith(("float", "int")))
+        for regime, metric in value.items():
+            if metric not in have:
+                raise ParameterError(
+                    f"parameter {name!r}: regime {regime!r} names metric {metric!r}, which the input does not "
+                    f"have; it has: {', '.join(have)}."
+                )
+
+
+class Context:
+    """What the input-dependent checks need: the chapter's input files and tool, read once."""
+
+    def __init__(self, values: dict, tools: tuple[str, ...] = (), paths: tuple[str, ...] = ()):
+        self.values = dict(values)
+        self.tools = tools
+        self.paths = paths
+        self._table = None
+        self._read = False
+
+    def table(self):
+        """The chapter's input as one tidy table (None when it has no file input or cannot be read:
+        the chapter's own reading then says why)."""
+        if not self._read:
+            self._read = True
+            sources = self.values.get("source")
+            if isinstance(sources, (list, tuple)) and sources and all(isinstance(s, Path) for s in sources):
+                from benchbook import ingest
+
+                tool = self.tools[0] if len(self.tools) == 1 else None
+                try:
+                    self._table = ingest.read_all([s for s in sources if s.is_file()], tool=tool)[0]
+                except (ingest.ParseError, ValueError, OSError):
+                    self._table = None
+        return self._table
+
+
+Constraint = Callable[[str, object, Context], None]
+
+#: Every chapter parameter, by name. A parameter a notebook declares must be here
+#: (tests/test_parameters.py checks every notebook), so no value reaches a kernel unchecked.
+CONSTRAINTS: dict[str, Constraint] = {
+    # inputs and outputs
+    "source": Inputs(),
+    "raw_dir": Inputs(),
+    "csv_out": OutputFile(),
+    "measured_power": CsvFile(("power_limit_w", "power_w"), numeric=("power_limit_w", "power_w")),
+    # names that must exist
+    "gpu": Device(),
+    "gpu_name": Device(),
+    "model_id": KnownModel(),
+    "model": InInput("model", "model", empty_ok=True),
+    "baseline": InInput("scheme", "scheme"),
+    "metric_by_regime": MetricMap("benchbook.analysis.quant:runs"),
+    "sweep": Choice(("max_concurrency", "request_rate")),
+    "outlier_rule": OutlierRule(),
+    # statistics
+    "alpha": PROBABILITY,
+    # fractions of a peak or of a whole
+    "knee_fraction": FRACTION,
+    "peak_fraction": FRACTION,
+    "bound_threshold": FRACTION,
+    "slowdown_tolerance": Number(0, 1, low_open=False),
+    # thresholds, SLOs and physical sizes
+    "knee_threshold": POSITIVE,
+    "jump_threshold": POSITIVE,
+    "slo_ttft_ms": POSITIVE,
+    "slo_tpot_ms": POSITIVE,
+    "quote_limit_w": POSITIVE,
+    "peak_bandwidth_gb_s": POSITIVE,
+    "peak_tflops": POSITIVE,
+    "params_b": NON_NEGATIVE,  # 0 means: infer from the model id
+    "bytes_per_param": POSITIVE,
+    "kv_bytes_per_token": POSITIVE,
+    "tp_unknown": Number(1, low_open=False, integer=True),
+    "moe_active_params": NumberMap(POSITIVE),
+}
+
+
+def check(
+    chapter: str,
+    values: dict,
+    *,
+    defaults: dict | None = None,
+    tools: tuple[str, ...] = (),
+    paths: tuple[str, ...] = ("source",),
+) -> dict:
+    """Check every value against its constraint, cheapest first; return the values with the input
+    parameters (`paths`) resolved to lists of files.
+
+    `defaults` maps each declared name to its default: a parameter whose default is None may be
+    left None (it is optional). `tools` are the tools the chapter reads (checked in each input file,
+    and used to read the input for the checks that need it). Raises ParameterError (one sentence)
+    at the first value that cannot be used.
+    """
+    defaults = defaults or {}
+    unknown = sorted(set(values) - set(CONSTRAINTS))
+    if unknown:
+        raise ParameterError(
+            f"chapter {chapter!r} declares parameter {unknown[0]!r}, which has no constraint in benchbook.parameters."
+        )
+    context = Context(values, tools, paths)
+    todo = [(name, value) for name, value in values.items() if not (value is None and defaults.get(name, 0) is None)]
+    for name, value in sorted(todo, key=lambda item: CONSTRAINTS[item[0]].stage):
+        CONSTRAINTS[name](name, value, context)
+    return context.values

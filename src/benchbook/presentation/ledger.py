@@ -1,0 +1,77 @@
+"""The claims appendix: ledgers read back and laid out as tables a reader can audit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from benchbook import config
+from benchbook.claims.rules import check
+
+
+def ledger_files(paths) -> list[Path]:
+    """Ledger files from files and folders (a folder gives its *.json, sorted)."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        out += sorted(p.glob("*.json")) if p.is_dir() else [p]
+    return out
+
+
+def load(paths) -> list[dict]:
+    """Every ledger, in file order; each file read is logged for the build's cache."""
+    ledgers = []
+    for f in ledger_files(paths):
+        config.log_read(f)
+        ledgers.append(json.loads(f.read_text(encoding="utf-8")))
+    return ledgers
+
+
+def _evidence(ev: dict) -> str:
+    def show(v):
+        if isinstance(v, float):
+            return f"{v:.4g}"
+        if isinstance(v, list) and len(v) > 8:
+            return "[" + ", ".join(map(show, v[:8])) + f", … {len(v) - 8} more]"
+        if isinstance(v, list):
+            return "[" + ", ".join(map(show, v)) + "]"
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{k}: {show(x)}" for k, x in v.items()) + "}"
+        return "–" if v is None else str(v)
+
+    return "; ".join(f"{k} = {show(v)}" for k, v in ev.items())
+
+
+def claims_table(ledgers: list[dict]) -> pd.DataFrame:
+    """One row per claim: chapter, id, kind, status, sentence, rule, evidence, reason."""
+    rows = []
+    for led in ledgers:
+        for c in led.get("claims", []):
+            rows.append(
+                {
+                    "chapter": led.get("chapter", ""),
+                    "claim": c["id"],
+                    "kind": c["kind"],
+                    "status": c["status"],
+                    "sentence": c.get("text", ""),
+                    "rule": c.get("rule", ""),
+                    "evidence": _evidence(c.get("evidence") or {}),
+                    "why not shown": c.get("reason") or "",
+                }
+            )
+    return pd.DataFrame(
+        rows, columns=["chapter", "claim", "kind", "status", "sentence", "rule", "evidence", "why not shown"]
+    )
+
+
+def summary(ledgers: list[dict]) -> pd.DataFrame:
+    """Claims per chapter and status, and the problems a re-judging finds."""
+    t = claims_table(ledgers)
+    s = t.pivot_table(index="chapter", columns="status", values="claim", aggfunc="count", fill_value=0)
+    s = s.reindex(columns=["shown", "withheld", "implausible"], fill_value=0)
+    problems: dict[str, int] = {}
+    for led in ledgers:
+        problems[led.get("chapter", "")] = problems.get(led.get("chapter", ""), 0) + len(check(led))
+    s["problems on re-judging"] = [problems.get(ch, 0) for ch in s.index]
+    return s.reset_index()
