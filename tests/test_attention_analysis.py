@@ -1,22 +1,23 @@
-"""attention.py's chapter builders: glue values on the seed and the traceback fixture (the numbers
-the chapter prints), synthetic branches, and the figures."""
+"""The attention chapter's numbers (analysis) and figures (presentation): known answers on the seed
+and the real fixtures, synthetic cases for each branch, and figures tested on the data they plot."""
 
 from __future__ import annotations
 
-import math
-
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import pytest
-from matplotlib.figure import Figure
 
-from benchbook import config, ingest
-from benchbook.analysis import attention, roofline
+from benchbook import config, hardware, ingest
+from benchbook.analysis import attention
 from benchbook.checks import attention_gym as checks
+from benchbook.presentation import attention as show
 
 SEED = config.seed("004")
-TRACEBACK = config.FIXTURES_DIR / "attention-gym" / "w7900_rocm_traceback.md"
-GPU = "RTX-PRO-6000-Blackwell-WS"
+FIX = config.FIXTURES_DIR / "attention-gym"
+TRACEBACK = FIX / "w7900_rocm_traceback.md"
+NOOP = FIX / "rtx4090_flex_attn_noop.md"
+STRIX = FIX / "strix_halo_aotriton_bench.md"
 
 
 def _load(path):
@@ -29,114 +30,174 @@ def seed():
     return _load(SEED)
 
 
-@pytest.fixture(scope="module")
-def traceback_run():
-    return _load(TRACEBACK)
+def _row(k, mask, op, pass_="fw"):
+    return k[(k["mask"] == mask) & (k["operation"] == op) & (k["pass"] == pass_)].iloc[0]
 
 
-def test_stop_note(seed, traceback_run):
-    assert attention.stop_note(seed[1]) == "the run completed every section it started"
-    note = attention.stop_note(traceback_run[1])
+def test_stop_note():
+    assert show.stop_note(_load(SEED)[1]) == "the run completed every section it started"
+    note = show.stop_note(_load(TRACEBACK)[1])
     assert note.startswith("the run stopped at line 57") and "'Sliding Window 1024'" in note
-    assert attention.stop_note(["warning: something else", "warning: the run stopped here"]) == "the run stopped here"
+    assert show.stop_note(["warning: something else", "warning: the run stopped here"]) == "the run stopped here"
 
 
-def test_credit_values_seed(seed):
-    v = attention.credit_values(seed[0], checks.reproduce(SEED))
-    assert v == {"rep_n": 42, "rep_ok": 42, "fa2_min": 308.88, "fa2_max": 331.3}
-
-
-def test_speedup_values_seed(seed):
-    v = attention.speedup_values(attention.speedups(seed[0]))
-    assert (v["sp_mask"], v["sp_pass"]) == ("doc mask mod", "FW")
-    assert v["sp_density"] == pytest.approx(4.72)
-    assert v["sp_speedup"] == pytest.approx(19.1722, abs=1e-4)
-    assert (v["dense_min"], v["dense_max"]) == (pytest.approx(1.0633, abs=1e-4), pytest.approx(1.6931, abs=1e-4))
-    assert v["causal_flex_fa2"] == pytest.approx(0.6574, abs=1e-4)
-
-
-def test_speedup_values_traceback(traceback_run):
-    v = attention.speedup_values(attention.speedups(traceback_run[0]))
-    assert (v["sp_mask"], v["sp_pass"], v["sp_density"]) == ("causal mask", "BW", pytest.approx(50.78))
-    assert v["causal_flex_fa2"] == pytest.approx(0.6136, abs=1e-4)
-
-
-def test_speedup_values_without_dense_mask_or_fa2():
-    sp = pd.DataFrame(
-        {
-            "mask": ["sliding_window", "causal_mask"],
-            "pass": ["bw", "fw"],
-            "density": [0.25, 0.5],
-            "flex_vs_sdpa": [3.0, 2.0],
-        }
+def test_reproduction_of_the_seed_and_fixtures():
+    rep = checks.reproduce(SEED)
+    assert len(rep) == 42 and rep["agrees"].all()
+    assert (
+        show.reproduction_words(rep) == "42 of 42 printed TF/s cells agree with this formula at the printed precision"
     )
-    v = attention.speedup_values(sp)
-    assert (v["sp_mask"], v["sp_density"], v["sp_speedup"], v["sp_pass"]) == ("sliding window", 25.0, 3.0, "BW")
-    assert all(math.isnan(v[k]) for k in ("dense_min", "dense_max", "causal_flex_fa2"))
+    # the modified Strix Halo benchmark runs other shapes: the formula at B=16, H=16, D=64 does not hold
+    strix = checks.reproduce(STRIX)
+    assert len(strix) == 16 and not strix["agrees"].any()
 
 
-def test_sdpa_values_and_table(seed, traceback_run):
-    v = attention.sdpa_values(seed[0])
-    assert (v["sd_mask"], v["sd_printed"]) == ("doc mask mod", 5.68)
-    assert v["sd_work"] == pytest.approx(120.243, abs=1e-3)
-    assert (v["sd_work_min"], v["sd_work_max"]) == (pytest.approx(118.864, abs=1e-3), pytest.approx(128.011, abs=1e-3))
-    t = attention.sdpa_table(seed[0])
-    assert list(t.columns) == ["mask", "density", "time_ms", "tflops", "work_tflops"] and len(t) == 7
-    assert attention.sdpa_values(traceback_run[0])["sd_mask"] == "causal mask"
-
-
-def test_roofline_values_seed(seed):
+def test_work_on_the_default_shape(seed):
     k = seed[0]
-    g = roofline.gpu(GPU)
-    v = attention.roofline_values(k, attention.roofline_points(k), g)
-    assert v["roof_sentence"] == (
-        "every kernel here does at least 540 FLOPs per byte of compulsory traffic, right of the ridge at "
-        "279 FLOP/byte: these kernels are compute-bound."
+    assert set(k["shape"]) == {"default"}
+    # causal FA2 forward: 4 x 0.5 x 16 x 16 x 64 x 8192^2 FLOPs in 6.6376 ms
+    fa2 = _row(k, "causal_mask", "causal_fa2")
+    assert fa2["work_tflops"] == pytest.approx(4 * 0.5 * 16 * 16 * 64 * 8192**2 / 6.6376e-3 / 1e12)
+    # SDPA + mask on the doc mask does all of S^2 (S = 32768) but is credited 4.72 % of it
+    sd = _row(k, "doc_mask_mod", "sdpa_mask")
+    assert sd["work_tflops"] == pytest.approx(4 * 16 * 16 * 64 * 32768**2 / 585.221e-3 / 1e12)
+    assert sd["credit_ratio"] == pytest.approx(0.0472, abs=1e-3)
+    w = attention.work_rates(k, "sdpa_mask")
+    assert (w.min(), w.max()) == (pytest.approx(118.864, abs=1e-3), pytest.approx(128.011, abs=1e-3))
+
+
+def test_work_on_another_shape_comes_from_the_printed_rate():
+    """The Strix Halo bench prints B=1, H=1 at S=128: the time at the default shape would claim
+    0.0886 ms for 256 x the work. The printed 0.02 TF/s carry the real shape."""
+    k, _ = _load(STRIX)
+    assert set(k["shape"]) == {"other"}
+    tiny = k[(k["operation"] == "causal_fa2") & (k["pass"] == "fw") & (k["seq_len"] == 128)].iloc[0]
+    assert tiny["work_tflops"] == pytest.approx(0.02)
+    # the same row with a time consistent with the default shape counts as default
+    synthetic = tiny.to_frame().T.assign(time_ms=4 * 0.5 * 16 * 16 * 64 * 128**2 / 0.02e12 * 1e3)
+    assert attention.with_work(synthetic.drop(columns=["work_tflops", "credit_ratio", "shape"]))["shape"].iat[0] == (
+        "default"
     )
-    assert v["peak"] == 500.0 and v["best_label"] == "causal FA2 FW (causal mask)"
-    assert v["best_work"] == pytest.approx(331.298, abs=1e-3) and v["best_pct"] == pytest.approx(66.26, abs=0.01)
 
 
-def test_roofline_values_some_left_of_ridge(seed):
+def test_speedups_seed(seed):
+    sp = attention.speedups(seed[0])
+    doc = sp[(sp["mask"] == "doc_mask_mod") & (sp["pass"] == "fw")].iloc[0]
+    assert doc["flex_vs_sdpa"] == pytest.approx(585.221 / 30.5244)
+    assert doc["ideal_vs_sdpa"] == pytest.approx(1 / 0.0472)
+    assert doc["per_block"] == pytest.approx(585.221 / 30.5244 * 0.0472)
+    assert attention.sparsest(sp)["mask"] == "doc_mask_mod"
+    assert list(attention.dense_rows(sp)["mask"]) == ["alibi_mod", "tanh_softcap_30", "tanh_softcap_approx_30"]
+    causal = sp[(sp["mask"] == "causal_mask") & (sp["pass"] == "fw")].iloc[0]
+    assert causal["flex_vs_fa2"] == pytest.approx(6.6376 / 10.0974)
+
+
+def test_speedups_without_sparse_masks():
+    k, _ = _load(NOOP)
+    sp = attention.speedups(k)
+    assert attention.sparsest(sp) is None and len(attention.dense_rows(sp)) == 1
+
+
+def test_noise_from_the_re_timed_fa2(seed):
+    value, n = attention.noise(seed[0])
+    fa2 = [6.6376, 6.6637, 6.899, 6.7311, 6.8936, 7.1194]  # the six S = 8192 sections
+    assert n == 6 and value == pytest.approx(max(fa2) / min(fa2) - 1)
+    # one section per shape: no repeat, the floor
+    assert attention.noise(_load(NOOP)[0]) == (attention.NOISE_FLOOR, 0)
+    # a spread below the floor gives the floor
+    tight = pd.DataFrame(
+        {"operation": ["causal_fa2"] * 2, "pass": ["fw"] * 2, "seq_len": [8192] * 2, "time_ms": [1.0, 1.01]}
+    )
+    assert attention.noise(tight) == (attention.NOISE_FLOOR, 2)
+
+
+def test_intensity_and_roofline_points(seed):
+    # FA2 forward at S = 8192: 4 x 0.5 x S / (4 tensors x 2 bytes) = 2048 FLOP/byte, whatever B, H, D
+    assert attention.intensity("causal_fa2", 8192, 1.0) == pytest.approx(2048)
+    assert attention.intensity("causal_fa2", 8192, 1.0, b=1, h=1, d=128) == pytest.approx(2048)
+    assert attention.intensity("sdpa_mask", 8192, 0.1, "bw") == pytest.approx(10 * 8192 / 16)
+    pts = attention.roofline_points(seed[0])
+    r = pts.iloc[0]
+    assert r["achieved_gb_s"] == pytest.approx(r["achieved_tflops"] * 1e3 / r["intensity_flop_per_byte"])
+    missing = pd.DataFrame(
+        {"operation": ["sdpa_mask"], "seq_len": [8192.0], "density": [np.nan], "pass": ["fw"], "work_tflops": [1.0]}
+    )
+    assert attention.roofline_points(missing)["intensity_flop_per_byte"].iat[0] == attention.intensity(
+        "sdpa_mask", 8192, 1.0
+    )
+
+
+def test_peaks_detected_given_assumed():
+    text = SEED.read_text(encoding="utf-8")
+    p = attention.peaks("", [text])
+    assert (p.device, p.source, p.tflops, p.bandwidth_gb_s) == ("RTX-PRO-6000-Blackwell-WS", "detected", 500.0, 1792.0)
+    assert p.ridge == pytest.approx(500e12 / 1792e9)
+    assert attention.peaks("A100-SXM4-80GB", [text]).source == "parameter"
+    assumed = attention.peaks("", ["no device here"])
+    assert (assumed.device, assumed.source) == (attention.DEFAULT_GPU, "assumed")
+    given = attention.peaks("", ["no device here"], peak_tflops=100.0)
+    assert (given.tflops, given.source) == (100.0, "parameter")
+    with pytest.raises(hardware.UnknownDevice):
+        attention.peaks("no-such-gpu")
+
+
+def _all_text(fig) -> str:
+    return " ".join(t.get_text() for t in fig.findobj(match=lambda o: hasattr(o, "get_text")))
+
+
+def test_tflops_figure_plots_the_printed_rates(seed):
     k = seed[0]
-    pts = attention.roofline_points(k)
-    pts = pts.assign(intensity_flop_per_byte=[100.0, 200.0] + [1000.0] * (len(pts) - 2))
-    v = attention.roofline_values(k, pts, roofline.gpu(GPU))
-    assert v["roof_sentence"] == (
-        "the least intense point does 100 FLOPs per byte of compulsory traffic, and 2 of 42 points sit left "
-        "of the ridge at 279 FLOP/byte, where bandwidth bounds them; the others are compute-bound."
-    )
-
-
-def test_roofline_points_missing_density_counts_as_dense():
-    k = pd.DataFrame(
-        {
-            "operation": ["sdpa_mask"],
-            "seq_len": [8192.0],
-            "density": [float("nan")],
-            "pass": ["fw"],
-            "work_tflops": [1.0],
-        }
-    )
-    pts = attention.roofline_points(k)
-    assert pts["intensity_flop_per_byte"].iat[0] == attention.intensity("sdpa_mask", 8192, 1.0)
-    assert pts["label"].iat[0] == "F.sdpa + mask"
-
-
-def test_figures_have_labelled_axes(seed):
-    k = seed[0]
-    g = roofline.gpu(GPU)
-    figs = (
-        attention.speedup_figure(attention.speedups(k)),
-        attention.roofline_figure(attention.roofline_points(k), g),
-    )
-    for fig in figs:
-        assert isinstance(fig, Figure)
-        ax = fig.axes[0]
-        assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
-    assert figs[1].axes[0].get_title() == "42 of 42 points right of the ridge (compute-bound)"
-    bars = attention.tflops_figure(k)
-    ax = bars.axes[0]
-    assert isinstance(bars, Figure) and ax.get_ylabel() and ax.get_title()
-    assert [t.get_text() for t in ax.get_xticklabels()][0] == "causal mask"  # the masks label the x axis
+    fig = show.tflops_figure(k)
+    ax = fig.axes[0]
+    heights = [round(b.get_height(), 2) for b in ax.patches]
+    fw = k[k["pass"] == "fw"]
+    for op in ("causal_fa2", "sdpa_mask", "flexattention"):
+        for v in fw[fw["operation"] == op]["tflops"]:
+            assert round(v, 2) in heights
+    assert len(heights) == 21 and ax.get_ylabel() and "as printed" in ax.get_title()
+    assert [t.get_text() for t in ax.get_xticklabels()][0] == "causal mask"
     plt.close("all")
+
+
+def test_speedup_figure_plots_measured_points_and_the_skip_line(seed):
+    sp = attention.speedups(seed[0])
+    fig = show.speedup_figure(sp)
+    ax = fig.axes[0]
+    pts = np.vstack([c.get_offsets() for c in ax.collections])
+    fw = sp[sp["pass"] == "fw"]
+    assert len(pts) == len(sp)
+    assert any(np.allclose(p, (fw["density"].iat[0], fw["flex_vs_sdpa"].iat[0])) for p in pts)
+    line = next(ln for ln in ax.get_lines() if ln.get_linestyle() == "--")
+    x, y = line.get_data()
+    assert np.allclose(np.asarray(x) * np.asarray(y), 1.0)
+    assert "gains more" not in ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+    empty = show.speedup_figure(sp.iloc[0:0])
+    assert not empty.axes[0].collections and "No mask" in _all_text(empty)
+    plt.close("all")
+
+
+def test_roofline_figure_plots_performed_work(seed):
+    k = seed[0]
+    pts = attention.roofline_points(k)
+    p = attention.peaks("RTX-PRO-6000-Blackwell-WS")
+    fig = show.roofline_figure(pts, p)
+    ax = fig.axes[0]
+    drawn = np.vstack([c.get_offsets() for c in ax.collections])
+    assert len(drawn) == len(pts)
+    assert np.allclose(sorted(drawn[:, 1]), sorted(pts["achieved_tflops"]))
+    roof = ax.get_lines()[0]
+    assert max(roof.get_ydata()) == pytest.approx(500.0)
+    assert ax.get_title() == "Performed work on the RTX-PRO-6000-Blackwell-WS roofline (parameter peaks)"
+    plt.close("all")
+
+
+def test_descriptions_name_only_what_the_input_has(seed):
+    assert show.fa2_words(seed[0]).startswith("Across its 7 sections the causal FA2 forward row prints 308.9 to 331.3")
+    assert show.fa2_words(_load(NOOP)[0]) == "Its one causal FA2 forward row prints 150.1 TF/s."
+    assert "re-timed in 6 sections, moves by up to 7.3%" in show.noise_words(attention.noise(seed[0]))
+    assert "a noise of 5% is assumed" in show.noise_words((0.05, 0))
+    assert show.device_words(attention.peaks("", ["none"])).endswith(
+        "assumed: the input names no device, pass `gpu` for yours)"
+    )
+    t = show.sdpa_table(seed[0])
+    assert list(t.columns) == ["mask", "density", "time_ms", "printed TF/s", "performed TFLOP/s"] and len(t) == 7

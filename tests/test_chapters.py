@@ -11,9 +11,21 @@ pytestmark = pytest.mark.notebooks
 CHAPTERS = build.chapters()
 
 
+#: The topic chapters: each publishes a claims ledger with at least five shown claims on the seeds.
+TOPICS = [
+    "tp_scaling",
+    "quantization_regimes",
+    "perf_per_watt",
+    "bandwidth_roofline",
+    "serving_saturation",
+    "batch_saturation",
+    "attention_kernels",
+]
+
+
 @pytest.fixture(scope="session")
 def executed():
-    build.execute_all(CHAPTERS, jobs=2, log=lambda *_: None)
+    build.build(log=lambda *_: None, render_html=False)
     return {n: json.loads((config.EXECUTED_DIR / f"{n}.ipynb").read_text(encoding="utf-8")) for n in CHAPTERS}
 
 
@@ -67,3 +79,54 @@ def test_plain_papermill_from_another_directory(tmp_path):
     out = json.loads((tmp_path / "out.ipynb").read_text(encoding="utf-8"))
     text = json.dumps([c.get("outputs", []) for c in out["cells"]])
     assert "000_5f50b6ac26707e67.txt" in text  # the catalogue listed the real raw files
+
+
+def _outputs(nb):
+    return [o for c in nb["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_figures_do_not_collide(executed, name):
+    """Every glued figure was checked for colliding labels and legends over data, and passed."""
+    from benchbook.presentation.plotting import FIGURE_CHECK_MIME
+
+    outs = _outputs(executed[name])
+    checks = [o["data"][FIGURE_CHECK_MIME] for o in outs if FIGURE_CHECK_MIME in o.get("data", {})]
+    figures = [o for o in outs if "scrapbook" in o.get("metadata", {}) and "image/png" in o.get("data", {})]
+    assert len(checks) == len(figures), f"{name}: {len(figures)} figures glued, {len(checks)} checked"
+    bad = [f"{c['figure']}: {p}" for c in checks for p in c["overlaps"]]
+    assert not bad, f"{name}: " + "; ".join(bad[:10])
+
+
+@pytest.mark.parametrize("name", TOPICS)
+def test_ledger_is_published_clean_and_says_something(executed, name):
+    from benchbook.claims import from_notebook
+    from benchbook.claims.rules import check
+
+    ledger = from_notebook(executed[name])
+    assert ledger is not None, f"{name} published no claims ledger"
+    assert check(ledger) == []
+    shown = [c for c in ledger["claims"] if c["status"] == "shown"]
+    assert len(shown) >= 5, f"{name}: only {len(shown)} shown claims on the seeds"
+    on_disk = json.loads((config.CLAIMS_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    assert on_disk == ledger
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_prose_prints_no_missing_value(executed, name):
+    """No value placed in a sentence reads nan, None or n/a."""
+    import re
+
+    from benchbook.claims.rules import MISSING_WORDS
+
+    md = "\n".join("".join(c["source"]) for c in executed[name]["cells"] if c["cell_type"] == "markdown")
+    used = set(re.findall(r"\{glue:(?:text|md)\}`([A-Za-z0-9_]+)", md))
+    bad = []
+    for o in _outputs(executed[name]):
+        meta = o.get("metadata", {}).get("scrapbook", {})
+        if meta.get("name") in used:
+            text = o["data"].get("text/markdown") or o["data"].get("text/plain") or ""
+            text = "".join(text) if isinstance(text, list) else text
+            if MISSING_WORDS.search(text.strip("'\"")):
+                bad.append(f"{meta['name']} = {text[:80]}")
+    assert not bad, f"{name}: " + "; ".join(bad)

@@ -1,4 +1,5 @@
-"""power.py and bandwidth.py on synthetic data with known answers and on the seed; checks."""
+"""analysis.power and analysis.bandwidth on synthetic data with known answers and on the seed; the
+figures' plotted data; the llama-bench checks."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pytest
 
 from benchbook import config, ingest
 from benchbook.analysis import bandwidth, power
-from benchbook.presentation import plotting
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS
 from benchbook.checks import llama_bench as checks
+from benchbook.presentation import bandwidth as show_bw
+from benchbook.presentation import power as show_power
 
 SEED = config.seed("004")
 GPU = "RTX-PRO-6000-Blackwell-WS"
@@ -22,76 +24,199 @@ def seed_df():
     return ingest.read(SEED, tool="llama-bench")
 
 
-def _table(rows):
-    return pd.DataFrame(rows, columns=["test", "power_limit_w", "mean", "std"]).assign(
-        cv=lambda d: d["std"] / d["mean"]
-    )
+def _table(rows, n_reps=5):
+    t = pd.DataFrame(rows, columns=["test", "power_limit_w", "mean", "std"])
+    t = t.assign(cv=t["std"] / t["mean"], n_reps=n_reps, reps_assumed=True, time_rate=np.nan, n_depth=0)
+    t["se"] = t["cv"] / np.sqrt(t["n_reps"])
+    t["metric"] = [("tg" if x.startswith("tg") else "pp") + "_rate" for x in t["test"]]
+    return t
+
+
+def _rows(**over):
+    """Tidy llama-bench rows (mean and std) for one test at several limits, with settings."""
+    base = {
+        "model": "m",
+        "model_file": "m.gguf",
+        "test": "tg128",
+        "n_depth": 0,
+        "metric": "tg_rate",
+        "backend": "CUDA",
+        "gpu": None,
+        "ngl": 99,
+        "threads": 4,
+        "n_cpu_moe": pd.NA,
+        "fa": "1",
+        "type_k": None,
+        "type_v": None,
+        "n_batch": pd.NA,
+        "n_ubatch": pd.NA,
+        "extra_settings": None,
+        "build": None,
+        "section": None,
+        "model_size_gib": 1.0,
+        "params_b": 1.0,
+        "line": 1,
+        "power_limit_w": np.nan,
+    }
+    base.update(over)
+    rate, std = base.pop("rate", 100.0), base.pop("std", 1.0)
+    return [{**base, "statistic": "mean", "value": rate}, {**base, "statistic": "std", "value": std}]
 
 
 def test_sweet_spot_known_answer():
-    t = _table(
-        [
-            ("a", 600, 100, 1),
-            ("a", 500, 99, 1),
-            ("a", 400, 96, 1),
-            ("a", 300, 80, 1),
-            ("b", 600, 50, 1),
-            ("b", 500, 40, 1),
-        ]
-    )
+    t = _table([("a", 600, 100, 1), ("a", 500, 99, 1), ("a", 400, 96, 1), ("a", 300, 80, 1)])
+    t = pd.concat([t, _table([("b", 600, 50, 1), ("b", 500, 40, 1)])])
     s = power.sweet_spot(t, 0.95).set_index("test")
     assert s.loc["a", "sweet_limit_w"] == 400 and s.loc["a", "retained"] == pytest.approx(0.96)
-    assert s.loc["a", "saving_w"] == 200
+    assert s.loc["a", "saving_w"] == 200 and s.loc["a", "drop"] == pytest.approx(0.2)
     assert s.loc["b", "sweet_limit_w"] == 600  # 40 < 47.5
     assert power.sweet_spot(t, 0.5).set_index("test").loc["a", "sweet_limit_w"] == 300
     with pytest.raises(ValueError):
         power.sweet_spot(t, 1.5)
 
 
-def test_sweet_spot_peak_not_at_top_limit():
-    t = _table([("a", 600, 99, 1), ("a", 500, 100, 1), ("a", 400, 94, 1)])
-    s = power.sweet_spot(t, 0.95).iloc[0]
-    assert s["peak_limit_w"] == 500 and s["sweet_limit_w"] == 500
-
-
-def test_pareto_known_answer():
+def test_pareto_and_clearly_dominated():
     x = [10, 9, 8, 7, 9]
     y = [5, 4, 4, 1, 6]
-    # (8,4) dominated by (9,4); (9,6) dominated by (9,4)
     assert list(power.pareto_frontier(x, y)) == [True, True, False, True, False]
-    assert list(power.pareto_frontier([1, np.nan], [1, 1])) == [True, False]
+    # 300 W is faster and cheaper than 250 W on the means, but inside the noise: not clearly dominated
+    noisy = power.energy(_table([("pp", 300, 100.0, 40.0), ("pp", 250, 80.0, 40.0)]))
+    assert list(power.pareto_by_test(noisy)) == [True, False]
+    assert not power.clearly_dominated(noisy).any()
+    quiet = power.energy(_table([("pp", 300, 100.0, 0.1), ("pp", 250, 80.0, 0.1)]))
+    assert list(power.clearly_dominated(quiet)) == [False, True]
+    # the same speed within the noise and cheaper: the top limit is clearly dominated
+    flat = power.energy(_table([("tg", 600, 100.0, 0.5), ("tg", 400, 100.05, 0.5)]))
+    assert list(power.clearly_dominated(flat)) == [True, False]
 
 
 def test_knee_known_answer():
     x = [200, 300, 400, 500, 600]
-    assert power.knee(x, [50, 75, 100, 100, 100]) == 400  # flat from 400 W up
-    assert power.knee(x, [1, 2, 3, 4, 5]) is None  # straight line: no knee
-    assert power.knee([1, 2], [1, 2]) is None
+    at, strength = power.knee(x, [50, 75, 100, 100, 100])
+    assert at == 400 and strength == pytest.approx(1 / np.sqrt(2) / 2, rel=1e-6)
+    assert power.knee(x, [1, 2, 3, 4, 5]) == (None, 0.0)  # straight line: no knee
+    assert power.knee([1, 2], [1, 2]) == (None, 0.0)
 
 
-def test_energy_bounds_and_measured():
-    t = _table([("tg", 400, 200.0, 1.0)])
-    e = power.energy(t, pd.DataFrame({"power_limit_w": [400], "power_w": [250.0]}))
-    assert e["j_per_tok_bound"].iloc[0] == 2.0 and e["tok_per_j_bound"].iloc[0] == 0.5
-    assert e["j_per_tok"].iloc[0] == 1.25 and e["j_per_tok"].iloc[0] <= e["j_per_tok_bound"].iloc[0]
+def test_energy_estimate_limit_and_measured():
+    t = _table([("tg", 400, 200.0, 20.0)])
+    e = power.energy(t)
+    r = e.iloc[0]
+    assert (r["j_per_tok"], r["power_source"], r["rate_basis"]) == (2.0, "limit", "mean of repetitions")
+    assert r["rel_uncertainty"] == pytest.approx(0.1 / np.sqrt(5)) and r["averaging_bias"] == pytest.approx(0.01)
+    m = power.energy(t, pd.DataFrame({"power_limit_w": [400], "power_w": [250.0]})).iloc[0]
+    assert (m["j_per_tok"], m["power_source"]) == (1.25, "measured")
+    other = power.energy(t, pd.DataFrame({"power_limit_w": [300], "power_w": [250.0]})).iloc[0]
+    assert other["power_source"] == "limit"  # no measurement at this limit: the limit stays
 
 
-def test_seed_power_chapter_numbers(seed_df):
+def test_rate_table_uses_samples_for_tokens_over_time():
+    rows = _rows(power_limit_w=300.0, rate=150.0, std=70.7)
+    rows += [{**rows[0], "statistic": "value", "value": v, "rep": i} for i, v in enumerate([100.0, 200.0])]
+    t = power.rate_table(pd.DataFrame(rows))
+    r = t.iloc[0]
+    assert r["n_reps"] == 2 and not r["reps_assumed"]
+    assert r["time_rate"] == pytest.approx(2 / (1 / 100 + 1 / 200))  # 133.3, below the printed mean 150
+    e = power.energy(t).iloc[0]
+    assert e["rate_basis"] == "samples" and e["j_per_tok"] == pytest.approx(300 / 133.333, rel=1e-4)
+    assert e["averaging_bias"] == 0
+
+
+def test_hold_fixed_keeps_the_combination_at_most_limits_not_the_first_row():
+    rows = []
+    for w in (300.0, 200.0):
+        rows += _rows(power_limit_w=w, threads=4, rate=90.0, line=1)
+    for w in (300.0, 250.0, 200.0):
+        rows += _rows(power_limit_w=w, threads=16, rate=80.0, line=9)
+    kept, configs = power.hold_fixed(pd.DataFrame(rows), "m")
+    assert set(kept["threads"]) == {16} and configs["kept"].tolist() == [True, False]
+    assert power.swept_settings(pd.DataFrame(rows), "m") == {"threads": [4, 16]}
+    # the same limits: the faster combination wins, whatever comes first in the file
+    rows = []
+    for w in (300.0, 200.0):
+        rows += _rows(power_limit_w=w, threads=4, rate=80.0, line=1)
+        rows += _rows(power_limit_w=w, threads=16, rate=90.0, line=9)
+    kept, _ = power.hold_fixed(pd.DataFrame(rows), "m")
+    assert set(kept["threads"]) == {16}
+
+
+def test_quoted_tests_and_flat_top():
+    t = _table([("pp512", 600, 100, 1), ("pp512", 300, 90, 1), ("tg128", 600, 50, 1), ("tg128", 500, 50.2, 1)])
+    t = pd.concat([t, _table([("tg128", 400, 49.8, 1), ("tg128", 300, 40, 1)])], ignore_index=True)
+    plus = _table([("pp512+tg128", 600, 100, 1), ("pp512+tg128", 300, 90, 1)]).assign(metric="pg_rate")
+    assert power.quoted_tests(pd.concat([t, plus])) == {"pp": "pp512", "tg": "tg128"}
+    assert power.flat_top(t, "tg128", 0.01)["power_limit_w"].tolist() == [600, 500, 400]
+    assert power.flat_top(t, "pp512", 0.01)["power_limit_w"].tolist() == [600]
+
+
+def test_seed_power_numbers(seed_df):
     model = power.pick_model(seed_df)
     assert model == "llama 7B Q4_0"
-    t = power.rate_table(seed_df, model)
-    assert len(t) == 16
+    kept, configs = power.hold_fixed(seed_df, model)
+    assert len(configs) == 1 and power.swept_settings(seed_df, model) == {}
+    t = power.energy(power.rate_table(kept, model))
+    assert len(t) == 16 and (t["n_reps"] == 5).all() and t["reps_assumed"].all()
     s = power.sweet_spot(t, 0.95).set_index("test")
     assert s.loc["tg128", "sweet_limit_w"] == 350 and s.loc["pp512", "sweet_limit_w"] == 450
     cv = t.set_index(["test", "power_limit_w"])["cv"]
-    assert cv[("pp512", 600.0)] == pytest.approx(97.98 / 16634.04)
     assert cv[("pp512", 200.0)] == pytest.approx(4243.14 / 9115.39)  # 47%
-    assert power.retained_at(t, "tg128", 400.0) == pytest.approx(1.0)
-    assert power.retained_at(t, "pp512", 400.0) == pytest.approx(15225.27 / 16634.04)
-    e = power.energy(t)
-    assert e.set_index(["test", "power_limit_w"]).loc[("tg128", 600.0), "j_per_tok_bound"] == pytest.approx(
-        600 / 278.95
-    )
+    e = t.set_index(["test", "power_limit_w"])
+    assert e.loc[("tg128", 600.0), "j_per_tok"] == pytest.approx(600 / 278.95)
+    assert e.loc[("pp512", 200.0), "averaging_bias"] == pytest.approx((4243.14 / 9115.39) ** 2)
+    # the issue's case: the pp energy order between 200 and 300 W is inside the noise
+    a, b = e.loc[("pp512", 200.0)], e.loc[("pp512", 300.0)]
+    assert abs(a["j_per_tok"] / b["j_per_tok"] - 1) < power.combined_noise(a["se"], b["se"])
+
+
+def test_generation_rows_reduce_by_rule():
+    rows = []
+    for th, rate in ((1, 4.0), (8, 16.7), (32, 16.4)):
+        rows += _rows(threads=th, rate=rate, backend="CPU", line=th)
+    rows += _rows(test="tg128 @ d512", n_depth=512, rate=20.0, backend="CPU", line=50)
+    a100 = {"model": "g", "model_file": "g.gguf", "gpu": "NVIDIA A100-SXM4-80GB"}
+    rows += _rows(power_limit_w=600.0, rate=10.0, line=100, **a100)
+    rows += _rows(power_limit_w=300.0, rate=12.0, line=101, **a100)
+    g = bandwidth.generation_rows(pd.DataFrame(rows))
+    assert list(g["mode"].unique()) == ["cpu", "gpu"]
+    kept, every = bandwidth.reduce(g)
+    assert sorted(zip(kept["model_key"], kept["threads"], kept["power_limit_w"].fillna(0), strict=True)) == [
+        ("g.gguf", 4, 600.0),
+        ("m.gguf", 8, 0.0),
+    ]  # the fastest thread count, not the first row; the highest limit, though 300 W was faster
+    why = dict(zip(every["line"].astype(str) + every["test"], every["why_dropped"], strict=True))
+    assert why["1tg128"] == "slower settings" and why["50tg128 @ d512"] == "depth > 0"
+    assert bandwidth.swept(g)["threads"] == [1, 4, 8, 32] and bandwidth.swept(g)["n_depth"] == [0, 512]
+
+
+def test_points_devices_and_moe():
+    rows = _rows(model="llama 7B Q4_0", model_size_gib=3.56, params_b=6.74, rate=100.0, gpu="NVIDIA A100-SXM4-80GB")
+    rows += _rows(model="llama 7B Q4_0", model_file="x.gguf", model_size_gib=3.56, params_b=6.74, gpu="NVIDIA Foo 9")
+    rows += _rows(model="llama 7B Q4_0", model_file="cpu.gguf", model_size_gib=3.56, params_b=6.74, backend="CPU")
+    rows += _rows(model="gpt-oss 20B MXFP4 MoE", model_file="oss.gguf", model_size_gib=11.27, params_b=20.91)
+    rows += _rows(model="qwen3moe 30B.A3B Q4_K", model_file="q.gguf", model_size_gib=17.28, params_b=30.53)
+    rows += _rows(model="deepseek2 16B IQ4_NL_R4", model_file="d.gguf", model_size_gib=8.0, params_b=15.76)
+    kept, _ = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    p = bandwidth.points(kept).set_index("model_key")
+    gpu = p.loc["m.gguf"]
+    assert (gpu["device"], gpu["peak_source"], gpu["peak_gb_s"]) == ("A100-SXM4-80GB", "detected", 2039)
+    assert gpu["fraction_of_peak"] == pytest.approx(3.56 * 1024**3 * 100 / 1e9 / 2039)
+    cpu = p.loc["cpu.gguf"]  # never compared with a GPU
+    assert (cpu["offload"], cpu["peak_source"]) == ("cpu", "unknown") and pd.isna(cpu["fraction_of_peak"])
+    unknown = p.loc["x.gguf"]  # a device the table lacks: no peak, never a default
+    assert (unknown["device"], unknown["peak_source"]) == ("NVIDIA Foo 9", "unknown")
+    assert pd.isna(unknown["fraction_of_peak"])
+    oss = p.loc["oss.gguf"]  # MoE by its name, counted at its active parameters
+    assert oss["architecture"] == "moe" and oss["active_params_b"] == pytest.approx(3.61)
+    lite = p.loc["d.gguf"]  # MoE by its name, active count unknown: no bytes per token
+    assert lite["architecture"] == "moe" and pd.isna(lite["active_params_b"]) and pd.isna(lite["bytes_per_token"])
+    q = p.loc["q.gguf"]
+    assert q["architecture"] == "moe" and q["bytes_per_token"] == pytest.approx(17.28 * 1024**3 * 3.3 / 30.53)
+    # the reader's own device: a CPU with its DRAM bandwidth
+    given = bandwidth.points(kept, peak_bandwidth_gb_s=68.0).set_index("model_key").loc["cpu.gguf"]
+    assert (given["peak_source"], given["peak_gb_s"]) == ("parameter", 68.0)
+    assert given["fraction_of_peak"] == pytest.approx(3.56 * 1024**3 * 100 / 1e9 / 68.0)
+    named = bandwidth.points(kept, gpu="H100-SXM5-80GB").set_index("model_key").loc["m.gguf"]
+    assert (named["device"], named["peak_source"]) == ("H100-SXM5-80GB", "parameter")
 
 
 def test_seed_bandwidth(seed_df):
@@ -99,23 +224,66 @@ def test_seed_bandwidth(seed_df):
     r = p[(p["model"] == "llama 7B Q4_0") & (p["power_limit_w"] == 600)].iloc[0]
     assert r["bytes_per_token"] == pytest.approx(3.56 * 1024**3)
     assert r["bandwidth_gb_s"] == pytest.approx(1066.29, abs=0.01)
-    assert r["fraction_of_peak"] == pytest.approx(0.595, abs=0.001)  # "about 60%"
-    seventy = p[p["model"] == "llama 70B Q4_K - Medium"].iloc[0]
+    assert r["fraction_of_peak"] == pytest.approx(0.595, abs=0.001)
+    kept, every = bandwidth.reduce(bandwidth.generation_rows(seed_df))
+    pts = bandwidth.points(kept)
+    assert len(pts) == 6 and (pts["peak_source"] == "detected").all()
+    assert pts[pts["model"] == "llama 7B Q4_0"]["power_limit_w"].tolist() == [600.0]
+    assert (every["why_dropped"] == "lower power limit").sum() == 7
+    seventy = pts[pts["model"] == "llama 70B Q4_K - Medium"].iloc[0]
     assert seventy["fraction_of_peak"] == pytest.approx(0.8077, abs=0.001)
-    moe = p[p["model"] == "gpt-oss 120B Q8_0"].iloc[0]
-    assert moe["architecture"] == "moe"
-    assert moe["bytes_per_token"] == pytest.approx(60.03 * 1024**3 * 5.13 / 116.83)
-    big = p[p["model_file"].str.contains("405b")].iloc[0]
+    moe = pts[pts["model"] == "gpt-oss 120B Q8_0"].iloc[0]
+    assert moe["architecture"] == "moe" and moe["bytes_per_token"] == pytest.approx(60.03 * 1024**3 * 5.13 / 116.83)
+    big = pts[pts["model_key"].str.contains("405b")].iloc[0]
     assert big["offload"] == "partial" and "ngl 116 < 126" in big["offload_why"]
-    one = bandwidth.one_per_model(p)
-    assert len(one) == 6 and (one[one["model"] == "llama 7B Q4_0"]["power_limit_w"] == 600).all()
 
 
-def test_moe_override():
-    t = bandwidth.moe_table({"qwen3moe 30B.A3B": 3.0})
-    assert t[t["model_pattern"] == "qwen3moe 30B.A3B"]["active_params_b"].iloc[0] == 3.0
-    assert bandwidth.hardware_name("NVIDIA RTX PRO 6000 Blackwell Workstation Edition") == GPU
-    assert bandwidth.hardware_name("Apple M2") is None
+def test_moe_override_and_modes():
+    over = bandwidth.override_table({"qwen3moe 30B.A3B": 6.6})
+    size = bandwidth.model_size(over, 30.53, "q.gguf", "qwen3moe 30B.A3B Q4_K - Medium")
+    assert (size["active_params_b"], size["size_source"]) == (6.6, "chapter parameter moe_active_params")
+    size = bandwidth.model_size(bandwidth.override_table({}), 30.53, "q.gguf", "qwen3moe 30B.A3B Q4_K - Medium")
+    assert size["active_params_b"] == 3.3 and size["size_source"].startswith("https://")
+    dense = bandwidth.model_size(bandwidth.override_table({}), 6.74, None, "llama 7B Q4_0")
+    assert (dense["architecture"], dense["active_params_b"]) == ("dense", 6.74)
+    assert bandwidth.run_mode({"backend": "CPU", "ngl": 99}) == "cpu"
+    assert bandwidth.run_mode({"backend": "CUDA", "ngl": 0}) == "cpu"
+    assert bandwidth.run_mode({"backend": "CUDA", "ngl": 99}) == "gpu"
+    assert bandwidth.run_mode({"backend": "CUDA", "ngl": 20, "model": "llama 7B Q4_0"}) == "partial"
+    assert bandwidth.run_mode({"backend": "Metal,BLAS"}) == "gpu"
+
+
+def test_power_figures_plot_the_data(seed_df):
+    t = power.energy(power.rate_table(seed_df, "llama 7B Q4_0"))
+    fig = show_power.throughput_figure(t, "llama 7B Q4_0")
+    assert len(fig.axes) == 2
+    ax = fig.axes[0]  # pp512, limits ascending
+    y = ax.lines[0].get_ydata()
+    assert list(y)[:2] == [9115.39, 10619.58] and ax.get_xlabel() == "power limit (W)"
+    fig = show_power.energy_figure(t)
+    ax = fig.axes[0]
+    assert ax.get_ylabel().startswith("energy per token, estimate")
+    assert sorted(np.round(np.asarray(ax.lines[0].get_ydata(), float), 4))[0] == pytest.approx(round(200 / 9115.39, 4))
+    fig = show_power.cv_figure(t)
+    assert max(fig.axes[0].lines[0].get_ydata()) == pytest.approx(100 * 4243.14 / 9115.39)
+    empty = show_power.throughput_figure(t.iloc[0:0], "m")
+    assert empty.axes[0].texts[0].get_text() == "no test at two or more power limits"
+    plt.close("all")
+
+
+def test_bandwidth_figures_plot_the_data(seed_df):
+    kept, _ = bandwidth.reduce(bandwidth.generation_rows(seed_df))
+    pts = bandwidth.points(kept)
+    bars = show_bw.fraction_figure(pts).axes[0]
+    widths = sorted(round(p.get_width(), 1) for p in bars.patches)
+    assert len(widths) == 6 and widths[-1] == pytest.approx(80.8, abs=0.1)
+    ceiling = show_bw.ceiling_figure(pts).axes[0]
+    assert ceiling.lines[0].get_ydata()[0] * ceiling.lines[0].get_xdata()[0] == pytest.approx(1792)
+    roof = show_bw.roofline_figure(pts).axes[0]
+    assert roof.get_xlabel() == "arithmetic intensity (FLOP/byte)"
+    none = show_bw.fraction_figure(pts.assign(fraction_of_peak=np.nan))
+    assert none.axes[0].texts[0].get_text() == show_bw.NO_RESULTS
+    plt.close("all")
 
 
 def test_checks_seed():
@@ -136,229 +304,3 @@ def test_checks_json_samples_reproduce():
     assert len(s) == 4 and s["agrees"].all()
     m = s[s["quantity"].str.startswith("mean") & s["quantity"].str.endswith("tg128")].iloc[0]
     assert m["recomputed"] == pytest.approx(np.mean([130.019, 131.295, 129.362, 131.86, 132.293]))
-
-
-@pytest.fixture(scope="module")
-def seed_energy(seed_df):
-    return power.energy(power.rate_table(seed_df, "llama 7B Q4_0"))
-
-
-def test_seed_chapter_prose(seed_energy):
-    t = seed_energy
-    assert power.has_power(t) and power.prose_tests(t) == {"pp": "pp512", "tg": "tg128"}
-    assert power.retained_prose(t, 400.0) == {
-        "ret_min_pp": "55%",
-        "ret_q_pp": "92%",
-        "ret_min_tg": "68%",
-        "ret_q_tg": "100%",
-    }
-    e = power.energy_prose(t)
-    assert (e["jpt_top_tg"], e["jpt_best_tg"], e["jpt_best_limit_tg"]) == ("2.151 J/token", "1.054 J/token", "200 W")
-    assert (e["jpt_top_pp"], e["tpj_best_pp"]) == ("0.036 J/token", "45.6 tokens/J")
-    sweet = power.sweet_table(t, 0.95)
-    assert list(sweet["knee_w"]) == [400.0, 350.0]
-    assert sweet.set_index("test").loc["tg128", "pareto_limits_w"].split(", ")[-1] == "200"
-    assert power.sweet_prose(t, sweet) == {
-        "sweet_pp": "450 W",
-        "sweet_ret_pp": "96.6%",
-        "saving_pp": "150 W",
-        "knee_pp": "400 W",
-        "sweet_tg": "350 W",
-        "sweet_ret_tg": "98.5%",
-        "saving_tg": "250 W",
-        "knee_tg": "350 W",
-    }
-    st = power.stability_prose(t)
-    assert (st["cv_hi_pp"], st["cv_lo_pp"], st["pm_hi_pp"], st["pm_lo_pp"]) == ("0.6%", "46.5%", "98", "4243")
-    assert (st["cv_hi_tg"], st["cv_lo_tg"]) == ("0.1%", "1.5%")
-
-
-def test_prose_without_power_limits_says_na():
-    one = power.energy(_table([("pp512", 600, 100.0, 1.0), ("tg128", 600, 20.0, 0.1)]))
-    empty = power.rate_table(pd.DataFrame(columns=["metric", "power_limit_w", "model", "statistic", "value"]))
-    for t in (one, empty):
-        assert not power.has_power(t)
-        prose = power.retained_prose(t, 400.0) | power.energy_prose(t) | power.stability_prose(t)
-        prose |= power.sweet_prose(t, None)
-        assert len(prose) == 2 * (2 + 4 + 4 + 4) and set(prose.values()) == {"n/a"}
-    assert "1 power limit(s)" in power.no_power_message(1)
-
-
-def test_prose_for_a_test_the_input_lacks():
-    t = power.energy(_table([("pp512+tg128", 600, 100.0, 1.0), ("pp512+tg128", 300, 60.0, 1.0)]))
-    assert power.prose_tests(t) == {"pp": None, "tg": None}
-    # the combined test is not the pp test the prose quotes
-    assert power.retained_prose(t, 300.0) == {
-        "ret_min_pp": "n/a",
-        "ret_q_pp": "n/a",
-        "ret_min_tg": "n/a",
-        "ret_q_tg": "n/a",
-    }
-    t = power.energy(_table([("tg64", 600, 100.0, 1.0), ("tg64", 300, 60.0, 3.0)]))
-    assert power.retained_prose(t, 300.0) == {
-        "ret_min_tg": "60%",
-        "ret_q_tg": "60%",
-        "ret_min_pp": "n/a",
-        "ret_q_pp": "n/a",
-    }
-    e = power.energy_prose(t)
-    assert (e["jpt_top_tg"], e["jpt_best_tg"], e["jpt_best_limit_tg"], e["tpj_best_tg"]) == (
-        "6.000 J/token",
-        "5.000 J/token",
-        "300 W",
-        "0.2 tokens/J",
-    )
-    assert e["jpt_top_pp"] == "n/a"
-    assert power.stability_prose(t)["pm_lo_tg"] == "3" and power.stability_prose(t)["cv_lo_pp"] == "n/a"
-
-
-def test_energy_table_and_measured_note():
-    t = power.energy(_table([("tg", 400, 200.0, 1.0)]))
-    assert list(power.energy_table(t).columns) == [
-        "test",
-        "limit (W)",
-        "tok/s",
-        "J/token (upper bound)",
-        "tokens/J (lower bound)",
-    ]
-    m = power.energy(_table([("tg", 400, 200.0, 1.0)]), pd.DataFrame({"power_limit_w": [400], "power_w": [250.0]}))
-    assert list(power.energy_table(m).columns)[-3:] == ["power_w", "j_per_tok", "tok_per_j"]
-    assert power.measured_note(True).startswith("A measured-power table was given")
-    assert power.measured_note(False).startswith("No measured power was given")
-
-
-def test_figures_have_labelled_axes(seed_energy):
-    from matplotlib.figure import Figure
-
-    for fig in (
-        power.throughput_figure(seed_energy, "llama 7B Q4_0"),
-        power.energy_figure(seed_energy),
-        power.cv_figure(seed_energy),
-    ):
-        assert isinstance(fig, Figure)
-        for ax in fig.axes:
-            assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
-    assert len(power.throughput_figure(seed_energy, "m").axes) == 2
-    msg = plotting.message_figure("one power limit only")
-    assert isinstance(msg, Figure) and msg.axes[0].texts[0].get_text() == "one power limit only"
-    plt.close("all")
-
-
-def test_retained_prose_quotes_the_plain_pp_test_not_a_combined_one():
-    rows = [("pp512", 600, 100.0, 1.0), ("pp512", 300, 90.0, 1.0)]
-    rows += [("pp512+tg128", 600, 100.0, 1.0), ("pp512+tg128", 300, 50.0, 1.0)]
-    t = power.energy(_table(rows))
-    prose = power.retained_prose(t, 300.0)
-    assert (prose["ret_min_pp"], prose["ret_q_pp"]) == ("90%", "90%")  # pp512's, not the combined 50%
-
-
-@pytest.fixture(scope="module")
-def seed_models(seed_df):
-    return bandwidth.one_per_model(bandwidth.decode_points(seed_df, GPU))
-
-
-@pytest.fixture(scope="module")
-def g():
-    from benchbook.analysis import roofline
-
-    return roofline.gpu(GPU)
-
-
-def test_bandwidth_input_prose(seed_models, g):
-    assert bandwidth.input_prose(seed_models, g) == {
-        "n_models": "6",
-        "params_range": ", from 6.74 to 405.85 billion parameters",
-        "gpu_name": GPU,
-        "gpu_bw": "1,792 GB/s",
-        "gpu_mem": "96 GB",
-    }
-    assert bandwidth.input_prose(seed_models.head(1), g)["params_range"] == ""  # one size: no range
-    empty = bandwidth.input_prose(pd.DataFrame(), g)
-    assert (empty["n_models"], empty["params_range"]) == ("0", "")
-
-
-def test_bandwidth_notes():
-    assert "no generation (tg) result" in bandwidth.coverage_note(0)
-    assert "one model only" in bandwidth.coverage_note(1)
-    assert bandwidth.coverage_note(2) is None
-    other = pd.DataFrame({"gpu": [None, "NVIDIA GeForce RTX 4080"]})
-    assert bandwidth.device_note(other, GPU).startswith("Note: the input names the device `NVIDIA GeForce RTX 4080`")
-    same = pd.DataFrame({"gpu": ["NVIDIA RTX PRO 6000 Blackwell Workstation Edition"]})
-    assert bandwidth.device_note(same, GPU) is None
-    assert bandwidth.device_note(pd.DataFrame({"gpu": [None]}), GPU) is None
-
-
-def test_bandwidth_bytes_table(seed_models):
-    t = bandwidth.bytes_table(seed_models)
-    assert list(t.columns) == [
-        "label", "architecture", "file (GiB)", "params (B)", "active (B)", "GB read / token", "how",
-    ]  # fmt: skip
-    assert len(t) == 6
-    r = t.set_index("label").loc["llama-2-7b.Q4_0"]
-    assert (r["architecture"], r["GB read / token"]) == ("dense", 3.823)  # 3.56 GiB, read whole
-    moe = t.set_index("label").loc["Qwen3-30B-A3B-Q4_K_M"]
-    assert moe["architecture"] == "moe" and moe["how"].startswith("file size x 3.3B active")
-
-
-def test_bandwidth_ceiling_prose_seed(seed_models):
-    assert bandwidth.ceiling_prose(seed_models) == {
-        "best_model": "shisa-v2-llama3.3-70b.i1-Q4_K_M",
-        "best_frac": "81%",
-        "best_gbs": "1,447 GB/s",
-        "dense_range": "60% to 81%",
-        "small_model": "llama-2-7b.Q4_0",
-        "small_frac": "60%",
-        "small_rate": "278.9 tok/s",
-        "small_ceiling": "469 tok/s",
-        "moe_list": "Qwen3-30B-A3B-Q4_K_M 28%, gpt-oss-120b-UD-Q8_K_XL 31%",
-        "partial_list": "shisa-v2-llama3.1-405b-IQ2_XXS (ngl 116 < 126 layers + output; file 107.3 GB > 96 GB of "
-        "GPU memory): 2.68 tok/s, 16% of peak",
-    }
-
-
-def test_bandwidth_ceiling_prose_without_dense_or_points():
-    moe_only = pd.DataFrame(
-        [
-            {
-                "model_file": "m.gguf",
-                "model": "m",
-                "architecture": "moe",
-                "offload": "full",
-                "fraction_of_peak": 0.25,
-                "bytes_per_token": 1e9,
-                "rate": 10.0,
-            }
-        ]
-    )
-    v = bandwidth.ceiling_prose(moe_only)
-    assert v["moe_list"] == "m 25%" and v["partial_list"] == "none in this input"
-    assert {v[k] for k in ("best_model", "best_frac", "best_gbs", "dense_range", "small_model")} == {"n/a"}
-    assert {v[k] for k in ("small_frac", "small_rate", "small_ceiling")} == {"n/a"}
-    empty = bandwidth.ceiling_prose(pd.DataFrame())
-    assert empty["moe_list"] == empty["partial_list"] == "none in this input" and empty["dense_range"] == "n/a"
-
-
-def test_bandwidth_roofline_prose(seed_models, g):
-    assert bandwidth.roofline_prose(seed_models, g) == {"intensity": "3.3 to 7.6 FLOP/byte", "ridge": "279 FLOP/byte"}
-    assert bandwidth.roofline_prose(pd.DataFrame(), g) == {"intensity": "n/a", "ridge": "279 FLOP/byte"}
-
-
-def test_bandwidth_figures_have_labelled_axes(seed_models, g):
-    from matplotlib.figure import Figure
-
-    for fig in (bandwidth.ceiling_figure(seed_models, g), bandwidth.roofline_figure(seed_models, g)):
-        assert isinstance(fig, Figure)
-        ax = fig.axes[0]
-        assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
-    bars = bandwidth.fraction_figure(seed_models)
-    ax = bars.axes[0]
-    assert isinstance(bars, Figure) and ax.get_xlabel() and ax.get_title()
-    assert len(ax.get_yticklabels()) == 6  # one bar per model, labelled by model
-    for make in (
-        lambda p: bandwidth.ceiling_figure(p, g),
-        bandwidth.fraction_figure,
-        lambda p: bandwidth.roofline_figure(p, g),
-    ):
-        msg = make(pd.DataFrame())
-        assert isinstance(msg, Figure) and msg.axes[0].texts[0].get_text() == "no generation results"
-    plt.close("all")

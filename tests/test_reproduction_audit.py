@@ -1,10 +1,20 @@
-"""The appendices' tables over the seeds: big enough, every disagreement explained, counts pinned."""
+"""The appendices' tables over the seeds: big enough, every disagreement explained, counts pinned;
+every reproduced number printed on its cited line, and agreement only within printed precision."""
+
+import math
+import re
 
 import pytest
 
-from benchbook import checks, config
+from benchbook import checks, config, ingest
 
 SEEDS = list(config.SEEDS.values())
+FIXTURE_FILES = sorted(
+    f
+    for f in config.FIXTURES_DIR.rglob("*")
+    if f.is_file() and f.name != "README.md" and "compare" not in f.parts and checks.expand([f])
+)
+_NUMBER = re.compile(r"-?\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?")
 
 
 @pytest.fixture(scope="module")
@@ -20,14 +30,91 @@ def audit():
 def test_at_least_100_quantities_from_all_five_sources(reproduction):
     assert len(reproduction) >= 100
     assert set(reproduction["source"]) == {p.name for p in SEEDS}
+    # llama-bench's markdown table prints no number derived from other printed numbers
     assert set(reproduction["tool"]) == {
         "tgi-benchmark",
         "sglang-quant-report",
         "hf-batch-sweep",
-        "llama-bench",
         "attention-gym",
         "vllm-bench-serve",
     }
+
+
+def _printed_on_line(table, path) -> list[str]:
+    """Rows whose `published` value is not one of the numbers printed on their cited line."""
+    lines = ingest._load_text(path).splitlines()
+    bad = []
+    for r in table.itertuples():
+        text = lines[int(r.line) - 1] if 0 < r.line <= len(lines) else ""
+        printed = [float(x.replace(",", "")) for x in _NUMBER.findall(text)]
+        if not any(math.isclose(v, float(r.published), rel_tol=1e-12, abs_tol=1e-12) for v in printed):
+            bad.append(f"{path.name}:{r.line}: {r.quantity} = {r.published} not on {text.strip()[:80]!r}")
+    return bad
+
+
+def _beyond_tolerance(table) -> list[str]:
+    """Rows that agree although the recomputed value is further than their tolerance."""
+    off = table[
+        table["agrees"] & ~((table["recomputed"] - table["published"]).abs() <= table["tolerance"] * (1 + 1e-9))
+    ]
+    return [f"{r.source}:{r.line}: {r.quantity}" for r in off.itertuples()]
+
+
+def test_every_published_value_is_printed_on_its_cited_line(reproduction):
+    """Opens each source, goes to the cited line and finds the number there: a reproduction row
+    reproduces what the source printed, never a figure from our notes or our own analysis."""
+    bad = []
+    for path in SEEDS:
+        bad += _printed_on_line(reproduction[reproduction["source"] == path.name], path)
+    assert not bad, bad[:5]
+
+
+def test_no_row_agrees_beyond_its_tolerance(reproduction):
+    assert not _beyond_tolerance(reproduction)
+    assert reproduction["tolerance"].notna().all() and (reproduction["tolerance"] > 0).all()
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=[f.name for f in FIXTURE_FILES])
+def test_fixture_rows_are_printed_and_within_tolerance(path):
+    try:
+        table = checks.reproduce_all([path])
+    except ingest.ParseError:
+        pytest.skip("not a tool output")
+    assert not _printed_on_line(table, path)
+    assert not _beyond_tolerance(table)
+
+
+def test_analysis_is_not_reproduction(reproduction):
+    """Little's law (in flight vs the cap), the notes' bandwidth figures and ranking positions (a
+    medal, not a printed number) compare unlike things: they are not in the table."""
+    q = reproduction["quantity"]
+    assert not q.str.contains("Little|in flight|notes:|ranking position").any()
+    vllm = reproduction[reproduction["tool"] == "vllm-bench-serve"]
+    assert set(vllm["quantity"].str.split(": ").str[1]) == {
+        "request_throughput",
+        "output_throughput",
+        "total_token_throughput",
+    }
+
+
+def test_the_comparator_is_the_printed_precision():
+    """Half a unit of the last printed place, plus what the inputs carry, and nothing more."""
+    assert checks.tolerance(2) == pytest.approx(0.005) and checks.tolerance(0, 0.25) == pytest.approx(0.75)
+    assert checks.agrees(1.00, 1.0049, 2) and not checks.agrees(1.00, 1.0051, 2)
+    assert checks.agrees(274.7, 274.7, 1) and not checks.agrees(512, 274.7, 0)
+    assert checks.agrees(1.00, 1.0149, 2, carried=0.01) and not checks.agrees(1.00, 1.0151, 2, carried=0.01)
+    assert not checks.agrees(float("nan"), 1.0, 2) and not checks.agrees(1.0, None, 2)
+    assert (
+        checks.printed_decimals(331.3) == 1
+        and checks.printed_decimals(6.6376) == 4
+        and checks.printed_decimals(330) == 0
+    )
+
+
+def test_every_row_follows_the_comparator(reproduction):
+    """`agrees` in the table is the comparator applied to the row: published within tolerance."""
+    within = (reproduction["recomputed"] - reproduction["published"]).abs() <= reproduction["tolerance"] * (1 + 1e-9)
+    assert (reproduction["agrees"] == within).all()
 
 
 def test_every_disagreement_is_explained(reproduction):

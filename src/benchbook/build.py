@@ -33,6 +33,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import multiprocessing
 import os
 import shutil
 import subprocess
@@ -462,6 +463,20 @@ def _run_one(chapter: str, parts: dict[str, str], why: str) -> Outcome:
     return Outcome(chapter, why, time.perf_counter() - t0)
 
 
+def _die_with_parent(parent: int) -> None:
+    """Worker start-up: ask Linux to SIGKILL this worker when the build that started it dies, so a
+    killed build leaves no worker executing into _build (its kernel follows: ipykernel exits when
+    its parent goes). Workers are spawned, not forked, so none inherits the build lock's descriptor."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the build died before the line above ran
+        os._exit(1)
+
+
 def _clean_partials() -> None:
     """Remove hidden temporaries left by a build that was killed mid-write."""
     for d in (config.EXECUTED_DIR, config.CACHE_DIR):
@@ -500,7 +515,12 @@ def execute_all(names: list[str], jobs: int, force: bool = False, log: Callable[
         if not todo:
             return outcomes
         failures: list[str] = []
-        pool = ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo))))
+        pool = ProcessPoolExecutor(
+            max_workers=max(1, min(jobs, len(todo))),
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_die_with_parent,
+            initargs=(os.getpid(),),
+        )
         try:
             pending = {pool.submit(_run_one, n, p, w): n for n, p, w in todo}
             while pending:

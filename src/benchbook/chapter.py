@@ -125,7 +125,9 @@ def setup(chapter: str, namespace: dict, *, paths: tuple[str, ...] = ("source",)
 
 def resolve_inputs(value, name: str = "source", tools: tuple[str, ...] = ()) -> list[Path]:
     """Turn a path parameter (str, comma-separated str, or list) into existing files, checking
-    that each holds output of one of `tools` (when given)."""
+    that each holds output of one of `tools` (when given). Anything but a regular file is refused
+    before it is opened (a FIFO would block the reader); a folder is accepted only by a chapter
+    that reads no one tool (`tools` empty: it reads every file in the folder)."""
     items = value if isinstance(value, (list, tuple)) else [s for s in str(value).split(",") if s.strip()]
     out = []
     for item in items:
@@ -136,7 +138,7 @@ def resolve_inputs(value, name: str = "source", tools: tuple[str, ...] = ()) -> 
         except OSError as exc:  # a name too long, a loop of links
             raise ParameterError(f"parameter {name!r}: {item!r} cannot be used ({exc.strerror}).") from None
         if tools or not p.is_dir():  # a folder is an input only where the chapter reads every file in it
-            parameters.regular_file(p, name)
+            parameters.regular_file(p, name, Path(str(item).strip()).name)
         elif not os.access(p, os.R_OK | os.X_OK):
             raise ParameterError(f"parameter {name!r}: {p.name} cannot be read (permission denied).")
         if tools:
@@ -146,6 +148,8 @@ def resolve_inputs(value, name: str = "source", tools: tuple[str, ...] = ()) -> 
                 found = ingest.detect(ingest._load_text(p))
             except ingest.ParseError as exc:
                 raise ParameterError(f"parameter {name!r}: {exc}.") from None
+            except OSError as exc:
+                raise ParameterError(f"parameter {name!r}: {p.name} cannot be read ({exc.strerror}).") from None
             if not set(found) & set(tools):
                 what = ", ".join(found) if found else "no known tool"
                 raise ParameterError(

@@ -10,12 +10,69 @@ import typer
 
 from benchbook import config
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
+
+class _App(typer.Typer):
+    """The command, with a last resort for what no check can foresee (a disk that fills up, an I/O
+    error): one sentence naming the file, exit code 2, never a traceback."""
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return super().__call__(*args, **kwargs)
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+            sys.exit(2)
+
+
+app = _App(add_completion=False, no_args_is_help=True, help=__doc__)
 
 
 def _fail(message: str, code: int = 2) -> None:
-    typer.echo(f"error: {message}", err=True)
+    """Stop with one line on stderr (an error text with line breaks is joined)."""
+    typer.echo("error: " + " ".join(str(message).split("\n")), err=True)
     raise typer.Exit(code)
+
+
+def _input(path: Path) -> Path:
+    """An input file the user named, resolved as `config.resolve` does; anything but a readable
+    regular file is refused before it is opened (a FIFO would block the command)."""
+    from benchbook.parameters import input_problem
+
+    try:
+        p = config.resolve(path)
+    except FileNotFoundError:
+        _fail(f"{path}: no such file")
+    except OSError as exc:
+        _fail(f"{path}: cannot be used ({exc.strerror})")
+    problem = input_problem(p)
+    if problem:
+        _fail(f"{path}: {problem}")
+    return p
+
+
+def _output(path: Path, folder: bool = False) -> None:
+    """Refuse, before any work and without creating anything, an output that cannot be written."""
+    from benchbook.parameters import output_problem
+
+    problem = output_problem(path, folder=folder)
+    if problem:
+        _fail(f"{path}: {problem}")
+
+
+def _write_atomically(path: Path, write) -> None:
+    """Call write(temporary path) and move the result onto `path`: a failure (a full disk) leaves
+    no half-written file, only the one sentence."""
+    import os
+
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as exc:
+        _fail(f"{path}: cannot be written ({exc.strerror or exc})")
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def ingest_all(log=print) -> dict[str, int]:
@@ -47,6 +104,7 @@ def ingest_all(log=print) -> dict[str, int]:
     rej.to_csv(config.PROCESSED_DIR / "rejected.csv", index=False)
     (config.PROCESSED_DIR / "messages.txt").write_text("\n".join(messages) + "\n", encoding="utf-8")
     log(f"  rejected cells: {len(rej)} (see {config.relative(config.PROCESSED_DIR / 'rejected.csv')})")
+    log(f"  {ingest.summary(sum(counts.values()), rej)}")
     return counts
 
 
@@ -56,31 +114,52 @@ def ingest(
     tool: Annotated[str | None, typer.Option(help="tool name (default: detect)")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="write .csv or .parquet here")] = None,
     all_: Annotated[bool, typer.Option("--all", help="rebuild data/processed/ from data/raw/")] = False,
+    rejected_out: Annotated[
+        Path | None, typer.Option("--rejected", help="write the rejected cells (line, text, reason) here as CSV")
+    ] = None,
 ) -> None:
-    """Parse a raw benchmark output into the tidy table (CSV on stdout without -o)."""
+    """Parse a raw benchmark output into the tidy table (CSV on stdout without -o); the last line on
+    stderr counts rows kept, cells rejected by reason and tables not read."""
     from benchbook import ingest as ing
 
+    if output is not None:
+        if output.suffix not in (".csv", ".parquet"):
+            _fail(f"{output}: use a .csv or .parquet file name")
+        _output(output)
+    if rejected_out is not None:
+        _output(rejected_out)
     try:
         if all_:
             ingest_all()
             return
         if path is None:
             _fail("give a PATH, or --all")
-        df = ing.read(path, tool)
+        df = ing.read(_input(path), tool)
     except ing.ParseError as exc:
         _fail(str(exc))
     except FileNotFoundError as exc:
         _fail(str(exc))
+    except OSError as exc:  # a regular file that still cannot be read (an I/O error)
+        _fail(f"{exc.filename or path}: cannot be read ({exc.strerror or exc})")
     for line in df.attrs.get("messages", []):
         typer.echo(f"note: {line}", err=True)
+    if rejected_out is not None:
+        rej = ing.set_aside_frame(df)
+        _write_atomically(rejected_out, lambda tmp: rej.to_csv(tmp, index=False))
+    typer.echo(ing.summary(len(df), df.attrs.get("rejected", [])), err=True)
     if output is None:
-        df.to_csv(sys.stdout, index=False)
+        try:
+            sys.stdout.write(df.to_csv(index=False))
+            sys.stdout.flush()
+        except OSError as exc:  # a full disk or a closed pipe behind the redirection
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
+            _fail(f"standard output cannot be written ({exc.strerror or exc})")
     elif output.suffix == ".parquet":
-        df.to_parquet(output, index=False)
-    elif output.suffix == ".csv":
-        df.to_csv(output, index=False)
+        _write_atomically(output, lambda tmp: df.to_parquet(tmp, index=False))
     else:
-        _fail(f"{output}: use a .csv or .parquet file name")
+        _write_atomically(output, lambda tmp: df.to_csv(tmp, index=False))
 
 
 @app.command()
@@ -196,6 +275,7 @@ def run(
     except ValueError as exc:
         _fail(str(exc))
     out = (out_dir or config.BUILD_DIR / "runs" / chapter).resolve()
+    _output(out_dir or out, folder=True)
     try:
         nb, page = rerun.run(chapter, given, source, out, progress=not quiet, log=lambda m: typer.echo(m, err=True))
     except ParameterError as exc:
@@ -224,18 +304,47 @@ def report(
         _fail(f"give exactly two --source files (A and B), got {len(source)}")
     if label and len(label) != 2:
         _fail("give --label twice (A then B), or not at all")
+    a, b = _input(source[0]), _input(source[1])
+    if out is None:
+        out = config.BUILD_DIR / "reports" / f"{source[0].stem}_vs_{source[1].stem}"
+    page = out if out.suffix == ".html" else out / "report.html"
+    _output(page)
     try:
-        result = compare.compare_files(source[0], source[1], tool=tool, labels=tuple(label) if label else None)
+        result = compare.compare_files(a, b, tool=tool, labels=tuple(label) if label else None)
     except (ParseError, compare.CompareError) as exc:
         _fail(str(exc))
     except FileNotFoundError as exc:
         _fail(str(exc))
-    if out is None:
-        out = config.BUILD_DIR / "reports" / f"{source[0].stem}_vs_{source[1].stem}"
-    page = compare.write_report(result, out)
+    except OSError as exc:  # a regular file that still cannot be read (an I/O error)
+        _fail(f"{exc.filename or f'{source[0]} or {source[1]}'}: cannot be read ({exc.strerror or exc})")
+    _write_report(result, page)
     for line in compare.summary_lines(result):
         typer.echo(line)
     typer.echo(f"report: {_shown(page)}")
+
+
+def _write_report(result, page: Path) -> None:
+    """compare.write_report into a fresh folder beside `page`, then each file moved into place, so
+    that a failure leaves neither a half-written page nor a page without its ratio table."""
+    import os
+    import shutil
+    import tempfile
+
+    from benchbook import compare
+
+    try:
+        page.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{page.stem}-", dir=page.parent))
+    except OSError as exc:
+        _fail(f"{page}: cannot be written ({exc.strerror or exc})")
+    try:
+        compare.write_report(result, tmp / page.name)
+        for f in sorted(tmp.iterdir()):  # the page and its ratio table, under the names write_report gave
+            os.replace(f, page.with_name(f.name))
+    except OSError as exc:
+        _fail(f"{page}: cannot be written ({exc.strerror or exc})")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 claims_app = typer.Typer(no_args_is_help=True, help="Read and re-judge claims ledgers.")
@@ -276,3 +385,98 @@ def claims_check(
     typer.echo(f"{n} claims in {len(files)} ledger(s): {len(problems)} problem(s)")
     if problems:
         raise typer.Exit(1)
+
+
+@app.command()
+def query(
+    sql: Annotated[str, typer.Argument(help="SQL over the views `runs` and `measurements`")],
+    into: Annotated[Path, typer.Option("--into", help="the warehouse folder")] = Path("data/warehouse"),
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON records instead of CSV")] = False,
+) -> None:
+    """Query the results warehouse with DuckDB (embedded: no server)."""
+    from benchbook import warehouse
+
+    try:
+        df = warehouse.query(sql, config.resolve(into) if Path(into).exists() else Path(into))
+    except warehouse.WarehouseError as exc:
+        _fail(str(exc))
+    except FileNotFoundError as exc:
+        _fail(str(exc))
+    sys.stdout.write(df.to_json(orient="records", indent=1) + "\n" if as_json else df.to_csv(index=False))
+
+
+@app.command()
+def history(
+    paths: Annotated[list[Path], typer.Argument(help="result files or folders, or one warehouse folder")],
+    metric: Annotated[str, typer.Option("--metric", help="the metric to follow, e.g. output_throughput")],
+    where: Annotated[list[str], typer.Option("--where", help="KEY=VALUE: keep runs with this setting")] = [],  # noqa: B006
+    statistic: Annotated[str | None, typer.Option(help="statistic (default: mean, value, median or p50)")] = None,
+    alpha: Annotated[float, typer.Option(help="significance level of each change, in (0, 1)")] = 0.01,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+) -> None:
+    """Order runs by the date their output prints and find the changes in a metric's level."""
+    import json
+    import tempfile
+
+    from benchbook import warehouse
+    from benchbook.analysis.changes import change_points
+
+    if not 0 < alpha < 1:
+        _fail(f"--alpha must lie in (0, 1), got {alpha}")
+    filters = {}
+    for item in where:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            _fail(f"--where {item!r}: expected KEY=VALUE")
+        filters[key.strip()] = value.strip()
+    for p in paths:
+        if not p.exists():
+            _fail(f"{p}: no such file or folder")
+    with tempfile.TemporaryDirectory(prefix="benchbook-history-") as tmp:
+        if len(paths) == 1 and (paths[0] / "runs").is_dir():
+            into = paths[0]
+        else:
+            into = Path(tmp)
+            rep = warehouse.ingest_into(paths, into, log=lambda *_: None)
+            if rep.failed:
+                _fail(rep.failed[0])
+        try:
+            s = warehouse.series(into, metric, filters, statistic)
+        except warehouse.WarehouseError as exc:
+            _fail(str(exc))
+    dated = s["run_date"].notna().all()
+    s = s.sort_values(["run_date", "source"] if dated else ["source"], kind="stable").reset_index(drop=True)
+    order = "the date each output prints" if dated else "source name (not every output prints a date)"
+    changes = change_points(s["value"].to_numpy(), alpha=alpha) if len(s) >= 4 else []
+    out = {
+        "metric": metric,
+        "statistic": s["statistic"].iat[0],
+        "order": order,
+        "runs": s["run_id"].tolist(),
+        "values": s["value"].tolist(),
+        "changes": [
+            {
+                "index": c.index,
+                "run": s["run_id"].iat[c.index],
+                "before": c.before,
+                "after": c.after,
+                "size": c.size,
+                "low": None if c.low != c.low else c.low,
+                "high": None if c.high != c.high else c.high,
+                "p_value": c.p_value,
+            }
+            for c in changes
+        ],
+    }
+    if as_json:
+        typer.echo(json.dumps(out, indent=1))
+        return
+    typer.echo(f"{metric} ({out['statistic']}) over {len(s)} runs, ordered by {order}")
+    for i, r in s.iterrows():
+        typer.echo(f"  {i:>3}  {r['run_date'] or '':<19}  {r['value']:>12.4g}  {r['source']}")
+    if not changes:
+        typer.echo(
+            f"no change in level (alpha {alpha:g})" if len(s) >= 4 else "fewer than 4 runs: no change can be tested"
+        )
+    for c in changes:
+        typer.echo(f"change before run {c.index}: {c.before:.4g} -> {c.after:.4g} ({c.size:+.4g}), p = {c.p_value:.3g}")

@@ -47,21 +47,88 @@ def parse_outlier_rule(rule) -> tuple[str, float]:
     return m.group(1), float(m.group(2))
 
 
-def regular_file(path: Path, name: str) -> None:
-    """Refuse, without opening it, anything but an existing readable regular file (a folder, a
-    FIFO that would block the reader, a device, a socket)."""
+def input_problem(path: Path) -> str | None:
+    """Why `path` cannot be read as an input file, found before anything but a regular file is
+    opened (a FIFO would block the reader): None for an existing, readable regular file."""
     try:
         st = path.stat()
     except FileNotFoundError:
-        raise ParameterError(f"parameter {name!r}: {path.name} does not exist.") from None
+        return "does not exist"
     except OSError as exc:
-        raise ParameterError(f"parameter {name!r}: {path.name} cannot be read ({exc.strerror}).") from None
+        return f"cannot be read ({exc.strerror})"
     if stat.S_ISDIR(st.st_mode):
-        raise ParameterError(f"parameter {name!r}: {path.name} is a folder, not a file.")
+        return "is a folder, not a file"
     if not stat.S_ISREG(st.st_mode):
-        raise ParameterError(f"parameter {name!r}: {path.name} is not a regular file (a pipe, device or socket).")
+        return "is not a regular file (a pipe, device or socket)"
     if not os.access(path, os.R_OK):
-        raise ParameterError(f"parameter {name!r}: {path.name} cannot be read (permission denied).")
+        return "cannot be read (permission denied)"
+    try:  # a regular file now, so opening cannot block; the first byte shows an I/O error
+        with open(path, "rb") as fh:
+            fh.read(1)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    return None
+
+
+def output_problem(path: Path, folder: bool = False) -> str | None:
+    """Why `path` cannot be written as an output file (or, with `folder`, used as an output
+    folder), found without creating anything: None when it can."""
+    try:
+        if path.exists() or path.is_symlink():
+            if folder and not path.is_dir():
+                return "exists and is not a folder"
+            if not folder and path.is_dir():
+                return "is a folder; give a file name"
+            if not folder and not path.is_file():
+                return "exists and is not a regular file"
+            if not os.access(path, os.W_OK | (os.X_OK if folder else 0)) or _immutable(path):
+                return "cannot be written (permission denied)"
+            if not folder:
+                path = path.parent
+                return None if os.access(path, os.W_OK | os.X_OK) and not _immutable(path) else _NOT_WRITABLE
+            return None
+        parent = path.parent
+        while not (parent.exists() or parent.is_symlink()):
+            parent = parent.parent
+        if not parent.is_dir():
+            return f"cannot be created ({parent.name} is not a folder)"
+        if not os.access(parent, os.W_OK | os.X_OK) or _immutable(parent):
+            return _NOT_WRITABLE
+    except OSError as exc:
+        return f"cannot be used ({exc.strerror})"
+    return None
+
+
+_NOT_WRITABLE = "cannot be created (its folder is not writable)"
+
+
+def _immutable(path: Path) -> bool:
+    """Whether the file or folder carries the immutable flag (`chattr +i`), which stops even root."""
+    flags = getattr(os.stat(path), "st_flags", None)  # BSD, macOS
+    if flags is not None:
+        return bool(flags & (stat.UF_IMMUTABLE | stat.SF_IMMUTABLE))
+    try:
+        import fcntl
+        import struct
+
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        raw = fcntl.ioctl(fd, 0x80086601, struct.pack("l", 0))  # FS_IOC_GETFLAGS
+        return bool(struct.unpack("l", raw)[0] & 0x10)  # FS_IMMUTABLE_FL
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def regular_file(path: Path, name: str, shown: str | None = None) -> None:
+    """Refuse, before reading it, anything but an existing readable regular file (named as the
+    user gave it, `shown`, else by its file name)."""
+    problem = input_problem(path)
+    if problem:
+        raise ParameterError(f"parameter {name!r}: {shown or path.name} {problem}.")
 
 
 # --------------------------------------------------------------------------------------------
@@ -179,13 +246,16 @@ class OutlierRule:
 
 @dataclass(frozen=True)
 class Device:
-    """A GPU named in the hardware table (data/hardware.csv)."""
+    """A device named (or aliased) in the hardware table (data/hardware.csv); "" where that is the
+    chapter's default (the chapter then detects the device in the input, or assumes one)."""
 
     stage = 2
 
     def __call__(self, name: str, value, context: Context) -> None:
+        if value == "" and context.defaults.get(name) == "":
+            return
         if not isinstance(value, str) or not value.strip():
-            _fail(name, "a GPU name from data/hardware.csv", value)
+            _fail(name, "a device name from data/hardware.csv", value)
         try:
             lookup_device(value)
         except (KeyError, ValueError) as exc:
@@ -209,13 +279,27 @@ def lookup_device(name: str):
 
 @dataclass(frozen=True)
 class KnownModel:
-    """A model whose parameter count is known (data/models.csv, or a size in its name)."""
+    """A model whose parameter count is known (data/models.csv, or a size in its name); "" where
+    that is the chapter's default (the chapter then takes the model from the input)."""
 
     stage = 2
 
     def __call__(self, name: str, value, context: Context) -> None:
+        if value == "" and context.defaults.get(name) == "":
+            return
         if not isinstance(value, str) or not value.strip():
-            _fail(name, "a model id known to data/models.csv", value)
+            _fail(name, "a model known to data/models.csv or with its size in the name", value)
+        try:
+            from benchbook.hardware import model_size
+        except ImportError:  # before the hardware module: the roofline module's lookup
+            model_size = None
+        if model_size is not None:
+            if model_size(value) is None:
+                raise ParameterError(
+                    f"parameter {name!r}: no parameter count known for model {value!r} "
+                    "(not in data/models.csv, and no size such as 7B in the name)."
+                )
+            return
         from benchbook.analysis import roofline
 
         try:
@@ -226,8 +310,8 @@ class KnownModel:
 
 @dataclass(frozen=True)
 class OutputFile:
-    """Where a chapter writes a file ("" for nowhere): not a folder, in a folder that is (or can
-    be) a writable folder."""
+    """Where a chapter writes a file ("" for nowhere), relative to the project root unless
+    absolute: a file that can be written (see `output_problem`)."""
 
     stage = 1
 
@@ -238,20 +322,9 @@ class OutputFile:
             return
         from benchbook import config
 
-        p = Path(value) if Path(value).is_absolute() else config.PROJ_ROOT / value
-        if p.is_dir():
-            raise ParameterError(f"parameter {name!r}: {value} is a folder; give a file name.")
-        if p.exists() and not p.is_file():
-            raise ParameterError(f"parameter {name!r}: {value} is not a regular file.")
-        if p.exists() and not os.access(p, os.W_OK):
-            raise ParameterError(f"parameter {name!r}: {value} cannot be written (permission denied).")
-        parent = p.parent
-        while not parent.exists():
-            parent = parent.parent
-        if not parent.is_dir():
-            raise ParameterError(f"parameter {name!r}: {value} cannot be created ({parent.name} is a file).")
-        if not os.access(parent, os.W_OK | os.X_OK):
-            raise ParameterError(f"parameter {name!r}: {value} cannot be created (folder not writable).")
+        problem = output_problem(Path(value) if Path(value).is_absolute() else config.PROJ_ROOT / value)
+        if problem:
+            raise ParameterError(f"parameter {name!r}: {value} {problem}.")
 
 
 @dataclass(frozen=True)
@@ -360,8 +433,9 @@ class MetricMap:
 class Context:
     """What the input-dependent checks need: the chapter's input files and tool, read once."""
 
-    def __init__(self, values: dict, tools: tuple[str, ...] = (), paths: tuple[str, ...] = ()):
+    def __init__(self, values: dict, tools: tuple[str, ...] = (), paths: tuple[str, ...] = (), defaults=None):
         self.values = dict(values)
+        self.defaults = defaults or {}
         self.tools = tools
         self.paths = paths
         self._table = None
@@ -399,7 +473,7 @@ CONSTRAINTS: dict[str, Constraint] = {
     "gpu_name": Device(),
     "model_id": KnownModel(),
     "model": InInput("model", "model", empty_ok=True),
-    "baseline": InInput("scheme", "scheme"),
+    "baseline": InInput("scheme", "scheme", empty_ok=True),
     "metric_by_regime": MetricMap("benchbook.analysis.quant:runs"),
     "sweep": Choice(("max_concurrency", "request_rate")),
     "outlier_rule": OutlierRule(),
@@ -416,8 +490,8 @@ CONSTRAINTS: dict[str, Constraint] = {
     "slo_ttft_ms": POSITIVE,
     "slo_tpot_ms": POSITIVE,
     "quote_limit_w": POSITIVE,
-    "peak_bandwidth_gb_s": POSITIVE,
-    "peak_tflops": POSITIVE,
+    "peak_bandwidth_gb_s": NON_NEGATIVE,  # 0 means: from the hardware table
+    "peak_tflops": NON_NEGATIVE,  # 0 means: from the hardware table
     "params_b": NON_NEGATIVE,  # 0 means: infer from the model id
     "bytes_per_param": POSITIVE,
     "kv_bytes_per_token": POSITIVE,
@@ -448,7 +522,7 @@ def check(
         raise ParameterError(
             f"chapter {chapter!r} declares parameter {unknown[0]!r}, which has no constraint in benchbook.parameters."
         )
-    context = Context(values, tools, paths)
+    context = Context(values, tools, paths, defaults)
     todo = [(name, value) for name, value in values.items() if not (value is None and defaults.get(name, 0) is None)]
     for name, value in sorted(todo, key=lambda item: CONSTRAINTS[item[0]].stage):
         CONSTRAINTS[name](name, value, context)

@@ -16,6 +16,8 @@ import html
 import os
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -187,7 +189,7 @@ def _keep_failed(tmp: str, prep: Prepared, out_dir: Path) -> Path | None:
     except ValueError:  # cut off mid-write
         return None
     sanitize(nb, prep, failed.name)
-    nbformat.write(nb, failed)
+    atomic_write(failed, nbformat.writes(nb) + "\n")
     return failed
 
 
@@ -205,7 +207,8 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True) -> Path:
 
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{prep.chapter}.ipynb"
-    fd, tmp = tempfile.mkstemp(suffix=".ipynb", dir=out_dir, prefix=f".{prep.chapter}-")
+    # papermill saves as it goes: outside the output folder, so a killed run leaves nothing there
+    fd, tmp = tempfile.mkstemp(suffix=".ipynb", prefix=f"benchbook-run-{prep.chapter}-")
     os.close(fd)
     try:
         try:
@@ -232,9 +235,7 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True) -> Path:
             raise RunError(message, _keep_failed(tmp, prep, out_dir)) from None
         nb = nbformat.read(tmp, as_version=4)
         sanitize(nb, prep, target.name)
-        nbformat.write(nb, tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
+        atomic_write(target, nbformat.writes(nb) + "\n")
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
@@ -446,7 +447,7 @@ def render_html(executed: Path, out: Path | None = None, title: str | None = Non
     body = body.replace("</head>", _EXTRA_CSS + "</head>", 1)
     body = re.sub(r"(<main[^>]*>|<body[^>]*>)", lambda m: m.group(1) + banner, body, count=1)
     out = out or executed.with_suffix(".html")
-    out.write_text(body, encoding="utf-8")
+    atomic_write(out, body)
     return out
 
 
@@ -464,14 +465,66 @@ def strip_remote(page: str) -> str:
 
 
 def run(chapter: str, given: dict, sources: list[str] | None, out_dir: Path, progress: bool = True, log=print):
-    """Check, execute and render; return (executed notebook, html page). `benchbook run` is this."""
+    """Check, execute and render; return (executed notebook, html page). `benchbook run` is this.
+    One run per output folder at a time, and every file it writes lies inside that folder."""
     prep = prepare(chapter, given, sources)
-    shown = ", ".join(f"{k}={v!r}" for k, v in prep.shown.items()) or "defaults"
-    log(f"running {chapter} with {shown}")
-    nb = execute(prep, out_dir, progress=progress)
-    write_ledger(nb, out_dir / f"{chapter}.claims.json")
-    page = render_html(nb, out_dir / f"{chapter}.html", title=chapter)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with output_lock(out_dir):
+        keep_outputs_inside(prep, out_dir)
+        shown = ", ".join(f"{k}={v!r}" for k, v in prep.shown.items()) or "defaults"
+        log(f"running {chapter} with {shown}")
+        nb = execute(prep, out_dir, progress=progress)
+        write_ledger(nb, out_dir / f"{chapter}.claims.json")
+        page = render_html(nb, out_dir / f"{chapter}.html", title=chapter)
     return nb, page
+
+
+@contextmanager
+def output_lock(out_dir: Path) -> Iterator[None]:
+    """Hold an flock on the output folder itself for the run (no lock file left behind); a second
+    run into the same folder refuses (RunError, one sentence) instead of racing the first for the
+    same files. The kernel does not inherit the descriptor (close-on-exec), so a killed run frees
+    the folder at once; its leftovers (hidden *.tmp) are removed by the next run."""
+    import fcntl
+
+    fd = os.open(out_dir, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RunError(
+                f"{out_dir.name}: another `benchbook run` is writing into this folder; "
+                "wait for it to finish or give another -o folder"
+            ) from None
+        for stale in out_dir.glob(".*.tmp"):
+            stale.unlink(missing_ok=True)
+        yield
+    finally:
+        os.close(fd)
+
+
+def keep_outputs_inside(prep: Prepared, out_dir: Path) -> None:
+    """Point the chapter's output-file parameters (`*_out`, e.g. data_audit's `csv_out`) that the
+    user left at their default into OUT_DIR, so a re-run never rewrites the book's own files."""
+    for name, info in declared(prep.chapter).items():
+        default = info["default"]
+        if name.endswith("_out") and name not in prep.parameters and isinstance(default, str) and default:
+            target = out_dir / Path(default).name
+            prep.parameters[name] = str(target)
+            prep.shown[name] = target.name
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write text to a hidden temporary beside `path`, then rename it over `path`."""
+    fd, tmp = tempfile.mkstemp(suffix=".tmp", dir=path.parent, prefix=f".{path.name}-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 def write_ledger(executed: Path, target: Path) -> Path | None:
@@ -483,9 +536,5 @@ def write_ledger(executed: Path, target: Path) -> Path | None:
     ledger = from_notebook(nbformat.read(executed, as_version=4))
     if ledger is None:
         return None
-    fd, tmp = tempfile.mkstemp(suffix=".json", dir=target.parent, prefix=f".{target.stem}-")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(json.dumps(ledger, indent=1, allow_nan=False) + "\n")
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, target)
+    atomic_write(target, json.dumps(ledger, indent=1, allow_nan=False) + "\n")
     return target

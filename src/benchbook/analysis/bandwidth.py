@@ -1,5 +1,6 @@
 """The decode bandwidth roofline: how close single-stream generation comes to streaming the weights
-at the GPU's peak memory bandwidth.
+at the device's peak memory bandwidth. Numbers only (claims: `benchbook.claims.bandwidth`;
+figures and sentences: `benchbook.presentation.bandwidth`).
 
 Generating one token at batch 1 reads every weight the token touches once; attention over a short
 KV cache (llama-bench's tg128 starts from an empty cache) adds little. So
@@ -7,25 +8,33 @@ KV cache (llama-bench's tg128 starts from an empty cache) adds little. So
     bytes per token   = model file size                              (dense)
                       = file size x active params / total params     (MoE: only the routed experts)
     achieved GB/s     = bytes per token x tg rate (tok/s) / 1e9
-    fraction of peak  = achieved / the GPU's memory bandwidth (data/hardware.csv)
+    fraction of peak  = achieved / the device's memory bandwidth
     ceiling (tok/s)   = peak bandwidth / bytes per token
 
+The device: a CPU-only run (backend CPU, or -ngl 0) is measured against the CPU's DRAM bandwidth,
+anything else against the GPU's; the GPU comes from the `gpu` parameter, else from the device line
+the output prints, and a custom peak (`peak_bandwidth_gb_s`) overrides both. A device that is
+neither given nor printed is unknown: its fractions are withheld, never compared with a default.
+
 The MoE share assumes every parameter is stored at the same bits per weight (attention and shared
-weights are often kept at higher precision, so the true bytes are a little higher). A partly
-offloaded model (ngl below its layer count, or a file larger than the GPU's memory) streams part of
-its weights from system RAM, so its "achieved bandwidth" is a mixture and is marked.
+weights are often kept at higher precision, so the true bytes are a little higher). An MoE model
+whose active size is unknown gets no bytes per token. A partly offloaded model (ngl below its
+layer count, experts kept on the CPU, or a file larger than the GPU's memory) streams part of its
+weights from system RAM, so its "achieved bandwidth" is a blend and is marked.
+
+Sweeps this chapter does not model (threads, n_ubatch, n_batch, fa, type_k/v, depth...) are
+reduced by `reduce`'s stated rule.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis import roofline
-from benchbook.chapter import fmt
-from benchbook.presentation.plotting import message_figure
+from benchbook import hardware
 
 #: Repeating layers of the models in the seeds, matched in the model file name / section /
 #: model string (lower case); llama-bench's -ngl counts these plus the output layer.
@@ -51,35 +60,80 @@ KNOWN_LAYERS = {
     "qwen3-30b-a3b": (48, "https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json (num_hidden_layers 48)"),
 }
 
-#: What the figures show when the input has no generation result to place.
-NO_RESULTS = "no generation results"
-
-#: What llama-bench prints as the device name -> the row of data/hardware.csv.
-GPU_ALIASES = {
-    "rtx pro 6000 blackwell workstation": "RTX-PRO-6000-Blackwell-WS",
-    "a100-sxm4-80gb": "A100-SXM4-80GB",
-    "a100 80gb": "A100-SXM4-80GB",
-    "a100-sxm4-40gb": "A100-SXM4-40GB",
-    "h100 80gb hbm3": "H100-SXM5-80GB",
-    "h100-sxm5-80gb": "H100-SXM5-80GB",
-}
+#: The rule `reduce` applies, for the page.
+REDUCE_RULE = (
+    "generation from an empty cache only (depth 0; deeper tests also read the KV cache); per model and "
+    "device (the printed GPU, or the CPU for a CPU-only run), the highest power limit (none counts as the card's default, the highest); then the fastest "
+    "generation among the other settings (threads, offloaded layers, batch sizes, flash attention, cache types)"
+)
 
 GIB = 1024**3
 
 
-def hardware_name(gpu_info: str | None) -> str | None:
-    """The hardware-table name of a device string such as 'NVIDIA RTX PRO 6000 Blackwell Workstation Edition'."""
-    if not gpu_info or not isinstance(gpu_info, str):
+@dataclass(frozen=True)
+class Peak:
+    """The device a measurement is compared with: its name, peaks (None where unknown) and where
+    they came from (`detected` from the output, `parameter`, or `unknown`)."""
+
+    device: str | None
+    bandwidth_gb_s: float | None
+    tflops: float | None
+    memory_gb: float | None
+    source: str
+
+    @property
+    def ridge(self) -> float | None:
+        if self.bandwidth_gb_s and self.tflops:
+            return self.tflops * 1e12 / (self.bandwidth_gb_s * 1e9)
         return None
-    s = gpu_info.lower()
-    for key, name in GPU_ALIASES.items():
-        if key in s:
-            return name
-    table = roofline.hardware_table()
-    for name in table["gpu"]:
-        if name.lower() in s:
-            return name
-    return None
+
+
+UNKNOWN = Peak(None, None, None, None, "unknown")
+
+
+def _text(v) -> str | None:
+    return v if isinstance(v, str) and v.strip() else None
+
+
+def run_mode(row) -> str:
+    """The mode, "cpu", "gpu" or "partial", of one llama-bench result (`hardware.llama_bench_device`, with
+    the model's layer count where KNOWN_LAYERS has it); "gpu" when the output says nothing."""
+    n_layers, _ = layers(row.get("model_file"), row.get("section"), row.get("model"))
+    settings = {k: row.get(k) for k in ("gpu", "backend", "ngl", "n_cpu_moe", "cpu")}
+    settings = {k: v for k, v in settings.items() if v is not None and not pd.isna(v)}
+    if n_layers is not None:
+        settings["n_layers"] = n_layers + 1  # llama-bench's -ngl counts the output layer too
+    _, mode = hardware.llama_bench_device(settings)
+    return "gpu" if mode == "unknown" else mode
+
+
+def _applies(dev: hardware.Device, mode: str) -> bool:
+    """Whether a device the reader named can be the one this result ran on (a CPU for a CPU-only
+    run, an accelerator otherwise; an APU serves both)."""
+    return dev.kind == "apu" or (dev.kind == "cpu") == (mode == "cpu")
+
+
+def choose_peak(gpu: str, row, bandwidth_gb_s: float = 0.0, tflops: float = 0.0) -> Peak:
+    """The device one result is compared with. The reader's `gpu` (with their own peaks, if
+    given) wins where it fits the run (a CPU-only run is never compared with a GPU); else the
+    device the output printed (`hardware.detect`), with the reader's peaks over it; else, with
+    only the reader's `bandwidth_gb_s`, their own device; else unknown."""
+    mode = row.get("mode") or "gpu"
+    bw, tf = (float(bandwidth_gb_s) or None), (float(tflops) or None)
+    name = gpu if gpu and _applies(hardware.device(gpu), mode) else None
+    if gpu and name is None:
+        bw = tf = None  # the reader's figures describe their named device, not this run's
+    printed = _text(row.get("cpu")) if mode == "cpu" else _text(row.get("gpu"))
+    detected = hardware.detect(printed) if printed else None
+    try:
+        choice = hardware.choose(name, detected, None, bw, tf)
+    except ValueError:
+        return UNKNOWN
+    if choice is None:
+        return Peak(printed, None, None, None, "unknown")
+    d = choice.device
+    label = d.name if d.kind != "custom" or not printed else printed
+    return Peak(label, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, choice.source)
 
 
 def layers(*names) -> tuple[int | None, str | None]:
@@ -94,124 +148,251 @@ def layers(*names) -> tuple[int | None, str | None]:
     return None, None
 
 
-def moe_table(override: dict | None = None) -> pd.DataFrame:
-    """Mixture-of-experts models: pattern, params_b, active_params_b, source. From data/models.csv
-    (architecture == moe), then `override` {pattern: active_params_b or (active, total)} on top."""
-    t = roofline.model_table()
-    t = t[t["architecture"] == "moe"][["model_pattern", "params_b", "active_params_b", "source"]].copy()
+def override_table(override: dict | None) -> pd.DataFrame:
+    """The reader's MoE sizes, {pattern: active_params_b or (active, total)}, as rows."""
+    rows = []
     for pattern, v in (override or {}).items():
         active, total = v if isinstance(v, (list, tuple)) else (v, None)
-        row = {
-            "model_pattern": pattern,
-            "params_b": total if total is not None else np.nan,
-            "active_params_b": float(active),
-            "source": "chapter parameter moe_active_params",
-        }
-        t = pd.concat([t[t["model_pattern"].str.lower() != pattern.lower()], pd.DataFrame([row])], ignore_index=True)
-    return t.reset_index(drop=True)
+        rows.append({"model_pattern": pattern, "params_b": total, "active_params_b": float(active)})
+    return pd.DataFrame(rows, columns=["model_pattern", "params_b", "active_params_b"])
 
 
 def _norm(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", s.lower())
 
 
-def _moe_match(moe: pd.DataFrame, *names) -> pd.Series | None:
-    for _, r in moe.assign(n=moe["model_pattern"].str.len()).sort_values("n", ascending=False).iterrows():
-        pat = _norm(r["model_pattern"])
-        if any(isinstance(n, str) and pat in _norm(n) for n in names):
-            return r
-    return None
+def model_size(override: pd.DataFrame, printed_params_b, *names) -> dict:
+    """Total and active parameters (billions), the architecture and the source of the sizes: the
+    reader's override first, then `hardware.model_size` on each name (a sourced table row beats
+    a size read from a name). An MoE model whose active count is unknown has active_params_b None."""
+    total = float(printed_params_b) if printed_params_b is not None and pd.notna(printed_params_b) else None
+    for _, r in override.assign(n=override["model_pattern"].str.len()).sort_values("n", ascending=False).iterrows():
+        if any(isinstance(n, str) and _norm(r["model_pattern"]) in _norm(n) for n in names):
+            tot = float(r["params_b"]) if pd.notna(r["params_b"]) else total
+            return {
+                "params_b": tot,
+                "active_params_b": float(r["active_params_b"]),
+                "architecture": "moe",
+                "size_source": "chapter parameter moe_active_params",
+            }
+    found = [hardware.model_size(n, printed_params=total) for n in names if isinstance(n, str) and n.strip()]
+    found = [f for f in found if f is not None]
+    sourced = [f for f in found if f.source.startswith("http")]
+    moe = [f for f in found if f.moe]  # one name that says MoE (e.g. "deepseek2") outweighs a bare file name
+    best = (sourced or moe or found or [None])[0]
+    if best is None:
+        return {"params_b": total, "active_params_b": total, "architecture": "dense", "size_source": "printed"}
+    return {
+        "params_b": best.total_b,
+        "active_params_b": best.active_b,
+        "architecture": "moe" if best.moe else "dense",
+        "size_source": best.source,
+    }
 
 
-def decode_points(df: pd.DataFrame, gpu: str, moe_override: dict | None = None) -> pd.DataFrame:
-    """One row per generation (tg) measurement: bytes per token, achieved bandwidth and its fraction
-    of `gpu`'s peak, the ceiling rate, the roofline coordinates, and whether the model was partly
-    offloaded.
-
-    Columns: model, model_file, section, test, power_limit_w, ngl, rate, rate_std, params_b,
-    active_params_b, architecture, file_gib, bytes_per_token, bytes_source, bandwidth_gb_s,
-    fraction_of_peak, ceiling_tok_s, intensity_flop_per_byte, achieved_tflops, offload, offload_why, line.
-    """
-    g = roofline.gpu(gpu)
-    moe = moe_table(moe_override)
-    d = df[(df["metric"] == "tg_rate") & df["statistic"].isin(["mean", "std"]) & (df["n_depth"].fillna(0) == 0)]
-    keys = ["model", "model_file", "section", "test", "power_limit_w", "ngl", "n_cpu_moe", "model_size_gib", "params_b"]
+def generation_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per generation (tg) measurement: its settings, mean rate and printed std."""
+    cols = [
+        "model",
+        "model_file",
+        "section",
+        "test",
+        "n_depth",
+        "power_limit_w",
+        "backend",
+        "gpu",
+        "ngl",
+        "n_cpu_moe",
+        "threads",
+        "n_batch",
+        "n_ubatch",
+        "fa",
+        "type_k",
+        "type_v",
+        "extra_settings",
+        "build",
+        "model_size_gib",
+        "params_b",
+    ]
+    cols = [c for c in cols if c in df.columns]
+    d = df[(df["metric"] == "tg_rate") & df["statistic"].isin(["mean", "std"])]
+    if d.empty:
+        return pd.DataFrame(columns=cols + ["rate", "rate_std", "line", "mode", "model_key"])
+    key = d[cols].astype("string").fillna("-").agg(" | ".join, axis=1)
     rows = []
-    for _, grp in d.groupby(keys, dropna=False, sort=False):
-        mean = grp[grp["statistic"] == "mean"]
+    for _, g in d.groupby(key, sort=False):
+        mean = g[g["statistic"] == "mean"]
         if mean.empty or not np.isfinite(mean["value"].iloc[0]):
             continue
+        std = g[g["statistic"] == "std"]["value"]
         r = mean.iloc[0]
-        std = grp[grp["statistic"] == "std"]["value"]
-        size_gib = r["model_size_gib"]
-        if pd.isna(size_gib):
-            continue
-        total = float(r["params_b"]) if pd.notna(r["params_b"]) else np.nan
-        hit = _moe_match(moe, r["model"], r["model_file"], r["section"])
-        if hit is not None:
-            tot = hit["params_b"] if pd.notna(hit["params_b"]) else total
-            share = float(hit["active_params_b"]) / float(tot)
-            active = float(hit["active_params_b"])
-            arch = "moe"
-            src = f"file size x {active:g}B active / {float(tot):g}B total ({hit['source']})"
-        else:
-            share, active, arch = 1.0, total, "dense"
-            src = "file size (dense: every weight read once per token)"
-        bytes_tok = float(size_gib) * GIB * share
-        rate = float(r["value"])
-        bw = roofline.achieved_bandwidth_gb_s(bytes_tok, 1 / rate) if rate > 0 else np.nan
-        n_layers, _ = layers(r["model_file"], r["section"], r["model"])
-        why = []
-        ngl = r["ngl"]
-        if pd.notna(ngl) and int(ngl) >= 0:
-            if n_layers is not None and int(ngl) < n_layers + 1:
-                why.append(f"ngl {int(ngl)} < {n_layers} layers + output")
-            elif n_layers is None and int(ngl) < 99:
-                why.append(f"ngl {int(ngl)} (layer count unknown)")
-        if pd.notna(r["n_cpu_moe"]) and int(r["n_cpu_moe"]) > 0:
-            why.append(f"n_cpu_moe {int(r['n_cpu_moe'])} expert layers on the CPU")
-        if float(size_gib) * GIB > g.memory_gb * 1e9:
-            why.append(f"file {float(size_gib) * GIB / 1e9:.1f} GB > {g.memory_gb:g} GB of GPU memory")
-        flops_tok = 2 * active * 1e9 if np.isfinite(active) else np.nan
         rows.append(
             {
-                "model": r["model"],
-                "model_file": r["model_file"],
-                "section": r["section"],
-                "test": r["test"],
-                "power_limit_w": r["power_limit_w"],
-                "ngl": ngl,
-                "rate": rate,
+                **{c: r[c] for c in cols},
+                "rate": float(r["value"]),
                 "rate_std": float(std.iloc[0]) if len(std) else np.nan,
-                "params_b": total,
-                "active_params_b": active,
-                "architecture": arch,
-                "file_gib": float(size_gib),
-                "bytes_per_token": bytes_tok,
-                "bytes_source": src,
-                "bandwidth_gb_s": bw,
-                "fraction_of_peak": bw / g.bandwidth_gb_s,
-                "ceiling_tok_s": g.bandwidth_gb_s * 1e9 / bytes_tok,
-                "intensity_flop_per_byte": flops_tok / bytes_tok,
-                "achieved_tflops": flops_tok * rate / 1e12,
-                "offload": "partial" if why else "full",
-                "offload_why": "; ".join(why),
                 "line": int(r["line"]),
             }
         )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows, columns=cols + ["rate", "rate_std", "line"])
+    out["n_depth"] = pd.to_numeric(out["n_depth"], errors="coerce").fillna(0)
+    out["mode"] = [run_mode(r) for _, r in out.iterrows()]
+    out["model_key"] = out["model_file"].fillna(out["model"]).fillna("?")
+    return out
 
 
-def one_per_model(points: pd.DataFrame) -> pd.DataFrame:
-    """Keep, per model file (or model), the run at the highest power limit (rows with no limit count
-    as the card's default)."""
-    if points.empty:
-        return points
-    p = points.copy()
-    p["_key"] = p["model_file"].fillna(p["model"]).fillna("?")
-    p["_pw"] = p["power_limit_w"].fillna(np.inf)
-    p = p.sort_values(["_key", "_pw"], ascending=[True, False]).groupby("_key", sort=False).head(1)
-    return p.drop(columns=["_key", "_pw"]).sort_values("bytes_per_token").reset_index(drop=True)
+def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(kept rows, every row with `kept` and `why_dropped`) by REDUCE_RULE."""
+    if rows.empty:
+        return rows, rows.assign(kept=pd.Series(dtype=bool), why_dropped=pd.Series(dtype=str))
+    r = rows.copy()
+    r["why_dropped"] = ""
+    r.loc[r["n_depth"] > 0, "why_dropped"] = "depth > 0"
+    r["_pw"] = r["power_limit_w"].fillna(np.inf)
+    r["_dev"] = r["gpu"].astype("string").fillna("-") + "|" + (r["mode"] == "cpu").map({True: "cpu", False: "acc"})
+    live = r["why_dropped"] == ""
+    top = r[live].groupby(["model_key", "_dev"])["_pw"].transform("max")
+    r.loc[top.index[r.loc[top.index, "_pw"] < top], "why_dropped"] = "lower power limit"
+    live = r["why_dropped"] == ""
+    best = r[live].groupby(["model_key", "_dev"])["rate"].transform("max")
+    slower = best.index[r.loc[best.index, "rate"] < best]
+    r.loc[slower, "why_dropped"] = "slower settings"
+    live = r["why_dropped"] == ""
+    # equal rates: the first by settings text (deterministic, not row order of the file)
+    dup = r[live].sort_values("line").duplicated(["model_key", "_dev"])
+    r.loc[dup[dup].index, "why_dropped"] = "same rate, other settings"
+    r["kept"] = r["why_dropped"] == ""
+    r = r.drop(columns=["_pw", "_dev"])
+    return r[r["kept"]].drop(columns=["kept", "why_dropped"]).reset_index(drop=True), r
+
+
+def swept(rows: pd.DataFrame) -> dict[str, list]:
+    """{setting: values} for the settings that take several values for one model and device."""
+    out: dict[str, set] = {}
+    for _, g in rows.groupby(["model_key", "mode"], sort=False):
+        for c in ("threads", "n_depth", "n_batch", "n_ubatch", "fa", "type_k", "type_v", "ngl", "n_cpu_moe"):
+            if c in g.columns:
+                vals = g[c].dropna().unique().tolist()
+                if len(vals) > 1:
+                    out.setdefault(c, set()).update(vals)
+    return {k: sorted(v, key=lambda x: (str(type(x)), x)) for k, v in out.items()}
+
+
+def points(
+    kept: pd.DataFrame,
+    gpu: str = "",
+    moe_override: dict | None = None,
+    peak_bandwidth_gb_s: float = 0.0,
+    peak_tflops: float = 0.0,
+) -> pd.DataFrame:
+    """Each kept generation row with its device, model size, bytes per token, achieved bandwidth,
+    fraction of peak, ceiling, roofline coordinates and offload state.
+
+    Added columns: device, peak_gb_s, peak_tflops, peak_source, ridge, architecture, params_b,
+    active_params_b, size_source, file_gib, bytes_per_token, bytes_source, bandwidth_gb_s,
+    fraction_of_peak, ceiling_tok_s, intensity_flop_per_byte, achieved_tflops, compute_fraction,
+    offload (full / partial / cpu), offload_why.
+    """
+    override = override_table(moe_override)
+    out = []
+    for _, r in kept.iterrows():
+        pk = choose_peak(gpu, r, peak_bandwidth_gb_s, peak_tflops)
+        size = model_size(override, r.get("params_b"), r.get("model_file"), r.get("model"), r.get("section"))
+        gib = r.get("model_size_gib")
+        file_bytes = float(gib) * GIB if gib is not None and pd.notna(gib) else None
+        total, active = size["params_b"], size["active_params_b"]
+        if file_bytes is None or active is None:
+            bytes_tok, src = (
+                None,
+                "unknown (no file size)" if file_bytes is None else "unknown (MoE, active size unknown)",
+            )
+        elif size["architecture"] == "moe" and total:
+            bytes_tok = file_bytes * active / total
+            src = f"file size x {active:g}B active / {total:g}B total ({size['size_source']})"
+        else:
+            bytes_tok, src = file_bytes, "file size (dense: every weight read once per token)"
+        rate = r["rate"]
+        bw = bytes_tok * rate / 1e9 if bytes_tok and rate > 0 else None
+        flops_tok = 2 * active * 1e9 if active else None
+        why = []
+        if r["mode"] != "cpu":
+            n_layers, _ = layers(r.get("model_file"), r.get("section"), r.get("model"))
+            ngl = r.get("ngl")
+            if ngl is not None and pd.notna(ngl) and int(ngl) >= 0:
+                if n_layers is not None and int(ngl) < n_layers + 1:
+                    why.append(f"ngl {int(ngl)} < {n_layers} layers + output")
+                elif n_layers is None and int(ngl) < 99:
+                    why.append(f"ngl {int(ngl)} (layer count unknown)")
+            ncm = r.get("n_cpu_moe")
+            if ncm is not None and pd.notna(ncm) and int(ncm) > 0:
+                why.append(f"n_cpu_moe {int(ncm)} expert layers on the CPU")
+            if file_bytes and pk.memory_gb and file_bytes > pk.memory_gb * 1e9:
+                why.append(f"file {file_bytes / 1e9:.1f} GB > {pk.memory_gb:g} GB of GPU memory")
+        out.append(
+            {
+                **r.to_dict(),
+                "device": pk.device,
+                "peak_gb_s": pk.bandwidth_gb_s,
+                "peak_tflops": pk.tflops,
+                "peak_source": pk.source,
+                "ridge": pk.ridge,
+                "architecture": size["architecture"],
+                "params_b": total,
+                "active_params_b": active,
+                "size_source": size["size_source"],
+                "file_gib": float(gib) if file_bytes else None,
+                "bytes_per_token": bytes_tok,
+                "bytes_source": src,
+                "bandwidth_gb_s": bw,
+                "fraction_of_peak": bw / pk.bandwidth_gb_s if bw and pk.bandwidth_gb_s else None,
+                "ceiling_tok_s": pk.bandwidth_gb_s * 1e9 / bytes_tok if bytes_tok and pk.bandwidth_gb_s else None,
+                "intensity_flop_per_byte": flops_tok / bytes_tok if flops_tok and bytes_tok else None,
+                "achieved_tflops": flops_tok * rate / 1e12 if flops_tok else None,
+                "compute_fraction": flops_tok * rate / 1e12 / pk.tflops if flops_tok and pk.tflops else None,
+                "offload": "cpu" if r["mode"] == "cpu" else ("partial" if why or r["mode"] == "partial" else "full"),
+                "offload_why": "; ".join(why),
+            }
+        )
+    cols = list(kept.columns) + [
+        "device",
+        "peak_gb_s",
+        "peak_tflops",
+        "peak_source",
+        "ridge",
+        "architecture",
+        "size_source",
+        "file_gib",
+        "bytes_per_token",
+        "bytes_source",
+        "bandwidth_gb_s",
+        "fraction_of_peak",
+        "ceiling_tok_s",
+        "intensity_flop_per_byte",
+        "achieved_tflops",
+        "compute_fraction",
+        "offload",
+        "offload_why",
+        "active_params_b",
+    ]
+    res = pd.DataFrame(out, columns=list(dict.fromkeys(cols)))
+    num = ["peak_gb_s", "peak_tflops", "ridge", "bytes_per_token", "bandwidth_gb_s", "fraction_of_peak"]
+    num += ["ceiling_tok_s", "intensity_flop_per_byte", "achieved_tflops", "compute_fraction", "active_params_b"]
+    num += ["params_b", "file_gib"]
+    for c in num:
+        res[c] = pd.to_numeric(res[c], errors="coerce")
+    return res.sort_values(["bytes_per_token", "model_key"], na_position="last").reset_index(drop=True)
+
+
+def decode_points(
+    df: pd.DataFrame,
+    gpu: str = "",
+    moe_override: dict | None = None,
+    peak_bandwidth_gb_s: float = 0.0,
+    peak_tflops: float = 0.0,
+) -> pd.DataFrame:
+    """`points` for every generation row at depth 0 (no other reduction): what the checks use."""
+    rows = generation_rows(df)
+    return points(rows[rows["n_depth"] == 0], gpu, moe_override, peak_bandwidth_gb_s, peak_tflops)
 
 
 def label(row) -> str:
@@ -221,200 +402,3 @@ def label(row) -> str:
         s = re.sub(r"\.gguf$", "", f)
         return re.sub(r"-0000\d-of-0000\d$", "", s)
     return str(row.get("model"))
-
-
-def plot_ceiling(ax, points: pd.DataFrame, g: roofline.GPU) -> None:
-    """Generation rate vs GB read per token (log-log) under the line rate = peak bandwidth / bytes."""
-    from benchbook.presentation.plotting import color
-
-    x = np.logspace(
-        np.log10(max(points["bytes_per_token"].min() / 1e9 / 2, 0.05)),
-        np.log10(points["bytes_per_token"].max() / 1e9 * 2),
-        100,
-    )
-    ax.plot(x, g.bandwidth_gb_s / x, color="black", lw=2, label=f"{g.bandwidth_gb_s:,.0f} GB/s ceiling ({g.name})")
-    ax.plot(x, 0.5 * g.bandwidth_gb_s / x, color="grey", ls="--", lw=1, label="50% of peak")
-    styles = {
-        ("dense", "full"): ("o", 0),
-        ("moe", "full"): ("s", 1),
-        ("dense", "partial"): ("X", 3),
-        ("moe", "partial"): ("X", 4),
-    }
-    seen = set()
-    for _, r in points.iterrows():
-        marker, c = styles[(r["architecture"], r["offload"])]
-        key = (r["architecture"], r["offload"])
-        lab = f"{r['architecture']}, {'partly offloaded' if r['offload'] == 'partial' else 'all on GPU'}"
-        ax.scatter(
-            r["bytes_per_token"] / 1e9,
-            r["rate"],
-            marker=marker,
-            s=70,
-            color=color(c),
-            zorder=3,
-            label=lab if key not in seen else None,
-        )
-        seen.add(key)
-        ax.annotate(
-            label(r), (r["bytes_per_token"] / 1e9, r["rate"]), textcoords="offset points", xytext=(5, 4), fontsize=7
-        )
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("bytes read per generated token (GB)")
-    ax.set_ylabel("generation rate (tok/s)")
-    ax.legend(fontsize=8)
-
-
-def plot_fraction(ax, points: pd.DataFrame) -> None:
-    """Achieved bandwidth as a fraction of peak, one bar per model."""
-    from benchbook.presentation.plotting import color
-
-    p = points.sort_values("fraction_of_peak")
-    colors = [
-        color(3) if o == "partial" else color(1) if a == "moe" else color(0)
-        for a, o in zip(p["architecture"], p["offload"], strict=True)
-    ]
-    ax.barh([label(r) for _, r in p.iterrows()], 100 * p["fraction_of_peak"], color=colors)
-    ax.axvline(100, color="black", lw=1)
-    ax.set_xlabel("achieved bandwidth (% of peak)")
-    ax.set_xlim(0, 105)
-
-
-def input_prose(pts: pd.DataFrame, g: roofline.GPU) -> dict[str, str]:
-    """n_models, params_range (empty unless two or more sizes are known) and the GPU's name,
-    bandwidth and memory, for the chapter's input line."""
-    sizes = pts["params_b"].dropna() if len(pts) else pts
-    return {
-        "n_models": str(len(pts)),
-        "params_range": f", from {sizes.min():g} to {sizes.max():g} billion parameters" if len(sizes) > 1 else "",
-        "gpu_name": g.name,
-        "gpu_bw": f"{g.bandwidth_gb_s:,.0f} GB/s",
-        "gpu_mem": f"{g.memory_gb:g} GB",
-    }
-
-
-def coverage_note(n_models: int) -> str | None:
-    """What the chapter says up front when the input cannot support a comparison of models; None
-    when it can."""
-    if n_models == 0:
-        return (
-            "**The input holds no generation (tg) result with a model size**, so there is nothing to "
-            "place under the roofline; run llama-bench with `-n 128` (the default)."
-        )
-    if n_models == 1:
-        return (
-            "**The input holds one model only**: the chapter shows where it sits, but cannot compare "
-            "models of different sizes or architectures."
-        )
-    return None
-
-
-def device_note(df: pd.DataFrame, gpu_name: str) -> str | None:
-    """A warning when the input names a device other than the GPU compared with (the fractions of
-    peak would be meaningless); None when they match or the input names none."""
-    device = df["gpu"].dropna().iloc[0] if df["gpu"].notna().any() else None
-    if device and hardware_name(device) != gpu_name:
-        return (
-            f"Note: the input names the device `{device}`, but the chapter compares with `{gpu_name}` "
-            "(parameter `gpu`); the fractions of peak are only meaningful for the GPU the runs used."
-        )
-    return None
-
-
-def bytes_table(pts: pd.DataFrame) -> pd.DataFrame:
-    """Bytes read per token per model, with the parameter counts and how the bytes were counted."""
-    show = pts.assign(label=[label(r) for _, r in pts.iterrows()], gb_per_token=pts["bytes_per_token"] / 1e9)
-    cols = ["label", "architecture", "file_gib", "params_b", "active_params_b", "gb_per_token", "bytes_source"]
-    return (
-        show[cols]
-        .rename(
-            columns={
-                "file_gib": "file (GiB)",
-                "params_b": "params (B)",
-                "active_params_b": "active (B)",
-                "gb_per_token": "GB read / token",
-                "bytes_source": "how",
-            }
-        )
-        .round(3)
-    )
-
-
-def ceiling_prose(pts: pd.DataFrame) -> dict[str, str]:
-    """best_* (dense, fully on the GPU, highest fraction of peak), dense_range, small_* (the smallest
-    such model), moe_list and partial_list; "n/a" or "none in this input" where the input has none."""
-    if len(pts):
-        dense_full = pts[(pts["architecture"] == "dense") & (pts["offload"] == "full")]
-        moe = pts[pts["architecture"] == "moe"]
-        partial = pts[pts["offload"] == "partial"]
-    else:
-        dense_full = moe = partial = pts
-    best = dense_full.loc[dense_full["fraction_of_peak"].idxmax()] if len(dense_full) else None
-    small = dense_full.loc[dense_full["bytes_per_token"].idxmin()] if len(dense_full) else None
-    frac = dense_full["fraction_of_peak"] if len(dense_full) else None
-    return {
-        "best_model": label(best) if best is not None else "n/a",
-        "best_frac": fmt(best["fraction_of_peak"] if best is not None else None, ".0%"),
-        "best_gbs": fmt(best["bandwidth_gb_s"] if best is not None else None, ",.0f", " GB/s"),
-        "dense_range": f"{frac.min():.0%} to {frac.max():.0%}" if frac is not None else "n/a",
-        "small_model": label(small) if small is not None else "n/a",
-        "small_frac": fmt(small["fraction_of_peak"] if small is not None else None, ".0%"),
-        "small_rate": fmt(small["rate"] if small is not None else None, ".1f", " tok/s"),
-        "small_ceiling": fmt(small["ceiling_tok_s"] if small is not None else None, ".0f", " tok/s"),
-        "moe_list": ", ".join(f"{label(r)} {r['fraction_of_peak']:.0%}" for _, r in moe.iterrows())
-        or "none in this input",
-        "partial_list": "; ".join(
-            f"{label(r)} ({r['offload_why']}): {r['rate']:.2f} tok/s, {r['fraction_of_peak']:.0%} of peak"
-            for _, r in partial.iterrows()
-        )
-        or "none in this input",
-    }
-
-
-def roofline_prose(pts: pd.DataFrame, g: roofline.GPU) -> dict[str, str]:
-    """intensity (the range of the points, "n/a" without any) and the ridge of `g`."""
-    i = pts["intensity_flop_per_byte"] if len(pts) else None
-    return {
-        "intensity": f"{i.min():.1f} to {i.max():.1f} FLOP/byte" if i is not None else "n/a",
-        "ridge": f"{g.ridge_flop_per_byte:.0f} FLOP/byte",
-    }
-
-
-def ceiling_figure(points: pd.DataFrame, g: roofline.GPU):
-    """`plot_ceiling` as a Figure (a message when there are no points)."""
-    import matplotlib.pyplot as plt
-
-    if points.empty:
-        return message_figure(NO_RESULTS)
-    fig, ax = plt.subplots(figsize=(8, 5))
-    plot_ceiling(ax, points, g)
-    ax.set_title(f"Generation rate vs bytes per token on the {g.name}")
-    fig.tight_layout()
-    return fig
-
-
-def fraction_figure(points: pd.DataFrame):
-    """`plot_fraction` as a Figure, tall enough for one bar per model (a message when there are none)."""
-    import matplotlib.pyplot as plt
-
-    if points.empty:
-        return message_figure(NO_RESULTS)
-    fig, ax = plt.subplots(figsize=(7.5, max(2.5, 0.8 + 0.45 * len(points))))
-    plot_fraction(ax, points)
-    ax.set_title("Achieved bandwidth as a share of peak")
-    fig.tight_layout()
-    return fig
-
-
-def roofline_figure(points: pd.DataFrame, g: roofline.GPU):
-    """The generation points on `g`'s roofline, labelled per model (a message when there are none)."""
-    import matplotlib.pyplot as plt
-
-    if points.empty:
-        return message_figure(NO_RESULTS)
-    fig, ax = plt.subplots(figsize=(8, 5))
-    show = points.assign(label=[label(r) for _, r in points.iterrows()])
-    roofline.plot_roofline(ax, g, show, hue_col="label", xlim=(0.5, 1000))
-    ax.set_title(f"Generation on the {g.name} roofline (2 FLOP per active parameter per token)")
-    fig.tight_layout()
-    return fig

@@ -1,155 +1,282 @@
-"""Batch saturation: throughput vs batch size from bigcode-inference-benchmark sweeps.
+"""Batch saturation: throughput vs batch size from bigcode-inference-benchmark sweeps (numbers only).
 
-The sweep raises the batch of one `generate()` call (100 new tokens per sequence) until memory
-runs out. Aggregate throughput grows while decode is bandwidth-bound (every step reads the weights
-once for the whole batch) and flattens once the GPU is compute-bound. The tool's "msec/token" is
-1000 / aggregate throughput; the time a user waits per token is latency / new tokens.
+The sweep raises the batch of one `generate()` call (NEW_TOKENS new tokens per sequence) until
+memory runs out. The tool's "msec/token" is 1000 / aggregate throughput; the time a user waits per
+token is latency / new tokens.
+
+The roofline of one decode step, weights only: a step of batch b reads every weight once
+(params x bytes per parameter) and does 2 x params x b FLOPs, so its intensity is
+2 x b / bytes per parameter FLOP/byte. The step time is latency / NEW_TOKENS (the prompt's prefill,
+a few tokens here, is counted in with the steps). Achieved bandwidth = weight bytes / step time;
+achieved compute = 2 x params x throughput. Both ignore the KV cache and activations, so the bytes
+are a lower bound.
 """
 
 from __future__ import annotations
 
+import math
+import re
+
 import numpy as np
 import pandas as pd
 
-from benchbook.checks.hf_batch import NEW_TOKENS
+from benchbook.analysis import roofline
 from benchbook.analysis.pareto import fraction_of_peak
 
+#: New tokens per sequence per generate() call (bigcode-inference-benchmark src/utils.py default
+#: --max_new_tokens).
+NEW_TOKENS = 100
+
+#: Bytes per weight of each dtype column the tool prints (int8 is LLM.int8(): int8 weights).
+BYTES_PER_PARAM = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "int8": 1.0, "int4": 0.5}
+
+#: The precision whose peak bounds each dtype's matmuls (fp32 without tensor cores).
+PRECISION = {"fp32": "fp32", "bf16": "bf16", "fp16": "fp16", "int8": "int8"}
+
+#: The bigcode README's configurations for bare architecture names in its tables (rows of
+#: data/models.csv); used only when the output prints no total_params, and said so.
+TOOL_CONFIGS = {"bloom": "bloom-1b"}
+
+SERIES = ["model", "framework", "dtype"]
 _KEYS = ["model", "framework", "gpu", "dtype", "batch_size"]
+_METRICS = {"throughput": "throughput_tok_s", "ms_per_token": "tool_ms_per_token", "latency": "latency_s"}
+
+
+def conflicts(df: pd.DataFrame) -> pd.DataFrame:
+    """Configurations (model, framework, gpu, dtype, batch size) printed more than once with
+    different values of one metric: one row each with the metric, the values and their lines.
+    Identical repeats are not conflicts."""
+    d = df[(df["tool"] == "hf-batch-sweep") & df["value"].notna()].fillna({"model": "", "framework": "", "gpu": ""})
+    rows = []
+    for key, g in d.groupby(_KEYS + ["metric"], sort=False, dropna=False):
+        vals = sorted(set(g["value"]))
+        if len(vals) > 1:
+            rows.append(dict(zip(_KEYS + ["metric"], key, strict=True), values=vals, lines=sorted(set(g["line"]))))
+    return pd.DataFrame(rows, columns=_KEYS + ["metric", "values", "lines"])
 
 
 def sweep(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (model, framework, gpu, dtype, batch_size) with throughput_tok_s,
-    tool_ms_per_token, latency_s and per_sequence_ms_per_token (= latency / new tokens x 1000);
-    batch sizes with no result (oom, blank) are kept with NaN and `has_result` False."""
+    tool_ms_per_token, latency_s and per_sequence_ms_per_token (= latency / new tokens x 1000).
+    Batch sizes with no result (oom, blank) are kept with NaN and `has_result` False; a
+    configuration printed twice with different values (see `conflicts`) is kept with NaN and
+    `conflict` True, never by picking one of the two."""
     d = df[df["tool"] == "hf-batch-sweep"].copy()
     d.attrs = {}
     for k in ("model", "framework", "gpu"):
         d[k] = d[k].fillna("")
-    w = d.pivot_table(index=_KEYS, columns="metric", values="value", aggfunc="first", dropna=False)
-    w = w.reindex(columns=["throughput", "ms_per_token", "latency"]).reset_index()
-    w = w.rename(
-        columns={"throughput": "throughput_tok_s", "ms_per_token": "tool_ms_per_token", "latency": "latency_s"}
-    )
+    bad = conflicts(df)
+    bad_keys = set(map(tuple, bad[_KEYS].astype(object).values.tolist()))
+    g = d.groupby(_KEYS + ["metric"], sort=False)["value"]
+    first = g.first().where(g.nunique() <= 1)  # first non-null value when all non-null values agree
+    w = first.unstack("metric").reindex(columns=list(_METRICS)).rename(columns=_METRICS).reset_index()
+    w.columns.name = None
+    w["batch_size"] = w["batch_size"].astype(int)
+    w["conflict"] = [tuple(r) in bad_keys for r in w[_KEYS].astype(object).values.tolist()]
     w["per_sequence_ms_per_token"] = w["latency_s"] / NEW_TOKENS * 1000.0
     w["has_result"] = w["throughput_tok_s"].notna()
-    w["batch_size"] = w["batch_size"].astype(int)
     return w.sort_values(["model", "framework", "dtype", "batch_size"]).reset_index(drop=True)
 
 
+def series(sw: pd.DataFrame):
+    """(model, framework, dtype) and its measured rows, in batch order, for each series with results."""
+    for key, g in sw[sw["has_result"]].groupby(SERIES, sort=False):
+        yield key, g.sort_values("batch_size")
+
+
+def reference(sw: pd.DataFrame) -> tuple | None:
+    """The series with the highest peak throughput (the one the page's claims speak of)."""
+    best, top = None, -np.inf
+    for key, g in series(sw):
+        if g["throughput_tok_s"].max() > top:
+            best, top = key, g["throughput_tok_s"].max()
+    return best
+
+
+def rows_of(sw: pd.DataFrame, key) -> pd.DataFrame:
+    """The measured rows of one series, in batch order."""
+    if key is None:
+        return sw.iloc[0:0]
+    m = sw["has_result"]
+    for col, v in zip(SERIES, key, strict=True):
+        m &= sw[col] == v
+    return sw[m].sort_values("batch_size")
+
+
+def bend(x, y, at) -> float | None:
+    """How sharply a curve bends at x = `at`: the log-log slope from the first point to `at` minus
+    the slope from `at` to the last point (1 for a line of slope 1 that turns flat, 0 for a
+    straight line). None when `at` is the first or last point."""
+    pts = sorted((a, b) for a, b in zip(x, y, strict=True) if a > 0 and b > 0)
+    if at is None or len(pts) < 3 or at <= pts[0][0] or at >= pts[-1][0]:
+        return None
+    (x0, y0), (x1, y1) = pts[0], pts[-1]
+    yk = dict(pts)[at]
+    return math.log(yk / y0) / math.log(at / x0) - math.log(y1 / yk) / math.log(x1 / at)
+
+
 def knee(sw: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
-    """Per series (model, framework, dtype): the peak throughput and the saturation batch size,
-    i.e. the smallest batch size whose throughput reaches `fraction` of the peak (the
-    fraction-of-peak rule, `pareto.fraction_of_peak`). Series with no result are left out."""
+    """Per series: the peak throughput and the saturation batch size, i.e. the smallest batch size
+    whose throughput reaches `fraction` of the peak (`pareto.fraction_of_peak`), with the number of
+    measured points and the curve's `bend` there. Series with no result are left out."""
     out = []
-    for key, g in sw[sw["has_result"]].groupby(["model", "framework", "dtype"], sort=False):
-        g = g.sort_values("batch_size")
-        peak = g["throughput_tok_s"].max()
+    for key, g in series(sw):
         hit = g.iloc[fraction_of_peak(g["batch_size"], g["throughput_tok_s"], fraction)]
         out.append(
-            {
-                "model": key[0],
-                "framework": key[1],
-                "dtype": key[2],
-                "peak_tok_s": peak,
-                "peak_batch_size": int(g.loc[g["throughput_tok_s"].idxmax(), "batch_size"]),
-                "knee_batch_size": int(hit["batch_size"]),
-                "knee_tok_s": hit["throughput_tok_s"],
-                "fraction": fraction,
-            }
+            dict(
+                zip(SERIES, key, strict=True),
+                peak_tok_s=g["throughput_tok_s"].max(),
+                peak_batch_size=int(g.loc[g["throughput_tok_s"].idxmax(), "batch_size"]),
+                knee_batch_size=int(hit["batch_size"]),
+                knee_tok_s=hit["throughput_tok_s"],
+                fraction=fraction,
+                n_points=len(g),
+                strength=bend(g["batch_size"], g["throughput_tok_s"], int(hit["batch_size"])),
+                first_batch_size=int(g["batch_size"].iloc[0]),
+                first_tok_s=g["throughput_tok_s"].iloc[0],
+            )
         )
-    return pd.DataFrame(out)
+    cols = SERIES + ["peak_tok_s", "peak_batch_size", "knee_batch_size", "knee_tok_s", "fraction", "n_points"]
+    return pd.DataFrame(out, columns=cols + ["strength", "first_batch_size", "first_tok_s"])
 
 
 def marginal_gain(sw: pd.DataFrame) -> pd.DataFrame:
     """Tokens/s gained per added sequence between consecutive measured batch sizes
-    (d throughput / d batch), per series."""
-    parts = []
-    for _, g in sw[sw["has_result"]].groupby(["model", "framework", "dtype"], sort=False):
-        g = g.sort_values("batch_size").copy()
-        g["gain_tok_s_per_seq"] = g["throughput_tok_s"].diff() / g["batch_size"].diff()
-        parts.append(g)
+    (d throughput / d batch), per series, with the batch size each step starts from."""
+    parts = [
+        g.assign(
+            prev_batch_size=g["batch_size"].shift(),
+            gain_tok_s_per_seq=g["throughput_tok_s"].diff() / g["batch_size"].diff(),
+        )
+        for _, g in series(sw)
+    ]
     return pd.concat(parts, ignore_index=True) if parts else sw.assign(gain_tok_s_per_seq=np.nan)
 
 
 def memory_limit(sw: pd.DataFrame) -> pd.DataFrame:
     """Per series: the largest batch size with a result and the first one without (None when the
-    sweep never ran out); series with no result at all say so."""
+    sweep never ran out); `status` is `blank` (no result at all), `limit` or `no limit`."""
     out = []
-    for key, g in sw.groupby(["model", "framework", "dtype"], sort=False):
+    for key, g in sw.groupby(SERIES, sort=False):
         g = g.sort_values("batch_size")
         ok = g[g["has_result"]]
-        if ok.empty:
-            out.append(
-                {
-                    "model": key[0],
-                    "framework": key[1],
-                    "dtype": key[2],
-                    "last_ok": None,
-                    "first_missing": None,
-                    "status": "no results (column blank)",
-                }
-            )
+        row = dict(zip(SERIES, key, strict=True), last_ok=None, first_missing=None, status="blank")
+        if len(ok):
+            last = int(ok["batch_size"].max())
+            after = g[(g["batch_size"] > last) & ~g["has_result"] & ~g["conflict"]]
+            first = int(after["batch_size"].min()) if len(after) else None
+            row.update(last_ok=last, first_missing=first, status="limit" if first else "no limit")
+        out.append(row)
+    return pd.DataFrame(out, columns=SERIES + ["last_ok", "first_missing", "status"])
+
+
+def flat_range(g: pd.DataFrame, column: str = "latency_s", tolerance: float = 0.10) -> pd.DataFrame:
+    """The leading rows of a series (batch order) over which `column` stays flat: every step and
+    the whole drift from the first row within `tolerance` (relative)."""
+    vals = g[column].to_numpy(float)
+    n = 1
+    while n < len(vals) and abs(vals[n] / vals[n - 1] - 1) <= tolerance and abs(vals[n] / vals[0] - 1) <= tolerance:
+        n += 1
+    return g.iloc[:n]
+
+
+# --- the model and the roofline ------------------------------------------------------------------
+
+
+def printed_params(text: str) -> dict[str, float]:
+    """{model heading: billions of parameters} from the `total_params = N` lines of the python
+    blocks the bigcode README prints under each model heading."""
+    out, heading = {}, None
+    for line in text.splitlines():
+        s = line.strip()
+        m = re.fullmatch(r"total_params\s*=\s*(\d+)", s)
+        if m and heading:
+            out[heading] = int(m.group(1)) / 1e9
+        elif s and not s.startswith(("```", "|")) and "=" not in s and not s.startswith("#"):
+            heading = s.rstrip("\\").strip()
+    return out
+
+
+def model_size(model: str, printed: dict[str, float], params_b: float = 0.0) -> tuple[float | None, str]:
+    """(billions of parameters, where the figure comes from) for a model of the sweep: the
+    `params_b` parameter, the output's own total_params, the model table by name, or the tool's
+    documented configuration for a bare architecture name (assumed); (None, why) when unknown."""
+    if params_b > 0:
+        return params_b, "parameter"
+    if model in printed:
+        return printed[model], "printed"
+    try:
+        from benchbook import hardware
+
+        size = hardware.model_size(model)
+        if size is not None:
+            return float(size.active_b), "table"
+    except (ImportError, AttributeError, KeyError, ValueError, TypeError):
+        pass
+    try:
+        return roofline.model_params(model)["active_params_b"], "table"
+    except KeyError:
+        pass
+    row = TOOL_CONFIGS.get(model.strip().lower())
+    if row is not None:
+        return roofline.model_params(row)["active_params_b"], "tool config"
+    return None, "unknown"
+
+
+def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
+    """Per measured row: weight bytes per step, step time, achieved bandwidth and compute, the
+    intensity, and their fractions of the device's peaks (`peaks`: `analysis.peaks.Peaks`) at the
+    dtype's precision. `params_b` maps model -> billions of parameters (missing: NaN)."""
+    d = sw[sw["has_result"]].copy()
+    p = d["model"].map(params_b).astype(float) * 1e9
+    bpp = d["dtype"].map(BYTES_PER_PARAM).astype(float)
+    d["weight_bytes"] = p * bpp
+    d["step_s"] = d["latency_s"] / NEW_TOKENS
+    d["achieved_gb_s"] = d["weight_bytes"] / d["step_s"] / 1e9
+    d["achieved_tflops"] = 2 * p * d["throughput_tok_s"] / 1e12
+    d["intensity"] = 2 * d["batch_size"] / bpp
+    bw = peaks.total_bandwidth_gb_s if peaks is not None else None
+    d["peak_gb_s"] = bw if bw else np.nan
+    d["peak_tflops"] = [
+        (peaks.peak_tflops(PRECISION.get(t, t)) if peaks is not None else None) or np.nan for t in d["dtype"]
+    ]
+    d["ridge"] = d["peak_tflops"] * 1e12 / (d["peak_gb_s"] * 1e9)
+    d["bandwidth_fraction"] = d["achieved_gb_s"] / d["peak_gb_s"]
+    d["compute_fraction"] = d["achieved_tflops"] / d["peak_tflops"]
+    return d
+
+
+def regimes(rl: pd.DataFrame, key) -> dict[str, pd.Series]:
+    """The rows of series `key` that stand for its two regimes: `small` (the smallest batch) and
+    `large` (the batch of peak throughput)."""
+    g = rows_of(rl.assign(has_result=True), key)
+    if g.empty:
+        return {}
+    return {"small": g.iloc[0], "large": g.loc[g["throughput_tok_s"].idxmax()]}
+
+
+def dtype_pair(sw: pd.DataFrame, key) -> tuple[pd.Series, pd.Series] | None:
+    """The rows of the widest and the narrowest dtype (bytes per weight) of one framework of the
+    reference series' model, at the smallest batch both measured: the reference's framework when it
+    has two widths, else the first that has. None when no framework has two."""
+    if key is None:
+        return None
+    d = sw[sw["has_result"] & (sw["model"] == key[0]) & sw["dtype"].isin(list(BYTES_PER_PARAM))]
+    frameworks = [key[1]] + [f for f in d["framework"].unique() if f != key[1]]
+    for fw in frameworks:
+        f = d[d["framework"] == fw]
+        widths = sorted(set(f["dtype"]), key=BYTES_PER_PARAM.get)
+        if len(widths) < 2 or BYTES_PER_PARAM[widths[0]] == BYTES_PER_PARAM[widths[-1]]:
             continue
-        last = int(ok["batch_size"].max())
-        after = g[(g["batch_size"] > last) & ~g["has_result"]]
-        first = int(after["batch_size"].min()) if len(after) else None
-        out.append(
-            {
-                "model": key[0],
-                "framework": key[1],
-                "dtype": key[2],
-                "last_ok": last,
-                "first_missing": first,
-                "status": "ran out between the two" if first else "no limit reached in the sweep",
-            }
-        )
-    return pd.DataFrame(out)
+        narrow, wide = widths[0], widths[-1]
+        common = set(f[f["dtype"] == narrow]["batch_size"]) & set(f[f["dtype"] == wide]["batch_size"])
+        if common:
+            pick = f[f["batch_size"] == min(common)].set_index("dtype")
+            return pick.loc[wide], pick.loc[narrow]
+    return None
 
 
-def plot_throughput(ax, sw: pd.DataFrame, knees: pd.DataFrame | None = None) -> None:
-    """Throughput vs batch size (log x), one line per dtype, knees marked, missing results as x."""
-    from benchbook.presentation.plotting import color
-
-    for i, ((model, fw, dtype), g) in enumerate(sw.groupby(["model", "framework", "dtype"], sort=False)):
-        ok = g[g["has_result"]]
-        if ok.empty:
-            continue
-        label = f"{dtype}" if sw["framework"].nunique() == 1 else f"{fw} {dtype}"
-        ax.plot(ok["batch_size"], ok["throughput_tok_s"], marker="o", ms=4, color=color(i), label=label)
-        miss = g[~g["has_result"] & (g["batch_size"] > ok["batch_size"].max())]
-        if len(miss):
-            ax.scatter(
-                miss["batch_size"].min(), ok["throughput_tok_s"].iloc[-1], marker="x", s=60, color=color(i), zorder=4
-            )
-        if knees is not None:
-            k = knees[(knees["dtype"] == dtype) & (knees["framework"] == fw) & (knees["model"] == model)]
-            if len(k):
-                ax.axvline(k["knee_batch_size"].iat[0], color=color(i), ls=":", lw=1)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("batch size (sequences per generate call, log scale)")
-    ax.set_ylabel("throughput (tok/s, whole batch)")
-    ax.legend(title="dtype (x: first batch with no result)", fontsize=8)
-
-
-def plot_ms_per_token(ax, sw: pd.DataFrame) -> None:
-    """The tool's msec/token (1000 / aggregate rate) vs the per-sequence time per token."""
-    from benchbook.presentation.plotting import color
-
-    for i, ((_, _fw, dtype), g) in enumerate(sw.groupby(["model", "framework", "dtype"], sort=False)):
-        ok = g[g["has_result"]]
-        if ok.empty:
-            continue
-        ax.plot(
-            ok["batch_size"],
-            ok["per_sequence_ms_per_token"],
-            marker="o",
-            ms=4,
-            color=color(i),
-            label=f"{dtype}: per-sequence (sec / {NEW_TOKENS})",
-        )
-        ax.plot(ok["batch_size"], ok["tool_ms_per_token"], ls="--", color=color(i), label=f"{dtype}: tool's msec/token")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("batch size (log scale)")
-    ax.set_ylabel("milliseconds per token (log scale)")
-    ax.legend(fontsize=8)
+def rounding_noise(*rows: pd.Series) -> float:
+    """Relative uncertainty of a ratio of throughputs from the tool's rounding of "sec" to 0.01 s
+    (the tool prints no spread): the sum of 0.005 / latency over the rows."""
+    return float(sum(0.005 / r["latency_s"] for r in rows if r["latency_s"] and np.isfinite(r["latency_s"])))

@@ -1,17 +1,23 @@
-"""Quantization winners by workload regime: per-run tables, winner sets, speed-ups with
-confidence intervals, the regime x scheme heatmap, a roofline placement and a decision table.
+"""Quantization winners by workload regime: numbers only (per-run tables, winner sets, speed-ups
+with confidence intervals, phase times, roofline coordinates, the device's peaks).
 
 Input is the tidy table of the `sglang-quant-report` parser (a report or a result.jsonl). Every
 statistic here is computed from the individual runs (section "run"), never from the printed means.
 
 Statistics (all per regime, per scheme, over its n runs):
 
-* winner set: the best scheme by mean of the regime's metric, plus every scheme whose mean a
-  two-sided Welch t-test (scipy.stats.ttest_ind, equal_var=False) cannot tell from the best's at
-  level alpha. With n = 3 runs this is the honest answer to "who wins".
+* winner set (`winner_sets`): the best scheme by mean of the regime's metric, plus every scheme
+  whose mean a two-sided Welch t-test (scipy.stats.ttest_ind, equal_var=False) cannot tell from the
+  best's at level alpha (p >= alpha). With n = 3 runs this is the honest answer to "who wins".
 * speed-up over the baseline: ratio of means, oriented so that > 1 is better (baseline/scheme for
   latency, scheme/baseline for throughputs), with a confidence interval on the log ratio
   (delta method: var(log mean) = s^2 / (n mean^2); Welch-Satterthwaite degrees of freedom).
+* phases: a run's prefill time is its implied TTFT (latency - bs x out / output throughput), its
+  decode time the rest; a prefill pass multiplies bs x input_len tokens by every weight, a decode
+  step bs tokens.
+
+Figures, tables for display and sentences live in `benchbook.presentation.quant`, verdicts in
+`benchbook.claims.quant`.
 """
 
 from __future__ import annotations
@@ -19,12 +25,18 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from benchbook import hardware
 from benchbook.ingest.sglang_quant import REGIMES
+from benchbook.parameters import parse_outlier_rule
+
+__all__ = ["parse_outlier_rule", "winner_sets"]
 
 LOWER_IS_BETTER = {"latency", "last_ttft", "ttft", "implied_ttft"}
 RUN_METRICS = ["latency", "output_throughput", "overall_throughput"]
@@ -75,15 +87,6 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide["latency"] = lat.where(np.isfinite(lat), wide["latency"])
     wide["implied_ttft"] = lat - wide["batch_size"] * wide["output_len"] / wide["output_throughput"]
     return wide.sort_values(["source", "line"]).reset_index(drop=True)
-
-
-def parse_outlier_rule(rule: str) -> tuple[str, float]:
-    """ "cv>0.10" (coefficient of variation of the cell above 0.10) or "mad>3.5" (modified z-score
-    of a run above 3.5): returns (kind, threshold)."""
-    m = re.fullmatch(r"\s*(cv|mad)\s*>\s*([0-9.]+)\s*", str(rule))
-    if not m:
-        raise ValueError(f"outlier_rule {rule!r}: expected 'cv>X' or 'mad>X', e.g. 'cv>0.10'")
-    return m.group(1), float(m.group(2))
 
 
 def outliers(run_table: pd.DataFrame, rule: str = "cv>0.10", metrics=RUN_METRICS) -> pd.DataFrame:
@@ -160,11 +163,14 @@ def timestamp_outliers(flagged: pd.DataFrame) -> pd.Series:
 
 
 def drop_outliers(run_table: pd.DataFrame, flagged: pd.DataFrame) -> pd.DataFrame:
-    """The run table with each flagged run's value of the flagged metric set to NaN."""
+    """The run table with each flagged run's value of the flagged metric set to NaN, and the implied
+    TTFT too when it rests on that value (it is computed from latency and output throughput)."""
     out = run_table.copy()
     for _, f in flagged.iterrows():
         hit = (out["source"] == f["source"]) & (out["line"] == f["line"])
         out.loc[hit, f["metric"]] = np.nan
+        if f["metric"] in RUN_METRICS:
+            out.loc[hit, "implied_ttft"] = np.nan
     return out
 
 
@@ -304,75 +310,6 @@ def shapes(run_table: pd.DataFrame) -> pd.DataFrame:
     return s.loc[regime_order(s.index)]
 
 
-def heatmap(ax, spd: pd.DataFrame, winners: pd.DataFrame, baseline: str) -> None:
-    """Regime x scheme speed-up over the baseline (log colour scale centred on 1), winning set boxed."""
-    import matplotlib.colors as mcolors
-    from matplotlib.patches import Rectangle
-
-    regimes = regime_order(spd["regime"].unique())
-    schemes = (
-        [baseline] + sorted(set(spd["scheme"]) - {baseline})
-        if baseline in set(spd["scheme"])
-        else sorted(set(spd["scheme"]))
-    )
-    mat = spd.pivot(index="regime", columns="scheme", values="speedup").reindex(index=regimes, columns=schemes)
-    vals = mat.to_numpy(dtype=float)
-    finite = vals[np.isfinite(vals)]
-    span = max(abs(np.log2(finite)).max(), 0.05) if finite.size else 1.0
-    norm = mcolors.LogNorm(vmin=2**-span, vmax=2**span)
-    im = ax.imshow(np.where(np.isfinite(vals), vals, np.nan), cmap="RdBu", norm=norm, aspect="auto")
-    lo = spd.pivot(index="regime", columns="scheme", values="ci_low").reindex(index=regimes, columns=schemes)
-    hi = spd.pivot(index="regime", columns="scheme", values="ci_high").reindex(index=regimes, columns=schemes)
-    win = winners.set_index(["regime", "scheme"])["in_winner_set"]
-    for i, reg in enumerate(regimes):
-        for j, sch in enumerate(schemes):
-            v = vals[i, j]
-            if np.isfinite(v):
-                ci = "" if not np.isfinite(lo.iat[i, j]) else f"\n[{lo.iat[i, j]:.2f}, {hi.iat[i, j]:.2f}]"
-                ax.text(
-                    j,
-                    i,
-                    f"{v:.2f}{ci}",
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="white" if abs(math.log2(v)) > 0.6 * span else "black",
-                )
-            if win.get((reg, sch), False):
-                ax.add_patch(Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False, lw=2.2, ec="black"))
-    ax.set_xticks(range(len(schemes)), schemes, rotation=30, ha="right", fontsize=8)
-    metric = spd.drop_duplicates("regime").set_index("regime")["metric"]
-    ax.set_yticks(range(len(regimes)), [f"{r}\n({metric[r].replace('_', ' ')})" for r in regimes], fontsize=8)
-    ax.set_xlabel("quantization scheme")
-    ax.set_ylabel("regime (metric)")
-    ax.grid(False)
-    cb = ax.figure.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
-    cb.set_label(f"speed-up over {baseline} (x, >1 is better)")
-
-
-def no_baseline_message(baseline: str) -> str:
-    """Why the heatmap cannot be drawn (said both in the page and inside the placeholder figure)."""
-    return f"The input has no runs of the baseline {baseline!r}, so no speed-up can be shown."
-
-
-def plot_heatmap(spd: pd.DataFrame, winners: pd.DataFrame, baseline: str, alpha: float):
-    """The heatmap as a Figure sized to the grid; without baseline runs, a figure that says why
-    (the chapter's caption needs a figure either way)."""
-    import matplotlib.pyplot as plt
-
-    if baseline not in set(spd["scheme"]):
-        fig, ax = plt.subplots(figsize=(6, 1))
-        ax.axis("off")
-        ax.text(0.5, 0.5, no_baseline_message(baseline), ha="center", va="center", fontsize=9)
-        return fig
-    n_schemes, n_regimes = spd["scheme"].nunique(), spd["regime"].nunique()
-    fig, ax = plt.subplots(figsize=(1.3 * n_schemes + 3, 0.75 * n_regimes + 2))
-    heatmap(ax, spd, winners, baseline)
-    ax.set_title(f"Speed-up over {baseline} by regime (boxed: winning set, alpha={alpha})")
-    fig.tight_layout()
-    return fig
-
-
 def precision(scheme: str) -> dict:
     """Bytes per weight and which tensor-core peak a scheme computes on (from its name)."""
     s = scheme.lower()
@@ -386,12 +323,15 @@ def precision(scheme: str) -> dict:
 
 
 def roofline_points(run_table: pd.DataFrame, params_b: float) -> pd.DataFrame:
-    """Decode and prefill of each (regime, scheme) on a weights-only roofline.
+    """Decode and prefill of each (regime, scheme) on a weights-only roofline, from the runs that
+    are left (a flagged value set to NaN by `drop_outliers` stays out of every point).
 
     Decode step: 2 x params x batch FLOP over params x bytes_per_weight bytes, so the intensity is
-    2 x batch / bytes_per_weight FLOP/byte; achieved = 2 x params x output_throughput. Prefill:
+    2 x batch / bytes_per_weight FLOP/byte; achieved = 2 x params x output_throughput, and the
+    weights stream at params x bytes_per_weight x output_throughput / batch bytes/s. Prefill:
     intensity 2 x batch x input_len / bytes_per_weight, achieved = 2 x params x batch x input_len /
-    implied TTFT. KV-cache bytes and attention FLOPs are left out (they matter at long context).
+    implied TTFT. `*_std` columns are the standard deviation over runs (SGLang's sigma). KV-cache
+    bytes and attention FLOPs are left out (they matter at long context).
     """
     rows = []
     p = params_b * 1e9
@@ -399,60 +339,61 @@ def roofline_points(run_table: pd.DataFrame, params_b: float) -> pd.DataFrame:
         prec = precision(scheme)
         bs, inp = int(g["batch_size"].iloc[0]), int(g["input_len"].iloc[0])
         bpw = prec["bytes_per_weight"]
-        dec = float(np.nanmean(g["output_throughput"]))
-        ttft = float(np.nanmean(g["implied_ttft"]))
-        rows.append(
-            {
-                "regime": regime,
-                "scheme": scheme,
-                "phase": "decode",
-                "peak": prec["peak"],
-                "precision": prec["label"],
-                "intensity_flop_per_byte": 2 * bs / bpw,
-                "achieved_tflops": 2 * p * dec / 1e12,
-            }
-        )
-        if ttft > 0:
+        base = {"regime": regime, "scheme": scheme, "batch_size": bs, "peak": prec["peak"], "precision": prec["label"]}
+        dec = g["output_throughput"].dropna().to_numpy(dtype=float)
+        if len(dec):
             rows.append(
                 {
-                    "regime": regime,
-                    "scheme": scheme,
-                    "phase": "prefill",
-                    "peak": prec["peak"],
-                    "precision": prec["label"],
-                    "intensity_flop_per_byte": 2 * bs * inp / bpw,
-                    "achieved_tflops": 2 * p * bs * inp / ttft / 1e12,
+                    **base,
+                    "phase": "decode",
+                    "tokens_per_pass": bs,
+                    "n": len(dec),
+                    "intensity_flop_per_byte": 2 * bs / bpw,
+                    "achieved_tflops": 2 * p * dec.mean() / 1e12,
+                    "achieved_tflops_std": 2 * p * _std(dec) / 1e12,
+                    "weight_gb_s": p * bpw * dec.mean() / bs / 1e9,
+                    "weight_gb_s_std": p * bpw * _std(dec) / bs / 1e9,
                 }
             )
-    return pd.DataFrame(rows)
+        ttft = g["implied_ttft"].to_numpy(dtype=float)
+        rate = 2 * p * bs * inp / ttft[np.isfinite(ttft) & (ttft > 0)] / 1e12
+        if len(rate):
+            rows.append(
+                {
+                    **base,
+                    "phase": "prefill",
+                    "tokens_per_pass": bs * inp,
+                    "n": len(rate),
+                    "intensity_flop_per_byte": 2 * bs * inp / bpw,
+                    "achieved_tflops": 2 * p * bs * inp / ttft[np.isfinite(ttft) & (ttft > 0)].mean() / 1e12,
+                    "achieved_tflops_std": _std(rate),
+                    "weight_gb_s": np.nan,
+                    "weight_gb_s_std": np.nan,
+                }
+            )
+    out = pd.DataFrame(rows, columns=ROOFLINE_COLUMNS)
+    return out.astype({c: float for c in ROOFLINE_COLUMNS[7:]})
 
 
-def decision_table(winners: pd.DataFrame, spd: pd.DataFrame, baseline: str) -> pd.DataFrame:
-    """Per regime: the metric, the recommended scheme (best mean), what it buys over the baseline
-    (speed-up and CI), and the schemes statistically tied with it."""
-    rows = []
-    for regime in regime_order(winners["regime"].unique()):
-        w = winners[winners["regime"] == regime].sort_values("rank")
-        best = w.iloc[0]
-        s = spd[(spd["regime"] == regime) & (spd["scheme"] == best["scheme"])]
-        sp = s.iloc[0] if len(s) else None
-        tied = [x for x in w.loc[w["in_winner_set"], "scheme"] if x != best["scheme"]]
-        buys = "n/a (no baseline runs)"
-        if sp is not None and np.isfinite(sp["speedup"]):
-            buys = f"{sp['speedup']:.2f}x"
-            if np.isfinite(sp["ci_low"]):
-                buys += f" [{sp['ci_low']:.2f}, {sp['ci_high']:.2f}]"
-        rows.append(
-            {
-                "regime": regime,
-                "metric": best["metric"].replace("_", " "),
-                "recommended": best["scheme"],
-                f"vs {baseline}": buys,
-                "statistically tied": ", ".join(tied) if tied else "none",
-                "runs": int(best["n"]),
-            }
-        )
-    return pd.DataFrame(rows)
+ROOFLINE_COLUMNS = [
+    "regime",
+    "scheme",
+    "batch_size",
+    "peak",
+    "precision",
+    "phase",
+    "tokens_per_pass",
+    "n",
+    "intensity_flop_per_byte",
+    "achieved_tflops",
+    "achieved_tflops_std",
+    "weight_gb_s",
+    "weight_gb_s_std",
+]
+
+
+def _std(v: np.ndarray) -> float:
+    return float(np.std(v, ddof=1)) if len(v) > 1 else np.nan
 
 
 def published_ranking(df: pd.DataFrame) -> pd.DataFrame:
@@ -472,110 +413,214 @@ def regime_table(shape: pd.DataFrame, ttft: pd.Series, metric_by_regime: dict) -
     )
 
 
-def high_variance_sentence(ts: pd.Series) -> str:
-    """What the flagged cells point at, from `timestamp_outliers`: one run's late TTFT timestamp
-    when only output throughput is off, the runs themselves otherwise."""
-    if ts.empty:
-        return "No cell varies that much here."
-    if ts.all():
-        return (
-            "In each flagged cell, one run's output throughput sits below the others while its latency and "
-            "overall throughput are not flagged, which points at the TTFT timestamp of that run rather than "
-            "at the GPU: output throughput is the one metric that depends on that timestamp."
-        )
-    return (
-        f"In {int((~ts).sum())} of the {len(ts)} flagged cells latency or overall throughput vary too, "
-        "so there the runs themselves differ, not only the TTFT timestamp that output throughput "
-        "depends on."
-    )
+#: The scheme name of an unquantized model in qwen_quantization's driver (the default baseline).
+DEFAULT_BASELINE = "original"
 
 
-def published_comparison(sens: pd.DataFrame, pub: pd.DataFrame, winners: pd.DataFrame) -> tuple[pd.DataFrame, int, str]:
-    """The sensitivity table with the source's first place beside it, how many regimes the source's
-    first place differs from ours in, and those regimes as text (saying so when the input has no
-    published ranking)."""
+def choose_baseline(schemes, given: str = "") -> str:
+    """The scheme speed-ups are measured against: `given`, else DEFAULT_BASELINE when the input has
+    it, else "" (no baseline: no speed-up can be formed)."""
+    if given:
+        return given
+    return DEFAULT_BASELINE if DEFAULT_BASELINE in set(schemes) else ""
+
+
+def first_place_differs(pub: pd.DataFrame, winners: pd.DataFrame) -> list[str]:
+    """Regimes where the source's first place (its own ranking) is not our best scheme."""
     if not len(pub):
-        return sens, 0, "none (the input has no published ranking)"
+        return []
     first = pub[pub["rank"] == 1].set_index("regime")["scheme"]
     ours = winners[winners["rank"] == 1].set_index("regime")["scheme"]
-    differ = [r for r in first.index if r in ours.index and first[r] != ours[r]]
-    return sens.assign(source_ranking=first.reindex(sens.index)), len(differ), ", ".join(differ) or "none"
+    return [r for r in first.index if r in ours.index and first[r] != ours[r]]
 
 
-def outlier_effect(winners: pd.DataFrame, winners_clean: pd.DataFrame) -> str:
-    """Whether dropping the flagged runs changes any winning set, as the end of a sentence."""
+def membership_changes(winners: pd.DataFrame, winners_clean: pd.DataFrame) -> int:
+    """How many (regime, scheme) winning-set memberships differ between two winner tables."""
 
     def members(w):
         return set(map(tuple, w.loc[w["in_winner_set"], ["regime", "scheme"]].to_numpy()))
 
-    a, b = members(winners), members(winners_clean)
-    if a == b:
-        return "does not change any winning set"
-    return f"changes the winning sets ({len(a ^ b)} regime/scheme memberships differ)"
+    return len(members(winners) ^ members(winners_clean))
 
 
-def plot_quant_roofline(pts: pd.DataFrame, g, model_id: str):
-    """Decode points of every regime on the GPU's 16-bit and int8 rooflines, prefill points ringed,
-    each regime named at its fastest scheme."""
-    import matplotlib.pyplot as plt
+# --- phases: where a scheme gains or loses time -------------------------------------------------
 
-    from benchbook.analysis import roofline
 
-    fig, ax = plt.subplots(figsize=(8, 5))
-    dec = pts[pts["phase"] == "decode"]
-    roofline.plot_roofline(ax, g, dec, hue_col="precision", xlim=(0.5, 100_000))
-    x = np.logspace(np.log10(0.5), 5, 200)
-    ax.plot(x, roofline.attainable_tflops(x, g, g.int8_tops), color="grey", lw=1.5, ls="--", label="int8 roofline")
-    pre = pts[pts["phase"] == "prefill"]
-    ax.scatter(
-        pre["intensity_flop_per_byte"],
-        pre["achieved_tflops"],
-        facecolors="none",
-        edgecolors="black",
-        label="prefill (from implied TTFT)",
-        zorder=3,
+def phase_ratios(run_table: pd.DataFrame, scheme: str, baseline: str, alpha: float = 0.05) -> pd.DataFrame:
+    """Per regime and phase (prefill, decode, and the whole request as "total"): the baseline's mean
+    time / the scheme's (> 1: the scheme is faster) with a (1 - alpha) interval, the tokens one
+    forward pass multiplies by every weight (prefill: batch x input length; decode: batch), and
+    both schemes' weights-only intensities (FLOP/byte)."""
+    rows = []
+    t = run_table.assign(
+        prefill_s=run_table["implied_ttft"],
+        decode_s=run_table["latency"] - run_table["implied_ttft"],
+        total_s=run_table["latency"],
     )
-    for r, grp in dec.groupby("regime"):
-        top = grp.sort_values("achieved_tflops").iloc[-1]
-        ax.annotate(
-            r,
-            (top["intensity_flop_per_byte"], top["achieved_tflops"]),
-            textcoords="offset points",
-            xytext=(4, 4),
-            fontsize=7,
-        )
-    ax.set_ylabel("performance (TFLOP/s; int8 TOP/s)")
-    ax.set_title(f"Decode steps of each regime on the {g.name} roofline ({model_id}, weights only)")
-    ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    return fig
+    bpw_s, bpw_b = precision(scheme)["bytes_per_weight"], precision(baseline)["bytes_per_weight"]
+    for regime in regime_order(t["regime"].unique()):
+        a = t[(t["regime"] == regime) & (t["scheme"] == baseline)]
+        b = t[(t["regime"] == regime) & (t["scheme"] == scheme)]
+        if a.empty or b.empty:
+            continue
+        bs, inp = int(a["batch_size"].iloc[0]), int(a["input_len"].iloc[0])
+        for phase, tokens in (("prefill", bs * inp), ("decode", bs), ("total", np.nan)):
+            va = a[f"{phase}_s"].dropna().to_numpy(dtype=float)
+            vb = b[f"{phase}_s"].dropna().to_numpy(dtype=float)
+            va, vb = va[va > 0], vb[vb > 0]
+            r, lo, hi = _log_ratio_ci(va, vb, 1 - alpha) if len(va) and len(vb) else (np.nan, np.nan, np.nan)
+            rows.append(
+                {
+                    "regime": regime,
+                    "phase": phase,
+                    "batch_size": bs,
+                    "tokens_per_pass": tokens,
+                    "ratio": r,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "intensity": 2 * tokens / bpw_s,
+                    "intensity_baseline": 2 * tokens / bpw_b,
+                }
+            )
+    cols = ["regime", "phase", "batch_size", "tokens_per_pass", "ratio", "ci_low", "ci_high"]
+    out = pd.DataFrame(rows, columns=[*cols, "intensity", "intensity_baseline"])
+    return out.astype({c: float for c in ["ratio", "ci_low", "ci_high", "intensity", "intensity_baseline"]})
 
 
-def prefill_sentence(pts: pd.DataFrame, ridge: float) -> str:
-    """How many prefill points sit right of the ridge (compute-bound), for the roofline caption."""
-    pre = pts[pts["phase"] == "prefill"]
-    n_right = int((pre["intensity_flop_per_byte"] > ridge).sum())
-    if n_right == len(pre):
-        return "Prefill points sit right of the ridge."
-    return f"{n_right} of {len(pre)} prefill points sit right of the ridge."
+def weight_only_schemes(schemes) -> list[str]:
+    """Schemes that store 8-bit weights but compute in 16 bits (w8a16), by name."""
+    return sorted(s for s in set(schemes) if precision(s)["label"] == "int8 weights, fp16 compute")
 
 
-def w8a16_story(spd: pd.DataFrame, shape: pd.DataFrame, baseline: str) -> str:
-    """The slowest w8a16 scheme's speed-up at the largest batch against the smallest: the
-    cross-over the roofline explains, or what the input lacks to show it."""
-
-    def slowest_w8a16(regime):
-        s = spd[(spd["regime"] == regime) & spd["scheme"].str.contains("w8a16")]
-        return s.sort_values("speedup").iloc[0] if len(s) and np.isfinite(s["speedup"]).any() else None
-
-    small = shape.index[shape["batch_size"] == shape["batch_size"].min()][0]
+def slowest_at_largest_batch(spd: pd.DataFrame, shape: pd.DataFrame, schemes) -> str | None:
+    """Of `schemes`, the one with the lowest speed-up in the largest-batch regime (the one the
+    question "why does it lose at large batch" is about); None when none has a speed-up there."""
+    if shape.empty or not schemes:
+        return None
     large = shape.index[shape["batch_size"] == shape["batch_size"].max()][-1]
-    lo, hi = slowest_w8a16(small), slowest_w8a16(large)
-    if baseline not in set(spd["scheme"]) or lo is None or hi is None or small == large:
-        return "This input lacks the w8a16 schemes, the baseline or two batch sizes needed to show the cross-over."
+    s = spd[(spd["regime"] == large) & spd["scheme"].isin(schemes) & np.isfinite(spd["speedup"])]
+    return str(s.sort_values("speedup")["scheme"].iloc[0]) if len(s) else None
+
+
+def decode_trend(ratios: pd.DataFrame) -> pd.DataFrame:
+    """The decode-phase ratios per batch size (median over the regimes that share it), with the
+    largest intensity of either scheme at that batch."""
+    d = ratios[(ratios["phase"] == "decode") & np.isfinite(ratios["ratio"])]
+    if d.empty:
+        return pd.DataFrame(columns=["batch_size", "ratio", "intensity", "intensity_baseline", "n_regimes"])
     return (
-        f"In this input the slowest w8a16 scheme, {hi['scheme']}, runs at {hi['speedup']:.2f}x "
-        f"[{hi['ci_low']:.2f}, {hi['ci_high']:.2f}] of {baseline} in {large} "
-        f"(batch {int(shape.loc[large, 'batch_size'])}), against {lo['speedup']:.2f}x for "
-        f"{lo['scheme']} in {small} (batch {int(shape.loc[small, 'batch_size'])})."
+        d.groupby("batch_size")
+        .agg(
+            ratio=("ratio", "median"),
+            intensity=("intensity", "max"),
+            intensity_baseline=("intensity_baseline", "max"),
+            n_regimes=("regime", "size"),
+        )
+        .reset_index()
     )
+
+
+def outlier_physics(run_table: pd.DataFrame, flagged: pd.DataFrame, params_b: float) -> pd.DataFrame:
+    """Per flagged run (before exclusion): the prefill rate its values imply (2 x params x batch x
+    input_len / implied TTFT, TFLOP/s) and the compute precision of its scheme."""
+    rows = []
+    for f in flagged.drop_duplicates(["source", "line"]).itertuples(index=False):
+        r = run_table[(run_table["source"] == f.source) & (run_table["line"] == f.line)]
+        if r.empty:
+            continue
+        r = r.iloc[0]
+        ttft = float(r["implied_ttft"])
+        rate = 2 * params_b * 1e9 * r["batch_size"] * r["input_len"] / ttft / 1e12 if ttft > 0 else np.nan
+        rows.append(
+            {
+                "model": r["model"],
+                "run": r["run"],
+                "line": int(r["line"]),
+                "metric": f.metric,
+                "value": f.value,
+                "implied_ttft": ttft,
+                "implied_prefill_tflops": rate,
+                "peak": precision(r["scheme"])["peak"],
+            }
+        )
+    cols = ["model", "run", "line", "metric", "value", "implied_ttft", "implied_prefill_tflops", "peak"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+# --- what the input says about where it ran, and the device's peaks ----------------------------
+
+_ONE_GPU_EACH = re.compile(r"\bone gpu (?:per|for each) (?:model|scheme|variant|configuration)\b", re.I)
+_SHARED_GPU = re.compile(r"\b(?:same|one|a single) gpu (?:for all|shared|for every)\b", re.I)
+
+
+def manifest(path: Path) -> dict:
+    """The raw file's manifest (`<name>.manifest.yml` beside it), or {} when it has none."""
+    import yaml
+
+    from benchbook import config
+
+    m = Path(path).with_name(Path(path).stem + ".manifest.yml")
+    if not m.is_file():
+        return {}
+    config.log_read(m)
+    return yaml.safe_load(m.read_text(encoding="utf-8")) or {}
+
+
+def placement(meta: dict) -> dict:
+    """What the input's manifest says about the hardware: the text, and whether every scheme ran
+    on its own GPU (True), all on one (False) or it does not say (None)."""
+    hw = str(meta.get("hardware") or "")
+    own = True if _ONE_GPU_EACH.search(hw) else (False if _SHARED_GPU.search(hw) else None)
+    return {"hardware": hw or None, "own_gpu_each": own}
+
+
+DEFAULT_GPU = "A100-SXM4-80GB"
+
+
+@dataclass(frozen=True)
+class Peaks:
+    """The device the runs are compared with, its dense 16-bit and int8 peaks (None when not
+    known) and bandwidth, and where they came from: `parameter` (given by the reader), `detected`
+    (named by the input or its manifest) or `assumed` (neither: DEFAULT_GPU)."""
+
+    device: str
+    tflops: float | None
+    int8_tops: float | None
+    bandwidth_gb_s: float
+    source: str
+
+    @property
+    def ridge(self) -> float | None:
+        return None if not self.tflops else self.tflops * 1e12 / (self.bandwidth_gb_s * 1e9)
+
+    def compute_peak(self, kind: str) -> float | None:
+        """The peak a scheme computes on: "int8" or the 16-bit one."""
+        return self.int8_tops if kind == "int8" else self.tflops
+
+
+def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s: float = 0.0) -> Peaks:
+    """`gpu` (table name or alias) when given, else the device the texts name, else DEFAULT_GPU
+    (`benchbook.hardware.choose`); `peak_tflops` / `peak_bandwidth_gb_s` above 0 replace the
+    table's figures (source `parameter`; a replaced 16-bit peak leaves the int8 peak unknown)."""
+    found = [str(t) for t in texts if t]
+    choice = hardware.choose(
+        gpu or None,
+        detected=found or None,
+        default=DEFAULT_GPU,
+        bandwidth_gb_s=peak_bandwidth_gb_s or None,
+        peak_tflops=peak_tflops or None,
+    )
+    d = choice.device
+    return Peaks(d.name, d.peak("bf16"), None if peak_tflops else d.int8_tops, float(d.bandwidth_gb_s), choice.source)
+
+
+def model_size(model_id: str = "", texts=()) -> tuple[float | None, str | None, str | None]:
+    """(billions of parameters a token passes through, i.e. active ones for an MoE; model name;
+    "parameter" or "detected") for `model_id` when given, else the first of `texts` (e.g. the
+    manifest's model) whose size is known; (None, None, None) when neither names one."""
+    cands = [(model_id, "parameter")] if model_id else [(t, "detected") for t in texts if t]
+    for name, source in cands:
+        size = hardware.model_size(str(name))
+        if size is not None and size.active_b:
+            return float(size.active_b), str(name).split(" (")[0], source
+    return None, None, None

@@ -6,6 +6,8 @@ Each tool module offers `reproduce(path) -> DataFrame` with REPRODUCTION_COLUMNS
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 #: One recomputed quantity per row: what the source printed, what we get from the numbers it was
@@ -31,10 +33,31 @@ def frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def agrees(published: float, recomputed: float, decimals: int) -> bool:
-    """True when `recomputed`, rounded as the source printed it, equals `published` (half a unit
-    in the last printed place of tolerance, to allow for the source's own rounding)."""
-    return abs(round(recomputed, decimals) - published) <= 0.5 * 10 ** (-decimals) + 1e-12
+def tolerance(decimals: int, carried: float = 0.0) -> float:
+    """How far a recomputed value may sit from one printed with `decimals` places: half a unit in
+    the last printed place (the source's own rounding), plus `carried`, what the printed precision
+    of the inputs (or a documented truncation) moves the recomputed value. Nothing else."""
+    return 0.5 * 10 ** (-decimals) + abs(carried)
+
+
+def agrees(published: float, recomputed: float, decimals: int, carried: float = 0.0) -> bool:
+    """True when `recomputed` is within `tolerance(decimals, carried)` of `published`; a missing
+    value on either side never agrees. The one comparator every reproduction row uses."""
+    try:
+        pub, rec = float(published), float(recomputed)
+    except (TypeError, ValueError):
+        return False
+    if not (math.isfinite(pub) and math.isfinite(rec)):
+        return False
+    # 1e-9 relative: the binary representation of a printed decimal, not a tolerance
+    return abs(rec - pub) <= tolerance(decimals, carried) + 1e-9 * max(1.0, abs(pub))
+
+
+def printed_decimals(x: float) -> int:
+    """Places after the decimal point in the shortest text of `x` (what a tool printing full floats
+    printed); 0 for integers and exponent notation."""
+    s = repr(float(x))
+    return len(s.split(".")[1]) if "." in s and "e" not in s else 0
 
 
 def _module_for(tool: str):

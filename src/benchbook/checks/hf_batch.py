@@ -15,11 +15,9 @@ import math
 import pandas as pd
 
 from benchbook import ingest
-from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame
+from benchbook.analysis.batch import NEW_TOKENS
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame, tolerance
 from benchbook.ingest.hf_batch import EMPTY_NOTE, NAME, OOM_NOTE
-
-#: New tokens per sequence per generate() call (src/utils.py default --max_new_tokens).
-NEW_TOKENS = 100
 
 _KEYS = ["model", "framework", "gpu", "dtype", "batch_size"]
 
@@ -49,7 +47,7 @@ def reproduce(path) -> pd.DataFrame:
                     "quantity": f"{r['model']} {r['dtype']} bs={r['batch_size']} msec/token = 1000 / tokens/sec",
                     "published": pub,
                     "recomputed": rec,
-                    "tolerance": 0.005,
+                    "tolerance": tolerance(2),
                     "agrees": agrees(pub, rec, 2),
                     "why_not": None if agrees(pub, rec, 2) else "msec/token is not 1000 / the printed tokens/sec",
                 }
@@ -62,7 +60,9 @@ def reproduce(path) -> pd.DataFrame:
         sec = float(latk.loc[key])
         rec = r["batch_size"] * NEW_TOKENS / sec
         lo, hi = rounding_interval(r["batch_size"], sec)
-        ok = lo - 0.005 <= r["value"] <= hi + 0.005
+        # the throughputs that "sec" rounded to 0.01 s allows, plus the throughput's own 0.005
+        carried = max(hi - rec, rec - lo)
+        ok = agrees(r["value"], rec, 2, carried)
         rows.append(
             {
                 "source": r["source"],
@@ -71,7 +71,7 @@ def reproduce(path) -> pd.DataFrame:
                 "quantity": f"{r['model']} {r['dtype']} bs={r['batch_size']} tokens/sec = batch x {NEW_TOKENS} / sec",
                 "published": float(r["value"]),
                 "recomputed": rec,
-                "tolerance": (hi - lo) / 2,
+                "tolerance": tolerance(2, carried),
                 "agrees": bool(ok),
                 "why_not": None
                 if ok

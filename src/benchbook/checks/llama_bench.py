@@ -4,9 +4,9 @@ reproduce(path)
     * from JSON/JSONL per-repetition samples: the mean (avg_ts) and the sample standard deviation
       (stddev_ts) llama-bench printed, recomputed from samples_ts (printed to about 6 significant
       digits, so agreement is judged at that precision);
-    * the coefficient of variation (std / mean) of every test, from the printed mean and ±;
-    * the weight-streaming bandwidth the shared notes quote for seed 004 (tool-semantics.md §3),
-      recomputed from the table: file size x tg rate.
+    A markdown table prints only each test's mean ± std, nothing derived from other printed
+    numbers, so it has no reproduction rows; the bandwidth a rate implies is analysis (the
+    bandwidth_roofline chapter), not a number the tool printed.
 audit(path)
     * high-CV cells (CV above `HIGH_CV`): the mean of such a test is a poor summary;
     * markdown tables without a `build:` line (the llama.cpp version is unknown);
@@ -21,20 +21,12 @@ import pandas as pd
 
 from benchbook import config, ingest
 from benchbook.analysis import bandwidth
-from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame
-from benchbook.ingest.llama_bench import NAME
 from benchbook.analysis.power import RATE_METRICS
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame, printed_decimals, tolerance
+from benchbook.ingest.llama_bench import NAME
 
 #: A test whose std exceeds this fraction of its mean is flagged.
 HIGH_CV = 0.05
-
-#: Figures the shared notes (../shared/notes/tool-semantics.md §3) quote for seed 004:
-#: (model, power limit or None, GB/s, % of the 1,792 GB/s peak).
-NOTES_BANDWIDTH = [
-    ("llama 7B Q4_0", 600.0, 1066.0, 60.0),
-    ("llama 7B Q4_0", 200.0, 726.0, None),
-    ("llama 70B Q4_K - Medium", None, 1447.0, 81.0),
-]
 
 
 def _table(path) -> pd.DataFrame:
@@ -66,7 +58,9 @@ def reproduce(path) -> pd.DataFrame:
             smp = next((b["value"].to_numpy() for b in blocks if m.line <= b["line"].iloc[0] <= m.line + 4), None)
             if smp is not None and len(smp):
                 rec_mean = float(np.mean(smp))
-                tol = 1e-5 * abs(m.value) + 1e-6
+                # samples_ts are printed to about 6 significant digits: their last printed place carries
+                half = max(0.5 * 10.0 ** -printed_decimals(v) for v in smp)
+                ok = agrees(m.value, rec_mean, printed_decimals(m.value), half)
                 rows.append(
                     dict(
                         source=src,
@@ -75,15 +69,16 @@ def reproduce(path) -> pd.DataFrame:
                         quantity=f"mean t/s of samples_ts: {name}",
                         published=m.value,
                         recomputed=rec_mean,
-                        tolerance=tol,
-                        agrees=abs(rec_mean - m.value) <= tol,
-                        why_not=None,
+                        tolerance=tolerance(printed_decimals(m.value), half),
+                        agrees=ok,
+                        why_not=None if ok else "avg_ts is not the mean of samples_ts",
                     )
                 )
                 if std is not None and np.isfinite(std.value):
                     rec_std = _sample_std(smp)
-                    tol = 2e-5 * abs(m.value) + 1e-6
-                    ok = abs(rec_std - std.value) <= tol
+                    carried = half * np.sqrt(len(smp) / max(len(smp) - 1, 1))
+                    tol = tolerance(printed_decimals(std.value), carried)
+                    ok = agrees(std.value, rec_std, printed_decimals(std.value), carried)
                     rows.append(
                         dict(
                             source=src,
@@ -97,41 +92,6 @@ def reproduce(path) -> pd.DataFrame:
                             why_not=None if ok else "stddev_ts is not the Bessel-corrected std of samples_ts",
                         )
                     )
-    # the notes' bandwidth figures
-    pts = bandwidth.decode_points(df, "RTX-PRO-6000-Blackwell-WS") if len(df) else pd.DataFrame()
-    if len(pts) and df["source"].iloc[0] == config.seed("004").name:
-        for model, pw, gbs, pct in NOTES_BANDWIDTH:
-            hit = pts[(pts["model"] == model) & ((pts["power_limit_w"] == pw) if pw else pts["power_limit_w"].isna())]
-            if hit.empty:
-                continue
-            h = hit.iloc[0]
-            rows.append(
-                dict(
-                    source=src,
-                    tool=NAME,
-                    line=h["line"],
-                    quantity=f"notes: tg128 GB/s, {model}" + (f" @ {pw:g} W" if pw else ""),
-                    published=gbs,
-                    recomputed=h["bandwidth_gb_s"],
-                    tolerance=0.5,
-                    agrees=agrees(gbs, h["bandwidth_gb_s"], 0),
-                    why_not=None,
-                )
-            )
-            if pct is not None:
-                rows.append(
-                    dict(
-                        source=src,
-                        tool=NAME,
-                        line=h["line"],
-                        quantity=f"notes: % of peak, {model}",
-                        published=pct,
-                        recomputed=100 * h["fraction_of_peak"],
-                        tolerance=0.5,
-                        agrees=agrees(pct, 100 * h["fraction_of_peak"], 0),
-                        why_not=None,
-                    )
-                )
     return frame(rows, REPRODUCTION_COLUMNS)
 
 
@@ -183,14 +143,10 @@ def audit(path) -> pd.DataFrame:
                 consequence="the llama.cpp version is unknown; comparisons with other builds are unsafe",
             )
         )
-    for gname, sub in df.groupby("gpu", dropna=False, sort=False):
-        gname = gname if isinstance(gname, str) else None
-        # the GPU's memory only matters for the "file larger than memory" test; unknown GPUs use the
-        # seed's card, which can only miss (not invent) that reason
-        hw = bandwidth.hardware_name(gname) or "RTX-PRO-6000-Blackwell-WS"
-        pts = bandwidth.decode_points(sub, hw)
-        if pts.empty:
-            continue
+    # the device each row printed (a GPU's memory only matters for the "file larger than memory"
+    # test: an unknown device can only miss, not invent, that reason)
+    pts = bandwidth.decode_points(df) if len(df) else pd.DataFrame()
+    if len(pts):
         for r in pts[pts["offload"] == "partial"].drop_duplicates(subset=["model", "model_file", "ngl"]).itertuples():
             rows.append(
                 dict(

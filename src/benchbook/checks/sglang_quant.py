@@ -5,7 +5,7 @@ reproduce(path):
   (statistics.mean / statistics.stdev, as analyze_results.py does), at the printed precision; the
   runs are themselves printed to 0.01, so the tolerance adds the worst-case effect of that rounding
   (0.005 on a mean, 0.005 x sqrt(n / (n - 1)) on a standard deviation);
-* each ranking position and value from the summary means;
+* each ranking value from the summary means;
 * overall throughput = bs x (in + out) / latency, checked as the latency it implies against the
   printed latency (0.01 s);
 * the implied TTFT (latency - bs x out / output throughput), against `last_ttft` where a
@@ -24,9 +24,9 @@ import numpy as np
 import pandas as pd
 
 from benchbook import ingest
-from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame
-from benchbook.ingest.sglang_quant import NAME
 from benchbook.analysis.quant import outliers, runs
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame, printed_decimals, tolerance
+from benchbook.ingest.sglang_quant import NAME
 
 _DEC = 2
 
@@ -39,10 +39,6 @@ def _read(path) -> tuple[pd.DataFrame, list[str]]:
 def _run_values(df: pd.DataFrame) -> pd.DataFrame:
     """Per-run values as printed (not the latency recovered from overall throughput)."""
     return df[(df["section"] == "run") & (df["statistic"] == "value")]
-
-
-def _within(published: float, recomputed: float, tol: float) -> bool:
-    return abs(published - recomputed) <= tol + 1e-9
 
 
 def reproduce(path) -> pd.DataFrame:
@@ -88,10 +84,11 @@ def reproduce(path) -> pd.DataFrame:
                 continue
             n = len(vals)
             if r.statistic == "mean":
-                rec, tol = statistics.mean(vals), 0.5 * 10**-_DEC + 0.005
+                rec, carried = statistics.mean(vals), 0.005
             else:
-                rec, tol = statistics.stdev(vals), 0.5 * 10**-_DEC + 0.005 * math.sqrt(n / (n - 1))
-            ok = _within(r.value, rec, tol)
+                rec, carried = statistics.stdev(vals), 0.005 * math.sqrt(n / (n - 1))
+            tol = tolerance(_DEC, carried)
+            ok = agrees(r.value, rec, _DEC, carried)
             rows.append(
                 {
                     **base,
@@ -106,25 +103,12 @@ def reproduce(path) -> pd.DataFrame:
     rank = df[df["section"] == "ranking"].sort_values("line")
     for key, g in rank.groupby(cfg, sort=False):
         s = summ[(summ[cfg] == pd.Series(dict(zip(cfg, key, strict=True)))).all(axis=1)]
-        order = list(s.sort_values("value", ascending=False, kind="stable")["model"])
         means = dict(zip(s["model"], s["value"], strict=True))
-        for pos, r in enumerate(g.itertuples(index=False), start=1):
-            rec_pos = order.index(r.model) + 1 if r.model in order else np.nan
-            rows.append(
-                {
-                    "source": src,
-                    "tool": NAME,
-                    "line": r.line,
-                    "quantity": f"ranking position of {r.model}",
-                    "published": float(pos),
-                    "recomputed": float(rec_pos),
-                    "tolerance": 0.0,
-                    "agrees": pos == rec_pos,
-                    "why_not": None if pos == rec_pos else "order differs from the means",
-                }
-            )
+        # a ranking line prints a medal, the run label and its value: the value is the reproduced
+        # number (the medal is no printed number; the order follows from the values)
+        for r in g.itertuples(index=False):
             m = means.get(r.model, np.nan)
-            ok = bool(np.isfinite(m) and _within(r.value, m, 0.5 * 10**-_DEC))
+            ok = agrees(r.value, m, _DEC)
             rows.append(
                 {
                     "source": src,
@@ -144,10 +128,10 @@ def reproduce(path) -> pd.DataFrame:
         if np.isfinite(r.overall_throughput) and np.isfinite(r.latency_printed):
             implied = r.batch_size * (r.input_len + r.output_len) / r.overall_throughput
             # half a unit of the printed latency, plus what the overall throughput's 0.005 rounding moves it
-            tol = (
-                0.5 * 10**-_DEC if r.latency_printed == round(r.latency_printed, 2) else 5e-5
-            ) + implied * 0.005 / r.overall_throughput
-            ok = _within(r.latency_printed, implied, tol)
+            places = _DEC if r.latency_printed == round(r.latency_printed, 2) else 4
+            carried = implied * 0.005 / r.overall_throughput
+            tol = tolerance(places, carried)
+            ok = agrees(r.latency_printed, implied, places, carried)
             rows.append(
                 {
                     "source": src,
@@ -164,7 +148,13 @@ def reproduce(path) -> pd.DataFrame:
         if np.isfinite(r.implied_ttft):
             last = getattr(r, "last_ttft", np.nan)
             has = isinstance(last, float) and np.isfinite(last)
-            ok = bool(has and _within(last, r.implied_ttft, max(1e-3, 0.01 * last)))
+            # latency - bs x out / output throughput: the printed places of both inputs carry through
+            thr = r.output_throughput
+            carried = r.batch_size * r.output_len / thr**2 * 0.5 * 10.0 ** -printed_decimals(thr) + 0.5 * 10.0 ** (
+                -printed_decimals(r.latency_printed)
+            )
+            places = printed_decimals(last) if has else 0
+            ok = bool(has and agrees(last, r.implied_ttft, places, carried))
             rows.append(
                 {
                     "source": src,
@@ -173,7 +163,7 @@ def reproduce(path) -> pd.DataFrame:
                     "quantity": f"TTFT implied by output throughput (s), {r.model} {r.run}",
                     "published": last if has else np.nan,
                     "recomputed": r.implied_ttft,
-                    "tolerance": max(1e-3, 0.01 * last) if has else np.nan,
+                    "tolerance": tolerance(places, carried) if has else np.nan,
                     "agrees": ok if has else np.nan,
                     "why_not": None
                     if ok

@@ -18,7 +18,7 @@ import math
 import pandas as pd
 
 from benchbook import ingest
-from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame, tolerance
 from benchbook.ingest.tgi import NAME
 
 KEYS = [
@@ -57,10 +57,10 @@ def wide(df: pd.DataFrame) -> pd.DataFrame:
 LATENCY_SLACK_MS = 0.005 + 0.001
 
 
-def _tol(value: float, lat: float) -> float:
-    """Tolerance of a throughput recomputed from a printed latency `lat` (ms): the latency's slack
-    carried through the division, plus the throughput's own 0.005 print rounding."""
-    return abs(value) * LATENCY_SLACK_MS / lat + 0.005
+def _carried(value: float, lat: float) -> float:
+    """What the printed latency `lat` (ms) moves a throughput recomputed from it: its slack carried
+    through the division (the throughput's own 0.005 print rounding is added by `tolerance`)."""
+    return abs(value) * LATENCY_SLACK_MS / lat
 
 
 def reproduce(path) -> pd.DataFrame:
@@ -94,8 +94,8 @@ def reproduce(path) -> pd.DataFrame:
                 if pd.isna(pub) or pd.isna(lv) or lv == 0 or pd.isna(work):
                     continue
                 rec = work / (lv / 1000.0)
-                tol = _tol(rec, lv)
-                ok = abs(rec - pub) <= tol
+                tol = tolerance(2, _carried(rec, lv))
+                ok = agrees(pub, rec, 2, _carried(rec, lv))
                 why = None
                 if not ok:
                     gap = (pub - rec) / rec * 100
@@ -130,8 +130,8 @@ def reproduce(path) -> pd.DataFrame:
             if pd.isna(r.get(stat)) or pd.isna(t.get(stat)) or pd.isna(steps):
                 continue
             rec = steps * t[stat]
-            tol = steps * 0.005 + 0.005 + 1e-9
-            ok = abs(rec - r[stat]) <= tol
+            tol = tolerance(2, steps * 0.005)
+            ok = agrees(r[stat], rec, 2, steps * 0.005)
             rows.append(
                 {
                     "source": key[0],

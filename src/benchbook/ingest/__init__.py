@@ -9,12 +9,25 @@ from __future__ import annotations
 
 import importlib
 import os
+import stat
+from collections import Counter
 from pathlib import Path
 
 import pandas as pd
 
 from benchbook import config
-from benchbook.ingest.core import REGISTRY, Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.core import (
+    REGISTRY,
+    REJECTED_COLUMNS,
+    TABLE_NOT_READ,
+    Parsed,
+    ParseError,
+    Tool,
+    conflicts,
+    register,
+    rejected,
+    tidy,
+)
 
 #: Parser modules, imported on first use; each registers one tool.
 _MODULES = ["tgi", "sglang_quant", "hf_batch", "llama_bench", "attention_gym", "vllm_serve"]
@@ -31,6 +44,12 @@ __all__ = [
     "register",
     "tidy",
     "rejected",
+    "conflicts",
+    "reason_kind",
+    "summary",
+    "set_aside",
+    "set_aside_frame",
+    "set_aside_note",
 ]
 
 
@@ -46,6 +65,7 @@ def tools() -> dict[str, Tool]:
 
 
 def _load_text(path: Path) -> str:
+    _regular(path)
     data = path.read_bytes()
     try:
         return data.decode("utf-8")
@@ -59,9 +79,21 @@ def detect(text: str) -> list[str]:
     return [name for name, tool in tools().items() if tool.sniff(text)]
 
 
+def _regular(p: Path) -> None:
+    """Refuse what is not a regular file before opening it: a FIFO would block the read forever."""
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{p.name}: no such file") from None
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+        raise ParseError(p.name, None, f"is {kind}, not a file of tool output" if kind[0] == "a" else kind)
+
+
 def read_parsed(path: str | os.PathLike, tool: str | None = None) -> list[Parsed]:
     """Parse a file with the named tool, or with every tool detected in it."""
     p = config.resolve(path)
+    _regular(p)
     config.log_read(p)
     text = _load_text(p)
     registry = tools()
@@ -98,3 +130,47 @@ def read_all(paths, tool: str | None = None) -> tuple[pd.DataFrame, list[str]]:
         df.attrs = {}
         frames.append(df)
     return pd.concat(frames, ignore_index=True), messages
+
+
+def reason_kind(reason: str) -> str:
+    """The kind of a rejection reason, for counting: 'out of physical range', 'table not read', ..."""
+    return reason.split(":", 1)[0].split(" (", 1)[0].strip()
+
+
+def summary(kept: int, rejected_cells: pd.DataFrame | list) -> str:
+    """One line for the end of `benchbook ingest`: rows kept, cells rejected by kind, tables not read.
+    `rejected_cells` is a rejected report (or `read()`'s `df.attrs["rejected"]`)."""
+    rej = pd.DataFrame(rejected_cells, columns=REJECTED_COLUMNS)
+    kinds = Counter(reason_kind(r) for r in rej["reason"])
+    tables = len({(s, r) for s, r in zip(rej["source"], rej["reason"], strict=True) if r.startswith(TABLE_NOT_READ)})
+    by = "; ".join(f"{k} {n}" for k, n in kinds.most_common())
+    return f"{kept} rows kept; {len(rej)} cells rejected" + (f" ({by})" if by else "") + f"; {tables} tables not read"
+
+
+def set_aside_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """The rejected report that rides along a `read()` table, as a frame."""
+    return pd.DataFrame(df.attrs.get("rejected", []), columns=REJECTED_COLUMNS)
+
+
+def set_aside(paths, tool: str | None = None) -> pd.DataFrame:
+    """The rejected cells of some files (REJECTED_COLUMNS), as `benchbook ingest --rejected` writes them."""
+    frames = [p.rejected for path in paths for p in read_parsed(path, tool) if len(p.rejected)]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=REJECTED_COLUMNS)
+
+
+def set_aside_note(paths, tool: str | None = None) -> str | None:
+    """A chapter's one-sentence "data set aside" note (None when every number was kept), e.g.
+    "Data set aside: 3 numbers of run.txt (2 out of physical range, 1 table not read); the data-audit
+    appendix lists them." """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    rej = set_aside(paths, tool)
+    if rej.empty:
+        return None
+    kinds = Counter(reason_kind(r) for r in rej["reason"])
+    files = ", ".join(dict.fromkeys(rej["source"]))
+    by = ", ".join(f"{n} {k}" for k, n in kinds.most_common())
+    return (
+        f"Data set aside: {len(rej)} number{'s' if len(rej) != 1 else ''} of {files} ({by}); "
+        "`benchbook ingest --rejected FILE` lists them with their lines."
+    )

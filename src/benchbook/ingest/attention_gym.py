@@ -176,7 +176,10 @@ def parse(text: str, source: str) -> Parsed:
                     current.seq_len = int(dims[-2]) if len(dims) >= 2 else current.seq_len
                 except ValueError:
                     raise ParseError(source, i + 1, f"a BlockMask shape of integers, found ({bm.group(1)})") from None
-                current.sparsity = float(bm.group(2))
+                current.sparsity = number(bm.group(2))
+                if current.sparsity is None or not 0 <= current.sparsity <= 100:
+                    messages.append(f"line {i + 1}: BlockMask sparsity {bm.group(2)!r}% is not a percentage; unknown")
+                    current.sparsity = math.nan
                 current.mask_printed = True
             elif s == "None":
                 current.sparsity = 0.0

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 
@@ -44,6 +45,21 @@ class Parsed:
     messages: list[str] = field(default_factory=list)
     cells_read: int = 0
 
+    def __post_init__(self) -> None:
+        """Every parser's result passes the same screen: values outside their unit's physical range,
+        repeated rows and conflicting rows move from the table to `rejected`, each with its reason
+        (so kept + rejected still equals the cells read, and no chapter meets them as data)."""
+        if len(self.table):
+            tool = REGISTRY.get(self.tool)
+            source = self.table["source"].iat[0]
+            self.table, out, notes = screen(self.table, repeats=tool is None or tool.screen_repeats)
+            if len(out):
+                out.insert(0, "tool", self.tool)
+                out.insert(1, "source", source)
+                parts = [self.rejected, out] if len(self.rejected) else [out]
+                self.rejected = pd.concat(parts, ignore_index=True)
+                self.messages = [*self.messages, *notes]
+
 
 @dataclass(frozen=True)
 class Tool:
@@ -56,6 +72,10 @@ class Tool:
     parse: Callable[[str, str], Parsed]
     description: str = ""
     metrics: dict[str, str] = field(default_factory=dict)
+    #: False where two rows with the same settings are two measurements by design (sglang's run
+    #: blocks: a repeated run label is a separate run, which the audit reports), so `screen` leaves
+    #: repeats alone.
+    screen_repeats: bool = True
 
     def schema(self) -> pa.DataFrameSchema:
         """The pandera schema of this tool's tidy table."""
@@ -76,6 +96,126 @@ class Tool:
             }
         )
         return pa.DataFrameSchema(cols, strict=True, ordered=True, coerce=True)
+
+
+#: Generous physical ceilings per unit: a measured value above its ceiling, negative, or not finite
+#: (inf, or a number too long for a float) is not a measurement and is rejected with the reason.
+CEILINGS = {
+    "tok/s": 1e9,
+    "seq/s": 1e9,
+    "req/s": 1e9,
+    "ms": 1e9,  # about 11.6 days
+    "s": 1e6,
+    "tok": 1e13,
+    "req": 1e10,
+    "count": 1e10,
+    "runs": 1e6,
+    "TFLOP/s": 1e6,  # an exaflop per second
+    "%": 100.0,
+    "fraction": 1.0,
+    "x": 1e9,
+    "W": 1e5,
+    "J": 1e12,
+    "tok/J": 1e7,
+}
+#: The reasons `screen` gives (their heads), so reports can group by kind.
+OUT_OF_RANGE, DUPLICATE, CONFLICT = "out of physical range", "duplicate row", "conflicting rows"
+#: Columns that are not part of a row's configuration when looking for repeated rows.
+_NOT_KEYS = {"tool", "source", "line", "value", "note"}
+
+
+def _range_reasons(values: np.ndarray, units: pd.Series) -> np.ndarray:
+    """Per value, why it cannot be a measurement in its unit ("" when it can; NaN is 'not measured')."""
+    ceiling = units.map(CEILINGS).to_numpy(dtype=float)
+    known = ~np.isnan(ceiling)
+    with np.errstate(invalid="ignore"):
+        infinite = np.isinf(values)
+        negative = known & (values < 0) & ~infinite
+        above = known & (values > ceiling) & ~infinite
+    u = units.to_numpy(dtype=object)
+    out = np.full(len(values), "", dtype=object)
+    out[infinite] = [
+        f"{OUT_OF_RANGE}: not a finite number ({x}; inf, or too many digits for a float)" for x in u[infinite]
+    ]
+    out[negative] = [f"{OUT_OF_RANGE}: negative {x}" for x in u[negative]]
+    out[above] = [f"{OUT_OF_RANGE}: above {CEILINGS[x]:g} {x}" for x in u[above]]
+    return out
+
+
+def _texts(t: pd.DataFrame) -> pd.Series:
+    """What a rejected row showed: metric, statistic and value."""
+    return t["metric"] + " " + t["statistic"] + " " + t["value"].map("{:g}".format)
+
+
+#: Conflicts spelled out in the messages (all of them are in the rejected report).
+_CONFLICTS_SHOWN = 5
+
+
+def screen(table: pd.DataFrame, repeats: bool = True) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """Split a tidy table into (kept table, rejected rows as line/text/reason, messages): values
+    outside their unit's range; rows repeated with the same configuration and value (the first is
+    kept, each repeat reported as a duplicate); rows giving different values for the same
+    configuration (all set aside as a conflict, so no chapter silently picks one). Vectorised: a
+    file of millions of rows is screened in seconds."""
+    notes: list[str] = []
+    parts: list[pd.DataFrame] = []
+    why = _range_reasons(table["value"].to_numpy(dtype=float), table["unit"])
+    bad = why != ""
+    if bad.any():
+        r = table[bad]
+        parts.append(pd.DataFrame({"line": r["line"], "text": _texts(r), "reason": why[bad]}))
+        notes.append(
+            f"{int(bad.sum())} value(s) outside their unit's physical range set aside (first at line {r['line'].iat[0]})"
+        )
+    t = table[~bad]
+    drop = pd.Series(False, index=t.index)
+    keys = [c for c in t.columns if c not in _NOT_KEYS]
+    if repeats and len(t):
+        gid = t.groupby(keys, dropna=False, sort=False).ngroup()
+        multi = gid.duplicated(keep=False)
+        if multi.any():
+            m, g = t[multi], gid[multi]
+            v = m["value"].to_numpy(dtype=float)
+            distinct = pd.Series(np.where(np.isnan(v), np.inf, v), index=m.index).groupby(g).transform("nunique")
+            first = m["line"].groupby(g).transform("first")
+            dup = (distinct == 1) & g.duplicated()
+            con = distinct > 1
+            if dup.any():
+                d = m[dup]
+                reasons = DUPLICATE + ": repeats line " + first[dup].astype(str)
+                parts.append(pd.DataFrame({"line": d["line"], "text": _texts(d), "reason": reasons}))
+                notes.append(f"{int(dup.sum())} repeated row(s) with the same configuration and value kept once")
+            if con.any():
+                c = m[con]
+                reasons = CONFLICT + ": same configuration as line " + first[con].astype(str) + ", different values"
+                parts.append(pd.DataFrame({"line": c["line"], "text": _texts(c), "reason": reasons}))
+                for n, (_, grp) in enumerate(c.groupby(g[con], sort=False)):
+                    if n == _CONFLICTS_SHOWN:
+                        notes.append(
+                            f"... {g[con].nunique() - n} more conflicting configurations in the rejected report"
+                        )
+                        break
+                    shown = ", ".join(f"{x:g} (line {ln})" for ln, x in zip(grp["line"], grp["value"], strict=True))
+                    notes.append(
+                        f"line {grp['line'].iat[0]}: {grp['metric'].iat[0]} {grp['statistic'].iat[0]} given "
+                        f"{len(grp)} times with different values ({shown}); all set aside"
+                    )
+            drop.loc[m.index[(dup | con).to_numpy()]] = True
+    if not parts:
+        return table, pd.DataFrame(columns=["line", "text", "reason"]), notes
+    rej = pd.concat(parts).sort_index(kind="stable")
+    return t[~drop].reset_index(drop=True), rej.reset_index(drop=True), notes
+
+
+def conflicts(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The rows of a tidy table (one or several files) that give different values for the same
+    `keys` + metric + statistic: what a pivot or `aggfunc="first"` would silently choose between.
+    Empty when every configuration has one value. A chapter that pivots on `keys` calls this first
+    and says what it set aside."""
+    cols = [*keys, "metric", "statistic"]
+    vals = df.dropna(subset=["value"])
+    n = vals.groupby(cols, dropna=False)["value"].transform("nunique")
+    return vals[n > 1].sort_values([*cols, "source", "line"])
 
 
 REGISTRY: dict[str, Tool] = {}
@@ -109,6 +249,8 @@ def tidy(tool: Tool, records: Iterable[dict], source: str) -> pd.DataFrame:
 #: A decimal number as the tools print it; nan and inf are left to each parser, which says what they mean.
 NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _NUMBER_RE = re.compile(NUMBER)
+#: A number standing alone (not the 512 of `pp512` nor the 0 of `Q4_0`): what a reader counts on a row.
+_STANDALONE_RE = re.compile(rf"(?<![\w.]){NUMBER}(?![\w.])")
 
 #: A markdown table's separator row (`|---|:-:|`) and an ATX heading (its text in group 1).
 SEPARATOR_RE = re.compile(r"^\s*\|(\s*:?-+:?\s*\|)+\s*$")
@@ -132,6 +274,32 @@ def markdown_cells(line: str) -> list[str]:
     if s.endswith("|") and not s.endswith("\\|"):
         s = s[:-1]
     return [c.strip() for c in _CELL_SEP.split(s)]
+
+
+#: The head of the reason given to every number of a table a parser could not read.
+TABLE_NOT_READ = "table not read"
+
+
+def unread_table(lines: list[str], start: int, tool: str, expected: str) -> tuple[int, list[tuple[int, str, str]], str]:
+    """A markdown table (header at index `start`) whose columns a parser does not recognise:
+    (index after its last row, one rejected item per number on its rows, a message naming the
+    columns and the lines). Nothing in it is skipped silently."""
+    header = [c for c in markdown_cells(lines[start]) if c]
+    end = start + 1
+    while end < len(lines) and lines[end].lstrip().startswith("|"):
+        end += 1
+    reason = f"{TABLE_NOT_READ} (line {start + 1}): columns {', '.join(header)} not recognised by {tool}"
+    items = [
+        (i + 1, m, reason)
+        for i in range(start + 1, end)
+        if not SEPARATOR_RE.match(lines[i])
+        for m in _STANDALONE_RE.findall(lines[i])
+    ]
+    message = (
+        f"lines {start + 1}-{end}: a table with columns {', '.join(header)} that {tool} does not recognise "
+        f"(expected {expected}); its {len(items)} number(s) are set aside, not read"
+    )
+    return end, items, message
 
 
 def rejected(tool: str, source: str, items: Iterable[tuple[int, str, str]]) -> pd.DataFrame:

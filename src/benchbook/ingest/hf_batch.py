@@ -37,6 +37,7 @@ from benchbook.ingest.core import (
     register,
     rejected,
     tidy,
+    unread_table,
 )
 
 NAME = "hf-batch-sweep"
@@ -125,6 +126,14 @@ def parse(text: str, source: str) -> Parsed:
             n_tables += 1
             table_kind = None
             continue
+        if table_kind is not None and s.startswith("|"):
+            # a table under a title whose header is not '| batch_size | ...': reported, its numbers set aside
+            i, items, message = unread_table(lines, i, NAME, "'| batch_size | <dtype> ... |'")
+            bad.extend(items)
+            cells_read += len(items)
+            messages.append(f"{table_kind} {message}")
+            table_kind = None
+            continue
         if _THR_TITLE_RE.match(s):
             table_kind = "throughput"
         elif _LAT_TITLE_RE.match(s):
@@ -132,7 +141,7 @@ def parse(text: str, source: str) -> Parsed:
         elif not s.startswith("|"):
             _context_line(s, ctx)
         i += 1
-    if n_tables == 0:
+    if n_tables == 0 and not bad:
         raise ParseError(
             source,
             1,

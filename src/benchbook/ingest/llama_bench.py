@@ -34,7 +34,17 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, markdown_cells, register, rejected, tidy
+from benchbook.ingest.core import (
+    NUMBER,
+    Parsed,
+    ParseError,
+    Tool,
+    markdown_cells,
+    register,
+    rejected,
+    tidy,
+    unread_table,
+)
 
 NAME = "llama-bench"
 
@@ -292,6 +302,15 @@ def _is_header(line: str) -> bool:
     return "test" in cells and "t/s" in cells
 
 
+def _is_renamed_header(line: str) -> bool:
+    """A llama-bench table header missing 'test' or 't/s' (renamed by a fork, a script or by hand):
+    it names the model and at least two more of llama-bench's columns."""
+    if not line.lstrip().startswith("|") or _is_header(line):
+        return False
+    cells = {c.lower() for c in markdown_cells(line)}
+    return "model" in cells and len(cells & _MD_COLUMNS.keys()) >= 3
+
+
 def _is_separator(line: str) -> bool:
     cells = markdown_cells(line)
     return any(cells) and all(re.fullmatch(r":?-+:?", c) for c in cells if c)
@@ -341,14 +360,15 @@ def _rate_rows(out: _Out, base: dict, line: int, cell: str, reps: int | None) ->
     if m["pm"] == "Â±":
         out.messages.append(f"line {line}: repaired mojibake 'Â±' (UTF-8 read as Latin-1) to '±'")
     mean = float(m["mean"])
-    note = None if math.isfinite(mean) and mean > 0 else "not measured (llama-bench printed a non-positive or NaN rate)"
+    # 0 and NaN are llama-bench's "not measured"; a negative or infinite rate is left to the range screen
+    note = "not measured (llama-bench printed 0 or NaN)" if mean == 0 or math.isnan(mean) else None
     out.keep(base, line, metric, "mean", mean if note is None else None, "tok/s", note)
     if m["std"] is not None:
         std = float(m["std"])
         snote = None
         if reps == 1 and std == 0:
             snote = "single repetition (-r 1): llama-bench prints 0 when it cannot compute a std"
-        elif not math.isfinite(std):
+        elif math.isnan(std):
             snote = "not measured (NaN)"
         out.keep(base, line, metric, "std", None if snote else std, "tok/s", snote)
 
@@ -374,6 +394,15 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
             ctx.cmd = _parse_cmd(cm[1])
             ctx.devices = {}
         if not _is_header(line):
+            if _is_renamed_header(line):
+                j, items, message = unread_table(lines, i, NAME, "a 'test' and a 't/s' column")
+                out.blocks += 1
+                out.messages.append(message)
+                for ln, text, reason in items:
+                    out.reject(ln, text, reason)
+                taken.update(range(i, j))
+                i = j
+                continue
             i += 1
             continue
         # a llama-bench table
@@ -589,11 +618,11 @@ def _emit_record(obj: dict, base: dict | None, out: _Out, lines_of: dict[str, in
         value = v if is_ts else v / 1e6
         stat = "mean" if k.startswith("avg") else "std"
         note = None
-        if stat == "mean" and not (math.isfinite(v) and v > 0):
+        if stat == "mean" and (v == 0 or math.isnan(v)):
             note, value = "not measured (llama-bench wrote 0 or NaN: no completed repetition)", None
         elif stat == "std" and v == 0 and n_samples is not None and n_samples <= 1:
             note, value = "single repetition: llama-bench writes 0 when it cannot compute a std", None
-        elif not math.isfinite(v):
+        elif math.isnan(v):
             note, value = "not measured (NaN)", None
         out.keep(base, ln(k), metric, stat, value, unit, note)
     for k, arr in samples.items():
@@ -860,13 +889,14 @@ def parse(text: str, source: str) -> Parsed:
 
 
 _SNIFF_MD = re.compile(r"^\s*\|.*\|\s*test\s*\|\s*t/s\s*\|", re.M | re.I)
+_SNIFF_MD_RENAMED = re.compile(r"^\s*\|\s*model\s*\|\s*size\s*\|\s*params\s*\|", re.M | re.I)
 _SNIFF_JSON = re.compile(r'"(?:avg_ts|samples_ts)"\s*:')
 _SNIFF_CSV = re.compile(r"^[^\n|{]*\bn_prompt\b[^\n]*\bavg_ts\b", re.M)
 
 
 def sniff(text: str) -> bool:
     """True when the text holds a llama-bench markdown table, JSON/JSONL record or CSV header."""
-    if _SNIFF_MD.search(text):
+    if _SNIFF_MD.search(text) or _SNIFF_MD_RENAMED.search(text):
         return True
     if _SNIFF_JSON.search(text) and re.search(r'"n_(?:prompt|gen)"\s*:', text):
         return True

@@ -575,6 +575,7 @@ TOOL = register(
         "(summary tables, per-run details, statistics, rankings) generated from them by "
         "qwen_quantization's analyze_results.py.",
         metrics=METRICS,
+        screen_repeats=False,  # a repeated run label is a separate run block, reported by the audit
     )
 )
 

@@ -6,6 +6,9 @@ import matplotlib.pyplot as plt
 import seaborn as sns
 
 #: Okabe-Ito, the colour-blind-safe qualitative palette; the same order in every chapter.
+#: The display type of a figure's collision check (see `overlaps`), one per glued figure.
+FIGURE_CHECK_MIME = "application/vnd.benchbook.figure-check+json"
+
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
 
 
@@ -34,9 +37,13 @@ def use_theme() -> None:
 def glue_figure(name: str, fig) -> None:
     """Glue `fig` under `name` for a `{glue:figure}` directive, and close it so that the inline
     backend does not show an uncaptioned copy of it at the end of the cell."""
+    from IPython.display import display
     from myst_nb import glue
 
+    problems = overlaps(fig)
     glue(name, fig, display=False)
+    # A record of the figure's collision check, invisible on the page, read by the figure tests.
+    display({FIGURE_CHECK_MIME: {"figure": name, "overlaps": problems}}, raw=True)
     plt.close(fig)
 
 
@@ -60,3 +67,58 @@ def message_figure(text: str):
 def color(i: int) -> str:
     """The i-th colour of the book's palette."""
     return PALETTE[i % len(PALETTE)]
+
+
+def _texts(fig):
+    """Every visible, non-empty text of a figure, with a name saying where it is."""
+    out = []
+    if fig._suptitle is not None:
+        out.append(("suptitle", fig._suptitle))
+    out += [(f"figure text {i}", t) for i, t in enumerate(fig.texts)]
+    for k, ax in enumerate(fig.axes):
+        named = [("title", ax.title), ("left title", ax._left_title), ("right title", ax._right_title)]
+        named += [("x label", ax.xaxis.label), ("y label", ax.yaxis.label)]
+        named += [(f"x tick {t.get_text()}", t) for t in ax.get_xticklabels()]
+        named += [(f"y tick {t.get_text()}", t) for t in ax.get_yticklabels()]
+        named += [(f"label {t.get_text()!r}", t) for t in ax.texts]
+        leg = ax.get_legend()
+        if leg is not None and leg.get_visible():
+            named += [(f"legend {t.get_text()!r}", t) for t in leg.get_texts()]
+            if leg.get_title().get_text():
+                named.append(("legend title", leg.get_title()))
+        out += [(f"axes {k} {n}", t) for n, t in named]
+    return [(n, t) for n, t in out if t.get_visible() and t.get_text().strip()]
+
+
+def overlaps(fig, pad: float = 1.0) -> list[str]:
+    """What collides on a drawn figure: pairs of texts whose rendered boxes intersect (shrunk by
+    `pad` pixels), and legends that cover plotted points. Empty means readable."""
+    import numpy as np
+
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = []
+    for name, t in _texts(fig):
+        bb = t.get_window_extent(renderer)
+        if bb.width > 0 and bb.height > 0:
+            boxes.append((name, bb.x0 + pad, bb.y0 + pad, bb.x1 - pad, bb.y1 - pad))
+    found = []
+    for i, (na, ax0, ay0, ax1, ay1) in enumerate(boxes):
+        for nb, bx0, by0, bx1, by1 in boxes[i + 1 :]:
+            if " tick " in na and " tick " in nb and na.split()[:2] == nb.split()[:2]:
+                continue  # an x and a y tick label meeting in the corner: matplotlib's own layout
+            if ax0 < bx1 and bx0 < ax1 and ay0 < by1 and by0 < ay1:
+                found.append(f"{na} overlaps {nb}")
+    for k, ax in enumerate(fig.axes):
+        leg = ax.get_legend()
+        if leg is None or not leg.get_visible():
+            continue
+        lb = leg.get_window_extent(renderer)
+        pts = [ln.get_transform().transform(ln.get_xydata()) for ln in ax.get_lines() if len(ln.get_xydata())]
+        pts += [c.get_offset_transform().transform(c.get_offsets()) for c in ax.collections if len(c.get_offsets())]
+        if pts:
+            xy = np.vstack(pts)
+            inside = (xy[:, 0] > lb.x0) & (xy[:, 0] < lb.x1) & (xy[:, 1] > lb.y0) & (xy[:, 1] < lb.y1)
+            if inside.any():
+                found.append(f"axes {k} legend covers {int(inside.sum())} plotted point(s)")
+    return found

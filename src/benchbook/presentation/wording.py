@@ -92,7 +92,7 @@ def publish(ledger: Ledger) -> None:
     beside the page. Nothing is written from inside the notebook."""
     from IPython.display import display
 
-    display({LEDGER_MIME: ledger.to_dict(), "text/plain": f"{len(ledger.claims)} claims"}, raw=True)
+    display({LEDGER_MIME: ledger.to_dict()}, raw=True)
 
 
 def block(ledger: Ledger, ids=None) -> str:

@@ -1,0 +1,135 @@
+"""The device a run is measured against and its peaks, with where they came from.
+
+`source` is `parameter` (the reader named the device or gave a peak), `detected` (the output names
+a device the hardware table knows) or `assumed` (neither: the chapter's default device). Names and
+aliases come from data/hardware.csv; `benchbook.hardware` takes over the matching when it exists.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from benchbook.analysis import roofline
+
+#: Table column of the dense peak for each precision a run may compute in.
+PEAK_COLUMNS = {
+    "fp32": "dense_fp32_tflops",
+    "fp16": "dense_fp16_tflops",
+    "bf16": "dense_bf16_tflops",
+    "fp8": "dense_fp8_tflops",
+    "int8": "dense_int8_tops",
+    "fp4": "dense_fp4_tflops",
+}
+
+_DEVICE_LINE = re.compile(r"Device \d+:\s*([^,\n]+)")
+_COUNTED = re.compile(r"\b(\d+)\s*x\s*([A-Za-z][\w .-]*)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Peaks:
+    """A device (or `count` identical devices) and its peaks; None where the table has none."""
+
+    device: str | None
+    bandwidth_gb_s: float | None
+    tflops: dict = field(default_factory=dict)
+    source: str = "assumed"
+    count: int = 1
+
+    def peak_tflops(self, precision: str) -> float | None:
+        """Dense peak (TFLOP/s or TOP/s) for `precision`, times `count`; fp16 stands in for bf16."""
+        v = self.tflops.get(precision)
+        if v is None and precision in ("bf16", "fp16"):
+            v = self.tflops.get("fp16") or self.tflops.get("bf16")
+        return None if v is None else v * self.count
+
+    @property
+    def total_bandwidth_gb_s(self) -> float | None:
+        return None if self.bandwidth_gb_s is None else self.bandwidth_gb_s * self.count
+
+    def ridge(self, precision: str) -> float | None:
+        """FLOP per byte where the roofline turns from bandwidth to compute."""
+        p, bw = self.peak_tflops(precision), self.total_bandwidth_gb_s
+        return None if p is None or not bw else p * 1e12 / (bw * 1e9)
+
+
+def _key(s: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", str(s).lower()).strip()
+
+
+def _row(name: str) -> pd.Series | None:
+    """The hardware-table row whose name or an alias is `name`, or is contained in it (longest match)."""
+    try:
+        from benchbook import hardware
+
+        name = getattr(hardware.device(name), "name", name)
+    except (ImportError, AttributeError, KeyError, ValueError, TypeError):
+        pass
+    table = roofline.hardware_table()
+    want = f" {_key(name)} "
+    best, best_len = None, 0
+    for _, r in table.iterrows():
+        names = [r["gpu"]] + [a for a in str(r.get("aliases") or "").split(";") if a.strip() and a != "nan"]
+        for n in names:
+            k = _key(n)
+            if k and f" {k} " in want and len(k) > best_len:
+                best, best_len = r, len(k)
+    return best
+
+
+def _peaks(row: pd.Series, source: str, count: int = 1) -> Peaks:
+    def num(col):
+        v = row.get(col)
+        try:
+            f = float(v)
+        except (TypeError, ValueError):
+            return None
+        return f if math.isfinite(f) else None
+
+    tflops = {p: num(c) for p, c in PEAK_COLUMNS.items() if num(c) is not None}
+    return Peaks(row["gpu"], num("memory_bandwidth_gb_s"), tflops, source, count)
+
+
+def detect(texts) -> tuple[str, int] | None:
+    """(table name, device count) of the first device the texts name, else None: a `Device N:`
+    line, a `gpu=4xNVIDIA_L40S` style label, or a short text that is a table name or alias."""
+    for text in texts:
+        text = str(text or "")
+        for m in _DEVICE_LINE.finditer(text):
+            r = _row(m.group(1))
+            if r is not None:
+                return r["gpu"], 1
+        for m in _COUNTED.finditer(text.replace("_", " ")):
+            r = _row(m.group(2))
+            if r is not None:
+                return r["gpu"], int(m.group(1))
+        r = _row(text) if len(text) <= 100 else None  # a short device label, e.g. a table's GPU line
+        if r is not None:
+            return r["gpu"], 1
+    return None
+
+
+def choose(gpu: str, texts, default: str, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0) -> Peaks:
+    """The device to measure against: `gpu` (a parameter) when given, else the one the texts name,
+    else `default` (assumed). A positive `bandwidth_gb_s` or `peak_tflops` replaces the table's
+    figure (peak_tflops for every precision) and makes the source `parameter`."""
+    count = 1
+    if gpu:
+        row, source = _row(gpu), "parameter"
+        if row is None:
+            raise KeyError(f"unknown GPU {gpu!r}: not a name or alias in data/hardware.csv")
+    else:
+        found = detect(texts)
+        if found:
+            row, source, count = _row(found[0]), "detected", found[1]
+        else:
+            row, source = _row(default), "assumed"
+    p = _peaks(row, source, count)
+    if bandwidth_gb_s > 0 or peak_tflops > 0:
+        tf = {k: peak_tflops / count for k in PEAK_COLUMNS} if peak_tflops > 0 else p.tflops
+        bw = bandwidth_gb_s / count if bandwidth_gb_s > 0 else p.bandwidth_gb_s
+        p = Peaks(p.device, bw, tf, "parameter", count)
+    return p

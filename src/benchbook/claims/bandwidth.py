@@ -1,0 +1,117 @@
+"""The bandwidth roofline chapter's verdicts: per model, the fraction of the device's peak bandwidth
+the weight streaming reaches (`fraction_of_peak`) and what limits it (`bound`); across models,
+whether larger dense models come closer to the peak (`scaling`)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from benchbook.analysis import bandwidth
+from benchbook.claims import Claim, make
+from benchbook.claims.rules import DEFAULT_SUSPECTS
+
+#: Points a size trend needs.
+TREND_MIN_POINTS = 3
+
+
+def _num(v):
+    return None if v is None or pd.isna(v) else float(v)
+
+
+def suspects(p: pd.Series) -> list[str]:
+    """What would most likely explain a fraction above 100 % for this point."""
+    out = []
+    src = p.get("peak_source")
+    if src == "detected":
+        out.append(f"the device: {p['device']} was read from the output; a run on another device has another peak")
+    elif src == "parameter":
+        out.append(f"the device given as a parameter ({p['device']}) may not be the one the run used")
+    out.append("several GPUs: llama-bench splits the layers over every visible GPU by default, adding their bandwidth")
+    if p.get("architecture") == "dense":
+        out.append("an MoE model counted as dense (its name matched no MoE pattern), so all its weights were counted")
+    else:
+        out.append(f"the active-parameter count ({_num(p.get('active_params_b'))}B, {p.get('size_source')})")
+    out.append(DEFAULT_SUSPECTS[3])
+    return out
+
+
+def fraction(p: pd.Series, claim_id: str) -> Claim:
+    """Achieved weight-streaming bandwidth / the device's peak for one model."""
+    ev = {
+        "fraction": _num(p.get("fraction_of_peak")),
+        "peak": _num(p.get("peak_gb_s")),
+        "unit": "GB/s",
+        "device": p.get("device") if p.get("peak_source") != "unknown" else None,
+        "peak_source": p.get("peak_source"),
+        "streaming": True,
+        "bytes_per_token": _num(p.get("bytes_per_token")),
+        "gb_per_token": _num(p.get("bytes_per_token")) / 1e9 if _num(p.get("bytes_per_token")) else None,
+        "active_params_b": _num(p.get("active_params_b")),
+        "params_b": _num(p.get("params_b")),
+        "architecture": p.get("architecture"),
+        "size_source": p.get("size_source"),
+        "model": p.get("model"),
+        "label": bandwidth.label(p),
+        "test": p.get("test"),
+        "rate": _num(p.get("rate")),
+        "achieved_gb_s": _num(p.get("bandwidth_gb_s")),
+        "mode": p.get("mode"),
+        "offload": p.get("offload"),
+        "offload_why": p.get("offload_why") or None,
+        "printed_device": p.get("gpu") if isinstance(p.get("gpu"), str) else None,
+        "line": int(p["line"]),
+        "suspects": suspects(p),
+    }
+    return make(claim_id, "fraction_of_peak", "bytes per token x rate / peak bandwidth; above 1 is implausible", ev)
+
+
+def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
+    """What limits one model's generation: memory bandwidth, compute, or neither (overhead). A
+    partly offloaded run streams over two buses, so no single roof applies: withheld."""
+    ev = {
+        "verdict": None,
+        "bandwidth_fraction": _num(p.get("fraction_of_peak")),
+        "compute_fraction": _num(p.get("compute_fraction")),
+        "intensity": _num(p.get("intensity_flop_per_byte")),
+        "ridge": _num(p.get("ridge")),
+        "threshold": threshold,
+        "label": bandwidth.label(p),
+        "device": p.get("device") if p.get("peak_source") != "unknown" else None,
+    }
+    c = make(claim_id, "bound", "fractions of the two roofs against the threshold, intensity against the ridge", ev)
+    if p.get("offload") == "partial" and c.status != "implausible":
+        return c.withhold("the model is partly offloaded, so its weights stream over two memory buses")
+    return c
+
+
+def size_trend(pts: pd.DataFrame) -> Claim:
+    """Among dense models fully on one device, the fraction of peak rises with the bytes per token."""
+    d = pts[(pts["architecture"] == "dense") & (pts["offload"] == "full") & pts["fraction_of_peak"].notna()]
+    if len(d):
+        main = d["device"].value_counts().index[0]
+        d = d[d["device"] == main].sort_values("bytes_per_token")
+    ev = {
+        "xs": d["bytes_per_token"].tolist(),
+        "ys": d["fraction_of_peak"].tolist(),
+        "direction": "rises",
+        "tolerance": 0.0,
+        "min_points": TREND_MIN_POINTS,
+        "labels": [bandwidth.label(r) for _, r in d.iterrows()],
+        "device": str(d["device"].iloc[0]) if len(d) else None,
+        "low": _num(d["fraction_of_peak"].iloc[0]) if len(d) else None,
+        "high": _num(d["fraction_of_peak"].iloc[-1]) if len(d) else None,
+    }
+    return make(
+        "bw_size_trend", "scaling", "fraction of peak rises with bytes per token (dense, fully on one device)", ev
+    )
+
+
+def build(pts: pd.DataFrame, threshold: float) -> list[Claim]:
+    """Every claim of the chapter, in page order (unworded: `presentation.bandwidth.word` adds text)."""
+    out = []
+    for i, (_, p) in enumerate(pts.iterrows(), start=1):
+        out.append(fraction(p, f"bw_{i}"))
+    for i, (_, p) in enumerate(pts.iterrows(), start=1):
+        out.append(bound(p, f"bound_{i}", threshold))
+    out.append(size_trend(pts))
+    return out

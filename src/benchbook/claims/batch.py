@@ -1,0 +1,153 @@
+"""The batch_saturation claims: one function per verdict, from `analysis.batch` results."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from benchbook.analysis.batch import BYTES_PER_PARAM, NEW_TOKENS
+from benchbook.claims import Claim, make
+
+#: A knee needs this many measured batch sizes, and the curve must bend by this much (log-log
+#: slope before the knee minus slope after it; 1 = a line of slope 1 turning flat).
+MIN_POINTS = 4
+MIN_BEND = 0.5
+#: Latency counts as flat while every step and the whole drift stay within this relative change.
+FLAT_TOLERANCE = 0.10
+
+
+def _f(v) -> float | None:
+    try:
+        v = float(v)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def knee(k: pd.Series | None) -> Claim:
+    """The saturation batch of the reference series by the fraction-of-peak rule."""
+    ev = dict(x=None, rule="fraction of peak", n_points=0, strength=None, min_points=MIN_POINTS, min_strength=MIN_BEND)
+    if k is not None:
+        ev.update(
+            x=int(k["knee_batch_size"]),
+            n_points=int(k["n_points"]),
+            strength=_f(k["strength"]),
+            fraction=_f(k["fraction"]),
+            dtype=k["dtype"],
+            framework=k["framework"],
+            series=f"{k['framework']} {k['dtype']}".strip(),
+            knee_tok_s=_f(k["knee_tok_s"]),
+            peak_tok_s=_f(k["peak_tok_s"]),
+            peak_batch_size=int(k["peak_batch_size"]),
+            first_batch_size=int(k["first_batch_size"]),
+            first_tok_s=_f(k["first_tok_s"]),
+            gain=_f(k["peak_tok_s"] / k["first_tok_s"]),
+        )
+    rule = (
+        f"the knee is the smallest batch reaching the given fraction of peak throughput; it is stated with at "
+        f"least {MIN_POINTS} measured batch sizes and a bend (log-log slope before minus after) of at least {MIN_BEND}"
+    )
+    return make("knee", "knee", rule, ev)
+
+
+def bound(regime: str, row: pd.Series | None, peaks, threshold: float) -> Claim:
+    """What limits one regime (`small`: the smallest batch; `large`: the batch of peak throughput):
+    the fractions of the device's two peaks the step reaches, and its intensity against the ridge."""
+    ev = dict(bandwidth_fraction=None, compute_fraction=None, intensity=None, ridge=None, threshold=threshold)
+    ev.update(regime=regime, device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
+    if row is not None:
+        ev.update(
+            bandwidth_fraction=_f(row["bandwidth_fraction"]),
+            compute_fraction=_f(row["compute_fraction"]),
+            intensity=_f(row["intensity"]),
+            ridge=_f(row["ridge"]),
+            batch_size=int(row["batch_size"]),
+            dtype=row["dtype"],
+            series=f"{row['framework']} {row['dtype']}".strip(),
+            step_ms=_f(row["step_s"] * 1000),
+            weight_gb=_f(row["weight_bytes"] / 1e9),
+        )
+    rule = (
+        "memory-bandwidth when the step's weight traffic reaches the threshold fraction of peak bandwidth (left of "
+        "the ridge); compute when its FLOP rate reaches the threshold fraction of peak compute right of the ridge; "
+        "overhead when both fractions are under the threshold"
+    )
+    return make(f"bound_{regime}", "bound", rule, ev)
+
+
+def bandwidth(row: pd.Series | None, peaks, params_b: float | None, params_source: str) -> Claim:
+    """The fraction of peak bandwidth the smallest batch reaches by streaming the weights once per step."""
+    ev = dict(fraction=None, peak=getattr(peaks, "total_bandwidth_gb_s", None), unit="GB/s")
+    ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None), streaming=True)
+    ev.update(active_params_b=params_b, params_source=params_source, bytes_per_token=None)
+    if row is not None:
+        ev.update(
+            fraction=_f(row["bandwidth_fraction"]),
+            achieved=_f(row["achieved_gb_s"]),
+            batch_size=int(row["batch_size"]),
+            dtype=row["dtype"],
+            series=f"{row['framework']} {row['dtype']}".strip(),
+            bytes_per_token=_f(row["weight_bytes"] / row["batch_size"]),
+            weight_gb=_f(row["weight_bytes"] / 1e9),
+            step_ms=_f(row["step_s"] * 1000),
+        )
+    rule = f"achieved = weight bytes per step / (latency / {NEW_TOKENS}); shown when at most 100 % of the peak"
+    return make("bandwidth_small", "fraction_of_peak", rule, ev)
+
+
+def compute(row: pd.Series | None, peaks) -> Claim:
+    """The fraction of the dtype's peak compute reached at the batch of peak throughput."""
+    ev = dict(fraction=None, peak=None, unit="TFLOP/s")
+    ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
+    if row is not None:
+        ev.update(
+            fraction=_f(row["compute_fraction"]),
+            peak=_f(row["peak_tflops"]),
+            achieved=_f(row["achieved_tflops"]),
+            batch_size=int(row["batch_size"]),
+            dtype=row["dtype"],
+            series=f"{row['framework']} {row['dtype']}".strip(),
+        )
+    rule = "achieved = 2 x parameters x throughput; shown when at most 100 % of the dtype's dense peak"
+    return make("compute_large", "fraction_of_peak", rule, ev)
+
+
+def dtypes(pair, noise: float) -> Claim:
+    """The wider dtype against the narrower at the same small batch: bandwidth-bound steps would run
+    slower by about the ratio of their bytes per weight."""
+    ev = dict(a=None, b=None, ratio=None, noise=noise)
+    if pair is not None:
+        wide, narrow = pair
+        a, b = _f(wide["throughput_tok_s"]), _f(narrow["throughput_tok_s"])
+        ev.update(
+            a=a,
+            b=b,
+            ratio=a / b if a and b else None,
+            wide=wide.name,
+            narrow=narrow.name,
+            framework=wide["framework"] or "the same framework",
+            batch_size=int(wide["batch_size"]),
+            bytes_ratio=BYTES_PER_PARAM[wide.name] / BYTES_PER_PARAM[narrow.name],
+        )
+    rule = "throughput ratio of the wider to the narrower dtype at the same batch; within the rounding noise: withheld"
+    return make("dtypes_small", "comparison", rule, ev)
+
+
+def latency_flat(flat: pd.DataFrame) -> Claim:
+    """The leading batch sizes over which the latency of one generate() call stays flat."""
+    xs = [int(x) for x in flat["batch_size"]] if flat is not None else []
+    ys = [_f(y) for y in flat["latency_s"]] if flat is not None else []
+    ev = dict(xs=xs, ys=ys, direction="flat", min_points=3, tolerance=FLAT_TOLERANCE)
+    if len(xs):
+        ev.update(first=xs[0], last=xs[-1], low=min(ys), high=max(ys))
+    rule = f"latency flat: every step and the drift from the first batch within {FLAT_TOLERANCE:.0%}; needs 3 points"
+    return make("latency_flat", "scaling", rule, ev)
+
+
+def conflicts(conf: pd.DataFrame, n_configs: int) -> Claim:
+    """Configurations printed twice with different values, left out of every figure and claim."""
+    ev = dict(count=len(conf), n=n_configs)
+    if len(conf):
+        ev["lines"] = sorted({int(x) for ls in conf["lines"] for x in ls})
+    return make("conflicts", "anomaly", "a configuration printed more than once with different values", ev)

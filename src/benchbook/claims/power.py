@@ -1,0 +1,206 @@
+"""The perf-per-watt chapter's verdicts, each a claim judged from the rate table's numbers.
+
+Noise: llama-bench prints each rate as mean ± the sample standard deviation of its repetitions;
+the mean's relative standard error is CV / sqrt(repetitions), and two means differ only when their
+ratio is off 1 by more than twice their combined standard error (`power.combined_noise`). Claim ids end in the test kind ("pp" or "tg"), so the page's prose can
+name them on any input.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from benchbook.analysis import power
+from benchbook.claims import Claim, make
+
+#: Steps of at most this relative size count as "no change" for the flat-top claim.
+FLAT_TOLERANCE = 0.01
+#: Kneedle strength (normalised distance from the chord) below which a curve has no knee.
+KNEE_MIN_STRENGTH = 0.1
+#: Points a knee, sweet spot or trend needs.
+MIN_POINTS = 4
+TREND_MIN_POINTS = 3
+
+
+def _num(v):
+    return None if v is None or pd.isna(v) else float(v)
+
+
+def _ids(kind: str, name: str) -> str:
+    return f"{name}_{kind}"
+
+
+def speed_trend(table: pd.DataFrame, test: str | None, kind: str) -> Claim:
+    """`test`'s mean rate falls at every step down in limit (rises with the limit)."""
+    g = table[table["test"] == test].sort_values("power_limit_w") if test else table.iloc[0:0]
+    ev = {
+        "test": test,
+        "xs": g["power_limit_w"].tolist(),
+        "ys": g["mean"].tolist(),
+        "direction": "rises",
+        "tolerance": 0.0,
+        "min_points": TREND_MIN_POINTS,
+        "lowest_w": _num(g["power_limit_w"].min()) if len(g) else None,
+        "highest_w": _num(g["power_limit_w"].max()) if len(g) else None,
+    }
+    return make(_ids(kind, "speed_falls"), "scaling", "the mean rate rises at every step up in power limit", ev)
+
+
+def spread_trend(table: pd.DataFrame, test: str | None, kind: str) -> Claim:
+    """`test`'s coefficient of variation grows at every step down in limit."""
+    g = table[table["test"] == test].sort_values("power_limit_w") if test else table.iloc[0:0]
+    ev = {
+        "test": test,
+        "xs": g["power_limit_w"].tolist(),
+        "ys": g["cv"].tolist(),
+        "direction": "falls",
+        "tolerance": 0.0,
+        "min_points": TREND_MIN_POINTS,
+        "cv_low_limit": _num(g["cv"].iloc[0]) if len(g) else None,
+        "cv_high_limit": _num(g["cv"].iloc[-1]) if len(g) else None,
+        "lowest_w": _num(g["power_limit_w"].min()) if len(g) else None,
+        "highest_w": _num(g["power_limit_w"].max()) if len(g) else None,
+    }
+    return make(_ids(kind, "spread_grows"), "scaling", "the CV (± / mean) falls at every step up in power limit", ev)
+
+
+def flat_top(table: pd.DataFrame, test: str | None, kind: str) -> Claim:
+    """`test`'s mean rate stays within FLAT_TOLERANCE per step from the highest limit down to some
+    limit (at least three limits)."""
+    g = power.flat_top(table, test, FLAT_TOLERANCE).sort_values("power_limit_w")
+    ev = {
+        "test": test,
+        "xs": g["power_limit_w"].tolist(),
+        "ys": g["mean"].tolist(),
+        "direction": "flat",
+        "tolerance": FLAT_TOLERANCE,
+        "min_points": TREND_MIN_POINTS,
+        "from_w": _num(g["power_limit_w"].min()) if len(g) else None,
+        "to_w": _num(g["power_limit_w"].max()) if len(g) else None,
+    }
+    rule = f"every step between these limits changes the mean rate by at most {FLAT_TOLERANCE:.0%}"
+    return make(_ids(kind, "flat_top"), "scaling", rule, ev)
+
+
+def retention(table: pd.DataFrame, test: str | None, limit_w: float | None, kind: str, name: str) -> Claim:
+    """`test`'s rate at `limit_w` against its peak, outside or inside the two rows' noise."""
+    r, top = power.row_at(table, test, limit_w), power.peak_row(table, test)
+    a = _num(r["mean"]) if r is not None else None
+    b = _num(top["mean"]) if top is not None else None
+    ev = {
+        "test": test,
+        "a": a,
+        "b": b,
+        "ratio": a / b if a is not None and b else None,
+        "noise": power.combined_noise(r["se"], top["se"]) if r is not None and top is not None else None,
+        "limit_w": _num(limit_w),
+        "peak_limit_w": _num(top["power_limit_w"]) if top is not None else None,
+    }
+    rule = "rate at the limit / peak rate differs from 1 by more than 2 combined standard errors"
+    return make(_ids(kind, name), "comparison", rule, ev)
+
+
+def sweet_spot(sweet: pd.DataFrame, test: str | None, kind: str, fraction: float) -> Claim:
+    """The lowest limit keeping `fraction` of the peak; withheld when the curve never drops by more
+    than 1 - fraction over the measured range (the true sweet spot may then be lower still)."""
+    s = sweet.set_index("test").loc[test] if test is not None and test in set(sweet["test"]) else None
+    ev = {
+        "test": test,
+        "x": _num(s["sweet_limit_w"]) if s is not None else None,
+        "rule": f"lowest limit keeping {fraction:.0%} of the peak mean rate",
+        "n_points": int(s["n_limits"]) if s is not None else 0,
+        "strength": _num(s["drop"]) if s is not None else None,
+        "min_points": MIN_POINTS,
+        "min_strength": 1 - fraction,
+        "fraction": fraction,
+        "retained": _num(s["retained"]) if s is not None else None,
+        "cv": _num(s["sweet_cv"]) if s is not None else None,
+        "saving_w": _num(s["saving_w"]) if s is not None else None,
+    }
+    rule = "fraction-of-peak rule; strength = drop of the rate over the measured range, must exceed 1 - fraction"
+    return make(_ids(kind, "sweet_spot"), "sweet_spot", rule, ev)
+
+
+def knee(table: pd.DataFrame, test: str | None, kind: str) -> Claim:
+    """The Kneedle knee of rate vs limit; withheld when the curve is too straight."""
+    g = table[table["test"] == test] if test else table.iloc[0:0]
+    x, strength = power.knee(g["power_limit_w"], g["mean"]) if len(g) else (None, 0.0)
+    ev = {
+        "test": test,
+        "x": x,
+        "rule": "Kneedle: farthest point from the chord after scaling both axes to 0-1",
+        "n_points": int(g["power_limit_w"].nunique()),
+        "strength": strength,
+        "min_points": MIN_POINTS,
+        "min_strength": KNEE_MIN_STRENGTH,
+    }
+    return make(_ids(kind, "knee"), "knee", "Kneedle distance must reach min_strength", ev)
+
+
+def energy_estimate(row: pd.Series | None, kind: str, name: str) -> Claim:
+    """Energy per token at one limit: power / rate, with the repetitions' CV as its uncertainty."""
+    ev = {
+        "test": None if row is None else row["test"],
+        "joules_per_token": None if row is None else _num(row["j_per_tok"]),
+        "rel_uncertainty": None if row is None else _num(row["rel_uncertainty"]),
+        "power_source": None if row is None else row["power_source"],
+        "power_w": None if row is None else _num(row["power_w"]),
+        "limit_w": None if row is None else _num(row["power_limit_w"]),
+        "rate": None if row is None else _num(row["rate"]),
+        "rate_basis": None if row is None else row["rate_basis"],
+        "averaging_bias": None if row is None else _num(row["averaging_bias"]),
+        "n_reps": None if row is None else int(row["n_reps"]),
+        "reps_assumed": None if row is None else bool(row["reps_assumed"]),
+    }
+    rule = "J/token = power / rate; an estimate (not a bound), uncertainty = standard error of the rate"
+    return make(_ids(kind, name), "energy_bound", rule, ev)
+
+
+def energy_difference(a: pd.Series | None, b: pd.Series | None, kind: str, name: str) -> Claim:
+    """Energy per token at limit a against limit b; withheld inside their combined noise."""
+    ev = {
+        "test": None if a is None else a["test"],
+        "a": None if a is None or b is None else _num(a["j_per_tok"]),
+        "b": None if a is None or b is None else _num(b["j_per_tok"]),
+        "noise": None if a is None or b is None else power.combined_noise(a["se"], b["se"]),
+        "a_limit_w": None if a is None else _num(a["power_limit_w"]),
+        "b_limit_w": None if b is None else _num(b["power_limit_w"]),
+    }
+    ev["ratio"] = ev["a"] / ev["b"] if ev["a"] is not None and ev["b"] else None
+    ev["margin"] = 1 - ev["ratio"] if ev["ratio"] is not None else None
+    rule = "J/token ratio differs from 1 by more than 2 combined standard errors"
+    return make(_ids(kind, name), "comparison", rule, ev)
+
+
+def build(table: pd.DataFrame, tests: dict, fraction: float, quote_limit: float | None) -> list[Claim]:
+    """Every claim of the chapter, in page order (unworded: `presentation.power.word` adds text)."""
+    sweet = power.sweet_spot(table, fraction) if len(table) else power.sweet_spot(table.iloc[0:0], fraction)
+    lo = _num(table["power_limit_w"].min()) if power.has_power(table) else None
+    out = []
+    for kind in ("pp", "tg"):
+        t = tests.get(kind) if power.has_power(table) else None
+        out += [
+            speed_trend(table, t, kind),
+            flat_top(table, t, kind),
+            retention(table, t, quote_limit, kind, "retained_quote"),
+            retention(table, t, lo, kind, "retained_lowest"),
+        ]
+    for kind in ("pp", "tg"):
+        t = tests.get(kind) if power.has_power(table) else None
+        order = power.energy_order(table, t)
+        top = table[table["test"] == t].sort_values("power_limit_w").iloc[-1] if len(order) else None
+        best = order.iloc[0] if len(order) else None
+        second = order.iloc[1] if len(order) > 1 else None
+        out += [
+            energy_estimate(top, kind, "energy_top"),
+            energy_estimate(best, kind, "energy_best"),
+            energy_difference(best, top, kind, "energy_saving"),
+            energy_difference(best, second, kind, "energy_runner_up"),
+        ]
+    for kind in ("pp", "tg"):
+        t = tests.get(kind) if power.has_power(table) else None
+        out += [sweet_spot(sweet, t, kind, fraction), knee(table, t, kind)]
+    for kind in ("pp", "tg"):
+        t = tests.get(kind) if power.has_power(table) else None
+        out.append(spread_trend(table, t, kind))
+    return out

@@ -1,0 +1,546 @@
+"""Device and model knowledge: the peaks a measurement is compared with, and the model's size.
+
+Every roofline and fraction-of-peak in the book needs two facts the benchmark output does not
+carry: the device's peak memory bandwidth and compute (data/hardware.csv, one sourced row per
+device, dense not sparse peaks) and the model's total and active parameter count
+(data/models.csv). This module reads both tables, recognises a device from the strings the
+tools print, and says where a peak came from (detected in the output, given by the reader, or
+assumed by the chapter) so that a claim can name it.
+
+It reads tables only: no plotting, and nothing from the analysis, claims or presentation layers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
+import pandera.pandas as pa
+
+from benchbook import config
+
+MODELS_TABLE = config.DATA_DIR / "models.csv"
+
+#: Precision -> column of data/hardware.csv (TFLOP/s; TOPS for int8).
+PEAK_COLUMNS = {
+    "fp32": "dense_fp32_tflops",
+    "fp16": "dense_fp16_tflops",
+    "bf16": "dense_bf16_tflops",
+    "fp8": "dense_fp8_tflops",
+    "int8": "dense_int8_tops",
+    "fp4": "dense_fp4_tflops",
+}
+KINDS = ("gpu", "cpu", "apu", "accelerator")
+PEAK_SOURCES = ("detected", "parameter", "assumed")
+
+_positive = pa.Check.gt(0)
+HARDWARE_SCHEMA = pa.DataFrameSchema(
+    {
+        # `gpu` is the device's table name (CPUs too): analysis/roofline.py still reads that column.
+        "gpu": pa.Column(str, unique=True),
+        "kind": pa.Column(str, pa.Check.isin(KINDS)),
+        "vendor": pa.Column(str),
+        "memory_gb": pa.Column(float, _positive, nullable=True),
+        "memory_bandwidth_gb_s": pa.Column(float, _positive),
+        **{col: pa.Column(float, _positive, nullable=True) for col in PEAK_COLUMNS.values()},
+        "power_w": pa.Column(float, _positive, nullable=True),
+        "aliases": pa.Column(str, nullable=True),
+        "source": pa.Column(str, pa.Check.str_length(min_value=1)),
+        "note": pa.Column(str, nullable=True),
+    },
+    strict=True,
+    coerce=True,
+)
+
+MODELS_SCHEMA = pa.DataFrameSchema(
+    {
+        "model_pattern": pa.Column(str, unique=True),
+        "params_b": pa.Column(float, _positive),
+        "active_params_b": pa.Column(float, _positive),
+        "architecture": pa.Column(str, pa.Check.isin(["dense", "moe", "encoder-decoder"])),
+        "aliases": pa.Column(str, nullable=True),
+        "source": pa.Column(str, pa.Check.str_length(min_value=1)),
+    },
+    checks=pa.Check(lambda d: d["active_params_b"] <= d["params_b"], error="active_params_b above params_b"),
+    strict=True,
+    coerce=True,
+)
+
+
+class UnknownDevice(ValueError):
+    """A device name that is neither a row nor an alias of data/hardware.csv."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Devices
+
+
+@dataclass(frozen=True)
+class Device:
+    """One device's peaks, with where they come from. `peaks` maps precision -> dense TFLOP/s
+    (TOPS for int8) and holds only the precisions the device has."""
+
+    name: str
+    kind: str
+    vendor: str
+    memory_gb: float | None
+    bandwidth_gb_s: float
+    peaks: dict[str, float] = field(default_factory=dict, hash=False)
+    power_w: float | None = None
+    source: str = ""
+    note: str = ""
+
+    def peak(self, precision: str = "bf16") -> float | None:
+        """Dense peak at `precision`; fp16 and bf16 stand in for each other (same tensor-core rate
+        on every device here that lists only one)."""
+        p = precision.lower()
+        if p in self.peaks:
+            return self.peaks[p]
+        twin = {"fp16": "bf16", "bf16": "fp16"}.get(p)
+        return self.peaks.get(twin) if twin else None
+
+    def ridge(self, precision: str = "bf16") -> float | None:
+        """Arithmetic intensity (FLOP/byte) where the roofline turns from bandwidth- to compute-bound."""
+        peak = self.peak(precision)
+        return None if peak is None else peak * 1e12 / (self.bandwidth_gb_s * 1e9)
+
+    # Names the chapters use today (analysis/roofline.GPU), so a Device can stand in for a GPU.
+    @property
+    def fp16_tflops(self) -> float | None:
+        return self.peak("fp16")
+
+    @property
+    def int8_tops(self) -> float | None:
+        return self.peaks.get("int8")
+
+    @property
+    def ridge_flop_per_byte(self) -> float | None:
+        return self.ridge("fp16")
+
+
+def _float(v) -> float | None:
+    return None if pd.isna(v) else float(v)
+
+
+@lru_cache(maxsize=4)
+def _load_hardware(path: str, mtime_ns: int) -> pd.DataFrame:
+    df = pd.read_csv(path, dtype={"aliases": str, "note": str})
+    try:
+        return HARDWARE_SCHEMA.validate(df, lazy=True)
+    except pa.errors.SchemaErrors as exc:
+        cases = exc.failure_cases
+        first = cases.iloc[0]
+        raise ValueError(
+            f"{path}: {len(cases)} value(s) break the hardware schema, first in column "
+            f"{first['column']!r} (check {first['check']}, value {first['failure_case']!r})"
+        ) from None
+
+
+def hardware_table(path: str | Path | None = None) -> pd.DataFrame:
+    """The validated hardware table (data/hardware.csv unless `path`), one device per row."""
+    p = Path(path or config.HARDWARE_TABLE)
+    config.log_read(p)
+    return _load_hardware(str(p), p.stat().st_mtime_ns).copy()
+
+
+def _device_of(r: pd.Series) -> Device:
+    peaks = {prec: float(r[col]) for prec, col in PEAK_COLUMNS.items() if not pd.isna(r[col])}
+    return Device(
+        name=r["gpu"],
+        kind=r["kind"],
+        vendor=r["vendor"],
+        memory_gb=_float(r["memory_gb"]),
+        bandwidth_gb_s=float(r["memory_bandwidth_gb_s"]),
+        peaks=peaks,
+        power_w=_float(r["power_w"]),
+        source=r["source"],
+        note="" if pd.isna(r["note"]) else r["note"],
+    )
+
+
+def devices() -> list[Device]:
+    """Every device of the hardware table, in table order."""
+    return list(_catalogue()[0].values())
+
+
+def _key(text: str) -> str:
+    """Lookup key: lower case, letters and digits only ("RTX PRO 6000" == "rtx-pro-6000")."""
+    return re.sub(r"[^a-z0-9]", "", str(text).lower())
+
+
+def _words(text: str, decimals: bool = False) -> str:
+    """Match text: lower case, trademark marks dropped, every other non-alphanumeric run a space,
+    padded so that aliases match whole words (" a10 " is not inside " a100 "). With `decimals`,
+    a point between digits stays ("qwen2.5 1.5b", not "qwen2 5 1 5b")."""
+    s = re.sub(r"\((?:r|tm|c)\)", " ", str(text).lower()).replace("_", " ")
+    if decimals:
+        s = re.sub(r"(?<=\d)\.(?=\d)", "_", s)
+    s = re.sub(r"[^a-z0-9_]+", " ", s).replace("_", ".")
+    return " " + " ".join(s.split()) + " "
+
+
+def _aliases(r: pd.Series) -> list[str]:
+    raw = "" if pd.isna(r["aliases"]) else r["aliases"]
+    return [a.strip() for a in raw.split(";") if a.strip()] + [r["gpu"]]
+
+
+@lru_cache(maxsize=4)
+def _index(path: str, mtime_ns: int):
+    table = _load_hardware(path, mtime_ns)
+    by_name = {r["gpu"]: _device_of(r) for _, r in table.iterrows()}
+    keys: dict[str, str] = {}
+    words: list[tuple[str, str]] = []
+    for _, r in table.iterrows():
+        for a in _aliases(r):
+            keys.setdefault(_key(a), r["gpu"])
+            words.append((_words(a), r["gpu"]))
+    return by_name, keys, words
+
+
+def _catalogue():
+    """(devices by name, lookup key -> name, [(alias words, name)]) of data/hardware.csv."""
+    p = Path(config.HARDWARE_TABLE)
+    config.log_read(p)
+    return _index(str(p), p.stat().st_mtime_ns)
+
+
+def device(name: str) -> Device:
+    """A device by its table name or an alias, ignoring case, spaces and punctuation.
+
+    Raises UnknownDevice with the close names on a typo."""
+    by_name, keys, _ = _catalogue()
+    hit = keys.get(_key(name))
+    if hit is None:
+        close = difflib.get_close_matches(_key(name), list(keys), n=8, cutoff=0.6)
+        names = list(dict.fromkeys(keys[k] for k in close))[:4]
+        hint = (
+            f"close names: {', '.join(names)}"
+            if names
+            else f"none is close; the {len(by_name)} names are in data/hardware.csv"
+        )
+        raise UnknownDevice(
+            f"unknown device {name!r} ({hint}); for a device the table lacks give its "
+            "peak bandwidth (GB/s) and peak TFLOP/s instead."
+        )
+    return by_name[hit]
+
+
+def detect(*texts) -> Device | None:
+    """The device a tool's printed strings name (llama-bench's gpu_info / cpu_info and device
+    lines, vLLM metadata, a section heading, a command line), or None.
+
+    Each alias is matched as whole words; the longest matching alias wins; two different devices
+    matched by equally long aliases (e.g. two GPUs in one line) give None, as does no match."""
+    text = " ".join(_words(t) for t in texts if isinstance(t, str) and t.strip())
+    if not text.strip():
+        return None
+    by_name, _, words = _catalogue()
+    best: dict[str, int] = {}
+    for w, name in words:
+        if w.strip() and w in text:
+            best[name] = max(best.get(name, 0), len(w))
+    if not best:
+        return None
+    top = max(best.values())
+    winners = [n for n, length in best.items() if length == top]
+    return by_name[winners[0]] if len(winners) == 1 else None
+
+
+def custom(name: str, bandwidth_gb_s: float, peak_tflops: float | None = None) -> Device:
+    """A device the table lacks, from the reader's own figures (peak as dense BF16/FP16 TFLOP/s)."""
+    if not bandwidth_gb_s or float(bandwidth_gb_s) <= 0:
+        raise ValueError(f"peak bandwidth for {name!r} must be a positive number of GB/s, got {bandwidth_gb_s!r}")
+    if peak_tflops is not None and float(peak_tflops) <= 0:
+        raise ValueError(f"peak compute for {name!r} must be a positive number of TFLOP/s, got {peak_tflops!r}")
+    peaks = {} if peak_tflops is None else {"bf16": float(peak_tflops)}
+    return Device(
+        name=name,
+        kind="custom",
+        vendor="",
+        memory_gb=None,
+        bandwidth_gb_s=float(bandwidth_gb_s),
+        peaks=peaks,
+        power_w=None,
+        source="the reader's parameters",
+        note="",
+    )
+
+
+@dataclass
+class PeakChoice:
+    """The device a chapter compares with, and how it was chosen: "detected" in the output,
+    given as a "parameter" by the reader, or "assumed" (the chapter's default)."""
+
+    device: Device
+    source: str
+
+    def __post_init__(self) -> None:
+        if self.source not in PEAK_SOURCES:
+            raise ValueError(f"peak source must be one of {', '.join(PEAK_SOURCES)}, got {self.source!r}")
+
+    @property
+    def sentence(self) -> str:
+        """E.g. "MI300X (detected in the output)", for a claim's evidence."""
+        how = {
+            "detected": "detected in the output",
+            "parameter": "given as a parameter",
+            "assumed": "assumed: the output names no device",
+        }
+        return f"{self.device.name} ({how[self.source]})"
+
+
+def choose(
+    gpu: str | None = None,
+    detected=None,
+    default: str | None = None,
+    bandwidth_gb_s: float | None = None,
+    peak_tflops: float | None = None,
+) -> PeakChoice | None:
+    """The device to compare with: the reader's parameters win (`gpu` by name or alias, and/or
+    their own `bandwidth_gb_s` / `peak_tflops`), then what was `detected` (a Device or printed
+    strings), then the chapter's `default`. None when nothing is known.
+
+    Own figures override the matching fields of the named, detected or default device; with
+    no device to start from, or with a `gpu` name the table lacks, they describe a custom one
+    (bandwidth needed). 0 counts as not given (the chapters' parameter default)."""
+    bandwidth_gb_s = bandwidth_gb_s or None
+    peak_tflops = peak_tflops or None
+    if gpu and bandwidth_gb_s is not None:
+        try:
+            base, source = device(gpu), "parameter"
+        except UnknownDevice:
+            return PeakChoice(custom(gpu, bandwidth_gb_s, peak_tflops), "parameter")
+    elif gpu:
+        base, source = device(gpu), "parameter"
+    else:
+        if isinstance(detected, Device) or detected is None:
+            found = detected
+        else:
+            found = detect(*([detected] if isinstance(detected, str) else detected))
+        if found is not None:
+            base, source = found, "detected"
+        elif default:
+            base, source = device(default), "assumed"
+        else:
+            base, source = None, None
+    if bandwidth_gb_s is None and peak_tflops is None:
+        return None if base is None else PeakChoice(base, source)
+    if base is None:
+        if bandwidth_gb_s is None:
+            raise ValueError("a peak TFLOP/s alone is not a device: give its peak bandwidth (GB/s) or a gpu name too")
+        return PeakChoice(custom("your device", bandwidth_gb_s, peak_tflops), "parameter")
+    check = custom(base.name, bandwidth_gb_s or base.bandwidth_gb_s, peak_tflops)
+    peaks = dict(base.peaks)
+    if peak_tflops is not None:
+        peaks.update({"bf16": check.peaks["bf16"], "fp16": check.peaks["bf16"]})
+    tweaked = dataclasses.replace(
+        base,
+        bandwidth_gb_s=check.bandwidth_gb_s,
+        peaks=peaks,
+        source=f"{base.source}; overridden by the reader's parameters",
+    )
+    return PeakChoice(tweaked, "parameter")
+
+
+# ---------------------------------------------------------------------------------------------
+# llama-bench
+
+#: llama-bench backend names that run layers on an accelerator (CPU and BLAS do not).
+_GPU_BACKENDS = {"cuda", "rocm", "hip", "vulkan", "metal", "mtl", "sycl", "opencl", "musa", "cann", "kompute"}
+#: Boolean keys of old llama-bench JSON/CSV that named the backend before `backends` existed.
+_OLD_BACKEND_KEYS = ("cuda", "vulkan", "kompute", "metal", "sycl", "opencl")
+
+
+def _first(settings: dict, *keys):
+    for k in keys:
+        v = settings.get(k)
+        if v is not None and not (isinstance(v, float) and pd.isna(v)) and v is not pd.NA and str(v).strip() != "":
+            return v
+    return None
+
+
+def _truthy(v) -> bool:
+    return str(v).strip().lower() in ("1", "true")
+
+
+def llama_bench_device(settings: dict) -> tuple[Device | None, str]:
+    """The device one llama-bench result ran on, and the mode: "cpu", "gpu" or "partial".
+
+    `settings` holds llama-bench's own fields (gpu_info, cpu_info, backends, n_gpu_layers) or the
+    tidy table's (gpu, backend, ngl, n_cpu_moe), optionally `n_layers` (the model's layer count,
+    which llama-bench does not print). A CPU backend (CPU or BLAS only, whatever -ngl says: a
+    CPU-only build ignores it) or 0 GPU layers is a CPU run, compared with the CPU's DRAM
+    bandwidth; fewer GPU layers than the model has, or experts kept on the CPU (n_cpu_moe), is a
+    partial offload; otherwise the GPU. Without n_layers, an ngl below 99 (llama-bench's
+    all-layers default) counts as partial. The mode is "unknown" when neither backend, layers
+    nor a device string is given. The device is None when the string names no table row."""
+    backend = _first(settings, "backends", "backend")
+    if backend is None and any(k in settings for k in _OLD_BACKEND_KEYS):
+        backend = ",".join(k for k in _OLD_BACKEND_KEYS if _truthy(settings.get(k))) or "CPU"
+    ngl = _first(settings, "n_gpu_layers", "ngl")
+    ngl = None if ngl is None else int(ngl)
+    gpu_info = _first(settings, "gpu_info", "gpu")
+    cpu_info = _first(settings, "cpu_info", "cpu")
+    backends = {b.strip().lower() for b in str(backend).split(",")} if backend is not None else set()
+
+    cpu_only = (backend is not None and not backends & _GPU_BACKENDS) or ngl == 0
+    if cpu_only:
+        return detect(cpu_info), "cpu"
+    if backend is None and ngl is None and gpu_info is None:
+        return (detect(cpu_info), "cpu") if cpu_info is not None else (None, "unknown")
+    n_layers = _first(settings, "n_layers")
+    n_cpu_moe = _first(settings, "n_cpu_moe")
+    partial = bool(n_cpu_moe and int(n_cpu_moe) > 0)
+    if ngl is not None and ngl > 0:
+        partial = partial or (ngl < int(n_layers) if n_layers is not None else ngl < 99)
+    return detect(gpu_info), "partial" if partial else "gpu"
+
+
+# ---------------------------------------------------------------------------------------------
+# Models
+
+#: Architecture names (GGUF general.architecture, llama.cpp's model string, HF model_type) of
+#: mixture-of-experts models.
+MOE_ARCHITECTURES = {
+    "deepseek2",
+    "deepseek_v2",
+    "deepseek_v3",
+    "qwen2moe",
+    "qwen3moe",
+    "qwen35moe",
+    "gpt-oss",
+    "gpt_oss",
+    "gptoss",
+    "mixtral",
+    "llama4",
+    "dbrx",
+    "glm4moe",
+    "grok",
+    "arctic",
+    "olmoe",
+    "granitemoe",
+    "hunyuan-moe",
+    "bailingmoe",
+}
+
+_SIZE_RE = re.compile(r"^(\d+(?:\.\d+)?)([bm])(\d*)$")
+_ACTIVE_RE = re.compile(r"^a(\d+(?:\.\d+)?)b$")
+_EXPERTS_RE = re.compile(r"^\d+x\d+(?:\.\d+)?b$")
+
+
+@dataclass
+class ModelSize:
+    """Total and active parameters (billions) of a model; `active_b` is None for an MoE model
+    whose active count is unknown."""
+
+    total_b: float | None
+    active_b: float | None
+    moe: bool
+    architecture: str | None
+    source: str
+
+
+@lru_cache(maxsize=4)
+def _load_models(path: str, mtime_ns: int) -> pd.DataFrame:
+    df = pd.read_csv(path, dtype={"aliases": str})
+    try:
+        return MODELS_SCHEMA.validate(df, lazy=True)
+    except pa.errors.SchemaErrors as exc:
+        first = exc.failure_cases.iloc[0]
+        raise ValueError(
+            f"{path}: a value breaks the models schema in column {first['column']!r} "
+            f"(check {first['check']}, value {first['failure_case']!r})"
+        ) from None
+
+
+def model_table(path: str | Path | None = None) -> pd.DataFrame:
+    """The validated model table (data/models.csv unless `path`)."""
+    p = Path(path or MODELS_TABLE)
+    config.log_read(p)
+    return _load_models(str(p), p.stat().st_mtime_ns).copy()
+
+
+@lru_cache(maxsize=4)
+def _patterns(path: str, mtime_ns: int) -> list[tuple[list[str], pd.Series]]:
+    out = []
+    for _, r in _load_models(path, mtime_ns).iterrows():
+        raw = "" if pd.isna(r["aliases"]) else r["aliases"]
+        pats = [r["model_pattern"], *[a for a in raw.split(";") if a.strip()]]
+        out.append(([_words(p, decimals=True) for p in pats], r))
+    return out
+
+
+def _model_patterns() -> list[tuple[list[str], pd.Series]]:
+    """[(pattern words, row)] of data/models.csv."""
+    p = Path(MODELS_TABLE)
+    config.log_read(p)
+    return _patterns(str(p), p.stat().st_mtime_ns)
+
+
+def is_moe(model: str, architecture: str | None = None) -> bool:
+    """Whether the architecture or the name says mixture-of-experts ("qwen3moe", "gpt-oss",
+    "MoE", "8x7B", "A3B", ...)."""
+    joined = _words(model, decimals=True)
+    words = joined.split()
+    arch = (architecture or "").lower()
+    if arch in MOE_ARCHITECTURES or arch.endswith("moe"):
+        return True
+    if any(_words(a) in joined for a in MOE_ARCHITECTURES):
+        return True
+    return any(w == "moe" or w.endswith("moe") or _ACTIVE_RE.match(w) or _EXPERTS_RE.match(w) for w in words)
+
+
+def _name_sizes(model: str) -> tuple[float | None, float | None]:
+    """(total, active) billions read from a name such as "Qwen3-Next-80B-A3B" or "bloom-7b1"."""
+    total = active = None
+    for w in _words(model, decimals=True).split():
+        m = _SIZE_RE.match(w)
+        if m and total is None:
+            value = float(f"{m[1]}.{m[3]}") if m[3] and "." not in m[1] else float(m[1])
+            total = value / 1000 if m[2] == "m" else value
+        a = _ACTIVE_RE.match(w)
+        if a and active is None:
+            active = float(a[1])
+    return total, active
+
+
+def model_size(model: str, *, architecture: str | None = None, printed_params: float | None = None) -> ModelSize | None:
+    """Total and active parameters of `model` (a name, a file name or llama.cpp's model string).
+
+    The sourced table (data/models.csv, patterns and aliases matched as whole words, longest
+    first; a distilled model matches only distill rows) comes first, then the size in the name
+    (dense, or "80B-A3B" for an MoE). `printed_params` (billions, as llama-bench prints) wins for
+    the total. None when nothing is known."""
+    if not isinstance(model, str) or not model.strip():
+        return None
+    text = _words(model, decimals=True)
+    moe = is_moe(model, architecture)
+    best = None
+    for pats, r in _model_patterns():
+        if "distill" in text and not any("distill" in p for p in pats):
+            continue
+        for w in pats:
+            if w in text and (best is None or len(w) > best[0]):
+                best = (len(w), r)
+    printed = None if printed_params is None or pd.isna(printed_params) else float(printed_params)
+    if best is not None:
+        r = best[1]
+        row_moe = r["architecture"] == "moe"
+        total = printed if printed is not None else float(r["params_b"])
+        active = float(r["active_params_b"]) if row_moe else total
+        source = r["source"] + ("; total as printed by the tool" if printed is not None else "")
+        return ModelSize(total, active, row_moe, architecture or r["architecture"], source)
+    total, active = _name_sizes(model)
+    if printed is not None:
+        total = printed
+    if total is None:
+        return None
+    how = "total as printed by the tool" if printed is not None else "size in the name"
+    if moe:
+        return ModelSize(total, active, True, architecture, how + ("" if active else "; active parameters unknown"))
+    return ModelSize(total, total, False, architecture, how)

@@ -1,0 +1,299 @@
+"""The bandwidth roofline chapter's figures, display tables and sentence templates."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from benchbook.analysis import bandwidth, roofline
+from benchbook.claims import Claim, Ledger
+from benchbook.presentation import wording
+from benchbook.presentation.plotting import color, message_figure
+
+#: What the figures show when the input has no generation result to place.
+NO_RESULTS = "no generation result with a known device and size"
+
+SOURCE_WORDS = {
+    "detected": "its peak from the table, for the device the output names",
+    "parameter": "its peak as given by the chapter's parameters",
+}
+
+
+def _fraction_text(c: Claim) -> str:
+    ev = c.evidence
+    how = {
+        "full": "",
+        "partial": " It is partly offloaded ({offload_why}), so this is a blend of GPU and host memory, not a "
+        "GPU figure.",
+        "cpu": " A CPU-only run, measured against the CPU's memory bandwidth.",
+    }.get(ev.get("offload"), "")
+    moe = " (MoE: {active_params_b:g}B of {params_b:g}B parameters active)" if ev.get("architecture") == "moe" else ""
+    src = SOURCE_WORDS.get(ev.get("peak_source"), "")
+    return (
+        "`{label}`" + moe + ": {rate:,.2f} tok/s x {gb_per_token:.2f} GB per token = {achieved_gb_s:,.0f} GB/s, "
+        "{fraction:.0%} of the {peak:,.0f} GB/s of the {device} (" + src + ")." + how
+    )
+
+
+def _fraction_withheld(c: Claim) -> str:
+    ev = c.evidence
+    if ev.get("active_params_b") is None and ev.get("architecture") == "moe":
+        return (
+            "{topic}: an MoE model whose active parameter count is unknown, so its bytes per token are too; "
+            "pass moe_active_params."
+        )
+    if ev.get("bytes_per_token") is None:
+        return "{topic}: the output prints no model size, so the bytes read per token are unknown."
+    if ev.get("mode") == "cpu" and ev.get("device") is None:
+        return (
+            "{topic}: a CPU-only run is measured against the CPU's own memory bandwidth, which the output does "
+            "not give; pass peak_bandwidth_gb_s to place it."
+        )
+    if ev.get("device") is None:
+        what = (
+            " (the output names `{printed_device}`, which the hardware table lacks)" if ev.get("printed_device") else ""
+        )
+        return "{topic}: no device peak to compare with" + what + "; pass gpu or peak_bandwidth_gb_s."
+    return "{topic}: no fraction of peak is stated, because {reason}."
+
+
+def word(claim: Claim) -> Claim:
+    """The claim with its sentence."""
+    ev = claim.evidence
+    topic = f"`{ev['label']}`" if ev.get("label") else "The models"
+    if claim.kind == "fraction_of_peak":
+        return wording.say(
+            claim,
+            _fraction_text(claim),
+            topic=topic,
+            withheld=_fraction_withheld(claim),
+            implausible="**Warning: `{label}` at {fraction:.0%} of the {peak:,.0f} GB/s of the {device} is not a "
+            "result.** More than the peak cannot be streamed; likely causes: {suspects}.",
+        )
+    if claim.kind == "bound":
+        verdict = ev.get("verdict")
+        shown = {
+            "memory-bandwidth": "`{label}` is bound by memory bandwidth: {bandwidth_fraction:.0%} of the peak "
+            "bandwidth at {compute_fraction:.1%} of the peak compute, an intensity of {intensity:.1f} FLOP/byte "
+            "far left of the {ridge:.0f} FLOP/byte ridge.",
+            "overhead": "`{label}` is held back by neither roof: {bandwidth_fraction:.0%} of the peak bandwidth and "
+            "{compute_fraction:.1%} of the peak compute, so fixed per-token costs (kernel launches, "
+            "synchronisation, small or scattered matrix products) take much of each token's time.",
+            "compute": "`{label}` is compute-bound: {compute_fraction:.0%} of the peak compute, right of the ridge.",
+        }.get(verdict, "`{label}`: {verdict}.")
+        if verdict == "memory-bandwidth" and ev.get("compute_fraction") is None:
+            shown = "`{label}` is bound by memory bandwidth: {bandwidth_fraction:.0%} of the peak bandwidth."
+        return wording.say(
+            claim,
+            shown,
+            topic=f"What limits {topic}" if ev.get("label") else "What limits the model",
+            withheld="{topic}: not stated, because {reason}.",
+        )
+    if claim.id == "bw_size_trend":
+        return wording.say(
+            claim,
+            "Among dense models fully on the {device}, the bigger the weights the closer to the peak: from "
+            "{low:.0%} to {high:.0%} ({labels}).",
+            topic="A trend with model size",
+            withheld="{topic}: not stated, because {reason}.",
+        )
+    raise KeyError(f"no wording for claim {claim.id!r}")
+
+
+def ledger(chapter: str, inputs: list[str], claims: list[Claim]) -> Ledger:
+    """The chapter's ledger with every claim worded."""
+    led = Ledger(chapter, inputs)
+    led.extend(word(c) for c in claims)
+    return led
+
+
+def input_line(files: str, pts: pd.DataFrame) -> str:
+    """What was read and what each point is compared with, from the data and parameters only."""
+    if pts.empty:
+        return f"Input: {files}. It holds no generation (tg) result to place under a roofline."
+    sizes = pts["params_b"].dropna().round(1)
+    span = f", from {sizes.min():g} to {sizes.max():g} billion parameters" if sizes.nunique() > 1 else ""
+    devs = []
+    for (dev, src), g in pts.groupby(["device", "peak_source"], dropna=False, sort=False):
+        if src == "unknown":
+            continue
+        bw = g["peak_gb_s"].iloc[0]
+        devs.append(f"the {dev} ({bw:,.0f} GB/s, {'read from the output' if src == 'detected' else 'given'})")
+    unknown = int((pts["peak_source"] == "unknown").sum())
+    against = f" compared with {wording.join(devs)}" if devs else ""
+    miss = f"; {unknown} of them on a device with no known peak" if unknown else ""
+    return f"Input: {files}; {len(pts)} generation result(s){span}{against}{miss}."
+
+
+def coverage_note(n: int) -> str | None:
+    """What the chapter says up front when the input cannot support a comparison of models."""
+    if n == 0:
+        return (
+            "**The input holds no generation (tg) result from an empty cache**, so there is nothing to place "
+            "under the roofline: every verdict below is withheld. Run llama-bench with `-n 128` (the default)."
+        )
+    if n == 1:
+        return (
+            "**The input holds one model on one device only**: the chapter shows where it sits, but cannot "
+            "compare models of different sizes or architectures."
+        )
+    return None
+
+
+def sweep_note(swept: dict, n_dropped: int) -> str:
+    """One paragraph on the rows the chapter did not place and the rule that chose them."""
+    if not n_dropped:
+        return ""
+    what = "; ".join(f"{k} ({', '.join(map(str, v))})" for k, v in swept.items())
+    lead = f"The input varies settings this chapter does not model: {what}. " if what else ""
+    return (
+        f"{lead}Of its generation results, {n_dropped} are not placed, by this rule: {bandwidth.REDUCE_RULE}. "
+        "The table lists every result and why it was kept or not."
+    )
+
+
+def sweep_table(allrows: pd.DataFrame) -> pd.DataFrame:
+    """Every generation result, with the settings that vary and why it was kept or not."""
+    cols = ["model_key", "mode", "gpu", "test", "power_limit_w", "threads", "ngl", "n_cpu_moe", "n_ubatch", "fa"]
+    cols = [c for c in cols if c in allrows.columns and allrows[c].notna().any()]
+    t = allrows[cols + ["rate", "rate_std", "kept", "why_dropped"]]
+    return t.rename(columns={"model_key": "model", "rate": "tok/s", "rate_std": "±"})
+
+
+def bytes_table(pts: pd.DataFrame) -> pd.DataFrame:
+    """Bytes read per token per model, with the parameter counts and how the bytes were counted."""
+    show = pts.assign(label=[bandwidth.label(r) for _, r in pts.iterrows()], gb_per_token=pts["bytes_per_token"] / 1e9)
+    cols = ["label", "architecture", "file_gib", "params_b", "active_params_b", "gb_per_token", "bytes_source"]
+    return (
+        show[cols]
+        .rename(
+            columns={
+                "file_gib": "file (GiB)",
+                "params_b": "params (B)",
+                "active_params_b": "active (B)",
+                "gb_per_token": "GB read / token",
+                "bytes_source": "how",
+            }
+        )
+        .round(3)
+    )
+
+
+def placed(pts: pd.DataFrame) -> pd.DataFrame:
+    """The points that have a fraction of a known peak."""
+    return pts[pts["fraction_of_peak"].notna()] if len(pts) else pts
+
+
+def main_device(pts: pd.DataFrame) -> str | None:
+    """The device with the most placed points (the roofline figure is drawn for it)."""
+    p = placed(pts)
+    return str(p["device"].value_counts().index[0]) if len(p) else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+
+
+def _marker(r) -> tuple[str, int, str]:
+    if r["offload"] == "partial":
+        return "X", 3, f"{r['architecture']}, partly offloaded"
+    if r["offload"] == "cpu":
+        return "D", 2, f"{r['architecture']}, CPU only"
+    return ("s", 1, "moe, all on the device") if r["architecture"] == "moe" else ("o", 0, "dense, all on the device")
+
+
+def plot_ceiling(ax, pts: pd.DataFrame) -> None:
+    """Generation rate (± the printed std) vs GB read per token (log-log), under each device's line
+    rate = peak bandwidth / bytes."""
+    p = placed(pts)
+    x = np.logspace(
+        np.log10(max(p["bytes_per_token"].min() / 1e9 / 2, 0.05)), np.log10(p["bytes_per_token"].max() / 1e9 * 2), 100
+    )
+    for i, ((dev, bw), _) in enumerate(p.groupby(["device", "peak_gb_s"], sort=False)):
+        ax.plot(x, bw / x, color="black", lw=2, ls=["-", "-.", ":"][i % 3], label=f"{bw:,.0f} GB/s ceiling ({dev})")
+        ax.plot(x, 0.5 * bw / x, color="grey", ls="--", lw=1, label="50% of that peak" if i == 0 else None)
+    seen = set()
+    for _, r in p.iterrows():
+        marker, c, lab = _marker(r)
+        ax.errorbar(
+            r["bytes_per_token"] / 1e9,
+            r["rate"],
+            yerr=0 if pd.isna(r["rate_std"]) else r["rate_std"],
+            fmt=marker,
+            ms=8,
+            color=color(c),
+            zorder=3,
+            label=lab if lab not in seen else None,
+        )
+        seen.add(lab)
+        ax.annotate(
+            bandwidth.label(r),
+            (r["bytes_per_token"] / 1e9, r["rate"]),
+            textcoords="offset points",
+            xytext=(5, 4),
+            fontsize=7,
+        )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("bytes read per generated token (GB)")
+    ax.set_ylabel("generation rate (tok/s)")
+    ax.legend(fontsize=8)
+
+
+def plot_fraction(ax, pts: pd.DataFrame) -> None:
+    """Achieved bandwidth as a percentage of its device's peak, one bar per model (± from the
+    printed std of the rate)."""
+    p = placed(pts).sort_values("fraction_of_peak")
+    colors = [color(_marker(r)[1]) for _, r in p.iterrows()]
+    err = 100 * p["fraction_of_peak"] * (p["rate_std"] / p["rate"]).fillna(0)
+    ax.barh([bandwidth.label(r) for _, r in p.iterrows()], 100 * p["fraction_of_peak"], xerr=err, color=colors)
+    ax.axvline(100, color="black", lw=1)
+    ax.set_xlabel("achieved bandwidth (% of the device's peak)")
+    ax.set_xlim(0, max(105, 100 * p["fraction_of_peak"].max() * 1.1))
+
+
+def ceiling_figure(pts: pd.DataFrame):
+    """`plot_ceiling` as a Figure (a message when nothing can be placed)."""
+    import matplotlib.pyplot as plt
+
+    if placed(pts).empty:
+        return message_figure(NO_RESULTS)
+    fig, ax = plt.subplots(figsize=(8, 5))
+    plot_ceiling(ax, pts)
+    ax.set_title("Generation rate vs bytes per token, under the bandwidth ceiling")
+    fig.tight_layout()
+    return fig
+
+
+def fraction_figure(pts: pd.DataFrame):
+    """`plot_fraction` as a Figure, one bar per model (a message when nothing can be placed)."""
+    import matplotlib.pyplot as plt
+
+    n = len(placed(pts))
+    if not n:
+        return message_figure(NO_RESULTS)
+    fig, ax = plt.subplots(figsize=(7.5, max(2.5, 0.8 + 0.45 * n)))
+    plot_fraction(ax, pts)
+    ax.set_title("Achieved bandwidth as a share of peak")
+    fig.tight_layout()
+    return fig
+
+
+def roofline_figure(pts: pd.DataFrame):
+    """The placed points of the main device on its roofline (a message when it has no compute peak)."""
+    import matplotlib.pyplot as plt
+
+    dev = main_device(pts)
+    p = placed(pts)
+    p = p[(p["device"] == dev) & p["intensity_flop_per_byte"].notna()] if dev else p
+    if p.empty or pd.isna(p["peak_tflops"].iloc[0]):
+        return message_figure("no device with both peaks (bandwidth and compute) to draw a roofline")
+    g = roofline.GPU(
+        dev, np.nan, float(p["peak_gb_s"].iloc[0]), float(p["peak_tflops"].iloc[0]), np.nan, np.nan, "", ""
+    )
+    fig, ax = plt.subplots(figsize=(8, 5))
+    show = p.assign(label=[bandwidth.label(r) for _, r in p.iterrows()])
+    roofline.plot_roofline(ax, g, show, hue_col="label", xlim=(0.5, 1000))
+    ax.set_title(f"Generation on the {dev} roofline (2 FLOP per active parameter per token)")
+    fig.tight_layout()
+    return fig

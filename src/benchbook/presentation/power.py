@@ -1,0 +1,377 @@
+"""The perf-per-watt chapter's figures, display tables and sentence templates.
+
+Every sentence that states a verdict comes from a claim (`benchbook.claims.power`); the rest
+describes the input and names only what the input (or a parameter) says.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from benchbook.analysis import power
+from benchbook.claims import Claim, Ledger
+from benchbook.presentation import wording
+from benchbook.presentation.plotting import color, message_figure
+
+KIND_NAME = {"pp": "prompt processing", "tg": "generation"}
+
+
+def _topic(kind: str, test: str | None) -> str:
+    return KIND_NAME[kind] + (f" ({test})" if test else "")
+
+
+def _power_words(c: Claim) -> str:
+    if c.evidence.get("power_source") == "measured":
+        return "{power_w:.0f} W measured draw / {rate:,.1f} tok/s"
+    return "{power_w:.0f} W limit / {rate:,.1f} tok/s, assuming the card drew its limit"
+
+
+def _has(ev: dict, *keys) -> bool:
+    return all(ev.get(k) is not None for k in keys)
+
+
+def _enough(ev: dict) -> bool:
+    """Whether a trend had the points its rule needs (so a withheld trend is a real non-trend)."""
+    return len(ev.get("xs") or []) >= (ev.get("min_points") or 0)
+
+
+def _within_noise(ev: dict, what: str) -> str:
+    """The withheld wording of a comparison: inside the noise when both sides exist, else why not."""
+    if _has(ev, "ratio", "noise"):
+        return (
+            "{topic}: "
+            + what
+            + " cannot be told apart ({ratio:.1%} of the other, inside the noise of 2 standard errors: {noise:.2%})."
+        )
+    return "{topic}: " + what + " cannot be compared, because {reason}."
+
+
+def word(claim: Claim) -> Claim:
+    """The claim with its sentence, by its id's stem and kind suffix (pp/tg)."""
+    stem, kind = claim.id.rsplit("_", 1)
+    ev = claim.evidence
+    topic = _topic(kind, ev.get("test"))
+    topic = topic[:1].upper() + topic[1:]
+    if stem == "speed_falls":
+        return wording.say(
+            claim,
+            "The mean rate of {test} falls at every step down in power limit, from {highest_w:.0f} W to {lowest_w:.0f} W.",
+            topic=topic,
+            withheld="{topic} does not lose speed at every step down in this input: at some step down its mean "
+            "rate holds or rises."
+            if _enough(ev)
+            else "{topic}: a loss of speed at every step down cannot be shown ({reason}).",
+        )
+    if stem == "flat_top":
+        return wording.say(
+            claim,
+            "The speed of {test} holds within {tolerance:.0%} per step from {to_w:.0f} W down to {from_w:.0f} W: "
+            "the cap does not bind there.",
+            topic=topic,
+            withheld="{topic} holds its speed within {tolerance:.0%} per step at fewer than three limits from the "
+            "top, so no range where the cap does not bind is stated.",
+        )
+    if stem in ("retained_quote", "retained_lowest"):
+        return wording.say(
+            claim,
+            "At {limit_w:.0f} W, {test} keeps {ratio:.1%} of its peak ({b:,.1f} tok/s at {peak_limit_w:.0f} W), "
+            "a change beyond the noise (2 standard errors: {noise:.1%}).",
+            topic=topic,
+            withheld=_within_noise(ev, "the rate at {limit_w:.0f} W and the peak")
+            if _has(ev, "limit_w")
+            else "{topic}: the rate at this limit cannot be compared with the peak, because {reason}.",
+        )
+    if stem in ("energy_top", "energy_best"):
+        where = "the highest limit" if stem == "energy_top" else "its cheapest limit"
+        bias = (
+            " The rate is the mean of the repetitions' rates, which exceeds tokens / total time when they vary, "
+            "so this figure may be low by about {averaging_bias:.0%} (the CV squared)."
+            if (ev.get("averaging_bias") or 0) >= 0.005
+            else ""
+        )
+        return wording.say(
+            claim,
+            f"At {where}, {{limit_w:.0f}} W, {{test}} costs about {{joules_per_token:.3g}} J/token "
+            f"± {{rel_uncertainty:.2%}} ({_power_words(claim)}; ± is the standard error over {{n_reps}} "
+            + ("repetitions, llama-bench's default, assumed)." if ev.get("reps_assumed") else "repetitions).")
+            + bias,
+            topic=topic,
+            withheld=f"{{topic}}: no energy per token at {where} is stated, because {{reason}}.",
+        )
+    if stem == "energy_saving":
+        return wording.say(
+            claim,
+            "At {a_limit_w:.0f} W, {test} needs {ratio:.0%} of the energy per token it needs at {b_limit_w:.0f} W, "
+            "a difference beyond the noise (2 standard errors: {noise:.1%}).",
+            topic=topic,
+            withheld=_within_noise(ev, "the energy per token at its cheapest and at its highest limit"),
+        )
+    if stem == "energy_runner_up":
+        return wording.say(
+            claim,
+            "The cheapest limit for {test}, {a_limit_w:.0f} W, beats the next cheapest, {b_limit_w:.0f} W, by "
+            "{margin:.1%} per token, beyond the noise (2 standard errors: {noise:.1%}).",
+            topic=topic,
+            withheld=_within_noise(ev, "the two cheapest limits")
+            if _has(ev, "a_limit_w", "b_limit_w")
+            else "{topic}: the two cheapest limits cannot be ordered, because {reason}.",
+        )
+    if stem == "sweet_spot":
+        weak = (
+            _has(ev, "strength", "min_strength")
+            and ev["strength"] < ev["min_strength"]
+            and (ev.get("n_points") or 0) >= (ev.get("min_points") or 0)
+        )
+        withheld = (
+            "{topic}: no sweet spot inside the measured range: the rate drops only {strength:.1%} from its peak "
+            "down to the lowest limit, less than the {min_strength:.0%} a sweet spot allows, so it may lie lower."
+            if weak
+            else "{topic}: no sweet spot is stated, because {reason}."
+        )
+        return wording.say(
+            claim,
+            "Keeping {fraction:.0%} of peak, the sweet spot for {test} is {x:.0f} W: it keeps {retained:.1%} "
+            "(± {cv:.1%} between repetitions) with a limit {saving_w:.0f} W lower.",
+            topic=topic,
+            withheld=withheld,
+        )
+    if stem == "knee":
+        return wording.say(
+            claim,
+            "The knee of the rate of {test} against the limit (Kneedle) is at {x:.0f} W (strength {strength:.2f}).",
+            topic=topic,
+            withheld="{topic}: no knee is stated, because {reason}.",
+        )
+    if stem == "spread_grows":
+        return wording.say(
+            claim,
+            "The spread of {test} grows at every step down: its CV is {cv_high_limit:.1%} at {highest_w:.0f} W and "
+            "{cv_low_limit:.1%} at {lowest_w:.0f} W.",
+            topic=topic,
+            withheld="{topic}: its spread does not grow at every step down in this input (at some step down its "
+            "CV holds or shrinks)."
+            if _enough(ev)
+            else "{topic}: a spread that grows at every step down cannot be shown ({reason}).",
+        )
+    raise KeyError(f"no wording for claim {claim.id!r}")
+
+
+def ledger(chapter: str, inputs: list[str], claims: list[Claim]) -> Ledger:
+    """The chapter's ledger with every claim worded."""
+    led = Ledger(chapter, inputs)
+    led.extend(word(c) for c in claims)
+    return led
+
+
+def why_paragraph(led: Ledger) -> str:
+    """The usual mechanism and what it means for a serving box, offered only when the data shows
+    both halves of it (prompt processing slows at every step down, generation holds at the top);
+    empty otherwise."""
+    if not (led.get("speed_falls_pp").shown and led.get("flat_top_tg").shown):
+        return ""
+    return (
+        "Why the two differ: a power cap works by lowering the GPU's clocks (and voltage) until the board stays "
+        "under the limit. Prompt processing multiplies a whole batch of prompt tokens by every weight: it has a "
+        "high arithmetic intensity and its speed follows the SM clock. Generation reads every weight once per "
+        "token for about two FLOPs each, so it waits on memory bandwidth, and until the cap pushes the core "
+        "clock below what keeps the memory busy it does not notice. A box that spends most of its time "
+        "generating can run below its top limit at no cost in speed; one that mostly ingests long prompts pays "
+        "for every watt removed."
+    )
+
+
+def stability_paragraph(led: Ledger) -> str:
+    """What a spread that grows under the cap means, only when the data shows it for some test."""
+    if not (led.get("spread_grows_pp").shown or led.get("spread_grows_tg").shown):
+        return ""
+    return (
+        "Under a tight cap the clock controller keeps overshooting and throttling, so repetitions land at "
+        "different clocks and the printed mean hides a wide spread: a capped service shows latency jitter, not "
+        "just lower throughput, and a benchmark with a spread this large needs more repetitions (`-r`) or the "
+        "per-repetition samples (`-o json`) before two settings can be compared."
+    )
+
+
+def device_words(rows: pd.DataFrame, gpu: str) -> tuple[str | None, float | None]:
+    """(the device the runs used, its rated board power): the `gpu` parameter, else the device line
+    the output printed; the rating only for a device in the hardware table."""
+    from benchbook import hardware
+
+    printed = rows["gpu"].dropna() if "gpu" in rows else pd.Series(dtype=str)
+    printed = str(printed.iloc[0]) if len(printed) else None
+    dev = hardware.device(gpu) if gpu else hardware.detect(printed) if printed else None
+    if dev is not None:
+        return dev.name, dev.power_w
+    return printed, None
+
+
+def input_line(files: str, model: str | None, limits: list, device: str | None, rated_w: float | None) -> str:
+    """The chapter's first line: what was read, from the data only."""
+    if model is None:
+        return f"Input: {files}. No model in it was run at a stated power limit."
+    span = f" ({max(limits):.0f} W to {min(limits):.0f} W)" if len(limits) > 1 else ""
+    where = f" on the {device}" if device else "; the input does not name the device"
+    rated = f" (rated {rated_w:.0f} W)" if device and rated_w else ""
+    return f"Input: {files}; model {model}, measured at {len(limits)} power limit(s){span}{where}{rated}."
+
+
+def no_power_message(n_limits: int) -> str:
+    """What the chapter says at the top when it cannot compare power limits."""
+    return (
+        f"**This input has {n_limits} power limit(s) for its model** (limits come from headings such as "
+        "`### 600W` above each table), so this chapter cannot show how throughput and energy change with the "
+        "limit: every verdict below is withheld, each saying why."
+    )
+
+
+def sweep_note(swept: dict) -> str:
+    """One sentence on the settings the chapter held fixed (empty when nothing was swept)."""
+    if not swept:
+        return ""
+    what = "; ".join(f"{k} ({', '.join(map(str, v))})" for k, v in swept.items())
+    return (
+        f"The input also varies settings this chapter does not model: {what}. It keeps {power.HOLD_RULE}; "
+        "the table lists every combination."
+    )
+
+
+def sweep_table(configs: pd.DataFrame) -> pd.DataFrame:
+    """The settings combinations of the chosen model, with the one kept marked."""
+    return configs.rename(columns={"n_limits": "power limits", "score": "rate vs best (mean)"}).round(3)
+
+
+def energy_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Rate, spread and energy estimate per (test, limit), with the Pareto marks."""
+    t = table.assign(
+        pareto=power.pareto_by_test(table),
+        clearly_dominated=power.clearly_dominated(table),
+        unc=100 * table["rel_uncertainty"],
+    )
+    show = t[
+        ["test", "power_limit_w", "mean", "std", "power_w", "power_source", "j_per_tok", "unc", "pareto"]
+        + ["clearly_dominated"]
+    ]
+    return show.rename(
+        columns={
+            "power_limit_w": "limit (W)",
+            "mean": "tok/s",
+            "std": "±",
+            "power_w": "power (W)",
+            "power_source": "power from",
+            "j_per_tok": "J/token (estimate)",
+            "unc": "± (%)",
+            "pareto": "Pareto (means)",
+            "clearly_dominated": "clearly dominated",
+        }
+    ).round(4)
+
+
+def sweet_display(table: pd.DataFrame, fraction: float) -> pd.DataFrame:
+    """The sweet spot and knee per test, for display."""
+    s = power.sweet_spot(table, fraction)
+    k = power.knees(table)
+    s["knee_w"] = s["test"].map(lambda t: k[t][0])
+    s["knee_strength"] = s["test"].map(lambda t: k[t][1])
+    return s.round(3)
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+
+
+def plot_throughput(axes, table: pd.DataFrame) -> None:
+    """One panel per test: mean rate (tok/s) vs power limit, error bars = ± (sample std)."""
+    tests = sorted(table["test"].unique())
+    for i, (ax, test) in enumerate(zip(np.atleast_1d(axes), tests, strict=False)):
+        g = table[table["test"] == test].sort_values("power_limit_w")
+        ax.errorbar(g["power_limit_w"], g["mean"], yerr=g["std"].fillna(0), marker="o", capsize=4, color=color(i))
+        ax.set_title(test)
+        ax.set_xlabel("power limit (W)")
+        ax.set_ylabel("throughput (tok/s)")
+        ax.set_ylim(bottom=0)
+
+
+def plot_energy(ax, table: pd.DataFrame) -> None:
+    """Energy per token (estimate, ± the repetitions' CV) vs throughput relative to the test's peak,
+    points labelled by limit; the Pareto set on the means ringed."""
+    t = table.copy()
+    t["rel"] = t["mean"] / t.groupby("test")["mean"].transform("max")
+    front = power.pareto_by_test(table)
+    for i, (test, g) in enumerate(t.groupby("test", sort=True)):
+        ax.errorbar(
+            g["rel"],
+            g["j_per_tok"],
+            xerr=(g["rel"] * g["cv"]).fillna(0),
+            yerr=(g["j_per_tok"] * g["rel_uncertainty"]).fillna(0),
+            marker="o",
+            capsize=3,
+            color=color(i),
+            label=test,
+        )
+        for _, r in g.iterrows():
+            ax.annotate(
+                f"{r['power_limit_w']:.0f} W",
+                (r["rel"], r["j_per_tok"]),
+                textcoords="offset points",
+                xytext=(4, 4),
+                fontsize=7,
+                color=color(i),
+            )
+    f = t[front]
+    ax.scatter(f["rel"], f["j_per_tok"], s=120, facecolors="none", edgecolors="black", label="Pareto set (means)")
+    ax.set_yscale("log")
+    ax.set_xlabel("throughput (fraction of the test's peak)")
+    ax.set_ylabel("energy per token, estimate (J/token)")
+    ax.legend(fontsize=8)
+
+
+def plot_cv(ax, table: pd.DataFrame) -> None:
+    """Coefficient of variation (%) of each test vs power limit."""
+    for i, (test, g) in enumerate(table.groupby("test", sort=True)):
+        g = g.sort_values("power_limit_w")
+        ax.plot(g["power_limit_w"], 100 * g["cv"], marker="o", color=color(i), label=test)
+    ax.set_yscale("log")
+    ax.set_xlabel("power limit (W)")
+    ax.set_ylabel("coefficient of variation (%)")
+    ax.legend(fontsize=8)
+
+
+def throughput_figure(table: pd.DataFrame, model: str):
+    """`plot_throughput` as a Figure, one panel per test."""
+    import matplotlib.pyplot as plt
+
+    if table.empty:
+        return message_figure("no test at two or more power limits")
+    n = table["test"].nunique()
+    fig, axes = plt.subplots(1, n, figsize=(4 * n, 3.8), squeeze=False)
+    plot_throughput(axes[0], table)
+    fig.suptitle(f"{model}: throughput vs power limit (± = sample std of the repetitions)")
+    fig.tight_layout()
+    return fig
+
+
+def energy_figure(table: pd.DataFrame):
+    """`plot_energy` as a Figure."""
+    import matplotlib.pyplot as plt
+
+    if table.empty:
+        return message_figure("no test at two or more power limits")
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    plot_energy(ax, table)
+    ax.set_title("Energy per token (estimate) vs throughput, per test")
+    fig.tight_layout()
+    return fig
+
+
+def cv_figure(table: pd.DataFrame):
+    """`plot_cv` as a Figure."""
+    import matplotlib.pyplot as plt
+
+    if table.empty or table["cv"].notna().sum() == 0:
+        return message_figure("no spread printed at two or more power limits")
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    plot_cv(ax, table)
+    ax.set_title("Repetition-to-repetition spread vs power limit")
+    fig.tight_layout()
+    return fig

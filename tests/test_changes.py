@@ -1,0 +1,51 @@
+"""Change points: a step is found where it is, with its size; a flat noisy series has none."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from benchbook.analysis.changes import _best_split_gain, _split, change_points
+
+
+def test_a_step_is_found_at_its_place_with_its_size():
+    rng = np.random.default_rng(1)
+    x = np.r_[rng.normal(100, 1, 20), rng.normal(90, 1, 20)]
+    ch = change_points(x)
+    assert len(ch) == 1
+    c = ch[0]
+    assert c.index == 20
+    assert c.size == pytest.approx(-10, abs=1.0)
+    assert c.low < c.size < c.high < 0
+    assert c.p_value < 0.01
+
+
+def test_a_flat_noisy_series_of_the_same_length_has_none():
+    for seed in range(5):
+        x = np.random.default_rng(seed).normal(100, 1, 40)
+        assert change_points(x) == []
+
+
+def test_two_steps_and_a_constant():
+    rng = np.random.default_rng(2)
+    x = np.r_[rng.normal(50, 0.5, 15), rng.normal(60, 0.5, 15), rng.normal(45, 0.5, 15)]
+    assert [c.index for c in change_points(x)] == [15, 30]
+    assert change_points(np.full(30, 7.0)) == []
+
+
+def test_too_short_or_missing():
+    assert change_points([1.0, 2.0, 3.0]) == []
+    with pytest.raises(ValueError):
+        change_points([1.0, float("nan"), 3.0, 4.0])
+
+
+def test_ruptures_and_the_permutation_statistic_agree_on_the_split():
+    rng = np.random.default_rng(3)
+    x = np.r_[rng.normal(0, 1, 13), rng.normal(4, 1, 9)]
+    k = _split(x, 2)
+    gains = [
+        ((x - x.mean()) ** 2).sum() - ((x[:j] - x[:j].mean()) ** 2).sum() - ((x[j:] - x[j:].mean()) ** 2).sum()
+        for j in range(2, len(x) - 1)
+    ]
+    assert k == 2 + int(np.argmax(gains))
+    assert _best_split_gain(x, 2) == pytest.approx(max(gains))

@@ -1,0 +1,135 @@
+"""The bandwidth-roofline claims: fraction of peak, bound and size trend, each both ways."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from benchbook import config, ingest
+from benchbook.analysis import bandwidth
+from benchbook.claims import bandwidth as cb
+from benchbook.claims import rules
+from benchbook.presentation import bandwidth as show
+
+
+def point(**over):
+    """One placed generation result (an A100-like device, a dense 7B model at 60 % of peak)."""
+    p = {
+        "model": "llama 7B Q4_0",
+        "model_file": "llama-7b.gguf",
+        "model_key": "llama-7b.gguf",
+        "test": "tg128",
+        "gpu": "NVIDIA A100-SXM4-80GB",
+        "mode": "gpu",
+        "rate": 300.0,
+        "rate_std": 1.0,
+        "line": 10,
+        "device": "A100-SXM4-80GB",
+        "peak_gb_s": 2039.0,
+        "peak_tflops": 312.0,
+        "peak_source": "detected",
+        "ridge": 153.0,
+        "architecture": "dense",
+        "params_b": 6.74,
+        "active_params_b": 6.74,
+        "size_source": "printed",
+        "bytes_per_token": 3.82e9,
+        "bandwidth_gb_s": 1146.0,
+        "fraction_of_peak": 1146.0 / 2039.0,
+        "compute_fraction": 2 * 6.74e9 * 300 / 1e12 / 312,
+        "intensity_flop_per_byte": 2 * 6.74e9 / 3.82e9,
+        "offload": "full",
+        "offload_why": "",
+    }
+    p.update(over)
+    return pd.Series(p)
+
+
+def test_fraction_shown_names_device_and_source():
+    c = show.word(cb.fraction(point(), "bw_1"))
+    assert c.status == "shown" and c.evidence["streaming"] and c.evidence["active_params_b"] == 6.74
+    assert "56% of the 2,039 GB/s of the A100-SXM4-80GB" in c.text and "the device the output names" in c.text
+    assert c.text.startswith("`llama-7b`")
+
+
+def test_fraction_above_peak_is_a_warning_with_causes():
+    c = show.word(cb.fraction(point(fraction_of_peak=5.63, bandwidth_gb_s=11480.0), "bw_1"))
+    assert c.status == "implausible" and c.text.startswith("**Warning")
+    assert "563%" in c.text and "MoE model counted as dense" in c.text and "several GPUs" in c.text
+    moe = show.word(cb.fraction(point(fraction_of_peak=1.3, architecture="moe", active_params_b=3.0), "bw_1"))
+    assert moe.status == "implausible" and "active-parameter count (3.0B" in moe.text
+
+
+def test_fraction_withheld_cpu_unknown_device_and_moe():
+    cpu = point(mode="cpu", offload="cpu", device=None, peak_source="unknown", peak_gb_s=None, fraction_of_peak=None)
+    c = show.word(cb.fraction(cpu, "bw_1"))
+    assert c.status == "withheld" and "CPU's own memory bandwidth" in c.text and "RTX" not in c.text
+    other = point(gpu="NVIDIA GeForce RTX 3090 Ti", device="NVIDIA GeForce RTX 3090 Ti", peak_source="unknown")
+    c = show.word(cb.fraction(other.drop(["peak_gb_s"]).reindex(other.index), "bw_1"))
+    assert c.status == "withheld" and "`NVIDIA GeForce RTX 3090 Ti`" in c.text
+    moe = point(architecture="moe", active_params_b=None, bytes_per_token=None, fraction_of_peak=None)
+    c = show.word(cb.fraction(moe, "bw_1"))
+    assert c.status == "withheld" and "moe_active_params" in c.text
+
+
+def test_fraction_on_the_cpu_with_given_peak():
+    cpu = point(mode="cpu", offload="cpu", device="the CPU", peak_source="parameter", peak_gb_s=68.0)
+    c = show.word(cb.fraction(cpu, "bw_1"))
+    assert c.status == "shown" and "CPU-only run" in c.text and "given by the chapter's parameters" in c.text
+
+
+def test_bound_both_ways_and_partial_offload():
+    assert show.word(cb.bound(point(), "bound_1", 0.5)).evidence["verdict"] == "memory-bandwidth"
+    low = show.word(cb.bound(point(fraction_of_peak=0.28, compute_fraction=0.003), "bound_1", 0.5))
+    assert low.evidence["verdict"] == "overhead" and "neither roof" in low.text
+    assert show.word(cb.bound(point(fraction_of_peak=0.28), "bound_1", 0.25)).evidence["verdict"] == "memory-bandwidth"
+    part = show.word(cb.bound(point(offload="partial", offload_why="ngl 10"), "bound_1", 0.5))
+    assert part.status == "withheld" and "partly offloaded" in part.text
+    unknown = show.word(cb.bound(point(fraction_of_peak=None, compute_fraction=None), "bound_1", 0.5))
+    assert unknown.status == "withheld"
+
+
+def test_size_trend_both_ways():
+    rises = pd.DataFrame(
+        [point(bytes_per_token=b, fraction_of_peak=f) for b, f in ((4e9, 0.6), (8e9, 0.7), (4e10, 0.8))]
+    )
+    c = show.word(cb.size_trend(rises))
+    assert c.status == "shown" and "from 60% to 80%" in c.text
+    mixed = rises.assign(fraction_of_peak=[0.6, 0.5, 0.8])
+    assert show.word(cb.size_trend(mixed)).status == "withheld"
+    assert show.word(cb.size_trend(rises.head(2))).status == "withheld"
+
+
+def _ledger(path, **kw):
+    df = ingest.read(path, tool="llama-bench")
+    kept, _ = bandwidth.reduce(bandwidth.generation_rows(df))
+    return show.ledger("bandwidth_roofline", ["x"], cb.build(bandwidth.points(kept, **kw), 0.5))
+
+
+def test_seed_ledger():
+    led = _ledger(config.seed("004"))
+    assert rules.check(led.to_dict()) == []
+    assert sum(c.shown for c in led.claims) >= 5
+    fr = [c for c in led.claims if c.kind == "fraction_of_peak"]
+    assert len(fr) == 6 and all(c.evidence["peak_source"] == "detected" for c in fr)
+    moe = [c for c in fr if c.evidence["architecture"] == "moe"]
+    assert sorted(c.evidence["active_params_b"] for c in moe) == [3.3, 5.13]
+    assert led.get("bw_size_trend").shown
+
+
+def test_cpu_only_fixture_is_never_compared_with_a_gpu():
+    path = config.FIXTURES_DIR / "llama-bench" / "ik_llama_pr273.md"
+    led = _ledger(path)
+    assert rules.check(led.to_dict()) == []
+    fr = [c for c in led.claims if c.kind == "fraction_of_peak"]
+    assert fr and all(c.status == "withheld" and c.evidence["mode"] == "cpu" for c in fr)
+    given = _ledger(path, peak_bandwidth_gb_s=400.0)
+    fr = [c for c in given.claims if c.kind == "fraction_of_peak"]
+    assert all(c.evidence["peak_source"] == "parameter" and c.evidence["peak"] == 400.0 for c in fr)
+    assert all(c.evidence["architecture"] == "moe" for c in fr)  # deepseek2: MoE, never dense
+
+
+@pytest.mark.parametrize("name", ["llamacpp_readme_b1275.md", "llamacpp_readme_b5163.md"])
+def test_fixture_ledgers_are_clean(name):
+    led = _ledger(config.FIXTURES_DIR / "llama-bench" / name)
+    assert rules.check(led.to_dict()) == []

@@ -1,0 +1,209 @@
+"""The batch_saturation claims: each verdict on synthetic data both ways, and the seed's values."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from benchbook import config, ingest
+from benchbook.analysis import batch, peaks
+from benchbook.claims import batch as cb
+from benchbook.claims import rules
+from benchbook.presentation import batch as show
+
+SEED = config.RAW_DIR / "bloom_batch" / "003_7819709fab0fbd59.txt"
+FIX = config.FIXTURES_DIR / "hf-batch-sweep"
+A100 = peaks.choose("A100-SXM4-80GB", [], "A100-SXM4-80GB")
+
+
+@pytest.fixture(scope="module")
+def seed():
+    df = ingest.read(SEED, tool="hf-batch-sweep")
+    sw = batch.sweep(df)
+    key = batch.reference(sw)
+    rl = batch.step_roofline(sw, {"BLOOM": 1.3115}, A100)
+    return df, sw, key, rl
+
+
+def curve(bs, tput, lat=None, dtype="bf16", fw="HF"):
+    lat = lat or [b * 100 / t for b, t in zip(bs, tput, strict=True)]
+    return pd.DataFrame(
+        dict(model="m", framework=fw, gpu="", dtype=dtype, batch_size=bs, throughput_tok_s=tput, latency_s=lat)
+    ).assign(has_result=True, conflict=False)
+
+
+# --- knee -----------------------------------------------------------------------------------------
+
+
+def test_knee_seed_is_shown_at_512(seed):
+    _, sw, _, _ = seed
+    k = batch.knee(sw, 0.95)
+    c = cb.knee(k.loc[k["peak_tok_s"].idxmax()])
+    assert c.status == "shown" and c.evidence["x"] == 512 and c.evidence["strength"] == pytest.approx(0.7957, abs=1e-3)
+
+
+def test_knee_withheld_with_three_points():
+    c = cb.knee(batch.knee(curve([1, 2, 4], [10, 20, 21.0]), 0.95).iloc[0])
+    assert c.status == "withheld" and "3 points" in c.reason
+
+
+def test_knee_withheld_on_a_straight_line():
+    """Throughput proportional to batch: the rule's point is the last one, and nothing bends."""
+    c = cb.knee(batch.knee(curve([1, 2, 4, 8, 16], [10, 20, 40, 80, 160.0]), 0.95).iloc[0])
+    assert c.evidence["x"] == 16 and c.evidence["strength"] is None and c.status == "withheld"
+
+
+def test_bend_known_answer():
+    assert batch.bend([1, 4, 16], [1, 4, 4], 4) == pytest.approx(1.0)
+    assert batch.bend([1, 4, 16], [1, 4, 16], 4) == pytest.approx(0.0)
+
+
+# --- the roofline and the bound ------------------------------------------------------------------
+
+
+def test_step_roofline_known_answer():
+    rl = batch.step_roofline(curve([1, 64], [50.0, 3200.0], [2.0, 2.0]), {"m": 1.0}, A100)
+    r = rl.iloc[0]
+    assert r["weight_bytes"] == 2e9 and r["step_s"] == 0.02 and r["achieved_gb_s"] == pytest.approx(100)
+    assert r["bandwidth_fraction"] == pytest.approx(100 / 2039) and r["intensity"] == 1
+    assert rl.iloc[1]["achieved_tflops"] == pytest.approx(2e9 * 3200 / 1e12) and rl.iloc[1]["intensity"] == 64
+    assert r["ridge"] == pytest.approx(312e12 / 2039e9)
+
+
+def test_seed_small_and_large_batches_are_overhead(seed):
+    _, sw, key, rl = seed
+    reg = batch.regimes(rl, key)
+    small = cb.bound("small", reg["small"], A100, 0.5)
+    large = cb.bound("large", reg["large"], A100, 0.5)
+    assert small.status == large.status == "shown"
+    assert small.evidence["verdict"] == large.evidence["verdict"] == "overhead"
+    assert small.evidence["bandwidth_fraction"] == pytest.approx(2.623e9 / 0.0237 / 2039e9, rel=1e-3)
+    assert large.evidence["batch_size"] == 1536 and large.evidence["compute_fraction"] == pytest.approx(0.066, abs=1e-3)
+
+
+def test_bound_flips_to_bandwidth_and_compute():
+    # 1 B params bf16 in 1.5 ms per step at batch 1: 2 GB / 1.5 ms = 1333 GB/s, 65 % of 2039
+    rl = batch.step_roofline(curve([1, 1024], [666.7, 700_000.0], [0.15, 0.1463]), {"m": 1.0}, A100)
+    reg = batch.regimes(rl, ("m", "HF", "bf16"))
+    assert cb.bound("small", reg["small"], A100, 0.5).evidence["verdict"] == "memory-bandwidth"
+    large = cb.bound("large", reg["large"], A100, 0.5)  # 2e9 x 7e5 = 1400 TFLOP/s: beyond 312
+    assert large.status == "implausible"
+    rl = batch.step_roofline(curve([1, 1024], [50.0, 90_000.0]), {"m": 1.0}, A100)  # 180 TFLOP/s = 58 %
+    assert (
+        cb.bound("large", batch.regimes(rl, ("m", "HF", "bf16"))["large"], A100, 0.5).evidence["verdict"] == "compute"
+    )
+    assert (
+        cb.bound("large", batch.regimes(rl, ("m", "HF", "bf16"))["large"], A100, 0.7).evidence["verdict"] == "overhead"
+    )
+
+
+def test_bound_withheld_without_a_model_size():
+    rl = batch.step_roofline(curve([1, 8], [50.0, 400.0]), {}, A100)
+    c = cb.bound("small", batch.regimes(rl, ("m", "HF", "bf16"))["small"], A100, 0.5)
+    assert c.status == "withheld" and c.evidence["verdict"] == "unknown"
+    bw = cb.bandwidth(batch.regimes(rl, ("m", "HF", "bf16"))["small"], A100, None, "unknown")
+    assert bw.status == "withheld" and "active_params_b" in bw.reason
+    assert "nan" not in show.say(bw).text
+
+
+def test_bandwidth_beyond_peak_is_implausible():
+    rl = batch.step_roofline(curve([1, 2], [10_000.0, 20_000.0]), {"m": 7.0}, A100)  # 14 GB in 0.1 ms
+    c = show.say(cb.bandwidth(batch.regimes(rl, ("m", "HF", "bf16"))["small"], A100, 7.0, "table"))
+    assert c.status == "implausible" and c.text.startswith("**Warning")
+
+
+# --- dtypes, flat latency, conflicts -------------------------------------------------------------
+
+
+def test_dtypes_seed_fp32_faster_at_batch_1(seed):
+    _, sw, key, _ = seed
+    pair = batch.dtype_pair(sw, key)
+    c = show.say(cb.dtypes(pair, batch.rounding_noise(*pair)))
+    assert c.status == "shown" and c.evidence["wide"] == "fp32" and c.evidence["narrow"] == "bf16"
+    assert c.evidence["ratio"] == pytest.approx(45.31 / 42.23) and "yet gives" in c.text
+
+
+def test_dtypes_within_noise_is_withheld():
+    sw = pd.concat([curve([1, 2], [45.0, 90.0], [2.2, 2.2], "fp32"), curve([1, 2], [45.1, 90.0], [2.2, 2.2], "bf16")])
+    pair = batch.dtype_pair(sw, ("m", "HF", "bf16"))
+    assert cb.dtypes(pair, batch.rounding_noise(*pair)).status == "withheld"
+    assert cb.dtypes(None, 0.0).status == "withheld"
+
+
+def test_latency_flat_seed_and_rising(seed):
+    _, sw, key, _ = seed
+    c = cb.latency_flat(batch.flat_range(batch.rows_of(sw, key), tolerance=cb.FLAT_TOLERANCE))
+    assert c.status == "shown" and c.evidence["xs"] == [1, 2, 4, 8, 16, 32, 64]
+    rising = curve([1, 2, 4, 8], [10, 10, 10, 10.0], [1.0, 2.0, 4.0, 8.0])
+    assert cb.latency_flat(batch.flat_range(rising)).status == "withheld"
+
+
+def test_conflicting_duplicate_is_not_silently_dropped(tmp_path):
+    text = SEED.read_text()
+    line = "| 2          | 86.60 \\| 11.55  | 83.79 \\| 11.93  |                    |"
+    edited = text.replace(line, line + "\n" + line.replace("86.60 \\| 11.55", "99999.00 \\| 0.01"), 1)
+    assert edited != text
+    f = tmp_path / "conflict.txt"
+    f.write_text(edited)
+    df = ingest.read(f, tool="hf-batch-sweep")
+    conf = batch.conflicts(df)
+    assert len(conf) >= 1 and set(conf["batch_size"]) == {2}
+    sw = batch.sweep(df)
+    row = sw[(sw["dtype"] == "fp32") & (sw["batch_size"] == 2)].iloc[0]
+    assert row["conflict"] and pd.isna(row["throughput_tok_s"])
+    assert cb.conflicts(conf, len(sw)).status == "shown"
+
+
+def test_identical_duplicate_is_no_conflict(tmp_path):
+    line = "| 2          | 86.60 \\| 11.55  | 83.79 \\| 11.93  |                    |"
+    f = tmp_path / "dup.txt"
+    f.write_text(SEED.read_text().replace(line, line + "\n" + line, 1))
+    df = ingest.read(f, tool="hf-batch-sweep")
+    assert batch.conflicts(df).empty
+    assert batch.sweep(df).set_index(["dtype", "batch_size"]).loc[("fp32", 2), "throughput_tok_s"] == 86.60
+    assert cb.conflicts(batch.conflicts(df), 10).status == "withheld"
+
+
+# --- model size and device -----------------------------------------------------------------------
+
+
+def test_model_size_sources():
+    printed = batch.printed_params((FIX / "readme_0253839c_gpt2_mha.md").read_text())
+    assert printed == {"GPT2 Multi-Head Attention": pytest.approx(1.315725312)}
+    assert batch.model_size("GPT2 Multi-Head Attention", printed) == (pytest.approx(1.315725312), "printed")
+    assert batch.model_size("BLOOM", {}) == (pytest.approx(1.3115), "tool config")
+    assert batch.model_size("BLOOM", {}, 7.0) == (7.0, "parameter")
+    assert batch.model_size("GPT2 Multi-Head Attention", {}) == (None, "unknown")
+
+
+def test_device_detected_assumed_given():
+    assert peaks.choose("", ["A100 80GB"], "H100-SXM5-80GB").source == "detected"
+    p = peaks.choose("", [], "A100-SXM4-80GB")
+    assert (p.device, p.source) == ("A100-SXM4-80GB", "assumed")
+    p = peaks.choose("", ["A100 80GB"], "A100-SXM4-80GB", bandwidth_gb_s=1000.0)
+    assert p.source == "parameter" and p.total_bandwidth_gb_s == 1000.0 and p.peak_tflops("bf16") == 312.0
+    p = peaks.choose("", ["deployment=base; gpu=4xNVIDIA_L40S"], "A100-SXM4-80GB")
+    assert (p.device, p.count, p.total_bandwidth_gb_s) == ("L40S-48GB", 4, 4 * 864)
+
+
+def test_roofline_figure_plots_the_steps(seed):
+    _, _, key, rl = seed
+    fig = show.plot_roofline(rl, A100, key)
+    lines = {ln.get_label(): ln for ln in fig.axes[0].get_lines()}
+    bf16 = lines["bf16 steps"]
+    ref = rl[rl["dtype"] == "bf16"].sort_values("batch_size")
+    assert list(bf16.get_xdata()) == list(ref["intensity"]) and list(bf16.get_ydata()) == list(ref["achieved_tflops"])
+    assert "roof: bf16 peak 312 TFLOP/s" in lines
+
+
+def test_seed_ledger_is_clean(seed):
+    _, sw, key, rl = seed
+    reg = batch.regimes(rl, key)
+    from benchbook.claims import Ledger
+
+    led = Ledger("batch_saturation", ["seed"])
+    led.add(cb.bound("small", reg["small"], A100, 0.5))
+    led.add(cb.compute(reg["large"], A100))
+    show.say_all(led)
+    assert rules.check(led.to_dict()) == []
+    assert "5.4% of the A100-SXM4-80GB's peak bandwidth" in led.get("bound_small").text

@@ -1,0 +1,164 @@
+"""The perf-per-watt claims: each verdict on synthetic data both ways, and the seed's ledger."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchbook import config, ingest
+from benchbook.analysis import power
+from benchbook.claims import power as cp
+from benchbook.claims import rules
+from benchbook.presentation import power as show
+
+
+def table(rows, n_reps=5):
+    """An energy table from (test, limit, mean, std) rows."""
+    t = pd.DataFrame(rows, columns=["test", "power_limit_w", "mean", "std"])
+    t = t.assign(
+        model="m",
+        metric=[("tg" if x.startswith("tg") else "pp") + "_rate" for x in t["test"]],
+        n_depth=0,
+        cv=t["std"] / t["mean"],
+        n_reps=n_reps,
+        reps_assumed=True,
+        time_rate=np.nan,
+        line=1,
+    )
+    t["se"] = t["cv"] / np.sqrt(n_reps)
+    return power.energy(t)
+
+
+LIMITS = [600, 500, 400, 300, 200]
+
+
+def curve(test, means, stds=None):
+    stds = stds or [0.1] * len(means)
+    return [(test, w, m, s) for w, m, s in zip(LIMITS, means, stds, strict=True)]
+
+
+def worded(claim):
+    return show.word(claim)
+
+
+def test_speed_trend_both_ways():
+    falls = table(curve("pp512", [100, 95, 90, 80, 70]))
+    c = worded(cp.speed_trend(falls, "pp512", "pp"))
+    assert c.status == "shown" and c.text.startswith("The mean rate of pp512 falls at every step down")
+    flat = table(curve("pp512", [100, 100.2, 100, 80, 70]))
+    c = worded(cp.speed_trend(flat, "pp512", "pp"))
+    assert c.status == "withheld" and "holds or rises" in c.text
+    c = worded(cp.speed_trend(flat.iloc[0:0], None, "pp"))
+    assert c.status == "withheld" and "0 point(s)" in c.text
+
+
+def test_flat_top_both_ways():
+    t = table(curve("tg128", [100, 100.5, 100.2, 90, 70]))
+    c = worded(cp.flat_top(t, "tg128", "tg"))
+    assert c.status == "shown" and (c.evidence["from_w"], c.evidence["to_w"]) == (400, 600)
+    t = table(curve("tg128", [100, 97, 94, 90, 70]))
+    c = worded(cp.flat_top(t, "tg128", "tg"))
+    assert c.status == "withheld" and "fewer than three limits" in c.text
+
+
+def test_retention_inside_and_outside_the_noise():
+    quiet = table(curve("pp512", [100, 99, 92, 80, 70], [0.5] * 5))
+    c = worded(cp.retention(quiet, "pp512", 400, "pp", "retained_quote"))
+    assert c.status == "shown" and "keeps 92.0% of its peak" in c.text
+    noisy = table(curve("pp512", [100, 99, 92, 80, 70], [0.5, 1, 20, 30, 40]))
+    c = worded(cp.retention(noisy, "pp512", 400, "pp", "retained_quote"))
+    assert c.status == "withheld" and "cannot be told apart" in c.text
+    c = worded(cp.retention(quiet, "pp512", None, "pp", "retained_quote"))
+    assert c.status == "withheld" and "one side of the comparison is missing" in c.text
+
+
+def test_energy_estimate_names_its_power_source():
+    t = table(curve("tg128", [100, 100, 100, 90, 70], [0.1, 0.1, 0.1, 0.1, 20]))
+    c = worded(cp.energy_estimate(t.iloc[4], "tg", "energy_best"))
+    assert c.status == "shown" and c.evidence["power_source"] == "limit"
+    assert "assuming the card drew its limit" in c.text and "may be low by about 8%" in c.text
+    m = power.energy(
+        t.drop(columns=["power_w", "power_source"]), pd.DataFrame({"power_limit_w": [200], "power_w": [150]})
+    )
+    c = worded(cp.energy_estimate(m.iloc[4], "tg", "energy_best"))
+    assert c.evidence["power_source"] == "measured" and "150 W measured draw" in c.text
+    c = worded(cp.energy_estimate(None, "tg", "energy_best"))
+    assert c.status == "withheld" and "None" not in c.text
+
+
+def test_energy_difference_inside_and_outside_the_noise():
+    t = table(curve("pp512", [100, 99, 95, 90, 85], [0.1] * 5))
+    order = power.energy_order(t, "pp512")
+    c = worded(cp.energy_difference(order.iloc[0], order.iloc[1], "pp", "energy_runner_up"))
+    assert c.status == "shown" and c.evidence["a_limit_w"] == 200
+    noisy = table(curve("pp512", [100, 99, 95, 90, 85], [1, 5, 20, 30, 40]))
+    order = power.energy_order(noisy, "pp512")
+    c = worded(cp.energy_difference(order.iloc[0], order.iloc[1], "pp", "energy_runner_up"))
+    assert c.status == "withheld" and "cannot be told apart" in c.text
+
+
+def test_sweet_spot_and_knee_both_ways():
+    bends = table(curve("tg128", [100, 100, 99, 80, 50]))
+    sweet = power.sweet_spot(bends, 0.95)
+    c = worded(cp.sweet_spot(sweet, "tg128", "tg", 0.95))
+    assert c.status == "shown" and c.evidence["x"] == 400 and "sweet spot for tg128 is 400 W" in c.text
+    k = worded(cp.knee(bends, "tg128", "tg"))
+    assert k.status == "shown" and k.evidence["x"] == 400
+    # a curve that loses less than 5 % over the whole range has no sweet spot inside it
+    shallow = table(curve("tg128", [100, 99.5, 99, 98, 97]))
+    c = worded(cp.sweet_spot(power.sweet_spot(shallow, 0.95), "tg128", "tg", 0.95))
+    assert c.status == "withheld" and "may lie lower" in c.text
+    straight = table(curve("tg128", [100, 90, 80, 70, 60]))
+    assert worded(cp.knee(straight, "tg128", "tg")).status == "withheld"
+    three = table(curve("tg128", [100, 99, 50, 40, 30])[:3])
+    assert worded(cp.knee(three, "tg128", "tg")).evidence["n_points"] == 3
+    assert worded(cp.knee(three, "tg128", "tg")).status == "withheld"
+
+
+def test_spread_trend_both_ways():
+    grows = table(curve("pp512", [100, 100, 100, 100, 100], [1, 2, 4, 8, 16]))
+    assert worded(cp.spread_trend(grows, "pp512", "pp")).status == "shown"
+    mixed = table(curve("tg128", [100, 100, 100, 100, 100], [1, 0.5, 4, 8, 16]))
+    c = worded(cp.spread_trend(mixed, "tg128", "tg"))
+    assert c.status == "withheld" and "holds or shrinks" in c.text
+
+
+def _ledger(path, fraction=0.95, quote=400.0):
+    df = ingest.read(path, tool="llama-bench")
+    model = power.pick_model(df)
+    kept, _ = power.hold_fixed(df, model)
+    t = power.energy(power.rate_table(kept, model))
+    limits = sorted(t["power_limit_w"].unique())
+    q = min(limits, key=lambda w: abs(w - quote)) if limits else None
+    return show.ledger("perf_per_watt", ["x"], cp.build(t, power.quoted_tests(t), fraction, q))
+
+
+def test_seed_ledger():
+    led = _ledger(config.seed("004"))
+    assert rules.check(led.to_dict()) == []
+    shown = {c.id for c in led.claims if c.shown}
+    assert len(shown) >= 5
+    assert {"speed_falls_pp", "flat_top_tg", "energy_saving_tg", "sweet_spot_tg", "spread_grows_pp"} <= shown
+    # issue 16: the pp energy order of the two cheapest limits is inside the noise
+    assert led.get("energy_runner_up_pp").status == "withheld"
+    assert led.get("speed_falls_tg").status == "withheld"
+    assert led.get("energy_best_tg").evidence["joules_per_token"] == pytest.approx(200 / 189.82)
+    assert show.why_paragraph(led).startswith("Why the two differ")
+
+
+def test_no_power_levels_withholds_everything():
+    led = _ledger(config.FIXTURES_DIR / "llama-bench" / "llamacpp_readme_b1275.json")
+    assert rules.check(led.to_dict()) == []
+    assert not any(c.shown for c in led.claims)
+    assert show.why_paragraph(led) == "" and show.stability_paragraph(led) == ""
+    assert "prompt processing loses speed" not in " ".join(c.text for c in led.claims)
+
+
+def test_input_line_names_only_what_the_data_gives():
+    assert (
+        show.input_line("f.md", None, [], None, None) == "Input: f.md. No model in it was run at a stated power limit."
+    )
+    line = show.input_line("f.md", "m", [200.0, 300.0], None, None)
+    assert "does not name the device" in line and "rated" not in line
+    assert "on the X (rated 450 W)" in show.input_line("f.md", "m", [200.0, 300.0], "X", 450.0)
