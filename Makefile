@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help venv data book test lint sync browser benchmark lock clean
+.PHONY: help venv data book test lint sync browser benchmark mutation lock clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -45,6 +45,11 @@ test: $(STAMP) browser lint ## lint, build the book (every chapter executed), un
 benchmark: $(STAMP) ## measure build, cache, re-run and ingest costs (writes benchmarks/results.json)
 	$(PY) benchmarks/run.py
 
+mutation: $(STAMP) ## mutation testing of ingest core, checks and analysis (slow, not in CI): benchmarks/mutation/
+	rm -rf mutants
+	$(VENV)/bin/mutmut run --max-children 2
+	$(PY) benchmarks/mutation/score.py
+
 lock: ## re-resolve the dependencies and rewrite requirements.txt (needs the network)
 	rm -rf /tmp/benchbook-lock && $(PYTHON) -m venv /tmp/benchbook-lock
 	/tmp/benchbook-lock/bin/pip install -q . '.[test]'
@@ -55,5 +60,5 @@ lock: ## re-resolve the dependencies and rewrite requirements.txt (needs the net
 	  pathlib.Path("environment.yml").write_text(head + "  - pip:\n" + "".join(f"      - {p}\n" for p in pins) + "      - -e .\n")'
 
 clean: ## remove generated files (build, processed data, caches, venv)
-	rm -rf _build data/processed .pytest_cache .ruff_cache .hypothesis $(VENV) src/*.egg-info
+	rm -rf _build data/processed .pytest_cache .ruff_cache .hypothesis mutants $(VENV) src/*.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

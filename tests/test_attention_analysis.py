@@ -201,3 +201,11 @@ def test_descriptions_name_only_what_the_input_has(seed):
     )
     t = show.sdpa_table(seed[0])
     assert list(t.columns) == ["mask", "density", "time_ms", "printed TF/s", "performed TFLOP/s"] and len(t) == 7
+
+
+def test_sources_page_counts_the_seed_masks(seed):
+    """book/sources.md states the seed's number of attention-gym masks; it must be the parsed count."""
+    text = (config.PROJ_ROOT / "book" / "sources.md").read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if "attention-gym" in line and line.startswith("| 004"))
+    stated = int(row.split("|")[2].split()[0])
+    assert stated == seed[0]["mask"].nunique() == 7

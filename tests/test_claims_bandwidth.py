@@ -133,3 +133,10 @@ def test_cpu_only_fixture_is_never_compared_with_a_gpu():
 def test_fixture_ledgers_are_clean(name):
     led = _ledger(config.FIXTURES_DIR / "llama-bench" / name)
     assert rules.check(led.to_dict()) == []
+
+
+def test_a_result_with_no_model_name_is_named_by_its_line():
+    p = point(model=float("nan"), model_file=None, line=12, bytes_per_token=None, fraction_of_peak=None)
+    c = show.word(cb.fraction(p, "bw_1"))
+    assert c.text.startswith("`the model on line 12`: the output prints no model size")
+    assert rules.check({"chapter": "x", "claims": [c.to_dict()]}) == []

@@ -139,19 +139,25 @@ def test_latency_flat_seed_and_rising(seed):
 
 
 def test_conflicting_duplicate_is_not_silently_dropped(tmp_path):
-    text = SEED.read_text()
     line = "| 2          | 86.60 \\| 11.55  | 83.79 \\| 11.93  |                    |"
-    edited = text.replace(line, line + "\n" + line.replace("86.60 \\| 11.55", "99999.00 \\| 0.01"), 1)
-    assert edited != text
-    f = tmp_path / "conflict.txt"
-    f.write_text(edited)
-    df = ingest.read(f, tool="hf-batch-sweep")
+    other = tmp_path / "conflict.txt"
+    other.write_text(SEED.read_text().replace(line, line.replace("86.60 \\| 11.55", "99999.00 \\| 0.01"), 1))
+    df, _ = ingest.read_all([SEED, other], tool="hf-batch-sweep")
     conf = batch.conflicts(df)
-    assert len(conf) >= 1 and set(conf["batch_size"]) == {2}
+    assert set(conf["batch_size"]) == {2} and set(conf["dtype"]) == {"fp32"}
+    assert [99999.0, 86.6] == sorted(conf.set_index("metric").loc["throughput", "values"], reverse=True)
     sw = batch.sweep(df)
     row = sw[(sw["dtype"] == "fp32") & (sw["batch_size"] == 2)].iloc[0]
     assert row["conflict"] and pd.isna(row["throughput_tok_s"])
-    assert cb.conflicts(conf, len(sw)).status == "shown"
+    assert sw[(sw["dtype"] == "fp32") & (sw["batch_size"] == 4)]["throughput_tok_s"].iat[0] == 171.38
+    c = show.say(cb.conflicts(conf, len(sw)))
+    assert c.status == "shown" and c.evidence["count"] == 1 and "left out" in c.text
+    # the same conflict inside one file: the parser sets both rows aside and says so
+    one = tmp_path / "one.txt"
+    one.write_text(SEED.read_text().replace(line, line + "\n" + line.replace("86.60 \\| 11.55", "99999.00 \\| 0.01")))
+    df1 = ingest.read(one, tool="hf-batch-sweep")
+    assert any("different values" in m for m in df1.attrs["messages"])
+    assert not ((df1["dtype"] == "fp32") & (df1["batch_size"] == 2) & (df1["metric"] == "throughput")).any()
 
 
 def test_identical_duplicate_is_no_conflict(tmp_path):

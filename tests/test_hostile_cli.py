@@ -507,3 +507,27 @@ def test_a_fifo_never_blocks_a_real_process(bad, tmp_path, command):
     assert proc.returncode == 2
     refused(proc.stderr, "pipe.txt")
     assert not (tmp_path / "out.csv").exists()
+
+
+# --------------------------------------------------------------------------------------------
+# benchbook claims check
+# --------------------------------------------------------------------------------------------
+
+
+def test_claims_check_refuses_a_fifo_among_the_ledgers(tmp_path):
+    os.mkfifo(tmp_path / "chapter.claims.json")
+    assert "not a regular file" in refused(runner.invoke(app, ["claims", "check", str(tmp_path)]), "chapter.claims")
+
+
+@pytest.mark.parametrize(
+    "content, said",
+    [(b"\xff\xfe\x00binary", "not a readable JSON ledger"), (b'{"no": "claims"}', "not a claims ledger")],
+)
+def test_claims_check_refuses_a_file_that_is_not_a_ledger(tmp_path, content, said):
+    f = tmp_path / "x.claims.json"
+    f.write_bytes(content)
+    assert said in refused(runner.invoke(app, ["claims", "check", str(f)]), "x.claims.json")
+
+
+def test_claims_check_refuses_a_missing_ledger(tmp_path):
+    refused(runner.invoke(app, ["claims", "check", str(tmp_path / "gone.json")]), "gone.json")

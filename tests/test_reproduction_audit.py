@@ -107,7 +107,7 @@ def test_the_comparator_is_the_printed_precision():
     assert (
         checks.printed_decimals(331.3) == 1
         and checks.printed_decimals(6.6376) == 4
-        and checks.printed_decimals(330) == 0
+        and checks.printed_decimals(330) == 1
     )
 
 
@@ -180,3 +180,12 @@ def test_partial_run_is_audited():
     fixture = config.FIXTURES_DIR / "attention-gym" / "w7900_rocm_traceback.md"
     audit = checks.audit_all([fixture])
     assert audit["defect"].str.contains("traceback").any(), audit["defect"].unique()
+
+
+def test_every_tool_uses_the_one_comparator(monkeypatch):
+    """Each tool's reproduce() judges agreement with `checks.agrees`, looked up when it runs: a
+    comparator that never agrees turns every row of every tool into a disagreement."""
+    monkeypatch.setattr(checks, "agrees", lambda *a, **k: False)
+    table = checks.reproduce_all(SEEDS + [config.FIXTURES_DIR / "llama-bench" / "llamacpp_readme_b1275.json"])
+    assert set(table["tool"]) >= {"tgi-benchmark", "sglang-quant-report", "hf-batch-sweep", "attention-gym"}
+    assert not table["agrees"].any()

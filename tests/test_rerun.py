@@ -96,56 +96,6 @@ def test_cli_list_shows_parameters_from_the_notebooks():
     assert "batch_saturation" in res.output and "knee_fraction" in res.output and "0.95" in res.output
 
 
-# ---- MyST to HTML, with known answers -------------------------------------------------------
-
-GLUED = {
-    "peak": {"text/plain": "1234.5678"},
-    "name": {"text/plain": "'BLOOM'"},
-    "fig": {"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"},
-}
-
-
-def test_glue_roles_are_formatted():
-    md = rerun.myst_to_markdown("Peak {glue:text}`peak:.1f` tok/s for {glue:text}`name`; raw {glue}`peak`.", GLUED)
-    assert md == "Peak 1234.6 tok/s for BLOOM; raw 1234.5678."
-
-
-def test_glue_figure_becomes_an_embedded_image_with_its_caption():
-    src = "```{glue:figure} fig\n:name: fig-x\n\nThroughput saturates at batch 16.\n```"
-    md = rerun.myst_to_markdown(src, GLUED)
-    assert '<img src="data:image/png;base64,iVBORw0KGgo="' in md
-    assert "<figcaption>Throughput saturates at batch 16.</figcaption>" in md
-    assert ":name:" not in md
-
-
-def test_dropdown_admonition_becomes_details_and_roles_become_text():
-    src = (
-        "(sec-x)=\n## Exercises\n\nUse {term}`TTFT` and {term}`the roofline <roofline>`, see {doc}`../book/glossary`.\n\n"
-        ":::{admonition} Solution\n:class: dropdown\n\nRun with `-p knee_fraction 0.9`.\n:::\n"
-        "::::{note}\nNested {glue:text}`peak:,.0f`\n::::"
-    )
-    md = rerun.myst_to_markdown(src, GLUED)
-    assert "(sec-x)=" not in md
-    assert "Use TTFT and the roofline, see glossary." in md
-    assert "<details>\n<summary>Solution</summary>" in md and "Run with `-p knee_fraction 0.9`." in md
-    assert ":class:" not in md and ":::" not in md
-    assert "Nested 1,235" in md
-
-
-def test_missing_glue_is_said_not_hidden():
-    assert "value nope was not produced" in rerun.myst_to_markdown("{glue:text}`nope`", GLUED)
-
-
-def test_strip_remote_removes_cdn_scripts():
-    page = (
-        '<head><script src="https://cdnjs.cloudflare.com/x.js"></script><link rel="stylesheet" href="https://x/y.css">'
-        '<script type="module">\nconst m = await import("https://cdnjs.cloudflare.com/m.mjs");\n</script>'
-        "<script>local()</script></head>"
-    )
-    out = rerun.strip_remote(page)
-    assert "https://" not in out and "<script>local()</script>" in out
-
-
 # ---- the exact command of book/run_on_your_data.md ------------------------------------------
 
 
@@ -163,7 +113,14 @@ def test_run_on_your_data_example(tmp_path, machine_path):
     assert "readme_0253839c_gpt2_mha.md" in html
     assert "{glue" not in html and "Traceback" not in html
     assert machine_path(html, str(tmp_path)) is None and machine_path(nb, str(tmp_path)) is None
-    assert "https://cdn" not in html
+    assert "https://cdn" not in html and "unpkg.com" not in html
+    # rendered by the book's engine: no raw MyST, the theme, the dropdown solution, the glossary links
+    for raw in (":::{", "```{", "{term}", "{glue:", ":class: dropdown"):
+        assert raw not in html, raw
+    assert "sphinx-book-theme" in html and 'class="dropdown admonition"' in html
+    assert 'href="batch_saturation_files/glossary.html#term-' in html
+    assert (tmp_path / "batch_saturation_files" / "_static").is_dir()
+    assert 'class="admonition note benchbook-run"' in html
 
 
 def _timeout():

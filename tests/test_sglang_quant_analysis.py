@@ -1,16 +1,17 @@
-"""Winner sets, speed-ups, outliers, and the reproduce/audit checks of the quantization report."""
+"""Winner sets, speed-ups, outliers, phases, peaks, figures, and the reproduce/audit checks of the
+quantization report."""
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 import pytest
 
 from benchbook import config, ingest
-from benchbook.analysis import quant, roofline
+from benchbook.analysis import quant
 from benchbook.chapter import declared
 from benchbook.checks import sglang_quant as checks
+from benchbook.presentation import quant as show
 
 #: The chapter's default metric per regime, read from its parameters cell (its one source).
 METRIC_BY_REGIME = declared("quantization_regimes")["metric_by_regime"]["default"]
@@ -130,7 +131,7 @@ def test_reproduce_summary_matches_published():
     one = rep[rep["quantity"] == "summary std output_throughput of w8a16_sparse_awq_base"].iloc[0]
     assert one["published"] == 1450.51 and one["recomputed"] == pytest.approx(1450.51, abs=0.01)
     rank = rep[rep["quantity"].str.startswith("ranking")]
-    assert len(rank) == 98 and rank["agrees"].all()
+    assert len(rank) == 49 and rank["agrees"].all()  # the printed values; a medal is not a printed number
     lat = rep[rep["quantity"].str.startswith("latency implied")]
     assert len(lat) == 147 and lat["agrees"].all()
 
@@ -169,17 +170,6 @@ def test_audit_seed():
     assert not (a["defect"] == "summary disagrees with runs").any()
 
 
-def test_decision_and_roofline(seed_runs):
-    w = quant.winner_sets(seed_runs, METRIC_BY_REGIME)
-    s = quant.speedups(seed_runs, METRIC_BY_REGIME, "original")
-    d = quant.decision_table(w, s, "original")
-    assert len(d) == 7 and list(d["regime"])[0] == "interactive"
-    pts = quant.roofline_points(seed_runs, 4.02)
-    dec = pts[(pts["phase"] == "decode") & (pts["regime"] == "high_concurrency")].set_index("scheme")
-    assert dec.loc["original", "intensity_flop_per_byte"] == 64 and dec.loc["w8a8_smooth_gptq", "peak"] == "int8"
-    assert np.isfinite(pts["achieved_tflops"]).all()
-
-
 def test_cut_jsonl_line_is_not_a_truncated_ranking(tmp_path):
     lines = (FIX / "seed002_three_schemes.jsonl").read_text().splitlines()
     lines[1] = lines[1][: lines[1].index('"overall_throughput"')]
@@ -198,72 +188,6 @@ def test_cut_ranking_is_a_truncated_ranking(tmp_path):
     assert len(hit) == 1 and hit["evidence"].iat[0].endswith("lists 4 of 7 models (truncated?)")
 
 
-def test_high_variance_sentence_branches():
-    assert quant.high_variance_sentence(pd.Series(dtype=bool)) == "No cell varies that much here."
-    assert "TTFT timestamp of that run" in quant.high_variance_sentence(pd.Series([True, True]))
-    mixed = quant.high_variance_sentence(pd.Series([True, False, False]))
-    assert mixed.startswith("In 2 of the 3 flagged cells latency or overall throughput vary too")
-    # the seed: both flagged cells are late-timestamp cells
-    seed = quant.runs(ingest.read(config.seed("002")))
-    ts = quant.timestamp_outliers(quant.outliers(seed, "cv>0.10"))
-    assert quant.high_variance_sentence(ts).startswith("In each flagged cell, one run's output throughput")
-
-
-def test_published_comparison_seed_and_without_ranking(seed_runs):
-    df = ingest.read(config.seed("002"))
-    w = quant.winner_sets(seed_runs, METRIC_BY_REGIME)
-    sens = quant.metric_sensitivity(seed_runs)
-    table, n, text = quant.published_comparison(sens, quant.published_ranking(df), w)
-    assert (n, text) == (4, "prefill_bound, long_context, medium_batch, base")
-    assert table.loc["decode_bound", "source_ranking"] == table.loc["decode_bound", "output_throughput"]
-    table, n, text = quant.published_comparison(sens, quant.published_ranking(df.iloc[0:0]), w)
-    assert table is sens and (n, text) == (0, "none (the input has no published ranking)")
-    # a ranking that agrees everywhere says "none"
-    agree = w[w["rank"] == 1][["regime", "rank", "scheme"]]
-    assert quant.published_comparison(sens, agree, w)[1:] == (0, "none")
-
-
-def test_outlier_effect_counts_changed_memberships():
-    rt = _synthetic({"a": [100.0, 101.0, 99.0], "b": [99.5, 100.5, 98.5], "c": [80.0, 81.0, 79.0]})
-    w = quant.winner_sets(rt, {"decode_bound": "output_throughput"})
-    assert quant.outlier_effect(w, w) == "does not change any winning set"
-    changed = w.assign(in_winner_set=w["scheme"] == "a")  # b drops out of the set
-    assert quant.outlier_effect(w, changed) == "changes the winning sets (1 regime/scheme memberships differ)"
-
-
-def test_prefill_sentence_and_story_seed(seed_runs):
-    pts = quant.roofline_points(seed_runs, 4.02)
-    ridge = roofline.gpu("A100-SXM4-80GB").ridge_flop_per_byte
-    assert quant.prefill_sentence(pts, ridge) == "48 of 49 prefill points sit right of the ridge."
-    assert quant.prefill_sentence(pts, 0.0) == "Prefill points sit right of the ridge."
-    s = quant.speedups(seed_runs, METRIC_BY_REGIME, "original")
-    story = quant.w8a16_story(s, quant.shapes(seed_runs), "original")
-    assert story == (
-        "In this input the slowest w8a16 scheme, w8a16_sparse_awq, runs at 0.78x [0.77, 0.79] of original in "
-        "high_concurrency (batch 64), against 1.31x for w8a16_awq in interactive (batch 1)."
-    )
-
-
-def test_w8a16_story_says_what_is_missing():
-    lacks = "This input lacks the w8a16 schemes, the baseline or two batch sizes needed to show the cross-over."
-    rt = pd.concat(
-        [
-            _synthetic({"original": [100.0, 101.0, 99.0], "w8a16_x": [90.0, 91.0, 89.0]}, "interactive", bs=1),
-            _synthetic({"original": [100.0, 101.0, 99.0], "w8a16_x": [80.0, 81.0, 79.0]}, "base", bs=32),
-        ]
-    )
-    mbr = {"interactive": "output_throughput", "base": "output_throughput"}
-    shape = quant.shapes(rt)
-    told = quant.w8a16_story(quant.speedups(rt, mbr, "original"), shape, "original")
-    assert told.startswith("In this input the slowest w8a16 scheme, w8a16_x, runs at 0.80x")
-    assert told.endswith("against 0.90x for w8a16_x in interactive (batch 1).")
-    assert quant.w8a16_story(quant.speedups(rt, mbr, "none"), shape, "none") == lacks  # no baseline
-    one = rt[rt["regime"] == "base"]
-    assert quant.w8a16_story(quant.speedups(one, mbr, "original"), quant.shapes(one), "original") == lacks
-    plain = rt[rt["scheme"] == "original"]
-    assert quant.w8a16_story(quant.speedups(plain, mbr, "original"), quant.shapes(plain), "original") == lacks
-
-
 def test_regime_table_metric_and_ttft(seed_runs):
     shape = quant.shapes(seed_runs)
     ttft = seed_runs.groupby("regime")["implied_ttft"].median().reindex(shape.index)
@@ -272,20 +196,125 @@ def test_regime_table_metric_and_ttft(seed_runs):
     assert t.loc["long_context", "median_implied_ttft_ms"] == round(1000 * ttft["long_context"], 1)
 
 
-def test_plots_return_labelled_figures(seed_runs):
+def test_decision_table_and_roofline_points(seed_runs):
+    w = quant.winner_sets(seed_runs, METRIC_BY_REGIME)
+    s = quant.speedups(seed_runs, METRIC_BY_REGIME, "original")
+    d = show.decision_table(w, s, "original")
+    assert len(d) == 7 and list(d["regime"])[0] == "interactive"
+    hc = d.set_index("regime").loc["high_concurrency"]
+    assert hc["recommended"] == "w8a8_smooth_gptq" and "w8a8_sparse_smooth_gptq" in hc["statistically tied"]
+    pts = quant.roofline_points(seed_runs, 4.02)
+    dec = pts[(pts["phase"] == "decode") & (pts["regime"] == "high_concurrency")].set_index("scheme")
+    assert dec.loc["original", "intensity_flop_per_byte"] == 64 and dec.loc["w8a8_smooth_gptq", "peak"] == "int8"
+    # weights stream at params x bytes/weight x steps/s: 4.02e9 x 2 x (tok/s / 64)
+    tok_s = seed_runs[(seed_runs["model"] == "original_high_concurrency")]["output_throughput"]
+    assert dec.loc["original", "weight_gb_s"] == pytest.approx(4.02 * 2 * tok_s.mean() / 64)
+    assert dec.loc["original", "achieved_tflops_std"] == pytest.approx(2 * 4.02e9 * tok_s.std() / 1e12)
+
+
+def test_flagged_values_leave_every_figure(seed_runs):
+    """The flagged run implies 825 TFLOP/s of prefill; once left out, no prefill point of its cell
+    is above the device's peak, and the roofline figure draws exactly the points that are left."""
+    flag = quant.outliers(seed_runs, "cv>0.10")
+    phys = quant.outlier_physics(seed_runs, flag, 4.02).set_index("model")
+    assert phys.loc["w8a16_sparse_awq_base", "implied_prefill_tflops"] == pytest.approx(824.8, abs=0.5)
+    clean = quant.drop_outliers(seed_runs, flag)
+    assert clean.loc[clean["line"] == 1161, ["output_throughput", "implied_ttft"]].isna().all(axis=None)
+    assert clean.loc[clean["line"] == 1161, "latency"].notna().all()  # only the flagged metric and what rests on it
+    dirty = quant.roofline_points(seed_runs, 4.02)
+    pts = quant.roofline_points(clean, 4.02)
+    cell = (pts["regime"] == "base") & (pts["scheme"] == "w8a16_sparse_awq") & (pts["phase"] == "prefill")
+    assert pts.loc[cell, "n"].item() == 2 and pts.loc[cell, "achieved_tflops"].item() < 312
+    assert dirty.loc[cell.to_numpy(), "achieved_tflops"].item() > pts.loc[cell, "achieved_tflops"].item()
+    peaks = quant.Peaks("A100-SXM4-80GB", 312.0, 624.0, 2039.0, "parameter")
+    fig = show.roofline_figure(pts, peaks, "Qwen3-4B")
+    ys = sorted(y for c in fig.axes[0].containers for y in c.lines[0].get_ydata())
+    assert ys == pytest.approx(sorted(pts["achieved_tflops"]))
+    plt.close("all")
+
+
+def test_winners_figure_draws_sd_error_bars(seed_runs):
+    w = quant.winner_sets(seed_runs, METRIC_BY_REGIME)
+    fig = show.winners_figure(w)
+    ax = fig.axes[list(quant.regime_order(w["regime"].unique())).index("decode_bound")]
+    g = w[w["regime"] == "decode_bound"].sort_values("rank", ascending=False)
+    xs = [c.lines[0].get_xdata()[0] for c in ax.containers]
+    assert xs == pytest.approx(list(g["mean"]))
+    # each bar spans mean +- the sample std of the runs (the report's sigma)
+    seg = ax.containers[0].lines[2][0].get_segments()[0]
+    assert (seg[1][0] - seg[0][0]) / 2 == pytest.approx(g["std"].iloc[0])
+    plt.close("all")
+
+
+def test_heatmap_figure_and_placeholder(seed_runs):
     from matplotlib.figure import Figure
 
     w = quant.winner_sets(seed_runs, METRIC_BY_REGIME)
     s = quant.speedups(seed_runs, METRIC_BY_REGIME, "original")
-    figs = [
-        quant.plot_heatmap(s, w, "original", 0.05),
-        quant.plot_quant_roofline(quant.roofline_points(seed_runs, 4.02), roofline.gpu("A100-SXM4-80GB"), "Qwen3-4B"),
-    ]
-    for fig in figs:
-        assert isinstance(fig, Figure)
-        ax = fig.axes[0]
-        assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
-    missing = quant.plot_heatmap(quant.speedups(seed_runs, METRIC_BY_REGIME, "fp4"), w, "fp4", 0.05)
+    fig = show.heatmap_figure(s, w, "original", 0.05)
+    arr = fig.axes[0].images[0].get_array()
+    hc = s[(s["regime"] == "high_concurrency") & (s["scheme"] == "w8a16_awq")]["speedup"].item()
+    regimes = quant.regime_order(s["regime"].unique())
+    schemes = ["original", *sorted(set(s["scheme"]) - {"original"})]
+    assert arr[regimes.index("high_concurrency"), schemes.index("w8a16_awq")] == pytest.approx(hc)
+    missing = show.heatmap_figure(quant.speedups(seed_runs, METRIC_BY_REGIME, "fp4"), w, "fp4", 0.05)
     assert isinstance(missing, Figure)
-    assert [t.get_text() for t in missing.axes[0].texts] == [quant.no_baseline_message("fp4")]
+    assert "no runs of the baseline 'fp4'" in missing.axes[0].texts[0].get_text().replace("\n", " ")
     plt.close("all")
+
+
+def test_phase_ratios_known_answer():
+    """Baseline prefill 1.0 s and decode 1.0 s; the scheme prefills in 1.25 s and decodes in 0.5 s."""
+    rows = []
+    for scheme, pre, dec in (("original", 1.0, 1.0), ("w8a16_x", 1.25, 0.5)):
+        for i, eps in enumerate((-0.01, 0.0, 0.01)):
+            lat = pre + dec + eps
+            rows.append(
+                {
+                    "source": "s",
+                    "scheme": scheme,
+                    "regime": "r",
+                    "batch_size": 4,
+                    "input_len": 100,
+                    "output_len": 10,
+                    "line": len(rows),
+                    "run": f"run{i}",
+                    "latency": lat,
+                    "implied_ttft": pre + eps,
+                }
+            )
+    r = quant.phase_ratios(pd.DataFrame(rows), "w8a16_x", "original").set_index("phase")
+    assert r.loc["prefill", "ratio"] == pytest.approx(1.0 / 1.25) and r.loc["prefill", "tokens_per_pass"] == 400
+    assert r.loc["decode", "ratio"] == pytest.approx(2.0) and r.loc["decode", "tokens_per_pass"] == 4
+    assert r.loc["decode", "intensity"] == 8 and r.loc["decode", "intensity_baseline"] == 4
+    assert r.loc["prefill", "ci_low"] < 0.8 < r.loc["prefill", "ci_high"]
+
+
+def test_manifest_placement_peaks_and_model():
+    meta = quant.manifest(config.seed("002"))
+    where = quant.placement(meta)
+    assert where["own_gpu_each"] is True and "A100" in where["hardware"]
+    assert quant.placement({"hardware": "NVIDIA H100, the same GPU for all schemes"})["own_gpu_each"] is False
+    assert quant.placement({})["own_gpu_each"] is None
+    assert quant.manifest(FIX / "seed002_three_schemes.jsonl") == {}
+    pk = quant.peaks("", [where["hardware"]])
+    assert (pk.device, pk.tflops, pk.int8_tops, pk.source) == ("A100-SXM4-80GB", 312.0, 624.0, "detected")
+    assert pk.ridge == pytest.approx(312e12 / 2039e9)
+    assert quant.peaks("", []).source == "assumed"
+    mine = quant.peaks("H100-SXM5-80GB", [where["hardware"]], peak_tflops=500.0)
+    assert mine.source == "parameter" and mine.tflops == 500.0 and mine.int8_tops is None
+    assert quant.model_size("", [meta["model"]])[0] == pytest.approx(4.02)
+    assert quant.model_size("", ["default"]) == (None, None, None)
+    assert quant.choose_baseline(["a", "original"]) == "original"
+    assert quant.choose_baseline(["a", "b"]) == "" and quant.choose_baseline(["a"], "a") == "a"
+
+
+def test_prefill_position_and_words(seed_runs):
+    pts = quant.roofline_points(seed_runs, 4.02)
+    ridge = 312e12 / 2039e9
+    assert show.prefill_position(pts, ridge) == "48 of 49 prefill points sit right of the ridge."
+    assert show.prefill_position(pts, 0.0) == "All 49 prefill points sit right of the ridge."
+    words = show.prefill_words(seed_runs, quant.shapes(seed_runs))
+    assert "in long_context (81%" in words
+    early = quant.runs(ingest.read(FIX / "pr5822_flashinfer_mla.jsonl"))
+    assert "earliest release" in show.prefill_words(early, quant.shapes(early))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -62,3 +63,37 @@ def metric_dictionary() -> pd.DataFrame:
         for metric, meaning in tool.metrics.items()
     ]
     return pd.DataFrame(rows, columns=["tool", "metric", "meaning"])
+
+
+#: A command-line option (`--max-concurrency`): shown as code, so the page's typography does not
+#: turn its `--` into a dash.
+_OPTION = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
+#: Characters Markdown would read as markup inside a manifest's plain text.
+_MARKUP = re.compile(r"([\\`*_\[\]<>#|~])")
+
+
+def md_text(text) -> str:
+    """A manifest value as Markdown that shows exactly its characters: markup escaped, options as code."""
+    text = str(text)
+    out, last = [], 0
+    for m in _OPTION.finditer(text):
+        out.append(_MARKUP.sub(r"\\\1", text[last : m.start()]))
+        out.append(f"`{m.group(0)}`")
+        last = m.end()
+    out.append(_MARKUP.sub(r"\\\1", text[last:]))
+    return "".join(out)
+
+
+def describe(files: pd.DataFrame) -> str:
+    """Markdown: per raw file its tool, model, hardware and checksum, then each fact with its source."""
+    parts = []
+    for _, r in files.iterrows():
+        version = f" ({md_text(r.tool_version)})" if r.tool_version else ""
+        parts.append(
+            f"### `{r.file}`\n\n**Tool:** {md_text(r.tools)}{version}  \n**Model:** {md_text(r.model)}  \n"
+            f"**Hardware:** {md_text(r.hardware)}  \n**sha256:** `{r.sha256[:16]}…`\n"
+        )
+        for f in r.facts:
+            parts.append(f"- {md_text(f['fact'])} *Source: {md_text(f['source'])}.*")
+        parts.append("")
+    return "\n".join(parts)

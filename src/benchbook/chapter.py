@@ -9,15 +9,13 @@ from __future__ import annotations
 import ast
 import json
 import math
-import os
 import re
 import sys
 import types
 from functools import cache
-from pathlib import Path
 
 from benchbook import config, parameters
-from benchbook.parameters import ParameterError
+from benchbook.parameters import ParameterError, resolve_inputs
 
 __all__ = ["ParameterError", "declared", "fmt", "resolve_inputs", "setup"]
 
@@ -121,39 +119,3 @@ def setup(chapter: str, namespace: dict, *, paths: tuple[str, ...] = ("source",)
         values[name] = value
     defaults = {name: info["default"] for name, info in spec.items()}
     return parameters.check(chapter, values, defaults=defaults, tools=tools, paths=paths)
-
-
-def resolve_inputs(value, name: str = "source", tools: tuple[str, ...] = ()) -> list[Path]:
-    """Turn a path parameter (str, comma-separated str, or list) into existing files, checking
-    that each holds output of one of `tools` (when given). Anything but a regular file is refused
-    before it is opened (a FIFO would block the reader); a folder is accepted only by a chapter
-    that reads no one tool (`tools` empty: it reads every file in the folder)."""
-    items = value if isinstance(value, (list, tuple)) else [s for s in str(value).split(",") if s.strip()]
-    out = []
-    for item in items:
-        try:
-            p = config.resolve(str(item).strip())
-        except FileNotFoundError:
-            raise ParameterError(f"parameter {name!r}: {item!r} does not exist (no such file or folder).") from None
-        except OSError as exc:  # a name too long, a loop of links
-            raise ParameterError(f"parameter {name!r}: {item!r} cannot be used ({exc.strerror}).") from None
-        if tools or not p.is_dir():  # a folder is an input only where the chapter reads every file in it
-            parameters.regular_file(p, name, Path(str(item).strip()).name)
-        elif not os.access(p, os.R_OK | os.X_OK):
-            raise ParameterError(f"parameter {name!r}: {p.name} cannot be read (permission denied).")
-        if tools:
-            from benchbook import ingest
-
-            try:
-                found = ingest.detect(ingest._load_text(p))
-            except ingest.ParseError as exc:
-                raise ParameterError(f"parameter {name!r}: {exc}.") from None
-            except OSError as exc:
-                raise ParameterError(f"parameter {name!r}: {p.name} cannot be read ({exc.strerror}).") from None
-            if not set(found) & set(tools):
-                what = ", ".join(found) if found else "no known tool"
-                raise ParameterError(
-                    f"parameter {name!r}: {p.name} holds output of {what}, but this chapter reads {' or '.join(tools)}."
-                )
-        out.append(p)
-    return out

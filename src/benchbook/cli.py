@@ -110,18 +110,29 @@ def ingest_all(log=print) -> dict[str, int]:
 
 @app.command()
 def ingest(
-    path: Annotated[Path | None, typer.Argument(help="a raw output file of a known tool")] = None,
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="a raw output file; several files or folders go into the warehouse")
+    ] = None,
     tool: Annotated[str | None, typer.Option(help="tool name (default: detect)")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="write .csv or .parquet here")] = None,
     all_: Annotated[bool, typer.Option("--all", help="rebuild data/processed/ from data/raw/")] = False,
     rejected_out: Annotated[
         Path | None, typer.Option("--rejected", help="write the rejected cells (line, text, reason) here as CSV")
     ] = None,
+    into: Annotated[
+        Path | None, typer.Option("--into", help="add the runs to this warehouse folder (default: data/warehouse)")
+    ] = None,
 ) -> None:
     """Parse a raw benchmark output into the tidy table (CSV on stdout without -o); the last line on
-    stderr counts rows kept, cells rejected by reason and tables not read."""
+    stderr counts rows kept, cells rejected by reason and tables not read. Several files or folders
+    (or --into) add each run to the results warehouse instead."""
     from benchbook import ingest as ing
 
+    paths = paths or []
+    if into is not None or len(paths) > 1 or any(p.is_dir() for p in paths):
+        _ingest_into(paths, into or config.DATA_DIR / "warehouse")
+        return
+    path = paths[0] if paths else None
     if output is not None:
         if output.suffix not in (".csv", ".parquet"):
             _fail(f"{output}: use a .csv or .parquet file name")
@@ -160,6 +171,28 @@ def ingest(
         _write_atomically(output, lambda tmp: df.to_parquet(tmp, index=False))
     else:
         _write_atomically(output, lambda tmp: df.to_csv(tmp, index=False))
+
+
+def _ingest_into(paths: list[Path], into: Path) -> None:
+    """`ingest FILES_OR_DIRS... --into DIR`: every run into the warehouse, incrementally."""
+    from benchbook import warehouse
+
+    if not paths:
+        _fail("give the files or folders to add to the warehouse")
+    for p in paths:
+        if not p.exists():
+            _fail(f"{p}: no such file or folder")
+    if into.exists() and not into.is_dir():
+        _fail(f"{into}: not a folder")
+    rep = warehouse.ingest_into(paths, into, log=lambda m: typer.echo(m, err=True))
+    if rep.failed:  # the runs that could be read are in; the sentence names the first file that could not
+        more = f" (and {len(rep.failed) - 1} more file(s) not read)" if len(rep.failed) > 1 else ""
+        _fail(f"{rep.failed[0]}{more}")
+    typer.echo(
+        f"{len(rep.added)} run(s) added, {len(rep.present)} already there, {len(rep.skipped)} file(s) of no known "
+        f"tool skipped -> {_shown(into)}",
+        err=True,
+    )
 
 
 @app.command()
@@ -287,50 +320,71 @@ def run(
     typer.echo(f"page:              {_shown(page)}")
 
 
-@app.command()
-def report(
-    source: Annotated[list[Path], typer.Option("--source", "-s", help="a run of the tool; give exactly two (A, B)")],
+def compare(
+    paths: Annotated[list[Path] | None, typer.Argument(help="runs of one tool (files), in order")] = None,
+    source: Annotated[
+        list[Path] | None, typer.Option("--source", "-s", help="a run of the tool (repeatable; added after PATHS)")
+    ] = None,
+    baseline: Annotated[int, typer.Option(help="the run the others are divided by (1 is the first)")] = 1,
     out: Annotated[
-        Path | None, typer.Option("-o", "--out", help="a .html file or a folder (default: _build/reports/A_vs_B)")
+        Path | None, typer.Option("-o", "--out", help="a .html file or a folder (default: _build/reports/FIRST_vs_N)")
     ] = None,
     tool: Annotated[str | None, typer.Option(help="compare only this tool's output (a file may hold several)")] = None,
-    label: Annotated[list[str] | None, typer.Option(help="names for A and B (default: file names)")] = None,
+    label: Annotated[list[str] | None, typer.Option(help="a name per run, in order (default: file names)")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print the result as JSON (and write HTML only with -o)")
+    ] = False,
 ) -> None:
-    """Compare two runs of the same tool: B/A ratio tables and overlaid curves, as one HTML page."""
-    from benchbook import compare
+    """Compare any number of runs of one tool: each number's ratio to a baseline run, beyond or
+    within the noise the tool itself reports, as one HTML page with a figure per metric."""
+    import json
+
+    from benchbook import compare as cmp
     from benchbook.ingest import ParseError
 
-    if len(source) != 2:
-        _fail(f"give exactly two --source files (A and B), got {len(source)}")
-    if label and len(label) != 2:
-        _fail("give --label twice (A then B), or not at all")
-    a, b = _input(source[0]), _input(source[1])
-    if out is None:
-        out = config.BUILD_DIR / "reports" / f"{source[0].stem}_vs_{source[1].stem}"
-    page = out if out.suffix == ".html" else out / "report.html"
-    _output(page)
+    runs = list(paths or []) + list(source or [])
+    if len(runs) < 2:
+        _fail(f"give at least two runs to compare, got {len(runs)}")
+    if not 1 <= baseline <= len(runs):
+        _fail(f"--baseline must be between 1 and {len(runs)}, got {baseline}")
+    if label and len(label) != len(runs):
+        _fail(f"give --label once per run ({len(runs)}), or not at all")
+    files = [_input(r) for r in runs]
+    page = None
+    if out is not None or not as_json:
+        out = out or config.BUILD_DIR / "reports" / f"{runs[0].stem}_vs_{len(runs) - 1}"
+        page = out if out.suffix == ".html" else out / "report.html"
+        _output(page)
     try:
-        result = compare.compare_files(a, b, tool=tool, labels=tuple(label) if label else None)
-    except (ParseError, compare.CompareError) as exc:
+        result = cmp.compare_runs(files, baseline - 1, tool=tool, labels=label)
+    except (ParseError, cmp.CompareError) as exc:
         _fail(str(exc))
     except FileNotFoundError as exc:
         _fail(str(exc))
     except OSError as exc:  # a regular file that still cannot be read (an I/O error)
-        _fail(f"{exc.filename or f'{source[0]} or {source[1]}'}: cannot be read ({exc.strerror or exc})")
-    _write_report(result, page)
-    for line in compare.summary_lines(result):
+        _fail(f"{exc.filename or runs[0]}: cannot be read ({exc.strerror or exc})")
+    if page is not None:
+        _write_report(result, page)
+    if as_json:
+        typer.echo(json.dumps(cmp.runs_json(result), indent=1))
+        return
+    for line in cmp.runs_lines(result):
         typer.echo(line)
     typer.echo(f"report: {_shown(page)}")
 
 
+app.command()(compare)
+app.command("report", help="Alias of `compare`.")(compare)
+
+
 def _write_report(result, page: Path) -> None:
-    """compare.write_report into a fresh folder beside `page`, then each file moved into place, so
+    """compare.write_runs into a fresh folder beside `page`, then each file moved into place, so
     that a failure leaves neither a half-written page nor a page without its ratio table."""
     import os
     import shutil
     import tempfile
 
-    from benchbook import compare
+    from benchbook import compare as cmp
 
     try:
         page.parent.mkdir(parents=True, exist_ok=True)
@@ -338,8 +392,8 @@ def _write_report(result, page: Path) -> None:
     except OSError as exc:
         _fail(f"{page}: cannot be written ({exc.strerror or exc})")
     try:
-        compare.write_report(result, tmp / page.name)
-        for f in sorted(tmp.iterdir()):  # the page and its ratio table, under the names write_report gave
+        cmp.write_runs(result, tmp / page.name)
+        for f in sorted(tmp.iterdir()):  # the page and its ratio table, under the names write_runs gave
             os.replace(f, page.with_name(f.name))
     except OSError as exc:
         _fail(f"{page}: cannot be written ({exc.strerror or exc})")
@@ -372,6 +426,7 @@ def claims_check(
         _fail("no ledger files found (*.json)")
     problems, n = [], 0
     for f in files:
+        _input(f)  # a FIFO named *.json in the folder would block the read
         try:
             ledger = json.loads(f.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

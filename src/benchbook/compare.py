@@ -20,7 +20,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,9 +27,9 @@ import numpy as np
 import pandas as pd
 
 from benchbook import config
+from benchbook.analysis.compare import as_key as _as_key
+from benchbook.analysis.compare import choose_keys
 
-#: Tidy columns that are never settings.
-_NOT_SETTINGS = {"tool", "source", "line", "metric", "statistic", "value", "unit", "note"}
 #: Statistic shown in the curves, by preference.
 _CURVE_STATS = ["mean", "value", "median", "p50", "p90", "p99", "max", "min"]
 #: Statistics of spread or count: no run is "better" for being larger.
@@ -54,51 +53,6 @@ class Comparison:
     only_a: pd.DataFrame
     only_b: pd.DataFrame
     figures: dict[str, object] = field(default_factory=dict)
-
-
-def settings_columns(df: pd.DataFrame) -> list[str]:
-    """The setting columns of a tidy table (those between `line` and `metric`), that hold a value."""
-    return [c for c in df.columns if c not in _NOT_SETTINGS and df[c].notna().any()]
-
-
-def _as_key(s: pd.Series) -> pd.Series:
-    """A column as comparable text (NaN/NA become '', floats that are integers lose '.0')."""
-
-    def one(v):
-        if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA:
-            return ""
-        if isinstance(v, (float, np.floating)) and float(v).is_integer():
-            return str(int(v))
-        return str(v)
-
-    return s.astype(object).map(one)
-
-
-def choose_keys(a: pd.DataFrame, b: pd.DataFrame) -> tuple[list[str], list[str]]:
-    """(key settings, per-run settings) for two tidy tables of one tool (see the module doc)."""
-    cols = [c for c in dict.fromkeys(settings_columns(a) + settings_columns(b))]
-    keys, per_run = [], []
-    for c in cols:
-        va = _as_key(a[c]) if c in a else pd.Series([""] * len(a))
-        vb = _as_key(b[c]) if c in b else pd.Series([""] * len(b))
-        (keys if va.nunique() > 1 or vb.nunique() > 1 else per_run).append(c)
-    base = ["metric", "statistic", "unit"]
-    for c in list(keys):
-        if pd.api.types.is_numeric_dtype(a[c] if c in a else b[c]):
-            continue
-        rest = [k for k in keys if k != c]
-        redundant = True
-        for df in (a, b):
-            if c not in df:
-                continue
-            t = pd.DataFrame({k: _as_key(df[k]) for k in rest + base if k in df})
-            t["_c"] = _as_key(df[c])
-            if t.groupby([k for k in t.columns if k != "_c"], dropna=False)["_c"].nunique().max() > 1:
-                redundant = False
-                break
-        if redundant and rest:
-            keys.remove(c)
-    return keys, per_run
 
 
 def _keyed(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -385,5 +339,307 @@ def write_report(results: list[Comparison], out: str | Path) -> Path:
     page.parent.mkdir(parents=True, exist_ok=True)
     page.write_text(report_html(results), encoding="utf-8")
     frames = [c.ratios.assign(tool=c.tool) for c in results]
+    pd.concat(frames, ignore_index=True).to_csv(page.with_name(page.stem + "_ratios.csv"), index=False)
+    return page
+
+
+# --------------------------------------------------------------------------------------------
+# N runs against a baseline, with the tools' own noise (`benchbook compare`)
+# --------------------------------------------------------------------------------------------
+
+#: What a number of a run is, against the baseline's.
+VERDICTS = ("beyond noise", "within noise", "no noise estimate", "not comparable")
+_RULE = "run / baseline differs from 1 by more than two combined relative standard deviations (the tool's own spread)"
+
+
+@dataclass
+class MultiComparison:
+    """N runs of one tool, each number against the baseline run's, with a verdict and its claim."""
+
+    tool: str
+    labels: list[str]
+    sources: list[str]
+    baseline: int
+    aligned: object  # benchbook.analysis.compare.Aligned
+    rows: pd.DataFrame  # keys..., metric, statistic, unit, label, value, baseline, ratio, noise, verdict, better
+    claims: list = field(default_factory=list)
+    figures: dict[str, object] = field(default_factory=dict)
+
+
+def _claim(row: pd.Series, keys: list[str], base_label: str, tool: str, i: int):
+    from benchbook.claims import make
+    from benchbook.presentation.wording import say
+
+    ev = {
+        "a": row["value"],
+        "b": row["baseline"],
+        "ratio": row["ratio"],
+        "noise": row["noise"],
+        "run": row["label"],
+        "baseline_run": base_label,
+        "metric": row["metric"],
+        "statistic": row["statistic"],
+        "unit": row["unit"],
+        "settings": {k: row[k] for k in keys if k in row and row[k] != ""},
+        "noise_from": row["s_from"],
+    }
+    c = make(f"{tool}_{row['metric']}_{row['statistic']}_{i}", "comparison", _RULE, ev)
+    if c.status == "shown" and ev["noise"] is None:
+        c = c.withhold("there is no noise estimate: a single measurement with no spread printed and no repeated run")
+    topic = f"the {ev['metric']} ({ev['statistic']}) of {ev['run']} against {base_label}"
+    return say(
+        c,
+        "the {metric} ({statistic}) of {run} is {ratio:.3f} x that of {baseline_run}, beyond the noise ({noise:.1%})",
+        topic=topic,
+    )
+
+
+def _verdict(claim) -> str:
+    ev = claim.evidence
+    if ev.get("ratio") is None:
+        return "not comparable"
+    if claim.shown:
+        return "beyond noise"
+    return "no noise estimate" if ev.get("noise") is None else "within noise"
+
+
+def compare_runs(
+    paths, baseline: int = 0, tool: str | None = None, labels: list[str] | None = None
+) -> list[MultiComparison]:
+    """Compare any number of raw files of one tool against `baseline` (an index into `paths`),
+    one MultiComparison per tool they all hold."""
+    from benchbook import ingest
+    from benchbook.analysis import compare as ac
+
+    paths = [config.resolve(p) for p in paths]
+    if len(paths) < 2:
+        raise CompareError(f"give at least two runs to compare, got {len(paths)}")
+    if not 0 <= baseline < len(paths):
+        raise CompareError(f"--baseline must be between 1 and {len(paths)}, got {baseline + 1}")
+    labels = list(labels) if labels else [p.name for p in paths]
+    if len(labels) != len(paths):
+        raise CompareError(f"give one --label per run ({len(paths)}), got {len(labels)}")
+    if len(set(labels)) < len(labels):
+        labels = [f"{i + 1}: {lab}" for i, lab in enumerate(labels)]
+    tables = [ingest.read(p, tool) for p in paths]
+    common = [t for t in dict.fromkeys(tables[0]["tool"]) if all(t in set(x["tool"]) for x in tables[1:])]
+    if not common:
+        held = "; ".join(f"{p.name}: {', '.join(sorted(set(t['tool'])))}" for p, t in zip(paths, tables, strict=True))
+        raise CompareError(f"the runs hold no tool in common ({held}): compare runs of the same tool")
+    out = []
+    for t in common:
+        al = ac.align([x[x["tool"] == t] for x in tables], labels)
+        rows = ac.against(al, baseline)
+        if rows.empty:
+            raise CompareError(
+                f"no {t} number of another run has the same settings, metric and statistic as one of "
+                f"{labels[baseline]} (settings compared: {', '.join(al.keys) or 'none'})"
+            )
+        claims = [_claim(r, al.keys, labels[baseline], t, i) for i, r in rows.iterrows()]
+        rows["verdict"] = [_verdict(c) for c in claims]
+        rows["better"] = [
+            {"A": labels[baseline], "B": r.label}.get(better(r.unit, r.ratio), "") if v == "beyond noise" else ""
+            for r, v in zip(rows.itertuples(), rows["verdict"], strict=True)
+        ]
+        mc = MultiComparison(t, labels, [config.relative(p) for p in paths], baseline, al, rows, claims)
+        mc.figures = ratio_figures(mc)
+        out.append(mc)
+    return out
+
+
+def _main_stat(stats) -> str:
+    present = set(stats)
+    return next((s for s in _CURVE_STATS if s in present), sorted(present)[0])
+
+
+def runs_summary(mc: MultiComparison) -> pd.DataFrame:
+    """Per run and metric (its main statistic): numbers matched, geometric mean and range of the
+    ratios, and how many are beyond, within or without a noise estimate."""
+    rows = []
+    for metric, g in mc.rows.groupby("metric", sort=False):
+        g = g[g["statistic"] == _main_stat(g["statistic"])]
+        for label, h in g.groupby("label", sort=False):
+            r = h["ratio"][np.isfinite(h["ratio"]) & (h["ratio"] > 0)]
+            rows.append(
+                {
+                    "run": label,
+                    "metric": metric,
+                    "statistic": h["statistic"].iloc[0],
+                    "unit": h["unit"].iloc[0],
+                    "matched": len(h),
+                    "geomean ratio": float(np.exp(np.log(r).mean())) if len(r) else np.nan,
+                    "min ratio": float(r.min()) if len(r) else np.nan,
+                    "max ratio": float(r.max()) if len(r) else np.nan,
+                    **{v: int((h["verdict"] == v).sum()) for v in VERDICTS},
+                }
+            )
+    return pd.DataFrame(
+        rows,
+        columns=["run", "metric", "statistic", "unit", "matched", "geomean ratio"]
+        + ["min ratio", "max ratio", *VERDICTS],
+    )
+
+
+def runs_lines(results: list[MultiComparison]) -> list[str]:
+    """A few lines for the terminal."""
+    lines = []
+    for mc in results:
+        rs = mc.aligned.run_settings
+        diff = rs[rs["differs"]]
+        what = "; ".join(f"{r['setting']}: {' -> '.join(str(r[lab]) for lab in mc.labels)}" for _, r in diff.iterrows())
+        lines.append(
+            f"{mc.tool}: {len(mc.labels)} runs against {mc.labels[mc.baseline]}, {len(mc.rows)} numbers matched "
+            f"({what or 'no run setting differs'})"
+        )
+        for r in runs_summary(mc).to_dict("records"):
+            counts = ", ".join(f"{r[v]} {v}" for v in VERDICTS if r[v])
+            ratio = f"{r['geomean ratio']:.3f}" if np.isfinite(r["geomean ratio"]) else "n/a"
+            lines.append(f"  {r['run']}: {r['metric']} ({r['statistic']}) ratio geomean {ratio}; {counts}")
+    return lines
+
+
+def runs_json(results: list[MultiComparison]) -> dict:
+    """The machine-readable result: per tool, the runs, what differs, every number's verdict."""
+
+    def plain(v):
+        if isinstance(v, (float, np.floating)):
+            return float(v) if np.isfinite(v) else None
+        return v.item() if hasattr(v, "item") else v
+
+    out = []
+    for mc in results:
+        rs = mc.aligned.run_settings
+        rows = mc.rows.drop(columns=["run", "s", "s_baseline"]).rename(columns={"label": "run", "s_from": "noise_from"})
+        out.append(
+            {
+                "tool": mc.tool,
+                "baseline": mc.labels[mc.baseline],
+                "runs": [{"label": lab, "source": src} for lab, src in zip(mc.labels, mc.sources, strict=True)],
+                "keys": mc.aligned.keys,
+                "settings_that_differ": {
+                    r["setting"]: {lab: r[lab] for lab in mc.labels} for _, r in rs[rs["differs"]].iterrows()
+                },
+                "numbers": [{k: plain(v) for k, v in rec.items()} for rec in rows.to_dict("records")],
+                "summary": [{k: plain(v) for k, v in rec.items()} for rec in runs_summary(mc).to_dict("records")],
+            }
+        )
+    return {"comparisons": out}
+
+
+def ratio_figures(mc: MultiComparison, max_lines: int = 8) -> dict[str, object]:
+    """One figure per metric: each run's ratio to the baseline (its main statistic), with the noise
+    as an error bar; a hollow marker has no noise estimate."""
+    import matplotlib.pyplot as plt
+
+    from benchbook.presentation.plotting import PALETTE, use_theme
+
+    use_theme()
+    figs = {}
+    order = [lab for i, lab in enumerate(mc.labels) if i != mc.baseline]
+    pos = {lab: i for i, lab in enumerate(order)}
+    keys = [k for k in mc.aligned.keys if k in mc.rows]
+    for metric, g in mc.rows.groupby("metric", sort=False):
+        stat = _main_stat(g["statistic"])
+        g = g[g["statistic"] == stat]
+        varying = [k for k in keys if g[k].nunique() > 1]
+        groups = list(g.groupby(varying, sort=True)) if varying else [((), g)]
+        fig, ax = plt.subplots(figsize=(7.5, 4.2))
+        ax.axhline(1.0, color="#555", lw=1)
+        for i, (name, sub) in enumerate(groups):
+            name = name if isinstance(name, tuple) else (name,)
+            tag = ", ".join(f"{k}={v}" for k, v in zip(varying, name, strict=True)) or metric
+            col = PALETTE[i % len(PALETTE)] if i < max_lines else "#999999"
+            x = sub["label"].map(pos).to_numpy() + (i - (len(groups) - 1) / 2) * min(0.6 / max(len(groups), 1), 0.1)
+            err = (sub["noise"].astype(float) * sub["ratio"]).to_numpy()
+            known = np.isfinite(err)
+            ax.errorbar(
+                x[known],
+                sub["ratio"].to_numpy()[known],
+                yerr=err[known],
+                fmt="o",
+                color=col,
+                capsize=3,
+                label=tag if i < max_lines else None,
+            )
+            ax.plot(
+                x[~known],
+                sub["ratio"].to_numpy()[~known],
+                "o",
+                mfc="none",
+                color=col,
+                label=(f"{tag} (no noise estimate)" if known.sum() == 0 else None) if i < max_lines else None,
+            )
+        ax.set_xticks(
+            range(len(order)), order, rotation=20 if len(order) > 3 else 0, ha="right" if len(order) > 3 else "center"
+        )
+        ax.set_ylabel(f"ratio to {mc.labels[mc.baseline]}")
+        ax.set_title(
+            f"{metric} ({stat}, {g['unit'].iloc[0]})"
+            + (f"; first {max_lines} of {len(groups)} settings coloured" if len(groups) > max_lines else "")
+        )
+        ax.legend(fontsize=8, loc="best")
+        fig.tight_layout()
+        figs[metric] = fig
+        plt.close(fig)
+    return figs
+
+
+def runs_html(results: list[MultiComparison]) -> str:
+    """The whole comparison as one self-contained HTML page (figures embedded as PNG)."""
+    first = results[0]
+    base = html.escape(first.labels[first.baseline])
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>benchbook compare: {len(first.labels)} runs against {base}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{len(first.labels)} runs against {base}</h1>",
+        "<p>Every number of each run divided by the number of the baseline run with the same settings, metric, "
+        "statistic and unit. A ratio is <em>beyond noise</em> when it differs from 1 by more than two combined "
+        "relative standard deviations taken from the tool's own spread (printed &plusmn; or sigma, min/max, "
+        "repetitions, or repeated runs with identical settings); <em>within noise</em> otherwise; a number with no "
+        "spread at all has <em>no noise estimate</em>, and no run is called better on it. "
+        "Made by <code>benchbook compare</code>.</p>",
+    ]
+    for mc in results:
+        parts.append(f"<h2>{html.escape(mc.tool)}</h2>")
+        runs = pd.DataFrame(
+            {
+                "run": mc.labels,
+                "file": mc.sources,
+                "role": ["baseline" if i == mc.baseline else "" for i in range(len(mc.labels))],
+            }
+        )
+        parts.append(_table(runs))
+        rs = mc.aligned.run_settings
+        diff = rs[rs["differs"]]
+        parts.append(
+            "<h3>What differs between the runs</h3>"
+            + (_table(diff.drop(columns="differs")) if len(diff) else "<p>The runs declare the same settings.</p>")
+        )
+        parts.append(
+            f"<p>Numbers matched on: {html.escape(', '.join(mc.aligned.keys) or 'metric and statistic only')}; "
+            f"{len(mc.aligned.unmatched)} numbers appear in one run only.</p>"
+        )
+        parts.append("<h3>Summary per run and metric</h3>" + _table(runs_summary(mc)))
+        parts.append("<h3>Figures</h3>")
+        for metric, fig in mc.figures.items():
+            parts.append(
+                f"<figure><img alt='{html.escape(metric)}: ratio of each run to {base}' src='data:image/png;base64,{_png(fig)}'>"
+                f"<figcaption>{html.escape(metric)}: each run's ratio to {base}; bars are the noise, hollow markers "
+                "have no noise estimate.</figcaption></figure>"
+            )
+        parts.append("<h3>Every number</h3>")
+        show = mc.rows.drop(columns=["run", "s", "s_baseline"]).rename(columns={"label": "run", "s_from": "noise from"})
+        for metric, g in show.groupby("metric", sort=False):
+            parts.append(f"<details><summary>{html.escape(metric)} ({len(g)} rows)</summary>{_table(g)}</details>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def write_runs(results: list[MultiComparison], page: str | Path) -> Path:
+    """Write the HTML page, and every number with its verdict as CSV beside it (PAGE_ratios.csv)."""
+    page = Path(page)
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text(runs_html(results), encoding="utf-8")
+    frames = [mc.rows.drop(columns=["run"]).rename(columns={"label": "run"}).assign(tool=mc.tool) for mc in results]
     pd.concat(frames, ignore_index=True).to_csv(page.with_name(page.stem + "_ratios.csv"), index=False)
     return page

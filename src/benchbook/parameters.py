@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchbook import config
+
 
 class ParameterError(ValueError):
     """A chapter parameter that cannot be used, said in one sentence."""
@@ -133,8 +135,8 @@ def regular_file(path: Path, name: str, shown: str | None = None) -> None:
 
 # --------------------------------------------------------------------------------------------
 # Constraint kinds. Each is called as constraint(name, value, context) and raises ParameterError.
-# `stage` orders them: 0 needs nothing, 1 looks at the files a parameter names, 2 looks a name up
-# in a data table, 4 reads the input.
+# `stage` orders them: 0 needs nothing, 1 looks at a file a parameter names (standard library only),
+# 2 looks a name up in a data table, 3 resolves and sniffs the input files, 4 reads the input.
 # --------------------------------------------------------------------------------------------
 
 
@@ -201,17 +203,15 @@ class Text:
 class Inputs:
     """Input files or folders: a path, a comma-separated string of paths, or a list of them. When
     the chapter reads it as input (`paths` of setup), each is resolved and checked, without being
-    read, by `benchbook.chapter.resolve_inputs`, and the context keeps the resolved list."""
+    read, by `resolve_inputs`, and the context keeps the resolved list."""
 
-    stage = 1
+    stage = 3
 
     def __call__(self, name: str, value, context: Context) -> None:
         items = value if isinstance(value, (list, tuple)) else [value]
         if not items or not all(isinstance(v, (str, os.PathLike)) and str(v).strip() for v in items):
             _fail(name, "a file name, a comma-separated list of them, or a list", value)
         if name in context.paths:
-            from benchbook.chapter import resolve_inputs
-
             context.values[name] = resolve_inputs(value, name, context.tools)
 
 
@@ -256,25 +256,13 @@ class Device:
             return
         if not isinstance(value, str) or not value.strip():
             _fail(name, "a device name from data/hardware.csv", value)
+        from benchbook import hardware
+
         try:
-            lookup_device(value)
-        except (KeyError, ValueError) as exc:
+            hardware.device(value)
+        except ValueError as exc:  # hardware.UnknownDevice, with the close names
             said = str(exc.args[0] if exc.args else exc).rstrip(".")
             raise ParameterError(f"parameter {name!r}: {said}.") from None
-
-
-def lookup_device(name: str):
-    """The GPU record for `name`: from `benchbook.hardware` when that module exists, else from the
-    roofline module's table lookup."""
-    try:
-        from benchbook import hardware
-    except ImportError:
-        hardware = None
-    if hardware is not None and hasattr(hardware, "device"):
-        return hardware.device(name)
-    from benchbook.analysis import roofline
-
-    return roofline.gpu(name)
 
 
 @dataclass(frozen=True)
@@ -289,23 +277,13 @@ class KnownModel:
             return
         if not isinstance(value, str) or not value.strip():
             _fail(name, "a model known to data/models.csv or with its size in the name", value)
-        try:
-            from benchbook.hardware import model_size
-        except ImportError:  # before the hardware module: the roofline module's lookup
-            model_size = None
-        if model_size is not None:
-            if model_size(value) is None:
-                raise ParameterError(
-                    f"parameter {name!r}: no parameter count known for model {value!r} "
-                    "(not in data/models.csv, and no size such as 7B in the name)."
-                )
-            return
-        from benchbook.analysis import roofline
+        from benchbook.hardware import model_size
 
-        try:
-            roofline.model_params(value)
-        except KeyError as exc:
-            raise ParameterError(f"parameter {name!r}: {exc.args[0]}.") from None
+        if model_size(value) is None:
+            raise ParameterError(
+                f"parameter {name!r}: no parameter count known for model {value!r} "
+                "(not in data/models.csv, and no size such as 7B in the name)."
+            )
 
 
 @dataclass(frozen=True)
@@ -320,8 +298,6 @@ class OutputFile:
             _fail(name, 'a file name, or "" for nowhere', value)
         if not value:
             return
-        from benchbook import config
-
         problem = output_problem(Path(value) if Path(value).is_absolute() else config.PROJ_ROOT / value)
         if problem:
             raise ParameterError(f"parameter {name!r}: {value} {problem}.")
@@ -337,8 +313,6 @@ class CsvFile:
     stage = 1
 
     def __call__(self, name: str, value, context: Context) -> None:
-        from benchbook import config
-
         if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
             _fail(name, f"a CSV file with columns {', '.join(self.columns)}", value)
         try:
@@ -428,6 +402,42 @@ class MetricMap:
                     f"parameter {name!r}: regime {regime!r} names metric {metric!r}, which the input does not "
                     f"have; it has: {', '.join(have)}."
                 )
+
+
+def resolve_inputs(value, name: str = "source", tools: tuple[str, ...] = ()) -> list[Path]:
+    """Turn a path parameter (str, comma-separated str, or list) into existing files, checking
+    that each holds output of one of `tools` (when given). Anything but a regular file is refused
+    before it is opened (a FIFO would block the reader); a folder is accepted only by a chapter
+    that reads no one tool (`tools` empty: it reads every file in the folder)."""
+    items = value if isinstance(value, (list, tuple)) else [s for s in str(value).split(",") if s.strip()]
+    out = []
+    for item in items:
+        try:
+            p = config.resolve(str(item).strip())
+        except FileNotFoundError:
+            raise ParameterError(f"parameter {name!r}: {item!r} does not exist (no such file or folder).") from None
+        except OSError as exc:  # a name too long, a loop of links
+            raise ParameterError(f"parameter {name!r}: {item!r} cannot be used ({exc.strerror}).") from None
+        if tools or not p.is_dir():  # a folder is an input only where the chapter reads every file in it
+            regular_file(p, name, Path(str(item).strip()).name)
+        elif not os.access(p, os.R_OK | os.X_OK):
+            raise ParameterError(f"parameter {name!r}: {p.name} cannot be read (permission denied).")
+        if tools:
+            from benchbook import ingest
+
+            try:
+                found = ingest.detect(ingest._load_text(p))
+            except ingest.ParseError as exc:
+                raise ParameterError(f"parameter {name!r}: {exc}.") from None
+            except OSError as exc:
+                raise ParameterError(f"parameter {name!r}: {p.name} cannot be read ({exc.strerror}).") from None
+            if not set(found) & set(tools):
+                what = ", ".join(found) if found else "no known tool"
+                raise ParameterError(
+                    f"parameter {name!r}: {p.name} holds output of {what}, but this chapter reads {' or '.join(tools)}."
+                )
+        out.append(p)
+    return out
 
 
 class Context:

@@ -2,19 +2,16 @@
 
 `benchbook run CHAPTER --source my_run.txt -p NAME VALUE` goes through `prepare()` (every parameter
 checked before anything executes, with the same rules as the chapter's own first cell),
-`execute()` (papermill, with a progress bar) and `render_html()` (one self-contained HTML file:
-figures embedded, the inputs of cells tagged remove-input/hide-input hidden as in the book, the
-MyST roles and directives the chapters use turned into plain HTML). No machine path reaches the
+`execute()` (papermill, with a progress bar) and `render_html()` (the book's own engine, Sphinx and
+myst-nb with the book's theme, on a one-chapter book: see `benchbook.single_page`). No machine path reaches the
 notebook metadata or the page: paths are shown relative to the project root, or by file name.
 """
 
 from __future__ import annotations
 
 import ast
-import base64
 import html
 import os
-import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,13 +22,6 @@ import nbformat
 
 from benchbook import config
 from benchbook.chapter import ParameterError, declared, setup
-
-#: Tags that hide a cell's input in the book (and therefore in the re-run page).
-HIDE_INPUT_TAGS = {"remove-input", "hide-input"}
-#: Tags that hide a whole cell, or only its output.
-HIDE_CELL_TAGS = {"remove-cell", "hide-cell"}
-HIDE_OUTPUT_TAGS = {"remove-output", "hide-output"}
-GLUE_PREFIX = "application/papermill.record/"
 
 
 class RunError(RuntimeError):
@@ -243,225 +233,24 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True) -> Path:
 
 
 # --------------------------------------------------------------------------------------------
-# Rendering: MyST (as the chapters use it) to plain markdown/HTML, then nbconvert
+# Rendering: the book's own engine, on a one-chapter book (benchbook.single_page)
 # --------------------------------------------------------------------------------------------
 
 
-def glue_data(nb: nbformat.NotebookNode) -> dict[str, dict]:
-    """name -> mime bundle of every value the notebook glued (myst_nb.glue)."""
-    data = {}
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        for out in cell.get("outputs", []):
-            meta = out.get("metadata", {}).get("scrapbook")
-            if out.get("output_type") in ("display_data", "execute_result") and meta:
-                prefix = meta.get("mime_prefix", "")
-                data[meta["name"]] = {k[len(prefix) :]: v for k, v in out.get("data", {}).items()}
-    return data
-
-
-def _format_text(bundle: dict, fmt: str | None) -> str:
-    plain = bundle.get("text/plain", "")
-    try:
-        value = ast.literal_eval(plain)
-    except (ValueError, SyntaxError):
-        value = plain
-    if fmt:
-        try:
-            return format(value, fmt)
-        except (ValueError, TypeError):
-            try:
-                return format(float(value), fmt)
-            except (ValueError, TypeError):
-                pass
-    return str(value)
-
-
-def _glue_html(bundle: dict | None, name: str) -> str:
-    if bundle is None:
-        return f"<p><em>(value {html.escape(name)} was not produced)</em></p>"
-    for mime in ("image/png", "image/jpeg"):
-        if mime in bundle:
-            img = bundle[mime] if isinstance(bundle[mime], str) else base64.b64encode(bundle[mime]).decode()
-            return f'<img src="data:{mime};base64,{img.strip()}" alt="{html.escape(name)}" style="max-width:100%">'
-    if "image/svg+xml" in bundle:
-        return bundle["image/svg+xml"]
-    if "text/html" in bundle:
-        return bundle["text/html"]
-    if "text/markdown" in bundle:
-        return bundle["text/markdown"]
-    return html.escape(_format_text(bundle, None))
-
-
-_ROLE = re.compile(r"\{([\w:-]+)\}`([^`]*)`")
-_FENCE = re.compile(r"^(\s*)(:{3,}|`{3,})\{([\w:.-]+)\}\s*(.*)$")
-_OPTION = re.compile(r"^\s*:([\w-]+):\s*(.*)$")
-_ADMONITIONS = {"note", "tip", "hint", "warning", "important", "caution", "attention", "danger", "error", "seealso"}
-
-
-def _role(match: re.Match, glued: dict) -> str:
-    role, content = match.group(1), match.group(2)
-    if role.startswith("glue"):
-        name, _, fmt = content.partition(":")
-        bundle = glued.get(name.strip())
-        if bundle is None:
-            return f"*(value {name} was not produced)*"
-        if role == "glue:md":
-            return _format_text(bundle, None)
-        return html.escape(_format_text(bundle, fmt or None))
-    text = re.match(r"^(.*?)\s*<([^>]*)>$", content)
-    if text:  # {term}`text <target>`, {doc}`title <path>`
-        return text.group(1)
-    if role == "doc":
-        return content.rstrip("/").rsplit("/", 1)[-1].replace("_", " ")
-    return content
-
-
-def myst_to_markdown(source: str, glued: dict) -> str:
-    """The MyST a chapter uses, as markdown + HTML that nbconvert renders without Sphinx: glue
-    roles and figures filled in, admonitions (dropdowns become <details>), cross-reference roles
-    reduced to their text, labels and comments dropped."""
-    lines = source.splitlines()
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        m = _FENCE.match(line)
-        if not m:
-            if re.match(r"^\s*\([\w.:-]+\)=\s*$", line) or re.match(r"^\s*%", line):
-                i += 1
-                continue
-            out.append(_ROLE.sub(lambda mm: _role(mm, glued), line))
-            i += 1
-            continue
-        indent, fence, name, arg = m.groups()
-        j = i + 1
-        while j < len(lines):
-            s = lines[j].strip()
-            if s and set(s) == {fence[0]} and len(s) >= len(fence):
-                break
-            j += 1
-        body = lines[i + 1 : j]
-        opts = {}
-        while body and _OPTION.match(body[0]):
-            k, v = _OPTION.match(body[0]).groups()
-            opts[k] = v
-            body = body[1:]
-        inner = myst_to_markdown("\n".join(body), glued).strip()
-        out.append(_directive(name, arg, opts, inner, glued))
-        i = j + 1
-    return "\n".join(out)
-
-
-def _directive(name: str, arg: str, opts: dict, inner: str, glued: dict) -> str:
-    if name in ("glue:figure", "glue", "glue:any"):
-        key = arg.strip()
-        img = _glue_html(glued.get(key), key)
-        cap = f"<figcaption>{inner}</figcaption>" if inner else ""
-        return f'\n<figure class="glued">\n{img}\n{cap}\n</figure>\n'
-    if name == "glue:md":
-        return "\n" + _format_text(glued.get(arg.strip(), {}), None) + "\n"
-    if name == "figure":
-        return f'\n<figure>\n<img src="{html.escape(arg.strip())}" style="max-width:100%">\n<figcaption>{inner}</figcaption>\n</figure>\n'
-    if name in ("admonition", "dropdown") or name in _ADMONITIONS:
-        title = arg.strip() or name.capitalize()
-        title = _ROLE.sub(lambda mm: _role(mm, glued), title)
-        if name == "dropdown" or "dropdown" in opts.get("class", ""):
-            return f"\n<details>\n<summary>{html.escape(title)}</summary>\n\n{inner}\n\n</details>\n"
-        return f'\n<div class="admonition {name}">\n<p class="admonition-title">{html.escape(title)}</p>\n\n{inner}\n\n</div>\n'
-    if name in ("code-block", "code", "sourcecode"):
-        return f"\n```{arg.strip()}\n{inner}\n```\n"
-    return "\n" + inner + "\n"
-
-
-_EXTRA_CSS = """
-<style>
-body { max-width: 60rem; margin: 0 auto; }
-figure.glued { margin: 1.5em 0; }
-figure.glued figcaption, figure figcaption { font-size: 0.95em; color: #333; margin-top: .4em; }
-details { border: 1px solid #ccc; border-radius: 4px; padding: .4em .8em; margin: 1em 0; }
-details summary { cursor: pointer; font-weight: bold; }
-.admonition { border-left: 4px solid #0072B2; background: #f5f9fc; padding: .4em .9em; margin: 1em 0; }
-.admonition-title { font-weight: bold; }
-.benchbook-run { font-family: system-ui, sans-serif; font-size: .9em; color: #444; border-bottom: 1px solid #ddd; padding-bottom: .5em; }
-</style>
-"""
-
-
-def page_notebook(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """A copy of an executed notebook prepared for nbconvert: MyST turned into markdown/HTML,
-    hidden inputs and cells removed, glue-only outputs dropped."""
-    nb = nbformat.from_dict(nb)
-    glued = glue_data(nb)
-    cells = []
-    for cell in nb.cells:
-        tags = set(cell.metadata.get("tags", []))
-        if tags & HIDE_CELL_TAGS:
-            continue
-        if cell.cell_type == "markdown":
-            cell.source = myst_to_markdown(cell.source, glued)
-        elif cell.cell_type == "code":
-            cell.outputs = [
-                o
-                for o in cell.get("outputs", [])
-                if not any(k.startswith(GLUE_PREFIX) for k in o.get("data", {}))
-                and not (o.get("output_type") == "stream" and o.get("name") == "stderr")
-            ]
-            if tags & HIDE_OUTPUT_TAGS:
-                cell.outputs = []
-            if tags & HIDE_INPUT_TAGS:
-                cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
-                cell.metadata["transient"] = {"remove_source": True}
-            if tags & HIDE_INPUT_TAGS and not cell.outputs:
-                continue
-        cells.append(cell)
-    nb.cells = cells
-    return nb
-
-
 def render_html(executed: Path, out: Path | None = None, title: str | None = None) -> Path:
-    """Write one self-contained HTML page for an executed chapter (figures embedded, no script or
-    style fetched from the network)."""
-    from nbconvert import HTMLExporter
-    from traitlets.config import Config
+    """The page of an executed chapter, rendered as the book renders it, with a banner naming the
+    parameters of this run."""
+    from benchbook.single_page import render
 
     nb = nbformat.read(executed, as_version=4)
-    page = page_notebook(nb)
-    c = Config()
-    c.TagRemovePreprocessor.enabled = True
-    c.TagRemovePreprocessor.remove_input_tags = set(HIDE_INPUT_TAGS)
-    c.HTMLExporter.exclude_input_prompt = True
-    c.HTMLExporter.exclude_output_prompt = True
-    exporter = HTMLExporter(config=c, template_name="lab")
-    exporter.register_preprocessor("nbconvert.preprocessors.TagRemovePreprocessor", enabled=True)
-    body, _ = exporter.from_notebook_node(page, resources={"metadata": {"name": title or executed.stem}})
-    body = strip_remote(body)
     params = nb.metadata.get("papermill", {}).get("parameters", {})
     chapter = nb.metadata.get("papermill", {}).get("input_path", executed.name)
     shown = ", ".join(f"{k} = {v!r}" for k, v in params.items()) or "defaults"
     banner = (
-        f'<div class="benchbook-run">Re-run of <code>{html.escape(chapter)}</code> with '
-        f"{html.escape(shown)}. Made by <code>benchbook run</code>.</div>"
+        '<div class="admonition note benchbook-run"><p class="admonition-title">Your run</p><p>Re-run of '
+        f"<code>{html.escape(chapter)}</code> with {html.escape(shown)}, made by <code>benchbook run</code>.</p></div>"
     )
-    body = body.replace("</head>", _EXTRA_CSS + "</head>", 1)
-    body = re.sub(r"(<main[^>]*>|<body[^>]*>)", lambda m: m.group(1) + banner, body, count=1)
-    out = out or executed.with_suffix(".html")
-    atomic_write(out, body)
-    return out
-
-
-def strip_remote(page: str) -> str:
-    """Drop <script src=http...> and <link href=http...> (MathJax, require.js): the chapters use
-    no math and no widgets, and the page must open offline."""
-    page = re.sub(r"<script[^>]*\bsrc=\"https?://[^\"]*\"[^>]*>\s*</script>", "", page)
-    page = re.sub(r"<link[^>]*\bhref=\"https?://[^\"]*\"[^>]*>", "", page)
-    page = re.sub(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", "", page, flags=re.S)
-    # the lab template lazily imports mermaid from a CDN; the chapters draw no diagrams
-    page = re.sub(
-        r"<script type=\"module\">(?:(?!</script>).)*?cdnjs(?:(?!</script>).)*</script>", "", page, flags=re.S
-    )
-    return page
+    return render(executed, out or executed.with_suffix(".html"), title or executed.stem, banner)
 
 
 def run(chapter: str, given: dict, sources: list[str] | None, out_dir: Path, progress: bool = True, log=print):

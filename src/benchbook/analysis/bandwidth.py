@@ -396,9 +396,14 @@ def decode_points(
 
 
 def label(row) -> str:
-    """A short label for a point: the model file's stem, else the model string."""
+    """A short label for a point: the model file's stem, else the model string, else the line of
+    the output it came from."""
     f = row.get("model_file")
     if isinstance(f, str) and f:
         s = re.sub(r"\.gguf$", "", f)
         return re.sub(r"-0000\d-of-0000\d$", "", s)
-    return str(row.get("model"))
+    m = row.get("model")
+    if isinstance(m, str) and m.strip():
+        return m
+    line = row.get("line")
+    return f"the model on line {int(line)}" if line is not None and not pd.isna(line) else "an unnamed model"

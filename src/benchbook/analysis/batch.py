@@ -22,6 +22,7 @@ import pandas as pd
 
 from benchbook.analysis import roofline
 from benchbook.analysis.pareto import fraction_of_peak
+from benchbook.ingest.core import conflicts as ingest_conflicts
 
 #: New tokens per sequence per generate() call (bigcode-inference-benchmark src/utils.py default
 #: --max_new_tokens).
@@ -43,15 +44,15 @@ _METRICS = {"throughput": "throughput_tok_s", "ms_per_token": "tool_ms_per_token
 
 
 def conflicts(df: pd.DataFrame) -> pd.DataFrame:
-    """Configurations (model, framework, gpu, dtype, batch size) printed more than once with
-    different values of one metric: one row each with the metric, the values and their lines.
-    Identical repeats are not conflicts."""
-    d = df[(df["tool"] == "hf-batch-sweep") & df["value"].notna()].fillna({"model": "", "framework": "", "gpu": ""})
-    rows = []
-    for key, g in d.groupby(_KEYS + ["metric"], sort=False, dropna=False):
-        vals = sorted(set(g["value"]))
-        if len(vals) > 1:
-            rows.append(dict(zip(_KEYS + ["metric"], key, strict=True), values=vals, lines=sorted(set(g["line"]))))
+    """Configurations (model, framework, gpu, dtype, batch size) given more than once with
+    different values of one metric across the input files (`ingest.core.conflicts`; a single file's
+    conflicts are already set aside by the parser): one row each with the metric, the values and
+    their lines. Identical repeats are not conflicts."""
+    d = df[df["tool"] == "hf-batch-sweep"].fillna({"model": "", "framework": "", "gpu": ""})
+    rows = [
+        dict(zip(_KEYS + ["metric"], key, strict=True), values=sorted(set(g["value"])), lines=sorted(set(g["line"])))
+        for key, g in ingest_conflicts(d, _KEYS).groupby(_KEYS + ["metric"], sort=False)
+    ]
     return pd.DataFrame(rows, columns=_KEYS + ["metric", "values", "lines"])
 
 

@@ -26,6 +26,7 @@ PEAK_COLUMNS = {
 }
 
 _DEVICE_LINE = re.compile(r"Device \d+:\s*([^,\n]+)")
+_LABELLED = re.compile(r"\b(hardware|gpu|device)\b", re.IGNORECASE)
 _COUNTED = re.compile(r"\b(\d+)\s*x\s*([A-Za-z][\w .-]*)", re.IGNORECASE)
 
 
@@ -95,7 +96,8 @@ def _peaks(row: pd.Series, source: str, count: int = 1) -> Peaks:
 
 def detect(texts) -> tuple[str, int] | None:
     """(table name, device count) of the first device the texts name, else None: a `Device N:`
-    line, a `gpu=4xNVIDIA_L40S` style label, or a short text that is a table name or alias."""
+    line, a `gpu=4xNVIDIA_L40S` style label, a short text that is a table name or alias, or a short
+    line labelled hardware, GPU or device that names one."""
     for text in texts:
         text = str(text or "")
         for m in _DEVICE_LINE.finditer(text):
@@ -109,6 +111,11 @@ def detect(texts) -> tuple[str, int] | None:
         r = _row(text) if len(text) <= 100 else None  # a short device label, e.g. a table's GPU line
         if r is not None:
             return r["gpu"], 1
+        for line in text.splitlines():
+            if len(line) <= 120 and _LABELLED.search(line):
+                r = _row(line.replace("_", " "))
+                if r is not None:
+                    return r["gpu"], 1
     return None
 
 

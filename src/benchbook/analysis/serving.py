@@ -4,7 +4,10 @@ per-GPU Pareto front.
 
 Rules, stated once:
 
-* **Knee.** Sort the runs by the sweep variable x. For each step from x0 to x1 the elasticity is
+* **The curve.** Runs with no concurrency cap (a max_concurrency sweep) or an infinite request
+  rate (a request_rate sweep) have no place on the sweep's axis: they are kept apart (`apart`),
+  never drawn as the curve's last point.
+* **Knee.** Sort the curve's runs by the sweep variable x. For each step from x0 to x1 the elasticity is
   (relative throughput gain) / (relative x gain) = ((y1 - y0) / y0) / ((x1 - x0) / x0). The knee
   is x0 of the first step whose elasticity falls below `threshold` (0.25: doubling concurrency
   buys less than 25 % more throughput). No such step: the sweep never saturated (None).
@@ -20,8 +23,6 @@ Rules, stated once:
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pandas as pd
@@ -41,16 +42,30 @@ RUN_KEYS = [
     "burstiness",
     "metadata",
 ]
+#: Columns every run table has (NaN where the output does not print them), so the chapter reads
+#: metrics by name whatever the tool version printed.
+COLUMNS = [
+    "duration",
+    "completed",
+    "request_throughput",
+    "output_throughput",
+    "total_token_throughput",
+    "total_input_tokens",
+    "total_generated_tokens",
+    *[f"{m}_{s}" for m in ("ttft", "tpot", "itl", "e2el") for s in ("mean", "median", "p99")],
+]
 PERCENTILE_OF = {"median": 50.0, "p50": 50.0, "p90": 90.0, "p95": 95.0, "p99": 99.0}
 
 
 def runs(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per run: the settings, and one column per metric/statistic (`ttft_mean`,
-    `ttft_p99`, `output_throughput`, ...). A run printed both as a text block and as a JSON line
-    in the same file (same totals) is kept once, from the JSON (full precision)."""
+    """One row per run, in the order the input gives them (`order`): the settings, and one column
+    per metric/statistic (`ttft_mean`, `ttft_p99`, `output_throughput`, ...). A run printed both as
+    a text block and as a JSON line in the same file (same totals, durations within the text's
+    rounding) is kept once, from the JSON (full precision); separate JSON runs are never merged. A
+    run whose output prints no request rate gets the tool's default, inf, with `rate_assumed`."""
     df = df[df["tool"] == "vllm-bench-serve"].copy()
     if df.empty:
-        return pd.DataFrame(columns=RUN_KEYS)
+        return pd.DataFrame(columns=RUN_KEYS + ["order", "rate_assumed"])
     df["col"] = np.where(
         df["statistic"].isin(["value", "count", "max"]), df["metric"], df["metric"] + "_" + df["statistic"]
     )
@@ -59,24 +74,39 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide = wide.reset_index()
     wide = wide.dropna(subset=[c for c in ["duration"] if c in wide.columns], how="all")
     wide.columns.name = None
+    wide = wide.reset_index(drop=True)
     ident = [c for c in ["source", "completed", "total_input_tokens", "total_generated_tokens"] if c in wide.columns]
-    wide["_json"] = wide["format"].eq("json")
-    wide = wide.sort_values("_json", ascending=False).drop_duplicates(subset=ident, keep="first")
-    return wide.drop(columns="_json").sort_index().reset_index(drop=True)
+    drop = []
+    for i, row in wide[wide["format"] == "text"].iterrows():
+        twin = wide[(wide["format"] == "json") & (wide["duration"] - row["duration"]).abs().le(0.0051)]
+        twin = twin[np.logical_and.reduce([twin[c].eq(row[c]) | (twin[c].isna() & pd.isna(row[c])) for c in ident])]
+        if len(twin):
+            drop.append(i)
+    wide = wide.drop(index=drop).reset_index(drop=True)
+    for c in RUN_KEYS + COLUMNS:
+        if c not in wide:
+            wide[c] = np.nan
+    wide["order"] = np.arange(len(wide))
+    wide["rate_assumed"] = wide["request_rate"].isna()
+    wide["request_rate"] = wide["request_rate"].astype(float).fillna(np.inf)
+    return wide
+
+
+def apart(r: pd.DataFrame, variable: str) -> pd.Series:
+    """Runs that are not points of the sweep's curve: with no concurrency cap (for a
+    max_concurrency sweep) or an infinite request rate (for a request_rate sweep). They have no x
+    on the curve's axis and are shown on their own."""
+    if variable == "max_concurrency":
+        return r["max_concurrency"].isna()
+    if variable == "request_rate":
+        return ~np.isfinite(r["request_rate"].astype(float))
+    raise ValueError(f"sweep variable must be 'max_concurrency' or 'request_rate', not {variable!r}")
 
 
 def sweep_x(r: pd.DataFrame, variable: str) -> pd.Series:
-    """The sweep variable of each run as a plottable number. Uncapped concurrency (NaN) counts as
-    num_prompts (the most that can be in flight); an infinite request rate as twice the largest
-    finite rate (marked on the axis)."""
-    if variable == "max_concurrency":
-        return r["max_concurrency"].fillna(r["num_prompts"]).astype(float)
-    if variable == "request_rate":
-        x = r["request_rate"].astype(float)
-        finite = x[np.isfinite(x)]
-        big = 2 * finite.max() if len(finite) else 1.0
-        return x.where(np.isfinite(x), big)
-    raise ValueError(f"sweep variable must be 'max_concurrency' or 'request_rate', not {variable!r}")
+    """The sweep variable of each run as a number; NaN for the runs `apart` from the curve."""
+    x = r[variable].astype(float)
+    return x.where(~apart(r, variable))
 
 
 def _steps(x, y) -> list[tuple[float, float]]:
@@ -103,38 +133,41 @@ def knee(x, y, threshold: float = 0.25):
 
 
 def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
-    """The knee of each series of runs (see `series_key`): series, n, knee, first and last step
-    elasticity, the number of steps and of steps where throughput fell (negative elasticity),
-    whether the elasticity fell at every step (`diminishing`), output throughput at the knee, and
-    the best run's throughput and x."""
+    """The knee of each series of runs on the curve (see `series_key`; runs `apart` left out):
+    series, n (points), knee, first and last step elasticity, the number of steps and of steps
+    where throughput fell (negative elasticity), whether the elasticity fell at every step
+    (`diminishing`), the curve's `bend` at the knee (`strength`), output throughput at the knee,
+    and the best run's throughput and x."""
+    from benchbook.analysis.batch import bend
+
     d = r.assign(x=sweep_x(r, variable), series=series_key(r))
-    d = d[np.isfinite(d["output_throughput"])]
+    d = d[np.isfinite(d["x"]) & np.isfinite(d["output_throughput"])]
     rows = []
     for name, g in d.groupby("series", sort=False):
-        if g["x"].nunique() < 2:
-            continue
-        k = knee(g["x"], g["output_throughput"], threshold)
         el = elasticities(g["x"], g["output_throughput"])
         if not el:
             continue
+        k = knee(g["x"], g["output_throughput"], threshold)
         top = g.loc[g["output_throughput"].idxmax()]
         at = g[g["x"] == k]["output_throughput"].max() if k is not None else np.nan
+        curve = g.groupby("x")["output_throughput"].max()
         rows.append(
             dict(
                 series=name,
-                n=len(g),
+                n=int(g["x"].nunique()),
                 knee=k,
                 el_first=el[0],
                 el_last=el[-1],
                 n_steps=len(el),
                 n_falls=sum(e < 0 for e in el),
                 diminishing=all(b < a for a, b in zip(el, el[1:], strict=False)),
+                strength=bend(curve.index, curve.values, k),
                 knee_tput=at,
                 top_tput=top["output_throughput"],
                 top_x=top["x"],
             )
         )
-    columns = ["series", "n", "knee", "el_first", "el_last", "n_steps", "n_falls", "diminishing"]
+    columns = ["series", "n", "knee", "el_first", "el_last", "n_steps", "n_falls", "diminishing", "strength"]
     return pd.DataFrame(rows, columns=columns + ["knee_tput", "top_tput", "top_x"])
 
 
@@ -227,261 +260,87 @@ def series_key(r: pd.DataFrame) -> pd.Series:
     return label
 
 
-def fmt_x(v: float, variable: str, r: pd.DataFrame | None = None) -> str:
-    """A tick label for a sweep value: "inf" and "no cap" for the stand-ins `sweep_x` plots."""
-    if variable == "request_rate" and r is not None:
-        fin = r["request_rate"][np.isfinite(r["request_rate"])]
-        if len(fin) and math.isclose(v, 2 * fin.max()):
-            return "inf"
-    if variable == "max_concurrency" and r is not None:
-        uncapped = r.loc[r["max_concurrency"].isna(), "num_prompts"]
-        if (uncapped == v).any() and not (r["max_concurrency"] == v).any():
-            return "no cap"
-    return f"{v:g}"
+# --- the decode roofline ----------------------------------------------------------------------
+
+#: Bytes per weight read from markers in a model id (checked in order); anything else is assumed
+#: to be bf16/fp16 (2 bytes), which vLLM's default dtype gives for most checkpoints.
+WEIGHT_MARKERS = (
+    (("nvfp4", "mxfp4", "fp4", "awq", "gptq", "int4", "w4a16", "w4a8", "4bit", "q4"), 0.5),
+    (("fp8", "int8", "w8a8", "w8a16", "8bit"), 1.0),
+)
 
 
-# ---------------------------------------------------------------------------------------------
-# tables and sentences of the chapter
-
-RUN_COLUMNS = [
-    "run",
-    "max_concurrency",
-    "request_rate",
-    "num_prompts",
-    "completed",
-    "duration",
-    "request_throughput",
-    "output_throughput",
-    "ttft_mean",
-    "tpot_mean",
-    "itl_mean",
-]
+def weight_bytes(model: str | None) -> tuple[float, bool]:
+    """(bytes per weight, assumed) for a model id: from a quantisation marker in its name, else 2
+    (assumed)."""
+    key = str(model or "").lower()
+    for markers, nbytes in WEIGHT_MARKERS:
+        if any(m in key for m in markers):
+            return nbytes, False
+    return 2.0, True
 
 
-def runs_table(r: pd.DataFrame) -> pd.DataFrame:
-    """The runs as the parser read them, with the columns this input has."""
-    return r[[c for c in RUN_COLUMNS if c in r]].round(2)
+def model_size(model: str | None, params_b: float = 0.0) -> tuple[float | None, float | None, str]:
+    """(total, active billions of parameters, source) of a model id: the `params_b` parameter, the
+    model table (through `benchbook.hardware` when it exists) or a size in the name; (None, None,
+    "unknown") when nothing is known."""
+    from benchbook.analysis import roofline
+
+    if params_b > 0:
+        return params_b, params_b, "parameter"
+    if not model or not isinstance(model, str):
+        return None, None, "unknown"
+    try:
+        from benchbook import hardware
+
+        size = hardware.model_size(model)
+        if size is not None:
+            return float(size.total_b), float(size.active_b), str(getattr(size, "source", "table"))
+    except (ImportError, AttributeError, KeyError, ValueError, TypeError):
+        pass
+    try:
+        m = roofline.model_params(model)
+    except KeyError:
+        return None, None, "unknown"
+    return m["params_b"], m["active_params_b"], m["source"]
 
 
-def first_knee(kn: pd.DataFrame) -> float | None:
-    """The knee of the first series (the one the saturation figure marks); None without one."""
-    if kn.empty:
-        return None
-    k = kn.iloc[0]["knee"]
-    return k if k is not None and np.isfinite(k) else None
-
-
-def knee_sentence(kn: pd.DataFrame, variable: str, r: pd.DataFrame) -> str:
-    """Per series: the first and last elasticity and where it first falls below the threshold,
-    with the throughput there against the series' best run; or why there is no knee."""
-    if kn.empty:
-        return "This input holds a single load level per series, so there is no curve and no knee to find."
-    parts = []
-    for _, k in kn.iterrows():
-        head = (
-            f"{k['series']}: the elasticity is {k['el_first']:.2f} on the first step and "
-            f"{k['el_last']:.2f} on the last; it "
-        )
-        if k["knee"] is None or not np.isfinite(k["knee"]):
-            parts.append(head + "never falls below the threshold, so the sweep did not reach saturation.")
-        else:
-            parts.append(
-                head + f"first falls below the threshold after {fmt_x(k['knee'], variable, r)}, where the "
-                f"server gives {k['knee_tput']:.0f} output tok/s, {k['knee_tput'] / k['top_tput'] * 100:.0f} % "
-                f"of its best run ({k['top_tput']:.0f} tok/s at {fmt_x(k['top_x'], variable, r)})."
-            )
-    return " ".join(parts)
-
-
-def knee_text(kn: pd.DataFrame, variable: str, r: pd.DataFrame) -> str:
-    """The first series' knee in a few words, for the takeaways."""
-    if kn.empty:
-        return "no knee: one load level only"
-    knee_x = first_knee(kn)
-    if knee_x is None:
-        return "no knee within this sweep"
-    return f"knee at {fmt_x(knee_x, variable, r)} for {kn.iloc[0]['series']}"
-
-
-def growth_sentence(kn: pd.DataFrame) -> str:
-    """Whether throughput ever falls with more load, or grows by less at every step."""
-    if kn.empty:
-        return ""
-    if kn["n_falls"].sum():
-        return (
-            f"Throughput falls on {int(kn['n_falls'].sum())} of {int(kn['n_steps'].sum())} steps: "
-            "there, more load costs throughput as well as latency."
-        )
-    if kn["diminishing"].all():
-        return "Throughput grows at every step, by less each time."
-    return "Throughput grows at every step, though not by less each time."
-
-
-def littles_note(lit: pd.DataFrame) -> str:
-    """Where mean E2EL comes from: printed, or estimated (and why the estimate is rough)."""
-    if lit["estimated"].any():
-        return (
-            "The output has no E2EL line, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean "
-            "output tokens - 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
-        )
-    return "Mean E2EL is the value the tool printed."
-
-
-def least_utilised(lit: pd.DataFrame) -> pd.Series | None:
-    """The capped run with the fewest requests in flight for its cap; None when no run is capped."""
-    capped = lit[lit["max_concurrency"].notna()]
-    return capped.loc[capped["utilisation"].idxmin()] if len(capped) else None
-
-
-def littles_sentence(worst: pd.Series | None) -> str:
-    """The run of `least_utilised` in words."""
-    if worst is None:
-        return "No run in this input has a concurrency cap, so there is no nominal concurrency to compare with."
-    return (
-        f"The lowest ratio is run {worst['run']}: {worst['in_flight']:.0f} requests in flight on average "
-        f"for a cap of {worst['max_concurrency']:g} ({worst['utilisation'] * 100:.0f} %)."
-    )
-
-
-def uncapped_prose(r: pd.DataFrame) -> tuple[str, str, str]:
-    """(how the tool sends an uncapped run, what this input's uncapped run shows, the takeaway),
-    comparing the first uncapped run at infinite rate with the best capped run."""
-    unc = r[r["max_concurrency"].isna() & np.isinf(r["request_rate"])]
-    cap = r[r["max_concurrency"].notna()]
-    if not (len(unc) and len(cap)):
-        return (
-            "This input has no uncapped run at infinite request rate (or no capped run to compare it with).",
-            "So the queueing effect cannot be shown with this input.",
-            "An uncapped run's TTFT measures queueing, not prefill speed (no such run in this input).",
-        )
-    u = unc.iloc[0]
-    best = cap.loc[cap["output_throughput"].idxmax()]
-    cause = (
-        ". A likely cause, which this output cannot show: with everything admitted at once the scheduler "
-        "interleaves long prefills with decode steps and may run out of KV-cache space and preempt requests."
-        if u["output_throughput"] < best["output_throughput"]
-        else "."
-    )
-    sentence = (
-        f"Here the uncapped run's mean TTFT is {u['ttft_mean'] / 1000:.1f} s and its output throughput "
-        f"{u['output_throughput']:.0f} tok/s, against {best['output_throughput']:.0f} tok/s for run {best['run']}"
-        + cause
-        + f" Its mean TPOT is {u['tpot_mean']:.0f} ms but its mean ITL {u['itl_mean']:.0f} ms: TPOT is averaged "
-        "per request, so a short request that stalled behind prefills counts as much as a long one, while ITL pools "
-        "every streamed chunk, where long, steadily decoding requests dominate."
-    )
-    message = (
-        f"With `--request-rate inf` and no `--max-concurrency`, the tool sends all {u['num_prompts']:g} requests "
-        "at t=0. The server queues what it cannot batch, and that wait is inside TTFT: the tool starts each "
-        "request's clock when it sends it. With a cap, a request waits on the client's semaphore before it is "
-        "sent, and that wait is not in TTFT or E2EL."
-    )
-    take = f"An uncapped run's TTFT ({u['ttft_mean'] / 1000:.1f} s here) is queueing, not prefill speed."
-    return message, sentence, take
-
-
-def goodput_sentence(gb: pd.DataFrame) -> str:
-    """The run with the most requests proven to meet both SLOs (the lower goodput bound)."""
-    if gb["goodput_lo"].max() > 0:
-        b = gb.loc[gb["goodput_lo"].idxmax()]
-        return (
-            f"The best load under these SLOs is run {b['run']}: at least {b['goodput_lo']:.1f} req/s "
-            f"({b['share_lo'] * 100:.0f} % of its {b['request_throughput']:.1f} req/s) meet both."
-        )
-    return "No run's percentiles prove that any share of its requests meets both SLOs."
-
-
-# ---------------------------------------------------------------------------------------------
-# figures
-
-
-def plot_saturation(r: pd.DataFrame, variable: str, knee_x=None, ax=None):
-    """Output and total token throughput against the sweep variable (log2 x)."""
-    import matplotlib.pyplot as plt
-
-    from benchbook.presentation.plotting import color
-
-    if ax is None:
-        _, ax = plt.subplots()
-    d = r.assign(x=sweep_x(r, variable), series=series_key(r)).sort_values("x")
-    for i, (name, g) in enumerate(d.groupby("series", sort=False)):
-        ax.plot(g["x"], g["output_throughput"], "o-", color=color(2 * i), label=f"output tok/s, {name}")
-        if "total_token_throughput" in g:
-            ax.plot(g["x"], g["total_token_throughput"], "s--", color=color(2 * i + 1), label=f"total tok/s, {name}")
-    if knee_x is not None:
-        ax.axvline(knee_x, color="grey", ls=":", lw=1)
-        ax.annotate(f"knee at {knee_x:g}", (knee_x, ax.get_ylim()[1] * 0.95), ha="left", va="top", fontsize=9)
-    ax.set_xscale("log", base=2)
-    xs = sorted(d["x"].unique())
-    ax.set_xticks(xs, [fmt_x(v, variable, r) for v in xs])
-    ax.set_xlabel(
-        "max concurrency (requests; uncapped = number of prompts)"
-        if variable == "max_concurrency"
-        else "request rate (req/s; inf = all at t=0)"
-    )
-    ax.set_ylabel("throughput (tok/s)")
-    ax.legend(fontsize=8)
-    return ax.figure
-
-
-def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
-    """Throughput (x) against TTFT, TPOT and ITL (y, log), one panel per metric, points labelled
-    with the sweep value; mean, median and p99 where printed."""
-    import matplotlib.pyplot as plt
-
-    from benchbook.presentation.plotting import color
-
-    d = r.assign(x=sweep_x(r, variable)).sort_values("x")
-    fig, axes = plt.subplots(1, 3, figsize=(11, 3.8), sharex=True)
-    for ax, m in zip(axes, ["ttft", "tpot", "itl"], strict=True):
-        for i, stat in enumerate(["mean", "median", "p99"]):
-            c = f"{m}_{stat}"
-            if c in d and d[c].notna().any():
-                ax.plot(d["output_throughput"], d[c], "o-", color=color(i), label=stat, ms=4)
-        for _, row in d.iterrows():
-            c = f"{m}_mean"
-            if c in d and np.isfinite(row.get(c, np.nan)):
-                ax.annotate(
-                    fmt_x(row["x"], variable, r),
-                    (row["output_throughput"], row[c]),
-                    fontsize=7,
-                    xytext=(3, 3),
-                    textcoords="offset points",
-                )
-        ax.set_yscale("log")
-        ax.set_title(m.upper())
-        ax.set_xlabel("output throughput (tok/s)")
-        ax.set_ylabel(f"{m.upper()} (ms)")
-    axes[0].legend(fontsize=8)
-    fig.tight_layout()
-    return fig
-
-
-def plot_pareto(r: pd.DataFrame, variable: str):
-    """Per-user decode speed (1000 / mean TPOT, tok/s) against per-GPU output throughput, the
-    Pareto front joined."""
-    import matplotlib.pyplot as plt
-
-    from benchbook.presentation.plotting import color
-
-    d = r.assign(x=sweep_x(r, variable), per_user=1000 / r["tpot_mean"])
-    front = pareto_front(d["per_user"], d["output_throughput"])
-    fig, ax = plt.subplots()
-    ax.scatter(d["output_throughput"], d["per_user"], color=color(0), zorder=3, label="run")
-    f = d[front].sort_values("output_throughput")
-    ax.plot(f["output_throughput"], f["per_user"], "-", color=color(3), label="Pareto front")
-    for _, row in d.iterrows():
-        ax.annotate(
-            fmt_x(row["x"], variable, r),
-            (row["output_throughput"], row["per_user"]),
-            fontsize=8,
-            xytext=(4, 4),
-            textcoords="offset points",
-        )
-    ax.set_xlabel("output throughput, whole server (tok/s)")
-    ax.set_ylabel("decode speed per user, 1000 / mean TPOT (tok/s)")
-    ax.legend(fontsize=8)
-    return fig
+def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight: float, peaks) -> pd.DataFrame:
+    """Per run (rows of `littles_law`): a step at the measured concurrency. Each of the
+    `in_flight` requests (Little's law) gains one token per step, so steps/s = output throughput /
+    in_flight; every step reads the active weights once (a lower bound on bytes: the KV cache is
+    left out) and the server does 2 x active parameters FLOPs per token it processes (prompt and
+    output tokens: total token throughput). Fractions are of `peaks` (`analysis.peaks.Peaks`) at
+    the weights' precision (bf16 for 2 bytes, fp8 for 1, fp4 for 0.5)."""
+    d = lit.copy()
+    if active_b is None or peaks is None:
+        for c in (
+            "steps_per_s",
+            "achieved_gb_s",
+            "achieved_tflops",
+            "intensity",
+            "bandwidth_fraction",
+            "compute_fraction",
+            "ridge",
+        ):
+            d[c] = np.nan
+        return d
+    conc = d["in_flight"].where(d["in_flight"] > 0)
+    d["steps_per_s"] = d["output_throughput"] / conc
+    weights = active_b * 1e9 * bytes_per_weight
+    d["achieved_gb_s"] = weights * d["steps_per_s"] / 1e9
+    d["achieved_tflops"] = 2 * active_b * 1e9 * d["total_token_throughput"] / 1e12
+    d["intensity"] = d["achieved_tflops"] * 1e12 / (d["achieved_gb_s"] * 1e9)
+    prec = {2.0: "bf16", 1.0: "fp8", 0.5: "fp4"}.get(bytes_per_weight, "bf16")
+    peak = peaks.peak_tflops(prec) or peaks.peak_tflops("bf16")
+    bw = peaks.total_bandwidth_gb_s
+    d["peak_tflops"] = peak if peak else np.nan
+    d["peak_gb_s"] = bw if bw else np.nan
+    d["precision"] = prec
+    d["ridge"] = d["peak_tflops"] * 1e12 / (d["peak_gb_s"] * 1e9)
+    d["bandwidth_fraction"] = d["achieved_gb_s"] / d["peak_gb_s"]
+    d["compute_fraction"] = d["achieved_tflops"] / d["peak_tflops"]
+    return d
 
 
 def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -496,10 +355,15 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def choose_sweep(r: pd.DataFrame, wanted: str) -> str:
     """The sweep variable: `wanted` if it varies across the runs, else the other one if that
-    varies, else `wanted`."""
+    varies; when neither varies, the one that keeps fewer runs `apart` from the curve (`wanted` on
+    a tie)."""
 
     def varies(c):
         return r[c].fillna(-1).nunique() > 1
 
     other = "request_rate" if wanted == "max_concurrency" else "max_concurrency"
-    return wanted if varies(wanted) or not varies(other) else other
+    if varies(wanted):
+        return wanted
+    if varies(other):
+        return other
+    return other if apart(r, other).sum() < apart(r, wanted).sum() else wanted

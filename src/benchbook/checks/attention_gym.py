@@ -1,9 +1,10 @@
 """Reproduce and audit attention-gym `examples/benchmark.py` tables (tool "attention-gym").
 
-reproduce: every TF/s cell from its time, the shape (B=16, H=16, D=64, S from the block mask or
-inferred), the block density (1 - sparsity) and the multiplier (4 forward, 10 backward); causal
-FA2 is credited 0.5 S^2 whatever the mask. Compared at the printed 2 decimals, with the tolerance
-widened by what the printed precision of time and of the sparsity (2 decimals of a percent) allow.
+reproduce: every TF/s cell from its time (printed to 4 places), the shape (B=16, H=16, D=64, S
+from the block mask or inferred), the block density (1 - sparsity) and the multiplier (4 forward,
+10 backward); causal FA2 is credited 0.5 S^2 whatever the mask. Compared at the printed 2
+decimals, with the tolerance widened by what the printed precision of time and of the sparsity
+(2 decimals of a percent) carry (`checks.agrees`).
 
 audit: runs that stopped in a traceback, sections whose S had to be inferred, and the FLOP
 accounting of the sdpa + mask row (credited useful work, computes dense work).
@@ -15,10 +16,13 @@ import math
 
 import pandas as pd
 
-from benchbook import ingest
+from benchbook import checks, ingest
 from benchbook.analysis.attention import MULTIPLIER
-from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame, printed_decimals, tolerance
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame, printed_decimals, tolerance
 from benchbook.ingest.attention_gym import DEFAULT_B, DEFAULT_D, DEFAULT_H, NAME
+
+#: Places benchmark.py formats a time with (f"{ms:.4f}").
+TIME_PLACES = 4
 
 
 def credited_flops(
@@ -63,13 +67,14 @@ def reproduce(path) -> pd.DataFrame:
             continue
         dens = 1.0 if r["operation"] == "causal_fa2" else r["density"]
         rec = tflops(r["operation"], r["pass"], r["time"], r["seq_len"], dens)
-        # tabulate prints TF/s rounded to 2 places and drops trailing zeros (331.3 is 331.30); the time's
-        # last printed place and the sparsity's (0.01 %) carry into the recomputed value
-        t_half = 0.5 * 10 ** (-printed_decimals(r["time"]))
+        # benchmark.py formats times with 4 places and TF/s with 2, and tabulate drops trailing zeros
+        # (108.282 is 108.2820, 331.3 is 331.30); the time's 4th place and the sparsity's (0.01 %)
+        # carry into the recomputed value
+        t_half = 0.5 * 10 ** -max(TIME_PLACES, printed_decimals(r["time"]))
         d_rel = 0.0 if r["operation"] == "causal_fa2" or dens == 1.0 else 0.00005 / dens
         carried = rec * (t_half / r["time"] + d_rel)
         tol = tolerance(2, carried)
-        ok = agrees(r["tflops"], rec, 2, carried)
+        ok = checks.agrees(r["tflops"], rec, 2, carried)
         rows.append(
             {
                 "source": r["source"],

@@ -14,9 +14,9 @@ import math
 
 import pandas as pd
 
-from benchbook import ingest
+from benchbook import checks, ingest
 from benchbook.analysis.batch import NEW_TOKENS
-from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame, tolerance
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame, tolerance
 from benchbook.ingest.hf_batch import EMPTY_NOTE, NAME, OOM_NOTE
 
 _KEYS = ["model", "framework", "gpu", "dtype", "batch_size"]
@@ -48,8 +48,10 @@ def reproduce(path) -> pd.DataFrame:
                     "published": pub,
                     "recomputed": rec,
                     "tolerance": tolerance(2),
-                    "agrees": agrees(pub, rec, 2),
-                    "why_not": None if agrees(pub, rec, 2) else "msec/token is not 1000 / the printed tokens/sec",
+                    "agrees": checks.agrees(pub, rec, 2),
+                    "why_not": None
+                    if checks.agrees(pub, rec, 2)
+                    else "msec/token is not 1000 / the printed tokens/sec",
                 }
             )
     latk = lat.set_index(_KEYS)["value"]
@@ -62,7 +64,7 @@ def reproduce(path) -> pd.DataFrame:
         lo, hi = rounding_interval(r["batch_size"], sec)
         # the throughputs that "sec" rounded to 0.01 s allows, plus the throughput's own 0.005
         carried = max(hi - rec, rec - lo)
-        ok = agrees(r["value"], rec, 2, carried)
+        ok = checks.agrees(r["value"], rec, 2, carried)
         rows.append(
             {
                 "source": r["source"],

@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchbook import config, ingest
+from benchbook import checks, config, ingest
 from benchbook.analysis import bandwidth
 from benchbook.analysis.power import RATE_METRICS
-from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame, printed_decimals, tolerance
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame, printed_decimals, tolerance
 from benchbook.ingest.llama_bench import NAME
 
 #: A test whose std exceeds this fraction of its mean is flagged.
@@ -60,7 +60,7 @@ def reproduce(path) -> pd.DataFrame:
                 rec_mean = float(np.mean(smp))
                 # samples_ts are printed to about 6 significant digits: their last printed place carries
                 half = max(0.5 * 10.0 ** -printed_decimals(v) for v in smp)
-                ok = agrees(m.value, rec_mean, printed_decimals(m.value), half)
+                ok = checks.agrees(m.value, rec_mean, printed_decimals(m.value), half)
                 rows.append(
                     dict(
                         source=src,
@@ -78,7 +78,7 @@ def reproduce(path) -> pd.DataFrame:
                     rec_std = _sample_std(smp)
                     carried = half * np.sqrt(len(smp) / max(len(smp) - 1, 1))
                     tol = tolerance(printed_decimals(std.value), carried)
-                    ok = agrees(std.value, rec_std, printed_decimals(std.value), carried)
+                    ok = checks.agrees(std.value, rec_std, printed_decimals(std.value), carried)
                     rows.append(
                         dict(
                             source=src,

@@ -23,9 +23,9 @@ import statistics
 import numpy as np
 import pandas as pd
 
-from benchbook import ingest
+from benchbook import checks, ingest
 from benchbook.analysis.quant import outliers, runs
-from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame, printed_decimals, tolerance
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame, printed_decimals, tolerance
 from benchbook.ingest.sglang_quant import NAME
 
 _DEC = 2
@@ -88,7 +88,7 @@ def reproduce(path) -> pd.DataFrame:
             else:
                 rec, carried = statistics.stdev(vals), 0.005 * math.sqrt(n / (n - 1))
             tol = tolerance(_DEC, carried)
-            ok = agrees(r.value, rec, _DEC, carried)
+            ok = checks.agrees(r.value, rec, _DEC, carried)
             rows.append(
                 {
                     **base,
@@ -108,7 +108,7 @@ def reproduce(path) -> pd.DataFrame:
         # number (the medal is no printed number; the order follows from the values)
         for r in g.itertuples(index=False):
             m = means.get(r.model, np.nan)
-            ok = agrees(r.value, m, _DEC)
+            ok = checks.agrees(r.value, m, _DEC)
             rows.append(
                 {
                     "source": src,
@@ -131,7 +131,7 @@ def reproduce(path) -> pd.DataFrame:
             places = _DEC if r.latency_printed == round(r.latency_printed, 2) else 4
             carried = implied * 0.005 / r.overall_throughput
             tol = tolerance(places, carried)
-            ok = agrees(r.latency_printed, implied, places, carried)
+            ok = checks.agrees(r.latency_printed, implied, places, carried)
             rows.append(
                 {
                     "source": src,
@@ -154,7 +154,7 @@ def reproduce(path) -> pd.DataFrame:
                 -printed_decimals(r.latency_printed)
             )
             places = printed_decimals(last) if has else 0
-            ok = bool(has and agrees(last, r.implied_ttft, places, carried))
+            ok = bool(has and checks.agrees(last, r.implied_ttft, places, carried))
             rows.append(
                 {
                     "source": src,

@@ -17,8 +17,8 @@ import math
 
 import pandas as pd
 
-from benchbook import ingest
-from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame, tolerance
+from benchbook import checks, ingest
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame, tolerance
 from benchbook.ingest.tgi import NAME
 
 KEYS = [
@@ -95,7 +95,7 @@ def reproduce(path) -> pd.DataFrame:
                     continue
                 rec = work / (lv / 1000.0)
                 tol = tolerance(2, _carried(rec, lv))
-                ok = agrees(pub, rec, 2, _carried(rec, lv))
+                ok = checks.agrees(pub, rec, 2, _carried(rec, lv))
                 why = None
                 if not ok:
                     gap = (pub - rec) / rec * 100
@@ -131,7 +131,7 @@ def reproduce(path) -> pd.DataFrame:
                 continue
             rec = steps * t[stat]
             tol = tolerance(2, steps * 0.005)
-            ok = agrees(r[stat], rec, 2, steps * 0.005)
+            ok = checks.agrees(r[stat], rec, 2, steps * 0.005)
             rows.append(
                 {
                     "source": key[0],

@@ -19,9 +19,9 @@ import math
 
 import pandas as pd
 
-from benchbook import ingest
+from benchbook import checks, ingest
 from benchbook.analysis import serving
-from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, agrees, frame, printed_decimals, tolerance
+from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame, printed_decimals, tolerance
 from benchbook.ingest.vllm_serve import NAME
 
 
@@ -50,7 +50,7 @@ def reproduce(path) -> pd.DataFrame:
                 continue
             places = 2 if text else printed_decimals(pub)
             tol = tolerance(places, abs(rec) * carried)
-            ok = agrees(pub, rec, places, abs(rec) * carried)
+            ok = checks.agrees(pub, rec, places, abs(rec) * carried)
             rows.append(
                 dict(
                     source=row["source"],

@@ -147,7 +147,8 @@ def latency_flat(flat: pd.DataFrame) -> Claim:
 
 def conflicts(conf: pd.DataFrame, n_configs: int) -> Claim:
     """Configurations printed twice with different values, left out of every figure and claim."""
-    ev = dict(count=len(conf), n=n_configs)
+    configs = conf.drop(columns=["metric", "values", "lines"]).drop_duplicates()
+    ev = dict(count=len(configs), n=n_configs)
     if len(conf):
         ev["lines"] = sorted({int(x) for ls in conf["lines"] for x in ls})
     return make("conflicts", "anomaly", "a configuration printed more than once with different values", ev)

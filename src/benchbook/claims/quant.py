@@ -52,10 +52,12 @@ def winner(win: pd.DataFrame, regime: str, alpha: float) -> Claim:
     return make(f"winner_{regime}", "winner", rule, ev)
 
 
-def metric_changes(sens: pd.DataFrame) -> Claim:
-    """In how many regimes the best scheme depends on the metric (latency, output or overall throughput)."""
-    changed = sens.nunique(axis=1) > 1
-    ev = {"count": int(changed.sum()), "n": len(sens), "regimes": list(sens.index[changed])}
+def metric_changes(sens: pd.DataFrame, schemes_per_regime: pd.Series) -> Claim:
+    """In how many regimes with at least two schemes the best scheme depends on the metric
+    (latency, output or overall throughput)."""
+    multi = [r for r in sens.index if schemes_per_regime.get(r, 0) >= 2]
+    changed = sens.loc[multi].nunique(axis=1) > 1
+    ev = {"count": int(changed.sum()), "n": len(multi), "regimes": list(changed.index[changed])}
     return make("metric_changes", "anomaly", "regimes whose best scheme differs between metrics", ev)
 
 

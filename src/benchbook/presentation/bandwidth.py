@@ -100,6 +100,12 @@ def word(claim: Claim) -> Claim:
     raise KeyError(f"no wording for claim {claim.id!r}")
 
 
+def block(led: Ledger, kind: str) -> str:
+    """The sentences of every claim of `kind`, one paragraph each (a sentence when there are none)."""
+    text = wording.block(led, [c.id for c in led.claims if c.kind == kind])
+    return text or "No generation result to place."
+
+
 def ledger(chapter: str, inputs: list[str], claims: list[Claim]) -> Ledger:
     """The chapter's ledger with every claim worded."""
     led = Ledger(chapter, inputs)

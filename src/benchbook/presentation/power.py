@@ -206,6 +206,52 @@ def device_words(rows: pd.DataFrame, gpu: str) -> tuple[str | None, float | None
     return printed, None
 
 
+#: What a section says in place of its verdicts when the input has no power sweep.
+NO_SWEEP = "Needs the same test at two or more power limits; this section's verdicts are withheld."
+
+#: The claims each section of the page states, paragraph by paragraph.
+SECTIONS = {
+    "speed": [
+        ["speed_falls_pp", "flat_top_pp", "speed_falls_tg", "flat_top_tg"],
+        ["retained_quote_tg", "retained_quote_pp", "retained_lowest_tg", "retained_lowest_pp"],
+    ],
+    "energy": [
+        ["energy_top_tg", "energy_best_tg", "energy_saving_tg", "energy_runner_up_tg"],
+        ["energy_top_pp", "energy_best_pp", "energy_saving_pp", "energy_runner_up_pp"],
+    ],
+    "sweet": [["sweet_spot_tg", "sweet_spot_pp", "knee_tg", "knee_pp"]],
+    "spread": [["spread_grows_pp", "spread_grows_tg"]],
+}
+TAKEAWAYS = ["retained_quote_tg", "retained_quote_pp", "energy_saving_tg", "sweet_spot_tg", "sweet_spot_pp"]
+TAKEAWAYS += ["spread_grows_pp"]
+
+#: How the chapter tells a difference from noise, said once where the first comparison is made.
+NOISE_RULE = (
+    "(A difference is stated only when it exceeds twice the combined standard error of the two means, each "
+    "the printed ± over the square root of the number of repetitions.)"
+)
+
+
+def section(led: Ledger, name: str, has_power: bool, extra: str = "") -> str:
+    """A section's verdicts, one paragraph per group (plus `extra`, e.g. the mechanism), or NO_SWEEP:
+    a page without a power sweep says once per section what is missing, not a dozen withheld
+    sentences."""
+    if not has_power:
+        return NO_SWEEP
+    paras = [" ".join(led.get(i).text for i in group) for group in SECTIONS[name]]
+    if name == "speed":
+        paras[-1] += " " + NOISE_RULE
+    return "\n\n".join(paras + ([extra] if extra else []))
+
+
+def takeaways(led: Ledger) -> str:
+    """The key takeaways: the shown verdicts among TAKEAWAYS as a list (a sentence when none is)."""
+    shown = [led.get(i).text for i in TAKEAWAYS if led.get(i).shown]
+    if not shown:
+        return "No verdict about power limits can be stated for this input; the sections above say why."
+    return "\n".join(f"- {t}" for t in shown)
+
+
 def input_line(files: str, model: str | None, limits: list, device: str | None, rated_w: float | None) -> str:
     """The chapter's first line: what was read, from the data only."""
     if model is None:
@@ -221,7 +267,7 @@ def no_power_message(n_limits: int) -> str:
     return (
         f"**This input has {n_limits} power limit(s) for its model** (limits come from headings such as "
         "`### 600W` above each table), so this chapter cannot show how throughput and energy change with the "
-        "limit: every verdict below is withheld, each saying why."
+        "limit: its verdicts are withheld (the claims ledger keeps each with its reason)."
     )
 
 

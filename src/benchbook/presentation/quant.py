@@ -29,7 +29,7 @@ SOURCE_WORDS = {
 
 def message_figure(text: str):
     """The book's placeholder figure, with the message wrapped to its width."""
-    return _message_figure(textwrap.fill(text, 44))
+    return _message_figure(textwrap.fill(text, 32))
 
 
 def _metric(m: str | None) -> str:
@@ -49,7 +49,9 @@ def no_baseline_message(baseline: str) -> str:
 def setting_words(where: dict, peaks: quant.Peaks | None, model: str | None, model_source: str | None) -> str:
     """Where the runs ran and on what model, as the input's manifest or the parameters say."""
     hw = where.get("hardware")
-    parts = [f"The input's manifest records the hardware as: {hw}." if hw else "The input names no hardware."]
+    parts = [
+        f"The input's manifest records the hardware as: {hw}." if hw else "No manifest records this input's hardware."
+    ]
     if model:
         parts.append(
             f"Model: {model} ({'given as a parameter' if model_source == 'parameter' else 'from the manifest'})."
@@ -125,6 +127,14 @@ def heatmap_caption(spd: pd.DataFrame, baseline: str) -> str:
     )
 
 
+def sets_words(winners: pd.DataFrame) -> str:
+    """The takeaway about winning sets, for the number of runs this input has."""
+    if winners.empty or winners["n"].max() < 2:
+        return "With one run per scheme and regime, no winner can be told from noise: repeat each run."
+    n = int(winners["n"].median())
+    return f"Winners are sets: with {n} runs per cell, report the schemes the runs cannot separate, not a gold medal."
+
+
 def phases_note(scheme: str | None, baseline: str) -> str:
     """The section's first sentence: which scheme it examines, or that the input has none."""
     if scheme:
@@ -139,7 +149,7 @@ def phases_note(scheme: str | None, baseline: str) -> str:
 def excluded_words(flagged: pd.DataFrame) -> str:
     """Which run values the outlier rule leaves out of the statistics and the figures."""
     if flagged.empty:
-        return "No run value is left out."
+        return ""
     items = [f"{r.model} {r.run} ({_metric(r.metric)} {r.value:,.2f}, line {r.line})" for r in flagged.itertuples()]
     return "Left out of every statistic and figure below: " + wording.join(items) + "."
 
@@ -290,11 +300,12 @@ def winners_figure(winners: pd.DataFrame):
         ax.set_xlabel(
             f"{_metric(g['metric'].iloc[0])} ({'s' if g['metric'].iloc[0] == 'latency' else 'tok/s'})", fontsize=8
         )
-        ax.tick_params(axis="x", labelsize=7)
+        ax.tick_params(axis="x", labelsize=7, labelrotation=30)
+        ax.margins(x=0.25)
         ax.xaxis.set_major_locator(MaxNLocator(3))
     for ax in list(axes.flat)[len(regimes) :]:
         ax.set_axis_off()
-    fig.tight_layout()
+    fig.tight_layout(w_pad=2.5)
     return fig
 
 
@@ -426,7 +437,9 @@ def word(c: Claim) -> Claim:
             "The best scheme depends on the metric in {count} of {n} regimes ({regimes}): output throughput "
             "ignores prefill, so it can crown a scheme that delivers the whole answer later.",
             "A metric that changes the winner",
-            withheld="In every regime the three metrics agree on the best scheme.",
+            withheld="In every regime the three metrics agree on the best scheme."
+            if ev.get("n")
+            else "No regime has two schemes, so no metric can change a winner.",
         )
     if c.id == "source_first_place":
         return say(
@@ -464,7 +477,7 @@ def word(c: Claim) -> Claim:
     if c.id == "outlier_physics":
         return say(
             "Taken at face value, the flagged run {model} {run} implies a prefill of {implied_tflops:,.0f} "
-            "{unit}, {fraction:.0%} of the {device}'s {peak:,.0f} ({source_words}): physically possible, so "
+            "{unit}, {fraction:.0%} of the {device}'s {peak:,.0f} {unit} peak ({source_words}): physically possible, so "
             "physics alone does not show that its timestamp is wrong.",
             "The physics of the flagged runs",
             withheld="The flagged runs cannot be checked against a peak: {reason}."
@@ -472,9 +485,10 @@ def word(c: Claim) -> Claim:
             else "No run is flagged, so there is nothing to check against physics.",
             implausible="**The flagged runs are not measurements of the GPU.** Taken at face value, {model} "
             "{run} (line {line}) would have prefilled at {implied_tflops:,.0f} {unit}, {fraction:.0%} of the "
-            "{device}'s {peak:,.0f} peak ({source_words}): beyond physics. Its output throughput of {value:,.2f} "
-            "tok/s leaves only {implied_ttft_ms:.0f} ms for the prefill, so its TTFT timestamp is the likely "
-            "fault, not the GPU; leaving it out is right.",
+            "{device}'s {peak:,.0f} {unit} peak ({source_words}): beyond physics. Its output throughput of "
+            "{value:,.2f} tok/s leaves only {implied_ttft_ms:.0f} ms for the prefill, so its TTFT timestamp is the "
+            "likely fault, not the GPU; leaving it out is right. Implied prefill against the peak, per flagged run: "
+            "{fractions:.0%}.",
         )
     if c.id == "outlier_effect":
         return say(
@@ -501,7 +515,7 @@ def word(c: Claim) -> Claim:
     if c.id == "w8a16_decode_trend":
         place = (
             "every one of these steps sits left of the ridge on the {device} ({max_intensity:.0f} FLOP/byte at most, "
-            "with 8-bit weights, against {ridge:.0f}), where fewer weight bytes can only help. Crossing the ridge "
+            "with 8-bit weights, against {ridge:.0f}), where the roofline rewards fewer weight bytes. Crossing the ridge "
             "does not explain the loss. What the data show instead is the weight-only kernel losing ground to the "
             "16-bit one as each pass multiplies more tokens: it dequantises the weights and then multiplies on the "
             "same 16-bit tensor cores."

@@ -1,0 +1,190 @@
+"""The serving_saturation claims: one function per verdict, from `analysis.serving` results."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from benchbook.claims import Claim, make
+
+#: A knee needs this many load levels on the curve, and the curve must bend by this much there
+#: (log-log slope before the knee minus slope after it).
+MIN_POINTS = 4
+MIN_BEND = 0.25
+#: One run per load level and no spread printed: differences under this share are called noise.
+RUN_NOISE = 0.05
+#: A capped run whose mean requests in flight stay under this share of its cap never reached it.
+UNDERFILLED = 0.8
+#: Mean TPOT this many times mean ITL: the two average different things (see the chapter).
+TPOT_OVER_ITL = 1.5
+
+
+def _f(v) -> float | None:
+    try:
+        v = float(v)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def knee(kn: pd.DataFrame, threshold: float, variable: str) -> Claim:
+    """The knee of the first series by the elasticity rule."""
+    ev = dict(x=None, rule="elasticity", n_points=0, strength=None, min_points=MIN_POINTS, min_strength=MIN_BEND)
+    ev.update(threshold=threshold, variable=variable.replace("_", " "))
+    if len(kn):
+        k = kn.iloc[0]
+        ev.update(
+            x=_f(k["knee"]),
+            n_points=int(k["n"]),
+            strength=_f(k["strength"]),
+            series=k["series"],
+            knee_tput=_f(k["knee_tput"]),
+            top_tput=_f(k["top_tput"]),
+            top_x=_f(k["top_x"]),
+            share=_f(k["knee_tput"] / k["top_tput"]) if _f(k["knee_tput"]) else None,
+            el_first=_f(k["el_first"]),
+            el_last=_f(k["el_last"]),
+        )
+    rule = (
+        f"the knee is the start of the first step whose relative throughput gain over relative load gain falls "
+        f"below the threshold; stated with at least {MIN_POINTS} load levels and a bend (log-log slope before minus "
+        f"after) of at least {MIN_BEND}"
+    )
+    return make("knee", "knee", rule, ev)
+
+
+def growth(curve: pd.DataFrame, variable: str) -> Claim:
+    """Output throughput rises at every step of the curve."""
+    d = curve.sort_values(variable)
+    xs, ys = [_f(x) for x in d[variable]], [_f(y) for y in d["output_throughput"]]
+    ev = dict(xs=xs, ys=ys, direction="rises", min_points=3, tolerance=0.0, variable=variable.replace("_", " "))
+    if xs:
+        ev.update(first_x=xs[0], last_x=xs[-1], first_y=ys[0], last_y=ys[-1])
+    return make("growth", "scaling", "output throughput higher at every step of the load", ev)
+
+
+def underfilled(lit: pd.DataFrame) -> Claim:
+    """Capped runs whose measured concurrency (Little's law) stayed well under their cap."""
+    capped = lit[lit["max_concurrency"].notna() & lit["in_flight"].notna()]
+    low = capped[capped["utilisation"] < UNDERFILLED]
+    ev = dict(count=len(low), n=len(capped), threshold=UNDERFILLED)
+    if len(low):
+        w = low.loc[low["utilisation"].idxmin()]
+        ev.update(
+            run=str(w["run"]),
+            in_flight=_f(w["in_flight"]),
+            cap=_f(w["max_concurrency"]),
+            utilisation=_f(w["utilisation"]),
+            estimated=bool(w["estimated"]),
+        )
+    rule = f"mean in flight (request throughput x mean E2EL) under {UNDERFILLED:.0%} of the concurrency cap"
+    return make("underfilled", "anomaly", rule, ev)
+
+
+def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) -> Claim:
+    """The first run kept apart from the curve against the best run on it (output throughput)."""
+    ev = dict(a=None, b=None, ratio=None, noise=RUN_NOISE)
+    if len(apart) and len(curve) and curve["output_throughput"].notna().any():
+        u = apart.iloc[0]
+        best = curve.loc[curve["output_throughput"].idxmax()]
+        a, b = _f(u["output_throughput"]), _f(best["output_throughput"])
+        ev.update(
+            a=a,
+            b=b,
+            ratio=a / b if a is not None and b else None,
+            run=str(u["run"]),
+            best_run=str(best["run"]),
+            ttft_s=_f(u.get("ttft_mean", np.nan) / 1000),
+            num_prompts=_f(u.get("num_prompts")),
+            ran_first=bool(first_order is not None and u["order"] == first_order),
+        )
+    rule = "output throughput of the run kept apart over the best run on the curve; within the noise: withheld"
+    return make("uncapped", "comparison", rule, ev)
+
+
+def tpot_itl(r: pd.DataFrame) -> Claim:
+    """Runs whose mean TPOT is far above their mean ITL."""
+    ok = r[r["tpot_mean"].notna() & r["itl_mean"].notna()] if {"tpot_mean", "itl_mean"} <= set(r) else r.iloc[0:0]
+    far = ok[ok["tpot_mean"] > TPOT_OVER_ITL * ok["itl_mean"]]
+    ev = dict(count=len(far), n=len(ok), factor=TPOT_OVER_ITL)
+    if len(far):
+        w = far.loc[(far["tpot_mean"] / far["itl_mean"]).idxmax()]
+        ev.update(run=str(w["run"]), tpot=_f(w["tpot_mean"]), itl=_f(w["itl_mean"]))
+    return make("tpot_itl", "anomaly", f"mean TPOT above {TPOT_OVER_ITL}x mean ITL", ev)
+
+
+def goodput(gb: pd.DataFrame) -> Claim:
+    """The run with the most requests proven to meet both SLOs (the goodput lower bound)."""
+    ev = dict(choice=None, metric="goodput lower bound (req/s)", value=None, runner_up=None, runner_up_value=None)
+    ev["noise"] = RUN_NOISE
+    g = gb[gb["goodput_lo"] > 0].sort_values("goodput_lo", ascending=False)
+    if len(g):
+        b = g.iloc[0]
+        ev.update(
+            choice=str(b["run"]), value=_f(b["goodput_lo"]), share=_f(b["share_lo"]), rate=_f(b["request_throughput"])
+        )
+        if len(g) > 1:
+            ev.update(runner_up=str(g.iloc[1]["run"]), runner_up_value=_f(g.iloc[1]["goodput_lo"]))
+    rule = "the run with the highest proven goodput, when it beats the runner-up by more than the noise"
+    return make("goodput", "recommendation", rule, ev)
+
+
+def bound(which: str, row: pd.Series | None, peaks, threshold: float, assumed_bytes: bool) -> Claim:
+    """What limits one run (`low`: the lightest load on the curve; `best`: its highest throughput)."""
+    ev = dict(bandwidth_fraction=None, compute_fraction=None, intensity=None, ridge=None, threshold=threshold)
+    ev.update(which=which, device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
+    ev["bytes_assumed"] = assumed_bytes
+    if row is not None:
+        ev.update(
+            run=str(row["run"]),
+            bandwidth_fraction=_f(row.get("bandwidth_fraction")),
+            compute_fraction=_f(row.get("compute_fraction")),
+            intensity=_f(row.get("intensity")),
+            ridge=_f(row.get("ridge")),
+            in_flight=_f(row.get("in_flight")),
+            precision=row.get("precision"),
+            prefill_share=_f(1 - row["output_throughput"] / row["total_token_throughput"])
+            if _f(row.get("total_token_throughput"))
+            else None,
+        )
+    rule = (
+        "memory-bandwidth when weight traffic at the measured concurrency reaches the threshold fraction of peak "
+        "bandwidth (left of the ridge); compute when the FLOP rate reaches the threshold fraction of peak compute "
+        "right of the ridge; overhead when both are under it"
+    )
+    return make(f"bound_{which}", "bound", rule, ev)
+
+
+def bandwidth(row: pd.Series | None, peaks, active_b: float | None, bytes_per_weight: float) -> Claim:
+    """The fraction of peak bandwidth the lightest load reaches by reading the weights once per step."""
+    ev = dict(fraction=None, peak=getattr(peaks, "total_bandwidth_gb_s", None), unit="GB/s", streaming=True)
+    ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
+    ev.update(active_params_b=active_b, bytes_per_token=None)
+    if row is not None and _f(row.get("in_flight")):
+        ev.update(
+            fraction=_f(row.get("bandwidth_fraction")),
+            achieved=_f(row.get("achieved_gb_s")),
+            run=str(row["run"]),
+            in_flight=_f(row["in_flight"]),
+            bytes_per_token=_f(active_b * 1e9 * bytes_per_weight / row["in_flight"]) if active_b else None,
+        )
+    rule = "achieved = active weight bytes x (output tok/s / mean requests in flight); shown up to 100 % of the peak"
+    return make("bandwidth_low", "fraction_of_peak", rule, ev)
+
+
+def compute(row: pd.Series | None, peaks) -> Claim:
+    """The fraction of peak compute the best run reaches (2 x active parameters per token processed)."""
+    ev = dict(fraction=None, peak=None, unit="TFLOP/s")
+    ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
+    if row is not None:
+        ev.update(
+            fraction=_f(row.get("compute_fraction")),
+            peak=_f(row.get("peak_tflops")),
+            achieved=_f(row.get("achieved_tflops")),
+            run=str(row["run"]),
+            precision=row.get("precision"),
+        )
+    rule = "achieved = 2 x active parameters x total token throughput; shown up to 100 % of the dense peak"
+    return make("compute_best", "fraction_of_peak", rule, ev)

@@ -1,0 +1,353 @@
+"""serving_saturation: figures, display tables, data descriptions and the sentences of its claims."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.ticker import MaxNLocator
+
+from benchbook.analysis import serving
+from benchbook.claims import Claim, Ledger
+from benchbook.presentation import wording
+from benchbook.presentation.plotting import color, message_figure
+
+SOURCE_WORDS = {
+    "detected": "named in the input",
+    "parameter": "given as a parameter",
+    "assumed": "assumed: the input names no device the hardware table knows",
+}
+APART_WORDS = {"max_concurrency": "no concurrency cap", "request_rate": "infinite request rate"}
+
+RUN_COLUMNS = [
+    "run",
+    "max_concurrency",
+    "request_rate",
+    "num_prompts",
+    "completed",
+    "duration",
+    "request_throughput",
+    "output_throughput",
+    "ttft_mean",
+    "tpot_mean",
+    "itl_mean",
+]
+
+
+def fmt_x(v, variable: str) -> str:
+    return f"{v:g}" if v is not None and np.isfinite(v) else ("no cap" if variable == "max_concurrency" else "inf")
+
+
+def runs_table(r: pd.DataFrame) -> pd.DataFrame:
+    """The runs as the parser read them, with the columns this input has."""
+    return r[[c for c in RUN_COLUMNS if c in r]].round(2)
+
+
+# --- claims' sentences ---------------------------------------------------------------------------
+
+_BOUND = {
+    "overhead": "at run {run} ({in_flight:.1f} requests in flight on average) the server reaches "
+    "{bandwidth_fraction:.1%} of the {device}'s peak bandwidth and {compute_fraction:.1%} of its peak compute, both "
+    "under the {threshold:.0%} threshold: neither roof limits it.",
+    "memory-bandwidth": "at run {run} ({in_flight:.1f} requests in flight on average) reading the weights once per "
+    "step takes {bandwidth_fraction:.0%} of the {device}'s peak bandwidth, left of the ridge ({intensity:.0f} vs "
+    "{ridge:.0f} FLOP/byte): this load is bound by memory bandwidth.",
+    "compute": "at run {run} ({in_flight:.1f} requests in flight on average) the server does {compute_fraction:.0%} "
+    "of the {device}'s dense {precision} peak at {intensity:.0f} FLOP/byte, right of the ridge ({ridge:.0f}): this "
+    "load is bound by compute ({prefill_share:.0%} of the tokens it processes are prompt tokens).",
+}
+
+
+def say_all(ledger: Ledger) -> None:
+    for i, c in enumerate(ledger.claims):
+        ledger.claims[i] = say(c)
+
+
+def say(c: Claim) -> Claim:
+    """The sentence of one serving_saturation claim."""
+    ev = c.evidence
+    if c.id == "knee":
+        never = ev.get("x") is None and (ev.get("n_points") or 0) >= (ev.get("min_points") or 4)
+        return wording.say(
+            c,
+            "for {series}, the elasticity is {el_first:.2f} on the first step and {el_last:.2f} on the last; it first "
+            "falls below {threshold:g} after {variable} {x:g}, where the server gives {knee_tput:,.0f} output tok/s, "
+            "{share:.0%} of its best run ({top_tput:,.0f} tok/s at {top_x:g}). Past that point, more load mostly buys "
+            "latency.",
+            topic="The knee",
+            withheld="for {series}, the elasticity never falls below {threshold:g} (it is {el_last:.2f} on the last "
+            "step): the sweep did not reach saturation, so there is no knee to state."
+            if never
+            else None,
+        )
+    if c.id == "growth":
+        return wording.say(
+            c,
+            "output throughput rises at every step, from {first_y:,.0f} tok/s at {variable} {first_x:g} to "
+            "{last_y:,.0f} at {last_x:g}.",
+            topic="Throughput growth",
+            withheld="Output throughput does not rise at every step of this sweep ({reason}).",
+        )
+    if c.id == "underfilled":
+        est = " (E2EL estimated)" if ev.get("estimated") else ""
+        return wording.say(
+            c,
+            "{count} of {n} capped runs averaged under {threshold:.0%} of their cap in flight; the lowest is run "
+            "{run}: {in_flight:.0f} requests in flight on average for a cap of {cap:g} ({utilisation:.0%})"
+            + est
+            + ". A nominal concurrency is not the concurrency the server saw.",
+            topic="Measured concurrency",
+            withheld="No run in this input has a concurrency cap, so there is no nominal concurrency to compare with."
+            if not ev.get("n")
+            else "Every capped run averaged at least {threshold:.0%} of its cap in flight.",
+        )
+    if c.id == "uncapped":
+        first = " It ran first in this input, possibly on a cold server." if ev.get("ran_first") else ""
+        ttft = " Its mean TTFT is {ttft_s:.1f} s: queueing, not prefill speed." if ev.get("ttft_s") else ""
+        return wording.say(
+            c,
+            "the run kept apart ({run}) gives {a:,.0f} output tok/s, {ratio:.2f}x the best run on the curve ({b:,.0f} "
+            "tok/s, run {best_run})." + first + ttft,
+            topic="The run kept apart",
+            withheld="No run is kept apart from the curve, so there is nothing to compare."
+            if not ev.get("run")
+            else "The run kept apart ({run}) is not compared with the curve: {reason}.",
+        )
+    if c.id == "tpot_itl":
+        return wording.say(
+            c,
+            "run {run} has a mean TPOT of {tpot:.0f} ms but a mean ITL of {itl:.0f} ms: TPOT is averaged per request, "
+            "so a short request that stalled behind prefills counts as much as a long one, while ITL pools every "
+            "streamed chunk.",
+            topic="TPOT against ITL",
+            withheld="No run's mean TPOT is far above its mean ITL.",
+        )
+    if c.id == "goodput":
+        return wording.say(
+            c,
+            "the best load under these SLOs is run {choice}: at least {value:.1f} req/s ({share:.0%} of its "
+            "{rate:.1f} req/s) meet both, against {runner_up_value:.1f} req/s for run {runner_up}.",
+            topic="The best load under the SLOs",
+        )
+    if c.kind == "bound":
+        which = "the lightest load" if ev.get("which") == "low" else "the best run"
+        return wording.say(c, _BOUND.get(ev.get("verdict"), "{verdict}"), topic=f"What limits {which}")
+    if c.id == "bandwidth_low":
+        return wording.say(
+            c,
+            "at the lightest load (run {run}, {in_flight:.1f} requests in flight on average) reading {active_params_b:.1f} B "
+            "active weights once per step moves {achieved:,.0f} GB/s: {fraction:.0%} of the {peak:,.0f} GB/s of the "
+            "{device} (a lower bound: the KV cache is not counted).",
+            topic="The bandwidth of the lightest load",
+        )
+    if c.id == "compute_best":
+        return wording.say(
+            c,
+            "the best run ({run}) does {achieved:,.0f} TFLOP/s (2 x active parameters per prompt or output token): "
+            "{fraction:.0%} of the {device}'s dense {precision} peak of {peak:,.0f} TFLOP/s.",
+            topic="The compute of the best run",
+        )
+    return wording.say(c, "{rule}", topic=c.id)
+
+
+# --- descriptions of the data --------------------------------------------------------------------
+
+
+def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) -> str:
+    models = ", ".join(sorted(r["model"].dropna().unique())) or "a model the output does not name"
+    kept = ""
+    if n_apart:
+        kept = f"; {'one run' if n_apart == 1 else f'{n_apart} runs'} with {APART_WORDS[variable]} kept apart"
+    return f"This page reads {files}: {len(r)} run(s) of {models}, swept over {variable.replace('_', ' ')}{kept}."
+
+
+def assumed_rate_note(r: pd.DataFrame) -> str:
+    n = int(r["rate_assumed"].sum()) if "rate_assumed" in r else 0
+    if not n:
+        return ""
+    return (
+        f"{n} run(s) print no request rate; they are taken at the tool's default, `--request-rate inf` (every "
+        "request sent at once, or as fast as the concurrency cap allows)."
+    )
+
+
+def device_sentence(peaks, model: str | None, total_b, active_b, size_source: str, bpw: float, assumed: bool) -> str:
+    if peaks is None:
+        return "No device is known, so no roofline is drawn."
+    head = f"The roofline uses the {peaks.device} ({SOURCE_WORDS.get(peaks.source, peaks.source)})"
+    if peaks.count > 1:
+        head += f", {peaks.count} of them as the input's label says"
+    head += f": {peaks.total_bandwidth_gb_s:,.0f} GB/s."
+    if active_b is None:
+        return head + f" The size of {model or 'the model'} is unknown, so the roofline claims are withheld."
+    moe = f" ({active_b:.1f} B active of {total_b:.1f} B)" if total_b and active_b and total_b > active_b else ""
+    weights = f"{bpw:g} byte(s) per weight" + (" (assumed bf16: the output does not say)" if assumed else "")
+    where = "given as a parameter" if size_source == "parameter" else f"model table: {size_source}"
+    return head + f" Model: {model}, {total_b:.1f} B parameters{moe} ({where}); {weights}."
+
+
+def littles_note(lit: pd.DataFrame) -> str:
+    if lit["estimated"].any():
+        return (
+            "The output has no E2EL line, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean output tokens "
+            "- 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
+        )
+    return "Mean E2EL is the value the tool printed."
+
+
+def apart_message(apart: pd.DataFrame, variable: str) -> str:
+    """How the tool sends the runs kept apart (from their settings)."""
+    if apart.empty:
+        return f"This input has no run with {APART_WORDS[variable]}: every run is a point of the curve."
+    if variable == "max_concurrency":
+        return (
+            "With no `--max-concurrency` the tool sends requests at the configured rate whatever is in flight (at "
+            "`--request-rate inf`, all at t=0). The server queues what it cannot batch, and that wait is inside "
+            "TTFT: the tool starts each request's clock when it sends it. With a cap, a request waits on the "
+            "client's semaphore before it is sent, and that wait is in neither TTFT nor E2EL. These runs have no "
+            "place on the concurrency axis, so they are listed here and drawn as horizontal lines."
+        )
+    return (
+        "At `--request-rate inf` the tool sends every request at once (up to any concurrency cap). These runs have "
+        "no place on the rate axis, so they are listed here and drawn as horizontal lines."
+    )
+
+
+def pareto_sentence(r: pd.DataFrame) -> str:
+    pu = (1000 / r["tpot_mean"]).replace([np.inf, -np.inf], np.nan).dropna() if "tpot_mean" in r else pd.Series()
+    if pu.empty:
+        return "No run prints a mean TPOT, so per-user speed cannot be shown."
+    return f"Across the runs, per-user speed ranges from {pu.max():.0f} tok/s down to {pu.min():.0f} tok/s."
+
+
+# --- figures -------------------------------------------------------------------------------------
+
+
+def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, knee_x=None):
+    """Output (and total) token throughput against the sweep variable (log2 x), one line per
+    series; the runs kept apart as horizontal lines, never as points of the curve."""
+    if curve.empty and apart.empty:
+        return message_figure("no run with a throughput")
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    d = curve.assign(series=serving.series_key(curve)).sort_values(variable)
+    for i, (name, g) in enumerate(d.groupby("series", sort=False)):
+        ax.plot(g[variable], g["output_throughput"], "o-", color=color(2 * i), label=f"output tok/s, {name}")
+        if "total_token_throughput" in g and g["total_token_throughput"].notna().any():
+            ax.plot(
+                g[variable], g["total_token_throughput"], "s--", color=color(2 * i + 1), label=f"total tok/s, {name}"
+            )
+    for j, (_, u) in enumerate(apart.iterrows()):
+        ax.axhline(
+            u["output_throughput"],
+            color="grey",
+            ls=[":", "-.", "--"][j % 3],
+            lw=1.2,
+            label=f"kept apart: run {u['run']} ({APART_WORDS[variable]}), output tok/s",
+        )
+    if knee_x is not None:
+        ax.axvline(knee_x, color="black", ls=":", lw=1, label=f"knee at {knee_x:g}")
+    if len(d):
+        ax.set_xscale("log", base=2)
+        xs = sorted(d[variable].unique())
+        ax.set_xticks(xs, [fmt_x(v, variable) for v in xs])
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("max concurrency (requests)" if variable == "max_concurrency" else "request rate (req/s)")
+    ax.set_ylabel("throughput (tok/s)")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    return fig
+
+
+def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
+    """Throughput (x) against TTFT, TPOT and ITL (y, log), one panel per metric, points labelled with
+    the sweep value ("no cap"/"inf" for the runs kept apart); mean, median and p99 where printed."""
+    d = r.sort_values("order")
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.8), sharex=True)
+    for ax, m in zip(axes, ["ttft", "tpot", "itl"], strict=True):
+        for i, stat in enumerate(["mean", "median", "p99"]):
+            c = f"{m}_{stat}"
+            if c in d and d[c].notna().any():
+                ax.plot(d["output_throughput"], d[c], "o", color=color(i), label=stat, ms=4)
+        for _, row in d.iterrows():
+            c = f"{m}_mean"
+            if c in d and np.isfinite(row.get(c, np.nan)):
+                ax.annotate(
+                    fmt_x(row["x"], variable),
+                    (row["output_throughput"], row[c]),
+                    fontsize=7,
+                    xytext=(3, 3),
+                    textcoords="offset points",
+                )
+        ax.set_yscale("log")
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=3))
+        ax.set_title(m.upper())
+        ax.set_xlabel("output tok/s")
+        ax.set_ylabel(f"{m.upper()} (ms)")
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_pareto(r: pd.DataFrame, variable: str):
+    """Per-user decode speed (1000 / mean TPOT, tok/s) against whole-server output throughput, the
+    Pareto front joined."""
+    d = r.assign(per_user=1000 / r["tpot_mean"]).dropna(subset=["per_user", "output_throughput"])
+    if d.empty:
+        return message_figure("no run prints a mean TPOT")
+    front = serving.pareto_front(d["per_user"], d["output_throughput"])
+    fig, ax = plt.subplots()
+    ax.scatter(d["output_throughput"], d["per_user"], color=color(0), zorder=3, label="run")
+    f = d[front].sort_values("output_throughput")
+    ax.plot(f["output_throughput"], f["per_user"], "-", color=color(3), label="Pareto front")
+    for _, row in d.iterrows():
+        ax.annotate(
+            fmt_x(row["x"], variable),
+            (row["output_throughput"], row["per_user"]),
+            fontsize=8,
+            xytext=(4, 4),
+            textcoords="offset points",
+        )
+    ax.set_xlabel("output throughput, whole server (tok/s)")
+    ax.set_ylabel("per-user speed, 1000 / TPOT (tok/s)")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
+    """Each run as a step at its measured concurrency on the device's roofline."""
+    d = rl.dropna(subset=["intensity", "achieved_tflops"]) if "intensity" in rl else rl.iloc[0:0]
+    d = d[(d["intensity"] > 0) & (d["achieved_tflops"] > 0)]
+    if peaks is None or d.empty:
+        return message_figure("no roofline: the model size, the device or the measured concurrency is unknown")
+    peak = float(d["peak_tflops"].iloc[0])
+    bw = peaks.total_bandwidth_gb_s
+    lo, hi = min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * peak * 1e12 / (bw * 1e9))
+    x = np.logspace(np.log10(lo), np.log10(hi), 200)
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    ax.plot(
+        x,
+        np.minimum(peak, bw * 1e9 * x / 1e12),
+        color="black",
+        lw=1.5,
+        label=f"roof: {d['precision'].iloc[0]} {peak:,.0f} TFLOP/s, {bw:,.0f} GB/s",
+    )
+    on = d[np.isfinite(d["x"])]
+    off = d[~np.isfinite(d["x"])]
+    ax.plot(on["intensity"], on["achieved_tflops"], "o", color=color(0), label="runs on the curve")
+    if len(off):
+        ax.plot(off["intensity"], off["achieved_tflops"], "*", ms=10, color=color(3), label="runs kept apart")
+    for _, row in d.iterrows():
+        ax.annotate(
+            fmt_x(row["x"], variable),
+            (row["intensity"], row["achieved_tflops"]),
+            fontsize=7,
+            xytext=(4, -10),
+            textcoords="offset points",
+        )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("intensity at the measured concurrency, weights only (FLOP/byte)")
+    ax.set_ylabel("achieved compute (TFLOP/s)")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=f"{peaks.device} ({peaks.source})")
+    fig.tight_layout()
+    return fig

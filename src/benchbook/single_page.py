@@ -1,0 +1,105 @@
+"""A reader's re-run page, rendered by the same engine as the book: jupyter-book (Sphinx, myst-nb,
+the book's theme and configuration) on a one-chapter book holding the executed notebook and the
+glossary its terms link to. Directives, glue, dropdown solutions and tables therefore read exactly
+as in the published chapter.
+
+The result is `OUT/<chapter>.html` with its figures embedded, and the theme's files beside it in
+`OUT/<chapter>_files/`; nothing is fetched from the network.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import yaml
+
+from benchbook import config
+
+
+class PageError(RuntimeError):
+    """The page could not be rendered, said in one sentence."""
+
+
+def _book(executed: Path, chapter: str, title: str, root: Path) -> None:
+    cfg = yaml.safe_load((config.PROJ_ROOT / "_config.yml").read_text(encoding="utf-8"))
+    cfg["title"] = title
+    cfg["only_build_toc_files"] = True
+    cfg["exclude_patterns"] = ["_build/*", "**/.ipynb_checkpoints"]
+    (root / "_config.yml").write_text(yaml.safe_dump(cfg, sort_keys=False), encoding="utf-8")
+    toc = {"format": "jb-book", "root": chapter, "chapters": [{"file": "glossary"}]}
+    (root / "_toc.yml").write_text(yaml.safe_dump(toc, sort_keys=False), encoding="utf-8")
+    shutil.copy(config.BOOK_DIR / "glossary.md", root / "glossary.md")
+    shutil.copy(executed, root / f"{chapter}.ipynb")
+
+
+_URL_ATTR = re.compile(r'(\b(?:href|src)=")(?!https?:|#|data:|mailto:|javascript:|/)([^"]*)"')
+
+
+def _embed_images(page: str, site: Path) -> str:
+    def one(m: re.Match) -> str:
+        path = site / html.unescape(m.group(2)).split("?")[0]
+        if m.group(1).startswith("src") and path.suffix.lower() in (".png", ".jpg", ".jpeg", ".svg") and path.is_file():
+            mime = "image/svg+xml" if path.suffix.lower() == ".svg" else f"image/{path.suffix.lower().lstrip('.')}"
+            return (
+                f'{m.group(1)}data:{mime.replace("jpg", "jpeg")};base64,{base64.b64encode(path.read_bytes()).decode()}"'
+            )
+        return m.group(0)
+
+    return _URL_ATTR.sub(one, page)
+
+
+def render(executed: Path, out: Path, title: str, banner: str = "") -> Path:
+    """Render `executed` (an executed chapter notebook) to `out` (an .html path), with `banner`
+    (HTML) above the chapter; returns `out`."""
+    chapter = out.stem
+    with tempfile.TemporaryDirectory(prefix="benchbook-page-") as tmp:
+        root = Path(tmp)
+        _book(executed, chapter, title, root)
+        exe = Path(sys.executable).with_name("jupyter-book")
+        res = subprocess.run(
+            [str(exe), "build", str(root), "--path-output", str(root), "-q"],
+            capture_output=True,
+            text=True,
+            cwd=root,
+        )
+        site = root / "_build" / "html"
+        page_path = site / f"{chapter}.html"
+        if res.returncode != 0 or not page_path.is_file():
+            last = (res.stderr.strip().splitlines() or res.stdout.strip().splitlines() or ["no output"])[-1]
+            raise PageError(f"{chapter}: the page could not be rendered ({last[:200]})")
+        page = page_path.read_text(encoding="utf-8")
+        page = _embed_images(page, site)
+        assets = f"{chapter}_files"
+        page = _URL_ATTR.sub(lambda m: f'{m.group(1)}{assets}/{m.group(2)}"', page)
+        if banner:
+            page = re.sub(r"(<article[^>]*>)", lambda m: m.group(1) + banner, page, count=1)
+        page = page.replace(str(root), ".")
+        target = out.parent / assets
+        staging = Path(tempfile.mkdtemp(prefix=f".{assets}-", dir=out.parent))
+        try:
+            for keep in ("_static", "_sources", "glossary.html", "genindex.html", "search.html", "searchindex.js"):
+                src = site / keep
+                if src.is_dir():
+                    shutil.copytree(src, staging / keep)
+                elif src.is_file():
+                    shutil.copy(src, staging / keep)
+            if target.exists():
+                shutil.rmtree(target)
+            os.replace(staging, target)
+        finally:
+            if staging.exists():
+                shutil.rmtree(staging, ignore_errors=True)
+        fd, tmp_page = tempfile.mkstemp(suffix=".html", dir=out.parent, prefix=f".{chapter}-")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(page)
+        os.chmod(tmp_page, 0o644)
+        os.replace(tmp_page, out)
+    return out
