@@ -98,8 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-write", action="store_true", help="print only")
     args = ap.parse_args(argv)
     seeds = {k: p for k, p in sorted(config.SEEDS.items()) if not args.seed or k in args.seed}
-    results = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "python": platform.python_version()}
-    results["runs"] = {}
+    store = HERE / "memory.json"
+    # runs of other seeds (measured at another size) are kept: each seed's latest run is reported
+    results = json.loads(store.read_text(encoding="utf-8")) if store.is_file() and not args.no_write else {"runs": {}}
+    results.update(when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), python=platform.python_version())
     with tempfile.TemporaryDirectory() as tmp:
         for key, seed in seeds.items():
             path = Path(tmp) / f"synthetic_{key}.txt"
@@ -112,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     text = table(results)
     print(text)
     if not args.no_write:
-        (HERE / "memory.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        store.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
         readme = README.read_text(encoding="utf-8")
         if START in readme:
             head, rest = readme.split(START, 1)

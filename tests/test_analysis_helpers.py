@@ -47,17 +47,17 @@ def test_fraction_of_peak():
 
 
 def test_elasticity_knee_and_falls():
-    x, y = [32, 64, 128, 1000], [100, 180, 200, 150]
+    x, y = [32, 64, 128, 256], [100, 180, 200, 150]
     el = serving.elasticities(x, y)
     assert el[0] == pytest.approx(0.8) and el[-1] < 0
     assert serving.knee(x, y, 0.25) == 64
     r = pd.DataFrame(
         {
-            "max_concurrency": [32, 64, 128, np.nan],
-            "request_rate": [np.inf] * 4,
-            "num_prompts": [1000] * 4,
-            "output_throughput": y,
-            "model": ["m"] * 4,
+            "max_concurrency": [32, 64, 128, 256, np.nan],  # the uncapped run is kept apart, not a step
+            "request_rate": [np.inf] * 5,
+            "num_prompts": [1000] * 5,
+            "output_throughput": y + [50],
+            "model": ["m"] * 5,
         }
     )
     kn = serving.knees(r, "max_concurrency", 0.25).iloc[0]

@@ -152,7 +152,10 @@ def test_bound_compute_on_the_seed_device(seed):
     c = show.word(claims.best_bound(seed[2], RTX))
     assert c.shown and c.evidence["verdict"] == "compute"
     assert c.evidence["intensity"] == pytest.approx(2048) and c.evidence["operation"] == "causal_fa2"
-    assert "compute-bound: it reaches 66% of the dense FP16 peak" in c.text
+    assert "causal FA2 (forward, causal mask), is compute-bound: it reaches 66% of the dense FP16 peak" in c.text
+    # the fastest point may be a backward pass: the sentence names the pass it is
+    bw = seed[2][seed[2]["pass"] == "bw"]
+    assert "(backward, " in show.word(claims.best_bound(bw, RTX)).text
 
 
 def test_bound_overhead_far_from_both_roofs_and_withheld_on_an_assumed_device(seed):

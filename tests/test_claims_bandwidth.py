@@ -56,8 +56,9 @@ def test_fraction_above_peak_is_a_warning_with_causes():
     c = show.word(cb.fraction(point(fraction_of_peak=5.63, bandwidth_gb_s=11480.0), "bw_1"))
     assert c.status == "implausible" and c.text.startswith("**Warning")
     assert "563%" in c.text and "MoE model counted as dense" in c.text and "several GPUs" in c.text
+    assert "peak), several GPUs (" in c.text and "counted) and a unit mistaken" in c.text  # a, b, c and d
     moe = show.word(cb.fraction(point(fraction_of_peak=1.3, architecture="moe", active_params_b=3.0), "bw_1"))
-    assert moe.status == "implausible" and "active-parameter count (3.0B" in moe.text
+    assert moe.status == "implausible" and "active-parameter count assumed for this MoE model (3.0B)" in moe.text
 
 
 def test_fraction_withheld_cpu_unknown_device_and_moe():
@@ -81,7 +82,7 @@ def test_fraction_on_the_cpu_with_given_peak():
 def test_bound_both_ways_and_partial_offload():
     assert show.word(cb.bound(point(), "bound_1", 0.5)).evidence["verdict"] == "memory-bandwidth"
     low = show.word(cb.bound(point(fraction_of_peak=0.28, compute_fraction=0.003), "bound_1", 0.5))
-    assert low.evidence["verdict"] == "overhead" and "neither roof" in low.text
+    assert low.evidence["verdict"] == "overhead" and "reaches neither roof's threshold (50%): 28.0%" in low.text
     assert show.word(cb.bound(point(fraction_of_peak=0.28), "bound_1", 0.25)).evidence["verdict"] == "memory-bandwidth"
     part = show.word(cb.bound(point(offload="partial", offload_why="ngl 10"), "bound_1", 0.5))
     assert part.status == "withheld" and "partly offloaded" in part.text
@@ -140,3 +141,24 @@ def test_a_result_with_no_model_name_is_named_by_its_line():
     c = show.word(cb.fraction(p, "bw_1"))
     assert c.text.startswith("`the model on line 12`: the output prints no model size")
     assert rules.check({"chapter": "x", "claims": [c.to_dict()]}) == []
+
+
+def test_bound_beyond_physics_is_a_warning():
+    c = show.word(cb.bound(point(fraction_of_peak=1.44), "bound_1", 0.5))
+    assert c.status == "implausible" and c.text.startswith("**Warning: no limit can be named for `llama-7b`")
+
+
+def test_weights_that_fit_in_cache_get_a_caveat_and_no_bound():
+    tiny = point(bytes_per_token=4.8e7, may_fit_in_cache=True, fraction_of_peak=0.9, mode="cpu", offload="cpu")
+    c = show.word(cb.fraction(tiny, "bw_1"))
+    assert c.status == "shown" and "stay in on-chip cache" in c.text
+    b = show.word(cb.bound(tiny, "bound_1", 0.5))
+    assert b.status == "withheld" and "on-chip cache" in b.text
+    assert show.word(cb.bound(point(may_fit_in_cache=False), "bound_1", 0.5)).status == "shown"
+
+
+def test_bounds_block_says_once_when_no_peak_is_known():
+    led = _ledger(config.FIXTURES_DIR / "llama-bench" / "ik_llama_pr273.md")
+    assert show.block(led, "bound").startswith("No result has a known fraction")
+    seed = _ledger(config.seed("004"))
+    assert show.block(seed, "bound").count("\n\n") == 5  # one paragraph per model

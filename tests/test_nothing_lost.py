@@ -226,3 +226,33 @@ def test_attention_gym_blockmask_without_a_number(tmp_path):
     p = _one(path, "attention-gym")
     assert "line 222: BlockMask sparsity '.'% is not a percentage; unknown" in p.messages
     assert len(p.table) == 84 and p.table["sparsity_pct"].isna().sum() == 12
+
+
+def _tgi_raw(path) -> int:
+    """Numbers in the TGI benchmark tables: one per statistic cell (from the third column on) of a
+    '| Step | Batch Size | ...' table, a blank cell standing for the one above it and NaN for a
+    missing one; in a table with those names but a renamed one, every number on its rows."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    n, i = 0, 0
+    while i < len(lines):
+        head = [c.lower() for c in _cells(lines[i])] if lines[i].startswith("|") else []
+        if len(set(head) & {"step", "batch size", "average", "lowest", "highest", "p50", "p90", "p99"}) < 3:
+            i += 1
+            continue
+        known = head[:2] == ["step", "batch size"]
+        i += 2
+        while i < len(lines) and lines[i].startswith("|"):
+            row = _cells(lines[i])
+            n += len(row) - 2 if known else len(NUM.findall(lines[i]))
+            i += 1
+    return n
+
+
+def test_renamed_tgi_step_header_is_reported_not_skipped(tmp_path):
+    seed = config.SEEDS["000"]
+    assert _tgi_raw(seed) == len(_one(seed, "tgi-benchmark").table) == 864
+    path = _edit(tmp_path, seed, "renamed.txt", ("| Step           | Batch Size |", "| Phase          | Batch Size |"))
+    p = _one(path, "tgi-benchmark")
+    assert _tgi_raw(path) == len(p.table) + len(p.rejected)
+    assert set(p.rejected["line"]) == set(range(59, 77))  # the rows of the table at line 57
+    assert any(m.startswith("lines 57-76: a table with columns Phase, Batch Size, Average") for m in p.messages)

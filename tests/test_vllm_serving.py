@@ -36,11 +36,19 @@ def test_knee_seed(seed_runs):
     assert serving.knee(x, seed_runs["output_throughput"], 0.5) == 64
 
 
-def test_uncapped_run_is_labelled_no_cap(seed_runs):
+def test_uncapped_run_is_kept_apart_not_a_point_at_1000(seed_runs):
+    apart = serving.apart(seed_runs, "max_concurrency")
+    assert seed_runs.loc[apart, "run"].tolist() == ["c=max"]
     x = serving.sweep_x(seed_runs, "max_concurrency")
-    labels = sorted(serving.fmt_x(v, "max_concurrency", seed_runs) for v in x)
-    # the seed's uncapped run is plotted at num_prompts (1000) but must not read as c=1000
-    assert labels == sorted(["32", "64", "128", "256", "512", "no cap"])
+    assert x[apart].isna().all() and sorted(x.dropna()) == [32, 64, 128, 256, 512]
+    kn = serving.knees(seed_runs, "max_concurrency", 0.25).iloc[0]
+    assert kn["n"] == 5 and kn["n_steps"] == 4 and kn["n_falls"] == 0  # the cold uncapped run is no step
+    bend = math.log(2553.30 / 1090.59, 4) - math.log(3451.19 / 2553.30, 4)  # slope 32->128 minus 128->512
+    assert kn["top_x"] == 512 and kn["strength"] == pytest.approx(bend)
+
+
+def test_runs_keep_file_order(seed_runs):
+    assert seed_runs.sort_values("order")["run"].tolist()[:2] == ["c=max", "c=32"]
 
 
 def test_littles_law_known_answer():
@@ -136,9 +144,47 @@ def test_runs_dedupes_text_and_json_copy():
 def test_sweep_x_request_rate():
     r = serving.runs(ingest.read(FIX / "llmd_results.jsonl"))
     x = serving.sweep_x(r, "request_rate")
-    assert sorted(set(x)) == [10.0, 30.0, 60.0]  # inf drawn at twice the largest finite rate
+    assert sorted(set(x.dropna())) == [10.0, 30.0] and x.isna().sum() == 3  # the inf runs are kept apart
+    assert serving.choose_sweep(r, "max_concurrency") == "request_rate"
     with pytest.raises(ValueError):
         serving.sweep_x(r, "batch")
+
+
+def test_separate_json_runs_with_equal_totals_are_not_merged():
+    """Four runs of a real rate sweep share their prompts (same token totals): all four stay."""
+    r = serving.runs(ingest.read(FIX / "dgx_spark_ministral3_rate_sweep.jsonl"))
+    assert r["request_rate"].tolist() == [0.1, 0.2, 0.3, 0.5]
+
+
+def test_a_run_without_a_printed_rate_takes_the_default():
+    """The 2025 log that prints no request rate (vllm-project/recipes GLM-V): no crash, inf assumed."""
+    r = serving.runs(ingest.read(FIX / "recipes_glm_v_two_runs.md"))
+    assert r["rate_assumed"].tolist() == [False, True] and r["request_rate"].tolist() == [20.0, math.inf]
+    assert serving.choose_sweep(r, "max_concurrency") == "max_concurrency"
+    assert serving.apart(r, "max_concurrency").tolist() == [True, False]
+    assert set(serving.COLUMNS) <= set(r.columns) and r["e2el_mean"].isna().all()
+
+
+def test_decode_roofline_known_answer():
+    from benchbook.analysis import peaks
+
+    pk = peaks.choose("A100-SXM4-80GB", [], "A100-SXM4-80GB")
+    lit = pd.DataFrame({"in_flight": [10.0], "output_throughput": [1000.0], "total_token_throughput": [3000.0]})
+    rl = serving.decode_roofline(lit, 7.0, 2.0, pk).iloc[0]
+    assert rl["steps_per_s"] == 100 and rl["achieved_gb_s"] == pytest.approx(1400)
+    assert rl["achieved_tflops"] == pytest.approx(42) and rl["intensity"] == pytest.approx(30)
+    assert rl["bandwidth_fraction"] == pytest.approx(1400 / 2039) and rl["compute_fraction"] == pytest.approx(42 / 312)
+    assert serving.decode_roofline(lit, None, 2.0, pk)["bandwidth_fraction"].isna().all()
+
+
+def test_weight_bytes_and_model_size():
+    assert serving.weight_bytes("nvidia/Gemma-4-26B-A4B-NVFP4") == (0.5, False)
+    assert serving.weight_bytes("zai-org/GLM-4.5V-FP8") == (1.0, False)
+    assert serving.weight_bytes("meta-llama/Llama-3.2-3B-Instruct") == (2.0, True)
+    assert serving.model_size(None) == (None, None, "unknown")
+    assert serving.model_size("x", 7.0) == (7.0, 7.0, "parameter")
+    total, active, _ = serving.model_size("nvidia/Gemma-4-26B-A4B-NVFP4")
+    assert total > active
 
 
 def test_reproduce_seed_agrees():
@@ -170,87 +216,3 @@ def test_audit_seed():
 def test_audit_failed_requests():
     a = checks.audit(FIX / "synthetic_save_detailed.json")
     assert "requests_failed" in set(a["defect"])
-
-
-def test_seed_sentences(seed_runs):
-    r = seed_runs.assign(x=serving.sweep_x(seed_runs, "max_concurrency")).sort_values("x").reset_index(drop=True)
-    kn = serving.knees(r, "max_concurrency", 0.25)
-    assert serving.first_knee(kn) == 128
-    assert serving.knee_sentence(kn, "max_concurrency", r) == (
-        "shisa-v2-unphi4-14b: the elasticity is 0.65 on the first step and -0.41 on the last; it first falls "
-        "below the threshold after 128, where the server gives 2553 output tok/s, 74 % of its best run "
-        "(3451 tok/s at 512)."
-    )
-    assert serving.knee_text(kn, "max_concurrency", r) == "knee at 128 for shisa-v2-unphi4-14b"
-    assert serving.growth_sentence(kn) == (
-        "Throughput falls on 1 of 5 steps: there, more load costs throughput as well as latency."
-    )
-    lit = serving.littles_law(r)
-    assert serving.littles_note(lit).startswith("The output has no E2EL line")
-    assert serving.littles_sentence(serving.least_utilised(lit)) == (
-        "The lowest ratio is run c=512: 275 requests in flight on average for a cap of 512 (54 %)."
-    )
-    msg, sentence, take = serving.uncapped_prose(r)
-    assert msg.startswith("With `--request-rate inf` and no `--max-concurrency`, the tool sends all 1000 requests")
-    assert sentence.startswith("Here the uncapped run's mean TTFT is 9.7 s and its output throughput 2097 tok/s")
-    assert "A likely cause" in sentence and "mean ITL 99 ms" in sentence
-    assert take == "An uncapped run's TTFT (9.7 s here) is queueing, not prefill speed."
-    assert serving.goodput_sentence(serving.goodput_bounds(r, 450.0, 40.0)) == (
-        "The best load under these SLOs is run c=128: at least 27.5 req/s (98 % of its 28.1 req/s) meet both."
-    )
-    assert list(serving.runs_table(r).columns)[:3] == ["run", "max_concurrency", "request_rate"]
-
-
-def test_knee_sentences_without_a_knee():
-    none = pd.DataFrame(columns=["series", "knee", "n_falls", "n_steps", "diminishing"])
-    assert serving.first_knee(none) is None and serving.growth_sentence(none) == ""
-    assert serving.knee_sentence(none, "request_rate", None).startswith("This input holds a single load level")
-    assert serving.knee_text(none, "request_rate", None) == "no knee: one load level only"
-    r = pd.DataFrame({"request_rate": [1.0, 2.0, 4.0], "max_concurrency": [np.nan] * 3})
-    kn = pd.DataFrame([dict(series="m", knee=None, el_first=0.9, el_last=0.8, n_steps=2, n_falls=0, diminishing=True)])
-    assert serving.knee_sentence(kn, "request_rate", r) == (
-        "m: the elasticity is 0.90 on the first step and 0.80 on the last; it never falls below the threshold, "
-        "so the sweep did not reach saturation."
-    )
-    assert serving.knee_text(kn, "request_rate", r) == "no knee within this sweep"
-    assert serving.growth_sentence(kn) == "Throughput grows at every step, by less each time."
-    kn["diminishing"] = False
-    assert serving.growth_sentence(kn) == "Throughput grows at every step, though not by less each time."
-
-
-def test_littles_and_uncapped_sentences_without_caps():
-    lit = pd.DataFrame({"estimated": [False], "max_concurrency": [np.nan], "utilisation": [0.5]})
-    assert serving.littles_note(lit) == "Mean E2EL is the value the tool printed."
-    assert serving.least_utilised(lit) is None
-    assert serving.littles_sentence(None).startswith("No run in this input has a concurrency cap")
-    rate_only = pd.DataFrame({"max_concurrency": [np.nan], "request_rate": [math.inf]})
-    msg, sentence, take = serving.uncapped_prose(rate_only)
-    assert msg.startswith("This input has no uncapped run") and sentence.startswith("So the queueing effect")
-    assert take.endswith("(no such run in this input).")
-
-
-def test_uncapped_run_faster_than_every_capped_run():
-    r = pd.DataFrame(
-        {
-            "run": ["c=8", "no cap"],
-            "max_concurrency": [8.0, np.nan],
-            "request_rate": [math.inf, math.inf],
-            "num_prompts": [100, 100],
-            "output_throughput": [500.0, 600.0],
-            "ttft_mean": [100.0, 2500.0],
-            "tpot_mean": [20.0, 30.0],
-            "itl_mean": [19.0, 25.0],
-        }
-    )
-    msg, sentence, take = serving.uncapped_prose(r)
-    assert "sends all 100 requests at t=0" in msg
-    assert sentence.startswith(
-        "Here the uncapped run's mean TTFT is 2.5 s and its output throughput 600 tok/s, against 500 tok/s "
-        "for run c=8. Its mean TPOT is 30 ms but its mean ITL 25 ms"
-    )
-    assert take == "An uncapped run's TTFT (2.5 s here) is queueing, not prefill speed."
-
-
-def test_goodput_sentence_when_nothing_is_proven():
-    gb = pd.DataFrame({"run": ["a"], "goodput_lo": [0.0], "share_lo": [0.0], "request_throughput": [3.0]})
-    assert serving.goodput_sentence(gb) == "No run's percentiles prove that any share of its requests meets both SLOs."

@@ -463,16 +463,26 @@ def _run_one(chapter: str, parts: dict[str, str], why: str) -> Outcome:
     return Outcome(chapter, why, time.perf_counter() - t0)
 
 
-def _die_with_parent(parent: int) -> None:
-    """Worker start-up: ask Linux to SIGKILL this worker when the build that started it dies, so a
-    killed build leaves no worker executing into _build (its kernel follows: ipykernel exits when
-    its parent goes). Workers are spawned, not forked, so none inherits the build lock's descriptor."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-        import signal
+def _death_signal():
+    """A function that asks Linux to SIGKILL the calling process when its parent dies (None on
+    other systems), resolved before any fork so that a child only makes the system call."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+    import signal
 
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    pr_set_pdeathsig = 1
+    return lambda: prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker start-up: be killed with the build that started it, so a killed build leaves no
+    worker executing into _build (its kernel follows: ipykernel exits when its parent goes).
+    Workers are spawned, not forked, so none inherits the build lock's descriptor."""
+    arm = _death_signal()
+    if arm is not None:
+        arm()
     if os.getppid() != parent:  # the build died before the line above ran
         os._exit(1)
 
@@ -638,7 +648,8 @@ def render(stage_hash: str, log: Callable[[str], None] = print) -> Path:
     cmd += ["-W", "-n", "--keep-going", "-q"]
     t0 = time.perf_counter()
     stamp.unlink(missing_ok=True)
-    res = subprocess.run(cmd, cwd=config.PROJ_ROOT, capture_output=True, text=True)
+    # dies with the build: a killed build must not leave Sphinx writing into _build/html
+    res = subprocess.run(cmd, cwd=config.PROJ_ROOT, capture_output=True, text=True, preexec_fn=_death_signal())
     if res.returncode != 0:
         sys.stderr.write(res.stdout[-6000:] + res.stderr[-6000:])
         # Sphinx re-reads only changed pages: forget its environment, so the next build reports

@@ -111,7 +111,8 @@ def ingest_all(log=print) -> dict[str, int]:
 @app.command()
 def ingest(
     paths: Annotated[
-        list[Path] | None, typer.Argument(help="a raw output file; several files or folders go into the warehouse")
+        list[Path] | None,
+        typer.Argument(help="a raw output file; with --into (or several), files or folders for the warehouse"),
     ] = None,
     tool: Annotated[str | None, typer.Option(help="tool name (default: detect)")] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="write .csv or .parquet here")] = None,
@@ -124,12 +125,12 @@ def ingest(
     ] = None,
 ) -> None:
     """Parse a raw benchmark output into the tidy table (CSV on stdout without -o); the last line on
-    stderr counts rows kept, cells rejected by reason and tables not read. Several files or folders
-    (or --into) add each run to the results warehouse instead."""
+    stderr counts rows kept, cells rejected by reason and tables not read. With --into (or several
+    paths: into data/warehouse), files and folders add each run to the results warehouse instead."""
     from benchbook import ingest as ing
 
     paths = paths or []
-    if into is not None or len(paths) > 1 or any(p.is_dir() for p in paths):
+    if into is not None or len(paths) > 1:
         _ingest_into(paths, into or config.DATA_DIR / "warehouse")
         return
     path = paths[0] if paths else None
@@ -179,11 +180,14 @@ def _ingest_into(paths: list[Path], into: Path) -> None:
 
     if not paths:
         _fail("give the files or folders to add to the warehouse")
-    for p in paths:
-        if not p.exists():
-            _fail(f"{p}: no such file or folder")
-    if into.exists() and not into.is_dir():
-        _fail(f"{into}: not a folder")
+    for p in [*paths, into]:
+        try:
+            if p is not into and not p.exists():
+                _fail(f"{p}: no such file or folder")
+            if p is into and p.exists() and not p.is_dir():
+                _fail(f"{into}: not a folder")
+        except OSError as exc:  # a name too long, a loop of links
+            _fail(f"{p}: cannot be used ({exc.strerror})")
     rep = warehouse.ingest_into(paths, into, log=lambda m: typer.echo(m, err=True))
     if rep.failed:  # the runs that could be read are in; the sentence names the first file that could not
         more = f" (and {len(rep.failed) - 1} more file(s) not read)" if len(rep.failed) > 1 else ""

@@ -200,6 +200,18 @@ class Text:
 
 
 @dataclass(frozen=True)
+class KeyValues:
+    """Settings to filter on: comma-separated KEY=VALUE pairs ("" for none)."""
+
+    stage = 0
+
+    def __call__(self, name: str, value, context: Context) -> None:
+        items = [x.strip() for x in value.split(",")] if isinstance(value, str) else None
+        if items is None or any(x and (not x.partition("=")[1] or not x.partition("=")[0].strip()) for x in items):
+            _fail(name, "comma-separated KEY=VALUE pairs, e.g. 'backend=ROCm, ngl=99'", value)
+
+
+@dataclass(frozen=True)
 class Inputs:
     """Input files or folders: a path, a comma-separated string of paths, or a list of them. When
     the chapter reads it as input (`paths` of setup), each is resolved and checked, without being
@@ -487,6 +499,8 @@ CONSTRAINTS: dict[str, Constraint] = {
     "metric_by_regime": MetricMap("benchbook.analysis.quant:runs"),
     "sweep": Choice(("max_concurrency", "request_rate")),
     "outlier_rule": OutlierRule(),
+    "metric": Text(),  # checked against the runs by the chapter (the warehouse names the known ones)
+    "where": KeyValues(),
     # statistics
     "alpha": PROBABILITY,
     # fractions of a peak or of a whole
@@ -504,7 +518,7 @@ CONSTRAINTS: dict[str, Constraint] = {
     "peak_tflops": NON_NEGATIVE,  # 0 means: from the hardware table
     "params_b": NON_NEGATIVE,  # 0 means: infer from the model id
     "bytes_per_param": POSITIVE,
-    "kv_bytes_per_token": POSITIVE,
+    "kv_bytes_per_token": NON_NEGATIVE,  # 0 means: look the model up, else count weights only
     "tp_unknown": Number(1, low_open=False, integer=True),
     "moe_active_params": NumberMap(POSITIVE),
 }

@@ -223,13 +223,13 @@ _SERIES_STATS = ("mean", "value", "median", "p50")
 
 
 def series(into: Path, metric: str, where: dict[str, str] | None = None, statistic: str | None = None) -> pd.DataFrame:
-    """One value of `metric` per run (run_id, source, run_date, value), for the runs whose
+    """One value of `metric` per run (run_id, source, run_date, value, unit), for the runs whose
     settings match `where`. A run that still holds several values (a sweep) is an error naming the
     settings that vary, so the reader picks one with `where` instead of getting a silent average."""
     con = connect(into)
     try:
         df = con.execute(
-            "select m.run_id, r.source, r.run_date, m.statistic, m.value, m.settings from measurements m "
+            "select m.run_id, r.source, r.run_date, m.statistic, m.value, m.unit, m.settings from measurements m "
             "join runs r on m.run_id = r.run_id and m.tool = r.tool where m.metric = ? and m.value is not null",
             [metric],
         ).df()
@@ -267,4 +267,4 @@ def series(into: Path, metric: str, where: dict[str, str] | None = None, statist
         raise WarehouseError(
             f"metric {metric!r} has several values per run; pick one with --where KEY=VALUE on: {', '.join(varying)}"
         )
-    return df[["run_id", "source", "run_date", "value"]].assign(statistic=stat).reset_index(drop=True)
+    return df[["run_id", "source", "run_date", "value", "unit"]].assign(statistic=stat).reset_index(drop=True)

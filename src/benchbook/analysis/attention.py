@@ -125,19 +125,27 @@ def speedups(k: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["order", "pass"]).reset_index(drop=True)
 
 
-def noise(k: pd.DataFrame, floor: float = NOISE_FLOOR) -> tuple[float, int]:
-    """(relative timing noise, sections it was measured from). attention-gym prints one time per
-    kernel and no spread, but it re-times the same causal FA2 problem in every section: the spread
-    of those times at one shape and pass (max / min - 1) is how much an identical kernel moves
-    between sections. The largest such spread, and never less than `floor`; (floor, 0) when no
-    shape was timed in two sections."""
+def retime_spread(k: pd.DataFrame) -> tuple[float | None, int]:
+    """(largest spread, most sections) of the causal FA2 times re-timed at one shape and pass
+    (max / min - 1): attention-gym prints one time per kernel and no spread, but it times the same
+    causal FA2 problem in every section, so this is how much an identical kernel moves between
+    sections. (None, 0) when no shape was timed in two sections."""
     fa2 = k[(k["operation"] == "causal_fa2") & k["time_ms"].notna()]
+    if "shape" in fa2:
+        fa2 = fa2[fa2["shape"] == "default"]  # sections at other shapes are other problems
     spreads, n = [], 0
     for _, g in fa2.groupby(["seq_len", "pass"]):
         if len(g) >= 2:
             spreads.append(g["time_ms"].max() / g["time_ms"].min() - 1)
             n = max(n, len(g))
-    return (max([floor, *spreads]), n)
+    return (max(spreads) if spreads else None, n)
+
+
+def noise(k: pd.DataFrame, floor: float = NOISE_FLOOR) -> tuple[float, int]:
+    """(relative timing noise, sections it was measured from): the re-timing spread, never less
+    than `floor`; (floor, 0) when nothing was re-timed."""
+    spread, n = retime_spread(k)
+    return (max(floor, spread or 0.0), n)
 
 
 def intensity(

@@ -162,6 +162,17 @@ def timestamp_outliers(flagged: pd.DataFrame) -> pd.Series:
     return flagged.assign(ok=(flagged["metric"] == "output_throughput") & low).groupby(["regime", "scheme"])["ok"].all()
 
 
+def excludable(flagged: pd.DataFrame) -> pd.DataFrame:
+    """The flagged values that may be left out: those of cells with the timestamp signature
+    (`timestamp_outliers`), where one run's output throughput alone is off. In a cell whose runs
+    differ in latency too, the spread is real and every run is kept."""
+    ts = timestamp_outliers(flagged)
+    if flagged.empty:
+        return flagged
+    keep = [bool(ts.get((r, s), False)) for r, s in zip(flagged["regime"], flagged["scheme"], strict=True)]
+    return flagged[keep]
+
+
 def drop_outliers(run_table: pd.DataFrame, flagged: pd.DataFrame) -> pd.DataFrame:
     """The run table with each flagged run's value of the flagged metric set to NaN, and the implied
     TTFT too when it rests on that value (it is computed from latency and output throughput)."""

@@ -105,8 +105,8 @@ def apart(r: pd.DataFrame, variable: str) -> pd.Series:
 
 def sweep_x(r: pd.DataFrame, variable: str) -> pd.Series:
     """The sweep variable of each run as a number; NaN for the runs `apart` from the curve."""
-    x = r[variable].astype(float)
-    return x.where(~apart(r, variable))
+    away = apart(r, variable)
+    return r[variable].astype(float).where(~away)
 
 
 def _steps(x, y) -> list[tuple[float, float]]:

@@ -10,8 +10,11 @@ import math
 
 import pandas as pd
 
-#: One recomputed quantity per row: what the source printed, what we get from the numbers it was
-#: derived from, whether they agree at the printed precision, and why not when they do not.
+#: One recomputed quantity per row: a number the source printed on the cited line (`published`), the
+#: same quantity recomputed from other numbers it printed, the printed precision (`tolerance`, see
+#: `tolerance`), whether they agree within it (`agrees`), and why not when they do not. Comparisons
+#: of unlike things (Little's law against a cap, a rate against a datasheet peak) are analysis and
+#: never rows here.
 REPRODUCTION_COLUMNS = [
     "source",
     "tool",

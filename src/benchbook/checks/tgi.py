@@ -18,38 +18,9 @@ import math
 import pandas as pd
 
 from benchbook import checks, ingest
+from benchbook.analysis.tp import KEYS, wide
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame, tolerance
 from benchbook.ingest.tgi import NAME
-
-KEYS = [
-    "source",
-    "model",
-    "tp",
-    "sequence_length",
-    "decode_length",
-    "quantize",
-    "max_batch_total_tokens",
-    "section",
-    "batch_size",
-]
-
-
-def wide(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per (configuration, metric, batch size) with a column per statistic and the raw line."""
-    d = df[df["tool"] == NAME].copy()
-    d["section"] = d["section"].fillna("")
-    d["tp"] = d["tp"].astype("Int64")
-    keys = KEYS + ["metric"]
-    values = d.groupby(keys + ["statistic"], dropna=False, sort=False)["value"].first().unstack("statistic")
-    lines = d.groupby(keys, dropna=False)["line"].min()
-    notes = d.groupby(keys, dropna=False)["note"].apply(
-        lambda s: "; ".join(sorted({n for n in s if isinstance(n, str) and n}))
-    )
-    out = values.join(lines).join(notes).reset_index()
-    out.columns.name = None
-    out = out[out["line"].notna()].sort_values(["source", "line", "metric"], kind="stable")
-    return out.reset_index(drop=True)
-
 
 #: How far a printed latency can be from the one TGI divided by: the table rounds to 0.01 ms
 #: (0.005), and the stored latency is truncated to whole microseconds (`as_micros`, a further

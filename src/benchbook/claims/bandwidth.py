@@ -8,7 +8,6 @@ import pandas as pd
 
 from benchbook.analysis import bandwidth
 from benchbook.claims import Claim, make
-from benchbook.claims.rules import DEFAULT_SUSPECTS
 
 #: Points a size trend needs.
 TREND_MIN_POINTS = 3
@@ -19,19 +18,24 @@ def _num(v):
 
 
 def suspects(p: pd.Series) -> list[str]:
-    """What would most likely explain a fraction above 100 % for this point."""
+    """What would most likely explain a fraction above 100 % for this point (no commas inside an
+    item: the page lists them)."""
     out = []
     src = p.get("peak_source")
     if src == "detected":
-        out.append(f"the device: {p['device']} was read from the output; a run on another device has another peak")
+        out.append(f"the device ({p['device']} was read from the output and another device has another peak)")
     elif src == "parameter":
         out.append(f"the device given as a parameter ({p['device']}) may not be the one the run used")
-    out.append("several GPUs: llama-bench splits the layers over every visible GPU by default, adding their bandwidth")
+    out.append(
+        "several GPUs (llama-bench splits the layers over every visible GPU by default and their bandwidths add)"
+    )
     if p.get("architecture") == "dense":
-        out.append("an MoE model counted as dense (its name matched no MoE pattern), so all its weights were counted")
+        out.append("an MoE model counted as dense (its name matched no MoE pattern so all its weights were counted)")
     else:
-        out.append(f"the active-parameter count ({_num(p.get('active_params_b'))}B, {p.get('size_source')})")
-    out.append(DEFAULT_SUSPECTS[3])
+        out.append(f"the active-parameter count assumed for this MoE model ({_num(p.get('active_params_b'))}B)")
+    if p.get("may_fit_in_cache"):
+        out.append("weights small enough to stay in on-chip cache between tokens")
+    out.append("a unit mistaken (per-GPU against total or tokens against sequences)")
     return out
 
 
@@ -59,6 +63,7 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "offload": p.get("offload"),
         "offload_why": p.get("offload_why") or None,
         "printed_device": p.get("gpu") if isinstance(p.get("gpu"), str) else None,
+        "may_fit_in_cache": bool(p.get("may_fit_in_cache")),
         "line": int(p["line"]),
         "suspects": suspects(p),
     }
@@ -81,12 +86,18 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
     c = make(claim_id, "bound", "fractions of the two roofs against the threshold, intensity against the ridge", ev)
     if p.get("offload") == "partial" and c.status != "implausible":
         return c.withhold("the model is partly offloaded, so its weights stream over two memory buses")
+    if p.get("may_fit_in_cache") and c.status == "shown":
+        return c.withhold(
+            "its weights are small enough to stay in on-chip cache between tokens, so memory need not limit it"
+        )
     return c
 
 
 def size_trend(pts: pd.DataFrame) -> Claim:
     """Among dense models fully on one device, the fraction of peak rises with the bytes per token."""
     d = pts[(pts["architecture"] == "dense") & (pts["offload"] == "full") & pts["fraction_of_peak"].notna()]
+    if "may_fit_in_cache" in d:
+        d = d[~d["may_fit_in_cache"].astype(bool)]
     if len(d):
         main = d["device"].value_counts().index[0]
         d = d[d["device"] == main].sort_values("bytes_per_token")

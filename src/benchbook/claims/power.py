@@ -2,8 +2,8 @@
 
 Noise: llama-bench prints each rate as mean ± the sample standard deviation of its repetitions;
 the mean's relative standard error is CV / sqrt(repetitions), and two means differ only when their
-ratio is off 1 by more than twice their combined standard error (`power.combined_noise`). Claim ids end in the test kind ("pp" or "tg"), so the page's prose can
-name them on any input.
+ratio is off 1 by more than twice their combined standard error (`power.combined_noise`). Claim
+ids end in the test kind ("pp" or "tg"), so the page's prose can name them on any input.
 """
 
 from __future__ import annotations
@@ -168,8 +168,12 @@ def energy_difference(a: pd.Series | None, b: pd.Series | None, kind: str, name:
     }
     ev["ratio"] = ev["a"] / ev["b"] if ev["a"] is not None and ev["b"] else None
     ev["margin"] = 1 - ev["ratio"] if ev["ratio"] is not None else None
-    rule = "J/token ratio differs from 1 by more than 2 combined standard errors"
-    return make(_ids(kind, name), "comparison", rule, ev)
+    ev["power_sources"] = None if a is None or b is None else sorted({a["power_source"], b["power_source"]})
+    rule = "J/token ratio differs from 1 by more than 2 combined standard errors, both from the same kind of power"
+    c = make(_ids(kind, name), "comparison", rule, ev)
+    if c.shown and len(ev["power_sources"]) > 1:
+        return c.withhold("one side rests on a measured draw and the other on the limit, which are not comparable")
+    return c
 
 
 def build(table: pd.DataFrame, tests: dict, fraction: float, quote_limit: float | None) -> list[Claim]:

@@ -101,7 +101,7 @@ def outlier_effect(changes: int, n_members: int, n_flagged: int) -> Claim:
     return make("outlier_effect", "anomaly", "winning-set memberships that differ with and without flagged values", ev)
 
 
-def outlier_physics(phys: pd.DataFrame, peaks: quant.Peaks | None) -> Claim:
+def outlier_physics(phys: pd.DataFrame, peaks: quant.Peaks | None, n_flagged: int | None = None) -> Claim:
     """The flagged run whose values imply the largest fraction of its compute peak in prefill: above
     1, physics says the run's numbers are not a measurement of the GPU."""
     rows = []
@@ -123,7 +123,7 @@ def outlier_physics(phys: pd.DataFrame, peaks: quant.Peaks | None) -> Claim:
         "value": _num(r.value) if r is not None else None,
         "implied_tflops": _num(r.implied_prefill_tflops) if r is not None else None,
         "implied_ttft_ms": 1000 * r.implied_ttft if r is not None and _num(r.implied_ttft) is not None else None,
-        "n_flagged_runs": len(phys),
+        "n_flagged_runs": len(phys) if n_flagged is None else n_flagged,
         "fractions": {f"{x[1].model} {x[1].run}": x[0] for x in rows},
         "suspects": TIMESTAMP_SUSPECTS,
     }
@@ -174,6 +174,7 @@ def decode_trend(trend: pd.DataFrame, scheme: str | None, baseline: str, peaks: 
         "intensities_baseline": [float(x) for x in trend["intensity_baseline"]] if scheme else [],
         "ridge": peaks.ridge if peaks else None,
         "device": peaks.device if peaks else None,
+        "peak_source": peaks.source if peaks else None,
     }
     if ev["intensities"] and ev["ridge"]:
         ev["max_intensity"] = max(ev["intensities"])

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from benchbook.analysis import serving
 from benchbook.claims import Claim, make
 
 #: A knee needs this many load levels on the curve, and the curve must bend by this much there
@@ -29,9 +30,11 @@ def _f(v) -> float | None:
     return v if math.isfinite(v) else None
 
 
-def knee(kn: pd.DataFrame, threshold: float, variable: str) -> Claim:
-    """The knee of the first series by the elasticity rule."""
-    ev = dict(x=None, rule="elasticity", n_points=0, strength=None, min_points=MIN_POINTS, min_strength=MIN_BEND)
+def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0) -> Claim:
+    """The knee of the first series by the elasticity rule (`n_levels`: the curve's load levels,
+    for an input too short for `knees` to return a series)."""
+    ev = dict(x=None, rule="elasticity", n_points=n_levels, strength=None, min_points=MIN_POINTS)
+    ev["min_strength"] = MIN_BEND
     ev.update(threshold=threshold, variable=variable.replace("_", " "))
     if len(kn):
         k = kn.iloc[0]
@@ -56,12 +59,13 @@ def knee(kn: pd.DataFrame, threshold: float, variable: str) -> Claim:
 
 
 def growth(curve: pd.DataFrame, variable: str) -> Claim:
-    """Output throughput rises at every step of the curve."""
-    d = curve.sort_values(variable)
+    """Output throughput rises at every step of the curve of the first series."""
+    series = serving.series_key(curve)
+    d = curve[series == series.iloc[0]].sort_values(variable) if len(curve) else curve
     xs, ys = [_f(x) for x in d[variable]], [_f(y) for y in d["output_throughput"]]
     ev = dict(xs=xs, ys=ys, direction="rises", min_points=3, tolerance=0.0, variable=variable.replace("_", " "))
     if xs:
-        ev.update(first_x=xs[0], last_x=xs[-1], first_y=ys[0], last_y=ys[-1])
+        ev.update(first_x=xs[0], last_x=xs[-1], first_y=ys[0], last_y=ys[-1], series=series.iloc[0])
     return make("growth", "scaling", "output throughput higher at every step of the load", ev)
 
 
@@ -84,23 +88,31 @@ def underfilled(lit: pd.DataFrame) -> Claim:
 
 
 def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) -> Claim:
-    """The first run kept apart from the curve against the best run on it (output throughput)."""
+    """The first all-at-once run kept apart (infinite rate, no cap) against the best run of its own
+    series on the curve (output throughput)."""
     ev = dict(a=None, b=None, ratio=None, noise=RUN_NOISE)
-    if len(apart) and len(curve) and curve["output_throughput"].notna().any():
-        u = apart.iloc[0]
-        best = curve.loc[curve["output_throughput"].idxmax()]
-        a, b = _f(u["output_throughput"]), _f(best["output_throughput"])
-        ev.update(
-            a=a,
-            b=b,
-            ratio=a / b if a is not None and b else None,
-            run=str(u["run"]),
-            best_run=str(best["run"]),
-            ttft_s=_f(u.get("ttft_mean", np.nan) / 1000),
-            num_prompts=_f(u.get("num_prompts")),
-            ran_first=bool(first_order is not None and u["order"] == first_order),
+    burst = apart[~np.isfinite(apart["request_rate"].astype(float)) & apart["max_concurrency"].isna()]
+    if len(apart):
+        u = (burst if len(burst) else apart).iloc[0]
+        ev.update(run=str(u["run"]), all_at_once=bool(len(burst)), rate=_f(u["request_rate"]))
+        same = (
+            curve[serving.series_key(curve) == serving.series_key(apart.loc[[u.name]]).iloc[0]] if len(curve) else curve
         )
-    rule = "output throughput of the run kept apart over the best run on the curve; within the noise: withheld"
+        if len(burst) and len(same) and same["output_throughput"].notna().any():
+            best = same.loc[same["output_throughput"].idxmax()]
+            a, b = _f(u["output_throughput"]), _f(best["output_throughput"])
+            ev.update(
+                a=a,
+                b=b,
+                ratio=a / b if a is not None and b else None,
+                best_run=str(best["run"]),
+                ttft_s=_f(u.get("ttft_mean", np.nan) / 1000),
+                ran_first=bool(first_order is not None and u["order"] == first_order),
+            )
+    rule = (
+        "output throughput of the first all-at-once run (infinite rate, no cap) over the best run of its series on "
+        "the curve; within the noise: withheld"
+    )
     return make("uncapped", "comparison", rule, ev)
 
 

@@ -34,6 +34,7 @@ from benchbook.ingest.core import (
     register,
     rejected,
     tidy,
+    unread_table,
 )
 
 NAME = "tgi-benchmark"
@@ -162,6 +163,13 @@ class _State:
 _CORE_PARAMS = {"model", "sequence length", "decode length", "n runs", "warmups"}
 
 
+def _is_renamed_header(line: str) -> bool:
+    """A benchmark table header with a renamed or missing column: at least three of its names."""
+    if not line.lstrip().startswith("|"):
+        return False
+    return len({c.lower() for c in markdown_cells(line)} & set(_LAT_HEADER)) >= 3
+
+
 def parse(text: str, source: str) -> Parsed:
     """Read every text-generation-benchmark table in `text` into the tidy table."""
     tool = REGISTRY_TOOL
@@ -227,6 +235,12 @@ def parse(text: str, source: str) -> Parsed:
             continue
         if _PARAM_HEADER_RE.match(line):
             i = _read_params(lines, i, st, source)
+            continue
+        if not _HEADER_RE.match(line) and _is_renamed_header(line):
+            i, items, message = unread_table(lines, i, NAME, "'| Step | Batch Size | Average | Lowest | Highest |'")
+            rejects.extend(items)
+            cells_read += len(items)
+            messages.append(message)
             continue
         if _HEADER_RE.match(line):
             i, got, bad, nread, nfill = _read_table(lines, i, st, source, messages)

@@ -91,16 +91,19 @@ def shape_words(k: pd.DataFrame) -> str:
     )
 
 
-def noise_words(noise: tuple[float, int]) -> str:
-    value, n = noise
-    if n:
+def noise_words(k: pd.DataFrame) -> str:
+    """How the page judges differences: the re-timing spread and the floor it never goes below."""
+    spread, n = attention.retime_spread(k)
+    value, _ = attention.noise(k)
+    if spread is None:
         return (
-            f"attention-gym prints no spread; the same causal FA2 problem, re-timed in {n} sections, moves by up to "
-            f"{value:.1%}, so differences inside {value:.1%} are not called"
+            f"attention-gym prints no spread and this input re-times no kernel, so a noise of {value:.0%} is "
+            "assumed; differences inside it are not called"
         )
+    floor = f", below the {attention.NOISE_FLOOR:.0%} floor used instead" if spread < attention.NOISE_FLOOR else ""
     return (
-        f"attention-gym prints no spread and this input re-times no kernel, so a noise of {value:.0%} is assumed; "
-        "differences inside it are not called"
+        f"attention-gym prints no spread; the same causal FA2 problem, re-timed in {n} sections, moves by up to "
+        f"{spread:.1%}{floor}, so differences inside {value:.1%} are not called"
     )
 
 
@@ -218,7 +221,7 @@ _NO_SPARSE = (
     "This input has no section with a block-sparse mask and both SDPA + mask and FlexAttention timed, so the gain "
     "from skipping blocks is not measured."
 )
-_NOT_CALLED = "{topic}: {a:.2f} against {b:.2f}, a difference inside the noise ({noise:.1%}), so no verdict."
+_NOT_CALLED = "{topic}: a ratio of {ratio:.2f}, inside the noise ({noise:.1%}), so no verdict."
 
 
 def _withheld(c: Claim) -> str | None:
@@ -253,6 +256,7 @@ def word(c: Claim) -> Claim:
     ev = c.evidence
     w = {
         "mask_words": mask_name(ev.get("mask")),
+        "pass_words": {"fw": "forward", "bw": "backward"}.get(ev.get("pass"), ev.get("pass")),
         "tflops_range": _span(ev.get("tflops_low"), ev.get("tflops_high"), "{:,.3g}"),
         "fraction_range": _span(
             ev.get("fraction_low"), ev.get("fraction"), "{:.0%}" if (ev.get("fraction") or 0) >= 0.01 else "{:.3%}"
@@ -289,7 +293,9 @@ def word(c: Claim) -> Claim:
             "That is {ratio:.0%} of the {b:.1f}x that skipping the masked blocks alone would give at SDPA's speed per "
             "block: FlexAttention " + tail,
             "FlexAttention's speed-up against block skipping alone",
-            _withheld(c) or _NO_SPARSE,
+            _withheld(c)
+            or "Nor, without such a section, is FlexAttention's speed-up compared with what skipping blocks alone "
+            "would give.",
         )
     if c.id == "dense_gain":
         has = all(ev.get(x) is not None for x in ("ratio", "max_ratio", "noise"))
@@ -332,8 +338,9 @@ def word(c: Claim) -> Claim:
         over = "over {n_masks} masks: {a_range}" if (ev.get("n_masks") or 0) > 1 else "one mask"
         return say(
             (
-                "Counted by the work it does, SDPA + mask is also a slow kernel: its median {a:.0f} TFLOP/s forward "
-                "("
+                "Counted by the work it does, SDPA + mask is "
+                + ("also " if sparse else "")
+                + "a slow kernel: its median {a:.0f} TFLOP/s forward ("
                 + over
                 + ") is {ratio:.0%} of causal FA2's {b:.0f} TFLOP/s. "
                 + (
@@ -374,7 +381,7 @@ def word(c: Claim) -> Claim:
             "efficiency, not the device's peaks",
         }.get(ev.get("verdict"), "")
         return say(
-            "The fastest kernel here, {op_words} (forward, {mask_words}), is " + what + " (on the {device}, "
+            "The fastest kernel here, {op_words} ({pass_words}, {mask_words}), is " + what + " (on the {device}, "
             "{source_words}).",
             "What limits the fastest kernel",
         )

@@ -28,6 +28,11 @@ def _fraction_text(c: Claim) -> str:
         "cpu": " A CPU-only run, measured against the CPU's memory bandwidth.",
     }.get(ev.get("offload"), "")
     moe = " (MoE: {active_params_b:g}B of {params_b:g}B parameters active)" if ev.get("architecture") == "moe" else ""
+    if ev.get("may_fit_in_cache"):
+        how += (
+            " Its weights are small enough to stay in on-chip cache between tokens, so this is the traffic the "
+            "model would need, not a measure of what the memory delivered."
+        )
     src = SOURCE_WORDS.get(ev.get("peak_source"), "")
     return (
         "`{label}`" + moe + ": {rate:,.2f} tok/s x {gb_per_token:.2f} GB per token = {achieved_gb_s:,.0f} GB/s, "
@@ -76,9 +81,10 @@ def word(claim: Claim) -> Claim:
             "memory-bandwidth": "`{label}` is bound by memory bandwidth: {bandwidth_fraction:.0%} of the peak "
             "bandwidth at {compute_fraction:.1%} of the peak compute, an intensity of {intensity:.1f} FLOP/byte "
             "far left of the {ridge:.0f} FLOP/byte ridge.",
-            "overhead": "`{label}` is held back by neither roof: {bandwidth_fraction:.0%} of the peak bandwidth and "
-            "{compute_fraction:.1%} of the peak compute, so fixed per-token costs (kernel launches, "
-            "synchronisation, small or scattered matrix products) take much of each token's time.",
+            "overhead": "`{label}` reaches neither roof's threshold ({threshold:.0%}): {bandwidth_fraction:.1%} of "
+            "the peak bandwidth and {compute_fraction:.1%} of the peak compute, so something besides streaming the "
+            "weights (fixed per-token costs such as kernel launches and synchronisation, or small and scattered "
+            "matrix products) takes a large share of each token's time.",
             "compute": "`{label}` is compute-bound: {compute_fraction:.0%} of the peak compute, right of the ridge.",
         }.get(verdict, "`{label}`: {verdict}.")
         if verdict == "memory-bandwidth" and ev.get("compute_fraction") is None:
@@ -88,6 +94,8 @@ def word(claim: Claim) -> Claim:
             shown,
             topic=f"What limits {topic}" if ev.get("label") else "What limits the model",
             withheld="{topic}: not stated, because {reason}.",
+            implausible="**Warning: no limit can be named for `{label}`:** {bandwidth_fraction:.0%} of the peak "
+            "bandwidth is beyond physics (see its fraction of peak above for the likely causes).",
         )
     if claim.id == "bw_size_trend":
         return wording.say(
@@ -102,7 +110,10 @@ def word(claim: Claim) -> Claim:
 
 def block(led: Ledger, kind: str) -> str:
     """The sentences of every claim of `kind`, one paragraph each (a sentence when there are none)."""
-    text = wording.block(led, [c.id for c in led.claims if c.kind == kind])
+    claims = [c for c in led.claims if c.kind == kind]
+    if kind == "bound" and claims and not any(c.evidence.get("bandwidth_fraction") is not None for c in claims):
+        return "No result has a known fraction of its device's peak, so no limit is named for any of them."
+    text = wording.block(led, [c.id for c in claims])
     return text or "No generation result to place."
 
 

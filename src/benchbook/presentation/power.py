@@ -38,6 +38,8 @@ def _enough(ev: dict) -> bool:
 
 def _within_noise(ev: dict, what: str) -> str:
     """The withheld wording of a comparison: inside the noise when both sides exist, else why not."""
+    if len(ev.get("power_sources") or []) > 1:
+        return "{topic}: " + what + " are not compared, because {reason}."
     if _has(ev, "ratio", "noise"):
         return (
             "{topic}: "
@@ -56,7 +58,8 @@ def word(claim: Claim) -> Claim:
     if stem == "speed_falls":
         return wording.say(
             claim,
-            "The mean rate of {test} falls at every step down in power limit, from {highest_w:.0f} W to {lowest_w:.0f} W.",
+            "The mean rate of {test} falls at every step down in power limit, from {highest_w:.0f} W to "
+            "{lowest_w:.0f} W.",
             topic=topic,
             withheld="{topic} does not lose speed at every step down in this input: at some step down its mean "
             "rate holds or rises."
@@ -171,13 +174,13 @@ def why_paragraph(led: Ledger) -> str:
     if not (led.get("speed_falls_pp").shown and led.get("flat_top_tg").shown):
         return ""
     return (
-        "Why the two differ: a power cap works by lowering the GPU's clocks (and voltage) until the board stays "
-        "under the limit. Prompt processing multiplies a whole batch of prompt tokens by every weight: it has a "
-        "high arithmetic intensity and its speed follows the SM clock. Generation reads every weight once per "
-        "token for about two FLOPs each, so it waits on memory bandwidth, and until the cap pushes the core "
-        "clock below what keeps the memory busy it does not notice. A box that spends most of its time "
-        "generating can run below its top limit at no cost in speed; one that mostly ingests long prompts pays "
-        "for every watt removed."
+        "Why the two differ (the usual explanation; clocks were not logged here): a power cap works by lowering the "
+        "GPU's clocks (and voltage) until the board stays under the limit. Prompt processing multiplies a whole batch "
+        "of prompt tokens by every weight: it has a high arithmetic intensity and its speed follows the SM clock. "
+        "Generation reads every weight once per token for about two FLOPs each, so it waits on memory bandwidth, and "
+        "until the cap pushes the core clock below what keeps the memory busy it does not notice. A box that spends "
+        "most of its time generating can run below its top limit at no cost in speed; one that mostly ingests long "
+        "prompts pays for every watt removed."
     )
 
 
@@ -186,10 +189,10 @@ def stability_paragraph(led: Ledger) -> str:
     if not (led.get("spread_grows_pp").shown or led.get("spread_grows_tg").shown):
         return ""
     return (
-        "Under a tight cap the clock controller keeps overshooting and throttling, so repetitions land at "
-        "different clocks and the printed mean hides a wide spread: a capped service shows latency jitter, not "
-        "just lower throughput, and a benchmark with a spread this large needs more repetitions (`-r`) or the "
-        "per-repetition samples (`-o json`) before two settings can be compared."
+        "A likely cause (not measured here): under a tight cap the clock controller keeps overshooting and throttling,"
+        " so repetitions land at different clocks and the printed mean hides a wide spread: a capped service shows "
+        "latency jitter, not just lower throughput, and a benchmark with a spread this large needs more repetitions "
+        "(`-r`) or the per-repetition samples (`-o json`) before two settings can be compared."
     )
 
 

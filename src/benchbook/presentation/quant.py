@@ -100,15 +100,27 @@ def prefill_words(run_table: pd.DataFrame, shape: pd.DataFrame) -> str:
     )
 
 
-def duplicate_words(aud: pd.DataFrame) -> str:
-    """The audit's duplicated run labels, in words."""
-    d = aud[aud["defect"] == "duplicated run label"]
-    if d.empty:
+def duplicate_words(dups: pd.DataFrame) -> str:
+    """Repeated run labels (`checks.sglang_quant.duplicate_labels`), in words."""
+    if dups.empty:
         return "No configuration repeats a run label."
-    return (
-        f"The audit lists {len(d)} configuration(s) whose run labels repeat (e.g. {d['evidence'].iloc[0]}). "
-        "Runs that share a label but differ in value are distinct runs with wrong names; all are kept."
-    )
+    numbered = dups[dups["labels"].str.contains(r"\brun\d+\b")]
+    parts = []
+    if len(numbered):
+        r = numbered.iloc[0]
+        miss = f", {r['missing']} missing" if r["missing"] else ""
+        parts.append(
+            f"{len(numbered)} configuration(s) repeat a numbered run label (e.g. {r['model']}: {r['labels']}{miss}); "
+            "runs that share a label but differ in value are distinct runs with wrong names, and all are kept."
+        )
+    same = dups[~dups.index.isin(numbered.index)]
+    if len(same):
+        names = ", ".join(sorted({d.split(", ")[0] for d in same["labels"]}))
+        parts.append(
+            f"{len(same)} configuration(s) give every run the same name ({names}): the runs are told apart by their "
+            "order in the file only, and all are kept."
+        )
+    return " ".join(parts)
 
 
 def heatmap_caption(spd: pd.DataFrame, baseline: str) -> str:
@@ -146,24 +158,26 @@ def phases_note(scheme: str | None, baseline: str) -> str:
     )
 
 
-def excluded_words(flagged: pd.DataFrame) -> str:
-    """Which run values the outlier rule leaves out of the statistics and the figures."""
+def excluded_words(flagged: pd.DataFrame, left_out: pd.DataFrame) -> str:
+    """Which flagged run values are left out of the statistics and the figures, and which are kept."""
     if flagged.empty:
         return ""
-    items = [f"{r.model} {r.run} ({_metric(r.metric)} {r.value:,.2f}, line {r.line})" for r in flagged.itertuples()]
-    return "Left out of every statistic and figure below: " + wording.join(items) + "."
 
+    def items(f):
+        return wording.join(
+            f"{r.model} {r.run} ({_metric(r.metric)} {r.value:,.2f}, line {r.line})"
+            if r.run != r.model
+            else f"{r.model} ({_metric(r.metric)} {r.value:,.2f}, line {r.line})"
+            for r in f.itertuples()
+        )
 
-def message_figure_for_model():
-    """The roofline's placeholder when the model's size is unknown."""
-    return message_figure("No model of known size: pass model_id to place the runs on a roofline.")
-
-
-def message_figure_for_phases(baseline: str):
-    """The phase figure's placeholder when no weight-only scheme shares regimes with the baseline."""
-    if not baseline:
-        return message_figure("No baseline scheme, so no weight-only scheme can be compared with one.")
-    return message_figure(f"No weight-only (w8a16) scheme measured in the same regimes as {baseline!r}.")
+    kept = flagged[~flagged.index.isin(left_out.index)]
+    out = []
+    if len(left_out):
+        out.append(f"Left out of every statistic and figure below: {items(left_out)}.")
+    if len(kept):
+        out.append(f"Kept, because the runs of their cells differ beyond output throughput: {items(kept)}.")
+    return " ".join(out)
 
 
 # --- tables --------------------------------------------------------------------------------------
@@ -277,10 +291,10 @@ def winners_figure(winners: pd.DataFrame):
     if winners.empty:
         return message_figure("No regime has runs to rank.")
     regimes = quant.regime_order(winners["regime"].unique())
-    ncols = min(4, len(regimes))
+    ncols = min(3, len(regimes))
     nrows = math.ceil(len(regimes) / ncols)
     n_schemes = winners["scheme"].nunique()
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols, 0.32 * n_schemes * nrows + 1.6 * nrows), squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 0.32 * n_schemes * nrows + 1.8 * nrows), squeeze=False)
     for ax, regime in zip(axes.flat, regimes, strict=False):
         g = winners[winners["regime"] == regime].sort_values("rank", ascending=False)
         y = np.arange(len(g))
@@ -300,11 +314,11 @@ def winners_figure(winners: pd.DataFrame):
         ax.set_xlabel(
             f"{_metric(g['metric'].iloc[0])} ({'s' if g['metric'].iloc[0] == 'latency' else 'tok/s'})", fontsize=8
         )
-        ax.tick_params(axis="x", labelsize=7, labelrotation=30)
+        ax.tick_params(axis="x", labelsize=7)
         ax.margins(x=0.25)
-        ax.xaxis.set_major_locator(MaxNLocator(3))
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=3, prune="both"))
     for ax in list(axes.flat)[len(regimes) :]:
-        ax.set_axis_off()
+        fig.delaxes(ax)
     fig.tight_layout(w_pad=2.5)
     return fig
 
@@ -463,11 +477,15 @@ def word(c: Claim) -> Claim:
         )
     if c.id == "outlier_cells":
         tail = (
-            " In each, one run's output throughput sits below the others while its latency and overall throughput "
-            "are not flagged: output throughput is the one metric that depends on that run's TTFT timestamp."
+            " In every flagged cell, one run's output throughput sits below the others while its latency and overall "
+            "throughput are not flagged: output throughput is the one metric that depends on that run's TTFT "
+            "timestamp, so that value is left out."
             if ev.get("timestamp_cells") == ev.get("count")
-            else " In {timestamp_cells} of them only output throughput is off (a TTFT timestamp); in the others "
-            "latency or overall throughput vary too, so the runs themselves differ."
+            else " In none of them is output throughput the only metric off: latency or overall throughput vary too, "
+            "so the runs themselves differ, and all are kept."
+            if not ev.get("timestamp_cells")
+            else " In {timestamp_cells} of them only output throughput is off (a TTFT timestamp), and that value is "
+            "left out; in the others latency or overall throughput vary too, so the runs themselves differ and are kept."
         )
         return say(
             "The outlier rule ({outlier_rule}) flags {count} of {n} scheme/regime cells: {cells}." + tail,
@@ -480,9 +498,14 @@ def word(c: Claim) -> Claim:
             "{unit}, {fraction:.0%} of the {device}'s {peak:,.0f} {unit} peak ({source_words}): physically possible, so "
             "physics alone does not show that its timestamp is wrong.",
             "The physics of the flagged runs",
-            withheld="The flagged runs cannot be checked against a peak: {reason}."
+            withheld=(
+                "The flagged run(s) cannot be checked against physics: the input names no model of known size "
+                "(pass `model_id`)."
+                if ev.get("implied_tflops") is None
+                else "The flagged run(s) cannot be checked against a peak: {reason}."
+            )
             if ev.get("n_flagged_runs")
-            else "No run is flagged, so there is nothing to check against physics.",
+            else "No value is left out, so there is nothing to check against physics.",
             implausible="**The flagged runs are not measurements of the GPU.** Taken at face value, {model} "
             "{run} (line {line}) would have prefilled at {implied_tflops:,.0f} {unit}, {fraction:.0%} of the "
             "{device}'s {peak:,.0f} {unit} peak ({source_words}): beyond physics. Its output throughput of "
@@ -514,14 +537,14 @@ def word(c: Claim) -> Claim:
         )
     if c.id == "w8a16_decode_trend":
         place = (
-            "every one of these steps sits left of the ridge on the {device} ({max_intensity:.0f} FLOP/byte at most, "
+            "every one of these steps sits left of the ridge on the {device} ({source_words}; {max_intensity:.0f} FLOP/byte at most, "
             "with 8-bit weights, against {ridge:.0f}), where the roofline rewards fewer weight bytes. Crossing the ridge "
             "does not explain the loss. What the data show instead is the weight-only kernel losing ground to the "
             "16-bit one as each pass multiplies more tokens: it dequantises the weights and then multiplies on the "
             "same 16-bit tensor cores."
             if ev.get("left_of_ridge")
             else "the largest batches reach {max_intensity:.0f} FLOP/byte, beyond the ridge at {ridge:.0f} on the "
-            "{device}, so there the roofline itself takes away the bandwidth saving."
+            "{device} ({source_words}), so there the roofline itself takes away the bandwidth saving."
         )
         return say(
             "Per decode step, {scheme} runs {y_first:.2f}x as fast as {baseline} at batch {x_first} and "

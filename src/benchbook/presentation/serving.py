@@ -47,12 +47,12 @@ def runs_table(r: pd.DataFrame) -> pd.DataFrame:
 
 _BOUND = {
     "overhead": "at run {run} ({in_flight:.1f} requests in flight on average) the server reaches "
-    "{bandwidth_fraction:.1%} of the {device}'s peak bandwidth and {compute_fraction:.1%} of its peak compute, both "
+    "{bandwidth_fraction:.1%} of the {device}'s peak bandwidth and {compute_fraction:.2%} of its peak compute, both "
     "under the {threshold:.0%} threshold: neither roof limits it.",
     "memory-bandwidth": "at run {run} ({in_flight:.1f} requests in flight on average) reading the weights once per "
     "step takes {bandwidth_fraction:.0%} of the {device}'s peak bandwidth, left of the ridge ({intensity:.0f} vs "
     "{ridge:.0f} FLOP/byte): this load is bound by memory bandwidth.",
-    "compute": "at run {run} ({in_flight:.1f} requests in flight on average) the server does {compute_fraction:.0%} "
+    "compute": "at run {run} ({in_flight:.1f} requests in flight on average) the server does {compute_fraction:.1%} "
     "of the {device}'s dense {precision} peak at {intensity:.0f} FLOP/byte, right of the ridge ({ridge:.0f}): this "
     "load is bound by compute ({prefill_share:.0%} of the tokens it processes are prompt tokens).",
 }
@@ -83,8 +83,8 @@ def say(c: Claim) -> Claim:
     if c.id == "growth":
         return wording.say(
             c,
-            "output throughput rises at every step, from {first_y:,.0f} tok/s at {variable} {first_x:g} to "
-            "{last_y:,.0f} at {last_x:g}.",
+            "for {series}, output throughput rises at every step, from {first_y:,.0f} tok/s at {variable} "
+            "{first_x:g} to {last_y:,.0f} at {last_x:g}.",
             topic="Throughput growth",
             withheld="Output throughput does not rise at every step of this sweep ({reason}).",
         )
@@ -102,16 +102,27 @@ def say(c: Claim) -> Claim:
             else "Every capped run averaged at least {threshold:.0%} of its cap in flight.",
         )
     if c.id == "uncapped":
-        first = " It ran first in this input, possibly on a cold server." if ev.get("ran_first") else ""
-        ttft = " Its mean TTFT is {ttft_s:.1f} s: queueing, not prefill speed." if ev.get("ttft_s") else ""
+        first = ""
+        if ev.get("ran_first") and (ev.get("ratio") or 1) < 1:
+            first = " It ran first in this input, possibly on a cold server; a rerun after the sweep would tell."
+        if not ev.get("run"):
+            withheld = "No run is kept apart from the curve, so there is nothing to compare."
+        elif not ev.get("all_at_once"):
+            withheld = (
+                "The run kept apart ({run}) has no concurrency cap but a finite request rate, so it is not an "
+                "all-at-once run and is not compared with the curve."
+            )
+        elif ev.get("b") is None:
+            withheld = "The run kept apart ({run}) is not compared with the curve: no run of its series is on it."
+        else:
+            withheld = "The run kept apart ({run}) is not compared with the curve: {reason}."
         return wording.say(
             c,
-            "the run kept apart ({run}) gives {a:,.0f} output tok/s, {ratio:.2f}x the best run on the curve ({b:,.0f} "
-            "tok/s, run {best_run})." + first + ttft,
+            "the all-at-once run ({run}: no cap, infinite rate) gives {a:,.0f} output tok/s, {ratio:.2f}x the best "
+            "run of its series on the curve ({b:,.0f} tok/s, run {best_run}). Its mean TTFT of {ttft_s:.1f} s is "
+            "mostly queueing, not prefill speed." + first,
             topic="The run kept apart",
-            withheld="No run is kept apart from the curve, so there is nothing to compare."
-            if not ev.get("run")
-            else "The run kept apart ({run}) is not compared with the curve: {reason}.",
+            withheld=withheld,
         )
     if c.id == "tpot_itl":
         return wording.say(
@@ -136,7 +147,7 @@ def say(c: Claim) -> Claim:
         return wording.say(
             c,
             "at the lightest load (run {run}, {in_flight:.1f} requests in flight on average) reading {active_params_b:.1f} B "
-            "active weights once per step moves {achieved:,.0f} GB/s: {fraction:.0%} of the {peak:,.0f} GB/s of the "
+            "active weights once per step moves {achieved:,.0f} GB/s: {fraction:.1%} of the {peak:,.0f} GB/s of the "
             "{device} (a lower bound: the KV cache is not counted).",
             topic="The bandwidth of the lightest load",
         )
@@ -144,7 +155,7 @@ def say(c: Claim) -> Claim:
         return wording.say(
             c,
             "the best run ({run}) does {achieved:,.0f} TFLOP/s (2 x active parameters per prompt or output token): "
-            "{fraction:.0%} of the {device}'s dense {precision} peak of {peak:,.0f} TFLOP/s.",
+            "{fraction:.1%} of the {device}'s dense {precision} peak of {peak:,.0f} TFLOP/s.",
             topic="The compute of the best run",
         )
     return wording.say(c, "{rule}", topic=c.id)
@@ -158,16 +169,20 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) ->
     kept = ""
     if n_apart:
         kept = f"; {'one run' if n_apart == 1 else f'{n_apart} runs'} with {APART_WORDS[variable]} kept apart"
-    return f"This page reads {files}: {len(r)} run(s) of {models}, swept over {variable.replace('_', ' ')}{kept}."
+    runs = "one run" if len(r) == 1 else f"{len(r)} runs"
+    levels = r.loc[~serving.apart(r, variable), variable].nunique()
+    how = f"swept over {variable.replace('_', ' ')}" if levels > 1 else "at a single load level"
+    return f"This page reads {files}: {runs} of {models}, {how}{kept}."
 
 
 def assumed_rate_note(r: pd.DataFrame) -> str:
     n = int(r["rate_assumed"].sum()) if "rate_assumed" in r else 0
     if not n:
         return ""
+    who = "One run prints no request rate; it is" if n == 1 else f"{n} runs print no request rate; they are"
     return (
-        f"{n} run(s) print no request rate; they are taken at the tool's default, `--request-rate inf` (every "
-        "request sent at once, or as fast as the concurrency cap allows)."
+        f"{who} taken at the tool's default, `--request-rate inf` (every request sent at once, or as fast as the "
+        "concurrency cap allows)."
     )
 
 
@@ -223,6 +238,19 @@ def pareto_sentence(r: pd.DataFrame) -> str:
 # --- figures -------------------------------------------------------------------------------------
 
 
+def _label_points(ax, xs, ys, labels, **kw) -> None:
+    """Annotate points, once per label near the same place (runs of several series at one load)."""
+    seen = set()
+    for x, y, text in zip(xs, ys, labels, strict=True):
+        if not (np.isfinite(x) and np.isfinite(y)) or x <= 0 or y <= 0:
+            continue
+        key = (text, round(np.log10(x), 1), round(np.log10(y), 1))
+        if key in seen:
+            continue
+        seen.add(key)
+        ax.annotate(text, (x, y), textcoords="offset points", **kw)
+
+
 def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, knee_x=None):
     """Output (and total) token throughput against the sweep variable (log2 x), one line per
     series; the runs kept apart as horizontal lines, never as points of the curve."""
@@ -268,23 +296,17 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
             c = f"{m}_{stat}"
             if c in d and d[c].notna().any():
                 ax.plot(d["output_throughput"], d[c], "o", color=color(i), label=stat, ms=4)
-        for _, row in d.iterrows():
-            c = f"{m}_mean"
-            if c in d and np.isfinite(row.get(c, np.nan)):
-                ax.annotate(
-                    fmt_x(row["x"], variable),
-                    (row["output_throughput"], row[c]),
-                    fontsize=7,
-                    xytext=(3, 3),
-                    textcoords="offset points",
-                )
+        labels = [fmt_x(v, variable) for v in d["x"]]
+        _label_points(ax, d["output_throughput"], d[f"{m}_mean"], labels, fontsize=7, xytext=(3, 3))
         ax.set_yscale("log")
         ax.xaxis.set_major_locator(MaxNLocator(nbins=3))
+        ax.set_xlim(left=0)
+        ax.tick_params(axis="x", labelrotation=30)
         ax.set_title(m.upper())
         ax.set_xlabel("output tok/s")
         ax.set_ylabel(f"{m.upper()} (ms)")
     axes[0].legend(fontsize=8)
-    fig.tight_layout()
+    fig.tight_layout(w_pad=2.5)
     return fig
 
 
@@ -299,14 +321,8 @@ def plot_pareto(r: pd.DataFrame, variable: str):
     ax.scatter(d["output_throughput"], d["per_user"], color=color(0), zorder=3, label="run")
     f = d[front].sort_values("output_throughput")
     ax.plot(f["output_throughput"], f["per_user"], "-", color=color(3), label="Pareto front")
-    for _, row in d.iterrows():
-        ax.annotate(
-            fmt_x(row["x"], variable),
-            (row["output_throughput"], row["per_user"]),
-            fontsize=8,
-            xytext=(4, 4),
-            textcoords="offset points",
-        )
+    labels = [fmt_x(v, variable) for v in d["x"]]
+    _label_points(ax, d["output_throughput"], d["per_user"], labels, fontsize=8, xytext=(4, 4))
     ax.set_xlabel("output throughput, whole server (tok/s)")
     ax.set_ylabel("per-user speed, 1000 / TPOT (tok/s)")
     ax.legend(fontsize=8)
@@ -318,7 +334,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     d = rl.dropna(subset=["intensity", "achieved_tflops"]) if "intensity" in rl else rl.iloc[0:0]
     d = d[(d["intensity"] > 0) & (d["achieved_tflops"] > 0)]
     if peaks is None or d.empty:
-        return message_figure("no roofline: the model size, the device or the measured concurrency is unknown")
+        return message_figure("no roofline:\nmodel size, device or\nconcurrency unknown")
     peak = float(d["peak_tflops"].iloc[0])
     bw = peaks.total_bandwidth_gb_s
     lo, hi = min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * peak * 1e12 / (bw * 1e9))
@@ -336,14 +352,8 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     ax.plot(on["intensity"], on["achieved_tflops"], "o", color=color(0), label="runs on the curve")
     if len(off):
         ax.plot(off["intensity"], off["achieved_tflops"], "*", ms=10, color=color(3), label="runs kept apart")
-    for _, row in d.iterrows():
-        ax.annotate(
-            fmt_x(row["x"], variable),
-            (row["intensity"], row["achieved_tflops"]),
-            fontsize=7,
-            xytext=(4, -10),
-            textcoords="offset points",
-        )
+    labels = [fmt_x(v, variable) for v in d["x"]]
+    _label_points(ax, d["intensity"], d["achieved_tflops"], labels, fontsize=7, xytext=(4, -10))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("intensity at the measured concurrency, weights only (FLOP/byte)")

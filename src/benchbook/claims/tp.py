@@ -1,0 +1,602 @@
+"""The tp_scaling chapter's verdicts, each a claim with its evidence (numbers from
+`benchbook.analysis.tp`); wording is in `benchbook.presentation.tp`.
+
+Noise, wherever a rule needs it, is half the Lowest-Highest range of a row relative to its
+Average (the spread text-generation-benchmark prints), the larger of the rows compared.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from benchbook.analysis import tp as atp
+from benchbook.claims import Claim, make
+
+NOISE = (
+    "noise: 2 standard errors of the ratio, each Average's standard deviation estimated as "
+    "(Highest - Lowest) / d2(N Runs), normal runs assumed"
+)
+
+
+def _options(rows: pd.DataFrame, label, col: str) -> dict:
+    return {label(r): float(r[col]) for _, r in rows.iterrows()}
+
+
+# ------------------------------------------------------------------------------------- scaling
+def decode_speedup(sc: pd.DataFrame) -> Claim:
+    """The largest decode speed-up over the reference TP at the smallest batch measured at two TPs."""
+    d = atp.at_smallest_batch(sc, "decode_token_latency")
+    rule = "comparison: reference-TP latency / fastest-TP latency, shown when the ratio is beyond the " + NOISE
+    if d.empty:
+        ev = {"a": None, "b": None, "ratio": None, "noise": None}
+        return make("decode_speedup", "comparison", rule, ev).withhold("the input has one TP only")
+    ref, best = d.iloc[0], d.loc[d["latency_ms"].idxmin()]
+    ev = {
+        "a": ref["latency_ms"],
+        "b": best["latency_ms"],
+        "ratio": ref["latency_ms"] / best["latency_ms"],
+        "noise": atp.noise(ref["rel_se"], best["rel_se"]),
+        "batch_size": int(ref["batch_size"]),
+        "ref_tp": int(ref["tp"]),
+        "best_tp": int(best["tp"]),
+        "line": int(best["line"]),
+    }
+    c = make("decode_speedup", "comparison", rule, ev)
+    if ev["best_tp"] == ev["ref_tp"]:
+        return c.withhold(f"no larger TP decoded faster than TP {ev['ref_tp']} at batch {ev['batch_size']}")
+    return c
+
+
+def _trend(claim_id: str, sc: pd.DataFrame, metric: str, col: str, direction: str, rule: str) -> Claim:
+    d = atp.at_smallest_batch(sc, metric)
+    if d.empty:
+        ev = {"xs": [], "ys": [], "direction": direction, "min_points": 3}
+        return make(claim_id, "scaling", rule, ev).withhold("no batch size was measured at two or more TPs")
+    ev = {
+        "xs": [int(t) for t in d["tp"]],
+        "ys": [float(v) for v in d[col]],
+        "direction": direction,
+        "min_points": 3,
+        "tolerance": 0.0,
+        "batch_size": int(d["batch_size"].iloc[0]) if len(d) else None,
+        "last_x": int(d["tp"].iloc[-1]) if len(d) else None,
+        "last_y": float(d[col].iloc[-1]) if len(d) else None,
+        "ref_tp": int(d["ref_tp"].iloc[0]) if len(d) else None,
+    }
+    return make(claim_id, "scaling", rule, ev)
+
+
+def prefill_speedup_rises(sc: pd.DataFrame) -> Claim:
+    """Prefill gets faster at every larger TP (at the smallest batch measured at two TPs or more)."""
+    rule = "scaling: prefill speed-up at every larger TP, at least 3 TPs, each step up"
+    return _trend("prefill_speedup_rises", sc, "prefill_latency", "speedup", "rises", rule)
+
+
+def prefill_efficiency_falls(sc: pd.DataFrame) -> Claim:
+    """Prefill's parallel efficiency falls at every larger TP."""
+    rule = "scaling: prefill parallel efficiency at every larger TP, at least 3 TPs, each step down"
+    return _trend("prefill_efficiency_falls", sc, "prefill_latency", "efficiency", "falls", rule)
+
+
+def superlinear_efficiency(sc: pd.DataFrame) -> Claim:
+    """A decode efficiency above 1 explained by its baseline: efficiency(bs) / efficiency(bs0) is the
+    reference TP's latency growth from bs0 to bs over the larger TP's growth (an identity)."""
+    rule = (
+        "comparison: reference-TP decode latency growth from the smallest batch to the batch of the highest "
+        "efficiency, over the larger TP's growth; shown when the efficiency exceeds 1 and the ratio is beyond the "
+        + NOISE
+    )
+    s = atp.superlinear_efficiency(sc)
+    if s is None:
+        ev = {"a": None, "b": None, "ratio": None, "noise": None}
+        return make("superlinear_efficiency", "comparison", rule, ev).withhold("the input has one TP only")
+    ev = s | {"a": s["ref_growth"], "b": s["tp_growth"], "ratio": s["ref_growth"] / s["tp_growth"]}
+    c = make("superlinear_efficiency", "comparison", rule, ev)
+    if s["efficiency"] <= 1:
+        return c.withhold(
+            f"no decode step beat perfect scaling (the highest efficiency is {s['efficiency']:.2f}, at batch "
+            f"{s['batch_size']} and TP {s['tp']})"
+        )
+    return c
+
+
+def decode_slower_past_best(best: pd.DataFrame, tolerance: float = 0.0) -> Claim:
+    """At the smallest batch, decode at the largest TP is slower than at the fastest TP, by more
+    than the noise and than `tolerance` (the chapter's slowdown_tolerance: a practical threshold)."""
+    rule = (
+        "comparison: decode latency at the largest TP / at the fastest TP, smallest batch; noise is the larger of "
+        "the slowdown tolerance and the " + NOISE
+    )
+    b = best[best["n_tp"] >= 2] if len(best) else best
+    if b.empty:
+        ev = {"a": None, "b": None, "ratio": None, "noise": None}
+        return make("decode_slower_past_best", "comparison", rule, ev).withhold("the input has one TP only")
+    r = b.sort_values("batch_size").iloc[0]
+    ev = {
+        "a": r["max_tp_ms"],
+        "b": r["best_ms"],
+        "ratio": r["max_tp_ms"] / r["best_ms"],
+        "noise": max(float(r["noise"]), tolerance),
+        "stat_noise": r["noise"],
+        "tolerance": tolerance,
+        "batch_size": int(r["batch_size"]),
+        "best_tp": int(r["best_tp"]),
+        "max_tp": int(r["max_tp"]),
+        "line": int(r["max_tp_line"]),
+    }
+    c = make("decode_slower_past_best", "comparison", rule, ev)
+    if not r["slower_past_best"]:
+        return c.withhold(f"decode was fastest at the largest TP measured, TP {int(r['max_tp'])}")
+    return c
+
+
+# ------------------------------------------------------------------------------- what to deploy
+def latency_recommendation(w: pd.DataFrame, metric: str) -> Claim:
+    """The TP with the lowest mean latency of one phase at the smallest batch, against the next best."""
+    phase = "decode latency per token" if metric == "decode_token_latency" else "prefill latency"
+    cid = "rec_decode_latency" if metric == "decode_token_latency" else "rec_prefill_latency"
+    rule = f"recommendation: the TP with the lowest mean {phase} at the smallest batch; shown when it beats the " + (
+        "runner-up by more than the " + NOISE
+    )
+    r = atp.ranked_latency(w, metric)
+    ev = {
+        "metric": f"mean {phase} (ms), batch {int(r['batch_size'].iloc[0])}" if len(r) else f"mean {phase} (ms)",
+        "choice": f"TP {int(r['tp'].iloc[0])}" if len(r) else None,
+        "choice_tp": int(r["tp"].iloc[0]) if len(r) else None,
+        "value": r["mean"].iloc[0] if len(r) else None,
+        "runner_up": f"TP {int(r['tp'].iloc[1])}" if len(r) > 1 else None,
+        "runner_up_value": r["mean"].iloc[1] if len(r) > 1 else None,
+        "noise": atp.noise(*r["rel_se"].iloc[:2]) if len(r) else None,
+        "batch_size": int(r["batch_size"].iloc[0]) if len(r) else None,
+        "options": _options(r, lambda x: f"TP {int(x['tp'])}", "mean"),
+        "max_tp": int(r["tp"].max()) if len(r) else None,
+    }
+    return make(cid, "recommendation", rule, ev)
+
+
+def throughput_recommendation(tput: pd.DataFrame) -> Claim:
+    """The TP (at its best batch) that delivers the most generated tokens per second per GPU,
+    counting the prefill every request needs; the decode-only ranking rides along as evidence."""
+    rule = (
+        "recommendation: the TP whose best batch gives the most generated tokens/s per GPU, counting the prefill "
+        "(batch x decode_length over prefill + decode time); shown when it beats the best other TP by more than "
+        "the " + NOISE
+    )
+    e2e = atp.best_per_tp(tput, "e2e_tok_s_per_gpu")
+    dec = atp.best_per_tp(tput, "decode_tok_s_per_gpu")
+
+    def label(r):
+        return f"TP {int(r['tp'])} at batch {int(r['batch_size'])}"
+
+    ev = {
+        "metric": "generated tokens/s per GPU, counting the prefill",
+        "choice": label(e2e.iloc[0]) if len(e2e) else None,
+        "choice_tp": int(e2e["tp"].iloc[0]) if len(e2e) else None,
+        "value": e2e["e2e_tok_s_per_gpu"].iloc[0] if len(e2e) else None,
+        "runner_up": label(e2e.iloc[1]) if len(e2e) > 1 else None,
+        "runner_up_tp": int(e2e["tp"].iloc[1]) if len(e2e) > 1 else None,
+        "runner_up_value": e2e["e2e_tok_s_per_gpu"].iloc[1] if len(e2e) > 1 else None,
+        "noise": atp.noise(*e2e["e2e_rel_se"].iloc[:2]) if len(e2e) else None,
+        "options": _options(e2e, label, "e2e_tok_s_per_gpu"),
+        "smallest_tp": int(tput["tp"].min()) if len(tput) else None,
+        "sequence_length": int(e2e["sequence_length"].iloc[0]) if len(e2e) else None,
+        "decode_length": int(e2e["decode_length"].iloc[0]) if len(e2e) else None,
+        "decode_only_metric": "the tool's decode tokens/s per GPU (prefill left out)",
+        "decode_only_choice": label(dec.iloc[0]) if len(dec) else None,
+        "decode_only_value": dec["decode_tok_s_per_gpu"].iloc[0] if len(dec) else None,
+        "decode_only_options": _options(dec, label, "decode_tok_s_per_gpu"),
+        "choice_decode_only_value": (
+            float(
+                tput.loc[
+                    (tput["tp"] == e2e["tp"].iloc[0]) & (tput["batch_size"] == e2e["batch_size"].iloc[0]),
+                    "decode_tok_s_per_gpu",
+                ].iloc[0]
+            )
+            if len(e2e)
+            else None
+        ),
+    }
+    return make("rec_throughput", "recommendation", rule, ev)
+
+
+# ------------------------------------------------------------------------------------ roofline
+def _withheld_fraction(claim_id: str, rule: str, device: dict, unit: str, reason: str) -> Claim:
+    ev = {
+        "fraction": None,
+        "peak": None,
+        "unit": unit,
+        "device": device.get("device"),
+        "peak_source": device.get("source"),
+    }
+    return make(claim_id, "fraction_of_peak", rule, ev).withhold(reason)
+
+
+def _suspects(row: dict, device: dict, tp_unknown: int) -> list[str]:
+    out = []
+    if not row.get("tp_stated", True):
+        out.append(f"the TP: the file does not state it and the chapter assumed TP {tp_unknown} (parameter tp_unknown)")
+    if device.get("source") == "assumed":
+        out.append(f"the device: the file does not name it and {device.get('device')} is assumed (parameter gpu)")
+    out += [
+        "the model size (parameter params_b) or bytes per weight (bytes_per_param)",
+        "the KV-cache bytes per token counted (kv_bytes_per_token)",
+    ]
+    return out
+
+
+def fraction_of_peak(
+    claim_id: str,
+    row: dict | None,
+    device: dict,
+    *,
+    compute: bool,
+    active_params_b: float | None,
+    tp_unknown: int,
+    why_missing: str,
+    bytes_per_weight: float | None = None,
+) -> Claim:
+    """Measured / peak for one roofline row: bandwidth per GPU for a weight-streaming decode step,
+    FLOP/s per GPU for a prefill."""
+    unit = "TFLOP/s" if compute else "GB/s"
+    rule = "fraction_of_peak: achieved per GPU / the device's peak; above 1 is implausible " + (
+        "(2 x parameters x tokens FLOPs over the time)" if compute else "(weights / TP + KV cache read per step)"
+    )
+    if row is None:
+        return _withheld_fraction(claim_id, rule, device, unit, why_missing)
+    peak = device["tflops"] if compute else device["bandwidth_gb_s"]
+    achieved = row["achieved_tflops"] if compute else row["achieved_gb_s_per_gpu"]
+    ev = {
+        "fraction": achieved / peak,
+        "achieved": achieved,
+        "peak": peak,
+        "unit": unit,
+        "device": device["device"],
+        "peak_source": device["source"],
+        "tp": int(row["tp"]),
+        "tp_stated": bool(row["tp_stated"]),
+        "batch_size": int(row["batch_size"]),
+        "latency_ms": row["latency_ms"],
+        "line": int(row["line"]),
+        "suspects": _suspects(row, device, tp_unknown),
+    }
+    if not compute:
+        ev |= {
+            "streaming": True,
+            "bytes_per_token": row["bytes_per_gpu"],
+            "active_params_b": active_params_b,
+            "kv_counted": bool(row.get("kv_bytes_per_token", 0)),
+        }
+        if bytes_per_weight is not None:
+            ev["bytes_per_weight"] = bytes_per_weight
+    return make(claim_id, "fraction_of_peak", rule, ev)
+
+
+def highest_fraction(ext: dict, device: dict, tp_unknown: int, why_missing: str) -> Claim:
+    """The physics check: the highest fraction of either peak over every roofline point."""
+    h = ext.get("highest")
+    rule = "fraction_of_peak: the highest fraction of either peak over all points; above 1 is implausible"
+    if h is None:
+        return _withheld_fraction("highest_fraction", rule, device, "fraction", why_missing)
+    compute = h["peak_kind"] == "compute"
+    ev = {
+        "fraction": h["fraction"],
+        "peak": device["tflops"] if compute else device["bandwidth_gb_s"],
+        "unit": "TFLOP/s" if compute else "GB/s",
+        "device": device["device"],
+        "peak_source": device["source"],
+        "peak_kind": h["peak_kind"],
+        "phase": "prefill" if h["metric"] == "prefill_latency" else "decode",
+        "tp": int(h["tp"]),
+        "batch_size": int(h["batch_size"]),
+        "line": int(h["line"]),
+        "n_over_peak": ext.get("n_over_peak", 0),
+        "suspects": _suspects(h, device, tp_unknown),
+    }
+    return make("highest_fraction", "fraction_of_peak", rule, ev)
+
+
+def bound(claim_id: str, row: dict | None, device: dict, threshold: float, why_missing: str, tp_unknown: int) -> Claim:
+    """What limits one roofline row: a peak it nearly reaches, or neither (overhead)."""
+    rule = (
+        "bound: memory-bandwidth when the bandwidth fraction reaches the threshold left of the ridge, compute when "
+        "the compute fraction does right of it, overhead when both stay below it"
+    )
+    if row is None:
+        ev = {"verdict": "unknown", "bandwidth_fraction": None, "compute_fraction": None, "threshold": threshold}
+        return make(claim_id, "bound", rule, ev).withhold(why_missing)
+    ev = {
+        "bandwidth_fraction": row["bandwidth_fraction"],
+        "compute_fraction": row["compute_fraction"],
+        "intensity": row["intensity_flop_per_byte"],
+        "ridge": device["tflops"] * 1e12 / (device["bandwidth_gb_s"] * 1e9),
+        "threshold": threshold,
+        "device": device["device"],
+        "peak_source": device["source"],
+        "phase": "prefill" if row["metric"] == "prefill_latency" else "decode",
+        "tp": int(row["tp"]),
+        "batch_size": int(row["batch_size"]),
+        "line": int(row["line"]),
+        "suspects": _suspects(row, device, tp_unknown),
+    }
+    return make(claim_id, "bound", rule, ev)
+
+
+# ----------------------------------------------------------------------------------- anomalies
+def _anomaly(claim_id: str, rule: str, count: int, n: int, empty: str = "", **extra) -> Claim:
+    """An anomaly count; `empty` is the reason to give when there is nothing to check (n = 0)."""
+    c = make(claim_id, "anomaly", rule, {"count": int(count), "n": int(n), **extra})
+    return c.withhold(empty) if not n and empty else c
+
+
+def percentile_inversions(counts: dict) -> Claim:
+    """Rows whose p90 is below their p50: impossible for percentiles of a sorted sample."""
+    return _anomaly(
+        "percentile_inversions",
+        "anomaly: latency rows with p90 < p50, out of the latency rows with percentiles",
+        counts["p90_lt_p50"],
+        counts["latency_rows"],
+        empty="the input prints no percentile columns",
+        p90_lt_mean=counts["p90_lt_mean"],
+        p90_eq_p99=counts["p90_eq_p99"],
+    )
+
+
+def p90_below_highest(counts: dict) -> Claim:
+    """Rows whose p90 is below their own Highest: with 10 runs p90 is the last element, so the
+    vector was never sorted."""
+    return _anomaly(
+        "p90_below_highest",
+        "anomaly: latency rows with p90 below Highest, out of the latency rows with percentiles",
+        counts["p90_below_max"],
+        counts["latency_rows"],
+        empty="the input prints no percentile columns",
+        prefill_p90_eq_max=counts["prefill_p90_eq_max"],
+        prefill_rows=counts["prefill_rows"],
+    )
+
+
+def missing_batches(miss: pd.DataFrame, w: pd.DataFrame) -> Claim:
+    """Batch sizes printed with no runs (NaN or a merged blank)."""
+    n = int((w["metric"] == "prefill_latency").sum())
+    where = [f"TP {int(t)} batch {', '.join(map(str, sorted(g['batch_size'])))}" for t, g in miss.groupby("tp")]
+    return _anomaly(
+        "missing_batches",
+        "anomaly: (TP, batch size) prefill rows printed with no runs, out of all prefill rows",
+        len(miss),
+        n,
+        where=where,
+    )
+
+
+def budget_refuted(budget: pd.DataFrame, miss: pd.DataFrame) -> Claim:
+    """Counter-examples to "the missing batches exceeded max_batch_total_tokens"."""
+    rule = (
+        "anomaly: batches where 'batch x (prompt + decode) > max_batch_total_tokens' predicts the wrong outcome "
+        "(ran although over, or failed although under), out of the rows with a stated budget"
+    )
+    bad = budget[~budget["consistent"]] if len(budget) else budget
+    ex = [
+        f"TP {r.tp} batch {r.batch_size} ({r.tokens:,} tokens) {'ran' if r.ran else 'did not run'}"
+        for r in bad.itertuples()
+    ]
+    c = _anomaly(
+        "budget_refuted",
+        rule,
+        len(bad),
+        len(budget),
+        budget=int(budget["budget"].iloc[0]) if len(budget) else None,
+        examples=ex,
+    )
+    if miss.empty:
+        return c.withhold("every batch size ran, so there is no failure to explain")
+    if budget.empty:
+        return c.withhold("the input does not state max_batch_total_tokens")
+    return c
+
+
+def superlinear_jumps(jumps: pd.DataFrame, w: pd.DataFrame, threshold: float) -> Claim:
+    """Prefill latency growing faster than the batch between consecutive batch sizes."""
+    ev = {"threshold": threshold}
+    if len(jumps):
+        j = jumps.sort_values("growth_per_batch").iloc[-1]
+        ev |= {
+            "tp": int(j["tp"]),
+            "from_bs": int(j["from_bs"]),
+            "to_bs": int(j["to_bs"]),
+            "from_ms": j["from_ms"],
+            "to_ms": j["to_ms"],
+            "growth_per_batch": j["growth_per_batch"],
+            "line": int(j["line"]),
+            "last_before_failure": atp.ran_last_before_failure(w, j["tp"], j["section"], int(j["to_bs"])),
+        }
+    return _anomaly(
+        "superlinear_jumps",
+        "anomaly: consecutive batch sizes where prefill latency grows more than `threshold` times faster than "
+        "the batch, out of all consecutive steps",
+        len(jumps),
+        atp.n_batch_steps(w),
+        empty="no configuration ran at two or more batch sizes",
+        **ev,
+    )
+
+
+def decode_slower_steps(slower: pd.DataFrame, w: pd.DataFrame, tolerance: float) -> Claim:
+    """Steps to the next larger TP that made decode slower by more than the tolerance."""
+    return _anomaly(
+        "decode_slower_steps",
+        "anomaly: steps to the next larger TP where decode latency rose by more than `tolerance`, out of all steps",
+        len(slower),
+        atp.n_tp_steps(w),
+        empty="no batch size was measured at two or more TPs",
+        tolerance=tolerance,
+        cases=[
+            f"batch {r.batch_size}: TP {r.from_tp} to TP {r.to_tp} (+{r.slowdown:.0%})" for r in slower.itertuples()
+        ],
+    )
+
+
+# ---------------------------------------------------------------------------------- quantization
+def quantization_slowdown(qs: pd.DataFrame) -> Claim:
+    """A quantized decode against its fp16 twin at the smallest batch."""
+    rule = "comparison: quantized / fp16 decode latency per token at the same TP, prompt and batch; beyond the " + NOISE
+    if qs.empty:
+        ev = {"a": None, "b": None, "ratio": None, "noise": None}
+        return make("quant_slowdown", "comparison", rule, ev).withhold(
+            "the input has no quantized run with an fp16 twin"
+        )
+    q = qs.sort_values("batch_size").iloc[0]
+    direction = np.sign(qs["slowdown"] - 1)
+    ev = {
+        "a": q["quantized_ms"],
+        "b": q["fp16_ms"],
+        "ratio": q["slowdown"],
+        "noise": q["noise"],
+        "quantize": str(q["quantize"]),
+        "tp": int(q["tp"]),
+        "batch_size": int(q["batch_size"]),
+        "min_ratio": float(qs["slowdown"].min()),
+        "max_ratio": float(qs["slowdown"].max()),
+        "n_batches": len(qs),
+        "every_batch": "slower" if (direction > 0).all() else "faster" if (direction < 0).all() else "mixed",
+        "line": int(q["line"]),
+    }
+    return make("quant_slowdown", "comparison", rule, ev)
+
+
+def quantization_bandwidth(
+    qs: pd.DataFrame, params_b: float | None, active_params_b: float | None, device: dict
+) -> Claim:
+    """The quantized decode's weight-streaming bandwidth, counting the bytes per weight the
+    launcher's --quantize value states."""
+    rule = "fraction_of_peak: quantized weights (parameters x bytes per weight) / TP / decode time, over the peak"
+    if qs.empty:
+        return _withheld_fraction(
+            "quant_bandwidth", rule, device, "GB/s", "the input has no quantized run with an fp16 twin"
+        )
+    q = qs.sort_values("batch_size").iloc[0]
+    per_weight = atp.QUANT_BYTES_PER_WEIGHT.get(str(q["quantize"]))
+    if per_weight is None:
+        return _withheld_fraction(
+            "quant_bandwidth", rule, device, "GB/s", f"the bytes per weight of {q['quantize']} are not known here"
+        )
+    if params_b is None:
+        return _withheld_fraction("quant_bandwidth", rule, device, "GB/s", "the model's parameter count is unknown")
+    nbytes = params_b * 1e9 * per_weight / int(q["tp"])
+    gbs = nbytes / (q["quantized_ms"] / 1000) / 1e9
+    ev = {
+        "fraction": gbs / device["bandwidth_gb_s"],
+        "achieved": gbs,
+        "peak": device["bandwidth_gb_s"],
+        "unit": "GB/s",
+        "device": device["device"],
+        "peak_source": device["source"],
+        "streaming": True,
+        "bytes_per_token": nbytes,
+        "bytes_per_weight": per_weight,
+        "active_params_b": active_params_b,
+        "quantize": str(q["quantize"]),
+        "tp": int(q["tp"]),
+        "batch_size": int(q["batch_size"]),
+        "line": int(q["line"]),
+    }
+    return make("quant_bandwidth", "fraction_of_peak", rule, ev)
+
+
+def all_claims(
+    *,
+    w: pd.DataFrame,
+    w_all: pd.DataFrame,
+    device: dict,
+    params_b: float | None,
+    active_params_b: float | None,
+    why_no_params: str,
+    bytes_per_param: float,
+    kv_bytes_per_token: float,
+    tp_unknown: int,
+    bound_threshold: float,
+    jump_threshold: float,
+    slowdown_tolerance: float,
+) -> list[Claim]:
+    """Every claim of the chapter, in page order."""
+    sc = atp.scaling(w)
+    best = atp.best_tp(w)
+    rp = (
+        atp.roofline_points(
+            w, params_b, bytes_per_param, device["bandwidth_gb_s"], device["tflops"], kv_bytes_per_token, tp_unknown
+        )
+        if params_b
+        else pd.DataFrame()
+    )
+    ext = atp.roofline_extremes(rp)
+    missing = why_no_params if not params_b else "the input has no such row"
+    no_seq = w[w["metric"].isin(atp.LATENCY_METRICS) & w["mean"].notna() & w["sequence_length"].isna()]
+    unplaced = "the input does not state its prompt length (Sequence Length), which the FLOP and KV-cache counts need"
+    missing_pre = unplaced if params_b and len(no_seq) and not (rp["metric"] == "prefill_latency").any() else missing
+    missing_dec = (
+        unplaced if params_b and len(no_seq) and not (rp["metric"] == "decode_token_latency").any() else missing
+    )
+    prefill_small = None
+    if len(rp):
+        pre = rp[rp["metric"] == "prefill_latency"]
+        pre = pre[pre["batch_size"] == pre["batch_size"].min()].sort_values("tp")
+        prefill_small = pre.iloc[0].to_dict() if len(pre) else None
+    miss = atp.missing_batches(w_all)
+    qs = atp.quantization_slowdown(w_all)
+    fop = {"device": device, "active_params_b": active_params_b, "tp_unknown": tp_unknown, "why_missing": missing_dec}
+    claims = [
+        decode_speedup(sc),
+        prefill_speedup_rises(sc),
+        prefill_efficiency_falls(sc),
+        superlinear_efficiency(sc),
+        decode_slower_past_best(best, slowdown_tolerance),
+        fraction_of_peak("decode_bw_small_tp", ext["decode_small_tp"], compute=False, **fop),
+        fraction_of_peak(
+            "decode_bw_large_tp",
+            ext["decode_large_tp"],
+            compute=False,
+            **(fop | {"why_missing": missing_dec if not params_b else "the input has one TP only"}),
+        ),
+        fraction_of_peak(
+            "prefill_compute_best", ext["prefill_best"], compute=True, **(fop | {"why_missing": missing_pre})
+        ),
+        highest_fraction(ext, device, tp_unknown, missing_dec),
+        bound("decode_bound", ext["decode_small_tp"], device, bound_threshold, missing_dec, tp_unknown),
+        bound("prefill_bound", prefill_small, device, bound_threshold, missing_pre, tp_unknown),
+        percentile_inversions(atp.percentile_counts(w_all)),
+        p90_below_highest(atp.percentile_counts(w_all)),
+        missing_batches(miss, w_all),
+        budget_refuted(atp.batch_token_budget_test(w_all), miss),
+        superlinear_jumps(atp.superlinear_jumps(w_all, threshold=jump_threshold), w_all, jump_threshold),
+        decode_slower_steps(atp.decode_slower_with_tp(w, tolerance=slowdown_tolerance), w, slowdown_tolerance),
+        quantization_slowdown(qs),
+        quantization_bandwidth(qs, params_b, active_params_b, device),
+        latency_recommendation(w, "decode_token_latency"),
+        latency_recommendation(w, "prefill_latency"),
+        throughput_recommendation(atp.throughput(w)),
+    ]
+    return consistent_roofline(claims)
+
+
+#: The claims that rest on the roofline's assumptions (device, TP, model size).
+ROOFLINE_IDS = (
+    "decode_bw_small_tp",
+    "decode_bw_large_tp",
+    "prefill_compute_best",
+    "decode_bound",
+    "prefill_bound",
+    "quant_bandwidth",
+)
+
+
+def consistent_roofline(claims: list[Claim]) -> list[Claim]:
+    """When any point of the run is beyond a peak (highest_fraction implausible), the assumptions
+    behind every fraction of it are wrong: withhold the roofline claims that still look plausible."""
+    top = next((c for c in claims if c.id == "highest_fraction"), None)
+    if top is None or top.status != "implausible":
+        return claims
+    why = (
+        f"another point of this run is at {top.evidence['fraction']:.0%} of a peak, so the device, TP or model "
+        "size the roofline assumes is wrong and no fraction of it can be trusted"
+    )
+    return [c.withhold(why) if c.id in ROOFLINE_IDS and c.status == "shown" else c for c in claims]

@@ -1,0 +1,77 @@
+"""The tracking chapter's verdicts: each change in level, whether any was found, and each run
+against the one before it (judged by the tools' own spread)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from benchbook.analysis.changes import Change
+from benchbook.claims import Claim, make
+
+
+def _num(v) -> float | None:
+    return float(v) if v is not None and not (isinstance(v, float) and math.isnan(v)) else None
+
+
+def change(runs: pd.DataFrame, c: Change, k: int, alpha: float, metric: str) -> Claim:
+    """A change in level before run `c.index`: after / before against the relative half-width of
+    the Welch interval of its size (no interval when a segment has one run)."""
+    half = max(abs(c.high - c.size), abs(c.size - c.low)) if math.isfinite(c.low) and math.isfinite(c.high) else None
+    ev = {
+        "a": c.after,
+        "b": c.before,
+        "ratio": c.after / c.before if c.before else None,
+        "noise": half / abs(c.before) if half is not None and c.before else None,
+        "size": c.size,
+        "low": _num(c.low),
+        "high": _num(c.high),
+        "p_value": c.p_value,
+        "alpha": alpha,
+        "index": c.index,
+        "run": runs["label"].iat[c.index],
+        "previous_run": runs["label"].iat[c.index - 1],
+        "metric": metric,
+        "unit": runs["unit"].iat[0],
+    }
+    rule = "a split with permutation p < alpha whose 95 % Welch interval of the size excludes no change"
+    return make(f"change_{k}", "comparison", rule, ev)
+
+
+def any_change(n_runs: int, n_changes: int, alpha: float, smallest_p: float | None) -> Claim:
+    """Whether the series shows any change in level at `alpha`."""
+    ev = {"count": n_changes, "n": n_runs, "alpha": alpha, "smallest_p": smallest_p}
+    claim = make("changes", "anomaly", "a change is reported where the permutation test gives p < alpha", ev)
+    if smallest_p is not None and smallest_p >= alpha and not n_changes:
+        claim = claim.withhold(
+            f"with {n_runs} runs no order of the values can give a p-value below {smallest_p:.2f}, "
+            f"so no change can be shown at alpha {alpha:g}"
+        )
+    return claim
+
+
+def step(row, metric: str) -> Claim:
+    """One run against the run before it, beyond or within both runs' own spread."""
+    ev = {
+        "a": row["value"],
+        "b": row["previous_value"],
+        "ratio": _num(row["ratio"]),
+        "noise": row["noise"],
+        "run": row["run"],
+        "previous_run": row["previous"],
+        "metric": metric,
+    }
+    rule = "ratio of neighbours differs from 1 by more than two combined relative standard deviations"
+    claim = make(f"step_{int(row['position'])}", "comparison", rule, ev)
+    if claim.shown and ev["noise"] is None:
+        claim = claim.withhold("there is no noise estimate: a run prints no spread")
+    return claim
+
+
+def build(runs: pd.DataFrame, changes: list[Change], steps: pd.DataFrame, alpha: float, metric: str, smallest_p):
+    """Every claim of the chapter, in page order (unworded)."""
+    out = [any_change(len(runs), len(changes), alpha, smallest_p)]
+    out += [change(runs, c, k + 1, alpha, metric) for k, c in enumerate(changes)]
+    out += [step(r, metric) for _, r in steps.iterrows()]
+    return out

@@ -1,0 +1,109 @@
+"""The tracking chapter's figure, tables and sentences."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from benchbook.claims import Claim, Ledger
+from benchbook.presentation.plotting import PALETTE
+from benchbook.presentation.wording import say
+
+_WORDS = {
+    "changes": dict(
+        shown="{count} change(s) in level over {n} runs at alpha {alpha:g}",
+        withheld="{topic}: not established, because {reason}.",
+        topic="a change in level",
+    ),
+    "change": dict(
+        shown="before {run} the {metric} moves from {b:.4g} to {a:.4g} {unit} ({ratio:.3f} x; size {size:+.4g}, "
+        "95 % interval {low:+.4g} to {high:+.4g}; p {p_value:.3g})",
+        topic="the change before {run}",
+    ),
+    "step": dict(
+        shown="against {previous_run}, {run} gives {ratio:.3f} x the {metric}, beyond both runs' own spread ({noise:.1%})",
+        topic="the step from {previous_run} to {run}",
+    ),
+}
+
+
+def word(c: Claim) -> Claim:
+    kind = "changes" if c.id == "changes" else c.id.split("_")[0]
+    w = _WORDS[kind]
+    topic = w["topic"].format(**{k: v for k, v in c.evidence.items() if v is not None})
+    return say(c, w["shown"], topic=topic, withheld=w.get("withheld"))
+
+
+def sentences(claims: list[Claim], inputs: list[str]) -> Ledger:
+    """The chapter's ledger: every claim worded, in page order."""
+    led = Ledger("tracking", inputs)
+    for c in claims:
+        led.add(word(c))
+    return led
+
+
+def order_words(order: str, n: int, undated: int) -> str:
+    if order == "date":
+        return f"by the date each of the {n} outputs prints"
+    why = (
+        f"{undated} of the {n} outputs print no date, so the runs are taken in the order given "
+        "(files as named, folders walked by file name): name the files so that this order is the time order"
+    )
+    return (
+        why
+        if order == "given"
+        else why.replace(
+            "the order given (files as named, folders walked by file name)", "the order of their source names"
+        )
+    )
+
+
+def runs_table(runs: pd.DataFrame) -> pd.DataFrame:
+    t = runs[["position", "label", "run_date", "value", "std"]].rename(
+        columns={"label": "run", "run_date": "date", "std": "spread (std)"}
+    )
+    return t.assign(date=t["date"].fillna("not printed"))
+
+
+def series_figure(runs: pd.DataFrame, changes, metric: str, statistic: str):
+    """The metric over runs with each run's own spread, the level of each segment, and each
+    change's 95 % interval drawn as a band around the level after it."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    x = runs["position"].to_numpy()
+    y = runs["value"].to_numpy()
+    err = runs["std"].to_numpy(dtype=float)
+    ax.errorbar(
+        x,
+        y,
+        yerr=np.where(np.isfinite(err), err, 0),
+        fmt="o-",
+        color=PALETTE[0],
+        capsize=3,
+        lw=1,
+        label=f"{metric} ({statistic}), bar: the run's own std",
+    )
+    bounds = [0] + [c.index for c in changes] + [len(runs)]
+    for k, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
+        ax.hlines(
+            y[lo:hi].mean(), lo - 0.3, hi - 0.7, color=PALETTE[1], lw=2, label="segment level" if k == 0 else None
+        )
+    for k, c in enumerate(changes):
+        ax.axvline(c.index - 0.5, color=PALETTE[3], ls="--", lw=1, label="change" if k == 0 else None)
+        if math.isfinite(c.low) and math.isfinite(c.high):
+            ax.fill_between(
+                [c.index - 0.5, c.index + 0.5],
+                c.before + c.low,
+                c.before + c.high,
+                color=PALETTE[3],
+                alpha=0.2,
+                label="95 % interval of the new level" if k == 0 else None,
+            )
+    ax.set_xticks(x, runs["label"], rotation=30 if len(runs) > 4 else 0, ha="right" if len(runs) > 4 else "center")
+    ax.set_xlabel("run, in the order of the series")
+    ax.set_ylabel(f"{metric.replace('_', ' ')} ({runs['unit'].iat[0]})")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.25 if len(runs) > 4 else -0.18), ncol=2)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,159 @@
+"""Tracking a metric over runs: order, steps against the tools' own spread, the chapter on the real
+series and on another one, and `benchbook ingest --into` / `history` on bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from benchbook import config, warehouse
+from benchbook.analysis import tracking
+from benchbook.cli import app
+
+SERIES = config.DATA_DIR / "series" / "strix_halo_glm45_air_q6"
+
+_TABLE = """{date}
+| model                          |       size |     params | backend    | ngl |            test |                  t/s |
+| ------------------------------ | ---------: | ---------: | ---------- | --: | --------------: | -------------------: |
+| llama 7B Q4_0                  |   3.56 GiB |     6.74 B | CUDA       |  99 |           pp512 |     {pp:>8.2f} ± {sd:.2f} |
+
+build: 0000000 ({build})
+"""
+
+
+def _synthetic_series(folder, values, dates=None, sd=0.5):
+    """llama-bench markdown files, one per run (synthetic: made here, see the docstring's caller)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, v in enumerate(values):
+        date = "" if dates is None else f"started {dates[i]}"
+        (folder / f"run_{i:02d}.md").write_text(_TABLE.format(date=date, pp=v, sd=sd, build=1000 + i), encoding="utf-8")
+    return folder
+
+
+def test_parse_where():
+    assert tracking.parse_where("backend=ROCm, ngl = 99,") == {"backend": "ROCm", "ngl": "99"}
+    assert tracking.parse_where("") == {}
+    with pytest.raises(ValueError, match="KEY=VALUE"):
+        tracking.parse_where("backend")
+
+
+def test_smallest_p_of_short_series():
+    # 4 runs, splits of at least 2: only 2|2; 8 of the 24 orders reach the best split
+    assert tracking.smallest_p(4) == pytest.approx(1 / 3)
+    assert tracking.smallest_p(3) == 1.0
+    assert tracking.smallest_p(8) == pytest.approx(0.0286, abs=1e-3)
+    assert tracking.smallest_p(20) is None
+
+
+def test_real_series_in_the_order_given_with_its_spread():
+    s = tracking.load([SERIES / "rocm7_rc"], "pp_rate")
+    assert s.order == "given" and s.undated == 4 and s.statistic == "mean"
+    assert s.runs["label"].tolist() == ["b6119.log", "b6123.log", "b6181.log", "b6486.log"]
+    assert s.runs["value"].tolist() == [124.18, 118.52, 69.52, 92.20]
+    assert s.runs["std"].tolist() == [0.48, 0.35, 0.17, 0.11]
+    steps = tracking.steps(s.runs)
+    assert steps["ratio"].iloc[1] == pytest.approx(69.52 / 118.52)
+    assert steps["noise"].iloc[1] == pytest.approx(2 * np.hypot(0.17 / 69.52, 0.35 / 118.52))
+    # the files given in reverse: the order follows what was given
+    rev = tracking.load(sorted((SERIES / "rocm7_rc").glob("*.log"), reverse=True), "pp_rate")
+    assert rev.runs["label"].tolist() == ["b6486.log", "b6181.log", "b6123.log", "b6119.log"]
+
+
+def test_printed_dates_order_the_runs_not_the_names(tmp_path):
+    folder = _synthetic_series(
+        tmp_path / "s", [10.0, 20.0, 30.0], dates=["2025-03-02 08:00:00", "2025-03-03 08:00:00", "2025-03-01 08:00:00"]
+    )
+    s = tracking.load([folder], "pp_rate")
+    assert s.order == "date" and s.undated == 0
+    assert s.runs["value"].tolist() == [30.0, 10.0, 20.0]
+
+
+def test_tool_spread_missing_gives_no_noise(tmp_path):
+    s = tracking.load([_synthetic_series(tmp_path / "s", [10.0, 11.0])], "pp_rate")
+    runs = s.runs.assign(std=np.nan)
+    assert tracking.steps(runs)["noise"].tolist() == [None]
+
+
+def test_a_bad_filter_or_metric_is_one_sentence():
+    with pytest.raises(warehouse.WarehouseError, match="no run reports metric 'nope'"):
+        tracking.load([SERIES / "rocm7_rc"], "nope")
+    with pytest.raises(warehouse.WarehouseError, match="no setting 'gpu_kind'"):
+        tracking.load([SERIES / "rocm7_rc"], "pp_rate", {"gpu_kind": "x"})
+
+
+def _ledger(nb_path):
+    from benchbook.claims import from_notebook
+
+    return from_notebook(json.loads(nb_path.read_text(encoding="utf-8")))
+
+
+@pytest.mark.notebooks
+def test_chapter_on_the_real_series(tmp_path):
+    import papermill as pm
+
+    out = tmp_path / "tracking.ipynb"
+    pm.execute_notebook(
+        str(config.NOTEBOOKS_DIR / "tracking.ipynb"), str(out), cwd=str(config.PROJ_ROOT), progress_bar=False
+    )
+    led = {c["id"]: c for c in _ledger(out)["claims"]}
+    assert led["changes"]["status"] == "withheld" and "below 0.33" in led["changes"]["reason"]
+    assert led["step_2"]["status"] == "shown" and "0.587 x" in led["step_2"]["text"]
+
+
+@pytest.mark.notebooks
+def test_chapter_reruns_with_papermill_on_another_series(tmp_path):
+    import papermill as pm
+
+    rng = np.random.default_rng(4)
+    values = np.round(np.r_[rng.normal(100, 0.5, 10), rng.normal(90, 0.5, 10)], 2)  # as printed
+    dates = [f"2025-01-{d:02d} 03:00:00" for d in range(1, 21)]
+    folder = _synthetic_series(tmp_path / "nightly", values, dates=dates)
+    out = tmp_path / "tracking.ipynb"
+    pm.execute_notebook(
+        str(config.NOTEBOOKS_DIR / "tracking.ipynb"),
+        str(out),
+        parameters={"source": str(folder), "metric": "pp_rate", "where": "backend=CUDA", "alpha": 0.01},
+        cwd=str(config.PROJ_ROOT),
+        progress_bar=False,
+    )
+    led = {c["id"]: c for c in _ledger(out)["claims"]}
+    assert led["changes"]["status"] == "shown" and led["changes"]["evidence"]["count"] == 1
+    ch = led["change_1"]
+    assert ch["status"] == "shown" and ch["evidence"]["index"] == 10 and ch["evidence"]["run"] == "run_10.md"
+    assert ch["evidence"]["size"] == pytest.approx(values[10:].mean() - values[:10].mean())
+
+
+def test_cli_ingest_into_and_history(tmp_path):
+    into = tmp_path / "wh"
+    res = CliRunner().invoke(app, ["ingest", str(SERIES), "--into", str(into)])
+    assert res.exit_code == 0, res.output
+    assert "8 run(s) added, 0 already there" in res.stderr
+    again = CliRunner().invoke(
+        app, ["ingest", str(SERIES / "rocm7_rc"), str(SERIES / "vulkan_radv"), "--into", str(into)]
+    )
+    assert "0 run(s) added, 8 already there" in again.stderr
+    res = CliRunner().invoke(app, ["history", str(into), "--metric", "pp_rate", "--where", "backend=Vulkan", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["values"] == [127.36, 127.35, 126.55, 208.01] and out["changes"] == []
+
+
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        (["ingest", "no_such_dir/", "--into", "{tmp}/wh"], "no_such_dir: no such file or folder"),
+        (["ingest", "README.md", "--into", "{tmp}/wh"], "README.md:1: no known tool output found"),
+        (["ingest", "--into", "{tmp}/wh"], "give the files or folders"),
+        (["history", "{series}", "--metric", "pp_rate", "--where", "nokey"], "expected KEY=VALUE"),
+        (["history", "{series}", "--metric", "nope"], "no run reports metric 'nope'"),
+    ],
+)
+def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
+    args = [a.format(tmp=tmp_path, series=SERIES / "rocm7_rc") for a in args]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 2, res.output
+    err = res.stderr.strip()
+    assert words in err and len(err.splitlines()) == 1 and "Traceback" not in res.output
