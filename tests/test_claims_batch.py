@@ -180,6 +180,8 @@ def test_model_size_sources():
     assert batch.model_size("BLOOM", {}) == (pytest.approx(1.3115), "tool config")
     assert batch.model_size("BLOOM", {}, 7.0) == (7.0, "parameter")
     assert batch.model_size("GPT2 Multi-Head Attention", {}) == (None, "unknown")
+    heading = batch.printed_params((FIX / "readme_2b866522_bloom_heading.md").read_text())  # "## BLOOM"
+    assert heading == {"BLOOM": pytest.approx(1.311535104)}
 
 
 def test_device_detected_assumed_given():

@@ -1,4 +1,4 @@
-"""`benchbook report`: two runs of one tool, matched number by number."""
+"""`benchbook report` (an alias of `benchbook compare`) and the two-run library: runs matched number by number."""
 
 import numpy as np
 import pandas as pd
@@ -6,6 +6,8 @@ import pytest
 from typer.testing import CliRunner
 
 from benchbook import compare, config, ingest
+from benchbook.analysis import compare as compare_ac
+from benchbook.analysis.compare import SPREAD_STATS
 from benchbook.cli import app
 
 TGI_ALL = config.seed("000")
@@ -15,33 +17,35 @@ W300 = config.FIXTURES_DIR / "compare" / "llama2_7b_300w.md"
 
 
 def test_seed_001_is_the_tp1_table_of_seed_000():
-    (c,) = compare.compare_files(TGI_ALL, TGI_TP1)
-    n_all, n_tp1 = len(ingest.read(TGI_ALL)), len(ingest.read(TGI_TP1))
-    assert c.tool == "tgi-benchmark" and n_tp1 < n_all
-    assert len(c.ratios) == n_tp1  # every number of 001 finds its twin in 000's TP 1 table
-    assert set(c.ratios["tp"]) == {"1"}
-    assert np.allclose(c.ratios["ratio"], 1.0)
-    assert len(c.only_b) == 0 and len(c.only_a) == n_all - n_tp1
-    assert "section" in c.keys  # 000 needs it (two TP 8 / seq 100 tables differ only by it)
+    (c,) = compare.compare_runs([TGI_ALL, TGI_TP1])
+    tp1 = ingest.read(TGI_TP1)
+    compared = tp1[~tp1["statistic"].isin(SPREAD_STATS)]
+    assert c.tool == "tgi-benchmark" and len(tp1) < len(ingest.read(TGI_ALL))
+    assert len(c.rows) == len(compared)  # every number of 001 finds its twin in 000's TP 1 table
+    assert set(c.rows["tp"]) == {"1"}
+    assert np.allclose(c.rows["ratio"], 1.0) and set(c.rows["verdict"]) == {"within noise"}
+    assert "section" in c.aligned.keys  # 000 needs it (two TP 8 / seq 100 tables differ only by it)
+    assert "section" not in c.aligned.match  # 001 has no sections: it cannot be matched on
 
 
 def test_llama_bench_power_levels():
-    (c,) = compare.compare_files(W600, W300)
-    r = c.ratios.set_index(["metric", "statistic"])
-    assert r.loc[("pp_rate", "mean"), "A"] == 16634.04
-    assert r.loc[("pp_rate", "mean"), "B"] == 12802.05
+    (c,) = compare.compare_runs([W600, W300])
+    r = c.rows.set_index(["metric", "statistic"])
+    assert r.loc[("pp_rate", "mean"), "baseline"] == 16634.04
+    assert r.loc[("pp_rate", "mean"), "value"] == 12802.05
     assert r.loc[("pp_rate", "mean"), "ratio"] == pytest.approx(12802.05 / 16634.04)
     assert r.loc[("tg_rate", "mean"), "ratio"] == pytest.approx(260.42 / 278.95)
-    assert r.loc[("tg_rate", "mean"), "better"] == "A"  # a rate: higher is better, and B is lower
-    diff = c.run_settings.set_index("setting")
-    assert diff.loc["power_limit_w", "A"] == "600" and diff.loc["power_limit_w", "B"] == "300"
+    assert r.loc[("tg_rate", "mean"), "verdict"] == "beyond noise"
+    assert r.loc[("tg_rate", "mean"), "better"] == W600.name  # a rate: higher is better, and 300 W is lower
+    diff = c.aligned.run_settings.set_index("setting")
+    assert diff.loc["power_limit_w", W600.name] == "600" and diff.loc["power_limit_w", W300.name] == "300"
     assert bool(diff.loc["power_limit_w", "differs"]) and not bool(diff.loc["model", "differs"])
     assert set(c.figures) == {"pp_rate", "tg_rate"}
 
 
 def test_other_tool_is_refused():
     with pytest.raises(compare.CompareError, match="same tool"):
-        compare.compare_files(TGI_TP1, W600)
+        compare.compare_runs([TGI_TP1, W600])
 
 
 def _tidy(rows):
@@ -63,28 +67,31 @@ def test_keys_known_answers():
     b = _tidy(
         [{"gpu": "H100", "batch": b, "label": f"BS {b}", "metric": "lat", "value": v} for b, v in [(1, 5.0), (2, 5.0)]]
     )
-    keys, per_run = compare.choose_keys(a, b)
+    keys, per_run = compare_ac.choose_keys(a, b)
     assert keys == ["batch"] and per_run == ["gpu"]
-    c = compare.compare_tables(a, b, "t", ("a", "b"))
-    assert list(c.ratios["ratio"]) == [0.5, 0.25]
-    assert list(c.ratios["better"]) == ["B", "B"]  # a time: lower is better
-    s = compare.metric_summary(c)
-    assert s.loc[0, "geomean B/A"] == pytest.approx(np.sqrt(0.5 * 0.25))
+    c = compare.compare_tables([a, b], "t", ["a", "b"])
+    assert list(c.rows["ratio"]) == [0.5, 0.25]
+    # single measurements: no noise estimate, so no run is called better however large the ratio
+    assert list(c.rows["verdict"]) == ["no noise estimate"] * 2 and list(c.rows["better"]) == ["", ""]
+    s = compare.runs_summary(c)
+    assert s.loc[0, "geomean ratio"] == pytest.approx(np.sqrt(0.5 * 0.25))
+    assert s.loc[0, "no noise estimate"] == 2
 
 
-def test_summary_with_no_usable_ratio_is_empty_not_a_crash():
-    # A is zero everywhere: every ratio is NaN, so no metric has a geometric mean
+def test_summary_with_no_usable_ratio_is_nan_not_a_crash():
+    # the baseline is zero everywhere: every ratio is NaN, so no metric has a geometric mean
     a = _tidy([{"batch": b, "metric": "lat", "value": 0.0} for b in (1, 2)])
     b = _tidy([{"batch": b, "metric": "lat", "value": 3.0} for b in (1, 2)])
-    c = compare.compare_tables(a, b, "t", ("a", "b"))
-    assert len(c.ratios) == 2 and c.ratios["ratio"].isna().all()
-    s = compare.metric_summary(c)
-    assert s.empty and list(s.columns)[:4] == ["metric", "statistic", "unit", "matched"]
-    assert compare.summary_lines([c]) == ["t: 2 numbers matched, 0 only in A, 0 only in B (no run setting differs)"]
-    assert "<h3>Summary per metric</h3>" in compare.report_html([c])
+    c = compare.compare_tables([a, b], "t", ["a", "b"])
+    assert len(c.rows) == 2 and c.rows["ratio"].isna().all()
+    assert set(c.rows["verdict"]) == {"not comparable"}
+    s = compare.runs_summary(c)
+    assert s["geomean ratio"].isna().all() and s.loc[0, "not comparable"] == 2
+    assert compare.runs_lines([c])[1] == "  b: lat (mean) ratio geomean n/a; 2 not comparable"
+    assert "<h3>Summary per run and metric</h3>" in compare.runs_html([c])
 
 
-def test_repeats_are_averaged_and_ambiguous_rows_left_unmatched():
+def test_repeats_are_samples_and_ambiguous_rows_left_unmatched():
     a = _tidy(
         [{"batch": 1, "sec": s, "metric": "lat", "value": v} for s, v in [("x", 10.0), ("y", 30.0)]]
         + [{"batch": 2, "sec": "x", "metric": "lat", "value": 4.0}]
@@ -93,18 +100,20 @@ def test_repeats_are_averaged_and_ambiguous_rows_left_unmatched():
         [{"batch": 1, "sec": None, "metric": "lat", "value": 8.0}] * 2
         + [{"batch": 2, "sec": None, "metric": "lat", "value": 2.0}]
     )
-    c = compare.compare_tables(a, b, "t", ("a", "b"))
-    # batch 1 is ambiguous in A (sections x and y), so only batch 2 matches
-    assert list(c.ratios["batch"]) == ["2"] and list(c.ratios["ratio"]) == [0.5]
-    assert len(c.only_a) == 2 and len(c.only_b) == 1
-    assert int(c.only_b["batch"].iloc[0]) == 1
+    c = compare.compare_tables([a, b], "t", ["a", "b"])
+    # batch 1 is ambiguous in a (sections x and y), so only batch 2 matches
+    assert list(c.rows["batch"]) == ["2"] and list(c.rows["ratio"]) == [0.5]
+    un = c.aligned.unmatched
+    assert len(un[un["run"] == 0]) == 2 and len(un[un["run"] == 1]) == 1
+    # b's two rows at batch 1 are samples of one number: their mean, with n 2
+    assert compare_ac.align([b, b], ["p", "q"]).values.query("batch == '1'")["n"].tolist() == [2, 2]
 
 
 def test_nothing_matches_is_an_error():
     a = _tidy([{"batch": b, "metric": "lat", "value": 1.0} for b in (1, 2)])
     b = _tidy([{"batch": b, "metric": "lat", "value": 1.0} for b in (4, 8)])
-    with pytest.raises(compare.CompareError, match="no t measurement"):
-        compare.compare_tables(a, b, "t", ("a", "b"))
+    with pytest.raises(compare.CompareError, match="no t number"):
+        compare.compare_tables([a, b], "t", ["a", "b"])
 
 
 def test_cli_report_is_compare_and_writes_a_page(tmp_path, machine_path):

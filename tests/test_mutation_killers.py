@@ -131,18 +131,140 @@ def _tgi_wide(seq: int = 512) -> pd.DataFrame:
 
 @pytest.mark.parametrize("seq", [512, 1024])
 def test_prefill_example_multiplies_by_the_sequence_length(seq):
-    g = tp.prefill_example(_tgi_wide(seq), tp_unknown=1)
-    assert g["pf_bs"] == 4 and g["pf_seq_s"] == pytest.approx(40.0)
-    assert g["pf_tok_s"] == pytest.approx(4 * seq / 0.100)  # 20,480 or 40,960 prompt tokens/s
+    g = tp.prefill_example(_tgi_wide(seq))
+    assert g["batch_size"] == 4 and g["sequence_length"] == seq and g["seq_s"] == pytest.approx(40.0)
+    assert g["tok_s"] == pytest.approx(4 * seq / 0.100)  # 20,480 or 40,960 prompt tokens/s, not 40
 
 
-def test_roofline_prompt_tokens_per_second_multiply_by_the_sequence_length():
-    from types import SimpleNamespace
-
-    gpu = SimpleNamespace(name="test", bandwidth_gb_s=2000.0, fp16_tflops=300.0)
-    pts = tp.roofline_points(_tgi_wide(512), params_b=7.0, bytes_per_param=2.0, gpu=gpu, kv_bytes_per_token=0.0)
+def test_roofline_prefill_work_scales_with_the_sequence_length():
+    """Prefill of 4 x 512 tokens on a 7B model: 2 x 7e9 x 4 x 512 FLOPs; decode: 2 x 7e9 x 4."""
+    pts = tp.roofline_points(
+        _tgi_wide(512), params_b=7.0, bytes_per_param=2.0, bandwidth_gb_s=2000.0, peak_tflops=300.0
+    )
     pre = pts[pts["metric"] == "prefill_latency"].set_index("batch_size")
-    assert pre.loc[4, "prompt_tok_s"] == pytest.approx(4 * 512 / 0.100)
-    assert pre.loc[8, "prompt_tok_s"] == pytest.approx(8 * 512 / 0.160)
     assert pre.loc[4, "tflop"] == pytest.approx(2 * 7e9 * 4 * 512 / 1e12)
-    assert np.isnan(pts.loc[pts["metric"] == "decode_token_latency", "prompt_tok_s"]).all()
+    assert pre.loc[4, "achieved_tflops"] == pytest.approx(2 * 7e9 * 4 * 512 / 0.100 / 1e12)
+    assert pre.loc[8, "achieved_tflops"] == pytest.approx(2 * 7e9 * 8 * 512 / 0.160 / 1e12)
+    dec = pts[pts["metric"] == "decode_token_latency"].iloc[0]
+    assert dec["tflop"] == pytest.approx(2 * 7e9 * 4 / 1e12)
+
+
+# --------------------------------------------------------------------------------------------
+# Survivors of `make mutation` (benchmarks/mutation/README.md), killed here
+# --------------------------------------------------------------------------------------------
+
+
+def test_frontier_keeps_a_tie_broken_on_another_axis():
+    """(2, 5) dominates (1, 5): as good on y, better on x. Missing coordinates never count."""
+    from benchbook.analysis import pareto
+
+    assert list(pareto.frontier([1, 2], [5, 5])) == [False, True]
+    assert list(pareto.frontier([1.0, None, 3.0], [3.0, 5.0, 1.0])) == [True, False, True]
+    assert pareto.frontier().shape == (0,)
+
+
+def test_fraction_of_peak_on_both_sides_of_its_rule():
+    from benchbook.analysis import pareto
+
+    y = [50.0, 90.0, 96.0, 100.0, 99.0]
+    x = [1, 2, 4, 8, 16]
+    assert pareto.fraction_of_peak(x, y, 0.95) == 2  # 96 >= 95: the smallest x that reaches the fraction
+    assert pareto.fraction_of_peak(x, y, 0.96) == 2  # exactly on the line counts
+    assert pareto.fraction_of_peak(x, y, 0.97) == 3
+    assert pareto.fraction_of_peak(x, y, 1.0) == 3  # the peak itself
+    assert pareto.fraction_of_peak(["10", "9", "8"], [1, 1, 1], 1.0) == 2  # numbers, not text order
+    assert pareto.fraction_of_peak([1, 2, 3], [None, 10, 9.6], 0.95) == 1  # a missing y is skipped
+    for bad in (0, -0.5, 1.5, 2):
+        with pytest.raises(ValueError, match=r"fraction must be in \(0, 1\]"):
+            pareto.fraction_of_peak(x, y, bad)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="no point with a known value"):
+            pareto.fraction_of_peak([1, 2], [math.nan, math.nan], 0.9)
+
+
+@pytest.mark.parametrize("x, places", [(22.07, 2), (0.5, 1), (1e-07, 0), (1.5e-07, 0), (1e20, 0), (2.5e20, 0)])
+def test_printed_decimals(x, places):
+    assert checks.printed_decimals(x) == places
+
+
+def test_expand_keeps_files_and_expands_folders_in_order(tmp_path):
+    first = tmp_path / "first.txt"
+    first.write_text("x", encoding="utf-8")
+    folder = tmp_path / "runs"
+    (folder / "sub").mkdir(parents=True)
+    for name in ("b.md", "a.txt", "README.md", "m.yml", "n.yaml", "sub/c.txt"):
+        (folder / name).write_text("x", encoding="utf-8")
+    want = [first, folder / "a.txt", folder / "b.md", folder / "sub" / "c.txt"]
+    assert checks.expand(f"{first}, {folder}") == want
+    assert checks.expand([str(first), str(folder)]) == want
+    assert checks.expand((str(first),)) == [first]
+
+
+def test_conflicts_count_missing_settings_as_a_value():
+    """Two rows with the same (missing) TP and different values conflict; a lone row does not."""
+    from benchbook.ingest import core
+
+    df = pd.DataFrame(
+        {
+            "tp": [np.nan, np.nan, 2.0, 4.0],
+            "metric": ["tok_s"] * 4,
+            "statistic": ["mean"] * 4,
+            "value": [10.0, 12.0, 10.0, 11.0],
+            "source": ["a", "b", "a", "a"],
+            "line": [1, 1, 2, 3],
+        }
+    )
+    out = core.conflicts(df, ["tp"])
+    assert sorted(out["value"]) == [10.0, 12.0] and out["tp"].isna().all()
+
+
+def test_register_puts_the_tool_in_the_registry():
+    from benchbook import ingest
+    from benchbook.ingest import core
+
+    tool = core.Tool(name="zz-test-tool", settings={}, sniff=lambda text: False, parse=lambda text, source: None)
+    try:
+        assert core.register(tool) is tool
+        assert ingest.tools()["zz-test-tool"] is tool
+    finally:
+        core.REGISTRY.pop("zz-test-tool", None)
+
+
+def _reproduction() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "source": ["a.txt", "a.txt", "a.txt", "b.txt", "b.txt"],
+            "tool": ["tgi", "tgi", "tgi", "llama", "llama"],
+            "published": [100.0, 100.0, 0.0, 50.0, np.nan],
+            "recomputed": [101.0, 100.0, 1.0, 55.0, 50.0],
+            "agrees": [False, True, False, False, False],
+        }
+    )
+
+
+def test_summary_counts_agreement_per_source_and_tool():
+    s = checks.summary(_reproduction()).set_index(["source", "tool"])
+    assert s.loc[("a.txt", "tgi")].to_dict() == {"recomputed": 3, "agree": 1, "disagree": 2}
+    assert s.loc[("b.txt", "llama")].to_dict() == {"recomputed": 2, "agree": 0, "disagree": 2}
+    assert list(s.index) == [("a.txt", "tgi"), ("b.txt", "llama")]  # in the order of the table
+
+
+def test_plot_agreement_plots_the_log_relative_difference():
+    """Points: 101 vs 100 (1 % -> 0), 100 vs 100 (exact -> -4), 55 vs 50 (10 % -> 1); a zero or
+    missing published value is left out."""
+    import matplotlib.pyplot as plt
+
+    fig = checks.plot_agreement(_reproduction())
+    ax = fig.axes[0]
+    xs = sorted(float(x) for c in ax.collections for x, _ in c.get_offsets())
+    assert xs == pytest.approx([-4.0, 0.0, 1.0])
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["tgi", "llama"]
+    assert fig.get_size_inches() == pytest.approx([7.5, 0.6 + 0.55 * 2])
+    assert ax.get_xlabel().startswith("|recomputed / published - 1|") and ax.get_ylabel() == ""
+    legend = ax.get_legend()
+    assert legend.get_title().get_text() == "agrees at printed precision"
+    assert [t.get_text() for t in legend.get_texts()] == ["True", "False"]
+    plt.close(fig)

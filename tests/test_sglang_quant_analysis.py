@@ -318,3 +318,25 @@ def test_prefill_position_and_words(seed_runs):
     assert "in long_context (81%" in words
     early = quant.runs(ingest.read(FIX / "pr5822_flashinfer_mla.jsonl"))
     assert "earliest release" in show.prefill_words(early, quant.shapes(early))
+
+
+def test_only_timestamp_cells_are_left_out(seed_runs):
+    """The seed's two flagged cells have the timestamp signature and are left out; a real file whose
+    flagged cell varies in latency too (a fast and a slow mode) keeps every run."""
+    flag = quant.outliers(seed_runs, "cv>0.10")
+    assert set(quant.excludable(flag)["line"]) == {1161, 1247}
+    other = quant.runs(ingest.read(FIX / "sglang_disagg_result.jsonl"))
+    flag = quant.outliers(other, "cv>0.10")
+    assert len(flag) and quant.excludable(flag).empty
+    words = show.excluded_words(flag, quant.excludable(flag))
+    assert words.startswith("Kept, because the runs of their cells differ") and "Left out" not in words
+
+
+def test_duplicate_words_numbered_and_unnamed():
+    seed = show.duplicate_words(checks.duplicate_labels(ingest.read(config.seed("002"))))
+    assert seed.startswith("9 configuration(s) repeat a numbered run label (e.g. original_interactive: run1, run3")
+    unnamed = show.duplicate_words(checks.duplicate_labels(ingest.read(FIX / "sglang_reproduce_bs8192.jsonl")))
+    assert unnamed.startswith("1 configuration(s) give every run the same name (default)")
+    assert show.duplicate_words(checks.duplicate_labels(ingest.read(FIX / "pr5822_flashinfer_mla.jsonl"))) == (
+        "No configuration repeats a run label."
+    )

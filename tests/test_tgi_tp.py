@@ -280,13 +280,16 @@ def test_fit_sentence_both_ways(m0):
 
 
 def test_coverage_and_scope_sentences(m0, both):
-    assert view.coverage_sentence(tp.missing_batches(m0)) == (
+    assert view.coverage_sentence(tp.missing_batches(m0), m0) == (
         "These figures cover only the batch sizes that ran; these did not: at TP 2, batch 16, 32; at TP 4, "
         "batch 16, 32; at TP 8, batch 32. The throughput ranking may change where they would have run."
     )
-    assert view.coverage_sentence(tp.missing_batches(m0.iloc[0:0])) == (
+    assert view.coverage_sentence(tp.missing_batches(m0.iloc[0:0]), m0) == (
         "Every batch size ran at every TP of the main configuration."
     )
+    assert view.coverage_sentence(tp.missing_batches(m0), m0.iloc[0:0]) == ""
+    assert view.scope_sentence(both.iloc[0:0], both.iloc[0:0]) == ""
+    assert view.one_tp_sentence([]).startswith("This input has no TP table")
     s = view.scope_sentence(both, tp.main_config(both))
     assert "prompt length 1024 tokens and no quantization" in s and "Quantization: bitsandbytes" in s
     assert "Tables repeated" not in s

@@ -106,8 +106,7 @@ def _atomic_parquet(df: pd.DataFrame, path: Path) -> None:
 
 
 def _run_tables(path: Path, data: bytes, parsed: ingest.Parsed, text: str) -> tuple[str, pd.DataFrame, pd.DataFrame]:
-    tool = parsed.tool
-    run_id = hashlib.sha256(data + b"\0" + tool.encode()).hexdigest()[:16]
+    run_id = _run_id(data, parsed.tool)
     t = parsed.table
     cols = _settings(t)
     constant = {c: t[c].dropna().iloc[0] for c in cols if t[c].notna().any() and t[c].nunique(dropna=True) == 1}
@@ -159,34 +158,74 @@ def _run_tables(path: Path, data: bytes, parsed: ingest.Parsed, text: str) -> tu
     return run_id, run, m
 
 
-def ingest_into(items, into: Path, log=print) -> IngestReport:
+def _ingest_one(path: Path, explicit: bool, into: Path) -> list[tuple[str, str]]:
+    """One file into the warehouse: events ("added", run_id, line) / ("present", run_id) /
+    ("failed", reason) / ("skipped", file). A file whose runs are all there is not parsed again."""
+    try:
+        data = path.read_bytes()
+        text = data.decode("utf-8", errors="replace")
+        tools = ingest.detect(text)
+        if tools and all(_target(into, t, _run_id(data, t)).is_file() for t in tools):
+            return [("present", _run_id(data, t)) for t in tools]
+        parsed_all = ingest.read_parsed(path)
+    except (ingest.ParseError, OSError) as exc:
+        return [("failed", str(exc))] if explicit else [("skipped", config.relative(path))]
+    events = []
+    for parsed in parsed_all:
+        run_id, run, m = _run_tables(path, data, parsed, text)
+        target = _target(into, parsed.tool, run_id)
+        if target.is_file():
+            events.append(("present", run_id))
+            continue
+        # measurements first: a run row exists only once its measurements do
+        _atomic_parquet(m, into / "measurements" / f"tool={parsed.tool}" / f"{run_id}.parquet")
+        _atomic_parquet(run, target)
+        events.append(("added", run_id, f"  {parsed.tool}: {config.relative(path)} -> run {run_id} ({len(m)} rows)"))
+    return events
+
+
+def _run_id(data: bytes, tool: str) -> str:
+    return hashlib.sha256(data + b"\0" + tool.encode()).hexdigest()[:16]
+
+
+def _target(into: Path, tool: str, run_id: str) -> Path:
+    return into / "runs" / f"tool={tool}" / f"{run_id}.parquet"
+
+
+#: Files from which ingest parses in several processes (below, starting them costs more than it saves).
+PARALLEL_FROM = 200
+
+
+def _ingest_star(args):
+    return _ingest_one(*args)
+
+
+def ingest_into(items, into: Path, log=print, workers: int | None = None) -> IngestReport:
     """Add every file (folders are walked) to the warehouse at `into`; files already there are
-    skipped by content. A file no tool reads is reported and skipped, never half-written."""
+    skipped by content, without being parsed again. A file no tool reads is reported and skipped,
+    never half-written. Many files are parsed in `workers` processes (default: one per CPU)."""
     into = Path(into)
     rep = IngestReport()
-    for path, explicit in _files(items):
-        try:
-            data = path.read_bytes()
-            parsed_all = ingest.read_parsed(path)
-            text = data.decode("utf-8", errors="replace")
-        except (ingest.ParseError, OSError) as exc:
-            if explicit:
-                rep.failed.append(str(exc))
-            else:
-                rep.skipped.append(config.relative(path))
-            continue
-        for parsed in parsed_all:
-            run_id, run, m = _run_tables(path, data, parsed, text)
-            target = into / "runs" / f"tool={parsed.tool}" / f"{run_id}.parquet"
-            if target.is_file():
-                rep.present.append(run_id)
-                continue
-            # measurements first: a run row exists only once its measurements do
-            _atomic_parquet(m, into / "measurements" / f"tool={parsed.tool}" / f"{run_id}.parquet")
-            _atomic_parquet(run, target)
-            rep.added.append(run_id)
-            log(f"  {parsed.tool}: {config.relative(path)} -> run {run_id} ({len(m)} rows)")
+    files = _files(items)
+    workers = workers or len(os.sched_getaffinity(0))
+    jobs = [(path, explicit, into) for path, explicit in files]
+    if workers > 1 and len(jobs) >= PARALLEL_FROM:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = pool.map(_ingest_star, jobs, chunksize=32)
+            _collect(results, rep, log)
+    else:
+        _collect((_ingest_one(*job) for job in jobs), rep, log)
     return rep
+
+
+def _collect(results, rep: IngestReport, log) -> None:
+    for events in results:
+        for kind, value, *line in events:
+            getattr(rep, kind).append(value)
+            if line:
+                log(line[0])
 
 
 def connect(into: Path):

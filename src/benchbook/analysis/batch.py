@@ -186,15 +186,15 @@ def flat_range(g: pd.DataFrame, column: str = "latency_s", tolerance: float = 0.
 
 def printed_params(text: str) -> dict[str, float]:
     """{model heading: billions of parameters} from the `total_params = N` lines of the python
-    blocks the bigcode README prints under each model heading."""
+    blocks the bigcode README prints under each model heading (plain or `## ` heading)."""
     out, heading = {}, None
     for line in text.splitlines():
         s = line.strip()
         m = re.fullmatch(r"total_params\s*=\s*(\d+)", s)
         if m and heading:
             out[heading] = int(m.group(1)) / 1e9
-        elif s and not s.startswith(("```", "|")) and "=" not in s and not s.startswith("#"):
-            heading = s.rstrip("\\").strip()
+        elif s and not s.startswith(("```", "|")) and "=" not in s:
+            heading = s.lstrip("#").rstrip("\\").strip()
     return out
 
 

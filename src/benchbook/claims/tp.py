@@ -30,7 +30,7 @@ def decode_speedup(sc: pd.DataFrame) -> Claim:
     rule = "comparison: reference-TP latency / fastest-TP latency, shown when the ratio is beyond the " + NOISE
     if d.empty:
         ev = {"a": None, "b": None, "ratio": None, "noise": None}
-        return make("decode_speedup", "comparison", rule, ev).withhold("the input has one TP only")
+        return make("decode_speedup", "comparison", rule, ev).withhold("the input has fewer than two TPs")
     ref, best = d.iloc[0], d.loc[d["latency_ms"].idxmin()]
     ev = {
         "a": ref["latency_ms"],
@@ -90,7 +90,7 @@ def superlinear_efficiency(sc: pd.DataFrame) -> Claim:
     s = atp.superlinear_efficiency(sc)
     if s is None:
         ev = {"a": None, "b": None, "ratio": None, "noise": None}
-        return make("superlinear_efficiency", "comparison", rule, ev).withhold("the input has one TP only")
+        return make("superlinear_efficiency", "comparison", rule, ev).withhold("the input has fewer than two TPs")
     ev = s | {"a": s["ref_growth"], "b": s["tp_growth"], "ratio": s["ref_growth"] / s["tp_growth"]}
     c = make("superlinear_efficiency", "comparison", rule, ev)
     if s["efficiency"] <= 1:
@@ -111,7 +111,7 @@ def decode_slower_past_best(best: pd.DataFrame, tolerance: float = 0.0) -> Claim
     b = best[best["n_tp"] >= 2] if len(best) else best
     if b.empty:
         ev = {"a": None, "b": None, "ratio": None, "noise": None}
-        return make("decode_slower_past_best", "comparison", rule, ev).withhold("the input has one TP only")
+        return make("decode_slower_past_best", "comparison", rule, ev).withhold("the input has fewer than two TPs")
     r = b.sort_values("batch_size").iloc[0]
     ev = {
         "a": r["max_tp_ms"],
@@ -388,6 +388,8 @@ def budget_refuted(budget: pd.DataFrame, miss: pd.DataFrame) -> Claim:
         budget=int(budget["budget"].iloc[0]) if len(budget) else None,
         examples=ex,
     )
+    if budget.empty and miss.empty:
+        return c.withhold("the input states no max_batch_total_tokens, or has no batch size to test")
     if miss.empty:
         return c.withhold("every batch size ran, so there is no failure to explain")
     if budget.empty:
@@ -555,7 +557,7 @@ def all_claims(
             "decode_bw_large_tp",
             ext["decode_large_tp"],
             compute=False,
-            **(fop | {"why_missing": missing_dec if not params_b else "the input has one TP only"}),
+            **(fop | {"why_missing": missing_dec if not params_b else "the input has fewer than two TPs"}),
         ),
         fraction_of_peak(
             "prefill_compute_best", ext["prefill_best"], compute=True, **(fop | {"why_missing": missing_pre})

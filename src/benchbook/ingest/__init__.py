@@ -30,7 +30,20 @@ from benchbook.ingest.core import (
 )
 
 #: Parser modules, imported on first use; each registers one tool.
-_MODULES = ["tgi", "sglang_quant", "hf_batch", "llama_bench", "attention_gym", "vllm_serve"]
+_MODULES = [
+    "tgi",
+    "sglang_quant",
+    "hf_batch",
+    "llama_bench",
+    "attention_gym",
+    "vllm_serve",
+    "vllm_offline",
+    "sglang_serving",
+]
+
+#: The tools whose tidy tables follow the serving contract of vllm-bench-serve (the same setting
+#: columns, metric names, statistics and units), so that serving_saturation can read any of them.
+SERVING_TOOLS = ("vllm-bench-serve", "sglang-bench-serving")
 
 __all__ = [
     "ParseError",

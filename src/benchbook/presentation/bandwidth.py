@@ -78,7 +78,7 @@ def word(claim: Claim) -> Claim:
     if claim.kind == "bound":
         verdict = ev.get("verdict")
         shown = {
-            "memory-bandwidth": "`{label}` is bound by memory bandwidth: {bandwidth_fraction:.0%} of the peak "
+            "memory-bandwidth": "`{label}` is bound by memory bandwidth: {bandwidth_fraction:.1%} of the peak "
             "bandwidth at {compute_fraction:.1%} of the peak compute, an intensity of {intensity:.1f} FLOP/byte "
             "far left of the {ridge:.0f} FLOP/byte ridge.",
             "overhead": "`{label}` reaches neither roof's threshold ({threshold:.0%}): {bandwidth_fraction:.1%} of "

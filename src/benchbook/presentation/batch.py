@@ -176,6 +176,11 @@ def ms_sentence(row: pd.Series | None) -> str:
     """The tool's msec/token against the per-sequence time per token, at one batch size."""
     if row is None:
         return "No batch size with a result, so there is no time per token to compare."
+    if not np.isfinite(row["latency_s"]):
+        return (
+            f'The tool prints 1000 / throughput as "msec/token" ({row["tool_ms_per_token"]:.2f} ms at batch '
+            f"{int(row['batch_size'])}); this input gives no latency there, so the wait per token cannot be shown."
+        )
     return (
         f'The tool prints 1000 / throughput as "msec/token". At batch {int(row["batch_size"])} that is '
         f"{row['tool_ms_per_token']:.2f} ms, but each sequence in that batch waited {row['latency_s']:.2f} s for "
@@ -271,7 +276,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
     last batch of series `key` labelled."""
     d = rl.dropna(subset=["achieved_tflops", "intensity"])
     if peaks is None or d.empty or not peaks.total_bandwidth_gb_s:
-        return message_figure("no roofline: the model size or the device is unknown")
+        return message_figure("no roofline:\nthe model size or\nthe step time is unknown")
     fig, ax = plt.subplots(figsize=(9, 4.5))
     bw = peaks.total_bandwidth_gb_s
     lo = min(0.1, d["intensity"].min() / 2)

@@ -78,8 +78,9 @@ def _texts(fig):
     for k, ax in enumerate(fig.axes):
         named = [("title", ax.title), ("left title", ax._left_title), ("right title", ax._right_title)]
         named += [("x label", ax.xaxis.label), ("y label", ax.yaxis.label)]
-        named += [(f"x tick {t.get_text()}", t) for t in ax.get_xticklabels()]
-        named += [(f"y tick {t.get_text()}", t) for t in ax.get_yticklabels()]
+        if ax.axison:  # an axes switched off (`set_axis_off`) draws no tick labels
+            named += [(f"x tick {t.get_text()}", t) for t in ax.get_xticklabels()]
+            named += [(f"y tick {t.get_text()}", t) for t in ax.get_yticklabels()]
         named += [(f"label {t.get_text()!r}", t) for t in ax.texts]
         leg = ax.get_legend()
         if leg is not None and leg.get_visible():

@@ -180,6 +180,18 @@ def excluded_words(flagged: pd.DataFrame, left_out: pd.DataFrame) -> str:
     return " ".join(out)
 
 
+def message_figure_for_model():
+    """The roofline's placeholder when the model's size is unknown."""
+    return message_figure("No model of known size: pass model_id to place the runs on a roofline.")
+
+
+def message_figure_for_phases(baseline: str):
+    """The phase figure's placeholder when no weight-only scheme shares regimes with the baseline."""
+    if not baseline:
+        return message_figure("No baseline scheme, so no weight-only scheme can be compared with one.")
+    return message_figure(f"No weight-only (w8a16) scheme measured in the same regimes as {baseline!r}.")
+
+
 # --- tables --------------------------------------------------------------------------------------
 
 
@@ -511,7 +523,7 @@ def word(c: Claim) -> Claim:
             "{device}'s {peak:,.0f} {unit} peak ({source_words}): beyond physics. Its output throughput of "
             "{value:,.2f} tok/s leaves only {implied_ttft_ms:.0f} ms for the prefill, so its TTFT timestamp is the "
             "likely fault, not the GPU; leaving it out is right. Implied prefill against the peak, per flagged run: "
-            "{fractions:.0%}.",
+            "{fractions:.1%}.",
         )
     if c.id == "outlier_effect":
         return say(

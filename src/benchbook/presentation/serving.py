@@ -34,6 +34,12 @@ RUN_COLUMNS = [
 ]
 
 
+def _short(text, n: int = 24) -> str:
+    """A run label short enough for a legend."""
+    text = str(text)
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
 def fmt_x(v, variable: str) -> str:
     return f"{v:g}" if v is not None and np.isfinite(v) else ("no cap" if variable == "max_concurrency" else "inf")
 
@@ -175,6 +181,15 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) ->
     return f"This page reads {files}: {runs} of {models}, {how}{kept}."
 
 
+def curve_note(curve: pd.DataFrame, variable: str) -> str:
+    """One sentence at the top of the curve's section when there is no curve to speak of."""
+    levels = curve[variable].nunique() if len(curve) else 0
+    if levels >= 2:
+        return ""
+    what = "no run on the curve" if levels == 0 else "a single load level on the curve"
+    return f"**This input has {what}, so there is no saturation curve and no knee to find.**"
+
+
 def assumed_rate_note(r: pd.DataFrame) -> str:
     n = int(r["rate_assumed"].sum()) if "rate_assumed" in r else 0
     if not n:
@@ -270,7 +285,7 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
             color="grey",
             ls=[":", "-.", "--"][j % 3],
             lw=1.2,
-            label=f"kept apart: run {u['run']} ({APART_WORDS[variable]}), output tok/s",
+            label=f"kept apart: run {_short(u['run'])} ({APART_WORDS[variable]}), output tok/s",
         )
     if knee_x is not None:
         ax.axvline(knee_x, color="black", ls=":", lw=1, label=f"knee at {knee_x:g}")
@@ -290,7 +305,7 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
     """Throughput (x) against TTFT, TPOT and ITL (y, log), one panel per metric, points labelled with
     the sweep value ("no cap"/"inf" for the runs kept apart); mean, median and p99 where printed."""
     d = r.sort_values("order")
-    fig, axes = plt.subplots(1, 3, figsize=(11, 3.8), sharex=True)
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3.8), sharex=True, layout="constrained")
     for ax, m in zip(axes, ["ttft", "tpot", "itl"], strict=True):
         for i, stat in enumerate(["mean", "median", "p99"]):
             c = f"{m}_{stat}"
@@ -306,7 +321,6 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
         ax.set_xlabel("output tok/s")
         ax.set_ylabel(f"{m.upper()} (ms)")
     axes[0].legend(fontsize=8)
-    fig.tight_layout(w_pad=2.5)
     return fig
 
 

@@ -231,12 +231,20 @@ TEMPLATES: dict[str, tuple] = {
 }
 
 
-def _implausible(ev: dict) -> str:
-    return (
-        "**Warning: {topic} is not a result.** {fraction:.0%} of {device}'s peak ("
-        + PEAK_SOURCE.get(ev.get("peak_source"), "of unknown origin")
-        + ") is beyond physics; check {suspects}."
-    )
+def _implausible(claim: Claim) -> str | None:
+    """The warning of an implausible claim: the physics check names the suspects; the others point
+    to it, so the page says each cause once."""
+    if claim.id == "highest_fraction":
+        return (
+            "**Warning: {topic} is not a result.** {fraction:.0%} of {device}'s peak ("
+            + PEAK_SOURCE.get(claim.evidence.get("peak_source"), "of unknown origin")
+            + ") is beyond physics; check {suspects}."
+        )
+    if claim.kind == "fraction_of_peak":
+        return "**Warning: {topic} is not a result:** {fraction:.0%} of {device}'s peak is beyond physics (see below)."
+    if claim.kind == "bound":
+        return "**Warning: {topic} is not a result:** it rests on a fraction of a peak beyond physics (see above)."
+    return None
 
 
 def sentence(claim: Claim) -> Claim:
@@ -244,7 +252,7 @@ def sentence(claim: Claim) -> Claim:
     topic, shown, withheld = TEMPLATES[claim.id]
     ev = claim.evidence
     shown = shown(ev) if callable(shown) else shown
-    implausible = _implausible(ev) if claim.kind == "fraction_of_peak" else None
+    implausible = _implausible(claim)
     # the alternatives describe a zero count, or a trend that goes the other way; other reasons keep the default
     if claim.kind == "anomaly" and (ev.get("count") or not ev.get("n")):
         withheld = None
@@ -301,8 +309,10 @@ def prefill_example_sentence(ex: dict | None) -> str:
     )
 
 
-def coverage_sentence(missing: pd.DataFrame) -> str:
-    """Which batch sizes the recommendations cannot cover."""
+def coverage_sentence(missing: pd.DataFrame, w: pd.DataFrame) -> str:
+    """Which batch sizes the recommendations cannot cover (nothing to say about an empty input)."""
+    if w.empty:
+        return ""
     if not len(missing):
         return "Every batch size ran at every TP of the main configuration."
     not_run = "; ".join(
@@ -338,6 +348,8 @@ def fit_sentence(fits: list[dict], best: pd.DataFrame) -> str:
 
 def scope_sentence(w_all: pd.DataFrame, w: pd.DataFrame) -> str:
     """Which tables the TP comparison uses, and which it leaves out and by what rule."""
+    if w.empty:
+        return ""
     used = w.groupby(["tp", "source", "section"], dropna=False).size().index
     rest = w_all.groupby(["tp", "source", "section"], dropna=False).size().index.difference(used)
     seq = w["sequence_length"].dropna().unique()
@@ -361,6 +373,13 @@ def scope_sentence(w_all: pd.DataFrame, w: pd.DataFrame) -> str:
                 "heading naming a quantization or a version, say): compare them before trusting the choice."
             )
     return text
+
+
+def one_tp_sentence(tps: list[int]) -> str:
+    """Why section 1 has no figure."""
+    if not tps:
+        return "This input has no TP table to compare: speed-up needs at least two TPs, so this section withholds its claims."
+    return f"Only one TP ({tps[0]}) in this input: speed-up needs at least two, so this section withholds its claims."
 
 
 def runs_sentence(w_all: pd.DataFrame) -> str:

@@ -1,0 +1,425 @@
+"""SGLang `python -m sglang.bench_serving` output, in the serving contract of vllm-bench-serve.
+
+Two forms are read:
+
+* the console block, from `============ Serving Benchmark Result ============` to the closing row
+  of 50 `=`. Its first lines name the run: `Backend:`, `Traffic request rate:` and `Max request
+  concurrency:` (spelt `Max reqeuest concurrency:` before 2025; absent in 2024; `not set` when
+  unlimited). Later versions add `Total input text/vision tokens`, `Peak output token
+  throughput`, `Peak concurrent requests`, `Concurrency`, `Accept length`, P90/P95/P99/Max rows;
+  2024 versions print `Total throughput (tok/s)` where later ones print `Total token throughput`.
+  A block pasted without its closing row ends at the first line that is not one of its rows (the
+  parser's messages say so). The command line above a block gives model, dataset and num_prompts;
+  the nearest markdown heading names the run.
+* the JSONL that `--output-file` appends, one object per run: 2024 short objects (`median_ttft_ms`,
+  `median_itl_ms`, `output_throughput`, a bare `Infinity` as request rate), later full ones
+  (`std_*`, `p99_*`, `total_throughput`, `concurrency`, `accept_length`, `server_info`, `tag`).
+  `--output-details` per-request arrays are not put in the tidy table (the messages say so).
+
+The setting columns, metric names, statistics and units are those of vllm-bench-serve
+(`ingest.vllm_serve.SETTINGS` / `METRICS`) so that the serving chapter reads either tool; SGLang's
+own quantities get their own names (`total_generated_tokens_retokenized`, `concurrency`, ...).
+SGLang prints no failed-request count, so `failed` is never a row.
+
+Counting (cells_read == kept + rejected): every number of a result row or a result object is a
+cell; the three setting rows and the setting keys (request rate, concurrency, input/output lengths
+of the dataset) are settings. A number with no tidy name (e.g. a P75 row) is rejected with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shlex
+
+from benchbook.ingest import vllm_serve
+from benchbook.ingest.core import Parsed, ParseError, Tool, number, register, rejected, tidy
+
+NAME = "sglang-bench-serving"
+
+SETTINGS = dict(vllm_serve.SETTINGS)
+
+METRICS = {
+    **{k: v for k, v in vllm_serve.METRICS.items() if k not in ("failed",)},
+    "total_input_text_tokens": "tok: text part of the prompt tokens (multimodal versions)",
+    "total_input_vision_tokens": "tok: image part of the prompt tokens (multimodal versions)",
+    "total_generated_tokens_retokenized": "tok: output tokens counted again by the client's tokenizer",
+    "concurrency": "req: mean requests in flight (sum of request latencies / duration)",
+    "e2el": "ms: end-to-end latency per request (SGLang's 'E2E Latency')",
+}
+
+HEADER_RE = re.compile(r"^\s*=+ Serving Benchmark Result =+\s*$")
+CLOSE_RE = re.compile(r"^\s*={50}\s*$")
+SECTION_RE = re.compile(r"^\s*-{3,}[A-Za-z][^:]*?-{3,}\s*$")
+ROW_RE = re.compile(r"^\s*(?P<label>[A-Za-z][^:]*?):\s+(?P<value>\S.*?)\s*$")
+STAT_RE = re.compile(
+    r"^(?P<stat>Mean|Median|Std|Max|Min|P(?P<p>\d+(?:\.\d+)?)) (?P<name>E2E Latency|TTFT|TPOT|ITL) \(ms\)$"
+)
+STAT_NAMES = {"E2E Latency": "e2el", "TTFT": "ttft", "TPOT": "tpot", "ITL": "itl"}
+TIDY_PERCENTILES = {"50", "90", "95", "99"}
+
+#: Block rows: label -> (metric, statistic, unit).
+LABELS = {
+    "Successful requests": ("completed", "count", "req"),
+    "Benchmark duration (s)": ("duration", "value", "s"),
+    "Total input tokens": ("total_input_tokens", "count", "tok"),
+    "Total input text tokens": ("total_input_text_tokens", "count", "tok"),
+    "Total input vision tokens": ("total_input_vision_tokens", "count", "tok"),
+    "Total generated tokens": ("total_generated_tokens", "count", "tok"),
+    "Total generated tokens (retokenized)": ("total_generated_tokens_retokenized", "count", "tok"),
+    "Request throughput (req/s)": ("request_throughput", "value", "req/s"),
+    "Input token throughput (tok/s)": ("input_throughput", "value", "tok/s"),
+    "Output token throughput (tok/s)": ("output_throughput", "value", "tok/s"),
+    "Peak output token throughput (tok/s)": ("peak_output_throughput", "max", "tok/s"),
+    "Peak concurrent requests": ("peak_concurrent_requests", "max", "req"),
+    "Total token throughput (tok/s)": ("total_token_throughput", "value", "tok/s"),
+    "Total throughput (tok/s)": ("total_token_throughput", "value", "tok/s"),
+    "Concurrency": ("concurrency", "mean", "req"),
+    "Accept length": ("spec_decode_acceptance_length", "value", "tok"),
+}
+#: Block rows that are settings: label -> setting column.
+SETTING_LABELS = {
+    "Traffic request rate": "request_rate",
+    "Max request concurrency": "max_concurrency",
+    "Max reqeuest concurrency": "max_concurrency",
+}
+
+#: JSON keys: key -> (metric, statistic, unit).
+JSON_METRICS = {
+    "duration": ("duration", "value", "s"),
+    "completed": ("completed", "count", "req"),
+    "total_input_tokens": ("total_input_tokens", "count", "tok"),
+    "total_input_text_tokens": ("total_input_text_tokens", "count", "tok"),
+    "total_input_vision_tokens": ("total_input_vision_tokens", "count", "tok"),
+    "total_output_tokens": ("total_generated_tokens", "count", "tok"),
+    "total_output_tokens_retokenized": ("total_generated_tokens_retokenized", "count", "tok"),
+    "request_throughput": ("request_throughput", "value", "req/s"),
+    "input_throughput": ("input_throughput", "value", "tok/s"),
+    "output_throughput": ("output_throughput", "value", "tok/s"),
+    "total_throughput": ("total_token_throughput", "value", "tok/s"),
+    "concurrency": ("concurrency", "mean", "req"),
+    "accept_length": ("spec_decode_acceptance_length", "value", "tok"),
+    "max_output_tokens_per_s": ("peak_output_throughput", "max", "tok/s"),
+    "max_concurrent_requests": ("peak_concurrent_requests", "max", "req"),
+}
+JSON_STAT_RE = re.compile(
+    r"^(?P<stat>mean|median|std|max|min|p(?P<p>\d+(?:\.\d+)?))_(?P<name>e2e_latency|ttft|tpot|itl)_ms$"
+)
+JSON_STAT_NAMES = {"e2e_latency": "e2el", "ttft": "ttft", "tpot": "tpot", "itl": "itl"}
+#: JSON keys that are settings or labels, never cells.
+JSON_SETTINGS = {
+    "tag",
+    "backend",
+    "dataset_name",
+    "request_rate",
+    "max_concurrency",
+    "num_prompts",
+    "sharegpt_output_len",
+    "sharegpt_context_len",
+    "random_input_len",
+    "random_output_len",
+    "random_range_ratio",
+    "server_info",
+}
+ARRAY_KEYS = {"input_lens", "output_lens", "ttfts", "itls", "generated_texts", "errors"}
+NOT_SET = "not set"
+
+
+def _rate(v) -> float:
+    """A request rate or concurrency setting as float: None / 'not set' -> NaN, inf stays inf."""
+    if v is None or isinstance(v, bool):
+        return math.nan
+    if isinstance(v, (int, float)):
+        return float(v)
+    s = str(v).strip().lower()
+    if s in ("", "none", "null", NOT_SET):
+        return math.nan
+    try:
+        return float(s)
+    except ValueError:
+        return math.nan
+
+
+def _value(text: str, source: str, line: int, label: str) -> float:
+    t = text.strip()
+    if t.lower() in ("nan", "inf", "-inf"):
+        return float(t.lower())
+    v = number(t)
+    if v is None:
+        raise ParseError(source, line, f"expected a number for {label!r}, found {text!r}")
+    return v
+
+
+# ---------------------------------------------------------------------------------------------
+# console blocks
+
+
+def _is_block_row(s: str) -> bool:
+    return bool(ROW_RE.match(s) or SECTION_RE.match(s))
+
+
+def _blocks(lines: list[str]) -> list[tuple[int, int, bool]]:
+    """(header index, end index (exclusive), closed) of each SGLang block (one with a `Backend:` row)."""
+    out = []
+    i = 0
+    while i < len(lines):
+        if not HEADER_RE.match(lines[i]):
+            i += 1
+            continue
+        j = i + 1
+        while (
+            j < len(lines)
+            and not CLOSE_RE.match(lines[j])
+            and not HEADER_RE.match(lines[j])
+            and _is_block_row(lines[j])
+        ):
+            j += 1
+        closed = j < len(lines) and bool(CLOSE_RE.match(lines[j]))
+        if any(lines[k].strip().startswith("Backend:") for k in range(i + 1, j)):
+            out.append((i, j, closed))
+        i = j + 1 if closed else max(j, i + 1)
+    return out
+
+
+def _context(lines: list[str], lo: int, hi: int) -> dict:
+    """Settings from the bench_serving command line and the nearest markdown heading in lines[lo:hi]."""
+    ctx: dict = {}
+    for j in range(lo, hi):
+        s = lines[j]
+        if "sglang.bench_serving" not in s:
+            continue
+        text = s
+        k = j
+        while text.rstrip().endswith("\\") and k + 1 < hi:
+            k += 1
+            text = text.rstrip()[:-1] + " " + lines[k]
+        try:
+            argv = shlex.split(text[text.find("sglang.bench_serving") :], comments=True)
+        except ValueError:
+            argv = text.split()
+        args = {}
+        for i, a in enumerate(argv):
+            if a.startswith("--"):
+                key, eq, val = a[2:].partition("=")
+                if not eq:
+                    val = argv[i + 1] if i + 1 < len(argv) and not argv[i + 1].startswith("--") else ""
+                args[key.replace("-", "_")] = val
+        ctx = {
+            "model": args.get("model") or args.get("model_path"),
+            "dataset": args.get("dataset_name"),
+            "num_prompts": _rate(args.get("num_prompts", args.get("num_prompt"))),
+        }
+    for j in range(hi - 1, lo - 1, -1):
+        s = lines[j].strip()
+        if s.startswith("#") and not s.startswith("#!") and s.lstrip("#").strip():
+            ctx["run"] = s.lstrip("#").strip()
+            break
+    return ctx
+
+
+def _parse_block(lines, start, end, source, settings, records, rejects) -> int:
+    cells = 0
+    for j in range(start + 1, end):
+        s = lines[j].strip()
+        if not s or SECTION_RE.match(s):
+            continue
+        m = ROW_RE.match(s)
+        label, text, ln = m.group("label").strip(), m.group("value"), j + 1
+        if label == "Backend":
+            settings["metadata"] = f"backend={text}"
+            continue
+        if label in SETTING_LABELS:
+            settings[SETTING_LABELS[label]] = _rate(text)
+            continue
+        cells += 1
+        value = _value(text, source, ln, label)
+        note = "source printed nan" if math.isnan(value) else None
+        st = STAT_RE.match(label)
+        if label in LABELS:
+            metric, stat, unit = LABELS[label]
+        elif st:
+            p = st.group("p")
+            if p is not None and p not in TIDY_PERCENTILES:
+                rejects.append(
+                    (ln, s, f"percentile P{p} is not a tidy statistic (mean, median, std, p50, p90, p95, p99)")
+                )
+                continue
+            metric, stat, unit = STAT_NAMES[st.group("name")], st.group("stat").lower(), "ms"
+        else:
+            rejects.append((ln, s, "a row this parser has no tidy name for"))
+            continue
+        records.append(dict(line=ln, metric=metric, statistic=stat, value=value, unit=unit, note=note))
+    return cells
+
+
+def _text(text: str, source: str, messages: list[str]):
+    lines = text.split("\n")
+    records, rejects, cells = [], [], 0
+    prev, heading = 0, None
+    for k, (start, end, closed) in enumerate(_blocks(lines), start=1):
+        ctx = _context(lines, prev, start)
+        heading = ctx.get("run", heading)
+        settings = {
+            "run": heading,
+            "format": "text",
+            "model": ctx.get("model"),
+            "dataset": ctx.get("dataset"),
+            "num_prompts": ctx.get("num_prompts", math.nan),
+            "request_rate": math.nan,
+            "max_concurrency": math.nan,
+            "burstiness": math.nan,
+            "metadata": None,
+        }
+        block: list[dict] = []
+        cells += _parse_block(lines, start, end, source, settings, block, rejects)
+        if not closed:
+            messages.append(
+                f"{source}:{start + 1}: the result block has no closing row of '='; read up to line {end} "
+                "(pasted without it, or cut short: check that the last rows are there)"
+            )
+        if settings["run"] is None or any(settings["run"] == r.get("run") for r in records):
+            parts = [f"block {k}"]
+            if not math.isnan(settings["request_rate"]):
+                parts.append(f"rate={settings['request_rate']:g}")
+            if not math.isnan(settings["max_concurrency"]):
+                parts.append(f"c={settings['max_concurrency']:g}")
+            settings["run"] = (settings["run"] + ", " if settings["run"] else "") + ", ".join(parts)
+        records.extend({**settings, **r} for r in block)
+        prev = end
+    return records, rejects, cells
+
+
+# ---------------------------------------------------------------------------------------------
+# JSONL
+
+
+def _is_result_object(obj) -> bool:
+    return (
+        isinstance(obj, dict)
+        and "duration" in obj
+        and "completed" in obj
+        and ("total_output_tokens_retokenized" in obj or ("backend" in obj and "median_ttft_ms" in obj))
+    )
+
+
+def _parse_object(obj: dict, line: int, source: str, records, rejects, messages) -> int:
+    info = obj.get("server_info") if isinstance(obj.get("server_info"), dict) else {}
+    meta = [
+        f"{k}={obj[k]}"
+        for k in (
+            "backend",
+            "random_input_len",
+            "random_output_len",
+            "random_range_ratio",
+            "sharegpt_output_len",
+            "sharegpt_context_len",
+        )
+        if obj.get(k) is not None
+    ]
+    settings = {
+        "run": obj.get("tag") or f"json line {line}",
+        "format": "json",
+        "model": obj.get("model_id") or info.get("model_path"),
+        "dataset": obj.get("dataset_name"),
+        "num_prompts": _rate(obj.get("num_prompts")),
+        "request_rate": _rate(obj.get("request_rate")),
+        "max_concurrency": _rate(obj.get("max_concurrency")),
+        "burstiness": math.nan,
+        "metadata": "; ".join(meta) or None,
+    }
+    cells = 0
+    arrays = [k for k in obj if k in ARRAY_KEYS]
+    for key, v in obj.items():
+        if key in JSON_SETTINGS or key in ARRAY_KEYS:
+            continue
+        jm = JSON_STAT_RE.match(key)
+        numeric = isinstance(v, (int, float)) and not isinstance(v, bool)
+        if not (key in JSON_METRICS or jm or numeric):
+            continue
+        cells += 1
+        if v is None:
+            value, note = math.nan, "source wrote null"
+        elif not numeric:
+            rejects.append((line, f"{key}: {v!r}"[:80], "expected a number"))
+            continue
+        else:
+            value, note = float(v), None
+        if jm:
+            p = jm.group("p")
+            if p is not None and p not in TIDY_PERCENTILES:
+                rejects.append((line, f"{key}: {v}", f"percentile p{p} is not a tidy statistic"))
+                continue
+            metric, stat, unit = JSON_STAT_NAMES[jm.group("name")], jm.group("stat"), "ms"
+        elif key in JSON_METRICS:
+            metric, stat, unit = JSON_METRICS[key]
+        else:
+            rejects.append((line, f"{key}: {v}", "a numeric key this parser has no tidy name for"))
+            continue
+        records.append(
+            {**settings, "line": line, "metric": metric, "statistic": stat, "value": value, "unit": unit, "note": note}
+        )
+    if arrays:
+        messages.append(f"{source}:{line}: --output-details arrays ({', '.join(arrays)}) are not in the tidy table")
+    return cells
+
+
+def _jsonl(text: str, source: str, messages: list[str]):
+    records, rejects, cells = [], [], 0
+    for n, raw in enumerate(text.split("\n"), start=1):
+        s = raw.strip()
+        if not s:
+            continue
+        try:
+            obj = json.loads(s)
+        except (json.JSONDecodeError, RecursionError):
+            raise ParseError(
+                source, n, "expected one JSON result object per line (sglang.bench_serving --output-file)"
+            ) from None
+        if not _is_result_object(obj):
+            raise ParseError(source, n, "a JSON line that is not an sglang.bench_serving result object")
+        cells += _parse_object(obj, n, source, records, rejects, messages)
+    return records, rejects, cells
+
+
+# ---------------------------------------------------------------------------------------------
+# the Tool
+
+
+def _is_jsonl(text: str) -> bool:
+    return text.lstrip()[:1] == "{"
+
+
+def sniff(text: str) -> bool:
+    if _is_jsonl(text):
+        first = text.lstrip().split("\n", 1)[0]
+        try:
+            return _is_result_object(json.loads(first))
+        except (json.JSONDecodeError, RecursionError):
+            return False
+    return "Serving Benchmark Result" in text and bool(_blocks(text.split("\n")))
+
+
+def parse(text: str, source: str) -> Parsed:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    messages: list[str] = []
+    if _is_jsonl(text):
+        records, rejects, cells = _jsonl(text, source, messages)
+    else:
+        records, rejects, cells = _text(text, source, messages)
+    if not records and not rejects:
+        raise ParseError(source, 1, "no sglang.bench_serving result block (with a 'Backend:' row) or result JSON found")
+    table = tidy(TOOL, records, source)
+    return Parsed(tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells)
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="SGLang `python -m sglang.bench_serving`: result blocks and --output-file JSONL (serving contract)",
+        metrics=METRICS,
+    )
+)

@@ -1,0 +1,378 @@
+"""vLLM offline benchmarks: `vllm bench throughput` / `benchmarks/benchmark_throughput.py` and
+`vllm bench latency` / `benchmarks/benchmark_latency.py`.
+
+Two forms are read:
+
+* the lines the tools print, wherever they stand in a log or a write-up:
+  `Throughput: 5.35 requests/s, 2735.50 total tokens/s, 1369.41 output tokens/s` (since vLLM PR
+  #8914, Sept. 2024; before it `Throughput: 81.74 requests/s, 20926.37 tokens/s`, whose tokens/s
+  counted prompt + output tokens), the optional `Total num prompt tokens:` / `Total num output
+  tokens:` lines after it, and `Avg latency: X seconds` followed by `N% percentile latency: X
+  seconds` lines. The command line above a result (`vllm bench throughput --model ... \\`, wrapped
+  or not) or a `Namespace(...)` dump gives the settings; the nearest markdown heading names the run.
+* the JSON written by `--output-json`: throughput `{"elapsed_time", "num_requests",
+  "total_num_tokens", "requests_per_second", "tokens_per_second"}`, latency `{"avg_latency",
+  "latencies", "percentiles": {"10": ..., "99": ...}}`. The per-iteration `latencies` array is not
+  put in the tidy table (the parser's messages say how many there are).
+
+Metric names are the serving contract's where the quantity is the same (`request_throughput`,
+`total_token_throughput`, `total_input_tokens`, `total_generated_tokens`, `duration`,
+`completed`); the output tokens/s of the whole run is `throughput` and the seconds per batch is
+`latency`, the names (and units) batch_saturation reads from hf-batch-sweep.
+
+Counting (cells_read == kept + rejected): every number printed as a result is a cell; the `10%` of
+a percentile label is part of the label. Percentiles without a tidy statistic (P10, P25, P75) are
+reported in `rejected` with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shlex
+
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, register, rejected, tidy
+
+NAME = "vllm-bench-offline"
+
+SETTINGS = {
+    "run": "str",
+    "format": "str",
+    "benchmark": "str",
+    "model": "str",
+    "dataset": "str",
+    "input_len": "float64",
+    "output_len": "float64",
+    "batch_size": "float64",
+    "num_prompts": "float64",
+    "tensor_parallel": "float64",
+}
+
+METRICS = {
+    "request_throughput": "req/s: requests / elapsed time (throughput benchmark)",
+    "total_token_throughput": "tok/s: (prompt + output tokens) / elapsed time; the old two-value line's tokens/s",
+    "throughput": "tok/s: output tokens / elapsed time (since vLLM PR #8914), the name batch_saturation reads",
+    "total_input_tokens": "tok: prompt tokens of the run (newer versions print it)",
+    "total_generated_tokens": "tok: output tokens of the run (newer versions print it)",
+    "total_tokens": "tok: prompt + output tokens (--output-json `total_num_tokens`)",
+    "completed": "req: requests of the run (--output-json `num_requests`)",
+    "duration": "s: elapsed time of the run (--output-json `elapsed_time`)",
+    "latency": "s: wall time of one batch (--batch-size prompts, --output-len new tokens), over --num-iters",
+}
+
+_N = rf"({NUMBER})"
+THROUGHPUT_RE = re.compile(
+    rf"(?<![\w])Throughput:\s+{_N} requests/s,\s+{_N} (total )?tokens/s(?:,\s+{_N} output tokens/s)?\s*$"
+)
+TOKENS_RE = re.compile(rf"(?<![\w])Total num (prompt|output) tokens:\s+{_N}\s*$")
+AVG_RE = re.compile(rf"(?<![\w])Avg latency:\s+{_N} seconds\s*$")
+PCT_RE = re.compile(rf"(?<![\w])(\d+(?:\.\d+)?)% percentile latency:\s+{_N} seconds\s*$")
+TIDY_PERCENTILES = {"50": "p50", "90": "p90", "95": "p95", "99": "p99"}
+OLD_TOKENS_NOTE = "old two-value line: its tokens/s counts prompt + output tokens"
+
+#: Command-line options -> setting column.
+_OPTIONS = {
+    "model": "model",
+    "dataset_name": "dataset",
+    "dataset": "dataset",
+    "input_len": "input_len",
+    "random_input_len": "input_len",
+    "output_len": "output_len",
+    "random_output_len": "output_len",
+    "batch_size": "batch_size",
+    "num_prompts": "num_prompts",
+    "tensor_parallel_size": "tensor_parallel",
+    "tp": "tensor_parallel",
+}
+_NUMERIC = {"input_len", "output_len", "batch_size", "num_prompts", "tensor_parallel"}
+
+
+def _float(v) -> float:
+    """A setting value as float; None, 'None' or text -> NaN."""
+    if v is None or isinstance(v, bool):
+        return math.nan
+    try:
+        return float(str(v).strip().strip("'\""))
+    except ValueError:
+        return math.nan
+
+
+def _settings_from_args(args: dict[str, str]) -> dict:
+    out: dict = {}
+    for key, col in _OPTIONS.items():
+        if key in args and col not in out:
+            out[col] = _float(args[key]) if col in _NUMERIC else args[key].strip("'\"")
+    return out
+
+
+def _command(lines: list[str], lo: int, hi: int) -> tuple[str | None, dict]:
+    """The benchmark kind and settings of the last offline-benchmark command in lines[lo:hi]
+    (backslash-continued lines joined), or of the last Namespace(...) dump."""
+    kind, found = None, {}
+    j = lo
+    while j < hi:
+        s = lines[j]
+        k = next(
+            (w for w in ("bench throughput", "benchmark_throughput", "bench latency", "benchmark_latency") if w in s),
+            None,
+        )
+        if k is None and "Namespace(" not in s:
+            j += 1
+            continue
+        text = s
+        while text.rstrip().endswith("\\") and j + 1 < hi:
+            j += 1
+            text = text.rstrip()[:-1] + " " + lines[j]
+        if k is not None:
+            kind = "throughput" if "throughput" in k else "latency"
+            try:
+                argv = shlex.split(text, comments=True)
+            except ValueError:
+                argv = text.split()
+            args: dict[str, str] = {}
+            for i, a in enumerate(argv):
+                if a.startswith("--"):
+                    key, eq, val = a[2:].partition("=")
+                    if not eq:
+                        val = argv[i + 1] if i + 1 < len(argv) and not argv[i + 1].startswith("-") else ""
+                    args[key.replace("-", "_")] = val
+            found = _settings_from_args(args)
+        else:
+            body = text[text.find("Namespace(") + len("Namespace(") :]
+            args = dict(m.groups() for m in re.finditer(r"(\w+)=('[^']*'|\"[^\"]*\"|[^,()]+)", body))
+            found = _settings_from_args({k: v.strip() for k, v in args.items()})
+        j += 1
+    return kind, found
+
+
+_RESULT_RE = re.compile(r"(Avg latency|Throughput|\d+(\.\d+)?% percentile|Total num)")
+
+
+def _heading(lines: list[str], lo: int, hi: int) -> str | None:
+    """The nearest markdown heading in lines[lo:hi] (a commented-out result line is not one)."""
+    for j in range(hi - 1, lo - 1, -1):
+        s = lines[j].strip()
+        text = s.lstrip("#").strip()
+        if s.startswith("#") and not s.startswith("#!") and text and not _RESULT_RE.match(text):
+            return text
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# text
+
+
+def _text(text: str, source: str):
+    lines = text.split("\n")
+    runs: list[dict] = []  # each: start, kind, records
+    rejects: list[tuple[int, str, str]] = []
+    cells = 0
+    prev_end = 0
+
+    def new_run(j: int, kind: str) -> dict:
+        cmd_kind, found = _command(lines, prev_end, j)
+        run = {
+            "run": _heading(lines, prev_end, j),
+            "format": "text",
+            "benchmark": kind,
+            "model": found.get("model"),
+            "dataset": found.get("dataset"),
+            **{
+                c: found.get(c, math.nan)
+                for c in ("input_len", "output_len", "batch_size", "num_prompts", "tensor_parallel")
+            },
+            "records": [],
+            "stats": set(),
+        }
+        if cmd_kind is not None and cmd_kind != kind:
+            run["model"] = run["dataset"] = None
+            for c in _NUMERIC:
+                run[c] = math.nan
+        runs.append(run)
+        return run
+
+    current: dict | None = None
+    for j, raw in enumerate(lines):
+        line_no = j + 1
+        if m := THROUGHPUT_RE.search(raw):
+            current = new_run(j, "throughput")
+            prev_end = j + 1
+            req, tok, total, out = m.group(1), m.group(2), m.group(3), m.group(4)
+            recs = current["records"]
+            recs.append(
+                dict(line=line_no, metric="request_throughput", statistic="value", value=float(req), unit="req/s")
+            )
+            note = None if total else OLD_TOKENS_NOTE
+            recs.append(
+                dict(
+                    line=line_no,
+                    metric="total_token_throughput",
+                    statistic="value",
+                    value=float(tok),
+                    unit="tok/s",
+                    note=note,
+                )
+            )
+            cells += 2
+            if out is not None:
+                recs.append(dict(line=line_no, metric="throughput", statistic="value", value=float(out), unit="tok/s"))
+                cells += 1
+        elif m := TOKENS_RE.search(raw):
+            cells += 1
+            if current is None or current["benchmark"] != "throughput":
+                rejects.append((line_no, raw.strip(), "a token count with no Throughput line above it"))
+                continue
+            metric = "total_input_tokens" if m.group(1) == "prompt" else "total_generated_tokens"
+            current["records"].append(
+                dict(line=line_no, metric=metric, statistic="count", value=float(m.group(2)), unit="tok")
+            )
+            prev_end = j + 1
+        elif m := AVG_RE.search(raw):
+            current = new_run(j, "latency")
+            prev_end = j + 1
+            cells += 1
+            current["records"].append(
+                dict(line=line_no, metric="latency", statistic="mean", value=float(m.group(1)), unit="s")
+            )
+            current["stats"].add("mean")
+        elif m := PCT_RE.search(raw):
+            cells += 1
+            p = m.group(1)
+            stat = TIDY_PERCENTILES.get(p)
+            if current is None or current["benchmark"] != "latency" or (stat is not None and stat in current["stats"]):
+                current = new_run(j, "latency")
+            prev_end = j + 1
+            if stat is None:
+                rejects.append(
+                    (
+                        line_no,
+                        raw.strip(),
+                        f"percentile P{p} is not a tidy statistic (mean, median, std, p50, p90, p95, p99)",
+                    )
+                )
+                continue
+            current["records"].append(
+                dict(line=line_no, metric="latency", statistic=stat, value=float(m.group(2)), unit="s")
+            )
+            current["stats"].add(stat)
+    records = []
+    counts = {"throughput": 0, "latency": 0}
+    for run in runs:
+        counts[run["benchmark"]] += 1
+        label = run["run"] or f"{run['benchmark']} {counts[run['benchmark']]}"
+        settings = {k: v for k, v in run.items() if k in SETTINGS}
+        settings["run"] = label
+        records.extend({**settings, **r} for r in run["records"])
+    return records, rejects, cells
+
+
+# ---------------------------------------------------------------------------------------------
+# --output-json
+
+#: --output-json keys -> (metric, statistic, unit).
+JSON_THROUGHPUT = {
+    "elapsed_time": ("duration", "value", "s"),
+    "num_requests": ("completed", "count", "req"),
+    "total_num_tokens": ("total_tokens", "count", "tok"),
+    "requests_per_second": ("request_throughput", "value", "req/s"),
+    "tokens_per_second": ("total_token_throughput", "value", "tok/s"),
+}
+
+
+def _line_of(text: str, key: str) -> int:
+    k = text.find(f'"{key}"')
+    return text.count("\n", 0, max(k, 0)) + 1
+
+
+def _is_json(text: str) -> bool:
+    return text.lstrip()[:1] == "{"
+
+
+def _json(text: str, source: str, messages: list[str]):
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        line = getattr(exc, "lineno", 1)
+        raise ParseError(source, line, "not a valid vllm bench throughput/latency --output-json file") from None
+    if not isinstance(obj, dict):
+        raise ParseError(source, 1, "expected one JSON object (vllm bench throughput/latency --output-json)")
+    records, rejects, cells = [], [], 0
+    if "avg_latency" in obj:
+        kind = "latency"
+    elif "requests_per_second" in obj or "tokens_per_second" in obj:
+        kind = "throughput"
+    else:
+        raise ParseError(source, 1, "a JSON object without avg_latency or requests_per_second: not vllm bench output")
+    settings = {"run": "json", "format": "json", "benchmark": kind, "model": None, "dataset": None}
+    settings.update({c: math.nan for c in _NUMERIC})
+
+    def keep(key, value, metric, stat, unit, line=None):
+        nonlocal cells
+        cells += 1
+        ln = line or _line_of(text, key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            rejects.append((ln, f"{key}: {value!r}"[:80], "expected a number"))
+            return
+        records.append(
+            {**settings, "line": ln, "metric": metric, "statistic": stat, "value": float(value), "unit": unit}
+        )
+
+    for key, value in obj.items():
+        if kind == "throughput" and key in JSON_THROUGHPUT:
+            keep(key, value, *JSON_THROUGHPUT[key])
+        elif key == "avg_latency":
+            keep(key, value, "latency", "mean", "s")
+        elif key == "percentiles" and isinstance(value, dict):
+            base = text.find('"percentiles"')
+            for p, v in value.items():
+                k = text.find(f'"{p}"', base)
+                ln = text.count("\n", 0, max(k, 0)) + 1
+                stat = TIDY_PERCENTILES.get(str(p))
+                if stat is None:
+                    cells += 1
+                    rejects.append((ln, f"percentiles[{p}]: {v}", f"percentile P{p} is not a tidy statistic"))
+                else:
+                    keep(p, v, "latency", stat, "s", line=ln)
+        elif key == "latencies" and isinstance(value, list):
+            messages.append(f"{source}: {len(value)} per-iteration latencies (seconds) are not in the tidy table")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            cells += 1
+            rejects.append((_line_of(text, key), f"{key}: {value}", "a numeric key this parser has no tidy name for"))
+    return records, rejects, cells
+
+
+# ---------------------------------------------------------------------------------------------
+# the Tool
+
+
+def sniff(text: str) -> bool:
+    if _is_json(text):
+        head = text[:4000]
+        return '"avg_latency"' in head or ('"requests_per_second"' in head and '"elapsed_time"' in head)
+    return any(r.search(line) for line in text.split("\n") for r in (THROUGHPUT_RE, AVG_RE))
+
+
+def parse(text: str, source: str) -> Parsed:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    messages: list[str] = []
+    if _is_json(text):
+        records, rejects, cells = _json(text, source, messages)
+    else:
+        records, rejects, cells = _text(text, source)
+    if not records and not rejects:
+        raise ParseError(source, 1, "no 'Throughput: ... requests/s' or 'Avg latency: ... seconds' result found")
+    table = tidy(TOOL, records, source)
+    return Parsed(tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells)
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="vLLM `vllm bench throughput` / `vllm bench latency` (and benchmark_*.py): printed lines and --output-json",
+        metrics=METRICS,
+    )
+)

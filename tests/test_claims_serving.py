@@ -1,0 +1,191 @@
+"""The serving_saturation claims: each verdict on synthetic data both ways, and the seed's values."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchbook import config, ingest
+from benchbook.analysis import peaks, serving
+from benchbook.claims import Ledger, rules
+from benchbook.claims import serving as cs
+from benchbook.presentation import serving as show
+
+FIX = config.FIXTURES_DIR / "vllm-bench-serve"
+RTX = peaks.choose("RTX-PRO-6000-Blackwell-WS", [], "H100-SXM5-80GB")
+
+
+@pytest.fixture(scope="module")
+def seed():
+    r = serving.runs(ingest.read(config.seed("004"), tool="vllm-bench-serve"))
+    return r.assign(x=serving.sweep_x(r, "max_concurrency"))
+
+
+def runs(caps, tput, rate=math.inf, model="m", **cols):
+    n = len(caps)
+    d = dict(
+        run=[f"c={c}" for c in caps],
+        max_concurrency=caps,
+        request_rate=[rate] * n,
+        num_prompts=[1000] * n,
+        output_throughput=tput,
+        model=[model] * n,
+        order=list(range(n)),
+    )
+    d.update(cols)
+    return pd.DataFrame(d)
+
+
+# --- knee and growth ------------------------------------------------------------------------------
+
+
+def test_knee_seed_is_shown_at_128(seed):
+    c = show.say(cs.knee(serving.knees(seed, "max_concurrency", 0.25), 0.25, "max_concurrency"))
+    assert c.status == "shown" and c.evidence["x"] == 128 and c.evidence["n_points"] == 5
+    assert "after max concurrency 128" in c.text and "74%" in c.text
+
+
+def test_knee_withheld_with_three_levels_and_on_a_straight_line():
+    r = runs([1, 2, 4], [10.0, 20.0, 22.0])
+    assert cs.knee(serving.knees(r, "max_concurrency", 0.25), 0.25, "max_concurrency").status == "withheld"
+    # log-log slopes 0.45, 0.40, 0.35, 0.30: the elasticity (2**slope - 1) crosses 0.3 after 4, a gentle bend
+    r = runs([1, 2, 4, 8, 16], list(10 * np.cumprod([1, 2**0.45, 2**0.40, 2**0.35, 2**0.30])))
+    c = cs.knee(serving.knees(r, "max_concurrency", 0.3), 0.3, "max_concurrency")
+    assert c.evidence["x"] == 4 and c.evidence["strength"] == pytest.approx(0.1) and c.status == "withheld"
+    assert "bends too little" in c.reason
+
+
+def test_knee_never_reached_is_said_without_a_number_missing():
+    r = runs([1, 2, 4, 8], [10.0, 20.0, 40.0, 80.0])
+    c = show.say(cs.knee(serving.knees(r, "max_concurrency", 0.25), 0.25, "max_concurrency"))
+    assert c.status == "withheld" and "never falls below 0.25" in c.text and "nan" not in c.text
+
+
+def test_growth_rises_and_falls(seed):
+    assert cs.growth(seed[seed["x"].notna()], "x").status == "shown"
+    falls = runs([1, 2, 4], [10.0, 20.0, 15.0]).assign(x=[1, 2, 4])
+    c = show.say(cs.growth(falls, "x"))
+    assert c.status == "withheld" and c.text.startswith("Output throughput does not rise")
+
+
+# --- the uncapped run -----------------------------------------------------------------------------
+
+
+def test_uncapped_seed_slower_and_ran_first(seed):
+    curve, apart = seed[seed["x"].notna()], seed[seed["x"].isna()]
+    c = show.say(cs.uncapped(apart, curve, 0))
+    assert c.status == "shown" and c.evidence["ratio"] == pytest.approx(2096.79 / 3451.19)
+    assert c.evidence["ran_first"] and "cold server" in c.text and "9.7 s" in c.text
+
+
+def test_uncapped_within_noise_and_faster_and_finite_rate():
+    r = runs([8.0, np.nan], [500.0, 510.0], ttft_mean=[100.0, 2500.0])
+    x = serving.apart(r, "max_concurrency")
+    assert cs.uncapped(r[x], r[~x], 0).status == "withheld"  # 2 % apart: noise
+    r["output_throughput"] = [500.0, 600.0]
+    c = show.say(cs.uncapped(r[x], r[~x], 0))
+    assert c.status == "shown" and "cold server" not in c.text  # faster: nothing to suspect
+    finite = r.assign(request_rate=[math.inf, 20.0])
+    c = show.say(cs.uncapped(finite[x], finite[~x], 0))
+    assert c.status == "withheld" and "finite request rate" in c.text
+    other = r.assign(model=["m", "other"])
+    c = show.say(cs.uncapped(other[x], other[~x], 0))
+    assert c.status == "withheld" and "no run of its series" in c.text
+
+
+# --- Little's law, TPOT vs ITL, goodput -------------------------------------------------------------
+
+
+def test_underfilled_seed_and_full(seed):
+    c = show.say(cs.underfilled(serving.littles_law(seed)))
+    assert (
+        c.status == "shown"
+        and c.evidence["run"] == "c=512"
+        and c.evidence["utilisation"] == pytest.approx(0.537, abs=0.01)
+    )
+    full = pd.DataFrame(
+        {"run": ["a"], "max_concurrency": [8.0], "in_flight": [7.9], "utilisation": [0.99], "estimated": [False]}
+    )
+    assert show.say(cs.underfilled(full)).text.startswith("Every capped run averaged at least 80%")
+    none = full.assign(max_concurrency=np.nan)
+    assert "no run" in show.say(cs.underfilled(none)).text.lower()
+
+
+def test_tpot_itl_both_ways(seed):
+    assert cs.tpot_itl(seed).evidence["run"] == "c=max"
+    calm = pd.DataFrame({"run": ["a"], "tpot_mean": [30.0], "itl_mean": [29.0]})
+    assert cs.tpot_itl(calm).status == "withheld"
+
+
+def test_goodput_recommendation_seed_and_tie(seed):
+    c = show.say(cs.goodput(serving.goodput_bounds(seed, 450.0, 40.0)))
+    assert c.status == "shown" and c.evidence["choice"] == "c=128" and "27.5 req/s" in c.text
+    tie = pd.DataFrame(
+        {"run": ["a", "b"], "goodput_lo": [10.0, 9.8], "share_lo": [0.9, 0.9], "request_throughput": [11.0, 10.9]}
+    )
+    assert cs.goodput(tie).status == "withheld"
+
+
+# --- the roofline ----------------------------------------------------------------------------------
+
+
+def test_seed_roofline_bounds(seed):
+    lit = serving.littles_law(seed)
+    rl = serving.decode_roofline(lit, 14.7, 2.0, RTX)
+    curve = rl[seed["x"].notna().to_numpy()]
+    low = curve.sort_values("x").iloc[0]
+    best = curve.loc[curve["output_throughput"].idxmax()]
+    lo, hi = cs.bound("low", low, RTX, 0.5, True), cs.bound("best", best, RTX, 0.5, True)
+    assert lo.evidence["verdict"] == "memory-bandwidth" and lo.evidence["run"] == "c=32"
+    assert hi.evidence["verdict"] == "compute" and hi.evidence["run"] == "c=512"
+    assert cs.bound("best", best, RTX, 0.8, True).evidence["verdict"] == "overhead"
+    bw = show.say(cs.bandwidth(low, RTX, 14.7, 2.0))
+    assert bw.status == "shown" and bw.evidence["fraction"] == pytest.approx(low["achieved_gb_s"] / 1792)
+
+
+def test_roofline_withheld_without_model_and_implausible_beyond_peak():
+    lit = pd.DataFrame(
+        {"run": ["a"], "in_flight": [1.0], "output_throughput": [5000.0], "total_token_throughput": [5000.0]}
+    )
+    row = serving.decode_roofline(lit, None, 2.0, RTX).iloc[0]
+    c = show.say(cs.bandwidth(row, RTX, None, 2.0))
+    assert c.status == "withheld" and "nan" not in c.text
+    row = serving.decode_roofline(lit, 70.0, 2.0, RTX).iloc[0]  # 140 GB x 5000 steps/s
+    assert cs.bandwidth(row, RTX, 70.0, 2.0).status == "implausible"
+    assert cs.bound("low", row, RTX, 0.5, True).status == "implausible"
+
+
+def test_roofline_figure_plots_the_runs(seed):
+    rl = serving.decode_roofline(serving.littles_law(seed), 14.7, 2.0, RTX)
+    fig = show.plot_roofline(rl, RTX, "max_concurrency")
+    lines = {ln.get_label(): ln for ln in fig.axes[0].get_lines()}
+    on = rl[np.isfinite(rl["x"])]
+    assert list(lines["runs on the curve"].get_xdata()) == list(on["intensity"])
+    assert list(lines["runs kept apart"].get_ydata()) == list(rl[rl["x"].isna()]["achieved_tflops"])
+
+
+def test_saturation_figure_keeps_the_uncapped_run_off_the_curve(seed):
+    curve, apart = seed[seed["x"].notna()], seed[seed["x"].isna()]
+    fig = show.plot_saturation(curve, apart, "max_concurrency", 128)
+    lines = {ln.get_label(): ln for ln in fig.axes[0].get_lines()}
+    out = lines["output tok/s, shisa-v2-unphi4-14b"]
+    assert list(out.get_xdata()) == [32, 64, 128, 256, 512]  # no point at 1000
+    flat = lines["kept apart: run c=max (no concurrency cap), output tok/s"]
+    assert set(flat.get_ydata()) == {2096.79}
+
+
+def test_fixture_ledgers_are_clean_and_print_no_missing_value():
+    for name in ("recipes_glm_v_two_runs.md", "llmd_results.jsonl", "dgx_spark_ministral3_rate_sweep.jsonl"):
+        r = serving.runs(ingest.read(FIX / name, tool="vllm-bench-serve"))
+        var = serving.choose_sweep(r, "max_concurrency")
+        r = r.assign(x=serving.sweep_x(r, var))
+        away = serving.apart(r, var)
+        led = Ledger("serving_saturation", [name])
+        led.add(cs.knee(serving.knees(r, var, 0.25), 0.25, var, int(r["x"].nunique())))
+        led.add(cs.uncapped(r[away], r[~away], 0))
+        led.add(cs.underfilled(serving.littles_law(r)))
+        show.say_all(led)
+        assert rules.check(led.to_dict()) == [], name

@@ -1,0 +1,172 @@
+"""vllm-bench-offline parser: real `vllm bench throughput/latency` outputs of two eras, JSON, bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError
+from benchbook.ingest import vllm_offline as v
+
+FIX = config.FIXTURES_DIR / "vllm-bench-offline"
+TOOL = "vllm-bench-offline"
+ROCM = FIX / "young_tw_llama31_70b_rocm.md"
+PR = FIX / "vllm_pr8914_before_after.md"
+
+
+def parsed(path):
+    return ingest.read_parsed(path, tool=TOOL)[0]
+
+
+def cell(df, metric, statistic, **where):
+    hit = df[(df["metric"] == metric) & (df["statistic"] == statistic)]
+    for k, val in where.items():
+        hit = hit[hit[k] == val]
+    assert len(hit) == 1, (metric, statistic, where, len(hit))
+    return hit.iloc[0]
+
+
+def test_detected_and_no_other_tool_claims_them():
+    for path in (ROCM, PR):
+        assert ingest.detect(path.read_text(encoding="utf-8")) == [TOOL]
+
+
+def test_rocm_throughput_values_lines_and_settings():
+    t = parsed(ROCM).table
+    thr = t[t["benchmark"] == "throughput"]
+    assert cell(thr, "request_throughput", "value")["value"] == 5.35
+    assert cell(thr, "total_token_throughput", "value")["value"] == 2735.50
+    row = cell(thr, "throughput", "value")
+    assert (row["value"], row["unit"], row["line"]) == (1369.41, "tok/s", 16)
+    assert cell(thr, "total_input_tokens", "count")["line"] == 17
+    assert cell(thr, "total_generated_tokens", "count")["value"] == 256000
+    assert set(thr["model"]) == {"meta-llama/Llama-3.1-70B-Instruct"}
+    assert (thr["input_len"] == 256).all() and (thr["output_len"] == 256).all()
+    assert (thr["num_prompts"] == 1000).all() and (thr["tensor_parallel"] == 1).all()
+    assert thr["batch_size"].isna().all()  # not a throughput-benchmark option
+    assert set(thr["run"]) == {"測試一：Llama3.1-70B-Instruct 模型在 ROCm 環境下的吞吐量"}
+
+
+def test_rocm_latency_statistics_and_rejected_percentiles():
+    p = parsed(ROCM)
+    lat = p.table[p.table["benchmark"] == "latency"]
+    assert cell(lat, "latency", "mean")["value"] == 5.2564156893700105
+    assert cell(lat, "latency", "p50")["value"] == 5.258143185500103
+    assert cell(lat, "latency", "p99")["line"] == 41
+    assert set(lat["unit"]) == {"s"}
+    assert (lat["batch_size"] == 8).all() and (lat["output_len"] == 128).all()
+    assert list(p.rejected["line"]) == [36, 37, 39]
+    assert all("not a tidy statistic" in r for r in p.rejected["reason"])
+    assert p.cells_read == len(p.table) + len(p.rejected) == 12
+
+
+def test_old_two_value_line_is_total_tokens_with_a_note():
+    p = parsed(PR)
+    t = p.table
+    before = t[t["line"] == 5]
+    assert set(before["metric"]) == {"request_throughput", "total_token_throughput"}
+    old = cell(before, "total_token_throughput", "value")
+    assert old["value"] == 20926.37 and "prompt + output" in old["note"]
+    after = t[t["line"] == 10]
+    assert cell(after, "throughput", "value")["value"] == 11426.69
+    assert pd.isna(cell(after, "total_token_throughput", "value")["note"])
+    assert set(t["run"]) == {"throughput 1", "throughput 2"}
+    assert p.cells_read == 5
+
+
+def test_json_throughput_and_latency():
+    thr = parsed(FIX / "synthetic_throughput_output.json")
+    assert cell(thr.table, "request_throughput", "value")["value"] == 80.0
+    assert cell(thr.table, "duration", "value")["unit"] == "s"
+    assert cell(thr.table, "completed", "count")["line"] == 3
+    lat = parsed(FIX / "synthetic_latency_output.json")
+    assert cell(lat.table, "latency", "mean")["value"] == 1.514
+    assert cell(lat.table, "latency", "p90")["value"] == 1.538
+    assert sorted(lat.rejected["text"].str.split(":").str[0]) == ["percentiles[10]", "percentiles[25]", "percentiles[75]"]
+    assert any("5 per-iteration latencies" in m for m in lat.messages)
+    assert lat.cells_read == len(lat.table) + len(lat.rejected) == 7
+
+
+def test_latency_percentiles_without_avg_line_start_a_run():
+    text = "10% percentile latency: 1.5 seconds\n50% percentile latency: 1.6 seconds\nAvg latency: 2.0 seconds\n"
+    p = v.parse(text, "x.txt")
+    assert sorted(set(p.table["run"])) == ["latency 1", "latency 2"]
+    assert cell(p.table, "latency", "mean")["run"] == "latency 2"
+
+
+def test_a_repeated_statistic_is_a_new_run_not_a_conflict():
+    text = "Avg latency: 1.0 seconds\n50% percentile latency: 1.1 seconds\n50% percentile latency: 1.2 seconds\n"
+    p = v.parse(text, "x.txt")
+    assert len(p.rejected) == 0 and len(p.table) == 3
+
+
+def test_cli_writes_the_printed_numbers(tmp_path):
+    from typer.testing import CliRunner
+
+    from benchbook.cli import app
+
+    out = tmp_path / "out.csv"
+    res = CliRunner().invoke(app, ["ingest", str(ROCM), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    df = pd.read_csv(out)
+    assert 1369.41 in set(df["value"]) and 16 in set(df["line"])
+    assert set(df["tool"]) == {TOOL}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "hello\n",
+        "{",
+        "[1, 2]",
+        '{"foo": 1}',
+        "Throughput: requests/s\n",
+    ],
+)
+def test_bad_input_raises_parse_error(text):
+    with pytest.raises(ParseError):
+        v.parse(text, "bad.txt")
+
+
+def test_text_value_in_json_is_rejected_not_kept():
+    p = v.parse('{"avg_latency": "fast", "percentiles": {"50": 1.0}}', "x.json")
+    assert list(p.rejected["reason"]) == ["expected a number"]
+    assert p.cells_read == 2
+
+
+TEXTS = [ROCM.read_text(encoding="utf-8"), (FIX / "synthetic_latency_output.json").read_text()]
+
+
+def _only_parse_error(text):
+    try:
+        p = v.parse(text, "x")
+    except ParseError:
+        return
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    assert not p.table["value"].map(lambda x: isinstance(x, float) and math.isinf(x)).any()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, max(len(t) for t in TEXTS)), st.sampled_from(TEXTS))
+def test_truncated(n, text):
+    _only_parse_error(text[:n])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from(TEXTS))
+def test_byte_flipped(pos, byte, text):
+    b = bytearray(text.encode())
+    b[pos % len(b)] = byte
+    _only_parse_error(b.decode("utf-8", errors="replace"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(TEXTS[0].split("\n")))
+def test_shuffled(lines):
+    _only_parse_error("\n".join(lines))
