@@ -9,6 +9,7 @@ from benchbook.analysis import bandwidth, roofline
 from benchbook.claims import Claim, Ledger
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
+from benchbook.presentation.roofline import plot_roofline
 
 #: What the figures show when the input has no generation result to place.
 NO_RESULTS = "no generation result with a known device and size"
@@ -310,7 +311,7 @@ def roofline_figure(pts: pd.DataFrame):
     )
     fig, ax = plt.subplots(figsize=(8, 5))
     show = p.assign(label=[bandwidth.label(r) for _, r in p.iterrows()])
-    roofline.plot_roofline(ax, g, show, hue_col="label", xlim=(0.5, 1000))
+    plot_roofline(ax, g, show, hue_col="label", xlim=(0.5, 1000))
     ax.set_title(f"Generation on the {dev} roofline (2 FLOP per active parameter per token)")
     fig.tight_layout()
     return fig

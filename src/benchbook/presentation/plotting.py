@@ -74,13 +74,13 @@ def _texts(fig):
     out = []
     if fig._suptitle is not None:
         out.append(("suptitle", fig._suptitle))
-    out += [(f"figure text {i}", t) for i, t in enumerate(fig.texts)]
+    out += [(f"figure text {i}", t) for i, t in enumerate(fig.texts) if t is not fig._suptitle]
     for k, ax in enumerate(fig.axes):
         named = [("title", ax.title), ("left title", ax._left_title), ("right title", ax._right_title)]
         named += [("x label", ax.xaxis.label), ("y label", ax.yaxis.label)]
         if ax.axison:  # an axes switched off (`set_axis_off`) draws no tick labels
-            named += [(f"x tick {t.get_text()}", t) for t in ax.get_xticklabels()]
-            named += [(f"y tick {t.get_text()}", t) for t in ax.get_yticklabels()]
+            named += [(f"x tick {t.get_text()}", t) for t in _drawn_ticks(ax.xaxis)]
+            named += [(f"y tick {t.get_text()}", t) for t in _drawn_ticks(ax.yaxis)]
         named += [(f"label {t.get_text()!r}", t) for t in ax.texts]
         leg = ax.get_legend()
         if leg is not None and leg.get_visible():
@@ -89,6 +89,12 @@ def _texts(fig):
                 named.append(("legend title", leg.get_title()))
         out += [(f"axes {k} {n}", t) for n, t in named]
     return [(n, t) for n, t in out if t.get_visible() and t.get_text().strip()]
+
+
+def _drawn_ticks(axis):
+    """The tick labels matplotlib draws: those of ticks inside the view (it lists more)."""
+    lo, hi = sorted(axis.get_view_interval())
+    return [t.label1 for t in axis.get_major_ticks() if lo <= t.get_loc() <= hi] if len(axis.get_major_ticks()) else []
 
 
 def overlaps(fig, pad: float = 1.0) -> list[str]:

@@ -11,7 +11,7 @@ import pandas as pd
 
 from benchbook.analysis import power
 from benchbook.claims import Claim, Ledger
-from benchbook.presentation import wording
+from benchbook.presentation import labels, wording
 from benchbook.presentation.plotting import color, message_figure
 
 KIND_NAME = {"pp": "prompt processing", "tg": "generation"}
@@ -341,38 +341,37 @@ def plot_throughput(axes, table: pd.DataFrame) -> None:
         ax.set_ylim(bottom=0)
 
 
-def plot_energy(ax, table: pd.DataFrame) -> None:
-    """Energy per token (estimate, ± the repetitions' CV) vs throughput relative to the test's peak,
-    points labelled by limit; the Pareto set on the means ringed."""
+def plot_energy(axes, table: pd.DataFrame) -> list[str]:
+    """One panel per test: energy per token (estimate) vs throughput relative to the test's peak,
+    error bars of one standard error on both axes, the Pareto set of the means ringed, each point
+    labelled with its limit where there is room. Returns the labels left out for want of room."""
     t = table.copy()
     t["rel"] = t["mean"] / t.groupby("test")["mean"].transform("max")
-    front = power.pareto_by_test(table)
-    for i, (test, g) in enumerate(t.groupby("test", sort=True)):
+    t["front"] = power.pareto_by_test(table)
+    left_out = []
+    for i, (ax, (test, g)) in enumerate(zip(np.atleast_1d(axes), t.groupby("test", sort=True), strict=False)):
+        g = g.sort_values("power_limit_w")
         ax.errorbar(
             g["rel"],
             g["j_per_tok"],
-            xerr=(g["rel"] * g["cv"]).fillna(0),
+            xerr=(g["rel"] * g["se"]).fillna(0),
             yerr=(g["j_per_tok"] * g["rel_uncertainty"]).fillna(0),
             marker="o",
             capsize=3,
             color=color(i),
-            label=test,
         )
-        for _, r in g.iterrows():
-            ax.annotate(
-                f"{r['power_limit_w']:.0f} W",
-                (r["rel"], r["j_per_tok"]),
-                textcoords="offset points",
-                xytext=(4, 4),
-                fontsize=7,
-                color=color(i),
-            )
-    f = t[front]
-    ax.scatter(f["rel"], f["j_per_tok"], s=120, facecolors="none", edgecolors="black", label="Pareto set (means)")
-    ax.set_yscale("log")
-    ax.set_xlabel("throughput (fraction of the test's peak)")
-    ax.set_ylabel("energy per token, estimate (J/token)")
-    ax.legend(fontsize=8)
+        f = g[g["front"]]
+        ax.scatter(f["rel"], f["j_per_tok"], s=120, facecolors="none", edgecolors="black", zorder=3)
+        ax.set_title(test)
+        ax.set_xlabel("throughput (fraction of the test's peak)")
+        ax.set_ylabel("energy per token, estimate (J/token)")
+        ax.margins(x=0.12, y=0.12)
+    for i, (ax, (_, g)) in enumerate(zip(np.atleast_1d(axes), t.groupby("test", sort=True), strict=False)):
+        # the Pareto points first, so that the ones the reader is asked about keep their label
+        g = g.sort_values(["front", "power_limit_w"], ascending=[False, True])
+        pts = [(r["rel"], r["j_per_tok"], f"{r['power_limit_w']:.0f} W") for _, r in g.iterrows()]
+        left_out += labels.place(ax, pts, color=color(i))
+    return left_out
 
 
 def plot_cv(ax, table: pd.DataFrame) -> None:
@@ -401,15 +400,19 @@ def throughput_figure(table: pd.DataFrame, model: str):
 
 
 def energy_figure(table: pd.DataFrame):
-    """`plot_energy` as a Figure."""
+    """`plot_energy` as a Figure, one panel per test, the ring explained in a legend below the panels."""
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
     if table.empty:
         return message_figure("no test at two or more power limits")
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
-    plot_energy(ax, table)
-    ax.set_title("Energy per token (estimate) vs throughput, per test")
-    fig.tight_layout()
+    n = table["test"].nunique()
+    fig, axes = plt.subplots(1, n, figsize=(max(7.5, 4.2 * n), 4.6), squeeze=False)
+    ring = Line2D([], [], marker="o", ms=11, mfc="none", mec="black", ls="none", label="Pareto set (means)")
+    fig.legend(handles=[ring], loc="lower center", fontsize=8, bbox_to_anchor=(0.5, 0.0))
+    fig.suptitle("Energy per token (estimate) vs throughput, per test")
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    plot_energy(axes[0], table)
     return fig
 
 

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 from benchbook import hardware
-from benchbook.analysis import roofline
 from benchbook.claims import Claim
 from benchbook.presentation.plotting import color
+from benchbook.presentation.roofline import plot_roofline
 from benchbook.presentation.wording import join, say
 
 PHASES = (("prefill_latency", "Prefill"), ("decode_token_latency", "Decode (per token)"))
@@ -574,7 +574,7 @@ def plot_tp_roofline(rp: pd.DataFrame, device: dict):
     pts = rp.assign(
         label=np.where(rp["metric"] == "prefill_latency", "prefill", "decode") + " TP " + rp["tp"].astype(str)
     )
-    roofline.plot_roofline(ax, g, pts, hue_col="label", xlim=(0.1, 100_000))
+    plot_roofline(ax, g, pts, hue_col="label", xlim=(0.1, 100_000))
     ax.set_title(f"Per-GPU roofline, {device['device']} ({device['source']})")
     return fig
 

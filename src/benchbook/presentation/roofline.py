@@ -1,0 +1,50 @@
+"""The roofline drawn: the device's two roofs, its ridge, and measured points beneath them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from benchbook.analysis import roofline
+from benchbook.presentation.plotting import color
+
+
+def plot_roofline(
+    ax,
+    g,
+    points: pd.DataFrame | None = None,
+    *,
+    peak_tflops: float | None = None,
+    hue_col: str | None = None,
+    xlim=(0.1, 10_000),
+) -> None:
+    """Draw the roofline of `g` on `ax` (log-log) and, optionally, measured points with columns
+    `intensity_flop_per_byte` and `achieved_tflops`."""
+    peak = g.fp16_tflops if peak_tflops is None else peak_tflops
+    x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
+    ax.plot(x, roofline.attainable_tflops(x, g, peak), color="black", lw=2, label=f"{g.name} roofline")
+    ridge = peak * 1e12 / (g.bandwidth_gb_s * 1e9)
+    ax.axvline(ridge, color="grey", ls=":", lw=1)
+    ax.annotate(
+        f"ridge {ridge:.0f} FLOP/B",
+        (ridge, peak),
+        textcoords="offset points",
+        xytext=(5, -15),
+        fontsize=8,
+        color="grey",
+    )
+    if points is not None and len(points):
+        groups = points.groupby(hue_col, sort=False) if hue_col else [(None, points)]
+        for i, (name, grp) in enumerate(groups):
+            ax.scatter(
+                grp["intensity_flop_per_byte"],
+                grp["achieved_tflops"],
+                color=color(i),
+                zorder=3,
+                label=str(name) if name is not None else None,
+            )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("arithmetic intensity (FLOP/byte)")
+    ax.set_ylabel("performance (TFLOP/s)")
+    ax.legend(fontsize=8)

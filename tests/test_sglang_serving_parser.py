@@ -1,0 +1,233 @@
+"""sglang-bench-serving parser: real console blocks and JSONL of three SGLang eras, the serving
+contract shared with vllm-bench-serve, and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError, vllm_serve
+from benchbook.ingest import sglang_serving as s
+
+FIX = config.FIXTURES_DIR / "sglang-bench-serving"
+TOOL = "sglang-bench-serving"
+BBUF = FIX / "bbuf_deepseek_v3_shared_experts_fusion.md"
+JIEWCC = FIX / "jiewcc_notes_r1_distill_fusion.md"
+DATACRUNCH = FIX / "datacrunch_llama33_70b_online.jsonl"
+DLORA = FIX / "dlora_lora_infinity.jsonl"
+ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA]
+
+
+def parsed(path):
+    return ingest.read_parsed(path, tool=TOOL)[0]
+
+
+def cell(df, run, metric, statistic):
+    hit = df[(df["run"] == run) & (df["metric"] == metric) & (df["statistic"] == statistic)]
+    assert len(hit) == 1, (run, metric, statistic, len(hit))
+    return hit.iloc[0]
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
+def test_detected_as_sglang_only(path):
+    assert ingest.detect(path.read_text(encoding="utf-8")) == [TOOL]
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
+def test_nothing_lost(path):
+    p = parsed(path)
+    assert p.cells_read == len(p.table) + len(p.rejected) > 0
+
+
+def test_bbuf_misspelt_concurrency_and_values():
+    p = parsed(BBUF)
+    t = p.table
+    row = cell(t, "qps=1", "ttft", "mean")
+    assert (row["value"], row["unit"], row["line"]) == (402.01, "ms", 25)
+    assert cell(t, "qps=1", "itl", "max")["value"] == 1722.10
+    assert cell(t, "qps=1", "itl", "p95")["value"] == 36.35
+    assert cell(t, "qps=4", "total_token_throughput", "value")["value"] == 1290.29
+    assert cell(t, "qps=4", "concurrency", "mean")["value"] == 52.17
+    assert t["max_concurrency"].isna().all()  # "not set": no cap, NaN, not 0
+    assert set(t["request_rate"]) == {1.0, 4.0}
+    assert set(t["num_prompts"]) == {300}
+
+
+def test_block_without_closing_row_is_read_and_reported():
+    p = parsed(BBUF)
+    second = p.table[p.table["run"] == "qps=1, block 2, rate=1"]
+    assert len(second) == 20
+    assert cell(p.table, "qps=1, block 2, rate=1", "itl", "max")["line"] == 65
+    assert len(p.messages) == 1 and "no closing row" in p.messages[0] and ":39:" in p.messages[0]
+
+
+def test_jiewcc_newer_rows_and_command_settings():
+    t = parsed(JIEWCC).table
+    run = "block 1, rate=20, c=64"
+    assert cell(t, run, "peak_output_throughput", "max")["value"] == 1236.00
+    assert cell(t, run, "peak_concurrent_requests", "max")["value"] == 72
+    assert cell(t, run, "tpot", "p99")["value"] == 31.67
+    assert cell(t, run, "total_input_vision_tokens", "count")["value"] == 0
+    first = t[t["run"] == run]
+    assert set(first["dataset"]) == {"sharegpt"} and set(first["num_prompts"]) == {100}
+    second = t[t["run"] == "block 2, rate=inf, c=64"]
+    assert math.isinf(second["request_rate"].iat[0]) and set(second["max_concurrency"]) == {64}
+
+
+def test_old_jsonl_sweep():
+    t = parsed(DATACRUNCH).table
+    assert sorted(set(t["request_rate"])) == [1.0, 2.0, 4.0, 8.0, 16.0]
+    row = cell(t, "json line 5", "output_throughput", "value")
+    assert (row["value"], row["line"], row["dataset"]) == (4288.049348197696, 5, "random")
+    assert cell(t, "json line 1", "ttft", "median")["value"] == 85.74514742940664
+    assert cell(t, "json line 7", "total_generated_tokens", "count")["value"] == 461874
+    assert t["max_concurrency"].isna().all()
+    assert "random_input_len=1024" in t["metadata"].iat[0]
+
+
+def test_bare_infinity_request_rate():
+    t = parsed(DLORA).table
+    assert t["request_rate"].map(math.isinf).all()
+    assert cell(t, "json line 2", "duration", "value")["value"] == 0.10003678710199893
+
+
+#: Synthetic: one object with the keys python/sglang/bench_serving.py writes in 2025-26 (values made up).
+NEWEST = {
+    "tag": "c16",
+    "backend": "sglang-oai",
+    "dataset_name": "random",
+    "request_rate": float("inf"),
+    "max_concurrency": 16,
+    "sharegpt_output_len": None,
+    "random_input_len": 1024,
+    "random_output_len": 512,
+    "random_range_ratio": 1.0,
+    "server_info": {"model_path": "Qwen/Qwen3-8B", "tp_size": 1},
+    "duration": 20.5,
+    "completed": 100,
+    "total_input_tokens": 102400,
+    "total_output_tokens": 51200,
+    "total_output_tokens_retokenized": 51190,
+    "request_throughput": 4.88,
+    "total_throughput": 7492.68,
+    "mean_e2e_latency_ms": 3200.0,
+    "p90_e2e_latency_ms": 3900.0,
+    "std_ttft_ms": 12.5,
+    "p75_itl_ms": 9.0,
+    "accept_length": None,
+    "max_output_tokens_per_s": 3100.0,
+    "max_concurrent_requests": 16,
+    "itls": [[1.0]],
+}
+
+
+def test_newest_jsonl_keys():
+    text = json.dumps(NEWEST) + "\n"
+    p = s.parse(text, "new.jsonl")
+    t = p.table
+    assert set(t["run"]) == {"c16"} and set(t["model"]) == {"Qwen/Qwen3-8B"}
+    assert set(t["max_concurrency"]) == {16}
+    assert cell(t, "c16", "e2el", "p90")["value"] == 3900.0
+    assert cell(t, "c16", "total_token_throughput", "value")["value"] == 7492.68
+    assert cell(t, "c16", "peak_output_throughput", "max")["value"] == 3100.0
+    acc = cell(t, "c16", "spec_decode_acceptance_length", "value")
+    assert math.isnan(acc["value"]) and acc["note"] == "source wrote null"
+    assert list(p.rejected["text"]) == ["p75_itl_ms: 9.0"]
+    assert any("itls" in m for m in p.messages)
+    assert p.cells_read == len(t) + 1
+
+
+def test_serving_contract_is_shared_with_vllm():
+    tools = ingest.tools()
+    assert ingest.SERVING_TOOLS == ("vllm-bench-serve", "sglang-bench-serving")
+    assert tools[TOOL].settings == tools["vllm-bench-serve"].settings
+    vllm_units = {m: d.split(":")[0] for m, d in vllm_serve.METRICS.items()}
+    units = {m: d.split(":")[0] for m, d in s.METRICS.items()}
+    assert {m: units[m] for m in units if m in vllm_units} == {m: vllm_units[m] for m in units if m in vllm_units}
+    t = pd.concat([parsed(p).table for p in ALL])
+    for metric, unit in t.groupby("metric")["unit"].first().items():
+        assert units[metric] == unit, metric
+    assert {"request_throughput", "output_throughput", "ttft", "tpot", "itl", "e2el", "completed"} <= set(t["metric"])
+
+
+def test_vllm_parser_leaves_sglang_alone():
+    for path in ALL:
+        assert not vllm_serve.sniff(path.read_text(encoding="utf-8"))
+
+
+def test_cli_writes_the_printed_numbers(tmp_path):
+    from typer.testing import CliRunner
+
+    from benchbook.cli import app
+
+    out = tmp_path / "out.csv"
+    res = CliRunner().invoke(app, ["ingest", str(JIEWCC), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    df = pd.read_csv(out)
+    assert 16299.52 in set(df["value"]) and set(df["tool"]) == {TOOL}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "{",
+        '{"duration": 1}\n',
+        '{"backend": "sglang", "median_ttft_ms": 1, "duration": 1, "completed": 1}\nnot json\n',
+        "============ Serving Benchmark Result ============\nBackend:   sglang\nSuccessful requests:   many\n",
+        "no result here\n",
+    ],
+)
+def test_bad_input_raises_parse_error(text):
+    with pytest.raises(ParseError):
+        s.parse(text, "bad.txt")
+
+
+def test_unknown_row_and_p75_are_rejected_with_reason():
+    text = (
+        "============ Serving Benchmark Result ============\nBackend:    sglang\nSuccessful requests:  5\n"
+        "P75 TTFT (ms):   3.0\nWarp factor (x):   9\n" + "=" * 50 + "\n"
+    )
+    p = s.parse(text, "x.txt")
+    assert len(p.table) == 1 and p.cells_read == 3
+    assert [r.split(" (")[0] for r in p.rejected["reason"]] == [
+        "percentile P75 is not a tidy statistic",
+        "a row this parser has no tidy name for",
+    ]
+
+
+TEXTS = [BBUF.read_text(encoding="utf-8"), DATACRUNCH.read_text()]
+
+
+def _only_parse_error(text):
+    try:
+        p = s.parse(text, "x")
+    except ParseError:
+        return
+    assert p.cells_read == len(p.table) + len(p.rejected)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, max(len(t) for t in TEXTS)), st.sampled_from(TEXTS))
+def test_truncated(n, text):
+    _only_parse_error(text[:n])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from(TEXTS))
+def test_byte_flipped(pos, byte, text):
+    b = bytearray(text.encode())
+    b[pos % len(b)] = byte
+    _only_parse_error(b.decode("utf-8", errors="replace"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(TEXTS[0].split("\n")[:60]))
+def test_shuffled(lines):
+    _only_parse_error("\n".join(lines))
