@@ -48,3 +48,10 @@ def one_row(df, **match):
 def machine_path():
     """`find_machine_path`, for tests: one definition of what counts as a leaked path."""
     return find_machine_path
+
+
+def glued_text(data: dict) -> str:
+    """A glued value as the page shows it (glue stores it under a papermill.record/ prefix)."""
+    plain = {k.removeprefix("application/papermill.record/"): v for k, v in data.items()}
+    v = plain.get("text/markdown") or plain.get("text/plain") or ""
+    return "".join(v) if isinstance(v, list) else v

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from conftest import glued_text
 
 from benchbook import build, config
 
@@ -125,8 +126,7 @@ def test_prose_prints_no_missing_value(executed, name):
     for o in _outputs(executed[name]):
         meta = o.get("metadata", {}).get("scrapbook", {})
         if meta.get("name") in used:
-            text = o["data"].get("text/markdown") or o["data"].get("text/plain") or ""
-            text = "".join(text) if isinstance(text, list) else text
+            text = glued_text(o["data"])
             if MISSING_WORDS.search(text.strip("'\"")):
                 bad.append(f"{meta['name']} = {text[:80]}")
     assert not bad, f"{name}: " + "; ".join(bad)

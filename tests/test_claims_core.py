@@ -61,7 +61,13 @@ def test_bound_verdicts_each_way():
 
 
 def win(p_values, alpha=0.05, best="bf16"):
-    ev = {"candidates": ["bf16", "w8a8", "w8a16"], "best": best, "metric": "tok/s", "alpha": alpha, "p_values": p_values}
+    ev = {
+        "candidates": ["bf16", "w8a8", "w8a16"],
+        "best": best,
+        "metric": "tok/s",
+        "alpha": alpha,
+        "p_values": p_values,
+    }
     return make("w", "winner", "Welch t-test against the best", ev)
 
 
@@ -97,7 +103,9 @@ def test_knee_statuses():
 
 
 def scal(ys, direction="falls", xs=(1, 2, 4, 8), **kw):
-    return make("s", "scaling", "every step", {"xs": list(xs), "ys": list(ys), "direction": direction, "min_points": 3, **kw})
+    return make(
+        "s", "scaling", "every step", {"xs": list(xs), "ys": list(ys), "direction": direction, "min_points": 3, **kw}
+    )
 
 
 def test_scaling_direction_must_hold_at_every_step():

@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from conftest import glued_text
 
 from benchbook import config, ingest, rerun
 from benchbook.claims.rules import MISSING_WORDS, check
@@ -48,8 +49,7 @@ def _page_text(nb: dict) -> str:
         for o in c.get("outputs", []) if c["cell_type"] == "code" else []:
             name = o.get("metadata", {}).get("scrapbook", {}).get("name")
             if name:
-                v = o["data"].get("text/markdown") or o["data"].get("text/plain") or ""
-                glued[name] = ("".join(v) if isinstance(v, list) else v).strip("'\"")
+                glued[name] = glued_text(o["data"]).strip("'\"")
     md = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
     return re.sub(r"\{glue:(?:text|md)\}`([A-Za-z0-9_]+)(?::[^`]*)?`", lambda m: glued.get(m.group(1), ""), md)
 

@@ -268,3 +268,44 @@ def test_plot_agreement_plots_the_log_relative_difference():
     assert legend.get_title().get_text() == "agrees at printed precision"
     assert [t.get_text() for t in legend.get_texts()] == ["True", "False"]
     plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    "published, recomputed, decimals, expected",
+    [
+        (0.0, 0.5, 0, True),  # exactly half a unit off: inside
+        (0.0, checks.tolerance(0) + 1e-9, 0, True),  # on the edge, binary slack included
+        (0.0, 0.5 + 1.5e-9, 0, False),  # past the slack of 1e-9 (relative to max(1, |published|))
+        (1e9, 1e9 + 1.2, 0, True),  # the slack grows with the value: 0.5 + 1e-9 x 1e9
+        (1e9, 1e9 + 1.6, 0, False),
+    ],
+)
+def test_agrees_at_the_edge_of_its_tolerance(published, recomputed, decimals, expected):
+    assert checks.agrees(published, recomputed, decimals) is expected
+
+
+def test_reproduce_all_counts_an_unrecomputable_quantity_as_a_disagreement(monkeypatch):
+    """A tool module that could not recompute a published number (agrees missing) gives False, not
+    True; the table has exactly the reproduction columns and a fresh index over all files."""
+    from benchbook.checks import hf_batch
+
+    def fake(path):
+        rows = [{"line": 1, "published": 1.0, "agrees": np.nan}, {"line": 2, "published": 2.0, "agrees": True}]
+        rows.append({"line": 3, "published": np.nan, "agrees": True})  # not published: left out
+        return checks.frame(
+            [{"source": path.name, "tool": "hf-batch-sweep", **r} for r in rows], checks.REPRODUCTION_COLUMNS
+        )
+
+    monkeypatch.setattr(hf_batch, "reproduce", fake)
+    table = checks.reproduce_all([config.seed("003"), config.seed("003")])
+    assert list(table.columns) == checks.REPRODUCTION_COLUMNS
+    assert list(table.index) == [0, 1, 2, 3]
+    assert table["agrees"].dtype == bool and list(table["agrees"]) == [False, True, False, True]
+
+
+def test_audit_all_indexes_the_rows_of_all_files_afresh(monkeypatch):
+    from benchbook.checks import hf_batch
+
+    monkeypatch.setattr(hf_batch, "audit", lambda path: checks.frame([{"source": path.name}] * 2, checks.AUDIT_COLUMNS))
+    table = checks.audit_all([config.seed("003"), config.seed("003")])
+    assert list(table.index) == [0, 1, 2, 3] and list(table.columns) == checks.AUDIT_COLUMNS

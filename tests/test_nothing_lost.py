@@ -118,7 +118,7 @@ def test_renamed_batch_size_header_is_reported_not_skipped(tmp_path):
     }
     assert any(m.startswith("throughput lines 8-31: a table with columns bs, fp32") for m in p.messages)
     said, rej = _ingest_cli(path, tmp_path)
-    assert said.strip().splitlines()[-1] == "66 rows kept; 92 cells rejected (table not read 92); 1 tables not read"
+    assert said.strip().splitlines()[-1] == "66 rows kept; 92 cells rejected (table not read 92); 1 table not read"
     assert len(rej) == 92 and set(rej["line"]) == set(range(10, 32))
 
 
@@ -162,7 +162,7 @@ def test_absurd_values_are_rejected_with_their_reason(tmp_path, value, said):
     assert note.startswith(f"Data set aside: 1 number of absurd.txt (1 {ingest.reason_kind(said)})")
     said_cli, rej = _ingest_cli(path, tmp_path)
     assert said_cli.strip().splitlines()[-1] == (
-        f"197 rows kept; 1 cells rejected ({ingest.reason_kind(said)} 1); 0 tables not read"
+        f"197 rows kept; 1 cell rejected ({ingest.reason_kind(said)} 1); 0 tables not read"
     )
     assert list(rej["reason"]) == [said]
 

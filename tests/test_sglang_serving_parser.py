@@ -21,7 +21,8 @@ BBUF = FIX / "bbuf_deepseek_v3_shared_experts_fusion.md"
 JIEWCC = FIX / "jiewcc_notes_r1_distill_fusion.md"
 DATACRUNCH = FIX / "datacrunch_llama33_70b_online.jsonl"
 DLORA = FIX / "dlora_lora_infinity.jsonl"
-ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA]
+PR685 = FIX / "sglang_pr685_multi.jsonl"
+ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA, PR685]
 
 
 def parsed(path):
@@ -97,6 +98,14 @@ def test_bare_infinity_request_rate():
     assert cell(t, "json line 2", "duration", "value")["value"] == 0.10003678710199893
 
 
+def test_july_2024_short_keys():
+    t = parsed(PR685).table
+    assert cell(t, "json line 2", "output_throughput", "value")["value"] == 344.5204016475801
+    assert cell(t, "json line 1", "ttft", "median")["unit"] == "ms"
+    assert cell(t, "json line 1", "total_input_tokens", "count")["value"] == 14688
+    assert set(t["request_rate"]) == {1.0, 2.0}
+
+
 #: Synthetic: one object with the keys python/sglang/bench_serving.py writes in 2025-26 (values made up).
 NEWEST = {
     "tag": "c16",
@@ -145,7 +154,7 @@ def test_newest_jsonl_keys():
 
 def test_serving_contract_is_shared_with_vllm():
     tools = ingest.tools()
-    assert ingest.SERVING_TOOLS == ("vllm-bench-serve", "sglang-bench-serving")
+    assert ingest.SERVING_TOOLS[:2] == ("vllm-bench-serve", "sglang-bench-serving")
     assert tools[TOOL].settings == tools["vllm-bench-serve"].settings
     vllm_units = {m: d.split(":")[0] for m, d in vllm_serve.METRICS.items()}
     units = {m: d.split(":")[0] for m, d in s.METRICS.items()}
@@ -156,9 +165,12 @@ def test_serving_contract_is_shared_with_vllm():
     assert {"request_throughput", "output_throughput", "ttft", "tpot", "itl", "e2el", "completed"} <= set(t["metric"])
 
 
-def test_vllm_parser_leaves_sglang_alone():
+def test_vllm_parser_leaves_sglang_alone_and_back():
     for path in ALL:
         assert not vllm_serve.sniff(path.read_text(encoding="utf-8"))
+    for path in (config.FIXTURES_DIR / "vllm-bench-serve").iterdir():
+        if path.name != "README.md":
+            assert not s.sniff(path.read_text(encoding="utf-8")), path.name
 
 
 def test_cli_writes_the_printed_numbers(tmp_path):

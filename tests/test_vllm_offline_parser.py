@@ -87,7 +87,11 @@ def test_json_throughput_and_latency():
     lat = parsed(FIX / "synthetic_latency_output.json")
     assert cell(lat.table, "latency", "mean")["value"] == 1.514
     assert cell(lat.table, "latency", "p90")["value"] == 1.538
-    assert sorted(lat.rejected["text"].str.split(":").str[0]) == ["percentiles[10]", "percentiles[25]", "percentiles[75]"]
+    assert sorted(lat.rejected["text"].str.split(":").str[0]) == [
+        "percentiles[10]",
+        "percentiles[25]",
+        "percentiles[75]",
+    ]
     assert any("5 per-iteration latencies" in m for m in lat.messages)
     assert lat.cells_read == len(lat.table) + len(lat.rejected) == 7
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -96,3 +97,25 @@ def test_dask_reads_the_same_files_and_agrees_with_duckdb(wh):
     assert list(g.index) == list(duck.index)
     assert g["count"].tolist() == duck["n"].tolist()
     assert g["sum"].tolist() == pytest.approx(duck["s"].tolist())
+
+
+def test_parallel_ingest_gives_the_same_runs_and_a_present_file_is_not_parsed(tmp_path, monkeypatch):
+    from benchbook import ingest
+
+    series = config.DATA_DIR / "series"
+    monkeypatch.setattr(warehouse, "PARALLEL_FROM", 2)
+    par = warehouse.ingest_into([series], tmp_path / "par", log=lambda *_: None, workers=2)
+    one = warehouse.ingest_into([series], tmp_path / "one", log=lambda *_: None, workers=1)
+    assert par.added == one.added and len(one.added) == 8 and not par.failed
+    names = sorted(p.relative_to(tmp_path / "par").as_posix() for p in (tmp_path / "par").rglob("*.parquet"))
+    assert names == sorted(p.relative_to(tmp_path / "one").as_posix() for p in (tmp_path / "one").rglob("*.parquet"))
+
+    parse = ingest.read_parsed
+
+    def no_parse(path, *a, **k):
+        assert Path(path).suffix != ".log", f"{path}: a file already in the warehouse was parsed again"
+        return parse(path, *a, **k)  # the folder's README: no tool, parsed to say so
+
+    monkeypatch.setattr(ingest, "read_parsed", no_parse)
+    again = warehouse.ingest_into([series], tmp_path / "one", log=lambda *_: None, workers=1)
+    assert again.added == [] and sorted(again.present) == sorted(one.added)

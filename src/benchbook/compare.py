@@ -249,6 +249,18 @@ def runs_json(results: list[MultiComparison]) -> dict:
     return {"comparisons": out}
 
 
+def _natural(key) -> tuple:
+    """A group key sorted as numbers where it is numbers (batch 2 before 16)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    out = []
+    for v in parts:
+        try:
+            out.append((0, float(v), ""))
+        except ValueError:
+            out.append((1, 0.0, str(v)))
+    return tuple(out)
+
+
 def ratio_figures(mc: MultiComparison, max_lines: int = 8) -> dict[str, object]:
     """One figure per metric: each run's ratio to the baseline (its main statistic), with the noise
     as an error bar; a hollow marker has no noise estimate."""
@@ -265,7 +277,7 @@ def ratio_figures(mc: MultiComparison, max_lines: int = 8) -> dict[str, object]:
         stat = _main_stat(g["statistic"])
         g = g[g["statistic"] == stat]
         varying = [k for k in keys if g[k].nunique() > 1]
-        groups = list(g.groupby(varying, sort=True)) if varying else [((), g)]
+        groups = sorted(g.groupby(varying), key=lambda kv: _natural(kv[0])) if varying else [((), g)]
         fig, ax = plt.subplots(figsize=(7.5, 4.2))
         ax.axhline(1.0, color="#555", lw=1)
         for i, (name, sub) in enumerate(groups):

@@ -211,7 +211,7 @@ def model_size(model: str, printed: dict[str, float], params_b: float = 0.0) -> 
 
         size = hardware.model_size(model)
         if size is not None:
-            return float(size.active_b), "table"
+            return (None, "unknown") if size.active_b is None else (float(size.active_b), "table")
     except (ImportError, AttributeError, KeyError, ValueError, TypeError):
         pass
     try:

@@ -63,7 +63,7 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     a text block and as a JSON line in the same file (same totals, durations within the text's
     rounding) is kept once, from the JSON (full precision); separate JSON runs are never merged. A
     run whose output prints no request rate gets the tool's default, inf, with `rate_assumed`."""
-    df = df[df["tool"] == "vllm-bench-serve"].copy()
+    df = df.copy()  # a tidy serving table: columns by metric name, whichever tool wrote it
     if df.empty:
         return pd.DataFrame(columns=RUN_KEYS + ["order", "rate_assumed"])
     df["col"] = np.where(
@@ -294,8 +294,8 @@ def model_size(model: str | None, params_b: float = 0.0) -> tuple[float | None, 
         from benchbook import hardware
 
         size = hardware.model_size(model)
-        if size is not None:
-            return float(size.total_b), float(size.active_b), str(getattr(size, "source", "table"))
+        if size is not None:  # active_b None: an MoE model whose active count is unknown
+            return size.total_b, size.active_b, str(size.source)
     except (ImportError, AttributeError, KeyError, ValueError, TypeError):
         pass
     try:

@@ -39,11 +39,12 @@ _MODULES = [
     "vllm_serve",
     "vllm_offline",
     "sglang_serving",
+    "aiperf",
 ]
 
 #: The tools whose tidy tables follow the serving contract of vllm-bench-serve (the same setting
 #: columns, metric names, statistics and units), so that serving_saturation can read any of them.
-SERVING_TOOLS = ("vllm-bench-serve", "sglang-bench-serving")
+SERVING_TOOLS = ("vllm-bench-serve", "sglang-bench-serving", "aiperf")
 
 __all__ = [
     "ParseError",
@@ -157,7 +158,8 @@ def summary(kept: int, rejected_cells: pd.DataFrame | list) -> str:
     kinds = Counter(reason_kind(r) for r in rej["reason"])
     tables = len({(s, r) for s, r in zip(rej["source"], rej["reason"], strict=True) if r.startswith(TABLE_NOT_READ)})
     by = "; ".join(f"{k} {n}" for k, n in kinds.most_common())
-    return f"{kept} rows kept; {len(rej)} cells rejected" + (f" ({by})" if by else "") + f"; {tables} tables not read"
+    cells = f"{len(rej)} cell{'' if len(rej) == 1 else 's'} rejected" + (f" ({by})" if by else "")
+    return f"{kept} rows kept; {cells}; {tables} table{'' if tables == 1 else 's'} not read"
 
 
 def set_aside_frame(df: pd.DataFrame) -> pd.DataFrame:

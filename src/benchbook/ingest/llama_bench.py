@@ -56,6 +56,8 @@ SETTINGS = {
     "params_b": "float64",
     "backend": "str",
     "gpu": "str",
+    "cpu": "str",
+    "caption": "str",
     "build": "str",
     "ngl": "Int64",
     "threads": "Int64",
@@ -204,16 +206,25 @@ def _str(v) -> str | None:
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _POWER_RE = re.compile(r"(?<![\w.])(\d{2,4}(?:\.\d+)?)\s?W(?:atts?)?\b", re.I)
-_DEVICE_RE = re.compile(r"^\s*Device\s+(\d+):\s*([^,]+)")
+_DEVICE_RE = re.compile(r"^\s*Device\s+(\d+):\s*([^,]+)(?:,\s*(gfx[0-9a-f]+))?", re.I)
+_VULKAN_RE = re.compile(r"^\s*ggml_vulkan:\s*(\d+)\s*=\s*([^|]+?)\s*(?:\||$)")
+_SYCL_RE = re.compile(r"^\s*\|\s*(\d+)\|\s*\[(\w+):(\w+):\d+\]\|\s*([^|]*?)\s*\|")
 _BUILD_RE = re.compile(r"^\s*build:\s*([0-9a-fA-F]+)\s*\((\d+)\)")
-_CMD_RE = re.compile(r"^\s*(?:```\s*)?(?:[$❯>%]\s*)?(?:\S*[\\/])?llama-bench(?:\.exe)?(?=\s|$)(.*)$")
+# a shell prompt (`$`, `❯`, `user@host:~$`, a `>` quote) and environment assignments may precede the program
+_CMD_RE = re.compile(
+    r"^\s*(?:```\s*)?(?:[^|`]*?[$❯>%#]\s+)?(?:\w+=\S*\s+)*(?:\S*[\\/])?llama-bench(?:\.exe)?(?=\s|$)(.*)$"
+)
+_ENV_RE = re.compile(r"(?<![\w-])([A-Z][A-Z0-9_]*=\S*)\s+(?=(?:\w+=\S*\s+)*(?:\S*[\\/])?llama-bench)")
+_FENCE_RE = re.compile(r"^\s*(```|~~~)")
 
 
 @dataclass
 class _Ctx:
     headings: list[tuple[int, str]] = field(default_factory=list)
     cmd: dict[str, str] = field(default_factory=dict)
-    devices: dict[int, str] = field(default_factory=dict)
+    env: list[str] = field(default_factory=list)
+    devices: dict[tuple[str, int], str] = field(default_factory=dict)
+    caption: str | None = None
 
     def section(self) -> str | None:
         return " / ".join(t for _, t in self.headings) or None
@@ -226,14 +237,34 @@ class _Ctx:
         return None
 
     def gpu(self) -> str | None:
+        """The devices of the first listing seen (a SYCL build lists one GPU under level_zero and again
+        under opencl)."""
         if not self.devices:
             return None
-        return " + ".join(self.devices[k] for k in sorted(self.devices))
+        first = next(iter(self.devices))[0]
+        return " + ".join(name for (kind, _), name in sorted(self.devices.items()) if kind == first)
+
+
+_SUBST_RE = re.compile(r"\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`")
+_TOKEN_RE = re.compile(r"""(?:'[^']*'|"[^"]*"|[^\s'"])+""")
+_QUOTED_RE = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+_SHELL_STOP = re.compile(r"^(?:\||\|\||&&?|;|\d?>.*|<.*)$")
+
+
+def _shell_tokens(rest: str) -> list[str]:
+    """Words of a shell command line up to a pipe, redirection or `;`, with quotes removed; a
+    command substitution such as ``$(lscpu | ...)`` is one word (its value is not known)."""
+    out = []
+    for t in _TOKEN_RE.findall(_SUBST_RE.sub("$(...)", rest)):
+        if _SHELL_STOP.match(t):
+            break
+        out.append(_QUOTED_RE.sub(lambda m: m[1] if m[1] is not None else m[2], t))
+    return out
 
 
 def _parse_cmd(rest: str) -> dict[str, str]:
     """Flags of a llama-bench command line: {flag: value} for flags given one value."""
-    toks = rest.split()
+    toks = _shell_tokens(rest)
     out: dict[str, str] = {}
     i = 0
     while i < len(toks):
@@ -373,26 +404,99 @@ def _rate_rows(out: _Out, base: dict, line: int, cell: str, reps: int | None) ->
         out.keep(base, line, metric, "std", None if snote else std, "tok/s", snote)
 
 
+_LOG_LINE_RE = re.compile(r"^\s*[\w.\-\[\]]+:\s|warning|error|\.\.\.", re.I)
+
+
+def _device(line: str) -> tuple[str, int, str] | None:
+    """A device line printed before the table: ("cuda", index, name) for ``Device N: name, ...``
+    (ROCm's ``gfxNNNN`` arch kept: "AMD Radeon Graphics (gfx1151)"), ("vulkan", ...) for
+    ``ggml_vulkan: N = name (driver) | ...``, ("sycl:<backend>", ...) for a GPU row of the SYCL
+    device list (CPU rows are not the device llama-bench offloads to)."""
+    m = _DEVICE_RE.match(line)
+    if m:
+        name = m[2].strip()
+        return "cuda", int(m[1]), f"{name} ({m[3].lower()})" if m[3] else name
+    m = _VULKAN_RE.match(line)
+    if m:
+        return "vulkan", int(m[1]), m[2]
+    m = _SYCL_RE.match(line)
+    if m and m[3].lower() == "gpu" and m[4]:
+        return f"sycl:{m[2].lower()}", int(m[1]), m[4]
+    return None
+
+
+def _command(lines: list[str], i: int) -> tuple[str, int] | None:
+    """The llama-bench command at line i, joined with its ``\\`` continuation lines, and the index
+    of its last line."""
+    line = lines[i]
+    if line.lstrip().startswith("|") or not _CMD_RE.search(line):
+        return None
+    parts, j = [line], i
+    while parts[-1].rstrip().endswith("\\") and j + 1 < len(lines):
+        parts[-1] = parts[-1].rstrip()[:-1]
+        j += 1
+        parts.append(lines[j])
+    return " ".join(p.strip() for p in parts), j
+
+
+def _table_rows(lines: list[str], j: int, width: int) -> tuple[list[int], int, list[int]]:
+    """Rows of the table whose body starts at line j: (row indices, end, skipped log lines). A log
+    line printed between the rows (``ggml_vulkan: Compiling shaders...Done!``, a driver warning) does
+    not end the table when a row as wide as the header follows it."""
+    rows, logs, n = [], [], len(lines)
+    while j < n:
+        line = lines[j]
+        if line.lstrip().startswith("|"):
+            if _is_header(line):
+                break
+            if not _is_separator(line):
+                rows.append(j)
+            j += 1
+            continue
+        k = j
+        while k < n and lines[k].strip() and not lines[k].lstrip().startswith("|") and _LOG_LINE_RE.search(lines[k]):
+            if _FENCE_RE.match(lines[k]) or _HEADING_RE.match(lines[k]) or _BUILD_RE.match(lines[k]):
+                break
+            k += 1
+        if k == j or k >= n or not lines[k].lstrip().startswith("|") or _is_header(lines[k]):
+            break
+        if len(markdown_cells(lines[k])) != width:
+            break
+        logs.extend(range(j, k))
+        j = k
+    return rows, j, logs
+
+
 def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
     ctx = _Ctx()
+    in_fence = False
     i = 0
     n = len(lines)
     while i < n:
         line = lines[i]
+        if _FENCE_RE.match(line):
+            in_fence = not in_fence
+            i += 1
+            continue
         h = _HEADING_RE.match(line)
         if h and not line.startswith("#!"):
             level = len(h[1])
             ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, h[2].strip())]
-            ctx.cmd, ctx.devices = {}, {}
+            ctx.cmd, ctx.env, ctx.devices, ctx.caption = {}, [], {}, None
             i += 1
             continue
-        dm = _DEVICE_RE.match(line)
-        if dm:
-            ctx.devices[int(dm[1])] = dm[2].strip()
-        cm = _CMD_RE.search(line)
-        if cm and not line.lstrip().startswith("|"):
-            ctx.cmd = _parse_cmd(cm[1])
+        dev = _device(line)
+        if dev:
+            ctx.devices[dev[:2]] = dev[2]
+        cmd = _command(lines, i)
+        if cmd:
+            text, last = cmd
+            m = _CMD_RE.search(text)
+            ctx.cmd = _parse_cmd(m[1])
+            ctx.env = _ENV_RE.findall(text)
             ctx.devices = {}
+            i = last + 1
+            continue
         if not _is_header(line):
             if _is_renamed_header(line):
                 j, items, message = unread_table(lines, i, NAME, "a 'test' and a 't/s' column")
@@ -403,6 +507,15 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
                 taken.update(range(i, j))
                 i = j
                 continue
+            if (
+                not in_fence
+                and not dev
+                and line.strip()
+                and not line.lstrip().startswith("|")
+                and not _BUILD_RE.match(line)
+            ):
+                # prose just above a table (outside code) names what that run was: "with ncmoe32"
+                ctx.caption = line.strip()[:200]
             i += 1
             continue
         # a llama-bench table
@@ -416,11 +529,11 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         j = i + 1
         if j < n and _is_separator(lines[j]):
             j += 1
-        rows = []
-        while j < n and lines[j].lstrip().startswith("|") and not _is_header(lines[j]):
-            if not _is_separator(lines[j]):
-                rows.append(j)
-            j += 1
+        rows, j, logs = _table_rows(lines, j, len(markdown_cells(line)))
+        if logs:
+            out.messages.append(
+                f"line {logs[0] + 1}: {len(logs)} log line(s) printed inside the table skipped; the rows after them read"
+            )
         # the build line: after the table, before any other table or heading
         build = None
         k = j
@@ -435,6 +548,7 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         table_ctx = {
             "section": ctx.section(),
             "gpu": ctx.gpu(),
+            "caption": ctx.caption,
             "build": build,
             "power_limit_w": ctx.power(),
         }
@@ -445,6 +559,8 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         model_file = cmd.get("m") or cmd.get("model")
         if model_file and "," not in model_file:
             table_ctx["model_file"] = re.split(r"[\\/]", model_file)[-1]
+        if ctx.env:
+            table_ctx["env"] = " ".join(ctx.env)
         reps = _int(cmd.get("r") or cmd.get("repetitions"))
         for r in rows:
             taken.add(r)
@@ -452,6 +568,8 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         if not rows:
             out.messages.append(f"line {i + 1}: llama-bench table header with no rows (truncated output?)")
         taken.update(range(i, j))
+        # a command, its devices and the prose above it belong to this table, not to the next one
+        ctx.cmd, ctx.env, ctx.devices, ctx.caption = {}, [], {}, None
         i = j
 
 
@@ -494,6 +612,8 @@ def _md_row(line: str, lineno: int, header: list[str], tctx: dict, reps: int | N
     base = _base(**tctx)
     # columns the schema does not name (a fork's `mla`, `fmoe`, ...) still tell runs apart
     extra = [f"{col}={val}" for col, val in row.items() if col and col not in _MD_COLUMNS]
+    if tctx.get("env"):
+        extra.append(f"env {tctx['env']}")
     base["extra_settings"] = ", ".join(extra) or None
     for col, val in row.items():
         key = _MD_COLUMNS.get(col)
@@ -569,6 +689,7 @@ def _record_base(obj: dict, power: float | None, section: str | None) -> dict | 
         params_b=params / 1e9 if params is not None else None,
         backend=backend,
         gpu=_str(obj.get("gpu_info")),
+        cpu=_str(obj.get("cpu_info")),
         build=build,
         ngl=_int(obj.get("n_gpu_layers")),
         threads=_int(obj.get("n_threads")),

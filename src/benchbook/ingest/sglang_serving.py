@@ -11,8 +11,9 @@ Two forms are read:
   A block pasted without its closing row ends at the first line that is not one of its rows (the
   parser's messages say so). The command line above a block gives model, dataset and num_prompts;
   the nearest markdown heading names the run.
-* the JSONL that `--output-file` appends, one object per run: 2024 short objects (`median_ttft_ms`,
-  `median_itl_ms`, `output_throughput`, a bare `Infinity` as request rate), later full ones
+* the JSONL that `--output-file` appends, one object per run: July-2024 short keys (`total_input`,
+  `median_ttft`, `output_token_throughput`), late-2024 objects (`median_ttft_ms`, `median_itl_ms`,
+  `output_throughput`, a bare `Infinity` as request rate), later full ones
   (`std_*`, `p99_*`, `total_throughput`, `concurrency`, `accept_length`, `server_info`, `tag`).
   `--output-details` per-request arrays are not put in the tidy table (the messages say so).
 
@@ -102,6 +103,12 @@ JSON_METRICS = {
     "accept_length": ("spec_decode_acceptance_length", "value", "tok"),
     "max_output_tokens_per_s": ("peak_output_throughput", "max", "tok/s"),
     "max_concurrent_requests": ("peak_concurrent_requests", "max", "req"),
+    # the short keys of July 2024 (sglang PR #685)
+    "total_input": ("total_input_tokens", "count", "tok"),
+    "total_output": ("total_generated_tokens", "count", "tok"),
+    "median_ttft": ("ttft", "median", "ms"),
+    "median_itl": ("itl", "median", "ms"),
+    "output_token_throughput": ("output_throughput", "value", "tok/s"),
 }
 JSON_STAT_RE = re.compile(
     r"^(?P<stat>mean|median|std|max|min|p(?P<p>\d+(?:\.\d+)?))_(?P<name>e2e_latency|ttft|tpot|itl)_ms$"
@@ -295,11 +302,10 @@ def _text(text: str, source: str, messages: list[str]):
 
 
 def _is_result_object(obj) -> bool:
-    return (
-        isinstance(obj, dict)
-        and "duration" in obj
-        and "completed" in obj
-        and ("total_output_tokens_retokenized" in obj or ("backend" in obj and "median_ttft_ms" in obj))
+    """An SGLang result object: the retokenized count (2024 on) or the July-2024 short keys; vLLM's
+    objects have neither."""
+    return isinstance(obj, dict) and (
+        "total_output_tokens_retokenized" in obj or ("backend" in obj and "output_token_throughput" in obj)
     )
 
 

@@ -81,6 +81,12 @@ _TP_RE = re.compile(r"Tensor\s+Parallel(?:ism)?\s*(?:\(TP\))?\s*[-:]?\s*(\d+)\s*
 _SEQ_RE = re.compile(r"^Sequence\s+Length\s*:?\s*(\d+)\s*$", re.I)
 _QUANT_RE = re.compile(r"^Quantization\s*:\s*(\S.*)$", re.I)
 _NOQUANT_RE = re.compile(r"^No\s+Quantization\s*$", re.I)
+# "With Bitsandbytes-nf4 Results" / "Without Bitsandbytes Results": one heading per --quantize variant
+_WITH_QUANT_RE = re.compile(
+    r"^(?P<with>With(?:out)?)\s+(?P<q>bitsandbytes(?:-nf4|-fp4)?|bnb(?:-nf4|-fp4)?|gptq|awq|eetq|exl2|fp8|marlin|aqlm)"
+    r"(?:\s+(?:quanti[sz]ation|results?))*\s*:?\s*$",
+    re.I,
+)
 _ARG_RE = re.compile(r"^\s*-\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 _CLI_SHARD_RE = re.compile(r"--num-shard[ =](\d+)\b")
 _CLI_QUANT_RE = re.compile(r"--quantize[ =]([A-Za-z0-9_-]+)")
@@ -204,6 +210,9 @@ def parse(text: str, source: str) -> Parsed:
                 st.heading_quant = _quant(_QUANT_RE.match(title).group(1))
             elif _NOQUANT_RE.match(title):
                 st.heading_quant = "none"
+            elif _WITH_QUANT_RE.match(title):
+                w = _WITH_QUANT_RE.match(title)
+                st.heading_quant = "none" if w["with"].lower() == "without" else w["q"].lower()
             i += 1
             continue
         a = _ARG_RE.match(line)

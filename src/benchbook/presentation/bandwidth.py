@@ -7,7 +7,7 @@ import pandas as pd
 
 from benchbook.analysis import bandwidth, roofline
 from benchbook.claims import Claim, Ledger
-from benchbook.presentation import wording
+from benchbook.presentation import labels, wording
 from benchbook.presentation.plotting import color, message_figure
 from benchbook.presentation.roofline import plot_roofline
 
@@ -175,25 +175,32 @@ def sweep_table(allrows: pd.DataFrame) -> pd.DataFrame:
     cols = ["model_key", "mode", "gpu", "test", "power_limit_w", "threads", "ngl", "n_cpu_moe", "n_ubatch", "fa"]
     cols = [c for c in cols if c in allrows.columns and allrows[c].notna().any()]
     t = allrows[cols + ["rate", "rate_std", "kept", "why_dropped"]]
-    return t.rename(columns={"model_key": "model", "rate": "tok/s", "rate_std": "±"})
+    return t.rename(
+        columns={
+            "model_key": "model",
+            "power_limit_w": "power limit (W)",
+            "n_cpu_moe": "MoE layers on CPU",
+            "n_ubatch": "micro-batch",
+            "fa": "flash attention",
+            "rate": "tok/s",
+            "rate_std": "± (tok/s)",
+            "why_dropped": "why not placed",
+        }
+    )
 
 
 def bytes_table(pts: pd.DataFrame) -> pd.DataFrame:
     """Bytes read per token per model, with the parameter counts and how the bytes were counted."""
     show = pts.assign(label=[bandwidth.label(r) for _, r in pts.iterrows()], gb_per_token=pts["bytes_per_token"] / 1e9)
     cols = ["label", "architecture", "file_gib", "params_b", "active_params_b", "gb_per_token", "bytes_source"]
-    return (
-        show[cols]
-        .rename(
-            columns={
-                "file_gib": "file (GiB)",
-                "params_b": "params (B)",
-                "active_params_b": "active (B)",
-                "gb_per_token": "GB read / token",
-                "bytes_source": "how",
-            }
-        )
-        .round(3)
+    return show[cols].rename(
+        columns={
+            "file_gib": "file (GiB)",
+            "params_b": "params (B)",
+            "active_params_b": "active params (B)",
+            "gb_per_token": "GB read / token",
+            "bytes_source": "how counted",
+        }
     )
 
 
@@ -244,18 +251,18 @@ def plot_ceiling(ax, pts: pd.DataFrame) -> None:
             label=lab if lab not in seen else None,
         )
         seen.add(lab)
-        ax.annotate(
-            bandwidth.label(r),
-            (r["bytes_per_token"] / 1e9, r["rate"]),
-            textcoords="offset points",
-            xytext=(5, 4),
-            fontsize=7,
-        )
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.margins(x=0.2)
     ax.set_xlabel("bytes read per generated token (GB)")
     ax.set_ylabel("generation rate (tok/s)")
-    ax.legend(fontsize=8)
+
+
+def label_points(ax, pts: pd.DataFrame) -> list[str]:
+    """Each placed model named beside its point where there is room; returns the names left out (the
+    bytes table above the figure lists every model)."""
+    p = placed(pts)
+    return labels.place(ax, [(r["bytes_per_token"] / 1e9, r["rate"], bandwidth.label(r)) for _, r in p.iterrows()])
 
 
 def plot_fraction(ax, pts: pd.DataFrame) -> None:
@@ -276,10 +283,13 @@ def ceiling_figure(pts: pd.DataFrame):
 
     if placed(pts).empty:
         return message_figure(NO_RESULTS)
-    fig, ax = plt.subplots(figsize=(8, 5))
+    fig, ax = plt.subplots(figsize=(8, 5.5))
     plot_ceiling(ax, pts)
     ax.set_title("Generation rate vs bytes per token, under the bandwidth ceiling")
-    fig.tight_layout()
+    handles, names = ax.get_legend_handles_labels()
+    fig.legend(handles, names, loc="lower center", ncols=2, fontsize=8, bbox_to_anchor=(0.5, 0.0))
+    fig.tight_layout(rect=(0, 0.04 + 0.035 * ((len(names) + 1) // 2), 1, 1))
+    label_points(ax, pts)
     return fig
 
 
@@ -312,6 +322,6 @@ def roofline_figure(pts: pd.DataFrame):
     fig, ax = plt.subplots(figsize=(8, 5))
     show = p.assign(label=[bandwidth.label(r) for _, r in p.iterrows()])
     plot_roofline(ax, g, show, hue_col="label", xlim=(0.5, 1000))
-    ax.set_title(f"Generation on the {dev} roofline (2 FLOP per active parameter per token)")
+    ax.set_title(f"Generation on the {dev} roofline\n(2 FLOP per active parameter per token)")
     fig.tight_layout()
     return fig

@@ -6,9 +6,23 @@ from __future__ import annotations
 
 import numpy as np
 
-#: Offsets (points) tried in order: right, left, above, below, then the diagonals.
-OFFSETS = [(5, 0, "left", "center"), (-5, 0, "right", "center"), (0, 6, "center", "bottom"), (0, -6, "center", "top")]
-OFFSETS += [(5, 5, "left", "bottom"), (-5, 5, "right", "bottom"), (5, -5, "left", "top"), (-5, -5, "right", "top")]
+#: Offsets (points) tried in order: right, left, above, below, the diagonals, then the same farther out.
+OFFSETS = [
+    (d * dx, d * dy, ha, va)
+    for d in (1, 2.5)
+    for dx, dy, ha, va in [
+        (5, 0, "left", "center"),
+        (-5, 0, "right", "center"),
+        (0, 6, "center", "bottom"),
+        (0, -6, "center", "top"),
+        (5, 5, "left", "bottom"),
+        (-5, 5, "right", "bottom"),
+        (5, -5, "left", "top"),
+        (-5, -5, "right", "top"),
+    ]
+]
+#: Pixels between the samples taken along a drawn line.
+STEP = 3.0
 
 
 def _boxes_of_texts(fig, renderer, skip=()):
@@ -22,17 +36,24 @@ def _boxes_of_texts(fig, renderer, skip=()):
     return out
 
 
-def _point_boxes(ax, radius: float = 4.0):
-    """Small boxes around every plotted point of `ax` (display pixels)."""
-    from matplotlib.transforms import Bbox
-
-    pts = [ln.get_transform().transform(ln.get_xydata()) for ln in ax.get_lines() if len(ln.get_xydata())]
-    pts += [c.get_offset_transform().transform(c.get_offsets()) for c in ax.collections if len(c.get_offsets())]
-    if not pts:
-        return []
-    xy = np.vstack(pts)
-    xy = xy[np.isfinite(xy).all(axis=1)]
-    return [Bbox.from_extents(x - radius, y - radius, x + radius, y + radius) for x, y in xy]
+def _obstacles(ax) -> np.ndarray:
+    """Display-pixel positions of everything drawn as data on `ax`: markers, and lines and error bars
+    sampled every few pixels, so that no label sits on a curve or a bar."""
+    segs = [ln.get_transform().transform(ln.get_xydata()) for ln in ax.get_lines() if len(ln.get_xydata())]
+    for c in ax.collections:
+        if hasattr(c, "get_segments"):
+            segs += [c.get_transform().transform(np.asarray(sg)) for sg in c.get_segments() if len(sg)]
+        elif len(c.get_offsets()):
+            segs.append(c.get_offset_transform().transform(c.get_offsets()))
+    pts = []
+    for xy in segs:
+        xy = xy[np.isfinite(xy).all(axis=1)]
+        pts.append(xy)
+        for a, b in zip(xy[:-1], xy[1:], strict=False):
+            n = int(np.hypot(*(b - a)) // STEP)
+            if n > 1:
+                pts.append(a + np.outer(np.linspace(0, 1, n), b - a))
+    return np.vstack(pts) if pts else np.empty((0, 2))
 
 
 def place(ax, points, fontsize: float = 7, color: str | None = None, avoid_points: bool = True) -> list[str]:
@@ -42,20 +63,19 @@ def place(ax, points, fontsize: float = 7, color: str | None = None, avoid_point
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     taken = _boxes_of_texts(fig, renderer)
-    dots = _point_boxes(ax) if avoid_points else []
+    dots = _obstacles(ax) if avoid_points else np.empty((0, 2))
     frame = ax.get_window_extent(renderer)
     left_out = []
     for x, y, text in points:
         placed = False
-        here = ax.transData.transform((x, y))
         for dx, dy, ha, va in OFFSETS:
             t = ax.annotate(
                 text, (x, y), textcoords="offset points", xytext=(dx, dy), ha=ha, va=va, fontsize=fontsize, color=color
             )
             bb = t.get_window_extent(renderer)
-            own = [d for d in dots if not (abs(d.x0 + 4 - here[0]) < 0.5 and abs(d.y0 + 4 - here[1]) < 0.5)]
             inside = frame.x0 <= bb.x0 and bb.x1 <= frame.x1 and frame.y0 <= bb.y0 and bb.y1 <= frame.y1
-            if inside and not any(bb.overlaps(o) for o in taken + own):
+            on_data = ((dots[:, 0] > bb.x0) & (dots[:, 0] < bb.x1) & (dots[:, 1] > bb.y0) & (dots[:, 1] < bb.y1)).any()
+            if inside and not on_data and not any(bb.overlaps(o) for o in taken):
                 taken.append(bb)
                 placed = True
                 break

@@ -341,14 +341,17 @@ def plot_throughput(axes, table: pd.DataFrame) -> None:
         ax.set_ylim(bottom=0)
 
 
-def plot_energy(axes, table: pd.DataFrame) -> list[str]:
-    """One panel per test: energy per token (estimate) vs throughput relative to the test's peak,
-    error bars of one standard error on both axes, the Pareto set of the means ringed, each point
-    labelled with its limit where there is room. Returns the labels left out for want of room."""
+def _relative(table: pd.DataFrame) -> pd.DataFrame:
     t = table.copy()
     t["rel"] = t["mean"] / t.groupby("test")["mean"].transform("max")
     t["front"] = power.pareto_by_test(table)
-    left_out = []
+    return t
+
+
+def plot_energy(axes, table: pd.DataFrame) -> None:
+    """One panel per test: energy per token (estimate) vs throughput relative to the test's peak,
+    error bars of one standard error on both axes, the Pareto set of the means ringed."""
+    t = _relative(table)
     for i, (ax, (test, g)) in enumerate(zip(np.atleast_1d(axes), t.groupby("test", sort=True), strict=False)):
         g = g.sort_values("power_limit_w")
         ax.errorbar(
@@ -366,12 +369,6 @@ def plot_energy(axes, table: pd.DataFrame) -> list[str]:
         ax.set_xlabel("throughput (fraction of the test's peak)")
         ax.set_ylabel("energy per token, estimate (J/token)")
         ax.margins(x=0.12, y=0.12)
-    for i, (ax, (_, g)) in enumerate(zip(np.atleast_1d(axes), t.groupby("test", sort=True), strict=False)):
-        # the Pareto points first, so that the ones the reader is asked about keep their label
-        g = g.sort_values(["front", "power_limit_w"], ascending=[False, True])
-        pts = [(r["rel"], r["j_per_tok"], f"{r['power_limit_w']:.0f} W") for _, r in g.iterrows()]
-        left_out += labels.place(ax, pts, color=color(i))
-    return left_out
 
 
 def plot_cv(ax, table: pd.DataFrame) -> None:
@@ -411,9 +408,24 @@ def energy_figure(table: pd.DataFrame):
     ring = Line2D([], [], marker="o", ms=11, mfc="none", mec="black", ls="none", label="Pareto set (means)")
     fig.legend(handles=[ring], loc="lower center", fontsize=8, bbox_to_anchor=(0.5, 0.0))
     fig.suptitle("Energy per token (estimate) vs throughput, per test")
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
     plot_energy(axes[0], table)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    label_limits(axes[0], table)
     return fig
+
+
+def label_limits(axes, table: pd.DataFrame) -> list[str]:
+    """Each point of `plot_energy` labelled with its limit where there is room, the Pareto set first;
+    returns the labels left out (the energy table lists every limit)."""
+    left_out = []
+    for i, (ax, (_, g)) in enumerate(
+        zip(np.atleast_1d(axes), _relative(table).groupby("test", sort=True), strict=False)
+    ):
+        g = g.sort_values(["front", "power_limit_w"], ascending=[False, True])
+        left_out += labels.place(
+            ax, [(r["rel"], r["j_per_tok"], f"{r['power_limit_w']:.0f} W") for _, r in g.iterrows()], color=color(i)
+        )
+    return left_out
 
 
 def cv_figure(table: pd.DataFrame):

@@ -1,0 +1,334 @@
+"""NVIDIA AIPerf `profile_export_aiperf.json` / `profile_export_aiperf.csv`, in the serving contract
+of vllm-bench-serve.
+
+* JSON: `{"records": {tag: {"tag", "unit", "header", "avg", "min", "max", "p1" ... "p99", "std",
+  "count"}}, "input_config": {...}, "error_summary": [...]}` (schema 1.0-1.3; older exports put
+  the metric dicts at the top level, as GenAI-Perf's `profile_export_genai_perf.json` does). A
+  metric measured once per run (request throughput, duration, counts) has only `avg`; its other
+  statistics are null, which are not numbers and not cells.
+* CSV: sections separated by blank lines (CRLF in the files AIPerf writes): `Metric,avg,min,...`
+  rows `Time to First Token (ms),2343.22,...`, then `Metric,Value` rows. Numbers quoted with
+  thousands separators (`"1,234.56"`, GenAI-Perf) are read; a section with another header is not
+  read and its numbers are rejected with the reason.
+
+Mapping to the serving contract (AIPerf's definitions): `request_latency` -> `e2el`; AIPerf's
+"Inter Token Latency" is per request (latency - TTFT) / (output tokens - 1), vLLM's TPOT, so it
+is `tpot`; "Inter Chunk Latency" (gaps between streamed chunks) is vLLM's `itl`;
+`request_count` -> `completed`, `error_request_count` -> `failed`, `benchmark_duration` -> `duration`
+(s), `total_isl` / `total_osl` -> `total_input_tokens` / `total_generated_tokens`,
+`request_throughput`, `output_token_throughput` -> `output_throughput`. Other metrics keep AIPerf's
+tag as their name. Settings: model, `--concurrency` (max_concurrency), `--request-rate`,
+`--request-count` (num_prompts) from `input_config`, the command line in `metadata`.
+
+Counting (cells_read == kept + rejected): every number of a metric's statistics is a cell. The
+statistics without a tidy name (p1, p5, p25, p75) and the request timestamps (ns since the epoch,
+not measurements) are rejected with the reason. A run where every request failed has no
+throughput or latency to read: the parser says so (with the error summary) and keeps the counts.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+
+from benchbook.ingest import vllm_serve
+from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+
+NAME = "aiperf"
+
+SETTINGS = dict(vllm_serve.SETTINGS)
+
+#: AIPerf tag -> contract metric name (others keep their tag).
+CONTRACT = {
+    "request_latency": "e2el",
+    "ttft": "ttft",
+    "time_to_first_token": "ttft",
+    "inter_token_latency": "tpot",
+    "inter_chunk_latency": "itl",
+    "request_count": "completed",
+    "error_request_count": "failed",
+    "benchmark_duration": "duration",
+    "total_isl": "total_input_tokens",
+    "total_osl": "total_generated_tokens",
+    "request_throughput": "request_throughput",
+    "output_token_throughput": "output_throughput",
+}
+#: AIPerf unit -> tidy unit.
+UNITS = {
+    "ms": "ms",
+    "sec": "s",
+    "s": "s",
+    "ns": "ns",
+    "tokens": "tok",
+    "requests": "req",
+    "tokens/sec": "tok/s",
+    "requests/sec": "req/s",
+    "tokens/sec/user": "tok/s/user",
+    "per sec": "tok/s",
+}
+#: AIPerf statistic -> tidy statistic (p1, p5, p25, p75 have none).
+STATS = {
+    "avg": "mean",
+    "min": "min",
+    "max": "max",
+    "std": "std",
+    "p50": "p50",
+    "p90": "p90",
+    "p95": "p95",
+    "p99": "p99",
+    "count": "count",
+}
+TIMESTAMPS = {"min_request_timestamp", "max_response_timestamp"}
+
+METRICS = {
+    **{k: vllm_serve.METRICS[k] for k in ("completed", "failed", "duration", "total_input_tokens")},
+    "total_generated_tokens": "tok: output tokens incl. reasoning tokens (AIPerf total_osl)",
+    "request_throughput": vllm_serve.METRICS["request_throughput"],
+    "output_throughput": vllm_serve.METRICS["output_throughput"],
+    "ttft": vllm_serve.METRICS["ttft"],
+    "tpot": "ms: AIPerf 'Inter Token Latency', per request (latency - ttft) / (output tokens - 1)",
+    "itl": "ms: AIPerf 'Inter Chunk Latency', gaps between streamed chunks",
+    "e2el": "ms: AIPerf 'Request Latency'",
+    "ttst": "ms: time to second token",
+    "input_sequence_length": "tok: prompt tokens per request",
+    "output_sequence_length": "tok: output tokens per request, incl. reasoning",
+    "output_token_count": "tok: non-reasoning output tokens per request",
+    "reasoning_token_count": "tok: reasoning tokens per request",
+    "output_token_throughput_per_user": "tok/s/user: per-request output tokens / (latency - ttft)",
+    "total_output_tokens": "tok: non-reasoning output tokens of the run",
+    "total_reasoning_tokens": "tok: reasoning tokens of the run",
+}
+ALL_FAILED = "every request failed: no throughput or latency was measured"
+
+
+def _snake(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.strip().lower()).strip("_")
+
+
+def _metric(tag: str, unit: str, stat: str, single: bool) -> tuple[str, str, str]:
+    """(metric, statistic, unit) of one AIPerf number; `single` when the metric has only an avg."""
+    metric = CONTRACT.get(tag, tag)
+    u = UNITS.get(unit.strip().lower(), unit.strip() or "count")
+    if tag in ("request_count", "error_request_count"):
+        u = "req"
+    statistic = STATS[stat]
+    if single and stat == "avg":
+        statistic = "count" if u in ("req", "tok") and ("count" in tag or tag.startswith("total")) else "value"
+    if stat == "count":
+        u = "count"
+    return metric, statistic, u
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON
+
+
+def _settings(obj: dict, run: str, fmt: str) -> dict:
+    cfg = obj.get("input_config") if isinstance(obj.get("input_config"), dict) else {}
+    ep = cfg.get("endpoint") if isinstance(cfg.get("endpoint"), dict) else {}
+    lg = cfg.get("loadgen") if isinstance(cfg.get("loadgen"), dict) else {}
+    names = ep.get("model_names") if isinstance(ep.get("model_names"), list) else []
+
+    def num(v):
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else math.nan
+
+    return {
+        "run": run,
+        "format": fmt,
+        "model": str(names[0]) if names else None,
+        "dataset": None,
+        "num_prompts": num(lg.get("request_count")),
+        "request_rate": num(lg.get("request_rate")),
+        "max_concurrency": num(lg.get("concurrency")),
+        "burstiness": math.nan,
+        "metadata": f"cli_command={cfg['cli_command']}" if isinstance(cfg.get("cli_command"), str) else None,
+    }
+
+
+def _json(text: str, source: str, messages: list[str]):
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ParseError(
+            source, getattr(exc, "lineno", 1), "not valid JSON (AIPerf profile_export_aiperf.json)"
+        ) from None
+    if not isinstance(obj, dict):
+        raise ParseError(source, 1, "expected one JSON object (AIPerf profile_export_aiperf.json)")
+    metrics = obj.get("records") if isinstance(obj.get("records"), dict) else obj
+    metrics = {k: v for k, v in metrics.items() if isinstance(v, dict) and "unit" in v and "avg" in v}
+    if not metrics:
+        raise ParseError(source, 1, "a JSON object without metric records (unit/avg): not an AIPerf export")
+    settings = _settings(obj, "aiperf", "json")
+    records, rejects, cells = [], [], 0
+    for tag, m in metrics.items():
+        at = text.find(f'"{tag}": {{')
+        stats = [(k, v) for k, v in m.items() if k in STATS or re.fullmatch(r"p\d+(\.\d+)?", k)]
+        single = all(v is None for k, v in stats if k not in ("avg", "count"))
+        for k, v in stats:
+            if v is None:
+                continue
+            k_at = text.find(f'"{k}"', at)
+            ln = text.count("\n", 0, max(k_at, 0)) + 1
+            cells += 1
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                rejects.append((ln, f"{tag}.{k}: {v!r}"[:80], "expected a number"))
+            elif tag in TIMESTAMPS:
+                rejects.append((ln, f"{tag}.{k}: {v}", "a timestamp (ns since the epoch), not a measurement"))
+            elif k not in STATS:
+                rejects.append((ln, f"{tag}.{k}: {v}", f"percentile {k} is not a tidy statistic"))
+            elif single and k == "count":
+                rejects.append((ln, f"{tag}.{k}: {v}", "the sample count of a once-per-run metric (always 1)"))
+            else:
+                metric, stat, unit = _metric(tag, str(m.get("unit", "")), k, single)
+                records.append(
+                    {**settings, "line": ln, "metric": metric, "statistic": stat, "value": float(v), "unit": unit}
+                )
+    _failures(obj, metrics, source, messages)
+    return records, rejects, cells
+
+
+def _failures(obj: dict, metrics: dict, source: str, messages: list[str]) -> None:
+    completed = (metrics.get("request_count") or {}).get("avg")
+    failed = (metrics.get("error_request_count") or {}).get("avg")
+    summary = obj.get("error_summary") if isinstance(obj.get("error_summary"), list) else []
+    kinds = [
+        f"{e.get('count')} x {(e.get('error_details') or {}).get('type')}"
+        for e in summary
+        if isinstance(e, dict) and isinstance(e.get("error_details"), dict)
+    ]
+    if failed and not completed:
+        messages.append(f"{source}: {ALL_FAILED} ({failed:g} failed" + (f": {', '.join(kinds)})" if kinds else ")"))
+    elif failed:
+        why = f" ({', '.join(kinds)})" if kinds else ""
+        messages.append(f"{source}: {failed:g} of {failed + (completed or 0):g} requests failed{why}")
+
+
+# ---------------------------------------------------------------------------------------------
+# CSV
+
+_HEADER_UNIT = re.compile(r"^(?P<name>.*?)\s*\((?P<unit>[^()]*)\)\s*$")
+#: CSV header (AIPerf and GenAI-Perf spellings) -> AIPerf tag, where the snake case differs.
+CSV_TAGS = {
+    "time_to_first_token": "ttft",
+    "time_to_second_token": "ttst",
+    "total_input_sequence_length": "total_isl",
+    "total_output_sequence_length": "total_osl",
+    "output_token_throughput_per_request": "output_token_throughput_per_user",
+}
+
+
+def _csv_number(cell: str) -> float | None:
+    t = cell.strip().replace(",", "")
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def _csv(text: str, source: str, messages: list[str]):
+    lines = text.split("\n")
+    settings = _settings({}, "aiperf", "csv")
+    records, rejects, cells = [], [], 0
+    metrics: dict[str, dict] = {}
+    i = 0
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        start = i
+        while i < len(lines) and lines[i].strip():
+            i += 1
+        rows = list(csv.reader(io.StringIO("\n".join(lines[start:i]))))
+        header = [h.strip() for h in rows[0]]
+        known = header[0] == "Metric" and (
+            header[1:] == ["Value"] or all(h in STATS or re.fullmatch(r"p\d+", h) for h in header[1:])
+        )
+        for r_i, row in enumerate(rows[1:], start=start + 2):
+            nums = [(h, c) for h, c in zip(header[1:], row[1:], strict=False) if c.strip() not in ("", "N/A")]
+            if not known:
+                for h, c in nums:
+                    if _csv_number(c) is not None:
+                        cells += 1
+                        rejects.append(
+                            (
+                                r_i,
+                                f"{row[0]} {h}: {c}",
+                                f"table not read (line {start + 1}): columns {', '.join(header)}",
+                            )
+                        )
+                continue
+            m = _HEADER_UNIT.match(row[0])
+            name, unit = (m.group("name"), m.group("unit")) if m else (row[0], "")
+            tag = _snake(name)
+            tag = CSV_TAGS.get(tag, tag)
+            stats = {("avg" if h == "Value" else h): c for h, c in nums}
+            single = header[1:] == ["Value"]
+            metrics[tag] = {"avg": _csv_number(stats.get("avg", ""))}
+            for k, c in stats.items():
+                cells += 1
+                v = _csv_number(c)
+                if v is None:
+                    rejects.append((r_i, f"{row[0]} {k}: {c}"[:80], "expected a number"))
+                elif tag in TIMESTAMPS:
+                    rejects.append((r_i, f"{row[0]}: {c}", "a timestamp (ns since the epoch), not a measurement"))
+                elif k not in STATS:
+                    rejects.append((r_i, f"{row[0]} {k}: {c}", f"percentile {k} is not a tidy statistic"))
+                else:
+                    metric, stat, u = _metric(tag, unit, k, single)
+                    records.append(
+                        {**settings, "line": r_i, "metric": metric, "statistic": stat, "value": v, "unit": u}
+                    )
+    _failures({}, metrics, source, messages)
+    return records, rejects, cells
+
+
+# ---------------------------------------------------------------------------------------------
+# the Tool
+
+
+def _is_json(text: str) -> bool:
+    return text.lstrip()[:1] == "{"
+
+
+def sniff(text: str) -> bool:
+    if _is_json(text):
+        head = text[:20000]
+        return (
+            '"unit"' in head
+            and '"avg"' in head
+            and ('"ttft"' in head or '"request_latency"' in head or '"time_to_first_token"' in head)
+        )
+    first = text.lstrip().split("\n", 1)[0].strip()
+    return first.startswith("Metric,") and (
+        "Time to First Token" in text or "Request Latency" in text or "Time To First Token" in text
+    )
+
+
+def parse(text: str, source: str) -> Parsed:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    messages: list[str] = []
+    if _is_json(text):
+        records, rejects, cells = _json(text, source, messages)
+    elif text.lstrip().startswith("Metric,"):
+        records, rejects, cells = _csv(text, source, messages)
+    else:
+        raise ParseError(source, 1, "neither an AIPerf JSON export nor a CSV starting with 'Metric,'")
+    if not records and not rejects:
+        raise ParseError(source, 1, "no AIPerf metric found")
+    table = tidy(TOOL, records, source)
+    return Parsed(tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells)
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="NVIDIA AIPerf profile_export_aiperf.json / .csv (serving contract)",
+        metrics=METRICS,
+    )
+)

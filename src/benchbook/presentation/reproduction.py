@@ -1,0 +1,72 @@
+"""The reproduction appendix's figure and display tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from benchbook.presentation.plotting import message_figure
+
+#: log10 of the percent difference drawn for an exact match (the x axis starts there).
+EXACT = -4
+
+
+def differences(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows with a published and a recomputed value, with log10 of |recomputed / published - 1| in percent."""
+    df = table.dropna(subset=["published", "recomputed"]).copy()
+    df = df[df["published"].astype(float) != 0]
+    rel = 100 * (df["recomputed"].astype(float) / df["published"].astype(float) - 1)
+    return df.assign(magnitude=np.log10(rel.abs().clip(lower=10.0**EXACT)))
+
+
+def agreement_figure(table: pd.DataFrame):
+    """One strip per tool of how far each recomputed number lands from the published one, coloured by
+    agreement at the printed precision; the legend sits below the axes, off the data."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    df = differences(table)
+    if df.empty:
+        return message_figure("no quantity with both a published and a recomputed value")
+    n = df["tool"].nunique()
+    fig, ax = plt.subplots(figsize=(7.5, 1.6 + 0.55 * n))
+    df["agreement"] = np.where(df["agrees"], "agrees", "disagrees")
+    sns.stripplot(
+        data=df,
+        y="tool",
+        x="magnitude",
+        hue="agreement",
+        hue_order=["agrees", "disagrees"],
+        palette=["#009E73", "#D55E00"],
+        ax=ax,
+        jitter=0.25,
+        size=4,
+        alpha=0.8,
+    )
+    ax.set_xlabel("|recomputed / published - 1| (log10 of percent; -4 means exact)")
+    ax.set_ylabel("")
+    handles, names = ax.get_legend_handles_labels()
+    ax.get_legend().remove()
+    fig.legend(handles, [f"{k} at the printed precision" for k in names], loc="lower center", ncols=2, fontsize=8)
+    fig.tight_layout(rect=(0, 0.12 if n > 2 else 0.2, 1, 1))
+    return fig
+
+
+def summary_display(summary: pd.DataFrame) -> pd.DataFrame:
+    """`checks.summary` with reader's column names."""
+    return summary.rename(columns={"source": "file", "recomputed": "quantities recomputed"})
+
+
+def disagreements(table: pd.DataFrame) -> pd.DataFrame:
+    """The disagreements grouped by tool and reason: how many, one example with its line, and the reason in full."""
+    off = table[~table["agrees"]].assign(reason=lambda d: d["why_not"].fillna("no reason given").str.split(":").str[0])
+    cols = ["tool", "reason", "count", "example", "first line", "detail"]
+    if off.empty:
+        return pd.DataFrame(columns=cols)
+    g = off.groupby(["tool", "reason"], sort=True).agg(
+        count=("quantity", "size"),
+        example=("quantity", "first"),
+        first_line=("line", "min"),
+        detail=("why_not", "first"),
+    )
+    return g.reset_index().rename(columns={"first_line": "first line"})[cols]
