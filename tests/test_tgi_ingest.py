@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from conftest import one_row
@@ -200,3 +201,36 @@ def test_reencoded_is_not_utf8(tmp_path, enc, line, byte):
         ingest.read(f, tool="tgi-benchmark")
     assert e.value.source == "r.txt"
     assert e.value.line == (line or SEED0.count("\n") + 2)
+
+
+def test_with_quantization_headings_are_separate_configurations():
+    """rocm_llama2_13b_bnb.md: four runs of one model under "#### Without Bitsandbytes Results",
+    "With Bitsandbytes Results", "With Bitsandbytes-nf4 Results", "With Bitsandbytes-fp4 Results"."""
+    path = FIX / "rocm_llama2_13b_bnb.md"
+    printed = len(re.findall(r"[-+]?\d+(?:\.\d+)? (?:ms|tokens/secs)", path.read_text(encoding="utf-8")))
+    df = ingest.read(path, tool="tgi-benchmark")
+    assert len(df.attrs["rejected"]) == 0 and len(df) == printed == 576
+    assert df.groupby("quantize").size().to_dict() == {
+        "none": 144,
+        "bitsandbytes": 144,
+        "bitsandbytes-nf4": 144,
+        "bitsandbytes-fp4": 144,
+    }
+    nf4 = one_row(df, quantize="bitsandbytes-nf4", metric="prefill_latency", batch_size=1, statistic="mean")
+    assert nf4.section == "Quantization: bitsandbytes-nf4"
+    fp16 = one_row(df, quantize="none", metric="prefill_latency", batch_size=1, statistic="mean")
+    assert fp16.value == 69.99 and fp16.section == "No Quantization"
+    bnb = one_row(df, quantize="bitsandbytes", metric="prefill_latency", batch_size=1, statistic="mean")
+    assert bnb.value == 221.88
+
+
+@pytest.mark.parametrize(
+    "heading, quant",
+    [("With GPTQ Results", "gptq"), ("Without AWQ", "none"), ("With warmup Results", None)],
+)
+def test_with_heading_names_a_quantization_only_for_a_known_method(heading, quant):
+    table = "| Step | Batch Size | Average | Lowest | Highest |\n|---|---|---|---|---|\n| Decode | 1 | 5.0 tokens/secs | 4.0 tokens/secs | 6.0 tokens/secs |\n"
+    df = tgi.parse(f"## {heading}\n{table}", "h.md").table
+    assert set(df.quantize) == {quant or "none"}
+    sections = set(df.section.fillna(""))
+    assert sections == ({""} if quant is None else {"No Quantization" if quant == "none" else f"Quantization: {quant}"})

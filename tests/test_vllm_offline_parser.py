@@ -174,3 +174,11 @@ def test_byte_flipped(pos, byte, text):
 @given(st.permutations(TEXTS[0].split("\n")))
 def test_shuffled(lines):
     _only_parse_error("\n".join(lines))
+
+
+def test_run_on_your_data_names_the_new_formats():
+    page = (config.BOOK_DIR / "run_on_your_data.md").read_text(encoding="utf-8")
+    for needle in ("vllm bench throughput", "vllm bench latency", "sglang.bench_serving", "aiperf profile"):
+        assert needle in page, needle
+    for tool in ("vllm-bench-offline", "sglang-bench-serving", "aiperf"):
+        assert f"`{tool}`" in page, tool

@@ -55,6 +55,32 @@ def data_dictionary() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def dictionary_table() -> pd.DataFrame:
+    """The data dictionary for reading: one row per column of the tidy tables, its type(s), whether it
+    is common to every tool or a tool's setting, and the tools that have it (a tool-by-column grid
+    would be mostly empty)."""
+    d = data_dictionary()
+    rows = []
+    for col, g in d.groupby("column", sort=False):
+        common = (g["kind"] == "common").all() and g["tool"].nunique() == d["tool"].nunique()
+        rows.append(
+            {
+                "column": col,
+                "type": ", ".join(dict.fromkeys(g["dtype"])),
+                "kind": "common" if (g["kind"] == "common").all() else "setting",
+                "tools": "every tool" if common else ", ".join(sorted(g["tool"].unique())),
+            }
+        )
+    return pd.DataFrame(rows).sort_values(["kind", "column"], ignore_index=True)  # "common" before "setting"
+
+
+def files_table(files: pd.DataFrame) -> pd.DataFrame:
+    """`manifests` for reading: the columns a reader scans, with their meaning in the name."""
+    return files[["folder", "file", "tools", "model", "hardware", "lines", "sha256_ok", "chapters"]].rename(
+        columns={"sha256_ok": "bytes match sha256", "chapters": "read by chapters"}
+    )
+
+
 def metric_dictionary() -> pd.DataFrame:
     """One row per (tool, metric): what it measures and its unit, as the parser declares."""
     rows = [
@@ -91,7 +117,7 @@ def describe(files: pd.DataFrame) -> str:
         version = f" ({md_text(r.tool_version)})" if r.tool_version else ""
         parts.append(
             f"### `{r.file}`\n\n**Tool:** {md_text(r.tools)}{version}  \n**Model:** {md_text(r.model)}  \n"
-            f"**Hardware:** {md_text(r.hardware)}  \n**sha256:** `{r.sha256[:16]}…`\n"
+            f"**Hardware:** {md_text(r.hardware)}  \n**sha256:** `{r.sha256}`\n"
         )
         for f in r.facts:
             parts.append(f"- {md_text(f['fact'])} *Source: {md_text(f['source'])}.*")

@@ -40,6 +40,7 @@ _MODULES = [
     "vllm_offline",
     "sglang_serving",
     "aiperf",
+    "mlperf",
 ]
 
 #: The tools whose tidy tables follow the serving contract of vllm-bench-serve (the same setting

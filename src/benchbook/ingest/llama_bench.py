@@ -16,9 +16,16 @@ How it lands in the tidy table
   (``rep`` = 1, 2, ...) from JSON ``samples_ts``. JSON/CSV also give the test duration
   (``avg_ns``, ``stddev_ns``, ``samples_ns``): metric ``<kind>_duration`` in ms.
 * Markdown settings come from the table's columns, then from the command line above the table
-  (``-m``, ``-ngl``, ``-fa``, ``-t``, ... when given a single value), the ``Device 0: ...`` line (gpu),
-  the ``build: <commit> (<number>)`` line after the table, and a heading such as ``### 600W``
-  (power_limit_w). The ``size`` column is GiB (MiB below 1 GiB), ``params`` billions (or millions).
+  (``-m``, ``-ngl``, ``-fa``, ``-t``, ... when given a single value; after a shell prompt or
+  ``VAR=value`` assignments, which go to extra_settings as ``env ...``; continued with a trailing backslash;
+  quotes removed; a ``$(...)`` value is unknown), the device lines (gpu: ``Device 0: <name>, gfxNNNN``
+  as "<name> (gfxNNNN)", ``ggml_vulkan: 0 = <name> (driver)``, the GPU rows of the SYCL device
+  list), the ``build: <commit> (<number>)`` line after the table, a heading such as ``### 600W``
+  (power_limit_w), and the prose line just above the table outside code (caption: "with ncmoe32"
+  tells two runs of a write-up apart). A command, its devices and caption apply to the next table
+  only. Log lines printed between the rows (``ggml_vulkan: Compiling shaders...``) are skipped.
+  The ``size`` column is GiB (MiB below 1 GiB), ``params`` billions (or millions).
+* JSON/CSV keep ``cpu_info`` as ``cpu`` (what names the device of a CPU-only run).
 * Old JSON/CSV keys (``cuda``, ``metal``, ``gpu_blas``, ``opencl``, ... booleans; no ``n_depth``) give
   the backend name; new ones use ``backends``.
 
@@ -404,6 +411,8 @@ def _rate_rows(out: _Out, base: dict, line: int, cell: str, reps: int | None) ->
         out.keep(base, line, metric, "std", None if snote else std, "tok/s", snote)
 
 
+#: a tool's log line ("ggml_vulkan: ...", "load_backend: ...", "found 1 SYCL devices:"): never a caption
+_LOG_TAG_RE = re.compile(r"^\s*(?:[a-z][a-z0-9]*_[a-z0-9_]*\s*:|found \d+ \w+ devices)", re.I)
 _LOG_LINE_RE = re.compile(r"^\s*[\w.\-\[\]]+:\s|warning|error|\.\.\.", re.I)
 
 
@@ -467,6 +476,11 @@ def _table_rows(lines: list[str], j: int, width: int) -> tuple[list[int], int, l
     return rows, j, logs
 
 
+def _is_caption(line: str, in_fence: bool) -> bool:
+    s = line.strip()
+    return bool(s) and not in_fence and not s.startswith("|") and not _BUILD_RE.match(s) and not _LOG_TAG_RE.match(s)
+
+
 def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
     ctx = _Ctx()
     in_fence = False
@@ -507,15 +521,10 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
                 taken.update(range(i, j))
                 i = j
                 continue
-            if (
-                not in_fence
-                and not dev
-                and line.strip()
-                and not line.lstrip().startswith("|")
-                and not _BUILD_RE.match(line)
-            ):
+            if not dev and _is_caption(line, in_fence):
                 # prose just above a table (outside code) names what that run was: "with ncmoe32"
-                ctx.caption = line.strip()[:200]
+                text = line.strip()
+                ctx.caption = text if len(text) <= 100 else text[:99] + "…"
             i += 1
             continue
         # a llama-bench table

@@ -14,7 +14,8 @@ from the cell above and say so in `note`.
 
 Around the tables, write-ups add launcher arguments ("- num_shard: Some(2)", "--num-shard 2"),
 section headings "Tensor Parallel (TP) - N GPUs", "Sequence Length N", "Quantization: X" /
-"No Quantization": these become setting columns.
+"No Quantization" / "With X Results" / "Without X Results" (X a quantization method such as
+Bitsandbytes-nf4): these become setting columns.
 
 Units: latency is ms. Decode throughput is tokens/s (batch x decoded tokens / decode time).
 Prefill "tokens/secs" is batch_size / prefill latency, i.e. sequences per second: stored as seq/s.

@@ -170,11 +170,27 @@ def sweep_note(swept: dict, n_dropped: int) -> str:
     )
 
 
+#: The settings the sweep table can show, in its column order.
+SWEEP_SETTINGS = ["model_key", "mode", "gpu", "test", "power_limit_w", "threads", "ngl", "n_cpu_moe", "n_ubatch", "fa"]
+
+
+def sweep_constants(allrows: pd.DataFrame) -> str:
+    """The settings every generation result shares, said once above the table instead of in a column."""
+    same = [c for c in SWEEP_SETTINGS[1:] if c in allrows.columns and allrows[c].notna().all()]
+    same = [c for c in same if allrows[c].nunique() == 1]
+    words = {"gpu": "device", "ngl": "GPU layers", "fa": "flash attention"}
+    return "Every row: " + "; ".join(f"{words.get(c, c)} {allrows[c].iat[0]}" for c in same) + "." if same else ""
+
+
 def sweep_table(allrows: pd.DataFrame) -> pd.DataFrame:
-    """Every generation result, with the settings that vary and why it was kept or not."""
-    cols = ["model_key", "mode", "gpu", "test", "power_limit_w", "threads", "ngl", "n_cpu_moe", "n_ubatch", "fa"]
-    cols = [c for c in cols if c in allrows.columns and allrows[c].notna().any()]
-    t = allrows[cols + ["rate", "rate_std", "kept", "why_dropped"]]
+    """Every generation result, with the settings that vary (those shared are in `sweep_constants`)
+    and why it was kept or not."""
+    cols = [c for c in SWEEP_SETTINGS if c in allrows.columns and allrows[c].notna().any()]
+    cols = [c for c in cols if c == "model_key" or allrows[c].nunique(dropna=False) > 1]
+    t = allrows[cols + ["rate", "rate_std", "kept", "why_dropped"]].copy()
+    if "power_limit_w" in t:  # no power heading: the card ran at its default limit
+        t["power_limit_w"] = t["power_limit_w"].map(lambda w: "default" if pd.isna(w) else f"{w:.0f}")
+    t["why_dropped"] = t["why_dropped"].replace("", None)
     return t.rename(
         columns={
             "model_key": "model",

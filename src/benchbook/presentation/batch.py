@@ -213,7 +213,7 @@ def limits_table(limits: pd.DataFrame) -> pd.DataFrame:
 def plot_throughput(sw: pd.DataFrame, knees: pd.DataFrame, knee_shown: bool):
     """Throughput vs batch size (log x), one line per series; the reference's knee (when its claim is
     shown) dotted, the first batch with no result as x."""
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(9, 4.5))
     drawn = False
     for i, ((model, fw, dtype), g) in enumerate(sw.groupby(["model", "framework", "dtype"], sort=False)):
         ok = g[g["has_result"]].sort_values("batch_size")
@@ -234,14 +234,16 @@ def plot_throughput(sw: pd.DataFrame, knees: pd.DataFrame, knee_shown: bool):
     ax.set_ylim(bottom=0)
     ax.set_xlabel("batch size (sequences per generate call, log scale)")
     ax.set_ylabel("throughput (tok/s, whole batch)")
-    ax.legend(title="x: first batch with no result", fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.legend(
+        title="x: first batch with no result", title_fontsize=8, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0)
+    )
     fig.tight_layout()
     return fig
 
 
 def plot_ms_per_token(sw: pd.DataFrame):
     """The tool's msec/token (1000 / aggregate rate) vs the per-sequence time per token."""
-    fig, ax = plt.subplots()
+    fig, ax = plt.subplots(figsize=(9, 4.5))
     drawn = False
     for i, ((_, fw, dtype), g) in enumerate(sw.groupby(["model", "framework", "dtype"], sort=False)):
         ok = g[g["has_result"]].sort_values("batch_size")

@@ -287,7 +287,7 @@ def sweep_note(swept: dict) -> str:
 
 def sweep_table(configs: pd.DataFrame) -> pd.DataFrame:
     """The settings combinations of the chosen model, with the one kept marked."""
-    return configs.rename(columns={"n_limits": "power limits", "score": "rate vs best (mean)"}).round(3)
+    return configs.rename(columns={"n_limits": "power limits", "score": "rate vs best (mean)"})
 
 
 def energy_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -305,15 +305,15 @@ def energy_table(table: pd.DataFrame) -> pd.DataFrame:
         columns={
             "power_limit_w": "limit (W)",
             "mean": "tok/s",
-            "std": "±",
+            "std": "± (tok/s)",
             "power_w": "power (W)",
             "power_source": "power from",
             "j_per_tok": "J/token (estimate)",
-            "unc": "± (%)",
+            "unc": "J/token ± (%)",
             "pareto": "Pareto (means)",
             "clearly_dominated": "clearly dominated",
         }
-    ).round(4)
+    )
 
 
 def sweet_display(table: pd.DataFrame, fraction: float) -> pd.DataFrame:
@@ -322,7 +322,23 @@ def sweet_display(table: pd.DataFrame, fraction: float) -> pd.DataFrame:
     k = power.knees(table)
     s["knee_w"] = s["test"].map(lambda t: k[t][0])
     s["knee_strength"] = s["test"].map(lambda t: k[t][1])
-    return s.round(3)
+    for col in ("sweet_cv", "retained", "drop"):
+        s[col] = 100 * s[col]
+    return s.rename(
+        columns={
+            "peak": "peak (tok/s)",
+            "peak_limit_w": "limit at peak (W)",
+            "sweet_limit_w": "sweet spot (W)",
+            "sweet_mean": "rate there (tok/s)",
+            "sweet_cv": "CV there (%)",
+            "retained": "share of peak kept (%)",
+            "saving_w": "power saved (W)",
+            "drop": "drop over the range (%)",
+            "n_limits": "limits",
+            "knee_w": "knee (W)",
+            "knee_strength": "knee strength",
+        }
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -39,6 +39,10 @@ def show(
     if not index:
         st = st.hide(axis="index")
     st = st.set_properties(**{"white-space": "normal", "text-align": "right"})
+    # text reads from the left and wraps anywhere (a long URL or file name must not push the table wider)
+    text = [c for c in d.columns if not pd.api.types.is_numeric_dtype(d[c]) and not pd.api.types.is_bool_dtype(d[c])]
+    if text:
+        st = st.set_properties(subset=text, **{"text-align": "left", "overflow-wrap": "anywhere"})
     st = st.set_table_attributes('class="dataframe benchbook-table"')
     if caption:
         st = st.set_caption(caption)

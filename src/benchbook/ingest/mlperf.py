@@ -1,0 +1,158 @@
+"""MLPerf Inference LoadGen `mlperf_log_summary.txt` of the LLM benchmarks (Server and Offline).
+
+The file has three sections under `====` banners: "MLPerf Results Summary" (SUT name, Scenario,
+Mode, the headline rates, `Result is : VALID|INVALID` with the constraint checks and, for LLMs,
+the TTFT/TPOT early-stopping results), "Additional Stats" (latencies, first-token latencies and
+time-per-output-token in ns: min, max, mean and percentiles) and "Test Parameters Used"
+(`target_qps`, `ttft_latency (ns)`, seeds, counts).
+
+Tidy names follow the serving contract: samples are requests, so `Completed samples per second`
+(Server) and `Samples per second` (Offline) are `request_throughput`; `Completed tokens per
+second` / `Tokens per second` (generated tokens) are `output_throughput`; `Scheduled samples per
+second` (the offered load) is `scheduled_request_rate`; the latencies are `e2el`, `ttft` and
+`tpot`. LoadGen prints them in ns: they are converted to ms (unit `ms`, note "LoadGen printed ns").
+
+Settings: scenario, mode, SUT name, the result, `target_qps` and the TTFT/TPOT limits (ms); the
+constraint checks and early-stopping lines go to `checks`. Test parameters other than these are
+configuration, not measurements, and are not cells. Counting (cells_read == kept + rejected): every
+number of the first two sections is a cell; P97 and P99.9 have no tidy statistic and are
+rejected; the Server summary repeats `Completed tokens per second` in Additional Stats, and the
+repeat is reported as a duplicate by the common screen.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, register, rejected, tidy
+
+NAME = "mlperf-loadgen"
+
+SETTINGS = {
+    "run": "str",
+    "scenario": "str",
+    "mode": "str",
+    "sut": "str",
+    "result": "str",
+    "target_qps": "float64",
+    "ttft_limit_ms": "float64",
+    "tpot_limit_ms": "float64",
+    "checks": "str",
+}
+
+METRICS = {
+    "request_throughput": "req/s: completed samples (requests) per second",
+    "output_throughput": "tok/s: generated tokens per second",
+    "scheduled_request_rate": "req/s: samples per second LoadGen scheduled (the offered load, Server)",
+    "e2el": "ms: sample latency (printed in ns)",
+    "ttft": "ms: first-token latency (printed in ns)",
+    "tpot": "ms: time per output token (printed in ns)",
+}
+
+BANNER_RE = re.compile(r"^={20,}\s*$")
+ROW_RE = re.compile(rf"^\s*(?P<label>[^:*]+?)\s*:\s*(?P<value>{NUMBER})\s*$")
+TEXT_ROW_RE = re.compile(r"^\s*(?P<label>[^:*]+?)\s*:\s*(?P<value>.*?)\s*$")
+STAT_RE = re.compile(
+    r"^(?:(?P<word>Min|Max|Mean) (?P<a>latency|First Token latency|Time to Output Token)"
+    r"|(?P<p>\d+(?:\.\d+)?) percentile (?P<b>latency|first token latency|time to output token)) \(ns\)$",
+    re.IGNORECASE,
+)
+KINDS = {"latency": "e2el", "first token latency": "ttft", "time to output token": "tpot"}
+TIDY_P = {50.0: "p50", 90.0: "p90", 95.0: "p95", 99.0: "p99"}
+RATES = {
+    "Completed samples per second": ("request_throughput", "req/s"),
+    "Samples per second": ("request_throughput", "req/s"),
+    "Completed tokens per second": ("output_throughput", "tok/s"),
+    "Tokens per second": ("output_throughput", "tok/s"),
+    "Scheduled samples per second": ("scheduled_request_rate", "req/s"),
+}
+NS_NOTE = "LoadGen printed ns; converted to ms"
+
+
+def sniff(text: str) -> bool:
+    return "MLPerf Results Summary" in text[:2000] and "Scenario" in text[:4000]
+
+
+def parse(text: str, source: str) -> Parsed:
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    head = next((i for i, s in enumerate(lines) if s.strip() == "MLPerf Results Summary"), None)
+    if head is None:
+        raise ParseError(source, 1, "no 'MLPerf Results Summary' banner: not a LoadGen mlperf_log_summary.txt")
+    settings = {k: None for k in ("run", "scenario", "mode", "sut", "result", "checks")}
+    settings.update(run="summary", target_qps=math.nan, ttft_limit_ms=math.nan, tpot_limit_ms=math.nan)
+    checks: list[str] = []
+    records, rejects, messages = [], [], []
+    cells = 0
+    section = None
+    for j in range(head, len(lines)):
+        s, ln = lines[j].strip(), j + 1
+        if not s or BANNER_RE.match(s):
+            continue
+        if s in ("MLPerf Results Summary", "Additional Stats", "Test Parameters Used"):
+            section = s
+            continue
+        if section == "Test Parameters Used":
+            m = ROW_RE.match(s)
+            if m and m["label"] == "target_qps":
+                settings["target_qps"] = float(m["value"])
+            elif m and m["label"] in ("ttft_latency (ns)", "tpot_latency (ns)"):
+                settings[f"{m['label'][:4]}_limit_ms"] = float(m["value"]) / 1e6
+            elif re.search(r"\d+ (warnings|errors) encountered", s):
+                messages.append(f"{source}:{ln}: {s}")
+            continue
+        m = ROW_RE.match(s)
+        if m is None:
+            t = TEXT_ROW_RE.match(s)
+            if t and t["label"] in ("SUT name", "Scenario", "Mode"):
+                settings[{"SUT name": "sut", "Scenario": "scenario", "Mode": "mode"}[t["label"]]] = t["value"]
+            elif t and t["label"] == "Result is":
+                settings["result"] = t["value"]
+            elif t and t["value"] in ("Yes", "No"):
+                checks.append(f"{t['label']}={t['value']}")
+            elif s.startswith("*") or s.endswith("Result:"):
+                checks.append(s)
+                for x in re.findall(rf"(?<![\w.]){NUMBER}(?![\w.])", s):
+                    cells += 1
+                    rejects.append((ln, s, f"early-stopping note ({x}), not a tidy measurement"))
+            elif re.search(r"\d", s):
+                raise ParseError(source, ln, f"expected 'Label : value' in the LoadGen summary, found {s[:60]!r}")
+            continue
+        label, value = m["label"], float(m["value"])
+        cells += 1
+        st = STAT_RE.match(label)
+        if label in RATES:
+            metric, unit = RATES[label]
+            records.append(dict(line=ln, metric=metric, statistic="value", value=value, unit=unit, note=None))
+        elif st:
+            kind = KINDS[(st["a"] or st["b"]).lower()]
+            if st["word"]:
+                stat = {"min": "min", "max": "max", "mean": "mean"}[st["word"].lower()]
+            else:
+                stat = TIDY_P.get(float(st["p"]))
+                if stat is None:
+                    rejects.append((ln, s, f"percentile P{st['p']} is not a tidy statistic (p50, p90, p95, p99)"))
+                    continue
+            records.append(dict(line=ln, metric=kind, statistic=stat, value=value / 1e6, unit="ms", note=NS_NOTE))
+        else:
+            rejects.append((ln, s, "a LoadGen line this parser has no tidy name for"))
+    if settings["scenario"] is None or cells == 0:
+        raise ParseError(source, head + 1, "a LoadGen summary without a Scenario line or any result")
+    settings["checks"] = "; ".join(checks) or None
+    if settings["result"] and settings["result"] != "VALID":
+        messages.append(f"{source}: LoadGen marked the run {settings['result']} ({settings['checks']})")
+    records = [{**settings, **r} for r in records]
+    table = tidy(TOOL, records, source)
+    return Parsed(tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells)
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="MLPerf Inference LoadGen mlperf_log_summary.txt (LLM Server / Offline)",
+        metrics=METRICS,
+    )
+)

@@ -1,0 +1,162 @@
+"""Every figure of the attention, power, bandwidth and reproduction chapters, built from the
+presentation functions on the seed and on every fixture of the chapter's tool: no text collides with
+another, no legend covers data, and the points drawn are the points the data has."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from benchbook import checks, config, ingest  # noqa: E402
+from benchbook.analysis import attention, bandwidth, power  # noqa: E402
+from benchbook.presentation import attention as att_show  # noqa: E402
+from benchbook.presentation import bandwidth as bw_show  # noqa: E402
+from benchbook.presentation import labels  # noqa: E402
+from benchbook.presentation import power as pw_show  # noqa: E402
+from benchbook.presentation import reproduction as rep_show  # noqa: E402
+from benchbook.presentation.plotting import message_figure, overlaps, use_theme  # noqa: E402
+
+SEED = config.PROJ_ROOT / "data" / "raw" / "rtx_pro_6000" / "004_6d4f73623fb8afcd.txt"
+FIXTURES = config.PROJ_ROOT / "tests" / "fixtures"
+
+
+def _inputs(tool: str) -> list[Path]:
+    return [SEED] + sorted(f for f in (FIXTURES / tool).iterdir() if f.name != "README.md")
+
+
+def _id(p: Path) -> str:
+    return p.name
+
+
+@pytest.fixture(autouse=True)
+def _theme():
+    use_theme()
+    yield
+    plt.close("all")
+
+
+def _markers(ax) -> int:
+    """Data points drawn as markers on `ax` (scatter offsets and line vertices with a marker)."""
+    n = sum(len(c.get_offsets()) for c in ax.collections if not hasattr(c, "get_segments"))
+    return n + sum(len(ln.get_xydata()) for ln in ax.get_lines() if ln.get_marker() not in (None, "None", ""))
+
+
+@pytest.mark.parametrize("src", _inputs("attention-gym"), ids=_id)
+def test_attention_figures(src):
+    df, _ = ingest.read_all([src], tool="attention-gym")
+    k = attention.with_work(attention.kernels(df))
+    sp = attention.speedups(k)
+    pts = attention.roofline_points(k)
+    peaks = attention.peaks("", [src.read_text(encoding="utf-8", errors="replace")], 0.0, 0.0)
+    figs = {
+        "tflops": att_show.tflops_figure(k),
+        "speedup": att_show.speedup_figure(sp),
+        "roof": att_show.roofline_figure(pts, peaks),
+    }
+    for name, fig in figs.items():
+        assert overlaps(fig) == [], name
+    drawable = sp[sp["flex_vs_sdpa"].notna() & sp["density"].notna()]
+    ax = figs["speedup"].axes[0]
+    if len(drawable):
+        shown = np.vstack([c.get_offsets() for c in ax.collections])
+        assert sorted(shown[:, 1]) == pytest.approx(sorted(drawable["flex_vs_sdpa"]))
+        assert ax.get_legend() is None and figs["speedup"].legends, "the legend sits outside the axes"
+    bars = [b.get_height() for b in figs["tflops"].axes[0].patches if np.isfinite(b.get_height())]
+    fw = k[k["pass"] == "fw"]
+    if len(fw):
+        assert max(bars) == pytest.approx(fw["tflops"].max())
+
+
+@pytest.mark.parametrize("src", _inputs("llama-bench"), ids=_id)
+def test_power_figures(src):
+    df, _ = ingest.read_all([src], tool="llama-bench")
+    chosen = power.pick_model(df)
+    kept, _ = power.hold_fixed(df, chosen)
+    table = power.energy(power.rate_table(kept, chosen), None)
+    if not power.has_power(table):  # the chapter glues a note instead of each figure
+        assert overlaps(message_figure("needs the same test at two or more power limits")) == []
+        return
+    figs = {
+        "throughput": pw_show.throughput_figure(table, chosen),
+        "pareto": pw_show.energy_figure(table),
+        "cv": pw_show.cv_figure(table),
+    }
+    for name, fig in figs.items():
+        assert overlaps(fig) == [], name
+    for ax, (test, g) in zip(figs["pareto"].axes, table.groupby("test", sort=True), strict=True):
+        assert ax.get_title() == test
+        line = ax.get_lines()[0]
+        assert sorted(line.get_ydata()) == pytest.approx(sorted(g["j_per_tok"]))
+        shown = {t.get_text() for t in ax.texts}
+        assert shown <= {f"{w:.0f} W" for w in g["power_limit_w"]} and shown, "only limits label the points"
+
+
+@pytest.mark.parametrize("src", _inputs("llama-bench"), ids=_id)
+def test_bandwidth_figures(src):
+    df, _ = ingest.read_all([src], tool="llama-bench")
+    kept, _ = bandwidth.reduce(bandwidth.generation_rows(df))
+    pts = bandwidth.points(kept, "", {}, 0.0, 0.0)
+    figs = {
+        "ceiling": bw_show.ceiling_figure(pts),
+        "fraction": bw_show.fraction_figure(pts),
+        "roofline": bw_show.roofline_figure(pts),
+    }
+    for name, fig in figs.items():
+        assert overlaps(fig) == [], name
+    placed = bw_show.placed(pts)
+    ax = figs["ceiling"].axes[0]
+    if len(placed):
+        assert _markers(ax) == len(placed)
+        names = {bandwidth.label(r) for _, r in placed.iterrows()}
+        assert {t.get_text() for t in ax.texts} <= names
+        widths = sorted(b.get_width() for b in figs["fraction"].axes[0].patches)
+        assert widths == pytest.approx(sorted(100 * placed["fraction_of_peak"]))
+    else:
+        assert _markers(ax) == 0 and figs["ceiling"].axes[0].texts[0].get_text() == bw_show.NO_RESULTS
+
+
+#: The fixture folders of the tools the reproduction appendix recomputes (those of the raw files).
+CHECKED_TOOLS = ["attention-gym", "hf-batch-sweep", "llama-bench", "sglang-quant-report", "tgi-benchmark"]
+CHECKED_TOOLS += ["vllm-bench-serve"]
+
+
+@pytest.mark.parametrize("src", [config.RAW_DIR] + [FIXTURES / t for t in CHECKED_TOOLS], ids=lambda p: p.name)
+def test_reproduction_figure(src):
+    table = checks.reproduce_all(checks.expand(str(src)))
+    fig = rep_show.agreement_figure(table)
+    assert overlaps(fig) == []
+    diffs = rep_show.differences(table)
+    if len(diffs):
+        ax = fig.axes[0]
+        assert sum(len(c.get_offsets()) for c in ax.collections) == len(diffs)
+        assert ax.get_legend() is None and fig.legends, "the legend sits below the axes, off the strips"
+
+
+def test_overlaps_finds_a_collision_and_place_avoids_it():
+    """The check fires on two labels drawn on the same spot; `labels.place` puts the second one
+    elsewhere or leaves it out, and never on a plotted point."""
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.scatter([1, 1.001, 2], [1, 1.001, 2])
+    ax.annotate("first label", (1, 1))
+    ax.annotate("second label", (1.001, 1.001))
+    assert any("first label" in o and "second label" in o for o in overlaps(fig))
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.scatter([1, 1.001, 2], [1, 1.001, 2])
+    left_out = labels.place(ax, [(1, 1, "first label"), (1.001, 1.001, "second label"), (2, 2, "third")])
+    assert overlaps(fig) == []
+    assert len(ax.texts) + len(left_out) == 3 and "first label" not in left_out
+
+
+def test_legend_on_points_is_found():
+    """A legend drawn over the data is reported (the design moves legends outside the axes)."""
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.scatter(np.linspace(0, 1, 50), np.full(50, 1.0), label="points")
+    ax.set_ylim(0.95, 1.05)
+    ax.legend(loc="center")
+    assert any("legend covers" in o for o in overlaps(fig))

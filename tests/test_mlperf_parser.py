@@ -1,0 +1,140 @@
+"""mlperf-loadgen parser: real LLM Server and Offline LoadGen summaries (MLPerf Inference v4.1), bad input."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError
+from benchbook.ingest import mlperf as m
+
+FIX = config.FIXTURES_DIR / "mlperf-loadgen"
+SERVER = FIX / "amd_mi300x_llama2_70b_server_summary.txt"
+OFFLINE = FIX / "amd_mi300x_llama2_70b_offline_summary.txt"
+TOOL = "mlperf-loadgen"
+
+
+def parsed(path):
+    return ingest.read_parsed(path, tool=TOOL)[0]
+
+
+def cell(df, metric, statistic):
+    hit = df[(df["metric"] == metric) & (df["statistic"] == statistic)]
+    assert len(hit) == 1, (metric, statistic, len(hit))
+    return hit.iloc[0]
+
+
+@pytest.mark.parametrize("path", [SERVER, OFFLINE], ids=lambda p: p.name)
+def test_detected_as_mlperf_only(path):
+    assert ingest.detect(path.read_text()) == [TOOL]
+
+
+def test_server_values_settings_and_units():
+    p = parsed(SERVER)
+    t = p.table
+    assert cell(t, "request_throughput", "value")["value"] == 71.74
+    row = cell(t, "output_throughput", "value")
+    assert (row["value"], row["line"], row["unit"]) == (21028.23, 8, "tok/s")
+    ttft = cell(t, "ttft", "p99")
+    assert (ttft["value"], ttft["unit"], ttft["line"]) == (1604.171041, "ms", 41)
+    assert "ns" in ttft["note"]
+    assert cell(t, "tpot", "mean")["value"] == 143.097185
+    assert cell(t, "e2el", "max")["value"] == 201165.526734
+    assert cell(t, "scheduled_request_rate", "value")["value"] == 73.66
+    assert set(t["scenario"]) == {"Server"} and set(t["result"]) == {"VALID"}
+    assert set(t["target_qps"]) == {73.5}
+    assert set(t["ttft_limit_ms"]) == {2000.0} and set(t["tpot_limit_ms"]) == {200.0}
+    assert "TTFT Early Stopping Result:" in t["checks"].iat[0]
+
+
+def test_server_counting_percentiles_and_the_repeated_rate():
+    p = parsed(SERVER)
+    assert p.cells_read == len(p.table) + len(p.rejected) == 31
+    reasons = list(p.rejected["reason"])
+    assert sum("not a tidy statistic" in r for r in reasons) == 6
+    dup = p.rejected[p.rejected["reason"].str.startswith("duplicate row")]
+    assert list(dup["line"]) == [33]
+
+
+def test_offline():
+    p = parsed(OFFLINE)
+    t = p.table
+    assert cell(t, "request_throughput", "value")["value"] == 80.15
+    assert cell(t, "output_throughput", "value")["value"] == 23514.8
+    assert cell(t, "e2el", "p50")["value"] == 900756.542973
+    assert "ttft" not in set(t["metric"])
+    assert set(t["scenario"]) == {"Offline"} and set(t["target_qps"]) == {80.0}
+    assert p.messages == [f"{OFFLINE.name}:52: 9 warnings encountered. See detailed log."]
+    assert p.cells_read == 11
+
+
+def test_invalid_run_is_said():
+    text = (
+        SERVER.read_text()
+        .replace("Result is : VALID", "Result is : INVALID")
+        .replace("Performance constraints satisfied : Yes", "Performance constraints satisfied : No")
+    )
+    p = m.parse(text, "inv.txt")
+    assert set(p.table["result"]) == {"INVALID"}
+    assert p.messages[0].startswith("inv.txt: LoadGen marked the run INVALID (Performance constraints satisfied=No")
+
+
+def test_cli_writes_the_printed_numbers(tmp_path):
+    from typer.testing import CliRunner
+
+    from benchbook.cli import app
+
+    out = tmp_path / "out.csv"
+    res = CliRunner().invoke(app, ["ingest", str(OFFLINE), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    df = pd.read_csv(out)
+    assert 23514.8 in set(df["value"]) and set(df["unit"]) >= {"ms", "req/s", "tok/s"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "hello\n",
+        "MLPerf Results Summary\n",
+        "MLPerf Results Summary\nScenario : Server\n",
+        "MLPerf Results Summary\nScenario : Server\nsomething 12 odd\n",
+    ],
+)
+def test_bad_input_raises_parse_error(text):
+    with pytest.raises(ParseError):
+        m.parse(text, "bad.txt")
+
+
+TEXTS = [SERVER.read_text(), OFFLINE.read_text()]
+
+
+def _only_parse_error(text):
+    try:
+        p = m.parse(text, "x")
+    except ParseError:
+        return
+    assert p.cells_read == len(p.table) + len(p.rejected)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, max(len(t) for t in TEXTS)), st.sampled_from(TEXTS))
+def test_truncated(n, text):
+    _only_parse_error(text[:n])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from(TEXTS))
+def test_byte_flipped(pos, byte, text):
+    b = bytearray(text.encode())
+    b[pos % len(b)] = byte
+    _only_parse_error(b.decode("utf-8", errors="replace"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(TEXTS[0].split("\n")))
+def test_shuffled(lines):
+    _only_parse_error("\n".join(lines))
