@@ -202,7 +202,10 @@ def test_descriptions_name_only_what_the_input_has(seed):
         "assumed: the input names no device, pass `gpu` for yours)"
     )
     t = show.sdpa_table(seed[0])
-    assert list(t.columns) == ["mask", "block density", "time (ms)", "printed (TFLOP/s)", "performed (TFLOP/s)"] and len(t) == 7
+    assert (
+        list(t.columns) == ["mask", "block density", "time (ms)", "printed (TFLOP/s)", "performed (TFLOP/s)"]
+        and len(t) == 7
+    )
 
 
 def test_sources_page_counts_the_seed_masks(seed):

@@ -50,7 +50,7 @@ def test_speed_trend_both_ways():
     c = worded(cp.speed_trend(flat, "pp512", "pp"))
     assert c.status == "withheld" and "holds or rises" in c.text
     c = worded(cp.speed_trend(flat.iloc[0:0], None, "pp"))
-    assert c.status == "withheld" and "0 point(s)" in c.text
+    assert c.status == "withheld" and "0 points" in c.text
 
 
 def test_flat_top_both_ways():

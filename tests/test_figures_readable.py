@@ -160,3 +160,27 @@ def test_legend_on_points_is_found():
     ax.set_ylim(0.95, 1.05)
     ax.legend(loc="center")
     assert any("legend covers" in o for o in overlaps(fig))
+
+
+def test_agreement_figure_plots_the_log_relative_difference():
+    """Points: 101 vs 100 (1 % -> 0), 100 vs 100 (exact -> -4), 55 vs 50 (10 % -> 1); a zero or missing
+    published value is left out; the one disagreement is coloured apart."""
+    import pandas as pd
+
+    table = pd.DataFrame(
+        {
+            "tool": ["tgi", "tgi", "llama", "llama", "tgi"],
+            "published": [100.0, 100.0, 50.0, 0.0, None],
+            "recomputed": [101.0, 100.0, 55.0, 3.0, 4.0],
+            "agrees": [True, True, False, False, False],
+        }
+    )
+    fig = rep_show.agreement_figure(table)
+    ax = fig.axes[0]
+    xs = sorted(float(x) for c in ax.collections for x, _ in c.get_offsets())
+    assert xs == pytest.approx([-4.0, 0.0, 1.0])
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == [
+        "agrees at the printed precision",
+        "disagrees at the printed precision",
+    ]
+    assert overlaps(fig) == []

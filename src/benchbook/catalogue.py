@@ -66,7 +66,7 @@ def dictionary_table() -> pd.DataFrame:
         rows.append(
             {
                 "column": col,
-                "type": ", ".join(dict.fromkeys(g["dtype"])),
+                "type": ", ".join(dict.fromkeys(g["dtype"].str.replace("[pyarrow]", "", regex=False))),
                 "kind": "common" if (g["kind"] == "common").all() else "setting",
                 "tools": "every tool" if common else ", ".join(sorted(g["tool"].unique())),
             }
@@ -75,8 +75,9 @@ def dictionary_table() -> pd.DataFrame:
 
 
 def files_table(files: pd.DataFrame) -> pd.DataFrame:
-    """`manifests` for reading: the columns a reader scans, with their meaning in the name."""
-    return files[["folder", "file", "tools", "model", "hardware", "lines", "sha256_ok", "chapters"]].rename(
+    """`manifests` for reading: the short columns a reader scans (model and hardware, long texts, are in
+    each file's description below the table)."""
+    return files[["folder", "file", "tools", "lines", "sha256_ok", "chapters"]].rename(
         columns={"sha256_ok": "bytes match sha256", "chapters": "read by chapters"}
     )
 
@@ -89,6 +90,16 @@ def metric_dictionary() -> pd.DataFrame:
         for metric, meaning in tool.metrics.items()
     ]
     return pd.DataFrame(rows, columns=["tool", "metric", "meaning"])
+
+
+def metric_table() -> pd.DataFrame:
+    """`metric_dictionary` for reading: the unit (a meaning's "unit: ..." prefix) in a column of its own."""
+    m = metric_dictionary()
+    parts = m["meaning"].str.split(": ", n=1, expand=True).reindex(columns=[0, 1])
+    has_unit = parts[1].notna() & parts[0].str.len().le(12)
+    return m.assign(unit=parts[0].where(has_unit), meaning=parts[1].where(has_unit, m["meaning"]))[
+        ["tool", "metric", "unit", "meaning"]
+    ]
 
 
 #: A command-line option (`--max-concurrency`): shown as code, so the page's typography does not

@@ -229,7 +229,9 @@ def goodput_bounds(r: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> p
                 goodput_hi=hi * lam,
             )
         )
-    return pd.concat([r.reset_index(drop=True), pd.DataFrame(rows)], axis=1)
+    cols = ["ttft_share_lo", "ttft_share_hi", "tpot_share_lo", "tpot_share_hi", "share_lo", "share_hi"]
+    cols += ["goodput_lo", "goodput_hi"]
+    return pd.concat([r.reset_index(drop=True), pd.DataFrame(rows, columns=cols)], axis=1)
 
 
 def exact_goodput(req: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> pd.DataFrame:
@@ -348,8 +350,17 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
     from benchbook import ingest
     from benchbook.ingest import vllm_serve
 
-    r = runs(ingest.read_all(paths, tool="vllm-bench-serve")[0])
-    req = pd.concat([vllm_serve.requests(p) for p in paths], ignore_index=True)
+    frames, detailed = [], []
+    for path in paths:
+        found = [t for t in ingest.detect(ingest._load_text(path)) if t in ingest.SERVING_TOOLS]
+        for tool in found:
+            df = ingest.read(path, tool=tool)
+            df.attrs = {}
+            frames.append(df)
+        if "vllm-bench-serve" in found:
+            detailed.append(vllm_serve.requests(path))
+    r = runs(pd.concat(frames, ignore_index=True))
+    req = pd.concat(detailed, ignore_index=True) if detailed else pd.DataFrame(columns=vllm_serve.REQUEST_COLUMNS)
     return r, req
 
 

@@ -40,6 +40,20 @@ def _missing(ev: dict, keys) -> list[str]:
     return [k for k in keys if ev.get(k) is None or (isinstance(ev.get(k), float) and not math.isfinite(ev[k]))]
 
 
+#: How a missing evidence field reads in a sentence.
+_MISSING_PHRASES = {
+    "fraction": "the measurement to compare with the peak",
+    "peak": "the device's peak",
+    "device": "the device",
+    "active_params_b": "the model's size",
+    "bytes_per_token": "the bytes moved per token",
+}
+
+
+def _missing_reason(keys) -> str:
+    return "the input does not give " + ", ".join(_MISSING_PHRASES.get(k, k.replace("_", " ")) for k in keys)
+
+
 def _suspects(ev: dict) -> str:
     s = ev.get("suspects") or list(DEFAULT_SUSPECTS)
     return "; ".join(s)
@@ -55,7 +69,7 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
     if ev.get("streaming"):
         miss += _missing(ev, ("active_params_b", "bytes_per_token"))
     if miss:
-        return "withheld", f"missing evidence: {', '.join(miss)}"
+        return "withheld", _missing_reason(miss)
     frac = _num(ev, "fraction")
     if frac < 0:
         return "withheld", "a negative fraction of a peak is not a measurement"
@@ -133,7 +147,8 @@ def knee(ev: dict) -> tuple[str, str]:
     """A knee (or sweet spot) needs enough points and a rule whose strength clears its minimum."""
     n, min_n = _num(ev, "n_points"), _num(ev, "min_points")
     if n is None or min_n is None or n < min_n:
-        return "withheld", f"{int(n or 0)} points; the rule needs at least {int(min_n or 4)}"
+        n = int(n or 0)
+        return "withheld", f"{n} point{'s' if n != 1 else ''}; the rule needs at least {int(min_n or 4)}"
     if ev.get("x") is None:
         return "withheld", "the rule finds no point on this curve"
     s, min_s = _num(ev, "strength"), _num(ev, "min_strength")
@@ -163,7 +178,7 @@ def scaling(ev: dict) -> tuple[str, str]:
     xs = [x for x, y in zip(ev.get("xs") or [], ev.get("ys") or [], strict=False) if x is not None and y is not None]
     min_n = _num(ev, "min_points") or 3
     if len(xs) < min_n:
-        return "withheld", f"{len(xs)} point(s); a trend needs at least {int(min_n)}"
+        return "withheld", f"{len(xs)} point{'s' if len(xs) != 1 else ''}; a trend needs at least {int(min_n)}"
     got = trend(ev)
     if got != ev.get("direction"):
         return "withheld", f"the values are {got}, not {ev.get('direction')}"

@@ -168,13 +168,21 @@ def set_aside_frame(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(df.attrs.get("rejected", []), columns=REJECTED_COLUMNS)
 
 
-def set_aside(paths, tool: str | None = None) -> pd.DataFrame:
-    """The rejected cells of some files (REJECTED_COLUMNS), as `benchbook ingest --rejected` writes them."""
-    frames = [p.rejected for path in paths for p in read_parsed(path, tool) if len(p.rejected)]
+def set_aside(paths, tool: str | tuple[str, ...] | None = None) -> pd.DataFrame:
+    """The rejected cells of some files (REJECTED_COLUMNS), as `benchbook ingest --rejected` writes
+    them; of one tool, of those of several tools each file holds, or of every tool it holds."""
+    frames = []
+    for path in paths:
+        if isinstance(tool, tuple):
+            names = [n for n in detect(_load_text(config.resolve(path))) if n in tool]
+            parsed = [q for n in names for q in read_parsed(path, n)]
+        else:
+            parsed = read_parsed(path, tool)
+        frames += [q.rejected for q in parsed if len(q.rejected)]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=REJECTED_COLUMNS)
 
 
-def set_aside_note(paths, tool: str | None = None) -> str | None:
+def set_aside_note(paths, tool: str | tuple[str, ...] | None = None) -> str | None:
     """A chapter's one-sentence "data set aside" note (None when every number was kept), e.g.
     "Data set aside: 3 numbers of run.txt (2 out of physical range, 1 table not read); the data-audit
     appendix lists them." """

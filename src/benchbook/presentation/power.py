@@ -317,27 +317,32 @@ def energy_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def sweet_display(table: pd.DataFrame, fraction: float) -> pd.DataFrame:
-    """The sweet spot and knee per test, for display."""
+    """The sweet spot and knee, one column per test and one row per quantity (eleven quantities side
+    by side would not fit a page)."""
     s = power.sweet_spot(table, fraction)
     k = power.knees(table)
     s["knee_w"] = s["test"].map(lambda t: k[t][0])
     s["knee_strength"] = s["test"].map(lambda t: k[t][1])
     for col in ("sweet_cv", "retained", "drop"):
         s[col] = 100 * s[col]
-    return s.rename(
-        columns={
-            "peak": "peak (tok/s)",
-            "peak_limit_w": "limit at peak (W)",
-            "sweet_limit_w": "sweet spot (W)",
-            "sweet_mean": "rate there (tok/s)",
-            "sweet_cv": "CV there (%)",
-            "retained": "share of peak kept (%)",
-            "saving_w": "power saved (W)",
-            "drop": "drop over the range (%)",
-            "n_limits": "limits",
-            "knee_w": "knee (W)",
-            "knee_strength": "knee strength",
-        }
+    return (
+        s.rename(
+            columns={
+                "peak": "peak (tok/s)",
+                "peak_limit_w": "limit at peak (W)",
+                "sweet_limit_w": "sweet spot (W)",
+                "sweet_mean": "rate there (tok/s)",
+                "sweet_cv": "CV there (%)",
+                "retained": "share of peak kept (%)",
+                "saving_w": "power saved (W)",
+                "drop": "drop over the range (%)",
+                "n_limits": "limits",
+                "knee_w": "knee (W)",
+                "knee_strength": "knee strength",
+            }
+        )
+        .set_index("test")
+        .T.astype(float)
     )
 
 

@@ -196,8 +196,8 @@ def assumed_rate_note(r: pd.DataFrame) -> str:
         return ""
     who = "One run prints no request rate; it is" if n == 1 else f"{n} runs print no request rate; they are"
     return (
-        f"{who} taken at the tool's default, `--request-rate inf` (every request sent at once, or as fast as the "
-        "concurrency cap allows)."
+        f"{who} taken as unlimited, the default of vLLM's and SGLang's serving benchmarks (`--request-rate inf`) "
+        "and what AIPerf's concurrency mode does: every request sent at once, or as fast as the concurrency cap allows."
     )
 
 
@@ -247,6 +247,8 @@ def pareto_sentence(r: pd.DataFrame) -> str:
     pu = (1000 / r["tpot_mean"]).replace([np.inf, -np.inf], np.nan).dropna() if "tpot_mean" in r else pd.Series()
     if pu.empty:
         return "No run prints a mean TPOT, so per-user speed cannot be shown."
+    if len(pu) == 1:
+        return f"The one run with a mean TPOT gives each user {pu.iat[0]:.0f} tok/s."
     return f"Across the runs, per-user speed ranges from {pu.max():.0f} tok/s down to {pu.min():.0f} tok/s."
 
 

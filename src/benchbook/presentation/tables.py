@@ -39,14 +39,24 @@ def show(
     if not index:
         st = st.hide(axis="index")
     st = st.set_properties(**{"white-space": "normal", "text-align": "right"})
-    # text reads from the left and wraps anywhere (a long URL or file name must not push the table wider)
+    # text reads from the left; a cell with a very long word (a URL, a file name) may break inside it, so
+    # that it does not push the table wider than the page, while short words are never split
     text = [c for c in d.columns if not pd.api.types.is_numeric_dtype(d[c]) and not pd.api.types.is_bool_dtype(d[c])]
     if text:
-        st = st.set_properties(subset=text, **{"text-align": "left", "overflow-wrap": "anywhere"})
+        st = st.set_properties(subset=text, **{"text-align": "left"})
+        st = st.map(lambda v: "overflow-wrap: anywhere" if _long_word(v) else "", subset=text)
     st = st.set_table_attributes('class="dataframe benchbook-table"')
     if caption:
         st = st.set_caption(caption)
     return st
+
+
+#: Characters beyond which a word may be broken inside a table cell.
+LONG_WORD = 24
+
+
+def _long_word(v) -> bool:
+    return isinstance(v, str) and any(len(w) > LONG_WORD for w in v.split())
 
 
 def _float_format(sig: int):
