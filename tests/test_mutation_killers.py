@@ -236,32 +236,33 @@ def test_register_puts_the_tool_in_the_registry():
 def _reproduction() -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "source": ["a.txt", "a.txt", "a.txt", "b.txt", "b.txt"],
-            "tool": ["tgi", "tgi", "tgi", "llama", "llama"],
-            "published": [100.0, 100.0, 0.0, 50.0, np.nan],
-            "recomputed": [101.0, 100.0, 1.0, 55.0, 50.0],
-            "agrees": [False, True, False, False, False],
+            "source": ["b.txt", "b.txt", "a.txt", "a.txt", "a.txt", "a.txt"],
+            "tool": ["llama", "llama", "tgi", "tgi", "tgi", "tgi"],
+            "published": [50.0, np.nan, 100.0, 100.0, 0.0, 1.0],
+            "recomputed": [55.0, 50.0, 101.0, 100.0, 1.0, 1.0],
+            "agrees": [False, False, False, True, False, True],
+            "why_not": ["off by 10 %", "not printed", "off by 1 %", np.nan, "printed 0", np.nan],
         }
     )
 
 
 def test_summary_counts_agreement_per_source_and_tool():
     s = checks.summary(_reproduction()).set_index(["source", "tool"])
-    assert s.loc[("a.txt", "tgi")].to_dict() == {"recomputed": 3, "agree": 1, "disagree": 2}
+    assert s.loc[("a.txt", "tgi")].to_dict() == {"recomputed": 4, "agree": 2, "disagree": 2}
     assert s.loc[("b.txt", "llama")].to_dict() == {"recomputed": 2, "agree": 0, "disagree": 2}
-    assert list(s.index) == [("a.txt", "tgi"), ("b.txt", "llama")]  # in the order of the table
+    assert list(s.index) == [("b.txt", "llama"), ("a.txt", "tgi")]  # in the order of the table, not sorted
 
 
 def test_plot_agreement_plots_the_log_relative_difference():
-    """Points: 101 vs 100 (1 % -> 0), 100 vs 100 (exact -> -4), 55 vs 50 (10 % -> 1); a zero or
-    missing published value is left out."""
+    """Points: 55 vs 50 (10 % -> 1), 101 vs 100 (1 % -> 0), 100 vs 100 and 1 vs 1 (exact -> -4); a
+    zero or missing published value is left out, a missing reason is not."""
     import matplotlib.pyplot as plt
 
     fig = checks.plot_agreement(_reproduction())
     ax = fig.axes[0]
     xs = sorted(float(x) for c in ax.collections for x, _ in c.get_offsets())
-    assert xs == pytest.approx([-4.0, 0.0, 1.0])
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["tgi", "llama"]
+    assert xs == pytest.approx([-4.0, -4.0, 0.0, 1.0])
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["llama", "tgi"]
     assert fig.get_size_inches() == pytest.approx([7.5, 0.6 + 0.55 * 2])
     assert ax.get_xlabel().startswith("|recomputed / published - 1|") and ax.get_ylabel() == ""
     legend = ax.get_legend()

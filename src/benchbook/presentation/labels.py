@@ -25,10 +25,10 @@ OFFSETS = [
 STEP = 3.0
 
 
-def _boxes_of_texts(fig, renderer, skip=()):
+def _boxes_of_texts(fig, renderer):
     from benchbook.presentation.plotting import _texts
 
-    out = [t.get_window_extent(renderer) for _, t in _texts(fig) if t not in skip]
+    out = [t.get_window_extent(renderer) for _, t in _texts(fig)]
     for ax in fig.axes:
         leg = ax.get_legend()
         if leg is not None and leg.get_visible():
@@ -56,14 +56,14 @@ def _obstacles(ax) -> np.ndarray:
     return np.vstack(pts) if pts else np.empty((0, 2))
 
 
-def place(ax, points, fontsize: float = 7, color: str | None = None, avoid_points: bool = True) -> list[str]:
+def place(ax, points, fontsize: float = 7, color: str | None = None) -> list[str]:
     """Label each (x, y, text) of `points` on `ax` at the first free position; returns the texts left
     out for want of room. Call after everything else (legend included) is drawn on the figure."""
     fig = ax.figure
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     taken = _boxes_of_texts(fig, renderer)
-    dots = _obstacles(ax) if avoid_points else np.empty((0, 2))
+    dots = _obstacles(ax)
     frame = ax.get_window_extent(renderer)
     left_out = []
     for x, y, text in points:
