@@ -102,7 +102,7 @@ def test_bound_withheld_without_a_model_size():
     c = cb.bound("small", batch.regimes(rl, ("m", "HF", "bf16"))["small"], A100, 0.5)
     assert c.status == "withheld" and c.evidence["verdict"] == "unknown"
     bw = cb.bandwidth(batch.regimes(rl, ("m", "HF", "bf16"))["small"], A100, None, "unknown")
-    assert bw.status == "withheld" and "active_params_b" in bw.reason
+    assert bw.status == "withheld" and "model's size" in bw.reason
     assert "nan" not in show.say(bw).text
 
 

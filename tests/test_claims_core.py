@@ -32,7 +32,7 @@ def test_fraction_of_peak_statuses():
 def test_fraction_of_peak_streaming_needs_model_size():
     assert fop(0.5, streaming=True, bytes_per_token=2e9, active_params_b=3.6).status == "shown"
     c = fop(0.5, streaming=True, bytes_per_token=2e9, active_params_b=None)
-    assert c.status == "withheld" and "active_params_b" in c.reason
+    assert c.status == "withheld" and "model's size" in c.reason
 
 
 def bound(bw, cf, inten=None, ridge=153.0, th=0.5):

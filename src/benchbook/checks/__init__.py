@@ -64,13 +64,27 @@ def printed_decimals(x: float) -> int:
 
 
 def _module_for(tool: str):
-    """The checks module of a tool: same name as the ingest module that registered it."""
+    """The checks module of a tool (same name as the ingest module that registered it), or None
+    for a tool the book reads but has no reproduction or audit for yet (see `unchecked_tools`)."""
     import importlib
 
     from benchbook import ingest
 
-    parser_module = ingest.tools()[tool].parse.__module__
-    return importlib.import_module(parser_module.replace(".ingest.", ".checks."))
+    name = ingest.tools()[tool].parse.__module__.replace(".ingest.", ".checks.")
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+
+
+def unchecked_tools(paths) -> list[str]:
+    """Tools found in `paths` that have no checks module: their numbers are read, not reproduced."""
+    from benchbook import config, ingest
+
+    found = {t for p in paths for t in ingest.detect(ingest._load_text(config.resolve(p)))}
+    return sorted(t for t in found if _module_for(t) is None)
 
 
 def _over(paths, what: str, columns: list[str]) -> pd.DataFrame:
@@ -80,7 +94,9 @@ def _over(paths, what: str, columns: list[str]) -> pd.DataFrame:
     for path in paths:
         p = config.resolve(path)
         for tool in ingest.detect(ingest._load_text(p)):
-            frames.append(getattr(_module_for(tool), what)(p))
+            module = _module_for(tool)
+            if module is not None:
+                frames.append(getattr(module, what)(p))
     frames = [f for f in frames if len(f)]
     return pd.concat(frames, ignore_index=True)[columns] if frames else frame([], columns)
 
