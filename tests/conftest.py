@@ -55,3 +55,28 @@ def glued_text(data: dict) -> str:
     plain = {k.removeprefix("application/papermill.record/"): v for k, v in data.items()}
     v = plain.get("text/markdown") or plain.get("text/plain") or ""
     return "".join(v) if isinstance(v, list) else v
+
+
+def only_parse_error(parse, text):
+    """Fuzz oracle: `parse` either refuses `text` with ParseError (None) or accounts for every
+    number it read as kept or rejected (the Parsed result)."""
+    from benchbook.ingest import ParseError
+
+    try:
+        p = parse(text, "x")
+    except ParseError:
+        return None
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    return p
+
+
+#: The topic chapters: each publishes a claims ledger, on the seeds and on a reader's run.
+TOPICS = [
+    "tp_scaling",
+    "quantization_regimes",
+    "perf_per_watt",
+    "bandwidth_roofline",
+    "serving_saturation",
+    "batch_saturation",
+    "attention_kernels",
+]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from conftest import only_parse_error
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -113,11 +114,7 @@ TEXTS = [SERVER.read_text(), OFFLINE.read_text()]
 
 
 def _only_parse_error(text):
-    try:
-        p = m.parse(text, "x")
-    except ParseError:
-        return
-    assert p.cells_read == len(p.table) + len(p.rejected)
+    only_parse_error(m.parse, text)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

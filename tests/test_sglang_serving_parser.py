@@ -8,6 +8,7 @@ import math
 
 import pandas as pd
 import pytest
+from conftest import only_parse_error
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -218,11 +219,7 @@ TEXTS = [BBUF.read_text(encoding="utf-8"), DATACRUNCH.read_text()]
 
 
 def _only_parse_error(text):
-    try:
-        p = s.parse(text, "x")
-    except ParseError:
-        return
-    assert p.cells_read == len(p.table) + len(p.rejected)
+    only_parse_error(s.parse, text)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

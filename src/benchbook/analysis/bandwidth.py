@@ -207,6 +207,8 @@ def generation_rows(df: pd.DataFrame) -> pd.DataFrame:
         "power_limit_w",
         "backend",
         "gpu",
+        "cpu",
+        "caption",
         "ngl",
         "n_cpu_moe",
         "threads",

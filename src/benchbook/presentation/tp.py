@@ -529,9 +529,10 @@ def plot_fits(fits: list[dict], tps: list[int]):
         ax.set_yscale("log")
         ax.set_xticks(tps, [str(t) for t in tps])
         ax.set_xlabel("tensor-parallel GPUs (TP)")
-        ax.set_ylabel("mean latency (ms), bars Lowest-Highest")
+        ax.set_ylabel("mean latency (ms)\nbars: Lowest to Highest")
         ax.set_title(title)
-        ax.legend(fontsize=7)
+        # below the axes: the fitted curves span the whole panel, so no corner is free of data
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1)
     fig.tight_layout()
     return fig
 
