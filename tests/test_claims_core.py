@@ -219,3 +219,13 @@ def test_missing_word_guard_catches_the_issue_examples():
         assert rules.MISSING_WORDS.search(s), s
     assert not rules.MISSING_WORDS.search("the nonce and the innate infinity")
     assert math.isfinite(1.0)
+
+
+def test_code_spans_may_quote_the_input():
+    led = Ledger("demo", [])
+    c = wording.say(fop(0.6), "run `rate=inf, c=64` reads {fraction:.0%}", topic="t")
+    led.add(c)
+    assert rules.check(json.loads(led.to_json())) == []
+    bad = json.loads(led.to_json())
+    bad["claims"][0]["text"] = "run rate=inf reads 60%"
+    assert any("missing value" in p for p in rules.check(bad))

@@ -115,16 +115,16 @@ def say(c: Claim) -> Claim:
             withheld = "No run is kept apart from the curve, so there is nothing to compare."
         elif not ev.get("all_at_once"):
             withheld = (
-                "The run kept apart ({run}) has no concurrency cap but a finite request rate, so it is not an "
-                "all-at-once run and is not compared with the curve."
+                "The run kept apart (`{run}`) is off the sweep's axis but is not an all-at-once run (it has a "
+                "concurrency cap or a finite request rate), so it is not compared with the curve."
             )
         elif ev.get("b") is None:
-            withheld = "The run kept apart ({run}) is not compared with the curve: no run of its series is on it."
+            withheld = "The run kept apart (`{run}`) is not compared with the curve: no run of its series is on it."
         else:
-            withheld = "The run kept apart ({run}) is not compared with the curve: {reason}."
+            withheld = "The run kept apart (`{run}`) is not compared with the curve: {reason}."
         return wording.say(
             c,
-            "the all-at-once run ({run}: no cap, infinite rate) gives {a:,.0f} output tok/s, {ratio:.2f}x the best "
+            "the all-at-once run (`{run}`: no cap, infinite rate) gives {a:,.0f} output tok/s, {ratio:.2f}x the best "
             "run of its series on the curve ({b:,.0f} tok/s, run {best_run}). Its mean TTFT of {ttft_s:.1f} s is "
             "mostly queueing, not prefill speed." + first,
             topic="The run kept apart",
