@@ -17,7 +17,7 @@ from functools import cache
 from benchbook import config, parameters
 from benchbook.parameters import ParameterError, resolve_inputs
 
-__all__ = ["ParameterError", "declared", "fmt", "resolve_inputs", "setup"]
+__all__ = ["ParameterError", "declared", "exercises_note", "fmt", "resolve_inputs", "setup"]
 
 #: Names a kernel defines by itself; anything else in the namespace before setup() is a parameter.
 _KERNEL_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
@@ -119,3 +119,26 @@ def setup(chapter: str, namespace: dict, *, paths: tuple[str, ...] = ("source",)
         values[name] = value
     defaults = {name: info["default"] for name, info in spec.items()}
     return parameters.check(chapter, values, defaults=defaults, tools=tools, paths=paths)
+
+
+def changed_parameters(chapter: str, namespace: dict) -> dict:
+    """The parameters this run set to something other than the chapter's defaults."""
+    return {
+        name: namespace[name]
+        for name, info in declared(chapter).items()
+        if name in namespace and namespace[name] != info["default"]
+    }
+
+
+def exercises_note(chapter: str, namespace: dict) -> None:
+    """Display, above a chapter's exercises, that they and their solutions describe the book's own
+    data, when this page was run on other data or parameters: the solutions are about the seeds and
+    must not read as statements about the reader's run."""
+    changed = changed_parameters(chapter, namespace)
+    if not changed:
+        return
+    from IPython.display import Markdown, display
+
+    from benchbook.presentation import wording
+
+    display(Markdown(wording.exercises_note(declared(chapter), changed)))

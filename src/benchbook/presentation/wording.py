@@ -99,3 +99,16 @@ def block(ledger: Ledger, ids=None) -> str:
     """Markdown paragraphs of the named claims (all when `ids` is None), in ledger order."""
     want = None if ids is None else set(ids)
     return "\n\n".join(c.text for c in ledger.claims if want is None or c.id in want)
+
+
+def exercises_note(spec: dict, changed: dict) -> str:
+    """The note above the exercises of a page run on other data or parameters than the book's."""
+    default = spec.get("source", {}).get("default")
+    data = f"the book's own data (`{default}`)" if default else "the book's own data"
+    shown = ", ".join(f"`{k} = {v!r}`" for k, v in changed.items())
+    # Plain Markdown: a kernel's Markdown output is rendered as CommonMark, where a directive would show raw.
+    return (
+        f"> **These exercises are about the book's data.** They are written for {data} with the "
+        f"chapter's default parameters; their solutions describe that data, not this page, which was run "
+        f"with {shown}."
+    )

@@ -1,0 +1,21 @@
+"""The exercises' solutions describe the book's data: a page run on other data says so above them."""
+
+from benchbook.chapter import changed_parameters, declared
+from benchbook.presentation import wording
+
+
+def test_defaults_change_nothing_and_a_new_source_is_named():
+    spec = declared("perf_per_watt")
+    defaults = {k: v["default"] for k, v in spec.items()}
+    assert changed_parameters("perf_per_watt", defaults) == {}
+    mine = dict(defaults, source="my_run.txt", peak_fraction=0.9)
+    assert changed_parameters("perf_per_watt", mine) == {"source": "my_run.txt", "peak_fraction": 0.9}
+    # names outside the parameters cell (the notebook's own variables) are not parameters
+    assert changed_parameters("perf_per_watt", dict(defaults, df=1)) == {}
+
+
+def test_the_note_names_the_books_data_and_this_run():
+    spec = declared("tp_scaling")
+    note = wording.exercises_note(spec, {"source": "my_run.txt"})
+    assert note.startswith("> **These exercises are about the book's data.**") and ":::" not in note
+    assert spec["source"]["default"] in note and "`source = 'my_run.txt'`" in note
