@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import re
 import subprocess
@@ -81,9 +82,10 @@ def table(results: dict) -> str:
             rows.append(f"| {key} | {r['mb']:.0f} MB | error: {r['error']} | | | |")
             continue
         grow = (r["peak"] - r["base"]) / 1e6
+        load = f" (load {r['load']:.1f})" if "load" in r else ""
         rows.append(
             f"| {key} ({', '.join(r['tools'])}) | {r['mb']:.0f} MB | {grow:,.0f} MB | {grow / r['mb']:.2f} | "
-            f"{r['seconds']:.1f} s | {r['kept']:,} / {r['rejected']:,} |"
+            f"{r['seconds']:.1f} s{load} | {r['kept']:,} / {r['rejected']:,} |"
         )
     return f"Latest run: {results['when']}, Python {results['python']}.\n\n" + "\n".join(rows)
 
@@ -106,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         for key, seed in seeds.items():
             path = Path(tmp) / f"synthetic_{key}.txt"
             size = write_input(seed, args.mb, path)
+            load = os.getloadavg()[0]  # the read time depends on it; the peak memory does not
             r = measure(path, seed)
+            r["load"] = load
             r["mb"] = size / 1e6
             results["runs"][key] = r
             path.unlink()

@@ -1,11 +1,15 @@
 """The published book, tested as a reader sees it: built, served on localhost, opened in Chromium.
 
-Every page loads without console errors and without a request leaving localhost, its figures are
-drawn, every internal link and anchor resolves, the search page finds things, and no page shows a
-traceback, a machine path or stderr noise. Screenshots land in _build/screenshots/.
+Every page loads with the network blocked, without console errors and without a failed request,
+its figures are drawn, every internal link and anchor resolves, the search page finds things, and
+no page shows a traceback, a machine path, stderr noise, a raw pandas table (a NaN/None cell, an
+index column, "…" cells or a "rows × columns" footer), a script from the network or a link to a
+repository that does not exist. A screenshot of every page (the whole page for a chapter) lands in
+_build/screenshots/.
 
 The book is built with `benchbook.build.build()` (cached by content, so cheap when up to date).
-BENCHBOOK_TEST_HTML=<folder> tests an already-built site instead (for working on a partial book).
+BENCHBOOK_TEST_HTML=<folder> tests an already-built site instead (for working on a partial book), or
+the output folder of `benchbook run CHAPTER -o FOLDER` (its pages are the HTML files at the top).
 """
 
 from __future__ import annotations
@@ -47,9 +51,19 @@ def site() -> Path:
 
 
 def _pages(site: Path) -> list[Path]:
-    """The reader's pages: the root page, book/ and notebooks/ (not the generated index pages)."""
-    pages = [p for p in sorted(site.rglob("*.html")) if p.relative_to(site).parts[0] in ("book", "notebooks")]
-    return pages
+    """The reader's pages: book/ and notebooks/ of the book (not the generated index pages); in a
+    `benchbook run` folder, the chapter pages at its top."""
+    if not (site / "notebooks").is_dir() and not (site / "book").is_dir():
+        return sorted(site.glob("*.html"))
+    return [p for p in sorted(site.rglob("*.html")) if p.relative_to(site).parts[0] in ("book", "notebooks")]
+
+
+def _chapter(rel: str) -> str | None:
+    """The chapter a page shows (its notebook's name), None for other pages."""
+    if not rel.startswith("notebooks/") and "/" in rel:
+        return None
+    stem = Path(rel).stem
+    return stem if (config.NOTEBOOKS_DIR / f"{stem}.md").is_file() else None
 
 
 @pytest.fixture(scope="session")
@@ -80,14 +94,17 @@ def browser():
 
 
 def _figure_expected(rel: str) -> bool:
-    """A notebook page whose source glues a figure must show one."""
-    if not rel.startswith("notebooks/"):
-        return False
-    src = config.NOTEBOOKS_DIR / (Path(rel).stem + ".md")
-    return src.is_file() and "{glue:figure}" in src.read_text(encoding="utf-8")
+    """A chapter page whose source glues a figure must show one."""
+    name = _chapter(rel)
+    return bool(name) and "{glue:figure}" in (config.NOTEBOOKS_DIR / f"{name}.md").read_text(encoding="utf-8")
+
+
+def _local(url: str) -> bool:
+    return urlsplit(url).hostname in ("127.0.0.1", "localhost", None)
 
 
 def test_every_page_loads_clean_offline_with_its_figures(site, server, browser):
+    """Each page with every request off localhost refused: none may be made, none may fail."""
     pages = _pages(site)
     assert pages, "no pages were built"
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -95,8 +112,9 @@ def test_every_page_loads_clean_offline_with_its_figures(site, server, browser):
     for path in pages:
         rel = path.relative_to(site).as_posix()
         ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        ctx.route("**/*", lambda route: route.continue_() if _local(route.request.url) else route.abort())
         page = ctx.new_page()
-        errors, outside = [], []
+        errors, outside, failed = [], [], []
         page.on(
             "console",
             lambda m, errors=errors: (
@@ -119,12 +137,8 @@ def test_every_page_loads_clean_offline_with_its_figures(site, server, browser):
                 else None
             ),
         )
-        page.on(
-            "request",
-            lambda r, outside=outside: (
-                outside.append(r.url) if urlsplit(r.url).hostname not in ("127.0.0.1", "localhost", None) else None
-            ),
-        )
+        page.on("request", lambda r, outside=outside: None if _local(r.url) else outside.append(r.url))
+        page.on("requestfailed", lambda r, failed=failed: failed.append(f"{r.url} ({r.failure})"))
         resp = page.goto(f"{server}/{rel}", wait_until="load")
         page.wait_for_timeout(150)
         if resp is None or resp.status != 200:
@@ -142,12 +156,17 @@ def test_every_page_loads_clean_offline_with_its_figures(site, server, browser):
             problems.append(f"{rel}: console errors {errors}")
         if outside:
             problems.append(f"{rel}: requests leaving localhost {sorted(set(outside))}")
-        page.screenshot(path=str(SHOTS / (rel.replace("/", "__").removesuffix(".html") + ".png")), full_page=False)
+        if failed:
+            problems.append(f"{rel}: failed requests {sorted(set(failed))}")
+        shot = SHOTS / (rel.replace("/", "__").removesuffix(".html") + ".png")
+        page.screenshot(path=str(shot), full_page=bool(_chapter(rel)))
         ctx.close()
     assert not problems, "\n".join(problems)
 
 
 def test_search_page_finds_roofline(site, server, browser):
+    if not (site / "search.html").is_file():
+        pytest.skip("a `benchbook run` folder has no search page of its own")
     page = browser.new_page()
     page.goto(f"{server}/search.html?q=roofline", wait_until="load")
     page.wait_for_selector("ul.search li", timeout=15000)
@@ -209,7 +228,7 @@ def test_internal_links_and_anchors_resolve(site):
 
 def test_no_tracebacks_machine_paths_or_stderr(site, machine_path):
     bad = []
-    for path in _pages(site) + [site / "index.html"]:
+    for path in _pages(site) + [p for p in [site / "index.html"] if p.is_file()]:
         text = path.read_text(encoding="utf-8", errors="replace")
         rel = path.relative_to(site).as_posix()
         for what, pattern in (
@@ -226,6 +245,84 @@ def test_no_tracebacks_machine_paths_or_stderr(site, machine_path):
     assert not bad, "\n".join(bad)
 
 
+#: What pandas prints for a missing value; a reader's table says "–" or why instead.
+MISSING_CELLS = {"NaN", "nan", "None", "<NA>", "NaT"}
+#: What pandas prints where it cuts a table (a row of these) or a long text (at the end of the cell).
+TRUNCATED_CELLS = ("…", "...")
+ROWS_FOOTER = re.compile(r"\b\d+ rows × \d+ columns\b")
+
+
+class _Tables(html.parser.HTMLParser):
+    """Every table of a page: its class attribute and the text of each cell."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables: list[dict] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append({"class": dict(attrs).get("class") or "", "cells": []})
+        elif tag in ("td", "th") and self.tables:
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1]["cells"].append(" ".join("".join(self._cell).split()))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def table_problems(text: str) -> list[str]:
+    """What in a page's HTML shows a table printed raw: a missing-value or truncation cell, a
+    "rows × columns" footer, a pandas table that did not go through `tables.show`."""
+    parser = _Tables()
+    parser.feed(text)
+    bad = []
+    for i, t in enumerate(parser.tables, 1):
+        if "dataframe" in t["class"].split() and "benchbook-table" not in t["class"].split():
+            bad.append(f"table {i} is printed raw by pandas (not through tables.show)")
+        cells = t["cells"]
+        for what, hits in (
+            ("missing-value cells", [c for c in cells if c in MISSING_CELLS]),
+            ("truncation cells", [c for c in cells if c in TRUNCATED_CELLS or c.endswith(TRUNCATED_CELLS)]),
+        ):
+            if hits:
+                bad.append(f"table {i} has {len(hits)} {what} ({hits[0]!r})")
+    footer = ROWS_FOOTER.search(re.sub(r"<[^>]+>", " ", text))
+    if footer:
+        bad.append(f"a pandas truncation footer {footer.group(0)!r}")
+    return bad
+
+
+def test_tables_are_printed_for_reading(site):
+    """No NaN/None cell, no cut table, no raw pandas table on any page."""
+    bad = []
+    for path in _pages(site):
+        rel = path.relative_to(site).as_posix()
+        bad += [f"{rel}: {p}" for p in table_problems(path.read_text(encoding="utf-8", errors="replace"))]
+    assert not bad, "\n".join(bad)
+
+
+def test_table_check_finds_raw_pandas():
+    """The check above fails on what pandas prints raw, and passes what tables.show prints."""
+    import numpy as np
+    import pandas as pd
+
+    from benchbook.presentation import tables
+
+    df = pd.DataFrame({"tp": range(80), "ms": [np.nan] + [1.5] * 79, "gpu": [None] + ["A100"] * 79})
+    with pd.option_context("display.max_rows", 10):
+        raw = df._repr_html_()
+    found = " ".join(table_problems(raw))
+    assert "printed raw" in found and "missing-value" in found and "truncation cells" in found
+    assert "rows × " in found
+    assert table_problems(tables.show(df).to_html()) == []
+
+
 def test_notebook_pages_offer_their_ipynb(site):
     """Each chapter page links its .ipynb for download (the theme's download button)."""
     missing = []
@@ -234,6 +331,10 @@ def test_notebook_pages_offer_their_ipynb(site):
         if not any(h.endswith(f"{path.stem}.ipynb") for h in hrefs):
             missing.append(path.name)
     assert not missing, f"no .ipynb download link on: {', '.join(missing)}"
+
+
+#: Repositories that do not exist: the project's placeholder organisation on the forges.
+DEAD_REPOSITORIES = re.compile(r"(?:github|gitlab)\.com/benchbook(?:/|\b)", re.I)
 
 
 def test_pages_load_nothing_remote_and_link_no_repository(site):
@@ -256,4 +357,11 @@ def test_pages_load_nothing_remote_and_link_no_repository(site):
             bad.append(f"{rel}: live-code loader")
         if not repo and re.search(r"mybinder\.org|colab\.research\.google\.com|github\.com/benchbook", text):
             bad.append(f"{rel}: repository or launch link with no repository configured")
+        for m in re.finditer(r"<a\b[^>]*>", text):
+            tag = m.group(0)
+            href = (re.search(r'href="([^"]*)"', tag) or [None, ""])[1]
+            if DEAD_REPOSITORIES.search(href):
+                bad.append(f"{rel}: a link to a repository that does not exist: {href}")
+            elif "btn-source-" in tag and not (repo and href.startswith(repo.rstrip("/"))):
+                bad.append(f"{rel}: a repository button that is not the configured repository: {href}")
     assert not bad, "\n".join(bad[:20])

@@ -13,7 +13,7 @@ from benchbook.presentation import wording
 
 
 def fop(fraction, **kw):
-    ev = {"fraction": fraction, "peak": 2039.0, "unit": "GB/s", "device": "A100-SXM4-80GB", "peak_source": "assumed"}
+    ev = {"fraction": fraction, "peak": 2039.0, "unit": "GB/s", "device": "A100-SXM4-80GB", "peak_source": "detected"}
     return make("bw", "fraction_of_peak", "measured / peak", {**ev, **kw})
 
 
@@ -27,6 +27,18 @@ def test_fraction_of_peak_statuses():
     assert fop(float("nan")).status == "withheld"
     assert fop(-0.1).status == "withheld"
     assert fop(0.5, device=None).status == "withheld"
+
+
+def test_an_assumed_device_withholds_the_share_but_still_warns_beyond_physics():
+    c = fop(0.6, peak_source="assumed")
+    assert c.status == "withheld" and "names the device" in c.reason
+    assert fop(0.6, peak_source="parameter").status == "shown"
+    assert fop(5.63, peak_source="assumed").status == "implausible"
+    ev = {"bandwidth_fraction": 0.8, "compute_fraction": 0.02, "intensity": 1.0, "ridge": 153.0, "threshold": 0.5}
+    assert make("b", "bound", "r", ev).status == "shown"
+    c = make("b", "bound", "r", {**ev, "peak_source": "assumed"})
+    assert c.status == "withheld" and c.evidence["verdict"] == "memory-bandwidth"
+    assert make("b", "bound", "r", {**ev, "bandwidth_fraction": 1.7, "peak_source": "assumed"}).status == "implausible"
 
 
 def test_fraction_of_peak_streaming_needs_model_size():

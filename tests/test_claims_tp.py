@@ -13,7 +13,7 @@ from benchbook.claims import tp as ctp
 from benchbook.presentation import tp as view
 
 FIX = config.FIXTURES_DIR / "tgi-benchmark"
-A100 = {"device": "A100-SXM4-80GB", "bandwidth_gb_s": 2039.0, "tflops": 312.0, "source": "assumed"}
+A100 = {"device": "A100-SXM4-80GB", "bandwidth_gb_s": 2039.0, "tflops": 312.0, "source": "parameter"}
 
 
 def _claims(w_all, device=A100, params_b=7.07, kv=491520.0, tp_unknown=1):
@@ -196,11 +196,24 @@ def test_fraction_of_peak_on_seeds_names_device_and_source(sc):
     ev = c.evidence
     assert c.status == "shown" and (ev["device"], ev["peak_source"], ev["streaming"]) == (
         "A100-SXM4-80GB",
-        "assumed",
+        "parameter",
         True,
     )
     assert ev["active_params_b"] == 7.07 and ev["fraction"] == pytest.approx(ev["achieved"] / 2039.0)
     assert sc["highest_fraction"].status == "shown"
+
+
+def test_the_seeds_name_no_gpu_so_their_shares_of_a_peak_are_withheld(seeds):
+    """The seed states no hardware: the A100 is the chapter's default, and a share of its peak says
+    nothing about the GPUs the run used. Named as a parameter, the same figures are stated."""
+    c = _claims(seeds, device=dict(A100, source="assumed"))
+    for cid in ("decode_bw_small_tp", "prefill_compute_best", "highest_fraction", "decode_bound"):
+        assert c[cid].status == "withheld" and "names the device" in c[cid].reason, cid
+    assert c["decode_bw_small_tp"].evidence["fraction"] == pytest.approx(sc_fraction(seeds))
+
+
+def sc_fraction(seeds):
+    return _claims(seeds)["decode_bw_small_tp"].evidence["fraction"]
 
 
 def test_fraction_of_peak_implausible_on_unknown_tp():

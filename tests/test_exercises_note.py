@@ -16,6 +16,7 @@ def test_defaults_change_nothing_and_a_new_source_is_named():
 
 def test_the_note_names_the_books_data_and_this_run():
     spec = declared("tp_scaling")
-    note = wording.exercises_note(spec, {"source": "my_run.txt"})
+    note = wording.exercises_note(spec, {"source": "/home/me/my_run.txt", "gpu": "H100-SXM5-80GB"})
     assert note.startswith("> **These exercises are about the book's data.**") and ":::" not in note
-    assert spec["source"]["default"] in note and "`source = 'my_run.txt'`" in note
+    assert spec["source"]["default"] in note and "other values of `source` and `gpu`" in note
+    assert "/home/me" not in note  # a reader's path never reaches the page

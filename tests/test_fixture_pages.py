@@ -12,6 +12,7 @@ from conftest import TOPICS, glued_text
 
 from benchbook import config, ingest, rerun
 from benchbook.claims.rules import MISSING_WORDS, check
+from benchbook.ingest import vllm_serve
 
 pytestmark = pytest.mark.notebooks
 
@@ -20,8 +21,15 @@ def _cases():
     cases = []
     for chapter in TOPICS:
         tools = set(rerun.setup_call(chapter).get("tools", ()))
+        sweeps = set()
         for path in sorted(config.FIXTURES_DIR.rglob("*")):
             if not path.is_file() or path.name == "README.md" or "compare" in path.parts:
+                continue
+            if vllm_serve.sweep_params(path.parent.name) is not None:  # a vllm bench sweep: the folder is the input
+                root = path.parent.parent  # the sweep's TIMESTAMP folder
+                if "vllm-bench-serve" in tools and root not in sweeps:
+                    sweeps.add(root)
+                    cases.append(pytest.param(chapter, root, id=f"{chapter}-{root.parent.name}"))
                 continue
             try:
                 found = ingest.detect(ingest._load_text(path))

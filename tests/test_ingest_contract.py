@@ -76,7 +76,7 @@ def test_non_utf8_names_the_line(tmp_path):
         ingest.read(bad)
 
 
-def test_cli_error_is_one_line(tmp_path):
+def test_cli_error_is_one_sentence_then_the_formats(tmp_path):
     from typer.testing import CliRunner
 
     from benchbook.cli import app
@@ -86,7 +86,8 @@ def test_cli_error_is_one_line(tmp_path):
     res = CliRunner().invoke(app, ["ingest", str(junk)])
     assert res.exit_code == 2
     assert res.output.strip().splitlines() == [
-        f"error: junk.txt:1: no known tool output found (looked for: {', '.join(ingest.tools())})"
+        "error: junk.txt:1: no known tool output found; benchbook ingest reads these formats:",
+        *(f"  {line}" for line in ingest.formats()),
     ]
 
 

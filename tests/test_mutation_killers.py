@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchbook import checks, config
+from benchbook import checks, config, ingest
 from benchbook.analysis import quant, tp
 
 # --------------------------------------------------------------------------------------------
@@ -310,3 +310,216 @@ def test_audit_all_indexes_the_rows_of_all_files_afresh(monkeypatch):
     monkeypatch.setattr(hf_batch, "audit", lambda path: checks.frame([{"source": path.name}] * 2, checks.AUDIT_COLUMNS))
     table = checks.audit_all([config.seed("003"), config.seed("003")])
     assert list(table.index) == [0, 1, 2, 3] and list(table.columns) == checks.AUDIT_COLUMNS
+
+
+# --------------------------------------------------------------------------------------------
+# analysis/quant: the source's own ranking, the metric sensitivity, speed-ups and their intervals
+# (functions the mutation run found without any test)
+# --------------------------------------------------------------------------------------------
+
+
+def test_published_ranking_of_the_seed():
+    """Seed 002 ranks 7 schemes in each of 7 regimes by output throughput, in its own order."""
+    pub = quant.published_ranking(ingest.read(config.seed("002")))
+    assert list(pub.columns) == ["regime", "rank", "scheme", "value", "line"] and len(pub) == 49
+    assert pub.groupby("regime")["rank"].apply(list).map(lambda r: r == [1, 2, 3, 4, 5, 6, 7]).all()
+    first, last = pub.iloc[0], pub.iloc[6]
+    assert (first["regime"], first["rank"], first["scheme"], first["value"], first["line"]) == (
+        "interactive",
+        1,
+        "w8a8_sparse_smooth_gptq",
+        193.82,
+        1479,
+    )
+    assert (last["rank"], last["scheme"], last["value"], last["line"]) == (7, "original", 132.75, 1485)
+
+
+def test_published_ranking_follows_the_lines_per_regime():
+    rows = [("a", "x", 30), ("a", "y", 10), ("b", "z", 15), ("a", "w", 20)]
+    df = pd.DataFrame(
+        [{"section": "ranking", "regime": r, "scheme": s, "value": 1.0, "line": ln} for r, s, ln in rows]
+        + [{"section": "summary", "regime": "a", "scheme": "v", "value": 2.0, "line": 1}]
+    )
+    pub = quant.published_ranking(df)
+    assert pub[["regime", "rank", "scheme", "line"]].values.tolist() == [
+        ["a", 1, "y", 10],
+        ["b", 1, "z", 15],
+        ["a", 2, "w", 20],
+        ["a", 3, "x", 30],
+    ]
+    none = quant.published_ranking(df[df["section"] == "summary"])
+    assert none.empty and list(none.columns) == ["regime", "rank", "scheme", "value"]
+
+
+def _two_metric_runs() -> pd.DataFrame:
+    """Regime base: A has the higher throughput, B the lower latency; regime interactive: B wins both."""
+    cells = {
+        ("base", "A"): ([100.0, 101.0, 99.0], [2.0, 2.1, 1.9]),
+        ("base", "B"): ([80.0, 81.0, 79.0], [1.0, 1.1, 0.9]),
+        ("interactive", "A"): ([10.0, 10.5, 9.5], [3.0, 3.1, 2.9]),
+        ("interactive", "B"): ([20.0, 20.5, 19.5], [1.0, 1.1, 0.9]),
+    }
+    return pd.DataFrame(
+        [
+            {"regime": r, "scheme": s, "batch_size": 8, "run": i, "overall_throughput": t, "latency": lat}
+            for (r, s), (tput, lats) in cells.items()
+            for i, (t, lat) in enumerate(zip(tput, lats, strict=True))
+        ]
+    )
+
+
+def test_metric_sensitivity_names_the_best_per_metric_in_regime_order():
+    ms = quant.metric_sensitivity(_two_metric_runs(), metrics=["overall_throughput", "latency"])
+    assert ms.index.name == "regime" and list(ms.index) == ["interactive", "base"]  # the driver's order
+    assert list(ms.columns) == ["overall_throughput", "latency"]
+    assert ms.loc["base"].tolist() == ["A", "B"] and ms.loc["interactive"].tolist() == ["B", "B"]
+
+
+def test_first_place_differs_and_membership_changes():
+    pub = pd.DataFrame({"regime": ["a", "a", "b", "c"], "rank": [1, 2, 1, 1], "scheme": ["X", "Y", "Y", "Z"]})
+    ours = pd.DataFrame({"regime": ["a", "b", "b"], "rank": [1, 1, 2], "scheme": ["X", "W", "Y"]})
+    assert quant.first_place_differs(pub, ours) == ["b"]  # c is not ranked by us
+    assert quant.first_place_differs(pub.iloc[:0], ours) == []
+    w1 = pd.DataFrame({"regime": ["a", "a", "b"], "scheme": ["X", "Y", "Z"], "in_winner_set": [True, True, False]})
+    w2 = pd.DataFrame({"regime": ["a", "a", "b"], "scheme": ["X", "Y", "Z"], "in_winner_set": [True, False, True]})
+    assert quant.membership_changes(w1, w2) == 2 and quant.membership_changes(w1, w1) == 0
+
+
+def test_speedups_against_the_default_baseline_with_an_interval():
+    runs = _runs({"original": [100.0, 104.0, 96.0], "fast": [150.0, 156.0, 144.0], "two": [200.0, 210.0]})
+    runs = pd.concat(
+        [runs, _runs({"original": [1.0, 1.0]}, regime="zz")], ignore_index=True
+    )  # a regime first seen last
+    s = quant.speedups(runs, {"base": "overall_throughput", "zz": "overall_throughput"})
+    assert s["regime"].tolist() == ["base", "base", "base", "zz"]  # the input's order
+    fast = s.set_index(["regime", "scheme"]).loc[("base", "fast")]
+    assert fast["speedup"] == pytest.approx(1.5)
+    assert fast["ci_low"] < 1.5 < fast["ci_high"] and np.isfinite([fast["ci_low"], fast["ci_high"]]).all()
+    two = s.set_index(["regime", "scheme"]).loc[("base", "two")]
+    assert two["speedup"] == pytest.approx(2.05) and np.isfinite(two["ci_low"])  # two runs are enough
+    wide = quant.speedups(runs, {"base": "overall_throughput"}, "original", alpha=0.01).set_index("scheme")
+    narrow = quant.speedups(runs, {"base": "overall_throughput"}, "original", alpha=0.2).set_index("scheme")
+    assert wide.loc["fast", "ci_low"] < narrow.loc["fast", "ci_low"] < 1.5 < narrow.loc["fast", "ci_high"]
+    assert narrow.loc["fast", "ci_high"] < wide.loc["fast", "ci_high"]
+
+
+def test_a_speedup_needs_runs_on_both_sides():
+    one = _runs({"original": [100.0], "fast": [150.0, 156.0, 144.0], "empty": [np.nan, np.nan]})
+    s = quant.speedups(one, {"base": "overall_throughput"}, "original").set_index("scheme")
+    assert s.loc["fast", "speedup"] == pytest.approx(1.5) and np.isnan(s.loc["fast", "ci_low"])  # one baseline run
+    assert np.isnan(s.loc["empty", "speedup"])
+    nobase = _runs({"original": [np.nan], "fast": [150.0, 156.0]})
+    assert quant.speedups(nobase, {"base": "overall_throughput"}, "original")["speedup"].isna().all()
+    single = _runs({"original": [100.0, 104.0, 96.0], "fast": [150.0]})
+    assert quant.speedups(single, {"base": "overall_throughput"}, "original").set_index("scheme").loc[
+        "fast", "speedup"
+    ] == pytest.approx(1.5)
+
+
+def test_outlier_physics_implies_the_prefill_rate():
+    """2 x 4e9 params x 8 x 256 tokens in 0.5 s is 32.768 TFLOP/s; a run flagged twice is one row;
+    a run the table lacks, or with no positive TTFT, gives no rate."""
+    runs = pd.DataFrame(
+        [
+            {"source": "s", "line": 10, "model": "w8a8_x_base", "run": "run1", "scheme": "w8a8_x", "batch_size": 8,
+             "input_len": 256, "implied_ttft": 0.5},
+            {"source": "s", "line": 20, "model": "original_base", "run": "run2", "scheme": "original", "batch_size": 8,
+             "input_len": 256, "implied_ttft": 0.0},
+        ]
+    )  # fmt: skip
+    flagged = pd.DataFrame(
+        {
+            "source": ["s", "s", "s", "t"],
+            "line": [10, 10, 20, 10],
+            "metric": ["latency"] * 4,
+            "value": [1.0, 2.0, 3.0, 4.0],
+        }
+    )
+    phys = quant.outlier_physics(runs, flagged, 4.0)
+    assert list(phys.columns) == [
+        "model",
+        "run",
+        "line",
+        "metric",
+        "value",
+        "implied_ttft",
+        "implied_prefill_tflops",
+        "peak",
+    ]
+    assert phys["line"].tolist() == [10, 20] and phys["metric"].tolist() == ["latency", "latency"]
+    assert phys.loc[0, "implied_prefill_tflops"] == pytest.approx(32.768, rel=1e-12)
+    assert phys["peak"].tolist() == ["int8", "fp16"] and np.isnan(phys.loc[1, "implied_prefill_tflops"])
+
+
+def test_slowest_at_largest_batch_and_decode_trend():
+    shape = pd.DataFrame({"batch_size": [1, 64, 8]}, index=["interactive", "high_concurrency", "medium_batch"])
+    spd = pd.DataFrame(
+        {
+            "regime": ["high_concurrency"] * 3 + ["interactive"] * 2,
+            "scheme": ["a", "b", "c", "a", "b"],
+            "speedup": [1.2, 0.9, np.nan, 0.5, 2.0],
+        }
+    )
+    assert quant.slowest_at_largest_batch(spd, shape, ["a", "b", "c"]) == "b"
+    assert quant.slowest_at_largest_batch(spd, shape, ["a", "c"]) == "a"
+    assert quant.slowest_at_largest_batch(spd, shape, ["c"]) is None
+    assert quant.slowest_at_largest_batch(spd, shape, []) is None
+    assert quant.slowest_at_largest_batch(spd, shape.iloc[:0], ["a"]) is None
+    empty = quant.decode_trend(pd.DataFrame({"phase": ["prefill"], "ratio": [1.0]}))
+    assert empty.empty and list(empty.columns) == [
+        "batch_size",
+        "ratio",
+        "intensity",
+        "intensity_baseline",
+        "n_regimes",
+    ]
+
+
+def test_timestamp_outliers_need_a_low_output_throughput_alone():
+    flagged = pd.DataFrame(
+        {
+            "regime": ["base"] * 4,
+            "scheme": ["a", "b", "c", "d"],
+            "metric": ["output_throughput", "output_throughput", "latency", "output_throughput"],
+            "value": [10.0, 20.0, 1.0, 30.0],
+            "others_median": [20.0, 20.0, 2.0, 20.0],
+        }
+    )
+    ts = quant.timestamp_outliers(flagged)
+    assert ts.to_dict() == {("base", "a"): True, ("base", "b"): False, ("base", "c"): False, ("base", "d"): False}
+    assert quant.excludable(flagged)["scheme"].tolist() == ["a"]
+    empty = quant.timestamp_outliers(flagged.iloc[:0])
+    assert empty.empty and empty.dtype == bool
+
+
+def _phase_runs(scheme: str, ttft_base, ttft_scheme) -> pd.DataFrame:
+    """Regime base (32 x 256): each run's latency is 4 x its TTFT; interactive has baseline runs only."""
+    rows = [("base", "original", t) for t in ttft_base] + [("base", scheme, t) for t in ttft_scheme]
+    rows += [("interactive", "original", 0.1), ("interactive", "original", 0.1)]
+    return pd.DataFrame(
+        [
+            {"regime": r, "scheme": s, "batch_size": 32 if r == "base" else 1, "input_len": 256 if r == "base" else 128,
+             "implied_ttft": t, "latency": 4 * t if t == t else 1.0}
+            for r, s, t in rows
+        ]
+    )  # fmt: skip
+
+
+def test_phase_ratios_of_a_four_bit_scheme():
+    """Times halve: every ratio is 2; a zero or missing time is left out; intensities are 2 x tokens /
+    bytes per weight (0.5 for w4a16, 2 for the 16-bit baseline)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an empty side gives NaN, not a mean of nothing
+        r = quant.phase_ratios(_phase_runs("w4a16_x", [0.5, 0.5, 0.0], [0.25, 0.25, 0.0]), "w4a16_x", "original")
+        gone = quant.phase_ratios(_phase_runs("w4a16_x", [0.5, 0.5], [np.nan, np.nan]), "w4a16_x", "original")
+    assert r["regime"].tolist() == ["base"] * 3 and r["phase"].tolist() == ["prefill", "decode", "total"]
+    assert r.loc[0, "ratio"] == pytest.approx(2.0) and r.loc[0, "tokens_per_pass"] == 32 * 256
+    assert r.loc[0, "intensity"] == 2 * 32 * 256 / 0.5 and r.loc[0, "intensity_baseline"] == 2 * 32 * 256 / 2
+    assert r.loc[1, "intensity"] == 2 * 32 / 0.5
+    assert np.isnan(gone.loc[0, "ratio"])
+    none = quant.phase_ratios(_phase_runs("w4a16_x", [0.5], [0.25]), "nosuch", "original")
+    assert none.empty and list(none.columns) == [
+        "regime", "phase", "batch_size", "tokens_per_pass", "ratio", "ci_low", "ci_high", "intensity", "intensity_baseline"
+    ]  # fmt: skip

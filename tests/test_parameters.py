@@ -155,3 +155,109 @@ def test_output_problems(tmp_path):
     assert parameters.output_problem(tmp_path) == "is a folder; give a file name"
     assert parameters.output_problem(tmp_path / "a_file", folder=True) == "exists and is not a folder"
     assert "a_file is not a folder" in parameters.output_problem(tmp_path / "a_file" / "out.csv")
+
+
+# The refusals of issue 19, as `benchbook run` meets them: (chapter, -p pairs, start of the sentence).
+REFUSALS = [
+    ("quantization_regimes", ["alpha", "1.5"], "parameter 'alpha' must be a number in (0, 1), got 1.5."),
+    ("tracking", ["alpha", "0"], "parameter 'alpha' must be a number in (0, 1), got 0."),
+    ("serving_saturation", ["slo_ttft_ms", "-5"], "parameter 'slo_ttft_ms' must be a number above 0, got -5."),
+    ("batch_saturation", ["knee_fraction", "2"], "parameter 'knee_fraction' must be a number in (0, 1], got 2."),
+    ("bandwidth_roofline", ["gpu", "NoSuchGPU"], "parameter 'gpu': unknown device 'NoSuchGPU' (none is close"),
+    ("quantization_regimes", ["baseline", "fp64"], "parameter 'baseline': no scheme 'fp64' in the input; it has: "),
+    ("quantization_regimes", ["outlier_rule", "cv<<0.1"], "parameter 'outlier_rule' must be 'cv>X' or 'mad>X'"),
+    ("perf_per_watt", ["measured_power", "{power}"], "parameter 'measured_power': power.csv needs columns"),
+]
+HEAVY = ("pandas", "pandera", "matplotlib", "scipy", "papermill")
+
+
+@pytest.mark.parametrize(("chapter", "pair", "said"), REFUSALS, ids=[f"{c}-{p[0]}" for c, p, _ in REFUSALS])
+def test_wrong_parameters_are_refused_before_any_heavy_import(tmp_path, chapter, pair, said):
+    """What makes a refusal quick, asserted without a clock: the process that refuses never imports
+    pandas, pandera, matplotlib, scipy or papermill (read from `python -X importtime`), exits 2 with
+    one sentence, and leaves no output folder."""
+    import subprocess
+    import sys
+
+    power = tmp_path / "power.csv"
+    power.write_text("power_limit_w,watts\n300,200\n", encoding="utf-8")
+    out = tmp_path / "out"
+    argv = ["run", chapter, "-p", pair[0], pair[1].format(power=power), "-o", str(out), "-q"]
+    code = "import sys; from benchbook.cli import app; sys.argv = ['benchbook', *sys.argv[1:]]; app()"
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", code, *argv], capture_output=True, text=True)
+    imported = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    said_lines = [line for line in done.stderr.splitlines() if not line.startswith("import time:")]
+    assert done.returncode == 2 and said_lines == [said_lines[0]] and said_lines[0].startswith("error: " + said)
+    assert not out.exists()
+    assert "benchbook.parameters" in imported and not imported & set(HEAVY)
+
+
+def test_a_wrong_gpu_is_looked_up_without_pandas():
+    """The name check reads data/hardware.csv with the csv module, in a fresh interpreter."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom benchbook import hardware\n"
+        "assert hardware.device_name('h100 sxm') == 'H100-SXM5-80GB'\n"
+        "try:\n    hardware.device_name('A1000-SXM')\nexcept hardware.UnknownDevice as exc:\n    print(exc)\n"
+        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    said, loaded = done.stdout.splitlines()
+    assert said.startswith("unknown device 'A1000-SXM' (close names: H100-SXM5-80GB, A100-SXM4-80GB")
+    assert loaded == "[]"
+
+
+def test_the_light_name_lookup_agrees_with_the_device_table():
+    from benchbook import hardware
+
+    for d in hardware.devices():
+        assert hardware.device_name(d.name) == d.name and hardware.device(d.name.lower()) == d
+    with pytest.raises(hardware.UnknownDevice, match="none is close; the 52 names"):
+        hardware.device("NoSuchGPU")
+
+
+QUANT_FIXTURES = sorted(
+    p for p in (config.PROJ_ROOT / "tests/fixtures/sglang-quant-report").iterdir() if p.suffix != ".md"
+)
+
+
+@pytest.mark.parametrize("path", [QUANT, *QUANT_FIXTURES], ids=lambda p: p.name)
+def test_quick_scheme_names_are_the_parsers(path):
+    """The regex reading of the schemes gives exactly the set the full parser gives."""
+    from benchbook import ingest
+
+    full = set(ingest.read(path, tool="sglang-quant-report")["scheme"].dropna().unique())
+    assert parameters.quant_schemes(path.read_text(encoding="utf-8")) == full
+
+
+def test_quick_scheme_names_split_like_the_parser():
+    from benchbook.ingest import sglang_quant
+
+    assert parameters._quant_regimes() == tuple(sglang_quant.REGIMES)
+    text = '| `w8a16_awq_long_context` | 3 |\n{"run_name": "original_run2"}\n{"run_name": "interactive"}\n'
+    assert parameters.quant_schemes(text) == {"w8a16_awq", "original", "interactive"}
+    assert parameters.quant_schemes("| model | runs |\n| `` | 3 |\n") is None
+
+
+def test_the_quick_baseline_check_refuses_early_and_defers_what_it_cannot_read(tmp_path, monkeypatch):
+    """A missing scheme is refused before the input is detected or parsed; a present one, or a file
+    the quick reading cannot tell, goes on to the full check."""
+    from benchbook import ingest
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("the input was read before the quick check")
+
+    early = CONSTRAINTS["baseline"].early
+    with monkeypatch.context() as m:
+        m.setattr(ingest, "read_all", no_reading)
+        m.setattr(ingest, "detect", no_reading)
+        with pytest.raises(ParameterError, match=r"no scheme 'fp64' in the input; it has: original, w8a16_awq, "):
+            setup("quantization_regimes", {"baseline": "fp64"}, tools=("sglang-quant-report",))
+    early("baseline", "original", Context({"source": str(QUANT)}))
+    other = tmp_path / "other.txt"
+    other.write_text("no scheme here\n", encoding="utf-8")
+    early("baseline", "fp64", Context({"source": f"{QUANT},{other}"}))  # cannot tell: deferred
+    with pytest.raises(ParameterError, match="no scheme 'fp64'"):
+        early("baseline", "fp64", Context({"source": [str(QUANT), str(QUANT)]}))

@@ -121,6 +121,11 @@ def test_run_on_your_data_example(tmp_path, machine_path):
     assert 'href="batch_saturation_files/glossary.html#term-' in html
     assert (tmp_path / "batch_saturation_files" / "_static").is_dir()
     assert 'class="admonition note benchbook-run"' in html
+    # the glossary beside the page links back up to it, not to a page inside its own folder
+    glossary = (tmp_path / "batch_saturation_files" / "glossary.html").read_text(encoding="utf-8")
+    assert 'href="../batch_saturation.html' in glossary and 'href="batch_saturation.html' not in glossary
+    # the exercises say whose data their solutions describe
+    assert "These exercises are about the book" in html
 
 
 def _timeout():

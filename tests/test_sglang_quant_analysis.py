@@ -203,6 +203,15 @@ def test_decision_table_and_roofline_points(seed_runs):
     assert len(d) == 7 and list(d["regime"])[0] == "interactive"
     hc = d.set_index("regime").loc["high_concurrency"]
     assert hc["recommended"] == "w8a8_smooth_gptq" and "w8a8_sparse_smooth_gptq" in hc["statistically tied"]
+    # with the ledger: a regime whose winner claim is withheld recommends nothing, and says why
+    from benchbook.claims import Ledger, make
+
+    ledger = Ledger("quantization_regimes", [])
+    ledger.add(make("winner_high_concurrency", "winner", "r", {}).withhold("one run per scheme"))
+    d = show.decision_table(w, s, "original", ledger).set_index("regime")
+    assert d.loc["high_concurrency", "recommended"] == "–"
+    assert d.loc["high_concurrency", "statistically tied"] == "none stated: one run per scheme"
+    assert d.loc["interactive", "recommended"] == "w8a8_sparse_smooth_gptq"  # no claim about it here: the best mean stays
     pts = quant.roofline_points(seed_runs, 4.02)
     dec = pts[(pts["phase"] == "decode") & (pts["regime"] == "high_concurrency")].set_index("scheme")
     assert dec.loc["original", "intensity_flop_per_byte"] == 64 and dec.loc["w8a8_smooth_gptq", "peak"] == "int8"

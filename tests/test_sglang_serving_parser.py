@@ -169,8 +169,8 @@ def test_serving_contract_is_shared_with_vllm():
 def test_vllm_parser_leaves_sglang_alone_and_back():
     for path in ALL:
         assert not vllm_serve.sniff(path.read_text(encoding="utf-8"))
-    for path in (config.FIXTURES_DIR / "vllm-bench-serve").iterdir():
-        if path.name != "README.md":
+    for path in (config.FIXTURES_DIR / "vllm-bench-serve").rglob("*"):
+        if path.is_file() and path.name != "README.md":
             assert not s.sniff(path.read_text(encoding="utf-8")), path.name
 
 

@@ -12,6 +12,7 @@ from benchbook import config, ingest
 from benchbook.analysis import tp
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS
 from benchbook.checks import tgi as checks_tgi
+from benchbook.presentation import tables
 from benchbook.presentation import tp as view
 
 FIX = config.FIXTURES_DIR / "tgi-benchmark"
@@ -351,8 +352,18 @@ def test_roofline_figure_and_table(m0):
     assert sorted(ys) == pytest.approx(sorted(rp.achieved_tflops))
     plt.close(fig)
     table = view.roofline_fraction_table(rp)
-    assert list(table.columns) == ["TP 1", "TP 2", "TP 4", "TP 8"]
-    assert table.loc[("decode: fraction of peak bandwidth", 1), "TP 1"] == pytest.approx(
-        rp[(rp.metric == "decode_token_latency") & (rp.tp == 1) & (rp.batch_size == 1)].bandwidth_fraction.iloc[0],
-        abs=5e-4,
+    tps = [f"TP {t} (% of peak)" for t in (1, 2, 4, 8)]
+    assert list(table.columns) == ["phase", "batch size"] + tps
+    row = table[(table["phase"] == "decode: memory bandwidth") & (table["batch size"] == 1)].iloc[0]
+    assert row["TP 1 (% of peak)"] == pytest.approx(
+        100 * rp[(rp.metric == "decode_token_latency") & (rp.tp == 1) & (rp.batch_size == 1)].bandwidth_fraction.iloc[0]
     )
+    # the pairs that never ran say so; every other empty cell says it is not in the table
+    reasons = view.fraction_reasons(table, tp.missing_batches(m0))
+    empty = table[tps].isna()
+    assert {reasons.at[i, c] for c in tps for i in table.index[empty[c]]} <= {"did not run", "not in the table"}
+    assert reasons[tps][~empty].isna().all().all()
+    at = table.index[(table["phase"] == "decode: memory bandwidth") & (table["batch size"] == 16)][0]
+    assert empty.at[at, "TP 2 (% of peak)"] and reasons.at[at, "TP 2 (% of peak)"] == "did not run"
+    html = tables.show(table, missing=reasons).to_html()
+    assert "did not run" in html and "nan" not in html.lower()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from benchbook import config, warehouse
@@ -104,11 +106,16 @@ def test_parallel_ingest_gives_the_same_runs_and_a_present_file_is_not_parsed(tm
 
     series = config.DATA_DIR / "series"
     monkeypatch.setattr(warehouse, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(warehouse, "CHUNK", 3)  # several tasks, each writing its own parts
     par = warehouse.ingest_into([series], tmp_path / "par", log=lambda *_: None, workers=2)
     one = warehouse.ingest_into([series], tmp_path / "one", log=lambda *_: None, workers=1)
     assert par.added == one.added and len(one.added) == 8 and not par.failed
-    names = sorted(p.relative_to(tmp_path / "par").as_posix() for p in (tmp_path / "par").rglob("*.parquet"))
-    assert names == sorted(p.relative_to(tmp_path / "one").as_posix() for p in (tmp_path / "one").rglob("*.parquet"))
+    assert len(list((tmp_path / "par" / "runs").rglob("*.parquet"))) > 1
+    for view, order in (("runs", "run_id"), ("measurements", "run_id, line, metric, statistic, settings")):
+        sql = f"select * exclude (source) from {view} order by {order}" if view == "runs" else None
+        sql = sql or f"select * from {view} order by {order}"
+        a, b = warehouse.query(sql, tmp_path / "par"), warehouse.query(sql, tmp_path / "one")
+        pd.testing.assert_frame_equal(a, b)
 
     parse = ingest.read_parsed
 
@@ -119,3 +126,99 @@ def test_parallel_ingest_gives_the_same_runs_and_a_present_file_is_not_parsed(tm
     monkeypatch.setattr(ingest, "read_parsed", no_parse)
     again = warehouse.ingest_into([series], tmp_path / "one", log=lambda *_: None, workers=1)
     assert again.added == [] and sorted(again.present) == sorted(one.added)
+
+
+def test_the_same_content_twice_in_one_call_is_one_run(tmp_path):
+    a, b = tmp_path / "in" / "a.txt", tmp_path / "in" / "b.txt"
+    a.parent.mkdir()
+    shutil.copy(config.seed("000"), a)
+    shutil.copy(config.seed("000"), b)
+    rep = warehouse.ingest_into([a, b], tmp_path / "wh", log=lambda *_: None)
+    assert len(rep.added) == 1 and rep.present == rep.added
+    assert warehouse.query("select count(*) n from runs", tmp_path / "wh")["n"].iat[0] == 1
+
+
+def test_an_interrupted_ingest_is_finished_without_double_rows(tmp_path):
+    wh = tmp_path / "wh"
+    warehouse.ingest_into([config.RAW_DIR], wh, log=lambda *_: None)
+    n = warehouse.query("select count(*) n from measurements", wh)["n"].iat[0]
+    part = next((wh / "runs").glob("tool=tgi-benchmark/*.parquet"))
+    part.unlink()  # as if the ingest stopped after writing the measurements part
+    assert warehouse.query("select count(*) n from runs where tool = 'tgi-benchmark'", wh)["n"].iat[0] == 0
+    rep = warehouse.ingest_into([config.RAW_DIR], wh, log=lambda *_: None)
+    assert len(rep.added) == 2 and not rep.failed  # seeds 000 and 001
+    assert warehouse.query("select count(*) n from measurements", wh)["n"].iat[0] == n
+
+
+def test_per_request_rows_are_kept_numeric_and_join_their_run(tmp_path):
+    from benchbook.ingest import vllm_serve
+
+    fx = config.FIXTURES_DIR / "vllm-bench-serve" / "synthetic_save_detailed.json"
+    rep = warehouse.ingest_into([fx, config.seed("000")], tmp_path, log=lambda *_: None)
+    assert len(rep.added) == 2
+    want = vllm_serve.requests(fx)
+    got = warehouse.query(
+        "select q.*, r.source from requests q join runs r using (run_id) order by q.block, q.request", tmp_path
+    )
+    assert len(got) == len(want) and (got["source"] == config.relative(fx)).all()
+    # latencies are stored as float32: each the float32 nearest the file's seconds times 1000, exactly
+    for col in ("ttft_ms", "e2el_ms", "tpot_ms"):
+        assert str(got[col].dtype) == "float32"
+        assert (got[col].to_numpy() == want[col].to_numpy().astype(np.float32)).all()
+        assert ((got[col] - want[col]).abs() <= 2**-24 * want[col].abs()).all()  # float32's half ulp
+    assert (got["output_len"] == want["output_len"]).all() and str(got["output_len"].dtype) == "int32"
+    assert str(got["request"].dtype) == "int64"
+    # a warehouse without per-request rows still has the view, empty
+    empty = tmp_path / "empty"
+    warehouse.ingest_into([config.seed("000")], empty, log=lambda *_: None)
+    assert warehouse.query("select count(*) n from requests", empty)["n"].iat[0] == 0
+
+
+_BATCH_FILES = [config.RAW_DIR, *(config.FIXTURES_DIR / d for d in ("mlperf-loadgen", "trtllm-bench", "tgi-benchmark"))]
+
+
+def test_checks_once_per_batch_give_what_each_file_gives():
+    """`settle` over many files = `tidy` and `Parsed` on each file alone: tables, rejected rows
+    (range, duplicates, conflicts: the trtllm-bench and mlperf fixtures have some), messages."""
+    from benchbook import ingest
+    from benchbook.ingest import core
+
+    files = [f for d in _BATCH_FILES for f in sorted(d.rglob("*")) if f.is_file() and f.name != "README.md"]
+    raw, alone = [], []
+    for f in files:
+        try:
+            alone += ingest.read_parsed(f)
+        except ingest.ParseError:
+            continue
+        with core.deferred_checks():
+            raw += ingest.read_parsed(f)
+    settled = core.settle(raw)
+    assert len(settled) == len(alone) > 15
+    assert sum(len(p.rejected) > 0 for p in alone) >= 4
+    for a, b in zip(alone, settled, strict=True):
+        pd.testing.assert_frame_equal(a.table, b.table)
+        pd.testing.assert_frame_equal(a.rejected, b.rejected)
+        assert a.messages == b.messages
+
+
+def test_a_batch_names_the_file_the_schema_refuses_and_screens_the_others():
+    from benchbook import ingest
+    from benchbook.ingest import core
+
+    tool = ingest.tools()["llama-bench"]
+    good = [{"line": 3, "test": "pp512", "metric": "pp", "statistic": "mean", "value": 9000.0, "unit": "tok/s"}]
+    twice = [*good, {**good[0], "line": 4}]  # the same row again: a duplicate the screen sets aside
+    bad = [{**good[0], "metric": "Not A Metric"}]
+    with core.deferred_checks():
+        results = [
+            core.Parsed("llama-bench", core.tidy(tool, recs, src))
+            for recs, src in ((good, "good.md"), (bad, "bad.md"), (twice, "twice.md"))
+        ]
+    assert len(results[2].table) == 2 and results[2].rejected.empty  # nothing checked yet
+    out = core.settle(results)
+    with pytest.raises(ingest.ParseError) as alone:
+        core.tidy(tool, bad, "bad.md")
+    assert isinstance(out[1], ingest.ParseError) and str(out[1]) == str(alone.value) and "bad.md" in str(out[1])
+    assert len(out[0].table) == 1 and out[0].table["ngl"].dtype == "Int64"
+    assert len(out[2].table) == 1 and out[2].rejected["reason"].str.startswith("duplicate row").tolist() == [True]
+    assert out[2].messages == core.Parsed("llama-bench", core.tidy(tool, twice, "twice.md")).messages

@@ -146,13 +146,17 @@ def ingest(
             return
         if path is None:
             _fail("give a PATH, or --all")
-        df = ing.read(_input(path), tool)
+        df = ing.read(path if path.is_dir() else _input(path), tool)  # a folder: a vllm bench sweep
+    except ing.UnknownFormat as exc:
+        _unknown_format(exc)
     except ing.ParseError as exc:
         _fail(str(exc))
     except FileNotFoundError as exc:
         _fail(str(exc))
     except OSError as exc:  # a regular file that still cannot be read (an I/O error)
         _fail(f"{exc.filename or path}: cannot be read ({exc.strerror or exc})")
+    for line in df.attrs.get("detected", []):
+        typer.echo(f"detected: {line}", err=True)
     for line in df.attrs.get("messages", []):
         typer.echo(f"note: {line}", err=True)
     if rejected_out is not None:
@@ -172,6 +176,17 @@ def ingest(
         _write_atomically(output, lambda tmp: df.to_parquet(tmp, index=False))
     else:
         _write_atomically(output, lambda tmp: df.to_csv(tmp, index=False))
+
+
+def _unknown_format(exc) -> None:
+    """A file of no known tool: one sentence, then the formats `ingest` reads, one line per tool (exit 2)."""
+    from benchbook import ingest
+
+    where = f"{exc.source}:{exc.line}" if exc.line is not None else exc.source
+    typer.echo(f"error: {where}: no known tool output found; benchbook ingest reads these formats:", err=True)
+    for line in ingest.formats():
+        typer.echo(f"  {line}", err=True)
+    raise typer.Exit(2)
 
 
 def _ingest_into(paths: list[Path], into: Path) -> None:

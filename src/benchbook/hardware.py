@@ -12,17 +12,19 @@ It reads tables only: no plotting, and nothing from the analysis, claims or pres
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import difflib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-
-import pandas as pd
-import pandera.pandas as pa
+from typing import TYPE_CHECKING
 
 from benchbook import config
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 MODELS_TABLE = config.DATA_DIR / "models.csv"
 
@@ -38,38 +40,46 @@ PEAK_COLUMNS = {
 KINDS = ("gpu", "cpu", "apu", "accelerator")
 PEAK_SOURCES = ("detected", "parameter", "assumed")
 
-_positive = pa.Check.gt(0)
-HARDWARE_SCHEMA = pa.DataFrameSchema(
-    {
-        # `gpu` is the device's table name (CPUs too): analysis/roofline.py still reads that column.
-        "gpu": pa.Column(str, unique=True),
-        "kind": pa.Column(str, pa.Check.isin(KINDS)),
-        "vendor": pa.Column(str),
-        "memory_gb": pa.Column(float, _positive, nullable=True),
-        "memory_bandwidth_gb_s": pa.Column(float, _positive),
-        **{col: pa.Column(float, _positive, nullable=True) for col in PEAK_COLUMNS.values()},
-        "power_w": pa.Column(float, _positive, nullable=True),
-        "aliases": pa.Column(str, nullable=True),
-        "source": pa.Column(str, pa.Check.str_length(min_value=1)),
-        "note": pa.Column(str, nullable=True),
-    },
-    strict=True,
-    coerce=True,
-)
 
-MODELS_SCHEMA = pa.DataFrameSchema(
-    {
-        "model_pattern": pa.Column(str, unique=True),
-        "params_b": pa.Column(float, _positive),
-        "active_params_b": pa.Column(float, _positive),
-        "architecture": pa.Column(str, pa.Check.isin(["dense", "moe", "encoder-decoder"])),
-        "aliases": pa.Column(str, nullable=True),
-        "source": pa.Column(str, pa.Check.str_length(min_value=1)),
-    },
-    checks=pa.Check(lambda d: d["active_params_b"] <= d["params_b"], error="active_params_b above params_b"),
-    strict=True,
-    coerce=True,
-)
+@lru_cache(maxsize=1)
+def _schemas():
+    """(hardware, models) pandera schemas, built on first use: importing this module stays free of
+    pandas, so that `device_name` can check a parameter before any heavy import."""
+    import pandera.pandas as pa
+
+    _positive = pa.Check.gt(0)
+    hardware = pa.DataFrameSchema(
+        {
+            # `gpu` is the device's table name (CPUs too): analysis/roofline.py still reads that column.
+            "gpu": pa.Column(str, unique=True),
+            "kind": pa.Column(str, pa.Check.isin(KINDS)),
+            "vendor": pa.Column(str),
+            "memory_gb": pa.Column(float, _positive, nullable=True),
+            "memory_bandwidth_gb_s": pa.Column(float, _positive),
+            **{col: pa.Column(float, _positive, nullable=True) for col in PEAK_COLUMNS.values()},
+            "power_w": pa.Column(float, _positive, nullable=True),
+            "aliases": pa.Column(str, nullable=True),
+            "source": pa.Column(str, pa.Check.str_length(min_value=1)),
+            "note": pa.Column(str, nullable=True),
+        },
+        strict=True,
+        coerce=True,
+    )
+
+    models = pa.DataFrameSchema(
+        {
+            "model_pattern": pa.Column(str, unique=True),
+            "params_b": pa.Column(float, _positive),
+            "active_params_b": pa.Column(float, _positive),
+            "architecture": pa.Column(str, pa.Check.isin(["dense", "moe", "encoder-decoder"])),
+            "aliases": pa.Column(str, nullable=True),
+            "source": pa.Column(str, pa.Check.str_length(min_value=1)),
+        },
+        checks=pa.Check(lambda d: d["active_params_b"] <= d["params_b"], error="active_params_b above params_b"),
+        strict=True,
+        coerce=True,
+    )
+    return hardware, models
 
 
 class UnknownDevice(ValueError):
@@ -124,14 +134,19 @@ class Device:
 
 
 def _float(v) -> float | None:
+    import pandas as pd
+
     return None if pd.isna(v) else float(v)
 
 
 @lru_cache(maxsize=4)
 def _load_hardware(path: str, mtime_ns: int) -> pd.DataFrame:
+    import pandas as pd
+    import pandera.pandas as pa
+
     df = pd.read_csv(path, dtype={"aliases": str, "note": str})
     try:
-        return HARDWARE_SCHEMA.validate(df, lazy=True)
+        return _schemas()[0].validate(df, lazy=True)
     except pa.errors.SchemaErrors as exc:
         cases = exc.failure_cases
         first = cases.iloc[0]
@@ -149,6 +164,8 @@ def hardware_table(path: str | Path | None = None) -> pd.DataFrame:
 
 
 def _device_of(r: pd.Series) -> Device:
+    import pandas as pd
+
     peaks = {prec: float(r[col]) for prec, col in PEAK_COLUMNS.items() if not pd.isna(r[col])}
     return Device(
         name=r["gpu"],
@@ -184,36 +201,45 @@ def _words(text: str, decimals: bool = False) -> str:
     return " " + " ".join(s.split()) + " "
 
 
-def _aliases(r: pd.Series) -> list[str]:
-    raw = "" if pd.isna(r["aliases"]) else r["aliases"]
+def _aliases(r) -> list[str]:
+    """The aliases and the name of one row (a pandas row or a csv dict; no aliases is NaN or "")."""
+    raw = r["aliases"] if isinstance(r["aliases"], str) else ""
     return [a.strip() for a in raw.split(";") if a.strip()] + [r["gpu"]]
+
+
+@lru_cache(maxsize=4)
+def _names(path: str, mtime_ns: int) -> dict[str, str]:
+    """Lookup key -> table name, for every name and alias of the hardware table, read with the csv
+    module (no pandas: a parameter check looks names up before any heavy import)."""
+    keys: dict[str, str] = {}
+    with open(path, newline="", encoding="utf-8") as fh:
+        for r in csv.DictReader(fh):
+            for a in _aliases(r):
+                keys.setdefault(_key(a), r["gpu"])
+    return keys
 
 
 @lru_cache(maxsize=4)
 def _index(path: str, mtime_ns: int):
     table = _load_hardware(path, mtime_ns)
     by_name = {r["gpu"]: _device_of(r) for _, r in table.iterrows()}
-    keys: dict[str, str] = {}
-    words: list[tuple[str, str]] = []
-    for _, r in table.iterrows():
-        for a in _aliases(r):
-            keys.setdefault(_key(a), r["gpu"])
-            words.append((_words(a), r["gpu"]))
-    return by_name, keys, words
+    words = [(_words(a), r["gpu"]) for _, r in table.iterrows() for a in _aliases(r)]
+    return by_name, words
 
 
 def _catalogue():
-    """(devices by name, lookup key -> name, [(alias words, name)]) of data/hardware.csv."""
+    """(devices by name, [(alias words, name)]) of data/hardware.csv."""
     p = Path(config.HARDWARE_TABLE)
     config.log_read(p)
     return _index(str(p), p.stat().st_mtime_ns)
 
 
-def device(name: str) -> Device:
-    """A device by its table name or an alias, ignoring case, spaces and punctuation.
-
-    Raises UnknownDevice with the close names on a typo."""
-    by_name, keys, _ = _catalogue()
+def device_name(name: str) -> str:
+    """The table name of a device given by its name or an alias, ignoring case, spaces and
+    punctuation, read without pandas. Raises UnknownDevice with the close names on a typo."""
+    p = Path(config.HARDWARE_TABLE)
+    config.log_read(p)
+    keys = _names(str(p), p.stat().st_mtime_ns)
     hit = keys.get(_key(name))
     if hit is None:
         close = difflib.get_close_matches(_key(name), list(keys), n=8, cutoff=0.6)
@@ -221,13 +247,18 @@ def device(name: str) -> Device:
         hint = (
             f"close names: {', '.join(names)}"
             if names
-            else f"none is close; the {len(by_name)} names are in data/hardware.csv"
+            else f"none is close; the {len(set(keys.values()))} names are in data/hardware.csv"
         )
         raise UnknownDevice(
             f"unknown device {name!r} ({hint}); for a device the table lacks give its "
             "peak bandwidth (GB/s) and peak TFLOP/s instead."
         )
-    return by_name[hit]
+    return hit
+
+
+def device(name: str) -> Device:
+    """A device by its table name or an alias (see `device_name`), with its validated peaks."""
+    return _catalogue()[0][device_name(name)]
 
 
 def detect(*texts) -> Device | None:
@@ -239,7 +270,7 @@ def detect(*texts) -> Device | None:
     text = " ".join(_words(t) for t in texts if isinstance(t, str) and t.strip())
     if not text.strip():
         return None
-    by_name, _, words = _catalogue()
+    by_name, words = _catalogue()
     best: dict[str, int] = {}
     for w, name in words:
         if w.strip() and w in text:
@@ -357,6 +388,8 @@ _OLD_BACKEND_KEYS = ("cuda", "vulkan", "kompute", "metal", "sycl", "opencl")
 
 
 def _first(settings: dict, *keys):
+    import pandas as pd
+
     for k in keys:
         v = settings.get(k)
         if v is not None and not (isinstance(v, float) and pd.isna(v)) and v is not pd.NA and str(v).strip() != "":
@@ -447,9 +480,12 @@ class ModelSize:
 
 @lru_cache(maxsize=4)
 def _load_models(path: str, mtime_ns: int) -> pd.DataFrame:
+    import pandas as pd
+    import pandera.pandas as pa
+
     df = pd.read_csv(path, dtype={"aliases": str})
     try:
-        return MODELS_SCHEMA.validate(df, lazy=True)
+        return _schemas()[1].validate(df, lazy=True)
     except pa.errors.SchemaErrors as exc:
         first = exc.failure_cases.iloc[0]
         raise ValueError(
@@ -469,7 +505,7 @@ def model_table(path: str | Path | None = None) -> pd.DataFrame:
 def _patterns(path: str, mtime_ns: int) -> list[tuple[list[str], pd.Series]]:
     out = []
     for _, r in _load_models(path, mtime_ns).iterrows():
-        raw = "" if pd.isna(r["aliases"]) else r["aliases"]
+        raw = r["aliases"] if isinstance(r["aliases"], str) else ""
         pats = [r["model_pattern"], *[a for a in raw.split(";") if a.strip()]]
         out.append(([_words(p, decimals=True) for p in pats], r))
     return out
@@ -527,6 +563,8 @@ def model_size(model: str, *, architecture: str | None = None, printed_params: f
         for w in pats:
             if w in text and (best is None or len(w) > best[0]):
                 best = (len(w), r)
+    import pandas as pd
+
     printed = None if printed_params is None or pd.isna(printed_params) else float(printed_params)
     if best is not None:
         r = best[1]

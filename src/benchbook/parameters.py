@@ -18,6 +18,7 @@ import re
 import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from benchbook import config
@@ -271,7 +272,7 @@ class Device:
         from benchbook import hardware
 
         try:
-            hardware.device(value)
+            hardware.device_name(value)  # the csv module only: a wrong name is refused before pandas loads
         except ValueError as exc:  # hardware.UnknownDevice, with the close names
             said = str(exc.args[0] if exc.args else exc).rstrip(".")
             raise ParameterError(f"parameter {name!r}: {said}.") from None
@@ -364,11 +365,15 @@ class CsvFile:
 
 @dataclass(frozen=True)
 class InInput:
-    """A value of `column` in the chapter's input (empty allowed when `empty_ok`: the chapter picks)."""
+    """A value of `column` in the chapter's input (empty allowed when `empty_ok`: the chapter picks).
+
+    `quick`, where given, reads the names from one input file's text without pandas (None when it
+    cannot tell): `early` then refuses a missing name before the input is detected and parsed."""
 
     column: str
     what: str
     empty_ok: bool = False
+    quick: Callable[[str], set[str] | None] | None = None
     stage = 4
 
     def __call__(self, name: str, value, context: Context) -> None:
@@ -379,10 +384,62 @@ class InInput:
         df = context.table()
         if df is None or self.column not in df:
             return
-        have = sorted({str(v) for v in df[self.column].dropna().unique()})
-        if value not in have:
+        self._refuse_unless_in(name, value, {str(v) for v in df[self.column].dropna().unique()})
+
+    def early(self, name: str, value, context: Context) -> None:
+        """The same check on the names `quick` reads from the raw input files (stage 2.5)."""
+        if self.quick is None or not isinstance(value, str) or not value:
+            return
+        sources = context.values.get("source")
+        have: set[str] = set()
+        for item in sources if isinstance(sources, (list, tuple)) else str(sources or "").split(","):
+            try:
+                path = config.resolve(str(item).strip())
+                text = path.read_bytes().decode("utf-8") if input_problem(path) is None else None
+            except (OSError, UnicodeDecodeError):
+                text = None
+            names = self.quick(text) if text is not None else None
+            if names is None:  # a file it cannot read: the full check at stage 4 decides
+                return
+            have |= names
+        self._refuse_unless_in(name, value, have)
+
+    def _refuse_unless_in(self, name: str, value: str, names: set[str]) -> None:
+        if value not in names:
+            have = sorted(names)
             shown = ", ".join(have[:12]) + (", ..." if len(have) > 12 else "")
             raise ParameterError(f"parameter {name!r}: no {self.what} {value!r} in the input; it has: {shown}.")
+
+
+#: A configuration name in an SGLang quantization report's summary table, or a run name of its
+#: result.jsonl (ingest/sglang_quant.py reads both in full).
+_QUANT_NAME = re.compile(r'^\|\s*`([^`|]+)`\s*\||"run_name":\s*"([^"]+)"', re.MULTILINE)
+
+
+def quant_schemes(text: str) -> set[str] | None:
+    """The schemes a quantization report or result.jsonl names (configuration names without the
+    `_runN` and the regime suffix, as `sglang_quant.split_model` splits them), or None when the
+    text names none."""
+    configs = {re.sub(r"_run\d+$", "", a or b) for a, b in _QUANT_NAME.findall(text)}
+    if not configs:
+        return None
+    regimes = sorted(_quant_regimes(), key=len, reverse=True)
+    return {
+        next((c[: -len(r) - 1] for r in regimes if c.endswith("_" + r) and len(c) > len(r) + 1), c) for c in configs
+    }
+
+
+@cache
+def _quant_regimes() -> tuple[str, ...]:
+    """The keys of `ingest.sglang_quant.REGIMES`, read from that file's source: importing the
+    parser loads pandas, which the check must not wait for."""
+    import ast
+
+    source = Path(__file__).with_name("ingest") / "sglang_quant.py"
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "REGIMES" for t in node.targets):
+            return tuple(ast.literal_eval(node.value))
+    raise LookupError(f"{source.name} defines no REGIMES")
 
 
 @dataclass(frozen=True)
@@ -430,6 +487,13 @@ def resolve_inputs(value, name: str = "source", tools: tuple[str, ...] = ()) -> 
             raise ParameterError(f"parameter {name!r}: {item!r} does not exist (no such file or folder).") from None
         except OSError as exc:  # a name too long, a loop of links
             raise ParameterError(f"parameter {name!r}: {item!r} cannot be used ({exc.strerror}).") from None
+        if "vllm-bench-serve" in tools and p.is_dir():  # a vllm bench sweep folder: its run files
+            from benchbook.ingest.vllm_serve import sweep_files
+
+            files = sweep_files(p)[0]
+            if files:
+                out += [resolve_inputs([str(f)], name, tools)[0] for f in files]
+                continue
         if tools or not p.is_dir():  # a folder is an input only where the chapter reads every file in it
             regular_file(p, name, Path(str(item).strip()).name)
         elif not os.access(p, os.R_OK | os.X_OK):
@@ -495,7 +559,7 @@ CONSTRAINTS: dict[str, Constraint] = {
     "gpu_name": Device(),
     "model_id": KnownModel(),
     "model": InInput("model", "model", empty_ok=True),
-    "baseline": InInput("scheme", "scheme", empty_ok=True),
+    "baseline": InInput("scheme", "scheme", empty_ok=True, quick=quant_schemes),
     "metric_by_regime": MetricMap("benchbook.analysis.quant:runs"),
     "sweep": Choice(("max_concurrency", "request_rate")),
     "outlier_rule": OutlierRule(),
@@ -548,6 +612,8 @@ def check(
         )
     context = Context(values, tools, paths, defaults)
     todo = [(name, value) for name, value in values.items() if not (value is None and defaults.get(name, 0) is None)]
-    for name, value in sorted(todo, key=lambda item: CONSTRAINTS[item[0]].stage):
-        CONSTRAINTS[name](name, value, context)
+    steps = [(CONSTRAINTS[name].stage, CONSTRAINTS[name], name, value) for name, value in todo]
+    steps += [(2.5, c.early, name, value) for name, value in todo if hasattr(c := CONSTRAINTS[name], "early")]
+    for _, constraint, name, value in sorted(steps, key=lambda step: step[0]):
+        constraint(name, value, context)
     return context.values

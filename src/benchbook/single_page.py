@@ -89,6 +89,10 @@ def render(executed: Path, out: Path, title: str, banner: str = "") -> Path:
                 src = site / keep
                 if src.is_dir():
                     shutil.copytree(src, staging / keep)
+                elif keep.endswith(".html"):
+                    # these pages now live one folder below the chapter's page: point their links up to it
+                    text = src.read_text(encoding="utf-8").replace(f'href="{chapter}.html', f'href="../{chapter}.html')
+                    (staging / keep).write_text(text, encoding="utf-8")
                 elif src.is_file():
                     shutil.copy(src, staging / keep)
             if target.exists():

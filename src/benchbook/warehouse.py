@@ -1,16 +1,18 @@
-"""The results warehouse: many runs as two hive-partitioned parquet datasets, queried with DuckDB.
+"""The results warehouse: many runs as hive-partitioned parquet datasets, queried with DuckDB.
 
-    DIR/runs/tool=<tool>/<run_id>.parquet          one row per run
-    DIR/measurements/tool=<tool>/<run_id>.parquet  the run's tidy rows
+    DIR/runs/tool=<tool>/<part>.parquet            one row per run
+    DIR/measurements/tool=<tool>/<part>.parquet    those runs' tidy rows (the same <part> name)
+    DIR/requests/tool=<tool>/<run_id>.parquet      per-request rows, where the output has them
 
 A run is one tool's reading of one file; its id comes from the file's bytes and the tool, so the
-same file ingested twice is one run, and adding a file writes two small files and rewrites none.
-Every file has the same columns whatever the tool (the tool's own settings travel as a JSON text
-column), so DuckDB, Dask or Spark read the datasets unchanged.
+same file ingested twice is one run. An ingest writes new parts (one pair per batch of files and
+tool) and rewrites none. Every part of a dataset has the same columns and types whatever the tool
+(the tool's own settings travel as a JSON text column), so DuckDB, Dask or Spark read them unchanged.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -19,12 +21,43 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
-from benchbook import config, ingest
+from benchbook import config, hardware, ingest
 
 RUN_COLUMNS = ["run_id", "source", "sha256", "run_date", "date_origin", "model", "device", "settings", "rows"]
 MEASUREMENT_COLUMNS = ["run_id", "line", "metric", "statistic", "value", "unit", "note", "settings"]
+#: Every part of a dataset has the same column types, whatever its rows (an all-empty column stays a
+#: string), so engines read the parts without reconciling their schemas.
+RUNS_SCHEMA = pa.schema([*((c, pa.string()) for c in RUN_COLUMNS[:-1]), ("rows", pa.int64())])
+MEASUREMENTS_SCHEMA = pa.schema(
+    [
+        ("run_id", pa.string()),
+        ("line", pa.int64()),
+        ("metric", pa.string()),
+        ("statistic", pa.string()),
+        ("value", pa.float64()),
+        ("unit", pa.string()),
+        ("note", pa.string()),
+        ("settings", pa.string()),
+    ]
+)
+#: Per-request rows (vLLM --save-detailed), numeric, one file per run: what cross-run latency
+#: percentiles and SLO shares are computed from. Latencies in ms are float32: about 7 significant
+#: digits (0.1 us at 1 s), far more than any tool prints (2 decimals), and half the bytes every
+#: scan of 100 M rows reads; each value is the float32 nearest the tool's seconds times 1000.
+#: Token counts are int32. Times in seconds since an epoch stay float64 (float32 would round them
+#: to minutes).
+REQUESTS_SCHEMA = pa.schema(
+    [("run_id", pa.string()), ("block", pa.string()), ("request", pa.int64()), ("success", pa.bool_())]
+    + [(c, pa.int32()) for c in ("input_len", "output_len")]
+    + [(c, pa.float32()) for c in ("ttft_ms", "e2el_ms", "tpot_ms")]
+    + [("n_chunks", pa.int32()), ("itl_mean_ms", pa.float32()), ("start_time_s", pa.float64())]
+    + [("queue_time_ms", pa.float32()), ("duration_s", pa.float64())]
+)
 #: Tidy columns that are not settings.
 _NOT_SETTINGS = {"tool", "source", "line", "metric", "statistic", "value", "unit", "note"}
 
@@ -93,58 +126,76 @@ def _json_rows(t: pd.DataFrame, cols: list[str]) -> list[str]:
     ]
 
 
-def _atomic_parquet(df: pd.DataFrame, path: Path) -> None:
+def _table(df: pd.DataFrame, schema: pa.Schema) -> pa.Table:
+    return pa.Table.from_pandas(df, schema=schema, preserve_index=False)
+
+
+def _atomic_parquet(table: pa.Table, path: Path) -> None:
+    """Write a part whole or not at all. Dictionary encoding for the text columns only: on measured
+    numbers (distinct values) it only slows every scan (a third of a per-request query's time)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(suffix=".parquet.partial", dir=path.parent, prefix=".")
     os.close(fd)
     try:
-        df.to_parquet(tmp, index=False)
+        text = [f.name for f in table.schema if pa.types.is_string(f.type)]
+        pq.write_table(table, tmp, compression="snappy", use_dictionary=text)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
 
 
-def _run_tables(path: Path, data: bytes, parsed: ingest.Parsed, text: str) -> tuple[str, pd.DataFrame, pd.DataFrame]:
-    run_id = _run_id(data, parsed.tool)
-    t = parsed.table
-    cols = _settings(t)
-    constant = {c: t[c].dropna().iloc[0] for c in cols if t[c].notna().any() and t[c].nunique(dropna=True) == 1}
-    model = next(
-        (str(t[c].dropna().iloc[0]) for c in ("model", "model_type", "model_id") if c in t and t[c].notna().any()), None
-    )
-    device = None
-    try:
-        from benchbook import hardware
+def _plain(v):
+    return v.item() if hasattr(v, "item") else v
 
-        dev = hardware.detect(text)
-        device = dev.name if dev is not None else None
-    except (ImportError, AttributeError):
-        device = None
-    date = run_date(text)
-    run = pd.DataFrame(
-        [
-            {
-                "run_id": run_id,
-                "source": config.relative(path),
-                "sha256": hashlib.sha256(data).hexdigest(),
-                "run_date": date,
-                "date_origin": "printed in the output" if date else None,
-                "model": model,
-                "device": device,
-                "settings": json.dumps(
-                    {k: (v.item() if hasattr(v, "item") else v) for k, v in constant.items()},
-                    default=str,
-                    sort_keys=True,
-                ),
-                "rows": len(t),
-            }
-        ],
-        columns=RUN_COLUMNS,
-    )
+
+@dataclass
+class _Run:
+    """One parsed result waiting to be written."""
+
+    file: int  # its file's position in the chunk
+    path: Path
+    data: bytes
+    text: str
+    parsed: ingest.Parsed
+    run_id: str
+
+
+def _part_tables(runs: list[_Run]) -> tuple[pa.Table, pa.Table]:
+    """The runs rows and the measurement rows of one tool's runs, built for all of them at once."""
+    tables = [r.parsed.table for r in runs]
+    sizes = np.array([len(t) for t in tables])
+    t = pd.concat(tables, ignore_index=True)
+    cols = _settings(t)
+    by_run = t[cols].groupby(np.repeat(np.arange(len(runs)), sizes))
+    first = by_run.first().reindex(range(len(runs)))
+    constant = (by_run.nunique(dropna=True).reindex(range(len(runs))) == 1).to_numpy()
+    values = first.to_numpy(dtype=object)
+    model_cols = [c for c in ("model", "model_type", "model_id") if c in first]
+    models = first[model_cols].to_numpy(dtype=object) if model_cols else np.empty((len(runs), 0), dtype=object)
+    rows = []
+    for j, r in enumerate(runs):
+        device = hardware.detect(r.text)
+        date = run_date(r.text)
+        model = next((str(v) for v in models[j] if not pd.isna(v)), None)
+        settings = {c: _plain(values[j, k]) for k, c in enumerate(cols) if constant[j, k]}
+        rows.append(
+            (
+                r.run_id,
+                config.relative(r.path),
+                hashlib.sha256(r.data).hexdigest(),
+                date,
+                "printed in the output" if date else None,
+                model,
+                device.name if device is not None else None,
+                json.dumps(settings, default=str, sort_keys=True),
+                len(tables[j]),
+            )
+        )
+    run = pd.DataFrame(rows, columns=RUN_COLUMNS)
     m = pd.DataFrame(
         {
-            "run_id": run_id,
+            "run_id": np.repeat([r.run_id for r in runs], sizes),
             "line": t["line"].astype("int64").to_numpy(),
             "metric": t["metric"].astype(str).to_numpy(),
             "statistic": t["statistic"].astype(str).to_numpy(),
@@ -155,32 +206,83 @@ def _run_tables(path: Path, data: bytes, parsed: ingest.Parsed, text: str) -> tu
         },
         columns=MEASUREMENT_COLUMNS,
     )
-    return run_id, run, m
+    return _table(run, RUNS_SCHEMA), _table(m, MEASUREMENTS_SCHEMA)
 
 
-def _ingest_one(path: Path, explicit: bool, into: Path) -> list[tuple[str, str]]:
-    """One file into the warehouse: events ("added", run_id, line) / ("present", run_id) /
-    ("failed", reason) / ("skipped", file). A file whose runs are all there is not parsed again."""
-    try:
-        data = path.read_bytes()
-        text = data.decode("utf-8", errors="replace")
-        tools = ingest.detect(text)
-        if tools and all(_target(into, t, _run_id(data, t)).is_file() for t in tools):
-            return [("present", _run_id(data, t)) for t in tools]
-        parsed_all = ingest.read_parsed(path)
-    except (ingest.ParseError, OSError) as exc:
-        return [("failed", str(exc))] if explicit else [("skipped", config.relative(path))]
-    events = []
-    for parsed in parsed_all:
-        run_id, run, m = _run_tables(path, data, parsed, text)
-        target = _target(into, parsed.tool, run_id)
-        if target.is_file():
-            events.append(("present", run_id))
+def _requests(r: _Run) -> pa.Table | None:
+    """The per-request rows of a vLLM --save-detailed result, if the file holds them."""
+    if r.parsed.tool != "vllm-bench-serve" or b'"ttfts"' not in r.data:
+        return None
+    from benchbook.ingest import vllm_serve
+
+    df = vllm_serve.requests(r.path)
+    if df.empty:
+        return None
+    df = df.drop(columns="source").rename(columns={"run": "block"})
+    df.insert(0, "run_id", r.run_id)
+    return _table(df, REQUESTS_SCHEMA)
+
+
+def _flush(pending: list[tuple[int, Path, bool, bytes, str, list]], events: list[list], into: Path, known) -> None:
+    """Validate and screen the pending files at once (`settle`), then write one runs part and one
+    measurements part per tool (measurements first: a run exists once its runs row does)."""
+    settled = iter(ingest.core.settle([p for *_, parsed in pending for p in parsed]))
+    todo: dict[str, list[_Run]] = {}
+    for k, path, explicit, data, text, parsed in pending:
+        mine = [next(settled) for _ in parsed]
+        bad = next((x for x in mine if isinstance(x, ingest.ParseError)), None)
+        if bad is not None:
+            events[k] = [("failed", str(bad))] if explicit else [("skipped", config.relative(path))]
             continue
-        # measurements first: a run row exists only once its measurements do
-        _atomic_parquet(m, into / "measurements" / f"tool={parsed.tool}" / f"{run_id}.parquet")
-        _atomic_parquet(run, target)
-        events.append(("added", run_id, f"  {parsed.tool}: {config.relative(path)} -> run {run_id} ({len(m)} rows)"))
+        for p in mine:
+            run_id = _run_id(data, p.tool)
+            if (p.tool, run_id) in known:
+                events[k].append(("present", run_id))
+            else:
+                todo.setdefault(p.tool, []).append(_Run(k, path, data, text, p, run_id))
+    for tool, runs in todo.items():
+        name = hashlib.sha256("\n".join(sorted(r.run_id for r in runs)).encode()).hexdigest()[:16] + ".parquet"
+        for r in runs:
+            req = _requests(r)
+            if req is not None:
+                _atomic_parquet(req, into / "requests" / f"tool={tool}" / f"{r.run_id}.parquet")
+        run, m = _part_tables(runs)
+        _atomic_parquet(m, into / "measurements" / f"tool={tool}" / name)
+        _atomic_parquet(run, into / "runs" / f"tool={tool}" / name)
+        for r in runs:
+            line = f"  {tool}: {config.relative(r.path)} -> run {r.run_id} ({len(r.parsed.table)} rows)"
+            events[r.file].append(("added", r.run_id, line))
+
+
+#: Parsed rows a worker holds before it writes them (what bounds its memory, whatever the file sizes).
+FLUSH_ROWS = 500_000
+
+
+def _ingest_chunk(files: list[tuple[Path, bool]], into: Path, known: frozenset) -> list[list[tuple]]:
+    """Files into the warehouse, per file its events: ("added", run_id, line) / ("present", run_id) /
+    ("failed", reason) / ("skipped", file). A file whose runs are all there is not parsed again."""
+    events: list[list[tuple]] = [[] for _ in files]
+    pending, rows = [], 0
+    for k, (path, explicit) in enumerate(files):
+        try:
+            data = path.read_bytes()
+            text = data.decode("utf-8", errors="replace")
+            tools = ingest.detect(text)
+            if tools and all((t, _run_id(data, t)) in known for t in tools):
+                events[k] = [("present", _run_id(data, t)) for t in tools]
+                continue
+            with ingest.core.deferred_checks():
+                parsed = ingest.read_parsed(path)
+        except (ingest.ParseError, OSError) as exc:
+            events[k] = [("failed", str(exc))] if explicit else [("skipped", config.relative(path))]
+            continue
+        pending.append((k, path, explicit, data, text, parsed))
+        rows += sum(len(p.table) for p in parsed)
+        if rows >= FLUSH_ROWS:
+            _flush(pending, events, into, known)
+            pending, rows = [], 0
+    if pending:
+        _flush(pending, events, into, known)
     return events
 
 
@@ -188,58 +290,117 @@ def _run_id(data: bytes, tool: str) -> str:
     return hashlib.sha256(data + b"\0" + tool.encode()).hexdigest()[:16]
 
 
-def _target(into: Path, tool: str, run_id: str) -> Path:
-    return into / "runs" / f"tool={tool}" / f"{run_id}.parquet"
+def _known(into: Path) -> frozenset:
+    """(tool, run_id) of every run in the warehouse; removes what an interrupted ingest left (a
+    measurements part without its runs part, per-request rows of no run)."""
+    known = set()
+    for part in sorted((into / "runs").glob("tool=*/*.parquet")):
+        tool = part.parent.name.removeprefix("tool=")
+        known.update((tool, r) for r in pq.read_table(part, columns=["run_id"]).column(0).to_pylist())
+    for part in (into / "measurements").glob("tool=*/*.parquet"):
+        if not (into / "runs" / part.parent.name / part.name).is_file():
+            part.unlink()
+    for part in (into / "requests").glob("tool=*/*.parquet"):
+        if (part.parent.name.removeprefix("tool="), part.stem) not in known:
+            part.unlink()
+    return frozenset(known)
 
 
 #: Files from which ingest parses in several processes (below, starting them costs more than it saves).
 PARALLEL_FROM = 200
-
-
-def _ingest_star(args):
-    return _ingest_one(*args)
+#: Files per task sent to a worker process (each task writes its own parts).
+CHUNK = 500
 
 
 def ingest_into(items, into: Path, log=print, workers: int | None = None) -> IngestReport:
     """Add every file (folders are walked) to the warehouse at `into`; files already there are
-    skipped by content, without being parsed again. A file no tool reads is reported and skipped,
-    never half-written. Many files are parsed in `workers` processes (default: one per CPU)."""
+    skipped by content, without being parsed again, and a file's copy under another name is the same
+    run. A file no tool reads is reported and skipped, never half-written. Many files are parsed in
+    `workers` processes (default: one per CPU), each validating and writing its files in batches.
+    One ingest into a folder at a time (a lock file), so that one's clean-up never takes a part another
+    is writing."""
     into = Path(into)
+    into.mkdir(parents=True, exist_ok=True)
+    with open(into / ".ingest.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _ingest_locked(items, into, log, workers)
+
+
+def _ingest_locked(items, into: Path, log, workers: int | None) -> IngestReport:
     rep = IngestReport()
-    files = _files(items)
+    known = _known(into)
+    files, first, copies = [], {}, []  # content seen twice in one call is one run
+    for path, explicit in _files(items):
+        try:
+            digest = hashlib.sha256(path.read_bytes()).digest()
+        except OSError:
+            digest = str(path).encode()  # unreadable: its own entry, which reports why
+        if digest in first:
+            copies.append(first[digest])
+        else:
+            first[digest] = len(files)
+            files.append((path, explicit))
     workers = workers or len(os.sched_getaffinity(0))
-    jobs = [(path, explicit, into) for path, explicit in files]
-    if workers > 1 and len(jobs) >= PARALLEL_FROM:
+    if workers > 1 and len(files) >= PARALLEL_FROM:
         from concurrent.futures import ProcessPoolExecutor
 
+        size = min(CHUNK, -(-len(files) // (2 * workers)))
+        chunks = [files[i : i + size] for i in range(0, len(files), size)]
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = pool.map(_ingest_star, jobs, chunksize=32)
-            _collect(results, rep, log)
+            events = [
+                e for part in pool.map(_ingest_chunk, chunks, [into] * len(chunks), [known] * len(chunks)) for e in part
+            ]
     else:
-        _collect((_ingest_one(*job) for job in jobs), rep, log)
-    return rep
-
-
-def _collect(results, rep: IngestReport, log) -> None:
-    for events in results:
-        for kind, value, *line in events:
+        events = _ingest_chunk(files, into, known)
+    for of in copies:  # the same content again: what its first copy gave, as runs already there
+        events.append([("present", e[1]) if e[0] in ("added", "present") else e for e in events[of]])
+    for file_events in events:
+        for kind, value, *line in file_events:
             getattr(rep, kind).append(value)
             if line:
                 log(line[0])
+    return rep
+
+
+_DUCKDB_TYPES = {
+    pa.string(): "VARCHAR",
+    pa.int64(): "BIGINT",
+    pa.int32(): "INTEGER",
+    pa.bool_(): "BOOLEAN",
+    pa.float64(): "DOUBLE",
+    pa.float32(): "FLOAT",
+}
+#: The requests view of a warehouse without per-request rows: no rows, the same columns.
+_EMPTY_REQUESTS = (
+    "SELECT "
+    + ", ".join(
+        f"NULL::{_DUCKDB_TYPES[t]} AS {n}"
+        for n, t in zip(REQUESTS_SCHEMA.names, REQUESTS_SCHEMA.types, strict=True)
+    )
+    + ", NULL::VARCHAR AS tool WHERE false"
+)
 
 
 def connect(into: Path):
-    """A DuckDB connection with views `runs` and `measurements` over the warehouse."""
+    """A DuckDB connection with views `runs`, `measurements` and `requests` over the warehouse, using
+    the CPUs this process may run on."""
     import duckdb
 
     into = Path(into)
     if not (into / "runs").is_dir():
         raise WarehouseError(f"{into}: not a warehouse (no runs/ folder; fill it with `benchbook ingest ... --into`)")
-    con = duckdb.connect()
-    for name in ("runs", "measurements"):
+    con = duckdb.connect(config={"threads": len(os.sched_getaffinity(0))})
+    con.execute("SET enable_progress_bar = false")  # it would print into the query's output
+    for name in ("runs", "measurements", "requests"):
         glob = (into / name / "*" / "*.parquet").as_posix()
+        if name == "requests" and not any((into / name).glob("*/*.parquet")):
+            con.execute(f"CREATE VIEW requests AS SELECT * FROM ({_EMPTY_REQUESTS})")
+            continue
+        # every requests part has REQUESTS_SCHEMA: no per-file schema reconciliation
+        union = "false" if name == "requests" else "true"
         con.execute(
-            f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{glob}', hive_partitioning = true, union_by_name = true)"
+            f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{glob}', hive_partitioning = true, "
+            f"union_by_name = {union})"
         )
     return con
 

@@ -245,7 +245,7 @@ def generation_rows(df: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(rows, columns=cols + ["rate", "rate_std", "line"])
     out["n_depth"] = pd.to_numeric(out["n_depth"], errors="coerce").fillna(0)
     out["mode"] = [run_mode(r) for _, r in out.iterrows()]
-    out["model_key"] = out["model_file"].fillna(out["model"]).fillna("?")
+    out["model_key"] = out["model_file"].astype(object).fillna(out["model"].astype(object)).fillna("?")
     return out
 
 

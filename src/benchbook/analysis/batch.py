@@ -49,6 +49,8 @@ def conflicts(df: pd.DataFrame) -> pd.DataFrame:
     conflicts are already set aside by the parser): one row each with the metric, the values and
     their lines. Identical repeats are not conflicts."""
     d = df[df["tool"] == "hf-batch-sweep"].fillna({"model": "", "framework": "", "gpu": ""})
+    if d.empty:  # the offline tools print one value per run: nothing to conflict across files here
+        return pd.DataFrame(columns=_KEYS + ["metric", "values", "lines"])
     rows = [
         dict(zip(_KEYS + ["metric"], key, strict=True), values=sorted(set(g["value"])), lines=sorted(set(g["line"])))
         for key, g in ingest_conflicts(d, _KEYS).groupby(_KEYS + ["metric"], sort=False)
@@ -64,6 +66,9 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     `conflict` True, never by picking one of the two."""
     d = df[df["tool"] == "hf-batch-sweep"].copy()
     d.attrs = {}
+    off = offline_sweep(offline_runs(df))  # vLLM bench latency runs: one point per --batch-size
+    if d.empty:
+        return off
     for k in ("model", "framework", "gpu"):
         d[k] = d[k].fillna("")
     bad = conflicts(df)
@@ -74,9 +79,119 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     w.columns.name = None
     w["batch_size"] = w["batch_size"].astype(int)
     w["conflict"] = [tuple(r) in bad_keys for r in w[_KEYS].astype(object).values.tolist()]
+    w["new_tokens"] = float(NEW_TOKENS)
     w["per_sequence_ms_per_token"] = w["latency_s"] / NEW_TOKENS * 1000.0
     w["has_result"] = w["throughput_tok_s"].notna()
+    if len(off):
+        w = pd.concat([w, off], ignore_index=True)
     return w.sort_values(["model", "framework", "dtype", "batch_size"]).reset_index(drop=True)
+
+
+#: Offline-throughput tools the chapter also reads: one point per run, not a batch sweep.
+OFFLINE_TOOLS = ("vllm-bench-offline", "mlperf-loadgen")
+#: vLLM's `--dtype auto` loads the checkpoint's dtype, bf16 for the models of data/models.csv (an
+#: assumption the page states: the offline outputs print no dtype).
+OFFLINE_DTYPE = "bf16"
+_RUN_COLUMNS = [
+    "source",
+    "run",
+    "tool",
+    "benchmark",
+    "model",
+    "batch_size",
+    "output_len",
+    "output_tok_s",
+    "total_tok_s",
+    "latency_s",
+]
+
+
+def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per offline run: vLLM `bench throughput` (output and total tok/s; no batch size, the
+    engine batches as it goes), vLLM `bench latency` (`--batch-size` prompts, `--output-len` new
+    tokens, mean seconds per batch; its output tok/s = batch x output_len / latency) and MLPerf
+    LoadGen Offline (generated tok/s; the summary names neither the model nor a batch)."""
+    rows = []
+    v = df[df["tool"] == "vllm-bench-offline"]
+    for (source, run, bench), g in v.groupby(["source", "run", "benchmark"], sort=False) if len(v) else []:
+        val = {(m, s): x for m, s, x in zip(g["metric"], g["statistic"], g["value"], strict=True)}
+        b, n_out = float(g["batch_size"].iat[0]), float(g["output_len"].iat[0])
+        lat = val.get(("latency", "mean"), np.nan)
+        out = val.get(("throughput", "value"), np.nan) if bench == "throughput" else b * n_out / lat
+        rows.append(
+            dict(
+                source=source,
+                run=run,
+                tool="vllm-bench-offline",
+                benchmark=bench,
+                model=g["model"].iat[0] if isinstance(g["model"].iat[0], str) else "",
+                batch_size=b if bench == "latency" else np.nan,
+                output_len=n_out,
+                output_tok_s=out,
+                total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
+                latency_s=lat,
+            )
+        )
+    m = df[df["tool"] == "mlperf-loadgen"]
+    m = m[m["scenario"] == "Offline"] if len(m) else m
+    for (source, run), g in m.groupby(["source", "run"], sort=False) if len(m) else []:
+        val = {(mm, s): x for mm, s, x in zip(g["metric"], g["statistic"], g["value"], strict=True)}
+        rows.append(
+            dict(
+                source=source,
+                run=run,
+                tool="mlperf-loadgen",
+                benchmark="Offline",
+                model="",
+                batch_size=np.nan,
+                output_len=np.nan,
+                output_tok_s=val.get(("output_throughput", "value"), np.nan),
+                total_tok_s=np.nan,
+                latency_s=np.nan,
+            )
+        )
+    return pd.DataFrame(rows, columns=_RUN_COLUMNS)
+
+
+def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
+    """The offline runs that set a batch (vLLM `bench latency`) as rows of `sweep`'s table: one point
+    per batch size, each `generate` of `output_len` new tokens (`new_tokens`)."""
+    d = runs[runs["batch_size"].notna() & runs["latency_s"].notna() & runs["output_len"].notna()]
+    w = pd.DataFrame(
+        {
+            "model": d["model"],
+            "framework": "vllm",
+            "gpu": "",
+            "dtype": OFFLINE_DTYPE,
+            "batch_size": d["batch_size"].astype(int),
+            "throughput_tok_s": d["output_tok_s"],
+            "tool_ms_per_token": 1000.0 / d["output_tok_s"],
+            "latency_s": d["latency_s"],
+            "conflict": False,
+            "new_tokens": d["output_len"],
+        }
+    )
+    w["per_sequence_ms_per_token"] = w["latency_s"] / w["new_tokens"] * 1000.0
+    w["has_result"] = w["throughput_tok_s"].notna()
+    return w.sort_values(["model", "framework", "dtype", "batch_size"]).reset_index(drop=True)
+
+
+def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
+    """The offline runs with no batch setting (vLLM `bench throughput`, MLPerf Offline), each one
+    point: its compute, 2 x active parameters x tokens processed per second (prompt + output when
+    the run prints both, else output only: a lower bound), and that as a fraction of the device's
+    dense bf16 peak (NaN when the device is only assumed). No bandwidth: without the batch the step
+    rate is unknown."""
+    d = runs[runs["batch_size"].isna()].copy()
+    p = d["model"].map(params_b).astype(float) * 1e9
+    d["tokens_counted"] = np.where(
+        d["total_tok_s"].notna(), "prompt + output tokens", "output tokens only (a lower bound)"
+    )
+    d["achieved_tflops"] = 2 * p * d["total_tok_s"].fillna(d["output_tok_s"]) / 1e12
+    known = peaks is not None and peaks.source != "assumed"  # an assumed device's peak is no yardstick
+    d["peak_tflops"] = (peaks.peak_tflops(OFFLINE_DTYPE) if known else None) or np.nan
+    d["compute_fraction"] = d["achieved_tflops"] / d["peak_tflops"]
+    return d.reset_index(drop=True)
 
 
 def series(sw: pd.DataFrame):
@@ -232,7 +347,7 @@ def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     p = d["model"].map(params_b).astype(float) * 1e9
     bpp = d["dtype"].map(BYTES_PER_PARAM).astype(float)
     d["weight_bytes"] = p * bpp
-    d["step_s"] = d["latency_s"] / NEW_TOKENS
+    d["step_s"] = d["latency_s"] / d.get("new_tokens", pd.Series(NEW_TOKENS, index=d.index)).fillna(NEW_TOKENS)
     d["achieved_gb_s"] = d["weight_bytes"] / d["step_s"] / 1e9
     d["achieved_tflops"] = 2 * p * d["throughput_tok_s"] / 1e12
     d["intensity"] = 2 * d["batch_size"] / bpp

@@ -7,10 +7,14 @@ Rules, stated once:
 * **The curve.** Runs with no concurrency cap (a max_concurrency sweep) or an infinite request
   rate (a request_rate sweep) have no place on the sweep's axis: they are kept apart (`apart`),
   never drawn as the curve's last point.
-* **Knee.** Sort the curve's runs by the sweep variable x. For each step from x0 to x1 the elasticity is
+* **Repeats.** Runs of one series with the same concurrency cap and request rate are repeats of one
+  load: the curve is their mean, their spread the sample standard deviation (none for a single run).
+* **Knee.** Sort the curve's loads by the sweep variable x. For each step from x0 to x1 the elasticity is
   (relative throughput gain) / (relative x gain) = ((y1 - y0) / y0) / ((x1 - x0) / x0). The knee
   is x0 of the first step whose elasticity falls below `threshold` (0.25: doubling concurrency
-  buys less than 25 % more throughput). No such step: the sweep never saturated (None).
+  buys less than 25 % more throughput) by more than the repeats' noise: the step's gain plus
+  sqrt(sd0^2 + sd1^2) must still fall short of the threshold's gain. A step below the threshold
+  only within that noise is no knee. No such step: the sweep never saturated (None).
 * **Little's law.** Mean requests in flight L = request throughput x mean E2EL. Without an E2EL
   line, mean E2EL is estimated as mean TTFT + mean TPOT x (mean output tokens - 1), which ignores
   the covariance of TPOT and output length across requests (flagged `estimated`).
@@ -72,12 +76,14 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     keys = [k for k in RUN_KEYS if k in df.columns]
     wide = df.pivot_table(index=keys, columns="col", values="value", aggfunc="first", dropna=False, sort=False)
     wide = wide.reset_index()
-    wide = wide.dropna(subset=[c for c in ["duration"] if c in wide.columns], how="all")
+    # the pivot crosses every key value with every other: a combination with no number is no run (by all
+    # metrics, not duration alone, which GenAI-Perf does not print)
+    wide = wide.dropna(subset=[c for c in wide.columns if c not in keys], how="all")
     wide.columns.name = None
     wide = wide.reset_index(drop=True)
     ident = [c for c in ["source", "completed", "total_input_tokens", "total_generated_tokens"] if c in wide.columns]
     drop = []
-    for i, row in wide[wide["format"] == "text"].iterrows():
+    for i, row in wide[(wide["format"] == "text") & ("duration" in wide)].iterrows():  # twins share a duration
         twin = wide[(wide["format"] == "json") & (wide["duration"] - row["duration"]).abs().le(0.0051)]
         twin = twin[np.logical_and.reduce([twin[c].eq(row[c]) | (twin[c].isna() & pd.isna(row[c])) for c in ident])]
         if len(twin):
@@ -109,46 +115,88 @@ def sweep_x(r: pd.DataFrame, variable: str) -> pd.Series:
     return r[variable].astype(float).where(~away)
 
 
-def _steps(x, y) -> list[tuple[float, float]]:
-    """(x0, elasticity) of each step of a curve, in x order; points that are not finite and
-    positive are dropped, and steps between equal x skipped."""
-    pts = sorted((a, b) for a, b in zip(x, y, strict=True) if np.isfinite(a) and np.isfinite(b) and a > 0 and b > 0)
+def _steps(x, y, sd=None) -> list[tuple[float, float, float]]:
+    """(x0, elasticity, its noise) of each step of a curve of load means, in x order: the noise is
+    sqrt(sd0^2 + sd1^2) in elasticity units (0 without `sd`). Points that are not finite and positive
+    are dropped, and steps between equal x skipped."""
+    sd = np.zeros(len(x)) if sd is None else np.nan_to_num(np.asarray(sd, dtype=float))
+    pts = sorted(
+        (a, b, s) for a, b, s in zip(x, y, sd, strict=True) if np.isfinite(a) and np.isfinite(b) and a > 0 and b > 0
+    )
     return [
-        (x0, ((y1 - y0) / y0) / ((x1 - x0) / x0)) for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False) if x1 != x0
+        (x0, ((y1 - y0) / y0) / ((x1 - x0) / x0), np.hypot(s0, s1) / y0 / ((x1 - x0) / x0))
+        for (x0, y0, s0), (x1, y1, s1) in zip(pts, pts[1:], strict=False)
+        if x1 != x0
     ]
 
 
 def elasticities(x, y) -> list[float]:
     """The step elasticities of a curve, in x order (see the knee rule)."""
-    return [e for _, e in _steps(x, y)]
+    return [e for _, e, _ in _steps(x, y)]
 
 
-def knee(x, y, threshold: float = 0.25):
-    """x at the knee of a saturation curve (see the module rule), or None if it never saturates.
+def knee(x, y, threshold: float = 0.25, sd=None):
+    """x at the knee of a saturation curve of load means with spread `sd` (see the module rule), or
+    None if it never saturates.
 
     >>> knee([1, 2, 4, 8], [10, 20, 30, 33], 0.25)
     4
+    >>> knee([1, 2, 4, 8], [10, 20, 30, 33], 0.25, sd=[0, 0, 5, 5]) is None
+    True
     """
-    return next((x0 for x0, e in _steps(x, y) if e < threshold), None)
+    return next((x0 for x0, e, n in _steps(x, y, sd) if e + n < threshold), None)
+
+
+def load_key(r: pd.DataFrame) -> pd.Series:
+    """A label per load: the series, the concurrency cap and the request rate. Runs sharing one are
+    repeats of that load. A table without these settings: every run its own load."""
+    if not {"model", "max_concurrency", "request_rate"} <= set(r.columns):
+        return pd.Series(r.index.map(str), index=r.index)
+    return series_key(r).fillna("") + "|" + r["max_concurrency"].map(str) + "|" + r["request_rate"].map(str)
+
+
+def per_load(r: pd.DataFrame, metrics=("output_throughput", "total_token_throughput")) -> pd.DataFrame:
+    """One row per load (see `load_key`), in the order the runs give them: the first repeat's
+    settings, n (repeats), and per metric the mean (same name) and the sample standard deviation
+    (`<metric>_sd`, NaN for a single run)."""
+    metrics = [m for m in metrics if m in r]
+    d = r.assign(series=series_key(r) if "model" in r else "", load=load_key(r))
+    g = d.groupby("load", sort=False)
+    out = g.first().drop(columns=metrics)
+    out["n"] = g.size()
+    for m in metrics:
+        out[m] = g[m].mean()
+        out[f"{m}_sd"] = g[m].std(ddof=1)
+    return out.reset_index()
+
+
+def repeats(r: pd.DataFrame) -> pd.Series:
+    """The number of repeats of each load (see `load_key`), in the order the runs give them."""
+    return r.groupby(load_key(r), sort=False).size() if len(r) else pd.Series(dtype=int)
 
 
 def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
-    """The knee of each series of runs on the curve (see `series_key`; runs `apart` left out):
-    series, n (points), knee, first and last step elasticity, the number of steps and of steps
-    where throughput fell (negative elasticity), whether the elasticity fell at every step
-    (`diminishing`), the curve's `bend` at the knee (`strength`), output throughput at the knee,
-    and the best run's throughput and x."""
+    """The knee of each series of loads on the curve (see `series_key`; runs `apart` left out), on
+    the means of the repeats with their spread as the noise: series, n (load levels), knee, first
+    and last step elasticity, the number of steps and of steps where throughput fell (negative
+    elasticity), whether the elasticity fell at every step (`diminishing`), the curve's `bend` at
+    the knee (`strength`), output throughput at the knee, the best load's throughput and x; and
+    `repeats` (the most runs of one load), `noise` (the largest spread over the mean) and
+    `in_noise` (x0 of the first step below the threshold only within the noise, before the knee)."""
     from benchbook.analysis.batch import bend
 
-    d = r.assign(x=sweep_x(r, variable), series=series_key(r))
+    d = r.assign(x=sweep_x(r, variable))
     d = d[np.isfinite(d["x"]) & np.isfinite(d["output_throughput"])]
     rows = []
-    for name, g in d.groupby("series", sort=False):
-        el = elasticities(g["x"], g["output_throughput"])
-        if not el:
+    for name, g in per_load(d, ["output_throughput"]).groupby("series", sort=False) if len(d) else []:
+        y, sd = g["output_throughput"], g["output_throughput_sd"]
+        steps = _steps(g["x"], y, sd)
+        if not steps:
             continue
-        k = knee(g["x"], g["output_throughput"], threshold)
-        top = g.loc[g["output_throughput"].idxmax()]
+        el = [e for _, e, _ in steps]
+        k = knee(g["x"], y, threshold, sd)
+        hidden = [x0 for x0, e, n in steps if e < threshold <= e + n and (k is None or x0 < k)]
+        top = g.loc[y.idxmax()]
         at = g[g["x"] == k]["output_throughput"].max() if k is not None else np.nan
         curve = g.groupby("x")["output_throughput"].max()
         rows.append(
@@ -165,10 +213,13 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
                 knee_tput=at,
                 top_tput=top["output_throughput"],
                 top_x=top["x"],
+                repeats=int(g["n"].max()),
+                noise=float((sd / y).max()) if sd.notna().any() else 0.0,
+                in_noise=hidden[0] if hidden else None,
             )
         )
     columns = ["series", "n", "knee", "el_first", "el_last", "n_steps", "n_falls", "diminishing", "strength"]
-    return pd.DataFrame(rows, columns=columns + ["knee_tput", "top_tput", "top_x"])
+    return pd.DataFrame(rows, columns=columns + ["knee_tput", "top_tput", "top_x", "repeats", "noise", "in_noise"])
 
 
 def littles_law(r: pd.DataFrame) -> pd.DataFrame:

@@ -92,7 +92,10 @@ def bandwidth(row: pd.Series | None, peaks, params_b: float | None, params_sourc
             weight_gb=_f(row["weight_bytes"] / 1e9),
             step_ms=_f(row["step_s"] * 1000),
         )
-    rule = f"achieved = weight bytes per step / (latency / {NEW_TOKENS}); shown when at most 100 % of the peak"
+    rule = (
+        f"achieved = weight bytes per step / (latency / new tokens per sequence: {NEW_TOKENS} in the bigcode "
+        "tool, --output-len in vllm bench latency); shown when at most 100 % of the peak"
+    )
     return make("bandwidth_small", "fraction_of_peak", rule, ev)
 
 

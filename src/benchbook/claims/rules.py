@@ -75,7 +75,17 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
         return "withheld", "a negative fraction of a peak is not a measurement"
     if frac > 1.0 + (_num(ev, "tolerance") or 0.0):
         return "implausible", f"{frac:.0%} of the peak is beyond physics; likely: {_suspects(ev)}"
+    if ev.get("peak_source") == "assumed":
+        return "withheld", ASSUMED_DEVICE
     return "shown", ""
+
+
+#: Why a share of a peak (or a limit read from it) is not stated when the device is a default: the
+#: run may have used any device, and its share of another device's peak says nothing about it.
+ASSUMED_DEVICE = (
+    "neither the input nor a parameter names the device, so the peak is an assumed device's "
+    "(pass -p gpu NAME, or the peaks)"
+)
 
 
 def bound_verdict(ev: dict) -> str:
@@ -108,6 +118,8 @@ def bound(ev: dict) -> tuple[str, str]:
     v = bound_verdict(ev)
     if v == "unknown":
         return "withheld", "neither peak fraction is large enough, or known, to name the limit"
+    if ev.get("peak_source") == "assumed":
+        return "withheld", ASSUMED_DEVICE
     return "shown", ""
 
 

@@ -50,22 +50,33 @@ def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0) -
             el_first=_f(k["el_first"]),
             el_last=_f(k["el_last"]),
         )
+        if k.get("repeats", 1) > 1:  # the repeats' spread is the noise of each step
+            ev.update(repeats=int(k["repeats"]), noise=_f(k["noise"]), in_noise=_f(k["in_noise"]))
     rule = (
         f"the knee is the start of the first step whose relative throughput gain over relative load gain falls "
         f"below the threshold; stated with at least {MIN_POINTS} load levels and a bend (log-log slope before minus "
         f"after) of at least {MIN_BEND}"
     )
+    if ev.get("repeats"):
+        rule += (
+            "; with repeats, on the loads' means, and a step must fall short of the threshold by more than its noise"
+        )
     return make("knee", "knee", rule, ev)
 
 
 def growth(curve: pd.DataFrame, variable: str) -> Claim:
-    """Output throughput rises at every step of the curve of the first series."""
-    series = serving.series_key(curve)
-    d = curve[series == series.iloc[0]].sort_values(variable) if len(curve) else curve
+    """Output throughput rises at every step of the curve of the first series (the loads' means;
+    with repeats, a step must rise by more than the largest step noise, sqrt(sd0^2 + sd1^2) / y0)."""
+    lv = serving.per_load(curve) if len(curve) else curve.assign(n=1)
+    d = lv[lv["series"] == lv["series"].iloc[0]].sort_values(variable) if len(lv) else lv
     xs, ys = [_f(x) for x in d[variable]], [_f(y) for y in d["output_throughput"]]
     ev = dict(xs=xs, ys=ys, direction="rises", min_points=3, tolerance=0.0, variable=variable.replace("_", " "))
     if xs:
-        ev.update(first_x=xs[0], last_x=xs[-1], first_y=ys[0], last_y=ys[-1], series=series.iloc[0])
+        ev.update(first_x=xs[0], last_x=xs[-1], first_y=ys[0], last_y=ys[-1], series=d["series"].iloc[0])
+    if len(d) and d["n"].max() > 1:
+        sd, y = d["output_throughput_sd"].fillna(0).to_numpy(), d["output_throughput"].to_numpy()
+        noise = np.hypot(sd[:-1], sd[1:]) / y[:-1]
+        ev.update(repeats=int(d["n"].max()), tolerance=_f(noise.max()) if len(noise) else 0.0)
     return make("growth", "scaling", "output throughput higher at every step of the load", ev)
 
 
@@ -128,10 +139,13 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
 
 
 def goodput(gb: pd.DataFrame) -> Claim:
-    """The run with the most requests proven to meet both SLOs (the goodput lower bound)."""
+    """The load with the most requests proven to meet both SLOs (the goodput lower bound): one run
+    per load, with `RUN_NOISE` as the noise; with repeats, the loads' means, and the spread of the
+    two best loads, sqrt(sd_best^2 + sd_runner_up^2) / runner-up, as the noise."""
     ev = dict(choice=None, metric="goodput lower bound (req/s)", value=None, runner_up=None, runner_up_value=None)
     ev["noise"] = RUN_NOISE
-    g = gb[gb["goodput_lo"] > 0].sort_values("goodput_lo", ascending=False)
+    lv = serving.per_load(gb, ["goodput_lo", "share_lo", "request_throughput"]) if len(gb) else gb.assign(n=1)
+    g = lv[lv["goodput_lo"] > 0].sort_values("goodput_lo", ascending=False, kind="stable")
     if len(g):
         b = g.iloc[0]
         ev.update(
@@ -139,7 +153,14 @@ def goodput(gb: pd.DataFrame) -> Claim:
         )
         if len(g) > 1:
             ev.update(runner_up=str(g.iloc[1]["run"]), runner_up_value=_f(g.iloc[1]["goodput_lo"]))
+        if lv["n"].max() > 1:
+            sd = g["goodput_lo_sd"].fillna(0).iloc[:2].to_numpy()
+            ev.update(repeats=int(b["n"]), value_sd=_f(sd[0]))
+            if len(g) > 1:
+                ev["noise"] = _f(np.hypot(*sd) / g.iloc[1]["goodput_lo"])
     rule = "the run with the highest proven goodput, when it beats the runner-up by more than the noise"
+    if ev.get("repeats"):
+        rule = "the load with the highest mean proven goodput over its repeats, when it beats the runner-up by more than the noise (their spread)"
     return make("goodput", "recommendation", rule, ev)
 
 

@@ -28,6 +28,7 @@ from benchbook.ingest.core import (
     rejected,
     tidy,
 )
+from benchbook.ingest.text import Lines, read_lines
 
 #: Parser modules, imported on first use; each registers one tool.
 _MODULES = [
@@ -40,15 +41,20 @@ _MODULES = [
     "vllm_offline",
     "sglang_serving",
     "aiperf",
+    "genai_perf",
     "mlperf",
+    "trtllm_bench",
 ]
 
 #: The tools whose tidy tables follow the serving contract of vllm-bench-serve (the same setting
 #: columns, metric names, statistics and units), so that serving_saturation can read any of them.
-SERVING_TOOLS = ("vllm-bench-serve", "sglang-bench-serving", "aiperf")
+SERVING_TOOLS = ("vllm-bench-serve", "sglang-bench-serving", "aiperf", "genai-perf", "trtllm-bench")
 
 __all__ = [
     "ParseError",
+    "UnknownFormat",
+    "formats",
+    "detected",
     "Parsed",
     "Tool",
     "read",
@@ -66,6 +72,31 @@ __all__ = [
     "set_aside_frame",
     "set_aside_note",
 ]
+
+
+class UnknownFormat(ParseError):
+    """A file that no registered parser recognises (`benchbook ingest` then lists the formats it reads)."""
+
+
+def formats() -> list[str]:
+    """One line per registered tool: its name, the formats it reads and the command that writes them."""
+    return [
+        f"{name} — {t.description.rstrip('. ')}" + (f"; made by: {t.command}" if t.command else "")
+        for name, t in tools().items()
+    ]
+
+
+def detected(parsed: Parsed) -> str:
+    """What a parser found in a file, for `benchbook ingest`: tool, version guess, how many runs (the
+    distinct values of a `run` column) or configurations (distinct settings, repetitions aside)."""
+    t = parsed.table
+    version = f" ({parsed.version})" if parsed.version else ""
+    if "run" in t.columns:
+        n, what = t["run"].nunique(), "run"
+    else:
+        keys = [c for c in tools()[parsed.tool].settings if c in t.columns and c != "rep"]
+        n, what = (len(t[keys].drop_duplicates()) if keys else 1), "configuration"
+    return f"{parsed.tool}{version}, {n} {what}{'' if n == 1 else 's'}"
 
 
 def tools() -> dict[str, Tool]:
@@ -89,8 +120,14 @@ def _load_text(path: Path) -> str:
         raise ParseError(path.name, line, f"not UTF-8 text (byte {data[exc.start]:#04x})") from None
 
 
-def detect(text: str) -> list[str]:
-    """Names of the tools whose output the text holds (in registry order)."""
+def _load_lines(path: Path) -> Lines:
+    """The file's lines (`text.Lines`, about 1.1x the file), never its whole text as one string (2x)."""
+    _regular(path)
+    return read_lines(path)
+
+
+def detect(text: str | Lines) -> list[str]:
+    """Names of the tools whose output the text (a string, or a file's lines) holds (in registry order)."""
     return [name for name, tool in tools().items() if tool.sniff(text)]
 
 
@@ -110,7 +147,7 @@ def read_parsed(path: str | os.PathLike, tool: str | None = None) -> list[Parsed
     p = config.resolve(path)
     _regular(p)
     config.log_read(p)
-    text = _load_text(p)
+    text = _load_lines(p)
     registry = tools()
     if tool is not None:
         if tool not in registry:
@@ -119,19 +156,45 @@ def read_parsed(path: str | os.PathLike, tool: str | None = None) -> list[Parsed
     else:
         names = detect(text)
         if not names:
-            raise ParseError(p.name, 1, f"no known tool output found (looked for: {', '.join(registry)})")
-    return [registry[n].parse(text, p.name) for n in names]
+            raise UnknownFormat(p.name, 1, f"no known tool output found (looked for: {', '.join(registry)})")
+    from benchbook.ingest.vllm_serve import source_name  # a sweep's run=0.json is named with its folder
+
+    return [registry[n].parse(text, source_name(p)) for n in names]
 
 
 def read(path: str | os.PathLike, tool: str | None = None) -> pd.DataFrame:
     """The tidy table of a file (all tools it holds, stacked). The rejected-cell report (a list of
     records with REJECTED_COLUMNS) and the parser messages ride along in `df.attrs["rejected"]` and
-    `df.attrs["messages"]`; plain lists, so that frames from several files still concatenate."""
+    `df.attrs["messages"]`; plain lists, so that frames from several files still concatenate.
+    A `vllm bench sweep` output folder is read as its run files (see `vllm_serve.sweep_files`)."""
+    if config.resolve(path).is_dir():
+        return _read_sweep(config.resolve(path), tool, Path(path).name)
     parsed = read_parsed(path, tool)
     frames = [p.table for p in parsed]
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0].copy()
     df.attrs["rejected"] = [r for p in parsed for r in p.rejected.to_dict("records")]
     df.attrs["messages"] = [m for p in parsed for m in p.messages]
+    df.attrs["detected"] = [detected(p) for p in parsed]
+    return df
+
+
+def _read_sweep(folder: Path, tool: str | None, shown: str) -> pd.DataFrame:
+    """Every run file of a vllm bench sweep folder, stacked; which summaries were not read is said.
+    `shown` is the name the user gave (a link to a folder is named as typed)."""
+    from benchbook.ingest.vllm_serve import sweep_files
+
+    files, notes = sweep_files(folder)
+    if not files:
+        raise ParseError(shown, None, "is a folder, not a file of tool output (nor a vllm bench sweep folder)")
+    frames, rejected_rows, messages = [], [], list(notes)
+    for f in files:
+        df = read(f, tool)
+        rejected_rows += df.attrs["rejected"]
+        messages += df.attrs["messages"]
+        df.attrs = {}
+        frames.append(df)
+    df = pd.concat(frames, ignore_index=True)
+    df.attrs["rejected"], df.attrs["messages"] = rejected_rows, messages
     return df
 
 
@@ -174,7 +237,7 @@ def set_aside(paths, tool: str | tuple[str, ...] | None = None) -> pd.DataFrame:
     frames = []
     for path in paths:
         if isinstance(tool, tuple):
-            names = [n for n in detect(_load_text(config.resolve(path))) if n in tool]
+            names = [n for n in detect(_load_lines(config.resolve(path))) if n in tool]
             parsed = [q for n in names for q in read_parsed(path, n)]
         else:
             parsed = read_parsed(path, tool)

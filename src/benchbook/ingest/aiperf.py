@@ -34,8 +34,9 @@ import json
 import math
 import re
 
-from benchbook.ingest import vllm_serve
+from benchbook.ingest import genai_perf, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.text import Lines, contains, first_char, head, split_n, whole
 
 NAME = "aiperf"
 
@@ -289,26 +290,28 @@ def _csv(text: str, source: str, messages: list[str]):
 # the Tool
 
 
-def _is_json(text: str) -> bool:
-    return text.lstrip()[:1] == "{"
+def _is_json(text: str | Lines) -> bool:
+    return first_char(text) == "{"
 
 
-def sniff(text: str) -> bool:
+def sniff(text: str | Lines) -> bool:
+    if genai_perf.is_json_export(text) or genai_perf.is_csv_export(text):  # GenAI-Perf's, read by genai-perf
+        return False
     if _is_json(text):
-        head = text[:20000]
+        start = head(text, 20000)
         return (
-            '"unit"' in head
-            and '"avg"' in head
-            and ('"ttft"' in head or '"request_latency"' in head or '"time_to_first_token"' in head)
+            '"unit"' in start
+            and '"avg"' in start
+            and ('"ttft"' in start or '"request_latency"' in start or '"time_to_first_token"' in start)
         )
-    first = text.lstrip().split("\n", 1)[0].strip()
-    return first.startswith("Metric,") and (
-        "Time to First Token" in text or "Request Latency" in text or "Time To First Token" in text
+    first = next((s for line in split_n(text) if (s := line.strip())), "")
+    return first.startswith("Metric,") and any(
+        contains(k, text) for k in ("Time to First Token", "Request Latency", "Time To First Token")
     )
 
 
-def parse(text: str, source: str) -> Parsed:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+def parse(text: str | Lines, source: str) -> Parsed:
+    text = whole(text).replace("\r\n", "\n").replace("\r", "\n")  # a JSON document or a small CSV
     messages: list[str] = []
     if _is_json(text):
         records, rejects, cells = _json(text, source, messages)
@@ -329,6 +332,7 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="NVIDIA AIPerf profile_export_aiperf.json / .csv (serving contract)",
+        command="aiperf profile --model MODEL --url URL --concurrency N (artifacts/.../profile_export_aiperf.json, .csv)",
         metrics=METRICS,
     )
 )

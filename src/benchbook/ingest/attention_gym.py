@@ -25,6 +25,8 @@ import math
 import re
 
 from benchbook.ingest.core import Parsed, ParseError, Tool, markdown_cells, number, register, rejected, tidy
+from benchbook.ingest.rows import row, row_type
+from benchbook.ingest.text import Lines, search, splitlines
 
 NAME = "attention-gym"
 
@@ -36,6 +38,8 @@ SETTINGS = {
     "sparsity_pct": "float64",
     "density": "float64",
 }
+#: A tidy row's columns, in the order its tuple holds them.
+_ROW = row_type(SETTINGS)
 
 METRICS = {
     "time": "ms: triton do_bench mean of one forward (fw) or one backward (bw) call",
@@ -71,9 +75,12 @@ _STOP_RE = re.compile(
 )
 
 
-def sniff(text: str) -> bool:
+_SNIFF = re.compile(r"\|\s*Operation\s*\|\s*FW Time \(ms\)\s*\|\s*FW FLOPS \(TF/s\)")
+
+
+def sniff(text: str | Lines) -> bool:
     """True when the text holds an attention-gym grid table (Operation | FW Time (ms) | FW FLOPS (TF/s))."""
-    return bool(re.search(r"\|\s*Operation\s*\|\s*FW Time \(ms\)\s*\|\s*FW FLOPS \(TF/s\)", text))
+    return search(_SNIFF, text)
 
 
 def snake(title: str) -> str:
@@ -121,9 +128,10 @@ def infer_seq_len(
     return int(r) if r > 0 and abs(s - r) / r < 0.02 else None
 
 
-def parse(text: str, source: str) -> Parsed:
-    """Read every attention-gym result table in the text, with global line numbers."""
-    lines = text.splitlines()
+def parse(text: str | Lines, source: str) -> Parsed:
+    """Read every attention-gym result table in the text (a string or a file's lines), with global line
+    numbers."""
+    lines = splitlines(text)
     sections: list[_Section] = []
     bad: list[tuple[int, str, str]] = []
     messages: list[str] = []
@@ -272,7 +280,9 @@ def _finish(sec: _Section, messages: list[str]) -> list[dict]:
     density = (100.0 - sparsity) / 100.0 if sec.mask_printed else math.nan
     out = []
     for r in sec.rows:
-        out.append({**r, "mask": sec.mask, "seq_len": sec.seq_len, "sparsity_pct": sparsity, "density": density})
+        out.append(
+            row(_ROW, {**r, "mask": sec.mask, "seq_len": sec.seq_len, "sparsity_pct": sparsity, "density": density})
+        )
     return out
 
 
@@ -283,6 +293,7 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="attention-gym examples/benchmark.py grid tables (FlexAttention vs FA2 vs SDPA + mask)",
+        command="python examples/benchmark.py (attention-gym), console output",
         metrics=METRICS,
     )
 )

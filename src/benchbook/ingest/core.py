@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextvars
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,7 +38,8 @@ class Parsed:
     `table` is the tidy table; `rejected` lists every numeric cell that was seen but not kept,
     with the reason; `messages` holds repairs (e.g. mojibake fixed) and warnings (e.g. a run that
     stopped in a traceback); `cells_read` counts the numeric cells seen, so that
-    cells_read == len(table) + len(rejected) can be checked.
+    cells_read == len(table) + len(rejected) can be checked; `version` is the parser's guess of
+    the tool version or output format (e.g. "build b5163"), when the output tells.
     """
 
     tool: str
@@ -44,11 +47,18 @@ class Parsed:
     rejected: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=REJECTED_COLUMNS))
     messages: list[str] = field(default_factory=list)
     cells_read: int = 0
+    version: str | None = None
 
     def __post_init__(self) -> None:
         """Every parser's result passes the same screen: values outside their unit's physical range,
         repeated rows and conflicting rows move from the table to `rejected`, each with its reason
-        (so kept + rejected still equals the cells read, and no chapter meets them as data)."""
+        (so kept + rejected still equals the cells read, and no chapter meets them as data).
+        Under `deferred_checks` the screen waits for `settle`."""
+        if not _DEFERRED.get():
+            self.apply_screen()
+
+    def apply_screen(self) -> None:
+        """Move the rows `screen` refuses from the table to `rejected`, each with its reason."""
         if len(self.table):
             tool = REGISTRY.get(self.tool)
             source = self.table["source"].iat[0]
@@ -70,8 +80,11 @@ class Tool:
     settings: dict[str, str]
     sniff: Callable[[str], bool]
     parse: Callable[[str, str], Parsed]
+    #: The formats it reads, in a few words (what `benchbook ingest` lists for an unknown file).
     description: str = ""
     metrics: dict[str, str] = field(default_factory=dict)
+    #: The command that produces the output, as a reader would type it.
+    command: str = ""
     #: False where two rows with the same settings are two measurements by design (sglang's run
     #: blocks: a repeated run label is a separate run, which the audit reports), so `screen` leaves
     #: repeats alone.
@@ -232,18 +245,98 @@ def tidy(tool: Tool, records: Iterable[dict], source: str) -> pd.DataFrame:
     `line`, `metric`, `statistic`, `value`, `unit` and optionally `note`), validated: a value the
     schema refuses is the input's fault, so it raises ParseError naming the file."""
     rows = list(records)
+    const = {"tool": [tool.name] * len(rows), "source": [source] * len(rows)}
     cols = LEAD_COLUMNS + list(tool.settings) + TAIL_COLUMNS
-    df = pd.DataFrame(rows, columns=[c for c in cols if c not in ("tool", "source")])
-    df.insert(0, "tool", tool.name)
-    df.insert(1, "source", source)
-    df = df[cols]
+    # column by column: a third of the time of records-then-insert, the same table once validated
+    df = pd.DataFrame({c: const[c] if c in const else [r.get(c) for r in rows] for c in cols}, columns=cols)
     try:
         df["value"] = pd.to_numeric(df["value"], errors="raise").astype(float)
         df["note"] = df["note"].astype(object).where(df["note"].notna(), None)
-        return tool.schema().validate(df)
+    except (ValueError, TypeError) as exc:
+        raise _schema_error(tool, source, exc) from None
+    return df if _DEFERRED.get() else _validated(tool, df, source)
+
+
+def _schema_error(tool: Tool, source: str, exc: Exception) -> ParseError:
+    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return ParseError(source, None, f"parsed values do not fit the {tool.name} schema: {first}")
+
+
+#: Each tool's schema, built once (building it costs as much as validating a small table).
+_SCHEMAS: dict[str, tuple[Tool, pa.DataFrameSchema]] = {}
+
+
+def _validated(tool: Tool, df: pd.DataFrame, source: str) -> pd.DataFrame:
+    known = _SCHEMAS.get(tool.name)
+    if known is None or known[0] is not tool:
+        known = _SCHEMAS[tool.name] = (tool, tool.schema())
+    try:
+        return known[1].validate(df)
     except (pa.errors.SchemaError, pa.errors.SchemaErrors, ValueError, TypeError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ParseError(source, None, f"parsed values do not fit the {tool.name} schema: {first}") from None
+        raise _schema_error(tool, source, exc) from None
+
+
+_DEFERRED = contextvars.ContextVar("benchbook_deferred_checks", default=False)
+
+
+@contextmanager
+def deferred_checks() -> Iterator[None]:
+    """Parse many files with the schema and the screen left for `settle`: pandera's fixed cost per
+    call is most of a small file's parsing time, and once per batch it is paid once."""
+    token = _DEFERRED.set(True)
+    try:
+        yield
+    finally:
+        _DEFERRED.reset(token)
+
+
+def _stack(tables: list[pd.DataFrame]) -> pd.DataFrame:
+    """The tables one under the other, each value as it was (a column whose dtype differs between
+    tables goes through object, so no int becomes a float on the way)."""
+    if len(tables) == 1:
+        return tables[0]
+    dtypes = [tuple(t.dtypes) for t in tables]
+    mixed = [c for k, c in enumerate(tables[0].columns) if len({d[k] for d in dtypes}) > 1]
+    if mixed:
+        tables = [t.astype(dict.fromkeys(mixed, object)) for t in tables]
+    return pd.concat(tables, ignore_index=True)
+
+
+def settle(results: list[Parsed]) -> list[Parsed | ParseError]:
+    """Validate and screen, once per tool, results parsed under `deferred_checks`. Each comes back as
+    `tidy` and `Parsed` make it for one file alone, or as the ParseError its validation raises then
+    (a batch the schema refuses is validated file by file to find which)."""
+    out: list[Parsed | ParseError] = list(results)
+    by_tool: dict[str, list[int]] = {}
+    for i, p in enumerate(results):
+        by_tool.setdefault(p.tool, []).append(i)
+    for name, idx in by_tool.items():
+        tool = REGISTRY[name]
+        tables = [results[i].table for i in idx]
+        try:
+            batch = _validated(tool, _stack(tables), name)
+        except ParseError:
+            batch = None
+        ends = np.cumsum([len(t) for t in tables])
+        for k, i in enumerate(idx):
+            p = results[i]
+            if batch is None:
+                try:
+                    p.table = _validated(tool, p.table, str(p.table["source"].iat[0]) if len(p.table) else name)
+                except ParseError as exc:
+                    out[i] = exc
+            else:
+                p.table = batch.iloc[ends[k] - len(tables[k]) : ends[k]].reset_index(drop=True)
+        members = [i for i in idx if isinstance(out[i], Parsed)]
+        if batch is None and members:  # the schema refused some: screen the others' validated tables
+            batch = _stack([results[i].table for i in members])
+        sizes = [len(results[i].table) for i in members]
+        if sum(sizes):
+            files = np.repeat(np.arange(len(sizes)), sizes)
+            kept = np.bincount(screen(batch.assign(_file=files), tool.screen_repeats)[0]["_file"], minlength=len(sizes))
+            for n in np.flatnonzero(kept < sizes):
+                results[members[n]].apply_screen()  # rows refused: its own screen says which, with its messages
+    return out
 
 
 #: A decimal number as the tools print it; nan and inf are left to each parser, which says what they mean.

@@ -39,6 +39,7 @@ from benchbook.ingest.core import (
     tidy,
     unread_table,
 )
+from benchbook.ingest.text import Lines, search, splitlines
 
 NAME = "hf-batch-sweep"
 
@@ -71,13 +72,15 @@ _FRAMEWORK_RE = re.compile(
 _COL_RE = re.compile(r"^(.*?)\s*\(\s*([A-Za-z0-9_.-]+)\s*\)\s*$")
 
 _TOOL_TITLE = "bigcode-inference-benchmark"
+_SNIFF_HEADER = re.compile(r"^\s*\|\s*batch[_ ]size\s*\|", re.I | re.M)
+_SNIFF_CELL = re.compile(r"msec/token|\d\s*\\\|\s*\d")
 
 
-def sniff(text: str) -> bool:
+def sniff(text: str | Lines) -> bool:
     """True when the text holds a batch_size table with 'tokens/sec | msec/token' cells or titles."""
-    if not re.search(r"^\s*\|\s*batch[_ ]size\s*\|", text, re.I | re.M):
+    if not search(_SNIFF_HEADER, text):
         return False
-    return bool(re.search(r"msec/token", text) or re.search(r"\d\s*\\\|\s*\d", text))
+    return search(_SNIFF_CELL, text)
 
 
 def _column(name: str, framework: str | None) -> tuple[str, str | None]:
@@ -91,10 +94,11 @@ def _column(name: str, framework: str | None) -> tuple[str, str | None]:
     return head.lower(), framework
 
 
-def parse(text: str, source: str) -> Parsed:
-    """Read every throughput and latency table of a bigcode-inference-benchmark write-up."""
+def parse(text: str | Lines, source: str) -> Parsed:
+    """Read every throughput and latency table of a bigcode-inference-benchmark write-up (a string or a
+    file's lines)."""
     tool = TOOL
-    lines = text.splitlines()
+    lines = splitlines(text)
     records: list[dict] = []
     bad: list[tuple[int, str, str]] = []
     messages: list[str] = []
@@ -242,6 +246,7 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="bigcode-inference-benchmark batch-size sweep tables (tokens/sec | msec/token, sec)",
+        command="bigcode-inference-benchmark's batch-size sweep, tables from scripts/parse_logs.py",
         metrics=METRICS,
     )
 )

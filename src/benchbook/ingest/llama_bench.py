@@ -1,4 +1,4 @@
-"""llama.cpp `llama-bench`: markdown tables, `-o json`, `-o jsonl` and `-o csv`, alone or inside a write-up.
+"""llama.cpp `llama-bench`: markdown tables, `-o json`, `-o jsonl`, `-o csv` and `-o sql`, alone or inside a write-up.
 
 What llama-bench prints (tools/llama-bench/llama-bench.cpp, see ../shared/notes/tool-semantics.md §3):
 each test is repeated `-r` times (default 5, after one warm-up run); `t/s` is the mean of the
@@ -52,6 +52,8 @@ from benchbook.ingest.core import (
     tidy,
     unread_table,
 )
+from benchbook.ingest.rows import Row, row, row_type
+from benchbook.ingest.text import Lines, search, split_n
 
 NAME = "llama-bench"
 
@@ -82,6 +84,8 @@ SETTINGS = {
     "rep": "Int64",
     "extra_settings": "str",
 }
+#: A tidy row's columns, in the order its tuple holds them.
+_ROW = row_type(SETTINGS)
 
 METRICS = {
     "pp_rate": "tok/s: prompt processing rate (n_prompt tokens / test time), per repetition then averaged",
@@ -360,7 +364,7 @@ def _is_separator(line: str) -> bool:
 
 class _Out:
     def __init__(self) -> None:
-        self.records: list[dict] = []
+        self.records: list[Row] = []  # tidy records as tuples (`rows.Row`)
         self.rejected: list[tuple[int, str, str]] = []
         self.messages: list[str] = []
         self.cells = 0
@@ -371,7 +375,7 @@ class _Out:
         rec = dict(base)
         rec.update(line=line, metric=metric, statistic=statistic, unit=unit, note=note)
         rec["value"] = float("nan") if value is None else value
-        self.records.append(rec)
+        self.records.append(row(_ROW, rec))
 
     def reject(self, line: int, text: str, reason: str):
         self.cells += 1
@@ -776,10 +780,10 @@ def _emit_record(obj: dict, base: dict | None, out: _Out, lines_of: dict[str, in
             )
 
 
-def _key_lines(text: str, start: int, end: int, keys) -> dict[str, int]:
-    """1-based line of each key's first occurrence in text[start:end]."""
+def _key_lines(text: str, start: int, end: int, keys, base: int = 0) -> dict[str, int]:
+    """1-based line of each key's first occurrence in text[start:end] (text begins after line `base`)."""
     out = {}
-    base_line = text.count("\n", 0, start) + 1
+    base_line = base + text.count("\n", 0, start) + 1
     chunk = text[start:end]
     for k in keys:
         p = chunk.find(f'"{k}"')
@@ -791,21 +795,77 @@ def _key_lines(text: str, start: int, end: int, keys) -> dict[str, int]:
 _JSON_START = re.compile(r"^[ \t]*(?:```\s*\w*\s*)?([\[{])", re.M)
 
 
-def _parse_json_blocks(text: str, out: _Out, ctx_at, taken_lines: set[int]) -> None:
+class _Span:
+    """The file's lines from `start` on, joined: as many as the JSON value there needs (the file is
+    never joined whole). `extend()` doubles the lines taken; `to_run_end()` takes them up to the
+    next blank line."""
+
+    def __init__(self, lines, start: int):
+        self.lines, self.start, self.end, self.step = lines, start, start + 1, 1
+        self.text = lines[start]
+
+    def _take(self, end: int) -> None:
+        self.end = end
+        self.text = "\n".join(self.lines[self.start : end])
+
+    def extend(self) -> bool:
+        if self.end >= len(self.lines):
+            return False
+        self.step *= 2
+        self._take(min(self.end + self.step, len(self.lines)))
+        return True
+
+    def to_run_end(self) -> None:
+        j = self.end
+        while j < len(self.lines) and self.lines[j].strip():
+            j += 1
+        if j > self.end:
+            self._take(j)
+
+
+def _needs_more(exc: Exception, text: str) -> bool:
+    """Whether a JSON value failed only because the text taken stops too early."""
+    if not isinstance(exc, json.JSONDecodeError):
+        return False
+    return exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
+
+
+def _parse_json_blocks(lines, out: _Out, ctx_at, taken_lines: set[int]) -> None:
+    """Read the JSON values that start a line (or follow a code fence), each decoded from a span of
+    lines just long enough for it."""
+    i = 0
+    for c in range(len(lines)):
+        if c >= i and _JSON_START.match(lines[c]):
+            span = _Span(lines, c)
+            _parse_json_span(span, out, ctx_at, taken_lines)
+            i = span.end
+
+
+def _parse_json_span(span: _Span, out: _Out, ctx_at, taken_lines: set[int]) -> None:
     dec = json.JSONDecoder()
-    pos = 0
-    n = len(text)
-    while pos < n:
+    pos, base = 0, span.start
+    text = span.text
+    while pos < len(text):
         m = _JSON_START.search(text, pos)
         if not m:
             break
         start = m.start(1)
-        line0 = text.count("\n", 0, start) + 1
+        line0 = base + text.count("\n", 0, start) + 1
         try:
-            obj, end = dec.raw_decode(text, start)
+            while True:
+                try:
+                    obj, end = dec.raw_decode(text, start)
+                    break
+                except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+                    if not (_needs_more(exc, text) and span.extend()):
+                        raise
+                    text = span.text
         except (json.JSONDecodeError, RecursionError, ValueError) as exc:
             head = text[start : start + 300]
             if any(k in head for k in ('"build_commit"', '"avg_ts"', '"n_prompt"', '"samples_ts"')):
+                span.to_run_end()
+                text = span.text
+                n = len(text)
                 out.blocks += 1
                 out.messages.append(
                     f"line {line0}: llama-bench JSON that does not parse ({getattr(exc, 'msg', exc)}); "
@@ -838,7 +898,7 @@ def _parse_json_blocks(text: str, out: _Out, ctx_at, taken_lines: set[int]) -> N
             pos = max(end, m.end())
             continue
         out.blocks += 1
-        for ln in range(line0, text.count("\n", 0, end) + 2):
+        for ln in range(line0, base + text.count("\n", 0, end) + 2):
             taken_lines.add(ln - 1)
         # locate each object's span for line numbers
         cursor = start
@@ -857,10 +917,9 @@ def _parse_json_blocks(text: str, out: _Out, ctx_at, taken_lines: set[int]) -> N
             if not _is_record(o):
                 continue
             lines_of = _key_lines(
-                text, ostart, oend, ("avg_ts", "stddev_ts", "avg_ns", "stddev_ns", "samples_ts", "samples_ns")
+                text, ostart, oend, ("avg_ts", "stddev_ts", "avg_ns", "stddev_ns", "samples_ts", "samples_ns"), base
             )
-            base = _record_base(o, power, section)
-            _emit_record(o, base, out, lines_of, text.count("\n", 0, ostart) + 1)
+            _emit_record(o, _record_base(o, power, section), out, lines_of, base + text.count("\n", 0, ostart) + 1)
         pos = end
 
 
@@ -962,6 +1021,40 @@ def _realign(header: list[str], cells: list[str]) -> dict[str, str] | None:
     return obj
 
 
+#: `-o sql` (sql_printer in tools/llama-bench/llama-bench.cpp): one INSERT per test, into table `test`
+#: (until 2025) or `llama_bench`, with its column list, every value in single quotes and not escaped.
+_SQL_RE = re.compile(r"^\s*INSERT INTO (?:test|llama_bench) \((?P<cols>[^)]*)\) VALUES \('(?P<vals>.*)'\);?\s*$")
+
+
+def _parse_sql(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> None:
+    """The INSERT statements of `-o sql` output, read as the CSV rows they mirror (the same fields
+    and values; the CREATE TABLE above them adds nothing the column list does not say)."""
+    for i, line in enumerate(lines):
+        m = _SQL_RE.match(line) if i not in taken and "INSERT INTO" in line else None
+        if not m:
+            continue
+        header = [c.strip() for c in m["cols"].split(",")]
+        if "avg_ts" not in header:
+            continue
+        out.blocks += 1
+        taken.add(i)
+        # llama-bench joins the quoted values with ", " and escapes nothing; a row with more or fewer
+        # values than columns (llama.cpp's own README of build 1275 lost `opencl` from the column
+        # list but not from the values) is aligned from both ends, as a CSV row is, or rejected
+        cells = m["vals"].split("', '")
+        obj = dict(zip(header, cells, strict=True)) if len(cells) == len(header) else _realign(header, cells)
+        if obj is None:
+            _reject_unaligned(header, cells, i + 1, out)
+            continue
+        if len(cells) != len(header):
+            out.messages.append(
+                f"line {i + 1}: INSERT has {len(cells)} values for {len(header)} columns (a column list edited "
+                "apart from its values); fields aligned from both ends"
+            )
+        section, power = ctx_at(i + 1)
+        _emit_record(obj, _record_base(obj, power, section), out, {}, i + 1)
+
+
 def _context_index(lines: list[str]):
     """A function line -> (section, power_limit_w) from the headings above that line."""
     marks: list[tuple[int, str | None, float | None]] = []
@@ -984,37 +1077,39 @@ def _context_index(lines: list[str]):
     return at
 
 
-def parse(text: str, source: str) -> Parsed:
-    """Parse every llama-bench block (markdown, JSON, JSONL, CSV) in a text."""
-    if not isinstance(text, str):
+def parse(text: str | Lines, source: str) -> Parsed:
+    """Parse every llama-bench block (markdown, JSON, JSONL, CSV) in a text (a string or a file's lines)."""
+    if not isinstance(text, (str, Lines)):
         raise ParseError(source, None, "expected text")
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.split("\n")
+    lines = split_n(text)
+    if lines[0].startswith("\ufeff"):
+        lines = [lines[0][1:], *lines[1:]]
     out = _Out()
     taken: set[int] = set()
     _parse_markdown(lines, out, taken)
     ctx_at = _context_index(lines)
-    _parse_json_blocks(text, out, ctx_at, taken)
+    _parse_json_blocks(lines, out, ctx_at, taken)
+    _parse_sql(lines, out, ctx_at, taken)
     _parse_csv_blocks(lines, out, ctx_at, taken)
     if out.blocks == 0:
         raise ParseError(
             source,
             1,
             "no llama-bench output found: expected a markdown table with 'test' and 't/s' columns, "
-            "JSON/JSONL objects with avg_ts and n_prompt/n_gen, or a CSV header with avg_ts",
+            "JSON/JSONL objects with avg_ts and n_prompt/n_gen, a CSV header with avg_ts, or -o sql INSERT lines",
         )
     if not out.records and not out.rejected:
         raise ParseError(source, 1, "llama-bench output with no measured rows (truncated before the first result?)")
     out.records.sort(key=lambda r: r["line"])
     table = tidy(TOOL, out.records, source)
+    builds = sorted(table["build"].dropna().unique())
     return Parsed(
         tool=NAME,
         table=table,
         rejected=rejected(NAME, source, out.rejected),
         messages=out.messages,
         cells_read=out.cells,
+        version=f"build {', '.join(builds)}" if builds else None,
     )
 
 
@@ -1024,13 +1119,16 @@ _SNIFF_JSON = re.compile(r'"(?:avg_ts|samples_ts)"\s*:')
 _SNIFF_CSV = re.compile(r"^[^\n|{]*\bn_prompt\b[^\n]*\bavg_ts\b", re.M)
 
 
-def sniff(text: str) -> bool:
+_SNIFF_N = re.compile(r'"n_(?:prompt|gen)"\s*:')
+
+
+def sniff(text: str | Lines) -> bool:
     """True when the text holds a llama-bench markdown table, JSON/JSONL record or CSV header."""
-    if _SNIFF_MD.search(text) or _SNIFF_MD_RENAMED.search(text):
+    if search(_SNIFF_MD, text) or search(_SNIFF_MD_RENAMED, text):
         return True
-    if _SNIFF_JSON.search(text) and re.search(r'"n_(?:prompt|gen)"\s*:', text):
+    if search(_SNIFF_JSON, text) and search(_SNIFF_N, text):
         return True
-    return bool(_SNIFF_CSV.search(text))
+    return search(_SNIFF_CSV, text)
 
 
 TOOL = register(
@@ -1039,7 +1137,9 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="llama.cpp llama-bench: markdown tables (with command, device, build and power headings), -o json/jsonl/csv",
+        description="llama.cpp llama-bench: markdown tables (with command, device, build and power headings), "
+        "-o json/jsonl/csv/sql",
+        command="llama-bench -m MODEL.gguf [-o json|jsonl|csv|sql]",
         metrics=METRICS,
     )
 )

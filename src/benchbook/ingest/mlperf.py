@@ -26,6 +26,7 @@ import math
 import re
 
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.text import Lines, head, split_n
 
 NAME = "mlperf-loadgen"
 
@@ -70,12 +71,13 @@ RATES = {
 NS_NOTE = "LoadGen printed ns; converted to ms"
 
 
-def sniff(text: str) -> bool:
-    return "MLPerf Results Summary" in text[:2000] and "Scenario" in text[:4000]
+def sniff(text: str | Lines) -> bool:
+    start = head(text, 4000)
+    return "MLPerf Results Summary" in start[:2000] and "Scenario" in start
 
 
-def parse(text: str, source: str) -> Parsed:
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+def parse(text: str | Lines, source: str) -> Parsed:
+    lines = split_n(text)
     head = next((i for i, s in enumerate(lines) if s.strip() == "MLPerf Results Summary"), None)
     if head is None:
         raise ParseError(source, 1, "no 'MLPerf Results Summary' banner: not a LoadGen mlperf_log_summary.txt")
@@ -153,6 +155,7 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="MLPerf Inference LoadGen mlperf_log_summary.txt (LLM Server / Offline)",
+        command="an MLPerf Inference LLM benchmark run through LoadGen (writes mlperf_log_summary.txt)",
         metrics=METRICS,
     )
 )

@@ -30,8 +30,11 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Sequence
 
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, markdown_cells, register, rejected, tidy
+from benchbook.ingest.rows import Row, row, row_type
+from benchbook.ingest.text import Amended, Lines, splitlines
 
 NAME = "sglang-quant-report"
 
@@ -45,6 +48,8 @@ SETTINGS = {
     "output_len": "int64",
     "section": "str",
 }
+#: A tidy row's columns, in the order its tuple holds them.
+_ROW = row_type(SETTINGS)
 
 METRICS = {
     "latency": "s: wall time of one streamed /generate call for the whole batch (prefill + all decode steps)",
@@ -139,9 +144,11 @@ def _fix_mojibake(line: str) -> str | None:
     return fixed if fixed != line else None
 
 
-def repair(text: str) -> tuple[list[str], list[str]]:
-    """Split into lines and undo mojibake per line; returns (lines, messages)."""
-    lines = text.splitlines()
+def repair(text: str | Lines) -> tuple[Sequence[str], list[str]]:
+    """Split into lines and undo mojibake per line; returns (lines, messages). A file's lines are
+    never changed in place (other parsers read them too): the repaired ones are laid over them."""
+    lines = splitlines(text)
+    fixes: dict[int, str] = {}
     fixed_lines: list[int] = []
     examples: dict[str, str] = {}
     for i, line in enumerate(lines):
@@ -156,7 +163,7 @@ def repair(text: str) -> tuple[list[str], list[str]]:
             for bad, good in (("Â±", "±"), ("ðŸ¥‡", "🥇"), ("ðŸ¥ˆ", "🥈"), ("ðŸ¥‰", "🥉")):
                 if bad in line:
                     examples.setdefault(bad, good)
-            lines[i] = fixed
+            fixes[i] = fixed
     msgs = []
     if fixed_lines:
         shown = ", ".join(f"{b!r} -> {g!r}" for b, g in examples.items()) or "non-ASCII characters"
@@ -164,6 +171,10 @@ def repair(text: str) -> tuple[list[str], list[str]]:
             f"repaired mojibake (UTF-8 bytes decoded as Windows-1252) on {len(fixed_lines)} lines, "
             f"first at line {fixed_lines[0]}: {shown}"
         )
+    if isinstance(text, Lines):
+        return (Amended(lines, fixes) if fixes else lines), msgs
+    for i, fixed in fixes.items():  # a string's own list of lines: repaired in place
+        lines[i] = fixed
     return lines, msgs
 
 
@@ -198,7 +209,7 @@ class _Reader:
 
     def __init__(self, source: str):
         self.source = source
-        self.records: list[dict] = []
+        self.records: list[Row] = []  # tidy records as tuples (`rows.Row`)
         self.rejected: list[tuple[int, str, str]] = []
         self.messages: list[str] = []
         self.cells = 0
@@ -211,15 +222,18 @@ class _Reader:
             self.rejected.append((line, str(value), f"{metric}: infinite value"))
             return
         self.records.append(
-            {
-                **settings,
-                "line": line,
-                "metric": metric,
-                "statistic": statistic,
-                "value": value,
-                "unit": unit,
-                "note": note,
-            }
+            row(
+                _ROW,
+                {
+                    **settings,
+                    "line": line,
+                    "metric": metric,
+                    "statistic": statistic,
+                    "value": value,
+                    "unit": unit,
+                    "note": note,
+                },
+            )
         )
 
     def reject(self, line: int, text: str, reason: str) -> None:
@@ -515,7 +529,7 @@ def _json_lines(lines: list[str]) -> list[int]:
     return [i for i, line in enumerate(lines) if _RE_JSON_START.match(line)]
 
 
-def sniff(text: str) -> bool:
+def sniff(text: str | Lines) -> bool:
     """True when the text holds an analyze_results.py report or bench_one_batch_server rows."""
     try:
         lines, _ = repair(text)
@@ -533,9 +547,9 @@ def sniff(text: str) -> bool:
     return False
 
 
-def parse(text: str, source_name: str) -> Parsed:
+def parse(text: str | Lines, source_name: str) -> Parsed:
     """Parse a report or a result.jsonl (or a document holding either) into the tidy table."""
-    if not isinstance(text, str):
+    if not isinstance(text, (str, Lines)):
         raise ParseError(source_name, None, "expected text")
     lines, msgs = repair(text)
     r = _Reader(source_name)
@@ -574,6 +588,7 @@ TOOL = register(
         description="SGLang bench_one_batch_server result.jsonl rows and the quantization report "
         "(summary tables, per-run details, statistics, rankings) generated from them by "
         "qwen_quantization's analyze_results.py.",
+        command="python -m sglang.bench_one_batch_server ... --run-name NAME (result.jsonl), or analyze_results.py's report",
         metrics=METRICS,
         screen_repeats=False,  # a repeated run label is a separate run block, reported by the audit
     )

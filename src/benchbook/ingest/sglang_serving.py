@@ -36,6 +36,7 @@ import shlex
 
 from benchbook.ingest import vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, number, register, rejected, tidy
+from benchbook.ingest.text import Lines, contains, first_char, split_n
 
 NAME = "sglang-bench-serving"
 
@@ -260,8 +261,8 @@ def _parse_block(lines, start, end, source, settings, records, rejects) -> int:
     return cells
 
 
-def _text(text: str, source: str, messages: list[str]):
-    lines = text.split("\n")
+def _text(text: str | Lines, source: str, messages: list[str]):
+    lines = split_n(text)
     records, rejects, cells = [], [], 0
     prev, heading = 0, None
     for k, (start, end, closed) in enumerate(_blocks(lines), start=1):
@@ -370,9 +371,9 @@ def _parse_object(obj: dict, line: int, source: str, records, rejects, messages)
     return cells
 
 
-def _jsonl(text: str, source: str, messages: list[str]):
+def _jsonl(text: str | Lines, source: str, messages: list[str]):
     records, rejects, cells = [], [], 0
-    for n, raw in enumerate(text.split("\n"), start=1):
+    for n, raw in enumerate(split_n(text), start=1):
         s = raw.strip()
         if not s:
             continue
@@ -392,22 +393,23 @@ def _jsonl(text: str, source: str, messages: list[str]):
 # the Tool
 
 
-def _is_jsonl(text: str) -> bool:
-    return text.lstrip()[:1] == "{"
+def _is_jsonl(text: str | Lines) -> bool:
+    return first_char(text) == "{"
 
 
-def sniff(text: str) -> bool:
+def sniff(text: str | Lines) -> bool:
     if _is_jsonl(text):
-        first = text.lstrip().split("\n", 1)[0]
+        first = next(s for line in split_n(text) if (s := line.lstrip()))
         try:
             return _is_result_object(json.loads(first))
         except (json.JSONDecodeError, RecursionError):
             return False
-    return "Serving Benchmark Result" in text and bool(_blocks(text.split("\n")))
+    return contains("Serving Benchmark Result", text) and bool(_blocks(split_n(text)))
 
 
-def parse(text: str, source: str) -> Parsed:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+def parse(text: str | Lines, source: str) -> Parsed:
+    if isinstance(text, str):
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     messages: list[str] = []
     if _is_jsonl(text):
         records, rejects, cells = _jsonl(text, source, messages)
@@ -426,6 +428,7 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="SGLang `python -m sglang.bench_serving`: result blocks and --output-file JSONL (serving contract)",
+        command="python -m sglang.bench_serving --backend sglang ... [--output-file OUT.jsonl]",
         metrics=METRICS,
     )
 )

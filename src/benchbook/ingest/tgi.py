@@ -37,6 +37,7 @@ from benchbook.ingest.core import (
     tidy,
     unread_table,
 )
+from benchbook.ingest.text import Lines, splitlines
 
 NAME = "tgi-benchmark"
 
@@ -94,9 +95,9 @@ _CLI_QUANT_RE = re.compile(r"--quantize[ =]([A-Za-z0-9_-]+)")
 _CLI_MODEL_RE = re.compile(r"--model-id[ =]([^\s`'\"]+)")
 
 
-def sniff(text: str) -> bool:
+def sniff(text: str | Lines) -> bool:
     """True when the text holds a text-generation-benchmark latency or throughput table."""
-    return any(_HEADER_RE.match(line) for line in text.splitlines())
+    return any(_HEADER_RE.match(line) for line in splitlines(text))
 
 
 def _opt(value: str) -> str | None:
@@ -177,10 +178,10 @@ def _is_renamed_header(line: str) -> bool:
     return len({c.lower() for c in markdown_cells(line)} & set(_LAT_HEADER)) >= 3
 
 
-def parse(text: str, source: str) -> Parsed:
-    """Read every text-generation-benchmark table in `text` into the tidy table."""
+def parse(text: str | Lines, source: str) -> Parsed:
+    """Read every text-generation-benchmark table in `text` (a string or a file's lines) into the tidy table."""
     tool = REGISTRY_TOOL
-    lines = text.splitlines()
+    lines = splitlines(text)
     if not sniff(text):
         raise ParseError(
             source,
@@ -426,6 +427,7 @@ REGISTRY_TOOL = register(
         parse=parse,
         description="text-generation-inference `text-generation-benchmark` markdown tables (latency and throughput "
         "per step and batch size), with launcher arguments, the generation-arguments table and section headings.",
+        command="text-generation-benchmark --tokenizer-name MODEL (the tables it prints at the end)",
         metrics=METRICS,
     )
 )

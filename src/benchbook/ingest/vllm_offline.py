@@ -33,6 +33,7 @@ import re
 import shlex
 
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.text import Lines, first_char, head, split_n, whole
 
 NAME = "vllm-bench-offline"
 
@@ -163,8 +164,8 @@ def _heading(lines: list[str], lo: int, hi: int) -> str | None:
 # text
 
 
-def _text(text: str, source: str):
-    lines = text.split("\n")
+def _text(text: str | Lines, source: str):
+    lines = split_n(text)
     runs: list[dict] = []  # each: start, kind, records
     rejects: list[tuple[int, str, str]] = []
     cells = 0
@@ -285,8 +286,8 @@ def _line_of(text: str, key: str) -> int:
     return text.count("\n", 0, max(k, 0)) + 1
 
 
-def _is_json(text: str) -> bool:
-    return text.lstrip()[:1] == "{"
+def _is_json(text: str | Lines) -> bool:
+    return first_char(text) == "{"
 
 
 def _json(text: str, source: str, messages: list[str]):
@@ -346,24 +347,47 @@ def _json(text: str, source: str, messages: list[str]):
 # the Tool
 
 
-def sniff(text: str) -> bool:
+def sniff(text: str | Lines) -> bool:
     if _is_json(text):
-        head = text[:4000]
-        return '"avg_latency"' in head or ('"requests_per_second"' in head and '"elapsed_time"' in head)
-    return any(r.search(line) for line in text.split("\n") for r in (THROUGHPUT_RE, AVG_RE))
+        start = head(text, 4000)
+        return '"avg_latency"' in start or ('"requests_per_second"' in start and '"elapsed_time"' in start)
+    return any(r.search(line) for line in split_n(text) for r in (THROUGHPUT_RE, AVG_RE))
 
 
-def parse(text: str, source: str) -> Parsed:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+def parse(text: str | Lines, source: str) -> Parsed:
+    if isinstance(text, str):
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     messages: list[str] = []
-    if _is_json(text):
-        records, rejects, cells = _json(text, source, messages)
+    if _is_json(text):  # one JSON document: decoded whole; printed lines are read line by line
+        records, rejects, cells = _json(whole(text), source, messages)
     else:
         records, rejects, cells = _text(text, source)
     if not records and not rejects:
         raise ParseError(source, 1, "no 'Throughput: ... requests/s' or 'Avg latency: ... seconds' result found")
     table = tidy(TOOL, records, source)
-    return Parsed(tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells)
+    return Parsed(
+        tool=NAME,
+        table=table,
+        rejected=rejected(NAME, source, rejects),
+        messages=messages,
+        cells_read=cells,
+        version=_version(table),
+    )
+
+
+def _version(table) -> str | None:
+    """Which CLI printed the throughput results: the old two-value line (before vLLM PR #8914), the
+    newer three-value one, or both; --output-json and latency lines have no such tell."""
+    text = table[table["format"] == "text"]
+    found = [
+        name
+        for name, hit in (
+            ("old two-value Throughput line, before vLLM PR #8914", (text["note"] == OLD_TOKENS_NOTE).any()),
+            ("Throughput line with output tokens/s, vLLM PR #8914 or later", (text["metric"] == "throughput").any()),
+        )
+        if hit
+    ]
+    return " and ".join(found) or None
 
 
 TOOL = register(
@@ -373,6 +397,7 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="vLLM `vllm bench throughput` / `vllm bench latency` (and benchmark_*.py): printed lines and --output-json",
+        command="vllm bench throughput|latency --model MODEL ... [--output-json OUT.json]",
         metrics=METRICS,
     )
 )

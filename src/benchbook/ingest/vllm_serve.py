@@ -18,6 +18,13 @@ Two forms are read:
   `metadata` column as `key=value; ...`), the old misspelled key `"request_goodput:"` is read as
   `request_goodput`.
 
+A `vllm bench sweep serve` output folder (`benchbook ingest DIR`, or a chapter's source) is read as
+its `COMBINATION/run=N.json` files (`sweep_files`): each is named `COMBINATION/run=N.json`, its run
+is the combination (`max_num_seqs=64, max_concurrency=32`, from the folder's name), so the repeats
+of one combination share their run and settings and differ by file; the swept parameters the tool
+adds to each object (with `run_number`) go to `metadata`, not to cells. `summary.json` (the same
+objects) is read only where no run file is left, `summary.csv` never; the messages say so.
+
 The tidy table holds the run-level numbers. The `--save-detailed` per-request arrays (`input_lens`,
 `output_lens`, `ttfts`, `itls`, `latencies`, `start_times`, `queue_times`, `errors`) are NOT in
 the tidy table (a 100,000-request run would add millions of rows): `requests(path)` returns them
@@ -43,6 +50,8 @@ import numpy as np
 import pandas as pd
 
 from benchbook.ingest.core import Parsed, ParseError, Tool, number, register, rejected, tidy
+from benchbook.ingest.rows import Row, row, row_type
+from benchbook.ingest.text import Lines, contains, first_char, split_n, whole
 
 NAME = "vllm-bench-serve"
 
@@ -57,6 +66,8 @@ SETTINGS = {
     "burstiness": "float64",
     "metadata": "str",
 }
+#: A tidy row's columns, in the order its tuple holds them.
+_ROW = row_type(SETTINGS)
 
 METRICS = {
     "completed": "req: requests that succeeded",
@@ -200,6 +211,15 @@ ARRAY_KEYS = {
     "rps_change_events",
 }
 GOODPUT_NOTE = "not measured: the run was not given --goodput"
+
+#: `vllm bench sweep serve` writes OUT/TIMESTAMP/COMBINATION/run=N.json (each --save-result JSON,
+#: plus `run_number` and the combination's parameters as top-level keys), COMBINATION/summary.json
+#: (the same objects, a list) and OUT/TIMESTAMP/summary.csv (every run, one row each). COMBINATION
+#: is `SERVE--k=v-k=v-BENCH--k=v` (either half left out when that side is not swept; vllm
+#: `benchmarks/sweep/serve.py` `_get_comb_base_path`, '/' in a value written '_').
+SWEEP_DIR_RE = re.compile(r"^(?:SERVE--(?P<serve>.+?))?(?:-?BENCH--(?P<bench>.+))?$")
+SWEEP_RUN_RE = re.compile(r"^run=(\d+)\.json$")
+_SWEEP_PARAM_RE = re.compile(r"([A-Za-z_][\w.]*)=(.*?)(?=-[A-Za-z_][\w.]*=|$)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -470,6 +490,55 @@ def _line_of(text: str, start: int, key: str) -> int:
     return text.count("\n", 0, k if k >= 0 else start) + 1
 
 
+def sweep_params(name: str) -> dict[str, dict[str, str]] | None:
+    """The serve and bench parameters a sweep combination folder's name encodes, or None when the
+    name is not one (`SERVE--max_num_seqs=64-BENCH--max_concurrency=32`)."""
+    m = SWEEP_DIR_RE.match(name)
+    if not name.startswith(("SERVE--", "BENCH--")) or m is None:
+        return None
+    return {side: dict(_SWEEP_PARAM_RE.findall(m.group(side) or "")) for side in ("serve", "bench")}
+
+
+def source_name(path) -> str:
+    """How a file is named in the tidy table: `COMBINATION/run=0.json` inside a sweep folder (the
+    folder holds the settings, and every combination has a run=0.json), else its file name."""
+    parent = path.parent.name
+    return f"{parent}/{path.name}" if sweep_params(parent) is not None else path.name
+
+
+def sweep_files(folder) -> tuple[list, list[str]]:
+    """The files to read of a `vllm bench sweep serve` output folder (OUT, OUT/TIMESTAMP or one
+    combination folder) and what was left out, as sentences: each combination's `run=N.json`
+    (its repeats, in run order); its `summary.json` only where no run file is left, since it holds
+    the same objects; `summary.csv` never (the same runs again, without percentiles' units).
+    Empty when the folder holds no combination folder."""
+    from pathlib import Path
+
+    folder = Path(folder)
+    combos = [folder] if sweep_params(folder.name) is not None else []
+    if not combos:
+        combos = sorted(
+            (d for d in folder.rglob("*") if d.is_dir() and sweep_params(d.name) is not None),
+            key=lambda d: (
+                str(d.parent),
+                [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", d.name)],
+            ),
+        )
+    files, notes = [], []
+    for d in combos:
+        runs = sorted((int(m.group(1)), f) for f in d.iterdir() if f.is_file() and (m := SWEEP_RUN_RE.match(f.name)))
+        summary = d / "summary.json"
+        if runs:
+            files += [f for _, f in runs]
+            if summary.is_file():
+                notes.append(f"{d.name}/summary.json not read: it repeats the {len(runs)} run file(s) beside it")
+        elif summary.is_file():
+            files.append(summary)
+    csvs = sorted(folder.rglob("summary.csv")) if combos else []
+    notes += [f"{c.relative_to(folder) if c != folder else c.name} not read: it repeats the runs' JSON" for c in csvs]
+    return files, notes
+
+
 def _parse_object(obj: dict, text: str, offset: int, source: str, records, rejects, messages, run: str) -> int:
     first = text[offset:].split("\n", 1)[0].rstrip()
     single_line = first.endswith("}") or first.endswith("},")
@@ -492,8 +561,9 @@ def _parse_object(obj: dict, text: str, offset: int, source: str, records, rejec
     kept: list[dict] = []
     cells = 0
     arrays = [k for k in obj if k in ARRAY_KEYS and isinstance(obj[k], list)]
+    swept = "run_number" in obj  # a sweep's run: its other unknown scalars are the swept parameters
     for key, v in obj.items():
-        if key in JSON_SETTINGS or key in ARRAY_KEYS:
+        if key in JSON_SETTINGS or key in ARRAY_KEYS or (swept and key == "run_number"):
             continue
         jm = JSON_STAT_RE.match(key)
         if key in JSON_METRICS or jm:
@@ -524,13 +594,15 @@ def _parse_object(obj: dict, text: str, offset: int, source: str, records, rejec
             meta.append(f"{key}={v}")
         elif isinstance(v, bool):
             meta.append(f"{key}={v}")
+        elif (swept or key == "best_of") and isinstance(v, (int, float)):  # a setting (2024: --best-of)
+            meta.append(f"{key}={v}")
         elif isinstance(v, (int, float)):
             cells += 1
             rejects.append((line_of(key), f"{key}: {v}", "a numeric key this parser has no tidy name for"))
         else:
             meta.append(f"{key}=<{type(v).__name__}>")
     settings["metadata"] = "; ".join(meta) if meta else None
-    records.extend({**settings, **r} for r in kept)
+    records.extend(row(_ROW, {**settings, **r}) for r in kept)
     if arrays:
         n = len(obj.get("ttfts") or obj.get("input_lens") or [])
         messages.append(
@@ -604,11 +676,17 @@ def _json_objects(text: str, source: str, strict: bool) -> list[tuple[dict, int,
 # the Tool
 
 
-def _is_json(text: str) -> bool:
+def _json_like(text: str | Lines) -> bool:
+    """Whether JSON is to be decoded from the text (it starts like JSON, or holds result-object
+    lines): such a text is read whole; text blocks alone are read line by line."""
+    return first_char(text) in ("{", "[") or contains('"request_throughput"', text)
+
+
+def _is_json(text: str | Lines) -> bool:
     """Whether the whole text is to be read as JSON: it starts like JSON and either holds no text
     result block or parses strictly (a log line such as `[2025-05-01 10:00:00] ...` also starts
     with a bracket)."""
-    if text.lstrip()[:1] not in ("{", "["):
+    if first_char(text) not in ("{", "["):
         return False
     if not any(HEADER_RE.match(line) for line in text.split("\n")):
         return True
@@ -619,27 +697,30 @@ def _is_json(text: str) -> bool:
     return True
 
 
-def sniff(text: str) -> bool:
+def sniff(text: str | Lines) -> bool:
+    if isinstance(text, Lines) and _json_like(text):
+        text = whole(text)
     if _is_json(text):
         try:
             return bool(_json_objects(text, "", strict=True))
         except ParseError:
             return False
-    if "Serving Benchmark Result" in text and "Successful requests:" in text:
+    if contains("Serving Benchmark Result", text) and contains("Successful requests:", text):
         try:
-            return bool(_blocks(text.split("\n")))
+            return bool(_blocks(split_n(text)))
         except ParseError:
             return True  # our block, truncated: parse() will say where
     return (
         any(_is_result_object(o) for o, _, _ in _json_objects(text, "", strict=False))
-        if '"request_throughput"' in text
+        if contains('"request_throughput"', text)
         else False
     )
 
 
-def parse(text: str, source: str) -> Parsed:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    records: list[dict] = []
+def parse(text: str | Lines, source: str) -> Parsed:
+    if isinstance(text, str) or _json_like(text):
+        text = whole(text).replace("\r\n", "\n").replace("\r", "\n")
+    records: list[Row] = []  # tidy records as tuples (`rows.Row`)
     rejects: list[tuple[int, str, str]] = []
     messages: list[str] = []
     cells = 0
@@ -647,12 +728,12 @@ def parse(text: str, source: str) -> Parsed:
     if is_json:
         objs = _json_objects(text, source, strict=True)
     else:
-        lines = text.split("\n")
+        lines = split_n(text)
         try:
             blocks = _blocks(lines)
         except ParseError as exc:
             raise ParseError(source, exc.line, exc.message) from None
-        objs = _json_objects(text, source, strict=False) if '"request_throughput"' in text else []
+        objs = _json_objects(text, source, strict=False) if contains('"request_throughput"', text) else []
         prev_end = 0
         for k, (start, close, prefix) in enumerate(blocks, start=1):
             ctx = _context(lines, prev_end, start)
@@ -671,10 +752,15 @@ def parse(text: str, source: str) -> Parsed:
             cells += _parse_block(lines, start, close, prefix, source, block_records, rejects, settings)
             if "run" not in ctx and "label" not in ctx and settings["run"].startswith("block"):
                 settings["run"] = _auto_label(settings, k)
-            records.extend({**settings, **r} for r in block_records)
+            records.extend(row(_ROW, {**settings, **r}) for r in block_records)
             prev_end = close + 1
+    folder = source.rsplit("/", 1)[0] if "/" in source else ""
+    swept = sweep_params(folder)
+    combo = ", ".join(f"{k}={v}" for side in swept.values() for k, v in side.items()) if swept else None
     for obj, offset, k in objs:
         run = f"json {k + 1}" if is_json else f"json line {text.count(chr(10), 0, offset) + 1}"
+        if combo is not None:  # a sweep's file: the combination names the run; summary.json adds the repeat
+            run = combo if len(objs) == 1 else f"{combo} run={obj.get('run_number', k)}"
         cells += _parse_object(obj, text, offset, source, records, rejects, messages, run)
     if not records and not rejects:
         raise ParseError(source, 1, "no 'Serving Benchmark Result' block or result JSON found")
@@ -699,6 +785,7 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="vLLM `vllm bench serve` / benchmark_serving.py: result blocks and --save-result JSON",
+        command="vllm bench serve --model MODEL ... [--save-result]; or a `vllm bench sweep serve -o DIR` folder",
         metrics=METRICS,
     )
 )

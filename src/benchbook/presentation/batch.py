@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis.batch import NEW_TOKENS, PRECISION
+from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES
 from benchbook.claims import Claim, Ledger
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
@@ -129,13 +129,19 @@ def inputs_sentence(files: str, sw: pd.DataFrame) -> str:
     gpus = ", ".join(sorted(set(sw["gpu"]) - {""}))
     fws = ", ".join(sorted(set(sw["framework"]) - {""}))
     dts = ", ".join(sorted(set(sw.loc[sw["has_result"], "dtype"])))
+    if "vllm" in set(sw["framework"]):
+        dts += " (assumed for vLLM, whose --dtype auto loads the checkpoint's bf16)"
     bs = sw.loc[sw["has_result"], "batch_size"]
     span = f"batch {bs.min()} to {bs.max()}" if len(bs) else "no batch with a result"
+    news = sorted(set(sw.get("new_tokens", pd.Series([float(NEW_TOKENS)] * len(sw))).dropna()))
+    tokens = " or ".join(f"{t:g}" for t in news)
     return (
         f"Input: {files}: {models}"
         + (f" ({fws})" if fws else "")
         + (f" on {gpus}" if gpus else ", GPU not named")
-        + f"; dtypes with results: {dts or 'none'}; {span}; {NEW_TOKENS} new tokens per sequence."
+        + (f"; dtypes with results: {dts}" if dts else "; no dtype with a result")
+        + f"; {span}"
+        + (f"; {tokens} new tokens per sequence." if tokens else ".")
     )
 
 
@@ -156,6 +162,8 @@ def device_sentence(peaks, params: dict, sources: dict) -> str:
             if b
             else f"{m}: size unknown (the claims that need it are withheld; pass `params_b`)"
         )
+    if not sizes:
+        return head + " The output names no model, so its size is unknown (pass `params_b`)."
     return head + " Model size: " + "; ".join(sizes) + "."
 
 
@@ -184,7 +192,7 @@ def ms_sentence(row: pd.Series | None) -> str:
     return (
         f'The tool prints 1000 / throughput as "msec/token". At batch {int(row["batch_size"])} that is '
         f"{row['tool_ms_per_token']:.2f} ms, but each sequence in that batch waited {row['latency_s']:.2f} s for "
-        f"{NEW_TOKENS} tokens: {row['per_sequence_ms_per_token']:.1f} ms per token."
+        f"{row.get('new_tokens', NEW_TOKENS):.0f} tokens: {row['per_sequence_ms_per_token']:.1f} ms per token."
     )
 
 
@@ -203,8 +211,92 @@ def limits_sentence(limits: pd.DataFrame) -> str:
 
 
 def limits_table(limits: pd.DataFrame) -> pd.DataFrame:
+    """Per series, where memory ran out: the last batch size with a result and the first without."""
     words = {"limit": "ran out between the two", "no limit": "no limit reached in the sweep", "blank": "no results"}
-    return limits.assign(status=limits["status"].map(words))
+    return limits.assign(status=limits["status"].map(words)).rename(
+        columns={"last_ok": "last batch size with a result", "first_missing": "first batch size without"}
+    )
+
+
+#: Why a cell of the limits table is empty (the status column says which case it is).
+LIMITS_MISSING = {"last batch size with a result": "none", "first batch size without": "none"}
+
+
+def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
+    """Per series: the first point, the peak and the saturation batch (`batch.knee`)."""
+    return knees[
+        SERIES
+        + [
+            "first_batch_size",
+            "first_tok_s",
+            "peak_batch_size",
+            "peak_tok_s",
+            "knee_batch_size",
+            "n_points",
+            "strength",
+        ]
+    ].rename(
+        columns={
+            "first_batch_size": "first batch size",
+            "first_tok_s": "throughput there (tok/s)",
+            "peak_batch_size": "peak batch size",
+            "peak_tok_s": "peak throughput (tok/s)",
+            "knee_batch_size": "saturation batch size",
+            "n_points": "batch sizes measured",
+            "strength": "strength (slope before - after)",
+        }
+    )
+
+
+#: Why a cell of the knee table is empty: the saturation batch is the first or last point.
+KNEE_MISSING = {"strength (slope before - after)": "at an end of the sweep"}
+
+
+def gain_table(mg: pd.DataFrame) -> pd.DataFrame:
+    """Throughput and tokens/s gained per added sequence, per measured batch size."""
+    return mg[["dtype", "framework", "batch_size", "throughput_tok_s", "gain_tok_s_per_seq"]].rename(
+        columns={
+            "batch_size": "batch size",
+            "throughput_tok_s": "throughput (tok/s)",
+            "gain_tok_s_per_seq": "gain per added sequence (tok/s)",
+        }
+    )
+
+
+#: The first batch size of a series has no smaller one to gain over.
+GAIN_MISSING = {"gain per added sequence (tok/s)": "first batch size"}
+
+
+def step_table(rl: pd.DataFrame) -> pd.DataFrame:
+    """Each measured batch as a decode step on the roofline (`batch.step_roofline`), fractions in %."""
+    t = rl.assign(
+        step_ms=1000 * rl["step_s"],
+        bandwidth_pct=100 * rl["bandwidth_fraction"],
+        compute_pct=100 * rl["compute_fraction"],
+    )
+    return t[
+        ["dtype", "framework", "batch_size", "step_ms", "achieved_gb_s", "bandwidth_pct", "achieved_tflops"]
+        + ["compute_pct", "intensity"]
+    ].rename(
+        columns={
+            "batch_size": "batch size",
+            "step_ms": "step (ms)",
+            "achieved_gb_s": "weights read (GB/s)",
+            "bandwidth_pct": "of peak bandwidth (%)",
+            "achieved_tflops": "compute (TFLOP/s)",
+            "compute_pct": "of peak compute (%)",
+            "intensity": "intensity (FLOP/byte)",
+        }
+    )
+
+
+#: Why a cell of the step table is empty: the model's size or the device's peak is not known.
+STEP_MISSING = {
+    "weights read (GB/s)": "model size unknown",
+    "compute (TFLOP/s)": "model size unknown",
+    "of peak bandwidth (%)": "not known",
+    "of peak compute (%)": "not known",
+}
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -321,3 +413,92 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=f"{peaks.device} ({peaks.source})")
     fig.tight_layout()
     return fig
+
+
+#: Why a cell of the offline table is empty, per column.
+OFFLINE_MISSING = {
+    "output tok/s": "not printed",
+    "prompt + output tok/s": "not printed",
+    "TFLOP/s": "model size unknown",
+    "of bf16 peak": "device not named",
+}
+
+
+def _offline_label(tool: str, benchmark: str) -> str:
+    return "MLPerf Offline" if tool == "mlperf-loadgen" else f"vLLM bench {benchmark}"
+
+
+def offline_table(pts: pd.DataFrame) -> pd.DataFrame:
+    """The runs with no batch setting, one row each: throughput and compute against the peak."""
+    return pd.DataFrame(
+        {
+            "run": pts["run"],
+            "tool": [_offline_label(t, b) for t, b in zip(pts["tool"], pts["benchmark"], strict=True)],
+            "output tok/s": pts["output_tok_s"].round(1),
+            "prompt + output tok/s": pts["total_tok_s"].round(1),
+            "TFLOP/s": pts["achieved_tflops"].round(1),
+            "of bf16 peak": pts["compute_fraction"].round(3),
+        }
+    )
+
+
+def offline_sentence(pts: pd.DataFrame, peaks) -> str:
+    """What one point per run can say: its throughput, its compute against the device's peak when
+    the model size and a named device are known, and why there is no saturation curve."""
+    if pts.empty:
+        return "Every run of this input sets a batch size; none stands alone."
+    parts = []
+    for _, r in pts.iterrows():
+        what = f"{_offline_label(r['tool'], r['benchmark'])} run {r['run']!r}: "
+        if r["benchmark"] == "latency":  # a vllm bench latency output that does not say its --batch-size
+            parts.append(what + f"{r['latency_s']:.2f} s per batch, but the output does not say the batch size")
+            continue
+        if np.isfinite(r["output_tok_s"]):
+            what += f"{r['output_tok_s']:,.0f} output tok/s"
+        elif np.isfinite(r["total_tok_s"]):
+            what += f"{r['total_tok_s']:,.0f} prompt + output tok/s (the output does not split them)"
+        else:
+            parts.append(what + "no throughput printed")
+            continue
+        if np.isfinite(r["compute_fraction"]) and r["compute_fraction"] > 1:
+            what += (
+                f", {r['achieved_tflops']:,.0f} TFLOP/s, {r['compute_fraction']:.0%} of one {peaks.device}'s dense "
+                "bf16 peak: beyond one device, so not a result (likely several GPUs, as MLPerf systems have, or "
+                "the wrong model size)"
+            )
+        elif np.isfinite(r["compute_fraction"]):
+            what += (
+                f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']}, "
+                f"{r['compute_fraction']:.0%} of the {peaks.device}'s dense bf16 peak"
+            )
+        elif not np.isfinite(r["achieved_tflops"]):
+            what += ", with no compute given: the output names no model the model table knows (pass params_b)"
+        else:
+            what += (
+                f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']} (no fraction of a peak: "
+                "the device is only assumed; pass gpu)"
+            )
+        parts.append(what)
+    why = (
+        "Such a run sets no batch size (the engine batches as requests arrive), so it is one point, not a "
+        "saturation curve: no knee is stated from it."
+        if (pts["benchmark"] != "latency").any()
+        else "Without its batch size it is no point of a batch curve: no knee is stated from it."
+    )
+    return "; ".join(parts) + ". " + why
+
+
+def audit_sentence(n: int, ok: int, bigcode: bool) -> str:
+    """What the bigcode tables' "oom" means and how many derived numbers were recomputed; the offline
+    tools print neither."""
+    if not bigcode:
+        return (
+            "The offline outputs (vLLM, MLPerf) print no per-batch table: no 'oom' padding to read and no "
+            "derived column to recompute."
+        )
+    return (
+        'In this tool "oom" is padding written by the table script for a batch size with no result line, not a '
+        "detected error; the run died there, most likely out of memory. Of the "
+        f"{n} derived numbers recomputed from the first input (msec/token from tokens/sec, and tokens/sec from "
+        f"batch x {NEW_TOKENS} / sec), {ok} agree at the printed precision."
+    )

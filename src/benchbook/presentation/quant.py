@@ -195,9 +195,11 @@ def message_figure_for_phases(baseline: str):
 # --- tables --------------------------------------------------------------------------------------
 
 
-def decision_table(winners: pd.DataFrame, spd: pd.DataFrame, baseline: str) -> pd.DataFrame:
+def decision_table(winners: pd.DataFrame, spd: pd.DataFrame, baseline: str, ledger=None) -> pd.DataFrame:
     """Per regime: the metric, the recommended scheme (best mean), what it buys over the baseline
-    (speed-up and interval), and the schemes statistically tied with it."""
+    (speed-up and interval), and the schemes statistically tied with it. With the chapter's ledger, a
+    regime whose winner claim is not shown recommends nothing and says why: a best mean that the
+    noise, or a lack of rivals, cannot support is not a recommendation."""
     rows = []
     for regime in quant.regime_order(winners["regime"].unique()):
         w = winners[winners["regime"] == regime].sort_values("rank")
@@ -214,25 +216,57 @@ def decision_table(winners: pd.DataFrame, spd: pd.DataFrame, baseline: str) -> p
         tied_words = ", ".join(tied) if tied else "no other scheme"
         if untested:
             tied_words += f" (too few runs to test {', '.join(untested)})"
+        recommended = best["scheme"]
+        claim = next((c for c in getattr(ledger, "claims", ()) if c.id == f"winner_{regime}"), None)
+        if claim is not None and not claim.shown:
+            recommended, tied_words = "–", f"none stated: {claim.reason}"
         rows.append(
             {
                 "regime": regime,
-                "metric": _metric(best["metric"]),
-                "recommended": best["scheme"],
-                f"vs {baseline}": buys,
+                "deciding metric": _metric(best["metric"]),
+                "recommended": recommended,
+                f"speed-up over {baseline or 'a baseline'} [interval]": buys,
                 "statistically tied": tied_words,
-                "runs": int(best["n"]),
+                "runs of the recommended": int(best["n"]),
             }
         )
     return pd.DataFrame(rows)
 
 
+#: What an empty cell of the sensitivity table means, per column.
+SENSITIVITY_MISSING = {"source's first place": "not ranked by the source"}
+
+
 def sensitivity_table(sens: pd.DataFrame, pub: pd.DataFrame) -> pd.DataFrame:
-    """The best scheme per regime under each metric, with the source's own first place beside it."""
-    if not len(pub):
-        return sens
-    first = pub[pub["rank"] == 1].set_index("regime")["scheme"]
-    return sens.assign(source_ranking=first.reindex(sens.index))
+    """The best scheme per regime under each metric, with the source's own first place beside it
+    when the input ranks the schemes; an empty cell is a metric no run of that regime has."""
+    t = sens.rename(columns={m: f"best by {_metric(m)}" for m in sens.columns})
+    if len(pub):
+        first = pub[pub["rank"] == 1].set_index("regime")["scheme"]
+        t = t.assign(**{"source's first place": first.reindex(t.index)})
+    return t.rename_axis("regime").reset_index()
+
+
+def regime_display(regimes: pd.DataFrame) -> pd.DataFrame:
+    """`quant.regime_table` for reading: one row per regime, lengths in tokens, TTFT in ms."""
+    return (
+        regimes.assign(metric=regimes["metric"].map(_metric))
+        .rename_axis("regime")
+        .reset_index()
+        .rename(
+            columns={
+                "batch_size": "batch size",
+                "input_len": "input length (tokens)",
+                "output_len": "output length (tokens)",
+                "metric": "deciding metric",
+                "median_implied_ttft_ms": "median implied TTFT (ms)",
+            }
+        )
+    )
+
+
+#: Why a regime has no implied TTFT.
+REGIME_MISSING = {"median implied TTFT (ms)": "cannot be implied"}
 
 
 # --- figures -------------------------------------------------------------------------------------

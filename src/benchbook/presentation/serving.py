@@ -19,19 +19,22 @@ SOURCE_WORDS = {
 }
 APART_WORDS = {"max_concurrency": "no concurrency cap", "request_rate": "infinite request rate"}
 
-RUN_COLUMNS = [
-    "run",
-    "max_concurrency",
-    "request_rate",
-    "num_prompts",
-    "completed",
-    "duration",
-    "request_throughput",
-    "output_throughput",
-    "ttft_mean",
-    "tpot_mean",
-    "itl_mean",
-]
+#: The runs' columns a page shows, in a reader's words with their units.
+RUN_COLUMNS = {
+    "run": "run",
+    "max_concurrency": "max concurrency (requests)",
+    "request_rate": "request rate (req/s)",
+    "num_prompts": "prompts",
+    "completed": "completed",
+    "duration": "duration (s)",
+    "request_throughput": "throughput (req/s)",
+    "output_throughput": "output throughput (tok/s)",
+    "ttft_mean": "mean TTFT (ms)",
+    "tpot_mean": "mean TPOT (ms)",
+    "itl_mean": "mean ITL (ms)",
+}
+#: Why a cell of a runs table is empty: a run with no concurrency cap prints none.
+RUN_MISSING = {"max concurrency (requests)": "no cap", "request rate (req/s)": "not printed"}
 
 
 def _short(text, n: int = 24) -> str:
@@ -45,8 +48,55 @@ def fmt_x(v, variable: str) -> str:
 
 
 def runs_table(r: pd.DataFrame) -> pd.DataFrame:
-    """The runs as the parser read them, with the columns this input has."""
-    return r[[c for c in RUN_COLUMNS if c in r]].round(2)
+    """The runs as the parser read them, with the columns this input has (an infinite request
+    rate is the tool's: every request sent at once)."""
+    return r[[c for c in RUN_COLUMNS if c in r]].rename(columns=RUN_COLUMNS)
+
+
+def littles_table(lit: pd.DataFrame) -> pd.DataFrame:
+    """Little's law per run (`serving.littles_law`): requests in flight against the cap, with a
+    column marking estimated latencies when any is estimated."""
+    t = lit.assign(utilisation=100 * lit["utilisation"])
+    cols = {
+        "run": "run",
+        "nominal": "cap (requests; prompts when uncapped)",
+        "request_throughput": "throughput (req/s)",
+        "mean_e2el_s": "mean end-to-end latency (s)",
+        "in_flight": "in flight (requests)",
+        "utilisation": "in flight / cap (%)",
+    }
+    if t["estimated"].any():
+        cols["estimated"] = "latency estimated from TTFT and TPOT"
+    return t[list(cols)].rename(columns=cols)
+
+
+def goodput_bounds_table(gb: pd.DataFrame) -> pd.DataFrame:
+    """Per run, the share of requests within both SLOs and the goodput it allows, lower and upper
+    bound from the printed percentiles."""
+    t = gb.assign(share_lo=100 * gb["share_lo"], share_hi=100 * gb["share_hi"])
+    return t[["run", "request_throughput", "share_lo", "share_hi", "goodput_lo", "goodput_hi"]].rename(
+        columns={
+            "request_throughput": "throughput (req/s)",
+            "share_lo": "within both SLOs, at least (%)",
+            "share_hi": "within both SLOs, at most (%)",
+            "goodput_lo": "goodput, at least (req/s)",
+            "goodput_hi": "goodput, at most (req/s)",
+        }
+    )
+
+
+def exact_goodput_table(ex: pd.DataFrame) -> pd.DataFrame:
+    """Per run, goodput counted from the per-request data (`serving.exact_goodput`)."""
+    t = ex.assign(share=100 * ex["share"])
+    return t[["run", "completed", "good", "share", "duration_s", "goodput"]].rename(
+        columns={
+            "completed": "completed requests",
+            "good": "within both SLOs",
+            "share": "within both SLOs (%)",
+            "duration_s": "duration (s)",
+            "goodput": "goodput (req/s)",
+        }
+    )
 
 
 # --- claims' sentences ---------------------------------------------------------------------------
@@ -74,6 +124,25 @@ def say(c: Claim) -> Claim:
     ev = c.evidence
     if c.id == "knee":
         never = ev.get("x") is None and (ev.get("n_points") or 0) >= (ev.get("min_points") or 4)
+        if ev.get("repeats"):
+            return wording.say(
+                c,
+                "for {series}, on the means of up to {repeats} repeats per load, the elasticity is {el_first:.2f} on "
+                "the first step and {el_last:.2f} on the last; it first falls below {threshold:g} by more than the "
+                "repeats' spread after {variable} {x:g}, where the server gives {knee_tput:,.0f} output tok/s, "
+                "{share:.0%} of its best load ({top_tput:,.0f} tok/s at {top_x:g}). Past that point, more load mostly "
+                "buys latency.",
+                topic="The knee",
+                withheld=(
+                    "for {series}, the elasticity falls below {threshold:g} after {variable} {in_noise:g} only within "
+                    "the spread of the repeats, and never by more: no knee is stated."
+                    if ev.get("in_noise") is not None
+                    else "for {series}, the elasticity of the loads' means never falls below {threshold:g} (it is "
+                    "{el_last:.2f} on the last step): the sweep did not reach saturation, so there is no knee to state."
+                )
+                if never
+                else None,
+            )
         return wording.say(
             c,
             "for {series}, the elasticity is {el_first:.2f} on the first step and {el_last:.2f} on the last; it first "
@@ -87,10 +156,15 @@ def say(c: Claim) -> Claim:
             else None,
         )
     if c.id == "growth":
+        mean = (
+            "mean output throughput (over the repeats) rises at every step by more than their spread"
+            if ev.get("repeats")
+            else "output throughput rises at every step"
+        )
         return wording.say(
             c,
-            "for {series}, output throughput rises at every step, from {first_y:,.0f} tok/s at {variable} "
-            "{first_x:g} to {last_y:,.0f} at {last_x:g}.",
+            "for {series}, " + mean + ", from {first_y:,.0f} tok/s at {variable} {first_x:g} to {last_y:,.0f} at "
+            "{last_x:g}.",
             topic="Throughput growth",
             withheld="Output throughput does not rise at every step of this sweep ({reason}).",
         )
@@ -140,6 +214,14 @@ def say(c: Claim) -> Claim:
             withheld="No run's mean TPOT is far above its mean ITL.",
         )
     if c.id == "goodput":
+        if ev.get("repeats"):
+            return wording.say(
+                c,
+                "the best load under these SLOs is run {choice}: on the mean of its {repeats} repeats, at least "
+                "{value:.1f} req/s (± {value_sd:.1f}; {share:.0%} of its {rate:.1f} req/s) meet both, against "
+                "{runner_up_value:.1f} req/s for run {runner_up}, more than the repeats' spread ({noise:.1%}) apart.",
+                topic="The best load under the SLOs",
+            )
         return wording.say(
             c,
             "the best load under these SLOs is run {choice}: at least {value:.1f} req/s ({share:.0%} of its "
@@ -181,11 +263,24 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) ->
     return f"This page reads {files}: {runs} of {models}, {how}{kept}."
 
 
+def repeats_sentence(r: pd.DataFrame) -> str:
+    """How many repeats each load has, and how the page uses them; nothing when every load ran once."""
+    n = serving.repeats(r)
+    if n.empty or n.max() < 2:
+        return ""
+    how = f"{n.iat[0]} repeats per load" if n.nunique() == 1 else f"{n.min()} to {n.max()} repeats per load"
+    return (
+        f"{how}; error bars are ± one standard deviation. The curve joins the loads' means, the repeats are the "
+        "faint points, and a step (for the knee and the growth) or a difference between loads (for the best load "
+        "under the SLOs) within that spread is treated as noise."
+    )
+
+
 def curve_note(curve: pd.DataFrame, variable: str) -> str:
-    """One sentence at the top of the curve's section when there is no curve to speak of."""
+    """One sentence at the top of the curve's section: the repeats, or that there is no curve to speak of."""
     levels = curve[variable].nunique() if len(curve) else 0
     if levels >= 2:
-        return ""
+        return repeats_sentence(curve)
     what = "no run on the curve" if levels == 0 else "a single load level on the curve"
     return f"**This input has {what}, so there is no saturation curve and no knee to find.**"
 
@@ -275,11 +370,30 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
         return message_figure("no run with a throughput")
     fig, ax = plt.subplots(figsize=(9, 4.5))
     d = curve.assign(series=serving.series_key(curve)).sort_values(variable)
-    for i, (name, g) in enumerate(d.groupby("series", sort=False)):
-        ax.plot(g[variable], g["output_throughput"], "o-", color=color(2 * i), label=f"output tok/s, {name}")
-        if "total_token_throughput" in g and g["total_token_throughput"].notna().any():
+    lv = serving.per_load(d).sort_values(variable) if len(d) else d.assign(n=1)
+    repeated = len(lv) and lv["n"].max() > 1
+    for i, (name, g) in enumerate(lv.groupby("series", sort=False)):
+        for m, style, j, what in (
+            ("output_throughput", "o-", 2 * i, "output"),
+            ("total_token_throughput", "s--", 2 * i + 1, "total"),
+        ):
+            if m not in g or g[m].isna().all():
+                continue
+            if not repeated:
+                ax.plot(g[variable], g[m], style, color=color(j), label=f"{what} tok/s, {name}")
+                continue
+            ax.errorbar(
+                g[variable],
+                g[m],
+                yerr=g[f"{m}_sd"].fillna(0),
+                fmt=style,
+                color=color(j),
+                capsize=3,
+                label=f"{what} tok/s, {name} (mean ± 1 sd)",
+            )
+            each = d[d["series"] == name]
             ax.plot(
-                g[variable], g["total_token_throughput"], "s--", color=color(2 * i + 1), label=f"total tok/s, {name}"
+                each[variable], each[m], style[0], color=color(j), alpha=0.3, ms=4, label=f"{what} tok/s, each repeat"
             )
     for j, (_, u) in enumerate(apart.iterrows()):
         ax.axhline(

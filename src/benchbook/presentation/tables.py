@@ -10,32 +10,43 @@ import pandas as pd
 
 #: What a missing cell reads as, unless a table says why it is missing.
 MISSING = "–"
+#: What a cell that did not run reads as (a batch size past a failure, a configuration never measured).
+NOT_RUN = "did not run"
 
 
 def show(
     df: pd.DataFrame,
     *,
     digits: int | dict[str, int] = 3,
-    missing: str = MISSING,
+    missing: str | dict[str, str] | pd.DataFrame = MISSING,
     index: bool = False,
     caption: str | None = None,
 ):
     """A Styler of `df` for a page: all rows, floats to `digits` significant digits (per column when
-    a dict), integers with separators, `missing` for NaN/None, the index hidden unless it means
-    something (`index=True`)."""
+    a dict; columns of whole numbers without decimals), integers with separators, infinity as ∞,
+    NaN/None as `missing`, the index hidden unless it means something (`index=True`).
+
+    `missing` says why a cell is empty: one text for every cell, a text per column (others get
+    MISSING), or a frame of the same shape as `df` with a text per cell (NaN where MISSING will do)."""
     d = df.copy()
     d.columns = [str(c) for c in d.columns]
-    fmts = {}
+    reasons = missing if isinstance(missing, pd.DataFrame) else None
+    if not index:
+        d = d.reset_index(drop=True)  # positional labels, so that a reason finds its cell
+    if reasons is not None:
+        if reasons.shape != df.shape:
+            raise ValueError(f"missing has shape {reasons.shape}, the table {df.shape}")
+        reasons = reasons.set_axis(d.index, axis=0).set_axis(d.columns, axis=1)
+    per_column = missing if isinstance(missing, dict) else {}
+    default = missing if isinstance(missing, str) else MISSING
+    fmts = {col: _formatter(d[col], col, digits) for col in d.columns}
+    st = d.style
     for col in d.columns:
-        s = d[col]
-        if pd.api.types.is_bool_dtype(s):
-            fmts[col] = lambda v: "yes" if v is True or v == 1 else ("no" if v is False or v == 0 else missing)
-        elif pd.api.types.is_integer_dtype(s):
-            fmts[col] = "{:,}"
-        elif pd.api.types.is_float_dtype(s):
-            n = digits.get(col, 3) if isinstance(digits, dict) else digits
-            fmts[col] = _float_format(n)
-    st = d.style.format(fmts, na_rep=missing).format(na_rep=missing, subset=[c for c in d.columns if c not in fmts])
+        st = st.format(fmts[col], na_rep=per_column.get(col, default), subset=[col])
+        if reasons is not None:
+            why = reasons[col][d[col].isna() & reasons[col].notna()]
+            for text, cells in why.groupby(why):
+                st = st.format(fmts[col], na_rep=str(text), subset=pd.IndexSlice[list(cells.index), [col]])
     if not index:
         st = st.hide(axis="index")
     st = st.set_properties(**{"white-space": "normal", "text-align": "right"})
@@ -45,6 +56,11 @@ def show(
     if text:
         st = st.set_properties(subset=text, **{"text-align": "left"})
         st = st.map(lambda v: "overflow-wrap: anywhere" if _long_word(v) else "", subset=text)
+    # a header sits over its numbers: right-aligned above a number column, left above text
+    st = st.set_table_styles(
+        {c: [{"selector": "th", "props": f"text-align: {'left' if c in text else 'right'}"}] for c in d.columns},
+        overwrite=False,
+    )
     st = st.set_table_attributes('class="dataframe benchbook-table"')
     if caption:
         st = st.set_caption(caption)
@@ -59,18 +75,40 @@ def _long_word(v) -> bool:
     return isinstance(v, str) and any(len(w) > LONG_WORD for w in v.split())
 
 
+def _formatter(s: pd.Series, col: str, digits: int | dict[str, int]):
+    """The display function of one column; None leaves the value as it is (text)."""
+    if pd.api.types.is_bool_dtype(s) or (s.dtype == object and s.dropna().map(type).eq(bool).all() and s.notna().any()):
+        return lambda v: "yes" if v else "no"
+    if pd.api.types.is_integer_dtype(s):
+        return "{:,}".format
+    if pd.api.types.is_float_dtype(s):
+        finite = s[s.notna() & s.abs().ne(math.inf)]
+        if len(finite) and (finite == finite.round()).all():
+            return _whole
+        return _float_format(digits.get(col, 3) if isinstance(digits, dict) else digits)
+    return None
+
+
+def _whole(v) -> str:
+    return _infinite(v) or f"{v:,.0f}"
+
+
+def _infinite(v) -> str | None:
+    return ("∞" if v > 0 else "-∞") if math.isinf(v) else None
+
+
 def _float_format(sig: int):
     """`sig` significant digits without exponents for numbers >= 1; thousands separated, and
     numbers of 1,000 or more to the unit."""
 
     def f(v):
-        if v is None or pd.isna(v):
-            return MISSING
         a = abs(v)
+        if math.isinf(a):
+            return _infinite(v)
         if a >= 1000:
             return f"{v:,.0f}"
         if a >= 1:
             return f"{v:,.{max(0, sig - 1 - int(math.log10(a)))}f}"
-        return f"{v:.{sig}g}"
+        return f"{v:#.{sig}g}" if v else "0"
 
     return f

@@ -18,6 +18,7 @@ from benchbook import hardware
 from benchbook.claims import Claim
 from benchbook.presentation.plotting import color
 from benchbook.presentation.roofline import plot_roofline
+from benchbook.presentation.tables import NOT_RUN
 from benchbook.presentation.wording import join, say
 
 PHASES = (("prefill_latency", "Prefill"), ("decode_token_latency", "Decode (per token)"))
@@ -607,18 +608,128 @@ def plot_quantization(qs: pd.DataFrame):
     return fig
 
 
+#: The phases of TGI's tables in a reader's words.
+METRIC_WORDS = {
+    "prefill_latency": "prefill",
+    "decode_token_latency": "decode (per token)",
+    "decode_total_latency": "decode (total)",
+}
+#: What a fraction-of-peak row measures, per phase.
+FRACTION_ROWS = {
+    "decode_token_latency": ("bandwidth_fraction", "decode: memory bandwidth"),
+    "prefill_latency": ("compute_fraction", "prefill: fp16 compute"),
+}
+
+
 def roofline_fraction_table(rp: pd.DataFrame) -> pd.DataFrame:
-    """Fraction of peak per batch size (rows) and TP (columns): bandwidth for decode, fp16 FLOP/s
-    for prefill."""
-    table = rp.pivot_table(
-        index=["metric", "batch_size"], columns="tp", values=["bandwidth_fraction", "compute_fraction"]
-    ).round(3)
-    phases = table.index.get_level_values(0)
-    parts = {}
-    if "decode_token_latency" in phases:
-        parts["decode: fraction of peak bandwidth"] = table.loc["decode_token_latency", "bandwidth_fraction"]
-    if "prefill_latency" in phases:
-        parts["prefill: fraction of peak fp16 FLOP/s"] = table.loc["prefill_latency", "compute_fraction"]
-    table = pd.concat(parts)
-    table.columns = [f"TP {c}" for c in table.columns]
-    return table
+    """Percent of the device's peak per GPU, per phase and batch size (rows) and TP (columns):
+    bandwidth for decode, fp16 FLOP/s for prefill; NaN where no point was placed."""
+    parts = []
+    for metric, (col, words) in FRACTION_ROWS.items():
+        d = rp[rp["metric"] == metric]
+        if d.empty:
+            continue
+        t = d.pivot_table(index="batch_size", columns="tp", values=col) * 100
+        t.columns = [f"TP {c} (% of peak)" for c in t.columns]
+        parts.append(t.reset_index().rename(columns={"batch_size": "batch size"}).assign(phase=words))
+    if not parts:
+        return pd.DataFrame(columns=["phase", "batch size"])
+    t = pd.concat(parts, ignore_index=True)
+    return t[["phase", "batch size"] + [c for c in t.columns if c.startswith("TP ")]]
+
+
+def fraction_reasons(table: pd.DataFrame, missing: pd.DataFrame):
+    """Why a cell of `roofline_fraction_table` is empty: "did not run" for the (TP, batch size)
+    pairs `missing` lists (tp.missing_batches), "not in the table" for the others."""
+    not_run = {(int(t), int(b)) for t, b in zip(missing["tp"], missing["batch_size"], strict=True)}
+    reasons = pd.DataFrame(None, index=table.index, columns=table.columns, dtype=object)
+    for col in table.columns:
+        if col.startswith("TP "):
+            tp_ = int(col.split()[1])
+            reasons[col] = [
+                None if pd.notna(v) else NOT_RUN if (tp_, int(b)) in not_run else "not in the table"
+                for v, b in zip(table[col], table["batch size"], strict=True)
+            ]
+    return reasons
+
+
+def inversions_table(inv: pd.DataFrame) -> pd.DataFrame:
+    """The latency rows whose p90 cannot be a percentile, with the numbers that show it (ms)."""
+    return inv.assign(metric=inv["metric"].map(METRIC_WORDS).fillna(inv["metric"])).rename(
+        columns={
+            "source": "file",
+            "tp": "TP",
+            "section": "table",
+            "metric": "phase",
+            "batch_size": "batch size",
+            "mean": "Average (ms)",
+            "p50": "p50 (ms)",
+            "p90": "p90 (ms)",
+            "p99": "p99 (ms)",
+            "max": "Highest (ms)",
+            "kind": "impossible because",
+        }
+    )
+
+
+#: How tp.missing_batches words the printed form of a batch that never ran, in a reader's words.
+PRINTED_WORDS = {"NaN": "a row of NaN cells", "blank (merged NaN)": "a blank row (merged NaN cells)"}
+
+
+def missing_table(miss: pd.DataFrame) -> pd.DataFrame:
+    """The batch sizes that never ran, where and how the tool printed them."""
+    return miss.assign(how_printed=miss["how_printed"].map(PRINTED_WORDS).fillna(miss["how_printed"])).rename(
+        columns={
+            "source": "file",
+            "tp": "TP",
+            "section": "table",
+            "batch_size": "batch size",
+            "ran": "batch sizes that ran",
+            "how_printed": "printed as",
+        }
+    )
+
+
+def budget_table(budget: pd.DataFrame) -> pd.DataFrame:
+    """The rows where the token-budget explanation predicts the wrong outcome."""
+    return budget.drop(columns=["consistent"]).rename(
+        columns={
+            "tp": "TP",
+            "section": "table",
+            "batch_size": "batch size",
+            "tokens": "batch x (prompt + decode) tokens",
+            "budget": "max_batch_total_tokens",
+            "predicted_to_run": "budget predicts it runs",
+            "ran": "ran",
+        }
+    )
+
+
+def jumps_table(jumps: pd.DataFrame) -> pd.DataFrame:
+    """Steps between batch sizes where latency grows faster than the batch."""
+    return jumps.assign(metric=jumps["metric"].map(METRIC_WORDS).fillna(jumps["metric"])).rename(
+        columns={
+            "tp": "TP",
+            "section": "table",
+            "metric": "phase",
+            "from_bs": "from batch",
+            "to_bs": "to batch",
+            "from_ms": "from (ms)",
+            "to_ms": "to (ms)",
+            "growth_per_batch": "latency growth / batch growth (x)",
+        }
+    )
+
+
+def slower_table(slower: pd.DataFrame) -> pd.DataFrame:
+    """Steps to a larger TP where decode got slower, the slowdown in percent."""
+    return slower.assign(slowdown=100 * slower["slowdown"]).rename(
+        columns={
+            "batch_size": "batch size",
+            "from_tp": "from TP",
+            "to_tp": "to TP",
+            "from_ms": "from (ms per token)",
+            "to_ms": "to (ms per token)",
+            "slowdown": "slower by (%)",
+        }
+    )

@@ -61,11 +61,28 @@ def order_words(order: str, n: int, undated: int) -> str:
     )
 
 
-def runs_table(runs: pd.DataFrame) -> pd.DataFrame:
-    t = runs[["position", "label", "run_date", "value", "std"]].rename(
-        columns={"label": "run", "run_date": "date", "std": "spread (std)"}
+def runs_table(runs: pd.DataFrame, metric: str, statistic: str) -> pd.DataFrame:
+    """The runs in the order of the series (counted from 1), each value with its run's own spread
+    in the metric's unit."""
+    unit = runs["unit"].dropna().iat[0] if runs["unit"].notna().any() else ""
+    in_unit = f", {unit}" if unit else ""
+    return (
+        runs[["position", "label", "run_date", "value", "std"]]
+        .assign(position=runs["position"] + 1)
+        .rename(
+            columns={
+                "position": "order",
+                "label": "run",
+                "run_date": "date",
+                "value": f"{metric.replace('_', ' ')} ({statistic}{in_unit})",
+                "std": f"spread (std{in_unit})",
+            }
+        )
     )
-    return t.assign(date=t["date"].fillna("not printed"))
+
+
+#: A run whose output prints no date.
+RUNS_MISSING = {"date": "not printed"}
 
 
 def series_figure(runs: pd.DataFrame, changes, metric: str, statistic: str):

@@ -1,0 +1,502 @@
+"""NVIDIA GenAI-Perf (`genai-perf profile`, the Triton perf_analyzer wrapper that AIPerf replaced),
+in the serving contract of vllm-bench-serve.
+
+Three forms are read:
+
+* `profile_export_genai_perf.json`: metric dicts at the top level, `{"time_to_first_token":
+  {"unit": "ms", "avg", "p25" ... "p99", "min", "max", "std"}, ...}`, once-per-run metrics with
+  only `avg` (`request_throughput`, `output_token_throughput`, later `request_count`,
+  `request_goodput`), and a flat `input_config` (model list, concurrency, request_rate,
+  request_count, streaming). AIPerf's export (`records`, `aiperf_version`, `schema_version`,
+  nested `endpoint.model_names`) is the aiperf tool's.
+* `profile_export_genai_perf.csv`: sections separated by blank lines (CRLF as written; LF where
+  copied), `Metric,avg,min,max,p99,p95,...` (percentiles in descending order, unlike AIPerf's)
+  then `Metric,Value`; numbers above 999 quoted with thousands separators (`"5,919.16"`); later
+  sections (per-GPU telemetry `Metric,GPU,...`) are not read and their numbers are rejected.
+* the console table (rich box drawing) under `NVIDIA GenAI-Perf | LLM Metrics`, wherever it stands
+  in a log: `┃ Statistic ┃ avg ┃ min ┃ max ┃ p99 ┃ p90 ┃ p75 ┃`, rows `│ Time To First Token (ms) │
+  1,193.02 │ ...`, `N/A` for statistics a once-per-run metric does not have, a long label wrapped
+  onto a second row with empty cells, a cell cut by a narrow terminal (`11.…`, rejected). The
+  perf_analyzer lines printed above it (`Throughput: 0.19 infer/sec`, latencies in usec) measure
+  the same requests and are not read (a message says so). Settings come from the log: the model
+  (`Profiling these models: X`), `--concurrency-range` / `--request-rate-range` of the perf_analyzer
+  command, or the `genai-perf profile` command line.
+
+Mapping (GenAI-Perf's definitions, the same as AIPerf's): "Request Latency" -> `e2el`, "Time To
+First Token" -> `ttft`, "Inter Token Latency" (per request (latency - TTFT) / (output tokens - 1))
+-> `tpot`, "Time To Second Token" -> `ttst`, "Output Token Throughput" -> `output_throughput`,
+"Request Count" -> `completed`, "Output Token Throughput Per User/Request" ->
+`output_token_throughput_per_user`; other rows keep their label in snake case. Labels changed case
+across versions ("Time to first token" in 2024, "Time To First Token" from 0.0.8) and units moved
+into the label ("Output Sequence Length (tokens)", "Output Token Throughput (tokens/sec)"); all are
+read. "(per sec)" is tokens/s for token throughput and requests/s for request throughput.
+
+Counting (cells_read == kept + rejected): every number of the metrics table is a cell; `N/A` is no
+number. Statistics without a tidy name (p1, p5, p10, p25, p75) are rejected with the reason. A run
+where every request failed (request count 0, or throughput 0 with no latency) is reported in the
+messages; nothing is divided here, and a zero throughput stays a measured zero.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+
+from benchbook.ingest import vllm_serve
+from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.text import Lines, contains, search, whole
+
+NAME = "genai-perf"
+
+SETTINGS = dict(vllm_serve.SETTINGS)
+
+#: snake-case label or JSON tag -> contract metric (others keep their tag).
+CONTRACT = {
+    "time_to_first_token": "ttft",
+    "time_to_second_token": "ttst",
+    "inter_token_latency": "tpot",
+    "request_latency": "e2el",
+    "request_count": "completed",
+    "request_throughput": "request_throughput",
+    "request_goodput": "request_goodput",
+    "output_token_throughput": "output_throughput",
+    "output_token_throughput_per_request": "output_token_throughput_per_user",
+    "output_token_throughput_per_user": "output_token_throughput_per_user",
+    "num_output_token": "output_sequence_length",
+    "num_input_token": "input_sequence_length",
+}
+#: Unit as GenAI-Perf writes it (JSON `unit`, or the label's parenthesis) -> tidy unit.
+UNITS = {
+    "ms": "ms",
+    "ns": "ns",
+    "sec": "s",
+    "s": "s",
+    "tokens": "tok",
+    "requests": "req",
+    "count": "req",
+    "tokens/sec": "tok/s",
+    "requests/sec": "req/s",
+    "tokens/sec/user": "tok/s/user",
+}
+#: GenAI-Perf statistic -> tidy statistic (p1, p5, p10, p25, p75 have none).
+STATS = {
+    "avg": "mean",
+    "min": "min",
+    "max": "max",
+    "std": "std",
+    "p50": "p50",
+    "p90": "p90",
+    "p95": "p95",
+    "p99": "p99",
+}
+METRICS = {
+    "completed": "req: requests that completed in the measurement (GenAI-Perf 'Request Count')",
+    "request_throughput": vllm_serve.METRICS["request_throughput"],
+    "request_goodput": "req/s: requests meeting the --goodput constraints / duration",
+    "output_throughput": vllm_serve.METRICS["output_throughput"],
+    "ttft": vllm_serve.METRICS["ttft"],
+    "ttst": "ms: time to second token",
+    "tpot": "ms: GenAI-Perf 'Inter Token Latency', per request (latency - ttft) / (output tokens - 1)",
+    "e2el": "ms: GenAI-Perf 'Request Latency'",
+    "input_sequence_length": "tok: prompt tokens per request",
+    "output_sequence_length": "tok: output tokens per request (GenAI-Perf re-tokenizes the text)",
+    "output_token_throughput_per_user": "tok/s/user: per-request output tokens / request latency",
+}
+ALL_FAILED = "every request failed: no throughput or latency was measured"
+NS_NOTE = "GenAI-Perf printed ns; converted to ms"
+CUT = "\u2026"  # the ellipsis rich puts in a cell too narrow for its number
+
+
+def _snake(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.strip().lower()).strip("_")
+
+
+def _unit(tag: str, unit: str) -> str:
+    """The tidy unit of a metric from GenAI-Perf's unit text (empty when the label has none)."""
+    u = unit.strip().lower()
+    if u in ("per sec", "/sec"):
+        return "req/s" if tag.startswith("request") else "tok/s"
+    if u in UNITS:
+        return UNITS[u]
+    if not u:
+        if "sequence_length" in tag or tag.startswith("num_"):
+            return "tok"
+        if tag == "request_count":
+            return "req"
+        return "count"
+    return u
+
+
+def _cell(
+    metric_tag: str, unit_text: str, stat: str, value: float, single: bool
+) -> tuple[dict, None] | tuple[None, str]:
+    """The tidy row fields of one number, or the reason it is not kept."""
+    if stat not in STATS:
+        return None, f"percentile {stat} is not a tidy statistic"
+    metric = CONTRACT.get(metric_tag, metric_tag)
+    unit = _unit(metric_tag, unit_text)
+    statistic = STATS[stat]
+    if single and stat == "avg":
+        statistic = "count" if metric == "completed" else "value"
+    note = None
+    if metric == "output_token_throughput_per_user":
+        unit = "tok/s/user"  # GenAI-Perf writes tokens/sec for this per-request rate
+    if unit == "ns":
+        value, unit, note = value / 1e6, "ms", NS_NOTE
+    return dict(metric=metric, statistic=statistic, value=value, unit=unit, note=note), None
+
+
+def _num(v) -> float:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else math.nan
+
+
+def _find(obj, key: str, depth: int = 0):
+    """The first value of `key` in a nested config (depth-first, at most 4 levels)."""
+    if not isinstance(obj, dict) or depth > 4:
+        return None
+    if key in obj:
+        return obj[key]
+    for v in obj.values():
+        hit = _find(v, key, depth + 1)
+        if hit is not None:
+            return hit
+    return None
+
+
+def _blank_settings(fmt: str) -> dict:
+    return {
+        "run": "genai-perf",
+        "format": fmt,
+        "model": None,
+        "dataset": None,
+        "num_prompts": math.nan,
+        "request_rate": math.nan,
+        "max_concurrency": math.nan,
+        "burstiness": math.nan,
+        "metadata": None,
+    }
+
+
+def _run_label(settings: dict) -> str:
+    """A run's name from its load setting (`c=100`, `rate=2`), else the tool's name."""
+    mc, rr = settings["max_concurrency"], settings["request_rate"]
+    return f"c={mc:g}" if mc == mc else f"rate={rr:g}" if rr == rr else NAME
+
+
+def _failures(single: dict[str, float], has_latency: bool, source: str, messages: list[str]) -> None:
+    """Say when no request completed: a zero request count, or zero throughput and no latency."""
+    count = single.get("completed")
+    tput = single.get("request_throughput", single.get("output_throughput"))
+    if count == 0 or (count is None and tput == 0 and not has_latency):
+        messages.append(f"{source}: {ALL_FAILED} (request count {count if count is not None else 'not printed'})")
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON
+
+
+def _json(text: str, source: str, messages: list[str]):
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ParseError(source, getattr(exc, "lineno", 1), "not valid JSON (profile_export_genai_perf.json)") from None
+    if not isinstance(obj, dict):
+        raise ParseError(source, 1, "expected one JSON object (profile_export_genai_perf.json)")
+    metrics = {k: v for k, v in obj.items() if isinstance(v, dict) and "unit" in v and "avg" in v}
+    if not metrics:
+        raise ParseError(source, 1, "a JSON object without metric dicts (unit/avg): not a GenAI-Perf export")
+    settings = _blank_settings("json")
+    cfg = obj.get("input_config") if isinstance(obj.get("input_config"), dict) else {}
+    model = _find(cfg, "model")
+    model = model[0] if isinstance(model, list) and model else model
+    settings["model"] = str(model) if isinstance(model, str) else None
+    settings["max_concurrency"] = _num(_find(cfg, "concurrency"))
+    settings["request_rate"] = _num(_find(cfg, "request_rate"))
+    n = _num(_find(cfg, "request_count"))
+    settings["num_prompts"] = n if n > 0 else math.nan  # 0: run for the measurement interval
+    meta = [f"{k}={cfg[k]}" for k in ("service_kind", "endpoint_type", "backend", "streaming") if k in cfg]
+    settings["metadata"] = "; ".join(meta) or None
+    if settings["max_concurrency"] == 0:
+        settings["max_concurrency"] = math.nan
+    settings["run"] = _run_label(settings)
+    records, rejects, cells = [], [], 0
+    single_vals: dict[str, float] = {}
+    has_latency = False
+    for tag, m in metrics.items():
+        at = text.find(f'"{tag}"')
+        stats = [(k, v) for k, v in m.items() if k in STATS or re.fullmatch(r"p\d+(\.\d+)?", k)]
+        single = all(v is None for k, v in stats if k != "avg")
+        for k, v in stats:
+            if v is None:
+                continue
+            k_at = text.find(f'"{k}"', at)
+            ln = text.count("\n", 0, max(k_at, 0)) + 1
+            cells += 1
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                rejects.append((ln, f"{tag}.{k}: {v!r}"[:80], "expected a number"))
+                continue
+            row, why = _cell(_snake(tag), str(m.get("unit", "")), k, float(v), single)
+            if row is None:
+                rejects.append((ln, f"{tag}.{k}: {v}", why))
+                continue
+            records.append({**settings, "line": ln, **row})
+            if single:
+                single_vals[row["metric"]] = row["value"]
+            elif row["unit"] == "ms":
+                has_latency = True
+    _failures(single_vals, has_latency, source, messages)
+    return records, rejects, cells
+
+
+# ---------------------------------------------------------------------------------------------
+# CSV and console rows
+
+_LABEL_UNIT = re.compile(r"^(?P<name>.*?)\s*\((?P<unit>[^()]*)\)\s*$")
+
+
+def _value(cell: str) -> float | None:
+    """A GenAI-Perf number (`1,193.02`); None for anything else."""
+    t = cell.strip().replace(",", "")
+    if not re.fullmatch(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?", t):
+        return None
+    return float(t)
+
+
+def _rows(
+    label: str, cells: list[tuple[str, str]], ln: int, settings: dict, records, rejects, single_vals
+) -> tuple[int, bool]:
+    """Read one metric row (label and (statistic, cell) pairs); returns (cells read, has latency)."""
+    m = _LABEL_UNIT.match(label)
+    name, unit = (m.group("name"), m.group("unit")) if m else (label, "")
+    tag = _snake(name)
+    present = [(h, c.strip()) for h, c in cells if c.strip() not in ("", "N/A")]
+    single = all(h in ("avg", "Value") for h, _ in present)
+    n, latency = 0, False
+    for h, c in present:
+        n += 1
+        stat = "avg" if h == "Value" else h
+        if CUT in c:
+            rejects.append((ln, f"{label} {h}: {c}", "cut short by the console width"))
+            continue
+        v = _value(c)
+        if v is None:
+            rejects.append((ln, f"{label} {h}: {c}"[:80], "expected a number"))
+            continue
+        row, why = _cell(tag, unit, stat, v, single)
+        if row is None:
+            rejects.append((ln, f"{label} {h}: {c}", why))
+            continue
+        records.append({**settings, "line": ln, **row})
+        if single:
+            single_vals[row["metric"]] = row["value"]
+        elif row["unit"] == "ms":
+            latency = True
+    return n, latency
+
+
+def _stats_header(header: list[str]) -> bool:
+    return header[:1] == ["Metric"] and (
+        header[1:] == ["Value"] or (len(header) > 1 and all(h in STATS or re.fullmatch(r"p\d+", h) for h in header[1:]))
+    )
+
+
+def _csv(text: str, source: str, messages: list[str]):
+    lines = text.split("\n")
+    settings = _blank_settings("csv")
+    records, rejects, cells = [], [], 0
+    single_vals: dict[str, float] = {}
+    has_latency = False
+    i = 0
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        start = i
+        while i < len(lines) and lines[i].strip():
+            i += 1
+        try:
+            rows = list(csv.reader(io.StringIO("\n".join(lines[start:i]))))
+        except csv.Error as exc:
+            raise ParseError(source, start + 1, f"not CSV ({exc})") from None
+        header = [h.strip() for h in rows[0]]
+        known = _stats_header(header)
+        for r_i, row in enumerate(rows[1:], start=start + 2):
+            if not row:
+                continue
+            pairs = list(zip(header[1:], row[1:], strict=False))
+            if not known:
+                for h, c in pairs:
+                    if _value(c) is not None:
+                        cells += 1
+                        reason = f"table not read (line {start + 1}): columns {', '.join(header)}"
+                        rejects.append((r_i, f"{row[0]} {h}: {c}"[:80], reason))
+                continue
+            n, lat = _rows(row[0], pairs, r_i, settings, records, rejects, single_vals)
+            cells += n
+            has_latency |= lat
+    _failures(single_vals, has_latency, source, messages)
+    return records, rejects, cells
+
+
+TITLE_RE = re.compile(r"NVIDIA GenAI-Perf \| .*Metrics")
+_BOX_ROW = "\u2502"  # │
+_BOX_HEAD = "\u2503"  # ┃
+
+
+def _box_cells(line: str, sep: str) -> list[str]:
+    s = line.strip()
+    return [c.strip() for c in s.strip(sep).split(sep)]
+
+
+def _log_settings(lines: list[str], hi: int, settings: dict) -> None:
+    """Model, concurrency and request rate from the log lines above a table."""
+    for s in lines[:hi]:
+        if m := re.search(r"Profiling these models: (\S+)", s):
+            settings["model"] = m.group(1).rstrip(",")
+        if "perf_analyzer " in s or "genai-perf" in s:
+            for opt, key in (
+                (r"--concurrency-range[ =](\d+(?:\.\d+)?)", "max_concurrency"),
+                (r"--concurrency[ =](\d+(?:\.\d+)?)", "max_concurrency"),
+                (r"--request-rate-range[ =](\d+(?:\.\d+)?)", "request_rate"),
+                (r"--request-rate[ =](\d+(?:\.\d+)?)", "request_rate"),
+                (r"--request-count[ =](\d+)", "num_prompts"),
+            ):
+                if m := re.search(opt, s):
+                    v = float(m.group(1))
+                    settings[key] = v if v > 0 else math.nan
+            if settings["model"] is None and (m := re.search(r"(?:^|\s)(?:-m|--model)[ =](\S+)", s)):
+                settings["model"] = m.group(1).strip("'\"")
+
+
+def _console(text: str, source: str, messages: list[str]):
+    lines = text.split("\n")
+    records, rejects, cells = [], [], 0
+    single_vals: dict[str, float] = {}
+    has_latency = False
+    tables = 0
+    i = 0
+    while i < len(lines):
+        if not TITLE_RE.search(lines[i]):
+            i += 1
+            continue
+        title_at = i
+        head = next((j for j in range(i + 1, min(i + 4, len(lines))) if _BOX_HEAD in lines[j]), None)
+        if head is None:
+            raise ParseError(source, i + 1, "a GenAI-Perf title without its table header (┃ Statistic ┃ ...)")
+        header = _box_cells(lines[head], _BOX_HEAD)
+        settings = _blank_settings("text")
+        _log_settings(lines, title_at, settings)
+        settings["run"] = _run_label(settings)
+        known = header[:1] == ["Statistic"] and all(h in STATS or re.fullmatch(r"p\d+", h) for h in header[1:])
+        j = head + 1
+        pending: tuple[str, list[tuple[str, str]], int] | None = None
+
+        def flush(p, settings=settings):
+            nonlocal cells, has_latency
+            if p is None:
+                return
+            n, lat = _rows(p[0], p[1], p[2], settings, records, rejects, single_vals)
+            cells += n
+            has_latency |= lat
+
+        while j < len(lines):
+            s = lines[j].strip()
+            if s.startswith("\u2514") or not s:  # └ closes the table
+                break
+            if s.startswith(_BOX_ROW):
+                row = _box_cells(s, _BOX_ROW)
+                label, vals = row[0], row[1:]
+                if not known:
+                    for h, c in zip(header[1:], vals, strict=False):
+                        if _value(c) is not None:
+                            cells += 1
+                            why = f"table not read (line {head + 1}): columns {', '.join(header)}"
+                            rejects.append((j + 1, f"{label} {h}: {c}", why))
+                elif pending is not None and not any(v.strip() for v in vals):
+                    pending = (f"{pending[0]} {label}", pending[1], pending[2])  # a label wrapped onto two rows
+                else:
+                    flush(pending)
+                    pending = (label, list(zip(header[1:], vals, strict=False)), j + 1)
+            j += 1
+        flush(pending)
+        tables += 1
+        i = j + 1
+    if not tables:
+        raise ParseError(source, 1, "no 'NVIDIA GenAI-Perf | LLM Metrics' table found")
+    if any("infer/sec" in s or " usec" in s for s in lines):
+        messages.append(
+            f"{source}: perf_analyzer's own lines (infer/sec, usec) above the table are not read: "
+            "the GenAI-Perf table reports the same requests"
+        )
+    _failures(single_vals, has_latency, source, messages)
+    return records, rejects, cells
+
+
+# ---------------------------------------------------------------------------------------------
+# the Tool
+
+
+def _head(text: str | Lines) -> str:
+    """The start of a text (what a sniffer needs of a one-document export)."""
+    return "\n".join(text[:400])[:20000] if isinstance(text, Lines) else text[:20000]
+
+
+def _is_json(text: str) -> bool:
+    return text.lstrip()[:1] == "{"
+
+
+def is_json_export(text: str | Lines) -> bool:
+    """A GenAI-Perf JSON export: top-level metric dicts with GenAI-Perf's tags, none of AIPerf's
+    markers (`records`, `aiperf_version`, `schema_version`, `model_names`)."""
+    head = _head(text)
+    if not _is_json(head):
+        return False
+    return (
+        '"unit"' in head
+        and '"avg"' in head
+        and ('"time_to_first_token"' in head or '"request_latency"' in head)
+        and not any(k in head for k in ('"records"', '"aiperf_version"', '"schema_version"', '"model_names"'))
+    )
+
+
+def is_csv_export(text: str | Lines) -> bool:
+    """A GenAI-Perf CSV: percentiles in descending order after max (AIPerf's ascend from p1)."""
+    first = _head(text).lstrip().split("\n", 1)[0].strip()
+    return bool(re.match(r"Metric,avg,min,max,p99,", first))
+
+
+def sniff(text: str | Lines) -> bool:
+    if _is_json(_head(text)):
+        return is_json_export(text)
+    return is_csv_export(text) or (search(TITLE_RE, text) and contains(_BOX_HEAD, text))
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    text = whole(text).replace("\r\n", "\n").replace("\r", "\n")
+    messages: list[str] = []
+    if _is_json(text):
+        records, rejects, cells = _json(text, source, messages)
+    elif text.lstrip().startswith("Metric,"):
+        records, rejects, cells = _csv(text, source, messages)
+    else:
+        records, rejects, cells = _console(text, source, messages)
+    if not records and not rejects:
+        raise ParseError(source, 1, "no GenAI-Perf metric found")
+    table = tidy(TOOL, records, source)
+    return Parsed(tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells)
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="NVIDIA GenAI-Perf profile_export_genai_perf.json / .csv and console table (serving contract)",
+        command="genai-perf profile -m MODEL --concurrency N (console table; artifacts/.../profile_export_genai_perf.json, .csv)",
+        metrics=METRICS,
+    )
+)

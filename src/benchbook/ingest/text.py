@@ -1,0 +1,187 @@
+"""A file's text as lines, read without ever holding the whole decoded text (issue 21).
+
+A 200 MB file decoded to one `str` takes 400 MB as soon as one character is outside Latin-1
+(CPython stores a string at the width of its widest character), and a list of its lines takes
+about 1.8x the file (one object per line). `read_lines` keeps the file's bytes and the offsets of
+its lines and decodes a line when a parser reads it. The parsers take either that or a plain string
+(tests, stdin): `splitlines`, `split_n` and `whole` give each parser the view it was written
+against, `search` / `contains` / `head` what a sniffer looks at.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from benchbook.ingest.core import ParseError
+
+_CHUNK = 1 << 22
+_BLOCK = 4096
+
+
+class Lines(Sequence):
+    """The lines of a UTF-8 file, split at `\\n`, `\\r\\n` and `\\r`, without their ends. Held as the
+    file's bytes and the offsets of its lines (about 1.1x the file); a line is decoded when it is
+    read, so no parser needs the whole text as one string. `final_newline` says whether the file
+    ended with a line end; `with_last_empty()` is the same lines followed by an empty one (the view of
+    `text.split("\\n")`)."""
+
+    def __init__(self, data: bytes, starts: np.ndarray, ends: np.ndarray, final_newline: bool, cr: bool):
+        self._data, self._arrays = data, (starts, ends)
+        self._starts, self._ends = memoryview(starts), memoryview(ends)
+        self._n = self._real = len(ends)
+        self.final_newline = final_newline
+        self._cr = cr
+
+    def with_last_empty(self) -> Lines:
+        out = Lines(self._data, *self._arrays, self.final_newline, self._cr)
+        out._n += 1
+        return out
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("line index out of range")
+        if i >= self._real:
+            return ""
+        return self._data[self._starts[i] : self._ends[i]].decode()
+
+    def block(self, a: int, b: int) -> str:
+        """Lines a to b (0-based, b excluded, within the file) joined by `\\n`, decoded at once."""
+        if a >= b:
+            return ""
+        s = self._data[self._starts[a] : self._ends[b - 1]].decode()
+        return s.replace("\r\n", "\n").replace("\r", "\n") if self._cr else s
+
+    def __iter__(self) -> Iterator[str]:
+        for a in range(0, self._real, _BLOCK):
+            yield from self.block(a, min(a + _BLOCK, self._real)).split("\n")
+        if self._n > self._real:
+            yield ""
+
+
+def read_lines(path: Path, name: str | None = None) -> Lines:
+    """The lines of a UTF-8 file. Invalid UTF-8 is a ParseError naming the file, the line and the byte."""
+    data = path.read_bytes()
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    for off in range(0, len(data) + 1, _CHUNK):  # validate without holding the decoded text
+        chunk = data[off : off + _CHUNK]
+        try:
+            decoder.decode(chunk, final=off + _CHUNK > len(data))
+        except UnicodeDecodeError as exc:  # exc.object: the decoder's pending bytes + this chunk
+            pos = off - (len(exc.object) - len(chunk)) + exc.start
+            line = data.count(b"\n", 0, pos) + 1
+            raise ParseError(name or path.name, line, f"not UTF-8 text (byte {data[pos]:#04x})") from None
+    arr = np.frombuffer(data, np.uint8)
+    lf = np.concatenate([np.flatnonzero(arr[o : o + _CHUNK] == 10) + o for o in range(0, len(arr), _CHUNK)] or [[]])
+    cr = b"\r" in data
+    if cr:
+        crs = np.concatenate([np.flatnonzero(arr[o : o + _CHUNK] == 13) + o for o in range(0, len(arr), _CHUNK)])
+        crlf = crs[(crs + 1 < len(arr)) & (arr[np.minimum(crs + 1, len(arr) - 1)] == 10)]
+        ends = np.union1d(crs, lf[~np.isin(lf, crlf + 1)])
+        nxt = ends + 1 + np.isin(ends, crlf)
+    else:
+        ends, nxt = lf, lf + 1
+    final_newline = len(ends) > 0 and int(nxt[-1]) == len(data)
+    if not final_newline and len(data):
+        ends = np.append(ends, len(data))
+    dtype = np.uint32 if len(data) < 2**32 else np.uint64
+    starts = np.concatenate([[0], nxt[: len(ends) - 1]]).astype(dtype)
+    return Lines(data, starts, ends.astype(dtype), bool(final_newline), cr)
+
+
+def splitlines(text: str | Lines) -> Sequence[str]:
+    """The lines as `text.splitlines()` gives them (a file's lines as read)."""
+    return text if isinstance(text, Lines) else text.splitlines()
+
+
+def split_n(text: str | Lines) -> Sequence[str]:
+    """The lines as `text.replace("\\r\\n", "\\n").replace("\\r", "\\n").split("\\n")` gives them
+    (a last, empty line after a final line end)."""
+    if isinstance(text, Lines):
+        return text.with_last_empty() if text.final_newline or not len(text) else text
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def whole(text: str | Lines) -> str:
+    """The text as one string, line ends as `\\n`: for the formats that need it whole (one JSON
+    document); a plain string is returned as given."""
+    if isinstance(text, Lines):
+        return text.block(0, len(text._ends)) + ("\n" if text.final_newline else "")
+    return text
+
+
+def blocks(text: str | Lines, size: int = _BLOCK, overlap: int = 8) -> Iterator[str]:
+    """The text in pieces of `size` lines joined by `\\n` (consecutive pieces share `overlap` lines,
+    so a pattern spanning a few lines is still found): what a sniffer searches, so that it never
+    needs the whole text. A plain string is one piece."""
+    if not isinstance(text, Lines):
+        yield text
+        return
+    n = len(text._ends)
+    for start in range(0, max(n - overlap, 1), size - overlap):
+        yield text.block(start, min(start + size, n))
+
+
+def search(pattern: re.Pattern, text: str | Lines) -> bool:
+    """Whether the pattern occurs in the text (in one of its `blocks`)."""
+    return any(pattern.search(b) for b in blocks(text))
+
+
+def contains(needle: str, text: str | Lines) -> bool:
+    """Whether a substring (of one line) occurs in the text."""
+    return any(needle in b for b in blocks(text))
+
+
+def head(text: str | Lines, n: int) -> str:
+    """The first `n` characters of the text (a sniffer that looks at the start only)."""
+    if not isinstance(text, Lines):
+        return text[:n]
+    k, size, real = 0, 0, len(text._ends)
+    while k < real and size < n:
+        size += len(text[k]) + 1
+        k += 1
+    return (text.block(0, k) + ("\n" if k < real or text.final_newline else ""))[:n]
+
+
+def first_char(text: str | Lines) -> str:
+    """The text's first character that is not white space, "" when none (`text.lstrip()[:1]`)."""
+    if not isinstance(text, Lines):
+        return text.lstrip()[:1]
+    for line in text:
+        if s := line.lstrip():
+            return s[0]
+    return ""
+
+
+class Amended(Sequence):
+    """Lines with some of them replaced (`fixes`: index -> new line), without copying the rest: a
+    parser's repair of a file's lines (other parsers read the file's lines as they are)."""
+
+    def __init__(self, lines: Sequence[str], fixes: dict[int, str]):
+        self._lines, self._fixes = lines, fixes
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        return self._fixes[i] if i in self._fixes else self._lines[i]
+
+    def __iter__(self) -> Iterator[str]:
+        fixes = self._fixes
+        for i, line in enumerate(self._lines):
+            yield fixes.get(i, line)

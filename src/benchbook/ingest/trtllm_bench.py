@@ -1,0 +1,404 @@
+"""TensorRT-LLM `trtllm-bench throughput` and `trtllm-bench latency` reports, in the serving contract
+of vllm-bench-serve (so serving_saturation reads them like any serving tool).
+
+What the tool prints (tensorrt_llm/bench/dataclasses/reporting.py, `ReportUtility.report_statistics`):
+sections between rows of `=`, each titled `= TITLE`: `ENGINE DETAILS` (TRT engine) or `PYTORCH
+BACKEND` (`PyTorch backend` in 0.17), `MACHINE DETAILS`, `REQUEST DETAILS`, `WORLD + RUNTIME
+INFORMATION` (TP/PP/EP sizes, max runtime batch size and tokens, KV memory, issue rate),
+`PERFORMANCE OVERVIEW`, `DATASET DETAILS` (a percentile table of input/output/sequence lengths)
+and, with speculative decoding, `DECODING STATISTICS`. Lines are `Label:<tabs or spaces>value`
+(0.16-0.17 pad with tabs, later versions align with spaces; a copy from a web page may mix both);
+the first line of a report may carry a logger prefix (`[01/18/2025-01:01:42] [TRT-LLM] [I]`).
+
+Versions read:
+
+* 0.17 and before: PERFORMANCE OVERVIEW holds `Number of requests`, `Average Input/Output Length`,
+  `Token Throughput (tokens/sec)` (output tokens / total latency: 221.8 req/s x 128 = 28390 in
+  the docs' run), `Request Throughput`, `Total Latency (ms)`.
+* 0.19 onwards: REQUEST DETAILS (requests, mean concurrency, lengths); PERFORMANCE OVERVIEW with
+  total output/token throughput, per-user and per-GPU throughput, request latency and, with
+  `--streaming`, TTFT/TPOT means and the `[TPOT]`, `[TTFT]`, `[GTPS]`, `[Latency]` blocks
+  (MINIMUM, MAXIMUM, AVERAGE, P50, P90, P95, P99).
+
+Mapping: `Number of requests` -> completed; `Total Latency (ms)` -> duration, converted to s (the
+contract's unit; the note says so); `Average request latency` and `[Latency]` -> e2el; `[TTFT]` ->
+ttft; `[TPOT]` (per request (latency - TTFT) / (output tokens - 1), vLLM's TPOT) -> tpot;
+`[GTPS]` and `Per User Output Speed` -> output_token_throughput_per_user (AIPerf's name for the
+same per-request rate); `Per User Output Throughput` (output tokens / request latency, context
+included) -> per_user_output_throughput; `Per GPU Output Throughput` -> output_throughput_per_gpu.
+The block AVERAGE repeats the mean printed above it: the screen keeps the first and reports the
+repeat. `Issue Rate` is kept as printed; the tool divides by nanoseconds, so it is often far above
+any real rate and then set aside by the range screen with its reason.
+
+Settings: model and dataset (report, else the command line), `--concurrency` (max_concurrency) and
+`--num_requests` (num_prompts) from a `trtllm-bench ...` command line above the report; the
+request rate is not printed (all requests are submitted at once; `serving.runs` marks it assumed).
+Backend, version, TP/PP/EP, max batch size and tokens, scheduling policy, KV memory, dtype and
+quantization go to `metadata` as `key=value; ...`.
+
+Counting (cells_read == kept + rejected): every number of REQUEST DETAILS, PERFORMANCE OVERVIEW,
+the issue rate, the statistic blocks and the dataset table is a cell; a labelled number this
+parser does not know is rejected with the reason. Setting echoes (sizes, lengths of the engine,
+KV percentage, number of sequences) are settings, not cells.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shlex
+
+from benchbook.ingest import vllm_serve
+from benchbook.ingest.core import Parsed, ParseError, Tool, number, register, rejected, tidy
+from benchbook.ingest.text import Lines, search, split_n
+
+NAME = "trtllm-bench"
+
+SETTINGS = dict(vllm_serve.SETTINGS)
+
+METRICS = {
+    "completed": "req: requests of the run (`Number of requests`)",
+    "duration": "s: first request start to last request end (`Total Latency (ms)` / 1000)",
+    "request_throughput": "req/s: requests / total latency",
+    "output_throughput": "tok/s: output tokens / total latency (0.17's `Token Throughput`)",
+    "total_token_throughput": "tok/s: (input + output tokens) / total latency",
+    "per_user_output_throughput": "tok/s/user: per request output tokens / request latency (context included), mean",
+    "output_throughput_per_gpu": "tok/s/gpu: output throughput / world size",
+    "output_token_throughput_per_user": "tok/s/user: per request generation rate after the first token ([GTPS])",
+    "e2el": "ms: request latency",
+    "ttft": "ms: time to first token (--streaming)",
+    "tpot": "ms: per request (latency - TTFT) / (output tokens - 1) (--streaming)",
+    "concurrent_requests": "req: mean requests in flight (`Number of concurrent requests`)",
+    "input_length": "tok: mean input length of the requests",
+    "output_length": "tok: mean output length of the requests",
+    "issue_rate": "req/s: requests / time to issue them (as printed; often not a physical rate)",
+    "dataset_input_length": "tok: input lengths of the dataset (DATASET DETAILS)",
+    "dataset_output_length": "tok: output lengths of the dataset",
+    "dataset_sequence_length": "tok: input + output lengths of the dataset",
+    "spec_decode_draft_tokens": "tok: draft tokens per request ([DT])",
+    "spec_decode_accepted_tokens": "tok: accepted draft tokens per request ([ADT])",
+    "spec_decode_acceptance_rate": "fraction: accepted / drafted per request ([DAR])",
+    "spec_decode_acceptance_length": "tok: tokens per decoding iteration per request ([AL])",
+}
+
+_MS_TO_S = "printed as Total Latency (ms), converted to s"
+
+#: Normalised label -> (metric, statistic, unit, note).
+LABELS: dict[str, tuple[str, str, str, str | None]] = {
+    "number of requests": ("completed", "count", "req", None),
+    "number of concurrent requests": ("concurrent_requests", "mean", "req", None),
+    "average input length (tokens)": ("input_length", "mean", "tok", None),
+    "average output length (tokens)": ("output_length", "mean", "tok", None),
+    "request throughput (req/sec)": ("request_throughput", "value", "req/s", None),
+    "total output throughput (tokens/sec)": ("output_throughput", "value", "tok/s", None),
+    "token throughput (tokens/sec)": (
+        "output_throughput",
+        "value",
+        "tok/s",
+        "0.17 'Token Throughput': output tokens / total latency",
+    ),
+    "total token throughput (tokens/sec)": ("total_token_throughput", "value", "tok/s", None),
+    "total latency (ms)": ("duration", "value", "s", _MS_TO_S),
+    "average request latency (ms)": ("e2el", "mean", "ms", None),
+    "per user output throughput [w/ ctx] (tps/user)": ("per_user_output_throughput", "mean", "tok/s/user", None),
+    "per user output throughput (tokens/sec/user)": ("per_user_output_throughput", "mean", "tok/s/user", None),
+    "per gpu output throughput (tps/gpu)": ("output_throughput_per_gpu", "value", "tok/s/gpu", None),
+    "per gpu output throughput (tokens/sec/gpu)": ("output_throughput_per_gpu", "value", "tok/s/gpu", None),
+    "per user output speed (tps/user)": ("output_token_throughput_per_user", "mean", "tok/s/user", None),
+    "per user output speed [1/tpot] (tokens/sec/user)": (
+        "output_token_throughput_per_user",
+        "mean",
+        "tok/s/user",
+        None,
+    ),
+    "average time-to-first-token [ttft] (ms)": ("ttft", "mean", "ms", None),
+    "average time-per-output-token [tpot] (ms)": ("tpot", "mean", "ms", None),
+    "issue rate (req/sec)": ("issue_rate", "value", "req/s", None),
+}
+#: Statistic-block tag -> (metric, unit).
+TAGS = {
+    "TTFT": ("ttft", "ms"),
+    "TPOT": ("tpot", "ms"),
+    "GTPS": ("output_token_throughput_per_user", "tok/s/user"),
+    "LATENCY": ("e2el", "ms"),
+    "DT": ("spec_decode_draft_tokens", "tok"),
+    "ADT": ("spec_decode_accepted_tokens", "tok"),
+    "DAR": ("spec_decode_acceptance_rate", "fraction"),
+    "AL": ("spec_decode_acceptance_length", "tok"),
+}
+STATS = {"MINIMUM": "min", "MAXIMUM": "max", "AVERAGE": "mean", "P50": "p50", "P90": "p90", "P95": "p95", "P99": "p99"}
+DATASET_STATS = {"MIN": "min", "MAX": "max", "AVG": "mean", "P50": "p50", "P90": "p90", "P95": "p95", "P99": "p99"}
+DATASET_COLUMNS = ("dataset_input_length", "dataset_output_length", "dataset_sequence_length")
+#: Setting labels -> metadata key.
+META = {
+    "tensorrt-llm version": "version",
+    "tensorrt llm version": "version",
+    "dtype": "dtype",
+    "kv cache dtype": "kv_cache_dtype",
+    "quantization": "quantization",
+    "max input length": "max_input_length",
+    "max sequence length": "max_sequence_length",
+    "engine directory": "engine_dir",
+    "tp size": "tp",
+    "pp size": "pp",
+    "ep size": "ep",
+    "max runtime batch size": "max_batch_size",
+    "max runtime tokens": "max_num_tokens",
+    "scheduling policy": "scheduling_policy",
+    "kv memory percentage": "kv_memory",
+    "number of sequences": "dataset_sequences",
+}
+#: Sections whose labelled numbers are measurements (cells); the others hold settings.
+MEASURED = {"REQUEST DETAILS", "PERFORMANCE OVERVIEW", "DATASET DETAILS"}
+
+RULE_RE = re.compile(r"^\s*={20,}\s*$")
+TITLE_RE = re.compile(r"^\s*=?\s*(?P<t>[A-Za-z][A-Za-z0-9 +/()_.-]*?)\s*$")
+LOG_RE = re.compile(r"^\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] \[TRT-LLM\](?: \[RANK \d+\])? \[[A-Z]\] ?")
+STAT_RE = re.compile(r"^\[(?P<tag>[A-Za-z]+)\]\s*(?P<stat>[A-Z]+\d*)\s*:\s*(?P<v>\S+)\s*$")
+DATASET_ROW_RE = re.compile(r"^(?P<stat>MIN|MAX|AVG|P\d+):\s+(?P<a>\S+)\s+(?P<b>\S+)\s+(?P<c>\S+)\s*$")
+LABEL_RE = re.compile(r"^(?P<label>[^:]+?)\s*:\s*(?P<v>.*?)\s*$")
+VERSION_RE = re.compile(r"TensorRT-LLM version:\s*(\S+)")
+COMMAND_RE = re.compile(r"(?:^|\s)trtllm-bench\s+(.*\b(?:throughput|latency)\b.*)$")
+
+
+def _norm(label: str) -> str:
+    return " ".join(label.split()).lower()
+
+
+def _value(text: str) -> float | None:
+    """A printed number, also `nan` / `inf` (what Python prints for them); None when not a number."""
+    v = number(text)
+    if v is None and text.strip().lower() in ("nan", "inf", "-inf"):
+        return float(text.strip())
+    return v
+
+
+def _sections(lines: list[str]) -> list[tuple[str, int, int, int]]:
+    """(TITLE, title index, first body index, end index) of every banner section."""
+    out, i, n = [], 0, len(lines)
+    while i < n - 2:
+        m = TITLE_RE.match(lines[i + 1]) if RULE_RE.match(lines[i]) and RULE_RE.match(lines[i + 2]) else None
+        if not m:
+            i += 1
+            continue
+        end = i + 3
+        while end < n and not RULE_RE.match(lines[end]):
+            end += 1
+        out.append((m["t"].upper(), i + 1, i + 3, end))
+        i = end
+    return out
+
+
+def _reports(sections):
+    """Sections grouped into reports: each ends with a PERFORMANCE OVERVIEW, plus the DATASET
+    DETAILS printed right after it."""
+    reports, pending = [], []
+    for sec in sections:
+        title = sec[0]
+        if title.startswith("PERFORMANCE OVERVIEW"):
+            reports.append([*pending, sec])
+            pending = []
+        elif title == "DATASET DETAILS" and reports and not pending and reports[-1][-1][0] != title:
+            reports[-1].append(sec)
+        else:
+            pending.append(sec)
+    return reports
+
+
+def _command(lines: list[str], lo: int, hi: int) -> dict[str, str]:
+    """Options of the nearest `trtllm-bench ... throughput|latency` command line in lines[lo:hi]."""
+    for i in range(hi - 1, lo - 1, -1):
+        m = COMMAND_RE.search(lines[i])
+        if not m:
+            continue
+        try:
+            toks = shlex.split(m[1])
+        except ValueError:
+            toks = m[1].split()
+        opts: dict[str, str] = {}
+        for k, t in enumerate(toks):
+            if t in ("throughput", "latency") and "subcommand" not in opts:
+                opts["subcommand"] = t
+            elif t.startswith("--"):
+                key, _, val = t[2:].partition("=")
+                if not val and k + 1 < len(toks) and not toks[k + 1].startswith("--"):
+                    val = toks[k + 1]
+                opts[key.replace("-", "_")] = val
+        return opts
+    return {}
+
+
+class _Out:
+    def __init__(self) -> None:
+        self.records: list[dict] = []
+        self.rejected: list[tuple[int, str, str]] = []
+        self.messages: list[str] = []
+        self.cells = 0
+
+    def keep(self, base: dict, line: int, metric: str, statistic: str, value: float, unit: str, note=None):
+        self.cells += 1
+        if metric == "duration" and math.isfinite(value):
+            value = value / 1000.0
+        if isinstance(value, float) and math.isnan(value):
+            note = "not measured (printed nan)"
+        self.records.append(
+            {**base, "line": line, "metric": metric, "statistic": statistic, "value": value, "unit": unit, "note": note}
+        )
+
+    def reject(self, line: int, text: str, reason: str):
+        self.cells += 1
+        self.rejected.append((line, text, reason))
+
+
+def _read_report(lines, secs, k, source, out: _Out, version_hint: str | None) -> tuple[dict, dict] | None:
+    """The records of one report; (its settings, its metadata), or None when it holds no number."""
+    meta: dict[str, str] = {}
+    model = dataset = None
+    items: list[tuple[int, str, str, str]] = []  # (line, section, kind, text) of the measured lines
+    for title, _title_at, lo, hi in secs:
+        if title in ("ENGINE DETAILS", "PYTORCH BACKEND", "AUTODEPLOY BACKEND"):
+            meta["backend"] = "TRT" if title == "ENGINE DETAILS" else title.split()[0].lower()
+        if title == "MACHINE DETAILS":
+            first = next((s.strip() for s in lines[lo:hi] if s.strip()), None)
+            if first:
+                meta["machine"] = first
+            continue
+        if title.startswith("DECODING STATISTICS"):
+            meta["decoding"] = title.partition("(")[2].rstrip(")") or None
+        for i in range(lo, hi):
+            s = lines[i].strip()
+            if not s or s.startswith("--"):
+                continue
+            sm = STAT_RE.match(s)
+            if sm:
+                items.append((i + 1, title, "stat", s))
+                continue
+            if title == "DATASET DETAILS" and DATASET_ROW_RE.match(s):
+                items.append((i + 1, title, "dataset", s))
+                continue
+            lm = LABEL_RE.match(s)
+            if not lm:
+                continue
+            key, val = _norm(lm["label"]), lm["v"]
+            if key == "model":
+                model = val or None
+            elif key == "dataset path":
+                dataset = val or None
+            elif key in LABELS and (title in MEASURED or key == "issue rate (req/sec)"):
+                items.append((i + 1, title, "label", s))
+            elif key in META:
+                meta[META[key]] = val
+            elif title in MEASURED and _value(val) is not None:
+                items.append((i + 1, title, "unknown", s))
+    cmd = _command(lines, 0, secs[0][1])
+    if "version" not in meta and version_hint:
+        meta["version"] = version_hint
+    if cmd.get("subcommand"):
+        meta["subcommand"] = cmd["subcommand"]
+    if "streaming" in cmd:
+        meta["streaming"] = "yes"
+
+    def opt(name):
+        v = number(cmd.get(name, "") or "")
+        return v if v is not None else math.nan
+
+    base = {
+        "run": f"report {k}",
+        "format": "text",
+        "model": model if model not in (None, "None") else cmd.get("model") or None,
+        "dataset": dataset or cmd.get("dataset") or None,
+        "num_prompts": opt("num_requests"),
+        "request_rate": math.nan,
+        "max_concurrency": opt("concurrency"),
+        "burstiness": math.nan,
+        "metadata": "; ".join(f"{a}={b}" for a, b in meta.items() if b) or None,
+    }
+    before = out.cells
+    for line, _title, kind, s in items:
+        if kind == "stat":
+            m = STAT_RE.match(s)
+            tag, stat, v = m["tag"].upper(), m["stat"], _value(m["v"])
+            if v is None:
+                out.messages.append(f"{source}:{line}: {s!r} holds no number; skipped")
+            elif tag not in TAGS or stat not in STATS:
+                out.reject(line, s, f"statistic [{m['tag']}] {stat} has no tidy name in the trtllm-bench parser")
+            else:
+                out.keep(base, line, TAGS[tag][0], STATS[stat], v, TAGS[tag][1])
+        elif kind == "dataset":
+            m = DATASET_ROW_RE.match(s)
+            for metric, cell in zip(DATASET_COLUMNS, (m["a"], m["b"], m["c"]), strict=True):
+                v = _value(cell)
+                if v is None:
+                    continue
+                if m["stat"] in DATASET_STATS:
+                    out.keep(base, line, metric, DATASET_STATS[m["stat"]], v, "tok")
+                else:
+                    out.reject(line, f"{m['stat']} {cell}", f"{m['stat']} is not a tidy statistic")
+        else:
+            lm = LABEL_RE.match(s)
+            v = _value(lm["v"])
+            if kind == "unknown":
+                out.reject(line, s, f"label {lm['label'].strip()!r} not known to the trtllm-bench parser")
+            elif v is None:
+                out.messages.append(f"{source}:{line}: {lm['label'].strip()} is {lm['v']!r}, not a number; skipped")
+            else:
+                metric, stat, unit, note = LABELS[_norm(lm["label"])]
+                out.keep(base, line, metric, stat, v, unit, note)
+    return (base, meta) if out.cells > before else None
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    """Every trtllm-bench report in a text (a log, a write-up or the bare report)."""
+    if not isinstance(text, (str, Lines)):
+        raise ParseError(source, None, "expected text")
+    lines = [LOG_RE.sub("", s) for s in split_n(text)]
+    reports = _reports(_sections(lines))
+    if not reports:
+        raise ParseError(
+            source, 1, "no trtllm-bench report found: expected a '= PERFORMANCE OVERVIEW' section between rows of '='"
+        )
+    out = _Out()
+    hint = next((m for m in map(VERSION_RE.search, lines) if m), None)
+    versions = set()
+    for k, secs in enumerate(reports, 1):
+        got = _read_report(lines, secs, k, source, out, hint[1] if hint else None)
+        if got is None:
+            out.messages.append(f"{source}:{secs[-1][1] + 1}: report {k} holds no number")
+        elif got[1].get("version"):
+            versions.add(got[1]["version"])
+    if not out.records and not out.rejected:
+        raise ParseError(source, reports[0][-1][1] + 1, "trtllm-bench report with no measured numbers")
+    out.records.sort(key=lambda r: r["line"])
+    found = sorted(versions)
+    layout = "0.19+ layout (REQUEST DETAILS)" if any(s[0] == "REQUEST DETAILS" for r in reports for s in r) else None
+    return Parsed(
+        tool=NAME,
+        table=tidy(TOOL, out.records, source),
+        rejected=rejected(NAME, source, out.rejected),
+        messages=out.messages,
+        cells_read=out.cells,
+        version=f"TensorRT-LLM {', '.join(found)}" if found else layout,
+    )
+
+
+_SNIFF_RE = re.compile(r"^\s*=\s*PERFORMANCE OVERVIEW\s*$", re.M)
+_SNIFF_LABEL_RE = re.compile(r"Request Throughput \(req/sec\):|\[(?:TTFT|Latency)\] (?:P50|AVERAGE)")
+
+
+def sniff(text: str | Lines) -> bool:
+    """True for a text holding a trtllm-bench PERFORMANCE OVERVIEW banner and its numbers."""
+    return search(_SNIFF_RE, text) and search(_SNIFF_LABEL_RE, text)
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="TensorRT-LLM `trtllm-bench throughput` / `trtllm-bench latency` reports, 0.16 to 1.x "
+        "(PERFORMANCE OVERVIEW, [TTFT]/[TPOT]/[Latency] percentile blocks; serving contract)",
+        metrics=METRICS,
+        command="trtllm-bench --model MODEL throughput|latency --dataset DATA.jsonl [--streaming --concurrency N]",
+    )
+)

@@ -1,0 +1,62 @@
+"""The audit's tables for reading (the data-audit appendix and each chapter's audit section):
+the columns of `checks.AUDIT_COLUMNS` and of the parsers' set-aside numbers in a reader's words."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+#: The audit's columns in a reader's words.
+AUDIT_WORDS = {
+    "source": "file",
+    "tool": "tool",
+    "defect": "defect",
+    "line": "line",
+    "value": "value as printed",
+    "evidence": "evidence",
+    "consequence": "what it does to the analysis",
+}
+#: The set-aside numbers' columns in a reader's words.
+SET_ASIDE_WORDS = {"source": "file", "line": "line", "text": "text as printed", "reason": "why it was set aside"}
+
+
+def audit_table(audit: pd.DataFrame, columns=("defect", "line", "value", "evidence")) -> pd.DataFrame:
+    """The defects, one per row, with the columns asked for."""
+    return audit[list(columns)].rename(columns=AUDIT_WORDS)
+
+
+def defect_counts(audit: pd.DataFrame) -> pd.DataFrame:
+    """Defects per class and tool, the most frequent first (columns defect, tool, count)."""
+    return (
+        audit.groupby(["defect", "tool"])
+        .size()
+        .rename("count")
+        .reset_index()
+        .sort_values(["count", "defect"], ascending=[False, True], ignore_index=True)
+    )
+
+
+def consequence_table(audit: pd.DataFrame) -> pd.DataFrame:
+    """Per tool and defect class: how many, the first line, and what it does to the analysis."""
+    t = (
+        audit.groupby(["tool", "defect"])
+        .agg(count=("line", "size"), first_line=("line", "min"), consequence=("consequence", "first"))
+        .reset_index()
+    )
+    return t.rename(columns={"count": "defects", "first_line": "first line", **AUDIT_WORDS})
+
+
+def set_aside_counts(set_aside: pd.DataFrame, kinds: pd.Series) -> pd.DataFrame:
+    """Numbers set aside per file and kind of reason (`kinds`: ingest.reason_kind of each row)."""
+    return (
+        set_aside.assign(kind=kinds)
+        .groupby(["source", "kind"])
+        .size()
+        .rename("numbers set aside")
+        .reset_index()
+        .rename(columns={"source": "file", "kind": "reason"})
+    )
+
+
+def set_aside_table(set_aside: pd.DataFrame) -> pd.DataFrame:
+    """Every number set aside, with the text it was read from and why."""
+    return set_aside[list(SET_ASIDE_WORDS)].rename(columns=SET_ASIDE_WORDS)

@@ -1,0 +1,212 @@
+"""genai-perf parser: real GenAI-Perf JSON, CSV and console tables of three versions (2024 to 2025),
+the serving contract, the rows that change across versions, failed runs, bad input."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from conftest import only_parse_error
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError, vllm_serve
+from benchbook.ingest import genai_perf as g
+
+FIX = config.FIXTURES_DIR / "genai-perf"
+JSON = FIX / "issue298_c100_streaming_profile_export_genai_perf.json"
+CSV = FIX / "issue393_c144_profile_export_genai_perf.csv"
+CONSOLE = FIX / "issue393_qwen3_14b_console.txt"
+CONSOLE_2024 = FIX / "triton_openai_frontend_llama31_8b_console.txt"
+ALL = [JSON, CSV, CONSOLE, CONSOLE_2024]
+TOOL = "genai-perf"
+
+
+def parsed(path):
+    return g.parse(path.read_text(encoding="utf-8"), path.name)
+
+
+def cell(df, metric, statistic):
+    hit = df[(df["metric"] == metric) & (df["statistic"] == statistic)]
+    assert len(hit) == 1, (metric, statistic, len(hit))
+    return hit.iloc[0]
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
+def test_detected_as_genai_perf_only(path):
+    assert ingest.detect(path.read_text(encoding="utf-8")) == [TOOL]
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
+def test_every_number_kept_or_rejected(path):
+    p = parsed(path)
+    assert p.cells_read == len(p.table) + len(p.rejected) > 0
+    assert set(r.split(" is not")[0] for r in p.rejected["reason"]) <= {f"percentile {q}" for q in ("p25", "p75")}
+
+
+def test_json_values_lines_and_settings():
+    p = parsed(JSON)
+    t = p.table
+    row = cell(t, "ttft", "mean")
+    assert (row["value"], row["unit"], row["line"]) == (184.63779366666665, "ms", 21)
+    assert cell(t, "tpot", "p99")["value"] == 2.2631232999999997  # GenAI-Perf "inter_token_latency"
+    assert cell(t, "e2el", "max")["value"] == 5922.384083999999
+    assert tuple(cell(t, "output_throughput", "value")[["value", "unit"]]) == (44190.56002502682, "tok/s")
+    assert tuple(cell(t, "request_throughput", "value")[["value", "unit"]]) == (17.222547659562533, "req/s")
+    assert cell(t, "output_token_throughput_per_user", "mean")["unit"] == "tok/s/user"
+    assert set(t["model"]) == {"ensemble"} and set(t["max_concurrency"]) == {100}
+    assert t["num_prompts"].isna().all()  # request_count 0: the run lasted the measurement interval
+    assert t["request_rate"].isna().all()
+    assert "streaming=True" in t["metadata"].iat[0]
+    assert p.cells_read == 62 and len(p.rejected) == 12  # p25 and p75 of six metrics
+
+
+def test_csv_quoted_thousands_and_once_per_run_section():
+    p = parsed(CSV)
+    t = p.table
+    assert cell(t, "ttft", "mean")["value"] == 32688.40  # written "32,688.40"
+    assert cell(t, "e2el", "max")["value"] == 102848.43
+    assert (cell(t, "e2el", "mean")["line"], cell(t, "completed", "count")["line"]) == (4, 12)
+    assert cell(t, "completed", "count")[["value", "unit"]].tolist() == [353.0, "req"]
+    assert cell(t, "request_throughput", "value")["unit"] == "req/s"
+    assert cell(t, "output_throughput", "value")[["value", "unit"]].tolist() == [410.43, "tok/s"]
+    assert p.cells_read == 57
+
+
+def test_console_after_perf_analyzer_lines():
+    p = parsed(CONSOLE)
+    t = p.table
+    row = cell(t, "ttft", "mean")
+    assert (row["value"], row["line"]) == (1193.02, 35)
+    assert cell(t, "input_sequence_length", "mean")["value"] == 3999.86
+    assert cell(t, "completed", "count")["value"] == 7
+    assert set(t["model"]) == {"Qwen/Qwen3-14B"} and set(t["max_concurrency"]) == {1}
+    assert set(t["run"]) == {"c=1"}
+    assert "perf_analyzer's own lines" in p.messages[0]
+    assert 0.194439 not in set(t["value"])  # perf_analyzer's infer/sec is not a GenAI-Perf number
+
+
+def test_2024_console_lower_case_labels_without_units():
+    t = parsed(CONSOLE_2024).table
+    assert cell(t, "ttft", "p99")["value"] == 76.13
+    assert cell(t, "output_sequence_length", "mean")[["value", "unit"]].tolist() == [15.96, "tok"]
+    assert cell(t, "output_throughput", "value")["unit"] == "tok/s"  # "(per sec)" of tokens
+    assert cell(t, "request_throughput", "value")["unit"] == "req/s"  # "(per sec)" of requests
+    assert set(t["model"]) == {"llama-3.1-8b-instruct"} and set(t["max_concurrency"]) == {1}
+    assert "completed" not in set(t["metric"])  # this version printed no request count
+
+
+def test_serving_contract():
+    assert TOOL in ingest.SERVING_TOOLS
+    assert ingest.tools()[TOOL].settings == ingest.tools()["vllm-bench-serve"].settings
+    vllm_units = {m: d.split(":")[0] for m, d in vllm_serve.METRICS.items()}
+    for path in ALL:
+        t = parsed(path).table
+        for metric, unit in t.groupby("metric")["unit"].first().items():
+            if metric in vllm_units:
+                assert unit == vllm_units[metric], (path.name, metric)
+
+
+TABLE = (
+    "                NVIDIA GenAI-Perf | LLM Metrics\n"
+    "┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━┳━━━━━━┳━━━━━━┳━━━━━━┓\n"
+    "┃                        Statistic ┃  avg ┃  min ┃  max ┃  p75 ┃\n"
+    "┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━╇━━━━━━╇━━━━━━╇━━━━━━┩\n"
+    "│          Inter token latency (ms) │ 11.… │ 10.… │ 12.00│ 11.… │\n"
+    "│ Output Token Throughput Per User │ 55.67│ 55.61│ 55.71│ 55.69│\n"
+    "│                (tokens/sec/user) │      │      │      │      │\n"
+    "│     Request Count (count) │ {count} │  N/A │  N/A │  N/A │\n"
+    "└──────────────────────────────────┴──────┴──────┴──────┴──────┘\n"
+)
+
+
+def test_console_wrapped_label_and_cut_cells():
+    """Synthetic, in the layout of GenAI-Perf's own console test (cells cut to `11.…` by a narrow
+    terminal) and of the ai-dynamo README's wrapped "(tokens/sec/user)" label."""
+    p = g.parse(TABLE.format(count="7.00"), "t.txt")
+    t = p.table
+    assert cell(t, "output_token_throughput_per_user", "mean")[["value", "unit", "line"]].tolist() == [
+        55.67,
+        "tok/s/user",
+        6,
+    ]
+    assert cell(t, "tpot", "max")["value"] == 12.0
+    assert list(p.rejected["reason"]).count("cut short by the console width") == 3
+    assert p.cells_read == len(t) + len(p.rejected) == 9
+    assert p.messages == []
+
+
+def test_every_request_failed_is_reported_not_divided():
+    """Synthetic: a request count of 0 is said; 7 is not (the rule the other way)."""
+    p = g.parse(TABLE.format(count="0.00"), "t.txt")
+    assert cell(p.table, "completed", "count")["value"] == 0
+    assert p.messages == ["t.txt: " + g.ALL_FAILED + " (request count 0.0)"]
+    csv = "Metric,avg,min,max,p99,p95,p90,p75,p50,p25\n\nMetric,Value\nRequest Throughput (per sec),0.00\n"
+    assert g.parse(csv, "f.csv").messages == ["f.csv: " + g.ALL_FAILED + " (request count not printed)"]
+
+
+def test_unknown_csv_section_is_rejected_not_read():
+    text = CSV.read_text() + '\nMetric,GPU,avg,min,max\nGPU Power Usage (W),0,"1,350.50",300.00,400.00\n'
+    p = g.parse(text, "x.csv")
+    kinds = p.rejected["reason"].str.split(" \\(").str[0].value_counts()
+    assert kinds["table not read"] == 4 and p.cells_read == 61  # the GPU index 0 too: nothing read there
+    assert 1350.5 not in set(p.table["value"])
+
+
+def test_aiperf_exports_stay_aiperf():
+    for name in ("example_run1_profile_export_aiperf.json", "example_run1_profile_export_aiperf.csv"):
+        assert ingest.detect((config.FIXTURES_DIR / "aiperf" / name).read_bytes().decode()) == ["aiperf"]
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", '{"a": 1}', "hello\n", "Metric,avg,min,max,p99,p90\nx,fast\n"])
+def test_bad_input_raises_parse_error_or_rejects(text):
+    try:
+        p = g.parse(text, "bad")
+    except ParseError:
+        return
+    assert len(p.table) == 0 and len(p.rejected) == p.cells_read > 0
+
+
+def test_cli_writes_the_printed_numbers(tmp_path):
+    from typer.testing import CliRunner
+
+    from benchbook.cli import app
+
+    out = tmp_path / "out.csv"
+    res = CliRunner().invoke(app, ["ingest", str(CONSOLE), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    df = pd.read_csv(out)
+    assert 1193.02 in set(df["value"]) and set(df["tool"]) == {TOOL}
+
+
+TEXTS = [p.read_text(encoding="utf-8") for p in ALL]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, max(len(t) for t in TEXTS)), st.sampled_from(TEXTS))
+def test_truncated(n, text):
+    only_parse_error(g.parse, text[:n])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from(TEXTS))
+def test_byte_flipped(pos, byte, text):
+    b = bytearray(text.encode())
+    b[pos % len(b)] = byte
+    only_parse_error(g.parse, b.decode("utf-8", errors="replace"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(TEXTS[1:]).flatmap(lambda t: st.permutations(t.split("\n"))))
+def test_shuffled(lines):
+    only_parse_error(g.parse, "\n".join(lines))
+
+
+def test_serving_saturation_reads_every_form():
+    """One run per file, with its load and throughput (an export with no duration is still a run)."""
+    from benchbook.analysis import serving
+
+    r, _ = serving.load([CONSOLE, JSON, CSV, CONSOLE_2024])
+    assert list(r["output_throughput"]) == [44.63, 44190.56002502682, 410.43, 45.84]
+    assert list(r["max_concurrency"].fillna(-1)) == [1, 100, -1, 1]
+    assert r["ttft_mean"].tolist() == [1193.02, 184.63779366666665, 32688.40, 71.66]
