@@ -7,9 +7,6 @@ import json
 
 import pandas as pd
 import pytest
-from conftest import only_parse_error
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from benchbook import config, ingest
 from benchbook.ingest import ParseError, vllm_serve
@@ -155,30 +152,3 @@ def test_cli_writes_the_printed_numbers(tmp_path):
     assert res.exit_code == 0, res.output
     df = pd.read_csv(out)
     assert 2343.22 in set(df["value"]) and set(df["tool"]) == {TOOL}
-
-
-TEXTS = [JSON.read_text(), CSV.read_bytes().decode()]
-
-
-def _only_parse_error(text):
-    only_parse_error(a.parse, text)
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, max(len(t) for t in TEXTS)), st.sampled_from(TEXTS))
-def test_truncated(n, text):
-    _only_parse_error(text[:n])
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from(TEXTS))
-def test_byte_flipped(pos, byte, text):
-    b = bytearray(text.encode())
-    b[pos % len(b)] = byte
-    _only_parse_error(b.decode("utf-8", errors="replace"))
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.permutations(TEXTS[1].split("\r\n")))
-def test_shuffled(lines):
-    _only_parse_error("\r\n".join(lines))

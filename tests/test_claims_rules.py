@@ -192,7 +192,7 @@ def test_trend(xs, ys, tol, expected):
             {"xs": [1, 2, 3], "ys": [3, 2, 1], "direction": "falls", "min_points": 4},
             ("withheld", "3 points; a trend needs at least 4"),
         ),
-        ({"xs": [1, 2, 3], "ys": [1, 2, 3], "direction": "falls"}, ("withheld", "the values are rises, not falls")),
+        ({"xs": [1, 2, 3], "ys": [1, 2, 3], "direction": "falls"}, ("withheld", "the values rise at every step")),
         ({"xs": [1, 2, 3, 4], "ys": [3, 2, 1], "direction": "falls"}, ("shown", "")),  # the pairs that exist
     ],
 )
@@ -206,8 +206,8 @@ def test_anomaly_recommendation_comparison_energy():
     assert judge("anomaly", {"n": 5, "count": 1}) == ("shown", "")
     rec = {"choice": "a", "value": 110.0, "runner_up": "b", "runner_up_value": 100.0, "noise": 0.05}
     assert judge("recommendation", rec) == ("shown", "")
-    assert judge("recommendation", {**rec, "choice": None}) == ("withheld", "no option measured")
-    assert judge("recommendation", {**rec, "value": None}) == ("withheld", "no option measured")
+    assert judge("recommendation", {**rec, "choice": None}) == ("withheld", "no option has a value to rank by")
+    assert judge("recommendation", {**rec, "value": None}) == ("withheld", "no option has a value to rank by")
     only = ("withheld", "only one option measured: nothing to choose between")
     assert judge("recommendation", {**rec, "runner_up_value": 0.0}) == only
     assert judge("recommendation", {**rec, "runner_up": None}) == only

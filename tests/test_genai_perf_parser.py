@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import only_parse_error
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from benchbook import config, ingest
 from benchbook.ingest import ParseError, vllm_serve
@@ -177,29 +174,6 @@ def test_cli_writes_the_printed_numbers(tmp_path):
     assert res.exit_code == 0, res.output
     df = pd.read_csv(out)
     assert 1193.02 in set(df["value"]) and set(df["tool"]) == {TOOL}
-
-
-TEXTS = [p.read_text(encoding="utf-8") for p in ALL]
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, max(len(t) for t in TEXTS)), st.sampled_from(TEXTS))
-def test_truncated(n, text):
-    only_parse_error(g.parse, text[:n])
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from(TEXTS))
-def test_byte_flipped(pos, byte, text):
-    b = bytearray(text.encode())
-    b[pos % len(b)] = byte
-    only_parse_error(g.parse, b.decode("utf-8", errors="replace"))
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.sampled_from(TEXTS[1:]).flatmap(lambda t: st.permutations(t.split("\n"))))
-def test_shuffled(lines):
-    only_parse_error(g.parse, "\n".join(lines))
 
 
 def test_serving_saturation_reads_every_form():

@@ -6,8 +6,6 @@ import math
 
 import pytest
 from conftest import one_row
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from benchbook import config, ingest
 from benchbook.analysis import batch
@@ -95,31 +93,6 @@ def test_bad_input(text):
 
 
 _TEXT = SEED.read_text(encoding="utf-8")
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.data())
-def test_damaged_input_only_parse_error(data):
-    kind = data.draw(st.sampled_from(["truncate", "shuffle", "flip", "reencode"]))
-    text = _TEXT
-    if kind == "truncate":
-        text = text[: data.draw(st.integers(0, len(text)))]
-    elif kind == "shuffle":
-        lines = text.splitlines()
-        text = "\n".join(data.draw(st.permutations(lines)))
-    elif kind == "flip":
-        b = bytearray(text.encode("utf-8"))
-        for _ in range(data.draw(st.integers(1, 5))):
-            j = data.draw(st.integers(0, len(b) - 1))
-            b[j] = data.draw(st.integers(0, 255))
-        text = b.decode("utf-8", errors="replace")
-    else:
-        text = text.encode("utf-8").decode("latin-1")
-    try:
-        p = parse(text, "fuzz.txt")
-    except ParseError:
-        return
-    assert p.cells_read == len(p.table) + len(p.rejected)
 
 
 def test_reproduce_and_audit():

@@ -5,8 +5,6 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from benchbook import config, ingest
 from benchbook.ingest import ParseError
@@ -218,39 +216,6 @@ def _check(text: str) -> None:
     except ParseError:
         return
     assert p.cells_read == len(p.table) + len(p.rejected)
-
-
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([_LB_PART, _JSON_TEXT]), st.floats(0, 1))
-def test_truncated_never_raises_other(text, frac):
-    _check(text[: int(len(text) * frac)])
-
-
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([_LB_PART, _JSON_TEXT]), st.randoms(use_true_random=False))
-def test_shuffled_lines_never_raise_other(text, rnd):
-    lines = text.splitlines()
-    rnd.shuffle(lines)
-    _check("\n".join(lines))
-
-
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([_LB_PART, _JSON_TEXT]), st.lists(st.tuples(st.floats(0, 1), st.integers(0, 255)), max_size=20))
-def test_byte_flips_never_raise_other(text, flips):
-    data = bytearray(text.encode("utf-8"))
-    for pos, val in flips:
-        data[min(int(pos * len(data)), len(data) - 1)] = val
-    _check(data.decode("utf-8", errors="replace"))
-
-
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([_LB_PART, _JSON_TEXT]), st.sampled_from(["latin-1", "cp1252", "utf-16"]))
-def test_reencoded_never_raise_other(text, enc):
-    raw = text.encode("utf-8")
-    try:
-        _check(raw.decode(enc))
-    except UnicodeDecodeError:
-        pass
 
 
 def test_unaligned_csv_row_numbers_are_rejected(tmp_path):

@@ -4,9 +4,6 @@ of current builds (synthetic, as sql_printer prints it), the same rows as the JS
 from __future__ import annotations
 
 import pytest
-from conftest import only_parse_error
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from benchbook import config
 from benchbook.ingest import ParseError
@@ -84,20 +81,3 @@ def test_a_value_too_many_that_cannot_be_aligned_is_rejected_with_its_numbers():
 def test_no_measured_row_is_a_parse_error(text):
     with pytest.raises(ParseError):
         lb.parse(text, "bad.sql")
-
-
-TEXTS = [OLD.read_text(), NEW.read_text(), RENAMED.read_text()]
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, max(len(t) for t in TEXTS)), st.sampled_from(TEXTS))
-def test_truncated(n, text):
-    only_parse_error(lb.parse, text[:n])
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from(TEXTS))
-def test_byte_flipped(pos, byte, text):
-    b = bytearray(text.encode())
-    b[pos % len(b)] = byte
-    only_parse_error(lb.parse, b.decode("utf-8", errors="replace"))

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from conftest import only_parse_error
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from benchbook import config, ingest
 from benchbook.ingest import ParseError
@@ -108,30 +105,3 @@ def test_cli_writes_the_printed_numbers(tmp_path):
 def test_bad_input_raises_parse_error(text):
     with pytest.raises(ParseError):
         m.parse(text, "bad.txt")
-
-
-TEXTS = [SERVER.read_text(), OFFLINE.read_text()]
-
-
-def _only_parse_error(text):
-    only_parse_error(m.parse, text)
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, max(len(t) for t in TEXTS)), st.sampled_from(TEXTS))
-def test_truncated(n, text):
-    _only_parse_error(text[:n])
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from(TEXTS))
-def test_byte_flipped(pos, byte, text):
-    b = bytearray(text.encode())
-    b[pos % len(b)] = byte
-    _only_parse_error(b.decode("utf-8", errors="replace"))
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.permutations(TEXTS[0].split("\n")))
-def test_shuffled(lines):
-    _only_parse_error("\n".join(lines))

@@ -253,24 +253,6 @@ def test_summary_counts_agreement_per_source_and_tool():
     assert list(s.index) == [("b.txt", "llama"), ("a.txt", "tgi")]  # in the order of the table, not sorted
 
 
-def test_plot_agreement_plots_the_log_relative_difference():
-    """Points: 55 vs 50 (10 % -> 1), 101 vs 100 (1 % -> 0), 100 vs 100 and 1 vs 1 (exact -> -4); a
-    zero or missing published value is left out, a missing reason is not."""
-    import matplotlib.pyplot as plt
-
-    fig = checks.plot_agreement(_reproduction())
-    ax = fig.axes[0]
-    xs = sorted(float(x) for c in ax.collections for x, _ in c.get_offsets())
-    assert xs == pytest.approx([-4.0, -4.0, 0.0, 1.0])
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["llama", "tgi"]
-    assert fig.get_size_inches() == pytest.approx([7.5, 0.6 + 0.55 * 2])
-    assert ax.get_xlabel().startswith("|recomputed / published - 1|") and ax.get_ylabel() == ""
-    legend = ax.get_legend()
-    assert legend.get_title().get_text() == "agrees at printed precision"
-    assert [t.get_text() for t in legend.get_texts()] == ["True", "False"]
-    plt.close(fig)
-
-
 @pytest.mark.parametrize(
     "published, recomputed, decimals, expected",
     [
@@ -387,11 +369,9 @@ def test_first_place_differs_and_membership_changes():
 
 def test_speedups_against_the_default_baseline_with_an_interval():
     runs = _runs({"original": [100.0, 104.0, 96.0], "fast": [150.0, 156.0, 144.0], "two": [200.0, 210.0]})
-    runs = pd.concat(
-        [runs, _runs({"original": [1.0, 1.0]}, regime="zz")], ignore_index=True
-    )  # a regime first seen last
+    runs = pd.concat([_runs({"original": [1.0, 1.0]}, regime="zz"), runs], ignore_index=True)
     s = quant.speedups(runs, {"base": "overall_throughput", "zz": "overall_throughput"})
-    assert s["regime"].tolist() == ["base", "base", "base", "zz"]  # the input's order
+    assert s["regime"].tolist() == ["zz", "base", "base", "base"]  # the input's order, not sorted
     fast = s.set_index(["regime", "scheme"]).loc[("base", "fast")]
     assert fast["speedup"] == pytest.approx(1.5)
     assert fast["ci_low"] < 1.5 < fast["ci_high"] and np.isfinite([fast["ci_low"], fast["ci_high"]]).all()
@@ -429,10 +409,10 @@ def test_outlier_physics_implies_the_prefill_rate():
     )  # fmt: skip
     flagged = pd.DataFrame(
         {
-            "source": ["s", "s", "s", "t"],
-            "line": [10, 10, 20, 10],
+            "source": ["t", "s", "s", "s"],  # the first flagged run is not in the table: the others are still read
+            "line": [10, 10, 10, 20],
             "metric": ["latency"] * 4,
-            "value": [1.0, 2.0, 3.0, 4.0],
+            "value": [4.0, 1.0, 2.0, 3.0],
         }
     )
     phys = quant.outlier_physics(runs, flagged, 4.0)
@@ -449,6 +429,7 @@ def test_outlier_physics_implies_the_prefill_rate():
     assert phys["line"].tolist() == [10, 20] and phys["metric"].tolist() == ["latency", "latency"]
     assert phys.loc[0, "implied_prefill_tflops"] == pytest.approx(32.768, rel=1e-12)
     assert phys["peak"].tolist() == ["int8", "fp16"] and np.isnan(phys.loc[1, "implied_prefill_tflops"])
+    assert list(quant.outlier_physics(runs, flagged.iloc[:1], 4.0).columns) == list(phys.columns)  # none found
 
 
 def test_slowest_at_largest_batch_and_decode_trend():
@@ -465,6 +446,22 @@ def test_slowest_at_largest_batch_and_decode_trend():
     assert quant.slowest_at_largest_batch(spd, shape, ["c"]) is None
     assert quant.slowest_at_largest_batch(spd, shape, []) is None
     assert quant.slowest_at_largest_batch(spd, shape.iloc[:0], ["a"]) is None
+    ratios = pd.DataFrame(
+        {
+            "phase": ["decode", "decode", "decode", "prefill", "decode"],
+            "regime": ["a", "b", "c", "a", "d"],
+            "batch_size": [1, 1, 8, 1, 8],
+            "ratio": [1.2, 1.4, 0.9, 3.0, np.nan],
+            "intensity": [4.0, 4.0, 32.0, 9.0, 64.0],
+            "intensity_baseline": [1.0, 1.0, 8.0, 9.0, 16.0],
+        }
+    )
+    trend = quant.decode_trend(ratios)
+    assert trend.to_dict("list") == {
+        "batch_size": [1, 8], "ratio": [pytest.approx(1.3), 0.9], "intensity": [4.0, 32.0],
+        "intensity_baseline": [1.0, 8.0], "n_regimes": [2, 1],
+    }  # fmt: skip
+    assert quant.placement({}) == {"hardware": None, "own_gpu_each": None}
     empty = quant.decode_trend(pd.DataFrame({"phase": ["prefill"], "ratio": [1.0]}))
     assert empty.empty and list(empty.columns) == [
         "batch_size",
@@ -523,3 +520,93 @@ def test_phase_ratios_of_a_four_bit_scheme():
     assert none.empty and list(none.columns) == [
         "regime", "phase", "batch_size", "tokens_per_pass", "ratio", "ci_low", "ci_high", "intensity", "intensity_baseline"
     ]  # fmt: skip
+
+
+def test_latency_speedups_turn_the_ratio_over_with_an_interval():
+    """For latency lower is better: the baseline's time / the scheme's; a scheme with no runs is NaN
+    without a warning about an empty mean."""
+    import warnings
+
+    runs = _runs({"original": [2.0, 2.1, 1.9], "fast": [1.0, 1.05, 0.95], "none": [np.nan]}, "latency", "interactive")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = quant.speedups(runs, {"interactive": "latency"}).set_index("scheme")
+    assert s.loc["fast", "speedup"] == pytest.approx(2.0)
+    assert s.loc["fast", "ci_low"] < 2.0 < s.loc["fast", "ci_high"] and np.isfinite(s.loc["fast", "ci_high"])
+    assert np.isnan(s.loc["none", "speedup"])
+
+
+def test_model_size_peaks_and_the_regime_table():
+    assert quant.model_size("Qwen3-4B (a note)", ["bloom-7b1"]) == (pytest.approx(4.02), "Qwen3-4B", "parameter")
+    assert quant.model_size("", ["", "no size", "bloom-7b1"]) == (pytest.approx(7.07), "bloom-7b1", "detected")
+    named = quant.peaks("H100-SXM5-80GB", ["NVIDIA A100-SXM4-80GB"])
+    assert (named.device, named.source, named.bandwidth_gb_s) == ("H100-SXM5-80GB", "parameter", 3350.0)
+    assert named.tflops == pytest.approx(989.4) and named.int8_tops == pytest.approx(1978.9)
+    own = quant.peaks("", ["NVIDIA A100-SXM4-80GB"], peak_bandwidth_gb_s=1000.0)
+    assert (own.device, own.source, own.bandwidth_gb_s) == ("A100-SXM4-80GB", "parameter", 1000.0)
+    shape = pd.DataFrame({"batch_size": [1, 32]}, index=["interactive", "base"])
+    t = quant.regime_table(shape, pd.Series({"interactive": 0.01234, "base": 0.5}), {"base": "latency"})
+    assert t["metric"].tolist() == ["latency", "latency"] and t["median_implied_ttft_ms"].tolist() == [12.3, 500.0]
+    assert quant.regime_table(shape, pd.Series(dtype=float), {"interactive": "output_throughput"})[
+        "metric"
+    ].tolist() == [
+        "output_throughput",
+        "overall_throughput",
+    ]
+
+
+@pytest.mark.parametrize(
+    "a, b, level, expected",
+    [
+        # relative variances 4/432 each, Welch df 4: 2 x exp(-+ t(0.975, 4) x sqrt(8/432))
+        ([10.0, 12.0, 14.0], [5.0, 6.0, 7.0], 0.95, (2.0, 1.370699040122191, 2.9182190130106314)),
+        # unequal sizes (df 3.262) and a 90 % interval; two runs on one side are enough
+        ([10.0, 12.0, 14.0, 16.0], [5.0, 6.0], 0.90, (13 / 5.5, 1.7392839753090348, 3.212113110230593)),
+        # no spread on one side: df from the other alone (2)
+        ([10.0, 10.0, 10.0], [5.0, 6.0, 7.0], 0.95, (10 / 6, 1.101642966956147, 2.5214864171945037)),
+        ([10.0, 10.0], [5.0, 5.0], 0.95, (2.0, 2.0, 2.0)),
+    ],
+)
+def test_log_ratio_interval_known_values(a, b, level, expected):
+    got = quant._log_ratio_ci(np.array(a), np.array(b), level)
+    assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_roofline_points_of_a_four_bit_scheme():
+    """2e9 params, batch 8, input 256, w4a16 (0.5 byte/weight): decode at 100 +- 10 tok/s is 0.4 +-
+    0.04 TFLOP/s and 12.5 +- 1.25 GB/s of weights at 32 FLOP/byte; prefill in 0.5 s and 0.25 s (a zero TTFT
+    left out) is 8.192 / 0.375 TFLOP/s at 8192 FLOP/byte. Groups keep the input's order."""
+    rows = [("zz", "original", 50.0, 1.0)] + [
+        ("base", "w4a16_x", t, s) for t, s in ((100.0, 0.5), (110.0, 0.25), (90.0, np.nan), (np.nan, 0.0))
+    ]
+    runs = pd.DataFrame(
+        [
+            {"regime": r, "scheme": s, "batch_size": 8, "input_len": 256, "output_throughput": t, "implied_ttft": f}
+            for r, s, t, f in rows
+        ]
+    )
+    pts = quant.roofline_points(runs, 2.0)
+    assert pts["regime"].tolist() == ["zz", "zz", "base", "base"]
+    dec = pts[(pts["regime"] == "base") & (pts["phase"] == "decode")].iloc[0]
+    pre = pts[(pts["regime"] == "base") & (pts["phase"] == "prefill")].iloc[0]
+    assert (dec["tokens_per_pass"], dec["n"], dec["intensity_flop_per_byte"], dec["peak"]) == (8, 3, 32.0, "fp16")
+    assert [
+        dec[c] for c in ("achieved_tflops", "achieved_tflops_std", "weight_gb_s", "weight_gb_s_std")
+    ] == pytest.approx([0.4, 0.04, 12.5, 1.25], rel=1e-12)
+    assert (pre["tokens_per_pass"], pre["n"], pre["intensity_flop_per_byte"]) == (2048, 2, 8192.0)
+    assert pre["achieved_tflops"] == pytest.approx(8.192 / 0.375, rel=1e-12)  # over the mean TTFT
+    assert pre["achieved_tflops_std"] == pytest.approx(16.384 / 2**0.5, rel=1e-12)  # of 16.384 and 32.768
+
+
+def test_precision_from_the_scheme_name():
+    int8 = {"bytes_per_weight": 1.0, "peak": "int8", "label": "int8 weights, int8 compute"}
+    w8a16 = {"bytes_per_weight": 1.0, "peak": "fp16", "label": "int8 weights, fp16 compute"}
+    int4 = {"bytes_per_weight": 0.5, "peak": "fp16", "label": "int4 weights, fp16 compute"}
+    assert quant.precision("W8A8_smooth") == int8 and quant.precision("model_int8") == int8
+    assert quant.precision("w8a16_awq") == w8a16 and quant.precision("fp8_dynamic") == w8a16
+    assert quant.precision("x_awq4") == int4 and quant.precision("int4_x") == int4 and quant.precision("w4a16") == int4
+    assert quant.precision("original") == {
+        "bytes_per_weight": 2.0,
+        "peak": "fp16",
+        "label": "16-bit weights and compute",
+    }

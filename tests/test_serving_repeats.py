@@ -157,3 +157,41 @@ def test_sweep_figure_draws_means_with_error_bars_and_each_repeat(sweep):
     assert "total tok/s, Llama-3.1-8B-Instruct (mean ± 1 sd)" in bars
     each = {ln.get_label(): ln for ln in ax.get_lines()}["output tok/s, each repeat"]
     assert len(each.get_ydata()) == 8 and each.get_alpha() < 1
+
+
+def test_runs_at_one_load_with_different_labels_are_not_repeats():
+    """SGLang before/after pairs pasted in one PR: the same rate, two configurations, two labels."""
+    r = repeated({4: 50, 8: 50}).assign(run=lambda d: d["run"] + [", before", ", after"] * 4)
+    assert set(serving.repeats(r)) == {1} and show.repeats_sentence(r) == ""
+    kn = serving.knees(r, "max_concurrency", 0.25).iloc[0]
+    assert kn["repeats"] == 1 and kn["noise"] == 0.0 and "repeats" not in knee_claim(r).evidence
+
+
+def test_sweep_roofline_claims_average_the_repeats(sweep):
+    from benchbook.analysis import peaks
+
+    pk = peaks.choose("H100-SXM5-80GB", [], "H100-SXM5-80GB")
+    rl = serving.decode_roofline(serving.littles_law(sweep), 8.0, 2.0, pk)
+    lv = serving.per_load(rl, serving.ROOFLINE_MEANS)
+    low = lv.sort_values("x").iloc[0]
+    assert low["n"] == 2 and low["bandwidth_fraction"] == pytest.approx(rl["bandwidth_fraction"].iloc[:2].mean())
+    c = show.say(cs.bandwidth(low, pk, 8.0, 2.0))
+    assert c.status == "shown" and c.evidence["repeats"] == 2 and c.text.startswith("Averaging this load's 2 repeats")
+    one = show.say(cs.bandwidth(rl.sort_values("x").iloc[0], pk, 8.0, 2.0))  # a single run: no repeats said
+    assert "repeats" not in one.evidence and "repeats" not in one.text
+
+
+def test_uncapped_run_against_the_best_loads_mean_and_spread():
+    def with_uncapped(spread):
+        r = repeated(spread, means=[300.0, 400.0, 480.0, 500.0])
+        burst = dict(source="burst.json", run="c=max", output_throughput=510.0, max_concurrency=np.nan)
+        r = pd.concat([r, pd.DataFrame([burst]).assign(request_rate=math.inf, model="m", order=len(r))])
+        r["ttft_mean"] = 100.0
+        away = serving.apart(r, "max_concurrency")
+        return show.say(cs.uncapped(r[away], r[~away], 0))
+
+    calm = with_uncapped({8: 1})  # 2 % above the best load's mean of 500, whose spread is 0.3 %
+    assert calm.status == "shown" and calm.evidence["b"] == 500.0 and calm.evidence["repeats"] == 2
+    assert "best load of its series on the curve (a mean of 2 repeats: 500 tok/s" in calm.text
+    noisy = with_uncapped({8: 20})  # spread 28 tok/s: 5.7 % of 500
+    assert noisy.status == "withheld" and noisy.evidence["noise"] == pytest.approx(20 * math.sqrt(2) / 500)

@@ -211,7 +211,9 @@ def test_decision_table_and_roofline_points(seed_runs):
     d = show.decision_table(w, s, "original", ledger).set_index("regime")
     assert d.loc["high_concurrency", "recommended"] == "–"
     assert d.loc["high_concurrency", "statistically tied"] == "none stated: one run per scheme"
-    assert d.loc["interactive", "recommended"] == "w8a8_sparse_smooth_gptq"  # no claim about it here: the best mean stays
+    assert (
+        d.loc["interactive", "recommended"] == "w8a8_sparse_smooth_gptq"
+    )  # no claim about it here: the best mean stays
     pts = quant.roofline_points(seed_runs, 4.02)
     dec = pts[(pts["phase"] == "decode") & (pts["regime"] == "high_concurrency")].set_index("scheme")
     assert dec.loc["original", "intensity_flop_per_byte"] == 64 and dec.loc["w8a8_smooth_gptq", "peak"] == "int8"

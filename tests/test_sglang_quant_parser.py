@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchbook import config, ingest
@@ -156,35 +156,6 @@ def _only_parse_error(text: str) -> None:
     except ParseError:
         return
     assert p.cells_read == len(p.table) + len(p.rejected)
-
-
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, len(_SMALL)))
-def test_truncated(n):
-    _only_parse_error(_SMALL[:n])
-
-
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.permutations(_SMALL.splitlines()[:60]))
-def test_shuffled(lines):
-    _only_parse_error("\n".join(lines))
-
-
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, len(_SMALL.encode()) - 1), st.integers(0, 255))
-def test_byte_flipped(pos, byte):
-    data = bytearray(_SMALL.encode("utf-8"))
-    data[pos] = byte
-    _only_parse_error(data.decode("utf-8", errors="replace"))
-
-
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["latin-1", "cp1252", "utf-16", "utf-8-sig"]), st.integers(0, 400))
-def test_reencoded(enc, cut):
-    jsonl = (FIX / "seed002_three_schemes.jsonl").read_text(encoding="utf-8")
-    for text in (_SMALL, jsonl):
-        raw = text[: cut * 10].encode("utf-8").decode("latin-1").encode(enc, errors="replace")
-        _only_parse_error(raw.decode("latin-1"))
 
 
 @settings(max_examples=50, deadline=None)

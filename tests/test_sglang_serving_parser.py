@@ -8,9 +8,6 @@ import math
 
 import pandas as pd
 import pytest
-from conftest import only_parse_error
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from benchbook import config, ingest
 from benchbook.ingest import ParseError, vllm_serve
@@ -213,30 +210,3 @@ def test_unknown_row_and_p75_are_rejected_with_reason():
         "percentile P75 is not a tidy statistic",
         "a row this parser has no tidy name for",
     ]
-
-
-TEXTS = [BBUF.read_text(encoding="utf-8"), DATACRUNCH.read_text()]
-
-
-def _only_parse_error(text):
-    only_parse_error(s.parse, text)
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, max(len(t) for t in TEXTS)), st.sampled_from(TEXTS))
-def test_truncated(n, text):
-    _only_parse_error(text[:n])
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from(TEXTS))
-def test_byte_flipped(pos, byte, text):
-    b = bytearray(text.encode())
-    b[pos % len(b)] = byte
-    _only_parse_error(b.decode("utf-8", errors="replace"))
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.permutations(TEXTS[0].split("\n")[:60]))
-def test_shuffled(lines):
-    _only_parse_error("\n".join(lines))

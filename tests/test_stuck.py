@@ -144,8 +144,10 @@ def test_run_writes_only_inside_its_folder(tmp_path):
 def test_non_regular_files_are_refused_before_reading(tmp_path, kind):
     path = tmp_path / "input.txt"
     os.mkfifo(path) if kind == "fifo" else path.mkdir()
-    said = "a FIFO" if kind == "fifo" else "a directory"
-    with pytest.raises(ingest.ParseError, match=rf"^input.txt: is {said}, not a file of tool output$"):
+    said = "a FIFO" if kind == "fifo" else r"a folder, not a file of tool output \(nor a vllm bench sweep folder\)"
+    if kind == "fifo":
+        said += ", not a file of tool output"
+    with pytest.raises(ingest.ParseError, match=rf"^input.txt: is {said}$"):
         ingest.read(path)  # a FIFO with no writer would block here forever if it were opened
     res = CliRunner().invoke(app, ["ingest", str(path)])
     assert res.exit_code == 2

@@ -7,8 +7,6 @@ import re
 
 import pytest
 from conftest import one_row
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from benchbook import config, ingest
 from benchbook.ingest import ParseError, tgi
@@ -146,39 +144,6 @@ def test_bad_cell_is_rejected_not_lost():
 
 
 SEED0 = config.seed("000").read_text()
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.integers(0, len(SEED0)))
-def test_truncated_never_crashes(n):
-    try:
-        p = tgi.parse(SEED0[:n], "t.txt")
-        assert p.cells_read == len(p.table) + len(p.rejected)
-    except ParseError:
-        pass
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, len(SEED0) - 1), st.integers(0, 255)), min_size=1, max_size=20))
-def test_byte_flipped_never_crashes(flips):
-    b = bytearray(SEED0.encode())
-    for pos, val in flips:
-        b[pos % len(b)] = val
-    text = b.decode("utf-8", errors="replace")
-    try:
-        p = tgi.parse(text, "f.txt")
-        assert p.cells_read == len(p.table) + len(p.rejected)
-    except ParseError:
-        pass
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.permutations(SEED0.splitlines()[:120]))
-def test_shuffled_never_crashes(lines):
-    try:
-        tgi.parse("\n".join(lines), "s.txt")
-    except ParseError:
-        pass
 
 
 def test_reencoded_with_bom_reads_like_the_seed(tmp_path, seed0):

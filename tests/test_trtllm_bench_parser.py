@@ -5,9 +5,6 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import only_parse_error
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from benchbook import config, ingest
 from benchbook.checks import trtllm_bench as checks
@@ -144,26 +141,3 @@ def test_audit_names_the_issue_rate():
 def test_bad_input_raises_parse_error(text):
     with pytest.raises(ParseError):
         t.parse(text, "bad.txt")
-
-
-TEXTS = [p.read_text() for p in ALL]
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, max(len(x) for x in TEXTS)), st.sampled_from(TEXTS))
-def test_truncated(n, text):
-    only_parse_error(t.parse, text[:n])
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from(TEXTS))
-def test_byte_flipped(pos, byte, text):
-    b = bytearray(text.encode())
-    b[pos % len(b)] = byte
-    only_parse_error(t.parse, b.decode("utf-8", errors="replace"))
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.permutations(TEXTS[1].split("\n")))
-def test_shuffled(lines):
-    only_parse_error(t.parse, "\n".join(lines))

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 import pytest
-from conftest import only_parse_error
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from benchbook import config, ingest
 from benchbook.ingest import ParseError
@@ -143,36 +138,6 @@ def test_text_value_in_json_is_rejected_not_kept():
     p = v.parse('{"avg_latency": "fast", "percentiles": {"50": 1.0}}', "x.json")
     assert list(p.rejected["reason"]) == ["expected a number"]
     assert p.cells_read == 2
-
-
-TEXTS = [ROCM.read_text(encoding="utf-8"), (FIX / "synthetic_latency_output.json").read_text()]
-
-
-def _only_parse_error(text):
-    p = only_parse_error(v.parse, text)
-    if p is None:
-        return
-    assert not p.table["value"].map(lambda x: isinstance(x, float) and math.isinf(x)).any()
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, max(len(t) for t in TEXTS)), st.sampled_from(TEXTS))
-def test_truncated(n, text):
-    _only_parse_error(text[:n])
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from(TEXTS))
-def test_byte_flipped(pos, byte, text):
-    b = bytearray(text.encode())
-    b[pos % len(b)] = byte
-    _only_parse_error(b.decode("utf-8", errors="replace"))
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.permutations(TEXTS[0].split("\n")))
-def test_shuffled(lines):
-    _only_parse_error("\n".join(lines))
 
 
 def test_run_on_your_data_names_the_new_formats():

@@ -6,8 +6,6 @@ import json
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from benchbook import config, ingest
 from benchbook.ingest import ParseError
@@ -185,26 +183,6 @@ def _only_parse_error(text):
         v.parse(text, "x")
     except ParseError:
         pass
-
-
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, len(SEED_BLOCK)), st.sampled_from([SEED_BLOCK, JSON_TEXT]))
-def test_truncated(n, text):
-    _only_parse_error(text[:n])
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from([SEED_BLOCK, JSON_TEXT]))
-def test_byte_flipped(pos, byte, text):
-    b = bytearray(text.encode())
-    b[pos % len(b)] = byte
-    _only_parse_error(b.decode("utf-8", errors="replace"))
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.permutations(SEED_BLOCK.split("\n")[:80]))
-def test_shuffled(lines):
-    _only_parse_error("\n".join(lines))
 
 
 @pytest.mark.parametrize("enc", ["latin-1", "utf-16"])

@@ -6,8 +6,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import only_parse_error
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from benchbook import config, ingest
@@ -165,17 +164,3 @@ def test_2024_save_result_keys(tmp_path):
 
 RUN_TEXT = (SWEEP / "20260301_101500" / COMBO.format(c=4) / "run=0.json").read_text()
 SUMMARY_TEXT = (SWEEP / "20260301_101500" / COMBO.format(c=4) / "summary.json").read_text()
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, len(SUMMARY_TEXT)), st.sampled_from([RUN_TEXT, SUMMARY_TEXT]))
-def test_truncated(n, text):
-    only_parse_error(lambda t, _: v.parse(t, f"{COMBO.format(c=4)}/run=0.json"), text[:n])
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 255), st.sampled_from([RUN_TEXT, SUMMARY_TEXT]))
-def test_byte_flipped(pos, byte, text):
-    b = bytearray(text.encode())
-    b[pos % len(b)] = byte
-    only_parse_error(lambda t, _: v.parse(t, f"{COMBO.format(c=4)}/summary.json"), b.decode("utf-8", errors="replace"))

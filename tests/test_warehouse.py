@@ -168,10 +168,35 @@ def test_per_request_rows_are_kept_numeric_and_join_their_run(tmp_path):
         assert ((got[col] - want[col]).abs() <= 2**-24 * want[col].abs()).all()  # float32's half ulp
     assert (got["output_len"] == want["output_len"]).all() and str(got["output_len"].dtype) == "int32"
     assert str(got["request"].dtype) == "int64"
+    # the run id is a hive partition of the path, as the tool is
+    (run_id,) = got["run_id"].unique()
+    assert warehouse.requests_path(tmp_path, "vllm-bench-serve", run_id).is_file()
     # a warehouse without per-request rows still has the view, empty
     empty = tmp_path / "empty"
     warehouse.ingest_into([config.seed("000")], empty, log=lambda *_: None)
     assert warehouse.query("select count(*) n from requests", empty)["n"].iat[0] == 0
+
+
+def test_per_request_rows_of_no_run_are_removed_by_the_next_ingest(tmp_path):
+    """What an interrupted ingest leaves (a requests part, no runs row) goes; a run's own part stays."""
+    fx = config.FIXTURES_DIR / "vllm-bench-serve" / "synthetic_save_detailed.json"
+    (run_id,) = warehouse.ingest_into([fx], tmp_path, log=lambda *_: None).added
+    kept = warehouse.requests_path(tmp_path, "vllm-bench-serve", run_id)
+    stray = warehouse.requests_path(tmp_path, "vllm-bench-serve", "ffffffffffffffff")
+    stray.parent.mkdir(parents=True)
+    shutil.copy(kept, stray)
+    rep = warehouse.ingest_into([fx], tmp_path, log=lambda *_: None)
+    assert rep.present == [run_id] and kept.is_file() and not stray.exists()
+
+
+def test_a_run_id_of_digits_stays_text_in_the_requests_view(tmp_path):
+    """Hive partition values that look like numbers are not cast: a run id of hex digits is text."""
+    warehouse.ingest_into([config.seed("000")], tmp_path, log=lambda *_: None)
+    row = pd.DataFrame({"block": ["json 1"], "request": [0], "success": [True], "ttft_ms": [12.5]})
+    table = warehouse._table(row.reindex(columns=warehouse.REQUESTS_SCHEMA.names), warehouse.REQUESTS_SCHEMA)
+    warehouse._atomic_parquet(table, warehouse.requests_path(tmp_path, "vllm-bench-serve", "1234567890123456"))
+    got = warehouse.query("select tool, run_id, ttft_ms from requests", tmp_path)
+    assert got.to_dict("records") == [{"tool": "vllm-bench-serve", "run_id": "1234567890123456", "ttft_ms": 12.5}]
 
 
 _BATCH_FILES = [config.RAW_DIR, *(config.FIXTURES_DIR / d for d in ("mlperf-loadgen", "trtllm-bench", "tgi-benchmark"))]

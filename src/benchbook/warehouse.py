@@ -2,7 +2,8 @@
 
     DIR/runs/tool=<tool>/<part>.parquet            one row per run
     DIR/measurements/tool=<tool>/<part>.parquet    those runs' tidy rows (the same <part> name)
-    DIR/requests/tool=<tool>/<run_id>.parquet      per-request rows, where the output has them
+    DIR/requests/tool=<tool>/run_id=<run_id>/requests.parquet
+                                                   per-request rows, where the output has them
 
 A run is one tool's reading of one file; its id comes from the file's bytes and the tool, so the
 same file ingested twice is one run. An ingest writes new parts (one pair per batch of files and
@@ -50,9 +51,10 @@ MEASUREMENTS_SCHEMA = pa.schema(
 #: digits (0.1 us at 1 s), far more than any tool prints (2 decimals), and half the bytes every
 #: scan of 100 M rows reads; each value is the float32 nearest the tool's seconds times 1000.
 #: Token counts are int32. Times in seconds since an epoch stay float64 (float32 would round them
-#: to minutes).
+#: to minutes). The run id is in the path, a hive partition like the tool (`requests_path`): grouping
+#: by it then hashes one value per file, not a string per row (half a per-run query's CPU).
 REQUESTS_SCHEMA = pa.schema(
-    [("run_id", pa.string()), ("block", pa.string()), ("request", pa.int64()), ("success", pa.bool_())]
+    [("block", pa.string()), ("request", pa.int64()), ("success", pa.bool_())]
     + [(c, pa.int32()) for c in ("input_len", "output_len")]
     + [(c, pa.float32()) for c in ("ttft_ms", "e2el_ms", "tpot_ms")]
     + [("n_chunks", pa.int32()), ("itl_mean_ms", pa.float32()), ("start_time_s", pa.float64())]
@@ -218,9 +220,12 @@ def _requests(r: _Run) -> pa.Table | None:
     df = vllm_serve.requests(r.path)
     if df.empty:
         return None
-    df = df.drop(columns="source").rename(columns={"run": "block"})
-    df.insert(0, "run_id", r.run_id)
-    return _table(df, REQUESTS_SCHEMA)
+    return _table(df.drop(columns="source").rename(columns={"run": "block"}), REQUESTS_SCHEMA)
+
+
+def requests_path(into: Path, tool: str, run_id: str) -> Path:
+    """Where a run's per-request rows are: its tool and run id are hive partitions."""
+    return Path(into) / "requests" / f"tool={tool}" / f"run_id={run_id}" / "requests.parquet"
 
 
 def _flush(pending: list[tuple[int, Path, bool, bytes, str, list]], events: list[list], into: Path, known) -> None:
@@ -245,7 +250,7 @@ def _flush(pending: list[tuple[int, Path, bool, bytes, str, list]], events: list
         for r in runs:
             req = _requests(r)
             if req is not None:
-                _atomic_parquet(req, into / "requests" / f"tool={tool}" / f"{r.run_id}.parquet")
+                _atomic_parquet(req, requests_path(into, tool, r.run_id))
         run, m = _part_tables(runs)
         _atomic_parquet(m, into / "measurements" / f"tool={tool}" / name)
         _atomic_parquet(run, into / "runs" / f"tool={tool}" / name)
@@ -300,8 +305,8 @@ def _known(into: Path) -> frozenset:
     for part in (into / "measurements").glob("tool=*/*.parquet"):
         if not (into / "runs" / part.parent.name / part.name).is_file():
             part.unlink()
-    for part in (into / "requests").glob("tool=*/*.parquet"):
-        if (part.parent.name.removeprefix("tool="), part.stem) not in known:
+    for part in (into / "requests").glob("tool=*/run_id=*/*.parquet"):
+        if (part.parent.parent.name.removeprefix("tool="), part.parent.name.removeprefix("run_id=")) not in known:
             part.unlink()
     return frozenset(known)
 
@@ -374,10 +379,9 @@ _DUCKDB_TYPES = {
 _EMPTY_REQUESTS = (
     "SELECT "
     + ", ".join(
-        f"NULL::{_DUCKDB_TYPES[t]} AS {n}"
-        for n, t in zip(REQUESTS_SCHEMA.names, REQUESTS_SCHEMA.types, strict=True)
+        f"NULL::{_DUCKDB_TYPES[t]} AS {n}" for n, t in zip(REQUESTS_SCHEMA.names, REQUESTS_SCHEMA.types, strict=True)
     )
-    + ", NULL::VARCHAR AS tool WHERE false"
+    + ", NULL::VARCHAR AS tool, NULL::VARCHAR AS run_id WHERE false"
 )
 
 
@@ -390,18 +394,21 @@ def connect(into: Path):
     if not (into / "runs").is_dir():
         raise WarehouseError(f"{into}: not a warehouse (no runs/ folder; fill it with `benchbook ingest ... --into`)")
     con = duckdb.connect(config={"threads": len(os.sched_getaffinity(0))})
-    con.execute("SET enable_progress_bar = false")  # it would print into the query's output
-    for name in ("runs", "measurements", "requests"):
-        glob = (into / name / "*" / "*.parquet").as_posix()
-        if name == "requests" and not any((into / name).glob("*/*.parquet")):
+    try:  # it would print into the query's output; in a Jupyter kernel DuckDB refuses the setting without ipywidgets
+        con.execute("SET enable_progress_bar = false")
+    except duckdb.InvalidInputException:
+        pass
+    for name, parts in (("runs", "*/*.parquet"), ("measurements", "*/*.parquet"), ("requests", "*/*/*.parquet")):
+        glob = (into / name / parts).as_posix()
+        if name == "requests" and not any((into / name).glob(parts)):
             con.execute(f"CREATE VIEW requests AS SELECT * FROM ({_EMPTY_REQUESTS})")
             continue
-        # every requests part has REQUESTS_SCHEMA: no per-file schema reconciliation
-        union = "false" if name == "requests" else "true"
-        con.execute(
-            f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{glob}', hive_partitioning = true, "
-            f"union_by_name = {union})"
-        )
+        # every requests part has REQUESTS_SCHEMA: no per-file schema reconciliation (a third of a
+        # second over 1,000 parts); a run id of hex digits stays text (DuckDB reads
+        # '1234567890123456' as a number otherwise)
+        opts = "union_by_name = false, hive_types = {'tool': VARCHAR, 'run_id': VARCHAR}"
+        opts = opts if name == "requests" else "union_by_name = true"
+        con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{glob}', hive_partitioning = true, {opts})")
     return con
 
 

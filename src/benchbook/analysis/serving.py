@@ -7,8 +7,8 @@ Rules, stated once:
 * **The curve.** Runs with no concurrency cap (a max_concurrency sweep) or an infinite request
   rate (a request_rate sweep) have no place on the sweep's axis: they are kept apart (`apart`),
   never drawn as the curve's last point.
-* **Repeats.** Runs of one series with the same concurrency cap and request rate are repeats of one
-  load: the curve is their mean, their spread the sample standard deviation (none for a single run).
+* **Repeats.** Runs of one series with the same label and settings (differing by their file) are
+  repeats of one load: the curve is their mean, their spread the sample standard deviation (none for a single run).
 * **Knee.** Sort the curve's loads by the sweep variable x. For each step from x0 to x1 the elasticity is
   (relative throughput gain) / (relative x gain) = ((y1 - y0) / y0) / ((x1 - x0) / x0). The knee
   is x0 of the first step whose elasticity falls below `threshold` (0.25: doubling concurrency
@@ -147,12 +147,20 @@ def knee(x, y, threshold: float = 0.25, sd=None):
     return next((x0 for x0, e, n in _steps(x, y, sd) if e + n < threshold), None)
 
 
+#: Settings that runs of one load share (with the series): the run's label and every setting but the file.
+LOAD_KEYS = ["run", "model", "dataset", "num_prompts", "request_rate", "max_concurrency", "burstiness", "metadata"]
+
+
 def load_key(r: pd.DataFrame) -> pd.Series:
-    """A label per load: the series, the concurrency cap and the request rate. Runs sharing one are
-    repeats of that load. A table without these settings: every run its own load."""
-    if not {"model", "max_concurrency", "request_rate"} <= set(r.columns):
+    """A label per load: the series, the run's label and its settings (`LOAD_KEYS`). Runs sharing one
+    are repeats of that load (as `vllm bench sweep` writes them: one file per repeat). A table without
+    the run label, model, cap or rate: every run its own load."""
+    if not {"run", "model", "max_concurrency", "request_rate"} <= set(r.columns):
         return pd.Series(r.index.map(str), index=r.index)
-    return series_key(r).fillna("") + "|" + r["max_concurrency"].map(str) + "|" + r["request_rate"].map(str)
+    key = series_key(r).fillna("")
+    for c in [c for c in LOAD_KEYS if c in r.columns]:
+        key = key + "|" + r[c].map(str)
+    return key
 
 
 def per_load(r: pd.DataFrame, metrics=("output_throughput", "total_token_throughput")) -> pd.DataFrame:
@@ -304,12 +312,15 @@ def pareto_front(per_user, per_gpu) -> np.ndarray:
 
 
 def series_key(r: pd.DataFrame) -> pd.Series:
-    """A label per series of comparable runs (same source model and metadata)."""
+    """A label per series of comparable runs: same model, deployment and, when the input mixes
+    them, dataset (runs of two workloads at one load are two points, never repeats of one)."""
     meta = r["metadata"].fillna("") if "metadata" in r.columns else ""
     dep = meta.str.extract(r"deployment=([^;]+)")[0] if isinstance(meta, pd.Series) else None
-    label = r["model"].fillna("model?").str.split("/").str[-1]
+    label = r["model"].fillna("the unnamed model").str.split("/").str[-1]
     if dep is not None and dep.notna().any():
         label = label + " (" + dep.fillna("") + ")"
+    if "dataset" in r.columns and r["dataset"].nunique() > 1:
+        label = label + ", dataset " + r["dataset"].fillna("not stated").map(str)
     return label
 
 
@@ -356,6 +367,20 @@ def model_size(model: str | None, params_b: float = 0.0) -> tuple[float | None, 
     except KeyError:
         return None, None, "unknown"
     return m["params_b"], m["active_params_b"], m["source"]
+
+
+#: The `decode_roofline` columns averaged over the repeats of a load.
+ROOFLINE_MEANS = (
+    "in_flight",
+    "output_throughput",
+    "total_token_throughput",
+    "steps_per_s",
+    "achieved_gb_s",
+    "achieved_tflops",
+    "intensity",
+    "bandwidth_fraction",
+    "compute_fraction",
+)
 
 
 def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight: float, peaks) -> pd.DataFrame:

@@ -149,23 +149,3 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
         .assign(disagree=lambda d: d["recomputed"] - d["agree"])
         .reset_index()
     )
-
-
-def plot_agreement(table: pd.DataFrame):
-    """Relative difference between recomputed and published values, one strip per tool."""
-    import matplotlib.pyplot as plt
-    import numpy as np
-    import seaborn as sns
-
-    df = table.dropna(subset=["published", "recomputed"]).copy()
-    df = df[df["published"].astype(float) != 0]
-    df["rel_diff_pct"] = 100 * (df["recomputed"].astype(float) / df["published"].astype(float) - 1)
-    df["magnitude"] = np.log10(df["rel_diff_pct"].abs().clip(lower=1e-4))
-    fig, ax = plt.subplots(figsize=(7.5, 0.6 + 0.55 * df["tool"].nunique()))
-    sns.stripplot(
-        data=df, y="tool", x="magnitude", hue="agrees", hue_order=[True, False], ax=ax, jitter=0.25, size=4, alpha=0.8
-    )
-    ax.set_xlabel("|recomputed / published - 1| (log10 of percent; -4 means exact)")
-    ax.set_ylabel("")
-    ax.legend(title="agrees at printed precision", fontsize=8)
-    return fig

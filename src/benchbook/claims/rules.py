@@ -193,8 +193,17 @@ def scaling(ev: dict) -> tuple[str, str]:
         return "withheld", f"{len(xs)} point{'s' if len(xs) != 1 else ''}; a trend needs at least {int(min_n)}"
     got = trend(ev)
     if got != ev.get("direction"):
-        return "withheld", f"the values are {got}, not {ev.get('direction')}"
+        return "withheld", f"the values {TREND_WORDS[got]}"
     return "shown", ""
+
+
+#: How each trend reads in a reason ("... because the values go up and down").
+TREND_WORDS = {
+    "falls": "fall at every step",
+    "rises": "rise at every step",
+    "flat": "stay flat within the tolerance",
+    "mixed": "go up and down",
+}
 
 
 def anomaly(ev: dict) -> tuple[str, str]:
@@ -208,7 +217,7 @@ def anomaly(ev: dict) -> tuple[str, str]:
 
 def recommendation(ev: dict) -> tuple[str, str]:
     if ev.get("choice") is None or _num(ev, "value") is None:
-        return "withheld", "no option measured"
+        return "withheld", "no option has a value to rank by"
     if ev.get("runner_up") is None or _num(ev, "runner_up_value") in (None, 0.0):
         return "withheld", "only one option measured: nothing to choose between"
     margin = abs(_num(ev, "value") / _num(ev, "runner_up_value") - 1)

@@ -110,8 +110,11 @@ def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) 
             curve[serving.series_key(curve) == serving.series_key(apart.loc[[u.name]]).iloc[0]] if len(curve) else curve
         )
         if len(burst) and len(same) and same["output_throughput"].notna().any():
-            best = same.loc[same["output_throughput"].idxmax()]
+            lv = serving.per_load(same, ["output_throughput"])  # repeats: the best load's mean, its spread the noise
+            best = lv.loc[lv["output_throughput"].idxmax()]
             a, b = _f(u["output_throughput"]), _f(best["output_throughput"])
+            if lv["n"].max() > 1 and b:
+                ev.update(repeats=int(best["n"]), noise=_f(np.nan_to_num(best["output_throughput_sd"]) / b))
             ev.update(
                 a=a,
                 b=b,
@@ -124,6 +127,8 @@ def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) 
         "output throughput of the first all-at-once run (infinite rate, no cap) over the best run of its series on "
         "the curve; within the noise: withheld"
     )
+    if ev.get("repeats"):
+        rule += " (with repeats: the best load's mean, the noise its standard deviation over that mean)"
     return make("uncapped", "comparison", rule, ev)
 
 
@@ -145,7 +150,7 @@ def goodput(gb: pd.DataFrame) -> Claim:
     ev = dict(choice=None, metric="goodput lower bound (req/s)", value=None, runner_up=None, runner_up_value=None)
     ev["noise"] = RUN_NOISE
     lv = serving.per_load(gb, ["goodput_lo", "share_lo", "request_throughput"]) if len(gb) else gb.assign(n=1)
-    g = lv[lv["goodput_lo"] > 0].sort_values("goodput_lo", ascending=False, kind="stable")
+    g = lv[lv["goodput_lo"] > 0].sort_values("goodput_lo", ascending=False)
     if len(g):
         b = g.iloc[0]
         ev.update(
@@ -164,12 +169,19 @@ def goodput(gb: pd.DataFrame) -> Claim:
     return make("goodput", "recommendation", rule, ev)
 
 
+def _repeats(ev: dict, row: pd.Series) -> None:
+    """A load's row from `serving.per_load` with repeats: the evidence says how many runs it averages."""
+    if row.get("n", 1) > 1:
+        ev["repeats"] = int(row["n"])
+
+
 def bound(which: str, row: pd.Series | None, peaks, threshold: float, assumed_bytes: bool) -> Claim:
     """What limits one run (`low`: the lightest load on the curve; `best`: its highest throughput)."""
     ev = dict(bandwidth_fraction=None, compute_fraction=None, intensity=None, ridge=None, threshold=threshold)
     ev.update(which=which, device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     ev["bytes_assumed"] = assumed_bytes
     if row is not None:
+        _repeats(ev, row)
         ev.update(
             run=str(row["run"]),
             bandwidth_fraction=_f(row.get("bandwidth_fraction")),
@@ -196,6 +208,7 @@ def bandwidth(row: pd.Series | None, peaks, active_b: float | None, bytes_per_we
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     ev.update(active_params_b=active_b, bytes_per_token=None)
     if row is not None and _f(row.get("in_flight")):
+        _repeats(ev, row)
         ev.update(
             fraction=_f(row.get("bandwidth_fraction")),
             achieved=_f(row.get("achieved_gb_s")),
@@ -212,6 +225,7 @@ def compute(row: pd.Series | None, peaks) -> Claim:
     ev = dict(fraction=None, peak=None, unit="TFLOP/s")
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     if row is not None:
+        _repeats(ev, row)
         ev.update(
             fraction=_f(row.get("compute_fraction")),
             peak=_f(row.get("peak_tflops")),

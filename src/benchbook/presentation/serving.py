@@ -199,7 +199,12 @@ def say(c: Claim) -> Claim:
         return wording.say(
             c,
             "the all-at-once run (`{run}`: no cap, infinite rate) gives {a:,.0f} output tok/s, {ratio:.2f}x the best "
-            "run of its series on the curve ({b:,.0f} tok/s, run {best_run}). Its mean TTFT of {ttft_s:.1f} s is "
+            + (
+                "load of its series on the curve (a mean of {repeats} repeats: "
+                if ev.get("repeats")
+                else "run of its series on the curve ("
+            )
+            + "{b:,.0f} tok/s, run {best_run}). Its mean TTFT of {ttft_s:.1f} s is "
             "mostly queueing, not prefill speed." + first,
             topic="The run kept apart",
             withheld=withheld,
@@ -228,13 +233,15 @@ def say(c: Claim) -> Claim:
             "{rate:.1f} req/s) meet both, against {runner_up_value:.1f} req/s for run {runner_up}.",
             topic="The best load under the SLOs",
         )
+    mean = "averaging this load's {repeats} repeats: " if ev.get("repeats") else ""
     if c.kind == "bound":
         which = "the lightest load" if ev.get("which") == "low" else "the best run"
-        return wording.say(c, _BOUND.get(ev.get("verdict"), "{verdict}"), topic=f"What limits {which}")
+        return wording.say(c, mean + _BOUND.get(ev.get("verdict"), "{verdict}"), topic=f"What limits {which}")
     if c.id == "bandwidth_low":
         return wording.say(
             c,
-            "at the lightest load (run {run}, {in_flight:.1f} requests in flight on average) reading {active_params_b:.1f} B "
+            mean
+            + "at the lightest load (run {run}, {in_flight:.1f} requests in flight on average) reading {active_params_b:.1f} B "
             "active weights once per step moves {achieved:,.0f} GB/s: {fraction:.1%} of the {peak:,.0f} GB/s of the "
             "{device} (a lower bound: the KV cache is not counted).",
             topic="The bandwidth of the lightest load",
@@ -242,7 +249,9 @@ def say(c: Claim) -> Claim:
     if c.id == "compute_best":
         return wording.say(
             c,
-            "the best run ({run}) does {achieved:,.0f} TFLOP/s (2 x active parameters per prompt or output token): "
+            mean
+            + ("the best load" if ev.get("repeats") else "the best run")
+            + " ({run}) does {achieved:,.0f} TFLOP/s (2 x active parameters per prompt or output token): "
             "{fraction:.1%} of the {device}'s dense {precision} peak of {peak:,.0f} TFLOP/s.",
             topic="The compute of the best run",
         )
@@ -260,7 +269,23 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) ->
     runs = "one run" if len(r) == 1 else f"{len(r)} runs"
     levels = r.loc[~serving.apart(r, variable), variable].nunique()
     how = f"swept over {variable.replace('_', ' ')}" if levels > 1 else "at a single load level"
-    return f"This page reads {files}: {runs} of {models}, {how}{kept}."
+    return f"This page reads {files}: {runs} of {models}, {how}{kept}.{series_sentence(r, variable)}"
+
+
+def series_sentence(r: pd.DataFrame, variable: str) -> str:
+    """When the curve's runs form several series (models, deployments or datasets): which they are,
+    and that the knee and growth sentences speak of the first; nothing for one series."""
+    curve = r[~serving.apart(r, variable)]
+    if curve.empty or "model" not in curve:
+        return ""
+    counts = serving.series_key(curve).value_counts(sort=False)
+    if len(counts) < 2:
+        return ""
+    listed = wording.join([f"{name} ({n} run{'' if n == 1 else 's'})" for name, n in counts.items()])
+    return (
+        f" They form {len(counts)} series, each its own curve: {listed}; the knee and growth sentences below "
+        f"are about the first."
+    )
 
 
 def repeats_sentence(r: pd.DataFrame) -> str:
@@ -351,15 +376,16 @@ def pareto_sentence(r: pd.DataFrame) -> str:
 
 
 def _label_points(ax, xs, ys, labels, **kw) -> None:
-    """Annotate points, once per label near the same place (runs of several series at one load)."""
-    seen = set()
+    """Annotate points, once per label within a tenth of a decade of the same label (runs of several
+    series, or repeats, at one load)."""
+    seen: dict[str, list[tuple[float, float]]] = {}
     for x, y, text in zip(xs, ys, labels, strict=True):
         if not (np.isfinite(x) and np.isfinite(y)) or x <= 0 or y <= 0:
             continue
-        key = (text, round(np.log10(x), 1), round(np.log10(y), 1))
-        if key in seen:
+        at = (np.log10(x), np.log10(y))
+        if any(abs(at[0] - a) < 0.1 and abs(at[1] - b) < 0.1 for a, b in seen.get(text, [])):
             continue
-        seen.add(key)
+        seen.setdefault(text, []).append(at)
         ax.annotate(text, (x, y), textcoords="offset points", **kw)
 
 
