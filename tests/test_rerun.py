@@ -39,7 +39,12 @@ def test_parse_value_like_papermill(text, value):
 
 
 def test_setup_call_read_from_the_notebook():
-    assert rerun.setup_call("batch_saturation")["tools"] == ("hf-batch-sweep", "vllm-bench-offline", "mlperf-loadgen")
+    assert rerun.setup_call("batch_saturation")["tools"] == (
+        "hf-batch-sweep",
+        "vllm-bench-offline",
+        "mlperf-loadgen",
+        "trtllm-bench",
+    )
     assert rerun.setup_call("data_catalogue") == {"paths": ("raw_dir",)}
 
 

@@ -383,6 +383,7 @@ def points(
         "offload_why",
         "may_fit_in_cache",
         "active_params_b",
+        "params_b",
     ]
     res = pd.DataFrame(out, columns=list(dict.fromkeys(cols)))
     num = ["peak_gb_s", "peak_tflops", "ridge", "bytes_per_token", "bandwidth_gb_s", "fraction_of_peak"]
@@ -406,14 +407,132 @@ def decode_points(
 
 
 def label(row) -> str:
-    """A short label for a point: the model file's stem, else the model string, else the line of
-    the output it came from."""
+    """A short label for a point: the model file's stem, else the model string (marked when it is a
+    vLLM latency run), else the line of the output it came from."""
     f = row.get("model_file")
     if isinstance(f, str) and f:
         s = re.sub(r"\.gguf$", "", f)
         return re.sub(r"-0000\d-of-0000\d$", "", s)
     m = row.get("model")
     if isinstance(m, str) and m.strip():
-        return m
+        return f"{m} (vLLM latency)" if row.get("tool") == "vllm-bench-offline" else m
     line = row.get("line")
     return f"the model on line {int(line)}" if line is not None and not pd.isna(line) else "an unnamed model"
+
+
+# --- vLLM `bench latency` at batch 1 ------------------------------------------------------------------
+
+#: vLLM `--dtype` -> (precision, bytes per weight). `auto` (also vLLM's default, and what an output
+#: without its command line gets) loads the checkpoint's dtype: bf16 for the models of data/models.csv,
+#: an assumption the page states.
+VLLM_DTYPES = {
+    "auto": ("bf16", 2.0),
+    "bfloat16": ("bf16", 2.0),
+    "float16": ("fp16", 2.0),
+    "half": ("fp16", 2.0),
+    "float32": ("fp32", 4.0),
+    "float": ("fp32", 4.0),
+}
+
+#: How a vLLM latency point's rate is read, for the page.
+LOWER_BOUND = (
+    "output_len / mean latency; the latency includes the prefill of the prompt, so this is a lower bound of the "
+    "decode rate"
+)
+
+
+def latency_runs(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per vLLM `bench latency` run: model, batch size, input/output lengths, tensor parallel
+    size, dtype as printed on its command line, mean latency (s), its line, and `why_left_out` (empty
+    for a single-stream run on one device)."""
+    cols = ["run", "model", "batch_size", "input_len", "output_len", "tensor_parallel", "dtype", "latency_s", "line"]
+    if df.empty or "tool" not in df:
+        return pd.DataFrame(columns=cols + ["why_left_out"])
+    d = df[(df["tool"] == "vllm-bench-offline") & (df["metric"] == "latency") & (df["statistic"] == "mean")]
+    if "benchmark" in d:
+        d = d[d["benchmark"] == "latency"]
+    out = pd.DataFrame({c: d[c] if c in d else np.nan for c in cols[:-2]}, columns=cols)
+    out["latency_s"], out["line"] = d["value"], d["line"]
+    why = []
+    for _, r in out.iterrows():
+        b, tp = r["batch_size"], r["tensor_parallel"]
+        if pd.isna(b):
+            why.append("its batch size is not printed (vLLM's default is 8)")
+        elif b != 1:
+            why.append(f"batch {b:g}: each step serves {b:g} sequences, not one stream")
+        elif pd.notna(tp) and tp > 1:
+            why.append(f"tensor parallel {tp:g}: the weights are split over {tp:g} GPUs")
+        elif pd.isna(r["output_len"]) or not r["latency_s"] > 0:
+            why.append("its output length or latency is missing")
+        elif not isinstance(r["model"], str) or not r["model"].strip():
+            why.append("it names no model")
+        elif str(r["dtype"]).lower() not in VLLM_DTYPES and isinstance(r["dtype"], str):
+            why.append(f"--dtype {r['dtype']} has no known bytes per weight")
+        else:
+            why.append("")
+    out["why_left_out"] = why
+    return out.reset_index(drop=True)
+
+
+def latency_points(
+    runs: pd.DataFrame, gpu: str = "", peak_bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0
+) -> pd.DataFrame:
+    """The single-stream runs of `latency_runs` as rows of `points`' table: rate = output_len / mean
+    latency (a lower bound of the decode rate: the latency includes the prefill), bytes per token =
+    active parameters x bytes per weight of the dtype, against the device given by `gpu` or the peaks
+    (the output names none: otherwise unknown, never assumed)."""
+    d = runs[runs["why_left_out"] == ""] if len(runs) else runs
+    rows = []
+    for _, r in d.iterrows():
+        pk = choose_peak(gpu, {"mode": "gpu"}, peak_bandwidth_gb_s, peak_tflops)
+        size = model_size(override_table(None), None, r["model"])
+        given = r["dtype"] if isinstance(r["dtype"], str) else "auto"
+        prec, bpw = VLLM_DTYPES[given.lower()]
+        active = size["active_params_b"]
+        bytes_tok = active * 1e9 * bpw if active else None
+        rate = float(r["output_len"]) / float(r["latency_s"])
+        said = ", assumed: vLLM's default --dtype auto loads the checkpoint's dtype" if given.lower() == "auto" else ""
+        bw = bytes_tok * rate / 1e9 if bytes_tok else None
+        flops_tok = 2 * active * 1e9 if active else None
+        rows.append(
+            {
+                "tool": "vllm-bench-offline",
+                "model": r["model"],
+                "test": f"vLLM bench latency, batch 1, {r['input_len']:g} prompt + {r['output_len']:g} new tokens",
+                "line": int(r["line"]),
+                "rate": rate,
+                "rate_std": np.nan,
+                "rate_kind": "lower bound",
+                "latency_s": float(r["latency_s"]),
+                "output_len": float(r["output_len"]),
+                "input_len": float(r["input_len"]),
+                "mode": "gpu",
+                "model_key": r["model"],
+                "device": pk.device,
+                "peak_gb_s": pk.bandwidth_gb_s,
+                "peak_tflops": pk.tflops,
+                "peak_source": pk.source,
+                "ridge": pk.ridge,
+                "architecture": size["architecture"],
+                "params_b": size["params_b"],
+                "active_params_b": active,
+                "size_source": size["size_source"],
+                "file_gib": np.nan,
+                "bytes_per_token": bytes_tok,
+                "bytes_source": f"{active:g}B active params x {bpw:g} bytes ({prec}{said})" if active else "unknown",
+                "bandwidth_gb_s": bw,
+                "fraction_of_peak": bw / pk.bandwidth_gb_s if bw and pk.bandwidth_gb_s else None,
+                "ceiling_tok_s": pk.bandwidth_gb_s * 1e9 / bytes_tok if bytes_tok and pk.bandwidth_gb_s else None,
+                "intensity_flop_per_byte": flops_tok / bytes_tok if flops_tok and bytes_tok else None,
+                "achieved_tflops": flops_tok * rate / 1e12 if flops_tok else None,
+                "compute_fraction": flops_tok * rate / 1e12 / pk.tflops if flops_tok and pk.tflops else None,
+                "offload": "full",
+                "offload_why": "",
+                "may_fit_in_cache": bool(bytes_tok is not None and bytes_tok < CACHE_BYTES),
+            }
+        )
+    res = pd.DataFrame(rows)
+    for c in ("peak_gb_s", "peak_tflops", "ridge", "bytes_per_token", "bandwidth_gb_s", "fraction_of_peak"):
+        if c in res:
+            res[c] = pd.to_numeric(res[c], errors="coerce")
+    return res

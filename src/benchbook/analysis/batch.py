@@ -88,7 +88,7 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Offline-throughput tools the chapter also reads: one point per run, not a batch sweep.
-OFFLINE_TOOLS = ("vllm-bench-offline", "mlperf-loadgen")
+OFFLINE_TOOLS = ("vllm-bench-offline", "mlperf-loadgen", "trtllm-bench")
 #: vLLM's `--dtype auto` loads the checkpoint's dtype, bf16 for the models of data/models.csv (an
 #: assumption the page states: the offline outputs print no dtype).
 OFFLINE_DTYPE = "bf16"
@@ -103,14 +103,30 @@ _RUN_COLUMNS = [
     "output_tok_s",
     "total_tok_s",
     "latency_s",
+    "max_batch_size",
+    "precision",
 ]
+
+#: trtllm-bench `Quantization` values whose matmuls run at a narrower precision than bf16 (the peak
+#: its compute is set against); any other value, `None` included, is bf16.
+QUANT_PRECISION = {"fp8": "fp8", "fp8_block_scales": "fp8", "nvfp4": "fp4", "fp4": "fp4"}
+
+
+def _metadata(text) -> dict[str, str]:
+    """The `key=value; ...` metadata of a row as a dict (empty when there is none)."""
+    if not isinstance(text, str):
+        return {}
+    return dict(kv.split("=", 1) for kv in (x.strip() for x in text.split(";")) if "=" in kv)
 
 
 def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
     """One row per offline run: vLLM `bench throughput` (output and total tok/s; no batch size, the
     engine batches as it goes), vLLM `bench latency` (`--batch-size` prompts, `--output-len` new
-    tokens, mean seconds per batch; its output tok/s = batch x output_len / latency) and MLPerf
-    LoadGen Offline (generated tok/s; the summary names neither the model nor a batch)."""
+    tokens, mean seconds per batch; its output tok/s = batch x output_len / latency), MLPerf
+    LoadGen Offline (generated tok/s; the summary names neither the model nor a batch) and
+    `trtllm-bench throughput` (output and total tok/s; the engine batches up to its max runtime batch
+    size, kept from the row metadata as `max_batch_size`, not a batch the run set). A
+    `trtllm-bench latency` report, when its command line says so, is not offline throughput: left out."""
     rows = []
     v = df[df["tool"] == "vllm-bench-offline"]
     for (source, run, bench), g in v.groupby(["source", "run", "benchmark"], sort=False) if len(v) else []:
@@ -130,6 +146,8 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 output_tok_s=out,
                 total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
                 latency_s=lat,
+                max_batch_size=np.nan,
+                precision=OFFLINE_DTYPE,
             )
         )
     m = df[df["tool"] == "mlperf-loadgen"]
@@ -148,6 +166,30 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 output_tok_s=val.get(("output_throughput", "value"), np.nan),
                 total_tok_s=np.nan,
                 latency_s=np.nan,
+                max_batch_size=np.nan,
+                precision=OFFLINE_DTYPE,
+            )
+        )
+    t = df[df["tool"] == "trtllm-bench"]
+    for (source, run), g in t.groupby(["source", "run"], sort=False) if len(t) else []:
+        meta = _metadata(g["metadata"].iat[0] if "metadata" in g else None)
+        if meta.get("subcommand") == "latency":
+            continue
+        val = {(mm, s): x for mm, s, x in zip(g["metric"], g["statistic"], g["value"], strict=True)}
+        rows.append(
+            dict(
+                source=source,
+                run=run,
+                tool="trtllm-bench",
+                benchmark="throughput",
+                model=g["model"].iat[0] if isinstance(g["model"].iat[0], str) else "",
+                batch_size=np.nan,
+                output_len=val.get(("output_length", "mean"), np.nan),
+                output_tok_s=val.get(("output_throughput", "value"), np.nan),
+                total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
+                latency_s=np.nan,
+                max_batch_size=pd.to_numeric(meta.get("max_batch_size"), errors="coerce"),
+                precision=QUANT_PRECISION.get(meta.get("quantization", "").lower(), OFFLINE_DTYPE),
             )
         )
     return pd.DataFrame(rows, columns=_RUN_COLUMNS)
@@ -177,11 +219,11 @@ def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
-    """The offline runs with no batch setting (vLLM `bench throughput`, MLPerf Offline), each one
-    point: its compute, 2 x active parameters x tokens processed per second (prompt + output when
-    the run prints both, else output only: a lower bound), and that as a fraction of the device's
-    dense bf16 peak (NaN when the device is only assumed). No bandwidth: without the batch the step
-    rate is unknown."""
+    """The offline runs with no batch setting (vLLM `bench throughput`, MLPerf Offline, `trtllm-bench
+    throughput`), each one point: its compute, 2 x active parameters x tokens processed per second
+    (prompt + output when the run prints both, else output only: a lower bound), and that as a
+    fraction of the device's dense peak at the run's `precision` (NaN when the device is only
+    assumed). No bandwidth: without the batch the step rate is unknown."""
     d = runs[runs["batch_size"].isna()].copy()
     p = d["model"].map(params_b).astype(float) * 1e9
     d["tokens_counted"] = np.where(
@@ -189,7 +231,8 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     )
     d["achieved_tflops"] = 2 * p * d["total_tok_s"].fillna(d["output_tok_s"]) / 1e12
     known = peaks is not None and peaks.source != "assumed"  # an assumed device's peak is no yardstick
-    d["peak_tflops"] = (peaks.peak_tflops(OFFLINE_DTYPE) if known else None) or np.nan
+    d["precision"] = d["precision"].fillna(OFFLINE_DTYPE) if "precision" in d else OFFLINE_DTYPE
+    d["peak_tflops"] = [(peaks.peak_tflops(x) if known else None) or np.nan for x in d["precision"]]
     d["compute_fraction"] = d["achieved_tflops"] / d["peak_tflops"]
     return d.reset_index(drop=True)
 

@@ -26,9 +26,14 @@ def suspects(p: pd.Series) -> list[str]:
         out.append(f"the device ({p['device']} was read from the output and another device has another peak)")
     elif src == "parameter":
         out.append(f"the device given as a parameter ({p['device']}) may not be the one the run used")
+    vllm = p.get("rate_kind") == "lower bound"
     out.append(
-        "several GPUs (llama-bench splits the layers over every visible GPU by default and their bandwidths add)"
+        "several GPUs (a tensor-parallel vLLM run splits the weights and their bandwidths add)"
+        if vllm
+        else "several GPUs (llama-bench splits the layers over every visible GPU by default and their bandwidths add)"
     )
+    if vllm:
+        out.append("a wrong bytes per weight (bf16 is assumed for `--dtype auto`: a quantized checkpoint reads fewer)")
     if p.get("architecture") == "dense":
         out.append("an MoE model counted as dense (its name matched no MoE pattern so all its weights were counted)")
     else:
@@ -67,6 +72,8 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "line": int(p["line"]),
         "suspects": suspects(p),
     }
+    if p.get("rate_kind") == "lower bound":  # vLLM latency: output_len / latency, prefill included
+        ev["rate_lower_bound"] = True
     return make(claim_id, "fraction_of_peak", "bytes per token x rate / peak bandwidth; above 1 is implausible", ev)
 
 
@@ -86,6 +93,11 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
     c = make(claim_id, "bound", "fractions of the two roofs against the threshold, intensity against the ridge", ev)
     if p.get("offload") == "partial" and c.status != "implausible":
         return c.withhold("the model is partly offloaded, so its weights stream over two memory buses")
+    if p.get("rate_kind") == "lower bound" and c.status == "shown" and c.evidence["verdict"] != "memory-bandwidth":
+        return c.withhold(
+            "its rate is a lower bound (the latency includes the prefill), so a low share of the peaks does not show "
+            "that something besides the weights limits it"
+        )
     if p.get("may_fit_in_cache") and c.status == "shown":
         return c.withhold(
             "its weights are small enough to stay in on-chip cache between tokens, so memory need not limit it"
@@ -94,8 +106,11 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
 
 
 def size_trend(pts: pd.DataFrame) -> Claim:
-    """Among dense models fully on one device, the fraction of peak rises with the bytes per token."""
+    """Among dense models fully on one device, the fraction of peak rises with the bytes per token (measured
+    decode rates only)."""
     d = pts[(pts["architecture"] == "dense") & (pts["offload"] == "full") & pts["fraction_of_peak"].notna()]
+    if "rate_kind" in d:  # a lower-bound rate (vLLM latency, prefill included) is no point of a trend
+        d = d[d["rate_kind"] != "lower bound"]
     if "may_fit_in_cache" in d:
         d = d[~d["may_fit_in_cache"].astype(bool)]
     if len(d):

@@ -48,6 +48,7 @@ SETTINGS = {
     "batch_size": "float64",
     "num_prompts": "float64",
     "tensor_parallel": "float64",
+    "dtype": "str",
 }
 
 METRICS = {
@@ -85,6 +86,7 @@ _OPTIONS = {
     "num_prompts": "num_prompts",
     "tensor_parallel_size": "tensor_parallel",
     "tp": "tensor_parallel",
+    "dtype": "dtype",
 }
 _NUMERIC = {"input_len", "output_len", "batch_size", "num_prompts", "tensor_parallel"}
 
@@ -179,6 +181,7 @@ def _text(text: str | Lines, source: str):
             "benchmark": kind,
             "model": found.get("model"),
             "dataset": found.get("dataset"),
+            "dtype": found.get("dtype"),
             **{
                 c: found.get(c, math.nan)
                 for c in ("input_len", "output_len", "batch_size", "num_prompts", "tensor_parallel")
@@ -187,7 +190,7 @@ def _text(text: str | Lines, source: str):
             "stats": set(),
         }
         if cmd_kind is not None and cmd_kind != kind:
-            run["model"] = run["dataset"] = None
+            run["model"] = run["dataset"] = run["dtype"] = None
             for c in _NUMERIC:
                 run[c] = math.nan
         runs.append(run)
@@ -305,7 +308,7 @@ def _json(text: str, source: str, messages: list[str]):
         kind = "throughput"
     else:
         raise ParseError(source, 1, "a JSON object without avg_latency or requests_per_second: not vllm bench output")
-    settings = {"run": "json", "format": "json", "benchmark": kind, "model": None, "dataset": None}
+    settings = {"run": "json", "format": "json", "benchmark": kind, "model": None, "dataset": None, "dtype": None}
     settings.update({c: math.nan for c in _NUMERIC})
 
     def keep(key, value, metric, stat, unit, line=None):

@@ -35,6 +35,11 @@ def _fraction_text(c: Claim) -> str:
             "model would need, not a measure of what the memory delivered."
         )
     src = SOURCE_WORDS.get(ev.get("peak_source"), "")
+    if ev.get("rate_lower_bound"):
+        how += (
+            " The rate is the new tokens over the mean latency of vLLM bench latency, which includes the prefill of "
+            "the prompt: a lower bound of the decode rate, so the bandwidth and its share are lower bounds too."
+        )
     return (
         "`{label}`" + moe + ": {rate:,.2f} tok/s x {gb_per_token:.2f} GB per token = {achieved_gb_s:,.0f} GB/s, "
         "{fraction:.0%} of the {peak:,.0f} GB/s of the {device} (" + src + ")." + how
@@ -48,6 +53,8 @@ def _fraction_withheld(c: Claim) -> str:
             "{topic}: an MoE model whose active parameter count is unknown, so its bytes per token are too; "
             "pass moe_active_params."
         )
+    if ev.get("bytes_per_token") is None and ev.get("rate_lower_bound"):
+        return "{topic}: the model table has no size for this model, so the bytes read per token are unknown."
     if ev.get("bytes_per_token") is None:
         return "{topic}: the output prints no model size, so the bytes read per token are unknown."
     if ev.get("mode") == "cpu" and ev.get("device") is None:
@@ -140,7 +147,28 @@ def input_line(files: str, pts: pd.DataFrame) -> str:
     unknown = int((pts["peak_source"] == "unknown").sum())
     against = f" compared with {wording.join(devs)}" if devs else ""
     miss = f"; {unknown} of them on a device with no known peak" if unknown else ""
-    return f"Input: {files}; {len(pts)} generation result(s){span}{against}{miss}."
+    n_vllm = int((pts["rate_kind"] == "lower bound").sum()) if "rate_kind" in pts else 0
+    vllm = f" ({n_vllm} of them vLLM bench latency runs at batch 1)" if n_vllm else ""
+    return f"Input: {files}; {len(pts)} generation result(s){vllm}{span}{against}{miss}."
+
+
+def latency_note(runs: pd.DataFrame) -> str | None:
+    """What the page says of the input's vLLM `bench latency` runs: how their rate is read, and each
+    run left out with why (None when the input has none)."""
+    if runs is None or runs.empty:
+        return None
+    used = int((runs["why_left_out"] == "").sum())
+    out = runs[runs["why_left_out"] != ""]
+    parts = []
+    if used:
+        parts.append(
+            f"{used} vLLM bench latency run(s) at batch 1 are placed as generation results: rate = "
+            f"{bandwidth.LOWER_BOUND}; bytes per token = active parameters x bytes per weight of `--dtype`."
+        )
+    for _, r in out.iterrows():
+        name = r["run"] if isinstance(r["run"], str) and r["run"] else f"line {int(r['line'])}"
+        parts.append(f"The vLLM bench latency run {name!r} (line {int(r['line'])}) is left out: {r['why_left_out']}.")
+    return " ".join(parts)
 
 
 def coverage_note(n: int) -> str | None:
@@ -148,7 +176,8 @@ def coverage_note(n: int) -> str | None:
     if n == 0:
         return (
             "**The input holds no generation (tg) result from an empty cache**, so there is nothing to place "
-            "under the roofline: every verdict below is withheld. Run llama-bench with `-n 128` (the default)."
+            "under the roofline: every verdict below is withheld. Run llama-bench with `-n 128` (the default), "
+            "or vllm bench latency with `--batch-size 1`."
         )
     if n == 1:
         return (

@@ -123,9 +123,11 @@ def say(c: Claim) -> Claim:
 # --- descriptions of the data --------------------------------------------------------------------
 
 
-def inputs_sentence(files: str, sw: pd.DataFrame) -> str:
-    """What the page reads, from the data only."""
-    models = ", ".join(sorted(set(sw["model"]) - {""})) or "a model the output does not name"
+def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = None) -> str:
+    """What the page reads, from the data only (`runs`: `analysis.batch.offline_runs`, whose runs with
+    no batch setting are counted apart)."""
+    alone = runs[runs["batch_size"].isna()] if runs is not None else pd.DataFrame(columns=["model"])
+    models = ", ".join(sorted((set(sw["model"]) | set(alone["model"])) - {""})) or "a model the output does not name"
     gpus = ", ".join(sorted(set(sw["gpu"]) - {""}))
     fws = ", ".join(sorted(set(sw["framework"]) - {""}))
     dts = ", ".join(sorted(set(sw.loc[sw["has_result"], "dtype"])))
@@ -141,7 +143,8 @@ def inputs_sentence(files: str, sw: pd.DataFrame) -> str:
         + (f" on {gpus}" if gpus else ", GPU not named")
         + (f"; dtypes with results: {dts}" if dts else "; no dtype with a result")
         + f"; {span}"
-        + (f"; {tokens} new tokens per sequence." if tokens else ".")
+        + (f"; {tokens} new tokens per sequence" if tokens else "")
+        + (f"; {len(alone)} run(s) with no batch setting (see below)." if len(alone) else ".")
     )
 
 
@@ -420,12 +423,19 @@ OFFLINE_MISSING = {
     "output tok/s": "not printed",
     "prompt + output tok/s": "not printed",
     "TFLOP/s": "model size unknown",
-    "of bf16 peak": "device not named",
+    "of peak": "device not named, or no peak at this precision",
+    "max batch": "not a setting of this tool",
+}
+
+_OFFLINE_LABELS = {
+    "mlperf-loadgen": "MLPerf Offline",
+    "trtllm-bench": "trtllm-bench {}",
+    "vllm-bench-offline": "vLLM bench {}",
 }
 
 
 def _offline_label(tool: str, benchmark: str) -> str:
-    return "MLPerf Offline" if tool == "mlperf-loadgen" else f"vLLM bench {benchmark}"
+    return _OFFLINE_LABELS[tool].format(benchmark)
 
 
 def offline_table(pts: pd.DataFrame) -> pd.DataFrame:
@@ -437,7 +447,9 @@ def offline_table(pts: pd.DataFrame) -> pd.DataFrame:
             "output tok/s": pts["output_tok_s"].round(1),
             "prompt + output tok/s": pts["total_tok_s"].round(1),
             "TFLOP/s": pts["achieved_tflops"].round(1),
-            "of bf16 peak": pts["compute_fraction"].round(3),
+            "precision": pts["precision"],
+            "of peak": pts["compute_fraction"].round(3),
+            "max batch": pts["max_batch_size"],
         }
     )
 
@@ -460,19 +472,27 @@ def offline_sentence(pts: pd.DataFrame, peaks) -> str:
         else:
             parts.append(what + "no throughput printed")
             continue
+        if np.isfinite(r["max_batch_size"]):
+            what += f" (the engine's max runtime batch size, a ceiling it batched under: {r['max_batch_size']:.0f})"
+        prec = r["precision"]
         if np.isfinite(r["compute_fraction"]) and r["compute_fraction"] > 1:
             what += (
                 f", {r['achieved_tflops']:,.0f} TFLOP/s, {r['compute_fraction']:.0%} of one {peaks.device}'s dense "
-                "bf16 peak: beyond one device, so not a result (likely several GPUs, as MLPerf systems have, or "
+                f"{prec} peak: beyond one device, so not a result (likely several GPUs, as MLPerf systems have, or "
                 "the wrong model size)"
             )
         elif np.isfinite(r["compute_fraction"]):
             what += (
                 f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']}, "
-                f"{r['compute_fraction']:.0%} of the {peaks.device}'s dense bf16 peak"
+                f"{r['compute_fraction']:.0%} of the {peaks.device}'s dense {prec} peak"
             )
         elif not np.isfinite(r["achieved_tflops"]):
             what += ", with no compute given: the output names no model the model table knows (pass params_b)"
+        elif peaks is not None and peaks.source != "assumed":
+            what += (
+                f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']} (no fraction of a peak: "
+                f"the hardware table has no dense {prec} figure for the {peaks.device})"
+            )
         else:
             what += (
                 f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']} (no fraction of a peak: "
@@ -493,7 +513,7 @@ def audit_sentence(n: int, ok: int, bigcode: bool) -> str:
     tools print neither."""
     if not bigcode:
         return (
-            "The offline outputs (vLLM, MLPerf) print no per-batch table: no 'oom' padding to read and no "
+            "The offline outputs (vLLM, MLPerf, TensorRT-LLM) print no per-batch table: no 'oom' padding to read and no "
             "derived column to recompute."
         )
     return (

@@ -1,0 +1,93 @@
+"""vLLM `bench latency` at batch 1 in the bandwidth roofline: rate = output_len / mean latency (a lower bound:
+prefill included), bytes per token = active params x bytes per weight of --dtype, the same fraction_of_peak
+and bound claims as llama-bench rows; runs at a larger batch, tensor parallel or without a batch size left out."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook import config, ingest
+from benchbook.analysis import bandwidth
+from benchbook.claims import bandwidth as claims
+from benchbook.presentation import bandwidth as show
+
+A100_GB_S = 2039.0  # data/hardware.csv, A100-SXM4-80GB
+
+
+def run(model, latency, *, batch="1", dtype=None, tp=None, out=128):
+    opts = f"--model {model} --input-len 32 --output-len {out}" + (f" --batch-size {batch}" if batch else "")
+    opts += (f" --dtype {dtype}" if dtype else "") + (f" --tensor-parallel-size {tp}" if tp else "")
+    return f"## {model} {batch} {dtype} {tp}\n\n```sh\nvllm bench latency {opts}\n```\n\nAvg latency: {latency} seconds\n\n"
+
+
+@pytest.fixture
+def runs(tmp_path):
+    f = tmp_path / "latency.md"
+    f.write_text(
+        run("meta-llama/Llama-3.1-70B-Instruct", 4.0, dtype="bfloat16")  # 141.1 GB x 32 tok/s = 4,515 GB/s
+        + run("meta-llama/Llama-3.1-8B-Instruct", 2.0, dtype="auto")  # 16.06 GB x 64 tok/s = 1,028 GB/s
+        + run("meta-llama/Llama-3.1-8B-Instruct", 4.0)  # no --dtype: vLLM's default auto; 514 GB/s
+        + run("meta-llama/Llama-3.1-8B-Instruct", 8.0, dtype="float32")  # 32.12 GB x 16 tok/s
+        + run("meta-llama/Llama-3.1-8B-Instruct", 2.0, batch="8")
+        + run("meta-llama/Llama-3.1-8B-Instruct", 2.0, tp="2")
+        + run("meta-llama/Llama-3.1-8B-Instruct", 2.0, batch=None),
+        encoding="utf-8",
+    )
+    return bandwidth.latency_runs(ingest.read_all([f], tool="vllm-bench-offline")[0])
+
+
+def test_only_single_stream_runs_on_one_gpu_are_placed(runs):
+    assert list(runs["why_left_out"] == "") == [True] * 4 + [False] * 3
+    why = runs["why_left_out"].tolist()[4:]
+    assert why[0].startswith("batch 8") and why[1].startswith("tensor parallel 2") and "not printed" in why[2]
+    note = show.latency_note(runs)
+    assert note.startswith("4 vLLM bench latency run(s) at batch 1") and note.count("is left out") == 3
+
+
+def test_bytes_rate_and_fraction_known_answers(runs):
+    pts = bandwidth.latency_points(runs, "A100-SXM4-80GB")
+    assert pts["bytes_per_token"].tolist() == pytest.approx([141.1e9, 16.06e9, 16.06e9, 32.12e9])
+    assert pts["rate"].tolist() == [32.0, 64.0, 32.0, 16.0]
+    assert pts["bandwidth_gb_s"].tolist() == pytest.approx([4515.2, 1027.84, 513.92, 513.92])
+    assert pts["fraction_of_peak"].tolist() == pytest.approx([x / A100_GB_S for x in (4515.2, 1027.84, 513.92, 513.92)])
+    assert (
+        "assumed: vLLM's default --dtype auto" in pts["bytes_source"].iat[1]
+        and "assumed" not in pts["bytes_source"].iat[0]
+    )
+    assert "--dtype auto" in pts["bytes_source"].iat[2]  # no --dtype printed: vLLM's default
+    assert bandwidth.label(pts.iloc[0]) == "meta-llama/Llama-3.1-70B-Instruct (vLLM latency)"
+
+
+def test_claims_both_ways(runs):
+    pts = bandwidth.latency_points(runs, "A100-SXM4-80GB")
+    frac = [claims.fraction(p, f"bw_{i}") for i, (_, p) in enumerate(pts.iterrows())]
+    assert [c.status for c in frac] == ["implausible", "shown", "shown", "shown"]  # 70B: 221 % of an A100
+    assert all(c.evidence["rate_lower_bound"] for c in frac)
+    assert "lower bound of the decode rate" in show.word(frac[1]).text
+    assert "tensor-parallel vLLM run" in show.word(frac[0]).text
+    bound = [claims.bound(p, f"b_{i}", 0.5) for i, (_, p) in enumerate(pts.iterrows())]
+    assert [c.status for c in bound[:3]] == ["implausible", "shown", "withheld"]
+    assert bound[1].evidence["verdict"] == "memory-bandwidth"  # a lower bound at 50 %: the real share is higher
+    assert "lower bound" in bound[2].reason  # 25 % of a lower bound says nothing of overhead
+    measured = pts.iloc[2].drop("rate_kind")  # the same numbers as a measured decode rate: overhead is shown
+    c = claims.bound(measured, "b", 0.5)
+    assert (c.status, c.evidence["verdict"]) == ("shown", "overhead")
+
+
+def test_no_device_named_no_fraction(runs):
+    pts = bandwidth.latency_points(runs)
+    assert pts["peak_source"].eq("unknown").all() and pts["fraction_of_peak"].isna().all()
+    assert claims.fraction(pts.iloc[1], "bw").status == "withheld"
+
+
+def test_lower_bounds_stay_out_of_the_size_trend(runs):
+    pts = bandwidth.latency_points(runs, "A100-SXM4-80GB")
+    assert claims.size_trend(pts).evidence["xs"] == []
+
+
+def test_real_fixture_batch_8_is_left_out():
+    df = ingest.read_all([config.FIXTURES_DIR / "vllm-bench-offline" / "young_tw_llama31_70b_rocm.md"])[0]
+    assert set(df.loc[df["benchmark"] == "throughput", "dtype"]) == {"auto"}  # --dtype auto on its command line
+    r = bandwidth.latency_runs(df)
+    assert len(r) == 1 and r["why_left_out"].iat[0].startswith("batch 8")
+    assert bandwidth.latency_points(r).empty
