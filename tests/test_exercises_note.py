@@ -20,3 +20,18 @@ def test_the_note_names_the_books_data_and_this_run():
     assert note.startswith("> **These exercises are about the book's data.**") and ":::" not in note
     assert spec["source"]["default"] in note and "other values of `source` and `gpu`" in note
     assert "/home/me" not in note  # a reader's path never reaches the page
+
+
+def test_claims_withheld_for_one_reason_are_said_once():
+    from benchbook.claims import Ledger, make
+
+    ledger = Ledger("t", [])
+    for cid, topic in [("a", "The decode bandwidth"), ("b", "The prefill compute"), ("c", "TP scaling")]:
+        ledger.add(wording.say(make(cid, "anomaly", "r", {"n": 1, "count": 0}), "shown", topic=topic))
+    ledger.add(wording.say(make("d", "anomaly", "r", {"n": 2, "count": 1}), "Two of them.", topic="x"))
+    ledger.add(wording.say(make("e", "anomaly", "r", {"n": 0}), "shown", topic="The last"))
+    text = wording.together(ledger, ["a", "b", "c", "d", "e"])
+    assert text == (
+        "The decode bandwidth, the prefill compute and TP scaling: not stated for this input, because no "
+        "instance found. Two of them. The last: not stated for this input, because nothing to check."
+    )

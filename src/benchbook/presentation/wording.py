@@ -101,6 +101,34 @@ def block(ledger: Ledger, ids=None) -> str:
     return "\n\n".join(c.text for c in ledger.claims if want is None or c.id in want)
 
 
+def together(ledger: Ledger, ids) -> str:
+    """The named claims as one paragraph, in the order given; consecutive claims withheld for the same
+    reason are said once ("A, B and C: not stated for this input, because R."), so a page run on an
+    input that lacks one thing does not repeat the same reason under every verdict."""
+    by_id = {c.id: c for c in ledger.claims}
+    out: list[tuple[list[str], str | None, str]] = []  # (topics, reason, text)
+    for cid in ids:
+        c = by_id.get(cid)
+        if c is None:
+            continue
+        tail = f": not stated for this input, because {c.reason}."
+        if c.status == "withheld" and c.text.endswith(tail):
+            topic = c.text[: -len(tail)]
+            if out and out[-1][1] == c.reason:
+                out[-1][0].append(topic)
+                continue
+            out.append(([topic], c.reason, c.text))
+        else:
+            out.append(([], None, c.text))
+    parts = []
+    for topics, reason, text in out:
+        if len(topics) > 1:
+            rest = [t[:1].lower() + t[1:] if t[1:2].islower() else t for t in topics[1:]]
+            text = f"{join([topics[0], *rest])}: not stated for this input, because {reason}."
+        parts.append(text)
+    return " ".join(parts)
+
+
 def exercises_note(spec: dict, changed: dict) -> str:
     """The note above the exercises of a page run on other data or parameters than the book's."""
     default = spec.get("source", {}).get("default")
