@@ -339,11 +339,7 @@ def points(
         out.append(
             {
                 **r.to_dict(),
-                "device": pk.device,
-                "peak_gb_s": pk.bandwidth_gb_s,
-                "peak_tflops": pk.tflops,
-                "peak_source": pk.source,
-                "ridge": pk.ridge,
+                **device_fields(pk),
                 "architecture": size["architecture"],
                 "params_b": total,
                 "active_params_b": active,
@@ -508,11 +504,7 @@ def latency_points(
                 "input_len": float(r["input_len"]),
                 "mode": "gpu",
                 "model_key": r["model"],
-                "device": pk.device,
-                "peak_gb_s": pk.bandwidth_gb_s,
-                "peak_tflops": pk.tflops,
-                "peak_source": pk.source,
-                "ridge": pk.ridge,
+                **device_fields(pk),
                 "architecture": size["architecture"],
                 "params_b": size["params_b"],
                 "active_params_b": active,
@@ -536,3 +528,14 @@ def latency_points(
         if c in res:
             res[c] = pd.to_numeric(res[c], errors="coerce")
     return res
+
+
+def device_fields(pk) -> dict:
+    """The device columns of a placed point: name, peaks, where they came from, and the ridge."""
+    return {
+        "device": pk.device,
+        "peak_gb_s": pk.bandwidth_gb_s,
+        "peak_tflops": pk.tflops,
+        "peak_source": pk.source,
+        "ridge": pk.ridge,
+    }
