@@ -610,3 +610,54 @@ def test_precision_from_the_scheme_name():
         "peak": "fp16",
         "label": "16-bit weights and compute",
     }
+
+
+# --------------------------------------------------------------------------------------------
+# analysis/tp.py survivors (benchmarks/mutation/README.md, third session)
+# --------------------------------------------------------------------------------------------
+
+
+def _pct_row(line: int, mean: float, p50: float, p90: float, metric: str = "decode_token_latency") -> dict:
+    base = {"source": "s", "tp": 2, "section": "", "batch_size": 1, "p99": 99.0, "max": 100.0}
+    return {**base, "line": line, "metric": metric, "mean": mean, "p50": p50, "p90": p90}
+
+
+def test_percentile_inversions_name_each_kind_and_keep_ties_out():
+    w = pd.DataFrame(
+        [
+            _pct_row(1, 10.0, 12.0, 11.0),  # below p50 only
+            _pct_row(2, 12.0, 10.0, 11.0),  # below the mean only
+            _pct_row(3, 12.0, 12.0, 11.0),  # below both
+            _pct_row(4, 10.0, 11.0, 11.0),  # equal to p50: no inversion
+            _pct_row(5, 11.0, 10.0, 11.0),  # equal to the mean: no inversion
+            _pct_row(6, 12.0, 12.0, 11.0, metric="decode_throughput"),  # not a latency
+        ]
+    )
+    inv = tp.percentile_inversions(w)
+    assert inv["line"].tolist() == [1, 2, 3]
+    assert inv["kind"].tolist() == ["p90 < p50", "p90 < mean", "p90 < p50 and p90 < mean"]
+    counts = tp.percentile_counts(w)
+    assert (counts["p90_lt_p50"], counts["p90_lt_mean"], counts["latency_rows"]) == (2, 2, 5)
+
+
+def test_prefill_example_needs_a_printed_throughput():
+    w = _tgi_wide()
+    assert tp.prefill_example(w[w["metric"] != "prefill_throughput"]) is None
+    w.loc[w["metric"] == "prefill_throughput", "mean"] = np.nan
+    assert tp.prefill_example(w) is None
+
+
+def test_nearest_measured_is_the_largest_tp_without_a_per_gpu_cost():
+    flat = tp.ScalingFit(a=40.0, b=0.0, c=6.0, a_err=0, b_err=0, c_err=0, n_points=4, dof=1)
+    assert flat.tp_optimum == math.inf and flat.nearest_measured([8, 1, 4, 2]) == 8
+    fit = tp.ScalingFit(a=40.0, b=2.5, c=6.0, a_err=0, b_err=0, c_err=0, n_points=4, dof=1)
+    assert fit.tp_optimum == pytest.approx(4.0) and fit.nearest_measured([8, 1, 2, 4]) == 4
+
+
+def test_device_peaks_from_the_input_text_and_a_cpu_without_fp16():
+    h = tp.device_peaks(texts=["", "NVIDIA H100 80GB HBM3"])
+    assert (h["device"], h["source"], h["tflops"], h["bandwidth_gb_s"]) == ("H100-SXM5-80GB", "detected", 989.4, 3350.0)
+    a = tp.device_peaks(texts=[""])
+    assert (a["device"], a["source"], a["tflops"]) == ("A100-SXM4-80GB", "assumed", 312.0)
+    cpu = tp.device_peaks(gpu="EPYC-7763")
+    assert cpu["device"] == "EPYC-7763" and math.isnan(cpu["tflops"])

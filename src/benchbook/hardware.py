@@ -119,7 +119,7 @@ class Device:
         peak = self.peak(precision)
         return None if peak is None else peak * 1e12 / (self.bandwidth_gb_s * 1e9)
 
-    # Names the chapters use today (analysis/roofline.GPU), so a Device can stand in for a GPU.
+    # The names `presentation.roofline.plot_roofline` reads from the device it draws.
     @property
     def fp16_tflops(self) -> float | None:
         return self.peak("fp16")

@@ -20,7 +20,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis import roofline
+from benchbook import hardware
 from benchbook.analysis.pareto import fraction_of_peak
 from benchbook.ingest.core import conflicts as ingest_conflicts
 
@@ -364,21 +364,13 @@ def model_size(model: str, printed: dict[str, float], params_b: float = 0.0) -> 
         return params_b, "parameter"
     if model in printed:
         return printed[model], "printed"
-    try:
-        from benchbook import hardware
-
-        size = hardware.model_size(model)
-        if size is not None:
-            return (None, "unknown") if size.active_b is None else (float(size.active_b), "table")
-    except (ImportError, AttributeError, KeyError, ValueError, TypeError):
-        pass
-    try:
-        return roofline.model_params(model)["active_params_b"], "table"
-    except KeyError:
-        pass
+    size = hardware.model_size(model)
+    if size is not None:
+        return (None, "unknown") if size.active_b is None else (float(size.active_b), "table")
     row = TOOL_CONFIGS.get(model.strip().lower())
-    if row is not None:
-        return roofline.model_params(row)["active_params_b"], "tool config"
+    size = hardware.model_size(row) if row is not None else None
+    if size is not None and size.active_b is not None:
+        return float(size.active_b), "tool config"
     return None, "unknown"
 
 

@@ -2,7 +2,7 @@
 
 `source` is `parameter` (the reader named the device or gave a peak), `detected` (the output names
 a device the hardware table knows) or `assumed` (neither: the chapter's default device). Names and
-aliases come from data/hardware.csv; `benchbook.hardware` takes over the matching when it exists.
+aliases come from data/hardware.csv, through `benchbook.hardware`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from benchbook.analysis import roofline
+from benchbook import hardware
 
 #: Table column of the dense peak for each precision a run may compute in.
 PEAK_COLUMNS = {
@@ -64,12 +64,10 @@ def _key(s: str) -> str:
 def _row(name: str) -> pd.Series | None:
     """The hardware-table row whose name or an alias is `name`, or is contained in it (longest match)."""
     try:
-        from benchbook import hardware
-
-        name = getattr(hardware.device(name), "name", name)
-    except (ImportError, AttributeError, KeyError, ValueError, TypeError):
+        name = hardware.device(name).name
+    except (KeyError, ValueError, TypeError):  # not a table name or alias: matched by words below
         pass
-    table = roofline.hardware_table()
+    table = hardware.hardware_table()
     want = f" {_key(name)} "
     best, best_len = None, 0
     for _, r in table.iterrows():

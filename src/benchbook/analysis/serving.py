@@ -348,25 +348,16 @@ def model_size(model: str | None, params_b: float = 0.0) -> tuple[float | None, 
     """(total, active billions of parameters, source) of a model id: the `params_b` parameter, the
     model table (through `benchbook.hardware` when it exists) or a size in the name; (None, None,
     "unknown") when nothing is known."""
-    from benchbook.analysis import roofline
+    from benchbook import hardware
 
     if params_b > 0:
         return params_b, params_b, "parameter"
     if not model or not isinstance(model, str):
         return None, None, "unknown"
-    try:
-        from benchbook import hardware
-
-        size = hardware.model_size(model)
-        if size is not None:  # active_b None: an MoE model whose active count is unknown
-            return size.total_b, size.active_b, str(size.source)
-    except (ImportError, AttributeError, KeyError, ValueError, TypeError):
-        pass
-    try:
-        m = roofline.model_params(model)
-    except KeyError:
+    size = hardware.model_size(model)
+    if size is None:
         return None, None, "unknown"
-    return m["params_b"], m["active_params_b"], m["source"]
+    return size.total_b, size.active_b, str(size.source)  # active_b None: an MoE whose active count is unknown
 
 
 #: The `decode_roofline` columns averaged over the repeats of a load.

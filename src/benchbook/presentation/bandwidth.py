@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis import bandwidth, roofline
+from benchbook import hardware
+from benchbook.analysis import bandwidth
 from benchbook.claims import Claim, Ledger
 from benchbook.presentation import labels, wording
 from benchbook.presentation.plotting import color, message_figure
@@ -361,9 +362,7 @@ def roofline_figure(pts: pd.DataFrame):
     p = p[(p["device"] == dev) & p["intensity_flop_per_byte"].notna()] if dev else p
     if p.empty or pd.isna(p["peak_tflops"].iloc[0]):
         return message_figure("no device with both peaks (bandwidth and compute) to draw a roofline")
-    g = roofline.GPU(
-        dev, np.nan, float(p["peak_gb_s"].iloc[0]), float(p["peak_tflops"].iloc[0]), np.nan, np.nan, "", ""
-    )
+    g = hardware.custom(dev, float(p["peak_gb_s"].iloc[0]), float(p["peak_tflops"].iloc[0]))
     fig, ax = plt.subplots(figsize=(8, 5))
     show = p.assign(label=[bandwidth.label(r) for _, r in p.iterrows()])
     plot_roofline(ax, g, show, hue_col="label", xlim=(0.5, 1000))
