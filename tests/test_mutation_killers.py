@@ -661,3 +661,37 @@ def test_device_peaks_from_the_input_text_and_a_cpu_without_fp16():
     assert (a["device"], a["source"], a["tflops"]) == ("A100-SXM4-80GB", "assumed", 312.0)
     cpu = tp.device_peaks(gpu="EPYC-7763")
     assert cpu["device"] == "EPYC-7763" and math.isnan(cpu["tflops"])
+
+
+def test_combine_drops_only_a_repeated_measurement_and_keeps_the_columns():
+    w = _tgi_wide()
+    again = w.iloc[[0, 1]].assign(source="t", line=[50, 51])  # the same means printed in a second file
+    other = w.iloc[[3]].assign(source="t", line=52, mean=21.0)  # a new measurement
+    out, dropped = tp.combine(pd.concat([w, again, other], ignore_index=True))
+    assert dropped == 2 and list(out.columns) == list(w.columns)
+    assert out["line"].tolist() == [10, 11, 12, 13, 52] and out.index.tolist() == [0, 1, 2, 3, 4]
+
+
+def _budget_rows() -> pd.DataFrame:
+    """Prefill rows: TP 2 section a ran batch 1 and 2, failed at 4; section b ran 1 to 8; TP 4 ran 1 to 4,
+    failed at 8; an unstated TP ran 1, failed at 2. Decode rows of TP 2 section a ran up to 16."""
+    rows = []
+    for tp_, sec, ran, failed in ((2, "a", (1, 2), (4,)), (2, "b", (1, 2, 4, 8), ()), (4, "a", (1, 2, 4), (8,))):
+        rows += [{"tp": tp_, "section": sec, "batch_size": b, "mean": 10.0 * b} for b in ran]
+        rows += [{"tp": tp_, "section": sec, "batch_size": b, "mean": np.nan} for b in failed]
+    rows += [{"tp": np.nan, "section": "c", "batch_size": 1, "mean": 5.0}]
+    rows += [{"tp": np.nan, "section": "c", "batch_size": 2, "mean": np.nan}]
+    w = pd.DataFrame(rows).assign(metric="prefill_latency")
+    dec = pd.DataFrame({"tp": 2, "section": "a", "batch_size": [1, 16], "mean": 1.0, "metric": "decode_token_latency"})
+    return pd.concat([w, dec], ignore_index=True)
+
+
+def test_ran_last_before_failure_both_ways():
+    w = _budget_rows()
+    assert tp.ran_last_before_failure(w, 2, "a", 2)
+    assert tp.ran_last_before_failure(w, 4, "a", 4)
+    assert tp.ran_last_before_failure(w, np.nan, "c", 1)
+    assert not tp.ran_last_before_failure(w, 2, "a", 1)  # not the largest that ran
+    assert not tp.ran_last_before_failure(w, 2, "b", 8)  # nothing larger failed
+    assert not tp.ran_last_before_failure(w, 2, "a", 16, metric="prefill_latency")
+    assert tp.ran_last_before_failure(w, 2, "a", 16, metric="decode_token_latency") is False

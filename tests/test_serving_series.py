@@ -27,3 +27,13 @@ def test_one_dataset_is_one_series_and_says_nothing_of_series():
     one = r[r["dataset"] == "random"]
     assert serving.series_key(one).nunique() == 1 and "dataset" not in serving.series_key(one).iloc[0]
     assert "series" not in show.inputs_sentence("f", one, "request_rate", 0)
+
+
+def test_repeats_are_numbered_in_the_tables_and_single_runs_are_not():
+    sweep = sorted((config.FIXTURES_DIR / "vllm-bench-serve" / "synthetic_sweep").rglob("run=*.json"))
+    r, _ = serving.load(sweep)
+    for t in (show.runs_table(r), show.littles_table(serving.littles_law(r))):
+        assert list(t.columns[:2]) == ["run", "repeat"]
+        assert t.groupby("run")["repeat"].apply(sorted).map(list).tolist() == [[1, 2]] * t["run"].nunique()
+    one, _ = serving.load([FIX / "datacrunch_llama33_70b_online.jsonl"])
+    assert "repeat" not in show.runs_table(one).columns

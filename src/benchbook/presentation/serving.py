@@ -47,10 +47,21 @@ def fmt_x(v, variable: str) -> str:
     return f"{v:g}" if v is not None and np.isfinite(v) else ("no cap" if variable == "max_concurrency" else "inf")
 
 
+def with_repeat(t: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
+    """`t` (a table built row for row from `frame`) with a `repeat` column after `run` when some load
+    ran more than once, so the repeats listed under one label can be told apart."""
+    if frame.empty or serving.repeats(frame).max() < 2:
+        return t
+    n = frame.groupby(serving.load_key(frame), sort=False).cumcount() + 1
+    t = t.reset_index(drop=True)
+    t.insert(1, "repeat", n.to_numpy())
+    return t
+
+
 def runs_table(r: pd.DataFrame) -> pd.DataFrame:
     """The runs as the parser read them, with the columns this input has (an infinite request
     rate is the tool's: every request sent at once)."""
-    return r[[c for c in RUN_COLUMNS if c in r]].rename(columns=RUN_COLUMNS)
+    return with_repeat(r[[c for c in RUN_COLUMNS if c in r]].rename(columns=RUN_COLUMNS), r)
 
 
 def littles_table(lit: pd.DataFrame) -> pd.DataFrame:
@@ -67,14 +78,14 @@ def littles_table(lit: pd.DataFrame) -> pd.DataFrame:
     }
     if t["estimated"].any():
         cols["estimated"] = "latency estimated from TTFT and TPOT"
-    return t[list(cols)].rename(columns=cols)
+    return with_repeat(t[list(cols)].rename(columns=cols), lit)
 
 
 def goodput_bounds_table(gb: pd.DataFrame) -> pd.DataFrame:
     """Per run, the share of requests within both SLOs and the goodput it allows, lower and upper
     bound from the printed percentiles."""
     t = gb.assign(share_lo=100 * gb["share_lo"], share_hi=100 * gb["share_hi"])
-    return t[["run", "request_throughput", "share_lo", "share_hi", "goodput_lo", "goodput_hi"]].rename(
+    t = t[["run", "request_throughput", "share_lo", "share_hi", "goodput_lo", "goodput_hi"]].rename(
         columns={
             "request_throughput": "throughput (req/s)",
             "share_lo": "within both SLOs, at least (%)",
@@ -83,6 +94,7 @@ def goodput_bounds_table(gb: pd.DataFrame) -> pd.DataFrame:
             "goodput_hi": "goodput, at most (req/s)",
         }
     )
+    return with_repeat(t, gb)
 
 
 def exact_goodput_table(ex: pd.DataFrame) -> pd.DataFrame:
