@@ -695,3 +695,162 @@ def test_ran_last_before_failure_both_ways():
     assert not tp.ran_last_before_failure(w, 2, "b", 8)  # nothing larger failed
     assert not tp.ran_last_before_failure(w, 2, "a", 16, metric="prefill_latency")
     assert tp.ran_last_before_failure(w, 2, "a", 16, metric="decode_token_latency") is False
+
+
+def test_percentile_inversion_ties_on_the_other_side_name_one_kind():
+    w = pd.DataFrame([_pct_row(7, 12.0, 11.0, 11.0), _pct_row(8, 11.0, 12.0, 11.0)])
+    assert tp.percentile_inversions(w)["kind"].tolist() == ["p90 < mean", "p90 < p50"]
+
+
+def test_fit_scaling_keeps_parameters_non_negative_and_reads_missing_values():
+    tps = np.array([1, 2, 4, 8, 16])
+    f = tp.fit_scaling(tps, 40.0 / tps + 1.5 * (tps - 1))  # no fixed overhead: c = 0, not 1
+    assert (f.a, f.b) == pytest.approx((40.0, 1.5), rel=1e-4) and abs(f.c) < 0.01
+    assert (f.n_points, f.dof) == (5, 2) and max(f.a_err, f.b_err, f.c_err) < 1e-3
+    g = tp.fit_scaling(tps, 3.0 * (tps - 1) + 6.0)  # nothing splits across GPUs: a = 0, not 1
+    assert abs(g.a) < 0.01 and (g.b, g.c) == pytest.approx((3.0, 6.0), rel=1e-3)
+    h = tp.fit_scaling(tps, 40.0 / tps + 6.0 - 0.5 * (tps - 1))  # a negative per-GPU cost is held at 0
+    assert 0 <= h.b < 1e-9
+    t = pd.Series([1, 2, 4, 8, 16, pd.NA], dtype="Int64")  # the wide table's TP column, one missing
+    y = pd.Series([46.0, 27.5, 20.5, 21.5, 31.0, 1.0], dtype="Float64")
+    m = tp.fit_scaling(t, y)
+    assert m.n_points == 5 and (m.a, m.b, m.c) == pytest.approx((40.0, 1.5, 6.0), rel=1e-4)
+    y[0] = pd.NA
+    assert tp.fit_scaling(t, y).n_points == 4
+
+
+def test_scaling_fits_use_one_phase_each():
+    tps = [1, 2, 4, 8]
+    rows = [
+        {"metric": "decode_token_latency", "batch_size": 1, "tp": t, "mean": 40.0 / t + 1.5 * (t - 1) + 6} for t in tps
+    ]
+    rows += [{"metric": "prefill_latency", "batch_size": 1, "tp": t, "mean": 400.0 / t + 10.0} for t in tps]
+    rows += [{"metric": "decode_throughput", "batch_size": 1, "tp": t, "mean": 1.0} for t in tps]
+    fits = {f["metric"]: f["fit"] for f in tp.scaling_fits(pd.DataFrame(rows))}
+    assert sorted(fits) == ["decode_token_latency", "prefill_latency"]
+    assert fits["decode_token_latency"].a == pytest.approx(40.0, rel=1e-4) and fits["prefill_latency"].n_points == 4
+
+
+def test_roofline_points_kv_traffic_and_an_unstated_tp():
+    w = _tgi_wide(512)
+    w.loc[3, "tp"] = np.nan  # the decode row: TP not stated, counted as tp_unknown
+    pts = tp.roofline_points(
+        w, params_b=7.0, bytes_per_param=2.0, bandwidth_gb_s=2000.0, peak_tflops=300.0, kv_bytes_per_token=1000.0
+    )
+    dec = pts[pts["metric"] == "decode_token_latency"].iloc[0]
+    # weights 14e9 bytes + 4 sequences x (512 + 64 / 2) tokens x 1000 bytes, on one GPU
+    assert dec["tp"] == 1 and dec["bytes_gb"] == pytest.approx((14e9 + 4 * 544 * 1000) / 1e9, rel=1e-12)
+    pre = pts[pts["metric"] == "prefill_latency"].set_index("batch_size")
+    assert pre.loc[4, "bytes_gb"] == pytest.approx((14e9 + 4 * 512 * 1000) / 1e9, rel=1e-12)
+    assert pre.loc[4, "tflop"] == pytest.approx(2 * 7e9 * 4 * 512 / 1e12, rel=1e-12)
+    plain = tp.roofline_points(_tgi_wide(512), 7.0, 2.0, 2000.0, 300.0).set_index(["metric", "batch_size"])
+    p4 = plain.loc[("prefill_latency", 4)]  # no KV traffic counted: the weights alone
+    assert p4["sequence_length"] == 512 and bool(pre.loc[4, "tp_stated"]) and not dec["tp_stated"]
+    assert list(tp.roofline_points(_tgi_wide(512), 7.0, 2.0, 2000.0, 300.0).columns) == [
+        "metric",
+        "tp",
+        "tp_stated",
+        "batch_size",
+        "sequence_length",
+        "quantize",
+        "latency_ms",
+        "line",
+        "bytes_gb",
+        "bytes_per_gpu",
+        "tflop",
+        "achieved_gb_s_per_gpu",
+        "achieved_tflops",
+        "intensity_flop_per_byte",
+        "kv_bytes_per_token",
+        "bandwidth_fraction",
+        "compute_fraction",
+    ]
+    assert (p4["quantize"], p4["latency_ms"], p4["line"], p4["kv_bytes_per_token"]) == ("none", 100.0, 10, 0.0)
+    assert p4["bytes_per_gpu"] == pytest.approx(14e9, rel=1e-14)
+    assert p4["intensity_flop_per_byte"] == pytest.approx(2 * 7e9 * 4 * 512 / 14e9, rel=1e-14)
+    assert p4["bandwidth_fraction"] == pytest.approx(140.0 / 2000.0, rel=1e-14)
+    assert p4["compute_fraction"] == pytest.approx(2 * 7e9 * 4 * 512 / 0.1 / 1e12 / 300.0, rel=1e-14)
+    stated = tp.roofline_points(_tgi_wide(512).assign(tp_stated=True), 7.0, 2.0, 2000.0, 300.0)
+    assert stated["tp_stated"].tolist() == [True] * 3
+    assert p4["bytes_gb"] == pytest.approx(14.0, rel=1e-14)
+    assert p4["achieved_gb_s_per_gpu"] == pytest.approx(14e9 / 0.1 / 1e9, rel=1e-14)
+    assert p4["achieved_tflops"] == pytest.approx(2 * 7e9 * 4 * 512 / 0.1 / 1e12, rel=1e-14)
+    w.loc[3, "decode_length"] = np.nan  # no decode length: the context is the prompt alone
+    d2 = tp.roofline_points(w, 7.0, 2.0, 2000.0, 300.0, kv_bytes_per_token=1000.0, tp_unknown=2)
+    d2 = d2[d2["metric"] == "decode_token_latency"].iloc[0]
+    assert d2["bytes_per_gpu"] == pytest.approx((14e9 + 4 * 512 * 1000) / 2, rel=1e-12)
+    assert d2["tp"] == 2 and d2["bytes_gb"] == pytest.approx((14e9 + 4 * 512 * 1000) / 1e9, rel=1e-12)
+
+
+def test_model_size_from_the_parameter_the_table_or_nothing():
+    assert tp.model_size("anything", params_b=0.5) == {
+        "total_b": 0.5,
+        "active_b": 0.5,
+        "architecture": None,
+        "source": "the params_b parameter",
+    }
+    assert tp.model_size("no-such-model") == {
+        "total_b": None,
+        "active_b": None,
+        "architecture": None,
+        "source": "no parameter count is known for no-such-model",
+    }
+    from benchbook import hardware
+
+    s = hardware.model_size("bigscience/bloomz-7b1")
+    assert tp.model_size("bigscience/bloomz-7b1") == {
+        "total_b": s.total_b,
+        "active_b": s.active_b,
+        "architecture": s.architecture,
+        "source": s.source,
+    }
+
+
+def test_ranked_latency_fastest_first_at_the_smallest_batch():
+    base = {"metric": "decode_token_latency", "min": 9.0, "max": 11.0, "n_runs": 10, "line": 1}
+    rows = [{**base, "tp": t, "batch_size": b, "mean": m} for t, b, m in ((1, 1, 10.0), (2, 1, 8.0), (4, 1, 9.0))]
+    rows += [{**base, "tp": 8, "batch_size": 2, "mean": 1.0}, {**base, "tp": 8, "batch_size": 1, "mean": np.nan}]
+    rows += [{**base, "metric": "prefill_latency", "tp": 8, "batch_size": 1, "mean": 0.5}]
+    r = tp.ranked_latency(pd.DataFrame(rows, index=[10, 11, 12, 13, 14, 15]), "decode_token_latency")
+    assert r["tp"].tolist() == [2, 4, 1] and r.index.tolist() == [0, 1, 2] and "index" not in r
+    assert r["rel_se"].tolist() == pytest.approx([tp.rel_se(m, 9.0, 11.0, 10) for m in (8.0, 9.0, 10.0)])
+    empty = tp.ranked_latency(pd.DataFrame(rows), "decode_total_latency")
+    assert empty.empty and empty["rel_se"].dtype == float
+
+
+def test_roofline_extremes_pick_the_prefill_and_one_tp_has_no_large_tp():
+    cols = ["metric", "tp", "batch_size", "bandwidth_fraction", "compute_fraction"]
+    rp = pd.DataFrame(
+        [
+            ("decode_token_latency", 2, 1, 0.6, 0.9),
+            ("prefill_latency", 2, 1, 0.1, 0.3),
+            ("prefill_latency", 2, 4, 0.1, 0.5),
+        ],
+        columns=cols,
+    )
+    ex = tp.roofline_extremes(rp)
+    assert ex["prefill_best"]["batch_size"] == 4 and ex["prefill_best"]["compute_fraction"] == 0.5
+    assert ex["decode_small_tp"]["tp"] == 2 and ex["decode_large_tp"] is None
+    assert ex["highest"]["metric"] == "decode_token_latency" and ex["highest"]["peak_kind"] == "compute"
+    assert (ex["highest"]["fraction"], ex["n_over_peak"]) == (0.9, 0)
+
+
+def test_roofline_extremes_with_two_tps_and_a_point_over_the_peak():
+    cols = ["metric", "tp", "batch_size", "bandwidth_fraction", "compute_fraction"]
+    rp = pd.DataFrame(
+        [("decode_token_latency", 4, 1, 1.2, 0.1), ("decode_token_latency", 2, 1, 0.6, 0.2)], columns=cols
+    )
+    ex = tp.roofline_extremes(rp)
+    assert (ex["decode_small_tp"]["tp"], ex["decode_large_tp"]["tp"], ex["prefill_best"]) == (2, 4, None)
+    assert (ex["highest"]["peak_kind"], ex["highest"]["fraction"], ex["n_over_peak"]) == ("bandwidth", 1.2, 1)
+    tie = tp.roofline_extremes(pd.DataFrame([("prefill_latency", 1, 1, 0.5, 0.5)], columns=cols))
+    assert tie["highest"]["peak_kind"] == "bandwidth" and tie["decode_small_tp"] is None  # a tie counts as bandwidth
+
+
+def test_at_smallest_batch_needs_two_tps():
+    rows = [(1, 1), (2, 2), (2, 1), (4, 1), (4, 2), (4, 4)]  # (batch size, TP)
+    sc = pd.DataFrame(
+        [{"metric": "decode_token_latency", "batch_size": b, "tp": t} for b, t in rows], index=range(5, 11)
+    )
+    r = tp.at_smallest_batch(sc, "decode_token_latency")
+    assert r["batch_size"].tolist() == [2, 2] and r["tp"].tolist() == [1, 2] and list(r.columns) == list(sc.columns)
