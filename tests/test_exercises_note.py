@@ -14,12 +14,12 @@ def test_defaults_change_nothing_and_a_new_source_is_named():
     assert changed_parameters("perf_per_watt", dict(defaults, df=1)) == {}
 
 
-def test_the_note_names_the_books_data_and_this_run():
+def test_the_note_names_the_books_data_and_this_run(tmp_path):
     spec = declared("tp_scaling")
-    note = wording.exercises_note(spec, {"source": "/home/me/my_run.txt", "gpu": "H100-SXM5-80GB"})
+    note = wording.exercises_note(spec, {"source": str(tmp_path / "my_run.txt"), "gpu": "H100-SXM5-80GB"})
     assert note.startswith("> **These exercises are about the book's data.**") and ":::" not in note
     assert spec["source"]["default"] in note and "other values of `source` and `gpu`" in note
-    assert "/home/me" not in note  # a reader's path never reaches the page
+    assert str(tmp_path) not in note  # a reader's path never reaches the page
 
 
 def test_claims_withheld_for_one_reason_are_said_once():
