@@ -278,11 +278,11 @@ def _finish(sec: _Section, messages: list[str]) -> list[dict]:
         messages.append(f"section '{sec.title}' (line {sec.line}): no block mask printed; sparsity unknown")
     sparsity = sec.sparsity if sec.mask_printed else math.nan
     density = (100.0 - sparsity) / 100.0 if sec.mask_printed else math.nan
-    out = []
-    for r in sec.rows:
-        out.append(
-            row(_ROW, {**r, "mask": sec.mask, "seq_len": sec.seq_len, "sparsity_pct": sparsity, "density": density})
-        )
+    out = [
+        row(_ROW, {**r, "mask": sec.mask, "seq_len": sec.seq_len, "sparsity_pct": sparsity, "density": density})
+        for r in sec.rows
+    ]
+    sec.rows = []  # the dicts are done with: on a large file they would double what the records hold
     return out
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import pandera.pandas as pa
+import pyarrow
 
 #: Columns every tidy table has, in this order; a tool's setting columns go between
 #: `line` and `metric`.
@@ -59,6 +60,7 @@ class Parsed:
 
     def apply_screen(self) -> None:
         """Move the rows `screen` refuses from the table to `rejected`, each with its reason."""
+        release_memory()
         if len(self.table):
             tool = REGISTRY.get(self.tool)
             source = self.table["source"].iat[0]
@@ -69,6 +71,7 @@ class Parsed:
                 parts = [self.rejected, out] if len(self.rejected) else [out]
                 self.rejected = pd.concat(parts, ignore_index=True)
                 self.messages = [*self.messages, *notes]
+            release_memory()
 
 
 @dataclass(frozen=True)
@@ -155,10 +158,14 @@ def _range_reasons(values: np.ndarray, units: pd.Series) -> np.ndarray:
     return out
 
 
-def _texts(t: pd.DataFrame) -> pd.Series:
-    """What a rejected row showed: metric, statistic and value."""
-    return t["metric"] + " " + t["statistic"] + " " + t["value"].map("{:g}".format)
+def _texts(t: pd.DataFrame) -> list[str]:
+    """What a rejected row showed: metric, statistic and value. Built as plain strings: the same
+    text through Arrow string operations holds about ten times its size while it is made."""
+    return [f"{m} {s} {v:g}" for m, s, v in zip(t["metric"], t["statistic"], t["value"], strict=True)]
 
+
+#: The columns a rejected row's report is made of.
+_SHOWN = ["line", "metric", "statistic", "value"]
 
 #: Conflicts spelled out in the messages (all of them are in the rejected report).
 _CONFLICTS_SHOWN = 5
@@ -175,7 +182,7 @@ def screen(table: pd.DataFrame, repeats: bool = True) -> tuple[pd.DataFrame, pd.
     why = _range_reasons(table["value"].to_numpy(dtype=float), table["unit"])
     bad = why != ""
     if bad.any():
-        r = table[bad]
+        r = table.loc[bad, _SHOWN]
         parts.append(pd.DataFrame({"line": r["line"], "text": _texts(r), "reason": why[bad]}))
         notes.append(
             f"{int(bad.sum())} value(s) outside their unit's physical range set aside (first at line {r['line'].iat[0]})"
@@ -187,7 +194,7 @@ def screen(table: pd.DataFrame, repeats: bool = True) -> tuple[pd.DataFrame, pd.
         gid = t.groupby(keys, dropna=False, sort=False).ngroup()
         multi = gid.duplicated(keep=False)
         if multi.any():
-            m, g = t[multi], gid[multi]
+            m, g = t.loc[multi, _SHOWN], gid[multi]  # the columns a report shows: a copy of all would double them
             v = m["value"].to_numpy(dtype=float)
             distinct = pd.Series(np.where(np.isnan(v), np.inf, v), index=m.index).groupby(g).transform("nunique")
             first = m["line"].groupby(g).transform("first")
@@ -195,12 +202,12 @@ def screen(table: pd.DataFrame, repeats: bool = True) -> tuple[pd.DataFrame, pd.
             con = distinct > 1
             if dup.any():
                 d = m[dup]
-                reasons = DUPLICATE + ": repeats line " + first[dup].astype(str)
+                reasons = [f"{DUPLICATE}: repeats line {x}" for x in first[dup]]
                 parts.append(pd.DataFrame({"line": d["line"], "text": _texts(d), "reason": reasons}))
                 notes.append(f"{int(dup.sum())} repeated row(s) with the same configuration and value kept once")
             if con.any():
                 c = m[con]
-                reasons = CONFLICT + ": same configuration as line " + first[con].astype(str) + ", different values"
+                reasons = [f"{CONFLICT}: same configuration as line {x}, different values" for x in first[con]]
                 parts.append(pd.DataFrame({"line": c["line"], "text": _texts(c), "reason": reasons}))
                 for n, (_, grp) in enumerate(c.groupby(g[con], sort=False)):
                     if n == _CONFLICTS_SHOWN:
@@ -243,18 +250,34 @@ def register(tool: Tool) -> Tool:
 def tidy(tool: Tool, records: Iterable[dict], source: str) -> pd.DataFrame:
     """Build a tool's tidy table from per-number records (dicts with the tool's setting columns,
     `line`, `metric`, `statistic`, `value`, `unit` and optionally `note`), validated: a value the
-    schema refuses is the input's fault, so it raises ParseError naming the file."""
-    rows = list(records)
-    const = {"tool": [tool.name] * len(rows), "source": [source] * len(rows)}
-    cols = LEAD_COLUMNS + list(tool.settings) + TAIL_COLUMNS
-    # column by column: a third of the time of records-then-insert, the same table once validated
-    df = pd.DataFrame({c: const[c] if c in const else [r.get(c) for r in rows] for c in cols}, columns=cols)
+    schema refuses is the input's fault, so it raises ParseError naming the file.
+
+    A list of records is taken over: it is emptied once its columns are built, since on a large
+    file the records are the largest thing a parse holds (issue 21)."""
+    rows = records if isinstance(records, list) else list(records)
+    n = len(rows)
+    columns: dict[str, pd.Series] = {}
+    for c in LEAD_COLUMNS + list(tool.settings) + TAIL_COLUMNS:
+        # one column at a time, each list dropped as soon as it is a Series
+        columns[c] = pd.Series(
+            [tool.name] * n if c == "tool" else [source] * n if c == "source" else [r.get(c) for r in rows]
+        )
+    rows.clear()
+    df = pd.DataFrame(columns)
+    del columns
     try:
         df["value"] = pd.to_numeric(df["value"], errors="raise").astype(float)
         df["note"] = df["note"].astype(object).where(df["note"].notna(), None)
     except (ValueError, TypeError) as exc:
         raise _schema_error(tool, source, exc) from None
     return df if _DEFERRED.get() else _validated(tool, df, source)
+
+
+def release_memory() -> None:
+    """Give the memory Arrow freed back to the system. pandas keeps text columns in Arrow, whose
+    pool (mimalloc) holds what a parse freed; without this a file read by three parsers holds the
+    transient memory of each (issue 21: about 1x the file on seed 004)."""
+    pyarrow.default_memory_pool().release_unused()
 
 
 def _schema_error(tool: Tool, source: str, exc: Exception) -> ParseError:

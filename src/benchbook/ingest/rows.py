@@ -7,6 +7,8 @@ that `tidy` reads as it reads a dict (`row.get(column)`).
 
 from __future__ import annotations
 
+from sys import intern
+
 from benchbook.ingest.core import LEAD_COLUMNS, TAIL_COLUMNS
 
 
@@ -32,4 +34,4 @@ def row_type(settings) -> type[Row]:
 
 def row(kind: type[Row], record: dict) -> Row:
     """A record dict as a Row of that kind (a column it lacks is None)."""
-    return kind(map(record.get, kind._index))
+    return kind([intern(v) if type(v) is str else v for v in map(record.get, kind._index)])
