@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextvars
+import ctypes
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -60,7 +61,9 @@ class Parsed:
 
     def apply_screen(self) -> None:
         """Move the rows `screen` refuses from the table to `rejected`, each with its reason."""
-        release_memory()
+        large = len(self.table) >= _LARGE
+        if large:
+            release_memory()
         if len(self.table):
             tool = REGISTRY.get(self.tool)
             source = self.table["source"].iat[0]
@@ -68,10 +71,11 @@ class Parsed:
             if len(out):
                 out.insert(0, "tool", self.tool)
                 out.insert(1, "source", source)
-                parts = [self.rejected, out] if len(self.rejected) else [out]
-                self.rejected = pd.concat(parts, ignore_index=True)
+                # a concat of one frame would copy it: on a large file that is the whole report again
+                self.rejected = pd.concat([self.rejected, out], ignore_index=True) if len(self.rejected) else out
                 self.messages = [*self.messages, *notes]
-            release_memory()
+            if large:
+                release_memory()
 
 
 @dataclass(frozen=True)
@@ -273,11 +277,29 @@ def tidy(tool: Tool, records: Iterable[dict], source: str) -> pd.DataFrame:
     return df if _DEFERRED.get() else _validated(tool, df, source)
 
 
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's malloc_trim, where the C library has it (Linux with glibc), else None."""
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+#: Rows from which a parse's freed memory is worth giving back (a few ms; small files skip it).
+_LARGE = 100_000
+
+
 def release_memory() -> None:
-    """Give the memory Arrow freed back to the system. pandas keeps text columns in Arrow, whose
-    pool (mimalloc) holds what a parse freed; without this a file read by three parsers holds the
-    transient memory of each (issue 21: about 1x the file on seed 004)."""
+    """Give the memory a parse freed back to the system: Arrow's pool (pandas keeps text columns in
+    Arrow; its mimalloc pool holds what was freed) and the C heap (glibc keeps freed blocks between
+    live ones; `malloc_trim`, as Dask's documentation advises for the same reason). Without this a
+    file read by three parsers holds the transient memory of each (issue 21)."""
     pyarrow.default_memory_pool().release_unused()
+    if _TRIM is not None:
+        _TRIM(0)
 
 
 def _schema_error(tool: Tool, source: str, exc: Exception) -> ParseError:
