@@ -84,31 +84,33 @@ def test_seed_small_and_large_batches_are_overhead(seed):
 def test_bound_flips_to_bandwidth_and_compute():
     # 1 B params bf16 in 1.5 ms per step at batch 1: 2 GB / 1.5 ms = 1333 GB/s, 65 % of 2039
     rl = batch.step_roofline(curve([1, 1024], [666.7, 700_000.0], [0.15, 0.1463]), {"m": 1.0}, A100)
-    reg = batch.regimes(rl, ("m", "HF", "bf16"))
+    reg = batch.regimes(rl, ("m", "HF", "", "bf16"))
     assert cb.bound("small", reg["small"], A100, 0.5).evidence["verdict"] == "memory-bandwidth"
     large = cb.bound("large", reg["large"], A100, 0.5)  # 2e9 x 7e5 = 1400 TFLOP/s: beyond 312
     assert large.status == "implausible"
     rl = batch.step_roofline(curve([1, 1024], [50.0, 90_000.0]), {"m": 1.0}, A100)  # 180 TFLOP/s = 58 %
     assert (
-        cb.bound("large", batch.regimes(rl, ("m", "HF", "bf16"))["large"], A100, 0.5).evidence["verdict"] == "compute"
+        cb.bound("large", batch.regimes(rl, ("m", "HF", "", "bf16"))["large"], A100, 0.5).evidence["verdict"]
+        == "compute"
     )
     assert (
-        cb.bound("large", batch.regimes(rl, ("m", "HF", "bf16"))["large"], A100, 0.7).evidence["verdict"] == "overhead"
+        cb.bound("large", batch.regimes(rl, ("m", "HF", "", "bf16"))["large"], A100, 0.7).evidence["verdict"]
+        == "overhead"
     )
 
 
 def test_bound_withheld_without_a_model_size():
     rl = batch.step_roofline(curve([1, 8], [50.0, 400.0]), {}, A100)
-    c = cb.bound("small", batch.regimes(rl, ("m", "HF", "bf16"))["small"], A100, 0.5)
+    c = cb.bound("small", batch.regimes(rl, ("m", "HF", "", "bf16"))["small"], A100, 0.5)
     assert c.status == "withheld" and c.evidence["verdict"] == "unknown"
-    bw = cb.bandwidth(batch.regimes(rl, ("m", "HF", "bf16"))["small"], A100, None, "unknown")
+    bw = cb.bandwidth(batch.regimes(rl, ("m", "HF", "", "bf16"))["small"], A100, None, "unknown")
     assert bw.status == "withheld" and "model's size" in bw.reason
     assert "nan" not in show.say(bw).text
 
 
 def test_bandwidth_beyond_peak_is_implausible():
     rl = batch.step_roofline(curve([1, 2], [10_000.0, 20_000.0]), {"m": 7.0}, A100)  # 14 GB in 0.1 ms
-    c = show.say(cb.bandwidth(batch.regimes(rl, ("m", "HF", "bf16"))["small"], A100, 7.0, "table"))
+    c = show.say(cb.bandwidth(batch.regimes(rl, ("m", "HF", "", "bf16"))["small"], A100, 7.0, "table"))
     assert c.status == "implausible" and c.text.startswith("**Warning")
 
 
@@ -125,7 +127,7 @@ def test_dtypes_seed_fp32_faster_at_batch_1(seed):
 
 def test_dtypes_within_noise_is_withheld():
     sw = pd.concat([curve([1, 2], [45.0, 90.0], [2.2, 2.2], "fp32"), curve([1, 2], [45.1, 90.0], [2.2, 2.2], "bf16")])
-    pair = batch.dtype_pair(sw, ("m", "HF", "bf16"))
+    pair = batch.dtype_pair(sw, ("m", "HF", "", "bf16"))
     assert cb.dtypes(pair, batch.rounding_noise(*pair)).status == "withheld"
     assert cb.dtypes(None, 0.0).status == "withheld"
 

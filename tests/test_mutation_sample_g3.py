@@ -94,13 +94,14 @@ def test_rows_of_keeps_one_series_measured_rows_only():
         {
             "model": ["m", "m", "m", "m"],
             "framework": ["a", "a", "a", "b"],
+            "gpu": ["g"] * 4,
             "dtype": ["fp16"] * 4,
             "batch_size": [4, 1, 8, 2],
             "has_result": [True, True, False, True],
         }
     )
-    assert batch.rows_of(sw, ("m", "a", "fp16"))["batch_size"].tolist() == [1, 4]
-    assert batch.rows_of(sw, ("m", "b", "fp16"))["batch_size"].tolist() == [2]
+    assert batch.rows_of(sw, ("m", "a", "g", "fp16"))["batch_size"].tolist() == [1, 4]
+    assert batch.rows_of(sw, ("m", "b", "g", "fp16"))["batch_size"].tolist() == [2]
     assert batch.rows_of(sw, None).empty
 
 
@@ -161,7 +162,7 @@ def test_claims_without_a_series_count_zero_points():
 def test_bound_and_compute_evidence_of_a_7b_fp16_sweep():
     pk = peaks.choose("H100-SXM5-80GB", [], "A100-SXM4-80GB", 0.0, 0.0)
     rl = batch.step_roofline(batch.sweep(_hf_sweep()), {"m": 7.0}, pk)
-    reg = batch.regimes(rl, ("m", "fw", "fp16"))
+    reg = batch.regimes(rl, ("m", "fw", "H100", "fp16"))
     small = batch_claims.bound("small", reg["small"], pk, 0.5).evidence
     assert small["weight_gb"] == pytest.approx(14.0)  # 7e9 weights x 2 bytes
     assert small["step_ms"] == pytest.approx(25.0) and small["batch_size"] == 1  # 2.5 s / 100 tokens

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from benchbook import config, ingest
 from benchbook.ingest import ParseError
 from benchbook.ingest import sglang_quant as sq
+from benchbook.ingest.text import read_lines
 
 FIX = config.FIXTURES_DIR / "sglang-quant-report"
 SEED = config.seed("002")
@@ -64,6 +65,22 @@ def test_repair_is_exact():
     lines, msgs = sq.repair("0.38 Â± 0.01\nðŸ¥‡ **x**: 1.00 tok/s\ncafé ±\n")
     assert lines == ["0.38 ± 0.01", "🥇 **x**: 1.00 tok/s", "café ±"]
     assert msgs and "2 lines" in msgs[0]
+
+
+def test_repair_of_a_files_lines_is_the_same_overlay_read_any_way(tmp_path):
+    """A file's lines are repaired as an overlay (UTF-8 in one buffer): read by index, from the end,
+    by slice and in order, each line is the repaired one and the file's own lines are unchanged."""
+    path = tmp_path / "report.md"
+    path.write_text("ok\n0.38 Â± 0.01\nplain\nðŸ¥‡ **x**: 1.00 tok/s\ncafé ±\nðŸ¥ˆ y\n", encoding="utf-8")
+    raw = read_lines(path)
+    lines, msgs = sq.repair(raw)
+    want = ["ok", "0.38 ± 0.01", "plain", "🥇 **x**: 1.00 tok/s", "café ±", "🥈 y"]
+    assert list(lines) == want and [lines[i] for i in range(len(want))] == want
+    assert lines[-1] == "🥈 y" and lines[1:4] == want[1:4] and len(lines) == len(want)
+    assert raw[1] == "0.38 Â± 0.01"  # the file's lines, as other parsers read them
+    assert "3 lines, first at line 2" in msgs[0]
+    with pytest.raises(ValueError, match="increasing order"):
+        lines.fix(0, "again")
 
 
 def test_split_model():

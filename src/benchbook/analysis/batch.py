@@ -22,6 +22,7 @@ import pandas as pd
 
 from benchbook import hardware
 from benchbook.analysis.pareto import fraction_of_peak
+from benchbook.analysis.peaks import detect
 from benchbook.ingest.core import conflicts as ingest_conflicts
 
 #: New tokens per sequence per generate() call (bigcode-inference-benchmark src/utils.py default
@@ -38,7 +39,13 @@ PRECISION = {"fp32": "fp32", "bf16": "bf16", "fp16": "fp16", "int8": "int8"}
 #: data/models.csv); used only when the output prints no total_params, and said so.
 TOOL_CONFIGS = {"bloom": "bloom-1b"}
 
-SERIES = ["model", "framework", "dtype"]
+#: A series: one curve of throughput against batch size. The GPU is part of it: one file may hold the
+#: same model, framework and dtype swept on two GPUs, and their points must never share a curve.
+SERIES = ["model", "framework", "gpu", "dtype"]
+#: What a series' label names besides the GPU (the GPU only when `named_gpu` says so).
+_NAME = ["model", "framework", "dtype"]
+#: How a label names a series swept on several GPUs, one of them not named in the output.
+UNNAMED_GPU = "an unnamed GPU"
 _KEYS = ["model", "framework", "gpu", "dtype", "batch_size"]
 _METRICS = {"throughput": "throughput_tok_s", "ms_per_token": "tool_ms_per_token", "latency": "latency_s"}
 
@@ -68,7 +75,7 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     d.attrs = {}
     off = offline_sweep(offline_runs(df))  # vLLM bench latency runs: one point per --batch-size
     if d.empty:
-        return off
+        return with_named_gpu(off)
     for k in ("model", "framework", "gpu"):
         d[k] = d[k].fillna("")
     bad = conflicts(df)
@@ -84,7 +91,20 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     w["has_result"] = w["throughput_tok_s"].notna()
     if len(off):
         w = pd.concat([w, off], ignore_index=True)
-    return w.sort_values(["model", "framework", "dtype", "batch_size"]).reset_index(drop=True)
+    return with_named_gpu(w.sort_values(SERIES + ["batch_size"]).reset_index(drop=True))
+
+
+def with_named_gpu(sw: pd.DataFrame) -> pd.DataFrame:
+    """`sw` with column `named_gpu`: the GPU a series' label names, i.e. its gpu (`UNNAMED_GPU` when
+    blank) when the same model, framework and dtype is swept on more than one GPU in this input, else
+    "" (one GPU: labels read as without it). A frame that has the column keeps it (a cut of `sweep`
+    knows the whole input's GPUs, the cut does not)."""
+    if "named_gpu" in sw:
+        return sw
+    if sw.empty:
+        return sw.assign(named_gpu=pd.Series(dtype=object))
+    several = sw.groupby(_NAME, sort=False)["gpu"].transform("nunique") > 1
+    return sw.assign(named_gpu=sw["gpu"].replace("", UNNAMED_GPU).where(several, ""))
 
 
 #: Offline-throughput tools the chapter also reads: one point per run, not a batch sweep.
@@ -238,7 +258,9 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
 
 
 def series(sw: pd.DataFrame):
-    """(model, framework, dtype) and its measured rows, in batch order, for each series with results."""
+    """(model, framework, gpu, dtype) and its measured rows (with `named_gpu`), in batch order, for
+    each series with results."""
+    sw = with_named_gpu(sw)
     for key, g in sw[sw["has_result"]].groupby(SERIES, sort=False):
         yield key, g.sort_values("batch_size")
 
@@ -254,6 +276,7 @@ def reference(sw: pd.DataFrame) -> tuple | None:
 
 def rows_of(sw: pd.DataFrame, key) -> pd.DataFrame:
     """The measured rows of one series, in batch order."""
+    sw = with_named_gpu(sw)
     if key is None:
         return sw.iloc[0:0]
     m = sw["has_result"]
@@ -293,10 +316,11 @@ def knee(sw: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
                 strength=bend(g["batch_size"], g["throughput_tok_s"], int(hit["batch_size"])),
                 first_batch_size=int(g["batch_size"].iloc[0]),
                 first_tok_s=g["throughput_tok_s"].iloc[0],
+                named_gpu=g["named_gpu"].iat[0],
             )
         )
     cols = SERIES + ["peak_tok_s", "peak_batch_size", "knee_batch_size", "knee_tok_s", "fraction", "n_points"]
-    return pd.DataFrame(out, columns=cols + ["strength", "first_batch_size", "first_tok_s"])
+    return pd.DataFrame(out, columns=cols + ["strength", "first_batch_size", "first_tok_s", "named_gpu"])
 
 
 def marginal_gain(sw: pd.DataFrame) -> pd.DataFrame:
@@ -316,17 +340,18 @@ def memory_limit(sw: pd.DataFrame) -> pd.DataFrame:
     """Per series: the largest batch size with a result and the first one without (None when the
     sweep never ran out); `status` is `blank` (no result at all), `limit` or `no limit`."""
     out = []
-    for key, g in sw.groupby(SERIES, sort=False):
+    for key, g in with_named_gpu(sw).groupby(SERIES, sort=False):
         g = g.sort_values("batch_size")
         ok = g[g["has_result"]]
         row = dict(zip(SERIES, key, strict=True), last_ok=None, first_missing=None, status="blank")
+        row["named_gpu"] = g["named_gpu"].iat[0]
         if len(ok):
             last = int(ok["batch_size"].max())
             after = g[(g["batch_size"] > last) & ~g["has_result"] & ~g["conflict"]]
             first = int(after["batch_size"].min()) if len(after) else None
             row.update(last_ok=last, first_missing=first, status="limit" if first else "no limit")
         out.append(row)
-    return pd.DataFrame(out, columns=SERIES + ["last_ok", "first_missing", "status"])
+    return pd.DataFrame(out, columns=SERIES + ["last_ok", "first_missing", "status", "named_gpu"])
 
 
 def flat_range(g: pd.DataFrame, column: str = "latency_s", tolerance: float = 0.10) -> pd.DataFrame:
@@ -377,8 +402,11 @@ def model_size(model: str, printed: dict[str, float], params_b: float = 0.0) -> 
 def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     """Per measured row: weight bytes per step, step time, achieved bandwidth and compute, the
     intensity, and their fractions of the device's peaks (`peaks`: `analysis.peaks.Peaks`) at the
-    dtype's precision. `params_b` maps model -> billions of parameters (missing: NaN)."""
-    d = sw[sw["has_result"]].copy()
+    dtype's precision. `params_b` maps model -> billions of parameters (missing: NaN). When the
+    input names several GPUs, the rows of a GPU that is not `peaks`' device get no peaks (NaN): one
+    device's roofline says nothing of another's steps."""
+    d = with_named_gpu(sw)
+    d = d[d["has_result"]].copy()
     p = d["model"].map(params_b).astype(float) * 1e9
     bpp = d["dtype"].map(BYTES_PER_PARAM).astype(float)
     d["weight_bytes"] = p * bpp
@@ -391,6 +419,10 @@ def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     d["peak_tflops"] = [
         (peaks.peak_tflops(PRECISION.get(t, t)) if peaks is not None else None) or np.nan for t in d["dtype"]
     ]
+    gpus = set(d["gpu"]) - {""}
+    if peaks is not None and len(gpus) > 1:
+        other = [g for g in gpus if (detect([g]) or (None,))[0] != peaks.device]
+        d.loc[d["gpu"].isin(other), ["peak_gb_s", "peak_tflops"]] = np.nan
     d["ridge"] = d["peak_tflops"] * 1e12 / (d["peak_gb_s"] * 1e9)
     d["bandwidth_fraction"] = d["achieved_gb_s"] / d["peak_gb_s"]
     d["compute_fraction"] = d["achieved_tflops"] / d["peak_tflops"]
@@ -408,12 +440,14 @@ def regimes(rl: pd.DataFrame, key) -> dict[str, pd.Series]:
 
 def dtype_pair(sw: pd.DataFrame, key) -> tuple[pd.Series, pd.Series] | None:
     """The rows of the widest and the narrowest dtype (bytes per weight) of one framework of the
-    reference series' model, at the smallest batch both measured: the reference's framework when it
-    has two widths, else the first that has. None when no framework has two."""
+    reference series' model on its GPU, at the smallest batch both measured: the reference's framework
+    when it has two widths, else the first that has. None when no framework has two."""
     if key is None:
         return None
-    d = sw[sw["has_result"] & (sw["model"] == key[0]) & sw["dtype"].isin(list(BYTES_PER_PARAM))]
-    frameworks = [key[1]] + [f for f in d["framework"].unique() if f != key[1]]
+    ref = dict(zip(SERIES, key, strict=True))
+    d = sw[sw["has_result"] & (sw["model"] == ref["model"]) & (sw["gpu"] == ref["gpu"])]
+    d = d[d["dtype"].isin(list(BYTES_PER_PARAM))]
+    frameworks = [ref["framework"]] + [f for f in d["framework"].unique() if f != ref["framework"]]
     for fw in frameworks:
         f = d[d["framework"] == fw]
         widths = sorted(set(f["dtype"]), key=BYTES_PER_PARAM.get)

@@ -25,6 +25,15 @@ def _f(v) -> float | None:
     return v if math.isfinite(v) else None
 
 
+def series_name(row: pd.Series) -> str:
+    """How a claim names the series of a row of `analysis.batch` (`knee`, `step_roofline`): framework
+    and dtype, and the GPU only when the input sweeps that model, framework and dtype on several (a
+    row without `named_gpu` names none)."""
+    name = " ".join(x for x in (row["framework"], row["dtype"]) if x)
+    gpu = row.get("named_gpu", "")
+    return f"{name} on {gpu}" if gpu else name
+
+
 def knee(k: pd.Series | None) -> Claim:
     """The saturation batch of the reference series by the fraction-of-peak rule."""
     ev = dict(x=None, rule="fraction of peak", n_points=0, strength=None, min_points=MIN_POINTS, min_strength=MIN_BEND)
@@ -36,7 +45,7 @@ def knee(k: pd.Series | None) -> Claim:
             fraction=_f(k["fraction"]),
             dtype=k["dtype"],
             framework=k["framework"],
-            series=f"{k['framework']} {k['dtype']}".strip(),
+            series=series_name(k),
             knee_tok_s=_f(k["knee_tok_s"]),
             peak_tok_s=_f(k["peak_tok_s"]),
             peak_batch_size=int(k["peak_batch_size"]),
@@ -64,7 +73,7 @@ def bound(regime: str, row: pd.Series | None, peaks, threshold: float) -> Claim:
             ridge=_f(row["ridge"]),
             batch_size=int(row["batch_size"]),
             dtype=row["dtype"],
-            series=f"{row['framework']} {row['dtype']}".strip(),
+            series=series_name(row),
             step_ms=_f(row["step_s"] * 1000),
             weight_gb=_f(row["weight_bytes"] / 1e9),
         )
@@ -87,7 +96,7 @@ def bandwidth(row: pd.Series | None, peaks, params_b: float | None, params_sourc
             achieved=_f(row["achieved_gb_s"]),
             batch_size=int(row["batch_size"]),
             dtype=row["dtype"],
-            series=f"{row['framework']} {row['dtype']}".strip(),
+            series=series_name(row),
             bytes_per_token=_f(row["weight_bytes"] / row["batch_size"]),
             weight_gb=_f(row["weight_bytes"] / 1e9),
             step_ms=_f(row["step_s"] * 1000),
@@ -110,7 +119,7 @@ def compute(row: pd.Series | None, peaks) -> Claim:
             achieved=_f(row["achieved_tflops"]),
             batch_size=int(row["batch_size"]),
             dtype=row["dtype"],
-            series=f"{row['framework']} {row['dtype']}".strip(),
+            series=series_name(row),
         )
     rule = "achieved = 2 x parameters x throughput; shown when at most 100 % of the dtype's dense peak"
     return make("compute_large", "fraction_of_peak", rule, ev)

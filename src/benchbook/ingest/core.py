@@ -316,7 +316,7 @@ def _validated(tool: Tool, df: pd.DataFrame, source: str) -> pd.DataFrame:
     if known is None or known[0] is not tool:
         known = _SCHEMAS[tool.name] = (tool, tool.schema())
     try:
-        return known[1].validate(df)
+        return known[1].validate(df, inplace=True)  # our own new table: a copy would double it
     except (pa.errors.SchemaError, pa.errors.SchemaErrors, ValueError, TypeError) as exc:
         raise _schema_error(tool, source, exc) from None
 

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES
+from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, with_named_gpu
 from benchbook.claims import Claim, Ledger
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
@@ -25,8 +25,17 @@ SIZE_WORDS = {
 }
 
 
-def _label(sw: pd.DataFrame, fw: str, dtype: str) -> str:
-    return dtype if sw["framework"].nunique() <= 1 else f"{fw} {dtype}"
+def _label(frame: pd.DataFrame, g: pd.DataFrame) -> str:
+    """The legend name of series `g` (rows of `frame`): its dtype, with the framework when `frame`
+    has several, and the GPU when its model, framework and dtype are swept on several."""
+    fw, dtype, gpu = g["framework"].iat[0], g["dtype"].iat[0], g["named_gpu"].iat[0]
+    name = dtype if frame["framework"].nunique() <= 1 else f"{fw} {dtype}"
+    return f"{name} on {gpu}" if gpu else name
+
+
+def _series_columns(frame: pd.DataFrame) -> list[str]:
+    """The columns that tell the series of a table apart: the GPU only when some series needs it."""
+    return [c for c in SERIES if c != "gpu" or frame["named_gpu"].ne("").any()]
 
 
 # --- claims' sentences ---------------------------------------------------------------------------
@@ -170,6 +179,12 @@ def device_sentence(peaks, params: dict, sources: dict) -> str:
     return head + " Model size: " + "; ".join(sizes) + "."
 
 
+def _on(r: pd.Series) -> str:
+    """The words after a series' name that say its GPU ("on A100 80GB") when that tells it apart
+    (`named_gpu`), else nothing."""
+    return f" on {r['named_gpu']}" if r["named_gpu"] else ""
+
+
 def gain_sentence(mg: pd.DataFrame) -> str:
     """How the gain per added sequence changes from the first to the last step of one series."""
     g = mg.dropna(subset=["gain_tok_s_per_seq"])
@@ -177,7 +192,7 @@ def gain_sentence(mg: pd.DataFrame) -> str:
         return "With one batch size per series there is no gain per added sequence to show."
     first, last = g.iloc[0], g.iloc[-1]
     return (
-        f"For {first['dtype']}, each added sequence adds {first['gain_tok_s_per_seq']:,.1f} tok/s from batch "
+        f"For {first['dtype']}{_on(first)}, each added sequence adds {first['gain_tok_s_per_seq']:,.1f} tok/s from batch "
         f"{int(first['prev_batch_size'])} to {int(first['batch_size'])}, and {last['gain_tok_s_per_seq']:,.2f} tok/s "
         f"from batch {int(last['prev_batch_size'])} to {int(last['batch_size'])}."
     )
@@ -203,7 +218,7 @@ def limits_sentence(limits: pd.DataFrame) -> str:
     """Where each series ran out, and which columns are blank."""
     parts = []
     for _, r in limits.iterrows():
-        name = f"{r['framework']} {r['dtype']}".strip()
+        name = f"{r['framework']} {r['dtype']}".strip() + _on(r)
         if r["status"] == "limit":
             parts.append(f"{name} has a result up to batch {int(r['last_ok'])} and none from {int(r['first_missing'])}")
         elif r["status"] == "no limit":
@@ -216,7 +231,8 @@ def limits_sentence(limits: pd.DataFrame) -> str:
 def limits_table(limits: pd.DataFrame) -> pd.DataFrame:
     """Per series, where memory ran out: the last batch size with a result and the first without."""
     words = {"limit": "ran out between the two", "no limit": "no limit reached in the sweep", "blank": "no results"}
-    return limits.assign(status=limits["status"].map(words)).rename(
+    t = limits[_series_columns(limits) + ["last_ok", "first_missing", "status"]]
+    return t.assign(status=t["status"].map(words)).rename(
         columns={"last_ok": "last batch size with a result", "first_missing": "first batch size without"}
     )
 
@@ -228,7 +244,7 @@ LIMITS_MISSING = {"last batch size with a result": "none", "first batch size wit
 def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
     """Per series: the first point, the peak and the saturation batch (`batch.knee`)."""
     return knees[
-        SERIES
+        _series_columns(knees)
         + [
             "first_batch_size",
             "first_tok_s",
@@ -277,8 +293,9 @@ def step_table(rl: pd.DataFrame) -> pd.DataFrame:
         bandwidth_pct=100 * rl["bandwidth_fraction"],
         compute_pct=100 * rl["compute_fraction"],
     )
+    gpu = ["gpu"] if "gpu" in _series_columns(rl) else []
     return t[
-        ["dtype", "framework", "batch_size", "step_ms", "achieved_gb_s", "bandwidth_pct", "achieved_tflops"]
+        ["dtype", "framework", *gpu, "batch_size", "step_ms", "achieved_gb_s", "bandwidth_pct", "achieved_tflops"]
         + ["compute_pct", "intensity"]
     ].rename(
         columns={
@@ -310,16 +327,17 @@ def plot_throughput(sw: pd.DataFrame, knees: pd.DataFrame, knee_shown: bool):
     shown) dotted, the first batch with no result as x."""
     fig, ax = plt.subplots(figsize=(9, 4.5))
     drawn = False
-    for i, ((model, fw, dtype), g) in enumerate(sw.groupby(["model", "framework", "dtype"], sort=False)):
+    sw = with_named_gpu(sw)
+    for i, (key, g) in enumerate(sw.groupby(SERIES, sort=False)):
         ok = g[g["has_result"]].sort_values("batch_size")
         if ok.empty:
             continue
         drawn = True
-        ax.plot(ok["batch_size"], ok["throughput_tok_s"], marker="o", ms=4, color=color(i), label=_label(sw, fw, dtype))
+        ax.plot(ok["batch_size"], ok["throughput_tok_s"], marker="o", ms=4, color=color(i), label=_label(sw, g))
         miss = g[~g["has_result"] & ~g["conflict"] & (g["batch_size"] > ok["batch_size"].max())]
         if len(miss):
             ax.scatter(miss["batch_size"].min(), ok["throughput_tok_s"].iloc[-1], marker="x", s=60, color=color(i))
-        k = knees[(knees["dtype"] == dtype) & (knees["framework"] == fw) & (knees["model"] == model)]
+        k = knees[(knees[SERIES] == pd.Series(key, index=SERIES)).all(axis=1)]
         if knee_shown and len(k) and k.index[0] == knees["peak_tok_s"].idxmax():
             ax.axvline(k["knee_batch_size"].iat[0], color=color(i), ls=":", lw=1)
     if not drawn:
@@ -340,12 +358,13 @@ def plot_ms_per_token(sw: pd.DataFrame):
     """The tool's msec/token (1000 / aggregate rate) vs the per-sequence time per token."""
     fig, ax = plt.subplots(figsize=(9, 4.5))
     drawn = False
-    for i, ((_, fw, dtype), g) in enumerate(sw.groupby(["model", "framework", "dtype"], sort=False)):
+    sw = with_named_gpu(sw)
+    for i, (_, g) in enumerate(sw.groupby(SERIES, sort=False)):
         ok = g[g["has_result"]].sort_values("batch_size")
         if ok.empty:
             continue
         drawn = True
-        name = _label(sw, fw, dtype)
+        name = _label(sw, g)
         ax.plot(
             ok["batch_size"],
             ok["per_sequence_ms_per_token"],
@@ -371,7 +390,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
     """Each measured step on the device's roofline: intensity (weights only) against achieved
     TFLOP/s, one roof per distinct peak of the precisions the dtypes use, points joined in batch order; the first and
     last batch of series `key` labelled."""
-    d = rl.dropna(subset=["achieved_tflops", "intensity"])
+    d = rl.dropna(subset=["achieved_tflops", "intensity", "peak_gb_s"])  # no peak: another GPU than the roof's
     if peaks is None or d.empty or not peaks.total_bandwidth_gb_s:
         return message_figure("no roofline:\nthe model size or\nthe step time is unknown")
     fig, ax = plt.subplots(figsize=(9, 4.5))
@@ -396,10 +415,9 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
             ls=["--", ":", "-."][j % 3],
             label=f"roof: {names} peak {peak:,.0f} TFLOP/s",
         )
-    for i, (series, g) in enumerate(d.groupby(["model", "framework", "dtype"], sort=False)):
-        _, fw, dtype = series
+    for i, (series, g) in enumerate(d.groupby(SERIES, sort=False)):
         g = g.sort_values("batch_size")
-        ax.plot(g["intensity"], g["achieved_tflops"], "o-", ms=4, color=color(i), label=f"{_label(d, fw, dtype)} steps")
+        ax.plot(g["intensity"], g["achieved_tflops"], "o-", ms=4, color=color(i), label=f"{_label(d, g)} steps")
         for _, r in g.iloc[[0, -1]].iterrows() if series == key else []:
             ax.annotate(
                 f"bs {int(r['batch_size'])}",
