@@ -166,3 +166,36 @@ def test_bounds_block_says_once_when_no_peak_is_known():
     assert show.block(led, "bound").startswith("No result has a known fraction")
     seed = _ledger(config.seed("004"))
     assert show.block(seed, "bound").count("\n\n") == 5  # one paragraph per model
+
+
+def test_bound_evidence_and_its_device():
+    c = cb.bound(point(), "bound_1", 0.5)
+    assert set(c.evidence) == {
+        "verdict",
+        "bandwidth_fraction",
+        "compute_fraction",
+        "intensity",
+        "ridge",
+        "threshold",
+        "label",
+        "device",
+    }
+    assert c.evidence["verdict"] == "memory-bandwidth" and c.evidence["device"] == "A100-SXM4-80GB"
+    # a printed device the table lacks: its name is no peak's device
+    unknown = point(gpu="Some GPU", device="Some GPU", peak_source="unknown", peak_gb_s=None, fraction_of_peak=None)
+    assert cb.bound(unknown, "bound_1", 0.5).evidence["device"] is None
+
+
+def test_fraction_evidence_gb_per_token_and_test():
+    c = cb.fraction(point(), "bw_1")
+    assert c.evidence["gb_per_token"] == 3.82 and c.evidence["test"] == "tg128"
+    assert "300.00 tok/s x 3.82 GB per token" in show.word(c).text
+
+
+def test_suspects_name_the_tool_that_splits_over_gpus():
+    llama = cb.suspects(point())
+    assert any("llama-bench splits the layers" in s for s in llama)
+    assert not any("tensor-parallel vLLM" in s or "bf16 is assumed" in s for s in llama)
+    vllm = cb.suspects(point(rate_kind="lower bound"))
+    assert any("tensor-parallel vLLM" in s for s in vllm) and any("bf16 is assumed" in s for s in vllm)
+    assert not any("llama-bench" in s for s in vllm)

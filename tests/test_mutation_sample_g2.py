@@ -9,9 +9,7 @@ import math
 import pandas as pd
 
 from benchbook.analysis import bandwidth, peaks
-from benchbook.claims import bandwidth as cb
 from benchbook.claims import batch as claims_batch
-from benchbook.presentation import bandwidth as show
 
 A100_GB_S = 2039.0  # data/hardware.csv, A100-SXM4-80GB
 EPYC_9654_GB_S = 460.8  # data/hardware.csv, EPYC-9654 (12 channels DDR5-4800)
@@ -25,38 +23,6 @@ def _tg(value, statistic="mean", line=10, **settings):
     row.update({"backend": "CUDA", "gpu": "NVIDIA A100-SXM4-80GB"})
     row.update(settings)
     return row
-
-
-def _point(**over):
-    """One placed generation result: a dense 7B model (3.82 GB per token) at 300 tok/s on an A100."""
-    p = {
-        "model": "llama 7B Q4_0",
-        "model_file": "llama-7b.gguf",
-        "model_key": "llama-7b.gguf",
-        "test": "tg128",
-        "gpu": "NVIDIA A100-SXM4-80GB",
-        "mode": "gpu",
-        "rate": 300.0,
-        "line": 10,
-        "device": "A100-SXM4-80GB",
-        "peak_gb_s": A100_GB_S,
-        "peak_tflops": 312.0,
-        "peak_source": "detected",
-        "ridge": 153.0,
-        "architecture": "dense",
-        "params_b": 6.74,
-        "active_params_b": 6.74,
-        "size_source": "printed",
-        "bytes_per_token": 3.82e9,
-        "bandwidth_gb_s": 1146.0,
-        "fraction_of_peak": 1146.0 / A100_GB_S,
-        "compute_fraction": 2 * 6.74e9 * 300 / 1e12 / 312,
-        "intensity_flop_per_byte": 2 * 6.74e9 / 3.82e9,
-        "offload": "full",
-        "offload_why": "",
-    }
-    p.update(over)
-    return pd.Series(p)
 
 
 def test_reader_cpu_is_used_for_a_cpu_only_run_and_a_gpu_is_not():
@@ -162,39 +128,6 @@ def test_reduce_of_no_rows_keeps_its_columns():
     assert kept.empty and every.empty and every["kept"].dtype == bool
     assert list(every[every["kept"]].columns) == list(every.columns)  # selecting kept rows keeps the table
     assert int((~every["kept"]).sum()) == 0
-
-
-def test_bound_evidence_and_its_device():
-    c = cb.bound(_point(), "bound_1", 0.5)
-    assert set(c.evidence) == {
-        "verdict",
-        "bandwidth_fraction",
-        "compute_fraction",
-        "intensity",
-        "ridge",
-        "threshold",
-        "label",
-        "device",
-    }
-    assert c.evidence["verdict"] == "memory-bandwidth" and c.evidence["device"] == "A100-SXM4-80GB"
-    # a printed device the table lacks: its name is no peak's device
-    unknown = _point(gpu="Some GPU", device="Some GPU", peak_source="unknown", peak_gb_s=None, fraction_of_peak=None)
-    assert cb.bound(unknown, "bound_1", 0.5).evidence["device"] is None
-
-
-def test_fraction_evidence_gb_per_token_and_test():
-    c = cb.fraction(_point(), "bw_1")
-    assert c.evidence["gb_per_token"] == 3.82 and c.evidence["test"] == "tg128"
-    assert "300.00 tok/s x 3.82 GB per token" in show.word(c).text
-
-
-def test_suspects_name_the_tool_that_splits_over_gpus():
-    llama = cb.suspects(_point())
-    assert any("llama-bench splits the layers" in s for s in llama)
-    assert not any("tensor-parallel vLLM" in s or "bf16 is assumed" in s for s in llama)
-    vllm = cb.suspects(_point(rate_kind="lower bound"))
-    assert any("tensor-parallel vLLM" in s for s in vllm) and any("bf16 is assumed" in s for s in vllm)
-    assert not any("llama-bench" in s for s in vllm)
 
 
 def test_batch_bandwidth_claim_names_its_dtype():
