@@ -99,10 +99,12 @@ def test_batch_tables_say_why_a_cell_is_empty():
         {
             "model": ["BLOOM"] * 3,
             "framework": ["HF"] * 3,
+            "gpu": ["A100"] * 3,
             "dtype": ["bf16", "fp32", "int8"],
             "last_ok": [1792, 640, None],
             "first_missing": [1920, None, None],
             "status": ["limit", "no limit", "blank"],
+            "named_gpu": [""] * 3,  # one GPU: the table does not name it
         }
     )
     cells = _cells(show(batch.limits_table(limits), missing=batch.LIMITS_MISSING).to_html())

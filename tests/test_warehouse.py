@@ -236,7 +236,7 @@ def test_a_batch_names_the_file_the_schema_refuses_and_screens_the_others():
     bad = [{**good[0], "metric": "Not A Metric"}]
     with core.deferred_checks():
         results = [
-            core.Parsed("llama-bench", core.tidy(tool, recs, src))
+            core.Parsed("llama-bench", core.tidy(tool, list(recs), src))  # tidy empties the list it is given
             for recs, src in ((good, "good.md"), (bad, "bad.md"), (twice, "twice.md"))
         ]
     assert len(results[2].table) == 2 and results[2].rejected.empty  # nothing checked yet
