@@ -164,8 +164,8 @@ class _Repaired(Sequence):
     def __len__(self) -> int:
         return len(self._lines)
 
-    def __getitem__(self, i):
-        return [_fixed(x) for x in self._lines[i]] if isinstance(i, slice) else _fixed(self._lines[i])
+    def __getitem__(self, i: int) -> str:  # the sniffer reads single lines only
+        return _fixed(self._lines[i])
 
     def __iter__(self):
         return map(_fixed, self._lines)
