@@ -165,3 +165,24 @@ def test_column_of_rejected_cells_is_not_called_empty():
     assert list(p.rejected["text"]) == ["x", "y", "x", "y"]
     assert p.messages == ["throughput table at line 2: column 'int8' is empty (never run); kept as NaN rows"]
     assert p.cells_read == len(p.table) + len(p.rejected) == 12
+
+
+def test_a_column_is_empty_only_when_every_cell_is_blank():
+    """All blank: empty (said); all 'oom' or blank and a number: not empty (nothing said); per table."""
+    text = (
+        "tokens/sec | msec/token\n"
+        "| batch_size | fp32 | bf16 | int8 |\n"
+        "|:-:|:-:|:-:|:-:|\n"
+        "| 1 | oom |  | 5 \\| 200 |\n"
+        "| 2 | oom |  |  |\n"
+        "\n"
+        "tokens/sec | msec/token\n"
+        "| batch_size | fp32 | bf16 | int8 |\n"
+        "|:-:|:-:|:-:|:-:|\n"
+        "| 4 | 9 \\| 111 | 8 \\| 125 |  |\n"
+    )
+    p = parse(text, "blank.md")
+    assert p.messages == [
+        "throughput table at line 2: column 'bf16' is empty (never run); kept as NaN rows",
+        "throughput table at line 8: column 'int8' is empty (never run); kept as NaN rows",
+    ]

@@ -100,7 +100,7 @@ def ingest_all(log=print) -> dict[str, int]:
         if stale.stem not in by_tool:
             stale.unlink()
             log(f"  removed {stale.name} (no such output left in data/raw)")
-    rej = pd.concat(rejected, ignore_index=True) if rejected else pd.DataFrame()
+    rej = ingest.stack_reports(rejected)
     rej.to_csv(config.PROCESSED_DIR / "rejected.csv", index=False)
     (config.PROCESSED_DIR / "messages.txt").write_text("\n".join(messages) + "\n", encoding="utf-8")
     log(f"  rejected cells: {len(rej)} (see {config.relative(config.PROCESSED_DIR / 'rejected.csv')})")

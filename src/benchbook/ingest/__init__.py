@@ -17,6 +17,7 @@ import pandas as pd
 
 from benchbook import config
 from benchbook.ingest.core import (
+    LARGE,
     REGISTRY,
     REJECTED_COLUMNS,
     TABLE_NOT_READ,
@@ -26,6 +27,8 @@ from benchbook.ingest.core import (
     conflicts,
     register,
     rejected,
+    release_memory,
+    stack_reports,
     tidy,
 )
 from benchbook.ingest.text import Lines, read_lines
@@ -65,6 +68,7 @@ __all__ = [
     "register",
     "tidy",
     "rejected",
+    "stack_reports",
     "conflicts",
     "reason_kind",
     "summary",
@@ -159,7 +163,12 @@ def read_parsed(path: str | os.PathLike, tool: str | None = None) -> list[Parsed
             raise UnknownFormat(p.name, 1, f"no known tool output found (looked for: {', '.join(registry)})")
     from benchbook.ingest.vllm_serve import source_name  # a sweep's run=0.json is named with its folder
 
-    return [registry[n].parse(text, source_name(p)) for n in names]
+    out = []
+    for n in names:
+        out.append(registry[n].parse(text, source_name(p)))
+        if len(text) >= LARGE:  # what this parser freed on its way out, given back before the next one
+            release_memory()
+    return out
 
 
 def read(path: str | os.PathLike, tool: str | None = None) -> pd.DataFrame:
@@ -242,7 +251,7 @@ def set_aside(paths, tool: str | tuple[str, ...] | None = None) -> pd.DataFrame:
         else:
             parsed = read_parsed(path, tool)
         frames += [q.rejected for q in parsed if len(q.rejected)]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=REJECTED_COLUMNS)
+    return stack_reports(frames)
 
 
 def set_aside_note(paths, tool: str | tuple[str, ...] | None = None) -> str | None:

@@ -8,11 +8,13 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 import pyarrow
+from pandas.api.types import union_categoricals
 
 #: Columns every tidy table has, in this order; a tool's setting columns go between
 #: `line` and `metric`.
@@ -61,7 +63,7 @@ class Parsed:
 
     def apply_screen(self) -> None:
         """Move the rows `screen` refuses from the table to `rejected`, each with its reason."""
-        large = len(self.table) >= _LARGE
+        large = len(self.table) >= LARGE
         if large:
             release_memory()
         if len(self.table):
@@ -69,10 +71,10 @@ class Parsed:
             source = self.table["source"].iat[0]
             self.table, out, notes = screen(self.table, repeats=tool is None or tool.screen_repeats)
             if len(out):
-                out.insert(0, "tool", self.tool)
-                out.insert(1, "source", source)
+                out.insert(0, "tool", pd.Categorical.from_codes(np.zeros(len(out), dtype=np.int8), [self.tool]))
+                out.insert(1, "source", pd.Categorical.from_codes(np.zeros(len(out), dtype=np.int8), [source]))
                 # a concat of one frame would copy it: on a large file that is the whole report again
-                self.rejected = pd.concat([self.rejected, out], ignore_index=True) if len(self.rejected) else out
+                self.rejected = stack_reports([self.rejected, out]) if len(self.rejected) else out
                 self.messages = [*self.messages, *notes]
             if large:
                 release_memory()
@@ -144,28 +146,81 @@ OUT_OF_RANGE, DUPLICATE, CONFLICT = "out of physical range", "duplicate row", "c
 _NOT_KEYS = {"tool", "source", "line", "value", "note"}
 
 
-def _range_reasons(values: np.ndarray, units: pd.Series) -> np.ndarray:
-    """Per value, why it cannot be a measurement in its unit ("" when it can; NaN is 'not measured')."""
-    ceiling = units.map(CEILINGS).to_numpy(dtype=float)
-    known = ~np.isnan(ceiling)
+class _Reasons:
+    """Why each row of a table is set aside: a code per row (-1: kept) into a list of distinct
+    reasons. A large file's report repeats a few hundred reasons hundreds of thousands of times; a
+    string per row held it several times over while it was made (issue 21)."""
+
+    def __init__(self, n: int):
+        self.code = np.full(n, -1, dtype=np.int64)
+        self.names: list[str] = []
+
+    def give(self, where: np.ndarray, reason: str) -> None:
+        """The same reason to the rows of the mask `where`, if any (a reason no row has is not listed)."""
+        if where.any():
+            self.code[where] = len(self.names)
+            self.names.append(reason)
+
+    def give_each(self, where: np.ndarray, lines: np.ndarray, template: str) -> None:
+        """To each row at `where`, `template` filled with its entry of `lines` (one text per line)."""
+        codes, distinct = pd.factorize(lines)
+        self.code[where] = len(self.names) + codes
+        self.names.extend(template.format(x) for x in distinct)
+
+    def column(self, out: np.ndarray) -> pd.Categorical:
+        """The reasons of the rows `out`, as a categorical column: each distinct reason held once."""
+        codes, names = pd.factorize(np.asarray(self.names, dtype=object))
+        return pd.Categorical.from_codes(codes[self.code[out]], categories=pd.Index(names, dtype="str"))
+
+
+def _range_reasons(values: np.ndarray, units: pd.Series, reasons: _Reasons) -> None:
+    """Give each value that cannot be a measurement in its unit its reason (NaN is 'not measured').
+    Worked per distinct unit, not per row."""
+    codes, names = pd.factorize(units, use_na_sentinel=False)
     with np.errstate(invalid="ignore"):
         infinite = np.isinf(values)
-        negative = known & (values < 0) & ~infinite
-        above = known & (values > ceiling) & ~infinite
-    u = units.to_numpy(dtype=object)
-    out = np.full(len(values), "", dtype=object)
-    out[infinite] = [
-        f"{OUT_OF_RANGE}: not a finite number ({x}; inf, or too many digits for a float)" for x in u[infinite]
-    ]
-    out[negative] = [f"{OUT_OF_RANGE}: negative {x}" for x in u[negative]]
-    out[above] = [f"{OUT_OF_RANGE}: above {CEILINGS[x]:g} {x}" for x in u[above]]
-    return out
+        for i, u in enumerate(names):
+            ceiling = CEILINGS.get(u)
+            here = codes == i
+            reasons.give(
+                here & infinite, f"{OUT_OF_RANGE}: not a finite number ({u}; inf, or too many digits for a float)"
+            )
+            if ceiling is not None:
+                reasons.give(here & (values < 0) & ~infinite, f"{OUT_OF_RANGE}: negative {u}")
+                reasons.give(here & (values > ceiling) & ~infinite, f"{OUT_OF_RANGE}: above {ceiling:g} {u}")
 
 
-def _texts(t: pd.DataFrame) -> list[str]:
-    """What a rejected row showed: metric, statistic and value. Built as plain strings: the same
-    text through Arrow string operations holds about ten times its size while it is made."""
-    return [f"{m} {s} {v:g}" for m, s, v in zip(t["metric"], t["statistic"], t["value"], strict=True)]
+#: Rows of a rejected report whose texts are made at a time (the Python strings of one block only).
+_BLOCK_ROWS = 65_536
+
+
+def _texts(t: pd.DataFrame) -> pd.Series:
+    """What a rejected row showed: metric, statistic and value, as a text column. Made as plain
+    strings a block of rows at a time, each block stored in Arrow at once: the same text through
+    Arrow string operations held about ten times its size while it was made, and a Python string
+    per row of a large report held it three times over."""
+    blocks = []
+    for a in range(0, len(t), _BLOCK_ROWS):
+        b = t.iloc[a : a + _BLOCK_ROWS]
+        blocks.append(
+            pyarrow.array(
+                [f"{m} {s} {v:g}" for m, s, v in zip(b["metric"], b["statistic"], b["value"], strict=True)],
+                type=pyarrow.large_string(),
+            )
+        )
+    return pd.Series(pyarrow.chunked_array(blocks, type=pyarrow.large_string()), index=t.index, dtype="str")
+
+
+def _configurations(t: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """Per row, a number naming its configuration (its values of `keys`, a missing value being one
+    value), numbered in order of first appearance: what `groupby(keys, sort=False).ngroup()` gives,
+    folded one column at a time, since the group-by holds every key's codes at once (on a large
+    file, 8 bytes a row for each of 10 to 30 columns)."""
+    gid = np.zeros(len(t), dtype=np.int64)
+    for c in keys:
+        codes, names = pd.factorize(t[c], use_na_sentinel=False)
+        gid, _ = pd.factorize(gid * max(len(names), 1) + codes)
+    return gid
 
 
 #: The columns a rejected row's report is made of.
@@ -179,56 +234,61 @@ def screen(table: pd.DataFrame, repeats: bool = True) -> tuple[pd.DataFrame, pd.
     """Split a tidy table into (kept table, rejected rows as line/text/reason, messages): values
     outside their unit's range; rows repeated with the same configuration and value (the first is
     kept, each repeat reported as a duplicate); rows giving different values for the same
-    configuration (all set aside as a conflict, so no chapter silently picks one). Vectorised: a
-    file of millions of rows is screened in seconds."""
+    configuration (all set aside as a conflict, so no chapter silently picks one). Vectorised, and
+    the report is made once, in the table's order: a file of millions of rows is screened in
+    seconds, in little more memory than its report."""
     notes: list[str] = []
-    parts: list[pd.DataFrame] = []
-    why = _range_reasons(table["value"].to_numpy(dtype=float), table["unit"])
-    bad = why != ""
+    n = len(table)
+    values = table["value"].to_numpy(dtype=float)
+    lines = table["line"].to_numpy()
+    reasons = _Reasons(n)
+    _range_reasons(values, table["unit"], reasons)
+    bad = reasons.code >= 0
     if bad.any():
-        r = table.loc[bad, _SHOWN]
-        parts.append(pd.DataFrame({"line": r["line"], "text": _texts(r), "reason": why[bad]}))
         notes.append(
-            f"{int(bad.sum())} value(s) outside their unit's physical range set aside (first at line {r['line'].iat[0]})"
+            f"{int(bad.sum())} value(s) outside their unit's physical range set aside (first at line {lines[bad][0]})"
         )
-    t = table[~bad]
-    drop = pd.Series(False, index=t.index)
-    keys = [c for c in t.columns if c not in _NOT_KEYS]
-    if repeats and len(t):
-        gid = t.groupby(keys, dropna=False, sort=False).ngroup()
-        multi = gid.duplicated(keep=False)
-        if multi.any():
-            m, g = t.loc[multi, _SHOWN], gid[multi]  # the columns a report shows: a copy of all would double them
-            v = m["value"].to_numpy(dtype=float)
-            distinct = pd.Series(np.where(np.isnan(v), np.inf, v), index=m.index).groupby(g).transform("nunique")
-            first = m["line"].groupby(g).transform("first")
-            dup = (distinct == 1) & g.duplicated()
+    if repeats and n:
+        # a value set aside is its own configuration, so it repeats nothing and nothing repeats it
+        gid = np.where(bad, -1 - np.arange(n), _configurations(table, [c for c in table.columns if c not in _NOT_KEYS]))
+        multi = np.flatnonzero(pd.Series(gid).duplicated(keep=False).to_numpy())
+        if len(multi):
+            g = pd.Series(gid[multi])
+            v = values[multi]
+            distinct = pd.Series(np.where(np.isnan(v), np.inf, v)).groupby(g).transform("nunique").to_numpy()
+            first = pd.Series(lines[multi]).groupby(g).transform("first").to_numpy()
+            dup = (distinct == 1) & g.duplicated().to_numpy()
             con = distinct > 1
             if dup.any():
-                d = m[dup]
-                reasons = [f"{DUPLICATE}: repeats line {x}" for x in first[dup]]
-                parts.append(pd.DataFrame({"line": d["line"], "text": _texts(d), "reason": reasons}))
+                reasons.give_each(multi[dup], first[dup], DUPLICATE + ": repeats line {}")
                 notes.append(f"{int(dup.sum())} repeated row(s) with the same configuration and value kept once")
             if con.any():
-                c = m[con]
-                reasons = [f"{CONFLICT}: same configuration as line {x}, different values" for x in first[con]]
-                parts.append(pd.DataFrame({"line": c["line"], "text": _texts(c), "reason": reasons}))
-                for n, (_, grp) in enumerate(c.groupby(g[con], sort=False)):
-                    if n == _CONFLICTS_SHOWN:
-                        notes.append(
-                            f"... {g[con].nunique() - n} more conflicting configurations in the rejected report"
-                        )
-                        break
-                    shown = ", ".join(f"{x:g} (line {ln})" for ln, x in zip(grp["line"], grp["value"], strict=True))
-                    notes.append(
-                        f"line {grp['line'].iat[0]}: {grp['metric'].iat[0]} {grp['statistic'].iat[0]} given "
-                        f"{len(grp)} times with different values ({shown}); all set aside"
-                    )
-            drop.loc[m.index[(dup | con).to_numpy()]] = True
-    if not parts:
+                reasons.give_each(
+                    multi[con], first[con], CONFLICT + ": same configuration as line {}, different values"
+                )
+                notes.extend(_conflict_notes(table, multi[con], g[con].to_numpy()))
+    out = reasons.code >= 0
+    if not out.any():
         return table, pd.DataFrame(columns=["line", "text", "reason"]), notes
-    rej = pd.concat(parts).sort_index(kind="stable")
-    return t[~drop].reset_index(drop=True), rej.reset_index(drop=True), notes
+    shown = table.loc[out, _SHOWN].reset_index(drop=True)
+    rej = pd.DataFrame({"line": shown["line"], "text": _texts(shown), "reason": reasons.column(out)}, copy=False)
+    return table[~out].reset_index(drop=True), rej, notes
+
+
+def _conflict_notes(table: pd.DataFrame, rows: np.ndarray, gid: np.ndarray) -> list[str]:
+    """The first conflicting configurations spelled out (values and lines), then how many more."""
+    notes = []
+    order = pd.unique(gid)
+    for k in order[:_CONFLICTS_SHOWN]:
+        grp = table.iloc[rows[gid == k]]
+        shown = ", ".join(f"{x:g} (line {ln})" for ln, x in zip(grp["line"], grp["value"], strict=True))
+        notes.append(
+            f"line {grp['line'].iat[0]}: {grp['metric'].iat[0]} {grp['statistic'].iat[0]} given "
+            f"{len(grp)} times with different values ({shown}); all set aside"
+        )
+    if len(order) > _CONFLICTS_SHOWN:
+        notes.append(f"... {len(order) - _CONFLICTS_SHOWN} more conflicting configurations in the rejected report")
+    return notes
 
 
 def conflicts(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -260,12 +320,20 @@ def tidy(tool: Tool, records: Iterable[dict], source: str) -> pd.DataFrame:
     file the records are the largest thing a parse holds (issue 21)."""
     rows = records if isinstance(records, list) else list(records)
     n = len(rows)
+    # tuples of one `rows.Row` kind are read by position (a call of `Row.get` per cell was most of the time)
+    kind = type(rows[0]) if n else None
+    index = getattr(kind, "_index", None) if all(type(r) is kind for r in rows) else None
     columns: dict[str, pd.Series] = {}
     for c in LEAD_COLUMNS + list(tool.settings) + TAIL_COLUMNS:
         # one column at a time, each list dropped as soon as it is a Series
-        columns[c] = pd.Series(
-            [tool.name] * n if c == "tool" else [source] * n if c == "source" else [r.get(c) for r in rows]
-        )
+        if c in ("tool", "source"):
+            values = [tool.name if c == "tool" else source] * n
+        elif index is not None:
+            values = list(map(tuple.__getitem__, rows, repeat(index[c], n))) if c in index else [None] * n
+        else:
+            values = [r.get(c) for r in rows]
+        columns[c] = pd.Series(values)
+        del values
     rows.clear()
     df = pd.DataFrame(columns)
     del columns
@@ -288,8 +356,9 @@ def _malloc_trim() -> Callable[[int], int] | None:
 _TRIM = _malloc_trim()
 
 
-#: Rows from which a parse's freed memory is worth giving back (a few ms; small files skip it).
-_LARGE = 100_000
+#: Rows (of a table, or lines of a file) from which a parse's freed memory is worth giving back
+#: (a few ms; small files skip it).
+LARGE = 100_000
 
 
 def release_memory() -> None:
@@ -441,5 +510,27 @@ def unread_table(lines: list[str], start: int, tool: str, expected: str) -> tupl
 
 
 def rejected(tool: str, source: str, items: Iterable[tuple[int, str, str]]) -> pd.DataFrame:
-    """The report of numeric cells not kept: (line, text, reason) triples."""
-    return pd.DataFrame([(tool, source, line, text, reason) for line, text, reason in items], columns=REJECTED_COLUMNS)
+    """The report of numeric cells not kept: (line, text, reason) triples. Tool, source and reason
+    are categorical: a few values repeated on every row (on a large file, a third of the report)."""
+    df = pd.DataFrame([(tool, source, line, text, reason) for line, text, reason in items], columns=REJECTED_COLUMNS)
+    return df.astype(dict.fromkeys(_REPEATED, "category")) if len(df) else df
+
+
+#: The columns of a rejected report that repeat a few values over many rows.
+_REPEATED = ["tool", "source", "reason"]
+
+
+def stack_reports(reports: list[pd.DataFrame]) -> pd.DataFrame:
+    """Rejected reports one after another; their categorical columns stay categorical (a plain
+    concat of two different category sets falls back to a Python string per row)."""
+    reports = [r for r in reports if len(r)]
+    if not reports:
+        return pd.DataFrame(columns=REJECTED_COLUMNS)
+    columns = {}
+    for c in REJECTED_COLUMNS:
+        parts = [r[c].reset_index(drop=True) for r in reports]
+        if all(isinstance(p.dtype, pd.CategoricalDtype) for p in parts):
+            columns[c] = pd.Series(union_categoricals(parts, ignore_order=True))
+        else:
+            columns[c] = pd.concat(parts, ignore_index=True)
+    return pd.DataFrame(columns, copy=False)

@@ -39,6 +39,7 @@ from benchbook.ingest.core import (
     tidy,
     unread_table,
 )
+from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, search, splitlines
 
 NAME = "hf-batch-sweep"
@@ -51,6 +52,7 @@ SETTINGS = {
     "dtype": "str",
     "table": "str",
 }
+_ROW = row_type(SETTINGS)
 
 METRICS = {
     "throughput": "tok/s: new tokens of the whole batch / generate() time, over 5 timed calls (incl. tokenization)",
@@ -99,7 +101,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     file's lines)."""
     tool = TOOL
     lines = splitlines(text)
-    records: list[dict] = []
+    records: list[Row] = []  # tidy records as tuples (`rows.Row`): a dict each took 0.5 KB
     bad: list[tuple[int, str, str]] = []
     messages: list[str] = []
     cells_read = 0
@@ -179,7 +181,9 @@ def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
     if i < len(lines) and SEPARATOR_RE.match(lines[i]):
         i += 1
     base = {"model": ctx["model"], "gpu": ctx["gpu"], "table": kind}
-    first = len(records)  # this table's records start here: the empty-column check looks only at them
+    # per (dtype, framework) column of this table: whether it gave records, and one not blank
+    given: set[tuple[str, str]] = set()
+    filled: set[tuple[str, str]] = set()
     seen = 0
     while i < len(lines) and lines[i].strip().startswith("|"):
         line_no = i + 1
@@ -201,9 +205,15 @@ def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
             if low in ("", "oom"):
                 seen += len(metrics)
                 note = OOM_NOTE if low == "oom" else EMPTY_NOTE
+                given.add((dtype, fw))
+                if note != EMPTY_NOTE:
+                    filled.add((dtype, fw))
                 for metric, unit, stat in metrics:
                     records.append(
-                        {**rec, "metric": metric, "statistic": stat, "value": math.nan, "unit": unit, "note": note}
+                        row(
+                            _ROW,
+                            {**rec, "metric": metric, "statistic": stat, "value": math.nan, "unit": unit, "note": note},
+                        )
                     )
                 continue
             parts = [p.strip() for p in re.split(r"\\\|", cell)] if kind == "throughput" else [cell]
@@ -220,21 +230,25 @@ def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
                 if v is None:
                     bad.append((line_no, p, f"not a number ({metric})"))
                     continue
+                given.add((dtype, fw))
+                filled.add((dtype, fw))
                 records.append(
-                    {
-                        **rec,
-                        "metric": metric,
-                        "statistic": stat,
-                        "value": v,
-                        "unit": unit,
-                        "note": MS_NOTE if metric == "ms_per_token" else None,
-                    }
+                    row(
+                        _ROW,
+                        {
+                            **rec,
+                            "metric": metric,
+                            "statistic": stat,
+                            "value": v,
+                            "unit": unit,
+                            "note": MS_NOTE if metric == "ms_per_token" else None,
+                        },
+                    )
                 )
         i += 1
     for dt, fw in dict.fromkeys(columns):
         # a column whose cells were all rejected has no records: that is not an empty column
-        mine = [r for r in records[first:] if r["dtype"] == dt and r["framework"] == fw]
-        if mine and all(r["note"] == EMPTY_NOTE for r in mine):
+        if (dt, fw) in given and (dt, fw) not in filled:
             messages.append(f"{kind} table at line {start + 1}: column {dt!r} is empty (never run); kept as NaN rows")
     return i, seen
 

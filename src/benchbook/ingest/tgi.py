@@ -37,6 +37,7 @@ from benchbook.ingest.core import (
     tidy,
     unread_table,
 )
+from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, splitlines
 
 NAME = "tgi-benchmark"
@@ -55,6 +56,7 @@ SETTINGS = {
     "step": "str",
     "batch_size": "Int64",
 }
+_ROW = row_type(SETTINGS)
 
 METRICS = {
     "prefill_latency": "ms: one prefill call for the whole batch (prompt of sequence_length tokens)",
@@ -190,7 +192,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             "'| Step | Batch Size | Average | Lowest | Highest |')",
         )
     st = _State()
-    records: list[dict] = []
+    records: list[Row] = []  # tidy records as tuples (`rows.Row`): a dict each took 0.5 KB
     rejects: list[tuple[int, str, str]] = []
     messages: list[str] = []
     cells_read = 0
@@ -395,17 +397,20 @@ def _read_table(lines, i, st: _State, source: str, messages: list[str]):
             if step == "prefill_throughput":
                 notes.append(_PREFILL_NOTE)
             records.append(
-                {
-                    **base,
-                    "step": step_label,
-                    "batch_size": bs,
-                    "line": lineno,
-                    "metric": step,
-                    "statistic": _STAT[stat],
-                    "value": value,
-                    "unit": "ms" if kind == "latency" else ("seq/s" if step == "prefill_throughput" else "tok/s"),
-                    "note": "; ".join(notes) if notes else None,
-                }
+                row(
+                    _ROW,
+                    {
+                        **base,
+                        "step": step_label,
+                        "batch_size": bs,
+                        "line": lineno,
+                        "metric": step,
+                        "statistic": _STAT[stat],
+                        "value": value,
+                        "unit": "ms" if kind == "latency" else ("seq/s" if step == "prefill_throughput" else "tok/s"),
+                        "note": "; ".join(notes) if notes else None,
+                    },
+                )
             )
         prev_cells = eff
         first = False
