@@ -130,3 +130,17 @@ def test_configurations_tell_apart_what_a_sum_of_codes_would_merge():
     """(x, q) and (y, p) must differ even though each column's codes sum alike."""
     t = pd.DataFrame({"a": ["x", "y", "x", "y"], "b": ["p", "q", "q", "p"]})
     assert core._configurations(t, ["a", "b"]).tolist() == [0, 1, 2, 3]
+
+
+def test_five_conflicts_are_all_spelled_out_with_no_more_to_count():
+    rows = [(i, f"m{i // 2}", "ttft", float(i), "ms") for i in range(2, 12)]  # exactly 5 pairs in conflict
+    _, rej, notes = core.screen(_table(rows))
+    assert len(rej) == 10 and len(notes) == 5
+    assert not any(n.startswith("...") for n in notes)
+
+
+def test_report_columns_are_text_and_categories_of_text():
+    _, rej, _ = core.screen(_table(MIXED))
+    assert rej["text"].dtype == "str"
+    assert rej["reason"].dtype == "category" and rej["reason"].cat.categories.dtype == "str"
+    assert rej.index.equals(pd.RangeIndex(len(rej)))

@@ -530,7 +530,7 @@ def stack_reports(reports: list[pd.DataFrame]) -> pd.DataFrame:
     for c in REJECTED_COLUMNS:
         parts = [r[c].reset_index(drop=True) for r in reports]
         if all(isinstance(p.dtype, pd.CategoricalDtype) for p in parts):
-            columns[c] = pd.Series(union_categoricals(parts, ignore_order=True))
+            columns[c] = pd.Series(union_categoricals(parts))
         else:
             columns[c] = pd.concat(parts, ignore_index=True)
     return pd.DataFrame(columns, copy=False)
