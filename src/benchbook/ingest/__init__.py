@@ -47,6 +47,9 @@ _MODULES = [
     "genai_perf",
     "mlperf",
     "trtllm_bench",
+    "ml_energy",
+    "optimum_benchmark",
+    "inference_energy",
 ]
 
 #: The tools whose tidy tables follow the serving contract of vllm-bench-serve (the same setting

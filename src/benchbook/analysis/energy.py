@@ -1,0 +1,207 @@
+"""Measured energy per token and per request, from any tool of the energy contract
+(`benchbook.ingest.energy`). Numbers only: the claims live in `benchbook.claims.energy`.
+
+One row per measured figure: a run, the interval it covers (the whole run, prefill, decode) and
+the scope of its energy (GPU only, GPU + CPU + RAM, the wall). Energy per output token is the
+energy divided by the output tokens served (or the mean energy per request divided by the mean
+output tokens per request, the same ratio); energy per token counts prompt and output tokens and
+needs the prompt tokens; tokens per joule is the inverse of the first. Idle-subtracted figures take
+out the idle power times the interval's length (or the tool's own idle-subtracted energy): what
+the work cost above keeping the device switched on.
+
+The floor: a decode step reads every active weight once, so at the device's peak bandwidth B and
+rated power P one step costs at least about weights_bytes / B x P joules. It is a rough floor:
+it ignores the KV cache (more energy) and a device that reads at full bandwidth below its rated
+power (less), and a batch of n sequences shares one read among n tokens.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from benchbook import hardware
+from benchbook.ingest.energy import SCOPES
+
+#: Columns that name one measured configuration.
+KEYS = ["source", "run", "model", "device", "device_count", "backend", "batch_size", "request_rate", "interval"]
+
+COLUMNS = [
+    *KEYS,
+    "scope",
+    "energy_j",
+    "energy_active_j",
+    "idle_power_w",
+    "duration_s",
+    "mean_power_w",
+    "output_tokens",
+    "prompt_tokens",
+    "requests",
+    "tokens_basis",
+    "j_per_request",
+    "j_per_output_token",
+    "j_per_token",
+    "tok_per_j",
+    "j_per_output_token_active",
+    "idle_share",
+    "printed_j_per_output_token",
+]
+
+
+def _first(g: pd.DataFrame, metric: str, scope: str | None = None) -> float:
+    d = g[g["metric"] == metric]
+    if scope is not None:
+        d = d[d["scope"] == scope]
+    return float(d["value"].iloc[0]) if len(d) and pd.notna(d["value"].iloc[0]) else np.nan
+
+
+def runs(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (configuration, interval, scope) of an energy-contract table, with every energy
+    figure the file allows (NaN where it does not). `tokens_basis` says where the output-token
+    count comes from: "counted" (the file counts them), "per request" (mean tokens per request),
+    "nominal" (a configured volume, not counted) or None."""
+    if df.empty or "scope" not in df:
+        return pd.DataFrame(columns=COLUMNS)
+    d = df.copy()
+    for k in KEYS:
+        if k not in d:
+            d[k] = None
+    out = []
+    keyed = d[KEYS].astype("string").fillna("\u2205")
+    for _, g in d.groupby([keyed[k] for k in KEYS], sort=False, dropna=False):
+        scopes = [s for s in pd.unique(g["scope"].dropna()) if s in SCOPES]
+        for scope in scopes:
+            out.append(_row(g, scope))
+    t = pd.DataFrame(out, columns=COLUMNS)
+    return t.reset_index(drop=True)
+
+
+def _row(g: pd.DataFrame, scope: str) -> dict:
+    row = {k: g[k].iloc[0] for k in KEYS}
+    row["scope"] = scope
+    energy = _first(g, "energy", scope)
+    per_request = _first(g, "energy_per_request", scope)
+    tokens = _first(g, "output_tokens")
+    basis = "counted" if np.isfinite(tokens) else None
+    tpj = _first(g, "tokens_per_joule", scope)
+    if not np.isfinite(tokens) and np.isfinite(tpj) and np.isfinite(energy):
+        tokens, basis = tpj * energy, "nominal"
+    elif not np.isfinite(tokens) and np.isfinite(_first(g, "tokens_per_joule")):
+        # the efficiency is over another scope's energy: its count serves every scope
+        other = g[g["metric"] == "tokens_per_joule"].iloc[0]
+        tokens, basis = float(other["value"]) * _first(g, "energy", other["scope"]), "nominal"
+    requests = _first(g, "requests")
+    rpj = _first(g, "requests_per_joule")
+    if not np.isfinite(requests) and np.isfinite(rpj):
+        other = g[g["metric"] == "requests_per_joule"].iloc[0]
+        requests = float(other["value"]) * _first(g, "energy", other["scope"])
+    per_req_tokens = _first(g, "output_tokens_per_request")
+    if np.isfinite(energy) and np.isfinite(tokens) and tokens > 0:
+        j_out = energy / tokens
+    elif np.isfinite(per_request) and np.isfinite(per_req_tokens) and per_req_tokens > 0:
+        j_out, basis = per_request / per_req_tokens, "per request"
+    else:
+        j_out = np.nan
+    if not np.isfinite(per_request) and np.isfinite(energy) and np.isfinite(requests) and requests > 0:
+        per_request = energy / requests
+    prompt = _first(g, "prompt_tokens")
+    idle = _first(g, "idle_power", scope)
+    duration = _first(g, "duration")
+    active = _first(g, "energy_active", scope)
+    if not np.isfinite(active) and np.isfinite(idle) and np.isfinite(duration) and np.isfinite(energy):
+        active = energy - idle * duration
+    row.update(
+        energy_j=energy,
+        energy_active_j=active,
+        idle_power_w=idle,
+        duration_s=duration,
+        mean_power_w=_first(g, "mean_power", scope),
+        output_tokens=tokens,
+        prompt_tokens=prompt,
+        requests=requests,
+        tokens_basis=basis,
+        j_per_request=per_request,
+        j_per_output_token=j_out,
+        j_per_token=energy / (tokens + prompt) if np.isfinite(prompt) and np.isfinite(tokens) else np.nan,
+        tok_per_j=1 / j_out if np.isfinite(j_out) and j_out > 0 else np.nan,
+        j_per_output_token_active=active / tokens if np.isfinite(active) and np.isfinite(tokens) and tokens else np.nan,
+        idle_share=1 - active / energy if np.isfinite(active) and np.isfinite(energy) and energy else np.nan,
+        printed_j_per_output_token=_first(g, "energy_per_output_token", scope),
+    )
+    return row
+
+
+def quoted(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows a page states: per configuration, prefill and decode where the file splits them
+    (loading phases aside), else the whole run; every scope."""
+    if table.empty:
+        return table
+    t = table.copy()
+    has_decode = t.groupby(["source", "run"])["interval"].transform(lambda s: (s == "decode").any())
+    keep = np.where(has_decode, t["interval"].isin(["prefill", "decode"]), t["interval"] == "run")
+    return t[keep].reset_index(drop=True)
+
+
+def comparable(table: pd.DataFrame, column: str) -> tuple[pd.DataFrame, str | None, list[str]]:
+    """(rows, scope, other scopes): the rows of `table` with `column` known, in the scope most
+    rows share (ties: the narrower scope first, GPU only before the wall), and the scopes left
+    out. Figures of two scopes are different quantities and are never ranked together."""
+    t = table.dropna(subset=[column]) if len(table) else table
+    if t.empty:
+        return t, None, []
+    order = list(SCOPES)
+    counts = t["scope"].value_counts()
+    scope = sorted(counts.index, key=lambda s: (-counts[s], order.index(s) if s in order else 99))[0]
+    others = [s for s in counts.index if s != scope]
+    return t[t["scope"] == scope].reset_index(drop=True), scope, others
+
+
+def ranked(table: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Rows of one scope, cheapest first by `column` (then by run name, never by row order)."""
+    return table.sort_values([column, "run"]).reset_index(drop=True)
+
+
+#: Bytes per parameter when the file does not say the weights' precision (16-bit weights).
+DEFAULT_BYTES_PER_PARAM = 2.0
+
+
+def weights_floor(model: str | None, device: str | None, bytes_per_param: float) -> dict:
+    """The energy of reading the model's active weights once at the device's peak bandwidth and
+    rated power: {"floor_j", "weights_gb", "bandwidth_gb_s", "power_w", "device", "active_params_b"}
+    (None values where the model or the device is unknown)."""
+    out = dict(floor_j=None, weights_gb=None, bandwidth_gb_s=None, power_w=None, device=None, active_params_b=None)
+    size = hardware.model_size(model) if isinstance(model, str) else None
+    dev = hardware.detect(device) if isinstance(device, str) else None
+    if size is not None:
+        out["active_params_b"] = size.active_b
+        if size.active_b is not None:
+            out["weights_gb"] = size.active_b * bytes_per_param
+    if dev is not None:
+        out.update(device=dev.name, bandwidth_gb_s=dev.bandwidth_gb_s, power_w=dev.power_w)
+    if out["weights_gb"] is not None and dev is not None and dev.power_w and dev.bandwidth_gb_s:
+        out["floor_j"] = out["weights_gb"] / dev.bandwidth_gb_s * dev.power_w
+    return out
+
+
+def read(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(llama-bench rows, energy-contract rows) of the chapter's input files, each file read by the
+    tools it holds; an empty frame with the tool's columns where no file holds that kind."""
+    from benchbook import ingest
+    from benchbook.ingest.core import LEAD_COLUMNS, TAIL_COLUMNS
+    from benchbook.ingest.energy import TOOLS
+
+    registry = ingest.tools()
+    cap, measured = [], []
+    for p in paths:
+        for parsed in ingest.read_parsed(p):
+            if parsed.tool == "llama-bench":
+                cap.append(parsed.table)
+            elif parsed.tool in TOOLS:
+                measured.append(parsed.table)
+
+    def stack(frames: list[pd.DataFrame], tool: str) -> pd.DataFrame:
+        if frames:
+            return pd.concat(frames, ignore_index=True)
+        return pd.DataFrame(columns=[*LEAD_COLUMNS, *registry[tool].settings, *TAIL_COLUMNS])
+
+    return stack(cap, "llama-bench"), stack(measured, TOOLS[0])

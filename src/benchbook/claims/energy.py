@@ -1,0 +1,196 @@
+"""The measured-energy verdicts of the power chapter, each a claim judged from `analysis.energy`'s
+numbers.
+
+Noise: a measured energy file gives one figure per configuration and no spread, so two figures
+count as different only when their ratio is off 1 by more than SINGLE_RUN_TOLERANCE (a stated
+assumption: run-to-run variation of a repeated energy measurement is of this order). Figures of
+different scopes (GPU only, GPU + CPU + RAM, the wall) are never ranked together: a ranking takes
+the scope most rows share and says which scopes it left out.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from benchbook.analysis import energy
+from benchbook.claims import Claim, make
+from benchbook.ingest.energy import SCOPES
+
+#: Relative difference two single measured figures must exceed to be called different.
+SINGLE_RUN_TOLERANCE = 0.05
+
+
+def _num(v):
+    return None if v is None or (isinstance(v, float) and not math.isfinite(v)) or pd.isna(v) else float(v)
+
+
+def _str(v):
+    return None if v is None or (not isinstance(v, str) and pd.isna(v)) else str(v)
+
+
+def _label(r: pd.Series) -> str:
+    """How a configuration is named on the page: its run, and the file when runs share a name."""
+    return str(r["run"])
+
+
+def per_run(r: pd.Series, k: int) -> Claim:
+    """Energy per output token of one configuration, with its scope, interval and basis."""
+    ev = {
+        "run": _label(r),
+        "source": _str(r["source"]),
+        "model": _str(r["model"]),
+        "device": _str(r["device"]),
+        "scope": r["scope"],
+        "scope_words": SCOPES.get(r["scope"], r["scope"]),
+        "interval": _str(r["interval"]),
+        "joules_per_token": _num(r["j_per_output_token"]),
+        "rel_uncertainty": None,
+        "power_source": "measured",
+        "tok_per_j": _num(r["tok_per_j"]),
+        "j_per_request": _num(r["j_per_request"]),
+        "j_per_token_all": _num(r["j_per_token"]),
+        "tokens_basis": _str(r["tokens_basis"]),
+        "output_tokens": _num(r["output_tokens"]),
+        "active_joules_per_token": _num(r["j_per_output_token_active"]),
+        "idle_share": _num(r["idle_share"]),
+        "idle_power_w": _num(r["idle_power_w"]),
+        "duration_s": _num(r["duration_s"]),
+    }
+    rule = "J per output token = measured energy / output tokens over the same interval and scope"
+    c = make(f"measured_{k}", "energy_bound", rule, ev)
+    if not c.shown and ev["j_per_request"] is not None:
+        return c.withhold("the file gives no token counts, only energy per request")
+    return c
+
+
+def cheapest(rows: pd.DataFrame, column: str, name: str) -> Claim:
+    """The cheapest configuration against the runner-up, within one scope, beyond the tolerance."""
+    t, scope, others = energy.comparable(rows, column)
+    order = energy.ranked(t, column) if len(t) else t
+    a = order.iloc[0] if len(order) else None
+    b = order.iloc[1] if len(order) > 1 else None
+    ev = {
+        "a": _num(a[column]) if a is not None and b is not None else None,
+        "b": _num(b[column]) if b is not None else None,
+        "noise": SINGLE_RUN_TOLERANCE,
+        "a_run": _label(a) if a is not None else None,
+        "b_run": _label(b) if b is not None else None,
+        "n_runs": len(order),
+        "scope": scope,
+        "scope_words": SCOPES.get(scope, scope) if scope else None,
+        "other_scopes": [SCOPES.get(s, s) for s in others],
+        "column": column,
+    }
+    ev["ratio"] = ev["a"] / ev["b"] if ev["a"] is not None and ev["b"] else None
+    ev["margin"] = 1 - ev["ratio"] if ev["ratio"] is not None else None
+    rule = (
+        f"J per output token of the cheapest / the runner-up differs from 1 by more than {SINGLE_RUN_TOLERANCE:.0%}, "
+        "both of one scope"
+    )
+    c = make(name, "comparison", rule, ev)
+    if b is None and c.status == "withheld":
+        return c.withhold("only one configuration has this figure" if a is not None else "no configuration has it")
+    return c
+
+
+def spread(rows: pd.DataFrame) -> Claim:
+    """The costliest configuration against the cheapest, within one scope."""
+    t, scope, others = energy.comparable(rows, "j_per_output_token")
+    order = energy.ranked(t, "j_per_output_token") if len(t) else t
+    lo = order.iloc[0] if len(order) > 1 else None
+    hi = order.iloc[-1] if len(order) > 1 else None
+    ev = {
+        "a": _num(hi["j_per_output_token"]) if hi is not None else None,
+        "b": _num(lo["j_per_output_token"]) if lo is not None else None,
+        "noise": SINGLE_RUN_TOLERANCE,
+        "a_run": _label(hi) if hi is not None else None,
+        "b_run": _label(lo) if lo is not None else None,
+        "scope": scope,
+        "scope_words": SCOPES.get(scope, scope) if scope else None,
+        "other_scopes": [SCOPES.get(s, s) for s in others],
+    }
+    ev["ratio"] = ev["a"] / ev["b"] if ev["a"] is not None and ev["b"] else None
+    c = make("measured_spread", "comparison", "costliest / cheapest J per output token, one scope", ev)
+    if hi is None:
+        return c.withhold("fewer than two configurations have an energy per output token")
+    return c
+
+
+def idle_order(rows: pd.DataFrame) -> Claim:
+    """The cheapest configuration once idle power is subtracted, and whether it is the one that is
+    cheapest with idle counted."""
+    c = cheapest(rows, "j_per_output_token_active", "measured_cheapest_active")
+    if not len(rows) or rows["j_per_output_token_active"].isna().all():
+        return c.withhold("the file gives no idle power (nor an idle-subtracted energy) with a token count")
+    total = cheapest(rows, "j_per_output_token", "measured_cheapest")
+    ev = dict(c.evidence)
+    ev["total_cheapest"] = total.evidence.get("a_run")
+    ev["same_as_total"] = ev.get("a_run") is not None and ev["a_run"] == ev["total_cheapest"]
+    out = make(c.id, c.kind, c.rule + "; idle power x duration subtracted first", ev)
+    return out.withhold(c.reason) if c.status == "withheld" and c.reason and out.status == "shown" else out
+
+
+def floor(r: pd.Series, k: int, bytes_per_param: float) -> Claim:
+    """Measured energy per output token against the energy of one read of the active weights."""
+    f = energy.weights_floor(_str(r["model"]), _str(r["device"]), bytes_per_param)
+    batch = _num(r["batch_size"])
+    j = _num(r["j_per_output_token"])
+    per_token = f["floor_j"] / batch if f["floor_j"] is not None and batch else f["floor_j"]
+    ev = {
+        "run": _label(r),
+        "scope_words": SCOPES.get(r["scope"], r["scope"]),
+        "a": j,
+        "b": per_token,
+        "noise": SINGLE_RUN_TOLERANCE,
+        "batch_size": batch,
+        "bytes_per_param": bytes_per_param,
+        **{k2: f[k2] for k2 in ("floor_j", "weights_gb", "bandwidth_gb_s", "power_w", "active_params_b")},
+        "floor_device": f["device"],
+        "tokens_basis": _str(r["tokens_basis"]),
+    }
+    ev["ratio"] = j / per_token if j is not None and per_token else None
+    # sequences per weights read, at least: the read's time at peak bandwidth x the mean power the run
+    # drew, over the measured energy per token (rated power would overstate it for a card below its rating)
+    mean_w = _num(r["mean_power_w"])
+    read_s = f["weights_gb"] / f["bandwidth_gb_s"] if f["weights_gb"] and f["bandwidth_gb_s"] else None
+    ev["mean_power_w"] = mean_w
+    ev["floor_read_j"] = mean_w * read_s if mean_w and read_s else None
+    ev["min_sharing"] = mean_w * read_s / j if mean_w and read_s and j else None
+    rule = "measured J per output token / (active weights bytes / peak bandwidth x rated power / batch)"
+    c = make(f"floor_{k}", "comparison", rule, ev)
+    if f["floor_j"] is None:
+        missing = "the model's size" if f["weights_gb"] is None else "the device's bandwidth and power"
+        return c.withhold(f"{missing} is not known, so no floor can be formed")
+    if j is None:
+        return c.withhold("no energy per output token is known for it")
+    if batch and ev["ratio"] < 1 - SINGLE_RUN_TOLERANCE:
+        c.status, c.reason = "implausible", "below the energy of reading the weights once per step of this batch"
+    return c
+
+
+def per_request(rows: pd.DataFrame) -> Claim:
+    """The cheapest configuration per request against the runner-up, where no energy per token
+    exists: only among runs of one model (two models answer at different lengths) and one interval."""
+    t = rows[rows["j_per_output_token"].isna()] if len(rows) else rows
+    c = cheapest(t, "j_per_request", "measured_cheapest_request")
+    if c.shown and (t["model"].nunique(dropna=False) > 1 or t["interval"].nunique(dropna=False) > 1):
+        return c.withhold("the configurations serve different models or intervals, whose requests are not alike")
+    return c
+
+
+def build(table: pd.DataFrame, bytes_per_param: float, device: str | None = None) -> list[Claim]:
+    """Every measured-energy claim, in page order (unworded). `device` names the device for the
+    floor where the file does not (or overrides it)."""
+    rows = energy.quoted(table)
+    out = [per_run(r, k) for k, (_, r) in enumerate(rows.iterrows())]
+    out += [cheapest(rows, "j_per_output_token", "measured_cheapest"), spread(rows), idle_order(rows)]
+    out.append(per_request(rows))
+    tok = rows.dropna(subset=["j_per_output_token"]) if len(rows) else rows
+    gpu_rows = tok[tok["scope"] == "gpu"] if len(tok) else tok
+    basis = gpu_rows if len(gpu_rows) else tok.drop_duplicates(["source", "run"]) if len(tok) else tok
+    if device:
+        basis = basis.assign(device=device)
+    out += [floor(r, k, bytes_per_param) for k, (_, r) in enumerate(basis.iterrows())]
+    return out

@@ -1,0 +1,132 @@
+"""The energy contract: the setting columns, metric names and units every parser of measured power
+or energy emits, so that the power chapter reads any of them.
+
+A row says what was measured (`metric`, `unit`), over what (`interval`: the whole run, prefill,
+decode, a loading phase) and, for an energy or power figure, where (`scope`): the GPU only, the
+CPU or RAM alone, GPU + CPU + RAM, or the whole system at the wall. A wall-socket figure and a
+GPU-only figure are different quantities, so the scope travels with every number. The counts a
+run served (tokens, requests) have no scope. Energies are in joules (files in kWh are converted,
+with a note), powers in watts.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pandera.pandas as pa
+
+from benchbook.ingest.core import Parsed, ParseError, Tool, rejected, tidy
+
+#: Setting columns every energy tool emits, in this order.
+SETTINGS = {
+    "run": "str",
+    "model": "str",
+    "device": "str",
+    "device_count": "float64",
+    "backend": "str",
+    "batch_size": "float64",
+    "request_rate": "float64",
+    "scope": "str",
+    "interval": "str",
+}
+
+#: Where an energy or power figure was measured, and how a page names it.
+SCOPES = {
+    "gpu": "GPU only",
+    "cpu": "CPU only",
+    "ram": "RAM only",
+    "gpu+cpu+ram": "GPU + CPU + RAM",
+    "system": "whole system at the wall",
+}
+
+#: The intervals a figure can cover.
+INTERVALS = ("run", "prefill", "decode", "load_model", "load_dataset", "preprocess_dataset")
+
+#: Metrics of the contract, with their unit and meaning.
+METRICS = {
+    "energy": "J: energy over the interval, all requests together",
+    "energy_active": "J: the same minus idle power x duration, as the tool computed it",
+    "energy_per_request": "J: mean energy per request (response)",
+    "energy_per_output_token": "J/tok: energy per output token as the tool printed it",
+    "tokens_per_joule": "tok/J: output tokens per joule as the tool printed it",
+    "requests_per_joule": "req/J: requests (samples) per joule as the tool printed it",
+    "mean_power": "W: mean power over the interval",
+    "peak_power": "W: highest power sample",
+    "idle_power": "W: power with no load, measured before the run",
+    "duration": "s: length of the interval the energy covers",
+    "output_tokens": "tok: output tokens served over the interval",
+    "output_tokens_per_request": "tok: mean output tokens per request",
+    "prompt_tokens": "tok: prompt tokens served over the interval",
+    "requests": "req: requests completed",
+    "requests_sent": "req: requests sent",
+    "output_throughput": "tok/s: output tokens per second",
+    "request_throughput": "req/s: requests completed per second",
+    "e2el": "ms: mean latency per request",
+    "gpu_utilization": "%: mean GPU utilisation",
+    "memory_utilization": "%: mean memory-controller utilisation",
+}
+
+#: Metrics that need a scope (an energy or a power), and those that must have none (counts).
+SCOPED = {
+    "energy",
+    "energy_active",
+    "energy_per_request",
+    "energy_per_output_token",
+    "tokens_per_joule",
+    "requests_per_joule",
+    "mean_power",
+    "peak_power",
+    "idle_power",
+}
+
+#: The energy tools (registered by their modules); the power chapter reads each of them.
+TOOLS = ("ml-energy", "optimum-benchmark", "inference-energy")
+
+KWH_NOTE = "printed in kWh; converted to J"
+J_PER_KWH = 3.6e6
+
+
+def _contract() -> pa.DataFrameSchema:
+    """What the energy contract adds to each tool's own schema: known metrics and units, a scope on
+    every energy or power row and on no count, known intervals."""
+    units = {m: d.split(":", 1)[0] for m, d in METRICS.items()}
+    return pa.DataFrameSchema(
+        {
+            "metric": pa.Column(str, pa.Check.isin(sorted(METRICS))),
+            "scope": pa.Column(str, pa.Check.isin(sorted(SCOPES)), nullable=True),
+            "interval": pa.Column(str, pa.Check.isin(INTERVALS), nullable=True),
+        },
+        checks=[
+            pa.Check(lambda d: d["unit"] == d["metric"].map(units), error="unit does not match the metric"),
+            pa.Check(
+                lambda d: d["scope"].notna() == d["metric"].isin(SCOPED), error="scope set on a count, or missing"
+            ),
+        ],
+        strict=False,
+    )
+
+
+_CONTRACT = _contract()
+
+
+def check(table: pd.DataFrame, source: str) -> pd.DataFrame:
+    """The table, checked against the energy contract (a ParseError naming the file otherwise)."""
+    try:
+        return _CONTRACT.validate(table)
+    except (pa.errors.SchemaError, pa.errors.SchemaErrors) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ParseError(source, None, f"parsed values break the energy contract: {first}") from None
+
+
+def finish(
+    tool: Tool, records: list[dict], rejects: list, messages: list[str], cells: int, source: str, version=None
+) -> Parsed:
+    """The common tail of an energy parser: tidy table, contract check, result."""
+    table = check(tidy(tool, records, source), source)
+    return Parsed(
+        tool=tool.name,
+        table=table,
+        rejected=rejected(tool.name, source, rejects),
+        messages=messages,
+        cells_read=cells,
+        version=version,
+    )

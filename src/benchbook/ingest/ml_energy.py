@@ -1,0 +1,179 @@
+"""The ML.ENERGY leaderboard's measurement tables (energy measured with Zeus through NVML).
+
+Two layouts, both GPU energy only (the leaderboard: "`energy` (J): The average GPU energy consumed
+by the model to generate a response"):
+
+- v1 CSV `<GPU>_<task>_benchmark.csv`, one row per model and batch size: `throughput` (tok/s, the
+  mean generation rate), `response_length` (mean output tokens per response), `latency` (s per
+  response) and `energy` (J per response). The file does not name the GPU; its name does
+  (`A100_chat_benchmark.csv`), and the device is read from there, with a message.
+- v2 JSON, one file per model, backend and request rate: `Model`, `Backend`, `GPU model`, `#GPUs`,
+  `Request rate`, `Requests per second`, `Latency per request (s)`, `Energy per request (J)`. It
+  gives no token counts, so no energy per token can be formed from it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+from benchbook.ingest import energy
+from benchbook.ingest.core import Parsed, ParseError, Tool, register
+from benchbook.ingest.text import Lines, head, whole
+
+NAME = "ml-energy"
+
+_V1_REQUIRED = ("model", "throughput", "response_length", "latency", "energy")
+_V1_METRICS = {
+    "energy": ("energy_per_request", "J", "gpu"),
+    "response_length": ("output_tokens_per_request", "tok", None),
+    "throughput": ("output_throughput", "tok/s", None),
+    "latency": ("e2el", "ms", None),
+}
+_V2_KEYS = {
+    "Energy per request (J)": ("energy_per_request", "J", "gpu"),
+    "Requests per second": ("request_throughput", "req/s", None),
+    "Latency per request (s)": ("e2el", "ms", None),
+}
+_GPU_IN_NAME = re.compile(r"^([A-Z]+\d+[A-Za-z0-9-]*)_[\w-]+_benchmark\.csv$")
+_MEAN_NOTE = "mean over responses"
+
+
+def _is_v1(start: str) -> bool:
+    first = start.lstrip("\ufeff").split("\n", 1)[0].strip().lower()
+    cols = [c.strip() for c in first.split(",")]
+    return all(c in cols for c in _V1_REQUIRED)
+
+
+def sniff(text: str | Lines) -> bool:
+    start = head(text, 4000)
+    return '"Energy per request (J)"' in start or _is_v1(start)
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    body = whole(text)
+    if body.lstrip().startswith("{"):
+        return _parse_v2(body, source)
+    return _parse_v1(body, source)
+
+
+def _parse_v1(body: str, source: str) -> Parsed:
+    rows = list(csv.reader(io.StringIO(body.lstrip("\ufeff"))))
+    if not rows or not _is_v1(",".join(rows[0])):
+        raise ParseError(source, 1, f"expected an ML.ENERGY header with {', '.join(_V1_REQUIRED)}")
+    header = [c.strip().lower() for c in rows[0]]
+    m = _GPU_IN_NAME.match(source)
+    device = m.group(1) if m else None
+    messages = [
+        f"{source}: the file does not name the GPU; "
+        + (f"its name says {device}" if device else "nor does its name, so the device is unknown")
+    ]
+    records, rejects, cells = [], [], 0
+    for i, row in enumerate(rows[1:], start=2):
+        if not any(c.strip() for c in row):
+            continue
+        if len(row) != len(header):
+            raise ParseError(source, i, f"expected {len(header)} cells, found {len(row)}")
+        cell = dict(zip(header, (c.strip() for c in row), strict=True))
+        bs = _float(cell.get("batch_size"))
+        base = dict(
+            run=f"{cell['model']} bs{bs:g}" if bs is not None else cell["model"],
+            model=cell["model"],
+            device=device,
+            device_count=1.0 if device else None,
+            backend=None,
+            batch_size=bs,
+            request_rate=None,
+            interval="run",
+        )
+        for col, text_value in cell.items():
+            if col in ("model", "batch_size"):
+                continue
+            v = _float(text_value)
+            if v is None:
+                if text_value:
+                    raise ParseError(source, i, f"{col} is not a number: {text_value!r}")
+                continue
+            cells += 1
+            if col not in _V1_METRICS:
+                rejects.append((i, f"{col} {text_value}", f"column {col!r} is not in the energy contract"))
+                continue
+            metric, unit, scope = _V1_METRICS[col]
+            value = v * 1000 if unit == "ms" else v
+            note = _MEAN_NOTE + ("; printed in s" if unit == "ms" else "")
+            records.append(
+                dict(base, scope=scope, line=i, metric=metric, statistic="mean", value=value, unit=unit, note=note)
+            )
+    return _finish(records, rejects, messages, cells, source, "leaderboard v1 CSV")
+
+
+def _parse_v2(body: str, source: str) -> Parsed:
+    try:
+        obj = json.loads(body)
+    except json.JSONDecodeError as exc:
+        raise ParseError(source, exc.lineno, f"not valid JSON ({exc.msg})") from None
+    if not isinstance(obj, dict) or "Energy per request (J)" not in obj:
+        raise ParseError(source, 1, "expected an ML.ENERGY result with 'Energy per request (J)'")
+    lines = {k: n for n, s in enumerate(body.split("\n"), start=1) for k in obj if s.strip().startswith(f'"{k}"')}
+    base = dict(
+        run=f"{obj.get('Backend')} {obj.get('Model')} rate {obj.get('Request rate')}",
+        model=obj.get("Model"),
+        device=obj.get("GPU model"),
+        device_count=_float(obj.get("#GPUs")),
+        backend=obj.get("Backend"),
+        batch_size=None,
+        request_rate=_float(obj.get("Request rate")),
+        interval="run",
+    )
+    records, rejects, cells = [], [], 0
+    for key, v in obj.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or key in ("#GPUs", "Request rate"):
+            continue  # names, and the settings kept in their columns
+        cells += 1
+        if key not in _V2_KEYS:
+            rejects.append((lines.get(key, 1), f"{key} {v}", f"key {key!r} is not in the energy contract"))
+            continue
+        metric, unit, scope = _V2_KEYS[key]
+        value = float(v) * 1000 if unit == "ms" else float(v)
+        note = "mean over requests; printed in s" if unit == "ms" else None
+        stat = "value" if metric == "request_throughput" else "mean"
+        records.append(
+            dict(
+                base,
+                scope=scope,
+                line=lines.get(key, 1),
+                metric=metric,
+                statistic=stat,
+                value=value,
+                unit=unit,
+                note=note,
+            )
+        )
+    return _finish(records, rejects, [], cells, source, "leaderboard v2 JSON")
+
+
+def _float(v) -> float | None:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def _finish(records, rejects, messages, cells, source, version) -> Parsed:
+    """The tail every parser shares (kept in one place for the common helper)."""
+    return energy.finish(TOOL, records, rejects, messages, cells, source, version)
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=energy.SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="ML.ENERGY leaderboard measurements (v1 CSV: J per response; v2 JSON: J per request), GPU energy",
+        command="the ML.ENERGY benchmark (github.com/ml-energy/leaderboard), energy measured with Zeus",
+        metrics={m: energy.METRICS[m] for m in ("energy_per_request", "output_tokens_per_request", "e2el")},
+    )
+)

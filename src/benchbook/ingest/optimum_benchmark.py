@@ -1,0 +1,184 @@
+"""optimum-benchmark energy reports: `benchmark_report.json` (the report alone) or `benchmark.json`
+(`{"config": ..., "report": ...}`), as its energy_star scenario writes them.
+
+The report has one object per phase (`load_dataset`, `preprocess_dataset`, `load_model`, `prefill`,
+`decode`, ...), each with `energy` (kWh, from CodeCarbon: `gpu`, `cpu`, `ram` and their `total`)
+and `efficiency` (`samples/kWh` or `tokens/kWh`, the phase's volume divided by the total energy).
+Scopes: `gpu` is the GPU, `cpu` and `ram` are CodeCarbon's CPU and RAM figures (estimates where
+it cannot read RAPL), `total` is GPU + CPU + RAM. In energy_star, `decode` energy is the
+generation pass minus the prefill pass, and its volume is num_samples x num_beams x
+(max_new_tokens - 1): a nominal count from the configuration, not tokens counted, so a run whose
+generations stopped early used more energy per token than the efficiency says.
+
+Energies are converted to J; efficiencies to tok/J or req/J (samples are requests). With
+`benchmark.json` the configuration names the model, the GPUs, the backend and the batch size.
+Latency, throughput and memory sections, where present, are not part of the energy contract and
+their numbers are reported as set aside.
+"""
+
+from __future__ import annotations
+
+import json
+
+from benchbook.ingest import energy
+from benchbook.ingest.core import Parsed, ParseError, Tool, register
+from benchbook.ingest.text import Lines, head, whole
+
+NAME = "optimum-benchmark"
+
+_SCOPES = {"gpu": "gpu", "cpu": "cpu", "ram": "ram", "total": "gpu+cpu+ram"}
+_EFFICIENCY = {"tokens/kWh": ("tokens_per_joule", "tok/J"), "samples/kWh": ("requests_per_joule", "req/J")}
+_PHASE_KEYS = {"memory", "latency", "throughput", "energy", "efficiency"}
+
+
+def _is_phase(v) -> bool:
+    return isinstance(v, dict) and set(v) <= _PHASE_KEYS and "energy" in v
+
+
+def sniff(text: str | Lines) -> bool:
+    start = head(text, 20000)
+    return '"energy"' in start and '"kWh"' in start and ('"efficiency"' in start or '"report"' in start)
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    body = whole(text)
+    try:
+        obj = json.loads(body)
+    except json.JSONDecodeError as exc:
+        raise ParseError(source, exc.lineno, f"not valid JSON ({exc.msg})") from None
+    if not isinstance(obj, dict):
+        raise ParseError(source, 1, "expected a JSON object of benchmark phases")
+    config = obj.get("config") if isinstance(obj.get("config"), dict) else {}
+    report = obj.get("report", obj) if config else obj
+    phases = {k: v for k, v in report.items() if _is_phase(v)} if isinstance(report, dict) else {}
+    if not phases:
+        raise ParseError(source, 1, "no benchmark phase with an 'energy' report (optimum-benchmark report expected)")
+    base = _settings(config)
+    lines = _LineFinder(body)
+    origin = lines.after('"report"') if config else 1
+    records, rejects, cells, messages = [], [], 0, []
+    for phase, rep in phases.items():
+        where = lines.after(f'"{phase}"', origin)
+        interval = phase if phase in energy.INTERVALS else None
+        if interval is None:
+            messages.append(f"{source}:{where}: phase {phase!r} is not an interval the energy contract knows")
+        en = rep.get("energy")
+        if isinstance(en, dict):
+            if en.get("unit") != "kWh":
+                raise ParseError(source, where, f"energy unit {en.get('unit')!r}, expected kWh")
+            for key, v in en.items():
+                if key == "unit" or not _num(v):
+                    continue
+                cells += 1
+                ln = lines.after(f'"{key}"', where)
+                if interval is None or key not in _SCOPES:
+                    rejects.append((ln, f"{phase} energy {key} {v}", "not an interval or scope of the energy contract"))
+                    continue
+                records.append(
+                    dict(
+                        base,
+                        scope=_SCOPES[key],
+                        interval=interval,
+                        line=ln,
+                        metric="energy",
+                        statistic="value",
+                        value=float(v) * energy.J_PER_KWH,
+                        unit="J",
+                        note=energy.KWH_NOTE,
+                    )
+                )
+        eff = rep.get("efficiency")
+        if isinstance(eff, dict) and _num(eff.get("value")):
+            cells += 1
+            ln = lines.after('"efficiency"', where)
+            kind = _EFFICIENCY.get(eff.get("unit"))
+            if interval is None or kind is None:
+                rejects.append((ln, f"{phase} efficiency {eff.get('value')}", f"efficiency unit {eff.get('unit')!r}"))
+            else:
+                note = f"printed in {eff['unit']}: volume / total energy"
+                if phase == "decode" and kind[0] == "tokens_per_joule":
+                    note += "; volume = num_samples x num_beams x (max_new_tokens - 1), not counted"
+                records.append(
+                    dict(
+                        base,
+                        scope="gpu+cpu+ram",
+                        interval=interval,
+                        line=lines.after('"value"', ln),
+                        metric=kind[0],
+                        statistic="value",
+                        value=float(eff["value"]) / energy.J_PER_KWH,
+                        unit=kind[1],
+                        note=note,
+                    )
+                )
+        for section in ("memory", "latency", "throughput"):
+            found = list(_numbers(rep.get(section)))
+            cells += len(found)
+            rejects += [(where, f"{phase} {section} {v}", f"{section}: not part of the energy contract") for v in found]
+    version = (config.get("environment") or {}).get("optimum_benchmark_version")
+    return _finish(records, rejects, messages, cells, source, f"optimum-benchmark {version}" if version else None)
+
+
+def _settings(config: dict) -> dict:
+    """The setting columns the configuration gives (all None for a report alone)."""
+    backend = config.get("backend") or {}
+    scenario = config.get("scenario") or {}
+    env = config.get("environment") or {}
+    gpus = env.get("gpu") or []
+    bs = (scenario.get("input_shapes") or {}).get("batch_size")
+    return dict(
+        run=scenario.get("name") or "report",
+        model=backend.get("model"),
+        device=", ".join(sorted(set(gpus))) if gpus else None,
+        device_count=float(env["gpu_count"]) if _num(env.get("gpu_count")) else None,
+        backend=backend.get("name"),
+        batch_size=float(bs) if _num(bs) else None,
+        request_rate=None,
+    )
+
+
+def _num(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _numbers(v):
+    if _num(v):
+        yield v
+    elif isinstance(v, dict):
+        for x in v.values():
+            yield from _numbers(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from _numbers(x)
+
+
+class _LineFinder:
+    """The 1-based line of the first `needle` at or after a line (JSON keys repeat per phase)."""
+
+    def __init__(self, body: str):
+        self.lines = body.split("\n")
+
+    def after(self, needle: str, start: int = 1) -> int:
+        for i in range(start - 1, len(self.lines)):
+            if needle in self.lines[i]:
+                return i + 1
+        return start
+
+
+def _finish(records, rejects, messages, cells, source, version) -> Parsed:
+    """The tail every parser shares (kept in one place for the common helper)."""
+    return energy.finish(TOOL, records, rejects, messages, cells, source, version)
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=energy.SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="optimum-benchmark energy report (benchmark_report.json / benchmark.json: kWh per phase, "
+        "GPU, CPU, RAM and total)",
+        command="optimum-benchmark with energy tracking (energy_star scenario), e.g. optimum-benchmark --config-name ...",
+        metrics={m: energy.METRICS[m] for m in ("energy", "tokens_per_joule", "requests_per_joule")},
+    )
+)
