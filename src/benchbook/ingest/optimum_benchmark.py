@@ -127,7 +127,7 @@ def _settings(config: dict) -> dict:
     gpus = env.get("gpu") or []
     bs = (scenario.get("input_shapes") or {}).get("batch_size")
     return dict(
-        run=scenario.get("name") or "report",
+        run=f"{backend['model']} ({scenario.get('name') or 'report'})" if backend.get("model") else "report",
         model=backend.get("model"),
         device=", ".join(sorted(set(gpus))) if gpus else None,
         device_count=float(env["gpu_count"]) if _num(env.get("gpu_count")) else None,

@@ -97,7 +97,8 @@ def word(claim: Claim) -> Claim:
     if claim.id.startswith("floor_"):
         floor_words = (
             "reading its {active_params_b:.3g} B active parameters once at {bytes_per_param:g} bytes each "
-            "({weights_gb:.3g} GB) at the {floor_device}'s {bandwidth_gb_s:,.0f} GB/s and {power_w:.0f} W rated "
+            "({weights_gb:.3g} GB; the bytes per parameter are assumed, the file does not give the weights' "
+            "precision) at the {floor_device}'s {bandwidth_gb_s:,.0f} GB/s and {power_w:.0f} W rated "
             "power costs about {floor_j:.3g} J, a rough floor for one decode step"
         )
         batch = ev.get("batch_size")
@@ -109,8 +110,8 @@ def word(claim: Claim) -> Claim:
         elif (ev.get("ratio") or 1) < 1:
             sharing = (
                 " At the {mean_power_w:.0f} W the card drew on average, reading the weights once takes "
-                "{floor_read_j:.3g} J, so each read served at least {min_sharing:.1f} output tokens on average: the run "
-                "decoded several sequences per step (the file does not say how many)."
+                "{floor_read_j:.3g} J, so, if the weights are that size, each read served at least {min_sharing:.1f} "
+                "output tokens on average: the run decoded several sequences per step (the file does not say how many)."
                 if ev.get("min_sharing") is not None
                 else " The run decoded several sequences per step (the file does not say how many)."
             )
@@ -144,28 +145,63 @@ def word(claim: Claim) -> Claim:
     raise KeyError(f"no wording for claim {claim.id!r}")
 
 
+def describe(rows: pd.DataFrame, table: pd.DataFrame) -> str:
+    """One sentence on the measured energy an input holds (empty when none): tools, configurations,
+    scopes, devices as the files name them."""
+    if table.empty:
+        return ""
+    tools = ", ".join(dict.fromkeys(rows["tool"]))
+    n = table.drop_duplicates(["source", "run"]).shape[0]
+    scopes = ", ".join(SCOPES.get(s, s) for s in dict.fromkeys(table["scope"]))
+    devices = [str(d) for d in dict.fromkeys(table["device"].dropna())]
+    models = [str(m) for m in dict.fromkeys(table["model"].dropna())]
+    if 0 < len(models) <= 4:
+        scopes += f"; model{'s' if len(models) > 1 else ''} {', '.join(models)}"
+    dev = f"; devices as the files name them: {', '.join(devices)}" if devices else "; the files do not name the device"
+    return f"It holds measured energy ({tools}) of {n} configuration{'s' if n != 1 else ''}, measured {scopes}{dev}."
+
+
 def extend(led: Ledger, claims: list[Claim]) -> None:
     """Word the measured-energy claims and add them to the chapter's ledger."""
     led.extend(word(c) for c in claims)
 
 
 def section(led: Ledger, table: pd.DataFrame) -> str:
-    """The measured-energy verdicts: one sentence per configuration, then the rankings, then the
-    floors; one sentence when the input holds no measured energy."""
+    """The measured-energy verdicts: one sentence per configuration (the first MAX_LISTED), the
+    rankings, then the floors (the floors withheld for one reason said once); one sentence when the
+    input holds no measured energy."""
     if table.empty:
         return (
             "This input holds no measured energy (it is read for its power limits below). The chapter reads "
             "ML.ENERGY, optimum-benchmark and inference-energy outputs for measured energy."
         )
-    ids = [c.id for c in led.claims]
-    runs_ = [led.get(i).text for i in ids if i.startswith("measured_") and led.get(i).kind == "energy_bound"]
-    ranks = [
-        led.get(i).text
-        for i in ("measured_cheapest", "measured_spread", "measured_cheapest_active", "measured_cheapest_request")
-    ]
-    floors = [led.get(i).text for i in ids if i.startswith("floor_")]
-    shown = runs_ if len(runs_) <= 12 else runs_[:12] + [f"The table above lists all {len(runs_)} configurations."]
-    return "\n\n".join(["\n".join(f"- {t}" for t in shown), " ".join(ranks), "\n".join(f"- {t}" for t in floors)])
+    claims = list(led.claims)
+    runs_ = [c.text for c in claims if c.id.startswith("measured_") and c.kind == "energy_bound"]
+    n_configs = len(energy.quoted(table).drop_duplicates(["source", "run"]))
+    if n_configs > 1:
+        ids = ("measured_cheapest", "measured_spread", "measured_cheapest_active", "measured_cheapest_request")
+        ranks = " ".join(led.get(i).text for i in ids)
+    else:
+        ranks = "With one configuration there is nothing to rank."
+    floors = [c for c in claims if c.id.startswith("floor_")]
+    said = [c.text for c in floors if c.status != "withheld"]
+    by_reason: dict[str, int] = {}
+    for c in floors:
+        if c.status == "withheld":
+            by_reason[c.reason] = by_reason.get(c.reason, 0) + 1
+    for reason, n in by_reason.items():
+        hint = " (name it with `-p gpu NAME`, a row of data/hardware.csv)" if "device" in reason else ""
+        said.append(f"No weights-read floor for {n} configuration{'s' if n != 1 else ''}: {reason}{hint}.")
+    return "\n\n".join([_listed(runs_, "configurations"), ranks, _listed(said, "floors")])
+
+
+#: Sentences listed per kind before the page points to the table instead.
+MAX_LISTED = 12
+
+
+def _listed(texts: list[str], what: str) -> str:
+    shown = texts if len(texts) <= MAX_LISTED else [*texts[:MAX_LISTED], f"The table above lists all {what}."]
+    return "\n".join(f"- {t}" for t in shown)
 
 
 def takeaways(led: Ledger) -> list[str]:

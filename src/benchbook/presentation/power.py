@@ -247,26 +247,35 @@ def section(led: Ledger, name: str, has_power: bool, extra: str = "") -> str:
     return "\n\n".join(paras + ([extra] if extra else []))
 
 
-def takeaways(led: Ledger) -> str:
-    """The key takeaways: the shown verdicts among TAKEAWAYS as a list (a sentence when none is)."""
-    shown = [led.get(i).text for i in TAKEAWAYS if led.get(i).shown]
+def takeaways(led: Ledger, measured: list[str] | tuple = ()) -> str:
+    """The key takeaways: the `measured`-energy ones, then the shown verdicts among TAKEAWAYS, as a
+    list (a sentence when none is)."""
+    shown = [*measured, *(led.get(i).text for i in TAKEAWAYS if led.get(i).shown)]
     if not shown:
-        return "No verdict about power limits can be stated for this input; the sections above say why."
+        return "No verdict about energy or power limits can be stated for this input; the sections above say why."
     return "\n".join(f"- {t}" for t in shown)
 
 
-def input_line(files: str, model: str | None, limits: list, device: str | None, rated_w: float | None) -> str:
-    """The chapter's first line: what was read, from the data only."""
+def input_line(
+    files: str, model: str | None, limits: list, device: str | None, rated_w: float | None, measured: str = ""
+) -> str:
+    """The chapter's first line: what was read, from the data only (`measured`: a sentence on the
+    measured energy it holds, if any)."""
     if model is None:
-        return f"Input: {files}. No model in it was run at a stated power limit."
+        return f"Input: {files}. {measured + ' ' if measured else ''}No model in it was run at a stated power limit."
     span = f" ({max(limits):.0f} W to {min(limits):.0f} W)" if len(limits) > 1 else ""
     where = f" on the {device}" if device else "; the input does not name the device"
     rated = f" (rated {rated_w:.0f} W)" if device and rated_w else ""
     return f"Input: {files}; model {model}, measured at {len(limits)} power limit(s){span}{where}{rated}."
 
 
-def no_power_message(n_limits: int) -> str:
+def no_power_message(n_limits: int, measured: bool = False) -> str:
     """What the chapter says at the top when it cannot compare power limits."""
+    if measured:
+        return (
+            "This input holds measured energy (section 1) and no llama-bench runs at power limits, so sections 2 to 5, "
+            "which compare power limits, are empty."
+        )
     return (
         f"**This input has {n_limits} power limit(s) for its model** (limits come from headings such as "
         "`### 600W` above each table), so this chapter cannot show how throughput and energy change with the "
