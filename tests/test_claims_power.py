@@ -157,7 +157,7 @@ def test_no_power_levels_withholds_everything():
     assert not any(c.shown for c in led.claims)
     assert show.why_paragraph(led) == "" and show.stability_paragraph(led) == ""
     assert show.section(led, "energy", False) == show.NO_SWEEP  # one sentence, not four withheld ones
-    assert show.takeaways(led).startswith("No verdict about power limits")
+    assert show.takeaways(led).startswith("No verdict about energy or power limits")
     assert "prompt processing loses speed" not in " ".join(c.text for c in led.claims)
 
 

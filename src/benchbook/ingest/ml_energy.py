@@ -68,7 +68,7 @@ def _parse_v1(body: str, source: str) -> Parsed:
     device = m.group(1) if m else None
     messages = [
         f"{source}: the file does not name the GPU; "
-        + (f"its name says {device}" if device else "nor does its name, so the device is unknown")
+        + (f"its file name says {device}" if device else "nor does its file name, so the device is unknown")
     ]
     records, rejects, cells = [], [], 0
     for i, row in enumerate(rows[1:], start=2):

@@ -1,0 +1,113 @@
+"""Measured energy per token and its verdicts on synthetic tables with known answers: the scope and
+the idle subtraction each change a verdict, and the weights-read floor flags what physics forbids."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from benchbook.analysis import energy
+from benchbook.claims import energy as claims
+
+
+def _rows(run, *, energy_j, tokens, scope="gpu", idle_w=None, seconds=None, model=None, device=None, batch=None):
+    base = dict(
+        tool="inference-energy",
+        source=f"{run}.txt",
+        line=1,
+        run=run,
+        model=model,
+        device=device,
+        device_count=1.0,
+        backend=None,
+        batch_size=batch,
+        request_rate=None,
+        interval="run",
+        statistic="value",
+        note=None,
+    )
+    out = [
+        dict(base, metric="energy", value=energy_j, unit="J", scope=scope),
+        dict(base, metric="output_tokens", value=tokens, unit="tok", scope=None),
+    ]
+    if idle_w is not None:
+        out.append(dict(base, metric="idle_power", value=idle_w, unit="W", scope=scope))
+    if seconds is not None:
+        out.append(dict(base, metric="duration", value=seconds, unit="s", scope=None))
+    return out
+
+
+def _table(*runs):
+    return energy.runs(pd.DataFrame([r for rs in runs for r in rs]))
+
+
+def test_energy_per_output_token_and_its_idle_subtracted_twin():
+    t = _table(_rows("a", energy_j=1000.0, tokens=500.0, idle_w=1.0, seconds=400.0))
+    r = t.iloc[0]
+    assert r["j_per_output_token"] == pytest.approx(2.0)
+    assert r["tok_per_j"] == pytest.approx(0.5)
+    assert r["j_per_output_token_active"] == pytest.approx((1000 - 400) / 500)
+    assert r["idle_share"] == pytest.approx(0.4)
+
+
+def test_idle_subtraction_changes_which_run_is_cheapest():
+    # a: 1.00 J/tok with a high idle draw (0.40 of it idle); b: 0.90 J/tok with almost none
+    a = _rows("a", energy_j=1000.0, tokens=1000.0, idle_w=4.0, seconds=100.0)
+    b = _rows("b", energy_j=900.0, tokens=1000.0, idle_w=0.5, seconds=100.0)
+    t = _table(a, b)
+    total = claims.cheapest(energy.quoted(t), "j_per_output_token", "measured_cheapest")
+    active = claims.idle_order(energy.quoted(t))
+    assert total.shown and total.evidence["a_run"] == "b"
+    assert active.shown and active.evidence["a_run"] == "a"
+    assert active.evidence["same_as_total"] is False
+
+
+def test_idle_subtraction_keeps_the_order_when_idle_is_alike():
+    a = _rows("a", energy_j=1000.0, tokens=1000.0, idle_w=1.0, seconds=100.0)
+    b = _rows("b", energy_j=900.0, tokens=1000.0, idle_w=1.0, seconds=100.0)
+    active = claims.idle_order(energy.quoted(_table(a, b)))
+    assert active.shown and active.evidence["a_run"] == "b" and active.evidence["same_as_total"] is True
+
+
+def test_a_wall_figure_is_never_ranked_with_a_gpu_figure():
+    # the wall run looks cheapest per token only because it is a different quantity; it is left out
+    gpu_a = _rows("gpu-a", energy_j=1000.0, tokens=1000.0)
+    gpu_b = _rows("gpu-b", energy_j=800.0, tokens=1000.0)
+    wall = _rows("wall", energy_j=500.0, tokens=1000.0, scope="system")
+    c = claims.cheapest(energy.quoted(_table(gpu_a, gpu_b, wall)), "j_per_output_token", "measured_cheapest")
+    assert c.shown and c.evidence["a_run"] == "gpu-b" and c.evidence["scope"] == "gpu"
+    assert c.evidence["other_scopes"] == ["whole system at the wall"]
+
+
+def test_two_runs_of_different_scopes_only_are_not_compared():
+    gpu = _rows("gpu", energy_j=1000.0, tokens=1000.0)
+    wall = _rows("wall", energy_j=500.0, tokens=1000.0, scope="system")
+    c = claims.cheapest(energy.quoted(_table(gpu, wall)), "j_per_output_token", "measured_cheapest")
+    assert not c.shown
+
+
+def test_a_difference_inside_the_single_run_tolerance_is_withheld():
+    a = _rows("a", energy_j=1000.0, tokens=1000.0)
+    b = _rows("b", energy_j=980.0, tokens=1000.0)
+    c = claims.cheapest(energy.quoted(_table(a, b)), "j_per_output_token", "measured_cheapest")
+    assert c.status == "withheld" and "noise" in c.reason
+
+
+def test_below_the_weights_floor_at_a_known_batch_is_implausible():
+    # 8.03 B parameters x 2 bytes / 3350 GB/s x 700 W = 3.36 J per step, one token per step at batch 1
+    run = _rows("r", energy_j=100.0, tokens=1000.0, model="Llama-3.1-8B", device="H100 SXM", batch=1.0)
+    c = claims.floor(energy.quoted(_table(run)).iloc[0], 0, 2.0)
+    assert c.evidence["b"] == pytest.approx(8.03 * 2 / 3350 * 700, rel=1e-3)
+    assert c.status == "implausible"
+
+
+def test_above_the_weights_floor_is_stated():
+    run = _rows("r", energy_j=10_000.0, tokens=1000.0, model="Llama-3.1-8B", device="H100 SXM", batch=1.0)
+    c = claims.floor(energy.quoted(_table(run)).iloc[0], 0, 2.0)
+    assert c.shown and c.evidence["ratio"] == pytest.approx(10 / (8.03 * 2 / 3350 * 700), rel=1e-3)
+
+
+def test_no_floor_without_a_known_device():
+    run = _rows("r", energy_j=10_000.0, tokens=1000.0, model="Llama-3.1-8B", device="A100")
+    c = claims.floor(energy.quoted(_table(run)).iloc[0], 0, 2.0)
+    assert c.status == "withheld" and "device" in c.reason

@@ -1,0 +1,111 @@
+"""The measured-energy parsers on their real fixtures: values read from the files by hand, units
+converted, every numeric cell kept or set aside with its reason, the energy contract enforced."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook import config, ingest
+from benchbook.ingest import energy
+
+FIX = config.FIXTURES_DIR
+
+
+def _one(path, tool):
+    parsed = ingest.read_parsed(path)
+    assert [p.tool for p in parsed] == [tool]
+    p = parsed[0]
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    return p
+
+
+def _value(t, metric, **where):
+    d = t[t["metric"] == metric]
+    for k, v in where.items():
+        d = d[d[k] == v]
+    assert len(d) == 1, (metric, where, len(d))
+    return float(d["value"].iloc[0])
+
+
+def test_ml_energy_v1_csv_reads_energy_per_response_and_the_gpu_from_the_file_name():
+    p = _one(FIX / "ml-energy" / "A100_chat_benchmark.csv", "ml-energy")
+    t = p.table
+    assert t.drop_duplicates(["run"]).shape[0] == 41
+    vic = {"run": "lmsys/vicuna-7B bs1"}
+    assert _value(t, "energy_per_request", **vic) == pytest.approx(1482.9090013431837)
+    assert _value(t, "output_tokens_per_request", **vic) == pytest.approx(282.696440564137)
+    assert _value(t, "e2el", **vic) == pytest.approx(9423.613122153345)  # printed in s
+    assert set(t.loc[t["metric"] == "energy_per_request", "scope"]) == {"gpu"}
+    assert set(t["device"]) == {"A100"} and any("file name" in m for m in p.messages)
+
+
+def test_ml_energy_v2_json_has_energy_per_request_only():
+    p = _one(FIX / "ml-energy" / "tgi_llama2_13b_rate1.00.json", "ml-energy")
+    t = p.table
+    assert _value(t, "energy_per_request") == pytest.approx(369.329182)
+    assert set(t["device"]) == {"NVIDIA A100-SXM4-40GB"} and set(t["backend"]) == {"tgi"}
+    assert not t["metric"].isin(["output_tokens", "output_tokens_per_request"]).any()
+
+
+@pytest.mark.parametrize("name", ["benchmark_report.json", "benchmark.json"])
+def test_optimum_benchmark_converts_kwh_and_keeps_each_scope(name):
+    p = _one(FIX / "optimum-benchmark" / name, "optimum-benchmark")
+    t = p.table
+    decode = {"interval": "decode"}
+    assert _value(t, "energy", scope="gpu", **decode) == pytest.approx(0.11994518651169983 * 3.6e6)
+    assert _value(t, "energy", scope="gpu+cpu+ram", **decode) == pytest.approx(0.14152102857830748 * 3.6e6)
+    tpj = _value(t, "tokens_per_joule", **decode)
+    # the efficiency is the nominal volume over the total energy: 1000 samples x 999 tokens
+    assert tpj * 0.14152102857830748 * 3.6e6 == pytest.approx(999_000, rel=1e-9)
+    assert set(t["interval"]) == {"load_dataset", "preprocess_dataset", "load_model", "prefill", "decode"}
+
+
+def test_optimum_benchmark_json_names_model_device_and_batch():
+    t = _one(FIX / "optimum-benchmark" / "benchmark.json", "optimum-benchmark").table
+    assert set(t["model"]) == {"meta-llama/Llama-3.1-8B-Instruct"}
+    assert set(t["device"]) == {"NVIDIA H100 80GB HBM3"}
+    assert set(t["batch_size"]) == {1.0}
+
+
+def test_inference_energy_console_report_reads_eleven_runs_and_sets_estimates_aside():
+    p = _one(FIX / "inference-energy" / "results_paste.md", "inference-energy")
+    t = p.table
+    assert t["run"].nunique() == 11
+    run = {"run": "Qwen2.5-7B-Instruct on NVIDIA GeForce RTX 3090 - 24GB"}  # its heading follows the banner
+    assert _value(t, "energy", **run) == pytest.approx(212502.43)
+    assert _value(t, "output_tokens", **run) == 117483  # thousands separator
+    assert _value(t, "energy_active", **run) == pytest.approx(199216.78)
+    assert _value(t, "idle_power", **run) == pytest.approx(21.09)
+    reasons = " ".join(p.rejected["reason"].astype(str))
+    assert "estimate" in reasons and "command line" in reasons
+    assert not t["metric"].str.contains("bandwidth").any()
+
+
+def test_inference_energy_summary_json_matches_its_console_fields():
+    p = _one(FIX / "inference-energy" / "summary.json", "inference-energy")
+    t = p.table
+    assert _value(t, "energy") == pytest.approx(212340.9954298465)
+    assert _value(t, "output_tokens") == 118615
+    assert _value(t, "e2el") == pytest.approx(4088.679966269707)
+    assert t["model"].isna().all() and t["device"].isna().all()
+
+
+def test_the_contract_refuses_an_energy_row_without_scope():
+    import pandas as pd
+
+    bad = pd.DataFrame(
+        {
+            "metric": ["energy"],
+            "unit": ["J"],
+            "scope": [None],
+            "interval": ["run"],
+        }
+    )
+    with pytest.raises(ingest.ParseError, match="energy contract"):
+        energy.check(bad, "x.json")
+
+
+def test_every_energy_tool_is_listed_by_ingest():
+    listed = "\n".join(ingest.formats())
+    for tool in energy.TOOLS:
+        assert tool in listed
