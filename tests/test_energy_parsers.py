@@ -109,3 +109,9 @@ def test_every_energy_tool_is_listed_by_ingest():
     listed = "\n".join(ingest.formats())
     for tool in energy.TOOLS:
         assert tool in listed
+
+
+def test_the_power_chapter_reads_every_energy_tool():
+    from benchbook import rerun
+
+    assert set(energy.TOOLS) <= set(rerun.setup_call("perf_per_watt")["tools"])
