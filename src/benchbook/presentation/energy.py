@@ -247,6 +247,6 @@ def energy_bars(table: pd.DataFrame):
         m = (t["scope"] == s).to_numpy()
         ax.barh(labels[m].tolist(), t[col][m], color=color(i), label=SCOPES.get(s, s))
     ax.set_xlabel("J per output token" if col == "j_per_output_token" else "J per request")
-    ax.legend(title="scope", loc="lower right")
+    ax.legend(title="scope", loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, frameon=False)
     fig.tight_layout()
     return fig
