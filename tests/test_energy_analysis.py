@@ -111,3 +111,16 @@ def test_no_floor_without_a_known_device():
     run = _rows("r", energy_j=10_000.0, tokens=1000.0, model="Llama-3.1-8B", device="A100")
     c = claims.floor(energy.quoted(_table(run)).iloc[0], 0, 2.0)
     assert c.status == "withheld" and "device" in c.reason
+
+
+def test_energy_per_token_counts_prompt_tokens_when_the_file_gives_them():
+    rows = _rows("a", energy_j=1200.0, tokens=400.0)
+    prompt = dict(rows[1], metric="prompt_tokens", value=800.0)
+    t = _table(rows + [prompt])
+    assert t.iloc[0]["j_per_output_token"] == pytest.approx(3.0)
+    assert t.iloc[0]["j_per_token"] == pytest.approx(1.0)
+
+
+def test_without_prompt_tokens_no_energy_per_token_is_formed():
+    t = _table(_rows("a", energy_j=1200.0, tokens=400.0))
+    assert pd.isna(t.iloc[0]["j_per_token"])
