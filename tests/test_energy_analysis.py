@@ -124,3 +124,11 @@ def test_energy_per_token_counts_prompt_tokens_when_the_file_gives_them():
 def test_without_prompt_tokens_no_energy_per_token_is_formed():
     t = _table(_rows("a", energy_j=1200.0, tokens=400.0))
     assert pd.isna(t.iloc[0]["j_per_token"])
+
+
+def test_a_little_below_the_rough_floor_is_said_not_called_beyond_physics():
+    # 0.7 of the rated-power floor: the card may read at full bandwidth below its rating
+    floor_j = 8.03 * 2 / 3350 * 700
+    run = _rows("r", energy_j=0.7 * floor_j * 1000, tokens=1000.0, model="Llama-3.1-8B", device="H100 SXM", batch=1.0)
+    c = claims.floor(energy.quoted(_table(run)).iloc[0], 0, 2.0)
+    assert c.shown and c.evidence["ratio"] == pytest.approx(0.7, rel=1e-3)

@@ -102,7 +102,13 @@ def word(claim: Claim) -> Claim:
             "power costs about {floor_j:.3g} J, a rough floor for one decode step"
         )
         batch = ev.get("batch_size")
-        if batch:
+        if batch and (ev.get("ratio") or 1) < 1:
+            shown = (
+                "`{run}`: " + floor_words + ", {b:.3g} J per token at batch {batch_size:g}; the measured "
+                "{a:.3g} J per output token ({scope_words}) is below it ({ratio:.0%} of it): the card read its "
+                "weights on less than its rated power, or the model size or precision assumed here is off."
+            )
+        elif batch:
             shown = (
                 "`{run}`: " + floor_words + ", {b:.3g} J per token at batch {batch_size:g}; the measured "
                 "{a:.3g} J per output token ({scope_words}) is {ratio:.1f} times that floor."
