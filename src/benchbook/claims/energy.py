@@ -135,8 +135,9 @@ def idle_order(rows: pd.DataFrame) -> Claim:
     return out.withhold(c.reason) if c.status == "withheld" and c.reason and out.status == "shown" else out
 
 
-def floor(r: pd.Series, k: int, bytes_per_param: float) -> Claim:
-    """Measured energy per output token against the energy of one read of the active weights."""
+def floor(r: pd.Series, k: int, bytes_per_param: float, given_device: bool = False) -> Claim:
+    """Measured energy per output token against the energy of one read of the active weights
+    (`given_device`: the device was named by a parameter, not by the file)."""
     f = energy.weights_floor(_str(r["model"]), _str(r["device"]), bytes_per_param)
     batch = _num(r["batch_size"])
     j = _num(r["j_per_output_token"])
@@ -161,15 +162,27 @@ def floor(r: pd.Series, k: int, bytes_per_param: float) -> Claim:
     ev["mean_power_w"] = mean_w
     ev["floor_read_j"] = mean_w * read_s if mean_w and read_s else None
     ev["min_sharing"] = mean_w * read_s / j if mean_w and read_s and j else None
-    rule = "measured J per output token / (active weights bytes / peak bandwidth x rated power / batch)"
-    c = make(f"floor_{k}", "comparison", rule, ev)
+    if batch:
+        # with the batch known the floor is a physical bound: the share of the measured energy it
+        # accounts for may not pass 1 by more than the rated-power allowance (FLOOR_IMPLAUSIBLE)
+        ev.update(
+            fraction=per_token / j if per_token and j else None,
+            peak=per_token,
+            unit="J per output token",
+            device=f["device"],
+            peak_source="parameter" if given_device else "detected",
+            tolerance=1 / FLOOR_IMPLAUSIBLE - 1,
+        )
+        rule = "weights-read floor per token (active weights bytes / peak bandwidth x rated power / batch) / measured"
+        c = make(f"floor_{k}", "fraction_of_peak", rule, ev)
+    else:
+        rule = "measured J per output token / (active weights bytes / peak bandwidth x rated power), batch unknown"
+        c = make(f"floor_{k}", "comparison", rule, ev)
     if f["floor_j"] is None:
         missing = "the model's size" if f["weights_gb"] is None else "the device's bandwidth and power"
         return c.withhold(f"{missing} is not known, so no floor can be formed")
     if j is None:
         return c.withhold("no energy per output token is known for it")
-    if batch and ev["ratio"] < FLOOR_IMPLAUSIBLE:
-        c.status, c.reason = "implausible", "below the energy of reading the weights once per step of this batch"
     return c
 
 
@@ -195,5 +208,5 @@ def build(table: pd.DataFrame, bytes_per_param: float, device: str | None = None
     basis = gpu_rows if len(gpu_rows) else tok.drop_duplicates(["source", "run"]) if len(tok) else tok
     if device:
         basis = basis.assign(device=device)
-    out += [floor(r, k, bytes_per_param) for k, (_, r) in enumerate(basis.iterrows())]
+    out += [floor(r, k, bytes_per_param, bool(device)) for k, (_, r) in enumerate(basis.iterrows())]
     return out
