@@ -175,3 +175,12 @@ def test_at_least_nine_in_ten_shown_sentences_live_in_the_chapter_files():
     counted = sum(n for mod, n in in_python.items() if not mod.endswith("presentation/power.py"))
     assert in_files / (in_files + counted) >= 0.9, (in_files, in_python)
     assert not any(mod.startswith("benchbook/presentation/") and not mod.endswith("power.py") for mod in in_python)
+
+
+def test_a_template_error_names_the_file_and_the_claim(chapter, tmp_path):
+    (tmp_path / "demo.claims.yml").write_text("claims:\n  rows:\n    shown: '{% if count %}unclosed'\n")
+    with pytest.raises(wording.WordingError, match=r"notebooks/demo\.claims\.yml: rows \(shown\): "):
+        wording.load(chapter)
+    (tmp_path / "demo.claims.yml").write_text("claims:\n  rows:\n    shown: '{{ note | fixed(2) }}'\n")
+    with pytest.raises(wording.WordingError, match=r"notebooks/demo\.claims\.yml, claim 'rows': a template cannot"):
+        wording.word(chapter, rows(note="text"))

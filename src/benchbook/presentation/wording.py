@@ -151,6 +151,8 @@ def render(template: str, values: dict) -> str:
     except jinja2.UndefinedError as exc:
         m = _UNDEFINED.search(str(exc))
         raise MissingValue(m.group(1) if m else "a value the sentence needs") from None
+    except (TypeError, ValueError) as exc:
+        raise WordingError(f"a template cannot be filled: {exc} (in {template[:60]!r}...)") from None
     return " ".join(text.split())
 
 
@@ -184,6 +186,13 @@ def _parse(p: Path, stamp: tuple) -> dict:
     for key, spec in (data.get("kinds") or {}).items():
         if not isinstance(spec, dict) or not set(spec) <= {"withheld", "implausible"}:
             raise WordingError(f"{where}: kind {key!r} may have only withheld and implausible")
+    for group in ("claims", "kinds"):
+        for key, spec in (data.get(group) or {}).items():
+            for status, text in spec.items():
+                try:
+                    _template(str(text or ""))
+                except jinja2.TemplateSyntaxError as exc:
+                    raise WordingError(f"{where}: {key} ({status}): {exc.message}") from None
     return data
 
 
@@ -229,8 +238,15 @@ def word(chapter: str, claim: Claim) -> Claim:
     a value the evidence lacks becomes withheld, saying which."""
     data = load(chapter)
     spec = _spec(data, chapter, claim.id)
+    try:
+        return _word(data, spec, claim)
+    except WordingError as exc:
+        raise WordingError(f"notebooks/{chapter}.claims.yml, claim {claim.id!r}: {exc}") from None
+
+
+def _word(data: dict, spec: dict, claim: Claim) -> Claim:
     kind = (data.get("kinds") or {}).get(claim.kind, {})
-    values = {**claim.evidence, "words": data.get("words") or {}, "id": claim.id, "kind": claim.kind}
+    values = {"id": claim.id, "kind": claim.kind, "words": data.get("words") or {}, **claim.evidence}
     topic_t = str(spec.get("topic") or claim.id)
     try:
         topic = render(topic_t, values)
