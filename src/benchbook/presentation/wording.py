@@ -310,7 +310,7 @@ class _Formatter(string.Formatter):
 _FMT = _Formatter()
 
 
-def fill(template: str, values: dict) -> str:
+def _fill(template: str, values: dict) -> str:
     """`template` formatted with `values`; raises MissingValue rather than print a missing value."""
     return _FMT.format(template, **values)
 
@@ -325,11 +325,11 @@ def say(claim: Claim, shown: str, *, topic: str, withheld: str | None = None, im
         "implausible": implausible or LEGACY_IMPLAUSIBLE,
     }
     try:
-        text = fill(template[claim.status], values)
+        text = _fill(template[claim.status], values)
     except MissingValue as exc:
         claim = claim.withhold(f"the input does not give {exc.args[0] or 'a value the sentence needs'}")
         values["reason"] = claim.reason
-        text = fill(withheld or LEGACY_WITHHELD, values)
+        text = _fill(withheld or LEGACY_WITHHELD, values)
     claim.text = text[:1].upper() + text[1:]
     return claim
 
