@@ -10,6 +10,7 @@ from benchbook import config, ingest
 from benchbook.analysis import bandwidth
 from benchbook.claims import bandwidth as claims
 from benchbook.presentation import bandwidth as show
+from benchbook.presentation import wording
 
 A100_GB_S = 2039.0  # data/hardware.csv, A100-SXM4-80GB
 
@@ -63,8 +64,8 @@ def test_claims_both_ways(runs):
     frac = [claims.fraction(p, f"bw_{i}") for i, (_, p) in enumerate(pts.iterrows())]
     assert [c.status for c in frac] == ["implausible", "shown", "shown", "shown"]  # 70B: 221 % of an A100
     assert all(c.evidence["rate_lower_bound"] for c in frac)
-    assert "lower bound of the decode rate" in show.word(frac[1]).text
-    assert "tensor-parallel vLLM run" in show.word(frac[0]).text
+    assert "lower bound of the decode rate" in wording.word("bandwidth_roofline", frac[1]).text
+    assert "tensor-parallel vLLM run" in wording.word("bandwidth_roofline", frac[0]).text
     bound = [claims.bound(p, f"b_{i}", 0.5) for i, (_, p) in enumerate(pts.iterrows())]
     assert [c.status for c in bound[:3]] == ["implausible", "shown", "withheld"]
     assert bound[1].evidence["verdict"] == "memory-bandwidth"  # a lower bound at 50 %: the real share is higher

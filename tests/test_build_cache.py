@@ -215,6 +215,36 @@ def test_code_change_executes_that_chapter(proj):
     assert _ok(_build(proj))["executed"] == {"gamma": "code cells changed"}
 
 
+WORDED = (
+    "from benchbook.claims import make\n"
+    "from benchbook.presentation import wording\n"
+    "claim = make('odd', 'anomaly', 'odd rows', {{'count': 2, 'n': 5}})\n"
+    "print(wording.ledger('{name}', [], [claim]).claims[0].text)"
+)
+
+
+def test_wording_edit_executes_only_that_chapter(tmp_path):
+    """Editing notebooks/<chapter>.claims.yml re-executes that chapter and no other (the wording file
+    is logged as read when the chapter words its claims)."""
+    chapters = _chapters()
+    for name in ("alpha", "beta"):
+        chapters[name].cells.append(new_code_cell(WORDED.format(name=name)))
+    root = _make_project(tmp_path / "proj", chapters)
+    for name in ("alpha", "beta"):
+        (root / "notebooks" / f"{name}.claims.yml").write_text(
+            f"claims:\n  odd:\n    shown: '{name}: {{{{ count }}}} of {{{{ n }}}} rows are odd.'\n"
+        )
+    _ok(_build(root))
+    assert "Alpha: 2 of 5 rows are odd." in _outputs(_staged(root, "alpha"))
+    (root / "notebooks" / "alpha.claims.yml").write_text(
+        "claims:\n  odd:\n    shown: 'Odd rows: {{ count }} of {{ n }}.'\n"
+    )
+    r = _ok(_build(root))
+    assert r["executed"] == {"alpha": "input notebooks/alpha.claims.yml changed"}
+    assert "Odd rows: 2 of 5." in _outputs(_staged(root, "alpha"))
+    assert "Beta: 2 of 5 rows are odd." in _outputs(_staged(root, "beta"))
+
+
 def test_package_change_executes_all(proj):
     r = _ok(_build(proj, pkg="edited"))
     assert r["executed"] == dict.fromkeys(("alpha", "beta", "gamma"), "package or dependencies changed")

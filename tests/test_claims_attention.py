@@ -10,7 +10,7 @@ from benchbook import config, ingest
 from benchbook.analysis import attention
 from benchbook.claims import attention as claims
 from benchbook.claims.rules import MISSING_WORDS, check
-from benchbook.presentation import attention as show
+from benchbook.presentation import wording
 
 SEED = config.seed("004")
 FIXTURES = sorted(p for p in (config.FIXTURES_DIR / "attention-gym").iterdir() if p.name != "README.md")
@@ -31,7 +31,7 @@ def seed():
 def _ledger(path, peaks=None):
     k, sp, pts = _load(path)
     peaks = peaks or attention.peaks("", [path.read_text(encoding="utf-8")])
-    return show.sentences(claims.all_claims(k, sp, pts, peaks), [path.name])
+    return wording.ledger("attention_kernels", [path.name], claims.all_claims(k, sp, pts, peaks))
 
 
 def _sp(**cols) -> pd.DataFrame:
@@ -85,27 +85,29 @@ def test_flex_sparsest_seed_and_inside_the_noise(seed):
 
 
 def test_skip_sparsest_says_less_on_the_seed_and_more_when_per_block_faster(seed):
-    c = show.word(claims.skip_sparsest(seed[1], attention.noise(seed[0])))
+    c = wording.word("attention_kernels", claims.skip_sparsest(seed[1], attention.noise(seed[0])))
     assert c.shown and c.evidence["more"] is False and c.evidence["ratio"] == pytest.approx(0.905, abs=1e-3)
     assert "more slowly than SDPA + mask" in c.text and "also computes each block faster" not in c.text
-    more = show.word(claims.skip_sparsest(_sp(density=[0.1], flex_vs_sdpa=[15.0]), NOISE))
+    more = wording.word("attention_kernels", claims.skip_sparsest(_sp(density=[0.1], flex_vs_sdpa=[15.0]), NOISE))
     assert more.shown and more.evidence["more"] is True and "also computes each block faster" in more.text
     within = claims.skip_sparsest(_sp(density=[0.1], flex_vs_sdpa=[10.2]), NOISE)
     assert within.status == "withheld"
 
 
 def test_dense_gain_withheld_on_the_seed_shown_when_every_gain_clears_the_noise(seed):
-    c = show.word(claims.dense_gain(seed[1], attention.noise(seed[0])))
+    c = wording.word("attention_kernels", claims.dense_gain(seed[1], attention.noise(seed[0])))
     assert c.status == "withheld" and c.evidence["mask"] == "tanh_softcap_30"
     assert "1.06x (tanh softcap 30) to 1.64x" in c.text and "inside the noise (7.3%)" in c.text
-    faster = show.word(claims.dense_gain(_sp(density=[1.0, 1.0], flex_vs_sdpa=[1.3, 1.6]), NOISE))
+    faster = wording.word(
+        "attention_kernels", claims.dense_gain(_sp(density=[1.0, 1.0], flex_vs_sdpa=[1.3, 1.6]), NOISE)
+    )
     assert faster.shown and "still faster" in faster.text and "from 1.30x (m0) up to 1.60x" in faster.text
-    slower = show.word(claims.dense_gain(_sp(density=[1.0], flex_vs_sdpa=[0.67]), NOISE))
+    slower = wording.word("attention_kernels", claims.dense_gain(_sp(density=[1.0], flex_vs_sdpa=[0.67]), NOISE))
     assert slower.shown and "slower than SDPA + mask for m0" in slower.text
 
 
 def test_sdpa_vs_fa2_seed_slower_and_synthetic_equal(seed):
-    c = show.word(claims.sdpa_vs_fa2(seed[0], attention.noise(seed[0])))
+    c = wording.word("attention_kernels", claims.sdpa_vs_fa2(seed[0], attention.noise(seed[0])))
     assert c.shown and c.evidence["ratio"] == pytest.approx(122.566 / 324.933, abs=1e-3)
     assert "is also a slow kernel" in c.text and "38% of causal FA2's 325 TFLOP/s" in c.text
     assert "not a slow kernel" not in c.text
@@ -115,7 +117,7 @@ def test_sdpa_vs_fa2_seed_slower_and_synthetic_equal(seed):
     same = claims.sdpa_vs_fa2(k, NOISE)
     assert same.status == "withheld" and "within the noise" in same.reason
     k.loc[k["operation"] == "sdpa_mask", "work_tflops"] = k.loc[fa2, "work_tflops"].median() * 1.5
-    faster = show.word(claims.sdpa_vs_fa2(k, NOISE))
+    faster = wording.word("attention_kernels", claims.sdpa_vs_fa2(k, NOISE))
     assert faster.shown and "not a slower kernel" in faster.text
 
 
@@ -123,7 +125,7 @@ def test_flex_vs_fa2_causal_seed_and_without_a_causal_section(seed):
     c = claims.flex_vs_fa2_causal(seed[0], attention.noise(seed[0]))
     assert c.shown and c.evidence["ratio"] == pytest.approx(10.0974 / 6.6376)
     k = seed[0][seed[0]["mask"] != "causal_mask"]
-    gone = show.word(claims.flex_vs_fa2_causal(k, NOISE))
+    gone = wording.word("attention_kernels", claims.flex_vs_fa2_causal(k, NOISE))
     assert gone.status == "withheld" and gone.text.startswith("This input has no plain causal-mask section")
 
 
@@ -131,14 +133,16 @@ def test_flex_vs_fa2_causal_seed_and_without_a_causal_section(seed):
 
 
 def test_fraction_of_peak_seed_and_an_impossible_peak(seed):
-    c = show.word(claims.kernel_fraction(seed[0], "sdpa_mask", RTX, "sdpa_fraction"))
+    c = wording.word("attention_kernels", claims.kernel_fraction(seed[0], "sdpa_mask", RTX, "sdpa_fraction"))
     assert c.shown and c.evidence["fraction"] == pytest.approx(128.011 / 500, abs=1e-4)
     assert (c.evidence["device"], c.evidence["peak_source"]) == ("RTX-PRO-6000-Blackwell-WS", "parameter")
     assert "119 to 128 TFLOP/s" in c.text and "24% to 26%" in c.text
     tiny = attention.peaks("RTX-PRO-6000-Blackwell-WS", peak_tflops=100.0)
-    bad = show.word(claims.kernel_fraction(seed[0], "causal_fa2", tiny, "fa2_fraction"))
+    bad = wording.word("attention_kernels", claims.kernel_fraction(seed[0], "causal_fa2", tiny, "fa2_fraction"))
     assert bad.status == "implausible" and bad.text.startswith("**Warning")
-    missing = show.word(claims.kernel_fraction(seed[0].iloc[0:0], "sdpa_mask", RTX, "sdpa_fraction"))
+    missing = wording.word(
+        "attention_kernels", claims.kernel_fraction(seed[0].iloc[0:0], "sdpa_mask", RTX, "sdpa_fraction")
+    )
     assert (
         missing.status == "withheld"
         and missing.text == "This input has no SDPA + mask row, so its share of the peak is not stated."
@@ -149,18 +153,18 @@ def test_fraction_of_peak_seed_and_an_impossible_peak(seed):
 
 
 def test_bound_compute_on_the_seed_device(seed):
-    c = show.word(claims.best_bound(seed[2], RTX))
+    c = wording.word("attention_kernels", claims.best_bound(seed[2], RTX))
     assert c.shown and c.evidence["verdict"] == "compute"
     assert c.evidence["intensity"] == pytest.approx(2048) and c.evidence["operation"] == "causal_fa2"
     assert "causal FA2 (forward, causal mask), is compute-bound: it reaches 66% of the dense FP16 peak" in c.text
     # the fastest point may be a backward pass: the sentence names the pass it is
     bw = seed[2][seed[2]["pass"] == "bw"]
-    assert "(backward, " in show.word(claims.best_bound(bw, RTX)).text
+    assert "(backward, " in wording.word("attention_kernels", claims.best_bound(bw, RTX)).text
 
 
 def test_bound_overhead_far_from_both_roofs_and_withheld_on_an_assumed_device(seed):
     big = attention.Peaks("big", 5000.0, 8000.0, "parameter")
-    c = show.word(claims.best_bound(seed[2], big))
+    c = wording.word("attention_kernels", claims.best_bound(seed[2], big))
     assert c.shown and c.evidence["verdict"] == "overhead" and "limited by neither roof" in c.text
     assumed = attention.Peaks("RTX-PRO-6000-Blackwell-WS", 500.0, 1792.0, "assumed")
     w = claims.best_bound(seed[2], assumed)

@@ -10,6 +10,7 @@ from benchbook.analysis import bandwidth
 from benchbook.claims import bandwidth as cb
 from benchbook.claims import rules
 from benchbook.presentation import bandwidth as show
+from benchbook.presentation import wording
 
 
 def point(**over):
@@ -46,47 +47,58 @@ def point(**over):
 
 
 def test_fraction_shown_names_device_and_source():
-    c = show.word(cb.fraction(point(), "bw_1"))
+    c = wording.word("bandwidth_roofline", cb.fraction(point(), "bw_1"))
     assert c.status == "shown" and c.evidence["streaming"] and c.evidence["active_params_b"] == 6.74
     assert "56% of the 2,039 GB/s of the A100-SXM4-80GB" in c.text and "the device the output names" in c.text
     assert c.text.startswith("`llama-7b`")
 
 
 def test_fraction_above_peak_is_a_warning_with_causes():
-    c = show.word(cb.fraction(point(fraction_of_peak=5.63, bandwidth_gb_s=11480.0), "bw_1"))
+    c = wording.word("bandwidth_roofline", cb.fraction(point(fraction_of_peak=5.63, bandwidth_gb_s=11480.0), "bw_1"))
     assert c.status == "implausible" and c.text.startswith("**Warning")
     assert "563%" in c.text and "MoE model counted as dense" in c.text and "several GPUs" in c.text
     assert "peak), several GPUs (" in c.text and "counted) and a unit mistaken" in c.text  # a, b, c and d
-    moe = show.word(cb.fraction(point(fraction_of_peak=1.3, architecture="moe", active_params_b=3.0), "bw_1"))
+    moe = wording.word(
+        "bandwidth_roofline", cb.fraction(point(fraction_of_peak=1.3, architecture="moe", active_params_b=3.0), "bw_1")
+    )
     assert moe.status == "implausible" and "active-parameter count assumed for this MoE model (3.0B)" in moe.text
 
 
 def test_fraction_withheld_cpu_unknown_device_and_moe():
     cpu = point(mode="cpu", offload="cpu", device=None, peak_source="unknown", peak_gb_s=None, fraction_of_peak=None)
-    c = show.word(cb.fraction(cpu, "bw_1"))
+    c = wording.word("bandwidth_roofline", cb.fraction(cpu, "bw_1"))
     assert c.status == "withheld" and "CPU's own memory bandwidth" in c.text and "RTX" not in c.text
     other = point(gpu="NVIDIA GeForce RTX 3090 Ti", device="NVIDIA GeForce RTX 3090 Ti", peak_source="unknown")
-    c = show.word(cb.fraction(other.drop(["peak_gb_s"]).reindex(other.index), "bw_1"))
+    c = wording.word("bandwidth_roofline", cb.fraction(other.drop(["peak_gb_s"]).reindex(other.index), "bw_1"))
     assert c.status == "withheld" and "`NVIDIA GeForce RTX 3090 Ti`" in c.text
     moe = point(architecture="moe", active_params_b=None, bytes_per_token=None, fraction_of_peak=None)
-    c = show.word(cb.fraction(moe, "bw_1"))
+    c = wording.word("bandwidth_roofline", cb.fraction(moe, "bw_1"))
     assert c.status == "withheld" and "moe_active_params" in c.text
 
 
 def test_fraction_on_the_cpu_with_given_peak():
     cpu = point(mode="cpu", offload="cpu", device="the CPU", peak_source="parameter", peak_gb_s=68.0)
-    c = show.word(cb.fraction(cpu, "bw_1"))
+    c = wording.word("bandwidth_roofline", cb.fraction(cpu, "bw_1"))
     assert c.status == "shown" and "CPU-only run" in c.text and "given by the chapter's parameters" in c.text
 
 
 def test_bound_both_ways_and_partial_offload():
-    assert show.word(cb.bound(point(), "bound_1", 0.5)).evidence["verdict"] == "memory-bandwidth"
-    low = show.word(cb.bound(point(fraction_of_peak=0.28, compute_fraction=0.003), "bound_1", 0.5))
+    assert (
+        wording.word("bandwidth_roofline", cb.bound(point(), "bound_1", 0.5)).evidence["verdict"] == "memory-bandwidth"
+    )
+    low = wording.word(
+        "bandwidth_roofline", cb.bound(point(fraction_of_peak=0.28, compute_fraction=0.003), "bound_1", 0.5)
+    )
     assert low.evidence["verdict"] == "overhead" and "reaches neither roof's threshold (50%): 28.0%" in low.text
-    assert show.word(cb.bound(point(fraction_of_peak=0.28), "bound_1", 0.25)).evidence["verdict"] == "memory-bandwidth"
-    part = show.word(cb.bound(point(offload="partial", offload_why="ngl 10"), "bound_1", 0.5))
+    assert (
+        wording.word("bandwidth_roofline", cb.bound(point(fraction_of_peak=0.28), "bound_1", 0.25)).evidence["verdict"]
+        == "memory-bandwidth"
+    )
+    part = wording.word("bandwidth_roofline", cb.bound(point(offload="partial", offload_why="ngl 10"), "bound_1", 0.5))
     assert part.status == "withheld" and "partly offloaded" in part.text
-    unknown = show.word(cb.bound(point(fraction_of_peak=None, compute_fraction=None), "bound_1", 0.5))
+    unknown = wording.word(
+        "bandwidth_roofline", cb.bound(point(fraction_of_peak=None, compute_fraction=None), "bound_1", 0.5)
+    )
     assert unknown.status == "withheld"
 
 
@@ -94,17 +106,17 @@ def test_size_trend_both_ways():
     rises = pd.DataFrame(
         [point(bytes_per_token=b, fraction_of_peak=f) for b, f in ((4e9, 0.6), (8e9, 0.7), (4e10, 0.8))]
     )
-    c = show.word(cb.size_trend(rises))
+    c = wording.word("bandwidth_roofline", cb.size_trend(rises))
     assert c.status == "shown" and "from 60% to 80%" in c.text
     mixed = rises.assign(fraction_of_peak=[0.6, 0.5, 0.8])
-    assert show.word(cb.size_trend(mixed)).status == "withheld"
-    assert show.word(cb.size_trend(rises.head(2))).status == "withheld"
+    assert wording.word("bandwidth_roofline", cb.size_trend(mixed)).status == "withheld"
+    assert wording.word("bandwidth_roofline", cb.size_trend(rises.head(2))).status == "withheld"
 
 
 def _ledger(path, **kw):
     df = ingest.read(path, tool="llama-bench")
     kept, _ = bandwidth.reduce(bandwidth.generation_rows(df))
-    return show.ledger("bandwidth_roofline", ["x"], cb.build(bandwidth.points(kept, **kw), 0.5))
+    return wording.ledger("bandwidth_roofline", ["x"], cb.build(bandwidth.points(kept, **kw), 0.5))
 
 
 def test_seed_ledger():
@@ -142,23 +154,23 @@ def test_fixture_ledgers_are_clean(name):
 
 def test_a_result_with_no_model_name_is_named_by_its_line():
     p = point(model=float("nan"), model_file=None, line=12, bytes_per_token=None, fraction_of_peak=None)
-    c = show.word(cb.fraction(p, "bw_1"))
+    c = wording.word("bandwidth_roofline", cb.fraction(p, "bw_1"))
     assert c.text.startswith("`the model on line 12`: the output prints no model size")
     assert rules.check({"chapter": "x", "claims": [c.to_dict()]}) == []
 
 
 def test_bound_beyond_physics_is_a_warning():
-    c = show.word(cb.bound(point(fraction_of_peak=1.44), "bound_1", 0.5))
+    c = wording.word("bandwidth_roofline", cb.bound(point(fraction_of_peak=1.44), "bound_1", 0.5))
     assert c.status == "implausible" and c.text.startswith("**Warning: no limit can be named for `llama-7b`")
 
 
 def test_weights_that_fit_in_cache_get_a_caveat_and_no_bound():
     tiny = point(bytes_per_token=4.8e7, may_fit_in_cache=True, fraction_of_peak=0.9, mode="cpu", offload="cpu")
-    c = show.word(cb.fraction(tiny, "bw_1"))
+    c = wording.word("bandwidth_roofline", cb.fraction(tiny, "bw_1"))
     assert c.status == "shown" and "stay in on-chip cache" in c.text
-    b = show.word(cb.bound(tiny, "bound_1", 0.5))
+    b = wording.word("bandwidth_roofline", cb.bound(tiny, "bound_1", 0.5))
     assert b.status == "withheld" and "on-chip cache" in b.text
-    assert show.word(cb.bound(point(may_fit_in_cache=False), "bound_1", 0.5)).status == "shown"
+    assert wording.word("bandwidth_roofline", cb.bound(point(may_fit_in_cache=False), "bound_1", 0.5)).status == "shown"
 
 
 def test_bounds_block_says_once_when_no_peak_is_known():
@@ -189,7 +201,7 @@ def test_bound_evidence_and_its_device():
 def test_fraction_evidence_gb_per_token_and_test():
     c = cb.fraction(point(), "bw_1")
     assert c.evidence["gb_per_token"] == 3.82 and c.evidence["test"] == "tg128"
-    assert "300.00 tok/s x 3.82 GB per token" in show.word(c).text
+    assert "300.00 tok/s x 3.82 GB per token" in wording.word("bandwidth_roofline", c).text
 
 
 def test_suspects_name_the_tool_that_splits_over_gpus():

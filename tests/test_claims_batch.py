@@ -10,6 +10,7 @@ from benchbook.analysis import batch, peaks
 from benchbook.claims import batch as cb
 from benchbook.claims import rules
 from benchbook.presentation import batch as show
+from benchbook.presentation import wording
 
 SEED = config.RAW_DIR / "bloom_batch" / "003_7819709fab0fbd59.txt"
 FIX = config.FIXTURES_DIR / "hf-batch-sweep"
@@ -105,12 +106,14 @@ def test_bound_withheld_without_a_model_size():
     assert c.status == "withheld" and c.evidence["verdict"] == "unknown"
     bw = cb.bandwidth(batch.regimes(rl, ("m", "HF", "", "bf16"))["small"], A100, None, "unknown")
     assert bw.status == "withheld" and "model's size" in bw.reason
-    assert "nan" not in show.say(bw).text
+    assert "nan" not in wording.word("batch_saturation", bw).text
 
 
 def test_bandwidth_beyond_peak_is_implausible():
     rl = batch.step_roofline(curve([1, 2], [10_000.0, 20_000.0]), {"m": 7.0}, A100)  # 14 GB in 0.1 ms
-    c = show.say(cb.bandwidth(batch.regimes(rl, ("m", "HF", "", "bf16"))["small"], A100, 7.0, "table"))
+    c = wording.word(
+        "batch_saturation", cb.bandwidth(batch.regimes(rl, ("m", "HF", "", "bf16"))["small"], A100, 7.0, "table")
+    )
     assert c.status == "implausible" and c.text.startswith("**Warning")
 
 
@@ -120,7 +123,7 @@ def test_bandwidth_beyond_peak_is_implausible():
 def test_dtypes_seed_fp32_faster_at_batch_1(seed):
     _, sw, key, _ = seed
     pair = batch.dtype_pair(sw, key)
-    c = show.say(cb.dtypes(pair, batch.rounding_noise(*pair)))
+    c = wording.word("batch_saturation", cb.dtypes(pair, batch.rounding_noise(*pair)))
     assert c.status == "shown" and c.evidence["wide"] == "fp32" and c.evidence["narrow"] == "bf16"
     assert c.evidence["ratio"] == pytest.approx(45.31 / 42.23) and "yet gives" in c.text
 
@@ -152,7 +155,7 @@ def test_conflicting_duplicate_is_not_silently_dropped(tmp_path):
     row = sw[(sw["dtype"] == "fp32") & (sw["batch_size"] == 2)].iloc[0]
     assert row["conflict"] and pd.isna(row["throughput_tok_s"])
     assert sw[(sw["dtype"] == "fp32") & (sw["batch_size"] == 4)]["throughput_tok_s"].iat[0] == 171.38
-    c = show.say(cb.conflicts(conf, len(sw)))
+    c = wording.word("batch_saturation", cb.conflicts(conf, len(sw)))
     assert c.status == "shown" and c.evidence["count"] == 1 and "left out" in c.text
     # the same conflict inside one file: the parser sets both rows aside and says so
     one = tmp_path / "one.txt"
@@ -214,6 +217,6 @@ def test_seed_ledger_is_clean(seed):
     led = Ledger("batch_saturation", ["seed"])
     led.add(cb.bound("small", reg["small"], A100, 0.5))
     led.add(cb.compute(reg["large"], A100))
-    show.say_all(led)
+    led = wording.ledger(led.chapter, led.inputs, led.claims)
     assert rules.check(led.to_dict()) == []
     assert "5.4% of the A100-SXM4-80GB's peak bandwidth" in led.get("bound_small").text

@@ -12,7 +12,7 @@ from benchbook.chapter import declared
 from benchbook.claims import make
 from benchbook.claims import quant as verdicts
 from benchbook.claims.rules import MISSING_WORDS, check
-from benchbook.presentation import quant as show
+from benchbook.presentation import wording
 
 METRIC_BY_REGIME = declared("quantization_regimes")["metric_by_regime"]["default"]
 A100 = quant.Peaks("A100-SXM4-80GB", 312.0, 624.0, 2039.0, "detected")
@@ -45,7 +45,7 @@ def _runs(values: dict[str, list[float]], regime="decode_bound", bs=1, inp=256, 
 
 
 def _worded(claim):
-    c = show.word(claim)
+    c = wording.word("quantization_regimes", claim)
     assert not MISSING_WORDS.search(c.text), c.text
     return c
 
@@ -281,7 +281,7 @@ def seed_claims():
         verdicts.large_batch_bound(pts, w8, A100, 4.02, 0.5),
         verdicts.long_prefill(ratios, w8, "original"),
     ]
-    return show.sentences(claims, ["seed"])
+    return wording.ledger("quantization_regimes", ["seed"], claims)
 
 
 def test_seed_ledger(seed_claims):

@@ -13,6 +13,7 @@ from benchbook.analysis import peaks, serving
 from benchbook.claims import Ledger, rules
 from benchbook.claims import serving as cs
 from benchbook.presentation import serving as show
+from benchbook.presentation import wording
 
 FIX = config.FIXTURES_DIR / "vllm-bench-serve"
 RTX = peaks.choose("RTX-PRO-6000-Blackwell-WS", [], "H100-SXM5-80GB")
@@ -43,7 +44,9 @@ def runs(caps, tput, rate=math.inf, model="m", **cols):
 
 
 def test_knee_seed_is_shown_at_128(seed):
-    c = show.say(cs.knee(serving.knees(seed, "max_concurrency", 0.25), 0.25, "max_concurrency"))
+    c = wording.word(
+        "serving_saturation", cs.knee(serving.knees(seed, "max_concurrency", 0.25), 0.25, "max_concurrency")
+    )
     assert c.status == "shown" and c.evidence["x"] == 128 and c.evidence["n_points"] == 5
     assert "after max concurrency 128" in c.text and "74%" in c.text
 
@@ -60,14 +63,14 @@ def test_knee_withheld_with_three_levels_and_on_a_straight_line():
 
 def test_knee_never_reached_is_said_without_a_number_missing():
     r = runs([1, 2, 4, 8], [10.0, 20.0, 40.0, 80.0])
-    c = show.say(cs.knee(serving.knees(r, "max_concurrency", 0.25), 0.25, "max_concurrency"))
+    c = wording.word("serving_saturation", cs.knee(serving.knees(r, "max_concurrency", 0.25), 0.25, "max_concurrency"))
     assert c.status == "withheld" and "never falls below 0.25" in c.text and "nan" not in c.text
 
 
 def test_growth_rises_and_falls(seed):
     assert cs.growth(seed[seed["x"].notna()], "x").status == "shown"
     falls = runs([1, 2, 4], [10.0, 20.0, 15.0]).assign(x=[1, 2, 4])
-    c = show.say(cs.growth(falls, "x"))
+    c = wording.word("serving_saturation", cs.growth(falls, "x"))
     assert c.status == "withheld" and c.text.startswith("Output throughput does not rise")
 
 
@@ -76,7 +79,7 @@ def test_growth_rises_and_falls(seed):
 
 def test_uncapped_seed_slower_and_ran_first(seed):
     curve, apart = seed[seed["x"].notna()], seed[seed["x"].isna()]
-    c = show.say(cs.uncapped(apart, curve, 0))
+    c = wording.word("serving_saturation", cs.uncapped(apart, curve, 0))
     assert c.status == "shown" and c.evidence["ratio"] == pytest.approx(2096.79 / 3451.19)
     assert c.evidence["ran_first"] and "cold server" in c.text and "9.7 s" in c.text
 
@@ -86,13 +89,13 @@ def test_uncapped_within_noise_and_faster_and_finite_rate():
     x = serving.apart(r, "max_concurrency")
     assert cs.uncapped(r[x], r[~x], 0).status == "withheld"  # 2 % apart: noise
     r["output_throughput"] = [500.0, 600.0]
-    c = show.say(cs.uncapped(r[x], r[~x], 0))
+    c = wording.word("serving_saturation", cs.uncapped(r[x], r[~x], 0))
     assert c.status == "shown" and "cold server" not in c.text  # faster: nothing to suspect
     finite = r.assign(request_rate=[math.inf, 20.0])
-    c = show.say(cs.uncapped(finite[x], finite[~x], 0))
+    c = wording.word("serving_saturation", cs.uncapped(finite[x], finite[~x], 0))
     assert c.status == "withheld" and "finite request rate" in c.text
     other = r.assign(model=["m", "other"])
-    c = show.say(cs.uncapped(other[x], other[~x], 0))
+    c = wording.word("serving_saturation", cs.uncapped(other[x], other[~x], 0))
     assert c.status == "withheld" and "no run of its series" in c.text
 
 
@@ -100,7 +103,7 @@ def test_uncapped_within_noise_and_faster_and_finite_rate():
 
 
 def test_underfilled_seed_and_full(seed):
-    c = show.say(cs.underfilled(serving.littles_law(seed)))
+    c = wording.word("serving_saturation", cs.underfilled(serving.littles_law(seed)))
     assert (
         c.status == "shown"
         and c.evidence["run"] == "c=512"
@@ -109,9 +112,11 @@ def test_underfilled_seed_and_full(seed):
     full = pd.DataFrame(
         {"run": ["a"], "max_concurrency": [8.0], "in_flight": [7.9], "utilisation": [0.99], "estimated": [False]}
     )
-    assert show.say(cs.underfilled(full)).text.startswith("Every capped run averaged at least 80%")
+    assert wording.word("serving_saturation", cs.underfilled(full)).text.startswith(
+        "Every capped run averaged at least 80%"
+    )
     none = full.assign(max_concurrency=np.nan)
-    assert "no run" in show.say(cs.underfilled(none)).text.lower()
+    assert "no run" in wording.word("serving_saturation", cs.underfilled(none)).text.lower()
 
 
 def test_tpot_itl_both_ways(seed):
@@ -121,7 +126,7 @@ def test_tpot_itl_both_ways(seed):
 
 
 def test_goodput_recommendation_seed_and_tie(seed):
-    c = show.say(cs.goodput(serving.goodput_bounds(seed, 450.0, 40.0)))
+    c = wording.word("serving_saturation", cs.goodput(serving.goodput_bounds(seed, 450.0, 40.0)))
     assert c.status == "shown" and c.evidence["choice"] == "c=128" and "27.5 req/s" in c.text
     tie = pd.DataFrame(
         {"run": ["a", "b"], "goodput_lo": [10.0, 9.8], "share_lo": [0.9, 0.9], "request_throughput": [11.0, 10.9]}
@@ -142,7 +147,7 @@ def test_seed_roofline_bounds(seed):
     assert lo.evidence["verdict"] == "memory-bandwidth" and lo.evidence["run"] == "c=32"
     assert hi.evidence["verdict"] == "compute" and hi.evidence["run"] == "c=512"
     assert cs.bound("best", best, RTX, 0.8, True).evidence["verdict"] == "overhead"
-    bw = show.say(cs.bandwidth(low, RTX, 14.7, 2.0))
+    bw = wording.word("serving_saturation", cs.bandwidth(low, RTX, 14.7, 2.0))
     assert bw.status == "shown" and bw.evidence["fraction"] == pytest.approx(low["achieved_gb_s"] / 1792)
 
 
@@ -151,7 +156,7 @@ def test_roofline_withheld_without_model_and_implausible_beyond_peak():
         {"run": ["a"], "in_flight": [1.0], "output_throughput": [5000.0], "total_token_throughput": [5000.0]}
     )
     row = serving.decode_roofline(lit, None, 2.0, RTX).iloc[0]
-    c = show.say(cs.bandwidth(row, RTX, None, 2.0))
+    c = wording.word("serving_saturation", cs.bandwidth(row, RTX, None, 2.0))
     assert c.status == "withheld" and "nan" not in c.text
     row = serving.decode_roofline(lit, 70.0, 2.0, RTX).iloc[0]  # 140 GB x 5000 steps/s
     assert cs.bandwidth(row, RTX, 70.0, 2.0).status == "implausible"
@@ -187,5 +192,5 @@ def test_fixture_ledgers_are_clean_and_print_no_missing_value():
         led.add(cs.knee(serving.knees(r, var, 0.25), 0.25, var, int(r["x"].nunique())))
         led.add(cs.uncapped(r[away], r[~away], 0))
         led.add(cs.underfilled(serving.littles_law(r)))
-        show.say_all(led)
+        led = wording.ledger(led.chapter, led.inputs, led.claims)
         assert rules.check(led.to_dict()) == [], name

@@ -10,7 +10,7 @@ from benchbook import config, ingest
 from benchbook.analysis import tp
 from benchbook.claims import Ledger, rules
 from benchbook.claims import tp as ctp
-from benchbook.presentation import tp as view
+from benchbook.presentation import wording
 
 FIX = config.FIXTURES_DIR / "tgi-benchmark"
 A100 = {"device": "A100-SXM4-80GB", "bandwidth_gb_s": 2039.0, "tflops": 312.0, "source": "parameter"}
@@ -34,7 +34,7 @@ def _claims(w_all, device=A100, params_b=7.07, kv=491520.0, tp_unknown=1):
         jump_threshold=1.3,
         slowdown_tolerance=0.02,
     )
-    return {c.id: c for c in view.say_all(cl)}
+    return {c.id: c for c in wording.ledger("tp_scaling", [], cl).claims}
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +112,7 @@ def test_throughput_recommendation_flips_and_withholds():
     tie = ctp.throughput_recommendation(tp.throughput(_tput_rows(50.0, 350.0)))
     assert tie.status == "withheld" and "inside the noise" in tie.reason
     # TP 2 four times as fast: it wins per GPU, and the sentence says sharding beats replicas
-    c = view.sentence(ctp.throughput_recommendation(tp.throughput(_tput_rows(25.0, 175.0))))
+    c = wording.word("tp_scaling", ctp.throughput_recommendation(tp.throughput(_tput_rows(25.0, 175.0))))
     assert c.status == "shown" and c.evidence["choice_tp"] == 2 and "sharding over 2 GPUs beats" in c.text
     one = ctp.throughput_recommendation(tp.throughput(_tput_rows(25.0, 175.0).query("tp == 1")))
     assert one.status == "withheld" and "only one option" in one.reason
@@ -180,7 +180,7 @@ def test_prefill_efficiency_falls_and_the_other_way(sc):
     rises = _lat(
         [("prefill_latency", t, 1, 100.0 / t**1.2, 100.0 / t**1.2 - 0.1, 100.0 / t**1.2 + 0.1) for t in (1, 2, 4)]
     )
-    c = view.sentence(ctp.prefill_efficiency_falls(tp.scaling(rises)))
+    c = wording.word("tp_scaling", ctp.prefill_efficiency_falls(tp.scaling(rises)))
     assert c.status == "withheld" and c.text == (
         "Prefill's parallel efficiency at batch 1 does not fall at every larger TP: it is 1.00, 1.15 and 1.32 at "
         "TP 1, 2 and 4."
@@ -253,7 +253,7 @@ def test_bound_verdicts(sc):
         .iloc[0]
         .to_dict()
     )
-    b = view.sentence(ctp.bound("decode_bound", rp, A100, 0.5, "", 1))
+    b = wording.word("tp_scaling", ctp.bound("decode_bound", rp, A100, 0.5, "", 1))
     assert b.evidence["verdict"] == "memory-bandwidth" and "bandwidth-bound" in b.text
 
 

@@ -15,6 +15,7 @@ from benchbook.claims import Ledger, rules
 from benchbook.claims import serving as cs
 from benchbook.ingest import vllm_serve
 from benchbook.presentation import serving as show
+from benchbook.presentation import wording
 
 SWEEP = config.FIXTURES_DIR / "vllm-bench-serve" / "synthetic_sweep"
 CAPS = [1, 2, 4, 8]
@@ -36,7 +37,7 @@ def repeated(spread: dict, means=MEANS, caps=CAPS, **cols) -> pd.DataFrame:
 
 def knee_claim(r: pd.DataFrame):
     kn = serving.knees(r, "max_concurrency", 0.25)
-    return show.say(cs.knee(kn, 0.25, "max_concurrency", int(r["max_concurrency"].nunique())))
+    return wording.word("serving_saturation", cs.knee(kn, 0.25, "max_concurrency", int(r["max_concurrency"].nunique())))
 
 
 # --- the knee ----------------------------------------------------------------------------------------------
@@ -82,10 +83,10 @@ def test_one_run_per_load_keeps_the_single_run_rule_and_wording():
 
 def test_growth_step_inside_the_noise_is_withheld_and_shown_when_tiny():
     flat = [100.0, 200.0, 400.0, 404.0]  # the last step gains 1 %
-    noisy = show.say(cs.growth(repeated({4: 5, 8: 5}, means=flat), "max_concurrency"))
+    noisy = wording.word("serving_saturation", cs.growth(repeated({4: 5, 8: 5}, means=flat), "max_concurrency"))
     assert noisy.status == "withheld" and noisy.evidence["ys"] == flat
     assert noisy.evidence["tolerance"] == pytest.approx(5 * math.sqrt(2) / 200)  # the largest: 2 -> 4
-    calm = show.say(cs.growth(repeated({4: 0.5, 8: 0.5}, means=flat), "max_concurrency"))
+    calm = wording.word("serving_saturation", cs.growth(repeated({4: 0.5, 8: 0.5}, means=flat), "max_concurrency"))
     assert calm.status == "shown" and "by more than their spread" in calm.text and calm.evidence["xs"] == CAPS
 
 
@@ -99,7 +100,7 @@ def test_best_load_uses_the_repeats_spread_as_noise():
 
     single = cs.goodput(gb({}).drop_duplicates("run"))
     assert single.status == "withheld" and single.evidence["noise"] == cs.RUN_NOISE
-    calm = show.say(cs.goodput(gb({16: 0.01, 64: 0.01})))
+    calm = wording.word("serving_saturation", cs.goodput(gb({16: 0.01, 64: 0.01})))
     assert calm.status == "shown" and calm.evidence["choice"] == "c=16" and calm.evidence["value"] == 10.0
     assert calm.evidence["noise"] == pytest.approx(np.hypot(0.01, 0.01) * math.sqrt(2) / 9.8)
     assert "on the mean of its 2 repeats, at least 10.0 req/s" in calm.text
@@ -134,7 +135,7 @@ def test_sweep_knee_growth_and_best_load(sweep):
     led.add(cs.knee(serving.knees(sweep, "max_concurrency", 0.25), 0.25, "max_concurrency", 4))
     led.add(cs.growth(sweep, "max_concurrency"))
     led.add(cs.goodput(serving.goodput_bounds(sweep, 450.0, 40.0)))
-    show.say_all(led)
+    led = wording.ledger(led.chapter, led.inputs, led.claims)
     assert rules.check(led.to_dict()) == []
     assert [c.status for c in led.claims] == ["shown", "shown", "shown"]
     best = led.get("goodput").evidence
@@ -175,9 +176,11 @@ def test_sweep_roofline_claims_average_the_repeats(sweep):
     lv = serving.per_load(rl, serving.ROOFLINE_MEANS)
     low = lv.sort_values("x").iloc[0]
     assert low["n"] == 2 and low["bandwidth_fraction"] == pytest.approx(rl["bandwidth_fraction"].iloc[:2].mean())
-    c = show.say(cs.bandwidth(low, pk, 8.0, 2.0))
+    c = wording.word("serving_saturation", cs.bandwidth(low, pk, 8.0, 2.0))
     assert c.status == "shown" and c.evidence["repeats"] == 2 and c.text.startswith("Averaging this load's 2 repeats")
-    one = show.say(cs.bandwidth(rl.sort_values("x").iloc[0], pk, 8.0, 2.0))  # a single run: no repeats said
+    one = wording.word(
+        "serving_saturation", cs.bandwidth(rl.sort_values("x").iloc[0], pk, 8.0, 2.0)
+    )  # a single run: no repeats said
     assert "repeats" not in one.evidence and "repeats" not in one.text
 
 
@@ -188,7 +191,7 @@ def test_uncapped_run_against_the_best_loads_mean_and_spread():
         r = pd.concat([r, pd.DataFrame([burst]).assign(request_rate=math.inf, model="m", order=len(r))])
         r["ttft_mean"] = 100.0
         away = serving.apart(r, "max_concurrency")
-        return show.say(cs.uncapped(r[away], r[~away], 0))
+        return wording.word("serving_saturation", cs.uncapped(r[away], r[~away], 0))
 
     calm = with_uncapped({8: 1})  # 2 % above the best load's mean of 500, whose spread is 0.3 %
     assert calm.status == "shown" and calm.evidence["b"] == 500.0 and calm.evidence["repeats"] == 2

@@ -10,7 +10,8 @@ it depends on changed:
 - the bytes of every file it read during its last execution, as logged by `config.log_read`
   (the build points the kernel at a log file through the BENCHBOOK_READS_LOG environment
   variable). A logged directory stands for the list of files under it, so a file added to a folder
-  a chapter scans re-executes that chapter.
+  a chapter scans re-executes that chapter. The chapter's wording file (notebooks/<chapter>.claims.yml)
+  is one of the files it reads, so editing a sentence re-executes that chapter only.
 
 A prose-only edit re-uses the cached outputs: the staged notebook is the current source with the
 cached outputs put back into its (unchanged) code cells, so it costs a render, not an execution.

@@ -6,7 +6,8 @@ may state it (`shown`), must say instead what is missing (`withheld`), or must w
 evidence breaks physics (`implausible`). The status is a function of the evidence alone
 (`benchbook.claims.rules.judge`), so a ledger can be re-judged later (`benchbook claims check`).
 
-Wording lives in `benchbook.presentation.wording`; rules live in `benchbook.claims.rules`.
+Wording lives beside each chapter in notebooks/<chapter>.claims.yml (rendered by
+`benchbook.presentation.wording`); rules live in `benchbook.claims.rules`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The tp_scaling chapter's verdicts, each a claim with its evidence (numbers from
-`benchbook.analysis.tp`); wording is in `benchbook.presentation.tp`.
+`benchbook.analysis.tp`); their sentences are in notebooks/tp_scaling.claims.yml.
 
 Noise, wherever a rule needs it, is half the Lowest-Highest range of a row relative to its
 Average (the spread text-generation-benchmark prints), the larger of the rows compared.

@@ -1,2 +1,3 @@
-"""Presentation: figures, tables and sentence templates. It reads analysis results and claims and
-never decides a verdict itself, so wording can change without touching a rule."""
+"""Presentation: figures, tables, descriptions of the data, and the renderer of the chapters' wording
+files (notebooks/<chapter>.claims.yml). It reads analysis results and claims and never decides a
+verdict itself, so wording can change without touching a rule."""

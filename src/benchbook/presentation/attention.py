@@ -1,4 +1,5 @@
-"""The attention-kernels chapter's figures, display tables and sentence templates.
+"""The attention-kernels chapter's figures, display tables and descriptions of the data (its claims'
+sentences are in notebooks/attention_kernels.claims.yml).
 
 Every verdict comes from a claim (`benchbook.claims.attention`); figure titles say what is drawn,
 never a verdict; the rest describes the input and names only what the input or a parameter says.
@@ -10,16 +11,11 @@ import numpy as np
 import pandas as pd
 
 from benchbook.analysis import attention
-from benchbook.claims import Claim, Ledger
 from benchbook.presentation import labels, wording
 from benchbook.presentation.plotting import color, message_figure
 
-LABELS = {"causal_fa2": "causal FA2", "sdpa_mask": "SDPA + mask", "flexattention": "FlexAttention"}
-SOURCE_WORDS = {
-    "detected": "detected: a device line in the input file names it",
-    "parameter": "given as a parameter",
-    "assumed": "assumed: the input names no device, pass `gpu` for yours",
-}
+#: The chapter whose wording file (notebooks/attention_kernels.claims.yml) names the kernels and peak sources.
+CHAPTER = "attention_kernels"
 
 
 def mask_name(mask: str | None) -> str:
@@ -33,7 +29,7 @@ def _ops(k: pd.DataFrame) -> list[str]:
 
 
 def label(op: str) -> str:
-    return LABELS.get(op, op.replace("_", " "))
+    return wording.words(CHAPTER)["operation"].get(op, op.replace("_", " "))
 
 
 # --- descriptions (not verdicts) -----------------------------------------------------------------
@@ -50,7 +46,7 @@ def device_words(peaks: attention.Peaks) -> str:
     """'RTX-PRO-6000-Blackwell-WS (500 TFLOP/s dense FP16, 1,792 GB/s; named in the input)'."""
     return (
         f"{peaks.device} ({peaks.tflops:,.0f} TFLOP/s dense FP16, {peaks.bandwidth_gb_s:,.0f} GB/s; "
-        f"{SOURCE_WORDS.get(peaks.source, peaks.source)})"
+        f"{wording.words(CHAPTER)['source'].get(peaks.source, peaks.source)})"
     )
 
 
@@ -234,184 +230,3 @@ def roofline_figure(pts: pd.DataFrame, peaks: attention.Peaks, xlim=(10, 100_000
     ax.set_title(f"Performed work on the {peaks.device} roofline ({peaks.source} peaks)")
     ax.legend(fontsize=8)
     return fig
-
-
-# --- sentences -----------------------------------------------------------------------------------
-
-_NO_SPARSE = (
-    "This input has no section with a block-sparse mask and both SDPA + mask and FlexAttention timed, so the gain "
-    "from skipping blocks is not measured."
-)
-_NOT_CALLED = "{topic}: a ratio of {ratio:.2f}, inside the noise ({noise:.1%}), so no verdict."
-
-
-def _withheld(c: Claim) -> str | None:
-    """The withheld wording: inside the noise when both sides exist, else the default."""
-    ev = c.evidence
-    if c.kind == "comparison" and all(ev.get(x) is not None for x in ("a", "b", "noise", "ratio")):
-        return _NOT_CALLED
-    return None
-
-
-def _pre(template: str | None, **words) -> str | None:
-    """`template` with display words (not evidence, e.g. a mask's printed name) filled in first."""
-    if template is None:
-        return None
-    for key, value in words.items():
-        if value is None:  # left as a placeholder: the claim is withheld for the missing value
-            continue
-        template = template.replace("{" + key + "}", str(value).replace("{", "{{").replace("}", "}}"))
-    return template
-
-
-def _span(low, high, fmt: str) -> str | None:
-    """'119 to 128', or one value when both ends print the same; None when either is missing."""
-    if low is None or high is None:
-        return None
-    a, b = fmt.format(low), fmt.format(high)
-    return a if a == b else f"{a} to {b}"
-
-
-def word(c: Claim) -> Claim:
-    """The claim with its sentence."""
-    ev = c.evidence
-    w = {
-        "mask_words": mask_name(ev.get("mask")),
-        "pass_words": {"fw": "forward", "bw": "backward"}.get(ev.get("pass"), ev.get("pass")),
-        "tflops_range": _span(ev.get("tflops_low"), ev.get("tflops_high"), "{:,.3g}"),
-        "fraction_range": _span(
-            ev.get("fraction_low"), ev.get("fraction"), "{:.0%}" if (ev.get("fraction") or 0) >= 0.01 else "{:.3%}"
-        ),
-        "a_range": _span(ev.get("a_low"), ev.get("a_high"), "{:,.3g}"),
-        "op_words": LABELS.get(ev.get("operation"), ev.get("operation") or ""),
-        "source_words": SOURCE_WORDS.get(ev.get("peak_source"), ev.get("peak_source") or ""),
-    }
-
-    def say(shown, topic, withheld=None, implausible=None):
-        return wording.say(
-            c,
-            _pre(shown, **w),
-            topic=_pre(topic, **w),
-            withheld=_pre(withheld, **w),
-            implausible=_pre(implausible, **w),
-        )
-
-    if c.id == "flex_sparsest":
-        return say(
-            "On the sparsest block mask, {mask_words} (density {density:.1%}), FlexAttention's forward pass takes "
-            "1/{ratio:.1f} of the time of SDPA + mask.",
-            "FlexAttention against SDPA + mask on the sparsest mask",
-            _withheld(c) or _NO_SPARSE,
-        )
-    if c.id == "skip_sparsest":
-        tail = (
-            "also computes each block faster than SDPA + mask."
-            if ev.get("more")
-            else "computes each block more slowly than SDPA + mask, so skipping blocks accounts for more than the "
-            "whole gain."
-        )
-        return say(
-            "That is {ratio:.0%} of the {b:.1f}x that skipping the masked blocks alone would give at SDPA's speed per "
-            "block: FlexAttention " + tail,
-            "FlexAttention's speed-up against block skipping alone",
-            _withheld(c)
-            or "Nor, without such a section, is FlexAttention's speed-up compared with what skipping blocks alone "
-            "would give.",
-        )
-    if c.id == "dense_gain":
-        has = all(ev.get(x) is not None for x in ("ratio", "max_ratio", "noise"))
-        faster = (ev.get("ratio") or 0) > 1
-        span = (
-            "{ratio:.2f}x ({mask_words})"
-            if ev.get("n_masks") == 1
-            else "from {ratio:.2f}x ({mask_words}) up to {max_ratio:.2f}x"
-        )
-        return say(
-            (
-                "Where nothing is skipped (density 1, score modifications only), FlexAttention is still faster than "
-                "SDPA + mask, kernel against kernel: " + span + "."
-                if faster
-                else "Where nothing is skipped (density 1, score modifications only), FlexAttention is slower than "
-                "SDPA + mask for {mask_words}: SDPA + mask takes {ratio:.2f}x FlexAttention's time."
-            ),
-            "Where nothing is skipped (density 1), FlexAttention against SDPA + mask",
-            "Where nothing is skipped (density 1), FlexAttention's gain over SDPA + mask ranges from {ratio:.2f}x "
-            "({mask_words}) to {max_ratio:.2f}x; the smallest is inside the noise ({noise:.1%}), so it is not stated "
-            "that FlexAttention is faster for every score modification."
-            if has
-            else "This input has no section with both SDPA + mask and FlexAttention timed at density 1 (score "
-            "modifications only), so the two kernels are not compared where nothing is skipped.",
-        )
-    if c.id in ("sdpa_fraction", "fa2_fraction"):
-        return say(
-            "{op_words} performs {tflops_range} TFLOP/s of real work (forward, over {n_masks} section(s)), "
-            "{fraction_range} of the {device}'s {peak:,.0f} TFLOP/s dense FP16 peak ({source_words}).",
-            "{op_words}'s share of the device's peak",
-            None
-            if ev.get("tflops_high") is not None
-            else "This input has no {op_words} row, so its share of the peak is not stated.",
-            implausible="**Warning: {op_words}'s share of the {device}'s peak is not a result.** It would be "
-            "{fraction:.0%}; {reason}.",
-        )
-    if c.id == "sdpa_vs_fa2":
-        slower = (ev.get("ratio") or 0) < 1
-        sparse = (ev.get("n_sparse") or 0) > 0
-        over = "over {n_masks} masks: {a_range}" if (ev.get("n_masks") or 0) > 1 else "one mask"
-        return say(
-            (
-                "Counted by the work it does, SDPA + mask is "
-                + ("also " if sparse else "")
-                + "a slow kernel: its median {a:.0f} TFLOP/s forward ("
-                + over
-                + ") is {ratio:.0%} of causal FA2's {b:.0f} TFLOP/s. "
-                + (
-                    "It pays twice: for the blocks the mask throws away, and for a slower kernel on the ones it keeps."
-                    if sparse
-                    else "No block is masked out in this input, so all of its loss is kernel speed."
-                )
-                if slower
-                else "Counted by the work it does, SDPA + mask is not a slower kernel than causal FA2: its median "
-                "{a:.0f} TFLOP/s forward ("
-                + over
-                + ") is {ratio:.0%} of FA2's {b:.0f} TFLOP/s"
-                + ("; what it loses is the work the mask throws away." if sparse else ".")
-            ),
-            "SDPA + mask's speed per FLOP against FA2's",
-            _withheld(c)
-            or "This input lacks an SDPA + mask or a causal FA2 row, so their speeds per FLOP are not compared.",
-        )
-    if c.id == "flex_vs_fa2_causal":
-        faster = (ev.get("ratio") or 0) > 1
-        return say(
-            "On the plain causal mask, the one problem both run, FlexAttention's forward pass takes {ratio:.2f}x the "
-            "time of FA2 ({a:.2f} ms against {b:.2f} ms)"
-            + (": the causal FA2 kernel is faster there." if faster else "."),
-            "FlexAttention against FA2 on the causal mask",
-            _withheld(c)
-            or "This input has no plain causal-mask section, the one problem FA2 and FlexAttention both run, so the two "
-            "are not compared.",
-        )
-    if c.id == "best_bound":
-        what = {
-            "compute": "compute-bound: it reaches {compute_fraction:.0%} of the dense FP16 peak at {intensity:,.0f} "
-            "FLOP/byte, right of the ridge at {ridge:.0f}",
-            "memory-bandwidth": "bandwidth-bound: its compulsory traffic alone uses {bandwidth_fraction:.0%} of "
-            "the memory bandwidth",
-            "overhead": "limited by neither roof: at {intensity:,.0f} FLOP/byte it reaches {compute_fraction:.0%} "
-            "of the compute peak and {bandwidth_fraction:.1%} of the bandwidth, so its limit is the kernel's own "
-            "efficiency, not the device's peaks",
-        }.get(ev.get("verdict"), "")
-        return say(
-            "The fastest kernel here, {op_words} ({pass_words}, {mask_words}), is " + what + " (on the {device}, "
-            "{source_words}).",
-            "What limits the fastest kernel",
-        )
-    raise KeyError(f"no wording for claim {c.id!r}")
-
-
-def sentences(claims: list[Claim], inputs: list[str]) -> Ledger:
-    """The chapter's ledger: every claim worded, in page order."""
-    led = Ledger("attention_kernels", inputs)
-    for c in claims:
-        led.add(word(c))
-    return led

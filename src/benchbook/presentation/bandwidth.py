@@ -1,4 +1,5 @@
-"""The bandwidth roofline chapter's figures, display tables and sentence templates."""
+"""The bandwidth roofline chapter's figures, display tables and descriptions of the data (its claims'
+sentences are in notebooks/bandwidth_roofline.claims.yml)."""
 
 from __future__ import annotations
 
@@ -7,114 +8,13 @@ import pandas as pd
 
 from benchbook import hardware
 from benchbook.analysis import bandwidth
-from benchbook.claims import Claim, Ledger
+from benchbook.claims import Ledger
 from benchbook.presentation import labels, wording
 from benchbook.presentation.plotting import color, message_figure
 from benchbook.presentation.roofline import plot_roofline
 
 #: What the figures show when the input has no generation result to place.
 NO_RESULTS = "no generation result with a known device and size"
-
-SOURCE_WORDS = {
-    "detected": "its peak from the table, for the device the output names",
-    "parameter": "its peak as given by the chapter's parameters",
-}
-
-
-def _fraction_text(c: Claim) -> str:
-    ev = c.evidence
-    how = {
-        "full": "",
-        "partial": " It is partly offloaded ({offload_why}), so this is a blend of GPU and host memory, not a "
-        "GPU figure.",
-        "cpu": " A CPU-only run, measured against the CPU's memory bandwidth.",
-    }.get(ev.get("offload"), "")
-    moe = " (MoE: {active_params_b:g}B of {params_b:g}B parameters active)" if ev.get("architecture") == "moe" else ""
-    if ev.get("may_fit_in_cache"):
-        how += (
-            " Its weights are small enough to stay in on-chip cache between tokens, so this is the traffic the "
-            "model would need, not a measure of what the memory delivered."
-        )
-    src = SOURCE_WORDS.get(ev.get("peak_source"), "")
-    if ev.get("rate_lower_bound"):
-        how += (
-            " The rate is the new tokens over the mean latency of vLLM bench latency, which includes the prefill of "
-            "the prompt: a lower bound of the decode rate, so the bandwidth and its share are lower bounds too."
-        )
-    return (
-        "`{label}`" + moe + ": {rate:,.2f} tok/s x {gb_per_token:.2f} GB per token = {achieved_gb_s:,.0f} GB/s, "
-        "{fraction:.0%} of the {peak:,.0f} GB/s of the {device} (" + src + ")." + how
-    )
-
-
-def _fraction_withheld(c: Claim) -> str:
-    ev = c.evidence
-    if ev.get("active_params_b") is None and ev.get("architecture") == "moe":
-        return (
-            "{topic}: an MoE model whose active parameter count is unknown, so its bytes per token are too; "
-            "pass moe_active_params."
-        )
-    if ev.get("bytes_per_token") is None and ev.get("rate_lower_bound"):
-        return "{topic}: the model table has no size for this model, so the bytes read per token are unknown."
-    if ev.get("bytes_per_token") is None:
-        return "{topic}: the output prints no model size, so the bytes read per token are unknown."
-    if ev.get("mode") == "cpu" and ev.get("device") is None:
-        return (
-            "{topic}: a CPU-only run is measured against the CPU's own memory bandwidth, which the output does "
-            "not give; pass peak_bandwidth_gb_s to place it."
-        )
-    if ev.get("device") is None:
-        what = (
-            " (the output names `{printed_device}`, which the hardware table lacks)" if ev.get("printed_device") else ""
-        )
-        return "{topic}: no device peak to compare with" + what + "; pass gpu or peak_bandwidth_gb_s."
-    return "{topic}: no fraction of peak is stated, because {reason}."
-
-
-def word(claim: Claim) -> Claim:
-    """The claim with its sentence."""
-    ev = claim.evidence
-    topic = f"`{ev['label']}`" if ev.get("label") else "The models"
-    if claim.kind == "fraction_of_peak":
-        return wording.say(
-            claim,
-            _fraction_text(claim),
-            topic=topic,
-            withheld=_fraction_withheld(claim),
-            implausible="**Warning: `{label}` at {fraction:.0%} of the {peak:,.0f} GB/s of the {device} is not a "
-            "result.** More than the peak cannot be streamed; likely causes: {suspects}.",
-        )
-    if claim.kind == "bound":
-        verdict = ev.get("verdict")
-        shown = {
-            "memory-bandwidth": "`{label}` is bound by memory bandwidth: {bandwidth_fraction:.1%} of the peak "
-            "bandwidth at {compute_fraction:.1%} of the peak compute, an intensity of {intensity:.1f} FLOP/byte "
-            "far left of the {ridge:.0f} FLOP/byte ridge.",
-            "overhead": "`{label}` reaches neither roof's threshold ({threshold:.0%}): {bandwidth_fraction:.1%} of "
-            "the peak bandwidth and {compute_fraction:.1%} of the peak compute, so something besides streaming the "
-            "weights (fixed per-token costs such as kernel launches and synchronisation, or small and scattered "
-            "matrix products) takes a large share of each token's time.",
-            "compute": "`{label}` is compute-bound: {compute_fraction:.0%} of the peak compute, right of the ridge.",
-        }.get(verdict, "`{label}`: {verdict}.")
-        if verdict == "memory-bandwidth" and ev.get("compute_fraction") is None:
-            shown = "`{label}` is bound by memory bandwidth: {bandwidth_fraction:.0%} of the peak bandwidth."
-        return wording.say(
-            claim,
-            shown,
-            topic=f"What limits {topic}" if ev.get("label") else "What limits the model",
-            withheld="{topic}: not stated, because {reason}.",
-            implausible="**Warning: no limit can be named for `{label}`:** {bandwidth_fraction:.0%} of the peak "
-            "bandwidth is beyond physics (see its fraction of peak above for the likely causes).",
-        )
-    if claim.id == "bw_size_trend":
-        return wording.say(
-            claim,
-            "Among dense models fully on the {device}, the bigger the weights the closer to the peak: from "
-            "{low:.0%} to {high:.0%} ({labels}).",
-            topic="A trend with model size",
-            withheld="{topic}: not stated, because {reason}.",
-        )
-    raise KeyError(f"no wording for claim {claim.id!r}")
 
 
 def block(led: Ledger, kind: str) -> str:
@@ -124,13 +24,6 @@ def block(led: Ledger, kind: str) -> str:
         return "No result has a known fraction of its device's peak, so no limit is named for any of them."
     text = wording.block(led, [c.id for c in claims])
     return text or "No generation result to place."
-
-
-def ledger(chapter: str, inputs: list[str], claims: list[Claim]) -> Ledger:
-    """The chapter's ledger with every claim worded."""
-    led = Ledger(chapter, inputs)
-    led.extend(word(c) for c in claims)
-    return led
 
 
 def input_line(files: str, pts: pd.DataFrame) -> str:

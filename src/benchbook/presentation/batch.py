@@ -1,4 +1,5 @@
-"""batch_saturation: figures, display tables and the sentences of its claims."""
+"""batch_saturation: figures, display tables and descriptions of the data (its claims' sentences are
+in notebooks/batch_saturation.claims.yml)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,6 @@ import numpy as np
 import pandas as pd
 
 from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, with_named_gpu
-from benchbook.claims import Claim, Ledger
-from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
 
 SOURCE_WORDS = {
@@ -36,97 +35,6 @@ def _label(frame: pd.DataFrame, g: pd.DataFrame) -> str:
 def _series_columns(frame: pd.DataFrame) -> list[str]:
     """The columns that tell the series of a table apart: the GPU only when some series needs it."""
     return [c for c in SERIES if c != "gpu" or frame["named_gpu"].ne("").any()]
-
-
-# --- claims' sentences ---------------------------------------------------------------------------
-
-_HEAD = (
-    "at batch {batch_size} ({series}) a step moves {weight_gb:.2f} GB of weights in {step_ms:.1f} ms: "
-    "{bandwidth_fraction:.1%} of the {device}'s peak bandwidth and {compute_fraction:.2%} of its peak compute, "
-    "both under the {threshold:.0%} threshold. "
-)
-_BOUND = {
-    ("overhead", "small"): _HEAD + "Neither roof limits this regime: the step pays a fixed cost that the roofline "
-    "does not count (framework and kernel-launch overhead).",
-    ("overhead", "large"): _HEAD + "Neither roof limits this regime either: the kernels run far from both peaks, "
-    "or the time goes to work the weights-only roofline does not count (attention over the KV cache, the "
-    "framework's per-sequence work).",
-    ("memory-bandwidth", "small"): "at batch {batch_size} ({series}) a step moves {weight_gb:.2f} GB of weights in "
-    "{step_ms:.1f} ms, {bandwidth_fraction:.0%} of the {device}'s peak bandwidth: this regime is bound by memory "
-    "bandwidth.",
-    ("compute", "large"): "at batch {batch_size} ({series}) the steps reach {compute_fraction:.0%} of the {device}'s "
-    "peak compute at {intensity:.0f} FLOP/byte, right of the ridge ({ridge:.0f}): this regime is bound by compute.",
-}
-_BOUND[("memory-bandwidth", "large")] = _BOUND[("memory-bandwidth", "small")]
-_BOUND[("compute", "small")] = _BOUND[("compute", "large")]
-_REGIME = {"small": "The smallest batch", "large": "The batch of peak throughput"}
-
-
-def say_all(ledger: Ledger) -> None:
-    """Give every claim of the chapter its sentence (in place)."""
-    for i, c in enumerate(ledger.claims):
-        ledger.claims[i] = say(c)
-
-
-def say(c: Claim) -> Claim:
-    """The sentence of one batch_saturation claim."""
-    ev = c.evidence
-    if c.id == "knee":
-        return wording.say(
-            c,
-            "by this rule {series} saturates at batch {x}: {knee_tok_s:,.0f} tok/s, {fraction:.0%} of its peak of "
-            "{peak_tok_s:,.0f} tok/s (batch {peak_batch_size}); the curve's log-log slope drops by {strength:.2f} there.",
-            topic="The saturation batch",
-        )
-    if c.kind == "bound":
-        return wording.say(
-            c,
-            _BOUND.get((ev.get("verdict"), ev.get("regime")), "{verdict}"),
-            topic=f"What limits {_REGIME[ev['regime']].lower()}",
-            implausible="**Warning: the roofline fractions of {dtype} at batch {batch_size} are not a result.** "
-            "{reason}.",
-        )
-    if c.id == "bandwidth_small":
-        return wording.say(
-            c,
-            "at batch {batch_size}, {series} reads {weight_gb:.2f} GB of weights per step in {step_ms:.1f} ms, "
-            "{achieved:,.0f} GB/s: {fraction:.1%} of the {peak:,.0f} GB/s of the {device}.",
-            topic="The bandwidth of the smallest batch",
-        )
-    if c.id == "compute_large":
-        return wording.say(
-            c,
-            "at its peak (batch {batch_size}) {series} does {achieved:.1f} TFLOP/s, {fraction:.1%} of the {device}'s "
-            "dense {dtype} peak of {peak:,.1f} TFLOP/s.",
-            topic="The compute of the peak batch",
-        )
-    if c.id == "dtypes_small":
-        faster = (ev.get("ratio") or 0) >= 1
-        shown = (
-            "with {framework} at batch {batch_size}, {wide} reads {bytes_ratio:.0f}x the weight bytes of {narrow} per step, yet gives "
-            "{a:,.2f} tok/s against {b:,.2f} ({ratio:.2f}x): the bytes moved do not set the step time."
-            if faster
-            else "with {framework} at batch {batch_size}, {wide} reads {bytes_ratio:.0f}x the weight bytes of {narrow} per step and "
-            "gives {a:,.2f} tok/s against {b:,.2f} ({ratio:.2f}x)."
-        )
-        return wording.say(c, shown, topic="The dtypes at the smallest batch")
-    if c.id == "latency_flat":
-        return wording.say(
-            c,
-            "from batch {first} to {last}, one generate() call takes {low:.2f} to {high:.2f} s: {last} sequences cost "
-            "about as much time per step as {first}, so the step time is a fixed cost, not the work done.",
-            topic="Latency over the small batches",
-            withheld="Latency over the small batches is not stated as flat: {reason}.",
-        )
-    if c.id == "conflicts":
-        return wording.say(
-            c,
-            "{count} configuration(s) are printed more than once with different values (lines {lines}); they are "
-            "left out of every figure, table and claim on this page.",
-            topic="Conflicting rows",
-            withheld="No configuration is printed twice with different values.",
-        )
-    return wording.say(c, "{rule}", topic=c.id)
 
 
 # --- descriptions of the data --------------------------------------------------------------------

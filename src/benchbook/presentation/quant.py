@@ -1,4 +1,5 @@
-"""The quantization chapter's figures, display tables and sentence templates.
+"""The quantization chapter's figures, display tables and descriptions of the data (its claims'
+sentences are in notebooks/quantization_regimes.claims.yml).
 
 Every verdict comes from a claim (`benchbook.claims.quant`); figure titles say what is drawn, never
 a verdict; descriptions name only what the input, its manifest or a parameter says. Every figure
@@ -15,16 +16,10 @@ import numpy as np
 import pandas as pd
 
 from benchbook.analysis import quant
-from benchbook.claims import Claim, Ledger
+from benchbook.claims import Ledger
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color
 from benchbook.presentation.plotting import message_figure as _message_figure
-
-SOURCE_WORDS = {
-    "detected": "named in the input's manifest",
-    "parameter": "given as a parameter",
-    "assumed": "assumed: the input names no device, pass `gpu` for yours",
-}
 
 
 def message_figure(text: str):
@@ -61,7 +56,7 @@ def setting_words(where: dict, peaks: quant.Peaks | None, model: str | None, mod
     if peaks is not None and model:
         parts.append(
             f"The roofline uses the {peaks.device}: {peaks.tflops:,.0f} TFLOP/s dense 16-bit, "
-            f"{peaks.bandwidth_gb_s:,.0f} GB/s ({SOURCE_WORDS.get(peaks.source, peaks.source)})."
+            f"{peaks.bandwidth_gb_s:,.0f} GB/s ({wording.words('quantization_regimes')['source'].get(peaks.source, peaks.source)})."
         )
     return " ".join(parts)
 
@@ -451,206 +446,7 @@ def phases_figure(ratios: pd.DataFrame, scheme: str, baseline: str, peaks: quant
     return fig
 
 
-# --- sentences -----------------------------------------------------------------------------------
-
-
-def _winner_words(c: Claim) -> str:
-    ev = c.evidence
-    tied = [w for w in ev.get("winners") or [] if w != ev.get("best")]
-    if tied:
-        return (
-            "**{regime}** ({metric_words}): {best} has the best mean, and the runs cannot tell "
-            + wording.join(tied)
-            + " from it at alpha = {alpha} (p = "
-            + wording.join(f"{(ev['p_values'] or {}).get(t, 0):.2f}" for t in tied)
-            + "): a set of "
-            + str(len(tied) + 1)
-            + " wins."
-        )
-    return "**{regime}** ({metric_words}): {best} wins outright; every other scheme differs from it at alpha = {alpha}."
-
-
-def word(c: Claim) -> Claim:
-    """The claim with its sentence."""
-    ev = c.evidence
-
-    def say(shown, topic, withheld=None, implausible=None):
-        extra = {
-            "metric_words": _metric(ev.get("metric")),
-            "source_words": SOURCE_WORDS.get(ev.get("peak_source"), ev.get("peak_source") or ""),
-        }
-        for k, v in extra.items():
-            shown = shown.replace("{" + k + "}", v)
-            withheld = withheld.replace("{" + k + "}", v) if withheld else withheld
-            implausible = implausible.replace("{" + k + "}", v) if implausible else implausible
-            topic = topic.replace("{" + k + "}", v)
-        try:
-            topic = wording.fill(topic, ev)
-        except wording.MissingValue:
-            topic = topic.split("{")[0].strip() or "This verdict"
-        return wording.say(c, shown, topic=topic, withheld=withheld, implausible=implausible)
-
-    if c.id.startswith("winner_"):
-        return say(_winner_words(c), "**{regime}**: a winning set")
-    if c.id == "metric_changes":
-        return say(
-            "The best scheme depends on the metric in {count} of {n} regimes ({regimes}): output throughput "
-            "ignores prefill, so it can crown a scheme that delivers the whole answer later.",
-            "A metric that changes the winner",
-            withheld="In every regime the three metrics agree on the best scheme."
-            if ev.get("n")
-            else "No regime has two schemes, so no metric can change a winner.",
-        )
-    if c.id == "source_first_place":
-        return say(
-            "The source's own first place (by output throughput) differs from ours, by the regime's metric, in "
-            "{count} of {n} regimes: {regimes}.",
-            "The source's ranking",
-            withheld="The source's first place agrees with ours in every regime it ranks."
-            if ev.get("n")
-            else "The input has no published ranking to compare with.",
-        )
-    if c.id == "confound":
-        return say(
-            '**A confound the comparisons carry:** the manifest records the hardware as "{hardware}": each '
-            "scheme ran on its own GPU, so every difference between schemes includes any difference between those GPUs "
-            "(clocks, temperature, memory), which these runs cannot separate from the scheme.",
-            "Which GPU each scheme ran on",
-            withheld="The manifest says all schemes shared one GPU ({hardware})."
-            if ev.get("own_gpu_each") is False
-            else "The input does not say whether the schemes ran on one GPU or each on its own; if on several, "
-            "every difference between schemes also holds any difference between the GPUs.",
-        )
-    if c.id == "outlier_cells":
-        tail = (
-            " In every flagged cell, one run's output throughput sits below the others while its latency and overall "
-            "throughput are not flagged: output throughput is the one metric that depends on that run's TTFT "
-            "timestamp, so that value is left out."
-            if ev.get("timestamp_cells") == ev.get("count")
-            else " In none of them is output throughput the only metric off: latency or overall throughput vary too, "
-            "so the runs themselves differ, and all are kept."
-            if not ev.get("timestamp_cells")
-            else " In {timestamp_cells} of them only output throughput is off (a TTFT timestamp), and that value is "
-            "left out; in the others latency or overall throughput vary too, so the runs themselves differ and are kept."
-        )
-        return say(
-            "The outlier rule ({outlier_rule}) flags {count} of {n} scheme/regime cells: {cells}." + tail,
-            "Outlying cells",
-            withheld="The outlier rule ({outlier_rule}) flags no cell." if ev.get("n") else None,
-        )
-    if c.id == "outlier_physics":
-        return say(
-            "Taken at face value, the flagged run {model} {run} implies a prefill of {implied_tflops:,.0f} "
-            "{unit}, {fraction:.0%} of the {device}'s {peak:,.0f} {unit} peak ({source_words}): physically possible, so "
-            "physics alone does not show that its timestamp is wrong.",
-            "The physics of the flagged runs",
-            withheld=(
-                "The flagged run(s) cannot be checked against physics: the input names no model of known size "
-                "(pass `model_id`)."
-                if ev.get("implied_tflops") is None
-                else "The flagged run(s) cannot be checked against a peak: {reason}."
-            )
-            if ev.get("n_flagged_runs")
-            else "No value is left out, so there is nothing to check against physics.",
-            implausible="**The flagged runs are not measurements of the GPU.** Taken at face value, {model} "
-            "{run} (line {line}) would have prefilled at {implied_tflops:,.0f} {unit}, {fraction:.0%} of the "
-            "{device}'s {peak:,.0f} {unit} peak ({source_words}): beyond physics. Its output throughput of "
-            "{value:,.2f} tok/s leaves only {implied_ttft_ms:.0f} ms for the prefill, so its TTFT timestamp is the "
-            "likely fault, not the GPU; leaving it out is right. Implied prefill against the peak, per flagged run: "
-            "{fractions:.1%}.",
-        )
-    if c.id == "outlier_effect":
-        return say(
-            "Leaving the flagged values out changes {count} winning-set membership(s) of {n}.",
-            "The flagged values' effect",
-            withheld="Leaving the flagged values out changes no winning set."
-            if ev.get("n_flagged")
-            else "Nothing is left out, so no winning set changes.",
-        )
-    if c.id == "decode_bandwidth":
-        sd = " (sd {gb_s_std:,.1f})" if ev.get("gb_s_std") is not None else ""
-        return say(
-            "At batch {batch_size}, the fastest decode ({scheme}, {regime}) streams its weights at {gb_s:,.0f} GB/s"
-            + sd
-            + ", {fraction:.0%} of the {device}'s {peak:,.0f} GB/s ({source_words}); KV-cache "
-            "reads add to that, so it is a lower bound.",
-            "The decode bandwidth at the smallest batch",
-            withheld="The decode bandwidth is not stated: the input names no model of known size (pass `model_id`)."
-            if ev.get("active_params_b") is None
-            else None,
-            implausible="**Warning: the decode bandwidth at batch {batch_size} is not a result.** It would be "
-            "{fraction:.0%} of the {device}'s bandwidth; {reason}.",
-        )
-    if c.id == "w8a16_decode_trend":
-        place = (
-            "every one of these steps sits left of the ridge on the {device} ({source_words}; {max_intensity:.0f} FLOP/byte at most, "
-            "with 8-bit weights, against {ridge:.0f}), where the roofline rewards fewer weight bytes. Crossing the ridge "
-            "does not explain the loss. What the data show instead is the weight-only kernel losing ground to the "
-            "16-bit one as each pass multiplies more tokens: it dequantises the weights and then multiplies on the "
-            "same 16-bit tensor cores."
-            if ev.get("left_of_ridge")
-            else "the largest batches reach {max_intensity:.0f} FLOP/byte, beyond the ridge at {ridge:.0f} on the "
-            "{device} ({source_words}), so there the roofline itself takes away the bandwidth saving."
-        )
-        return say(
-            "Per decode step, {scheme} runs {y_first:.2f}x as fast as {baseline} at batch {x_first} and "
-            "{y_last:.2f}x at batch {x_last}, falling at every larger batch ({ys:.2f} at batch {xs}). Yet " + place,
-            "How {scheme}'s decode speed moves with the batch",
-            withheld="Per decode step, {scheme}'s speed relative to {baseline} does not fall steadily with the batch "
-            "({reason}), so this input cannot decide whether the weight-only kernel's cost grows with the tokens "
-            "per pass."
-            if ev.get("scheme")
-            else "This input lacks a weight-only (w8a16) scheme or the baseline in the same regimes, so the "
-            "mechanism cannot be examined.",
-        )
-    if c.id == "w8a16_large_batch_bound":
-        what = {
-            "overhead": "limited by neither roof: its weights stream at {bandwidth_fraction:.0%} of the bandwidth and "
-            "it reaches {compute_fraction:.0%} of the 16-bit compute peak, at {intensity:.0f} FLOP/byte, left of "
-            "the ridge at {ridge:.0f} (a 16-bit scheme sits at {intensity_16bit:.0f}). The limit is the kernel "
-            "or the framework around it, not the device's peaks",
-            "memory-bandwidth": "bandwidth-bound: its weights stream at {bandwidth_fraction:.0%} of the bandwidth, at "
-            "{intensity:.0f} FLOP/byte against the ridge at {ridge:.0f}",
-            "compute": "compute-bound: {compute_fraction:.0%} of the 16-bit peak at {intensity:.0f} FLOP/byte, right "
-            "of the ridge at {ridge:.0f}; here crossing the ridge does explain the loss",
-        }.get(ev.get("verdict"), "")
-        return say(
-            "At batch {batch_size} ({regime}) a decode step of {scheme} on the {device} ({source_words}) is "
-            + what
-            + ".",
-            "What limits {scheme}'s decode at the largest batch",
-            withheld=None
-            if ev.get("scheme") and ev.get("params_b")
-            else "What limits a weight-only decode step at the largest batch is not examined: "
-            + (
-                "the input names no model of known size (pass `model_id`)."
-                if ev.get("scheme")
-                else "no such scheme here."
-            ),
-        )
-    if c.id == "w8a16_long_prefill":
-        how = "slower" if ev.get("slower") else "faster"
-        return say(
-            "In {regime}, the longest prefill here ({tokens_per_pass:,} tokens at batch {batch_size}), {scheme}'s "
-            "prefill runs at {ratio:.2f}x the speed of {baseline}'s [{ci_low:.2f}, {ci_high:.2f}] (" + how + ") "
-            "while its decode runs at {decode_ratio:.2f}x, for {total_ratio:.2f}x over the whole request. A prefill "
-            "pass multiplies every weight by {tokens_per_pass:,} tokens ({intensity:,.0f} FLOP/byte), far right of "
-            "the ridge, where 8-bit weights save no time and dequantising them costs some.",
-            "{scheme}'s long prefill against {baseline}'s",
-            withheld="In {regime} ({tokens_per_pass:,} prompt tokens), {scheme}'s prefill runs at {ratio:.2f}x "
-            "{baseline}'s, inside its interval's half-width ({noise:.0%}): no difference is called."
-            if ev.get("ratio") is not None and ev.get("noise") is not None
-            else "No weight-only scheme's prefill can be compared with a baseline's here.",
-        )
-    raise KeyError(f"no wording for claim {c.id!r}")
-
-
-def sentences(claims: list[Claim], inputs: list[str]) -> Ledger:
-    """The chapter's ledger: every claim worded, in page order."""
-    led = Ledger("quantization_regimes", inputs)
-    for c in claims:
-        led.add(word(c))
-    return led
+# --- claims' sentences on the page ------------------------------------------------------------------
 
 
 def block(ledger: Ledger, prefix: str) -> str:

@@ -1,4 +1,5 @@
-"""serving_saturation: figures, display tables, data descriptions and the sentences of its claims."""
+"""serving_saturation: figures, display tables and descriptions of the data (its claims' sentences
+are in notebooks/serving_saturation.claims.yml)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
 from benchbook.analysis import serving
-from benchbook.claims import Claim, Ledger
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
 
@@ -109,165 +109,6 @@ def exact_goodput_table(ex: pd.DataFrame) -> pd.DataFrame:
             "goodput": "goodput (req/s)",
         }
     )
-
-
-# --- claims' sentences ---------------------------------------------------------------------------
-
-_BOUND = {
-    "overhead": "at run {run} ({in_flight:.1f} requests in flight on average) the server reaches "
-    "{bandwidth_fraction:.1%} of the {device}'s peak bandwidth and {compute_fraction:.2%} of its peak compute, both "
-    "under the {threshold:.0%} threshold: neither roof limits it.",
-    "memory-bandwidth": "at run {run} ({in_flight:.1f} requests in flight on average) reading the weights once per "
-    "step takes {bandwidth_fraction:.0%} of the {device}'s peak bandwidth, left of the ridge ({intensity:.0f} vs "
-    "{ridge:.0f} FLOP/byte): this load is bound by memory bandwidth.",
-    "compute": "at run {run} ({in_flight:.1f} requests in flight on average) the server does {compute_fraction:.1%} "
-    "of the {device}'s dense {precision} peak at {intensity:.0f} FLOP/byte, right of the ridge ({ridge:.0f}): this "
-    "load is bound by compute ({prefill_share:.0%} of the tokens it processes are prompt tokens).",
-}
-
-
-def say_all(ledger: Ledger) -> None:
-    for i, c in enumerate(ledger.claims):
-        ledger.claims[i] = say(c)
-
-
-def say(c: Claim) -> Claim:
-    """The sentence of one serving_saturation claim."""
-    ev = c.evidence
-    if c.id == "knee":
-        never = ev.get("x") is None and (ev.get("n_points") or 0) >= (ev.get("min_points") or 4)
-        if ev.get("repeats"):
-            return wording.say(
-                c,
-                "for {series}, on the means of up to {repeats} repeats per load, the elasticity is {el_first:.2f} on "
-                "the first step and {el_last:.2f} on the last; it first falls below {threshold:g} by more than the "
-                "repeats' spread after {variable} {x:g}, where the server gives {knee_tput:,.0f} output tok/s, "
-                "{share:.0%} of its best load ({top_tput:,.0f} tok/s at {top_x:g}). Past that point, more load mostly "
-                "buys latency.",
-                topic="The knee",
-                withheld=(
-                    "for {series}, the elasticity falls below {threshold:g} after {variable} {in_noise:g} only within "
-                    "the spread of the repeats, and never by more: no knee is stated."
-                    if ev.get("in_noise") is not None
-                    else "for {series}, the elasticity of the loads' means never falls below {threshold:g} (it is "
-                    "{el_last:.2f} on the last step): the sweep did not reach saturation, so there is no knee to state."
-                )
-                if never
-                else None,
-            )
-        return wording.say(
-            c,
-            "for {series}, the elasticity is {el_first:.2f} on the first step and {el_last:.2f} on the last; it first "
-            "falls below {threshold:g} after {variable} {x:g}, where the server gives {knee_tput:,.0f} output tok/s, "
-            "{share:.0%} of its best run ({top_tput:,.0f} tok/s at {top_x:g}). Past that point, more load mostly buys "
-            "latency.",
-            topic="The knee",
-            withheld="for {series}, the elasticity never falls below {threshold:g} (it is {el_last:.2f} on the last "
-            "step): the sweep did not reach saturation, so there is no knee to state."
-            if never
-            else None,
-        )
-    if c.id == "growth":
-        mean = (
-            "mean output throughput (over the repeats) rises at every step by more than their spread"
-            if ev.get("repeats")
-            else "output throughput rises at every step"
-        )
-        return wording.say(
-            c,
-            "for {series}, " + mean + ", from {first_y:,.0f} tok/s at {variable} {first_x:g} to {last_y:,.0f} at "
-            "{last_x:g}.",
-            topic="Throughput growth",
-            withheld="Output throughput does not rise at every step of this sweep ({reason}).",
-        )
-    if c.id == "underfilled":
-        est = " (E2EL estimated)" if ev.get("estimated") else ""
-        return wording.say(
-            c,
-            "{count} of {n} capped runs averaged under {threshold:.0%} of their cap in flight; the lowest is run "
-            "{run}: {in_flight:.0f} requests in flight on average for a cap of {cap:g} ({utilisation:.0%})"
-            + est
-            + ". A nominal concurrency is not the concurrency the server saw.",
-            topic="Measured concurrency",
-            withheld="No run in this input has a concurrency cap, so there is no nominal concurrency to compare with."
-            if not ev.get("n")
-            else "Every capped run averaged at least {threshold:.0%} of its cap in flight.",
-        )
-    if c.id == "uncapped":
-        first = ""
-        if ev.get("ran_first") and (ev.get("ratio") or 1) < 1:
-            first = " It ran first in this input, possibly on a cold server; a rerun after the sweep would tell."
-        if not ev.get("run"):
-            withheld = "No run is kept apart from the curve, so there is nothing to compare."
-        elif not ev.get("all_at_once"):
-            withheld = (
-                "The run kept apart (`{run}`) is off the sweep's axis but is not an all-at-once run (it has a "
-                "concurrency cap or a finite request rate), so it is not compared with the curve."
-            )
-        elif ev.get("b") is None:
-            withheld = "The run kept apart (`{run}`) is not compared with the curve: no run of its series is on it."
-        else:
-            withheld = "The run kept apart (`{run}`) is not compared with the curve: {reason}."
-        return wording.say(
-            c,
-            "the all-at-once run (`{run}`: no cap, infinite rate) gives {a:,.0f} output tok/s, {ratio:.2f}x the best "
-            + (
-                "load of its series on the curve (a mean of {repeats} repeats: "
-                if ev.get("repeats")
-                else "run of its series on the curve ("
-            )
-            + "{b:,.0f} tok/s, run {best_run}). Its mean TTFT of {ttft_s:.1f} s is "
-            "mostly queueing, not prefill speed." + first,
-            topic="The run kept apart",
-            withheld=withheld,
-        )
-    if c.id == "tpot_itl":
-        return wording.say(
-            c,
-            "run {run} has a mean TPOT of {tpot:.0f} ms but a mean ITL of {itl:.0f} ms: TPOT is averaged per request, "
-            "so a short request that stalled behind prefills counts as much as a long one, while ITL pools every "
-            "streamed chunk.",
-            topic="TPOT against ITL",
-            withheld="No run's mean TPOT is far above its mean ITL.",
-        )
-    if c.id == "goodput":
-        if ev.get("repeats"):
-            return wording.say(
-                c,
-                "the best load under these SLOs is run {choice}: on the mean of its {repeats} repeats, at least "
-                "{value:.1f} req/s (± {value_sd:.1f}; {share:.0%} of its {rate:.1f} req/s) meet both, against "
-                "{runner_up_value:.1f} req/s for run {runner_up}, more than the repeats' spread ({noise:.1%}) apart.",
-                topic="The best load under the SLOs",
-            )
-        return wording.say(
-            c,
-            "the best load under these SLOs is run {choice}: at least {value:.1f} req/s ({share:.0%} of its "
-            "{rate:.1f} req/s) meet both, against {runner_up_value:.1f} req/s for run {runner_up}.",
-            topic="The best load under the SLOs",
-        )
-    mean = "averaging this load's {repeats} repeats: " if ev.get("repeats") else ""
-    if c.kind == "bound":
-        which = "the lightest load" if ev.get("which") == "low" else "the best run"
-        return wording.say(c, mean + _BOUND.get(ev.get("verdict"), "{verdict}"), topic=f"What limits {which}")
-    if c.id == "bandwidth_low":
-        return wording.say(
-            c,
-            mean
-            + "at the lightest load (run {run}, {in_flight:.1f} requests in flight on average) reading {active_params_b:.1f} B "
-            "active weights once per step moves {achieved:,.0f} GB/s: {fraction:.1%} of the {peak:,.0f} GB/s of the "
-            "{device} (a lower bound: the KV cache is not counted).",
-            topic="The bandwidth of the lightest load",
-        )
-    if c.id == "compute_best":
-        return wording.say(
-            c,
-            mean
-            + ("the best load" if ev.get("repeats") else "the best run")
-            + " ({run}) does {achieved:,.0f} TFLOP/s (2 x active parameters per prompt or output token): "
-            "{fraction:.1%} of the {device}'s dense {precision} peak of {peak:,.0f} TFLOP/s.",
-            topic="The compute of the best run",
-        )
-    return wording.say(c, "{rule}", topic=c.id)
 
 
 # --- descriptions of the data --------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """The tp_scaling chapter's figures, display tables and sentences.
 
-Verdict sentences are templates over a claim's evidence (`say_all`); descriptions of the data
-(what the input holds, the mislabelled prefill column, the fit's parameters) are built here from
-analysis results. Every figure draws TGI's Lowest and Highest as error bars where it plots a
+Verdict sentences live in notebooks/tp_scaling.claims.yml (`wording.ledger`); descriptions of the
+data (what the input holds, the mislabelled prefill column, the fit's parameters) are built here
+from analysis results. Every figure draws TGI's Lowest and Highest as error bars where it plots a
 latency or a throughput.
 """
 
@@ -15,256 +15,13 @@ import numpy as np
 import pandas as pd
 
 from benchbook import hardware
-from benchbook.claims import Claim
+from benchbook.presentation import wording
 from benchbook.presentation.plotting import color
 from benchbook.presentation.roofline import plot_roofline
 from benchbook.presentation.tables import NOT_RUN
-from benchbook.presentation.wording import join, say
+from benchbook.presentation.wording import join
 
 PHASES = (("prefill_latency", "Prefill"), ("decode_token_latency", "Decode (per token)"))
-
-PEAK_SOURCE = {
-    "detected": "named in the input",
-    "parameter": "given as a parameter",
-    "assumed": "assumed: the input does not name its GPU",
-}
-
-
-# ------------------------------------------------------------------------------------ sentences
-def _bound_shown(ev: dict) -> str:
-    head = "By the bound rule (a limit is named only at {threshold:.0%} of its peak or more), {phase} at batch "
-    head += "{batch_size} on TP {tp} "
-    if ev.get("verdict") == "overhead":
-        return head + (
-            "is limited by neither roof: {bandwidth_fraction:.1%} of {device}'s peak bandwidth and "
-            "{compute_fraction:.1%} of its peak compute. The time goes to what the roofline does not model: "
-            "kernel efficiency, launches and synchronisation."
-        )
-    if ev.get("verdict") == "compute":
-        return head + "is compute-bound: {compute_fraction:.0%} of {device}'s peak compute, right of the ridge."
-    return head + "is bandwidth-bound: {bandwidth_fraction:.0%} of {device}'s peak bandwidth, left of the ridge."
-
-
-def _throughput_shown(ev: dict) -> str:
-    text = (
-        "For the most tokens per GPU, counting the {sequence_length}-token prefill every request needs "
-        "({decode_length} generated tokens per request here): {choice}, {value:.1f} generated tokens/s per GPU, "
-        "against {runner_up_value:.1f} for {runner_up}, the best other TP."
-    )
-    if ev.get("decode_only_choice") != ev.get("choice"):
-        text += (
-            " Leaving the prefill out, as the tool's decode throughput does, would pick {decode_only_choice} "
-            "({decode_only_value:.0f} decode tokens/s per GPU); that ranking holds only for generations long "
-            "enough to make the prefill negligible."
-        )
-    choice, smallest, runner_up = (ev.get(k) or 0 for k in ("choice_tp", "smallest_tp", "runner_up_tp"))
-    if choice == smallest and runner_up > choice:
-        text += (
-            " For this workload, independent replicas of TP {choice_tp} deliver more tokens per GPU than sharding "
-            "the model wider."
-        )
-    elif choice > smallest:
-        text += " For this workload, sharding over {choice_tp} GPUs beats replicas of TP {smallest_tp}."
-    return text
-
-
-def _jumps_shown(ev: dict) -> str:
-    text = (
-        "In {count} of {n} steps between consecutive batch sizes, prefill latency grows more than {threshold:g} "
-        "times faster than the batch. The largest: TP {tp} prefill goes from {from_ms:.0f} ms at batch {from_bs} to {to_ms:.0f} ms "
-        "at batch {to_bs}, {growth_per_batch:.2f} times faster growth than the batch."
-    )
-    if ev.get("last_before_failure"):
-        text += (
-            " It is the last batch size that ran before the failures, which points at memory pressure (allocator "
-            "retries, fragmentation) rather than compute; the file does not record which."
-        )
-    return text
-
-
-def _quant_shown(ev: dict) -> str:
-    text = (
-        "With quantization {quantize} at TP {tp}, decode at batch {batch_size} takes {a:.2f} ms per token against "
-        "{b:.2f} ms in fp16: {ratio:.2f} times the fp16 latency ({min_ratio:.2f} to {max_ratio:.2f} times over "
-        "the {n_batches} batch sizes with an fp16 twin)."
-    )
-    if (ev.get("ratio") or 0) > 1:
-        text += (
-            " Fewer bytes per weight should make a weight-streaming decode faster; slower means the quantized kernels,"
-            " not the weight reads, set the pace."
-        )
-    if str(ev.get("quantize", "")).startswith("bitsandbytes"):
-        text += (
-            " bitsandbytes' LLM.int8() splits each matrix product into an int8 part and an fp16 outlier part and "
-            "dequantizes on the fly."
-        )
-    return text
-
-
-def _fraction_withheld(topic: str) -> str:
-    return topic + ": not stated for this input, because {reason}."
-
-
-#: id -> (topic, shown template or a function of the evidence returning one, withheld template or None)
-TEMPLATES: dict[str, tuple] = {
-    "decode_speedup": (
-        "The decode speed-up",
-        "At batch {batch_size}, decode gains at most {ratio:.2f}x over TP {ref_tp}, at TP {best_tp} "
-        "({b:.2f} against {a:.2f} ms per token).",
-        None,
-    ),
-    "prefill_speedup_rises": (
-        "Whether prefill keeps gaining with GPUs",
-        "Prefill at batch {batch_size} gets faster at every larger TP measured, {last_y:.2f}x at TP {last_x}.",
-        "Prefill at batch {batch_size} does not get faster at every larger TP: its speed-ups over TP {ref_tp} are "
-        "{ys:.2f} at TP {xs}.",
-    ),
-    "prefill_efficiency_falls": (
-        "Whether prefill efficiency falls with TP",
-        "Prefill's parallel efficiency at batch {batch_size} falls at every larger TP, to {last_y:.2f} at TP "
-        "{last_x}: each added GPU buys less.",
-        "Prefill's parallel efficiency at batch {batch_size} does not fall at every larger TP: it is {ys:.2f} at TP "
-        "{xs}.",
-    ),
-    "superlinear_efficiency": (
-        "An efficiency above 1",
-        "The highest decode efficiency, {efficiency:.2f} at batch {batch_size} and TP {tp}, does not mean the extra "
-        "GPU did more than its share; it mostly reflects the baseline. TP {ref_tp}'s own decode step grows from "
-        "{ref_ms_base:.1f} ms at batch {base_batch} to {ref_ms:.1f} ms at batch {batch_size} ({a:.2f}x; "
-        "{ref_ms_max_batch:.0f} ms at batch {ref_max_batch}), while TP {tp}'s grows {b:.2f}x ({tp_ms_base:.1f} to "
-        "{tp_ms:.1f} ms). Efficiency at batch {batch_size} is efficiency at batch {base_batch} ({base_efficiency:.2f}) "
-        "times the ratio of these growths, {ratio:.2f}.",
-        None,
-    ),
-    "decode_slower_past_best": (
-        "Whether decode gets slower past some TP",
-        "Past TP {best_tp}, decode gets slower: at batch {batch_size} it takes {b:.2f} ms per token at TP "
-        "{best_tp} and {a:.2f} ms at TP {max_tp}.",
-        None,
-    ),
-    "decode_bw_small_tp": (
-        "The decode bandwidth on the smallest TP",
-        lambda ev: (
-            "At batch {batch_size} on TP {tp}, decode reads its weights"
-            + (" and KV cache" if ev.get("kv_counted") else "")
-            + " at {achieved:,.0f} GB/s, {fraction:.0%} of {device}'s {peak:,.0f} GB/s."
-        ),
-        None,
-    ),
-    "decode_bw_large_tp": (
-        "The decode bandwidth on the largest TP",
-        "On TP {tp}, each GPU reads its share at {achieved:,.0f} GB/s, {fraction:.0%} of the peak.",
-        None,
-    ),
-    "prefill_compute_best": (
-        "The best prefill compute",
-        "The best prefill (TP {tp}, batch {batch_size}) reaches {achieved:.0f} TFLOP/s per GPU, {fraction:.0%} of "
-        "{device}'s {peak:,.0f} dense fp16 TFLOP/s.",
-        None,
-    ),
-    "highest_fraction": (
-        "The highest point on the roofline",
-        "No point exceeds a peak: the highest, {phase} at TP {tp} and batch {batch_size}, is at {fraction:.0%} of "
-        "{device}'s peak {peak_kind}.",
-        None,
-    ),
-    "decode_bound": ("What limits decode", _bound_shown, None),
-    "prefill_bound": ("What limits prefill", _bound_shown, None),
-    "percentile_inversions": (
-        "Percentile inversions",
-        "{count} of {n} latency rows have p90 < p50 and {p90_lt_mean} have p90 < mean, impossible for percentiles "
-        "of a sorted sample; p90 equals p99 in {p90_eq_p99} of the {n}.",
-        "No latency row has p90 < p50 in this input ({n} rows with percentiles), so the unsorted vector does not "
-        "show here.",
-    ),
-    "p90_below_highest": (
-        "p90 below Highest",
-        "{count} of {n} latency rows have a p90 below their own Highest: in those rows p90 is the last run, not a "
-        "percentile. {prefill_p90_eq_max} of the {prefill_rows} prefill rows have p90 = Highest, as a sorted "
-        "vector would.",
-        "No latency row has a p90 below its Highest in this input ({n} rows with percentiles).",
-    ),
-    "missing_batches": (
-        "Batch sizes that never ran",
-        "{count} (TP, batch size) pairs of {n} have no runs: {where}.",
-        "Every batch size printed ran ({n} prefill rows).",
-    ),
-    "budget_refuted": (
-        "The token-budget explanation",
-        "A tempting explanation is that batch x (prompt + decode) tokens exceeded the launcher's "
-        "max_batch_total_tokens of {budget:,}. The data refutes it in {count} of {n} rows: {examples}. Nor can it "
-        "be the mechanism: text-generation-benchmark sends batches straight to the shards over gRPC and bypasses "
-        "the router, which is where that limit applies.",
-        None,
-    ),
-    "superlinear_jumps": (
-        "Superlinear jumps",
-        _jumps_shown,
-        "No step between consecutive batch sizes grows prefill latency more than {threshold:g} times faster than "
-        "the batch ({n} steps).",
-    ),
-    "decode_slower_steps": (
-        "Decode slower with more GPUs",
-        "In {count} of {n} steps to the next larger TP, decode latency rose by more than {tolerance:.0%}: {cases}. "
-        "In each, what the added GPUs cost (all-reduces, synchronisation) exceeded the weight reads they saved.",
-        "In none of the {n} steps to the next larger TP did decode latency rise by more than {tolerance:.0%}.",
-    ),
-    "quant_slowdown": ("The quantized run", _quant_shown, None),
-    "quant_bandwidth": (
-        "The quantized decode's bandwidth",
-        "Counting {bytes_per_weight:g} byte(s) per weight, its decode reads weights at {achieved:.0f} GB/s per GPU, "
-        "{fraction:.1%} of {device}'s bandwidth.",
-        None,
-    ),
-    "rec_decode_latency": (
-        "The lowest decode latency",
-        "For the lowest latency per token (interactive use, batch {batch_size}): {choice}, at {value:.2f} ms per "
-        "token, against {runner_up_value:.2f} ms for {runner_up}.",
-        None,
-    ),
-    "rec_prefill_latency": (
-        "The shortest prefill",
-        "For the shortest prompt processing (time to first token, batch {batch_size}): {choice}, with a prefill of "
-        "{value:.1f} ms, against {runner_up_value:.1f} ms for {runner_up}.",
-        None,
-    ),
-    "rec_throughput": ("The most tokens per GPU", _throughput_shown, None),
-}
-
-
-def _implausible(claim: Claim) -> str | None:
-    """The warning of an implausible claim: the physics check names the suspects; the others point
-    to it, so the page says each cause once."""
-    if claim.id == "highest_fraction":
-        return (
-            "**Warning: {topic} is not a result.** {fraction:.0%} of {device}'s peak ("
-            + PEAK_SOURCE.get(claim.evidence.get("peak_source"), "of unknown origin")
-            + ") is beyond physics; check {suspects}."
-        )
-    if claim.kind == "fraction_of_peak":
-        return "**Warning: {topic} is not a result:** {fraction:.0%} of {device}'s peak is beyond physics (see below)."
-    if claim.kind == "bound":
-        return "**Warning: {topic} is not a result:** it rests on a fraction of a peak beyond physics (see above)."
-    return None
-
-
-def sentence(claim: Claim) -> Claim:
-    """The claim with its sentence from TEMPLATES."""
-    topic, shown, withheld = TEMPLATES[claim.id]
-    ev = claim.evidence
-    shown = shown(ev) if callable(shown) else shown
-    implausible = _implausible(claim)
-    # the alternatives describe a zero count, or a trend that goes the other way; other reasons keep the default
-    if claim.kind == "anomaly" and (ev.get("count") or not ev.get("n")):
-        withheld = None
-    if claim.kind == "scaling" and len(ev.get("xs") or []) < (ev.get("min_points") or 3):
-        withheld = None
-    return say(claim, shown, topic=topic, withheld=withheld, implausible=implausible)
-
-
-def say_all(claims) -> list[Claim]:
-    """Every claim with its sentence."""
-    return [sentence(c) for c in claims]
 
 
 # ---------------------------------------------------------------------------------- descriptions
@@ -273,7 +30,7 @@ def device_sentence(device: dict) -> str:
     src = device["source"]
     text = (
         f"The roofline sections use {device['device']} ({device['bandwidth_gb_s']:,.0f} GB/s, "
-        f"{device['tflops']:,.0f} dense fp16 TFLOP/s), {PEAK_SOURCE[src]}."
+        f"{device['tflops']:,.0f} dense fp16 TFLOP/s), {wording.words('tp_scaling')['peak_source'][src]}."
     )
     if src == "assumed":
         text += " Pass `-p gpu NAME` (or `peak_bandwidth_gb_s` and `peak_tflops`) for the GPU your run used."

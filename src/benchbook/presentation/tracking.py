@@ -1,4 +1,5 @@
-"""The tracking chapter's figure, tables and sentences."""
+"""The tracking chapter's figure, tables and descriptions (its claims' sentences are in
+notebooks/tracking.claims.yml)."""
 
 from __future__ import annotations
 
@@ -8,41 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from benchbook.claims import Claim, Ledger
 from benchbook.presentation.plotting import PALETTE
-from benchbook.presentation.wording import say
-
-_WORDS = {
-    "changes": dict(
-        shown="{count} change(s) in level over {n} runs at alpha {alpha:g}",
-        withheld="{topic}: not established, because {reason}.",
-        topic="a change in level",
-    ),
-    "change": dict(
-        shown="before {run} the {metric} moves from {b:.4g} to {a:.4g} {unit} ({ratio:.3f} x; size {size:+.4g}, "
-        "95 % interval {low:+.4g} to {high:+.4g}; p {p_value:.3g})",
-        topic="the change before {run}",
-    ),
-    "step": dict(
-        shown="against {previous_run}, {run} gives {ratio:.3f} x the {metric}, beyond both runs' own spread ({noise:.1%})",
-        topic="the step from {previous_run} to {run}",
-    ),
-}
-
-
-def word(c: Claim) -> Claim:
-    kind = "changes" if c.id == "changes" else c.id.split("_")[0]
-    w = _WORDS[kind]
-    topic = w["topic"].format(**{k: v for k, v in c.evidence.items() if v is not None})
-    return say(c, w["shown"], topic=topic, withheld=w.get("withheld"))
-
-
-def sentences(claims: list[Claim], inputs: list[str]) -> Ledger:
-    """The chapter's ledger: every claim worded, in page order."""
-    led = Ledger("tracking", inputs)
-    for c in claims:
-        led.add(word(c))
-    return led
 
 
 def order_words(order: str, n: int, undated: int) -> str:

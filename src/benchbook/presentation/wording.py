@@ -1,24 +1,43 @@
-"""Sentences from claims: templates filled from a claim's evidence, and how a page shows them.
+"""Sentences from claims, and how a page shows them.
 
-A template is a `str.format` string over the claim's evidence (plus `reason`). Lists read as
-"a, b and c"; a field that is missing (None, NaN) never reaches the page: the claim is withheld
-with a sentence saying which value the input lacks. Change wording here, never a rule.
+Each chapter's wording lives beside it in `notebooks/<chapter>.claims.yml`, where a writer edits it
+without opening Python: per claim (or glob of ids, e.g. `winner_*`) a `topic` and a Jinja2 template
+for each status (`shown`, `withheld`, `implausible`), over the claim's evidence plus `reason`,
+`topic`, `id`, `kind` and the file's `words` tables. The renderer is strict: a value the evidence
+lacks (absent, None, NaN) never reaches the page; the claim is withheld with a sentence naming it.
+A missing value is false in an `{% if %}`, so templates branch on what the input gives. A
+`withheld` or `implausible` template that renders empty falls back to the claim kind's wording
+(`kinds:`), then to the book's default. Whitespace is collapsed, so templates may wrap freely.
+Claims and rules stay in Python (`benchbook.claims`); the build re-executes a chapter whose wording
+file changed (the file is logged as read).
 """
 
 from __future__ import annotations
 
+import fnmatch
+import functools
 import math
+import re
 import string
+from pathlib import Path
 
+import jinja2
+import yaml
+
+from benchbook import config
 from benchbook.claims import LEDGER_MIME, Claim, Ledger
 
 #: What a page prints for a claim it may not make, unless the chapter gives its own wording.
-DEFAULT_WITHHELD = "{topic}: not stated for this input, because {reason}."
-DEFAULT_IMPLAUSIBLE = "**Warning: {topic} is not a result.** {reason}."
+DEFAULT_WITHHELD = "{{ topic }}: not stated for this input, because {{ reason }}."
+DEFAULT_IMPLAUSIBLE = "**Warning: {{ topic }} is not a result.** {{ reason }}."
 
 
 class MissingValue(KeyError):
     """A template asked for a value the evidence does not have."""
+
+
+class WordingError(ValueError):
+    """A chapter's wording file is unreadable or lacks a claim's sentence (the message names it)."""
 
 
 def join(items) -> str:
@@ -27,6 +46,243 @@ def join(items) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _missing(value) -> bool:
+    return (
+        value is None or isinstance(value, jinja2.Undefined) or (isinstance(value, float) and not math.isfinite(value))
+    )
+
+
+def _name(value) -> str:
+    return getattr(value, "_undefined_name", None) or "a value the sentence needs"
+
+
+def _format(value, spec: str = "") -> str:
+    """`value` formatted by a `str.format` spec; lists read as 'a, b and c', dicts as 'k v, ...'."""
+    if _missing(value):
+        raise MissingValue(_name(value))
+    if isinstance(value, (list, tuple)):
+        return join(_format(v, spec) if spec else v for v in value)
+    if isinstance(value, dict):
+        return join(f"{k} {_format(v, spec) if spec else v}" for k, v in value.items())
+    return format(value, spec)
+
+
+# --- the template filters (what a writer types after `|`) ---------------------------------------
+def _fmt(value, spec: str = "") -> str:
+    """Any `str.format` spec: `{{ x | fmt("+.4g") }}`."""
+    return _format(value, spec)
+
+
+def _pct(value, digits: int = 0) -> str:
+    """A share as a percentage: 0.456 -> '46%' (`pct(1)` -> '45.6%')."""
+    return _format(value, f".{digits}%")
+
+
+def _fixed(value, digits: int = 0) -> str:
+    """A number with `digits` decimals, no thousands separator: `{{ ratio | fixed(2) }}x`."""
+    return _format(value, f".{digits}f")
+
+
+def _num(value, digits: int = 0) -> str:
+    """A number with thousands separators: 12345.6 -> '12,346' (`num(1)` -> '12,345.6')."""
+    return _format(value, f",.{digits}f")
+
+
+def _span(low, high, spec: str = "") -> str:
+    """'119 to 128', or one value when both ends print the same."""
+    a, b = _format(low, spec), _format(high, spec)
+    return a if a == b else f"{a} to {b}"
+
+
+def _and_list(items) -> str:
+    """'a, b and c'."""
+    if _missing(items):
+        raise MissingValue(_name(items))
+    return join(items)
+
+
+def _pick(keys, mapping, default=None) -> list:
+    """The values of `keys` in `mapping` (`default` for a key it lacks): `{{ tied | pick(p_values, 0) }}`."""
+    mapping = {} if _missing(mapping) else mapping
+    return [mapping.get(k, default) for k in keys]
+
+
+class _Missing(jinja2.StrictUndefined):
+    """A value the evidence lacks: false in a test, equal only to another missing value, and an
+    error wherever it would be printed."""
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __eq__(self, other) -> bool:
+        return other is None or isinstance(other, jinja2.Undefined)
+
+    def __ne__(self, other) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+def _finalize(value):
+    return _format(value)
+
+
+_ENV = jinja2.Environment(undefined=_Missing, finalize=_finalize, autoescape=False, keep_trailing_newline=False)
+_ENV.filters.update(fmt=_fmt, pct=_pct, fixed=_fixed, num=_num, span=_span, and_list=_and_list, pick=_pick)
+
+
+@functools.lru_cache(maxsize=2048)
+def _template(text: str) -> jinja2.Template:
+    return _ENV.from_string(text)
+
+
+_UNDEFINED = re.compile(r"'([^']+)' is undefined")
+
+
+def render(template: str, values: dict) -> str:
+    """`template` rendered over `values`, whitespace collapsed; raises MissingValue rather than print
+    a value that is absent, None or NaN."""
+    ctx = {k: (_Missing(name=k) if _missing(v) else v) for k, v in values.items()}
+    try:
+        text = _template(template).render(ctx)
+    except jinja2.UndefinedError as exc:
+        m = _UNDEFINED.search(str(exc))
+        raise MissingValue(m.group(1) if m else "a value the sentence needs") from None
+    except (TypeError, ValueError) as exc:
+        raise WordingError(f"a template cannot be filled: {exc} (in {template[:60]!r}...)") from None
+    return " ".join(text.split())
+
+
+# --- a chapter's wording file ---------------------------------------------------------------------
+_STATUS_KEYS = {"topic", "shown", "withheld", "implausible"}
+
+
+def path(chapter: str) -> Path:
+    """Where a chapter's wording lives: `notebooks/<chapter>.claims.yml`."""
+    return config.NOTEBOOKS_DIR / f"{chapter}.claims.yml"
+
+
+@functools.lru_cache(maxsize=64)
+def _parse(p: Path, stamp: tuple) -> dict:
+    where = f"notebooks/{p.name}"
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise WordingError(f"{where}: no such file; every chapter with claims needs its wording file") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" (line {mark.line + 1})" if mark else ""
+        raise WordingError(f"{where}{line}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("claims"), dict):
+        raise WordingError(f"{where}: needs a `claims:` mapping of claim id to its sentences")
+    for key, spec in data["claims"].items():
+        if not isinstance(spec, dict) or "shown" not in spec or not set(spec) <= _STATUS_KEYS:
+            raise WordingError(
+                f"{where}: claim {key!r} needs `shown` (and may have only topic, withheld and implausible)"
+            )
+    for key, spec in (data.get("kinds") or {}).items():
+        if not isinstance(spec, dict) or not set(spec) <= {"withheld", "implausible"}:
+            raise WordingError(f"{where}: kind {key!r} may have only withheld and implausible")
+    for group in ("claims", "kinds"):
+        for key, spec in (data.get(group) or {}).items():
+            for status, text in spec.items():
+                try:
+                    _template(str(text or ""))
+                except jinja2.TemplateSyntaxError as exc:
+                    raise WordingError(f"{where}: {key} ({status}): {exc.message}") from None
+    return data
+
+
+def load(chapter: str) -> dict:
+    """The chapter's wording file, parsed and checked (logged as read, so editing it re-executes
+    the chapter and no other)."""
+    p = path(chapter)
+    config.log_read(p)
+    try:
+        st = p.stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+    except FileNotFoundError:
+        stamp = ()
+    return _parse(p, stamp)
+
+
+def _spec(data: dict, chapter: str, claim_id: str) -> dict:
+    claims = data["claims"]
+    if claim_id in claims:
+        return claims[claim_id]
+    for key, spec in claims.items():
+        if fnmatch.fnmatchcase(claim_id, key):
+            return spec
+    raise WordingError(f"notebooks/{chapter}.claims.yml has no sentence for claim {claim_id!r}")
+
+
+def _first(templates, values: dict, default: str) -> str:
+    """The first of `templates` that renders non-empty (a missing value skips it), else `default`."""
+    for t in templates:
+        if not t:
+            continue
+        try:
+            text = render(t, values)
+        except MissingValue:
+            continue
+        if text:
+            return text
+    return render(default, values)
+
+
+def word(chapter: str, claim: Claim) -> Claim:
+    """The claim with its sentence from the chapter's wording file. A shown claim whose template needs
+    a value the evidence lacks becomes withheld, saying which."""
+    data = load(chapter)
+    spec = _spec(data, chapter, claim.id)
+    try:
+        return _word(data, spec, claim)
+    except WordingError as exc:
+        raise WordingError(f"notebooks/{chapter}.claims.yml, claim {claim.id!r}: {exc}") from None
+
+
+def _word(data: dict, spec: dict, claim: Claim) -> Claim:
+    kind = (data.get("kinds") or {}).get(claim.kind, {})
+    values = {"id": claim.id, "kind": claim.kind, "words": data.get("words") or {}, **claim.evidence}
+    topic_t = str(spec.get("topic") or claim.id)
+    try:
+        topic = render(topic_t, values)
+    except MissingValue:
+        topic = topic_t.split("{")[0].strip() or "This verdict"
+    values.update(reason=claim.reason, topic=topic)
+    text = None
+    if claim.status == "shown":
+        try:
+            text = render(spec["shown"], values)
+        except MissingValue as exc:
+            claim = claim.withhold(f"the input does not give {exc.args[0]}")
+            values["reason"] = claim.reason
+    if text is None:
+        status = claim.status
+        default = DEFAULT_WITHHELD if status == "withheld" else DEFAULT_IMPLAUSIBLE
+        text = _first([spec.get(status), kind.get(status)], values, default)
+    claim.text = text[:1].upper() + text[1:]
+    return claim
+
+
+def ledger(chapter: str, inputs: list[str], claims) -> Ledger:
+    """The chapter's ledger: every claim worded, in page order."""
+    led = Ledger(chapter, inputs)
+    led.extend(word(chapter, c) for c in claims)
+    return led
+
+
+def words(chapter: str) -> dict:
+    """The chapter's `words` tables (display names shared by its sentences and its descriptions)."""
+    return load(chapter).get("words") or {}
+
+
+# --- the str.format API perf_per_watt still words its claims with (until it moves to its .claims.yml)
+LEGACY_WITHHELD = "{topic}: not stated for this input, because {reason}."
+LEGACY_IMPLAUSIBLE = "**Warning: {topic} is not a result.** {reason}."
 
 
 class _Formatter(string.Formatter):
@@ -54,7 +310,7 @@ class _Formatter(string.Formatter):
 _FMT = _Formatter()
 
 
-def fill(template: str, values: dict) -> str:
+def _fill(template: str, values: dict) -> str:
     """`template` formatted with `values`; raises MissingValue rather than print a missing value."""
     return _FMT.format(template, **values)
 
@@ -65,15 +321,15 @@ def say(claim: Claim, shown: str, *, topic: str, withheld: str | None = None, im
     values = {**claim.evidence, "reason": claim.reason, "topic": topic}
     template = {
         "shown": shown,
-        "withheld": withheld or DEFAULT_WITHHELD,
-        "implausible": implausible or DEFAULT_IMPLAUSIBLE,
+        "withheld": withheld or LEGACY_WITHHELD,
+        "implausible": implausible or LEGACY_IMPLAUSIBLE,
     }
     try:
-        text = fill(template[claim.status], values)
+        text = _fill(template[claim.status], values)
     except MissingValue as exc:
         claim = claim.withhold(f"the input does not give {exc.args[0] or 'a value the sentence needs'}")
         values["reason"] = claim.reason
-        text = fill(withheld or DEFAULT_WITHHELD, values)
+        text = _fill(withheld or LEGACY_WITHHELD, values)
     claim.text = text[:1].upper() + text[1:]
     return claim
 
