@@ -98,6 +98,11 @@ class Tool:
     #: blocks: a repeated run label is a separate run, which the audit reports), so `screen` leaves
     #: repeats alone.
     screen_repeats: bool = True
+    #: What each of its output formats (the values of its `format` setting) can print: setting and
+    #: metric names. A page may say that a run lacks X only where its format carries X and the
+    #: parser looked for it and found none; a format not listed declares nothing (see
+    #: `ingest.carries`).
+    carries: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def schema(self) -> pa.DataFrameSchema:
         """The pandera schema of this tool's tidy table."""

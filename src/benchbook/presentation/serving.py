@@ -58,6 +58,22 @@ def with_repeat(t: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
     return t
 
 
+def run_missing(r: pd.DataFrame) -> pd.DataFrame:
+    """Why each empty cell of `runs_table(r)` is empty (for `tables.show`): a run with no concurrency
+    cap prints none; a run whose output format does not record the cap or the rate (its parser
+    says so, `serving.recorded`) has one the page does not know."""
+    t = runs_table(r)
+    why = pd.DataFrame(np.nan, index=t.index, columns=t.columns, dtype=object)
+    for col, name, absent in (
+        (RUN_COLUMNS["max_concurrency"], "max_concurrency", "no cap"),
+        (RUN_COLUMNS["request_rate"], "request_rate", "not printed"),
+    ):
+        if col in why:
+            known = r[f"{name}_recorded"].to_numpy() if f"{name}_recorded" in r else np.ones(len(r), dtype=bool)
+            why[col] = np.where(known, absent, "not recorded")
+    return why
+
+
 def runs_table(r: pd.DataFrame) -> pd.DataFrame:
     """The runs as the parser read them, with the columns this input has (an infinite request
     rate is the tool's: every request sent at once)."""
@@ -100,9 +116,11 @@ def goodput_bounds_table(gb: pd.DataFrame) -> pd.DataFrame:
 def exact_goodput_table(ex: pd.DataFrame) -> pd.DataFrame:
     """Per run, goodput counted from the per-request data (`serving.exact_goodput`)."""
     t = ex.assign(share=100 * ex["share"])
-    return t[["run", "completed", "good", "share", "duration_s", "goodput"]].rename(
+    cols = ["run", "completed", "failed", "good", "share", "duration_s", "goodput"]
+    return t[[c for c in cols if c in t]].rename(
         columns={
             "completed": "completed requests",
+            "failed": "failed requests",
             "good": "within both SLOs",
             "share": "within both SLOs (%)",
             "duration_s": "duration (s)",
@@ -189,7 +207,12 @@ def say(c: Claim) -> Claim:
             + est
             + ". A nominal concurrency is not the concurrency the server saw.",
             topic="Measured concurrency",
-            withheld="No run in this input has a concurrency cap, so there is no nominal concurrency to compare with."
+            withheld=(
+                "The output does not record a concurrency cap ({unrecorded} run(s): its format has no such field), "
+                "so there is no nominal concurrency to compare with."
+                if ev.get("unrecorded")
+                else "No run in this input has a concurrency cap, so there is no nominal concurrency to compare with."
+            )
             if not ev.get("n")
             else "Every capped run averaged at least {threshold:.0%} of its cap in flight.",
         )
@@ -199,6 +222,11 @@ def say(c: Claim) -> Claim:
             first = " It ran first in this input, possibly on a cold server; a rerun after the sweep would tell."
         if not ev.get("run"):
             withheld = "No run is kept apart from the curve, so there is nothing to compare."
+        elif ev.get("unrecorded"):
+            withheld = (
+                "The run kept apart (`{run}`) is off the sweep's axis because its output does not record its "
+                "concurrency cap or request rate, so it is not compared with the curve."
+            )
         elif not ev.get("all_at_once"):
             withheld = (
                 "The run kept apart (`{run}`) is off the sweep's axis but is not an all-at-once run (it has a "
@@ -276,12 +304,47 @@ def say(c: Claim) -> Claim:
 def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) -> str:
     models = ", ".join(sorted(r["model"].dropna().unique())) or "a model the output does not name"
     kept = ""
-    if n_apart:
-        kept = f"; {'one run' if n_apart == 1 else f'{n_apart} runs'} with {APART_WORDS[variable]} kept apart"
+    unknown = int((~r[f"{variable}_recorded"] & r[variable].isna()).sum()) if f"{variable}_recorded" in r else 0
+    if n_apart - unknown > 0:
+        n = n_apart - unknown
+        kept = f"; {'one run' if n == 1 else f'{n} runs'} with {APART_WORDS[variable]} kept apart"
+    if unknown:
+        what = "concurrency cap" if variable == "max_concurrency" else "request rate"
+        kept += (
+            f"; {'one run' if unknown == 1 else f'{unknown} runs'} kept apart because the output does not record "
+            f"{'its' if unknown == 1 else 'their'} {what}"
+        )
     runs = "one run" if len(r) == 1 else f"{len(r)} runs"
     levels = r.loc[~serving.apart(r, variable), variable].nunique()
     how = f"swept over {variable.replace('_', ' ')}" if levels > 1 else "at a single load level"
-    return f"This page reads {files}: {runs} of {models}, {how}{kept}.{series_sentence(r, variable)}"
+    return f"This page reads {files}: {runs} of {models}, {how}{kept}.{series_sentence(r, variable)}" + (
+        failures_sentence(r)
+    )
+
+
+def failures_sentence(r: pd.DataFrame) -> str:
+    """The runs whose output reports failed requests: how many of how many, and what the page counts
+    them as; nothing where no run reports a failure."""
+    if "failed" not in r:
+        return ""
+    bad = r[r["failed"].fillna(0) > 0]
+    if bad.empty:
+        return ""
+    parts = []
+    for _, w in bad.iterrows():
+        done = w["completed"] if np.isfinite(w["completed"]) else 0.0
+        total = done + w["failed"]
+        parts.append(f"{w['run']}: {w['failed']:,.0f} of {total:,.0f} requests failed ({w['failed'] / total:.0%})")
+    lost = bad[bad["completed"].fillna(0) == 0]
+    none = (
+        f" Every request of {wording.join([str(x) for x in lost['run']])} failed: no throughput or latency was measured."
+        if len(lost)
+        else ""
+    )
+    return (
+        f" Failed requests: {wording.join(parts)}. Throughput and latency count the completed requests only; "
+        "a failed request meets no SLO, so the goodput shares below are of every request sent." + none
+    )
 
 
 def series_sentence(r: pd.DataFrame, variable: str) -> str:
@@ -324,13 +387,24 @@ def curve_note(curve: pd.DataFrame, variable: str) -> str:
 
 def assumed_rate_note(r: pd.DataFrame) -> str:
     n = int(r["rate_assumed"].sum()) if "rate_assumed" in r else 0
-    if not n:
-        return ""
-    who = "One run prints no request rate; it is" if n == 1 else f"{n} runs print no request rate; they are"
-    return (
-        f"{who} taken as unlimited, the default of vLLM's and SGLang's serving benchmarks (`--request-rate inf`) "
-        "and what AIPerf's concurrency mode does: every request sent at once, or as fast as the concurrency cap allows."
-    )
+    unknown = r[r["request_rate"].isna()] if "request_rate" in r else r.iloc[0:0]
+    said = ""
+    if n:
+        who = "One run prints no request rate; it is" if n == 1 else f"{n} runs print no request rate; they are"
+        said = (
+            f"{who} taken as unlimited, the default of vLLM's and SGLang's serving benchmarks (`--request-rate inf`) "
+            "and what AIPerf's concurrency mode does: every request sent at once, or as fast as the concurrency cap "
+            "allows."
+        )
+    if len(unknown):
+        tools = unknown["tool"] if "tool" in unknown else pd.Series("", index=unknown.index)
+        formats = wording.join(sorted({f"{t} {f}".strip() for t, f in zip(tools, unknown["format"], strict=True)}))
+        who = "One run comes" if len(unknown) == 1 else f"{len(unknown)} runs come"
+        said += (" " if said else "") + (
+            f"{who} from an output that does not record its request rate ({formats}); the page leaves the rate "
+            "unknown rather than assume one."
+        )
+    return said
 
 
 def device_sentence(peaks, model: str | None, total_b, active_b, size_source: str, bpw: float, assumed: bool) -> str:
@@ -349,6 +423,14 @@ def device_sentence(peaks, model: str | None, total_b, active_b, size_source: st
 
 
 def littles_note(lit: pd.DataFrame) -> str:
+    est = lit[lit["estimated"]]
+    if len(est) and "e2el_recorded" in est and not est["e2el_recorded"].all():
+        return (
+            "This output format does not record E2EL, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean "
+            "output tokens - 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
+        )
+    if len(est) and est["completed"].fillna(0).eq(0).all():
+        return "No request completed, so there is no latency to put into Little's law."
     if lit["estimated"].any():
         return (
             "The output has no E2EL line, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean output tokens "
@@ -361,6 +443,13 @@ def apart_message(apart: pd.DataFrame, variable: str) -> str:
     """How the tool sends the runs kept apart (from their settings)."""
     if apart.empty:
         return f"This input has no run with {APART_WORDS[variable]}: every run is a point of the curve."
+    unknown = apart[~apart[f"{variable}_recorded"]] if f"{variable}_recorded" in apart else apart.iloc[0:0]
+    if len(unknown) == len(apart):
+        what = "concurrency cap" if variable == "max_concurrency" else "request rate"
+        return (
+            f"The output does not record the {what} of these runs, so they have no place on the sweep's axis: they "
+            "are listed here and drawn as horizontal lines. Their load is unknown to this page, not absent."
+        )
     if variable == "max_concurrency":
         return (
             "With no `--max-concurrency` the tool sends requests at the configured rate whatever is in flight (at "
