@@ -196,7 +196,8 @@ def per_load(r: pd.DataFrame, metrics=("output_throughput", "total_token_through
         stats[m] = g[m].mean()
         stats[f"{m}_sd"] = g[m].std(ddof=1)
     # the columns joined at once: one by one, a wide table (an AIPerf export) warns of fragmentation
-    return pd.concat([g.first().drop(columns=metrics), pd.DataFrame(stats)], axis=1).reset_index()
+    out = pd.concat([g.first().drop(columns=metrics), pd.DataFrame(stats)], axis=1)
+    return out.copy().reset_index()  # copy: one block per dtype, or reset_index warns of fragmentation
 
 
 def repeats(r: pd.DataFrame) -> pd.Series:
@@ -253,7 +254,8 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
 
 def littles_law(r: pd.DataFrame) -> pd.DataFrame:
     """Mean requests in flight per run, L = request_throughput x mean E2EL (s), with the
-    nominal cap beside it. Columns: in_flight, estimated (True when E2EL was not printed),
+    nominal cap beside it. Columns: in_flight (the tool's measured mean concurrency where no mean
+    latency is printed: in_flight_measured), estimated (True when E2EL was not printed),
     nominal (max_concurrency, or num_prompts when uncapped), utilisation = in_flight / nominal."""
     out = r.copy()
     lam = out["request_throughput"]
@@ -266,9 +268,21 @@ def littles_law(r: pd.DataFrame) -> pd.DataFrame:
     mean_out = out["total_generated_tokens"] / out["completed"]
     w_est = (out["ttft_mean"] + out["tpot_mean"] * (mean_out - 1)) / 1000
     out["mean_e2el_s"] = w.fillna(w_est)
-    out["estimated"] = est
+    out["estimated"] = est & w_est.notna()  # an estimate made, not a latency missing (no request completed)
     out["in_flight"] = lam * out["mean_e2el_s"]
-    out["nominal"] = out["max_concurrency"].fillna(out["num_prompts"])
+    # a tool that measures the requests in flight (GuideLLM's mean concurrency): its value where the
+    # output gives no mean latency to apply Little's law with
+    measured = out["in_flight"].isna() & out.get("concurrency_mean", pd.Series(np.nan, index=out.index)).notna()
+    out["in_flight_measured"] = measured
+    if measured.any():
+        out.loc[measured, "in_flight"] = out.loc[measured, "concurrency_mean"]
+    # uncapped: the prompts are the ceiling; a cap the output does not record is unknown, not absent
+    known = (
+        out["max_concurrency_recorded"].astype(bool)
+        if "max_concurrency_recorded" in out
+        else pd.Series(True, index=out.index)
+    )
+    out["nominal"] = out["max_concurrency"].fillna(out["num_prompts"].where(known))
     out["utilisation"] = out["in_flight"] / out["nominal"]
     return out
 

@@ -85,6 +85,8 @@ def underfilled(lit: pd.DataFrame) -> Claim:
     capped = lit[lit["max_concurrency"].notna() & lit["in_flight"].notna()]
     low = capped[capped["utilisation"] < UNDERFILLED]
     ev = dict(count=len(low), n=len(capped), threshold=UNDERFILLED)
+    # capped runs with nothing in flight to measure (every request failed): a cap, not its absence
+    ev["unmeasured"] = int((lit["max_concurrency"].notna() & lit["in_flight"].isna()).sum())
     if "max_concurrency_recorded" in lit:  # runs whose output format records no cap: no absence to claim
         ev["unrecorded"] = int((lit["max_concurrency"].isna() & ~lit["max_concurrency_recorded"].astype(bool)).sum())
     if len(low):

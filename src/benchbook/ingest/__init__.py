@@ -48,11 +48,20 @@ _MODULES = [
     "mlperf",
     "trtllm_bench",
     "inference_perf",
+    "guidellm",
 ]
 
 #: The tools whose tidy tables follow the serving contract of vllm-bench-serve (the same setting
 #: columns, metric names, statistics and units), so that serving_saturation can read any of them.
-SERVING_TOOLS = ("vllm-bench-serve", "sglang-bench-serving", "aiperf", "genai-perf", "trtllm-bench", "inference-perf")
+SERVING_TOOLS = (
+    "vllm-bench-serve",
+    "sglang-bench-serving",
+    "aiperf",
+    "genai-perf",
+    "trtllm-bench",
+    "inference-perf",
+    "guidellm",
+)
 
 __all__ = [
     "ParseError",

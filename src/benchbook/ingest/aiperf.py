@@ -171,8 +171,25 @@ def _settings(obj: dict, run: str, fmt: str) -> dict:
         "request_rate": num(lg.get("request_rate")),
         "max_concurrency": num(lg.get("concurrency")),
         "burstiness": math.nan,
-        "metadata": f"cli_command={cfg['cli_command']}" if isinstance(cfg.get("cli_command"), str) else None,
+        "metadata": "; ".join(
+            ([f"cli_command={cfg['cli_command']}"] if isinstance(cfg.get("cli_command"), str) else []) + _gpus(obj)
+        )
+        or None,
     }
+
+
+def _gpus(obj: dict) -> list[str]:
+    """The GPUs AIPerf's telemetry saw (`telemetry_data.endpoints.*.gpus.*.gpu_name`), as
+    `gpus=N x NAME` per distinct name: the device a page measures against, named by the file."""
+    tel = obj.get("telemetry_data") if isinstance(obj.get("telemetry_data"), dict) else {}
+    ends = tel.get("endpoints") if isinstance(tel.get("endpoints"), dict) else {}
+    names: dict[str, int] = {}
+    for ep in ends.values():
+        gpus = ep.get("gpus") if isinstance(ep, dict) and isinstance(ep.get("gpus"), dict) else {}
+        for g in gpus.values():
+            if isinstance(g, dict) and isinstance(g.get("gpu_name"), str):
+                names[g["gpu_name"]] = names.get(g["gpu_name"], 0) + 1
+    return [f"gpus={n} x {name}" for name, n in names.items()]
 
 
 def _json(text: str, source: str, messages: list[str]):
@@ -213,8 +230,41 @@ def _json(text: str, source: str, messages: list[str]):
                 records.append(
                     {**settings, "line": ln, "metric": metric, "statistic": stat, "value": float(v), "unit": unit}
                 )
+    telemetry = _telemetry(obj, text)
+    if telemetry:
+        cells += len(telemetry)
+        rejects.extend(telemetry)
+        messages.append(
+            f"{source}: {len(telemetry)} GPU telemetry number(s) (power, utilisation, memory, temperature) set aside: "
+            "the serving contract has no column for them; the GPU's name is kept in `metadata`"
+        )
     _failures(obj, metrics, source, messages)
     return records, rejects, cells
+
+
+def _telemetry(obj: dict, text: str) -> list[tuple[int, str, str]]:
+    """Every number of `telemetry_data` (per GPU, per metric, per statistic) as a rejected cell,
+    each at its line (found in the file's order)."""
+    tel = obj.get("telemetry_data") if isinstance(obj.get("telemetry_data"), dict) else {}
+    ends = tel.get("endpoints") if isinstance(tel.get("endpoints"), dict) else {}
+    out, at = [], max(text.find('"telemetry_data"'), 0)
+    for ep in ends.values():
+        gpus = ep.get("gpus") if isinstance(ep, dict) and isinstance(ep.get("gpus"), dict) else {}
+        for gid, g in gpus.items():
+            ms = g.get("metrics") if isinstance(g, dict) and isinstance(g.get("metrics"), dict) else {}
+            for name, m in ms.items():
+                at = max(text.find(f'"{name}"', at), at)
+                for k, v in m.items() if isinstance(m, dict) else []:
+                    if isinstance(v, (int, float)) and not isinstance(v, bool):
+                        at = max(text.find(f'"{k}"', at), at)
+                        out.append(
+                            (
+                                text.count("\n", 0, at) + 1,
+                                f"{gid}.{name}.{k}: {v}",
+                                "GPU telemetry, not a serving metric",
+                            )
+                        )
+    return out
 
 
 def _failures(obj: dict, metrics: dict, source: str, messages: list[str]) -> None:

@@ -208,9 +208,11 @@ def say(c: Claim) -> Claim:
             + ". A nominal concurrency is not the concurrency the server saw.",
             topic="Measured concurrency",
             withheld=(
-                "The output does not record a concurrency cap ({unrecorded} run(s): its format has no such field), "
-                "so there is no nominal concurrency to compare with."
+                "The output format does not record a concurrency cap, so there is no nominal concurrency to "
+                "compare with."
                 if ev.get("unrecorded")
+                else "No capped run completed a request, so there is no measured concurrency to compare with its cap."
+                if ev.get("unmeasured")
                 else "No run in this input has a concurrency cap, so there is no nominal concurrency to compare with."
             )
             if not ev.get("n")
@@ -423,14 +425,20 @@ def device_sentence(peaks, model: str | None, total_b, active_b, size_source: st
 
 
 def littles_note(lit: pd.DataFrame) -> str:
+    if "in_flight_measured" in lit and lit["in_flight_measured"].any():
+        return (
+            "The output prints no mean E2EL (only percentiles), so Little's law cannot be applied; the in-flight "
+            "count is the tool's own measured mean concurrency."
+        )
     est = lit[lit["estimated"]]
+    none = lit["mean_e2el_s"].isna() & lit["completed"].fillna(0).eq(0)
+    if none.all():
+        return "No request completed, so there is no latency to put into Little's law."
     if len(est) and "e2el_recorded" in est and not est["e2el_recorded"].all():
         return (
             "This output format does not record E2EL, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean "
             "output tokens - 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
         )
-    if len(est) and est["completed"].fillna(0).eq(0).all():
-        return "No request completed, so there is no latency to put into Little's law."
     if lit["estimated"].any():
         return (
             "The output has no E2EL line, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean output tokens "
@@ -539,7 +547,8 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
     ax.set_ylim(bottom=0)
     ax.set_xlabel("max concurrency (requests)" if variable == "max_concurrency" else "request rate (req/s)")
     ax.set_ylabel("throughput (tok/s)")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    if ax.get_legend_handles_labels()[0]:  # a run where every request failed draws nothing to label
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     return fig
 
@@ -563,7 +572,8 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
         ax.set_title(m.upper())
         ax.set_xlabel("output tok/s")
         ax.set_ylabel(f"{m.upper()} (ms)")
-    axes[0].legend(fontsize=8)
+    if axes[0].get_legend_handles_labels()[0]:
+        axes[0].legend(fontsize=8)
     return fig
 
 
