@@ -49,6 +49,7 @@ _MODULES = [
     "trtllm_bench",
     "inference_perf",
     "guidellm",
+    "llmd_report",
 ]
 
 #: The tools whose tidy tables follow the serving contract of vllm-bench-serve (the same setting
