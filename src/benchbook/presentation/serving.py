@@ -440,8 +440,15 @@ def littles_note(lit: pd.DataFrame) -> str:
             "output tokens - 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
         )
     if lit["estimated"].any():
+        est = lit[lit["estimated"]]
+        pct = [c for c in ("e2el_median", "e2el_p50", "e2el_p90", "e2el_p95", "e2el_p99") if c in est]
+        what = (
+            "The output prints E2EL percentiles but no mean"
+            if pct and est[pct].notna().any(axis=None)
+            else "The output has no E2EL line"
+        )
         return (
-            "The output has no E2EL line, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean output tokens "
+            f"{what}, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean output tokens "
             "- 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
         )
     return "Mean E2EL is the value the tool printed."
