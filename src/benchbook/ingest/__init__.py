@@ -62,6 +62,7 @@ SERVING_TOOLS = (
     "trtllm-bench",
     "inference-perf",
     "guidellm",
+    "llm-d-benchmark-report",
 )
 
 __all__ = [
