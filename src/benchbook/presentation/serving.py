@@ -424,7 +424,34 @@ def device_sentence(peaks, model: str | None, total_b, active_b, size_source: st
     return head + f" Model: {model}, {total_b:.1f} B parameters{moe} ({where}); {weights}."
 
 
+#: Runs whose Little's-law numbers a page spells out (the table lists them all).
+_IN_FLIGHT_SHOWN = 4
+
+
+def in_flight_sentence(lit: pd.DataFrame) -> str:
+    """Each run's rate, mean latency and requests in flight, in words (the first few runs): what a
+    reader quotes from Little's law; nothing where no run has a number."""
+    have = lit[lit["in_flight"].notna()]
+    if have.empty:
+        return ""
+    parts = []
+    for _, w in have.head(_IN_FLIGHT_SHOWN).iterrows():
+        n = w.get("completed", np.nan)
+        done = f"{n:,.0f} request{'' if n == 1 else 's'} completed, " if np.isfinite(n) else ""
+        if w.get("in_flight_measured", False):
+            how = f", {w['in_flight']:.3g} requests in flight on average (the tool's measurement)"
+        else:
+            how = f"x {w['mean_e2el_s']:.3g} s mean latency = {w['in_flight']:.3g} requests in flight on average"
+        parts.append(f"run {w['run']}: {done}{w['request_throughput']:.3g} req/s {how}")
+    more = f"; {len(have) - _IN_FLIGHT_SHOWN} more in the table" if len(have) > _IN_FLIGHT_SHOWN else ""
+    return " " + "; ".join(parts)[0].upper() + "; ".join(parts)[1:] + more + "."
+
+
 def littles_note(lit: pd.DataFrame) -> str:
+    return _littles_note(lit) + in_flight_sentence(lit)
+
+
+def _littles_note(lit: pd.DataFrame) -> str:
     if "in_flight_measured" in lit and lit["in_flight_measured"].any():
         return (
             "The output prints no mean E2EL (only percentiles), so Little's law cannot be applied; the in-flight "
@@ -451,6 +478,8 @@ def littles_note(lit: pd.DataFrame) -> str:
             f"{what}, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean output tokens "
             "- 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
         )
+    if "format" in lit and lit["format"].eq("jsonl").all():  # AIPerf's per-request export: no summary line
+        return "Mean E2EL is the mean of the per-request latencies the file records."
     return "Mean E2EL is the value the tool printed."
 
 
