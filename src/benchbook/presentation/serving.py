@@ -431,7 +431,7 @@ _IN_FLIGHT_SHOWN = 4
 def in_flight_sentence(lit: pd.DataFrame) -> str:
     """Each run's rate, mean latency and requests in flight, in words (the first few runs): what a
     reader quotes from Little's law; nothing where no run has a number."""
-    have = lit[lit["in_flight"].notna()]
+    have = lit[lit["in_flight"].notna()] if "in_flight" in lit else lit.iloc[0:0]
     if have.empty:
         return ""
     parts = []
