@@ -1,5 +1,5 @@
-"""NVIDIA AIPerf `profile_export_aiperf.json` / `profile_export_aiperf.csv`, in the serving contract
-of vllm-bench-serve.
+"""NVIDIA AIPerf `profile_export_aiperf.json` / `profile_export_aiperf.csv` and the per-request
+`profile_export.jsonl`, in the serving contract of vllm-bench-serve.
 
 * JSON: `{"records": {tag: {"tag", "unit", "header", "avg", "min", "max", "p1" ... "p99", "std",
   "count"}}, "input_config": {...}, "error_summary": [...]}` (schema 1.0-1.3; older exports put
@@ -7,7 +7,17 @@ of vllm-bench-serve.
   metric measured once per run (request throughput, duration, counts) has only `avg`; its other
   statistics are null, which are not numbers and not cells.
 * CSV: sections separated by blank lines (CRLF in the files AIPerf writes): `Metric,avg,min,...`
-  rows `Time to First Token (ms),2343.22,...`, then `Metric,Value` rows. Numbers quoted with
+  rows `Time to First Token (ms),2343.22,...`, then `Metric,Value` rows; newer exports put the unit
+  in a column of its own (`Metric,Unit,avg,...`, rows named by tag: `request_latency,ms,...`).
+* JSONL (`profile_export.jsonl`): one record per request, `{"metadata": {..., "credit_phase" |
+  "benchmark_phase"}, "metrics": {tag: {"value", "unit"}}, "error": null | {...}}`. The table holds
+  the run-level statistics computed from the profiling records as AIPerf computes its summary (a
+  record with an `error`, cancelled or timed out, is a failure; warmup records are set aside);
+  `requests()` returns the records one by one, for exact goodput.
+* GPU telemetry in the JSON (`telemetry_data`): the GPUs' names go to `metadata` (`gpus=N x NAME`,
+  which names the device a page measures against); their numbers are set aside with the reason.
+* Each format declares what it can record (`CARRIES`): only the JSON's `input_config` holds the
+  model, concurrency and rate, so a page never calls a CSV or JSONL run uncapped. Numbers quoted with
   thousands separators (`"1,234.56"`, GenAI-Perf) are read; a section with another header is not
   read and its numbers are rejected with the reason.
 
@@ -613,7 +623,8 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="NVIDIA AIPerf profile_export_aiperf.json / .csv (serving contract)",
+        description="NVIDIA AIPerf profile_export_aiperf.json / .csv and per-request profile_export.jsonl "
+        "(serving contract)",
         command="aiperf profile --model MODEL --url URL --concurrency N (artifacts/.../profile_export_aiperf.json, .csv)",
         metrics=METRICS,
         carries=CARRIES,
