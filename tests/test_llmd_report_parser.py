@@ -9,7 +9,7 @@ from benchbook import config, ingest
 from benchbook.ingest import ParseError
 from benchbook.ingest import llmd_report as lr
 
-FIX = config.FIXTURES_DIR / "llm-d-benchmark"
+FIX = config.FIXTURES_DIR / "llm-d-benchmark-report"
 PRECISE = FIX / "llmd_precise_prefix_cache_qwen3_32b_stage2_benchmark_report.yaml"
 PD = FIX / "llmd_pd_disaggregation_gpt_oss_120b_rate45_benchmark_report.yaml"
 TOOL = "llm-d-benchmark-report"
