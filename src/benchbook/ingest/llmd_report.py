@@ -168,7 +168,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
     total = req.get("total")
     rate, cap = stage.get("rate"), stage.get("concurrency_level")
     settings = {
-        "run": f"stage {_stage_no(scenario)}" if _stage_no(scenario) is not None else "report",
+        "run": f"stage {_stage_no(scenario)}"
+        if _stage_no(scenario) is not None
+        else (f"rate {rate:g}" if _num(rate) else "report"),
         "format": FORMAT,
         "model": str(model) if model else None,
         "dataset": None,
