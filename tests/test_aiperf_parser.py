@@ -152,3 +152,86 @@ def test_cli_writes_the_printed_numbers(tmp_path):
     assert res.exit_code == 0, res.output
     df = pd.read_csv(out)
     assert 2343.22 in set(df["value"]) and set(df["tool"]) == {TOOL}
+
+
+# --- per-request JSONL, the Unit-column CSV, an all-failed export (issue 27, classes 1 and 7) -----
+
+JSONL = FIX / "example_run1_profile_export_first17.jsonl"
+ONE = FIX / "nvda_ci_reference_qwen3_0.6b_one_record_profile_export.jsonl"
+FAILED = FIX / "nvda_ci_reference_failed_all_timeout_profile_export_aiperf.json"
+UNIT_CSV = FIX / "nvda_ci_reference_qwen3_0.6b_excerpt_profile_export_aiperf.csv"
+EXCERPT = FIX / "nvda_ci_reference_qwen3_0.6b_excerpt_profile_export_aiperf.json"
+
+
+@pytest.mark.parametrize("path", [JSONL, ONE, FAILED, UNIT_CSV, EXCERPT], ids=lambda p: p.name)
+def test_new_exports_detected_as_aiperf_only(path):
+    assert ingest.detect(path.read_bytes().decode()) == [TOOL]
+
+
+def test_jsonl_counts_failed_records_and_summarises_the_rest():
+    p = parsed(JSONL)
+    t = p.table
+    assert (cell(t, "completed", "count")["value"], cell(t, "failed", "count")["value"]) == (6, 11)
+    # the six completed requests' TTFTs, by hand from the file
+    ttfts = [1680.543782, 3340.543979, 1413.032097, 464.66410099999996, 2914.470172, 597.557863]
+    assert cell(t, "ttft", "mean")["value"] == pytest.approx(sum(ttfts) / 6)
+    assert cell(t, "ttft", "max")["value"] == 3340.543979
+    assert cell(t, "tpot", "min")["value"] == 25.383637276041668  # AIPerf's per-request Inter Token Latency
+    # duration: first send (line 17's min_request_timestamp) to last response (line 17's max_response_timestamp)
+    d = (1759522428010213454 - 1759522419155478796) / 1e9
+    assert cell(t, "duration", "value")["value"] == pytest.approx(d)
+    assert cell(t, "request_throughput", "value")["value"] == pytest.approx(6 / d)
+    assert cell(t, "total_generated_tokens", "count")["value"] == 193 + 193 + 211 + 241 + 223 + 247
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    assert "11 failed: 11 x 499 RequestCancellationError" in p.messages[0]
+
+
+def test_jsonl_requests_for_exact_goodput():
+    req = a.requests(JSONL)
+    assert list(req.columns) == vllm_serve.REQUEST_COLUMNS
+    assert len(req) == 17 and req["success"].sum() == 6  # a cancelled request is a failure
+    assert req.loc[req["success"], "ttft_ms"].min() == 464.66410099999996
+    assert req.loc[~req["success"], "ttft_ms"].isna().all()
+    assert a.requests(JSON).empty  # a summary export holds no request
+
+
+def test_jsonl_newer_schema_times_from_metadata():
+    t = parsed(ONE).table
+    assert cell(t, "ttft", "mean")["value"] == 31.742933999999998  # `time_to_first_token`, not `ttft`
+    d = (1762551538441354976 - 1762551534797067827) / 1e9  # request_end_ns - request_start_ns
+    assert cell(t, "duration", "value")["value"] == pytest.approx(d)
+
+
+def test_warmup_records_are_set_aside():
+    line = JSONL.read_text().splitlines()[11].replace('"credit_phase":"profiling"', '"credit_phase":"warmup"')
+    p = a.parse(line + "\n" + JSONL.read_text().splitlines()[12] + "\n", "x.jsonl")
+    assert cell(p.table, "completed", "count")["value"] == 1
+    assert list(p.rejected["reason"]) == ["a warmup request, not measured"]
+
+
+def test_unit_column_csv_is_read_not_set_aside():
+    p = parsed(UNIT_CSV)
+    assert p.rejected.empty  # the whole table was once 'table not read'
+    assert cell(p.table, "e2el", "p99")["value"] == 3909.3341161199996
+    assert cell(p.table, "request_throughput", "value")["unit"] == "req/s"
+    assert cell(p.table, "tpot", "std")["value"] == 0.3514929398171827
+
+
+def test_all_failed_export_keeps_the_count_and_says_why():
+    p = parsed(FAILED)
+    assert cell(p.table, "failed", "count")["value"] == 5
+    assert set(p.table["metric"]) == {"failed"}
+    assert "every request failed" in p.messages[0] and "5 x TimeoutError" in p.messages[0]
+
+
+@pytest.mark.parametrize(
+    ("path", "cap", "rate"),
+    [(JSON, True, True), (FAILED, True, True), (CSV, False, False), (JSONL, False, False)],
+    ids=lambda x: getattr(x, "name", str(x)),
+)
+def test_formats_declare_what_they_record(path, cap, rate):
+    fmt = parsed(path).table["format"].iat[0]
+    assert ingest.carries(TOOL, fmt, "max_concurrency") is cap
+    assert ingest.carries(TOOL, fmt, "request_rate") is rate
+    assert ingest.carries(TOOL, fmt, "e2el") is True
+    assert ingest.carries("vllm-bench-serve", "text", "e2el") is None  # a parser that declares nothing

@@ -23,7 +23,10 @@ Rules, stated once:
   p95, p99) at or under the SLO says at least q % of requests meet it; the smallest reported
   percentile above the SLO says at most that share does. Both SLOs together: the lower bound is
   max(0, lo_ttft + lo_tpot - 1) (the union bound, with no assumption on how TTFT and TPOT
-  correlate), the upper bound min(up_ttft, up_tpot). Goodput = share x request throughput.
+  correlate), the upper bound min(up_ttft, up_tpot). Goodput = share x request throughput. The
+  percentiles describe the completed requests only: where a run reports failed requests, the shares
+  (of every request sent) are scaled by completed / (completed + failed), since a failed request
+  meets no SLO; goodput, a rate of good requests, is unchanged.
 """
 
 from __future__ import annotations
@@ -66,14 +69,17 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     per metric/statistic (`ttft_mean`, `ttft_p99`, `output_throughput`, ...). A run printed both as
     a text block and as a JSON line in the same file (same totals, durations within the text's
     rounding) is kept once, from the JSON (full precision); separate JSON runs are never merged. A
-    run whose output prints no request rate gets the tool's default, inf, with `rate_assumed`."""
+    run whose output prints no request rate, in a format that records one, gets the tool's default,
+    inf, with `rate_assumed`; where the format records none (`recorded`), the rate stays unknown
+    (NaN). `<name>_recorded` says, per run, whether its format records the request rate, the
+    concurrency cap and E2EL."""
     df = df.copy()  # a tidy serving table: columns by metric name, whichever tool wrote it
     if df.empty:
         return pd.DataFrame(columns=RUN_KEYS + ["order", "rate_assumed"])
     df["col"] = np.where(
         df["statistic"].isin(["value", "count", "max"]), df["metric"], df["metric"] + "_" + df["statistic"]
     )
-    keys = [k for k in RUN_KEYS if k in df.columns]
+    keys = [k for k in ["tool", *RUN_KEYS] if k in df.columns]
     wide = df.pivot_table(index=keys, columns="col", values="value", aggfunc="first", dropna=False, sort=False)
     wide = wide.reset_index()
     # the pivot crosses every key value with every other: a combination with no number is no run (by all
@@ -93,9 +99,24 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
         if c not in wide:
             wide[c] = np.nan
     wide["order"] = np.arange(len(wide))
-    wide["rate_assumed"] = wide["request_rate"].isna()
-    wide["request_rate"] = wide["request_rate"].astype(float).fillna(np.inf)
-    return wide
+    for name in ("request_rate", "max_concurrency", "e2el"):
+        wide[f"{name}_recorded"] = recorded(wide, name)
+    # no rate where the format records one: the tool's default (inf); where it records none, unknown
+    wide["rate_assumed"] = wide["request_rate"].isna() & wide["request_rate_recorded"]
+    wide["request_rate"] = wide["request_rate"].astype(float).mask(wide["rate_assumed"], np.inf)
+    return wide.copy()  # one block per dtype: the columns added one by one fragment a wide (AIPerf) table
+
+
+def recorded(r: pd.DataFrame, name: str) -> pd.Series:
+    """Per run, whether its output format can record `name` (a setting or metric), as its parser
+    declares (`ingest.carries`); True where the parser declares nothing. A sentence that a run lacks
+    `name` is said only where this is True."""
+    from benchbook import ingest
+
+    if "tool" not in r.columns or r.empty:
+        return pd.Series(True, index=r.index)
+    said = [ingest.carries(t, f, name) for t, f in zip(r["tool"], r["format"], strict=True)]
+    return pd.Series([s is not False for s in said], index=r.index)
 
 
 def apart(r: pd.DataFrame, variable: str) -> pd.Series:
@@ -170,12 +191,13 @@ def per_load(r: pd.DataFrame, metrics=("output_throughput", "total_token_through
     metrics = [m for m in metrics if m in r]
     d = r.assign(series=series_key(r) if "model" in r else "", load=load_key(r))
     g = d.groupby("load", sort=False)
-    out = g.first().drop(columns=metrics)
-    out["n"] = g.size()
+    stats = {"n": g.size()}
     for m in metrics:
-        out[m] = g[m].mean()
-        out[f"{m}_sd"] = g[m].std(ddof=1)
-    return out.reset_index()
+        stats[m] = g[m].mean()
+        stats[f"{m}_sd"] = g[m].std(ddof=1)
+    # the columns joined at once: one by one, a wide table (an AIPerf export) warns of fragmentation
+    out = pd.concat([g.first().drop(columns=metrics), pd.DataFrame(stats)], axis=1)
+    return out.copy().reset_index()  # copy: one block per dtype, or reset_index warns of fragmentation
 
 
 def repeats(r: pd.DataFrame) -> pd.Series:
@@ -232,7 +254,8 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
 
 def littles_law(r: pd.DataFrame) -> pd.DataFrame:
     """Mean requests in flight per run, L = request_throughput x mean E2EL (s), with the
-    nominal cap beside it. Columns: in_flight, estimated (True when E2EL was not printed),
+    nominal cap beside it. Columns: in_flight (the tool's measured mean concurrency where no mean
+    latency is printed: in_flight_measured), estimated (True when E2EL was not printed),
     nominal (max_concurrency, or num_prompts when uncapped), utilisation = in_flight / nominal."""
     out = r.copy()
     lam = out["request_throughput"]
@@ -245,9 +268,21 @@ def littles_law(r: pd.DataFrame) -> pd.DataFrame:
     mean_out = out["total_generated_tokens"] / out["completed"]
     w_est = (out["ttft_mean"] + out["tpot_mean"] * (mean_out - 1)) / 1000
     out["mean_e2el_s"] = w.fillna(w_est)
-    out["estimated"] = est
+    out["estimated"] = est & w_est.notna()  # an estimate made, not a latency missing (no request completed)
     out["in_flight"] = lam * out["mean_e2el_s"]
-    out["nominal"] = out["max_concurrency"].fillna(out["num_prompts"])
+    # a tool that measures the requests in flight (GuideLLM's mean concurrency): its value where the
+    # output gives no mean latency to apply Little's law with
+    measured = out["in_flight"].isna() & out.get("concurrency_mean", pd.Series(np.nan, index=out.index)).notna()
+    out["in_flight_measured"] = measured
+    if measured.any():
+        out.loc[measured, "in_flight"] = out.loc[measured, "concurrency_mean"]
+    # uncapped: the prompts are the ceiling; a cap the output does not record is unknown, not absent
+    known = (
+        out["max_concurrency_recorded"].astype(bool)
+        if "max_concurrency_recorded" in out
+        else pd.Series(True, index=out.index)
+    )
+    out["nominal"] = out["max_concurrency"].fillna(out["num_prompts"].where(known))
     out["utilisation"] = out["in_flight"] / out["nominal"]
     return out
 
@@ -266,6 +301,15 @@ def _share_bounds(row: pd.Series, metric: str, slo: float) -> tuple[float, float
     return lo, up
 
 
+def _completed_share(row: pd.Series) -> float:
+    """Completed / (completed + failed) of a run; 1 where it reports no failed count."""
+    done, failed = row.get("completed", np.nan), row.get("failed", np.nan)
+    if failed is None or not np.isfinite(failed) or failed <= 0:
+        return 1.0
+    done = done if done is not None and np.isfinite(done) else 0.0
+    return done / (done + failed)
+
+
 def goodput_bounds(r: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> pd.DataFrame:
     """Bounds on goodput (req/s) from summary percentiles (see the module rule). Columns:
     share_lo, share_hi, goodput_lo, goodput_hi (req/s), plus the per-metric bounds."""
@@ -276,6 +320,10 @@ def goodput_bounds(r: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> p
         lo = max(0.0, a_lo + b_lo - 1)
         hi = min(a_up, b_up)
         lam = row["request_throughput"]
+        # the percentiles are of the completed requests; a failed request meets no SLO
+        ok = _completed_share(row)
+        goodput_lo, goodput_hi = lo * lam, hi * lam
+        lo, hi = lo * ok, hi * ok
         rows.append(
             dict(
                 ttft_share_lo=a_lo,
@@ -284,8 +332,8 @@ def goodput_bounds(r: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> p
                 tpot_share_hi=b_up,
                 share_lo=lo,
                 share_hi=hi,
-                goodput_lo=lo * lam,
-                goodput_hi=hi * lam,
+                goodput_lo=goodput_lo,
+                goodput_hi=goodput_hi,
             )
         )
     cols = ["ttft_share_lo", "ttft_share_hi", "tpot_share_lo", "tpot_share_hi", "share_lo", "share_hi"]
@@ -296,12 +344,17 @@ def goodput_bounds(r: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> p
 def exact_goodput(req: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> pd.DataFrame:
     """Goodput per run from per-request data (`vllm_serve.requests`): the count of successful
     requests with ttft <= slo and tpot <= slo (tpot 0 for one-token outputs, as the tool does)
-    divided by the run's duration. Columns: run, completed, good, share, goodput (req/s)."""
+    divided by the run's duration. Columns: run, requests, completed, failed, good, share (of every
+    request, a failed one meeting no SLO), goodput (req/s)."""
     ok = req["success"]
     good = ok & (req["ttft_ms"] <= slo_ttft_ms) & (req["tpot_ms"] <= slo_tpot_ms)
     g = req.assign(ok=ok, good=good).groupby(["source", "run"], sort=False)
-    out = g.agg(completed=("ok", "sum"), good=("good", "sum"), duration_s=("duration_s", "first")).reset_index()
-    out["share"] = out["good"] / out["completed"].where(out["completed"] > 0)
+    out = g.agg(
+        requests=("ok", "size"), completed=("ok", "sum"), good=("good", "sum"), duration_s=("duration_s", "first")
+    ).reset_index()
+    out["failed"] = out["requests"] - out["completed"]
+    # of every request sent: a failed (errored, cancelled, timed-out) request meets no SLO
+    out["share"] = out["good"] / out["requests"].where(out["requests"] > 0)
     out["goodput"] = out["good"] / out["duration_s"]
     return out
 
@@ -413,9 +466,10 @@ def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight:
 
 
 def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Runs (one row each) and per-request rows (empty without --save-detailed) of every file."""
+    """Runs (one row each) and per-request rows (vLLM's --save-detailed arrays, AIPerf's
+    profile_export.jsonl; empty without them) of every file."""
     from benchbook import ingest
-    from benchbook.ingest import vllm_serve
+    from benchbook.ingest import aiperf, vllm_serve
 
     frames, detailed = [], []
     for path in paths:
@@ -426,6 +480,8 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
             frames.append(df)
         if "vllm-bench-serve" in found:
             detailed.append(vllm_serve.requests(path))
+        if "aiperf" in found:  # a profile_export.jsonl; empty for the summary exports
+            detailed.append(aiperf.requests(path))
     r = runs(pd.concat(frames, ignore_index=True))
     req = pd.concat(detailed, ignore_index=True) if detailed else pd.DataFrame(columns=vllm_serve.REQUEST_COLUMNS)
     return r, req

@@ -85,6 +85,10 @@ def underfilled(lit: pd.DataFrame) -> Claim:
     capped = lit[lit["max_concurrency"].notna() & lit["in_flight"].notna()]
     low = capped[capped["utilisation"] < UNDERFILLED]
     ev = dict(count=len(low), n=len(capped), threshold=UNDERFILLED)
+    # capped runs with nothing in flight to measure (every request failed): a cap, not its absence
+    ev["unmeasured"] = int((lit["max_concurrency"].notna() & lit["in_flight"].isna()).sum())
+    if "max_concurrency_recorded" in lit:  # runs whose output format records no cap: no absence to claim
+        ev["unrecorded"] = int((lit["max_concurrency"].isna() & ~lit["max_concurrency_recorded"].astype(bool)).sum())
     if len(low):
         w = low.loc[low["utilisation"].idxmin()]
         ev.update(
@@ -102,10 +106,13 @@ def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) 
     """The first all-at-once run kept apart (infinite rate, no cap) against the best run of its own
     series on the curve (output throughput)."""
     ev = dict(a=None, b=None, ratio=None, noise=RUN_NOISE)
-    burst = apart[~np.isfinite(apart["request_rate"].astype(float)) & apart["max_concurrency"].isna()]
+    # an infinite rate, not an unknown one (an output that records no rate)
+    burst = apart[np.isinf(apart["request_rate"].astype(float)) & apart["max_concurrency"].isna()]
     if len(apart):
         u = (burst if len(burst) else apart).iloc[0]
         ev.update(run=str(u["run"]), all_at_once=bool(len(burst)), rate=_f(u["request_rate"]))
+        if not len(burst) and not (u.get("max_concurrency_recorded", True) and u.get("request_rate_recorded", True)):
+            ev["unrecorded"] = True  # its output does not record the cap or the rate: no all-at-once claim either way
         same = (
             curve[serving.series_key(curve) == serving.series_key(apart.loc[[u.name]]).iloc[0]] if len(curve) else curve
         )

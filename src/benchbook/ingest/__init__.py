@@ -50,17 +50,30 @@ _MODULES = [
     "ml_energy",
     "optimum_benchmark",
     "inference_energy",
+    "inference_perf",
+    "guidellm",
+    "llmd_report",
 ]
 
 #: The tools whose tidy tables follow the serving contract of vllm-bench-serve (the same setting
 #: columns, metric names, statistics and units), so that serving_saturation can read any of them.
-SERVING_TOOLS = ("vllm-bench-serve", "sglang-bench-serving", "aiperf", "genai-perf", "trtllm-bench")
+SERVING_TOOLS = (
+    "vllm-bench-serve",
+    "sglang-bench-serving",
+    "aiperf",
+    "genai-perf",
+    "trtllm-bench",
+    "inference-perf",
+    "guidellm",
+    "llm-d-benchmark-report",
+)
 
 __all__ = [
     "ParseError",
     "UnknownFormat",
     "formats",
     "detected",
+    "carries",
     "Parsed",
     "Tool",
     "read",
@@ -104,6 +117,16 @@ def detected(parsed: Parsed) -> str:
         keys = [c for c in tools()[parsed.tool].settings if c in t.columns and c != "rep"]
         n, what = (len(t[keys].drop_duplicates()) if keys else 1), "configuration"
     return f"{parsed.tool}{version}, {n} {what}{'' if n == 1 else 's'}"
+
+
+def carries(tool: str | None, fmt: str | None, name: str) -> bool | None:
+    """Whether `tool`'s output format `fmt` can print `name` (a setting or metric column): True or
+    False as its parser declares (`Tool.carries`), None where it declares nothing for that format.
+    A sentence saying that an output lacks X rests on True here and X not found."""
+    t = tools().get(tool) if tool else None
+    if t is None or fmt not in t.carries:
+        return None
+    return name in t.carries[fmt]
 
 
 def tools() -> dict[str, Tool]:

@@ -1,5 +1,5 @@
-"""NVIDIA AIPerf `profile_export_aiperf.json` / `profile_export_aiperf.csv`, in the serving contract
-of vllm-bench-serve.
+"""NVIDIA AIPerf `profile_export_aiperf.json` / `profile_export_aiperf.csv` and the per-request
+`profile_export.jsonl`, in the serving contract of vllm-bench-serve.
 
 * JSON: `{"records": {tag: {"tag", "unit", "header", "avg", "min", "max", "p1" ... "p99", "std",
   "count"}}, "input_config": {...}, "error_summary": [...]}` (schema 1.0-1.3; older exports put
@@ -7,7 +7,17 @@ of vllm-bench-serve.
   metric measured once per run (request throughput, duration, counts) has only `avg`; its other
   statistics are null, which are not numbers and not cells.
 * CSV: sections separated by blank lines (CRLF in the files AIPerf writes): `Metric,avg,min,...`
-  rows `Time to First Token (ms),2343.22,...`, then `Metric,Value` rows. Numbers quoted with
+  rows `Time to First Token (ms),2343.22,...`, then `Metric,Value` rows; newer exports put the unit
+  in a column of its own (`Metric,Unit,avg,...`, rows named by tag: `request_latency,ms,...`).
+* JSONL (`profile_export.jsonl`): one record per request, `{"metadata": {..., "credit_phase" |
+  "benchmark_phase"}, "metrics": {tag: {"value", "unit"}}, "error": null | {...}}`. The table holds
+  the run-level statistics computed from the profiling records as AIPerf computes its summary (a
+  record with an `error`, cancelled or timed out, is a failure; warmup records are set aside);
+  `requests()` returns the records one by one, for exact goodput.
+* GPU telemetry in the JSON (`telemetry_data`): the GPUs' names go to `metadata` (`gpus=N x NAME`,
+  which names the device a page measures against); their numbers are set aside with the reason.
+* Each format declares what it can record (`CARRIES`): only the JSON's `input_config` holds the
+  model, concurrency and rate, so a page never calls a CSV or JSONL run uncapped. Numbers quoted with
   thousands separators (`"1,234.56"`, GenAI-Perf) are read; a section with another header is not
   read and its numbers are rejected with the reason.
 
@@ -34,8 +44,11 @@ import json
 import math
 import re
 
+import numpy as np
+import pandas as pd
+
 from benchbook.ingest import genai_perf, vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
 from benchbook.ingest.text import Lines, contains, first_char, head, split_n, whole
 
 NAME = "aiperf"
@@ -103,6 +116,29 @@ METRICS = {
     "total_reasoning_tokens": "tok: reasoning tokens of the run",
 }
 ALL_FAILED = "every request failed: no throughput or latency was measured"
+#: The `format` of a JSON export without `input_config` (the oldest exports): it records no setting.
+JSON_BARE = "json without input_config"
+#: What each format can record (`Tool.carries`): the JSON export's `input_config` holds the model,
+#: the concurrency, the request rate and count; the CSV and the per-request JSONL hold none of them.
+_MEASURED = {
+    "completed",
+    "failed",
+    "duration",
+    "ttft",
+    "tpot",
+    "itl",
+    "e2el",
+    "request_throughput",
+    "output_throughput",
+    "total_input_tokens",
+    "total_generated_tokens",
+}
+CARRIES = {
+    "json": frozenset(_MEASURED | {"model", "max_concurrency", "request_rate", "num_prompts", "metadata"}),
+    JSON_BARE: frozenset(_MEASURED),
+    "csv": frozenset(_MEASURED),
+    "jsonl": frozenset(_MEASURED),
+}
 
 
 def _snake(text: str) -> str:
@@ -145,8 +181,25 @@ def _settings(obj: dict, run: str, fmt: str) -> dict:
         "request_rate": num(lg.get("request_rate")),
         "max_concurrency": num(lg.get("concurrency")),
         "burstiness": math.nan,
-        "metadata": f"cli_command={cfg['cli_command']}" if isinstance(cfg.get("cli_command"), str) else None,
+        "metadata": "; ".join(
+            ([f"cli_command={cfg['cli_command']}"] if isinstance(cfg.get("cli_command"), str) else []) + _gpus(obj)
+        )
+        or None,
     }
+
+
+def _gpus(obj: dict) -> list[str]:
+    """The GPUs AIPerf's telemetry saw (`telemetry_data.endpoints.*.gpus.*.gpu_name`), as
+    `gpus=N x NAME` per distinct name: the device a page measures against, named by the file."""
+    tel = obj.get("telemetry_data") if isinstance(obj.get("telemetry_data"), dict) else {}
+    ends = tel.get("endpoints") if isinstance(tel.get("endpoints"), dict) else {}
+    names: dict[str, int] = {}
+    for ep in ends.values():
+        gpus = ep.get("gpus") if isinstance(ep, dict) and isinstance(ep.get("gpus"), dict) else {}
+        for g in gpus.values():
+            if isinstance(g, dict) and isinstance(g.get("gpu_name"), str):
+                names[g["gpu_name"]] = names.get(g["gpu_name"], 0) + 1
+    return [f"gpus={n} x {name}" for name, n in names.items()]
 
 
 def _json(text: str, source: str, messages: list[str]):
@@ -162,7 +215,7 @@ def _json(text: str, source: str, messages: list[str]):
     metrics = {k: v for k, v in metrics.items() if isinstance(v, dict) and "unit" in v and "avg" in v}
     if not metrics:
         raise ParseError(source, 1, "a JSON object without metric records (unit/avg): not an AIPerf export")
-    settings = _settings(obj, "aiperf", "json")
+    settings = _settings(obj, "aiperf", "json" if isinstance(obj.get("input_config"), dict) else JSON_BARE)
     records, rejects, cells = [], [], 0
     for tag, m in metrics.items():
         at = text.find(f'"{tag}": {{')
@@ -187,8 +240,41 @@ def _json(text: str, source: str, messages: list[str]):
                 records.append(
                     {**settings, "line": ln, "metric": metric, "statistic": stat, "value": float(v), "unit": unit}
                 )
+    telemetry = _telemetry(obj, text)
+    if telemetry:
+        cells += len(telemetry)
+        rejects.extend(telemetry)
+        messages.append(
+            f"{source}: {len(telemetry)} GPU telemetry number(s) (power, utilisation, memory, temperature) set aside: "
+            "the serving contract has no column for them; the GPU's name is kept in `metadata`"
+        )
     _failures(obj, metrics, source, messages)
     return records, rejects, cells
+
+
+def _telemetry(obj: dict, text: str) -> list[tuple[int, str, str]]:
+    """Every number of `telemetry_data` (per GPU, per metric, per statistic) as a rejected cell,
+    each at its line (found in the file's order)."""
+    tel = obj.get("telemetry_data") if isinstance(obj.get("telemetry_data"), dict) else {}
+    ends = tel.get("endpoints") if isinstance(tel.get("endpoints"), dict) else {}
+    out, at = [], max(text.find('"telemetry_data"'), 0)
+    for ep in ends.values():
+        gpus = ep.get("gpus") if isinstance(ep, dict) and isinstance(ep.get("gpus"), dict) else {}
+        for gid, g in gpus.items():
+            ms = g.get("metrics") if isinstance(g, dict) and isinstance(g.get("metrics"), dict) else {}
+            for name, m in ms.items():
+                at = max(text.find(f'"{name}"', at), at)
+                for k, v in m.items() if isinstance(m, dict) else []:
+                    if isinstance(v, (int, float)) and not isinstance(v, bool):
+                        at = max(text.find(f'"{k}"', at), at)
+                        out.append(
+                            (
+                                text.count("\n", 0, at) + 1,
+                                f"{gid}.{name}.{k}: {v}",
+                                "GPU telemetry, not a serving metric",
+                            )
+                        )
+    return out
 
 
 def _failures(obj: dict, metrics: dict, source: str, messages: list[str]) -> None:
@@ -244,11 +330,13 @@ def _csv(text: str, source: str, messages: list[str]):
             i += 1
         rows = list(csv.reader(io.StringIO("\n".join(lines[start:i]))))
         header = [h.strip() for h in rows[0]]
+        # newer exports name the unit in a column of its own (`Metric,Unit,avg,...`, the metric by its tag)
+        first = 2 if header[1:2] == ["Unit"] else 1
         known = header[0] == "Metric" and (
-            header[1:] == ["Value"] or all(h in STATS or re.fullmatch(r"p\d+", h) for h in header[1:])
+            header[first:] == ["Value"] or all(h in STATS or re.fullmatch(r"p\d+", h) for h in header[first:])
         )
         for r_i, row in enumerate(rows[1:], start=start + 2):
-            nums = [(h, c) for h, c in zip(header[1:], row[1:], strict=False) if c.strip() not in ("", "N/A")]
+            nums = [(h, c) for h, c in zip(header[first:], row[first:], strict=False) if c.strip() not in ("", "N/A")]
             if not known:
                 for h, c in nums:
                     if _csv_number(c) is not None:
@@ -263,10 +351,12 @@ def _csv(text: str, source: str, messages: list[str]):
                 continue
             m = _HEADER_UNIT.match(row[0])
             name, unit = (m.group("name"), m.group("unit")) if m else (row[0], "")
+            if first == 2:
+                unit = row[1] if len(row) > 1 else ""
             tag = _snake(name)
             tag = CSV_TAGS.get(tag, tag)
             stats = {("avg" if h == "Value" else h): c for h, c in nums}
-            single = header[1:] == ["Value"]
+            single = header[first:] == ["Value"] or (first == 2 and list(stats) == ["avg"])
             metrics[tag] = {"avg": _csv_number(stats.get("avg", ""))}
             for k, c in stats.items():
                 cells += 1
@@ -287,6 +377,191 @@ def _csv(text: str, source: str, messages: list[str]):
 
 
 # ---------------------------------------------------------------------------------------------
+# JSONL: one request per line (profile_export.jsonl)
+
+#: Statistics computed from per-request values (AIPerf's own set, less p1/p5/p25/p75).
+_ROW_STATS = {"mean": np.mean, "min": np.min, "max": np.max, "std": np.std}
+_ROW_PCTS = {"p50": 50, "p90": 90, "p95": 95, "p99": 99}
+#: Per-request tags that are not measurements of the request (counts of 1, timestamps).
+_ROW_SKIP = {"request_count", "error_request_count", *TIMESTAMPS}
+
+
+def _is_jsonl(text: str | Lines) -> bool:
+    """A per-request export: its first line a record with `metadata` and `metrics` objects."""
+    first = next((s for line in split_n(text) if (s := line.strip())), "")
+    return first.startswith("{") and '"metadata":' in first and '"metrics":' in first
+
+
+def _rows(text: str, source: str) -> list[tuple[int, dict]]:
+    """(line, record) of every non-blank line, each one JSON object."""
+    out = []
+    for i, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            raise ParseError(
+                source, i, "not a JSON object (AIPerf profile_export.jsonl: one record per line)"
+            ) from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("metrics"), dict):
+            raise ParseError(source, i, "expected a record with a 'metrics' object (AIPerf profile_export.jsonl)")
+        out.append((i, obj))
+    return out
+
+
+def _phase(obj: dict) -> str:
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    return str(meta.get("credit_phase") or meta.get("benchmark_phase") or "profiling")
+
+
+def _value(m) -> float | None:
+    v = m.get("value") if isinstance(m, dict) else None
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _span(obj: dict) -> tuple[float | None, float | None]:
+    """(send, last response) of a record in ns: the timestamp metrics, or (newer exports) the
+    metadata's request_start_ns / request_end_ns."""
+    m = obj["metrics"]
+    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    start = _value(m.get("min_request_timestamp"))
+    end = _value(m.get("max_response_timestamp"))
+    if start is None and isinstance(meta.get("request_start_ns"), int):
+        start = float(meta["request_start_ns"])
+    if end is None and isinstance(meta.get("request_end_ns"), int):
+        end = float(meta["request_end_ns"])
+    return start, end
+
+
+def requests(path) -> pd.DataFrame:
+    """One row per profiling request of an AIPerf `profile_export.jsonl`, in the columns of
+    `vllm_serve.REQUEST_COLUMNS`: `success` is a record without `error` (a cancelled or timed-out
+    request is a failure), `tpot_ms` is AIPerf's per-request Inter Token Latency ((latency - TTFT) /
+    (output tokens - 1)), `duration_s` the run's (last response - first request, AIPerf's benchmark
+    duration over the requests the file holds). Empty for a file that is not a per-request export."""
+    from benchbook import config
+    from benchbook.ingest import _load_text
+
+    p = config.resolve(path)
+    text = _load_text(p).replace("\r\n", "\n")
+    if not _is_jsonl(text):
+        return pd.DataFrame(columns=vllm_serve.REQUEST_COLUMNS)
+    rows = [obj for _, obj in _rows(text, p.name) if _phase(obj) == "profiling"]
+    out = []
+    for k, obj in enumerate(rows):
+        m = obj["metrics"]
+        icl = (m.get("inter_chunk_latency") or {}).get("value")
+        icl = icl if isinstance(icl, list) else []
+        out.append(
+            {
+                "request": k,
+                "success": obj.get("error") is None,
+                "input_len": _value(m.get("input_sequence_length")),
+                "output_len": _value(m.get("output_sequence_length")),
+                "ttft_ms": _value(m.get("ttft") or m.get("time_to_first_token")),
+                "e2el_ms": _value(m.get("request_latency")),
+                "tpot_ms": _value(m.get("inter_token_latency")),
+                "n_chunks": float(len(icl)) if icl else math.nan,
+                "itl_mean_ms": float(np.mean(icl)) if icl else math.nan,
+                "start_ns": _span(obj)[0],
+                "end_ns": _span(obj)[1],
+            }
+        )
+    df = pd.DataFrame(out)
+    if df.empty:
+        return pd.DataFrame(columns=vllm_serve.REQUEST_COLUMNS)
+    df = df.astype({c: float for c in df.columns if c not in ("request", "success")})
+    first, last = df["start_ns"].min(), df["end_ns"].max()
+    df["start_time_s"] = (df["start_ns"] - first) / 1e9
+    df["duration_s"] = (last - first) / 1e9
+    df["queue_time_ms"] = math.nan
+    df["source"], df["run"] = vllm_serve.source_name(p), "aiperf"
+    # a request with one output token has no TPOT: 0, as vLLM's goodput rule counts it
+    df.loc[df["success"] & df["tpot_ms"].isna() & (df["output_len"] == 1), "tpot_ms"] = 0.0
+    return df[vllm_serve.REQUEST_COLUMNS]
+
+
+def _jsonl(text: str, source: str, messages: list[str]):
+    """Run-level statistics of the per-request records (the tidy table holds runs, not requests:
+    `requests()` reads them one by one). Computed as AIPerf computes its own summary: each metric
+    over the successful profiling requests, inter-chunk gaps pooled, the duration from the first
+    request's send to the last response, throughput = completed (or output tokens) / duration."""
+    rows = _rows(text, source)
+    warm = [ln for ln, obj in rows if _phase(obj) != "profiling"]
+    rows = [(ln, obj) for ln, obj in rows if _phase(obj) == "profiling"]
+    ok = [(ln, obj) for ln, obj in rows if obj.get("error") is None]
+    bad = [(ln, obj) for ln, obj in rows if obj.get("error") is not None]
+    settings = _settings({}, "aiperf", "jsonl")
+    records: list[dict] = []
+    rejects: list[tuple[int, str, str]] = []
+    first_line = rows[0][0] if rows else 1
+
+    def keep(metric, stat, value, unit, note=None, line=first_line):
+        records.append(
+            {**settings, "line": line, "metric": metric, "statistic": stat, "value": value, "unit": unit, "note": note}
+        )
+
+    keep("completed", "count", float(len(ok)), "req", "records without an error")
+    keep("failed", "count", float(len(bad)), "req", "records with an error (cancelled and timed-out requests included)")
+    values: dict[str, list[float]] = {}
+    units: dict[str, str] = {}
+    for ln, obj in ok:
+        for tag, m in obj["metrics"].items():
+            if not isinstance(m, dict):
+                continue
+            v = m.get("value")
+            if tag == "inter_chunk_latency" and isinstance(v, list):
+                values.setdefault(tag, []).extend(float(x) for x in v if isinstance(x, (int, float)))
+            elif tag not in _ROW_SKIP and _value(m) is not None:
+                values.setdefault(tag, []).append(_value(m))
+            elif tag not in _ROW_SKIP and v is not None and tag != "inter_chunk_latency":
+                rejects.append((ln, f"{tag}: {v!r}"[:80], "expected a number"))
+            units.setdefault(tag, str(m.get("unit", "")))
+    n = len(ok)
+    for tag, vs in values.items():
+        arr = np.asarray(vs, dtype=float)
+        metric, _, unit = _metric(tag, units[tag], "avg", False)
+        what = "pooled gaps" if tag == "inter_chunk_latency" else "requests"
+        note = f"computed from {len(arr)} {what} ({n} successful requests)"
+        for stat, f in _ROW_STATS.items():
+            keep(metric, STATS["avg"] if stat == "mean" else stat, float(f(arr)), unit, note)
+        for stat, q in _ROW_PCTS.items():
+            keep(metric, stat, float(np.percentile(arr, q)), unit, note)
+    spans = [_span(o) for _, o in rows]
+    starts, ends = [a for a, _ in spans], [b for _, b in spans]
+    starts, ends = [x for x in starts if x is not None], [x for x in ends if x is not None]
+    if starts and ends and max(ends) > min(starts):
+        duration = (max(ends) - min(starts)) / 1e9
+        how = "last response - first request timestamp"
+        keep("duration", "value", duration, "s", how)
+        keep("request_throughput", "value", n / duration, "req/s", f"completed / duration ({how})")
+        if "output_sequence_length" in values:
+            total = float(np.sum(values["output_sequence_length"]))
+            keep("total_generated_tokens", "count", total, "tok", "sum over successful requests")
+            keep("output_throughput", "value", total / duration, "tok/s", f"output tokens / duration ({how})")
+        if "input_sequence_length" in values:
+            keep("total_input_tokens", "count", float(np.sum(values["input_sequence_length"])), "tok")
+    kinds: dict[str, int] = {}
+    for _, obj in bad:
+        e = obj.get("error") if isinstance(obj.get("error"), dict) else {}
+        kind = f"{e.get('code', '?')} {e.get('type', 'error')}"
+        kinds[kind] = kinds.get(kind, 0) + 1
+    said = ", ".join(f"{c} x {k}" for k, c in kinds.items())
+    messages.append(
+        f"{source}: {len(rows)} per-request records ({len(ok)} completed, {len(bad)} failed"
+        + (f": {said}" if said else "")
+        + "); the table holds their run-level statistics, `benchbook.ingest.aiperf.requests()` the rows"
+    )
+    if warm:
+        messages.append(f"{source}: {len(warm)} warmup record(s) (first at line {warm[0]}) are not part of the run")
+        rejects.extend((ln, "warmup request", "a warmup request, not measured") for ln in warm)
+    if bad and not ok:
+        messages.append(f"{source}: {ALL_FAILED}")
+    return records, rejects, len(records) + len(rejects)
+
+
+# ---------------------------------------------------------------------------------------------
 # the Tool
 
 
@@ -297,23 +572,41 @@ def _is_json(text: str | Lines) -> bool:
 def sniff(text: str | Lines) -> bool:
     if genai_perf.is_json_export(text) or genai_perf.is_csv_export(text):  # GenAI-Perf's, read by genai-perf
         return False
+    if _is_jsonl(text):
+        start = head(text, 20000)
+        return '"credit_phase"' in start or '"benchmark_phase"' in start or '"error_request_count"' in start
     if _is_json(text):
         start = head(text, 20000)
         return (
             '"unit"' in start
             and '"avg"' in start
-            and ('"ttft"' in start or '"request_latency"' in start or '"time_to_first_token"' in start)
+            and (
+                '"ttft"' in start
+                or '"request_latency"' in start
+                or '"time_to_first_token"' in start
+                # a run where every request failed: its only metric is the error count
+                or ('"error_request_count"' in start and ('"input_config"' in start or '"error_summary"' in start))
+            )
         )
     first = next((s for line in split_n(text) if (s := line.strip())), "")
     return first.startswith("Metric,") and any(
-        contains(k, text) for k in ("Time to First Token", "Request Latency", "Time To First Token")
+        contains(k, text)
+        for k in (
+            "Time to First Token",
+            "Request Latency",
+            "Time To First Token",
+            "request_latency,",
+            "time_to_first_token,",
+        )
     )
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
     text = whole(text).replace("\r\n", "\n").replace("\r", "\n")  # a JSON document or a small CSV
     messages: list[str] = []
-    if _is_json(text):
+    if _is_jsonl(text):
+        records, rejects, cells = _jsonl(text, source, messages)
+    elif _is_json(text):
         records, rejects, cells = _json(text, source, messages)
     elif text.lstrip().startswith("Metric,"):
         records, rejects, cells = _csv(text, source, messages)
@@ -321,8 +614,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         raise ParseError(source, 1, "neither an AIPerf JSON export nor a CSV starting with 'Metric,'")
     if not records and not rejects:
         raise ParseError(source, 1, "no AIPerf metric found")
-    table = tidy(TOOL, records, source)
-    return Parsed(tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells)
+    return finish(TOOL, source, records, rejects, messages, cells)
 
 
 TOOL = register(
@@ -331,8 +623,10 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="NVIDIA AIPerf profile_export_aiperf.json / .csv (serving contract)",
+        description="NVIDIA AIPerf profile_export_aiperf.json / .csv and per-request profile_export.jsonl "
+        "(serving contract)",
         command="aiperf profile --model MODEL --url URL --concurrency N (artifacts/.../profile_export_aiperf.json, .csv)",
         metrics=METRICS,
+        carries=CARRIES,
     )
 )

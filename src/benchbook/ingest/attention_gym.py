@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest.core import Parsed, ParseError, Tool, markdown_cells, number, register, rejected, tidy
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, markdown_cells, number, register
 from benchbook.ingest.rows import row, row_type
 from benchbook.ingest.text import Lines, search, splitlines
 
@@ -215,8 +215,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     records = []
     for sec in complete:
         records.extend(_finish(sec, messages))
-    table = tidy(TOOL, records, source)
-    return Parsed(NAME, table, rejected(NAME, source, bad), messages, cells_read)
+    return finish(TOOL, source, records, bad, messages, cells_read)
 
 
 def _read_grid(lines, start, source, sec: _Section, bad) -> tuple[int, int]:

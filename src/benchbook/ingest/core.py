@@ -98,6 +98,11 @@ class Tool:
     #: blocks: a repeated run label is a separate run, which the audit reports), so `screen` leaves
     #: repeats alone.
     screen_repeats: bool = True
+    #: What each of its output formats (the values of its `format` setting) can print: setting and
+    #: metric names. A page may say that a run lacks X only where its format carries X and the
+    #: parser looked for it and found none; a format not listed declares nothing (see
+    #: `ingest.carries`).
+    carries: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def schema(self) -> pa.DataFrameSchema:
         """The pandera schema of this tool's tidy table."""
@@ -343,6 +348,40 @@ def tidy(tool: Tool, records: Iterable[dict], source: str) -> pd.DataFrame:
     except (ValueError, TypeError) as exc:
         raise _schema_error(tool, source, exc) from None
     return df if _DEFERRED.get() else _validated(tool, df, source)
+
+
+def finish(
+    tool: Tool,
+    source: str,
+    records: list[dict],
+    rejects: Iterable[tuple[int, str, str]] = (),
+    messages: Iterable[str] = (),
+    cells: int | None = None,
+    version: str | Callable[[pd.DataFrame], str | None] | None = None,
+    empty: str | None = None,
+) -> Parsed:
+    """The tail every parser shares, so that a parser is its grammar and its mapping only:
+    `return finish(TOOL, source, records, rejects, messages, cells)`.
+
+    `records` are `tidy`'s per-number records (taken over), `rejects` the (line, text, reason)
+    triples of the numbers seen and not kept, `cells` the numbers seen (by default kept + rejected),
+    `version` the tool version or format when the output tells (or a function of the tidy table,
+    before the screen, that says it). With `empty` (a sentence saying
+    what was expected), a file with neither a record nor a reject is refused with that sentence."""
+    rejects = list(rejects)
+    if empty is not None and not records and not rejects:
+        raise ParseError(source, 1, empty)
+    if cells is None:
+        cells = len(records) + len(rejects)
+    table = tidy(tool, records, source)
+    return Parsed(
+        tool=tool.name,
+        table=table,
+        rejected=rejected(tool.name, source, rejects),
+        messages=list(messages),
+        cells_read=cells,
+        version=version(table) if callable(version) else version,
+    )
 
 
 def _malloc_trim() -> Callable[[int], int] | None:

@@ -46,7 +46,7 @@ import math
 import re
 
 from benchbook.ingest import vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
 from benchbook.ingest.text import Lines, contains, search, whole
 
 NAME = "genai-perf"
@@ -485,8 +485,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         records, rejects, cells = _console(text, source, messages)
     if not records and not rejects:
         raise ParseError(source, 1, "no GenAI-Perf metric found")
-    table = tidy(TOOL, records, source)
-    return Parsed(tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells)
+    return finish(TOOL, source, records, rejects, messages, cells)
 
 
 TOOL = register(

@@ -32,11 +32,10 @@ from benchbook.ingest.core import (
     Parsed,
     ParseError,
     Tool,
+    finish,
     markdown_cells,
     number,
     register,
-    rejected,
-    tidy,
     unread_table,
 )
 from benchbook.ingest.rows import Row, row, row_type
@@ -154,8 +153,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             "no bigcode-inference-benchmark table found (expected a title "
             "'tokens/sec | msec/token' or 'sec' above a '| batch_size |' table)",
         )
-    table = tidy(tool, records, source)
-    return Parsed(NAME, table, rejected(NAME, source, bad), messages, cells_read)
+    return finish(tool, source, records, bad, messages, cells_read)
 
 
 def _context_line(s: str, ctx: dict) -> None:

@@ -41,17 +41,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from benchbook.ingest.core import (
-    NUMBER,
-    Parsed,
-    ParseError,
-    Tool,
-    markdown_cells,
-    register,
-    rejected,
-    tidy,
-    unread_table,
-)
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, markdown_cells, register, unread_table
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, search, split_n
 
@@ -1101,16 +1091,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if not out.records and not out.rejected:
         raise ParseError(source, 1, "llama-bench output with no measured rows (truncated before the first result?)")
     out.records.sort(key=lambda r: r["line"])
-    table = tidy(TOOL, out.records, source)
+    return finish(TOOL, source, out.records, out.rejected, out.messages, out.cells, _builds)
+
+
+def _builds(table) -> str | None:
     builds = sorted(table["build"].dropna().unique())
-    return Parsed(
-        tool=NAME,
-        table=table,
-        rejected=rejected(NAME, source, out.rejected),
-        messages=out.messages,
-        cells_read=out.cells,
-        version=f"build {', '.join(builds)}" if builds else None,
-    )
+    return f"build {', '.join(builds)}" if builds else None
 
 
 _SNIFF_MD = re.compile(r"^\s*\|.*\|\s*test\s*\|\s*t/s\s*\|", re.M | re.I)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
 from benchbook.ingest.text import Lines, head, split_n
 
 NAME = "mlperf-loadgen"
@@ -144,8 +144,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if settings["result"] and settings["result"] != "VALID":
         messages.append(f"{source}: LoadGen marked the run {settings['result']} ({settings['checks']})")
     records = [{**settings, **r} for r in records]
-    table = tidy(TOOL, records, source)
-    return Parsed(tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells)
+    return finish(TOOL, source, records, rejects, messages, cells)
 
 
 TOOL = register(

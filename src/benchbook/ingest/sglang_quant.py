@@ -32,7 +32,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, markdown_cells, register, rejected, tidy
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, markdown_cells, register
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Amended, Lines, splitlines
 
@@ -591,14 +591,7 @@ def parse(text: str | Lines, source_name: str) -> Parsed:
         )
     if not r.records and not r.rejected:
         raise ParseError(source_name, 1, "a quantization report without any numbers (truncated?)")
-    table = tidy(TOOL, r.records, source_name)
-    return Parsed(
-        tool=NAME,
-        table=table,
-        rejected=rejected(NAME, source_name, r.rejected),
-        messages=r.messages,
-        cells_read=r.cells,
-    )
+    return finish(TOOL, source_name, r.records, r.rejected, r.messages, r.cells)
 
 
 TOOL = register(

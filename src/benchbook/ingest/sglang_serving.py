@@ -35,7 +35,7 @@ import re
 import shlex
 
 from benchbook.ingest import vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, number, register, rejected, tidy
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
 from benchbook.ingest.text import Lines, contains, first_char, split_n
 
 NAME = "sglang-bench-serving"
@@ -417,8 +417,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         records, rejects, cells = _text(text, source, messages)
     if not records and not rejects:
         raise ParseError(source, 1, "no sglang.bench_serving result block (with a 'Backend:' row) or result JSON found")
-    table = tidy(TOOL, records, source)
-    return Parsed(tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells)
+    return finish(TOOL, source, records, rejects, messages, cells)
 
 
 TOOL = register(

@@ -31,10 +31,9 @@ from benchbook.ingest.core import (
     Parsed,
     ParseError,
     Tool,
+    finish,
     markdown_cells,
     register,
-    rejected,
-    tidy,
     unread_table,
 )
 from benchbook.ingest.rows import Row, row, row_type
@@ -270,10 +269,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             f"{source}: {filled} blank cells filled from the identical cell above "
             "(tabled Merge::vertical prints repeated cells once)"
         )
-    table = tidy(tool, records, source)
-    return Parsed(
-        tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells_read
-    )
+    return finish(tool, source, records, rejects, messages, cells_read)
 
 
 def _read_params(lines: list[str], i: int, st: _State, source: str) -> int:

@@ -49,7 +49,7 @@ import re
 import shlex
 
 from benchbook.ingest import vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, number, register, rejected, tidy
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
 from benchbook.ingest.text import Lines, search, split_n
 
 NAME = "trtllm-bench"
@@ -371,14 +371,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     out.records.sort(key=lambda r: r["line"])
     found = sorted(versions)
     layout = "0.19+ layout (REQUEST DETAILS)" if any(s[0] == "REQUEST DETAILS" for r in reports for s in r) else None
-    return Parsed(
-        tool=NAME,
-        table=tidy(TOOL, out.records, source),
-        rejected=rejected(NAME, source, out.rejected),
-        messages=out.messages,
-        cells_read=out.cells,
-        version=f"TensorRT-LLM {', '.join(found)}" if found else layout,
-    )
+    version = f"TensorRT-LLM {', '.join(found)}" if found else layout
+    return finish(TOOL, source, out.records, out.rejected, out.messages, out.cells, version)
 
 
 _SNIFF_RE = re.compile(r"^\s*=\s*PERFORMANCE OVERVIEW\s*$", re.M)

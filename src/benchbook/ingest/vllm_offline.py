@@ -32,7 +32,7 @@ import math
 import re
 import shlex
 
-from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, register, rejected, tidy
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
 from benchbook.ingest.text import Lines, first_char, head, split_n, whole
 
 NAME = "vllm-bench-offline"
@@ -367,15 +367,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         records, rejects, cells = _text(text, source)
     if not records and not rejects:
         raise ParseError(source, 1, "no 'Throughput: ... requests/s' or 'Avg latency: ... seconds' result found")
-    table = tidy(TOOL, records, source)
-    return Parsed(
-        tool=NAME,
-        table=table,
-        rejected=rejected(NAME, source, rejects),
-        messages=messages,
-        cells_read=cells,
-        version=_version(table),
-    )
+    return finish(TOOL, source, records, rejects, messages, cells, _version)
 
 
 def _version(table) -> str | None:

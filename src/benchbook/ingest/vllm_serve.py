@@ -49,7 +49,7 @@ import shlex
 import numpy as np
 import pandas as pd
 
-from benchbook.ingest.core import Parsed, ParseError, Tool, number, register, rejected, tidy
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, contains, first_char, split_n, whole
 
@@ -764,8 +764,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         cells += _parse_object(obj, text, offset, source, records, rejects, messages, run)
     if not records and not rejects:
         raise ParseError(source, 1, "no 'Serving Benchmark Result' block or result JSON found")
-    table = tidy(TOOL, records, source)
-    return Parsed(tool=NAME, table=table, rejected=rejected(NAME, source, rejects), messages=messages, cells_read=cells)
+    return finish(TOOL, source, records, rejects, messages, cells)
 
 
 def _auto_label(settings: dict, k: int) -> str:

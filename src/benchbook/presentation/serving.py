@@ -58,6 +58,22 @@ def with_repeat(t: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
     return t
 
 
+def run_missing(r: pd.DataFrame) -> pd.DataFrame:
+    """Why each empty cell of `runs_table(r)` is empty (for `tables.show`): a run with no concurrency
+    cap prints none; a run whose output format does not record the cap or the rate (its parser
+    says so, `serving.recorded`) has one the page does not know."""
+    t = runs_table(r)
+    why = pd.DataFrame(np.nan, index=t.index, columns=t.columns, dtype=object)
+    for col, name, absent in (
+        (RUN_COLUMNS["max_concurrency"], "max_concurrency", "no cap"),
+        (RUN_COLUMNS["request_rate"], "request_rate", "not printed"),
+    ):
+        if col in why:
+            known = r[f"{name}_recorded"].to_numpy() if f"{name}_recorded" in r else np.ones(len(r), dtype=bool)
+            why[col] = np.where(known, absent, "not recorded")
+    return why
+
+
 def runs_table(r: pd.DataFrame) -> pd.DataFrame:
     """The runs as the parser read them, with the columns this input has (an infinite request
     rate is the tool's: every request sent at once)."""
@@ -100,9 +116,11 @@ def goodput_bounds_table(gb: pd.DataFrame) -> pd.DataFrame:
 def exact_goodput_table(ex: pd.DataFrame) -> pd.DataFrame:
     """Per run, goodput counted from the per-request data (`serving.exact_goodput`)."""
     t = ex.assign(share=100 * ex["share"])
-    return t[["run", "completed", "good", "share", "duration_s", "goodput"]].rename(
+    cols = ["run", "completed", "failed", "good", "share", "duration_s", "goodput"]
+    return t[[c for c in cols if c in t]].rename(
         columns={
             "completed": "completed requests",
+            "failed": "failed requests",
             "good": "within both SLOs",
             "share": "within both SLOs (%)",
             "duration_s": "duration (s)",
@@ -117,12 +135,47 @@ def exact_goodput_table(ex: pd.DataFrame) -> pd.DataFrame:
 def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) -> str:
     models = ", ".join(sorted(r["model"].dropna().unique())) or "a model the output does not name"
     kept = ""
-    if n_apart:
-        kept = f"; {'one run' if n_apart == 1 else f'{n_apart} runs'} with {APART_WORDS[variable]} kept apart"
+    unknown = int((~r[f"{variable}_recorded"] & r[variable].isna()).sum()) if f"{variable}_recorded" in r else 0
+    if n_apart - unknown > 0:
+        n = n_apart - unknown
+        kept = f"; {'one run' if n == 1 else f'{n} runs'} with {APART_WORDS[variable]} kept apart"
+    if unknown:
+        what = "concurrency cap" if variable == "max_concurrency" else "request rate"
+        kept += (
+            f"; {'one run' if unknown == 1 else f'{unknown} runs'} kept apart because the output does not record "
+            f"{'its' if unknown == 1 else 'their'} {what}"
+        )
     runs = "one run" if len(r) == 1 else f"{len(r)} runs"
     levels = r.loc[~serving.apart(r, variable), variable].nunique()
     how = f"swept over {variable.replace('_', ' ')}" if levels > 1 else "at a single load level"
-    return f"This page reads {files}: {runs} of {models}, {how}{kept}.{series_sentence(r, variable)}"
+    return f"This page reads {files}: {runs} of {models}, {how}{kept}.{series_sentence(r, variable)}" + (
+        failures_sentence(r)
+    )
+
+
+def failures_sentence(r: pd.DataFrame) -> str:
+    """The runs whose output reports failed requests: how many of how many, and what the page counts
+    them as; nothing where no run reports a failure."""
+    if "failed" not in r:
+        return ""
+    bad = r[r["failed"].fillna(0) > 0]
+    if bad.empty:
+        return ""
+    parts = []
+    for _, w in bad.iterrows():
+        done = w["completed"] if np.isfinite(w["completed"]) else 0.0
+        total = done + w["failed"]
+        parts.append(f"{w['run']}: {w['failed']:,.0f} of {total:,.0f} requests failed ({w['failed'] / total:.0%})")
+    lost = bad[bad["completed"].fillna(0) == 0]
+    none = (
+        f" Every request of {wording.join([str(x) for x in lost['run']])} failed: no throughput or latency was measured."
+        if len(lost)
+        else ""
+    )
+    return (
+        f" Failed requests: {wording.join(parts)}. Throughput and latency count the completed requests only; "
+        "a failed request meets no SLO, so the goodput shares below are of every request sent." + none
+    )
 
 
 def series_sentence(r: pd.DataFrame, variable: str) -> str:
@@ -165,13 +218,24 @@ def curve_note(curve: pd.DataFrame, variable: str) -> str:
 
 def assumed_rate_note(r: pd.DataFrame) -> str:
     n = int(r["rate_assumed"].sum()) if "rate_assumed" in r else 0
-    if not n:
-        return ""
-    who = "One run prints no request rate; it is" if n == 1 else f"{n} runs print no request rate; they are"
-    return (
-        f"{who} taken as unlimited, the default of vLLM's and SGLang's serving benchmarks (`--request-rate inf`) "
-        "and what AIPerf's concurrency mode does: every request sent at once, or as fast as the concurrency cap allows."
-    )
+    unknown = r[r["request_rate"].isna()] if "request_rate" in r else r.iloc[0:0]
+    said = ""
+    if n:
+        who = "One run prints no request rate; it is" if n == 1 else f"{n} runs print no request rate; they are"
+        said = (
+            f"{who} taken as unlimited, the default of vLLM's and SGLang's serving benchmarks (`--request-rate inf`) "
+            "and what AIPerf's concurrency mode does: every request sent at once, or as fast as the concurrency cap "
+            "allows."
+        )
+    if len(unknown):
+        tools = unknown["tool"] if "tool" in unknown else pd.Series("", index=unknown.index)
+        formats = wording.join(sorted({f"{t} {f}".strip() for t, f in zip(tools, unknown["format"], strict=True)}))
+        who = "One run comes" if len(unknown) == 1 else f"{len(unknown)} runs come"
+        said += (" " if said else "") + (
+            f"{who} from an output that does not record its request rate ({formats}); the page leaves the rate "
+            "unknown rather than assume one."
+        )
+    return said
 
 
 def device_sentence(peaks, model: str | None, total_b, active_b, size_source: str, bpw: float, assumed: bool) -> str:
@@ -189,12 +253,63 @@ def device_sentence(peaks, model: str | None, total_b, active_b, size_source: st
     return head + f" Model: {model}, {total_b:.1f} B parameters{moe} ({where}); {weights}."
 
 
+#: Runs whose Little's-law numbers a page spells out (the table lists them all).
+_IN_FLIGHT_SHOWN = 4
+
+
+def in_flight_sentence(lit: pd.DataFrame) -> str:
+    """Each run's rate, mean latency and requests in flight, in words (the first few runs): what a
+    reader quotes from Little's law; nothing where no run has a number."""
+    have = lit[lit["in_flight"].notna()] if "in_flight" in lit else lit.iloc[0:0]
+    if have.empty:
+        return ""
+    parts = []
+    for _, w in have.head(_IN_FLIGHT_SHOWN).iterrows():
+        n = w.get("completed", np.nan)
+        done = f"{n:,.0f} request{'' if n == 1 else 's'} completed, " if np.isfinite(n) else ""
+        if w.get("in_flight_measured", False):
+            how = f", {w['in_flight']:.3g} requests in flight on average (the tool's measurement)"
+        else:
+            est = "estimated " if w.get("estimated", False) else ""
+            how = f"x {w['mean_e2el_s']:.3g} s {est}mean latency = {w['in_flight']:.3g} requests in flight on average"
+        parts.append(f"run {w['run']}: {done}{w['request_throughput']:.3g} req/s {how}")
+    more = f"; {len(have) - _IN_FLIGHT_SHOWN} more in the table" if len(have) > _IN_FLIGHT_SHOWN else ""
+    return " " + "; ".join(parts)[0].upper() + "; ".join(parts)[1:] + more + "."
+
+
 def littles_note(lit: pd.DataFrame) -> str:
-    if lit["estimated"].any():
+    return _littles_note(lit) + in_flight_sentence(lit)
+
+
+def _littles_note(lit: pd.DataFrame) -> str:
+    if "in_flight_measured" in lit and lit["in_flight_measured"].any():
         return (
-            "The output has no E2EL line, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean output tokens "
+            "The output prints no mean E2EL (only percentiles), so Little's law cannot be applied; the in-flight "
+            "count is the tool's own measured mean concurrency."
+        )
+    est = lit[lit["estimated"]]
+    none = lit["mean_e2el_s"].isna() & lit["completed"].fillna(0).eq(0)
+    if none.all():
+        return "No request completed, so there is no latency to put into Little's law."
+    if len(est) and "e2el_recorded" in est and not est["e2el_recorded"].all():
+        return (
+            "This output format does not record E2EL, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean "
+            "output tokens - 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
+        )
+    if lit["estimated"].any():
+        est = lit[lit["estimated"]]
+        pct = [c for c in ("e2el_median", "e2el_p50", "e2el_p90", "e2el_p95", "e2el_p99") if c in est]
+        what = (
+            "The output prints E2EL percentiles but no mean"
+            if pct and est[pct].notna().any(axis=None)
+            else "The output has no E2EL line"
+        )
+        return (
+            f"{what}, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean output tokens "
             "- 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
         )
+    if "format" in lit and lit["format"].eq("jsonl").all():  # AIPerf's per-request export: no summary line
+        return "Mean E2EL is the mean of the per-request latencies the file records."
     return "Mean E2EL is the value the tool printed."
 
 
@@ -202,6 +317,13 @@ def apart_message(apart: pd.DataFrame, variable: str) -> str:
     """How the tool sends the runs kept apart (from their settings)."""
     if apart.empty:
         return f"This input has no run with {APART_WORDS[variable]}: every run is a point of the curve."
+    unknown = apart[~apart[f"{variable}_recorded"]] if f"{variable}_recorded" in apart else apart.iloc[0:0]
+    if len(unknown) == len(apart):
+        what = "concurrency cap" if variable == "max_concurrency" else "request rate"
+        return (
+            f"The output does not record the {what} of these runs, so they have no place on the sweep's axis: they "
+            "are listed here and drawn as horizontal lines. Their load is unknown to this page, not absent."
+        )
     if variable == "max_concurrency":
         return (
             "With no `--max-concurrency` the tool sends requests at the configured rate whatever is in flight (at "
@@ -291,7 +413,8 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
     ax.set_ylim(bottom=0)
     ax.set_xlabel("max concurrency (requests)" if variable == "max_concurrency" else "request rate (req/s)")
     ax.set_ylabel("throughput (tok/s)")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    if ax.get_legend_handles_labels()[0]:  # a run where every request failed draws nothing to label
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     return fig
 
@@ -315,7 +438,8 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
         ax.set_title(m.upper())
         ax.set_xlabel("output tok/s")
         ax.set_ylabel(f"{m.upper()} (ms)")
-    axes[0].legend(fontsize=8)
+    if axes[0].get_legend_handles_labels()[0]:
+        axes[0].legend(fontsize=8)
     return fig
 
 

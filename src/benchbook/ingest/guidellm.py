@@ -1,0 +1,296 @@
+"""GuideLLM (vllm-project/guidellm) console summaries of 0.5 and later, in the serving contract of
+vllm-bench-serve.
+
+What the tool prints (guidellm/benchmark/outputs/console.py) after its setup lines (`✔ ...
+backend validated with model M`, the profile: `strategy_type='constant' rate=[1.0, 5.0]
+max_concurrency=None ... strategy_types=[...]`): titled tables (`ℹ Run Summary Info`, `ℹ Text
+Metrics Statistics (Completed Requests)`, `ℹ Request Token Statistics ...`, `ℹ Request Latency
+Statistics ...`, `ℹ Server Throughput Statistics`), each framed by `|===|` rules, with two or three
+header rows whose cells span several columns (`| Timings |||||` spans five) and one row per
+benchmark, in the order they ran (its strategy in the first cell).
+
+Mapping (GuideLLM's request_stats.py): `Request Latency` (s) -> `e2el` (ms); `TTFT` -> `ttft`;
+GuideLLM's `ITL` is per request (last token - first token) / (output tokens - 1), vLLM's TPOT, so it
+is `tpot`; GuideLLM's `TPOT` is (last token - request start) / output tokens, the first token
+included, so it is `normalized_time_per_output_token`; no pooled inter-chunk gap is printed, so
+there is no `itl`. Distributions are GuideLLM's (percentiles weighted by output tokens). Run
+Summary: `Dur` -> `duration`, `Warm` / `Cool` -> `warmup_duration` / `cooldown_duration`, completed
+input / output token totals -> `total_input_tokens` / `total_generated_tokens`, those of incomplete
+and errored requests -> `incomplete_*` / `errored_*_tokens`. Server Throughput: requests per second
+(mean -> `request_throughput`), measured `concurrency` (requests in flight), input / output / total
+tokens per second (mean -> `input_throughput` / `output_throughput` / `total_token_throughput`),
+medians beside them. Per-request token counts -> `input_sequence_length` /
+`output_sequence_length` (printed twice: the screen keeps one), total tokens, stream iterations,
+tokens per iteration. Text statistics (words, characters, and that table's per-second rates) are
+set aside with the reason. Settings: the model, each benchmark's strategy and rate
+(`constant` / `poisson`: request rate; `concurrent`: streams as the concurrency cap; `synchronous`:
+cap 1; `throughput`: unlimited rate). The console prints no request counts, so `completed` and
+`failed` are not looked for (errored tokens are said when not zero).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from benchbook.ingest import vllm_serve
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
+from benchbook.ingest.text import Lines, contains, splitlines
+
+NAME = "guidellm"
+SETTINGS = dict(vllm_serve.SETTINGS)
+FORMAT = "console 0.5+"
+#: What the console records (`Tool.carries`): no request counts.
+CARRIES = {
+    FORMAT: frozenset(
+        {
+            "model",
+            "dataset",
+            "request_rate",
+            "max_concurrency",
+            "duration",
+            "ttft",
+            "tpot",
+            "e2el",
+            "request_throughput",
+            "output_throughput",
+            "total_input_tokens",
+            "total_generated_tokens",
+        }
+    )
+}
+
+METRICS = {
+    "duration": "s: the benchmark's duration (Run Summary `Dur`)",
+    "warmup_duration": "s: warmup excluded from the statistics",
+    "cooldown_duration": "s: cooldown excluded from the statistics",
+    "total_input_tokens": "tok: prompt tokens of the completed requests",
+    "total_generated_tokens": "tok: output tokens of the completed requests",
+    "incomplete_input_tokens": "tok: prompt tokens of requests cut off at the end",
+    "incomplete_output_tokens": "tok: output tokens of requests cut off at the end",
+    "errored_input_tokens": "tok: prompt tokens of requests that errored",
+    "errored_output_tokens": "tok: output tokens of requests that errored",
+    "e2el": "ms: request latency (printed in s)",
+    "ttft": "ms: time to first token",
+    "tpot": "ms: GuideLLM's ITL, per request (last token - first token) / (output tokens - 1)",
+    "normalized_time_per_output_token": "ms: GuideLLM's TPOT, (last token - request start) / output tokens",
+    "request_throughput": "req/s: requests completed per second (mean; median beside it)",
+    "concurrency": "req: requests in flight, measured (mean, median)",
+    "input_throughput": "tok/s: prompt tokens per second",
+    "output_throughput": "tok/s: output tokens per second",
+    "total_token_throughput": "tok/s: prompt + output tokens per second",
+    "input_sequence_length": "tok: prompt tokens per request",
+    "output_sequence_length": "tok: output tokens per request",
+    "total_sequence_length": "tok: prompt + output tokens per request",
+    "stream_iterations": "count: streamed chunks per request",
+    "output_tokens_per_iteration": "tok: output tokens per streamed chunk",
+}
+
+_TITLE = re.compile(r"^\s*ℹ\s+(?P<title>\S.*?)\s*$")
+_RULE = re.compile(r"^\s*\|=+(?:\|=+)*\|\s*$")
+_SEP = re.compile(r"^\s*\|-+(?:\|-+)*\|\s*$")
+_STAT = {"Mdn": "median", "Mean": "mean", "p50": "median", "p90": "p90", "p95": "p95", "p99": "p99"}
+
+#: (table word, group, sub-header) -> (metric, unit, scale); sub "*" matches any.
+_COLUMNS = {
+    ("Summary", "Timings", "Dur"): ("duration", "s", 1.0),
+    ("Summary", "Timings", "Warm"): ("warmup_duration", "s", 1.0),
+    ("Summary", "Timings", "Cool"): ("cooldown_duration", "s", 1.0),
+    ("Summary", "Input Tokens", "Comp"): ("total_input_tokens", "tok", 1.0),
+    ("Summary", "Input Tokens", "Inc"): ("incomplete_input_tokens", "tok", 1.0),
+    ("Summary", "Input Tokens", "Err"): ("errored_input_tokens", "tok", 1.0),
+    ("Summary", "Output Tokens", "Comp"): ("total_generated_tokens", "tok", 1.0),
+    ("Summary", "Output Tokens", "Inc"): ("incomplete_output_tokens", "tok", 1.0),
+    ("Summary", "Output Tokens", "Err"): ("errored_output_tokens", "tok", 1.0),
+    ("Text", "Input Tokens", "Per Request"): ("input_sequence_length", "tok", 1.0),
+    ("Text", "Output Tokens", "Per Request"): ("output_sequence_length", "tok", 1.0),
+    ("Token", "Input Tok", "Per Req"): ("input_sequence_length", "tok", 1.0),
+    ("Token", "Output Tok", "Per Req"): ("output_sequence_length", "tok", 1.0),
+    ("Token", "Total Tok", "Per Req"): ("total_sequence_length", "tok", 1.0),
+    ("Token", "Stream Iter", "Per Req"): ("stream_iterations", "count", 1.0),
+    ("Token", "Output Tok", "Per Stream Iter"): ("output_tokens_per_iteration", "tok", 1.0),
+    ("Latency", "Request Latency", "Sec"): ("e2el", "ms", 1000.0),
+    ("Latency", "Request Latency", "ms"): ("e2el", "ms", 1.0),
+    ("Latency", "TTFT", "ms"): ("ttft", "ms", 1.0),
+    ("Latency", "ITL", "ms"): ("tpot", "ms", 1.0),
+    ("Latency", "TPOT", "ms"): ("normalized_time_per_output_token", "ms", 1.0),
+    ("Throughput", "Requests", "Per Sec"): ("request_throughput", "req/s", 1.0),
+    ("Throughput", "Requests", "Concurrency"): ("concurrency", "req", 1.0),
+    ("Throughput", "Input Tokens", "Per Sec"): ("input_throughput", "tok/s", 1.0),
+    ("Throughput", "Output Tokens", "Per Sec"): ("output_throughput", "tok/s", 1.0),
+    ("Throughput", "Total Tokens", "Per Sec"): ("total_token_throughput", "tok/s", 1.0),
+}
+_KIND = {
+    "Run Summary": "Summary",
+    "Text Metrics": "Text",
+    "Request Token": "Token",
+    "Request Latency": "Latency",
+    "Server Throughput": "Throughput",
+}
+#: Throughput means that are the run's value (the tool's rate over the benchmark), not a mean of requests.
+_VALUE_MEANS = {"request_throughput", "input_throughput", "output_throughput", "total_token_throughput"}
+
+
+def _spans(line: str) -> list[str]:
+    """A header row's cells, one per column: a cell followed by k pipes spans k columns."""
+    s = line.strip()[1:]
+    out: list[str] = []
+    for m in re.finditer(r"([^|]*)(\|+)", s):
+        out.extend([m.group(1).strip()] * len(m.group(2)))
+    return out
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _profile(text: str) -> tuple[str | None, list[str], list[float], str | None]:
+    """(model, per-benchmark strategies, rates, data spec) from the setup lines (wrapped: joined)."""
+    flat = " ".join(line.strip() for line in splitlines(text) if not line.lstrip().startswith("|"))
+    model = re.search(r"backend validated with model (\S+)", flat)
+    kinds = re.search(r"strategy_types=\[([^\]]*)\]", flat)
+    rates = re.search(r"\brate=\[([^\]]*)\]", flat)
+    data = re.search(r"'data': \"(\[.*?\])\"", flat)
+    names = [k.strip(" '\"") for k in kinds.group(1).split(",")] if kinds else []
+    values = [float(x) for x in re.findall(r"[-+]?\d+(?:\.\d+)?", rates.group(1))] if rates else []
+    return (model.group(1) if model else None), names, values, (data.group(1) if data else None)
+
+
+def _settings(k: int, strategy: str, model, kinds, rates, data) -> dict:
+    rate = cap = math.nan
+    value = rates[k] if k < len(rates) and (not kinds or k < len(kinds)) else None
+    if strategy in ("constant", "poisson") and value is not None:
+        rate = value
+    elif strategy == "concurrent" and value is not None:
+        cap = value
+    elif strategy == "synchronous":
+        cap = 1.0
+    elif strategy == "throughput":
+        rate = math.inf
+    label = strategy
+    if math.isfinite(rate):
+        label += f" {rate:g} req/s"
+    elif math.isfinite(cap) and strategy == "concurrent":
+        label += f" {cap:g} streams"
+    return {
+        "run": label if label != strategy or k == 0 else f"{strategy} #{k + 1}",
+        "format": FORMAT,
+        "model": model,
+        "dataset": data,
+        "num_prompts": math.nan,
+        "request_rate": rate,
+        "max_concurrency": cap,
+        "burstiness": math.nan,
+        "metadata": None,
+    }
+
+
+def _tables(lines: list[str]):
+    """(title, header rows, [(line number, cells)]) of every titled table; a table of two stacked
+    parts (Text Metrics) is two."""
+    i = 0
+    while i < len(lines):
+        m = _TITLE.match(lines[i])
+        if not m or i + 1 >= len(lines) or not _RULE.match(lines[i + 1]):
+            i += 1
+            continue
+        title, i = m.group("title"), i + 2
+        while i < len(lines) and lines[i].lstrip().startswith("| Benchmark"):
+            head = []
+            while i < len(lines) and not _SEP.match(lines[i]) and not _RULE.match(lines[i]):
+                head.append(_spans(lines[i]))
+                i += 1
+            i += 1
+            rows = []
+            while i < len(lines) and lines[i].lstrip().startswith("|") and not _RULE.match(lines[i]):
+                rows.append((i + 1, _cells(lines[i])))
+                i += 1
+            yield title, head, rows
+            i += 1  # the closing rule
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    lines = list(splitlines(text))
+    model, kinds, rates, data = _profile(text)
+    records: list[dict] = []
+    rejects: list[tuple[int, str, str]] = []
+    messages: list[str] = []
+    found = False
+    strategies: list[str] = []
+    for title, head, rows in _tables(lines):
+        found = True
+        kind = next((v for k, v in _KIND.items() if title.startswith(k)), None)
+        n = max(len(h) for h in head)
+        for ln, cells in rows:
+            k = len([r for r in rows if r[0] < ln])
+            strategy = cells[0]
+            if len(strategies) <= k:
+                strategies.append(strategy)
+            settings = _settings(k, strategy, model, kinds, rates, data)
+            for c in range(1, min(n, len(cells))):
+                v = number(cells[c])
+                if v is None:
+                    continue  # a time of day (Start, End) or an empty cell: not a number
+                group = head[0][c] if len(head[0]) > c else ""
+                sub = head[1][c] if len(head) > 1 and len(head[1]) > c else ""
+                stat_word = head[-1][c] if len(head) > 2 and len(head[-1]) > c else ""
+                what = f"{group} {sub} {stat_word}".strip()
+                hit = _COLUMNS.get((kind, group, sub)) if kind else None
+                if hit is None:
+                    why = "text statistics (words, characters, per-second text rates): not a serving metric"
+                    if kind != "Text":
+                        why = f"a column {title!r} / {what!r} this parser has no tidy name for"
+                    rejects.append((ln, f"{strategy} {what}: {cells[c]}", why))
+                    continue
+                metric, unit, scale = hit
+                stat = _STAT.get(stat_word, "value" if stat_word in ("Sec", "Tot", "") else None)
+                if metric in _VALUE_MEANS and stat == "mean":
+                    stat = "value"
+                if stat is None:
+                    rejects.append((ln, f"{strategy} {what}: {cells[c]}", f"statistic {stat_word!r} has no tidy name"))
+                    continue
+                if stat == "value" and unit == "tok" and kind == "Summary":
+                    stat = "count"
+                records.append(
+                    {
+                        **settings,
+                        "line": ln,
+                        "metric": metric,
+                        "statistic": stat,
+                        "value": v * scale,
+                        "unit": unit,
+                        "note": "converted from s" if scale != 1.0 else None,
+                    }
+                )
+    if not found:
+        raise ParseError(source, 1, "no GuideLLM console table found (a line 'ℹ Run Summary Info' above a |===| rule)")
+    if kinds and len(kinds) != len(strategies):
+        messages.append(
+            f"{source}: the profile lists {len(kinds)} strategies, the tables {len(strategies)} benchmarks: "
+            "rates not assigned"
+        )
+    errored = [r for r in records if r["metric"].startswith("errored_") and r["value"] > 0]
+    for r in errored:
+        messages.append(f"{source}:{r['line']}: {r['run']}: {r['value']:g} {r['metric'].replace('_', ' ')}")
+    return finish(TOOL, source, records, rejects, messages, empty="GuideLLM console tables without a number")
+
+
+def sniff(text: str | Lines) -> bool:
+    return contains("Run Summary Info", text) or (
+        contains("Request Latency Statistics", text) and contains("| Benchmark", text)
+    )
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="GuideLLM console summary tables (0.5+: Run Summary, Request Latency, Server Throughput ...) "
+        "(serving contract)",
+        command="guidellm benchmark run --target URL --profile constant --rate 1,5 --max-seconds 30 | tee run.log",
+        metrics=METRICS,
+        carries=CARRIES,
+    )
+)

@@ -1,0 +1,260 @@
+"""llm-d-benchmark's harness-agnostic benchmark report (YAML, `version: '0.1'`), in the serving
+contract of vllm-bench-serve.
+
+The report (llm-d-benchmark docs/benchmark_report.md): `metrics: {latency: {name: {mean, min, max,
+p0p1, p1, ..., p99p9, units}}, requests: {total, failures, input_length: {...}, output_length:
+{...}}, throughput: {output_tokens_per_sec, requests_per_sec, total_tokens_per_sec, ...}, time:
+{duration}}`, then `scenario` (the harness's own configuration: its stages, the model) and
+`version`. One report per stage of a run.
+
+Mapping: `request_latency` -> `e2el`, `time_to_first_token` -> `ttft`, `time_per_output_token`
+-> `tpot`, `inter_token_latency` -> `itl`, `normalized_time_per_output_token` keeps its name, all in
+ms (the report's s and s/token converted); `requests.total` -> `sent` and the `num_prompts`
+setting, `requests.failures` -> `failed`, `completed` = total - failures (the report prints no
+completed count); `input_length` / `output_length` -> `input_sequence_length` /
+`output_sequence_length`; `requests_per_sec` -> `request_throughput`, `output_tokens_per_sec` ->
+`output_throughput`, `input_tokens_per_sec` -> `input_throughput`, `total_tokens_per_sec` ->
+`total_token_throughput`; `time.duration` -> `duration`. Settings from the scenario: the model
+(`server.model_name`, wherever the harness puts it), the stage's rate and concurrency level (the
+stage named by `scenario.load.metadata.stage`, or the only stage). Percentiles without a tidy name
+(p0p1, p1, p5, p10, p25, p75, p99p9) are rejected with the reason; the scenario's numbers are
+configuration, not cells.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import yaml
+
+from benchbook.ingest import vllm_serve
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.text import Lines, search, whole
+
+NAME = "llm-d-benchmark-report"
+SETTINGS = dict(vllm_serve.SETTINGS)
+FORMAT = "benchmark report 0.1"
+
+LATENCY = {
+    "request_latency": "e2el",
+    "time_to_first_token": "ttft",
+    "time_per_output_token": "tpot",
+    "inter_token_latency": "itl",
+}
+THROUGHPUT = {
+    "requests_per_sec": ("request_throughput", "req/s"),
+    "output_tokens_per_sec": ("output_throughput", "tok/s"),
+    "input_tokens_per_sec": ("input_throughput", "tok/s"),
+    "total_tokens_per_sec": ("total_token_throughput", "tok/s"),
+}
+LENGTHS = {"input_length": "input_sequence_length", "output_length": "output_sequence_length"}
+STATS = {
+    "mean": "mean",
+    "min": "min",
+    "max": "max",
+    "stddev": "std",
+    "p50": "p50",
+    "p90": "p90",
+    "p95": "p95",
+    "p99": "p99",
+}
+#: What the report records (`Tool.carries`).
+CARRIES = {
+    FORMAT: frozenset(
+        {
+            "model",
+            "request_rate",
+            "max_concurrency",
+            "num_prompts",
+            "completed",
+            "failed",
+            "duration",
+            "ttft",
+            "tpot",
+            "itl",
+            "e2el",
+            "request_throughput",
+            "output_throughput",
+            "total_token_throughput",
+        }
+    )
+}
+METRICS = {
+    "sent": "req: requests of the stage (requests.total)",
+    "failed": "req: requests that failed (requests.failures)",
+    "completed": "req: total - failures",
+    "duration": "s: the stage's duration",
+    "e2el": "ms: request latency",
+    "ttft": "ms: time to first token",
+    "tpot": "ms: per request (latency - TTFT) / (output tokens - 1), as the harness defines it",
+    "itl": "ms: gaps between streamed chunks, pooled over requests",
+    "normalized_time_per_output_token": "ms: per request latency / output tokens",
+    "request_throughput": "req/s: requests per second",
+    "output_throughput": "tok/s: output tokens per second",
+    "input_throughput": "tok/s: prompt tokens per second",
+    "total_token_throughput": "tok/s: prompt + output tokens per second",
+    "input_sequence_length": "tok: prompt tokens per request",
+    "output_sequence_length": "tok: output tokens per request",
+}
+_SCALE = {"s": 1000.0, "s/token": 1000.0, "ms": 1.0, "ms/token": 1.0}
+
+
+def _num(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _find(d, key: str):
+    """The first value under `key` anywhere in nested dicts (breadth first)."""
+    todo = [d]
+    while todo:
+        cur = todo.pop(0)
+        if isinstance(cur, dict):
+            if key in cur and cur[key] is not None:
+                return cur[key]
+            todo.extend(cur.values())
+    return None
+
+
+def _stage(scenario: dict) -> dict:
+    """The stage the report is about: the one `metadata.stage` names, or the only one."""
+    load = scenario.get("load") if isinstance(scenario.get("load"), dict) else {}
+    stages = _find(load, "stages")
+    stages = stages if isinstance(stages, list) else []
+    meta = load.get("metadata") if isinstance(load.get("metadata"), dict) else {}
+    k = meta.get("stage")
+    if isinstance(k, int) and 0 <= k < len(stages):
+        return stages[k] if isinstance(stages[k], dict) else {}
+    return stages[0] if len(stages) == 1 and isinstance(stages[0], dict) else {}
+
+
+def _stage_no(scenario: dict) -> int | None:
+    load = scenario.get("load") if isinstance(scenario.get("load"), dict) else {}
+    meta = load.get("metadata") if isinstance(load.get("metadata"), dict) else {}
+    return meta.get("stage") if isinstance(meta.get("stage"), int) else None
+
+
+class _Lines:
+    """Line numbers of keys, found in the file's order."""
+
+    def __init__(self, text: str):
+        self.text, self.at = text, 0
+
+    def __call__(self, key: str) -> int:
+        m = re.compile(rf"^\s*-?\s*{re.escape(key)}\s*:", re.M).search(self.text, self.at)
+        if m:
+            self.at = m.end()
+            return self.text.count("\n", 0, m.start()) + 1
+        return self.text.count("\n", 0, self.at) + 1
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    text = whole(text).replace("\r\n", "\n")
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ParseError(source, mark.line + 1 if mark else 1, "not valid YAML (llm-d benchmark report)") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("metrics"), dict):
+        raise ParseError(source, 1, "expected an llm-d benchmark report (a YAML mapping with 'metrics')")
+    scenario = doc.get("scenario") if isinstance(doc.get("scenario"), dict) else {}
+    stage = _stage(scenario)
+    model = _find(scenario, "model_name")
+    if model is None:
+        name = (scenario.get("model") or {}).get("name") if isinstance(scenario.get("model"), dict) else None
+        model = name if name and name != "unknown" else None
+    m = doc["metrics"]
+    req = m.get("requests") if isinstance(m.get("requests"), dict) else {}
+    total = req.get("total")
+    rate, cap = stage.get("rate"), stage.get("concurrency_level")
+    settings = {
+        "run": f"stage {_stage_no(scenario)}"
+        if _stage_no(scenario) is not None
+        else (f"rate {rate:g}" if _num(rate) else "report"),
+        "format": FORMAT,
+        "model": str(model) if model else None,
+        "dataset": None,
+        "num_prompts": float(total) if _num(total) else math.nan,
+        "request_rate": float(rate) if _num(rate) else math.nan,
+        "max_concurrency": float(cap) if _num(cap) else math.nan,
+        "burstiness": math.nan,
+        "metadata": f"version={doc.get('version')}" if doc.get("version") is not None else None,
+    }
+    line = _Lines(text)
+    records: list[dict] = []
+    rejects: list[tuple[int, str, str]] = []
+    messages: list[str] = []
+
+    def keep(ln, metric, stat, value, unit, note=None):
+        records.append(
+            {**settings, "line": ln, "metric": metric, "statistic": stat, "value": value, "unit": unit, "note": note}
+        )
+
+    def stats(block: dict, metric: str, unit: str, scale: float, label: str):
+        note = "converted from s" if scale != 1.0 else None
+        for s, v in block.items():
+            if s == "units":
+                continue
+            ln = line(s)
+            if not _num(v):
+                if v is not None:
+                    rejects.append((ln, f"{label}.{s}: {v!r}"[:80], "expected a number"))
+            elif s in STATS:
+                keep(ln, metric, STATS[s], float(v) * scale, unit, note)
+            else:
+                rejects.append((ln, f"{label}.{s}: {v}", f"percentile {s} is not a tidy statistic"))
+
+    at: dict[str, int] = {}
+    for section in ("latency", "requests", "throughput", "time"):
+        block = m.get(section)
+        if not isinstance(block, dict):
+            continue
+        line(section)
+        for key, v in block.items():
+            if section == "latency" and isinstance(v, dict):
+                line(key)
+                units = str(v.get("units", "s"))
+                stats(v, LATENCY.get(key, key), "ms", _SCALE.get(units, 1.0), key)
+            elif section == "requests" and key in LENGTHS and isinstance(v, dict):
+                line(key)
+                stats(v, LENGTHS[key], "tok", 1.0, key)
+            elif section == "requests" and key in ("total", "failures") and _num(v):
+                at[key] = line(key)
+                keep(at[key], "sent" if key == "total" else "failed", "count", float(v), "req")
+            elif section == "throughput" and key in THROUGHPUT and _num(v):
+                metric, unit = THROUGHPUT[key]
+                keep(line(key), metric, "value", float(v), unit)
+            elif section == "time" and key == "duration" and _num(v):
+                keep(line(key), "duration", "value", float(v), "s")
+            elif _num(v):
+                rejects.append((line(key), f"{section}.{key}: {v}", "a number this parser has no tidy name for"))
+    if _num(total) and _num(req.get("failures")):
+        keep(at["total"], "completed", "count", float(total - req["failures"]), "req", "total - failures")
+        if req["failures"]:
+            messages.append(f"{source}: {req['failures']:g} of {total:g} requests failed")
+    return finish(TOOL, source, records, rejects, messages, empty="an llm-d benchmark report without a number")
+
+
+_SNIFF = (
+    re.compile(r"^metrics:\s*$", re.M),
+    re.compile(r"^scenario:\s*$", re.M),
+    re.compile(r"^\s+latency:\s*$", re.M),
+)
+
+
+def sniff(text: str | Lines) -> bool:
+    return all(search(p, text) for p in _SNIFF)
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="llm-d-benchmark benchmark report YAML (version 0.1, one per stage; any harness) (serving contract)",
+        command="llm-d-benchmark run_only.sh -c config.yaml (writes benchmark_report,_stage_N_*.yaml per stage)",
+        metrics=METRICS,
+        carries=CARRIES,
+    )
+)

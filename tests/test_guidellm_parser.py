@@ -1,0 +1,76 @@
+"""guidellm parser: llm-d's published GuideLLM 0.5+ console summaries, spanned header cells,
+GuideLLM's ITL read as TPOT, text statistics set aside, the profile's rates as settings."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError
+from benchbook.ingest import guidellm as g
+
+FIX = config.FIXTURES_DIR / "guidellm"
+QWEN = FIX / "llmd_benchmark_guide_qwen3_32b_rate_comparison_console.txt"
+LLAMA = FIX / "llmd_benchmark_run_llama31_8b_sanity_random_console.txt"
+TOOL = "guidellm"
+
+
+def parsed(path):
+    return ingest.read_parsed(path, tool=TOOL)[0]
+
+
+def cell(df, run, metric, statistic):
+    hit = df[(df["run"] == run) & (df["metric"] == metric) & (df["statistic"] == statistic)]
+    assert len(hit) == 1, (run, metric, statistic, len(hit))
+    return hit.iloc[0]
+
+
+@pytest.mark.parametrize("path", [QWEN, LLAMA], ids=lambda p: p.name)
+def test_detected_as_guidellm_only(path):
+    assert ingest.detect(path.read_text()) == [TOOL]
+
+
+def test_spans_give_each_column_its_group():
+    assert g._spans("| Benchmark | Timings |||| Input Tokens ||") == [
+        "Benchmark",
+        *["Timings"] * 4,
+        *["Input Tokens"] * 2,
+    ]
+
+
+def test_two_benchmarks_with_their_rates_and_model():
+    t = parsed(QWEN).table
+    assert list(dict.fromkeys(t["run"])) == ["constant 1 req/s", "constant 5 req/s"]
+    assert set(t["request_rate"]) == {1.0, 5.0} and t["max_concurrency"].isna().all()
+    assert set(t["model"]) == {"Qwen/Qwen3-32B"}
+    r5 = "constant 5 req/s"
+    assert cell(t, r5, "duration", "value")["value"] == 30.0
+    assert cell(t, r5, "total_generated_tokens", "count")["value"] == 7450
+    assert cell(t, r5, "ttft", "p95")["value"] == 14.4
+    assert cell(t, r5, "tpot", "median")["value"] == 2.2  # GuideLLM's ITL column
+    assert cell(t, r5, "normalized_time_per_output_token", "p95")["value"] == 2.6  # GuideLLM's TPOT column
+    assert cell(t, r5, "e2el", "median")["value"] == 100.0  # 0.1 s
+    assert cell(t, r5, "request_throughput", "value")["value"] == 5.0
+    assert cell(t, r5, "concurrency", "mean")["value"] == 0.6
+    assert cell(t, r5, "output_throughput", "value")["value"] == 270.7
+    assert "itl" not in set(t["metric"])  # no pooled chunk gap is printed
+
+
+def test_counting_and_reasons():
+    p = parsed(QWEN)
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    kinds = p.rejected["reason"].map(ingest.reason_kind).value_counts()
+    assert kinds["text statistics"] == 40  # words, characters, the text table's rates: 10 per row per part
+    assert kinds["duplicate row"] == 8  # token counts printed in two tables, kept once
+    assert p.rejected["line"].min() > 40  # the setup lines hold no cell
+
+
+def test_errored_tokens_are_said():
+    text = LLAMA.read_text().replace("| 1468.0 | 0.0 | 0.0 |", "| 1468.0 | 0.0 | 12.0 |")
+    p = g.parse(text, "x.txt")
+    assert any("12 errored input tokens" in m for m in p.messages)
+
+
+def test_tables_without_numbers_or_tables_refused():
+    with pytest.raises(ParseError):
+        g.parse("✔ Setup complete, starting benchmarks...\n", "x.txt")

@@ -1,0 +1,94 @@
+"""The serving page claims an absence only where the parser says the format records the thing
+(issue 27, class 1), and counts failed requests against goodput (class 7): real AIPerf and
+inference-perf fixtures and known answers."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from benchbook import config
+from benchbook.analysis import serving
+from benchbook.claims import serving as claims
+from benchbook.presentation import serving as show
+
+FIX = config.FIXTURES_DIR
+
+
+def runs(*paths):
+    return serving.load([FIX / p for p in paths])[0]
+
+
+def test_a_format_without_a_rate_keeps_it_unknown_not_infinite():
+    r = runs("inference-perf/llmd_benchmark_guide_qwen3_32b_summary_lifecycle_metrics.json")
+    assert math.isnan(r["request_rate"].iat[0]) and not r["rate_assumed"].iat[0]
+    assert "does not record its request rate" in show.assumed_rate_note(r)
+    assert "taken as unlimited" not in show.assumed_rate_note(r)
+
+
+def test_a_format_with_a_rate_gets_the_default_when_it_prints_none():
+    r = runs("aiperf/example_run1_profile_export_aiperf.json")
+    assert r["request_rate"].iat[0] == math.inf and r["rate_assumed"].iat[0]
+
+
+def test_a_cap_the_csv_cannot_record_is_not_called_absent():
+    r = runs("aiperf/example_run1_profile_export_aiperf.csv")
+    lit = serving.littles_law(r)
+    assert math.isnan(lit["nominal"].iat[0])  # not the prompt count
+    c = claims.underfilled(lit)
+    assert c.evidence["unrecorded"] == 1
+    assert show.run_missing(r)["max concurrency (requests)"].iat[0] == "not recorded"
+    assert "not recorded" not in show.run_missing(runs("aiperf/example_run1_profile_export_aiperf.json")).to_string()
+
+
+def test_a_capped_run_with_no_completion_is_not_called_uncapped():
+    lit = serving.littles_law(runs("aiperf/nvda_ci_reference_failed_all_timeout_profile_export_aiperf.json"))
+    c = claims.underfilled(lit)
+    assert c.evidence["n"] == 0 and c.evidence["unmeasured"] == 1
+    assert show.littles_note(lit) == "No request completed, so there is no latency to put into Little's law."
+
+
+def test_failed_requests_scale_the_goodput_share_not_the_rate():
+    r = pd.DataFrame(
+        {
+            "request_throughput": [10.0],
+            "completed": [90.0],
+            "failed": [10.0],
+            "ttft_p99": [100.0],
+            "tpot_p99": [10.0],
+        }
+    )
+    g = serving.goodput_bounds(r, 450, 40).iloc[0]
+    assert g["share_lo"] == pytest.approx(0.98 * 0.9)  # of every request sent
+    assert g["goodput_lo"] == pytest.approx(0.98 * 10.0)  # good completions per second
+    every = serving.goodput_bounds(r.assign(completed=[0.0], request_throughput=[math.nan]), 450, 40).iloc[0]
+    assert every["share_lo"] == every["share_hi"] == 0.0
+
+
+def test_failures_are_named_on_the_page():
+    r = runs("aiperf/example_run1_profile_export_aiperf.json")
+    assert "11 of 100 requests failed (11%)" in show.failures_sentence(r)
+    assert (
+        show.failures_sentence(runs("inference-perf/llmd_benchmark_guide_qwen3_32b_summary_lifecycle_metrics.json"))
+        == ""
+    )
+
+
+def test_exact_goodput_counts_cancelled_requests():
+    req = serving.load([FIX / "aiperf/example_run1_profile_export_first17.jsonl"])[1]
+    ex = serving.exact_goodput(req, 1000.0, 40.0).iloc[0]
+    assert (ex["requests"], ex["completed"], ex["failed"]) == (17, 6, 11)
+    assert ex["share"] == pytest.approx(ex["good"] / 17)
+
+
+def test_measured_concurrency_stands_in_without_a_mean_latency():
+    lit = serving.littles_law(runs("guidellm/llmd_benchmark_guide_qwen3_32b_rate_comparison_console.txt"))
+    assert lit["in_flight"].tolist() == [0.1, 0.6] and lit["in_flight_measured"].all()
+    assert "measured mean concurrency" in show.littles_note(lit)
+
+
+def test_percentiles_without_a_mean_are_not_called_no_e2el_line():
+    lit = pd.DataFrame({"estimated": [True], "e2el_p99": [5.0], "completed": [3], "mean_e2el_s": [1.0]})
+    assert show.littles_note(lit).startswith("The output prints E2EL percentiles but no mean")
