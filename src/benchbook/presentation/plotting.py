@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
 import seaborn as sns
 
@@ -62,11 +64,42 @@ def glue_figure(name: str, fig) -> None:
     from IPython.display import display
     from myst_nb import glue
 
+    readable(fig)
     problems = overlaps(fig)
     glue(name, fig, display=False)
     # A record of the figure's collision check, invisible on the page, read by the figure tests.
     display({FIGURE_CHECK_MIME: {"figure": name, "overlaps": problems}}, raw=True)
     plt.close(fig)
+
+
+#: The text column's width in CSS pixels (the book's theme in a 1300 px wide window), where a figure
+#: is drawn at full width, and the smallest text a reader should meet there (tests/test_book_pages.py).
+COLUMN_PX = 704
+MIN_TEXT_PX = 10.0
+
+
+def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX) -> float:
+    """Enlarge every text of `fig` that would render under `min_px` once the figure (as saved, its
+    tight bounding box) is scaled to `column_px`; return the smallest size after, in pixels. A wide
+    figure or a small font gets larger type, never a smaller figure, so the layout stays the one
+    its function chose."""
+    from matplotlib.text import Text
+
+    smallest = math.inf
+    for _ in range(3):  # larger type widens the tight box a little: converge
+        fig.canvas.draw()
+        width_pt = (
+            fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.1
+        ) * 72  # bbox_inches="tight", pad 0.1 in
+        need = 1.04 * min_px * width_pt / column_px
+        texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+        small = [t for t in texts if t.get_fontsize() < need]
+        smallest = min((t.get_fontsize() for t in texts), default=math.inf) * column_px / width_pt
+        if not small:
+            break
+        for t in small:
+            t.set_fontsize(need)
+    return smallest
 
 
 def glue_all(values: dict) -> None:

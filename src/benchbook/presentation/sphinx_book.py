@@ -22,7 +22,11 @@ div.admonition.bottom-line { border-left-width: 0.4rem; }
 div.admonition.bottom-line ul { margin-bottom: 0; }
 /* a table never runs wider than the column: long words wrap, cells stay compact */
 table.benchbook-table { max-width: 100%; font-size: 0.85em; }
-table.benchbook-table td, table.benchbook-table th { padding: 0.2em 0.4em; }
+table.benchbook-table td, table.benchbook-table th { padding: 0.2em 0.4em; white-space: normal; }
+/* a header or a book page's table breaks a long word rather than run past the column */
+table.benchbook-table th, article table.table td, article table.table th { overflow-wrap: anywhere; }
+article table.table { width: 100%; table-layout: fixed; }
+article table.table code, article table.table span.pre { white-space: normal; overflow-wrap: anywhere; }
 /* a long table folds away under a one-line summary */
 details.benchbook-fold { margin: 0.5em 0 1em; }
 details.benchbook-fold > summary { cursor: pointer; color: var(--pst-color-link, #0a7d91); }

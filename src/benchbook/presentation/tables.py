@@ -72,7 +72,7 @@ def show(
 
 
 #: Characters beyond which a word may be broken inside a table cell.
-LONG_WORD = 24
+LONG_WORD = 14
 
 
 class Table(Styler):
