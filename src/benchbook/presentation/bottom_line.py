@@ -19,7 +19,7 @@ PRIORITY: dict[str, list[str]] = {
     "tracking": ["changes", "change_1", "change_2", "step_1", "step_2"],
 }
 #: The most shown claims a box holds, and the fewest it looks for before it stops reading the list.
-MAX_SHOWN = 4
+MAX_SHOWN = 3
 MIN_SHOWN = 2
 #: How many of a chapter's leading claims a box accounts for even when withheld.
 LEADING = 3

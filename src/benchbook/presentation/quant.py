@@ -365,12 +365,11 @@ def winners_figure(winners: pd.DataFrame, regimes: list[str] | None = None):
                 mfc=c if r.in_winner_set else "white",
                 capsize=3,
             )
-        ax.set_yticks(y, list(g["scheme"]), fontsize=7)
-        ax.set_title(f"{regime}: mean +- 1 sd", fontsize=9)
+        ax.set_yticks(y, list(g["scheme"]))
+        ax.set_title(f"{regime}: mean +- 1 sd")
         ax.set_xlabel(
-            f"{_metric(g['metric'].iloc[0])} ({'s' if g['metric'].iloc[0] == 'latency' else 'tok/s'})", fontsize=8
+            f"{_metric(g['metric'].iloc[0])} ({'s' if g['metric'].iloc[0] == 'latency' else 'tok/s'})"
         )
-        ax.tick_params(axis="x", labelsize=7)
         ax.margins(x=0.25)
         ax.xaxis.set_major_locator(MaxNLocator(nbins=3, prune="both"))
     for ax in list(axes.flat)[len(regimes) :]:
