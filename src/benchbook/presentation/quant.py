@@ -367,9 +367,7 @@ def winners_figure(winners: pd.DataFrame, regimes: list[str] | None = None):
             )
         ax.set_yticks(y, list(g["scheme"]))
         ax.set_title(f"{regime}: mean +- 1 sd")
-        ax.set_xlabel(
-            f"{_metric(g['metric'].iloc[0])} ({'s' if g['metric'].iloc[0] == 'latency' else 'tok/s'})"
-        )
+        ax.set_xlabel(f"{_metric(g['metric'].iloc[0])} ({'s' if g['metric'].iloc[0] == 'latency' else 'tok/s'})")
         ax.margins(x=0.25)
         ax.xaxis.set_major_locator(MaxNLocator(nbins=3, prune="both"))
     for ax in list(axes.flat)[len(regimes) :]:
