@@ -25,7 +25,7 @@ table.benchbook-table { max-width: 100%; font-size: 0.85em; }
 table.benchbook-table td, table.benchbook-table th { padding: 0.2em 0.4em; white-space: normal; }
 /* a header or a book page's table breaks a long word rather than run past the column */
 table.benchbook-table th, article table.table td, article table.table th { overflow-wrap: anywhere; }
-article table.table { width: 100%; table-layout: fixed; }
+article table.table { width: 100%; }
 article table.table code, article table.table span.pre { white-space: normal; overflow-wrap: anywhere; }
 /* a long table folds away under a one-line summary */
 details.benchbook-fold { margin: 0.5em 0 1em; }
