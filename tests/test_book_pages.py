@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_browser import browser, server, site  # noqa: F401  (fixtures shared with the browser tests)
+from test_browser import ARGS, CHROMIUM, server, site  # noqa: F401  (the built site, served, as the browser tests see it)
 
 from benchbook.presentation import bottom_line
 from benchbook.presentation.tables import MAX_ROWS
@@ -84,6 +84,20 @@ async () => {
   return out;
 }
 """
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Chromium for this module only: closed before tests/test_browser.py starts its own (two sync
+    Playwright sessions cannot run at once)."""
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (Debian's chromium package)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
 
 
 @pytest.fixture(scope="module")
