@@ -99,7 +99,25 @@ def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX) -> 
             break
         for t in small:
             t.set_fontsize(need)
+    _drop_colliding_labels(fig)
     return smallest
+
+
+def _drop_colliding_labels(fig) -> None:
+    """Hide a point label that larger type made collide with an earlier one on the same axes:
+    point labels are drawn "where there is room" (labels.place), and the tables list every point."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        kept = []
+        for t in ax.texts:
+            if not t.get_visible() or not t.get_text().strip():
+                continue
+            bb = t.get_window_extent(renderer)
+            if any(bb.overlaps(k) for k in kept):
+                t.set_visible(False)
+            else:
+                kept.append(bb)
 
 
 def glue_all(values: dict) -> None:
