@@ -24,8 +24,9 @@ div.admonition.bottom-line ul { margin-bottom: 0; }
 table.benchbook-table { max-width: 100%; font-size: 0.85em; }
 table.benchbook-table td, table.benchbook-table th { padding: 0.2em 0.4em; white-space: normal; }
 /* a header or a book page's table breaks a long word rather than run past the column */
-table.benchbook-table th, article table.table td, article table.table th { overflow-wrap: anywhere; }
-article table.table { width: 100%; }
+table.benchbook-table th { overflow-wrap: anywhere; }
+article table.table td, article table.table th { overflow-wrap: break-word; }
+article table.table { width: 100%; font-size: 0.9em; }
 article table.table code, article table.table span.pre { white-space: normal; overflow-wrap: anywhere; }
 /* a long table folds away under a one-line summary */
 details.benchbook-fold { margin: 0.5em 0 1em; }
