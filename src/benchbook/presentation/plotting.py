@@ -130,8 +130,9 @@ def glue_all(values: dict) -> None:
 
 def message_figure(text: str):
     """A small figure that says why there is nothing to plot: every `{glue:figure}` of a chapter
-    must still resolve on inputs that lack the data."""
-    fig, ax = plt.subplots(figsize=(4, 2))
+    must still resolve on inputs that lack the data. A wide strip: drawn at the column's width, its
+    sentence reads at the size of the prose."""
+    fig, ax = plt.subplots(figsize=(7.5, 1.0))
     ax.text(0.5, 0.5, text, ha="center", va="center")
     ax.set_axis_off()
     return fig
