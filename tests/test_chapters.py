@@ -25,7 +25,7 @@ def test_chapter_runs_and_draws(executed, name):
     assert not [o for o in outputs if o["output_type"] == "error"]
     stderr = [o["text"] for o in outputs if o.get("name") == "stderr"]
     assert not stderr, f"{name} printed to stderr: {stderr[0][:300]}"
-    images = [o for o in outputs if any(k.endswith("image/png") for k in o.get("data", {}))]
+    images = [o for o in outputs if any(k.endswith(("image/png", "image/svg+xml")) for k in o.get("data", {}))]
     if name not in ("data_catalogue", "claims_ledger"):
         assert images, f"{name} drew no figure"
 
@@ -84,7 +84,8 @@ def test_figures_do_not_collide(executed, name):
     figures = [
         o
         for o in outs
-        if "scrapbook" in o.get("metadata", {}) and any(k.endswith("image/png") for k in o.get("data", {}))
+        if "scrapbook" in o.get("metadata", {})
+        and any(k.endswith(("image/png", "image/svg+xml")) for k in o.get("data", {}))
     ]
     assert len(checks) == len(figures), f"{name}: {len(figures)} figures glued, {len(checks)} checked"
     bad = [f"{c['figure']}: {p}" for c in checks for p in c["overlaps"]]

@@ -622,6 +622,7 @@ def stage(names: list[str]) -> str:
             wanted[st / p.relative_to(config.PROJ_ROOT)] = p.read_bytes()
     for name in names:
         wanted[st / "notebooks" / f"{name}.ipynb"] = _write_nb(merge_prose(name))
+    wanted[st / "book" / FINDINGS] = findings_page(names).encode()
     for path, data in wanted.items():
         _write_if_changed(path, data)
     if st.is_dir():
@@ -635,6 +636,32 @@ def stage(names: list[str]) -> str:
         h.update(str(path.relative_to(st)).encode() + b"\0")
         h.update(wanted[path])
     return h.hexdigest()
+
+
+#: The front page's findings, written into the staged book from the chapters' ledgers (the
+#: front page includes it); it exists only in _build/stage.
+FINDINGS = "_findings.md"
+
+
+def chapter_title(chapter: str) -> str:
+    """The first heading of a chapter's MyST source."""
+    for line in _source_path(chapter).with_suffix(".md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return chapter
+
+
+def findings_page(names: list[str]) -> str:
+    """The front page's list of findings: each chapter's leading shown claim, from _build/claims/."""
+    from benchbook.presentation import bottom_line
+
+    ledgers = []
+    for name in names:
+        f = config.CLAIMS_DIR / f"{name}.json"
+        if f.is_file():
+            ledgers.append(json.loads(f.read_text(encoding="utf-8")))
+    titles = {n: chapter_title(n) for n in names if n in bottom_line.PRIORITY}
+    return bottom_line.findings(ledgers, titles)
 
 
 def render(stage_hash: str, log: Callable[[str], None] = print) -> Path:

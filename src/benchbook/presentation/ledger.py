@@ -75,3 +75,48 @@ def summary(ledgers: list[dict]) -> pd.DataFrame:
         problems[led.get("chapter", "")] = problems.get(led.get("chapter", ""), 0) + len(check(led))
     s["problems on re-judging"] = [problems.get(ch, 0) for ch in s.index]
     return s.reset_index()
+
+
+#: How each status reads at the head of a claim.
+STATUS_MARK = {"shown": "✓ shown", "withheld": "– withheld", "implausible": "⚠ implausible"}
+
+
+def _title(chapter: str) -> str:
+    """A chapter's first heading, from its MyST source; its id when there is none."""
+    src = config.NOTEBOOKS_DIR / f"{chapter}.md"
+    if src.is_file():
+        for line in src.read_text(encoding="utf-8").splitlines():
+            if line.startswith("# "):
+                return line[2:].strip()
+    return chapter
+
+
+def _code(text: str) -> str:
+    """`text` as an inline code span that survives any backticks inside it."""
+    text = " ".join(str(text).split())
+    return f"`` {text} ``" if text else "–"
+
+
+def sections(ledgers: list[dict]) -> str:
+    """MyST: one folded section per chapter (its counts in the title), each claim as its status
+    and sentence, with its evidence, rule and reason folded under it."""
+    out = []
+    for led in ledgers:
+        claims = led.get("claims", [])
+        counts = {s: sum(c["status"] == s for c in claims) for s in STATUS_MARK}
+        head = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
+        chapter = led.get("chapter", "")
+        out.append(f"::::{{admonition}} {_title(chapter)} ({head})\n:class: dropdown\n")
+        for c in claims:
+            text = " ".join((c.get("text") or "(no sentence)").split())
+            out.append(f"**{STATUS_MARK.get(c['status'], c['status'])}**: {text}\n")
+            body = [f"Rule: {c.get('rule') or '–'}", f"Evidence: {_code(_evidence(c.get('evidence') or {}))}"]
+            if c.get("reason"):
+                body.append(f"Why not shown: {c['reason']}")
+            out.append(
+                f":::{{admonition}} Evidence and rule of `{c['id']}` ({c['kind']})\n:class: dropdown\n\n"
+                + "\n\n".join(body)
+                + "\n:::\n"
+            )
+        out.append("::::\n")
+    return "\n".join(out)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
 import seaborn as sns
 
@@ -23,6 +25,9 @@ def use_theme() -> None:
     sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE)
     plt.rcParams.update(
         {
+            # SVG with its text kept as text: crisp when zoomed, searchable, measurable by the tests
+            "svg.fonttype": "none",
+            "svg.hashsalt": "benchbook",  # stable element ids, so an unchanged figure gives the same bytes
             "figure.figsize": (7.5, 4.5),
             "figure.dpi": 100,
             "savefig.dpi": 100,
@@ -32,6 +37,25 @@ def use_theme() -> None:
             "legend.frameon": False,
         }
     )
+    _inline_svg()
+
+
+def _inline_svg() -> None:
+    """Make a kernel's figures SVG, one format only (a page never falls back to a PNG copy), and
+    without a date, so that an unchanged figure gives the same bytes."""
+    import sys
+
+    if "IPython" not in sys.modules:
+        return
+    from IPython import get_ipython
+
+    ip = get_ipython()
+    if ip is None:
+        return
+    ip.run_line_magic(
+        "config", "InlineBackend.print_figure_kwargs = {'bbox_inches': 'tight', 'metadata': {'Date': None}}"
+    )
+    ip.run_line_magic("config", "InlineBackend.figure_formats = ['svg']")
 
 
 def glue_figure(name: str, fig) -> None:
@@ -40,11 +64,60 @@ def glue_figure(name: str, fig) -> None:
     from IPython.display import display
     from myst_nb import glue
 
+    readable(fig)
     problems = overlaps(fig)
     glue(name, fig, display=False)
     # A record of the figure's collision check, invisible on the page, read by the figure tests.
     display({FIGURE_CHECK_MIME: {"figure": name, "overlaps": problems}}, raw=True)
     plt.close(fig)
+
+
+#: The text column's width in CSS pixels (the book's theme in a 1300 px wide window), where a figure
+#: is drawn at full width, and the smallest text a reader should meet there (tests/test_book_pages.py).
+COLUMN_PX = 704
+MIN_TEXT_PX = 10.0
+
+
+def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX) -> float:
+    """Enlarge every text of `fig` that would render under `min_px` once the figure (as saved, its
+    tight bounding box) is scaled to `column_px`; return the smallest size after, in pixels. A wide
+    figure or a small font gets larger type, never a smaller figure, so the layout stays the one
+    its function chose."""
+    from matplotlib.text import Text
+
+    smallest = math.inf
+    for _ in range(3):  # larger type widens the tight box a little: converge
+        fig.canvas.draw()
+        width_pt = (
+            fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.1
+        ) * 72  # bbox_inches="tight", pad 0.1 in
+        need = 1.04 * min_px * width_pt / column_px
+        texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+        small = [t for t in texts if t.get_fontsize() < need]
+        smallest = min((t.get_fontsize() for t in texts), default=math.inf) * column_px / width_pt
+        if not small:
+            break
+        for t in small:
+            t.set_fontsize(need)
+    _drop_colliding_labels(fig)
+    return smallest
+
+
+def _drop_colliding_labels(fig) -> None:
+    """Hide a point label that larger type made collide with an earlier one on the same axes:
+    point labels are drawn "where there is room" (labels.place), and the tables list every point."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        kept = []
+        for t in ax.texts:
+            if not t.get_visible() or not t.get_text().strip():
+                continue
+            bb = t.get_window_extent(renderer)
+            if any(bb.overlaps(k) for k in kept):
+                t.set_visible(False)
+            else:
+                kept.append(bb)
 
 
 def glue_all(values: dict) -> None:
@@ -57,8 +130,9 @@ def glue_all(values: dict) -> None:
 
 def message_figure(text: str):
     """A small figure that says why there is nothing to plot: every `{glue:figure}` of a chapter
-    must still resolve on inputs that lack the data."""
-    fig, ax = plt.subplots(figsize=(4, 2))
+    must still resolve on inputs that lack the data. A wide strip: drawn at the column's width, its
+    sentence reads at the size of the prose."""
+    fig, ax = plt.subplots(figsize=(7.5, 1.0))
     ax.text(0.5, 0.5, text, ha="center", va="center")
     ax.set_axis_off()
     return fig

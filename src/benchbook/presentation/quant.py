@@ -323,16 +323,26 @@ def heatmap_figure(spd: pd.DataFrame, winners: pd.DataFrame, baseline: str, alph
     return fig
 
 
-def winners_figure(winners: pd.DataFrame):
-    """One panel per regime: each scheme's mean of the regime's metric with +-1 standard deviation
-    over its runs (SGLang's sigma); filled markers are the winning set."""
+#: The most panels one figure holds: more are split over several figures, readable at column width.
+MAX_PANELS = 4
+
+
+def winners_regimes(winners: pd.DataFrame) -> list[list[str]]:
+    """The regimes in their order, in groups of at most MAX_PANELS: one winners figure each."""
+    regimes = quant.regime_order(winners["regime"].unique()) if len(winners) else []
+    return [regimes[i : i + MAX_PANELS] for i in range(0, len(regimes), MAX_PANELS)]
+
+
+def winners_figure(winners: pd.DataFrame, regimes: list[str] | None = None):
+    """One panel per regime (`regimes`, default all): each scheme's mean of the regime's metric with
+    +-1 standard deviation over its runs (SGLang's sigma); filled markers are the winning set."""
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
     if winners.empty:
         return message_figure("No regime has runs to rank.")
-    regimes = quant.regime_order(winners["regime"].unique())
-    ncols = min(3, len(regimes))
+    regimes = regimes or quant.regime_order(winners["regime"].unique())
+    ncols = min(2, len(regimes))
     nrows = math.ceil(len(regimes) / ncols)
     n_schemes = winners["scheme"].nunique()
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 0.32 * n_schemes * nrows + 1.8 * nrows), squeeze=False)
@@ -350,12 +360,9 @@ def winners_figure(winners: pd.DataFrame):
                 mfc=c if r.in_winner_set else "white",
                 capsize=3,
             )
-        ax.set_yticks(y, list(g["scheme"]), fontsize=7)
-        ax.set_title(f"{regime}: mean +- 1 sd", fontsize=9)
-        ax.set_xlabel(
-            f"{_metric(g['metric'].iloc[0])} ({'s' if g['metric'].iloc[0] == 'latency' else 'tok/s'})", fontsize=8
-        )
-        ax.tick_params(axis="x", labelsize=7)
+        ax.set_yticks(y, list(g["scheme"]))
+        ax.set_title(f"{regime}: mean +- 1 sd")
+        ax.set_xlabel(f"{_metric(g['metric'].iloc[0])} ({'s' if g['metric'].iloc[0] == 'latency' else 'tok/s'})")
         ax.margins(x=0.25)
         ax.xaxis.set_major_locator(MaxNLocator(nbins=3, prune="both"))
     for ax in list(axes.flat)[len(regimes) :]:

@@ -7,6 +7,10 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+from pandas.io.formats.style import Styler
+
+#: The most rows a table shows in the main flow; a longer one is folded under a one-line summary.
+MAX_ROWS = 15
 
 #: What a missing cell reads as, unless a table says why it is missing.
 MISSING = "–"
@@ -40,7 +44,7 @@ def show(
     per_column = missing if isinstance(missing, dict) else {}
     default = missing if isinstance(missing, str) else MISSING
     fmts = {col: _formatter(d[col], col, digits) for col in d.columns}
-    st = d.style
+    st = Table(d)
     for col in d.columns:
         st = st.format(fmts[col], na_rep=per_column.get(col, default), subset=[col])
         if reasons is not None:
@@ -68,7 +72,25 @@ def show(
 
 
 #: Characters beyond which a word may be broken inside a table cell.
-LONG_WORD = 24
+LONG_WORD = 14
+
+
+class Table(Styler):
+    """A Styler that folds itself when it has more than MAX_ROWS rows: the page shows a one-line
+    summary (rows, columns and the caption) and the whole table opens under it."""
+
+    def _repr_html_(self) -> str:
+        inner = super()._repr_html_()
+        rows, cols = self.data.shape
+        if rows <= MAX_ROWS:
+            return inner
+        import html
+
+        what = html.escape(self.caption) if isinstance(self.caption, str) and self.caption else "the table"
+        names = ", ".join(html.escape(str(c)) for c in list(self.data.columns)[:4])
+        more = f" and {cols - 4} more" if cols > 4 else ""
+        summary = f"Open {what}: {rows:,} rows of {names}{more}"
+        return f'<details class="benchbook-fold"><summary>{summary}</summary>\n{inner}\n</details>'
 
 
 def _long_word(v) -> bool:

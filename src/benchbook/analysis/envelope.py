@@ -1,0 +1,53 @@
+"""Back-of-envelope arithmetic: the few divisions a reader does by hand to check a chapter's
+verdicts (a ceiling, a share, an elasticity, an energy per token). Numbers only; the exercises
+that ask for them are worded in presentation/exercises.py."""
+
+from __future__ import annotations
+
+
+def ceiling(peak_gb_s: float, gb_per_token: float) -> float:
+    """The bandwidth ceiling in tokens/s: every weight read once per token."""
+    return peak_gb_s / gb_per_token
+
+
+def share(measured: float, limit: float) -> float:
+    """A measurement as a fraction of its limit."""
+    return measured / limit
+
+
+def intensity(params_b: float, gb_per_token: float, flops_per_param: float = 2.0) -> float:
+    """FLOP per byte of one decode step: `flops_per_param` FLOPs per parameter, the bytes read."""
+    return flops_per_param * params_b / gb_per_token
+
+
+def ridge(peak_tflops: float, peak_gb_s: float) -> float:
+    """The ridge point in FLOP/byte: peak compute over peak bandwidth."""
+    return peak_tflops * 1000 / peak_gb_s
+
+
+def bandwidth(gb: float, ms: float) -> float:
+    """GB/s of reading `gb` gigabytes in `ms` milliseconds."""
+    return gb / (ms / 1000)
+
+
+def elasticity(x0: float, y0: float, x1: float, y1: float) -> float:
+    """Relative output gain over relative input gain between two points."""
+    return ((y1 - y0) / y0) / ((x1 - x0) / x0)
+
+
+def tokens_per_s(tflops: float, params_b: float, flops_per_param: float = 2.0) -> float:
+    """Tokens/s that `tflops` TFLOP/s of work means at `flops_per_param` FLOPs per parameter."""
+    return tflops * 1e12 / (flops_per_param * params_b * 1e9)
+
+
+def joules_per_token(watts: float, tok_s: float) -> float:
+    """Energy per token of a card drawing `watts` while producing `tok_s` tokens/s."""
+    return watts / tok_s
+
+
+def product(ratios) -> float:
+    """The ratio of the last run to the first: the product of the step-to-step ratios."""
+    out = 1.0
+    for r in ratios:
+        out *= r
+    return out

@@ -1,0 +1,115 @@
+"""The answer first: each chapter's bottom-line box and the front page's findings, both read from
+the chapter's ledger, so that on any input they say that input's verdicts (or why one is withheld).
+
+A chapter names its most important claims, in order, in PRIORITY; the box shows the first shown
+ones (at most MAX_SHOWN) and says in one line why a leading claim is withheld.
+"""
+
+from __future__ import annotations
+
+#: Per chapter, its claim ids from the most to the least important (ids, never sentences).
+PRIORITY: dict[str, list[str]] = {
+    "bandwidth_roofline": ["bw_size_trend", "bw_3", "bound_3", "bw_6", "bw_1"],
+    "batch_saturation": ["knee", "latency_flat", "bandwidth_small", "compute_large", "dtypes_small"],
+    "serving_saturation": ["knee", "goodput", "growth", "compute_best", "uncapped"],
+    "tp_scaling": ["rec_throughput", "rec_decode_latency", "decode_slower_past_best", "quant_slowdown"],
+    "quantization_regimes": ["confound", "winner_decode_bound", "winner_prefill_bound", "metric_changes"],
+    "perf_per_watt": ["sweet_spot_tg", "sweet_spot_pp", "energy_saving_tg", "retained_lowest_pp"],
+    "attention_kernels": ["flex_sparsest", "flex_vs_fa2_causal", "sdpa_vs_fa2", "best_bound"],
+    "tracking": ["changes", "change_1", "change_2", "step_1", "step_2"],
+}
+#: The most shown claims a box holds, and the fewest it looks for before it stops reading the list.
+MAX_SHOWN = 3
+MIN_SHOWN = 2
+#: How many of a chapter's leading claims a box accounts for even when withheld.
+LEADING = 3
+
+
+def _claims(ledger) -> list[dict]:
+    """The claims of a Ledger or of its dict (a _build/claims/*.json file), as dicts."""
+    if isinstance(ledger, dict):
+        return list(ledger.get("claims", []))
+    return [c.to_dict() for c in ledger.claims]
+
+
+def _chapter(ledger) -> str:
+    return ledger.get("chapter", "") if isinstance(ledger, dict) else ledger.chapter
+
+
+def pick(ledger, ids: list[str] | None = None) -> list[dict]:
+    """The claims a box shows, in priority order: shown claims up to MAX_SHOWN, and each of the
+    LEADING first claims that is not shown (its sentence says why)."""
+    ids = PRIORITY.get(_chapter(ledger), []) if ids is None else ids
+    by_id = {c["id"]: c for c in _claims(ledger)}
+    out, shown = [], 0
+    for rank, cid in enumerate(ids):
+        c = by_id.get(cid)
+        if c is None or not c.get("text"):
+            continue
+        if c["status"] == "shown":
+            if shown < MAX_SHOWN:
+                out.append(c)
+                shown += 1
+        elif rank < LEADING:
+            out.append(c)
+    return out
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def box(ledger, ids: list[str] | None = None) -> str:
+    """The box's Markdown: one bullet per picked claim; a claim that is not shown is marked so."""
+    picked = pick(ledger, ids)
+    if not picked:
+        return "This input supports none of the chapter's main verdicts; the sections below say why, one by one."
+    lines = []
+    for c in picked:
+        mark = "" if c["status"] == "shown" else ("*Withheld:* " if c["status"] == "withheld" else "*Warning:* ")
+        lines.append(f"- {mark}{_one_line(c['text'])}")
+    return "\n".join(lines)
+
+
+def glue_box(ledger, ids: list[str] | None = None) -> None:
+    """Glue the box as `bottom_line` (hidden), for a `{glue:md}` directive under the question."""
+    from IPython.display import Markdown
+    from myst_nb import glue
+
+    glue("bottom_line", Markdown(box(ledger, ids)), display=False)
+
+
+def findings(ledgers: list[dict], titles: dict[str, str], per_chapter: int = 1) -> str:
+    """The front page's main findings: the first shown claim(s) of each chapter's box, in the order
+    of `titles` (chapter -> title, reading order), each with a link to its chapter."""
+    by_chapter = {led.get("chapter", ""): led for led in ledgers}
+    lines = []
+    for chapter, title in titles.items():
+        led = by_chapter.get(chapter)
+        if led is None:
+            continue
+        shown = [c for c in pick(led) if c["status"] == "shown"][:per_chapter]
+        for c in shown:
+            lines.append(f"- {_one_line(c['text'])} ({{doc}}`{title} <../notebooks/{chapter}>`)")
+    if not lines:
+        return "No chapter has a finding to show yet: build the chapters first.\n"
+    return "\n".join(lines) + "\n"
+
+
+def rest(ledger, ids: list[str]) -> str:
+    """Markdown bullets of the shown claims among `ids` that the box does not already hold: the
+    chapter's key takeaways, without repeating its bottom line word for word."""
+    boxed = {c["id"] for c in pick(ledger)}
+    by_id = {c["id"]: c for c in _claims(ledger)}
+    items = [by_id[i] for i in ids if i in by_id and i not in boxed and by_id[i]["status"] == "shown"]
+    if not items:
+        return "- The bottom line at the top of the page holds this input's main verdicts."
+    return "\n".join(f"- {_one_line(c['text'])}" for c in items)
+
+
+def glue_rest(ledger, ids: list[str]) -> None:
+    """Glue `rest` as `takeaways_claims` (hidden), for a `{glue:md}` directive in Key takeaways."""
+    from IPython.display import Markdown
+    from myst_nb import glue
+
+    glue("takeaways_claims", Markdown(rest(ledger, ids)), display=False)

@@ -1,0 +1,412 @@
+"""Back-of-envelope exercises in each chapter's own numbers: the question and its worked solution
+are filled from the evidence of the chapter's shown claims when the page is built, so that they
+stay true on any input. An exercise whose claim is not shown says which claim it needs instead.
+
+Each builder takes the chapter's ledger (a Ledger or its dict) and returns Exercise objects; the
+chapter glues `exercises_md` (MyST: a folded solution under each question).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from benchbook.analysis import envelope as env
+from benchbook.presentation.bottom_line import _claims
+
+
+@dataclass
+class Exercise:
+    question: str
+    steps: list[str] = field(default_factory=list)
+    answer: str = ""
+
+    def markdown(self, n: int) -> str:
+        body = "\n\n".join([*self.steps, f"**Answer:** {self.answer}"])
+        return f"**Exercise {n}.** {self.question}\n\n:::{{admonition}} Solution {n}\n:class: dropdown\n\n{body}\n:::\n"
+
+
+def _shown(ledger) -> dict[str, dict]:
+    return {c["id"]: c for c in _claims(ledger) if c["status"] == "shown"}
+
+
+def _lacking(what: str, ids: list[str]) -> Exercise:
+    need = " or ".join(f"`{i}`" for i in ids)
+    return Exercise(
+        f"({what}) This input does not give the numbers this exercise needs: its claim {need} is not shown "
+        "(the claims ledger says why).",
+        [],
+        "none for this input.",
+    )
+
+
+def bandwidth_roofline(ledger) -> list[Exercise]:
+    shown = _shown(ledger)
+    dense = [
+        c
+        for cid, c in sorted(shown.items())
+        if cid.startswith("bw_")
+        and cid[3:].isdigit()
+        and c["evidence"].get("architecture") == "dense"
+        and c["evidence"].get("offload") in (None, "full")
+    ]
+    if not dense:
+        return [_lacking("the ceiling", ["bw_N"]), _lacking("the ridge", ["bound_N"])]
+    ev = min(dense, key=lambda c: c["evidence"]["gb_per_token"])["evidence"]
+    gb, peak, rate, label = ev["gb_per_token"], ev["peak"], ev["rate"], ev["label"]
+    ceil = env.ceiling(peak, gb)
+    s = env.share(rate, ceil)
+    out = [
+        Exercise(
+            f"`{label}` reads {gb:.2f} GB per generated token, and the {ev['device']} streams at most "
+            f"{peak:,.0f} GB/s. What is the ceiling in tokens/s, and what share of it is the measured "
+            f"{rate:,.2f} tok/s?",
+            [
+                f"Ceiling = peak bandwidth / bytes per token = {peak:,.0f} / {gb:.2f} = {ceil:,.0f} tok/s.",
+                f"Share = {rate:,.2f} / {ceil:,.0f} = {s:.1%}.",
+            ],
+            f"a ceiling of {ceil:,.0f} tok/s, of which the run reaches {s:.1%}.",
+        )
+    ]
+    bound = next(
+        (c["evidence"] for c in shown.values() if c["id"].startswith("bound_") and c["evidence"].get("label") == label),
+        None,
+    )
+    if bound is None or not ev.get("active_params_b"):
+        out.append(_lacking("the ridge", [f"bound_N for {label}"]))
+        return out
+    i = env.intensity(ev["active_params_b"], gb)
+    r = bound["ridge"]
+    out.append(
+        Exercise(
+            f"Each token does about 2 FLOPs per parameter ({ev['active_params_b']:.2f} billion of them) for the "
+            f"{gb:.2f} GB it reads. What is its arithmetic intensity, and how far is it from the "
+            f"{ev['device']}'s ridge point of {r:,.0f} FLOP/byte? What limits it?",
+            [
+                f"Intensity = 2 x {ev['active_params_b']:.2f} / {gb:.2f} = {i:.2f} FLOP/byte.",
+                f"{r:,.0f} / {i:.2f} = {r / i:,.0f}: the point sits that many times left of the ridge.",
+            ],
+            f"{i:.2f} FLOP/byte, {r / i:,.0f} times below the ridge: memory bandwidth limits it, not compute.",
+        )
+    )
+    return out
+
+
+def batch_saturation(ledger) -> list[Exercise]:
+    shown = _shown(ledger)
+    out = []
+    ev = shown.get("bandwidth_small", {}).get("evidence")
+    if ev:
+        bw = env.bandwidth(ev["weight_gb"], ev["step_ms"])
+        s = env.share(bw, ev["peak"])
+        out.append(
+            Exercise(
+                f"At batch {ev['batch_size']}, {ev['series']} reads {ev['weight_gb']:.2f} GB of weights per step, "
+                f"and a step takes {ev['step_ms']:.1f} ms. What bandwidth is that, and what share of the "
+                f"{ev['device']}'s {ev['peak']:,.0f} GB/s?",
+                [
+                    f"Bandwidth = {ev['weight_gb']:.2f} GB / {ev['step_ms'] / 1000:.4f} s = {bw:,.0f} GB/s.",
+                    f"Share = {bw:,.0f} / {ev['peak']:,.0f} = {s:.1%}.",
+                ],
+                f"{bw:,.0f} GB/s, {s:.1%} of the peak: at batch 1 the step is far from any hardware limit.",
+            )
+        )
+    else:
+        out.append(_lacking("bandwidth at batch 1", ["bandwidth_small"]))
+    ev = shown.get("knee", {}).get("evidence")
+    if ev and ev.get("peak_batch_size"):
+        per_seq = ev["peak_tok_s"] / ev["peak_batch_size"]
+        first = ev["first_tok_s"] / ev["first_batch_size"]
+        out.append(
+            Exercise(
+                f"{ev['series']} gives {ev['first_tok_s']:,.2f} tok/s at batch {ev['first_batch_size']} and "
+                f"{ev['peak_tok_s']:,.2f} tok/s at batch {ev['peak_batch_size']:,}. How much faster is the "
+                "whole batch, and how fast does each sequence in it go?",
+                [
+                    f"Total gain = {ev['peak_tok_s']:,.2f} / {ev['first_tok_s']:,.2f} = "
+                    f"{ev['peak_tok_s'] / ev['first_tok_s']:,.0f}x.",
+                    f"Per sequence = {ev['peak_tok_s']:,.2f} / {ev['peak_batch_size']:,} = {per_seq:.2f} tok/s, "
+                    f"against {first:.2f} at batch {ev['first_batch_size']}: {first / per_seq:.1f}x slower each.",
+                ],
+                f"{ev['peak_tok_s'] / ev['first_tok_s']:,.0f}x the throughput, while each sequence gets "
+                f"{per_seq:.2f} tok/s instead of {first:.2f}.",
+            )
+        )
+    else:
+        out.append(_lacking("batch gain", ["knee"]))
+    return out
+
+
+def serving_saturation(ledger) -> list[Exercise]:
+    shown = _shown(ledger)
+    out = []
+    ev = shown.get("knee", {}).get("evidence")
+    if ev and ev.get("x") and ev.get("top_x") and ev["top_x"] != ev["x"]:
+        e = env.elasticity(ev["x"], ev["knee_tput"], ev["top_x"], ev["top_tput"])
+        out.append(
+            Exercise(
+                f"Output throughput is {ev['knee_tput']:,.1f} tok/s at {ev['variable']} {ev['x']:,.0f} and "
+                f"{ev['top_tput']:,.1f} tok/s at {ev['top_x']:,.0f}. What is the elasticity from the one to the other, "
+                "and "
+                "what share of the top throughput does the knee already give?",
+                [
+                    f"Relative output gain = ({ev['top_tput']:,.1f} - {ev['knee_tput']:,.1f}) / {ev['knee_tput']:,.1f}"
+                    f" = {(ev['top_tput'] - ev['knee_tput']) / ev['knee_tput']:.3f}; relative input gain = "
+                    f"({ev['top_x']:,.0f} - {ev['x']:,.0f}) / {ev['x']:,.0f} = {(ev['top_x'] - ev['x']) / ev['x']:.2f}.",
+                    f"Elasticity = their ratio = {e:.3f}; share = {ev['knee_tput']:,.1f} / {ev['top_tput']:,.1f} = "
+                    f"{ev['knee_tput'] / ev['top_tput']:.1%}.",
+                ],
+                f"an elasticity of {e:.3f} (each 1 % more load buys {e:.2f} % more output), with "
+                f"{ev['knee_tput'] / ev['top_tput']:.1%} of the top throughput already at the knee.",
+            )
+        )
+    else:
+        out.append(_lacking("elasticity", ["knee"]))
+    ev = shown.get("compute_best", {}).get("evidence")
+    act = (shown.get("bandwidth_low", {}).get("evidence") or {}).get("active_params_b")
+    if ev and act:
+        tok = env.tokens_per_s(ev["achieved"], act)
+        out.append(
+            Exercise(
+                f"The best run does {ev['achieved']:,.1f} TFLOP/s, counting 2 FLOPs per active parameter "
+                f"({act:.1f} billion) per prompt or output token. How many tokens per second is that, and what "
+                f"share of the {ev['device']}'s {ev['peak']:,.0f} TFLOP/s?",
+                [
+                    f"Tokens/s = {ev['achieved']:,.1f} x 10^12 / (2 x {act:.1f} x 10^9) = {tok:,.0f}.",
+                    f"Share = {ev['achieved']:,.1f} / {ev['peak']:,.0f} = {ev['achieved'] / ev['peak']:.1%}.",
+                ],
+                f"{tok:,.0f} tokens/s (prompt and output together), {ev['achieved'] / ev['peak']:.1%} of the compute peak.",
+            )
+        )
+    else:
+        out.append(_lacking("compute", ["compute_best", "bandwidth_low"]))
+    return out
+
+
+def tp_scaling(ledger) -> list[Exercise]:
+    shown = _shown(ledger)
+    out = []
+    ev = shown.get("decode_speedup", {}).get("evidence")
+    if ev:
+        sp = ev["a"] / ev["b"]
+        eff = sp / ev["best_tp"] * ev["ref_tp"]
+        out.append(
+            Exercise(
+                f"At batch {ev['batch_size']}, decode takes {ev['a']:.2f} ms per token at TP {ev['ref_tp']} and "
+                f"{ev['b']:.2f} ms at TP {ev['best_tp']}. What are the speed-up and the parallel efficiency?",
+                [
+                    f"Speed-up = {ev['a']:.2f} / {ev['b']:.2f} = {sp:.2f}x.",
+                    f"Efficiency = speed-up / (GPUs added as a multiple) = {sp:.2f} / "
+                    f"{ev['best_tp'] / ev['ref_tp']:g} = {eff:.2f}.",
+                ],
+                f"{sp:.2f}x faster with {ev['best_tp'] / ev['ref_tp']:g}x the GPUs: an efficiency of {eff:.2f}.",
+            )
+        )
+    else:
+        out.append(_lacking("speed-up", ["decode_speedup"]))
+    ev = shown.get("prefill_efficiency_falls", {}).get("evidence")
+    if ev and ev.get("last_x"):
+        sp = ev["last_y"] * ev["last_x"] / ev["ref_tp"]
+        out.append(
+            Exercise(
+                f"Prefill's parallel efficiency at batch {ev['batch_size']} and TP {ev['last_x']} is "
+                f"{ev['last_y']:.3f}. What speed-up over TP {ev['ref_tp']} is that, and how many GPUs' worth of "
+                "work do the GPUs deliver?",
+                [f"Speed-up = efficiency x TP = {ev['last_y']:.3f} x {ev['last_x']} = {sp:.2f}x."],
+                f"{sp:.2f}x: {ev['last_x']} GPUs do the work of {sp:.2f}.",
+            )
+        )
+    else:
+        out.append(_lacking("efficiency", ["prefill_efficiency_falls"]))
+    return out
+
+
+def quantization_regimes(ledger) -> list[Exercise]:
+    shown = _shown(ledger)
+    ev = shown.get("decode_bandwidth", {}).get("evidence")
+    if not ev:
+        return [_lacking("ceiling", ["decode_bandwidth"]), _lacking("8-bit ceiling", ["decode_bandwidth"])]
+    gb = ev["bytes_per_token"] / 1e9
+    ceil = env.ceiling(ev["peak"], gb)
+    rate = ev["gb_s"] / gb
+    s = env.share(rate, ceil)
+    half = env.ceiling(ev["peak"], gb / 2)
+    out = [
+        Exercise(
+            f"At batch 1, `{ev['scheme']}` ({ev['active_params_b']:.2f} billion parameters, {gb:.2f} GB per token "
+            f"in 16 bits) decodes at {ev['gb_s']:,.0f} GB/s on the {ev['device']} ({ev['peak']:,.0f} GB/s peak). "
+            "What are its ceiling and its rate in tok/s?",
+            [
+                f"Ceiling = {ev['peak']:,.0f} / {gb:.2f} = {ceil:,.1f} tok/s.",
+                f"Rate = {ev['gb_s']:,.0f} / {gb:.2f} = {rate:,.1f} tok/s, {s:.1%} of the ceiling.",
+            ],
+            f"a ceiling of {ceil:,.1f} tok/s; the run decodes {rate:,.1f} tok/s ({s:.1%}).",
+        ),
+        Exercise(
+            f"A w8a16 scheme stores each of those weights in 1 byte instead of 2. What is its bandwidth "
+            f"ceiling, and what rate would it reach at the same {s:.1%} share?",
+            [
+                f"Bytes per token = {gb:.2f} / 2 = {gb / 2:.2f} GB; ceiling = {ev['peak']:,.0f} / {gb / 2:.2f} = "
+                f"{half:,.1f} tok/s.",
+                f"At {s:.1%}: {half:,.1f} x {s:.3f} = {half * s:,.1f} tok/s, twice the 16-bit rate.",
+            ],
+            f"a ceiling of {half:,.1f} tok/s and about {half * s:,.1f} tok/s: at most 2x. Compare the "
+            "chapter's measured gain of the w8a16 scheme at batch 1: unpacking the 8-bit weights costs some of it.",
+        ),
+    ]
+    return out
+
+
+def perf_per_watt(ledger) -> list[Exercise]:
+    shown = _shown(ledger)
+    out = []
+    top, best = (shown.get(f"energy_{k}_tg", {}).get("evidence") for k in ("top", "best"))
+    if top and best:
+        jt, jb = env.joules_per_token(top["power_w"], top["rate"]), env.joules_per_token(best["power_w"], best["rate"])
+        out.append(
+            Exercise(
+                f"{top['test']} runs at {top['rate']:,.2f} tok/s under a {top['limit_w']:.0f} W limit and "
+                f"{best['rate']:,.2f} tok/s under {best['limit_w']:.0f} W. If the card draws its limit, what does "
+                "a token cost at each, and what is the saving?",
+                [
+                    f"At {top['limit_w']:.0f} W: {top['power_w']:.0f} / {top['rate']:,.2f} = {jt:.3f} J/token.",
+                    f"At {best['limit_w']:.0f} W: {best['power_w']:.0f} / {best['rate']:,.2f} = {jb:.3f} J/token.",
+                    f"Ratio = {jb:.3f} / {jt:.3f} = {jb / jt:.1%}.",
+                ],
+                f"{jt:.3f} against {jb:.3f} J/token: the lower limit needs {jb / jt:.1%} of the energy per token.",
+            )
+        )
+    else:
+        out.append(_lacking("energy per token", ["energy_top_tg", "energy_best_tg"]))
+    ev = shown.get("sweet_spot_tg", {}).get("evidence") or shown.get("sweet_spot_pp", {}).get("evidence")
+    if ev:
+        top_w = ev["x"] + ev["saving_w"]
+        ratio = (ev["x"] / top_w) / ev["retained"]
+        out.append(
+            Exercise(
+                f"At its sweet spot, {ev['x']:.0f} W, {ev['test']} keeps {ev['retained']:.1%} of its peak rate "
+                f"(reached at a {top_w:.0f} W limit). If the card draws its limit, what share of the energy per "
+                "token at the top limit does a token cost there?",
+                [
+                    f"Energy per token scales as power / rate: ({ev['x']:.0f} / {top_w:.0f}) / {ev['retained']:.3f} "
+                    f"= {ratio:.1%}."
+                ],
+                f"{ratio:.1%} of the energy per token, for {1 - ev['retained']:.1%} less speed.",
+            )
+        )
+    else:
+        out.append(_lacking("sweet spot", ["sweet_spot_tg", "sweet_spot_pp"]))
+    return out
+
+
+def attention_kernels(ledger) -> list[Exercise]:
+    shown = _shown(ledger)
+    out = []
+    ev = shown.get("flex_sparsest", {}).get("evidence")
+    if ev and ev.get("density"):
+        ideal = 1 / ev["density"]
+        out.append(
+            Exercise(
+                f"The {ev['mask']} block mask keeps {ev['density']:.2%} of the blocks. If a kernel skipped every "
+                f"masked block at the dense kernel's speed per block, how much faster could it be, and what share of "
+                f"that is FlexAttention's measured {ev['ratio']:.1f}x?",
+                [
+                    f"Ideal gain = 1 / density = 1 / {ev['density']:.4f} = {ideal:.1f}x.",
+                    f"Share = {ev['ratio']:.1f} / {ideal:.1f} = {ev['ratio'] / ideal:.0%}.",
+                ],
+                f"at most {ideal:.1f}x; FlexAttention gets {ev['ratio'] / ideal:.0%} of it.",
+            )
+        )
+    else:
+        out.append(_lacking("skipping", ["flex_sparsest"]))
+    ev = shown.get("best_bound", {}).get("evidence")
+    if ev:
+        gb_s = ev["achieved_tflops"] * 1000 / ev["intensity"]
+        out.append(
+            Exercise(
+                f"The fastest kernel does {ev['achieved_tflops']:,.1f} TFLOP/s at an arithmetic intensity of "
+                f"{ev['intensity']:,.0f} FLOP/byte; the {ev['device']}'s ridge point is {ev['ridge']:,.0f} FLOP/byte. "
+                "How much memory bandwidth does it use, and which roof limits it?",
+                [
+                    f"Bandwidth = FLOP/s / intensity = {ev['achieved_tflops']:,.1f} x 1000 / {ev['intensity']:,.0f} = "
+                    f"{gb_s:,.0f} GB/s.",
+                    f"Intensity / ridge = {ev['intensity']:,.0f} / {ev['ridge']:,.0f} = "
+                    f"{ev['intensity'] / ev['ridge']:.1f}: right of the ridge.",
+                ],
+                f"{gb_s:,.0f} GB/s, a small part of the bandwidth: compute limits it, at "
+                f"{ev['compute_fraction']:.0%} of the peak.",
+            )
+        )
+    else:
+        out.append(_lacking("the roof", ["best_bound"]))
+    return out
+
+
+def tracking(ledger) -> list[Exercise]:
+    shown = _shown(ledger)
+    steps = sorted(
+        (c for cid, c in shown.items() if cid.startswith("step_") and cid[5:].isdigit()), key=lambda c: int(c["id"][5:])
+    )
+    out = []
+    if steps:
+        ev = steps[0]["evidence"]
+        change = ev["a"] / ev["b"] - 1
+        out.append(
+            Exercise(
+                f"Run `{ev['run']}` gives {ev['a']:,.2f} for {ev['metric']} against {ev['b']:,.2f} for "
+                f"`{ev['previous_run']}`, whose runs spread by {ev['noise']:.1%}. What is the change, and how many "
+                "spreads is it?",
+                [
+                    f"Ratio = {ev['a']:,.2f} / {ev['b']:,.2f} = {ev['a'] / ev['b']:.3f}, a change of {change:+.1%}.",
+                    f"{abs(change):.3f} / {ev['noise']:.4f} = {abs(change) / ev['noise']:.1f} spreads.",
+                ],
+                f"{change:+.1%}, {abs(change) / ev['noise']:.1f} times the runs' spread.",
+            )
+        )
+    else:
+        out.append(_lacking("a step", ["step_1"]))
+    if len(steps) >= 2:
+        ratios = [c["evidence"]["ratio"] for c in steps]
+        total = env.product(ratios)
+        out.append(
+            Exercise(
+                f"Multiply the {len(steps)} step-to-step ratios the chapter shows to get the last of those runs "
+                "against the first. What is the net change?",
+                [" x ".join(f"{r:.3f}" for r in ratios) + f" = {total:.3f}."],
+                f"{total:.3f}, a net change of {total - 1:+.1%}.",
+            )
+        )
+    else:
+        out.append(_lacking("the net change", ["step_1", "step_2"]))
+    return out
+
+
+BUILDERS = {
+    "bandwidth_roofline": bandwidth_roofline,
+    "batch_saturation": batch_saturation,
+    "serving_saturation": serving_saturation,
+    "tp_scaling": tp_scaling,
+    "quantization_regimes": quantization_regimes,
+    "perf_per_watt": perf_per_watt,
+    "attention_kernels": attention_kernels,
+    "tracking": tracking,
+}
+
+
+def markdown(ledger) -> str:
+    """The chapter's back-of-envelope exercises as MyST, solutions folded."""
+    from benchbook.presentation.bottom_line import _chapter
+
+    try:
+        exs = BUILDERS[_chapter(ledger)](ledger)
+    except (KeyError, TypeError, ZeroDivisionError) as exc:  # evidence of another shape than the seeds'
+        lack = Exercise(f"This input's evidence lacks a value this exercise needs ({exc}).", [], "none for this input.")
+        exs = [lack, lack]
+    return "\n".join(e.markdown(i) for i, e in enumerate(exs, 1))
+
+
+def glue_exercises(ledger) -> None:
+    """Glue the exercises as `envelope_exercises` (hidden), for a `{glue:md}` directive."""
+    from IPython.display import Markdown
+    from myst_nb import glue
+
+    glue("envelope_exercises", Markdown(markdown(ledger)), display=False)

@@ -1,0 +1,49 @@
+"""A Sphinx extension for the book's look on the page: glued text in the body's weight, figures at
+the text column's width, folded tables and the bottom-line box.
+
+myst-nb styles every glued passage bold (`span.pasted-text`), which turns the book's prose, made
+of glued numbers and sentences, into walls of bold. The stylesheet is written by the extension
+itself, so the book needs no static folder of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+CSS_NAME = "benchbook.css"
+
+CSS = """
+/* glued numbers and sentences read as the prose around them */
+span.pasted-text { font-weight: inherit; }
+/* figures fill the text column (SVG scales without blur) */
+figure img[src$=".svg"], .cell_output img[src$=".svg"] { width: 100%; height: auto; }
+/* the answer first: the bottom-line box under a chapter's question */
+div.admonition.bottom-line { border-left-width: 0.4rem; }
+div.admonition.bottom-line ul { margin-bottom: 0; }
+/* a table never runs wider than the column: long words wrap, cells stay compact */
+table.benchbook-table { max-width: 100%; font-size: 0.85em; }
+table.benchbook-table td, table.benchbook-table th { padding: 0.2em 0.4em; white-space: normal; }
+/* a header or a book page's table breaks a long word rather than run past the column */
+table.benchbook-table th { overflow-wrap: anywhere; }
+article table.table td, article table.table th { overflow-wrap: break-word; }
+article table.table { width: 100%; font-size: 0.9em; }
+article table.table code, article table.table span.pre { white-space: normal; overflow-wrap: anywhere; }
+/* a long table folds away under a one-line summary */
+details.benchbook-fold { margin: 0.5em 0 1em; }
+details.benchbook-fold > summary { cursor: pointer; color: var(--pst-color-link, #0a7d91); }
+"""
+
+
+def _write_css(app, exc) -> None:
+    if exc is not None or app.builder.format != "html":
+        return
+    target = Path(app.outdir) / "_static" / CSS_NAME
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.is_file() or target.read_text(encoding="utf-8") != CSS:
+        target.write_text(CSS, encoding="utf-8")
+
+
+def setup(app):
+    app.add_css_file(CSS_NAME)
+    app.connect("build-finished", _write_css)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,152 @@
+"""The teaching parts of the book, without a browser: the back-of-envelope arithmetic, the exercises
+built from a ledger's evidence, the bottom-line box and the front page's findings, and the worked
+example of the foundations page against the data it cites."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from benchbook import config, hardware, ingest
+from benchbook.analysis import bandwidth
+from benchbook.analysis import envelope as env
+from benchbook.presentation import bottom_line, exercises
+
+
+def _claim(cid, status="shown", text="", **evidence):
+    return {
+        "id": cid,
+        "kind": "comparison",
+        "status": status,
+        "rule": "r",
+        "evidence": evidence,
+        "reason": None if status == "shown" else "the input lacks it",
+        "text": text or f"sentence {cid} 1.",
+    }
+
+
+def _ledger(chapter, *claims):
+    return {"chapter": chapter, "inputs": [], "claims": list(claims)}
+
+
+def test_envelope_arithmetic_known_answers():
+    assert env.ceiling(1792, 3.82) == pytest.approx(469.1, abs=0.1)
+    assert env.share(278.95, 469.11) == pytest.approx(0.5946, abs=1e-4)
+    assert env.intensity(6.74, 3.82) == pytest.approx(3.529, abs=1e-3)
+    assert env.ridge(500, 1792) == pytest.approx(279.0, abs=0.1)
+    assert env.bandwidth(2.623, 23.7) == pytest.approx(110.68, abs=0.01)
+    assert env.elasticity(128, 2553.3, 512, 3451.19) == pytest.approx(0.1172, abs=1e-4)
+    assert env.tokens_per_s(336.5, 14.7) == pytest.approx(11_445.6, abs=0.5)
+    assert env.joules_per_token(600, 278.95) == pytest.approx(2.151, abs=1e-3)
+    assert env.product([0.5, 2.0, 1.5]) == pytest.approx(1.5)
+
+
+def test_bandwidth_exercises_show_the_arithmetic_of_the_evidence():
+    led = _ledger(
+        "bandwidth_roofline",
+        _claim(
+            "bw_1",
+            gb_per_token=2.0,
+            peak=1000.0,
+            rate=100.0,
+            label="big",
+            device="GPU-X",
+            architecture="dense",
+            offload="full",
+            active_params_b=4.0,
+        ),
+        _claim(
+            "bw_2",
+            gb_per_token=1.0,
+            peak=1000.0,
+            rate=600.0,
+            label="small",
+            device="GPU-X",
+            architecture="dense",
+            offload="full",
+            active_params_b=2.0,
+        ),
+        _claim("bound_2", label="small", ridge=200.0),
+    )
+    one, two = exercises.bandwidth_roofline(led)
+    # the smallest dense model: ceiling 1000 / 1 = 1,000 tok/s, share 600 / 1000 = 60.0%
+    assert "1,000 / 1.00 = 1,000 tok/s" in one.steps[0] and "60.0%" in one.answer
+    # intensity 2 x 2 / 1 = 4 FLOP/byte, 200 / 4 = 50 times left of the ridge
+    assert "4.00 FLOP/byte" in two.answer and "50 times" in two.answer
+
+
+def test_an_exercise_whose_claim_is_withheld_says_so_and_gives_no_numbers():
+    led = _ledger(
+        "batch_saturation",
+        _claim(
+            "bandwidth_small",
+            status="withheld",
+            weight_gb=2.0,
+            step_ms=10.0,
+            peak=100.0,
+            batch_size=1,
+            series="s",
+            device="d",
+        ),
+    )
+    first, second = exercises.batch_saturation(led)
+    assert "`bandwidth_small`" in first.question and "`knee`" in second.question
+    assert not re.search(r"\d", first.answer)
+
+
+@pytest.mark.parametrize("chapter", list(exercises.BUILDERS))
+def test_every_topic_chapter_has_two_exercises_even_on_an_empty_ledger(chapter):
+    md = exercises.markdown(_ledger(chapter))
+    assert md.count("**Exercise ") == 2 and md.count(":class: dropdown") == 2 and md.count("**Answer:**") == 2
+
+
+def test_bottom_line_takes_shown_claims_in_priority_and_says_why_a_leading_one_is_withheld():
+    ids = ["a", "b", "c", "d", "e", "f"]
+    led = _ledger(
+        "x",
+        _claim("f", text="F 6."),
+        _claim("b", status="withheld", text="B: not stated, because R."),
+        _claim("a", text="A 1."),
+        _claim("d", text="D 4."),
+        _claim("e", text="E 5."),
+        _claim("c", text="C 3."),
+    )
+    picked = [c["id"] for c in bottom_line.pick(led, ids)]
+    assert picked == ["a", "b", "c", "d"][: bottom_line.MAX_SHOWN + 1]
+    box = bottom_line.box(led, ids)
+    assert "*Withheld:* B: not stated, because R." in box and box.index("A 1.") < box.index("C 3.")
+    assert "says why" in bottom_line.box(_ledger("x"), ids) or "none of" in bottom_line.box(_ledger("x"), ids)
+
+
+def test_findings_follow_the_reading_order_and_link_their_chapter():
+    ledgers = [
+        _ledger("tp_scaling", _claim("rec_throughput", text="TP 1 gives 45.9 tok/s.")),
+        _ledger("bandwidth_roofline", _claim("bw_size_trend", text="From 60% to 81%.")),
+    ]
+    md = bottom_line.findings(ledgers, {"bandwidth_roofline": "Bandwidth", "tp_scaling": "TP"})
+    lines = md.strip().splitlines()
+    assert lines[0].startswith("- From 60% to 81%.") and "<../notebooks/bandwidth_roofline>" in lines[0]
+    assert "TP 1 gives 45.9" in lines[1]
+
+
+def test_the_foundations_pages_worked_example_is_the_data():
+    """book/roofline_in_one_page.md types its numbers (a static page): they must be the seed's."""
+    page = (config.PROJ_ROOT / "book" / "roofline_in_one_page.md").read_text(encoding="utf-8")
+    df, _ = ingest.read_all([config.RAW_DIR / "rtx_pro_6000" / "004_6d4f73623fb8afcd.txt"], tool="llama-bench")
+    kept, _ = bandwidth.reduce(bandwidth.generation_rows(df))
+    pts = bandwidth.points(kept, "", {}, 0.0, 0.0)
+    row = pts[pts["model_file"].str.startswith("llama-2-7b")].iloc[0]
+    gb = row["bytes_per_token"] / 1e9
+    peak = hardware.device("RTX-PRO-6000-Blackwell-WS").bandwidth_gb_s
+    ceil = env.ceiling(peak, gb)
+    for shown in (
+        f"{gb:.2f} GB",
+        f"{peak:,.0f} GB/s",
+        f"{ceil:.0f} tok/s",
+        f"{row['rate']:.2f} tok/s",
+        f"{100 * row['rate'] / ceil:.1f} %",
+        f"{row['rate'] * gb:,.0f} GB/s",
+        f"{env.intensity(row['active_params_b'], gb):.1f} FLOP/byte",
+    ):
+        assert shown in page, f"the page does not say {shown}"
