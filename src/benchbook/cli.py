@@ -27,6 +27,24 @@ class _App(typer.Typer):
 app = _App(add_completion=False, no_args_is_help=True, help=__doc__)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from benchbook import __version__
+
+        typer.echo(f"benchbook {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="print the version and exit")
+    ] = False,
+) -> None:
+    """The `benchbook` command: ingest raw outputs, build the book, list and run chapters, report on
+    any tool's output."""
+
+
 def _fail(message: str, code: int = 2) -> None:
     """Stop with one line on stderr (an error text with line breaks is joined)."""
     typer.echo("error: " + " ".join(str(message).split("\n")), err=True)
@@ -393,7 +411,53 @@ def compare(
 
 
 app.command()(compare)
-app.command("report", help="Alias of `compare`.")(compare)
+
+
+class _ReportCommand(typer.core.TyperCommand):
+    """`report --help` ends with the tools it recognises (read from the parsers, so a new one shows)."""
+
+    def format_help(self, ctx, formatter) -> None:
+        from benchbook.report import recognised
+
+        self.epilog = "Tools it recognises (tool: the chapters that read it):\n\n" + "\n\n".join(recognised())
+        super().format_help(ctx, formatter)
+
+
+@app.command(cls=_ReportCommand, context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def report(
+    ctx: typer.Context,
+    paths: Annotated[
+        list[Path], typer.Argument(help="result files of any tool benchbook reads (or vllm sweep folders)")
+    ],
+    out_dir: Annotated[
+        Path, typer.Option("-o", "--out-dir", help="the report folder (index.html and one page per chapter)")
+    ] = Path("benchbook-report"),
+    jobs: Annotated[int | None, typer.Option(help="chapters executed at once (default: one per core)")] = None,
+) -> None:
+    """Detect each file's tool, run every chapter that reads it, and write one offline report.
+
+    Parameters: -p NAME VALUE (repeatable), given to the chapters that declare NAME. DIR/index.html
+    lists what was read and each chapter's bottom-line claims, with a link to DIR/CHAPTER.html and
+    DIR/CHAPTER.claims.json; a chapter with nothing to say about the files gives its reason there.
+    """
+    from benchbook import report as rep
+    from benchbook.rerun import RunError
+
+    try:
+        given = _pairs(ctx.args)
+    except ValueError as exc:
+        _fail(str(exc))
+    if jobs is not None and jobs < 1:
+        _fail(f"--jobs must be at least 1, got {jobs}")
+    _output(out_dir, folder=True)
+    try:
+        index, sections = rep.report(list(paths), given, out_dir.resolve(), jobs, log=lambda m: typer.echo(m, err=True))
+    except rep.ReportError as exc:
+        _fail(str(exc))
+    except RunError as exc:
+        _fail(str(exc), 1)
+    pages = sum(s.executed is not None for s in sections)
+    typer.echo(f"report: {_shown(index)} ({pages} chapter page(s), {len(sections) - pages} with nothing to say)")
 
 
 def _write_report(result, page: Path) -> None:
