@@ -371,15 +371,30 @@ def compare(
     as_json: Annotated[
         bool, typer.Option("--json", help="print the result as JSON (and write HTML only with -o)")
     ] = False,
+    fail_on_regression: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fail-on-regression",
+            help="METRIC or METRIC:STATISTIC (repeatable): exit 1 when a run is worse than the baseline beyond the noise",
+        ),
+    ] = None,
+    summary: Annotated[
+        Path | None, typer.Option("--summary", help="write a short Markdown summary here (- for standard output)")
+    ] = None,
 ) -> None:
     """Compare any number of runs of one tool: each number's ratio to a baseline run, beyond or
-    within the noise the tool itself reports, as one HTML page with a figure per metric."""
+    within the noise the tool itself reports, as one HTML page with a figure per metric.
+
+    In CI: --fail-on-regression METRIC exits 1 when a run is worse than the baseline beyond the
+    noise on METRIC (0 within the noise or better), and --summary FILE.md writes what to post."""
     import json
 
     from benchbook import compare as cmp
     from benchbook.ingest import ParseError
 
     runs = list(paths or []) + list(source or [])
+    if summary is not None and str(summary) != "-":
+        _output(summary)
     if len(runs) < 2:
         _fail(f"give at least two runs to compare, got {len(runs)}")
     if not 1 <= baseline <= len(runs):
@@ -400,14 +415,37 @@ def compare(
         _fail(str(exc))
     except OSError as exc:  # a regular file that still cannot be read (an I/O error)
         _fail(f"{exc.filename or runs[0]}: cannot be read ({exc.strerror or exc})")
+    watched = None
+    if fail_on_regression:
+        try:
+            watched = cmp.watched(result, fail_on_regression)
+        except cmp.CompareError as exc:
+            _fail(str(exc))
     if page is not None:
         _write_report(result, page)
+    if summary is not None:
+        text = cmp.summary_markdown(result, watched)
+        if str(summary) == "-":
+            typer.echo(text)
+        else:
+            _write_atomically(summary, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     if as_json:
         typer.echo(json.dumps(cmp.runs_json(result), indent=1))
-        return
-    for line in cmp.runs_lines(result):
-        typer.echo(line)
-    typer.echo(f"report: {_shown(page)}")
+    else:
+        for line in cmp.runs_lines(result):
+            typer.echo(line)
+        typer.echo(f"report: {_shown(page)}")
+    if watched is not None:
+        worse = watched[watched["worse"]]
+        for r in worse.itertuples():
+            typer.echo(
+                f"regression: {r.metric} ({r.statistic}) of {r.label} is {r.ratio:.3f} x {r.baseline_run}"
+                + (f" at {r.settings}" if r.settings else "")
+                + f", beyond the noise ({r.noise:.1%})",
+                err=True,
+            )
+        if len(worse):
+            raise typer.Exit(1)
 
 
 app.command()(compare)

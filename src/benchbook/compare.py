@@ -1,5 +1,5 @@
 """Compare any number of runs of one tool: each number against the baseline run's, with the noise
-the tool itself reports (`benchbook compare`, alias `benchbook report`).
+the tool itself reports (`benchbook compare`).
 
 Generic over tools through the tidy contract (`benchbook.ingest.read`); the matching of numbers
 across runs and the noise are in `benchbook.analysis.compare`. Each ratio becomes a `comparison`
@@ -378,3 +378,99 @@ def write_runs(results: list[MultiComparison], page: str | Path) -> Path:
     frames = [mc.rows.drop(columns=["run"]).rename(columns={"label": "run"}).assign(tool=mc.tool) for mc in results]
     pd.concat(frames, ignore_index=True).to_csv(page.with_name(page.stem + "_ratios.csv"), index=False)
     return page
+
+
+# --------------------------------------------------------------------------------------------
+# In CI: is a run worse than the baseline beyond the noise?
+# --------------------------------------------------------------------------------------------
+
+
+def watched(results: list[MultiComparison], specs: list[str]) -> pd.DataFrame:
+    """The numbers of the watched metrics (`metric` for its main statistic, or `metric:statistic`),
+    with `worse` True where a run is beyond the noise on the side its unit calls worse. Raises
+    CompareError for a metric the runs do not hold, or whose unit does not say which way is better."""
+    frames = []
+    for spec in specs:
+        metric, _, stat = spec.partition(":")
+        found = []
+        for mc in results:
+            g = mc.rows[mc.rows["metric"] == metric]
+            if g.empty:
+                continue
+            g = g[g["statistic"] == (stat or _main_stat(g["statistic"]))]
+            keys = [k for k in mc.aligned.keys if k in g]
+            settings = [
+                ", ".join(f"{k}={r[k]}" for k in keys if r[k] != "" and pd.notna(r[k])) for _, r in g.iterrows()
+            ]
+            found.append(g.assign(tool=mc.tool, settings=settings, baseline_run=mc.labels[mc.baseline]))
+        if not found or all(f.empty for f in found):
+            known = sorted({m for mc in results for m in mc.rows["metric"]})
+            what = f"{metric} ({stat})" if stat else metric
+            raise CompareError(
+                f"--fail-on-regression {spec}: the runs hold no {what} to compare; they hold: {', '.join(known)}"
+            )
+        g = pd.concat(found, ignore_index=True)
+        unit = g["unit"].iloc[0]
+        if not better(unit, 2.0):
+            raise CompareError(
+                f"--fail-on-regression {spec}: its unit ({unit or 'none'}) does not say whether higher or lower is better"
+            )
+        frames.append(g)
+    rows = pd.concat(frames, ignore_index=True)
+    rows["worse"] = (rows["verdict"] == "beyond noise") & (rows["better"] == rows["baseline_run"])
+    rows["outcome"] = [
+        ("worse" if w else "better") + ", beyond noise" if v == "beyond noise" else v
+        for w, v in zip(rows["worse"], rows["verdict"], strict=True)
+    ]
+    return rows
+
+
+def summary_markdown(results: list[MultiComparison], rows: pd.DataFrame | None = None) -> str:
+    """A short Markdown summary a CI job can post: the verdict on the watched metrics (every number
+    of theirs in a table, the regressions first), or, with none watched, the summary per run."""
+    first = results[0]
+    lines = [f"### benchbook compare: {len(first.labels)} runs against {first.labels[first.baseline]}", ""]
+    if rows is None:
+        for mc in results:
+            s = runs_summary(mc)
+            lines += [f"**{mc.tool}**", "", _markdown_table(s), ""]
+        return "\n".join(lines)
+    worse = rows[rows["worse"]]
+    if len(worse):
+        lines.append(f"**Regression**: {len(worse)} number(s) worse than the baseline beyond the noise.")
+    else:
+        counts = rows["outcome"].value_counts()
+        said = ", ".join(f"{n} {v}" for v, n in counts.items())
+        lines.append(f"**No regression** beyond the noise ({said}).")
+    lines.append("")
+    show = rows.sort_values("worse", ascending=False, kind="stable")
+    table = pd.DataFrame(
+        {
+            "run": show["label"],
+            "metric": show["metric"] + " (" + show["statistic"] + ", " + show["unit"] + ")",
+            "settings": show["settings"],
+            "baseline": show["baseline"].map("{:.4g}".format),
+            "value": show["value"].map("{:.4g}".format),
+            "ratio": show["ratio"].map("{:.3f}".format),
+            "noise": show["noise"].map(lambda v: f"±{v:.1%}" if pd.notna(v) else "none"),
+            "verdict": [f"**{o}**" if w else o for w, o in zip(show["worse"], show["outcome"], strict=True)],
+        }
+    )
+    lines += [_markdown_table(table), ""]
+    lines.append(
+        "A ratio is beyond the noise when it differs from 1 by more than two combined relative standard deviations "
+        "of the tool's own spread (`benchbook compare`)."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_table(df: pd.DataFrame) -> str:
+    def cell(v) -> str:
+        if isinstance(v, float):
+            v = f"{v:.4g}" if np.isfinite(v) else ""
+        return str(v).replace("|", "\\|").replace("\n", " ")
+
+    head = "| " + " | ".join(map(cell, df.columns)) + " |"
+    rule = "|" + "---|" * len(df.columns)
+    body = ["| " + " | ".join(cell(v) for v in r) + " |" for r in df.itertuples(index=False)]
+    return "\n".join([head, rule, *body])
