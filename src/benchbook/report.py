@@ -120,15 +120,17 @@ def read_inputs(paths: list[Path]) -> list[Input]:
 
 def plan(inputs: list[Input], given: dict) -> tuple[list[Prepared], list[Section]]:
     """The chapters to run (checked, with their parameters) and every section of the report."""
+    from benchbook.build import chapters
+
     by_tool = chapters_by_tool()
     readable = [i for i in inputs if not i.problem]
     if not readable:
         raise ReportError("nothing could be read: " + "; ".join(f"{i.shown}: {i.problem}" for i in inputs) + ".")
     wanted: dict[str, list[Input]] = {}
-    for chapter in [c for chs in by_tool.values() for c in chs]:
+    for chapter in chapters():  # the book's order
         files = [i for i in readable if any(chapter in by_tool.get(t, ()) for t in i.tools)]
         if files:
-            wanted.setdefault(chapter, files)
+            wanted[chapter] = files
     if not wanted:
         tools = sorted({t for i in readable for t in i.tools})
         raise ReportError(f"no chapter reads {', '.join(tools)} (benchbook report --help lists the tools it reads).")
