@@ -465,7 +465,7 @@ class _ReportCommand(typer.core.TyperCommand):
 def report(
     ctx: typer.Context,
     paths: Annotated[
-        list[Path], typer.Argument(help="result files of any tool benchbook reads (or vllm sweep folders)")
+        list[str], typer.Argument(help="result files of any tool benchbook reads (or vllm sweep folders)")
     ],
     out_dir: Annotated[
         Path, typer.Option("-o", "--out-dir", help="the report folder (index.html and one page per chapter)")
@@ -481,15 +481,24 @@ def report(
     from benchbook import report as rep
     from benchbook.rerun import RunError
 
+    files, rest, tokens = [], [], [*paths, *ctx.args]  # -p NAME VALUE may come between the files
+    while tokens:
+        if tokens[0] in ("-p", "--param", "--parameters"):
+            rest += tokens[:3]
+            tokens = tokens[3:]
+        else:
+            files.append(Path(tokens.pop(0)))
     try:
-        given = _pairs(ctx.args)
+        given = _pairs(rest)
     except ValueError as exc:
         _fail(str(exc))
+    if not files:
+        _fail("give at least one result file")
     if jobs is not None and jobs < 1:
         _fail(f"--jobs must be at least 1, got {jobs}")
     _output(out_dir, folder=True)
     try:
-        index, sections = rep.report(list(paths), given, out_dir.resolve(), jobs, log=lambda m: typer.echo(m, err=True))
+        index, sections = rep.report(files, given, out_dir.resolve(), jobs, log=lambda m: typer.echo(m, err=True))
     except rep.ReportError as exc:
         _fail(str(exc))
     except RunError as exc:

@@ -134,7 +134,9 @@ def plan(inputs: list[Input], given: dict) -> tuple[list[Prepared], list[Section
     if not wanted:
         tools = sorted({t for i in readable for t in i.tools})
         raise ReportError(f"no chapter reads {', '.join(tools)} (benchbook report --help lists the tools it reads).")
-    taken = {name for chapter in wanted for name in declared(chapter)}
+    if "source" in given:
+        raise ReportError("the files are the report's arguments: give them without -p source.")
+    taken = {name for chapter in wanted for name in declared(chapter)} - {"source"}
     unknown = sorted(set(given) - taken)
     if unknown:
         raise ReportError(
