@@ -32,7 +32,7 @@ import yaml
 
 from benchbook import config
 from benchbook.chapter import ParameterError, declared
-from benchbook.rerun import Prepared, RunError, atomic_write, execute, output_lock, prepare, setup_call, write_ledger
+from benchbook.rerun import Prepared, RunError, atomic_write, output_lock, prepare, sanitize, setup_call, write_ledger
 
 
 class ReportError(RuntimeError):
@@ -164,22 +164,150 @@ def _title(nb: nbformat.NotebookNode, default: str) -> str:
     return default
 
 
-def execute_all(preps: list[Prepared], sections: list[Section], work: Path, jobs: int, log=print) -> None:
-    """Execute the chapters, `jobs` kernels at a time; a failure becomes the section's reason."""
+#: Run once in each kernel before any chapter: the imports every chapter makes (most of a chapter's
+#: cost on a small file), so that they overlap with reading the files and are paid once per kernel.
+_WARM_UP = """
+import matplotlib, matplotlib.pyplot, pandas, scipy.stats, seaborn, IPython.display, myst_nb
+import benchbook.chapter, benchbook.claims, benchbook.ingest, benchbook.presentation.plotting
+import benchbook.presentation.tables, benchbook.presentation.wording
+benchbook.ingest.tools()
+"""
+#: Run before each chapter in a kernel that ran another: a fresh namespace and the default style.
+_RESET = "%reset -f\nimport matplotlib, matplotlib.pyplot\nmatplotlib.pyplot.close('all')\nmatplotlib.rcdefaults()\n"
+
+
+class Kernels:
+    """Warm kernels, each running one chapter after another (`take` / `give`); started in the
+    background, each with the chapters' imports already made."""
+
+    def __init__(self) -> None:
+        import queue
+
+        self._free: queue.Queue = queue.Queue()
+        self._all: list = []
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        threading.Thread(target=self._start_one, daemon=True).start()
+
+    def _start_one(self) -> None:
+        from benchbook.build import _ipc_kernel_manager
+
+        km = _ipc_kernel_manager()(kernel_name="python3")
+        with self._lock:
+            self._all.append(km)
+        try:
+            km.start_kernel(cwd=str(config.PROJ_ROOT))
+            self._send(km, _WARM_UP)
+        except Exception as exc:  # the chapter that takes it says why
+            self._free.put((km, f"the kernel did not start ({type(exc).__name__}: {exc})"))
+            return
+        self._free.put((km, ""))
+
+    @staticmethod
+    def _send(km, code: str) -> None:
+        kc = km.client()
+        kc.start_channels()
+        try:
+            kc.wait_for_ready(timeout=120)
+            kc.execute_interactive(
+                code, store_history=False, timeout=config.EXECUTION_TIMEOUT_S, output_hook=lambda m: None
+            )
+        finally:
+            kc.stop_channels()
+
+    def take(self):
+        km, problem = self._free.get()
+        if problem:
+            raise RunError(problem)
+        return km
+
+    def give(self, km, used: bool = True) -> None:
+        """Hand a kernel back: reset after a chapter, or replaced by a fresh one if it died."""
+        if used and km.is_alive():
+            try:
+                self._send(km, _RESET)
+                self._free.put((km, ""))
+                return
+            except Exception:
+                pass
+        km.shutdown_kernel(now=True)
+        self.start()
+
+    def shutdown(self) -> None:
+        with self._lock:
+            kms = list(self._all)
+        for km in kms:
+            try:
+                if km.has_kernel:
+                    km.shutdown_kernel(now=True)
+            except Exception:  # already gone
+                pass
+
+
+def run_in(km, prep: Prepared, work: Path) -> Path:
+    """Execute one chapter with its parameters injected as papermill injects them, in the kernel
+    of `km`; the executed notebook, without machine paths, is WORK/<chapter>.ipynb."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+    from papermill.parameterize import parameterize_notebook
+
+    nb = nbformat.read(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", as_version=4)
+    nb.metadata.setdefault("papermill", {})
+    for cell in nb.cells:
+        cell.metadata.setdefault("tags", [])
+    nb = parameterize_notebook(nb, prep.parameters, kernel_name="python3", language="python")
+    client = NotebookClient(
+        nb,
+        km=km,
+        kernel_name="python3",
+        timeout=config.EXECUTION_TIMEOUT_S,
+        resources={"metadata": {"path": str(config.PROJ_ROOT)}},
+    )
+    try:
+        client.execute()
+    except CellExecutionError as exc:
+        if exc.ename == "ParameterError":
+            raise ParameterError(exc.evalue) from None
+        raise RunError(f"{prep.chapter}: {exc.ename}: {exc.evalue}") from None
+    except Exception as exc:  # a cell that timed out, a kernel that died
+        first = (str(exc).strip().splitlines() or [""])[0]
+        raise RunError(f"{prep.chapter}: {type(exc).__name__}: {first}".rstrip(": ")) from None
+    sanitize(nb, prep, f"{prep.chapter}.ipynb")
+    target = work / f"{prep.chapter}.ipynb"
+    atomic_write(target, nbformat.writes(nb) + "\n")
+    return target
+
+
+def execute_all(
+    preps: list[Prepared], sections: list[Section], work: Path, kernels: Kernels, jobs: int, log=print
+) -> None:
+    """Execute the chapters in `jobs` warm kernels; a failure becomes the section's reason."""
+    import json
+
     by_name = {s.chapter: s for s in sections}
 
     def one(prep: Prepared) -> None:
         section = by_name[prep.chapter]
         t0 = time.perf_counter()
         try:
-            section.executed = execute(prep, work, progress=False)
-        except ParameterError as exc:
+            km = kernels.take()
+        except RunError as exc:
             section.reason = str(exc)
             return
+        ok = False
+        try:
+            section.executed = run_in(km, prep, work)
+            ok = True
+        except ParameterError as exc:
+            section.reason = str(exc)
+            ok = True
         except RunError as exc:
             section.reason = str(exc).removeprefix(f"{prep.chapter}: ")
-            return
-        log(f"  {prep.chapter}: executed in {time.perf_counter() - t0:.1f} s")
+        finally:
+            kernels.give(km, used=ok)
+        if section.executed is not None:
+            log(f"  {prep.chapter}: executed in {time.perf_counter() - t0:.1f} s")
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(one, preps))
@@ -189,8 +317,6 @@ def execute_all(preps: list[Prepared], sections: list[Section], work: Path, jobs
             section.title = _title(nb, section.chapter)
             ledger = write_ledger(section.executed, work / f"{section.chapter}.claims.json")
             if ledger is not None:
-                import json
-
                 section.claims = json.loads(ledger.read_text(encoding="utf-8"))["claims"]
 
 
@@ -373,6 +499,16 @@ def publish(
 
 def report(paths: list[Path], given: dict, out: Path, jobs: int | None = None, log=print) -> tuple[Path, list[Section]]:
     """Read, run, render and write the report into `out`; returns (index.html, sections)."""
+    kernels = Kernels()
+    kernels.start()  # warms up while the files are read and the parameters checked
+    warm = _warm_renderer()
+    try:
+        return _report(paths, given, out, jobs, kernels, warm, log)
+    finally:
+        kernels.shutdown()
+
+
+def _report(paths, given, out: Path, jobs, kernels: Kernels, warm: threading.Thread, log) -> tuple[Path, list[Section]]:
     inputs = read_inputs(paths)
     for i in inputs:
         if i.problem:
@@ -380,14 +516,15 @@ def report(paths: list[Path], given: dict, out: Path, jobs: int | None = None, l
         else:
             log(f"read: {i.shown}: {'; '.join(i.detected) or ', '.join(i.tools)}")
     preps, sections = plan(inputs, given)
+    n = max(1, min(jobs or os.cpu_count() or 1, len(preps)))
+    for _ in range(n - 1):
+        kernels.start()
     out.mkdir(parents=True, exist_ok=True)
     with output_lock(out), tempfile.TemporaryDirectory(prefix="benchbook-report-") as tmp:
-        warm = _warm_renderer()
         work = Path(tmp) / "executed"
         work.mkdir()
-        n = jobs or min(len(preps), os.cpu_count() or 1) or 1
-        log(f"running {len(preps)} chapter(s), {n} at a time: {', '.join(p.chapter for p in preps)}")
-        execute_all(preps, sections, work, n, log=log)
+        log(f"running {len(preps)} chapter(s) in {n} kernel(s): {', '.join(p.chapter for p in preps)}")
+        execute_all(preps, sections, work, kernels, n, log=log)
         for s in sections:
             if s.executed is None:
                 log(f"  {s.chapter}: nothing to say ({s.reason})")
