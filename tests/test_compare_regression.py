@@ -95,3 +95,48 @@ def test_a_metric_the_runs_lack_is_one_sentence_and_exit_2(tmp_path, spec, said)
     res = _compare(base, slow, "--fail-on-regression", spec, "-o", tmp_path / "out")
     assert res.exit_code == 2 and said in res.output, res.output
     assert not (tmp_path / "out").exists()
+
+
+SERVE = config.FIXTURES_DIR / "vllm-bench-serve" / "dgx_spark_08_sharegpt.md"
+
+
+def _serving(tmp_path, name: str, throughput: str):
+    """A synthetic run: the real vLLM result block with its output throughput replaced."""
+    text = SERVE.read_text(encoding="utf-8").replace(
+        "Output token throughput (tok/s):         61.17", f"Output token throughput (tok/s):         {throughput}"
+    )
+    path = tmp_path / f"synthetic_{name}.md"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_two_runs_of_the_same_settings_are_not_their_own_noise(tmp_path):
+    """vLLM prints no spread; the baseline and the new run declare the same settings, so their own
+    difference would be the noise and nothing could ever regress: no noise estimate, exit 0, said."""
+    base, slow = _serving(tmp_path, "base", "61.17"), _serving(tmp_path, "slow", "48.90")  # -20 %
+    res = _compare(base, slow, "--fail-on-regression", "output_throughput", "--summary", "-", "-o", tmp_path / "out")
+    assert res.exit_code == 0, res.output
+    assert "1 number(s) have no noise estimate" in res.output and "| no noise estimate |" in res.output
+
+
+@pytest.mark.parametrize("tolerance, code", [("0.05", 1), ("0.25", 0)])
+def test_a_tolerance_judges_what_has_no_noise_estimate(tmp_path, tolerance, code):
+    base, slow = _serving(tmp_path, "base", "61.17"), _serving(tmp_path, "slow", "48.90")  # -20 %
+    args = ["--fail-on-regression", "output_throughput", "--tolerance", tolerance, "--summary", "-"]
+    res = _compare(base, slow, *args, "-o", tmp_path / "out")
+    assert res.exit_code == code, res.output
+    assert ("worse, beyond tolerance" in res.output) == (code == 1)
+    assert ("within tolerance" in res.output) == (code == 0)
+
+
+def test_a_number_without_any_spread_cannot_fail_and_the_summary_says_so():
+    """Two synthetic runs of other settings, neither with a spread: a latency up 50 % is not judged."""
+    base, slow = (_latency(v).query("statistic == 'mean'") for v in (100.0, 150.0))
+    slow = slow.assign(batch=1, gpu="B")
+    base = base.assign(gpu="A")
+    mc = compare.compare_tables([base, slow], "t", ["base", "slow"])
+    rows = compare.watched([mc], ["lat"])
+    assert not rows["worse"].any() and rows["outcome"].tolist() == ["no noise estimate"]
+    text = compare.summary_markdown([mc], rows)
+    assert "**No regression**" in text and "1 number(s) have no noise estimate" in text
+    assert compare.watched([mc], ["lat"], tolerance=0.1)["outcome"].tolist() == ["worse, beyond tolerance"]

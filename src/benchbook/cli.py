@@ -381,6 +381,12 @@ def compare(
     summary: Annotated[
         Path | None, typer.Option("--summary", help="write a short Markdown summary here (- for standard output)")
     ] = None,
+    tolerance: Annotated[
+        float | None,
+        typer.Option(
+            help="with --fail-on-regression: a fraction (e.g. 0.05) that judges numbers with no noise estimate"
+        ),
+    ] = None,
 ) -> None:
     """Compare any number of runs of one tool: each number's ratio to a baseline run, beyond or
     within the noise the tool itself reports, as one HTML page with a figure per metric.
@@ -395,6 +401,8 @@ def compare(
     runs = list(paths or []) + list(source or [])
     if summary is not None and str(summary) != "-":
         _output(summary)
+    if tolerance is not None and not 0 < tolerance < 1:
+        _fail(f"--tolerance must lie in (0, 1), got {tolerance}")
     if len(runs) < 2:
         _fail(f"give at least two runs to compare, got {len(runs)}")
     if not 1 <= baseline <= len(runs):
@@ -418,13 +426,13 @@ def compare(
     watched = None
     if fail_on_regression:
         try:
-            watched = cmp.watched(result, fail_on_regression)
+            watched = cmp.watched(result, fail_on_regression, tolerance)
         except cmp.CompareError as exc:
             _fail(str(exc))
     if page is not None:
         _write_report(result, page)
     if summary is not None:
-        text = cmp.summary_markdown(result, watched)
+        text = cmp.summary_markdown(result, watched, tolerance)
         if str(summary) == "-":
             typer.echo(text)
         else:
@@ -441,7 +449,11 @@ def compare(
             typer.echo(
                 f"regression: {r.metric} ({r.statistic}) of {r.label} is {r.ratio:.3f} x {r.baseline_run}"
                 + (f" at {r.settings}" if r.settings else "")
-                + f", beyond the noise ({r.noise:.1%})",
+                + (
+                    f", beyond the noise ({r.noise:.1%})"
+                    if r.outcome.endswith("noise")
+                    else f", beyond --tolerance {tolerance:.1%}"
+                ),
                 err=True,
             )
         if len(worse):

@@ -385,10 +385,16 @@ def write_runs(results: list[MultiComparison], page: str | Path) -> Path:
 # --------------------------------------------------------------------------------------------
 
 
-def watched(results: list[MultiComparison], specs: list[str]) -> pd.DataFrame:
+def watched(results: list[MultiComparison], specs: list[str], tolerance: float | None = None) -> pd.DataFrame:
     """The numbers of the watched metrics (`metric` for its main statistic, or `metric:statistic`),
     with `worse` True where a run is beyond the noise on the side its unit calls worse. Raises
-    CompareError for a metric the runs do not hold, or whose unit does not say which way is better."""
+    CompareError for a metric the runs do not hold, or whose unit does not say which way is better.
+
+    A spread taken from repeats that hold both the run and the baseline includes the very difference
+    under test, so it judges nothing here: such a number, like one with no spread at all, has "no
+    noise estimate", unless `tolerance` (a fraction the reader gives) stands in for the noise."""
+    from benchbook.analysis.compare import repeat_groups
+
     frames = []
     for spec in specs:
         metric, _, stat = spec.partition(":")
@@ -402,7 +408,13 @@ def watched(results: list[MultiComparison], specs: list[str]) -> pd.DataFrame:
             settings = [
                 ", ".join(f"{k}={r[k]}" for k in keys if r[k] != "" and pd.notna(r[k])) for _, r in g.iterrows()
             ]
-            found.append(g.assign(tool=mc.tool, settings=settings, baseline_run=mc.labels[mc.baseline]))
+            group = repeat_groups(mc.aligned.run_settings, mc.labels)
+            circular = [
+                f == "repeats" and group[r] == group[mc.baseline] for f, r in zip(g["s_from"], g["run"], strict=True)
+            ]
+            found.append(
+                g.assign(tool=mc.tool, settings=settings, baseline_run=mc.labels[mc.baseline], circular=circular)
+            )
         if not found or all(f.empty for f in found):
             known = sorted({m for mc in results for m in mc.rows["metric"]})
             what = f"{metric} ({stat})" if stat else metric
@@ -417,15 +429,31 @@ def watched(results: list[MultiComparison], specs: list[str]) -> pd.DataFrame:
             )
         frames.append(g)
     rows = pd.concat(frames, ignore_index=True)
-    rows["worse"] = (rows["verdict"] == "beyond noise") & (rows["better"] == rows["baseline_run"])
-    rows["outcome"] = [
-        ("worse" if w else "better") + ", beyond noise" if v == "beyond noise" else v
-        for w, v in zip(rows["worse"], rows["verdict"], strict=True)
-    ]
+    outcomes, worse = [], []
+    for r in rows.itertuples():
+        side = better(r.unit, r.ratio)
+        blind = r.verdict == "no noise estimate" or r.circular
+        if r.verdict == "not comparable":
+            outcome = r.verdict
+        elif blind and tolerance is not None:
+            beyond = abs(r.ratio - 1) > tolerance
+            outcome = f"{'worse' if side == 'A' else 'better'}, beyond tolerance" if beyond else "within tolerance"
+        elif blind:
+            outcome = "no noise estimate"
+        elif r.verdict == "beyond noise":
+            outcome = f"{'worse' if side == 'A' else 'better'}, beyond noise"
+        else:
+            outcome = r.verdict
+        outcomes.append(outcome)
+        worse.append(outcome.startswith("worse"))
+    rows["outcome"], rows["worse"] = outcomes, worse
+    rows.loc[rows["circular"] & (rows["outcome"] == "no noise estimate"), "noise"] = np.nan
     return rows
 
 
-def summary_markdown(results: list[MultiComparison], rows: pd.DataFrame | None = None) -> str:
+def summary_markdown(
+    results: list[MultiComparison], rows: pd.DataFrame | None = None, tolerance: float | None = None
+) -> str:
     """A short Markdown summary a CI job can post: the verdict on the watched metrics (every number
     of theirs in a table, the regressions first), or, with none watched, the summary per run."""
     first = results[0]
@@ -457,9 +485,22 @@ def summary_markdown(results: list[MultiComparison], rows: pd.DataFrame | None =
         }
     )
     lines += [_markdown_table(table), ""]
+    blind = int((rows["outcome"] == "no noise estimate").sum())
+    if blind:
+        lines += [
+            f"{blind} number(s) have no noise estimate (the tool prints no spread, and the only repeats are the run "
+            "and the baseline themselves): they cannot fail this check; give repeated runs of the baseline, the "
+            "tool's own repetitions, or --tolerance.",
+            "",
+        ]
     lines.append(
         "A ratio is beyond the noise when it differs from 1 by more than two combined relative standard deviations "
-        "of the tool's own spread (`benchbook compare`)."
+        "of the tool's own spread (`benchbook compare`)"
+        + (
+            f"; a number with no noise estimate is judged against the tolerance given, {tolerance:.1%}."
+            if tolerance is not None
+            else "."
+        )
     )
     return "\n".join(lines) + "\n"
 
