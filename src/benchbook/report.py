@@ -185,20 +185,23 @@ class Kernels:
 
         self._free: queue.Queue = queue.Queue()
         self._all: list = []
-        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        self._closing = False
 
     def start(self) -> None:
-        threading.Thread(target=self._start_one, daemon=True).start()
+        t = threading.Thread(target=self._start_one, daemon=True)
+        self._threads.append(t)
+        t.start()
 
     def _start_one(self) -> None:
         from benchbook.build import _ipc_kernel_manager
 
         km = _ipc_kernel_manager()(kernel_name="python3")
-        with self._lock:
-            self._all.append(km)
+        self._all.append(km)
         try:
             km.start_kernel(cwd=str(config.PROJ_ROOT))
-            self._send(km, _WARM_UP)
+            if not self._closing:
+                self._send(km, _WARM_UP)
         except Exception as exc:  # the chapter that takes it says why
             self._free.put((km, f"the kernel did not start ({type(exc).__name__}: {exc})"))
             return
@@ -210,9 +213,11 @@ class Kernels:
         kc.start_channels()
         try:
             kc.wait_for_ready(timeout=120)
-            kc.execute_interactive(
+            reply = kc.execute_interactive(
                 code, store_history=False, timeout=config.EXECUTION_TIMEOUT_S, output_hook=lambda m: None
             )
+            if reply["content"]["status"] != "ok":
+                raise RuntimeError(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
         finally:
             kc.stop_channels()
 
@@ -222,22 +227,24 @@ class Kernels:
             raise RunError(problem)
         return km
 
-    def give(self, km, used: bool = True) -> None:
-        """Hand a kernel back: reset after a chapter, or replaced by a fresh one if it died."""
-        if used and km.is_alive():
+    def give(self, km) -> None:
+        """Hand a kernel back after a chapter: reset, or replaced by a fresh one if it died."""
+        if km.is_alive():
             try:
                 self._send(km, _RESET)
                 self._free.put((km, ""))
                 return
-            except Exception:
+            except Exception:  # a kernel that cannot reset is not reused
                 pass
         km.shutdown_kernel(now=True)
         self.start()
 
     def shutdown(self) -> None:
-        with self._lock:
-            kms = list(self._all)
-        for km in kms:
+        """Stop every kernel, those still starting included (no kernel outlives the command)."""
+        self._closing = True
+        for t in list(self._threads):
+            t.join()
+        for km in self._all:
             try:
                 if km.has_kernel:
                     km.shutdown_kernel(now=True)
@@ -295,17 +302,14 @@ def execute_all(
         except RunError as exc:
             section.reason = str(exc)
             return
-        ok = False
         try:
             section.executed = run_in(km, prep, work)
-            ok = True
         except ParameterError as exc:
             section.reason = str(exc)
-            ok = True
         except RunError as exc:
             section.reason = str(exc).removeprefix(f"{prep.chapter}: ")
         finally:
-            kernels.give(km, used=ok)
+            kernels.give(km)
         if section.executed is not None:
             log(f"  {prep.chapter}: executed in {time.perf_counter() - t0:.1f} s")
 
@@ -499,22 +503,23 @@ def publish(
 
 def report(paths: list[Path], given: dict, out: Path, jobs: int | None = None, log=print) -> tuple[Path, list[Section]]:
     """Read, run, render and write the report into `out`; returns (index.html, sections)."""
-    kernels = Kernels()
-    kernels.start()  # warms up while the files are read and the parameters checked
-    warm = _warm_renderer()
-    try:
-        return _report(paths, given, out, jobs, kernels, warm, log)
-    finally:
-        kernels.shutdown()
-
-
-def _report(paths, given, out: Path, jobs, kernels: Kernels, warm: threading.Thread, log) -> tuple[Path, list[Section]]:
     inputs = read_inputs(paths)
     for i in inputs:
         if i.problem:
             log(f"not read: {i.shown}: {i.problem}")
         else:
             log(f"read: {i.shown}: {'; '.join(i.detected) or ', '.join(i.tools)}")
+    kernels = Kernels()
+    if any(not i.problem for i in inputs):
+        kernels.start()  # warms up while the parameters are checked
+    try:
+        return _report(inputs, given, out, jobs, kernels, log)
+    finally:
+        kernels.shutdown()
+
+
+def _report(inputs: list[Input], given, out: Path, jobs, kernels: Kernels, log) -> tuple[Path, list[Section]]:
+    warm = _warm_renderer()
     preps, sections = plan(inputs, given)
     n = max(1, min(jobs or os.cpu_count() or 1, len(preps)))
     for _ in range(n - 1):
