@@ -123,3 +123,20 @@ def test_an_output_that_is_a_file_is_refused(tmp_path):
     out.write_text("x")
     res = runner.invoke(app, ["report", str(SERVE), "-o", str(out)])
     assert res.exit_code == 2 and "exists and is not a folder" in res.output
+
+
+def test_a_warning_naming_the_python_environment_loses_that_path(monkeypatch):
+    """Installed, the book itself lives under the environment: a library warning must not name it."""
+    import sys
+
+    import nbformat
+
+    from benchbook.rerun import Prepared, sanitize
+
+    monkeypatch.setattr(sys, "prefix", "/opt/envs/reader")  # an environment outside the checkout
+    warning = "/opt/envs/reader/lib/python3.11/site-packages/seaborn/_base.py:949: FutureWarning: x\n"
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("1", outputs=[nbformat.v4.new_output("stream", name="stderr", text=warning)])]
+    )
+    sanitize(nb, Prepared("serving_saturation", {}, {}, []), "x.ipynb")
+    assert nb.cells[0].outputs[0]["text"] == "lib/python3.11/site-packages/seaborn/_base.py:949: FutureWarning: x\n"
