@@ -140,3 +140,47 @@ def test_a_warning_naming_the_python_environment_loses_that_path(monkeypatch):
     )
     sanitize(nb, Prepared("serving_saturation", {}, {}, []), "x.ipynb")
     assert nb.cells[0].outputs[0]["text"] == "lib/python3.11/site-packages/seaborn/_base.py:949: FutureWarning: x\n"
+
+
+class _NoKernels:
+    """Stands in for report.Kernels where no chapter really executes."""
+
+    def start(self):
+        pass
+
+    def take(self):
+        return object()
+
+    def give(self, km):
+        pass
+
+    def shutdown(self):
+        pass
+
+
+def _cell_fails(km, prep, work):
+    from benchbook.rerun import RunError
+
+    raise RunError(f"{prep.chapter}: ValueError: the sweep has no load column")
+
+
+def test_a_chapter_whose_cell_fails_is_listed_with_its_reason(monkeypatch, tmp_path):
+    monkeypatch.setattr(report, "run_in", _cell_fails)
+    inputs = report.read_inputs([SERVE])
+    preps, sections = report.plan(inputs, {})
+    report.execute_all(preps, sections, tmp_path, _NoKernels(), 1, log=lambda m: None)
+    (s,) = sections
+    assert s.executed is None and s.reason == "ValueError: the sweep has no load column"
+    assert "<strong>serving_saturation</strong>: ValueError: the sweep has no load column" in report.index_page(
+        inputs, sections
+    )
+
+
+def test_when_no_chapter_can_say_anything_nothing_is_written(monkeypatch, tmp_path):
+    monkeypatch.setattr(report, "run_in", _cell_fails)
+    monkeypatch.setattr(report, "Kernels", _NoKernels)
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["report", str(SERVE), "-o", str(out)])
+    assert res.exit_code == 2, res.output
+    assert "error: no chapter could say anything about these files: serving_saturation: ValueError" in res.output
+    assert not any(out.iterdir())
