@@ -184,3 +184,15 @@ def test_when_no_chapter_can_say_anything_nothing_is_written(monkeypatch, tmp_pa
     assert res.exit_code == 2, res.output
     assert "error: no chapter could say anything about these files: serving_saturation: ValueError" in res.output
     assert not any(out.iterdir())
+
+
+def test_a_folder_holding_other_files_is_refused(tmp_path):
+    """The report replaces its theme folders (_static, ...): never in a folder it did not write."""
+    out = tmp_path / "docs"
+    (out / "_static").mkdir(parents=True)
+    (out / "_static" / "mine.css").write_text("x")
+    res = runner.invoke(app, ["report", str(SERVE), "-o", str(out)])
+    assert res.exit_code == 2 and "docs: the folder holds other files" in res.output, res.output
+    assert (out / "_static" / "mine.css").read_text() == "x"
+    (out / "index.html").write_text('<div class="benchbook-report"></div>')
+    assert report._ours(out)

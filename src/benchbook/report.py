@@ -501,8 +501,23 @@ def publish(
     return index
 
 
+def _ours(out: Path) -> bool:
+    """Whether OUT may be written: new, empty, or holding a report (its theme folders are replaced)."""
+    if not out.is_dir() or not any(out.iterdir()):
+        return True
+    index = out / "index.html"
+    try:
+        return index.is_file() and 'class="benchbook-report"' in index.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
 def report(paths: list[Path], given: dict, out: Path, jobs: int | None = None, log=print) -> tuple[Path, list[Section]]:
     """Read, run, render and write the report into `out`; returns (index.html, sections)."""
+    if not _ours(out):
+        raise ReportError(
+            f"{out.name}: the folder holds other files; give a new or empty folder, or one a report was written to"
+        )
     inputs = read_inputs(paths)
     for i in inputs:
         if i.problem:
