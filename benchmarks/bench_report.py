@@ -73,9 +73,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--out", default="report.json", help="file name under benchmarks/ (default report.json)")
     args = ap.parse_args()
     results = {
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "load_before": os.getloadavg()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "load_before": os.getloadavg(),
+            "niceness": os.nice(0),
+        },
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "repeat": args.repeat,
         "cases": {},
@@ -110,7 +116,7 @@ def main() -> int:
     results["machine"]["load_after"] = os.getloadavg()
     print(f"load average before {results['machine']['load_before']}, after {results['machine']['load_after']}")
     if not args.no_write:
-        (REPO / "benchmarks" / "report.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        (REPO / "benchmarks" / args.out).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     return 0
 
 
