@@ -426,27 +426,12 @@ def _warm_renderer() -> threading.Thread:
 
 def render(root: Path) -> Path:
     """Build the project in `root` with jupyter-book, in this process; returns the html folder."""
-    import contextlib
-    import io
+    from benchbook.single_page import PageError, build_html
 
-    from jupyter_book.sphinx import build_sphinx
-
-    site = root / "_build" / "html"
-    log = io.StringIO()
-    with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
-        code = build_sphinx(
-            str(root),
-            str(site),
-            noconfig=True,
-            path_config=str(root / "_config.yml"),
-            confoverrides={"latex_individualpages": False},
-            builder="html",
-            quiet=True,
-        )
-    if code != 0 or not (site / "index.html").is_file():
-        last = (log.getvalue().strip().splitlines() or ["no output"])[-1]
-        raise ReportError(f"the report could not be rendered ({last[:200]})")
-    return site
+    try:
+        return build_html(root)
+    except PageError as exc:
+        raise ReportError(str(exc).replace("the page", "the report")) from None
 
 
 def _scrub(text: str, roots: list[str]) -> str:
