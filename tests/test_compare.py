@@ -1,4 +1,4 @@
-"""`benchbook report` (an alias of `benchbook compare`) and the two-run library: runs matched number by number."""
+"""`benchbook compare` (once also called `benchbook report`) and the two-run library: runs matched number by number."""
 
 import numpy as np
 import pandas as pd
@@ -117,7 +117,7 @@ def test_nothing_matches_is_an_error():
 
 
 def test_cli_report_is_compare_and_writes_a_page(tmp_path, machine_path):
-    res = CliRunner().invoke(app, ["report", "--source", str(W600), "--source", str(W300), "-o", str(tmp_path)])
+    res = CliRunner().invoke(app, ["compare", "--source", str(W600), "--source", str(W300), "-o", str(tmp_path)])
     assert res.exit_code == 0, res.output
     assert "power_limit_w: 600 -> 300" in res.output
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
@@ -131,5 +131,5 @@ def test_cli_report_is_compare_and_writes_a_page(tmp_path, machine_path):
 
 
 def test_cli_report_needs_two_sources(tmp_path):
-    res = CliRunner().invoke(app, ["report", "--source", str(W600)])
+    res = CliRunner().invoke(app, ["compare", "--source", str(W600)])
     assert res.exit_code == 2 and "at least two" in res.output

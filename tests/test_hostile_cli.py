@@ -272,7 +272,7 @@ def test_ingest_onto_a_full_disk_leaves_nothing(full_disk):
 
 
 def test_report_onto_a_full_disk_leaves_nothing(full_disk):
-    res = runner.invoke(app, ["report", "-s", str(A300), "-s", str(A600), "-o", str(full_disk / "r.html")])
+    res = runner.invoke(app, ["compare", "-s", str(A300), "-s", str(A600), "-o", str(full_disk / "r.html")])
     assert "No space left" in refused(res, "r.html")
     assert not list(full_disk.iterdir())
 
@@ -428,7 +428,7 @@ def test_run_refuses_a_chapter_that_is_not_one(tmp_path, chapter):
 
 
 # --------------------------------------------------------------------------------------------
-# benchbook report
+# benchbook compare (once aliased as report)
 # --------------------------------------------------------------------------------------------
 
 
@@ -444,13 +444,13 @@ def test_run_refuses_a_chapter_that_is_not_one(tmp_path, chapter):
 )
 def test_report_refuses_a_source_it_cannot_read(bad, tmp_path, name, said):
     out = tmp_path / "rep.html"
-    res = runner.invoke(app, ["report", "-s", str(bad / name), "-s", str(QUANT), "-o", str(out)])
+    res = runner.invoke(app, ["compare", "-s", str(bad / name), "-s", str(QUANT), "-o", str(out)])
     assert said in refused(res, name)
     assert not list(tmp_path.iterdir())
 
 
 def test_report_refuses_a_character_device(tmp_path):
-    res = runner.invoke(app, ["report", "-s", str(QUANT), "-s", "/dev/null", "-o", str(tmp_path / "r.html")])
+    res = runner.invoke(app, ["compare", "-s", str(QUANT), "-s", "/dev/null", "-o", str(tmp_path / "r.html")])
     refused(res, "/dev/null")
     assert not list(tmp_path.iterdir())
 
@@ -461,7 +461,7 @@ def test_report_refuses_a_character_device(tmp_path):
 )
 def test_report_refuses_an_output_it_cannot_write(bad, out, said):
     before = {p.name for p in bad.iterdir()}
-    res = runner.invoke(app, ["report", "-s", str(QUANT), "-s", str(QUANT), "-o", str(bad / out)])
+    res = runner.invoke(app, ["compare", "-s", str(QUANT), "-s", str(QUANT), "-o", str(bad / out)])
     assert said in refused(res, out.split("/")[0])
     nothing_in(bad, before)
 
@@ -470,13 +470,13 @@ def test_report_refuses_a_folder_it_cannot_write(tmp_path, immutable):
     locked = tmp_path / "locked"
     locked.mkdir()
     immutable(locked)
-    res = runner.invoke(app, ["report", "-s", str(QUANT), "-s", str(QUANT), "-o", str(locked)])
+    res = runner.invoke(app, ["compare", "-s", str(QUANT), "-s", str(QUANT), "-o", str(locked)])
     assert "not writable" in refused(res, "locked")
     assert not list(locked.iterdir())
 
 
 def test_report_refuses_runs_of_different_tools(tmp_path):
-    res = runner.invoke(app, ["report", "-s", str(QUANT), "-s", str(TGI), "-o", str(tmp_path / "r.html")])
+    res = runner.invoke(app, ["compare", "-s", str(QUANT), "-s", str(TGI), "-o", str(tmp_path / "r.html")])
     refused(res, "")
     assert not list(tmp_path.iterdir())
 
@@ -490,14 +490,14 @@ def test_report_refuses_runs_of_different_tools(tmp_path):
     ],
 )
 def test_report_refuses_the_wrong_number_of_things(tmp_path, args, said):
-    res = runner.invoke(app, ["report", *args, "-o", str(tmp_path / "r.html")])
+    res = runner.invoke(app, ["compare", *args, "-o", str(tmp_path / "r.html")])
     refused(res, said)
     assert not list(tmp_path.iterdir())
 
 
 def test_report_writes_page_and_table_whole(tmp_path):
     """The counterpart: a good pair gives the page and its ratio table and no temporary leftovers."""
-    res = runner.invoke(app, ["report", "-s", str(A300), "-s", str(A600), "-o", str(tmp_path / "r.html")])
+    res = runner.invoke(app, ["compare", "-s", str(A300), "-s", str(A600), "-o", str(tmp_path / "r.html")])
     assert res.exit_code == 0, res.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html", "r_ratios.csv"]
 
@@ -507,7 +507,7 @@ def test_report_writes_page_and_table_whole(tmp_path):
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [["ingest"], ["report", "-s", str(QUANT), "-s"], ["run", "tp_scaling", "-s"]])
+@pytest.mark.parametrize("command", [["ingest"], ["compare", "-s", str(QUANT), "-s"], ["run", "tp_scaling", "-s"]])
 def test_a_fifo_never_blocks_a_real_process(bad, tmp_path, command):
     """Nothing writes into the FIFO, so a command that opened it would hang until the timeout."""
     proc = _run_cli(*command, str(bad / "pipe.txt"), "-o", str(tmp_path / "out.csv"), cwd=tmp_path)

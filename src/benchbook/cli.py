@@ -27,6 +27,24 @@ class _App(typer.Typer):
 app = _App(add_completion=False, no_args_is_help=True, help=__doc__)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from benchbook import __version__
+
+        typer.echo(f"benchbook {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="print the version and exit")
+    ] = False,
+) -> None:
+    """The `benchbook` command: ingest raw outputs, build the book, list and run chapters, report on
+    any tool's output."""
+
+
 def _fail(message: str, code: int = 2) -> None:
     """Stop with one line on stderr (an error text with line breaks is joined)."""
     typer.echo("error: " + " ".join(str(message).split("\n")), err=True)
@@ -353,15 +371,38 @@ def compare(
     as_json: Annotated[
         bool, typer.Option("--json", help="print the result as JSON (and write HTML only with -o)")
     ] = False,
+    fail_on_regression: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fail-on-regression",
+            help="METRIC or METRIC:STATISTIC (repeatable): exit 1 when a run is worse than the baseline beyond the noise",
+        ),
+    ] = None,
+    summary: Annotated[
+        Path | None, typer.Option("--summary", help="write a short Markdown summary here (- for standard output)")
+    ] = None,
+    tolerance: Annotated[
+        float | None,
+        typer.Option(
+            help="with --fail-on-regression: a fraction (e.g. 0.05) that judges numbers with no noise estimate"
+        ),
+    ] = None,
 ) -> None:
     """Compare any number of runs of one tool: each number's ratio to a baseline run, beyond or
-    within the noise the tool itself reports, as one HTML page with a figure per metric."""
+    within the noise the tool itself reports, as one HTML page with a figure per metric.
+
+    In CI: --fail-on-regression METRIC exits 1 when a run is worse than the baseline beyond the
+    noise on METRIC (0 within the noise or better), and --summary FILE.md writes what to post."""
     import json
 
     from benchbook import compare as cmp
     from benchbook.ingest import ParseError
 
     runs = list(paths or []) + list(source or [])
+    if summary is not None and str(summary) != "-":
+        _output(summary)
+    if tolerance is not None and not 0 < tolerance < 1:
+        _fail(f"--tolerance must lie in (0, 1), got {tolerance}")
     if len(runs) < 2:
         _fail(f"give at least two runs to compare, got {len(runs)}")
     if not 1 <= baseline <= len(runs):
@@ -382,18 +423,100 @@ def compare(
         _fail(str(exc))
     except OSError as exc:  # a regular file that still cannot be read (an I/O error)
         _fail(f"{exc.filename or runs[0]}: cannot be read ({exc.strerror or exc})")
+    watched = None
+    if fail_on_regression:
+        try:
+            watched = cmp.watched(result, fail_on_regression, tolerance)
+        except cmp.CompareError as exc:
+            _fail(str(exc))
     if page is not None:
         _write_report(result, page)
+    if summary is not None:
+        text = cmp.summary_markdown(result, watched, tolerance)
+        if str(summary) == "-":
+            typer.echo(text)
+        else:
+            _write_atomically(summary, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     if as_json:
         typer.echo(json.dumps(cmp.runs_json(result), indent=1))
-        return
-    for line in cmp.runs_lines(result):
-        typer.echo(line)
-    typer.echo(f"report: {_shown(page)}")
+    else:
+        for line in cmp.runs_lines(result):
+            typer.echo(line)
+        typer.echo(f"report: {_shown(page)}")
+    if watched is not None:
+        worse = watched[watched["worse"]]
+        for r in worse.itertuples():
+            typer.echo(
+                f"regression: {r.metric} ({r.statistic}) of {r.label} is {r.ratio:.3f} x {r.baseline_run}"
+                + (f" at {r.settings}" if r.settings else "")
+                + (
+                    f", beyond the noise ({r.noise:.1%})"
+                    if r.outcome.endswith("noise")
+                    else f", beyond --tolerance {tolerance:.1%}"
+                ),
+                err=True,
+            )
+        if len(worse):
+            raise typer.Exit(1)
 
 
 app.command()(compare)
-app.command("report", help="Alias of `compare`.")(compare)
+
+
+class _ReportCommand(typer.core.TyperCommand):
+    """`report --help` ends with the tools it recognises (read from the parsers, so a new one shows)."""
+
+    def format_help(self, ctx, formatter) -> None:
+        from benchbook.report import recognised
+
+        self.epilog = "Tools it recognises (tool: the chapters that read it):\n\n" + "\n\n".join(recognised())
+        super().format_help(ctx, formatter)
+
+
+@app.command(cls=_ReportCommand, context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def report(
+    ctx: typer.Context,
+    paths: Annotated[
+        list[str], typer.Argument(help="result files of any tool benchbook reads (or vllm sweep folders)")
+    ],
+    out_dir: Annotated[
+        Path, typer.Option("-o", "--out-dir", help="the report folder (index.html and one page per chapter)")
+    ] = Path("benchbook-report"),
+    jobs: Annotated[int | None, typer.Option(help="chapters executed at once (default: one per core)")] = None,
+) -> None:
+    """Detect each file's tool, run every chapter that reads it, and write one offline report.
+
+    Parameters: -p NAME VALUE (repeatable), given to the chapters that declare NAME. DIR/index.html
+    lists what was read and each chapter's bottom-line claims, with a link to DIR/CHAPTER.html and
+    DIR/CHAPTER.claims.json; a chapter with nothing to say about the files gives its reason there.
+    """
+    from benchbook import report as rep
+    from benchbook.rerun import RunError
+
+    files, rest, tokens = [], [], [*paths, *ctx.args]  # -p NAME VALUE may come between the files
+    while tokens:
+        if tokens[0] in ("-p", "--param", "--parameters"):
+            rest += tokens[:3]
+            tokens = tokens[3:]
+        else:
+            files.append(Path(tokens.pop(0)))
+    try:
+        given = _pairs(rest)
+    except ValueError as exc:
+        _fail(str(exc))
+    if not files:
+        _fail("give at least one result file")
+    if jobs is not None and jobs < 1:
+        _fail(f"--jobs must be at least 1, got {jobs}")
+    _output(out_dir, folder=True)
+    try:
+        index, sections = rep.report(files, given, out_dir.resolve(), jobs, log=lambda m: typer.echo(m, err=True))
+    except rep.ReportError as exc:
+        _fail(str(exc))
+    except RunError as exc:
+        _fail(str(exc), 1)
+    pages = sum(s.executed is not None for s in sections)
+    typer.echo(f"report: {_shown(index)} ({pages} chapter page(s), {len(sections) - pages} with nothing to say)")
 
 
 def _write_report(result, page: Path) -> None:

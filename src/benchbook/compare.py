@@ -1,5 +1,5 @@
 """Compare any number of runs of one tool: each number against the baseline run's, with the noise
-the tool itself reports (`benchbook compare`, alias `benchbook report`).
+the tool itself reports (`benchbook compare`).
 
 Generic over tools through the tidy contract (`benchbook.ingest.read`); the matching of numbers
 across runs and the noise are in `benchbook.analysis.compare`. Each ratio becomes a `comparison`
@@ -378,3 +378,140 @@ def write_runs(results: list[MultiComparison], page: str | Path) -> Path:
     frames = [mc.rows.drop(columns=["run"]).rename(columns={"label": "run"}).assign(tool=mc.tool) for mc in results]
     pd.concat(frames, ignore_index=True).to_csv(page.with_name(page.stem + "_ratios.csv"), index=False)
     return page
+
+
+# --------------------------------------------------------------------------------------------
+# In CI: is a run worse than the baseline beyond the noise?
+# --------------------------------------------------------------------------------------------
+
+
+def watched(results: list[MultiComparison], specs: list[str], tolerance: float | None = None) -> pd.DataFrame:
+    """The numbers of the watched metrics (`metric` for its main statistic, or `metric:statistic`),
+    with `worse` True where a run is beyond the noise on the side its unit calls worse. Raises
+    CompareError for a metric the runs do not hold, or whose unit does not say which way is better.
+
+    A spread taken from repeats that hold both the run and the baseline includes the very difference
+    under test, so it judges nothing here: such a number, like one with no spread at all, has "no
+    noise estimate", unless `tolerance` (a fraction the reader gives) stands in for the noise."""
+    from benchbook.analysis.compare import repeat_groups
+
+    frames = []
+    for spec in specs:
+        metric, _, stat = spec.partition(":")
+        found = []
+        for mc in results:
+            g = mc.rows[mc.rows["metric"] == metric]
+            if g.empty:
+                continue
+            g = g[g["statistic"] == (stat or _main_stat(g["statistic"]))]
+            keys = [k for k in mc.aligned.keys if k in g]
+            settings = [
+                ", ".join(f"{k}={r[k]}" for k in keys if r[k] != "" and pd.notna(r[k])) for _, r in g.iterrows()
+            ]
+            group = repeat_groups(mc.aligned.run_settings, mc.labels)
+            circular = [
+                f == "repeats" and group[r] == group[mc.baseline] for f, r in zip(g["s_from"], g["run"], strict=True)
+            ]
+            found.append(
+                g.assign(tool=mc.tool, settings=settings, baseline_run=mc.labels[mc.baseline], circular=circular)
+            )
+        if not found or all(f.empty for f in found):
+            known = sorted({m for mc in results for m in mc.rows["metric"]})
+            what = f"{metric} ({stat})" if stat else metric
+            raise CompareError(
+                f"--fail-on-regression {spec}: the runs hold no {what} to compare; they hold: {', '.join(known)}"
+            )
+        g = pd.concat(found, ignore_index=True)
+        unit = g["unit"].iloc[0]
+        if not better(unit, 2.0):
+            raise CompareError(
+                f"--fail-on-regression {spec}: its unit ({unit or 'none'}) does not say whether higher or lower is better"
+            )
+        frames.append(g)
+    rows = pd.concat(frames, ignore_index=True)
+    outcomes, worse = [], []
+    for r in rows.itertuples():
+        side = better(r.unit, r.ratio)
+        blind = r.verdict == "no noise estimate" or r.circular
+        if r.verdict == "not comparable":
+            outcome = r.verdict
+        elif blind and tolerance is not None:
+            beyond = abs(r.ratio - 1) > tolerance
+            outcome = f"{'worse' if side == 'A' else 'better'}, beyond tolerance" if beyond else "within tolerance"
+        elif blind:
+            outcome = "no noise estimate"
+        elif r.verdict == "beyond noise":
+            outcome = f"{'worse' if side == 'A' else 'better'}, beyond noise"
+        else:
+            outcome = r.verdict
+        outcomes.append(outcome)
+        worse.append(outcome.startswith("worse"))
+    rows["outcome"], rows["worse"] = outcomes, worse
+    rows.loc[rows["circular"] & (rows["outcome"] == "no noise estimate"), "noise"] = np.nan
+    return rows
+
+
+def summary_markdown(
+    results: list[MultiComparison], rows: pd.DataFrame | None = None, tolerance: float | None = None
+) -> str:
+    """A short Markdown summary a CI job can post: the verdict on the watched metrics (every number
+    of theirs in a table, the regressions first), or, with none watched, the summary per run."""
+    first = results[0]
+    lines = [f"### benchbook compare: {len(first.labels)} runs against {first.labels[first.baseline]}", ""]
+    if rows is None:
+        for mc in results:
+            s = runs_summary(mc)
+            lines += [f"**{mc.tool}**", "", _markdown_table(s), ""]
+        return "\n".join(lines)
+    worse = rows[rows["worse"]]
+    if len(worse):
+        lines.append(f"**Regression**: {len(worse)} number(s) worse than the baseline beyond the noise.")
+    else:
+        counts = rows["outcome"].value_counts()
+        said = ", ".join(f"{n} {v}" for v, n in counts.items())
+        lines.append(f"**No regression** beyond the noise ({said}).")
+    lines.append("")
+    show = rows.sort_values("worse", ascending=False, kind="stable")
+    table = pd.DataFrame(
+        {
+            "run": show["label"],
+            "metric": show["metric"] + " (" + show["statistic"] + ", " + show["unit"] + ")",
+            "settings": show["settings"],
+            "baseline": show["baseline"].map("{:.4g}".format),
+            "value": show["value"].map("{:.4g}".format),
+            "ratio": show["ratio"].map("{:.3f}".format),
+            "noise": show["noise"].map(lambda v: f"±{v:.1%}" if pd.notna(v) else "none"),
+            "verdict": [f"**{o}**" if w else o for w, o in zip(show["worse"], show["outcome"], strict=True)],
+        }
+    )
+    lines += [_markdown_table(table), ""]
+    blind = int((rows["outcome"] == "no noise estimate").sum())
+    if blind:
+        lines += [
+            f"{blind} number(s) have no noise estimate (the tool prints no spread, and the only repeats are the run "
+            "and the baseline themselves): they cannot fail this check; give repeated runs of the baseline, the "
+            "tool's own repetitions, or --tolerance.",
+            "",
+        ]
+    lines.append(
+        "A ratio is beyond the noise when it differs from 1 by more than two combined relative standard deviations "
+        "of the tool's own spread (`benchbook compare`)"
+        + (
+            f"; a number with no noise estimate is judged against the tolerance given, {tolerance:.1%}."
+            if tolerance is not None
+            else "."
+        )
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_table(df: pd.DataFrame) -> str:
+    def cell(v) -> str:
+        if isinstance(v, float):
+            v = f"{v:.4g}" if np.isfinite(v) else ""
+        return str(v).replace("|", "\\|").replace("\n", " ")
+
+    head = "| " + " | ".join(map(cell, df.columns)) + " |"
+    rule = "|" + "---|" * len(df.columns)
+    body = ["| " + " | ".join(cell(v) for v in r) + " |" for r in df.itertuples(index=False)]
+    return "\n".join([head, rule, *body])

@@ -9,8 +9,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+#: The book's files shipped inside the package (chapters, tables, pages; see setup.py), for an
+#: installed copy that has no checkout around it.
+PACKAGED_BOOK = Path(__file__).resolve().parent / "_book"
 
-def _find_root() -> Path:
+
+def _checkout() -> Path | None:
     """The repository root: BENCHBOOK_ROOT if set, else the checkout this package lives in."""
     env = os.environ.get("BENCHBOOK_ROOT")
     if env:
@@ -19,17 +23,30 @@ def _find_root() -> Path:
     for parent in here.parents:
         if (parent / "_toc.yml").is_file() and (parent / "data").is_dir():
             return parent
-    return Path.cwd().resolve()
+    return None
 
 
-PROJ_ROOT = _find_root()
+def _find_root() -> tuple[Path, bool]:
+    """(root, installed): the checkout when there is one (the book build reads it), else the book
+    shipped inside an installed package, else the working directory."""
+    root = _checkout()
+    if root is not None:
+        return root, False
+    if (PACKAGED_BOOK / "_toc.yml").is_file():
+        return PACKAGED_BOOK, True
+    return Path.cwd().resolve(), False
+
+
+PROJ_ROOT, INSTALLED = _find_root()
 DATA_DIR = PROJ_ROOT / "data"
 RAW_DIR = DATA_DIR / "raw"
 PROCESSED_DIR = DATA_DIR / "processed"
 HARDWARE_TABLE = DATA_DIR / "hardware.csv"
 NOTEBOOKS_DIR = PROJ_ROOT / "notebooks"
 BOOK_DIR = PROJ_ROOT / "book"
-BUILD_DIR = PROJ_ROOT / "_build"
+#: What the commands write: the checkout's _build, or ./_build where the book is installed (never
+#: into the installed package).
+BUILD_DIR = (Path.cwd().resolve() if INSTALLED else PROJ_ROOT) / "_build"
 EXECUTED_DIR = BUILD_DIR / "executed"
 STAGE_DIR = BUILD_DIR / "stage"
 CACHE_DIR = BUILD_DIR / "cache"

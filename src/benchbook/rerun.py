@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import html
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -137,6 +138,9 @@ def _replacements(prep: Prepared) -> dict[str, str]:
     replacements = {str(f): config.relative(f) for f in prep.inputs}
     replacements[str(config.PROJ_ROOT) + os.sep] = ""
     replacements[str(config.PROJ_ROOT)] = "."
+    # a library's warning names its file under the Python environment (the book itself, once installed)
+    for prefix in {sys.prefix, os.path.realpath(sys.prefix)}:
+        replacements.setdefault(prefix + os.sep, "")
     return replacements
 
 

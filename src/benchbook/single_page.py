@@ -14,8 +14,6 @@ import html
 import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -56,6 +54,33 @@ def _embed_images(page: str, site: Path) -> str:
     return _URL_ATTR.sub(one, page)
 
 
+def build_html(root: Path) -> Path:
+    """Build the jupyter-book project in `root` in this process (no second Python to start and no
+    `jupyter-book` script needed beside the interpreter); returns its html folder. Sphinx's output
+    is kept and its last line given in the PageError when the build fails."""
+    import contextlib
+    import io
+
+    from jupyter_book.sphinx import build_sphinx
+
+    site = root / "_build" / "html"
+    log = io.StringIO()
+    with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+        code = build_sphinx(
+            str(root),
+            str(site),
+            noconfig=True,
+            path_config=str(root / "_config.yml"),
+            confoverrides={"latex_individualpages": False},
+            builder="html",
+            quiet=True,
+        )
+    if code != 0 or not site.is_dir():
+        last = (log.getvalue().strip().splitlines() or ["no output"])[-1]
+        raise PageError(f"the page could not be rendered ({last[:200]})")
+    return site
+
+
 def render(executed: Path, out: Path, title: str, banner: str = "") -> Path:
     """Render `executed` (an executed chapter notebook) to `out` (an .html path), with `banner`
     (HTML) above the chapter; returns `out`."""
@@ -63,18 +88,13 @@ def render(executed: Path, out: Path, title: str, banner: str = "") -> Path:
     with tempfile.TemporaryDirectory(prefix="benchbook-page-") as tmp:
         root = Path(tmp)
         _book(executed, chapter, title, root)
-        exe = Path(sys.executable).with_name("jupyter-book")
-        res = subprocess.run(
-            [str(exe), "build", str(root), "--path-output", str(root), "-q"],
-            capture_output=True,
-            text=True,
-            cwd=root,
-        )
-        site = root / "_build" / "html"
+        try:
+            site = build_html(root)
+        except PageError as exc:
+            raise PageError(f"{chapter}: {exc}") from None
         page_path = site / f"{chapter}.html"
-        if res.returncode != 0 or not page_path.is_file():
-            last = (res.stderr.strip().splitlines() or res.stdout.strip().splitlines() or ["no output"])[-1]
-            raise PageError(f"{chapter}: the page could not be rendered ({last[:200]})")
+        if not page_path.is_file():
+            raise PageError(f"{chapter}: the page could not be rendered (no {chapter}.html written)")
         page = page_path.read_text(encoding="utf-8")
         page = _embed_images(page, site)
         assets = f"{chapter}_files"

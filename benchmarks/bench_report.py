@@ -1,0 +1,124 @@
+"""How long a reader waits for a report: `benchbook report` against one `benchbook run` per chapter.
+
+    .venv/bin/python benchmarks/bench_report.py [--repeat 3] [--no-write]
+
+Two inputs: one file that one chapter reads (a vLLM serving result: serving_saturation), and three
+files that three chapters read (TGI, bigcode batch sweep, attention-gym). "Before" is what a
+reader does today: one `benchbook run CHAPTER --source FILE` per chapter, one after another (each
+starts papermill and its own kernel and renders its own Sphinx project). "After" is one
+`benchbook report FILES -o DIR`. Each is run once untimed (the first run fills the OS and font
+caches), then `--repeat` times; medians. Writes benchmarks/report.json.
+
+Targets (issue 29), on 2 cores after the first run: a one-chapter report in at most 5 s, a
+three-chapter report in at most 10 s. The machine may be shared: the load average before and after
+is recorded with the figures, and so is the CPU time of each command with everything it started
+(kernels included), which a busy machine does not inflate: on an idle 2-core machine the wall time
+is about the larger of half the CPU time and the longest chain of work that cannot run in parallel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+FIX = REPO / "tests" / "fixtures"
+BENCHBOOK = Path(sys.executable).with_name("benchbook")
+CASES = {
+    "one chapter": {"serving_saturation": FIX / "vllm-bench-serve" / "dgx_spark_08_sharegpt.md"},
+    "three chapters": {
+        "tp_scaling": FIX / "tgi-benchmark" / "bloomz_1b1_tp_2_4_8.md",
+        "batch_saturation": FIX / "hf-batch-sweep" / "readme_0253839c_gpt2_mha.md",
+        "attention_kernels": FIX / "attention-gym" / "rtx4090_flex_attn_noop.md",
+    },
+}
+TARGETS = {"one chapter": 5.0, "three chapters": 10.0}
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _timed(cmd: list, cwd: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the command and everything it started: kernels, Sphinx)."""
+    c0, t0 = _cpu(), time.perf_counter()
+    res = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True)
+    took, cpu = time.perf_counter() - t0, _cpu() - c0
+    if res.returncode != 0:
+        sys.exit(f"{' '.join(map(str, cmd))} failed:\n{res.stderr[-2000:]}")
+    return took, cpu
+
+
+def before(case: dict, tmp: Path) -> tuple[float, float]:
+    """One `benchbook run` per chapter, one after another."""
+    runs = [_timed([BENCHBOOK, "run", ch, "--source", f, "-o", tmp / "run" / ch, "-q"], tmp) for ch, f in case.items()]
+    return sum(w for w, _ in runs), sum(c for _, c in runs)
+
+
+def after(case: dict, tmp: Path) -> tuple[float, float]:
+    return _timed([BENCHBOOK, "report", *case.values(), "-o", tmp / "report"], tmp)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--out", default="report.json", help="file name under benchmarks/ (default report.json)")
+    args = ap.parse_args()
+    results = {
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "load_before": os.getloadavg(),
+            "niceness": os.nice(0),
+        },
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "repeat": args.repeat,
+        "cases": {},
+    }
+    with tempfile.TemporaryDirectory(prefix="benchbook-bench-report-") as t:
+        tmp = Path(t)
+        for name, case in CASES.items():
+            before(case, tmp), after(case, tmp)  # the first run, untimed
+            b = [before(case, tmp) for _ in range(args.repeat)]
+            a = [after(case, tmp) for _ in range(args.repeat)]
+            row = {
+                "chapters": list(case),
+                "benchbook_run_each_wall_s": [w for w, _ in b],
+                "benchbook_run_each_cpu_s": [c for _, c in b],
+                "benchbook_report_wall_s": [w for w, _ in a],
+                "benchbook_report_cpu_s": [c for _, c in a],
+                "before_median_s": statistics.median(w for w, _ in b),
+                "after_median_s": statistics.median(w for w, _ in a),
+                "before_median_cpu_s": statistics.median(c for _, c in b),
+                "after_median_cpu_s": statistics.median(c for _, c in a),
+                "target_s": TARGETS[name],
+            }
+            row["met"] = row["after_median_s"] <= row["target_s"]
+            results["cases"][name] = row
+            print(
+                f"{name}: benchbook run x{len(case)} {row['before_median_s']:.1f} s wall, "
+                f"{row['before_median_cpu_s']:.1f} s CPU -> benchbook report {row['after_median_s']:.1f} s wall, "
+                f"{row['after_median_cpu_s']:.1f} s CPU (target <= {row['target_s']:.0f} s wall: "
+                f"{'met' if row['met'] else 'not met'})",
+                flush=True,
+            )
+    results["machine"]["load_after"] = os.getloadavg()
+    print(f"load average before {results['machine']['load_before']}, after {results['machine']['load_after']}")
+    if not args.no_write:
+        (REPO / "benchmarks" / args.out).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
