@@ -41,7 +41,7 @@ def test_files_of_two_tools_run_each_tools_chapters_in_book_order():
     inputs = report.read_inputs([SERVE, TGI, AIPERF])
     assert [i.tools for i in inputs] == [["vllm-bench-serve"], ["tgi-benchmark"], ["aiperf"]]
     preps, sections = report.plan(inputs, {})
-    assert [p.chapter for p in preps] == ["tp_scaling", "serving_saturation"]
+    assert [p.chapter for p in preps] == ["serving_saturation", "tp_scaling"]  # the book's order
     serving = next(s for s in sections if s.chapter == "serving_saturation")
     assert serving.inputs == [config.relative(SERVE), config.relative(AIPERF)]
 
@@ -52,9 +52,9 @@ def test_one_file_of_several_tools_runs_the_chapters_of_each():
     assert set(item.tools) == {"llama-bench", "attention-gym", "vllm-bench-serve"}
     preps, _ = report.plan([item], {})
     assert [p.chapter for p in preps] == [
-        "perf_per_watt",
         "bandwidth_roofline",
         "serving_saturation",
+        "perf_per_watt",
         "attention_kernels",
     ]
 

@@ -114,7 +114,7 @@ def test_run_on_your_data_example(tmp_path, machine_path):
     assert res.exit_code == 0, res.output
     html = (tmp_path / "batch_saturation.html").read_text(encoding="utf-8")
     nb = (tmp_path / "batch_saturation.ipynb").read_text(encoding="utf-8")
-    assert len(re.findall(r'<img [^>]*src="data:image/png;base64,[A-Za-z0-9+/=\s]{1000,}', html)) >= 1
+    assert len(re.findall(r'<img [^>]*src="data:image/(?:png|svg\+xml);base64,[A-Za-z0-9+/=\s]{1000,}', html)) >= 1
     assert "readme_0253839c_gpt2_mha.md" in html
     assert "{glue" not in html and "Traceback" not in html
     assert machine_path(html, str(tmp_path)) is None and machine_path(nb, str(tmp_path)) is None
