@@ -11,6 +11,7 @@ from benchbook.analysis import power
 from benchbook.claims import power as cp
 from benchbook.claims import rules
 from benchbook.presentation import power as show
+from benchbook.presentation import wording
 
 
 def table(rows, n_reps=5):
@@ -39,7 +40,7 @@ def curve(test, means, stds=None):
 
 
 def worded(claim):
-    return show.word(claim)
+    return wording.word("perf_per_watt", claim)
 
 
 def test_speed_trend_both_ways():
@@ -131,7 +132,7 @@ def _ledger(path, fraction=0.95, quote=400.0):
     t = power.energy(power.rate_table(kept, model))
     limits = sorted(t["power_limit_w"].unique())
     q = min(limits, key=lambda w: abs(w - quote)) if limits else None
-    return show.ledger("perf_per_watt", ["x"], cp.build(t, power.quoted_tests(t), fraction, q))
+    return wording.ledger("perf_per_watt", ["x"], cp.build(t, power.quoted_tests(t), fraction, q))
 
 
 def test_seed_ledger():

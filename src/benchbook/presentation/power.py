@@ -1,7 +1,8 @@
-"""The perf-per-watt chapter's figures, display tables and sentence templates.
+"""The perf-per-watt chapter's figures, display tables and descriptions of the input.
 
-Every sentence that states a verdict comes from a claim (`benchbook.claims.power`); the rest
-describes the input and names only what the input (or a parameter) says.
+Every sentence that states a verdict comes from a claim (`benchbook.claims.power`), worded in
+`notebooks/perf_per_watt.claims.yml`; the rest describes the input and names only what the input
+(or a parameter) says.
 """
 
 from __future__ import annotations
@@ -10,161 +11,9 @@ import numpy as np
 import pandas as pd
 
 from benchbook.analysis import power
-from benchbook.claims import Claim, Ledger
-from benchbook.presentation import labels, wording
+from benchbook.claims import Ledger
+from benchbook.presentation import labels
 from benchbook.presentation.plotting import color, message_figure
-
-KIND_NAME = {"pp": "prompt processing", "tg": "generation"}
-
-
-def _topic(kind: str, test: str | None) -> str:
-    return KIND_NAME[kind] + (f" ({test})" if test else "")
-
-
-def _power_words(c: Claim) -> str:
-    if c.evidence.get("power_source") == "measured":
-        return "{power_w:.0f} W measured draw / {rate:,.1f} tok/s"
-    return "{power_w:.0f} W limit / {rate:,.1f} tok/s, assuming the card drew its limit"
-
-
-def _has(ev: dict, *keys) -> bool:
-    return all(ev.get(k) is not None for k in keys)
-
-
-def _enough(ev: dict) -> bool:
-    """Whether a trend had the points its rule needs (so a withheld trend is a real non-trend)."""
-    return len(ev.get("xs") or []) >= (ev.get("min_points") or 0)
-
-
-def _within_noise(ev: dict, what: str) -> str:
-    """The withheld wording of a comparison: inside the noise when both sides exist, else why not."""
-    if len(ev.get("power_sources") or []) > 1:
-        return "{topic}: " + what + " are not compared, because {reason}."
-    if _has(ev, "ratio", "noise"):
-        return (
-            "{topic}: "
-            + what
-            + " cannot be told apart ({ratio:.1%} of the other, inside the noise of 2 standard errors: {noise:.2%})."
-        )
-    return "{topic}: " + what + " cannot be compared, because {reason}."
-
-
-def word(claim: Claim) -> Claim:
-    """The claim with its sentence, by its id's stem and kind suffix (pp/tg)."""
-    stem, kind = claim.id.rsplit("_", 1)
-    ev = claim.evidence
-    topic = _topic(kind, ev.get("test"))
-    topic = topic[:1].upper() + topic[1:]
-    if stem == "speed_falls":
-        return wording.say(
-            claim,
-            "The mean rate of {test} falls at every step down in power limit, from {highest_w:.0f} W to "
-            "{lowest_w:.0f} W.",
-            topic=topic,
-            withheld="{topic} does not lose speed at every step down in this input: at some step down its mean "
-            "rate holds or rises."
-            if _enough(ev)
-            else "{topic}: a loss of speed at every step down cannot be shown ({reason}).",
-        )
-    if stem == "flat_top":
-        return wording.say(
-            claim,
-            "The speed of {test} holds within {tolerance:.0%} per step from {to_w:.0f} W down to {from_w:.0f} W: "
-            "the cap does not bind there.",
-            topic=topic,
-            withheld="{topic} holds its speed within {tolerance:.0%} per step at fewer than three limits from the "
-            "top, so no range where the cap does not bind is stated.",
-        )
-    if stem in ("retained_quote", "retained_lowest"):
-        return wording.say(
-            claim,
-            "At {limit_w:.0f} W, {test} keeps {ratio:.1%} of its peak ({b:,.1f} tok/s at {peak_limit_w:.0f} W), "
-            "a change beyond the noise (2 standard errors: {noise:.1%}).",
-            topic=topic,
-            withheld=_within_noise(ev, "the rate at {limit_w:.0f} W and the peak")
-            if _has(ev, "limit_w")
-            else "{topic}: the rate at this limit cannot be compared with the peak, because {reason}.",
-        )
-    if stem in ("energy_top", "energy_best"):
-        where = "the highest limit" if stem == "energy_top" else "its cheapest limit"
-        bias = (
-            " The rate is the mean of the repetitions' rates, which exceeds tokens / total time when they vary, "
-            "so this figure may be low by about {averaging_bias:.0%} (the CV squared)."
-            if (ev.get("averaging_bias") or 0) >= 0.005
-            else ""
-        )
-        return wording.say(
-            claim,
-            f"At {where}, {{limit_w:.0f}} W, {{test}} costs about {{joules_per_token:.3g}} J/token "
-            f"± {{rel_uncertainty:.2%}} ({_power_words(claim)}; ± is the standard error over {{n_reps}} "
-            + ("repetitions, llama-bench's default, assumed)." if ev.get("reps_assumed") else "repetitions).")
-            + bias,
-            topic=topic,
-            withheld=f"{{topic}}: no energy per token at {where} is stated, because {{reason}}.",
-        )
-    if stem == "energy_saving":
-        return wording.say(
-            claim,
-            "At {a_limit_w:.0f} W, {test} needs {ratio:.0%} of the energy per token it needs at {b_limit_w:.0f} W, "
-            "a difference beyond the noise (2 standard errors: {noise:.1%}).",
-            topic=topic,
-            withheld=_within_noise(ev, "the energy per token at its cheapest and at its highest limit"),
-        )
-    if stem == "energy_runner_up":
-        return wording.say(
-            claim,
-            "The cheapest limit for {test}, {a_limit_w:.0f} W, beats the next cheapest, {b_limit_w:.0f} W, by "
-            "{margin:.1%} per token, beyond the noise (2 standard errors: {noise:.1%}).",
-            topic=topic,
-            withheld=_within_noise(ev, "the two cheapest limits")
-            if _has(ev, "a_limit_w", "b_limit_w")
-            else "{topic}: the two cheapest limits cannot be ordered, because {reason}.",
-        )
-    if stem == "sweet_spot":
-        weak = (
-            _has(ev, "strength", "min_strength")
-            and ev["strength"] < ev["min_strength"]
-            and (ev.get("n_points") or 0) >= (ev.get("min_points") or 0)
-        )
-        withheld = (
-            "{topic}: no sweet spot inside the measured range: the rate drops only {strength:.1%} from its peak "
-            "down to the lowest limit, less than the {min_strength:.0%} a sweet spot allows, so it may lie lower."
-            if weak
-            else "{topic}: no sweet spot is stated, because {reason}."
-        )
-        return wording.say(
-            claim,
-            "Keeping {fraction:.0%} of peak, the sweet spot for {test} is {x:.0f} W: it keeps {retained:.1%} "
-            "(± {cv:.1%} between repetitions) with a limit {saving_w:.0f} W lower.",
-            topic=topic,
-            withheld=withheld,
-        )
-    if stem == "knee":
-        return wording.say(
-            claim,
-            "The knee of the rate of {test} against the limit (Kneedle) is at {x:.0f} W (strength {strength:.2f}).",
-            topic=topic,
-            withheld="{topic}: no knee is stated, because {reason}.",
-        )
-    if stem == "spread_grows":
-        return wording.say(
-            claim,
-            "The spread of {test} grows at every step down: its CV is {cv_high_limit:.1%} at {highest_w:.0f} W and "
-            "{cv_low_limit:.1%} at {lowest_w:.0f} W.",
-            topic=topic,
-            withheld="{topic}: its spread does not grow at every step down in this input (at some step down its "
-            "CV holds or shrinks)."
-            if _enough(ev)
-            else "{topic}: a spread that grows at every step down cannot be shown ({reason}).",
-        )
-    raise KeyError(f"no wording for claim {claim.id!r}")
-
-
-def ledger(chapter: str, inputs: list[str], claims: list[Claim]) -> Ledger:
-    """The chapter's ledger with every claim worded."""
-    led = Ledger(chapter, inputs)
-    led.extend(word(c) for c in claims)
-    return led
 
 
 def why_paragraph(led: Ledger) -> str:
