@@ -12,7 +12,13 @@ import pandas as pd
 from benchbook.analysis import energy
 from benchbook.claims import Ledger
 from benchbook.ingest.energy import SCOPES
+from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
+
+
+def _say(name: str, **values) -> str:
+    """One of the chapter's descriptive sentences (notebooks/perf_per_watt.claims.yml, `sentences:`)."""
+    return wording.sentence("perf_per_watt", name, **values)
 
 
 def describe(rows: pd.DataFrame, table: pd.DataFrame) -> str:
@@ -20,15 +26,14 @@ def describe(rows: pd.DataFrame, table: pd.DataFrame) -> str:
     scopes, devices as the files name them."""
     if table.empty:
         return ""
-    tools = ", ".join(dict.fromkeys(rows["tool"]))
-    n = table.drop_duplicates(["source", "run"]).shape[0]
-    scopes = ", ".join(SCOPES.get(s, s) for s in dict.fromkeys(table["scope"]))
-    devices = [str(d) for d in dict.fromkeys(table["device"].dropna())]
-    models = [str(m) for m in dict.fromkeys(table["model"].dropna())]
-    if 0 < len(models) <= 4:
-        scopes += f"; model{'s' if len(models) > 1 else ''} {', '.join(models)}"
-    dev = f"; devices as the files name them: {', '.join(devices)}" if devices else "; the files do not name the device"
-    return f"It holds measured energy ({tools}) of {n} configuration{'s' if n != 1 else ''}, measured {scopes}{dev}."
+    return _say(
+        "measured_energy",
+        tools=list(dict.fromkeys(rows["tool"])),
+        n=table.drop_duplicates(["source", "run"]).shape[0],
+        scopes=[SCOPES.get(s, s) for s in dict.fromkeys(table["scope"])],
+        models=[str(m) for m in dict.fromkeys(table["model"].dropna())],
+        devices=[str(d) for d in dict.fromkeys(table["device"].dropna())],
+    )
 
 
 def section(led: Ledger, table: pd.DataFrame) -> str:
@@ -36,10 +41,7 @@ def section(led: Ledger, table: pd.DataFrame) -> str:
     rankings, then the floors (the floors withheld for one reason said once); one sentence when the
     input holds no measured energy."""
     if table.empty:
-        return (
-            "This input holds no measured energy (it is read for its power limits below). The chapter reads "
-            "ML.ENERGY, optimum-benchmark and inference-energy outputs for measured energy."
-        )
+        return _say("no_measured_energy")
     claims = list(led.claims)
     runs_ = [c.text for c in claims if c.id.startswith("measured_") and c.kind == "energy_bound"]
     n_configs = len(energy.quoted(table).drop_duplicates(["source", "run"]))
@@ -47,7 +49,7 @@ def section(led: Ledger, table: pd.DataFrame) -> str:
         ids = ("measured_cheapest", "measured_spread", "measured_cheapest_active", "measured_cheapest_request")
         ranks = " ".join(led.get(i).text for i in ids)
     else:
-        ranks = "With one configuration there is nothing to rank."
+        ranks = _say("nothing_to_rank")
     floors = [c for c in claims if c.id.startswith("floor_")]
     said = [c.text for c in floors if c.status != "withheld"]
     by_reason: dict[str, int] = {}
@@ -55,8 +57,7 @@ def section(led: Ledger, table: pd.DataFrame) -> str:
         if c.status == "withheld":
             by_reason[c.reason] = by_reason.get(c.reason, 0) + 1
     for reason, n in by_reason.items():
-        hint = " (name it with `-p gpu NAME`, a row of data/hardware.csv)" if "device" in reason else ""
-        said.append(f"No weights-read floor for {n} configuration{'s' if n != 1 else ''}: {reason}{hint}.")
+        said.append(_say("no_floor", n=n, reason=reason))
     return "\n\n".join([_listed(runs_, "configurations"), ranks, _listed(said, "floors")])
 
 
@@ -65,7 +66,7 @@ MAX_LISTED = 12
 
 
 def _listed(texts: list[str], what: str) -> str:
-    shown = texts if len(texts) <= MAX_LISTED else [*texts[:MAX_LISTED], f"The table above lists all {what}."]
+    shown = texts if len(texts) <= MAX_LISTED else [*texts[:MAX_LISTED], _say("listed_all", what=what)]
     return "\n".join(f"- {t}" for t in shown)
 
 

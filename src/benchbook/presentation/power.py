@@ -12,8 +12,13 @@ import pandas as pd
 
 from benchbook.analysis import power
 from benchbook.claims import Ledger
-from benchbook.presentation import labels
+from benchbook.presentation import labels, wording
 from benchbook.presentation.plotting import color, message_figure
+
+
+def _say(name: str, **values) -> str:
+    """One of the chapter's descriptive sentences (notebooks/perf_per_watt.claims.yml, `sentences:`)."""
+    return wording.sentence("perf_per_watt", name, **values)
 
 
 def why_paragraph(led: Ledger) -> str:
@@ -22,27 +27,14 @@ def why_paragraph(led: Ledger) -> str:
     empty otherwise."""
     if not (led.get("speed_falls_pp").shown and led.get("flat_top_tg").shown):
         return ""
-    return (
-        "Why the two differ (the usual explanation; clocks were not logged here): a power cap works by lowering the "
-        "GPU's clocks (and voltage) until the board stays under the limit. Prompt processing multiplies a whole batch "
-        "of prompt tokens by every weight: it has a high arithmetic intensity and its speed follows the SM clock. "
-        "Generation reads every weight once per token for about two FLOPs each, so it waits on memory bandwidth, and "
-        "until the cap pushes the core clock below what keeps the memory busy it does not notice. A box that spends "
-        "most of its time generating can run below its top limit at no cost in speed; one that mostly ingests long "
-        "prompts pays for every watt removed."
-    )
+    return _say("why_caps_differ")
 
 
 def stability_paragraph(led: Ledger) -> str:
     """What a spread that grows under the cap means, only when the data shows it for some test."""
     if not (led.get("spread_grows_pp").shown or led.get("spread_grows_tg").shown):
         return ""
-    return (
-        "A likely cause (not measured here): under a tight cap the clock controller keeps overshooting and throttling,"
-        " so repetitions land at different clocks and the printed mean hides a wide spread: a capped service shows "
-        "latency jitter, not just lower throughput, and a benchmark with a spread this large needs more repetitions "
-        "(`-r`) or the per-repetition samples (`-o json`) before two settings can be compared."
-    )
+    return _say("spread_cause")
 
 
 def device_words(rows: pd.DataFrame, gpu: str) -> tuple[str | None, float | None]:
@@ -57,9 +49,6 @@ def device_words(rows: pd.DataFrame, gpu: str) -> tuple[str | None, float | None
         return dev.name, dev.power_w
     return printed, None
 
-
-#: What a section says in place of its verdicts when the input has no power sweep.
-NO_SWEEP = "Needs the same test at two or more power limits; this section's verdicts are withheld."
 
 #: The claims each section of the page states, paragraph by paragraph.
 SECTIONS = {
@@ -77,22 +66,16 @@ SECTIONS = {
 TAKEAWAYS = ["retained_quote_tg", "retained_quote_pp", "energy_saving_tg", "sweet_spot_tg", "sweet_spot_pp"]
 TAKEAWAYS += ["spread_grows_pp"]
 
-#: How the chapter tells a difference from noise, said once where the first comparison is made.
-NOISE_RULE = (
-    "(A difference is stated only when it exceeds twice the combined standard error of the two means, each "
-    "the printed ± over the square root of the number of repetitions.)"
-)
-
 
 def section(led: Ledger, name: str, has_power: bool, extra: str = "") -> str:
-    """A section's verdicts, one paragraph per group (plus `extra`, e.g. the mechanism), or NO_SWEEP:
+    """A section's verdicts, one paragraph per group (plus `extra`, e.g. the mechanism), or the `no_sweep` sentence:
     a page without a power sweep says once per section what is missing, not a dozen withheld
     sentences."""
     if not has_power:
-        return NO_SWEEP
+        return _say("no_sweep")
     paras = [" ".join(led.get(i).text for i in group) for group in SECTIONS[name]]
     if name == "speed":
-        paras[-1] += " " + NOISE_RULE
+        paras[-1] += " " + _say("noise_rule")
     return "\n\n".join(paras + ([extra] if extra else []))
 
 
@@ -101,7 +84,7 @@ def takeaways(led: Ledger, measured: list[str] | tuple = ()) -> str:
     list (a sentence when none is)."""
     shown = [*measured, *(led.get(i).text for i in TAKEAWAYS if led.get(i).shown)]
     if not shown:
-        return "No verdict about energy or power limits can be stated for this input; the sections above say why."
+        return _say("no_takeaway")
     return "\n".join(f"- {t}" for t in shown)
 
 
@@ -110,37 +93,21 @@ def input_line(
 ) -> str:
     """The chapter's first line: what was read, from the data only (`measured`: a sentence on the
     measured energy it holds, if any)."""
-    if model is None:
-        return f"Input: {files}. {measured + ' ' if measured else ''}No model in it was run at a stated power limit."
-    span = f" ({max(limits):.0f} W to {min(limits):.0f} W)" if len(limits) > 1 else ""
-    where = f" on the {device}" if device else "; the input does not name the device"
-    rated = f" (rated {rated_w:.0f} W)" if device and rated_w else ""
-    return f"Input: {files}; model {model}, measured at {len(limits)} power limit(s){span}{where}{rated}."
+    return _say(
+        "input_line", files=files, model=model, limits=list(limits), device=device, rated_w=rated_w, measured=measured
+    )
 
 
 def no_power_message(n_limits: int, measured: bool = False) -> str:
     """What the chapter says at the top when it cannot compare power limits."""
-    if measured:
-        return (
-            "This input holds measured energy (section 1) and no llama-bench runs at power limits, so sections 2 to 5, "
-            "which compare power limits, are empty."
-        )
-    return (
-        f"**This input has {n_limits} power limit(s) for its model** (limits come from headings such as "
-        "`### 600W` above each table), so this chapter cannot show how throughput and energy change with the "
-        "limit: its verdicts are withheld (the claims ledger keeps each with its reason)."
-    )
+    return _say("no_power", n_limits=n_limits, measured=measured)
 
 
 def sweep_note(swept: dict) -> str:
     """One sentence on the settings the chapter held fixed (empty when nothing was swept)."""
     if not swept:
         return ""
-    what = "; ".join(f"{k} ({', '.join(map(str, v))})" for k, v in swept.items())
-    return (
-        f"The input also varies settings this chapter does not model: {what}. It keeps {power.HOLD_RULE}; "
-        "the table lists every combination."
-    )
+    return _say("sweep_note", swept=swept, hold_rule=power.HOLD_RULE)
 
 
 def sweep_table(configs: pd.DataFrame) -> pd.DataFrame:

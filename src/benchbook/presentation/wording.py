@@ -8,6 +8,8 @@ lacks (absent, None, NaN) never reaches the page; the claim is withheld with a s
 A missing value is false in an `{% if %}`, so templates branch on what the input gives. A
 `withheld` or `implausible` template that renders empty falls back to the claim kind's wording
 (`kinds:`), then to the book's default. Whitespace is collapsed, so templates may wrap freely.
+A chapter's descriptive sentences (what the input holds, what a section cannot show) live in the
+same file under `sentences:`, rendered by `sentence`.
 Claims and rules stay in Python (`benchbook.claims`); the build re-executes a chapter whose wording
 file changed (the file is logged as read).
 """
@@ -198,6 +200,14 @@ def _parse(p: Path, stamp: tuple, where: str) -> dict:
     for key, spec in (data.get("kinds") or {}).items():
         if not isinstance(spec, dict) or not set(spec) <= {"withheld", "implausible"}:
             raise WordingError(f"{where}: kind {key!r} may have only withheld and implausible")
+    sentences = data.get("sentences") or {}
+    if not isinstance(sentences, dict) or not all(isinstance(t, str) for t in sentences.values()):
+        raise WordingError(f"{where}: `sentences:` maps a name to one template")
+    for key, text in sentences.items():
+        try:
+            _template(text)
+        except jinja2.TemplateSyntaxError as exc:
+            raise WordingError(f"{where}: sentence {key}: {exc.message}") from None
     for group in ("claims", "kinds"):
         for key, spec in (data.get(group) or {}).items():
             for status, text in spec.items():
@@ -285,6 +295,21 @@ def ledger(chapter: str, inputs: list[str], claims) -> Ledger:
     led = Ledger(chapter, inputs)
     led.extend(word(chapter, c) for c in claims)
     return led
+
+
+def sentence(chapter: str, name: str, **values) -> str:
+    """One of the chapter's descriptive sentences (its file's `sentences:`, not a verdict), rendered
+    over `values` and the file's `words`; empty when it needs a value the input lacks."""
+    data = load(chapter)
+    template = (data.get("sentences") or {}).get(name)
+    if template is None:
+        raise WordingError(f"{_where(chapter)} has no sentence {name!r}")
+    try:
+        return render(template, {"words": data.get("words") or {}, **values})
+    except MissingValue:
+        return ""
+    except WordingError as exc:
+        raise WordingError(f"{_where(chapter)}, sentence {name!r}: {exc}") from None
 
 
 def words(chapter: str) -> dict:
