@@ -31,6 +31,8 @@ CHAPTERS = {
 WORDS = """
 words:
   source: {detected: named in the input}
+sentences:
+  input: "Input: {{ files | and_list }}{% if device %} on the {{ device }}{% endif %}, peak {{ peak | num }}."
 kinds:
   anomaly:
     withheld: "{{ topic }}: nothing of the kind in {{ n }} rows."
@@ -126,6 +128,28 @@ def test_loading_the_wording_logs_the_chapter_file_as_read(chapter, tmp_path, mo
     monkeypatch.setenv(config.READS_LOG_ENV, str(log))
     wording.word(chapter, rows())
     assert log.read_text().split() == [str((tmp_path / "demo.claims.yml").resolve())]
+
+
+def test_a_descriptive_sentence_comes_from_the_file_and_a_missing_value_leaves_it_out(chapter):
+    assert (
+        wording.sentence(chapter, "input", files=["a", "b"], device=None, peak=1234.5) == "Input: a and b, peak 1,234."
+    )
+    assert wording.sentence(chapter, "input", files=["a"], device="X", peak=2.0) == "Input: a on the X, peak 2."
+    assert wording.sentence(chapter, "input", files=["a"], device="X", peak=math.nan) == ""
+    with pytest.raises(wording.WordingError, match=r"notebooks/demo\.claims\.yml has no sentence 'other'"):
+        wording.sentence(chapter, "other")
+
+
+def test_every_sentence_a_presentation_module_says_is_in_its_chapter_file():
+    """`_say("name", ...)` in presentation/<topic>.py names a sentence of the chapter the module serves."""
+    said = {"perf_per_watt": ["power", "energy"]}
+    for chapter_name, modules in said.items():
+        have = set(wording.load(chapter_name).get("sentences") or {})
+        for module in modules:
+            text = (config.PROJ_ROOT / "src" / "benchbook" / "presentation" / f"{module}.py").read_text()
+            names = re.findall(r'_say\(\s*"(\w+)"', text)
+            assert names, module
+            assert set(names) <= have, (module, set(names) - have)
 
 
 # --- the book's chapters ------------------------------------------------------------------------
