@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 
 import pytest
+import yaml
 
-from benchbook import claims
+from benchbook import claims, config
 from benchbook.claims import Claim, Ledger, make, rules
 from benchbook.presentation import wording
 
@@ -15,6 +17,21 @@ from benchbook.presentation import wording
 def fop(fraction, **kw):
     ev = {"fraction": fraction, "peak": 2039.0, "unit": "GB/s", "device": "A100-SXM4-80GB", "peak_source": "detected"}
     return make("bw", "fraction_of_peak", "measured / peak", {**ev, **kw})
+
+
+@pytest.fixture
+def worded(tmp_path, monkeypatch):
+    """Word a claim by one inline template, through a throwaway chapter's wording file."""
+    monkeypatch.setattr(config, "NOTEBOOKS_DIR", tmp_path)
+    names = itertools.count()
+
+    def word(claim, shown, topic):
+        name = f"demo{next(names)}"
+        spec = {"claims": {claim.id: {"topic": topic, "shown": shown}}}
+        (tmp_path / f"{name}.claims.yml").write_text(yaml.safe_dump(spec))
+        return wording.word(name, claim)
+
+    return word
 
 
 def test_fraction_of_peak_statuses():
@@ -164,24 +181,26 @@ def test_evidence_is_json_safe():
     assert json.loads(json.dumps(c.to_dict(), allow_nan=False))["evidence"]["extra"] == [3, None]
 
 
-def test_wording_never_prints_a_missing_value():
-    c = wording.say(fop(0.6), "decode reads {fraction:.0%} of {device}'s {peak:,.0f} {unit}", topic="Bandwidth")
+def test_wording_never_prints_a_missing_value(worded):
+    c = worded(
+        fop(0.6), "decode reads {{ fraction | pct }} of {{ device }}'s {{ peak | num }} {{ unit }}", topic="Bandwidth"
+    )
     assert c.text == "Decode reads 60% of A100-SXM4-80GB's 2,039 GB/s"
-    c = wording.say(fop(0.6), "at batch {batch} it reads {fraction:.0%}", topic="Bandwidth")
+    c = worded(fop(0.6), "at batch {{ batch }} it reads {{ fraction | pct }}", topic="Bandwidth")
     assert c.status == "withheld" and "batch" in c.reason and "nan" not in c.text.lower()
-    c = wording.say(fop(0.6, batch=float("nan")), "at batch {batch} it reads {fraction:.0%}", topic="Bandwidth")
+    c = worded(fop(0.6, batch=float("nan")), "at batch {{ batch }} it reads {{ fraction | pct }}", topic="Bandwidth")
     assert c.status == "withheld"
-    c = wording.say(fop(5.63), "reads {fraction:.0%}", topic="The bandwidth figure")
+    c = worded(fop(5.63), "reads {{ fraction | pct }}", topic="The bandwidth figure")
     assert c.text.startswith("**Warning") and "beyond physics" in c.text
-    c = wording.say(win({"w8a8": 0.4, "w8a16": 0.001}), "{winners} win", topic="Winner")
+    c = worded(win({"w8a8": 0.4, "w8a16": 0.001}), "{{ winners }} win", topic="Winner")
     assert c.text == "Bf16 and w8a8 win"
 
 
-def test_check_rejudges_a_ledger():
+def test_check_rejudges_a_ledger(worded):
     led = Ledger("demo", ["data/x.txt"])
-    led.add(wording.say(fop(0.6), "{fraction:.0%}", topic="t"))
-    led.add(wording.say(bound(0.05, 0.07, 64.0), "{verdict}", topic="t"))
-    led.add(wording.say(win({"w8a8": 0.4, "w8a16": 0.001}), "{winners}", topic="t"))
+    led.add(worded(fop(0.6), "{{ fraction | pct }}", topic="t"))
+    led.add(worded(bound(0.05, 0.07, 64.0), "{{ verdict }}", topic="t"))
+    led.add(worded(win({"w8a8": 0.4, "w8a16": 0.001}), "{{ winners }}", topic="t"))
     d = json.loads(led.to_json())
     assert rules.check(d) == []
     tampered = json.loads(led.to_json())
@@ -218,9 +237,9 @@ def test_ledger_round_trip_and_duplicate_ids():
         again.get("nope")
 
 
-def test_from_notebook_reads_the_published_ledger():
+def test_from_notebook_reads_the_published_ledger(worded):
     led = Ledger("demo", ["a"])
-    led.add(wording.say(fop(0.6), "{fraction:.0%}", topic="t"))
+    led.add(worded(fop(0.6), "{{ fraction | pct }}", topic="t"))
     nb = {"cells": [{"outputs": [{"data": {claims.LEDGER_MIME: led.to_dict(), "text/plain": "1 claims"}}]}]}
     assert claims.from_notebook(nb)["claims"][0]["id"] == "bw"
     assert claims.from_notebook({"cells": [{"outputs": []}]}) is None
@@ -233,9 +252,9 @@ def test_missing_word_guard_catches_the_issue_examples():
     assert math.isfinite(1.0)
 
 
-def test_code_spans_may_quote_the_input():
+def test_code_spans_may_quote_the_input(worded):
     led = Ledger("demo", [])
-    c = wording.say(fop(0.6), "run `rate=inf, c=64` reads {fraction:.0%}", topic="t")
+    c = worded(fop(0.6), "run `rate=inf, c=64` reads {{ fraction | pct }}", topic="t")
     led.add(c)
     assert rules.check(json.loads(led.to_json())) == []
     bad = json.loads(led.to_json())

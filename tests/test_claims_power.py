@@ -11,6 +11,7 @@ from benchbook.analysis import power
 from benchbook.claims import power as cp
 from benchbook.claims import rules
 from benchbook.presentation import power as show
+from benchbook.presentation import wording
 
 
 def table(rows, n_reps=5):
@@ -39,7 +40,7 @@ def curve(test, means, stds=None):
 
 
 def worded(claim):
-    return show.word(claim)
+    return wording.word("perf_per_watt", claim)
 
 
 def test_speed_trend_both_ways():
@@ -131,7 +132,7 @@ def _ledger(path, fraction=0.95, quote=400.0):
     t = power.energy(power.rate_table(kept, model))
     limits = sorted(t["power_limit_w"].unique())
     q = min(limits, key=lambda w: abs(w - quote)) if limits else None
-    return show.ledger("perf_per_watt", ["x"], cp.build(t, power.quoted_tests(t), fraction, q))
+    return wording.ledger("perf_per_watt", ["x"], cp.build(t, power.quoted_tests(t), fraction, q))
 
 
 def test_seed_ledger():
@@ -145,9 +146,9 @@ def test_seed_ledger():
     assert led.get("speed_falls_tg").status == "withheld"
     assert led.get("energy_best_tg").evidence["joules_per_token"] == pytest.approx(200 / 189.82)
     assert show.why_paragraph(led).startswith("Why the two differ (the usual explanation")
-    assert show.section(led, "speed", True, "X").endswith("\n\nX") and show.NOISE_RULE in show.section(
-        led, "speed", True
-    )
+    assert show.section(led, "speed", True, "X").endswith("\n\nX") and wording.sentence(
+        "perf_per_watt", "noise_rule"
+    ) in show.section(led, "speed", True)
     assert show.takeaways(led).count("\n- ") == 4  # the five shown takeaways (retained_quote_tg is withheld)
 
 
@@ -156,7 +157,9 @@ def test_no_power_levels_withholds_everything():
     assert rules.check(led.to_dict()) == []
     assert not any(c.shown for c in led.claims)
     assert show.why_paragraph(led) == "" and show.stability_paragraph(led) == ""
-    assert show.section(led, "energy", False) == show.NO_SWEEP  # one sentence, not four withheld ones
+    assert show.section(led, "energy", False) == wording.sentence(
+        "perf_per_watt", "no_sweep"
+    )  # one sentence, not four withheld ones
     assert show.takeaways(led).startswith("No verdict about energy or power limits")
     assert "prompt processing loses speed" not in " ".join(c.text for c in led.claims)
 

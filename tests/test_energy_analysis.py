@@ -135,13 +135,11 @@ def test_a_little_below_the_rough_floor_is_said_not_called_beyond_physics():
 
 
 def test_the_measured_energy_ledger_re_judges_clean():
-    from benchbook.claims import Ledger
     from benchbook.claims.rules import check
-    from benchbook.presentation import energy as show
+    from benchbook.presentation import wording
 
     below = _rows("below", energy_j=100.0, tokens=1000.0, model="Llama-3.1-8B", device="H100 SXM", batch=1.0)
     above = _rows("above", energy_j=9000.0, tokens=1000.0, model="Llama-3.1-8B", device="H100 SXM", batch=1.0)
-    led = Ledger("perf_per_watt", ["x"])
-    show.extend(led, claims.build(_table(below, above), 2.0))
+    led = wording.ledger("perf_per_watt", ["x"], claims.build(_table(below, above), 2.0))
     assert check(led.to_dict()) == []
     assert led.get("floor_1").status == "implausible" or led.get("floor_0").status == "implausible"

@@ -1,7 +1,28 @@
 """The exercises' solutions describe the book's data: a page run on other data says so above them."""
 
+import itertools
+
+import pytest
+import yaml
+
+from benchbook import config
 from benchbook.chapter import changed_parameters, declared
 from benchbook.presentation import wording
+
+
+@pytest.fixture
+def worded(tmp_path, monkeypatch):
+    """Word a claim by one inline template, through a throwaway chapter's wording file."""
+    monkeypatch.setattr(config, "NOTEBOOKS_DIR", tmp_path)
+    names = itertools.count()
+
+    def word(claim, shown, topic):
+        name = f"demo{next(names)}"
+        spec = {"claims": {claim.id: {"topic": topic, "shown": shown}}}
+        (tmp_path / f"{name}.claims.yml").write_text(yaml.safe_dump(spec))
+        return wording.word(name, claim)
+
+    return word
 
 
 def test_defaults_change_nothing_and_a_new_source_is_named():
@@ -22,14 +43,14 @@ def test_the_note_names_the_books_data_and_this_run(tmp_path):
     assert str(tmp_path) not in note  # a reader's path never reaches the page
 
 
-def test_claims_withheld_for_one_reason_are_said_once():
+def test_claims_withheld_for_one_reason_are_said_once(worded):
     from benchbook.claims import Ledger, make
 
     ledger = Ledger("t", [])
     for cid, topic in [("a", "The decode bandwidth"), ("b", "The prefill compute"), ("c", "TP scaling")]:
-        ledger.add(wording.say(make(cid, "anomaly", "r", {"n": 1, "count": 0}), "shown", topic=topic))
-    ledger.add(wording.say(make("d", "anomaly", "r", {"n": 2, "count": 1}), "Two of them.", topic="x"))
-    ledger.add(wording.say(make("e", "anomaly", "r", {"n": 0}), "shown", topic="The last"))
+        ledger.add(worded(make(cid, "anomaly", "r", {"n": 1, "count": 0}), "shown", topic=topic))
+    ledger.add(worded(make("d", "anomaly", "r", {"n": 2, "count": 1}), "Two of them.", topic="x"))
+    ledger.add(worded(make("e", "anomaly", "r", {"n": 0}), "shown", topic="The last"))
     text = wording.together(ledger, ["a", "b", "c", "d", "e"])
     assert text == (
         "The decode bandwidth, the prefill compute and TP scaling: not stated for this input, because no "

@@ -86,7 +86,7 @@ class MultiComparison:
 
 def _claim(row: pd.Series, keys: list[str], base_label: str, tool: str, i: int):
     from benchbook.claims import make
-    from benchbook.presentation.wording import say
+    from benchbook.presentation import wording
 
     ev = {
         "a": row["value"],
@@ -104,12 +104,7 @@ def _claim(row: pd.Series, keys: list[str], base_label: str, tool: str, i: int):
     c = make(f"{tool}_{row['metric']}_{row['statistic']}_{i}", "comparison", _RULE, ev)
     if c.status == "shown" and ev["noise"] is None:
         c = c.withhold("there is no noise estimate: a single measurement with no spread printed and no repeated run")
-    topic = f"the {ev['metric']} ({ev['statistic']}) of {ev['run']} against {base_label}"
-    return say(
-        c,
-        "the {metric} ({statistic}) of {run} is {ratio:.3f} x that of {baseline_run}, beyond the noise ({noise:.1%})",
-        topic=topic,
-    )
+    return wording.word("compare", c)
 
 
 def _verdict(claim) -> str:

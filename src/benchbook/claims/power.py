@@ -177,7 +177,7 @@ def energy_difference(a: pd.Series | None, b: pd.Series | None, kind: str, name:
 
 
 def build(table: pd.DataFrame, tests: dict, fraction: float, quote_limit: float | None) -> list[Claim]:
-    """Every claim of the chapter, in page order (unworded: `presentation.power.word` adds text)."""
+    """Every claim of the chapter, in page order (unworded: `presentation.wording` adds their sentences)."""
     sweet = power.sweet_spot(table, fraction) if len(table) else power.sweet_spot(table.iloc[0:0], fraction)
     lo = _num(table["power_limit_w"].min()) if power.has_power(table) else None
     out = []

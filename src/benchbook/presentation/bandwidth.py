@@ -17,33 +17,40 @@ from benchbook.presentation.roofline import plot_roofline
 NO_RESULTS = "no generation result with a known device and size"
 
 
+def _say(name: str, **values) -> str:
+    """One of the chapter's descriptive sentences (notebooks/bandwidth_roofline.claims.yml, `sentences:`)."""
+    return wording.sentence("bandwidth_roofline", name, **values)
+
+
 def block(led: Ledger, kind: str) -> str:
     """The sentences of every claim of `kind`, one paragraph each (a sentence when there are none)."""
     claims = [c for c in led.claims if c.kind == kind]
     if kind == "bound" and claims and not any(c.evidence.get("bandwidth_fraction") is not None for c in claims):
-        return "No result has a known fraction of its device's peak, so no limit is named for any of them."
+        return _say("no_fraction")
     text = wording.block(led, [c.id for c in claims])
-    return text or "No generation result to place."
+    return text or _say("no_result")
 
 
 def input_line(files: str, pts: pd.DataFrame) -> str:
     """What was read and what each point is compared with, from the data and parameters only."""
     if pts.empty:
-        return f"Input: {files}. It holds no generation (tg) result to place under a roofline."
+        return _say("input_line", files=files, n=0)
     sizes = pts["params_b"].dropna().round(1)
-    span = f", from {sizes.min():g} to {sizes.max():g} billion parameters" if sizes.nunique() > 1 else ""
-    devs = []
-    for (dev, src), g in pts.groupby(["device", "peak_source"], dropna=False, sort=False):
-        if src == "unknown":
-            continue
-        bw = g["peak_gb_s"].iloc[0]
-        devs.append(f"the {dev} ({bw:,.0f} GB/s, {'read from the output' if src == 'detected' else 'given'})")
-    unknown = int((pts["peak_source"] == "unknown").sum())
-    against = f" compared with {wording.join(devs)}" if devs else ""
-    miss = f"; {unknown} of them on a device with no known peak" if unknown else ""
-    n_vllm = int((pts["rate_kind"] == "lower bound").sum()) if "rate_kind" in pts else 0
-    vllm = f" ({n_vllm} of them vLLM bench latency runs at batch 1)" if n_vllm else ""
-    return f"Input: {files}; {len(pts)} generation result(s){vllm}{span}{against}{miss}."
+    devs = [
+        (dev, g["peak_gb_s"].iloc[0], src)
+        for (dev, src), g in pts.groupby(["device", "peak_source"], dropna=False, sort=False)
+        if src != "unknown"
+    ]
+    return _say(
+        "input_line",
+        files=files,
+        n=len(pts),
+        n_vllm=int((pts["rate_kind"] == "lower bound").sum()) if "rate_kind" in pts else 0,
+        size_low=sizes.min() if sizes.nunique() > 1 else None,
+        size_high=sizes.max() if sizes.nunique() > 1 else None,
+        devices=devs,
+        n_unknown=int((pts["peak_source"] == "unknown").sum()),
+    )
 
 
 def latency_note(runs: pd.DataFrame) -> str | None:
@@ -51,46 +58,29 @@ def latency_note(runs: pd.DataFrame) -> str | None:
     run left out with why (None when the input has none)."""
     if runs is None or runs.empty:
         return None
-    used = int((runs["why_left_out"] == "").sum())
     out = runs[runs["why_left_out"] != ""]
-    parts = []
-    if used:
-        parts.append(
-            f"{used} vLLM bench latency run(s) at batch 1 are placed as generation results: rate = "
-            f"{bandwidth.LOWER_BOUND}; bytes per token = active parameters x bytes per weight of `--dtype`."
-        )
-    for _, r in out.iterrows():
-        name = r["run"] if isinstance(r["run"], str) and r["run"] else f"line {int(r['line'])}"
-        parts.append(f"The vLLM bench latency run {name!r} (line {int(r['line'])}) is left out: {r['why_left_out']}.")
-    return " ".join(parts)
+    left_out = [
+        (repr(r["run"] if isinstance(r["run"], str) and r["run"] else f"line {int(r['line'])}"), int(r["line"]), why)
+        for (_, r), why in zip(out.iterrows(), out["why_left_out"], strict=True)
+    ]
+    return _say(
+        "latency_note",
+        used=int((runs["why_left_out"] == "").sum()),
+        lower_bound=bandwidth.LOWER_BOUND,
+        left_out=left_out,
+    )
 
 
 def coverage_note(n: int) -> str | None:
     """What the chapter says up front when the input cannot support a comparison of models."""
-    if n == 0:
-        return (
-            "**The input holds no generation (tg) result from an empty cache**, so there is nothing to place "
-            "under the roofline: every verdict below is withheld. Run llama-bench with `-n 128` (the default), "
-            "or vllm bench latency with `--batch-size 1`."
-        )
-    if n == 1:
-        return (
-            "**The input holds one model on one device only**: the chapter shows where it sits, but cannot "
-            "compare models of different sizes or architectures."
-        )
-    return None
+    return _say("coverage_note", n=n) if n in (0, 1) else None
 
 
 def sweep_note(swept: dict, n_dropped: int) -> str:
     """One paragraph on the rows the chapter did not place and the rule that chose them."""
     if not n_dropped:
         return ""
-    what = "; ".join(f"{k} ({', '.join(map(str, v))})" for k, v in swept.items())
-    lead = f"The input varies settings this chapter does not model: {what}. " if what else ""
-    return (
-        f"{lead}Of its generation results, {n_dropped} are not placed, by this rule: {bandwidth.REDUCE_RULE}. "
-        "The table lists every result and why it was kept or not."
-    )
+    return _say("sweep_note", swept=swept, n_dropped=n_dropped, rule=bandwidth.REDUCE_RULE)
 
 
 #: The settings the sweep table can show, in its column order.

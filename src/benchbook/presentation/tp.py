@@ -8,8 +8,6 @@ latency or a throughput.
 
 from __future__ import annotations
 
-import math
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -25,61 +23,48 @@ PHASES = (("prefill_latency", "Prefill"), ("decode_token_latency", "Decode (per 
 
 
 # ---------------------------------------------------------------------------------- descriptions
+def _say(name: str, **values) -> str:
+    """One of the chapter's descriptive sentences (notebooks/tp_scaling.claims.yml, `sentences:`)."""
+    return wording.sentence("tp_scaling", name, **values)
+
+
 def device_sentence(device: dict) -> str:
     """Which GPU the roofline uses and where its peaks come from."""
-    src = device["source"]
-    text = (
-        f"The roofline sections use {device['device']} ({device['bandwidth_gb_s']:,.0f} GB/s, "
-        f"{device['tflops']:,.0f} dense fp16 TFLOP/s), {wording.words('tp_scaling')['peak_source'][src]}."
+    return _say(
+        "device",
+        device=device["device"],
+        bandwidth_gb_s=device["bandwidth_gb_s"],
+        tflops=device["tflops"],
+        source=device["source"],
     )
-    if src == "assumed":
-        text += " Pass `-p gpu NAME` (or `peak_bandwidth_gb_s` and `peak_tflops`) for the GPU your run used."
-    return text
 
 
 def model_sentence(model_id: str, size: dict, kv: float, kv_src: str) -> str:
     """The model size and KV-cache size the roofline counts, and where they come from."""
-    params_b, params_src = size["total_b"], size["source"]
-    if params_b is None:
-        return f"{params_src[:1].upper()}{params_src[1:]}, so the roofline sections are not drawn; pass params_b to draw them."
-    kv_text = (
-        f"{kv:,.0f} bytes of KV cache per token ({kv_src})"
-        if kv > 0
-        else f"no KV-cache bytes ({kv_src}), so the bandwidths count weights only and are lower bounds"
+    return _say(
+        "model",
+        params_b=size["total_b"],
+        params_src=size["source"],
+        kv=kv,
+        kv_src=kv_src,
+        architecture=size.get("architecture"),
     )
-    text = f"Model size: {params_b:.2f} billion parameters, from {params_src}; {kv_text}."
-    if size.get("architecture") == "encoder-decoder":
-        text += (
-            " It is an encoder-decoder model: a decode step reads only the decoder's weights, so counting all of "
-            "them overstates the decode bandwidths."
-        )
-    return text
 
 
 def prefill_example_sentence(ex: dict | None) -> str:
     """The mislabelled prefill column, worked on the input's first row; empty without one."""
     if ex is None:
         return ""
-    return (
-        f'For example, at TP {ex["tp"]} and batch {ex["batch_size"]}, the tool prints a prefill "throughput" of '
-        f"{ex['seq_s']:.2f} tokens/secs. The same run processed {ex['tok_s']:,.0f} prompt tokens per second "
-        f"({ex['batch_size']} x {ex['sequence_length']} tokens over the prefill latency)."
-    )
+    keys = ("tp", "batch_size", "seq_s", "tok_s", "sequence_length")
+    return _say("prefill_example", **{k: ex[k] for k in keys})
 
 
 def coverage_sentence(missing: pd.DataFrame, w: pd.DataFrame) -> str:
     """Which batch sizes the recommendations cannot cover (nothing to say about an empty input)."""
     if w.empty:
         return ""
-    if not len(missing):
-        return "Every batch size ran at every TP of the main configuration."
-    not_run = "; ".join(
-        f"at TP {int(t)}, batch {', '.join(map(str, sorted(g['batch_size'])))}" for t, g in missing.groupby("tp")
-    )
-    return (
-        f"These figures cover only the batch sizes that ran; these did not: {not_run}. The throughput ranking may "
-        "change where they would have run."
-    )
+    by_tp = [(int(t), sorted(g["batch_size"])) for t, g in missing.groupby("tp")] if len(missing) else []
+    return _say("coverage", missing=by_tp)
 
 
 def fit_sentence(fits: list[dict], best: pd.DataFrame) -> str:
@@ -87,20 +72,18 @@ def fit_sentence(fits: list[dict], best: pd.DataFrame) -> str:
     why there is no fit otherwise."""
     dec = [x for x in fits if x["metric"] == "decode_token_latency"]
     if not dec:
-        return "Fewer than four TPs in this input: the three-parameter scaling model is not fitted."
+        return _say("fit", fitted=False)
     item, f = dec[0], dec[0]["fit"]
     m = best[best["batch_size"] == item["batch_size"]].iloc[0]
-    opt = f"{f.tp_optimum:.1f}" if math.isfinite(f.tp_optimum) else "beyond any TP (b = 0)"
-    text = (
-        f"For decode at batch {item['batch_size']}, the fit gives a = {f.a:.1f} ± {f.a_err:.1f} ms, "
-        f"b = {f.b:.2f} ± {f.b_err:.2f} ms per extra GPU and c = {f.c:.1f} ± {f.c_err:.1f} ms. The fitted latency "
-        f"is lowest at TP = square root of (a / b) = {opt}. "
-    )
-    if f.nearest_measured(item["points"]["tp"]) == int(m["best_tp"]):
-        return text + f"The measured TP nearest to it, TP {int(m['best_tp'])}, is also the measured minimum."
-    return text + (
-        f"The measured minimum is at TP {int(m['best_tp'])} ({m['best_ms']:.2f} ms) instead: with {f.dof} degree(s) "
-        "of freedom the fit cannot place its minimum between the TPs measured."
+    return _say(
+        "fit",
+        fitted=True,
+        batch_size=item["batch_size"],
+        **{k: getattr(f, k) for k in ("a", "a_err", "b", "b_err", "c", "c_err", "dof")},
+        optimum=f.tp_optimum,
+        nearest_is_best=f.nearest_measured(item["points"]["tp"]) == int(m["best_tp"]),
+        best_tp=int(m["best_tp"]),
+        best_ms=m["best_ms"],
     )
 
 
@@ -135,21 +118,13 @@ def scope_sentence(w_all: pd.DataFrame, w: pd.DataFrame) -> str:
 
 def one_tp_sentence(tps: list[int]) -> str:
     """Why section 1 has no figure."""
-    if not tps:
-        return "This input has no TP table to compare: speed-up needs at least two TPs, so this section withholds its claims."
-    return f"Only one TP ({tps[0]}) in this input: speed-up needs at least two, so this section withholds its claims."
+    return _say("one_tp", tps=list(tps))
 
 
 def runs_sentence(w_all: pd.DataFrame) -> str:
     """How TGI picks its percentile elements for the N Runs of this input."""
     runs = sorted({int(n) for n in w_all["n_runs"].dropna().unique()}) if "n_runs" in w_all else []
-    if not runs:
-        return "The input does not state N Runs."
-    parts = [
-        f"with N Runs = {n}, p50 is element {int(0.5 * n)}, p90 element {int(0.9 * n)} and p99 element {int(0.99 * n)}"
-        for n in runs
-    ]
-    return "In this input, " + "; ".join(parts) + " (counting from 0)."
+    return _say("runs", runs=runs)
 
 
 def takeaways(claims, ids) -> str:
@@ -157,7 +132,7 @@ def takeaways(claims, ids) -> str:
     by_id = {c.id: c for c in claims}
     items = [by_id[i].text for i in ids if i in by_id and by_id[i].shown]
     if not items:
-        return "- This input supports none of the chapter's scaling or deployment verdicts; see the sections above."
+        return "- " + _say("no_takeaway")
     return "\n".join(f"- {t}" for t in items)
 
 
@@ -201,16 +176,16 @@ def input_sentence(
     files: str, n_rows: int, model_id: str, tps: list[int], seq: list[int], n_dup: int, messages=()
 ) -> str:
     """What the input holds, from the data; with no usable number, why (the parser's first message)."""
-    if not n_rows:
-        text = f"The input {files} holds no number this chapter can use, so every section below withholds its verdicts."
-        if messages:
-            more = f" (and {len(messages) - 1} more)" if len(messages) > 1 else ""
-            text += f" The parser says: {messages[0]}{more}."
-        return text
-    tp_text = f"at TP {join(tps)}" if tps else "with no TP stated"
-    seq_text = f", prompt length {join(seq)} tokens in the main configuration" if seq else ""
-    dup = f" {n_dup} rows that a later file repeated exactly were counted once." if n_dup else ""
-    return f"The input is {files}: {n_rows} numbers for {model_id}, {tp_text}{seq_text}.{dup}"
+    return _say(
+        "input",
+        files=files,
+        n_rows=n_rows,
+        model_id=model_id,
+        tps=list(tps),
+        seq=list(seq),
+        n_dup=n_dup,
+        messages=list(messages),
+    )
 
 
 # -------------------------------------------------------------------------------------- figures

@@ -8,6 +8,8 @@ lacks (absent, None, NaN) never reaches the page; the claim is withheld with a s
 A missing value is false in an `{% if %}`, so templates branch on what the input gives. A
 `withheld` or `implausible` template that renders empty falls back to the claim kind's wording
 (`kinds:`), then to the book's default. Whitespace is collapsed, so templates may wrap freely.
+A chapter's descriptive sentences (what the input holds, what a section cannot show) live in the
+same file under `sentences:`, rendered by `sentence`.
 Claims and rules stay in Python (`benchbook.claims`); the build re-executes a chapter whose wording
 file changed (the file is logged as read).
 """
@@ -18,7 +20,7 @@ import fnmatch
 import functools
 import math
 import re
-import string
+from importlib import resources
 from pathlib import Path
 
 import jinja2
@@ -160,14 +162,26 @@ def render(template: str, values: dict) -> str:
 _STATUS_KEYS = {"topic", "shown", "withheld", "implausible"}
 
 
+#: Wordings the package speaks itself, outside any chapter (`benchbook compare`): they ship inside the
+#: package, as `benchbook/<name>.claims.yml`, so an installed wheel finds them without the book.
+PACKAGE_WORDINGS = ("compare",)
+
+
 def path(chapter: str) -> Path:
-    """Where a chapter's wording lives: `notebooks/<chapter>.claims.yml`."""
+    """Where a chapter's wording lives: `notebooks/<chapter>.claims.yml` (a package wording:
+    `benchbook/<name>.claims.yml`, found through importlib.resources)."""
+    if chapter in PACKAGE_WORDINGS:
+        return Path(str(resources.files("benchbook").joinpath(f"{chapter}.claims.yml")))
     return config.NOTEBOOKS_DIR / f"{chapter}.claims.yml"
 
 
+def _where(chapter: str) -> str:
+    """The wording file as a message names it (no machine path)."""
+    return f"{'benchbook' if chapter in PACKAGE_WORDINGS else 'notebooks'}/{chapter}.claims.yml"
+
+
 @functools.lru_cache(maxsize=64)
-def _parse(p: Path, stamp: tuple) -> dict:
-    where = f"notebooks/{p.name}"
+def _parse(p: Path, stamp: tuple, where: str) -> dict:
     try:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -186,6 +200,14 @@ def _parse(p: Path, stamp: tuple) -> dict:
     for key, spec in (data.get("kinds") or {}).items():
         if not isinstance(spec, dict) or not set(spec) <= {"withheld", "implausible"}:
             raise WordingError(f"{where}: kind {key!r} may have only withheld and implausible")
+    sentences = data.get("sentences") or {}
+    if not isinstance(sentences, dict) or not all(isinstance(t, str) for t in sentences.values()):
+        raise WordingError(f"{where}: `sentences:` maps a name to one template")
+    for key, text in sentences.items():
+        try:
+            _template(text)
+        except jinja2.TemplateSyntaxError as exc:
+            raise WordingError(f"{where}: sentence {key}: {exc.message}") from None
     for group in ("claims", "kinds"):
         for key, spec in (data.get(group) or {}).items():
             for status, text in spec.items():
@@ -206,7 +228,7 @@ def load(chapter: str) -> dict:
         stamp = (st.st_mtime_ns, st.st_size)
     except FileNotFoundError:
         stamp = ()
-    return _parse(p, stamp)
+    return _parse(p, stamp, _where(chapter))
 
 
 def _spec(data: dict, chapter: str, claim_id: str) -> dict:
@@ -216,7 +238,7 @@ def _spec(data: dict, chapter: str, claim_id: str) -> dict:
     for key, spec in claims.items():
         if fnmatch.fnmatchcase(claim_id, key):
             return spec
-    raise WordingError(f"notebooks/{chapter}.claims.yml has no sentence for claim {claim_id!r}")
+    raise WordingError(f"{_where(chapter)} has no sentence for claim {claim_id!r}")
 
 
 def _first(templates, values: dict, default: str) -> str:
@@ -241,7 +263,7 @@ def word(chapter: str, claim: Claim) -> Claim:
     try:
         return _word(data, spec, claim)
     except WordingError as exc:
-        raise WordingError(f"notebooks/{chapter}.claims.yml, claim {claim.id!r}: {exc}") from None
+        raise WordingError(f"{_where(chapter)}, claim {claim.id!r}: {exc}") from None
 
 
 def _word(data: dict, spec: dict, claim: Claim) -> Claim:
@@ -275,63 +297,24 @@ def ledger(chapter: str, inputs: list[str], claims) -> Ledger:
     return led
 
 
+def sentence(chapter: str, name: str, **values) -> str:
+    """One of the chapter's descriptive sentences (its file's `sentences:`, not a verdict), rendered
+    over `values` and the file's `words`; empty when it needs a value the input lacks."""
+    data = load(chapter)
+    template = (data.get("sentences") or {}).get(name)
+    if template is None:
+        raise WordingError(f"{_where(chapter)} has no sentence {name!r}")
+    try:
+        return render(template, {"words": data.get("words") or {}, **values})
+    except MissingValue:
+        return ""
+    except WordingError as exc:
+        raise WordingError(f"{_where(chapter)}, sentence {name!r}: {exc}") from None
+
+
 def words(chapter: str) -> dict:
     """The chapter's `words` tables (display names shared by its sentences and its descriptions)."""
     return load(chapter).get("words") or {}
-
-
-# --- the str.format API perf_per_watt still words its claims with (until it moves to its .claims.yml)
-LEGACY_WITHHELD = "{topic}: not stated for this input, because {reason}."
-LEGACY_IMPLAUSIBLE = "**Warning: {topic} is not a result.** {reason}."
-
-
-class _Formatter(string.Formatter):
-    def get_value(self, key, args, kwargs):
-        if key not in kwargs:
-            raise MissingValue(key)
-        return kwargs[key]
-
-    def format_field(self, value, spec):
-        if value is None or (isinstance(value, float) and not math.isfinite(value)):
-            raise MissingValue(spec)
-        if isinstance(value, (list, tuple)):
-            return join(self.format_field(v, spec) if spec else v for v in value)
-        if isinstance(value, dict):
-            return join(f"{k} {self.format_field(v, spec) if spec else v}" for k, v in value.items())
-        return super().format_field(value, spec)
-
-    def get_field(self, field_name, args, kwargs):
-        try:
-            return super().get_field(field_name, args, kwargs)
-        except (KeyError, IndexError, AttributeError, TypeError):
-            raise MissingValue(field_name) from None
-
-
-_FMT = _Formatter()
-
-
-def _fill(template: str, values: dict) -> str:
-    """`template` formatted with `values`; raises MissingValue rather than print a missing value."""
-    return _FMT.format(template, **values)
-
-
-def say(claim: Claim, shown: str, *, topic: str, withheld: str | None = None, implausible: str | None = None) -> Claim:
-    """The claim with its sentence: `shown` when the rule allows it, else the withheld or warning
-    wording. A shown claim whose template needs a value the evidence lacks becomes withheld."""
-    values = {**claim.evidence, "reason": claim.reason, "topic": topic}
-    template = {
-        "shown": shown,
-        "withheld": withheld or LEGACY_WITHHELD,
-        "implausible": implausible or LEGACY_IMPLAUSIBLE,
-    }
-    try:
-        text = _fill(template[claim.status], values)
-    except MissingValue as exc:
-        claim = claim.withhold(f"the input does not give {exc.args[0] or 'a value the sentence needs'}")
-        values["reason"] = claim.reason
-        text = _fill(withheld or LEGACY_WITHHELD, values)
-    claim.text = text[:1].upper() + text[1:]
-    return claim
 
 
 def glue_claims(ledger: Ledger) -> None:
