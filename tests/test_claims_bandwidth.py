@@ -87,7 +87,29 @@ def test_bound_both_ways_and_partial_offload():
     part = show.word(cb.bound(point(offload="partial", offload_why="ngl 10"), "bound_1", 0.5))
     assert part.status == "withheld" and "partly offloaded" in part.text
     unknown = show.word(cb.bound(point(fraction_of_peak=None, compute_fraction=None), "bound_1", 0.5))
-    assert unknown.status == "withheld"
+    assert unknown.status == "shown" and unknown.evidence["verdict"] == rules.NOT_COMPUTE
+    assert "cannot be compute-bound on any device: 3.5 FLOP/byte" in unknown.text
+    nothing = point(fraction_of_peak=None, compute_fraction=None, intensity_flop_per_byte=None)
+    assert show.word(cb.bound(nothing, "bound_1", 0.5)).status == "withheld"
+
+
+def test_a_device_free_verdict_needs_an_intensity_below_every_ridge():
+    low, name = rules.NOT_COMPUTE, cb.hardware.lowest_ridge()[1]
+    below = point(fraction_of_peak=None, compute_fraction=None, intensity_flop_per_byte=11.0)
+    c = show.word(cb.bound(below, "bound_1", 0.5))
+    assert c.evidence["verdict"] == low and name in c.text
+    above = point(fraction_of_peak=None, compute_fraction=None, intensity_flop_per_byte=13.0)
+    assert show.word(cb.bound(above, "bound_1", 0.5)).status == "withheld"
+
+
+def test_a_bound_inside_the_noise_of_its_threshold_is_marked_fragile():
+    # 0.51 of the peak against a 0.5 threshold: +2 %, inside a rate whose standard error is 4 %
+    near = show.word(cb.bound(point(fraction_of_peak=0.51, rate_std=30.0), "bound_1", 0.5))
+    assert near.evidence["fragile"] and near.evidence["margin"] == pytest.approx(0.02)
+    assert near.status == "shown" and "fragile: it is +2% from the threshold" in near.text
+    clear = show.word(cb.bound(point(fraction_of_peak=0.51, rate_std=1.0), "bound_1", 0.5))
+    assert not clear.evidence["fragile"] and "fragile" not in clear.text
+    assert rules.check({"chapter": "x", "claims": [near.to_dict(), clear.to_dict()]}) == []
 
 
 def test_size_trend_both_ways():
@@ -126,7 +148,12 @@ def test_cpu_only_fixture_is_never_compared_with_a_gpu():
     # the CPU the output names (llama-bench's cpu_info) is the only device a CPU-only run is put against
     assert fr and all(c.evidence["mode"] == "cpu" for c in fr)
     shown = [c for c in fr if c.status == "shown"]
-    assert shown and all(c.evidence["device"] == "Xeon-E5-2690-v3" for c in shown)
+    # 48 threads on a 24-thread Xeon span two sockets: both sockets' memory channels are the roof
+    assert shown and all(c.evidence["device"] == "Xeon-E5-2690-v3 (2 sockets)" for c in shown)
+    assert all(c.evidence["sockets"] == 2 and c.evidence["peak"] == pytest.approx(2 * 68.3) for c in shown)
+    assert "45% of the 137 GB/s" in shown[0].text
+    # a decode at 3.5 FLOP/byte is not compute-bound on any device, whatever its share of the peak
+    assert {led.get(i).evidence["verdict"] for i in ("bound_1", "bound_2")} == {rules.NOT_COMPUTE}
     assert all(c.evidence["peak_source"] == "detected" for c in shown)
     given = _ledger(path, peak_bandwidth_gb_s=400.0)
     fr = [c for c in given.claims if c.kind == "fraction_of_peak"]
@@ -153,17 +180,37 @@ def test_bound_beyond_physics_is_a_warning():
 
 
 def test_weights_that_fit_in_cache_get_a_caveat_and_no_bound():
-    tiny = point(bytes_per_token=4.8e7, may_fit_in_cache=True, fraction_of_peak=0.9, mode="cpu", offload="cpu")
-    c = show.word(cb.fraction(tiny, "bw_1"))
+    tiny = point(bytes_per_token=4.8e7, may_fit_in_cache=True, llc_mb=64.0, fraction_of_peak=0.9, mode="cpu")
+    c = show.word(cb.fraction(tiny.replace({"full": "cpu"}), "bw_1"))
     assert c.status == "shown" and "stay in on-chip cache" in c.text
     b = show.word(cb.bound(tiny, "bound_1", 0.5))
-    assert b.status == "withheld" and "on-chip cache" in b.text
+    assert b.status == "withheld" and "(48 MB per token) fit in the device's 64 MB last-level cache" in b.text
     assert show.word(cb.bound(point(may_fit_in_cache=False), "bound_1", 0.5)).status == "shown"
+
+
+@pytest.mark.parametrize(
+    ("device", "gb", "fits"),
+    [
+        ("A100-SXM4-80GB", 0.8, False),  # 40 MB of L2: a flat 1 GB rule called 0.8 GB cache-resident
+        ("A100-SXM4-80GB", 0.039, True),
+        ("MI300X", 0.2, True),  # 256 MB of Infinity Cache
+        ("Ryzen-9-7950X", 0.07, False),  # 64 MB of L3
+    ],
+)
+def test_cache_residence_is_judged_by_the_devices_last_level_cache(device, gb, fits):
+    d = cb.hardware.device(device)
+    pk = bandwidth.Peak(d.name, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, "detected", d.llc_mb)
+    assert bandwidth.fits_in_cache(gb * 1e9, pk) is fits
+    assert bandwidth.fits_in_cache(gb * 1e9, bandwidth.UNKNOWN) is False  # no cache figure: nothing assumed
 
 
 def test_bounds_block_says_once_when_no_peak_is_known():
     led = _ledger(config.FIXTURES_DIR / "llama-bench" / "ik_llama_discussion18_cpu_vs_gpu.txt")
-    assert show.block(led, "bound").startswith("No result has a known fraction")
+    # no device is known, yet a decode at 4 FLOP/byte is not compute-bound on any: said once per sentence
+    text = show.block(led, "bound")
+    assert text.count("`IQ2_BN - 2.06 bpw TriLM` cannot be compute-bound on any device: 4.1 FLOP/byte") == 1
+    unknown = [c.withhold("no peak") for c in led.claims if c.kind == "bound"]
+    assert show.block(show.ledger("x", [], unknown), "bound").startswith("No result has a known fraction")
     seed = _ledger(config.seed("004"))
     assert show.block(seed, "bound").count("\n\n") == 5  # one paragraph per model
 
@@ -177,6 +224,11 @@ def test_bound_evidence_and_its_device():
         "intensity",
         "ridge",
         "threshold",
+        "noise",
+        "margin",
+        "fragile",
+        "lowest_ridge",
+        "lowest_ridge_device",
         "label",
         "device",
     }

@@ -11,8 +11,9 @@ KV cache (llama-bench's tg128 starts from an empty cache) adds little. So
     fraction of peak  = achieved / the device's memory bandwidth
     ceiling (tok/s)   = peak bandwidth / bytes per token
 
-The device: a CPU-only run (backend CPU, or -ngl 0) is measured against the CPU's DRAM bandwidth,
-anything else against the GPU's; the GPU comes from the `gpu` parameter, else from the device line
+The device: a CPU-only run (backend CPU, or -ngl 0) is measured against the CPU's DRAM bandwidth
+(times the sockets its threads span: 48 threads on a 24-thread CPU run on two, whose memory
+channels add), anything else against the GPU's; the GPU comes from the `gpu` parameter, else from the device line
 the output prints, and a custom peak (`peak_bandwidth_gb_s`) overrides both. A device that is
 neither given nor printed is unknown: its fractions are withheld, never compared with a default.
 
@@ -70,11 +71,6 @@ REDUCE_RULE = (
 
 GIB = 1024**3
 
-#: Weights smaller than this may stay in a device's last-level cache between tokens (the largest
-#: such caches hold about a gigabyte, e.g. 1,152 MB of L3 on AMD EPYC 9684X), so their generation
-#: need not stream them from memory once per token.
-CACHE_BYTES = 1.0e9
-
 
 @dataclass(frozen=True)
 class Peak:
@@ -86,6 +82,10 @@ class Peak:
     tflops: float | None
     memory_gb: float | None
     source: str
+    #: The device's last-level cache (MB, `llc_mb` of data/hardware.csv); None where unknown.
+    llc_mb: float | None = None
+    #: The CPU sockets the run spans (`hardware.Device.sockets`): the peaks above are theirs together.
+    sockets: int = 1
 
     @property
     def ridge(self) -> float | None:
@@ -139,7 +139,18 @@ def choose_peak(gpu: str, row, bandwidth_gb_s: float = 0.0, tflops: float = 0.0)
         return Peak(printed, None, None, None, "unknown")
     d = choice.device
     label = d.name if d.kind != "custom" or not printed else printed
-    return Peak(label, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, choice.source)
+    n = d.sockets(row.get("threads")) if mode == "cpu" and d.kind == "cpu" and not bw else 1
+    if n > 1:  # the run's threads span n sockets: their memory channels, caches and cores add
+        return Peak(
+            f"{label} ({n} sockets)",
+            n * d.bandwidth_gb_s,
+            n * d.peak("fp16") if d.peak("fp16") else None,
+            n * d.memory_gb if d.memory_gb else None,
+            choice.source,
+            n * d.llc_mb if d.llc_mb else None,
+            n,
+        )
+    return Peak(label, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, choice.source, d.llc_mb)
 
 
 def layers(*names) -> tuple[int | None, str | None]:
@@ -355,7 +366,8 @@ def points(
                 "compute_fraction": flops_tok * rate / 1e12 / pk.tflops if flops_tok and pk.tflops else None,
                 "offload": "cpu" if r["mode"] == "cpu" else ("partial" if why or r["mode"] == "partial" else "full"),
                 "offload_why": "; ".join(why),
-                "may_fit_in_cache": bool(bytes_tok is not None and bytes_tok < CACHE_BYTES),
+                "may_fit_in_cache": fits_in_cache(bytes_tok, pk),
+                "llc_mb": pk.llc_mb,
             }
         )
     cols = list(kept.columns) + [
@@ -364,6 +376,7 @@ def points(
         "peak_tflops",
         "peak_source",
         "ridge",
+        "sockets",
         "architecture",
         "size_source",
         "file_gib",
@@ -378,6 +391,7 @@ def points(
         "offload",
         "offload_why",
         "may_fit_in_cache",
+        "llc_mb",
         "active_params_b",
         "params_b",
     ]
@@ -520,7 +534,8 @@ def latency_points(
                 "compute_fraction": flops_tok * rate / 1e12 / pk.tflops if flops_tok and pk.tflops else None,
                 "offload": "full",
                 "offload_why": "",
-                "may_fit_in_cache": bool(bytes_tok is not None and bytes_tok < CACHE_BYTES),
+                "may_fit_in_cache": fits_in_cache(bytes_tok, pk),
+                "llc_mb": pk.llc_mb,
             }
         )
     res = pd.DataFrame(rows)
@@ -528,6 +543,13 @@ def latency_points(
         if c in res:
             res[c] = pd.to_numeric(res[c], errors="coerce")
     return res
+
+
+def fits_in_cache(bytes_per_token: float | None, pk: Peak) -> bool:
+    """Whether the weights one token reads fit in the device's last-level cache (`llc_mb` of
+    data/hardware.csv), so that its generation need not stream them from memory once per token.
+    A device whose cache is unknown is not assumed to hold them."""
+    return bool(bytes_per_token is not None and pk.llc_mb and bytes_per_token < pk.llc_mb * 1e6)
 
 
 def device_fields(pk) -> dict:
@@ -538,4 +560,5 @@ def device_fields(pk) -> dict:
         "peak_tflops": pk.tflops,
         "peak_source": pk.source,
         "ridge": pk.ridge,
+        "sockets": pk.sockets,
     }

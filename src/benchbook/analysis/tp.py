@@ -431,6 +431,7 @@ def roofline_points(
                 "sequence_length": seq,
                 "quantize": r["quantize"],
                 "latency_ms": r["mean"],
+                "rel_se": _se(r),
                 "line": int(r["line"]),
                 "bytes_gb": nbytes / 1e9,
                 "bytes_per_gpu": nbytes / tp,

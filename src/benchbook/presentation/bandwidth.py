@@ -58,16 +58,17 @@ def _fraction_withheld(c: Claim) -> str:
         return "{topic}: the model table has no size for this model, so the bytes read per token are unknown."
     if ev.get("bytes_per_token") is None:
         return "{topic}: the output prints no model size, so the bytes read per token are unknown."
+    achieved = "{topic} streams {rate:,.2f} tok/s x {gb_per_token:.2f} GB per token = {achieved_gb_s:,.0f} GB/s"
     if ev.get("mode") == "cpu" and ev.get("device") is None:
         return (
-            "{topic}: a CPU-only run is measured against the CPU's own memory bandwidth, which the output does "
-            "not give; pass peak_bandwidth_gb_s to place it."
+            achieved + "; its share of a peak needs the CPU's own memory bandwidth, which the output does not give: "
+            "pass peak_bandwidth_gb_s to place it."
         )
     if ev.get("device") is None:
         what = (
             " (the output names `{printed_device}`, which the hardware table lacks)" if ev.get("printed_device") else ""
         )
-        return "{topic}: no device peak to compare with" + what + "; pass gpu or peak_bandwidth_gb_s."
+        return achieved + "; no device peak to compare it with" + what + ": pass gpu or peak_bandwidth_gb_s."
     return "{topic}: no fraction of peak is stated, because {reason}."
 
 
@@ -95,6 +96,9 @@ def word(claim: Claim) -> Claim:
             "weights (fixed per-token costs such as kernel launches and synchronisation, or small and scattered "
             "matrix products) takes a large share of each token's time.",
             "compute": "`{label}` is compute-bound: {compute_fraction:.0%} of the peak compute, right of the ridge.",
+            "not compute": "`{label}` cannot be compute-bound on any device: {intensity:.1f} FLOP/byte is below the "
+            "lowest ridge of any device in the hardware table ({lowest_ridge:.0f} FLOP/byte, the "
+            "{lowest_ridge_device}), so memory bandwidth or fixed per-token costs limit it.",
         }.get(verdict, "`{label}`: {verdict}.")
         if verdict == "memory-bandwidth" and ev.get("compute_fraction") is None:
             shown = "`{label}` is bound by memory bandwidth: {bandwidth_fraction:.0%} of the peak bandwidth."
@@ -120,7 +124,11 @@ def word(claim: Claim) -> Claim:
 def block(led: Ledger, kind: str) -> str:
     """The sentences of every claim of `kind`, one paragraph each (a sentence when there are none)."""
     claims = [c for c in led.claims if c.kind == kind]
-    if kind == "bound" and claims and not any(c.evidence.get("bandwidth_fraction") is not None for c in claims):
+    if (
+        kind == "bound"
+        and claims
+        and not any(c.evidence.get("bandwidth_fraction") is not None or c.shown for c in claims)
+    ):
         return "No result has a known fraction of its device's peak, so no limit is named for any of them."
     text = wording.block(led, [c.id for c in claims])
     return text or "No generation result to place."

@@ -15,6 +15,9 @@ from benchbook.claims import LEDGER_MIME, Claim, Ledger
 #: What a page prints for a claim it may not make, unless the chapter gives its own wording.
 DEFAULT_WITHHELD = "{topic}: not stated for this input, because {reason}."
 DEFAULT_IMPLAUSIBLE = "**Warning: {topic} is not a result.** {reason}."
+#: What a shown verdict adds when the margin to the threshold it turns on is inside the noise
+#: (`claims.rules.margin`): the verdict could flip within the measurement's own spread.
+FRAGILE = "This verdict is fragile: it is {margin:+.0%} from the threshold it turns on, inside the noise."
 
 
 class MissingValue(KeyError):
@@ -74,6 +77,8 @@ def say(claim: Claim, shown: str, *, topic: str, withheld: str | None = None, im
         claim = claim.withhold(f"the input does not give {exc.args[0] or 'a value the sentence needs'}")
         values["reason"] = claim.reason
         text = fill(withheld or DEFAULT_WITHHELD, values)
+    if claim.status == "shown" and claim.evidence.get("fragile") and claim.evidence.get("margin") is not None:
+        text += " " + fill(FRAGILE, values)
     claim.text = text[:1].upper() + text[1:]
     return claim
 
@@ -96,9 +101,10 @@ def publish(ledger: Ledger) -> None:
 
 
 def block(ledger: Ledger, ids=None) -> str:
-    """Markdown paragraphs of the named claims (all when `ids` is None), in ledger order."""
+    """Markdown paragraphs of the named claims (all when `ids` is None), in ledger order; a sentence
+    two claims share (the same verdict on two runs of one model) is said once."""
     want = None if ids is None else set(ids)
-    return "\n\n".join(c.text for c in ledger.claims if want is None or c.id in want)
+    return "\n\n".join(dict.fromkeys(c.text for c in ledger.claims if want is None or c.id in want))
 
 
 def together(ledger: Ledger, ids) -> str:
