@@ -248,8 +248,9 @@ def _reproduction() -> pd.DataFrame:
 
 def test_summary_counts_agreement_per_source_and_tool():
     s = checks.summary(_reproduction()).set_index(["source", "tool"])
-    assert s.loc[("a.txt", "tgi")].to_dict() == {"recomputed": 4, "agree": 2, "disagree": 2}
-    assert s.loc[("b.txt", "llama")].to_dict() == {"recomputed": 2, "agree": 0, "disagree": 2}
+    none = {"not checkable": 0, "repeated": 0}
+    assert s.loc[("a.txt", "tgi")].to_dict() == {"recomputed": 4, "agree": 2, "disagree": 2, **none}
+    assert s.loc[("b.txt", "llama")].to_dict() == {"recomputed": 2, "agree": 0, "disagree": 2, **none}
     assert list(s.index) == [("b.txt", "llama"), ("a.txt", "tgi")]  # in the order of the table, not sorted
 
 
@@ -754,6 +755,7 @@ def test_roofline_points_kv_traffic_and_an_unstated_tp():
         "sequence_length",
         "quantize",
         "latency_ms",
+        "rel_se",
         "line",
         "bytes_gb",
         "bytes_per_gpu",

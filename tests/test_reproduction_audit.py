@@ -4,6 +4,7 @@ every reproduced number printed on its cited line, and agreement only within pri
 import math
 import re
 
+import pandas as pd
 import pytest
 
 from benchbook import checks, config, ingest
@@ -189,3 +190,45 @@ def test_every_tool_uses_the_one_comparator(monkeypatch):
     table = checks.reproduce_all(SEEDS + [config.FIXTURES_DIR / "llama-bench" / "llamacpp_readme_b1275.json"])
     assert set(table["tool"]) >= {"tgi-benchmark", "sglang-quant-report", "hf-batch-sweep", "attention-gym"}
     assert not table["agrees"].any()
+
+
+def test_a_row_that_cannot_fail_is_counted_apart_not_as_agreement():
+    t = pd.DataFrame(
+        {
+            "source": ["a"] * 3,
+            "tool": ["t"] * 3,
+            "line": [1, 2, 3],
+            "quantity": ["std x", "std y", "mean z"],
+            "published": [0.01, 0.02, 0.0],
+            "recomputed": [0.005, 0.015, 0.004],
+            "tolerance": [0.011, 0.011, 0.005],
+            "agrees": [True, True, True],
+        }
+    )
+    # 0.011 >= 0.01: any recomputed value from 0 to 0.021 agrees; 0.011 < 0.02 can fail
+    assert list(checks.checkable(t)) == [False, True, False]
+    s = checks.summary(t).iloc[0]
+    assert (s["recomputed"], s["agree"], s["disagree"], s["not checkable"]) == (3, 1, 0, 2)
+
+
+def test_a_number_two_files_publish_is_counted_once():
+    row = {"tool": "t", "line": 5, "quantity": "decode mean (a)", "published": 1.5, "recomputed": 1.49, "agrees": True}
+    t = pd.DataFrame(
+        [
+            {**row, "source": "000.txt"},
+            {**row, "source": "001.txt", "line": 9, "quantity": "decode mean (b)"},  # another label, same number
+            {**row, "source": "001.txt", "published": 1.6},  # another number
+            {**row, "source": "000.txt", "line": 6},  # the same file twice: two printed numbers
+        ]
+    )
+    assert list(checks.repeats(t)) == ["", "000.txt line 5", "", ""]
+    s = checks.summary(t).set_index("source")
+    assert s.loc["001.txt", "recomputed"] == 1 and s.loc["001.txt", "repeated"] == 1
+
+
+def test_on_the_seeds_vacuous_and_repeated_rows_are_counted_apart(reproduction):
+    s = checks.summary(reproduction).set_index("source")
+    assert s.loc["002_720befe671f869ae.txt", "not checkable"] == 66  # sglang std printed as 0.00 or 0.01
+    assert s.loc["001_4e5344ced21f561d.txt", "repeated"] == 54  # seed 001 repeats seed 000's TP 1 section
+    assert s.loc["001_4e5344ced21f561d.txt", "recomputed"] == 0
+    assert (s["recomputed"] == s["agree"] + s["disagree"] + s["not checkable"]).all()

@@ -431,7 +431,7 @@ def roofline_points(
                 "sequence_length": seq,
                 "quantize": r["quantize"],
                 "latency_ms": r["mean"],
-                "rel_se": _se(r),
+                "rel_se": rel_se(r["mean"], r.get("min"), r.get("max"), r.get("n_runs")),
                 "line": int(r["line"]),
                 "bytes_gb": nbytes / 1e9,
                 "bytes_per_gpu": nbytes / tp,
