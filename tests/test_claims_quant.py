@@ -10,6 +10,7 @@ from benchbook import config, ingest
 from benchbook.analysis import quant
 from benchbook.chapter import declared
 from benchbook.claims import make
+from benchbook.claims import quant as cq
 from benchbook.claims import quant as verdicts
 from benchbook.claims.rules import MISSING_WORDS, check
 from benchbook.presentation import quant as show
@@ -310,3 +311,58 @@ def test_rule_rejudges_a_tampered_winner(seed_claims):
     ev = dict(seed_claims.get("winner_high_concurrency").evidence)
     ev.pop("winners")
     assert make("w", "winner", "r", {**ev, "alpha": 1.0}).status == "withheld"
+
+
+def test_decode_trend_without_peaks_or_scheme():
+    empty = pd.DataFrame(columns=["batch_size", "ratio", "intensity", "intensity_baseline"])
+    ev = cq.decode_trend(empty, None, "bf16", None).evidence
+    assert (ev["ridge"], ev["device"], ev["peak_source"]) == (None, None, None)
+    ev = cq.decode_trend(empty, None, "bf16", quant.Peaks("H100", 1000.0, None, 2000.0, "parameter")).evidence
+    assert (ev["ridge"], ev["device"], ev["peak_source"]) == (500.0, "H100", "parameter")
+
+
+def test_long_prefill_slower_only_below_one():
+    """a = baseline time / scheme time: 1.5 means the scheme is faster, 0.8 slower."""
+
+    def ratios(prefill):
+        return pd.DataFrame(
+            {
+                "regime": ["r"] * 3,
+                "phase": ["prefill", "decode", "total"],
+                "ratio": [prefill, 0.9, 1.2],
+                "batch_size": [1] * 3,
+                "tokens_per_pass": [4096] * 3,
+                "ci_low": [prefill - 0.1, 0.8, 1.1],
+                "ci_high": [prefill + 0.1, 1.0, 1.3],
+                "intensity": [100.0] * 3,
+            }
+        )
+
+    ev = cq.long_prefill(ratios(1.5), "w8a16", "bf16").evidence
+    assert ev["slower"] is False and ev["a"] == 1.5 and ev["decode_ratio"] == 0.9 and ev["total_ratio"] == 1.2
+    assert cq.long_prefill(ratios(0.8), "w8a16", "bf16").evidence["slower"] is True
+
+
+def test_source_first_place_counts_regimes():
+    c = cq.source_first_place(["r2"], pd.DataFrame({"regime": ["r1", "r2", "r2"]}))
+    assert c.id == "source_first_place" and c.kind == "anomaly"
+    assert (c.evidence["count"], c.evidence["n"], c.evidence["regimes"]) == (1, 2, ["r2"])
+
+
+def test_winner_metric_from_the_best_row():
+    win = pd.DataFrame(
+        {
+            "regime": ["r", "r"],
+            "scheme": ["b", "a"],
+            "rank": [2, 1],
+            "metric": ["latency", "latency"],
+            "p_vs_best": [0.5, 1.0],
+            "mean": [11.0, 10.0],
+            "ratio_to_best": [10 / 11, 1.0],
+            "n": [3, 3],
+        }
+    )
+    ev = cq.winner(win, "r", 0.05).evidence
+    assert (ev["best"], ev["metric"], ev["lower_is_better"]) == ("a", "latency", True)
+    ev = cq.winner(win, "absent", 0.05).evidence
+    assert (ev["best"], ev["metric"], ev["candidates"]) == (None, None, [])
