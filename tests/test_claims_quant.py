@@ -178,6 +178,16 @@ def test_decode_bandwidth_names_device_and_source_and_flips():
     assert none.status == "withheld" and "model_id" in none.text
 
 
+def test_the_fastest_decode_is_the_highest_rate_not_the_highest_bandwidth():
+    # fp16 at 136 tok/s streams 2 bytes per weight (1,093 GB/s); w4a16 at 150 tok/s streams 0.5 (302 GB/s)
+    rt = _runs({"original": [136.0, 136.0], "w4a16_awq": [150.0, 150.0]})
+    c = _worded(verdicts.decode_bandwidth(quant.roofline_points(rt, 4.02), A100, 4.02))
+    assert c.evidence["scheme"] == "w4a16_awq" and c.evidence["tok_s"] == pytest.approx(150.0)
+    slower = _runs({"original": [136.0, 136.0], "w4a16_awq": [120.0, 120.0]})
+    c = _worded(verdicts.decode_bandwidth(quant.roofline_points(slower, 4.02), A100, 4.02))
+    assert c.evidence["scheme"] == "original"
+
+
 # --- the mechanism ----------------------------------------------------------------------------------
 
 

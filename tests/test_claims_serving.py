@@ -72,6 +72,14 @@ def test_growth_rises_and_falls(seed):
     assert c.status == "withheld" and c.text.startswith("Output throughput does not rise")
 
 
+def test_a_growth_step_inside_the_run_noise_is_not_a_step():
+    # one run per load: a 3 % step is inside the 5 % run noise, a 10 % step is not
+    inside = runs([1, 2, 4], [10.0, 20.0, 20.6]).assign(x=[1, 2, 4])
+    c = cs.growth(inside, "x")
+    assert c.status == "withheld" and c.evidence["noise"] == cs.RUN_NOISE and c.evidence["trend"] == "mixed"
+    assert cs.growth(runs([1, 2, 4], [10.0, 20.0, 22.0]).assign(x=[1, 2, 4]), "x").status == "shown"
+
+
 # --- the uncapped run -----------------------------------------------------------------------------
 
 

@@ -66,18 +66,21 @@ def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0) -
 
 def growth(curve: pd.DataFrame, variable: str) -> Claim:
     """Output throughput rises at every step of the curve of the first series (the loads' means;
-    with repeats, a step must rise by more than the largest step noise, sqrt(sd0^2 + sd1^2) / y0)."""
+    with repeats, a step must rise by more than the largest step noise, sqrt(sd0^2 + sd1^2) / y0;
+    with one run per load, by more than RUN_NOISE)."""
     lv = serving.per_load(curve) if len(curve) else curve.assign(n=1)
     d = lv[lv["series"] == lv["series"].iloc[0]].sort_values(variable) if len(lv) else lv
     xs, ys = [_f(x) for x in d[variable]], [_f(y) for y in d["output_throughput"]]
     ev = dict(xs=xs, ys=ys, direction="rises", min_points=3, tolerance=0.0, variable=variable.replace("_", " "))
+    ev["noise"] = RUN_NOISE  # one run per load: a step under RUN_NOISE is not a step
     if xs:
         ev.update(first_x=xs[0], last_x=xs[-1], first_y=ys[0], last_y=ys[-1], series=d["series"].iloc[0])
     if len(d) and d["n"].max() > 1:
         sd, y = d["output_throughput_sd"].fillna(0).to_numpy(), d["output_throughput"].to_numpy()
         noise = np.hypot(sd[:-1], sd[1:]) / y[:-1]
-        ev.update(repeats=int(d["n"].max()), tolerance=_f(noise.max()) if len(noise) else 0.0)
-    return make("growth", "scaling", "output throughput higher at every step of the load", ev)
+        ev.update(repeats=int(d["n"].max()), tolerance=_f(noise.max()) if len(noise) else 0.0, noise=None)
+    rule = "output throughput higher at every step of the load, each step beyond the noise"
+    return make("growth", "scaling", rule, ev)
 
 
 def underfilled(lit: pd.DataFrame) -> Claim:
