@@ -460,6 +460,21 @@ def test_metric_sensitivity_names_the_best_per_metric_in_regime_order():
     assert ms.loc["base"].tolist() == ["A", "B"] and ms.loc["interactive"].tolist() == ["B", "B"]
 
 
+def test_a_metric_changes_the_winner_only_beyond_the_noise():
+    runs = _two_metric_runs()
+    m = ["overall_throughput", "latency"]
+    # base: A's throughput (100 +- 1) beats B's (80 +- 1) and B's latency beats A's, both far beyond the noise
+    assert quant.metric_dependent(runs, 0.05, m).to_dict() == {"interactive": False, "base": True}
+    # B's throughput now inside A's noise: A still wins throughput, but B is in its winning set
+    close = runs.assign(
+        overall_throughput=runs["overall_throughput"].where(
+            ~((runs["regime"] == "base") & (runs["scheme"] == "B")), runs["overall_throughput"] + 19.0
+        )
+    )
+    assert quant.metric_sensitivity(close, metrics=m).loc["base"].tolist() == ["A", "B"]
+    assert quant.metric_dependent(close, 0.05, m).to_dict() == {"interactive": False, "base": False}
+
+
 def test_first_place_differs_and_membership_changes():
     pub = pd.DataFrame({"regime": ["a", "a", "b", "c"], "rank": [1, 2, 1, 1], "scheme": ["X", "Y", "Y", "Z"]})
     ours = pd.DataFrame({"regime": ["a", "b", "b"], "rank": [1, 1, 2], "scheme": ["X", "W", "Y"]})

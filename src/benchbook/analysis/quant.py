@@ -315,6 +315,20 @@ def metric_sensitivity(run_table: pd.DataFrame, metrics=RUN_METRICS) -> pd.DataF
     return out
 
 
+def metric_dependent(run_table: pd.DataFrame, alpha: float = 0.05, metrics=RUN_METRICS) -> pd.Series:
+    """Per regime, whether its winner depends on the metric beyond the noise: no scheme is in the
+    winning set (the best, and every scheme a Welch test at `alpha` cannot tell from it) under every
+    metric. Bests that differ between metrics while one scheme wins, within the noise, under all of
+    them are a difference inside the noise."""
+    sets: dict = {}
+    for m in metrics:
+        w = winner_sets(run_table, {r: m for r in run_table["regime"].unique()}, alpha)
+        for regime, g in w.groupby("regime", sort=False):
+            sets.setdefault(regime, []).append(set(g.loc[g["in_winner_set"], "scheme"]))
+    out = {r: not set.intersection(*s) for r, s in sets.items()}
+    return pd.Series(out, dtype=bool).reindex(regime_order(list(out)))
+
+
 def shapes(run_table: pd.DataFrame) -> pd.DataFrame:
     """Batch size, input and output length per regime."""
     s = run_table.groupby("regime")[["batch_size", "input_len", "output_len"]].first()

@@ -52,13 +52,19 @@ def winner(win: pd.DataFrame, regime: str, alpha: float) -> Claim:
     return make(f"winner_{regime}", "winner", rule, ev)
 
 
-def metric_changes(sens: pd.DataFrame, schemes_per_regime: pd.Series) -> Claim:
+def metric_changes(sens: pd.DataFrame, schemes_per_regime: pd.Series, dependent: pd.Series | None = None) -> Claim:
     """In how many regimes with at least two schemes the best scheme depends on the metric
-    (latency, output or overall throughput)."""
+    (latency, output or overall throughput), beyond the noise when `dependent`
+    (`analysis.quant.metric_dependent`) says which regimes' bests the runs can tell apart."""
     multi = [r for r in sens.index if schemes_per_regime.get(r, 0) >= 2]
-    changed = sens.loc[multi].nunique(axis=1) > 1
+    differs = sens.loc[multi].nunique(axis=1) > 1
+    changed = differs & (dependent.reindex(differs.index).fillna(False).astype(bool) if dependent is not None else True)
     ev = {"count": int(changed.sum()), "n": len(multi), "regimes": list(changed.index[changed])}
-    return make("metric_changes", "anomaly", "regimes whose best scheme differs between metrics", ev)
+    ev["within_noise"] = list(differs.index[differs & ~changed])
+    rule = "regimes whose best scheme differs between metrics"
+    if dependent is not None:
+        rule += ", beyond the noise: the best under one metric is outside another metric's winning set"
+    return make("metric_changes", "anomaly", rule, ev)
 
 
 def source_first_place(differs: list[str], pub: pd.DataFrame) -> Claim:

@@ -494,10 +494,17 @@ def word(c: Claim) -> Claim:
         return say(_winner_words(c), "**{regime}**: a winning set")
     if c.id == "metric_changes":
         return say(
-            "The best scheme depends on the metric in {count} of {n} regimes ({regimes}): output throughput "
-            "ignores prefill, so it can crown a scheme that delivers the whole answer later.",
+            "The best scheme depends on the metric in {count} of {n} regimes ({regimes}), beyond what the runs can "
+            "tell apart: output throughput ignores prefill, so it can crown a scheme that delivers the whole answer "
+            "later."
+            + (" In {within_noise} the bests differ too, but inside the noise." if ev.get("within_noise") else ""),
             "A metric that changes the winner",
-            withheld="In every regime the three metrics agree on the best scheme."
+            withheld=(
+                "In every regime the three metrics agree on the best scheme, or its runs cannot tell their bests "
+                "apart ({within_noise})."
+                if ev.get("within_noise")
+                else "In every regime the three metrics agree on the best scheme."
+            )
             if ev.get("n")
             else "No regime has two schemes, so no metric can change a winner.",
         )
