@@ -146,10 +146,30 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
     return make("tpot_itl", "anomaly", f"mean TPOT above {TPOT_OVER_ITL}x mean ITL", ev)
 
 
-def goodput(gb: pd.DataFrame) -> Claim:
+def slo_margin(row: pd.Series, slo_ttft_ms: float, slo_tpot_ms: float) -> dict:
+    """The margin of a load's goodput bound to its SLOs: of the percentiles under an SLO that set the
+    bound (each metric's highest), the one nearest its SLO, as value / SLO - 1 (-0.01: 1 % under it).
+    Empty when no printed percentile is under an SLO."""
+    near = None
+    for metric, slo in (("ttft", slo_ttft_ms), ("tpot", slo_tpot_ms)):
+        under = [
+            (q, _f(row.get(f"{metric}_{stat}")))
+            for stat, q in serving.PERCENTILE_OF.items()
+            if _f(row.get(f"{metric}_{stat}")) is not None and _f(row.get(f"{metric}_{stat}")) <= slo
+        ]
+        if under and slo:
+            q, v = max(under)
+            m = v / slo - 1
+            if near is None or abs(m) < abs(near["margin"]):
+                near = {"margin": m, "slo_percentile": f"p{q:g} {metric.upper()}", "slo_value": v, "slo": slo}
+    return near or {}
+
+
+def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: float | None = None) -> Claim:
     """The load with the most requests proven to meet both SLOs (the goodput lower bound): one run
     per load, with `RUN_NOISE` as the noise; with repeats, the loads' means, and the spread of the
-    two best loads, sqrt(sd_best^2 + sd_runner_up^2) / runner-up, as the noise."""
+    two best loads, sqrt(sd_best^2 + sd_runner_up^2) / runner-up, as the noise. With the SLOs, the
+    choice states the margin of its deciding percentile to its SLO, `fragile` inside RUN_NOISE."""
     ev = dict(choice=None, metric="goodput lower bound (req/s)", value=None, runner_up=None, runner_up_value=None)
     ev["noise"] = RUN_NOISE
     lv = serving.per_load(gb, ["goodput_lo", "share_lo", "request_throughput"]) if len(gb) else gb.assign(n=1)
@@ -161,6 +181,9 @@ def goodput(gb: pd.DataFrame) -> Claim:
         )
         if len(g) > 1:
             ev.update(runner_up=str(g.iloc[1]["run"]), runner_up_value=_f(g.iloc[1]["goodput_lo"]))
+        if slo_ttft_ms is not None and slo_tpot_ms is not None:
+            m = slo_margin(b, slo_ttft_ms, slo_tpot_ms)
+            ev.update(m, fragile=bool(m and abs(m["margin"]) <= RUN_NOISE))
         if lv["n"].max() > 1:
             sd = g["goodput_lo_sd"].fillna(0).iloc[:2].to_numpy()
             ev.update(repeats=int(b["n"]), value_sd=_f(sd[0]))

@@ -18,6 +18,11 @@ DEFAULT_IMPLAUSIBLE = "**Warning: {topic} is not a result.** {reason}."
 #: What a shown verdict adds when the margin to the threshold it turns on is inside the noise
 #: (`claims.rules.margin`): the verdict could flip within the measurement's own spread.
 FRAGILE = "This verdict is fragile: it is {margin:+.0%} from the threshold it turns on, inside the noise."
+#: The same for a verdict that turns on a latency SLO (a load meets it or not).
+FRAGILE_SLO = (
+    "This verdict is fragile: its {slo_percentile} ({slo_value:,.2f} ms) is {margin:+.0%} from its SLO ({slo:g} ms), "
+    "inside the noise."
+)
 
 
 class MissingValue(KeyError):
@@ -78,7 +83,7 @@ def say(claim: Claim, shown: str, *, topic: str, withheld: str | None = None, im
         values["reason"] = claim.reason
         text = fill(withheld or DEFAULT_WITHHELD, values)
     if claim.status == "shown" and claim.evidence.get("fragile") and claim.evidence.get("margin") is not None:
-        text += " " + fill(FRAGILE, values)
+        text += " " + fill(FRAGILE_SLO if "slo_percentile" in claim.evidence else FRAGILE, values)
     claim.text = text[:1].upper() + text[1:]
     return claim
 
