@@ -430,3 +430,19 @@ def test_reduce_of_no_rows_keeps_its_columns():
     assert kept.empty and every.empty and every["kept"].dtype == bool
     assert list(every[every["kept"]].columns) == list(every.columns)  # selecting kept rows keeps the table
     assert int((~every["kept"]).sum()) == 0
+
+
+def test_repeats_of_a_setting_are_averaged_with_their_spread(tmp_path):
+    f = tmp_path / "repeated_depth.md"
+    f.write_text(
+        "$ ./llama-bench -m llama-2-7b.Q4_0.gguf -d 0,0\n"
+        "| model | size | params | backend | ngl | test | t/s |\n"
+        "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+        "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg128 | 100.00 ± 1.00 |\n"
+        "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg128 | 110.00 ± 3.00 |\n"
+    )
+    rows = bandwidth.generation_rows(ingest.read(f, tool="llama-bench"))
+    assert len(rows) == 1 and rows["repeats"].iloc[0] == 2 and rows["rate"].iloc[0] == pytest.approx(105.0)
+    # two sets of 5 repetitions: (4 x (1 + 9) + 5 x (25 + 25)) / 9 is the variance of all ten
+    assert rows["rate_std"].iloc[0] == pytest.approx(((4 * 10 + 5 * 50) / 9) ** 0.5)
+    assert rows["line"].iloc[0] == 4  # the first repeat's line

@@ -24,7 +24,8 @@ layer count, experts kept on the CPU, or a file larger than the GPU's memory) st
 weights from system RAM, so its "achieved bandwidth" is a blend and is marked.
 
 Sweeps this chapter does not model (threads, n_ubatch, n_batch, fa, type_k/v, depth...) are
-reduced by `reduce`'s stated rule.
+reduced by `reduce`'s stated rule. A setting the sweep names twice (`-d 0,0,512`) gives repeats,
+averaged (`generation_rows`), never conflicts.
 """
 
 from __future__ import annotations
@@ -236,28 +237,46 @@ def generation_rows(df: pd.DataFrame) -> pd.DataFrame:
     cols = [c for c in cols if c in df.columns]
     d = df[(df["metric"] == "tg_rate") & df["statistic"].isin(["mean", "std"])]
     if d.empty:
-        return pd.DataFrame(columns=cols + ["rate", "rate_std", "line", "mode", "model_key"])
+        return pd.DataFrame(columns=cols + ["rate", "rate_std", "repeats", "line", "mode", "model_key"])
     key = d[cols].astype("string").fillna("-").agg(" | ".join, axis=1)
     rows = []
     for _, g in d.groupby(key, sort=False):
-        mean = g[g["statistic"] == "mean"]
-        if mean.empty or not np.isfinite(mean["value"].iloc[0]):
+        mean = g[g["statistic"] == "mean"].sort_values("line")
+        mean = mean[np.isfinite(mean["value"])]
+        if mean.empty:
             continue
-        std = g[g["statistic"] == "std"]["value"]
+        std = g[g["statistic"] == "std"].set_index("line")["value"].reindex(mean["line"])
         r = mean.iloc[0]
         rows.append(
             {
                 **{c: r[c] for c in cols},
-                "rate": float(r["value"]),
-                "rate_std": float(std.iloc[0]) if len(std) else np.nan,
+                "rate": float(mean["value"].mean()),
+                "rate_std": pooled_std(mean["value"].to_numpy(), std.to_numpy(dtype=float)),
+                "repeats": len(mean),
                 "line": int(r["line"]),
             }
         )
-    out = pd.DataFrame(rows, columns=cols + ["rate", "rate_std", "line"])
+    out = pd.DataFrame(rows, columns=cols + ["rate", "rate_std", "repeats", "line"])
     out["n_depth"] = pd.to_numeric(out["n_depth"], errors="coerce").fillna(0)
     out["mode"] = [run_mode(r) for _, r in out.iterrows()]
     out["model_key"] = out["model_file"].astype(object).fillna(out["model"].astype(object)).fillna("?")
     return out
+
+
+#: llama-bench's default repetitions (`-r 5`) behind each printed mean and standard deviation.
+DEFAULT_REPS = 5
+
+
+def pooled_std(means: np.ndarray, stds: np.ndarray, reps: int = DEFAULT_REPS) -> float:
+    """The standard deviation of all the repetitions behind several printed means of one setting (a
+    sweep that names it twice): each mean of `reps` repetitions with its printed standard deviation,
+    within-repeat and between-repeat variance together. One mean: its own standard deviation."""
+    if len(means) == 1:
+        return float(stds[0]) if len(stds) and np.isfinite(stds[0]) else np.nan
+    if not np.isfinite(stds).all():
+        return np.nan
+    k, grand = len(means), means.mean()
+    return float(np.sqrt(((reps - 1) * (stds**2).sum() + reps * ((means - grand) ** 2).sum()) / (k * reps - 1)))
 
 
 def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
