@@ -208,8 +208,12 @@ def test_the_seeds_name_no_gpu_so_their_shares_of_a_peak_are_withheld(seeds):
     """The seed states no hardware: the A100 is the chapter's default, and a share of its peak says
     nothing about the GPUs the run used. Named as a parameter, the same figures are stated."""
     c = _claims(seeds, device=dict(A100, source="assumed"))
-    for cid in ("decode_bw_small_tp", "prefill_compute_best", "highest_fraction", "decode_bound"):
+    for cid in ("decode_bw_small_tp", "prefill_compute_best", "highest_fraction", "prefill_bound"):
         assert c[cid].status == "withheld" and "names the device" in c[cid].reason, cid
+    # but a decode step at about 1 FLOP/byte is not compute-bound on any device: that is stated
+    dec = c["decode_bound"]
+    assert dec.status == "shown" and dec.evidence["verdict"] == rules.NOT_COMPUTE
+    assert dec.evidence["intensity"] < 2 < dec.evidence["lowest_ridge"]
     # the evidence is kept whole: the same share as with the GPU named, only not stated
     named = _claims(seeds)["decode_bw_small_tp"].evidence["fraction"]
     assert c["decode_bw_small_tp"].evidence["fraction"] == pytest.approx(named)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from benchbook import hardware
 from benchbook.analysis import tp as atp
 from benchbook.claims import Claim, make
 
@@ -302,7 +303,8 @@ def bound(claim_id: str, row: dict | None, device: dict, threshold: float, why_m
     """What limits one roofline row: a peak it nearly reaches, or neither (overhead)."""
     rule = (
         "bound: memory-bandwidth when the bandwidth fraction reaches the threshold left of the ridge, compute when "
-        "the compute fraction does right of it, overhead when both stay below it; fragile when the deciding "
+        "the compute fraction does right of it, overhead when both stay below it; whatever the device, not "
+        "compute-bound below the lowest ridge of any device in the hardware table; fragile when the deciding "
         "fraction is within the noise (2 standard errors of the latency) of the threshold"
     )
     if row is None:
@@ -312,6 +314,8 @@ def bound(claim_id: str, row: dict | None, device: dict, threshold: float, why_m
         "bandwidth_fraction": row["bandwidth_fraction"],
         "compute_fraction": row["compute_fraction"],
         "noise": atp.noise(row.get("rel_se")),
+        "lowest_ridge": hardware.lowest_ridge()[0],
+        "lowest_ridge_device": hardware.lowest_ridge()[1],
         "intensity": row["intensity_flop_per_byte"],
         "ridge": device["tflops"] * 1e12 / (device["bandwidth_gb_s"] * 1e9),
         "threshold": threshold,

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook import hardware
-from benchbook.claims import Claim
+from benchbook.claims import Claim, rules
 from benchbook.presentation.plotting import color
 from benchbook.presentation.roofline import plot_roofline
 from benchbook.presentation.tables import NOT_RUN
@@ -42,6 +42,11 @@ def _bound_shown(ev: dict) -> str:
         )
     if ev.get("verdict") == "compute":
         return head + "is compute-bound: {compute_fraction:.0%} of {device}'s peak compute, right of the ridge."
+    if ev.get("verdict") == rules.NOT_COMPUTE:
+        return (
+            "{phase} at batch {batch_size} on TP {tp} cannot be compute-bound on any device: {intensity:.1f} FLOP/byte is below the lowest ridge of any "
+            "device in the hardware table ({lowest_ridge:.0f} FLOP/byte, the {lowest_ridge_device})."
+        )
     return head + "is bandwidth-bound: {bandwidth_fraction:.0%} of {device}'s peak bandwidth, left of the ridge."
 
 
