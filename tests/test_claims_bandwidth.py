@@ -251,3 +251,26 @@ def test_suspects_name_the_tool_that_splits_over_gpus():
     vllm = cb.suspects(point(rate_kind="lower bound"))
     assert any("tensor-parallel vLLM" in s for s in vllm) and any("bf16 is assumed" in s for s in vllm)
     assert not any("llama-bench" in s for s in vllm)
+
+
+def test_a_partly_offloaded_model_gets_its_verdict_from_arithmetic():
+    # 300 tok/s is 3.33 ms per token; 1 GB on the GPU needs 0.49 ms at 2,039 GB/s: the host sets the pace
+    host = point(offload="partial", offload_why="ngl 10 < 32 layers + output", gpu_bytes_per_token=1e9)
+    c = show.word(cb.bound(host, "bound_1", 0.5))
+    assert c.kind == "comparison" and c.status == "shown" and c.evidence["b"] == pytest.approx(1e9 / 2039e9 * 1000)
+    assert "needs at most 0.5 ms of the 3.3 ms each token takes, so the part on the host" in c.text
+    # 6.5 GB on the GPU needs 3.19 ms of 3.33: inside the rate's noise, no verdict
+    near = point(offload="partial", offload_why="x", gpu_bytes_per_token=6.5e9, rate_std=20.0)
+    assert show.word(cb.bound(near, "bound_1", 0.5)).status == "withheld"
+    # more than the token's time: the assumed split is wrong, never a verdict
+    wrong = point(offload="partial", offload_why="x", gpu_bytes_per_token=8e9)
+    assert "the split is wrong" in show.word(cb.bound(wrong, "bound_1", 0.5)).reason
+    unknown_split = point(offload="partial", offload_why="ngl 10 (layer count unknown)", gpu_bytes_per_token=None)
+    assert show.word(cb.bound(unknown_split, "bound_1", 0.5)).kind == "bound"
+
+
+def test_the_seeds_offloaded_405b_is_host_bound():
+    led = _ledger(config.seed("004"))
+    c = led.get("bound_6")
+    assert c.kind == "comparison" and c.status == "shown" and c.evidence["gpu_gb"] == pytest.approx(96.0)
+    assert rules.check(led.to_dict()) == []

@@ -329,7 +329,9 @@ def points(
     Added columns: device, peak_gb_s, peak_tflops, peak_source, ridge, architecture, params_b,
     active_params_b, size_source, file_gib, bytes_per_token, bytes_source, bandwidth_gb_s,
     fraction_of_peak, ceiling_tok_s, intensity_flop_per_byte, achieved_tflops, compute_fraction,
-    offload (full / partial / cpu), offload_why.
+    offload (full / partial / cpu), offload_why, gpu_bytes_per_token (partial offload: at most the
+    bytes per token that stream from GPU memory, from the layers -ngl puts there and the GPU's memory;
+    experts kept on the CPU only lower it; None where neither bounds it).
     """
     override = override_table(moe_override)
     out = []
@@ -353,12 +355,14 @@ def points(
         bw = bytes_tok * rate / 1e9 if bytes_tok and rate > 0 else None
         flops_tok = 2 * active * 1e9 if active else None
         why = []
+        gpu_bytes = None  # at most this many of the token's bytes stream from GPU memory (partial offload)
         if r["mode"] != "cpu":
             n_layers, _ = layers(r.get("model_file"), r.get("section"), r.get("model"))
             ngl = r.get("ngl")
             if ngl is not None and pd.notna(ngl) and int(ngl) >= 0:
                 if n_layers is not None and int(ngl) < n_layers + 1:
                     why.append(f"ngl {int(ngl)} < {n_layers} layers + output")
+                    gpu_bytes = bytes_tok * int(ngl) / (n_layers + 1) if bytes_tok else None
                 elif n_layers is None and int(ngl) < 99:
                     why.append(f"ngl {int(ngl)} (layer count unknown)")
             ncm = r.get("n_cpu_moe")
@@ -366,6 +370,8 @@ def points(
                 why.append(f"n_cpu_moe {int(ncm)} expert layers on the CPU")
             if file_bytes and pk.memory_gb and file_bytes > pk.memory_gb * 1e9:
                 why.append(f"file {file_bytes / 1e9:.1f} GB > {pk.memory_gb:g} GB of GPU memory")
+                if bytes_tok:  # the GPU holds at most its memory's worth of the file
+                    gpu_bytes = min(gpu_bytes or bytes_tok, bytes_tok * pk.memory_gb * 1e9 / file_bytes)
         out.append(
             {
                 **r.to_dict(),
@@ -385,6 +391,7 @@ def points(
                 "compute_fraction": flops_tok * rate / 1e12 / pk.tflops if flops_tok and pk.tflops else None,
                 "offload": "cpu" if r["mode"] == "cpu" else ("partial" if why or r["mode"] == "partial" else "full"),
                 "offload_why": "; ".join(why),
+                "gpu_bytes_per_token": gpu_bytes if why else None,
                 "may_fit_in_cache": fits_in_cache(bytes_tok, pk),
                 "llc_mb": pk.llc_mb,
             }
@@ -409,6 +416,7 @@ def points(
         "compute_fraction",
         "offload",
         "offload_why",
+        "gpu_bytes_per_token",
         "may_fit_in_cache",
         "llc_mb",
         "active_params_b",

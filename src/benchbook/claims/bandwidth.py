@@ -124,6 +124,9 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
     )
     c = make(claim_id, "bound", rule, ev)
     if p.get("offload") == "partial" and c.status != "implausible":
+        split = offload_split(p, claim_id)
+        if split is not None:
+            return split
         return c.withhold("the model is partly offloaded, so its weights stream over two memory buses")
     if p.get("rate_kind") == "lower bound" and c.status == "shown" and c.evidence["verdict"] != "memory-bandwidth":
         return c.withhold(
@@ -135,6 +138,37 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
             f"its weights ({_num(p.get('bytes_per_token')) / 1e6:,.0f} MB per token) fit in the device's "
             f"{_num(p.get('llc_mb')):g} MB last-level cache, so memory need not limit it"
         )
+    return c
+
+
+def offload_split(p: pd.Series, claim_id: str) -> Claim | None:
+    """A partly offloaded model's verdict from arithmetic: the time its on-GPU share of the weights
+    (at most `gpu_bytes_per_token`) needs at the GPU's peak bandwidth, against the measured time per
+    token. Shown when the token takes longer beyond the noise: the part on the host sets the pace.
+    None when the split or the GPU's peak is not known."""
+    gpu_b, peak, rate = _num(p.get("gpu_bytes_per_token")), _num(p.get("peak_gb_s")), _num(p.get("rate"))
+    if gpu_b is None or not peak or not rate or p.get("peak_source") in (None, "unknown"):
+        return None
+    token_ms, gpu_ms = 1000 / rate, gpu_b / (peak * 1e9) * 1000
+    ev = {
+        "a": token_ms,
+        "b": gpu_ms,
+        "ratio": token_ms / gpu_ms if gpu_ms else None,
+        "noise": rate_noise(p),
+        "gpu_gb": gpu_b / 1e9,
+        "gb_per_token": _num(p.get("bytes_per_token")) / 1e9 if _num(p.get("bytes_per_token")) else None,
+        "offload_why": p.get("offload_why") or None,
+        "label": bandwidth.label(p),
+        "device": p.get("device"),
+        "peak": peak,
+    }
+    rule = (
+        "comparison: measured time per token / the time the on-GPU share of the weights (at most) needs at the "
+        "GPU's peak bandwidth; beyond the " + NOISE + ", the part on the host sets the pace"
+    )
+    c = make(claim_id, "comparison", rule, ev)
+    if c.shown and token_ms < gpu_ms:
+        return c.withhold("the token takes less time than the GPU's share alone needs at its peak: the split is wrong")
     return c
 
 

@@ -110,6 +110,15 @@ def word(claim: Claim) -> Claim:
             implausible="**Warning: no limit can be named for `{label}`:** {bandwidth_fraction:.0%} of the peak "
             "bandwidth is beyond physics (see its fraction of peak above for the likely causes).",
         )
+    if claim.kind == "comparison" and claim.id.startswith("bound_"):  # a partly offloaded model
+        return wording.say(
+            claim,
+            "`{label}` is partly offloaded ({offload_why}): at the {device}'s {peak:,.0f} GB/s its share of the "
+            "weights on the GPU (at most {gpu_gb:.1f} of {gb_per_token:.1f} GB per token) needs at most {b:.1f} ms "
+            "of the {a:.1f} ms each token takes, so the part on the host, not the GPU's memory, sets the pace.",
+            topic=f"What limits {topic}",
+            withheld="{topic}: not stated, because {reason}.",
+        )
     if claim.id == "bw_size_trend":
         return wording.say(
             claim,
@@ -123,7 +132,7 @@ def word(claim: Claim) -> Claim:
 
 def block(led: Ledger, kind: str) -> str:
     """The sentences of every claim of `kind`, one paragraph each (a sentence when there are none)."""
-    claims = [c for c in led.claims if c.kind == kind]
+    claims = [c for c in led.claims if c.kind == kind or (kind == "bound" and c.id.startswith("bound_"))]
     if (
         kind == "bound"
         and claims
