@@ -274,3 +274,21 @@ def test_the_seeds_offloaded_405b_is_host_bound():
     c = led.get("bound_6")
     assert c.kind == "comparison" and c.status == "shown" and c.evidence["gpu_gb"] == pytest.approx(96.0)
     assert rules.check(led.to_dict()) == []
+
+
+def test_the_seeds_size_trend_and_bounds_are_judged_by_the_rate_noise():
+    led = _ledger(config.seed("004"))
+    trend = led.get("bw_size_trend").evidence
+    assert len(trend["noise"]) == len(trend["xs"]) - 1 and all(n > 0 for n in trend["noise"])
+    for c in led.claims:
+        if c.kind == "bound" and c.evidence.get("bandwidth_fraction") is not None:
+            assert c.evidence["noise"] > 0 and c.evidence["fragile"] is False, c.id  # the seed's margins are wide
+
+
+def test_a_size_trend_step_inside_the_rate_noise_is_not_a_step():
+    pts = pd.DataFrame(
+        [point(bytes_per_token=b, fraction_of_peak=f) for b, f in ((4e9, 0.60), (8e9, 0.61), (4e10, 0.8))]
+    )
+    assert show.word(cb.size_trend(pts)).status == "shown"  # 1 % step beyond a 0.3 % noise (std 1 of 300)
+    noisy = pts.assign(rate_std=15.0)  # 2 x 15 / sqrt(5) / 300 x sqrt(2): 6 % per step
+    assert show.word(cb.size_trend(noisy)).status == "withheld"

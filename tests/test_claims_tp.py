@@ -494,3 +494,36 @@ def test_percentile_inversions_count_p90_below_mean():
     ]
     c = ctp.percentile_inversions(atp.percentile_counts(_wide(rows, metric="decode_token_latency")))
     assert (c.evidence["count"], c.evidence["n"], c.evidence["p90_lt_mean"], c.evidence["p90_eq_p99"]) == (0, 2, 1, 0)
+
+
+def test_every_comparison_of_the_seeds_is_judged_by_the_chapters_noise_rule(sc):
+    for c in sc.values():
+        ev = c.evidence
+        if c.kind == "scaling" and ev.get("xs"):
+            assert len(ev["noise"]) == len(ev["xs"]) - 1 and all(n > 0 for n in ev["noise"]), c.id
+            assert ev["trend"] == rules.trend(ev)
+        if c.kind in ("comparison", "recommendation") and c.evidence.get("a", ev.get("value")) is not None:
+            assert ev["noise"] is not None and ev["noise"] > 0, c.id
+        if c.kind == "bound" and ev.get("bandwidth_fraction") is not None:
+            assert "fragile" in ev and "margin" in ev and ev["noise"] > 0, c.id
+
+
+def test_a_prefill_step_inside_its_noise_breaks_the_every_step_trend():
+    # TP 1, 2, 4: the step from 2 to 4 gains 1 %, inside a noise of a few percent from a wide Lowest-Highest range
+    w = _lat(
+        [
+            ("prefill_latency", 1, 1, 100.0, 95.0, 105.0),
+            ("prefill_latency", 2, 1, 60.0, 57.0, 63.0),
+            ("prefill_latency", 4, 1, 59.4, 56.0, 63.0),
+        ]
+    )
+    c = ctp.prefill_speedup_rises(tp.scaling(w))
+    assert c.status == "withheld" and c.evidence["trend"] == "mixed"
+    tight = _lat(
+        [
+            ("prefill_latency", 1, 1, 100.0, 99.9, 100.1),
+            ("prefill_latency", 2, 1, 60.0, 59.99, 60.01),
+            ("prefill_latency", 4, 1, 59.4, 59.39, 59.41),
+        ]
+    )
+    assert ctp.prefill_speedup_rises(tp.scaling(tight)).status == "shown"  # the same 1 %, beyond a tight noise
