@@ -116,7 +116,7 @@ def test_metric_changes_counts_only_regimes_with_two_schemes():
     assert (c.status, c.evidence["count"], c.evidence["n"], c.evidence["regimes"]) == ("shown", 1, 2, ["r1"])
     noisy = _worded(verdicts.metric_changes(sens, pd.Series({"r1": 2, "r2": 2, "solo": 1}), pd.Series({"r1": False})))
     assert noisy.status == "withheld" and noisy.evidence["within_noise"] == ["r1"]
-    assert "cannot tell their bests apart (r1)" in noisy.text
+    assert "in r1 the three metrics crown different schemes, but one scheme is among the winners" in noisy.text
     c = _worded(verdicts.metric_changes(sens.loc[["r2"]], pd.Series({"r2": 2})))
     assert c.status == "withheld" and "agree" in c.text
     c = _worded(verdicts.metric_changes(sens.loc[["solo"]], pd.Series({"solo": 1})))
