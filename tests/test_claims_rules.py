@@ -381,7 +381,11 @@ def test_a_trend_step_inside_its_noise_is_not_a_step():
     assert rules.trend({**ev, "noise": [0.05, 0.02]}) == "mixed"
     assert rules.trend({**ev, "noise": [0.05, 0.1]}) == "flat"
     assert rules.trend({**ev, "noise": 0.01, "tolerance": 0.04}) == "mixed"  # the larger of the two
-    assert judge("scaling", {**ev, "noise": 0.05}) == ("withheld", "the values go up and down")
+    assert judge("scaling", {**ev, "noise": 0.05}) == (
+        "withheld",
+        "the step from 1 to 2 (+3%) is inside its noise (5%)",
+    )
+    assert judge("scaling", {**ev, "ys": [100.0, 90.0, 110.0]})[1] == "the values go up and down"
     assert make("t", "scaling", "r", {**ev, "noise": 0.05}).evidence["trend"] == "mixed"
 
 

@@ -574,10 +574,10 @@ def test_slowest_at_largest_batch_and_decode_trend():
             "intensity_baseline": [1.0, 1.0, 8.0, 9.0, 16.0],
         }
     )
-    trend = quant.decode_trend(ratios)
+    trend = quant.decode_trend(ratios.assign(ci_low=ratios["ratio"] * 0.9, ci_high=ratios["ratio"] * 1.2))
     assert trend.to_dict("list") == {
         "batch_size": [1, 8], "ratio": [pytest.approx(1.3), 0.9], "intensity": [4.0, 32.0],
-        "intensity_baseline": [1.0, 8.0], "n_regimes": [2, 1],
+        "intensity_baseline": [1.0, 8.0], "n_regimes": [2, 1], "half_width": [pytest.approx(0.15)] * 2,
     }  # fmt: skip
     assert quant.placement({}) == {"hardware": None, "own_gpu_each": None}
     empty = quant.decode_trend(pd.DataFrame({"phase": ["prefill"], "ratio": [1.0]}))
@@ -587,6 +587,7 @@ def test_slowest_at_largest_batch_and_decode_trend():
         "intensity",
         "intensity_baseline",
         "n_regimes",
+        "half_width",
     ]
 
 

@@ -529,10 +529,13 @@ def slowest_at_largest_batch(spd: pd.DataFrame, shape: pd.DataFrame, schemes) ->
 
 def decode_trend(ratios: pd.DataFrame) -> pd.DataFrame:
     """The decode-phase ratios per batch size (median over the regimes that share it), with the
-    largest intensity of either scheme at that batch."""
+    largest intensity of either scheme at that batch and the ratio's noise: the widest relative
+    half-width of the regimes' intervals (`half_width`)."""
     d = ratios[(ratios["phase"] == "decode") & np.isfinite(ratios["ratio"])]
+    cols = ["batch_size", "ratio", "intensity", "intensity_baseline", "n_regimes", "half_width"]
     if d.empty:
-        return pd.DataFrame(columns=["batch_size", "ratio", "intensity", "intensity_baseline", "n_regimes"])
+        return pd.DataFrame(columns=cols)
+    d = d.assign(half_width=(d["ci_high"] - d["ci_low"]) / 2 / d["ratio"])
     return (
         d.groupby("batch_size")
         .agg(
@@ -540,8 +543,9 @@ def decode_trend(ratios: pd.DataFrame) -> pd.DataFrame:
             intensity=("intensity", "max"),
             intensity_baseline=("intensity_baseline", "max"),
             n_regimes=("regime", "size"),
+            half_width=("half_width", "max"),
         )
-        .reset_index()
+        .reset_index()[cols]
     )
 
 

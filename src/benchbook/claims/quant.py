@@ -182,6 +182,7 @@ def decode_trend(trend: pd.DataFrame, scheme: str | None, baseline: str, peaks: 
         "direction": "falls",
         "min_points": 3,
         "tolerance": TREND_TOLERANCE,
+        "noise": _step_noise(trend) if scheme else [],
         "intensities": [float(x) for x in trend["intensity"]] if scheme else [],
         "intensities_baseline": [float(x) for x in trend["intensity_baseline"]] if scheme else [],
         "ridge": peaks.ridge if peaks else None,
@@ -195,8 +196,17 @@ def decode_trend(trend: pd.DataFrame, scheme: str | None, baseline: str, peaks: 
     ev["y_last"] = ev["ys"][-1] if ev["ys"] else None
     ev["x_first"] = ev["xs"][0] if ev["xs"] else None
     ev["x_last"] = ev["xs"][-1] if ev["xs"] else None
-    rule = "baseline decode time / scheme decode time (median over regimes per batch) falls at every larger batch"
+    rule = (
+        "baseline decode time / scheme decode time (median over regimes per batch) falls at every larger batch, each "
+        "step by more than the larger of the tolerance and its noise (the batches' interval half-widths combined)"
+    )
     return make("w8a16_decode_trend", "scaling", rule, ev)
+
+
+def _step_noise(trend: pd.DataFrame) -> list[float | None]:
+    """Each step's noise: its two batches' interval half-widths (relative) combined in quadrature."""
+    hw = [_num(v) for v in trend["half_width"]] if "half_width" in trend else [None] * len(trend)
+    return [math.hypot(a, b) if a is not None and b is not None else None for a, b in zip(hw, hw[1:], strict=False)]
 
 
 def large_batch_bound(

@@ -281,8 +281,20 @@ def scaling(ev: dict) -> tuple[str, str]:
         return "withheld", f"{len(xs)} point{'s' if len(xs) != 1 else ''}; a trend needs at least {int(min_n)}"
     got = trend(ev)
     if got != ev.get("direction"):
-        return "withheld", f"the values {TREND_WORDS[got]}"
+        inside = _step_inside_noise(ev) if trend({**ev, "noise": None}) == ev.get("direction") else None
+        return "withheld", inside or f"the values {TREND_WORDS[got]}"
     return "shown", ""
+
+
+def _step_inside_noise(ev: dict) -> str | None:
+    """Why a trend that holds on the values fails the noise rule: its first step inside its band."""
+    pts = sorted((x, y) for x, y in zip(ev.get("xs") or [], ev.get("ys") or [], strict=False) if None not in (x, y))
+    bands = step_bands(ev, len(pts) - 1)
+    for (x0, y0), (x1, y1), band in zip(pts, pts[1:], bands, strict=False):
+        step = (y1 - y0) / abs(y0) if y0 else y1 - y0
+        if abs(step) <= band:
+            return f"the step from {x0:g} to {x1:g} ({step:+.0%}) is inside its noise ({band:.0%})"
+    return None
 
 
 #: How each trend reads in a reason ("... because the values go up and down").

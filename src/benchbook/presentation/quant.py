@@ -604,8 +604,8 @@ def word(c: Claim) -> Claim:
             "Per decode step, {scheme} runs {y_first:.2f}x as fast as {baseline} at batch {x_first} and "
             "{y_last:.2f}x at batch {x_last}, falling at every larger batch ({ys:.2f} at batch {xs}). Yet " + place,
             "How {scheme}'s decode speed moves with the batch",
-            withheld="Per decode step, {scheme}'s speed relative to {baseline} does not fall steadily with the batch "
-            "({reason}), so this input cannot decide whether the weight-only kernel's cost grows with the tokens "
+            withheld="Per decode step, {scheme}'s speed relative to {baseline} does not fall beyond the noise at every "
+            "larger batch ({reason}), so this input cannot decide whether the weight-only kernel's cost grows with the tokens "
             "per pass."
             if ev.get("scheme")
             else "This input lacks a weight-only (w8a16) scheme or the baseline in the same regimes, so the "
