@@ -347,3 +347,20 @@ def test_agrees_refuses_an_infinite_published_value():
     assert not agrees(math.inf, 1.0, 2)
     assert not agrees(1.0, math.inf, 2)
     assert not agrees(math.inf, math.inf, 2)
+
+
+def test_no_defect_draws_a_message_not_empty_axes_or_a_warning():
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    from benchbook.presentation import audit as audit_view
+    from benchbook.presentation import reproduction as show
+
+    empty = checks.audit_all([])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib's "No artists with labels" UserWarning would fail here
+        fig = audit_view.defects_figure(audit_view.defect_counts(empty))
+    assert [t.get_text() for t in fig.axes[0].texts] == ["no defect found in these files"]
+    plt.close(fig)
+    assert show.disagreements(checks.reproduce_all([])).empty  # the page then says so in a sentence
