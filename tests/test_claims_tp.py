@@ -269,7 +269,8 @@ def test_anomalies_on_seeds(sc):
     assert b.status == "shown" and b.evidence["budget"] == 32000 and "TP 1 batch 32 (33,024 tokens) ran" in b.text
     j = sc["superlinear_jumps"]
     assert j.status == "shown" and j.evidence["last_before_failure"] and "memory pressure" in j.text
-    assert sc["missing_batches"].evidence["count"] == 5 and sc["decode_slower_steps"].evidence["count"] == 5
+    # batch 1, TP 4 to 8: +4.6 %, inside the two Averages' noise (their Lowest-Highest ranges are wide): not a step
+    assert sc["missing_batches"].evidence["count"] == 5 and sc["decode_slower_steps"].evidence["count"] == 4
 
 
 def test_anomalies_absent_say_so_without_missing_values():

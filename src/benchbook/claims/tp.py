@@ -435,7 +435,9 @@ def decode_slower_steps(slower: pd.DataFrame, w: pd.DataFrame, tolerance: float)
     """Steps to the next larger TP that made decode slower by more than the tolerance."""
     return _anomaly(
         "decode_slower_steps",
-        "anomaly: steps to the next larger TP where decode latency rose by more than `tolerance`, out of all steps",
+        "anomaly: steps to the next larger TP where decode latency rose by more than `tolerance` and the "
+        + NOISE
+        + ", out of all steps",
         len(slower),
         atp.n_tp_steps(w),
         empty="no batch size was measured at two or more TPs",
