@@ -121,15 +121,15 @@ TEMPLATES: dict[str, tuple] = {
     "prefill_speedup_rises": (
         "Whether prefill keeps gaining with GPUs",
         "Prefill at batch {batch_size} gets faster at every larger TP measured, {last_y:.2f}x at TP {last_x}.",
-        "Prefill at batch {batch_size} does not get faster at every larger TP: its speed-ups over TP {ref_tp} are "
-        "{ys:.2f} at TP {xs}.",
+        "Prefill at batch {batch_size} does not get faster at every larger TP ({reason}): its "
+        "speed-ups over TP {ref_tp} are {ys:.2f} at TP {xs}.",
     ),
     "prefill_efficiency_falls": (
         "Whether prefill efficiency falls with TP",
         "Prefill's parallel efficiency at batch {batch_size} falls at every larger TP, to {last_y:.2f} at TP "
         "{last_x}: each added GPU buys less.",
-        "Prefill's parallel efficiency at batch {batch_size} does not fall at every larger TP: it is {ys:.2f} at TP "
-        "{xs}.",
+        "Prefill's parallel efficiency at batch {batch_size} does not fall at every larger TP "
+        "({reason}): it is {ys:.2f} at TP {xs}.",
     ),
     "superlinear_efficiency": (
         "An efficiency above 1",
@@ -264,6 +264,10 @@ def sentence(claim: Claim) -> Claim:
         withheld = None
     if claim.kind == "scaling" and len(ev.get("xs") or []) < (ev.get("min_points") or 3):
         withheld = None
+    if claim.kind == "fraction_of_peak" and ev.get("peak_source") == "assumed" and ev.get("achieved") is not None:
+        # the achieved figure needs no device; only its share of a peak does
+        withheld = "{topic}: {achieved:,.0f} {unit} per GPU (TP {tp}, batch {batch_size}); its share of a peak is not "
+        withheld += "stated, because {reason}."
     return say(claim, shown, topic=topic, withheld=withheld, implausible=implausible)
 
 
