@@ -158,7 +158,7 @@ def repeats(table: pd.DataFrame) -> pd.Series:
     tool and quantity, the same published and recomputed values), else "": a file that repeats part
     of another (seed 001 repeats seed 000's TP 1 section) must not count its numbers twice. The
     quantity is compared by its first word (its metric): files label their sections differently."""
-    if table.empty:
+    if table.empty or "source" not in table:
         return pd.Series("", index=table.index, dtype=object)
     key = (
         pd.DataFrame(

@@ -16,8 +16,10 @@ EXACT = -4
 
 
 def differences(table: pd.DataFrame) -> pd.DataFrame:
-    """The rows with a published and a recomputed value, with log10 of |recomputed / published - 1| in percent."""
-    df = table.dropna(subset=["published", "recomputed"]).copy()
+    """The rows with a published and a recomputed value, each published number once (`checks.repeats`),
+    with log10 of |recomputed / published - 1| in percent and whether the row is `checkable`."""
+    table = table[checks.repeats(table) == ""]
+    df = table.dropna(subset=["published", "recomputed"]).assign(checkable=checks.checkable(table))
     df = df[df["published"].astype(float) != 0]
     rel = 100 * (df["recomputed"].astype(float) / df["published"].astype(float) - 1)
     return df.assign(magnitude=np.log10(rel.abs().clip(lower=10.0**EXACT)))
@@ -29,8 +31,7 @@ def agreement_figure(table: pd.DataFrame):
     import matplotlib.pyplot as plt
     import seaborn as sns
 
-    once = table[checks.repeats(table) == ""]
-    df = differences(once.assign(checkable=checks.checkable(once)))
+    df = differences(table)
     if df.empty:
         return message_figure("no quantity with both a published and a recomputed value")
     n = df["tool"].nunique()
