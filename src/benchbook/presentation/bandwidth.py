@@ -19,8 +19,12 @@ NO_RESULTS = "no generation result with a known device and size"
 
 def block(led: Ledger, kind: str) -> str:
     """The sentences of every claim of `kind`, one paragraph each (a sentence when there are none)."""
-    claims = [c for c in led.claims if c.kind == kind]
-    if kind == "bound" and claims and not any(c.evidence.get("bandwidth_fraction") is not None for c in claims):
+    claims = [c for c in led.claims if c.kind == kind or (kind == "bound" and c.id.startswith("bound_"))]
+    if (
+        kind == "bound"
+        and claims
+        and not any(c.evidence.get("bandwidth_fraction") is not None or c.shown for c in claims)
+    ):
         return "No result has a known fraction of its device's peak, so no limit is named for any of them."
     text = wording.block(led, [c.id for c in claims])
     return text or "No generation result to place."
