@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
 
 from benchbook import config, ingest
@@ -76,3 +77,60 @@ def test_beyond_one_device_is_not_a_result():
     assert "not a result" in show.offline_sentence(pts, pk)
     unknown = batch.offline_points(r, {}, pk)  # no model size: no compute at all
     assert "pass params_b" in show.offline_sentence(unknown, pk)
+
+
+def test_metadata_is_split_at_semicolons_only():
+    got = batch._metadata("quantization=FP8; max_batch_size=4096; scheduling_policy=Guaranteed No Evict")
+    assert got == {"quantization": "FP8", "max_batch_size": "4096", "scheduling_policy": "Guaranteed No Evict"}
+    assert batch._metadata(float("nan")) == {}
+
+
+VLLM_MODEL = "meta-llama/Llama-3.1-70B-Instruct"
+
+
+TRTLLM = config.FIXTURES_DIR / "trtllm-bench" / "trtllm_bench_0.17_throughput_engine.txt"
+
+
+VLLM_LATENCY_S = 5.2564156893700105  # `Avg latency` of the fixture's `bench latency` run (batch 8, 128 new tokens)
+
+
+MLPERF = config.FIXTURES_DIR / "mlperf-loadgen" / "amd_mi300x_llama2_70b_offline_summary.txt"
+
+
+def test_offline_runs_of_each_tool_from_the_fixtures():
+    runs = batch.offline_runs(ingest.read_all([VLLM, MLPERF, TRTLLM])[0])
+    assert sorted(runs["tool"]) == ["mlperf-loadgen", "trtllm-bench", "vllm-bench-offline", "vllm-bench-offline"]
+    lat = runs[runs["benchmark"] == "latency"].iloc[0]
+    assert lat["model"] == VLLM_MODEL and lat["batch_size"] == 8 and lat["output_len"] == 128
+    assert lat["output_tok_s"] == pytest.approx(8 * 128 / VLLM_LATENCY_S)
+    thr = runs[(runs["tool"] == "vllm-bench-offline") & (runs["benchmark"] == "throughput")].iloc[0]
+    assert thr["model"] == VLLM_MODEL and thr["output_tok_s"] == 1369.41
+    ml = runs[runs["tool"] == "mlperf-loadgen"].iloc[0]
+    assert ml["benchmark"] == "Offline" and ml["output_tok_s"] == 23514.8  # "Tokens per second: 23514.8"
+    trt = runs[runs["tool"] == "trtllm-bench"].iloc[0]
+    assert trt["max_batch_size"] == 4096 and trt["precision"] == "fp8"  # Max Runtime Batch Size, Quantization
+
+
+def test_offline_sweep_point_of_the_latency_run():
+    w = batch.offline_sweep(batch.offline_runs(ingest.read(VLLM)))
+    assert len(w) == 1
+    p = w.iloc[0]
+    assert p["batch_size"] == 8 and p["framework"] == "vllm"
+    assert p["tool_ms_per_token"] == pytest.approx(1000.0 * VLLM_LATENCY_S / (8 * 128))  # 1000 / aggregate tok/s
+    assert p["per_sequence_ms_per_token"] == pytest.approx(VLLM_LATENCY_S / 128 * 1000.0)
+
+
+def test_rows_of_keeps_one_series_measured_rows_only():
+    sw = pd.DataFrame(
+        {
+            "model": ["m", "m", "m", "m"],
+            "framework": ["a", "a", "a", "b"],
+            "gpu": ["g"] * 4,
+            "dtype": ["fp16"] * 4,
+            "batch_size": [4, 1, 8, 2],
+            "has_result": [True, True, False, True],
+        }
+    )
+    assert batch.rows_of(sw, ("m", "a", "g", "fp16"))["batch_size"].tolist() == [1, 4]
+    assert batch.rows_of(sw, ("m", "b", "g", "fp16"))["batch_size"].tolist() == [2]
+    assert batch.rows_of(sw, None).empty

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
+from scipy import stats
 
+from benchbook.analysis import changes
 from benchbook.analysis.changes import _best_split_gain, _split, change_points
 
 
@@ -49,3 +53,11 @@ def test_ruptures_and_the_permutation_statistic_agree_on_the_split():
     ]
     assert k == 2 + int(np.argmax(gains))
     assert _best_split_gain(x, 2) == pytest.approx(max(gains))
+
+
+def test_welch_interval_matches_scipy_welch_ci():
+    """Unequal group sizes, so both groups' degrees-of-freedom terms count (Welch-Satterthwaite)."""
+    a, b = np.array([1.0, 2.0, 4.0]), np.array([3.0, 5.0, 9.0, 11.0])
+    ci = stats.ttest_ind(b, a, equal_var=False).confidence_interval(0.95)
+    low, high = changes._welch_interval(a, b)
+    assert math.isclose(low, ci.low, rel_tol=1e-9) and math.isclose(high, ci.high, rel_tol=1e-9)

@@ -24,3 +24,16 @@ def test_listed_folder_is_logged(tmp_path, monkeypatch):
     monkeypatch.setenv(config.READS_LOG_ENV, str(log))
     checks.expand(f"{HF}, {config.SEEDS['003']}")
     assert log.read_text().splitlines() == [str(HF.resolve())]
+
+
+def test_expand_keeps_files_and_expands_folders_in_order(tmp_path):
+    first = tmp_path / "first.txt"
+    first.write_text("x", encoding="utf-8")
+    folder = tmp_path / "runs"
+    (folder / "sub").mkdir(parents=True)
+    for name in ("b.md", "a.txt", "README.md", "m.yml", "n.yaml", "sub/c.txt"):
+        (folder / name).write_text("x", encoding="utf-8")
+    want = [first, folder / "a.txt", folder / "b.md", folder / "sub" / "c.txt"]
+    assert checks.expand(f"{first}, {folder}") == want
+    assert checks.expand([str(first), str(folder)]) == want
+    assert checks.expand((str(first),)) == [first]

@@ -8,6 +8,7 @@ import pytest
 
 from benchbook import config, ingest
 from benchbook.analysis import attention
+from benchbook.claims import attention as ca
 from benchbook.claims import attention as claims
 from benchbook.claims.rules import MISSING_WORDS, check
 from benchbook.presentation import wording
@@ -171,3 +172,33 @@ def test_bound_overhead_far_from_both_roofs_and_withheld_on_an_assumed_device(se
     assert w.status == "withheld" and "assumed" in w.reason
     slow_memory = attention.Peaks("x", 500.0, 10.0, "parameter")
     assert claims.best_bound(seed[2], slow_memory).status == "implausible"
+
+
+def test_sdpa_vs_fa2_evidence_ranges():
+    k = pd.DataFrame(
+        {
+            "operation": ["sdpa_mask", "sdpa_mask", "causal_fa2", "causal_fa2", "sdpa_mask"],
+            "pass": ["fw", "fw", "fw", "fw", "bw"],
+            "mask": ["m1", "m2", "causal_mask", "other", "m1"],
+            "work_tflops": [10.0, 20.0, 100.0, 120.0, 999.0],
+            "density": [0.5, 1.0, 1.0, 1.0, 0.5],
+        }
+    )
+    ev = ca.sdpa_vs_fa2(k, (0.05, 3)).evidence
+    assert (ev["a"], ev["b"], ev["a_low"], ev["a_high"]) == (15.0, 110.0, 10.0, 20.0)
+    assert (ev["b_low"], ev["b_high"], ev["n_masks"], ev["n_sparse"]) == (100.0, 120.0, 2, 1)
+
+
+def test_dense_rows_and_sparsest_split_by_density():
+    sp = pd.DataFrame(
+        {
+            "pass": ["fw", "fw", "fw", "bw"],
+            "mask": ["full", "sliding", "causal", "full"],
+            "density": [1.0, 0.25, 0.5, 1.0],
+            "flex_vs_sdpa": [1.1, 3.0, 1.8, 1.0],
+            "order": [0, 1, 2, 0],
+        }
+    )
+    assert attention.dense_rows(sp)["mask"].tolist() == ["full"]
+    assert attention.sparsest(sp, "fw")["mask"] == "sliding"
+    assert ca.flex_sparsest(sp, (0.05, 3)).evidence["mask"] == "sliding"

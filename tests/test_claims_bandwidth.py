@@ -99,7 +99,29 @@ def test_bound_both_ways_and_partial_offload():
     unknown = wording.word(
         "bandwidth_roofline", cb.bound(point(fraction_of_peak=None, compute_fraction=None), "bound_1", 0.5)
     )
-    assert unknown.status == "withheld"
+    assert unknown.status == "shown" and unknown.evidence["verdict"] == rules.NOT_COMPUTE
+    assert "cannot be compute-bound on any device: 3.5 FLOP/byte" in unknown.text
+    nothing = point(fraction_of_peak=None, compute_fraction=None, intensity_flop_per_byte=None)
+    assert wording.word("bandwidth_roofline", cb.bound(nothing, "bound_1", 0.5)).status == "withheld"
+
+
+def test_a_device_free_verdict_needs_an_intensity_below_every_ridge():
+    low, name = rules.NOT_COMPUTE, cb.hardware.lowest_ridge()[1]
+    below = point(fraction_of_peak=None, compute_fraction=None, intensity_flop_per_byte=11.0)
+    c = wording.word("bandwidth_roofline", cb.bound(below, "bound_1", 0.5))
+    assert c.evidence["verdict"] == low and name in c.text
+    above = point(fraction_of_peak=None, compute_fraction=None, intensity_flop_per_byte=13.0)
+    assert wording.word("bandwidth_roofline", cb.bound(above, "bound_1", 0.5)).status == "withheld"
+
+
+def test_a_bound_inside_the_noise_of_its_threshold_is_marked_fragile():
+    # 0.51 of the peak against a 0.5 threshold: +2 %, inside a rate whose standard error is 4 %
+    near = wording.word("bandwidth_roofline", cb.bound(point(fraction_of_peak=0.51, rate_std=30.0), "bound_1", 0.5))
+    assert near.evidence["fragile"] and near.evidence["margin"] == pytest.approx(0.02)
+    assert near.status == "shown" and "fragile: it is +2% from the threshold" in near.text
+    clear = wording.word("bandwidth_roofline", cb.bound(point(fraction_of_peak=0.51, rate_std=1.0), "bound_1", 0.5))
+    assert not clear.evidence["fragile"] and "fragile" not in clear.text
+    assert rules.check({"chapter": "x", "claims": [near.to_dict(), clear.to_dict()]}) == []
 
 
 def test_size_trend_both_ways():
@@ -138,7 +160,12 @@ def test_cpu_only_fixture_is_never_compared_with_a_gpu():
     # the CPU the output names (llama-bench's cpu_info) is the only device a CPU-only run is put against
     assert fr and all(c.evidence["mode"] == "cpu" for c in fr)
     shown = [c for c in fr if c.status == "shown"]
-    assert shown and all(c.evidence["device"] == "Xeon-E5-2690-v3" for c in shown)
+    # 48 threads on a 24-thread Xeon span two sockets: both sockets' memory channels are the roof
+    assert shown and all(c.evidence["device"] == "Xeon-E5-2690-v3 (2 sockets)" for c in shown)
+    assert all(c.evidence["sockets"] == 2 and c.evidence["peak"] == pytest.approx(2 * 68.3) for c in shown)
+    assert "45% of the 137 GB/s" in shown[0].text
+    # a decode at 3.5 FLOP/byte is not compute-bound on any device, whatever its share of the peak
+    assert {led.get(i).evidence["verdict"] for i in ("bound_1", "bound_2")} == {rules.NOT_COMPUTE}
     assert all(c.evidence["peak_source"] == "detected" for c in shown)
     given = _ledger(path, peak_bandwidth_gb_s=400.0)
     fr = [c for c in given.claims if c.kind == "fraction_of_peak"]
@@ -165,17 +192,39 @@ def test_bound_beyond_physics_is_a_warning():
 
 
 def test_weights_that_fit_in_cache_get_a_caveat_and_no_bound():
-    tiny = point(bytes_per_token=4.8e7, may_fit_in_cache=True, fraction_of_peak=0.9, mode="cpu", offload="cpu")
-    c = wording.word("bandwidth_roofline", cb.fraction(tiny, "bw_1"))
+    tiny = point(bytes_per_token=4.8e7, may_fit_in_cache=True, llc_mb=64.0, fraction_of_peak=0.9, mode="cpu")
+    c = wording.word("bandwidth_roofline", cb.fraction(tiny.replace({"full": "cpu"}), "bw_1"))
     assert c.status == "shown" and "stay in on-chip cache" in c.text
     b = wording.word("bandwidth_roofline", cb.bound(tiny, "bound_1", 0.5))
-    assert b.status == "withheld" and "on-chip cache" in b.text
+    assert b.status == "withheld" and "(48 MB per token) fit in the device's 64 MB last-level cache" in b.text
     assert wording.word("bandwidth_roofline", cb.bound(point(may_fit_in_cache=False), "bound_1", 0.5)).status == "shown"
+
+
+@pytest.mark.parametrize(
+    ("device", "gb", "fits"),
+    [
+        ("A100-SXM4-80GB", 0.8, False),  # 40 MB of L2: a flat 1 GB rule called 0.8 GB cache-resident
+        ("A100-SXM4-80GB", 0.039, True),
+        ("MI300X", 0.2, True),  # 256 MB of Infinity Cache
+        ("Ryzen-9-7950X", 0.07, False),  # 64 MB of L3
+    ],
+)
+def test_cache_residence_is_judged_by_the_devices_last_level_cache(device, gb, fits):
+    d = cb.hardware.device(device)
+    pk = bandwidth.Peak(d.name, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, "detected", d.llc_mb)
+    assert bandwidth.fits_in_cache(gb * 1e9, pk) is fits
+    assert bandwidth.fits_in_cache(gb * 1e9, bandwidth.UNKNOWN) is False  # no cache figure: nothing assumed
 
 
 def test_bounds_block_says_once_when_no_peak_is_known():
     led = _ledger(config.FIXTURES_DIR / "llama-bench" / "ik_llama_discussion18_cpu_vs_gpu.txt")
-    assert show.block(led, "bound").startswith("No result has a known fraction")
+    # no device is known, yet a decode at 4 FLOP/byte is not compute-bound on any: said once per sentence
+    text = show.block(led, "bound")
+    assert text.count("`IQ2_BN - 2.06 bpw TriLM` cannot be compute-bound on any device: 4.1 FLOP/byte") == 1
+    unknown = [c.withhold("no peak") for c in led.claims if c.kind == "bound"]
+    assert show.block(wording.ledger("bandwidth_roofline", [], unknown), "bound").startswith(
+        "No result has a known fraction"
+    )
     seed = _ledger(config.seed("004"))
     assert show.block(seed, "bound").count("\n\n") == 5  # one paragraph per model
 
@@ -189,6 +238,11 @@ def test_bound_evidence_and_its_device():
         "intensity",
         "ridge",
         "threshold",
+        "noise",
+        "margin",
+        "fragile",
+        "lowest_ridge",
+        "lowest_ridge_device",
         "label",
         "device",
     }
@@ -211,3 +265,45 @@ def test_suspects_name_the_tool_that_splits_over_gpus():
     vllm = cb.suspects(point(rate_kind="lower bound"))
     assert any("tensor-parallel vLLM" in s for s in vllm) and any("bf16 is assumed" in s for s in vllm)
     assert not any("llama-bench" in s for s in vllm)
+
+
+def test_a_partly_offloaded_model_gets_its_verdict_from_arithmetic():
+    # 300 tok/s is 3.33 ms per token; 1 GB on the GPU needs 0.49 ms at 2,039 GB/s: the host sets the pace
+    host = point(offload="partial", offload_why="ngl 10 < 32 layers + output", gpu_bytes_per_token=1e9)
+    c = wording.word("bandwidth_roofline", cb.bound(host, "bound_1", 0.5))
+    assert c.kind == "comparison" and c.status == "shown" and c.evidence["b"] == pytest.approx(1e9 / 2039e9 * 1000)
+    assert "needs at most 0.5 ms of the 3.3 ms each token takes, so the part on the host" in c.text
+    # 6.5 GB on the GPU needs 3.19 ms of 3.33: inside the rate's noise, no verdict
+    near = point(offload="partial", offload_why="x", gpu_bytes_per_token=6.5e9, rate_std=20.0)
+    assert wording.word("bandwidth_roofline", cb.bound(near, "bound_1", 0.5)).status == "withheld"
+    # more than the token's time: the assumed split is wrong, never a verdict
+    wrong = point(offload="partial", offload_why="x", gpu_bytes_per_token=8e9)
+    assert "the split is wrong" in wording.word("bandwidth_roofline", cb.bound(wrong, "bound_1", 0.5)).reason
+    unknown_split = point(offload="partial", offload_why="ngl 10 (layer count unknown)", gpu_bytes_per_token=None)
+    assert wording.word("bandwidth_roofline", cb.bound(unknown_split, "bound_1", 0.5)).kind == "bound"
+
+
+def test_the_seeds_offloaded_405b_is_host_bound():
+    led = _ledger(config.seed("004"))
+    c = led.get("bound_6")
+    assert c.kind == "comparison" and c.status == "shown" and c.evidence["gpu_gb"] == pytest.approx(96.0)
+    assert rules.check(led.to_dict()) == []
+
+
+def test_the_seeds_size_trend_and_bounds_are_judged_by_the_rate_noise():
+    led = _ledger(config.seed("004"))
+    trend = led.get("bw_size_trend").evidence
+    assert len(trend["noise"]) == len(trend["xs"]) - 1 and all(n > 0 for n in trend["noise"])
+    for c in led.claims:
+        if c.kind == "bound" and c.evidence.get("bandwidth_fraction") is not None:
+            assert c.evidence["noise"] > 0 and c.evidence["fragile"] is False, c.id  # the seed's margins are wide
+
+
+def test_a_size_trend_step_inside_the_rate_noise_is_not_a_step():
+    pts = pd.DataFrame(
+        [point(bytes_per_token=b, fraction_of_peak=f) for b, f in ((4e9, 0.60), (8e9, 0.61), (4e10, 0.8))]
+    )
+    # a 1 % step beyond a 0.3 % noise (std 1 of 300)
+    assert wording.word("bandwidth_roofline", cb.size_trend(pts)).status == "shown"
+    noisy = pts.assign(rate_std=15.0)  # 2 x 15 / sqrt(5) / 300 x sqrt(2): 6 % per step
+    assert wording.word("bandwidth_roofline", cb.size_trend(noisy)).status == "withheld"

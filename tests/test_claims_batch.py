@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import pytest
 
 from benchbook import config, ingest
-from benchbook.analysis import batch, peaks
+from benchbook.analysis import batch, peaks, power
+from benchbook.claims import batch as batch_claims
 from benchbook.claims import batch as cb
+from benchbook.claims import batch as claims_batch
+from benchbook.claims import power as power_claims
 from benchbook.claims import rules
 from benchbook.presentation import batch as show
 from benchbook.presentation import wording
@@ -220,3 +225,90 @@ def test_seed_ledger_is_clean(seed):
     led = wording.ledger(led.chapter, led.inputs, led.claims)
     assert rules.check(led.to_dict()) == []
     assert "5.4% of the A100-SXM4-80GB's peak bandwidth" in led.get("bound_small").text
+
+
+A100_GB_S = 2039.0  # data/hardware.csv, A100-SXM4-80GB
+
+
+def test_batch_bandwidth_claim_names_its_dtype():
+    row = pd.Series(
+        {
+            "bandwidth_fraction": 0.5,
+            "achieved_gb_s": 1000.0,
+            "batch_size": 1,
+            "dtype": "fp16",
+            "framework": "hf",
+            "weight_bytes": 14e9,
+            "step_s": 0.014,
+        }
+    )
+    c = claims_batch.bandwidth(row, peaks.Peaks("A100-SXM4-80GB", A100_GB_S, source="parameter"), 7.0, "given")
+    assert c.evidence["dtype"] == "fp16" and c.evidence["series"] == "hf fp16"
+    assert c.evidence["bytes_per_token"] == 14e9 and c.status == "shown"
+
+
+VLLM = config.FIXTURES_DIR / "vllm-bench-offline" / "young_tw_llama31_70b_rocm.md"
+
+
+def test_conflicts_of_an_input_without_a_sweep_is_an_empty_table_the_claim_reads():
+    conf = batch.conflicts(ingest.read(VLLM))
+    assert conf.empty and list(conf.columns) == ["model", "framework", "gpu", "dtype", "batch_size", "metric"] + [
+        "values",
+        "lines",
+    ]
+    c = batch_claims.conflicts(conf, 0)
+    assert c.evidence["count"] == 0 and c.status == "withheld"
+
+
+def _llama_rates() -> pd.DataFrame:
+    """A synthetic rate table: pp512 at four limits (flat from 300 W to 250 W, then falling), tg128 at two."""
+    spec = [("pp512", "pp_rate", w, m, 5.0) for w, m in ((300, 1000.0), (250, 995.0), (200, 900.0), (150, 600.0))]
+    spec += [("tg128", "tg_rate", w, m, 0.5) for w, m in ((300, 50.0), (200, 40.0))]
+    rows = []
+    for i, (test, metric, w, mean, std) in enumerate(spec):
+        for stat, v in (("mean", mean), ("std", std)):
+            rows.append(
+                dict(model="m", test=test, metric=metric, power_limit_w=float(w), statistic=stat, value=v, line=i + 1)
+            )
+    df = pd.DataFrame(rows).assign(n_depth=0)
+    return power.rate_table(df)
+
+
+def test_claims_without_a_series_count_zero_points():
+    c = power_claims.sweet_spot(power.sweet_spot(_llama_rates(), 0.95), None, "pp", 0.95)
+    assert c.evidence["n_points"] == 0 and c.reason.startswith("0 points")
+    k = batch_claims.knee(None)
+    assert k.evidence["n_points"] == 0 and k.status == "withheld"
+
+
+def _hf_sweep() -> pd.DataFrame:
+    """A synthetic bigcode sweep of a 7B fp16 model: batch 1 at 40 tok/s (2.5 s per generate of 100 tokens),
+    batch 64 at 1280 tok/s (5.0 s)."""
+    rows = []
+    for bs, thr, lat in ((1, 40.0, 2.5), (64, 1280.0, 5.0)):
+        for metric, v in (("throughput", thr), ("latency", lat)):
+            rows.append(
+                dict(tool="hf-batch-sweep", source="s.md", line=bs, model="m", framework="fw", gpu="H100",
+                     batch_size=bs, dtype="fp16", metric=metric, statistic="value", value=v, unit="")
+            )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_bound_and_compute_evidence_of_a_7b_fp16_sweep():
+    pk = peaks.choose("H100-SXM5-80GB", [], "A100-SXM4-80GB", 0.0, 0.0)
+    rl = batch.step_roofline(batch.sweep(_hf_sweep()), {"m": 7.0}, pk)
+    reg = batch.regimes(rl, ("m", "fw", "H100", "fp16"))
+    small = batch_claims.bound("small", reg["small"], pk, 0.5).evidence
+    assert small["weight_gb"] == pytest.approx(14.0)  # 7e9 weights x 2 bytes
+    assert small["step_ms"] == pytest.approx(25.0) and small["batch_size"] == 1  # 2.5 s / 100 tokens
+    large = batch_claims.compute(reg["large"], pk).evidence
+    assert large["batch_size"] == 64
+    assert large["achieved"] == pytest.approx(2 * 7e9 * 1280.0 / 1e12)
+
+
+def test_latency_flat_claim_carries_its_rule():
+    g = pd.DataFrame({"batch_size": [1, 2, 4, 8], "latency_s": [2.0, 2.1, 2.15, 3.0]})
+    c = batch_claims.latency_flat(batch.flat_range(g))
+    assert c.evidence["xs"] == [1, 2, 4] and c.status == "shown"
+    assert isinstance(c.rule, str) and f"{batch_claims.FLAT_TOLERANCE:.0%}" in c.rule
+    assert not math.isnan(c.evidence["high"])

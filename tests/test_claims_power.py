@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,6 +12,7 @@ import pytest
 from benchbook import config, ingest
 from benchbook.analysis import power
 from benchbook.claims import power as cp
+from benchbook.claims import power as power_claims
 from benchbook.claims import rules
 from benchbook.presentation import power as show
 from benchbook.presentation import wording
@@ -183,3 +187,64 @@ def test_energy_from_a_measured_draw_is_not_compared_with_a_limit():
     c = worded(cp.energy_difference(order.iloc[0], top, "tg", "energy_saving"))
     assert c.status == "withheld" and "measured draw and the other on the limit" in c.text
     assert rules.check({"chapter": "x", "claims": [c.to_dict()]}) == []
+
+
+def _llama_rates() -> pd.DataFrame:
+    """A synthetic rate table: pp512 at four limits (flat from 300 W to 250 W, then falling), tg128 at two."""
+    spec = [("pp512", "pp_rate", w, m, 5.0) for w, m in ((300, 1000.0), (250, 995.0), (200, 900.0), (150, 600.0))]
+    spec += [("tg128", "tg_rate", w, m, 0.5) for w, m in ((300, 50.0), (200, 40.0))]
+    rows = []
+    for i, (test, metric, w, mean, std) in enumerate(spec):
+        for stat, v in (("mean", mean), ("std", std)):
+            rows.append(
+                dict(model="m", test=test, metric=metric, power_limit_w=float(w), statistic=stat, value=v, line=i + 1)
+            )
+    df = pd.DataFrame(rows).assign(n_depth=0)
+    return power.rate_table(df)
+
+
+def test_flat_top_has_power_and_retention_on_known_rates():
+    t = _llama_rates()
+    assert power.flat_top(t, "pp512", 0.01)["power_limit_w"].tolist() == [300.0, 250.0]  # 0.5 % then 9.5 %
+    assert power.flat_top(t, None, 0.01).empty  # no test quoted: no rows
+    assert power.has_power(t)
+    assert not power.has_power(t[t["power_limit_w"] == 300.0])  # two tests but one limit
+    assert not power.has_power(t.iloc[0:0])
+    assert power.retained_at(t, "pp512", 200.0) == pytest.approx(0.9)  # 900 / 1000
+    assert power.retained_at(t, "pp512", 100.0) is None
+
+
+def test_quoted_tests_none_where_a_kind_is_missing():
+    t = _llama_rates()
+    assert power.quoted_tests(t) == {"pp": "pp512", "tg": "tg128"}
+    assert power.quoted_tests(t[t["metric"] == "pp_rate"]) == {"pp": "pp512", "tg": None}
+
+
+def test_sweet_spot_columns_on_known_rates():
+    s = power.sweet_spot(_llama_rates(), 0.95).set_index("test")
+    pp = s.loc["pp512"]
+    assert (pp["peak"], pp["peak_limit_w"], pp["sweet_limit_w"]) == (1000.0, 300.0, 250.0)  # 995 >= 950 > 900
+    assert pp["drop"] == pytest.approx(0.4) and pp["n_limits"] == 4
+    assert s.loc["tg128", "peak_limit_w"] == 300.0
+
+
+def test_load_measured_reads_the_table_and_names_a_file_without_power():
+    with tempfile.TemporaryDirectory() as tmp:
+        good, bad = os.path.join(tmp, "draw.csv"), os.path.join(tmp, "nodraw.csv")
+        with open(good, "w", encoding="utf-8") as fh:
+            fh.write("power_limit_w,power_w\n300,287.5\n200,199.0\n")
+        with open(bad, "w", encoding="utf-8") as fh:
+            fh.write("power_limit_w\n300\n")
+        m = power.load_measured(good)
+        assert m["power_w"].tolist() == [287.5, 199.0]
+        with pytest.raises(ValueError, match=r"nodraw\.csv: .*missing \['power_w'\]"):
+            power.load_measured(bad)
+
+
+def test_energy_runner_up_is_compared_with_exactly_two_limits():
+    t = power.energy(_llama_rates())
+    claims = {c.id: c for c in power_claims.build(t, power.quoted_tests(t), 0.95, None)}
+    ev = claims["energy_runner_up_tg"].evidence
+    # tg128: 300 W / 50 tok/s = 6.0 J/tok, 200 W / 40 tok/s = 5.0 J/tok: the cheapest is 200 W, the runner-up 300 W
+    assert (ev["a"], ev["b"]) == (pytest.approx(5.0), pytest.approx(6.0))
+    assert (ev["a_limit_w"], ev["b_limit_w"]) == (200.0, 300.0)

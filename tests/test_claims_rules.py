@@ -337,3 +337,98 @@ def test_the_ledger_a_notebook_published_last():
     assert from_notebook(nb) == {"chapter": "b"}
     assert from_notebook({}) is None
     assert from_notebook({"cells": [{"outputs": [{}]}]}) is None
+
+
+# --- the noise rule -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "noise", "expected"),
+    [
+        (103.0, 100.0, 0.05, rules.WITHIN),  # a 3 % step inside a 5 % band is not a step
+        (106.0, 100.0, 0.05, rules.ABOVE),
+        (94.0, 100.0, 0.05, rules.BELOW),
+        (105.0, 100.0, 0.05, rules.WITHIN),  # at the band: inside
+        (100.0, 100.0, None, rules.WITHIN),
+        (100.1, 100.0, None, rules.ABOVE),  # no noise figure: any difference counts
+        (None, 100.0, 0.05, None),
+        (1.0, 0.0, 0.05, None),
+        (-6.0, -10.0, 0.1, rules.ABOVE),  # relative to |b|
+    ],
+)
+def test_versus_judges_a_difference_by_its_noise(a, b, noise, expected):
+    assert rules.versus(a, b, noise) == expected
+
+
+def test_relative_noise_combines_two_standard_deviations():
+    assert rules.relative_noise(3.0, 4.0, 100.0) == pytest.approx(0.10)
+    assert rules.relative_noise(3.0, None, 100.0, k=1) == pytest.approx(0.03)
+    assert rules.relative_noise(3.0, 4.0, 0.0) is None and rules.relative_noise(3.0, 4.0, None) is None
+
+
+def test_margin_is_fragile_inside_the_noise():
+    assert rules.margin(0.51, 0.5, 0.05) == {"margin": pytest.approx(0.02), "fragile": True}
+    assert rules.margin(0.51, 0.5, 0.01) == {"margin": pytest.approx(0.02), "fragile": False}
+    assert rules.margin(0.45, 0.5, 0.05)["fragile"] is False  # -10 %: outside a 5 % band
+    assert rules.margin(None, 0.5, 0.05) == {} and rules.margin(0.5, 0.0) == {}
+
+
+def test_a_trend_step_inside_its_noise_is_not_a_step():
+    ev = {"xs": [1, 2, 4], "ys": [100.0, 103.0, 110.0], "direction": "rises", "min_points": 3}
+    assert rules.trend(ev) == "rises"
+    assert rules.trend({**ev, "noise": 0.05}) == "mixed"  # the 3 % step is inside 5 %
+    assert rules.trend({**ev, "noise": [0.02, 0.05]}) == "rises"  # per step, in x order
+    assert rules.trend({**ev, "noise": [0.05, 0.02]}) == "mixed"
+    assert rules.trend({**ev, "noise": [0.05, 0.1]}) == "flat"
+    assert rules.trend({**ev, "noise": 0.01, "tolerance": 0.04}) == "mixed"  # the larger of the two
+    assert judge("scaling", {**ev, "noise": 0.05}) == (
+        "withheld",
+        "the step from 1 to 2 (+3%) is inside its noise (5%)",
+    )
+    assert judge("scaling", {**ev, "ys": [100.0, 90.0, 110.0]})[1] == "the values go up and down"
+    assert make("t", "scaling", "r", {**ev, "noise": 0.05}).evidence["trend"] == "mixed"
+
+
+def test_a_bound_at_its_threshold_states_its_margin_and_is_fragile_inside_the_noise():
+    ev = {"bandwidth_fraction": 0.91, "compute_fraction": 0.01, "intensity": 1, "ridge": 150, "threshold": 0.5}
+    c = make("b", "bound", "r", {**ev, "noise": 0.05})
+    assert c.evidence["margin"] == pytest.approx(0.82) and c.evidence["fragile"] is False
+    near = make("b", "bound", "r", {**ev, "bandwidth_fraction": 0.51, "noise": 0.05})
+    assert near.status == "shown" and near.evidence["fragile"] is True
+    under = make("b", "bound", "r", {**ev, "bandwidth_fraction": 0.49, "noise": 0.05})
+    # overhead decided by the nearer fraction: 0.49 is 2 % under the threshold, inside the noise
+    assert under.evidence["verdict"] == "overhead" and under.evidence["fragile"] is True
+    assert under.evidence["margin"] == pytest.approx(-0.02)
+    led = {"chapter": "x", "claims": [{**near.to_dict(), "text": "t", "evidence": {**near.evidence, "fragile": False}}]}
+    assert check(led) == ["x:b: fragile False but the rule gives True"]
+
+
+def test_a_step_below_every_devices_ridge_is_not_compute_bound_whatever_the_device():
+    ev = {
+        "bandwidth_fraction": None,
+        "compute_fraction": None,
+        "threshold": 0.5,
+        "intensity": 1.0,
+        "lowest_ridge": 12.0,
+    }
+    assert rules.bound_verdict(ev) == rules.NOT_COMPUTE and judge("bound", ev) == ("shown", "")
+    assert rules.bound_verdict({**ev, "intensity": 13.0}) == "unknown"
+    assert rules.bound_verdict({**ev, "lowest_ridge": None}) == "unknown"
+    assert rules.bound_verdict({**ev, "threshold": None}) == "unknown"
+    # an assumed device's fractions name nothing, but the device-free verdict holds
+    assumed = {**ev, "bandwidth_fraction": 0.9, "compute_fraction": 0.01, "ridge": 150.0, "peak_source": "assumed"}
+    assert rules.bound_verdict(assumed) == rules.NOT_COMPUTE and judge("bound", assumed) == ("shown", "")
+    assert judge("bound", {**assumed, "lowest_ridge": None}) == ("withheld", rules.ASSUMED_DEVICE)
+    # a known device's verdict wins over the device-free one
+    known = {**ev, "bandwidth_fraction": 0.9, "compute_fraction": 0.01, "ridge": 150.0}
+    assert rules.bound_verdict(known) == "memory-bandwidth"
+
+
+def test_a_comparison_records_its_direction_by_the_noise_rule():
+    ev = {"a": 110.0, "b": 100.0, "ratio": 1.1, "noise": 0.05}
+    assert make("c", "comparison", "r", ev).evidence["direction"] == rules.ABOVE
+    assert make("c", "comparison", "r", {**ev, "a": 90.0, "ratio": 0.9}).evidence["direction"] == rules.BELOW
+    inside = make("c", "comparison", "r", {**ev, "a": 103.0, "ratio": 1.03})
+    assert inside.evidence["direction"] == rules.WITHIN and inside.status == "withheld"
+    equal = make("c", "comparison", "r", {"a": 1.0, "b": 1.0, "ratio": 1.0, "noise": None})
+    assert equal.status == "withheld"  # no difference at all is no comparison to state

@@ -10,6 +10,7 @@ import pytest
 
 from benchbook import config, ingest
 from benchbook.analysis import peaks, serving
+from benchbook.analysis.peaks import Peaks
 from benchbook.claims import Ledger, rules
 from benchbook.claims import serving as cs
 from benchbook.presentation import serving as show
@@ -72,6 +73,14 @@ def test_growth_rises_and_falls(seed):
     falls = runs([1, 2, 4], [10.0, 20.0, 15.0]).assign(x=[1, 2, 4])
     c = wording.word("serving_saturation", cs.growth(falls, "x"))
     assert c.status == "withheld" and c.text.startswith("Output throughput does not rise")
+
+
+def test_a_growth_step_inside_the_run_noise_is_not_a_step():
+    # one run per load: a 3 % step is inside the 5 % run noise, a 10 % step is not
+    inside = runs([1, 2, 4], [10.0, 20.0, 20.6]).assign(x=[1, 2, 4])
+    c = cs.growth(inside, "x")
+    assert c.status == "withheld" and c.evidence["noise"] == cs.RUN_NOISE and c.evidence["trend"] == "mixed"
+    assert cs.growth(runs([1, 2, 4], [10.0, 20.0, 22.0]).assign(x=[1, 2, 4]), "x").status == "shown"
 
 
 # --- the uncapped run -----------------------------------------------------------------------------
@@ -194,3 +203,60 @@ def test_fixture_ledgers_are_clean_and_print_no_missing_value():
         led.add(cs.underfilled(serving.littles_law(r)))
         led = wording.ledger(led.chapter, led.inputs, led.claims)
         assert rules.check(led.to_dict()) == [], name
+
+
+H100 = Peaks("H100", 3350.0, {"bf16": 989.0}, source="parameter")
+
+
+def test_bound_prefill_share():
+    """300 of 1000 tok/s are output tokens: the other 70 % are prompt tokens."""
+    row = pd.Series({"run": "r1", "output_throughput": 300.0, "total_token_throughput": 1000.0})
+    ev = cs.bound("best", row, H100, 0.5, False).evidence
+    assert math.isclose(ev["prefill_share"], 0.7) and ev["run"] == "r1"
+    assert (ev["device"], ev["peak_source"]) == ("H100", "parameter")
+
+
+def test_compute_evidence_from_the_row_and_peaks():
+    row = pd.Series(
+        {"run": "r1", "compute_fraction": 0.25, "peak_tflops": 400.0, "achieved_tflops": 100.0, "precision": "bf16"}
+    )
+    ev = cs.compute(row, H100).evidence
+    assert (ev["fraction"], ev["peak"], ev["achieved"], ev["run"]) == (0.25, 400.0, 100.0, "r1")
+    assert (ev["device"], ev["peak_source"]) == ("H100", "parameter")
+
+
+def test_goodput_noise_from_two_repeated_loads():
+    """Load A: 10 and 12 req/s (mean 11, sd sqrt 2); load B: 5 and 7 (mean 6, sd sqrt 2); noise =
+    sqrt(2 + 2) / 6 = 1/3."""
+    gb = pd.DataFrame(
+        {
+            "run": ["A", "A", "B", "B"],
+            "model": ["m"] * 4,
+            "max_concurrency": [8.0, 8.0, 16.0, 16.0],
+            "request_rate": [math.inf] * 4,
+            "goodput_lo": [10.0, 12.0, 5.0, 7.0],
+            "share_lo": [0.5] * 4,
+            "request_throughput": [20.0] * 4,
+        }
+    )
+    ev = cs.goodput(gb).evidence
+    assert (ev["choice"], ev["value"], ev["runner_up"], ev["runner_up_value"], ev["repeats"]) == (
+        "A",
+        11.0,
+        "B",
+        6.0,
+        2,
+    )
+    assert math.isclose(ev["noise"], 1 / 3) and math.isclose(ev["value_sd"], math.sqrt(2))
+
+
+def test_a_best_load_decided_inside_the_noise_of_its_slo_is_marked_fragile(seed):
+    gb = serving.goodput_bounds(seed, 450.0, 40.0)
+    c = wording.word("serving_saturation", cs.goodput(gb, 450.0, 40.0))
+    # the seed's c=128: p99 TPOT 39.59 ms against a 40 ms SLO, 1 % under it
+    assert c.status == "shown" and c.evidence["slo_percentile"] == "p99 TPOT" and c.evidence["fragile"]
+    assert c.evidence["margin"] == pytest.approx(39.59 / 40 - 1)
+    assert "fragile: its p99 TPOT (39.59 ms) is -1% from its SLO (40 ms)" in c.text
+    loose = wording.word("serving_saturation", cs.goodput(serving.goodput_bounds(seed, 450.0, 50.0), 450.0, 50.0))
+    assert not loose.evidence["fragile"] and "fragile" not in loose.text
+    assert "fragile" not in cs.goodput(gb).evidence  # no SLOs given: no margin claimed

@@ -42,6 +42,40 @@ def test_cpu_bandwidth_is_channels_times_speed():
     assert hardware.device("EPYC 9654").bandwidth_gb_s == pytest.approx(12 * 4800 * 8 / 1000)
 
 
+def test_every_last_level_cache_figure_has_its_source(tmp_path):
+    t = hardware.hardware_table()
+    known = t[t["llc_mb"].notna()]
+    assert len(known) >= 40 and known["llc_source"].str.len().gt(10).all()
+    assert hardware.device("A100-SXM4-80GB").llc_mb == 40 and hardware.device("MI300X").llc_mb == 256
+    t.loc[0, "llc_source"] = None
+    bad = tmp_path / "bad.csv"
+    t.to_csv(bad, index=False)
+    with pytest.raises(ValueError, match="llc_mb without llc_source"):
+        hardware.hardware_table(bad)
+
+
+@pytest.mark.parametrize(
+    ("name", "threads", "sockets"),
+    [
+        ("Xeon-E5-2690-v3", 48, 2),  # 12 cores, 24 threads per socket: 48 threads span two
+        ("Xeon-E5-2690-v3", 24, 1),
+        ("Xeon-E5-2690-v3", 25, 2),
+        ("Xeon-E5-2690-v3", 200, 2),  # a two-socket board has no third
+        ("Xeon-E5-2690-v3", None, 1),
+        ("Ryzen-9-7950X", 64, 1),  # a desktop part: oversubscribed, never two sockets
+        ("A100-SXM4-80GB", 48, 1),
+    ],
+)
+def test_a_run_spans_the_sockets_its_threads_need(name, threads, sockets):
+    assert hardware.device(name).sockets(threads) == sockets
+
+
+def test_lowest_ridge_is_below_every_devices_own():
+    ridge, name = hardware.lowest_ridge()
+    assert hardware.device(name).kind in hardware.KINDS and 1 < ridge < 20
+    assert all((d.ridge("fp16") or d.ridge("fp32") or ridge) >= ridge for d in hardware.devices())
+
+
 def test_schema_refuses_a_negative_bandwidth(tmp_path):
     t = pd.read_csv(config.HARDWARE_TABLE)
     good = tmp_path / "good.csv"

@@ -1,11 +1,14 @@
 """The tidy contract, checked on every seed for every tool it holds."""
 
 import re
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from benchbook import config, ingest
+from benchbook.ingest import core
 from benchbook.ingest.core import LEAD_COLUMNS, REJECTED_COLUMNS, TAIL_COLUMNS
 
 SEEDS = sorted(config.SEEDS.items())
@@ -185,3 +188,80 @@ def test_table_lines_the_parsers_skip_are_settings_or_progress_bars():
         ]
     tgi_args = ["Sequence Length", "Decode Length", "N Runs", "Warmups"]
     assert skipped == {"000": tgi_args, "001": tgi_args, "002": [], "003": [], "004": ["progress bar"] * 6}
+
+
+def test_conflicts_count_missing_settings_as_a_value():
+    """Two rows with the same (missing) TP and different values conflict; a lone row does not."""
+    from benchbook.ingest import core
+
+    df = pd.DataFrame(
+        {
+            "tp": [np.nan, np.nan, 2.0, 4.0],
+            "metric": ["tok_s"] * 4,
+            "statistic": ["mean"] * 4,
+            "value": [10.0, 12.0, 10.0, 11.0],
+            "source": ["a", "b", "a", "a"],
+            "line": [1, 1, 2, 3],
+        }
+    )
+    out = core.conflicts(df, ["tp"])
+    assert sorted(out["value"]) == [10.0, 12.0] and out["tp"].isna().all()
+
+
+def test_register_puts_the_tool_in_the_registry():
+    from benchbook import ingest
+    from benchbook.ingest import core
+
+    tool = core.Tool(name="zz-test-tool", settings={}, sniff=lambda text: False, parse=lambda text, source: None)
+    try:
+        assert core.register(tool) is tool
+        assert ingest.tools()["zz-test-tool"] is tool
+    finally:
+        core.REGISTRY.pop("zz-test-tool", None)
+
+
+SERVE = Path(__file__).parent / "fixtures" / "vllm-bench-serve"
+SHAREGPT = SERVE / "dgx_spark_08_sharegpt.md"
+
+
+def test_validated_builds_a_missing_schema():
+    """A tool whose schema is not cached yet (the first file of a process) still validates."""
+    core._SCHEMAS.pop("vllm-bench-serve", None)
+    df = ingest.read(SHAREGPT, tool="vllm-bench-serve")
+    v = df[(df["metric"] == "output_throughput") & (df["statistic"] == "value")]["value"]
+    assert v.tolist() == [61.17]
+
+
+BURST = SERVE / "dgx_spark_ministral3_J_monday_burst.md"
+
+
+def test_settle_keeps_the_valid_file_when_another_is_refused():
+    """A batch the schema refuses is validated file by file: only the bad file becomes a ParseError."""
+    with core.deferred_checks():
+        good = ingest.read_parsed(SHAREGPT, tool="vllm-bench-serve")[0]
+        bad = ingest.read_parsed(BURST, tool="vllm-bench-serve")[0]
+    bad.table["statistic"] = "no such statistic"
+    out = core.settle([good, bad])
+    assert isinstance(out[0], core.Parsed) and isinstance(out[1], core.ParseError)
+    assert BURST.name in str(out[1])
+    t = out[0].table
+    assert t[(t["metric"] == "output_throughput") & (t["statistic"] == "value")]["value"].tolist() == [61.17]
+
+
+def test_screen_object_values():
+    """A value column of Python objects (a table built by hand, not by `tidy`) is screened as numbers."""
+    table = pd.DataFrame(
+        {
+            "tool": ["t", "t"],
+            "source": ["f", "f"],
+            "line": [1, 2],
+            "metric": ["ttft", "tpot"],
+            "statistic": ["mean", "mean"],
+            "value": pd.Series([5.0, -1.0], dtype=object),
+            "unit": ["ms", "ms"],
+            "note": [None, None],
+        }
+    )
+    kept, rejected, _ = core.screen(table)
+    assert kept["metric"].tolist() == ["ttft"]
+    assert rejected["line"].tolist() == [2] and rejected["reason"].tolist() == [f"{core.OUT_OF_RANGE}: negative ms"]

@@ -3,6 +3,8 @@ figures' plotted data; the llama-bench checks."""
 
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -305,3 +307,142 @@ def test_checks_json_samples_reproduce():
     assert len(s) == 4 and s["agrees"].all()
     m = s[s["quantity"].str.startswith("mean") & s["quantity"].str.endswith("tg128")].iloc[0]
     assert m["recomputed"] == pytest.approx(np.mean([130.019, 131.295, 129.362, 131.86, 132.293]))
+
+
+EPYC_9654_GB_S = 460.8  # data/hardware.csv, EPYC-9654 (12 channels DDR5-4800)
+
+
+A100_GB_S = 2039.0  # data/hardware.csv, A100-SXM4-80GB
+
+
+def test_reader_cpu_is_used_for_a_cpu_only_run_and_a_gpu_is_not():
+    cpu = bandwidth.choose_peak("EPYC-9654", {"mode": "cpu"})
+    assert (cpu.device, cpu.bandwidth_gb_s, cpu.source) == ("EPYC-9654", EPYC_9654_GB_S, "parameter")
+    # the same CPU named for a GPU run does not fit it: the printed GPU is used instead
+    gpu = bandwidth.choose_peak("EPYC-9654", {"mode": "gpu", "gpu": "NVIDIA A100-SXM4-80GB"})
+    assert (gpu.device, gpu.bandwidth_gb_s, gpu.source) == ("A100-SXM4-80GB", A100_GB_S, "detected")
+
+
+def _tg(value, statistic="mean", line=10, **settings):
+    """One llama-bench generation value in the warehouse's long format (synthetic)."""
+    row = {"metric": "tg_rate", "statistic": statistic, "value": value, "line": line, "test": "tg128"}
+    row.update({"model": "llama 7B Q4_0", "model_file": "llama-2-7b.Q4_0.gguf", "n_depth": 0})
+    row.update({"backend": "CUDA", "gpu": "NVIDIA A100-SXM4-80GB"})
+    row.update(settings)
+    return row
+
+
+def test_generation_rows_keep_caption_apart_and_the_printed_std():
+    df = pd.DataFrame(
+        [
+            _tg(100.0, caption="run A", line=10),
+            _tg(1.5, "std", caption="run A", line=10),
+            _tg(120.0, caption="run B", line=20),
+            _tg(2.5, "std", caption="run B", line=20),
+        ]
+    )
+    rows = bandwidth.generation_rows(df)
+    # two tables with different captions are two measurements, each with its own std
+    assert rows["caption"].tolist() == ["run A", "run B"]
+    assert rows["rate"].tolist() == [100.0, 120.0] and rows["rate_std"].tolist() == [1.5, 2.5]
+    assert rows["line"].tolist() == [10, 20]
+
+
+def test_generation_rows_of_no_generation_have_the_full_schema():
+    df = pd.DataFrame([{**_tg(500.0), "metric": "pp_rate"}])
+    rows = bandwidth.generation_rows(df)
+    assert rows.empty
+    for c in ("rate", "rate_std", "line", "mode", "model_key"):
+        assert c in rows.columns
+
+
+def test_label_falls_back_to_the_model_string():
+    assert bandwidth.label({"model_file": None, "model": "llama 7B Q4_0", "line": 3}) == "llama 7B Q4_0"
+    vllm = {"model": "meta-llama/Llama-3.1-8B-Instruct", "tool": "vllm-bench-offline", "line": 3}
+    assert bandwidth.label(vllm) == "meta-llama/Llama-3.1-8B-Instruct (vLLM latency)"
+    assert bandwidth.label({"model_file": "llama-2-7b.Q4_0.gguf", "model": "x"}) == "llama-2-7b.Q4_0"
+    assert bandwidth.label({"model": " ", "line": 7.0}) == "the model on line 7"
+
+
+LLAMA_31_8B_SOURCE = "https://huggingface.co/meta-llama/Llama-3.1-8B (8.03B)"  # data/models.csv
+
+
+def test_latency_points_device_and_size_source():
+    runs = pd.DataFrame(
+        [
+            {
+                "run": "r1",
+                "model": "meta-llama/Llama-3.1-8B-Instruct",
+                "batch_size": 1.0,
+                "input_len": 32.0,
+                "output_len": 128.0,
+                "tensor_parallel": float("nan"),
+                "dtype": "bfloat16",
+                "latency_s": 2.0,
+                "line": 5,
+                "why_left_out": "",
+            }
+        ]
+    )
+    pts = bandwidth.latency_points(runs, "A100-SXM4-80GB")
+    p = pts.iloc[0]
+    assert (p["device"], p["peak_gb_s"], p["peak_source"]) == ("A100-SXM4-80GB", A100_GB_S, "parameter")
+    assert p["ridge"] == 312.0e12 / (A100_GB_S * 1e9)
+    assert p["size_source"] == LLAMA_31_8B_SOURCE
+    # 8.03B x 2 bytes = 16.06 GB per token at 128 / 2 s = 64 tok/s
+    assert math.isclose(p["bandwidth_gb_s"], 16.06 * 64)
+
+
+def test_layers_skip_a_missing_name():
+    assert bandwidth.layers(None, "llama-2-7b.Q4_0.gguf")[0] == 32
+    assert bandwidth.layers(float("nan"), None, "Mistral-Nemo-Base-2407")[0] == 40
+    assert bandwidth.layers(None, "mystery") == (None, None)
+
+
+def test_override_table_keeps_the_total():
+    t = bandwidth.override_table({"deepseek": (3.0, 30.0), "mixtral": 13})
+    assert t["model_pattern"].tolist() == ["deepseek", "mixtral"]
+    assert t["params_b"].iloc[0] == 30.0 and pd.isna(t["params_b"].iloc[1])
+    assert t["active_params_b"].tolist() == [3.0, 13.0]
+    size = bandwidth.model_size(t, 16.0, "DeepSeek-V2-Lite.gguf")
+    assert (size["params_b"], size["active_params_b"], size["architecture"]) == (30.0, 3.0, "moe")
+
+
+def test_ngl_below_the_layers_or_unknown_layers_marks_partial_offload():
+    base = {"model": None, "section": None, "n_cpu_moe": None, "params_b": 1.0, "model_size_gib": 1.0}
+    base.update({"gpu": "NVIDIA A100-SXM4-80GB", "mode": "gpu", "rate": 100.0})
+    cases = [
+        ("llama-2-7b.Q4_0.gguf", 33, "full", ""),  # 32 layers + output, all on the GPU
+        ("llama-2-7b.Q4_0.gguf", 40, "full", ""),
+        ("llama-2-7b.Q4_0.gguf", 32, "partial", "ngl 32 < 32 layers + output"),
+        ("mystery-a.gguf", 50, "partial", "ngl 50 (layer count unknown)"),
+        ("mystery-b.gguf", 99, "full", ""),  # llama-bench's 'everything' value
+    ]
+    kept = pd.DataFrame([{**base, "model_file": f, "model_key": f"{f} {n}", "ngl": n} for f, n, _, _ in cases])
+    pts = bandwidth.points(kept).set_index("model_key")
+    for f, n, offload, why in cases:
+        assert (pts.at[f"{f} {n}", "offload"], pts.at[f"{f} {n}", "offload_why"]) == (offload, why), (f, n)
+
+
+def test_reduce_of_no_rows_keeps_its_columns():
+    rows = bandwidth.generation_rows(pd.DataFrame([{**_tg(500.0), "metric": "pp_rate"}]))
+    kept, every = bandwidth.reduce(rows)
+    assert kept.empty and every.empty and every["kept"].dtype == bool
+    assert list(every[every["kept"]].columns) == list(every.columns)  # selecting kept rows keeps the table
+    assert int((~every["kept"]).sum()) == 0
+
+
+def test_repeats_of_a_setting_are_averaged_with_their_spread(tmp_path):
+    f = tmp_path / "repeated_depth.md"
+    f.write_text(
+        "$ ./llama-bench -m llama-2-7b.Q4_0.gguf -d 0,0\n"
+        "| model | size | params | backend | ngl | test | t/s |\n"
+        "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+        "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg128 | 100.00 ± 1.00 |\n"
+        "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg128 | 110.00 ± 3.00 |\n"
+    )
+    rows = bandwidth.generation_rows(ingest.read(f, tool="llama-bench"))
+    assert len(rows) == 1 and rows["repeats"].iloc[0] == 2 and rows["rate"].iloc[0] == pytest.approx(105.0)
+    # two sets of 5 repetitions: (4 x (1 + 9) + 5 x (25 + 25)) / 9 is the variance of all ten
+    assert rows["rate_std"].iloc[0] == pytest.approx(((4 * 10 + 5 * 50) / 9) ** 0.5)
+    assert rows["line"].iloc[0] == 4  # the first repeat's line

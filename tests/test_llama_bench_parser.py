@@ -264,3 +264,42 @@ def test_columns_outside_the_schema_are_kept_as_extra_settings():
     assert by_line[109] == "mla=3, fmoe=1" and by_line[132] == "mla=1, fmoe=1"
     assert by_line.isna()[45]  # the JSON records of the same file carry no such column
     assert any("mla, fmoe are not in the schema" in m for m in df.attrs["messages"])
+
+
+#: A sweep that names depth 0 twice (`-d 0,0,512`, synthetic): two rows with the same settings.
+REPEATED_DEPTH = (
+    "$ ./llama-bench -m llama-2-7b.Q4_0.gguf -d 0,0,512\n"
+    "| model | size | params | backend | ngl | test | t/s |\n"
+    "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+    "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg128 | 100.00 ± 1.00 |\n"
+    "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg128 | 110.00 ± 3.00 |\n"
+    "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg128 @ d512 | 90.00 ± 1.00 |\n"
+)
+
+
+def test_a_setting_repeated_in_a_sweep_gives_repeats_to_average_not_conflicts(tmp_path):
+    f = tmp_path / "repeated_depth.md"
+    f.write_text(REPEATED_DEPTH)
+    df = ingest.read(f, tool="llama-bench")
+    assert not [r for r in df.attrs.get("rejected", []) if "conflict" in str(r)]
+    tg = df[(df["test"] == "tg128") & (df["statistic"] == "mean")].sort_values("line")
+    assert list(tg["value"]) == [100.0, 110.0] and list(tg["sweep_repeat"]) == [1, 2]
+    assert df.loc[df["test"] == "tg128 @ d512", "sweep_repeat"].isna().all()  # named once: no repeat
+
+
+def test_the_same_settings_without_a_repeating_command_stay_a_conflict(tmp_path):
+    f = tmp_path / "no_repeat.md"
+    f.write_text(REPEATED_DEPTH.replace("-d 0,0,512", "-d 0,512").replace("110.00", "120.00"))
+    df = ingest.read(f, tool="llama-bench")
+    # both means set aside: two runs printed the same test differently (their equal std is kept once)
+    assert df[(df["test"] == "tg128") & (df["statistic"] == "mean")].empty
+    assert df["sweep_repeat"].isna().all()
+
+
+def test_a_heading_keeps_its_words_not_its_html():
+    text = (
+        '## <a name="rtx"></a>RTX 4090 <b>(450 W)</b>\n'
+        "| model | test | t/s |\n|---|--:|--:|\n| llama 7B Q4_0 | tg128 | 100.00 ± 1.00 |\n"
+    )
+    t = lb.parse(text, "html.md").table
+    assert set(t["section"]) == {"RTX 4090 (450 W)"} and set(t["power_limit_w"]) == {450.0}

@@ -4,9 +4,12 @@ every reproduced number printed on its cited line, and agreement only within pri
 import math
 import re
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from benchbook import checks, config, ingest
+from benchbook.checks import agrees
 
 SEEDS = list(config.SEEDS.values())
 FIXTURE_FILES = sorted(
@@ -189,3 +192,175 @@ def test_every_tool_uses_the_one_comparator(monkeypatch):
     table = checks.reproduce_all(SEEDS + [config.FIXTURES_DIR / "llama-bench" / "llamacpp_readme_b1275.json"])
     assert set(table["tool"]) >= {"tgi-benchmark", "sglang-quant-report", "hf-batch-sweep", "attention-gym"}
     assert not table["agrees"].any()
+
+
+def test_a_row_that_cannot_fail_is_counted_apart_not_as_agreement():
+    t = pd.DataFrame(
+        {
+            "source": ["a"] * 3,
+            "tool": ["t"] * 3,
+            "line": [1, 2, 3],
+            "quantity": ["std x", "std y", "mean z"],
+            "published": [0.01, 0.02, 0.0],
+            "recomputed": [0.005, 0.015, 0.004],
+            "tolerance": [0.011, 0.011, 0.005],
+            "agrees": [True, True, True],
+        }
+    )
+    # 0.011 >= 0.01: any recomputed value from 0 to 0.021 agrees; 0.011 < 0.02 can fail
+    assert list(checks.checkable(t)) == [False, True, False]
+    s = checks.summary(t).iloc[0]
+    assert (s["recomputed"], s["agree"], s["disagree"], s["not checkable"]) == (3, 1, 0, 2)
+
+
+def test_a_number_two_files_publish_is_counted_once():
+    row = {"tool": "t", "line": 5, "quantity": "decode mean (a)", "published": 1.5, "recomputed": 1.49, "agrees": True}
+    t = pd.DataFrame(
+        [
+            {**row, "source": "000.txt"},
+            {**row, "source": "001.txt", "line": 9, "quantity": "decode mean (b)"},  # another label, same number
+            {**row, "source": "001.txt", "published": 1.6},  # another number
+            {**row, "source": "000.txt", "line": 6},  # the same file twice: two printed numbers
+        ]
+    )
+    assert list(checks.repeats(t)) == ["", "000.txt line 5", "", ""]
+    s = checks.summary(t).set_index("source")
+    assert s.loc["001.txt", "recomputed"] == 1 and s.loc["001.txt", "repeated"] == 1
+
+
+def test_on_the_seeds_vacuous_and_repeated_rows_are_counted_apart(reproduction):
+    s = checks.summary(reproduction).set_index("source")
+    assert s.loc["002_720befe671f869ae.txt", "not checkable"] == 66  # sglang std printed as 0.00 or 0.01
+    assert s.loc["001_4e5344ced21f561d.txt", "repeated"] == 54  # seed 001 repeats seed 000's TP 1 section
+    assert s.loc["001_4e5344ced21f561d.txt", "recomputed"] == 0
+    assert (s["recomputed"] == s["agree"] + s["disagree"] + s["not checkable"]).all()
+
+
+@pytest.mark.parametrize(
+    "published, recomputed, decimals, carried, expected",
+    [
+        (22.07, 22.070183, 2, 0.0, True),  # within half a unit in the last printed place
+        (22.07, 22.0749, 2, 0.0, True),
+        (22.07, 22.0751, 2, 0.0, False),  # just past it
+        (22.07, 22.17, 2, 0.0, False),
+        (22.07, 21.97, 2, 0.0, False),  # on the other side
+        (22.07, 22.17, 2, 0.1, True),  # the inputs' printed precision carries 0.1
+        (22.07, 22.18, 2, 0.1, False),
+        (100.0, 100.4, 0, 0.0, True),
+        (100.0, 100.6, 0, 0.0, False),
+        (math.nan, 22.07, 2, 0.0, False),  # a missing side never agrees
+        (22.07, math.inf, 2, 0.0, False),
+        (None, 22.07, 2, 0.0, False),
+        ("n/a", 22.07, 2, 0.0, False),
+    ],
+)
+def test_agrees_within_the_printed_precision_only(published, recomputed, decimals, carried, expected):
+    assert checks.agrees(published, recomputed, decimals, carried) is expected
+
+
+def test_a_doctored_published_number_is_caught_by_the_reproduction(tmp_path):
+    """Seed 003 reproduces 70 of 70; with one printed msec/token changed (22.07 -> 22.17), exactly
+    that quantity stops agreeing and the other 69 still do."""
+    text = config.seed("003").read_text(encoding="utf-8")
+    assert "| 45.31 \\| 22.07  |" in text
+    doctored = tmp_path / "003_doctored.txt"
+    doctored.write_text(text.replace("| 45.31 \\| 22.07  |", "| 45.31 \\| 22.17  |"), encoding="utf-8")
+    clean = checks.reproduce_all([config.seed("003")])
+    bad = checks.reproduce_all([doctored])
+    assert clean["agrees"].all() and len(clean) == len(bad) == 70
+    wrong = bad[~bad["agrees"].astype(bool)]
+    assert len(wrong) == 1
+    row = wrong.iloc[0]
+    assert row["line"] == 10 and row["published"] == pytest.approx(22.17)
+    assert row["recomputed"] == pytest.approx(1000 / 45.31)
+
+
+@pytest.mark.parametrize("x, places", [(22.07, 2), (0.5, 1), (1e-07, 0), (1.5e-07, 0), (1e20, 0), (2.5e20, 0)])
+def test_printed_decimals(x, places):
+    assert checks.printed_decimals(x) == places
+
+
+def _reproduction() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "source": ["b.txt", "b.txt", "a.txt", "a.txt", "a.txt", "a.txt"],
+            "tool": ["llama", "llama", "tgi", "tgi", "tgi", "tgi"],
+            "published": [50.0, np.nan, 100.0, 100.0, 0.0, 1.0],
+            "recomputed": [55.0, 50.0, 101.0, 100.0, 1.0, 1.0],
+            "agrees": [False, False, False, True, False, True],
+            "why_not": ["off by 10 %", "not printed", "off by 1 %", np.nan, "printed 0", np.nan],
+        }
+    )
+
+
+def test_summary_counts_agreement_per_source_and_tool():
+    s = checks.summary(_reproduction()).set_index(["source", "tool"])
+    none = {"not checkable": 0, "repeated": 0}
+    assert s.loc[("a.txt", "tgi")].to_dict() == {"recomputed": 4, "agree": 2, "disagree": 2, **none}
+    assert s.loc[("b.txt", "llama")].to_dict() == {"recomputed": 2, "agree": 0, "disagree": 2, **none}
+    assert list(s.index) == [("b.txt", "llama"), ("a.txt", "tgi")]  # in the order of the table, not sorted
+
+
+@pytest.mark.parametrize(
+    "published, recomputed, decimals, expected",
+    [
+        (0.0, 0.5, 0, True),  # exactly half a unit off: inside
+        (0.0, checks.tolerance(0) + 1e-9, 0, True),  # on the edge, binary slack included
+        (0.0, 0.5 + 1.5e-9, 0, False),  # past the slack of 1e-9 (relative to max(1, |published|))
+        (1e9, 1e9 + 1.2, 0, True),  # the slack grows with the value: 0.5 + 1e-9 x 1e9
+        (1e9, 1e9 + 1.6, 0, False),
+    ],
+)
+def test_agrees_at_the_edge_of_its_tolerance(published, recomputed, decimals, expected):
+    assert checks.agrees(published, recomputed, decimals) is expected
+
+
+def test_reproduce_all_counts_an_unrecomputable_quantity_as_a_disagreement(monkeypatch):
+    """A tool module that could not recompute a published number (agrees missing) gives False, not
+    True; the table has exactly the reproduction columns and a fresh index over all files."""
+    from benchbook.checks import hf_batch
+
+    def fake(path):
+        rows = [{"line": 1, "published": 1.0, "agrees": np.nan}, {"line": 2, "published": 2.0, "agrees": True}]
+        rows.append({"line": 3, "published": np.nan, "agrees": True})  # not published: left out
+        return checks.frame(
+            [{"source": path.name, "tool": "hf-batch-sweep", **r} for r in rows], checks.REPRODUCTION_COLUMNS
+        )
+
+    monkeypatch.setattr(hf_batch, "reproduce", fake)
+    table = checks.reproduce_all([config.seed("003"), config.seed("003")])
+    assert list(table.columns) == checks.REPRODUCTION_COLUMNS
+    assert list(table.index) == [0, 1, 2, 3]
+    assert table["agrees"].dtype == bool and list(table["agrees"]) == [False, True, False, True]
+
+
+def test_audit_all_indexes_the_rows_of_all_files_afresh(monkeypatch):
+    from benchbook.checks import hf_batch
+
+    monkeypatch.setattr(hf_batch, "audit", lambda path: checks.frame([{"source": path.name}] * 2, checks.AUDIT_COLUMNS))
+    table = checks.audit_all([config.seed("003"), config.seed("003")])
+    assert list(table.index) == [0, 1, 2, 3] and list(table.columns) == checks.AUDIT_COLUMNS
+
+
+def test_agrees_refuses_an_infinite_published_value():
+    assert agrees(1.004, 1.0, 2)
+    assert not agrees(math.inf, 1.0, 2)
+    assert not agrees(1.0, math.inf, 2)
+    assert not agrees(math.inf, math.inf, 2)
+
+
+def test_no_defect_draws_a_message_not_empty_axes_or_a_warning():
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    from benchbook.presentation import audit as audit_view
+    from benchbook.presentation import reproduction as show
+
+    empty = checks.audit_all([])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib's "No artists with labels" UserWarning would fail here
+        fig = audit_view.defects_figure(audit_view.defect_counts(empty))
+    assert [t.get_text() for t in fig.axes[0].texts] == ["no defect found in these files"]
+    plt.close(fig)
+    assert show.disagreements(checks.reproduce_all([])).empty  # the page then says so in a sentence

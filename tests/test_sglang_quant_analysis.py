@@ -4,6 +4,7 @@ quantization report."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -351,3 +352,396 @@ def test_duplicate_words_numbered_and_unnamed():
     assert show.duplicate_words(checks.duplicate_labels(ingest.read(FIX / "pr5822_flashinfer_mla.jsonl"))) == (
         "No configuration repeats a run label."
     )
+
+
+def _runs(cells: dict[str, list[float]], metric: str = "overall_throughput", regime: str = "base") -> pd.DataFrame:
+    rows = []
+    for scheme, values in cells.items():
+        for i, v in enumerate(values):
+            rows.append({"regime": regime, "scheme": scheme, "batch_size": 8, "run": i, metric: v})
+    return pd.DataFrame(rows)
+
+
+def test_winner_set_holds_the_indistinguishable_and_not_the_slow():
+    runs = _runs(
+        {
+            "best": [100.0, 101.0, 99.0],
+            "close": [99.5, 100.5, 98.5],  # p ~ 0.6 against best: cannot be told apart
+            "slow": [50.0, 51.0, 49.0],  # p ~ 1e-5: clearly worse
+        }
+    )
+    win = quant.winner_sets(runs, {"base": "overall_throughput"}, alpha=0.05).set_index("scheme")
+    assert win.loc["best", "rank"] == 1 and win.loc["best", "in_winner_set"]
+    assert win.loc["close", "p_vs_best"] > 0.05 and win.loc["close", "in_winner_set"]
+    assert win.loc["slow", "p_vs_best"] < 0.05 and not win.loc["slow", "in_winner_set"]
+
+
+def test_winner_set_follows_alpha_both_ways():
+    """The same 'close' scheme leaves the set once alpha exceeds its p-value."""
+    runs = _runs({"best": [100.0, 101.0, 99.0], "close": [98.0, 99.0, 97.0]})
+    p = (
+        quant.winner_sets(runs, {"base": "overall_throughput"}, alpha=0.05)
+        .set_index("scheme")
+        .loc["close", "p_vs_best"]
+    )
+    assert 0.01 < p < 0.5
+    inside = quant.winner_sets(runs, {"base": "overall_throughput"}, alpha=p / 2).set_index("scheme")
+    outside = quant.winner_sets(runs, {"base": "overall_throughput"}, alpha=min(0.99, p * 2)).set_index("scheme")
+    assert inside.loc["close", "in_winner_set"] and not outside.loc["close", "in_winner_set"]
+
+
+def test_winner_set_for_latency_keeps_the_lowest():
+    runs = _runs({"fast": [1.00, 1.01, 0.99], "slow": [2.0, 2.02, 1.98]}, metric="latency", regime="interactive")
+    win = quant.winner_sets(runs, {"interactive": "latency"}).set_index("scheme")
+    assert win.loc["fast", "in_winner_set"] and not win.loc["slow", "in_winner_set"]
+    assert win.loc["slow", "ratio_to_best"] == pytest.approx(0.5, rel=1e-3)
+
+
+def test_an_untestable_scheme_is_not_a_winner():
+    runs = _runs({"best": [100.0, 101.0, 99.0], "single": [100.0]})
+    win = quant.winner_sets(runs, {"base": "overall_throughput"}).set_index("scheme")
+    assert not win.loc["single", "testable"] and not win.loc["single", "in_winner_set"]
+
+
+def test_published_ranking_of_the_seed():
+    """Seed 002 ranks 7 schemes in each of 7 regimes by output throughput, in its own order."""
+    pub = quant.published_ranking(ingest.read(config.seed("002")))
+    assert list(pub.columns) == ["regime", "rank", "scheme", "value", "line"] and len(pub) == 49
+    assert pub.groupby("regime")["rank"].apply(list).map(lambda r: r == [1, 2, 3, 4, 5, 6, 7]).all()
+    first, last = pub.iloc[0], pub.iloc[6]
+    assert (first["regime"], first["rank"], first["scheme"], first["value"], first["line"]) == (
+        "interactive",
+        1,
+        "w8a8_sparse_smooth_gptq",
+        193.82,
+        1479,
+    )
+    assert (last["rank"], last["scheme"], last["value"], last["line"]) == (7, "original", 132.75, 1485)
+
+
+def test_published_ranking_follows_the_lines_per_regime():
+    rows = [("a", "x", 30), ("a", "y", 10), ("b", "z", 15), ("a", "w", 20)]
+    df = pd.DataFrame(
+        [{"section": "ranking", "regime": r, "scheme": s, "value": 1.0, "line": ln} for r, s, ln in rows]
+        + [{"section": "summary", "regime": "a", "scheme": "v", "value": 2.0, "line": 1}]
+    )
+    pub = quant.published_ranking(df)
+    assert pub[["regime", "rank", "scheme", "line"]].values.tolist() == [
+        ["a", 1, "y", 10],
+        ["b", 1, "z", 15],
+        ["a", 2, "w", 20],
+        ["a", 3, "x", 30],
+    ]
+    none = quant.published_ranking(df[df["section"] == "summary"])
+    assert none.empty and list(none.columns) == ["regime", "rank", "scheme", "value"]
+
+
+def _two_metric_runs() -> pd.DataFrame:
+    """Regime base: A has the higher throughput, B the lower latency; regime interactive: B wins both."""
+    cells = {
+        ("base", "A"): ([100.0, 101.0, 99.0], [2.0, 2.1, 1.9]),
+        ("base", "B"): ([80.0, 81.0, 79.0], [1.0, 1.1, 0.9]),
+        ("interactive", "A"): ([10.0, 10.5, 9.5], [3.0, 3.1, 2.9]),
+        ("interactive", "B"): ([20.0, 20.5, 19.5], [1.0, 1.1, 0.9]),
+    }
+    return pd.DataFrame(
+        [
+            {"regime": r, "scheme": s, "batch_size": 8, "run": i, "overall_throughput": t, "latency": lat}
+            for (r, s), (tput, lats) in cells.items()
+            for i, (t, lat) in enumerate(zip(tput, lats, strict=True))
+        ]
+    )
+
+
+def test_metric_sensitivity_names_the_best_per_metric_in_regime_order():
+    ms = quant.metric_sensitivity(_two_metric_runs(), metrics=["overall_throughput", "latency"])
+    assert ms.index.name == "regime" and list(ms.index) == ["interactive", "base"]  # the driver's order
+    assert list(ms.columns) == ["overall_throughput", "latency"]
+    assert ms.loc["base"].tolist() == ["A", "B"] and ms.loc["interactive"].tolist() == ["B", "B"]
+
+
+def test_a_metric_changes_the_winner_only_beyond_the_noise():
+    runs = _two_metric_runs()
+    m = ["overall_throughput", "latency"]
+    # base: A's throughput (100 +- 1) beats B's (80 +- 1) and B's latency beats A's, both far beyond the noise
+    assert quant.metric_dependent(runs, 0.05, m).to_dict() == {"interactive": False, "base": True}
+    # B's throughput now inside A's noise: A still wins throughput, but B is in its winning set
+    close = runs.assign(
+        overall_throughput=runs["overall_throughput"].where(
+            ~((runs["regime"] == "base") & (runs["scheme"] == "B")), runs["overall_throughput"] + 19.0
+        )
+    )
+    assert quant.metric_sensitivity(close, metrics=m).loc["base"].tolist() == ["A", "B"]
+    assert quant.metric_dependent(close, 0.05, m).to_dict() == {"interactive": False, "base": False}
+
+
+def test_first_place_differs_and_membership_changes():
+    pub = pd.DataFrame({"regime": ["a", "a", "b", "c"], "rank": [1, 2, 1, 1], "scheme": ["X", "Y", "Y", "Z"]})
+    ours = pd.DataFrame({"regime": ["a", "b", "b"], "rank": [1, 1, 2], "scheme": ["X", "W", "Y"]})
+    assert quant.first_place_differs(pub, ours) == ["b"]  # c is not ranked by us
+    assert quant.first_place_differs(pub.iloc[:0], ours) == []
+    w1 = pd.DataFrame({"regime": ["a", "a", "b"], "scheme": ["X", "Y", "Z"], "in_winner_set": [True, True, False]})
+    w2 = pd.DataFrame({"regime": ["a", "a", "b"], "scheme": ["X", "Y", "Z"], "in_winner_set": [True, False, True]})
+    assert quant.membership_changes(w1, w2) == 2 and quant.membership_changes(w1, w1) == 0
+
+
+def test_speedups_against_the_default_baseline_with_an_interval():
+    runs = _runs({"original": [100.0, 104.0, 96.0], "fast": [150.0, 156.0, 144.0], "two": [200.0, 210.0]})
+    runs = pd.concat([_runs({"original": [1.0, 1.0]}, regime="zz"), runs], ignore_index=True)
+    s = quant.speedups(runs, {"base": "overall_throughput", "zz": "overall_throughput"})
+    assert s["regime"].tolist() == ["zz", "base", "base", "base"]  # the input's order, not sorted
+    fast = s.set_index(["regime", "scheme"]).loc[("base", "fast")]
+    assert fast["speedup"] == pytest.approx(1.5)
+    assert fast["ci_low"] < 1.5 < fast["ci_high"] and np.isfinite([fast["ci_low"], fast["ci_high"]]).all()
+    two = s.set_index(["regime", "scheme"]).loc[("base", "two")]
+    assert two["speedup"] == pytest.approx(2.05) and np.isfinite(two["ci_low"])  # two runs are enough
+    wide = quant.speedups(runs, {"base": "overall_throughput"}, "original", alpha=0.01).set_index("scheme")
+    narrow = quant.speedups(runs, {"base": "overall_throughput"}, "original", alpha=0.2).set_index("scheme")
+    assert wide.loc["fast", "ci_low"] < narrow.loc["fast", "ci_low"] < 1.5 < narrow.loc["fast", "ci_high"]
+    assert narrow.loc["fast", "ci_high"] < wide.loc["fast", "ci_high"]
+
+
+def test_a_speedup_needs_runs_on_both_sides():
+    one = _runs({"original": [100.0], "fast": [150.0, 156.0, 144.0], "empty": [np.nan, np.nan]})
+    s = quant.speedups(one, {"base": "overall_throughput"}, "original").set_index("scheme")
+    assert s.loc["fast", "speedup"] == pytest.approx(1.5) and np.isnan(s.loc["fast", "ci_low"])  # one baseline run
+    assert np.isnan(s.loc["empty", "speedup"])
+    nobase = _runs({"original": [np.nan], "fast": [150.0, 156.0]})
+    assert quant.speedups(nobase, {"base": "overall_throughput"}, "original")["speedup"].isna().all()
+    single = _runs({"original": [100.0, 104.0, 96.0], "fast": [150.0]})
+    assert quant.speedups(single, {"base": "overall_throughput"}, "original").set_index("scheme").loc[
+        "fast", "speedup"
+    ] == pytest.approx(1.5)
+
+
+def test_outlier_physics_implies_the_prefill_rate():
+    """2 x 4e9 params x 8 x 256 tokens in 0.5 s is 32.768 TFLOP/s; a run flagged twice is one row;
+    a run the table lacks, or with no positive TTFT, gives no rate."""
+    runs = pd.DataFrame(
+        [
+            {"source": "s", "line": 10, "model": "w8a8_x_base", "run": "run1", "scheme": "w8a8_x", "batch_size": 8,
+             "input_len": 256, "implied_ttft": 0.5},
+            {"source": "s", "line": 20, "model": "original_base", "run": "run2", "scheme": "original", "batch_size": 8,
+             "input_len": 256, "implied_ttft": 0.0},
+        ]
+    )  # fmt: skip
+    flagged = pd.DataFrame(
+        {
+            "source": ["t", "s", "s", "s"],  # the first flagged run is not in the table: the others are still read
+            "line": [10, 10, 10, 20],
+            "metric": ["latency"] * 4,
+            "value": [4.0, 1.0, 2.0, 3.0],
+        }
+    )
+    phys = quant.outlier_physics(runs, flagged, 4.0)
+    assert list(phys.columns) == [
+        "model",
+        "run",
+        "line",
+        "metric",
+        "value",
+        "implied_ttft",
+        "implied_prefill_tflops",
+        "peak",
+    ]
+    assert phys["line"].tolist() == [10, 20] and phys["metric"].tolist() == ["latency", "latency"]
+    assert phys.loc[0, "implied_prefill_tflops"] == pytest.approx(32.768, rel=1e-12)
+    assert phys["peak"].tolist() == ["int8", "fp16"] and np.isnan(phys.loc[1, "implied_prefill_tflops"])
+    assert list(quant.outlier_physics(runs, flagged.iloc[:1], 4.0).columns) == list(phys.columns)  # none found
+
+
+def test_slowest_at_largest_batch_and_decode_trend():
+    shape = pd.DataFrame({"batch_size": [1, 64, 8]}, index=["interactive", "high_concurrency", "medium_batch"])
+    spd = pd.DataFrame(
+        {
+            "regime": ["high_concurrency"] * 3 + ["interactive"] * 2,
+            "scheme": ["a", "b", "c", "a", "b"],
+            "speedup": [1.2, 0.9, np.nan, 0.5, 2.0],
+        }
+    )
+    assert quant.slowest_at_largest_batch(spd, shape, ["a", "b", "c"]) == "b"
+    assert quant.slowest_at_largest_batch(spd, shape, ["a", "c"]) == "a"
+    assert quant.slowest_at_largest_batch(spd, shape, ["c"]) is None
+    assert quant.slowest_at_largest_batch(spd, shape, []) is None
+    assert quant.slowest_at_largest_batch(spd, shape.iloc[:0], ["a"]) is None
+    ratios = pd.DataFrame(
+        {
+            "phase": ["decode", "decode", "decode", "prefill", "decode"],
+            "regime": ["a", "b", "c", "a", "d"],
+            "batch_size": [1, 1, 8, 1, 8],
+            "ratio": [1.2, 1.4, 0.9, 3.0, np.nan],
+            "intensity": [4.0, 4.0, 32.0, 9.0, 64.0],
+            "intensity_baseline": [1.0, 1.0, 8.0, 9.0, 16.0],
+        }
+    )
+    trend = quant.decode_trend(ratios.assign(ci_low=ratios["ratio"] * 0.9, ci_high=ratios["ratio"] * 1.2))
+    assert trend.to_dict("list") == {
+        "batch_size": [1, 8], "ratio": [pytest.approx(1.3), 0.9], "intensity": [4.0, 32.0],
+        "intensity_baseline": [1.0, 8.0], "n_regimes": [2, 1], "half_width": [pytest.approx(0.15)] * 2,
+    }  # fmt: skip
+    assert quant.placement({}) == {"hardware": None, "own_gpu_each": None}
+    empty = quant.decode_trend(pd.DataFrame({"phase": ["prefill"], "ratio": [1.0]}))
+    assert empty.empty and list(empty.columns) == [
+        "batch_size",
+        "ratio",
+        "intensity",
+        "intensity_baseline",
+        "n_regimes",
+        "half_width",
+    ]
+
+
+def test_timestamp_outliers_need_a_low_output_throughput_alone():
+    flagged = pd.DataFrame(
+        {
+            "regime": ["base"] * 4,
+            "scheme": ["a", "b", "c", "d"],
+            "metric": ["output_throughput", "output_throughput", "latency", "output_throughput"],
+            "value": [10.0, 20.0, 1.0, 30.0],
+            "others_median": [20.0, 20.0, 2.0, 20.0],
+        }
+    )
+    ts = quant.timestamp_outliers(flagged)
+    assert ts.to_dict() == {("base", "a"): True, ("base", "b"): False, ("base", "c"): False, ("base", "d"): False}
+    assert quant.excludable(flagged)["scheme"].tolist() == ["a"]
+    empty = quant.timestamp_outliers(flagged.iloc[:0])
+    assert empty.empty and empty.dtype == bool
+
+
+def _phase_runs(scheme: str, ttft_base, ttft_scheme) -> pd.DataFrame:
+    """Regime base (32 x 256): each run's latency is 4 x its TTFT; interactive has baseline runs only."""
+    rows = [("base", "original", t) for t in ttft_base] + [("base", scheme, t) for t in ttft_scheme]
+    rows += [("interactive", "original", 0.1), ("interactive", "original", 0.1)]
+    return pd.DataFrame(
+        [
+            {"regime": r, "scheme": s, "batch_size": 32 if r == "base" else 1, "input_len": 256 if r == "base" else 128,
+             "implied_ttft": t, "latency": 4 * t if t == t else 1.0}
+            for r, s, t in rows
+        ]
+    )  # fmt: skip
+
+
+def test_phase_ratios_of_a_four_bit_scheme():
+    """Times halve: every ratio is 2; a zero or missing time is left out; intensities are 2 x tokens /
+    bytes per weight (0.5 for w4a16, 2 for the 16-bit baseline)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an empty side gives NaN, not a mean of nothing
+        r = quant.phase_ratios(_phase_runs("w4a16_x", [0.5, 0.5, 0.0], [0.25, 0.25, 0.0]), "w4a16_x", "original")
+        gone = quant.phase_ratios(_phase_runs("w4a16_x", [0.5, 0.5], [np.nan, np.nan]), "w4a16_x", "original")
+    assert r["regime"].tolist() == ["base"] * 3 and r["phase"].tolist() == ["prefill", "decode", "total"]
+    assert r.loc[0, "ratio"] == pytest.approx(2.0) and r.loc[0, "tokens_per_pass"] == 32 * 256
+    assert r.loc[0, "intensity"] == 2 * 32 * 256 / 0.5 and r.loc[0, "intensity_baseline"] == 2 * 32 * 256 / 2
+    assert r.loc[1, "intensity"] == 2 * 32 / 0.5
+    assert np.isnan(gone.loc[0, "ratio"])
+    none = quant.phase_ratios(_phase_runs("w4a16_x", [0.5], [0.25]), "nosuch", "original")
+    assert none.empty and list(none.columns) == [
+        "regime", "phase", "batch_size", "tokens_per_pass", "ratio", "ci_low", "ci_high", "intensity", "intensity_baseline"
+    ]  # fmt: skip
+
+
+def test_latency_speedups_turn_the_ratio_over_with_an_interval():
+    """For latency lower is better: the baseline's time / the scheme's; a scheme with no runs is NaN
+    without a warning about an empty mean."""
+    import warnings
+
+    runs = _runs({"original": [2.0, 2.1, 1.9], "fast": [1.0, 1.05, 0.95], "none": [np.nan]}, "latency", "interactive")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = quant.speedups(runs, {"interactive": "latency"}).set_index("scheme")
+    assert s.loc["fast", "speedup"] == pytest.approx(2.0)
+    assert s.loc["fast", "ci_low"] < 2.0 < s.loc["fast", "ci_high"] and np.isfinite(s.loc["fast", "ci_high"])
+    assert np.isnan(s.loc["none", "speedup"])
+
+
+def test_model_size_peaks_and_the_regime_table():
+    assert quant.model_size("Qwen3-4B (a note)", ["bloom-7b1"]) == (pytest.approx(4.02), "Qwen3-4B", "parameter")
+    assert quant.model_size("", ["", "no size", "bloom-7b1"]) == (pytest.approx(7.07), "bloom-7b1", "detected")
+    named = quant.peaks("H100-SXM5-80GB", ["NVIDIA A100-SXM4-80GB"])
+    assert (named.device, named.source, named.bandwidth_gb_s) == ("H100-SXM5-80GB", "parameter", 3350.0)
+    assert named.tflops == pytest.approx(989.4) and named.int8_tops == pytest.approx(1978.9)
+    own = quant.peaks("", ["NVIDIA A100-SXM4-80GB"], peak_bandwidth_gb_s=1000.0)
+    assert (own.device, own.source, own.bandwidth_gb_s) == ("A100-SXM4-80GB", "parameter", 1000.0)
+    shape = pd.DataFrame({"batch_size": [1, 32]}, index=["interactive", "base"])
+    t = quant.regime_table(shape, pd.Series({"interactive": 0.01234, "base": 0.5}), {"base": "latency"})
+    assert t["metric"].tolist() == ["latency", "latency"] and t["median_implied_ttft_ms"].tolist() == [12.3, 500.0]
+    assert quant.regime_table(shape, pd.Series(dtype=float), {"interactive": "output_throughput"})[
+        "metric"
+    ].tolist() == [
+        "output_throughput",
+        "overall_throughput",
+    ]
+
+
+@pytest.mark.parametrize(
+    "a, b, level, expected",
+    [
+        # relative variances 4/432 each, Welch df 4: 2 x exp(-+ t(0.975, 4) x sqrt(8/432))
+        ([10.0, 12.0, 14.0], [5.0, 6.0, 7.0], 0.95, (2.0, 1.370699040122191, 2.9182190130106314)),
+        # unequal sizes (df 3.262) and a 90 % interval; two runs on one side are enough
+        ([10.0, 12.0, 14.0, 16.0], [5.0, 6.0], 0.90, (13 / 5.5, 1.7392839753090348, 3.212113110230593)),
+        # no spread on one side: df from the other alone (2)
+        ([10.0, 10.0, 10.0], [5.0, 6.0, 7.0], 0.95, (10 / 6, 1.101642966956147, 2.5214864171945037)),
+        ([10.0, 10.0], [5.0, 5.0], 0.95, (2.0, 2.0, 2.0)),
+    ],
+)
+def test_log_ratio_interval_known_values(a, b, level, expected):
+    got = quant._log_ratio_ci(np.array(a), np.array(b), level)
+    assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_roofline_points_of_a_four_bit_scheme():
+    """2e9 params, batch 8, input 256, w4a16 (0.5 byte/weight): decode at 100 +- 10 tok/s is 0.4 +-
+    0.04 TFLOP/s and 12.5 +- 1.25 GB/s of weights at 32 FLOP/byte; prefill in 0.5 s and 0.25 s (a zero TTFT
+    left out) is 8.192 / 0.375 TFLOP/s at 8192 FLOP/byte. Groups keep the input's order."""
+    rows = [("zz", "original", 50.0, 1.0)] + [
+        ("base", "w4a16_x", t, s) for t, s in ((100.0, 0.5), (110.0, 0.25), (90.0, np.nan), (np.nan, 0.0))
+    ]
+    runs = pd.DataFrame(
+        [
+            {"regime": r, "scheme": s, "batch_size": 8, "input_len": 256, "output_throughput": t, "implied_ttft": f}
+            for r, s, t, f in rows
+        ]
+    )
+    pts = quant.roofline_points(runs, 2.0)
+    assert pts["regime"].tolist() == ["zz", "zz", "base", "base"]
+    dec = pts[(pts["regime"] == "base") & (pts["phase"] == "decode")].iloc[0]
+    pre = pts[(pts["regime"] == "base") & (pts["phase"] == "prefill")].iloc[0]
+    assert (dec["tokens_per_pass"], dec["n"], dec["intensity_flop_per_byte"], dec["peak"]) == (8, 3, 32.0, "fp16")
+    assert [
+        dec[c] for c in ("achieved_tflops", "achieved_tflops_std", "weight_gb_s", "weight_gb_s_std")
+    ] == pytest.approx([0.4, 0.04, 12.5, 1.25], rel=1e-12)
+    assert (pre["tokens_per_pass"], pre["n"], pre["intensity_flop_per_byte"]) == (2048, 2, 8192.0)
+    assert pre["achieved_tflops"] == pytest.approx(8.192 / 0.375, rel=1e-12)  # over the mean TTFT
+    assert pre["achieved_tflops_std"] == pytest.approx(16.384 / 2**0.5, rel=1e-12)  # of 16.384 and 32.768
+
+
+def test_precision_from_the_scheme_name():
+    int8 = {"bytes_per_weight": 1.0, "peak": "int8", "label": "int8 weights, int8 compute"}
+    w8a16 = {"bytes_per_weight": 1.0, "peak": "fp16", "label": "int8 weights, fp16 compute"}
+    int4 = {"bytes_per_weight": 0.5, "peak": "fp16", "label": "int4 weights, fp16 compute"}
+    assert quant.precision("W8A8_smooth") == int8 and quant.precision("model_int8") == int8
+    assert quant.precision("w8a16_awq") == w8a16 and quant.precision("fp8_dynamic") == w8a16
+    assert quant.precision("x_awq4") == int4 and quant.precision("int4_x") == int4 and quant.precision("w4a16") == int4
+    assert quant.precision("original") == {
+        "bytes_per_weight": 2.0,
+        "peak": "fp16",
+        "label": "16-bit weights and compute",
+    }
+
+
+def test_winner_set_keeps_a_scheme_at_p_equal_alpha():
+    """Identical runs give p = 1 against the best; at alpha = 1 the rule `p >= alpha` keeps them."""
+    rt = pd.DataFrame(
+        {
+            "regime": ["r"] * 9,
+            "scheme": ["a"] * 3 + ["b"] * 3 + ["c"] * 3,
+            "batch_size": [1] * 9,
+            "latency": [10.0, 12.0, 14.0, 10.0, 12.0, 14.0, 100.0, 101.0, 102.0],
+        }
+    )
+    w = quant.winner_sets(rt, {}, alpha=1.0).set_index("scheme")
+    assert w.loc["b", "p_vs_best"] == 1.0
+    assert w.loc["a", "in_winner_set"] and w.loc["b", "in_winner_set"]
+    assert not w.loc["c", "in_winner_set"]

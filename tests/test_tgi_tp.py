@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -10,6 +12,7 @@ from matplotlib.container import ErrorbarContainer
 
 from benchbook import config, ingest
 from benchbook.analysis import tp
+from benchbook.analysis import tp as atp
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS
 from benchbook.checks import tgi as checks_tgi
 from benchbook.presentation import tables
@@ -367,3 +370,389 @@ def test_roofline_figure_and_table(m0):
     assert empty.at[at, "TP 2 (% of peak)"] and reasons.at[at, "TP 2 (% of peak)"] == "did not run"
     html = tables.show(table, missing=reasons).to_html()
     assert "did not run" in html and "nan" not in html.lower()
+
+
+def _tgi_wide(seq: int = 512) -> pd.DataFrame:
+    """Two batch sizes at TP 1: prefill of 4 x 512 tokens in 100 ms, of 8 x 512 in 160 ms."""
+    base = {"tp": 1, "sequence_length": seq, "decode_length": 64, "quantize": "none", "model": "m", "source": "s"}
+    rows = [
+        {**base, "metric": "prefill_latency", "batch_size": 4, "mean": 100.0, "line": 10},
+        {**base, "metric": "prefill_throughput", "batch_size": 4, "mean": 40.0, "line": 11},
+        {**base, "metric": "prefill_latency", "batch_size": 8, "mean": 160.0, "line": 12},
+        {**base, "metric": "decode_token_latency", "batch_size": 4, "mean": 20.0, "line": 13},
+    ]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("seq", [512, 1024])
+def test_prefill_example_multiplies_by_the_sequence_length(seq):
+    g = tp.prefill_example(_tgi_wide(seq))
+    assert g["batch_size"] == 4 and g["sequence_length"] == seq and g["seq_s"] == pytest.approx(40.0)
+    assert g["tok_s"] == pytest.approx(4 * seq / 0.100)  # 20,480 or 40,960 prompt tokens/s, not 40
+
+
+def test_roofline_prefill_work_scales_with_the_sequence_length():
+    """Prefill of 4 x 512 tokens on a 7B model: 2 x 7e9 x 4 x 512 FLOPs; decode: 2 x 7e9 x 4."""
+    pts = tp.roofline_points(
+        _tgi_wide(512), params_b=7.0, bytes_per_param=2.0, bandwidth_gb_s=2000.0, peak_tflops=300.0
+    )
+    pre = pts[pts["metric"] == "prefill_latency"].set_index("batch_size")
+    assert pre.loc[4, "tflop"] == pytest.approx(2 * 7e9 * 4 * 512 / 1e12)
+    assert pre.loc[4, "achieved_tflops"] == pytest.approx(2 * 7e9 * 4 * 512 / 0.100 / 1e12)
+    assert pre.loc[8, "achieved_tflops"] == pytest.approx(2 * 7e9 * 8 * 512 / 0.160 / 1e12)
+    dec = pts[pts["metric"] == "decode_token_latency"].iloc[0]
+    assert dec["tflop"] == pytest.approx(2 * 7e9 * 4 / 1e12)
+
+
+def _pct_row(line: int, mean: float, p50: float, p90: float, metric: str = "decode_token_latency") -> dict:
+    base = {"source": "s", "tp": 2, "section": "", "batch_size": 1, "p99": 99.0, "max": 100.0}
+    return {**base, "line": line, "metric": metric, "mean": mean, "p50": p50, "p90": p90}
+
+
+def test_percentile_inversions_name_each_kind_and_keep_ties_out():
+    w = pd.DataFrame(
+        [
+            _pct_row(1, 10.0, 12.0, 11.0),  # below p50 only
+            _pct_row(2, 12.0, 10.0, 11.0),  # below the mean only
+            _pct_row(3, 12.0, 12.0, 11.0),  # below both
+            _pct_row(4, 10.0, 11.0, 11.0),  # equal to p50: no inversion
+            _pct_row(5, 11.0, 10.0, 11.0),  # equal to the mean: no inversion
+            _pct_row(6, 12.0, 12.0, 11.0, metric="decode_throughput"),  # not a latency
+        ]
+    )
+    inv = tp.percentile_inversions(w)
+    assert inv["line"].tolist() == [1, 2, 3]
+    assert inv["kind"].tolist() == ["p90 < p50", "p90 < mean", "p90 < p50 and p90 < mean"]
+    counts = tp.percentile_counts(w)
+    assert (counts["p90_lt_p50"], counts["p90_lt_mean"], counts["latency_rows"]) == (2, 2, 5)
+
+
+def test_prefill_example_needs_a_printed_throughput():
+    w = _tgi_wide()
+    assert tp.prefill_example(w[w["metric"] != "prefill_throughput"]) is None
+    w.loc[w["metric"] == "prefill_throughput", "mean"] = np.nan
+    assert tp.prefill_example(w) is None
+
+
+def test_nearest_measured_is_the_largest_tp_without_a_per_gpu_cost():
+    flat = tp.ScalingFit(a=40.0, b=0.0, c=6.0, a_err=0, b_err=0, c_err=0, n_points=4, dof=1)
+    assert flat.tp_optimum == math.inf and flat.nearest_measured([8, 1, 4, 2]) == 8
+    fit = tp.ScalingFit(a=40.0, b=2.5, c=6.0, a_err=0, b_err=0, c_err=0, n_points=4, dof=1)
+    assert fit.tp_optimum == pytest.approx(4.0) and fit.nearest_measured([8, 1, 2, 4]) == 4
+
+
+def test_device_peaks_from_the_input_text_and_a_cpu_without_fp16():
+    h = tp.device_peaks(texts=["", "NVIDIA H100 80GB HBM3"])
+    assert (h["device"], h["source"], h["tflops"], h["bandwidth_gb_s"]) == ("H100-SXM5-80GB", "detected", 989.4, 3350.0)
+    a = tp.device_peaks(texts=[""])
+    assert (a["device"], a["source"], a["tflops"]) == ("A100-SXM4-80GB", "assumed", 312.0)
+    cpu = tp.device_peaks(gpu="EPYC-7763")
+    assert cpu["device"] == "EPYC-7763" and math.isnan(cpu["tflops"])
+
+
+def test_combine_drops_only_a_repeated_measurement_and_keeps_the_columns():
+    w = _tgi_wide()
+    again = w.iloc[[0, 1]].assign(source="t", line=[50, 51])  # the same means printed in a second file
+    other = w.iloc[[3]].assign(source="t", line=52, mean=21.0)  # a new measurement
+    out, dropped = tp.combine(pd.concat([w, again, other], ignore_index=True))
+    assert dropped == 2 and list(out.columns) == list(w.columns)
+    assert out["line"].tolist() == [10, 11, 12, 13, 52] and out.index.tolist() == [0, 1, 2, 3, 4]
+
+
+def _budget_rows() -> pd.DataFrame:
+    """Prefill rows: TP 2 section a ran batch 1 and 2, failed at 4; section b ran 1 to 8; TP 4 ran 1 to 4,
+    failed at 8; an unstated TP ran 1, failed at 2. Decode rows of TP 2 section a ran up to 16."""
+    rows = []
+    for tp_, sec, ran, failed in ((2, "a", (1, 2), (4,)), (2, "b", (1, 2, 4, 8), ()), (4, "a", (1, 2, 4), (8,))):
+        rows += [{"tp": tp_, "section": sec, "batch_size": b, "mean": 10.0 * b} for b in ran]
+        rows += [{"tp": tp_, "section": sec, "batch_size": b, "mean": np.nan} for b in failed]
+    rows += [{"tp": np.nan, "section": "c", "batch_size": 1, "mean": 5.0}]
+    rows += [{"tp": np.nan, "section": "c", "batch_size": 2, "mean": np.nan}]
+    w = pd.DataFrame(rows).assign(metric="prefill_latency")
+    dec = pd.DataFrame({"tp": 2, "section": "a", "batch_size": [1, 16], "mean": 1.0, "metric": "decode_token_latency"})
+    return pd.concat([w, dec], ignore_index=True)
+
+
+def test_ran_last_before_failure_both_ways():
+    w = _budget_rows()
+    assert tp.ran_last_before_failure(w, 2, "a", 2)
+    assert tp.ran_last_before_failure(w, 4, "a", 4)
+    assert tp.ran_last_before_failure(w, np.nan, "c", 1)
+    assert not tp.ran_last_before_failure(w, 2, "a", 1)  # not the largest that ran
+    assert not tp.ran_last_before_failure(w, 2, "b", 8)  # nothing larger failed
+    assert not tp.ran_last_before_failure(w, 2, "a", 16, metric="prefill_latency")
+    assert tp.ran_last_before_failure(w, 2, "a", 16, metric="decode_token_latency") is False
+
+
+def test_percentile_inversion_ties_on_the_other_side_name_one_kind():
+    w = pd.DataFrame([_pct_row(7, 12.0, 11.0, 11.0), _pct_row(8, 11.0, 12.0, 11.0)])
+    assert tp.percentile_inversions(w)["kind"].tolist() == ["p90 < mean", "p90 < p50"]
+
+
+def test_fit_scaling_keeps_parameters_non_negative_and_reads_missing_values():
+    tps = np.array([1, 2, 4, 8, 16])
+    f = tp.fit_scaling(tps, 40.0 / tps + 1.5 * (tps - 1))  # no fixed overhead: c = 0, not 1
+    assert (f.a, f.b) == pytest.approx((40.0, 1.5), rel=1e-4) and abs(f.c) < 0.01
+    assert (f.n_points, f.dof) == (5, 2) and max(f.a_err, f.b_err, f.c_err) < 1e-3
+    g = tp.fit_scaling(tps, 3.0 * (tps - 1) + 6.0)  # nothing splits across GPUs: a = 0, not 1
+    assert abs(g.a) < 0.01 and (g.b, g.c) == pytest.approx((3.0, 6.0), rel=1e-3)
+    h = tp.fit_scaling(tps, 40.0 / tps + 6.0 - 0.5 * (tps - 1))  # a negative per-GPU cost is held at 0
+    assert 0 <= h.b < 1e-9
+    t = pd.Series([1, 2, 4, 8, 16, pd.NA], dtype="Int64")  # the wide table's TP column, one missing
+    y = pd.Series([46.0, 27.5, 20.5, 21.5, 31.0, 1.0], dtype="Float64")
+    m = tp.fit_scaling(t, y)
+    assert m.n_points == 5 and (m.a, m.b, m.c) == pytest.approx((40.0, 1.5, 6.0), rel=1e-4)
+    y[0] = pd.NA
+    assert tp.fit_scaling(t, y).n_points == 4
+
+
+def test_scaling_fits_use_one_phase_each():
+    tps = [1, 2, 4, 8]
+    rows = [
+        {"metric": "decode_token_latency", "batch_size": 1, "tp": t, "mean": 40.0 / t + 1.5 * (t - 1) + 6} for t in tps
+    ]
+    rows += [{"metric": "prefill_latency", "batch_size": 1, "tp": t, "mean": 400.0 / t + 10.0} for t in tps]
+    rows += [{"metric": "decode_throughput", "batch_size": 1, "tp": t, "mean": 1.0} for t in tps]
+    fits = {f["metric"]: f["fit"] for f in tp.scaling_fits(pd.DataFrame(rows))}
+    assert sorted(fits) == ["decode_token_latency", "prefill_latency"]
+    assert fits["decode_token_latency"].a == pytest.approx(40.0, rel=1e-4) and fits["prefill_latency"].n_points == 4
+
+
+def test_roofline_points_kv_traffic_and_an_unstated_tp():
+    w = _tgi_wide(512)
+    w.loc[3, "tp"] = np.nan  # the decode row: TP not stated, counted as tp_unknown
+    pts = tp.roofline_points(
+        w, params_b=7.0, bytes_per_param=2.0, bandwidth_gb_s=2000.0, peak_tflops=300.0, kv_bytes_per_token=1000.0
+    )
+    dec = pts[pts["metric"] == "decode_token_latency"].iloc[0]
+    # weights 14e9 bytes + 4 sequences x (512 + 64 / 2) tokens x 1000 bytes, on one GPU
+    assert dec["tp"] == 1 and dec["bytes_gb"] == pytest.approx((14e9 + 4 * 544 * 1000) / 1e9, rel=1e-12)
+    pre = pts[pts["metric"] == "prefill_latency"].set_index("batch_size")
+    assert pre.loc[4, "bytes_gb"] == pytest.approx((14e9 + 4 * 512 * 1000) / 1e9, rel=1e-12)
+    assert pre.loc[4, "tflop"] == pytest.approx(2 * 7e9 * 4 * 512 / 1e12, rel=1e-12)
+    plain = tp.roofline_points(_tgi_wide(512), 7.0, 2.0, 2000.0, 300.0).set_index(["metric", "batch_size"])
+    p4 = plain.loc[("prefill_latency", 4)]  # no KV traffic counted: the weights alone
+    assert p4["sequence_length"] == 512 and bool(pre.loc[4, "tp_stated"]) and not dec["tp_stated"]
+    assert list(tp.roofline_points(_tgi_wide(512), 7.0, 2.0, 2000.0, 300.0).columns) == [
+        "metric",
+        "tp",
+        "tp_stated",
+        "batch_size",
+        "sequence_length",
+        "quantize",
+        "latency_ms",
+        "rel_se",
+        "line",
+        "bytes_gb",
+        "bytes_per_gpu",
+        "tflop",
+        "achieved_gb_s_per_gpu",
+        "achieved_tflops",
+        "intensity_flop_per_byte",
+        "kv_bytes_per_token",
+        "bandwidth_fraction",
+        "compute_fraction",
+    ]
+    assert (p4["quantize"], p4["latency_ms"], p4["line"], p4["kv_bytes_per_token"]) == ("none", 100.0, 10, 0.0)
+    assert p4["bytes_per_gpu"] == pytest.approx(14e9, rel=1e-14)
+    assert p4["intensity_flop_per_byte"] == pytest.approx(2 * 7e9 * 4 * 512 / 14e9, rel=1e-14)
+    assert p4["bandwidth_fraction"] == pytest.approx(140.0 / 2000.0, rel=1e-14)
+    assert p4["compute_fraction"] == pytest.approx(2 * 7e9 * 4 * 512 / 0.1 / 1e12 / 300.0, rel=1e-14)
+    stated = tp.roofline_points(_tgi_wide(512).assign(tp_stated=True), 7.0, 2.0, 2000.0, 300.0)
+    assert stated["tp_stated"].tolist() == [True] * 3
+    assert p4["bytes_gb"] == pytest.approx(14.0, rel=1e-14)
+    assert p4["achieved_gb_s_per_gpu"] == pytest.approx(14e9 / 0.1 / 1e9, rel=1e-14)
+    assert p4["achieved_tflops"] == pytest.approx(2 * 7e9 * 4 * 512 / 0.1 / 1e12, rel=1e-14)
+    w.loc[3, "decode_length"] = np.nan  # no decode length: the context is the prompt alone
+    d2 = tp.roofline_points(w, 7.0, 2.0, 2000.0, 300.0, kv_bytes_per_token=1000.0, tp_unknown=2)
+    d2 = d2[d2["metric"] == "decode_token_latency"].iloc[0]
+    assert d2["bytes_per_gpu"] == pytest.approx((14e9 + 4 * 512 * 1000) / 2, rel=1e-12)
+    assert d2["tp"] == 2 and d2["bytes_gb"] == pytest.approx((14e9 + 4 * 512 * 1000) / 1e9, rel=1e-12)
+
+
+def test_model_size_from_the_parameter_the_table_or_nothing():
+    assert tp.model_size("anything", params_b=0.5) == {
+        "total_b": 0.5,
+        "active_b": 0.5,
+        "architecture": None,
+        "source": "the params_b parameter",
+    }
+    assert tp.model_size("no-such-model") == {
+        "total_b": None,
+        "active_b": None,
+        "architecture": None,
+        "source": "no parameter count is known for no-such-model",
+    }
+    from benchbook import hardware
+
+    s = hardware.model_size("bigscience/bloomz-7b1")
+    assert tp.model_size("bigscience/bloomz-7b1") == {
+        "total_b": s.total_b,
+        "active_b": s.active_b,
+        "architecture": s.architecture,
+        "source": s.source,
+    }
+
+
+def test_ranked_latency_fastest_first_at_the_smallest_batch():
+    base = {"metric": "decode_token_latency", "min": 9.0, "max": 11.0, "n_runs": 10, "line": 1}
+    rows = [{**base, "tp": t, "batch_size": b, "mean": m} for t, b, m in ((1, 1, 10.0), (2, 1, 8.0), (4, 1, 9.0))]
+    rows += [{**base, "tp": 8, "batch_size": 2, "mean": 1.0}, {**base, "tp": 8, "batch_size": 1, "mean": np.nan}]
+    rows += [{**base, "metric": "prefill_latency", "tp": 8, "batch_size": 1, "mean": 0.5}]
+    r = tp.ranked_latency(pd.DataFrame(rows, index=[10, 11, 12, 13, 14, 15]), "decode_token_latency")
+    assert r["tp"].tolist() == [2, 4, 1] and r.index.tolist() == [0, 1, 2] and "index" not in r
+    assert r["rel_se"].tolist() == pytest.approx([tp.rel_se(m, 9.0, 11.0, 10) for m in (8.0, 9.0, 10.0)])
+    empty = tp.ranked_latency(pd.DataFrame(rows), "decode_total_latency")
+    assert empty.empty and empty["rel_se"].dtype == float
+
+
+def test_roofline_extremes_pick_the_prefill_and_one_tp_has_no_large_tp():
+    cols = ["metric", "tp", "batch_size", "bandwidth_fraction", "compute_fraction"]
+    rp = pd.DataFrame(
+        [
+            ("decode_token_latency", 2, 1, 0.6, 0.9),
+            ("prefill_latency", 2, 1, 0.1, 0.3),
+            ("prefill_latency", 2, 4, 0.1, 0.5),
+        ],
+        columns=cols,
+    )
+    ex = tp.roofline_extremes(rp)
+    assert ex["prefill_best"]["batch_size"] == 4 and ex["prefill_best"]["compute_fraction"] == 0.5
+    assert ex["decode_small_tp"]["tp"] == 2 and ex["decode_large_tp"] is None
+    assert ex["highest"]["metric"] == "decode_token_latency" and ex["highest"]["peak_kind"] == "compute"
+    assert (ex["highest"]["fraction"], ex["n_over_peak"]) == (0.9, 0)
+
+
+def test_roofline_extremes_with_two_tps_and_a_point_over_the_peak():
+    cols = ["metric", "tp", "batch_size", "bandwidth_fraction", "compute_fraction"]
+    rp = pd.DataFrame(
+        [("decode_token_latency", 4, 1, 1.2, 0.1), ("decode_token_latency", 2, 1, 0.6, 0.2)], columns=cols
+    )
+    ex = tp.roofline_extremes(rp)
+    assert (ex["decode_small_tp"]["tp"], ex["decode_large_tp"]["tp"], ex["prefill_best"]) == (2, 4, None)
+    assert (ex["highest"]["peak_kind"], ex["highest"]["fraction"], ex["n_over_peak"]) == ("bandwidth", 1.2, 1)
+    tie = tp.roofline_extremes(pd.DataFrame([("prefill_latency", 1, 1, 0.5, 0.5)], columns=cols))
+    assert tie["highest"]["peak_kind"] == "bandwidth" and tie["decode_small_tp"] is None  # a tie counts as bandwidth
+
+
+def test_at_smallest_batch_needs_two_tps():
+    rows = [(1, 1), (2, 2), (2, 1), (4, 1), (4, 2), (4, 4)]  # (batch size, TP)
+    sc = pd.DataFrame(
+        [{"metric": "decode_token_latency", "batch_size": b, "tp": t} for b, t in rows], index=range(5, 11)
+    )
+    r = tp.at_smallest_batch(sc, "decode_token_latency")
+    assert r["batch_size"].tolist() == [2, 2] and r["tp"].tolist() == [1, 2] and list(r.columns) == list(sc.columns)
+
+
+def _prefill_tp2():
+    """TP 2 prefill at batch 1, 2, 4 (10, 20, 80 ms) and batch 8 with no runs, budget 400 tokens.
+    Tokens = batch x (100 + 8): 108, 216, 432, 864, so the budget predicts 1 and 2 run, 4 and 8 not;
+    batch 4 ran anyway (one counter-example). Growth per batch: 1->2 (20/10)/2 = 1, 2->4 (80/20)/2 = 2."""
+    rows = [
+        {"metric": "prefill_latency", "tp": 2, "batch_size": b, "mean": m, "line": i + 1}
+        for i, (b, m) in enumerate([(1, 10.0), (2, 20.0), (4, 80.0), (8, np.nan)])
+    ]
+    return _wide(rows, max_batch_total_tokens=400)
+
+
+def _wide(rows, **common):
+    """A wide table from dicts (metric, tp, batch_size, mean, line, ...) over shared defaults."""
+    base = {
+        "source": "s",
+        "model": "m",
+        "sequence_length": 100,
+        "decode_length": 8,
+        "quantize": "none",
+        "max_batch_total_tokens": np.nan,
+        "min": np.nan,
+        "max": np.nan,
+        "p50": np.nan,
+        "p90": np.nan,
+        "p99": np.nan,
+        "n_runs": np.nan,
+        "note": "",
+    }
+    out = pd.DataFrame([base | common | r for r in rows])
+    if "section" not in out:
+        out["section"] = [f"TP {t}" for t in out["tp"]]
+    out["tp"] = out["tp"].astype("Int64")
+    return out
+
+
+def test_missing_batch_keeps_its_section():
+    miss = atp.missing_batches(_prefill_tp2())
+    assert miss[["tp", "section", "batch_size", "line", "ran"]].values.tolist() == [[2, "TP 2", 8, 4, "1, 2, 4"]]
+
+
+def test_no_superlinear_jump_still_has_the_columns():
+    jumps = atp.superlinear_jumps(_prefill_tp2(), threshold=10.0)
+    assert jumps.empty
+    assert jumps["to_bs"].tolist() == [] and jumps["growth_per_batch"].tolist() == []
+
+
+def test_rel_se_uses_d2_from_two_runs():
+    # range 2 around a mean of 10: spread 0.2; with 2 runs sd = 0.2 / 1.128 and se = sd / sqrt(2)
+    assert atp.rel_se(10.0, 9.0, 11.0, 2) == pytest.approx(0.2 / 1.128 / math.sqrt(2))
+    assert atp.rel_se(10.0, 9.0, 11.0, 3) == pytest.approx(0.2 / 1.693 / math.sqrt(3))
+    # one run, or no run count: half the range
+    assert atp.rel_se(10.0, 9.0, 11.0, 1) == pytest.approx(0.1)
+    assert atp.rel_se(10.0, 9.0, 11.0, np.nan) == pytest.approx(0.1)
+
+
+def _decode_tp2_tp4():
+    """Decode at TP 2 and 4, no run count so rel_se = range / mean / 2. Batch 1: 20 ms (19.2-20.8,
+    rel_se 0.04) and 10 ms (9.7-10.3, rel_se 0.03); batch 2: 40 ms and 12 ms (no range)."""
+    rows = [
+        {"tp": 2, "batch_size": 1, "mean": 20.0, "min": 19.2, "max": 20.8, "line": 1},
+        {"tp": 4, "batch_size": 1, "mean": 10.0, "min": 9.7, "max": 10.3, "line": 2},
+        {"tp": 2, "batch_size": 2, "mean": 40.0, "line": 3},
+        {"tp": 4, "batch_size": 2, "mean": 12.0, "line": 4},
+    ]
+    return _wide(rows, metric="decode_token_latency")
+
+
+def test_scaling_efficiency_against_a_reference_tp_above_one():
+    sc = atp.scaling(_decode_tp2_tp4())
+    r = sc[(sc["tp"] == 4) & (sc["batch_size"] == 1)].iloc[0]
+    # speedup 20 / 10 = 2 on twice the GPUs of the reference TP 2: efficiency 2 / (4 / 2) = 1
+    assert (r["ref_tp"], r["speedup"], r["efficiency"]) == (2, pytest.approx(2.0), pytest.approx(1.0))
+    assert (r["lowest_ms"], r["highest_ms"]) == (9.7, 10.3)
+    assert r["speedup_low"] == pytest.approx(19.2 / 10.3) and r["speedup_high"] == pytest.approx(20.8 / 9.7)
+
+
+def _two_configs(first_seq, second_seq):
+    """Two files whose lines both start at 1, each one configuration at TP 1 and 2: a full tie."""
+    rows = [
+        {"source": src, "sequence_length": seq, "tp": t, "batch_size": 1, "mean": 10.0 / t, "line": t}
+        for src, seq in (("a", first_seq), ("b", second_seq))
+        for t in (1, 2)
+    ]
+    return _wide(rows, metric="decode_token_latency")
+
+
+def test_main_config_full_tie_keeps_the_first_file():
+    assert set(atp.main_config(_two_configs(200, 100))["sequence_length"]) == {200}
+    assert set(atp.main_config(_two_configs(100, 200))["sequence_length"]) == {100}
+
+
+def test_main_config_one_section_per_tp():
+    # TP 1 printed twice: section A with two measured batches (lines 1-2), section B with one (line 3)
+    rows = [
+        {"tp": 1, "section": "A", "batch_size": 1, "mean": 10.0, "line": 1},
+        {"tp": 1, "section": "A", "batch_size": 2, "mean": 12.0, "line": 2},
+        {"tp": 1, "section": "B", "batch_size": 1, "mean": 11.0, "line": 3},
+        {"tp": 2, "section": "C", "batch_size": 1, "mean": 6.0, "line": 4},
+    ]
+    m = atp.main_config(_wide(rows, metric="decode_token_latency"))
+    assert m["line"].tolist() == [1, 2, 4]
+
+
+def test_fit_scaling_drops_a_missing_latency():
+    # latency = 100 / TP + 1 x (TP - 1) + 5 at TP 1, 2, 4, 8; the TP 16 latency is missing (None)
+    f = atp.fit_scaling([1, 2, 4, 8, 16], [105.0, 56.0, 33.0, 24.5, None])
+    assert f.n_points == 4
+    assert (f.a, f.b, f.c) == (
+        pytest.approx(100.0, rel=1e-4),
+        pytest.approx(1.0, rel=1e-3),
+        pytest.approx(5.0, abs=1e-3),
+    )

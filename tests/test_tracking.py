@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
 from benchbook import config, warehouse
 from benchbook.analysis import tracking
+from benchbook.analysis.changes import Change
+from benchbook.claims import tracking as ct
 from benchbook.cli import app
 
 SERIES = config.DATA_DIR / "series" / "strix_halo_glm45_air_q6"
@@ -157,3 +160,23 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
     assert res.exit_code == 2, res.output
     err = res.stderr.strip()
     assert words in err and len(err.splitlines()) == 1 and "Traceback" not in res.output
+
+
+TRACK_RUNS = pd.DataFrame({"label": ["r0", "r1", "r2", "r3"], "unit": ["tok/s"] * 4})
+
+
+def test_tracking_change_evidence():
+    """100 -> 150 before run 2, size 50 in [40, 70]: half-width max(20, 10) = 20, noise 20 / 100."""
+    c = Change(index=2, before=100.0, after=150.0, size=50.0, low=40.0, high=70.0, p_value=0.01)
+    ev = ct.change(TRACK_RUNS, c, 1, 0.05, "output_throughput").evidence
+    assert (ev["ratio"], ev["noise"], ev["run"], ev["previous_run"], ev["unit"]) == (1.5, 0.2, "r2", "r1", "tok/s")
+
+
+def test_tracking_any_change_and_build():
+    ev = ct.any_change(6, 1, 0.05, 0.01).evidence
+    assert (ev["count"], ev["n"], ev["alpha"], ev["smallest_p"]) == (1, 6, 0.05, 0.01)
+    steps = pd.DataFrame(
+        [{"value": 110.0, "previous_value": 100.0, "ratio": 1.1, "noise": 0.01, "run": "r1", "previous": "r0"}]
+    ).assign(position=1)
+    out = ct.build(TRACK_RUNS, [], steps, 0.05, "output_throughput", 0.5)
+    assert [c.id for c in out] == ["changes", "step_1"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,6 +11,7 @@ import pytest
 
 from benchbook import config, ingest
 from benchbook.analysis import serving
+from benchbook.analysis.peaks import Peaks
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS
 from benchbook.checks import vllm_serve as checks
 from benchbook.ingest import vllm_serve as v
@@ -216,3 +218,60 @@ def test_audit_seed():
 def test_audit_failed_requests():
     a = checks.audit(FIX / "synthetic_save_detailed.json")
     assert "requests_failed" in set(a["defect"])
+
+
+def test_decode_roofline_hand_computed():
+    """1 B active bf16 params (2 GB), 10 in flight, 1000 out tok/s, 2000 total tok/s, on 500 TFLOP/s
+    and 1000 GB/s: 100 steps/s, 200 GB/s, 4 TFLOP/s, ridge 500 FLOP/B."""
+    lit = pd.DataFrame({"in_flight": [10.0], "output_throughput": [1000.0], "total_token_throughput": [2000.0]})
+    d = serving.decode_roofline(lit, 1.0, 2.0, Peaks("X", 1000.0, {"bf16": 500.0})).iloc[0]
+    assert d["steps_per_s"] == 100.0 and d["achieved_gb_s"] == 200.0 and d["achieved_tflops"] == 4.0
+    assert abs(d["ridge"] - 500.0) < 1e-12
+    assert d["bandwidth_fraction"] == 0.2 and d["compute_fraction"] == 0.008
+
+
+def test_goodput_bounds_per_metric_shares():
+    """Median at or under the SLO and p99 over it: each metric's share lies in [0.5, 0.99]; the union
+    bound gives max(0, 0.5 + 0.5 - 1) = 0 and the upper bound 0.99 (x 2 req/s = 1.98)."""
+    r = pd.DataFrame(
+        {
+            "request_throughput": [2.0],
+            "ttft_median": [100.0],
+            "ttft_p99": [300.0],
+            "tpot_median": [10.0],
+            "tpot_p99": [50.0],
+        }
+    )
+    g = serving.goodput_bounds(r, 200.0, 20.0).iloc[0]
+    assert (g["ttft_share_lo"], g["ttft_share_hi"]) == (0.5, 0.99)
+    assert (g["tpot_share_lo"], g["tpot_share_hi"]) == (0.5, 0.99)
+    assert (g["share_lo"], g["share_hi"]) == (0.0, 0.99)
+    assert math.isclose(g["goodput_hi"], 1.98)
+
+
+def test_littles_law_estimated_without_e2el():
+    """No E2EL printed: E2EL = 100 ms + 10 ms x (11 - 1) = 0.2 s, L = 2 req/s x 0.2 s = 0.4, estimated."""
+    r = pd.DataFrame(
+        {
+            "request_throughput": [2.0],
+            "total_generated_tokens": [1100.0],
+            "completed": [100.0],
+            "ttft_mean": [100.0],
+            "tpot_mean": [10.0],
+            "max_concurrency": [8.0],
+            "num_prompts": [100.0],
+        }
+    )
+    out = serving.littles_law(r)
+    assert out["estimated"].tolist() == [True]
+    assert math.isclose(out["in_flight"].iat[0], 0.4) and math.isclose(out["utilisation"].iat[0], 0.05)
+
+
+SERVE = Path(__file__).parent / "fixtures" / "vllm-bench-serve"
+SHAREGPT = SERVE / "dgx_spark_08_sharegpt.md"
+
+
+def test_serving_load_reads_a_real_run():
+    r, req = serving.load([SHAREGPT])
+    assert len(r) == 1 and r["output_throughput"].iat[0] == 61.17 and r["completed"].iat[0] == 250
+    assert len(req) == 0

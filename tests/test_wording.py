@@ -47,6 +47,7 @@ claims:
     topic: Plain
     shown: "{{ count }} of {{ n }}."
     withheld: "{% if n %}None of the {{ n }} rows.{% endif %}"
+    fragile: "A close call: {{ margin | fmt('+.0%') }}."
   'step_*':
     topic: "the step to {{ run }}"
     shown: "{{ ratios | fixed(2) }} at {{ runs | and_list }}; {{ low | span(high, '.0%') }}."
@@ -99,6 +100,29 @@ def test_withheld_wording_falls_back_from_claim_to_kind_to_default(chapter):
     assert wording.word(chapter, nothing).text == "Plain: nothing of the kind in 0 rows."
     other = make("step_3", "comparison", "r", {"a": 1.0, "b": None, "ratio": None, "noise": 0.1, "run": "r3"})
     assert wording.word(chapter, other).text.startswith("The step to r3: not stated for this input, because ")
+
+
+def test_a_verdict_inside_its_noise_says_it_is_fragile(chapter):
+    c = wording.word(chapter, rows(fragile=True, margin=0.02))
+    assert c.text.endswith(
+        "in the input. This verdict is fragile: it is +2% from the threshold it turns on, inside the noise."
+    )
+    slo = {"slo_percentile": "p99 TPOT", "slo_value": 39.59, "slo": 40.0}
+    c = wording.word(chapter, rows(fragile=True, margin=-0.0103, **slo))
+    assert c.text.endswith(
+        "This verdict is fragile: its p99 TPOT (39.59 ms) is -1% from its SLO (40 ms), inside the noise."
+    )
+    # a value the sentence prints is missing: still marked fragile, never shown as firm
+    c = wording.word(chapter, rows(fragile=True, margin=-0.0103, **{**slo, "slo_value": None}))
+    assert c.status == "shown" and c.text.endswith(wording.FRAGILE_PLAIN)
+    # outside the noise, or not shown, or no margin: nothing added
+    assert "fragile" not in wording.word(chapter, rows(fragile=False, margin=0.02)).text
+    assert "fragile" not in wording.word(chapter, rows(fragile=True, margin=None)).text
+    withheld = wording.word(chapter, rows(fragile=True, margin=0.02, bytes=None))
+    assert withheld.status == "withheld" and "fragile" not in withheld.text
+    # a chapter may word it per claim
+    close = make("plain", "anomaly", "r", {"count": 1, "n": 7, "fragile": True, "margin": 0.03})
+    assert wording.word(chapter, close).text == "1 of 7. A close call: +3%."
 
 
 def test_lists_spans_and_globbed_ids(chapter):

@@ -7,6 +7,11 @@ device, dense not sparse peaks) and the model's total and active parameter count
 tools print, and says where a peak came from (detected in the output, given by the reader, or
 assumed by the chapter) so that a claim can name it.
 
+Beyond the peaks, each row may give the device's last-level cache (`llc_mb`, with `llc_source`:
+weights smaller than it need not stream from memory once per token) and, for a CPU, its hardware
+threads per socket and the most sockets a board takes (`threads`, `max_sockets`, from the row's
+`source`): a run with more threads than one socket has spans two, and the bandwidth roof doubles.
+
 It reads tables only: no plotting, and nothing from the analysis, claims or presentation layers.
 """
 
@@ -58,10 +63,15 @@ def _schemas():
             "memory_bandwidth_gb_s": pa.Column(float, _positive),
             **{col: pa.Column(float, _positive, nullable=True) for col in PEAK_COLUMNS.values()},
             "power_w": pa.Column(float, _positive, nullable=True),
+            "llc_mb": pa.Column(float, _positive, nullable=True),
+            "llc_source": pa.Column(str, nullable=True),
+            "threads": pa.Column(float, _positive, nullable=True),
+            "max_sockets": pa.Column(float, pa.Check.isin([1, 2, 4, 8]), nullable=True),
             "aliases": pa.Column(str, nullable=True),
             "source": pa.Column(str, pa.Check.str_length(min_value=1)),
             "note": pa.Column(str, nullable=True),
         },
+        checks=pa.Check(lambda d: d["llc_mb"].isna() | d["llc_source"].notna(), error="llc_mb without llc_source"),
         strict=True,
         coerce=True,
     )
@@ -104,6 +114,24 @@ class Device:
     power_w: float | None = None
     source: str = ""
     note: str = ""
+    #: The last-level cache (MB) and where that figure comes from; None where unknown.
+    llc_mb: float | None = None
+    llc_source: str = ""
+    #: A CPU's hardware threads per socket and the most sockets a board takes (from the row's
+    #: source); None for other devices.
+    threads: int | None = None
+    max_sockets: int | None = None
+
+    def sockets(self, n_threads) -> int:
+        """The sockets a run with `n_threads` threads spans: more threads than one socket has
+        spill onto the next, up to the sockets a board takes (the per-socket peaks add)."""
+        if not self.threads or not self.max_sockets or n_threads is None:
+            return 1
+        try:
+            n = int(n_threads)
+        except (TypeError, ValueError):
+            return 1
+        return max(1, min(self.max_sockets, -(-n // self.threads)))
 
     def peak(self, precision: str = "bf16") -> float | None:
         """Dense peak at `precision`; fp16 and bf16 stand in for each other (same tensor-core rate
@@ -144,7 +172,7 @@ def _load_hardware(path: str, mtime_ns: int) -> pd.DataFrame:
     import pandas as pd
     import pandera.pandas as pa
 
-    df = pd.read_csv(path, dtype={"aliases": str, "note": str})
+    df = pd.read_csv(path, dtype={"aliases": str, "note": str, "llc_source": str})
     try:
         return _schemas()[0].validate(df, lazy=True)
     except pa.errors.SchemaErrors as exc:
@@ -177,12 +205,24 @@ def _device_of(r: pd.Series) -> Device:
         power_w=_float(r["power_w"]),
         source=r["source"],
         note="" if pd.isna(r["note"]) else r["note"],
+        llc_mb=_float(r["llc_mb"]),
+        llc_source="" if pd.isna(r["llc_source"]) else r["llc_source"],
+        threads=None if pd.isna(r["threads"]) else int(r["threads"]),
+        max_sockets=None if pd.isna(r["max_sockets"]) else int(r["max_sockets"]),
     )
 
 
 def devices() -> list[Device]:
     """Every device of the hardware table, in table order."""
     return list(_catalogue()[0].values())
+
+
+def lowest_ridge() -> tuple[float, str]:
+    """(FLOP/byte, device) of the lowest ridge point of any device in the table, at its 16-bit peak or,
+    for a device with none (a CPU), its FP32 peak: a step whose intensity is below it cannot be
+    compute-bound on any of them, whichever device ran it."""
+    ridges = [(d.ridge("fp16") or d.ridge("fp32"), d.name) for d in devices()]
+    return min((r, n) for r, n in ridges if r)
 
 
 def _key(text: str) -> str:

@@ -11,8 +11,9 @@ KV cache (llama-bench's tg128 starts from an empty cache) adds little. So
     fraction of peak  = achieved / the device's memory bandwidth
     ceiling (tok/s)   = peak bandwidth / bytes per token
 
-The device: a CPU-only run (backend CPU, or -ngl 0) is measured against the CPU's DRAM bandwidth,
-anything else against the GPU's; the GPU comes from the `gpu` parameter, else from the device line
+The device: a CPU-only run (backend CPU, or -ngl 0) is measured against the CPU's DRAM bandwidth
+(times the sockets its threads span: 48 threads on a 24-thread CPU run on two, whose memory
+channels add), anything else against the GPU's; the GPU comes from the `gpu` parameter, else from the device line
 the output prints, and a custom peak (`peak_bandwidth_gb_s`) overrides both. A device that is
 neither given nor printed is unknown: its fractions are withheld, never compared with a default.
 
@@ -23,7 +24,8 @@ layer count, experts kept on the CPU, or a file larger than the GPU's memory) st
 weights from system RAM, so its "achieved bandwidth" is a blend and is marked.
 
 Sweeps this chapter does not model (threads, n_ubatch, n_batch, fa, type_k/v, depth...) are
-reduced by `reduce`'s stated rule.
+reduced by `reduce`'s stated rule. A setting the sweep names twice (`-d 0,0,512`) gives repeats,
+averaged (`generation_rows`), never conflicts.
 """
 
 from __future__ import annotations
@@ -70,11 +72,6 @@ REDUCE_RULE = (
 
 GIB = 1024**3
 
-#: Weights smaller than this may stay in a device's last-level cache between tokens (the largest
-#: such caches hold about a gigabyte, e.g. 1,152 MB of L3 on AMD EPYC 9684X), so their generation
-#: need not stream them from memory once per token.
-CACHE_BYTES = 1.0e9
-
 
 @dataclass(frozen=True)
 class Peak:
@@ -86,6 +83,10 @@ class Peak:
     tflops: float | None
     memory_gb: float | None
     source: str
+    #: The device's last-level cache (MB, `llc_mb` of data/hardware.csv); None where unknown.
+    llc_mb: float | None = None
+    #: The CPU sockets the run spans (`hardware.Device.sockets`): the peaks above are theirs together.
+    sockets: int = 1
 
     @property
     def ridge(self) -> float | None:
@@ -139,7 +140,18 @@ def choose_peak(gpu: str, row, bandwidth_gb_s: float = 0.0, tflops: float = 0.0)
         return Peak(printed, None, None, None, "unknown")
     d = choice.device
     label = d.name if d.kind != "custom" or not printed else printed
-    return Peak(label, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, choice.source)
+    n = d.sockets(row.get("threads")) if mode == "cpu" and d.kind == "cpu" and not bw else 1
+    if n > 1:  # the run's threads span n sockets: their memory channels, caches and cores add
+        return Peak(
+            f"{label} ({n} sockets)",
+            n * d.bandwidth_gb_s,
+            n * d.peak("fp16") if d.peak("fp16") else None,
+            n * d.memory_gb if d.memory_gb else None,
+            choice.source,
+            n * d.llc_mb if d.llc_mb else None,
+            n,
+        )
+    return Peak(label, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, choice.source, d.llc_mb)
 
 
 def layers(*names) -> tuple[int | None, str | None]:
@@ -225,28 +237,46 @@ def generation_rows(df: pd.DataFrame) -> pd.DataFrame:
     cols = [c for c in cols if c in df.columns]
     d = df[(df["metric"] == "tg_rate") & df["statistic"].isin(["mean", "std"])]
     if d.empty:
-        return pd.DataFrame(columns=cols + ["rate", "rate_std", "line", "mode", "model_key"])
+        return pd.DataFrame(columns=cols + ["rate", "rate_std", "repeats", "line", "mode", "model_key"])
     key = d[cols].astype("string").fillna("-").agg(" | ".join, axis=1)
     rows = []
     for _, g in d.groupby(key, sort=False):
-        mean = g[g["statistic"] == "mean"]
-        if mean.empty or not np.isfinite(mean["value"].iloc[0]):
+        mean = g[g["statistic"] == "mean"].sort_values("line")
+        mean = mean[np.isfinite(mean["value"])]
+        if mean.empty:
             continue
-        std = g[g["statistic"] == "std"]["value"]
+        std = g[g["statistic"] == "std"].set_index("line")["value"].reindex(mean["line"])
         r = mean.iloc[0]
         rows.append(
             {
                 **{c: r[c] for c in cols},
-                "rate": float(r["value"]),
-                "rate_std": float(std.iloc[0]) if len(std) else np.nan,
+                "rate": float(mean["value"].mean()),
+                "rate_std": pooled_std(mean["value"].to_numpy(), std.to_numpy(dtype=float)),
+                "repeats": len(mean),
                 "line": int(r["line"]),
             }
         )
-    out = pd.DataFrame(rows, columns=cols + ["rate", "rate_std", "line"])
+    out = pd.DataFrame(rows, columns=cols + ["rate", "rate_std", "repeats", "line"])
     out["n_depth"] = pd.to_numeric(out["n_depth"], errors="coerce").fillna(0)
     out["mode"] = [run_mode(r) for _, r in out.iterrows()]
     out["model_key"] = out["model_file"].astype(object).fillna(out["model"].astype(object)).fillna("?")
     return out
+
+
+#: llama-bench's default repetitions (`-r 5`) behind each printed mean and standard deviation.
+DEFAULT_REPS = 5
+
+
+def pooled_std(means: np.ndarray, stds: np.ndarray, reps: int = DEFAULT_REPS) -> float:
+    """The standard deviation of all the repetitions behind several printed means of one setting (a
+    sweep that names it twice): each mean of `reps` repetitions with its printed standard deviation,
+    within-repeat and between-repeat variance together. One mean: its own standard deviation."""
+    if len(means) == 1:
+        return float(stds[0]) if len(stds) and np.isfinite(stds[0]) else np.nan
+    if not np.isfinite(stds).all():
+        return np.nan
+    k, grand = len(means), means.mean()
+    return float(np.sqrt(((reps - 1) * (stds**2).sum() + reps * ((means - grand) ** 2).sum()) / (k * reps - 1)))
 
 
 def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -299,7 +329,9 @@ def points(
     Added columns: device, peak_gb_s, peak_tflops, peak_source, ridge, architecture, params_b,
     active_params_b, size_source, file_gib, bytes_per_token, bytes_source, bandwidth_gb_s,
     fraction_of_peak, ceiling_tok_s, intensity_flop_per_byte, achieved_tflops, compute_fraction,
-    offload (full / partial / cpu), offload_why.
+    offload (full / partial / cpu), offload_why, gpu_bytes_per_token (partial offload: at most the
+    bytes per token that stream from GPU memory, from the layers -ngl puts there and the GPU's memory;
+    experts kept on the CPU only lower it; None where neither bounds it).
     """
     override = override_table(moe_override)
     out = []
@@ -323,12 +355,14 @@ def points(
         bw = bytes_tok * rate / 1e9 if bytes_tok and rate > 0 else None
         flops_tok = 2 * active * 1e9 if active else None
         why = []
+        gpu_bytes = None  # at most this many of the token's bytes stream from GPU memory (partial offload)
         if r["mode"] != "cpu":
             n_layers, _ = layers(r.get("model_file"), r.get("section"), r.get("model"))
             ngl = r.get("ngl")
             if ngl is not None and pd.notna(ngl) and int(ngl) >= 0:
                 if n_layers is not None and int(ngl) < n_layers + 1:
                     why.append(f"ngl {int(ngl)} < {n_layers} layers + output")
+                    gpu_bytes = bytes_tok * int(ngl) / (n_layers + 1) if bytes_tok else None
                 elif n_layers is None and int(ngl) < 99:
                     why.append(f"ngl {int(ngl)} (layer count unknown)")
             ncm = r.get("n_cpu_moe")
@@ -336,6 +370,8 @@ def points(
                 why.append(f"n_cpu_moe {int(ncm)} expert layers on the CPU")
             if file_bytes and pk.memory_gb and file_bytes > pk.memory_gb * 1e9:
                 why.append(f"file {file_bytes / 1e9:.1f} GB > {pk.memory_gb:g} GB of GPU memory")
+                if bytes_tok:  # the GPU holds at most its memory's worth of the file
+                    gpu_bytes = min(gpu_bytes or bytes_tok, bytes_tok * pk.memory_gb * 1e9 / file_bytes)
         out.append(
             {
                 **r.to_dict(),
@@ -355,7 +391,9 @@ def points(
                 "compute_fraction": flops_tok * rate / 1e12 / pk.tflops if flops_tok and pk.tflops else None,
                 "offload": "cpu" if r["mode"] == "cpu" else ("partial" if why or r["mode"] == "partial" else "full"),
                 "offload_why": "; ".join(why),
-                "may_fit_in_cache": bool(bytes_tok is not None and bytes_tok < CACHE_BYTES),
+                "gpu_bytes_per_token": gpu_bytes if why else None,
+                "may_fit_in_cache": fits_in_cache(bytes_tok, pk),
+                "llc_mb": pk.llc_mb,
             }
         )
     cols = list(kept.columns) + [
@@ -364,6 +402,7 @@ def points(
         "peak_tflops",
         "peak_source",
         "ridge",
+        "sockets",
         "architecture",
         "size_source",
         "file_gib",
@@ -377,7 +416,9 @@ def points(
         "compute_fraction",
         "offload",
         "offload_why",
+        "gpu_bytes_per_token",
         "may_fit_in_cache",
+        "llc_mb",
         "active_params_b",
         "params_b",
     ]
@@ -520,7 +561,8 @@ def latency_points(
                 "compute_fraction": flops_tok * rate / 1e12 / pk.tflops if flops_tok and pk.tflops else None,
                 "offload": "full",
                 "offload_why": "",
-                "may_fit_in_cache": bool(bytes_tok is not None and bytes_tok < CACHE_BYTES),
+                "may_fit_in_cache": fits_in_cache(bytes_tok, pk),
+                "llc_mb": pk.llc_mb,
             }
         )
     res = pd.DataFrame(rows)
@@ -528,6 +570,13 @@ def latency_points(
         if c in res:
             res[c] = pd.to_numeric(res[c], errors="coerce")
     return res
+
+
+def fits_in_cache(bytes_per_token: float | None, pk: Peak) -> bool:
+    """Whether the weights one token reads fit in the device's last-level cache (`llc_mb` of
+    data/hardware.csv), so that its generation need not stream them from memory once per token.
+    A device whose cache is unknown is not assumed to hold them."""
+    return bool(bytes_per_token is not None and pk.llc_mb and bytes_per_token < pk.llc_mb * 1e6)
 
 
 def device_fields(pk) -> dict:
@@ -538,4 +587,5 @@ def device_fields(pk) -> dict:
         "peak_tflops": pk.tflops,
         "peak_source": pk.source,
         "ridge": pk.ridge,
+        "sockets": pk.sockets,
     }

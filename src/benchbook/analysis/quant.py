@@ -315,6 +315,20 @@ def metric_sensitivity(run_table: pd.DataFrame, metrics=RUN_METRICS) -> pd.DataF
     return out
 
 
+def metric_dependent(run_table: pd.DataFrame, alpha: float = 0.05, metrics=RUN_METRICS) -> pd.Series:
+    """Per regime, whether its winner depends on the metric beyond the noise: no scheme is in the
+    winning set (the best, and every scheme a Welch test at `alpha` cannot tell from it) under every
+    metric. Bests that differ between metrics while one scheme wins, within the noise, under all of
+    them are a difference inside the noise."""
+    sets: dict = {}
+    for m in metrics:
+        w = winner_sets(run_table, {r: m for r in run_table["regime"].unique()}, alpha)
+        for regime, g in w.groupby("regime", sort=False):
+            sets.setdefault(regime, []).append(set(g.loc[g["in_winner_set"], "scheme"]))
+    out = {r: not set.intersection(*s) for r, s in sets.items()}
+    return pd.Series(out, dtype=bool).reindex(regime_order(list(out)))
+
+
 def shapes(run_table: pd.DataFrame) -> pd.DataFrame:
     """Batch size, input and output length per regime."""
     s = run_table.groupby("regime")[["batch_size", "input_len", "output_len"]].first()
@@ -515,10 +529,13 @@ def slowest_at_largest_batch(spd: pd.DataFrame, shape: pd.DataFrame, schemes) ->
 
 def decode_trend(ratios: pd.DataFrame) -> pd.DataFrame:
     """The decode-phase ratios per batch size (median over the regimes that share it), with the
-    largest intensity of either scheme at that batch."""
+    largest intensity of either scheme at that batch and the ratio's noise: the widest relative
+    half-width of the regimes' intervals (`half_width`)."""
     d = ratios[(ratios["phase"] == "decode") & np.isfinite(ratios["ratio"])]
+    cols = ["batch_size", "ratio", "intensity", "intensity_baseline", "n_regimes", "half_width"]
     if d.empty:
-        return pd.DataFrame(columns=["batch_size", "ratio", "intensity", "intensity_baseline", "n_regimes"])
+        return pd.DataFrame(columns=cols)
+    d = d.assign(half_width=(d["ci_high"] - d["ci_low"]) / 2 / d["ratio"])
     return (
         d.groupby("batch_size")
         .agg(
@@ -526,8 +543,9 @@ def decode_trend(ratios: pd.DataFrame) -> pd.DataFrame:
             intensity=("intensity", "max"),
             intensity_baseline=("intensity_baseline", "max"),
             n_regimes=("regime", "size"),
+            half_width=("half_width", "max"),
         )
-        .reset_index()
+        .reset_index()[cols]
     )
 
 

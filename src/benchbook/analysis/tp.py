@@ -431,6 +431,7 @@ def roofline_points(
                 "sequence_length": seq,
                 "quantize": r["quantize"],
                 "latency_ms": r["mean"],
+                "rel_se": rel_se(r["mean"], r.get("min"), r.get("max"), r.get("n_runs")),
                 "line": int(r["line"]),
                 "bytes_gb": nbytes / 1e9,
                 "bytes_per_gpu": nbytes / tp,
@@ -578,13 +579,21 @@ def n_batch_steps(w: pd.DataFrame, metric: str = "prefill_latency") -> int:
 def decode_slower_with_tp(
     w: pd.DataFrame, tolerance: float = 0.02, metric: str = "decode_token_latency"
 ) -> pd.DataFrame:
-    """Rows where the next larger TP made decode slower by more than `tolerance` (relative)."""
+    """Rows where the next larger TP made decode slower by more than `tolerance` (relative) and than
+    the noise of the two Averages (`noise`: a step inside the noise is not a step)."""
     d = w[(w["metric"] == metric) & w["mean"].notna() & w["tp"].notna()]
     out = []
     for bs, g in d.groupby("batch_size"):
         g = g.sort_values("tp")
         for (_, a), (_, b) in zip(g.iterrows(), g.iloc[1:].iterrows(), strict=False):
-            if b["mean"] > a["mean"] * (1 + tolerance):
+            band = max(
+                tolerance,
+                noise(
+                    rel_se(a["mean"], a.get("min"), a.get("max"), a.get("n_runs")),
+                    rel_se(b["mean"], b.get("min"), b.get("max"), b.get("n_runs")),
+                ),
+            )
+            if b["mean"] > a["mean"] * (1 + band):
                 out.append(
                     {
                         "batch_size": int(bs),

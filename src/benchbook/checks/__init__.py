@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 #: One recomputed quantity per row: a number the source printed on the cited line (`published`), the
@@ -141,11 +142,62 @@ def expand(source) -> list:
     return out
 
 
-def summary(table: pd.DataFrame) -> pd.DataFrame:
-    """Per source and tool: how many quantities were recomputed and how many agree."""
-    g = table.groupby(["source", "tool"], sort=False)["agrees"]
-    return (
-        pd.DataFrame({"recomputed": g.size(), "agree": g.sum().astype(int)})
-        .assign(disagree=lambda d: d["recomputed"] - d["agree"])
-        .reset_index()
+def checkable(table: pd.DataFrame) -> pd.Series:
+    """Whether each row could fail: its tolerance is below |published|. A row whose tolerance is at
+    least the published value (a standard deviation printed as 0.01, within 0.011) agrees with any
+    recomputed value from 0 to twice it, so it is not checkable at the printed precision and is
+    counted apart, never as agreement. A row with no tolerance is checkable."""
+    if "tolerance" not in table:
+        return pd.Series(True, index=table.index)
+    tol = pd.to_numeric(table["tolerance"], errors="coerce")
+    return ~(tol >= pd.to_numeric(table["published"], errors="coerce").abs())
+
+
+def repeats(table: pd.DataFrame) -> pd.Series:
+    """For each row, "SOURCE line N" of an earlier file's row that published the same number (same
+    tool and quantity, the same published and recomputed values), else "": a file that repeats part
+    of another (seed 001 repeats seed 000's TP 1 section) must not count its numbers twice. The
+    quantity is compared by its first word (its metric): files label their sections differently."""
+    if table.empty or "source" not in table:
+        return pd.Series("", index=table.index, dtype=object)
+    key = (
+        pd.DataFrame(
+            {
+                "tool": table["tool"].astype(str),
+                "metric": table.get("quantity", pd.Series("", index=table.index)).astype(str).str.split().str[0],
+                "published": pd.to_numeric(table["published"], errors="coerce").round(12),
+                "recomputed": pd.to_numeric(table["recomputed"], errors="coerce").round(12),
+            }
+        )
+        .astype(str)
+        .fillna("")
     )
+    pos = pd.Series(range(len(table)), index=table.index)
+    first = pos.groupby([key[c] for c in key], sort=False, dropna=False).transform("first").to_numpy(dtype=int)
+    src = table["source"].astype(str).to_numpy()
+    line = table["line"].astype(str).to_numpy() if "line" in table else np.full(len(table), "?")
+    out = [f"{src[f]} line {line[f]}" if src[f] != src[i] else "" for i, f in enumerate(first)]
+    return pd.Series(out, index=table.index, dtype=object)
+
+
+def summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Per source and tool: how many published quantities were recomputed (each counted once:
+    `repeated` rows of a file that repeats another are left out), how many agree and disagree at
+    the printed precision, and how many are `not checkable` at it (`checkable`), counted apart."""
+    rep = repeats(table) != ""
+    ok = checkable(table) & ~rep
+    agrees = table["agrees"].astype(bool)
+    t = table.assign(
+        _once=~rep, _agree=agrees & ok, _disagree=~agrees & ok, _vacuous=~checkable(table) & ~rep, _rep=rep
+    )
+    g = t.groupby(["source", "tool"], sort=False)
+    out = pd.DataFrame(
+        {
+            "recomputed": g["_once"].sum(),
+            "agree": g["_agree"].sum(),
+            "disagree": g["_disagree"].sum(),
+            "not checkable": g["_vacuous"].sum(),
+            "repeated": g["_rep"].sum(),
+        }
+    ).astype(int)
+    return out.reset_index()

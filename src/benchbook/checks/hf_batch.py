@@ -105,7 +105,7 @@ def audit(path) -> pd.DataFrame:
                     "line": int(first["line"].min()),
                     "value": None,
                     "evidence": f"{model}, {table} table: the {framework} {dtype} column is blank in all {len(first)} rows",
-                    "consequence": f"no {dtype} result: reported as missing (NaN), never as zero",
+                    "consequence": f"no {dtype} result: reported as missing, never as zero",
                 }
             )
         elif len(oom):

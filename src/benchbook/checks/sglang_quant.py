@@ -272,7 +272,7 @@ def audit(path, outlier_rule: str = "cv>0.10") -> pd.DataFrame:
                 "value": len(nm),
                 "evidence": f"{len(zero)} summary cells print 0.00 and {len(nm) - len(zero)} other cells N/A or "
                 f"null for {', '.join(sorted(nm['metric'].unique()))}",
-                "consequence": "kept as NaN: no input-throughput analysis is possible from this file",
+                "consequence": "left out as missing: no input-throughput analysis is possible from this file",
             }
         )
     rep = reproduce(path)

@@ -6,11 +6,31 @@ from __future__ import annotations
 
 import pandas as pd
 
+from benchbook import hardware
 from benchbook.analysis import bandwidth
 from benchbook.claims import Claim, make
+from benchbook.claims.rules import relative_noise
 
 #: Points a size trend needs.
 TREND_MIN_POINTS = 3
+
+#: llama-bench's default repetitions (`-r 5`): a printed mean is the mean of that many runs.
+REPS = 5
+#: The chapter's noise rule, for the rules' text.
+NOISE = (
+    "noise: 2 standard errors of the rate, its printed standard deviation / sqrt(5) (llama-bench's default "
+    "repetitions), combined in quadrature for two rates"
+)
+
+
+def rate_noise(p: pd.Series, q: pd.Series | None = None) -> float | None:
+    """The relative band one rate (or, with `q`, the ratio of two) is judged in: 2 combined standard
+    errors (NOISE). None when no standard deviation is printed."""
+    sds = [_num(r.get("rate_std")) for r in (p, q) if r is not None]
+    if all(v is None for v in sds):
+        return None
+    ses = [0.0 if v is None else v / REPS**0.5 for v in sds]
+    return relative_noise(*(ses + [0.0])[:2], _num(p.get("rate")))
 
 
 def _num(v):
@@ -39,7 +59,9 @@ def suspects(p: pd.Series) -> list[str]:
     else:
         out.append(f"the active-parameter count assumed for this MoE model ({_num(p.get('active_params_b'))}B)")
     if p.get("may_fit_in_cache"):
-        out.append("weights small enough to stay in on-chip cache between tokens")
+        out.append(
+            f"weights small enough to stay in the device's {_num(p.get('llc_mb')):g} MB last-level cache between tokens"
+        )
     out.append("a unit mistaken (per-GPU against total or tokens against sequences)")
     return out
 
@@ -69,6 +91,8 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "offload_why": p.get("offload_why") or None,
         "printed_device": p.get("gpu") if isinstance(p.get("gpu"), str) else None,
         "may_fit_in_cache": bool(p.get("may_fit_in_cache")),
+        "llc_mb": _num(p.get("llc_mb")),
+        "sockets": int(p["sockets"]) if _num(p.get("sockets")) else 1,
         "line": int(p["line"]),
         "suspects": suspects(p),
     }
@@ -87,11 +111,22 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
         "intensity": _num(p.get("intensity_flop_per_byte")),
         "ridge": _num(p.get("ridge")),
         "threshold": threshold,
+        "noise": rate_noise(p),
+        "lowest_ridge": hardware.lowest_ridge()[0],
+        "lowest_ridge_device": hardware.lowest_ridge()[1],
         "label": bandwidth.label(p),
         "device": p.get("device") if p.get("peak_source") != "unknown" else None,
     }
-    c = make(claim_id, "bound", "fractions of the two roofs against the threshold, intensity against the ridge", ev)
+    rule = (
+        "fractions of the two roofs against the threshold, intensity against the ridge; with no known device, an "
+        "intensity below the lowest ridge of any device in the hardware table is not compute-bound; fragile when "
+        "the deciding fraction is within the " + NOISE + " of the threshold"
+    )
+    c = make(claim_id, "bound", rule, ev)
     if p.get("offload") == "partial" and c.status != "implausible":
+        split = offload_split(p, claim_id)
+        if split is not None:
+            return split
         return c.withhold("the model is partly offloaded, so its weights stream over two memory buses")
     if p.get("rate_kind") == "lower bound" and c.status == "shown" and c.evidence["verdict"] != "memory-bandwidth":
         return c.withhold(
@@ -100,8 +135,40 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
         )
     if p.get("may_fit_in_cache") and c.status == "shown":
         return c.withhold(
-            "its weights are small enough to stay in on-chip cache between tokens, so memory need not limit it"
+            f"its weights ({_num(p.get('bytes_per_token')) / 1e6:,.0f} MB per token) fit in the device's "
+            f"{_num(p.get('llc_mb')):g} MB last-level cache, so memory need not limit it"
         )
+    return c
+
+
+def offload_split(p: pd.Series, claim_id: str) -> Claim | None:
+    """A partly offloaded model's verdict from arithmetic: the time its on-GPU share of the weights
+    (at most `gpu_bytes_per_token`) needs at the GPU's peak bandwidth, against the measured time per
+    token. Shown when the token takes longer beyond the noise: the part on the host sets the pace.
+    None when the split or the GPU's peak is not known."""
+    gpu_b, peak, rate = _num(p.get("gpu_bytes_per_token")), _num(p.get("peak_gb_s")), _num(p.get("rate"))
+    if gpu_b is None or not peak or not rate or p.get("peak_source") in (None, "unknown"):
+        return None
+    token_ms, gpu_ms = 1000 / rate, gpu_b / (peak * 1e9) * 1000
+    ev = {
+        "a": token_ms,
+        "b": gpu_ms,
+        "ratio": token_ms / gpu_ms if gpu_ms else None,
+        "noise": rate_noise(p),
+        "gpu_gb": gpu_b / 1e9,
+        "gb_per_token": _num(p.get("bytes_per_token")) / 1e9 if _num(p.get("bytes_per_token")) else None,
+        "offload_why": p.get("offload_why") or None,
+        "label": bandwidth.label(p),
+        "device": p.get("device"),
+        "peak": peak,
+    }
+    rule = (
+        "comparison: measured time per token / the time the on-GPU share of the weights (at most) needs at the "
+        "GPU's peak bandwidth; beyond the " + NOISE + ", the part on the host sets the pace"
+    )
+    c = make(claim_id, "comparison", rule, ev)
+    if c.shown and token_ms < gpu_ms:
+        return c.withhold("the token takes less time than the GPU's share alone needs at its peak: the split is wrong")
     return c
 
 
@@ -116,20 +183,21 @@ def size_trend(pts: pd.DataFrame) -> Claim:
     if len(d):
         main = d["device"].value_counts().index[0]
         d = d[d["device"] == main].sort_values("bytes_per_token")
+    rows = [r for _, r in d.iterrows()]
     ev = {
         "xs": d["bytes_per_token"].tolist(),
         "ys": d["fraction_of_peak"].tolist(),
         "direction": "rises",
         "tolerance": 0.0,
+        "noise": [rate_noise(a, b) for a, b in zip(rows, rows[1:], strict=False)],
         "min_points": TREND_MIN_POINTS,
         "labels": [bandwidth.label(r) for _, r in d.iterrows()],
         "device": str(d["device"].iloc[0]) if len(d) else None,
         "low": _num(d["fraction_of_peak"].iloc[0]) if len(d) else None,
         "high": _num(d["fraction_of_peak"].iloc[-1]) if len(d) else None,
     }
-    return make(
-        "bw_size_trend", "scaling", "fraction of peak rises with bytes per token (dense, fully on one device)", ev
-    )
+    rule = "fraction of peak rises with bytes per token (dense, fully on one device), each step beyond the " + NOISE
+    return make("bw_size_trend", "scaling", rule, ev)
 
 
 def build(pts: pd.DataFrame, threshold: float) -> list[Claim]:

@@ -52,13 +52,19 @@ def winner(win: pd.DataFrame, regime: str, alpha: float) -> Claim:
     return make(f"winner_{regime}", "winner", rule, ev)
 
 
-def metric_changes(sens: pd.DataFrame, schemes_per_regime: pd.Series) -> Claim:
+def metric_changes(sens: pd.DataFrame, schemes_per_regime: pd.Series, dependent: pd.Series | None = None) -> Claim:
     """In how many regimes with at least two schemes the best scheme depends on the metric
-    (latency, output or overall throughput)."""
+    (latency, output or overall throughput), beyond the noise when `dependent`
+    (`analysis.quant.metric_dependent`) says which regimes' bests the runs can tell apart."""
     multi = [r for r in sens.index if schemes_per_regime.get(r, 0) >= 2]
-    changed = sens.loc[multi].nunique(axis=1) > 1
+    differs = sens.loc[multi].nunique(axis=1) > 1
+    changed = differs & (dependent.reindex(differs.index).fillna(False).astype(bool) if dependent is not None else True)
     ev = {"count": int(changed.sum()), "n": len(multi), "regimes": list(changed.index[changed])}
-    return make("metric_changes", "anomaly", "regimes whose best scheme differs between metrics", ev)
+    ev["within_noise"] = list(differs.index[differs & ~changed])
+    rule = "regimes whose best scheme differs between metrics"
+    if dependent is not None:
+        rule += ", beyond the noise: the best under one metric is outside another metric's winning set"
+    return make("metric_changes", "anomaly", rule, ev)
 
 
 def source_first_place(differs: list[str], pub: pd.DataFrame) -> Claim:
@@ -132,12 +138,14 @@ def outlier_physics(phys: pd.DataFrame, peaks: quant.Peaks | None, n_flagged: in
 
 
 def decode_bandwidth(pts: pd.DataFrame, peaks: quant.Peaks | None, params_b: float | None) -> Claim:
-    """The fastest weight streaming of a decode step at the smallest batch, as a fraction of the
-    device's memory bandwidth (weights only: a lower bound on the bytes moved)."""
+    """The weight streaming of the fastest decode at the smallest batch (the highest rate, 2 x params
+    x tokens/s = achieved FLOP/s, not the highest bandwidth: a scheme with fewer bytes per weight
+    streams less for the same rate), as a fraction of the device's memory bandwidth (weights only:
+    a lower bound on the bytes moved)."""
     d = pts[(pts["phase"] == "decode")] if len(pts) else pts
     if len(d):
-        d = d[d["batch_size"] == d["batch_size"].min()]
-    top = d.loc[d["weight_gb_s"].idxmax()] if len(d) and d["weight_gb_s"].notna().any() else None
+        d = d[(d["batch_size"] == d["batch_size"].min()) & d["weight_gb_s"].notna()]
+    top = d.loc[d["achieved_tflops"].idxmax()] if len(d) and d["achieved_tflops"].notna().any() else None
     bpw = quant.precision(top["scheme"])["bytes_per_weight"] if top is not None else None
     ev = {
         "fraction": _num(top["weight_gb_s"]) / peaks.bandwidth_gb_s if top is not None and peaks else None,
@@ -149,12 +157,16 @@ def decode_bandwidth(pts: pd.DataFrame, peaks: quant.Peaks | None, params_b: flo
         "active_params_b": params_b,
         "bytes_per_token": params_b * 1e9 * bpw / top["batch_size"] if top is not None and params_b else None,
         "gb_s": _num(top["weight_gb_s"]) if top is not None else None,
+        "tok_s": _num(top["achieved_tflops"]) * 1e12 / (2 * params_b * 1e9) if top is not None and params_b else None,
         "gb_s_std": _num(top["weight_gb_s_std"]) if top is not None else None,
         "scheme": top["scheme"] if top is not None else None,
         "regime": top["regime"] if top is not None else None,
         "batch_size": int(top["batch_size"]) if top is not None else None,
     }
-    rule = "weight bytes per decode step x steps per second / peak bandwidth, at most 1"
+    rule = (
+        "weight bytes per decode step x steps per second / peak bandwidth, at most 1, for the decode with the highest "
+        "rate at the smallest batch"
+    )
     return make("decode_bandwidth", "fraction_of_peak", rule, ev)
 
 
@@ -170,6 +182,7 @@ def decode_trend(trend: pd.DataFrame, scheme: str | None, baseline: str, peaks: 
         "direction": "falls",
         "min_points": 3,
         "tolerance": TREND_TOLERANCE,
+        "noise": _step_noise(trend) if scheme else [],
         "intensities": [float(x) for x in trend["intensity"]] if scheme else [],
         "intensities_baseline": [float(x) for x in trend["intensity_baseline"]] if scheme else [],
         "ridge": peaks.ridge if peaks else None,
@@ -183,8 +196,17 @@ def decode_trend(trend: pd.DataFrame, scheme: str | None, baseline: str, peaks: 
     ev["y_last"] = ev["ys"][-1] if ev["ys"] else None
     ev["x_first"] = ev["xs"][0] if ev["xs"] else None
     ev["x_last"] = ev["xs"][-1] if ev["xs"] else None
-    rule = "baseline decode time / scheme decode time (median over regimes per batch) falls at every larger batch"
+    rule = (
+        "baseline decode time / scheme decode time (median over regimes per batch) falls at every larger batch, each "
+        "step by more than the larger of the tolerance and its noise (the batches' interval half-widths combined)"
+    )
     return make("w8a16_decode_trend", "scaling", rule, ev)
+
+
+def _step_noise(trend: pd.DataFrame) -> list[float | None]:
+    """Each step's noise: its two batches' interval half-widths (relative) combined in quadrature."""
+    hw = [_num(v) for v in trend["half_width"]] if "half_width" in trend else [None] * len(trend)
+    return [math.hypot(a, b) if a is not None and b is not None else None for a, b in zip(hw, hw[1:], strict=False)]
 
 
 def large_batch_bound(

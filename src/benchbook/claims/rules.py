@@ -59,6 +59,52 @@ def _suspects(ev: dict) -> str:
     return "; ".join(s)
 
 
+# --- the noise rule: one for every comparison, trend, ranking, winner and threshold -------------
+
+#: What `versus` says of two values.
+ABOVE, BELOW, WITHIN = "above", "below", "within noise"
+
+
+def relative_noise(sd_a, sd_b, b, k: float = 2.0) -> float | None:
+    """The relative band two measured values are judged in: k combined standard deviations over
+    |b| (None when b is missing or zero; a missing standard deviation counts as 0)."""
+    try:
+        b = abs(float(b))
+    except (TypeError, ValueError):
+        return None
+    if not math.isfinite(b) or b == 0:
+        return None
+    sds = [0.0 if v is None or not math.isfinite(float(v)) else float(v) for v in (sd_a, sd_b)]
+    return k * math.hypot(*sds) / b
+
+
+def versus(a, b, noise=None) -> str | None:
+    """`a` against `b` by a page's noise rule: "above" or "below" when a / b - 1 is beyond the
+    relative `noise` (a step inside the noise is not a step), else "within noise"; None when a side
+    is missing or b is 0. Without a noise figure any difference counts."""
+    a, b = _num({"v": a}, "v"), _num({"v": b}, "v")
+    if a is None or b is None or b == 0:
+        return None
+    rel = (a - b) / abs(b)
+    band = _num({"v": noise}, "v") or 0.0
+    if rel > band:
+        return ABOVE
+    if rel < -band:
+        return BELOW
+    return WITHIN
+
+
+def margin(value, threshold, noise=None) -> dict:
+    """How far a value sits from the threshold its verdict turns on, value / threshold - 1, and
+    whether that margin is inside the value's relative `noise` (`fragile`: the verdict could flip
+    within the measurement's own spread). Empty when either is missing."""
+    v, t = _num({"v": value}, "v"), _num({"v": threshold}, "v")
+    if v is None or t is None or t == 0:
+        return {}
+    m = v / t - 1
+    return {"margin": m, "fragile": bool(abs(m) <= (_num({"v": noise}, "v") or 0.0))}
+
+
 # --- one rule per kind -------------------------------------------------------------------------
 
 
@@ -88,10 +134,30 @@ ASSUMED_DEVICE = (
 )
 
 
+#: The verdict that holds for every device: an intensity below the lowest ridge of any device
+#: (`lowest_ridge` in the evidence) cannot be compute-bound, whichever device ran it.
+NOT_COMPUTE = "not compute"
+
+
 def bound_verdict(ev: dict) -> str:
     """memory-bandwidth, compute, overhead or unknown, from the fractions of the two peaks and the
     intensity against the ridge. Both roofs far away means neither explains the speed: a fixed cost
-    per step (framework, launches, synchronisation), i.e. overhead."""
+    per step (framework, launches, synchronisation), i.e. overhead. Where the peaks name no limit
+    (unknown, or an assumed device's), an intensity below every device's ridge still says one thing:
+    not compute (NOT_COMPUTE)."""
+    inten, lowest = _num(ev, "intensity"), _num(ev, "lowest_ridge")
+    v = _peak_verdict(ev)
+    if (
+        (v == "unknown" or ev.get("peak_source") == "assumed")
+        and _num(ev, "threshold") is not None
+        and None not in (inten, lowest)
+        and inten < lowest
+    ):
+        return NOT_COMPUTE
+    return v
+
+
+def _peak_verdict(ev: dict) -> str:
     bw, cf = _num(ev, "bandwidth_fraction"), _num(ev, "compute_fraction")
     th = _num(ev, "threshold")
     inten, ridge = _num(ev, "intensity"), _num(ev, "ridge")
@@ -107,6 +173,17 @@ def bound_verdict(ev: dict) -> str:
     return "unknown"
 
 
+def bound_margin(ev: dict) -> dict:
+    """The margin of a bound's verdict to its threshold: the fraction that decides it (bandwidth
+    for memory-bandwidth, compute for compute, the nearer of the two for overhead) against the
+    threshold, fragile inside the evidence's relative `noise`."""
+    verdict = bound_verdict(ev)
+    bw, cf = _num(ev, "bandwidth_fraction"), _num(ev, "compute_fraction")
+    deciding = {"memory-bandwidth": bw, "compute": cf, "overhead": max(bw or 0.0, cf or 0.0)}.get(verdict)
+    got = margin(deciding, _num(ev, "threshold"), _num(ev, "noise"))
+    return {"margin": got.get("margin"), "fragile": got.get("fragile", False)}
+
+
 def bound(ev: dict) -> tuple[str, str]:
     for key in ("bandwidth_fraction", "compute_fraction"):
         v = _num(ev, key)
@@ -118,7 +195,7 @@ def bound(ev: dict) -> tuple[str, str]:
     v = bound_verdict(ev)
     if v == "unknown":
         return "withheld", "neither peak fraction is large enough, or known, to name the limit"
-    if ev.get("peak_source") == "assumed":
+    if ev.get("peak_source") == "assumed" and v != NOT_COMPUTE:
         return "withheld", ASSUMED_DEVICE
     return "shown", ""
 
@@ -169,19 +246,30 @@ def knee(ev: dict) -> tuple[str, str]:
     return "shown", ""
 
 
+def step_bands(ev: dict, n_steps: int) -> list[float]:
+    """The band each step of a trend is judged in: the larger of the claim's `tolerance` (a practical
+    threshold) and its `noise`, a relative figure for every step or a list, one per step in x order."""
+    tol = _num(ev, "tolerance") or 0.0
+    noise = ev.get("noise")
+    per = noise if isinstance(noise, (list, tuple)) else [noise] * n_steps
+    per = list(per) + [None] * (n_steps - len(per))
+    return [max(tol, _num({"v": v}, "v") or 0.0) for v in per[:n_steps]]
+
+
 def trend(ev: dict) -> str:
-    """falls, rises or mixed: every step (in x order) beyond a relative tolerance one way."""
+    """falls, rises, flat or mixed: every step (in x order) beyond its band (`step_bands`: the noise
+    rule, so a step inside the noise is not a step) one way, or every step inside it."""
     xs, ys = ev.get("xs") or [], ev.get("ys") or []
     pts = sorted((x, y) for x, y in zip(xs, ys, strict=False) if x is not None and y is not None)
-    tol = _num(ev, "tolerance") or 0.0
     steps = [(b[1] - a[1]) / abs(a[1]) if a[1] else (b[1] - a[1]) for a, b in zip(pts, pts[1:], strict=False)]
     if not steps:
         return "mixed"
-    if all(s < -tol for s in steps):
+    bands = step_bands(ev, len(steps))
+    if all(s < -t for s, t in zip(steps, bands, strict=True)):
         return "falls"
-    if all(s > tol for s in steps):
+    if all(s > t for s, t in zip(steps, bands, strict=True)):
         return "rises"
-    if all(abs(s) <= tol for s in steps):
+    if all(abs(s) <= t for s, t in zip(steps, bands, strict=True)):
         return "flat"
     return "mixed"
 
@@ -193,15 +281,27 @@ def scaling(ev: dict) -> tuple[str, str]:
         return "withheld", f"{len(xs)} point{'s' if len(xs) != 1 else ''}; a trend needs at least {int(min_n)}"
     got = trend(ev)
     if got != ev.get("direction"):
-        return "withheld", f"the values {TREND_WORDS[got]}"
+        inside = _step_inside_noise(ev) if trend({**ev, "noise": None}) == ev.get("direction") else None
+        return "withheld", inside or f"the values {TREND_WORDS[got]}"
     return "shown", ""
+
+
+def _step_inside_noise(ev: dict) -> str | None:
+    """Why a trend that holds on the values fails the noise rule: its first step inside its band."""
+    pts = sorted((x, y) for x, y in zip(ev.get("xs") or [], ev.get("ys") or [], strict=False) if None not in (x, y))
+    bands = step_bands(ev, len(pts) - 1)
+    for (x0, y0), (x1, y1), band in zip(pts, pts[1:], bands, strict=False):
+        step = (y1 - y0) / abs(y0) if y0 else y1 - y0
+        if abs(step) <= band:
+            return f"the step from {x0:g} to {x1:g} ({step:+.0%}) is inside its noise ({band:.0%})"
+    return None
 
 
 #: How each trend reads in a reason ("... because the values go up and down").
 TREND_WORDS = {
     "falls": "fall at every step",
     "rises": "rise at every step",
-    "flat": "stay flat within the tolerance",
+    "flat": "stay flat within the noise",
     "mixed": "go up and down",
 }
 
@@ -220,10 +320,10 @@ def recommendation(ev: dict) -> tuple[str, str]:
         return "withheld", "no option has a value to rank by"
     if ev.get("runner_up") is None or _num(ev, "runner_up_value") in (None, 0.0):
         return "withheld", "only one option measured: nothing to choose between"
-    margin = abs(_num(ev, "value") / _num(ev, "runner_up_value") - 1)
     noise = _num(ev, "noise") or 0.0
-    if margin <= noise:
-        return "withheld", f"the best and the runner-up differ by {margin:.1%}, inside the noise ({noise:.1%})"
+    if versus(_num(ev, "value"), _num(ev, "runner_up_value"), noise) == WITHIN:
+        gap = abs(_num(ev, "value") / _num(ev, "runner_up_value") - 1)
+        return "withheld", f"the best and the runner-up differ by {gap:.1%}, inside the noise ({noise:.1%})"
     return "shown", ""
 
 
@@ -231,10 +331,9 @@ def comparison(ev: dict) -> tuple[str, str]:
     a, b = _num(ev, "a"), _num(ev, "b")
     if a is None or b is None or b == 0:
         return "withheld", "one side of the comparison is missing"
-    ratio = a / b
     noise = _num(ev, "noise")
-    if noise is not None and abs(ratio - 1) <= noise:
-        return "withheld", f"the difference ({ratio - 1:+.1%}) is within the noise ({noise:.1%})"
+    if versus(a, b, noise) == WITHIN:
+        return "withheld", f"the difference ({a / b - 1:+.1%}) is within the noise ({noise or 0:.1%})"
     return "shown", ""
 
 
@@ -260,9 +359,13 @@ RULES = {
     "energy_bound": energy_bound,
 }
 
+
+#: Fields a kind's rule derives from the rest of its evidence: each function returns {field: value}.
 DERIVED = {
-    "bound": ("verdict", bound_verdict),
-    "winner": ("winners", winner_set),
+    "bound": lambda ev: {"verdict": bound_verdict(ev), **bound_margin(ev)},
+    "winner": lambda ev: {"winners": winner_set(ev)},
+    "scaling": lambda ev: {"trend": trend(ev)},
+    "comparison": lambda ev: {"direction": versus(ev.get("a"), ev.get("b"), ev.get("noise"))},
 }
 
 
@@ -274,11 +377,9 @@ def judge(kind: str, ev: dict) -> tuple[str, str]:
 
 
 def derive(kind: str, ev: dict) -> dict:
-    """The fields a kind's rule derives from the rest of its evidence (e.g. the bound's verdict)."""
-    if kind in DERIVED:
-        key, fn = DERIVED[kind]
-        return {key: fn(ev)}
-    return {}
+    """The fields a kind's rule derives from the rest of its evidence (e.g. the bound's verdict, its
+    margin to the threshold and whether that margin is inside the noise)."""
+    return DERIVED[kind](ev) if kind in DERIVED else {}
 
 
 def check(ledger: dict) -> list[str]:

@@ -66,18 +66,21 @@ def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0) -
 
 def growth(curve: pd.DataFrame, variable: str) -> Claim:
     """Output throughput rises at every step of the curve of the first series (the loads' means;
-    with repeats, a step must rise by more than the largest step noise, sqrt(sd0^2 + sd1^2) / y0)."""
+    with repeats, a step must rise by more than the largest step noise, sqrt(sd0^2 + sd1^2) / y0;
+    with one run per load, by more than RUN_NOISE)."""
     lv = serving.per_load(curve) if len(curve) else curve.assign(n=1)
     d = lv[lv["series"] == lv["series"].iloc[0]].sort_values(variable) if len(lv) else lv
     xs, ys = [_f(x) for x in d[variable]], [_f(y) for y in d["output_throughput"]]
     ev = dict(xs=xs, ys=ys, direction="rises", min_points=3, tolerance=0.0, variable=variable.replace("_", " "))
+    ev["noise"] = RUN_NOISE  # one run per load: a step under RUN_NOISE is not a step
     if xs:
         ev.update(first_x=xs[0], last_x=xs[-1], first_y=ys[0], last_y=ys[-1], series=d["series"].iloc[0])
     if len(d) and d["n"].max() > 1:
         sd, y = d["output_throughput_sd"].fillna(0).to_numpy(), d["output_throughput"].to_numpy()
         noise = np.hypot(sd[:-1], sd[1:]) / y[:-1]
-        ev.update(repeats=int(d["n"].max()), tolerance=_f(noise.max()) if len(noise) else 0.0)
-    return make("growth", "scaling", "output throughput higher at every step of the load", ev)
+        ev.update(repeats=int(d["n"].max()), tolerance=_f(noise.max()) if len(noise) else 0.0, noise=None)
+    rule = "output throughput higher at every step of the load, each step beyond the noise"
+    return make("growth", "scaling", rule, ev)
 
 
 def underfilled(lit: pd.DataFrame) -> Claim:
@@ -150,10 +153,30 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
     return make("tpot_itl", "anomaly", f"mean TPOT above {TPOT_OVER_ITL}x mean ITL", ev)
 
 
-def goodput(gb: pd.DataFrame) -> Claim:
+def slo_margin(row: pd.Series, slo_ttft_ms: float, slo_tpot_ms: float) -> dict:
+    """The margin of a load's goodput bound to its SLOs: of the percentiles under an SLO that set the
+    bound (each metric's highest), the one nearest its SLO, as value / SLO - 1 (-0.01: 1 % under it).
+    Empty when no printed percentile is under an SLO."""
+    near = None
+    for metric, slo in (("ttft", slo_ttft_ms), ("tpot", slo_tpot_ms)):
+        under = [
+            (q, _f(row.get(f"{metric}_{stat}")))
+            for stat, q in serving.PERCENTILE_OF.items()
+            if _f(row.get(f"{metric}_{stat}")) is not None and _f(row.get(f"{metric}_{stat}")) <= slo
+        ]
+        if under and slo:
+            q, v = max(under)
+            m = v / slo - 1
+            if near is None or abs(m) < abs(near["margin"]):
+                near = {"margin": m, "slo_percentile": f"p{q:g} {metric.upper()}", "slo_value": v, "slo": slo}
+    return near or {}
+
+
+def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: float | None = None) -> Claim:
     """The load with the most requests proven to meet both SLOs (the goodput lower bound): one run
     per load, with `RUN_NOISE` as the noise; with repeats, the loads' means, and the spread of the
-    two best loads, sqrt(sd_best^2 + sd_runner_up^2) / runner-up, as the noise."""
+    two best loads, sqrt(sd_best^2 + sd_runner_up^2) / runner-up, as the noise. With the SLOs, the
+    choice states the margin of its deciding percentile to its SLO, `fragile` inside RUN_NOISE."""
     ev = dict(choice=None, metric="goodput lower bound (req/s)", value=None, runner_up=None, runner_up_value=None)
     ev["noise"] = RUN_NOISE
     lv = serving.per_load(gb, ["goodput_lo", "share_lo", "request_throughput"]) if len(gb) else gb.assign(n=1)
@@ -165,6 +188,9 @@ def goodput(gb: pd.DataFrame) -> Claim:
         )
         if len(g) > 1:
             ev.update(runner_up=str(g.iloc[1]["run"]), runner_up_value=_f(g.iloc[1]["goodput_lo"]))
+        if slo_ttft_ms is not None and slo_tpot_ms is not None:
+            m = slo_margin(b, slo_ttft_ms, slo_tpot_ms)
+            ev.update(m, fragile=bool(m and abs(m["margin"]) <= RUN_NOISE))
         if lv["n"].max() > 1:
             sd = g["goodput_lo_sd"].fillna(0).iloc[:2].to_numpy()
             ev.update(repeats=int(b["n"]), value_sd=_f(sd[0]))

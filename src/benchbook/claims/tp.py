@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from benchbook import hardware
 from benchbook.analysis import tp as atp
 from benchbook.claims import Claim, make
 
@@ -53,12 +54,14 @@ def _trend(claim_id: str, sc: pd.DataFrame, metric: str, col: str, direction: st
     if d.empty:
         ev = {"xs": [], "ys": [], "direction": direction, "min_points": 3}
         return make(claim_id, "scaling", rule, ev).withhold("no batch size was measured at two or more TPs")
+    se = d.sort_values("tp")["rel_se"].tolist()
     ev = {
         "xs": [int(t) for t in d["tp"]],
         "ys": [float(v) for v in d[col]],
         "direction": direction,
         "min_points": 3,
         "tolerance": 0.0,
+        "noise": [atp.noise(a, b) for a, b in zip(se, se[1:], strict=False)],
         "batch_size": int(d["batch_size"].iloc[0]) if len(d) else None,
         "last_x": int(d["tp"].iloc[-1]) if len(d) else None,
         "last_y": float(d[col].iloc[-1]) if len(d) else None,
@@ -69,13 +72,13 @@ def _trend(claim_id: str, sc: pd.DataFrame, metric: str, col: str, direction: st
 
 def prefill_speedup_rises(sc: pd.DataFrame) -> Claim:
     """Prefill gets faster at every larger TP (at the smallest batch measured at two TPs or more)."""
-    rule = "scaling: prefill speed-up at every larger TP, at least 3 TPs, each step up"
+    rule = "scaling: prefill speed-up at every larger TP, at least 3 TPs, each step up beyond the " + NOISE
     return _trend("prefill_speedup_rises", sc, "prefill_latency", "speedup", "rises", rule)
 
 
 def prefill_efficiency_falls(sc: pd.DataFrame) -> Claim:
     """Prefill's parallel efficiency falls at every larger TP."""
-    rule = "scaling: prefill parallel efficiency at every larger TP, at least 3 TPs, each step down"
+    rule = "scaling: prefill parallel efficiency at every larger TP, at least 3 TPs, each step down beyond the " + NOISE
     return _trend("prefill_efficiency_falls", sc, "prefill_latency", "efficiency", "falls", rule)
 
 
@@ -300,7 +303,9 @@ def bound(claim_id: str, row: dict | None, device: dict, threshold: float, why_m
     """What limits one roofline row: a peak it nearly reaches, or neither (overhead)."""
     rule = (
         "bound: memory-bandwidth when the bandwidth fraction reaches the threshold left of the ridge, compute when "
-        "the compute fraction does right of it, overhead when both stay below it"
+        "the compute fraction does right of it, overhead when both stay below it; whatever the device, not "
+        "compute-bound below the lowest ridge of any device in the hardware table; fragile when the deciding "
+        "fraction is within the noise (2 standard errors of the latency) of the threshold"
     )
     if row is None:
         ev = {"verdict": "unknown", "bandwidth_fraction": None, "compute_fraction": None, "threshold": threshold}
@@ -308,6 +313,9 @@ def bound(claim_id: str, row: dict | None, device: dict, threshold: float, why_m
     ev = {
         "bandwidth_fraction": row["bandwidth_fraction"],
         "compute_fraction": row["compute_fraction"],
+        "noise": atp.noise(row.get("rel_se")),
+        "lowest_ridge": hardware.lowest_ridge()[0],
+        "lowest_ridge_device": hardware.lowest_ridge()[1],
         "intensity": row["intensity_flop_per_byte"],
         "ridge": device["tflops"] * 1e12 / (device["bandwidth_gb_s"] * 1e9),
         "threshold": threshold,
@@ -427,7 +435,9 @@ def decode_slower_steps(slower: pd.DataFrame, w: pd.DataFrame, tolerance: float)
     """Steps to the next larger TP that made decode slower by more than the tolerance."""
     return _anomaly(
         "decode_slower_steps",
-        "anomaly: steps to the next larger TP where decode latency rose by more than `tolerance`, out of all steps",
+        "anomaly: steps to the next larger TP where decode latency rose by more than `tolerance` and the "
+        + NOISE
+        + ", out of all steps",
         len(slower),
         atp.n_tp_steps(w),
         empty="no batch size was measured at two or more TPs",

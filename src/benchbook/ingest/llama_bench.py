@@ -72,6 +72,7 @@ SETTINGS = {
     "n_depth": "Int64",
     "power_limit_w": "float64",
     "rep": "Int64",
+    "sweep_repeat": "Int64",
     "extra_settings": "str",
 }
 #: A tidy row's columns, in the order its tuple holds them.
@@ -229,6 +230,11 @@ class _Ctx:
 
     def section(self) -> str | None:
         return " / ".join(t for _, t in self.headings) or None
+
+    @staticmethod
+    def heading_words(text: str) -> str:
+        """A heading's words without the HTML a page puts in it (`<a name="x"></a>`, `<b>`)."""
+        return re.sub(r"\s+", " ", re.sub(r"<[^<>]*>", "", text)).strip()
 
     def power(self) -> float | None:
         for _, t in reversed(self.headings):
@@ -489,7 +495,7 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         h = _HEADING_RE.match(line)
         if h and not line.startswith("#!"):
             level = len(h[1])
-            ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, h[2].strip())]
+            ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, ctx.heading_words(h[2]))]
             ctx.cmd, ctx.env, ctx.devices, ctx.caption = {}, [], {}, None
             i += 1
             continue
@@ -565,15 +571,45 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         if ctx.env:
             table_ctx["env"] = " ".join(ctx.env)
         reps = _int(cmd.get("r") or cmd.get("repetitions"))
+        start = len(out.records)
         for r in rows:
             taken.add(r)
             _md_row(lines[r], r + 1, header, table_ctx, reps, out)
+        if any(_names_twice(v) for v in cmd.values()):
+            _number_repeats(out.records, start)
         if not rows:
             out.messages.append(f"line {i + 1}: llama-bench table header with no rows (truncated output?)")
         taken.update(range(i, j))
         # a command, its devices and the prose above it belong to this table, not to the next one
         ctx.cmd, ctx.env, ctx.devices, ctx.caption = {}, [], {}, None
         i = j
+
+
+def _names_twice(value) -> bool:
+    """Whether a command-line value lists one item twice (`-d 0,0,512`)."""
+    items = [x.strip() for x in str(value or "").split(",")]
+    return len(items) > 1 and len(set(items)) < len(items)
+
+
+def _number_repeats(records: list, start: int) -> None:
+    """Rows of one table whose command names a value twice (`-d 0,0,512` runs depth 0 twice) and
+    that share settings, test, metric and statistic: repeats to average, numbered 1, 2, ... in
+    `sweep_repeat` in line order, never a conflict. (Without such a command, or in two tables, the
+    same test printed differently stays a conflict.)"""
+    skip = {_ROW._index[c] for c in ("line", "value", "note", "sweep_repeat")}
+    groups: dict[tuple, list[int]] = {}
+    for k in range(start, len(records)):
+        key = tuple(v for i, v in enumerate(records[k]) if i not in skip)
+        groups.setdefault(key, []).append(k)
+    at = _ROW._index["sweep_repeat"]
+    for ks in groups.values():
+        lines = sorted({records[k]["line"] for k in ks})
+        if len(lines) < 2:
+            continue
+        for k in ks:
+            rec = list(records[k])
+            rec[at] = lines.index(records[k]["line"]) + 1
+            records[k] = _ROW(rec)
 
 
 def _md_row(line: str, lineno: int, header: list[str], tctx: dict, reps: int | None, out: _Out) -> None:
@@ -1053,7 +1089,7 @@ def _context_index(lines: list[str]):
         h = _HEADING_RE.match(line)
         if h:
             level = len(h[1])
-            ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, h[2].strip())]
+            ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, ctx.heading_words(h[2]))]
             marks.append((idx + 1, ctx.section(), ctx.power()))
 
     def at(line: int):

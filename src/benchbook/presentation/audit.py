@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from benchbook.presentation.plotting import message_figure
+
 #: The audit's columns in a reader's words.
 AUDIT_WORDS = {
     "source": "file",
@@ -33,6 +35,22 @@ def defect_counts(audit: pd.DataFrame) -> pd.DataFrame:
         .reset_index()
         .sort_values(["count", "defect"], ascending=[False, True], ignore_index=True)
     )
+
+
+def defects_figure(counts: pd.DataFrame):
+    """Defects per class, one bar per class coloured by tool (`defect_counts`); with none, a figure
+    that says so (no empty axes, no legend of nothing)."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    if counts.empty:
+        return message_figure("no defect found in these files")
+    fig, ax = plt.subplots(figsize=(7.5, 0.5 + 0.35 * len(counts)))
+    sns.barplot(data=counts, y="defect", x="count", hue="tool", ax=ax, dodge=False)
+    ax.set_xlabel("defects found (count)")
+    ax.set_ylabel("")
+    ax.legend(fontsize=8)
+    return fig
 
 
 def consequence_table(audit: pd.DataFrame) -> pd.DataFrame:

@@ -24,8 +24,12 @@ def _say(name: str, **values) -> str:
 
 def block(led: Ledger, kind: str) -> str:
     """The sentences of every claim of `kind`, one paragraph each (a sentence when there are none)."""
-    claims = [c for c in led.claims if c.kind == kind]
-    if kind == "bound" and claims and not any(c.evidence.get("bandwidth_fraction") is not None for c in claims):
+    claims = [c for c in led.claims if c.kind == kind or (kind == "bound" and c.id.startswith("bound_"))]
+    if (
+        kind == "bound"
+        and claims
+        and not any(c.evidence.get("bandwidth_fraction") is not None or c.shown for c in claims)
+    ):
         return _say("no_fraction")
     text = wording.block(led, [c.id for c in claims])
     return text or _say("no_result")

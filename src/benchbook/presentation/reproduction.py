@@ -5,15 +5,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from benchbook import checks
 from benchbook.presentation.plotting import message_figure
+
+#: The three outcomes of a row, in legend order, and their colours (Okabe-Ito).
+OUTCOMES = {"agrees": "#009E73", "disagrees": "#D55E00", "not checkable": "#999999"}
 
 #: log10 of the percent difference drawn for an exact match (the x axis starts there).
 EXACT = -4
 
 
 def differences(table: pd.DataFrame) -> pd.DataFrame:
-    """The rows with a published and a recomputed value, with log10 of |recomputed / published - 1| in percent."""
-    df = table.dropna(subset=["published", "recomputed"]).copy()
+    """The rows with a published and a recomputed value, each published number once (`checks.repeats`),
+    with log10 of |recomputed / published - 1| in percent and whether the row is `checkable`."""
+    table = table[checks.repeats(table) == ""]
+    df = table.dropna(subset=["published", "recomputed"]).assign(checkable=checks.checkable(table))
     df = df[df["published"].astype(float) != 0]
     rel = 100 * (df["recomputed"].astype(float) / df["published"].astype(float) - 1)
     return df.assign(magnitude=np.log10(rel.abs().clip(lower=10.0**EXACT)))
@@ -30,14 +36,15 @@ def agreement_figure(table: pd.DataFrame):
         return message_figure("no quantity with both a published and a recomputed value")
     n = df["tool"].nunique()
     fig, ax = plt.subplots(figsize=(7.5, 1.6 + 0.55 * n))
-    df["agreement"] = np.where(df["agrees"], "agrees", "disagrees")
+    df["agreement"] = np.where(~df["checkable"], "not checkable", np.where(df["agrees"], "agrees", "disagrees"))
+    drawn = [k for k in OUTCOMES if (df["agreement"] == k).any()]
     sns.stripplot(
         data=df,
         y="tool",
         x="magnitude",
         hue="agreement",
-        hue_order=["agrees", "disagrees"],
-        palette=["#009E73", "#D55E00"],
+        hue_order=drawn,
+        palette=[OUTCOMES[k] for k in drawn],
         ax=ax,
         jitter=0.25,
         size=4,
@@ -47,18 +54,25 @@ def agreement_figure(table: pd.DataFrame):
     ax.set_ylabel("")
     handles, names = ax.get_legend_handles_labels()
     ax.get_legend().remove()
-    fig.legend(handles, [f"{k} at the printed precision" for k in names], loc="lower center", ncols=2, fontsize=8)
+    fig.legend(
+        handles, [f"{k} at the printed precision" for k in names], loc="lower center", ncols=len(names), fontsize=8
+    )
     fig.tight_layout(rect=(0, 0.12 if n > 2 else 0.2, 1, 1))
     return fig
 
 
 def summary_display(summary: pd.DataFrame) -> pd.DataFrame:
-    """`checks.summary` with reader's column names."""
-    return summary.rename(columns={"source": "file", "recomputed": "quantities recomputed"})
+    """`checks.summary` with reader's column names (the `repeated` column only when a file repeats another)."""
+    out = summary.rename(
+        columns={"source": "file", "recomputed": "quantities recomputed", "repeated": "repeated from another file"}
+    )
+    return out if out["repeated from another file"].any() else out.drop(columns="repeated from another file")
 
 
 def disagreements(table: pd.DataFrame) -> pd.DataFrame:
-    """The disagreements grouped by tool and reason: how many, one example with its line, and the reason in full."""
+    """The disagreements grouped by tool and reason: how many, one example with its line, and the reason
+    in full (each published number once, checkable rows only)."""
+    table = table[(checks.repeats(table) == "") & checks.checkable(table)]
     off = table[~table["agrees"]].assign(reason=lambda d: d["why_not"].fillna("no reason given").str.split(":").str[0])
     cols = ["tool", "reason", "count", "example", "first line", "detail"]
     if off.empty:

@@ -7,7 +7,9 @@ for each status (`shown`, `withheld`, `implausible`), over the claim's evidence 
 lacks (absent, None, NaN) never reaches the page; the claim is withheld with a sentence naming it.
 A missing value is false in an `{% if %}`, so templates branch on what the input gives. A
 `withheld` or `implausible` template that renders empty falls back to the claim kind's wording
-(`kinds:`), then to the book's default. Whitespace is collapsed, so templates may wrap freely.
+(`kinds:`), then to the book's default. A shown verdict whose evidence is `fragile` (its margin to
+the threshold inside the noise) adds the claim's `fragile` sentence (else its kind's, else the
+book's). Whitespace is collapsed, so templates may wrap freely.
 A chapter's descriptive sentences (what the input holds, what a section cannot show) live in the
 same file under `sentences:`, rendered by `sentence`.
 Claims and rules stay in Python (`benchbook.claims`); the build re-executes a chapter whose wording
@@ -32,6 +34,19 @@ from benchbook.claims import LEDGER_MIME, Claim, Ledger
 #: What a page prints for a claim it may not make, unless the chapter gives its own wording.
 DEFAULT_WITHHELD = "{{ topic }}: not stated for this input, because {{ reason }}."
 DEFAULT_IMPLAUSIBLE = "**Warning: {{ topic }} is not a result.** {{ reason }}."
+#: What a shown verdict adds when the margin to the threshold it turns on is inside the noise
+#: (`claims.rules.margin`: evidence `fragile: true`): the verdict could flip within the measurement's
+#: own spread. A chapter may word it per claim or per kind (`fragile:`).
+DEFAULT_FRAGILE = (
+    "This verdict is fragile: it is {{ margin | fmt('+.0%') }} from the threshold it turns on, inside the noise."
+)
+#: The same for a verdict that turns on a latency SLO (a load meets it or not).
+DEFAULT_FRAGILE_SLO = (
+    "This verdict is fragile: its {{ slo_percentile }} ({{ slo_value | num(2) }} ms) is {{ margin | fmt('+.0%') }} "
+    "from its SLO ({{ slo | fmt('g') }} ms), inside the noise."
+)
+#: What either says when the evidence lacks a value those sentences print: a fragile verdict is never shown as firm.
+FRAGILE_PLAIN = "This verdict is fragile: its margin to the threshold it turns on is inside the noise."
 
 
 class MissingValue(KeyError):
@@ -159,7 +174,8 @@ def render(template: str, values: dict) -> str:
 
 
 # --- a chapter's wording file ---------------------------------------------------------------------
-_STATUS_KEYS = {"topic", "shown", "withheld", "implausible"}
+_STATUS_KEYS = {"topic", "shown", "withheld", "implausible", "fragile"}
+_KIND_KEYS = {"withheld", "implausible", "fragile"}
 
 
 #: Wordings the package speaks itself, outside any chapter (`benchbook compare`): they ship inside the
@@ -195,11 +211,11 @@ def _parse(p: Path, stamp: tuple, where: str) -> dict:
     for key, spec in data["claims"].items():
         if not isinstance(spec, dict) or "shown" not in spec or not set(spec) <= _STATUS_KEYS:
             raise WordingError(
-                f"{where}: claim {key!r} needs `shown` (and may have only topic, withheld and implausible)"
+                f"{where}: claim {key!r} needs `shown` (and may have only topic, withheld, implausible and fragile)"
             )
     for key, spec in (data.get("kinds") or {}).items():
-        if not isinstance(spec, dict) or not set(spec) <= {"withheld", "implausible"}:
-            raise WordingError(f"{where}: kind {key!r} may have only withheld and implausible")
+        if not isinstance(spec, dict) or not set(spec) <= _KIND_KEYS:
+            raise WordingError(f"{where}: kind {key!r} may have only withheld, implausible and fragile")
     sentences = data.get("sentences") or {}
     if not isinstance(sentences, dict) or not all(isinstance(t, str) for t in sentences.values()):
         raise WordingError(f"{where}: `sentences:` maps a name to one template")
@@ -286,6 +302,9 @@ def _word(data: dict, spec: dict, claim: Claim) -> Claim:
         status = claim.status
         default = DEFAULT_WITHHELD if status == "withheld" else DEFAULT_IMPLAUSIBLE
         text = _first([spec.get(status), kind.get(status)], values, default)
+    elif claim.evidence.get("fragile") and not _missing(claim.evidence.get("margin")):
+        default = DEFAULT_FRAGILE_SLO if "slo_percentile" in claim.evidence else DEFAULT_FRAGILE
+        text += " " + _first([spec.get("fragile"), kind.get("fragile"), default], values, FRAGILE_PLAIN)
     claim.text = text[:1].upper() + text[1:]
     return claim
 
@@ -335,9 +354,10 @@ def publish(ledger: Ledger) -> None:
 
 
 def block(ledger: Ledger, ids=None) -> str:
-    """Markdown paragraphs of the named claims (all when `ids` is None), in ledger order."""
+    """Markdown paragraphs of the named claims (all when `ids` is None), in ledger order; a sentence
+    two claims share (the same verdict on two runs of one model) is said once."""
     want = None if ids is None else set(ids)
-    return "\n\n".join(c.text for c in ledger.claims if want is None or c.id in want)
+    return "\n\n".join(dict.fromkeys(c.text for c in ledger.claims if want is None or c.id in want))
 
 
 def together(ledger: Ledger, ids) -> str:
