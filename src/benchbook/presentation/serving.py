@@ -272,7 +272,7 @@ def in_flight_sentence(lit: pd.DataFrame) -> str:
         else:
             est = "estimated " if w.get("estimated", False) else ""
             how = f"x {w['mean_e2el_s']:.3g} s {est}mean latency = {w['in_flight']:.3g} requests in flight on average"
-        parts.append(f"run {w['run']}: {done}{w['request_throughput']:.3g} req/s {how}")
+        parts.append(f"run `{w['run']}`: {done}{w['request_throughput']:.3g} req/s {how}")
     more = f"; {len(have) - _IN_FLIGHT_SHOWN} more in the table" if len(have) > _IN_FLIGHT_SHOWN else ""
     return " " + "; ".join(parts)[0].upper() + "; ".join(parts)[1:] + more + "."
 
