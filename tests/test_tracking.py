@@ -4,9 +4,12 @@ series and on another one, and `benchbook ingest --into` / `history` on bad inpu
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
+import yaml
+from conftest import glued_text
 from typer.testing import CliRunner
 
 from benchbook import config, warehouse
@@ -97,6 +100,19 @@ def test_a_bad_filter_or_metric_is_one_sentence():
         tracking.load([SERIES / "rocm7_rc"], "pp_rate", {"gpu_kind": "x"})
 
 
+def _page_text(nb: dict) -> str:
+    """The markdown of the page with every glued value in its place, inline and in blocks."""
+    glued = {}
+    for c in nb["cells"]:
+        for o in c.get("outputs", []) if c["cell_type"] == "code" else []:
+            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                glued[name] = glued_text(o["data"]).strip("'\"")
+    md = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    md = re.sub(r"```\{glue:md\} ([A-Za-z0-9_]+)\n(?::[^\n]*\n)*```", lambda m: glued.get(m.group(1), ""), md)
+    return re.sub(r"\{glue:(?:text|md)\}`([A-Za-z0-9_]+)(?::[^`]*)?`", lambda m: glued.get(m.group(1), ""), md)
+
+
 def _ledger(nb_path):
     from benchbook.claims import from_notebook
 
@@ -119,6 +135,11 @@ def test_chapter_on_the_real_series(tmp_path):
     assert ch["evidence"]["b"] == pytest.approx((728.38 + 728.71 + 732.35) / 3)
     assert led["step_3"]["status"] == "shown" and "1.645 x" in led["step_3"]["text"]
     assert led["step_1"]["status"] == "withheld"  # 728.38 to 728.71: within the runs' spread
+    # the series' truth card, read against the prose a reader sees
+    card = yaml.safe_load(GPT_OSS.with_name(GPT_OSS.name + ".truth.yml").read_text(encoding="utf-8"))
+    text = _page_text(json.loads(out.read_text(encoding="utf-8")))
+    assert [r for r in card["must_say"] if not re.search(r, text, re.IGNORECASE)] == []
+    assert [r for r in card["must_not_say"] if re.search(r, text, re.IGNORECASE)] == []
 
 
 @pytest.mark.notebooks
