@@ -95,6 +95,20 @@ def test_an_exercise_whose_claim_is_withheld_says_so_and_gives_no_numbers():
     assert not re.search(r"\d", first.answer)
 
 
+def test_tracking_net_change_multiplies_only_an_unbroken_chain_of_steps():
+    def step(k, ratio, status="shown"):
+        ev = {"a": 2.0, "b": 1.0, "ratio": ratio, "noise": 0.01, "metric": "m"}
+        return _claim(f"step_{k}", status, run=f"r{k}", previous_run=f"r{k - 1}", **ev)
+
+    # steps 3 and 4 are neighbours, step 5 is within the noise, step 6 stands alone
+    led = _ledger("tracking", step(3, 1.5), step(4, 2.0), step(5, 1.01, "withheld"), step(6, 3.0))
+    _, net = exercises.tracking(led)
+    assert "from `r2` to `r4`" in net.question and "1.500 x 2.000 = 3.000." in net.steps[0]
+    # no two shown steps are neighbours: no product to take
+    _, none = exercises.tracking(_ledger("tracking", step(1, 1.5), step(3, 2.0)))
+    assert "`step_1`" in none.question and not re.search(r"\d", none.answer)
+
+
 @pytest.mark.parametrize("chapter", list(exercises.BUILDERS))
 def test_every_topic_chapter_has_two_exercises_even_on_an_empty_ledger(chapter):
     md = exercises.markdown(_ledger(chapter))

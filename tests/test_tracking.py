@@ -4,10 +4,13 @@ series and on another one, and `benchbook ingest --into` / `history` on bad inpu
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
+from conftest import glued_text
 from typer.testing import CliRunner
 
 from benchbook import config, warehouse
@@ -17,6 +20,7 @@ from benchbook.claims import tracking as ct
 from benchbook.cli import app
 
 SERIES = config.DATA_DIR / "series" / "strix_halo_glm45_air_q6"
+GPT_OSS = config.DATA_DIR / "series" / "strix_halo_gpt_oss_20b" / "vulkan_radv_fa1"
 
 _TABLE = """{date}
 | model                          |       size |     params | backend    | ngl |            test |                  t/s |
@@ -65,6 +69,18 @@ def test_real_series_in_the_order_given_with_its_spread():
     assert rev.runs["label"].tolist() == ["b6486.log", "b6181.log", "b6123.log", "b6119.log"]
 
 
+def test_default_series_is_eight_builds_in_build_order_with_printed_settings_drift():
+    s = tracking.load([GPT_OSS], "pp_rate")
+    assert s.order == "given" and s.undated == 8
+    builds = [6119, 6122, 6182, 6486, 7423, 7670, 8577, 8743]
+    assert s.runs["label"].tolist() == [f"b{b}.log" for b in builds]
+    assert s.runs["value"].tolist() == [728.38, 728.71, 732.35, 1204.49, 1395.08, 1429.10, 1577.96, 1574.45]
+    assert s.runs["std"].iloc[3] == 13.52
+    # the same configuration printed two ways: ngl 999 then 99, the model as '?B' then '20B'
+    assert len(tracking.load([GPT_OSS], "pp_rate", {"ngl": "99"}).runs) == 6
+    assert len(tracking.load([GPT_OSS], "pp_rate", {"model": "gpt-oss 20B MXFP4 MoE"}).runs) == 5
+
+
 def test_printed_dates_order_the_runs_not_the_names(tmp_path):
     folder = _synthetic_series(
         tmp_path / "s", [10.0, 20.0, 30.0], dates=["2025-03-02 08:00:00", "2025-03-03 08:00:00", "2025-03-01 08:00:00"]
@@ -87,6 +103,19 @@ def test_a_bad_filter_or_metric_is_one_sentence():
         tracking.load([SERIES / "rocm7_rc"], "pp_rate", {"gpu_kind": "x"})
 
 
+def _page_text(nb: dict) -> str:
+    """The markdown of the page with every glued value in its place, inline and in blocks."""
+    glued = {}
+    for c in nb["cells"]:
+        for o in c.get("outputs", []) if c["cell_type"] == "code" else []:
+            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                glued[name] = glued_text(o["data"]).strip("'\"")
+    md = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    md = re.sub(r"```\{glue:md\} ([A-Za-z0-9_]+)\n(?::[^\n]*\n)*```", lambda m: glued.get(m.group(1), ""), md)
+    return re.sub(r"\{glue:(?:text|md)\}`([A-Za-z0-9_]+)(?::[^`]*)?`", lambda m: glued.get(m.group(1), ""), md)
+
+
 def _ledger(nb_path):
     from benchbook.claims import from_notebook
 
@@ -102,8 +131,18 @@ def test_chapter_on_the_real_series(tmp_path):
         str(config.NOTEBOOKS_DIR / "tracking.ipynb"), str(out), cwd=str(config.PROJ_ROOT), progress_bar=False
     )
     led = {c["id"]: c for c in _ledger(out)["claims"]}
-    assert led["changes"]["status"] == "withheld" and "below 0.33" in led["changes"]["reason"]
-    assert led["step_2"]["status"] == "shown" and "0.587 x" in led["step_2"]["text"]
+    # gpt-oss-20b on Vulkan over eight builds: the prompt rate jumps at build 6486 (about 730 to 1204 tok/s)
+    assert led["changes"]["status"] == "shown" and led["changes"]["evidence"]["count"] == 1
+    ch = led["change_1"]
+    assert ch["evidence"]["run"] == "b6486.log" and ch["evidence"]["p_value"] < 0.05
+    assert ch["evidence"]["b"] == pytest.approx((728.38 + 728.71 + 732.35) / 3)
+    assert led["step_3"]["status"] == "shown" and "1.645 x" in led["step_3"]["text"]
+    assert led["step_1"]["status"] == "withheld"  # 728.38 to 728.71: within the runs' spread
+    # the series' truth card, read against the prose a reader sees
+    card = yaml.safe_load(GPT_OSS.with_name(GPT_OSS.name + ".truth.yml").read_text(encoding="utf-8"))
+    text = _page_text(json.loads(out.read_text(encoding="utf-8")))
+    assert [r for r in card["must_say"] if not re.search(r, text, re.IGNORECASE)] == []
+    assert [r for r in card["must_not_say"] if re.search(r, text, re.IGNORECASE)] == []
 
 
 @pytest.mark.notebooks

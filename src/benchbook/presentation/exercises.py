@@ -341,6 +341,16 @@ def attention_kernels(ledger) -> list[Exercise]:
     return out
 
 
+def _longest_chain(steps: list[dict]) -> list[dict]:
+    """The longest run of shown steps between neighbouring runs: only an unbroken chain of ratios
+    multiplies to its last run against its first (a step within the noise is not shown)."""
+    best, cur = [], []
+    for c in steps:
+        cur = cur + [c] if cur and int(c["id"][5:]) == int(cur[-1]["id"][5:]) + 1 else [c]
+        best = cur if len(cur) > len(best) else best
+    return best
+
+
 def tracking(ledger) -> list[Exercise]:
     shown = _shown(ledger)
     steps = sorted(
@@ -364,13 +374,15 @@ def tracking(ledger) -> list[Exercise]:
         )
     else:
         out.append(_lacking("a step", ["step_1"]))
-    if len(steps) >= 2:
-        ratios = [c["evidence"]["ratio"] for c in steps]
+    chain = _longest_chain(steps)
+    if len(chain) >= 2:
+        ratios = [c["evidence"]["ratio"] for c in chain]
         total = env.product(ratios)
+        first, last = chain[0]["evidence"]["previous_run"], chain[-1]["evidence"]["run"]
         out.append(
             Exercise(
-                f"Multiply the {len(steps)} step-to-step ratios the chapter shows to get the last of those runs "
-                "against the first. What is the net change?",
+                f"Multiply the {len(chain)} step-to-step ratios the chapter shows from `{first}` to `{last}` to get "
+                "the last of those runs against the first. What is the net change?",
                 [" x ".join(f"{r:.3f}" for r in ratios) + f" = {total:.3f}."],
                 f"{total:.3f}, a net change of {total - 1:+.1%}.",
             )
