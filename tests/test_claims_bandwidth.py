@@ -118,7 +118,7 @@ def test_a_bound_inside_the_noise_of_its_threshold_is_marked_fragile():
     # 0.51 of the peak against a 0.5 threshold: +2 %, inside a rate whose standard error is 4 %
     near = wording.word("bandwidth_roofline", cb.bound(point(fraction_of_peak=0.51, rate_std=30.0), "bound_1", 0.5))
     assert near.evidence["fragile"] and near.evidence["margin"] == pytest.approx(0.02)
-    assert near.status == "shown" and "fragile: it is +2% from the threshold" in near.text
+    assert near.status == "shown" and "fragile: it is 2% over the threshold" in near.text
     clear = wording.word("bandwidth_roofline", cb.bound(point(fraction_of_peak=0.51, rate_std=1.0), "bound_1", 0.5))
     assert not clear.evidence["fragile"] and "fragile" not in clear.text
     assert rules.check({"chapter": "x", "claims": [near.to_dict(), clear.to_dict()]}) == []

@@ -105,12 +105,12 @@ def test_withheld_wording_falls_back_from_claim_to_kind_to_default(chapter):
 def test_a_verdict_inside_its_noise_says_it_is_fragile(chapter):
     c = wording.word(chapter, rows(fragile=True, margin=0.02))
     assert c.text.endswith(
-        "in the input. This verdict is fragile: it is +2% from the threshold it turns on, inside the noise."
+        "in the input. This verdict is fragile: it is 2% over the threshold it turns on, inside the noise."
     )
     slo = {"slo_percentile": "p99 TPOT", "slo_value": 39.59, "slo": 40.0}
     c = wording.word(chapter, rows(fragile=True, margin=-0.0103, **slo))
     assert c.text.endswith(
-        "This verdict is fragile: its p99 TPOT (39.59 ms) is -1% from its SLO (40 ms), inside the noise."
+        "This verdict is fragile: its p99 TPOT (39.59 ms) is 1% under its SLO (40 ms), inside the noise."
     )
     # a value the sentence prints is missing: still marked fragile, never shown as firm
     c = wording.word(chapter, rows(fragile=True, margin=-0.0103, **{**slo, "slo_value": None}))

@@ -38,12 +38,13 @@ DEFAULT_IMPLAUSIBLE = "**Warning: {{ topic }} is not a result.** {{ reason }}."
 #: (`claims.rules.margin`: evidence `fragile: true`): the verdict could flip within the measurement's
 #: own spread. A chapter may word it per claim or per kind (`fragile:`).
 DEFAULT_FRAGILE = (
-    "This verdict is fragile: it is {{ margin | fmt('+.0%') }} from the threshold it turns on, inside the noise."
+    "This verdict is fragile: it is {{ margin | abs | fmt('.0%') }} {% if margin < 0 %}under{% else %}over{% endif %} the "
+    "threshold it turns on, inside the noise."
 )
 #: The same for a verdict that turns on a latency SLO (a load meets it or not).
 DEFAULT_FRAGILE_SLO = (
-    "This verdict is fragile: its {{ slo_percentile }} ({{ slo_value | num(2) }} ms) is {{ margin | fmt('+.0%') }} "
-    "from its SLO ({{ slo | fmt('g') }} ms), inside the noise."
+    "This verdict is fragile: its {{ slo_percentile }} ({{ slo_value | num(2) }} ms) is {{ margin | abs | fmt('.0%') }} "
+    "{% if margin < 0 %}under{% else %}over{% endif %} its SLO ({{ slo | fmt('g') }} ms), inside the noise."
 )
 #: What either says when the evidence lacks a value those sentences print: a fragile verdict is never shown as firm.
 FRAGILE_PLAIN = "This verdict is fragile: its margin to the threshold it turns on is inside the noise."
