@@ -58,6 +58,15 @@ def test_speed_trend_both_ways():
     assert c.status == "withheld" and "0 points" in c.text
 
 
+def test_a_speed_step_inside_the_repetitions_noise_is_not_a_step():
+    """The same falling means: shown with tight repetitions, withheld when one step is inside the noise."""
+    tight = table(curve("pp512", [100, 95, 90, 80, 70]))
+    assert worded(cp.speed_trend(tight, "pp512", "pp")).status == "shown"
+    loose = tight.assign(se=0.05)  # 2 x sqrt(2) x 5 % = 14 % per step: the 5 % steps are inside it
+    c = worded(cp.speed_trend(loose, "pp512", "pp"))
+    assert c.status == "withheld" and "inside its noise" in c.text and "holds or rises" not in c.text
+
+
 def test_flat_top_both_ways():
     t = table(curve("tg128", [100, 100.5, 100.2, 90, 70]))
     c = worded(cp.flat_top(t, "tg128", "tg"))
@@ -144,7 +153,10 @@ def test_seed_ledger():
     assert rules.check(led.to_dict()) == []
     shown = {c.id for c in led.claims if c.shown}
     assert len(shown) >= 5
-    assert {"speed_falls_pp", "flat_top_tg", "energy_saving_tg", "sweet_spot_tg", "spread_grows_pp"} <= shown
+    assert {"flat_top_tg", "energy_saving_tg", "sweet_spot_tg", "spread_grows_pp"} <= shown
+    # the noise rule: pp512's means fall at every step down, but the step from 200 to 250 W is inside
+    # the repetitions' noise (pp512's spread is wide at low limits), so no step-by-step loss is stated
+    assert "inside its noise" in led.get("speed_falls_pp").text
     # issue 16: the pp energy order of the two cheapest limits is inside the noise
     assert led.get("energy_runner_up_pp").status == "withheld"
     assert led.get("speed_falls_tg").status == "withheld"

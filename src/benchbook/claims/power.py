@@ -39,6 +39,8 @@ def speed_trend(table: pd.DataFrame, test: str | None, kind: str) -> Claim:
         "ys": g["mean"].tolist(),
         "direction": "rises",
         "tolerance": 0.0,
+        # the chapter's noise rule on each step: a step inside the two limits' combined noise is not a step
+        "noise": [power.combined_noise(a, b) for a, b in zip(g["se"], g["se"].iloc[1:], strict=False)],
         "min_points": TREND_MIN_POINTS,
         "lowest_w": _num(g["power_limit_w"].min()) if len(g) else None,
         "highest_w": _num(g["power_limit_w"].max()) if len(g) else None,

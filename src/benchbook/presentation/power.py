@@ -23,9 +23,10 @@ def _say(name: str, **values) -> str:
 
 def why_paragraph(led: Ledger) -> str:
     """The usual mechanism and what it means for a serving box, offered only when the data shows
-    both halves of it (prompt processing slows at every step down, generation holds at the top);
-    empty otherwise."""
-    if not (led.get("speed_falls_pp").shown and led.get("flat_top_tg").shown):
+    both halves of it (prompt processing slows beyond the noise under the cap, at every step down or
+    at the quoted limit; generation holds at the top); empty otherwise."""
+    pp_slows = led.get("speed_falls_pp").shown or led.get("retained_quote_pp").shown
+    if not (pp_slows and led.get("flat_top_tg").shown):
         return ""
     return _say("why_caps_differ")
 
