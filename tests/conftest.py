@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
+import yaml
 
 from benchbook import build, config
+from benchbook.presentation import wording
 
 
 def _markers() -> list[str]:
@@ -80,3 +83,18 @@ TOPICS = [
     "batch_saturation",
     "attention_kernels",
 ]
+
+
+@pytest.fixture
+def worded(tmp_path, monkeypatch):
+    """Word a claim by one inline template, through a throwaway chapter's wording file."""
+    monkeypatch.setattr(config, "NOTEBOOKS_DIR", tmp_path)
+    names = itertools.count()
+
+    def word(claim, shown, topic):
+        name = f"demo{next(names)}"
+        spec = {"claims": {claim.id: {"topic": topic, "shown": shown}}}
+        (tmp_path / f"{name}.claims.yml").write_text(yaml.safe_dump(spec))
+        return wording.word(name, claim)
+
+    return word

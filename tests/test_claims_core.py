@@ -2,36 +2,18 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 
 import pytest
-import yaml
 
-from benchbook import claims, config
+from benchbook import claims
 from benchbook.claims import Claim, Ledger, make, rules
-from benchbook.presentation import wording
 
 
 def fop(fraction, **kw):
     ev = {"fraction": fraction, "peak": 2039.0, "unit": "GB/s", "device": "A100-SXM4-80GB", "peak_source": "detected"}
     return make("bw", "fraction_of_peak", "measured / peak", {**ev, **kw})
-
-
-@pytest.fixture
-def worded(tmp_path, monkeypatch):
-    """Word a claim by one inline template, through a throwaway chapter's wording file."""
-    monkeypatch.setattr(config, "NOTEBOOKS_DIR", tmp_path)
-    names = itertools.count()
-
-    def word(claim, shown, topic):
-        name = f"demo{next(names)}"
-        spec = {"claims": {claim.id: {"topic": topic, "shown": shown}}}
-        (tmp_path / f"{name}.claims.yml").write_text(yaml.safe_dump(spec))
-        return wording.word(name, claim)
-
-    return word
 
 
 def test_fraction_of_peak_statuses():

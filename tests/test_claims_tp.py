@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from test_tgi_tp import _prefill_tp2, _wide  # the same synthetic TGI tables
 
 from benchbook import config, ingest
 from benchbook.analysis import tp
@@ -295,41 +296,6 @@ def test_every_fixture_gives_a_clean_ledger_without_missing_values(name):
     for claim in c.values():
         assert not rules.MISSING_WORDS.search(claim.text), (claim.id, claim.text)
         assert "0 places" not in claim.text and "nanx" not in claim.text
-
-
-def _prefill_tp2():
-    """TP 2 prefill at batch 1, 2, 4 (10, 20, 80 ms) and batch 8 with no runs, budget 400 tokens.
-    Tokens = batch x (100 + 8): 108, 216, 432, 864, so the budget predicts 1 and 2 run, 4 and 8 not;
-    batch 4 ran anyway (one counter-example). Growth per batch: 1->2 (20/10)/2 = 1, 2->4 (80/20)/2 = 2."""
-    rows = [
-        {"metric": "prefill_latency", "tp": 2, "batch_size": b, "mean": m, "line": i + 1}
-        for i, (b, m) in enumerate([(1, 10.0), (2, 20.0), (4, 80.0), (8, np.nan)])
-    ]
-    return _wide(rows, max_batch_total_tokens=400)
-
-
-def _wide(rows, **common):
-    """A wide table from dicts (metric, tp, batch_size, mean, line, ...) over shared defaults."""
-    base = {
-        "source": "s",
-        "model": "m",
-        "sequence_length": 100,
-        "decode_length": 8,
-        "quantize": "none",
-        "max_batch_total_tokens": np.nan,
-        "min": np.nan,
-        "max": np.nan,
-        "p50": np.nan,
-        "p90": np.nan,
-        "p99": np.nan,
-        "n_runs": np.nan,
-        "note": "",
-    }
-    out = pd.DataFrame([base | common | r for r in rows])
-    if "section" not in out:
-        out["section"] = [f"TP {t}" for t in out["tp"]]
-    out["tp"] = out["tp"].astype("Int64")
-    return out
 
 
 def test_budget_hypothesis_predictions_and_counter_example():

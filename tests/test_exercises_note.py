@@ -1,28 +1,7 @@
 """The exercises' solutions describe the book's data: a page run on other data says so above them."""
 
-import itertools
-
-import pytest
-import yaml
-
-from benchbook import config
 from benchbook.chapter import changed_parameters, declared
 from benchbook.presentation import wording
-
-
-@pytest.fixture
-def worded(tmp_path, monkeypatch):
-    """Word a claim by one inline template, through a throwaway chapter's wording file."""
-    monkeypatch.setattr(config, "NOTEBOOKS_DIR", tmp_path)
-    names = itertools.count()
-
-    def word(claim, shown, topic):
-        name = f"demo{next(names)}"
-        spec = {"claims": {claim.id: {"topic": topic, "shown": shown}}}
-        (tmp_path / f"{name}.claims.yml").write_text(yaml.safe_dump(spec))
-        return wording.word(name, claim)
-
-    return word
 
 
 def test_defaults_change_nothing_and_a_new_source_is_named():

@@ -14,7 +14,8 @@ from __future__ import annotations
 import pandas as pd
 import pandera.pandas as pa
 
-from benchbook.ingest.core import Parsed, ParseError, Tool, rejected, tidy
+from benchbook.ingest import core
+from benchbook.ingest.core import ParseError, Tool
 
 #: Setting columns every energy tool emits, in this order.
 SETTINGS = {
@@ -117,16 +118,8 @@ def check(table: pd.DataFrame, source: str) -> pd.DataFrame:
         raise ParseError(source, None, f"parsed values break the energy contract: {first}") from None
 
 
-def finish(
-    tool: Tool, records: list[dict], rejects: list, messages: list[str], cells: int, source: str, version=None
-) -> Parsed:
-    """The common tail of an energy parser: tidy table, contract check, result."""
-    table = check(tidy(tool, records, source), source)
-    return Parsed(
-        tool=tool.name,
-        table=table,
-        rejected=rejected(tool.name, source, rejects),
-        messages=messages,
-        cells_read=cells,
-        version=version,
-    )
+def finish(tool: Tool, source: str, records: list[dict], rejects: list, messages: list[str], cells: int, version=None):
+    """The shared parser tail (`core.finish`), then the energy contract's check of the tidy table."""
+    parsed = core.finish(tool, source, records, rejects, messages, cells, version)
+    parsed.table = check(parsed.table, source)
+    return parsed

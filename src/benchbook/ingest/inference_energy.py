@@ -159,7 +159,7 @@ def _parse_console(lines, source: str) -> Parsed:
             rejects += [(i, s, reason) for _ in nums]
     if not records:
         raise ParseError(source, 1, f"no measurement under a '{BANNER}' banner")
-    return _finish(records, rejects, messages, cells, source, "console report")
+    return energy.finish(TOOL, source, records, rejects, messages, cells, "console report")
 
 
 def _parse_json(body: str, source: str) -> Parsed:
@@ -183,12 +183,7 @@ def _parse_json(body: str, source: str) -> Parsed:
                 (ln, f"{key} {v}", _ESTIMATES[label] if label else f"key {key!r} is not in the energy contract")
             )
     messages = [f"{source}: summary.json names neither the model nor the GPU"]
-    return _finish(records, rejects, messages, cells, source, "summary.json")
-
-
-def _finish(records, rejects, messages, cells, source, version) -> Parsed:
-    """The tail every parser shares (kept in one place for the common helper)."""
-    return energy.finish(TOOL, records, rejects, messages, cells, source, version)
+    return energy.finish(TOOL, source, records, rejects, messages, cells, "summary.json")
 
 
 TOOL = register(

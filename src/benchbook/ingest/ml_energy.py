@@ -106,7 +106,7 @@ def _parse_v1(body: str, source: str) -> Parsed:
             records.append(
                 dict(base, scope=scope, line=i, metric=metric, statistic="mean", value=value, unit=unit, note=note)
             )
-    return _finish(records, rejects, messages, cells, source, "leaderboard v1 CSV")
+    return energy.finish(TOOL, source, records, rejects, messages, cells, "leaderboard v1 CSV")
 
 
 def _parse_v2(body: str, source: str) -> Parsed:
@@ -151,7 +151,7 @@ def _parse_v2(body: str, source: str) -> Parsed:
                 note=note,
             )
         )
-    return _finish(records, rejects, [], cells, source, "leaderboard v2 JSON")
+    return energy.finish(TOOL, source, records, rejects, [], cells, "leaderboard v2 JSON")
 
 
 def _float(v) -> float | None:
@@ -159,11 +159,6 @@ def _float(v) -> float | None:
         return float(v)
     except (TypeError, ValueError):
         return None
-
-
-def _finish(records, rejects, messages, cells, source, version) -> Parsed:
-    """The tail every parser shares (kept in one place for the common helper)."""
-    return energy.finish(TOOL, records, rejects, messages, cells, source, version)
 
 
 TOOL = register(

@@ -116,7 +116,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
             cells += len(found)
             rejects += [(where, f"{phase} {section} {v}", f"{section}: not part of the energy contract") for v in found]
     version = (config.get("environment") or {}).get("optimum_benchmark_version")
-    return _finish(records, rejects, messages, cells, source, f"optimum-benchmark {version}" if version else None)
+    return energy.finish(
+        TOOL, source, records, rejects, messages, cells, f"optimum-benchmark {version}" if version else None
+    )
 
 
 def _settings(config: dict) -> dict:
@@ -163,11 +165,6 @@ class _LineFinder:
             if needle in self.lines[i]:
                 return i + 1
         return start
-
-
-def _finish(records, rejects, messages, cells, source, version) -> Parsed:
-    """The tail every parser shares (kept in one place for the common helper)."""
-    return energy.finish(TOOL, records, rejects, messages, cells, source, version)
 
 
 TOOL = register(
