@@ -24,9 +24,14 @@ Rules, stated once:
   percentile above the SLO says at most that share does. Both SLOs together: the lower bound is
   max(0, lo_ttft + lo_tpot - 1) (the union bound, with no assumption on how TTFT and TPOT
   correlate), the upper bound min(up_ttft, up_tpot). Goodput = share x request throughput.
+  The percentiles describe the completed requests only: where the output counts failed requests,
+  the shares are of every request sent (completed / (completed + failed) times the share among
+  the completed), so a run where every request failed proves no share at all.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pandas as pd
@@ -45,12 +50,19 @@ RUN_KEYS = [
     "max_concurrency",
     "burstiness",
     "metadata",
+    # MLPerf LoadGen: the scenario, LoadGen's verdict, the offered load and the scenario's own limits
+    "scenario",
+    "result",
+    "target_qps",
+    "ttft_limit_ms",
+    "tpot_limit_ms",
 ]
 #: Columns every run table has (NaN where the output does not print them), so the chapter reads
 #: metrics by name whatever the tool version printed.
 COLUMNS = [
     "duration",
     "completed",
+    "failed",
     "request_throughput",
     "output_throughput",
     "total_token_throughput",
@@ -83,8 +95,9 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide = wide.reset_index(drop=True)
     ident = [c for c in ["source", "completed", "total_input_tokens", "total_generated_tokens"] if c in wide.columns]
     drop = []
-    for i, row in wide[(wide["format"] == "text") & ("duration" in wide)].iterrows():  # twins share a duration
-        twin = wide[(wide["format"] == "json") & (wide["duration"] - row["duration"]).abs().le(0.0051)]
+    fmt = wide["format"] if "format" in wide else pd.Series("text", index=wide.index)  # MLPerf: a text summary
+    for i, row in wide[(fmt == "text") & ("duration" in wide)].iterrows():  # twins share a duration
+        twin = wide[(fmt == "json") & (wide["duration"] - row["duration"]).abs().le(0.0051)]
         twin = twin[np.logical_and.reduce([twin[c].eq(row[c]) | (twin[c].isna() & pd.isna(row[c])) for c in ident])]
         if len(twin):
             drop.append(i)
@@ -93,6 +106,7 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
         if c not in wide:
             wide[c] = np.nan
     wide["order"] = np.arange(len(wide))
+    wide["request_rate"] = wide["request_rate"].astype(float).fillna(wide["target_qps"].astype(float))  # MLPerf Server
     wide["rate_assumed"] = wide["request_rate"].isna()
     wide["request_rate"] = wide["request_rate"].astype(float).fillna(np.inf)
     return wide
@@ -266,6 +280,16 @@ def _share_bounds(row: pd.Series, metric: str, slo: float) -> tuple[float, float
     return lo, up
 
 
+def completed_share(row: pd.Series) -> float:
+    """The share of the requests sent that completed: 1 where the output counts no failures (or
+    does not count them), 0 when none completed."""
+    done, failed = row.get("completed", np.nan), row.get("failed", np.nan)
+    if failed is None or not np.isfinite(failed) or failed <= 0:
+        return 1.0
+    done = done if done is not None and np.isfinite(done) else 0.0
+    return float(done / (done + failed))
+
+
 def goodput_bounds(r: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> pd.DataFrame:
     """Bounds on goodput (req/s) from summary percentiles (see the module rule). Columns:
     share_lo, share_hi, goodput_lo, goodput_hi (req/s), plus the per-metric bounds."""
@@ -273,17 +297,18 @@ def goodput_bounds(r: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> p
     for _, row in r.iterrows():
         a_lo, a_up = _share_bounds(row, "ttft", slo_ttft_ms)
         b_lo, b_up = _share_bounds(row, "tpot", slo_tpot_ms)
+        kept = completed_share(row)  # the percentiles are of completed requests; the shares of those sent
         lo = max(0.0, a_lo + b_lo - 1)
         hi = min(a_up, b_up)
-        lam = row["request_throughput"]
+        lam = row["request_throughput"]  # completed requests per second
         rows.append(
             dict(
-                ttft_share_lo=a_lo,
-                ttft_share_hi=a_up,
-                tpot_share_lo=b_lo,
-                tpot_share_hi=b_up,
-                share_lo=lo,
-                share_hi=hi,
+                ttft_share_lo=a_lo * kept,
+                ttft_share_hi=a_up * kept,
+                tpot_share_lo=b_lo * kept,
+                tpot_share_hi=b_up * kept,
+                share_lo=lo * kept,
+                share_hi=hi * kept,
                 goodput_lo=lo * lam,
                 goodput_hi=hi * lam,
             )
@@ -314,9 +339,9 @@ def pareto_front(per_user, per_gpu) -> np.ndarray:
 def series_key(r: pd.DataFrame) -> pd.Series:
     """A label per series of comparable runs: same model, deployment and, when the input mixes
     them, dataset (runs of two workloads at one load are two points, never repeats of one)."""
-    meta = r["metadata"].fillna("") if "metadata" in r.columns else ""
+    meta = r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r.columns else ""
     dep = meta.str.extract(r"deployment=([^;]+)")[0] if isinstance(meta, pd.Series) else None
-    label = r["model"].fillna("the unnamed model").str.split("/").str[-1]
+    label = r["model"].astype(object).fillna("the unnamed model").astype(str).str.split("/").str[-1]
     if dep is not None and dep.notna().any():
         label = label + " (" + dep.fillna("") + ")"
     if "dataset" in r.columns and r["dataset"].nunique() > 1:
@@ -334,14 +359,50 @@ WEIGHT_MARKERS = (
 )
 
 
-def weight_bytes(model: str | None) -> tuple[float, bool]:
-    """(bytes per weight, assumed) for a model id: from a quantisation marker in its name, else 2
-    (assumed)."""
+def stated(r: pd.DataFrame, key: str) -> str | None:
+    """A setting the output states in a run's `metadata` (`key=value; ...`, e.g. trtllm-bench's
+    `tp=4` or `quantization=FP8`): the first run's that is not None/empty, else None."""
+    if "metadata" not in r:
+        return None
+    for meta in r["metadata"].dropna():
+        m = re.search(rf"(?:^|;\s*){re.escape(key)}=([^;]*)", str(meta))
+        if m and m.group(1).strip() not in ("", "None", "none", "null"):
+            return m.group(1).strip()
+    return None
+
+
+#: Bytes per weight of the precisions an output states (quantization first, then the dtype).
+STATED_BYTES = {"fp4": 0.5, "nvfp4": 0.5, "mxfp4": 0.5, "int4": 0.5, "w4a16": 0.5, "w4a8": 0.5, "awq": 0.5}
+STATED_BYTES |= {"fp8": 1.0, "int8": 1.0, "w8a8": 1.0, "w8a16": 1.0, "fp8_block_scales": 1.0}
+STATED_BYTES |= {"bfloat16": 2.0, "bf16": 2.0, "float16": 2.0, "fp16": 2.0, "half": 2.0, "float32": 4.0}
+
+
+def weight_bytes(model: str | None, r: pd.DataFrame | None = None) -> tuple[float, bool]:
+    """(bytes per weight, assumed): the quantization, else the dtype, the output states (its
+    `metadata`, e.g. trtllm-bench's `Quantization: FP8` above `Dtype: bfloat16`), else a
+    quantisation marker in the model id, else 2 (assumed)."""
+    if r is not None:
+        for key in ("quantization", "dtype"):
+            v = str(stated(r, key) or "").lower().replace("-", "_")
+            if v in STATED_BYTES:
+                return STATED_BYTES[v], False
     key = str(model or "").lower()
     for markers, nbytes in WEIGHT_MARKERS:
         if any(m in key for m in markers):
             return nbytes, False
     return 2.0, True
+
+
+def devices(r: pd.DataFrame) -> int:
+    """The devices one run spans, as the output states them: TP x PP (trtllm-bench's `TP Size`,
+    `PP Size`); 1 where it does not say."""
+    n = 1
+    for key in ("tp", "pp"):
+        try:
+            n *= max(1, int(float(stated(r, key) or 1)))
+        except ValueError:
+            pass
+    return n
 
 
 def model_size(model: str | None, params_b: float = 0.0) -> tuple[float | None, float | None, str]:
@@ -445,3 +506,26 @@ def choose_sweep(r: pd.DataFrame, wanted: str) -> str:
     if varies(other):
         return other
     return other if apart(r, other).sum() < apart(r, wanted).sum() else wanted
+
+
+def spanning(pk, r: pd.DataFrame):
+    """`pk` (an `analysis.peaks.Peaks`) counted over the devices one run spans (`devices`): a run
+    at TP 4 moves its weights through four devices' bandwidth, so one device's peak would put it
+    at four times its real share. A count already read from the input's device label stands."""
+    import dataclasses
+
+    n = devices(r)
+    if pk is None or n <= 1 or pk.count > 1:
+        return pk
+    return dataclasses.replace(pk, count=n)
+
+
+def own_slo_bounds(r: pd.DataFrame) -> pd.DataFrame:
+    """`goodput_bounds` of the runs whose output states its own latency limits (MLPerf's
+    `ttft_latency` / `tpot_latency` of the scenario), each against its own limits; empty when no
+    run states them."""
+    if not {"ttft_limit_ms", "tpot_limit_ms"} <= set(r.columns):
+        return r.iloc[0:0]
+    own = r[r["ttft_limit_ms"].notna() & r["tpot_limit_ms"].notna()]
+    parts = [goodput_bounds(own.loc[[i]], row["ttft_limit_ms"], row["tpot_limit_ms"]) for i, row in own.iterrows()]
+    return pd.concat(parts, ignore_index=True) if parts else r.iloc[0:0]

@@ -235,3 +235,41 @@ def compute(row: pd.Series | None, peaks) -> Claim:
         )
     rule = "achieved = 2 x active parameters x total token throughput; shown up to 100 % of the dense peak"
     return make("compute_best", "fraction_of_peak", rule, ev)
+
+
+def failed(r: pd.DataFrame) -> Claim:
+    """Requests that failed, from the runs whose output counts them (vLLM's `Failed requests`, the
+    JSON's `failed`): a run whose output has no such count is not one where none failed."""
+    known = r[r["failed"].notna()] if "failed" in r else r.iloc[0:0]
+    bad = known[known["failed"] > 0]
+    ev = dict(count=len(bad), n=len(known), runs=len(r), threshold=0)
+    ev.update(completed=_f(known["completed"].sum()) if len(known) else None, failed=_f(known["failed"].sum()))
+    if len(bad):
+        w = bad.loc[(bad["failed"] / (bad["failed"] + bad["completed"].fillna(0))).idxmax()]
+        ev.update(
+            run=str(w["run"]), run_failed=_f(w["failed"]), run_sent=_f(w["failed"] + np.nan_to_num(w["completed"]))
+        )
+    return make("failed", "anomaly", "requests the output counts as failed, in the runs whose output counts them", ev)
+
+
+def own_slos(own: pd.DataFrame) -> Claim:
+    """The run judged against the latency limits its own output states (MLPerf Server's TTFT and
+    TPOT constraints, met at the 99th percentile), beside LoadGen's own verdict."""
+    ev = dict(count=len(own), n=len(own), threshold=0)
+    if len(own):
+        w = own.iloc[0]
+        ev.update(
+            run=str(w["run"]),
+            scenario=w.get("scenario"),
+            result=w.get("result"),
+            ttft_limit=_f(w["ttft_limit_ms"]),
+            tpot_limit=_f(w["tpot_limit_ms"]),
+            ttft_p99=_f(w.get("ttft_p99")),
+            tpot_p99=_f(w.get("tpot_p99")),
+            share_lo=_f(w["share_lo"]),
+            share_hi=_f(w["share_hi"]),
+            rate=_f(w["request_throughput"]),
+            target=_f(w.get("target_qps")),
+        )
+    rule = "the percentiles the output prints against the limits it states for its own scenario (union bound)"
+    return make("own_slos", "anomaly", rule, ev)

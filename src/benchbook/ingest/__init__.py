@@ -51,7 +51,7 @@ _MODULES = [
 
 #: The tools whose tidy tables follow the serving contract of vllm-bench-serve (the same setting
 #: columns, metric names, statistics and units), so that serving_saturation can read any of them.
-SERVING_TOOLS = ("vllm-bench-serve", "sglang-bench-serving", "aiperf", "genai-perf", "trtllm-bench")
+SERVING_TOOLS = ("vllm-bench-serve", "sglang-bench-serving", "aiperf", "genai-perf", "trtllm-bench", "mlperf-loadgen")
 
 __all__ = [
     "ParseError",

@@ -230,6 +230,30 @@ def say(c: Claim) -> Claim:
             topic="TPOT against ITL",
             withheld="No run's mean TPOT is far above its mean ITL.",
         )
+    if c.id == "failed":
+        some = "" if ev.get("n") == ev.get("runs") else " (of the {n} runs whose output counts failures)"
+        return wording.say(
+            c,
+            "{failed:,.0f} requests failed beside the {completed:,.0f} that completed" + some + "; the worst is run "
+            "{run}, where {run_failed:,.0f} of {run_sent:,.0f} failed. Latency percentiles describe the completed "
+            "requests only, so the shares within the SLOs below are counted against every request sent.",
+            topic="Failed requests",
+            withheld=(
+                "This output prints no count of failed requests, so the page cannot tell whether any failed."
+                if not ev.get("n")
+                else "{completed:,.0f} requests completed and none failed" + some + "."
+            ),
+        )
+    if c.id == "own_slos":
+        return wording.say(
+            c,
+            "the output states its own limits: {scenario} scenario, TTFT at most {ttft_limit:,.0f} ms and TPOT at "
+            "most {tpot_limit:,.0f} ms at the 99th percentile, and LoadGen calls the run {result}. Its p99 TTFT is "
+            "{ttft_p99:,.0f} ms and p99 TPOT {tpot_p99:,.1f} ms, so at least {share_lo:.0%} of its requests meet both "
+            "limits; it completed {rate:.2f} requests (samples) per second against a target of {target:g}.",
+            topic="The run's own limits",
+            withheld="No run in this input states latency limits of its own.",
+        )
     if c.id == "goodput":
         if ev.get("repeats"):
             return wording.say(
@@ -268,6 +292,10 @@ def say(c: Claim) -> Claim:
             topic="The compute of the best run",
         )
     return wording.say(c, "{rule}", topic=c.id)
+
+
+#: The percentile statistics a goodput bound reads.
+PERCENTILE_STATS = tuple(serving.PERCENTILE_OF)
 
 
 # --- descriptions of the data --------------------------------------------------------------------
@@ -338,7 +366,7 @@ def device_sentence(peaks, model: str | None, total_b, active_b, size_source: st
         return "No device is known, so no roofline is drawn."
     head = f"The roofline uses the {peaks.device} ({SOURCE_WORDS.get(peaks.source, peaks.source)})"
     if peaks.count > 1:
-        head += f", {peaks.count} of them as the input's label says"
+        head += f", {peaks.count} of them as the input says"
     head += f": {peaks.total_bandwidth_gb_s:,.0f} GB/s."
     if active_b is None:
         return head + f" The size of {model or 'the model'} is unknown, so the roofline claims are withheld."
@@ -529,3 +557,32 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=f"{peaks.device} ({peaks.source})")
     fig.tight_layout()
     return fig
+
+
+def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, most: int = 3) -> str:
+    """The basic figures of each run, for an input of at most `most` runs (a sweep's are in its
+    tables): rates, Little's-law concurrency and the goodput bounds, each only where the output
+    gives what it needs."""
+    if not 0 < len(lit) <= most:
+        return ""
+    out = []
+    for (_, row), (_, g) in zip(lit.iterrows(), gb.iterrows(), strict=True):
+        parts = []
+        if pd.notna(row.get("request_throughput")):
+            parts.append(f"{row['request_throughput']:,.2f} req/s")
+        if pd.notna(row.get("output_throughput")):
+            parts.append(f"{row['output_throughput']:,.1f} tok/s of output")
+        if pd.notna(row.get("in_flight")):
+            est = ", E2EL estimated from TTFT and TPOT" if row.get("estimated") else ""
+            parts.append(f"{row['in_flight']:,.1f} requests in flight on average (Little's law{est})")
+        has_pct = any(pd.notna(row.get(f"{m}_{s}")) for m in ("ttft", "tpot") for s in PERCENTILE_STATS)
+        if has_pct and pd.notna(g.get("share_lo")):
+            lo, hi = 100 * g["share_lo"], 100 * g["share_hi"]
+            parts.append(
+                f"between {lo:.0f}% and {hi:.0f}% of its requests within both SLOs"
+                if hi > lo
+                else f"{lo:.0f}% of its requests within both SLOs"
+            )
+        if parts:
+            out.append(f"Run {row['run']}: " + "; ".join(parts) + ".")
+    return " ".join(out)
