@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from benchbook.analysis import serving
 from benchbook.claims import serving as cs
@@ -43,3 +44,51 @@ def test_failed_requests_are_said_and_none_failed_only_where_the_output_counts_t
     assert c.status == "withheld" and "250 requests completed and none failed" in c.text
     c = show.say(cs.failed(run(900)))  # a 2024 block: no `Failed requests` line
     assert c.status == "withheld" and "none failed" not in c.text and "prints no count of failed" in c.text
+
+
+# --- the devices and precision the output states (class 2) -----------------------------------------
+
+
+def test_tp_size_spans_the_peaks_and_tp_1_does_not():
+    from benchbook.analysis import peaks
+
+    one = peaks.choose("H100-SXM5-80GB", [], "H100-SXM5-80GB")
+    tp4 = serving.spanning(one, run(10, metadata="backend=pytorch; tp=4; pp=1"))
+    assert tp4.count == 4 and tp4.total_bandwidth_gb_s == 4 * one.total_bandwidth_gb_s
+    assert serving.spanning(one, run(10, metadata="backend=pytorch; tp=1; pp=1")).count == 1
+    assert serving.spanning(one, run(10, metadata="tp=2; pp=2")).count == 4
+    assert serving.spanning(one, run(10)).count == 1  # nothing stated: one device
+
+
+def test_stated_quantization_sets_the_bytes_per_weight_before_the_dtype():
+    fp8 = run(10, metadata="dtype=bfloat16; kv_cache_dtype=FP8; quantization=FP8; tp=1")
+    assert serving.weight_bytes("meta-llama/Llama-3.1-8B", fp8) == (1.0, False)
+    bf16 = run(10, metadata="dtype=bfloat16; kv_cache_dtype=None; quantization=None; tp=1")
+    assert serving.weight_bytes("meta-llama/Llama-3.1-8B", bf16) == (2.0, False)  # stated, not assumed
+    assert serving.weight_bytes("meta-llama/Llama-3.1-8B", run(10)) == (2.0, True)  # not stated: assumed
+
+
+# --- MLPerf Server summaries on the serving page (class 7) -----------------------------------------
+
+
+def test_an_mlperf_server_run_is_judged_against_its_own_limits():
+    r = run(0, target_qps=73.5, ttft_limit_ms=2000.0, tpot_limit_ms=200.0, scenario="Server", result="VALID")
+    r = r.assign(request_throughput=71.74, ttft_p99=1604.2, tpot_p99=197.9, ttft_median=990.0, tpot_median=143.9)
+    c = show.say(cs.own_slos(serving.own_slo_bounds(r)))
+    assert c.status == "shown" and "at least 98% of its requests meet both" in c.text and "VALID" in c.text
+    slow = r.assign(tpot_p99=230.0)  # over the 200 ms limit at p99: only the median proves a share
+    c = show.say(cs.own_slos(serving.own_slo_bounds(slow)))
+    assert "at least 49% of its requests meet both" in c.text
+    c = show.say(cs.own_slos(serving.own_slo_bounds(run(10))))  # a vLLM run states no limits of its own
+    assert c.status == "withheld" and "states latency limits" in c.text
+
+
+def test_the_mlperf_server_fixture_reaches_the_serving_runs():
+    from benchbook import config
+
+    path = config.FIXTURES_DIR / "mlperf-loadgen" / "amd_mi300x_llama2_70b_server_summary.txt"
+    r, _ = serving.load([path])
+    row = r.iloc[0]
+    assert row["request_rate"] == 73.5 and not row["rate_assumed"]  # the target, not an assumed inf
+    assert row["ttft_limit_ms"] == 2000.0 and row["tpot_limit_ms"] == 200.0 and row["completed"] != row["completed"]
+    assert row["ttft_p99"] == pytest.approx(1604.171041)
