@@ -25,8 +25,9 @@ RUN_KEYS = {"devices", "device_count", "model", "precision", "load", "requests",
 RAW_HTML = re.compile(
     r"</?(?:div|span|p|br|table|tr|td|th|b|i|em|strong|code|pre|a|img|ul|li|sup|sub)\b[^>]*>|&(?:lt|gt|amp|nbsp|quot);"
 )
-#: A Python warning or traceback shown in an output, or a warning line glued into the prose.
-WARNING = re.compile(r"\b\w*Warning:|Traceback \(most recent call last\)|warnings\.warn")
+#: A Python warning (`UserWarning: ...`) or traceback shown in an output or glued into the prose; the
+#: chapters' own "**Warning:** ... is not a result" wording for a figure beyond physics is not one.
+WARNING = re.compile(r"\b\w+Warning:|Traceback \(most recent call last\)|warnings\.warn")
 
 
 def card_path(source: Path) -> Path:
@@ -192,3 +193,8 @@ def test_page_rule_catches_nan_warning_and_raw_html():
     assert page_problems("TTFT is nan ms.", "")
     assert page_problems("TTFT is <span>3</span> ms.", "")
     assert page_problems("ok", "UserWarning: something")
+
+
+def test_page_rule_tells_a_python_warning_from_the_chapters_own_warning_wording():
+    assert page_problems("**Warning: the bandwidth is not a result.** 169% of the peak is beyond physics.", "") == []
+    assert page_problems("ok", "serving.py:498: UserWarning: Data has no positive values")

@@ -102,9 +102,8 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
         if len(twin):
             drop.append(i)
     wide = wide.drop(index=drop).reset_index(drop=True)
-    for c in RUN_KEYS + COLUMNS:
-        if c not in wide:
-            wide[c] = np.nan
+    absent = [c for c in RUN_KEYS + COLUMNS if c not in wide]
+    wide = pd.concat([wide, pd.DataFrame(np.nan, index=wide.index, columns=absent)], axis=1).copy()  # one block
     wide["order"] = np.arange(len(wide))
     wide["request_rate"] = wide["request_rate"].astype(float).fillna(wide["target_qps"].astype(float))  # MLPerf Server
     wide["rate_assumed"] = wide["request_rate"].isna()
@@ -184,12 +183,11 @@ def per_load(r: pd.DataFrame, metrics=("output_throughput", "total_token_through
     metrics = [m for m in metrics if m in r]
     d = r.assign(series=series_key(r) if "model" in r else "", load=load_key(r))
     g = d.groupby("load", sort=False)
-    out = g.first().drop(columns=metrics)
-    out["n"] = g.size()
+    added = {"n": g.size()}  # built apart and joined once: a wide run table (AIPerf) would fragment
     for m in metrics:
-        out[m] = g[m].mean()
-        out[f"{m}_sd"] = g[m].std(ddof=1)
-    return out.reset_index()
+        added[m] = g[m].mean()
+        added[f"{m}_sd"] = g[m].std(ddof=1)
+    return pd.concat([g.first().drop(columns=metrics), pd.DataFrame(added)], axis=1).copy().reset_index()
 
 
 def repeats(r: pd.DataFrame) -> pd.Series:

@@ -495,7 +495,9 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
                 ax.plot(d["output_throughput"], d[c], "o", color=color(i), label=stat, ms=4)
         labels = [fmt_x(v, variable) for v in d["x"]]
         _label_points(ax, d["output_throughput"], d[f"{m}_mean"], labels, fontsize=7, xytext=(3, 3))
-        ax.set_yscale("log")
+        shown = d[[f"{m}_{s}" for s in ("mean", "median", "p99") if f"{m}_{s}" in d]]
+        if (shown > 0).any().any():  # a log axis needs a positive value (SGLang prints a median ITL of 0)
+            ax.set_yscale("log")
         ax.xaxis.set_major_locator(MaxNLocator(nbins=3))
         ax.set_xlim(left=0)
         ax.tick_params(axis="x", labelrotation=30)
