@@ -92,3 +92,39 @@ def test_the_mlperf_server_fixture_reaches_the_serving_runs():
     assert row["request_rate"] == 73.5 and not row["rate_assumed"]  # the target, not an assumed inf
     assert row["ttft_limit_ms"] == 2000.0 and row["tpot_limit_ms"] == 200.0 and row["completed"] != row["completed"]
     assert row["ttft_p99"] == pytest.approx(1604.171041)
+
+
+# --- speculative decoding (class 2) ------------------------------------------------------------------
+
+
+def test_speculative_decoding_without_acceptance_length_withholds_the_weight_traffic():
+    from benchbook.analysis import peaks
+
+    pk = peaks.choose("H100-SXM5-80GB", [], "H100-SXM5-80GB")
+    base = run(
+        10, output_throughput=100.0, total_token_throughput=200.0, e2el_mean=10_000.0, total_generated_tokens=1000.0
+    )
+    base = base.assign(max_concurrency=np.nan, num_prompts=10, ttft_mean=100.0, tpot_mean=10.0)
+    plain = serving.decode_roofline(serving.littles_law(base), 8.0, 2.0, pk).iloc[0]
+    c = cs.bandwidth(plain, pk, 8.0, 2.0)
+    assert plain["tokens_per_step"] == 1.0 and c.status == "shown"
+    mtp = serving.decode_roofline(
+        serving.littles_law(base.assign(metadata="tp=8; speculative=MTP")), 8.0, 2.0, pk
+    ).iloc[0]
+    c = cs.bandwidth(mtp, pk, 8.0, 2.0)
+    assert c.status == "withheld" and "speculative decoding (MTP)" in c.reason
+    # vLLM prints the acceptance length: a step yields 2.6 tokens, so 2.6 times fewer weight reads
+    acc = base.assign(spec_decode_acceptance_length=2.6)
+    known = serving.decode_roofline(serving.littles_law(acc), 8.0, 2.0, pk).iloc[0]
+    assert known["achieved_gb_s"] == pytest.approx(plain["achieved_gb_s"] / 2.6)
+    assert cs.bandwidth(known, pk, 8.0, 2.0).status == "shown"
+
+
+def test_trtllm_command_wrapped_over_lines_gives_model_tp_and_speculative_method():
+    from benchbook import config, ingest
+
+    df = ingest.read(config.FIXTURES_DIR / "trtllm-bench" / "dsr1_blog_h200_min_latency_tp8_mtp.md")
+    row = df.iloc[0]
+    assert row["model"] == "deepseek-ai/DeepSeek-R1" and row["max_concurrency"] == 1 and row["num_prompts"] == 10
+    assert "tp=8" in row["metadata"] and "ep=4" in row["metadata"] and "speculative=MTP" in row["metadata"]
+    assert serving.devices(df) == 8

@@ -424,6 +424,7 @@ ROOFLINE_MEANS = (
     "in_flight",
     "output_throughput",
     "total_token_throughput",
+    "tokens_per_step",
     "steps_per_s",
     "achieved_gb_s",
     "achieved_tflops",
@@ -431,6 +432,22 @@ ROOFLINE_MEANS = (
     "bandwidth_fraction",
     "compute_fraction",
 )
+
+
+def tokens_per_step(r: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """(speculative method, tokens each request gains per step) per run: 1 without speculative
+    decoding; the acceptance length the output prints (vLLM's `Acceptance length`) with it; NaN
+    (unknown) where the output states a speculative method (trtllm-bench's `decoding_type: MTP`)
+    but no acceptance length."""
+    meta = r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r else pd.Series("", index=r.index)
+    method = meta.str.extract(r"(?:^|;\s*)speculative=([^;]+)")[0]
+    acc = (
+        r["spec_decode_acceptance_length"] if "spec_decode_acceptance_length" in r else pd.Series(np.nan, index=r.index)
+    )
+    acc = acc.astype(float).where(acc.astype(float) >= 1)
+    method = method.where(method.notna() | acc.isna(), "speculative decoding")
+    per_step = acc.where(acc.notna(), np.where(method.notna(), np.nan, 1.0))
+    return method, per_step.astype(float)
 
 
 def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight: float, peaks) -> pd.DataFrame:
@@ -441,6 +458,7 @@ def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight:
     output tokens: total token throughput). Fractions are of `peaks` (`analysis.peaks.Peaks`) at
     the weights' precision (bf16 for 2 bytes, fp8 for 1, fp4 for 0.5)."""
     d = lit.copy()
+    d["speculative"], d["tokens_per_step"] = tokens_per_step(d)
     if active_b is None or peaks is None:
         for c in (
             "steps_per_s",
@@ -454,7 +472,7 @@ def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight:
             d[c] = np.nan
         return d
     conc = d["in_flight"].where(d["in_flight"] > 0)
-    d["steps_per_s"] = d["output_throughput"] / conc
+    d["steps_per_s"] = d["output_throughput"] / conc / d["tokens_per_step"]
     weights = active_b * 1e9 * bytes_per_weight
     d["achieved_gb_s"] = weights * d["steps_per_s"] / 1e9
     d["achieved_tflops"] = 2 * active_b * 1e9 * d["total_token_throughput"] / 1e12

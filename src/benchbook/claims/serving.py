@@ -216,8 +216,22 @@ def bandwidth(row: pd.Series | None, peaks, active_b: float | None, bytes_per_we
             in_flight=_f(row["in_flight"]),
             bytes_per_token=_f(active_b * 1e9 * bytes_per_weight / row["in_flight"]) if active_b else None,
         )
-    rule = "achieved = active weight bytes x (output tok/s / mean requests in flight); shown up to 100 % of the peak"
-    return make("bandwidth_low", "fraction_of_peak", rule, ev)
+    if row is not None:
+        ev.update(speculative=row.get("speculative") if isinstance(row.get("speculative"), str) else None)
+        ev.update(tokens_per_step=_f(row.get("tokens_per_step")))
+    rule = (
+        "achieved = active weight bytes x steps per second, a step = (output tok/s / mean requests in flight) / "
+        "tokens each request gains per step (1, or the acceptance length under speculative decoding); shown up to "
+        "100 % of the peak"
+    )
+    c = make("bandwidth_low", "fraction_of_peak", rule, ev)
+    if ev.get("speculative") and ev.get("tokens_per_step") is None:
+        return c.withhold(
+            f"the run uses speculative decoding ({ev['speculative']}), so a step can yield more than one token per "
+            "request, and the output prints no acceptance length: the steps per second, and the weight traffic, "
+            "are unknown"
+        )
+    return c
 
 
 def compute(row: pd.Series | None, peaks) -> Claim:

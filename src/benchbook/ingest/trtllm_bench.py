@@ -205,10 +205,39 @@ def _reports(sections):
     return reports
 
 
+def _logical(lines: list[str], lo: int, hi: int) -> list[str]:
+    """lines[lo:hi] with each backslash-continued command joined into one line (the docs wrap
+    `trtllm-bench --model M \\` over several)."""
+    out: list[str] = []
+    carry = ""
+    for s in lines[lo:hi]:
+        if s.rstrip().endswith("\\"):
+            carry += s.rstrip()[:-1] + " "
+            continue
+        out.append(carry + s)
+        carry = ""
+    return out + ([carry] if carry else [])
+
+
+#: The speculative-decoding method of an `--extra_llm_api_options` YAML shown above the report.
+SPECULATIVE_RE = re.compile(r"^\s*decoding_type:\s*([A-Za-z0-9_-]+)")
+
+
+def _speculative(lines: list[str], lo: int, hi: int) -> str | None:
+    """The `speculative_config` decoding type (MTP, Eagle, ...) the text above the report sets."""
+    for s in lines[lo:hi]:
+        m = SPECULATIVE_RE.match(s)
+        if m:
+            return m[1]
+    return None
+
+
 def _command(lines: list[str], lo: int, hi: int) -> dict[str, str]:
-    """Options of the nearest `trtllm-bench ... throughput|latency` command line in lines[lo:hi]."""
-    for i in range(hi - 1, lo - 1, -1):
-        m = COMMAND_RE.search(lines[i])
+    """Options of the nearest `trtllm-bench ... throughput|latency` command line in lines[lo:hi]
+    (continuation lines joined)."""
+    joined = _logical(lines, lo, hi)
+    for i in range(len(joined) - 1, -1, -1):
+        m = COMMAND_RE.search(joined[i])
         if not m:
             continue
         try:
@@ -297,6 +326,12 @@ def _read_report(lines, secs, k, source, out: _Out, version_hint: str | None) ->
         meta["subcommand"] = cmd["subcommand"]
     if "streaming" in cmd:
         meta["streaming"] = "yes"
+    for key in ("tp", "pp", "ep"):  # the report's WORLD section first, else the command's --tp/--pp/--ep
+        if meta.get(key) in (None, "", "None") and cmd.get(key):
+            meta[key] = cmd[key]
+    spec = _speculative(lines, 0, secs[0][1])
+    if spec and "speculative" not in meta:
+        meta["speculative"] = spec
 
     def opt(name):
         v = number(cmd.get(name, "") or "")

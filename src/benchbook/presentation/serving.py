@@ -504,7 +504,8 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
         ax.set_title(m.upper())
         ax.set_xlabel("output tok/s")
         ax.set_ylabel(f"{m.upper()} (ms)")
-    axes[0].legend(fontsize=8)
+    if axes[0].get_legend_handles_labels()[1]:  # no TTFT printed (trtllm-bench's plain overview): no legend
+        axes[0].legend(fontsize=8)
     return fig
 
 
