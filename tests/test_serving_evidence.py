@@ -44,6 +44,7 @@ def test_failed_requests_are_said_and_none_failed_only_where_the_output_counts_t
     assert c.status == "withheld" and "250 requests completed and none failed" in c.text
     c = show.say(cs.failed(run(900)))  # a 2024 block: no `Failed requests` line
     assert c.status == "withheld" and "none failed" not in c.text and "prints no count of failed" in c.text
+    assert c.text.startswith("900 requests completed; ")
 
 
 # --- the devices and precision the output states (class 2) -----------------------------------------

@@ -257,6 +257,8 @@ def failed(r: pd.DataFrame) -> Claim:
     known = r[r["failed"].notna()] if "failed" in r else r.iloc[0:0]
     bad = known[known["failed"] > 0]
     ev = dict(count=len(bad), n=len(known), runs=len(r), threshold=0)
+    done = r["completed"].dropna() if "completed" in r else r.iloc[0:0]
+    ev["completed_all"] = _f(done.sum()) if len(done) else None
     ev.update(completed=_f(known["completed"].sum()) if len(known) else None, failed=_f(known["failed"].sum()))
     if len(bad):
         w = bad.loc[(bad["failed"] / (bad["failed"] + bad["completed"].fillna(0))).idxmax()]

@@ -239,7 +239,8 @@ def say(c: Claim) -> Claim:
             "requests only, so the shares within the SLOs below are counted against every request sent.",
             topic="Failed requests",
             withheld=(
-                "This output prints no count of failed requests, so the page cannot tell whether any failed."
+                ("{completed_all:,.0f} requests completed; " if ev.get("completed_all") is not None else "")
+                + "this output prints no count of failed requests, so the page cannot tell whether any failed."
                 if not ev.get("n")
                 else "{completed:,.0f} requests completed and none failed" + some + "."
             ),
@@ -361,7 +362,9 @@ def assumed_rate_note(r: pd.DataFrame) -> str:
     )
 
 
-def device_sentence(peaks, model: str | None, total_b, active_b, size_source: str, bpw: float, assumed: bool) -> str:
+def device_sentence(
+    peaks, model: str | None, total_b, active_b, size_source: str, bpw: float, assumed: bool, stated: str | None = None
+) -> str:
     if peaks is None:
         return "No device is known, so no roofline is drawn."
     head = f"The roofline uses the {peaks.device} ({SOURCE_WORDS.get(peaks.source, peaks.source)})"
@@ -372,6 +375,7 @@ def device_sentence(peaks, model: str | None, total_b, active_b, size_source: st
         return head + f" The size of {model or 'the model'} is unknown, so the roofline claims are withheld."
     moe = f" ({active_b:.1f} B active of {total_b:.1f} B)" if total_b and active_b and total_b > active_b else ""
     weights = f"{bpw:g} byte(s) per weight" + (" (assumed bf16: the output does not say)" if assumed else "")
+    weights += f" ({stated}, as the output states)" if stated and not assumed else ""
     where = "given as a parameter" if size_source == "parameter" else f"model table: {size_source}"
     return head + f" Model: {model}, {total_b:.1f} B parameters{moe} ({where}); {weights}."
 
@@ -571,6 +575,8 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, most: int = 3) -> str:
     out = []
     for (_, row), (_, g) in zip(lit.iterrows(), gb.iterrows(), strict=True):
         parts = []
+        if pd.notna(row.get("completed")):
+            parts.append(f"{row['completed']:,.0f} requests completed")
         if pd.notna(row.get("request_throughput")):
             parts.append(f"{row['request_throughput']:,.2f} req/s")
         if pd.notna(row.get("output_throughput")):
@@ -587,5 +593,5 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, most: int = 3) -> str:
                 else f"{lo:.0f}% of its requests within both SLOs"
             )
         if parts:
-            out.append(f"Run {row['run']}: " + "; ".join(parts) + ".")
+            out.append(f"Run `{row['run']}`: " + "; ".join(parts) + ".")
     return " ".join(out)
