@@ -129,3 +129,33 @@ def test_trtllm_command_wrapped_over_lines_gives_model_tp_and_speculative_method
     assert row["model"] == "deepseek-ai/DeepSeek-R1" and row["max_concurrency"] == 1 and row["num_prompts"] == 10
     assert "tp=8" in row["metadata"] and "ep=4" in row["metadata"] and "speculative=MTP" in row["metadata"]
     assert serving.devices(df) == 8
+
+
+# --- the server settings a sweep varies (class 2) ----------------------------------------------------
+
+
+def sweep_runs(seqs, caps, tput):
+    """Runs as a `vllm bench sweep serve` folder gives them: the SERVE side in `metadata`."""
+    n = len(caps)
+    return pd.DataFrame(
+        dict(
+            run=[f"max_num_seqs={s}, max_concurrency={c}" for s, c in zip(seqs, caps, strict=True)],
+            model=["m/Llama"] * n,
+            max_concurrency=caps,
+            request_rate=[np.inf] * n,
+            num_prompts=[200] * n,
+            metadata=[f"max_num_seqs={s}" for s in seqs],
+            output_throughput=tput,
+            order=list(range(n)),
+        )
+    )
+
+
+def test_three_servers_at_one_concurrency_are_three_series_not_a_rising_curve():
+    r = sweep_runs([64, 128, 256], [16, 16, 16], [1064.0, 1128.0, 1256.0])
+    assert serving.series_key(r).nunique() == 3
+    assert show.say(cs.growth(r, "max_concurrency")).status == "withheld"
+    # one server setting swept over concurrency: one series, and the curve does rise
+    r = sweep_runs([128, 128, 128], [4, 16, 64], [520.0, 1700.0, 2300.0])
+    assert serving.series_key(r).nunique() == 1
+    assert show.say(cs.growth(r, "max_concurrency")).status == "shown"

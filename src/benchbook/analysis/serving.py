@@ -334,14 +334,51 @@ def pareto_front(per_user, per_gpu) -> np.ndarray:
     return pareto.frontier(per_user, per_gpu)
 
 
+#: Server settings (a `vllm bench sweep` folder's SERVE side, --metadata keys, trtllm-bench's report)
+#: that make runs at one load different servers, never repeats or steps of one curve.
+SERVER_SETTINGS = (
+    "deployment",
+    "max_num_seqs",
+    "max_num_batched_tokens",
+    "max_model_len",
+    "gpu_memory_utilization",
+    "tensor_parallel_size",
+    "tp",
+    "pp",
+    "dp",
+    "ep",
+    "quantization",
+    "kv_cache_dtype",
+    "speculative",
+    "max_batch_size",
+    "max_num_tokens",
+)
+
+
+def _settings(meta: pd.Series) -> pd.DataFrame:
+    """The `SERVER_SETTINGS` of each run's `key=value; ...` metadata, one column per setting."""
+    rows = [dict(kv.split("=", 1) for kv in (x.strip() for x in m.split(";")) if "=" in kv) for m in meta]
+    cols = {k: [row.get(k) for row in rows] for k in SERVER_SETTINGS if any(k in row for row in rows)}
+    return pd.DataFrame(cols, index=meta.index)
+
+
 def series_key(r: pd.DataFrame) -> pd.Series:
-    """A label per series of comparable runs: same model, deployment and, when the input mixes
-    them, dataset (runs of two workloads at one load are two points, never repeats of one)."""
-    meta = r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r.columns else ""
-    dep = meta.str.extract(r"deployment=([^;]+)")[0] if isinstance(meta, pd.Series) else None
+    """A label per series of comparable runs: same model, the server settings that vary across the
+    input (deployment, or a sweep's `max_num_seqs`: three servers at one concurrency are three
+    series, never a curve rising 'at every step' of one load) and, when the input mixes them,
+    dataset (runs of two workloads at one load are two points, never repeats of one)."""
+    meta = (
+        r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r.columns else pd.Series("", index=r.index)
+    )
     label = r["model"].astype(object).fillna("the unnamed model").astype(str).str.split("/").str[-1]
-    if dep is not None and dep.notna().any():
-        label = label + " (" + dep.fillna("") + ")"
+    settings = _settings(meta)
+    varying = [c for c in settings if c == "deployment" and settings[c].notna().any() or settings[c].nunique() > 1]
+    if varying:
+        parts = settings[varying].apply(
+            lambda row: "; ".join(str(v) if k == "deployment" else f"{k}={v}" for k, v in row.items() if v is not None),
+            axis=1,
+        )
+        label = label + " (" + parts.astype(str) + ")"
     if "dataset" in r.columns and r["dataset"].nunique() > 1:
         label = label + ", dataset " + r["dataset"].fillna("not stated").map(str)
     return label
