@@ -159,3 +159,29 @@ def test_three_servers_at_one_concurrency_are_three_series_not_a_rising_curve():
     r = sweep_runs([128, 128, 128], [4, 16, 64], [520.0, 1700.0, 2300.0])
     assert serving.series_key(r).nunique() == 1
     assert show.say(cs.growth(r, "max_concurrency")).status == "shown"
+
+
+# --- absence claimed where the file has it (class 1) -------------------------------------------------
+
+
+def test_per_request_latencies_give_mean_e2el_where_the_summary_prints_none():
+    from benchbook import config
+
+    path = config.FIXTURES_DIR / "vllm-bench-serve" / "synthetic_save_detailed.json"
+    r, req = serving.load([path])
+    assert r["e2el_mean"].isna().all() and len(req)  # no mean_e2el_ms key, but a `latencies` array
+    lit = serving.littles_law(r, req)
+    assert lit["e2el_from"].tolist() == ["requests"] and not lit["estimated"].any()
+    assert lit["mean_e2el_s"].iat[0] == pytest.approx(req.loc[req["success"], "e2el_ms"].mean() / 1000)
+    note = show.littles_note(lit)
+    assert "no E2EL" not in note and "mean of the successful requests' latencies" in note
+    # the same summary without its per-request arrays: now the output really has no E2EL
+    lit = serving.littles_law(r)
+    assert lit["e2el_from"].tolist() == ["estimated"] and "prints no E2EL statistic" in show.littles_note(lit)
+
+
+def test_the_e2el_note_names_only_the_runs_that_lack_it():
+    lit = pd.DataFrame(dict(e2el_from=["printed", "estimated"], estimated=[False, True]))
+    note = show.littles_note(lit)
+    assert "1 of the 2 runs print no E2EL" in note and "where it printed one" in note
+    assert show.littles_note(lit.iloc[:1]) == "Mean E2EL is the value the tool printed."

@@ -242,18 +242,26 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns + ["knee_tput", "top_tput", "top_x", "repeats", "noise", "in_noise"])
 
 
-def littles_law(r: pd.DataFrame) -> pd.DataFrame:
+def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFrame:
     """Mean requests in flight per run, L = request_throughput x mean E2EL (s), with the
-    nominal cap beside it. Columns: in_flight, estimated (True when E2EL was not printed),
-    nominal (max_concurrency, or num_prompts when uncapped), utilisation = in_flight / nominal."""
+    nominal cap beside it. Columns: in_flight, e2el_from ("printed", "requests": the mean of the
+    per-request latencies a --save-detailed file holds, or "estimated"), estimated (True for the
+    last), nominal (max_concurrency, or num_prompts when uncapped), utilisation = in_flight / nominal."""
     out = r.copy()
     lam = out["request_throughput"]
-    if "e2el_mean" in out.columns and out["e2el_mean"].notna().any():
-        w = out["e2el_mean"] / 1000
-        est = w.isna()
-    else:
-        w = pd.Series(np.nan, index=out.index)
-        est = pd.Series(True, index=out.index)
+    w = out["e2el_mean"] / 1000 if "e2el_mean" in out.columns else pd.Series(np.nan, index=out.index)
+    printed = w.notna()
+    from_req = pd.Series(False, index=out.index)
+    if req is not None and len(req) and {"source", "run"} <= set(out.columns):
+        ok = req[req["success"].astype(bool)]
+        per_run = ok.groupby(["source", "run"])["e2el_ms"].mean() / 1000
+        found = pd.Series(
+            [per_run.get((s_, r_), np.nan) for s_, r_ in zip(out["source"], out["run"], strict=True)], index=out.index
+        )
+        from_req = w.isna() & found.notna()
+        w = w.fillna(found)
+    est = w.isna()
+    out["e2el_from"] = np.where(printed, "printed", np.where(from_req, "requests", "estimated"))
     mean_out = out["total_generated_tokens"] / out["completed"]
     w_est = (out["ttft_mean"] + out["tpot_mean"] * (mean_out - 1)) / 1000
     out["mean_e2el_s"] = w.fillna(w_est)

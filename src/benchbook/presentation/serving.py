@@ -381,12 +381,27 @@ def device_sentence(
 
 
 def littles_note(lit: pd.DataFrame) -> str:
-    if lit["estimated"].any():
-        return (
-            "The output has no E2EL line, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean output tokens "
-            "- 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
+    """Where each run's mean E2EL comes from, naming the runs whose output prints none (those the
+    parser looked for an E2EL statistic in and found none), never the whole input at once."""
+    src = lit["e2el_from"] if "e2el_from" in lit else pd.Series(np.where(lit["estimated"], "estimated", "printed"))
+    parts = []
+    n_req = int((src == "requests").sum())
+    if n_req:
+        parts.append(
+            f"For {'the one run' if n_req == len(lit) == 1 else f'{n_req} run(s)'} with per-request data "
+            "(`--save-detailed`), mean E2EL is the mean of the successful requests' latencies."
         )
-    return "Mean E2EL is the value the tool printed."
+    est = lit[src == "estimated"]
+    if len(est):
+        who = "this output prints" if len(est) == len(lit) else f"{len(est)} of the {len(lit)} runs print"
+        parts.append(
+            f"{who[0].upper() + who[1:]} no E2EL statistic and no per-request latencies, so mean E2EL is estimated "
+            "as mean TTFT + mean TPOT x (mean output tokens - 1); this ignores how TPOT and output length co-vary, "
+            "so read it as an estimate."
+        )
+    if (src == "printed").any():
+        parts.append("Mean E2EL is the value the tool printed" + (" where it printed one." if parts else "."))
+    return " ".join(parts)
 
 
 def apart_message(apart: pd.DataFrame, variable: str) -> str:
