@@ -185,3 +185,16 @@ def test_the_e2el_note_names_only_the_runs_that_lack_it():
     note = show.littles_note(lit)
     assert "1 of the 2 runs print no E2EL" in note and "where it printed one" in note
     assert show.littles_note(lit.iloc[:1]) == "Mean E2EL is the value the tool printed."
+
+
+def test_loadgen_verdict_is_said_when_its_limits_are_not_in_the_input():
+    from benchbook import config
+
+    path = config.FIXTURES_DIR / "mlperf-loadgen" / "a30_llama31_8b_server_invalid_summary.txt"
+    r, _ = serving.load([path])
+    c = show.say(cs.own_slos(serving.own_slo_bounds(r)))
+    assert (
+        c.status == "shown" and "LoadGen calls this Server run INVALID" in c.text and "limits are not known" in c.text
+    )
+    note = show.assumed_rate_note(r)
+    assert "target_qps" in note and "taken as unlimited" not in note

@@ -582,11 +582,19 @@ def spanning(pk, r: pd.DataFrame):
 
 
 def own_slo_bounds(r: pd.DataFrame) -> pd.DataFrame:
-    """`goodput_bounds` of the runs whose output states its own latency limits (MLPerf's
-    `ttft_latency` / `tpot_latency` of the scenario), each against its own limits; empty when no
-    run states them."""
-    if not {"ttft_limit_ms", "tpot_limit_ms"} <= set(r.columns):
+    """The runs whose output judges itself (MLPerf's `Result is`), with `goodput_bounds` against
+    the latency limits it states for its scenario (`ttft_latency` / `tpot_latency`); NaN shares
+    where its Test Parameters are not in the input. Empty when no run judges itself."""
+    cols = {"result", "ttft_limit_ms", "tpot_limit_ms"}
+    if not cols & set(r.columns):
         return r.iloc[0:0]
-    own = r[r["ttft_limit_ms"].notna() & r["tpot_limit_ms"].notna()]
-    parts = [goodput_bounds(own.loc[[i]], row["ttft_limit_ms"], row["tpot_limit_ms"]) for i, row in own.iterrows()]
+    has = lambda c: r[c].notna() if c in r else pd.Series(False, index=r.index)  # noqa: E731
+    own = r[has("result") | (has("ttft_limit_ms") & has("tpot_limit_ms"))]
+    parts = []
+    for i, row in own.iterrows():
+        limits = [row.get("ttft_limit_ms"), row.get("tpot_limit_ms")]
+        if all(v is not None and np.isfinite(v) for v in limits):
+            parts.append(goodput_bounds(own.loc[[i]], *limits))
+        else:
+            parts.append(own.loc[[i]].reset_index(drop=True).assign(share_lo=np.nan, share_hi=np.nan))
     return pd.concat(parts, ignore_index=True) if parts else r.iloc[0:0]

@@ -246,6 +246,14 @@ def say(c: Claim) -> Claim:
             ),
         )
     if c.id == "own_slos":
+        if ev.get("run") and ev.get("ttft_limit") is None:
+            return wording.say(
+                c,
+                "LoadGen calls this {scenario} run {result}; the input holds no Test Parameters section, so the "
+                "scenario's own latency limits are not known here. It completed {rate:.2f} requests (samples) per "
+                "second.",
+                topic="The run's own verdict",
+            )
         return wording.say(
             c,
             "the output states its own limits: {scenario} scenario, TTFT at most {ttft_limit:,.0f} ms and TPOT at "
@@ -352,14 +360,22 @@ def curve_note(curve: pd.DataFrame, variable: str) -> str:
 
 
 def assumed_rate_note(r: pd.DataFrame) -> str:
-    n = int(r["rate_assumed"].sum()) if "rate_assumed" in r else 0
+    assumed = r["rate_assumed"].astype(bool) if "rate_assumed" in r else pd.Series(False, index=r.index)
+    mlperf = assumed & r["scenario"].notna() if "scenario" in r else assumed & False
+    note = ""
+    if mlperf.any():  # LoadGen schedules Server queries at target_qps, printed only under Test Parameters
+        note = (
+            "The MLPerf run's offered rate (`target_qps`) is in its Test Parameters section, which this input "
+            "lacks; it is drawn apart from the curve, not read as an all-at-once run. "
+        )
+    n = int((assumed & ~mlperf).sum())
     if not n:
-        return ""
+        return note.strip()
     who = "One run prints no request rate; it is" if n == 1 else f"{n} runs print no request rate; they are"
     return (
         f"{who} taken as unlimited, the default of vLLM's and SGLang's serving benchmarks (`--request-rate inf`) "
         "and what AIPerf's concurrency mode does: every request sent at once, or as fast as the concurrency cap allows."
-    )
+    ).join([note, ""])
 
 
 def device_sentence(
