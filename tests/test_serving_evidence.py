@@ -198,3 +198,18 @@ def test_loadgen_verdict_is_said_when_its_limits_are_not_in_the_input():
     )
     note = show.assumed_rate_note(r)
     assert "target_qps" in note and "taken as unlimited" not in note
+
+
+def test_sglang_acceptance_length_reaches_the_page_and_the_traffic():
+    from benchbook import config
+
+    path = config.FIXTURES_DIR / "sglang-bench-serving" / "ascend_kimi_k26_w4a8_eagle3_tp16.md"
+    r, _ = serving.load([path])
+    assert serving.devices(r) == 16 and serving.stated(r, "speculative") == "EAGLE3"
+    lit = serving.littles_law(r)
+    text = show.figures_sentence(lit, serving.goodput_bounds(lit, 450.0, 40.0))
+    assert "speculative decoding (EAGLE3): 4.60 tokens per step per request" in text
+    plain = show.figures_sentence(
+        lit.drop(columns=["metadata", "spec_decode_acceptance_length"]), serving.goodput_bounds(lit, 450.0, 40.0)
+    )
+    assert "speculative" not in plain

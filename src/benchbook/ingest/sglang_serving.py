@@ -196,7 +196,7 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
     server: dict = {}
     for j in range(lo, hi):
         s = lines[j]
-        cmd = next((c for c in ("sglang.bench_serving", "sglang.launch_server") if c in s), None)
+        cmd = next((c for c in ("sglang.bench_serving", "sglang.launch_server", "sglang serve") if c in s), None)
         if cmd is None:
             continue
         text = s
@@ -215,17 +215,23 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
                 if not eq:
                     val = argv[i + 1] if i + 1 < len(argv) and not argv[i + 1].startswith("--") else ""
                 args[key.replace("-", "_")] = val
-        if cmd == "sglang.launch_server":  # the server the block ran against: its model and parallelism
+        if cmd != "sglang.bench_serving":  # the server the block ran against: model, parallelism, drafts
             server = {"model": args.get("model_path") or args.get("model"), "tp": args.get("tp") or args.get("tp_size")}
             server["dp"] = args.get("dp") or args.get("dp_size")
+            server["speculative"] = args.get("speculative_algorithm")
+            server["quantization"] = args.get("quantization")
             continue
         ctx = {
             "model": args.get("model") or args.get("model_path"),
             "dataset": args.get("dataset_name"),
             "num_prompts": _rate(args.get("num_prompts", args.get("num_prompt"))),
         }
+    if str(server.get("model") or "").startswith("$"):  # a shell variable names no model
+        server["model"] = None
     if server.get("model") and not ctx.get("model"):
         ctx["model"] = server["model"]
+    if str(ctx.get("model") or "").startswith(("/", "~")):  # a local checkpoint folder: its name is the model
+        ctx["model"] = ctx["model"].rstrip("/").rsplit("/", 1)[-1] or None
     meta = "; ".join(f"{k}={v}" for k, v in server.items() if k != "model" and v)
     if meta:
         ctx["metadata"] = meta

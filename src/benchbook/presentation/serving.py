@@ -604,7 +604,8 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, most: int = 3) -> str:
     if not 0 < len(lit) <= most:
         return ""
     out = []
-    for (_, row), (_, g) in zip(lit.iterrows(), gb.iterrows(), strict=True):
+    method, per_step = serving.tokens_per_step(lit)
+    for (i, row), (_, g) in zip(lit.iterrows(), gb.iterrows(), strict=True):
         parts = []
         if pd.notna(row.get("completed")):
             parts.append(f"{row['completed']:,.0f} requests completed")
@@ -622,6 +623,16 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, most: int = 3) -> str:
                 f"between {lo:.0f}% and {hi:.0f}% of its requests within both SLOs"
                 if hi > lo
                 else f"{lo:.0f}% of its requests within both SLOs"
+            )
+        if isinstance(method[i], str):
+            acc = per_step[i]
+            parts.append(
+                f"speculative decoding ({method[i]}): "
+                + (
+                    f"{acc:.2f} tokens per step per request (the acceptance length)"
+                    if acc == acc
+                    else "no acceptance length printed"
+                )
             )
         if parts:
             out.append(f"Run `{row['run']}`: " + "; ".join(parts) + ".")
