@@ -213,3 +213,17 @@ def test_sglang_acceptance_length_reaches_the_page_and_the_traffic():
         lit.drop(columns=["metadata", "spec_decode_acceptance_length"]), serving.goodput_bounds(lit, 450.0, 40.0)
     )
     assert "speculative" not in plain
+
+
+def test_prompts_sent_but_not_completed_count_as_failed_where_no_failure_count_is_printed():
+    base = pd.DataFrame(
+        dict(source=["x"], run=["r"], format=["text"], model=["m"], metric=["completed"], statistic=["count"])
+    )
+    rows = [("completed", "count", 10.0), ("request_throughput", "value", 0.1), ("duration", "value", 100.0)]
+    df = pd.concat([base.assign(metric=m, statistic=s, value=v) for m, s, v in rows], ignore_index=True)
+    r = serving.runs(df.assign(num_prompts=20.0))
+    assert r["failed"].iat[0] == 10 and r["failed_implied"].iat[0]
+    c = show.say(cs.failed(r))
+    assert c.status == "shown" and "10 requests failed beside the 10 that completed" in c.text and "sent more" in c.text
+    r = serving.runs(df.assign(num_prompts=10.0))  # every prompt completed: nothing implied
+    assert r["failed"].isna().all() and show.say(cs.failed(r)).status == "withheld"

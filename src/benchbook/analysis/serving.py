@@ -107,6 +107,10 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide["order"] = np.arange(len(wide))
     wide["request_rate"] = wide["request_rate"].astype(float).fillna(wide["target_qps"].astype(float))  # MLPerf Server
     wide["rate_assumed"] = wide["request_rate"].isna()
+    # an output without a failure count that sent more prompts than completed: the rest failed
+    short = wide["num_prompts"].astype(float) - wide["completed"].astype(float)
+    wide["failed_implied"] = wide["failed"].isna() & (short > 0)
+    wide["failed"] = wide["failed"].where(~wide["failed_implied"], short)
     wide["request_rate"] = wide["request_rate"].astype(float).fillna(np.inf)
     return wide
 

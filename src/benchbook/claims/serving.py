@@ -265,6 +265,7 @@ def failed(r: pd.DataFrame) -> Claim:
         ev.update(
             run=str(w["run"]), run_failed=_f(w["failed"]), run_sent=_f(w["failed"] + np.nan_to_num(w["completed"]))
         )
+        ev["implied"] = bool(bad["failed_implied"].any()) if "failed_implied" in bad else False
     return make("failed", "anomaly", "requests the output counts as failed, in the runs whose output counts them", ev)
 
 
