@@ -227,3 +227,23 @@ def test_prompts_sent_but_not_completed_count_as_failed_where_no_failure_count_i
     assert c.status == "shown" and "10 requests failed beside the 10 that completed" in c.text and "sent more" in c.text
     r = serving.runs(df.assign(num_prompts=10.0))  # every prompt completed: nothing implied
     assert r["failed"].isna().all() and show.say(cs.failed(r)).status == "withheld"
+
+
+# --- supported tools' files that failed (class 7) ---------------------------------------------------
+
+
+def test_trtllm_016_latency_report_in_tab_layout_is_read():
+    from benchbook import config, ingest
+
+    path = config.FIXTURES_DIR / "trtllm-bench" / "trtllm_bench_0.16_latency_tp4_tabbed.md"
+    assert ingest.detect(ingest._load_text(path)) == ["trtllm-bench"]
+    df = ingest.read(path)
+    got = {(m, s): v for m, s, v in zip(df["metric"], df["statistic"], df["value"], strict=True)}
+    assert got[("output_throughput", "value")] == 32.2742  # 100 x 2048 / 6345.6 s: output, not input + output
+    assert ("total_token_throughput", "value") not in got
+    assert got[("ttft", "mean")] == 147.7502 and got[("tpot", "mean")] == 30.9274
+    assert df["model"].iat[0] == "Llama-3.3-70B-Instruct" and "tp=4" in df["metadata"].iat[0]
+    assert any("generation latency" in r["reason"] for r in df.attrs["rejected"])  # set aside, with why
+    r, _ = serving.load([path])
+    method, per_step = serving.tokens_per_step(serving.littles_law(r))
+    assert method.isna().all() and per_step.iat[0] == 1.0  # acceptance 1.00: no speculative decoding

@@ -494,7 +494,7 @@ def tokens_per_step(r: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
         r["spec_decode_acceptance_length"] if "spec_decode_acceptance_length" in r else pd.Series(np.nan, index=r.index)
     )
     acc = acc.astype(float).where(acc.astype(float) >= 1)
-    method = method.where(method.notna() | acc.isna(), "speculative decoding")
+    method = method.where(method.notna() | ~(acc > 1), "speculative decoding")  # 1 token per step: none
     per_step = acc.where(acc.notna(), np.where(method.notna(), np.nan, 1.0))
     return method, per_step.astype(float)
 
