@@ -294,7 +294,13 @@ def say(c: Claim) -> Claim:
             c,
             mean
             + "at the lightest load (run {run}, {in_flight:.1f} requests in flight on average) reading {active_params_b:.1f} B "
-            "active weights once per step moves {achieved:,.0f} GB/s: {fraction:.1%} of the {peak:,.0f} GB/s of the "
+            "active weights once per step"
+            + (
+                " (a step gives each request {tokens_per_step:.2f} tokens: speculative decoding)"
+                if (ev.get("tokens_per_step") or 1) > 1
+                else ""
+            )
+            + " moves {achieved:,.0f} GB/s: {fraction:.1%} of the {peak:,.0f} GB/s of the "
             "{device} (a lower bound: the KV cache is not counted).",
             topic="The bandwidth of the lightest load",
         )
@@ -633,8 +639,9 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, most: int = 3) -> str:
             )
         if isinstance(method[i], str):
             acc = per_step[i]
+            named = "" if method[i] == "speculative decoding" else f" ({method[i]})"
             parts.append(
-                f"speculative decoding ({method[i]}): "
+                f"speculative decoding{named}: "
                 + (
                     f"{acc:.2f} tokens per step per request (the acceptance length)"
                     if acc == acc
