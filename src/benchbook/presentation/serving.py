@@ -234,15 +234,20 @@ def say(c: Claim) -> Claim:
         some = "" if ev.get("n") == ev.get("runs") else " (of the {n} runs whose failures are known)"
         return wording.say(
             c,
-            "{failed:,.0f} requests failed beside the {completed:,.0f} that completed"
+            ("1 request" if ev.get("failed") == 1 else "{failed:,.0f} requests")
+            + " failed beside the {completed:,.0f} that completed"
             + some
             + (
                 " (the output prints no failure count, but it sent more prompts than it completed)"
                 if ev.get("implied")
                 else ""
             )
-            + "; the worst is run "
-            "{run}, where {run_failed:,.0f} of {run_sent:,.0f} failed. Latency percentiles describe the completed "
+            + (
+                ""
+                if ev.get("runs") == 1
+                else "; the worst is run {run}, where {run_failed:,.0f} of {run_sent:,.0f} failed"
+            )
+            + ". Latency percentiles describe the completed "
             "requests only, so the shares within the SLOs below are counted against every request sent.",
             topic="Failed requests",
             withheld=(
