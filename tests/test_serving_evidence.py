@@ -247,3 +247,12 @@ def test_trtllm_016_latency_report_in_tab_layout_is_read():
     r, _ = serving.load([path])
     method, per_step = serving.tokens_per_step(serving.littles_law(r))
     assert method.isna().all() and per_step.iat[0] == 1.0  # acceptance 1.00: no speculative decoding
+
+
+def test_a_vllm_block_with_thousands_separators_is_read():
+    from benchbook import config, ingest
+
+    path = config.FIXTURES_DIR / "vllm-bench-serve" / "dual_spark_qwen3_30b_nvfp4_eager_12_failed.md"
+    df = ingest.read(path)
+    got = {(m, s): v for m, s, v in zip(df["metric"], df["statistic"], df["value"], strict=True)}
+    assert got[("ttft", "mean")] == 2352.0 and got[("failed", "count")] == 12 and got[("completed", "count")] == 38
