@@ -384,10 +384,12 @@ def series_key(r: pd.DataFrame) -> pd.Series:
     )
     label = r["model"].astype(object).fillna("the unnamed model").astype(str).str.split("/").str[-1]
     settings = _settings(meta)
-    varying = [c for c in settings if c == "deployment" and settings[c].notna().any() or settings[c].nunique() > 1]
+    varying = [  # a setting one server states and another does not (EAGLE on one, none on the other) varies too
+        c for c in settings if c == "deployment" and settings[c].notna().any() or settings[c].nunique(dropna=False) > 1
+    ]
     if varying:
         parts = settings[varying].apply(
-            lambda row: "; ".join(str(v) if k == "deployment" else f"{k}={v}" for k, v in row.items() if v is not None),
+            lambda row: "; ".join(str(v) if k == "deployment" else f"{k}={v}" for k, v in row.items() if pd.notna(v)),
             axis=1,
         )
         label = label + " (" + parts.astype(str) + ")"

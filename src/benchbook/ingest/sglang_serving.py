@@ -218,6 +218,7 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
         if cmd != "sglang.bench_serving":  # the server the block ran against: model, parallelism, drafts
             server = {"model": args.get("model_path") or args.get("model"), "tp": args.get("tp") or args.get("tp_size")}
             server["dp"] = args.get("dp") or args.get("dp_size")
+            server["ep"] = args.get("ep") or args.get("ep_size")
             server["speculative"] = args.get("speculative_algorithm")
             server["quantization"] = args.get("quantization")
             continue
