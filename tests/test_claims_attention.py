@@ -14,7 +14,11 @@ from benchbook.claims.rules import MISSING_WORDS, check
 from benchbook.presentation import wording
 
 SEED = config.seed("004")
-FIXTURES = sorted(p for p in (config.FIXTURES_DIR / "attention-gym").iterdir() if p.name != "README.md")
+FIXTURES = sorted(
+    p
+    for p in (config.FIXTURES_DIR / "attention-gym").iterdir()
+    if p.name != "README.md" and not p.name.endswith(".truth.yml")
+)
 RTX = attention.peaks("RTX-PRO-6000-Blackwell-WS")
 
 

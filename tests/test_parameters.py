@@ -219,7 +219,9 @@ def test_the_light_name_lookup_agrees_with_the_device_table():
 
 
 QUANT_FIXTURES = sorted(
-    p for p in (config.PROJ_ROOT / "tests/fixtures/sglang-quant-report").iterdir() if p.suffix != ".md"
+    p
+    for p in (config.PROJ_ROOT / "tests/fixtures/sglang-quant-report").iterdir()
+    if p.suffix != ".md" and not p.name.endswith(".truth.yml")
 )
 
 

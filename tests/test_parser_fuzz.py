@@ -18,7 +18,11 @@ PER_TOOL = 4
 
 def texts(tool: str) -> list[str]:
     """The tool's fixture files (its folder under tests/fixtures has the tool's name), smallest first."""
-    files = [p for p in (config.FIXTURES_DIR / tool).rglob("*") if p.is_file() and p.name != "README.md"]
+    files = [
+        p
+        for p in (config.FIXTURES_DIR / tool).rglob("*")
+        if p.is_file() and p.name != "README.md" and not p.name.endswith(".truth.yml")
+    ]
     files = sorted(files, key=lambda p: (p.stat().st_size, p.name))[:PER_TOOL]
     return [p.read_bytes().decode("utf-8") for p in files]
 

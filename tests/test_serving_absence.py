@@ -13,6 +13,7 @@ from benchbook import config
 from benchbook.analysis import serving
 from benchbook.claims import serving as claims
 from benchbook.presentation import serving as show
+from benchbook.presentation import wording
 
 FIX = config.FIXTURES_DIR
 
@@ -68,12 +69,14 @@ def test_failed_requests_scale_the_goodput_share_not_the_rate():
 
 
 def test_failures_are_named_on_the_page():
+    """Said once, by the `failed` claim (the merge of `evidence` retired `failures_sentence`)."""
     r = runs("aiperf/example_run1_profile_export_aiperf.json")
-    assert "11 of 100 requests failed (11%)" in show.failures_sentence(r)
-    assert (
-        show.failures_sentence(runs("inference-perf/llmd_benchmark_guide_qwen3_32b_summary_lifecycle_metrics.json"))
-        == ""
-    )
+    c = wording.word("serving_saturation", claims.failed(r))
+    assert c.status == "shown" and "11 requests failed beside the 89 that completed" in c.text
+    quiet = claims.failed(runs("inference-perf/llmd_benchmark_guide_qwen3_32b_summary_lifecycle_metrics.json"))
+    assert quiet.status != "shown"
+    lost = runs("aiperf/nvda_ci_reference_failed_all_timeout_profile_export_aiperf.json")
+    assert "no throughput or latency was measured" in wording.word("serving_saturation", claims.failed(lost)).text
 
 
 def test_exact_goodput_counts_cancelled_requests():

@@ -23,13 +23,16 @@ Rules, stated once:
   p95, p99) at or under the SLO says at least q % of requests meet it; the smallest reported
   percentile above the SLO says at most that share does. Both SLOs together: the lower bound is
   max(0, lo_ttft + lo_tpot - 1) (the union bound, with no assumption on how TTFT and TPOT
-  correlate), the upper bound min(up_ttft, up_tpot). Goodput = share x request throughput. The
-  percentiles describe the completed requests only: where a run reports failed requests, the shares
-  (of every request sent) are scaled by completed / (completed + failed), since a failed request
-  meets no SLO; goodput, a rate of good requests, is unchanged.
+  correlate), the upper bound min(up_ttft, up_tpot). Goodput = share x request throughput.
+  The percentiles describe the completed requests only: where the output counts failed requests,
+  the shares are of every request sent (completed / (completed + failed) times the share among
+  the completed), so a run where every request failed proves no share at all; goodput, a rate of
+  good requests (request throughput counts completed ones), is unchanged.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pandas as pd
@@ -48,12 +51,19 @@ RUN_KEYS = [
     "max_concurrency",
     "burstiness",
     "metadata",
+    # MLPerf LoadGen: the scenario, LoadGen's verdict, the offered load and the scenario's own limits
+    "scenario",
+    "result",
+    "target_qps",
+    "ttft_limit_ms",
+    "tpot_limit_ms",
 ]
 #: Columns every run table has (NaN where the output does not print them), so the chapter reads
 #: metrics by name whatever the tool version printed.
 COLUMNS = [
     "duration",
     "completed",
+    "failed",
     "request_throughput",
     "output_throughput",
     "total_token_throughput",
@@ -89,20 +99,25 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide = wide.reset_index(drop=True)
     ident = [c for c in ["source", "completed", "total_input_tokens", "total_generated_tokens"] if c in wide.columns]
     drop = []
-    for i, row in wide[(wide["format"] == "text") & ("duration" in wide)].iterrows():  # twins share a duration
-        twin = wide[(wide["format"] == "json") & (wide["duration"] - row["duration"]).abs().le(0.0051)]
+    fmt = wide["format"] if "format" in wide else pd.Series("text", index=wide.index)  # MLPerf: a text summary
+    for i, row in wide[(fmt == "text") & ("duration" in wide)].iterrows():  # twins share a duration
+        twin = wide[(fmt == "json") & (wide["duration"] - row["duration"]).abs().le(0.0051)]
         twin = twin[np.logical_and.reduce([twin[c].eq(row[c]) | (twin[c].isna() & pd.isna(row[c])) for c in ident])]
         if len(twin):
             drop.append(i)
     wide = wide.drop(index=drop).reset_index(drop=True)
-    for c in RUN_KEYS + COLUMNS:
-        if c not in wide:
-            wide[c] = np.nan
+    absent = [c for c in RUN_KEYS + COLUMNS if c not in wide]
+    wide = pd.concat([wide, pd.DataFrame(np.nan, index=wide.index, columns=absent)], axis=1).copy()  # one block
     wide["order"] = np.arange(len(wide))
     for name in ("request_rate", "max_concurrency", "e2el"):
         wide[f"{name}_recorded"] = recorded(wide, name)
+    wide["request_rate"] = wide["request_rate"].astype(float).fillna(wide["target_qps"].astype(float))  # MLPerf Server
     # no rate where the format records one: the tool's default (inf); where it records none, unknown
     wide["rate_assumed"] = wide["request_rate"].isna() & wide["request_rate_recorded"]
+    # an output without a failure count that sent more prompts than completed: the rest failed
+    short = wide["num_prompts"].astype(float) - wide["completed"].astype(float)
+    wide["failed_implied"] = wide["failed"].isna() & (short > 0)
+    wide["failed"] = wide["failed"].where(~wide["failed_implied"], short)
     wide["request_rate"] = wide["request_rate"].astype(float).mask(wide["rate_assumed"], np.inf)
     return wide.copy()  # one block per dtype: the columns added one by one fragment a wide (AIPerf) table
 
@@ -252,19 +267,28 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns + ["knee_tput", "top_tput", "top_x", "repeats", "noise", "in_noise"])
 
 
-def littles_law(r: pd.DataFrame) -> pd.DataFrame:
+def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFrame:
     """Mean requests in flight per run, L = request_throughput x mean E2EL (s), with the
     nominal cap beside it. Columns: in_flight (the tool's measured mean concurrency where no mean
-    latency is printed: in_flight_measured), estimated (True when E2EL was not printed),
-    nominal (max_concurrency, or num_prompts when uncapped), utilisation = in_flight / nominal."""
+    latency is known: in_flight_measured), e2el_from ("printed", "requests": the mean of the
+    per-request latencies a --save-detailed file or profile_export.jsonl holds, or "estimated"),
+    estimated (True for the last), nominal (max_concurrency, or num_prompts when uncapped),
+    utilisation = in_flight / nominal."""
     out = r.copy()
     lam = out["request_throughput"]
-    if "e2el_mean" in out.columns and out["e2el_mean"].notna().any():
-        w = out["e2el_mean"] / 1000
-        est = w.isna()
-    else:
-        w = pd.Series(np.nan, index=out.index)
-        est = pd.Series(True, index=out.index)
+    w = out["e2el_mean"] / 1000 if "e2el_mean" in out.columns else pd.Series(np.nan, index=out.index)
+    printed = w.notna()
+    from_req = pd.Series(False, index=out.index)
+    if req is not None and len(req) and {"source", "run"} <= set(out.columns):
+        ok = req[req["success"].astype(bool)]
+        per_run = ok.groupby(["source", "run"])["e2el_ms"].mean() / 1000
+        found = pd.Series(
+            [per_run.get((s_, r_), np.nan) for s_, r_ in zip(out["source"], out["run"], strict=True)], index=out.index
+        )
+        from_req = w.isna() & found.notna()
+        w = w.fillna(found)
+    est = w.isna()
+    out["e2el_from"] = np.where(printed, "printed", np.where(from_req, "requests", "estimated"))
     mean_out = out["total_generated_tokens"] / out["completed"]
     w_est = (out["ttft_mean"] + out["tpot_mean"] * (mean_out - 1)) / 1000
     out["mean_e2el_s"] = w.fillna(w_est)
@@ -301,13 +325,14 @@ def _share_bounds(row: pd.Series, metric: str, slo: float) -> tuple[float, float
     return lo, up
 
 
-def _completed_share(row: pd.Series) -> float:
-    """Completed / (completed + failed) of a run; 1 where it reports no failed count."""
+def completed_share(row: pd.Series) -> float:
+    """The share of the requests sent that completed: 1 where the output counts no failures (or
+    does not count them), 0 when none completed."""
     done, failed = row.get("completed", np.nan), row.get("failed", np.nan)
     if failed is None or not np.isfinite(failed) or failed <= 0:
         return 1.0
     done = done if done is not None and np.isfinite(done) else 0.0
-    return done / (done + failed)
+    return float(done / (done + failed))
 
 
 def goodput_bounds(r: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> pd.DataFrame:
@@ -317,23 +342,20 @@ def goodput_bounds(r: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> p
     for _, row in r.iterrows():
         a_lo, a_up = _share_bounds(row, "ttft", slo_ttft_ms)
         b_lo, b_up = _share_bounds(row, "tpot", slo_tpot_ms)
+        kept = completed_share(row)  # the percentiles are of completed requests; the shares of those sent
         lo = max(0.0, a_lo + b_lo - 1)
         hi = min(a_up, b_up)
-        lam = row["request_throughput"]
-        # the percentiles are of the completed requests; a failed request meets no SLO
-        ok = _completed_share(row)
-        goodput_lo, goodput_hi = lo * lam, hi * lam
-        lo, hi = lo * ok, hi * ok
+        lam = row["request_throughput"]  # completed requests per second
         rows.append(
             dict(
-                ttft_share_lo=a_lo,
-                ttft_share_hi=a_up,
-                tpot_share_lo=b_lo,
-                tpot_share_hi=b_up,
-                share_lo=lo,
-                share_hi=hi,
-                goodput_lo=goodput_lo,
-                goodput_hi=goodput_hi,
+                ttft_share_lo=a_lo * kept,
+                ttft_share_hi=a_up * kept,
+                tpot_share_lo=b_lo * kept,
+                tpot_share_hi=b_up * kept,
+                share_lo=lo * kept,
+                share_hi=hi * kept,
+                goodput_lo=lo * lam,
+                goodput_hi=hi * lam,
             )
         )
     cols = ["ttft_share_lo", "ttft_share_hi", "tpot_share_lo", "tpot_share_hi", "share_lo", "share_hi"]
@@ -364,14 +386,53 @@ def pareto_front(per_user, per_gpu) -> np.ndarray:
     return pareto.frontier(per_user, per_gpu)
 
 
+#: Server settings (a `vllm bench sweep` folder's SERVE side, --metadata keys, trtllm-bench's report)
+#: that make runs at one load different servers, never repeats or steps of one curve.
+SERVER_SETTINGS = (
+    "deployment",
+    "max_num_seqs",
+    "max_num_batched_tokens",
+    "max_model_len",
+    "gpu_memory_utilization",
+    "tensor_parallel_size",
+    "tp",
+    "pp",
+    "dp",
+    "ep",
+    "quantization",
+    "kv_cache_dtype",
+    "speculative",
+    "max_batch_size",
+    "max_num_tokens",
+)
+
+
+def _settings(meta: pd.Series) -> pd.DataFrame:
+    """The `SERVER_SETTINGS` of each run's `key=value; ...` metadata, one column per setting."""
+    rows = [dict(kv.split("=", 1) for kv in (x.strip() for x in m.split(";")) if "=" in kv) for m in meta]
+    cols = {k: [row.get(k) for row in rows] for k in SERVER_SETTINGS if any(k in row for row in rows)}
+    return pd.DataFrame(cols, index=meta.index)
+
+
 def series_key(r: pd.DataFrame) -> pd.Series:
-    """A label per series of comparable runs: same model, deployment and, when the input mixes
-    them, dataset (runs of two workloads at one load are two points, never repeats of one)."""
-    meta = r["metadata"].fillna("") if "metadata" in r.columns else ""
-    dep = meta.str.extract(r"deployment=([^;]+)")[0] if isinstance(meta, pd.Series) else None
-    label = r["model"].fillna("the unnamed model").str.split("/").str[-1]
-    if dep is not None and dep.notna().any():
-        label = label + " (" + dep.fillna("") + ")"
+    """A label per series of comparable runs: same model, the server settings that vary across the
+    input (deployment, or a sweep's `max_num_seqs`: three servers at one concurrency are three
+    series, never a curve rising 'at every step' of one load) and, when the input mixes them,
+    dataset (runs of two workloads at one load are two points, never repeats of one)."""
+    meta = (
+        r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r.columns else pd.Series("", index=r.index)
+    )
+    label = r["model"].astype(object).fillna("the unnamed model").astype(str).str.split("/").str[-1]
+    settings = _settings(meta)
+    varying = [  # a setting one server states and another does not (EAGLE on one, none on the other) varies too
+        c for c in settings if c == "deployment" and settings[c].notna().any() or settings[c].nunique(dropna=False) > 1
+    ]
+    if varying:
+        parts = settings[varying].apply(
+            lambda row: "; ".join(str(v) if k == "deployment" else f"{k}={v}" for k, v in row.items() if pd.notna(v)),
+            axis=1,
+        )
+        label = label + " (" + parts.astype(str) + ")"
     if "dataset" in r.columns and r["dataset"].nunique() > 1:
         label = label + ", dataset " + r["dataset"].fillna("not stated").map(str)
     return label
@@ -387,14 +448,50 @@ WEIGHT_MARKERS = (
 )
 
 
-def weight_bytes(model: str | None) -> tuple[float, bool]:
-    """(bytes per weight, assumed) for a model id: from a quantisation marker in its name, else 2
-    (assumed)."""
+def stated(r: pd.DataFrame, key: str) -> str | None:
+    """A setting the output states in a run's `metadata` (`key=value; ...`, e.g. trtllm-bench's
+    `tp=4` or `quantization=FP8`): the first run's that is not None/empty, else None."""
+    if "metadata" not in r:
+        return None
+    for meta in r["metadata"].dropna():
+        m = re.search(rf"(?:^|;\s*){re.escape(key)}=([^;]*)", str(meta))
+        if m and m.group(1).strip() not in ("", "None", "none", "null"):
+            return m.group(1).strip()
+    return None
+
+
+#: Bytes per weight of the precisions an output states (quantization first, then the dtype).
+STATED_BYTES = {"fp4": 0.5, "nvfp4": 0.5, "mxfp4": 0.5, "int4": 0.5, "w4a16": 0.5, "w4a8": 0.5, "awq": 0.5}
+STATED_BYTES |= {"fp8": 1.0, "int8": 1.0, "w8a8": 1.0, "w8a16": 1.0, "fp8_block_scales": 1.0}
+STATED_BYTES |= {"bfloat16": 2.0, "bf16": 2.0, "float16": 2.0, "fp16": 2.0, "half": 2.0, "float32": 4.0}
+
+
+def weight_bytes(model: str | None, r: pd.DataFrame | None = None) -> tuple[float, bool]:
+    """(bytes per weight, assumed): the quantization, else the dtype, the output states (its
+    `metadata`, e.g. trtllm-bench's `Quantization: FP8` above `Dtype: bfloat16`), else a
+    quantisation marker in the model id, else 2 (assumed)."""
+    if r is not None:
+        for key in ("quantization", "dtype"):
+            v = str(stated(r, key) or "").lower().replace("-", "_")
+            if v in STATED_BYTES:
+                return STATED_BYTES[v], False
     key = str(model or "").lower()
     for markers, nbytes in WEIGHT_MARKERS:
         if any(m in key for m in markers):
             return nbytes, False
     return 2.0, True
+
+
+def devices(r: pd.DataFrame) -> int:
+    """The devices one run spans, as the output states them: TP x PP (trtllm-bench's `TP Size`,
+    `PP Size`); 1 where it does not say."""
+    n = 1
+    for key in ("tp", "pp"):
+        try:
+            n *= max(1, int(float(stated(r, key) or 1)))
+        except ValueError:
+            pass
+    return n
 
 
 def model_size(model: str | None, params_b: float = 0.0) -> tuple[float | None, float | None, str]:
@@ -418,6 +515,7 @@ ROOFLINE_MEANS = (
     "in_flight",
     "output_throughput",
     "total_token_throughput",
+    "tokens_per_step",
     "steps_per_s",
     "achieved_gb_s",
     "achieved_tflops",
@@ -425,6 +523,22 @@ ROOFLINE_MEANS = (
     "bandwidth_fraction",
     "compute_fraction",
 )
+
+
+def tokens_per_step(r: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """(speculative method, tokens each request gains per step) per run: 1 without speculative
+    decoding; the acceptance length the output prints (vLLM's `Acceptance length`) with it; NaN
+    (unknown) where the output states a speculative method (trtllm-bench's `decoding_type: MTP`)
+    but no acceptance length."""
+    meta = r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r else pd.Series("", index=r.index)
+    method = meta.str.extract(r"(?:^|;\s*)speculative=([^;]+)")[0]
+    acc = (
+        r["spec_decode_acceptance_length"] if "spec_decode_acceptance_length" in r else pd.Series(np.nan, index=r.index)
+    )
+    acc = acc.astype(float).where(acc.astype(float) >= 1)
+    method = method.where(method.notna() | ~(acc > 1), "speculative decoding")  # 1 token per step: none
+    per_step = acc.where(acc.notna(), np.where(method.notna(), np.nan, 1.0))
+    return method, per_step.astype(float)
 
 
 def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight: float, peaks) -> pd.DataFrame:
@@ -435,6 +549,7 @@ def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight:
     output tokens: total token throughput). Fractions are of `peaks` (`analysis.peaks.Peaks`) at
     the weights' precision (bf16 for 2 bytes, fp8 for 1, fp4 for 0.5)."""
     d = lit.copy()
+    d["speculative"], d["tokens_per_step"] = tokens_per_step(d)
     if active_b is None or peaks is None:
         for c in (
             "steps_per_s",
@@ -448,7 +563,7 @@ def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight:
             d[c] = np.nan
         return d
     conc = d["in_flight"].where(d["in_flight"] > 0)
-    d["steps_per_s"] = d["output_throughput"] / conc
+    d["steps_per_s"] = d["output_throughput"] / conc / d["tokens_per_step"]
     weights = active_b * 1e9 * bytes_per_weight
     d["achieved_gb_s"] = weights * d["steps_per_s"] / 1e9
     d["achieved_tflops"] = 2 * active_b * 1e9 * d["total_token_throughput"] / 1e12
@@ -501,3 +616,34 @@ def choose_sweep(r: pd.DataFrame, wanted: str) -> str:
     if varies(other):
         return other
     return other if apart(r, other).sum() < apart(r, wanted).sum() else wanted
+
+
+def spanning(pk, r: pd.DataFrame):
+    """`pk` (an `analysis.peaks.Peaks`) counted over the devices one run spans (`devices`): a run
+    at TP 4 moves its weights through four devices' bandwidth, so one device's peak would put it
+    at four times its real share. A count already read from the input's device label stands."""
+    import dataclasses
+
+    n = devices(r)
+    if pk is None or n <= 1 or pk.count > 1:
+        return pk
+    return dataclasses.replace(pk, count=n)
+
+
+def own_slo_bounds(r: pd.DataFrame) -> pd.DataFrame:
+    """The runs whose output judges itself (MLPerf's `Result is`), with `goodput_bounds` against
+    the latency limits it states for its scenario (`ttft_latency` / `tpot_latency`); NaN shares
+    where its Test Parameters are not in the input. Empty when no run judges itself."""
+    cols = {"result", "ttft_limit_ms", "tpot_limit_ms"}
+    if not cols & set(r.columns):
+        return r.iloc[0:0]
+    has = lambda c: r[c].notna() if c in r else pd.Series(False, index=r.index)  # noqa: E731
+    own = r[has("result") | (has("ttft_limit_ms") & has("tpot_limit_ms"))]
+    parts = []
+    for i, row in own.iterrows():
+        limits = [row.get("ttft_limit_ms"), row.get("tpot_limit_ms")]
+        if all(v is not None and np.isfinite(v) for v in limits):
+            parts.append(goodput_bounds(own.loc[[i]], *limits))
+        else:
+            parts.append(own.loc[[i]].reset_index(drop=True).assign(share_lo=np.nan, share_hi=np.nan))
+    return pd.concat(parts, ignore_index=True) if parts else r.iloc[0:0]

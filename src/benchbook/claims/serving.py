@@ -249,8 +249,22 @@ def bandwidth(row: pd.Series | None, peaks, active_b: float | None, bytes_per_we
             in_flight=_f(row["in_flight"]),
             bytes_per_token=_f(active_b * 1e9 * bytes_per_weight / row["in_flight"]) if active_b else None,
         )
-    rule = "achieved = active weight bytes x (output tok/s / mean requests in flight); shown up to 100 % of the peak"
-    return make("bandwidth_low", "fraction_of_peak", rule, ev)
+    if row is not None:
+        ev.update(speculative=row.get("speculative") if isinstance(row.get("speculative"), str) else None)
+        ev.update(tokens_per_step=_f(row.get("tokens_per_step")))
+    rule = (
+        "achieved = active weight bytes x steps per second, a step = (output tok/s / mean requests in flight) / "
+        "tokens each request gains per step (1, or the acceptance length under speculative decoding); shown up to "
+        "100 % of the peak"
+    )
+    c = make("bandwidth_low", "fraction_of_peak", rule, ev)
+    if ev.get("speculative") and ev.get("tokens_per_step") is None:
+        return c.withhold(
+            f"the run uses speculative decoding ({ev['speculative']}), so a step can yield more than one token per "
+            "request, and the output prints no acceptance length: the steps per second, and the weight traffic, "
+            "are unknown"
+        )
+    return c
 
 
 def compute(row: pd.Series | None, peaks) -> Claim:
@@ -268,3 +282,46 @@ def compute(row: pd.Series | None, peaks) -> Claim:
         )
     rule = "achieved = 2 x active parameters x total token throughput; shown up to 100 % of the dense peak"
     return make("compute_best", "fraction_of_peak", rule, ev)
+
+
+def failed(r: pd.DataFrame) -> Claim:
+    """Requests that failed, from the runs whose output counts them (vLLM's `Failed requests`, the
+    JSON's `failed`): a run whose output has no such count is not one where none failed."""
+    known = r[r["failed"].notna()] if "failed" in r else r.iloc[0:0]
+    bad = known[known["failed"] > 0]
+    ev = dict(count=len(bad), n=len(known), runs=len(r), threshold=0)
+    done = r["completed"].dropna() if "completed" in r else r.iloc[0:0]
+    ev["completed_all"] = _f(done.sum()) if len(done) else None
+    ev.update(completed=_f(known["completed"].sum()) if len(known) else None, failed=_f(known["failed"].sum()))
+    if len(bad):
+        w = bad.loc[(bad["failed"] / (bad["failed"] + bad["completed"].fillna(0))).idxmax()]
+        ev.update(
+            run=str(w["run"]), run_failed=_f(w["failed"]), run_sent=_f(w["failed"] + np.nan_to_num(w["completed"]))
+        )
+        ev["implied"] = bool(bad["failed_implied"].any()) if "failed_implied" in bad else False
+    # runs where every request failed: nothing was measured (said once, by this claim)
+    ev["lost"] = [f"`{x}`" for x in bad.loc[bad["completed"].fillna(0).eq(0), "run"]]  # a label may say `inf`
+    return make("failed", "anomaly", "requests the output counts as failed, in the runs whose output counts them", ev)
+
+
+def own_slos(own: pd.DataFrame) -> Claim:
+    """The run judged against the latency limits its own output states (MLPerf Server's TTFT and
+    TPOT constraints, met at the 99th percentile), beside LoadGen's own verdict."""
+    ev = dict(count=len(own), n=len(own), threshold=0)
+    if len(own):
+        w = own.iloc[0]
+        ev.update(
+            run=str(w["run"]),
+            scenario=w.get("scenario"),
+            result=w.get("result"),
+            ttft_limit=_f(w.get("ttft_limit_ms")),
+            tpot_limit=_f(w.get("tpot_limit_ms")),
+            ttft_p99=_f(w.get("ttft_p99")),
+            tpot_p99=_f(w.get("tpot_p99")),
+            share_lo=_f(w["share_lo"]),
+            share_hi=_f(w["share_hi"]),
+            rate=_f(w["request_throughput"]),
+            target=_f(w.get("target_qps")),
+        )
+    rule = "the percentiles the output prints against the limits it states for its own scenario (union bound)"
+    return make("own_slos", "anomaly", rule, ev)

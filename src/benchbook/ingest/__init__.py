@@ -66,6 +66,7 @@ SERVING_TOOLS = (
     "inference-perf",
     "guidellm",
     "llm-d-benchmark-report",
+    "mlperf-loadgen",
 )
 
 __all__ = [

@@ -193,9 +193,11 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, bool]]:
 def _context(lines: list[str], lo: int, hi: int) -> dict:
     """Settings from the bench_serving command line and the nearest markdown heading in lines[lo:hi]."""
     ctx: dict = {}
+    server: dict = {}
     for j in range(lo, hi):
         s = lines[j]
-        if "sglang.bench_serving" not in s:
+        cmd = next((c for c in ("sglang.bench_serving", "sglang.launch_server", "sglang serve") if c in s), None)
+        if cmd is None:
             continue
         text = s
         k = j
@@ -203,7 +205,7 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
             k += 1
             text = text.rstrip()[:-1] + " " + lines[k]
         try:
-            argv = shlex.split(text[text.find("sglang.bench_serving") :], comments=True)
+            argv = shlex.split(text[text.find(cmd) :], comments=True)
         except ValueError:
             argv = text.split()
         args = {}
@@ -213,11 +215,27 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
                 if not eq:
                     val = argv[i + 1] if i + 1 < len(argv) and not argv[i + 1].startswith("--") else ""
                 args[key.replace("-", "_")] = val
+        if cmd != "sglang.bench_serving":  # the server the block ran against: model, parallelism, drafts
+            server = {"model": args.get("model_path") or args.get("model"), "tp": args.get("tp") or args.get("tp_size")}
+            server["dp"] = args.get("dp") or args.get("dp_size")
+            server["ep"] = args.get("ep") or args.get("ep_size")
+            server["speculative"] = args.get("speculative_algorithm")
+            server["quantization"] = args.get("quantization")
+            continue
         ctx = {
             "model": args.get("model") or args.get("model_path"),
             "dataset": args.get("dataset_name"),
             "num_prompts": _rate(args.get("num_prompts", args.get("num_prompt"))),
         }
+    if str(server.get("model") or "").startswith("$"):  # a shell variable names no model
+        server["model"] = None
+    if server.get("model") and not ctx.get("model"):
+        ctx["model"] = server["model"]
+    if str(ctx.get("model") or "").startswith(("/", "~")):  # a local checkpoint folder: its name is the model
+        ctx["model"] = ctx["model"].rstrip("/").rsplit("/", 1)[-1] or None
+    meta = "; ".join(f"{k}={v}" for k, v in server.items() if k != "model" and v)
+    if meta:
+        ctx["metadata"] = meta
     for j in range(hi - 1, lo - 1, -1):
         s = lines[j].strip()
         if s.startswith("#") and not s.startswith("#!") and s.lstrip("#").strip():
@@ -235,7 +253,7 @@ def _parse_block(lines, start, end, source, settings, records, rejects) -> int:
         m = ROW_RE.match(s)
         label, text, ln = m.group("label").strip(), m.group("value"), j + 1
         if label == "Backend":
-            settings["metadata"] = f"backend={text}"
+            settings["metadata"] = "; ".join(x for x in (f"backend={text}", settings.get("metadata")) if x)
             continue
         if label in SETTING_LABELS:
             settings[SETTING_LABELS[label]] = _rate(text)
@@ -277,7 +295,7 @@ def _text(text: str | Lines, source: str, messages: list[str]):
             "request_rate": math.nan,
             "max_concurrency": math.nan,
             "burstiness": math.nan,
-            "metadata": None,
+            "metadata": ctx.get("metadata"),
         }
         block: list[dict] = []
         cells += _parse_block(lines, start, end, source, settings, block, rejects)

@@ -150,6 +150,41 @@ META = {
 }
 #: Sections whose labelled numbers are measurements (cells); the others hold settings.
 MEASURED = {"REQUEST DETAILS", "PERFORMANCE OVERVIEW", "DATASET DETAILS"}
+#: The 0.16 `trtllm-bench latency` report (tab-padded): overviews and breakdowns, no PERFORMANCE OVERVIEW.
+LATENCY_016 = {"GENERAL OVERVIEW", "THROUGHPUT OVERVIEW", "LATENCY OVERVIEW", "GENERATION LATENCY BREAKDOWN"}
+LATENCY_016 |= {"ACCEPTANCE BREAKDOWN"}
+MEASURED |= LATENCY_016
+#: Labels whose meaning differs in the 0.16 latency report, checked on its own numbers (100 requests of
+#: 2,048 output tokens in 6,345.6 s: 32.27 tok/s is output tokens / total latency, not input + output).
+LABELS_016: dict[str, tuple[str, str, str, str | None]] = {
+    "total token throughput (tokens/sec)": (
+        "output_throughput",
+        "value",
+        "tok/s",
+        "0.16 latency report 'Total Token Throughput': output tokens / total latency",
+    ),
+    "generation token throughput (tokens/sec)": (
+        "output_token_throughput_per_user",
+        "mean",
+        "tok/s/user",
+        "0.16 latency report: output tokens / (latency - TTFT), per request at batch 1",
+    ),
+    "average time-to-first-token (ms)": ("ttft", "mean", "ms", None),
+    "average inter-token latency (ms)": (
+        "tpot",
+        "mean",
+        "ms",
+        "0.16 latency report: per request (latency - TTFT) / (output tokens - 1)",
+    ),
+    "acceptance rate (speculative)": (
+        "spec_decode_acceptance_length",
+        "mean",
+        "tok",
+        "tokens per decoding iteration (1.00 without speculative decoding)",
+    ),
+}
+#: A row of a 0.16 breakdown section (`MIN (ms): 63266.8804`, `AVG: 1.00`).
+BREAKDOWN_RE = re.compile(r"^(?P<stat>MIN|MAX|AVG|P\d+)(?:\s*\((?P<unit>ms)\))?:\s*(?P<v>\S+)\s*$")
 
 RULE_RE = re.compile(r"^\s*={20,}\s*$")
 TITLE_RE = re.compile(r"^\s*=?\s*(?P<t>[A-Za-z][A-Za-z0-9 +/()_.-]*?)\s*$")
@@ -202,13 +237,44 @@ def _reports(sections):
             reports[-1].append(sec)
         else:
             pending.append(sec)
+    if any(sec[0] in LATENCY_016 for sec in pending):  # the 0.16 latency report ends with its breakdowns
+        reports.append(pending)
     return reports
 
 
+def _logical(lines: list[str], lo: int, hi: int) -> list[str]:
+    """lines[lo:hi] with each backslash-continued command joined into one line (the docs wrap
+    `trtllm-bench --model M \\` over several)."""
+    out: list[str] = []
+    carry = ""
+    for s in lines[lo:hi]:
+        if s.rstrip().endswith("\\"):
+            carry += s.rstrip()[:-1] + " "
+            continue
+        out.append(carry + s)
+        carry = ""
+    return out + ([carry] if carry else [])
+
+
+#: The speculative-decoding method of an `--extra_llm_api_options` YAML shown above the report.
+SPECULATIVE_RE = re.compile(r"^\s*decoding_type:\s*([A-Za-z0-9_-]+)")
+
+
+def _speculative(lines: list[str], lo: int, hi: int) -> str | None:
+    """The `speculative_config` decoding type (MTP, Eagle, ...) the text above the report sets."""
+    for s in lines[lo:hi]:
+        m = SPECULATIVE_RE.match(s)
+        if m:
+            return m[1]
+    return None
+
+
 def _command(lines: list[str], lo: int, hi: int) -> dict[str, str]:
-    """Options of the nearest `trtllm-bench ... throughput|latency` command line in lines[lo:hi]."""
-    for i in range(hi - 1, lo - 1, -1):
-        m = COMMAND_RE.search(lines[i])
+    """Options of the nearest `trtllm-bench ... throughput|latency` command line in lines[lo:hi]
+    (continuation lines joined)."""
+    joined = _logical(lines, lo, hi)
+    for i in range(len(joined) - 1, -1, -1):
+        m = COMMAND_RE.search(joined[i])
         if not m:
             continue
         try:
@@ -226,6 +292,13 @@ def _command(lines: list[str], lo: int, hi: int) -> dict[str, str]:
                 opts[key.replace("-", "_")] = val
         return opts
     return {}
+
+
+def _model_name(model: str | None) -> str | None:
+    """A model id as given; a local checkpoint folder (`/scratch/Llama-3.3-70B-Instruct/`) by its name."""
+    if model and model.startswith(("/", "~", "./")):
+        return model.rstrip("/").rsplit("/", 1)[-1] or None
+    return model
 
 
 class _Out:
@@ -276,6 +349,9 @@ def _read_report(lines, secs, k, source, out: _Out, version_hint: str | None) ->
             if title == "DATASET DETAILS" and DATASET_ROW_RE.match(s):
                 items.append((i + 1, title, "dataset", s))
                 continue
+            if title in ("GENERATION LATENCY BREAKDOWN", "ACCEPTANCE BREAKDOWN") and BREAKDOWN_RE.match(s):
+                items.append((i + 1, title, "breakdown", s))
+                continue
             lm = LABEL_RE.match(s)
             if not lm:
                 continue
@@ -284,6 +360,8 @@ def _read_report(lines, secs, k, source, out: _Out, version_hint: str | None) ->
                 model = val or None
             elif key == "dataset path":
                 dataset = val or None
+            elif title in LATENCY_016 and key in LABELS_016:
+                items.append((i + 1, title, "label016", s))
             elif key in LABELS and (title in MEASURED or key == "issue rate (req/sec)"):
                 items.append((i + 1, title, "label", s))
             elif key in META:
@@ -297,6 +375,12 @@ def _read_report(lines, secs, k, source, out: _Out, version_hint: str | None) ->
         meta["subcommand"] = cmd["subcommand"]
     if "streaming" in cmd:
         meta["streaming"] = "yes"
+    for key in ("tp", "pp", "ep"):  # the report's WORLD section first, else the command's --tp/--pp/--ep
+        if meta.get(key) in (None, "", "None") and cmd.get(key):
+            meta[key] = cmd[key]
+    spec = _speculative(lines, 0, secs[0][1])
+    if spec and "speculative" not in meta:
+        meta["speculative"] = spec
 
     def opt(name):
         v = number(cmd.get(name, "") or "")
@@ -305,7 +389,7 @@ def _read_report(lines, secs, k, source, out: _Out, version_hint: str | None) ->
     base = {
         "run": f"report {k}",
         "format": "text",
-        "model": model if model not in (None, "None") else cmd.get("model") or None,
+        "model": _model_name(model if model not in (None, "None") else cmd.get("model") or None),
         "dataset": dataset or cmd.get("dataset") or None,
         "num_prompts": opt("num_requests"),
         "request_rate": math.nan,
@@ -324,6 +408,23 @@ def _read_report(lines, secs, k, source, out: _Out, version_hint: str | None) ->
                 out.reject(line, s, f"statistic [{m['tag']}] {stat} has no tidy name in the trtllm-bench parser")
             else:
                 out.keep(base, line, TAGS[tag][0], STATS[stat], v, TAGS[tag][1])
+        elif kind == "breakdown":
+            m = BREAKDOWN_RE.match(s)
+            v, stat = _value(m["v"]), DATASET_STATS.get(m["stat"])
+            if _title == "GENERATION LATENCY BREAKDOWN":  # request latency minus TTFT: no tidy metric
+                out.reject(line, s, "generation latency (request latency minus TTFT) has no tidy name; set aside")
+            elif v is None or stat is None:
+                out.reject(line, s, f"{m['stat']} is not a tidy statistic")
+            else:
+                out.keep(base, line, "spec_decode_acceptance_length", stat, v, "tok", "tokens per decoding iteration")
+        elif kind == "label016":
+            lm = LABEL_RE.match(s)
+            v = _value(lm["v"])
+            if v is None:
+                out.messages.append(f"{source}:{line}: {lm['label'].strip()} is {lm['v']!r}, not a number; skipped")
+            else:
+                metric, stat, unit, note = LABELS_016[_norm(lm["label"])]
+                out.keep(base, line, metric, stat, v, unit, note)
         elif kind == "dataset":
             m = DATASET_ROW_RE.match(s)
             for metric, cell in zip(DATASET_COLUMNS, (m["a"], m["b"], m["c"]), strict=True):
@@ -375,8 +476,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return finish(TOOL, source, out.records, out.rejected, out.messages, out.cells, version)
 
 
-_SNIFF_RE = re.compile(r"^\s*=\s*PERFORMANCE OVERVIEW\s*$", re.M)
-_SNIFF_LABEL_RE = re.compile(r"Request Throughput \(req/sec\):|\[(?:TTFT|Latency)\] (?:P50|AVERAGE)")
+_SNIFF_RE = re.compile(r"^\s*=\s*(?:PERFORMANCE|LATENCY) OVERVIEW\s*$", re.M)
+_SNIFF_LABEL_RE = re.compile(
+    r"Request Throughput \(req/sec\):|\[(?:TTFT|Latency)\] (?:P50|AVERAGE)|Total Latency \(ms\):"
+)
 
 
 def sniff(text: str | Lines) -> bool:

@@ -226,10 +226,16 @@ _SWEEP_PARAM_RE = re.compile(r"([A-Za-z_][\w.]*)=(.*?)(?=-[A-Za-z_][\w.]*=|$)")
 # helpers
 
 
+#: A number written with thousands separators (`2,352`, `102,400`), as readers paste blocks they edited.
+_GROUPED_RE = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+
+
 def _num(text: str, source: str, line: int, what: str) -> float:
     t = text.strip()
     if t.lower() in ("nan", "inf", "+inf", "-inf"):
         return float(t.lower().lstrip("+"))
+    if _GROUPED_RE.fullmatch(t):
+        t = t.replace(",", "")
     v = number(t)
     if v is None:
         raise ParseError(source, line, f"expected a number for {what!r}, found {text!r}")

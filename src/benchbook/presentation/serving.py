@@ -37,6 +37,11 @@ RUN_COLUMNS = {
 RUN_MISSING = {"max concurrency (requests)": "no cap", "request rate (req/s)": "not printed"}
 
 
+def _say(name: str, **values) -> str:
+    """One of the chapter's descriptive sentences (notebooks/serving_saturation.claims.yml, `sentences:`)."""
+    return wording.sentence("serving_saturation", name, **values)
+
+
 def _short(text, n: int = 24) -> str:
     """A run label short enough for a legend."""
     text = str(text)
@@ -129,6 +134,10 @@ def exact_goodput_table(ex: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+#: The percentile statistics a goodput bound reads.
+PERCENTILE_STATS = tuple(serving.PERCENTILE_OF)
+
+
 # --- descriptions of the data --------------------------------------------------------------------
 
 
@@ -148,34 +157,8 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) ->
     runs = "one run" if len(r) == 1 else f"{len(r)} runs"
     levels = r.loc[~serving.apart(r, variable), variable].nunique()
     how = f"swept over {variable.replace('_', ' ')}" if levels > 1 else "at a single load level"
-    return f"This page reads {files}: {runs} of {models}, {how}{kept}.{series_sentence(r, variable)}" + (
-        failures_sentence(r)
-    )
-
-
-def failures_sentence(r: pd.DataFrame) -> str:
-    """The runs whose output reports failed requests: how many of how many, and what the page counts
-    them as; nothing where no run reports a failure."""
-    if "failed" not in r:
-        return ""
-    bad = r[r["failed"].fillna(0) > 0]
-    if bad.empty:
-        return ""
-    parts = []
-    for _, w in bad.iterrows():
-        done = w["completed"] if np.isfinite(w["completed"]) else 0.0
-        total = done + w["failed"]
-        parts.append(f"{w['run']}: {w['failed']:,.0f} of {total:,.0f} requests failed ({w['failed'] / total:.0%})")
-    lost = bad[bad["completed"].fillna(0) == 0]
-    none = (
-        f" Every request of {wording.join([str(x) for x in lost['run']])} failed: no throughput or latency was measured."
-        if len(lost)
-        else ""
-    )
-    return (
-        f" Failed requests: {wording.join(parts)}. Throughput and latency count the completed requests only; "
-        "a failed request meets no SLO, so the goodput shares below are of every request sent." + none
-    )
+    # failed requests are the `failed` claim's (its sentence beside the goodput), never said twice
+    return f"This page reads {files}: {runs} of {models}, {how}{kept}.{series_sentence(r, variable)}"
 
 
 def series_sentence(r: pd.DataFrame, variable: str) -> str:
@@ -217,38 +200,30 @@ def curve_note(curve: pd.DataFrame, variable: str) -> str:
 
 
 def assumed_rate_note(r: pd.DataFrame) -> str:
-    n = int(r["rate_assumed"].sum()) if "rate_assumed" in r else 0
+    assumed = r["rate_assumed"].astype(bool) if "rate_assumed" in r else pd.Series(False, index=r.index)
+    # LoadGen schedules Server queries at target_qps, printed only under Test Parameters
+    mlperf = assumed & r["scenario"].notna() if "scenario" in r else assumed & False
+    n = int((assumed & ~mlperf).sum())
     unknown = r[r["request_rate"].isna()] if "request_rate" in r else r.iloc[0:0]
-    said = ""
-    if n:
-        who = "One run prints no request rate; it is" if n == 1 else f"{n} runs print no request rate; they are"
-        said = (
-            f"{who} taken as unlimited, the default of vLLM's and SGLang's serving benchmarks (`--request-rate inf`) "
-            "and what AIPerf's concurrency mode does: every request sent at once, or as fast as the concurrency cap "
-            "allows."
-        )
-    if len(unknown):
-        tools = unknown["tool"] if "tool" in unknown else pd.Series("", index=unknown.index)
-        formats = wording.join(sorted({f"{t} {f}".strip() for t, f in zip(tools, unknown["format"], strict=True)}))
-        who = "One run comes" if len(unknown) == 1 else f"{len(unknown)} runs come"
-        said += (" " if said else "") + (
-            f"{who} from an output that does not record its request rate ({formats}); the page leaves the rate "
-            "unknown rather than assume one."
-        )
-    return said
+    tools = unknown["tool"] if "tool" in unknown else pd.Series("", index=unknown.index)
+    formats = sorted({f"{t} {f}".strip() for t, f in zip(tools, unknown["format"], strict=True)})
+    return _say("rate_note", mlperf=bool(mlperf.any()), assumed=n, unknown=len(unknown), formats=formats)
 
 
-def device_sentence(peaks, model: str | None, total_b, active_b, size_source: str, bpw: float, assumed: bool) -> str:
+def device_sentence(
+    peaks, model: str | None, total_b, active_b, size_source: str, bpw: float, assumed: bool, stated: str | None = None
+) -> str:
     if peaks is None:
         return "No device is known, so no roofline is drawn."
     head = f"The roofline uses the {peaks.device} ({SOURCE_WORDS.get(peaks.source, peaks.source)})"
     if peaks.count > 1:
-        head += f", {peaks.count} of them as the input's label says"
+        head += f", {peaks.count} of them as the input says"
     head += f": {peaks.total_bandwidth_gb_s:,.0f} GB/s."
     if active_b is None:
         return head + f" The size of {model or 'the model'} is unknown, so the roofline claims are withheld."
     moe = f" ({active_b:.1f} B active of {total_b:.1f} B)" if total_b and active_b and total_b > active_b else ""
     weights = f"{bpw:g} byte(s) per weight" + (" (assumed bf16: the output does not say)" if assumed else "")
+    weights += " " + _say("stated_precision", stated=stated) if stated and not assumed else ""
     where = "given as a parameter" if size_source == "parameter" else f"model table: {size_source}"
     return head + f" Model: {model}, {total_b:.1f} B parameters{moe} ({where}); {weights}."
 
@@ -272,7 +247,7 @@ def in_flight_sentence(lit: pd.DataFrame) -> str:
         else:
             est = "estimated " if w.get("estimated", False) else ""
             how = f"x {w['mean_e2el_s']:.3g} s {est}mean latency = {w['in_flight']:.3g} requests in flight on average"
-        parts.append(f"run `{w['run']}`: {done}{w['request_throughput']:.3g} req/s {how}")
+        parts.append(f"run `{w['run']}`: {done}{w['request_throughput']:.3g} req/s {how}")  # a label may say `inf`
     more = f"; {len(have) - _IN_FLIGHT_SHOWN} more in the table" if len(have) > _IN_FLIGHT_SHOWN else ""
     return " " + "; ".join(parts)[0].upper() + "; ".join(parts)[1:] + more + "."
 
@@ -282,35 +257,27 @@ def littles_note(lit: pd.DataFrame) -> str:
 
 
 def _littles_note(lit: pd.DataFrame) -> str:
+    """Where each run's mean E2EL comes from (printed, the per-request latencies, estimated, or the
+    tool's measured concurrency instead), naming the runs whose output prints none, never the whole
+    input at once."""
     if "in_flight_measured" in lit and lit["in_flight_measured"].any():
-        return (
-            "The output prints no mean E2EL (only percentiles), so Little's law cannot be applied; the in-flight "
-            "count is the tool's own measured mean concurrency."
-        )
-    est = lit[lit["estimated"]]
-    none = lit["mean_e2el_s"].isna() & lit["completed"].fillna(0).eq(0)
-    if none.all():
-        return "No request completed, so there is no latency to put into Little's law."
-    if len(est) and "e2el_recorded" in est and not est["e2el_recorded"].all():
-        return (
-            "This output format does not record E2EL, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean "
-            "output tokens - 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
-        )
-    if lit["estimated"].any():
-        est = lit[lit["estimated"]]
-        pct = [c for c in ("e2el_median", "e2el_p50", "e2el_p90", "e2el_p95", "e2el_p99") if c in est]
-        what = (
-            "The output prints E2EL percentiles but no mean"
-            if pct and est[pct].notna().any(axis=None)
-            else "The output has no E2EL line"
-        )
-        return (
-            f"{what}, so mean E2EL is estimated as mean TTFT + mean TPOT x (mean output tokens "
-            "- 1); this ignores how TPOT and output length co-vary, so read it as an estimate."
-        )
-    if "format" in lit and lit["format"].eq("jsonl").all():  # AIPerf's per-request export: no summary line
-        return "Mean E2EL is the mean of the per-request latencies the file records."
-    return "Mean E2EL is the value the tool printed."
+        return _say("e2el_measured")
+    if "mean_e2el_s" in lit and (lit["mean_e2el_s"].isna() & lit["completed"].fillna(0).eq(0)).all():
+        return _say("e2el_none_completed")
+    src = lit["e2el_from"] if "e2el_from" in lit else pd.Series(np.where(lit["estimated"], "estimated", "printed"))
+    src = src.where(~src.eq("estimated") | lit["estimated"].astype(bool), "none")  # no estimate made: nothing to say
+    est = lit[src.eq("estimated").to_numpy()]
+    pct = [c for c in ("e2el_median", "e2el_p50", "e2el_p90", "e2el_p95", "e2el_p99") if c in est]
+    return _say(
+        "e2el_source",
+        requests=int(src.eq("requests").sum()),
+        jsonl=bool("format" in lit and lit["format"].eq("jsonl").all()),
+        estimated=len(est),
+        runs=len(lit),
+        unrecorded=bool(len(est) and "e2el_recorded" in est and not est["e2el_recorded"].all()),
+        percentiles=bool(pct and est[pct].notna().any(axis=None)),
+        printed=int(src.eq("printed").sum()),
+    )
 
 
 def apart_message(apart: pd.DataFrame, variable: str) -> str:
@@ -431,7 +398,9 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
                 ax.plot(d["output_throughput"], d[c], "o", color=color(i), label=stat, ms=4)
         labels = [fmt_x(v, variable) for v in d["x"]]
         _label_points(ax, d["output_throughput"], d[f"{m}_mean"], labels, fontsize=7, xytext=(3, 3))
-        ax.set_yscale("log")
+        shown = d[[f"{m}_{s}" for s in ("mean", "median", "p99") if f"{m}_{s}" in d]]
+        if (shown > 0).any().any():  # a log axis needs a positive value (SGLang prints a median ITL of 0)
+            ax.set_yscale("log")
         ax.xaxis.set_major_locator(MaxNLocator(nbins=3))
         ax.set_xlim(left=0)
         ax.tick_params(axis="x", labelrotation=30)
@@ -494,3 +463,33 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=f"{peaks.device} ({peaks.source})")
     fig.tight_layout()
     return fig
+
+
+def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, most: int = 3) -> str:
+    """The basic figures of each run, for an input of at most `most` runs (a sweep's are in its
+    tables): output throughput, the goodput bounds, speculative decoding, and the count, rate and
+    Little's-law concurrency of a run `in_flight_sentence` does not cover; each only where the
+    output gives what it needs."""
+    if not 0 < len(lit) <= most:
+        return ""
+    out = []
+    method, per_step = serving.tokens_per_step(lit)
+    for (i, row), (_, g) in zip(lit.iterrows(), gb.iterrows(), strict=True):
+        has_pct = any(pd.notna(row.get(f"{m}_{s}")) for m in ("ttft", "tpot") for s in PERCENTILE_STATS)
+        # a run with a Little's-law number has its count, rate and in-flight said by `in_flight_sentence`
+        said_there = ("completed", "request_throughput", "in_flight") if pd.notna(row.get("in_flight")) else ()
+        keys = [k for k in ("completed", "request_throughput", "output_throughput", "in_flight") if k not in said_there]
+        values = {k: row.get(k) for k in keys}
+        said = _say(
+            "run_figures",
+            run=row["run"],
+            **{k: v for k, v in values.items() if pd.notna(v)},
+            estimated=bool(row.get("estimated")),
+            share_lo=g.get("share_lo") if has_pct and pd.notna(g.get("share_lo")) else None,
+            share_hi=g.get("share_hi") if has_pct and pd.notna(g.get("share_lo")) else None,
+            method=method[i] if isinstance(method[i], str) else None,
+            acceptance=per_step[i] if per_step[i] == per_step[i] else None,
+        )
+        if said:
+            out.append(said)
+    return " ".join(out)

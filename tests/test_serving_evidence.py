@@ -1,0 +1,265 @@
+"""Issue #27's evidence classes on the serving page: facts the file states reach the claims, and a
+sentence about what the output lacks rests on what the parser looked for. Each on synthetic runs
+where the verdict comes out both ways."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchbook.analysis import serving
+from benchbook.claims import serving as cs
+from benchbook.presentation import serving as show
+from benchbook.presentation import wording
+
+
+def say(claim):
+    """A serving_saturation claim with its sentence from notebooks/serving_saturation.claims.yml
+    (the merge with `wording`: the Python `show.say` is gone)."""
+    return wording.word("serving_saturation", claim)
+
+
+def run(completed, failed=np.nan, **cols):
+    """One run's row as `serving.runs` gives it: every percentile well inside the default SLOs."""
+    d = dict(run="r", completed=completed, failed=failed, request_throughput=completed / 100.0)
+    d.update(ttft_median=100.0, ttft_p99=200.0, tpot_median=10.0, tpot_p99=20.0)
+    d.update(cols)
+    return pd.DataFrame([d])
+
+
+# --- failed requests (class 2) --------------------------------------------------------------------
+
+
+def test_a_run_where_every_request_failed_proves_no_share_within_the_slos():
+    ok = serving.goodput_bounds(run(100, 0), 450.0, 40.0).iloc[0]
+    assert ok["share_lo"] == 0.98  # p99 of both within the SLOs: at least 98 %
+    dead = serving.goodput_bounds(run(0, 20, request_throughput=0.0), 450.0, 40.0).iloc[0]
+    assert dead["share_lo"] == 0 and dead["share_hi"] == 0 and dead["goodput_lo"] == 0
+
+
+def test_half_the_requests_failing_halves_the_share_not_the_goodput():
+    half = serving.goodput_bounds(run(10, 10), 450.0, 40.0).iloc[0]
+    assert half["share_lo"] == 0.49 and half["share_hi"] == 0.5
+    assert half["goodput_lo"] == 0.98 * 0.1  # completed per second x the share among the completed
+
+
+def test_failed_requests_are_said_and_none_failed_only_where_the_output_counts_them():
+    c = say(cs.failed(run(10, 10)))
+    assert c.status == "shown" and "10 requests failed beside the 10 that completed" in c.text
+    c = say(cs.failed(run(250, 0)))
+    assert c.status == "withheld" and "250 requests completed and none failed" in c.text
+    c = say(cs.failed(run(900)))  # a 2024 block: no `Failed requests` line
+    assert c.status == "withheld" and "none failed" not in c.text and "prints no count of failed" in c.text
+    assert c.text.startswith("900 requests completed; ")
+
+
+# --- the devices and precision the output states (class 2) -----------------------------------------
+
+
+def test_tp_size_spans_the_peaks_and_tp_1_does_not():
+    from benchbook.analysis import peaks
+
+    one = peaks.choose("H100-SXM5-80GB", [], "H100-SXM5-80GB")
+    tp4 = serving.spanning(one, run(10, metadata="backend=pytorch; tp=4; pp=1"))
+    assert tp4.count == 4 and tp4.total_bandwidth_gb_s == 4 * one.total_bandwidth_gb_s
+    assert serving.spanning(one, run(10, metadata="backend=pytorch; tp=1; pp=1")).count == 1
+    assert serving.spanning(one, run(10, metadata="tp=2; pp=2")).count == 4
+    assert serving.spanning(one, run(10)).count == 1  # nothing stated: one device
+
+
+def test_stated_quantization_sets_the_bytes_per_weight_before_the_dtype():
+    fp8 = run(10, metadata="dtype=bfloat16; kv_cache_dtype=FP8; quantization=FP8; tp=1")
+    assert serving.weight_bytes("meta-llama/Llama-3.1-8B", fp8) == (1.0, False)
+    bf16 = run(10, metadata="dtype=bfloat16; kv_cache_dtype=None; quantization=None; tp=1")
+    assert serving.weight_bytes("meta-llama/Llama-3.1-8B", bf16) == (2.0, False)  # stated, not assumed
+    assert serving.weight_bytes("meta-llama/Llama-3.1-8B", run(10)) == (2.0, True)  # not stated: assumed
+
+
+# --- MLPerf Server summaries on the serving page (class 7) -----------------------------------------
+
+
+def test_an_mlperf_server_run_is_judged_against_its_own_limits():
+    r = run(0, target_qps=73.5, ttft_limit_ms=2000.0, tpot_limit_ms=200.0, scenario="Server", result="VALID")
+    r = r.assign(request_throughput=71.74, ttft_p99=1604.2, tpot_p99=197.9, ttft_median=990.0, tpot_median=143.9)
+    c = say(cs.own_slos(serving.own_slo_bounds(r)))
+    assert c.status == "shown" and "at least 98% of its requests meet both" in c.text and "VALID" in c.text
+    slow = r.assign(tpot_p99=230.0)  # over the 200 ms limit at p99: only the median proves a share
+    c = say(cs.own_slos(serving.own_slo_bounds(slow)))
+    assert "at least 49% of its requests meet both" in c.text
+    c = say(cs.own_slos(serving.own_slo_bounds(run(10))))  # a vLLM run states no limits of its own
+    assert c.status == "withheld" and "states latency limits" in c.text
+
+
+def test_the_mlperf_server_fixture_reaches_the_serving_runs():
+    from benchbook import config
+
+    path = config.FIXTURES_DIR / "mlperf-loadgen" / "amd_mi300x_llama2_70b_server_summary.txt"
+    r, _ = serving.load([path])
+    row = r.iloc[0]
+    assert row["request_rate"] == 73.5 and not row["rate_assumed"]  # the target, not an assumed inf
+    assert row["ttft_limit_ms"] == 2000.0 and row["tpot_limit_ms"] == 200.0 and row["completed"] != row["completed"]
+    assert row["ttft_p99"] == pytest.approx(1604.171041)
+
+
+# --- speculative decoding (class 2) ------------------------------------------------------------------
+
+
+def test_speculative_decoding_without_acceptance_length_withholds_the_weight_traffic():
+    from benchbook.analysis import peaks
+
+    pk = peaks.choose("H100-SXM5-80GB", [], "H100-SXM5-80GB")
+    base = run(
+        10, output_throughput=100.0, total_token_throughput=200.0, e2el_mean=10_000.0, total_generated_tokens=1000.0
+    )
+    base = base.assign(max_concurrency=np.nan, num_prompts=10, ttft_mean=100.0, tpot_mean=10.0)
+    plain = serving.decode_roofline(serving.littles_law(base), 8.0, 2.0, pk).iloc[0]
+    c = cs.bandwidth(plain, pk, 8.0, 2.0)
+    assert plain["tokens_per_step"] == 1.0 and c.status == "shown"
+    mtp = serving.decode_roofline(
+        serving.littles_law(base.assign(metadata="tp=8; speculative=MTP")), 8.0, 2.0, pk
+    ).iloc[0]
+    c = cs.bandwidth(mtp, pk, 8.0, 2.0)
+    assert c.status == "withheld" and "speculative decoding (MTP)" in c.reason
+    # vLLM prints the acceptance length: a step yields 2.6 tokens, so 2.6 times fewer weight reads
+    acc = base.assign(spec_decode_acceptance_length=2.6)
+    known = serving.decode_roofline(serving.littles_law(acc), 8.0, 2.0, pk).iloc[0]
+    assert known["achieved_gb_s"] == pytest.approx(plain["achieved_gb_s"] / 2.6)
+    assert cs.bandwidth(known, pk, 8.0, 2.0).status == "shown"
+
+
+def test_trtllm_command_wrapped_over_lines_gives_model_tp_and_speculative_method():
+    from benchbook import config, ingest
+
+    df = ingest.read(config.FIXTURES_DIR / "trtllm-bench" / "dsr1_blog_h200_min_latency_tp8_mtp.md")
+    row = df.iloc[0]
+    assert row["model"] == "deepseek-ai/DeepSeek-R1" and row["max_concurrency"] == 1 and row["num_prompts"] == 10
+    assert "tp=8" in row["metadata"] and "ep=4" in row["metadata"] and "speculative=MTP" in row["metadata"]
+    assert serving.devices(df) == 8
+
+
+# --- the server settings a sweep varies (class 2) ----------------------------------------------------
+
+
+def sweep_runs(seqs, caps, tput):
+    """Runs as a `vllm bench sweep serve` folder gives them: the SERVE side in `metadata`."""
+    n = len(caps)
+    return pd.DataFrame(
+        dict(
+            run=[f"max_num_seqs={s}, max_concurrency={c}" for s, c in zip(seqs, caps, strict=True)],
+            model=["m/Llama"] * n,
+            max_concurrency=caps,
+            request_rate=[np.inf] * n,
+            num_prompts=[200] * n,
+            metadata=[f"max_num_seqs={s}" for s in seqs],
+            output_throughput=tput,
+            order=list(range(n)),
+        )
+    )
+
+
+def test_three_servers_at_one_concurrency_are_three_series_not_a_rising_curve():
+    r = sweep_runs([64, 128, 256], [16, 16, 16], [1064.0, 1128.0, 1256.0])
+    assert serving.series_key(r).nunique() == 3
+    assert say(cs.growth(r, "max_concurrency")).status == "withheld"
+    # one server setting swept over concurrency: one series, and the curve does rise
+    r = sweep_runs([128, 128, 128], [4, 16, 64], [520.0, 1700.0, 2300.0])
+    assert serving.series_key(r).nunique() == 1
+    assert say(cs.growth(r, "max_concurrency")).status == "shown"
+
+
+# --- absence claimed where the file has it (class 1) -------------------------------------------------
+
+
+def test_per_request_latencies_give_mean_e2el_where_the_summary_prints_none():
+    from benchbook import config
+
+    path = config.FIXTURES_DIR / "vllm-bench-serve" / "synthetic_save_detailed.json"
+    r, req = serving.load([path])
+    assert r["e2el_mean"].isna().all() and len(req)  # no mean_e2el_ms key, but a `latencies` array
+    lit = serving.littles_law(r, req)
+    assert lit["e2el_from"].tolist() == ["requests"] and not lit["estimated"].any()
+    assert lit["mean_e2el_s"].iat[0] == pytest.approx(req.loc[req["success"], "e2el_ms"].mean() / 1000)
+    note = show.littles_note(lit)
+    assert "no E2EL" not in note and "mean of the successful requests' latencies" in note
+    # the same summary without its per-request arrays: now the output really has no E2EL
+    lit = serving.littles_law(r)
+    assert lit["e2el_from"].tolist() == ["estimated"] and "prints no E2EL statistic" in show.littles_note(lit)
+
+
+def test_the_e2el_note_names_only_the_runs_that_lack_it():
+    lit = pd.DataFrame(dict(e2el_from=["printed", "estimated"], estimated=[False, True]))
+    note = show.littles_note(lit)
+    assert "1 of the 2 runs print no E2EL" in note and "where it printed one" in note
+    assert show.littles_note(lit.iloc[:1]) == "Mean E2EL is the value the tool printed."
+
+
+def test_loadgen_verdict_is_said_when_its_limits_are_not_in_the_input():
+    from benchbook import config
+
+    path = config.FIXTURES_DIR / "mlperf-loadgen" / "a30_llama31_8b_server_invalid_summary.txt"
+    r, _ = serving.load([path])
+    c = say(cs.own_slos(serving.own_slo_bounds(r)))
+    assert (
+        c.status == "shown" and "LoadGen calls this Server run INVALID" in c.text and "limits are not known" in c.text
+    )
+    note = show.assumed_rate_note(r)
+    assert "target_qps" in note and "taken as unlimited" not in note
+
+
+def test_sglang_acceptance_length_reaches_the_page_and_the_traffic():
+    from benchbook import config
+
+    path = config.FIXTURES_DIR / "sglang-bench-serving" / "ascend_kimi_k26_w4a8_eagle3_tp16.md"
+    r, _ = serving.load([path])
+    assert serving.devices(r) == 16 and serving.stated(r, "speculative") == "EAGLE3"
+    lit = serving.littles_law(r)
+    text = show.figures_sentence(lit, serving.goodput_bounds(lit, 450.0, 40.0))
+    assert "speculative decoding (EAGLE3): 4.60 tokens per step per request" in text
+    plain = show.figures_sentence(
+        lit.drop(columns=["metadata", "spec_decode_acceptance_length"]), serving.goodput_bounds(lit, 450.0, 40.0)
+    )
+    assert "speculative" not in plain
+
+
+def test_prompts_sent_but_not_completed_count_as_failed_where_no_failure_count_is_printed():
+    base = pd.DataFrame(
+        dict(source=["x"], run=["r"], format=["text"], model=["m"], metric=["completed"], statistic=["count"])
+    )
+    rows = [("completed", "count", 10.0), ("request_throughput", "value", 0.1), ("duration", "value", 100.0)]
+    df = pd.concat([base.assign(metric=m, statistic=s, value=v) for m, s, v in rows], ignore_index=True)
+    r = serving.runs(df.assign(num_prompts=20.0))
+    assert r["failed"].iat[0] == 10 and r["failed_implied"].iat[0]
+    c = say(cs.failed(r))
+    assert c.status == "shown" and "10 requests failed beside the 10 that completed" in c.text and "sent more" in c.text
+    r = serving.runs(df.assign(num_prompts=10.0))  # every prompt completed: nothing implied
+    assert r["failed"].isna().all() and say(cs.failed(r)).status == "withheld"
+
+
+# --- supported tools' files that failed (class 7) ---------------------------------------------------
+
+
+def test_trtllm_016_latency_report_in_tab_layout_is_read():
+    from benchbook import config, ingest
+
+    path = config.FIXTURES_DIR / "trtllm-bench" / "trtllm_bench_0.16_latency_tp4_tabbed.md"
+    assert ingest.detect(ingest._load_text(path)) == ["trtllm-bench"]
+    df = ingest.read(path)
+    got = {(m, s): v for m, s, v in zip(df["metric"], df["statistic"], df["value"], strict=True)}
+    assert got[("output_throughput", "value")] == 32.2742  # 100 x 2048 / 6345.6 s: output, not input + output
+    assert ("total_token_throughput", "value") not in got
+    assert got[("ttft", "mean")] == 147.7502 and got[("tpot", "mean")] == 30.9274
+    assert df["model"].iat[0] == "Llama-3.3-70B-Instruct" and "tp=4" in df["metadata"].iat[0]
+    assert any("generation latency" in r["reason"] for r in df.attrs["rejected"])  # set aside, with why
+    r, _ = serving.load([path])
+    method, per_step = serving.tokens_per_step(serving.littles_law(r))
+    assert method.isna().all() and per_step.iat[0] == 1.0  # acceptance 1.00: no speculative decoding
+
+
+def test_a_vllm_block_with_thousands_separators_is_read():
+    from benchbook import config, ingest
+
+    path = config.FIXTURES_DIR / "vllm-bench-serve" / "dual_spark_qwen3_30b_nvfp4_eager_12_failed.md"
+    df = ingest.read(path)
+    got = {(m, s): v for m, s, v in zip(df["metric"], df["statistic"], df["value"], strict=True)}
+    assert got[("ttft", "mean")] == 2352.0 and got[("failed", "count")] == 12 and got[("completed", "count")] == 38
