@@ -27,7 +27,9 @@ FIXTURES = config.PROJ_ROOT / "tests" / "fixtures"
 
 
 def _inputs(tool: str) -> list[Path]:
-    return [SEED] + sorted(f for f in (FIXTURES / tool).iterdir() if f.name != "README.md")
+    return [SEED] + sorted(
+        f for f in (FIXTURES / tool).iterdir() if f.name != "README.md" and not f.name.endswith(".truth.yml")
+    )
 
 
 def _id(p: Path) -> str:

@@ -104,6 +104,8 @@ def _page_text(nb: dict) -> str:
             if name:
                 glued[name] = glued_text(o["data"]).strip("'\"")
     md = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    # a glued block (```{glue:md} name ... ```), such as the bottom-line box, reads as its text too
+    md = re.sub(r"```\{glue:md\} ([A-Za-z0-9_]+)\n(?::[^\n]*\n)*```", lambda m: glued.get(m.group(1), ""), md)
     return re.sub(r"\{glue:(?:text|md)\}`([A-Za-z0-9_]+)(?::[^`]*)?`", lambda m: glued.get(m.group(1), ""), md)
 
 

@@ -88,6 +88,6 @@ def series_figure(runs: pd.DataFrame, changes, metric: str, statistic: str):
     ax.set_xticks(x, runs["label"], rotation=30 if len(runs) > 4 else 0, ha="right" if len(runs) > 4 else "center")
     ax.set_xlabel("run, in the order of the series")
     ax.set_ylabel(f"{metric.replace('_', ' ')} ({runs['unit'].iat[0]})")
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.25 if len(runs) > 4 else -0.18), ncol=2)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))  # beside the axes: rotated run labels below
     fig.tight_layout()
     return fig
