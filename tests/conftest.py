@@ -98,3 +98,10 @@ def worded(tmp_path, monkeypatch):
         return wording.word(name, claim)
 
     return word
+
+
+def cell(df, metric, statistic):
+    """The one tidy row of `metric` at `statistic` (a parser test's lookup: exactly one must exist)."""
+    hit = df[(df["metric"] == metric) & (df["statistic"] == statistic)]
+    assert len(hit) == 1, (metric, statistic, len(hit))
+    return hit.iloc[0]

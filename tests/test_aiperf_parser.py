@@ -7,6 +7,7 @@ import json
 
 import pandas as pd
 import pytest
+from conftest import cell
 
 from benchbook import config, ingest
 from benchbook.ingest import ParseError, vllm_serve
@@ -20,12 +21,6 @@ TOOL = "aiperf"
 
 def parsed(path):
     return ingest.read_parsed(path, tool=TOOL)[0]
-
-
-def cell(df, metric, statistic):
-    hit = df[(df["metric"] == metric) & (df["statistic"] == statistic)]
-    assert len(hit) == 1, (metric, statistic, len(hit))
-    return hit.iloc[0]
 
 
 @pytest.mark.parametrize("path", [JSON, CSV], ids=lambda p: p.name)

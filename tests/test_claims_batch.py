@@ -6,6 +6,7 @@ import math
 
 import pandas as pd
 import pytest
+from test_claims_power import _llama_rates  # the same synthetic llama-bench rate table
 
 from benchbook import config, ingest
 from benchbook.analysis import batch, peaks, power
@@ -258,20 +259,6 @@ def test_conflicts_of_an_input_without_a_sweep_is_an_empty_table_the_claim_reads
     ]
     c = batch_claims.conflicts(conf, 0)
     assert c.evidence["count"] == 0 and c.status == "withheld"
-
-
-def _llama_rates() -> pd.DataFrame:
-    """A synthetic rate table: pp512 at four limits (flat from 300 W to 250 W, then falling), tg128 at two."""
-    spec = [("pp512", "pp_rate", w, m, 5.0) for w, m in ((300, 1000.0), (250, 995.0), (200, 900.0), (150, 600.0))]
-    spec += [("tg128", "tg_rate", w, m, 0.5) for w, m in ((300, 50.0), (200, 40.0))]
-    rows = []
-    for i, (test, metric, w, mean, std) in enumerate(spec):
-        for stat, v in (("mean", mean), ("std", std)):
-            rows.append(
-                dict(model="m", test=test, metric=metric, power_limit_w=float(w), statistic=stat, value=v, line=i + 1)
-            )
-    df = pd.DataFrame(rows).assign(n_depth=0)
-    return power.rate_table(df)
 
 
 def test_claims_without_a_series_count_zero_points():

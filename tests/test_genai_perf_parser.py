@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from conftest import cell
 
 from benchbook import config, ingest
 from benchbook.ingest import ParseError, vllm_serve
@@ -21,12 +22,6 @@ TOOL = "genai-perf"
 
 def parsed(path):
     return g.parse(path.read_text(encoding="utf-8"), path.name)
-
-
-def cell(df, metric, statistic):
-    hit = df[(df["metric"] == metric) & (df["statistic"] == statistic)]
-    assert len(hit) == 1, (metric, statistic, len(hit))
-    return hit.iloc[0]
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)

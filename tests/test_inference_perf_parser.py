@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import cell
 
 from benchbook import config, ingest
 from benchbook.ingest import ParseError
@@ -19,12 +20,6 @@ TOOL = "inference-perf"
 
 def parsed(path):
     return ingest.read_parsed(path, tool=TOOL)[0]
-
-
-def cell(df, metric, statistic):
-    hit = df[(df["metric"] == metric) & (df["statistic"] == statistic)]
-    assert len(hit) == 1, (metric, statistic, len(hit))
-    return hit.iloc[0]
 
 
 @pytest.mark.parametrize("path", [QWEN, PD], ids=lambda p: p.name)

@@ -4,6 +4,7 @@ ms), the stage's rate from the scenario, percentiles without a tidy name set asi
 from __future__ import annotations
 
 import pytest
+from conftest import cell
 
 from benchbook import config, ingest
 from benchbook.ingest import ParseError
@@ -17,12 +18,6 @@ TOOL = "llm-d-benchmark-report"
 
 def parsed(path):
     return ingest.read_parsed(path, tool=TOOL)[0]
-
-
-def cell(df, metric, statistic):
-    hit = df[(df["metric"] == metric) & (df["statistic"] == statistic)]
-    assert len(hit) == 1, (metric, statistic, len(hit))
-    return hit.iloc[0]
 
 
 @pytest.mark.parametrize("path", [PRECISE, PD], ids=lambda p: p.name)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from conftest import cell
 
 from benchbook import config, ingest
 from benchbook.checks import trtllm_bench as checks
@@ -21,12 +22,6 @@ ALL = [OLD, STREAMING, TABBED, MULTIMODAL]
 
 def parsed(path):
     return ingest.read_parsed(path, tool=t.NAME)[0]
-
-
-def cell(df, metric, statistic):
-    hit = df[(df["metric"] == metric) & (df["statistic"] == statistic)]
-    assert len(hit) == 1, (metric, statistic, len(hit))
-    return hit.iloc[0]
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)

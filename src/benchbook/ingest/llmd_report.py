@@ -28,7 +28,7 @@ import re
 
 import yaml
 
-from benchbook.ingest import vllm_serve
+from benchbook.ingest import inference_perf, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
 from benchbook.ingest.text import Lines, search, whole
 
@@ -36,18 +36,9 @@ NAME = "llm-d-benchmark-report"
 SETTINGS = dict(vllm_serve.SETTINGS)
 FORMAT = "benchmark report 0.1"
 
-LATENCY = {
-    "request_latency": "e2el",
-    "time_to_first_token": "ttft",
-    "time_per_output_token": "tpot",
-    "inter_token_latency": "itl",
-}
-THROUGHPUT = {
-    "requests_per_sec": ("request_throughput", "req/s"),
-    "output_tokens_per_sec": ("output_throughput", "tok/s"),
-    "input_tokens_per_sec": ("input_throughput", "tok/s"),
-    "total_tokens_per_sec": ("total_token_throughput", "tok/s"),
-}
+#: The report's latency and throughput names are inference-perf's (llm-d's harness writes both).
+LATENCY = {k: v for k, v in inference_perf.LATENCY.items() if k != "normalized_time_per_output_token"}
+THROUGHPUT = inference_perf.THROUGHPUT
 LENGTHS = {"input_length": "input_sequence_length", "output_length": "output_sequence_length"}
 STATS = {
     "mean": "mean",
