@@ -214,10 +214,13 @@ def test_sglang_acceptance_length_reaches_the_page_and_the_traffic():
     r, _ = serving.load([path])
     assert serving.devices(r) == 16 and serving.stated(r, "speculative") == "EAGLE3"
     lit = serving.littles_law(r)
-    text = show.figures_sentence(lit, serving.goodput_bounds(lit, 450.0, 40.0))
+    text = show.figures_sentence(lit, serving.goodput_bounds(lit, 450.0, 40.0), 450.0, 40.0)
     assert "speculative decoding (EAGLE3): 4.60 tokens per step per request" in text
     plain = show.figures_sentence(
-        lit.drop(columns=["metadata", "spec_decode_acceptance_length"]), serving.goodput_bounds(lit, 450.0, 40.0)
+        lit.drop(columns=["metadata", "spec_decode_acceptance_length"]),
+        serving.goodput_bounds(lit, 450.0, 40.0),
+        450.0,
+        40.0,
     )
     assert "speculative" not in plain
 

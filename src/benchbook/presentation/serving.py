@@ -465,9 +465,9 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     return fig
 
 
-def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, most: int = 3) -> str:
+def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float, most: int = 3) -> str:
     """The basic figures of each run, for an input of at most `most` runs (a sweep's are in its
-    tables): output throughput, the goodput bounds, speculative decoding, and the count, rate and
+    tables): output throughput, the goodput bounds under the page's SLOs, speculative decoding, and the count, rate and
     Little's-law concurrency of a run `in_flight_sentence` does not cover; each only where the
     output gives what it needs."""
     if not 0 < len(lit) <= most:
@@ -489,6 +489,8 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, most: int = 3) -> str:
             share_hi=g.get("share_hi") if has_pct and pd.notna(g.get("share_lo")) else None,
             method=method[i] if isinstance(method[i], str) else None,
             acceptance=per_step[i] if per_step[i] == per_step[i] else None,
+            slo_ttft=slo_ttft_ms,
+            slo_tpot=slo_tpot_ms,
         )
         if said:
             out.append(said)
