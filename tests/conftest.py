@@ -105,3 +105,17 @@ def cell(df, metric, statistic):
     hit = df[(df["metric"] == metric) & (df["statistic"] == statistic)]
     assert len(hit) == 1, (metric, statistic, len(hit))
     return hit.iloc[0]
+
+
+def page_text(nb: dict) -> str:
+    """The prose a reader sees: markdown with every glued value put in its place."""
+    glued = {}
+    for c in nb["cells"]:
+        for o in c.get("outputs", []) if c["cell_type"] == "code" else []:
+            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                glued[name] = glued_text(o["data"]).strip("'\"")
+    md = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    # a glued block (```{glue:md} name ... ```), such as the bottom-line box, reads as its text too
+    md = re.sub(r"```\{glue:md\} ([A-Za-z0-9_]+)\n(?::[^\n]*\n)*```", lambda m: glued.get(m.group(1), ""), md)
+    return re.sub(r"\{glue:(?:text|md)\}`([A-Za-z0-9_]+)(?::[^`]*)?`", lambda m: glued.get(m.group(1), ""), md)

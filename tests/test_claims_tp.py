@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from test_tgi_tp import _prefill_tp2, _wide  # the same synthetic TGI tables
+from test_tgi_tp import _decode_tp2_tp4, _prefill_tp2, _wide  # the same synthetic TGI tables
 
 from benchbook import config, ingest
 from benchbook.analysis import tp
@@ -323,18 +323,6 @@ def test_superlinear_jump_is_the_last_batch_before_failure():
     # the other way: drop the failed batch, and batch 4 is no longer the step before a failure
     w2 = w[w["batch_size"] != 8]
     assert ctp.superlinear_jumps(atp.superlinear_jumps(w2), w2, 1.3).evidence["last_before_failure"] is False
-
-
-def _decode_tp2_tp4():
-    """Decode at TP 2 and 4, no run count so rel_se = range / mean / 2. Batch 1: 20 ms (19.2-20.8,
-    rel_se 0.04) and 10 ms (9.7-10.3, rel_se 0.03); batch 2: 40 ms and 12 ms (no range)."""
-    rows = [
-        {"tp": 2, "batch_size": 1, "mean": 20.0, "min": 19.2, "max": 20.8, "line": 1},
-        {"tp": 4, "batch_size": 1, "mean": 10.0, "min": 9.7, "max": 10.3, "line": 2},
-        {"tp": 2, "batch_size": 2, "mean": 40.0, "line": 3},
-        {"tp": 4, "batch_size": 2, "mean": 12.0, "line": 4},
-    ]
-    return _wide(rows, metric="decode_token_latency")
 
 
 def test_decode_speedup_noise_counts_both_rows():

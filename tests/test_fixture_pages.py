@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import TOPICS, glued_text
+from conftest import TOPICS, page_text
 
 from benchbook import config, ingest, rerun
 from benchbook.claims.rules import MISSING_WORDS, check
@@ -95,23 +95,9 @@ def _param(chapter: str, path: Path, name: str):
     return pytest.param(chapter, path, id=f"{chapter}-{name}", marks=marks)
 
 
-def _page_text(nb: dict) -> str:
-    """The prose a reader sees: markdown with every glued value put in its place."""
-    glued = {}
-    for c in nb["cells"]:
-        for o in c.get("outputs", []) if c["cell_type"] == "code" else []:
-            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name:
-                glued[name] = glued_text(o["data"]).strip("'\"")
-    md = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-    # a glued block (```{glue:md} name ... ```), such as the bottom-line box, reads as its text too
-    md = re.sub(r"```\{glue:md\} ([A-Za-z0-9_]+)\n(?::[^\n]*\n)*```", lambda m: glued.get(m.group(1), ""), md)
-    return re.sub(r"\{glue:(?:text|md)\}`([A-Za-z0-9_]+)(?::[^`]*)?`", lambda m: glued.get(m.group(1), ""), md)
-
-
 def _shown_outputs(nb: dict) -> str:
     """What code cells print where a reader can see it: streams and plain/markdown displays that
-    are not glued values (glued ones are in `_page_text`)."""
+    are not glued values (glued ones are in `page_text`)."""
     out = []
     for c in nb["cells"]:
         if c["cell_type"] != "code" or "remove-cell" in c.get("metadata", {}).get("tags", []):
@@ -153,7 +139,7 @@ def test_chapter_on_a_real_output(tmp_path, chapter, path):
     nb = json.loads(nb_path.read_text(encoding="utf-8"))
     ledger = json.loads((tmp_path / f"{chapter}.claims.json").read_text(encoding="utf-8"))
     assert check(ledger) == []
-    text = _page_text(nb)
+    text = page_text(nb)
     problems = page_problems(text, _shown_outputs(nb))
     card = load_card(path)
     if card is not None:

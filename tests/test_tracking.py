@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import glued_text
+from conftest import page_text
 from typer.testing import CliRunner
 
 from benchbook import config, warehouse
@@ -103,19 +103,6 @@ def test_a_bad_filter_or_metric_is_one_sentence():
         tracking.load([SERIES / "rocm7_rc"], "pp_rate", {"gpu_kind": "x"})
 
 
-def _page_text(nb: dict) -> str:
-    """The markdown of the page with every glued value in its place, inline and in blocks."""
-    glued = {}
-    for c in nb["cells"]:
-        for o in c.get("outputs", []) if c["cell_type"] == "code" else []:
-            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name:
-                glued[name] = glued_text(o["data"]).strip("'\"")
-    md = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-    md = re.sub(r"```\{glue:md\} ([A-Za-z0-9_]+)\n(?::[^\n]*\n)*```", lambda m: glued.get(m.group(1), ""), md)
-    return re.sub(r"\{glue:(?:text|md)\}`([A-Za-z0-9_]+)(?::[^`]*)?`", lambda m: glued.get(m.group(1), ""), md)
-
-
 def _ledger(nb_path):
     from benchbook.claims import from_notebook
 
@@ -140,7 +127,7 @@ def test_chapter_on_the_real_series(tmp_path):
     assert led["step_1"]["status"] == "withheld"  # 728.38 to 728.71: within the runs' spread
     # the series' truth card, read against the prose a reader sees
     card = yaml.safe_load(GPT_OSS.with_name(GPT_OSS.name + ".truth.yml").read_text(encoding="utf-8"))
-    text = _page_text(json.loads(out.read_text(encoding="utf-8")))
+    text = page_text(json.loads(out.read_text(encoding="utf-8")))
     assert [r for r in card["must_say"] if not re.search(r, text, re.IGNORECASE)] == []
     assert [r for r in card["must_not_say"] if re.search(r, text, re.IGNORECASE)] == []
 
