@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from benchbook import config, ingest
-from benchbook.ingest import energy
+from benchbook.ingest import energy, ml_energy
 
 FIX = config.FIXTURES_DIR
 
@@ -115,3 +115,10 @@ def test_the_power_chapter_reads_every_energy_tool():
     from benchbook import rerun
 
     assert set(energy.TOOLS) <= set(rerun.setup_call("perf_per_watt")["tools"])
+
+
+def test_a_broken_ml_energy_csv_is_refused_with_its_line():
+    """A lone carriage return inside a field (csv's own error) is one ParseError naming the line."""
+    text = (config.FIXTURES_DIR / "ml-energy" / "A100_chat_benchmark.csv").read_text(encoding="utf-8", newline="")
+    with pytest.raises(ingest.ParseError, match=r"x\.csv:4: not CSV"):
+        ml_energy.parse(text[:300] + "\r" + text[301:], "x.csv")

@@ -60,7 +60,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
 
 
 def _parse_v1(body: str, source: str) -> Parsed:
-    rows = list(csv.reader(io.StringIO(body.lstrip("\ufeff"))))
+    reader = csv.reader(io.StringIO(body.lstrip("\ufeff")))
+    try:
+        rows = list(reader)
+    except csv.Error as exc:  # a NUL byte or a broken quote: say where, as every parser does
+        raise ParseError(source, reader.line_num, f"not CSV ({exc})") from None
     if not rows or not _is_v1(",".join(rows[0])):
         raise ParseError(source, 1, f"expected an ML.ENERGY header with {', '.join(_V1_REQUIRED)}")
     header = [c.strip().lower() for c in rows[0]]
