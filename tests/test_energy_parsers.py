@@ -119,6 +119,6 @@ def test_the_power_chapter_reads_every_energy_tool():
 
 def test_a_broken_ml_energy_csv_is_refused_with_its_line():
     """A lone carriage return inside a field (csv's own error) is one ParseError naming the line."""
-    text = (config.FIXTURES_DIR / "ml-energy" / "A100_chat_benchmark.csv").read_text(encoding="utf-8", newline="")
+    text = (config.FIXTURES_DIR / "ml-energy" / "A100_chat_benchmark.csv").read_bytes().decode("utf-8")
     with pytest.raises(ingest.ParseError, match=r"x\.csv:4: not CSV"):
         ml_energy.parse(text[:300] + "\r" + text[301:], "x.csv")
