@@ -189,3 +189,35 @@ def _only_parse_error(text):
 def test_reencoded(enc):
     raw = SEED_BLOCK.encode("utf-8").decode(enc, errors="replace")
     _only_parse_error(raw)
+
+
+def test_a_write_ups_own_list_names_the_model_and_the_devices_a_run_spans():
+    df = parsed(FIX / "dual_spark_qwen3_30b_nvfp4_eager_12_failed.md").table
+    assert set(df["model"]) == {"MrVolts/Qwen3-30B-A3B-Thinking-2507-NVFP4"}
+    assert set(df["metadata"]) == {"hardware=2x DGX Spark (256GB combined); tp=2"}
+
+
+BLOCK = (
+    "============ Serving Benchmark Result ============\n"
+    "Successful requests:                     10\n"
+    "Output token throughput (tok/s):         12.29\n"
+    "==================================================\n"
+)
+
+
+def test_the_list_does_not_override_the_command_and_a_bad_size_is_not_read(tmp_path):
+    f = tmp_path / "list.md"
+    f.write_text(
+        "## run\n- Model: `someone/other-model`\n- Tensor Parallel Size: two\n- **Pipeline Parallel Size:** 2\n"
+        "vllm bench serve --model meta-llama/Llama-3.1-8B --max-concurrency 4\n" + BLOCK
+    )
+    df = parsed(f).table
+    assert set(df["model"]) == {"meta-llama/Llama-3.1-8B"}  # the command names the model: the list does not replace it
+    assert set(df["metadata"]) == {"pp=2"}  # "two" is no number: no tp
+
+
+def test_a_list_under_another_heading_is_not_this_blocks(tmp_path):
+    f = tmp_path / "list.md"
+    f.write_text("## setup\n- Tensor Parallel Size: 4\n## run\n" + BLOCK)
+    df = parsed(f).table
+    assert df["metadata"].isna().all() and df["model"].isna().all()

@@ -6,7 +6,9 @@ Two forms are read:
   closing row of 50 `=`, with the context above it that names the run: a markdown heading
   (`## c=32`), the command line (`vllm bench serve ... --max-concurrency=32`), the
   `Namespace(...)` dump (hard-wrapped or not) and the pre-run lines (`Traffic request rate: inf`,
-  `Burstiness factor: 1.0 ...`, `Maximum request concurrency: None`). Every version's optional
+  `Burstiness factor: 1.0 ...`, `Maximum request concurrency: None`) and a write-up's own list
+  under the block's heading (`- Model: ...`, `Hardware: 2x DGX Spark`, `Tensor Parallel Size: 2`:
+  the model where nothing else names it, `tp`/`pp`/`hardware` in `metadata`). Every version's optional
   lines are understood: `Failed requests`, `Maximum request concurrency`, `Request rate configured
   (RPS)`, `Request goodput`, `Peak output token throughput`, `Peak concurrent requests`,
   `Input token throughput` (2024 versions), `Total Token throughput` in either case, P50/P90/P95/P99
@@ -385,7 +387,52 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
             ctx["run"] = s.lstrip("#").strip()
             break
         i -= 1
+    _author_list(lines, max(i, lo), hi, ctx)
     return {k: v for k, v in ctx.items() if v is not None}
+
+
+#: A line of a write-up's own configuration list above the block (`- Model: `M``, `**Hardware:** 2x
+#: DGX Spark`, `Tensor Parallel Size: 2`): its label and value.
+AUTHOR_LINE_RE = re.compile(r"^\s*(?:[-*+]\s+)?\**(?P<label>[A-Za-z][A-Za-z ]*?)\s*:\**\s*(?P<value>\S.*?)\s*$")
+#: Author-list labels -> metadata key (`tp`, `pp`: the devices a run spans, read by the chapters).
+AUTHOR_META = {
+    "tensor parallel size": "tp",
+    "tensor parallel": "tp",
+    "tp": "tp",
+    "pipeline parallel size": "pp",
+    "pipeline parallel": "pp",
+    "pp": "pp",
+    "hardware": "hardware",
+    "gpu": "hardware",
+    "gpus": "hardware",
+}
+
+
+def _author_list(lines: list[str], lo: int, hi: int, ctx: dict) -> None:
+    """The model, parallelism and hardware a write-up's own list states between the block's heading
+    (`lines[lo]`) and the block: the model only where no command or Namespace names one; the rest to
+    `metadata` (`tp=2; hardware=2x DGX Spark`), beside what the Namespace gives."""
+    meta: dict[str, str] = {}
+    for j in range(lo, hi):
+        m = AUTHOR_LINE_RE.match(lines[j])
+        if not m or "Namespace(" in lines[j]:
+            continue
+        label, value = m["label"].strip().lower(), m["value"].strip().strip("*").strip().strip("`").strip()
+        if not value:
+            continue
+        if label == "model" and not ctx.get("model"):
+            ctx["model"] = value.split()[0].strip("`")
+        elif label in AUTHOR_META and AUTHOR_META[label] not in meta:
+            key = AUTHOR_META[label]
+            if key in ("tp", "pp"):
+                n = number(value.split()[0])
+                if n is None or n < 1 or n != int(n):
+                    continue
+                value = str(int(n))
+            meta[key] = value.replace(";", ",").replace("\u00d7", "x")
+    if meta:
+        ours = "; ".join(f"{k}={v}" for k, v in meta.items())
+        ctx["metadata"] = f"{ctx['metadata']}; {ours}" if ctx.get("metadata") else ours
 
 
 # ---------------------------------------------------------------------------------------------
