@@ -72,9 +72,13 @@ def test_beyond_one_device_is_not_a_result():
     r = batch.offline_runs(table(OFFLINE))
     pk = peaks.choose("MI300X", [], "A100-SXM4-80GB", 0.0, 0.0)
     pts = batch.offline_points(r, {"": 68.98}, pk)
-    assert pts["compute_fraction"].iat[0] > 1
+    # the summary states no precision: no fraction of one peak, but beyond even the highest (fp8) one
+    assert math.isnan(pts["compute_fraction"].iat[0]) and pts["beyond_any_peak"].iat[0]
+    assert pts["highest_peak_tflops"].iat[0] == max(pk.peak_tflops(x) for x in pk.tflops)
     assert pts["tokens_counted"].iat[0].startswith("output tokens only")
     assert "not a result" in show.offline_sentence(pts, pk)
+    slower = batch.offline_points(r.assign(output_tok_s=100.0), {"": 68.98}, pk)
+    assert not slower["beyond_any_peak"].iat[0] and "not a result" not in show.offline_sentence(slower, pk)
     unknown = batch.offline_points(r, {}, pk)  # no model size: no compute at all
     assert "pass params_b" in show.offline_sentence(unknown, pk)
 
@@ -134,3 +138,27 @@ def test_rows_of_keeps_one_series_measured_rows_only():
     assert batch.rows_of(sw, ("m", "a", "g", "fp16"))["batch_size"].tolist() == [1, 4]
     assert batch.rows_of(sw, ("m", "b", "g", "fp16"))["batch_size"].tolist() == [2]
     assert batch.rows_of(sw, None).empty
+
+
+def test_mlperf_precision_is_the_one_its_names_state_else_not_stated():
+    df = table(OFFLINE)
+    assert batch.offline_runs(df)["precision"].isna().all()  # PySUT, a file name without one: nothing assumed
+    text = show.offline_sentence(batch.offline_points(batch.offline_runs(df), {}, None), None)
+    assert "precision not stated" in text and "bf16" not in text
+    named = batch.offline_runs(df.assign(sut="llama2-70b-fp8-sut"))
+    assert named["precision"].tolist() == ["fp8"]
+    assert batch.named_precision("x", "results_Llama_NVFP4_offline.txt") == "fp4"
+    assert batch.named_precision("PySUT", "mlperf_log_summary.txt") is None
+    assert batch.named_precision("fp80_sut") is None  # a marker inside a longer token is not one
+
+
+def test_a_run_states_its_requests_and_request_rate_where_printed():
+    runs = batch.offline_runs(ingest.read_all([VLLM, OFFLINE])[0])
+    thr = runs[runs["benchmark"] == "throughput"].iloc[0]
+    assert (thr["requests"], thr["request_rate"]) == (1000, 5.35)  # --num-prompts 1000; "5.35 requests/s"
+    lat = runs[runs["benchmark"] == "latency"].iloc[0]
+    assert math.isnan(lat["requests"]) and math.isnan(lat["request_rate"])
+    ml = runs[runs["tool"] == "mlperf-loadgen"].iloc[0]
+    assert math.isnan(ml["requests"]) and ml["request_rate"] == 80.15  # "Samples per second: 80.15"
+    text = show.offline_sentence(batch.offline_points(runs, {}, None), None)
+    assert "1,000 requests at 5.35 req/s" in text and "80.15 req/s" in text

@@ -87,3 +87,21 @@ def test_inputs_sentence_counts_the_runs_with_no_batch():
 
 def test_the_notebook_accepts_every_offline_tool():
     assert set(batch.OFFLINE_TOOLS) <= set(rerun.setup_call("batch_saturation")["tools"])
+
+
+TABBED = FIX / "trtllm_bench_0.21_blog_tabbed_overview.txt"  # a performance overview alone
+
+
+def test_a_report_states_its_requests_rate_and_the_engines_precision():
+    eng = batch.offline_runs(table(ENGINE)).iloc[0]
+    assert (eng["requests"], eng["request_rate"]) == (3000, pytest.approx(221.8002))
+    pts = batch.offline_points(batch.offline_runs(table(ENGINE)), {"meta-llama/Llama-3.1-8B": 8.03}, h100())
+    assert pts["weight_bytes_per_param"].iat[0] == 1.0  # FP8: one byte per weight, not bf16's two
+    assert pts["weight_gb"].iat[0] == pytest.approx(8.03)
+    text = show.offline_sentence(pts, h100())
+    assert "3,000 requests at 221.80 req/s" in text and "weights in fp8" in text and "2 byte" not in text
+    tab = batch.offline_runs(table(TABBED)).iloc[0]
+    assert math.isnan(tab["requests"]) and tab["request_rate"] == pytest.approx(86.5373)
+    assert tab["precision"] is None  # no Dtype, no Quantization line: not assumed bf16
+    text = show.offline_sentence(batch.offline_points(batch.offline_runs(table(TABBED)), {}, h100()), h100())
+    assert "86.54 req/s" in text and "precision not stated" in text

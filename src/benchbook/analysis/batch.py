@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -125,11 +126,36 @@ _RUN_COLUMNS = [
     "latency_s",
     "max_batch_size",
     "precision",
+    "requests",
+    "request_rate",
 ]
 
-#: trtllm-bench `Quantization` values whose matmuls run at a narrower precision than bf16 (the peak
-#: its compute is set against); any other value, `None` included, is bf16.
+#: trtllm-bench `Quantization` values whose matmuls run at a narrower precision than its dtype (the
+#: peak its compute is set against); `None` leaves the engine's `Dtype`.
 QUANT_PRECISION = {"fp8": "fp8", "fp8_block_scales": "fp8", "nvfp4": "fp4", "fp4": "fp4"}
+#: trtllm-bench `Dtype` values (a run with no quantization computes in its dtype).
+DTYPE_PRECISION = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "float32": "fp32"}
+#: Bytes per weight of each precision a run's weights are stored in.
+PRECISION_BYTES = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "fp4": 0.5, "int4": 0.5}
+#: A precision named in an MLPerf summary's SUT name or file name (`llama2-70b-fp8`, `..._nvfp4_...`).
+NAMED_PRECISION = re.compile(r"(?<![a-z0-9])(nv)?(fp8|fp4|int8|int4|bf16|fp16)(?![a-z0-9])", re.I)
+
+
+def _trtllm_precision(meta: dict) -> str | None:
+    """The precision a trtllm-bench engine prints: its quantization, else its dtype; None when the
+    report has neither (a performance overview alone)."""
+    q = QUANT_PRECISION.get(str(meta.get("quantization", "")).lower())
+    return q or DTYPE_PRECISION.get(str(meta.get("dtype", "")).lower())
+
+
+def named_precision(*names) -> str | None:
+    """The precision a name states (an MLPerf SUT name, a results file or folder name), else None:
+    the summary itself prints none, and nothing is assumed."""
+    for name in names:
+        m = NAMED_PRECISION.search(str(name or "").replace("_", "-"))
+        if m:
+            return m.group(2).lower()
+    return None
 
 
 def _metadata(text) -> dict[str, str]:
@@ -139,6 +165,19 @@ def _metadata(text) -> dict[str, str]:
     return dict(kv.split("=", 1) for kv in (x.strip() for x in text.split(";")) if "=" in kv)
 
 
+def _requests(val: dict, asked=None) -> float:
+    """The requests of a run: the count the output prints (`completed`), else the number the command
+    asked for (`--num-prompts`, `--num_requests`), else NaN."""
+    v = val.get(("completed", "count"), val.get(("completed", "value"), np.nan))
+    if np.isfinite(v):
+        return float(v)
+    try:
+        asked = float(asked)
+    except (TypeError, ValueError):
+        return np.nan
+    return asked if np.isfinite(asked) else np.nan
+
+
 def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
     """One row per offline run: vLLM `bench throughput` (output and total tok/s; no batch size, the
     engine batches as it goes), vLLM `bench latency` (`--batch-size` prompts, `--output-len` new
@@ -146,7 +185,12 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
     LoadGen Offline (generated tok/s; the summary names neither the model nor a batch) and
     `trtllm-bench throughput` (output and total tok/s; the engine batches up to its max runtime batch
     size, kept from the row metadata as `max_batch_size`, not a batch the run set). A
-    `trtllm-bench latency` report, when its command line says so, is not offline throughput: left out."""
+    `trtllm-bench latency` report, when its command line says so, is not offline throughput: left out.
+
+    `requests` is the run's request count where the output prints it (or its command asks for it),
+    `request_rate` its requests per second; `precision` the weights' precision where the output states
+    it (a TensorRT-LLM engine's quantization, else its dtype; a precision in an MLPerf SUT or file
+    name), `OFFLINE_DTYPE` for vLLM (assumed, `--dtype auto`), else None: not stated."""
     rows = []
     v = df[df["tool"] == "vllm-bench-offline"]
     for (source, run, bench), g in v.groupby(["source", "run", "benchmark"], sort=False) if len(v) else []:
@@ -168,6 +212,10 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 latency_s=lat,
                 max_batch_size=np.nan,
                 precision=OFFLINE_DTYPE,
+                requests=_requests(
+                    val, g["num_prompts"].iat[0] if bench == "throughput" and "num_prompts" in g else None
+                ),
+                request_rate=val.get(("request_throughput", "value"), np.nan),
             )
         )
     m = df[df["tool"] == "mlperf-loadgen"]
@@ -187,7 +235,9 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 total_tok_s=np.nan,
                 latency_s=np.nan,
                 max_batch_size=np.nan,
-                precision=OFFLINE_DTYPE,
+                precision=named_precision(g["sut"].iat[0] if "sut" in g else None, run, Path(str(source)).name),
+                requests=_requests(val),
+                request_rate=val.get(("request_throughput", "value"), np.nan),
             )
         )
     t = df[df["tool"] == "trtllm-bench"]
@@ -209,7 +259,9 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
                 latency_s=np.nan,
                 max_batch_size=pd.to_numeric(meta.get("max_batch_size"), errors="coerce"),
-                precision=QUANT_PRECISION.get(meta.get("quantization", "").lower(), OFFLINE_DTYPE),
+                precision=_trtllm_precision(meta),
+                requests=_requests(val, g["num_prompts"].iat[0] if "num_prompts" in g else None),
+                request_rate=val.get(("request_throughput", "value"), np.nan),
             )
         )
     return pd.DataFrame(rows, columns=_RUN_COLUMNS)
@@ -243,7 +295,9 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     throughput`), each one point: its compute, 2 x active parameters x tokens processed per second
     (prompt + output when the run prints both, else output only: a lower bound), and that as a
     fraction of the device's dense peak at the run's `precision` (NaN when the device is only
-    assumed). No bandwidth: without the batch the step rate is unknown."""
+    assumed or the precision not stated; `beyond_any_peak` when it exceeds the device's highest dense
+    peak at any precision), and the weights' size at that precision (`weight_gb`). No bandwidth:
+    without the batch the step rate is unknown."""
     d = runs[runs["batch_size"].isna()].copy()
     p = d["model"].map(params_b).astype(float) * 1e9
     d["tokens_counted"] = np.where(
@@ -251,9 +305,18 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     )
     d["achieved_tflops"] = 2 * p * d["total_tok_s"].fillna(d["output_tok_s"]) / 1e12
     known = peaks is not None and peaks.source != "assumed"  # an assumed device's peak is no yardstick
-    d["precision"] = d["precision"].fillna(OFFLINE_DTYPE) if "precision" in d else OFFLINE_DTYPE
-    d["peak_tflops"] = [(peaks.peak_tflops(x) if known else None) or np.nan for x in d["precision"]]
+    if "precision" not in d:
+        d["precision"] = None
+    d["weight_bytes_per_param"] = d["precision"].map(PRECISION_BYTES).astype(float)
+    d["weight_gb"] = p * d["weight_bytes_per_param"] / 1e9
+    d["peak_tflops"] = [
+        (peaks.peak_tflops(x) if known and isinstance(x, str) else None) or np.nan for x in d["precision"]
+    ]
     d["compute_fraction"] = d["achieved_tflops"] / d["peak_tflops"]
+    # whatever the precision, more than the device's highest dense peak is beyond one device
+    top = max((peaks.peak_tflops(x) or 0.0 for x in peaks.tflops), default=0.0) if known else 0.0
+    d["highest_peak_tflops"] = top or np.nan
+    d["beyond_any_peak"] = d["achieved_tflops"] > d["highest_peak_tflops"]
     return d.reset_index(drop=True)
 
 

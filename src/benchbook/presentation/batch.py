@@ -351,6 +351,16 @@ OFFLINE_MISSING = {
     "TFLOP/s": "model size unknown",
     "of peak": "device not named, or no peak at this precision",
     "max batch": "not a setting of this tool",
+    "requests": "not printed",
+    "req/s": "not printed",
+    "precision": "not stated",
+}
+
+#: Where each offline tool's precision comes from, as the page says it.
+PRECISION_WORDS = {
+    "trtllm-bench": "as the engine prints it",
+    "mlperf-loadgen": "as the SUT or file name states it",
+    "vllm-bench-offline": "assumed: vLLM's --dtype auto loads the checkpoint's bf16",
 }
 
 _OFFLINE_LABELS = {
@@ -370,6 +380,8 @@ def offline_table(pts: pd.DataFrame) -> pd.DataFrame:
         {
             "run": pts["run"],
             "tool": [_offline_label(t, b) for t, b in zip(pts["tool"], pts["benchmark"], strict=True)],
+            "requests": pts["requests"],
+            "req/s": pts["request_rate"].round(2),
             "output tok/s": pts["output_tok_s"].round(1),
             "prompt + output tok/s": pts["total_tok_s"].round(1),
             "TFLOP/s": pts["achieved_tflops"].round(1),
@@ -391,6 +403,9 @@ def offline_sentence(pts: pd.DataFrame, peaks) -> str:
         if r["benchmark"] == "latency":  # a vllm bench latency output that does not say its --batch-size
             parts.append(what + f"{r['latency_s']:.2f} s per batch, but the output does not say the batch size")
             continue
+        load = [f"{r['requests']:,.0f} requests"] if np.isfinite(r["requests"]) else []
+        load += [f"{r['request_rate']:,.2f} req/s"] if np.isfinite(r["request_rate"]) else []
+        what += " at ".join(load) + (", " if load else "")
         if np.isfinite(r["output_tok_s"]):
             what += f"{r['output_tok_s']:,.0f} output tok/s"
         elif np.isfinite(r["total_tok_s"]):
@@ -400,7 +415,16 @@ def offline_sentence(pts: pd.DataFrame, peaks) -> str:
             continue
         if np.isfinite(r["max_batch_size"]):
             what += f" (the engine's max runtime batch size, a ceiling it batched under: {r['max_batch_size']:.0f})"
-        prec = r["precision"]
+        prec = r["precision"] if isinstance(r["precision"], str) else None
+        if prec:
+            what += f"; weights in {prec} ({PRECISION_WORDS[r['tool']]}"
+            what += (
+                f", {r['weight_bytes_per_param']:g} byte(s) per weight: {r['weight_gb']:,.1f} GB)"
+                if np.isfinite(r["weight_gb"])
+                else ")"
+            )
+        else:
+            what += "; precision not stated (the output names none, and none is assumed)"
         if np.isfinite(r["compute_fraction"]) and r["compute_fraction"] > 1:
             what += (
                 f", {r['achieved_tflops']:,.0f} TFLOP/s, {r['compute_fraction']:.0%} of one {peaks.device}'s dense "
@@ -412,8 +436,19 @@ def offline_sentence(pts: pd.DataFrame, peaks) -> str:
                 f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']}, "
                 f"{r['compute_fraction']:.0%} of the {peaks.device}'s dense {prec} peak"
             )
+        elif r["beyond_any_peak"]:
+            what += (
+                f", {r['achieved_tflops']:,.0f} TFLOP/s, beyond one {peaks.device}'s highest dense peak at any "
+                f"precision ({r['highest_peak_tflops']:,.0f} TFLOP/s): not a result (likely several GPUs, as MLPerf "
+                "systems have, or the wrong model size)"
+            )
         elif not np.isfinite(r["achieved_tflops"]):
             what += ", with no compute given: the output names no model the model table knows (pass params_b)"
+        elif peaks is not None and peaks.source != "assumed" and not prec:
+            what += (
+                f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']} (no fraction of a peak: "
+                "without the precision there is no peak to set it against)"
+            )
         elif peaks is not None and peaks.source != "assumed":
             what += (
                 f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']} (no fraction of a peak: "
