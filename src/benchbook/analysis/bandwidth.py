@@ -572,6 +572,59 @@ def latency_points(
     return res
 
 
+def throughput_runs(
+    df: pd.DataFrame, gpu: str = "", peak_bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0
+) -> pd.DataFrame:
+    """One row per vLLM `bench throughput` run: a batched run (the engine schedules all its prompts at
+    once), never a single-stream point. Its output tok/s over one read of the weights per step: one
+    stream at that rate would need `single_stream_gb_s` (weights x tok/s); the engine reads each
+    weight once per step for every sequence of the step, so a token costs the weights / the batch.
+    Against a known device: `bytes_per_token_at_peak` (the most weight bytes a token can cost at the
+    peak bandwidth) and `min_batch` (weights x tok/s / peak: the fewest sequences per step that
+    rate needs). NaN where the model's size or the device is unknown."""
+    cols = ["run", "model", "num_prompts", "input_len", "output_len", "tensor_parallel", "dtype", "line"]
+    out_cols = cols + ["output_tok_s", "total_tok_s", "request_rate", "precision", "dtype_assumed", "bytes_per_weight"]
+    out_cols += ["weight_gb", "single_stream_gb_s", "device", "peak_gb_s", "bytes_per_token_at_peak", "min_batch"]
+    if df.empty or "tool" not in df or "benchmark" not in df:
+        return pd.DataFrame(columns=out_cols)
+    d = df[(df["tool"] == "vllm-bench-offline") & (df["benchmark"] == "throughput")]
+    rows = []
+    for _, g in d.groupby(["source", "run"], sort=False):
+        val = {
+            (m, st): (x, ln) for m, st, x, ln in zip(g["metric"], g["statistic"], g["value"], g["line"], strict=True)
+        }
+        out = val.get(("throughput", "value"), (np.nan, None))
+        if not np.isfinite(out[0]):
+            continue  # the old two-value line prints no output tok/s: nothing to place
+        r = {c: g[c].iat[0] if c in g else np.nan for c in cols[:-1]}
+        given = r["dtype"] if isinstance(r["dtype"], str) else "auto"
+        prec, bpw = VLLM_DTYPES.get(given.lower(), (None, np.nan))
+        active = model_size(override_table(None), None, r["model"])["active_params_b"] if r["model"] else None
+        weight_gb = active * bpw if active else np.nan
+        tp = r["tensor_parallel"] if pd.notna(r["tensor_parallel"]) and r["tensor_parallel"] > 1 else 1
+        pk = choose_peak(gpu, {"mode": "gpu"}, peak_bandwidth_gb_s, peak_tflops)
+        peak = pk.bandwidth_gb_s * tp if pk.bandwidth_gb_s else np.nan  # TP n: n devices' bandwidth
+        rows.append(
+            {
+                **r,
+                "line": int(out[1]),
+                "output_tok_s": float(out[0]),
+                "total_tok_s": val.get(("total_token_throughput", "value"), (np.nan,))[0],
+                "request_rate": val.get(("request_throughput", "value"), (np.nan,))[0],
+                "precision": prec,
+                "dtype_assumed": given.lower() == "auto",
+                "bytes_per_weight": bpw,
+                "weight_gb": weight_gb,
+                "single_stream_gb_s": weight_gb * float(out[0]),
+                "device": pk.device if pk.bandwidth_gb_s else None,
+                "peak_gb_s": peak,
+                "bytes_per_token_at_peak": peak / float(out[0]),
+                "min_batch": weight_gb * float(out[0]) / peak,
+            }
+        )
+    return pd.DataFrame(rows, columns=out_cols)
+
+
 def fits_in_cache(bytes_per_token: float | None, pk: Peak) -> bool:
     """Whether the weights one token reads fit in the device's last-level cache (`llc_mb` of
     data/hardware.csv), so that its generation need not stream them from memory once per token.

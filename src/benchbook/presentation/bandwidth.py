@@ -75,6 +75,22 @@ def latency_note(runs: pd.DataFrame) -> str | None:
     )
 
 
+def throughput_note(runs: pd.DataFrame) -> str:
+    """What the page says of the input's vLLM `bench throughput` runs (batched, not single-stream):
+    their rates and the weight bytes per token amortised over the batch; empty when there are none."""
+    if runs is None or runs.empty:
+        return ""
+    table = hardware.hardware_table()
+    bw = pd.to_numeric(table["memory_bandwidth_gb_s"], errors="coerce")
+    fastest = [table.loc[bw.idxmax(), "gpu"], float(bw.max())] if bw.notna().any() else None
+    rows = []
+    for _, r in runs.iterrows():
+        d = {k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in r.items()}
+        d["name"] = repr(r["run"]) if isinstance(r["run"], str) and r["run"] else f"at line {int(r['line'])}"
+        rows.append(d)
+    return _say("throughput_note", runs=rows, fastest=fastest)
+
+
 def coverage_note(n: int) -> str | None:
     """What the chapter says up front when the input cannot support a comparison of models."""
     return _say("coverage_note", n=n) if n in (0, 1) else None

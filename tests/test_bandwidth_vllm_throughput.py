@@ -1,0 +1,65 @@
+"""vLLM `bench throughput` in the bandwidth roofline: a batched run, stated (its output tok/s, prompt +
+output tok/s, req/s) but never placed as a single stream; read as bandwidth, one read of the weights per
+step amortised over the batch: the most weight bytes a token can cost at the device's peak, and the fewest
+sequences per step its rate needs."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from benchbook import config, ingest
+from benchbook.analysis import bandwidth
+from benchbook.presentation import bandwidth as show
+
+YOUNG = config.FIXTURES_DIR / "vllm-bench-offline" / "young_tw_llama31_70b_rocm.md"
+MI300X_GB_S = 5300.0  # data/hardware.csv
+
+
+def table(path):
+    return ingest.read_all([path], tool="vllm-bench-offline")[0]
+
+
+def test_the_real_throughput_line_is_stated_and_not_placed():
+    runs = bandwidth.throughput_runs(table(YOUNG))
+    assert len(runs) == 1  # the latency run of the same file is not a throughput run
+    r = runs.iloc[0]
+    assert (r["output_tok_s"], r["total_tok_s"], r["request_rate"], r["line"]) == (1369.41, 2735.5, 5.35, 16)
+    weights = r["weight_gb"]
+    assert r["precision"] == "bf16" and r["dtype_assumed"] and weights == pytest.approx(2 * 70.55, rel=0.01)
+    assert r["single_stream_gb_s"] == pytest.approx(weights * 1369.41)
+    assert math.isnan(r["min_batch"])  # the file names no device: nothing to bound the batch with
+    text = show.throughput_note(runs)
+    assert "1,369.41 output tok/s" in text and "not a batch-1 decode" in text and "amortised over the batch" in text
+    assert "not bounded here" in text
+
+
+def test_against_a_named_device_the_batch_is_bounded_from_below():
+    r = bandwidth.throughput_runs(table(YOUNG), "MI300X").iloc[0]
+    assert r["bytes_per_token_at_peak"] == pytest.approx(MI300X_GB_S / 1369.41)
+    assert r["min_batch"] == pytest.approx(r["weight_gb"] * 1369.41 / MI300X_GB_S)
+    assert "at least 36.5 sequences" in show.throughput_note(bandwidth.throughput_runs(table(YOUNG), "MI300X"))
+
+
+def test_tensor_parallel_adds_the_devices_bandwidth_and_an_old_line_is_not_placed(tmp_path):
+    f = tmp_path / "thr.md"
+    f.write_text(
+        "```sh\nvllm bench throughput --model meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 2 "
+        "--input-len 100 --output-len 100 --num-prompts 10\n```\n\n"
+        "Throughput: 2.00 requests/s, 400.00 total tokens/s, 200.00 output tokens/s\n\n"
+        "## old\n\nThroughput: 2.00 requests/s, 400.00 tokens/s\n"
+    )
+    runs = bandwidth.throughput_runs(table(f), "MI300X")
+    assert len(runs) == 1 and runs["peak_gb_s"].iat[0] == 2 * MI300X_GB_S
+    assert runs["min_batch"].iat[0] == pytest.approx(runs["weight_gb"].iat[0] * 200.0 / (2 * MI300X_GB_S))
+
+
+def test_no_throughput_run_says_nothing():
+    latency_only = table(YOUNG)
+    latency_only = latency_only[latency_only["benchmark"] == "latency"]
+    assert (
+        bandwidth.throughput_runs(latency_only).empty
+        and show.throughput_note(bandwidth.throughput_runs(latency_only)) == ""
+    )
+    assert show.throughput_note(bandwidth.throughput_runs(latency_only.iloc[0:0].drop(columns="benchmark"))) == ""
