@@ -3,6 +3,7 @@ figures' plotted data; the llama-bench checks."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import matplotlib.pyplot as plt
@@ -446,3 +447,41 @@ def test_repeats_of_a_setting_are_averaged_with_their_spread(tmp_path):
     # two sets of 5 repetitions: (4 x (1 + 9) + 5 x (25 + 25)) / 9 is the variance of all ten
     assert rows["rate_std"].iloc[0] == pytest.approx(((4 * 10 + 5 * 50) / 9) ** 0.5)
     assert rows["line"].iloc[0] == 4  # the first repeat's line
+
+
+def test_power_rates_average_repeats_with_their_spread_not_the_first(tmp_path):
+    f = tmp_path / "repeated_power.md"
+    f.write_text(
+        "### 600W\n\n$ ./llama-bench -m llama-2-7b.Q4_0.gguf -d 0,0\n"
+        "| model | size | params | backend | ngl | test | t/s |\n"
+        "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+        "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg128 | 100.00 ± 1.00 |\n"
+        "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg128 | 110.00 ± 3.00 |\n"
+        "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | pp512 | 900.00 ± 9.00 |\n"
+    )
+    t = power.rate_table(ingest.read(f, tool="llama-bench")).set_index("test")
+    assert t.loc["tg128", "mean"] == pytest.approx(105.0)  # not 100, the first repeat
+    assert t.loc["tg128", "std"] == pytest.approx(((4 * 10 + 5 * 50) / 9) ** 0.5)
+    assert t.loc["tg128", "n_reps"] == 10 and t.loc["tg128", "reps_assumed"]  # two printed means of 5 each
+    assert (t.loc["pp512", "mean"], t.loc["pp512", "std"], t.loc["pp512", "n_reps"]) == (900.0, 9.0, 5)
+
+
+def test_json_repeats_reach_the_bandwidth_rows_averaged(tmp_path):
+    obj = {
+        "build_commit": "8cf427ff",
+        "gpu_info": "NVIDIA GeForce RTX 4080",
+        "backends": "CUDA",
+        "model_filename": "llama-2-7b.Q4_0.gguf",
+        "model_type": "llama 7B Q4_0",
+        "model_size": 3825065984,
+        "model_n_params": 6738415616,
+        "n_gpu_layers": 99,
+        "n_prompt": 0,
+        "n_gen": 128,
+        "n_depth": 0,
+    }
+    f = tmp_path / "repeated.json"
+    f.write_text(json.dumps([{**obj, "avg_ts": 100.0, "stddev_ts": 1.0}, {**obj, "avg_ts": 110.0, "stddev_ts": 3.0}]))
+    rows = bandwidth.generation_rows(ingest.read(f, tool="llama-bench"))
+    assert len(rows) == 1 and rows["repeats"].iat[0] == 2 and rows["rate"].iat[0] == pytest.approx(105.0)
+    assert rows["rate_std"].iat[0] == pytest.approx(((4 * 10 + 5 * 50) / 9) ** 0.5)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -303,3 +304,77 @@ def test_a_heading_keeps_its_words_not_its_html():
     )
     t = lb.parse(text, "html.md").table
     assert set(t["section"]) == {"RTX 4090 (450 W)"} and set(t["power_limit_w"]) == {450.0}
+
+
+def _object(avg_ts: float, std_ts: float, samples: list[float], when: str) -> dict:
+    """A synthetic `-o json` record of tg128 at depth 0 (the fields llama-bench writes)."""
+    return {
+        "build_commit": "8cf427ff",
+        "build_number": 5163,
+        "gpu_info": "NVIDIA GeForce RTX 4080",
+        "backends": "CUDA",
+        "model_filename": "models/llama-2-7b.Q4_0.gguf",
+        "model_type": "llama 7B Q4_0",
+        "model_size": 3825065984,
+        "model_n_params": 6738415616,
+        "n_gpu_layers": 99,
+        "n_prompt": 0,
+        "n_gen": 128,
+        "n_depth": 0,
+        "test_time": when,
+        "avg_ts": avg_ts,
+        "stddev_ts": std_ts,
+        "samples_ts": samples,
+    }
+
+
+#: `-d 0,0 -o json` (synthetic): one run prints depth 0 twice, once per value of its sweep.
+REPEATED_JSON = [
+    _object(100.0, 1.0, [99.0, 100.0, 101.0], "2025-04-24T11:57:09Z"),
+    _object(110.0, 3.0, [107.0, 110.0, 113.0], "2025-04-24T11:57:10Z"),
+]
+
+
+def _tg_means(df):
+    tg = df[(df["test"] == "tg128") & (df["statistic"] == "mean")].sort_values("line")
+    return list(tg["value"]), list(tg["sweep_repeat"])
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+def test_a_json_run_that_prints_a_setting_twice_gives_repeats(tmp_path, indent):
+    f = tmp_path / "repeated.json"
+    f.write_text(json.dumps(REPEATED_JSON, indent=indent))  # one line or pretty-printed: two objects either way
+    df = ingest.read(f, tool="llama-bench")
+    assert not [r for r in df.attrs.get("rejected", []) if "conflict" in str(r)]
+    assert _tg_means(df) == ([100.0, 110.0], [1, 2])
+    samples = df[(df["test"] == "tg128") & (df["statistic"] == "value")]
+    assert sorted(samples["sweep_repeat"]) == [1, 1, 1, 2, 2, 2] and len(samples) == 6
+
+
+def test_jsonl_csv_and_sql_runs_give_repeats_too(tmp_path):
+    f = tmp_path / "repeated.jsonl"
+    f.write_text("\n".join(json.dumps(o) for o in REPEATED_JSON) + "\n")
+    assert _tg_means(ingest.read(f, tool="llama-bench")) == ([100.0, 110.0], [1, 2])
+    keys = [k for k in REPEATED_JSON[0] if k != "samples_ts"]
+    csv = ",".join(keys) + "\n" + "\n".join(",".join(f'"{o[k]}"' for k in keys) for o in REPEATED_JSON) + "\n"
+    f = tmp_path / "repeated.csv"
+    f.write_text(csv)
+    assert _tg_means(ingest.read(f, tool="llama-bench")) == ([100.0, 110.0], [1, 2])
+    sql = "\n".join(
+        f"INSERT INTO test ({', '.join(keys)}) VALUES ('" + "', '".join(str(o[k]) for k in keys) + "');"
+        for o in REPEATED_JSON
+    )
+    f = tmp_path / "repeated.sql"
+    f.write_text(sql + "\n")
+    assert _tg_means(ingest.read(f, tool="llama-bench")) == ([100.0, 110.0], [1, 2])
+
+
+def test_two_json_outputs_apart_that_disagree_stay_a_conflict(tmp_path):
+    f = tmp_path / "two_runs.md"
+    f.write_text(
+        "## before\n\n```json\n" + json.dumps([REPEATED_JSON[0]]) + "\n```\n\nText between the runs.\n\n"
+        "```json\n" + json.dumps([REPEATED_JSON[1]]) + "\n```\n"
+    )
+    df = ingest.read(f, tool="llama-bench")
+    assert _tg_means(df) == ([], [])  # two outputs print the same configuration differently: both set aside
+    assert df["sweep_repeat"].isna().all()

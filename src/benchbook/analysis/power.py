@@ -20,6 +20,7 @@ import pandas as pd
 
 from benchbook import config
 from benchbook.analysis import pareto
+from benchbook.analysis.bandwidth import pooled_std
 
 RATE_METRICS = ("pp_rate", "tg_rate", "pg_rate")
 
@@ -118,7 +119,9 @@ def rate_table(df: pd.DataFrame, model: str | None = None) -> pd.DataFrame:
     """One row per (test, power limit): the mean and std rate (tok/s) as printed, CV = std / mean,
     the number of repetitions (the samples' count, else DEFAULT_REPS with `reps_assumed`), the
     relative standard error of the mean `se` = CV / sqrt(n_reps) and, when there are samples,
-    tokens / total time (their harmonic mean, `time_rate`). Rows without a power limit are dropped;
+    tokens / total time (their harmonic mean, `time_rate`). A setting the sweep names twice
+    (`sweep_repeat`) is one row: the mean of its printed means, the pooled standard deviation of all
+    their repetitions (`analysis.bandwidth.pooled_std`). Rows without a power limit are dropped;
     pass rows already reduced by `hold_fixed` when the model was swept over other settings.
 
     Columns: model, test, metric, power_limit_w, n_depth, mean, std, cv, n_reps, reps_assumed, se,
@@ -132,15 +135,36 @@ def rate_table(df: pd.DataFrame, model: str | None = None) -> pd.DataFrame:
     stats = d[d["statistic"].isin(["mean", "std"])]
     if stats.empty:
         return pd.DataFrame(columns=cols)
-    wide = stats.pivot_table(index=keys, columns="statistic", values="value", aggfunc="first", dropna=False)
-    wide = wide.reindex(columns=["mean", "std"]).reset_index()
+    # a sweep that names a setting twice (`sweep_repeat` 1, 2, ...) prints it twice: repeats, averaged
+    # with the spread of all their repetitions, never the first one picked
+    stats = stats.assign(_repeat=stats["sweep_repeat"].fillna(0) if "sweep_repeat" in stats else 0)
+    each = stats.pivot_table(
+        index=keys + ["_repeat"], columns="statistic", values="value", aggfunc="first", dropna=False
+    )
+    each = each.reindex(columns=["mean", "std"]).dropna(subset=["mean"]).reset_index()
+    wide = (
+        each.groupby(keys, sort=False, dropna=False)
+        .apply(
+            lambda g: pd.Series(
+                {
+                    "mean": g["mean"].mean(),
+                    "std": pooled_std(g["mean"].to_numpy(float), g["std"].to_numpy(float)),
+                    "repeats": len(g),
+                }
+            ),
+            include_groups=False,
+        )
+        .reset_index()
+        if len(each)
+        else pd.DataFrame(columns=keys + ["mean", "std", "repeats"])
+    )
     first = stats[stats["statistic"] == "mean"].groupby(keys)[["line", "n_depth"]].first().reset_index()
     wide = wide.merge(first, on=keys, how="left")
     samples = d[(d["statistic"] == "value") & (d["value"] > 0)].groupby(keys)["value"]
     reps = pd.DataFrame({"n_reps": samples.count(), "time_rate": samples.apply(lambda v: len(v) / (1 / v).sum())})
     wide = wide.merge(reps.reset_index(), on=keys, how="left")
     wide["reps_assumed"] = wide["n_reps"].isna()
-    wide["n_reps"] = wide["n_reps"].fillna(DEFAULT_REPS).astype(int)
+    wide["n_reps"] = wide["n_reps"].fillna(DEFAULT_REPS * wide["repeats"]).astype(int)
     wide["cv"] = wide["std"] / wide["mean"]
     wide["se"] = wide["cv"] / np.sqrt(wide["n_reps"])
     wide["n_depth"] = pd.to_numeric(wide["n_depth"], errors="coerce").fillna(0)

@@ -365,6 +365,8 @@ class _Out:
         self.messages: list[str] = []
         self.cells = 0
         self.blocks = 0
+        self.source_of: list[int] = []  # per record: the table row, JSON object, CSV row or INSERT it came from
+        self.current = 0
 
     def keep(self, base: dict, line: int, metric: str, statistic: str, value: float | None, unit: str, note=None):
         self.cells += 1
@@ -372,6 +374,11 @@ class _Out:
         rec.update(line=line, metric=metric, statistic=statistic, unit=unit, note=note)
         rec["value"] = float("nan") if value is None else value
         self.records.append(row(_ROW, rec))
+        self.source_of.append(self.current)
+
+    def next_source(self) -> None:
+        """The records kept from here on come from the next row, object or statement."""
+        self.current += 1
 
     def reject(self, line: int, text: str, reason: str):
         self.cells += 1
@@ -574,9 +581,10 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         start = len(out.records)
         for r in rows:
             taken.add(r)
+            out.next_source()
             _md_row(lines[r], r + 1, header, table_ctx, reps, out)
         if any(_names_twice(v) for v in cmd.values()):
-            _number_repeats(out.records, start)
+            _number_repeats(out, start)
         if not rows:
             out.messages.append(f"line {i + 1}: llama-bench table header with no rows (truncated output?)")
         taken.update(range(i, j))
@@ -591,11 +599,15 @@ def _names_twice(value) -> bool:
     return len(items) > 1 and len(set(items)) < len(items)
 
 
-def _number_repeats(records: list, start: int) -> None:
-    """Rows of one table whose command names a value twice (`-d 0,0,512` runs depth 0 twice) and
-    that share settings, test, metric and statistic: repeats to average, numbered 1, 2, ... in
-    `sweep_repeat` in line order, never a conflict. (Without such a command, or in two tables, the
-    same test printed differently stays a conflict.)"""
+def _number_repeats(out: _Out, start: int) -> None:
+    """Records kept since `start` from one llama-bench run (a table whose command names a value twice,
+    `-d 0,0,512` runs depth 0 twice; one JSON array or run of JSONL lines; one CSV table; a run of
+    INSERT lines) that share settings, test, metric and statistic but come from different rows or
+    objects: repeats to average, numbered 1, 2, ... in `sweep_repeat` in the output's order, never a
+    conflict. One run prints each configuration once unless its sweep names it twice. (A markdown
+    table without such a command, or two tables, that print the same test differently stay a
+    conflict.)"""
+    records = out.records
     skip = {_ROW._index[c] for c in ("line", "value", "note", "sweep_repeat")}
     groups: dict[tuple, list[int]] = {}
     for k in range(start, len(records)):
@@ -603,12 +615,12 @@ def _number_repeats(records: list, start: int) -> None:
         groups.setdefault(key, []).append(k)
     at = _ROW._index["sweep_repeat"]
     for ks in groups.values():
-        lines = sorted({records[k]["line"] for k in ks})
-        if len(lines) < 2:
+        sources = sorted({out.source_of[k] for k in ks})
+        if len(sources) < 2:
             continue
         for k in ks:
             rec = list(records[k])
-            rec[at] = lines.index(records[k]["line"]) + 1
+            rec[at] = sources.index(out.source_of[k]) + 1
             records[k] = _ROW(rec)
 
 
@@ -860,11 +872,16 @@ def _parse_json_blocks(lines, out: _Out, ctx_at, taken_lines: set[int]) -> None:
     """Read the JSON values that start a line (or follow a code fence), each decoded from a span of
     lines just long enough for it."""
     i = 0
+    doc = len(out.records)  # the records of the JSON values that follow one another without a gap
     for c in range(len(lines)):
         if c >= i and _JSON_START.match(lines[c]):
+            if c > i:  # other text, or a blank line, before this value: the previous run's output ended
+                _number_repeats(out, doc)
+                doc = len(out.records)
             span = _Span(lines, c)
             _parse_json_span(span, out, ctx_at, taken_lines)
             i = span.end
+    _number_repeats(out, doc)
 
 
 def _parse_json_span(span: _Span, out: _Out, ctx_at, taken_lines: set[int]) -> None:
@@ -942,6 +959,7 @@ def _parse_json_span(span: _Span, out: _Out, ctx_at, taken_lines: set[int]) -> N
             cursor = oend
             if not _is_record(o):
                 continue
+            out.next_source()
             lines_of = _key_lines(
                 text, ostart, oend, ("avg_ts", "stddev_ts", "avg_ns", "stddev_ns", "samples_ts", "samples_ns"), base
             )
@@ -967,6 +985,7 @@ def _parse_csv_blocks(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> N
             continue
         out.blocks += 1
         section, power = ctx_at(i + 1)
+        start = len(out.records)
         j = i + 1
         while j < n:
             raw = lines[j].strip()
@@ -992,8 +1011,10 @@ def _parse_csv_blocks(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> N
                 obj = dict(zip(header, cells, strict=True))
             taken.add(j)
             base = _record_base(obj, power, section)
+            out.next_source()
             _emit_record(obj, base, out, {}, j + 1)
             j += 1
+        _number_repeats(out, start)
         taken.update(range(i, j))
         i = j
 
@@ -1055,10 +1076,15 @@ _SQL_RE = re.compile(r"^\s*INSERT INTO (?:test|llama_bench) \((?P<cols>[^)]*)\) 
 def _parse_sql(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> None:
     """The INSERT statements of `-o sql` output, read as the CSV rows they mirror (the same fields
     and values; the CREATE TABLE above them adds nothing the column list does not say)."""
+    start, last = len(out.records), None
     for i, line in enumerate(lines):
         m = _SQL_RE.match(line) if i not in taken and "INSERT INTO" in line else None
         if not m:
             continue
+        if last is not None and i != last + 1:  # a gap: the previous run's statements ended
+            _number_repeats(out, start)
+            start = len(out.records)
+        last = i
         header = [c.strip() for c in m["cols"].split(",")]
         if "avg_ts" not in header:
             continue
@@ -1078,7 +1104,9 @@ def _parse_sql(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> None:
                 "apart from its values); fields aligned from both ends"
             )
         section, power = ctx_at(i + 1)
+        out.next_source()
         _emit_record(obj, _record_base(obj, power, section), out, {}, i + 1)
+    _number_repeats(out, start)
 
 
 def _context_index(lines: list[str]):
