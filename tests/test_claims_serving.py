@@ -128,6 +128,15 @@ def test_underfilled_seed_and_full(seed):
     assert "no run" in wording.word("serving_saturation", cs.underfilled(none)).text.lower()
 
 
+def test_underfilled_says_why_a_capped_run_has_no_measured_concurrency():
+    base = {"run": ["a"], "max_concurrency": [8.0], "in_flight": [np.nan], "utilisation": [np.nan]}
+    failed = pd.DataFrame({**base, "tool": ["vllm-bench-serve"], "format": ["json"]})
+    assert "completed a request" in wording.word("serving_saturation", cs.underfilled(failed)).text
+    per_gpu = pd.DataFrame({**base, "tool": ["inferencex"], "format": ["result json"]})
+    text = wording.word("serving_saturation", cs.underfilled(per_gpu)).text
+    assert "records no request throughput" in text and "completed a request" not in text
+
+
 def test_tpot_itl_both_ways(seed):
     assert cs.tpot_itl(seed).evidence["run"] == "c=max"
     calm = pd.DataFrame({"run": ["a"], "tpot_mean": [30.0], "itl_mean": [29.0]})
