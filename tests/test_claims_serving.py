@@ -181,6 +181,22 @@ def test_roofline_withheld_without_model_and_implausible_beyond_peak():
     assert cs.bound("low", row, RTX, 0.5, True).status == "implausible"
 
 
+def test_compute_unknown_where_prompts_replay_earlier_prefixes():
+    lit = pd.DataFrame(
+        {
+            "run": ["plain", "replay"],
+            "in_flight": [10.0, 10.0],
+            "output_throughput": [400.0, 400.0],
+            "total_token_throughput": [80000.0, 80000.0],
+            "metadata": ["tp=8", "tp=8; prefix_reuse=multi-turn trace replay"],
+        }
+    )
+    rl = serving.decode_roofline(lit, 17.0, 1.0, RTX)
+    assert rl["achieved_tflops"].iat[0] == pytest.approx(2 * 17.0 * 80000 / 1e3)
+    assert math.isnan(rl["achieved_tflops"].iat[1]) and rl["achieved_gb_s"].iat[1] == rl["achieved_gb_s"].iat[0]
+    assert cs.compute(rl.iloc[1], RTX).status == "withheld"
+
+
 def test_roofline_figure_plots_the_runs(seed):
     rl = serving.decode_roofline(serving.littles_law(seed), 14.7, 2.0, RTX)
     fig = show.plot_roofline(rl, RTX, "max_concurrency")

@@ -190,7 +190,8 @@ def _metadata(point: dict, n: int | None) -> str | None:
     hw = _text(point.get("hw"))
     prec = _text(point.get("precision"))
     prec_key = "dtype" if prec and prec.lower() in ("bf16", "fp16", "bfloat16", "float16") else "quantization"
-    offload = _text(point.get("offloading", point.get("kv_offloading")))
+    offload = point.get("offloading", point.get("kv_offloading"))  # "none" is a setting here, said as such
+    offload = str(offload).strip() if offload is not None and str(offload).strip() else None
     items = [
         ("gpus", f"{n}x{hw}" if n and hw else None),
         ("hw", hw),
@@ -202,6 +203,10 @@ def _metadata(point: dict, n: int | None) -> str | None:
         (prec_key, prec),
         ("speculative", _text(point.get("spec_decoding"))),
         ("kv_offloading", offload),
+        (
+            "prefix_reuse",
+            "multi-turn trace replay" if str(point.get("scenario_type", "")).startswith("agentic") else None,
+        ),
         ("disagg", "true" if point.get("disagg") is True else None),
         ("multinode", "true" if point.get("is_multinode") is True else None),
         *[(k, _text(point.get(k))) for k in ("num_prefill_gpu", "num_decode_gpu", "prefill_tp", "decode_tp")],
