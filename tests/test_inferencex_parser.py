@@ -126,3 +126,9 @@ def test_a_broken_file_is_one_sentence_naming_it_and_a_non_zero_exit(tmp_path):
     res = CliRunner().invoke(app, ["ingest", str(bad), "--tool", TOOL])
     assert res.exit_code != 0 and len(res.output.strip().splitlines()) == 1
     assert res.output.startswith("error: agg_broken.json:") and "conc and tput_per_gpu" in res.output
+
+
+def test_a_byte_order_mark_is_read_and_an_infinite_number_set_aside():
+    p = ix.parse('\ufeff{"hw": "h100", "conc": 4, "tp": 1, "tput_per_gpu": 1, "mean_ttft": 1e999}', "x.json")
+    assert p.rejected["reason"].tolist() == ["not a finite number"]
+    assert cell(p.table, "total_token_throughput", "value")["value"] == 1.0

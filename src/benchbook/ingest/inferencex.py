@@ -279,6 +279,9 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
         "in": "prefill GPUs" if multinode else "GPUs",
     }
     for key, v in point.items():
+        if isinstance(v, float) and not math.isfinite(v):  # 1e999 or NaN in the file: seen, not a measurement
+            rejects.append((line(key), f"{key}: {v}", "not a finite number"))
+            continue
         if not _num(v) or key in _SETTING_KEYS or key.startswith(_SETTING_PREFIXES):
             continue
         ln = line(key)
@@ -330,7 +333,7 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
-    text = whole(text)
+    text = whole(text).removeprefix("\ufeff")  # a byte-order mark an editor added
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
