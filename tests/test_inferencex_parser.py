@@ -132,3 +132,15 @@ def test_a_byte_order_mark_is_read_and_an_infinite_number_set_aside():
     p = ix.parse('\ufeff{"hw": "h100", "conc": 4, "tp": 1, "tput_per_gpu": 1, "mean_ttft": 1e999}', "x.json")
     assert p.rejected["reason"].tolist() == ["not a finite number"]
     assert cell(p.table, "total_token_throughput", "value")["value"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "hw,label",
+    [("mi355x", "mi355x"), ("mi355x-amds_05", "mi355x"), ("cluster:h100-dgxc", "h100-sxm"), ("h200", "h200-sxm")],
+)
+def test_runner_labels_name_the_device_the_hardware_table_knows(hw, label):
+    from benchbook.analysis import peaks
+
+    assert ix.device_label(hw) == label
+    expected = {"mi355x": "MI355X", "h100-sxm": "H100-SXM5-80GB", "h200-sxm": "H200-SXM-141GB"}[label]
+    assert peaks.detect([f"gpus=8x{label}; hw={hw}"]) == (expected, 8)

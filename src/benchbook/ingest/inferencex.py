@@ -182,6 +182,20 @@ def gpus(point: dict) -> tuple[int | None, int | None, int | None]:
     return tp * (_int(point.get("pp")) or 1) * (_int(point.get("pcp_size")) or 1), pre, dec
 
 
+#: InferenceX's hardware labels whose card form is ambiguous in the hardware table: its GPU
+#: specifications page (https://inferencex.semianalysis.com/gpu-specs) lists them as SXM parts.
+_SXM = {"h100": "h100-sxm", "h200": "h200-sxm"}
+
+
+def device_label(hw: str | None) -> str | None:
+    """The device a runner label names: `mi355x-amds_05`, `cluster:h100-dgxc` or `h100-cr` are
+    runners of `mi355x` and `h100` (the fleet's suffix dropped); H100 and H200 are the SXM parts."""
+    if not hw:
+        return None
+    base = re.split(r"[-_]", str(hw).lower().removeprefix("cluster:"), maxsplit=1)[0]
+    return _SXM.get(base, base) or None
+
+
 def _text(v) -> str | None:
     return str(v).strip() if v is not None and str(v).strip() not in ("", "none", "None", "null") else None
 
@@ -193,7 +207,7 @@ def _metadata(point: dict, n: int | None) -> str | None:
     offload = point.get("offloading", point.get("kv_offloading"))  # "none" is a setting here, said as such
     offload = str(offload).strip() if offload is not None and str(offload).strip() else None
     items = [
-        ("gpus", f"{n}x{hw}" if n and hw else None),
+        ("gpus", f"{n}x{device_label(hw)}" if n and hw else None),
         ("hw", hw),
         ("framework", _text(point.get("framework"))),
         ("tp", _text(point.get("tp"))),
