@@ -144,3 +144,49 @@ def test_runner_labels_name_the_device_the_hardware_table_knows(hw, label):
     assert ix.device_label(hw) == label
     expected = {"mi355x": "MI355X", "h100-sxm": "H100-SXM5-80GB", "h200-sxm": "H200-SXM-141GB"}[label]
     assert peaks.detect([f"gpus=8x{label}; hw={hw}"]) == (expected, 8)
+
+
+#: A nested agentic point in the shape of process_agentic_result.py's `build_agg` (synthetic values).
+NESTED = {
+    "hw": "cluster:h100-dgxc",
+    "conc": 4,
+    "model": "m",
+    "scenario_type": "agentic-coding",
+    "num_gpus": 8,
+    "tp": 8,
+    "kv_offloading": "none",
+    "num_requests_total": 149,
+    "num_requests_successful": 105,
+    "request_accounting": {"records_total": 149, "records_warmup_dropped": 44, "records_error_dropped": 3},
+    "request_metrics": {
+        "qps": {"window_seconds": 1, "samples": 3524, "mean": 0.03},
+        "latency": {"ttft": {"mean": 114.5, "p50": 1.5, "p75": 262.5}, "e2e_norm_intvty": {"mean": 1.05}},
+        "throughput": {
+            "output": {"tokens_per_second": 25.6},
+            "total": {"tokens_per_second": 3200.0},
+            "duration_seconds": 3500.0,
+            "per_gpu": {"total_tput_tps": 400.0, "output_tput_tps": 3.2},
+        },
+    },
+    "avg_power_w": 320.17,
+}
+
+
+def test_nested_agentic_schema_through_the_flat_names():
+    text = json.dumps(NESTED, indent=2)
+    assert ix.sniff(text)
+    p = ix.parse(text, "x.json")
+    t = p.table
+    assert set(t["format"]) == {ix.AGENTIC_NESTED} and set(t["num_prompts"]) == {105.0}  # 149 less 44 warm-up
+    assert cell(t, "ttft", "p50")["value"] == 1500.0 and cell(t, "failed", "count")["value"] == 3
+    assert cell(t, "total_token_throughput", "value")["value"] == 3200.0
+    assert cell(t, "total_token_throughput_per_gpu", "value")["value"] == 400.0
+    assert cell(t, "request_throughput", "value")["value"] == pytest.approx(105 / 3500)
+    assert '"p50": 1.5' in text.splitlines()[cell(t, "ttft", "p50")["line"] - 1]
+    assert sorted(p.rejected["text"].str.split(":").str[0]) == [
+        "avg_power_w",
+        "p75_ttft",
+        "request_metrics.latency.e2e_norm_intvty.mean",
+    ]
+    assert p.messages == ["x.json: the point: 44 warm-up request(s) not counted; 3 failed"]
+    assert p.cells_read == len(t) + len(p.rejected)

@@ -15,7 +15,8 @@ Three shapes, all written by the project's `utils/` scripts (SemiAnalysisAI/Infe
 * **an aggregate** (`agg_<exp>.json`, `utils/collect_results.py`): a JSON list of such points (any
   hardware x framework x TP x concurrency).
 * **an agentic point** (`scenario_type: agentic-coding`, `utils/agentic/process_agentic_result.py`,
-  flat schema), alone or in an aggregate list: aiperf's trace replay reduced to `mean`, `p75`,
+  the flat schema, or the nested one of `build_agg`: `request_metrics.{latency,tokens,qps,throughput}`,
+  `request_accounting`, `server_metrics`, power), alone or in an aggregate list: aiperf's trace replay reduced to `mean`, `p75`,
   `p90`, `p95`, `std` (population) of TTFT, E2EL, ITL (TPOT is ITL there), `intvty` (per request
   1 / ITL), token counts and 1 s windowed completions (`qps`); totals (`total_tput_tps`,
   `duration_seconds`, request counts) and per-GPU throughput (total / GPUs).
@@ -30,7 +31,9 @@ bf16/fp16), speculative method, KV offloading, framework, image and ISL/OSL go t
 
 Counting: every number that is not a setting is a cell; the fixed-length `intvty` numbers, the
 p75 and p99.9 percentiles (no tidy statistic) and numbers without a tidy name are rejected with the
-reason. The nested agentic schema (`request_metrics: {...}`) is refused with a sentence.
+reason. A nested point is read through the flat schema's names (`request_metrics.latency.ttft.p50`
+is `p50_ttft`); its error-dropped requests are `failed`, its warm-up requests are counted apart (and
+left out of `num_prompts`); a nested number without a flat name keeps its dotted path and is rejected.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ SETTINGS = dict(vllm_serve.SETTINGS)
 
 POINT, AGGREGATE = "result json", "aggregate json"
 AGENTIC_POINT, AGENTIC_AGGREGATE = "agentic result json", "agentic aggregate json"
+AGENTIC_NESTED = "agentic result json (request_metrics)"
 
 _FIXED_CARRIES = frozenset(
     {"model", "max_concurrency", "ttft", "tpot", "itl", "e2el", "output_throughput", "total_token_throughput"}
@@ -66,6 +70,7 @@ CARRIES = {
     AGGREGATE: _FIXED_CARRIES,
     AGENTIC_POINT: _AGENTIC_CARRIES,
     AGENTIC_AGGREGATE: _AGENTIC_CARRIES,
+    AGENTIC_NESTED: _AGENTIC_CARRIES | {"failed"},
 }
 
 METRICS = {
@@ -124,7 +129,48 @@ _AGENTIC_VALUES = {
     "theoretical_cache_hit_rate": ("theoretical_cache_hit_rate", "value", "fraction"),
     "server_gpu_cache_hit_rate": ("server_gpu_cache_hit_rate", "value", "fraction"),
     "server_cpu_cache_hit_rate": ("server_cpu_cache_hit_rate", "value", "fraction"),
+    "records_error_dropped": ("failed", "count", "req"),
+    "records_warmup_dropped": ("warmup_requests", "count", "req"),
 }
+#: The nested agentic schema (process_agentic_result.py's `build_agg`): path -> the flat key.
+_NESTED = {
+    ("request_accounting", "records_error_dropped"): "records_error_dropped",
+    ("request_accounting", "records_warmup_dropped"): "records_warmup_dropped",
+    ("request_metrics", "throughput", "input", "tokens_per_second"): "input_tput_tps",
+    ("request_metrics", "throughput", "output", "tokens_per_second"): "output_tput_tps",
+    ("request_metrics", "throughput", "total", "tokens_per_second"): "total_tput_tps",
+    ("request_metrics", "throughput", "duration_seconds"): "duration_seconds",
+    ("request_metrics", "throughput", "per_gpu", "total_tput_tps"): "tput_per_gpu",
+    ("request_metrics", "throughput", "per_gpu", "output_tput_tps"): "output_tput_per_gpu",
+    ("request_metrics", "throughput", "per_gpu", "input_tput_tps"): "input_tput_per_gpu",
+    ("request_metrics", "cache", "theoretical_cache_hit_rate"): "theoretical_cache_hit_rate",
+    ("server_metrics", "cache", "gpu_cache_hit_rate"): "server_gpu_cache_hit_rate",
+    ("server_metrics", "cache", "cpu_cache_hit_rate"): "server_cpu_cache_hit_rate",
+}
+#: Nested distributions: (section, name) -> the flat name (`<stat>_<name>`).
+_NESTED_DISTS = {
+    ("latency", "ttft"): "ttft",
+    ("latency", "tpot"): "tpot",
+    ("latency", "itl"): "itl",
+    ("latency", "e2el"): "e2el",
+    ("latency", "intvty"): "intvty",
+    ("tokens", "input"): "input_tokens",
+    ("tokens", "output_actual"): "output_tokens_actual",
+    ("tokens", "output_expected"): "output_tokens_expected",
+}
+#: Nested numbers that are settings or bookkeeping, not measurements.
+_NESTED_SETTINGS = {
+    ("request_accounting", "records_total"),
+    ("request_accounting", "records_profiled"),
+    ("request_accounting", "records_dropped_total"),
+    ("request_metrics", "qps", "window_seconds"),
+    ("request_metrics", "qps", "samples"),
+    ("dataset", "num_dataset_entries"),
+    ("server_metrics", "metric_count"),
+    ("power_metric_schema_version",),
+    ("power_valid",),
+}
+
 #: Numeric keys that are settings of the point, not measurements.
 _SETTING_KEYS = {
     "conc",
@@ -248,14 +294,49 @@ def _run(point: dict, agentic: bool) -> str:
     return " ".join(p for p in parts if p)
 
 
+def nested(point: dict) -> bool:
+    """Whether a point is in the nested agentic schema (`request_metrics: {...}`)."""
+    return isinstance(point.get("request_metrics"), dict) and "mean_ttft" not in point
+
+
+def _flatten(point: dict, line: _Lines) -> tuple[dict, dict]:
+    """A nested agentic point as the flat schema's keys (in the file's order), and each key's line.
+    Every key is looked up in order, so the lines follow the file; a number without a flat name
+    keeps its dotted path (and is rejected as such)."""
+    flat, lines = {}, {}
+
+    def walk(d: dict, path: tuple):
+        for k, v in d.items():
+            here = (*path, str(k))
+            ln = line(str(k))
+            if isinstance(v, dict):
+                walk(v, here)
+                continue
+            if here in _NESTED_SETTINGS or (len(here) == 1 and k in point and not isinstance(v, dict)):
+                if len(here) == 1 and here not in _NESTED_SETTINGS:
+                    flat[k] = v  # a top-level key: as in the flat schema
+                    lines[k] = ln
+                continue
+            if here[:2] == ("request_metrics", "qps") and len(here) == 3:
+                key = f"{here[2]}_qps"
+            elif here[0] == "request_metrics" and len(here) == 4 and tuple(here[1:3]) in _NESTED_DISTS:
+                key = f"{here[3]}_{_NESTED_DISTS[tuple(here[1:3])]}"
+            else:
+                key = _NESTED.get(here, ".".join(here))
+            flat[key] = v
+            lines[key] = ln
+
+    walk(point, ())
+    return flat, lines
+
+
 def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, records, rejects, messages):
     """The records of one point (`index`: its place in an aggregate list, None for a lone point)."""
     where = f"point {index}" if index is not None else "the point"
     agentic = str(point.get("scenario_type", "")).startswith("agentic")
-    if isinstance(point.get("request_metrics"), dict) and "mean_ttft" not in point:
-        raise ParseError(
-            source, line("request_metrics"), f"{where}: the nested agentic schema (request_metrics) is not read yet"
-        )
+    lines: dict = {}
+    if nested(point):
+        point, lines = _flatten(point, line)
     if not _num(point.get("conc")) or not _num(point.get("tput_per_gpu")):
         raise ParseError(
             source,
@@ -272,7 +353,7 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
         else (
             f"ISL {point['isl']} / OSL {point['osl']}" if _num(point.get("isl")) and _num(point.get("osl")) else None
         ),
-        "num_prompts": float(point["num_requests_total"]) if _num(point.get("num_requests_total")) else math.nan,
+        "num_prompts": _sent(point),
         "request_rate": math.nan,
         "max_concurrency": float(point["conc"]),
         "burstiness": math.nan,
@@ -294,11 +375,11 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
     }
     for key, v in point.items():
         if isinstance(v, float) and not math.isfinite(v):  # 1e999 or NaN in the file: seen, not a measurement
-            rejects.append((line(key), f"{key}: {v}", "not a finite number"))
+            rejects.append((lines.get(key) or line(key), f"{key}: {v}", "not a finite number"))
             continue
         if not _num(v) or key in _SETTING_KEYS or key.startswith(_SETTING_PREFIXES):
             continue
-        ln = line(key)
+        ln = lines.get(key) or line(key)
         v = float(v)
         m = _STAT_KEY.match(key)
         if key in _PER_GPU:
@@ -334,7 +415,10 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
             ln = line.text.count("\n", 0, line.at) + 1
             keep(ln, "request_throughput", "value", done / dur, "req/s", "num_requests_successful / duration_seconds")
         total = point.get("num_requests_total")
-        if _num(done) and _num(total) and total > done:
+        warm, err = point.get("records_warmup_dropped"), point.get("records_error_dropped")
+        if _num(warm) and _num(err) and (warm or err):
+            messages.append(f"{source}: {where}: {warm:g} warm-up request(s) not counted; {err:g} failed")
+        elif not _num(warm) and _num(done) and _num(total) and total > done:
             messages.append(
                 f"{source}: {where}: {total - done:g} of {total:g} requests not counted "
                 "(warm-up or errors; the file does not say which)"
@@ -344,6 +428,15 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
             messages.append(f"{source}: {where}: tput_per_gpu x {n} GPUs is not total_tput_tps ({tot:g} tok/s)")
     elif not n:
         messages.append(f"{source}: {where}: no TP or GPU count, so the per-GPU throughput is not scaled to the run")
+
+
+def _sent(point: dict) -> float:
+    """Requests sent after warm-up: the nested schema's total less its warm-up requests; the flat
+    schema's `num_requests_total`."""
+    total, warm = point.get("num_requests_total"), point.get("records_warmup_dropped")
+    if not _num(total):
+        return math.nan
+    return float(total - warm) if _num(warm) else float(total)
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -364,7 +457,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
     for i, point in enumerate(points):
         agentic = str(point.get("scenario_type", "")).startswith("agentic")
         fmt = (
-            (AGENTIC_AGGREGATE if agentic else AGGREGATE)
+            AGENTIC_NESTED
+            if nested(point)
+            else (AGENTIC_AGGREGATE if agentic else AGGREGATE)
             if isinstance(doc, list)
             else (AGENTIC_POINT if agentic else POINT)
         )
@@ -376,7 +471,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
 
 
 def sniff(text: str | Lines) -> bool:
-    return all(contains(k, text) for k in ('"tput_per_gpu"', '"hw"', '"conc"'))
+    """A point's keys: `hw`, `conc` and per-GPU throughput (`tput_per_gpu`, or the nested agentic
+    schema's `request_metrics`)."""
+    keys = all(contains(k, text) for k in ('"hw"', '"conc"'))
+    return keys and (contains('"tput_per_gpu"', text) or contains('"request_metrics"', text))
 
 
 TOOL = register(
