@@ -128,6 +128,15 @@ def test_underfilled_seed_and_full(seed):
     assert "no run" in wording.word("serving_saturation", cs.underfilled(none)).text.lower()
 
 
+def test_underfilled_says_why_a_capped_run_has_no_measured_concurrency():
+    base = {"run": ["a"], "max_concurrency": [8.0], "in_flight": [np.nan], "utilisation": [np.nan]}
+    failed = pd.DataFrame({**base, "tool": ["vllm-bench-serve"], "format": ["json"]})
+    assert "completed a request" in wording.word("serving_saturation", cs.underfilled(failed)).text
+    per_gpu = pd.DataFrame({**base, "tool": ["inferencex"], "format": ["result json"]})
+    text = wording.word("serving_saturation", cs.underfilled(per_gpu)).text
+    assert "records no request throughput" in text and "completed a request" not in text
+
+
 def test_tpot_itl_both_ways(seed):
     assert cs.tpot_itl(seed).evidence["run"] == "c=max"
     calm = pd.DataFrame({"run": ["a"], "tpot_mean": [30.0], "itl_mean": [29.0]})
@@ -170,6 +179,22 @@ def test_roofline_withheld_without_model_and_implausible_beyond_peak():
     row = serving.decode_roofline(lit, 70.0, 2.0, RTX).iloc[0]  # 140 GB x 5000 steps/s
     assert cs.bandwidth(row, RTX, 70.0, 2.0).status == "implausible"
     assert cs.bound("low", row, RTX, 0.5, True).status == "implausible"
+
+
+def test_compute_unknown_where_prompts_replay_earlier_prefixes():
+    lit = pd.DataFrame(
+        {
+            "run": ["plain", "replay"],
+            "in_flight": [10.0, 10.0],
+            "output_throughput": [400.0, 400.0],
+            "total_token_throughput": [80000.0, 80000.0],
+            "metadata": ["tp=8", "tp=8; prefix_reuse=multi-turn trace replay"],
+        }
+    )
+    rl = serving.decode_roofline(lit, 17.0, 1.0, RTX)
+    assert rl["achieved_tflops"].iat[0] == pytest.approx(2 * 17.0 * 80000 / 1e3)
+    assert math.isnan(rl["achieved_tflops"].iat[1]) and rl["achieved_gb_s"].iat[1] == rl["achieved_gb_s"].iat[0]
+    assert cs.compute(rl.iloc[1], RTX).status == "withheld"
 
 
 def test_roofline_figure_plots_the_runs(seed):

@@ -404,6 +404,9 @@ SERVER_SETTINGS = (
     "speculative",
     "max_batch_size",
     "max_num_tokens",
+    "hw",  # InferenceX aggregates: hardware x framework x KV offloading are different servers
+    "framework",
+    "kv_offloading",
 )
 
 
@@ -541,6 +544,15 @@ def tokens_per_step(r: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     return method, per_step.astype(float)
 
 
+def prefix_reused(r: pd.DataFrame) -> pd.Series:
+    """Per run, whether its output says its prompts largely repeat earlier prompts' prefixes (a
+    multi-turn trace replay: InferenceX's agentic runs, `prefix_reuse=` in `metadata`): its prompt
+    tokens were mostly served from the prefix cache, so 2 x active parameters per prompt token is
+    not the compute it did, and its compute is left unknown."""
+    meta = r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r else pd.Series("", index=r.index)
+    return meta.str.contains(r"(?:^|;\s*)prefix_reuse=", regex=True)
+
+
 def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight: float, peaks) -> pd.DataFrame:
     """Per run (rows of `littles_law`): a step at the measured concurrency. Each of the
     `in_flight` requests (Little's law) gains one token per step, so steps/s = output throughput /
@@ -566,7 +578,7 @@ def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight:
     d["steps_per_s"] = d["output_throughput"] / conc / d["tokens_per_step"]
     weights = active_b * 1e9 * bytes_per_weight
     d["achieved_gb_s"] = weights * d["steps_per_s"] / 1e9
-    d["achieved_tflops"] = 2 * active_b * 1e9 * d["total_token_throughput"] / 1e12
+    d["achieved_tflops"] = (2 * active_b * 1e9 * d["total_token_throughput"] / 1e12).where(~prefix_reused(d))
     d["intensity"] = d["achieved_tflops"] * 1e12 / (d["achieved_gb_s"] * 1e9)
     prec = {2.0: "bf16", 1.0: "fp8", 0.5: "fp4"}.get(bytes_per_weight, "bf16")
     peak = peaks.peak_tflops(prec) or peaks.peak_tflops("bf16")

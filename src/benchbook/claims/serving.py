@@ -88,8 +88,12 @@ def underfilled(lit: pd.DataFrame) -> Claim:
     capped = lit[lit["max_concurrency"].notna() & lit["in_flight"].notna()]
     low = capped[capped["utilisation"] < UNDERFILLED]
     ev = dict(count=len(low), n=len(capped), threshold=UNDERFILLED)
-    # capped runs with nothing in flight to measure (every request failed): a cap, not its absence
-    ev["unmeasured"] = int((lit["max_concurrency"].notna() & lit["in_flight"].isna()).sum())
+    # capped runs with nothing in flight to measure: every request failed, or the output format records
+    # no request throughput (InferenceX's per-GPU results): a cap, not its absence
+    blind = lit["max_concurrency"].notna() & lit["in_flight"].isna()
+    no_rate = ~serving.recorded(lit, "request_throughput")
+    ev["unmeasured"] = int((blind & ~no_rate).sum())
+    ev["no_throughput"] = int((blind & no_rate).sum())
     if "max_concurrency_recorded" in lit:  # runs whose output format records no cap: no absence to claim
         ev["unrecorded"] = int((lit["max_concurrency"].isna() & ~lit["max_concurrency_recorded"].astype(bool)).sum())
     if len(low):

@@ -53,6 +53,7 @@ _MODULES = [
     "inference_perf",
     "guidellm",
     "llmd_report",
+    "inferencex",
 ]
 
 #: The tools whose tidy tables follow the serving contract of vllm-bench-serve (the same setting
@@ -67,6 +68,7 @@ SERVING_TOOLS = (
     "guidellm",
     "llm-d-benchmark-report",
     "mlperf-loadgen",
+    "inferencex",
 )
 
 __all__ = [

@@ -480,9 +480,13 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, sl
         said_there = ("completed", "request_throughput", "in_flight") if pd.notna(row.get("in_flight")) else ()
         keys = [k for k in ("completed", "request_throughput", "output_throughput", "in_flight") if k not in said_there]
         values = {k: row.get(k) for k in keys}
+        per_gpu = row.get("output_throughput_per_gpu")  # InferenceX: the file's figure is per GPU
+        gpus = row.get("output_throughput") / per_gpu if pd.notna(per_gpu) and per_gpu > 0 else None
         said = _say(
             "run_figures",
             run=row["run"],
+            output_per_gpu=per_gpu if gpus and pd.notna(gpus) else None,
+            gpus=round(gpus) if gpus and pd.notna(gpus) else None,
             **{k: v for k, v in values.items() if pd.notna(v)},
             estimated=bool(row.get("estimated")),
             share_lo=g.get("share_lo") if has_pct and pd.notna(g.get("share_lo")) else None,
