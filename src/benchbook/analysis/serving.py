@@ -603,12 +603,14 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def choose_sweep(r: pd.DataFrame, wanted: str) -> str:
-    """The sweep variable: `wanted` if it varies across the runs, else the other one if that
-    varies; when neither varies, the one that keeps fewer runs `apart` from the curve (`wanted` on
-    a tie)."""
+    """The sweep variable: `wanted` if it varies across the runs (two finite values at least: one
+    capped run beside uncapped ones, as GuideLLM's synchronous run beside its constant rates, is no
+    curve), else the other one if that varies; when neither varies, the one that keeps fewer runs
+    `apart` from the curve (`wanted` on a tie)."""
 
     def varies(c):
-        return r[c].fillna(-1).nunique() > 1
+        v = r[c].astype(float)
+        return v[np.isfinite(v)].nunique() > 1
 
     other = "request_rate" if wanted == "max_concurrency" else "max_concurrency"
     if varies(wanted):

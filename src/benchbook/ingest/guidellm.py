@@ -172,9 +172,9 @@ def _settings(k: int, strategy: str, model, kinds, rates, data) -> dict:
     if strategy in ("constant", "poisson") and value is not None:
         rate = value
     elif strategy == "concurrent" and value is not None:
-        cap = value
+        rate, cap = math.inf, value  # each stream sends its next request as soon as one completes
     elif strategy == "synchronous":
-        cap = 1.0
+        rate, cap = math.inf, 1.0  # one request at a time, the next sent as soon as it completes
     elif strategy == "throughput":
         rate = math.inf
     label = strategy

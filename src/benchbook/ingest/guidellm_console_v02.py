@@ -125,9 +125,9 @@ def _settings(label: str, model, data) -> dict:
     if kind in ("constant", "poisson", "async") and value is not None:
         rate = value
     elif kind == "concurrent" and value is not None:
-        cap = value
+        rate, cap = math.inf, value  # each stream sends its next request as soon as one completes
     elif kind == "synchronous":
-        cap = 1.0
+        rate, cap = math.inf, 1.0  # one request at a time, the next sent as soon as it completes
     elif kind == "throughput":
         rate = math.inf
     return {
