@@ -74,7 +74,7 @@ def test_new_schema_counts_from_the_scheduler():
     assert val(t, metric="duration", statistic="value") == 60.0
     assert val(t, metric="e2el", statistic="median") == pytest.approx(2739.0007972717285)
     assert val(t, metric="input_throughput", statistic="value") == pytest.approx(98.29077837355412)
-    assert any("the scheduler's counts are kept" in m for m in p.messages)
+    assert any("the larger of each kept" in m for m in p.messages)
 
 
 def test_yaml_and_json_of_one_report_read_alike():
@@ -137,3 +137,11 @@ def test_a_report_without_benchmarks_is_refused():
     with pytest.raises(ParseError, match="benchmarks.json:1: a GuideLLM report with no benchmark"):
         g.parse('{"metadata": {"guidellm_version": "0.5.0"}, "benchmarks": []}', "benchmarks.json")
     assert not report.sniff('{"benchmarks": [{"name": "bm25", "score": 0.5}]}')  # someone else's JSON
+
+
+def test_of_two_counts_the_larger_is_kept():
+    """GuideLLM's own stripped asset: run_stats cut to its one kept sample, request_totals 46 + 1."""
+    p = parsed(FIX / "guidellm_assets_benchmarks_stripped_v02.json")
+    assert val(p.table, "completed", "count") == 46 and val(p.table, "incomplete", "count") == 1
+    assert val(p.table, "e2el", "mean") == pytest.approx(644.4743664368339)
+    assert any("the larger of each kept" in m for m in p.messages)

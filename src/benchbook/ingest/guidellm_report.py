@@ -14,9 +14,9 @@ distribution `{mean, median, mode, variance, std_dev, min, max, count, total_sum
 The generation is told by structure (`config` / `scheduler_metrics` against `args` / `run_stats`).
 
 Mapping (only the successful requests' distributions are read: the tool's statistics describe
-them, and the errored / incomplete ones are counted, not measured): the scheduler's `requests_made`
-(else `request_totals`: in 0.5 the metrics' totals can leave out requests cancelled when the window
-closed) successful -> `completed`, errored / incomplete -> `errored` / `incomplete`, and `failed` =
+them, and the errored / incomplete ones are counted, not measured): per status the larger of the
+scheduler's `requests_made` and the metrics' `request_totals` (in 0.5 the totals can leave out
+requests cancelled when the window closed) successful -> `completed`, errored / incomplete -> `errored` / `incomplete`, and `failed` =
 errored + incomplete (an incomplete request was cut off when the benchmark ended: it did not
 complete);
 `requests_per_second` (successful, mean: what the console prints as requests per second) ->
@@ -112,6 +112,10 @@ def _lines(text: str, n: int) -> list[int]:
     return [text.count("\n", 0, s) + 1 for s in starts[:n]]
 
 
+def _counts(d: dict) -> str:
+    return ", ".join(f"{d.get(k)} {k}" for k in ("successful", "errored", "incomplete"))
+
+
 def _label(kind: str, rate, streams) -> str:
     if kind in ("constant", "poisson", "async") and _num(rate):
         return f"{kind}@{rate:.2f}"
@@ -191,18 +195,24 @@ def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, st
             )
 
         metrics = b.get("metrics") if isinstance(b.get("metrics"), dict) else {}
-        # the scheduler's count of the requests made in the measured window; the metrics' own
-        # totals can leave out requests cancelled at its end (0.5: 2 incomplete made, 0 in request_totals)
+        # two counts: the scheduler's requests made in the measured window and the metrics' totals;
+        # per status the larger (0.5's totals leave out requests cancelled when the window closed)
         made = _get(b, "scheduler_metrics", "requests_made") or _get(b, "run_stats", "requests_made")
         totals = metrics.get("request_totals") or b.get("request_totals") or {}
-        if isinstance(made, dict) and _num(made.get("successful")):
-            if isinstance(totals, dict) and any(
-                made.get(k) != totals.get(k) for k in ("successful", "errored", "incomplete")
-            ):
+        if isinstance(made, dict) and isinstance(totals, dict) and made != totals:
+            keys = ("successful", "errored", "incomplete")
+            larger = {
+                k: max(v for v in (made.get(k), totals.get(k)) if _num(v))
+                for k in keys
+                if _num(made.get(k)) or _num(totals.get(k))
+            }
+            if any(made.get(k) != totals.get(k) for k in keys):
                 messages.append(
-                    f"{source}:{ln}: {run}: the scheduler counts {made} requests made, the metrics {totals}: "
-                    "the scheduler's counts are kept"
+                    f"{source}:{ln}: {run}: requests made {_counts(made)}, request_totals {_counts(totals)}: "
+                    f"the larger of each kept"
                 )
+            totals = larger
+        elif not totals and isinstance(made, dict):
             totals = made
         if isinstance(totals, dict) and _num(totals.get("successful")):
             errored, incomplete = totals.get("errored", 0) or 0, totals.get("incomplete", 0) or 0
