@@ -64,17 +64,17 @@ def test_old_tpot_is_set_aside_new_tpot_is_normalized():
     assert val(new, metric="tpot", statistic="mean") == pytest.approx(20.96164815325181)
 
 
-def test_new_schema_counts_from_the_scheduler():
+def test_new_schema_in_the_serving_contract():
     p = parsed(NEW)
     t = p.table
     assert p.version == "report 0.4+, guidellm 0.5.0"
     assert set(t["model"]) == {"Qwen/Qwen3-0.6B"} and set(t["dataset"]) == {'{"prompt_tokens":256,"output_tokens":128}'}
     assert val(t, metric="completed", statistic="count") == 22
-    assert val(t, metric="incomplete", statistic="count") == 2  # request_totals says 0
+    assert val(t, metric="incomplete", statistic="count") == 0  # request_totals; requests_made says 2
     assert val(t, metric="duration", statistic="value") == 60.0
     assert val(t, metric="e2el", statistic="median") == pytest.approx(2739.0007972717285)
     assert val(t, metric="input_throughput", statistic="value") == pytest.approx(98.29077837355412)
-    assert any("the larger of each kept" in m for m in p.messages)
+    assert any("request_totals kept" in m for m in p.messages)
 
 
 def test_yaml_and_json_of_one_report_read_alike():
@@ -89,7 +89,8 @@ def _one(strategy: dict) -> str:
     doc = json.loads(NEW.read_text())
     doc["benchmarks"][0]["config"]["strategy"] = strategy
     doc["benchmarks"].append(copy.deepcopy(doc["benchmarks"][0]))
-    doc["benchmarks"][1]["config"]["strategy"] = {"type_": "throughput", "max_concurrency": 64}
+    doc["benchmarks"][1]["config"]["strategy"] = {"type_": "throughput", "max_concurrency": 512}
+    doc["benchmarks"][1]["config"]["profile"]["max_concurrency"] = 64
     return json.dumps(doc)
 
 
@@ -144,4 +145,4 @@ def test_of_two_counts_the_larger_is_kept():
     p = parsed(FIX / "guidellm_assets_benchmarks_stripped_v02.json")
     assert val(p.table, "completed", "count") == 46 and val(p.table, "incomplete", "count") == 1
     assert val(p.table, "e2el", "mean") == pytest.approx(644.4743664368339)
-    assert any("the larger of each kept" in m for m in p.messages)
+    assert any("request_totals kept" in m for m in p.messages)

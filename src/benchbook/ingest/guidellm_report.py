@@ -14,9 +14,10 @@ distribution `{mean, median, mode, variance, std_dev, min, max, count, total_sum
 The generation is told by structure (`config` / `scheduler_metrics` against `args` / `run_stats`).
 
 Mapping (only the successful requests' distributions are read: the tool's statistics describe
-them, and the errored / incomplete ones are counted, not measured): per status the larger of the
-scheduler's `requests_made` and the metrics' `request_totals` (in 0.5 the totals can leave out
-requests cancelled when the window closed) successful -> `completed`, errored / incomplete -> `errored` / `incomplete`, and `failed` =
+them, and the errored / incomplete ones are counted, not measured): the metrics' `request_totals`
+(the requests the distributions describe; the scheduler's `requests_made`, which in 0.5 also counts
+requests queued and cancelled when the window closed, is only said where it differs) successful ->
+`completed`, errored / incomplete -> `errored` / `incomplete`, and `failed` =
 errored + incomplete (an incomplete request was cut off when the benchmark ended: it did not
 complete);
 `requests_per_second` (successful, mean: what the console prints as requests per second) ->
@@ -35,8 +36,9 @@ measure_start_time`; 0.2: `duration`) -> `duration`. Statistics: mean, median, s
 max, p90, p95, p99. A distribution of no request (count 0) is GuideLLM's zeros, set aside. Other
 metrics (modality blocks `text`, `image` ..., per-iteration token counts) are set aside by name.
 The load (`strategy.type_`): `constant` / `poisson` -> request rate `rate`; `concurrent` ->
-`streams` as the concurrency cap; `synchronous` -> cap 1; `throughput` -> unlimited rate (its
-`max_concurrency`, when set, as the cap).
+`streams` as the concurrency cap; `synchronous` -> cap 1; `throughput` -> unlimited rate (the
+user's `max_concurrency`, when set, as the cap: in 0.4+ the profile's, as every strategy carries a
+default in-flight limit of 512).
 """
 
 from __future__ import annotations
@@ -148,8 +150,10 @@ def _settings(b: dict, doc: dict, fmt: str) -> dict:
         request_rate, cap = math.inf, 1.0  # one request at a time, the next sent when it completes
     elif kind == "throughput":
         request_rate = math.inf
-        if _num(strategy.get("max_concurrency")):
-            cap = float(strategy["max_concurrency"])
+        # the user's cap: 0.4+ keeps it in the profile (its strategy carries a default of 512 in-flight)
+        limit = _get(b, "config", "profile", "max_concurrency") if fmt == NEW else strategy.get("max_concurrency")
+        if _num(limit):
+            cap = float(limit)
     return {
         "run": _label(kind, rate, streams),
         "format": fmt,
@@ -195,25 +199,17 @@ def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, st
             )
 
         metrics = b.get("metrics") if isinstance(b.get("metrics"), dict) else {}
-        # two counts: the scheduler's requests made in the measured window and the metrics' totals;
-        # per status the larger (0.5's totals leave out requests cancelled when the window closed)
+        # the metrics' own totals (the requests their distributions describe); the scheduler's
+        # requests_made can count more (0.5: requests queued and cancelled when the window closed) or
+        # fewer (GuideLLM's stripped test asset), so it is only said when it differs
         made = _get(b, "scheduler_metrics", "requests_made") or _get(b, "run_stats", "requests_made")
-        totals = metrics.get("request_totals") or b.get("request_totals") or {}
-        if isinstance(made, dict) and isinstance(totals, dict) and made != totals:
-            keys = ("successful", "errored", "incomplete")
-            larger = {
-                k: max(v for v in (made.get(k), totals.get(k)) if _num(v))
-                for k in keys
-                if _num(made.get(k)) or _num(totals.get(k))
-            }
-            if any(made.get(k) != totals.get(k) for k in keys):
-                messages.append(
-                    f"{source}:{ln}: {run}: requests made {_counts(made)}, request_totals {_counts(totals)}: "
-                    f"the larger of each kept"
-                )
-            totals = larger
-        elif not totals and isinstance(made, dict):
-            totals = made
+        totals = metrics.get("request_totals") or b.get("request_totals") or made or {}
+        keys = ("successful", "errored", "incomplete")
+        if isinstance(made, dict) and isinstance(totals, dict) and any(made.get(k) != totals.get(k) for k in keys):
+            messages.append(
+                f"{source}:{ln}: {run}: request_totals {_counts(totals)}; the scheduler's requests_made "
+                f"{_counts(made)}: request_totals kept"
+            )
         if isinstance(totals, dict) and _num(totals.get("successful")):
             errored, incomplete = totals.get("errored", 0) or 0, totals.get("incomplete", 0) or 0
             keep("completed", "count", float(totals["successful"]), "req")
