@@ -128,13 +128,14 @@ def _label(kind: str, rate, streams) -> str:
 
 def _settings(b: dict, doc: dict, fmt: str) -> dict:
     if fmt == NEW:
-        strategy = _get(b, "config", "strategy") or {}
+        strategy = _get(b, "config", "strategy")
         model = _get(b, "config", "backend", "model") or _get(doc, "args", "model")
         data = _get(doc, "args", "data")
     else:
-        strategy = _get(b, "args", "strategy") or {}
+        strategy = _get(b, "args", "strategy")
         model = _get(b, "worker", "backend_model")
         data = _get(b, "request_loader", "data")
+    strategy = strategy if isinstance(strategy, dict) else {}
     kind = str(strategy.get("type_") or "")
     rate, streams = strategy.get("rate"), strategy.get("streams")
     if isinstance(data, list):
@@ -211,7 +212,7 @@ def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, st
                 f"{_counts(made)}: request_totals kept"
             )
         if isinstance(totals, dict) and _num(totals.get("successful")):
-            errored, incomplete = totals.get("errored", 0) or 0, totals.get("incomplete", 0) or 0
+            errored, incomplete = (float(totals[k]) if _num(totals.get(k)) else 0.0 for k in ("errored", "incomplete"))
             keep("completed", "count", float(totals["successful"]), "req")
             keep("errored", "count", float(errored), "req")
             keep("incomplete", "count", float(incomplete), "req")
