@@ -1,6 +1,6 @@
 """GuideLLM's benchmarks report, read for `guidellm`: the 0.2/0.3 schema (YAML here; JSON is the same
 schema) and the 0.4+ schema of guidellm 0.5, the successful requests' distributions in the serving
-contract, the generations' different TPOT, counts from the scheduler, and bad files refused with
+contract, the generations' different TPOT, counts from the metrics' totals, and bad files refused with
 one sentence naming the file."""
 
 from __future__ import annotations

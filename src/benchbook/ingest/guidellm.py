@@ -24,8 +24,9 @@ medians beside them. Per-request token counts -> `input_sequence_length` /
 `output_sequence_length` (printed twice: the screen keeps one), total tokens, stream iterations,
 tokens per iteration. Text statistics (words, characters, and that table's per-second rates) are
 set aside with the reason. Settings: the model, each benchmark's strategy and rate
-(`constant` / `poisson`: request rate; `concurrent`: streams as the concurrency cap; `synchronous`:
-cap 1; `throughput`: unlimited rate). The console prints no request counts, so `completed` and
+(`constant` / `poisson`: request rate; `concurrent`: streams as the concurrency cap, `synchronous`:
+cap 1, both at an unlimited rate, the next request leaving as one completes; `throughput`:
+unlimited rate). The console prints no request counts, so `completed` and
 `failed` are not looked for (errored tokens are said when not zero).
 """
 

@@ -23,8 +23,9 @@ is converted from s; `TTFT` -> `ttft`; GuideLLM's `ITL` ((last token - first tok
 first-token time, one token more in the divisor), which has no tidy name and is set aside with the
 reason. A benchmark in which no request completed prints 0.0 for every latency and token statistic:
 those zeros are empty distributions, not measurements, and are set aside. The load: `constant@R` /
-`poisson@R` -> request rate R; `concurrent@N` -> N streams as the concurrency cap; `synchronous` ->
-cap 1; `throughput` -> unlimited rate.
+`poisson@R` -> request rate R; `concurrent@N` -> N streams as the concurrency cap and `synchronous`
+cap 1, both with an unlimited rate (the next request leaves as soon as one completes); `throughput`
+-> unlimited rate, no cap.
 """
 
 from __future__ import annotations

@@ -17,9 +17,8 @@ Mapping (only the successful requests' distributions are read: the tool's statis
 them, and the errored / incomplete ones are counted, not measured): the metrics' `request_totals`
 (the requests the distributions describe; the scheduler's `requests_made`, which in 0.5 also counts
 requests queued and cancelled when the window closed, is only said where it differs) successful ->
-`completed`, errored / incomplete -> `errored` / `incomplete`, and `failed` =
-errored + incomplete (an incomplete request was cut off when the benchmark ended: it did not
-complete);
+`completed`, errored / incomplete -> `errored` / `incomplete`, and `failed` = errored + incomplete
+(an incomplete request was cut off when the benchmark ended: it did not complete);
 `requests_per_second` (successful, mean: what the console prints as requests per second) ->
 `request_throughput`, `output_tokens_per_second` / `tokens_per_second` / `prompt_tokens_per_second`
 -> `output_throughput` / `total_token_throughput` / `input_throughput` (the other statistics of a
@@ -36,7 +35,8 @@ measure_start_time`; 0.2: `duration`) -> `duration`. Statistics: mean, median, s
 max, p90, p95, p99. A distribution of no request (count 0) is GuideLLM's zeros, set aside. Other
 metrics (modality blocks `text`, `image` ..., per-iteration token counts) are set aside by name.
 The load (`strategy.type_`): `constant` / `poisson` -> request rate `rate`; `concurrent` ->
-`streams` as the concurrency cap; `synchronous` -> cap 1; `throughput` -> unlimited rate (the
+`streams` as the concurrency cap and `synchronous` cap 1, both with an unlimited rate (the next
+request leaves as soon as one completes); `throughput` -> unlimited rate (the
 user's `max_concurrency`, when set, as the cap: in 0.4+ the profile's, as every strategy carries a
 default in-flight limit of 512).
 """
