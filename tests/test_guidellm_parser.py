@@ -74,3 +74,17 @@ def test_errored_tokens_are_said():
 def test_tables_without_numbers_or_tables_refused():
     with pytest.raises(ParseError):
         g.parse("✔ Setup complete, starting benchmarks...\n", "x.txt")
+
+
+def test_concurrent_and_synchronous_send_at_once():
+    """A concurrent stream (and the synchronous one) sends its next request as soon as one completes:
+    rate unlimited, the streams as the cap; never a rate left empty for the chapter to assume."""
+    text = QWEN.read_text().replace("constant", "concurrent")
+    first = g.parse(text, "x.txt").table.drop_duplicates("run").set_index("run")
+    assert first.loc["concurrent 5 streams", "max_concurrency"] == 5.0
+    assert first.loc["concurrent 5 streams", "request_rate"] == float("inf")
+    sync = g.parse(
+        QWEN.read_text().replace("'constant'", "'synchronous'").replace("| constant ", "| synchronous "), "x"
+    )
+    row = sync.table.drop_duplicates("run").iloc[0]
+    assert row["max_concurrency"] == 1.0 and row["request_rate"] == float("inf")

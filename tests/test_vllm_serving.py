@@ -275,3 +275,16 @@ def test_serving_load_reads_a_real_run():
     r, req = serving.load([SHAREGPT])
     assert len(r) == 1 and r["output_throughput"].iat[0] == 61.17 and r["completed"].iat[0] == 250
     assert len(req) == 0
+
+
+def test_one_capped_run_beside_a_rate_sweep_is_no_concurrency_curve():
+    """GuideLLM's sweep: synchronous (cap 1), throughput (no cap, inf) and constant rates."""
+    r = pd.DataFrame(
+        {
+            "request_rate": [math.inf, math.inf, 1.0, 2.0, 4.0],
+            "max_concurrency": [1.0, math.nan, math.nan, math.nan, math.nan],
+        }
+    )
+    assert serving.choose_sweep(r, "max_concurrency") == "request_rate"
+    r["max_concurrency"] = [1.0, math.nan, 4.0, math.nan, math.nan]  # two caps: a curve of caps
+    assert serving.choose_sweep(r, "max_concurrency") == "max_concurrency"

@@ -615,18 +615,23 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def choose_sweep(r: pd.DataFrame, wanted: str) -> str:
-    """The sweep variable: `wanted` if it varies across the runs, else the other one if that
-    varies; when neither varies, the one that keeps fewer runs `apart` from the curve (`wanted` on
-    a tie)."""
+    """The sweep variable: the first that spans a curve (two finite values at least: `wanted`, then
+    the other), else the first that varies at all (a missing value counting as one), else the one
+    that keeps fewer runs `apart` from the curve (`wanted` on a tie). One capped run beside uncapped
+    ones (GuideLLM's synchronous run beside its constant rates) is no curve of caps."""
+
+    def spans(c):
+        v = r[c].astype(float)
+        return v[np.isfinite(v)].nunique() > 1
 
     def varies(c):
         return r[c].fillna(-1).nunique() > 1
 
     other = "request_rate" if wanted == "max_concurrency" else "max_concurrency"
-    if varies(wanted):
-        return wanted
-    if varies(other):
-        return other
+    for test in (spans, varies):
+        for c in (wanted, other):
+            if test(c):
+                return c
     return other if apart(r, other).sum() < apart(r, wanted).sum() else wanted
 
 

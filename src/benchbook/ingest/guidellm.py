@@ -1,5 +1,6 @@
-"""GuideLLM (vllm-project/guidellm) console summaries of 0.5 and later, in the serving contract of
-vllm-bench-serve.
+"""GuideLLM (vllm-project/guidellm) outputs, in the serving contract of vllm-bench-serve: the
+benchmarks report (JSON or YAML, both schema generations: `guidellm_report`), the 0.2 / 0.3
+console (`guidellm_console_v02`) and, here, the console summaries of 0.5 and later.
 
 What the tool prints (guidellm/benchmark/outputs/console.py) after its setup lines (`✔ ...
 backend validated with model M`, the profile: `strategy_type='constant' rate=[1.0, 5.0]
@@ -23,8 +24,9 @@ medians beside them. Per-request token counts -> `input_sequence_length` /
 `output_sequence_length` (printed twice: the screen keeps one), total tokens, stream iterations,
 tokens per iteration. Text statistics (words, characters, and that table's per-second rates) are
 set aside with the reason. Settings: the model, each benchmark's strategy and rate
-(`constant` / `poisson`: request rate; `concurrent`: streams as the concurrency cap; `synchronous`:
-cap 1; `throughput`: unlimited rate). The console prints no request counts, so `completed` and
+(`constant` / `poisson`: request rate; `concurrent`: streams as the concurrency cap, `synchronous`:
+cap 1, both at an unlimited rate, the next request leaving as one completes; `throughput`:
+unlimited rate). The console prints no request counts, so `completed` and
 `failed` are not looked for (errored tokens are said when not zero).
 """
 
@@ -33,31 +35,36 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest import vllm_serve
+from benchbook.ingest import guidellm_console_v02, guidellm_report, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
 from benchbook.ingest.text import Lines, contains, splitlines
 
 NAME = "guidellm"
 SETTINGS = dict(vllm_serve.SETTINGS)
 FORMAT = "console 0.5+"
-#: What the console records (`Tool.carries`): no request counts.
+_SERVING = frozenset(
+    {
+        "model",
+        "dataset",
+        "request_rate",
+        "max_concurrency",
+        "duration",
+        "ttft",
+        "tpot",
+        "e2el",
+        "request_throughput",
+        "output_throughput",
+        "total_input_tokens",
+        "total_generated_tokens",
+    }
+)
+#: What each format records (`Tool.carries`): the 0.5+ console prints no request counts; the 0.2
+#: console's Info table and both reports count completed, errored and incomplete requests.
 CARRIES = {
-    FORMAT: frozenset(
-        {
-            "model",
-            "dataset",
-            "request_rate",
-            "max_concurrency",
-            "duration",
-            "ttft",
-            "tpot",
-            "e2el",
-            "request_throughput",
-            "output_throughput",
-            "total_input_tokens",
-            "total_generated_tokens",
-        }
-    )
+    FORMAT: _SERVING,
+    guidellm_console_v02.FORMAT: _SERVING | {"completed", "failed"},
+    guidellm_report.OLD: _SERVING | {"completed", "failed"},
+    guidellm_report.NEW: _SERVING | {"completed", "failed", "normalized_time_per_output_token"},
 }
 
 METRICS = {
@@ -84,6 +91,10 @@ METRICS = {
     "total_sequence_length": "tok: prompt + output tokens per request",
     "stream_iterations": "count: streamed chunks per request",
     "output_tokens_per_iteration": "tok: output tokens per streamed chunk",
+    "completed": "req: successful requests (0.2 console Info, reports' request_totals)",
+    "errored": "req: requests that errored",
+    "incomplete": "req: requests cut off when the benchmark ended",
+    "failed": "req: errored + incomplete",
 }
 
 _TITLE = re.compile(r"^\s*ℹ\s+(?P<title>\S.*?)\s*$")
@@ -162,9 +173,9 @@ def _settings(k: int, strategy: str, model, kinds, rates, data) -> dict:
     if strategy in ("constant", "poisson") and value is not None:
         rate = value
     elif strategy == "concurrent" and value is not None:
-        cap = value
+        rate, cap = math.inf, value  # each stream sends its next request as soon as one completes
     elif strategy == "synchronous":
-        cap = 1.0
+        rate, cap = math.inf, 1.0  # one request at a time, the next sent as soon as it completes
     elif strategy == "throughput":
         rate = math.inf
     label = strategy
@@ -210,6 +221,21 @@ def _tables(lines: list[str]):
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
+    """Any of GuideLLM's outputs: the report (JSON or YAML, either generation), the 0.2 console or
+    the 0.5+ console."""
+    if guidellm_report.sniff(text):
+        records, rejects, messages, version = guidellm_report.read(text, source)
+        return finish(TOOL, source, records, rejects, messages, version=version, empty=guidellm_report.EMPTY)
+    if guidellm_console_v02.sniff(text) and not _sniff_v05(text):
+        records, rejects, messages = guidellm_console_v02.read(text, source)
+        return finish(TOOL, source, records, rejects, messages, version=guidellm_console_v02.FORMAT, empty=_EMPTY)
+    return _parse_v05(text, source)
+
+
+_EMPTY = "GuideLLM console tables without a number"
+
+
+def _parse_v05(text: str | Lines, source: str) -> Parsed:
     lines = list(splitlines(text))
     model, kinds, rates, data = _profile(text)
     records: list[dict] = []
@@ -272,13 +298,17 @@ def parse(text: str | Lines, source: str) -> Parsed:
     errored = [r for r in records if r["metric"].startswith("errored_") and r["value"] > 0]
     for r in errored:
         messages.append(f"{source}:{r['line']}: {r['run']}: {r['value']:g} {r['metric'].replace('_', ' ')}")
-    return finish(TOOL, source, records, rejects, messages, empty="GuideLLM console tables without a number")
+    return finish(TOOL, source, records, rejects, messages, empty=_EMPTY)
 
 
-def sniff(text: str | Lines) -> bool:
+def _sniff_v05(text: str | Lines) -> bool:
     return contains("Run Summary Info", text) or (
         contains("Request Latency Statistics", text) and contains("| Benchmark", text)
     )
+
+
+def sniff(text: str | Lines) -> bool:
+    return _sniff_v05(text) or guidellm_console_v02.sniff(text) or guidellm_report.sniff(text)
 
 
 TOOL = register(
@@ -287,9 +317,11 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="GuideLLM console summary tables (0.5+: Run Summary, Request Latency, Server Throughput ...) "
-        "(serving contract)",
-        command="guidellm benchmark run --target URL --profile constant --rate 1,5 --max-seconds 30 | tee run.log",
+        description="GuideLLM: the benchmarks report (benchmarks.json or .yaml, 0.2/0.3 and 0.4+ schemas), "
+        "the 0.2/0.3 console (Benchmarks Info and Benchmarks Stats tables) and the 0.5+ console (Run Summary, "
+        "Request Latency, Server Throughput ...) (serving contract)",
+        command="guidellm benchmark --target URL --rate-type sweep --max-seconds 30 --output-path benchmarks.json "
+        "| tee run.log",
         metrics=METRICS,
         carries=CARRIES,
     )
