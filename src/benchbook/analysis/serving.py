@@ -696,6 +696,17 @@ def spanning(pk, r: pd.DataFrame):
     return dataclasses.replace(pk, count=n)
 
 
+def own_limits_possible(r: pd.DataFrame) -> bool:
+    """Whether any run's output format can state latency limits of its own: its parser declares the
+    setting (`ttft_limit_ms`, MLPerf LoadGen's summary alone). Elsewhere a run judged against its own
+    limits is not missing from the input: the claim does not apply to it."""
+    from benchbook import ingest
+
+    tools = ingest.tools()
+    names = r["tool"].dropna().unique() if "tool" in r else []
+    return any("ttft_limit_ms" in tools[t].settings for t in names if t in tools)
+
+
 def own_slo_bounds(r: pd.DataFrame) -> pd.DataFrame:
     """The runs whose output judges itself (MLPerf's `Result is`), with `goodput_bounds` against
     the latency limits it states for its scenario (`ttft_latency` / `tpot_latency`); NaN shares

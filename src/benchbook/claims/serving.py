@@ -325,9 +325,10 @@ def failed(r: pd.DataFrame) -> Claim:
     return make("failed", "anomaly", "requests the output counts as failed, in the runs whose output counts them", ev)
 
 
-def own_slos(own: pd.DataFrame) -> Claim:
+def own_slos(own: pd.DataFrame, applies: bool = True) -> Claim:
     """The run judged against the latency limits its own output states (MLPerf Server's TTFT and
-    TPOT constraints, met at the 99th percentile), beside LoadGen's own verdict."""
+    TPOT constraints, met at the 99th percentile), beside LoadGen's own verdict. Not applicable
+    (`applies` False, `serving.own_limits_possible`) where no run's format can state such limits."""
     ev = dict(count=len(own), n=len(own), threshold=0)
     if len(own):
         w = own.iloc[0]
@@ -345,4 +346,9 @@ def own_slos(own: pd.DataFrame) -> Claim:
             target=_f(w.get("target_qps")),
         )
     rule = "the percentiles the output prints against the limits it states for its own scenario (union bound)"
-    return make("own_slos", "anomaly", rule, ev)
+    c = make("own_slos", "anomaly", rule, ev)
+    if not applies and not len(own):
+        return c.not_applicable(
+            "no run's output format states latency limits of its own (an MLPerf LoadGen summary does)"
+        )
+    return c
