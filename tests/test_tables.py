@@ -73,17 +73,24 @@ def test_serving_runs_name_units_and_uncapped_runs():
         }
     )
     t = serving.runs_table(r)
-    assert list(t.columns) == [
-        "run",
-        "max concurrency (requests)",
-        "request rate (req/s)",
-        "prompts",
-        "duration (s)",
-        "mean TTFT (ms)",
-    ]
+    assert list(t.columns) == ["run", "max concurrency (requests)", "request rate (req/s)", "prompts", "duration (s)"]
     cells = _cells(show(t, missing=serving.RUN_MISSING).to_html())
-    assert cells[:6] == ["c=max", "no cap", "∞", "1,000", "43.9", "9,718"]
-    assert cells[6:8] == ["c=32", "32"]
+    assert cells[:5] == ["c=max", "no cap", "∞", "1,000", "43.9"]
+    assert cells[5:7] == ["c=32", "32"]
+    results = serving.runs_table(r, serving.RUN_RESULTS)
+    assert list(results.columns) == ["run", "mean TTFT (ms)"]
+    assert _cells(show(results).to_html())[:2] == ["c=max", "9,718"]
+
+
+def test_serving_runs_split_into_tables_narrow_enough_to_wrap_between_words():
+    """Eleven columns in one table left each header too narrow for its words (#28): settings and
+    results are two tables, each of at most seven columns with the run and its repeat."""
+    full = pd.DataFrame({c: [1.0] for c in serving.RUN_COLUMNS}).assign(run="c=1")
+    settings, results = serving.runs_table(full), serving.runs_table(full, serving.RUN_RESULTS)
+    assert len(settings.columns) + len(results.columns) == len(serving.RUN_COLUMNS) + 1  # the run in both
+    assert max(len(settings.columns), len(results.columns)) + 1 <= 7
+    assert set(settings.columns) | set(results.columns) == set(serving.RUN_COLUMNS.values())
+    assert len(serving.runs_tables(full)) == 2
 
 
 def test_serving_goodput_shares_in_percent():

@@ -9,8 +9,8 @@ import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
 from benchbook.analysis import serving
-from benchbook.presentation import wording
-from benchbook.presentation.plotting import color, message_figure
+from benchbook.presentation import tables, wording
+from benchbook.presentation.plotting import color, message_figure, panel_size
 
 SOURCE_WORDS = {
     "detected": "named in the input",
@@ -19,20 +19,27 @@ SOURCE_WORDS = {
 }
 APART_WORDS = {"max_concurrency": "no concurrency cap", "request_rate": "infinite request rate"}
 
-#: The runs' columns a page shows, in a reader's words with their units.
-RUN_COLUMNS = {
+#: The runs' columns a page shows, in a reader's words with their units, as two tables of at most
+#: seven columns (the run and its repeat, then five): the settings, then what they gave. Eleven
+#: columns in one table leave each header too narrow for its words, and the browser breaks them
+#: inside words.
+RUN_SETTINGS = {
     "run": "run",
     "max_concurrency": "max concurrency (requests)",
     "request_rate": "request rate (req/s)",
     "num_prompts": "prompts",
     "completed": "completed",
     "duration": "duration (s)",
+}
+RUN_RESULTS = {
+    "run": "run",
     "request_throughput": "throughput (req/s)",
     "output_throughput": "output throughput (tok/s)",
     "ttft_mean": "mean TTFT (ms)",
     "tpot_mean": "mean TPOT (ms)",
     "itl_mean": "mean ITL (ms)",
 }
+RUN_COLUMNS = {**RUN_SETTINGS, **RUN_RESULTS}
 #: Why a cell of a runs table is empty: a run with no concurrency cap prints none.
 RUN_MISSING = {"max concurrency (requests)": "no cap", "request rate (req/s)": "not printed"}
 
@@ -79,10 +86,19 @@ def run_missing(r: pd.DataFrame) -> pd.DataFrame:
     return why
 
 
-def runs_table(r: pd.DataFrame) -> pd.DataFrame:
-    """The runs as the parser read them, with the columns this input has (an infinite request
-    rate is the tool's: every request sent at once)."""
-    return with_repeat(r[[c for c in RUN_COLUMNS if c in r]].rename(columns=RUN_COLUMNS), r)
+def runs_table(r: pd.DataFrame, columns: dict[str, str] = RUN_SETTINGS) -> pd.DataFrame:
+    """The runs as the parser read them, with the `columns` (RUN_SETTINGS or RUN_RESULTS) this input
+    has (an infinite request rate is the tool's: every request sent at once)."""
+    return with_repeat(r[[c for c in columns if c in r]].rename(columns=columns), r)
+
+
+def runs_tables(r: pd.DataFrame) -> list:
+    """The runs for a page: their settings (empty cells saying why, `run_missing`), then their
+    results, each table narrow enough for its headers to wrap between words."""
+    return [
+        tables.show(runs_table(r), missing=run_missing(r)),
+        tables.show(runs_table(r, RUN_RESULTS)),
+    ]
 
 
 def littles_table(lit: pd.DataFrame) -> pd.DataFrame:
@@ -387,28 +403,28 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
 
 
 def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
-    """Throughput (x) against TTFT, TPOT and ITL (y, log), one panel per metric, points labelled with
-    the sweep value ("no cap"/"inf" for the runs kept apart); mean, median and p99 where printed."""
+    """Throughput (x) against TTFT, TPOT and ITL (y, log), one panel per metric, stacked so that each
+    is as wide as the text column (three side by side read small), points labelled with the sweep
+    value ("no cap"/"inf" for the runs kept apart); mean, median and p99 where printed."""
     d = r.sort_values("order")
-    fig, axes = plt.subplots(1, 3, figsize=(11, 3.8), sharex=True, layout="constrained")
+    fig, axes = plt.subplots(3, 1, figsize=panel_size(3), sharex=True, layout="constrained")
     for ax, m in zip(axes, ["ttft", "tpot", "itl"], strict=True):
         for i, stat in enumerate(["mean", "median", "p99"]):
             c = f"{m}_{stat}"
             if c in d and d[c].notna().any():
                 ax.plot(d["output_throughput"], d[c], "o", color=color(i), label=stat, ms=4)
         labels = [fmt_x(v, variable) for v in d["x"]]
-        _label_points(ax, d["output_throughput"], d[f"{m}_mean"], labels, fontsize=7, xytext=(3, 3))
+        _label_points(ax, d["output_throughput"], d[f"{m}_mean"], labels, fontsize=9, xytext=(3, 3))
         shown = d[[f"{m}_{s}" for s in ("mean", "median", "p99") if f"{m}_{s}" in d]]
         if (shown > 0).any().any():  # a log axis needs a positive value (SGLang prints a median ITL of 0)
             ax.set_yscale("log")
-        ax.xaxis.set_major_locator(MaxNLocator(nbins=3))
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
         ax.set_xlim(left=0)
-        ax.tick_params(axis="x", labelrotation=30)
         ax.set_title(m.upper())
-        ax.set_xlabel("output tok/s")
         ax.set_ylabel(f"{m.upper()} (ms)")
+    axes[-1].set_xlabel("output throughput (tok/s)")
     if axes[0].get_legend_handles_labels()[0]:
-        axes[0].legend(fontsize=8)
+        axes[0].legend(fontsize=9)
     return fig
 
 
