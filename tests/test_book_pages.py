@@ -44,7 +44,7 @@ async () => {
     for (const th of t.querySelectorAll('th')) {
       const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
       for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-        for (const m of n.textContent.matchAll(/\S+/g)) {
+        for (const m of n.textContent.matchAll(/[^\s-]+/g)) {  // a break after a hyphen is a break between words
           const r = document.createRange();
           r.setStart(n, m.index);
           r.setEnd(n, m.index + m[0].length);

@@ -188,3 +188,43 @@ def test_every_table_of_every_chapter_is_printed_for_reading(executed):
                 if "<table" in html:
                     bad += [f"{name}, cell {i}: {p}" for p in table_problems(html)]
     assert not bad, "\n".join(bad)
+
+
+def test_a_table_whose_header_words_fit_keeps_them_whole():
+    from benchbook.presentation import tables
+
+    assert tables.header_fits(serving.RUN_SETTINGS.values()) and tables.header_fits(serving.RUN_RESULTS.values())
+    assert not tables.header_fits(serving.RUN_COLUMNS.values())  # all eleven: only breaking inside words fits
+    narrow = show(pd.DataFrame({"prompts": [1], "completed": [2]})).to_html()
+    wide = show(pd.DataFrame({f"column number {i}": [i] for i in range(12)})).to_html()
+    assert "overflow-wrap: normal" in narrow and "overflow-wrap: normal" not in wide
+
+
+@pytest.mark.browser
+def test_runs_table_headers_break_between_words_in_chromium():
+    """The serving runs tables under the book's stylesheet, in a 704 px text column (the book's at a
+    1300 px window): no header word is split across lines. All eleven columns in one table split
+    "prompt-s" and "through-put" (#28); the check finds that too."""
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+    from test_book_pages import MEASURE
+    from test_browser import ARGS, CHROMIUM
+
+    from benchbook.presentation.sphinx_book import CSS
+
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (Debian's chromium package)")
+    r = pd.DataFrame({c: [1000.0, 12.5] for c in serving.RUN_COLUMNS}).assign(run=["c=32", "c=64"])
+    one = show(r[list(serving.RUN_COLUMNS)].rename(columns=serving.RUN_COLUMNS)).to_html()
+    body = "".join(t.to_html() for t in serving.runs_tables(r))
+    page = "<style>{}</style><main style='width: 704px'>{}</main>"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        pg = b.new_page(viewport={"width": 1300, "height": 900})
+        broken = []
+        for html in (body, one):
+            pg.set_content(page.format(CSS, html))
+            broken.append([w for t in pg.evaluate(MEASURE)["tables"] for w in t["broken"]])
+        b.close()
+    assert broken[0] == [] and broken[1], broken
