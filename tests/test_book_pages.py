@@ -38,6 +38,23 @@ VIEWPORT = {"width": 1300, "height": 900}
 #: Everything measured on one page, in one evaluation.
 MEASURE = r"""
 async () => {
+  // the words of a table's headers that the browser broke across lines (a word in two line boxes)
+  const brokenWords = (t) => {
+    const out = [];
+    for (const th of t.querySelectorAll('th')) {
+      const walk = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        for (const m of n.textContent.matchAll(/[^\s-]+/g)) {  // a break after a hyphen is a break between words
+          const r = document.createRange();
+          r.setStart(n, m.index);
+          r.setEnd(n, m.index + m[0].length);
+          const tops = new Set([...r.getClientRects()].map(b => Math.round(b.top)));
+          if (tops.size > 1) out.push(m[0]);
+        }
+      }
+    }
+    return out;
+  };
   const col = document.querySelector('article.bd-article') || document.querySelector('main');
   const colBox = col.getBoundingClientRect();
   const style = getComputedStyle(col);
@@ -55,7 +72,7 @@ async () => {
   for (const t of col.querySelectorAll('table')) {
     if (t.closest('details')) continue;
     const rows = t.querySelectorAll('tbody tr').length;
-    out.tables.push({rows, width: t.getBoundingClientRect().width, head: t.innerText.slice(0, 60)});
+    out.tables.push({rows, width: t.getBoundingClientRect().width, head: t.innerText.slice(0, 60), broken: brokenWords(t)});
   }
   for (const img of col.querySelectorAll('img')) {
     if (img.closest('details') || img.offsetParent === null) continue;
@@ -158,6 +175,18 @@ def test_tables_in_the_main_flow_are_short_and_fit_the_column(measured):
                 bad.append(
                     f"{rel}: a table {t['width']:.0f} px wide in a {m['colWidth']:.0f} px column ({t['head']!r})"
                 )
+    assert not bad, "\n".join(bad)
+
+
+def test_table_headers_wrap_between_words(measured):
+    """No header of a table in the main flow is broken inside a word (#28: an 11-column runs table
+    broke "concurrency" and "throughput" in two)."""
+    bad = [
+        f"{rel}: a header word broken across lines: {', '.join(t['broken'][:3])} ({t['head']!r})"
+        for rel, m in measured.items()
+        for t in m["tables"]
+        if t["broken"]
+    ]
     assert not bad, "\n".join(bad)
 
 

@@ -216,6 +216,31 @@ def test_cache_residence_is_judged_by_the_devices_last_level_cache(device, gb, f
     assert bandwidth.fits_in_cache(gb * 1e9, bandwidth.UNKNOWN) is False  # no cache figure: nothing assumed
 
 
+@pytest.mark.parametrize(
+    ("device", "gb", "unknown"),
+    [
+        ("Apple-M3-Max", 0.2, True),  # Apple publishes no system-level cache size: blank in the table
+        ("Apple-M3-Max", 4.0, False),  # larger than any device's cache: it streams, whatever the cache
+        ("MI300X", 0.2, False),  # 256 MB of Infinity Cache, known: fits_in_cache judges it
+    ],
+)
+def test_a_blank_last_level_cache_is_unknown_not_assumed(device, gb, unknown):
+    d = cb.hardware.device(device)
+    pk = bandwidth.Peak(d.name, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, "detected", d.llc_mb)
+    assert bandwidth.llc_unknown(gb * 1e9, pk) is unknown
+    assert bandwidth.llc_unknown(gb * 1e9, bandwidth.UNKNOWN) is False  # no device: nothing to look up
+
+
+def test_a_small_model_on_a_device_of_unknown_cache_gets_no_bound():
+    small = point(bytes_per_token=2e8, llc_unknown=True, device="Apple-M3-Max", fraction_of_peak=0.6)
+    b = wording.word("bandwidth_roofline", cb.bound(small, "bound_1", 0.5))
+    assert b.status == "withheld" and "LLC unknown" in b.text and "(200 MB per token)" in b.text
+    f = wording.word("bandwidth_roofline", cb.fraction(small, "bw_1"))
+    assert f.status == "shown" and "LLC unknown" in f.text
+    assert wording.word("bandwidth_roofline", cb.bound(point(llc_unknown=False), "bound_1", 0.5)).status == "shown"
+    assert "LLC unknown" not in wording.word("bandwidth_roofline", cb.fraction(point(), "bw_1")).text
+
+
 def test_bounds_block_says_once_when_no_peak_is_known():
     led = _ledger(config.FIXTURES_DIR / "llama-bench" / "ik_llama_discussion18_cpu_vs_gpu.txt")
     # no device is known, yet a decode at 4 FLOP/byte is not compute-bound on any: said once per sentence

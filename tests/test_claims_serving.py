@@ -285,3 +285,60 @@ def test_a_best_load_decided_inside_the_noise_of_its_slo_is_marked_fragile(seed)
     loose = wording.word("serving_saturation", cs.goodput(serving.goodput_bounds(seed, 450.0, 50.0), 450.0, 50.0))
     assert not loose.evidence["fragile"] and "fragile" not in loose.text
     assert "fragile" not in cs.goodput(gb).evidence  # no SLOs given: no margin claimed
+
+
+# --- margins the re-judging derives (`benchbook claims check`) -----------------------------------------------
+
+
+def _knee_on(tput_at_8: float):
+    r = runs([1, 2, 4, 8], [100.0, 200.0, 400.0, tput_at_8])
+    kn = serving.knees(r, "max_concurrency", 0.25)
+    return wording.word("serving_saturation", cs.knee(kn, 0.25, "max_concurrency", 4))
+
+
+def test_a_knee_just_under_its_threshold_is_fragile_and_a_flat_one_is_not():
+    near = _knee_on(490.0)  # the step from 4 to 8 gains 22.5 % for 100 % more load: elasticity 0.225
+    assert near.status == "shown" and near.evidence["x"] == 4
+    assert near.evidence["knee_el"] == pytest.approx(0.225) and near.evidence["margin"] == pytest.approx(-0.1)
+    # one run per load: 5 % of 400 and of 490 tok/s, over 400 tok/s and a doubling, over the threshold
+    assert near.evidence["knee_noise"] == pytest.approx(math.hypot(20, 24.5) / 400 / 0.25)
+    assert near.evidence["fragile"] and "This verdict is fragile: it is 10% under the threshold" in near.text
+    flat = _knee_on(400.0)  # no gain at all: elasticity 0, far under the threshold
+    assert flat.status == "shown" and flat.evidence["margin"] == pytest.approx(-1.0) and not flat.evidence["fragile"]
+    assert "fragile" not in flat.text
+
+
+def test_claims_check_rederives_the_knee_and_goodput_margins(seed):
+    knee = _knee_on(490.0)
+    gb = serving.goodput_bounds(seed, 450.0, 40.0)
+    best = wording.word("serving_saturation", cs.goodput(gb, 450.0, 40.0))
+    assert best.evidence["slo_noise"] == cs.RUN_NOISE and best.evidence["fragile"]
+    ledger = {"chapter": "serving_saturation", "claims": [knee.to_dict(), best.to_dict()]}
+    assert rules.check(ledger) == []
+    for c in ledger["claims"]:
+        c["evidence"]["fragile"] = False  # a ledger that calls either verdict firm is caught
+    found = rules.check(ledger)
+    assert len(found) == 2 and all("fragile False but the rule gives True" in p for p in found)
+    ledger["claims"][1]["evidence"]["margin"] = 0.2  # nor may it move the percentile away from its SLO
+    assert any("serving_saturation:goodput: margin 0.2" in p for p in rules.check(ledger))
+
+
+def test_the_serving_bound_carries_its_noise_and_the_lowest_ridge():
+    row = pd.Series(
+        {"run": "c=1", "bandwidth_fraction": 0.52, "compute_fraction": 0.01, "intensity": 2.0, "ridge": 300.0}
+    )
+    near = cs.bound("low", row, RTX, 0.5, False)
+    assert near.evidence["noise"] == cs.RUN_NOISE and near.evidence["lowest_ridge"] == pytest.approx(12.109375)
+    assert near.evidence["verdict"] == "memory-bandwidth" and near.evidence["fragile"]  # 4 % over, inside 5 %
+    far = cs.bound("low", pd.Series({**row, "bandwidth_fraction": 0.8}), RTX, 0.5, False)
+    assert far.evidence["margin"] == pytest.approx(0.6) and not far.evidence["fragile"]
+    # no device named: its share of an assumed device's peaks says nothing, but 2 FLOP/byte is under every
+    # device's ridge, so the page may still say it is not compute-bound; at 50 FLOP/byte it may not
+    assumed = peaks.choose("", [], "H100-SXM5-80GB")
+    low = wording.word(
+        "serving_saturation", cs.bound("low", pd.concat([row, pd.Series({"in_flight": 1.0})]), assumed, 0.5, False)
+    )
+    assert low.status == "shown" and low.evidence["verdict"] == rules.NOT_COMPUTE
+    assert "cannot be bound by compute on any device" in low.text and "Ryzen-AI-Max-395" in low.text
+    dense = cs.bound("low", pd.Series({**row, "intensity": 50.0}), assumed, 0.5, False)
+    assert dense.status == "withheld" and dense.evidence["verdict"] != rules.NOT_COMPUTE

@@ -186,3 +186,35 @@ def test_agreement_figure_plots_the_log_relative_difference():
         "disagrees at the printed precision",
     ]
     assert overlaps(fig) == []
+
+
+def _columns(fig) -> int:
+    """Panels side by side: the distinct left edges of the figure's axes."""
+    return len({round(ax.get_position().x0, 2) for ax in fig.axes})
+
+
+def test_multi_panel_figures_put_at_most_two_panels_side_by_side(tmp_path):
+    """A page scales a figure to its text column: three panels in a row (11 inches) printed their labels
+    at 7 pt, too small to read (#28). Figures of three or more panels stack them two abreast at most."""
+    import pandas as pd
+
+    from benchbook.analysis import serving
+    from benchbook.presentation import serving as srv_show
+    from benchbook.presentation.plotting import panel_grid, panel_size
+
+    r, _ = serving.load([SEED])
+    fig = srv_show.plot_latency_tradeoff(r.assign(x=serving.sweep_x(r, "max_concurrency")), "max_concurrency")
+    assert len(fig.axes) == 3 and _columns(fig) == 1 and fig.get_figwidth() <= 7.5
+    three = pd.DataFrame(
+        [
+            {"test": t, "power_limit_w": w, "mean": m, "std": 1.0}
+            for t in ("pp512", "tg128", "pp2048")
+            for w, m in ((200, 10), (300, 12))
+        ]
+    )
+    fig = pw_show.throughput_figure(three, "m")
+    assert len(fig.axes) == 3 and _columns(fig) == 2 and fig.get_figwidth() <= 8.5
+    fig, axes = panel_grid(5)
+    assert len(fig.axes) == len(axes) == 5 and _columns(fig) == 2  # the sixth cell of the grid is removed
+    with pytest.raises(ValueError, match="at most two panels side by side"):
+        panel_size(1, 3)

@@ -47,6 +47,9 @@ def test_every_last_level_cache_figure_has_its_source(tmp_path):
     known = t[t["llc_mb"].notna()]
     assert len(known) >= 40 and known["llc_source"].str.len().gt(10).all()
     assert hardware.device("A100-SXM4-80GB").llc_mb == 40 and hardware.device("MI300X").llc_mb == 256
+    assert hardware.device("B200").llc_mb == 126  # measured by Chips and Cheese; NVIDIA's datasheet gives none
+    blank = t[t["llc_mb"].isna()]  # left blank only with a note saying why, never silently
+    assert len(blank) and blank["llc_source"].str.contains("LLC unknown", regex=False).all()
     t.loc[0, "llc_source"] = None
     bad = tmp_path / "bad.csv"
     t.to_csv(bad, index=False)

@@ -163,7 +163,7 @@ def test_column_of_rejected_cells_is_not_called_empty():
     )
     p = parse(text, "bad.md")
     assert list(p.rejected["text"]) == ["x", "y", "x", "y"]
-    assert p.messages == ["throughput table at line 2: column 'int8' is empty (never run); kept as NaN rows"]
+    assert p.messages == ["throughput table at line 2: column 'int8' is empty (never run); its rows are left blank"]
     assert p.cells_read == len(p.table) + len(p.rejected) == 12
 
 
@@ -183,6 +183,6 @@ def test_a_column_is_empty_only_when_every_cell_is_blank():
     )
     p = parse(text, "blank.md")
     assert p.messages == [
-        "throughput table at line 2: column 'bf16' is empty (never run); kept as NaN rows",
-        "throughput table at line 8: column 'int8' is empty (never run); kept as NaN rows",
+        "throughput table at line 2: column 'bf16' is empty (never run); its rows are left blank",
+        "throughput table at line 8: column 'int8' is empty (never run); its rows are left blank",
     ]

@@ -91,6 +91,28 @@ def test_an_mlperf_server_run_is_judged_against_its_own_limits():
     assert c.status == "withheld" and "states latency limits" in c.text
 
 
+def test_own_limits_are_not_applicable_where_no_format_can_state_them():
+    """Only an MLPerf LoadGen summary states latency limits of its own (#28): on a vLLM page the claim
+    is not applicable, so the page prints nothing for it and its bottom line does not list it as
+    withheld; an MLPerf page that lacks the limits still says so."""
+    from benchbook import config
+    from benchbook.claims import Ledger
+    from benchbook.presentation import bottom_line, ledger
+
+    vllm = run(10).assign(tool="vllm-bench-serve")
+    c = say(cs.own_slos(serving.own_slo_bounds(vllm), serving.own_limits_possible(vllm)))
+    assert not serving.own_limits_possible(vllm) and not c.applicable and c.status == "withheld"
+    assert c.text.startswith("Not applicable to this input")
+    led = Ledger("serving_saturation", ["x"], [c]).to_dict()
+    assert bottom_line.pick(led, ["own_slos"]) == [] and ledger.claims_table([led])["status"].tolist() == [
+        "not applicable"
+    ]
+    mlperf, _ = serving.load([config.FIXTURES_DIR / "mlperf-loadgen" / "amd_mi300x_llama2_70b_offline_summary.txt"])
+    m = say(cs.own_slos(serving.own_slo_bounds(mlperf), serving.own_limits_possible(mlperf)))
+    assert serving.own_limits_possible(mlperf) and m.applicable and "states latency limits" in m.text
+    assert bottom_line.pick(Ledger("serving_saturation", ["x"], [m]).to_dict(), ["own_slos"]) != []
+
+
 def test_the_mlperf_server_fixture_reaches_the_serving_runs():
     from benchbook import config
 

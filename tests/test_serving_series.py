@@ -37,3 +37,36 @@ def test_repeats_are_numbered_in_the_tables_and_single_runs_are_not():
         assert t.groupby("run")["repeat"].apply(sorted).map(list).tolist() == [[1, 2]] * t["run"].nunique()
     one, _ = serving.load([FIX / "datacrunch_llama33_70b_online.jsonl"])
     assert "repeat" not in show.runs_table(one).columns
+
+
+def test_runs_the_output_leaves_unnamed_are_named_by_their_settings():
+    """A JSON line is named by its load and, where they vary, its dataset or model, never by its place
+    in the file ("json line 3")."""
+    r, _ = serving.load([FIX / "datacrunch_llama33_70b_online.jsonl"])
+    assert list(r["run"]) == [
+        "random, rate=1",
+        "random, rate=2",
+        "random, rate=4",
+        "random, rate=8",
+        "random, rate=16",
+        "sharegpt, rate=4",
+        "sharegpt, rate=8",
+    ]
+    # three passes over the same three rates in one file: told apart, not merged into repeats
+    llmd, _ = serving.load([config.FIXTURES_DIR / "vllm-bench-serve" / "llmd_results.jsonl"])
+    assert list(llmd["run"][:4]) == ["rate=10, run 1", "rate=30, run 1", "rate=inf, run 1", "rate=10, run 2"]
+    assert not llmd["run"].str.contains("json").any() and serving.repeats(llmd).max() == 1
+    # MLPerf names its scenario; its Offline target_qps is no request rate
+    mlperf = config.FIXTURES_DIR / "mlperf-loadgen"
+    assert serving.load([mlperf / "amd_mi300x_llama2_70b_server_summary.txt"])[0]["run"].tolist() == [
+        "Server, rate=73.5"
+    ]
+    assert serving.load([mlperf / "amd_mi300x_llama2_70b_offline_summary.txt"])[0]["run"].tolist() == ["Offline"]
+
+
+def test_per_request_rows_follow_their_run_when_it_is_renamed():
+    r, req = serving.load([config.FIXTURES_DIR / "vllm-bench-serve" / "synthetic_save_detailed.json"])
+    assert r["run"].tolist() == ["c=4, rate=inf"] and set(req["run"]) == {"c=4, rate=inf"}
+    assert serving.littles_law(r, req)["e2el_from"].tolist() == ["requests"]  # the join still finds them
+    named = serving.settings_labels(r.assign(run="my run"), req)[0]
+    assert named["run"].tolist() == ["my run"]  # a run the output names keeps its name

@@ -60,22 +60,22 @@ def test_bbuf_misspelt_concurrency_and_values():
 
 def test_block_without_closing_row_is_read_and_reported():
     p = parsed(BBUF)
-    second = p.table[p.table["run"] == "qps=1, block 2, rate=1"]
+    second = p.table[p.table["run"] == "qps=1, rate=1"]
     assert len(second) == 20
-    assert cell(p.table, "qps=1, block 2, rate=1", "itl", "max")["line"] == 65
+    assert cell(p.table, "qps=1, rate=1", "itl", "max")["line"] == 65
     assert len(p.messages) == 1 and "no closing row" in p.messages[0] and ":39:" in p.messages[0]
 
 
 def test_jiewcc_newer_rows_and_command_settings():
     t = parsed(JIEWCC).table
-    run = "block 1, rate=20, c=64"
+    run = "c=64, rate=20"  # named by its settings, not its place in the file
     assert cell(t, run, "peak_output_throughput", "max")["value"] == 1236.00
     assert cell(t, run, "peak_concurrent_requests", "max")["value"] == 72
     assert cell(t, run, "tpot", "p99")["value"] == 31.67
     assert cell(t, run, "total_input_vision_tokens", "count")["value"] == 0
     first = t[t["run"] == run]
     assert set(first["dataset"]) == {"sharegpt"} and set(first["num_prompts"]) == {100}
-    second = t[t["run"] == "block 2, rate=inf, c=64"]
+    second = t[t["run"] == "c=64, rate=inf"]
     assert math.isinf(second["request_rate"].iat[0]) and set(second["max_concurrency"]) == {64}
 
 

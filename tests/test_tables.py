@@ -73,17 +73,24 @@ def test_serving_runs_name_units_and_uncapped_runs():
         }
     )
     t = serving.runs_table(r)
-    assert list(t.columns) == [
-        "run",
-        "max concurrency (requests)",
-        "request rate (req/s)",
-        "prompts",
-        "duration (s)",
-        "mean TTFT (ms)",
-    ]
+    assert list(t.columns) == ["run", "max concurrency (requests)", "request rate (req/s)", "prompts", "duration (s)"]
     cells = _cells(show(t, missing=serving.RUN_MISSING).to_html())
-    assert cells[:6] == ["c=max", "no cap", "∞", "1,000", "43.9", "9,718"]
-    assert cells[6:8] == ["c=32", "32"]
+    assert cells[:5] == ["c=max", "no cap", "∞", "1,000", "43.9"]
+    assert cells[5:7] == ["c=32", "32"]
+    results = serving.runs_table(r, serving.RUN_RESULTS)
+    assert list(results.columns) == ["run", "mean TTFT (ms)"]
+    assert _cells(show(results).to_html())[:2] == ["c=max", "9,718"]
+
+
+def test_serving_runs_split_into_tables_narrow_enough_to_wrap_between_words():
+    """Eleven columns in one table left each header too narrow for its words (#28): settings and
+    results are two tables, each of at most seven columns with the run and its repeat."""
+    full = pd.DataFrame({c: [1.0] for c in serving.RUN_COLUMNS}).assign(run="c=1")
+    settings, results = serving.runs_table(full), serving.runs_table(full, serving.RUN_RESULTS)
+    assert len(settings.columns) + len(results.columns) == len(serving.RUN_COLUMNS) + 1  # the run in both
+    assert max(len(settings.columns), len(results.columns)) + 1 <= 7
+    assert set(settings.columns) | set(results.columns) == set(serving.RUN_COLUMNS.values())
+    assert len(serving.runs_tables(full)) == 2
 
 
 def test_serving_goodput_shares_in_percent():
@@ -181,3 +188,43 @@ def test_every_table_of_every_chapter_is_printed_for_reading(executed):
                 if "<table" in html:
                     bad += [f"{name}, cell {i}: {p}" for p in table_problems(html)]
     assert not bad, "\n".join(bad)
+
+
+def test_a_table_whose_header_words_fit_keeps_them_whole():
+    from benchbook.presentation import tables
+
+    assert tables.header_fits(serving.RUN_SETTINGS.values()) and tables.header_fits(serving.RUN_RESULTS.values())
+    assert not tables.header_fits(serving.RUN_COLUMNS.values())  # all eleven: only breaking inside words fits
+    narrow = show(pd.DataFrame({"prompts": [1], "completed": [2]})).to_html()
+    wide = show(pd.DataFrame({f"column number {i}": [i] for i in range(12)})).to_html()
+    assert "overflow-wrap: normal" in narrow and "overflow-wrap: normal" not in wide
+
+
+@pytest.mark.browser
+def test_runs_table_headers_break_between_words_in_chromium():
+    """The serving runs tables under the book's stylesheet, in a 704 px text column (the book's at a
+    1300 px window): no header word is split across lines. All eleven columns in one table split
+    "prompt-s" and "through-put" (#28); the check finds that too."""
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+    from test_book_pages import MEASURE
+    from test_browser import ARGS, CHROMIUM
+
+    from benchbook.presentation.sphinx_book import CSS
+
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (Debian's chromium package)")
+    r = pd.DataFrame({c: [1000.0, 12.5] for c in serving.RUN_COLUMNS}).assign(run=["c=32", "c=64"])
+    one = show(r[list(serving.RUN_COLUMNS)].rename(columns=serving.RUN_COLUMNS)).to_html()
+    body = "".join(t.to_html() for t in serving.runs_tables(r))
+    page = "<style>{}</style><main style='width: 704px'>{}</main>"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        pg = b.new_page(viewport={"width": 1300, "height": 900})
+        broken = []
+        for html in (body, one):
+            pg.set_content(page.format(CSS, html))
+            broken.append([w for t in pg.evaluate(MEASURE)["tables"] for w in t["broken"]])
+        b.close()
+    assert broken[0] == [] and broken[1], broken

@@ -251,3 +251,77 @@ def test_a_template_error_names_the_file_and_the_claim(chapter, tmp_path):
     (tmp_path / "demo.claims.yml").write_text("claims:\n  rows:\n    shown: '{{ note | fixed(2) }}'\n")
     with pytest.raises(wording.WordingError, match=r"notebooks/demo\.claims\.yml, claim 'rows': a template cannot"):
         wording.word(chapter, rows(note="text"))
+
+
+#: presentation/serving.py's descriptive sentences, moved from f-strings into the chapter's `sentences:`.
+SERVING_SENTENCES = (
+    "inputs_sentence",
+    "repeats_sentence",
+    "curve_note",
+    "device_sentence",
+    "in_flight_sentence",
+    "apart_message",
+    "pareto_sentence",
+)
+
+
+def test_serving_descriptions_live_in_the_chapter_file_and_read_as_before():
+    """The serving page's descriptions come from notebooks/serving_saturation.claims.yml, word for word
+    what the f-strings they replace printed on the seed (two slips fixed: "Model: None" where no single
+    model is named, and "req/s ," before a measured concurrency)."""
+    import inspect
+
+    from benchbook.analysis import peaks, serving
+    from benchbook.presentation import serving as show
+
+    tree = ast.parse(inspect.getsource(show))
+    funcs = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    for name in SERVING_SENTENCES:  # an f-string of words (a column name such as f"{v}_recorded" is none)
+        prose = [
+            n
+            for n in ast.walk(funcs[name])
+            if isinstance(n, ast.JoinedStr)
+            and any(isinstance(v, ast.Constant) and " " in str(v.value) for v in n.values)
+        ]
+        assert not prose, f"{name} writes a sentence in an f-string"
+    r, req = serving.load([config.seed("004")])
+    r = r.assign(x=serving.sweep_x(r, "max_concurrency"))
+    apart = r[serving.apart(r, "max_concurrency")]
+    assert show.inputs_sentence("F", r, "max_concurrency", len(apart)) == (
+        "This page reads F: 6 runs of shisa-ai/shisa-v2-unphi4-14b, swept over max concurrency; one run with no "
+        "concurrency cap kept apart."
+    )
+    assert show.in_flight_sentence(serving.littles_law(r, req)) == (
+        " Run `c=max`: 1,000 requests completed, 22.8 req/s x 37.5 s estimated mean latency = 855 requests in "
+        "flight on average; run `c=32`: 1,000 requests completed, 11.9 req/s x 2.45 s estimated mean latency = "
+        "29.1 requests in flight on average; run `c=64`: 1,000 requests completed, 19.5 req/s x 2.63 s estimated "
+        "mean latency = 51.3 requests in flight on average; run `c=128`: 1,000 requests completed, 28.1 req/s x "
+        "3.06 s estimated mean latency = 85.9 requests in flight on average; 2 more in the table."
+    )
+    assert show.pareto_sentence(r) == "Across the runs, per-user speed ranges from 38 tok/s down to 3 tok/s."
+    assert show.apart_message(apart, "request_rate") == (
+        "At `--request-rate inf` the tool sends every request at once (up to any concurrency cap). These runs have "
+        "no place on the rate axis, so they are listed here and drawn as horizontal lines."
+    )
+    assert show.apart_message(apart.iloc[0:0], "max_concurrency") == (
+        "This input has no run with no concurrency cap: every run is a point of the curve."
+    )
+    assert show.curve_note(r[r["max_concurrency"].notna()].iloc[0:1], "max_concurrency") == (
+        "**This input has a single load level on the curve, so there is no saturation curve and no knee to find.**"
+    )
+    pk = peaks.choose("", [config.seed("004").read_text(encoding="utf-8")], "H100-SXM5-80GB")
+    model = "shisa-ai/shisa-v2-unphi4-14b"
+    total_b, active_b, size_source = serving.model_size(model)
+    assert show.device_sentence(pk, model, total_b, active_b, size_source, 2.0, True) == (
+        "The roofline uses the RTX-PRO-6000-Blackwell-WS (named in the input): 1,792 GB/s. Model: "
+        "shisa-ai/shisa-v2-unphi4-14b, 14.7 B parameters (model table: https://huggingface.co/shisa-ai/"
+        "shisa-v2-unphi4-14b (Phi-4 base: 14.7B parameters)); 2 byte(s) per weight (assumed bf16: the output does "
+        "not say)."
+    )
+    assert show.device_sentence(pk, None, 70.0, 12.5, "parameter", 1.0, False, "fp8").endswith(
+        "Model: 70.0 B parameters (12.5 B active of 70.0 B) (given as a parameter); 1 byte(s) per weight (fp8, as "
+        "the output states)."
+    )
+    assert show.device_sentence(pk, None, None, None, "unknown", 2.0, True).endswith(
+        "The size of the model is unknown, so the roofline claims are withheld."
+    )

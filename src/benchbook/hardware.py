@@ -225,6 +225,13 @@ def lowest_ridge() -> tuple[float, str]:
     return min((r, n) for r, n in ridges if r)
 
 
+def largest_llc_mb() -> float:
+    """The largest last-level cache (MB, per device or socket) of any device in the table: weights
+    larger than it stream from memory on every device, whatever its cache, so a device whose own
+    cache is unknown (`llc_mb` blank) raises no doubt about them."""
+    return max(d.llc_mb for d in devices() if d.llc_mb)
+
+
 def _key(text: str) -> str:
     """Lookup key: lower case, letters and digits only ("RTX PRO 6000" == "rtx-pro-6000")."""
     return re.sub(r"[^a-z0-9]", "", str(text).lower())

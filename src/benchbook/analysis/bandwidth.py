@@ -393,6 +393,7 @@ def points(
                 "offload_why": "; ".join(why),
                 "gpu_bytes_per_token": gpu_bytes if why else None,
                 "may_fit_in_cache": fits_in_cache(bytes_tok, pk),
+                "llc_unknown": llc_unknown(bytes_tok, pk),
                 "llc_mb": pk.llc_mb,
             }
         )
@@ -418,6 +419,7 @@ def points(
         "offload_why",
         "gpu_bytes_per_token",
         "may_fit_in_cache",
+        "llc_unknown",
         "llc_mb",
         "active_params_b",
         "params_b",
@@ -562,6 +564,7 @@ def latency_points(
                 "offload": "full",
                 "offload_why": "",
                 "may_fit_in_cache": fits_in_cache(bytes_tok, pk),
+                "llc_unknown": llc_unknown(bytes_tok, pk),
                 "llc_mb": pk.llc_mb,
             }
         )
@@ -630,6 +633,19 @@ def fits_in_cache(bytes_per_token: float | None, pk: Peak) -> bool:
     data/hardware.csv), so that its generation need not stream them from memory once per token.
     A device whose cache is unknown is not assumed to hold them."""
     return bool(bytes_per_token is not None and pk.llc_mb and bytes_per_token < pk.llc_mb * 1e6)
+
+
+def llc_unknown(bytes_per_token: float | None, pk: Peak) -> bool:
+    """Whether cache residence cannot be judged: the device is known but the hardware table has no
+    last-level cache for it (`llc_mb` blank), and the weights one token reads are small enough to fit
+    in the largest cache of any device in the table. Neither fitting nor streaming is assumed."""
+    return bool(
+        bytes_per_token is not None
+        and pk.source != "unknown"
+        and pk.device
+        and not pk.llc_mb
+        and bytes_per_token < hardware.largest_llc_mb() * pk.sockets * 1e6
+    )
 
 
 def device_fields(pk) -> dict:

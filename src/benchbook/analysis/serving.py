@@ -71,6 +71,10 @@ COLUMNS = [
     "total_generated_tokens",
     *[f"{m}_{s}" for m in ("ttft", "tpot", "itl", "e2el") for s in ("mean", "median", "p99")],
 ]
+#: One run per load level and no spread printed: a run's value is taken as this share uncertain (the
+#: claims call differences under it noise; the knee's margin turns it into its step's noise).
+RUN_NOISE = 0.05
+
 PERCENTILE_OF = {"median": 50.0, "p50": 50.0, "p90": 90.0, "p95": 95.0, "p99": 99.0}
 
 
@@ -227,7 +231,9 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
     elasticity), whether the elasticity fell at every step (`diminishing`), the curve's `bend` at
     the knee (`strength`), output throughput at the knee, the best load's throughput and x; and
     `repeats` (the most runs of one load), `noise` (the largest spread over the mean) and
-    `in_noise` (x0 of the first step below the threshold only within the noise, before the knee)."""
+    `in_noise` (x0 of the first step below the threshold only within the noise, before the knee);
+    `knee_el` and `knee_el_noise`: the elasticity of the step the knee starts and its noise (from the
+    repeats' spread, or RUN_NOISE of a single run's value)."""
     from benchbook.analysis.batch import bend
 
     d = r.assign(x=sweep_x(r, variable))
@@ -240,6 +246,8 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
             continue
         el = [e for _, e, _ in steps]
         k = knee(g["x"], y, threshold, sd)
+        # the knee step's elasticity and its noise: a load without repeats is RUN_NOISE uncertain
+        at_k = [(e, n) for x0, e, n in _steps(g["x"], y, sd.fillna(RUN_NOISE * y)) if x0 == k]
         hidden = [x0 for x0, e, n in steps if e < threshold <= e + n and (k is None or x0 < k)]
         top = g.loc[y.idxmax()]
         at = g[g["x"] == k]["output_throughput"].max() if k is not None else np.nan
@@ -261,10 +269,13 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
                 repeats=int(g["n"].max()),
                 noise=float((sd / y).max()) if sd.notna().any() else 0.0,
                 in_noise=hidden[0] if hidden else None,
+                knee_el=at_k[0][0] if at_k else None,
+                knee_el_noise=at_k[0][1] if at_k else None,
             )
         )
     columns = ["series", "n", "knee", "el_first", "el_last", "n_steps", "n_falls", "diminishing", "strength"]
-    return pd.DataFrame(rows, columns=columns + ["knee_tput", "top_tput", "top_x", "repeats", "noise", "in_noise"])
+    extra = ["knee_tput", "top_tput", "top_x", "repeats", "noise", "in_noise", "knee_el", "knee_el_noise"]
+    return pd.DataFrame(rows, columns=columns + extra)
 
 
 def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -611,6 +622,61 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
             detailed.append(aiperf.requests(path))
     r = runs(pd.concat(frames, ignore_index=True))
     req = pd.concat(detailed, ignore_index=True) if detailed else pd.DataFrame(columns=vllm_serve.REQUEST_COLUMNS)
+    return settings_labels(r, req)
+
+
+#: Run names a parser gives when the output names none: a position in the file, not a setting.
+PLACEHOLDER = re.compile(r"(?i)^(?:json(?: line)? \d+|block \d+|report \d+|results?|summary)$")
+
+
+def settings_label(row: pd.Series, varying=()) -> str:
+    """A run's name from its settings: its model and dataset where they vary across the page's runs
+    (`varying`), MLPerf's scenario, the concurrency cap and the request rate (`c=8, rate=inf`); empty
+    when the output records none."""
+    parts = [str(row[c]) for c in ("model", "dataset") if c in varying and isinstance(row.get(c), str)]
+    if isinstance(row.get("scenario"), str):  # MLPerf: Server or Offline
+        parts.append(row["scenario"])
+    mc, rr = row.get("max_concurrency"), row.get("request_rate")
+    if mc is not None and not pd.isna(mc):
+        parts.append(f"c={float(mc):g}")
+    # MLPerf Offline sends every sample at once: its target_qps sizes the test and is no rate
+    if rr is not None and not pd.isna(rr) and not row.get("rate_assumed", False) and row.get("scenario") != "Offline":
+        parts.append(f"rate={float(rr):g}")
+    return ", ".join(parts)
+
+
+def settings_labels(r: pd.DataFrame, req: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Runs the output left unnamed (`PLACEHOLDER`: "json 1", "block 2", "Results", or the tool's own
+    name) renamed from their settings (`settings_label`), in the run table and its per-request rows
+    alike; two runs of one file with the same settings keep apart as "run 1", "run 2"; a run with no
+    setting recorded is named by its file (one named after its tool keeps that name). Named runs keep
+    their names."""
+    if r.empty or "run" not in r:
+        return r, req
+    varying = [c for c in ("model", "dataset") if c in r and r[c].dropna().nunique() > 1]
+    plain = r["run"].astype(str).str.fullmatch(PLACEHOLDER)
+    # a run named after the tool that wrote it ("aiperf") is renamed where its settings name it better
+    tool_named = r["run"].astype(str).eq(r["tool"].astype(str)) if "tool" in r else pd.Series(False, index=r.index)
+    new = {}
+    for i in r.index[plain | tool_named]:
+        row = r.loc[i]
+        label = settings_label(row, varying)
+        if label or plain[i]:
+            new[i] = label or str(row.get("source") or "the run")
+    if not new:
+        return r, req
+    names = pd.Series(new, dtype=object)
+    src = r.loc[names.index, "source"].astype(str) if "source" in r else pd.Series("", index=names.index)
+    taken = set(r.loc[~r.index.isin(names.index), "run"].astype(str))
+    clash = names.groupby([src, names]).transform("size").gt(1) | names.isin(taken)
+    nth = names.groupby([src, names]).cumcount() + 1
+    names = names.where(~clash, names + ", run " + nth.astype(str))
+    r = r.copy()
+    renamed = {(r.at[i, "source"] if "source" in r else None, r.at[i, "run"]): names[i] for i in names.index}
+    r.loc[names.index, "run"] = names
+    if len(req) and {"source", "run"} <= set(req.columns):
+        req = req.copy()
+        req["run"] = [renamed.get((s_, r_), r_) for s_, r_ in zip(req["source"], req["run"], strict=True)]
     return r, req
 
 
@@ -645,6 +711,17 @@ def spanning(pk, r: pd.DataFrame):
     if pk is None or n <= 1 or pk.count > 1:
         return pk
     return dataclasses.replace(pk, count=n)
+
+
+def own_limits_possible(r: pd.DataFrame) -> bool:
+    """Whether any run's output format can state latency limits of its own: its parser declares the
+    setting (`ttft_limit_ms`, MLPerf LoadGen's summary alone). Elsewhere a run judged against its own
+    limits is not missing from the input: the claim does not apply to it."""
+    from benchbook import ingest
+
+    tools = ingest.tools()
+    names = r["tool"].dropna().unique() if "tool" in r else []
+    return any("ttft_limit_ms" in tools[t].settings for t in names if t in tools)
 
 
 def own_slo_bounds(r: pd.DataFrame) -> pd.DataFrame:

@@ -84,6 +84,16 @@ class Claim:
         value this input lacks). Withholding is always safe; `rules.check` accepts it."""
         return Claim(self.id, self.kind, "withheld", self.rule, self.evidence, reason, "")
 
+    def not_applicable(self, reason: str) -> Claim:
+        """The same claim, withheld because it cannot apply to this input's format at all (evidence
+        `applicable: false`): not a gap in the data, so a page does not print it and its bottom line
+        does not list it as withheld; the ledger keeps it, with its reason."""
+        return Claim(self.id, self.kind, "withheld", self.rule, {**self.evidence, "applicable": False}, reason, "")
+
+    @property
+    def applicable(self) -> bool:
+        return self.evidence.get("applicable") is not False
+
 
 @dataclass
 class Ledger:

@@ -62,6 +62,10 @@ def suspects(p: pd.Series) -> list[str]:
         out.append(
             f"weights small enough to stay in the device's {_num(p.get('llc_mb')):g} MB last-level cache between tokens"
         )
+    elif p.get("llc_unknown"):
+        out.append(
+            "weights that may stay in the device's last-level cache between tokens (LLC unknown: the table has no figure)"
+        )
     out.append("a unit mistaken (per-GPU against total or tokens against sequences)")
     return out
 
@@ -91,6 +95,7 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "offload_why": p.get("offload_why") or None,
         "printed_device": p.get("gpu") if isinstance(p.get("gpu"), str) else None,
         "may_fit_in_cache": bool(p.get("may_fit_in_cache")),
+        "llc_unknown": bool(p.get("llc_unknown")),
         "llc_mb": _num(p.get("llc_mb")),
         "sockets": int(p["sockets"]) if _num(p.get("sockets")) else 1,
         "line": int(p["line"]),
@@ -138,6 +143,12 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
             f"its weights ({_num(p.get('bytes_per_token')) / 1e6:,.0f} MB per token) fit in the device's "
             f"{_num(p.get('llc_mb')):g} MB last-level cache, so memory need not limit it"
         )
+    if p.get("llc_unknown") and c.status == "shown":
+        return c.withhold(
+            f"the hardware table has no last-level cache size for the {p.get('device')} (LLC unknown), and its "
+            f"weights ({_num(p.get('bytes_per_token')) / 1e6:,.0f} MB per token) are small enough to fit in the "
+            "cache of some devices, so whether memory limits it is not known"
+        )
     return c
 
 
@@ -180,6 +191,8 @@ def size_trend(pts: pd.DataFrame) -> Claim:
         d = d[d["rate_kind"] != "lower bound"]
     if "may_fit_in_cache" in d:
         d = d[~d["may_fit_in_cache"].astype(bool)]
+    if "llc_unknown" in d:  # nor one whose cache residence cannot be judged
+        d = d[~d["llc_unknown"].astype(bool)]
     if len(d):
         main = d["device"].value_counts().index[0]
         d = d[d["device"] == main].sort_values("bytes_per_token")

@@ -360,12 +360,26 @@ RULES = {
 }
 
 
+def knee_margin(ev: dict) -> dict:
+    """A knee's margin: the elasticity of the step the knee starts (`knee_el`) against the threshold,
+    fragile inside that step's relative noise (`knee_noise`). Empty for a knee that states none."""
+    return margin(ev.get("knee_el"), ev.get("threshold"), ev.get("knee_noise")) if "knee_el" in ev else {}
+
+
+def slo_margin(ev: dict) -> dict:
+    """A recommendation decided by a latency SLO: its deciding percentile (`slo_value`) against the SLO,
+    fragile inside `slo_noise`. Empty for one that names no SLO."""
+    return margin(ev.get("slo_value"), ev.get("slo"), ev.get("slo_noise")) if "slo_value" in ev else {}
+
+
 #: Fields a kind's rule derives from the rest of its evidence: each function returns {field: value}.
 DERIVED = {
     "bound": lambda ev: {"verdict": bound_verdict(ev), **bound_margin(ev)},
     "winner": lambda ev: {"winners": winner_set(ev)},
     "scaling": lambda ev: {"trend": trend(ev)},
     "comparison": lambda ev: {"direction": versus(ev.get("a"), ev.get("b"), ev.get("noise"))},
+    "knee": knee_margin,
+    "recommendation": slo_margin,
 }
 
 

@@ -7,15 +7,17 @@ import math
 import numpy as np
 import pandas as pd
 
+from benchbook import hardware
 from benchbook.analysis import serving
 from benchbook.claims import Claim, make
+from benchbook.claims.rules import margin
 
 #: A knee needs this many load levels on the curve, and the curve must bend by this much there
 #: (log-log slope before the knee minus slope after it).
 MIN_POINTS = 4
 MIN_BEND = 0.25
 #: One run per load level and no spread printed: differences under this share are called noise.
-RUN_NOISE = 0.05
+RUN_NOISE = serving.RUN_NOISE
 #: A capped run whose mean requests in flight stay under this share of its cap never reached it.
 UNDERFILLED = 0.8
 #: Mean TPOT this many times mean ITL: the two average different things (see the chapter).
@@ -52,6 +54,10 @@ def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0) -
         )
         if k.get("repeats", 1) > 1:  # the repeats' spread is the noise of each step
             ev.update(repeats=int(k["repeats"]), noise=_f(k["noise"]), in_noise=_f(k["in_noise"]))
+        el, el_noise = _f(k.get("knee_el")), _f(k.get("knee_el_noise"))
+        if el is not None and threshold:  # how far the knee step's elasticity is under the threshold
+            ev.update(knee_el=el, knee_noise=_f(el_noise / abs(threshold)) if el_noise is not None else None)
+            ev.update(margin(el, threshold, ev["knee_noise"]))
     rule = (
         f"the knee is the start of the first step whose relative throughput gain over relative load gain falls "
         f"below the threshold; stated with at least {MIN_POINTS} load levels and a bend (log-log slope before minus "
@@ -61,6 +67,11 @@ def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0) -
         rule += (
             "; with repeats, on the loads' means, and a step must fall short of the threshold by more than its noise"
         )
+    spread = "the spread of its loads' repeats" if ev.get("repeats") else f"{RUN_NOISE:.0%} of each run's throughput"
+    rule += (
+        f"; its margin is the knee step's elasticity / the threshold - 1, fragile inside that step's noise ({spread}) "
+        "over the threshold"
+    )
     return make("knee", "knee", rule, ev)
 
 
@@ -194,7 +205,8 @@ def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: flo
             ev.update(runner_up=str(g.iloc[1]["run"]), runner_up_value=_f(g.iloc[1]["goodput_lo"]))
         if slo_ttft_ms is not None and slo_tpot_ms is not None:
             m = slo_margin(b, slo_ttft_ms, slo_tpot_ms)
-            ev.update(m, fragile=bool(m and abs(m["margin"]) <= RUN_NOISE))
+            if m:  # the rule's margin, so that `benchbook claims check` re-derives it from the evidence
+                ev.update(m, slo_noise=RUN_NOISE, **margin(m["slo_value"], m["slo"], RUN_NOISE))
         if lv["n"].max() > 1:
             sd = g["goodput_lo_sd"].fillna(0).iloc[:2].to_numpy()
             ev.update(repeats=int(b["n"]), value_sd=_f(sd[0]))
@@ -217,8 +229,14 @@ def bound(which: str, row: pd.Series | None, peaks, threshold: float, assumed_by
     ev = dict(bandwidth_fraction=None, compute_fraction=None, intensity=None, ridge=None, threshold=threshold)
     ev.update(which=which, device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     ev["bytes_assumed"] = assumed_bytes
+    # the noise the deciding fraction is judged in (`rules.bound_margin`), and the ridge below which no
+    # device is compute-bound (a verdict that needs no device: `rules.bound_verdict`)
+    ev.update(noise=RUN_NOISE, lowest_ridge=hardware.lowest_ridge()[0], lowest_ridge_device=hardware.lowest_ridge()[1])
     if row is not None:
         _repeats(ev, row)
+        sd, tput = _f(row.get("output_throughput_sd")), _f(row.get("output_throughput"))
+        if ev.get("repeats") and sd is not None and tput:  # repeats: their spread over the mean
+            ev["noise"] = sd / tput
         ev.update(
             run=str(row["run"]),
             bandwidth_fraction=_f(row.get("bandwidth_fraction")),
@@ -234,7 +252,10 @@ def bound(which: str, row: pd.Series | None, peaks, threshold: float, assumed_by
     rule = (
         "memory-bandwidth when weight traffic at the measured concurrency reaches the threshold fraction of peak "
         "bandwidth (left of the ridge); compute when the FLOP rate reaches the threshold fraction of peak compute "
-        "right of the ridge; overhead when both are under it"
+        "right of the ridge; overhead when both are under it; with no known device, an intensity below the lowest "
+        "ridge of any device in the hardware table is not compute-bound; fragile when the deciding fraction is "
+        f"within the noise ({RUN_NOISE:.0%} for one run per load, the repeats' spread over their mean) of the "
+        "threshold"
     )
     return make(f"bound_{which}", "bound", rule, ev)
 
@@ -308,9 +329,10 @@ def failed(r: pd.DataFrame) -> Claim:
     return make("failed", "anomaly", "requests the output counts as failed, in the runs whose output counts them", ev)
 
 
-def own_slos(own: pd.DataFrame) -> Claim:
+def own_slos(own: pd.DataFrame, applies: bool = True) -> Claim:
     """The run judged against the latency limits its own output states (MLPerf Server's TTFT and
-    TPOT constraints, met at the 99th percentile), beside LoadGen's own verdict."""
+    TPOT constraints, met at the 99th percentile), beside LoadGen's own verdict. Not applicable
+    (`applies` False, `serving.own_limits_possible`) where no run's format can state such limits."""
     ev = dict(count=len(own), n=len(own), threshold=0)
     if len(own):
         w = own.iloc[0]
@@ -328,4 +350,9 @@ def own_slos(own: pd.DataFrame) -> Claim:
             target=_f(w.get("target_qps")),
         )
     rule = "the percentiles the output prints against the limits it states for its own scenario (union bound)"
-    return make("own_slos", "anomaly", rule, ev)
+    c = make("own_slos", "anomaly", rule, ev)
+    if not applies and not len(own):
+        return c.not_applicable(
+            "no run's output format states latency limits of its own (an MLPerf LoadGen summary does)"
+        )
+    return c

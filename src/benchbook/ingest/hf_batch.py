@@ -247,7 +247,9 @@ def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
     for dt, fw in dict.fromkeys(columns):
         # a column whose cells were all rejected has no records: that is not an empty column
         if (dt, fw) in given and (dt, fw) not in filled:
-            messages.append(f"{kind} table at line {start + 1}: column {dt!r} is empty (never run); kept as NaN rows")
+            messages.append(
+                f"{kind} table at line {start + 1}: column {dt!r} is empty (never run); its rows are left blank"
+            )
     return i, seen
 
 

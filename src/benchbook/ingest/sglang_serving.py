@@ -305,12 +305,14 @@ def _text(text: str | Lines, source: str, messages: list[str]):
                 "(pasted without it, or cut short: check that the last rows are there)"
             )
         if settings["run"] is None or any(settings["run"] == r.get("run") for r in records):
-            parts = [f"block {k}"]
-            if not math.isnan(settings["request_rate"]):
-                parts.append(f"rate={settings['request_rate']:g}")
-            if not math.isnan(settings["max_concurrency"]):
-                parts.append(f"c={settings['max_concurrency']:g}")
-            settings["run"] = (settings["run"] + ", " if settings["run"] else "") + ", ".join(parts)
+            # named by its heading and settings; by its place in the file only where they do not tell it apart
+            head = [settings["run"]] if settings["run"] else []
+            load = [f"c={settings['max_concurrency']:g}"] if not math.isnan(settings["max_concurrency"]) else []
+            load += [f"rate={settings['request_rate']:g}"] if not math.isnan(settings["request_rate"]) else []
+            label = ", ".join(head + load)
+            if not load or any(label == r.get("run") for r in records):
+                label = ", ".join(head + [f"block {k}"] + load)
+            settings["run"] = label
         records.extend({**settings, **r} for r in block)
         prev = end
     return records, rejects, cells

@@ -44,8 +44,8 @@ def pick(ledger, ids: list[str] | None = None) -> list[dict]:
     out, shown = [], 0
     for rank, cid in enumerate(ids):
         c = by_id.get(cid)
-        if c is None or not c.get("text"):
-            continue
+        if c is None or not c.get("text") or (c.get("evidence") or {}).get("applicable") is False:
+            continue  # a claim that cannot apply to this input's format is not withheld from it
         if c["status"] == "shown":
             if shown < MAX_SHOWN:
                 out.append(c)

@@ -43,6 +43,14 @@ def _evidence(ev: dict) -> str:
     return "; ".join(f"{k} = {show(v)}" for k, v in ev.items())
 
 
+def status(c: dict) -> str:
+    """A claim's status as the appendix reads it: a withheld claim that cannot apply to the input's
+    format at all (`Claim.not_applicable`) is "not applicable", not a gap in the data."""
+    if c["status"] == "withheld" and (c.get("evidence") or {}).get("applicable") is False:
+        return "not applicable"
+    return c["status"]
+
+
 def claims_table(ledgers: list[dict]) -> pd.DataFrame:
     """One row per claim: chapter, id, kind, status, sentence, rule, evidence, reason."""
     rows = []
@@ -53,7 +61,7 @@ def claims_table(ledgers: list[dict]) -> pd.DataFrame:
                     "chapter": led.get("chapter", ""),
                     "claim": c["id"],
                     "kind": c["kind"],
-                    "status": c["status"],
+                    "status": status(c),
                     "sentence": c.get("text", ""),
                     "rule": c.get("rule", ""),
                     "evidence": _evidence(c.get("evidence") or {}),
@@ -69,7 +77,7 @@ def summary(ledgers: list[dict]) -> pd.DataFrame:
     """Claims per chapter and status, and the problems a re-judging finds."""
     t = claims_table(ledgers)
     s = t.pivot_table(index="chapter", columns="status", values="claim", aggfunc="count", fill_value=0)
-    s = s.reindex(columns=["shown", "withheld", "implausible"], fill_value=0)
+    s = s.reindex(columns=["shown", "withheld", "not applicable", "implausible"], fill_value=0)
     problems: dict[str, int] = {}
     for led in ledgers:
         problems[led.get("chapter", "")] = problems.get(led.get("chapter", ""), 0) + len(check(led))
@@ -78,7 +86,12 @@ def summary(ledgers: list[dict]) -> pd.DataFrame:
 
 
 #: How each status reads at the head of a claim.
-STATUS_MARK = {"shown": "✓ shown", "withheld": "– withheld", "implausible": "⚠ implausible"}
+STATUS_MARK = {
+    "shown": "✓ shown",
+    "withheld": "– withheld",
+    "not applicable": "· not applicable",
+    "implausible": "⚠ implausible",
+}
 
 
 def _title(chapter: str) -> str:
@@ -103,13 +116,13 @@ def sections(ledgers: list[dict]) -> str:
     out = []
     for led in ledgers:
         claims = led.get("claims", [])
-        counts = {s: sum(c["status"] == s for c in claims) for s in STATUS_MARK}
+        counts = {s: sum(status(c) == s for c in claims) for s in STATUS_MARK}
         head = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
         chapter = led.get("chapter", "")
         out.append(f"::::{{admonition}} {_title(chapter)} ({head})\n:class: dropdown\n")
         for c in claims:
             text = " ".join((c.get("text") or "(no sentence)").split())
-            out.append(f"**{STATUS_MARK.get(c['status'], c['status'])}**: {text}\n")
+            out.append(f"**{STATUS_MARK.get(status(c), status(c))}**: {text}\n")
             body = [f"Rule: {c.get('rule') or '–'}", f"Evidence: {_code(_evidence(c.get('evidence') or {}))}"]
             if c.get("reason"):
                 body.append(f"Why not shown: {c['reason']}")

@@ -40,6 +40,30 @@ def use_theme() -> None:
     _inline_svg()
 
 
+def panel_size(rows: int, cols: int = 1, height: float = 3.0) -> tuple[float, float]:
+    """The size (inches) of a figure of `rows` x `cols` panels, `height` each: the theme's width for one
+    column, a little more for two, never three side by side. A page scales every figure to its text
+    column, so a wider figure is drawn smaller: three or more panels in a row (11 inches) printed
+    their labels too small to read."""
+    if cols > 2:
+        raise ValueError("at most two panels side by side; put the rest in rows")
+    return (7.5 if cols == 1 else 8.5, height * rows + 0.6)
+
+
+def panel_grid(n: int, height: float = 3.4, **kw):
+    """A figure of `n` panels in at most two columns (`panel_size`), as (fig, the first `n` axes);
+    a panel left over in the last row is removed."""
+    import math
+
+    cols = min(n, 2)
+    rows = math.ceil(n / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=panel_size(rows, cols, height), squeeze=False, **kw)
+    flat = list(axes.flat)
+    for ax in flat[n:]:
+        ax.remove()
+    return fig, flat[:n]
+
+
 def _inline_svg() -> None:
     """Make a kernel's figures SVG, one format only (a page never falls back to a PNG copy), and
     without a date, so that an unchanged figure gives the same bytes."""

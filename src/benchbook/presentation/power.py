@@ -7,13 +7,15 @@ Every sentence that states a verdict comes from a claim (`benchbook.claims.power
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
 from benchbook.analysis import power
 from benchbook.claims import Ledger
 from benchbook.presentation import labels, wording
-from benchbook.presentation.plotting import color, message_figure
+from benchbook.presentation.plotting import color, message_figure, panel_grid
 
 
 def _say(name: str, **values) -> str:
@@ -231,13 +233,11 @@ def plot_cv(ax, table: pd.DataFrame) -> None:
 
 def throughput_figure(table: pd.DataFrame, model: str):
     """`plot_throughput` as a Figure, one panel per test."""
-    import matplotlib.pyplot as plt
 
     if table.empty:
         return message_figure("no test at two or more power limits")
-    n = table["test"].nunique()
-    fig, axes = plt.subplots(1, n, figsize=(4 * n, 3.8), squeeze=False)
-    plot_throughput(axes[0], table)
+    fig, axes = panel_grid(table["test"].nunique())
+    plot_throughput(axes, table)
     fig.suptitle(f"{model}: throughput vs power limit (± = sample std of the repetitions)")
     fig.tight_layout()
     return fig
@@ -245,19 +245,17 @@ def throughput_figure(table: pd.DataFrame, model: str):
 
 def energy_figure(table: pd.DataFrame):
     """`plot_energy` as a Figure, one panel per test, the ring explained in a legend below the panels."""
-    import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
     if table.empty:
         return message_figure("no test at two or more power limits")
-    n = table["test"].nunique()
-    fig, axes = plt.subplots(1, n, figsize=(max(7.5, 4.2 * n), 4.6), squeeze=False)
+    fig, axes = panel_grid(table["test"].nunique(), height=4.0)
     ring = Line2D([], [], marker="o", ms=11, mfc="none", mec="black", ls="none", label="Pareto set (means)")
-    fig.legend(handles=[ring], loc="lower center", fontsize=8, bbox_to_anchor=(0.5, 0.0))
+    fig.legend(handles=[ring], loc="lower center", fontsize=9, bbox_to_anchor=(0.5, 0.0))
     fig.suptitle("Energy per token (estimate) vs throughput, per test")
-    plot_energy(axes[0], table)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
-    label_limits(axes[0], table)
+    plot_energy(axes, table)
+    fig.tight_layout(rect=(0, 0.07 / math.ceil(len(axes) / 2), 1, 1))
+    label_limits(axes, table)
     return fig
 
 

@@ -9,8 +9,8 @@ import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
 from benchbook.analysis import serving
-from benchbook.presentation import wording
-from benchbook.presentation.plotting import color, message_figure
+from benchbook.presentation import tables, wording
+from benchbook.presentation.plotting import color, message_figure, panel_size
 
 SOURCE_WORDS = {
     "detected": "named in the input",
@@ -19,20 +19,27 @@ SOURCE_WORDS = {
 }
 APART_WORDS = {"max_concurrency": "no concurrency cap", "request_rate": "infinite request rate"}
 
-#: The runs' columns a page shows, in a reader's words with their units.
-RUN_COLUMNS = {
+#: The runs' columns a page shows, in a reader's words with their units, as two tables of at most
+#: seven columns (the run and its repeat, then five): the settings, then what they gave. Eleven
+#: columns in one table leave each header too narrow for its words, and the browser breaks them
+#: inside words.
+RUN_SETTINGS = {
     "run": "run",
     "max_concurrency": "max concurrency (requests)",
     "request_rate": "request rate (req/s)",
     "num_prompts": "prompts",
     "completed": "completed",
     "duration": "duration (s)",
+}
+RUN_RESULTS = {
+    "run": "run",
     "request_throughput": "throughput (req/s)",
     "output_throughput": "output throughput (tok/s)",
     "ttft_mean": "mean TTFT (ms)",
     "tpot_mean": "mean TPOT (ms)",
     "itl_mean": "mean ITL (ms)",
 }
+RUN_COLUMNS = {**RUN_SETTINGS, **RUN_RESULTS}
 #: Why a cell of a runs table is empty: a run with no concurrency cap prints none.
 RUN_MISSING = {"max concurrency (requests)": "no cap", "request rate (req/s)": "not printed"}
 
@@ -79,10 +86,19 @@ def run_missing(r: pd.DataFrame) -> pd.DataFrame:
     return why
 
 
-def runs_table(r: pd.DataFrame) -> pd.DataFrame:
-    """The runs as the parser read them, with the columns this input has (an infinite request
-    rate is the tool's: every request sent at once)."""
-    return with_repeat(r[[c for c in RUN_COLUMNS if c in r]].rename(columns=RUN_COLUMNS), r)
+def runs_table(r: pd.DataFrame, columns: dict[str, str] = RUN_SETTINGS) -> pd.DataFrame:
+    """The runs as the parser read them, with the `columns` (RUN_SETTINGS or RUN_RESULTS) this input
+    has (an infinite request rate is the tool's: every request sent at once)."""
+    return with_repeat(r[[c for c in columns if c in r]].rename(columns=columns), r)
+
+
+def runs_tables(r: pd.DataFrame) -> list:
+    """The runs for a page: their settings (empty cells saying why, `run_missing`), then their
+    results, each table narrow enough for its headers to wrap between words."""
+    return [
+        tables.show(runs_table(r), missing=run_missing(r)),
+        tables.show(runs_table(r, RUN_RESULTS)),
+    ]
 
 
 def littles_table(lit: pd.DataFrame) -> pd.DataFrame:
@@ -141,40 +157,37 @@ PERCENTILE_STATS = tuple(serving.PERCENTILE_OF)
 # --- descriptions of the data --------------------------------------------------------------------
 
 
+def _what(variable: str) -> str:
+    return "concurrency cap" if variable == "max_concurrency" else "request rate"
+
+
 def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) -> str:
-    models = ", ".join(sorted(r["model"].dropna().unique())) or "a model the output does not name"
-    kept = ""
+    """What the page reads: the files, runs, models, the sweep, the runs kept apart and why, and the
+    series the curve's runs form (failed requests are the `failed` claim's, never said twice)."""
     unknown = int((~r[f"{variable}_recorded"] & r[variable].isna()).sum()) if f"{variable}_recorded" in r else 0
-    if n_apart - unknown > 0:
-        n = n_apart - unknown
-        kept = f"; {'one run' if n == 1 else f'{n} runs'} with {APART_WORDS[variable]} kept apart"
-    if unknown:
-        what = "concurrency cap" if variable == "max_concurrency" else "request rate"
-        kept += (
-            f"; {'one run' if unknown == 1 else f'{unknown} runs'} kept apart because the output does not record "
-            f"{'its' if unknown == 1 else 'their'} {what}"
-        )
-    runs = "one run" if len(r) == 1 else f"{len(r)} runs"
-    levels = r.loc[~serving.apart(r, variable), variable].nunique()
-    how = f"swept over {variable.replace('_', ' ')}" if levels > 1 else "at a single load level"
-    # failed requests are the `failed` claim's (its sentence beside the goodput), never said twice
-    return f"This page reads {files}: {runs} of {models}, {how}{kept}.{series_sentence(r, variable)}"
+    return _say(
+        "inputs",
+        files=files,
+        runs=len(r),
+        models=[str(m) for m in sorted(r["model"].dropna().unique())],
+        swept=bool(r.loc[~serving.apart(r, variable), variable].nunique() > 1),
+        variable=variable.replace("_", " "),
+        kept=max(0, n_apart - unknown),
+        apart=APART_WORDS[variable],
+        unknown=unknown,
+        what=_what(variable),
+        series=series(r, variable),
+    )
 
 
-def series_sentence(r: pd.DataFrame, variable: str) -> str:
-    """When the curve's runs form several series (models, deployments or datasets): which they are,
-    and that the knee and growth sentences speak of the first; nothing for one series."""
+def series(r: pd.DataFrame, variable: str) -> list[list]:
+    """The series the curve's runs form (models, deployments or datasets), as [name, runs]; the
+    inputs sentence names them, and that the knee and growth sentences speak of the first, when
+    there are several."""
     curve = r[~serving.apart(r, variable)]
     if curve.empty or "model" not in curve:
-        return ""
-    counts = serving.series_key(curve).value_counts(sort=False)
-    if len(counts) < 2:
-        return ""
-    listed = wording.join([f"{name} ({n} run{'' if n == 1 else 's'})" for name, n in counts.items()])
-    return (
-        f" They form {len(counts)} series, each its own curve: {listed}; the knee and growth sentences below "
-        f"are about the first."
-    )
+        return []
+    return [[name, int(n)] for name, n in serving.series_key(curve).value_counts(sort=False).items()]
 
 
 def repeats_sentence(r: pd.DataFrame) -> str:
@@ -182,12 +195,7 @@ def repeats_sentence(r: pd.DataFrame) -> str:
     n = serving.repeats(r)
     if n.empty or n.max() < 2:
         return ""
-    how = f"{n.iat[0]} repeats per load" if n.nunique() == 1 else f"{n.min()} to {n.max()} repeats per load"
-    return (
-        f"{how}; error bars are ± one standard deviation. The curve joins the loads' means, the repeats are the "
-        "faint points, and a step (for the knee and the growth) or a difference between loads (for the best load "
-        "under the SLOs) within that spread is treated as noise."
-    )
+    return _say("repeats", lo=int(n.min()), hi=int(n.max()))
 
 
 def curve_note(curve: pd.DataFrame, variable: str) -> str:
@@ -195,8 +203,7 @@ def curve_note(curve: pd.DataFrame, variable: str) -> str:
     levels = curve[variable].nunique() if len(curve) else 0
     if levels >= 2:
         return repeats_sentence(curve)
-    what = "no run on the curve" if levels == 0 else "a single load level on the curve"
-    return f"**This input has {what}, so there is no saturation curve and no knee to find.**"
+    return _say("no_curve", levels=levels)
 
 
 def assumed_rate_note(r: pd.DataFrame) -> str:
@@ -213,19 +220,24 @@ def assumed_rate_note(r: pd.DataFrame) -> str:
 def device_sentence(
     peaks, model: str | None, total_b, active_b, size_source: str, bpw: float, assumed: bool, stated: str | None = None
 ) -> str:
+    """The device the roofline uses and where its peak comes from; the model's size and bytes per weight."""
     if peaks is None:
-        return "No device is known, so no roofline is drawn."
-    head = f"The roofline uses the {peaks.device} ({SOURCE_WORDS.get(peaks.source, peaks.source)})"
-    if peaks.count > 1:
-        head += f", {peaks.count} of them as the input says"
-    head += f": {peaks.total_bandwidth_gb_s:,.0f} GB/s."
-    if active_b is None:
-        return head + f" The size of {model or 'the model'} is unknown, so the roofline claims are withheld."
-    moe = f" ({active_b:.1f} B active of {total_b:.1f} B)" if total_b and active_b and total_b > active_b else ""
-    weights = f"{bpw:g} byte(s) per weight" + (" (assumed bf16: the output does not say)" if assumed else "")
-    weights += " " + _say("stated_precision", stated=stated) if stated and not assumed else ""
-    where = "given as a parameter" if size_source == "parameter" else f"model table: {size_source}"
-    return head + f" Model: {model}, {total_b:.1f} B parameters{moe} ({where}); {weights}."
+        return _say("no_device")
+    return _say(
+        "device",
+        device=peaks.device,
+        source=SOURCE_WORDS.get(peaks.source, peaks.source),
+        count=peaks.count,
+        bandwidth=peaks.total_bandwidth_gb_s,
+        model=model,
+        total_b=total_b,
+        active_b=active_b,
+        moe=bool(total_b and active_b and total_b > active_b),
+        where=size_source,
+        bpw=bpw,
+        assumed=assumed,
+        stated=_say("stated_precision", stated=stated) if stated else None,
+    )
 
 
 #: Runs whose Little's-law numbers a page spells out (the table lists them all).
@@ -238,18 +250,20 @@ def in_flight_sentence(lit: pd.DataFrame) -> str:
     have = lit[lit["in_flight"].notna()] if "in_flight" in lit else lit.iloc[0:0]
     if have.empty:
         return ""
-    parts = []
-    for _, w in have.head(_IN_FLIGHT_SHOWN).iterrows():
-        n = w.get("completed", np.nan)
-        done = f"{n:,.0f} request{'' if n == 1 else 's'} completed, " if np.isfinite(n) else ""
-        if w.get("in_flight_measured", False):
-            how = f", {w['in_flight']:.3g} requests in flight on average (the tool's measurement)"
-        else:
-            est = "estimated " if w.get("estimated", False) else ""
-            how = f"x {w['mean_e2el_s']:.3g} s {est}mean latency = {w['in_flight']:.3g} requests in flight on average"
-        parts.append(f"run `{w['run']}`: {done}{w['request_throughput']:.3g} req/s {how}")  # a label may say `inf`
-    more = f"; {len(have) - _IN_FLIGHT_SHOWN} more in the table" if len(have) > _IN_FLIGHT_SHOWN else ""
-    return " " + "; ".join(parts)[0].upper() + "; ".join(parts)[1:] + more + "."
+    runs = [
+        {
+            "run": str(w["run"]),  # in a code span: a label may say `inf`
+            "completed": float(w["completed"]) if np.isfinite(w.get("completed", np.nan)) else None,
+            "rate": float(w["request_throughput"]),
+            "measured": bool(w.get("in_flight_measured", False)),
+            "in_flight": float(w["in_flight"]),
+            "latency": float(w["mean_e2el_s"]) if np.isfinite(w.get("mean_e2el_s", np.nan)) else None,
+            "estimated": bool(w.get("estimated", False)),
+        }
+        for _, w in have.head(_IN_FLIGHT_SHOWN).iterrows()
+    ]
+    text = _say("in_flight", runs=runs, more=max(0, len(have) - _IN_FLIGHT_SHOWN))
+    return " " + text if text else ""
 
 
 def littles_note(lit: pd.DataFrame) -> str:
@@ -282,36 +296,21 @@ def _littles_note(lit: pd.DataFrame) -> str:
 
 def apart_message(apart: pd.DataFrame, variable: str) -> str:
     """How the tool sends the runs kept apart (from their settings)."""
-    if apart.empty:
-        return f"This input has no run with {APART_WORDS[variable]}: every run is a point of the curve."
     unknown = apart[~apart[f"{variable}_recorded"]] if f"{variable}_recorded" in apart else apart.iloc[0:0]
-    if len(unknown) == len(apart):
-        what = "concurrency cap" if variable == "max_concurrency" else "request rate"
-        return (
-            f"The output does not record the {what} of these runs, so they have no place on the sweep's axis: they "
-            "are listed here and drawn as horizontal lines. Their load is unknown to this page, not absent."
-        )
-    if variable == "max_concurrency":
-        return (
-            "With no `--max-concurrency` the tool sends requests at the configured rate whatever is in flight (at "
-            "`--request-rate inf`, all at t=0). The server queues what it cannot batch, and that wait is inside "
-            "TTFT: the tool starts each request's clock when it sends it. With a cap, a request waits on the "
-            "client's semaphore before it is sent, and that wait is in neither TTFT nor E2EL. These runs have no "
-            "place on the concurrency axis, so they are listed here and drawn as horizontal lines."
-        )
-    return (
-        "At `--request-rate inf` the tool sends every request at once (up to any concurrency cap). These runs have "
-        "no place on the rate axis, so they are listed here and drawn as horizontal lines."
+    return _say(
+        "apart",
+        empty=apart.empty,
+        apart=APART_WORDS[variable],
+        unrecorded=len(unknown) == len(apart),
+        what=_what(variable),
+        variable=variable,
     )
 
 
 def pareto_sentence(r: pd.DataFrame) -> str:
+    """The range of per-user decode speed (1000 / mean TPOT) across the runs."""
     pu = (1000 / r["tpot_mean"]).replace([np.inf, -np.inf], np.nan).dropna() if "tpot_mean" in r else pd.Series()
-    if pu.empty:
-        return "No run prints a mean TPOT, so per-user speed cannot be shown."
-    if len(pu) == 1:
-        return f"The one run with a mean TPOT gives each user {pu.iat[0]:.0f} tok/s."
-    return f"Across the runs, per-user speed ranges from {pu.max():.0f} tok/s down to {pu.min():.0f} tok/s."
+    return _say("pareto", n=len(pu), hi=float(pu.max()) if len(pu) else 0.0, lo=float(pu.min()) if len(pu) else 0.0)
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -387,28 +386,28 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
 
 
 def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
-    """Throughput (x) against TTFT, TPOT and ITL (y, log), one panel per metric, points labelled with
-    the sweep value ("no cap"/"inf" for the runs kept apart); mean, median and p99 where printed."""
+    """Throughput (x) against TTFT, TPOT and ITL (y, log), one panel per metric, stacked so that each
+    is as wide as the text column (three side by side read small), points labelled with the sweep
+    value ("no cap"/"inf" for the runs kept apart); mean, median and p99 where printed."""
     d = r.sort_values("order")
-    fig, axes = plt.subplots(1, 3, figsize=(11, 3.8), sharex=True, layout="constrained")
+    fig, axes = plt.subplots(3, 1, figsize=panel_size(3), sharex=True, layout="constrained")
     for ax, m in zip(axes, ["ttft", "tpot", "itl"], strict=True):
         for i, stat in enumerate(["mean", "median", "p99"]):
             c = f"{m}_{stat}"
             if c in d and d[c].notna().any():
                 ax.plot(d["output_throughput"], d[c], "o", color=color(i), label=stat, ms=4)
         labels = [fmt_x(v, variable) for v in d["x"]]
-        _label_points(ax, d["output_throughput"], d[f"{m}_mean"], labels, fontsize=7, xytext=(3, 3))
+        _label_points(ax, d["output_throughput"], d[f"{m}_mean"], labels, fontsize=9, xytext=(3, 3))
         shown = d[[f"{m}_{s}" for s in ("mean", "median", "p99") if f"{m}_{s}" in d]]
         if (shown > 0).any().any():  # a log axis needs a positive value (SGLang prints a median ITL of 0)
             ax.set_yscale("log")
-        ax.xaxis.set_major_locator(MaxNLocator(nbins=3))
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=6))
         ax.set_xlim(left=0)
-        ax.tick_params(axis="x", labelrotation=30)
         ax.set_title(m.upper())
-        ax.set_xlabel("output tok/s")
         ax.set_ylabel(f"{m.upper()} (ms)")
+    axes[-1].set_xlabel("output throughput (tok/s)")
     if axes[0].get_legend_handles_labels()[0]:
-        axes[0].legend(fontsize=8)
+        axes[0].legend(fontsize=9)
     return fig
 
 

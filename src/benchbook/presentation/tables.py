@@ -65,6 +65,8 @@ def show(
         {c: [{"selector": "th", "props": f"text-align: {'left' if c in text else 'right'}"}] for c in d.columns},
         overwrite=False,
     )
+    if header_fits(d.columns):  # its headers' words fit side by side: wrap them between words only
+        st = st.set_table_styles([{"selector": "th", "props": "overflow-wrap: normal"}], overwrite=False)
     st = st.set_table_attributes('class="dataframe benchbook-table"')
     if caption:
         st = st.set_caption(caption)
@@ -73,6 +75,18 @@ def show(
 
 #: Characters beyond which a word may be broken inside a table cell.
 LONG_WORD = 14
+#: The characters of header words a text column holds side by side (the longest word of each header
+#: plus two for its padding, summed over the columns): about 700 px of the book's table font.
+HEADER_CHARS = 80
+
+
+def header_fits(columns) -> bool:
+    """Whether a table's headers can wrap between words only and still fit the text column. The
+    page's stylesheet lets a header break anywhere, so that a very wide table never runs past the
+    column; but then the browser squeezes narrow columns until their headers break inside a word
+    ("prompt-s"), even where the column has room. A table whose header words fit keeps them whole."""
+    longest = [max((len(w) for w in str(c).split()), default=0) + 2 for c in columns]
+    return sum(longest) <= HEADER_CHARS
 
 
 class Table(Styler):

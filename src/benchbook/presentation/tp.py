@@ -14,7 +14,7 @@ import pandas as pd
 
 from benchbook import hardware
 from benchbook.presentation import wording
-from benchbook.presentation.plotting import color
+from benchbook.presentation.plotting import color, panel_size
 from benchbook.presentation.roofline import plot_roofline
 from benchbook.presentation.tables import NOT_RUN
 from benchbook.presentation.wording import join
@@ -199,7 +199,7 @@ def plot_speedup(sc: pd.DataFrame, tps: list[int]):
     """Speed-up (top) and parallel efficiency (bottom) against TP, prefill left and decode right,
     one line per batch size measured at two or more TPs, perfect scaling dashed; the bars span what
     Lowest and Highest allow (reference lowest / TP highest to reference highest / TP lowest)."""
-    fig, axes = plt.subplots(2, 2, figsize=(10, 7), sharex=True)
+    fig, axes = plt.subplots(2, 2, figsize=panel_size(2, 2, 3.4), sharex=True)
     for col, (metric, title) in enumerate(PHASES):
         d = sc[sc["metric"] == metric]
         for i, (bs, gg) in enumerate(d.groupby("batch_size")):

@@ -338,12 +338,13 @@ def words(chapter: str) -> dict:
 
 
 def glue_claims(ledger: Ledger) -> None:
-    """Glue every claim's sentence as `claim_<id>` (hidden), for `{glue:md}` in the prose."""
+    """Glue every claim's sentence as `claim_<id>` (hidden), for `{glue:md}` in the prose; one that
+    is not applicable to the input (`Claim.not_applicable`) as nothing."""
     from IPython.display import Markdown
     from myst_nb import glue
 
-    for c in ledger.claims:
-        glue(f"claim_{c.id}", Markdown(c.text), display=False)
+    for c in ledger.claims:  # a claim that cannot apply to the input's format says nothing on its page
+        glue(f"claim_{c.id}", Markdown(c.text if c.applicable else ""), display=False)
 
 
 def publish(ledger: Ledger) -> None:
