@@ -3,7 +3,8 @@
 The file has three sections under `====` banners: "MLPerf Results Summary" (SUT name, Scenario,
 Mode, the headline rates, `Result is : VALID|INVALID` with the constraint checks and, for LLMs,
 the TTFT/TPOT early-stopping results), "Additional Stats" (latencies, first-token latencies and
-time-per-output-token in ns: min, max, mean and percentiles) and "Test Parameters Used"
+time-per-output-token in ns: min, max, mean and percentiles; LoadGen 5.x+ names the min/max/mean
+rows "Time per Output Token" and keeps "time to output token" on the percentile rows) and "Test Parameters Used"
 (`target_qps`, `ttft_latency (ns)`, seeds, counts).
 
 Tidy names follow the serving contract: samples are requests, so `Completed samples per second`
@@ -55,11 +56,16 @@ BANNER_RE = re.compile(r"^={20,}\s*$")
 ROW_RE = re.compile(rf"^\s*(?P<label>[^:*]+?)\s*:\s*(?P<value>{NUMBER})\s*$")
 TEXT_ROW_RE = re.compile(r"^\s*(?P<label>[^:*]+?)\s*:\s*(?P<value>.*?)\s*$")
 STAT_RE = re.compile(
-    r"^(?:(?P<word>Min|Max|Mean) (?P<a>latency|First Token latency|Time to Output Token)"
+    r"^(?:(?P<word>Min|Max|Mean) (?P<a>latency|First Token latency|Time (?:to|per) Output Token)"
     r"|(?P<p>\d+(?:\.\d+)?) percentile (?P<b>latency|first token latency|time to output token)) \(ns\)$",
     re.IGNORECASE,
 )
-KINDS = {"latency": "e2el", "first token latency": "ttft", "time to output token": "tpot"}
+KINDS = {
+    "latency": "e2el",
+    "first token latency": "ttft",
+    "time to output token": "tpot",
+    "time per output token": "tpot",
+}
 TIDY_P = {50.0: "p50", 90.0: "p90", 95.0: "p95", 99.0: "p99"}
 RATES = {
     "Completed samples per second": ("request_throughput", "req/s"),
