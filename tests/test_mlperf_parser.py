@@ -79,6 +79,13 @@ def test_newer_loadgen_time_per_output_token_rows_are_tpot():
     assert set(t["tpot_limit_ms"]) == {100.0} and set(t["target_qps"]) == {8.8}
 
 
+def test_model_from_a_sut_name_that_carries_it_and_none_from_pysut():
+    t = parsed(FIX / "nvidia_dgx_h100x8_mixtral_8x7b_server_summary.txt").table
+    assert set(t["model"]) == {"mixtral-8x7b"} and set(t["sut"]) == {"mixtral-8x7b-Server-SUT"}
+    assert set(parsed(FIX / "nvidia_b200x1_llama2_70b_offline_summary.txt").table["model"]) == {"llama2-70b"}
+    assert parsed(V61_SERVER).table["model"].isna().all()  # PySUT names no model
+
+
 def test_exponent_token_rate_is_read_whole():
     t = parsed(V61_OFFLINE).table
     assert cell(t, "output_throughput", "value")["value"] == 1.0399e06

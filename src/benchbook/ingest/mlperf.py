@@ -13,7 +13,8 @@ second` / `Tokens per second` (generated tokens) are `output_throughput`; `Sched
 second` (the offered load) is `scheduled_request_rate`; the latencies are `e2el`, `ttft` and
 `tpot`. LoadGen prints them in ns: they are converted to ms (unit `ms`, note "LoadGen printed ns").
 
-Settings: scenario, mode, SUT name, the result, `target_qps` and the TTFT/TPOT limits (ms); the
+Settings: scenario, mode, SUT name (and the model when the SUT name carries it, as in
+`llama2-70b-Offline-SUT`), the result, `target_qps` and the TTFT/TPOT limits (ms); the
 constraint checks and early-stopping lines go to `checks`. Test parameters other than these are
 configuration, not measurements, and are not cells. Counting (cells_read == kept + rejected): every
 number of the first two sections is a cell; P97 and P99.9 have no tidy statistic and are
@@ -36,6 +37,7 @@ SETTINGS = {
     "scenario": "str",
     "mode": "str",
     "sut": "str",
+    "model": "str",
     "result": "str",
     "target_qps": "float64",
     "ttft_limit_ms": "float64",
@@ -75,6 +77,11 @@ RATES = {
     "Scheduled samples per second": ("scheduled_request_rate", "req/s"),
 }
 NS_NOTE = "LoadGen printed ns; converted to ms"
+#: A SUT name that carries the benchmark's model, as NVIDIA's harness names its SUTs
+#: (`llama2-70b-Offline-SUT`, `mixtral-8x7b-Server-SUT`); the reference harness's `PySUT` names none.
+SUT_MODEL_RE = re.compile(
+    r"^(?P<model>[\w.]+(?:-[\w.]+)*?)-(?:Offline|Server|Interactive|SingleStream|MultiStream)-SUT$"
+)
 
 
 def sniff(text: str | Lines) -> bool:
@@ -87,7 +94,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     head = next((i for i, s in enumerate(lines) if s.strip() == "MLPerf Results Summary"), None)
     if head is None:
         raise ParseError(source, 1, "no 'MLPerf Results Summary' banner: not a LoadGen mlperf_log_summary.txt")
-    settings = {k: None for k in ("run", "scenario", "mode", "sut", "result", "checks")}
+    settings = {k: None for k in ("run", "scenario", "mode", "sut", "model", "result", "checks")}
     settings.update(run="summary", target_qps=math.nan, ttft_limit_ms=math.nan, tpot_limit_ms=math.nan)
     checks: list[str] = []
     records, rejects, messages = [], [], []
@@ -147,6 +154,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if settings["scenario"] is None or cells == 0:
         raise ParseError(source, head + 1, "a LoadGen summary without a Scenario line or any result")
     settings["checks"] = "; ".join(checks) or None
+    if settings["sut"] and (named := SUT_MODEL_RE.match(settings["sut"])):
+        settings["model"] = named["model"]
     if settings["result"] and settings["result"] != "VALID":
         messages.append(f"{source}: LoadGen marked the run {settings['result']} ({settings['checks']})")
     records = [{**settings, **r} for r in records]
