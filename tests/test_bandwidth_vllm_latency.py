@@ -92,3 +92,21 @@ def test_real_fixture_batch_8_is_left_out():
     r = bandwidth.latency_runs(df)
     assert len(r) == 1 and r["why_left_out"].iat[0].startswith("batch 8")
     assert bandwidth.latency_points(r).empty
+
+
+def test_a_quantized_run_is_left_out_not_counted_at_its_dtype():
+    """vLLM's own torchao example: an int8 weight-only checkpoint at batch 1 is 8 GB per token, not the
+    16 GB that `--dtype auto` (bf16) would give, so no bytes per token from --dtype."""
+    df = ingest.read_all([config.FIXTURES_DIR / "vllm-bench-offline" / "vllm_docs_torchao_int8wo_latency.md"])[0]
+    r = bandwidth.latency_runs(df)
+    assert len(r) == 1 and r["why_left_out"].iat[0].startswith("--quantization torchao")
+    assert bandwidth.latency_points(r, "A100-SXM4-80GB").empty
+
+
+def test_a_run_without_quantization_is_still_placed(tmp_path):
+    f = tmp_path / "q.md"
+    f.write_text(
+        run("meta-llama/Llama-3.1-8B-Instruct", 2.0).replace("--batch-size 1", "--batch-size 1 --quantization None")
+    )
+    r = bandwidth.latency_runs(ingest.read_all([f], tool="vllm-bench-offline")[0])
+    assert r["why_left_out"].tolist() == [""]

@@ -1,4 +1,5 @@
-"""mlperf-loadgen parser: real LLM Server and Offline LoadGen summaries (MLPerf Inference v4.1), bad input."""
+"""mlperf-loadgen parser: real LLM Server and Offline LoadGen summaries (MLPerf Inference v4.1 and v6.1),
+bad input."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ from benchbook.ingest import mlperf as m
 FIX = config.FIXTURES_DIR / "mlperf-loadgen"
 SERVER = FIX / "amd_mi300x_llama2_70b_server_summary.txt"
 OFFLINE = FIX / "amd_mi300x_llama2_70b_offline_summary.txt"
+#: LoadGen of v6.1 prints "Mean Time per Output Token (ns)" (percentile rows keep "time to output token").
+V61_SERVER = FIX / "intel_2s_gnr_llama31_8b_server_summary.txt"
+#: A multi-node Offline run printing its token rate in exponent notation (1.0399e+06).
+V61_OFFLINE = FIX / "amd_9x8xmi355x_gpt_oss_120b_offline_summary.txt"
 TOOL = "mlperf-loadgen"
 
 
@@ -62,6 +67,29 @@ def test_offline():
     assert set(t["scenario"]) == {"Offline"} and set(t["target_qps"]) == {80.0}
     assert p.messages == [f"{OFFLINE.name}:52: 9 warnings encountered. See detailed log."]
     assert p.cells_read == 11
+
+
+def test_newer_loadgen_time_per_output_token_rows_are_tpot():
+    p = parsed(V61_SERVER)
+    t = p.table
+    assert cell(t, "tpot", "mean")["value"] == 77.914654
+    assert (cell(t, "tpot", "min")["value"], cell(t, "tpot", "max")["value"]) == (48.049086, 101.016474)
+    assert cell(t, "tpot", "p99")["value"] == 96.363771
+    assert not p.rejected["reason"].str.contains("no tidy name").any()
+    assert set(t["tpot_limit_ms"]) == {100.0} and set(t["target_qps"]) == {8.8}
+
+
+def test_model_from_a_sut_name_that_carries_it_and_none_from_pysut():
+    t = parsed(FIX / "nvidia_dgx_h100x8_mixtral_8x7b_server_summary.txt").table
+    assert set(t["model"]) == {"mixtral-8x7b"} and set(t["sut"]) == {"mixtral-8x7b-Server-SUT"}
+    assert set(parsed(FIX / "nvidia_b200x1_llama2_70b_offline_summary.txt").table["model"]) == {"llama2-70b"}
+    assert parsed(V61_SERVER).table["model"].isna().all()  # PySUT names no model
+
+
+def test_exponent_token_rate_is_read_whole():
+    t = parsed(V61_OFFLINE).table
+    assert cell(t, "output_throughput", "value")["value"] == 1.0399e06
+    assert cell(t, "request_throughput", "value")["value"] == 762.084
 
 
 def test_invalid_run_is_said():

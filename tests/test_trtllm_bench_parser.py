@@ -88,6 +88,16 @@ def test_command_line_gives_the_load_setting():
     assert math.isnan(parsed(STREAMING).table["max_concurrency"].iat[0])
 
 
+def test_short_model_flag_and_tab_wrapped_command_of_a_real_report():
+    """TensorRT-LLM's DeepSeek-V3.2 blog: `trtllm-bench -m deepseek-ai/DeepSeek-V3.2-Exp \\` with tab-indented
+    continuation lines and MTP in the config heredoc above the report."""
+    tab = parsed(FIX / "dsv32_blog_b200_max_throughput_tp8_ep8_mtp1.md").table
+    assert set(tab["model"]) == {"deepseek-ai/DeepSeek-V3.2-Exp"}
+    assert set(tab["max_concurrency"]) == {256.0} and set(tab["num_prompts"]) == {768.0}
+    assert "tp=8" in tab["metadata"].iat[0] and "speculative=MTP" in tab["metadata"].iat[0]
+    assert cell(tab, "output_throughput_per_gpu", "value")["value"] == 1077.277
+
+
 def test_unknown_label_is_rejected_with_its_reason():
     text = STREAMING.read_text().replace(
         "Total Latency (ms):", "Median Queue Time (ms):                           3.2000\nTotal Latency (ms):"

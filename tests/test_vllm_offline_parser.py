@@ -13,6 +13,8 @@ FIX = config.FIXTURES_DIR / "vllm-bench-offline"
 TOOL = "vllm-bench-offline"
 ROCM = FIX / "young_tw_llama31_70b_rocm.md"
 PR = FIX / "vllm_pr8914_before_after.md"
+#: vLLM 0.5.3 notes: two latency runs, the second with --kv-cache-dtype 'fp8' (the first has it commented out).
+KV = FIX / "wjb_llama3_8b_latency_fp8kv_and_throughput.md"
 
 
 def parsed(path):
@@ -73,6 +75,18 @@ def test_old_two_value_line_is_total_tokens_with_a_note():
     assert pd.isna(cell(after, "total_token_throughput", "value")["note"])
     assert set(t["run"]) == {"throughput 1", "throughput 2"}
     assert p.cells_read == 5
+
+
+def test_quantization_and_kv_cache_dtype_from_the_command_line_not_from_a_comment():
+    t = parsed(KV).table
+    first, second = cell(t, "latency", "mean", line=3), cell(t, "latency", "mean", line=12)
+    assert (first["value"], second["value"]) == (1.5671795869944618, 2.3462807028670793)
+    assert pd.isna(first["kv_cache_dtype"]) and second["kv_cache_dtype"] == "fp8"  # `# --kv-cache-dtype` is a comment
+    assert set(t["dtype"].dropna()) == {"bfloat16"}
+    old = cell(t, "total_token_throughput", "value")
+    assert old["value"] == 11970.13 and "prompt + output" in old["note"]
+    q = parsed(FIX / "vllm_docs_torchao_int8wo_latency.md").table
+    assert set(q["quantization"]) == {"torchao"} and set(q["model"]) == {"jerryzh168/llama3-8b-int8wo"}
 
 
 def test_json_throughput_and_latency():

@@ -482,9 +482,21 @@ LOWER_BOUND = (
 
 def latency_runs(df: pd.DataFrame) -> pd.DataFrame:
     """One row per vLLM `bench latency` run: model, batch size, input/output lengths, tensor parallel
-    size, dtype as printed on its command line, mean latency (s), its line, and `why_left_out` (empty
-    for a single-stream run on one device)."""
-    cols = ["run", "model", "batch_size", "input_len", "output_len", "tensor_parallel", "dtype", "latency_s", "line"]
+    size, dtype and quantization as printed on its command line, mean latency (s), its line, and
+    `why_left_out` (empty for a single-stream run on one device with weights of its --dtype: a
+    `--quantization` method stores them in fewer bytes than the --dtype says)."""
+    cols = [
+        "run",
+        "model",
+        "batch_size",
+        "input_len",
+        "output_len",
+        "tensor_parallel",
+        "dtype",
+        "quantization",
+        "latency_s",
+        "line",
+    ]
     if df.empty or "tool" not in df:
         return pd.DataFrame(columns=cols + ["why_left_out"])
     d = df[(df["tool"] == "vllm-bench-offline") & (df["metric"] == "latency") & (df["statistic"] == "mean")]
@@ -505,6 +517,8 @@ def latency_runs(df: pd.DataFrame) -> pd.DataFrame:
             why.append("its output length or latency is missing")
         elif not isinstance(r["model"], str) or not r["model"].strip():
             why.append("it names no model")
+        elif isinstance(r["quantization"], str) and r["quantization"].strip("'\"").lower() not in ("", "none"):
+            why.append(f"--quantization {r['quantization']}: its bytes per weight are not those of --dtype")
         elif str(r["dtype"]).lower() not in VLLM_DTYPES and isinstance(r["dtype"], str):
             why.append(f"--dtype {r['dtype']} has no known bytes per weight")
         else:

@@ -3,7 +3,8 @@
 The file has three sections under `====` banners: "MLPerf Results Summary" (SUT name, Scenario,
 Mode, the headline rates, `Result is : VALID|INVALID` with the constraint checks and, for LLMs,
 the TTFT/TPOT early-stopping results), "Additional Stats" (latencies, first-token latencies and
-time-per-output-token in ns: min, max, mean and percentiles) and "Test Parameters Used"
+time-per-output-token in ns: min, max, mean and percentiles; LoadGen 5.x+ names the min/max/mean
+rows "Time per Output Token" and keeps "time to output token" on the percentile rows) and "Test Parameters Used"
 (`target_qps`, `ttft_latency (ns)`, seeds, counts).
 
 Tidy names follow the serving contract: samples are requests, so `Completed samples per second`
@@ -12,7 +13,8 @@ second` / `Tokens per second` (generated tokens) are `output_throughput`; `Sched
 second` (the offered load) is `scheduled_request_rate`; the latencies are `e2el`, `ttft` and
 `tpot`. LoadGen prints them in ns: they are converted to ms (unit `ms`, note "LoadGen printed ns").
 
-Settings: scenario, mode, SUT name, the result, `target_qps` and the TTFT/TPOT limits (ms); the
+Settings: scenario, mode, SUT name (and the model when the SUT name carries it, as in
+`llama2-70b-Offline-SUT`), the result, `target_qps` and the TTFT/TPOT limits (ms); the
 constraint checks and early-stopping lines go to `checks`. Test parameters other than these are
 configuration, not measurements, and are not cells. Counting (cells_read == kept + rejected): every
 number of the first two sections is a cell; P97 and P99.9 have no tidy statistic and are
@@ -35,6 +37,7 @@ SETTINGS = {
     "scenario": "str",
     "mode": "str",
     "sut": "str",
+    "model": "str",
     "result": "str",
     "target_qps": "float64",
     "ttft_limit_ms": "float64",
@@ -55,11 +58,16 @@ BANNER_RE = re.compile(r"^={20,}\s*$")
 ROW_RE = re.compile(rf"^\s*(?P<label>[^:*]+?)\s*:\s*(?P<value>{NUMBER})\s*$")
 TEXT_ROW_RE = re.compile(r"^\s*(?P<label>[^:*]+?)\s*:\s*(?P<value>.*?)\s*$")
 STAT_RE = re.compile(
-    r"^(?:(?P<word>Min|Max|Mean) (?P<a>latency|First Token latency|Time to Output Token)"
+    r"^(?:(?P<word>Min|Max|Mean) (?P<a>latency|First Token latency|Time (?:to|per) Output Token)"
     r"|(?P<p>\d+(?:\.\d+)?) percentile (?P<b>latency|first token latency|time to output token)) \(ns\)$",
     re.IGNORECASE,
 )
-KINDS = {"latency": "e2el", "first token latency": "ttft", "time to output token": "tpot"}
+KINDS = {
+    "latency": "e2el",
+    "first token latency": "ttft",
+    "time to output token": "tpot",
+    "time per output token": "tpot",
+}
 TIDY_P = {50.0: "p50", 90.0: "p90", 95.0: "p95", 99.0: "p99"}
 RATES = {
     "Completed samples per second": ("request_throughput", "req/s"),
@@ -69,6 +77,11 @@ RATES = {
     "Scheduled samples per second": ("scheduled_request_rate", "req/s"),
 }
 NS_NOTE = "LoadGen printed ns; converted to ms"
+#: A SUT name that carries the benchmark's model, as NVIDIA's harness names its SUTs
+#: (`llama2-70b-Offline-SUT`, `mixtral-8x7b-Server-SUT`); the reference harness's `PySUT` names none.
+SUT_MODEL_RE = re.compile(
+    r"^(?P<model>[\w.]+(?:-[\w.]+)*?)-(?:Offline|Server|Interactive|SingleStream|MultiStream)-SUT$"
+)
 
 
 def sniff(text: str | Lines) -> bool:
@@ -81,7 +94,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     head = next((i for i, s in enumerate(lines) if s.strip() == "MLPerf Results Summary"), None)
     if head is None:
         raise ParseError(source, 1, "no 'MLPerf Results Summary' banner: not a LoadGen mlperf_log_summary.txt")
-    settings = {k: None for k in ("run", "scenario", "mode", "sut", "result", "checks")}
+    settings = {k: None for k in ("run", "scenario", "mode", "sut", "model", "result", "checks")}
     settings.update(run="summary", target_qps=math.nan, ttft_limit_ms=math.nan, tpot_limit_ms=math.nan)
     checks: list[str] = []
     records, rejects, messages = [], [], []
@@ -141,6 +154,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if settings["scenario"] is None or cells == 0:
         raise ParseError(source, head + 1, "a LoadGen summary without a Scenario line or any result")
     settings["checks"] = "; ".join(checks) or None
+    if settings["sut"] and (named := SUT_MODEL_RE.match(settings["sut"])):
+        settings["model"] = named["model"]
     if settings["result"] and settings["result"] != "VALID":
         messages.append(f"{source}: LoadGen marked the run {settings['result']} ({settings['checks']})")
     records = [{**settings, **r} for r in records]

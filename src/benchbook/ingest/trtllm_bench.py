@@ -285,6 +285,8 @@ def _command(lines: list[str], lo: int, hi: int) -> dict[str, str]:
         for k, t in enumerate(toks):
             if t in ("throughput", "latency") and "subcommand" not in opts:
                 opts["subcommand"] = t
+            elif t == "-m" and k + 1 < len(toks):  # trtllm-bench's short form of --model
+                opts.setdefault("model", toks[k + 1])
             elif t.startswith("--"):
                 key, _, val = t[2:].partition("=")
                 if not val and k + 1 < len(toks) and not toks[k + 1].startswith("--"):

@@ -49,6 +49,8 @@ SETTINGS = {
     "num_prompts": "float64",
     "tensor_parallel": "float64",
     "dtype": "str",
+    "quantization": "str",
+    "kv_cache_dtype": "str",
 }
 
 METRICS = {
@@ -87,6 +89,8 @@ _OPTIONS = {
     "tensor_parallel_size": "tensor_parallel",
     "tp": "tensor_parallel",
     "dtype": "dtype",
+    "quantization": "quantization",
+    "kv_cache_dtype": "kv_cache_dtype",
 }
 _NUMERIC = {"input_len", "output_len", "batch_size", "num_prompts", "tensor_parallel"}
 
@@ -182,6 +186,8 @@ def _text(text: str | Lines, source: str):
             "model": found.get("model"),
             "dataset": found.get("dataset"),
             "dtype": found.get("dtype"),
+            "quantization": found.get("quantization"),
+            "kv_cache_dtype": found.get("kv_cache_dtype"),
             **{
                 c: found.get(c, math.nan)
                 for c in ("input_len", "output_len", "batch_size", "num_prompts", "tensor_parallel")
@@ -190,7 +196,7 @@ def _text(text: str | Lines, source: str):
             "stats": set(),
         }
         if cmd_kind is not None and cmd_kind != kind:
-            run["model"] = run["dataset"] = run["dtype"] = None
+            run["model"] = run["dataset"] = run["dtype"] = run["quantization"] = run["kv_cache_dtype"] = None
             for c in _NUMERIC:
                 run[c] = math.nan
         runs.append(run)
@@ -309,6 +315,7 @@ def _json(text: str, source: str, messages: list[str]):
     else:
         raise ParseError(source, 1, "a JSON object without avg_latency or requests_per_second: not vllm bench output")
     settings = {"run": "json", "format": "json", "benchmark": kind, "model": None, "dataset": None, "dtype": None}
+    settings.update(quantization=None, kv_cache_dtype=None)
     settings.update({c: math.nan for c in _NUMERIC})
 
     def keep(key, value, metric, stat, unit, line=None):
