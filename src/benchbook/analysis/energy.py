@@ -4,7 +4,8 @@
 One row per measured figure: a run, the interval it covers (the whole run, prefill, decode) and
 the scope of its energy (GPU only, GPU + CPU + RAM, the wall). Energy per output token is the
 energy divided by the output tokens served (or the mean energy per request divided by the mean
-output tokens per request, the same ratio); energy per token counts prompt and output tokens and
+output tokens per request, the same ratio; or, where a file gives a mean power and a throughput but
+no energy over a counted interval, the mean power divided by the output tokens per second); energy per token counts prompt and output tokens and
 needs the prompt tokens; tokens per joule is the inverse of the first. Idle-subtracted figures take
 out the idle power times the interval's length (or the tool's own idle-subtracted energy): what
 the work cost above keeping the device switched on.
@@ -59,7 +60,8 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (configuration, interval, scope) of an energy-contract table, with every energy
     figure the file allows (NaN where it does not). `tokens_basis` says where the output-token
     count comes from: "counted" (the file counts them), "per request" (mean tokens per request),
-    "nominal" (a configured volume, not counted) or None."""
+    "nominal" (a configured volume, not counted), "power / throughput" (no energy over a counted
+    interval: mean power / output tokens per second, both as the file gives them) or None."""
     if df.empty or "scope" not in df:
         return pd.DataFrame(columns=COLUMNS)
     d = df.copy()
@@ -104,6 +106,13 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
         j_out = np.nan
     if not np.isfinite(per_request) and np.isfinite(energy) and np.isfinite(requests) and requests > 0:
         per_request = energy / requests
+    # no energy and count over one interval, but a mean power and a rate: J = W / (per second)
+    mean_w = _first(g, "mean_power", scope)
+    out_rate, req_rate = _first(g, "output_throughput"), _first(g, "request_throughput")
+    if not np.isfinite(j_out) and np.isfinite(mean_w) and np.isfinite(out_rate) and out_rate > 0:
+        j_out, basis = mean_w / out_rate, "power / throughput"
+    if not np.isfinite(per_request) and np.isfinite(mean_w) and np.isfinite(req_rate) and req_rate > 0:
+        per_request = mean_w / req_rate
     prompt = _first(g, "prompt_tokens")
     idle = _first(g, "idle_power", scope)
     duration = _first(g, "duration")
@@ -115,7 +124,7 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
         energy_active_j=active,
         idle_power_w=idle,
         duration_s=duration,
-        mean_power_w=_first(g, "mean_power", scope),
+        mean_power_w=mean_w,
         output_tokens=tokens,
         prompt_tokens=prompt,
         requests=requests,

@@ -50,6 +50,7 @@ _MODULES = [
     "ml_energy",
     "optimum_benchmark",
     "inference_energy",
+    "aiperf_telemetry",
     "inference_perf",
     "guidellm",
     "llmd_report",

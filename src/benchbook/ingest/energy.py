@@ -80,7 +80,7 @@ SCOPED = {
 }
 
 #: The energy tools (registered by their modules); the power chapter reads each of them.
-TOOLS = ("ml-energy", "optimum-benchmark", "inference-energy")
+TOOLS = ("ml-energy", "optimum-benchmark", "inference-energy", "aiperf-telemetry")
 
 KWH_NOTE = "printed in kWh; converted to J"
 J_PER_KWH = 3.6e6
