@@ -212,7 +212,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if window is not None:
         keep("duration", "value", window, "s", first_line, None, "telemetry window (summary start_time to end_time)")
     for tag, (metric, unit, note) in SERVED.items():
-        m = obj.get(tag) if isinstance(obj.get(tag), dict) else (obj.get("records") or {}).get(tag)
+        recs = obj.get("records") if isinstance(obj.get("records"), dict) else {}
+        m = obj.get(tag) if isinstance(obj.get(tag), dict) else recs.get(tag)
         v = _num(m.get("avg")) if isinstance(m, dict) else None
         if v is not None:
             keep(metric, "value", v, unit, _line(text, tag)[0], None, note)
