@@ -66,6 +66,8 @@ def per_run(r: pd.Series, k: int) -> Claim:
     rule = "J per output token = measured energy / output tokens over the same interval and scope"
     if ev["tokens_basis"] == "power / throughput":
         rule = "J per output token = mean measured power / output tokens per second"
+    elif ev["tokens_basis"] == "power reading / throughput":
+        rule = "J per output token ~ power reading / output tokens per second (an estimate: mean or peak not said)"
     c = make(f"measured_{k}", "energy_bound", rule, ev)
     if not c.shown and ev["j_per_request"] is not None:
         return c.withhold("the file gives no token counts, only energy per request")

@@ -51,6 +51,7 @@ _MODULES = [
     "optimum_benchmark",
     "inference_energy",
     "aiperf_telemetry",
+    "llama_bench_power",
     "inference_perf",
     "guidellm",
     "llmd_report",

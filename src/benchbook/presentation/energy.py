@@ -7,6 +7,8 @@ interval it covers; a ranking names the scope it ranks and the scopes it left ou
 
 from __future__ import annotations
 
+import textwrap
+
 import pandas as pd
 
 from benchbook.analysis import energy
@@ -94,6 +96,10 @@ def energy_display(table: pd.DataFrame) -> pd.DataFrame:
     return t[keep].rename(columns=cols)
 
 
+#: Characters per line of a bar's label before it wraps.
+LABEL_WIDTH = 40
+
+
 def energy_bars(table: pd.DataFrame):
     """J per output token (or per request, where no token count exists) per configuration, one
     colour per scope, cheapest at the top."""
@@ -107,7 +113,10 @@ def energy_bars(table: pd.DataFrame):
     t = t.sort_values(col, ascending=False)
     several = t.groupby(["source", "run"])["scope"].transform("nunique") > 1
     labels = t["run"].astype(str) + several.map({True: " ", False: ""}) + t["scope"].where(several, "").fillna("")
-    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.28 * len(t)))
+    # a long configuration name (a model file on a machine) wraps rather than squeezing the bars out
+    labels = labels.map(lambda s: textwrap.fill(s, LABEL_WIDTH))
+    lines = int(labels.str.count("\n").sum()) + len(t)
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.28 * lines))
     scopes = list(dict.fromkeys(t["scope"]))
     for i, s in enumerate(scopes):
         m = (t["scope"] == s).to_numpy()
