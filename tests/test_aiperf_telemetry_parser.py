@@ -127,3 +127,19 @@ def test_bad_inputs_are_one_sentence_naming_the_file():
         aiperf_telemetry.parse('{"telemetry_data": {"endpoints": {}}}', "x.json")
     with pytest.raises(ingest.ParseError, match="not valid JSON"):
         aiperf_telemetry.parse('{"telemetry_data": ', "x.json")
+
+
+def test_aiperfs_own_benchmark_phase_energy_is_kept_over_the_counters_rise():
+    """Synthetic, schema 1.5 shape: `nvidia_total_gpu_energy` (J, the benchmark phase) replaces the
+    counter's rise over the telemetry window; `nvidia_output_tokens_per_joule` is kept beside it."""
+    doc = json.loads(_synthetic_two_gpus())
+    doc["nvidia_total_gpu_energy"] = {"unit": "J", "avg": 25000.0}
+    doc["nvidia_output_tokens_per_joule"] = {"unit": "tokens/J", "avg": 0.8}
+    p = aiperf_telemetry.parse(json.dumps(doc, indent=1), "synthetic.json")
+    t = p.table
+    assert _value(t, "energy") == pytest.approx(25000.0)
+    assert _value(t, "tokens_per_joule") == pytest.approx(0.8)
+    assert p.rejected["reason"].str.contains("own nvidia_total_gpu_energy is kept instead").sum() == 1
+    assert p.cells_read == len(t) + len(p.rejected)
+    row = energy_analysis.runs(t.assign(source="s")).iloc[0]
+    assert row["j_per_output_token"] == pytest.approx(25000.0 / 20000.0)

@@ -20,6 +20,10 @@ docs/reference/json-export-schema.md):
   the last); the request counts and throughputs beside it cover AIPerf's profiling phase. A figure
   per token formed from both is therefore an approximation, which the page says.
 
+Newer exports also print AIPerf's own totals (`total_gpu_energy`, J: the counters' deltas over the
+benchmark phase, all GPUs; `output_tokens_per_joule`; `nvidia_`-prefixed from schema 1.5): where
+present, that energy is kept instead of the counter's rise over the longer telemetry window.
+
 Tokens and requests come from the same export's serving records where the file has them
 (`request_count`, `total_osl` incl. reasoning tokens, `total_isl`, the two throughputs); the rest of
 the serving metrics belong to the `aiperf` tool. AIPerf measures no idle power: none is emitted.
@@ -217,6 +221,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         v = _num(m.get("avg")) if isinstance(m, dict) else None
         if v is not None:
             keep(metric, "value", v, unit, _line(text, tag)[0], None, note)
+    _own_totals(obj, text, records, rejects, keep)
     if not any(r["scope"] for r in records):
         raise ParseError(source, first_line, "GPU telemetry without power or energy readings")
     if window is not None and not seen["energy"]:
@@ -225,6 +230,38 @@ def parse(text: str | Lines, source: str) -> Parsed:
             "over the telemetry window and the profiling phase's throughput"
         )
     return energy.finish(TOOL, source, records, rejects, messages, None, _version(obj))
+
+
+#: AIPerf's own efficiency metrics (2026 exports; `nvidia_` / `amd_` prefixed from schema 1.5): the GPUs'
+#: energy over the benchmark phase from the counters' deltas (J), and output tokens over it (tokens/J).
+OWN = {
+    "energy": ("total_gpu_energy", "nvidia_total_gpu_energy", "amd_total_gpu_energy"),
+    "tokens_per_joule": ("output_tokens_per_joule", "nvidia_output_tokens_per_joule", "amd_output_tokens_per_joule"),
+}
+OWN_UNITS = {"energy": ("J", "J"), "tokens_per_joule": ("tokens/J", "tok/J")}
+
+
+def _own_totals(obj: dict, text: str, records: list[dict], rejects: list, keep) -> None:
+    """AIPerf's own GPU energy over the benchmark phase, where the export has it, in place of the
+    counter's rise over the telemetry window (a longer window); its tokens per joule beside it."""
+    recs = obj.get("records") if isinstance(obj.get("records"), dict) else {}
+    for metric, tags in OWN.items():
+        for tag in tags:
+            m = obj.get(tag) if isinstance(obj.get(tag), dict) else recs.get(tag)
+            v = _num(m.get("avg")) if isinstance(m, dict) else None
+            if v is None:
+                continue
+            ln = _line(text, tag)[0]
+            printed, unit = OWN_UNITS[metric]
+            if str(m.get("unit")) != printed:
+                rejects.append((ln, f"{tag}: {v}", f"unit {m.get('unit')!r}, expected {printed!r}"))
+                break
+            if metric == "energy":
+                for r in [r for r in records if r["metric"] == "energy"]:
+                    records.remove(r)
+                    rejects.append((r["line"], f"counter rise: {r['value']}", f"AIPerf's own {tag} is kept instead"))
+            keep(metric, "value", v, unit, ln, "gpu", f"AIPerf {tag} (benchmark phase, all GPUs)")
+            break
 
 
 def _version(obj: dict) -> str | None:
