@@ -184,3 +184,14 @@ def test_without_an_energy_mean_power_over_throughput_gives_the_figure_per_token
 def test_a_counted_energy_wins_over_power_over_throughput():
     r = _table(_power_rows("p", mean_w=300.0, tok_s=1000.0, energy_j=500.0, tokens=1000.0)).iloc[0]
     assert r["tokens_basis"] == "counted" and r["j_per_output_token"] == pytest.approx(0.5)
+
+
+def test_a_run_that_counts_prompt_tokens_states_energy_per_token_beside_per_output_token():
+    from benchbook.presentation import wording
+
+    rows = _rows("a", energy_j=3000.0, tokens=1000.0)
+    rows.append(dict(rows[1], metric="prompt_tokens", value=2000.0))
+    c = claims.per_run(_table(rows).iloc[0], 0)
+    text = wording.word("perf_per_watt", c).text
+    assert "3 J per output token" in text and "1 J per token (prompt and output)" in text
+    assert "GPU only" in text

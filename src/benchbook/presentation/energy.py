@@ -80,7 +80,8 @@ def takeaways(led: Ledger) -> list[str]:
 
 def energy_display(table: pd.DataFrame) -> pd.DataFrame:
     """The quoted rows as a table: configuration, scope, interval, J per output token, tokens per
-    joule, J per request, idle-subtracted J per output token."""
+    joule, J per token counting prompt tokens too (where the file counts them), J per request,
+    idle-subtracted J per output token."""
     t = energy.quoted(table)
     cols = {
         "run": "configuration",
@@ -88,6 +89,7 @@ def energy_display(table: pd.DataFrame) -> pd.DataFrame:
         "interval": "interval",
         "j_per_output_token": "J / output token",
         "tok_per_j": "tokens / J",
+        "j_per_token": "J / token (prompt and output)",
         "j_per_request": "J / request",
         "j_per_output_token_active": "J / output token, idle subtracted",
     }
