@@ -143,3 +143,26 @@ def test_aiperfs_own_benchmark_phase_energy_is_kept_over_the_counters_rise():
     assert p.cells_read == len(t) + len(p.rejected)
     row = energy_analysis.runs(t.assign(source="s")).iloc[0]
     assert row["j_per_output_token"] == pytest.approx(25000.0 / 20000.0)
+
+
+CSV = FIX / "nvda_ci_gpu_telemetry_h100_telemetry_section.csv"
+
+
+def test_the_csv_section_gives_power_but_no_energy_from_a_counter_rounded_to_10_kj():
+    p, parsed = _telemetry(CSV)
+    assert list(parsed) == ["aiperf-telemetry"]
+    t = p.table
+    assert _value(t, "mean_power") == 348.69 and _value(t, "peak_power") == 386.02
+    assert "energy" not in set(t["metric"])  # 0.25 - 0.23 MJ: not known to better than 0.01 MJ
+    reasons = p.rejected.set_index("text")["reason"]
+    assert "not known to better than 0.01 MJ" in reasons["localhost:9401/0 energy max: 0.25"]
+    c = energy_claims.per_run(energy_analysis.runs(t.assign(source=CSV.name)).iloc[0], 0)
+    assert c.status == "withheld" and "output rate" in c.reason
+
+
+def test_a_csv_counter_printed_finely_enough_is_read():
+    text = CSV.read_text(encoding="utf-8").replace(
+        "Energy Consumption (MJ),0.24,0.23,0.25", "Energy Consumption (MJ),1.24,1.00,1.50"
+    )
+    t = aiperf_telemetry.parse(text, "x.csv").table
+    assert _value(t, "energy") == pytest.approx(500000.0)  # 0.5 MJ, printed to 0.01 MJ (2%)

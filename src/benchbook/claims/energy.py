@@ -73,6 +73,8 @@ def per_run(r: pd.Series, k: int) -> Claim:
         return c.withhold("the file gives no token counts, only energy per request")
     if not c.shown and ev["energy_j"] is not None and ev["output_tokens"] is None:
         return c.withhold("the file counts neither the tokens nor the requests served over that energy")
+    if not c.shown and ev["mean_power_w"] is not None:
+        return c.withhold("the file gives neither an output rate nor a token count to divide the power by")
     return c
 
 

@@ -32,14 +32,15 @@ Several GPUs: their powers and energies are summed (a peak of the sum is unknown
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import re
 from datetime import datetime
 
-from benchbook.ingest import energy
+from benchbook.ingest import aiperf, energy
 from benchbook.ingest.core import Parsed, ParseError, Tool, register
-from benchbook.ingest.text import Lines, contains, first_char, whole
+from benchbook.ingest.text import Lines, contains, first_char, search, whole
 
 NAME = "aiperf-telemetry"
 
@@ -60,10 +61,18 @@ SERVED = {
 }
 
 
+#: The GPU telemetry section of `profile_export_aiperf.csv` (after the metric sections).
+_CSV_HEADER = re.compile(r"(?m)^Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,")
+#: CSV metric labels (AIPerf's headers) -> the field kinds read here.
+CSV_LABELS = {"GPU Power Usage (W)": "power", "Energy Consumption (MJ)": "energy", "GPU Utilization (%)": "util"}
+#: The counter's rise is kept from a CSV only when its printed resolution is under this share of it.
+CSV_RESOLUTION = 0.05
+
+
 def sniff(text: str | Lines) -> bool:
-    return (
-        first_char(text) == "{" and contains('"telemetry_data"', text) and any(contains(f'"{k}"', text) for k in POWER)
-    )
+    if first_char(text) == "{":
+        return contains('"telemetry_data"', text) and any(contains(f'"{k}"', text) for k in POWER)
+    return search(_CSV_HEADER, text)
 
 
 def _gpus(obj: dict) -> list[tuple[str, dict]]:
@@ -104,8 +113,36 @@ def _line(text: str, key: str, after: int = 0) -> tuple[int, int]:
     return text.count("\n", 0, at) + 1, at
 
 
+def _combine(seen: dict[str, list[tuple[int, float]]], n: int, keep, rejects: list) -> None:
+    """One row per figure from the n GPUs' values (`seen[kind]`: (line, value) per GPU): powers and
+    energies summed, utilisation averaged, the peak only for one GPU; the other GPUs' values are
+    rejected as combined into that row (or, where a GPU lacks the figure, all of them, as no total)."""
+    several = f" (sum over {n} GPUs)" if n > 1 else ""
+
+    def one(kind, metric, stat, unit, scope, note, combine=sum):
+        vals = seen[kind]
+        if not vals or len(vals) != n:
+            rejects.extend((ln, f"{kind}: {v}", "not given for every GPU, so no total") for ln, v in vals)
+            return
+        keep(metric, stat, combine(v for _, v in vals), unit, vals[0][0], scope, note)
+        rejects.extend((ln, f"{kind}: {v}", "combined with the first GPU's into one row") for ln, v in vals[1:])
+
+    one("power", "mean_power", "mean", "W", "gpu", f"mean of the samples{several}")
+    if n == 1:
+        one("peak", "peak_power", "max", "W", "gpu", "highest sample")
+    else:
+        why = "the peak of a sum of GPUs is not the sum of their peaks"
+        rejects.extend((ln, f"power max: {v}", why) for ln, v in seen["peak"])
+    note = "energy counter's rise between the first and the last sample (max - min)" + several
+    one("energy", "energy", "value", "J", "gpu", note)
+    mean_note = "mean over the GPUs" if n > 1 else "mean of the samples"
+    one("util", "gpu_utilization", "mean", "%", None, mean_note, lambda xs: sum(xs) / n)
+
+
 def parse(text: str | Lines, source: str) -> Parsed:
     text = whole(text).replace("\r\n", "\n")
+    if first_char(text) != "{" and _CSV_HEADER.search(text):
+        return _parse_csv(text, source)
     try:
         obj = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
@@ -177,41 +214,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             rejects += [
                 (ln, f"{gid}.{e_name}.{k}: {v}", f"energy counter not read: {why}") for k, (ln, v) in counter.items()
             ]
-    n = len(gpus)
-    several = f" (sum over {n} GPUs)" if n > 1 else ""
-
-    def one(kind, metric, stat, unit, scope, note, combine=sum):
-        vals = seen[kind]
-        if not vals or len(vals) != n:
-            rejects.extend((ln, f"{kind}: {v}", "not given for every GPU, so no total") for ln, v in vals)
-            return
-        keep(metric, stat, combine(v for _, v in vals), unit, vals[0][0], scope, note)
-        rejects.extend((ln, f"{kind}: {v}", "combined with the first GPU's into one row") for ln, v in vals[1:])
-
-    one("power", "mean_power", "mean", "W", "gpu", f"mean of the samples{several}")
-    if n == 1:
-        one("peak", "peak_power", "max", "W", "gpu", "highest sample")
-    else:
-        rejects.extend(
-            (ln, f"power max: {v}", "the peak of a sum of GPUs is not the sum of their peaks") for ln, v in seen["peak"]
-        )
-    one(
-        "energy",
-        "energy",
-        "value",
-        "J",
-        "gpu",
-        "energy counter's rise between the first and the last sample (max - min)" + several,
-    )
-    one(
-        "util",
-        "gpu_utilization",
-        "mean",
-        "%",
-        None,
-        "mean over the GPUs" if n > 1 else "mean of the samples",
-        lambda xs: sum(xs) / n,
-    )
+    _combine(seen, len(gpus), keep, rejects)
     window = _window(obj)
     if window is not None:
         keep("duration", "value", window, "s", first_line, None, "telemetry window (summary start_time to end_time)")
@@ -230,6 +233,120 @@ def parse(text: str | Lines, source: str) -> Parsed:
             "over the telemetry window and the profiling phase's throughput"
         )
     return energy.finish(TOOL, source, records, rejects, messages, None, _version(obj))
+
+
+def _parse_csv(text: str, source: str) -> Parsed:
+    """The GPU telemetry section of `profile_export_aiperf.csv`: one row per GPU and field, numbers
+    rounded to 2 decimals. The energy counter is printed in MJ, so its rise is kept only where 0.01 MJ
+    is under CSV_RESOLUTION of it. Counts and throughputs come from the serving sections (the
+    `aiperf` parser's reading of the same file), where there are any."""
+    lines = text.split("\n")
+    h = next(i for i, ln in enumerate(lines) if _CSV_HEADER.match(ln))
+    end = next((i for i in range(h + 1, len(lines)) if not lines[i].strip()), len(lines))
+    table = list(csv.reader(lines[h:end]))
+    header = table[0]
+    records: list[dict] = []
+    rejects: list[tuple[int, str, str]] = []
+    seen: dict[str, list[tuple[int, float]]] = {"power": [], "peak": [], "energy": [], "util": []}
+    gpus: dict[tuple[str, str], str] = {}
+    counters: dict[tuple[str, str], dict[str, tuple[int, str]]] = {}
+    for ln, row in enumerate(table[1:], start=h + 2):
+        cells = dict(zip(header, row, strict=False))
+        gpu = (cells.get("Endpoint", ""), cells.get("GPU_Index", ""))
+        gpus[gpu] = cells.get("GPU_Name", "")
+        label = cells.get("Metric", "")
+        kind = CSV_LABELS.get(label)
+        for k in header[5:]:
+            raw = (cells.get(k) or "").strip()
+            if _num_text(raw) is None:
+                continue
+            v = float(raw)
+            where = f"{'/'.join(gpu)}.{label}.{k}: {raw}"
+            if kind == "power" and k == "avg":
+                seen["power"].append((ln, v))
+            elif kind == "power" and k == "max":
+                seen["peak"].append((ln, v))
+            elif kind == "util" and k == "avg":
+                seen["util"].append((ln, v))
+            elif kind == "energy" and k in ("min", "max"):
+                counters.setdefault(gpu, {})[k] = (ln, raw)
+            elif kind == "energy":
+                rejects.append((ln, where, "a statistic of a cumulative energy counter's readings, not an energy"))
+            elif kind:
+                rejects.append((ln, where, f"statistic {k} of {label} is not in the energy contract"))
+            else:
+                rejects.append((ln, where, f"GPU telemetry field {label} is not in the energy contract"))
+    for gpu, c in counters.items():
+        if set(c) != {"min", "max"}:
+            rejects += [
+                (ln, f"{'/'.join(gpu)} energy {k}: {raw}", "min and max not both given") for k, (ln, raw) in c.items()
+            ]
+            continue
+        (ln, lo), (_, hi) = c["min"], c["max"]
+        step = 10.0 ** -max(len(lo.partition(".")[2]), len(hi.partition(".")[2]))
+        rise = float(hi) - float(lo)
+        if rise > 0 and step < CSV_RESOLUTION * rise:
+            seen["energy"].append((ln, rise * 1e6))
+            rejects.append((ln, f"{'/'.join(gpu)} energy min: {lo}", "the counter's first reading, subtracted"))
+        else:
+            why = f"printed to {step:g} MJ: a rise of {rise:g} MJ is not known to better than {step:g} MJ"
+            rejects += [(ln2, f"{'/'.join(gpu)} energy {k}: {raw}", why) for k, (ln2, raw) in c.items()]
+    kinds = list(dict.fromkeys(n for n in gpus.values() if n))
+    base = dict(
+        run="aiperf",
+        model=None,
+        device=kinds[0] if len(kinds) == 1 else ", ".join(kinds) or None,
+        device_count=float(len(gpus)),
+        backend=None,
+        batch_size=None,
+        request_rate=None,
+        interval="run",
+    )
+
+    def keep(metric, stat, value, unit, line, scope=None, note=None):
+        records.append(
+            dict(base, scope=scope, line=line, metric=metric, statistic=stat, value=value, unit=unit, note=note)
+        )
+
+    _combine(seen, len(gpus), keep, rejects)
+    _served_from_csv(text, source, keep)
+    if not any(r["scope"] for r in records):
+        raise ParseError(source, h + 1, "GPU telemetry without power or energy readings")
+    return energy.finish(TOOL, source, records, rejects, [], None, "csv")
+
+
+#: The `aiperf` parser's serving metric -> (contract metric, unit) of the counts read from a CSV.
+_CSV_SERVED = {
+    "completed": ("requests", "req"),
+    "total_generated_tokens": ("output_tokens", "tok"),
+    "total_input_tokens": ("prompt_tokens", "tok"),
+    "output_throughput": ("output_throughput", "tok/s"),
+    "request_throughput": ("request_throughput", "req/s"),
+}
+
+
+def _served_from_csv(text: str, source: str, keep) -> None:
+    if not aiperf.sniff(text):
+        return
+    try:
+        t = aiperf.parse(text, source).table
+    except ParseError:
+        return
+    for metric, (name, unit) in _CSV_SERVED.items():
+        d = t[(t["metric"] == metric) & t["statistic"].isin(["count", "value"])]
+        if len(d):
+            r = d.iloc[0]
+            keep(
+                name, "value", float(r["value"]), unit, int(r["line"]), None, f"AIPerf {metric} (the `aiperf` reading)"
+            )
+
+
+def _num_text(raw: str) -> float | None:
+    try:
+        v = float(raw)
+    except ValueError:
+        return None
+    return v if math.isfinite(v) else None
 
 
 #: AIPerf's own efficiency metrics (2026 exports; `nvidia_` / `amd_` prefixed from schema 1.5): the GPUs'
