@@ -25,6 +25,12 @@ def _finite(**values) -> dict:
     return {k: v for k, v in values.items() if not (v is None or (isinstance(v, float) and not np.isfinite(v)))}
 
 
+def _empty_cells(table: str) -> dict:
+    """What an empty cell of one of the chapter's tables means, per column (its wording file's
+    `words.empty_cells`)."""
+    return dict(wording.words(CHAPTER)["empty_cells"][table])
+
+
 def _label(frame: pd.DataFrame, g: pd.DataFrame) -> str:
     """The legend name of series `g` (rows of `frame`): its dtype, with the framework when `frame`
     has several, and the GPU when its model, framework and dtype are swept on several."""
@@ -139,7 +145,7 @@ def limits_table(limits: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Why a cell of the limits table is empty (the status column says which case it is).
-LIMITS_MISSING = {"last batch size with a result": "none", "first batch size without": "none"}
+LIMITS_MISSING = _empty_cells("limits")
 
 
 def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
@@ -169,7 +175,7 @@ def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Why a cell of the knee table is empty: the saturation batch is the first or last point.
-KNEE_MISSING = {"strength (slope before - after)": "at an end of the sweep"}
+KNEE_MISSING = _empty_cells("knee")
 
 
 def gain_table(mg: pd.DataFrame) -> pd.DataFrame:
@@ -184,7 +190,7 @@ def gain_table(mg: pd.DataFrame) -> pd.DataFrame:
 
 
 #: The first batch size of a series has no smaller one to gain over.
-GAIN_MISSING = {"gain per added sequence (tok/s)": "first batch size"}
+GAIN_MISSING = _empty_cells("gain")
 
 
 def step_table(rl: pd.DataFrame) -> pd.DataFrame:
@@ -212,12 +218,7 @@ def step_table(rl: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Why a cell of the step table is empty: the model's size or the device's peak is not known.
-STEP_MISSING = {
-    "weights read (GB/s)": "model size unknown",
-    "compute (TFLOP/s)": "model size unknown",
-    "of peak bandwidth (%)": "not known",
-    "of peak compute (%)": "not known",
-}
+STEP_MISSING = _empty_cells("step")
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -338,16 +339,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
 
 
 #: Why a cell of the offline table is empty, per column.
-OFFLINE_MISSING = {
-    "output tok/s": "not printed",
-    "prompt + output tok/s": "not printed",
-    "TFLOP/s": "model size unknown",
-    "of peak": "device not named, or no peak at this precision",
-    "max batch": "not a setting of this tool",
-    "requests": "not printed",
-    "req/s": "not printed",
-    "precision": "not stated",
-}
+OFFLINE_MISSING = _empty_cells("offline")
 
 _OFFLINE_LABELS = {
     "mlperf-loadgen": "MLPerf Offline",

@@ -27,6 +27,12 @@ def message_figure(text: str):
     return _message_figure(textwrap.fill(text, 32))
 
 
+def _empty_cells(table: str) -> dict:
+    """What an empty cell of one of the chapter's tables means, per column (its wording file's
+    `words.empty_cells`)."""
+    return dict(wording.words("quantization_regimes")["empty_cells"][table])
+
+
 def _metric(m: str | None) -> str:
     return (m or "").replace("_", " ")
 
@@ -198,7 +204,7 @@ def decision_table(winners: pd.DataFrame, spd: pd.DataFrame, baseline: str, ledg
 
 
 #: What an empty cell of the sensitivity table means, per column.
-SENSITIVITY_MISSING = {"source's first place": "not ranked by the source"}
+SENSITIVITY_MISSING = _empty_cells("sensitivity")
 
 
 def sensitivity_table(sens: pd.DataFrame, pub: pd.DataFrame) -> pd.DataFrame:
@@ -230,7 +236,7 @@ def regime_display(regimes: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Why a regime has no implied TTFT.
-REGIME_MISSING = {"median implied TTFT (ms)": "cannot be implied"}
+REGIME_MISSING = _empty_cells("regimes")
 
 
 # --- figures -------------------------------------------------------------------------------------

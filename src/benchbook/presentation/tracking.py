@@ -44,7 +44,7 @@ def runs_table(runs: pd.DataFrame, metric: str, statistic: str) -> pd.DataFrame:
 
 
 #: A run whose output prints no date.
-RUNS_MISSING = {"date": "not printed"}
+RUNS_MISSING = dict(wording.words("tracking")["empty_cells"]["runs"])
 
 
 def series_figure(runs: pd.DataFrame, changes, metric: str, statistic: str):
