@@ -150,6 +150,7 @@ CARRIES = {
     # the console table: no failed count (errors print in a summary of their own), no inter-chunk
     # latency or token totals (not shown by default); settings only from a command line beside it
     "console": frozenset(_CONSOLE | {"model", "max_concurrency", "request_rate", "num_prompts", "metadata"}),
+    aiperf_console.TRACE: frozenset(_CONSOLE | {"model", "max_concurrency", "num_prompts", "metadata"}),
     aiperf_console.BARE: frozenset(_CONSOLE),
 }
 

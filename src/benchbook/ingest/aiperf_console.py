@@ -24,7 +24,10 @@ Throughput" -> `output_throughput`, "Goodput" -> `request_goodput`; other rows k
 snake case. The console table prints no failed-request count (AIPerf prints errors in a summary of
 their own, not read here): `aiperf.CARRIES` says so, so no page calls such a run failure-free. A
 `Success Rate: 96% (75 requests ...)` line under the table, where its publisher wrote one, gives
-the failed count (the share itself is set aside: the count says it).
+the failed count (the share itself is set aside: the count says it), where the table prints the
+Request Count beside which it means something. A trace replay (`--fixed-schedule`, `*_trace`
+datasets) sends requests at the trace's timestamps: its format records no request rate, so no
+page reads it as an all-at-once run.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ TITLE_RE = re.compile(r"NVIDIA AIPerf \| LLM Metrics")
 BOX_ROW, BOX_HEAD = "\u2502", "\u2503"  # │ ┃
 #: The `format` of a console table with no command line beside it: it records no setting.
 BARE = "console without a command line"
+#: The `format` of a trace replay (`--fixed-schedule`, a trace dataset): requests are sent at the
+#: trace's timestamps, neither at a rate nor all at once, so it records no request rate.
+TRACE = "console, trace replay"
 
 #: snake-case label -> contract metric (others keep their label).
 CONTRACT = {
@@ -151,7 +157,7 @@ def settings(cmd: str | None) -> dict:
     cmd = cmd or ""
     return {
         "run": "aiperf",
-        "format": "console" if cmd else BARE,
+        "format": (TRACE if re.search(r"--fixed-schedule|_trace\b", cmd) else "console") if cmd else BARE,
         "model": _option(cmd, "--model", "-m"),
         "dataset": None,
         "num_prompts": num(_option(cmd, "--request-count", "--num-requests")),
@@ -237,6 +243,10 @@ def parse(text: str, source: str, messages: list[str]):
             if m := _SUCCESS.match(lines[i].strip()):
                 cells += 2
                 rejects.append((i + 1, f"Success Rate: {m.group(1)}%", "a share: the failed count beside it is kept"))
+                if not any(r["metric"] == "completed" for r in records):  # a failed count alone reads as all failed
+                    why = "a failed count without the table's Request Count to pair it with"
+                    rejects.append((i + 1, f"Success Rate ({m.group(2)} failed)", why))
+                    continue
                 records.append(
                     {**run, "line": i + 1, "metric": "failed", "statistic": "count", "value": _value(m.group(2))}
                     | {"unit": "req", "note": "the 'Success Rate' line under the table (its publisher's summary)"}
