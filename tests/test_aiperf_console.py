@@ -132,3 +132,33 @@ def test_option_reading_is_quote_and_equals_tolerant():
     s = ac.settings("aiperf profile --model='m/x' --request-rate 2.5 --concurrency=8")
     assert (s["model"], s["request_rate"], s["max_concurrency"]) == ("m/x", 2.5, 8.0)
     assert math.isnan(ac.settings(None)["max_concurrency"])
+
+
+FAILED = FIX / "nvda_ci_quick_reference_failed_all_timeout_console.txt"
+
+
+def test_error_summary_gives_the_failed_count_and_an_empty_table_says_all_failed():
+    p = parsed(FAILED)
+    row = cell(p.table, "failed", "count")
+    assert (row["value"], row["line"], row["note"]) == (5, 20, "the Error Summary at line 16: 5 x TimeoutError")
+    assert set(p.table["metric"]) == {"failed"}
+    assert (set(p.table["max_concurrency"]), set(p.table["num_prompts"])) == ({1}, {5})
+    assert any(a.ALL_FAILED in m for m in p.messages)
+
+
+def test_error_summary_rows_are_summed_beside_a_filled_table():
+    errors = (
+        "      NVIDIA AIPerf | Error Summary\n"
+        "┃ Code ┃         Type ┃ Message ┃ Count ┃\n"
+        "│  499 │ Cancelled    │         │     3 │\n"
+        "│  N/A │ TimeoutError │         │ 1,200 │\n"
+        "└──────┴──────────────┴─────────┴───────┘\n"
+    )
+    p = a.parse(errors + TABLE, "mixed.txt")
+    assert cell(p.table, "failed", "count")["value"] == 1203
+    assert cell(p.table, "completed", "count")["value"] == 10
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    assert not any(a.ALL_FAILED in m for m in p.messages)
+    with pytest.raises(ParseError) as e:
+        a.parse(errors.replace("│     3 │", "│  many │") + TABLE, "bad.txt")
+    assert e.value.line == 3 and "without a count" in e.value.message

@@ -21,8 +21,11 @@ Mapping (AIPerf's definitions, as in its JSON export): "Time to First Token" -> 
 Token Latency" (per request (latency - TTFT) / (output tokens - 1)) -> `tpot`, "Inter Chunk
 Latency" -> `itl`, "Request Latency" -> `e2el`, "Request Count" -> `completed`, "Output Token
 Throughput" -> `output_throughput`, "Goodput" -> `request_goodput`; other rows keep their label in
-snake case. The console table prints no failed-request count (AIPerf prints errors in a summary of
-their own, not read here): `aiperf.CARRIES` says so, so no page calls such a run failure-free. A
+snake case. The metrics table prints no failed-request count: AIPerf prints its `NVIDIA AIPerf |
+Error Summary` table (Code, Type, Message, Count) above it only when requests failed, and its counts
+are read as `failed` (an empty metrics table under it is a run where every request failed). Without
+one a page cannot tell that none failed (a log may be cut above the table): `aiperf.CARRIES` says
+the console does not carry the failed count, so no page calls such a run failure-free. A
 `Success Rate: 96% (75 requests ...)` line under the table, where its publisher wrote one, gives
 the failed count (the share itself is set aside: the count says it), where the table prints the
 Request Count beside which it means something. A trace replay (`--fixed-schedule`, `*_trace`
@@ -39,6 +42,9 @@ from benchbook.ingest.core import ParseError
 from benchbook.ingest.genai_perf import CUT, _box_cells, _value
 
 TITLE_RE = re.compile(r"NVIDIA AIPerf \| LLM Metrics")
+ERRORS_RE = re.compile(r"NVIDIA AIPerf \| Error Summary")
+#: The sentence for a run whose every request failed (the same as the JSON export's).
+ALL_FAILED = "every request failed: no throughput or latency was measured"
 BOX_ROW, BOX_HEAD = "\u2502", "\u2503"  # │ ┃
 #: The `format` of a console table with no command line beside it: it records no setting.
 BARE = "console without a command line"
@@ -168,6 +174,31 @@ def settings(cmd: str | None) -> dict:
     }
 
 
+def _errors(lines: list[str], source: str, lo: int, hi: int) -> tuple[list[tuple[int, float, str]], int]:
+    """The rows (line, count, type) of AIPerf's `Error Summary` table in lines[lo:hi] (`┃ Code ┃ Type
+    ┃ Message ┃ Count ┃`), and the line of its title (0 where none is printed)."""
+    title = next((i for i in range(lo, hi) if ERRORS_RE.search(lines[i])), None)
+    if title is None:
+        return [], 0
+    head = next((j for j in range(title + 1, min(title + 4, hi)) if BOX_HEAD in lines[j]), None)
+    header = _box_cells(lines[head], BOX_HEAD) if head is not None else []
+    if "Count" not in header or "Type" not in header:
+        raise ParseError(
+            source, title + 1, "an AIPerf Error Summary without its header (┃ Code ┃ Type ┃ Message ┃ Count ┃)"
+        )
+    rows = []
+    for j in range(head + 1, hi):
+        s = lines[j].strip()
+        if s.startswith("\u2514"):
+            return rows, title + 1
+        if s.startswith(BOX_ROW):
+            cells = _box_cells(s, BOX_ROW)
+            if len(cells) != len(header) or _value(cells[header.index("Count")]) is None:
+                raise ParseError(source, j + 1, "an Error Summary row without a count under 'Count'")
+            rows.append((j + 1, _value(cells[header.index("Count")]), cells[header.index("Type")]))
+    raise ParseError(source, title + 1, "the AIPerf Error Summary ends without its bottom rule (└───)")
+
+
 def is_console(text: str) -> bool:
     return bool(TITLE_RE.search(text)) and BOX_HEAD in text
 
@@ -207,12 +238,28 @@ def parse(text: str, source: str, messages: list[str]):
             end += 1
         if end == len(lines):
             raise ParseError(source, head + 1, "the AIPerf table ends without its bottom rule (└───)")
-        if not rows:
-            raise ParseError(source, head + 1, "an AIPerf table without a metric row")
         after = titles[k + 1] if k + 1 < len(titles) else len(lines)
         before = titles[k - 1] + 1 if k else 0
+        errors, errors_at = _errors(lines, source, before, title)
+        if not rows and not errors:
+            raise ParseError(source, head + 1, "an AIPerf table without a metric row")
         cmd = _command(lines, end + 1, after) or _command(lines, before, title)
         run = settings(cmd)
+        if errors:  # AIPerf prints its Error Summary above the metrics: the failed requests, by type
+            cells += len(errors)
+            kinds = ", ".join(f"{n:g} x {kind}" for _, n, kind in errors)
+            note = f"the Error Summary at line {errors_at}: {kinds}"
+            total = sum(n for _, n, _ in errors)
+            records.append(
+                {**run, "line": errors[0][0], "metric": "failed", "statistic": "count", "value": total}
+                | {"unit": "req", "note": note}
+            )
+            rejects.extend(
+                (ln, f"{kind}: {n:g}", f"summed into the failed count at line {errors[0][0]}")
+                for ln, n, kind in errors[1:]
+            )
+            if not rows:
+                messages.append(f"{source}: {ALL_FAILED} ({kinds}; the LLM Metrics table at line {title + 1} is empty)")
         for label, vals, ln in rows:
             tag, unit, note = _label(label)
             metric = CONTRACT.get(tag, tag)
@@ -243,6 +290,11 @@ def parse(text: str, source: str, messages: list[str]):
             if m := _SUCCESS.match(lines[i].strip()):
                 cells += 2
                 rejects.append((i + 1, f"Success Rate: {m.group(1)}%", "a share: the failed count beside it is kept"))
+                if any(r["metric"] == "failed" for r in records):
+                    rejects.append(
+                        (i + 1, f"Success Rate ({m.group(2)} failed)", "AIPerf's Error Summary gives the failed count")
+                    )
+                    continue
                 if not any(r["metric"] == "completed" for r in records):  # a failed count alone reads as all failed
                     why = "a failed count without the table's Request Count to pair it with"
                     rejects.append((i + 1, f"Success Rate ({m.group(2)} failed)", why))
