@@ -14,8 +14,9 @@ separators (`2,940.39`, `1,690`). Around the table the log may hold the command:
 ...` above it (shell continuation lines joined) or AIPerf's own `CLI Command: ...` below it
 (wrapped onto several lines), and `Benchmark Duration: 15.81 sec`. Settings come from the command:
 `--model`, `--concurrency`, `--request-rate`, `--request-count`; the whole command is kept in
-`metadata`. Only "LLM Metrics" tables are read: AIPerf's other tables (GPU telemetry, server
-metrics) hold no serving metric.
+`metadata`. Only tables titled exactly "NVIDIA AIPerf | LLM Metrics" are read: AIPerf's other
+tables (GPU telemetry, server metrics, the newer grouped "LLM Metrics: Spec Decode" and the like)
+hold no metric of the serving contract.
 
 Mapping (AIPerf's definitions, as in its JSON export): "Time to First Token" -> `ttft`, "Inter
 Token Latency" (per request (latency - TTFT) / (output tokens - 1)) -> `tpot`, "Inter Chunk
@@ -41,7 +42,7 @@ import re
 from benchbook.ingest.core import ParseError
 from benchbook.ingest.genai_perf import CUT, _box_cells, _value
 
-TITLE_RE = re.compile(r"NVIDIA AIPerf \| LLM Metrics")
+TITLE_RE = re.compile(r"NVIDIA AIPerf \| LLM Metrics[ \t]*$", re.M)
 ERRORS_RE = re.compile(r"NVIDIA AIPerf \| Error Summary")
 #: The sentence for a run whose every request failed (the same as the JSON export's).
 ALL_FAILED = "every request failed: no throughput or latency was measured"
