@@ -162,3 +162,13 @@ def test_error_summary_rows_are_summed_beside_a_filled_table():
     with pytest.raises(ParseError) as e:
         a.parse(errors.replace("│     3 │", "│  many │") + TABLE, "bad.txt")
     assert e.value.line == 3 and "without a count" in e.value.message
+
+
+def test_the_default_cap_aiperf_logs_is_read_and_grouped_tables_are_not():
+    cmd = "$ aiperf profile --model m --url u --request-count 10\nNo concurrency value provided, setting to 1\n"
+    t = a.parse(cmd + TABLE.split("CLI Command:")[0], "default.txt").table
+    assert set(t["max_concurrency"]) == {1} and set(t["num_prompts"]) == {10}
+    t = a.parse("$ aiperf profile --model m --request-rate 4\n" + TABLE.split("CLI Command:")[0], "rate.txt").table
+    assert t["max_concurrency"].isna().all() and set(t["request_rate"]) == {4}
+    grouped = TABLE.replace("NVIDIA AIPerf | LLM Metrics", "NVIDIA AIPerf | LLM Metrics: Spec Decode")
+    assert ingest.detect(grouped) != ["aiperf"]

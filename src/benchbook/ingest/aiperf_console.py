@@ -13,8 +13,9 @@ unit starts so; a once-per-run metric has `N/A` for its statistics. Numbers carr
 separators (`2,940.39`, `1,690`). Around the table the log may hold the command: `aiperf profile
 ...` above it (shell continuation lines joined) or AIPerf's own `CLI Command: ...` below it
 (wrapped onto several lines), and `Benchmark Duration: 15.81 sec`. Settings come from the command:
-`--model`, `--concurrency`, `--request-rate`, `--request-count`; the whole command is kept in
-`metadata`. Only tables titled exactly "NVIDIA AIPerf | LLM Metrics" are read: AIPerf's other
+`--model`, `--concurrency`, `--request-rate`, `--request-count` (and the cap AIPerf's log names
+when the command sets neither cap nor rate: `No concurrency value provided, setting to 1`); the
+whole command is kept in `metadata`. Only tables titled exactly "NVIDIA AIPerf | LLM Metrics" are read: AIPerf's other
 tables (GPU telemetry, server metrics, the newer grouped "LLM Metrics: Spec Decode" and the like)
 hold no metric of the serving contract.
 
@@ -94,6 +95,8 @@ _LABEL_UNIT = re.compile(r"^(?P<name>.*?)\s*\((?P<unit>[^()]*)\)?\s*$")
 #: A summary line some publishers print under the table: `Success Rate: 96% (75 requests exceeded
 #: 32K context window)`, `Success Rate: 100% (0 errors)`; the count in it is the failed requests.
 _SUCCESS = re.compile(r"^Success Rate:\s*([\d.]+)\s*%\s*\((\d[\d,]*) (?:errors?|requests?\b[^)]*)\)")
+#: AIPerf's log line when a command sets neither `--concurrency` nor `--request-rate`.
+_DEFAULT_CAP = re.compile(r"No concurrency value provided, setting to (\d+)")
 #: Lines that end a wrapped `CLI Command:` (AIPerf prints these after it).
 _AFTER_CLI = re.compile(r"^(Benchmark Duration|CSV Export|JSON Export|Log File|[A-Z][A-Za-z ]+ Export):")
 
@@ -246,6 +249,11 @@ def parse(text: str, source: str, messages: list[str]):
             raise ParseError(source, head + 1, "an AIPerf table without a metric row")
         cmd = _command(lines, end + 1, after) or _command(lines, before, title)
         run = settings(cmd)
+        if cmd and run["max_concurrency"] != run["max_concurrency"] and run["request_rate"] != run["request_rate"]:
+            # AIPerf's own log line when neither a cap nor a rate is given: it runs at a cap it names
+            said = (m for i in range(before, after) if (m := _DEFAULT_CAP.search(lines[i])))
+            if m := next(said, None):
+                run["max_concurrency"] = float(m.group(1))
         if errors:  # AIPerf prints its Error Summary above the metrics: the failed requests, by type
             cells += len(errors)
             kinds = ", ".join(f"{n:g} x {kind}" for _, n, kind in errors)
