@@ -21,6 +21,9 @@
 * GPU telemetry in the JSON (`telemetry_data`): the GPUs' names go to `metadata` (`gpus=N x NAME`,
   which names the device a page measures against); their numbers are set aside here with the reason
   and read by `aiperf_telemetry` (the `aiperf-telemetry` tool) into the energy contract.
+* The console table (`NVIDIA AIPerf | LLM Metrics`, the form most public runs are pasted in) is read
+  by `aiperf_console`, with the command line beside it and AIPerf's Error Summary; its formats
+  (`console`, a trace replay, a table with no command line) declare what they record too.
 * Each format declares what it can record (`CARRIES`): only the JSON's `input_config` holds the
   model, concurrency and rate, so a page never calls a CSV or JSONL run uncapped. Numbers quoted with
   thousands separators (`"1,234.56"`, GenAI-Perf) are read; a section with another header is not
