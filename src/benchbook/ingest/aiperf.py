@@ -21,6 +21,9 @@
 * GPU telemetry in the JSON (`telemetry_data`): the GPUs' names go to `metadata` (`gpus=N x NAME`,
   which names the device a page measures against); their numbers are set aside here with the reason
   and read by `aiperf_telemetry` (the `aiperf-telemetry` tool) into the energy contract.
+* The console table (`NVIDIA AIPerf | LLM Metrics`, the form most public runs are pasted in) is read
+  by `aiperf_console`, with the command line beside it and AIPerf's Error Summary; its formats
+  (`console`, a trace replay, a table with no command line) declare what they record too.
 * Each format declares what it can record (`CARRIES`): only the JSON's `input_config` holds the
   model, concurrency and rate, so a page never calls a CSV or JSONL run uncapped. Numbers quoted with
   thousands separators (`"1,234.56"`, GenAI-Perf) are read; a section with another header is not
@@ -52,9 +55,9 @@ import re
 import numpy as np
 import pandas as pd
 
-from benchbook.ingest import genai_perf, vllm_serve
+from benchbook.ingest import aiperf_console, genai_perf, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
-from benchbook.ingest.text import Lines, contains, first_char, head, split_n, whole
+from benchbook.ingest.text import Lines, contains, first_char, head, search, split_n, whole
 
 NAME = "aiperf"
 
@@ -141,11 +144,17 @@ _MEASURED = {
     "total_input_tokens",
     "total_generated_tokens",
 }
+_CONSOLE = {"completed", "ttft", "tpot", "e2el", "request_throughput", "output_throughput"}
 CARRIES = {
     "json": frozenset(_MEASURED | {"model", "max_concurrency", "request_rate", "num_prompts", "metadata"}),
     JSON_BARE: frozenset(_MEASURED),
     "csv": frozenset(_MEASURED),
     "jsonl": frozenset(_MEASURED),
+    # the console table: no failed count (errors print in a summary of their own), no inter-chunk
+    # latency or token totals (not shown by default); settings only from a command line beside it
+    "console": frozenset(_CONSOLE | {"model", "max_concurrency", "request_rate", "num_prompts", "metadata"}),
+    aiperf_console.TRACE: frozenset(_CONSOLE | {"model", "max_concurrency", "num_prompts", "metadata"}),
+    aiperf_console.BARE: frozenset(_CONSOLE),
 }
 
 
@@ -593,6 +602,8 @@ def _is_json(text: str | Lines) -> bool:
 
 
 def sniff(text: str | Lines) -> bool:
+    if search(aiperf_console.TITLE_RE, text) and contains(aiperf_console.BOX_HEAD, text):
+        return True
     if genai_perf.is_json_export(text) or genai_perf.is_csv_export(text):  # GenAI-Perf's, read by genai-perf
         return False
     if _is_jsonl(text):
@@ -627,14 +638,20 @@ def sniff(text: str | Lines) -> bool:
 def parse(text: str | Lines, source: str) -> Parsed:
     text = whole(text).replace("\r\n", "\n").replace("\r", "\n")  # a JSON document or a small CSV
     messages: list[str] = []
-    if _is_jsonl(text):
+    if aiperf_console.is_console(text):
+        records, rejects, cells = aiperf_console.parse(text, source, messages)
+    elif _is_jsonl(text):
         records, rejects, cells = _jsonl(text, source, messages)
     elif _is_json(text):
         records, rejects, cells = _json(text, source, messages)
     elif text.lstrip().startswith("Metric,"):
         records, rejects, cells = _csv(text, source, messages)
     else:
-        raise ParseError(source, 1, "neither an AIPerf JSON export nor a CSV starting with 'Metric,'")
+        raise ParseError(
+            source,
+            1,
+            "neither an AIPerf JSON export, a CSV starting with 'Metric,' nor an 'NVIDIA AIPerf | LLM Metrics' table",
+        )
     if not records and not rejects:
         raise ParseError(source, 1, "no AIPerf metric found")
     return finish(TOOL, source, records, rejects, messages, cells)
@@ -646,8 +663,8 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="NVIDIA AIPerf profile_export_aiperf.json / .csv and per-request profile_export.jsonl "
-        "(serving contract)",
+        description="NVIDIA AIPerf profile_export_aiperf.json / .csv, per-request profile_export.jsonl and the "
+        "console table 'NVIDIA AIPerf | LLM Metrics' (serving contract)",
         command="aiperf profile --model MODEL --url URL --concurrency N (artifacts/.../profile_export_aiperf.json, .csv)",
         metrics=METRICS,
         carries=CARRIES,

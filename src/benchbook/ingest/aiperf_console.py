@@ -1,0 +1,320 @@
+"""The console table AIPerf prints at the end of `aiperf profile` (the form most public AIPerf runs
+are published in: issues, READMEs, tutorials), read into the serving contract as the JSON export is.
+
+    NVIDIA AIPerf | LLM Metrics
+    ┃               Metric ┃      avg ┃      min ┃      max ┃      p99 ┃      p90 ┃      p50 ┃      std ┃
+    │  Time to First Token │    19.99 │    12.53 │    49.62 │    48.89 │    42.24 │    13.93 │    12.92 │
+    │                 (ms) │          │          │          │          │          │          │          │
+    │   Request Throughput │     0.63 │      N/A │      N/A │      N/A │      N/A │      N/A │      N/A │
+
+A long label wraps onto following rows whose value cells are empty (joined with a space); a label
+cut by a narrow terminal (`(tokens/sec/u…`) keeps its metric, its unit completed where one known
+unit starts so; a once-per-run metric has `N/A` for its statistics. Numbers carry thousands
+separators (`2,940.39`, `1,690`). Around the table the log may hold the command: `aiperf profile
+...` above it (shell continuation lines joined) or AIPerf's own `CLI Command: ...` below it
+(wrapped onto several lines), and `Benchmark Duration: 15.81 sec`. Settings come from the command:
+`--model`, `--concurrency`, `--request-rate`, `--request-count` (and the cap AIPerf's log names
+when the command sets neither cap nor rate: `No concurrency value provided, setting to 1`); the
+whole command is kept in `metadata`. Only tables titled exactly "NVIDIA AIPerf | LLM Metrics" are read: AIPerf's other
+tables (GPU telemetry, server metrics, the newer grouped "LLM Metrics: Spec Decode" and the like)
+hold no metric of the serving contract.
+
+Mapping (AIPerf's definitions, as in its JSON export): "Time to First Token" -> `ttft`, "Inter
+Token Latency" (per request (latency - TTFT) / (output tokens - 1)) -> `tpot`, "Inter Chunk
+Latency" -> `itl`, "Request Latency" -> `e2el`, "Request Count" -> `completed`, "Output Token
+Throughput" -> `output_throughput`, "Goodput" -> `request_goodput`; other rows keep their label in
+snake case. The metrics table prints no failed-request count: AIPerf prints its `NVIDIA AIPerf |
+Error Summary` table (Code, Type, Message, Count) above it only when requests failed, and its counts
+are read as `failed` (an empty metrics table under it is a run where every request failed). Without
+one a page cannot tell that none failed (a log may be cut above the table): `aiperf.CARRIES` says
+the console does not carry the failed count, so no page calls such a run failure-free. A
+`Success Rate: 96% (75 requests ...)` line under the table, where its publisher wrote one, gives
+the failed count (the share itself is set aside: the count says it), where the table prints the
+Request Count beside which it means something. A trace replay (`--fixed-schedule`, `*_trace`
+datasets) sends requests at the trace's timestamps: its format records no request rate, so no
+page reads it as an all-at-once run.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from benchbook.ingest.core import ParseError
+from benchbook.ingest.genai_perf import CUT, _box_cells, _value
+
+TITLE_RE = re.compile(r"NVIDIA AIPerf \| LLM Metrics[ \t]*$", re.M)
+ERRORS_RE = re.compile(r"NVIDIA AIPerf \| Error Summary")
+#: The sentence for a run whose every request failed (the same as the JSON export's).
+ALL_FAILED = "every request failed: no throughput or latency was measured"
+BOX_ROW, BOX_HEAD = "\u2502", "\u2503"  # │ ┃
+#: The `format` of a console table with no command line beside it: it records no setting.
+BARE = "console without a command line"
+#: The `format` of a trace replay (`--fixed-schedule`, a trace dataset): requests are sent at the
+#: trace's timestamps, neither at a rate nor all at once, so it records no request rate.
+TRACE = "console, trace replay"
+
+#: snake-case label -> contract metric (others keep their label).
+CONTRACT = {
+    "time_to_first_token": "ttft",
+    "time_to_second_token": "ttst",
+    "inter_token_latency": "tpot",
+    "inter_chunk_latency": "itl",
+    "request_latency": "e2el",
+    "request_count": "completed",
+    "error_request_count": "failed",
+    "request_throughput": "request_throughput",
+    "goodput": "request_goodput",
+    "output_token_throughput": "output_throughput",
+    "output_token_throughput_per_user": "output_token_throughput_per_user",
+}
+#: Unit as the label's parenthesis writes it -> tidy unit.
+UNITS = {
+    "ms": "ms",
+    "sec": "s",
+    "tokens": "tok",
+    "requests": "req",
+    "tokens/sec": "tok/s",
+    "tok/sec": "tok/s",
+    "requests/sec": "req/s",
+    "tokens/sec/user": "tok/s/user",
+    "images/sec": "images/s",
+    "ms/image": "ms/image",
+}
+STATS = {
+    "avg": "mean",
+    "min": "min",
+    "max": "max",
+    "std": "std",
+    "p50": "p50",
+    "p90": "p90",
+    "p95": "p95",
+    "p99": "p99",
+}
+_LABEL_UNIT = re.compile(r"^(?P<name>.*?)\s*\((?P<unit>[^()]*)\)?\s*$")
+#: A summary line some publishers print under the table: `Success Rate: 96% (75 requests exceeded
+#: 32K context window)`, `Success Rate: 100% (0 errors)`; the count in it is the failed requests.
+_SUCCESS = re.compile(r"^Success Rate:\s*([\d.]+)\s*%\s*\((\d[\d,]*) (?:errors?|requests?\b[^)]*)\)")
+#: AIPerf's log line when a command sets neither `--concurrency` nor `--request-rate`.
+_DEFAULT_CAP = re.compile(r"No concurrency value provided, setting to (\d+)")
+#: Lines that end a wrapped `CLI Command:` (AIPerf prints these after it).
+_AFTER_CLI = re.compile(r"^(Benchmark Duration|CSV Export|JSON Export|Log File|[A-Z][A-Za-z ]+ Export):")
+
+
+def _snake(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.strip().lower()).strip("_")
+
+
+def _label(label: str) -> tuple[str, str, str | None]:
+    """(tag, tidy unit, note) of a row's label; a unit cut by the console width is completed
+    where exactly one known unit starts with what is left."""
+    note = None
+    m = _LABEL_UNIT.match(label)
+    name, unit = (m.group("name"), m.group("unit").strip()) if m and "(" in label else (label, "")
+    if unit.endswith(CUT):
+        stem = unit[: -len(CUT)]
+        known = [u for u in UNITS if u.startswith(stem)]
+        unit = known[0] if len(known) == 1 else ""
+        note = f"unit cut by the console width ({stem}{CUT}), read as {unit}" if unit else None
+    tag = _snake(name)
+    if tag == "request_count" or tag == "error_request_count":
+        return tag, "req", note
+    if not unit and "sequence_length" in tag:
+        return tag, "tok", note
+    return tag, UNITS.get(unit.lower(), "count" if unit in ("", "successful") else unit), note
+
+
+def _command(lines: list[str], lo: int, hi: int) -> str | None:
+    """The `aiperf profile` command in lines[lo:hi] (the last one), or AIPerf's `CLI Command:`,
+    joined onto one line."""
+    found = None
+    i = lo
+    while i < hi:
+        s = lines[i].strip()
+        if s.startswith("CLI Command:"):
+            parts = [s[len("CLI Command:") :].strip()]
+            while i + 1 < hi and lines[i + 1].strip() and not _AFTER_CLI.match(lines[i + 1].strip()):
+                i += 1
+                parts.append(lines[i].strip())
+            found = " ".join(parts)
+        elif re.match(r"^(\$\s*)?aiperf profile\b", s):
+            parts = [s.rstrip("\\").strip()]
+            while s.endswith("\\") and i + 1 < hi:
+                i += 1
+                s = lines[i].strip()
+                parts.append(s.rstrip("\\").strip())
+            found = " ".join(p for p in parts if p).lstrip("$ ")
+        i += 1
+    return found
+
+
+def _option(cmd: str, *names: str) -> str | None:
+    for n in names:
+        if m := re.search(rf"(?:^|\s){re.escape(n)}(?:\s+|=)(['\"]?)([^'\"\s]+)\1", cmd):
+            return m.group(2)
+    return None
+
+
+def settings(cmd: str | None) -> dict:
+    """The run's settings from its command line (NaN / None where it names none)."""
+
+    def num(v):
+        try:
+            return float(v) if v is not None else math.nan
+        except ValueError:
+            return math.nan
+
+    cmd = cmd or ""
+    return {
+        "run": "aiperf",
+        "format": (TRACE if re.search(r"--fixed-schedule|_trace\b", cmd) else "console") if cmd else BARE,
+        "model": _option(cmd, "--model", "-m"),
+        "dataset": None,
+        "num_prompts": num(_option(cmd, "--request-count", "--num-requests")),
+        "request_rate": num(_option(cmd, "--request-rate")),
+        "max_concurrency": num(_option(cmd, "--concurrency")),
+        "burstiness": math.nan,
+        "metadata": f"cli_command={cmd}" if cmd else None,
+    }
+
+
+def _errors(lines: list[str], source: str, lo: int, hi: int) -> tuple[list[tuple[int, float, str]], int]:
+    """The rows (line, count, type) of AIPerf's `Error Summary` table in lines[lo:hi] (`┃ Code ┃ Type
+    ┃ Message ┃ Count ┃`), and the line of its title (0 where none is printed)."""
+    title = next((i for i in range(lo, hi) if ERRORS_RE.search(lines[i])), None)
+    if title is None:
+        return [], 0
+    head = next((j for j in range(title + 1, min(title + 4, hi)) if BOX_HEAD in lines[j]), None)
+    header = _box_cells(lines[head], BOX_HEAD) if head is not None else []
+    if "Count" not in header or "Type" not in header:
+        raise ParseError(
+            source, title + 1, "an AIPerf Error Summary without its header (┃ Code ┃ Type ┃ Message ┃ Count ┃)"
+        )
+    rows = []
+    for j in range(head + 1, hi):
+        s = lines[j].strip()
+        if s.startswith("\u2514"):
+            return rows, title + 1
+        if s.startswith(BOX_ROW):
+            cells = _box_cells(s, BOX_ROW)
+            if len(cells) != len(header) or _value(cells[header.index("Count")]) is None:
+                raise ParseError(source, j + 1, "an Error Summary row without a count under 'Count'")
+            rows.append((j + 1, _value(cells[header.index("Count")]), cells[header.index("Type")]))
+    raise ParseError(source, title + 1, "the AIPerf Error Summary ends without its bottom rule (└───)")
+
+
+def is_console(text: str) -> bool:
+    return bool(TITLE_RE.search(text)) and BOX_HEAD in text
+
+
+def parse(text: str, source: str, messages: list[str]):
+    """(records, rejects, cells) of every LLM Metrics table in a console log."""
+    lines = text.split("\n")
+    titles = [i for i, s in enumerate(lines) if TITLE_RE.search(s)]
+    records, rejects, cells = [], [], 0
+    for k, title in enumerate(titles):
+        head = next((j for j in range(title + 1, min(title + 4, len(lines))) if BOX_HEAD in lines[j]), None)
+        if head is None:
+            raise ParseError(source, title + 1, "an AIPerf title without its table header (┃ Metric ┃ avg ┃ ...)")
+        header = _box_cells(lines[head], BOX_HEAD)
+        if header[:1] != ["Metric"] or not all(h in STATS or re.fullmatch(r"p\d+", h) for h in header[1:]):
+            raise ParseError(source, head + 1, f"an AIPerf table header with unknown columns: {', '.join(header)}")
+        end, rows, pending = head + 1, [], None
+        while end < len(lines) and not lines[end].strip().startswith("\u2514"):  # └ closes the table
+            s = lines[end].strip()
+            if s.startswith(BOX_ROW):
+                cells_ = _box_cells(s, BOX_ROW)
+                label, vals = cells_[0], cells_[1:]
+                if len(vals) < len(header) - 1 or any(_value(v) is not None for v in vals[len(header) - 1 :]):
+                    raise ParseError(
+                        source, end + 1, f"a table row with {len(vals)} values under {len(header) - 1} statistics"
+                    )
+                vals = vals[: len(header) - 1]
+                if pending is not None and label and not any(v for v in vals):
+                    pending[0] = f"{pending[0]} {label}"  # a label wrapped onto the next row
+                elif not label:
+                    raise ParseError(source, end + 1, "a table row of values without a metric name")
+                else:
+                    pending = [label, vals, end + 1]
+                    rows.append(pending)
+            elif s and not s.startswith(("\u2521", "\u250f", "\u2500")):  # ┡ ┏ rules
+                raise ParseError(source, end + 1, "the AIPerf table ends without its bottom rule (└───)")
+            end += 1
+        if end == len(lines):
+            raise ParseError(source, head + 1, "the AIPerf table ends without its bottom rule (└───)")
+        after = titles[k + 1] if k + 1 < len(titles) else len(lines)
+        before = titles[k - 1] + 1 if k else 0
+        errors, errors_at = _errors(lines, source, before, title)
+        if not rows and not errors:
+            raise ParseError(source, head + 1, "an AIPerf table without a metric row")
+        cmd = _command(lines, end + 1, after) or _command(lines, before, title)
+        run = settings(cmd)
+        if cmd and run["max_concurrency"] != run["max_concurrency"] and run["request_rate"] != run["request_rate"]:
+            # AIPerf's own log line when neither a cap nor a rate is given: it runs at a cap it names
+            said = (m for i in range(before, after) if (m := _DEFAULT_CAP.search(lines[i])))
+            if m := next(said, None):
+                run["max_concurrency"] = float(m.group(1))
+        if errors:  # AIPerf prints its Error Summary above the metrics: the failed requests, by type
+            cells += len(errors)
+            kinds = ", ".join(f"{n:g} x {kind}" for _, n, kind in errors)
+            note = f"the Error Summary at line {errors_at}: {kinds}"
+            total = sum(n for _, n, _ in errors)
+            records.append(
+                {**run, "line": errors[0][0], "metric": "failed", "statistic": "count", "value": total}
+                | {"unit": "req", "note": note}
+            )
+            rejects.extend(
+                (ln, f"{kind}: {n:g}", f"summed into the failed count at line {errors[0][0]}")
+                for ln, n, kind in errors[1:]
+            )
+            if not rows:
+                messages.append(f"{source}: {ALL_FAILED} ({kinds}; the LLM Metrics table at line {title + 1} is empty)")
+        for label, vals, ln in rows:
+            tag, unit, note = _label(label)
+            metric = CONTRACT.get(tag, tag)
+            present = [(h, v) for h, v in zip(header[1:], vals, strict=False) if v and v != "N/A"]
+            single = all(h == "avg" for h, _ in present)
+            for h, c in present:
+                cells += 1
+                v = _value(c)
+                if CUT in c:
+                    rejects.append((ln, f"{label} {h}: {c}", "cut short by the console width"))
+                elif v is None:
+                    rejects.append((ln, f"{label} {h}: {c}"[:80], "expected a number"))
+                elif h not in STATS:
+                    rejects.append((ln, f"{label} {h}: {c}", f"percentile {h} is not a tidy statistic"))
+                else:
+                    stat = ("count" if metric in ("completed", "failed") else "value") if single else STATS[h]
+                    records.append(
+                        {**run, "line": ln, "metric": metric, "statistic": stat, "value": v, "unit": unit}
+                        | {"note": note}
+                    )
+        for i in range(end + 1, after):
+            if m := re.match(r"^Benchmark Duration:\s*([\d,.]+)\s*sec\b", lines[i].strip()):
+                cells += 1
+                records.append(
+                    {**run, "line": i + 1, "metric": "duration", "statistic": "value", "value": _value(m.group(1))}
+                    | {"unit": "s", "note": None}
+                )
+            if m := _SUCCESS.match(lines[i].strip()):
+                cells += 2
+                rejects.append((i + 1, f"Success Rate: {m.group(1)}%", "a share: the failed count beside it is kept"))
+                if any(r["metric"] == "failed" for r in records):
+                    rejects.append(
+                        (i + 1, f"Success Rate ({m.group(2)} failed)", "AIPerf's Error Summary gives the failed count")
+                    )
+                    continue
+                if not any(r["metric"] == "completed" for r in records):  # a failed count alone reads as all failed
+                    why = "a failed count without the table's Request Count to pair it with"
+                    rejects.append((i + 1, f"Success Rate ({m.group(2)} failed)", why))
+                    continue
+                records.append(
+                    {**run, "line": i + 1, "metric": "failed", "statistic": "count", "value": _value(m.group(2))}
+                    | {"unit": "req", "note": "the 'Success Rate' line under the table (its publisher's summary)"}
+                )
+        if cmd is None:
+            messages.append(
+                f"{source}: no `aiperf profile` command line beside the table (line {title + 1}): "
+                "its model, concurrency and request rate are not known"
+            )
+    return records, rejects, cells
