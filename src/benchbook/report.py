@@ -185,6 +185,7 @@ class Kernels:
 
         self._free: queue.Queue = queue.Queue()
         self._all: list = []
+        self._used: set = set()
         self._threads: list[threading.Thread] = []
         self._closing = False
 
@@ -222,20 +223,28 @@ class Kernels:
             kc.stop_channels()
 
     def take(self):
-        km, problem = self._free.get()
-        if problem:
-            raise RunError(problem)
-        return km
-
-    def give(self, km) -> None:
-        """Hand a kernel back after a chapter: reset, or replaced by a fresh one if it died."""
-        if km.is_alive():
+        """A ready kernel; one that ran a chapter is reset first (not when it is handed back, so
+        that the last chapter's kernel is not reset for nothing), or replaced if it cannot be."""
+        while True:
+            km, problem = self._free.get()
+            if problem:
+                raise RunError(problem)
+            if km not in self._used:
+                return km
+            self._used.discard(km)
             try:
                 self._send(km, _RESET)
-                self._free.put((km, ""))
-                return
+                return km
             except Exception:  # a kernel that cannot reset is not reused
-                pass
+                km.shutdown_kernel(now=True)
+                self.start()
+
+    def give(self, km) -> None:
+        """Hand a kernel back after a chapter (reset when next taken), or replace it if it died."""
+        if km.is_alive():
+            self._used.add(km)
+            self._free.put((km, ""))
+            return
         km.shutdown_kernel(now=True)
         self.start()
 
@@ -410,20 +419,6 @@ def _project(root: Path, inputs: list[Input], sections: list[Section]) -> None:
         shutil.copy(s.executed, root / f"{s.chapter}.ipynb")
 
 
-def _warm_renderer() -> threading.Thread:
-    """Import the book's engine in the background while the kernels run."""
-
-    def load():
-        try:
-            import jupyter_book.sphinx  # noqa: F401
-        except Exception:  # reported, if it persists, by render()
-            pass
-
-    t = threading.Thread(target=load, daemon=True)
-    t.start()
-    return t
-
-
 def render(root: Path) -> Path:
     """Build the project in `root` with jupyter-book, in this process; returns the html folder."""
     from benchbook.single_page import PageError, build_html
@@ -503,23 +498,25 @@ def report(paths: list[Path], given: dict, out: Path, jobs: int | None = None, l
         raise ReportError(
             f"{out.name}: the folder holds other files; give a new or empty folder, or one a report was written to"
         )
-    inputs = read_inputs(paths)
-    for i in inputs:
-        if i.problem:
-            log(f"not read: {i.shown}: {i.problem}")
-        else:
-            log(f"read: {i.shown}: {'; '.join(i.detected) or ', '.join(i.tools)}")
     kernels = Kernels()
-    if any(not i.problem for i in inputs):
-        kernels.start()  # warms up while the parameters are checked
+    if any(os.path.exists(p) for p in paths):
+        kernels.start()  # starts and makes the chapters' imports while the files are read
     try:
+        inputs = read_inputs(paths)
+        for i in inputs:
+            if i.problem:
+                log(f"not read: {i.shown}: {i.problem}")
+            else:
+                log(f"read: {i.shown}: {'; '.join(i.detected) or ', '.join(i.tools)}")
         return _report(inputs, given, out, jobs, kernels, log)
     finally:
         kernels.shutdown()
 
 
 def _report(inputs: list[Input], given, out: Path, jobs, kernels: Kernels, log) -> tuple[Path, list[Section]]:
-    warm = _warm_renderer()
+    from benchbook.single_page import warm_engine
+
+    warm = warm_engine()
     preps, sections = plan(inputs, given)
     n = max(1, min(jobs or os.cpu_count() or 1, len(preps)))
     for _ in range(n - 1):
