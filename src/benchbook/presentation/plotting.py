@@ -89,7 +89,7 @@ def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX, dra
     smallest = math.inf
     unchanged = False  # since the last draw
     for _ in range(3):  # larger type widens the tight box a little: converge
-        fig.canvas.draw()
+        fig.draw_without_rendering()
         width_pt = (
             fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.1
         ) * 72  # bbox_inches="tight", pad 0.1 in
@@ -113,7 +113,7 @@ def _drop_colliding_labels(fig, drawn: bool = False) -> bool:
     point labels are drawn "where there is room" (labels.place), and the tables list every point.
     `drawn`: the figure is as last drawn (no need to draw it again). Returns whether one was hidden."""
     if not drawn:
-        fig.canvas.draw()
+        fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     hidden = False
     for ax in fig.axes:
@@ -188,7 +188,7 @@ def overlaps(fig, pad: float = 1.0, drawn: bool = False) -> list[str]:
     import numpy as np
 
     if not drawn:
-        fig.canvas.draw()
+        fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     boxes = []
     for name, t in _texts(fig):
