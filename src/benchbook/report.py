@@ -186,6 +186,7 @@ class Kernels:
         self._free: queue.Queue = queue.Queue()
         self._all: list = []
         self._used: set = set()
+        self._stopping = threading.Lock()
         self._threads: list[threading.Thread] = []
         self._closing = False
 
@@ -249,16 +250,18 @@ class Kernels:
         self.start()
 
     def shutdown(self) -> None:
-        """Stop every kernel, those still starting included (no kernel outlives the command)."""
-        self._closing = True
-        for t in list(self._threads):
-            t.join()
-        for km in self._all:
-            try:
-                if km.has_kernel:
-                    km.shutdown_kernel(now=True)
-            except Exception:  # already gone
-                pass
+        """Stop every kernel, those still starting included (no kernel outlives the command); a
+        second call waits for the first."""
+        with self._stopping:
+            self._closing = True
+            for t in list(self._threads):
+                t.join()
+            for km in self._all:
+                try:
+                    if km.has_kernel:
+                        km.shutdown_kernel(now=True)
+                except Exception:  # already gone
+                    pass
 
 
 def run_in(km, prep: Prepared, work: Path) -> Path:
@@ -450,7 +453,8 @@ _KEEP = ("_static", "_images", "_sources", "glossary.html", "genindex.html", "se
 def publish(
     site: Path, work: Path, out: Path, sections: list[Section], preps: list[Prepared], roots: list[str]
 ) -> Path:
-    """Move the rendered site and the ledgers into OUT (pages and ledgers written atomically)."""
+    """Move the rendered site and the ledgers into OUT (pages and ledgers written atomically; the
+    theme's folders renamed into place where OUT is on the same file system, else copied)."""
     by_name = {p.chapter: p for p in preps}
     out.mkdir(parents=True, exist_ok=True)
     for keep in _KEEP:
@@ -458,7 +462,7 @@ def publish(
         if src.is_dir():
             staging = Path(tempfile.mkdtemp(prefix=f".{keep}-", dir=out))
             shutil.rmtree(staging)
-            shutil.copytree(src, staging)
+            shutil.move(src, staging)
             if (out / keep).exists():
                 shutil.rmtree(out / keep)
             os.replace(staging, out / keep)
@@ -527,6 +531,7 @@ def _report(inputs: list[Input], given, out: Path, jobs, kernels: Kernels, log) 
         work.mkdir()
         log(f"running {len(preps)} chapter(s) in {n} kernel(s): {', '.join(p.chapter for p in preps)}")
         execute_all(preps, sections, work, kernels, n, log=log)
+        threading.Thread(target=kernels.shutdown, daemon=True).start()  # while the pages render
         for s in sections:
             if s.executed is None:
                 log(f"  {s.chapter}: nothing to say ({s.reason})")

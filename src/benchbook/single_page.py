@@ -140,7 +140,7 @@ def render(executed: Path, out: Path, title: str, banner: str = "") -> Path:
             for keep in ("_static", "_sources", "glossary.html", "genindex.html", "search.html", "searchindex.js"):
                 src = site / keep
                 if src.is_dir():
-                    shutil.copytree(src, staging / keep)
+                    shutil.move(src, staging / keep)  # a rename on one file system; the site is thrown away
                 elif keep.endswith(".html"):
                     # these pages now live one folder below the chapter's page: point their links up to it
                     text = src.read_text(encoding="utf-8").replace(f'href="{chapter}.html', f'href="../{chapter}.html')
