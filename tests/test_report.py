@@ -158,7 +158,7 @@ class _NoKernels:
         pass
 
 
-def _cell_fails(km, prep, work):
+def _cell_fails(km, prep, work, nb=None):
     from benchbook.rerun import RunError
 
     raise RunError(f"{prep.chapter}: ValueError: the sweep has no load column")

@@ -264,18 +264,26 @@ class Kernels:
                     pass
 
 
-def run_in(km, prep: Prepared, work: Path) -> Path:
-    """Execute one chapter with its parameters injected as papermill injects them, in the kernel
-    of `km`; the executed notebook, without machine paths, is WORK/<chapter>.ipynb."""
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
+def parameterized(prep: Prepared) -> nbformat.NotebookNode:
+    """The chapter's notebook with its parameters injected as papermill injects them (made before
+    a kernel is free, so that reading it and importing papermill and nbclient wait for nothing)."""
+    import nbclient  # noqa: F401  (run_in's, imported here while the kernel warms up)
     from papermill.parameterize import parameterize_notebook
 
     nb = nbformat.read(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", as_version=4)
     nb.metadata.setdefault("papermill", {})
     for cell in nb.cells:
         cell.metadata.setdefault("tags", [])
-    nb = parameterize_notebook(nb, prep.parameters, kernel_name="python3", language="python")
+    return parameterize_notebook(nb, prep.parameters, kernel_name="python3", language="python")
+
+
+def run_in(km, prep: Prepared, work: Path, nb: nbformat.NotebookNode | None = None) -> Path:
+    """Execute one chapter (`nb`, else `parameterized(prep)`) in the kernel of `km`; the executed
+    notebook, without machine paths, is WORK/<chapter>.ipynb."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    nb = nb if nb is not None else parameterized(prep)
     client = NotebookClient(
         nb,
         km=km,
@@ -309,13 +317,14 @@ def execute_all(
     def one(prep: Prepared) -> None:
         section = by_name[prep.chapter]
         t0 = time.perf_counter()
+        nb = parameterized(prep)
         try:
             km = kernels.take()
         except RunError as exc:
             section.reason = str(exc)
             return
         try:
-            section.executed = run_in(km, prep, work)
+            section.executed = run_in(km, prep, work, nb)
         except ParameterError as exc:
             section.reason = str(exc)
         except RunError as exc:
