@@ -154,11 +154,14 @@ class _NoKernels:
     def give(self, km):
         pass
 
+    def client(self, km):
+        return None
+
     def shutdown(self):
         pass
 
 
-def _cell_fails(km, prep, work, nb=None):
+def _cell_fails(km, prep, work, nb=None, kc=None):
     from benchbook.rerun import RunError
 
     raise RunError(f"{prep.chapter}: ValueError: the sweep has no load column")

@@ -178,15 +178,16 @@ _RESET = "%reset -f\nimport matplotlib, matplotlib.pyplot\nmatplotlib.pyplot.clo
 
 class Kernels:
     """Warm kernels, each running one chapter after another (`take` / `give`); started in the
-    background, each with the chapters' imports already made."""
+    background, each with the chapters' imports already made, and each with its client kept
+    connected (`client`): a new client waits for the kernel's readiness again, 0.2 s or more)."""
 
     def __init__(self) -> None:
         import queue
 
         self._free: queue.Queue = queue.Queue()
         self._all: list = []
+        self._clients: dict = {}
         self._used: set = set()
-        self._stopping = threading.Lock()
         self._threads: list[threading.Thread] = []
         self._closing = False
 
@@ -203,25 +204,27 @@ class Kernels:
         try:
             km.start_kernel(cwd=str(config.PROJ_ROOT))
             if not self._closing:
-                self._send(km, _WARM_UP)
+                kc = self._clients[km] = km.client()
+                kc.start_channels()
+                kc.wait_for_ready(timeout=120)
+                kc.allow_stdin = False
+                self._send(kc, _WARM_UP)
         except Exception as exc:  # the chapter that takes it says why
             self._free.put((km, f"the kernel did not start ({type(exc).__name__}: {exc})"))
             return
         self._free.put((km, ""))
 
     @staticmethod
-    def _send(km, code: str) -> None:
-        kc = km.client()
-        kc.start_channels()
-        try:
-            kc.wait_for_ready(timeout=120)
-            reply = kc.execute_interactive(
-                code, store_history=False, timeout=config.EXECUTION_TIMEOUT_S, output_hook=lambda m: None
-            )
-            if reply["content"]["status"] != "ok":
-                raise RuntimeError(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
-        finally:
-            kc.stop_channels()
+    def _send(kc, code: str) -> None:
+        reply = kc.execute_interactive(
+            code, store_history=False, timeout=config.EXECUTION_TIMEOUT_S, output_hook=lambda m: None
+        )
+        if reply["content"]["status"] != "ok":
+            raise RuntimeError(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
+
+    def client(self, km):
+        """The connected client of a kernel this object started."""
+        return self._clients.get(km)
 
     def take(self):
         """A ready kernel; one that ran a chapter is reset first (not when it is handed back, so
@@ -234,10 +237,10 @@ class Kernels:
                 return km
             self._used.discard(km)
             try:
-                self._send(km, _RESET)
+                self._send(self._clients[km], _RESET)
                 return km
             except Exception:  # a kernel that cannot reset is not reused
-                km.shutdown_kernel(now=True)
+                self._stop(km)
                 self.start()
 
     def give(self, km) -> None:
@@ -246,22 +249,26 @@ class Kernels:
             self._used.add(km)
             self._free.put((km, ""))
             return
-        km.shutdown_kernel(now=True)
+        self._stop(km)
         self.start()
 
+    def _stop(self, km) -> None:
+        kc = self._clients.pop(km, None)
+        if kc is not None:
+            kc.stop_channels()
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
+
     def shutdown(self) -> None:
-        """Stop every kernel, those still starting included (no kernel outlives the command); a
-        second call waits for the first."""
-        with self._stopping:
-            self._closing = True
-            for t in list(self._threads):
-                t.join()
-            for km in self._all:
-                try:
-                    if km.has_kernel:
-                        km.shutdown_kernel(now=True)
-                except Exception:  # already gone
-                    pass
+        """Stop every kernel, those still starting included (no kernel outlives the command)."""
+        self._closing = True
+        for t in list(self._threads):
+            t.join()
+        for km in self._all:
+            try:
+                self._stop(km)
+            except Exception:  # already gone
+                pass
 
 
 def parameterized(prep: Prepared) -> nbformat.NotebookNode:
@@ -277,9 +284,10 @@ def parameterized(prep: Prepared) -> nbformat.NotebookNode:
     return parameterize_notebook(nb, prep.parameters, kernel_name="python3", language="python")
 
 
-def run_in(km, prep: Prepared, work: Path, nb: nbformat.NotebookNode | None = None) -> Path:
-    """Execute one chapter (`nb`, else `parameterized(prep)`) in the kernel of `km`; the executed
-    notebook, without machine paths, is WORK/<chapter>.ipynb."""
+def run_in(km, prep: Prepared, work: Path, nb: nbformat.NotebookNode | None = None, kc=None) -> Path:
+    """Execute one chapter (`nb`, else `parameterized(prep)`) in the kernel of `km`, through its
+    connected client `kc` where given; the executed notebook, without machine paths, is
+    WORK/<chapter>.ipynb."""
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
@@ -291,6 +299,7 @@ def run_in(km, prep: Prepared, work: Path, nb: nbformat.NotebookNode | None = No
         timeout=config.EXECUTION_TIMEOUT_S,
         resources={"metadata": {"path": str(config.PROJ_ROOT)}},
     )
+    client.kc = kc  # None: nbclient connects its own
     try:
         client.execute()
     except CellExecutionError as exc:
@@ -324,7 +333,7 @@ def execute_all(
             section.reason = str(exc)
             return
         try:
-            section.executed = run_in(km, prep, work, nb)
+            section.executed = run_in(km, prep, work, nb, kernels.client(km))
         except ParameterError as exc:
             section.reason = str(exc)
         except RunError as exc:
@@ -540,7 +549,6 @@ def _report(inputs: list[Input], given, out: Path, jobs, kernels: Kernels, log) 
         work.mkdir()
         log(f"running {len(preps)} chapter(s) in {n} kernel(s): {', '.join(p.chapter for p in preps)}")
         execute_all(preps, sections, work, kernels, n, log=log)
-        threading.Thread(target=kernels.shutdown, daemon=True).start()  # while the pages render
         for s in sections:
             if s.executed is None:
                 log(f"  {s.chapter}: nothing to say ({s.reason})")
