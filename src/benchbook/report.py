@@ -208,17 +208,32 @@ class Kernels:
                 kc.start_channels()
                 kc.wait_for_ready(timeout=120)
                 kc.allow_stdin = False
-                self._send(kc, _WARM_UP)
+                self._send(kc, _WARM_UP, abandon=lambda: self._closing)
         except Exception as exc:  # the chapter that takes it says why
             self._free.put((km, f"the kernel did not start ({type(exc).__name__}: {exc})"))
             return
         self._free.put((km, ""))
 
     @staticmethod
-    def _send(kc, code: str) -> None:
-        reply = kc.execute_interactive(
-            code, store_history=False, timeout=config.EXECUTION_TIMEOUT_S, output_hook=lambda m: None
-        )
+    def _send(kc, code: str, abandon=lambda: False) -> None:
+        """Run `code` in the kernel and wait for its reply, or until `abandon()` says the command
+        is closing (a report refused after the kernel started stops it at once, not after its
+        imports). Its outputs are not read: nbclient keeps only its own cell's messages."""
+        import queue
+
+        msg_id = kc.execute(code, store_history=False)
+        deadline = time.monotonic() + config.EXECUTION_TIMEOUT_S
+        while True:
+            if abandon():
+                raise RuntimeError("the command is closing")
+            try:
+                reply = kc.get_shell_msg(timeout=0.1)
+            except queue.Empty:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no reply after {config.EXECUTION_TIMEOUT_S} s") from None
+                continue
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
         if reply["content"]["status"] != "ok":
             raise RuntimeError(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
 
