@@ -205,20 +205,25 @@ class Kernels:
             km.start_kernel(cwd=str(config.PROJ_ROOT))
             if not self._closing:
                 kc = self._clients[km] = km.client()
-                kc.start_channels()
-                kc.wait_for_ready(timeout=120)
                 kc.allow_stdin = False
-                self._send(kc, _WARM_UP, abandon=lambda: self._closing)
+                kc.start_channels()
+                # the imports are sent at once (queued until the kernel listens), and the kernel's
+                # own messages about them show that its output channel is connected; only where
+                # they do not is jupyter_client's readiness check run (it ends with 0.2 s of wait)
+                sent = self._send(kc, _WARM_UP, abandon=lambda: self._closing, alive=km.is_alive)
+                if not self._idle_seen(kc, sent):
+                    kc.wait_for_ready(timeout=120)
         except Exception as exc:  # the chapter that takes it says why
             self._free.put((km, f"the kernel did not start ({type(exc).__name__}: {exc})"))
             return
         self._free.put((km, ""))
 
     @staticmethod
-    def _send(kc, code: str, abandon=lambda: False) -> None:
+    def _send(kc, code: str, abandon=lambda: False, alive=lambda: True) -> str:
         """Run `code` in the kernel and wait for its reply, or until `abandon()` says the command
         is closing (a report refused after the kernel started stops it at once, not after its
-        imports). Its outputs are not read: nbclient keeps only its own cell's messages."""
+        imports) or the kernel is no longer `alive()`; returns the request's id. Its outputs are
+        not read: nbclient keeps only its own cell's messages."""
         import queue
 
         msg_id = kc.execute(code, store_history=False)
@@ -229,6 +234,8 @@ class Kernels:
             try:
                 reply = kc.get_shell_msg(timeout=0.1)
             except queue.Empty:
+                if not alive():
+                    raise RuntimeError("the kernel died before it replied") from None
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"no reply after {config.EXECUTION_TIMEOUT_S} s") from None
                 continue
@@ -236,6 +243,27 @@ class Kernels:
                 break
         if reply["content"]["status"] != "ok":
             raise RuntimeError(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
+        return msg_id
+
+    @staticmethod
+    def _idle_seen(kc, msg_id: str, wait_s: float = 1.0) -> bool:
+        """Whether the kernel's output channel delivers the end of request `msg_id` (its "idle"
+        status): then the channel is connected and read up to it, so nbclient misses no output."""
+        import queue
+
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline:
+            try:
+                msg = kc.get_iopub_msg(timeout=0.1)
+            except queue.Empty:
+                continue
+            if (
+                msg["parent_header"].get("msg_id") == msg_id
+                and msg["msg_type"] == "status"
+                and msg["content"].get("execution_state") == "idle"
+            ):
+                return True
+        return False
 
     def client(self, km):
         """The connected client of a kernel this object started."""
