@@ -1,6 +1,6 @@
 """How long a reader waits for a report: `benchbook report` against one `benchbook run` per chapter.
 
-    .venv/bin/python benchmarks/bench_report.py [--repeat 3] [--no-write]
+    .venv/bin/python benchmarks/bench_report.py [--repeat 3] [--no-write] [--case "one chapter"]
 
 Two inputs: one file that one chapter reads (a vLLM serving result: serving_saturation), and three
 files that three chapters read (TGI, bigcode batch sweep, attention-gym). "Before" is what a
@@ -74,6 +74,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--out", default="report.json", help="file name under benchmarks/ (default report.json)")
+    ap.add_argument("--case", choices=list(CASES), action="append", help="only this input (repeatable; default both)")
     args = ap.parse_args()
     results = {
         "machine": {
@@ -89,6 +90,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="benchbook-bench-report-") as t:
         tmp = Path(t)
         for name, case in CASES.items():
+            if args.case and name not in args.case:
+                continue
             before(case, tmp), after(case, tmp)  # the first run, untimed
             b = [before(case, tmp) for _ in range(args.repeat)]
             a = [after(case, tmp) for _ in range(args.repeat)]

@@ -140,3 +140,14 @@ def test_a_number_without_any_spread_cannot_fail_and_the_summary_says_so():
     text = compare.summary_markdown([mc], rows)
     assert "**No regression**" in text and "1 number(s) have no noise estimate" in text
     assert compare.watched([mc], ["lat"], tolerance=0.1)["outcome"].tolist() == ["worse, beyond tolerance"]
+
+
+def test_the_help_says_two_single_runs_need_a_tolerance():
+    """Two runs with no spread cannot regress by the noise rule: `compare --help` says so, and
+    names --tolerance as what judges them (the behaviour is the two tests above)."""
+    res = runner.invoke(app, ["compare", "--help"], terminal_width=200)
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.replace("│", " ").split())
+    assert "Two single runs with no spread" in text and "cannot show a regression by the noise rule" in text
+    assert "--tolerance 0.05 to fail it when it is worse than the baseline by more than 5 %" in text
+    assert "(two single runs with no spread): worse by more than it fails" in text

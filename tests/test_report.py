@@ -1,5 +1,6 @@
 """`benchbook report FILE... -o DIR`: which chapters run on which files, with which parameters, and
-the one sentence (and non-zero exit) where nothing can be read. Nothing here starts a kernel; the
+the one sentence (and non-zero exit) where nothing can be read. Nothing here executes a chapter (a
+report starts its kernel while it reads the files, and a refused one stops it at once); the
 report's execution and rendering are tested on an installed wheel (tests/test_wheel_report.py)."""
 
 from __future__ import annotations
@@ -154,11 +155,14 @@ class _NoKernels:
     def give(self, km):
         pass
 
+    def client(self, km):
+        return None
+
     def shutdown(self):
         pass
 
 
-def _cell_fails(km, prep, work):
+def _cell_fails(km, prep, work, nb=None, kc=None):
     from benchbook.rerun import RunError
 
     raise RunError(f"{prep.chapter}: ValueError: the sweep has no load column")
@@ -196,3 +200,23 @@ def test_a_folder_holding_other_files_is_refused(tmp_path):
     assert (out / "_static" / "mine.css").read_text() == "x"
     (out / "index.html").write_text('<div class="benchbook-report"></div>')
     assert report._ours(out)
+
+
+def test_a_refused_report_leaves_no_kernel_behind(monkeypatch, tmp_path):
+    """The kernel starts before the files are read; when none can be read it is stopped without
+    waiting for its imports."""
+    started = []
+
+    class Recorded(report.Kernels):
+        def __init__(self):
+            super().__init__()
+            started.append(self)
+
+    monkeypatch.setattr(report, "Kernels", Recorded)
+    odd = tmp_path / "notes.txt"
+    odd.write_text("nothing a benchmark printed\n", encoding="utf-8")
+    res = runner.invoke(app, ["report", str(odd), "-o", str(tmp_path / "out")])
+    _refused(res, "nothing could be read", tmp_path / "out")
+    (kernels,) = started
+    assert kernels._all, "a kernel was started while the file was read"
+    assert not any(km.has_kernel for km in kernels._all) and not kernels._clients

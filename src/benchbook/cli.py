@@ -385,6 +385,7 @@ def compare(
         float | None,
         typer.Option(
             help="with --fail-on-regression: a fraction (e.g. 0.05) that judges numbers with no noise estimate"
+            " (two single runs with no spread): worse by more than it fails"
         ),
     ] = None,
 ) -> None:
@@ -392,7 +393,12 @@ def compare(
     within the noise the tool itself reports, as one HTML page with a figure per metric.
 
     In CI: --fail-on-regression METRIC exits 1 when a run is worse than the baseline beyond the
-    noise on METRIC (0 within the noise or better), and --summary FILE.md writes what to post."""
+    noise on METRIC (0 within the noise or better), and --summary FILE.md writes what to post.
+
+    Two single runs with no spread (vLLM's throughput, one run each) cannot show a regression by
+    the noise rule: their own difference would be the noise, so such a number has no noise
+    estimate and never fails alone. Give repeated runs, or --tolerance 0.05 to fail it when it
+    is worse than the baseline by more than 5 %."""
     import json
 
     from benchbook import compare as cmp

@@ -178,13 +178,16 @@ _RESET = "%reset -f\nimport matplotlib, matplotlib.pyplot\nmatplotlib.pyplot.clo
 
 class Kernels:
     """Warm kernels, each running one chapter after another (`take` / `give`); started in the
-    background, each with the chapters' imports already made."""
+    background, each with the chapters' imports already made, and each with its client kept
+    connected (`client`): a new client waits for the kernel's readiness again, 0.2 s or more)."""
 
     def __init__(self) -> None:
         import queue
 
         self._free: queue.Queue = queue.Queue()
         self._all: list = []
+        self._clients: dict = {}
+        self._used: set = set()
         self._threads: list[threading.Thread] = []
         self._closing = False
 
@@ -201,43 +204,103 @@ class Kernels:
         try:
             km.start_kernel(cwd=str(config.PROJ_ROOT))
             if not self._closing:
-                self._send(km, _WARM_UP)
+                kc = self._clients[km] = km.client()
+                kc.allow_stdin = False
+                kc.start_channels()
+                # the imports are sent at once (queued until the kernel listens), and the kernel's
+                # own messages about them show that its output channel is connected; only where
+                # they do not is jupyter_client's readiness check run (it ends with 0.2 s of wait)
+                sent = self._send(kc, _WARM_UP, abandon=lambda: self._closing, alive=km.is_alive)
+                if not self._idle_seen(kc, sent):
+                    kc.wait_for_ready(timeout=120)
         except Exception as exc:  # the chapter that takes it says why
             self._free.put((km, f"the kernel did not start ({type(exc).__name__}: {exc})"))
             return
         self._free.put((km, ""))
 
     @staticmethod
-    def _send(km, code: str) -> None:
-        kc = km.client()
-        kc.start_channels()
-        try:
-            kc.wait_for_ready(timeout=120)
-            reply = kc.execute_interactive(
-                code, store_history=False, timeout=config.EXECUTION_TIMEOUT_S, output_hook=lambda m: None
-            )
-            if reply["content"]["status"] != "ok":
-                raise RuntimeError(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
-        finally:
-            kc.stop_channels()
+    def _send(kc, code: str, abandon=lambda: False, alive=lambda: True) -> str:
+        """Run `code` in the kernel and wait for its reply, or until `abandon()` says the command
+        is closing (a report refused after the kernel started stops it at once, not after its
+        imports) or the kernel is no longer `alive()`; returns the request's id. Its outputs are
+        not read: nbclient keeps only its own cell's messages."""
+        import queue
+
+        msg_id = kc.execute(code, store_history=False)
+        deadline = time.monotonic() + config.EXECUTION_TIMEOUT_S
+        while True:
+            if abandon():
+                raise RuntimeError("the command is closing")
+            try:
+                reply = kc.get_shell_msg(timeout=0.1)
+            except queue.Empty:
+                if not alive():
+                    raise RuntimeError("the kernel died before it replied") from None
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no reply after {config.EXECUTION_TIMEOUT_S} s") from None
+                continue
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
+        if reply["content"]["status"] != "ok":
+            raise RuntimeError(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
+        return msg_id
+
+    @staticmethod
+    def _idle_seen(kc, msg_id: str, wait_s: float = 1.0) -> bool:
+        """Whether the kernel's output channel delivers the end of request `msg_id` (its "idle"
+        status): then the channel is connected and read up to it, so nbclient misses no output."""
+        import queue
+
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline:
+            try:
+                msg = kc.get_iopub_msg(timeout=0.1)
+            except queue.Empty:
+                continue
+            if (
+                msg["parent_header"].get("msg_id") == msg_id
+                and msg["msg_type"] == "status"
+                and msg["content"].get("execution_state") == "idle"
+            ):
+                return True
+        return False
+
+    def client(self, km):
+        """The connected client of a kernel this object started."""
+        return self._clients.get(km)
 
     def take(self):
-        km, problem = self._free.get()
-        if problem:
-            raise RunError(problem)
-        return km
+        """A ready kernel; one that ran a chapter is reset first (not when it is handed back, so
+        that the last chapter's kernel is not reset for nothing), or replaced if it cannot be."""
+        while True:
+            km, problem = self._free.get()
+            if problem:
+                raise RunError(problem)
+            if km not in self._used:
+                return km
+            self._used.discard(km)
+            try:
+                self._send(self._clients[km], _RESET)
+                return km
+            except Exception:  # a kernel that cannot reset is not reused
+                self._stop(km)
+                self.start()
 
     def give(self, km) -> None:
-        """Hand a kernel back after a chapter: reset, or replaced by a fresh one if it died."""
+        """Hand a kernel back after a chapter (reset when next taken), or replace it if it died."""
         if km.is_alive():
-            try:
-                self._send(km, _RESET)
-                self._free.put((km, ""))
-                return
-            except Exception:  # a kernel that cannot reset is not reused
-                pass
-        km.shutdown_kernel(now=True)
+            self._used.add(km)
+            self._free.put((km, ""))
+            return
+        self._stop(km)
         self.start()
+
+    def _stop(self, km) -> None:
+        kc = self._clients.pop(km, None)
+        if kc is not None:
+            kc.stop_channels()
+        if km.has_kernel:
+            km.shutdown_kernel(now=True)
 
     def shutdown(self) -> None:
         """Stop every kernel, those still starting included (no kernel outlives the command)."""
@@ -246,24 +309,32 @@ class Kernels:
             t.join()
         for km in self._all:
             try:
-                if km.has_kernel:
-                    km.shutdown_kernel(now=True)
+                self._stop(km)
             except Exception:  # already gone
                 pass
 
 
-def run_in(km, prep: Prepared, work: Path) -> Path:
-    """Execute one chapter with its parameters injected as papermill injects them, in the kernel
-    of `km`; the executed notebook, without machine paths, is WORK/<chapter>.ipynb."""
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
+def parameterized(prep: Prepared) -> nbformat.NotebookNode:
+    """The chapter's notebook with its parameters injected as papermill injects them (made before
+    a kernel is free, so that reading it and importing papermill and nbclient wait for nothing)."""
+    import nbclient  # noqa: F401  (run_in's, imported here while the kernel warms up)
     from papermill.parameterize import parameterize_notebook
 
     nb = nbformat.read(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", as_version=4)
     nb.metadata.setdefault("papermill", {})
     for cell in nb.cells:
         cell.metadata.setdefault("tags", [])
-    nb = parameterize_notebook(nb, prep.parameters, kernel_name="python3", language="python")
+    return parameterize_notebook(nb, prep.parameters, kernel_name="python3", language="python")
+
+
+def run_in(km, prep: Prepared, work: Path, nb: nbformat.NotebookNode | None = None, kc=None) -> Path:
+    """Execute one chapter (`nb`, else `parameterized(prep)`) in the kernel of `km`, through its
+    connected client `kc` where given; the executed notebook, without machine paths, is
+    WORK/<chapter>.ipynb."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    nb = nb if nb is not None else parameterized(prep)
     client = NotebookClient(
         nb,
         km=km,
@@ -271,6 +342,7 @@ def run_in(km, prep: Prepared, work: Path) -> Path:
         timeout=config.EXECUTION_TIMEOUT_S,
         resources={"metadata": {"path": str(config.PROJ_ROOT)}},
     )
+    client.kc = kc  # None: nbclient connects its own
     try:
         client.execute()
     except CellExecutionError as exc:
@@ -297,13 +369,14 @@ def execute_all(
     def one(prep: Prepared) -> None:
         section = by_name[prep.chapter]
         t0 = time.perf_counter()
+        nb = parameterized(prep)
         try:
             km = kernels.take()
         except RunError as exc:
             section.reason = str(exc)
             return
         try:
-            section.executed = run_in(km, prep, work)
+            section.executed = run_in(km, prep, work, nb, kernels.client(km))
         except ParameterError as exc:
             section.reason = str(exc)
         except RunError as exc:
@@ -410,20 +483,6 @@ def _project(root: Path, inputs: list[Input], sections: list[Section]) -> None:
         shutil.copy(s.executed, root / f"{s.chapter}.ipynb")
 
 
-def _warm_renderer() -> threading.Thread:
-    """Import the book's engine in the background while the kernels run."""
-
-    def load():
-        try:
-            import jupyter_book.sphinx  # noqa: F401
-        except Exception:  # reported, if it persists, by render()
-            pass
-
-    t = threading.Thread(target=load, daemon=True)
-    t.start()
-    return t
-
-
 def render(root: Path) -> Path:
     """Build the project in `root` with jupyter-book, in this process; returns the html folder."""
     from benchbook.single_page import PageError, build_html
@@ -455,7 +514,8 @@ _KEEP = ("_static", "_images", "_sources", "glossary.html", "genindex.html", "se
 def publish(
     site: Path, work: Path, out: Path, sections: list[Section], preps: list[Prepared], roots: list[str]
 ) -> Path:
-    """Move the rendered site and the ledgers into OUT (pages and ledgers written atomically)."""
+    """Move the rendered site and the ledgers into OUT (pages and ledgers written atomically; the
+    theme's folders renamed into place where OUT is on the same file system, else copied)."""
     by_name = {p.chapter: p for p in preps}
     out.mkdir(parents=True, exist_ok=True)
     for keep in _KEEP:
@@ -463,7 +523,7 @@ def publish(
         if src.is_dir():
             staging = Path(tempfile.mkdtemp(prefix=f".{keep}-", dir=out))
             shutil.rmtree(staging)
-            shutil.copytree(src, staging)
+            shutil.move(src, staging)
             if (out / keep).exists():
                 shutil.rmtree(out / keep)
             os.replace(staging, out / keep)
@@ -503,23 +563,25 @@ def report(paths: list[Path], given: dict, out: Path, jobs: int | None = None, l
         raise ReportError(
             f"{out.name}: the folder holds other files; give a new or empty folder, or one a report was written to"
         )
-    inputs = read_inputs(paths)
-    for i in inputs:
-        if i.problem:
-            log(f"not read: {i.shown}: {i.problem}")
-        else:
-            log(f"read: {i.shown}: {'; '.join(i.detected) or ', '.join(i.tools)}")
     kernels = Kernels()
-    if any(not i.problem for i in inputs):
-        kernels.start()  # warms up while the parameters are checked
+    if any(os.path.exists(p) for p in paths):
+        kernels.start()  # starts and makes the chapters' imports while the files are read
     try:
+        inputs = read_inputs(paths)
+        for i in inputs:
+            if i.problem:
+                log(f"not read: {i.shown}: {i.problem}")
+            else:
+                log(f"read: {i.shown}: {'; '.join(i.detected) or ', '.join(i.tools)}")
         return _report(inputs, given, out, jobs, kernels, log)
     finally:
         kernels.shutdown()
 
 
 def _report(inputs: list[Input], given, out: Path, jobs, kernels: Kernels, log) -> tuple[Path, list[Section]]:
-    warm = _warm_renderer()
+    from benchbook.single_page import warm_engine
+
+    warm = warm_engine()
     preps, sections = plan(inputs, given)
     n = max(1, min(jobs or os.cpu_count() or 1, len(preps)))
     for _ in range(n - 1):

@@ -266,7 +266,11 @@ def run(chapter: str, given: dict, sources: list[str] | None, out_dir: Path, pro
         keep_outputs_inside(prep, out_dir)
         shown = ", ".join(f"{k}={v!r}" for k, v in prep.shown.items()) or "defaults"
         log(f"running {chapter} with {shown}")
+        from benchbook.single_page import warm_engine
+
+        warm = warm_engine()  # the render's imports, made while the kernel runs the chapter
         nb = execute(prep, out_dir, progress=progress)
+        warm.join()
         write_ledger(nb, out_dir / f"{chapter}.claims.json")
         page = render_html(nb, out_dir / f"{chapter}.html", title=chapter)
     return nb, page

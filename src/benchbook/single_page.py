@@ -54,6 +54,38 @@ def _embed_images(page: str, site: Path) -> str:
     return _URL_ATTR.sub(one, page)
 
 
+def _import_engine() -> None:
+    """Import jupyter-book and every Sphinx extension the book's configuration loads (myst-nb's
+    pulls in jupyter-cache and SQLAlchemy): about half of a one-page build's CPU on a fresh process."""
+    import importlib
+
+    import jupyter_book.sphinx  # noqa: F401
+    from jupyter_book.config import get_final_config
+
+    cfg = yaml.safe_load((config.PROJ_ROOT / "_config.yml").read_text(encoding="utf-8"))
+    final, _ = get_final_config(user_yaml=cfg, cli_config={"latex_individualpages": False}, sourcedir=config.PROJ_ROOT)
+    for name in [*final.get("extensions", []), final.get("html_theme"), "myst_nb.sphinx_ext", "sphinx.builders.html"]:
+        if name:
+            importlib.import_module(name)
+
+
+def warm_engine():
+    """Import the book's engine in a background thread (returned, started), while a kernel
+    executes the chapter: the render that follows then starts with its imports made. A failure
+    here is left for `build_html` to report."""
+    import threading
+
+    def load():
+        try:
+            _import_engine()
+        except Exception:  # reported, if it persists, by build_html
+            pass
+
+    t = threading.Thread(target=load, daemon=True)
+    t.start()
+    return t
+
+
 def build_html(root: Path) -> Path:
     """Build the jupyter-book project in `root` in this process (no second Python to start and no
     `jupyter-book` script needed beside the interpreter); returns its html folder. Sphinx's output
@@ -108,7 +140,7 @@ def render(executed: Path, out: Path, title: str, banner: str = "") -> Path:
             for keep in ("_static", "_sources", "glossary.html", "genindex.html", "search.html", "searchindex.js"):
                 src = site / keep
                 if src.is_dir():
-                    shutil.copytree(src, staging / keep)
+                    shutil.move(src, staging / keep)  # a rename on one file system; the site is thrown away
                 elif keep.endswith(".html"):
                     # these pages now live one folder below the chapter's page: point their links up to it
                     text = src.read_text(encoding="utf-8").replace(f'href="{chapter}.html', f'href="../{chapter}.html')

@@ -88,8 +88,8 @@ def glue_figure(name: str, fig) -> None:
     from IPython.display import display
     from myst_nb import glue
 
-    readable(fig)
-    problems = overlaps(fig)
+    drawn = readable(fig, drawn=True)
+    problems = overlaps(fig, drawn=drawn)
     glue(name, fig, display=False)
     # A record of the figure's collision check, invisible on the page, read by the figure tests.
     display({FIGURE_CHECK_MIME: {"figure": name, "overlaps": problems}}, raw=True)
@@ -102,16 +102,18 @@ COLUMN_PX = 704
 MIN_TEXT_PX = 10.0
 
 
-def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX) -> float:
+def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX, drawn: bool = False):
     """Enlarge every text of `fig` that would render under `min_px` once the figure (as saved, its
     tight bounding box) is scaled to `column_px`; return the smallest size after, in pixels. A wide
     figure or a small font gets larger type, never a smaller figure, so the layout stays the one
-    its function chose."""
+    its function chose. With `drawn`, return instead whether the figure is left as last drawn (so
+    that `overlaps` measures it without drawing it again)."""
     from matplotlib.text import Text
 
     smallest = math.inf
+    unchanged = False  # since the last draw
     for _ in range(3):  # larger type widens the tight box a little: converge
-        fig.canvas.draw()
+        fig.draw_without_rendering()
         width_pt = (
             fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.1
         ) * 72  # bbox_inches="tight", pad 0.1 in
@@ -120,18 +122,24 @@ def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX) -> 
         small = [t for t in texts if t.get_fontsize() < need]
         smallest = min((t.get_fontsize() for t in texts), default=math.inf) * column_px / width_pt
         if not small:
+            # a layout engine (constrained layout) moves the axes again at every draw, by a few
+            # millionths of a pixel: such a figure is drawn again before it is measured, as it was
+            unchanged = fig.get_layout_engine() is None
             break
         for t in small:
             t.set_fontsize(need)
-    _drop_colliding_labels(fig)
-    return smallest
+    unchanged = not _drop_colliding_labels(fig, unchanged) and unchanged
+    return unchanged if drawn else smallest
 
 
-def _drop_colliding_labels(fig) -> None:
+def _drop_colliding_labels(fig, drawn: bool = False) -> bool:
     """Hide a point label that larger type made collide with an earlier one on the same axes:
-    point labels are drawn "where there is room" (labels.place), and the tables list every point."""
-    fig.canvas.draw()
+    point labels are drawn "where there is room" (labels.place), and the tables list every point.
+    `drawn`: the figure is as last drawn (no need to draw it again). Returns whether one was hidden."""
+    if not drawn:
+        fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
+    hidden = False
     for ax in fig.axes:
         kept = []
         for t in ax.texts:
@@ -140,8 +148,10 @@ def _drop_colliding_labels(fig) -> None:
             bb = t.get_window_extent(renderer)
             if any(bb.overlaps(k) for k in kept):
                 t.set_visible(False)
+                hidden = True
             else:
                 kept.append(bb)
+    return hidden
 
 
 def glue_all(values: dict) -> None:
@@ -195,12 +205,14 @@ def _drawn_ticks(axis):
     return [t.label1 for t in axis.get_major_ticks() if lo <= t.get_loc() <= hi] if len(axis.get_major_ticks()) else []
 
 
-def overlaps(fig, pad: float = 1.0) -> list[str]:
+def overlaps(fig, pad: float = 1.0, drawn: bool = False) -> list[str]:
     """What collides on a drawn figure: pairs of texts whose rendered boxes intersect (shrunk by
-    `pad` pixels), and legends that cover plotted points. Empty means readable."""
+    `pad` pixels), and legends that cover plotted points. Empty means readable. `drawn`: the
+    figure is as last drawn, so it is measured without drawing it again."""
     import numpy as np
 
-    fig.canvas.draw()
+    if not drawn:
+        fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     boxes = []
     for name, t in _texts(fig):
