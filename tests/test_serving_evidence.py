@@ -379,6 +379,9 @@ def test_a_completed_rate_above_the_request_rate_says_the_rate_did_not_govern_ar
     note = show.assumed_rate_note(r)
     assert "3.77 req/s, above its request rate of 2 req/s" in note and "did not govern" in note
     assert not serving.rate_exceeded(r.assign(scenario="Offline")).any()  # target_qps is no arrival rate
+    # 100 Poisson arrivals at 10 req/s may well finish at 10.8 req/s: chance, not a broken rate
+    short = pd.DataFrame(dict(request_rate=[10.0, 10.0], request_throughput=[10.8, 10.8], completed=[100, 10000]))
+    assert serving.rate_exceeded(short).tolist() == [False, True]
 
 
 def test_guidellm_incomplete_requests_are_cut_off_not_failed():

@@ -341,16 +341,20 @@ def unstreamed(r: pd.DataFrame) -> pd.Series:
 
 
 def rate_exceeded(r: pd.DataFrame) -> pd.Series:
-    """Per run, True where more requests completed per second than its finite request rate sends
-    (by more than RUN_NOISE): the rate setting did not govern arrivals. A rate the parser assumed,
+    """Per run, True where more requests completed per second than its finite request rate sends,
+    by more than chance allows: Poisson arrivals of n requests span n / rate seconds with a relative
+    spread of 1 / sqrt(n), so the margin is the larger of RUN_NOISE and 3 / sqrt(n) (n: the requests
+    completed, else 100). Then the rate setting did not govern arrivals. A rate the parser assumed,
     and an MLPerf Offline run's `target_qps` (an expected rate, not an arrival rate), are not checked."""
     rate, done = _col(r, "request_rate"), _col(r, "request_throughput")
+    n = _col(r, "completed").where(lambda c: c > 0).fillna(100.0)
+    margin = np.maximum(RUN_NOISE, 3 / np.sqrt(n))
     checked = np.isfinite(rate) & (rate > 0)
     if "rate_assumed" in r:
         checked &= ~r["rate_assumed"].eq(True)
     if "scenario" in r:
         checked &= ~r["scenario"].eq("Offline")
-    return checked & (done > rate * (1 + RUN_NOISE))
+    return checked & (done > rate * (1 + margin))
 
 
 def _share_bounds(row: pd.Series, metric: str, slo: float) -> tuple[float, float]:
