@@ -466,7 +466,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     d = rl.dropna(subset=["intensity", "achieved_tflops"]) if "intensity" in rl else rl.iloc[0:0]
     d = d[(d["intensity"] > 0) & (d["achieved_tflops"] > 0)]
     if peaks is None or d.empty:
-        return message_figure("no roofline:\nmodel size, device or\nconcurrency unknown")
+        return message_figure("no roofline:\nmodel size, precision,\ndevice or concurrency unknown")
     peak = float(d["peak_tflops"].iloc[0])
     bw = peaks.total_bandwidth_gb_s
     lo, hi = min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * peak * 1e12 / (bw * 1e9))
