@@ -160,7 +160,11 @@ EXCERPT = FIX / "nvda_ci_reference_qwen3_0.6b_excerpt_profile_export_aiperf.json
 
 @pytest.mark.parametrize("path", [JSONL, ONE, FAILED, UNIT_CSV, EXCERPT], ids=lambda p: p.name)
 def test_new_exports_detected_as_aiperf_only(path):
-    assert ingest.detect(path.read_bytes().decode()) == [TOOL]
+    """Of the serving tools, aiperf alone; an export with GPU power in its telemetry is also the
+    energy contract's (`aiperf-telemetry`)."""
+    found = ingest.detect(path.read_bytes().decode())
+    telemetry = ["aiperf-telemetry"] if path == EXCERPT else []
+    assert found == [TOOL, *telemetry]
 
 
 def test_jsonl_counts_failed_records_and_summarises_the_rest():
@@ -230,3 +234,55 @@ def test_formats_declare_what_they_record(path, cap, rate):
     assert ingest.carries(TOOL, fmt, "request_rate") is rate
     assert ingest.carries(TOOL, fmt, "e2el") is True
     assert ingest.carries("vllm-bench-serve", "text", "e2el") is None  # a parser that declares nothing
+
+
+# --- schema 1.1-1.5: `count` and `sum` per metric, `run_info`, `warmup_metrics` (issue 30) -----
+
+
+def _schema_1_3(total_osl: bool):
+    """Synthetic, in the shape AIPerf's docs/reference/json-export-schema.md documents for 1.1+:
+    record metrics carry `count` (records behind the distribution) and `sum` (mean x count);
+    derived and aggregate ones only `unit` + `avg`."""
+    doc = {
+        "schema_version": "1.4",
+        "run_info": {"random_seed": 44, "trial": 0, "variation_index": 2},
+        "warmup_metrics": {"request_latency": {"unit": "ms", "avg": 9999.0, "count": 2, "sum": 19998.0}},
+        "request_latency": {"unit": "ms", "avg": 2620.71, "min": 2145.06, "max": 3411.1, "count": 20, "sum": 52414.2},
+        "output_sequence_length": {"unit": "tokens", "avg": 64.0, "min": 64.0, "max": 64.0, "count": 20, "sum": 1280.0},
+        "input_sequence_length": {"unit": "tokens", "avg": 256.0, "count": 20, "sum": 5120.0},
+        "request_throughput": {"unit": "requests/sec", "avg": 1.45},
+        "request_count": {"unit": "requests", "avg": 20.0},
+    }
+    if total_osl:
+        doc["total_osl"] = {"unit": "tokens", "avg": 1280.0}
+    return json.dumps(doc, indent=2)
+
+
+def test_schema_1_1_count_and_sum_are_kept_where_they_mean_something():
+    p = a.parse(_schema_1_3(total_osl=False), "s.json")
+    t = p.table
+    assert cell(t, "e2el", "count")["value"] == 20  # the records behind the latency distribution
+    assert cell(t, "completed", "count")["value"] == 20
+    # the sums of the per-request lengths are the run's token totals when the export prints none
+    assert cell(t, "total_generated_tokens", "count")["value"] == 1280
+    assert cell(t, "total_input_tokens", "count")["value"] == 5120
+    reasons = dict(zip(p.rejected["text"], p.rejected["reason"], strict=True))
+    assert "mean x count" in reasons["request_latency.sum: 52414.2"]
+    assert p.cells_read == len(t) + len(p.rejected)
+    # run_info and the warmup phase's metrics are not the run's measurements
+    assert 9999.0 not in set(t["value"]) and 44.0 not in set(t["value"])
+
+
+def test_schema_1_1_sum_is_set_aside_beside_the_exports_own_total():
+    p = a.parse(_schema_1_3(total_osl=True), "s.json")
+    assert (p.table["metric"] == "total_generated_tokens").sum() == 1  # total_osl, not a second row
+    reasons = dict(zip(p.rejected["text"], p.rejected["reason"], strict=True))
+    assert reasons["output_sequence_length.sum: 1280.0"].endswith("kept as total_osl")
+
+
+def test_a_csv_with_a_sum_column_is_read_not_refused():
+    text = "Metric,avg,min,max,p50,std,count,sum\r\nRequest Latency (ms),2620.71,2145.06,3411.10,2568.73,297.93,20,52414.29\r\n"
+    p = a.parse(text, "s.csv")
+    assert cell(p.table, "e2el", "mean")["value"] == 2620.71
+    assert cell(p.table, "e2el", "count")["value"] == 20
+    assert list(p.rejected["reason"]) == ["the sum of the per-request values (mean x count)"]

@@ -143,3 +143,55 @@ def test_the_measured_energy_ledger_re_judges_clean():
     led = wording.ledger("perf_per_watt", ["x"], claims.build(_table(below, above), 2.0))
     assert check(led.to_dict()) == []
     assert led.get("floor_1").status == "implausible" or led.get("floor_0").status == "implausible"
+
+
+def test_the_scope_changes_which_run_is_cheapest():
+    # on the GPU alone a is cheaper; counting CPU and RAM too, b is: two rankings, never one
+    a = _rows("a", energy_j=900.0, tokens=1000.0) + _rows("a", energy_j=1500.0, tokens=1000.0, scope="gpu+cpu+ram")
+    b = _rows("b", energy_j=1000.0, tokens=1000.0) + _rows("b", energy_j=1200.0, tokens=1000.0, scope="gpu+cpu+ram")
+    rows = energy.quoted(_table(a, b))
+    gpu = claims.cheapest(rows[rows["scope"] == "gpu"], "j_per_output_token", "x")
+    total = claims.cheapest(rows[rows["scope"] == "gpu+cpu+ram"], "j_per_output_token", "x")
+    assert gpu.shown and gpu.evidence["a_run"] == "a"
+    assert total.shown and total.evidence["a_run"] == "b"
+    both = claims.cheapest(rows, "j_per_output_token", "x")  # a tie of scopes: the narrower one ranks
+    assert both.evidence["scope"] == "gpu" and both.evidence["other_scopes"] == ["GPU + CPU + RAM"]
+
+
+def _power_rows(run, *, mean_w, tok_s, req_s=None, energy_j=None, tokens=None):
+    rows = _rows(run, energy_j=energy_j if energy_j is not None else 0.0, tokens=tokens or 0.0)
+    base = {k: v for k, v in rows[0].items() if k not in ("metric", "value", "unit", "scope")}
+    out = [
+        r
+        for r in rows
+        if (r["metric"] == "energy" and energy_j is not None) or (r["metric"] == "output_tokens" and tokens)
+    ]
+    out.append(dict(base, metric="mean_power", value=mean_w, unit="W", scope="gpu"))
+    out.append(dict(base, metric="output_throughput", value=tok_s, unit="tok/s", scope=None))
+    if req_s is not None:
+        out.append(dict(base, metric="request_throughput", value=req_s, unit="req/s", scope=None))
+    return out
+
+
+def test_without_an_energy_mean_power_over_throughput_gives_the_figure_per_token():
+    r = _table(_power_rows("p", mean_w=300.0, tok_s=1000.0, req_s=5.0)).iloc[0]
+    assert r["tokens_basis"] == "power / throughput"
+    assert r["j_per_output_token"] == pytest.approx(0.3) and r["j_per_request"] == pytest.approx(60.0)
+    c = claims.per_run(r, 0)
+    assert c.shown and "mean measured power" in c.rule
+
+
+def test_a_counted_energy_wins_over_power_over_throughput():
+    r = _table(_power_rows("p", mean_w=300.0, tok_s=1000.0, energy_j=500.0, tokens=1000.0)).iloc[0]
+    assert r["tokens_basis"] == "counted" and r["j_per_output_token"] == pytest.approx(0.5)
+
+
+def test_a_run_that_counts_prompt_tokens_states_energy_per_token_beside_per_output_token():
+    from benchbook.presentation import wording
+
+    rows = _rows("a", energy_j=3000.0, tokens=1000.0)
+    rows.append(dict(rows[1], metric="prompt_tokens", value=2000.0))
+    c = claims.per_run(_table(rows).iloc[0], 0)
+    text = wording.word("perf_per_watt", c).text
+    assert "3 J per output token" in text and "1 J per token (prompt and output)" in text
+    assert "GPU only" in text

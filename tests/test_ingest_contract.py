@@ -160,6 +160,9 @@ def _unaccounted(path) -> dict[int, list[str]]:
         for col in rows.columns.drop(["line", "source"]):
             for v in rows[col].dropna():
                 known |= {round(float(v), 6)} if isinstance(v, int | float) or hasattr(v, "dtype") else _numbers(v)
+        # llama-bench's size column is kept in GiB: a size printed in MiB (below 1 GiB) is that number x 1024
+        if "model_size_gib" in rows:
+            known |= {round(float(v) * 1024, 2) for v in rows["model_size_gib"].dropna()}
         for t in rejected.loc[rejected["line"] == line, "text"]:
             known |= _numbers(t)
         missing = [x for x in _NUMBER.findall(text) if round(float(x), 6) not in known]

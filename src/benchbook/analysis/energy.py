@@ -4,7 +4,8 @@
 One row per measured figure: a run, the interval it covers (the whole run, prefill, decode) and
 the scope of its energy (GPU only, GPU + CPU + RAM, the wall). Energy per output token is the
 energy divided by the output tokens served (or the mean energy per request divided by the mean
-output tokens per request, the same ratio); energy per token counts prompt and output tokens and
+output tokens per request, the same ratio; or, where a file gives a mean power and a throughput but
+no energy over a counted interval, the mean power divided by the output tokens per second); energy per token counts prompt and output tokens and
 needs the prompt tokens; tokens per joule is the inverse of the first. Idle-subtracted figures take
 out the idle power times the interval's length (or the tool's own idle-subtracted energy): what
 the work cost above keeping the device switched on.
@@ -59,7 +60,10 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (configuration, interval, scope) of an energy-contract table, with every energy
     figure the file allows (NaN where it does not). `tokens_basis` says where the output-token
     count comes from: "counted" (the file counts them), "per request" (mean tokens per request),
-    "nominal" (a configured volume, not counted) or None."""
+    "nominal" (a configured volume, not counted), "power / throughput" (no energy over a counted
+    interval: mean power / output tokens per second, both as the file gives them), "power reading /
+    throughput" (the same with a reading the file calls neither a mean nor a peak: an estimate) or
+    None. From a power and a rate, the idle-subtracted figure is (power - idle power) / rate."""
     if df.empty or "scope" not in df:
         return pd.DataFrame(columns=COLUMNS)
     d = df.copy()
@@ -104,18 +108,33 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
         j_out = np.nan
     if not np.isfinite(per_request) and np.isfinite(energy) and np.isfinite(requests) and requests > 0:
         per_request = energy / requests
+    # no energy and count over one interval, but a power and a rate: J = W / (per second); a reading
+    # the file calls neither mean nor peak makes it an estimate (basis "power reading / throughput")
+    mean_w = _first(g, "mean_power", scope)
+    reading = _first(g, "power_reading", scope)
+    watts = mean_w if np.isfinite(mean_w) else reading
+    per_watt_basis = "power / throughput" if np.isfinite(mean_w) else "power reading / throughput"
+    out_rate, req_rate = _first(g, "output_throughput"), _first(g, "request_throughput")
+    from_power = not np.isfinite(j_out) and np.isfinite(watts) and np.isfinite(out_rate) and out_rate > 0
+    if from_power:
+        j_out, basis = watts / out_rate, per_watt_basis
+    if not np.isfinite(per_request) and np.isfinite(watts) and np.isfinite(req_rate) and req_rate > 0:
+        per_request = watts / req_rate
     prompt = _first(g, "prompt_tokens")
     idle = _first(g, "idle_power", scope)
     duration = _first(g, "duration")
     active = _first(g, "energy_active", scope)
     if not np.isfinite(active) and np.isfinite(idle) and np.isfinite(duration) and np.isfinite(energy):
         active = energy - idle * duration
+    # from a power and a rate, the idle draw comes off the power: (W - idle W) / (tok/s)
+    active_per_token = (watts - idle) / out_rate if from_power and np.isfinite(idle) else np.nan
+    idle_share = idle / watts if from_power and np.isfinite(idle) and watts else np.nan
     row.update(
         energy_j=energy,
         energy_active_j=active,
         idle_power_w=idle,
         duration_s=duration,
-        mean_power_w=_first(g, "mean_power", scope),
+        mean_power_w=mean_w,
         output_tokens=tokens,
         prompt_tokens=prompt,
         requests=requests,
@@ -124,8 +143,10 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
         j_per_output_token=j_out,
         j_per_token=energy / (tokens + prompt) if np.isfinite(prompt) and np.isfinite(tokens) else np.nan,
         tok_per_j=1 / j_out if np.isfinite(j_out) and j_out > 0 else np.nan,
-        j_per_output_token_active=active / tokens if np.isfinite(active) and np.isfinite(tokens) and tokens else np.nan,
-        idle_share=1 - active / energy if np.isfinite(active) and np.isfinite(energy) and energy else np.nan,
+        j_per_output_token_active=active / tokens
+        if np.isfinite(active) and np.isfinite(tokens) and tokens
+        else active_per_token,
+        idle_share=1 - active / energy if np.isfinite(active) and np.isfinite(energy) and energy else idle_share,
         printed_j_per_output_token=_first(g, "energy_per_output_token", scope),
     )
     return row

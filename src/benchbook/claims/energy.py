@@ -60,11 +60,21 @@ def per_run(r: pd.Series, k: int) -> Claim:
         "idle_share": _num(r["idle_share"]),
         "idle_power_w": _num(r["idle_power_w"]),
         "duration_s": _num(r["duration_s"]),
+        "energy_j": _num(r["energy_j"]),
+        "mean_power_w": _num(r["mean_power_w"]),
     }
     rule = "J per output token = measured energy / output tokens over the same interval and scope"
+    if ev["tokens_basis"] == "power / throughput":
+        rule = "J per output token = mean measured power / output tokens per second"
+    elif ev["tokens_basis"] == "power reading / throughput":
+        rule = "J per output token ~ power reading / output tokens per second (an estimate: mean or peak not said)"
     c = make(f"measured_{k}", "energy_bound", rule, ev)
     if not c.shown and ev["j_per_request"] is not None:
         return c.withhold("the file gives no token counts, only energy per request")
+    if not c.shown and ev["energy_j"] is not None and ev["output_tokens"] is None:
+        return c.withhold("the file counts neither the tokens nor the requests served over that energy")
+    if not c.shown and ev["mean_power_w"] is not None:
+        return c.withhold("the file gives neither an output rate nor a token count to divide the power by")
     return c
 
 

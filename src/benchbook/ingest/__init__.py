@@ -50,6 +50,8 @@ _MODULES = [
     "ml_energy",
     "optimum_benchmark",
     "inference_energy",
+    "aiperf_telemetry",
+    "llama_bench_power",
     "inference_perf",
     "guidellm",
     "llmd_report",

@@ -2,10 +2,14 @@
 `profile_export.jsonl`, in the serving contract of vllm-bench-serve.
 
 * JSON: `{"records": {tag: {"tag", "unit", "header", "avg", "min", "max", "p1" ... "p99", "std",
-  "count"}}, "input_config": {...}, "error_summary": [...]}` (schema 1.0-1.3; older exports put
+  "count"}}, "input_config": {...}, "error_summary": [...]}` (schema 1.0-1.5; older exports put
   the metric dicts at the top level, as GenAI-Perf's `profile_export_genai_perf.json` does). A
   metric measured once per run (request throughput, duration, counts) has only `avg`; its other
-  statistics are null, which are not numbers and not cells.
+  statistics are null, which are not numbers and not cells. Schema 1.1 added `count` (the records
+  behind a record metric's distribution: kept as the statistic `count`) and `sum` (the sum of its
+  observations, mean x count: the sums of the per-request input and output lengths are the run's
+  token totals, kept as those where the export prints no total_isl / total_osl, set aside otherwise
+  with the reason); 1.2-1.4 add `run_info` and `warmup_metrics`, which hold no measurement read here.
 * CSV: sections separated by blank lines (CRLF in the files AIPerf writes): `Metric,avg,min,...`
   rows `Time to First Token (ms),2343.22,...`, then `Metric,Value` rows; newer exports put the unit
   in a column of its own (`Metric,Unit,avg,...`, rows named by tag: `request_latency,ms,...`).
@@ -15,7 +19,8 @@
   record with an `error`, cancelled or timed out, is a failure; warmup records are set aside);
   `requests()` returns the records one by one, for exact goodput.
 * GPU telemetry in the JSON (`telemetry_data`): the GPUs' names go to `metadata` (`gpus=N x NAME`,
-  which names the device a page measures against); their numbers are set aside with the reason.
+  which names the device a page measures against); their numbers are set aside here with the reason
+  and read by `aiperf_telemetry` (the `aiperf-telemetry` tool) into the energy contract.
 * Each format declares what it can record (`CARRIES`): only the JSON's `input_config` holds the
   model, concurrency and rate, so a page never calls a CSV or JSONL run uncapped. Numbers quoted with
   thousands separators (`"1,234.56"`, GenAI-Perf) are read; a section with another header is not
@@ -96,6 +101,9 @@ STATS = {
     "count": "count",
 }
 TIMESTAMPS = {"min_request_timestamp", "max_response_timestamp"}
+#: Schema 1.1+ `sum` (the sum of a record metric's observations): the per-request lengths' sums are
+#: the run's token totals, kept as those where the export has no total_isl / total_osl of its own.
+SUMS = {"input_sequence_length": "total_isl", "output_sequence_length": "total_osl"}
 
 METRICS = {
     **{k: vllm_serve.METRICS[k] for k in ("completed", "failed", "duration", "total_input_tokens")},
@@ -219,8 +227,8 @@ def _json(text: str, source: str, messages: list[str]):
     records, rejects, cells = [], [], 0
     for tag, m in metrics.items():
         at = text.find(f'"{tag}": {{')
-        stats = [(k, v) for k, v in m.items() if k in STATS or re.fullmatch(r"p\d+(\.\d+)?", k)]
-        single = all(v is None for k, v in stats if k not in ("avg", "count"))
+        stats = [(k, v) for k, v in m.items() if k in STATS or k == "sum" or re.fullmatch(r"p\d+(\.\d+)?", k)]
+        single = all(v is None for k, v in stats if k not in ("avg", "count", "sum"))
         for k, v in stats:
             if v is None:
                 continue
@@ -231,6 +239,17 @@ def _json(text: str, source: str, messages: list[str]):
                 rejects.append((ln, f"{tag}.{k}: {v!r}"[:80], "expected a number"))
             elif tag in TIMESTAMPS:
                 rejects.append((ln, f"{tag}.{k}: {v}", "a timestamp (ns since the epoch), not a measurement"))
+            elif k == "sum":
+                total = SUMS.get(tag)
+                if total and total not in metrics:
+                    note = f"the sum of {tag} over the requests (schema 1.1 `sum`)"
+                    records.append(
+                        {**settings, "line": ln, "metric": CONTRACT[total], "statistic": "count", "value": float(v)}
+                        | {"unit": "tok", "note": note}
+                    )
+                else:
+                    why = f"kept as {total}" if total else "not a statistic of the tidy table"
+                    rejects.append((ln, f"{tag}.sum: {v}", f"the sum of the per-request values (mean x count): {why}"))
             elif k not in STATS:
                 rejects.append((ln, f"{tag}.{k}: {v}", f"percentile {k} is not a tidy statistic"))
             elif single and k == "count":
@@ -246,7 +265,8 @@ def _json(text: str, source: str, messages: list[str]):
         rejects.extend(telemetry)
         messages.append(
             f"{source}: {len(telemetry)} GPU telemetry number(s) (power, utilisation, memory, temperature) set aside: "
-            "the serving contract has no column for them; the GPU's name is kept in `metadata`"
+            "the serving contract has no column for them (the `aiperf-telemetry` tool reads the power and energy into "
+            "the energy contract); the GPU's name is kept in `metadata`"
         )
     _failures(obj, metrics, source, messages)
     return records, rejects, cells
@@ -333,7 +353,8 @@ def _csv(text: str, source: str, messages: list[str]):
         # newer exports name the unit in a column of its own (`Metric,Unit,avg,...`, the metric by its tag)
         first = 2 if header[1:2] == ["Unit"] else 1
         known = header[0] == "Metric" and (
-            header[first:] == ["Value"] or all(h in STATS or re.fullmatch(r"p\d+", h) for h in header[first:])
+            header[first:] == ["Value"]
+            or all(h in STATS or h == "sum" or re.fullmatch(r"p\d+", h) for h in header[first:])
         )
         for r_i, row in enumerate(rows[1:], start=start + 2):
             nums = [(h, c) for h, c in zip(header[first:], row[first:], strict=False) if c.strip() not in ("", "N/A")]
@@ -365,6 +386,8 @@ def _csv(text: str, source: str, messages: list[str]):
                     rejects.append((r_i, f"{row[0]} {k}: {c}"[:80], "expected a number"))
                 elif tag in TIMESTAMPS:
                     rejects.append((r_i, f"{row[0]}: {c}", "a timestamp (ns since the epoch), not a measurement"))
+                elif k == "sum":
+                    rejects.append((r_i, f"{row[0]} sum: {c}", "the sum of the per-request values (mean x count)"))
                 elif k not in STATS:
                     rejects.append((r_i, f"{row[0]} {k}: {c}", f"percentile {k} is not a tidy statistic"))
                 else:

@@ -52,6 +52,7 @@ METRICS = {
     "requests_per_joule": "req/J: requests (samples) per joule as the tool printed it",
     "mean_power": "W: mean power over the interval",
     "peak_power": "W: highest power sample",
+    "power_reading": "W: a power reading over the interval that the file does not call a mean or a peak",
     "idle_power": "W: power with no load, measured before the run",
     "duration": "s: length of the interval the energy covers",
     "output_tokens": "tok: output tokens served over the interval",
@@ -76,11 +77,12 @@ SCOPED = {
     "requests_per_joule",
     "mean_power",
     "peak_power",
+    "power_reading",
     "idle_power",
 }
 
 #: The energy tools (registered by their modules); the power chapter reads each of them.
-TOOLS = ("ml-energy", "optimum-benchmark", "inference-energy")
+TOOLS = ("ml-energy", "optimum-benchmark", "inference-energy", "aiperf-telemetry", "llama-bench-power")
 
 KWH_NOTE = "printed in kWh; converted to J"
 J_PER_KWH = 3.6e6

@@ -35,72 +35,56 @@ def label(op: str) -> str:
 # --- descriptions (not verdicts) -----------------------------------------------------------------
 
 
+def _say(name: str, **values) -> str:
+    """One of the chapter's descriptive sentences (notebooks/attention_kernels.claims.yml, `sentences:`)."""
+    return wording.sentence(CHAPTER, name, **values)
+
+
 def stop_note(messages: list[str]) -> str:
     """The completeness line: the parser's "run stopped" warning, so a run cut short by a traceback
     says where, else that every section finished."""
     stops = [m for m in messages if m.startswith("warning: the run stopped")]
-    return stops[0].removeprefix("warning: ") if stops else "the run completed every section it started"
+    return _say("stop", stop=stops[0].removeprefix("warning: ") if stops else "")
 
 
 def device_words(peaks: attention.Peaks) -> str:
     """'RTX-PRO-6000-Blackwell-WS (500 TFLOP/s dense FP16, 1,792 GB/s; named in the input)'."""
-    return (
-        f"{peaks.device} ({peaks.tflops:,.0f} TFLOP/s dense FP16, {peaks.bandwidth_gb_s:,.0f} GB/s; "
-        f"{wording.words(CHAPTER)['source'].get(peaks.source, peaks.source)})"
+    return _say(
+        "device", device=peaks.device, tflops=peaks.tflops, bandwidth_gb_s=peaks.bandwidth_gb_s, source=peaks.source
     )
 
 
 def reproduction_words(rep: pd.DataFrame) -> str:
     """How many recomputed TF/s cells agree with the printed ones, in words."""
     n, ok = len(rep), int(rep["agrees"].sum()) if len(rep) else 0
-    if n == 0:
-        return "no TF/s cell could be recomputed from this input"
-    return f"{ok} of {n} printed TF/s cells agree with this formula at the printed precision"
+    return _say("reproduction", n=n, ok=ok)
 
 
 def fa2_words(k: pd.DataFrame) -> str:
     """FA2's printed forward range across sections, said to be one re-timed problem only where the
     sections share a sequence length and the benchmark's shape."""
     fa2 = k[(k["pass"] == "fw") & (k["operation"] == "causal_fa2") & k["tflops"].notna()]
-    if fa2.empty:
-        return "This input has no causal FA2 row."
-    if len(fa2) == 1:
-        return f"Its one causal FA2 forward row prints {fa2['tflops'].iat[0]:,.4g} TF/s."
-    span = f"{fa2['tflops'].min():,.4g} to {fa2['tflops'].max():,.4g} TF/s"
     same = fa2[fa2["shape"] == "default"].groupby("seq_len").size() if "shape" in fa2 else pd.Series(dtype=int)
-    if len(same) and same.max() >= 2:
-        return (
-            f"Across its {len(fa2)} sections the causal FA2 forward row prints {span}; {same.max()} of them time "
-            "the same causal problem again."
-        )
-    return f"Across its {len(fa2)} sections, at different shapes, the causal FA2 forward row prints {span}."
+    return _say(
+        "fa2",
+        n=len(fa2),
+        low=fa2["tflops"].min() if len(fa2) else None,
+        high=fa2["tflops"].max() if len(fa2) else None,
+        retimed=int(same.max()) if len(same) and same.max() >= 2 else 0,
+    )
 
 
 def shape_words(k: pd.DataFrame) -> str:
     """Whether every row fits the benchmark's B=16, H=16, D=64 (else the work comes from the printed TF/s)."""
     other = k[k["shape"] == "other"]
-    if other.empty:
-        return "Every row of this input fits that shape (its printed TF/s match the formula)."
-    return (
-        f"{other['mask'].nunique()} of the {k['mask'].nunique()} sections of this input do not fit that shape (a "
-        "modified benchmark): their performed work is taken from the printed TF/s, which carry the real shape."
-    )
+    return _say("shape", n_other=other["mask"].nunique(), n_sections=k["mask"].nunique())
 
 
 def noise_words(k: pd.DataFrame) -> str:
     """How the page judges differences: the re-timing spread and the floor it never goes below."""
     spread, n = attention.retime_spread(k)
     value, _ = attention.noise(k)
-    if spread is None:
-        return (
-            f"attention-gym prints no spread and this input re-times no kernel, so a noise of {value:.0%} is "
-            "assumed; differences inside it are not called"
-        )
-    floor = f", below the {attention.NOISE_FLOOR:.0%} floor used instead" if spread < attention.NOISE_FLOOR else ""
-    return (
-        f"attention-gym prints no spread; the same causal FA2 problem, re-timed in {n} sections, moves by up to "
-        f"{spread:.1%}{floor}, so differences inside {value:.1%} are not called"
-    )
+    return _say("noise", spread=spread, n=n, value=value, floor=attention.NOISE_FLOOR)
 
 
 # --- tables --------------------------------------------------------------------------------------
@@ -152,7 +136,7 @@ def tflops_figure(k: pd.DataFrame, pass_: str = "fw"):
 
     sub = k[k["pass"] == pass_]
     if sub.empty:
-        return message_figure(f"No {pass_.upper()} rows in this input.")
+        return message_figure(_say("no_pass", pass_=pass_.upper()))
     masks = list(dict.fromkeys(sub.sort_values("order")["mask"]))
     ops = _ops(sub)
     x = np.arange(len(masks))
@@ -175,7 +159,7 @@ def speedup_figure(sp: pd.DataFrame):
 
     sp = sp[sp["flex_vs_sdpa"].notna() & sp["density"].notna()]
     if sp.empty:
-        return message_figure("No mask with both SDPA + mask and FlexAttention times and a known density.")
+        return message_figure(_say("no_speedup"))
     fig, ax = plt.subplots(figsize=(7.5, 5))
     for i, (ps, g) in enumerate(sp.groupby("pass", sort=False)):
         ax.scatter(g["density"], g["flex_vs_sdpa"], color=color(i), label=f"{ps.upper()} measured", zorder=3)
@@ -202,7 +186,7 @@ def roofline_figure(pts: pd.DataFrame, peaks: attention.Peaks, xlim=(10, 100_000
 
     pts = pts[np.isfinite(pts["achieved_tflops"]) & np.isfinite(pts["intensity_flop_per_byte"])]
     if pts.empty:
-        return message_figure("No kernel with a time and a known shape: nothing to place on the roofline.")
+        return message_figure(_say("no_roofline"))
     fig, ax = plt.subplots()
     x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
     ax.plot(

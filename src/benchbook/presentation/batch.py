@@ -8,20 +8,27 @@ import numpy as np
 import pandas as pd
 
 from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, with_named_gpu
+from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
 
-SOURCE_WORDS = {
-    "detected": "named in the output",
-    "parameter": "given as a parameter",
-    "assumed": "assumed: the output names no device the hardware table knows",
-}
-SIZE_WORDS = {
-    "parameter": "given as a parameter",
-    "printed": "printed in the output",
-    "table": "from the model table (data/models.csv)",
-    "tool config": "assumed: the output prints no size, so this is the size the bigcode README gives for its "
-    "configuration of that name",
-}
+#: The chapter whose wording file (notebooks/batch_saturation.claims.yml) holds this module's sentences.
+CHAPTER = "batch_saturation"
+
+
+def _say(name: str, **values) -> str:
+    """One of the chapter's descriptive sentences (notebooks/batch_saturation.claims.yml, `sentences:`)."""
+    return wording.sentence(CHAPTER, name, **values)
+
+
+def _finite(**values) -> dict:
+    """`values` without those the input lacks (None, NaN), so a sentence's `is defined` tells them apart."""
+    return {k: v for k, v in values.items() if not (v is None or (isinstance(v, float) and not np.isfinite(v)))}
+
+
+def _empty_cells(table: str) -> dict:
+    """What an empty cell of one of the chapter's tables means, per column (its wording file's
+    `words.empty_cells`)."""
+    return dict(wording.words(CHAPTER)["empty_cells"][table])
 
 
 def _label(frame: pd.DataFrame, g: pd.DataFrame) -> str:
@@ -44,101 +51,93 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
     """What the page reads, from the data only (`runs`: `analysis.batch.offline_runs`, whose runs with
     no batch setting are counted apart)."""
     alone = runs[runs["batch_size"].isna()] if runs is not None else pd.DataFrame(columns=["model"])
-    models = ", ".join(sorted((set(sw["model"]) | set(alone["model"])) - {""})) or "a model the output does not name"
-    gpus = ", ".join(sorted(set(sw["gpu"]) - {""}))
-    fws = ", ".join(sorted(set(sw["framework"]) - {""}))
-    dts = ", ".join(sorted(set(sw.loc[sw["has_result"], "dtype"])))
-    if "vllm" in set(sw["framework"]):
-        dts += " (assumed for vLLM, whose --dtype auto loads the checkpoint's bf16)"
     bs = sw.loc[sw["has_result"], "batch_size"]
-    span = f"batch {bs.min()} to {bs.max()}" if len(bs) else "no batch with a result"
     news = sorted(set(sw.get("new_tokens", pd.Series([float(NEW_TOKENS)] * len(sw))).dropna()))
-    tokens = " or ".join(f"{t:g}" for t in news)
-    return (
-        f"Input: {files}: {models}"
-        + (f" ({fws})" if fws else "")
-        + (f" on {gpus}" if gpus else ", GPU not named")
-        + (f"; dtypes with results: {dts}" if dts else "; no dtype with a result")
-        + f"; {span}"
-        + (f"; {tokens} new tokens per sequence" if tokens else "")
-        + (f"; {len(alone)} run(s) with no batch setting (see below)." if len(alone) else ".")
+    return _say(
+        "inputs",
+        files=files,
+        models=sorted((set(sw["model"]) | set(alone["model"])) - {""}),
+        frameworks=sorted(set(sw["framework"]) - {""}),
+        gpus=sorted(set(sw["gpu"]) - {""}),
+        dtypes=sorted(set(sw.loc[sw["has_result"], "dtype"])),
+        vllm="vllm" in set(sw["framework"]),
+        **({"batch_min": bs.min(), "batch_max": bs.max()} if len(bs) else {}),
+        new_tokens=news,
+        n_alone=len(alone),
     )
 
 
 def device_sentence(peaks, params: dict, sources: dict) -> str:
     """Which device and model size the roofline uses, and where each comes from."""
     if peaks is None:
-        return "No device is known, so no roofline is drawn."
-    prec = ", ".join(f"{p} {v:,.1f} TFLOP/s" for p, v in peaks.tflops.items())
-    head = (
-        f"The roofline uses the {peaks.device} ({SOURCE_WORDS.get(peaks.source, peaks.source)}): "
-        f"{peaks.total_bandwidth_gb_s:,.0f} GB/s and dense peaks {prec}."
+        return _say("device", known=False)
+    return _say(
+        "device",
+        known=True,
+        device=peaks.device,
+        source=peaks.source,
+        bandwidth_gb_s=peaks.total_bandwidth_gb_s,
+        tflops=dict(peaks.tflops),
+        sizes=[{"model": m, "params_b": b, "source": sources.get(m)} for m, b in params.items()],
     )
-    sizes = []
-    for m, b in params.items():
-        where = SIZE_WORDS.get(sources.get(m), sources.get(m))
-        sizes.append(
-            f"{m}: {b:.2f} B parameters ({where})"
-            if b
-            else f"{m}: size unknown (the claims that need it are withheld; pass `params_b`)"
-        )
-    if not sizes:
-        return head + " The output names no model, so its size is unknown (pass `params_b`)."
-    return head + " Model size: " + "; ".join(sizes) + "."
-
-
-def _on(r: pd.Series) -> str:
-    """The words after a series' name that say its GPU ("on A100 80GB") when that tells it apart
-    (`named_gpu`), else nothing."""
-    return f" on {r['named_gpu']}" if r["named_gpu"] else ""
 
 
 def gain_sentence(mg: pd.DataFrame) -> str:
     """How the gain per added sequence changes from the first to the last step of one series."""
     g = mg.dropna(subset=["gain_tok_s_per_seq"])
     if g.empty:
-        return "With one batch size per series there is no gain per added sequence to show."
+        return _say("gain", steps=False)
     first, last = g.iloc[0], g.iloc[-1]
-    return (
-        f"For {first['dtype']}{_on(first)}, each added sequence adds {first['gain_tok_s_per_seq']:,.1f} tok/s from batch "
-        f"{int(first['prev_batch_size'])} to {int(first['batch_size'])}, and {last['gain_tok_s_per_seq']:,.2f} tok/s "
-        f"from batch {int(last['prev_batch_size'])} to {int(last['batch_size'])}."
+    return _say(
+        "gain",
+        steps=True,
+        dtype=first["dtype"],
+        gpu=first["named_gpu"],
+        first_gain=first["gain_tok_s_per_seq"],
+        first_from=int(first["prev_batch_size"]),
+        first_to=int(first["batch_size"]),
+        last_gain=last["gain_tok_s_per_seq"],
+        last_from=int(last["prev_batch_size"]),
+        last_to=int(last["batch_size"]),
     )
 
 
 def ms_sentence(row: pd.Series | None) -> str:
     """The tool's msec/token against the per-sequence time per token, at one batch size."""
     if row is None:
-        return "No batch size with a result, so there is no time per token to compare."
-    if not np.isfinite(row["latency_s"]):
-        return (
-            f'The tool prints 1000 / throughput as "msec/token" ({row["tool_ms_per_token"]:.2f} ms at batch '
-            f"{int(row['batch_size'])}); this input gives no latency there, so the wait per token cannot be shown."
-        )
-    return (
-        f'The tool prints 1000 / throughput as "msec/token". At batch {int(row["batch_size"])} that is '
-        f"{row['tool_ms_per_token']:.2f} ms, but each sequence in that batch waited {row['latency_s']:.2f} s for "
-        f"{row.get('new_tokens', NEW_TOKENS):.0f} tokens: {row['per_sequence_ms_per_token']:.1f} ms per token."
+        return _say("ms_per_token", measured=False)
+    return _say(
+        "ms_per_token",
+        measured=True,
+        batch_size=int(row["batch_size"]),
+        tool_ms=row["tool_ms_per_token"],
+        **_finite(
+            latency_s=row["latency_s"],
+            new_tokens=row.get("new_tokens", NEW_TOKENS),
+            per_sequence_ms=row["per_sequence_ms_per_token"],
+        ),
     )
 
 
 def limits_sentence(limits: pd.DataFrame) -> str:
     """Where each series ran out, and which columns are blank."""
-    parts = []
-    for _, r in limits.iterrows():
-        name = f"{r['framework']} {r['dtype']}".strip() + _on(r)
-        if r["status"] == "limit":
-            parts.append(f"{name} has a result up to batch {int(r['last_ok'])} and none from {int(r['first_missing'])}")
-        elif r["status"] == "no limit":
-            parts.append(f"{name} has a result at every batch size up to {int(r['last_ok'])}")
-        else:
-            parts.append(f"{name} has no result at all (kept as missing, not as zero)")
-    return ("; ".join(parts) + ".") if parts else "No series in this input."
+    series = [
+        {
+            "framework": r["framework"],
+            "dtype": r["dtype"],
+            "gpu": r["named_gpu"],
+            "status": r["status"],
+            **({"last_ok": int(r["last_ok"])} if r["status"] in ("limit", "no limit") else {}),
+            **({"first_missing": int(r["first_missing"])} if r["status"] == "limit" else {}),
+        }
+        for _, r in limits.iterrows()
+    ]
+    return _say("limits", series=series)
 
 
 def limits_table(limits: pd.DataFrame) -> pd.DataFrame:
     """Per series, where memory ran out: the last batch size with a result and the first without."""
-    words = {"limit": "ran out between the two", "no limit": "no limit reached in the sweep", "blank": "no results"}
+    words = wording.words(CHAPTER)["limit_status"]
     t = limits[_series_columns(limits) + ["last_ok", "first_missing", "status"]]
     return t.assign(status=t["status"].map(words)).rename(
         columns={"last_ok": "last batch size with a result", "first_missing": "first batch size without"}
@@ -146,7 +145,7 @@ def limits_table(limits: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Why a cell of the limits table is empty (the status column says which case it is).
-LIMITS_MISSING = {"last batch size with a result": "none", "first batch size without": "none"}
+LIMITS_MISSING = _empty_cells("limits")
 
 
 def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
@@ -176,7 +175,7 @@ def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Why a cell of the knee table is empty: the saturation batch is the first or last point.
-KNEE_MISSING = {"strength (slope before - after)": "at an end of the sweep"}
+KNEE_MISSING = _empty_cells("knee")
 
 
 def gain_table(mg: pd.DataFrame) -> pd.DataFrame:
@@ -191,7 +190,7 @@ def gain_table(mg: pd.DataFrame) -> pd.DataFrame:
 
 
 #: The first batch size of a series has no smaller one to gain over.
-GAIN_MISSING = {"gain per added sequence (tok/s)": "first batch size"}
+GAIN_MISSING = _empty_cells("gain")
 
 
 def step_table(rl: pd.DataFrame) -> pd.DataFrame:
@@ -219,12 +218,7 @@ def step_table(rl: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Why a cell of the step table is empty: the model's size or the device's peak is not known.
-STEP_MISSING = {
-    "weights read (GB/s)": "model size unknown",
-    "compute (TFLOP/s)": "model size unknown",
-    "of peak bandwidth (%)": "not known",
-    "of peak compute (%)": "not known",
-}
+STEP_MISSING = _empty_cells("step")
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -250,7 +244,7 @@ def plot_throughput(sw: pd.DataFrame, knees: pd.DataFrame, knee_shown: bool):
             ax.axvline(k["knee_batch_size"].iat[0], color=color(i), ls=":", lw=1)
     if not drawn:
         plt.close(fig)
-        return message_figure("no batch size with a result")
+        return message_figure(wording.words(CHAPTER)["figure"]["no_result"])
     ax.set_xscale("log", base=2)
     ax.set_ylim(bottom=0)
     ax.set_xlabel("batch size (sequences per generate call, log scale)")
@@ -284,7 +278,7 @@ def plot_ms_per_token(sw: pd.DataFrame):
         ax.plot(ok["batch_size"], ok["tool_ms_per_token"], ls="--", color=color(i), label=f"{name}: tool's msec/token")
     if not drawn:
         plt.close(fig)
-        return message_figure("no batch size with a result")
+        return message_figure(wording.words(CHAPTER)["figure"]["no_result"])
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("batch size (log scale)")
@@ -300,7 +294,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
     last batch of series `key` labelled."""
     d = rl.dropna(subset=["achieved_tflops", "intensity", "peak_gb_s"])  # no peak: another GPU than the roof's
     if peaks is None or d.empty or not peaks.total_bandwidth_gb_s:
-        return message_figure("no roofline:\nthe model size or\nthe step time is unknown")
+        return message_figure(wording.words(CHAPTER)["figure"]["no_roofline"])
     fig, ax = plt.subplots(figsize=(9, 4.5))
     bw = peaks.total_bandwidth_gb_s
     lo = min(0.1, d["intensity"].min() / 2)
@@ -345,23 +339,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
 
 
 #: Why a cell of the offline table is empty, per column.
-OFFLINE_MISSING = {
-    "output tok/s": "not printed",
-    "prompt + output tok/s": "not printed",
-    "TFLOP/s": "model size unknown",
-    "of peak": "device not named, or no peak at this precision",
-    "max batch": "not a setting of this tool",
-    "requests": "not printed",
-    "req/s": "not printed",
-    "precision": "not stated",
-}
-
-#: Where each offline tool's precision comes from, as the page says it.
-PRECISION_WORDS = {
-    "trtllm-bench": "as the engine prints it",
-    "mlperf-loadgen": "as the SUT or file name states it",
-    "vllm-bench-offline": "assumed: vLLM's --dtype auto loads the checkpoint's bf16",
-}
+OFFLINE_MISSING = _empty_cells("offline")
 
 _OFFLINE_LABELS = {
     "mlperf-loadgen": "MLPerf Offline",
@@ -392,94 +370,52 @@ def offline_table(pts: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def _compute_case(r: pd.Series, peaks, prec: str | None) -> str:
+    """What an offline run's compute can be said against (the case the sentence words)."""
+    if np.isfinite(r["compute_fraction"]):
+        return "beyond_device" if r["compute_fraction"] > 1 else "fraction"
+    if r["beyond_any_peak"]:
+        return "beyond_any"
+    if not np.isfinite(r["achieved_tflops"]):
+        return "no_model"
+    if peaks is not None and peaks.source != "assumed":
+        return "no_peak" if prec else "no_precision"
+    return "assumed_device"
+
+
 def offline_sentence(pts: pd.DataFrame, peaks) -> str:
     """What one point per run can say: its throughput, its compute against the device's peak when
     the model size and a named device are known, and why there is no saturation curve."""
-    if pts.empty:
-        return "Every run of this input sets a batch size; none stands alone."
-    parts = []
+    runs = []
     for _, r in pts.iterrows():
-        what = f"{_offline_label(r['tool'], r['benchmark'])} run {r['run']!r}: "
-        if r["benchmark"] == "latency":  # a vllm bench latency output that does not say its --batch-size
-            parts.append(what + f"{r['latency_s']:.2f} s per batch, but the output does not say the batch size")
-            continue
-        load = [f"{r['requests']:,.0f} requests"] if np.isfinite(r["requests"]) else []
-        load += [f"{r['request_rate']:,.2f} req/s"] if np.isfinite(r["request_rate"]) else []
-        what += " at ".join(load) + (", " if load else "")
-        if np.isfinite(r["output_tok_s"]):
-            what += f"{r['output_tok_s']:,.0f} output tok/s"
-        elif np.isfinite(r["total_tok_s"]):
-            what += f"{r['total_tok_s']:,.0f} prompt + output tok/s (the output does not split them)"
-        else:
-            parts.append(what + "no throughput printed")
-            continue
-        if np.isfinite(r["max_batch_size"]):
-            what += f" (the engine's max runtime batch size, a ceiling it batched under: {r['max_batch_size']:.0f})"
         prec = r["precision"] if isinstance(r["precision"], str) else None
-        if prec:
-            what += f"; weights in {prec} ({PRECISION_WORDS[r['tool']]}"
-            what += (
-                f", {r['weight_bytes_per_param']:g} byte(s) per weight: {r['weight_gb']:,.1f} GB)"
-                if np.isfinite(r["weight_gb"])
-                else ")"
+        runs.append(
+            _finite(
+                label=_offline_label(r["tool"], r["benchmark"]),
+                run=r["run"],
+                tool=r["tool"],
+                latency=r["benchmark"] == "latency",  # a vllm bench latency output that does not say its --batch-size
+                latency_s=r["latency_s"],
+                requests=r["requests"],
+                request_rate=r["request_rate"],
+                output_tok_s=r["output_tok_s"],
+                total_tok_s=r["total_tok_s"],
+                max_batch_size=r["max_batch_size"],
+                precision=prec,
+                weight_bytes_per_param=r["weight_bytes_per_param"],
+                weight_gb=r["weight_gb"],
+                compute=_compute_case(r, peaks, prec),
+                achieved_tflops=r["achieved_tflops"],
+                compute_fraction=r["compute_fraction"],
+                tokens_counted=r["tokens_counted"],
+                highest_peak_tflops=r["highest_peak_tflops"],
+                device=peaks.device if peaks is not None else None,
             )
-        else:
-            what += "; precision not stated (the output names none, and none is assumed)"
-        if np.isfinite(r["compute_fraction"]) and r["compute_fraction"] > 1:
-            what += (
-                f", {r['achieved_tflops']:,.0f} TFLOP/s, {r['compute_fraction']:.0%} of one {peaks.device}'s dense "
-                f"{prec} peak: beyond one device, so not a result (likely several GPUs, as MLPerf systems have, or "
-                "the wrong model size)"
-            )
-        elif np.isfinite(r["compute_fraction"]):
-            what += (
-                f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']}, "
-                f"{r['compute_fraction']:.0%} of the {peaks.device}'s dense {prec} peak"
-            )
-        elif r["beyond_any_peak"]:
-            what += (
-                f", {r['achieved_tflops']:,.0f} TFLOP/s, beyond one {peaks.device}'s highest dense peak at any "
-                f"precision ({r['highest_peak_tflops']:,.0f} TFLOP/s): not a result (likely several GPUs, as MLPerf "
-                "systems have, or the wrong model size)"
-            )
-        elif not np.isfinite(r["achieved_tflops"]):
-            what += ", with no compute given: the output names no model the model table knows (pass params_b)"
-        elif peaks is not None and peaks.source != "assumed" and not prec:
-            what += (
-                f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']} (no fraction of a peak: "
-                "without the precision there is no peak to set it against)"
-            )
-        elif peaks is not None and peaks.source != "assumed":
-            what += (
-                f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']} (no fraction of a peak: "
-                f"the hardware table has no dense {prec} figure for the {peaks.device})"
-            )
-        else:
-            what += (
-                f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']} (no fraction of a peak: "
-                "the device is only assumed; pass gpu)"
-            )
-        parts.append(what)
-    why = (
-        "Such a run sets no batch size (the engine batches as requests arrive), so it is one point, not a "
-        "saturation curve: no knee is stated from it."
-        if (pts["benchmark"] != "latency").any()
-        else "Without its batch size it is no point of a batch curve: no knee is stated from it."
-    )
-    return "; ".join(parts) + ". " + why
+        )
+    return _say("offline", runs=runs, batched=bool((pts["benchmark"] != "latency").any()))
 
 
 def audit_sentence(n: int, ok: int, bigcode: bool) -> str:
     """What the bigcode tables' "oom" means and how many derived numbers were recomputed; the offline
     tools print neither."""
-    if not bigcode:
-        return (
-            "The offline outputs (vLLM, MLPerf, TensorRT-LLM) print no per-batch table: no 'oom' padding to read and no "
-            "derived column to recompute."
-        )
-    return (
-        'In this tool "oom" is padding written by the table script for a batch size with no result line, not a '
-        "detected error; the run died there, most likely out of memory. Of the "
-        f"{n} derived numbers recomputed from the first input (msec/token from tokens/sec, and tokens/sec from "
-        f"batch x {NEW_TOKENS} / sec), {ok} agree at the printed precision."
-    )
+    return _say("audit", bigcode=bigcode, n=n, ok=ok, new_tokens=NEW_TOKENS)

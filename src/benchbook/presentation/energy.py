@@ -7,6 +7,8 @@ interval it covers; a ranking names the scope it ranks and the scopes it left ou
 
 from __future__ import annotations
 
+import textwrap
+
 import pandas as pd
 
 from benchbook.analysis import energy
@@ -78,7 +80,8 @@ def takeaways(led: Ledger) -> list[str]:
 
 def energy_display(table: pd.DataFrame) -> pd.DataFrame:
     """The quoted rows as a table: configuration, scope, interval, J per output token, tokens per
-    joule, J per request, idle-subtracted J per output token."""
+    joule, J per token counting prompt tokens too (where the file counts them), J per request,
+    idle-subtracted J per output token."""
     t = energy.quoted(table)
     cols = {
         "run": "configuration",
@@ -86,12 +89,17 @@ def energy_display(table: pd.DataFrame) -> pd.DataFrame:
         "interval": "interval",
         "j_per_output_token": "J / output token",
         "tok_per_j": "tokens / J",
+        "j_per_token": "J / token (prompt and output)",
         "j_per_request": "J / request",
         "j_per_output_token_active": "J / output token, idle subtracted",
     }
     t = t.assign(scope=t["scope"].map(SCOPES))
     keep = [c for c in cols if c in t and (c in ("run", "scope", "interval") or t[c].notna().any())]
     return t[keep].rename(columns=cols)
+
+
+#: Characters per line of a bar's label before it wraps.
+LABEL_WIDTH = 40
 
 
 def energy_bars(table: pd.DataFrame):
@@ -107,7 +115,10 @@ def energy_bars(table: pd.DataFrame):
     t = t.sort_values(col, ascending=False)
     several = t.groupby(["source", "run"])["scope"].transform("nunique") > 1
     labels = t["run"].astype(str) + several.map({True: " ", False: ""}) + t["scope"].where(several, "").fillna("")
-    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.28 * len(t)))
+    # a long configuration name (a model file on a machine) wraps rather than squeezing the bars out
+    labels = labels.map(lambda s: textwrap.fill(s, LABEL_WIDTH))
+    lines = int(labels.str.count("\n").sum()) + len(t)
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.28 * lines))
     scopes = list(dict.fromkeys(t["scope"]))
     for i, s in enumerate(scopes):
         m = (t["scope"] == s).to_numpy()

@@ -27,6 +27,12 @@ def message_figure(text: str):
     return _message_figure(textwrap.fill(text, 32))
 
 
+def _empty_cells(table: str) -> dict:
+    """What an empty cell of one of the chapter's tables means, per column (its wording file's
+    `words.empty_cells`)."""
+    return dict(wording.words("quantization_regimes")["empty_cells"][table])
+
+
 def _metric(m: str | None) -> str:
     return (m or "").replace("_", " ")
 
@@ -34,42 +40,41 @@ def _metric(m: str | None) -> str:
 # --- descriptions (not verdicts) -----------------------------------------------------------------
 
 
+def _say(name: str, **values) -> str:
+    """One of the chapter's descriptive sentences (notebooks/quantization_regimes.claims.yml, `sentences:`)."""
+    return wording.sentence("quantization_regimes", name, **values)
+
+
 def no_baseline_message(baseline: str) -> str:
     """Why no speed-up can be drawn (said both in the page and inside the placeholder figure)."""
-    if not baseline:
-        return f"The input has no {quant.DEFAULT_BASELINE!r} runs and no baseline was given: no speed-up can be shown."
-    return f"The input has no runs of the baseline {baseline!r}, so no speed-up can be shown."
+    return _say("no_baseline", baseline=baseline, default=quant.DEFAULT_BASELINE)
 
 
 def setting_words(where: dict, peaks: quant.Peaks | None, model: str | None, model_source: str | None) -> str:
     """Where the runs ran and on what model, as the input's manifest or the parameters say."""
-    hw = where.get("hardware")
-    parts = [
-        f"The input's manifest records the hardware as: {hw}." if hw else "No manifest records this input's hardware."
-    ]
-    if model:
-        parts.append(
-            f"Model: {model} ({'given as a parameter' if model_source == 'parameter' else 'from the manifest'})."
-        )
-    else:
-        parts.append("It names no model whose size is known, so the roofline section is left out (pass `model_id`).")
-    if peaks is not None and model:
-        parts.append(
-            f"The roofline uses the {peaks.device}: {peaks.tflops:,.0f} TFLOP/s dense 16-bit, "
-            f"{peaks.bandwidth_gb_s:,.0f} GB/s ({wording.words('quantization_regimes')['source'].get(peaks.source, peaks.source)})."
-        )
-    return " ".join(parts)
+    return _say(
+        "setting",
+        hardware=where.get("hardware"),
+        model=model,
+        model_source=model_source,
+        roofline=peaks is not None and bool(model),
+        **(
+            {
+                "device": peaks.device,
+                "tflops": peaks.tflops,
+                "bandwidth_gb_s": peaks.bandwidth_gb_s,
+                "source": peaks.source,
+            }
+            if peaks is not None
+            else {}
+        ),
+    )
 
 
 def prefill_position(pts: pd.DataFrame, ridge: float) -> str:
     """Where the prefill points sit against the ridge, for the roofline caption."""
     pre = pts[pts["phase"] == "prefill"]
-    if pre.empty:
-        return "No prefill point could be placed (no implied TTFT)."
-    n_right = int((pre["intensity_flop_per_byte"] > ridge).sum())
-    if n_right == len(pre):
-        return f"All {len(pre)} prefill points sit right of the ridge."
-    return f"{n_right} of {len(pre)} prefill points sit right of the ridge."
+    return _say("prefill_position", n=len(pre), n_right=int((pre["intensity_flop_per_byte"] > ridge).sum()))
 
 
 def prefill_words(run_table: pd.DataFrame, shape: pd.DataFrame) -> str:
@@ -78,44 +83,30 @@ def prefill_words(run_table: pd.DataFrame, shape: pd.DataFrame) -> str:
     share = t.groupby("regime")["share"].median().reindex(shape.index).dropna()
     ms = (1000 * t.groupby("regime")["implied_ttft"].median()).reindex(share.index)
     if share.empty:
-        return "No run here gives both latency and output throughput, so no prefill time can be implied."
+        return _say("prefill", n=0)
     if share.abs().max() < 0.005:
-        return (
-            "Here latency equals batch x output length / output throughput in every run: this file comes from the "
-            "earliest release, whose output throughput divides by the whole latency, so no prefill time can be "
-            "implied from it."
-        )
+        return _say("prefill", n=len(share), whole_latency=True)
     lo, hi = share.idxmin(), share.idxmax()
-    return (
-        f"The median implied prefill is {ms[lo]:,.0f} ms in {lo} ({share[lo]:.0%} of its latency) and {ms[hi]:,.0f} ms "
-        f"in {hi} ({share[hi]:.0%}); where it is a large share, a decode-only metric leaves out much of what a "
-        "user waits for."
-        if lo != hi
-        else f"The median implied prefill is {ms[lo]:,.0f} ms, {share[lo]:.0%} of the latency."
+    return _say(
+        "prefill", n=len(share), lo=lo, hi=hi, lo_ms=ms[lo], hi_ms=ms[hi], lo_share=share[lo], hi_share=share[hi]
     )
 
 
 def duplicate_words(dups: pd.DataFrame) -> str:
     """Repeated run labels (`checks.sglang_quant.duplicate_labels`), in words."""
-    if dups.empty:
-        return "No configuration repeats a run label."
     numbered = dups[dups["labels"].str.contains(r"\brun\d+\b")]
-    parts = []
-    if len(numbered):
-        r = numbered.iloc[0]
-        miss = f", {r['missing']} missing" if r["missing"] else ""
-        parts.append(
-            f"{len(numbered)} configuration(s) repeat a numbered run label (e.g. {r['model']}: {r['labels']}{miss}); "
-            "runs that share a label but differ in value are distinct runs with wrong names, and all are kept."
-        )
     same = dups[~dups.index.isin(numbered.index)]
-    if len(same):
-        names = ", ".join(sorted({d.split(", ")[0] for d in same["labels"]}))
-        parts.append(
-            f"{len(same)} configuration(s) give every run the same name ({names}): the runs are told apart by their "
-            "order in the file only, and all are kept."
-        )
-    return " ".join(parts)
+    first = numbered.iloc[0] if len(numbered) else {}
+    return _say(
+        "duplicates",
+        n=len(dups),
+        n_numbered=len(numbered),
+        model=first.get("model"),
+        labels=first.get("labels"),
+        missing=first.get("missing"),
+        n_same=len(same),
+        names=sorted({d.split(", ")[0] for d in same["labels"]}),
+    )
 
 
 def heatmap_caption(spd: pd.DataFrame, baseline: str) -> str:
@@ -126,31 +117,26 @@ def heatmap_caption(spd: pd.DataFrame, baseline: str) -> str:
         return (
             no_baseline_message(baseline)
             if not baseline or baseline not in set(spd["scheme"])
-            else ("No scheme shares a regime with the baseline, so no speed-up is drawn.")
+            else _say("no_shared_regime")
         )
-    return (
-        f"Speed-up over {baseline} with its interval: {int((q['ci_low'] > 1).sum())} of {n} scheme/regime cells have "
-        f"the whole interval above 1 and {int((q['ci_high'] < 1).sum())} below it; boxed: the winning set."
+    return _say(
+        "heatmap_caption",
+        baseline=baseline,
+        n=n,
+        above=int((q["ci_low"] > 1).sum()),
+        below=int((q["ci_high"] < 1).sum()),
     )
 
 
 def sets_words(winners: pd.DataFrame) -> str:
     """The takeaway about winning sets, for the number of runs this input has."""
-    if winners.empty or winners["n"].max() < 2:
-        return "With one run per scheme and regime, no winner can be told from noise: repeat each run."
-    n = int(winners["n"].median())
-    return f"Winners are sets: with {n} runs per cell, report the schemes the runs cannot separate, not a gold medal."
+    repeated = not winners.empty and winners["n"].max() >= 2
+    return _say("sets", n=int(winners["n"].median()) if repeated else 0)
 
 
 def phases_note(scheme: str | None, baseline: str) -> str:
     """The section's first sentence: which scheme it examines, or that the input has none."""
-    if scheme:
-        return (
-            f"The scheme examined is {scheme}, the weight-only scheme slowest against {baseline} at the largest batch."
-        )
-    return (
-        "This input has no weight-only (w8a16) scheme measured beside a baseline, so this section has nothing to show."
-    )
+    return _say("phases_note", scheme=scheme or "", baseline=baseline)
 
 
 def excluded_words(flagged: pd.DataFrame, left_out: pd.DataFrame) -> str:
@@ -159,32 +145,23 @@ def excluded_words(flagged: pd.DataFrame, left_out: pd.DataFrame) -> str:
         return ""
 
     def items(f):
-        return wording.join(
-            f"{r.model} {r.run} ({_metric(r.metric)} {r.value:,.2f}, line {r.line})"
-            if r.run != r.model
-            else f"{r.model} ({_metric(r.metric)} {r.value:,.2f}, line {r.line})"
+        return [
+            {"model": r.model, "run": r.run, "metric": r.metric, "value": r.value, "line": r.line}
             for r in f.itertuples()
-        )
+        ]
 
     kept = flagged[~flagged.index.isin(left_out.index)]
-    out = []
-    if len(left_out):
-        out.append(f"Left out of every statistic and figure below: {items(left_out)}.")
-    if len(kept):
-        out.append(f"Kept, because the runs of their cells differ beyond output throughput: {items(kept)}.")
-    return " ".join(out)
+    return _say("excluded", left_out=items(left_out), kept=items(kept))
 
 
 def message_figure_for_model():
     """The roofline's placeholder when the model's size is unknown."""
-    return message_figure("No model of known size: pass model_id to place the runs on a roofline.")
+    return message_figure(_say("no_model_figure"))
 
 
 def message_figure_for_phases(baseline: str):
     """The phase figure's placeholder when no weight-only scheme shares regimes with the baseline."""
-    if not baseline:
-        return message_figure("No baseline scheme, so no weight-only scheme can be compared with one.")
-    return message_figure(f"No weight-only (w8a16) scheme measured in the same regimes as {baseline!r}.")
+    return message_figure(_say("no_phases_figure", baseline=baseline))
 
 
 # --- tables --------------------------------------------------------------------------------------
@@ -203,18 +180,16 @@ def decision_table(winners: pd.DataFrame, spd: pd.DataFrame, baseline: str, ledg
         sp = s.iloc[0] if len(s) else None
         tied = [x for x in w.loc[w["in_winner_set"], "scheme"] if x != best["scheme"]]
         untested = [x for x in w.loc[~w["testable"], "scheme"] if x != best["scheme"]]
-        buys = "no baseline runs"
         if sp is not None and np.isfinite(sp["speedup"]):
-            buys = f"{sp['speedup']:.2f}x"
-            if np.isfinite(sp["ci_low"]):
-                buys += f" [{sp['ci_low']:.2f}, {sp['ci_high']:.2f}]"
-        tied_words = ", ".join(tied) if tied else "no other scheme"
-        if untested:
-            tied_words += f" (too few runs to test {', '.join(untested)})"
+            buys = _say("decision_buys", speedup=sp["speedup"], ci_low=sp["ci_low"], ci_high=sp["ci_high"])
+        else:
+            buys = _say("decision_buys")
         recommended = best["scheme"]
         claim = next((c for c in getattr(ledger, "claims", ()) if c.id == f"winner_{regime}"), None)
         if claim is not None and not claim.shown:
-            recommended, tied_words = "–", f"none stated: {claim.reason}"
+            recommended, tied_words = "–", _say("decision_tied", reason=claim.reason)
+        else:
+            tied_words = _say("decision_tied", tied=tied, untested=untested)
         rows.append(
             {
                 "regime": regime,
@@ -229,7 +204,7 @@ def decision_table(winners: pd.DataFrame, spd: pd.DataFrame, baseline: str, ledg
 
 
 #: What an empty cell of the sensitivity table means, per column.
-SENSITIVITY_MISSING = {"source's first place": "not ranked by the source"}
+SENSITIVITY_MISSING = _empty_cells("sensitivity")
 
 
 def sensitivity_table(sens: pd.DataFrame, pub: pd.DataFrame) -> pd.DataFrame:
@@ -261,7 +236,7 @@ def regime_display(regimes: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Why a regime has no implied TTFT.
-REGIME_MISSING = {"median implied TTFT (ms)": "cannot be implied"}
+REGIME_MISSING = _empty_cells("regimes")
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -340,7 +315,7 @@ def winners_figure(winners: pd.DataFrame, regimes: list[str] | None = None):
     from matplotlib.ticker import MaxNLocator
 
     if winners.empty:
-        return message_figure("No regime has runs to rank.")
+        return message_figure(_say("no_winners_figure"))
     regimes = regimes or quant.regime_order(winners["regime"].unique())
     ncols = min(2, len(regimes))
     nrows = math.ceil(len(regimes) / ncols)
@@ -378,7 +353,7 @@ def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks, model: str, xlim=(0.5
 
     pts = pts[np.isfinite(pts["achieved_tflops"])]
     if pts.empty:
-        return message_figure("No run with a decode or prefill rate to place on the roofline.")
+        return message_figure(_say("no_roofline_figure"))
     fig, ax = plt.subplots(figsize=(8, 5))
     x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
     bw = peaks.bandwidth_gb_s * 1e9 / 1e12
@@ -428,7 +403,7 @@ def phases_figure(ratios: pd.DataFrame, scheme: str, baseline: str, peaks: quant
 
     r = ratios[np.isfinite(ratios["ratio"])]
     if r.empty:
-        return message_figure("No phase time of both schemes in the same regime.")
+        return message_figure(_say("no_phase_time_figure"))
     fig, ax = plt.subplots()
     for i, phase in enumerate(("decode", "prefill")):
         q = r[r["phase"] == phase]

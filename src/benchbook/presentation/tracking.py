@@ -9,23 +9,18 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from benchbook.presentation import wording
 from benchbook.presentation.plotting import PALETTE
 
 
+def _say(name: str, **values) -> str:
+    """One of the chapter's descriptive sentences (notebooks/tracking.claims.yml, `sentences:`)."""
+    return wording.sentence("tracking", name, **values)
+
+
 def order_words(order: str, n: int, undated: int) -> str:
-    if order == "date":
-        return f"by the date each of the {n} outputs prints"
-    why = (
-        f"{undated} of the {n} outputs print no date, so the runs are taken in the order given "
-        "(files as named, folders walked by file name): name the files so that this order is the time order"
-    )
-    return (
-        why
-        if order == "given"
-        else why.replace(
-            "the order given (files as named, folders walked by file name)", "the order of their source names"
-        )
-    )
+    """How the runs are put in order: by their printed dates, else as given or by source name."""
+    return _say("order", order=order, n=n, undated=undated)
 
 
 def runs_table(runs: pd.DataFrame, metric: str, statistic: str) -> pd.DataFrame:
@@ -49,7 +44,7 @@ def runs_table(runs: pd.DataFrame, metric: str, statistic: str) -> pd.DataFrame:
 
 
 #: A run whose output prints no date.
-RUNS_MISSING = {"date": "not printed"}
+RUNS_MISSING = dict(wording.words("tracking")["empty_cells"]["runs"])
 
 
 def series_figure(runs: pd.DataFrame, changes, metric: str, statistic: str):

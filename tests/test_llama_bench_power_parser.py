@@ -1,0 +1,75 @@
+"""llama-bench tables with a machine's power reading under each (geerlingguy/ai-benchmarks issues):
+the reading, the idle draw and the generation rate read from the real excerpts by hand, the wall
+scope, an estimate per output token (the reading is not called a mean), placeholders refused."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from benchbook import config, ingest
+from benchbook.analysis import energy
+from benchbook.claims import energy as energy_claims
+from benchbook.ingest import llama_bench_power
+
+FIX = config.FIXTURES_DIR / "llama-bench-power"
+I46 = FIX / "geerlingguy_ai_benchmarks_issue46_rtx2080ti_265k_excerpt.md"
+I40 = FIX / "geerlingguy_ai_benchmarks_issue40_rtx3060_cm5_excerpt.md"
+
+
+def _power(path):
+    parsed = {p.tool: p for p in ingest.read_parsed(path)}
+    assert set(parsed) == {"llama-bench", "llama-bench-power"}  # the rates stay llama-bench's too
+    p = parsed["llama-bench-power"]
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    return p
+
+
+def _value(t, metric):
+    d = t[t["metric"] == metric]
+    assert len(d) == 1, metric
+    return float(d["value"].iloc[0]), int(d["line"].iloc[0])
+
+
+def test_reading_idle_and_generation_rate_with_their_lines():
+    t = _power(I46).table
+    assert _value(t, "power_reading") == (241.4, 16)
+    assert _value(t, "idle_power") == (47.7, 5)
+    assert _value(t, "output_throughput") == (424.32, 13)  # tg128, not a pp rate
+    assert set(t.loc[t["scope"].notna(), "scope"]) == {"system"}  # the whole machine, at the wall
+    assert "mean_power" not in set(t["metric"])  # the issue does not call the reading a mean
+    assert set(t["device"]) == {"Intel Core Ultra 265K Custom PC 64GB on Ubuntu 25.10"}
+    assert set(t["model"]) == {"tinyllama-1.1b-1t-openorca.Q4_K_M.gguf"}
+
+
+def test_the_figure_per_token_is_an_estimate_and_the_idle_draw_comes_off_the_reading():
+    r = energy.runs(_power(I46).table.assign(source=I46.name)).iloc[0]
+    assert r["tokens_basis"] == "power reading / throughput"
+    assert r["j_per_output_token"] == pytest.approx(241.4 / 424.32)
+    assert r["j_per_output_token_active"] == pytest.approx((241.4 - 47.7) / 424.32)
+    assert r["idle_share"] == pytest.approx(47.7 / 241.4)
+    assert "estimate" in energy_claims.per_run(r, 0).rule
+
+
+def test_without_an_idle_reading_no_idle_subtracted_figure():
+    r = energy.runs(_power(I40).table.assign(source=I40.name)).iloc[0]
+    assert r["j_per_output_token"] == pytest.approx(165 / 279.05)
+    assert r["j_per_output_token_active"] != r["j_per_output_token_active"]  # NaN
+
+
+def test_a_wall_estimate_is_never_ranked_with_a_gpu_figure():
+    """A wall estimate (0.569 J/tok) and a GPU-only one (100 W / 424.32 tok/s, 0.236 J/tok) are
+    different quantities: with one of each, no cheapest is named."""
+    wall = _power(I46).table.assign(source=I46.name)
+    rate = wall[wall["metric"] == "output_throughput"].assign(run="gpu run", source="g")
+    power = rate.assign(metric="mean_power", value=100.0, unit="W", scope="gpu", statistic="mean")
+    rows = energy.quoted(energy.runs(pd.concat([wall, rate, power], ignore_index=True)))
+    assert set(rows["scope"]) == {"system", "gpu"}
+    assert energy_claims.cheapest(rows, "j_per_output_token", "x").status == "withheld"
+
+
+def test_a_placeholder_reading_is_not_a_number():
+    text = I46.read_text(encoding="utf-8").replace("Power consumption: 241.4W", "Power consumption: TODOW")
+    with pytest.raises(ingest.ParseError, match="no 'Power consumption"):
+        llama_bench_power.parse(text, "x.md")
+    assert not llama_bench_power.sniff(text)
