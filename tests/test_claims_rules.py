@@ -208,7 +208,7 @@ def test_anomaly_recommendation_comparison_energy():
     assert judge("recommendation", rec) == ("shown", "")
     assert judge("recommendation", {**rec, "choice": None}) == ("withheld", "no option has a value to rank by")
     assert judge("recommendation", {**rec, "value": None}) == ("withheld", "no option has a value to rank by")
-    only = ("withheld", "only one option measured: nothing to choose between")
+    only = ("withheld", "only one option has a nonzero value to rank by: nothing to choose between")
     assert judge("recommendation", {**rec, "runner_up_value": 0.0}) == only
     assert judge("recommendation", {**rec, "runner_up": None}) == only
     assert judge("recommendation", {**rec, "value": 1.0, "runner_up_value": 1.0, "noise": None}) == (

@@ -122,6 +122,20 @@ def page_problems(text: str, shown: str) -> list[str]:
     return problems
 
 
+#: A number in scientific notation (5.23e+03): a count or a rate a reader should see in digits.
+SCIENTIFIC = re.compile(r"(?<![\w.])\d+(?:\.\d+)?e[+-]?\d+\b", re.I)
+#: Chapters whose prose prints every number through the wording filters, never in scientific notation.
+PLAIN_NUMBERS = ("serving_saturation",)
+
+
+def notation_problems(chapter: str, text: str) -> list[str]:
+    """Numbers a page prints in scientific notation, outside code spans (a page quoting the input may)."""
+    if chapter not in PLAIN_NUMBERS:
+        return []
+    prose = re.sub(r"`[^`\n]*`", "", text)
+    return [f"prints {m.group(0)!r} in scientific notation" for m in SCIENTIFIC.finditer(prose)][:3]
+
+
 def card_problems(card: dict, chapter: str, text: str) -> list[str]:
     """The card's must_say regexes the page does not match and must_not_say ones it does."""
     if chapter not in card.get("chapters", []):
@@ -140,7 +154,7 @@ def test_chapter_on_a_real_output(tmp_path, chapter, path):
     ledger = json.loads((tmp_path / f"{chapter}.claims.json").read_text(encoding="utf-8"))
     assert check(ledger) == []
     text = page_text(nb)
-    problems = page_problems(text, _shown_outputs(nb))
+    problems = page_problems(text, _shown_outputs(nb)) + notation_problems(chapter, text)
     card = load_card(path)
     if card is not None:
         problems += card_problems(card, chapter, text)
@@ -186,3 +200,10 @@ def test_page_rule_catches_nan_warning_and_raw_html():
 def test_page_rule_tells_a_python_warning_from_the_chapters_own_warning_wording():
     assert page_problems("**Warning: the bandwidth is not a result.** 169% of the peak is beyond physics.", "") == []
     assert page_problems("ok", "serving.py:498: UserWarning: Data has no positive values")
+
+
+def test_a_serving_page_may_not_print_a_count_in_scientific_notation():
+    said = "Run `Offline`: 41.1 req/s x 1.51e+03 s mean latency = 6.21e+04 requests in flight on average."
+    assert len(notation_problems("serving_saturation", said)) == 2
+    assert notation_problems("serving_saturation", "41.1 req/s x 1,511 s = 62,093 requests; `1e+06` quoted") == []
+    assert notation_problems("tp_scaling", said) == []

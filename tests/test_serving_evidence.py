@@ -4,6 +4,8 @@ where the verdict comes out both ways."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -288,3 +290,104 @@ def test_a_vllm_block_with_thousands_separators_is_read():
     df = ingest.read(path)
     got = {(m, s): v for m, s, v in zip(df["metric"], df["statistic"], df["value"], strict=True)}
     assert got[("ttft", "mean")] == 2352.0 and got[("failed", "count")] == 12 and got[("completed", "count")] == 38
+
+
+# --- issue #27: false or withheld sentences on real outputs ---------------------------------------
+
+SCIENTIFIC = re.compile(r"\d(?:\.\d+)?e[+-]?\d", re.I)
+
+
+def test_no_serving_sentence_prints_a_count_in_scientific_notation():
+    lit = pd.DataFrame(
+        dict(
+            run=["Offline"], completed=[np.nan], request_throughput=[41.1075], mean_e2el_s=[1510.51], estimated=[False]
+        )
+    ).assign(in_flight=lambda d: d["request_throughput"] * d["mean_e2el_s"])
+    text = show.in_flight_sentence(lit)
+    assert "41.1 req/s x 1,511 s mean latency = 62,093 requests in flight" in text
+    assert not SCIENTIFIC.search(text)
+    # and no template of the chapter formats a number with a `g` or `e` spec, which can print 1e+06
+    source = wording.path("serving_saturation").read_text(encoding="utf-8")
+    assert not re.search(r"""fmt\(\s*["'][^"']*[gGeE]["']\s*\)""", source)
+
+
+def test_an_mlperf_offline_run_is_said_to_be_one_and_its_in_flight_count_is_the_queue():
+    r = pd.DataFrame(dict(run=["Offline"], scenario=["Offline"], request_rate=[38.0], request_throughput=[41.1]))
+    r = r.assign(tool="mlperf-loadgen", format="summary")
+    assert "This is an MLPerf LoadGen Offline run" in show.assumed_rate_note(r)
+    lit = pd.DataFrame(dict(run=["Offline"], scenario=["Offline"], e2el_from=["printed"], estimated=[False]))
+    assert "the queue of samples not yet finished" in show.littles_note(lit)
+    server = r.assign(scenario="Server", run="Server")
+    assert "Offline" not in show.assumed_rate_note(server)
+
+
+def test_a_precision_the_output_does_not_state_is_not_assumed_for_mlperf_and_trtllm():
+    mlperf = pd.DataFrame(dict(tool=["mlperf-loadgen"], sut=["llama2-70b-Offline-SUT"], source=["summary.txt"]))
+    bpw, assumed = serving.weight_bytes("llama2-70b", mlperf)
+    assert np.isnan(bpw) and not assumed
+    assert serving.weight_bytes("llama2-70b", mlperf.assign(sut="llama2-70b-fp8-Offline-SUT")) == (1.0, False)
+    vllm = pd.DataFrame(dict(tool=["vllm-bench-serve"]))
+    assert serving.weight_bytes("meta-llama/Llama-3.1-8B", vllm) == (2.0, True)  # --dtype auto: the checkpoint's
+    from benchbook.analysis import peaks
+
+    pk = peaks.choose("H100-SXM5-80GB", [], "H100-SXM5-80GB", 0.0, 0.0)
+    text = show.device_sentence(pk, "llama2-70b", 69.0, 69.0, "table", bpw, assumed)
+    assert "precision is not stated" in text and "none is assumed" in text and "bf16" not in text
+    lit = pd.DataFrame(
+        dict(run=["a"], in_flight=[64.0], output_throughput=[2000.0], total_token_throughput=[4000.0], x=[64.0])
+    )
+    rl = serving.decode_roofline(lit, 69.0, bpw, pk)
+    assert rl["achieved_tflops"].iat[0] > 0 and rl[["achieved_gb_s", "compute_fraction"]].isna().all(axis=None)
+    c = say(cs.compute(rl.iloc[0], pk))
+    assert c.status == "withheld" and "TFLOP/s" in c.text and "none is assumed" in c.text
+
+
+def test_an_in_flight_count_above_the_cap_is_flagged_not_called_a_full_cap():
+    row = dict(
+        run="c=256",
+        tool="trtllm-bench",
+        format="text",
+        max_concurrency=256.0,
+        request_throughput=8.4162,
+        num_prompts=768.0,
+    )
+    row.update(mean_e2el_s=120.3257, duration=365.0092, estimated=False)
+    lit = pd.DataFrame([row]).assign(in_flight=lambda d: d["request_throughput"] * d["mean_e2el_s"])
+    lit["utilisation"] = lit["in_flight"] / lit["max_concurrency"]
+    c = say(cs.underfilled(lit))
+    assert "1,013 requests in flight" in c.text and "above its concurrency cap of 256" in c.text
+    assert "counts 3,072 requests, where the command line sends 768" in c.text and "at least 80%" not in c.text
+    full = lit.assign(mean_e2el_s=1.0, in_flight=250.0, utilisation=250 / 256)
+    assert "Every capped run averaged at least 80%" in say(cs.underfilled(full)).text
+
+
+def test_output_not_streamed_is_said_instead_of_the_tpot_against_itl_explanation():
+    flat = pd.DataFrame(
+        dict(run=["rate=2"], tpot_mean=[1.76], itl_mean=[0.0], ttft_mean=[2074.09], e2el_mean=[2098.07])
+    )
+    c = say(cs.tpot_itl(flat))
+    assert c.status == "shown" and "not per-token latencies" in c.text and "stalled behind prefills" not in c.text
+    streamed = flat.assign(tpot_mean=300.0, itl_mean=100.0, ttft_mean=500.0, e2el_mean=60000.0)
+    c = say(cs.tpot_itl(streamed))
+    assert "stalled behind prefills" in c.text and "not per-token" not in c.text
+
+
+def test_a_completed_rate_above_the_request_rate_says_the_rate_did_not_govern_arrivals():
+    r = pd.DataFrame(dict(run=["2", "4", "64"], request_rate=[2.0, 4.0, 64.0], request_throughput=[3.77, 3.83, 3.80]))
+    r = r.assign(tool="sglang-bench-serving", format="text")
+    assert serving.rate_exceeded(r).tolist() == [True, False, False]
+    note = show.assumed_rate_note(r)
+    assert "3.77 req/s, above its request rate of 2 req/s" in note and "did not govern" in note
+    assert not serving.rate_exceeded(r.assign(scenario="Offline")).any()  # target_qps is no arrival rate
+    # 100 Poisson arrivals at 10 req/s may well finish at 10.8 req/s: chance, not a broken rate
+    short = pd.DataFrame(dict(request_rate=[10.0, 10.0], request_throughput=[10.8, 10.8], completed=[100, 10000]))
+    assert serving.rate_exceeded(short).tolist() == [False, True]
+
+
+def test_guidellm_incomplete_requests_are_cut_off_not_failed():
+    c = say(cs.failed(run(281, 18, errored=0.0, incomplete=18.0)))
+    assert "18 requests were incomplete (still running when the benchmark's window closed" in c.text
+    assert "none errored" in c.text and "failed beside" not in c.text
+    c = say(cs.failed(run(281, 20, errored=2.0, incomplete=18.0)))
+    assert "2 requests errored and 18 were incomplete" in c.text
+    assert "10 requests failed beside" in say(cs.failed(run(10, 10))).text  # a tool that counts only failures

@@ -427,3 +427,13 @@ def test_serving_descriptions_live_in_the_chapter_file_and_read_as_before():
     assert show.device_sentence(pk, None, None, None, "unknown", 2.0, True).endswith(
         "The size of the model is unknown, so the roofline claims are withheld."
     )
+
+
+def test_sig_prints_prose_numbers_without_scientific_notation():
+    """`.3g` prints 5.23e+03 for a count; `sig` keeps its significant figures in plain digits."""
+    got = [wording.render("{{ x | sig }}", {"x": x}) for x in (5234.7, 62093.2, 8.4162, 0.25, 2.0, 0.0123, 0.0)]
+    assert got == ["5,235", "62,093", "8.42", "0.25", "2", "0.0123", "0"]
+    assert wording.render("{{ x | sig(6) }}", {"x": 1e6}) == "1,000,000"
+    assert wording.render("{{ x | sig }}", {"x": [1013.4, 256.0]}) == "1,013 and 256"
+    with pytest.raises(wording.MissingValue):
+        wording.render("{{ x | sig }}", {"x": math.nan})

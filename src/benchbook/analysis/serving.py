@@ -322,6 +322,41 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     return out
 
 
+#: A run whose mean ITL is at most UNSTREAMED_ITL_MS while its mean TTFT is at least
+#: UNSTREAMED_TTFT_SHARE of its mean E2EL received its text in one chunk, not token by token: its
+#: TPOT and ITL are not per-token latencies (SGLang prints ITL 0.00 and a median TPOT of -0.00 then).
+UNSTREAMED_ITL_MS = 0.5
+UNSTREAMED_TTFT_SHARE = 0.95
+
+
+def _col(r: pd.DataFrame, name: str) -> pd.Series:
+    return r[name].astype(float) if name in r else pd.Series(np.nan, index=r.index)
+
+
+def unstreamed(r: pd.DataFrame) -> pd.Series:
+    """Per run, True where the output was not streamed token by token (see UNSTREAMED_ITL_MS): a mean
+    ITL of about 0 with the first token arriving at nearly the end of the request."""
+    itl, ttft, e2el = _col(r, "itl_mean"), _col(r, "ttft_mean"), _col(r, "e2el_mean")
+    return (itl.abs() <= UNSTREAMED_ITL_MS) & (ttft >= UNSTREAMED_TTFT_SHARE * e2el) & (e2el > 0)
+
+
+def rate_exceeded(r: pd.DataFrame) -> pd.Series:
+    """Per run, True where more requests completed per second than its finite request rate sends,
+    by more than chance allows: Poisson arrivals of n requests span n / rate seconds with a relative
+    spread of 1 / sqrt(n), so the margin is the larger of RUN_NOISE and 3 / sqrt(n) (n: the requests
+    completed, else 100). Then the rate setting did not govern arrivals. A rate the parser assumed,
+    and an MLPerf Offline run's `target_qps` (an expected rate, not an arrival rate), are not checked."""
+    rate, done = _col(r, "request_rate"), _col(r, "request_throughput")
+    n = _col(r, "completed").where(lambda c: c > 0).fillna(100.0)
+    margin = np.maximum(RUN_NOISE, 3 / np.sqrt(n))
+    checked = np.isfinite(rate) & (rate > 0)
+    if "rate_assumed" in r:
+        checked &= ~r["rate_assumed"].eq(True)
+    if "scenario" in r:
+        checked &= ~r["scenario"].eq("Offline")
+    return checked & (done > rate * (1 + margin))
+
+
 def _share_bounds(row: pd.Series, metric: str, slo: float) -> tuple[float, float]:
     """(lower, upper) share of requests with `metric` <= slo, from the reported percentiles."""
     lo, up = 0.0, 1.0
@@ -480,19 +515,35 @@ STATED_BYTES |= {"fp8": 1.0, "int8": 1.0, "w8a8": 1.0, "w8a16": 1.0, "fp8_block_
 STATED_BYTES |= {"bfloat16": 2.0, "bf16": 2.0, "float16": 2.0, "fp16": 2.0, "half": 2.0, "float32": 4.0}
 
 
+#: Tools whose output, when it states no precision, leaves the weights' bytes unknown: an MLPerf
+#: submission or a TensorRT-LLM engine usually runs quantized weights (FP8, FP4), so bf16 is not
+#: assumed for them (`weight_bytes`); vLLM's and SGLang's `--dtype auto` load the checkpoint's own.
+PRECISION_NOT_ASSUMED = ("mlperf-loadgen", "trtllm-bench")
+
+
 def weight_bytes(model: str | None, r: pd.DataFrame | None = None) -> tuple[float, bool]:
     """(bytes per weight, assumed): the quantization, else the dtype, the output states (its
-    `metadata`, e.g. trtllm-bench's `Quantization: FP8` above `Dtype: bfloat16`), else a
-    quantisation marker in the model id, else 2 (assumed)."""
+    `metadata`, e.g. trtllm-bench's `Quantization: FP8` above `Dtype: bfloat16`), else a precision
+    an MLPerf SUT or file name gives, else a quantisation marker in the model id, else 2 (assumed
+    bf16), except for the tools in PRECISION_NOT_ASSUMED: NaN (not stated, nothing assumed)."""
+    from benchbook.analysis.batch import named_precision
+
     if r is not None:
         for key in ("quantization", "dtype"):
             v = str(stated(r, key) or "").lower().replace("-", "_")
             if v in STATED_BYTES:
                 return STATED_BYTES[v], False
+        if "tool" in r and r["tool"].eq("mlperf-loadgen").any():
+            names = [*r.get("sut", pd.Series(dtype=object)).dropna(), *r.get("source", pd.Series(dtype=object))]
+            named = named_precision(*names)
+            if named in STATED_BYTES:
+                return STATED_BYTES[named], False
     key = str(model or "").lower()
     for markers, nbytes in WEIGHT_MARKERS:
         if any(m in key for m in markers):
             return nbytes, False
+    if r is not None and "tool" in r and len(r) and r["tool"].isin(PRECISION_NOT_ASSUMED).all():
+        return np.nan, False
     return 2.0, True
 
 
@@ -570,7 +621,8 @@ def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight:
     in_flight; every step reads the active weights once (a lower bound on bytes: the KV cache is
     left out) and the server does 2 x active parameters FLOPs per token it processes (prompt and
     output tokens: total token throughput). Fractions are of `peaks` (`analysis.peaks.Peaks`) at
-    the weights' precision (bf16 for 2 bytes, fp8 for 1, fp4 for 0.5)."""
+    the weights' precision (bf16 for 2 bytes, fp8 for 1, fp4 for 0.5); with NaN bytes (the precision
+    not stated) the compute is kept and every figure that needs the bytes or the peak is NaN."""
     d = lit.copy()
     d["speculative"], d["tokens_per_step"] = tokens_per_step(d)
     if active_b is None or peaks is None:
@@ -591,8 +643,13 @@ def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight:
     d["achieved_gb_s"] = weights * d["steps_per_s"] / 1e9
     d["achieved_tflops"] = (2 * active_b * 1e9 * d["total_token_throughput"] / 1e12).where(~prefix_reused(d))
     d["intensity"] = d["achieved_tflops"] * 1e12 / (d["achieved_gb_s"] * 1e9)
-    prec = {2.0: "bf16", 1.0: "fp8", 0.5: "fp4"}.get(bytes_per_weight, "bf16")
-    peak = peaks.peak_tflops(prec) or peaks.peak_tflops("bf16")
+    # a precision not stated (NaN bytes): no peak to set the compute against, no weight traffic
+    prec = (
+        {2.0: "bf16", 1.0: "fp8", 0.5: "fp4"}.get(bytes_per_weight, "bf16")
+        if bytes_per_weight == bytes_per_weight
+        else None
+    )
+    peak = (peaks.peak_tflops(prec) or peaks.peak_tflops("bf16")) if prec else None
     bw = peaks.total_bandwidth_gb_s
     d["peak_tflops"] = peak if peak else np.nan
     d["peak_gb_s"] = bw if bw else np.nan

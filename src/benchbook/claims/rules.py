@@ -319,7 +319,7 @@ def recommendation(ev: dict) -> tuple[str, str]:
     if ev.get("choice") is None or _num(ev, "value") is None:
         return "withheld", "no option has a value to rank by"
     if ev.get("runner_up") is None or _num(ev, "runner_up_value") in (None, 0.0):
-        return "withheld", "only one option measured: nothing to choose between"
+        return "withheld", "only one option has a nonzero value to rank by: nothing to choose between"
     noise = _num(ev, "noise") or 0.0
     if versus(_num(ev, "value"), _num(ev, "runner_up_value"), noise) == WITHIN:
         gap = abs(_num(ev, "value") / _num(ev, "runner_up_value") - 1)

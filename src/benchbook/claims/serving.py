@@ -20,8 +20,15 @@ MIN_BEND = 0.25
 RUN_NOISE = serving.RUN_NOISE
 #: A capped run whose mean requests in flight stay under this share of its cap never reached it.
 UNDERFILLED = 0.8
+#: A capped run whose Little's-law count exceeds its cap by more than the noise (RUN_NOISE): no server
+#: holds more requests than the client lets in, so the printed rate and latency cannot both hold.
+OVERFILLED = 1 + serving.RUN_NOISE
 #: Mean TPOT this many times mean ITL: the two average different things (see the chapter).
 TPOT_OVER_ITL = 1.5
+
+
+#: Why a figure that needs the weights' bytes or the peak at their precision is withheld.
+NO_PRECISION = "the output does not state the weights' precision, and none is assumed"
 
 
 def _f(v) -> float | None:
@@ -107,6 +114,22 @@ def underfilled(lit: pd.DataFrame) -> Claim:
     ev["no_throughput"] = int((blind & no_rate).sum())
     if "max_concurrency_recorded" in lit:  # runs whose output format records no cap: no absence to claim
         ev["unrecorded"] = int((lit["max_concurrency"].isna() & ~lit["max_concurrency_recorded"].astype(bool)).sum())
+    over = capped[capped["utilisation"] > OVERFILLED]
+    ev["over"] = len(over)
+    if len(over):  # the worst: its rate x latency, and rate x duration against the requests sent
+        o = over.loc[over["utilisation"].idxmax()]
+        ev.update(
+            over_run=str(o["run"]),
+            over_tool=o.get("tool"),
+            over_in_flight=_f(o["in_flight"]),
+            over_cap=_f(o["max_concurrency"]),
+            over_rate=_f(o["request_throughput"]),
+            over_latency_s=_f(o["mean_e2el_s"]),
+            over_duration_s=_f(o.get("duration")),
+            over_sent=_f(o.get("num_prompts")),
+        )
+        if ev["over_duration_s"] and ev["over_rate"]:
+            ev["over_counted"] = ev["over_rate"] * ev["over_duration_s"]
     if len(low):
         w = low.loc[low["utilisation"].idxmin()]
         ev.update(
@@ -116,7 +139,10 @@ def underfilled(lit: pd.DataFrame) -> Claim:
             utilisation=_f(w["utilisation"]),
             estimated=bool(w["estimated"]),
         )
-    rule = f"mean in flight (request throughput x mean E2EL) under {UNDERFILLED:.0%} of the concurrency cap"
+    rule = (
+        f"mean in flight (request throughput x mean E2EL) under {UNDERFILLED:.0%} of the concurrency cap; above "
+        f"{OVERFILLED:.0%} of it (`over`), the printed rate and latency cannot both hold for a run held at that cap"
+    )
     return make("underfilled", "anomaly", rule, ev)
 
 
@@ -158,14 +184,33 @@ def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) 
 
 
 def tpot_itl(r: pd.DataFrame) -> Claim:
-    """Runs whose mean TPOT is far above their mean ITL."""
+    """Runs whose mean TPOT is far above their mean ITL (two averages of different things), and runs
+    whose output was not streamed token by token (`serving.unstreamed`: ITL about 0, TTFT about
+    E2EL), whose TPOT and ITL are not per-token latencies at all: both are anomalies a reader must
+    know before quoting either figure; a run not streamed is never read as the first kind."""
     ok = r[r["tpot_mean"].notna() & r["itl_mean"].notna()] if {"tpot_mean", "itl_mean"} <= set(r) else r.iloc[0:0]
-    far = ok[ok["tpot_mean"] > TPOT_OVER_ITL * ok["itl_mean"]]
-    ev = dict(count=len(far), n=len(ok), factor=TPOT_OVER_ITL)
+    flat = serving.unstreamed(ok)
+    far = ok[~flat & (ok["tpot_mean"] > TPOT_OVER_ITL * ok["itl_mean"])]
+    one = ok[flat]
+    ev = dict(count=len(far) + len(one), n=len(ok), factor=TPOT_OVER_ITL, unstreamed=len(one))
+    ev.update(itl_at_most=serving.UNSTREAMED_ITL_MS, ttft_share=serving.UNSTREAMED_TTFT_SHARE)
     if len(far):
         w = far.loc[(far["tpot_mean"] / far["itl_mean"]).idxmax()]
         ev.update(run=str(w["run"]), tpot=_f(w["tpot_mean"]), itl=_f(w["itl_mean"]))
-    return make("tpot_itl", "anomaly", f"mean TPOT above {TPOT_OVER_ITL}x mean ITL", ev)
+    if len(one):
+        u = one.iloc[0]
+        ev.update(
+            flat_run=str(u["run"]),
+            flat_itl=_f(u["itl_mean"]),
+            flat_tpot=_f(u["tpot_mean"]),
+            flat_ttft=_f(u["ttft_mean"]),
+            flat_e2el=_f(u["e2el_mean"]),
+        )
+    rule = (
+        f"mean TPOT above {TPOT_OVER_ITL}x mean ITL in a streamed run; or not streamed: mean ITL at most "
+        f"{serving.UNSTREAMED_ITL_MS:g} ms with mean TTFT at least {serving.UNSTREAMED_TTFT_SHARE:.0%} of mean E2EL"
+    )
+    return make("tpot_itl", "anomaly", rule, ev)
 
 
 def slo_margin(row: pd.Series, slo_ttft_ms: float, slo_tpot_ms: float) -> dict:
@@ -196,6 +241,7 @@ def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: flo
     ev["noise"] = RUN_NOISE
     lv = serving.per_load(gb, ["goodput_lo", "share_lo", "request_throughput"]) if len(gb) else gb.assign(n=1)
     g = lv[lv["goodput_lo"] > 0].sort_values("goodput_lo", ascending=False)
+    ev["options"] = len(lv)  # the loads measured, a provable goodput or not
     if len(g):
         b = g.iloc[0]
         ev.update(
@@ -283,6 +329,8 @@ def bandwidth(row: pd.Series | None, peaks, active_b: float | None, bytes_per_we
         "100 % of the peak"
     )
     c = make("bandwidth_low", "fraction_of_peak", rule, ev)
+    if row is not None and _f(bytes_per_weight) is None:
+        return c.withhold(NO_PRECISION + ", so the bytes read per step, and their share of the peak, are unknown")
     if ev.get("speculative") and ev.get("tokens_per_step") is None:
         return c.withhold(
             f"the run uses speculative decoding ({ev['speculative']}), so a step can yield more than one token per "
@@ -306,7 +354,10 @@ def compute(row: pd.Series | None, peaks) -> Claim:
             precision=row.get("precision"),
         )
     rule = "achieved = 2 x active parameters x total token throughput; shown up to 100 % of the dense peak"
-    return make("compute_best", "fraction_of_peak", rule, ev)
+    c = make("compute_best", "fraction_of_peak", rule, ev)
+    if row is not None and ev["achieved"] is not None and not isinstance(ev["precision"], str):
+        return c.withhold(NO_PRECISION + ", so there is no dense peak at that precision to set its compute against")
+    return c
 
 
 def failed(r: pd.DataFrame) -> Claim:
@@ -326,7 +377,15 @@ def failed(r: pd.DataFrame) -> Claim:
         ev["implied"] = bool(bad["failed_implied"].any()) if "failed_implied" in bad else False
     # runs where every request failed: nothing was measured (said once, by this claim)
     ev["lost"] = [f"`{x}`" for x in bad.loc[bad["completed"].fillna(0).eq(0), "run"]]  # a label may say `inf`
-    return make("failed", "anomaly", "requests the output counts as failed, in the runs whose output counts them", ev)
+    # GuideLLM counts two kinds apart: errored (the request failed) and incomplete (still running when
+    # the benchmark's window closed, cut off): a page keeps them apart, never calls the cut-off failed
+    split = {"errored", "incomplete"} <= set(known) and known[["errored", "incomplete"]].notna().all(axis=None)
+    if split and len(known):
+        ev.update(errored=_f(known["errored"].sum()), incomplete=_f(known["incomplete"].sum()))
+        if len(bad):
+            ev.update(run_errored=_f(w["errored"]), run_incomplete=_f(w["incomplete"]))
+    rule = "requests the output counts as failed (GuideLLM: errored and incomplete, told apart), in the runs whose output counts them"
+    return make("failed", "anomaly", rule, ev)
 
 
 def own_slos(own: pd.DataFrame, applies: bool = True) -> Claim:

@@ -214,7 +214,34 @@ def assumed_rate_note(r: pd.DataFrame) -> str:
     unknown = r[r["request_rate"].isna()] if "request_rate" in r else r.iloc[0:0]
     tools = unknown["tool"] if "tool" in unknown else pd.Series("", index=unknown.index)
     formats = sorted({f"{t} {f}".strip() for t, f in zip(tools, unknown["format"], strict=True)})
-    return _say("rate_note", mlperf=bool(mlperf.any()), assumed=n, unknown=len(unknown), formats=formats)
+    over = r[serving.rate_exceeded(r)]
+    ex = {}
+    if len(over):
+        w = over.iloc[0]
+        ex = dict(ex_run=str(w["run"]), ex_done=float(w["request_throughput"]), ex_rate=float(w["request_rate"]))
+        if len(over) > 1:
+            ex.update(
+                ex_lo=float(over["request_throughput"].min()),
+                ex_hi=float(over["request_throughput"].max()),
+                rate_lo=float(over["request_rate"].min()),
+                rate_hi=float(over["request_rate"].max()),
+            )
+    return _say(
+        "rate_note",
+        exceeded=len(over),
+        **ex,
+        offline=offline_runs(r),
+        runs=len(r),
+        mlperf=bool(mlperf.any()),
+        assumed=n,
+        unknown=len(unknown),
+        formats=formats,
+    )
+
+
+def offline_runs(r: pd.DataFrame) -> int:
+    """How many runs are MLPerf LoadGen Offline runs (every sample queued at t=0)."""
+    return int(r["scenario"].eq("Offline").sum()) if "scenario" in r else 0
 
 
 def device_sentence(
@@ -267,7 +294,11 @@ def in_flight_sentence(lit: pd.DataFrame) -> str:
 
 
 def littles_note(lit: pd.DataFrame) -> str:
-    return _littles_note(lit) + in_flight_sentence(lit)
+    """Where the latencies come from, each run's Little's-law count, and what that count is for an
+    MLPerf Offline run (the queue, not a sustained concurrency)."""
+    text = _littles_note(lit) + in_flight_sentence(lit)
+    n = offline_runs(lit)
+    return text + (" " + _say("offline_in_flight", offline=n, runs=len(lit)) if n else "")
 
 
 def _littles_note(lit: pd.DataFrame) -> str:
@@ -435,7 +466,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     d = rl.dropna(subset=["intensity", "achieved_tflops"]) if "intensity" in rl else rl.iloc[0:0]
     d = d[(d["intensity"] > 0) & (d["achieved_tflops"] > 0)]
     if peaks is None or d.empty:
-        return message_figure("no roofline:\nmodel size, device or\nconcurrency unknown")
+        return message_figure("no roofline:\nmodel size, precision,\ndevice or concurrency unknown")
     peak = float(d["peak_tflops"].iloc[0])
     bw = peaks.total_bandwidth_gb_s
     lo, hi = min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * peak * 1e12 / (bw * 1e9))

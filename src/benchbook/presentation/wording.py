@@ -108,6 +108,23 @@ def _num(value, digits: int = 0) -> str:
     return _format(value, f",.{digits}f")
 
 
+def _sig(value, digits: int = 3) -> str:
+    """A number for prose at `digits` significant figures, never in scientific notation, with
+    thousands separators and no trailing zeros: 5234.7 -> '5,235', 8.4162 -> '8.42', 0.25 -> '0.25'
+    (`.3g` would print '5.23e+03' for a count)."""
+    if _missing(value):
+        raise MissingValue(_name(value))
+    if isinstance(value, (list, tuple)):
+        return join(_sig(v, digits) for v in value)
+    v = float(value)
+    if v == 0:
+        return "0"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(v))))
+    text = f"{round(v, decimals):,.{decimals}f}"
+    text = text.rstrip("0").rstrip(".") if "." in text else text
+    return "0" if text in ("-0", "") else text
+
+
 def _span(low, high, spec: str = "") -> str:
     """'119 to 128', or one value when both ends print the same."""
     a, b = _format(low, spec), _format(high, spec)
@@ -149,7 +166,7 @@ def _finalize(value):
 
 
 _ENV = jinja2.Environment(undefined=_Missing, finalize=_finalize, autoescape=False, keep_trailing_newline=False)
-_ENV.filters.update(fmt=_fmt, pct=_pct, fixed=_fixed, num=_num, span=_span, and_list=_and_list, pick=_pick)
+_ENV.filters.update(fmt=_fmt, pct=_pct, fixed=_fixed, num=_num, sig=_sig, span=_span, and_list=_and_list, pick=_pick)
 
 
 @functools.lru_cache(maxsize=2048)
