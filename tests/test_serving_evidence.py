@@ -391,3 +391,38 @@ def test_guidellm_incomplete_requests_are_cut_off_not_failed():
     c = say(cs.failed(run(281, 20, errored=2.0, incomplete=18.0)))
     assert "2 requests errored and 18 were incomplete" in c.text
     assert "10 requests failed beside" in say(cs.failed(run(10, 10))).text  # a tool that counts only failures
+
+
+@pytest.mark.parametrize(
+    ("metadata", "expected"),
+    [
+        (
+            'cli_command=aiperf profile --goodput "time_to_first_token:370 request_latency:648"',
+            [("ttft", 370.0), ("e2el", 648.0)],
+        ),
+        ("Namespace(model='m', goodput=['ttft:500', 'tpot:50'], seed=0)", [("ttft", 500.0), ("tpot", 50.0)]),
+        ("Namespace(model='m', goodput=None)", []),
+        (float("nan"), []),
+    ],
+)
+def test_goodput_slos_come_from_the_recorded_goodput_option(metadata, expected):
+    assert serving.goodput_slos(metadata) == expected
+
+
+def test_a_goodput_the_tool_printed_is_stated_with_the_slos_it_was_counted_under():
+    lit = pd.DataFrame(
+        {
+            "run": ["c=8"],
+            "request_throughput": [26.67],
+            "request_goodput": [7.43],
+            "metadata": ['cli_command=aiperf profile --goodput "time_to_first_token:370 request_latency:648"'],
+        }
+    )
+    gb = pd.DataFrame({"share_lo": [np.nan], "share_hi": [np.nan]})
+    text = show.figures_sentence(lit, gb, 500, 50)
+    assert "7.43 req/s of goodput as the tool itself counted it (28% of its 26.67 req/s)" in text
+    assert "TTFT is at most 370 ms and its E2EL at most 648 ms" in text
+    unstated = show.figures_sentence(lit.assign(metadata=""), gb, 500, 50)
+    assert "under SLOs the output does not state" in unstated and "370" not in unstated
+    none = show.figures_sentence(lit.assign(request_goodput=np.nan), gb, 500, 50)
+    assert "goodput" not in none

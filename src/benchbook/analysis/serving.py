@@ -427,6 +427,32 @@ def exact_goodput(req: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> 
     return out
 
 
+#: The metric names a tool's `--goodput` option takes (vLLM: ttft/tpot/e2el; AIPerf and GenAI-Perf:
+#: the metric tags), as this house names them.
+GOODPUT_METRICS = {
+    "ttft": "ttft",
+    "time_to_first_token": "ttft",
+    "tpot": "tpot",
+    "inter_token_latency": "tpot",
+    "e2el": "e2el",
+    "request_latency": "e2el",
+}
+_GOODPUT_OPTION = re.compile(r"""--goodput[ =]+(["']?)((?:[a-z_]+:[0-9.]+[ ,]*)+)\1""")
+_GOODPUT_NAMESPACE = re.compile(r"""\bgoodput=(\[)([^\]]*)\]""")  # vLLM's printed Namespace(..., goodput=['ttft:500'])
+
+
+def goodput_slos(metadata) -> list[tuple[str, float]]:
+    """The SLOs behind a goodput the tool itself printed, from the `--goodput` option of the command
+    the output records (`ttft:370 e2el:648`, in ms; or vLLM's printed `Namespace(goodput=[...])`): (metric, limit) pairs, a metric the house does
+    not name kept under its own name; empty when the command is not recorded."""
+    text = metadata if isinstance(metadata, str) else ""
+    m = _GOODPUT_OPTION.search(text) or _GOODPUT_NAMESPACE.search(text)
+    if not m:
+        return []
+    pairs = re.findall(r"([a-z_]+):([0-9.]+)", m.group(2))
+    return [(GOODPUT_METRICS.get(name, name), float(limit)) for name, limit in pairs]
+
+
 def pareto_front(per_user, per_gpu) -> np.ndarray:
     """Mask of the points not dominated on (per-user speed, whole-server throughput), both maximised."""
     return pareto.frontier(per_user, per_gpu)

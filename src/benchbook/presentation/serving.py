@@ -525,6 +525,9 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, sl
             acceptance=per_step[i] if per_step[i] == per_step[i] else None,
             slo_ttft=slo_ttft_ms,
             slo_tpot=slo_tpot_ms,
+            own_goodput=row.get("request_goodput") if pd.notna(row.get("request_goodput")) else None,
+            own_rate=row.get("request_throughput") if pd.notna(row.get("request_throughput")) else None,
+            own_slos=[{"metric": m, "ms": v} for m, v in serving.goodput_slos(row.get("metadata"))],
         )
         if said:
             out.append(said)
