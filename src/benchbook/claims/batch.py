@@ -164,3 +164,16 @@ def conflicts(conf: pd.DataFrame, n_configs: int) -> Claim:
     if len(conf):
         ev["lines"] = sorted({int(x) for ls in conf["lines"] for x in ls})
     return make("conflicts", "anomaly", "a configuration printed more than once with different values", ev)
+
+
+def speculative(runs: pd.DataFrame) -> Claim:
+    """The runs that say they used speculative decoding (`analysis.batch.offline_runs`' `speculative`):
+    a step then yields more than one token per request, so a token rate is not a step rate and the
+    weights are read less than once per token."""
+    spec = runs[runs["speculative"].notna()] if "speculative" in runs else runs.iloc[0:0]
+    ev = dict(n=len(runs), count=len(spec))
+    if len(spec):
+        first = spec.iloc[0]
+        ev.update(run=str(first["run"]), method=str(first["speculative"]), tokens_per_step=_f(first["tokens_per_step"]))
+    rule = "a run whose output states a speculative-decoding method (or an acceptance length above 1) is named"
+    return make("speculative", "anomaly", rule, ev)

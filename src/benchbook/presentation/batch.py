@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, with_named_gpu
+from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, with_named_gpu
 from benchbook.presentation.plotting import color, message_figure
 
 SOURCE_WORDS = {
@@ -29,12 +29,14 @@ def _label(frame: pd.DataFrame, g: pd.DataFrame) -> str:
     has several, and the GPU when its model, framework and dtype are swept on several."""
     fw, dtype, gpu = g["framework"].iat[0], g["dtype"].iat[0], g["named_gpu"].iat[0]
     name = dtype if frame["framework"].nunique() <= 1 else f"{fw} {dtype}"
+    name += f" ({g['variant'].iat[0]})" if g.get("variant", pd.Series([""])).iat[0] else ""
     return f"{name} on {gpu}" if gpu else name
 
 
 def _series_columns(frame: pd.DataFrame) -> list[str]:
     """The columns that tell the series of a table apart: the GPU only when some series needs it."""
-    return [c for c in SERIES if c != "gpu" or frame["named_gpu"].ne("").any()]
+    shown = {"gpu": frame["named_gpu"].ne("").any(), "variant": frame.get("variant", pd.Series(dtype=str)).ne("").any()}
+    return [c for c in SERIES if shown.get(c, True)]
 
 
 # --- descriptions of the data --------------------------------------------------------------------
@@ -48,8 +50,8 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
     gpus = ", ".join(sorted(set(sw["gpu"]) - {""}))
     fws = ", ".join(sorted(set(sw["framework"]) - {""}))
     dts = ", ".join(sorted(set(sw.loc[sw["has_result"], "dtype"])))
-    if "vllm" in set(sw["framework"]):
-        dts += " (assumed for vLLM, whose --dtype auto loads the checkpoint's bf16)"
+    if sw.loc[sw["has_result"]].get("dtype_assumed", pd.Series(dtype=bool)).fillna(False).astype(bool).any():
+        dts += " (bf16 assumed for a vLLM run with no --dtype or --quantization: --dtype auto loads the checkpoint's)"
     bs = sw.loc[sw["has_result"], "batch_size"]
     span = f"batch {bs.min()} to {bs.max()}" if len(bs) else "no batch with a result"
     news = sorted(set(sw.get("new_tokens", pd.Series([float(NEW_TOKENS)] * len(sw))).dropna()))
@@ -59,6 +61,11 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
         + (f" ({fws})" if fws else "")
         + (f" on {gpus}" if gpus else ", GPU not named")
         + (f"; dtypes with results: {dts}" if dts else "; no dtype with a result")
+        + (
+            f"; series also split by {vs}"
+            if (vs := ", ".join(sorted(set(sw.get("variant", pd.Series(dtype=str)).fillna("")) - {""})))
+            else ""
+        )
         + f"; {span}"
         + (f"; {tokens} new tokens per sequence" if tokens else "")
         + (f"; {len(alone)} run(s) with no batch setting (see below)." if len(alone) else ".")
@@ -68,12 +75,17 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
 def device_sentence(peaks, params: dict, sources: dict) -> str:
     """Which device and model size the roofline uses, and where each comes from."""
     if peaks is None:
-        return "No device is known, so no roofline is drawn."
-    prec = ", ".join(f"{p} {v:,.1f} TFLOP/s" for p, v in peaks.tflops.items())
-    head = (
-        f"The roofline uses the {peaks.device} ({SOURCE_WORDS.get(peaks.source, peaks.source)}): "
-        f"{peaks.total_bandwidth_gb_s:,.0f} GB/s and dense peaks {prec}."
-    )
+        head = (
+            "Neither the output nor the `gpu` parameter names a device, and none is assumed: the figures that "
+            "need a device's peaks (shares of peak bandwidth and compute, the roofline) are withheld; those that "
+            "need none (step times, bandwidth and compute achieved) are given (pass `gpu` for the rest)."
+        )
+    else:
+        prec = ", ".join(f"{p} {v:,.1f} TFLOP/s" for p, v in peaks.tflops.items())
+        head = (
+            f"The roofline uses the {peaks.device} ({SOURCE_WORDS.get(peaks.source, peaks.source)}): "
+            f"{peaks.total_bandwidth_gb_s:,.0f} GB/s and dense peaks {prec}."
+        )
     sizes = []
     for m, b in params.items():
         where = SIZE_WORDS.get(sources.get(m), sources.get(m))
@@ -181,7 +193,8 @@ KNEE_MISSING = {"strength (slope before - after)": "at an end of the sweep"}
 
 def gain_table(mg: pd.DataFrame) -> pd.DataFrame:
     """Throughput and tokens/s gained per added sequence, per measured batch size."""
-    return mg[["dtype", "framework", "batch_size", "throughput_tok_s", "gain_tok_s_per_seq"]].rename(
+    var = ["variant"] if "variant" in _series_columns(mg) else []
+    return mg[["dtype", *var, "framework", "batch_size", "throughput_tok_s", "gain_tok_s_per_seq"]].rename(
         columns={
             "batch_size": "batch size",
             "throughput_tok_s": "throughput (tok/s)",
@@ -201,7 +214,7 @@ def step_table(rl: pd.DataFrame) -> pd.DataFrame:
         bandwidth_pct=100 * rl["bandwidth_fraction"],
         compute_pct=100 * rl["compute_fraction"],
     )
-    gpu = ["gpu"] if "gpu" in _series_columns(rl) else []
+    gpu = [c for c in ("variant", "gpu") if c in _series_columns(rl)]
     return t[
         ["dtype", "framework", *gpu, "batch_size", "step_ms", "achieved_gb_s", "bandwidth_pct", "achieved_tflops"]
         + ["compute_pct", "intensity"]
@@ -299,7 +312,9 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
     TFLOP/s, one roof per distinct peak of the precisions the dtypes use, points joined in batch order; the first and
     last batch of series `key` labelled."""
     d = rl.dropna(subset=["achieved_tflops", "intensity", "peak_gb_s"])  # no peak: another GPU than the roof's
-    if peaks is None or d.empty or not peaks.total_bandwidth_gb_s:
+    if peaks is None:
+        return message_figure("no roofline:\nno device named\n(pass gpu)")
+    if d.empty or not peaks.total_bandwidth_gb_s:
         return message_figure("no roofline:\nthe model size or\nthe step time is unknown")
     fig, ax = plt.subplots(figsize=(9, 4.5))
     bw = peaks.total_bandwidth_gb_s
@@ -415,9 +430,15 @@ def offline_sentence(pts: pd.DataFrame, peaks) -> str:
             continue
         if np.isfinite(r["max_batch_size"]):
             what += f" (the engine's max runtime batch size, a ceiling it batched under: {r['max_batch_size']:.0f})"
-        prec = r["precision"] if isinstance(r["precision"], str) else None
+        prec = r["precision"] if isinstance(r["precision"], str) and r["precision"] != UNSTATED else None
         if prec:
-            what += f"; weights in {prec} ({PRECISION_WORDS[r['tool']]}"
+            assumed = r.get("precision_assumed") is True
+            words = (
+                PRECISION_WORDS[r["tool"]]
+                if r["tool"] != "vllm-bench-offline" or assumed
+                else "as its command line states it"
+            )
+            what += f"; weights in {prec} ({words}"
             what += (
                 f", {r['weight_bytes_per_param']:g} byte(s) per weight: {r['weight_gb']:,.1f} GB)"
                 if np.isfinite(r["weight_gb"])
@@ -455,9 +476,8 @@ def offline_sentence(pts: pd.DataFrame, peaks) -> str:
                 f"the hardware table has no dense {prec} figure for the {peaks.device})"
             )
         else:
-            what += (
-                f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']} (no fraction of a peak: "
-                "the device is only assumed; pass gpu)"
+            what += f", {r['achieved_tflops']:,.0f} TFLOP/s counting {r['tokens_counted']} (no fraction of a peak: " + (
+                "the device is only assumed; pass gpu)" if peaks is not None else "no device is named; pass gpu)"
             )
         parts.append(what)
     why = (
