@@ -34,7 +34,8 @@ def test_mlperf_model_is_the_one_its_sut_name_gives():
 
 
 def test_vllm_precision_from_quantization_or_dtype_assumed_only_with_neither():
-    assert batch.vllm_precision(None, "torchao", "jerryzh168/llama3-8b-int8wo") == ("int8", False)
+    assert batch.vllm_precision(None, "torchao", "jerryzh168/llama3-8b-int8wo") == ("int8 weight-only", False)
+    assert batch.vllm_precision(None, "compressed-tensors", "org/m-w8a8") == ("int8", False)
     assert batch.vllm_precision("bfloat16", "torchao", "some-org/some-model") == (batch.UNSTATED, False)
     assert batch.vllm_precision(None, "fp8", "m") == ("fp8", False)
     assert batch.vllm_precision("float16", None, "m") == ("fp16", False)
@@ -43,10 +44,13 @@ def test_vllm_precision_from_quantization_or_dtype_assumed_only_with_neither():
 
 def test_torchao_int8_weight_only_run_reads_one_byte_per_weight():
     sw = batch.sweep(table(TORCHAO))
-    assert sw[["dtype", "variant", "batch_size"]].values.tolist() == [["int8", "--quantization torchao", 1]]
+    assert sw[["dtype", "variant", "batch_size"]].values.tolist() == [["int8 weight-only", "--quantization torchao", 1]]
     assert not sw["dtype_assumed"].any()
     rl = batch.step_roofline(sw, {"jerryzh168/llama3-8b-int8wo": 8.0}, None)
     assert rl["weight_bytes"].iat[0] == 8.0e9  # 1 byte per weight, not bf16's 2
+    a100 = peaks.choose("A100-SXM4-80GB", [], None)
+    rl = batch.step_roofline(sw, {"jerryzh168/llama3-8b-int8wo": 8.0}, a100)
+    assert rl["peak_gb_s"].iat[0] == 2039.0 and math.isnan(rl["peak_tflops"].iat[0])  # matmuls not in int8
     assert "bf16" not in show.inputs_sentence("f", sw, batch.offline_runs(table(TORCHAO)))
 
 

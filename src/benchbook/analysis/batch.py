@@ -32,9 +32,14 @@ NEW_TOKENS = 100
 
 #: Bytes per weight of each dtype column the tool prints (int8 is LLM.int8(): int8 weights).
 BYTES_PER_PARAM = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
+#: Weight-only quantization (torchao int8wo, w4a16): narrow weights, matmuls in the activations' dtype,
+#: which the output does not state (no compute peak is set against them).
+WEIGHT_ONLY = {"int8 weight-only": 1.0, "int4 weight-only": 0.5}
+BYTES_PER_PARAM.update(WEIGHT_ONLY)
 
 #: The precision whose peak bounds each dtype's matmuls (fp32 without tensor cores).
 PRECISION = {"fp32": "fp32", "bf16": "bf16", "fp16": "fp16", "fp8": "fp8", "int8": "int8"}
+PRECISION.update(dict.fromkeys(WEIGHT_ONLY))
 
 #: The bigcode README's configurations for bare architecture names in its tables (rows of
 #: data/models.csv); used only when the output prints no total_params, and said so.
@@ -128,7 +133,7 @@ VLLM_DTYPES.update(float32="fp32", float="fp32", fp32="fp32")
 #: The width a quantized checkpoint's or method's name gives its weights (torchao's `int8wo`,
 #: `int4_weight_only`; `fp8`; `w8a8`, `w4a16`).
 QUANT_WIDTH = re.compile(
-    r"(?<![a-z0-9])(?:(int8|int4|fp8)(?:[-_]?(?:wo|weight[-_]?only))?|w(8|4)a(?:8|16))(?![a-z0-9])", re.I
+    r"(?<![a-z0-9])(?:(int8|int4|fp8)([-_]?(?:wo|weight[-_]?only))?|w(8|4)a(8|16))(?![a-z0-9])", re.I
 )
 _RUN_COLUMNS = [
     "source",
@@ -157,7 +162,16 @@ QUANT_PRECISION = {"fp8": "fp8", "fp8_block_scales": "fp8", "nvfp4": "fp4", "fp4
 #: trtllm-bench `Dtype` values (a run with no quantization computes in its dtype).
 DTYPE_PRECISION = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "float32": "fp32"}
 #: Bytes per weight of each precision a run's weights are stored in.
-PRECISION_BYTES = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "fp4": 0.5, "int4": 0.5}
+PRECISION_BYTES = {
+    "fp32": 4.0,
+    "bf16": 2.0,
+    "fp16": 2.0,
+    "fp8": 1.0,
+    "int8": 1.0,
+    "fp4": 0.5,
+    "int4": 0.5,
+    **WEIGHT_ONLY,
+}
 #: A precision named in an MLPerf summary's SUT name or file name (`llama2-70b-fp8`, `..._nvfp4_...`).
 NAMED_PRECISION = re.compile(r"(?<![a-z0-9])(nv)?(fp8|fp4|int8|int4|bf16|fp16)(?![a-z0-9])", re.I)
 
@@ -188,14 +202,16 @@ def _setting(g: pd.DataFrame, column: str) -> str | None:
 
 def vllm_precision(dtype: str | None, quantization: str | None, model: str | None) -> tuple[str, bool]:
     """(precision of the weights, whether it is assumed) of a vLLM offline run: a --quantization
-    method's width where it or the model's name states one (torchao int8 weight-only: int8), else
+    method's width where it or the model's name states one (torchao `int8wo`: "int8 weight-only"), else
     `UNSTATED` (nothing is assumed of a quantized checkpoint); the --dtype when given; else bf16,
     assumed (`--dtype auto` loads the checkpoint's dtype)."""
     if quantization:
         for name in (quantization, model):
             m = QUANT_WIDTH.search(str(name or ""))
             if m:
-                return (m.group(1) or f"int{m.group(2)}").lower(), False
+                width = (m.group(1) or f"int{m.group(3)}").lower()
+                weight_only = bool(m.group(2)) or m.group(4) == "16"
+                return (f"{width} weight-only" if weight_only and width != "fp8" else width), False
         return UNSTATED, False
     if dtype:
         return VLLM_DTYPES.get(dtype, UNSTATED), False
