@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from benchbook import config, ingest
 from benchbook.analysis import batch, peaks
@@ -97,3 +98,15 @@ def test_no_device_is_assumed_when_neither_the_output_nor_gpu_names_one():
     assert "A100" not in words and "withheld" in words
     pts = batch.offline_points(batch.offline_runs(table(LFM)), {"LiquidAI/LFM2.5-350M": 0.35}, None)
     assert pts["compute_fraction"].isna().all() and "no device is named" in show.offline_sentence(pts, None)
+
+
+def test_a_run_with_more_in_flight_than_its_cap_is_flagged_and_one_within_is_not():
+    mtp1 = batch.offline_runs(table(FIX / "trtllm-bench" / "dsv32_blog_b200_max_throughput_tp8_ep8_mtp1.md"))
+    checked = batch.over_cap(mtp1)
+    assert checked["in_flight"].iat[0] == pytest.approx(8.4162 * 120.3257013)  # 1,013 against a cap of 256
+    assert checked["implied_requests"].iat[0] == pytest.approx(8.4162 * 365.0091921)  # 3,072 for 768 sent
+    c = batch_claims.over_cap(checked)
+    assert c.status == "shown" and c.evidence["cap"] == 256.0 and c.evidence["sent"] == 768.0
+    within = batch_claims.over_cap(batch.over_cap(batch.offline_runs(table(MTP))))  # concurrency 1
+    assert within.status == "withheld" and within.applicable
+    assert not batch_claims.over_cap(batch.over_cap(batch.offline_runs(table(LFM)))).applicable  # no cap printed

@@ -154,6 +154,10 @@ _RUN_COLUMNS = [
     "tokens_per_step",
     "requests",
     "request_rate",
+    "concurrency",
+    "mean_latency_s",
+    "duration_s",
+    "requests_sent",
 ]
 
 #: trtllm-bench `Quantization` values whose matmuls run at a narrower precision than its dtype (the
@@ -355,6 +359,10 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 latency_s=np.nan,
                 max_batch_size=pd.to_numeric(meta.get("max_batch_size"), errors="coerce"),
                 precision=_trtllm_precision(meta),
+                concurrency=float(g["max_concurrency"].iat[0]) if "max_concurrency" in g else np.nan,
+                mean_latency_s=val.get(("e2el", "mean"), np.nan) / 1000.0,
+                duration_s=val.get(("duration", "value"), np.nan),
+                requests_sent=float(g["num_prompts"].iat[0]) if "num_prompts" in g else np.nan,
                 precision_assumed=False,
                 variant="",
                 speculative=method,
@@ -364,6 +372,25 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
             )
         )
     return pd.DataFrame(rows, columns=_RUN_COLUMNS)
+
+
+#: How far above its concurrency cap a run's average in-flight count may read before the printed
+#: figures cannot all hold (rounding of the printed rate and latency is far smaller).
+CAP_TOLERANCE = 0.10
+
+
+def over_cap(runs: pd.DataFrame, tolerance: float = CAP_TOLERANCE) -> pd.DataFrame:
+    """The offline runs with a concurrency cap and a mean latency, each with Little's law's requests
+    in flight on average (request rate x mean latency), which a cap of C concurrent requests bounds by
+    C, and the requests the rate implies over the run (rate x duration) against those sent. `over`:
+    in flight above the cap by more than `tolerance`: the printed rate, latency and cap cannot all
+    hold."""
+    cols = ["concurrency", "mean_latency_s", "request_rate"]
+    d = runs.dropna(subset=cols).copy() if set(cols) <= set(runs) else runs.iloc[0:0].copy()
+    d["in_flight"] = d["request_rate"] * d["mean_latency_s"]
+    d["implied_requests"] = d["request_rate"] * d["duration_s"]
+    d["over"] = d["in_flight"] > d["concurrency"] * (1 + tolerance)
+    return d.reset_index(drop=True)
 
 
 def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
