@@ -56,7 +56,7 @@ def machine_path():
 def glued_text(data: dict) -> str:
     """A glued value as the page shows it (glue stores it under a papermill.record/ prefix)."""
     plain = {k.removeprefix("application/papermill.record/"): v for k, v in data.items()}
-    v = plain.get("text/markdown") or plain.get("text/plain") or ""
+    v = plain["text/markdown"] if "text/markdown" in plain else plain.get("text/plain") or ""  # "": glued as nothing
     return "".join(v) if isinstance(v, list) else v
 
 

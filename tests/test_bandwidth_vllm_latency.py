@@ -110,3 +110,16 @@ def test_a_run_without_quantization_is_still_placed(tmp_path):
     )
     r = bandwidth.latency_runs(ingest.read_all([f], tool="vllm-bench-offline")[0])
     assert r["why_left_out"].tolist() == [""]
+
+
+def test_about_this_input_names_a_run_read_and_left_out_with_why(runs):
+    """A left-out run was read: the input line says so, with its latency and why, instead of saying
+    the input holds no generation result."""
+    df = ingest.read_all([config.FIXTURES_DIR / "vllm-bench-offline" / "vllm_docs_torchao_int8wo_latency.md"])[0]
+    lat = bandwidth.latency_runs(df)
+    line = show.input_line("f.md", bandwidth.latency_points(lat, ""), lat)
+    assert "'TorchAO' (line 46, batch 1, 2.15 s mean latency) was read and is left out" in line
+    assert "--quantization torchao" in line and "holds no generation (tg) result" not in line
+    placed = bandwidth.latency_points(runs, "A100-SXM4-80GB")
+    assert "left out" not in show.input_line("f.md", placed, runs[runs["why_left_out"] == ""])
+    assert show.input_line("f.md", placed, runs).count("was read and is left out") == 3

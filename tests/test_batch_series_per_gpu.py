@@ -57,7 +57,7 @@ def test_two_gpus_are_two_series_each_with_its_own_knee(two):
     assert (k.loc["A100 80GB", "knee_batch_size"], k.loc["A100 80GB", "n_points"]) == (8, 5)
     assert (k.loc["H100 80GB", "peak_tok_s"], k.loc["H100 80GB", "peak_batch_size"]) == (3100.0, 32)
     assert (k.loc["H100 80GB", "knee_batch_size"], k.loc["H100 80GB", "n_points"]) == (16, 6)
-    assert batch.reference(two) == ("BLOOM", "HF-accelerate", "H100 80GB", "bf16")
+    assert batch.reference(two) == ("BLOOM", "HF-accelerate", "H100 80GB", "bf16", "")
     ref = batch.rows_of(two, batch.reference(two))
     assert ref["batch_size"].tolist() == [1, 2, 4, 8, 16, 32] and ref["throughput_tok_s"].max() == 3100.0
 
@@ -108,7 +108,7 @@ def test_figure_plots_each_gpu_from_its_own_points(two):
 
 
 def test_one_gpu_is_one_series_and_labels_name_no_gpu(one):
-    assert [k for k, _ in batch.series(one)] == [("BLOOM", "HF-accelerate", "A100 80GB", "bf16")]
+    assert [k for k, _ in batch.series(one)] == [("BLOOM", "HF-accelerate", "A100 80GB", "bf16", "")]
     k = batch.knee(one, 0.95)
     assert len(k) == 1 and k["knee_batch_size"].iat[0] == 8
     assert cb.knee(k.iloc[0]).evidence["series"] == "HF-accelerate bf16"

@@ -299,3 +299,24 @@ def test_latency_flat_claim_carries_its_rule():
     assert c.evidence["xs"] == [1, 2, 4] and c.status == "shown"
     assert isinstance(c.rule, str) and f"{batch_claims.FLAT_TOLERANCE:.0%}" in c.rule
     assert not math.isnan(c.evidence["high"])
+
+
+def test_a_withheld_share_still_states_the_figure_that_needs_no_device():
+    def said(fraction, pk):
+        row = pd.Series(
+            {
+                "bandwidth_fraction": fraction,
+                "achieved_gb_s": 955.0,
+                "batch_size": 1,
+                "dtype": "int8 weight-only",
+                "framework": "vllm",
+                "weight_bytes": 8e9,
+                "step_s": 0.0084,
+            }
+        )
+        return wording.ledger("batch_saturation", ["x"], [claims_batch.bandwidth(row, pk, 8.0, "table")]).claims[0]
+
+    c = said(float("nan"), None)  # no device named: the share is withheld, the GB/s is said
+    assert c.status == "withheld" and "955 GB/s" in c.text and "share of a peak is not stated" in c.text
+    c = said(0.47, peaks.Peaks("A100-SXM4-80GB", A100_GB_S, source="parameter"))
+    assert c.status == "shown" and "share of a peak" not in c.text and "47" in c.text

@@ -31,10 +31,15 @@ from benchbook.ingest.core import conflicts as ingest_conflicts
 NEW_TOKENS = 100
 
 #: Bytes per weight of each dtype column the tool prints (int8 is LLM.int8(): int8 weights).
-BYTES_PER_PARAM = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "int8": 1.0, "int4": 0.5}
+BYTES_PER_PARAM = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
+#: Weight-only quantization (torchao int8wo, w4a16): narrow weights, matmuls in the activations' dtype,
+#: which the output does not state (no compute peak is set against them).
+WEIGHT_ONLY = {"int8 weight-only": 1.0, "int4 weight-only": 0.5}
+BYTES_PER_PARAM.update(WEIGHT_ONLY)
 
 #: The precision whose peak bounds each dtype's matmuls (fp32 without tensor cores).
-PRECISION = {"fp32": "fp32", "bf16": "bf16", "fp16": "fp16", "int8": "int8"}
+PRECISION = {"fp32": "fp32", "bf16": "bf16", "fp16": "fp16", "fp8": "fp8", "int8": "int8"}
+PRECISION.update(dict.fromkeys(WEIGHT_ONLY))
 
 #: The bigcode README's configurations for bare architecture names in its tables (rows of
 #: data/models.csv); used only when the output prints no total_params, and said so.
@@ -42,9 +47,11 @@ TOOL_CONFIGS = {"bloom": "bloom-1b"}
 
 #: A series: one curve of throughput against batch size. The GPU is part of it: one file may hold the
 #: same model, framework and dtype swept on two GPUs, and their points must never share a curve.
-SERIES = ["model", "framework", "gpu", "dtype"]
+#: `variant` holds every other setting that tells two runs apart (a vLLM run's --quantization and
+#: --kv-cache-dtype; "" for none): two runs at one batch that differ in one are two series.
+SERIES = ["model", "framework", "gpu", "dtype", "variant"]
 #: What a series' label names besides the GPU (the GPU only when `named_gpu` says so).
-_NAME = ["model", "framework", "dtype"]
+_NAME = ["model", "framework", "dtype", "variant"]
 #: How a label names a series swept on several GPUs, one of them not named in the output.
 UNNAMED_GPU = "an unnamed GPU"
 _KEYS = ["model", "framework", "gpu", "dtype", "batch_size"]
@@ -90,6 +97,7 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     w["new_tokens"] = float(NEW_TOKENS)
     w["per_sequence_ms_per_token"] = w["latency_s"] / NEW_TOKENS * 1000.0
     w["has_result"] = w["throughput_tok_s"].notna()
+    w["variant"], w["dtype_assumed"] = "", False
     if len(off):
         w = pd.concat([w, off], ignore_index=True)
     return with_named_gpu(w.sort_values(SERIES + ["batch_size"]).reset_index(drop=True))
@@ -99,7 +107,10 @@ def with_named_gpu(sw: pd.DataFrame) -> pd.DataFrame:
     """`sw` with column `named_gpu`: the GPU a series' label names, i.e. its gpu (`UNNAMED_GPU` when
     blank) when the same model, framework and dtype is swept on more than one GPU in this input, else
     "" (one GPU: labels read as without it). A frame that has the column keeps it (a cut of `sweep`
-    knows the whole input's GPUs, the cut does not)."""
+    knows the whole input's GPUs, the cut does not). A frame without `variant` gets "" (no setting
+    beyond the series' dtype)."""
+    if "variant" not in sw:
+        sw = sw.assign(variant="")
     if "named_gpu" in sw:
         return sw
     if sw.empty:
@@ -111,8 +122,19 @@ def with_named_gpu(sw: pd.DataFrame) -> pd.DataFrame:
 #: Offline-throughput tools the chapter also reads: one point per run, not a batch sweep.
 OFFLINE_TOOLS = ("vllm-bench-offline", "mlperf-loadgen", "trtllm-bench")
 #: vLLM's `--dtype auto` loads the checkpoint's dtype, bf16 for the models of data/models.csv (an
-#: assumption the page states: the offline outputs print no dtype).
+#: assumption the page states, made only for a run with no --dtype and no --quantization).
 OFFLINE_DTYPE = "bf16"
+#: The precision of a series whose weights' precision the output does not state and nothing assumes
+#: (a --quantization method that names no width): no bytes per weight, so no roofline.
+UNSTATED = "precision not stated"
+#: vLLM `--dtype` values (`auto` is the checkpoint's: not stated).
+VLLM_DTYPES = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16"}
+VLLM_DTYPES.update(float32="fp32", float="fp32", fp32="fp32")
+#: The width a quantized checkpoint's or method's name gives its weights (torchao's `int8wo`,
+#: `int4_weight_only`; `fp8`; `w8a8`, `w4a16`).
+QUANT_WIDTH = re.compile(
+    r"(?<![a-z0-9])(?:(int8|int4|fp8)([-_]?(?:wo|weight[-_]?only))?|w(8|4)a(8|16))(?![a-z0-9])", re.I
+)
 _RUN_COLUMNS = [
     "source",
     "run",
@@ -126,8 +148,16 @@ _RUN_COLUMNS = [
     "latency_s",
     "max_batch_size",
     "precision",
+    "precision_assumed",
+    "variant",
+    "speculative",
+    "tokens_per_step",
     "requests",
     "request_rate",
+    "concurrency",
+    "mean_latency_s",
+    "duration_s",
+    "requests_sent",
 ]
 
 #: trtllm-bench `Quantization` values whose matmuls run at a narrower precision than its dtype (the
@@ -136,7 +166,16 @@ QUANT_PRECISION = {"fp8": "fp8", "fp8_block_scales": "fp8", "nvfp4": "fp4", "fp4
 #: trtllm-bench `Dtype` values (a run with no quantization computes in its dtype).
 DTYPE_PRECISION = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "float32": "fp32"}
 #: Bytes per weight of each precision a run's weights are stored in.
-PRECISION_BYTES = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "fp4": 0.5, "int4": 0.5}
+PRECISION_BYTES = {
+    "fp32": 4.0,
+    "bf16": 2.0,
+    "fp16": 2.0,
+    "fp8": 1.0,
+    "int8": 1.0,
+    "fp4": 0.5,
+    "int4": 0.5,
+    **WEIGHT_ONLY,
+}
 #: A precision named in an MLPerf summary's SUT name or file name (`llama2-70b-fp8`, `..._nvfp4_...`).
 NAMED_PRECISION = re.compile(r"(?<![a-z0-9])(nv)?(fp8|fp4|int8|int4|bf16|fp16)(?![a-z0-9])", re.I)
 
@@ -156,6 +195,51 @@ def named_precision(*names) -> str | None:
         if m:
             return m.group(2).lower()
     return None
+
+
+def _setting(g: pd.DataFrame, column: str) -> str | None:
+    """A run's command-line setting (`--dtype`, `--quantization`, ...) as printed, else None."""
+    v = g[column].iat[0] if column in g else None
+    v = v.strip("'\" ").lower() if isinstance(v, str) else ""
+    return v if v and v not in ("auto", "none") else None
+
+
+def vllm_precision(dtype: str | None, quantization: str | None, model: str | None) -> tuple[str, bool]:
+    """(precision of the weights, whether it is assumed) of a vLLM offline run: a --quantization
+    method's width where it or the model's name states one (torchao `int8wo`: "int8 weight-only"), else
+    `UNSTATED` (nothing is assumed of a quantized checkpoint); the --dtype when given; else bf16,
+    assumed (`--dtype auto` loads the checkpoint's dtype)."""
+    if quantization:
+        for name in (quantization, model):
+            m = QUANT_WIDTH.search(str(name or ""))
+            if m:
+                width = (m.group(1) or f"int{m.group(3)}").lower()
+                weight_only = bool(m.group(2)) or m.group(4) == "16"
+                return (f"{width} weight-only" if weight_only and width != "fp8" else width), False
+        return UNSTATED, False
+    if dtype:
+        return VLLM_DTYPES.get(dtype, UNSTATED), False
+    return OFFLINE_DTYPE, True
+
+
+def variant(quantization: str | None, kv_cache_dtype: str | None) -> str:
+    """The settings besides the weights' precision that tell a vLLM run's series apart."""
+    parts = [
+        f"--quantization {quantization}" if quantization else "",
+        f"KV cache {kv_cache_dtype}" if kv_cache_dtype else "",
+    ]
+    return ", ".join(x for x in parts if x)
+
+
+def _speculative(meta: dict, val: dict) -> tuple[str | None, float]:
+    """(speculative-decoding method, tokens per decoding step per request) a trtllm-bench report
+    states: the method from its config (`decoding_type: MTP`), the acceptance length where printed
+    (NaN where not: a step then yields an unknown number of tokens, more than one)."""
+    acc = val.get(
+        ("spec_decode_acceptance_length", "mean"), val.get(("spec_decode_acceptance_length", "value"), np.nan)
+    )
+    method = meta.get("speculative") or ("speculative decoding" if acc > 1 else None)
+    return method, (float(acc) if method and acc >= 1 else (np.nan if method else 1.0))
 
 
 def _metadata(text) -> dict[str, str]:
@@ -190,7 +274,10 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
     `requests` is the run's request count where the output prints it (or its command asks for it),
     `request_rate` its requests per second; `precision` the weights' precision where the output states
     it (a TensorRT-LLM engine's quantization, else its dtype; a precision in an MLPerf SUT or file
-    name), `OFFLINE_DTYPE` for vLLM (assumed, `--dtype auto`), else None: not stated."""
+    name; a vLLM run's --quantization width or --dtype, `vllm_precision`), `OFFLINE_DTYPE` for a vLLM
+    run with neither (`precision_assumed`), else None: not stated. `variant` names a vLLM run's
+    other settings (`variant`); `speculative` and `tokens_per_step` a trtllm-bench run's speculative
+    decoding (`_speculative`). The model is the one the output names (an MLPerf SUT name's)."""
     rows = []
     v = df[df["tool"] == "vllm-bench-offline"]
     for (source, run, bench), g in v.groupby(["source", "run", "benchmark"], sort=False) if len(v) else []:
@@ -198,20 +285,27 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
         b, n_out = float(g["batch_size"].iat[0]), float(g["output_len"].iat[0])
         lat = val.get(("latency", "mean"), np.nan)
         out = val.get(("throughput", "value"), np.nan) if bench == "throughput" else b * n_out / lat
+        model = g["model"].iat[0] if isinstance(g["model"].iat[0], str) else ""
+        quant, kv = _setting(g, "quantization"), _setting(g, "kv_cache_dtype")
+        precision, assumed = vllm_precision(_setting(g, "dtype"), quant, model)
         rows.append(
             dict(
                 source=source,
                 run=run,
                 tool="vllm-bench-offline",
                 benchmark=bench,
-                model=g["model"].iat[0] if isinstance(g["model"].iat[0], str) else "",
+                model=model,
                 batch_size=b if bench == "latency" else np.nan,
                 output_len=n_out,
                 output_tok_s=out,
                 total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
                 latency_s=lat,
                 max_batch_size=np.nan,
-                precision=OFFLINE_DTYPE,
+                precision=precision,
+                precision_assumed=assumed,
+                variant=variant(quant, kv),
+                speculative=None,
+                tokens_per_step=1.0,
                 requests=_requests(
                     val, g["num_prompts"].iat[0] if bench == "throughput" and "num_prompts" in g else None
                 ),
@@ -228,7 +322,7 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 run=run,
                 tool="mlperf-loadgen",
                 benchmark="Offline",
-                model="",
+                model=g["model"].iat[0] if "model" in g and isinstance(g["model"].iat[0], str) else "",
                 batch_size=np.nan,
                 output_len=np.nan,
                 output_tok_s=val.get(("output_throughput", "value"), np.nan),
@@ -236,6 +330,10 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 latency_s=np.nan,
                 max_batch_size=np.nan,
                 precision=named_precision(g["sut"].iat[0] if "sut" in g else None, run, Path(str(source)).name),
+                precision_assumed=False,
+                variant="",
+                speculative=None,
+                tokens_per_step=1.0,
                 requests=_requests(val),
                 request_rate=val.get(("request_throughput", "value"), np.nan),
             )
@@ -246,6 +344,7 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
         if meta.get("subcommand") == "latency":
             continue
         val = {(mm, s): x for mm, s, x in zip(g["metric"], g["statistic"], g["value"], strict=True)}
+        method, per_step = _speculative(meta, val)
         rows.append(
             dict(
                 source=source,
@@ -260,11 +359,38 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 latency_s=np.nan,
                 max_batch_size=pd.to_numeric(meta.get("max_batch_size"), errors="coerce"),
                 precision=_trtllm_precision(meta),
+                concurrency=float(g["max_concurrency"].iat[0]) if "max_concurrency" in g else np.nan,
+                mean_latency_s=val.get(("e2el", "mean"), np.nan) / 1000.0,
+                duration_s=val.get(("duration", "value"), np.nan),
+                requests_sent=float(g["num_prompts"].iat[0]) if "num_prompts" in g else np.nan,
+                precision_assumed=False,
+                variant="",
+                speculative=method,
+                tokens_per_step=per_step,
                 requests=_requests(val, g["num_prompts"].iat[0] if "num_prompts" in g else None),
                 request_rate=val.get(("request_throughput", "value"), np.nan),
             )
         )
     return pd.DataFrame(rows, columns=_RUN_COLUMNS)
+
+
+#: How far above its concurrency cap a run's average in-flight count may read before the printed
+#: figures cannot all hold (rounding of the printed rate and latency is far smaller).
+CAP_TOLERANCE = 0.10
+
+
+def over_cap(runs: pd.DataFrame, tolerance: float = CAP_TOLERANCE) -> pd.DataFrame:
+    """The offline runs with a concurrency cap and a mean latency, each with Little's law's requests
+    in flight on average (request rate x mean latency), which a cap of C concurrent requests bounds by
+    C, and the requests the rate implies over the run (rate x duration) against those sent. `over`:
+    in flight above the cap by more than `tolerance`: the printed rate, latency and cap cannot all
+    hold."""
+    cols = ["concurrency", "mean_latency_s", "request_rate"]
+    d = runs.dropna(subset=cols).copy() if set(cols) <= set(runs) else runs.iloc[0:0].copy()
+    d["in_flight"] = d["request_rate"] * d["mean_latency_s"]
+    d["implied_requests"] = d["request_rate"] * d["duration_s"]
+    d["over"] = d["in_flight"] > d["concurrency"] * (1 + tolerance)
+    return d.reset_index(drop=True)
 
 
 def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
@@ -276,7 +402,9 @@ def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
             "model": d["model"],
             "framework": "vllm",
             "gpu": "",
-            "dtype": OFFLINE_DTYPE,
+            "dtype": d["precision"].fillna(UNSTATED),
+            "variant": d["variant"].fillna(""),
+            "dtype_assumed": d["precision_assumed"].fillna(False).astype(bool),
             "batch_size": d["batch_size"].astype(int),
             "throughput_tok_s": d["output_tok_s"],
             "tool_ms_per_token": 1000.0 / d["output_tok_s"],
@@ -287,7 +415,7 @@ def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
     )
     w["per_sequence_ms_per_token"] = w["latency_s"] / w["new_tokens"] * 1000.0
     w["has_result"] = w["throughput_tok_s"].notna()
-    return w.sort_values(["model", "framework", "dtype", "batch_size"]).reset_index(drop=True)
+    return w.sort_values(["model", "framework", "dtype", "variant", "batch_size"]).reset_index(drop=True)
 
 
 def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
@@ -343,6 +471,7 @@ def rows_of(sw: pd.DataFrame, key) -> pd.DataFrame:
     if key is None:
         return sw.iloc[0:0]
     m = sw["has_result"]
+    key = tuple(key) + ("",) * (len(SERIES) - len(key))  # a key without its variant: none
     for col, v in zip(SERIES, key, strict=True):
         m &= sw[col] == v
     return sw[m].sort_values("batch_size")
@@ -388,11 +517,12 @@ def knee(sw: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
 
 def marginal_gain(sw: pd.DataFrame) -> pd.DataFrame:
     """Tokens/s gained per added sequence between consecutive measured batch sizes
-    (d throughput / d batch), per series, with the batch size each step starts from."""
+    (d throughput / d batch), per series, with the batch size each step starts from. Two rows of
+    one series at the same batch (repeats) make no step: NaN, never a division by zero."""
     parts = [
         g.assign(
             prev_batch_size=g["batch_size"].shift(),
-            gain_tok_s_per_seq=g["throughput_tok_s"].diff() / g["batch_size"].diff(),
+            gain_tok_s_per_seq=g["throughput_tok_s"].diff() / g["batch_size"].diff().replace(0, np.nan),
         )
         for _, g in series(sw)
     ]
@@ -507,7 +637,7 @@ def dtype_pair(sw: pd.DataFrame, key) -> tuple[pd.Series, pd.Series] | None:
     when it has two widths, else the first that has. None when no framework has two."""
     if key is None:
         return None
-    ref = dict(zip(SERIES, key, strict=True))
+    ref = dict(zip(SERIES, tuple(key) + ("",) * (len(SERIES) - len(key)), strict=True))
     d = sw[sw["has_result"] & (sw["model"] == ref["model"]) & (sw["gpu"] == ref["gpu"])]
     d = d[d["dtype"].isin(list(BYTES_PER_PARAM))]
     frameworks = [ref["framework"]] + [f for f in d["framework"].unique() if f != ref["framework"]]

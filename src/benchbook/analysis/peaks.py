@@ -117,11 +117,17 @@ def detect(texts) -> tuple[str, int] | None:
     return None
 
 
-def choose(gpu: str, texts, default: str, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0) -> Peaks:
+def choose(gpu: str, texts, default: str | None, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0) -> Peaks | None:
     """The device to measure against: `gpu` (a parameter) when given, else the one the texts name,
     else `default` (assumed). A positive `bandwidth_gb_s` or `peak_tflops` replaces the table's
-    figure (peak_tflops for every precision) and makes the source `parameter`."""
+    figure (peak_tflops for every precision) and makes the source `parameter`. With no `default`,
+    nothing named and no peak given: None (a page about someone else's run assumes no device)."""
     count = 1
+    if not gpu and not default and not detect(texts):
+        if bandwidth_gb_s <= 0 and peak_tflops <= 0:
+            return None
+        tf = {k: peak_tflops for k in PEAK_COLUMNS} if peak_tflops > 0 else {}
+        return Peaks("device of the given peaks", bandwidth_gb_s if bandwidth_gb_s > 0 else None, tf, "parameter")
     if gpu:
         row, source = _row(gpu), "parameter"
         if row is None:

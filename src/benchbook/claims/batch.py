@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from benchbook.analysis.batch import BYTES_PER_PARAM, NEW_TOKENS
+from benchbook.analysis.batch import BYTES_PER_PARAM, CAP_TOLERANCE, NEW_TOKENS
 from benchbook.claims import Claim, make
 
 #: A knee needs this many measured batch sizes, and the curve must bend by this much (log-log
@@ -164,3 +164,43 @@ def conflicts(conf: pd.DataFrame, n_configs: int) -> Claim:
     if len(conf):
         ev["lines"] = sorted({int(x) for ls in conf["lines"] for x in ls})
     return make("conflicts", "anomaly", "a configuration printed more than once with different values", ev)
+
+
+def speculative(runs: pd.DataFrame) -> Claim:
+    """The runs that say they used speculative decoding (`analysis.batch.offline_runs`' `speculative`):
+    a step then yields more than one token per request, so a token rate is not a step rate and the
+    weights are read less than once per token."""
+    spec = runs[runs["speculative"].notna()] if "speculative" in runs else runs.iloc[0:0]
+    ev = dict(n=len(runs), count=len(spec))
+    if len(spec):
+        first = spec.iloc[0]
+        ev.update(run=str(first["run"]), method=str(first["speculative"]), tokens_per_step=_f(first["tokens_per_step"]))
+    rule = "a run whose output states a speculative-decoding method (or an acceptance length above 1) is named"
+    c = make("speculative", "anomaly", rule, ev)
+    return c.not_applicable("the input has no offline run") if runs.empty else c
+
+
+def over_cap(checked: pd.DataFrame, tolerance: float = CAP_TOLERANCE) -> Claim:
+    """Runs whose printed request rate and mean latency put more requests in flight on average
+    (Little's law) than their concurrency cap allows (`analysis.batch.over_cap`): the figures cannot
+    all hold, and the page says so rather than read the run as a normal saturated one."""
+    bad = checked[checked["over"]] if len(checked) else checked
+    ev = dict(n=len(checked), count=len(bad), tolerance=tolerance)
+    if len(bad):
+        r = bad.iloc[0]
+        ev.update(
+            run=str(r["run"]),
+            rate=_f(r["request_rate"]),
+            latency_s=_f(r["mean_latency_s"]),
+            in_flight=_f(r["in_flight"]),
+            cap=_f(r["concurrency"]),
+            duration_s=_f(r["duration_s"]),
+            implied=_f(r["implied_requests"]),
+            sent=_f(r["requests_sent"]),
+        )
+    rule = (
+        "Little's law: requests in flight on average = request rate x mean latency, at most the concurrency cap; "
+        f"more than {tolerance:.0%} above it, the printed rate, latency and cap cannot all hold"
+    )
+    c = make("over_cap", "anomaly", rule, ev)
+    return c.not_applicable("no run prints a concurrency cap with a rate and a mean latency") if checked.empty else c

@@ -35,10 +35,30 @@ def block(led: Ledger, kind: str) -> str:
     return text or _say("no_result")
 
 
-def input_line(files: str, pts: pd.DataFrame) -> str:
-    """What was read and what each point is compared with, from the data and parameters only."""
+def _left_out(runs: pd.DataFrame | None) -> list[dict]:
+    """The vLLM `bench latency` runs read but not placed (`analysis.bandwidth.latency_runs`), each
+    with its name, line, batch, mean latency (None where not printed) and why."""
+    if runs is None or runs.empty:
+        return []
+    out = runs[runs["why_left_out"] != ""]
+    return [
+        dict(
+            name=repr(r["run"] if isinstance(r["run"], str) and r["run"] else f"line {int(r['line'])}"),
+            line=int(r["line"]),
+            batch=float(r["batch_size"]) if np.isfinite(float(r["batch_size"])) else None,
+            latency_s=float(r["latency_s"]) if np.isfinite(float(r["latency_s"])) else None,
+            why=r["why_left_out"],
+        )
+        for _, r in out.iterrows()
+    ]
+
+
+def input_line(files: str, pts: pd.DataFrame, latency_runs: pd.DataFrame | None = None) -> str:
+    """What was read and what each point is compared with, from the data and parameters only, and
+    each vLLM `bench latency` run read but left out of the roofline, with why (`latency_runs`)."""
+    left_out = _left_out(latency_runs)
     if pts.empty:
-        return _say("input_line", files=files, n=0)
+        return _say("input_line", files=files, n=0, left_out=left_out)
     sizes = pts["params_b"].dropna().round(1)
     devs = [
         (dev, g["peak_gb_s"].iloc[0], src)
@@ -54,6 +74,7 @@ def input_line(files: str, pts: pd.DataFrame) -> str:
         size_high=sizes.max() if sizes.nunique() > 1 else None,
         devices=devs,
         n_unknown=int((pts["peak_source"] == "unknown").sum()),
+        left_out=left_out,
     )
 
 

@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, with_named_gpu
+from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, with_named_gpu
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
 
@@ -36,12 +36,14 @@ def _label(frame: pd.DataFrame, g: pd.DataFrame) -> str:
     has several, and the GPU when its model, framework and dtype are swept on several."""
     fw, dtype, gpu = g["framework"].iat[0], g["dtype"].iat[0], g["named_gpu"].iat[0]
     name = dtype if frame["framework"].nunique() <= 1 else f"{fw} {dtype}"
+    name += f" ({g['variant'].iat[0]})" if g.get("variant", pd.Series([""])).iat[0] else ""
     return f"{name} on {gpu}" if gpu else name
 
 
 def _series_columns(frame: pd.DataFrame) -> list[str]:
     """The columns that tell the series of a table apart: the GPU only when some series needs it."""
-    return [c for c in SERIES if c != "gpu" or frame["named_gpu"].ne("").any()]
+    shown = {"gpu": frame["named_gpu"].ne("").any(), "variant": frame.get("variant", pd.Series(dtype=str)).ne("").any()}
+    return [c for c in SERIES if shown.get(c, True)]
 
 
 # --- descriptions of the data --------------------------------------------------------------------
@@ -53,14 +55,16 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
     alone = runs[runs["batch_size"].isna()] if runs is not None else pd.DataFrame(columns=["model"])
     bs = sw.loc[sw["has_result"], "batch_size"]
     news = sorted(set(sw.get("new_tokens", pd.Series([float(NEW_TOKENS)] * len(sw))).dropna()))
+    ok = sw.loc[sw["has_result"]]
     return _say(
         "inputs",
         files=files,
         models=sorted((set(sw["model"]) | set(alone["model"])) - {""}),
         frameworks=sorted(set(sw["framework"]) - {""}),
         gpus=sorted(set(sw["gpu"]) - {""}),
-        dtypes=sorted(set(sw.loc[sw["has_result"], "dtype"])),
-        vllm="vllm" in set(sw["framework"]),
+        dtypes=sorted(set(ok["dtype"])),
+        dtype_assumed=bool(ok.get("dtype_assumed", pd.Series(dtype=bool)).fillna(False).astype(bool).any()),
+        variants=sorted(set(sw.get("variant", pd.Series(dtype=str)).fillna("")) - {""}),
         **({"batch_min": bs.min(), "batch_max": bs.max()} if len(bs) else {}),
         new_tokens=news,
         n_alone=len(alone),
@@ -69,8 +73,9 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
 
 def device_sentence(peaks, params: dict, sources: dict) -> str:
     """Which device and model size the roofline uses, and where each comes from."""
+    sizes = [{"model": m, "params_b": b, "source": sources.get(m)} for m, b in params.items()]
     if peaks is None:
-        return _say("device", known=False)
+        return _say("device", known=False, sizes=sizes)
     return _say(
         "device",
         known=True,
@@ -78,7 +83,7 @@ def device_sentence(peaks, params: dict, sources: dict) -> str:
         source=peaks.source,
         bandwidth_gb_s=peaks.total_bandwidth_gb_s,
         tflops=dict(peaks.tflops),
-        sizes=[{"model": m, "params_b": b, "source": sources.get(m)} for m, b in params.items()],
+        sizes=sizes,
     )
 
 
@@ -180,7 +185,8 @@ KNEE_MISSING = _empty_cells("knee")
 
 def gain_table(mg: pd.DataFrame) -> pd.DataFrame:
     """Throughput and tokens/s gained per added sequence, per measured batch size."""
-    return mg[["dtype", "framework", "batch_size", "throughput_tok_s", "gain_tok_s_per_seq"]].rename(
+    var = ["variant"] if "variant" in _series_columns(mg) else []
+    return mg[["dtype", *var, "framework", "batch_size", "throughput_tok_s", "gain_tok_s_per_seq"]].rename(
         columns={
             "batch_size": "batch size",
             "throughput_tok_s": "throughput (tok/s)",
@@ -200,7 +206,7 @@ def step_table(rl: pd.DataFrame) -> pd.DataFrame:
         bandwidth_pct=100 * rl["bandwidth_fraction"],
         compute_pct=100 * rl["compute_fraction"],
     )
-    gpu = ["gpu"] if "gpu" in _series_columns(rl) else []
+    gpu = [c for c in ("variant", "gpu") if c in _series_columns(rl)]
     return t[
         ["dtype", "framework", *gpu, "batch_size", "step_ms", "achieved_gb_s", "bandwidth_pct", "achieved_tflops"]
         + ["compute_pct", "intensity"]
@@ -293,7 +299,9 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
     TFLOP/s, one roof per distinct peak of the precisions the dtypes use, points joined in batch order; the first and
     last batch of series `key` labelled."""
     d = rl.dropna(subset=["achieved_tflops", "intensity", "peak_gb_s"])  # no peak: another GPU than the roof's
-    if peaks is None or d.empty or not peaks.total_bandwidth_gb_s:
+    if peaks is None:
+        return message_figure(wording.words(CHAPTER)["figure"]["no_device"])
+    if d.empty or not peaks.total_bandwidth_gb_s:
         return message_figure(wording.words(CHAPTER)["figure"]["no_roofline"])
     fig, ax = plt.subplots(figsize=(9, 4.5))
     bw = peaks.total_bandwidth_gb_s
@@ -380,7 +388,16 @@ def _compute_case(r: pd.Series, peaks, prec: str | None) -> str:
         return "no_model"
     if peaks is not None and peaks.source != "assumed":
         return "no_peak" if prec else "no_precision"
-    return "assumed_device"
+    return "assumed_device" if peaks is not None else "no_device"
+
+
+def _precision_source(r: pd.Series) -> str:
+    """Where an offline run's precision comes from (a key of the wording file's `words.precision_source`):
+    its tool's, but a vLLM run's --quantization or --dtype is read from its command line (`command line`)
+    and only a run with neither is assumed bf16."""
+    if r["tool"] == "vllm-bench-offline" and r.get("precision_assumed") is not True:
+        return "command line"
+    return r["tool"]
 
 
 def offline_sentence(pts: pd.DataFrame, peaks) -> str:
@@ -388,7 +405,7 @@ def offline_sentence(pts: pd.DataFrame, peaks) -> str:
     the model size and a named device are known, and why there is no saturation curve."""
     runs = []
     for _, r in pts.iterrows():
-        prec = r["precision"] if isinstance(r["precision"], str) else None
+        prec = r["precision"] if isinstance(r["precision"], str) and r["precision"] != UNSTATED else None
         runs.append(
             _finite(
                 label=_offline_label(r["tool"], r["benchmark"]),
@@ -402,6 +419,7 @@ def offline_sentence(pts: pd.DataFrame, peaks) -> str:
                 total_tok_s=r["total_tok_s"],
                 max_batch_size=r["max_batch_size"],
                 precision=prec,
+                precision_source=_precision_source(r),
                 weight_bytes_per_param=r["weight_bytes_per_param"],
                 weight_gb=r["weight_gb"],
                 compute=_compute_case(r, peaks, prec),
