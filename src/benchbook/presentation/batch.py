@@ -42,7 +42,10 @@ def _label(frame: pd.DataFrame, g: pd.DataFrame) -> str:
 
 def _series_columns(frame: pd.DataFrame) -> list[str]:
     """The columns that tell the series of a table apart: the GPU only when some series needs it."""
-    shown = {"gpu": frame["named_gpu"].ne("").any(), "variant": frame.get("variant", pd.Series(dtype=str)).ne("").any()}
+    shown = {
+        "gpu": frame.get("named_gpu", pd.Series(dtype=str)).ne("").any(),
+        "variant": frame.get("variant", pd.Series(dtype=str)).ne("").any(),
+    }
     return [c for c in SERIES if shown.get(c, True)]
 
 
@@ -154,9 +157,11 @@ LIMITS_MISSING = _empty_cells("limits")
 
 
 def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
-    """Per series: the first point, the peak and the saturation batch (`batch.knee`)."""
+    """Per series: the first point, the peak and the saturation batch (`batch.knee`); a setting every
+    series shares (the page's one model or framework, said above it) is left out, the dtype kept."""
+    varied = [c for c in _series_columns(knees) if c == "dtype" or knees[c].nunique(dropna=False) > 1]
     return knees[
-        _series_columns(knees)
+        varied
         + [
             "first_batch_size",
             "first_tok_s",
