@@ -60,6 +60,7 @@ STAT_RE = re.compile(
 )
 STAT_NAMES = {"E2E Latency": "e2el", "TTFT": "ttft", "TPOT": "tpot", "ITL": "itl"}
 TIDY_PERCENTILES = {"50", "90", "95", "99"}
+OPTION_LINE_RE = re.compile(r"^\s*--[A-Za-z]")
 
 #: Block rows: label -> (metric, statistic, unit).
 LABELS = {
@@ -201,9 +202,11 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
             continue
         text = s
         k = j
-        while text.rstrip().endswith("\\") and k + 1 < hi:
+        # continued by a trailing backslash (shell) or by lines that start with an option (a YAML
+        # `command:` block writes one option per line with no backslash)
+        while k + 1 < hi and (text.rstrip().endswith("\\") or OPTION_LINE_RE.match(lines[k + 1])):
             k += 1
-            text = text.rstrip()[:-1] + " " + lines[k]
+            text = (text.rstrip()[:-1] if text.rstrip().endswith("\\") else text) + " " + lines[k]
         try:
             argv = shlex.split(text[text.find(cmd) :], comments=True)
         except ValueError:
@@ -219,7 +222,7 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
             server = {"model": args.get("model_path") or args.get("model"), "tp": args.get("tp") or args.get("tp_size")}
             server["dp"] = args.get("dp") or args.get("dp_size")
             server["ep"] = args.get("ep") or args.get("ep_size")
-            server["speculative"] = args.get("speculative_algorithm")
+            server["speculative"] = args.get("speculative_algorithm") or args.get("speculative_algo")
             server["quantization"] = args.get("quantization")
             continue
         ctx = {
