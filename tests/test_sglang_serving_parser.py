@@ -23,7 +23,8 @@ PR685 = FIX / "sglang_pr685_multi.jsonl"
 ISSUE23896 = FIX / "sglang_issue23896_dsv4_flash_h20_eagle_tp4_vs_dp4.md"
 PR5390 = FIX / "sglang_pr5390_r1_dp8_cutlass_mla.md"
 A6000 = FIX / "a6000x2_qwen25_72b_gptq_dummy_rate10.md"
-ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA, PR685, ISSUE23896, PR5390, A6000]
+NVFP4 = FIX / "nvfp4_sglang_oai_two_blocks_cap512.md"
+ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA, PR685, ISSUE23896, PR5390, A6000, NVFP4]
 
 
 def parsed(path):
@@ -90,10 +91,22 @@ def test_yaml_command_one_option_per_line_gives_the_server_settings():
     assert set(b["metadata"]) == {"backend=sglang; tp=4; speculative=EAGLE"}  # --speculative-algo, abbreviated
     assert cell(t, "Config B (TP4 Low-Latency) raw output", "spec_decode_acceptance_length", "value")["value"] == 2.86
     a = t[t["run"] == "Config A (TP4+DP4+DeepEP Balanced) raw output"]
-    assert a["model"].isna().all() and set(a["metadata"]) == {"backend=sglang"}  # no command of its own
+    assert a["model"].isna().all()  # no command of its own: only its Accept length row tells its server
+    assert set(a["metadata"]) == {"backend=sglang; speculative=on"}
     assert cell(t, "Config A (TP4+DP4+DeepEP Balanced) raw output", "itl", "max")["value"] == 52277.16
     p = parsed(PR5390)
     assert set(p.table["metadata"]) == {"backend=sglang; tp=8; dp=8"}  # one shell line: unchanged
+
+
+def test_a_block_with_accept_length_and_one_without_are_two_servers():
+    # no command in the file: the NVFP4 block prints `Accept length: 3.21`, the block above it none
+    t = parsed(NVFP4).table
+    assert t.drop_duplicates("run").set_index("run")["metadata"].to_dict() == {
+        "c=512, rate=inf": "backend=sglang-oai",
+        "NVFP4 Results": "backend=sglang-oai; speculative=on",
+    }
+    assert cell(t, "NVFP4 Results", "peak_output_throughput", "max")["value"] == 770.00
+    assert cell(t, "c=512, rate=inf", "peak_concurrent_requests", "max")["value"] == 517
 
 
 def test_old_jsonl_sweep():

@@ -316,6 +316,11 @@ def _text(text: str | Lines, source: str, messages: list[str]):
             if not load or any(label == r.get("run") for r in records):
                 label = ", ".join(head + [f"block {k}"] + load)
             settings["run"] = label
+        meta = settings["metadata"] or ""
+        if "speculative=" not in meta and any(r["metric"] == "spec_decode_acceptance_length" for r in block):
+            # the tool prints `Accept length` only when the server reports one (speculative decoding): a
+            # block that prints it ran another server than one that does not, even with no command above it
+            settings["metadata"] = "; ".join(x for x in (meta, "speculative=on") if x)
         records.extend({**settings, **r} for r in block)
         prev = end
     return records, rejects, cells
