@@ -24,7 +24,8 @@ ISSUE23896 = FIX / "sglang_issue23896_dsv4_flash_h20_eagle_tp4_vs_dp4.md"
 PR5390 = FIX / "sglang_pr5390_r1_dp8_cutlass_mla.md"
 A6000 = FIX / "a6000x2_qwen25_72b_gptq_dummy_rate10.md"
 NVFP4 = FIX / "nvfp4_sglang_oai_two_blocks_cap512.md"
-ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA, PR685, ISSUE23896, PR5390, A6000, NVFP4]
+KIMI = FIX / "kimi_k26_8k_64k_cap80_command_below.md"
+ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA, PR685, ISSUE23896, PR5390, A6000, NVFP4, KIMI]
 
 
 def parsed(path):
