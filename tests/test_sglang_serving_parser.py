@@ -93,7 +93,7 @@ def test_yaml_command_one_option_per_line_gives_the_server_settings():
     assert cell(t, "Config B (TP4 Low-Latency) raw output", "spec_decode_acceptance_length", "value")["value"] == 2.86
     a = t[t["run"] == "Config A (TP4+DP4+DeepEP Balanced) raw output"]
     assert a["model"].isna().all()  # no command of its own: only its Accept length row tells its server
-    assert set(a["metadata"]) == {"backend=sglang; speculative=on"}
+    assert set(a["metadata"]) == {"backend=sglang; speculative=method not named"}
     assert cell(t, "Config A (TP4+DP4+DeepEP Balanced) raw output", "itl", "max")["value"] == 52277.16
     p = parsed(PR5390)
     assert set(p.table["metadata"]) == {"backend=sglang; tp=8; dp=8"}  # one shell line: unchanged
@@ -104,7 +104,7 @@ def test_a_block_with_accept_length_and_one_without_are_two_servers():
     t = parsed(NVFP4).table
     assert t.drop_duplicates("run").set_index("run")["metadata"].to_dict() == {
         "c=512, rate=inf": "backend=sglang-oai",
-        "NVFP4 Results": "backend=sglang-oai; speculative=on",
+        "NVFP4 Results": "backend=sglang-oai; speculative=method not named",
     }
     assert cell(t, "NVFP4 Results", "peak_output_throughput", "max")["value"] == 770.00
     assert cell(t, "c=512, rate=inf", "peak_concurrent_requests", "max")["value"] == 517

@@ -320,7 +320,7 @@ def _text(text: str | Lines, source: str, messages: list[str]):
         if "speculative=" not in meta and any(r["metric"] == "spec_decode_acceptance_length" for r in block):
             # the tool prints `Accept length` only when the server reports one (speculative decoding): a
             # block that prints it ran another server than one that does not, even with no command above it
-            settings["metadata"] = "; ".join(x for x in (meta, "speculative=on") if x)
+            settings["metadata"] = "; ".join(x for x in (meta, "speculative=method not named") if x)
         records.extend({**settings, **r} for r in block)
         prev = end
     return records, rejects, cells
