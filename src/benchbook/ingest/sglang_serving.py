@@ -9,8 +9,9 @@ Two forms are read:
   throughput`, `Peak concurrent requests`, `Concurrency`, `Accept length`, P90/P95/P99/Max rows;
   2024 versions print `Total throughput (tok/s)` where later ones print `Total token throughput`.
   A block pasted without its closing row ends at the first line that is not one of its rows (the
-  parser's messages say so). The command line above a block gives model, dataset and num_prompts;
-  the nearest markdown heading names the run.
+  parser's messages say so). The command line above a block (one line, backslash-continued, or one
+  option per line as in a YAML `command:`) gives model, dataset and num_prompts; the nearest
+  markdown heading names the run. A block that prints `Accept length` ran a speculative server.
 * the JSONL that `--output-file` appends, one object per run: July-2024 short keys (`total_input`,
   `median_ttft`, `output_token_throughput`), late-2024 objects (`median_ttft_ms`, `median_itl_ms`,
   `output_throughput`, a bare `Infinity` as request rate), later full ones
