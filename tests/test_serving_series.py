@@ -70,3 +70,22 @@ def test_per_request_rows_follow_their_run_when_it_is_renamed():
     assert serving.littles_law(r, req)["e2el_from"].tolist() == ["requests"]  # the join still finds them
     named = serving.settings_labels(r.assign(run="my run"), req)[0]
     assert named["run"].tolist() == ["my run"]  # a run the output names keeps its name
+
+
+def test_two_servers_at_one_load_are_two_series_and_a_run_without_settings_has_no_empty_brackets():
+    # issue 23896: EAGLE on pure TP 4 (its YAML command above the blocks) and a DP-attention server whose
+    # block has no command of its own, only its Accept length row, both at cap 100: two servers
+    r, _ = serving.load([FIX / "sglang_issue23896_dsv4_flash_h20_eagle_tp4_vs_dp4.md"])
+    keys = serving.series_key(r).drop_duplicates().tolist()
+    assert sorted(keys) == [
+        "DeepSeek-V4-Flash-FP8 (tp=4; speculative=EAGLE)",
+        "the unnamed model (speculative=method not named)",
+    ]
+    assert serving.repeats(r).max() == 1
+    # two blocks at cap 512, one printing an acceptance length: the other states no setting at all
+    r, _ = serving.load([FIX / "nvfp4_sglang_oai_two_blocks_cap512.md"])
+    assert sorted(serving.series_key(r).drop_duplicates()) == [
+        "the unnamed model",
+        "the unnamed model (speculative=method not named)",
+    ]
+    assert serving.repeats(r).max() == 1

@@ -20,7 +20,12 @@ JIEWCC = FIX / "jiewcc_notes_r1_distill_fusion.md"
 DATACRUNCH = FIX / "datacrunch_llama33_70b_online.jsonl"
 DLORA = FIX / "dlora_lora_infinity.jsonl"
 PR685 = FIX / "sglang_pr685_multi.jsonl"
-ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA, PR685]
+ISSUE23896 = FIX / "sglang_issue23896_dsv4_flash_h20_eagle_tp4_vs_dp4.md"
+PR5390 = FIX / "sglang_pr5390_r1_dp8_cutlass_mla.md"
+A6000 = FIX / "a6000x2_qwen25_72b_gptq_dummy_rate10.md"
+NVFP4 = FIX / "nvfp4_sglang_oai_two_blocks_cap512.md"
+KIMI = FIX / "kimi_k26_8k_64k_cap80_command_below.md"
+ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA, PR685, ISSUE23896, PR5390, A6000, NVFP4, KIMI]
 
 
 def parsed(path):
@@ -77,6 +82,32 @@ def test_jiewcc_newer_rows_and_command_settings():
     assert set(first["dataset"]) == {"sharegpt"} and set(first["num_prompts"]) == {100}
     second = t[t["run"] == "c=64, rate=inf"]
     assert math.isinf(second["request_rate"].iat[0]) and set(second["max_concurrency"]) == {64}
+
+
+def test_yaml_command_one_option_per_line_gives_the_server_settings():
+    # issue 23896 writes `sglang serve` in a YAML `command:` block, one option per line, no backslash
+    t = parsed(ISSUE23896).table
+    b = t[t["run"] == "Config B (TP4 Low-Latency) raw output"]
+    assert set(b["model"]) == {"DeepSeek-V4-Flash-FP8"}  # ~/.cache/... folder: its name is the model
+    assert set(b["metadata"]) == {"backend=sglang; tp=4; speculative=EAGLE"}  # --speculative-algo, abbreviated
+    assert cell(t, "Config B (TP4 Low-Latency) raw output", "spec_decode_acceptance_length", "value")["value"] == 2.86
+    a = t[t["run"] == "Config A (TP4+DP4+DeepEP Balanced) raw output"]
+    assert a["model"].isna().all()  # no command of its own: only its Accept length row tells its server
+    assert set(a["metadata"]) == {"backend=sglang; speculative=method not named"}
+    assert cell(t, "Config A (TP4+DP4+DeepEP Balanced) raw output", "itl", "max")["value"] == 52277.16
+    p = parsed(PR5390)
+    assert set(p.table["metadata"]) == {"backend=sglang; tp=8; dp=8"}  # one shell line: unchanged
+
+
+def test_a_block_with_accept_length_and_one_without_are_two_servers():
+    # no command in the file: the NVFP4 block prints `Accept length: 3.21`, the block above it none
+    t = parsed(NVFP4).table
+    assert t.drop_duplicates("run").set_index("run")["metadata"].to_dict() == {
+        "c=512, rate=inf": "backend=sglang-oai",
+        "NVFP4 Results": "backend=sglang-oai; speculative=method not named",
+    }
+    assert cell(t, "NVFP4 Results", "peak_output_throughput", "max")["value"] == 770.00
+    assert cell(t, "c=512, rate=inf", "peak_concurrent_requests", "max")["value"] == 517
 
 
 def test_old_jsonl_sweep():

@@ -507,7 +507,8 @@ def series_key(r: pd.DataFrame) -> pd.Series:
             lambda row: "; ".join(str(v) if k == "deployment" else f"{k}={v}" for k, v in row.items() if pd.notna(v)),
             axis=1,
         )
-        label = label + " (" + parts.astype(str) + ")"
+        parts = parts.astype(str)
+        label = label.where(parts == "", label + " (" + parts + ")")  # no "()" for a run that states none
     if "dataset" in r.columns and r["dataset"].nunique() > 1:
         label = label + ", dataset " + r["dataset"].fillna("not stated").map(str)
     return label

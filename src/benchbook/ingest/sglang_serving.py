@@ -9,8 +9,9 @@ Two forms are read:
   throughput`, `Peak concurrent requests`, `Concurrency`, `Accept length`, P90/P95/P99/Max rows;
   2024 versions print `Total throughput (tok/s)` where later ones print `Total token throughput`.
   A block pasted without its closing row ends at the first line that is not one of its rows (the
-  parser's messages say so). The command line above a block gives model, dataset and num_prompts;
-  the nearest markdown heading names the run.
+  parser's messages say so). The command line above a block (one line, backslash-continued, or one
+  option per line as in a YAML `command:`) gives model, dataset and num_prompts; the nearest
+  markdown heading names the run. A block that prints `Accept length` ran a speculative server.
 * the JSONL that `--output-file` appends, one object per run: July-2024 short keys (`total_input`,
   `median_ttft`, `output_token_throughput`), late-2024 objects (`median_ttft_ms`, `median_itl_ms`,
   `output_throughput`, a bare `Infinity` as request rate), later full ones
@@ -60,6 +61,7 @@ STAT_RE = re.compile(
 )
 STAT_NAMES = {"E2E Latency": "e2el", "TTFT": "ttft", "TPOT": "tpot", "ITL": "itl"}
 TIDY_PERCENTILES = {"50", "90", "95", "99"}
+OPTION_LINE_RE = re.compile(r"^\s*--[A-Za-z]")
 
 #: Block rows: label -> (metric, statistic, unit).
 LABELS = {
@@ -201,9 +203,11 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
             continue
         text = s
         k = j
-        while text.rstrip().endswith("\\") and k + 1 < hi:
+        # continued by a trailing backslash (shell) or by lines that start with an option (a YAML
+        # `command:` block writes one option per line with no backslash)
+        while k + 1 < hi and (text.rstrip().endswith("\\") or OPTION_LINE_RE.match(lines[k + 1])):
             k += 1
-            text = text.rstrip()[:-1] + " " + lines[k]
+            text = (text.rstrip()[:-1] if text.rstrip().endswith("\\") else text) + " " + lines[k]
         try:
             argv = shlex.split(text[text.find(cmd) :], comments=True)
         except ValueError:
@@ -219,7 +223,7 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
             server = {"model": args.get("model_path") or args.get("model"), "tp": args.get("tp") or args.get("tp_size")}
             server["dp"] = args.get("dp") or args.get("dp_size")
             server["ep"] = args.get("ep") or args.get("ep_size")
-            server["speculative"] = args.get("speculative_algorithm")
+            server["speculative"] = args.get("speculative_algorithm") or args.get("speculative_algo")
             server["quantization"] = args.get("quantization")
             continue
         ctx = {
@@ -313,6 +317,11 @@ def _text(text: str | Lines, source: str, messages: list[str]):
             if not load or any(label == r.get("run") for r in records):
                 label = ", ".join(head + [f"block {k}"] + load)
             settings["run"] = label
+        meta = settings["metadata"] or ""
+        if "speculative=" not in meta and any(r["metric"] == "spec_decode_acceptance_length" for r in block):
+            # the tool prints `Accept length` only when the server reports one (speculative decoding): a
+            # block that prints it ran another server than one that does not, even with no command above it
+            settings["metadata"] = "; ".join(x for x in (meta, "speculative=method not named") if x)
         records.extend({**settings, **r} for r in block)
         prev = end
     return records, rejects, cells
