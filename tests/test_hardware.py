@@ -125,6 +125,7 @@ def test_models_schema_refuses_more_active_than_total(tmp_path):
         ("NVIDIA GeForce RTX 3090", "RTX-3090"),
         ("NVIDIA L4", "L4-24GB"),
         ("NVIDIA L40S", "L40S-48GB"),
+        ("4x NVIDIA H20", "H20-96GB"),  # the H20 itself; its H20-3e is none (below)
         ("AMD RYZEN AI MAX+ 395 w/ Radeon 8060S", "Ryzen-AI-Max-395"),  # a cpu_info: the CPU, not the iGPU
         ("AMD EPYC 9655 96-Core Processor", "EPYC-9655"),
     ],
@@ -140,6 +141,7 @@ def test_detect_real_strings(printed, name):
         "NVIDIA GeForce RTX 4090 + NVIDIA GeForce RTX 3090",  # two devices, equally specific
         "Apple M2",  # only the M2 Ultra is in the table
         "NVIDIA A100 PCIe",  # 40 or 80 GB: not said
+        "4x NVIDIA H20-3e",  # a part the table lacks, whose name holds the H20's alias
         "",
     ],
 )
@@ -297,3 +299,11 @@ def test_size_from_the_name_and_printed_params():
 def test_unknown_model_is_none():
     assert hardware.model_size("mystery-model") is None
     assert hardware.model_size("") is None and hardware.model_size(None) is None
+
+
+def test_a_part_the_table_lacks_is_not_taken_for_the_part_whose_alias_its_name_holds():
+    from benchbook.analysis import peaks
+
+    assert peaks.detect(["- **GPU**: 4 × NVIDIA H20-3e"]) is None
+    assert peaks.detect(["DeepSeek-V4-Flash on H20-3e: Balanced"]) is None
+    assert peaks.detect(["4x NVIDIA H20"]) == ("H20-96GB", 4)

@@ -308,25 +308,33 @@ def device(name: str) -> Device:
     return _catalogue()[0][device_name(name)]
 
 
+#: Parts the table lacks whose names contain an alias of a part it has (as match text): named, they
+#: are not that part, and `detect` gives None rather than the shorter alias's device. The H20-3e has
+#: 141 GB of HBM3e, not the H20-96GB's HBM3 (sgl-project/sglang issue 23896 runs on it); its bandwidth
+#: has no citable source, so it has no row.
+UNLISTED = ("h20 3e", "h20e")
+
+
 def detect(*texts) -> Device | None:
     """The device a tool's printed strings name (llama-bench's gpu_info / cpu_info and device
     lines, vLLM metadata, a section heading, a command line), or None.
 
     Each alias is matched as whole words; the longest matching alias wins; two different devices
-    matched by equally long aliases (e.g. two GPUs in one line) give None, as does no match."""
+    matched by equally long aliases (e.g. two GPUs in one line) give None, as does no match or a
+    part the table lacks (`UNLISTED`) named by a longer name than any alias."""
     text = " ".join(_words(t) for t in texts if isinstance(t, str) and t.strip())
     if not text.strip():
         return None
     by_name, words = _catalogue()
     best: dict[str, int] = {}
-    for w, name in words:
+    for w, name in [*words, *((f" {u} ", None) for u in UNLISTED)]:
         if w.strip() and w in text:
             best[name] = max(best.get(name, 0), len(w))
     if not best:
         return None
     top = max(best.values())
     winners = [n for n, length in best.items() if length == top]
-    return by_name[winners[0]] if len(winners) == 1 else None
+    return by_name[winners[0]] if len(winners) == 1 and winners[0] is not None else None
 
 
 def custom(name: str, bandwidth_gb_s: float, peak_tflops: float | None = None) -> Device:

@@ -62,7 +62,8 @@ def _key(s: str) -> str:
 
 
 def _row(name: str) -> pd.Series | None:
-    """The hardware-table row whose name or an alias is `name`, or is contained in it (longest match)."""
+    """The hardware-table row whose name or an alias is `name`, or is contained in it (longest match);
+    None where a part the table lacks (`hardware.UNLISTED`) is named by a longer name."""
     try:
         name = hardware.device(name).name
     except (KeyError, ValueError, TypeError):  # not a table name or alias: matched by words below
@@ -76,6 +77,9 @@ def _row(name: str) -> pd.Series | None:
             k = _key(n)
             if k and f" {k} " in want and len(k) > best_len:
                 best, best_len = r, len(k)
+    # a part the table lacks, named by a longer name holding that alias (the H20-3e is not the H20)
+    if any(f" {_key(u)} " in want and len(_key(u)) > best_len for u in hardware.UNLISTED):
+        return None
     return best
 
 
