@@ -426,3 +426,29 @@ def test_a_goodput_the_tool_printed_is_stated_with_the_slos_it_was_counted_under
     assert "under SLOs the output does not state" in unstated and "370" not in unstated
     none = show.figures_sentence(lit.assign(request_goodput=np.nan), gb, 500, 50)
     assert "goodput" not in none
+
+
+def _little(**cols):
+    base = dict(
+        e2el_mean=6_430_860.0,
+        ttft_mean=np.nan,
+        tpot_mean=np.nan,
+        total_generated_tokens=np.nan,
+        max_concurrency=80.0,
+        num_prompts=320.0,
+    )
+    return serving.littles_law(run(320, 0, **{**base, **cols})).iloc[0]
+
+
+def test_littles_law_uses_completed_over_duration_where_the_printed_rate_is_its_rounding():
+    # SGLang prints 0.01 req/s for 320 requests in 28,986.73 s: 0.01104 unrounded, 71.0 in flight
+    row = _little(request_throughput=0.01, duration=28_986.73)
+    assert row["in_flight"] == pytest.approx(320 / 28_986.73 * 6_430.86)
+    assert round(row["in_flight"], 1) == 71.0
+
+
+def test_littles_law_keeps_a_printed_rate_that_is_not_the_rounding_of_completed_over_duration():
+    # trtllm-bench's rate is over the span from the first start to the last end, not the benchmark's
+    row = _little(request_throughput=0.02, duration=28_986.73)
+    assert row["in_flight"] == pytest.approx(0.02 * 6_430.86)
+    assert _little(request_throughput=0.01)["in_flight"] == pytest.approx(0.01 * 6_430.86)  # no duration

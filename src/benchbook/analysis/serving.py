@@ -278,8 +278,14 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns + extra)
 
 
+#: The step of a rate printed to two decimals (req/s): a printed rate within half of it of completed /
+#: duration is that quotient rounded.
+PRINTED_RATE_STEP = 0.01
+
+
 def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Mean requests in flight per run, L = request_throughput x mean E2EL (s), with the
+    """Mean requests in flight per run, L = request_throughput x mean E2EL (s) (the rate unrounded,
+    completed / duration, where the printed rate is its rounding: request_rate_used), with the
     nominal cap beside it. Columns: in_flight (the tool's measured mean concurrency where no mean
     latency is known: in_flight_measured), e2el_from ("printed", "requests": the mean of the
     per-request latencies a --save-detailed file or profile_export.jsonl holds, or "estimated"),
@@ -287,6 +293,12 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     utilisation = in_flight / nominal."""
     out = r.copy()
     lam = out["request_throughput"]
+    # a rate printed to two decimals (SGLang's 0.01 req/s for 320 requests in 28,987 s) is the rounding
+    # of completed / duration: where that quotient rounds to the printed rate, the quotient is used
+    if {"completed", "duration"} <= set(out.columns):
+        exact = out["completed"] / out["duration"].where(out["duration"] > 0)
+        lam = exact.where((exact - lam).abs() <= PRINTED_RATE_STEP / 2, lam)
+    out["request_rate_used"] = lam
     w = out["e2el_mean"] / 1000 if "e2el_mean" in out.columns else pd.Series(np.nan, index=out.index)
     printed = w.notna()
     from_req = pd.Series(False, index=out.index)

@@ -281,7 +281,8 @@ def in_flight_sentence(lit: pd.DataFrame) -> str:
         {
             "run": str(w["run"]),  # in a code span: a label may say `inf`
             "completed": float(w["completed"]) if np.isfinite(w.get("completed", np.nan)) else None,
-            "rate": float(w["request_throughput"]),
+            # the rate Little's law used: completed / duration where the printed rate is its rounding
+            "rate": float(w["request_rate_used"] if pd.notna(w.get("request_rate_used")) else w["request_throughput"]),
             "measured": bool(w.get("in_flight_measured", False)),
             "in_flight": float(w["in_flight"]),
             "latency": float(w["mean_e2el_s"]) if np.isfinite(w.get("mean_e2el_s", np.nan)) else None,
