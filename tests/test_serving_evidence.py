@@ -452,3 +452,15 @@ def test_littles_law_keeps_a_printed_rate_that_is_not_the_rounding_of_completed_
     row = _little(request_throughput=0.02, duration=28_986.73)
     assert row["in_flight"] == pytest.approx(0.02 * 6_430.86)
     assert _little(request_throughput=0.01)["in_flight"] == pytest.approx(0.01 * 6_430.86)  # no duration
+
+
+def test_a_run_that_completed_under_half_its_request_rate_did_not_serve_the_offered_rate():
+    over = run(300, 0, request_rate=10.0, request_throughput=1.61)
+    assert serving.rate_unmet(over).tolist() == [True]
+    said = show.assumed_rate_note(over.assign(tool="sglang-bench-serving", format="text"))
+    assert serving.rate_unmet(run(300, 0, request_rate=10.0, request_throughput=9.2)).tolist() == [False]
+    assert serving.rate_unmet(run(300, 0, request_rate=float("inf"), request_throughput=1.61)).tolist() == [False]
+    assert serving.rate_unmet(run(300, 0, request_rate=10.0, request_throughput=1.61, rate_assumed=True)).tolist() == [
+        False
+    ]
+    assert "completed 1.61 req/s, under half its request rate of 10 req/s" in said

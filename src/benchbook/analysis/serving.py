@@ -369,6 +369,25 @@ def rate_exceeded(r: pd.DataFrame) -> pd.Series:
     return checked & (done > rate * (1 + margin))
 
 
+#: A run whose completed rate is under this share of its finite request rate did not serve the rate
+#: it was offered (a drain tail of one latency does not halve a run many latencies long).
+UNMET_RATE_SHARE = 0.5
+
+
+def rate_unmet(r: pd.DataFrame) -> pd.Series:
+    """Per run, True where fewer than UNMET_RATE_SHARE of the requests per second its finite request
+    rate sends completed per second: the requests finished far more slowly than they were sent, so
+    the load the server saw is not the offered rate. Checked as `rate_exceeded` is (no assumed rate,
+    no MLPerf Offline)."""
+    rate, done = _col(r, "request_rate"), _col(r, "request_throughput")
+    checked = np.isfinite(rate) & (rate > 0) & np.isfinite(done)
+    if "rate_assumed" in r:
+        checked &= ~r["rate_assumed"].eq(True)
+    if "scenario" in r:
+        checked &= ~r["scenario"].eq("Offline")
+    return checked & (done < UNMET_RATE_SHARE * rate)
+
+
 def _share_bounds(row: pd.Series, metric: str, slo: float) -> tuple[float, float]:
     """(lower, upper) share of requests with `metric` <= slo, from the reported percentiles."""
     lo, up = 0.0, 1.0

@@ -226,9 +226,20 @@ def assumed_rate_note(r: pd.DataFrame) -> str:
                 rate_lo=float(over["request_rate"].min()),
                 rate_hi=float(over["request_rate"].max()),
             )
+    # an output whose runs beat their rate did not send at its rate setting: "sent faster" is not known there
+    unmet = serving.rate_unmet(r)
+    if "source" in r:
+        unmet &= ~r["source"].isin(over["source"])
+    short = r[unmet]
+    if len(short):
+        w = short.iloc[0]
+        cap = w.get("max_concurrency")
+        ex.update(un_run=str(w["run"]), un_done=float(w["request_throughput"]), un_rate=float(w["request_rate"]))
+        ex.update(un_cap=float(cap) if pd.notna(cap) else None)
     return _say(
         "rate_note",
         exceeded=len(over),
+        unmet=len(short),
         **ex,
         offline=offline_runs(r),
         runs=len(r),
