@@ -241,3 +241,30 @@ def test_unknown_row_and_p75_are_rejected_with_reason():
         "percentile P75 is not a tidy statistic",
         "a row this parser has no tidy name for",
     ]
+
+
+_BLOCK = """============ Serving Benchmark Result ============
+Backend:                                 sglang
+Traffic request rate:                    inf
+Max request concurrency:                 8
+Successful requests:                     16
+Benchmark duration (s):                  10.00
+Request throughput (req/s):              1.60
+==================================================
+"""
+
+
+def test_a_lone_block_takes_its_command_from_below_with_shell_variables_resolved():
+    script = 'MODEL_NAME="Kimi-K2.6"\nN=16\npython3 -m sglang.bench_serving --model $MODEL_NAME --num-prompts ${N} \\\n  --dataset-name random\n'
+    t = s.parse(_BLOCK + script, "below.md").table
+    assert set(t["model"]) == {"Kimi-K2.6"} and set(t["num_prompts"]) == {16.0} and set(t["dataset"]) == {"random"}
+
+
+def test_a_command_below_one_of_several_blocks_is_the_next_blocks_not_this_ones():
+    cmd = "python3 -m sglang.bench_serving --model other/model\n"
+    t = s.parse(
+        _BLOCK + cmd + _BLOCK.replace("concurrency:                 8", "concurrency:                 16"), "two.md"
+    ).table
+    first = t[t["max_concurrency"] == 8]
+    assert first["model"].isna().all()  # the command between the blocks belongs to the second
+    assert set(t.loc[t["max_concurrency"] == 16, "model"]) == {"other/model"}

@@ -10,7 +10,8 @@ Two forms are read:
   2024 versions print `Total throughput (tok/s)` where later ones print `Total token throughput`.
   A block pasted without its closing row ends at the first line that is not one of its rows (the
   parser's messages say so). The command line above a block (one line, backslash-continued, or one
-  option per line as in a YAML `command:`) gives model, dataset and num_prompts; the nearest
+  option per line as in a YAML `command:`; below it where a file of one block has none above, its
+  shell variables resolved from the script's assignments) gives model, dataset and num_prompts; the nearest
   markdown heading names the run. A block that prints `Accept length` ran a speculative server.
 * the JSONL that `--output-file` appends, one object per run: July-2024 short keys (`total_input`,
   `median_ttft`, `output_token_throughput`), late-2024 objects (`median_ttft_ms`, `median_itl_ms`,
@@ -136,6 +137,11 @@ ARRAY_KEYS = {"input_lens", "output_lens", "ttfts", "itls", "generated_texts", "
 NOT_SET = "not set"
 
 
+#: A shell assignment in a script around the command (`MODEL_NAME="Kimi-K2.6"`), and a use of one.
+SHELL_ASSIGN_RE = re.compile(r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=["']?([^"'\s$]+)["']?\s*$""")
+SHELL_VAR_RE = re.compile(r"\$\{(\w+)\}|\$(\w+)")
+
+
 def _rate(v) -> float:
     """A request rate or concurrency setting as float: None / 'not set' -> NaN, inf stays inf."""
     if v is None or isinstance(v, bool):
@@ -196,6 +202,8 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
     """Settings from the bench_serving command line and the nearest markdown heading in lines[lo:hi]."""
     ctx: dict = {}
     server: dict = {}
+    # a script's own shell variables (MODEL_NAME="Kimi-K2.6" above `--model $MODEL_NAME`)
+    shell = dict(m.groups() for m in (SHELL_ASSIGN_RE.match(lines[j]) for j in range(lo, hi)) if m)
     for j in range(lo, hi):
         s = lines[j]
         cmd = next((c for c in ("sglang.bench_serving", "sglang.launch_server", "sglang serve") if c in s), None)
@@ -208,6 +216,7 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
         while k + 1 < hi and (text.rstrip().endswith("\\") or OPTION_LINE_RE.match(lines[k + 1])):
             k += 1
             text = (text.rstrip()[:-1] if text.rstrip().endswith("\\") else text) + " " + lines[k]
+        text = SHELL_VAR_RE.sub(lambda m: shell.get(m.group(1) or m.group(2), m.group(0)), text)
         try:
             argv = shlex.split(text[text.find(cmd) :], comments=True)
         except ValueError:
@@ -287,8 +296,13 @@ def _text(text: str | Lines, source: str, messages: list[str]):
     lines = split_n(text)
     records, rejects, cells = [], [], 0
     prev, heading = 0, None
-    for k, (start, end, closed) in enumerate(_blocks(lines), start=1):
+    blocks = _blocks(lines)
+    for k, (start, end, closed) in enumerate(blocks, start=1):
         ctx = _context(lines, prev, start)
+        if len(blocks) == 1 and not ctx.get("model"):
+            # one block and no command above it: the write-up put its command below
+            below = _context(lines, end, len(lines))
+            ctx.update({key: v for key, v in below.items() if key != "run" and not ctx.get(key)})
         heading = ctx.get("run", heading)
         settings = {
             "run": heading,
