@@ -361,12 +361,19 @@ def rate_exceeded(r: pd.DataFrame) -> pd.Series:
     rate, done = _col(r, "request_rate"), _col(r, "request_throughput")
     n = _col(r, "completed").where(lambda c: c > 0).fillna(100.0)
     margin = np.maximum(RUN_NOISE, 3 / np.sqrt(n))
+    return _rate_checked(r) & (done > rate * (1 + margin))
+
+
+def _rate_checked(r: pd.DataFrame) -> pd.Series:
+    """Runs whose finite request rate is an arrival rate the output states: not one the parser
+    assumed, not an MLPerf Offline run's `target_qps`."""
+    rate = _col(r, "request_rate")
     checked = np.isfinite(rate) & (rate > 0)
     if "rate_assumed" in r:
         checked &= ~r["rate_assumed"].eq(True)
     if "scenario" in r:
         checked &= ~r["scenario"].eq("Offline")
-    return checked & (done > rate * (1 + margin))
+    return checked
 
 
 #: A run whose completed rate is under this share of its finite request rate did not serve the rate
@@ -380,12 +387,7 @@ def rate_unmet(r: pd.DataFrame) -> pd.Series:
     the load the server saw is not the offered rate. Checked as `rate_exceeded` is (no assumed rate,
     no MLPerf Offline)."""
     rate, done = _col(r, "request_rate"), _col(r, "request_throughput")
-    checked = np.isfinite(rate) & (rate > 0) & np.isfinite(done)
-    if "rate_assumed" in r:
-        checked &= ~r["rate_assumed"].eq(True)
-    if "scenario" in r:
-        checked &= ~r["scenario"].eq("Offline")
-    return checked & (done < UNMET_RATE_SHARE * rate)
+    return _rate_checked(r) & np.isfinite(done) & (done < UNMET_RATE_SHARE * rate)
 
 
 def _share_bounds(row: pd.Series, metric: str, slo: float) -> tuple[float, float]:

@@ -41,7 +41,7 @@ import math
 import re
 
 from benchbook.ingest.core import ParseError
-from benchbook.ingest.genai_perf import CUT, _box_cells, _value
+from benchbook.ingest.genai_perf import CUT, STATS, _box_cells, _value
 
 TITLE_RE = re.compile(r"NVIDIA AIPerf \| LLM Metrics[ \t]*$", re.M)
 ERRORS_RE = re.compile(r"NVIDIA AIPerf \| Error Summary")
@@ -80,16 +80,6 @@ UNITS = {
     "tokens/sec/user": "tok/s/user",
     "images/sec": "images/s",
     "ms/image": "ms/image",
-}
-STATS = {
-    "avg": "mean",
-    "min": "min",
-    "max": "max",
-    "std": "std",
-    "p50": "p50",
-    "p90": "p90",
-    "p95": "p95",
-    "p99": "p99",
 }
 _LABEL_UNIT = re.compile(r"^(?P<name>.*?)\s*\((?P<unit>[^()]*)\)?\s*$")
 #: A summary line some publishers print under the table: `Success Rate: 96% (75 requests exceeded

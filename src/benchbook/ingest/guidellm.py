@@ -168,16 +168,8 @@ def _profile(text: str) -> tuple[str | None, list[str], list[float], str | None]
 
 
 def _settings(k: int, strategy: str, model, kinds, rates, data) -> dict:
-    rate = cap = math.nan
     value = rates[k] if k < len(rates) and (not kinds or k < len(kinds)) else None
-    if strategy in ("constant", "poisson") and value is not None:
-        rate = value
-    elif strategy == "concurrent" and value is not None:
-        rate, cap = math.inf, value  # each stream sends its next request as soon as one completes
-    elif strategy == "synchronous":
-        rate, cap = math.inf, 1.0  # one request at a time, the next sent as soon as it completes
-    elif strategy == "throughput":
-        rate = math.inf
+    rate, cap = guidellm_report.load(strategy, value, value)
     label = strategy
     if math.isfinite(rate):
         label += f" {rate:g} req/s"

@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import re
 
+from benchbook.ingest import guidellm_report
 from benchbook.ingest.core import ParseError, number
 from benchbook.ingest.text import Lines, search, splitlines
 
@@ -119,18 +120,10 @@ def _metadata(text: str | Lines) -> tuple[str | None, str | None]:
 
 
 def _settings(label: str, model, data) -> dict:
-    rate = cap = math.nan
     m = _LABEL.match(label)
     kind = m.group("kind") if m else label
     value = float(m.group("value")) if m and m.group("value") else None
-    if kind in ("constant", "poisson", "async") and value is not None:
-        rate = value
-    elif kind == "concurrent" and value is not None:
-        rate, cap = math.inf, value  # each stream sends its next request as soon as one completes
-    elif kind == "synchronous":
-        rate, cap = math.inf, 1.0  # one request at a time, the next sent as soon as it completes
-    elif kind == "throughput":
-        rate = math.inf
+    rate, cap = guidellm_report.load(kind, value, value)
     return {
         "run": label,
         "format": FORMAT,

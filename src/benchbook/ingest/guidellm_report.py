@@ -118,6 +118,22 @@ def _counts(d: dict) -> str:
     return ", ".join(f"{d.get(k)} {k}" for k in ("successful", "errored", "incomplete"))
 
 
+def load(kind: str, rate, streams) -> tuple[float, float]:
+    """(request rate, concurrency cap) of a GuideLLM strategy, for every GuideLLM reader: constant,
+    poisson or async at `rate`; concurrent with `streams` and synchronous (cap 1) at an unlimited rate,
+    each stream sending its next request as soon as one completes; throughput at an unlimited rate
+    with no cap of its own. NaN where the strategy does not say."""
+    if kind in ("constant", "poisson", "async") and _num(rate):
+        return float(rate), math.nan
+    if kind == "concurrent" and _num(streams):
+        return math.inf, float(streams)
+    if kind == "synchronous":
+        return math.inf, 1.0
+    if kind == "throughput":
+        return math.inf, math.nan
+    return math.nan, math.nan
+
+
 def _label(kind: str, rate, streams) -> str:
     if kind in ("constant", "poisson", "async") and _num(rate):
         return f"{kind}@{rate:.2f}"
@@ -142,15 +158,8 @@ def _settings(b: dict, doc: dict, fmt: str) -> dict:
         data = ", ".join(str(x) for x in data)
     if isinstance(data, str) and re.match(r"^(?:/|~|\.{1,2}/)", data):
         data = None  # a file on the runner's machine
-    request_rate = cap = math.nan
-    if kind in ("constant", "poisson", "async") and _num(rate):
-        request_rate = float(rate)
-    elif kind == "concurrent" and _num(streams):
-        request_rate, cap = math.inf, float(streams)  # each stream sends its next request at once
-    elif kind == "synchronous":
-        request_rate, cap = math.inf, 1.0  # one request at a time, the next sent when it completes
-    elif kind == "throughput":
-        request_rate = math.inf
+    request_rate, cap = load(kind, rate, streams)
+    if kind == "throughput":
         # the user's cap: 0.4+ keeps it in the profile (its strategy carries a default of 512 in-flight)
         limit = _get(b, "config", "profile", "max_concurrency") if fmt == NEW else strategy.get("max_concurrency")
         if _num(limit):
