@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: help venv data book test lint sync browser benchmark mutation mutation-sample lock clean
+.PHONY: help venv data book test lint sync browser fuzz benchmark mutation mutation-sample lock clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -41,6 +41,9 @@ browser: ## install Debian's chromium for the browser tests (needs root or sudo)
 test: $(STAMP) browser lint ## lint, build the book (every chapter executed), unit + notebook + browser tests
 	$(VENV)/bin/benchbook build
 	$(PY) -m pytest -q -n 2
+
+fuzz: $(STAMP) ## every parser on 1,500 new damaged copies of its fixtures per test (not in CI; about 20 min)
+	BENCHBOOK_HYPOTHESIS=explore $(PY) -m pytest -q -n 2 tests/test_parser_fuzz.py
 
 benchmark: $(STAMP) ## measure build, cache, re-run and ingest costs (writes benchmarks/results.json)
 	$(PY) benchmarks/run.py

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
 
 import pytest
 import yaml
+from hypothesis import settings
 
 from benchbook import build, config
 from benchbook.presentation import wording
+
+#: `make test` draws the same examples on every run, so a commit green here is green in CI; `make fuzz`
+#: draws new ones, many more, to find what the fixed draw misses (its failures become plain tests).
+EXPLORE = os.environ.get("BENCHBOOK_HYPOTHESIS") == "explore"
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False, max_examples=1500)
+settings.load_profile("explore" if EXPLORE else "repeatable")
+#: Damaged copies per parser and fuzz test: the suite's time stays bounded; `make fuzz` takes many.
+FUZZ_EXAMPLES = 1500 if EXPLORE else 40
 
 
 def _markers() -> list[str]:

@@ -166,3 +166,13 @@ def test_a_csv_counter_printed_finely_enough_is_read():
     )
     t = aiperf_telemetry.parse(text, "x.csv").table
     assert _value(t, "energy") == pytest.approx(500000.0)  # 0.5 MJ, printed to 0.01 MJ (2%)
+
+
+def test_a_stray_carriage_return_in_the_csv_section_is_refused_naming_its_line():
+    """Found by the byte-flip fuzzer: a lone CR inside a row made `csv` raise its own error."""
+    text = CSV.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    h = next(i for i, ln in enumerate(lines) if ln.startswith("Endpoint,GPU_Index"))
+    lines[h + 2] = lines[h + 2].replace(",", ",\r", 1)
+    with pytest.raises(ingest.ParseError, match=rf"x\.csv:{h + 3}: not CSV"):
+        aiperf_telemetry.parse("\n".join(lines), "x.csv")

@@ -5,7 +5,7 @@ accounts for every number it read as kept or rejected (`only_parse_error`)."""
 from __future__ import annotations
 
 import pytest
-from conftest import only_parse_error
+from conftest import FUZZ_EXAMPLES, only_parse_error
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +28,7 @@ def texts(tool: str) -> list[str]:
 
 
 CORPUS = {name: texts(name) for name in TOOLS}
-FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def test_every_tool_has_fixtures_to_fuzz():

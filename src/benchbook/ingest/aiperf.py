@@ -46,8 +46,6 @@ throughput or latency to read: the parser says so (with the error summary) and k
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import re
@@ -57,7 +55,7 @@ import pandas as pd
 
 from benchbook.ingest import aiperf_console, genai_perf, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
-from benchbook.ingest.text import Lines, contains, first_char, head, search, split_n, whole
+from benchbook.ingest.text import Lines, contains, csv_rows, first_char, head, search, split_n, whole
 
 NAME = "aiperf"
 
@@ -357,7 +355,7 @@ def _csv(text: str, source: str, messages: list[str]):
         start = i
         while i < len(lines) and lines[i].strip():
             i += 1
-        rows = list(csv.reader(io.StringIO("\n".join(lines[start:i]))))
+        rows = csv_rows(lines[start:i], source, start + 1)
         header = [h.strip() for h in rows[0]]
         # newer exports name the unit in a column of its own (`Metric,Unit,avg,...`, the metric by its tag)
         first = 2 if header[1:2] == ["Unit"] else 1

@@ -32,7 +32,6 @@ Several GPUs: their powers and energies are summed (a peak of the sum is unknown
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import re
@@ -40,7 +39,7 @@ from datetime import datetime
 
 from benchbook.ingest import aiperf, energy
 from benchbook.ingest.core import Parsed, ParseError, Tool, register
-from benchbook.ingest.text import Lines, contains, first_char, search, whole
+from benchbook.ingest.text import Lines, contains, csv_rows, first_char, search, whole
 
 NAME = "aiperf-telemetry"
 
@@ -243,7 +242,7 @@ def _parse_csv(text: str, source: str) -> Parsed:
     lines = text.split("\n")
     h = next(i for i, ln in enumerate(lines) if _CSV_HEADER.match(ln))
     end = next((i for i in range(h + 1, len(lines)) if not lines[i].strip()), len(lines))
-    table = list(csv.reader(lines[h:end]))
+    table = csv_rows(lines[h:end], source, h + 1)
     header = table[0]
     records: list[dict] = []
     rejects: list[tuple[int, str, str]] = []

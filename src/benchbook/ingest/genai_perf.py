@@ -39,15 +39,13 @@ messages; nothing is divided here, and a zero throughput stays a measured zero.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import re
 
 from benchbook.ingest import vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
-from benchbook.ingest.text import Lines, contains, search, whole
+from benchbook.ingest.text import Lines, contains, csv_rows, search, whole
 
 NAME = "genai-perf"
 
@@ -317,10 +315,7 @@ def _csv(text: str, source: str, messages: list[str]):
         start = i
         while i < len(lines) and lines[i].strip():
             i += 1
-        try:
-            rows = list(csv.reader(io.StringIO("\n".join(lines[start:i]))))
-        except csv.Error as exc:
-            raise ParseError(source, start + 1, f"not CSV ({exc})") from None
+        rows = csv_rows(lines[start:i], source, start + 1)
         header = [h.strip() for h in rows[0]]
         known = _stats_header(header)
         for r_i, row in enumerate(rows[1:], start=start + 2):

@@ -11,6 +11,8 @@ against, `search` / `contains` / `head` what a sniffer looks at.
 from __future__ import annotations
 
 import codecs
+import csv
+import io
 import re
 from array import array
 from bisect import bisect_left
@@ -214,3 +216,13 @@ class Amended(Sequence):
                 k += 1
             else:
                 yield line
+
+
+def csv_rows(lines: Sequence[str], source: str, first_line: int) -> list[list[str]]:
+    """The rows of a CSV block whose first line is `first_line` (1-based), or a ParseError naming
+    the line: a stray carriage return or NUL byte inside a block makes `csv` raise its own error."""
+    reader = csv.reader(io.StringIO("\n".join(lines)))
+    try:
+        return list(reader)
+    except csv.Error as exc:
+        raise ParseError(source, first_line + max(reader.line_num - 1, 0), f"not CSV ({exc})") from None
