@@ -28,7 +28,7 @@ book: $(STAMP) ## ingest, execute the chapters (cached by content) and build _bu
 	$(VENV)/bin/benchbook build
 
 sync: $(STAMP) ## regenerate each notebooks/*.ipynb from its MyST source
-	$(VENV)/bin/jupytext --to ipynb notebooks/*.md
+	$(VENV)/bin/jupytext --to ipynb --update notebooks/*.md
 
 lint: $(STAMP) ## ruff
 	$(VENV)/bin/ruff check src tests benchmarks

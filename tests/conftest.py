@@ -118,14 +118,33 @@ def cell(df, metric, statistic):
     return hit.iloc[0]
 
 
-def page_text(nb: dict) -> str:
-    """The prose a reader sees: markdown with every glued value put in its place."""
+#: Markdown a `{glue:text}` value would show as typed: a code span's backticks, bold stars, and a
+#: `--` that Sphinx's smart quotes turn into a dash ("–request-rate").
+MARKUP = re.compile(r"`|\*\*|--")
+
+
+def markup_in_plain_glue(nb: dict) -> list[str]:
+    """The values a page shows through `{glue:text}` that hold Markdown: glue them as Markdown and
+    show them with `{glue:md}`, or the reader sees the marks."""
+    glued = _glued(nb)
+    md = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    names = dict.fromkeys(re.findall(r"\{glue:text\}`([A-Za-z0-9_]+)", md))
+    return [f"{n} shows Markdown as text: {glued[n][:80]!r}" for n in names if MARKUP.search(glued.get(n, ""))]
+
+
+def _glued(nb: dict) -> dict[str, str]:
     glued = {}
     for c in nb["cells"]:
         for o in c.get("outputs", []) if c["cell_type"] == "code" else []:
             name = o.get("metadata", {}).get("scrapbook", {}).get("name")
             if name:
                 glued[name] = glued_text(o["data"]).strip("'\"")
+    return glued
+
+
+def page_text(nb: dict) -> str:
+    """The prose a reader sees: markdown with every glued value put in its place."""
+    glued = _glued(nb)
     md = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
     # a glued block (```{glue:md} name ... ```), such as the bottom-line box, reads as its text too
     md = re.sub(r"```\{glue:md\} ([A-Za-z0-9_]+)\n(?::[^\n]*\n)*```", lambda m: glued.get(m.group(1), ""), md)

@@ -245,6 +245,57 @@ def test_no_tracebacks_machine_paths_or_stderr(site, machine_path):
     assert not bad, "\n".join(bad)
 
 
+class _Prose(html.parser.HTMLParser):
+    """A page's prose: its text outside code, scripts, styles and tables printed from data."""
+
+    SKIP = {"pre", "code", "script", "style", "table", "kbd", "samp"}
+
+    def __init__(self):
+        super().__init__()
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        self._skip += tag in self.SKIP
+
+    def handle_endtag(self, tag):
+        self._skip -= tag in self.SKIP and self._skip > 0
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.parts.append(data)
+
+
+#: Markdown a reader should never see as typed: a code span's backticks, bold stars, and a command
+#: line's `--flag` turned into a dash by smart quotes ("–request-rate").
+SHOWN_MARKUP = re.compile(r"`[^`\n]{1,60}`?|\*\*\w|(?<![\w–])[–—][a-z][\w-]*")
+
+
+def markup_problems(text: str) -> list[str]:
+    parser = _Prose()
+    parser.feed(text)
+    prose = " ".join(" ".join(parser.parts).split())
+    return [f"shows {m.group(0)!r}" for m in SHOWN_MARKUP.finditer(prose)][:3]
+
+
+def test_prose_shows_no_markdown_marks(site):
+    """A value glued as plain text is shown as typed: its backticks stay and its `--` becomes a dash."""
+    bad = []
+    for path in _pages(site):
+        rel = path.relative_to(site).as_posix()
+        bad += [f"{rel}: {p}" for p in markup_problems(path.read_text(encoding="utf-8", errors="replace"))]
+    assert not bad, "\n".join(bad)
+
+
+def test_markup_check_tells_marks_shown_from_marks_rendered():
+    assert markup_problems("<p>rate (`–request-rate inf`) and run `c=100`</p>")
+    assert markup_problems("<p>a <b>**bold</b></p>")
+    assert markup_problems("<p>set –output-len to 128</p>")
+    rendered = "<p>rate (<code>--request-rate inf</code>) over 1–4 GPUs – a range; <em>x</em></p>"
+    assert markup_problems(rendered) == []
+    assert markup_problems("<table><tr><td>`num_requests`</td></tr></table>") == []
+
+
 #: What pandas prints for a missing value; a reader's table says "–" or why instead.
 MISSING_CELLS = {"NaN", "nan", "None", "<NA>", "NaT"}
 #: What pandas prints where it cuts a table (a row of these) or a long text (at the end of the cell).

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import TOPICS, page_text
+from conftest import TOPICS, markup_in_plain_glue, page_text
 
 from benchbook import config, ingest, rerun
 from benchbook.claims.rules import MISSING_WORDS, check
@@ -154,7 +154,7 @@ def test_chapter_on_a_real_output(tmp_path, chapter, path):
     ledger = json.loads((tmp_path / f"{chapter}.claims.json").read_text(encoding="utf-8"))
     assert check(ledger) == []
     text = page_text(nb)
-    problems = page_problems(text, _shown_outputs(nb)) + notation_problems(chapter, text)
+    problems = page_problems(text, _shown_outputs(nb)) + notation_problems(chapter, text) + markup_in_plain_glue(nb)
     card = load_card(path)
     if card is not None:
         problems += card_problems(card, chapter, text)
@@ -207,3 +207,22 @@ def test_a_serving_page_may_not_print_a_count_in_scientific_notation():
     assert len(notation_problems("serving_saturation", said)) == 2
     assert notation_problems("serving_saturation", "41.1 req/s x 1,511 s = 62,093 requests; `1e+06` quoted") == []
     assert notation_problems("tp_scaling", said) == []
+
+
+def test_plain_glue_check_finds_markdown_a_reader_would_see_as_typed():
+    def nb(how: str, value: str) -> dict:
+        out = {
+            "output_type": "display_data",
+            "metadata": {"scrapbook": {"name": "note"}},
+            "data": {"text/plain": value},
+        }
+        return {
+            "cells": [
+                {"cell_type": "code", "source": "", "outputs": [out]},
+                {"cell_type": "markdown", "source": f"Runs: {{glue:{how}}}`note`"},
+            ]
+        }
+
+    assert markup_in_plain_glue(nb("text", "'taken as `--request-rate inf`'"))
+    assert markup_in_plain_glue(nb("md", "'taken as `--request-rate inf`'")) == []
+    assert markup_in_plain_glue(nb("text", "'1,000 requests in 12.5 s'")) == []
