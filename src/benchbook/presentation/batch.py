@@ -398,8 +398,11 @@ def _compute_case(r: pd.Series, peaks, prec: str | None) -> str:
 
 def _precision_source(r: pd.Series) -> str:
     """Where an offline run's precision comes from (a key of the wording file's `words.precision_source`):
-    its tool's, but a vLLM run's --quantization or --dtype is read from its command line (`command line`)
-    and only a run with neither is assumed bf16."""
+    the model's name or the model table (`analysis.precision`), else its tool's, but a vLLM run's
+    --quantization or --dtype is read from its command line (`command line`) and only a run where
+    nothing says is assumed bf16."""
+    if r.get("precision_source") in ("name", "checkpoint"):
+        return r["precision_source"]
     if r["tool"] == "vllm-bench-offline" and r.get("precision_assumed") is not True:
         return "command line"
     return r["tool"]
