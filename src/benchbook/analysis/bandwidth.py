@@ -559,6 +559,7 @@ def latency_points(
                 "file_gib": np.nan,
                 "bytes_per_token": bytes_tok,
                 "bytes_source": f"{active:g}B active params x {bpw:g} bytes ({prec}{said})" if active else "unknown",
+                "precision_source": w.source,
                 "bandwidth_gb_s": bw,
                 "fraction_of_peak": bw / pk.bandwidth_gb_s if bw and pk.bandwidth_gb_s else None,
                 "ceiling_tok_s": pk.bandwidth_gb_s * 1e9 / bytes_tok if bytes_tok and pk.bandwidth_gb_s else None,
