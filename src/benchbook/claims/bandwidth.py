@@ -107,7 +107,7 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "suspects": suspects(p),
     }
     if p.get("rate_kind") == "lower bound":  # vLLM latency: output_len / latency, prefill included
-        ev["rate_lower_bound"] = True
+        ev.update(rate_lower_bound=True, latency_s=_num(p.get("latency_s")), output_len=_num(p.get("output_len")))
     return make(claim_id, "fraction_of_peak", "bytes per token x rate / peak bandwidth; above 1 is implausible", ev)
 
 
