@@ -123,3 +123,20 @@ def test_the_model_table_refuses_a_checkpoint_precision_without_its_source(tmp_p
     table.to_csv(path, index=False)
     with pytest.raises(ValueError, match="checkpoint_precision"):
         hardware.model_table(path)
+
+
+def test_a_mix_has_no_single_compute_peak_and_its_batch_sentence_says_why():
+    from benchbook.analysis import peaks
+    from benchbook.presentation import batch as show
+
+    assert precision.peak_precision("fp8") == "fp8" and precision.peak_precision("int8 weight-only") is None
+    assert precision.peak_precision("mxfp4 experts, bf16 rest") is None
+    model = "openai/gpt-oss-120b"
+    run = dict(source="s", run="r", tool="vllm-bench-offline", benchmark="throughput", model=model, batch_size=math.nan)
+    run |= dict(output_len=128.0, output_tok_s=5000.0, total_tok_s=10000.0, latency_s=math.nan, max_batch_size=math.nan)
+    run |= dict(variant="", speculative=None, tokens_per_step=1.0, requests=1000.0, request_rate=5.0)
+    pk = peaks.choose("H100-SXM5-80GB", [], None)
+    pts = batch.offline_points(pd.DataFrame([run | batch.run_precision(model)]), {model: 5.13}, pk)
+    assert pts["weight_bytes_per_param"].iat[0] == pytest.approx(0.974) and math.isnan(pts["compute_fraction"].iat[0])
+    text = show.offline_sentence(pts, pk)
+    assert "mxfp4 experts, bf16 rest" in text and "precision of its matmuls unstated" in text and "assumed" not in text

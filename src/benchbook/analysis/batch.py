@@ -401,7 +401,8 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     d["weight_bytes_per_param"] = nbytes.astype(float).fillna(d["precision"].map(PRECISION_BYTES).astype(float))
     d["weight_gb"] = p * d["weight_bytes_per_param"] / 1e9
     d["peak_tflops"] = [
-        (peaks.peak_tflops(x) if known and isinstance(x, str) else None) or np.nan for x in d["precision"]
+        (peaks.peak_tflops(precision.peak_precision(x)) if known and precision.peak_precision(x) else None) or np.nan
+        for x in d["precision"]
     ]
     d["compute_fraction"] = d["achieved_tflops"] / d["peak_tflops"]
     # whatever the precision, more than the device's highest dense peak is beyond one device

@@ -76,6 +76,13 @@ class Weights:
         return not math.isnan(self.bytes_per_weight)
 
 
+def peak_precision(label: str | None) -> str | None:
+    """The precision whose dense peak bounds the matmuls of weights stored in `label`: the same for a
+    plain precision; None for weight-only quantization and a mix (MXFP4 experts, bf16 rest), whose
+    matmuls run in the activations' dtype, which the output does not state."""
+    return label if label in WIDTH else None
+
+
 def tagged(*names) -> tuple[str, str] | None:
     """(precision, the tag as written) of the first name that carries a quantization tag, else None."""
     for name in names:

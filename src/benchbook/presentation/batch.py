@@ -7,6 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from benchbook.analysis import precision
 from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, with_named_gpu
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
@@ -392,6 +393,8 @@ def _compute_case(r: pd.Series, peaks, prec: str | None) -> str:
     if not np.isfinite(r["achieved_tflops"]):
         return "no_model"
     if peaks is not None and peaks.source != "assumed":
+        if prec and not precision.peak_precision(prec):
+            return "no_compute_precision"
         return "no_peak" if prec else "no_precision"
     return "assumed_device" if peaks is not None else "no_device"
 
