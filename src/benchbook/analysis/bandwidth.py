@@ -506,7 +506,7 @@ def latency_runs(df: pd.DataFrame) -> pd.DataFrame:
             why.append("its output length or latency is missing")
         elif not isinstance(r["model"], str) or not r["model"].strip():
             why.append("it names no model")
-        elif not precision.weights(r["model"], r["quantization"], r["dtype"]).known:
+        elif not precision.weights(r["model"], r.get("quantization"), r.get("dtype")).known:
             said = (
                 f"--quantization {r['quantization']}" if isinstance(r["quantization"], str) else f"--dtype {r['dtype']}"
             )
@@ -529,7 +529,7 @@ def latency_points(
     for _, r in d.iterrows():
         pk = choose_peak(gpu, {"mode": "gpu"}, peak_bandwidth_gb_s, peak_tflops)
         size = model_size(override_table(None), None, r["model"])
-        w = precision.weights(r["model"], r["quantization"], r["dtype"])
+        w = precision.weights(r["model"], r.get("quantization"), r.get("dtype"))
         prec, bpw = w.precision, w.bytes_per_weight
         active = size["active_params_b"]
         bytes_tok = active * 1e9 * bpw if active else None
