@@ -140,3 +140,14 @@ def test_a_mix_has_no_single_compute_peak_and_its_batch_sentence_says_why():
     assert pts["weight_bytes_per_param"].iat[0] == pytest.approx(0.974) and math.isnan(pts["compute_fraction"].iat[0])
     text = show.offline_sentence(pts, pk)
     assert "mxfp4 experts, bf16 rest" in text and "precision of its matmuls unstated" in text and "assumed" not in text
+
+
+def test_the_serving_roofline_sets_a_quantized_checkpoints_compute_against_its_precisions_peak():
+    from benchbook.analysis.peaks import Peaks
+
+    pk = Peaks("X", 1000.0, {"bf16": 500.0, "fp8": 1000.0, "fp4": 2000.0})
+    lit = pd.DataFrame(dict(run=["a"], in_flight=[8.0], output_throughput=[800.0], total_token_throughput=[1600.0]))
+    assert serving.decode_roofline(lit, 1.0, 1.0, pk, "fp8")["peak_tflops"].iat[0] == 1000.0
+    # AWQ/GPTQ int4 weights are read at half a byte but multiplied in the activations' dtype, not fp4
+    assert serving.decode_roofline(lit, 1.0, 0.5, pk, "int4")["peak_tflops"].iat[0] == 500.0
+    assert serving.decode_roofline(lit, 1.0, 0.5, pk)["peak_tflops"].iat[0] == 2000.0  # no label: read from bytes
