@@ -51,11 +51,9 @@ def test_bytes_rate_and_fraction_known_answers(runs):
     assert pts["rate"].tolist() == [32.0, 64.0, 32.0, 16.0]
     assert pts["bandwidth_gb_s"].tolist() == pytest.approx([4515.2, 1027.84, 513.92, 513.92])
     assert pts["fraction_of_peak"].tolist() == pytest.approx([x / A100_GB_S for x in (4515.2, 1027.84, 513.92, 513.92)])
-    assert (
-        "assumed: vLLM's default --dtype auto" in pts["bytes_source"].iat[1]
-        and "assumed" not in pts["bytes_source"].iat[0]
-    )
-    assert "--dtype auto" in pts["bytes_source"].iat[2]  # no --dtype printed: vLLM's default
+    # --dtype auto (printed or vLLM's default) loads the checkpoint's bf16, as the model table says
+    assert "bf16: checkpoint" in pts["bytes_source"].iat[1] and "bf16: checkpoint" in pts["bytes_source"].iat[2]
+    assert "fp32: output" in pts["bytes_source"].iat[3] and not pts["bytes_source"].str.contains("assumed").any()
     assert bandwidth.label(pts.iloc[0]) == "meta-llama/Llama-3.1-70B-Instruct (vLLM latency)"
 
 
@@ -94,13 +92,21 @@ def test_real_fixture_batch_8_is_left_out():
     assert bandwidth.latency_points(r).empty
 
 
-def test_a_quantized_run_is_left_out_not_counted_at_its_dtype():
-    """vLLM's own torchao example: an int8 weight-only checkpoint at batch 1 is 8 GB per token, not the
-    16 GB that `--dtype auto` (bf16) would give, so no bytes per token from --dtype."""
+def test_a_quantized_run_is_counted_at_its_weights_not_its_dtype():
+    """vLLM's own torchao example: an int8 weight-only checkpoint (its name's `int8wo`) at batch 1 is
+    8 GB per token, not the 16 GB that `--dtype auto` (bf16) would give."""
     df = ingest.read_all([config.FIXTURES_DIR / "vllm-bench-offline" / "vllm_docs_torchao_int8wo_latency.md"])[0]
     r = bandwidth.latency_runs(df)
-    assert len(r) == 1 and r["why_left_out"].iat[0].startswith("--quantization torchao")
-    assert bandwidth.latency_points(r, "A100-SXM4-80GB").empty
+    assert r["why_left_out"].tolist() == [""]
+    pts = bandwidth.latency_points(r, "A100-SXM4-80GB")
+    assert pts["bytes_per_token"].tolist() == [8e9] and "int8 weight-only" in pts["bytes_source"].iat[0]
+
+
+def test_a_quantization_of_no_known_width_is_left_out(tmp_path):
+    f = tmp_path / "q.md"
+    f.write_text(run("org/some-model-8B", 2.0).replace("--batch-size 1", "--batch-size 1 --quantization experts_int8x"))
+    r = bandwidth.latency_runs(ingest.read_all([f], tool="vllm-bench-offline")[0])
+    assert r["why_left_out"].iat[0].startswith("--quantization experts_int8x: no known bytes per weight")
 
 
 def test_a_run_without_quantization_is_still_placed(tmp_path):
@@ -115,11 +121,11 @@ def test_a_run_without_quantization_is_still_placed(tmp_path):
 def test_about_this_input_names_a_run_read_and_left_out_with_why(runs):
     """A left-out run was read: the input line says so, with its latency and why, instead of saying
     the input holds no generation result."""
-    df = ingest.read_all([config.FIXTURES_DIR / "vllm-bench-offline" / "vllm_docs_torchao_int8wo_latency.md"])[0]
+    df = ingest.read_all([config.FIXTURES_DIR / "vllm-bench-offline" / "young_tw_llama31_70b_rocm.md"])[0]
     lat = bandwidth.latency_runs(df)
     line = show.input_line("f.md", bandwidth.latency_points(lat, ""), lat)
-    assert "'TorchAO' (line 46, batch 1, 2.15 s mean latency) was read and is left out" in line
-    assert "--quantization torchao" in line and "holds no generation (tg) result" not in line
+    assert "(line 35, batch 8, 5.26 s mean latency) was read and is left out" in line
+    assert "not one stream" in line and "holds no generation (tg) result" not in line
     placed = bandwidth.latency_points(runs, "A100-SXM4-80GB")
     assert "left out" not in show.input_line("f.md", placed, runs[runs["why_left_out"] == ""])
     assert show.input_line("f.md", placed, runs).count("was read and is left out") == 3

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from benchbook import config, ingest
-from benchbook.analysis import batch, peaks
+from benchbook.analysis import batch, peaks, precision
 from benchbook.claims import batch as batch_claims
 from benchbook.presentation import batch as show
 
@@ -147,9 +147,9 @@ def test_mlperf_precision_is_the_one_its_names_state_else_not_stated():
     assert "precision not stated" in text and "bf16" not in text
     named = batch.offline_runs(df.assign(sut="llama2-70b-fp8-sut"))
     assert named["precision"].tolist() == ["fp8"]
-    assert batch.named_precision("x", "results_Llama_NVFP4_offline.txt") == "fp4"
-    assert batch.named_precision("PySUT", "mlperf_log_summary.txt") is None
-    assert batch.named_precision("fp80_sut") is None  # a marker inside a longer token is not one
+    assert precision.tagged("x", "results_Llama_NVFP4_offline.txt")[0] == "fp4"
+    assert precision.tagged("PySUT", "mlperf_log_summary.txt") is None
+    assert precision.tagged("fp80_sut") is None  # a marker inside a longer token is not one
 
 
 def test_a_run_states_its_requests_and_request_rate_where_printed():

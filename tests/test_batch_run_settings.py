@@ -35,12 +35,17 @@ def test_mlperf_model_is_the_one_its_sut_name_gives():
 
 
 def test_vllm_precision_from_quantization_or_dtype_assumed_only_with_neither():
-    assert batch.vllm_precision(None, "torchao", "jerryzh168/llama3-8b-int8wo") == ("int8 weight-only", False)
-    assert batch.vllm_precision(None, "compressed-tensors", "org/m-w8a8") == ("int8", False)
-    assert batch.vllm_precision("bfloat16", "torchao", "some-org/some-model") == (batch.UNSTATED, False)
-    assert batch.vllm_precision(None, "fp8", "m") == ("fp8", False)
-    assert batch.vllm_precision("float16", None, "m") == ("fp16", False)
-    assert batch.vllm_precision(None, None, "m") == ("bf16", True)
+    def vllm(dtype, quantization, model):
+        got = batch.run_precision(model, quantization, dtype)
+        return got["precision"], got["precision_assumed"]
+
+    assert vllm(None, "torchao", "jerryzh168/llama3-8b-int8wo") == ("int8 weight-only", False)
+    assert vllm(None, "compressed-tensors", "org/m-w8a8") == ("int8", False)
+    assert vllm("bfloat16", "torchao", "some-org/some-model") == (batch.UNSTATED, False)
+    assert vllm(None, "fp8", "m") == ("fp8", False)
+    assert vllm("float16", None, "m") == ("fp16", False)
+    assert vllm(None, None, "m") == ("bf16", True)
+    assert vllm(None, None, "deepseek-ai/DeepSeek-R1") == ("fp8", False)  # the model table's fp8 checkpoint
 
 
 def test_torchao_int8_weight_only_run_reads_one_byte_per_weight():

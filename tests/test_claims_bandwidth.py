@@ -287,8 +287,10 @@ def test_suspects_name_the_tool_that_splits_over_gpus():
     llama = cb.suspects(point())
     assert any("llama-bench splits the layers" in s for s in llama)
     assert not any("tensor-parallel vLLM" in s or "bf16 is assumed" in s for s in llama)
-    vllm = cb.suspects(point(rate_kind="lower bound"))
+    vllm = cb.suspects(point(rate_kind="lower bound", precision_source="assumed"))
     assert any("tensor-parallel vLLM" in s for s in vllm) and any("bf16 is assumed" in s for s in vllm)
+    table = cb.suspects(point(rate_kind="lower bound", precision_source="checkpoint"))
+    assert not any("bf16 is assumed" in s for s in table) and any("model table's checkpoint" in s for s in table)
     assert not any("llama-bench" in s for s in vllm)
 
 

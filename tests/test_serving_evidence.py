@@ -75,7 +75,8 @@ def test_stated_quantization_sets_the_bytes_per_weight_before_the_dtype():
     assert serving.weight_bytes("meta-llama/Llama-3.1-8B", fp8) == (1.0, False)
     bf16 = run(10, metadata="dtype=bfloat16; kv_cache_dtype=None; quantization=None; tp=1")
     assert serving.weight_bytes("meta-llama/Llama-3.1-8B", bf16) == (2.0, False)  # stated, not assumed
-    assert serving.weight_bytes("meta-llama/Llama-3.1-8B", run(10)) == (2.0, True)  # not stated: assumed
+    assert serving.weight_bytes("meta-llama/Llama-3.2-3B", run(10)) == (2.0, True)  # nothing says: assumed
+    assert serving.weight_bytes("meta-llama/Llama-3.1-8B", run(10)) == (2.0, False)  # the table's bf16 checkpoint
 
 
 # --- MLPerf Server summaries on the serving page (class 7) -----------------------------------------
@@ -327,11 +328,11 @@ def test_a_precision_the_output_does_not_state_is_not_assumed_for_mlperf_and_trt
     assert np.isnan(bpw) and not assumed
     assert serving.weight_bytes("llama2-70b", mlperf.assign(sut="llama2-70b-fp8-Offline-SUT")) == (1.0, False)
     vllm = pd.DataFrame(dict(tool=["vllm-bench-serve"]))
-    assert serving.weight_bytes("meta-llama/Llama-3.1-8B", vllm) == (2.0, True)  # --dtype auto: the checkpoint's
+    assert serving.weight_bytes("meta-llama/Llama-3.2-3B", vllm) == (2.0, True)  # --dtype auto: the checkpoint's
     from benchbook.analysis import peaks
 
     pk = peaks.choose("H100-SXM5-80GB", [], "H100-SXM5-80GB", 0.0, 0.0)
-    text = show.device_sentence(pk, "llama2-70b", 69.0, 69.0, "table", bpw, assumed)
+    text = show.device_sentence(pk, "llama2-70b", 69.0, 69.0, "table", serving.weights("llama2-70b", mlperf))
     assert "precision is not stated" in text and "none is assumed" in text and "bf16" not in text
     lit = pd.DataFrame(
         dict(run=["a"], in_flight=[64.0], output_throughput=[2000.0], total_token_throughput=[4000.0], x=[64.0])

@@ -373,7 +373,7 @@ def test_serving_descriptions_live_in_the_chapter_file_and_read_as_before():
     model is named, and "req/s ," before a measured concurrency)."""
     import inspect
 
-    from benchbook.analysis import peaks, serving
+    from benchbook.analysis import peaks, precision, serving
     from benchbook.presentation import serving as show
 
     tree = ast.parse(inspect.getsource(show))
@@ -414,17 +414,19 @@ def test_serving_descriptions_live_in_the_chapter_file_and_read_as_before():
     pk = peaks.choose("", [config.seed("004").read_text(encoding="utf-8")], "H100-SXM5-80GB")
     model = "shisa-ai/shisa-v2-unphi4-14b"
     total_b, active_b, size_source = serving.model_size(model)
-    assert show.device_sentence(pk, model, total_b, active_b, size_source, 2.0, True) == (
+    assumed = precision.Weights("bf16", 2.0, "assumed")
+    assert show.device_sentence(pk, model, total_b, active_b, size_source, assumed) == (
         "The roofline uses the RTX-PRO-6000-Blackwell-WS (named in the input): 1,792 GB/s. Model: "
         "shisa-ai/shisa-v2-unphi4-14b, 14.7 B parameters (model table: https://huggingface.co/shisa-ai/"
-        "shisa-v2-unphi4-14b (Phi-4 base: 14.7B parameters)); 2 byte(s) per weight (assumed bf16: the output does "
-        "not say)."
+        "shisa-v2-unphi4-14b (Phi-4 base: 14.7B parameters)); 2 byte(s) per weight (assumed bf16: neither the "
+        "output, the model's name nor the model table says)."
     )
-    assert show.device_sentence(pk, None, 70.0, 12.5, "parameter", 1.0, False, "fp8").endswith(
-        "Model: 70.0 B parameters (12.5 B active of 70.0 B) (given as a parameter); 1 byte(s) per weight (fp8, as "
-        "the output states)."
+    fp8 = precision.Weights("fp8", 1.0, "output", "quantization fp8")
+    assert show.device_sentence(pk, None, 70.0, 12.5, "parameter", fp8).endswith(
+        "Model: 70.0 B parameters (12.5 B active of 70.0 B) (given as a parameter); 1 byte(s) per weight "
+        "(quantization fp8, as the output states)."
     )
-    assert show.device_sentence(pk, None, None, None, "unknown", 2.0, True).endswith(
+    assert show.device_sentence(pk, None, None, None, "unknown", assumed).endswith(
         "The size of the model is unknown, so the roofline claims are withheld."
     )
 

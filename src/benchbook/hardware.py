@@ -84,8 +84,17 @@ def _schemas():
             "architecture": pa.Column(str, pa.Check.isin(["dense", "moe", "encoder-decoder"])),
             "aliases": pa.Column(str, nullable=True),
             "source": pa.Column(str, pa.Check.str_length(min_value=1)),
+            "checkpoint_precision": pa.Column(str, nullable=True),
+            "checkpoint_bytes_per_weight": pa.Column(float, _positive, nullable=True),
+            "precision_source": pa.Column(str, nullable=True),
         },
-        checks=pa.Check(lambda d: d["active_params_b"] <= d["params_b"], error="active_params_b above params_b"),
+        checks=[
+            pa.Check(lambda d: d["active_params_b"] <= d["params_b"], error="active_params_b above params_b"),
+            pa.Check(
+                lambda d: d["checkpoint_precision"].isna() | d["precision_source"].notna(),
+                error="checkpoint_precision without precision_source",
+            ),
+        ],
         strict=True,
         coerce=True,
     )
@@ -524,13 +533,18 @@ _EXPERTS_RE = re.compile(r"^\d+x\d+(?:\.\d+)?b$")
 @dataclass
 class ModelSize:
     """Total and active parameters (billions) of a model; `active_b` is None for an MoE model
-    whose active count is unknown."""
+    whose active count is unknown. A model of the table may also say how its released checkpoint
+    stores its weights (`checkpoint_precision`, the bytes per active weight of a mix where the table
+    gives them, and `precision_source`); None where it does not."""
 
     total_b: float | None
     active_b: float | None
     moe: bool
     architecture: str | None
     source: str
+    checkpoint_precision: str | None = None
+    checkpoint_bytes_per_weight: float | None = None
+    precision_source: str | None = None
 
 
 @lru_cache(maxsize=4)
@@ -538,7 +552,7 @@ def _load_models(path: str, mtime_ns: int) -> pd.DataFrame:
     import pandas as pd
     import pandera.pandas as pa
 
-    df = pd.read_csv(path, dtype={"aliases": str})
+    df = pd.read_csv(path, dtype={"aliases": str, "checkpoint_precision": str, "precision_source": str})
     try:
         return _schemas()[1].validate(df, lazy=True)
     except pa.errors.SchemaErrors as exc:
@@ -627,7 +641,18 @@ def model_size(model: str, *, architecture: str | None = None, printed_params: f
         total = printed if printed is not None else float(r["params_b"])
         active = float(r["active_params_b"]) if row_moe else total
         source = r["source"] + ("; total as printed by the tool" if printed is not None else "")
-        return ModelSize(total, active, row_moe, architecture or r["architecture"], source)
+        ck = r["checkpoint_precision"] if isinstance(r["checkpoint_precision"], str) else None
+        nbytes = r["checkpoint_bytes_per_weight"]
+        return ModelSize(
+            total,
+            active,
+            row_moe,
+            architecture or r["architecture"],
+            source,
+            checkpoint_precision=ck,
+            checkpoint_bytes_per_weight=float(nbytes) if ck and pd.notna(nbytes) else None,
+            precision_source=r["precision_source"] if ck else None,
+        )
     total, active = _name_sizes(model)
     if printed is not None:
         total = printed

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook import hardware
+from benchbook.analysis import precision
 
 #: Repeating layers of the models in the seeds, matched in the model file name / section /
 #: model string (lower case); llama-bench's -ngl counts these plus the output layer.
@@ -461,18 +462,6 @@ def label(row) -> str:
 
 # --- vLLM `bench latency` at batch 1 ------------------------------------------------------------------
 
-#: vLLM `--dtype` -> (precision, bytes per weight). `auto` (also vLLM's default, and what an output
-#: without its command line gets) loads the checkpoint's dtype: bf16 for the models of data/models.csv,
-#: an assumption the page states.
-VLLM_DTYPES = {
-    "auto": ("bf16", 2.0),
-    "bfloat16": ("bf16", 2.0),
-    "float16": ("fp16", 2.0),
-    "half": ("fp16", 2.0),
-    "float32": ("fp32", 4.0),
-    "float": ("fp32", 4.0),
-}
-
 #: How a vLLM latency point's rate is read, for the page.
 LOWER_BOUND = (
     "output_len / mean latency; the latency includes the prefill of the prompt, so this is a lower bound of the "
@@ -483,8 +472,8 @@ LOWER_BOUND = (
 def latency_runs(df: pd.DataFrame) -> pd.DataFrame:
     """One row per vLLM `bench latency` run: model, batch size, input/output lengths, tensor parallel
     size, dtype and quantization as printed on its command line, mean latency (s), its line, and
-    `why_left_out` (empty for a single-stream run on one device with weights of its --dtype: a
-    `--quantization` method stores them in fewer bytes than the --dtype says)."""
+    `why_left_out` (empty for a single-stream run on one device whose weights' bytes are known:
+    `precision.weights`)."""
     cols = [
         "run",
         "model",
@@ -517,10 +506,11 @@ def latency_runs(df: pd.DataFrame) -> pd.DataFrame:
             why.append("its output length or latency is missing")
         elif not isinstance(r["model"], str) or not r["model"].strip():
             why.append("it names no model")
-        elif isinstance(r["quantization"], str) and r["quantization"].strip("'\"").lower() not in ("", "none"):
-            why.append(f"--quantization {r['quantization']}: its bytes per weight are not those of --dtype")
-        elif str(r["dtype"]).lower() not in VLLM_DTYPES and isinstance(r["dtype"], str):
-            why.append(f"--dtype {r['dtype']} has no known bytes per weight")
+        elif not precision.weights(r["model"], r.get("quantization"), r.get("dtype")).known:
+            said = (
+                f"--quantization {r['quantization']}" if isinstance(r["quantization"], str) else f"--dtype {r['dtype']}"
+            )
+            why.append(f"{said}: no known bytes per weight")
         else:
             why.append("")
     out["why_left_out"] = why
@@ -539,12 +529,12 @@ def latency_points(
     for _, r in d.iterrows():
         pk = choose_peak(gpu, {"mode": "gpu"}, peak_bandwidth_gb_s, peak_tflops)
         size = model_size(override_table(None), None, r["model"])
-        given = r["dtype"] if isinstance(r["dtype"], str) else "auto"
-        prec, bpw = VLLM_DTYPES[given.lower()]
+        w = precision.weights(r["model"], r.get("quantization"), r.get("dtype"))
+        prec, bpw = w.precision, w.bytes_per_weight
         active = size["active_params_b"]
         bytes_tok = active * 1e9 * bpw if active else None
         rate = float(r["output_len"]) / float(r["latency_s"])
-        said = ", assumed: vLLM's default --dtype auto loads the checkpoint's dtype" if given.lower() == "auto" else ""
+        said = ", assumed: vLLM's default --dtype auto loads the checkpoint's dtype" if w.assumed else f": {w.source}"
         bw = bytes_tok * rate / 1e9 if bytes_tok else None
         flops_tok = 2 * active * 1e9 if active else None
         rows.append(
@@ -569,6 +559,7 @@ def latency_points(
                 "file_gib": np.nan,
                 "bytes_per_token": bytes_tok,
                 "bytes_source": f"{active:g}B active params x {bpw:g} bytes ({prec}{said})" if active else "unknown",
+                "precision_source": w.source,
                 "bandwidth_gb_s": bw,
                 "fraction_of_peak": bw / pk.bandwidth_gb_s if bw and pk.bandwidth_gb_s else None,
                 "ceiling_tok_s": pk.bandwidth_gb_s * 1e9 / bytes_tok if bytes_tok and pk.bandwidth_gb_s else None,
@@ -600,7 +591,8 @@ def throughput_runs(
     peak bandwidth) and `min_batch` (weights x tok/s / peak: the fewest sequences per step that
     rate needs). NaN where the model's size or the device is unknown."""
     cols = ["run", "model", "num_prompts", "input_len", "output_len", "tensor_parallel", "dtype", "line"]
-    out_cols = cols + ["output_tok_s", "total_tok_s", "request_rate", "precision", "dtype_assumed", "bytes_per_weight"]
+    out_cols = cols + ["output_tok_s", "total_tok_s", "request_rate", "precision", "dtype_assumed", "precision_source"]
+    out_cols += ["bytes_per_weight"]
     out_cols += ["weight_gb", "single_stream_gb_s", "device", "peak_gb_s", "bytes_per_token_at_peak", "min_batch"]
     if df.empty or "tool" not in df or "benchmark" not in df:
         return pd.DataFrame(columns=out_cols)
@@ -614,8 +606,8 @@ def throughput_runs(
         if not np.isfinite(out[0]):
             continue  # the old two-value line prints no output tok/s: nothing to place
         r = {c: g[c].iat[0] if c in g else np.nan for c in cols[:-1]}
-        given = r["dtype"] if isinstance(r["dtype"], str) else "auto"
-        prec, bpw = VLLM_DTYPES.get(given.lower(), (None, np.nan))
+        w = precision.weights(r["model"], g["quantization"].iat[0] if "quantization" in g else None, r["dtype"])
+        prec, bpw = w.precision, w.bytes_per_weight
         active = model_size(override_table(None), None, r["model"])["active_params_b"] if r["model"] else None
         weight_gb = active * bpw if active else np.nan
         tp = r["tensor_parallel"] if pd.notna(r["tensor_parallel"]) and r["tensor_parallel"] > 1 else 1
@@ -629,7 +621,8 @@ def throughput_runs(
                 "total_tok_s": val.get(("total_token_throughput", "value"), (np.nan,))[0],
                 "request_rate": val.get(("request_throughput", "value"), (np.nan,))[0],
                 "precision": prec,
-                "dtype_assumed": given.lower() == "auto",
+                "dtype_assumed": w.assumed,
+                "precision_source": w.source,
                 "bytes_per_weight": bpw,
                 "weight_gb": weight_gb,
                 "single_stream_gb_s": weight_gb * float(out[0]),

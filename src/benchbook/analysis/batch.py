@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook import hardware
+from benchbook.analysis import precision
 from benchbook.analysis.pareto import fraction_of_peak
 from benchbook.analysis.peaks import detect
 from benchbook.ingest.core import conflicts as ingest_conflicts
@@ -121,20 +122,9 @@ def with_named_gpu(sw: pd.DataFrame) -> pd.DataFrame:
 
 #: Offline-throughput tools the chapter also reads: one point per run, not a batch sweep.
 OFFLINE_TOOLS = ("vllm-bench-offline", "mlperf-loadgen", "trtllm-bench")
-#: vLLM's `--dtype auto` loads the checkpoint's dtype, bf16 for the models of data/models.csv (an
-#: assumption the page states, made only for a run with no --dtype and no --quantization).
-OFFLINE_DTYPE = "bf16"
 #: The precision of a series whose weights' precision the output does not state and nothing assumes
 #: (a --quantization method that names no width): no bytes per weight, so no roofline.
 UNSTATED = "precision not stated"
-#: vLLM `--dtype` values (`auto` is the checkpoint's: not stated).
-VLLM_DTYPES = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16"}
-VLLM_DTYPES.update(float32="fp32", float="fp32", fp32="fp32")
-#: The width a quantized checkpoint's or method's name gives its weights (torchao's `int8wo`,
-#: `int4_weight_only`; `fp8`; `w8a8`, `w4a16`).
-QUANT_WIDTH = re.compile(
-    r"(?<![a-z0-9])(?:(int8|int4|fp8)([-_]?(?:wo|weight[-_]?only))?|w(8|4)a(8|16))(?![a-z0-9])", re.I
-)
 _RUN_COLUMNS = [
     "source",
     "run",
@@ -149,6 +139,8 @@ _RUN_COLUMNS = [
     "max_batch_size",
     "precision",
     "precision_assumed",
+    "precision_source",
+    "bytes_per_weight",
     "variant",
     "speculative",
     "tokens_per_step",
@@ -160,11 +152,6 @@ _RUN_COLUMNS = [
     "requests_sent",
 ]
 
-#: trtllm-bench `Quantization` values whose matmuls run at a narrower precision than its dtype (the
-#: peak its compute is set against); `None` leaves the engine's `Dtype`.
-QUANT_PRECISION = {"fp8": "fp8", "fp8_block_scales": "fp8", "nvfp4": "fp4", "fp4": "fp4"}
-#: trtllm-bench `Dtype` values (a run with no quantization computes in its dtype).
-DTYPE_PRECISION = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "float32": "fp32"}
 #: Bytes per weight of each precision a run's weights are stored in.
 PRECISION_BYTES = {
     "fp32": 4.0,
@@ -176,25 +163,6 @@ PRECISION_BYTES = {
     "int4": 0.5,
     **WEIGHT_ONLY,
 }
-#: A precision named in an MLPerf summary's SUT name or file name (`llama2-70b-fp8`, `..._nvfp4_...`).
-NAMED_PRECISION = re.compile(r"(?<![a-z0-9])(nv)?(fp8|fp4|int8|int4|bf16|fp16)(?![a-z0-9])", re.I)
-
-
-def _trtllm_precision(meta: dict) -> str | None:
-    """The precision a trtllm-bench engine prints: its quantization, else its dtype; None when the
-    report has neither (a performance overview alone)."""
-    q = QUANT_PRECISION.get(str(meta.get("quantization", "")).lower())
-    return q or DTYPE_PRECISION.get(str(meta.get("dtype", "")).lower())
-
-
-def named_precision(*names) -> str | None:
-    """The precision a name states (an MLPerf SUT name, a results file or folder name), else None:
-    the summary itself prints none, and nothing is assumed."""
-    for name in names:
-        m = NAMED_PRECISION.search(str(name or "").replace("_", "-"))
-        if m:
-            return m.group(2).lower()
-    return None
 
 
 def _setting(g: pd.DataFrame, column: str) -> str | None:
@@ -204,22 +172,17 @@ def _setting(g: pd.DataFrame, column: str) -> str | None:
     return v if v and v not in ("auto", "none") else None
 
 
-def vllm_precision(dtype: str | None, quantization: str | None, model: str | None) -> tuple[str, bool]:
-    """(precision of the weights, whether it is assumed) of a vLLM offline run: a --quantization
-    method's width where it or the model's name states one (torchao `int8wo`: "int8 weight-only"), else
-    `UNSTATED` (nothing is assumed of a quantized checkpoint); the --dtype when given; else bf16,
-    assumed (`--dtype auto` loads the checkpoint's dtype)."""
-    if quantization:
-        for name in (quantization, model):
-            m = QUANT_WIDTH.search(str(name or ""))
-            if m:
-                width = (m.group(1) or f"int{m.group(3)}").lower()
-                weight_only = bool(m.group(2)) or m.group(4) == "16"
-                return (f"{width} weight-only" if weight_only and width != "fp8" else width), False
-        return UNSTATED, False
-    if dtype:
-        return VLLM_DTYPES.get(dtype, UNSTATED), False
-    return OFFLINE_DTYPE, True
+def run_precision(model, quantization=None, dtype=None, names=(), assume: bool = True) -> dict:
+    """The `precision`, `precision_assumed`, `precision_source` and `bytes_per_weight` columns of an
+    offline run (`precision.weights`): `UNSTATED` where nothing states the precision and, for the tools
+    that usually run quantized weights (`assume` False), nothing is assumed."""
+    w = precision.weights(model, quantization, dtype, names, assume)
+    return dict(
+        precision=w.precision or UNSTATED if assume else w.precision,
+        precision_assumed=w.assumed,
+        precision_source=w.source,
+        bytes_per_weight=w.bytes_per_weight,
+    )
 
 
 def variant(quantization: str | None, kv_cache_dtype: str | None) -> str:
@@ -274,8 +237,8 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
     `requests` is the run's request count where the output prints it (or its command asks for it),
     `request_rate` its requests per second; `precision` the weights' precision where the output states
     it (a TensorRT-LLM engine's quantization, else its dtype; a precision in an MLPerf SUT or file
-    name; a vLLM run's --quantization width or --dtype, `vllm_precision`), `OFFLINE_DTYPE` for a vLLM
-    run with neither (`precision_assumed`), else None: not stated. `variant` names a vLLM run's
+    name; a vLLM run's --quantization width or --dtype; the model's name or the model table:
+    `run_precision`), bf16 for a vLLM run where nothing says (`precision_assumed`), else None: not stated. `variant` names a vLLM run's
     other settings (`variant`); `speculative` and `tokens_per_step` a trtllm-bench run's speculative
     decoding (`_speculative`). The model is the one the output names (an MLPerf SUT name's)."""
     rows = []
@@ -287,7 +250,6 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
         out = val.get(("throughput", "value"), np.nan) if bench == "throughput" else b * n_out / lat
         model = g["model"].iat[0] if isinstance(g["model"].iat[0], str) else ""
         quant, kv = _setting(g, "quantization"), _setting(g, "kv_cache_dtype")
-        precision, assumed = vllm_precision(_setting(g, "dtype"), quant, model)
         rows.append(
             dict(
                 source=source,
@@ -301,8 +263,7 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
                 latency_s=lat,
                 max_batch_size=np.nan,
-                precision=precision,
-                precision_assumed=assumed,
+                **run_precision(model, quant, _setting(g, "dtype")),
                 variant=variant(quant, kv),
                 speculative=None,
                 tokens_per_step=1.0,
@@ -316,21 +277,22 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
     m = m[m["scenario"] == "Offline"] if len(m) else m
     for (source, run), g in m.groupby(["source", "run"], sort=False) if len(m) else []:
         val = {(mm, s): x for mm, s, x in zip(g["metric"], g["statistic"], g["value"], strict=True)}
+        model = g["model"].iat[0] if "model" in g and isinstance(g["model"].iat[0], str) else ""
+        names = (g["sut"].iat[0] if "sut" in g else None, run, Path(str(source)).name)
         rows.append(
             dict(
                 source=source,
                 run=run,
                 tool="mlperf-loadgen",
                 benchmark="Offline",
-                model=g["model"].iat[0] if "model" in g and isinstance(g["model"].iat[0], str) else "",
+                model=model,
                 batch_size=np.nan,
                 output_len=np.nan,
                 output_tok_s=val.get(("output_throughput", "value"), np.nan),
                 total_tok_s=np.nan,
                 latency_s=np.nan,
                 max_batch_size=np.nan,
-                precision=named_precision(g["sut"].iat[0] if "sut" in g else None, run, Path(str(source)).name),
-                precision_assumed=False,
+                **run_precision(model, names=names, assume=False),
                 variant="",
                 speculative=None,
                 tokens_per_step=1.0,
@@ -358,12 +320,11 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
                 latency_s=np.nan,
                 max_batch_size=pd.to_numeric(meta.get("max_batch_size"), errors="coerce"),
-                precision=_trtllm_precision(meta),
+                **run_precision(g["model"].iat[0], meta.get("quantization"), meta.get("dtype"), assume=False),
                 concurrency=float(g["max_concurrency"].iat[0]) if "max_concurrency" in g else np.nan,
                 mean_latency_s=val.get(("e2el", "mean"), np.nan) / 1000.0,
                 duration_s=val.get(("duration", "value"), np.nan),
                 requests_sent=float(g["num_prompts"].iat[0]) if "num_prompts" in g else np.nan,
-                precision_assumed=False,
                 variant="",
                 speculative=method,
                 tokens_per_step=per_step,
@@ -405,6 +366,7 @@ def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
             "dtype": d["precision"].fillna(UNSTATED),
             "variant": d["variant"].fillna(""),
             "dtype_assumed": d["precision_assumed"].fillna(False).astype(bool),
+            "bytes_per_weight": d["bytes_per_weight"].astype(float),
             "batch_size": d["batch_size"].astype(int),
             "throughput_tok_s": d["output_tok_s"],
             "tool_ms_per_token": 1000.0 / d["output_tok_s"],
@@ -435,10 +397,12 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     known = peaks is not None and peaks.source != "assumed"  # an assumed device's peak is no yardstick
     if "precision" not in d:
         d["precision"] = None
-    d["weight_bytes_per_param"] = d["precision"].map(PRECISION_BYTES).astype(float)
+    nbytes = d["bytes_per_weight"] if "bytes_per_weight" in d else pd.Series(np.nan, index=d.index)
+    d["weight_bytes_per_param"] = nbytes.astype(float).fillna(d["precision"].map(PRECISION_BYTES).astype(float))
     d["weight_gb"] = p * d["weight_bytes_per_param"] / 1e9
     d["peak_tflops"] = [
-        (peaks.peak_tflops(x) if known and isinstance(x, str) else None) or np.nan for x in d["precision"]
+        (peaks.peak_tflops(precision.peak_precision(x)) if known and precision.peak_precision(x) else None) or np.nan
+        for x in d["precision"]
     ]
     d["compute_fraction"] = d["achieved_tflops"] / d["peak_tflops"]
     # whatever the precision, more than the device's highest dense peak is beyond one device
@@ -602,6 +566,8 @@ def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     d = d[d["has_result"]].copy()
     p = d["model"].map(params_b).astype(float) * 1e9
     bpp = d["dtype"].map(BYTES_PER_PARAM).astype(float)
+    if "bytes_per_weight" in d:  # an offline run's, where the model table gives a mix's bytes
+        bpp = d["bytes_per_weight"].astype(float).fillna(bpp)
     d["weight_bytes"] = p * bpp
     d["step_s"] = d["latency_s"] / d.get("new_tokens", pd.Series(NEW_TOKENS, index=d.index)).fillna(NEW_TOKENS)
     d["achieved_gb_s"] = d["weight_bytes"] / d["step_s"] / 1e9

@@ -37,7 +37,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis import pareto
+from benchbook.analysis import pareto, precision
 
 #: Settings that identify a run.
 RUN_KEYS = [
@@ -549,13 +549,6 @@ def series_key(r: pd.DataFrame) -> pd.Series:
 
 # --- the decode roofline ----------------------------------------------------------------------
 
-#: Bytes per weight read from markers in a model id (checked in order); anything else is assumed
-#: to be bf16/fp16 (2 bytes), which vLLM's default dtype gives for most checkpoints.
-WEIGHT_MARKERS = (
-    (("nvfp4", "mxfp4", "fp4", "awq", "gptq", "int4", "w4a16", "w4a8", "4bit", "q4"), 0.5),
-    (("fp8", "int8", "w8a8", "w8a16", "8bit"), 1.0),
-)
-
 
 def stated(r: pd.DataFrame, key: str) -> str | None:
     """A setting the output states in a run's `metadata` (`key=value; ...`, e.g. trtllm-bench's
@@ -569,42 +562,30 @@ def stated(r: pd.DataFrame, key: str) -> str | None:
     return None
 
 
-#: Bytes per weight of the precisions an output states (quantization first, then the dtype).
-STATED_BYTES = {"fp4": 0.5, "nvfp4": 0.5, "mxfp4": 0.5, "int4": 0.5, "w4a16": 0.5, "w4a8": 0.5, "awq": 0.5}
-STATED_BYTES |= {"fp8": 1.0, "int8": 1.0, "w8a8": 1.0, "w8a16": 1.0, "fp8_block_scales": 1.0}
-STATED_BYTES |= {"bfloat16": 2.0, "bf16": 2.0, "float16": 2.0, "fp16": 2.0, "half": 2.0, "float32": 4.0}
-
-
 #: Tools whose output, when it states no precision, leaves the weights' bytes unknown: an MLPerf
 #: submission or a TensorRT-LLM engine usually runs quantized weights (FP8, FP4), so bf16 is not
-#: assumed for them (`weight_bytes`); vLLM's and SGLang's `--dtype auto` load the checkpoint's own.
+#: assumed for them (`weights`); vLLM's and SGLang's `--dtype auto` load the checkpoint's own.
 PRECISION_NOT_ASSUMED = ("mlperf-loadgen", "trtllm-bench")
 
 
-def weight_bytes(model: str | None, r: pd.DataFrame | None = None) -> tuple[float, bool]:
-    """(bytes per weight, assumed): the quantization, else the dtype, the output states (its
-    `metadata`, e.g. trtllm-bench's `Quantization: FP8` above `Dtype: bfloat16`), else a precision
-    an MLPerf SUT or file name gives, else a quantisation marker in the model id, else 2 (assumed
-    bf16), except for the tools in PRECISION_NOT_ASSUMED: NaN (not stated, nothing assumed)."""
-    from benchbook.analysis.batch import named_precision
+def weights(model: str | None, r: pd.DataFrame | None = None) -> precision.Weights:
+    """The weights' precision of the runs `r` of `model` (`precision.weights`): the quantization and
+    dtype the output states in its `metadata` (e.g. trtllm-bench's `Quantization: FP8` above `Dtype:
+    bfloat16`), the names an MLPerf summary carries (its SUT, the file), the model's name and the
+    model table; bf16 assumed when nothing says, except for the tools in PRECISION_NOT_ASSUMED."""
+    if r is None:
+        return precision.weights(model)
+    names = []
+    if "tool" in r and r["tool"].eq("mlperf-loadgen").any():
+        names = [*r.get("sut", pd.Series(dtype=object)).dropna(), *r.get("source", pd.Series(dtype=object))]
+    assume = not ("tool" in r and len(r) and r["tool"].isin(PRECISION_NOT_ASSUMED).all())
+    return precision.weights(model, stated(r, "quantization"), stated(r, "dtype"), names, assume)
 
-    if r is not None:
-        for key in ("quantization", "dtype"):
-            v = str(stated(r, key) or "").lower().replace("-", "_")
-            if v in STATED_BYTES:
-                return STATED_BYTES[v], False
-        if "tool" in r and r["tool"].eq("mlperf-loadgen").any():
-            names = [*r.get("sut", pd.Series(dtype=object)).dropna(), *r.get("source", pd.Series(dtype=object))]
-            named = named_precision(*names)
-            if named in STATED_BYTES:
-                return STATED_BYTES[named], False
-    key = str(model or "").lower()
-    for markers, nbytes in WEIGHT_MARKERS:
-        if any(m in key for m in markers):
-            return nbytes, False
-    if r is not None and "tool" in r and len(r) and r["tool"].isin(PRECISION_NOT_ASSUMED).all():
-        return np.nan, False
-    return 2.0, True
+
+def weight_bytes(model: str | None, r: pd.DataFrame | None = None) -> tuple[float, bool]:
+    """(bytes per weight, assumed) of `weights`: NaN where the precision is not stated."""
+    w = weights(model, r)
+    return w.bytes_per_weight, w.assumed
 
 
 def devices(r: pd.DataFrame) -> int:
@@ -675,14 +656,18 @@ def prefix_reused(r: pd.DataFrame) -> pd.Series:
     return meta.str.contains(r"(?:^|;\s*)prefix_reuse=", regex=True)
 
 
-def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight: float, peaks) -> pd.DataFrame:
+def decode_roofline(
+    lit: pd.DataFrame, active_b: float | None, bytes_per_weight: float, peaks, weights_precision: str | None = None
+) -> pd.DataFrame:
     """Per run (rows of `littles_law`): a step at the measured concurrency. Each of the
     `in_flight` requests (Little's law) gains one token per step, so steps/s = output throughput /
     in_flight; every step reads the active weights once (a lower bound on bytes: the KV cache is
     left out) and the server does 2 x active parameters FLOPs per token it processes (prompt and
     output tokens: total token throughput). Fractions are of `peaks` (`analysis.peaks.Peaks`) at
-    the weights' precision (bf16 for 2 bytes, fp8 for 1, fp4 for 0.5); with NaN bytes (the precision
-    not stated) the compute is kept and every figure that needs the bytes or the peak is NaN."""
+    the weights' precision (`weights_precision`, else read from the bytes: bf16 for 2, fp8 for 1, fp4 for
+    0.5), an fp8, fp4 or int8 checkpoint's peak at its precision and any other's (bf16, weight-only int4,
+    a mix of MXFP4 experts and bf16) at bf16's; with NaN bytes (the precision not stated) the compute
+    is kept and every figure that needs the bytes or the peak is NaN."""
     d = lit.copy()
     d["speculative"], d["tokens_per_step"] = tokens_per_step(d)
     if active_b is None or peaks is None:
@@ -704,11 +689,12 @@ def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight:
     d["achieved_tflops"] = (2 * active_b * 1e9 * d["total_token_throughput"] / 1e12).where(~prefix_reused(d))
     d["intensity"] = d["achieved_tflops"] * 1e12 / (d["achieved_gb_s"] * 1e9)
     # a precision not stated (NaN bytes): no peak to set the compute against, no weight traffic
-    prec = (
-        {2.0: "bf16", 1.0: "fp8", 0.5: "fp4"}.get(bytes_per_weight, "bf16")
-        if bytes_per_weight == bytes_per_weight
-        else None
-    )
+    if bytes_per_weight != bytes_per_weight:
+        prec = None
+    elif weights_precision:
+        prec = {"fp8": "fp8", "fp4": "fp4", "int8": "int8"}.get(weights_precision, "bf16")
+    else:
+        prec = {2.0: "bf16", 1.0: "fp8", 0.5: "fp4"}.get(bytes_per_weight, "bf16")
     peak = (peaks.peak_tflops(prec) or peaks.peak_tflops("bf16")) if prec else None
     bw = peaks.total_bandwidth_gb_s
     d["peak_tflops"] = peak if peak else np.nan

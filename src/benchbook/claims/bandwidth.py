@@ -52,8 +52,13 @@ def suspects(p: pd.Series) -> list[str]:
         if vllm
         else "several GPUs (llama-bench splits the layers over every visible GPU by default and their bandwidths add)"
     )
-    if vllm:
+    if vllm and p.get("precision_source") == "assumed":
         out.append("a wrong bytes per weight (bf16 is assumed for `--dtype auto`: a quantized checkpoint reads fewer)")
+    elif vllm:
+        where = {"name": "model's name", "checkpoint": "model table's checkpoint"}.get(
+            p.get("precision_source"), "output"
+        )
+        out.append(f"a wrong bytes per weight (the weights' precision comes from the {where})")
     if p.get("architecture") == "dense":
         out.append("an MoE model counted as dense (its name matched no MoE pattern so all its weights were counted)")
     else:
@@ -102,7 +107,7 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "suspects": suspects(p),
     }
     if p.get("rate_kind") == "lower bound":  # vLLM latency: output_len / latency, prefill included
-        ev["rate_lower_bound"] = True
+        ev.update(rate_lower_bound=True, latency_s=_num(p.get("latency_s")), output_len=_num(p.get("output_len")))
     return make(claim_id, "fraction_of_peak", "bytes per token x rate / peak bandwidth; above 1 is implausible", ev)
 
 

@@ -7,6 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from benchbook.analysis import precision
 from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, with_named_gpu
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
@@ -392,14 +393,19 @@ def _compute_case(r: pd.Series, peaks, prec: str | None) -> str:
     if not np.isfinite(r["achieved_tflops"]):
         return "no_model"
     if peaks is not None and peaks.source != "assumed":
+        if prec and not precision.peak_precision(prec):
+            return "no_compute_precision"
         return "no_peak" if prec else "no_precision"
     return "assumed_device" if peaks is not None else "no_device"
 
 
 def _precision_source(r: pd.Series) -> str:
     """Where an offline run's precision comes from (a key of the wording file's `words.precision_source`):
-    its tool's, but a vLLM run's --quantization or --dtype is read from its command line (`command line`)
-    and only a run with neither is assumed bf16."""
+    the model's name or the model table (`analysis.precision`), else its tool's, but a vLLM run's
+    --quantization or --dtype is read from its command line (`command line`) and only a run where
+    nothing says is assumed bf16."""
+    if r.get("precision_source") in ("name", "checkpoint"):
+        return r["precision_source"]
     if r["tool"] == "vllm-bench-offline" and r.get("precision_assumed") is not True:
         return "command line"
     return r["tool"]

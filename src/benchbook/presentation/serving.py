@@ -255,10 +255,9 @@ def offline_runs(r: pd.DataFrame) -> int:
     return int(r["scenario"].eq("Offline").sum()) if "scenario" in r else 0
 
 
-def device_sentence(
-    peaks, model: str | None, total_b, active_b, size_source: str, bpw: float, assumed: bool, stated: str | None = None
-) -> str:
-    """The device the roofline uses and where its peak comes from; the model's size and bytes per weight."""
+def device_sentence(peaks, model: str | None, total_b, active_b, size_source: str, weights) -> str:
+    """The device the roofline uses and where its peak comes from; the model's size, and its weights'
+    precision and bytes per weight with where they come from (`weights`, an `analysis.precision.Weights`)."""
     if peaks is None:
         return _say("no_device")
     return _say(
@@ -272,9 +271,10 @@ def device_sentence(
         active_b=active_b,
         moe=bool(total_b and active_b and total_b > active_b),
         where=size_source,
-        bpw=bpw,
-        assumed=assumed,
-        stated=_say("stated_precision", stated=stated) if stated else None,
+        bpw=weights.bytes_per_weight,
+        precision=weights.precision,
+        precision_from=weights.source,
+        precision_detail=weights.detail,
     )
 
 

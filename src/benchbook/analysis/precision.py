@@ -1,0 +1,139 @@
+"""The precision a run's weights are stored in, and their bytes per weight: one answer for every chapter.
+
+Where it comes from, first found first:
+
+1. the output: a quantization method that names a width (vLLM's `--quantization fp8`, trtllm-bench's
+   `Quantization: FP8`, a precision in an MLPerf SUT or file name);
+2. the model's name: a quantization tag (`-FP8`, `-FP8-dynamic`, `-AWQ`, `-GPTQ`, `-Int4`, `-w4a16`,
+   `-w8a8`, `-NVFP4`, `-MXFP4`, `-bnb-4bit`, a GGUF tag such as `Q4_K_M`): a quantized checkpoint
+   keeps its quantized weights whatever `--dtype` says (the dtype is then the activations');
+3. the model table (data/models.csv `checkpoint_precision`, with its `precision_source`) where the
+   released checkpoint is quantized (DeepSeek-V3's fp8, gpt-oss's MXFP4 experts): likewise kept under
+   any `--dtype`;
+4. the output's dtype (`--dtype float16`, trtllm-bench's `Dtype: bfloat16`): an unquantized
+   checkpoint is loaded in it, whatever the table says it was saved in;
+5. the model table's unquantized checkpoint precision (`--dtype auto` loads it);
+6. else not stated: bf16 assumed (the caller says so) where the tool's default loads the checkpoint's
+   own dtype. A tool that usually runs weights quantized its own way (an MLPerf submission, a
+   TensorRT-LLM engine: `assume=False`) gets neither the table's checkpoint nor bf16: only what its
+   output or the model's name states.
+
+The KV cache's dtype is not the weights' and is never read here.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+#: Bytes per weight of each precision a run's weights are stored in (the element's width: the
+#: scales of a block format add a little, so a block format's figure is a slight floor).
+WIDTH = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "fp4": 0.5, "int4": 0.5}
+WIDTH |= {f"int{n}": n / 8 for n in (2, 3, 5, 6)}  # GGUF's Q2..Q6 tags
+
+#: The precision an output's dtype names.
+DTYPES = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "half": "fp16"}
+DTYPES |= {"float32": "fp32", "float": "fp32", "fp32": "fp32"}
+
+_WO = r"(?:[-_]?(?:wo|weight[-_]?only))?"
+_GGUF = r"i?q{n}(?:_[a-z0-9]+)*"
+#: A quantization tag in a model's name or a quantization method, and the precision it stores
+#: weights in (matched as whole words, `-` and `_` alike); an unquantized tag (`-bf16`) last.
+TAGS = (
+    (r"nvfp4|mxfp4|fp4", "fp4"),
+    (rf"awq|gptq|int4{_WO}|w4a16|w4a8|bnb[-_]?4[-_]?bit|4[-_]?bit|{_GGUF.format(n=4)}", "int4"),
+    (r"fp8(?:[-_](?:dynamic|static|block|e4m3))?|fp8_block_scales", "fp8"),
+    (rf"int8{_WO}|w8a8|w8a16|8[-_]?bit|{_GGUF.format(n=8)}", "int8"),
+    *((_GGUF.format(n=n), f"int{n}") for n in (2, 3, 5, 6)),
+    (r"bf16|bfloat16", "bf16"),
+    (r"fp16|f16|float16", "fp16"),
+)
+_TAG = [(re.compile(rf"(?<![a-z0-9])(?:{pat})(?![a-z0-9])", re.I), prec) for pat, prec in TAGS]
+#: torchao's weight-only methods (`int8wo`, `int4_weight_only`) and w8a16/w4a16: narrow weights,
+#: matmuls in the activations' dtype.
+_WEIGHT_ONLY = re.compile(r"(?<![a-z0-9])(?:int[48][-_]?(?:wo|weight[-_]?only)|w[48]a16)(?![a-z0-9])", re.I)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """A run's weight precision: `precision` (e.g. "fp8", "bf16", "int8 weight-only", "mxfp4 experts,
+    bf16 rest"; None when not stated and nothing assumed), `bytes_per_weight` (per active weight; NaN
+    when unknown), `source` ("output", "name", "checkpoint", "assumed" or "not stated") and `detail`
+    (the setting, the tag, or the model table's source for the checkpoint)."""
+
+    precision: str | None
+    bytes_per_weight: float
+    source: str
+    detail: str = ""
+
+    @property
+    def assumed(self) -> bool:
+        return self.source == "assumed"
+
+    @property
+    def known(self) -> bool:
+        return not math.isnan(self.bytes_per_weight)
+
+
+def peak_precision(label: str | None) -> str | None:
+    """The precision whose dense peak bounds the matmuls of weights stored in `label`: the same for a
+    plain precision; None for weight-only quantization and a mix (MXFP4 experts, bf16 rest), whose
+    matmuls run in the activations' dtype, which the output does not state."""
+    return label if label in WIDTH else None
+
+
+def tagged(*names) -> tuple[str, str] | None:
+    """(precision, the tag as written) of the first name that carries a quantization tag, else None."""
+    for name in names:
+        text = str(name or "")
+        for pattern, prec in _TAG:
+            m = pattern.search(text.replace(".", "-"))
+            if m:
+                weight_only = bool(_WEIGHT_ONLY.search(text)) and prec in ("int8", "int4")
+                return (f"{prec} weight-only" if weight_only else prec), m.group(0)
+    return None
+
+
+def _bytes(precision: str) -> float:
+    return WIDTH.get(precision.removesuffix(" weight-only"), math.nan)
+
+
+def _clean(v) -> str:
+    v = str(v).strip("'\" ").lower() if isinstance(v, str) else ""
+    return "" if v in ("auto", "none", "null") else v
+
+
+def weights(model: str | None, quantization=None, dtype=None, names=(), assume: bool = True) -> Weights:
+    """The weights' precision of a run of `model` whose output states `quantization` and `dtype`
+    (None/"auto": not stated) and whose other names (an MLPerf SUT, a file name) may carry a tag;
+    in the order of this module's docstring (`assume` False: neither the model table nor bf16)."""
+    from benchbook import hardware
+
+    quant, dt = _clean(quantization), _clean(dtype)
+    if quant:
+        hit = tagged(quant)
+        if hit:
+            return Weights(hit[0], _bytes(hit[0]), "output", f"quantization {quantization}")
+    hit = tagged(*names)
+    if hit:
+        return Weights(hit[0], _bytes(hit[0]), "output", hit[1])
+    hit = tagged(model)
+    if hit:
+        return Weights(hit[0], _bytes(hit[0]), "name", hit[1])
+    size = hardware.model_size(model) if assume and isinstance(model, str) else None
+    ck = size.checkpoint_precision if size is not None else None
+    if ck and ck not in ("bf16", "fp16", "fp32"):
+        nbytes = size.checkpoint_bytes_per_weight or _bytes(ck)
+        return Weights(ck, nbytes, "checkpoint", size.precision_source or "")
+    if quant:  # a method that names no width, on a checkpoint the table does not know: not stated
+        return Weights(None, math.nan, "not stated", f"quantization {quantization}")
+    if dt in DTYPES:
+        return Weights(DTYPES[dt], _bytes(DTYPES[dt]), "output", f"dtype {dtype}")
+    if dt:  # a dtype of no known width
+        return Weights(None, math.nan, "not stated", f"dtype {dtype}")
+    if ck:
+        return Weights(ck, size.checkpoint_bytes_per_weight or _bytes(ck), "checkpoint", size.precision_source or "")
+    if assume:
+        return Weights("bf16", 2.0, "assumed")
+    return Weights(None, math.nan, "not stated")

@@ -1,0 +1,153 @@
+"""One answer for a run's weight precision: the output, then the model's name, then the model table."""
+
+import math
+
+import pandas as pd
+import pytest
+
+from benchbook import hardware
+from benchbook.analysis import bandwidth, batch, precision, serving
+
+
+def test_the_output_decides_where_it_states_a_quantization():
+    w = precision.weights("meta-llama/Llama-3.1-8B", quantization="fp8", dtype="bfloat16")
+    assert (w.precision, w.bytes_per_weight, w.source) == ("fp8", 1.0, "output")
+
+
+def test_the_name_tag_decides_where_the_output_states_none():
+    for name, prec, nbytes in [
+        ("RedHatAI/Llama-3.1-8B-Instruct-FP8-dynamic", "fp8", 1.0),
+        ("Qwen/Qwen2.5-7B-Instruct-AWQ", "int4", 0.5),
+        ("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4", "int4", 0.5),
+        ("neuralmagic/Meta-Llama-3.1-8B-Instruct-quantized.w4a16", "int4 weight-only", 0.5),
+        ("neuralmagic/Meta-Llama-3.1-8B-Instruct-quantized.w8a8", "int8", 1.0),
+        ("nvidia/DeepSeek-R1-NVFP4", "fp4", 0.5),
+        ("unsloth/llama-3-8b-bnb-4bit", "int4", 0.5),
+        ("llama-2-7b.Q4_K_M.gguf", "int4", 0.5),
+    ]:
+        w = precision.weights(name)
+        assert (w.precision, w.bytes_per_weight, w.source) == (prec, nbytes, "name"), name
+
+
+def test_a_tag_inside_a_longer_word_is_not_one():
+    assert precision.tagged("fp80_sut") is None and precision.tagged("openai/gpt-oss-20b") is None
+
+
+def test_the_name_tag_beats_the_dtype_a_quantized_checkpoint_keeps_its_weights():
+    w = precision.weights("deepseek-ai/DeepSeek-R1-NVFP4", dtype="bfloat16")
+    assert (w.precision, w.source) == ("fp4", "name")
+
+
+def test_the_model_table_decides_where_the_output_and_the_name_say_nothing():
+    w = precision.weights("deepseek-ai/DeepSeek-V3")
+    assert (w.precision, w.bytes_per_weight, w.source) == ("fp8", 1.0, "checkpoint")
+    assert "config.json" in w.detail and not w.assumed
+    assert precision.weights("moonshotai/Kimi-K2-Instruct").precision == "fp8"
+
+
+def test_a_quantized_checkpoint_keeps_its_weights_under_the_output_dtype():
+    # vLLM's --dtype is the activations' dtype for a checkpoint with a quantization_config
+    w = precision.weights("deepseek-ai/DeepSeek-R1", dtype="bfloat16")
+    assert (w.precision, w.source) == ("fp8", "checkpoint")
+
+
+def test_the_output_dtype_overrides_the_table_of_an_unquantized_checkpoint():
+    assert precision.weights("meta-llama/Llama-3.1-8B").source == "checkpoint"  # the table's bf16
+    w = precision.weights("meta-llama/Llama-3.1-8B", dtype="float32")
+    assert (w.precision, w.bytes_per_weight, w.source) == ("fp32", 4.0, "output")
+
+
+def test_gpt_oss_reads_its_mxfp4_experts_and_bf16_rest_per_active_weight():
+    w = precision.weights("openai/gpt-oss-20b")
+    assert w.source == "checkpoint" and w.precision.startswith("mxfp4 experts")
+    # gpt-oss model card, Table 1: 19.12B MLP, 4 of 32 experts per token, 3.61B active
+    experts = 19.12 * 4 / 32
+    assert w.bytes_per_weight == pytest.approx((experts * 4.25 / 8 + (3.61 - experts) * 2) / 3.61, abs=5e-4)
+    big = precision.weights("openai/gpt-oss-120b")
+    experts = 114.71 * 4 / 128
+    assert big.bytes_per_weight == pytest.approx((experts * 4.25 / 8 + (5.13 - experts) * 2) / 5.13, abs=5e-4)
+
+
+def test_a_mix_whose_bytes_the_table_does_not_give_has_none():
+    w = precision.weights("moonshotai/Kimi-K2-Thinking")
+    assert w.source == "checkpoint" and w.precision.startswith("int4") and not w.known and not w.assumed
+
+
+def test_nothing_said_is_assumed_bf16_or_not_stated_for_the_tools_that_quantize():
+    assert precision.weights("Qwen/Qwen2.5-7B-Instruct").assumed
+    w = precision.weights("deepseek-ai/DeepSeek-R1", assume=False)  # an MLPerf SUT may run it in fp4
+    assert (w.precision, w.source) == (None, "not stated") and not w.known
+
+
+def test_a_quantization_of_no_width_is_not_stated_and_the_kv_cache_dtype_is_never_read():
+    w = precision.weights("org/some-model", quantization="compressed-tensors", dtype="bfloat16")
+    assert (w.precision, w.source) == (None, "not stated")
+    r = pd.DataFrame(dict(tool=["vllm-bench-serve"], metadata=["kv_cache_dtype=fp8"]))
+    assert serving.weights("Qwen/Qwen2.5-7B-Instruct", r).assumed
+
+
+def test_the_serving_batch_and_bandwidth_chapters_read_one_answer():
+    model, meta = "deepseek-ai/DeepSeek-V3", "dtype=bfloat16"
+    r = pd.DataFrame(dict(tool=["vllm-bench-serve"], metadata=[meta]))
+    assert serving.weight_bytes(model, r) == (1.0, False)
+    assert batch.run_precision(model, None, "bfloat16")["precision"] == "fp8"
+    runs = pd.DataFrame(
+        dict(
+            tool="vllm-bench-offline",
+            benchmark="latency",
+            model=[model],
+            batch_size=1.0,
+            input_len=32.0,
+            output_len=128.0,
+            tensor_parallel=1.0,
+            dtype="auto",
+            quantization=None,
+            metric="latency",
+            statistic="mean",
+            value=2.0,
+            line=1,
+        )
+    )
+    lat = bandwidth.latency_runs(runs)
+    assert lat["why_left_out"].tolist() == [""]
+    pts = bandwidth.latency_points(lat, "H100-SXM5-80GB")
+    assert pts["bytes_per_token"].iat[0] == pytest.approx(37e9)  # 37B active x 1 byte, not bf16's 2
+    assert "assumed" not in pts["bytes_source"].iat[0]
+
+
+def test_the_model_table_refuses_a_checkpoint_precision_without_its_source(tmp_path):
+    table = hardware.model_table()
+    table.loc[0, "checkpoint_precision"] = "fp8"
+    table.loc[0, "precision_source"] = math.nan
+    path = tmp_path / "models.csv"
+    table.to_csv(path, index=False)
+    with pytest.raises(ValueError, match="checkpoint_precision"):
+        hardware.model_table(path)
+
+
+def test_a_mix_has_no_single_compute_peak_and_its_batch_sentence_says_why():
+    from benchbook.analysis import peaks
+    from benchbook.presentation import batch as show
+
+    assert precision.peak_precision("fp8") == "fp8" and precision.peak_precision("int8 weight-only") is None
+    assert precision.peak_precision("mxfp4 experts, bf16 rest") is None
+    model = "openai/gpt-oss-120b"
+    run = dict(source="s", run="r", tool="vllm-bench-offline", benchmark="throughput", model=model, batch_size=math.nan)
+    run |= dict(output_len=128.0, output_tok_s=5000.0, total_tok_s=10000.0, latency_s=math.nan, max_batch_size=math.nan)
+    run |= dict(variant="", speculative=None, tokens_per_step=1.0, requests=1000.0, request_rate=5.0)
+    pk = peaks.choose("H100-SXM5-80GB", [], None)
+    pts = batch.offline_points(pd.DataFrame([run | batch.run_precision(model)]), {model: 5.13}, pk)
+    assert pts["weight_bytes_per_param"].iat[0] == pytest.approx(0.974) and math.isnan(pts["compute_fraction"].iat[0])
+    text = show.offline_sentence(pts, pk)
+    assert "mxfp4 experts, bf16 rest" in text and "precision of its matmuls unstated" in text and "assumed" not in text
+
+
+def test_the_serving_roofline_sets_a_quantized_checkpoints_compute_against_its_precisions_peak():
+    from benchbook.analysis.peaks import Peaks
+
+    pk = Peaks("X", 1000.0, {"bf16": 500.0, "fp8": 1000.0, "fp4": 2000.0})
+    lit = pd.DataFrame(dict(run=["a"], in_flight=[8.0], output_throughput=[800.0], total_token_throughput=[1600.0]))
+    assert serving.decode_roofline(lit, 1.0, 1.0, pk, "fp8")["peak_tflops"].iat[0] == 1000.0
+    # AWQ/GPTQ int4 weights are read at half a byte but multiplied in the activations' dtype, not fp4
+    assert serving.decode_roofline(lit, 1.0, 0.5, pk, "int4")["peak_tflops"].iat[0] == 500.0
+    assert serving.decode_roofline(lit, 1.0, 0.5, pk)["peak_tflops"].iat[0] == 2000.0  # no label: read from bytes
