@@ -745,3 +745,16 @@ def test_winner_set_keeps_a_scheme_at_p_equal_alpha():
     assert w.loc["b", "p_vs_best"] == 1.0
     assert w.loc["a", "in_winner_set"] and w.loc["b", "in_winner_set"]
     assert not w.loc["c", "in_winner_set"]
+
+
+def test_runs_keep_the_latency_from_the_overall_throughput_beside_the_printed_one(seed_runs):
+    r = seed_runs.iloc[0]
+    # the report prints latency to 0.01 s; batch x (input + output) / overall throughput carries more digits
+    expected = r["batch_size"] * (r["input_len"] + r["output_len"]) / r["overall_throughput"]
+    assert r["latency_from_overall"] == pytest.approx(expected) and r["latency"] == pytest.approx(expected)
+    assert abs(r["latency_printed"] - expected) <= 0.005 + 1e-9
+
+
+def test_roofline_counts_are_floats_from_the_run_count_on():
+    pts = quant.roofline_points(_synthetic({"original": [136.0, 137.0]}), 4.02)
+    assert all(pts[c].dtype == float for c in quant.ROOFLINE_COLUMNS[quant.ROOFLINE_COLUMNS.index("n") :])
