@@ -538,3 +538,20 @@ def test_a_file_larger_than_the_gpus_memory_by_a_few_bytes_is_offloaded():
 
 def test_a_split_model_file_is_labelled_without_its_part_numbers():
     assert bandwidth.label({"model_file": "Qwen3-235B-A22B-Q4_K_M-00001-of-00003.gguf"}) == "Qwen3-235B-A22B-Q4_K_M"
+
+
+def test_a_run_whose_output_names_no_model_keeps_its_rate():
+    t = power.rate_table(pd.DataFrame(_rows(power_limit_w=300.0, rate=150.0, std=7.0, model=None)))
+    assert t[["test", "power_limit_w", "mean", "std"]].values.tolist() == [["tg128", 300.0, 150.0, 7.0]]
+
+
+def test_knees_per_test():
+    """tg128 at 100-400 W: 10, 20, 21, 21.5 tok/s. Scaled to [0, 1]: (1/3, 10/11.5) is farthest from the
+    diagonal, by (0.8696 - 0.3333) / sqrt 2 = 0.379: the knee is 200 W. pp512 rises in a straight line: none."""
+    t = _table(
+        [("tg128", 100, 10.0, 0.1), ("tg128", 200, 20.0, 0.1), ("tg128", 300, 21.0, 0.1), ("tg128", 400, 21.5, 0.1)]
+        + [("pp512", 100, 50.0, 1.0), ("pp512", 200, 100.0, 1.0), ("pp512", 300, 150.0, 1.0)]
+    )
+    k = power.knees(t)
+    assert list(k) == ["pp512", "tg128"] and k["pp512"] == (None, 0.0)
+    assert k["tg128"][0] == 200.0 and k["tg128"][1] == pytest.approx((10 / 11.5 - 1 / 3) / 2**0.5)

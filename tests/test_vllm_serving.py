@@ -411,3 +411,10 @@ def test_only_a_format_that_states_its_own_limits_can_be_judged_against_them():
     assert serving.own_limits_possible(pd.DataFrame({"tool": ["vllm-bench-serve", "mlperf-loadgen"]}))
     assert not serving.own_limits_possible(pd.DataFrame({"tool": ["vllm-bench-serve"]}))
     assert not serving.own_limits_possible(pd.DataFrame({"run": ["a"]}))
+
+
+def test_a_devices_ridge_is_its_peak_over_its_bandwidth():
+    """H100 bf16: 989 TFLOP/s over 3350 GB/s is 295.2 FLOP/byte; without a peak at that precision, none."""
+    h100 = Peaks("H100", 3350.0, {"bf16": 989.0}, source="parameter")
+    assert h100.ridge("bf16") == pytest.approx(989e12 / 3350e9) and h100.ridge("fp8") is None
+    assert Peaks("H100", None, {"bf16": 989.0}).ridge("bf16") is None
