@@ -532,7 +532,7 @@ def test_quantization_bandwidth_names_an_unknown_scheme_and_counts_the_bytes_rea
 def test_a_claim_without_its_row_says_so_and_an_assumed_tp_is_named_in_the_bound():
     only_prefill = _claims(_prefill_tp2())
     assert only_prefill["decode_bw_small_tp"].status == "withheld"
-    assert "the input has no such row" in only_prefill["decode_bw_small_tp"].reason
+    assert only_prefill["decode_bw_small_tp"].reason == "the input has no such row"
     rows = [{"tp": np.nan, "batch_size": b, "mean": m, "line": b} for b, m in ((1, 20.0), (2, 22.0))]
     unstated = _claims(_wide(rows, metric="decode_token_latency", section=""), tp_unknown=4)
     assert any("TP 4 (parameter tp_unknown)" in s for s in unstated["decode_bound"].evidence["suspects"])
