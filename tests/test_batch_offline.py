@@ -162,3 +162,37 @@ def test_a_run_states_its_requests_and_request_rate_where_printed():
     assert math.isnan(ml["requests"]) and ml["request_rate"] == 80.15  # "Samples per second: 80.15"
     text = show.offline_sentence(batch.offline_points(runs, {}, None), None)
     assert "1,000 requests at 5.35 req/s" in text and "80.15 req/s" in text
+
+
+# --- what each offline run carries (mutation sample, seed 2026) ------------------------------------------------
+
+STREAMING = config.FIXTURES_DIR / "trtllm-bench" / "trtllm_bench_0.21_streaming_blog.txt"
+
+
+def test_a_trtllm_run_keeps_its_mean_output_length_and_request_latency():
+    # the fixture prints "Average Output Length (tokens): 128.0000" and "Average request latency (ms): 1093.2284"
+    r = batch.offline_runs(table(STREAMING)).iloc[0]
+    assert r["output_len"] == 128.0 and r["mean_latency_s"] == pytest.approx(1.0932284)
+
+
+def test_the_requests_a_run_prints_come_before_those_its_command_asked_for():
+    assert batch._requests({("completed", "count"): 17.0, ("completed", "value"): 20.0}, 100) == 17.0
+    assert batch._requests({("completed", "value"): 20.0}, 100) == 20.0
+    assert batch._requests({}, "100") == 100.0
+    assert math.isnan(batch._requests({}, None)) and math.isnan(batch._requests({}, "all"))
+
+
+def test_a_vllm_runs_variant_names_only_the_settings_it_set():
+    assert batch.variant(None, None) == ""
+    assert batch.variant("awq", None) == "--quantization awq"
+    assert batch.variant(None, "fp8") == "KV cache fp8"
+    assert batch.variant("awq", "fp8") == "--quantization awq, KV cache fp8"
+
+
+def test_the_weights_size_is_the_parameters_at_the_runs_precision():
+    """MLPerf Offline named fp8: 70e9 parameters x 1 byte = 70 GB; at bf16 140 GB."""
+    runs = batch.offline_runs(table(OFFLINE).assign(sut="llama2-70b-fp8-sut"))
+    pts = batch.offline_points(runs.assign(model="m"), {"m": 70.0}, None)
+    assert pts["weight_gb"].tolist() == [pytest.approx(70.0)]
+    pts = batch.offline_points(runs.assign(model="m", precision="bf16"), {"m": 70.0}, None)
+    assert pts["weight_gb"].tolist() == [pytest.approx(140.0)]

@@ -115,3 +115,10 @@ def test_a_run_with_more_in_flight_than_its_cap_is_flagged_and_one_within_is_not
     within = batch_claims.over_cap(batch.over_cap(batch.offline_runs(table(MTP))))  # concurrency 1
     assert within.status == "withheld" and within.applicable
     assert not batch_claims.over_cap(batch.over_cap(batch.offline_runs(table(LFM)))).applicable  # no cap printed
+
+
+def test_the_over_cap_claim_keeps_its_id():
+    checked = batch.over_cap(
+        batch.offline_runs(table(FIX / "trtllm-bench" / "dsv32_blog_b200_max_throughput_tp8_ep8_mtp1.md"))
+    )
+    assert batch_claims.over_cap(checked).id == "over_cap"

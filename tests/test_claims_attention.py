@@ -206,3 +206,10 @@ def test_dense_rows_and_sparsest_split_by_density():
     assert attention.dense_rows(sp)["mask"].tolist() == ["full"]
     assert attention.sparsest(sp, "fw")["mask"] == "sliding"
     assert ca.flex_sparsest(sp, (0.05, 3)).evidence["mask"] == "sliding"
+
+
+def test_the_attention_claims_name_the_kernels_and_the_threshold_in_their_rules(seed):
+    c = claims.dense_gain(seed[1], attention.noise(seed[0]))
+    assert "SDPA + mask / FlexAttention" in c.rule
+    led = {x.id: x for x in _ledger(SEED).claims}
+    assert led["best_bound"].rule.startswith("bound rule on the best point: a limit is named only above ")

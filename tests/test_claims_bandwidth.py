@@ -334,3 +334,11 @@ def test_a_size_trend_step_inside_the_rate_noise_is_not_a_step():
     assert wording.word("bandwidth_roofline", cb.size_trend(pts)).status == "shown"
     noisy = pts.assign(rate_std=15.0)  # 2 x 15 / sqrt(5) / 300 x sqrt(2): 6 % per step
     assert wording.word("bandwidth_roofline", cb.size_trend(noisy)).status == "withheld"
+
+
+def test_a_rate_without_a_printed_spread_adds_no_noise_to_a_ratio():
+    """Only p prints a std: the ratio's band is p's alone, the same as p's own band."""
+    p = pd.Series({"rate": 100.0, "rate_std": 5.0})
+    q = pd.Series({"rate": 50.0, "rate_std": None})
+    assert cb.rate_noise(p, q) == pytest.approx(cb.rate_noise(p))
+    assert cb.rate_noise(pd.Series({"rate": 100.0}), q) is None

@@ -320,3 +320,17 @@ def test_a_withheld_share_still_states_the_figure_that_needs_no_device():
     assert c.status == "withheld" and "955 GB/s" in c.text and "share of a peak is not stated" in c.text
     c = said(0.47, peaks.Peaks("A100-SXM4-80GB", A100_GB_S, source="parameter"))
     assert c.status == "shown" and "share of a peak" not in c.text and "47" in c.text
+
+
+def test_the_dtype_pair_comes_from_another_framework_when_the_references_has_one_width():
+    # the reference framework HF ran bf16 only; DeepSpeed ran fp32 and bf16 at batch 1: its pair is compared
+    sw = pd.concat(
+        [
+            curve([1, 2], [45.0, 90.0], dtype="bf16", fw="HF"),
+            curve([1], [40.0], dtype="fp32", fw="DS"),
+            curve([1], [44.0], dtype="bf16", fw="DS"),
+        ]
+    )
+    wide, narrow = batch.dtype_pair(sw, ("m", "HF", "", "bf16"))
+    assert (wide.name, narrow.name, wide["framework"], wide["throughput_tok_s"]) == ("fp32", "bf16", "DS", 40.0)
+    assert batch.dtype_pair(sw[sw["framework"] == "HF"], ("m", "HF", "", "bf16")) is None

@@ -242,3 +242,8 @@ def test_code_spans_may_quote_the_input(worded):
     bad = json.loads(led.to_json())
     bad["claims"][0]["text"] = "run rate=inf reads 60%"
     assert any("missing value" in p for p in rules.check(bad))
+
+
+def test_a_claim_that_does_not_apply_has_no_sentence_of_its_own():
+    c = make("own_slos", "anomaly", "r", {"count": 0, "n": 0, "threshold": 0}).not_applicable("no format states them")
+    assert (c.status, c.reason, c.text, c.evidence["applicable"]) == ("withheld", "no format states them", "", False)

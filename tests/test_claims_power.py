@@ -260,3 +260,11 @@ def test_energy_runner_up_is_compared_with_exactly_two_limits():
     # tg128: 300 W / 50 tok/s = 6.0 J/tok, 200 W / 40 tok/s = 5.0 J/tok: the cheapest is 200 W, the runner-up 300 W
     assert (ev["a"], ev["b"]) == (pytest.approx(5.0), pytest.approx(6.0))
     assert (ev["a_limit_w"], ev["b_limit_w"]) == (200.0, 300.0)
+
+
+def test_energy_difference_margin_is_the_saving_of_a_over_b():
+    """a at 0.8 J/token against b at 1.0: ratio 0.8, margin 1 - 0.8 = 0.2 (20 % less energy)."""
+    a = pd.Series({"test": "tg128", "j_per_tok": 0.8, "se": 0.01, "power_limit_w": 200.0, "power_source": "limit"})
+    b = pd.Series({"test": "tg128", "j_per_tok": 1.0, "se": 0.01, "power_limit_w": 300.0, "power_source": "limit"})
+    ev = cp.energy_difference(a, b, "tg", "energy_saving").evidence
+    assert ev["ratio"] == pytest.approx(0.8) and ev["margin"] == pytest.approx(0.2)

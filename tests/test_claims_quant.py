@@ -381,3 +381,48 @@ def test_winner_metric_from_the_best_row():
     assert (ev["best"], ev["metric"], ev["lower_is_better"]) == ("a", "latency", True)
     ev = cq.winner(win, "absent", 0.05).evidence
     assert (ev["best"], ev["metric"], ev["candidates"]) == (None, None, [])
+
+
+# --- what the claims record (mutation sample, seed 2026) -------------------------------------------------------
+
+
+def test_an_int8_scheme_is_held_against_the_int8_peak_in_tops():
+    """A flagged int8 run implying 312 TOP/s of prefill is half the A100's 624 TOP/s int8 peak."""
+    phys = pd.DataFrame(
+        {
+            "peak": ["int8"],
+            "implied_prefill_tflops": [312.0],
+            "model": ["w8a8_x"],
+            "run": [2],
+            "line": [10],
+            "value": [1750.0],
+            "implied_ttft": [0.021],
+        }
+    )
+    ev = verdicts.outlier_physics(phys, A100).evidence
+    assert (ev["unit"], ev["peak"], ev["fraction"]) == ("TOP/s (int8)", 624.0, 0.5)
+    ev = verdicts.outlier_physics(phys.assign(peak="16bit"), A100).evidence
+    assert (ev["unit"], ev["peak"], ev["fraction"]) == ("TFLOP/s", 312.0, 1.0)
+
+
+def test_decode_bandwidth_without_a_parameter_count_states_no_rate():
+    rt = _runs({"original": [136.0, 137.0, 136.5]})
+    ev = verdicts.decode_bandwidth(quant.roofline_points(rt, 4.02), A100, None).evidence
+    assert ev["tok_s"] is None and ev["bytes_per_token"] is None and ev["scheme"] == "original"
+
+
+def test_the_quant_claims_state_their_rules_and_the_parameter_count():
+    c = verdicts.large_batch_bound(_decode_pts(5239.0), "w8a16_x", A100, 4.02, 0.5)
+    assert c.evidence["params_b"] == 4.02
+    assert (
+        c.rule
+        == "bandwidth and compute fractions of the decode step against the threshold, intensity against the ridge"
+    )
+    rt, flag = _flagged(1750.0)
+    assert verdicts.outlier_cells(flag, quant.timestamp_outliers(flag), 1, "cv>0.10").rule == (
+        "cells flagged by the outlier rule"
+    )
+    lp = verdicts.long_prefill(_prefill_ratios(0.76, 0.74, 0.78), "w8a16_x", "original")
+    assert (
+        lp.rule == "baseline prefill time / scheme prefill time differs from 1 by more than its interval's half-width"
+    )

@@ -432,3 +432,12 @@ def test_a_comparison_records_its_direction_by_the_noise_rule():
     assert inside.evidence["direction"] == rules.WITHIN and inside.status == "withheld"
     equal = make("c", "comparison", "r", {"a": 1.0, "b": 1.0, "ratio": 1.0, "noise": None})
     assert equal.status == "withheld"  # no difference at all is no comparison to state
+
+
+def test_a_trend_the_values_break_is_withheld_for_the_values_not_for_a_step_inside_the_noise():
+    # 10 -> 10.1 -> 5 goes up and down on the values: that is the reason, though the first step is inside 5 %
+    broken = {"xs": [1, 2, 3], "ys": [10, 10.1, 5], "direction": "rises", "noise": 0.05, "tolerance": 0.0}
+    assert judge("scaling", broken) == ("withheld", "the values go up and down")
+    # 10 -> 10.1 -> 12 rises on the values: the step inside the noise is the reason
+    inside = {**broken, "ys": [10, 10.1, 12]}
+    assert judge("scaling", inside) == ("withheld", "the step from 1 to 2 (+1%) is inside its noise (5%)")

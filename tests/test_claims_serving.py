@@ -342,3 +342,74 @@ def test_the_serving_bound_carries_its_noise_and_the_lowest_ridge():
     assert "cannot be bound by compute on any device" in low.text and "Ryzen-AI-Max-395" in low.text
     dense = cs.bound("low", pd.Series({**row, "intensity": 50.0}), assumed, 0.5, False)
     assert dense.status == "withheld" and dense.evidence["verdict"] != rules.NOT_COMPUTE
+
+
+# --- evidence each claim must carry (mutation sample, seed 2026) ---------------------------------------------
+
+
+def test_growth_with_repeats_takes_the_noise_from_their_spread():
+    """Two runs per load: x=1 gives 10 and 12 tok/s (mean 11, sd sqrt 2), x=2 gives 20 and 22 (mean 21, sd
+    sqrt 2); the step's noise is sqrt(2 + 2) / 11 = 2/11, and 21 over 11 rises far beyond it."""
+    r = runs([1, 1, 2, 2], [10.0, 12.0, 20.0, 22.0]).assign(x=[1, 1, 2, 2], run=["a", "a", "b", "b"])
+    ev = cs.growth(r, "x").evidence
+    assert ev["repeats"] == 2 and ev["tolerance"] == pytest.approx(2 / 11) and ev["noise"] is None
+    assert (ev["first_y"], ev["last_y"]) == (11.0, 21.0)
+    one = cs.growth(runs([1, 2], [10.0, 20.0]).assign(x=[1, 2]), "x").evidence  # one run per load: no repeats
+    assert "repeats" not in one and one["noise"] == cs.RUN_NOISE
+
+
+def test_an_overfilled_run_counts_the_requests_its_rate_and_duration_imply():
+    """c=8 at 4 req/s with a 4 s mean E2EL holds 16 in flight, twice its cap; 4 req/s over 100 s is 400
+    requests counted against the 1000 sent. Without a duration no count is implied."""
+    lit = pd.DataFrame(
+        {
+            "run": ["c=8"],
+            "max_concurrency": [8.0],
+            "in_flight": [16.0],
+            "utilisation": [2.0],
+            "request_throughput": [4.0],
+            "mean_e2el_s": [4.0],
+            "duration": [100.0],
+            "num_prompts": [1000.0],
+            "estimated": [False],
+        }
+    )
+    ev = cs.underfilled(lit).evidence
+    assert ev["over"] == 1 and ev["over_run"] == "c=8" and ev["over_counted"] == pytest.approx(400.0)
+    assert (ev["over_in_flight"], ev["over_cap"], ev["over_sent"]) == (16.0, 8.0, 1000.0)
+    assert "over_counted" not in cs.underfilled(lit.assign(duration=[np.nan])).evidence
+
+
+def test_goodput_without_a_provable_load_names_no_choice():
+    gb = pd.DataFrame({"run": ["A"], "goodput_lo": [0.0], "share_lo": [0.0], "request_throughput": [5.0]})
+    c = cs.goodput(gb)
+    assert c.evidence["choice"] is None and c.evidence["value"] is None and c.evidence["options"] == 1
+
+
+def test_goodput_states_the_mean_rate_of_the_chosen_loads_repeats():
+    """Load A ran twice at 20 and 22 req/s completed: the rate stated beside its goodput is the mean, 21."""
+    gb = pd.DataFrame(
+        {
+            "run": ["A", "A"],
+            "model": ["m"] * 2,
+            "max_concurrency": [8.0, 8.0],
+            "request_rate": [math.inf] * 2,
+            "goodput_lo": [10.0, 12.0],
+            "share_lo": [0.5, 0.5],
+            "request_throughput": [20.0, 22.0],
+        }
+    )
+    assert cs.goodput(gb).evidence["rate"] == 21.0
+
+
+def test_the_bound_states_the_runs_precision():
+    row = pd.Series({"run": "r1", "bandwidth_fraction": 0.6, "precision": "fp8"})
+    assert cs.bound("best", row, H100, 0.5, False).evidence["precision"] == "fp8"
+
+
+def test_compute_without_a_run_has_no_peak_and_with_repeats_says_how_many():
+    assert cs.compute(None, H100).evidence["peak"] is None
+    row = pd.Series({"run": "r1", "compute_fraction": 0.25, "peak_tflops": 400.0, "achieved_tflops": 100.0, "n": 3})
+    ev = cs.compute(pd.concat([row, pd.Series({"precision": "bf16"})]), H100).evidence
+    assert ev["repeats"] == 3 and ev["precision"] == "bf16"
+    assert "repeats" not in cs.compute(row.drop("n"), H100).evidence

@@ -486,3 +486,53 @@ def test_a_prefill_step_inside_its_noise_breaks_the_every_step_trend():
         ]
     )
     assert ctp.prefill_speedup_rises(tp.scaling(tight)).status == "shown"  # the same 1 %, beyond a tight noise
+
+
+# --- evidence the roofline claims carry (mutation sample, seed 2026) ------------------------------------------
+
+
+def test_the_kv_cache_is_named_among_the_suspects_and_counted_only_when_given():
+    kw = {"compute": False, "tp_unknown": 1, "why_missing": "x", "active_params_b": 7.0}
+    c = ctp.fraction_of_peak("decode_bw_small_tp", _roofline_row(kv_bytes_per_token=491520.0), DEVICE, **kw)
+    assert c.evidence["kv_counted"] is True
+    assert c.evidence["suspects"][-1] == "the KV-cache bytes per token counted (kv_bytes_per_token)"
+    assert c.rule.startswith("fraction_of_peak: achieved per GPU / the device's peak; above 1 is implausible (")
+    assert ctp.fraction_of_peak("decode_bw_small_tp", _roofline_row(), DEVICE, **kw).evidence["kv_counted"] is False
+
+
+def test_the_highest_fraction_and_the_bound_name_their_unit_and_phase():
+    pre = _roofline_row(metric="prefill_latency") | {"fraction": 0.3, "peak_kind": "compute"}
+    c = ctp.highest_fraction({"highest": pre}, DEVICE, 1, "x")
+    assert (c.evidence["unit"], c.evidence["phase"], c.evidence["peak"]) == ("TFLOP/s", "prefill", 100.0)
+    dec = _roofline_row() | {"fraction": 0.5, "peak_kind": "bandwidth"}
+    assert ctp.highest_fraction({"highest": dec}, DEVICE, 1, "x").evidence["unit"] == "GB/s"
+    assert (
+        ctp.bound("prefill_bound", _roofline_row(metric="prefill_latency"), DEVICE, 0.4, "x", 1).evidence["phase"]
+        == "prefill"
+    )
+    assert ctp.bound("decode_bound", _roofline_row(), DEVICE, 0.4, "x", 1).evidence["phase"] == "decode"
+
+
+def test_decode_slower_steps_records_its_tolerance():
+    slower = atp.decode_slower_with_tp(_decode_tp2_tp4(), tolerance=0.02)
+    c = ctp.decode_slower_steps(slower, _decode_tp2_tp4(), 0.02)
+    assert c.evidence["tolerance"] == 0.02 and c.evidence["count"] == 0
+
+
+def test_quantization_bandwidth_names_an_unknown_scheme_and_counts_the_bytes_read():
+    odd = ctp.quantization_bandwidth(
+        atp.quantization_slowdown(_quant((20.0, 22.0), (10.0, 11.0), "exl9")), 7.0, 7.0, DEVICE
+    )
+    assert odd.id == "quant_bandwidth" and odd.status == "withheld" and "bytes per weight of exl9" in odd.reason
+    qs = atp.quantization_slowdown(_quant((20.0, 22.0), (10.0, 11.0)))
+    # 7e9 weights x 1 byte (LLM.int8) / TP 1: 7e9 bytes per token
+    assert ctp.quantization_bandwidth(qs, 7.0, 7.0, DEVICE).evidence["bytes_per_token"] == pytest.approx(7e9)
+
+
+def test_a_claim_without_its_row_says_so_and_an_assumed_tp_is_named_in_the_bound():
+    only_prefill = _claims(_prefill_tp2())
+    assert only_prefill["decode_bw_small_tp"].status == "withheld"
+    assert only_prefill["decode_bw_small_tp"].reason == "the input has no such row"
+    rows = [{"tp": np.nan, "batch_size": b, "mean": m, "line": b} for b, m in ((1, 20.0), (2, 22.0))]
+    unstated = _claims(_wide(rows, metric="decode_token_latency", section=""), tp_unknown=4)
+    assert any("TP 4 (parameter tp_unknown)" in s for s in unstated["decode_bound"].evidence["suspects"])

@@ -138,3 +138,14 @@ def test_cli_bad_input_is_one_line_and_exit_2(args, words):
     assert res.exit_code == 2, res.output
     err = res.stderr.strip()
     assert words in err and len(err.splitlines()) == 1 and "Traceback" not in res.output
+
+
+def test_a_setting_that_varies_within_or_across_tables_is_a_key():
+    def tidy(batches, gpu):
+        return pd.DataFrame(
+            {"batch": batches, "gpu": gpu, "metric": "lat", "statistic": "mean", "unit": "ms", "value": 1.0}
+        )
+
+    keys, per_run = ac.choose_keys(tidy([1, 2], "A100"), tidy([1, 2], "H100"))
+    assert keys == ["batch"] and per_run == ["gpu"]
+    assert ac.choose_keys(tidy([1], "A100"), tidy([1], "A100")) == ([], ["batch", "gpu"])

@@ -195,3 +195,71 @@ def test_a_run_that_counts_prompt_tokens_states_energy_per_token_beside_per_outp
     text = wording.word("perf_per_watt", c).text
     assert "3 J per output token" in text and "1 J per token (prompt and output)" in text
     assert "GPU only" in text
+
+
+# --- which figure each scope takes (mutation sample, seed 2026) ------------------------------------------------
+
+
+def test_each_scope_takes_its_own_power_over_the_shared_throughput():
+    """The system at the wall draws 500 W, the GPU 300 W, over 1000 tok/s: 0.5 and 0.3 J per output token."""
+    rows = _power_rows("p", mean_w=300.0, tok_s=1000.0)
+    base = {k: v for k, v in rows[0].items() if k not in ("metric", "value", "unit", "scope")}
+    t = _table([dict(base, metric="mean_power", value=500.0, unit="W", scope="system"), *rows]).set_index("scope")
+    assert t.loc["gpu", "j_per_output_token"] == pytest.approx(0.3)
+    assert t.loc["system", "j_per_output_token"] == pytest.approx(0.5)
+
+
+def test_a_power_reading_of_each_scope_stays_with_it():
+    rows = _power_rows("p", mean_w=300.0, tok_s=1000.0)
+    base = {k: v for k, v in rows[0].items() if k not in ("metric", "value", "unit", "scope")}
+    readings = [
+        dict(base, metric="power_reading", value=500.0, unit="W", scope="system"),
+        dict(base, metric="power_reading", value=200.0, unit="W", scope="gpu"),
+        dict(base, metric="output_throughput", value=1000.0, unit="tok/s", scope=None),
+    ]
+    t = _table(readings).set_index("scope")
+    assert t.loc["gpu", "j_per_output_token"] == pytest.approx(0.2)
+    assert t.loc["gpu", "tokens_basis"] == "power reading / throughput"
+
+
+def test_a_printed_energy_per_request_and_per_output_token_are_kept():
+    """The file prints 5 J per request and 0.02 J per output token beside 1000 J over 100 requests (10 J
+    each, counted): the printed per-request figure stands, and the printed per-token one is kept to check."""
+    rows = _rows("a", energy_j=1000.0, tokens=500.0)
+    extra = [
+        dict(rows[0], metric="energy_per_request", value=5.0, unit="J"),
+        dict(rows[0], metric="energy_per_output_token", value=0.02, unit="J"),
+        dict(rows[1], metric="requests", value=100.0, unit="req"),
+    ]
+    r = _table(rows + extra).iloc[0]
+    assert r["j_per_request"] == 5.0 and r["printed_j_per_output_token"] == 0.02
+    assert r["j_per_output_token"] == pytest.approx(2.0)
+    counted = _table(rows + extra[2:]).iloc[0]
+    assert counted["j_per_request"] == pytest.approx(10.0) and pd.isna(counted["printed_j_per_output_token"])
+
+
+def test_the_floor_without_a_batch_or_a_device_says_which_it_lacks():
+    run = _rows("r", energy_j=10_000.0, tokens=1000.0, model="Llama-3.1-8B", device="H100 SXM")
+    c = claims.floor(energy.quoted(_table(run)).iloc[0], 0, 2.0)
+    assert c.kind == "comparison" and c.rule == (
+        "measured J per output token / (active weights bytes / peak bandwidth x rated power), batch unknown"
+    )
+    nodev = _rows("r", energy_j=10_000.0, tokens=1000.0, model="Llama-3.1-8B", device="A100")
+    c = claims.floor(energy.quoted(_table(nodev)).iloc[0], 0, 2.0)
+    assert c.reason == "the device's bandwidth and power is not known, so no floor can be formed"
+    nomodel = _rows("r", energy_j=10_000.0, tokens=1000.0, model="no-such-model", device="H100 SXM")
+    c = claims.floor(energy.quoted(_table(nomodel)).iloc[0], 0, 2.0)
+    assert c.reason == "the model's size is not known, so no floor can be formed"
+
+
+def test_the_cheapest_per_request_is_only_among_runs_without_a_figure_per_token():
+    """a costs 4 J per request but has a per-token figure (ranked there); b (6 J) and c (8 J) have none:
+    b is the cheapest per request."""
+    a = _rows("a", energy_j=400.0, tokens=1000.0)
+    a.append(dict(a[0], metric="energy_per_request", value=4.0, unit="J"))
+    others = []
+    for run, j in (("b", 6.0), ("c", 8.0)):
+        rs = _rows(run, energy_j=None, tokens=None)
+        others += [dict(rs[0], metric="energy_per_request", value=j, unit="J")]
+    c = claims.per_request(energy.quoted(_table(a, others)))
+    assert (c.evidence["a_run"], c.evidence["b_run"]) == ("b", "c")

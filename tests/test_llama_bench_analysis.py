@@ -485,3 +485,73 @@ def test_json_repeats_reach_the_bandwidth_rows_averaged(tmp_path):
     rows = bandwidth.generation_rows(ingest.read(f, tool="llama-bench"))
     assert len(rows) == 1 and rows["repeats"].iat[0] == 2 and rows["rate"].iat[0] == pytest.approx(105.0)
     assert rows["rate_std"].iat[0] == pytest.approx(((4 * 10 + 5 * 50) / 9) ** 0.5)
+
+
+# --- generation rows and points (mutation sample, seed 2026) --------------------------------------------------
+
+
+def test_runs_that_differ_only_in_experts_kept_on_the_cpu_are_two_measurements():
+    df = pd.DataFrame([_tg(30.0, n_cpu_moe=0, line=10), _tg(20.0, n_cpu_moe=8, line=11)])
+    rows = bandwidth.generation_rows(df)
+    assert rows["rate"].tolist() == [30.0, 20.0] and rows["n_cpu_moe"].tolist() == [0, 8]
+
+
+def test_generation_rows_with_no_finite_mean_have_the_full_schema():
+    rows = bandwidth.generation_rows(pd.DataFrame([_tg(np.nan), _tg(1.0, "std")]))
+    assert rows.empty and {"rate", "rate_std", "repeats", "line", "mode", "model_key"} <= set(rows.columns)
+
+
+def test_points_say_why_the_bytes_per_token_are_unknown():
+    rows = _rows(model_file="nosize.gguf", model_size_gib=np.nan, params_b=6.74)
+    rows += _rows(model="deepseek2 16B IQ4_NL_R4", model_file="d.gguf", model_size_gib=8.0, params_b=15.76)
+    kept, _ = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    src = bandwidth.points(kept).set_index("model_key")["bytes_source"]
+    assert src["nosize.gguf"] == "unknown (no file size)"
+    assert src["d.gguf"] == "unknown (MoE, active size unknown)"
+
+
+def test_a_partial_offload_streams_the_gpus_share_of_the_layers():
+    """Llama 2 7B has 32 layers + the output layer; -ngl 11 puts 11 of 33 on the GPU: at most a third of
+    the 3.56 GiB file streams from GPU memory per token."""
+    base = dict(model="llama 7B Q4_0", model_file="llama-2-7b.Q4_0.gguf", model_size_gib=3.56, params_b=6.74)
+    kept, _ = bandwidth.reduce(
+        bandwidth.generation_rows(pd.DataFrame(_rows(ngl=11, gpu="NVIDIA A100-SXM4-80GB", **base)))
+    )
+    p = bandwidth.points(kept).iloc[0]
+    assert p["offload"] == "partial" and "ngl 11 < 32 layers" in p["offload_why"]
+    assert p["gpu_bytes_per_token"] == pytest.approx(3.56 * 1024**3 / 3)
+
+
+def test_a_file_larger_than_the_gpus_memory_by_a_few_bytes_is_offloaded():
+    """An A100-SXM4-80GB holds 80e9 bytes: a file of 80e9 + 40 bytes does not fit, one of 80e9 - 40 does."""
+    gib = 1024**3
+
+    def point(nbytes):
+        rows = _rows(model_file="big.gguf", model_size_gib=nbytes / gib, params_b=40.0, gpu="NVIDIA A100-SXM4-80GB")
+        kept, _ = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+        return bandwidth.points(kept).iloc[0]
+
+    over = point(80e9 + 40)
+    assert over["offload"] == "partial" and "GB of GPU memory" in over["offload_why"]
+    assert point(80e9 - 40)["offload"] == "full"
+
+
+def test_a_split_model_file_is_labelled_without_its_part_numbers():
+    assert bandwidth.label({"model_file": "Qwen3-235B-A22B-Q4_K_M-00001-of-00003.gguf"}) == "Qwen3-235B-A22B-Q4_K_M"
+
+
+def test_a_run_whose_output_names_no_model_keeps_its_rate():
+    t = power.rate_table(pd.DataFrame(_rows(power_limit_w=300.0, rate=150.0, std=7.0, model=None)))
+    assert t[["test", "power_limit_w", "mean", "std"]].values.tolist() == [["tg128", 300.0, 150.0, 7.0]]
+
+
+def test_knees_per_test():
+    """tg128 at 100-400 W: 10, 20, 21, 21.5 tok/s. Scaled to [0, 1]: (1/3, 10/11.5) is farthest from the
+    diagonal, by (0.8696 - 0.3333) / sqrt 2 = 0.379: the knee is 200 W. pp512 rises in a straight line: none."""
+    t = _table(
+        [("tg128", 100, 10.0, 0.1), ("tg128", 200, 20.0, 0.1), ("tg128", 300, 21.0, 0.1), ("tg128", 400, 21.5, 0.1)]
+        + [("pp512", 100, 50.0, 1.0), ("pp512", 200, 100.0, 1.0), ("pp512", 300, 150.0, 1.0)]
+    )
+    k = power.knees(t)
+    assert list(k) == ["pp512", "tg128"] and k["pp512"] == (None, 0.0)
+    assert k["tg128"][0] == 200.0 and k["tg128"][1] == pytest.approx((10 / 11.5 - 1 / 3) / 2**0.5)

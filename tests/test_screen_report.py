@@ -144,3 +144,20 @@ def test_report_columns_are_text_and_categories_of_text():
     assert rej["text"].dtype == "str"
     assert rej["reason"].dtype == "category" and rej["reason"].cat.categories.dtype == "str"
     assert rej.index.equals(pd.RangeIndex(len(rej)))
+
+
+def test_the_text_of_rejected_rows_keeps_the_tables_index():
+    t = pd.DataFrame(
+        {"metric": ["tg_rate", "pp_rate"], "statistic": ["mean", "std"], "value": [1.5, 2.0]}, index=[5, 9]
+    )
+    s = core._texts(t)
+    assert s.index.tolist() == [5, 9] and s.tolist() == ["tg_rate mean 1.5", "pp_rate std 2"]
+
+
+def test_a_schema_error_quotes_the_first_line_of_what_the_validator_said():
+    from benchbook import ingest
+
+    tool = ingest.tools()["llama-bench"]
+    e = core._schema_error(tool, "f.txt", ValueError("column 'value' not numeric\ndetails"))
+    assert "llama-bench schema: column 'value' not numeric" in str(e) and "details" not in str(e)
+    assert str(core._schema_error(tool, "f.txt", ValueError())).endswith("schema: ValueError")

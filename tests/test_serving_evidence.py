@@ -465,3 +465,24 @@ def test_a_run_that_completed_under_half_its_request_rate_did_not_serve_the_offe
         False
     ]
     assert "completed 1.61 req/s, under half its request rate of 10 req/s" in said
+
+
+def test_the_rate_checks_turn_exactly_at_their_margins():
+    """With no completed count, 100 arrivals are assumed: margin 3 / sqrt(100) = 0.3, so at 10 req/s up
+    to 13.0 req/s completed is chance and 13.01 is not. One completed request: margin 3, so 20 req/s at a
+    10 req/s rate is chance; a count of 0 is no count (100 again). Under half the rate is unmet; exactly
+    half is not. A rate of 0.5 req/s is checked like any positive rate; a rate of 0 is none."""
+
+    def runs(rate, done, **cols):
+        return pd.DataFrame(dict(request_rate=[rate], request_throughput=[done], **{k: [v] for k, v in cols.items()}))
+
+    assert serving.rate_exceeded(runs(10.0, 12.99)).tolist() == [False]
+    assert serving.rate_exceeded(runs(10.0, 13.0)).tolist() == [False]
+    assert serving.rate_exceeded(runs(10.0, 13.01)).tolist() == [True]
+    assert serving.rate_exceeded(runs(10.0, 20.0, completed=1.0)).tolist() == [False]
+    assert serving.rate_exceeded(runs(10.0, 20.0, completed=0.0)).tolist() == [True]
+    assert serving.rate_exceeded(runs(0.5, 2.0)).tolist() == [True]
+    assert serving.rate_exceeded(runs(0.0, 2.0)).tolist() == [False]
+    assert serving.rate_exceeded(runs(0.0, 2.0, rate_assumed=False)).tolist() == [False]
+    assert serving.rate_unmet(runs(10.0, 5.0)).tolist() == [False]
+    assert serving.rate_unmet(runs(10.0, 4.99)).tolist() == [True]

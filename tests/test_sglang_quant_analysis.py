@@ -745,3 +745,30 @@ def test_winner_set_keeps_a_scheme_at_p_equal_alpha():
     assert w.loc["b", "p_vs_best"] == 1.0
     assert w.loc["a", "in_winner_set"] and w.loc["b", "in_winner_set"]
     assert not w.loc["c", "in_winner_set"]
+
+
+def test_runs_keep_the_latency_from_the_overall_throughput_beside_the_printed_one(seed_runs):
+    r = seed_runs.iloc[0]
+    # the report prints latency to 0.01 s; batch x (input + output) / overall throughput carries more digits
+    expected = r["batch_size"] * (r["input_len"] + r["output_len"]) / r["overall_throughput"]
+    assert r["latency_from_overall"] == pytest.approx(expected) and r["latency"] == pytest.approx(expected)
+    assert abs(r["latency_printed"] - expected) <= 0.005 + 1e-9
+
+
+def test_roofline_counts_are_floats_from_the_run_count_on():
+    pts = quant.roofline_points(_synthetic({"original": [136.0, 137.0]}), 4.02)
+    assert all(pts[c].dtype == float for c in quant.ROOFLINE_COLUMNS[quant.ROOFLINE_COLUMNS.index("n") :])
+
+
+def test_the_mad_rule_on_a_cell_of_equal_runs_flags_the_odd_one_without_a_warning():
+    """Runs 100, 100, 100, 150: the median absolute deviation is 0, so the odd run is infinitely far
+    (flagged) and a cell of equal runs is not; neither divides by zero."""
+    import warnings
+
+    odd = _synthetic({"original": [100.0, 100.0, 100.0, 150.0]})
+    same = _synthetic({"original": [100.0, 100.0, 100.0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        flagged = quant.outliers(odd, "mad>3.5", metrics=["output_throughput"])
+        assert quant.outliers(same, "mad>3.5", metrics=["output_throughput"]).empty
+    assert flagged["run"].tolist() == ["run4"] and flagged["value"].tolist() == [150.0]

@@ -756,3 +756,25 @@ def test_fit_scaling_drops_a_missing_latency():
         pytest.approx(1.0, rel=1e-3),
         pytest.approx(5.0, abs=1e-3),
     )
+
+
+def test_best_per_tp_has_a_fresh_index_and_no_index_column():
+    tput = pd.DataFrame({"tp": [1, 1, 2, 2], "batch_size": [1, 2, 1, 2], "tok_s": [10.0, 15.0, 30.0, 25.0]})
+    best = atp.best_per_tp(tput, "tok_s")
+    assert best.columns.tolist() == ["tp", "batch_size", "tok_s"] and best.index.tolist() == [0, 1]
+    assert best[["tp", "batch_size"]].values.tolist() == [[2, 1], [1, 2]]
+
+
+def test_decode_slower_with_tp_counts_both_averages_ranges_in_its_noise():
+    """TP 2 at 10 ms (9-11 ms, half the range over the mean: rel se 0.1), TP 4 at 12.5 ms: +25 % against
+    a noise of 2 x sqrt(0.1^2 + se_4^2). With TP 4's range 11-14 (se 0.12) the noise is 0.312: inside; with
+    no range at TP 4 it is 0.2: a slowdown."""
+    rows = [
+        {"tp": 2, "batch_size": 1, "mean": 10.0, "min": 9.0, "max": 11.0, "line": 1},
+        {"tp": 4, "batch_size": 1, "mean": 12.5, "min": 11.0, "max": 14.0, "line": 2},
+    ]
+    assert atp.decode_slower_with_tp(_wide(rows, metric="decode_token_latency")).empty
+    rows[1] |= {"min": np.nan, "max": np.nan}
+    slower = atp.decode_slower_with_tp(_wide(rows, metric="decode_token_latency"))
+    assert slower[["from_tp", "to_tp", "line"]].values.tolist() == [[2, 4, 2]]
+    assert slower["slowdown"].iloc[0] == pytest.approx(0.25)

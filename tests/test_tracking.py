@@ -206,3 +206,17 @@ def test_tracking_any_change_and_build():
     ).assign(position=1)
     out = ct.build(TRACK_RUNS, [], steps, 0.05, "output_throughput", 0.5)
     assert [c.id for c in out] == ["changes", "step_1"]
+
+
+def test_a_steps_noise_takes_the_printed_spread_or_half_its_last_digit():
+    """15.5 +- 0.001 twice: each spread is 0.001 (printed to three decimals, half a digit is 0.0005),
+    noise 2 x sqrt(2) x 0.001 / 15.5. 15.49 +- 0.00 twice: a spread printed as 0.00 is under 0.005, so 0.005."""
+    runs = pd.DataFrame({"position": [1, 2], "label": ["a", "b"], "value": [15.5, 15.5], "std": [0.001, 0.001]})
+    assert tracking.steps(runs)["noise"].iloc[0] == pytest.approx(2 * 2**0.5 * 0.001 / 15.5)
+    zero = runs.assign(value=15.49, std=0.0)
+    assert tracking.steps(zero)["noise"].iloc[0] == pytest.approx(2 * 2**0.5 * 0.005 / 15.49)
+
+
+def test_a_folder_without_benchmark_output_is_one_sentence(tmp_path):
+    with pytest.raises(warehouse.WarehouseError, match="^no file among the sources holds output of a known tool$"):
+        tracking.load([tmp_path], "output_throughput")

@@ -292,3 +292,129 @@ def test_one_capped_run_beside_a_rate_sweep_is_no_concurrency_curve():
     assert serving.choose_sweep(r, "max_concurrency") == "request_rate"
     r["max_concurrency"] = [1.0, math.nan, 4.0, math.nan, math.nan]  # two caps: a curve of caps
     assert serving.choose_sweep(r, "max_concurrency") == "max_concurrency"
+
+
+# --- helpers the chapter leans on (mutation sample, seed 2026) --------------------------------------------------
+
+
+def test_per_load_keeps_the_order_the_runs_give():
+    r = pd.DataFrame(
+        {"run": ["c=8", "c=2"], "model": "m", "max_concurrency": [8.0, 2.0], "request_rate": math.inf}
+    ).assign(output_throughput=[80.0, 20.0])
+    assert serving.per_load(r)["run"].tolist() == ["c=8", "c=2"]
+
+
+def test_littles_law_takes_the_mean_latency_of_the_saved_requests_where_none_is_printed():
+    """Run b prints no mean E2EL; its two successful saved requests took 2 s and 4 s (a failed one
+    took 100 s and is left out): mean 3 s, x 5 req/s = 15 in flight, under its cap of 20 (0.75).
+    The runs' index is not 0, 1: the per-request means are matched by source and run, not position."""
+    r = pd.DataFrame(
+        {
+            "source": ["f.json", "f.json"],
+            "run": ["a", "b"],
+            "request_throughput": [5.0, 5.0],
+            "e2el_mean": [1000.0, np.nan],
+            "max_concurrency": [20.0, 20.0],
+            "num_prompts": [100.0, 100.0],
+            "total_generated_tokens": [np.nan, np.nan],
+            "completed": [np.nan, np.nan],
+            "ttft_mean": [np.nan, np.nan],
+            "tpot_mean": [np.nan, np.nan],
+        },
+        index=[7, 9],
+    )
+    req = pd.DataFrame(
+        {"source": "f.json", "run": ["b", "b", "b"], "success": [True, True, False], "e2el_ms": [2000.0, 4000.0, 1e5]}
+    )
+    lit = serving.littles_law(r, req)
+    assert lit["e2el_from"].tolist() == ["printed", "requests"]
+    assert lit["in_flight"].tolist() == pytest.approx([5.0, 15.0]) and lit.loc[9, "utilisation"] == pytest.approx(0.75)
+    assert not lit["estimated"].any()
+
+
+def test_an_uncapped_run_is_held_against_its_prompts_unless_its_cap_is_unrecorded():
+    """No cap: the 1000 prompts sent are the ceiling, 4 req/s x 50 s = 200 in flight is 0.2 of them; a
+    format that cannot record a cap leaves the ceiling unknown."""
+    r = pd.DataFrame(
+        {
+            "request_throughput": [4.0],
+            "e2el_mean": [50_000.0],
+            "max_concurrency": [np.nan],
+            "num_prompts": [1000.0],
+            "total_generated_tokens": [np.nan],
+            "completed": [np.nan],
+            "ttft_mean": [np.nan],
+            "tpot_mean": [np.nan],
+        }
+    )
+    lit = serving.littles_law(r)
+    assert lit["nominal"].iloc[0] == 1000.0 and lit["utilisation"].iloc[0] == pytest.approx(0.2)
+    blind = serving.littles_law(r.assign(max_concurrency_recorded=False))
+    assert math.isnan(blind["nominal"].iloc[0]) and math.isnan(blind["utilisation"].iloc[0])
+
+
+def test_completed_share_of_the_requests_sent():
+    assert serving.completed_share(pd.Series({"completed": 89.0, "failed": 11.0})) == pytest.approx(0.89)
+    assert serving.completed_share(pd.Series({"completed": np.nan, "failed": 11.0})) == 0.0  # none completed
+    assert serving.completed_share(pd.Series({"completed": 89.0, "failed": 0.0})) == 1.0
+    assert serving.completed_share(pd.Series({"completed": 89.0})) == 1.0  # failures not counted
+
+
+def test_weight_bytes_take_the_stated_quantization_before_the_dtype():
+    """trtllm-bench states `quantization=FP8` above `dtype=bfloat16`: one byte per weight, not two, and
+    not assumed; the dtype alone gives two; nothing stated gives bf16 assumed."""
+    r = pd.DataFrame({"metadata": ["quantization=FP8; dtype=bfloat16"]})
+    assert serving.weight_bytes("m", r) == (1.0, False)
+    assert serving.weight_bytes("m", pd.DataFrame({"metadata": ["dtype=BFloat16"]})) == (2.0, False)
+    assert serving.weight_bytes("m", pd.DataFrame({"metadata": ["quantization=NVFP4"]})) == (0.5, False)
+    assert serving.weight_bytes("m", pd.DataFrame({"metadata": ["tp=1"]})) == (2.0, True)
+
+
+def test_devices_multiply_the_stated_tp_and_pp():
+    assert serving.devices(pd.DataFrame({"metadata": ["tp=4; pp=2"]})) == 8
+    assert serving.devices(pd.DataFrame({"metadata": ["tp=4"]})) == 4
+    assert serving.devices(pd.DataFrame({"metadata": ["tp=0"]})) == 1  # never fewer than one
+    assert serving.devices(pd.DataFrame({"run": ["a"]})) == 1
+
+
+def test_a_single_device_peak_is_spread_over_the_runs_devices_and_a_counted_one_stands():
+    one = Peaks("H100", 3350.0, {"bf16": 989.0}, source="parameter")
+    tp4 = pd.DataFrame({"metadata": ["tp=4"]})
+    assert serving.spanning(one, tp4).count == 4 and serving.spanning(one, tp4).total_bandwidth_gb_s == 4 * 3350.0
+    two = Peaks("H100", 3350.0, {"bf16": 989.0}, source="parameter", count=2)
+    assert serving.spanning(two, tp4).count == 2  # read from the input's device label: it stands
+    assert serving.spanning(one, pd.DataFrame({"metadata": ["tp=1"]})).count == 1
+    assert serving.spanning(None, tp4) is None
+
+
+def test_speculative_decoding_without_an_acceptance_length_leaves_the_tokens_per_step_unknown():
+    r = pd.DataFrame({"metadata": ["speculative=MTP", "tp=1"]})
+    method, per_step = serving.tokens_per_step(r)
+    assert method.iloc[0] == "MTP" and math.isnan(per_step.iloc[0])
+    assert pd.isna(method.iloc[1]) and per_step.iloc[1] == 1.0
+
+
+def test_decode_roofline_without_a_model_size_has_every_figure_unknown():
+    lit = pd.DataFrame({"in_flight": [4.0], "output_throughput": [100.0], "total_token_throughput": [300.0]})
+    d = serving.decode_roofline(lit, None, 2.0, None)
+    cols = ["steps_per_s", "achieved_gb_s", "achieved_tflops", "intensity", "bandwidth_fraction", "compute_fraction"]
+    assert d[[*cols, "ridge"]].isna().all(axis=None) and d["tokens_per_step"].iloc[0] == 1.0
+
+
+def test_placeholder_runs_are_renamed_whatever_the_tables_index():
+    r = pd.DataFrame({"run": ["json 1"], "source": ["a.json"]}, index=[5])
+    out, _ = serving.settings_labels(r, pd.DataFrame())
+    assert out.loc[5, "run"] == "a.json"  # no setting recorded: named by its file
+
+
+def test_only_a_format_that_states_its_own_limits_can_be_judged_against_them():
+    assert serving.own_limits_possible(pd.DataFrame({"tool": ["vllm-bench-serve", "mlperf-loadgen"]}))
+    assert not serving.own_limits_possible(pd.DataFrame({"tool": ["vllm-bench-serve"]}))
+    assert not serving.own_limits_possible(pd.DataFrame({"run": ["a"]}))
+
+
+def test_a_devices_ridge_is_its_peak_over_its_bandwidth():
+    """H100 bf16: 989 TFLOP/s over 3350 GB/s is 295.2 FLOP/byte; without a peak at that precision, none."""
+    h100 = Peaks("H100", 3350.0, {"bf16": 989.0}, source="parameter")
+    assert h100.ridge("bf16") == pytest.approx(989e12 / 3350e9) and h100.ridge("fp8") is None
+    assert Peaks("H100", None, {"bf16": 989.0}).ridge("bf16") is None
