@@ -190,9 +190,13 @@ def test_a_vllm_runs_variant_names_only_the_settings_it_set():
 
 
 def test_the_weights_size_is_the_parameters_at_the_runs_precision():
-    """MLPerf Offline named fp8: 70e9 parameters x 1 byte = 70 GB; at bf16 140 GB."""
+    """MLPerf Offline named fp8: 70e9 parameters x 1 byte = 70 GB; at bf16 140 GB. Bytes per weight
+    the precision lookup gave win; without them the precision's own size is taken."""
     runs = batch.offline_runs(table(OFFLINE).assign(sut="llama2-70b-fp8-sut"))
     pts = batch.offline_points(runs.assign(model="m"), {"m": 70.0}, None)
     assert pts["weight_gb"].tolist() == [pytest.approx(70.0)]
-    pts = batch.offline_points(runs.assign(model="m", precision="bf16"), {"m": 70.0}, None)
-    assert pts["weight_gb"].tolist() == [pytest.approx(140.0)]
+    bf16 = runs.assign(model="m", precision="bf16", bytes_per_weight=float("nan"))
+    assert batch.offline_points(bf16, {"m": 70.0}, None)["weight_gb"].tolist() == [pytest.approx(140.0)]
+    assert batch.offline_points(bf16.assign(bytes_per_weight=0.5), {"m": 70.0}, None)["weight_gb"].tolist() == [
+        pytest.approx(35.0)
+    ]
