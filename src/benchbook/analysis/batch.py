@@ -262,6 +262,15 @@ def _requests(val: dict, asked=None) -> float:
     return asked if np.isfinite(asked) else np.nan
 
 
+def paced_scenarios(df: pd.DataFrame) -> list[str]:
+    """The MLPerf LoadGen scenarios other than Offline in `df` (Server: requests sent over time at a
+    target rate), which set no batch size and are no offline run: `offline_runs` leaves them out."""
+    m = df[df["tool"] == "mlperf-loadgen"] if "tool" in df else df.iloc[0:0]
+    if not len(m) or "scenario" not in m:
+        return []
+    return sorted({s for s in m["scenario"].dropna() if s != "Offline"})
+
+
 def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
     """One row per offline run: vLLM `bench throughput` (output and total tok/s; no batch size, the
     engine batches as it goes), vLLM `bench latency` (`--batch-size` prompts, `--output-len` new

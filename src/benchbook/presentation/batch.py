@@ -405,9 +405,10 @@ def _precision_source(r: pd.Series) -> str:
     return r["tool"]
 
 
-def offline_sentence(pts: pd.DataFrame, peaks) -> str:
+def offline_sentence(pts: pd.DataFrame, peaks, elsewhere: list[str] | tuple[str, ...] = ()) -> str:
     """What one point per run can say: its throughput, its compute against the device's peak when
-    the model size and a named device are known, and why there is no saturation curve."""
+    the model size and a named device are known, and why there is no saturation curve; `elsewhere`
+    names the input's paced MLPerf scenarios (`analysis.batch.paced_scenarios`), which are no point here."""
     runs = []
     for _, r in pts.iterrows():
         prec = r["precision"] if isinstance(r["precision"], str) and r["precision"] != UNSTATED else None
@@ -435,7 +436,7 @@ def offline_sentence(pts: pd.DataFrame, peaks) -> str:
                 device=peaks.device if peaks is not None else None,
             )
         )
-    return _say("offline", runs=runs, batched=bool((pts["benchmark"] != "latency").any()))
+    return _say("offline", runs=runs, batched=bool((pts["benchmark"] != "latency").any()), elsewhere=list(elsewhere))
 
 
 def audit_sentence(n: int, ok: int, bigcode: bool) -> str:
