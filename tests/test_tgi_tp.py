@@ -756,3 +756,42 @@ def test_fit_scaling_drops_a_missing_latency():
         pytest.approx(1.0, rel=1e-3),
         pytest.approx(5.0, abs=1e-3),
     )
+
+
+_PARAMS = """| Parameter          | Value |
+|--------------------|-------|
+| Model              | org/m |
+| Sequence Length    | 10    |
+| Decode Length      | 8     |
+| Top N Tokens       | {top} |
+| N Runs             | 10    |
+| Warmups            | 1     |
+
+| Step           | Batch Size | Average  | Lowest   | Highest  | p50      | p90      | p99      |
+|----------------|------------|----------|----------|----------|----------|----------|----------|
+| Prefill        | 32         | 90.00 ms | 89.00 ms | 91.00 ms | 90.00 ms | 91.00 ms | 91.00 ms |
+| Decode (token) | 32         | {dec} ms | 30.00 ms | 50.00 ms | {dec} ms | 50.00 ms | 50.00 ms |
+
+"""
+
+
+def _two_tables(second_top: str):
+    text = _PARAMS.format(top="None", dec="37.73") + _PARAMS.format(top=second_top, dec="47.29")
+    w_all, _ = atp.combine(atp.wide(ingest.tgi.parse(text, "two.md").table))
+    w_all["tp"] = w_all["tp"].fillna(1)
+    return w_all, atp.main_config(w_all)
+
+
+def test_a_table_with_other_parameters_is_another_configuration_not_lost():
+    """Two tables at one TP that differ only in Top N Tokens: the first is the main configuration, the
+    second is named with its setting and its decode latency, not merged away; the same table printed
+    twice is one configuration."""
+    w_all, w = _two_tables("Some(10)")
+    assert len(w_all) == 2 * len(w) and set(w["mean"]) == {90.0, 37.73}
+    other = atp.other_parameters(w_all, w)
+    assert other == [dict(differs=["top_n_tokens=Some(10)"], tps=[1], batch_size=32, tp=1, mean=47.29, main_mean=37.73)]
+    text = view.input_sentence("two.md", 8, "org/m", [1], [10], 0, others=other)
+    assert "parameter table differs (top_n_tokens=Some(10))" in text and "47.29 ms per token, against 37.73" in text
+    w_all, w = _two_tables("None")
+    assert atp.other_parameters(w_all, w) == []
+    assert "also holds" not in view.input_sentence("two.md", 8, "org/m", [1], [10], 0, others=[])
