@@ -795,3 +795,19 @@ def test_a_table_with_other_parameters_is_another_configuration_not_lost():
     w_all, w = _two_tables("None")
     assert atp.other_parameters(w_all, w) == []
     assert "also holds" not in view.input_sentence("two.md", 8, "org/m", [1], [10], 0, others=[])
+
+
+def test_tps_a_launcher_lists_without_a_table_are_named():
+    """`num_shards: [2,4]` over a TP 2 table alone: TP 4 was set out and is not in the input; with its
+    table too, nothing is absent."""
+    head = "## Variables\n- num_shards: [2,4]\n\n"
+    params, table = _PARAMS.format(top="None", dec="37.73").split("\n\n", 1)
+    tp2 = params + "\n\n# Tensor Parallel (TP) - 2 GPUs\n" + table
+    tp4 = "# Tensor Parallel (TP) - 4 GPUs\n" + table
+    for body, absent in ((tp2, [4]), (tp2 + tp4, [])):
+        w_all, _ = atp.combine(atp.wide(ingest.tgi.parse(head + body, "sweep.md").table))
+        got = atp.absent_tps(ingest.tgi.listed_tps(head + body), w_all)
+        assert got == ([2, 4], absent)
+        said = view.input_sentence("sweep.md", 8, "org/m", [2], [10], 0, listed_absent=got)
+        assert ("no table for TP 4" in said) == bool(absent)
+    assert ingest.tgi.listed_tps("- num_shard: Some(1,2,4,8)\n- num_shard: Some(2)\n") == [1, 2, 4, 8]

@@ -100,6 +100,13 @@ def main_config(w: pd.DataFrame) -> pd.DataFrame:
     return m[keep].reset_index(drop=True)
 
 
+def absent_tps(listed: list[int], w_all: pd.DataFrame) -> tuple[list[int], list[int]]:
+    """(the TPs a launcher block lists, `ingest.tgi.listed_tps`; those of them with no table in the
+    input): a write-up can set out a sweep and publish only part of it."""
+    measured = {int(t) for t in w_all["tp"].dropna().unique()} if len(w_all) else set()
+    return sorted(listed), [t for t in sorted(listed) if t not in measured]
+
+
 def _param_items(parameters: str) -> set[str]:
     return {x.strip() for x in str(parameters).split(";") if x.strip()}
 

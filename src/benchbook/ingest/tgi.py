@@ -123,6 +123,19 @@ def hub_id(model: str) -> str:
     return f"{m[1]}/{m[2]}" if m else model
 
 
+def listed_tps(text: str | Lines) -> list[int]:
+    """The TPs a launcher block lists as the sweep it set out to run (`- num_shards: [2,4,8]`,
+    `- num_shard: Some(1,2,4,8)`), whether or not the text holds a table for each."""
+    out: set[int] = set()
+    for line in splitlines(text):
+        a = _ARG_RE.match(line)
+        if a and a.group(1) in ("num_shard", "num_shards"):
+            listed = re.fullmatch(r"\[?\s*(\d+(?:\s*,\s*\d+)+)\s*\]?", _opt(a.group(2)) or "")
+            if listed:
+                out |= {int(x) for x in listed[1].split(",")}
+    return sorted(out)
+
+
 def _int_or_none(value: str | None) -> int | None:
     if value is None:
         return None
