@@ -38,6 +38,22 @@ def test_mlperf_offline_only():
     assert batch.offline_runs(table(SERVER)).empty  # a Server run is a serving run, not offline throughput
 
 
+def test_a_server_summary_is_said_to_be_paced_not_to_set_a_batch():
+    """A Server summary alone has no offline run: the page says it is paced and read elsewhere, never that
+    every run of it sets a batch size; an input with only batch sweeps keeps that sentence."""
+    none = batch.offline_points(batch.offline_runs(table(OFFLINE)).iloc[0:0], {}, None)
+    assert batch.paced_scenarios(table(SERVER)) == ["Server"] and batch.paced_scenarios(table(OFFLINE)) == []
+    server = show.offline_sentence(none, None, batch.paced_scenarios(table(SERVER)))
+    assert "Server summary sends requests over time" in server and "sets a batch size" not in server
+    assert "sets a batch size; none stands alone" in show.offline_sentence(none, None, [])
+    both = table(OFFLINE), table(SERVER)
+    mixed = pd.concat(both, ignore_index=True)
+    text = show.offline_sentence(
+        batch.offline_points(batch.offline_runs(mixed), {}, None), None, batch.paced_scenarios(mixed)
+    )
+    assert "23,515 output tok/s" in text and "Server summary paces requests" in text
+
+
 def test_latency_run_is_one_batch_point_with_its_new_tokens():
     sw = batch.sweep(table(VLLM))
     assert len(sw) == 1 and sw["batch_size"].iat[0] == 8 and sw["new_tokens"].iat[0] == 128

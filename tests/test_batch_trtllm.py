@@ -56,6 +56,25 @@ def test_compute_against_the_peak_of_the_runs_precision():
     assert "no knee is stated" in text
 
 
+def test_a_run_over_several_gpus_is_set_against_one_gpus_peak_per_gpu():
+    """The same FP8 engine report at TP 4 x PP 2 spans eight GPUs: its compute is shared among them, so
+    the fraction of one H100's peak is an eighth of the one-GPU run's, and the page says it per GPU."""
+    pk = h100()
+    one = batch.offline_points(batch.offline_runs(table(ENGINE)), {"meta-llama/Llama-3.1-8B": 8.03}, pk).iloc[0]
+    text = ENGINE.read_text().replace("TP Size:                1", "TP Size:                4")
+    text = text.replace("PP Size:                1", "PP Size:                2")
+    runs = batch.offline_runs(ingest.trtllm_bench.parse(text, "tp4pp2.txt").table)
+    assert runs["devices"].iat[0] == 8.0 and one["devices"] == 1.0
+    eight = batch.offline_points(runs, {"meta-llama/Llama-3.1-8B": 8.03}, pk).iloc[0]
+    assert eight["achieved_tflops"] == pytest.approx(one["achieved_tflops"])
+    assert eight["compute_fraction"] == pytest.approx(one["compute_fraction"] / 8)
+    said = show.offline_sentence(batch.offline_points(runs, {"meta-llama/Llama-3.1-8B": 8.03}, pk), pk)
+    assert "per GPU over its 8 GPUs (TP x PP)" in said
+    assert "per GPU over its" not in show.offline_sentence(
+        batch.offline_points(batch.offline_runs(table(ENGINE)), {"meta-llama/Llama-3.1-8B": 8.03}, pk), pk
+    )
+
+
 def test_no_fraction_against_an_assumed_device_or_a_missing_peak():
     runs = batch.offline_runs(table(ENGINE))
     assumed = peaks.choose("", [], "A100-SXM4-80GB", 0.0, 0.0)

@@ -199,3 +199,48 @@ def test_with_heading_names_a_quantization_only_for_a_known_method(heading, quan
     assert set(df.quantize) == {quant or "none"}
     sections = set(df.section.fillna(""))
     assert sections == ({""} if quant is None else {"No Quantization" if quant == "none" else f"Quantization: {quant}"})
+
+
+_TABLE = """| Parameter          | Value |
+|--------------------|-------|
+| Model              | {model} |
+| Sequence Length    | 10    |
+| Decode Length      | 8     |
+| N Runs             | 10    |
+| Warmups            | 1     |
+
+| Step           | Batch Size | Average  | Lowest   | Highest  | p50      | p90      | p99      |
+|----------------|------------|----------|----------|----------|----------|----------|----------|
+| Prefill        | 1          | 36.38 ms | 35.92 ms | 36.92 ms | 36.38 ms | 36.92 ms | 36.92 ms |
+"""
+
+
+@pytest.mark.parametrize(
+    ("assigned", "tp"),
+    [("org/model-7b", 1), ("org/another-model", None)],
+)
+def test_launch_command_model_variable_is_resolved(assigned, tp):
+    """`--model-id $model` names the model its shell assignment set: its `--num-shard` is the run's TP only
+    when that model is the one benchmarked (a hub cache folder of org/model-7b is that model)."""
+    launch = f"model={assigned}\ndocker run --gpus all \\\n--model-id $model \\\n--num-shard 1\n\n"
+    table = _TABLE.format(model="/data/models--org--model-7b/snapshots/9869033e74f2ae74499e96a6267bd42bd6aac511")
+    p = tgi.parse(launch + table, "launch.md")
+    assert set(p.table["model"]) == {"org/model-7b"}
+    assert (p.table["tp"] == tp).all() if tp else p.table["tp"].isna().all()
+
+
+def test_hub_cache_folder_names_its_repo_id():
+    assert (
+        tgi.hub_id("/data/models--aisingapore--sealion7b-instruct-nc/snapshots/98690")
+        == "aisingapore/sealion7b-instruct-nc"
+    )
+    assert tgi.hub_id("models--bigscience--bloomz-7b1") == "bigscience/bloomz-7b1"
+    assert tgi.hub_id("/scratch/models/llama-7b") == "/scratch/models/llama-7b"
+
+
+def test_fixture_sealion_one_shard_of_an_eight_gpu_vm():
+    """aisingapore/sealion's TGI README: `--num-shard 1` on a continuation line, `--model-id $model`, the
+    tokenizer a hub cache folder; the VM has 8 GPUs, the run one."""
+    p = ingest.read_parsed(FIX / "sealion7b_tp1_top_n_256.md", tool="tgi-benchmark")[0]
+    assert set(p.table["model"]) == {"aisingapore/sealion7b-instruct-nc"} and set(p.table["tp"]) == {1}
+    assert p.cells_read == len(p.table) == 144

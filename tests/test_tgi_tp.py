@@ -778,3 +778,58 @@ def test_decode_slower_with_tp_counts_both_averages_ranges_in_its_noise():
     slower = atp.decode_slower_with_tp(_wide(rows, metric="decode_token_latency"))
     assert slower[["from_tp", "to_tp", "line"]].values.tolist() == [[2, 4, 2]]
     assert slower["slowdown"].iloc[0] == pytest.approx(0.25)
+
+
+_PARAMS = """| Parameter          | Value |
+|--------------------|-------|
+| Model              | org/m |
+| Sequence Length    | 10    |
+| Decode Length      | 8     |
+| Top N Tokens       | {top} |
+| N Runs             | 10    |
+| Warmups            | 1     |
+
+| Step           | Batch Size | Average  | Lowest   | Highest  | p50      | p90      | p99      |
+|----------------|------------|----------|----------|----------|----------|----------|----------|
+| Prefill        | 32         | 90.00 ms | 89.00 ms | 91.00 ms | 90.00 ms | 91.00 ms | 91.00 ms |
+| Decode (token) | 32         | {dec} ms | 30.00 ms | 50.00 ms | {dec} ms | 50.00 ms | 50.00 ms |
+
+"""
+
+
+def _two_tables(second_top: str):
+    text = _PARAMS.format(top="None", dec="37.73") + _PARAMS.format(top=second_top, dec="47.29")
+    w_all, _ = atp.combine(atp.wide(ingest.tgi.parse(text, "two.md").table))
+    w_all["tp"] = w_all["tp"].fillna(1)
+    return w_all, atp.main_config(w_all)
+
+
+def test_a_table_with_other_parameters_is_another_configuration_not_lost():
+    """Two tables at one TP that differ only in Top N Tokens: the first is the main configuration, the
+    second is named with its setting and its decode latency, not merged away; the same table printed
+    twice is one configuration."""
+    w_all, w = _two_tables("Some(10)")
+    assert len(w_all) == 2 * len(w) and set(w["mean"]) == {90.0, 37.73}
+    other = atp.other_parameters(w_all, w)
+    assert other == [dict(differs=["top_n_tokens=Some(10)"], tps=[1], batch_size=32, tp=1, mean=47.29, main_mean=37.73)]
+    text = view.input_sentence("two.md", 8, "org/m", [1], [10], 0, others=other)
+    assert "parameter table differs (top_n_tokens=Some(10))" in text and "47.29 ms per token, against 37.73" in text
+    w_all, w = _two_tables("None")
+    assert atp.other_parameters(w_all, w) == []
+    assert "also holds" not in view.input_sentence("two.md", 8, "org/m", [1], [10], 0, others=[])
+
+
+def test_tps_a_launcher_lists_without_a_table_are_named():
+    """`num_shards: [2,4]` over a TP 2 table alone: TP 4 was set out and is not in the input; with its
+    table too, nothing is absent."""
+    head = "## Variables\n- num_shards: [2,4]\n\n"
+    params, table = _PARAMS.format(top="None", dec="37.73").split("\n\n", 1)
+    tp2 = params + "\n\n# Tensor Parallel (TP) - 2 GPUs\n" + table
+    tp4 = "# Tensor Parallel (TP) - 4 GPUs\n" + table
+    for body, absent in ((tp2, [4]), (tp2 + tp4, [])):
+        w_all, _ = atp.combine(atp.wide(ingest.tgi.parse(head + body, "sweep.md").table))
+        got = atp.absent_tps(ingest.tgi.listed_tps(head + body), w_all)
+        assert got == ([2, 4], absent)
+        said = view.input_sentence("sweep.md", 8, "org/m", [2], [10], 0, listed_absent=got)
+        assert ("no table for TP 4" in said) == bool(absent)
+    assert ingest.tgi.listed_tps("- num_shard: Some(1,2,4,8)\n- num_shard: Some(2)\n") == [1, 2, 4, 8]

@@ -98,6 +98,25 @@ def test_short_model_flag_and_tab_wrapped_command_of_a_real_report():
     assert cell(tab, "output_throughput_per_gpu", "value")["value"] == 1077.277
 
 
+def test_command_wrapped_without_backslashes_is_read_whole():
+    """The DeepSeek-R1 practice guide's B200 FP4 section indents `throughput` and each option under
+    `trtllm-bench --model M` with no backslash: the command is still one command."""
+    tab = parsed(FIX / "dsr1_blog_b200_max_throughput_fp4_tp8_ep8.md").table
+    assert set(tab["model"]) == {"nvidia/DeepSeek-R1-0528-FP4"}
+    assert set(tab["max_concurrency"]) == {7168.0} and set(tab["num_prompts"]) == {114688.0}
+    assert "tp=8" in tab["metadata"].iat[0] and "ep=8" in tab["metadata"].iat[0]
+
+
+def test_indented_lines_after_a_finished_command_are_not_its_options():
+    """Only option lines carry a command on: an indented line of prose after it is not read as one,
+    and a command that names no subcommand is no trtllm-bench run command."""
+    text = "trtllm-bench --model m throughput --concurrency 4\n    see the notes below\n"
+    tab = t.parse(text + STREAMING.read_text(), "c.txt").table
+    assert set(tab["max_concurrency"]) == {4.0}
+    text = "trtllm-bench --model m\n    --concurrency 4\nthe throughput is below\n"
+    assert math.isnan(t.parse(text + STREAMING.read_text(), "c.txt").table["max_concurrency"].iat[0])
+
+
 def test_unknown_label_is_rejected_with_its_reason():
     text = STREAMING.read_text().replace(
         "Total Latency (ms):", "Median Queue Time (ms):                           3.2000\nTotal Latency (ms):"

@@ -150,6 +150,7 @@ _RUN_COLUMNS = [
     "mean_latency_s",
     "duration_s",
     "requests_sent",
+    "devices",
 ]
 
 #: Bytes per weight of each precision a run's weights are stored in.
@@ -223,6 +224,15 @@ def _requests(val: dict, asked=None) -> float:
     except (TypeError, ValueError):
         return np.nan
     return asked if np.isfinite(asked) else np.nan
+
+
+def paced_scenarios(df: pd.DataFrame) -> list[str]:
+    """The MLPerf LoadGen scenarios other than Offline in `df` (Server: requests sent over time at a
+    target rate), which set no batch size and are no offline run: `offline_runs` leaves them out."""
+    m = df[df["tool"] == "mlperf-loadgen"] if "tool" in df else df.iloc[0:0]
+    if not len(m) or "scenario" not in m:
+        return []
+    return sorted({s for s in m["scenario"].dropna() if s != "Offline"})
 
 
 def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
@@ -321,6 +331,7 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 latency_s=np.nan,
                 max_batch_size=pd.to_numeric(meta.get("max_batch_size"), errors="coerce"),
                 **run_precision(g["model"].iat[0], meta.get("quantization"), meta.get("dtype"), assume=False),
+                devices=_devices(meta),
                 concurrency=float(g["max_concurrency"].iat[0]) if "max_concurrency" in g else np.nan,
                 mean_latency_s=val.get(("e2el", "mean"), np.nan) / 1000.0,
                 duration_s=val.get(("duration", "value"), np.nan),
@@ -380,13 +391,21 @@ def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
     return w.sort_values(["model", "framework", "dtype", "variant", "batch_size"]).reset_index(drop=True)
 
 
+def _devices(meta: dict) -> float:
+    """The GPUs a trtllm-bench run spans, TP x PP, where its report or command states the TP; else NaN."""
+    tp = pd.to_numeric(meta.get("tp"), errors="coerce")
+    pp = pd.to_numeric(meta.get("pp"), errors="coerce")
+    return float(tp * (pp if pd.notna(pp) else 1)) if pd.notna(tp) else np.nan
+
+
 def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     """The offline runs with no batch setting (vLLM `bench throughput`, MLPerf Offline, `trtllm-bench
     throughput`), each one point: its compute, 2 x active parameters x tokens processed per second
     (prompt + output when the run prints both, else output only: a lower bound), and that as a
     fraction of the device's dense peak at the run's `precision` (NaN when the device is only
     assumed or the precision not stated; `beyond_any_peak` when it exceeds the device's highest dense
-    peak at any precision), and the weights' size at that precision (`weight_gb`). No bandwidth:
+    peak at any precision; both per GPU, `achieved_tflops_per_device`, for a run over `devices` GPUs),
+    and the weights' size at that precision (`weight_gb`). No bandwidth:
     without the batch the step rate is unknown."""
     d = runs[runs["batch_size"].isna()].copy()
     p = d["model"].map(params_b).astype(float) * 1e9
@@ -404,11 +423,14 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
         (peaks.peak_tflops(precision.peak_precision(x)) if known and precision.peak_precision(x) else None) or np.nan
         for x in d["precision"]
     ]
-    d["compute_fraction"] = d["achieved_tflops"] / d["peak_tflops"]
+    # a run over several GPUs (trtllm-bench's TP x PP) is set against one device's peak per GPU
+    devices = d["devices"].astype(float).fillna(1.0) if "devices" in d else 1.0
+    d["achieved_tflops_per_device"] = d["achieved_tflops"] / devices
+    d["compute_fraction"] = d["achieved_tflops_per_device"] / d["peak_tflops"]
     # whatever the precision, more than the device's highest dense peak is beyond one device
     top = max((peaks.peak_tflops(x) or 0.0 for x in peaks.tflops), default=0.0) if known else 0.0
     d["highest_peak_tflops"] = top or np.nan
-    d["beyond_any_peak"] = d["achieved_tflops"] > d["highest_peak_tflops"]
+    d["beyond_any_peak"] = d["achieved_tflops_per_device"] > d["highest_peak_tflops"]
     return d.reset_index(drop=True)
 
 
@@ -584,7 +606,10 @@ def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
         d.loc[d["gpu"].isin(other), ["peak_gb_s", "peak_tflops"]] = np.nan
     d["ridge"] = d["peak_tflops"] * 1e12 / (d["peak_gb_s"] * 1e9)
     d["bandwidth_fraction"] = d["achieved_gb_s"] / d["peak_gb_s"]
-    d["compute_fraction"] = d["achieved_tflops"] / d["peak_tflops"]
+    # a run over several GPUs (trtllm-bench's TP x PP) is set against one device's peak per GPU
+    devices = d["devices"].astype(float).fillna(1.0) if "devices" in d else 1.0
+    d["achieved_tflops_per_device"] = d["achieved_tflops"] / devices
+    d["compute_fraction"] = d["achieved_tflops_per_device"] / d["peak_tflops"]
     return d
 
 

@@ -31,6 +31,7 @@ KEYS = [
     "quantize",
     "max_batch_total_tokens",
     "section",
+    "parameters",
     "batch_size",
 ]
 
@@ -49,6 +50,9 @@ def wide(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (configuration, metric, batch size) with a column per statistic and the raw line."""
     d = df[df["tool"] == NAME].copy()
     d["section"] = d["section"].fillna("")
+    # the parameter table's other rows (top_n_tokens, repetition_penalty, ...): tables that differ only there
+    # are two configurations, not one table printed twice
+    d["parameters"] = d["parameters"].fillna("") if "parameters" in d else ""
     d["tp"] = d["tp"].astype("Int64")
     keys = KEYS + ["metric"]
     values = d.groupby(keys + ["statistic"], dropna=False, sort=False)["value"].first().unstack("statistic")
@@ -70,8 +74,8 @@ def wide(df: pd.DataFrame) -> pd.DataFrame:
 def combine(w: pd.DataFrame) -> tuple[pd.DataFrame, int]:
     """Stack several files' wide tables, dropping rows a later file repeats exactly (same
     configuration, metric, batch size and mean): returns (table, number of rows dropped)."""
-    keys = ["model", "tp", "sequence_length", "decode_length", "quantize", "metric", "batch_size", "mean"]
-    dup = w.duplicated(subset=keys, keep="first") & w["mean"].notna()
+    keys = ["model", "tp", "sequence_length", "decode_length", "quantize", "parameters", "metric", "batch_size", "mean"]
+    dup = w.duplicated(subset=[k for k in keys if k in w], keep="first") & w["mean"].notna()
     return w[~dup].reset_index(drop=True), int(dup.sum())
 
 
@@ -82,18 +86,63 @@ def main_config(w: pd.DataFrame) -> pd.DataFrame:
     the same TP (another decode length, a repeated table) would otherwise be mixed by row order."""
     if w.empty:
         return w
-    g = w.groupby(["sequence_length", "quantize"], dropna=False, sort=False).agg(
-        n_tp=("tp", "nunique"), n=("line", "size"), first=("line", "min")
-    )
+    params = w["parameters"] if "parameters" in w else pd.Series("", index=w.index)
+    g = w.assign(_params=params).groupby(["sequence_length", "quantize", "_params"], dropna=False, sort=False)
+    g = g.agg(n_tp=("tp", "nunique"), n=("line", "size"), first=("line", "min"))
     best = g.sort_values(["n_tp", "n", "first"], ascending=[False, False, True]).index[0]
     seq_ok = w["sequence_length"].isna() if pd.isna(best[0]) else w["sequence_length"] == best[0]
-    m = w[seq_ok & (w["quantize"] == best[1])]
+    m = w[seq_ok & (w["quantize"] == best[1]) & (params == best[2])]
     per = m.groupby(["tp", "source", "section"], dropna=False, sort=False).agg(
         n=("mean", "count"), first=("line", "min")
     )
     per = per.reset_index().sort_values(["n", "first"], ascending=[False, True]).drop_duplicates("tp")
     keep = m.set_index(["tp", "source", "section"]).index.isin(per.set_index(["tp", "source", "section"]).index)
     return m[keep].reset_index(drop=True)
+
+
+def absent_tps(listed: list[int], w_all: pd.DataFrame) -> tuple[list[int], list[int]]:
+    """(the TPs a launcher block lists, `ingest.tgi.listed_tps`; those of them with no table in the
+    input): a write-up can set out a sweep and publish only part of it."""
+    measured = {int(t) for t in w_all["tp"].dropna().unique()} if len(w_all) else set()
+    return sorted(listed), [t for t in sorted(listed) if t not in measured]
+
+
+def _param_items(parameters: str) -> set[str]:
+    return {x.strip() for x in str(parameters).split(";") if x.strip()}
+
+
+def other_parameters(w_all: pd.DataFrame, w: pd.DataFrame, metric: str = "decode_token_latency") -> list[dict]:
+    """The configurations left out of the main one only because their parameter table differs (same
+    prompt length and quantization; another top_n_tokens, repetition_penalty, ...): per configuration,
+    the TPs it ran at, the parameter settings that differ from the main one's (`differs`), and at the
+    largest batch size both measured at one TP the mean `metric` of each (`batch_size`, `tp`, `mean`,
+    `main_mean`). Empty when every table shares the main configuration's parameters."""
+    if w.empty or w_all.empty or "parameters" not in w_all:
+        return []
+    main = w.iloc[0]
+    same_seq = (
+        w_all["sequence_length"].isna()
+        if pd.isna(main["sequence_length"])
+        else (w_all["sequence_length"] == main["sequence_length"])
+    )
+    rest = w_all[same_seq & (w_all["quantize"] == main["quantize"]) & (w_all["parameters"] != main["parameters"])]
+    out = []
+    for params, g in rest.groupby("parameters", sort=False):
+        differs = sorted(_param_items(params) - _param_items(main["parameters"]))
+        item = dict(differs=differs, tps=sorted(int(t) for t in g["tp"].dropna().unique()))
+        a = g[(g["metric"] == metric) & g["mean"].notna()]
+        b = w[(w["metric"] == metric) & w["mean"].notna()]
+        both = a.merge(b, on=["tp", "batch_size"], suffixes=("", "_main"))
+        if len(both):
+            r = both.sort_values(["batch_size", "tp"]).iloc[-1]
+            item.update(
+                batch_size=int(r["batch_size"]),
+                tp=int(r["tp"]) if pd.notna(r["tp"]) else None,
+                mean=float(r["mean"]),
+                main_mean=float(r["mean_main"]),
+            )
+        out.append(item)
+    return out
 
 
 def kv_bytes_per_token(model_id: str) -> float | None:

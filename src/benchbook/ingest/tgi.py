@@ -94,6 +94,11 @@ _ARG_RE = re.compile(r"^\s*-\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 _CLI_SHARD_RE = re.compile(r"--num-shard[ =](\d+)\b")
 _CLI_QUANT_RE = re.compile(r"--quantize[ =]([A-Za-z0-9_-]+)")
 _CLI_MODEL_RE = re.compile(r"--model-id[ =]([^\s`'\"]+)")
+#: A shell assignment above a launch command (`model=aisingapore/sealion7b-instruct-nc`) that `--model-id $model` names.
+_SHELL_SET_RE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=([^\s`'\"#]+)\s*(?:#.*)?$")
+_SHELL_VAR_RE = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
+#: A Hugging Face hub cache folder (`.../models--ORG--NAME/snapshots/HASH`) given as the tokenizer: the model ORG/NAME.
+_HUB_CACHE_RE = re.compile(r"(?:^|/)models--([^/]+?)--([^/]+?)(?:/snapshots/[0-9a-f]+)?/?$")
 
 
 def sniff(text: str | Lines) -> bool:
@@ -109,6 +114,26 @@ def _opt(value: str) -> str | None:
         v = m.group(1).strip()
     v = v.strip('"')
     return None if v in ("", "None", "null") else v
+
+
+def hub_id(model: str) -> str:
+    """The repo id a Hugging Face hub cache folder holds (`models--ORG--NAME/snapshots/HASH` is ORG/NAME);
+    any other name as given."""
+    m = _HUB_CACHE_RE.search(model)
+    return f"{m[1]}/{m[2]}" if m else model
+
+
+def listed_tps(text: str | Lines) -> list[int]:
+    """The TPs a launcher block lists as the sweep it set out to run (`- num_shards: [2,4,8]`,
+    `- num_shard: Some(1,2,4,8)`), whether or not the text holds a table for each."""
+    out: set[int] = set()
+    for line in splitlines(text):
+        a = _ARG_RE.match(line)
+        if a and a.group(1) in ("num_shard", "num_shards"):
+            listed = re.fullmatch(r"\[?\s*(\d+(?:\s*,\s*\d+)+)\s*\]?", _opt(a.group(2)) or "")
+            if listed:
+                out |= {int(x) for x in listed[1].split(",")}
+    return sorted(out)
 
 
 def _int_or_none(value: str | None) -> int | None:
@@ -130,6 +155,8 @@ class _State:
         self.launcher_tp: int | None = None
         self.launcher_tp_where = ""
         self.launcher_quant: str | None = None
+        self.shell: dict[str, str] = {}
+        self.notes: list[str] = []
         self.max_batch_total_tokens: int | None = None
         self.params: dict[str, str] = {}
         self.heading_tp: int | None = None
@@ -236,7 +263,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
         if "--num-shard" in line or "--model-id" in line or "--quantize" in line:
             m = _CLI_MODEL_RE.search(line)
             if m:
-                st.launcher_model = m.group(1).strip("\"'")
+                model = m.group(1).strip("\"'")
+                var = _SHELL_VAR_RE.match(model)
+                st.launcher_model = st.shell.get(var[1], model) if var else model
             m = _CLI_SHARD_RE.search(line)
             if m:
                 st.launcher_tp, st.launcher_tp_where = int(m.group(1)), f"the command line --num-shard (line {lineno})"
@@ -245,6 +274,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 st.launcher_quant = _quant(m.group(1))
             i += 1
             continue
+        sh = _SHELL_SET_RE.match(line)
+        if sh:
+            st.shell[sh[1]] = sh[2]
         if _PARAM_HEADER_RE.match(line):
             i = _read_params(lines, i, st, source)
             continue
@@ -264,6 +296,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         i += 1
     if not records and not rejects:
         raise ParseError(source, 1, "text-generation-benchmark tables found but no data rows in them")
+    messages.extend(st.notes)
     if filled:
         messages.append(
             f"{source}: {filled} blank cells filled from the identical cell above "
@@ -287,7 +320,11 @@ def _read_params(lines: list[str], i: int, st: _State, source: str) -> int:
         j += 1
     st.params = {}
     if "model" in params:
-        st.params["model"] = params["model"]
+        st.params["model"] = hub_id(params["model"])
+        if st.params["model"] != params["model"]:
+            note = f"{source}: model {params['model']!r} (line {i + 3}) is a hub cache folder of {st.params['model']}"
+            if note not in st.notes:
+                st.notes.append(note)
     for key, out in (
         ("sequence length", "sequence_length"),
         ("decode length", "decode_length"),

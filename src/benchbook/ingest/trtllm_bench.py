@@ -242,17 +242,26 @@ def _reports(sections):
     return reports
 
 
+#: An indented line that carries on a `trtllm-bench` command wrapped without backslashes (the DeepSeek-R1
+#: practice guide indents `throughput` and each `--option` under `trtllm-bench --model M`).
+WRAPPED_RE = re.compile(r"^\s+(?:--?[A-Za-z]|(?:throughput|latency)\s*$)")
+
+
 def _logical(lines: list[str], lo: int, hi: int) -> list[str]:
     """lines[lo:hi] with each backslash-continued command joined into one line (the docs wrap
-    `trtllm-bench --model M \\` over several)."""
+    `trtllm-bench --model M \\` over several), and likewise the indented option lines that follow
+    a `trtllm-bench` line with no backslash."""
     out: list[str] = []
     carry = ""
     for s in lines[lo:hi]:
         if s.rstrip().endswith("\\"):
             carry += s.rstrip()[:-1] + " "
             continue
-        out.append(carry + s)
-        carry = ""
+        line, carry = carry + s, ""
+        if out and "trtllm-bench" in out[-1] and WRAPPED_RE.match(line):
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+            continue
+        out.append(line)
     return out + ([carry] if carry else [])
 
 

@@ -411,9 +411,10 @@ def _precision_source(r: pd.Series) -> str:
     return r["tool"]
 
 
-def offline_sentence(pts: pd.DataFrame, peaks) -> str:
+def offline_sentence(pts: pd.DataFrame, peaks, elsewhere: list[str] | tuple[str, ...] = ()) -> str:
     """What one point per run can say: its throughput, its compute against the device's peak when
-    the model size and a named device are known, and why there is no saturation curve."""
+    the model size and a named device are known, and why there is no saturation curve; `elsewhere`
+    names the input's paced MLPerf scenarios (`analysis.batch.paced_scenarios`), which are no point here."""
     runs = []
     for _, r in pts.iterrows():
         prec = r["precision"] if isinstance(r["precision"], str) and r["precision"] != UNSTATED else None
@@ -435,13 +436,15 @@ def offline_sentence(pts: pd.DataFrame, peaks) -> str:
                 weight_gb=r["weight_gb"],
                 compute=_compute_case(r, peaks, prec),
                 achieved_tflops=r["achieved_tflops"],
+                devices=r.get("devices"),
+                achieved_tflops_per_device=r.get("achieved_tflops_per_device"),
                 compute_fraction=r["compute_fraction"],
                 tokens_counted=r["tokens_counted"],
                 highest_peak_tflops=r["highest_peak_tflops"],
                 device=peaks.device if peaks is not None else None,
             )
         )
-    return _say("offline", runs=runs, batched=bool((pts["benchmark"] != "latency").any()))
+    return _say("offline", runs=runs, batched=bool((pts["benchmark"] != "latency").any()), elsewhere=list(elsewhere))
 
 
 def audit_sentence(n: int, ok: int, bigcode: bool) -> str:

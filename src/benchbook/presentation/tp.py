@@ -173,9 +173,19 @@ def caption(name: str, drawn: bool) -> str:
 
 
 def input_sentence(
-    files: str, n_rows: int, model_id: str, tps: list[int], seq: list[int], n_dup: int, messages=()
+    files: str,
+    n_rows: int,
+    model_id: str,
+    tps: list[int],
+    seq: list[int],
+    n_dup: int,
+    messages=(),
+    others=(),
+    listed_absent=((), ()),
 ) -> str:
-    """What the input holds, from the data; with no usable number, why (the parser's first message)."""
+    """What the input holds, from the data; with no usable number, why (the parser's first message);
+    `others` the configurations left out only for another parameter table (`analysis.tp.other_parameters`);
+    `listed_absent` the TPs a launcher block lists and those of them with no table (`analysis.tp.absent_tps`)."""
     return _say(
         "input",
         files=files,
@@ -185,6 +195,9 @@ def input_sentence(
         seq=list(seq),
         n_dup=n_dup,
         messages=list(messages),
+        others=[{k: v for k, v in o.items() if v is not None} for o in others],
+        listed=list(listed_absent[0]),
+        absent=list(listed_absent[1]),
     )
 
 
