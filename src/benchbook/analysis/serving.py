@@ -123,6 +123,11 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide["failed_implied"] = wide["failed"].isna() & (short > 0)
     wide["failed"] = wide["failed"].where(~wide["failed_implied"], short)
     wide["request_rate"] = wide["request_rate"].astype(float).mask(wide["rate_assumed"], np.inf)
+    # requests completed but not one token generated: no first token ever came, so the TTFT, TPOT and
+    # ITL the output prints (0, vLLM's mean of an empty list) are no latencies; E2EL still is one
+    wide["no_output"] = wide["completed"].astype(float).gt(0) & wide["total_generated_tokens"].astype(float).eq(0)
+    blank = [c for c in wide.columns if re.match(r"(ttft|tpot|itl)_", str(c))]
+    wide.loc[wide["no_output"], blank] = np.nan
     return wide.copy()  # one block per dtype: the columns added one by one fragment a wide (AIPerf) table
 
 

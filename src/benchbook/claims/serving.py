@@ -110,7 +110,9 @@ def underfilled(lit: pd.DataFrame) -> Claim:
     # no request throughput (InferenceX's per-GPU results): a cap, not its absence
     blind = lit["max_concurrency"].notna() & lit["in_flight"].isna()
     no_rate = ~serving.recorded(lit, "request_throughput")
-    ev["unmeasured"] = int((blind & ~no_rate).sum())
+    silent = lit["no_output"].fillna(False).astype(bool) if "no_output" in lit else False
+    ev["silent"] = int((blind & ~no_rate & silent).sum())  # completed, but not one token: no latency
+    ev["unmeasured"] = int((blind & ~no_rate & ~silent).sum())
     ev["no_throughput"] = int((blind & no_rate).sum())
     if "max_concurrency_recorded" in lit:  # runs whose output format records no cap: no absence to claim
         ev["unrecorded"] = int((lit["max_concurrency"].isna() & ~lit["max_concurrency_recorded"].astype(bool)).sum())
@@ -194,6 +196,7 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
     one = ok[flat]
     ev = dict(count=len(far) + len(one), n=len(ok), factor=TPOT_OVER_ITL, unstreamed=len(one))
     ev.update(itl_at_most=serving.UNSTREAMED_ITL_MS, ttft_share=serving.UNSTREAMED_TTFT_SHARE)
+    ev["silent"] = int(r["no_output"].fillna(False).astype(bool).sum()) if "no_output" in r else 0
     if len(far):
         w = far.loc[(far["tpot_mean"] / far["itl_mean"]).idxmax()]
         ev.update(run=str(w["run"]), tpot=_f(w["tpot_mean"]), itl=_f(w["itl_mean"]))

@@ -353,7 +353,9 @@ def apart_message(apart: pd.DataFrame, variable: str) -> str:
 def pareto_sentence(r: pd.DataFrame) -> str:
     """The range of per-user decode speed (1000 / mean TPOT) across the runs."""
     pu = (1000 / r["tpot_mean"]).replace([np.inf, -np.inf], np.nan).dropna() if "tpot_mean" in r else pd.Series()
-    return _say("pareto", n=len(pu), hi=float(pu.max()) if len(pu) else 0.0, lo=float(pu.min()) if len(pu) else 0.0)
+    silent = int(r["no_output"].sum()) if "no_output" in r else 0
+    hi, lo = (float(pu.max()), float(pu.min())) if len(pu) else (0.0, 0.0)
+    return _say("pareto", n=len(pu), hi=hi, lo=lo, silent=silent, runs=len(r))
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -533,6 +535,7 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, sl
             estimated=bool(row.get("estimated")),
             share_lo=g.get("share_lo") if has_pct and pd.notna(g.get("share_lo")) else None,
             share_hi=g.get("share_hi") if has_pct and pd.notna(g.get("share_lo")) else None,
+            no_output=bool(row.get("no_output")),
             method=method[i] if isinstance(method[i], str) else None,
             acceptance=per_step[i] if per_step[i] == per_step[i] else None,
             slo_ttft=slo_ttft_ms,
