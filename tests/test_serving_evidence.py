@@ -259,8 +259,12 @@ def test_prompts_sent_but_not_completed_count_as_failed_where_no_failure_count_i
     assert r["failed"].iat[0] == 10 and r["failed_implied"].iat[0]
     c = say(cs.failed(r))
     assert c.status == "shown" and "10 requests failed beside the 10 that completed" in c.text and "sent more" in c.text
-    r = serving.runs(df.assign(num_prompts=10.0))  # every prompt completed: nothing implied
-    assert r["failed"].isna().all() and say(cs.failed(r)).status == "withheld"
+    r = serving.runs(df.assign(num_prompts=10.0))  # every prompt completed: none failed (completed <= sent)
+    assert r["failed"].eq(0).all() and r["failed_implied"].all()
+    c = say(cs.failed(r))
+    assert c.status == "withheld" and "10 requests completed and none failed" in c.text and "every prompt" in c.text
+    r = serving.runs(df)  # no prompt count: nothing to imply
+    assert r["failed"].isna().all() and "cannot tell whether any failed" in say(cs.failed(r)).text
 
 
 # --- supported tools' files that failed (class 7) ---------------------------------------------------

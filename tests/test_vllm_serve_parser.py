@@ -221,3 +221,23 @@ def test_a_list_under_another_heading_is_not_this_blocks(tmp_path):
     f.write_text("## setup\n- Tensor Parallel Size: 4\n## run\n" + BLOCK)
     df = parsed(f).table
     assert df["metadata"].isna().all() and df["model"].isna().all()
+
+
+def test_the_progress_bar_above_a_block_gives_the_prompts_sent_where_nothing_else_does(tmp_path):
+    # vllm-project/vllm#9070's shape: a 2024 block with no failure count under a bar of 4096 requests
+    block = (
+        "Traffic request rate: inf\n"
+        "100%|█████████████| 4096/4096 [01:27<00:00, 46.61it/s]\n"
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {979:<10}\n"
+        f"{'Benchmark duration (s):':<40} {'87.88':<10}\n"
+        f"{'Request throughput (req/s):':<40} {'11.14':<10}\n"
+        "==================================================\n"
+    )
+    p = tmp_path / "bar.txt"
+    p.write_text(block)
+    assert set(ingest.read(p, tool="vllm-bench-serve")["num_prompts"]) == {4096}  # the rest failed: 3,117
+    p.write_text("python benchmark_serving.py --num-prompts 5000\n" + block)  # the command line wins
+    assert set(ingest.read(p, tool="vllm-bench-serve")["num_prompts"]) == {5000}
+    p.write_text(block.replace("100%|█████████████| 4096/4096 [01:27<00:00, 46.61it/s]\n", ""))
+    assert ingest.read(p, tool="vllm-bench-serve")["num_prompts"].isna().all()  # no bar: unknown

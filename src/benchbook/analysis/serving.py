@@ -118,9 +118,10 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide["request_rate"] = wide["request_rate"].astype(float).fillna(wide["target_qps"].astype(float))  # MLPerf Server
     # no rate where the format records one: the tool's default (inf); where it records none, unknown
     wide["rate_assumed"] = wide["request_rate"].isna() & wide["request_rate_recorded"]
-    # an output without a failure count that sent more prompts than completed: the rest failed
+    # an output without a failure count that sent more prompts than completed: the rest failed; one
+    # that completed every prompt it sent: none did (completed cannot exceed sent)
     short = wide["num_prompts"].astype(float) - wide["completed"].astype(float)
-    wide["failed_implied"] = wide["failed"].isna() & (short > 0)
+    wide["failed_implied"] = wide["failed"].isna() & (short >= 0)
     wide["failed"] = wide["failed"].where(~wide["failed_implied"], short)
     wide["request_rate"] = wide["request_rate"].astype(float).mask(wide["rate_assumed"], np.inf)
     # requests completed but not one token generated: no first token ever came, so the TTFT, TPOT and

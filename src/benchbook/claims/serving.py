@@ -372,12 +372,13 @@ def failed(r: pd.DataFrame) -> Claim:
     done = r["completed"].dropna() if "completed" in r else r.iloc[0:0]
     ev["completed_all"] = _f(done.sum()) if len(done) else None
     ev.update(completed=_f(known["completed"].sum()) if len(known) else None, failed=_f(known["failed"].sum()))
+    # counts the output does not print but its prompts give (sent - completed): said as such
+    ev["implied"] = bool(known["failed_implied"].any()) if "failed_implied" in known else False
     if len(bad):
         w = bad.loc[(bad["failed"] / (bad["failed"] + bad["completed"].fillna(0))).idxmax()]
         ev.update(
             run=str(w["run"]), run_failed=_f(w["failed"]), run_sent=_f(w["failed"] + np.nan_to_num(w["completed"]))
         )
-        ev["implied"] = bool(bad["failed_implied"].any()) if "failed_implied" in bad else False
     # runs where every request failed: nothing was measured (said once, by this claim)
     ev["lost"] = [f"`{x}`" for x in bad.loc[bad["completed"].fillna(0).eq(0), "run"]]  # a label may say `inf`
     # GuideLLM counts two kinds apart: errored (the request failed) and incomplete (still running when

@@ -311,6 +311,10 @@ def _literal(v: str):
 # context above a text block
 
 
+#: tqdm's bar as the benchmark prints it while requests finish: percent, bar, done/total, timing.
+PROGRESS_BAR_RE = re.compile(r"\d+%\|[^|\n]*\|\s*(?P<done>\d+)/(?P<total>\d+)\s*\[")
+
+
 def _context(lines: list[str], lo: int, hi: int) -> dict:
     """Settings found in lines[lo:hi] (0-based), nearest first; keys: run, model, dataset,
     num_prompts, request_rate, max_concurrency, burstiness, metadata, label."""
@@ -380,6 +384,15 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
                     ctx[key] = _opt_float(args[key])
             if "label" in args:
                 ctx.setdefault("label", args["label"])
+    # the progress bar nearest above the block (`100%|████| 4096/4096 [01:27<00:00, ...]`): the bar
+    # ticks once for every request that finished, failed or not, so its total is the prompts sent; read
+    # only where neither the Namespace nor the command line gives the count
+    if "num_prompts" not in ctx:
+        for j in range(hi - 1, lo - 1, -1):
+            bar = PROGRESS_BAR_RE.search(lines[j])
+            if bar:
+                ctx["num_prompts"] = float(bar.group("total"))
+                break
     # nearest markdown heading
     while i >= lo:
         s = lines[i].strip()
