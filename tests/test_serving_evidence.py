@@ -365,6 +365,19 @@ def test_an_in_flight_count_above_the_cap_is_flagged_not_called_a_full_cap():
     assert "Every capped run averaged at least 80%" in say(cs.underfilled(full)).text
 
 
+def test_an_estimated_latency_above_the_cap_is_said_to_overstate_not_to_contradict_the_run():
+    # speculators#613's shape: cap 32, 0.872 req/s, E2EL estimated from TTFT + TPOT x 3,330 tokens
+    row = dict(run="r", tool="vllm-bench-serve", format="text", max_concurrency=32.0, request_throughput=0.872)
+    row.update(mean_e2el_s=38.55, duration=733.86, num_prompts=640.0, estimated=True)
+    lit = pd.DataFrame([row]).assign(in_flight=lambda d: d["request_throughput"] * d["mean_e2el_s"])
+    lit["utilisation"] = lit["in_flight"] / lit["max_concurrency"]
+    c = say(cs.underfilled(lit))
+    assert c.status == "withheld" and "estimate overstates this run's mean latency" in c.text
+    assert "33.6 requests in flight" in c.text and "cannot all describe" not in c.text
+    printed = say(cs.underfilled(lit.assign(estimated=False)))  # the same figures, printed: a contradiction
+    assert "cannot all describe one run" in printed.text and "estimate" not in printed.text
+
+
 def test_output_not_streamed_is_said_instead_of_the_tpot_against_itl_explanation():
     flat = pd.DataFrame(
         dict(run=["rate=2"], tpot_mean=[1.76], itl_mean=[0.0], ttft_mean=[2074.09], e2el_mean=[2098.07])
