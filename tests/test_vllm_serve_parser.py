@@ -241,3 +241,18 @@ def test_the_progress_bar_above_a_block_gives_the_prompts_sent_where_nothing_els
     assert set(ingest.read(p, tool="vllm-bench-serve")["num_prompts"]) == {5000}
     p.write_text(block.replace("100%|█████████████| 4096/4096 [01:27<00:00, 46.61it/s]\n", ""))
     assert ingest.read(p, tool="vllm-bench-serve")["num_prompts"].isna().all()  # no bar: unknown
+
+
+def test_a_heading_that_is_a_hub_model_id_names_the_model_of_the_block_under_it(tmp_path):
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {1000:<10}\n"
+        f"{'Request throughput (req/s):':<40} {'2.52':<10}\n"
+        "==================================================\n"
+    )
+    p = tmp_path / "two.md"
+    p.write_text(f"### openai/gpt-oss-20b\n\n```\n{block}```\n\n### Results on one L40S\n\n```\n{block}```\n")
+    df = ingest.read(p, tool="vllm-bench-serve")
+    models = df.groupby("run", sort=False)["model"].first()
+    assert models["openai/gpt-oss-20b"] == "openai/gpt-oss-20b"
+    assert models.isna()["Results on one L40S"]  # a heading of words names no model

@@ -311,6 +311,8 @@ def _literal(v: str):
 # context above a text block
 
 
+#: A Hugging Face model id standing alone (`owner/name`), as a write-up's heading over its block.
+HUB_ID_RE = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 #: tqdm's bar as the benchmark prints it while requests finish: percent, bar, done/total, timing.
 PROGRESS_BAR_RE = re.compile(r"\d+%\|[^|\n]*\|\s*(?P<done>\d+)/(?P<total>\d+)\s*\[")
 
@@ -398,6 +400,8 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
         s = lines[i].strip()
         if s.startswith("#") and not s.startswith("#!"):
             ctx["run"] = s.lstrip("#").strip()
+            if HUB_ID_RE.fullmatch(ctx["run"]):  # `### openai/gpt-oss-20b`: the heading names the model
+                ctx.setdefault("model", ctx["run"])
             break
         i -= 1
     _author_list(lines, max(i, lo), hi, ctx)
