@@ -256,3 +256,22 @@ def test_a_heading_that_is_a_hub_model_id_names_the_model_of_the_block_under_it(
     models = df.groupby("run", sort=False)["model"].first()
     assert models["openai/gpt-oss-20b"] == "openai/gpt-oss-20b"
     assert models.isna()["Results on one L40S"]  # a heading of words names no model
+
+
+def test_a_wrapped_abbreviated_command_reaches_every_round_of_its_log_and_no_further(tmp_path):
+    # the Ascend PD fixture's shape: one `vllm bench serve \` command over three `# round N` blocks
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {55:<10}\n"
+        f"{'Failed requests:':<40} {45:<10}\n"
+        f"{'Request throughput (req/s):':<40} {'0.47':<10}\n"
+        "==================================================\n"
+    )
+    cmd = "vllm bench serve \\\n  --model org/m \\\n  --request-rate 10 \\\n  --num-prompt 100\n\n"
+    p = tmp_path / "rounds.md"
+    p.write_text(f"```shell\n{cmd}# round 1\n{block}\n# round 2\n{block}```\n\n```\n# other\n{block}```\n")
+    df = ingest.read(p, tool="vllm-bench-serve")
+    first = df.groupby("run", sort=False)[["model", "num_prompts", "request_rate"]].first()
+    assert first.loc["round 1"].tolist() == ["org/m", 100.0, 10.0]  # `--num-prompt`: argparse's prefix
+    assert first.loc["round 2"].tolist() == ["org/m", 100.0, 10.0]  # no setting of its own: the same command
+    assert first.loc["other"].isna().all()  # pasted apart, behind a code fence: nothing carried over

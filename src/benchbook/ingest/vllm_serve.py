@@ -366,6 +366,10 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
     for j in range(lo, hi):
         s = lines[j]
         if "bench serve" in s or "benchmark_serving.py" in s:
+            k = j  # a command wrapped with trailing backslashes goes on over the next lines
+            while s.rstrip().endswith("\\") and k + 1 < hi:
+                k += 1
+                s = s.rstrip()[:-1] + " " + lines[k]
             try:
                 argv = shlex.split(s[s.find("vllm") if "vllm" in s else 0 :], comments=False, posix=True)
             except ValueError:
@@ -379,6 +383,12 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
                         k = a[2:]
                         v = argv[a_i + 1] if a_i + 1 < len(argv) and not argv[a_i + 1].startswith("--") else ""
                     args[k.replace("-", "_")] = v
+            # argparse takes an unambiguous prefix of an option (`--num-prompt 100`): a name one or two
+            # letters short of a setting's stands for it
+            for key in ("num_prompts", "request_rate", "max_concurrency", "burstiness", "dataset_name"):
+                short = [a for a in args if a != key and key.startswith(a) and len(a) >= len(key) - 2]
+                if key not in args and short:
+                    args[key] = args[short[0]]
             ctx.setdefault("model", args.get("model"))
             ctx.setdefault("dataset", args.get("dataset_name"))
             for key in ("num_prompts", "request_rate", "max_concurrency", "burstiness"):
@@ -787,6 +797,12 @@ def sniff(text: str | Lines) -> bool:
     )
 
 
+#: The settings a block with none of its own takes from the block above it in the same log.
+INHERITED = ("model", "dataset", "num_prompts", "request_rate", "max_concurrency", "burstiness", "metadata")
+#: A markdown code fence: blocks on either side of one were pasted apart.
+FENCE_RE = re.compile(r"\s*(```|~~~)")
+
+
 def parse(text: str | Lines, source: str) -> Parsed:
     if isinstance(text, str) or _json_like(text):
         text = whole(text).replace("\r\n", "\n").replace("\r", "\n")
@@ -804,9 +820,14 @@ def parse(text: str | Lines, source: str) -> Parsed:
         except ParseError as exc:
             raise ParseError(source, exc.line, exc.message) from None
         objs = _json_objects(text, source, strict=False) if contains('"request_throughput"', text) else []
-        prev_end = 0
+        prev_end, prev_ctx = 0, {}
         for k, (start, close, prefix) in enumerate(blocks, start=1):
             ctx = _context(lines, prev_end, start)
+            # a block with no setting of its own right after another in the same pasted log (no code
+            # fence between them: `# round 2` under one command) repeats the command above it
+            if k > 1 and not (set(ctx) & set(INHERITED)) and not any(FENCE_RE.match(x) for x in lines[prev_end:start]):
+                ctx.update({key: prev_ctx[key] for key in INHERITED if key in prev_ctx})
+            prev_ctx = ctx
             settings = {
                 "run": ctx.get("label") or ctx.get("run") or f"block {k}",
                 "format": "text",
