@@ -389,6 +389,20 @@ def test_output_not_streamed_is_said_instead_of_the_tpot_against_itl_explanation
     assert "stalled behind prefills" in c.text and "not per-token" not in c.text
 
 
+def test_a_median_itl_of_zero_under_a_real_mean_is_said_to_be_chunks_in_bursts():
+    # the Ascend PD fixture's round 1: median ITL 0.00 ms, mean 76.76 ms, TPOT 57.28 ms
+    burst = pd.DataFrame(
+        dict(run=["round 1"], tpot_mean=[57.28], itl_mean=[76.76], itl_median=[0.0], ttft_mean=[37612.83])
+    )
+    c = say(cs.tpot_itl(burst))
+    assert c.status == "shown" and "median ITL of 0.00 ms beside a mean of 76.8 ms" in c.text and "bursts" in c.text
+    steady = burst.assign(itl_median=70.1)  # chunks spaced like their mean: nothing to say
+    c = say(cs.tpot_itl(steady))
+    assert c.status == "withheld" and "bursts" not in c.text
+    flat = burst.assign(itl_mean=0.0, e2el_mean=37700.0)  # not streamed at all: said as that, not as bursts
+    assert "bursts" not in say(cs.tpot_itl(flat)).text
+
+
 def test_a_completed_rate_above_the_request_rate_says_the_rate_did_not_govern_arrivals():
     r = pd.DataFrame(dict(run=["2", "4", "64"], request_rate=[2.0, 4.0, 64.0], request_throughput=[3.77, 3.83, 3.80]))
     r = r.assign(tool="sglang-bench-serving", format="text")

@@ -358,6 +358,15 @@ def unstreamed(r: pd.DataFrame) -> pd.Series:
     return (itl.abs() <= UNSTREAMED_ITL_MS) & (ttft >= UNSTREAMED_TTFT_SHARE * e2el) & (e2el > 0)
 
 
+def bursty(r: pd.DataFrame) -> pd.Series:
+    """Per run, True where at least half of the gaps between streamed chunks are about 0 (median ITL at
+    most UNSTREAMED_ITL_MS) while their mean is not: the chunks came in bursts, several at once (a
+    proxy that buffers, or several tokens per step sent one by one), so ITL's percentiles describe
+    the bursts, not how fast tokens were made. A run not streamed at all (`unstreamed`) is not one."""
+    med, mean = _col(r, "itl_median"), _col(r, "itl_mean")
+    return (med.abs() <= UNSTREAMED_ITL_MS) & (mean > 2 * UNSTREAMED_ITL_MS) & ~unstreamed(r)
+
+
 def rate_exceeded(r: pd.DataFrame) -> pd.Series:
     """Per run, True where more requests completed per second than its finite request rate sends,
     by more than chance allows: Poisson arrivals of n requests span n / rate seconds with a relative

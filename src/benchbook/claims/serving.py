@@ -201,7 +201,12 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
     flat = serving.unstreamed(ok)
     far = ok[~flat & (ok["tpot_mean"] > TPOT_OVER_ITL * ok["itl_mean"])]
     one = ok[flat]
-    ev = dict(count=len(far) + len(one), n=len(ok), factor=TPOT_OVER_ITL, unstreamed=len(one))
+    burst = r[serving.bursty(r)] if len(r) else r
+    ev = dict(count=len(far) + len(one) + len(burst), n=len(ok), factor=TPOT_OVER_ITL, unstreamed=len(one))
+    ev["bursty"] = len(burst)
+    if len(burst):
+        b = burst.iloc[0]
+        ev.update(burst_run=str(b["run"]), burst_median=_f(b["itl_median"]), burst_mean=_f(b["itl_mean"]))
     ev.update(itl_at_most=serving.UNSTREAMED_ITL_MS, ttft_share=serving.UNSTREAMED_TTFT_SHARE)
     ev["silent"] = int(r["no_output"].fillna(False).astype(bool).sum()) if "no_output" in r else 0
     if len(far):
@@ -218,7 +223,8 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
         )
     rule = (
         f"mean TPOT above {TPOT_OVER_ITL}x mean ITL in a streamed run; or not streamed: mean ITL at most "
-        f"{serving.UNSTREAMED_ITL_MS:g} ms with mean TTFT at least {serving.UNSTREAMED_TTFT_SHARE:.0%} of mean E2EL"
+        f"{serving.UNSTREAMED_ITL_MS:g} ms with mean TTFT at least {serving.UNSTREAMED_TTFT_SHARE:.0%} of mean E2EL; "
+        f"or sent in bursts: median ITL at most {serving.UNSTREAMED_ITL_MS:g} ms, mean above twice that"
     )
     return make("tpot_itl", "anomaly", rule, ev)
 
