@@ -403,6 +403,19 @@ def test_a_median_itl_of_zero_under_a_real_mean_is_said_to_be_chunks_in_bursts()
     assert "bursts" not in say(cs.tpot_itl(flat)).text
 
 
+def test_a_mean_itl_far_above_tpot_is_said_to_be_chunks_of_several_tokens():
+    # speculators#613: ITL 50.97 ms, TPOT 11.46 ms, acceptance length 4.77
+    spec = pd.DataFrame(
+        dict(run=["r"], tpot_mean=[11.46], itl_mean=[50.97], itl_median=[47.4], spec_decode_acceptance_length=[4.77])
+    )
+    c = say(cs.tpot_itl(spec))
+    assert "each streamed chunk carried roughly 4.4 tokens (its speculative decoding gives 4.77" in c.text
+    plain = say(cs.tpot_itl(spec.drop(columns=["spec_decode_acceptance_length"])))
+    assert "most likely each streamed chunk carried several tokens (roughly 4.4)" in plain.text
+    level = say(cs.tpot_itl(spec.assign(itl_mean=12.0, itl_median=11.9)))  # one token per chunk
+    assert level.status == "withheld" and "chunk carried" not in level.text
+
+
 def test_a_completed_rate_above_the_request_rate_says_the_rate_did_not_govern_arrivals():
     r = pd.DataFrame(dict(run=["2", "4", "64"], request_rate=[2.0, 4.0, 64.0], request_throughput=[3.77, 3.83, 3.80]))
     r = r.assign(tool="sglang-bench-serving", format="text")

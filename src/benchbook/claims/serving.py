@@ -202,7 +202,20 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
     far = ok[~flat & (ok["tpot_mean"] > TPOT_OVER_ITL * ok["itl_mean"])]
     one = ok[flat]
     burst = r[serving.bursty(r)] if len(r) else r
-    ev = dict(count=len(far) + len(one) + len(burst), n=len(ok), factor=TPOT_OVER_ITL, unstreamed=len(one))
+    # the other way round: chunks of several tokens each (speculative decoding, a stream interval), so
+    # the gap between chunks is several tokens' time
+    bunched = ok[~flat & (ok["itl_mean"] > TPOT_OVER_ITL * ok["tpot_mean"])]
+    bunched = bunched[~serving.bursty(bunched)] if len(bunched) else bunched
+    ev = dict(
+        count=len(far) + len(one) + len(burst) + len(bunched), n=len(ok), factor=TPOT_OVER_ITL, unstreamed=len(one)
+    )
+    ev["bunched"] = len(bunched)
+    if len(bunched):
+        g = bunched.loc[(bunched["itl_mean"] / bunched["tpot_mean"]).idxmax()]
+        method, per_step = serving.tokens_per_step(bunched.loc[[g.name]])
+        ev.update(bunch_run=str(g["run"]), bunch_itl=_f(g["itl_mean"]), bunch_tpot=_f(g["tpot_mean"]))
+        ev["bunch_per_step"] = _f(per_step.iat[0]) if per_step.iat[0] > 1 else None
+        ev["bunch_method"] = method.iat[0] if isinstance(method.iat[0], str) else None
     ev["bursty"] = len(burst)
     if len(burst):
         b = burst.iloc[0]
