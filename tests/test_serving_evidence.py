@@ -416,6 +416,33 @@ def test_a_mean_itl_far_above_tpot_is_said_to_be_chunks_of_several_tokens():
     assert level.status == "withheld" and "chunk carried" not in level.text
 
 
+def test_models_each_at_a_cap_of_their_own_are_no_sweep_and_an_unnamed_one_is_not_compared_with_them():
+    # the 4 x MI100 write-up: three named models at caps 25, 6 and 18, one unnamed at cap 20 and one
+    # unnamed with no cap (kept apart)
+    r = pd.DataFrame(
+        dict(
+            run=["granite", "cogito-70b", "cogito-32b", "phi", "gemma"],
+            model=["ibm/granite", "bt/cogito-70b", "bt/cogito-32b", None, None],
+            max_concurrency=[25.0, 6.0, 18.0, 20.0, np.nan],
+            request_rate=[np.inf] * 5,
+            output_throughput=[239.8, 28.0, 85.1, 107.7, 82.7],
+            ttft_mean=[1040.4, 6078.7, 11258.3, 12357.2, 238989.8],
+            order=range(5),
+        )
+    )
+    text = show.inputs_sentence("f", r, "max_concurrency", 1)
+    assert "each series at a single max concurrency of its own, so no sweep" in text and "swept" not in text
+    assert "(2 of them of a model the output does not name)" in text
+    apart = serving.apart(r, "max_concurrency")
+    c = say(cs.uncapped(r[apart], r[~apart], 0))
+    assert c.status == "withheld" and "names no model for it" in c.text and "0.77x" not in c.text
+    one = r.assign(model=None)  # every run unnamed: one model, as in a plain sweep log
+    c = say(cs.uncapped(one[apart], one[~apart], 0))
+    assert "names no model for it" not in c.text
+    sweep = r.assign(model="m")  # one model at four caps: a sweep
+    assert "swept over max concurrency" in show.inputs_sentence("f", sweep, "max_concurrency", 1)
+
+
 def test_a_completed_rate_above_the_request_rate_says_the_rate_did_not_govern_arrivals():
     r = pd.DataFrame(dict(run=["2", "4", "64"], request_rate=[2.0, 4.0, 64.0], request_throughput=[3.77, 3.83, 3.80]))
     r = r.assign(tool="sglang-bench-serving", format="text")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import pandas as pd
 import pytest
 
 from benchbook import config, ingest
@@ -275,3 +276,25 @@ def test_a_wrapped_abbreviated_command_reaches_every_round_of_its_log_and_no_fur
     assert first.loc["round 1"].tolist() == ["org/m", 100.0, 10.0]  # `--num-prompt`: argparse's prefix
     assert first.loc["round 2"].tolist() == ["org/m", 100.0, 10.0]  # no setting of its own: the same command
     assert first.loc["other"].isna().all()  # pasted apart, behind a code fence: nothing carried over
+
+
+def test_a_write_ups_own_list_over_a_block_beats_the_shared_command_and_a_placeholder_is_no_model(tmp_path):
+    # the 4 x MI100 write-up's shape: one command for every model (`--model <model> --max-concurrency
+    # 50`), then per model a heading, its Hub id and its own cap as list items
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {50:<10}\n"
+        f"{'Request throughput (req/s):':<40} {'0.24':<10}\n"
+        "==================================================\n"
+    )
+    p = tmp_path / "mi100.md"
+    p.write_text(
+        "```bash\npython benchmarks/benchmark_serving.py --model <model> --max-concurrency 50\n```\n"
+        f"## Granite\n* ibm-granite/granite-3.3-8b-instruct\n* max-concurrency 25\n\n```\n{block}```\n"
+        f"## Cogito\n* btbtyler09/cogito-v1-preview-llama-70B-gptq-8bit\n* --max-concurrency 6\n* --num-prompts 50\n"
+        f"```\n{block}```\n## Phi\n* max-concurrency=20\n```\n{block}```\n"
+    )
+    df = ingest.read(p, tool="vllm-bench-serve").groupby("run", sort=False).first()
+    assert df.loc["Granite", ["model", "max_concurrency"]].tolist() == ["ibm-granite/granite-3.3-8b-instruct", 25.0]
+    assert df.loc["Cogito", ["max_concurrency", "num_prompts"]].tolist() == [6.0, 50.0]
+    assert df.loc["Phi", "max_concurrency"] == 20.0 and pd.isna(df.loc["Phi", "model"])  # `<model>` names none

@@ -169,6 +169,10 @@ def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) 
         same = (
             curve[serving.series_key(curve) == serving.series_key(apart.loc[[u.name]]).iloc[0]] if len(curve) else curve
         )
+        # an unnamed run beside named ones: another unnamed run may be any other model (five models under
+        # their own headings), so "its series" is not known
+        if pd.isna(u.get("model")) and "model" in curve and curve["model"].notna().any():
+            ev["unnamed"], same = True, same.iloc[0:0]
         if len(burst) and len(same) and same["output_throughput"].notna().any():
             lv = serving.per_load(same, ["output_throughput"])  # repeats: the best load's mean, its spread the noise
             best = lv.loc[lv["output_throughput"].idxmax()]

@@ -311,6 +311,8 @@ def _literal(v: str):
 # context above a text block
 
 
+#: A value a write-up leaves for the reader to fill in: `<model>`, `$MODEL`, `${MODEL}`, `{model}`.
+PLACEHOLDER_RE = re.compile(r"^\s*(?:<[^>]*>|\$\{?\w+\}?|\{\w+\})\s*$")
 #: A Hugging Face model id standing alone (`owner/name`), as a write-up's heading over its block.
 HUB_ID_RE = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 #: tqdm's bar as the benchmark prints it while requests finish: percent, bar, done/total, timing.
@@ -389,7 +391,8 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
                 short = [a for a in args if a != key and key.startswith(a) and len(a) >= len(key) - 2]
                 if key not in args and short:
                     args[key] = args[short[0]]
-            ctx.setdefault("model", args.get("model"))
+            if not PLACEHOLDER_RE.match(args.get("model") or ""):  # `--model <model>`, `$MODEL`: no name
+                ctx.setdefault("model", args.get("model"))
             ctx.setdefault("dataset", args.get("dataset_name"))
             for key in ("num_prompts", "request_rate", "max_concurrency", "burstiness"):
                 if key in args and key not in ctx:
@@ -435,12 +438,31 @@ AUTHOR_META = {
 }
 
 
+#: A list item that is one benchmark option and its value (`* --max-concurrency 6`, `- num-prompts=50`).
+BULLET_SETTING_RE = re.compile(
+    r"^\s*[-*+]\s+`?(?:--)?(?P<key>max[-_]concurrency|num[-_]prompts|request[-_]rate)\s*[= :]\s*(?P<value>[0-9][0-9.]*|inf)`?\s*$",
+    re.IGNORECASE,
+)
+#: A list item that is a Hugging Face model id and nothing else.
+BULLET_MODEL_RE = re.compile(r"^\s*[-*+]\s+`?(?P<model>[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)`?\s*$")
+
+
 def _author_list(lines: list[str], lo: int, hi: int, ctx: dict) -> None:
     """The model, parallelism and hardware a write-up's own list states between the block's heading
     (`lines[lo]`) and the block: the model only where no command or Namespace names one; the rest to
     `metadata` (`tp=2; hardware=2x DGX Spark`), beside what the Namespace gives."""
     meta: dict[str, str] = {}
     for j in range(lo, hi):
+        # `* --max-concurrency 6`, `* max-concurrency=20`, `* ibm-granite/granite-3.3-8b-instruct`: the
+        # write-up's own settings for this block, nearer to it than a command shared by several blocks
+        b = BULLET_SETTING_RE.match(lines[j])
+        if b and number(b["value"]) is not None:
+            ctx[b["key"].lower().replace("-", "_")] = number(b["value"])
+            continue
+        b = BULLET_MODEL_RE.match(lines[j])
+        if b and not ctx.get("model"):
+            ctx["model"] = b["model"]
+            continue
         m = AUTHOR_LINE_RE.match(lines[j])
         if not m or "Namespace(" in lines[j]:
             continue

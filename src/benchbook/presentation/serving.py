@@ -165,12 +165,17 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) ->
     """What the page reads: the files, runs, models, the sweep, the runs kept apart and why, and the
     series the curve's runs form (failed requests are the `failed` claim's, never said twice)."""
     unknown = int((~r[f"{variable}_recorded"] & r[variable].isna()).sum()) if f"{variable}_recorded" in r else 0
+    curve = r[~serving.apart(r, variable)]
+    # swept: one series at two loads or more; several series each at a load of its own are no sweep
+    per_series = curve.groupby(serving.series_key(curve))[variable].nunique() if len(curve) and "model" in curve else []
     return _say(
         "inputs",
         files=files,
         runs=len(r),
         models=[str(m) for m in sorted(r["model"].dropna().unique())],
-        swept=bool(r.loc[~serving.apart(r, variable), variable].nunique() > 1),
+        unnamed=int(r["model"].isna().sum()) if "model" in r else 0,
+        swept=bool(len(per_series) and per_series.max() > 1),
+        levels=int(curve[variable].nunique()) if len(curve) else 0,
         variable=variable.replace("_", " "),
         kept=max(0, n_apart - unknown),
         apart=APART_WORDS[variable],
