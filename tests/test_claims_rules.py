@@ -194,6 +194,14 @@ def test_trend(xs, ys, tol, expected):
         ),
         ({"xs": [1, 2, 3], "ys": [1, 2, 3], "direction": "falls"}, ("withheld", "the values rise at every step")),
         ({"xs": [1, 2, 3, 4], "ys": [3, 2, 1], "direction": "falls"}, ("shown", "")),  # the pairs that exist
+        (  # three runs at one load (repeats under different labels): sorted by value they would "rise"
+            {"xs": [10, 10, 10], "ys": [478, 664, 724], "direction": "rises"},
+            ("withheld", "3 values at 1 point, several at 10: values at one point are not steps"),
+        ),
+        (
+            {"xs": [1, 2, 2, 3], "ys": [1, 2, 3, 4], "direction": "rises"},
+            ("withheld", "4 values at 3 points, several at 2: values at one point are not steps"),
+        ),
     ],
 )
 def test_scaling(ev, expected):

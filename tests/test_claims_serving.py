@@ -72,7 +72,17 @@ def test_growth_rises_and_falls(seed):
     assert cs.growth(seed[seed["x"].notna()], "x").status == "shown"
     falls = runs([1, 2, 4], [10.0, 20.0, 15.0]).assign(x=[1, 2, 4])
     c = wording.word("serving_saturation", cs.growth(falls, "x"))
-    assert c.status == "withheld" and c.text.startswith("Output throughput does not rise")
+    assert c.status == "withheld" and c.text.startswith("No rise of output throughput")
+
+
+def test_growth_is_not_said_of_runs_at_one_load_under_different_labels():
+    # three rounds at request rate 10 (the Ascend PD fixture's shape): not steps of a sweep, whatever
+    # order their throughputs come in
+    rounds = runs([None] * 3, [478.0, 664.0, 724.0], rate=10.0).assign(run=["round 1", "round 2", "round 3"])
+    c = wording.word("serving_saturation", cs.growth(rounds.assign(x=[10.0] * 3), "x"))
+    assert c.status == "withheld" and "values at one point are not steps" in c.text
+    sweep = runs([None] * 3, [478.0, 664.0, 724.0], rate=10.0).assign(run=["r1", "r2", "r4"])
+    assert cs.growth(sweep.assign(x=[1.0, 2.0, 4.0]), "x").status == "shown"
 
 
 def test_a_growth_step_inside_the_run_noise_is_not_a_step():

@@ -260,8 +260,12 @@ def test_prompts_sent_but_not_completed_count_as_failed_where_no_failure_count_i
     assert r["failed"].iat[0] == 10 and r["failed_implied"].iat[0]
     c = say(cs.failed(r))
     assert c.status == "shown" and "10 requests failed beside the 10 that completed" in c.text and "sent more" in c.text
-    r = serving.runs(df.assign(num_prompts=10.0))  # every prompt completed: nothing implied
-    assert r["failed"].isna().all() and say(cs.failed(r)).status == "withheld"
+    r = serving.runs(df.assign(num_prompts=10.0))  # every prompt completed: none failed (completed <= sent)
+    assert r["failed"].eq(0).all() and r["failed_implied"].all()
+    c = say(cs.failed(r))
+    assert c.status == "withheld" and "10 requests completed and none failed" in c.text and "every prompt" in c.text
+    r = serving.runs(df)  # no prompt count: nothing to imply
+    assert r["failed"].isna().all() and "cannot tell whether any failed" in say(cs.failed(r)).text
 
 
 # --- supported tools' files that failed (class 7) ---------------------------------------------------
@@ -362,6 +366,19 @@ def test_an_in_flight_count_above_the_cap_is_flagged_not_called_a_full_cap():
     assert "Every capped run averaged at least 80%" in say(cs.underfilled(full)).text
 
 
+def test_an_estimated_latency_above_the_cap_is_said_to_overstate_not_to_contradict_the_run():
+    # speculators#613's shape: cap 32, 0.872 req/s, E2EL estimated from TTFT + TPOT x 3,330 tokens
+    row = dict(run="r", tool="vllm-bench-serve", format="text", max_concurrency=32.0, request_throughput=0.872)
+    row.update(mean_e2el_s=38.55, duration=733.86, num_prompts=640.0, estimated=True)
+    lit = pd.DataFrame([row]).assign(in_flight=lambda d: d["request_throughput"] * d["mean_e2el_s"])
+    lit["utilisation"] = lit["in_flight"] / lit["max_concurrency"]
+    c = say(cs.underfilled(lit))
+    assert c.status == "withheld" and "estimate overstates this run's mean latency" in c.text
+    assert "33.6 requests in flight" in c.text and "cannot all describe" not in c.text
+    printed = say(cs.underfilled(lit.assign(estimated=False)))  # the same figures, printed: a contradiction
+    assert "cannot all describe one run" in printed.text and "estimate" not in printed.text
+
+
 def test_output_not_streamed_is_said_instead_of_the_tpot_against_itl_explanation():
     flat = pd.DataFrame(
         dict(run=["rate=2"], tpot_mean=[1.76], itl_mean=[0.0], ttft_mean=[2074.09], e2el_mean=[2098.07])
@@ -371,6 +388,60 @@ def test_output_not_streamed_is_said_instead_of_the_tpot_against_itl_explanation
     streamed = flat.assign(tpot_mean=300.0, itl_mean=100.0, ttft_mean=500.0, e2el_mean=60000.0)
     c = say(cs.tpot_itl(streamed))
     assert "stalled behind prefills" in c.text and "not per-token" not in c.text
+
+
+def test_a_median_itl_of_zero_under_a_real_mean_is_said_to_be_chunks_in_bursts():
+    # the Ascend PD fixture's round 1: median ITL 0.00 ms, mean 76.76 ms, TPOT 57.28 ms
+    burst = pd.DataFrame(
+        dict(run=["round 1"], tpot_mean=[57.28], itl_mean=[76.76], itl_median=[0.0], ttft_mean=[37612.83])
+    )
+    c = say(cs.tpot_itl(burst))
+    assert c.status == "shown" and "median ITL of 0.00 ms beside a mean of 76.8 ms" in c.text and "bursts" in c.text
+    steady = burst.assign(itl_median=70.1)  # chunks spaced like their mean: nothing to say
+    c = say(cs.tpot_itl(steady))
+    assert c.status == "withheld" and "bursts" not in c.text
+    flat = burst.assign(itl_mean=0.0, e2el_mean=37700.0)  # not streamed at all: said as that, not as bursts
+    assert "bursts" not in say(cs.tpot_itl(flat)).text
+
+
+def test_a_mean_itl_far_above_tpot_is_said_to_be_chunks_of_several_tokens():
+    # speculators#613: ITL 50.97 ms, TPOT 11.46 ms, acceptance length 4.77
+    spec = pd.DataFrame(
+        dict(run=["r"], tpot_mean=[11.46], itl_mean=[50.97], itl_median=[47.4], spec_decode_acceptance_length=[4.77])
+    )
+    c = say(cs.tpot_itl(spec))
+    assert "each streamed chunk carried roughly 4.4 tokens (its speculative decoding gives 4.77" in c.text
+    plain = say(cs.tpot_itl(spec.drop(columns=["spec_decode_acceptance_length"])))
+    assert "most likely each streamed chunk carried several tokens (roughly 4.4)" in plain.text
+    level = say(cs.tpot_itl(spec.assign(itl_mean=12.0, itl_median=11.9)))  # one token per chunk
+    assert level.status == "withheld" and "chunk carried" not in level.text
+
+
+def test_models_each_at_a_cap_of_their_own_are_no_sweep_and_an_unnamed_one_is_not_compared_with_them():
+    # the 4 x MI100 write-up: three named models at caps 25, 6 and 18, one unnamed at cap 20 and one
+    # unnamed with no cap (kept apart)
+    r = pd.DataFrame(
+        dict(
+            run=["granite", "cogito-70b", "cogito-32b", "phi", "gemma"],
+            model=["ibm/granite", "bt/cogito-70b", "bt/cogito-32b", None, None],
+            max_concurrency=[25.0, 6.0, 18.0, 20.0, np.nan],
+            request_rate=[np.inf] * 5,
+            output_throughput=[239.8, 28.0, 85.1, 107.7, 82.7],
+            ttft_mean=[1040.4, 6078.7, 11258.3, 12357.2, 238989.8],
+            order=range(5),
+        )
+    )
+    text = show.inputs_sentence("f", r, "max_concurrency", 1)
+    assert "each series at a single max concurrency of its own, so no sweep" in text and "swept" not in text
+    assert "(2 of them of a model the output does not name)" in text
+    apart = serving.apart(r, "max_concurrency")
+    c = say(cs.uncapped(r[apart], r[~apart], 0))
+    assert c.status == "withheld" and "names no model for it" in c.text and "0.77x" not in c.text
+    one = r.assign(model=None)  # every run unnamed: one model, as in a plain sweep log
+    c = say(cs.uncapped(one[apart], one[~apart], 0))
+    assert "names no model for it" not in c.text
+    sweep = r.assign(model="m")  # one model at four caps: a sweep
+    assert "swept over max concurrency" in show.inputs_sentence("f", sweep, "max_concurrency", 1)
 
 
 def test_a_completed_rate_above_the_request_rate_says_the_rate_did_not_govern_arrivals():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import pandas as pd
 import pytest
 
 from benchbook import config, ingest
@@ -221,3 +222,79 @@ def test_a_list_under_another_heading_is_not_this_blocks(tmp_path):
     f.write_text("## setup\n- Tensor Parallel Size: 4\n## run\n" + BLOCK)
     df = parsed(f).table
     assert df["metadata"].isna().all() and df["model"].isna().all()
+
+
+def test_the_progress_bar_above_a_block_gives_the_prompts_sent_where_nothing_else_does(tmp_path):
+    # vllm-project/vllm#9070's shape: a 2024 block with no failure count under a bar of 4096 requests
+    block = (
+        "Traffic request rate: inf\n"
+        "100%|█████████████| 4096/4096 [01:27<00:00, 46.61it/s]\n"
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {979:<10}\n"
+        f"{'Benchmark duration (s):':<40} {'87.88':<10}\n"
+        f"{'Request throughput (req/s):':<40} {'11.14':<10}\n"
+        "==================================================\n"
+    )
+    p = tmp_path / "bar.txt"
+    p.write_text(block)
+    assert set(ingest.read(p, tool="vllm-bench-serve")["num_prompts"]) == {4096}  # the rest failed: 3,117
+    p.write_text("python benchmark_serving.py --num-prompts 5000\n" + block)  # the command line wins
+    assert set(ingest.read(p, tool="vllm-bench-serve")["num_prompts"]) == {5000}
+    p.write_text(block.replace("100%|█████████████| 4096/4096 [01:27<00:00, 46.61it/s]\n", ""))
+    assert ingest.read(p, tool="vllm-bench-serve")["num_prompts"].isna().all()  # no bar: unknown
+
+
+def test_a_heading_that_is_a_hub_model_id_names_the_model_of_the_block_under_it(tmp_path):
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {1000:<10}\n"
+        f"{'Request throughput (req/s):':<40} {'2.52':<10}\n"
+        "==================================================\n"
+    )
+    p = tmp_path / "two.md"
+    p.write_text(f"### openai/gpt-oss-20b\n\n```\n{block}```\n\n### Results on one L40S\n\n```\n{block}```\n")
+    df = ingest.read(p, tool="vllm-bench-serve")
+    models = df.groupby("run", sort=False)["model"].first()
+    assert models["openai/gpt-oss-20b"] == "openai/gpt-oss-20b"
+    assert models.isna()["Results on one L40S"]  # a heading of words names no model
+
+
+def test_a_wrapped_abbreviated_command_reaches_every_round_of_its_log_and_no_further(tmp_path):
+    # the Ascend PD fixture's shape: one `vllm bench serve \` command over three `# round N` blocks
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {55:<10}\n"
+        f"{'Failed requests:':<40} {45:<10}\n"
+        f"{'Request throughput (req/s):':<40} {'0.47':<10}\n"
+        "==================================================\n"
+    )
+    cmd = "vllm bench serve \\\n  --model org/m \\\n  --request-rate 10 \\\n  --num-prompt 100\n\n"
+    p = tmp_path / "rounds.md"
+    p.write_text(f"```shell\n{cmd}# round 1\n{block}\n# round 2\n{block}```\n\n```\n# other\n{block}```\n")
+    df = ingest.read(p, tool="vllm-bench-serve")
+    first = df.groupby("run", sort=False)[["model", "num_prompts", "request_rate"]].first()
+    assert first.loc["round 1"].tolist() == ["org/m", 100.0, 10.0]  # `--num-prompt`: argparse's prefix
+    assert first.loc["round 2"].tolist() == ["org/m", 100.0, 10.0]  # no setting of its own: the same command
+    assert first.loc["other"].isna().all()  # pasted apart, behind a code fence: nothing carried over
+
+
+def test_a_write_ups_own_list_over_a_block_beats_the_shared_command_and_a_placeholder_is_no_model(tmp_path):
+    # the 4 x MI100 write-up's shape: one command for every model (`--model <model> --max-concurrency
+    # 50`), then per model a heading, its Hub id and its own cap as list items
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {50:<10}\n"
+        f"{'Request throughput (req/s):':<40} {'0.24':<10}\n"
+        "==================================================\n"
+    )
+    p = tmp_path / "mi100.md"
+    p.write_text(
+        "```bash\npython benchmarks/benchmark_serving.py --model <model> --max-concurrency 50\n```\n"
+        f"## Granite\n* ibm-granite/granite-3.3-8b-instruct\n* max-concurrency 25\n\n```\n{block}```\n"
+        f"## Cogito\n* btbtyler09/cogito-v1-preview-llama-70B-gptq-8bit\n* --max-concurrency 6\n* --num-prompts 50\n"
+        f"```\n{block}```\n## Phi\n* max-concurrency=20\n```\n{block}```\n"
+    )
+    df = ingest.read(p, tool="vllm-bench-serve").groupby("run", sort=False).first()
+    assert df.loc["Granite", ["model", "max_concurrency"]].tolist() == ["ibm-granite/granite-3.3-8b-instruct", 25.0]
+    assert df.loc["Cogito", ["max_concurrency", "num_prompts"]].tolist() == [6.0, 50.0]
+    assert df.loc["Phi", "max_concurrency"] == 20.0 and pd.isna(df.loc["Phi", "model"])  # `<model>` names none

@@ -118,11 +118,17 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide["request_rate"] = wide["request_rate"].astype(float).fillna(wide["target_qps"].astype(float))  # MLPerf Server
     # no rate where the format records one: the tool's default (inf); where it records none, unknown
     wide["rate_assumed"] = wide["request_rate"].isna() & wide["request_rate_recorded"]
-    # an output without a failure count that sent more prompts than completed: the rest failed
+    # an output without a failure count that sent more prompts than completed: the rest failed; one
+    # that completed every prompt it sent: none did (completed cannot exceed sent)
     short = wide["num_prompts"].astype(float) - wide["completed"].astype(float)
-    wide["failed_implied"] = wide["failed"].isna() & (short > 0)
+    wide["failed_implied"] = wide["failed"].isna() & (short >= 0)
     wide["failed"] = wide["failed"].where(~wide["failed_implied"], short)
     wide["request_rate"] = wide["request_rate"].astype(float).mask(wide["rate_assumed"], np.inf)
+    # requests completed but not one token generated: no first token ever came, so the TTFT, TPOT and
+    # ITL the output prints (0, vLLM's mean of an empty list) are no latencies; E2EL still is one
+    wide["no_output"] = wide["completed"].astype(float).gt(0) & wide["total_generated_tokens"].astype(float).eq(0)
+    blank = [c for c in wide.columns if re.match(r"(ttft|tpot|itl)_", str(c))]
+    wide.loc[wide["no_output"], blank] = np.nan
     return wide.copy()  # one block per dtype: the columns added one by one fragment a wide (AIPerf) table
 
 
@@ -350,6 +356,15 @@ def unstreamed(r: pd.DataFrame) -> pd.Series:
     ITL of about 0 with the first token arriving at nearly the end of the request."""
     itl, ttft, e2el = _col(r, "itl_mean"), _col(r, "ttft_mean"), _col(r, "e2el_mean")
     return (itl.abs() <= UNSTREAMED_ITL_MS) & (ttft >= UNSTREAMED_TTFT_SHARE * e2el) & (e2el > 0)
+
+
+def bursty(r: pd.DataFrame) -> pd.Series:
+    """Per run, True where at least half of the gaps between streamed chunks are about 0 (median ITL at
+    most UNSTREAMED_ITL_MS) while their mean is not: the chunks came in bursts, several at once (a
+    proxy that buffers, or several tokens per step sent one by one), so ITL's percentiles describe
+    the bursts, not how fast tokens were made. A run not streamed at all (`unstreamed`) is not one."""
+    med, mean = _col(r, "itl_median"), _col(r, "itl_mean")
+    return (med.abs() <= UNSTREAMED_ITL_MS) & (mean > 2 * UNSTREAMED_ITL_MS) & ~unstreamed(r)
 
 
 def rate_exceeded(r: pd.DataFrame) -> pd.Series:

@@ -277,6 +277,13 @@ def trend(ev: dict) -> str:
 def scaling(ev: dict) -> tuple[str, str]:
     xs = [x for x, y in zip(ev.get("xs") or [], ev.get("ys") or [], strict=False) if x is not None and y is not None]
     min_n = _num(ev, "min_points") or 3
+    shared = sorted({x for x in xs if xs.count(x) > 1})
+    if shared:  # values at one x are not steps (sorted by value, they would always "rise")
+        k, at = len(set(xs)), ", ".join(f"{x:g}" for x in shared)
+        return (
+            "withheld",
+            f"{len(xs)} values at {k} point{'s' if k != 1 else ''}, several at {at}: values at one point are not steps",
+        )
     if len(xs) < min_n:
         return "withheld", f"{len(xs)} point{'s' if len(xs) != 1 else ''}; a trend needs at least {int(min_n)}"
     got = trend(ev)

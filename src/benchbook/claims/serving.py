@@ -110,12 +110,21 @@ def underfilled(lit: pd.DataFrame) -> Claim:
     # no request throughput (InferenceX's per-GPU results): a cap, not its absence
     blind = lit["max_concurrency"].notna() & lit["in_flight"].isna()
     no_rate = ~serving.recorded(lit, "request_throughput")
-    ev["unmeasured"] = int((blind & ~no_rate).sum())
+    silent = lit["no_output"].fillna(False).astype(bool) if "no_output" in lit else False
+    ev["silent"] = int((blind & ~no_rate & silent).sum())  # completed, but not one token: no latency
+    ev["unmeasured"] = int((blind & ~no_rate & ~silent).sum())
     ev["no_throughput"] = int((blind & no_rate).sum())
     if "max_concurrency_recorded" in lit:  # runs whose output format records no cap: no absence to claim
         ev["unrecorded"] = int((lit["max_concurrency"].isna() & ~lit["max_concurrency_recorded"].astype(bool)).sum())
-    over = capped[capped["utilisation"] > OVERFILLED]
-    ev["over"] = len(over)
+    above = capped[capped["utilisation"] > OVERFILLED]
+    # an estimated E2EL (TTFT + TPOT x output tokens, blind to how they co-vary) that puts more in
+    # flight than the cap lets in overstates the latency: said of the estimate, not of the run's figures
+    guessed = above["estimated"].fillna(False).astype(bool) if "estimated" in above else pd.Series(False, above.index)
+    over = above[~guessed]
+    ev["over"], ev["est_over"] = len(over), int(guessed.sum())
+    if guessed.any():
+        e = above[guessed].loc[above.loc[guessed, "utilisation"].idxmax()]
+        ev.update(est_run=str(e["run"]), est_in_flight=_f(e["in_flight"]), est_cap=_f(e["max_concurrency"]))
     if len(over):  # the worst: its rate x latency, and rate x duration against the requests sent
         o = over.loc[over["utilisation"].idxmax()]
         ev.update(
@@ -160,6 +169,10 @@ def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) 
         same = (
             curve[serving.series_key(curve) == serving.series_key(apart.loc[[u.name]]).iloc[0]] if len(curve) else curve
         )
+        # an unnamed run beside named ones: another unnamed run may be any other model (five models under
+        # their own headings), so "its series" is not known
+        if pd.isna(u.get("model")) and "model" in curve and curve["model"].notna().any():
+            ev["unnamed"], same = True, same.iloc[0:0]
         if len(burst) and len(same) and same["output_throughput"].notna().any():
             lv = serving.per_load(same, ["output_throughput"])  # repeats: the best load's mean, its spread the noise
             best = lv.loc[lv["output_throughput"].idxmax()]
@@ -192,8 +205,27 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
     flat = serving.unstreamed(ok)
     far = ok[~flat & (ok["tpot_mean"] > TPOT_OVER_ITL * ok["itl_mean"])]
     one = ok[flat]
-    ev = dict(count=len(far) + len(one), n=len(ok), factor=TPOT_OVER_ITL, unstreamed=len(one))
+    burst = r[serving.bursty(r)] if len(r) else r
+    # the other way round: chunks of several tokens each (speculative decoding, a stream interval), so
+    # the gap between chunks is several tokens' time
+    bunched = ok[~flat & (ok["itl_mean"] > TPOT_OVER_ITL * ok["tpot_mean"])]
+    bunched = bunched[~serving.bursty(bunched)] if len(bunched) else bunched
+    ev = dict(
+        count=len(far) + len(one) + len(burst) + len(bunched), n=len(ok), factor=TPOT_OVER_ITL, unstreamed=len(one)
+    )
+    ev["bunched"] = len(bunched)
+    if len(bunched):
+        g = bunched.loc[(bunched["itl_mean"] / bunched["tpot_mean"]).idxmax()]
+        method, per_step = serving.tokens_per_step(bunched.loc[[g.name]])
+        ev.update(bunch_run=str(g["run"]), bunch_itl=_f(g["itl_mean"]), bunch_tpot=_f(g["tpot_mean"]))
+        ev["bunch_per_step"] = _f(per_step.iat[0]) if per_step.iat[0] > 1 else None
+        ev["bunch_method"] = method.iat[0] if isinstance(method.iat[0], str) else None
+    ev["bursty"] = len(burst)
+    if len(burst):
+        b = burst.iloc[0]
+        ev.update(burst_run=str(b["run"]), burst_median=_f(b["itl_median"]), burst_mean=_f(b["itl_mean"]))
     ev.update(itl_at_most=serving.UNSTREAMED_ITL_MS, ttft_share=serving.UNSTREAMED_TTFT_SHARE)
+    ev["silent"] = int(r["no_output"].fillna(False).astype(bool).sum()) if "no_output" in r else 0
     if len(far):
         w = far.loc[(far["tpot_mean"] / far["itl_mean"]).idxmax()]
         ev.update(run=str(w["run"]), tpot=_f(w["tpot_mean"]), itl=_f(w["itl_mean"]))
@@ -208,7 +240,8 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
         )
     rule = (
         f"mean TPOT above {TPOT_OVER_ITL}x mean ITL in a streamed run; or not streamed: mean ITL at most "
-        f"{serving.UNSTREAMED_ITL_MS:g} ms with mean TTFT at least {serving.UNSTREAMED_TTFT_SHARE:.0%} of mean E2EL"
+        f"{serving.UNSTREAMED_ITL_MS:g} ms with mean TTFT at least {serving.UNSTREAMED_TTFT_SHARE:.0%} of mean E2EL; "
+        f"or sent in bursts: median ITL at most {serving.UNSTREAMED_ITL_MS:g} ms, mean above twice that"
     )
     return make("tpot_itl", "anomaly", rule, ev)
 
@@ -369,12 +402,13 @@ def failed(r: pd.DataFrame) -> Claim:
     done = r["completed"].dropna() if "completed" in r else r.iloc[0:0]
     ev["completed_all"] = _f(done.sum()) if len(done) else None
     ev.update(completed=_f(known["completed"].sum()) if len(known) else None, failed=_f(known["failed"].sum()))
+    # counts the output does not print but its prompts give (sent - completed): said as such
+    ev["implied"] = bool(known["failed_implied"].any()) if "failed_implied" in known else False
     if len(bad):
         w = bad.loc[(bad["failed"] / (bad["failed"] + bad["completed"].fillna(0))).idxmax()]
         ev.update(
             run=str(w["run"]), run_failed=_f(w["failed"]), run_sent=_f(w["failed"] + np.nan_to_num(w["completed"]))
         )
-        ev["implied"] = bool(bad["failed_implied"].any()) if "failed_implied" in bad else False
     # runs where every request failed: nothing was measured (said once, by this claim)
     ev["lost"] = [f"`{x}`" for x in bad.loc[bad["completed"].fillna(0).eq(0), "run"]]  # a label may say `inf`
     # GuideLLM counts two kinds apart: errored (the request failed) and incomplete (still running when

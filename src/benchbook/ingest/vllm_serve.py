@@ -311,6 +311,14 @@ def _literal(v: str):
 # context above a text block
 
 
+#: A value a write-up leaves for the reader to fill in: `<model>`, `$MODEL`, `${MODEL}`, `{model}`.
+PLACEHOLDER_RE = re.compile(r"^\s*(?:<[^>]*>|\$\{?\w+\}?|\{\w+\})\s*$")
+#: A Hugging Face model id standing alone (`owner/name`), as a write-up's heading over its block.
+HUB_ID_RE = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
+#: tqdm's bar as the benchmark prints it while requests finish: percent, bar, done/total, timing.
+PROGRESS_BAR_RE = re.compile(r"\d+%\|[^|\n]*\|\s*(?P<done>\d+)/(?P<total>\d+)\s*\[")
+
+
 def _context(lines: list[str], lo: int, hi: int) -> dict:
     """Settings found in lines[lo:hi] (0-based), nearest first; keys: run, model, dataset,
     num_prompts, request_rate, max_concurrency, burstiness, metadata, label."""
@@ -360,6 +368,10 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
     for j in range(lo, hi):
         s = lines[j]
         if "bench serve" in s or "benchmark_serving.py" in s:
+            k = j  # a command wrapped with trailing backslashes goes on over the next lines
+            while s.rstrip().endswith("\\") and k + 1 < hi:
+                k += 1
+                s = s.rstrip()[:-1] + " " + lines[k]
             try:
                 argv = shlex.split(s[s.find("vllm") if "vllm" in s else 0 :], comments=False, posix=True)
             except ValueError:
@@ -373,18 +385,36 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
                         k = a[2:]
                         v = argv[a_i + 1] if a_i + 1 < len(argv) and not argv[a_i + 1].startswith("--") else ""
                     args[k.replace("-", "_")] = v
-            ctx.setdefault("model", args.get("model"))
+            # argparse takes an unambiguous prefix of an option (`--num-prompt 100`): a name one or two
+            # letters short of a setting's stands for it
+            for key in ("num_prompts", "request_rate", "max_concurrency", "burstiness", "dataset_name"):
+                short = [a for a in args if a != key and key.startswith(a) and len(a) >= len(key) - 2]
+                if key not in args and short:
+                    args[key] = args[short[0]]
+            if not PLACEHOLDER_RE.match(args.get("model") or ""):  # `--model <model>`, `$MODEL`: no name
+                ctx.setdefault("model", args.get("model"))
             ctx.setdefault("dataset", args.get("dataset_name"))
             for key in ("num_prompts", "request_rate", "max_concurrency", "burstiness"):
                 if key in args and key not in ctx:
                     ctx[key] = _opt_float(args[key])
             if "label" in args:
                 ctx.setdefault("label", args["label"])
+    # the progress bar nearest above the block (`100%|████| 4096/4096 [01:27<00:00, ...]`): the bar
+    # ticks once for every request that finished, failed or not, so its total is the prompts sent; read
+    # only where neither the Namespace nor the command line gives the count
+    if "num_prompts" not in ctx:
+        for j in range(hi - 1, lo - 1, -1):
+            bar = PROGRESS_BAR_RE.search(lines[j])
+            if bar:
+                ctx["num_prompts"] = float(bar.group("total"))
+                break
     # nearest markdown heading
     while i >= lo:
         s = lines[i].strip()
         if s.startswith("#") and not s.startswith("#!"):
             ctx["run"] = s.lstrip("#").strip()
+            if HUB_ID_RE.fullmatch(ctx["run"]):  # `### openai/gpt-oss-20b`: the heading names the model
+                ctx.setdefault("model", ctx["run"])
             break
         i -= 1
     _author_list(lines, max(i, lo), hi, ctx)
@@ -408,12 +438,31 @@ AUTHOR_META = {
 }
 
 
+#: A list item that is one benchmark option and its value (`* --max-concurrency 6`, `- num-prompts=50`).
+BULLET_SETTING_RE = re.compile(
+    r"^\s*[-*+]\s+`?(?:--)?(?P<key>max[-_]concurrency|num[-_]prompts|request[-_]rate)\s*[= :]\s*(?P<value>[0-9][0-9.]*|inf)`?\s*$",
+    re.IGNORECASE,
+)
+#: A list item that is a Hugging Face model id and nothing else.
+BULLET_MODEL_RE = re.compile(r"^\s*[-*+]\s+`?(?P<model>[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)`?\s*$")
+
+
 def _author_list(lines: list[str], lo: int, hi: int, ctx: dict) -> None:
     """The model, parallelism and hardware a write-up's own list states between the block's heading
     (`lines[lo]`) and the block: the model only where no command or Namespace names one; the rest to
     `metadata` (`tp=2; hardware=2x DGX Spark`), beside what the Namespace gives."""
     meta: dict[str, str] = {}
     for j in range(lo, hi):
+        # `* --max-concurrency 6`, `* max-concurrency=20`, `* ibm-granite/granite-3.3-8b-instruct`: the
+        # write-up's own settings for this block, nearer to it than a command shared by several blocks
+        b = BULLET_SETTING_RE.match(lines[j])
+        if b and number(b["value"]) is not None:
+            ctx[b["key"].lower().replace("-", "_")] = number(b["value"])
+            continue
+        b = BULLET_MODEL_RE.match(lines[j])
+        if b and not ctx.get("model"):
+            ctx["model"] = b["model"]
+            continue
         m = AUTHOR_LINE_RE.match(lines[j])
         if not m or "Namespace(" in lines[j]:
             continue
@@ -770,6 +819,12 @@ def sniff(text: str | Lines) -> bool:
     )
 
 
+#: The settings a block with none of its own takes from the block above it in the same log.
+INHERITED = ("model", "dataset", "num_prompts", "request_rate", "max_concurrency", "burstiness", "metadata")
+#: A markdown code fence: blocks on either side of one were pasted apart.
+FENCE_RE = re.compile(r"\s*(```|~~~)")
+
+
 def parse(text: str | Lines, source: str) -> Parsed:
     if isinstance(text, str) or _json_like(text):
         text = whole(text).replace("\r\n", "\n").replace("\r", "\n")
@@ -787,9 +842,14 @@ def parse(text: str | Lines, source: str) -> Parsed:
         except ParseError as exc:
             raise ParseError(source, exc.line, exc.message) from None
         objs = _json_objects(text, source, strict=False) if contains('"request_throughput"', text) else []
-        prev_end = 0
+        prev_end, prev_ctx = 0, {}
         for k, (start, close, prefix) in enumerate(blocks, start=1):
             ctx = _context(lines, prev_end, start)
+            # a block with no setting of its own right after another in the same pasted log (no code
+            # fence between them: `# round 2` under one command) repeats the command above it
+            if k > 1 and not (set(ctx) & set(INHERITED)) and not any(FENCE_RE.match(x) for x in lines[prev_end:start]):
+                ctx.update({key: prev_ctx[key] for key in INHERITED if key in prev_ctx})
+            prev_ctx = ctx
             settings = {
                 "run": ctx.get("label") or ctx.get("run") or f"block {k}",
                 "format": "text",

@@ -165,12 +165,17 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) ->
     """What the page reads: the files, runs, models, the sweep, the runs kept apart and why, and the
     series the curve's runs form (failed requests are the `failed` claim's, never said twice)."""
     unknown = int((~r[f"{variable}_recorded"] & r[variable].isna()).sum()) if f"{variable}_recorded" in r else 0
+    curve = r[~serving.apart(r, variable)]
+    # swept: one series at two loads or more; several series each at a load of its own are no sweep
+    per_series = curve.groupby(serving.series_key(curve))[variable].nunique() if len(curve) and "model" in curve else []
     return _say(
         "inputs",
         files=files,
         runs=len(r),
         models=[str(m) for m in sorted(r["model"].dropna().unique())],
-        swept=bool(r.loc[~serving.apart(r, variable), variable].nunique() > 1),
+        unnamed=int(r["model"].isna().sum()) if "model" in r else 0,
+        swept=bool(len(per_series) and per_series.max() > 1),
+        levels=int(curve[variable].nunique()) if len(curve) else 0,
         variable=variable.replace("_", " "),
         kept=max(0, n_apart - unknown),
         apart=APART_WORDS[variable],
@@ -353,7 +358,9 @@ def apart_message(apart: pd.DataFrame, variable: str) -> str:
 def pareto_sentence(r: pd.DataFrame) -> str:
     """The range of per-user decode speed (1000 / mean TPOT) across the runs."""
     pu = (1000 / r["tpot_mean"]).replace([np.inf, -np.inf], np.nan).dropna() if "tpot_mean" in r else pd.Series()
-    return _say("pareto", n=len(pu), hi=float(pu.max()) if len(pu) else 0.0, lo=float(pu.min()) if len(pu) else 0.0)
+    silent = int(r["no_output"].sum()) if "no_output" in r else 0
+    hi, lo = (float(pu.max()), float(pu.min())) if len(pu) else (0.0, 0.0)
+    return _say("pareto", n=len(pu), hi=hi, lo=lo, silent=silent, runs=len(r))
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -533,6 +540,7 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, sl
             estimated=bool(row.get("estimated")),
             share_lo=g.get("share_lo") if has_pct and pd.notna(g.get("share_lo")) else None,
             share_hi=g.get("share_hi") if has_pct and pd.notna(g.get("share_lo")) else None,
+            no_output=bool(row.get("no_output")),
             method=method[i] if isinstance(method[i], str) else None,
             acceptance=per_step[i] if per_step[i] == per_step[i] else None,
             slo_ttft=slo_ttft_ms,
