@@ -332,3 +332,22 @@ def test_a_size_trend_step_inside_the_rate_noise_is_not_a_step():
     assert wording.word("bandwidth_roofline", cb.size_trend(pts)).status == "shown"
     noisy = pts.assign(rate_std=15.0)  # 2 x 15 / sqrt(5) / 300 x sqrt(2): 6 % per step
     assert wording.word("bandwidth_roofline", cb.size_trend(noisy)).status == "withheld"
+
+
+def test_a_cpu_run_on_fewer_threads_than_its_chip_gets_no_compute_verdict():
+    # a CPU's compute peak in the table is every thread busy: one thread has a far lower roof, so an
+    # intensity below every device's ridge does not show that compute does not limit it
+    cpu = dict(mode="cpu", offload="cpu", gpu=None, intensity_flop_per_byte=3.3, compute_fraction=None)
+    unknown = point(**cpu, threads=1, device=None, peak_source="unknown", fraction_of_peak=None, cpu_threads=None)
+    c = wording.word("bandwidth_roofline", cb.bound(unknown, "bound_1", 0.5))
+    assert c.status == "withheld" and "1 thread(s)" in c.text and "does not name the CPU" in c.text
+    known = dict(cpu, device="Ryzen-9-9950X", peak_gb_s=89.6, peak_tflops=4.4, ridge=49.1, cpu_threads=32)
+    low = dict(known, fraction_of_peak=0.2, compute_fraction=0.05)  # neither roof near: "overhead" at all threads
+    assert cb.bound(point(**low, threads=32), "bound_1", 0.5).evidence["verdict"] == "overhead"
+    assert cb.bound(point(**low, threads=32), "bound_1", 0.5).status == "shown"
+    few = wording.word("bandwidth_roofline", cb.bound(point(**low, threads=8), "bound_1", 0.5))
+    assert few.status == "withheld" and "8 thread(s) of the 32 of the Ryzen-9-9950X" in few.text
+    # a memory-bandwidth verdict stands on any thread count: the bandwidth roof does not shrink with threads
+    high = dict(known, fraction_of_peak=0.8, compute_fraction=0.05)
+    assert cb.bound(point(**high, threads=8), "bound_1", 0.5).evidence["verdict"] == "memory-bandwidth"
+    assert cb.bound(point(**high, threads=8), "bound_1", 0.5).status == "shown"

@@ -87,6 +87,9 @@ class Peak:
     llc_mb: float | None = None
     #: The CPU sockets the run spans (`hardware.Device.sockets`): the peaks above are theirs together.
     sockets: int = 1
+    #: A CPU's hardware threads over those sockets (`threads` of data/hardware.csv x sockets): its
+    #: compute peak is all of them busy; None for other devices, or where the table does not say.
+    cpu_threads: int | None = None
 
     @property
     def ridge(self) -> float | None:
@@ -150,8 +153,10 @@ def choose_peak(gpu: str, row, bandwidth_gb_s: float = 0.0, tflops: float = 0.0)
             choice.source,
             n * d.llc_mb if d.llc_mb else None,
             n,
+            n * d.threads if d.kind == "cpu" and d.threads else None,
         )
-    return Peak(label, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, choice.source, d.llc_mb)
+    threads = d.threads if d.kind == "cpu" and d.threads else None
+    return Peak(label, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, choice.source, d.llc_mb, 1, threads)
 
 
 def layers(*names) -> tuple[int | None, str | None]:
@@ -404,6 +409,7 @@ def points(
         "peak_source",
         "ridge",
         "sockets",
+        "cpu_threads",
         "architecture",
         "size_source",
         "file_gib",
@@ -671,4 +677,5 @@ def device_fields(pk) -> dict:
         "peak_source": pk.source,
         "ridge": pk.ridge,
         "sockets": pk.sockets,
+        "cpu_threads": pk.cpu_threads,
     }

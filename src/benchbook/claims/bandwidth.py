@@ -9,7 +9,7 @@ import pandas as pd
 from benchbook import hardware
 from benchbook.analysis import bandwidth
 from benchbook.claims import Claim, make
-from benchbook.claims.rules import relative_noise
+from benchbook.claims.rules import NOT_COMPUTE, relative_noise
 
 #: Points a size trend needs.
 TREND_MIN_POINTS = 3
@@ -133,6 +133,10 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
         if split is not None:
             return split
         return c.withhold("the model is partly offloaded, so its weights stream over two memory buses")
+    if p.get("offload") == "cpu" and c.status == "shown" and c.evidence["verdict"] in (NOT_COMPUTE, "overhead"):
+        why = _cpu_compute_unknown(p)
+        if why:
+            return c.withhold(why)
     if p.get("rate_kind") == "lower bound" and c.status == "shown" and c.evidence["verdict"] != "memory-bandwidth":
         return c.withhold(
             "its rate is a lower bound (the latency includes the prefill), so a low share of the peaks does not show "
@@ -150,6 +154,28 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
             "cache of some devices, so whether memory limits it is not known"
         )
     return c
+
+
+def _cpu_compute_unknown(p: pd.Series) -> str | None:
+    """Why a CPU-only run's compute roof is not known, or None where it is: the hardware table's
+    compute peak of a CPU is every hardware thread busy, so a run on fewer threads (or on a CPU the
+    table lacks) has a lower roof, and a small share of the table's peak, or an intensity below every
+    device's ridge, does not show that compute does not limit it (one core may not keep up with DRAM)."""
+    threads, chip = _num(p.get("threads")), _num(p.get("cpu_threads"))
+    ran = f"{int(threads)} thread(s)" if threads else "a thread count the output does not print"
+    if p.get("peak_source") == "unknown" or not p.get("device"):
+        return (
+            f"it ran on the CPU on {ran}, and the output does not name the CPU, so its compute roof (the cores "
+            "those threads keep busy) is not known"
+        )
+    if not chip:
+        return f"the hardware table does not say how many threads the {p.get('device')} has, so the compute roof of {ran} is not known"
+    if not threads or threads < chip:
+        return (
+            f"it ran on {ran} of the {int(chip)} of the {p.get('device')}, and the table's compute peak is every "
+            "thread busy, so its own compute roof is lower and not known"
+        )
+    return None
 
 
 def offload_split(p: pd.Series, claim_id: str) -> Claim | None:
