@@ -245,7 +245,7 @@ def test_bounds_block_says_once_when_no_peak_is_known():
     led = _ledger(config.FIXTURES_DIR / "llama-bench" / "ik_llama_discussion18_cpu_vs_gpu.txt")
     # no device is known, yet a decode at 4 FLOP/byte is not compute-bound on any: said once per sentence
     text = show.block(led, "bound")
-    assert text.count("`IQ2_BN - 2.06 bpw TriLM` cannot be compute-bound on any device: 4.1 FLOP/byte") == 1
+    assert text.count("`IQ2_BN - 2.06 bpw TriLM (CUDA)` cannot be compute-bound on any device: 4.1 FLOP/byte") == 1
     unknown = [c.withhold("no peak") for c in led.claims if c.kind == "bound"]
     assert show.block(wording.ledger("bandwidth_roofline", [], unknown), "bound").startswith(
         "No result has a known fraction"
@@ -351,3 +351,20 @@ def test_a_cpu_run_on_fewer_threads_than_its_chip_gets_no_compute_verdict():
     high = dict(known, fraction_of_peak=0.8, compute_fraction=0.05)
     assert cb.bound(point(**high, threads=8), "bound_1", 0.5).evidence["verdict"] == "memory-bandwidth"
     assert cb.bound(point(**high, threads=8), "bound_1", 0.5).status == "shown"
+
+
+def test_two_backends_of_one_model_are_told_apart_on_the_page():
+    # ROCm and Vulkan on one card: the same model file, so the backend names each point
+    two = pd.DataFrame(
+        [
+            {"model_file": "llama-2-7b.Q4_0.gguf", "backend": "ROCm", "line": 10},
+            {"model_file": "llama-2-7b.Q4_0.gguf", "backend": "Vulkan", "line": 20},
+            {"model_file": "other.gguf", "backend": "Vulkan", "line": 30},
+        ]
+    )
+    assert bandwidth._distinct_labels(two) == ["llama-2-7b.Q4_0 (ROCm)", "llama-2-7b.Q4_0 (Vulkan)", "other"]
+    same = two.assign(backend="CUDA")  # one backend twice (two sweeps): the line tells them apart
+    assert bandwidth._distinct_labels(same)[:2] == ["llama-2-7b.Q4_0 (line 10)", "llama-2-7b.Q4_0 (line 20)"]
+    w7900 = _ledger(config.FIXTURES_DIR / "llama-bench" / "w7900_rocm_vulkan.md")
+    labels = {c.evidence["label"] for c in w7900.claims if c.kind == "fraction_of_peak"}
+    assert labels == {"llama-2-7b.Q4_0 (ROCm)", "llama-2-7b.Q4_0 (Vulkan)"}

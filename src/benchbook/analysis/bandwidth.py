@@ -436,7 +436,25 @@ def points(
     num += ["params_b", "file_gib"]
     for c in num:
         res[c] = pd.to_numeric(res[c], errors="coerce")
+    res["point_label"] = _distinct_labels(res)
     return res.sort_values(["bytes_per_token", "model_key"], na_position="last").reset_index(drop=True)
+
+
+def _distinct_labels(res: pd.DataFrame) -> list[str]:
+    """Each point's label, told apart where two points of one model share it: by the backend
+    (ROCm and Vulkan on one card), else by the line of the output."""
+    base = [label(r) for _, r in res.iterrows()]
+    out = list(base)
+    for i, (_, r) in enumerate(res.iterrows()):
+        twins = [j for j, b in enumerate(base) if b == base[i] and j != i]
+        if not twins:
+            continue
+        backend = _text(r.get("backend"))
+        if backend and all(_text(res.iloc[j].get("backend")) != backend for j in twins):
+            out[i] = f"{base[i]} ({backend})"
+        elif pd.notna(r.get("line")):
+            out[i] = f"{base[i]} (line {int(r['line'])})"
+    return out
 
 
 def decode_points(
@@ -453,7 +471,11 @@ def decode_points(
 
 def label(row) -> str:
     """A short label for a point: the model file's stem, else the model string (marked when it is a
-    vLLM latency run), else the line of the output it came from."""
+    vLLM latency run), else the line of the output it came from; a point's own distinct label
+    (`point_label`, set by `points`) where it has one."""
+    own = row.get("point_label")
+    if isinstance(own, str) and own:
+        return own
     f = row.get("model_file")
     if isinstance(f, str) and f:
         s = re.sub(r"\.gguf$", "", f)
