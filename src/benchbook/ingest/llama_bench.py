@@ -211,6 +211,8 @@ _POWER_RE = re.compile(r"(?<![\w.])(\d{2,4}(?:\.\d+)?)\s?W(?:atts?)?\b", re.I)
 _DEVICE_RE = re.compile(r"^\s*Device\s+(\d+):\s*([^,]+)(?:,\s*(gfx[0-9a-f]+))?", re.I)
 _VULKAN_RE = re.compile(r"^\s*ggml_vulkan:\s*(\d+)\s*=\s*([^|]+?)\s*(?:\||$)")
 _SYCL_RE = re.compile(r"^\s*\|\s*(\d+)\|\s*\[(\w+):(\w+):\d+\]\|\s*([^|]*?)\s*\|")
+#: a system listing's GPU line (`GPU: Intel Arc B580`, `- GPU: ...`): a name with a letter in it
+_STATED_GPU_RE = re.compile(r"^\s*(?:[-*]\s+)?GPU\s*:\s*([A-Za-z][^|=]*?)\s*$")
 _BUILD_RE = re.compile(r"^\s*build:\s*([0-9a-fA-F]+)\s*\((\d+)\)")
 # a shell prompt (`$`, `❯`, `user@host:~$`, a `>` quote) and environment assignments may precede the program
 _CMD_RE = re.compile(
@@ -227,6 +229,9 @@ class _Ctx:
     env: list[str] = field(default_factory=list)
     devices: dict[tuple[str, int], str] = field(default_factory=dict)
     caption: str | None = None
+    #: The GPU a write-up's system listing names (`GPU: Intel Arc B580`): the device of every table
+    #: below it that prints no device line of its own; a heading or a command does not reset it.
+    stated_gpu: str | None = None
 
     def section(self) -> str | None:
         return " / ".join(t for _, t in self.headings) or None
@@ -247,7 +252,7 @@ class _Ctx:
         """The devices of the first listing seen (a SYCL build lists one GPU under level_zero and again
         under opencl)."""
         if not self.devices:
-            return None
+            return self.stated_gpu
         first = next(iter(self.devices))[0]
         return " + ".join(name for (kind, _), name in sorted(self.devices.items()) if kind == first)
 
@@ -509,6 +514,9 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         dev = _device(line)
         if dev:
             ctx.devices[dev[:2]] = dev[2]
+        m = _STATED_GPU_RE.match(line)
+        if m:
+            ctx.stated_gpu = m[1]
         cmd = _command(lines, i)
         if cmd:
             text, last = cmd
