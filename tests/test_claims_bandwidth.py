@@ -368,3 +368,13 @@ def test_two_backends_of_one_model_are_told_apart_on_the_page():
     w7900 = _ledger(config.FIXTURES_DIR / "llama-bench" / "w7900_rocm_vulkan.md")
     labels = {c.evidence["label"] for c in w7900.claims if c.kind == "fraction_of_peak"}
     assert labels == {"llama-2-7b.Q4_0 (ROCm)", "llama-2-7b.Q4_0 (Vulkan)"}
+
+
+def test_the_rate_noise_counts_the_repetitions_the_command_asked_for():
+    # -r 2 (geerlingguy's runs): the standard error is sd / sqrt(2), not the default's sd / sqrt(5)
+    default = cb.rate_noise(point(rate=36.23, rate_std=17.62))
+    two = cb.rate_noise(point(rate=36.23, rate_std=17.62, n_reps=2))
+    assert two == pytest.approx(default * (5 / 2) ** 0.5)
+    assert cb.rate_noise(point(rate=36.23, rate_std=17.62, n_reps=5)) == pytest.approx(default)
+    rows = bandwidth.generation_rows(ingest.read(config.FIXTURES_DIR / "llama-bench" / "rx580_p550_vulkan.md"))
+    assert rows["n_reps"].tolist() == [2]  # the command line's -r 2

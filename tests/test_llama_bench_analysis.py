@@ -485,3 +485,13 @@ def test_json_repeats_reach_the_bandwidth_rows_averaged(tmp_path):
     rows = bandwidth.generation_rows(ingest.read(f, tool="llama-bench"))
     assert len(rows) == 1 and rows["repeats"].iat[0] == 2 and rows["rate"].iat[0] == pytest.approx(105.0)
     assert rows["rate_std"].iat[0] == pytest.approx(((4 * 10 + 5 * 50) / 9) ** 0.5)
+
+
+def test_rate_table_takes_the_repetitions_from_the_command_line_before_assuming_the_default():
+    asked = power.rate_table(
+        pd.DataFrame([{**r, "n_reps": 2} for r in _rows(power_limit_w=300.0, rate=150.0, std=15.0)])
+    )
+    assert asked.iloc[0]["n_reps"] == 2 and not asked.iloc[0]["reps_assumed"]
+    assert asked.iloc[0]["se"] == pytest.approx(0.1 / np.sqrt(2))
+    unsaid = power.rate_table(pd.DataFrame(_rows(power_limit_w=300.0, rate=150.0, std=15.0)))
+    assert unsaid.iloc[0]["n_reps"] == 5 and unsaid.iloc[0]["reps_assumed"]

@@ -238,6 +238,7 @@ def generation_rows(df: pd.DataFrame) -> pd.DataFrame:
         "build",
         "model_size_gib",
         "params_b",
+        "n_reps",
     ]
     cols = [c for c in cols if c in df.columns]
     d = df[(df["metric"] == "tg_rate") & df["statistic"].isin(["mean", "std"])]

@@ -18,18 +18,21 @@ TREND_MIN_POINTS = 3
 REPS = 5
 #: The chapter's noise rule, for the rules' text.
 NOISE = (
-    "noise: 2 standard errors of the rate, its printed standard deviation / sqrt(5) (llama-bench's default "
-    "repetitions), combined in quadrature for two rates"
+    "noise: 2 standard errors of the rate, its printed standard deviation / sqrt(repetitions) (the command's -r, "
+    "else llama-bench's default 5), combined in quadrature for two rates"
 )
 
 
 def rate_noise(p: pd.Series, q: pd.Series | None = None) -> float | None:
     """The relative band one rate (or, with `q`, the ratio of two) is judged in: 2 combined standard
-    errors (NOISE). None when no standard deviation is printed."""
-    sds = [_num(r.get("rate_std")) for r in (p, q) if r is not None]
+    errors (NOISE), each over the repetitions its command line asked for (`-r`, `n_reps`), else
+    llama-bench's default. None when no standard deviation is printed."""
+    rows = [r for r in (p, q) if r is not None]
+    sds = [_num(r.get("rate_std")) for r in rows]
     if all(v is None for v in sds):
         return None
-    ses = [0.0 if v is None else v / REPS**0.5 for v in sds]
+    reps = [_num(r.get("n_reps")) or REPS for r in rows]
+    ses = [0.0 if v is None else v / n**0.5 for v, n in zip(sds, reps, strict=True)]
     return relative_noise(*(ses + [0.0])[:2], _num(p.get("rate")))
 
 

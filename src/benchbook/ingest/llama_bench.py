@@ -72,6 +72,8 @@ SETTINGS = {
     "n_depth": "Int64",
     "power_limit_w": "float64",
     "rep": "Int64",
+    # the repetitions each printed mean and std are of: the command line's -r (none printed: unknown)
+    "n_reps": "Int64",
     "sweep_repeat": "Int64",
     "extra_settings": "str",
 }
@@ -586,6 +588,8 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         if ctx.env:
             table_ctx["env"] = " ".join(ctx.env)
         reps = _int(cmd.get("r") or cmd.get("repetitions"))
+        if reps:
+            table_ctx["n_reps"] = reps
         start = len(out.records)
         for r in rows:
             taken.add(r)
