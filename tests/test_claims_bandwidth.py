@@ -378,3 +378,22 @@ def test_the_rate_noise_counts_the_repetitions_the_command_asked_for():
     assert cb.rate_noise(point(rate=36.23, rate_std=17.62, n_reps=5)) == pytest.approx(default)
     rows = bandwidth.generation_rows(ingest.read(config.FIXTURES_DIR / "llama-bench" / "rx580_p550_vulkan.md"))
     assert rows["n_reps"].tolist() == [2]  # the command line's -r 2
+
+
+def test_an_moe_share_below_the_threshold_names_no_overhead():
+    # gpt-oss-20b's F16 file keeps attention and the output matrix at 16 bits beside MXFP4 experts: the
+    # file x active/total estimate is low, so 42% of the peak does not show that overhead limits it
+    moe = dict(architecture="moe", bytes_source="file size x 3.61B active / 20.91B total (openai)")
+    moe.update(model="gpt-oss ?B F16", file_gib=12.83, params_b=20.91)  # 5.3 bits per parameter, not 16
+    low = dict(moe, fraction_of_peak=0.42, compute_fraction=0.005, intensity_flop_per_byte=3.0)
+    c = wording.word("bandwidth_roofline", cb.bound(point(**low), "bound_1", 0.5))
+    assert c.status == "withheld" and "5.3 bits per parameter" in c.text and "same bits" in c.text
+    # a file about as small as its type says (Q4_K_M: experts and the rest near 4.5 bits) keeps the verdict
+    even = dict(low, model="qwen3moe 30B.A3B Q4_K - Medium", file_gib=17.28, params_b=30.53)
+    assert cb.bound(point(**even), "bound_1", 0.5).status == "shown"
+    # above the threshold the estimate is a floor of the bytes, so the memory-bandwidth verdict stands
+    high = dict(moe, fraction_of_peak=0.75, compute_fraction=0.01, intensity_flop_per_byte=3.0)
+    assert cb.bound(point(**high), "bound_1", 0.5).evidence["verdict"] == "memory-bandwidth"
+    assert cb.bound(point(**high), "bound_1", 0.5).status == "shown"
+    # a dense model at the same share keeps its overhead verdict
+    assert cb.bound(point(fraction_of_peak=0.42, compute_fraction=0.005), "bound_1", 0.5).status == "shown"

@@ -441,6 +441,30 @@ def points(
     return res.sort_values(["bytes_per_token", "model_key"], na_position="last").reset_index(drop=True)
 
 
+#: The bits per weight a llama.cpp file type names, for the types well above 4 bits (a file much
+#: smaller than its type says keeps its MoE experts in fewer bits, gpt-oss's MXFP4 in an "F16" file).
+TYPE_BITS = {"f32": 32.0, "f16": 16.0, "bf16": 16.0, "q8_0": 8.5, "q6_k": 6.5625}
+
+
+def file_bits_per_param(row) -> float | None:
+    """The file's bits per parameter: its size over its parameter count (None where either is unknown)."""
+    gib, params = row.get("file_gib"), row.get("params_b")
+    if gib is None or params is None or pd.isna(gib) or pd.isna(params) or not params:
+        return None
+    return float(gib) * GIB * 8 / (float(params) * 1e9)
+
+
+def experts_smaller(row) -> bool:
+    """Whether an MoE file holds far fewer bits per parameter (under 2/3) than its type names: its
+    experts are stored smaller than the rest, so scaling the file by the active share undercounts
+    the bytes each token reads."""
+    bits = file_bits_per_param(row)
+    words = re.split(r"[\s_-]+", str(row.get("model") or "").lower())
+    named = [TYPE_BITS[w] for w in words if w in TYPE_BITS]
+    named += [v for k, v in TYPE_BITS.items() if "_" in k and k in str(row.get("model") or "").lower()]
+    return bool(bits and named and bits < max(named) * 2 / 3)
+
+
 def _distinct_labels(res: pd.DataFrame) -> list[str]:
     """Each point's label, told apart where two points of one model share it: by the backend
     (ROCm and Vulkan on one card), else by the line of the output."""

@@ -136,6 +136,20 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
         if split is not None:
             return split
         return c.withhold("the model is partly offloaded, so its weights stream over two memory buses")
+    if (
+        p.get("architecture") == "moe"
+        and str(p.get("bytes_source") or "").startswith("file size x")
+        and bandwidth.experts_smaller(p)
+        and c.status == "shown"
+        and c.evidence["verdict"] == "overhead"
+    ):
+        bits = bandwidth.file_bits_per_param(p)
+        return c.withhold(
+            f"its file holds {bits:.1f} bits per parameter though its type says more, so its experts are stored "
+            "smaller than the weights every token reads (attention, output); the bytes per token scale the file "
+            "by the active share as if every weight had the same bits, so the true bytes, and the share of the "
+            "peak, may be well above this estimate and the threshold"
+        )
     if p.get("offload") == "cpu" and c.status == "shown" and c.evidence["verdict"] in (NOT_COMPUTE, "overhead"):
         why = _cpu_compute_unknown(p)
         if why:
