@@ -397,3 +397,11 @@ def test_an_moe_share_below_the_threshold_names_no_overhead():
     assert cb.bound(point(**high), "bound_1", 0.5).status == "shown"
     # a dense model at the same share keeps its overhead verdict
     assert cb.bound(point(fraction_of_peak=0.42, compute_fraction=0.005), "bound_1", 0.5).status == "shown"
+
+
+def test_sockets_inferred_from_the_threads_are_said_to_be_assumed():
+    xeon = _ledger(config.FIXTURES_DIR / "llama-bench" / "xeon_e5_2690v3_cpu.json").get("bw_1")
+    assert xeon.evidence["sockets"] == 2 and xeon.evidence["threads_per_socket"] == 24
+    assert "its 48 threads are more than one socket's 24, so 2 sockets are assumed" in xeon.text
+    one = wording.word("bandwidth_roofline", cb.fraction(point(mode="cpu", offload="cpu", threads=16), "bw_1"))
+    assert "sockets are assumed" not in one.text  # one socket: nothing inferred

@@ -101,6 +101,11 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "llc_unknown": bool(p.get("llc_unknown")),
         "llc_mb": _num(p.get("llc_mb")),
         "sockets": int(p["sockets"]) if _num(p.get("sockets")) else 1,
+        "threads": _num(p.get("threads")),
+        # one socket's hardware threads, from the hardware table (the run's sockets are inferred from it)
+        "threads_per_socket": _num(p.get("cpu_threads")) / int(p["sockets"])
+        if _num(p.get("cpu_threads")) and _num(p.get("sockets"))
+        else None,
         "line": int(p["line"]),
         "suspects": suspects(p),
     }
