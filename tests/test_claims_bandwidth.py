@@ -405,3 +405,11 @@ def test_sockets_inferred_from_the_threads_are_said_to_be_assumed():
     assert "its 48 threads are more than one socket's 24, so 2 sockets are assumed" in xeon.text
     one = wording.word("bandwidth_roofline", cb.fraction(point(mode="cpu", offload="cpu", threads=16), "bw_1"))
     assert "sockets are assumed" not in one.text  # one socket: nothing inferred
+
+
+def test_a_cpu_run_beyond_its_peak_suspects_sockets_not_gpus():
+    cpu = point(mode="cpu", offload="cpu", device="EPYC-9654", peak_gb_s=460.8, fraction_of_peak=1.6, sockets=1)
+    c = wording.word("bandwidth_roofline", cb.fraction(cpu, "bw_1"))
+    assert c.status == "implausible" and "more CPU sockets than the 1 assumed" in c.text
+    assert "several GPUs" not in c.text
+    assert "several GPUs" in wording.word("bandwidth_roofline", cb.fraction(point(fraction_of_peak=1.6), "bw_1")).text

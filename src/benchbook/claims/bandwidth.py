@@ -50,11 +50,18 @@ def suspects(p: pd.Series) -> list[str]:
     elif src == "parameter":
         out.append(f"the device given as a parameter ({p['device']}) may not be the one the run used")
     vllm = p.get("rate_kind") == "lower bound"
-    out.append(
-        "several GPUs (a tensor-parallel vLLM run splits the weights and their bandwidths add)"
-        if vllm
-        else "several GPUs (llama-bench splits the layers over every visible GPU by default and their bandwidths add)"
-    )
+    if p.get("offload") == "cpu":
+        n = int(p["sockets"]) if _num(p.get("sockets")) else 1
+        out.append(
+            f"more CPU sockets than the {n} assumed (a multi-socket machine spreads its threads and pages over "
+            "every socket and their memory bandwidths add: pass peak_bandwidth_gb_s)"
+        )
+    else:
+        out.append(
+            "several GPUs (a tensor-parallel vLLM run splits the weights and their bandwidths add)"
+            if vllm
+            else "several GPUs (llama-bench splits the layers over every visible GPU by default and their bandwidths add)"
+        )
     if vllm:
         out.append("a wrong bytes per weight (bf16 is assumed for `--dtype auto`: a quantized checkpoint reads fewer)")
     if p.get("architecture") == "dense":
