@@ -209,3 +209,15 @@ def test_a_system_listings_gpu_line_names_the_device_of_the_tables_below_it():
     assert set(lb.parse(printed, "x.md").table["gpu"].dropna()) == {"Intel(R) Arc(TM) A770 Graphics (Intel)"}
     # no listing, no device line: no device
     assert lb.parse("## Result\n\n" + _TABLE, "x.md").table["gpu"].dropna().empty
+
+
+def test_metal_device_lines_name_the_apple_chip():
+    # as llama.cpp logs them (real lines, the index's llama.cpp CI logs): with or without a timestamp
+    logged = "ggml_metal_init: found device: Apple M2 Ultra\nggml_metal_init: GPU name:   Apple M2 Ultra\n"
+    stamped = "0.00.035.817 I ggml_metal_init: GPU name:   Apple M4 Max\n"
+    for head, chip in ((logged, "Apple M2 Ultra"), (stamped, "Apple M4 Max")):
+        t = lb.parse(head + _TABLE.replace("SYCL", "Metal,BLAS"), "x.md").table
+        assert set(t["gpu"].dropna()) == {chip}
+        assert hardware.detect(chip).name == chip.replace(" ", "-")
+    # Metal,BLAS with no device line: no chip is guessed
+    assert lb.parse(_TABLE.replace("SYCL", "Metal,BLAS"), "x.md").table["gpu"].dropna().empty

@@ -212,6 +212,9 @@ _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _POWER_RE = re.compile(r"(?<![\w.])(\d{2,4}(?:\.\d+)?)\s?W(?:atts?)?\b", re.I)
 _DEVICE_RE = re.compile(r"^\s*Device\s+(\d+):\s*([^,]+)(?:,\s*(gfx[0-9a-f]+))?", re.I)
 _VULKAN_RE = re.compile(r"^\s*ggml_vulkan:\s*(\d+)\s*=\s*([^|]+?)\s*(?:\||$)")
+#: Metal's device lines (``ggml_metal_init: found device: Apple M2`` / ``GPU name:   Apple M2``, a
+#: timestamp and level may precede them): printed with -v, or pasted above a table from another tool
+_METAL_RE = re.compile(r"\bggml_metal(?:_device)?_init:\s*(?:found device|GPU name):\s*(\S.*?)\s*$")
 _SYCL_RE = re.compile(r"^\s*\|\s*(\d+)\|\s*\[(\w+):(\w+):\d+\]\|\s*([^|]*?)\s*\|")
 #: a system listing's GPU line (`GPU: Intel Arc B580`, `- GPU: ...`): a name with a letter in it
 _STATED_GPU_RE = re.compile(r"^\s*(?:[-*]\s+)?GPU\s*:\s*([A-Za-z][^|=]*?)\s*$")
@@ -433,7 +436,8 @@ _LOG_LINE_RE = re.compile(r"^\s*[\w.\-\[\]]+:\s|warning|error|\.\.\.", re.I)
 def _device(line: str) -> tuple[str, int, str] | None:
     """A device line printed before the table: ("cuda", index, name) for ``Device N: name, ...``
     (ROCm's ``gfxNNNN`` arch kept: "AMD Radeon Graphics (gfx1151)"), ("vulkan", ...) for
-    ``ggml_vulkan: N = name (driver) | ...``, ("sycl:<backend>", ...) for a GPU row of the SYCL
+    ``ggml_vulkan: N = name (driver) | ...``, ("metal", 0, name) for Metal's ``found device`` or ``GPU
+    name`` line, ("sycl:<backend>", ...) for a GPU row of the SYCL
     device list (CPU rows are not the device llama-bench offloads to)."""
     m = _DEVICE_RE.match(line)
     if m:
@@ -442,6 +446,9 @@ def _device(line: str) -> tuple[str, int, str] | None:
     m = _VULKAN_RE.match(line)
     if m:
         return "vulkan", int(m[1]), m[2]
+    m = _METAL_RE.search(line)
+    if m:
+        return "metal", 0, m[1]
     m = _SYCL_RE.match(line)
     if m and m[3].lower() == "gpu" and m[4]:
         return f"sycl:{m[2].lower()}", int(m[1]), m[4]
