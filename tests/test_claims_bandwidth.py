@@ -245,7 +245,7 @@ def test_bounds_block_says_once_when_no_peak_is_known():
     led = _ledger(config.FIXTURES_DIR / "llama-bench" / "ik_llama_discussion18_cpu_vs_gpu.txt")
     # no device is known, yet a decode at 4 FLOP/byte is not compute-bound on any: said once per sentence
     text = show.block(led, "bound")
-    assert text.count("`IQ2_BN - 2.06 bpw TriLM` cannot be compute-bound on any device: 4.1 FLOP/byte") == 1
+    assert text.count("`IQ2_BN - 2.06 bpw TriLM (CUDA)` cannot be compute-bound on any device: 4.1 FLOP/byte") == 1
     unknown = [c.withhold("no peak") for c in led.claims if c.kind == "bound"]
     assert show.block(wording.ledger("bandwidth_roofline", [], unknown), "bound").startswith(
         "No result has a known fraction"
@@ -342,3 +342,84 @@ def test_a_rate_without_a_printed_spread_adds_no_noise_to_a_ratio():
     q = pd.Series({"rate": 50.0, "rate_std": None})
     assert cb.rate_noise(p, q) == pytest.approx(cb.rate_noise(p))
     assert cb.rate_noise(pd.Series({"rate": 100.0}), q) is None
+
+
+def test_a_cpu_run_on_fewer_threads_than_its_chip_gets_no_compute_verdict():
+    # a CPU's compute peak in the table is every thread busy: one thread has a far lower roof, so an
+    # intensity below every device's ridge does not show that compute does not limit it
+    cpu = dict(mode="cpu", offload="cpu", gpu=None, intensity_flop_per_byte=3.3, compute_fraction=None)
+    unknown = point(**cpu, threads=1, device=None, peak_source="unknown", fraction_of_peak=None, cpu_threads=None)
+    c = wording.word("bandwidth_roofline", cb.bound(unknown, "bound_1", 0.5))
+    assert c.status == "withheld" and "1 thread(s)" in c.text and "does not name the CPU" in c.text
+    known = dict(cpu, device="Ryzen-9-9950X", peak_gb_s=89.6, peak_tflops=4.4, ridge=49.1, cpu_threads=32)
+    low = dict(known, fraction_of_peak=0.2, compute_fraction=0.05)  # neither roof near: "overhead" at all threads
+    assert cb.bound(point(**low, threads=32), "bound_1", 0.5).evidence["verdict"] == "overhead"
+    assert cb.bound(point(**low, threads=32), "bound_1", 0.5).status == "shown"
+    few = wording.word("bandwidth_roofline", cb.bound(point(**low, threads=8), "bound_1", 0.5))
+    assert few.status == "withheld" and "8 thread(s) of the 32 of the Ryzen-9-9950X" in few.text
+    # a memory-bandwidth verdict stands on any thread count: the bandwidth roof does not shrink with threads
+    high = dict(known, fraction_of_peak=0.8, compute_fraction=0.05)
+    assert cb.bound(point(**high, threads=8), "bound_1", 0.5).evidence["verdict"] == "memory-bandwidth"
+    assert cb.bound(point(**high, threads=8), "bound_1", 0.5).status == "shown"
+
+
+def test_two_backends_of_one_model_are_told_apart_on_the_page():
+    # ROCm and Vulkan on one card: the same model file, so the backend names each point
+    two = pd.DataFrame(
+        [
+            {"model_file": "llama-2-7b.Q4_0.gguf", "backend": "ROCm", "line": 10},
+            {"model_file": "llama-2-7b.Q4_0.gguf", "backend": "Vulkan", "line": 20},
+            {"model_file": "other.gguf", "backend": "Vulkan", "line": 30},
+        ]
+    )
+    assert bandwidth._distinct_labels(two) == ["llama-2-7b.Q4_0 (ROCm)", "llama-2-7b.Q4_0 (Vulkan)", "other"]
+    same = two.assign(backend="CUDA")  # one backend twice (two sweeps): the line tells them apart
+    assert bandwidth._distinct_labels(same)[:2] == ["llama-2-7b.Q4_0 (line 10)", "llama-2-7b.Q4_0 (line 20)"]
+    w7900 = _ledger(config.FIXTURES_DIR / "llama-bench" / "w7900_rocm_vulkan.md")
+    labels = {c.evidence["label"] for c in w7900.claims if c.kind == "fraction_of_peak"}
+    assert labels == {"llama-2-7b.Q4_0 (ROCm)", "llama-2-7b.Q4_0 (Vulkan)"}
+
+
+def test_the_rate_noise_counts_the_repetitions_the_command_asked_for():
+    # -r 2 (geerlingguy's runs): the standard error is sd / sqrt(2), not the default's sd / sqrt(5)
+    default = cb.rate_noise(point(rate=36.23, rate_std=17.62))
+    two = cb.rate_noise(point(rate=36.23, rate_std=17.62, n_reps=2))
+    assert two == pytest.approx(default * (5 / 2) ** 0.5)
+    assert cb.rate_noise(point(rate=36.23, rate_std=17.62, n_reps=5)) == pytest.approx(default)
+    rows = bandwidth.generation_rows(ingest.read(config.FIXTURES_DIR / "llama-bench" / "rx580_p550_vulkan.md"))
+    assert rows["n_reps"].tolist() == [2]  # the command line's -r 2
+
+
+def test_an_moe_share_below_the_threshold_names_no_overhead():
+    # gpt-oss-20b's F16 file keeps attention and the output matrix at 16 bits beside MXFP4 experts: the
+    # file x active/total estimate is low, so 42% of the peak does not show that overhead limits it
+    moe = dict(architecture="moe", bytes_source="file size x 3.61B active / 20.91B total (openai)")
+    moe.update(model="gpt-oss ?B F16", file_gib=12.83, params_b=20.91)  # 5.3 bits per parameter, not 16
+    low = dict(moe, fraction_of_peak=0.42, compute_fraction=0.005, intensity_flop_per_byte=3.0)
+    c = wording.word("bandwidth_roofline", cb.bound(point(**low), "bound_1", 0.5))
+    assert c.status == "withheld" and "5.3 bits per parameter" in c.text and "same bits" in c.text
+    # a file about as small as its type says (Q4_K_M: experts and the rest near 4.5 bits) keeps the verdict
+    even = dict(low, model="qwen3moe 30B.A3B Q4_K - Medium", file_gib=17.28, params_b=30.53)
+    assert cb.bound(point(**even), "bound_1", 0.5).status == "shown"
+    # above the threshold the estimate is a floor of the bytes, so the memory-bandwidth verdict stands
+    high = dict(moe, fraction_of_peak=0.75, compute_fraction=0.01, intensity_flop_per_byte=3.0)
+    assert cb.bound(point(**high), "bound_1", 0.5).evidence["verdict"] == "memory-bandwidth"
+    assert cb.bound(point(**high), "bound_1", 0.5).status == "shown"
+    # a dense model at the same share keeps its overhead verdict
+    assert cb.bound(point(fraction_of_peak=0.42, compute_fraction=0.005), "bound_1", 0.5).status == "shown"
+
+
+def test_sockets_inferred_from_the_threads_are_said_to_be_assumed():
+    xeon = _ledger(config.FIXTURES_DIR / "llama-bench" / "xeon_e5_2690v3_cpu.json").get("bw_1")
+    assert xeon.evidence["sockets"] == 2 and xeon.evidence["threads_per_socket"] == 24
+    assert "its 48 threads are more than one socket's 24, so 2 sockets are assumed" in xeon.text
+    one = wording.word("bandwidth_roofline", cb.fraction(point(mode="cpu", offload="cpu", threads=16), "bw_1"))
+    assert "sockets are assumed" not in one.text  # one socket: nothing inferred
+
+
+def test_a_cpu_run_beyond_its_peak_suspects_sockets_not_gpus():
+    cpu = point(mode="cpu", offload="cpu", device="EPYC-9654", peak_gb_s=460.8, fraction_of_peak=1.6, sockets=1)
+    c = wording.word("bandwidth_roofline", cb.fraction(cpu, "bw_1"))
+    assert c.status == "implausible" and "more CPU sockets than the 1 assumed" in c.text
+    assert "several GPUs" not in c.text
+    assert "several GPUs" in wording.word("bandwidth_roofline", cb.fraction(point(fraction_of_peak=1.6), "bw_1")).text

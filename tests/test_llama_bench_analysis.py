@@ -555,3 +555,13 @@ def test_knees_per_test():
     k = power.knees(t)
     assert list(k) == ["pp512", "tg128"] and k["pp512"] == (None, 0.0)
     assert k["tg128"][0] == 200.0 and k["tg128"][1] == pytest.approx((10 / 11.5 - 1 / 3) / 2**0.5)
+
+
+def test_rate_table_takes_the_repetitions_from_the_command_line_before_assuming_the_default():
+    asked = power.rate_table(
+        pd.DataFrame([{**r, "n_reps": 2} for r in _rows(power_limit_w=300.0, rate=150.0, std=15.0)])
+    )
+    assert asked.iloc[0]["n_reps"] == 2 and not asked.iloc[0]["reps_assumed"]
+    assert asked.iloc[0]["se"] == pytest.approx(0.1 / np.sqrt(2))
+    unsaid = power.rate_table(pd.DataFrame(_rows(power_limit_w=300.0, rate=150.0, std=15.0)))
+    assert unsaid.iloc[0]["n_reps"] == 5 and unsaid.iloc[0]["reps_assumed"]

@@ -186,3 +186,38 @@ def test_summary_counts_in_the_singular_and_plural(n, said):
     line = ingest.summary(5, rows)
     assert line.endswith(f"; {said}")
     assert f"{n} cell{'s' if n > 1 else ''} rejected" in line
+
+
+_TABLE = """| model | size | params | backend | ngl | test | t/s |
+| --- | ---: | ---: | --- | --: | ---: | ---: |
+| qwen2 7B Q4_K - Medium | 4.36 GiB | 7.62 B | SYCL | 99 | tg128 | 66.48 ± 0.22 |
+"""
+
+
+def test_a_system_listings_gpu_line_names_the_device_of_the_tables_below_it():
+    # ipex-llm issue 12991: "GPU: Intel Arc B580" under a System Information heading, the table under
+    # another heading and a command: the device is the B580, and the hardware table places it
+    t = _parsed("arc_b580_ipex_sycl.md").table
+    assert set(t["gpu"].dropna()) == {"Intel Arc B580"}
+    assert hardware.detect("Intel Arc B580").name == "Arc-B580"
+    stated = "## System\n\nCPU: AMD Ryzen 9 9950X\nGPU: Intel Arc B580\n\n## Result\n\n" + _TABLE
+    assert set(lb.parse(stated, "x.md").table["gpu"].dropna()) == {"Intel Arc B580"}
+    # a device line llama-bench printed above the table wins over the listing
+    printed = stated.replace(
+        "## Result\n\n", "## Result\n\nggml_vulkan: 0 = Intel(R) Arc(TM) A770 Graphics (Intel) | uma: 0\n"
+    )
+    assert set(lb.parse(printed, "x.md").table["gpu"].dropna()) == {"Intel(R) Arc(TM) A770 Graphics (Intel)"}
+    # no listing, no device line: no device
+    assert lb.parse("## Result\n\n" + _TABLE, "x.md").table["gpu"].dropna().empty
+
+
+def test_metal_device_lines_name_the_apple_chip():
+    # as llama.cpp logs them (real lines, the index's llama.cpp CI logs): with or without a timestamp
+    logged = "ggml_metal_init: found device: Apple M2 Ultra\nggml_metal_init: GPU name:   Apple M2 Ultra\n"
+    stamped = "0.00.035.817 I ggml_metal_init: GPU name:   Apple M4 Max\n"
+    for head, chip in ((logged, "Apple M2 Ultra"), (stamped, "Apple M4 Max")):
+        t = lb.parse(head + _TABLE.replace("SYCL", "Metal,BLAS"), "x.md").table
+        assert set(t["gpu"].dropna()) == {chip}
+        assert hardware.detect(chip).name == chip.replace(" ", "-")
+    # Metal,BLAS with no device line: no chip is guessed
+    assert lb.parse(_TABLE.replace("SYCL", "Metal,BLAS"), "x.md").table["gpu"].dropna().empty

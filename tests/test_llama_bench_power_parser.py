@@ -73,3 +73,23 @@ def test_a_placeholder_reading_is_not_a_number():
     with pytest.raises(ingest.ParseError, match="no 'Power consumption"):
         llama_bench_power.parse(text, "x.md")
     assert not llama_bench_power.sniff(text)
+
+
+LB = config.FIXTURES_DIR / "llama-bench"
+
+
+def test_a_reading_said_around_is_a_reading_and_one_said_average_is_a_mean_over_the_run():
+    around = _power(LB / "framework_desktop_gpt_oss_20b_vulkan.md").table  # "Power consumption around 97W"
+    assert _value(around, "power_reading") == (97.0, 18)
+    assert _value(around, "output_throughput") == (45.01, 12)  # tg128
+    assert set(around["model"].dropna()) == {"gpt-oss-20b-F16.gguf"}  # the -m file, not the heading
+    assert set(around["device"].dropna()) == {"Radeon 8060S Graphics (RADV GFX1151) (radv)"}  # the printed device
+    average = _power(LB / "dell_xps13_cpu.md").table  # "Power consumption (average): 17.5W"
+    assert _value(average, "mean_power") == (17.5, 12)
+    assert "power_reading" not in set(average["metric"])
+    row = energy.runs(average).iloc[0]
+    # a mean over every test of the run divided by one test's rate: an estimate, not a measured energy
+    assert row["tokens_basis"] == "run mean power / throughput"
+    assert row["j_per_output_token"] == pytest.approx(17.5 / 24.80)
+    # the same figure under a plain reading keeps the reading's basis: the file says neither mean nor peak
+    assert energy.runs(around).iloc[0]["tokens_basis"] == "power reading / throughput"

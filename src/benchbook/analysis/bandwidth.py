@@ -88,6 +88,9 @@ class Peak:
     llc_mb: float | None = None
     #: The CPU sockets the run spans (`hardware.Device.sockets`): the peaks above are theirs together.
     sockets: int = 1
+    #: A CPU's hardware threads over those sockets (`threads` of data/hardware.csv x sockets): its
+    #: compute peak is all of them busy; None for other devices, or where the table does not say.
+    cpu_threads: int | None = None
 
     @property
     def ridge(self) -> float | None:
@@ -151,8 +154,10 @@ def choose_peak(gpu: str, row, bandwidth_gb_s: float = 0.0, tflops: float = 0.0)
             choice.source,
             n * d.llc_mb if d.llc_mb else None,
             n,
+            n * d.threads if d.kind == "cpu" and d.threads else None,
         )
-    return Peak(label, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, choice.source, d.llc_mb)
+    threads = d.threads if d.kind == "cpu" and d.threads else None
+    return Peak(label, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, choice.source, d.llc_mb, 1, threads)
 
 
 def layers(*names) -> tuple[int | None, str | None]:
@@ -234,6 +239,7 @@ def generation_rows(df: pd.DataFrame) -> pd.DataFrame:
         "build",
         "model_size_gib",
         "params_b",
+        "n_reps",
     ]
     cols = [c for c in cols if c in df.columns]
     d = df[(df["metric"] == "tg_rate") & df["statistic"].isin(["mean", "std"])]
@@ -405,6 +411,7 @@ def points(
         "peak_source",
         "ridge",
         "sockets",
+        "cpu_threads",
         "architecture",
         "size_source",
         "file_gib",
@@ -431,7 +438,49 @@ def points(
     num += ["params_b", "file_gib"]
     for c in num:
         res[c] = pd.to_numeric(res[c], errors="coerce")
+    res["point_label"] = _distinct_labels(res)
     return res.sort_values(["bytes_per_token", "model_key"], na_position="last").reset_index(drop=True)
+
+
+#: The bits per weight a llama.cpp file type names, for the types well above 4 bits (a file much
+#: smaller than its type says keeps its MoE experts in fewer bits, gpt-oss's MXFP4 in an "F16" file).
+TYPE_BITS = {"f32": 32.0, "f16": 16.0, "bf16": 16.0, "q8_0": 8.5, "q6_k": 6.5625}
+
+
+def file_bits_per_param(row) -> float | None:
+    """The file's bits per parameter: its size over its parameter count (None where either is unknown)."""
+    gib, params = row.get("file_gib"), row.get("params_b")
+    if gib is None or params is None or pd.isna(gib) or pd.isna(params) or not params:
+        return None
+    return float(gib) * GIB * 8 / (float(params) * 1e9)
+
+
+def experts_smaller(row) -> bool:
+    """Whether an MoE file holds far fewer bits per parameter (under 2/3) than its type names: its
+    experts are stored smaller than the rest, so scaling the file by the active share undercounts
+    the bytes each token reads."""
+    bits = file_bits_per_param(row)
+    words = re.split(r"[\s_-]+", str(row.get("model") or "").lower())
+    named = [TYPE_BITS[w] for w in words if w in TYPE_BITS]
+    named += [v for k, v in TYPE_BITS.items() if "_" in k and k in str(row.get("model") or "").lower()]
+    return bool(bits and named and bits < max(named) * 2 / 3)
+
+
+def _distinct_labels(res: pd.DataFrame) -> list[str]:
+    """Each point's label, told apart where two points of one model share it: by the backend
+    (ROCm and Vulkan on one card), else by the line of the output."""
+    base = [label(r) for _, r in res.iterrows()]
+    out = list(base)
+    for i, (_, r) in enumerate(res.iterrows()):
+        twins = [j for j, b in enumerate(base) if b == base[i] and j != i]
+        if not twins:
+            continue
+        backend = _text(r.get("backend"))
+        if backend and all(_text(res.iloc[j].get("backend")) != backend for j in twins):
+            out[i] = f"{base[i]} ({backend})"
+        elif pd.notna(r.get("line")):
+            out[i] = f"{base[i]} (line {int(r['line'])})"
+    return out
 
 
 def decode_points(
@@ -448,7 +497,11 @@ def decode_points(
 
 def label(row) -> str:
     """A short label for a point: the model file's stem, else the model string (marked when it is a
-    vLLM latency run), else the line of the output it came from."""
+    vLLM latency run), else the line of the output it came from; a point's own distinct label
+    (`point_label`, set by `points`) where it has one."""
+    own = row.get("point_label")
+    if isinstance(own, str) and own:
+        return own
     f = row.get("model_file")
     if isinstance(f, str) and f:
         s = re.sub(r"\.gguf$", "", f)
@@ -664,4 +717,5 @@ def device_fields(pk) -> dict:
         "peak_source": pk.source,
         "ridge": pk.ridge,
         "sockets": pk.sockets,
+        "cpu_threads": pk.cpu_threads,
     }

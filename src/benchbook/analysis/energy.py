@@ -62,7 +62,8 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     count comes from: "counted" (the file counts them), "per request" (mean tokens per request),
     "nominal" (a configured volume, not counted), "power / throughput" (no energy over a counted
     interval: mean power / output tokens per second, both as the file gives them), "power reading /
-    throughput" (the same with a reading the file calls neither a mean nor a peak: an estimate) or
+    throughput" (the same with a reading the file calls neither a mean nor a peak: an estimate), "run
+    mean power / throughput" (a mean over a whole llama-bench run / one test's rate: an estimate) or
     None. From a power and a rate, the idle-subtracted figure is (power - idle power) / rate."""
     if df.empty or "scope" not in df:
         return pd.DataFrame(columns=COLUMNS)
@@ -78,6 +79,13 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
             out.append(_row(g, scope))
     t = pd.DataFrame(out, columns=COLUMNS)
     return t.reset_index(drop=True)
+
+
+def _whole_run_mean(g: pd.DataFrame) -> bool:
+    """Whether the rate beside a mean power is one llama-bench test's (`llama-bench-power`): the
+    mean covers the whole run, every test of the table, not the generation the rate measures."""
+    notes = g.loc[g["metric"] == "output_throughput", "note"] if "note" in g else pd.Series(dtype=object)
+    return bool(notes.astype("string").str.startswith("llama-bench ").fillna(False).any())
 
 
 def _row(g: pd.DataFrame, scope: str) -> dict:
@@ -114,6 +122,8 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
     reading = _first(g, "power_reading", scope)
     watts = mean_w if np.isfinite(mean_w) else reading
     per_watt_basis = "power / throughput" if np.isfinite(mean_w) else "power reading / throughput"
+    if np.isfinite(mean_w) and _whole_run_mean(g):
+        per_watt_basis = "run mean power / throughput"
     out_rate, req_rate = _first(g, "output_throughput"), _first(g, "request_throughput")
     from_power = not np.isfinite(j_out) and np.isfinite(watts) and np.isfinite(out_rate) and out_rate > 0
     if from_power:

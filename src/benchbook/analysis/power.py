@@ -117,7 +117,8 @@ def hold_fixed(df: pd.DataFrame, model: str | None) -> tuple[pd.DataFrame, pd.Da
 
 def rate_table(df: pd.DataFrame, model: str | None = None) -> pd.DataFrame:
     """One row per (test, power limit): the mean and std rate (tok/s) as printed, CV = std / mean,
-    the number of repetitions (the samples' count, else DEFAULT_REPS with `reps_assumed`), the
+    the number of repetitions (the samples' count, else the command line's -r, else DEFAULT_REPS with
+    `reps_assumed`), the
     relative standard error of the mean `se` = CV / sqrt(n_reps) and, when there are samples,
     tokens / total time (their harmonic mean, `time_rate`). A setting the sweep names twice
     (`sweep_repeat`) is one row: the mean of its printed means, the pooled standard deviation of all
@@ -163,6 +164,11 @@ def rate_table(df: pd.DataFrame, model: str | None = None) -> pd.DataFrame:
     samples = d[(d["statistic"] == "value") & (d["value"] > 0)].groupby(keys)["value"]
     reps = pd.DataFrame({"n_reps": samples.count(), "time_rate": samples.apply(lambda v: len(v) / (1 / v).sum())})
     wide = wide.merge(reps.reset_index(), on=keys, how="left")
+    if "n_reps" in d:  # the command line's -r: how many repetitions each printed mean is of
+        means = d[d["statistic"] == "mean"]
+        asked = pd.to_numeric(means.groupby(keys)["n_reps"].first(), errors="coerce").astype("float64")
+        wide = wide.merge(asked.rename("_asked").reset_index(), on=keys, how="left")
+        wide["n_reps"] = wide["n_reps"].astype("float64").fillna(wide["_asked"].astype("float64") * wide["repeats"])
     wide["reps_assumed"] = wide["n_reps"].isna()
     wide["n_reps"] = wide["n_reps"].fillna(DEFAULT_REPS * wide["repeats"]).astype(int)
     wide["cv"] = wide["std"] / wide["mean"]

@@ -9,7 +9,7 @@ import pandas as pd
 from benchbook import hardware
 from benchbook.analysis import bandwidth
 from benchbook.claims import Claim, make
-from benchbook.claims.rules import relative_noise
+from benchbook.claims.rules import NOT_COMPUTE, relative_noise
 
 #: Points a size trend needs.
 TREND_MIN_POINTS = 3
@@ -18,18 +18,21 @@ TREND_MIN_POINTS = 3
 REPS = 5
 #: The chapter's noise rule, for the rules' text.
 NOISE = (
-    "noise: 2 standard errors of the rate, its printed standard deviation / sqrt(5) (llama-bench's default "
-    "repetitions), combined in quadrature for two rates"
+    "noise: 2 standard errors of the rate, its printed standard deviation / sqrt(repetitions) (the command's -r, "
+    "else llama-bench's default 5), combined in quadrature for two rates"
 )
 
 
 def rate_noise(p: pd.Series, q: pd.Series | None = None) -> float | None:
     """The relative band one rate (or, with `q`, the ratio of two) is judged in: 2 combined standard
-    errors (NOISE). None when no standard deviation is printed."""
-    sds = [_num(r.get("rate_std")) for r in (p, q) if r is not None]
+    errors (NOISE), each over the repetitions its command line asked for (`-r`, `n_reps`), else
+    llama-bench's default. None when no standard deviation is printed."""
+    rows = [r for r in (p, q) if r is not None]
+    sds = [_num(r.get("rate_std")) for r in rows]
     if all(v is None for v in sds):
         return None
-    ses = [0.0 if v is None else v / REPS**0.5 for v in sds]
+    reps = [_num(r.get("n_reps")) or REPS for r in rows]
+    ses = [0.0 if v is None else v / n**0.5 for v, n in zip(sds, reps, strict=True)]
     return relative_noise(*(ses + [0.0])[:2], _num(p.get("rate")))
 
 
@@ -47,11 +50,18 @@ def suspects(p: pd.Series) -> list[str]:
     elif src == "parameter":
         out.append(f"the device given as a parameter ({p['device']}) may not be the one the run used")
     vllm = p.get("rate_kind") == "lower bound"
-    out.append(
-        "several GPUs (a tensor-parallel vLLM run splits the weights and their bandwidths add)"
-        if vllm
-        else "several GPUs (llama-bench splits the layers over every visible GPU by default and their bandwidths add)"
-    )
+    if p.get("offload") == "cpu":
+        n = int(p["sockets"]) if _num(p.get("sockets")) else 1
+        out.append(
+            f"more CPU sockets than the {n} assumed (a multi-socket machine spreads its threads and pages over "
+            "every socket and their memory bandwidths add: pass peak_bandwidth_gb_s)"
+        )
+    else:
+        out.append(
+            "several GPUs (a tensor-parallel vLLM run splits the weights and their bandwidths add)"
+            if vllm
+            else "several GPUs (llama-bench splits the layers over every visible GPU by default and their bandwidths add)"
+        )
     if vllm and p.get("precision_source") == "assumed":
         out.append("a wrong bytes per weight (bf16 is assumed for `--dtype auto`: a quantized checkpoint reads fewer)")
     elif vllm:
@@ -103,6 +113,11 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "llc_unknown": bool(p.get("llc_unknown")),
         "llc_mb": _num(p.get("llc_mb")),
         "sockets": int(p["sockets"]) if _num(p.get("sockets")) else 1,
+        "threads": _num(p.get("threads")),
+        # one socket's hardware threads, from the hardware table (the run's sockets are inferred from it)
+        "threads_per_socket": _num(p.get("cpu_threads")) / int(p["sockets"])
+        if _num(p.get("cpu_threads")) and _num(p.get("sockets"))
+        else None,
         "line": int(p["line"]),
         "suspects": suspects(p),
     }
@@ -138,6 +153,24 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
         if split is not None:
             return split
         return c.withhold("the model is partly offloaded, so its weights stream over two memory buses")
+    if (
+        p.get("architecture") == "moe"
+        and str(p.get("bytes_source") or "").startswith("file size x")
+        and bandwidth.experts_smaller(p)
+        and c.status == "shown"
+        and c.evidence["verdict"] == "overhead"
+    ):
+        bits = bandwidth.file_bits_per_param(p)
+        return c.withhold(
+            f"its file holds {bits:.1f} bits per parameter though its type says more, so its experts are stored "
+            "smaller than the weights every token reads (attention, output); the bytes per token scale the file "
+            "by the active share as if every weight had the same bits, so the true bytes, and the share of the "
+            "peak, may be well above this estimate and the threshold"
+        )
+    if p.get("offload") == "cpu" and c.status == "shown" and c.evidence["verdict"] in (NOT_COMPUTE, "overhead"):
+        why = _cpu_compute_unknown(p)
+        if why:
+            return c.withhold(why)
     if p.get("rate_kind") == "lower bound" and c.status == "shown" and c.evidence["verdict"] != "memory-bandwidth":
         return c.withhold(
             "its rate is a lower bound (the latency includes the prefill), so a low share of the peaks does not show "
@@ -155,6 +188,28 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
             "cache of some devices, so whether memory limits it is not known"
         )
     return c
+
+
+def _cpu_compute_unknown(p: pd.Series) -> str | None:
+    """Why a CPU-only run's compute roof is not known, or None where it is: the hardware table's
+    compute peak of a CPU is every hardware thread busy, so a run on fewer threads (or on a CPU the
+    table lacks) has a lower roof, and a small share of the table's peak, or an intensity below every
+    device's ridge, does not show that compute does not limit it (one core may not keep up with DRAM)."""
+    threads, chip = _num(p.get("threads")), _num(p.get("cpu_threads"))
+    ran = f"{int(threads)} thread(s)" if threads else "a thread count the output does not print"
+    if p.get("peak_source") == "unknown" or not p.get("device"):
+        return (
+            f"it ran on the CPU on {ran}, and the output does not name the CPU, so its compute roof (the cores "
+            "those threads keep busy) is not known"
+        )
+    if not chip:
+        return f"the hardware table does not say how many threads the {p.get('device')} has, so the compute roof of {ran} is not known"
+    if not threads or threads < chip:
+        return (
+            f"it ran on {ran} of the {int(chip)} of the {p.get('device')}, and the table's compute peak is every "
+            "thread busy, so its own compute roof is lower and not known"
+        )
+    return None
 
 
 def offload_split(p: pd.Series, claim_id: str) -> Claim | None:

@@ -66,6 +66,8 @@ def per_run(r: pd.Series, k: int) -> Claim:
     rule = "J per output token = measured energy / output tokens over the same interval and scope"
     if ev["tokens_basis"] == "power / throughput":
         rule = "J per output token = mean measured power / output tokens per second"
+    elif ev["tokens_basis"] == "run mean power / throughput":
+        rule = "J per output token ~ mean power over the whole run / generation rate (an estimate: the run has other tests)"
     elif ev["tokens_basis"] == "power reading / throughput":
         rule = "J per output token ~ power reading / output tokens per second (an estimate: mean or peak not said)"
     c = make(f"measured_{k}", "energy_bound", rule, ev)

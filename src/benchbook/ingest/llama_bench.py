@@ -72,6 +72,8 @@ SETTINGS = {
     "n_depth": "Int64",
     "power_limit_w": "float64",
     "rep": "Int64",
+    # the repetitions each printed mean and std are of: the command line's -r (none printed: unknown)
+    "n_reps": "Int64",
     "sweep_repeat": "Int64",
     "extra_settings": "str",
 }
@@ -210,7 +212,12 @@ _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _POWER_RE = re.compile(r"(?<![\w.])(\d{2,4}(?:\.\d+)?)\s?W(?:atts?)?\b", re.I)
 _DEVICE_RE = re.compile(r"^\s*Device\s+(\d+):\s*([^,]+)(?:,\s*(gfx[0-9a-f]+))?", re.I)
 _VULKAN_RE = re.compile(r"^\s*ggml_vulkan:\s*(\d+)\s*=\s*([^|]+?)\s*(?:\||$)")
+#: Metal's device lines (``ggml_metal_init: found device: Apple M2`` / ``GPU name:   Apple M2``, a
+#: timestamp and level may precede them): printed with -v, or pasted above a table from another tool
+_METAL_RE = re.compile(r"\bggml_metal(?:_device)?_init:\s*(?:found device|GPU name):\s*(\S.*?)\s*$")
 _SYCL_RE = re.compile(r"^\s*\|\s*(\d+)\|\s*\[(\w+):(\w+):\d+\]\|\s*([^|]*?)\s*\|")
+#: a system listing's GPU line (`GPU: Intel Arc B580`, `- GPU: ...`): a name with a letter in it
+_STATED_GPU_RE = re.compile(r"^\s*(?:[-*]\s+)?GPU\s*:\s*([A-Za-z][^|=]*?)\s*$")
 _BUILD_RE = re.compile(r"^\s*build:\s*([0-9a-fA-F]+)\s*\((\d+)\)")
 # a shell prompt (`$`, `❯`, `user@host:~$`, a `>` quote) and environment assignments may precede the program
 _CMD_RE = re.compile(
@@ -227,6 +234,9 @@ class _Ctx:
     env: list[str] = field(default_factory=list)
     devices: dict[tuple[str, int], str] = field(default_factory=dict)
     caption: str | None = None
+    #: The GPU a write-up's system listing names (`GPU: Intel Arc B580`): the device of every table
+    #: below it that prints no device line of its own; a heading or a command does not reset it.
+    stated_gpu: str | None = None
 
     def section(self) -> str | None:
         return " / ".join(t for _, t in self.headings) or None
@@ -247,7 +257,7 @@ class _Ctx:
         """The devices of the first listing seen (a SYCL build lists one GPU under level_zero and again
         under opencl)."""
         if not self.devices:
-            return None
+            return self.stated_gpu
         first = next(iter(self.devices))[0]
         return " + ".join(name for (kind, _), name in sorted(self.devices.items()) if kind == first)
 
@@ -426,7 +436,8 @@ _LOG_LINE_RE = re.compile(r"^\s*[\w.\-\[\]]+:\s|warning|error|\.\.\.", re.I)
 def _device(line: str) -> tuple[str, int, str] | None:
     """A device line printed before the table: ("cuda", index, name) for ``Device N: name, ...``
     (ROCm's ``gfxNNNN`` arch kept: "AMD Radeon Graphics (gfx1151)"), ("vulkan", ...) for
-    ``ggml_vulkan: N = name (driver) | ...``, ("sycl:<backend>", ...) for a GPU row of the SYCL
+    ``ggml_vulkan: N = name (driver) | ...``, ("metal", 0, name) for Metal's ``found device`` or ``GPU
+    name`` line, ("sycl:<backend>", ...) for a GPU row of the SYCL
     device list (CPU rows are not the device llama-bench offloads to)."""
     m = _DEVICE_RE.match(line)
     if m:
@@ -435,6 +446,9 @@ def _device(line: str) -> tuple[str, int, str] | None:
     m = _VULKAN_RE.match(line)
     if m:
         return "vulkan", int(m[1]), m[2]
+    m = _METAL_RE.search(line)
+    if m:
+        return "metal", 0, m[1]
     m = _SYCL_RE.match(line)
     if m and m[3].lower() == "gpu" and m[4]:
         return f"sycl:{m[2].lower()}", int(m[1]), m[4]
@@ -509,6 +523,9 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         dev = _device(line)
         if dev:
             ctx.devices[dev[:2]] = dev[2]
+        m = _STATED_GPU_RE.match(line)
+        if m:
+            ctx.stated_gpu = m[1]
         cmd = _command(lines, i)
         if cmd:
             text, last = cmd
@@ -578,6 +595,8 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         if ctx.env:
             table_ctx["env"] = " ".join(ctx.env)
         reps = _int(cmd.get("r") or cmd.get("repetitions"))
+        if reps:
+            table_ctx["n_reps"] = reps
         start = len(out.records)
         for r in rows:
             taken.add(r)

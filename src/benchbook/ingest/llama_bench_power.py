@@ -11,7 +11,10 @@ that much while generating. The generation rate is llama-bench's `tgN` mean (tok
 a test that only generates), read by the `llama-bench` parser; its other rates stay that tool's.
 
 One configuration per power reading: the rows of the table just above it (its section, model file,
-backend) on the machine its `## Testing on` heading names. A placeholder (`TODOW`) is not a reading.
+backend) on the machine its `## Testing on` heading names, else the device llama-bench printed. A
+placeholder (`TODOW`) is not a reading. `Power consumption around 97W` is a reading too; `Power
+consumption (average): 17.5W` is the machine's mean over the whole run (every test of the table), so
+its figure per token is an estimate as well: the rate is one test's.
 """
 
 from __future__ import annotations
@@ -24,11 +27,15 @@ from benchbook.ingest.text import Lines, search, split_n, whole
 
 NAME = "llama-bench-power"
 
-_POWER = re.compile(r"^\s*Power consumption:\s*(?P<w>\S+?)\s*W?\s*$")
+#: `Power consumption: 241.4W`, `Power consumption around 97W` (neither says mean or peak) and
+#: `Power consumption (average): 17.5W` (the author's mean over the run).
+_POWER = re.compile(
+    r"^\s*Power consumption(?P<avg>\s*\(average\))?(?:\s*:|\s+(?:around|about))\s*(?P<w>\S+?)\s*W?\s*$", re.I
+)
 _IDLE = re.compile(r"^\s*Idle power draw:\s*(?P<w>\S+?)\s*W?\s*$")
 _MACHINE = re.compile(r"^##\s+Testing on\s+(?P<m>.+?)\s*$")
 _NUMBER = re.compile(r"^\d+(\.\d+)?$")
-_SNIFF = re.compile(r"(?m)^\s*Power consumption:\s*\d")
+_SNIFF = re.compile(r"(?im)^\s*Power consumption(?:\s*\(average\))?(?:\s*:|\s+(?:around|about))\s*\d")
 
 
 def sniff(text: str | Lines) -> bool:
@@ -71,20 +78,28 @@ def parse(text: str | Lines, source: str) -> Parsed:
             continue
         r = rows.iloc[0]
         section = str(r["section"]) if isinstance(r.get("section"), str) else None
-        model = section.rsplit(" / ", 1)[-1] if section else r.get("model")
+        # the model file the command line names (-m), else the heading above the table, else the model string
+        file = r.get("model_file") if isinstance(r.get("model_file"), str) else None
+        model = file or (section.rsplit(" / ", 1)[-1] if section else r.get("model"))
+        gpu = r.get("gpu") if isinstance(r.get("gpu"), str) else None  # the device line llama-bench printed
         base = dict(
-            run=f"{model} on {machine}" if model and machine else section or f"line {i}",
+            run=f"{model} on {machine}" if model and machine else model or section or f"line {i}",
             model=model,
-            device=machine,
+            device=machine or gpu,
             device_count=None,
             backend=r.get("backend") if isinstance(r.get("backend"), str) else None,
-            batch_size=None,
+            batch_size=1,  # a tgN test decodes one sequence: the rate below is batch 1's
             request_rate=None,
             interval="run",
         )
-        note = "the whole machine while llama-bench ran every test of the table above; mean or peak not said"
+        if m["avg"]:
+            metric, statistic = "mean_power", "mean"
+            note = "the whole machine's average while llama-bench ran every test of the table above"
+        else:
+            metric, statistic = "power_reading", "value"
+            note = "the whole machine while llama-bench ran every test of the table above; mean or peak not said"
         records.append(
-            dict(base, scope="system", line=i, metric="power_reading", statistic="value", value=float(m["w"]))
+            dict(base, scope="system", line=i, metric=metric, statistic=statistic, value=float(m["w"]))
             | {"unit": "W", "note": note}
         )
         if idle is not None:
