@@ -432,3 +432,24 @@ def test_a_comparison_records_its_direction_by_the_noise_rule():
     assert inside.evidence["direction"] == rules.WITHIN and inside.status == "withheld"
     equal = make("c", "comparison", "r", {"a": 1.0, "b": 1.0, "ratio": 1.0, "noise": None})
     assert equal.status == "withheld"  # no difference at all is no comparison to state
+
+
+def test_no_device_withholds_a_share_of_a_peak_naming_the_gpu_parameter():
+    ev = {"fraction": None, "peak": None, "device": None, "peak_source": None}
+    assert judge("fraction_of_peak", ev) == ("withheld", rules.NO_DEVICE)
+    assert "`gpu`" in rules.NO_DEVICE and "assumed" not in rules.NO_DEVICE.replace("none is assumed", "")
+    streaming = {**ev, "streaming": True, "active_params_b": None, "bytes_per_token": None}
+    assert judge("fraction_of_peak", streaming) == (
+        "withheld",
+        rules.NO_DEVICE + "; and the input does not give the model's size, the bytes moved per token",
+    )
+    # a device the chapter knows by another way ("unknown" source) keeps the missing-field reason
+    assert judge("fraction_of_peak", {**ev, "peak_source": "unknown"})[1].startswith("the input does not give")
+
+
+def test_no_device_withholds_a_bound_unless_the_intensity_is_below_every_ridge():
+    ev = {"bandwidth_fraction": None, "compute_fraction": None, "threshold": 0.5, "device": None, "intensity": 40.0}
+    assert judge("bound", {**ev, "lowest_ridge": 12.0}) == ("withheld", rules.NO_DEVICE)
+    assert judge("bound", {**ev, "intensity": 1.0, "lowest_ridge": 12.0}) == ("shown", "")
+    # a named device whose fractions are both missing keeps the old reason
+    assert judge("bound", {**ev, "device": "X", "lowest_ridge": 12.0})[1].startswith("neither peak fraction")

@@ -682,10 +682,11 @@ def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight:
     left out) and the server does 2 x active parameters FLOPs per token it processes (prompt and
     output tokens: total token throughput). Fractions are of `peaks` (`analysis.peaks.Peaks`) at
     the weights' precision (bf16 for 2 bytes, fp8 for 1, fp4 for 0.5); with NaN bytes (the precision
-    not stated) the compute is kept and every figure that needs the bytes or the peak is NaN."""
+    not stated) the compute is kept and every figure that needs the bytes or the peak is NaN; with
+    no `peaks` (no device named) the achieved figures and intensities are kept, the shares NaN."""
     d = lit.copy()
     d["speculative"], d["tokens_per_step"] = tokens_per_step(d)
-    if active_b is None or peaks is None:
+    if active_b is None:
         for c in (
             "steps_per_s",
             "achieved_gb_s",
@@ -709,8 +710,9 @@ def decode_roofline(lit: pd.DataFrame, active_b: float | None, bytes_per_weight:
         if bytes_per_weight == bytes_per_weight
         else None
     )
-    peak = (peaks.peak_tflops(prec) or peaks.peak_tflops("bf16")) if prec else None
-    bw = peaks.total_bandwidth_gb_s
+    # no device (`peaks` None): the achieved figures and the intensity stand, every share of a peak is NaN
+    peak = (peaks.peak_tflops(prec) or peaks.peak_tflops("bf16")) if prec and peaks is not None else None
+    bw = peaks.total_bandwidth_gb_s if peaks is not None else None
     d["peak_tflops"] = peak if peak else np.nan
     d["peak_gb_s"] = bw if bw else np.nan
     d["precision"] = prec

@@ -15,7 +15,6 @@ from benchbook.presentation.plotting import color, message_figure, panel_size
 SOURCE_WORDS = {
     "detected": "named in the input",
     "parameter": "given as a parameter",
-    "assumed": "assumed: the input names no device the hardware table knows",
 }
 APART_WORDS = {"max_concurrency": "no concurrency cap", "request_rate": "infinite request rate"}
 
@@ -258,15 +257,19 @@ def offline_runs(r: pd.DataFrame) -> int:
 def device_sentence(
     peaks, model: str | None, total_b, active_b, size_source: str, bpw: float, assumed: bool, stated: str | None = None
 ) -> str:
-    """The device the roofline uses and where its peak comes from; the model's size and bytes per weight."""
-    if peaks is None:
-        return _say("no_device")
+    """The device the roofline uses and where its peak comes from (or that none is named, and none
+    assumed); the model's size and bytes per weight."""
+    dev = {}
+    if peaks is not None:
+        dev = dict(
+            device=peaks.device,
+            source=SOURCE_WORDS.get(peaks.source, peaks.source),
+            count=peaks.count,
+            bandwidth=peaks.total_bandwidth_gb_s,
+        )
     return _say(
         "device",
-        device=peaks.device,
-        source=SOURCE_WORDS.get(peaks.source, peaks.source),
-        count=peaks.count,
-        bandwidth=peaks.total_bandwidth_gb_s,
+        **dev,
         model=model,
         total_b=total_b,
         active_b=active_b,
@@ -474,23 +477,25 @@ def plot_pareto(r: pd.DataFrame, variable: str):
 
 
 def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
-    """Each run as a step at its measured concurrency on the device's roofline."""
+    """Each run as a step at its measured concurrency on the device's roofline; with no device
+    (`peaks` None) the points alone, under no roof: none is assumed."""
     d = rl.dropna(subset=["intensity", "achieved_tflops"]) if "intensity" in rl else rl.iloc[0:0]
     d = d[(d["intensity"] > 0) & (d["achieved_tflops"] > 0)]
-    if peaks is None or d.empty:
-        return message_figure("no roofline:\nmodel size, precision,\ndevice or concurrency unknown")
-    peak = float(d["peak_tflops"].iloc[0])
-    bw = peaks.total_bandwidth_gb_s
-    lo, hi = min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * peak * 1e12 / (bw * 1e9))
-    x = np.logspace(np.log10(lo), np.log10(hi), 200)
+    if d.empty:
+        return message_figure(wording.words("serving_saturation")["figure"]["no_roofline"])
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    ax.plot(
-        x,
-        np.minimum(peak, bw * 1e9 * x / 1e12),
-        color="black",
-        lw=1.5,
-        label=f"roof: {d['precision'].iloc[0]} {peak:,.0f} TFLOP/s, {bw:,.0f} GB/s",
-    )
+    if peaks is not None:
+        peak = float(d["peak_tflops"].iloc[0])
+        bw = peaks.total_bandwidth_gb_s
+        lo, hi = min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * peak * 1e12 / (bw * 1e9))
+        x = np.logspace(np.log10(lo), np.log10(hi), 200)
+        ax.plot(
+            x,
+            np.minimum(peak, bw * 1e9 * x / 1e12),
+            color="black",
+            lw=1.5,
+            label=f"roof: {d['precision'].iloc[0]} {peak:,.0f} TFLOP/s, {bw:,.0f} GB/s",
+        )
     on = d[np.isfinite(d["x"])]
     off = d[~np.isfinite(d["x"])]
     ax.plot(on["intensity"], on["achieved_tflops"], "o", color=color(0), label="runs on the curve")
@@ -502,7 +507,12 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     ax.set_yscale("log")
     ax.set_xlabel("intensity at the measured concurrency, weights only (FLOP/byte)")
     ax.set_ylabel("achieved compute (TFLOP/s)")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=f"{peaks.device} ({peaks.source})")
+    title = (
+        f"{peaks.device} ({peaks.source})"
+        if peaks is not None
+        else wording.words("serving_saturation")["figure"]["no_device"]
+    )
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=title)
     fig.tight_layout()
     return fig
 
