@@ -241,7 +241,10 @@ def test_no_device_states_the_achieved_figures_and_only_the_verdict_every_device
     labels = [ln.get_label() for ln in fig.axes[0].get_lines()]
     assert "runs on the curve" in labels and not any(lab.startswith("roof") for lab in labels)
     said = show.device_sentence(None, "m", 14.7, 14.7, "parameter", 2.0, False)
-    assert said.startswith("Neither the input nor the gpu parameter names the device") and "Model: m" in said
+    assert (
+        said.startswith("Neither the input nor the gpu parameter names a device the hardware table knows")
+        and "Model: m" in said
+    )
 
 
 def test_saturation_figure_keeps_the_uncapped_run_off_the_curve(seed):

@@ -140,7 +140,8 @@ ASSUMED_DEVICE = (
 #: Why a share of a peak (or a limit read from it) is not stated when no device is known: a page
 #: about someone else's run assumes none.
 NO_DEVICE = (
-    "neither the input nor the `gpu` parameter names the device, and none is assumed (pass -p gpu NAME, or the peaks)"
+    "neither the input nor the `gpu` parameter names a device the hardware table knows, and none is assumed "
+    "(pass -p gpu NAME, or the peaks)"
 )
 
 
