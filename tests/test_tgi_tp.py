@@ -347,12 +347,23 @@ def test_figures_draw_lowest_highest_bars(w0, m0):
 
 def test_roofline_figure_and_table(m0):
     rp = tp.roofline_points(m0, 7.07, 2.0, 2039.0, 312.0)
-    dev = {"device": "X", "bandwidth_gb_s": 2039.0, "tflops": 312.0, "source": "assumed"}
+    dev = {"device": "X", "bandwidth_gb_s": 2039.0, "tflops": 312.0, "source": "parameter"}
     fig = view.plot_tp_roofline(rp, dev)
     ax = fig.axes[0]
-    assert ax.get_title() == "Per-GPU roofline, X (assumed)"
+    assert ax.get_title() == "Per-GPU roofline, X (parameter)"
     ys = np.concatenate([c.get_offsets()[:, 1] for c in ax.collections if len(c.get_offsets())])
     assert sorted(ys) == pytest.approx(sorted(rp.achieved_tflops))
+    plt.close(fig)
+    # no device named: the same points, no roof, only the lowest ridge of any device; the caption says so
+    none = tp.device_peaks("", texts=["x"])
+    fig = view.plot_tp_roofline(tp.roofline_points(m0, 7.07, 2.0, none["bandwidth_gb_s"], none["tflops"]), none)
+    ax = fig.axes[0]
+    ys = np.concatenate([c.get_offsets()[:, 1] for c in ax.collections if len(c.get_offsets())])
+    assert sorted(ys) == pytest.approx(sorted(rp.achieved_tflops))
+    assert [ln.get_label()[:29] for ln in ax.get_lines()] == ["lowest ridge of any device (1"]
+    assert "no device named" in ax.get_title() and "X" not in ax.get_title()
+    assert "no roof is drawn" in view.caption("roofline", True, none)
+    assert view.caption("roofline", True, dev).startswith("Each measurement placed under the device's roofline")
     plt.close(fig)
     table = view.roofline_fraction_table(rp)
     tps = [f"TP {t} (% of peak)" for t in (1, 2, 4, 8)]

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
+from benchbook import hardware
 from benchbook.analysis import serving
 from benchbook.presentation import tables, wording
 from benchbook.presentation.plotting import color, message_figure, panel_size
@@ -484,7 +485,10 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     if d.empty:
         return message_figure(wording.words("serving_saturation")["figure"]["no_roofline"])
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    if peaks is not None:
+    if peaks is None:  # no roof: only the line true of every device
+        ridge, which = hardware.lowest_ridge()
+        ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge, device=which))
+    else:
         peak = float(d["peak_tflops"].iloc[0])
         bw = peaks.total_bandwidth_gb_s
         lo, hi = min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * peak * 1e12 / (bw * 1e9))

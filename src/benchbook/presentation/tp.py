@@ -314,6 +314,8 @@ def plot_tp_roofline(rp: pd.DataFrame, device: dict):
         label=np.where(rp["metric"] == "prefill_latency", "prefill", "decode") + " TP " + rp["tp"].astype(str)
     )
     if device.get("device") is None:
+        ridge, which = hardware.lowest_ridge()  # the one line true of every device
+        ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge, device=which))
         plot_points(ax, pts, hue_col="label")
         ax.set_title(wording.words("tp_scaling")["figure"]["no_device"])
         return fig
