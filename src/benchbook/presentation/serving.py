@@ -485,9 +485,10 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     if d.empty:
         return message_figure(wording.words("serving_saturation")["figure"]["no_roofline"])
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    if peaks is None:  # no roof: only the line true of every device
+    if peaks is None:  # no roof: only the line true of every device, on the span a roof would take
         ridge, which = hardware.lowest_ridge()
         ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge, device=which))
+        ax.set_xlim(min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * ridge))
     else:
         peak = float(d["peak_tflops"].iloc[0])
         bw = peaks.total_bandwidth_gb_s
