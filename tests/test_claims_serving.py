@@ -241,6 +241,8 @@ def test_no_device_states_the_achieved_figures_and_only_the_verdict_every_device
     labels = [ln.get_label() for ln in fig.axes[0].get_lines()]
     assert "runs on the curve" in labels and not any(lab.startswith("roof") for lab in labels)
     assert any(lab.startswith("lowest ridge of any device (12 FLOP/byte") for lab in labels)
+    spans = show.device_sentence(None, "m", 14.7, 14.7, "parameter", 2.0, False, spans=8)
+    assert spans.startswith("Each run spans 8 devices, as the input says (TP x PP), but neither the input nor")
     said = show.device_sentence(None, "m", 14.7, 14.7, "parameter", 2.0, False)
     assert (
         said.startswith("Neither the input nor the gpu parameter names a device the hardware table knows")

@@ -256,11 +256,20 @@ def offline_runs(r: pd.DataFrame) -> int:
 
 
 def device_sentence(
-    peaks, model: str | None, total_b, active_b, size_source: str, bpw: float, assumed: bool, stated: str | None = None
+    peaks,
+    model: str | None,
+    total_b,
+    active_b,
+    size_source: str,
+    bpw: float,
+    assumed: bool,
+    stated: str | None = None,
+    spans: int = 1,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is named, and none
-    assumed); the model's size and bytes per weight."""
-    dev = {}
+    assumed, with the devices a run spans where the input states them); the model's size and bytes
+    per weight."""
+    dev = {"spans": spans}
     if peaks is not None:
         dev = dict(
             device=peaks.device,
