@@ -397,8 +397,11 @@ def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks | None, model: str, xl
     ax.set_ylabel("achieved (TFLOP/s; int8 TOP/s)")
     if peaks is not None:
         ax.set_ylim(top=3 * max(peaks.int8_tops or 0, peaks.tflops))
-    title = f"{model} on the {peaks.device} roofline ({peaks.source} peaks)" if peaks is not None else None
-    ax.set_title(title or _say("no_device_title", model=model), fontsize=10)
+    if peaks is not None:
+        title = _say("roof_title", model=model, device=peaks.device, source=peaks.source)
+    else:
+        title = _say("no_device_title", model=model)
+    ax.set_title(title, fontsize=10)
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig
