@@ -3,6 +3,8 @@ and the real fixtures, synthetic cases for each branch, and figures tested on th
 
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -127,16 +129,16 @@ def test_intensity_and_roofline_points(seed):
     )
 
 
-def test_peaks_detected_given_assumed():
+def test_peaks_detected_given_or_none():
     text = SEED.read_text(encoding="utf-8")
     p = attention.peaks("", [text])
     assert (p.device, p.source, p.tflops, p.bandwidth_gb_s) == ("RTX-PRO-6000-Blackwell-WS", "detected", 500.0, 1792.0)
     assert p.ridge == pytest.approx(500e12 / 1792e9)
     assert attention.peaks("A100-SXM4-80GB", [text]).source == "parameter"
-    assumed = attention.peaks("", ["no device here"])
-    assert (assumed.device, assumed.source) == (attention.DEFAULT_GPU, "assumed")
+    none = attention.peaks("", ["no device here"])
+    assert none is attention.NONE and (none.device, none.source) == (None, None) and math.isnan(none.tflops)
     given = attention.peaks("", ["no device here"], peak_tflops=100.0)
-    assert (given.tflops, given.source) == (100.0, "parameter")
+    assert (given.tflops, given.source) == (100.0, "parameter") and math.isnan(given.bandwidth_gb_s)
     with pytest.raises(hardware.UnknownDevice):
         attention.peaks("no-such-gpu")
 
@@ -198,9 +200,12 @@ def test_descriptions_name_only_what_the_input_has(seed):
     assert "a noise of 5% is assumed" in show.noise_words(_load(NOOP)[0])
     # the traceback run re-times FA2 twice, backward 764.289 vs 798.569 ms (4.5 %): below the floor, said so
     assert "moves by up to 4.5%, below the 5% floor used instead" in show.noise_words(_load(TRACEBACK)[0])
-    assert show.device_words(attention.peaks("", ["none"])).endswith(
-        "assumed: the input names no device, pass `gpu` for yours)"
+    said = show.device_words(attention.peaks("", ["none"]))
+    assert said.startswith(
+        "not named: neither the input nor the gpu parameter names one the hardware table knows, and none is"
     )
+    own = show.device_words(attention.peaks("", ["none"], peak_tflops=100.0))
+    assert own == "your device (100 TFLOP/s dense FP16; given as a parameter)"
     t = show.sdpa_table(seed[0])
     assert (
         list(t.columns) == ["mask", "block density", "time (ms)", "printed (TFLOP/s)", "performed (TFLOP/s)"]

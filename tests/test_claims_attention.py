@@ -10,7 +10,9 @@ from benchbook import config, ingest
 from benchbook.analysis import attention
 from benchbook.claims import attention as ca
 from benchbook.claims import attention as claims
+from benchbook.claims import rules
 from benchbook.claims.rules import MISSING_WORDS, check
+from benchbook.presentation import attention as show
 from benchbook.presentation import wording
 
 SEED = config.seed("004")
@@ -154,6 +156,19 @@ def test_fraction_of_peak_seed_and_an_impossible_peak(seed):
     )
 
 
+def test_no_device_states_each_kernels_work_rate_and_withholds_its_share(seed):
+    none = attention.peaks("", ["a file that names no device"])
+    c = wording.word("attention_kernels", claims.kernel_fraction(seed[0], "sdpa_mask", none, "sdpa_fraction"))
+    assert c.status == "withheld" and c.reason == rules.NO_DEVICE
+    assert c.text.startswith("SDPA + mask performs 119 to 128 TFLOP/s of real work") and "H100" not in c.text
+    assert show.device_words(none).startswith(
+        "not named: neither the input nor the gpu parameter names one the hardware table knows"
+    )
+    fig = show.roofline_figure(seed[2], none)
+    assert not any("roofline" in ln.get_label() for ln in fig.axes[0].get_lines())
+    assert "no device named" in fig.axes[0].get_title()
+
+
 # --- bound --------------------------------------------------------------------------------------
 
 
@@ -167,13 +182,13 @@ def test_bound_compute_on_the_seed_device(seed):
     assert "(backward, " in wording.word("attention_kernels", claims.best_bound(bw, RTX)).text
 
 
-def test_bound_overhead_far_from_both_roofs_and_withheld_on_an_assumed_device(seed):
+def test_bound_overhead_far_from_both_roofs_and_withheld_without_a_device(seed):
     big = attention.Peaks("big", 5000.0, 8000.0, "parameter")
     c = wording.word("attention_kernels", claims.best_bound(seed[2], big))
     assert c.shown and c.evidence["verdict"] == "overhead" and "limited by neither roof" in c.text
-    assumed = attention.Peaks("RTX-PRO-6000-Blackwell-WS", 500.0, 1792.0, "assumed")
-    w = claims.best_bound(seed[2], assumed)
-    assert w.status == "withheld" and "assumed" in w.reason
+    # compute-bound on the seed's RTX PRO 6000; with no device named, none is assumed: withheld
+    w = wording.word("attention_kernels", claims.best_bound(seed[2], attention.NONE))
+    assert w.status == "withheld" and w.reason == rules.NO_DEVICE and "`gpu`" in w.text
     slow_memory = attention.Peaks("x", 500.0, 10.0, "parameter")
     assert claims.best_bound(seed[2], slow_memory).status == "implausible"
 

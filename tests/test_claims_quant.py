@@ -9,7 +9,7 @@ import pytest
 from benchbook import config, ingest
 from benchbook.analysis import quant
 from benchbook.chapter import declared
-from benchbook.claims import make
+from benchbook.claims import make, rules
 from benchbook.claims import quant as cq
 from benchbook.claims import quant as verdicts
 from benchbook.claims.rules import MISSING_WORDS, check
@@ -151,7 +151,7 @@ def test_outlier_physics_shown_when_possible_and_withheld_without_flags():
     none = _worded(verdicts.outlier_physics(phys.iloc[0:0], A100))
     assert none.status == "withheld" and "nothing to check against physics" in none.text
     # an int8 scheme is held against the int8 peak
-    assert quant.Peaks("d", 100.0, 200.0, 1000.0, "assumed").compute_peak("int8") == 200.0
+    assert quant.Peaks("d", 100.0, 200.0, 1000.0, "parameter").compute_peak("int8") == 200.0
 
 
 def test_outlier_effect_and_cells():
@@ -179,6 +179,26 @@ def test_decode_bandwidth_names_device_and_source_and_flips():
     assert bad.status == "implausible" and "not a result" in bad.text
     none = _worded(verdicts.decode_bandwidth(pts.iloc[0:0], A100, None))
     assert none.status == "withheld" and "model_id" in none.text
+
+
+def test_no_device_states_the_decode_bandwidth_and_withholds_its_share_and_bound():
+    """A report without a manifest naming its GPU: no device is assumed. The weight streaming needs
+    only the model and is stated; its share of a peak, and the large-batch bound, are withheld
+    naming the gpu parameter; with the device named, both are stated."""
+    assert quant.peaks("", []) is None and quant.peaks("", ["no known device"]) is None
+    rt = _runs({"original": [136.0, 137.0, 136.5]})
+    pts = quant.roofline_points(rt, 4.02)
+    c = _worded(verdicts.decode_bandwidth(pts, None, 4.02))
+    assert c.status == "withheld" and c.reason == rules.NO_DEVICE
+    assert c.text.startswith(
+        "At batch 1, the fastest decode (original, decode_bound) streams its weights at 1,097 GB/s"
+    )
+    assert "`gpu`" in c.text and "A100" not in c.text
+    assert _worded(verdicts.decode_bandwidth(pts, A100, 4.02)).status == "shown"
+    big = quant.roofline_points(_runs({"w8a16_awq": [2000.0, 2010.0, 2005.0]}, bs=256), 4.02)
+    bound = _worded(verdicts.large_batch_bound(big, "w8a16_awq", None, 4.02, 0.5))
+    assert bound.status == "withheld" and bound.reason == rules.NO_DEVICE
+    assert _worded(verdicts.large_batch_bound(big, "w8a16_awq", A100, 4.02, 0.5)).status == "shown"
 
 
 def test_the_fastest_decode_is_the_highest_rate_not_the_highest_bandwidth():
@@ -268,6 +288,11 @@ def test_long_prefill_slower_beyond_its_interval_and_not_within():
     c = _worded(verdicts.long_prefill(_prefill_ratios(0.76, 0.74, 0.78), "w8a16_x", "original"))
     assert c.status == "shown" and c.evidence["slower"] and c.evidence["decode_ratio"] == 1.33
     assert "0.76x" in c.text and "1.33x" in c.text and "(slower)" in c.text
+    # 32,768 FLOP/byte is right of every device's ridge: said without naming one
+    assert "right of the ridge of every device in the hardware table (the highest is 496 FLOP/byte)" in c.text
+    short = _prefill_ratios(0.76, 0.74, 0.78).assign(intensity=[256.0, 2.0, float("nan")])
+    c = _worded(verdicts.long_prefill(short, "w8a16_x", "original"))
+    assert c.status == "shown" and "ridge" not in c.text and c.text.endswith("(256 FLOP/byte).")
     c = _worded(verdicts.long_prefill(_prefill_ratios(0.97, 0.80, 1.15), "w8a16_x", "original"))
     assert c.status == "withheld" and "no difference is called" in c.text
 

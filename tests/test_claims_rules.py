@@ -449,3 +449,24 @@ def test_a_trend_the_values_break_is_withheld_for_the_values_not_for_a_step_insi
     # 10 -> 10.1 -> 12 rises on the values: the step inside the noise is the reason
     inside = {**broken, "ys": [10, 10.1, 12]}
     assert judge("scaling", inside) == ("withheld", "the step from 1 to 2 (+1%) is inside its noise (5%)")
+
+
+def test_no_device_withholds_a_share_of_a_peak_naming_the_gpu_parameter():
+    ev = {"fraction": None, "peak": None, "device": None, "peak_source": None}
+    assert judge("fraction_of_peak", ev) == ("withheld", rules.NO_DEVICE)
+    assert "`gpu`" in rules.NO_DEVICE and "assumed" not in rules.NO_DEVICE.replace("none is assumed", "")
+    streaming = {**ev, "streaming": True, "active_params_b": None, "bytes_per_token": None}
+    assert judge("fraction_of_peak", streaming) == (
+        "withheld",
+        rules.NO_DEVICE + "; and the input does not give the model's size, the bytes moved per token",
+    )
+    # a device the chapter knows by another way ("unknown" source) keeps the missing-field reason
+    assert judge("fraction_of_peak", {**ev, "peak_source": "unknown"})[1].startswith("the input does not give")
+
+
+def test_no_device_withholds_a_bound_unless_the_intensity_is_below_every_ridge():
+    ev = {"bandwidth_fraction": None, "compute_fraction": None, "threshold": 0.5, "device": None, "intensity": 40.0}
+    assert judge("bound", {**ev, "lowest_ridge": 12.0}) == ("withheld", rules.NO_DEVICE)
+    assert judge("bound", {**ev, "intensity": 1.0, "lowest_ridge": 12.0}) == ("shown", "")
+    # a named device whose fractions are both missing keeps the old reason
+    assert judge("bound", {**ev, "device": "X", "lowest_ridge": 12.0})[1].startswith("neither peak fraction")

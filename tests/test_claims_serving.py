@@ -216,6 +216,51 @@ def test_roofline_figure_plots_the_runs(seed):
     assert list(lines["runs kept apart"].get_ydata()) == list(rl[rl["x"].isna()]["achieved_tflops"])
 
 
+def test_no_device_states_the_achieved_figures_and_only_the_verdict_every_device_shares(seed):
+    """A run whose device nobody names: no device is assumed. The achieved GB/s and TFLOP/s are
+    stated, every share of a peak is withheld naming the gpu parameter, and a load below every
+    device's ridge is still said not to be compute-bound; with the device named, the verdicts are."""
+    lit = serving.littles_law(seed)
+    assert peaks.choose("", ["no device named here"], None) is None
+    rl = serving.decode_roofline(lit, 14.7, 2.0, None)
+    named = serving.decode_roofline(lit, 14.7, 2.0, RTX)
+    assert list(rl["achieved_gb_s"]) == pytest.approx(list(named["achieved_gb_s"]))
+    assert rl["bandwidth_fraction"].isna().all() and rl["ridge"].isna().all()
+    curve = rl[seed["x"].notna().to_numpy()]
+    low, best = curve.sort_values("x").iloc[0], curve.loc[curve["output_throughput"].idxmax()]
+    bw = wording.word("serving_saturation", cs.bandwidth(low, None, 14.7, 2.0))
+    assert bw.status == "withheld" and bw.reason.startswith(rules.NO_DEVICE)
+    assert f"{low['achieved_gb_s']:,.0f} GB/s" in bw.text and "`gpu`" in bw.text and "H100" not in bw.text
+    tf = wording.word("serving_saturation", cs.compute(best, None))
+    assert tf.status == "withheld" and f"{best['achieved_tflops']:,.0f} TFLOP/s" in tf.text
+    # the seed's lightest load (c=32) is memory-bound on its RTX PRO 6000, unknown without a device
+    assert cs.bound("low", low, None, 0.5, True).status == "withheld"
+    assert (
+        cs.bound("low", named[seed["x"].notna().to_numpy()].sort_values("x").iloc[0], RTX, 0.5, True).evidence[
+            "verdict"
+        ]
+        == "memory-bandwidth"
+    )
+    # an intensity below every device's ridge holds for any device: stated without one
+    thin = low.copy()
+    thin["intensity"] = 1.0
+    below = cs.bound("low", thin, None, 0.5, True)
+    assert below.status == "shown" and below.evidence["verdict"] == rules.NOT_COMPUTE
+    # the figure draws the runs and no roof
+    fig = show.plot_roofline(rl, None, "max_concurrency")
+    labels = [ln.get_label() for ln in fig.axes[0].get_lines()]
+    assert "runs on the curve" in labels and not any(lab.startswith("roof") for lab in labels)
+    assert any(lab.startswith("lowest ridge of any device (12 FLOP/byte") for lab in labels)
+    bf16 = serving.weights("m", pd.DataFrame({"model": ["m"]}))  # no tag, no table row: bf16 assumed
+    spans = show.device_sentence(None, "m", 14.7, 14.7, "parameter", bf16, spans=8)
+    assert spans.startswith("Each run spans 8 devices, as the input says (TP x PP), but neither the input nor")
+    said = show.device_sentence(None, "m", 14.7, 14.7, "parameter", bf16)
+    assert (
+        said.startswith("Neither the input nor the gpu parameter names a device the hardware table knows")
+        and "Model: m" in said
+    )
+
+
 def test_saturation_figure_keeps_the_uncapped_run_off_the_curve(seed):
     curve, apart = seed[seed["x"].notna()], seed[seed["x"].isna()]
     fig = show.plot_saturation(curve, apart, "max_concurrency", 128)

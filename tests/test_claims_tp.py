@@ -205,22 +205,33 @@ def test_fraction_of_peak_on_seeds_names_device_and_source(sc):
     assert sc["highest_fraction"].status == "shown"
 
 
-def test_the_seeds_name_no_gpu_so_their_shares_of_a_peak_are_withheld(seeds):
-    """The seed states no hardware: the A100 is the chapter's default, and a share of its peak says
-    nothing about the GPUs the run used. Named as a parameter, the same figures are stated."""
-    c = _claims(seeds, device=dict(A100, source="assumed"))
+def test_the_seeds_name_no_gpu_so_no_device_is_assumed_and_their_shares_of_a_peak_are_withheld(seeds):
+    """The seed states no hardware, and the chapter assumes none: a share of some default GPU's peak
+    says nothing about the GPUs the run used. The achieved figures need no device and are stated;
+    named as a parameter, the shares are stated too."""
+    c = _claims(seeds, device=tp.device_peaks("", texts=["no device here"]))
     for cid in ("decode_bw_small_tp", "prefill_compute_best", "highest_fraction", "prefill_bound"):
-        assert c[cid].status == "withheld" and "names the device" in c[cid].reason, cid
+        assert c[cid].status == "withheld" and c[cid].reason == rules.NO_DEVICE, cid
+        assert c[cid].evidence["device"] is None and "assumed" not in str(c[cid].evidence.get("peak_source"))
     # the achieved figure needs no device: it is stated, only its share of a peak is not
     said = wording.word("tp_scaling", c["decode_bw_small_tp"]).text
     assert said.startswith("The decode bandwidth on the smallest TP: ") and " GB/s per GPU (TP 1, batch 1)" in said
+    assert "`gpu` parameter" in said and "A100" not in said
     # but a decode step at about 1 FLOP/byte is not compute-bound on any device: that is stated
     dec = c["decode_bound"]
     assert dec.status == "shown" and dec.evidence["verdict"] == rules.NOT_COMPUTE
     assert dec.evidence["intensity"] < 2 < dec.evidence["lowest_ridge"]
-    # the evidence is kept whole: the same share as with the GPU named, only not stated
-    named = _claims(seeds)["decode_bw_small_tp"].evidence["fraction"]
-    assert c["decode_bw_small_tp"].evidence["fraction"] == pytest.approx(named)
+    # the same achieved figure as with the GPU named; with it named, its share is stated
+    named = _claims(seeds)["decode_bw_small_tp"]
+    assert c["decode_bw_small_tp"].evidence["achieved"] == pytest.approx(named.evidence["achieved"])
+    assert named.status == "shown"
+
+
+def test_no_device_is_assumed_where_neither_the_input_nor_a_parameter_names_one():
+    none = tp.device_peaks("", texts=["# Tensor Parallel (TP) - 1 GPUs"])
+    assert none["device"] is None and none["source"] is None and np.isnan(none["bandwidth_gb_s"])
+    named = tp.device_peaks("A100-SXM4-80GB")
+    assert named["device"] == "A100-SXM4-80GB" and named["source"] == "parameter"
 
 
 def test_fraction_of_peak_implausible_on_unknown_tp():
@@ -431,12 +442,11 @@ def test_highest_fraction_below_the_peak_counts_none_over_it():
     assert (c.status, c.evidence["fraction"], c.evidence["n_over_peak"]) == ("shown", 0.5, 0)
 
 
-def test_bound_names_the_assumed_tp_and_device_as_suspects():
-    dev = DEVICE | {"source": "assumed"}
-    c = ctp.bound("decode_bound", _roofline_row(tp_stated=False, tp=8), dev, 0.4, "x", 8)
+def test_bound_names_the_assumed_tp_as_a_suspect():
+    c = ctp.bound("decode_bound", _roofline_row(tp_stated=False, tp=8), DEVICE, 0.4, "x", 8)
     sus = c.evidence["suspects"]
     assert sus[0].startswith("the TP") and "TP 8" in sus[0]
-    assert sus[1].startswith("the device") and "A100-SXM4-80GB" in sus[1]
+    assert sus[1].startswith("the model size")  # a device is never assumed, so never a suspect
     assert (
         ctp.bound("decode_bound", _roofline_row(), DEVICE, 0.4, "x", 1)
         .evidence["suspects"][0]

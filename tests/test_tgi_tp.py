@@ -233,7 +233,7 @@ def test_device_and_model_size():
     d = tp.device_peaks("MI300X")
     assert (d["device"], d["source"]) == ("MI300X", "parameter") and d["bandwidth_gb_s"] > 5000
     a = tp.device_peaks()
-    assert (a["device"], a["source"]) == (tp.DEFAULT_GPU, "assumed")
+    assert (a["device"], a["source"]) == (None, None) and np.isnan(a["bandwidth_gb_s"])  # none assumed
     c = tp.device_peaks("", 1000.0, 100.0)
     assert (c["bandwidth_gb_s"], c["tflops"], c["source"]) == (1000.0, 100.0, "parameter")
     assert tp.model_size("bigscience/bloomz-7b1-mt")["total_b"] == pytest.approx(7.07)
@@ -347,12 +347,23 @@ def test_figures_draw_lowest_highest_bars(w0, m0):
 
 def test_roofline_figure_and_table(m0):
     rp = tp.roofline_points(m0, 7.07, 2.0, 2039.0, 312.0)
-    dev = {"device": "X", "bandwidth_gb_s": 2039.0, "tflops": 312.0, "source": "assumed"}
+    dev = {"device": "X", "bandwidth_gb_s": 2039.0, "tflops": 312.0, "source": "parameter"}
     fig = view.plot_tp_roofline(rp, dev)
     ax = fig.axes[0]
-    assert ax.get_title() == "Per-GPU roofline, X (assumed)"
+    assert ax.get_title() == "Per-GPU roofline, X (parameter)"
     ys = np.concatenate([c.get_offsets()[:, 1] for c in ax.collections if len(c.get_offsets())])
     assert sorted(ys) == pytest.approx(sorted(rp.achieved_tflops))
+    plt.close(fig)
+    # no device named: the same points, no roof, only the lowest ridge of any device; the caption says so
+    none = tp.device_peaks("", texts=["x"])
+    fig = view.plot_tp_roofline(tp.roofline_points(m0, 7.07, 2.0, none["bandwidth_gb_s"], none["tflops"]), none)
+    ax = fig.axes[0]
+    ys = np.concatenate([c.get_offsets()[:, 1] for c in ax.collections if len(c.get_offsets())])
+    assert sorted(ys) == pytest.approx(sorted(rp.achieved_tflops))
+    assert [ln.get_label()[:29] for ln in ax.get_lines()] == ["lowest ridge of any device (1"]
+    assert "no device named" in ax.get_title() and "X" not in ax.get_title()
+    assert "no roof is drawn" in view.caption("roofline", True, none)
+    assert view.caption("roofline", True, dev).startswith("Each measurement placed under the device's roofline")
     plt.close(fig)
     table = view.roofline_fraction_table(rp)
     tps = [f"TP {t} (% of peak)" for t in (1, 2, 4, 8)]
@@ -445,7 +456,7 @@ def test_device_peaks_from_the_input_text_and_a_cpu_without_fp16():
     h = tp.device_peaks(texts=["", "NVIDIA H100 80GB HBM3"])
     assert (h["device"], h["source"], h["tflops"], h["bandwidth_gb_s"]) == ("H100-SXM5-80GB", "detected", 989.4, 3350.0)
     a = tp.device_peaks(texts=[""])
-    assert (a["device"], a["source"], a["tflops"]) == ("A100-SXM4-80GB", "assumed", 312.0)
+    assert (a["device"], a["source"]) == (None, None) and math.isnan(a["tflops"])  # nothing named: none assumed
     cpu = tp.device_peaks(gpu="EPYC-7763")
     assert cpu["device"] == "EPYC-7763" and math.isnan(cpu["tflops"])
 
@@ -616,11 +627,15 @@ def test_roofline_extremes_pick_the_prefill_and_one_tp_has_no_large_tp():
         ],
         columns=cols,
     )
+    rp["achieved_tflops"] = rp["compute_fraction"] * 312.0
     ex = tp.roofline_extremes(rp)
     assert ex["prefill_best"]["batch_size"] == 4 and ex["prefill_best"]["compute_fraction"] == 0.5
     assert ex["decode_small_tp"]["tp"] == 2 and ex["decode_large_tp"] is None
     assert ex["highest"]["metric"] == "decode_token_latency" and ex["highest"]["peak_kind"] == "compute"
     assert (ex["highest"]["fraction"], ex["n_over_peak"]) == (0.9, 0)
+    # no device: the best prefill is the highest FLOP/s per GPU, and no point has a share of a peak
+    none = tp.roofline_extremes(rp.assign(bandwidth_fraction=np.nan, compute_fraction=np.nan))
+    assert none["prefill_best"]["batch_size"] == 4 and none["highest"] is None
 
 
 def test_roofline_extremes_with_two_tps_and_a_point_over_the_peak():
@@ -631,7 +646,9 @@ def test_roofline_extremes_with_two_tps_and_a_point_over_the_peak():
     ex = tp.roofline_extremes(rp)
     assert (ex["decode_small_tp"]["tp"], ex["decode_large_tp"]["tp"], ex["prefill_best"]) == (2, 4, None)
     assert (ex["highest"]["peak_kind"], ex["highest"]["fraction"], ex["n_over_peak"]) == ("bandwidth", 1.2, 1)
-    tie = tp.roofline_extremes(pd.DataFrame([("prefill_latency", 1, 1, 0.5, 0.5)], columns=cols))
+    tie = tp.roofline_extremes(
+        pd.DataFrame([("prefill_latency", 1, 1, 0.5, 0.5)], columns=cols).assign(achieved_tflops=1.0)
+    )
     assert tie["highest"]["peak_kind"] == "bandwidth" and tie["decode_small_tp"] is None  # a tie counts as bandwidth
 
 

@@ -234,6 +234,13 @@ def lowest_ridge() -> tuple[float, str]:
     return min((r, n) for r, n in ridges if r)
 
 
+def highest_ridge() -> tuple[float, str]:
+    """(FLOP/byte, device) of the highest ridge point of any device in the table (16-bit peak, else
+    FP32): a step whose intensity is above it is right of the ridge on every one of them."""
+    ridges = [(d.ridge("fp16") or d.ridge("fp32"), d.name) for d in devices()]
+    return max((r, n) for r, n in ridges if r)
+
+
 def largest_llc_mb() -> float:
     """The largest last-level cache (MB, per device or socket) of any device in the table: weights
     larger than it stream from memory on every device, whatever its cache, so a device whose own

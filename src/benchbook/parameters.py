@@ -260,7 +260,7 @@ class OutlierRule:
 @dataclass(frozen=True)
 class Device:
     """A device named (or aliased) in the hardware table (data/hardware.csv); "" where that is the
-    chapter's default (the chapter then detects the device in the input, or assumes one)."""
+    chapter's default (the chapter then detects the device in the input, or assumes none)."""
 
     stage = 2
 

@@ -31,10 +31,6 @@ OPERATIONS = ("causal_fa2", "sdpa_mask", "flexattention")
 #: triton's do_bench mean is typically stable to a few per cent on an idle GPU.
 NOISE_FLOOR = 0.05
 
-#: The device a run is compared with when neither a parameter nor the file names one:
-#: attention-gym's and the FlexAttention announcement's figures were measured on H100s.
-DEFAULT_GPU = "H100-SXM5-80GB"
-
 
 def kernels(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (mask, operation, pass) with time_ms, tflops, seq_len, density and the
@@ -180,31 +176,42 @@ def roofline_points(k: pd.DataFrame) -> pd.DataFrame:
 @dataclass(frozen=True)
 class Peaks:
     """The device a run is compared with, its dense FP16 peak and memory bandwidth, and where the
-    peaks came from: `parameter` (given by the reader), `detected` (named in the input) or
-    `assumed` (neither: the chapter's default device)."""
+    peaks came from: `parameter` (given by the reader) or `detected` (named in the input); with
+    neither, `NONE`: no device (device and source None, peaks NaN), none assumed."""
 
-    device: str
+    device: str | None
     tflops: float
     bandwidth_gb_s: float
-    source: str
+    source: str | None
 
     @property
     def ridge(self) -> float:
         return self.tflops * 1e12 / (self.bandwidth_gb_s * 1e9)
 
 
+#: No device: neither the reader nor the input names one, and none is assumed.
+NONE = Peaks(None, float("nan"), float("nan"), None)
+
+
 def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s: float = 0.0) -> Peaks:
     """The device and peaks a run is measured against (`benchbook.hardware.choose`): `gpu` (a table
-    name or alias) when given, else the device the texts name, else DEFAULT_GPU; `peak_tflops` /
-    `peak_bandwidth_gb_s` above 0 replace the table's figures (and make the source `parameter`).
-    Raises hardware.UnknownDevice for a name the table lacks."""
+    name or alias) when given, else the device the texts name, else `NONE` (a page about someone
+    else's run assumes no device); `peak_tflops` / `peak_bandwidth_gb_s` above 0 replace the
+    table's figures (and make the source `parameter`). Raises hardware.UnknownDevice for a name the
+    table lacks."""
+    named = [t for t in texts if t]
+    if not gpu and peak_tflops > 0 and not peak_bandwidth_gb_s and hardware.detect(*named) is None:
+        # the reader's compute peak alone, no device named: that peak stands, the bandwidth is unknown
+        return Peaks("your device", float(peak_tflops), float("nan"), "parameter")
     choice = hardware.choose(
         gpu or None,
-        detected=[t for t in texts if t],
-        default=DEFAULT_GPU,
+        detected=named,
+        default=None,
         bandwidth_gb_s=peak_bandwidth_gb_s or None,
         peak_tflops=peak_tflops or None,
     )
+    if choice is None:
+        return NONE
     dev = choice.device
     peak = dev.peak("fp16") or dev.peak("fp32")  # a CPU lists only fp32
     return Peaks(dev.name, float(peak) if peak else float("nan"), float(dev.bandwidth_gb_s), choice.source)

@@ -603,14 +603,11 @@ def placement(meta: dict) -> dict:
     return {"hardware": hw or None, "own_gpu_each": own}
 
 
-DEFAULT_GPU = "A100-SXM4-80GB"
-
-
 @dataclass(frozen=True)
 class Peaks:
     """The device the runs are compared with, its dense 16-bit and int8 peaks (None when not
-    known) and bandwidth, and where they came from: `parameter` (given by the reader), `detected`
-    (named by the input or its manifest) or `assumed` (neither: DEFAULT_GPU)."""
+    known) and bandwidth, and where they came from: `parameter` (given by the reader) or `detected`
+    (named by the input or its manifest); with neither, `peaks` gives None: no device is assumed."""
 
     device: str
     tflops: float | None
@@ -627,18 +624,22 @@ class Peaks:
         return self.int8_tops if kind == "int8" else self.tflops
 
 
-def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s: float = 0.0) -> Peaks:
-    """`gpu` (table name or alias) when given, else the device the texts name, else DEFAULT_GPU
-    (`benchbook.hardware.choose`); `peak_tflops` / `peak_bandwidth_gb_s` above 0 replace the
-    table's figures (source `parameter`; a replaced 16-bit peak leaves the int8 peak unknown)."""
+def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s: float = 0.0) -> Peaks | None:
+    """`gpu` (table name or alias) when given, else the device the texts (the manifest's hardware)
+    name (`benchbook.hardware.choose`), else None: a page about someone else's run assumes no
+    device. `peak_tflops` / `peak_bandwidth_gb_s` above 0 replace the table's figures (source
+    `parameter`; a replaced 16-bit peak leaves the int8 peak unknown); given without a named device,
+    they need the bandwidth (`hardware.choose`)."""
     found = [str(t) for t in texts if t]
     choice = hardware.choose(
         gpu or None,
         detected=found or None,
-        default=DEFAULT_GPU,
+        default=None,
         bandwidth_gb_s=peak_bandwidth_gb_s or None,
         peak_tflops=peak_tflops or None,
     )
+    if choice is None:
+        return None
     d = choice.device
     return Peaks(d.name, d.peak("bf16"), None if peak_tflops else d.int8_tops, float(d.bandwidth_gb_s), choice.source)
 

@@ -682,10 +682,11 @@ def decode_roofline(
     the weights' precision (`weights_precision`, else read from the bytes: bf16 for 2, fp8 for 1, fp4 for
     0.5), an fp8, fp4 or int8 checkpoint's peak at its precision and any other's (bf16, weight-only int4,
     a mix of MXFP4 experts and bf16) at bf16's; with NaN bytes (the precision not stated) the compute
-    is kept and every figure that needs the bytes or the peak is NaN."""
+    is kept and every figure that needs the bytes or the peak is NaN; with no `peaks` (no device
+    named) the achieved figures and intensities are kept, the shares NaN."""
     d = lit.copy()
     d["speculative"], d["tokens_per_step"] = tokens_per_step(d)
-    if active_b is None or peaks is None:
+    if active_b is None:
         for c in (
             "steps_per_s",
             "achieved_gb_s",
@@ -710,8 +711,9 @@ def decode_roofline(
         prec = {"fp8": "fp8", "fp4": "fp4", "int8": "int8"}.get(weights_precision, "bf16")
     else:
         prec = {2.0: "bf16", 1.0: "fp8", 0.5: "fp4"}.get(bytes_per_weight, "bf16")
-    peak = (peaks.peak_tflops(prec) or peaks.peak_tflops("bf16")) if prec else None
-    bw = peaks.total_bandwidth_gb_s
+    # no device (`peaks` None): the achieved figures and the intensity stand, every share of a peak is NaN
+    peak = (peaks.peak_tflops(prec) or peaks.peak_tflops("bf16")) if prec and peaks is not None else None
+    bw = peaks.total_bandwidth_gb_s if peaks is not None else None
     d["peak_tflops"] = peak if peak else np.nan
     d["peak_gb_s"] = bw if bw else np.nan
     d["precision"] = prec

@@ -503,7 +503,7 @@ def roofline_points(
 def roofline_extremes(rp: pd.DataFrame) -> dict:
     """The roofline rows the chapter's claims rest on (each a dict, or None when absent): decode at
     the smallest batch on the smallest and the largest TP, the prefill with the highest compute
-    fraction, and the row with the highest fraction of either peak."""
+    fraction, and the row with the highest fraction of either peak (None without a device)."""
     out = dict.fromkeys(("decode_small_tp", "decode_large_tp", "prefill_best", "highest"))
     if rp.empty:
         return out
@@ -514,9 +514,11 @@ def roofline_extremes(rp: pd.DataFrame) -> dict:
         out["decode_small_tp"] = d1.iloc[0].to_dict()
         if d1["tp"].nunique() > 1:
             out["decode_large_tp"] = d1.iloc[-1].to_dict()
-    if len(prf):
-        out["prefill_best"] = prf.loc[prf["compute_fraction"].idxmax()].to_dict()
+    if len(prf):  # the highest FLOP/s per GPU: the highest share of one device's peak, and known without one
+        out["prefill_best"] = prf.loc[prf["achieved_tflops"].idxmax()].to_dict()
     frac = rp[["bandwidth_fraction", "compute_fraction"]].max(axis=1)
+    if frac.isna().all():  # no device: no fraction of a peak to rank
+        return out
     out["highest"] = rp.loc[frac.idxmax()].to_dict() | {"fraction": float(frac.max())}
     out["highest"]["peak_kind"] = (
         "bandwidth" if out["highest"]["bandwidth_fraction"] >= out["highest"]["compute_fraction"] else "compute"
@@ -738,21 +740,20 @@ def ran_last_before_failure(w: pd.DataFrame, tp, section, batch_size: int, metri
 
 
 # ------------------------------------------------------------------------ device and model sizes
-#: The GPU the chapter assumes when neither the reader nor the input names one.
-DEFAULT_GPU = "A100-SXM4-80GB"
-
-
 def device_peaks(gpu: str = "", bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0, texts=()) -> dict:
     """The roofline's device, {device, bandwidth_gb_s, tflops (dense fp16), source}, chosen by
     `hardware.choose`: the reader's `gpu` and peaks (`parameter`), else a device the input's `texts`
-    name (`detected`), else DEFAULT_GPU (`assumed`: text-generation-benchmark does not print it)."""
+    name (`detected`), else none (device and source None, peaks NaN): text-generation-benchmark does
+    not print its GPU, and a page about someone else's run assumes none."""
     choice = hardware.choose(
         gpu or None,
         detected=[t for t in texts if t] or None,
-        default=DEFAULT_GPU,
+        default=None,
         bandwidth_gb_s=bandwidth_gb_s or None,
         peak_tflops=peak_tflops or None,
     )
+    if choice is None:
+        return {"device": None, "bandwidth_gb_s": math.nan, "tflops": math.nan, "source": None}
     d = choice.device
     tflops = d.peak("fp16")
     return {

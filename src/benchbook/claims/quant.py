@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from benchbook import hardware
 from benchbook.analysis import quant
 from benchbook.claims import Claim, make
 
@@ -266,6 +267,8 @@ def long_prefill(ratios: pd.DataFrame, scheme: str | None, baseline: str) -> Cla
         "total_ratio": _num(tot["ratio"].iloc[0]) if len(tot) else None,
         "intensity": _num(top["intensity"]) if top is not None else None,
         "slower": bool(ratio < 1) if ratio is not None else None,
+        # right of every device's ridge: said whichever device ran it (none is assumed)
+        "highest_ridge": hardware.highest_ridge()[0],
     }
     rule = "baseline prefill time / scheme prefill time differs from 1 by more than its interval's half-width"
     return make("w8a16_long_prefill", "comparison", rule, ev)

@@ -114,6 +114,9 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
     miss = _missing(ev, ("fraction", "peak", "device"))
     if ev.get("streaming"):
         miss += _missing(ev, ("active_params_b", "bytes_per_token"))
+    if _no_device(ev):  # no device at all: say which parameter names one
+        rest = [k for k in miss if k not in ("fraction", "peak", "device")]
+        return "withheld", NO_DEVICE + (f"; and {_missing_reason(rest)}" if rest else "")
     if miss:
         return "withheld", _missing_reason(miss)
     frac = _num(ev, "fraction")
@@ -132,6 +135,19 @@ ASSUMED_DEVICE = (
     "neither the input nor a parameter names the device, so the peak is an assumed device's "
     "(pass -p gpu NAME, or the peaks)"
 )
+
+
+#: Why a share of a peak (or a limit read from it) is not stated when no device is known: a page
+#: about someone else's run assumes none.
+NO_DEVICE = (
+    "neither the input nor the `gpu` parameter names a device the hardware table knows, and none is assumed "
+    "(pass -p gpu NAME, or the peaks)"
+)
+
+
+def _no_device(ev: dict) -> bool:
+    """The evidence names its device as none (a `device` of None, no peak source)."""
+    return "device" in ev and ev["device"] is None and not ev.get("peak_source")
 
 
 #: The verdict that holds for every device: an intensity below the lowest ridge of any device
@@ -193,6 +209,8 @@ def bound(ev: dict) -> tuple[str, str]:
     if th is None or not 0 < th <= 1:
         return "withheld", "no valid threshold (a fraction in (0, 1])"
     v = bound_verdict(ev)
+    if v == "unknown" and _no_device(ev):
+        return "withheld", NO_DEVICE
     if v == "unknown":
         return "withheld", "neither peak fraction is large enough, or known, to name the limit"
     if ev.get("peak_source") == "assumed" and v != NOT_COMPUTE:

@@ -12,7 +12,7 @@ import pandas as pd
 
 from benchbook import hardware
 from benchbook.analysis import tp as atp
-from benchbook.claims import Claim, make
+from benchbook.claims import Claim, make, rules
 
 NOISE = (
     "noise: 2 standard errors of the ratio, each Average's standard deviation estimated as "
@@ -219,8 +219,6 @@ def _suspects(row: dict, device: dict, tp_unknown: int) -> list[str]:
     out = []
     if not row.get("tp_stated", True):
         out.append(f"the TP: the file does not state it and the chapter assumed TP {tp_unknown} (parameter tp_unknown)")
-    if device.get("source") == "assumed":
-        out.append(f"the device: the file does not name it and {device.get('device')} is assumed (parameter gpu)")
     out += [
         "the model size (parameter params_b) or bytes per weight (bytes_per_param)",
         "the KV-cache bytes per token counted (kv_bytes_per_token)",
@@ -572,7 +570,9 @@ def all_claims(
         fraction_of_peak(
             "prefill_compute_best", ext["prefill_best"], compute=True, **(fop | {"why_missing": missing_pre})
         ),
-        highest_fraction(ext, device, tp_unknown, missing_dec),
+        highest_fraction(
+            ext, device, tp_unknown, rules.NO_DEVICE if len(rp) and device["device"] is None else missing_dec
+        ),
         bound("decode_bound", ext["decode_small_tp"], device, bound_threshold, missing_dec, tp_unknown),
         bound("prefill_bound", prefill_small, device, bound_threshold, missing_pre, tp_unknown),
         percentile_inversions(atp.percentile_counts(w_all)),

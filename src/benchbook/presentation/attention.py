@@ -48,7 +48,10 @@ def stop_note(messages: list[str]) -> str:
 
 
 def device_words(peaks: attention.Peaks) -> str:
-    """'RTX-PRO-6000-Blackwell-WS (500 TFLOP/s dense FP16, 1,792 GB/s; named in the input)'."""
+    """'RTX-PRO-6000-Blackwell-WS (500 TFLOP/s dense FP16, 1,792 GB/s; named in the input)', or
+    that no device is named and none assumed."""
+    if peaks.device is None:
+        return _say("device")
     return _say(
         "device", device=peaks.device, tflops=peaks.tflops, bandwidth_gb_s=peaks.bandwidth_gb_s, source=peaks.source
     )
@@ -188,22 +191,26 @@ def roofline_figure(pts: pd.DataFrame, peaks: attention.Peaks, xlim=(10, 100_000
     if pts.empty:
         return message_figure(_say("no_roofline"))
     fig, ax = plt.subplots()
-    x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
-    ax.plot(
-        x,
-        np.minimum(peaks.tflops, peaks.bandwidth_gb_s * x / 1e3),
-        color="black",
-        lw=2,
-        label=f"{peaks.device} roofline",
-    )
-    ax.axvline(peaks.ridge, color="grey", ls=":", lw=1)
-    ax.annotate(
-        f"ridge {peaks.ridge:.0f} FLOP/B",
-        (peaks.ridge, peaks.tflops),
-        textcoords="offset points",
-        xytext=(5, -15),
-        fontsize=8,
-    )
+    roofs = np.isfinite(peaks.tflops) and np.isfinite(peaks.bandwidth_gb_s)  # no device named: no roof
+    if roofs:
+        x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
+        ax.plot(
+            x,
+            np.minimum(peaks.tflops, peaks.bandwidth_gb_s * x / 1e3),
+            color="black",
+            lw=2,
+            label=f"{peaks.device} roofline",
+        )
+        ax.axvline(peaks.ridge, color="grey", ls=":", lw=1)
+        ax.annotate(
+            f"ridge {peaks.ridge:.0f} FLOP/B",
+            (peaks.ridge, peaks.tflops),
+            textcoords="offset points",
+            xytext=(5, -15),
+            fontsize=8,
+        )
+    elif np.isfinite(peaks.tflops):  # the reader's compute peak alone
+        ax.axhline(peaks.tflops, color="black", lw=2, label=f"{peaks.device}: {peaks.tflops:,.0f} TFLOP/s")
     for i, op in enumerate(_ops(pts)):
         g = pts[pts["operation"] == op]
         ax.scatter(g["intensity_flop_per_byte"], g["achieved_tflops"], color=color(i), zorder=3, label=label(op))
@@ -211,6 +218,7 @@ def roofline_figure(pts: pd.DataFrame, peaks: attention.Peaks, xlim=(10, 100_000
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity of the performed work (FLOP/byte)")
     ax.set_ylabel("performed work (TFLOP/s)")
-    ax.set_title(f"Performed work on the {peaks.device} roofline ({peaks.source} peaks)")
+    title = _say("roof_title", device=peaks.device, source=peaks.source, roofs=bool(roofs)) if peaks.device else ""
+    ax.set_title(title or _say("no_device_title"))
     ax.legend(fontsize=8)
     return fig

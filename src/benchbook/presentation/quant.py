@@ -58,6 +58,7 @@ def setting_words(where: dict, peaks: quant.Peaks | None, model: str | None, mod
         model=model,
         model_source=model_source,
         roofline=peaks is not None and bool(model),
+        no_device=peaks is None,
         **(
             {
                 "device": peaks.device,
@@ -71,9 +72,12 @@ def setting_words(where: dict, peaks: quant.Peaks | None, model: str | None, mod
     )
 
 
-def prefill_position(pts: pd.DataFrame, ridge: float) -> str:
-    """Where the prefill points sit against the ridge, for the roofline caption."""
+def prefill_position(pts: pd.DataFrame, ridge: float | None) -> str:
+    """Where the prefill points sit against the ridge, for the roofline caption; with no device (no
+    ridge), that no roof is drawn."""
     pre = pts[pts["phase"] == "prefill"]
+    if ridge is None:
+        return _say("prefill_position", n=len(pre), no_device=True)
     return _say("prefill_position", n=len(pre), n_right=int((pre["intensity_flop_per_byte"] > ridge).sum()))
 
 
@@ -346,28 +350,30 @@ def winners_figure(winners: pd.DataFrame, regimes: list[str] | None = None):
     return fig
 
 
-def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks, model: str, xlim=(0.5, 100_000)):
+def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks | None, model: str, xlim=(0.5, 100_000)):
     """Decode and prefill points on the device's 16-bit roofline (and the int8 one where known),
-    with +-1 standard deviation over runs; only the runs the statistics use."""
+    with +-1 standard deviation over runs; only the runs the statistics use. With no device
+    (`peaks` None) the points alone: no roof is assumed."""
     import matplotlib.pyplot as plt
 
     pts = pts[np.isfinite(pts["achieved_tflops"])]
     if pts.empty:
         return message_figure(_say("no_roofline_figure"))
     fig, ax = plt.subplots(figsize=(8, 5))
-    x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
-    bw = peaks.bandwidth_gb_s * 1e9 / 1e12
-    ax.plot(x, np.minimum(peaks.tflops, bw * x), color="black", lw=2, label=f"{peaks.device} 16-bit roofline")
-    if peaks.int8_tops:
-        ax.plot(x, np.minimum(peaks.int8_tops, bw * x), color="grey", lw=1.5, ls="--", label="int8 roofline")
-    ax.axvline(peaks.ridge, color="grey", ls=":", lw=1)
-    ax.annotate(
-        f"ridge {peaks.ridge:.0f} FLOP/B",
-        (peaks.ridge, peaks.tflops),
-        textcoords="offset points",
-        xytext=(5, -15),
-        fontsize=8,
-    )
+    if peaks is not None:
+        x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
+        bw = peaks.bandwidth_gb_s * 1e9 / 1e12
+        ax.plot(x, np.minimum(peaks.tflops, bw * x), color="black", lw=2, label=f"{peaks.device} 16-bit roofline")
+        if peaks.int8_tops:
+            ax.plot(x, np.minimum(peaks.int8_tops, bw * x), color="grey", lw=1.5, ls="--", label="int8 roofline")
+        ax.axvline(peaks.ridge, color="grey", ls=":", lw=1)
+        ax.annotate(
+            f"ridge {peaks.ridge:.0f} FLOP/B",
+            (peaks.ridge, peaks.tflops),
+            textcoords="offset points",
+            xytext=(5, -15),
+            fontsize=8,
+        )
     for i, (label, g) in enumerate(pts.groupby("precision", sort=False)):
         for phase, marker in (("decode", "o"), ("prefill", "s")):
             q = g[g["phase"] == phase]
@@ -389,8 +395,13 @@ def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks, model: str, xlim=(0.5
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity, weights only (FLOP/byte)")
     ax.set_ylabel("achieved (TFLOP/s; int8 TOP/s)")
-    ax.set_ylim(top=3 * max(peaks.int8_tops or 0, peaks.tflops))
-    ax.set_title(f"{model} on the {peaks.device} roofline ({peaks.source} peaks)", fontsize=10)
+    if peaks is not None:
+        ax.set_ylim(top=3 * max(peaks.int8_tops or 0, peaks.tflops))
+    if peaks is not None:
+        title = _say("roof_title", model=model, device=peaks.device, source=peaks.source)
+    else:
+        title = _say("no_device_title", model=model)
+    ax.set_title(title, fontsize=10)
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig

@@ -33,6 +33,12 @@ def plot_roofline(
         fontsize=8,
         color="grey",
     )
+    plot_points(ax, points, hue_col=hue_col)
+
+
+def plot_points(ax, points: pd.DataFrame | None, *, hue_col: str | None = None) -> None:
+    """Measured points (`intensity_flop_per_byte`, `achieved_tflops`) on log-log axes, under no
+    roof: what a chart shows of a run whose device nobody names."""
     if points is not None and len(points):
         groups = points.groupby(hue_col, sort=False) if hue_col else [(None, points)]
         for i, (name, grp) in enumerate(groups):
@@ -47,4 +53,5 @@ def plot_roofline(
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity (FLOP/byte)")
     ax.set_ylabel("performance (TFLOP/s)")
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=8)

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
+from benchbook import hardware
 from benchbook.analysis import serving
 from benchbook.presentation import tables, wording
 from benchbook.presentation.plotting import color, message_figure, panel_size
@@ -15,7 +16,6 @@ from benchbook.presentation.plotting import color, message_figure, panel_size
 SOURCE_WORDS = {
     "detected": "named in the input",
     "parameter": "given as a parameter",
-    "assumed": "assumed: the input names no device the hardware table knows",
 }
 APART_WORDS = {"max_concurrency": "no concurrency cap", "request_rate": "infinite request rate"}
 
@@ -260,17 +260,22 @@ def offline_runs(r: pd.DataFrame) -> int:
     return int(r["scenario"].eq("Offline").sum()) if "scenario" in r else 0
 
 
-def device_sentence(peaks, model: str | None, total_b, active_b, size_source: str, weights) -> str:
-    """The device the roofline uses and where its peak comes from; the model's size, and its weights'
-    precision and bytes per weight with where they come from (`weights`, an `analysis.precision.Weights`)."""
-    if peaks is None:
-        return _say("no_device")
+def device_sentence(peaks, model: str | None, total_b, active_b, size_source: str, weights, spans: int = 1) -> str:
+    """The device the roofline uses and where its peak comes from (or that none is named, and none
+    assumed, with the devices a run spans where the input states them); the model's size, and its
+    weights' precision and bytes per weight with where they come from (`weights`, an
+    `analysis.precision.Weights`)."""
+    dev = {"spans": spans}
+    if peaks is not None:
+        dev = dict(
+            device=peaks.device,
+            source=SOURCE_WORDS.get(peaks.source, peaks.source),
+            count=peaks.count,
+            bandwidth=peaks.total_bandwidth_gb_s,
+        )
     return _say(
         "device",
-        device=peaks.device,
-        source=SOURCE_WORDS.get(peaks.source, peaks.source),
-        count=peaks.count,
-        bandwidth=peaks.total_bandwidth_gb_s,
+        **dev,
         model=model,
         total_b=total_b,
         active_b=active_b,
@@ -481,23 +486,29 @@ def plot_pareto(r: pd.DataFrame, variable: str):
 
 
 def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
-    """Each run as a step at its measured concurrency on the device's roofline."""
+    """Each run as a step at its measured concurrency on the device's roofline; with no device
+    (`peaks` None) the points alone, under no roof: none is assumed."""
     d = rl.dropna(subset=["intensity", "achieved_tflops"]) if "intensity" in rl else rl.iloc[0:0]
     d = d[(d["intensity"] > 0) & (d["achieved_tflops"] > 0)]
-    if peaks is None or d.empty:
-        return message_figure("no roofline:\nmodel size, precision,\ndevice or concurrency unknown")
-    peak = float(d["peak_tflops"].iloc[0])
-    bw = peaks.total_bandwidth_gb_s
-    lo, hi = min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * peak * 1e12 / (bw * 1e9))
-    x = np.logspace(np.log10(lo), np.log10(hi), 200)
+    if d.empty:
+        return message_figure(wording.words("serving_saturation")["figure"]["no_roofline"])
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    ax.plot(
-        x,
-        np.minimum(peak, bw * 1e9 * x / 1e12),
-        color="black",
-        lw=1.5,
-        label=f"roof: {d['precision'].iloc[0]} {peak:,.0f} TFLOP/s, {bw:,.0f} GB/s",
-    )
+    if peaks is None:  # no roof: only the line true of every device, on the span a roof would take
+        ridge, which = hardware.lowest_ridge()
+        ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge, device=which))
+        ax.set_xlim(min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * ridge))
+    else:
+        peak = float(d["peak_tflops"].iloc[0])
+        bw = peaks.total_bandwidth_gb_s
+        lo, hi = min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * peak * 1e12 / (bw * 1e9))
+        x = np.logspace(np.log10(lo), np.log10(hi), 200)
+        ax.plot(
+            x,
+            np.minimum(peak, bw * 1e9 * x / 1e12),
+            color="black",
+            lw=1.5,
+            label=f"roof: {d['precision'].iloc[0]} {peak:,.0f} TFLOP/s, {bw:,.0f} GB/s",
+        )
     on = d[np.isfinite(d["x"])]
     off = d[~np.isfinite(d["x"])]
     ax.plot(on["intensity"], on["achieved_tflops"], "o", color=color(0), label="runs on the curve")
@@ -509,7 +520,12 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     ax.set_yscale("log")
     ax.set_xlabel("intensity at the measured concurrency, weights only (FLOP/byte)")
     ax.set_ylabel("achieved compute (TFLOP/s)")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=f"{peaks.device} ({peaks.source})")
+    title = (
+        f"{peaks.device} ({peaks.source})"
+        if peaks is not None
+        else wording.words("serving_saturation")["figure"]["no_device"]
+    )
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=title)
     fig.tight_layout()
     return fig
 

@@ -15,7 +15,7 @@ import pandas as pd
 from benchbook import hardware
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, panel_size
-from benchbook.presentation.roofline import plot_roofline
+from benchbook.presentation.roofline import plot_points, plot_roofline
 from benchbook.presentation.tables import NOT_RUN
 from benchbook.presentation.wording import join
 
@@ -29,7 +29,9 @@ def _say(name: str, **values) -> str:
 
 
 def device_sentence(device: dict) -> str:
-    """Which GPU the roofline uses and where its peaks come from."""
+    """Which GPU the roofline uses and where its peaks come from; that none is named, and none assumed."""
+    if device.get("device") is None:
+        return _say("device")
     return _say(
         "device",
         device=device["device"],
@@ -167,8 +169,11 @@ CAPTIONS = {
 }
 
 
-def caption(name: str, drawn: bool) -> str:
-    """The caption of figure `name`, or the sentence saying why it was not drawn."""
+def caption(name: str, drawn: bool, device: dict | None = None) -> str:
+    """The caption of figure `name`, or the sentence saying why it was not drawn; the roofline drawn
+    without a device (`device` names none) has no roofs, and its caption says so."""
+    if name == "roofline" and drawn and device is not None and device.get("device") is None:
+        return _say("roofline_no_device")
     return CAPTIONS[name][0 if drawn else 1]
 
 
@@ -315,12 +320,19 @@ def plot_throughput(tput: pd.DataFrame):
 
 
 def plot_tp_roofline(rp: pd.DataFrame, device: dict):
-    """`roofline_points` under the device's per-GPU roofline, one colour per phase and TP."""
-    g = hardware.custom(device["device"], device["bandwidth_gb_s"], device["tflops"])
+    """`roofline_points` under the device's per-GPU roofline, one colour per phase and TP; with no
+    device named, the points alone (no roof: none is assumed)."""
     fig, ax = plt.subplots(figsize=(8, 5))
     pts = rp.assign(
         label=np.where(rp["metric"] == "prefill_latency", "prefill", "decode") + " TP " + rp["tp"].astype(str)
     )
+    if device.get("device") is None:
+        ridge, which = hardware.lowest_ridge()  # the one line true of every device
+        ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge, device=which))
+        plot_points(ax, pts, hue_col="label")
+        ax.set_title(wording.words("tp_scaling")["figure"]["no_device"])
+        return fig
+    g = hardware.custom(device["device"], device["bandwidth_gb_s"], device["tflops"])
     plot_roofline(ax, g, pts, hue_col="label", xlim=(0.1, 100_000))
     ax.set_title(f"Per-GPU roofline, {device['device']} ({device['source']})")
     return fig
