@@ -850,3 +850,31 @@ def test_tps_a_launcher_lists_without_a_table_are_named():
         said = view.input_sentence("sweep.md", 8, "org/m", [2], [10], 0, listed_absent=got)
         assert ("no table for TP 4" in said) == bool(absent)
     assert ingest.tgi.listed_tps("- num_shard: Some(1,2,4,8)\n- num_shard: Some(2)\n") == [1, 2, 4, 8]
+
+
+def test_a_tokenizer_only_model_row_names_no_model_and_gives_no_size():
+    # text-generation-benchmark's Model row prints its --tokenizer-name (benchmark/src/table.rs)
+    name = "hf-internal-testing/llama-tokenizer"
+    assert tp.tokenizer_name(name) == "tokenizer"
+    size = tp.model_size(name)
+    assert size["total_b"] is None and "tokenizer" in size["source"]
+    assert tp.kv_bytes_per_token(name) is None
+    assert tp.model_size(name, 6.74)["total_b"] == 6.74  # the reader's params_b still counts
+
+
+def test_a_model_id_in_the_model_row_is_taken_as_the_model():
+    name = "bigscience/bloomz-7b1-mt"
+    assert tp.tokenizer_name(name) is None
+    assert tp.model_size(name)["total_b"] == pytest.approx(7.07)
+    assert tp.tokenizer_name(None) is None
+    assert tp.tokenizer_name("my-org/house-model") == "unknown"
+
+
+def test_the_input_sentence_says_a_tokenizer_is_not_the_model():
+    name = "hf-internal-testing/llama-tokenizer"
+    said = view.input_sentence("f.md", 288, name, [1], [10], 0, tokenizer="tokenizer")
+    assert "not the model" in said and f"numbers for {name}" not in said
+    unknown = view.input_sentence("f.md", 288, "my-org/house-model", [1], [10], 0, tokenizer="unknown")
+    assert "tokenizer the benchmark names" in unknown and "numbers for my-org" not in unknown
+    model = view.input_sentence("f.md", 62, "bigscience/bloomz-7b1-mt", [1, 2], [1024], 0)
+    assert "numbers for bigscience/bloomz-7b1-mt," in model and "tokenizer" not in model

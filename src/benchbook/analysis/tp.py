@@ -148,6 +148,8 @@ def other_parameters(w_all: pd.DataFrame, w: pd.DataFrame, metric: str = "decode
 def kv_bytes_per_token(model_id: str) -> float | None:
     """KV-cache bytes per token of a model we know (KV_BYTES_PER_TOKEN), else None."""
     key = str(model_id).lower()
+    if tokenizer_name(model_id) == "tokenizer":
+        return None
     hits = [v for k, v in KV_BYTES_PER_TOKEN.items() if k in key]
     return float(hits[0]) if hits else None
 
@@ -764,6 +766,18 @@ def device_peaks(gpu: str = "", bandwidth_gb_s: float = 0.0, peak_tflops: float 
     }
 
 
+def tokenizer_name(model_id: str | None) -> str | None:
+    """What text-generation-benchmark's Model row says of the model (the row prints its
+    `--tokenizer-name`, benchmark/src/table.rs): "tokenizer" for a tokenizer-only repository (a
+    name holding the word), "unknown" for a name no model table row or size in the name matches,
+    None for a known model (or no name): then it is taken as the model."""
+    if not isinstance(model_id, str) or not model_id.strip():
+        return None
+    if "tokenizer" in model_id.lower():
+        return "tokenizer"
+    return "unknown" if hardware.model_size(model_id) is None else None
+
+
 def model_size(model_id: str, params_b: float = 0.0) -> dict:
     """{total_b, active_b, architecture, source} of the model: the params_b parameter when given,
     else `hardware.model_size` (the model table or a size in the name); total_b None, with
@@ -774,6 +788,13 @@ def model_size(model_id: str, params_b: float = 0.0) -> dict:
             "active_b": float(params_b),
             "architecture": None,
             "source": "the params_b parameter",
+        }
+    if tokenizer_name(model_id) == "tokenizer":
+        return {
+            "total_b": None,
+            "active_b": None,
+            "architecture": None,
+            "source": f"no parameter count follows from the tokenizer name {model_id}",
         }
     size = hardware.model_size(model_id)
     if size is None or not size.total_b:

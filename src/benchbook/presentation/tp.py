@@ -187,10 +187,12 @@ def input_sentence(
     messages=(),
     others=(),
     listed_absent=((), ()),
+    tokenizer: str | None = None,
 ) -> str:
     """What the input holds, from the data; with no usable number, why (the parser's first message);
     `others` the configurations left out only for another parameter table (`analysis.tp.other_parameters`);
-    `listed_absent` the TPs a launcher block lists and those of them with no table (`analysis.tp.absent_tps`)."""
+    `listed_absent` the TPs a launcher block lists and those of them with no table (`analysis.tp.absent_tps`);
+    `tokenizer` what the Model row's name is when it is not taken as the model (`analysis.tp.tokenizer_name`)."""
     return _say(
         "input",
         files=files,
@@ -203,6 +205,7 @@ def input_sentence(
         others=[{k: v for k, v in o.items() if v is not None} for o in others],
         listed=list(listed_absent[0]),
         absent=list(listed_absent[1]),
+        tokenizer=tokenizer,
     )
 
 
