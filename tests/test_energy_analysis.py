@@ -8,6 +8,7 @@ import pytest
 
 from benchbook.analysis import energy
 from benchbook.claims import energy as claims
+from benchbook.presentation import wording
 
 
 def _rows(run, *, energy_j, tokens, scope="gpu", idle_w=None, seconds=None, model=None, device=None, batch=None):
@@ -263,3 +264,47 @@ def test_the_cheapest_per_request_is_only_among_runs_without_a_figure_per_token(
         others += [dict(rs[0], metric="energy_per_request", value=j, unit="J")]
     c = claims.per_request(energy.quoted(_table(a, others)))
     assert (c.evidence["a_run"], c.evidence["b_run"]) == ("b", "c")
+
+
+def _bench(source, model_file, model, gib, params_b):
+    """A llama-bench row of `source` as `energy.read` gives it: the model file and its printed size."""
+    return pd.DataFrame(
+        [dict(source=source, model_file=model_file, model=model, section=None, model_size_gib=gib, params_b=params_b)]
+    )
+
+
+def test_a_printed_gguf_size_is_the_weights_bytes_of_the_floor():
+    run = _rows("r", energy_j=10_000.0, tokens=1000.0, model="llama-8b.Q4_0.gguf", device="H100 SXM", batch=1.0)
+    row = energy.quoted(_table(run)).iloc[0]
+    bench = _bench("r.txt", "llama-8b.Q4_0.gguf", "llama 8B Q4_0", 4.33, 8.03)
+    c = claims.floor(row, 0, 2.0, bench=bench)
+    assert c.evidence["bytes_source"] == "file"
+    assert c.evidence["weights_gb"] == pytest.approx(4.33 * 1024**3 / 1e9)
+    text = wording.word("perf_per_watt", c).text
+    assert "4.33 GiB model file" in text and "assumed" not in text
+    # the other way: no printed size, so the bytes are the precision the name's Q4_0 tag states
+    c = claims.floor(row, 0, 2.0)
+    assert c.evidence["bytes_source"] == "precision" and c.evidence["precision"] == "int4"
+
+
+def test_an_moe_file_counts_only_its_active_share_of_the_printed_size():
+    model = "gpt-oss-20b-F16.gguf"
+    run = _rows("r", energy_j=10_000.0, tokens=1000.0, model=model, device="H100 SXM", batch=1.0)
+    bench = _bench("r.txt", model, "gpt-oss ?B F16", 12.83, 20.91)
+    c = claims.floor(energy.quoted(_table(run)).iloc[0], 0, 2.0, bench=bench)
+    assert c.evidence["weights_gb"] == pytest.approx(12.83 * 1024**3 / 1e9 * 3.61 / 20.91)
+    assert c.evidence["experts_smaller"]  # MXFP4 experts in an "F16" file: the true bytes are higher
+
+
+def test_without_a_file_size_the_stated_precision_gives_the_bytes_else_they_are_assumed():
+    stated = _rows("r", energy_j=10_000.0, tokens=1000.0, model="gpt-oss-20b", device="H100 SXM", batch=1.0)
+    c = claims.floor(energy.quoted(_table(stated)).iloc[0], 0, 2.0)
+    assert c.evidence["bytes_source"] == "precision"
+    assert c.evidence["weights_gb"] == pytest.approx(3.61 * 1.028)
+    assert "assumed" not in wording.word("perf_per_watt", c).text
+    unstated = _rows("r", energy_j=10_000.0, tokens=1000.0, model="Mistral-7B", device="H100 SXM", batch=1.0)
+    c = claims.floor(energy.quoted(_table(unstated)).iloc[0], 0, 2.0)
+    assert c.evidence["bytes_source"] == "assumed" and c.evidence["weights_gb"] == pytest.approx(7.24 * 2)
+    assert "assumed" in wording.word("perf_per_watt", c).text
+    c = claims.floor(energy.quoted(_table(unstated)).iloc[0], 0, 1.0)
+    assert c.evidence["bytes_source"] == "parameter" and c.evidence["weights_gb"] == pytest.approx(7.24)

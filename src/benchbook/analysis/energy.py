@@ -11,7 +11,10 @@ out the idle power times the interval's length (or the tool's own idle-subtracte
 the work cost above keeping the device switched on.
 
 The floor: a decode step reads every active weight once, so at the device's peak bandwidth B and
-rated power P one step costs at least about weights_bytes / B x P joules. It is a rough floor:
+rated power P one step costs at least about weights_bytes / B x P joules. The weights' bytes are
+the model file's size where llama-bench prints it (an MoE's scaled by its active share, as the
+bandwidth chapter does), else the active parameters x the bytes per weight of the precision the run
+or the model table states (`analysis.precision.weights`), else x the bytes assumed. It is a rough floor:
 it ignores the KV cache (more energy) and a device that reads at full bandwidth below its rated
 power (less), and a batch of n sequences shares one read among n tokens.
 """
@@ -196,17 +199,70 @@ def ranked(table: pd.DataFrame, column: str) -> pd.DataFrame:
 DEFAULT_BYTES_PER_PARAM = 2.0
 
 
-def weights_floor(model: str | None, device: str | None, bytes_per_param: float) -> dict:
-    """The energy of reading the model's active weights once at the device's peak bandwidth and
-    rated power: {"floor_j", "weights_gb", "bandwidth_gb_s", "power_w", "device", "active_params_b"}
-    (None values where the model or the device is unknown)."""
-    out = dict(floor_j=None, weights_gb=None, bandwidth_gb_s=None, power_w=None, device=None, active_params_b=None)
+def model_file(bench: pd.DataFrame | None, source: str | None, model: str | None) -> dict | None:
+    """The llama-bench row of `source` whose model file, model string or section names `model`:
+    {"file_gib", "params_b", "names"} where it prints the file's size, else None."""
+    if bench is None or bench.empty or not isinstance(model, str) or "model_size_gib" not in bench:
+        return None
+    b = bench[(bench["source"] == source) & bench["model_size_gib"].notna()]
+    for _, r in b.iterrows():
+        names = [r.get(k) for k in ("model_file", "model", "section")]
+        section = r.get("section")
+        tail = section.rsplit(" / ", 1)[-1] if isinstance(section, str) else None
+        if model in [n for n in names if isinstance(n, str)] + [tail]:
+            return {"file_gib": float(r["model_size_gib"]), "params_b": r.get("params_b"), "names": names}
+    return None
+
+
+def weights_bytes(model: str | None, bytes_per_param: float, file: dict | None = None) -> dict:
+    """The bytes (GB) a decode step reads of the model's active weights and how they are known:
+    {"weights_gb", "active_params_b", "params_b", "bytes_source", "precision", "precision_from", "file_gib",
+    "experts_smaller"};
+    `bytes_source` is "file" (llama-bench's printed size), "precision" (stated by the run or the model
+    table), "parameter" (a bytes_per_param other than the default) or "assumed"; weights_gb None
+    where the active parameters are unknown."""
+    from benchbook.analysis import bandwidth, precision
+
+    out = dict(weights_gb=None, active_params_b=None, params_b=None, bytes_source=None, precision=None)
+    out["precision_from"] = None  # the precision's source: "output", "name" or "checkpoint"
+    out.update(file_gib=None, experts_smaller=False)
+    if file is not None:
+        size = bandwidth.model_size(bandwidth.override_table(None), file["params_b"], model, *file["names"])
+        total, active = size["params_b"], size["active_params_b"]
+        out.update(active_params_b=active, params_b=total)
+        if active is not None and (size["architecture"] != "moe" or total):
+            share = active / total if size["architecture"] == "moe" else 1.0
+            row = {"file_gib": file["file_gib"], "params_b": total, "model": file["names"][1]}
+            out.update(
+                weights_gb=file["file_gib"] * bandwidth.GIB * share / 1e9,
+                bytes_source="file",
+                file_gib=file["file_gib"],
+                experts_smaller=size["architecture"] == "moe" and bandwidth.experts_smaller(row),
+            )
+            return out
     size = hardware.model_size(model) if isinstance(model, str) else None
+    if size is None or size.active_b is None:
+        return out
+    out.update(active_params_b=size.active_b, params_b=size.total_b)
+    w = precision.weights(model)
+    if bytes_per_param != DEFAULT_BYTES_PER_PARAM:
+        out.update(weights_gb=size.active_b * bytes_per_param, bytes_source="parameter")
+    elif w.known and not w.assumed:
+        out.update(weights_gb=size.active_b * w.bytes_per_weight, bytes_source="precision", precision=w.precision)
+        out["precision_from"] = w.source
+    else:
+        out.update(weights_gb=size.active_b * bytes_per_param, bytes_source="assumed")
+    return out
+
+
+def weights_floor(model: str | None, device: str | None, bytes_per_param: float, file: dict | None = None) -> dict:
+    """The energy of reading the model's active weights once at the device's peak bandwidth and
+    rated power: {"floor_j", "weights_gb", "bandwidth_gb_s", "power_w", "device", "active_params_b",
+    and `weights_bytes`' other keys} (None values where the model or the device is unknown);
+    `file` the model file llama-bench printed (`model_file`)."""
+    out = dict(floor_j=None, bandwidth_gb_s=None, power_w=None, device=None)
+    out.update(weights_bytes(model, bytes_per_param, file))
     dev = hardware.detect(device) if isinstance(device, str) else None
-    if size is not None:
-        out["active_params_b"] = size.active_b
-        if size.active_b is not None:
-            out["weights_gb"] = size.active_b * bytes_per_param
     if dev is not None:
         out.update(device=dev.name, bandwidth_gb_s=dev.bandwidth_gb_s, power_w=dev.power_w)
     if out["weights_gb"] is not None and dev is not None and dev.power_w and dev.bandwidth_gb_s:

@@ -147,10 +147,12 @@ def idle_order(rows: pd.DataFrame) -> Claim:
     return out.withhold(c.reason) if c.status == "withheld" and c.reason and out.status == "shown" else out
 
 
-def floor(r: pd.Series, k: int, bytes_per_param: float, given_device: bool = False) -> Claim:
+def floor(r: pd.Series, k: int, bytes_per_param: float, given_device: bool = False, bench=None) -> Claim:
     """Measured energy per output token against the energy of one read of the active weights
-    (`given_device`: the device was named by a parameter, not by the file)."""
-    f = energy.weights_floor(_str(r["model"]), _str(r["device"]), bytes_per_param)
+    (`given_device`: the device was named by a parameter, not by the file; `bench`: the llama-bench
+    rows of the input, whose printed file size is the weights' bytes)."""
+    file = energy.model_file(bench, _str(r["source"]), _str(r["model"]))
+    f = energy.weights_floor(_str(r["model"]), _str(r["device"]), bytes_per_param, file)
     batch = _num(r["batch_size"])
     j = _num(r["j_per_output_token"])
     per_token = f["floor_j"] / batch if f["floor_j"] is not None and batch else f["floor_j"]
@@ -161,8 +163,9 @@ def floor(r: pd.Series, k: int, bytes_per_param: float, given_device: bool = Fal
         "b": per_token,
         "noise": SINGLE_RUN_TOLERANCE,
         "batch_size": batch,
-        "bytes_per_param": bytes_per_param,
-        **{k2: f[k2] for k2 in ("floor_j", "weights_gb", "bandwidth_gb_s", "power_w", "active_params_b")},
+        "bytes_per_param": f["weights_gb"] / f["active_params_b"] if f["weights_gb"] and f["active_params_b"] else None,
+        **{k2: f[k2] for k2 in ("floor_j", "weights_gb", "bandwidth_gb_s", "power_w", "active_params_b", "params_b")},
+        **{k2: f[k2] for k2 in ("bytes_source", "precision", "precision_from", "file_gib", "experts_smaller")},
         "floor_device": f["device"],
         "tokens_basis": _str(r["tokens_basis"]),
     }
@@ -208,9 +211,10 @@ def per_request(rows: pd.DataFrame) -> Claim:
     return c
 
 
-def build(table: pd.DataFrame, bytes_per_param: float, device: str | None = None) -> list[Claim]:
+def build(table: pd.DataFrame, bytes_per_param: float, device: str | None = None, bench=None) -> list[Claim]:
     """Every measured-energy claim, in page order (unworded). `device` names the device for the
-    floor where the file does not (or overrides it)."""
+    floor where the file does not (or overrides it); `bench` the input's llama-bench rows (the
+    model files' sizes)."""
     rows = energy.quoted(table)
     out = [per_run(r, k) for k, (_, r) in enumerate(rows.iterrows())]
     out += [cheapest(rows, "j_per_output_token", "measured_cheapest"), spread(rows), idle_order(rows)]
@@ -220,5 +224,5 @@ def build(table: pd.DataFrame, bytes_per_param: float, device: str | None = None
     basis = gpu_rows if len(gpu_rows) else tok.drop_duplicates(["source", "run"]) if len(tok) else tok
     if device:
         basis = basis.assign(device=device)
-    out += [floor(r, k, bytes_per_param, bool(device)) for k, (_, r) in enumerate(basis.iterrows())]
+    out += [floor(r, k, bytes_per_param, bool(device), bench) for k, (_, r) in enumerate(basis.iterrows())]
     return out
