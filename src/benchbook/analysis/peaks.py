@@ -1,7 +1,7 @@
 """The device a run is measured against and its peaks, with where they came from.
 
-`source` is `parameter` (the reader named the device or gave a peak), `detected` (the output names
-a device the hardware table knows) or `assumed` (neither: the chapter's default device). Names and
+`source` is `parameter` (the reader named the device or gave a peak) or `detected` (the output names
+a device the hardware table knows); with neither there is no device (`choose` gives None). Names and
 aliases come from data/hardware.csv, through `benchbook.hardware`.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -32,12 +32,13 @@ _COUNTED = re.compile(r"\b(\d+)\s*x\s*([A-Za-z][\w .-]*)", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Peaks:
-    """A device (or `count` identical devices) and its peaks; None where the table has none."""
+    """A device (or `count` identical devices) and its peaks; None where the table has none. `source`
+    says where the device came from: "parameter" or "detected"."""
 
     device: str | None
     bandwidth_gb_s: float | None
-    tflops: dict = field(default_factory=dict)
-    source: str = "assumed"
+    tflops: dict
+    source: str
     count: int = 1
 
     def peak_tflops(self, precision: str) -> float | None:
@@ -121,13 +122,14 @@ def detect(texts) -> tuple[str, int] | None:
     return None
 
 
-def choose(gpu: str, texts, default: str | None, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0) -> Peaks | None:
-    """The device to measure against: `gpu` (a parameter) when given, else the one the texts name,
-    else `default` (assumed). A positive `bandwidth_gb_s` or `peak_tflops` replaces the table's
-    figure (peak_tflops for every precision) and makes the source `parameter`. With no `default`,
-    nothing named and no peak given: None (a page about someone else's run assumes no device)."""
+def choose(gpu: str, texts, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0) -> Peaks | None:
+    """The device to measure against: `gpu` (a parameter) when given, else the one the texts name.
+    A positive `bandwidth_gb_s` or `peak_tflops` replaces the table's figure (peak_tflops for every
+    precision) and makes the source `parameter`. Nothing named and no peak given: None (a page about
+    someone else's run assumes no device)."""
     count = 1
-    if not gpu and not default and not detect(texts):
+    found = None if gpu else detect(texts)
+    if not gpu and not found:
         if bandwidth_gb_s <= 0 and peak_tflops <= 0:
             return None
         tf = {k: peak_tflops for k in PEAK_COLUMNS} if peak_tflops > 0 else {}
@@ -137,11 +139,7 @@ def choose(gpu: str, texts, default: str | None, bandwidth_gb_s: float = 0.0, pe
         if row is None:
             raise KeyError(f"unknown GPU {gpu!r}: not a name or alias in data/hardware.csv")
     else:
-        found = detect(texts)
-        if found:
-            row, source, count = _row(found[0]), "detected", found[1]
-        else:
-            row, source = _row(default), "assumed"
+        row, source, count = _row(found[0]), "detected", found[1]
     p = _peaks(row, source, count)
     if bandwidth_gb_s > 0 or peak_tflops > 0:
         tf = {k: peak_tflops / count for k in PEAK_COLUMNS} if peak_tflops > 0 else p.tflops
