@@ -23,7 +23,7 @@ def table(path):
 
 
 def h100():
-    return peaks.choose("H100-SXM5-80GB", [], "A100-SXM4-80GB", 0.0, 0.0)
+    return peaks.choose("H100-SXM5-80GB", [], 0.0, 0.0)
 
 
 def test_engine_report_is_one_fp8_run_with_its_max_batch():
@@ -75,12 +75,11 @@ def test_a_run_over_several_gpus_is_set_against_one_gpus_peak_per_gpu():
     )
 
 
-def test_no_fraction_against_an_assumed_device_or_a_missing_peak():
+def test_no_fraction_without_a_device_or_a_missing_peak():
     runs = batch.offline_runs(table(ENGINE))
-    assumed = peaks.choose("", [], "A100-SXM4-80GB", 0.0, 0.0)
-    pts = batch.offline_points(runs, {"meta-llama/Llama-3.1-8B": 8.03}, assumed)
-    assert math.isnan(pts["compute_fraction"].iat[0]) and "only assumed" in show.offline_sentence(pts, assumed)
-    a100 = peaks.choose("A100-SXM4-80GB", [], "A100-SXM4-80GB", 0.0, 0.0)  # named, but no fp8 tensor cores
+    pts = batch.offline_points(runs, {"meta-llama/Llama-3.1-8B": 8.03}, None)
+    assert math.isnan(pts["compute_fraction"].iat[0]) and "no device is named" in show.offline_sentence(pts, None)
+    a100 = peaks.choose("A100-SXM4-80GB", [], 0.0, 0.0)  # named, but no fp8 tensor cores
     pts = batch.offline_points(runs, {"meta-llama/Llama-3.1-8B": 8.03}, a100)
     assert math.isnan(pts["compute_fraction"].iat[0]) and "no dense fp8 figure" in show.offline_sentence(pts, a100)
 

@@ -1,5 +1,5 @@
 """The attention chapter's claims: each verdict on the seed, and a synthetic case where it must come
-out the other way (inside the noise, the other direction, an impossible peak, an assumed device)."""
+out the other way (inside the noise, the other direction, an impossible peak, no device named)."""
 
 from __future__ import annotations
 

@@ -28,16 +28,19 @@ def test_fraction_of_peak_statuses():
     assert fop(0.5, device=None).status == "withheld"
 
 
-def test_an_assumed_device_withholds_the_share_but_still_warns_beyond_physics():
-    c = fop(0.6, peak_source="assumed")
-    assert c.status == "withheld" and "names the device" in c.reason
+def test_no_device_withholds_the_share_and_a_named_one_still_warns_beyond_physics():
+    c = fop(None, peak=None, device=None, peak_source=None)
+    assert c.status == "withheld" and "`gpu`" in c.reason
     assert fop(0.6, peak_source="parameter").status == "shown"
-    assert fop(5.63, peak_source="assumed").status == "implausible"
+    assert fop(5.63, peak_source="parameter").status == "implausible"
     ev = {"bandwidth_fraction": 0.8, "compute_fraction": 0.02, "intensity": 1.0, "ridge": 153.0, "threshold": 0.5}
     assert make("b", "bound", "r", ev).status == "shown"
-    c = make("b", "bound", "r", {**ev, "peak_source": "assumed"})
-    assert c.status == "withheld" and c.evidence["verdict"] == "memory-bandwidth"
-    assert make("b", "bound", "r", {**ev, "bandwidth_fraction": 1.7, "peak_source": "assumed"}).status == "implausible"
+    none = {**ev, "bandwidth_fraction": None, "compute_fraction": None, "intensity": 200.0, "device": None}
+    c = make("b", "bound", "r", none)
+    assert c.status == "withheld" and c.evidence["verdict"] == "unknown"
+    assert (
+        make("b", "bound", "r", {**ev, "bandwidth_fraction": 1.7, "peak_source": "parameter"}).status == "implausible"
+    )
 
 
 def test_fraction_of_peak_streaming_needs_model_size():

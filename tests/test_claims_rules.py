@@ -26,7 +26,7 @@ FOP = {"fraction": 0.5, "peak": 100.0, "device": "X"}
             {**FOP, "fraction": 1.5, "suspects": ["a", "b"]},
             ("implausible", "150% of the peak is beyond physics; likely: a; b"),
         ),
-        ({**FOP, "peak_source": "assumed"}, ("withheld", rules.ASSUMED_DEVICE)),
+        ({**FOP, "peak_source": "parameter"}, ("shown", "")),
         (
             {**FOP, "streaming": True, "active_params_b": 7.0},
             ("withheld", "the input does not give the bytes moved per token"),
@@ -100,7 +100,7 @@ def test_bound_verdict_at_each_boundary():
             {"bandwidth_fraction": 0.9, "threshold": 0.5, "intensity": 20, "ridge": 10},
             ("withheld", "neither peak fraction is large enough, or known, to name the limit"),
         ),
-        ({"bandwidth_fraction": 0.9, "threshold": 0.5, "peak_source": "assumed"}, ("withheld", rules.ASSUMED_DEVICE)),
+        ({"bandwidth_fraction": None, "threshold": 0.5, "device": None}, ("withheld", rules.NO_DEVICE)),
     ],
 )
 def test_bound(ev, expected):
@@ -423,10 +423,10 @@ def test_a_step_below_every_devices_ridge_is_not_compute_bound_whatever_the_devi
     assert rules.bound_verdict({**ev, "intensity": 13.0}) == "unknown"
     assert rules.bound_verdict({**ev, "lowest_ridge": None}) == "unknown"
     assert rules.bound_verdict({**ev, "threshold": None}) == "unknown"
-    # an assumed device's fractions name nothing, but the device-free verdict holds
-    assumed = {**ev, "bandwidth_fraction": 0.9, "compute_fraction": 0.01, "ridge": 150.0, "peak_source": "assumed"}
-    assert rules.bound_verdict(assumed) == rules.NOT_COMPUTE and judge("bound", assumed) == ("shown", "")
-    assert judge("bound", {**assumed, "lowest_ridge": None}) == ("withheld", rules.ASSUMED_DEVICE)
+    # no device named: no fractions, but the device-free verdict holds
+    unnamed = {**ev, "device": None, "peak_source": None}
+    assert rules.bound_verdict(unnamed) == rules.NOT_COMPUTE and judge("bound", unnamed) == ("shown", "")
+    assert judge("bound", {**unnamed, "lowest_ridge": None}) == ("withheld", rules.NO_DEVICE)
     # a known device's verdict wins over the device-free one
     known = {**ev, "bandwidth_fraction": 0.9, "compute_fraction": 0.01, "ridge": 150.0}
     assert rules.bound_verdict(known) == "memory-bandwidth"

@@ -17,7 +17,7 @@ from benchbook.presentation import serving as show
 from benchbook.presentation import wording
 
 FIX = config.FIXTURES_DIR / "vllm-bench-serve"
-RTX = peaks.choose("RTX-PRO-6000-Blackwell-WS", [], "H100-SXM5-80GB")
+RTX = peaks.choose("RTX-PRO-6000-Blackwell-WS", [])
 
 
 @pytest.fixture(scope="module")
@@ -221,7 +221,7 @@ def test_no_device_states_the_achieved_figures_and_only_the_verdict_every_device
     stated, every share of a peak is withheld naming the gpu parameter, and a load below every
     device's ridge is still said not to be compute-bound; with the device named, the verdicts are."""
     lit = serving.littles_law(seed)
-    assert peaks.choose("", ["no device named here"], None) is None
+    assert peaks.choose("", ["no device named here"]) is None
     rl = serving.decode_roofline(lit, 14.7, 2.0, None)
     named = serving.decode_roofline(lit, 14.7, 2.0, RTX)
     assert list(rl["achieved_gb_s"]) == pytest.approx(list(named["achieved_gb_s"]))
@@ -387,15 +387,13 @@ def test_the_serving_bound_carries_its_noise_and_the_lowest_ridge():
     assert near.evidence["verdict"] == "memory-bandwidth" and near.evidence["fragile"]  # 4 % over, inside 5 %
     far = cs.bound("low", pd.Series({**row, "bandwidth_fraction": 0.8}), RTX, 0.5, False)
     assert far.evidence["margin"] == pytest.approx(0.6) and not far.evidence["fragile"]
-    # no device named: its share of an assumed device's peaks says nothing, but 2 FLOP/byte is under every
-    # device's ridge, so the page may still say it is not compute-bound; at 50 FLOP/byte it may not
-    assumed = peaks.choose("", [], "H100-SXM5-80GB")
-    low = wording.word(
-        "serving_saturation", cs.bound("low", pd.concat([row, pd.Series({"in_flight": 1.0})]), assumed, 0.5, False)
-    )
+    # no device named: no share of a peak, but 2 FLOP/byte is under every device's ridge, so the page may
+    # still say it is not compute-bound; at 50 FLOP/byte it may not
+    unnamed = {**row, "bandwidth_fraction": None, "compute_fraction": None, "ridge": None, "in_flight": 1.0}
+    low = wording.word("serving_saturation", cs.bound("low", pd.Series(unnamed), None, 0.5, False))
     assert low.status == "shown" and low.evidence["verdict"] == rules.NOT_COMPUTE
     assert "cannot be bound by compute on any device" in low.text and "Ryzen-AI-Max-395" in low.text
-    dense = cs.bound("low", pd.Series({**row, "intensity": 50.0}), assumed, 0.5, False)
+    dense = cs.bound("low", pd.Series({**unnamed, "intensity": 50.0}), None, 0.5, False)
     assert dense.status == "withheld" and dense.evidence["verdict"] != rules.NOT_COMPUTE
 
 

@@ -188,13 +188,12 @@ def test_peak_and_ridge_with_fp16_bf16_fallback():
 
 def test_choose_precedence():
     printed = "NVIDIA H100 80GB HBM3"
-    c = hardware.choose(gpu="MI300X", detected=printed, default="A100-SXM4-80GB")
+    c = hardware.choose(gpu="MI300X", detected=printed)
     assert (c.device.name, c.source) == ("MI300X", "parameter")
-    c = hardware.choose(detected=printed, default="A100-SXM4-80GB")
+    c = hardware.choose(detected=printed)
     assert (c.device.name, c.source) == ("H100-SXM5-80GB", "detected")
     assert c.sentence == "H100-SXM5-80GB (detected in the output)"
-    c = hardware.choose(detected="AMD Radeon Graphics", default="A100-SXM4-80GB")
-    assert (c.device.name, c.source) == ("A100-SXM4-80GB", "assumed")
+    assert hardware.choose(detected="AMD Radeon Graphics") is None  # a device the table lacks: none assumed
     assert hardware.choose() is None and hardware.choose(detected="nothing known") is None
     # the reader's own figures beat the detected ones, and keep the detected name
     c = hardware.choose(detected=hardware.device("MI300X"), bandwidth_gb_s=4000)
@@ -207,6 +206,8 @@ def test_choose_precedence():
         hardware.choose(peak_tflops=100)
     with pytest.raises(hardware.UnknownDevice):
         hardware.choose(gpu="MI300")
+    with pytest.raises(ValueError, match="peak source"):  # a device is named or detected, never assumed
+        hardware.PeakChoice(hardware.device("MI300X"), "assumed")
 
 
 # --- llama-bench ---------------------------------------------------------------------------------

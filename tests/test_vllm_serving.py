@@ -174,7 +174,7 @@ def test_a_run_without_a_printed_rate_takes_the_default():
 def test_decode_roofline_known_answer():
     from benchbook.analysis import peaks
 
-    pk = peaks.choose("A100-SXM4-80GB", [], "A100-SXM4-80GB")
+    pk = peaks.choose("A100-SXM4-80GB", [])
     lit = pd.DataFrame({"in_flight": [10.0], "output_throughput": [1000.0], "total_token_throughput": [3000.0]})
     rl = serving.decode_roofline(lit, 7.0, 2.0, pk).iloc[0]
     assert rl["steps_per_s"] == 100 and rl["achieved_gb_s"] == pytest.approx(1400)
@@ -228,7 +228,7 @@ def test_decode_roofline_hand_computed():
     """1 B active bf16 params (2 GB), 10 in flight, 1000 out tok/s, 2000 total tok/s, on 500 TFLOP/s
     and 1000 GB/s: 100 steps/s, 200 GB/s, 4 TFLOP/s, ridge 500 FLOP/B."""
     lit = pd.DataFrame({"in_flight": [10.0], "output_throughput": [1000.0], "total_token_throughput": [2000.0]})
-    d = serving.decode_roofline(lit, 1.0, 2.0, Peaks("X", 1000.0, {"bf16": 500.0})).iloc[0]
+    d = serving.decode_roofline(lit, 1.0, 2.0, Peaks("X", 1000.0, {"bf16": 500.0}, "parameter")).iloc[0]
     assert d["steps_per_s"] == 100.0 and d["achieved_gb_s"] == 200.0 and d["achieved_tflops"] == 4.0
     assert abs(d["ridge"] - 500.0) < 1e-12
     assert d["bandwidth_fraction"] == 0.2 and d["compute_fraction"] == 0.008
@@ -417,4 +417,4 @@ def test_a_devices_ridge_is_its_peak_over_its_bandwidth():
     """H100 bf16: 989 TFLOP/s over 3350 GB/s is 295.2 FLOP/byte; without a peak at that precision, none."""
     h100 = Peaks("H100", 3350.0, {"bf16": 989.0}, source="parameter")
     assert h100.ridge("bf16") == pytest.approx(989e12 / 3350e9) and h100.ridge("fp8") is None
-    assert Peaks("H100", None, {"bf16": 989.0}).ridge("bf16") is None
+    assert Peaks("H100", None, {"bf16": 989.0}, "parameter").ridge("bf16") is None

@@ -411,7 +411,7 @@ def test_serving_descriptions_live_in_the_chapter_file_and_read_as_before():
     assert show.curve_note(r[r["max_concurrency"].notna()].iloc[0:1], "max_concurrency") == (
         "**This input has a single load level on the curve, so there is no saturation curve and no knee to find.**"
     )
-    pk = peaks.choose("", [config.seed("004").read_text(encoding="utf-8")], "H100-SXM5-80GB")
+    pk = peaks.choose("", [config.seed("004").read_text(encoding="utf-8")])
     model = "shisa-ai/shisa-v2-unphi4-14b"
     total_b, active_b, size_source = serving.model_size(model)
     assumed = precision.Weights("bf16", 2.0, "assumed")

@@ -4,8 +4,8 @@ Every roofline and fraction-of-peak in the book needs two facts the benchmark ou
 carry: the device's peak memory bandwidth and compute (data/hardware.csv, one sourced row per
 device, dense not sparse peaks) and the model's total and active parameter count
 (data/models.csv). This module reads both tables, recognises a device from the strings the
-tools print, and says where a peak came from (detected in the output, given by the reader, or
-assumed by the chapter) so that a claim can name it.
+tools print, and says where a peak came from (detected in the output or given by the reader) so
+that a claim can name it.
 
 Beyond the peaks, each row may give the device's last-level cache (`llc_mb`, with `llc_source`:
 weights smaller than it need not stream from memory once per token) and, for a CPU, its hardware
@@ -43,7 +43,7 @@ PEAK_COLUMNS = {
     "fp4": "dense_fp4_tflops",
 }
 KINDS = ("gpu", "cpu", "apu", "accelerator")
-PEAK_SOURCES = ("detected", "parameter", "assumed")
+PEAK_SOURCES = ("detected", "parameter")
 
 
 @lru_cache(maxsize=1)
@@ -375,8 +375,8 @@ def custom(name: str, bandwidth_gb_s: float, peak_tflops: float | None = None) -
 
 @dataclass
 class PeakChoice:
-    """The device a chapter compares with, and how it was chosen: "detected" in the output,
-    given as a "parameter" by the reader, or "assumed" (the chapter's default)."""
+    """The device a chapter compares with, and how it was chosen: "detected" in the output or
+    given as a "parameter" by the reader."""
 
     device: Device
     source: str
@@ -391,7 +391,6 @@ class PeakChoice:
         how = {
             "detected": "detected in the output",
             "parameter": "given as a parameter",
-            "assumed": "assumed: the output names no device",
         }
         return f"{self.device.name} ({how[self.source]})"
 
@@ -399,15 +398,14 @@ class PeakChoice:
 def choose(
     gpu: str | None = None,
     detected=None,
-    default: str | None = None,
     bandwidth_gb_s: float | None = None,
     peak_tflops: float | None = None,
 ) -> PeakChoice | None:
     """The device to compare with: the reader's parameters win (`gpu` by name or alias, and/or
     their own `bandwidth_gb_s` / `peak_tflops`), then what was `detected` (a Device or printed
-    strings), then the chapter's `default`. None when nothing is known.
+    strings). None when nothing is known: no device is assumed.
 
-    Own figures override the matching fields of the named, detected or default device; with
+    Own figures override the matching fields of the named or detected device; with
     no device to start from, or with a `gpu` name the table lacks, they describe a custom one
     (bandwidth needed). 0 counts as not given (the chapters' parameter default)."""
     bandwidth_gb_s = bandwidth_gb_s or None
@@ -424,12 +422,7 @@ def choose(
             found = detected
         else:
             found = detect(*([detected] if isinstance(detected, str) else detected))
-        if found is not None:
-            base, source = found, "detected"
-        elif default:
-            base, source = device(default), "assumed"
-        else:
-            base, source = None, None
+        base, source = (found, "detected") if found is not None else (None, None)
     if bandwidth_gb_s is None and peak_tflops is None:
         return None if base is None else PeakChoice(base, source)
     if base is None:

@@ -137,7 +137,7 @@ def choose_peak(gpu: str, row, bandwidth_gb_s: float = 0.0, tflops: float = 0.0)
     printed = _text(row.get("cpu")) if mode == "cpu" else _text(row.get("gpu"))
     detected = hardware.detect(printed) if printed else None
     try:
-        choice = hardware.choose(name, detected, None, bw, tf)
+        choice = hardware.choose(name, detected, bw, tf)
     except ValueError:
         return UNKNOWN
     if choice is None:

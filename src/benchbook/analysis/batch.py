@@ -402,8 +402,8 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     """The offline runs with no batch setting (vLLM `bench throughput`, MLPerf Offline, `trtllm-bench
     throughput`), each one point: its compute, 2 x active parameters x tokens processed per second
     (prompt + output when the run prints both, else output only: a lower bound), and that as a
-    fraction of the device's dense peak at the run's `precision` (NaN when the device is only
-    assumed or the precision not stated; `beyond_any_peak` when it exceeds the device's highest dense
+    fraction of the device's dense peak at the run's `precision` (NaN when no device is named or
+    the precision not stated; `beyond_any_peak` when it exceeds the device's highest dense
     peak at any precision; both per GPU, `achieved_tflops_per_device`, for a run over `devices` GPUs),
     and the weights' size at that precision (`weight_gb`). No bandwidth:
     without the batch the step rate is unknown."""
@@ -413,7 +413,7 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
         d["total_tok_s"].notna(), "prompt + output tokens", "output tokens only (a lower bound)"
     )
     d["achieved_tflops"] = 2 * p * d["total_tok_s"].fillna(d["output_tok_s"]) / 1e12
-    known = peaks is not None and peaks.source != "assumed"  # an assumed device's peak is no yardstick
+    known = peaks is not None
     if "precision" not in d:
         d["precision"] = None
     nbytes = d["bytes_per_weight"] if "bytes_per_weight" in d else pd.Series(np.nan, index=d.index)

@@ -1,29 +1,16 @@
 """The device a run is measured against and its peaks, with where they came from.
 
-`source` is `parameter` (the reader named the device or gave a peak), `detected` (the output names
-a device the hardware table knows) or `assumed` (neither: the chapter's default device). Names and
+`source` is `parameter` (the reader named the device or gave a peak) or `detected` (the output names
+a device the hardware table knows); with neither there is no device (`choose` gives None). Names and
 aliases come from data/hardware.csv, through `benchbook.hardware`.
 """
 
 from __future__ import annotations
 
-import math
 import re
-from dataclasses import dataclass, field
-
-import pandas as pd
+from dataclasses import dataclass
 
 from benchbook import hardware
-
-#: Table column of the dense peak for each precision a run may compute in.
-PEAK_COLUMNS = {
-    "fp32": "dense_fp32_tflops",
-    "fp16": "dense_fp16_tflops",
-    "bf16": "dense_bf16_tflops",
-    "fp8": "dense_fp8_tflops",
-    "int8": "dense_int8_tops",
-    "fp4": "dense_fp4_tflops",
-}
 
 _DEVICE_LINE = re.compile(r"Device \d+:\s*([^,\n]+)")
 _LABELLED = re.compile(r"\b(hardware|gpu|device)\b", re.IGNORECASE)
@@ -32,12 +19,13 @@ _COUNTED = re.compile(r"\b(\d+)\s*x\s*([A-Za-z][\w .-]*)", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Peaks:
-    """A device (or `count` identical devices) and its peaks; None where the table has none."""
+    """A device (or `count` identical devices) and its peaks; None where the table has none. `source`
+    says where the device came from: "parameter" or "detected"."""
 
     device: str | None
     bandwidth_gb_s: float | None
-    tflops: dict = field(default_factory=dict)
-    source: str = "assumed"
+    tflops: dict
+    source: str
     count: int = 1
 
     def peak_tflops(self, precision: str) -> float | None:
@@ -57,43 +45,17 @@ class Peaks:
         return None if p is None or not bw else p * 1e12 / (bw * 1e9)
 
 
-def _key(s: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", str(s).lower()).strip()
-
-
-def _row(name: str) -> pd.Series | None:
-    """The hardware-table row whose name or an alias is `name`, or is contained in it (longest match);
-    None where a part the table lacks (`hardware.UNLISTED`) is named by a longer name."""
+def _device(name: str) -> hardware.Device | None:
+    """The table device `name` is (a name or alias) or names (`hardware.detect`: its longest alias
+    as whole words), else None."""
     try:
-        name = hardware.device(name).name
-    except (KeyError, ValueError, TypeError):  # not a table name or alias: matched by words below
-        pass
-    table = hardware.hardware_table()
-    want = f" {_key(name)} "
-    best, best_len = None, 0
-    for _, r in table.iterrows():
-        names = [r["gpu"]] + [a for a in str(r.get("aliases") or "").split(";") if a.strip() and a != "nan"]
-        for n in names:
-            k = _key(n)
-            if k and f" {k} " in want and len(k) > best_len:
-                best, best_len = r, len(k)
-    # a part the table lacks, named by a longer name holding that alias (the H20-3e is not the H20)
-    if any(f" {_key(u)} " in want and len(_key(u)) > best_len for u in hardware.UNLISTED):
-        return None
-    return best
+        return hardware.device(name)
+    except (KeyError, ValueError, TypeError):  # not a table name or alias: matched by words
+        return hardware.detect(name)
 
 
-def _peaks(row: pd.Series, source: str, count: int = 1) -> Peaks:
-    def num(col):
-        v = row.get(col)
-        try:
-            f = float(v)
-        except (TypeError, ValueError):
-            return None
-        return f if math.isfinite(f) else None
-
-    tflops = {p: num(c) for p, c in PEAK_COLUMNS.items() if num(c) is not None}
-    return Peaks(row["gpu"], num("memory_bandwidth_gb_s"), tflops, source, count)
+def _peaks(dev: hardware.Device, source: str, count: int = 1) -> Peaks:
+    return Peaks(dev.name, dev.bandwidth_gb_s, dict(dev.peaks), source, count)
 
 
 def detect(texts) -> tuple[str, int] | None:
@@ -103,48 +65,45 @@ def detect(texts) -> tuple[str, int] | None:
     for text in texts:
         text = str(text or "")
         for m in _DEVICE_LINE.finditer(text):
-            r = _row(m.group(1))
-            if r is not None:
-                return r["gpu"], 1
+            d = _device(m.group(1))
+            if d is not None:
+                return d.name, 1
         for m in _COUNTED.finditer(text.replace("_", " ")):
-            r = _row(m.group(2))
-            if r is not None:
-                return r["gpu"], int(m.group(1))
-        r = _row(text) if len(text) <= 100 else None  # a short device label, e.g. a table's GPU line
-        if r is not None:
-            return r["gpu"], 1
+            d = _device(m.group(2))
+            if d is not None:
+                return d.name, int(m.group(1))
+        d = _device(text) if len(text) <= 100 else None  # a short device label, e.g. a table's GPU line
+        if d is not None:
+            return d.name, 1
         for line in text.splitlines():
             if len(line) <= 120 and _LABELLED.search(line):
-                r = _row(line.replace("_", " "))
-                if r is not None:
-                    return r["gpu"], 1
+                d = _device(line.replace("_", " "))
+                if d is not None:
+                    return d.name, 1
     return None
 
 
-def choose(gpu: str, texts, default: str | None, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0) -> Peaks | None:
-    """The device to measure against: `gpu` (a parameter) when given, else the one the texts name,
-    else `default` (assumed). A positive `bandwidth_gb_s` or `peak_tflops` replaces the table's
-    figure (peak_tflops for every precision) and makes the source `parameter`. With no `default`,
-    nothing named and no peak given: None (a page about someone else's run assumes no device)."""
+def choose(gpu: str, texts, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0) -> Peaks | None:
+    """The device to measure against: `gpu` (a parameter) when given, else the one the texts name.
+    A positive `bandwidth_gb_s` or `peak_tflops` replaces the table's figure (peak_tflops for every
+    precision) and makes the source `parameter`. Nothing named and no peak given: None (a page about
+    someone else's run assumes no device)."""
     count = 1
-    if not gpu and not default and not detect(texts):
+    found = None if gpu else detect(texts)
+    if not gpu and not found:
         if bandwidth_gb_s <= 0 and peak_tflops <= 0:
             return None
-        tf = {k: peak_tflops for k in PEAK_COLUMNS} if peak_tflops > 0 else {}
+        tf = {k: peak_tflops for k in hardware.PEAK_COLUMNS} if peak_tflops > 0 else {}
         return Peaks("device of the given peaks", bandwidth_gb_s if bandwidth_gb_s > 0 else None, tf, "parameter")
     if gpu:
-        row, source = _row(gpu), "parameter"
-        if row is None:
+        dev, source = _device(gpu), "parameter"
+        if dev is None:
             raise KeyError(f"unknown GPU {gpu!r}: not a name or alias in data/hardware.csv")
     else:
-        found = detect(texts)
-        if found:
-            row, source, count = _row(found[0]), "detected", found[1]
-        else:
-            row, source = _row(default), "assumed"
-    p = _peaks(row, source, count)
+        dev, source, count = _device(found[0]), "detected", found[1]
+    p = _peaks(dev, source, count)
     if bandwidth_gb_s > 0 or peak_tflops > 0:
-        tf = {k: peak_tflops / count for k in PEAK_COLUMNS} if peak_tflops > 0 else p.tflops
+        tf = {k: peak_tflops / count for k in hardware.PEAK_COLUMNS} if peak_tflops > 0 else p.tflops
         bw = bandwidth_gb_s / count if bandwidth_gb_s > 0 else p.bandwidth_gb_s
         p = Peaks(p.device, bw, tf, "parameter", count)
     return p

@@ -634,7 +634,6 @@ def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s
     choice = hardware.choose(
         gpu or None,
         detected=found or None,
-        default=None,
         bandwidth_gb_s=peak_bandwidth_gb_s or None,
         peak_tflops=peak_tflops or None,
     )

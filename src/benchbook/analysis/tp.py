@@ -750,7 +750,6 @@ def device_peaks(gpu: str = "", bandwidth_gb_s: float = 0.0, peak_tflops: float 
     choice = hardware.choose(
         gpu or None,
         detected=[t for t in texts if t] or None,
-        default=None,
         bandwidth_gb_s=bandwidth_gb_s or None,
         peak_tflops=peak_tflops or None,
     )

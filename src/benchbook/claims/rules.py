@@ -124,17 +124,7 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
         return "withheld", "a negative fraction of a peak is not a measurement"
     if frac > 1.0 + (_num(ev, "tolerance") or 0.0):
         return "implausible", f"{frac:.0%} of the peak is beyond physics; likely: {_suspects(ev)}"
-    if ev.get("peak_source") == "assumed":
-        return "withheld", ASSUMED_DEVICE
     return "shown", ""
-
-
-#: Why a share of a peak (or a limit read from it) is not stated when the device is a default: the
-#: run may have used any device, and its share of another device's peak says nothing about it.
-ASSUMED_DEVICE = (
-    "neither the input nor a parameter names the device, so the peak is an assumed device's "
-    "(pass -p gpu NAME, or the peaks)"
-)
 
 
 #: Why a share of a peak (or a limit read from it) is not stated when no device is known: a page
@@ -159,16 +149,11 @@ def bound_verdict(ev: dict) -> str:
     """memory-bandwidth, compute, overhead or unknown, from the fractions of the two peaks and the
     intensity against the ridge. Both roofs far away means neither explains the speed: a fixed cost
     per step (framework, launches, synchronisation), i.e. overhead. Where the peaks name no limit
-    (unknown, or an assumed device's), an intensity below every device's ridge still says one thing:
-    not compute (NOT_COMPUTE)."""
+    (unknown), an intensity below every device's ridge still says one thing: not compute
+    (NOT_COMPUTE)."""
     inten, lowest = _num(ev, "intensity"), _num(ev, "lowest_ridge")
     v = _peak_verdict(ev)
-    if (
-        (v == "unknown" or ev.get("peak_source") == "assumed")
-        and _num(ev, "threshold") is not None
-        and None not in (inten, lowest)
-        and inten < lowest
-    ):
+    if v == "unknown" and _num(ev, "threshold") is not None and None not in (inten, lowest) and inten < lowest:
         return NOT_COMPUTE
     return v
 
@@ -213,8 +198,6 @@ def bound(ev: dict) -> tuple[str, str]:
         return "withheld", NO_DEVICE
     if v == "unknown":
         return "withheld", "neither peak fraction is large enough, or known, to name the limit"
-    if ev.get("peak_source") == "assumed" and v != NOT_COMPUTE:
-        return "withheld", ASSUMED_DEVICE
     return "shown", ""
 
 

@@ -392,11 +392,11 @@ def _compute_case(r: pd.Series, peaks, prec: str | None) -> str:
         return "beyond_any"
     if not np.isfinite(r["achieved_tflops"]):
         return "no_model"
-    if peaks is not None and peaks.source != "assumed":
-        if prec and not precision.peak_precision(prec):
-            return "no_compute_precision"
-        return "no_peak" if prec else "no_precision"
-    return "assumed_device" if peaks is not None else "no_device"
+    if peaks is None:
+        return "no_device"
+    if prec and not precision.peak_precision(prec):
+        return "no_compute_precision"
+    return "no_peak" if prec else "no_precision"
 
 
 def _precision_source(r: pd.Series) -> str:
