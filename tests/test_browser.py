@@ -278,12 +278,18 @@ def markup_problems(text: str) -> list[str]:
     return [f"shows {m.group(0)!r}" for m in SHOWN_MARKUP.finditer(prose)][:3]
 
 
-def test_prose_shows_no_markdown_marks(site):
-    """A value glued as plain text is shown as typed: its backticks stay and its `--` becomes a dash."""
+def _every_page(site: Path, problems) -> list[str]:
+    """`problems(html)` of each reader's page, each line led by the page's path in the site."""
     bad = []
     for path in _pages(site):
         rel = path.relative_to(site).as_posix()
-        bad += [f"{rel}: {p}" for p in markup_problems(path.read_text(encoding="utf-8", errors="replace"))]
+        bad += [f"{rel}: {p}" for p in problems(path.read_text(encoding="utf-8", errors="replace"))]
+    return bad
+
+
+def test_prose_shows_no_markdown_marks(site):
+    """A value glued as plain text is shown as typed: its backticks stay and its `--` becomes a dash."""
+    bad = _every_page(site, markup_problems)
     assert not bad, "\n".join(bad)
 
 
@@ -351,10 +357,7 @@ def table_problems(text: str) -> list[str]:
 
 def test_tables_are_printed_for_reading(site):
     """No NaN/None cell, no cut table, no raw pandas table on any page."""
-    bad = []
-    for path in _pages(site):
-        rel = path.relative_to(site).as_posix()
-        bad += [f"{rel}: {p}" for p in table_problems(path.read_text(encoding="utf-8", errors="replace"))]
+    bad = _every_page(site, table_problems)
     assert not bad, "\n".join(bad)
 
 

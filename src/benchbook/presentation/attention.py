@@ -13,6 +13,7 @@ import pandas as pd
 from benchbook.analysis import attention
 from benchbook.presentation import labels, wording
 from benchbook.presentation.plotting import color, message_figure
+from benchbook.presentation.roofline import mark_ridge
 
 #: The chapter whose wording file (notebooks/attention_kernels.claims.yml) names the kernels and peak sources.
 CHAPTER = "attention_kernels"
@@ -201,14 +202,7 @@ def roofline_figure(pts: pd.DataFrame, peaks: attention.Peaks, xlim=(10, 100_000
             lw=2,
             label=f"{peaks.device} roofline",
         )
-        ax.axvline(peaks.ridge, color="grey", ls=":", lw=1)
-        ax.annotate(
-            f"ridge {peaks.ridge:.0f} FLOP/B",
-            (peaks.ridge, peaks.tflops),
-            textcoords="offset points",
-            xytext=(5, -15),
-            fontsize=8,
-        )
+        mark_ridge(ax, peaks.ridge, peaks.tflops)
     elif np.isfinite(peaks.tflops):  # the reader's compute peak alone
         ax.axhline(peaks.tflops, color="black", lw=2, label=f"{peaks.device}: {peaks.tflops:,.0f} TFLOP/s")
     for i, op in enumerate(_ops(pts)):

@@ -20,6 +20,7 @@ from benchbook.claims import Ledger
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color
 from benchbook.presentation.plotting import message_figure as _message_figure
+from benchbook.presentation.roofline import mark_ridge
 
 
 def message_figure(text: str):
@@ -366,14 +367,7 @@ def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks | None, model: str, xl
         ax.plot(x, np.minimum(peaks.tflops, bw * x), color="black", lw=2, label=f"{peaks.device} 16-bit roofline")
         if peaks.int8_tops:
             ax.plot(x, np.minimum(peaks.int8_tops, bw * x), color="grey", lw=1.5, ls="--", label="int8 roofline")
-        ax.axvline(peaks.ridge, color="grey", ls=":", lw=1)
-        ax.annotate(
-            f"ridge {peaks.ridge:.0f} FLOP/B",
-            (peaks.ridge, peaks.tflops),
-            textcoords="offset points",
-            xytext=(5, -15),
-            fontsize=8,
-        )
+        mark_ridge(ax, peaks.ridge, peaks.tflops)
     for i, (label, g) in enumerate(pts.groupby("precision", sort=False)):
         for phase, marker in (("decode", "o"), ("prefill", "s")):
             q = g[g["phase"] == phase]

@@ -23,17 +23,21 @@ def plot_roofline(
     peak = g.fp16_tflops if peak_tflops is None else peak_tflops
     x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
     ax.plot(x, roofline.attainable_tflops(x, g, peak), color="black", lw=2, label=f"{g.name} roofline")
-    ridge = peak * 1e12 / (g.bandwidth_gb_s * 1e9)
+    mark_ridge(ax, peak * 1e12 / (g.bandwidth_gb_s * 1e9), peak, color="grey")
+    plot_points(ax, points, hue_col=hue_col)
+
+
+def mark_ridge(ax, ridge: float, peak_tflops: float, **text) -> None:
+    """The ridge of a roofline: a dotted vertical line, named just under the compute roof."""
     ax.axvline(ridge, color="grey", ls=":", lw=1)
     ax.annotate(
         f"ridge {ridge:.0f} FLOP/B",
-        (ridge, peak),
+        (ridge, peak_tflops),
         textcoords="offset points",
         xytext=(5, -15),
         fontsize=8,
-        color="grey",
+        **text,
     )
-    plot_points(ax, points, hue_col=hue_col)
 
 
 def plot_points(ax, points: pd.DataFrame | None, *, hue_col: str | None = None) -> None:
