@@ -55,7 +55,7 @@ import pandas as pd
 
 from benchbook.ingest import aiperf_console, genai_perf, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
-from benchbook.ingest.text import Lines, contains, csv_rows, first_char, head, search, split_n, whole
+from benchbook.ingest.text import Lines, contains, csv_rows, first_char, head, json_object, search, split_n, whole
 
 NAME = "aiperf"
 
@@ -218,14 +218,8 @@ def _gpus(obj: dict) -> list[str]:
 
 
 def _json(text: str, source: str, messages: list[str]):
-    try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ParseError(
-            source, getattr(exc, "lineno", 1), "not valid JSON (AIPerf profile_export_aiperf.json)"
-        ) from None
-    if not isinstance(obj, dict):
-        raise ParseError(source, 1, "expected one JSON object (AIPerf profile_export_aiperf.json)")
+    what = "AIPerf profile_export_aiperf.json"
+    obj = json_object(text, source, f"not valid JSON ({what})", f"expected one JSON object ({what})")
     metrics = obj.get("records") if isinstance(obj.get("records"), dict) else obj
     metrics = {k: v for k, v in metrics.items() if isinstance(v, dict) and "unit" in v and "avg" in v}
     if not metrics:

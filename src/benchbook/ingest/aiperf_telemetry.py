@@ -32,14 +32,13 @@ Several GPUs: their powers and energies are summed (a peak of the sum is unknown
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from datetime import datetime
 
 from benchbook.ingest import aiperf, energy
 from benchbook.ingest.core import Parsed, ParseError, Tool, register
-from benchbook.ingest.text import Lines, contains, csv_rows, first_char, search, whole
+from benchbook.ingest.text import Lines, contains, csv_rows, first_char, json_object, search, whole
 
 NAME = "aiperf-telemetry"
 
@@ -142,12 +141,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
     text = whole(text).replace("\r\n", "\n")
     if first_char(text) != "{" and _CSV_HEADER.search(text):
         return _parse_csv(text, source)
-    try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ParseError(source, getattr(exc, "lineno", 1), "not valid JSON (AIPerf telemetry_data)") from None
-    if not isinstance(obj, dict):
-        raise ParseError(source, 1, "expected one JSON object (AIPerf profile_export_aiperf.json)")
+    obj = json_object(
+        text,
+        source,
+        "not valid JSON (AIPerf telemetry_data)",
+        "expected one JSON object (AIPerf profile_export_aiperf.json)",
+    )
     gpus = _gpus(obj)
     if not gpus:
         raise ParseError(source, 1, "no GPU under telemetry_data.endpoints: no GPU telemetry to read")

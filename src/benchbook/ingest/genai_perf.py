@@ -39,13 +39,12 @@ messages; nothing is divided here, and a zero throughput stays a measured zero.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 
 from benchbook.ingest import vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
-from benchbook.ingest.text import Lines, contains, csv_rows, search, whole
+from benchbook.ingest.text import Lines, contains, csv_rows, json_object, search, whole
 
 NAME = "genai-perf"
 
@@ -197,12 +196,8 @@ def _failures(single: dict[str, float], has_latency: bool, source: str, messages
 
 
 def _json(text: str, source: str, messages: list[str]):
-    try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ParseError(source, getattr(exc, "lineno", 1), "not valid JSON (profile_export_genai_perf.json)") from None
-    if not isinstance(obj, dict):
-        raise ParseError(source, 1, "expected one JSON object (profile_export_genai_perf.json)")
+    what = "profile_export_genai_perf.json"
+    obj = json_object(text, source, f"not valid JSON ({what})", f"expected one JSON object ({what})")
     metrics = {k: v for k, v in obj.items() if isinstance(v, dict) and "unit" in v and "avg" in v}
     if not metrics:
         raise ParseError(source, 1, "a JSON object without metric dicts (unit/avg): not a GenAI-Perf export")

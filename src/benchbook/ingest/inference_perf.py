@@ -29,12 +29,11 @@ metrics (not numbers, not cells; the parser says which were null).
 
 from __future__ import annotations
 
-import json
 import math
 
 from benchbook.ingest import vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
-from benchbook.ingest.text import Lines, first_char, head, whole
+from benchbook.ingest.text import Lines, first_char, head, json_object, whole
 
 NAME = "inference-perf"
 SETTINGS = dict(vllm_serve.SETTINGS)
@@ -181,14 +180,10 @@ class _Reader:
 
 
 def _parse_json(text: str, source: str):
-    try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ParseError(
-            source, getattr(exc, "lineno", 1), "not valid JSON (inference-perf lifecycle report)"
-        ) from None
-    if not isinstance(obj, dict) or not isinstance(obj.get("successes"), dict):
-        raise ParseError(source, 1, "expected an inference-perf lifecycle report (an object with 'successes')")
+    not_report = "expected an inference-perf lifecycle report (an object with 'successes')"
+    obj = json_object(text, source, "not valid JSON (inference-perf lifecycle report)", not_report)
+    if not isinstance(obj.get("successes"), dict):
+        raise ParseError(source, 1, not_report)
     return obj
 
 

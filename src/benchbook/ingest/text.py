@@ -13,6 +13,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import json
 import re
 from array import array
 from bisect import bisect_left
@@ -226,3 +227,16 @@ def csv_rows(lines: Sequence[str], source: str, first_line: int) -> list[list[st
         return list(reader)
     except csv.Error as exc:
         raise ParseError(source, first_line + max(reader.line_num - 1, 0), f"not CSV ({exc})") from None
+
+
+def json_object(text: str, source: str, not_json: str, not_object: str) -> dict:
+    """The one JSON object a file holds, or a ParseError: `not_json` where it does not parse (at the
+    decoder's line; a nesting too deep for Python counts as not parsing), `not_object` where it
+    parses to something other than an object."""
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ParseError(source, getattr(exc, "lineno", 1), not_json) from None
+    if not isinstance(obj, dict):
+        raise ParseError(source, 1, not_object)
+    return obj

@@ -27,13 +27,12 @@ reported in `rejected` with the reason.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import shlex
 
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
-from benchbook.ingest.text import Lines, first_char, head, split_n, whole
+from benchbook.ingest.text import Lines, first_char, head, json_object, split_n, whole
 
 NAME = "vllm-bench-offline"
 
@@ -300,13 +299,12 @@ def _is_json(text: str | Lines) -> bool:
 
 
 def _json(text: str, source: str, messages: list[str]):
-    try:
-        obj = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        line = getattr(exc, "lineno", 1)
-        raise ParseError(source, line, "not a valid vllm bench throughput/latency --output-json file") from None
-    if not isinstance(obj, dict):
-        raise ParseError(source, 1, "expected one JSON object (vllm bench throughput/latency --output-json)")
+    obj = json_object(
+        text,
+        source,
+        "not a valid vllm bench throughput/latency --output-json file",
+        "expected one JSON object (vllm bench throughput/latency --output-json)",
+    )
     records, rejects, cells = [], [], 0
     if "avg_latency" in obj:
         kind = "latency"
