@@ -42,7 +42,7 @@ test: $(STAMP) browser lint ## lint, build the book (every chapter executed), un
 	$(VENV)/bin/benchbook build
 	$(PY) -m pytest -q -n 2
 
-fuzz: $(STAMP) ## every parser on 1,500 new damaged copies of its fixtures per test (not in CI; about 20 min)
+fuzz: $(STAMP) ## every parser on 1,500 new damaged copies of its fixtures per test (not in CI; about 5 min on 2 cores)
 	BENCHBOOK_HYPOTHESIS=explore $(PY) -m pytest -q -n 2 tests/test_parser_fuzz.py
 
 benchmark: $(STAMP) ## measure build, cache, re-run and ingest costs (writes benchmarks/results.json)
