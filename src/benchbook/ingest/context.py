@@ -1,0 +1,573 @@
+"""The run facts written around a tool's output, read from any text in the file (issue 35).
+
+A benchmark's table rarely says everything about its run: the GPU and how many, the TP, the model
+and the power drawn often sit in a heading above it, the launch command, a `GPU: ...` bullet, an
+nvidia-smi dump or a line an author appended. `read` walks every line once and returns one
+`Context` per file: each `Fact` tied to its line and to the kind of text it came from, and each
+`Sign` (a line that mentions a fact but gives no value this reader can take) kept, so that a page
+claims an absence only after looking (`states`).
+
+Precedence, one order for every fact: the parser's own structured fields (what the tool itself
+recorded: its table, its result JSON) come first, then this reader's sources in the order of
+`SOURCES`: the run's command line, then JSON/YAML metadata, then environment dumps (nvidia-smi,
+rocm-smi, lscpu, llama-bench's cpu_info/gpu_info), then `key: value` / `KEY=value` lines, then
+headings, then prose. `merge` puts the parser's facts first and records every context fact of a
+higher or lower source whose value differs from the parser's as a `Conflict`: the page states it
+rather than silently picking one. Device names stay as written here: resolving them against the
+hardware table is the analysis layer's job (`analysis.peaks`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+#: Where a fact was read, from most to least trusted after the parser's own fields.
+SOURCES = ("parser", "command", "json", "env-dump", "key-value", "heading", "prose")
+
+#: The facts a record can hold.
+NAMES = (
+    "device",
+    "device_count",
+    "visible_devices",
+    "nodes",
+    "cpu",
+    "tp",
+    "pp",
+    "dp",
+    "ep",
+    "model",
+    "tokenizer",
+    "precision",
+    "kv_dtype",
+    "engine",
+    "version",
+    "build",
+    "concurrency",
+    "rate",
+    "prompts",
+    "power",
+    "power_limit",
+    "energy",
+    "date",
+)
+
+#: Power and energy scopes; a reading whose line names none is "scope not stated".
+SCOPES = ("per GPU", "whole node", "wall", "idle", "scope not stated")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact as the file states it: `value` (int, float or str), its 1-based `line`, the
+    `source` kind (one of `SOURCES`) and the line's `text`; `unit` and `scope` for power and
+    energy (`scope` one of `SCOPES`), `unit` also for a rate."""
+
+    name: str
+    value: object
+    line: int
+    source: str
+    text: str
+    unit: str | None = None
+    scope: str | None = None
+
+
+@dataclass(frozen=True)
+class Sign:
+    """A line that mentions a fact (`name`) but gives no value this reader can take."""
+
+    name: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two statements of one fact that disagree: `first` ranks higher by the precedence."""
+
+    name: str
+    first: Fact
+    other: Fact
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything one file states about its run: facts in precedence order, signs, conflicts."""
+
+    facts: tuple[Fact, ...] = ()
+    signs: tuple[Sign, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
+
+    def get(self, name: str) -> tuple[Fact, ...]:
+        """The facts of `name`, highest precedence first, then by line."""
+        return tuple(f for f in self.facts if f.name == name)
+
+    @property
+    def headings(self) -> tuple[Fact, ...]:
+        """The file's headings (name "heading"), where a device or a setting is often named."""
+        return self.get("heading")
+
+    def values(self, name: str) -> list:
+        """The distinct values of `name`, in precedence order."""
+        return list(dict.fromkeys(f.value for f in self.get(name)))
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What a file says of one fact: `status` "stated" (with `facts`), "unread" (a `sign` is
+    there but gave no value: the page names its line) or "absent" (no sign anywhere)."""
+
+    name: str
+    status: str
+    facts: tuple[Fact, ...] = ()
+    sign: Sign | None = None
+
+    @property
+    def line(self) -> int | None:
+        """The line a page cites: the first fact's, else the sign's, else None."""
+        if self.facts:
+            return self.facts[0].line
+        return self.sign.line if self.sign else None
+
+
+def states(context: Context, name: str) -> Statement:
+    """Whether the file states `name`: the one decision behind every "not stated" on a page. A
+    fact read anywhere is "stated"; else a line that mentions it is "unread" (the page names that
+    line, never an absence); else "absent", the only status that allows "not stated"."""
+    if name not in NAMES:
+        raise ValueError(f"unknown fact {name!r}; the facts are {', '.join(NAMES)}")
+    facts = context.get(name)
+    if facts:
+        return Statement(name, "stated", facts)
+    signs = [s for s in context.signs if s.name == name]
+    return Statement(name, "unread", sign=signs[0]) if signs else Statement(name, "absent")
+
+
+# ------------------------------------------------------------------------------------- keys
+def _norm(key: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", key.strip().strip("*`\"'").lower()).strip("_")
+
+
+#: Key names (normalised: lower case, runs of other characters as `_`) and the fact each states.
+KEYS: dict[str, str] = {
+    **dict.fromkeys(("gpu", "gpus", "device", "devices", "hardware", "accelerator", "accelerators"), "device"),
+    **dict.fromkeys(("gpu_type", "gpu_name", "gpu_model", "gpu_info", "device_name", "hw", "card"), "device"),
+    **dict.fromkeys(("num_gpus", "gpu_count", "n_gpus", "ngpus", "number_of_gpus", "gpus_per_node"), "device_count"),
+    **dict.fromkeys(("nodes", "num_nodes", "nnodes", "node_count"), "nodes"),
+    **dict.fromkeys(("cpu", "cpu_info", "cpu_model", "cpu_name"), "cpu"),
+    **dict.fromkeys(("tp", "tp_size", "tensor_parallel", "tensor_parallel_size", "num_shard", "num_shards"), "tp"),
+    **dict.fromkeys(("pp", "pp_size", "pipeline_parallel", "pipeline_parallel_size"), "pp"),
+    **dict.fromkeys(("dp", "dp_size", "data_parallel", "data_parallel_size"), "dp"),
+    **dict.fromkeys(("ep", "ep_size", "expert_parallel", "expert_parallel_size", "moe_ep_size"), "ep"),
+    **dict.fromkeys(("model", "model_id", "model_name", "model_path", "served_model_name", "weights"), "model"),
+    **dict.fromkeys(("tokenizer", "tokenizer_name", "tokenizer_id"), "tokenizer"),
+    **dict.fromkeys(("dtype", "precision", "quantization", "quantize", "quant", "weight_dtype"), "precision"),
+    **dict.fromkeys(("kv_cache_dtype", "kv_dtype", "kv_cache_type"), "kv_dtype"),
+    **dict.fromkeys(("engine", "framework", "inference_engine", "serving_engine"), "engine"),
+    **dict.fromkeys(
+        ("engine_version", "vllm_version", "sglang_version", "tgi_version", "trtllm_version", "tensorrt_llm_version"),
+        "version",
+    ),
+    **dict.fromkeys(("build", "build_commit", "commit", "git_commit"), "build"),
+    **dict.fromkeys(
+        ("max_concurrency", "max_request_concurrency", "num_concurrent", "concurrent_requests"), "concurrency"
+    ),
+    **dict.fromkeys(("request_rate", "rate", "qps", "req_rate", "traffic_request_rate"), "rate"),
+    **dict.fromkeys(("num_prompts", "prompts", "num_requests", "request_count"), "prompts"),
+    **dict.fromkeys(("power", "avg_power", "average_power", "power_draw", "power_consumption", "gpu_power"), "power"),
+    **dict.fromkeys(("mean_power", "power_w", "avg_power_w", "idle_power", "idle_power_draw"), "power"),
+    **dict.fromkeys(("power_limit", "power_cap", "power_limit_w", "pl"), "power_limit"),
+    **dict.fromkeys(("energy", "energy_j", "total_energy", "energy_consumed", "gpu_energy"), "energy"),
+    **dict.fromkeys(("date", "timestamp", "test_time", "run_date", "datetime", "generated", "generated_at"), "date"),
+}
+
+#: Command-line flags (without dashes, normalised) and the fact each sets.
+FLAGS: dict[str, str] = {
+    **dict.fromkeys(("tensor_parallel_size", "tp", "tp_size", "num_shard", "tensor_parallel"), "tp"),
+    **dict.fromkeys(("pipeline_parallel_size", "pp", "pp_size"), "pp"),
+    **dict.fromkeys(("data_parallel_size", "dp", "dp_size"), "dp"),
+    **dict.fromkeys(("ep", "ep_size", "expert_parallel_size", "moe_ep_size"), "ep"),
+    **dict.fromkeys(("nnodes", "num_nodes"), "nodes"),
+    **dict.fromkeys(("model", "model_path", "model_id", "model_name"), "model"),
+    **dict.fromkeys(("tokenizer", "tokenizer_name", "tokenizer_path"), "tokenizer"),
+    **dict.fromkeys(("dtype", "quantization", "quantize"), "precision"),
+    **dict.fromkeys(("kv_cache_dtype",), "kv_dtype"),
+    **dict.fromkeys(("max_concurrency", "concurrency"), "concurrency"),
+    **dict.fromkeys(("request_rate",), "rate"),
+    **dict.fromkeys(("num_prompts",), "prompts"),
+    **dict.fromkeys(("backend",), "engine"),
+}
+
+_INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "concurrency", "prompts"}
+
+#: The words that show a line speaks of a fact, read or not (`Sign`): a page claims an absence
+#: only where none of them appears.
+_SIGN_WORDS: dict[str, str] = {
+    "device": r"\b(gpus?|accelerators?|nvidia|geforce|radeon|instinct|tesla|quadro|gaudi|ascend|tpu)\b",
+    "cpu": r"\b(cpu|cpu_info|processor|lscpu|epyc|xeon|ryzen|threadripper|core\s+i[3579])\b",
+    "tp": r"(tensor[-_ ]?parallel|\btp[-_ ]?(size|degree)?\b|num[-_]shards?|\bshards?\b)",
+    "pp": r"(pipeline[-_ ]?parallel|\bpp[-_ ]?size\b)",
+    "dp": r"(data[-_ ]?parallel|\bdp[-_ ]?size\b)",
+    "ep": r"(expert[-_ ]?parallel|\bep[-_ ]?size\b)",
+    "power": r"\b(power|watts?|wattage)\b",
+    "energy": r"\b(energy|joules?|kwh|wh)\b",
+    "rate": r"(request[-_ ]rate|\breq/s\b|requests? per second|\bqps\b)",
+    "concurrency": r"\bconcurren(cy|t)\b",
+    "date": r"\b(date|timestamp)\b",
+    "model": r"\b(model|checkpoint|weights)\b",
+}
+_SIGNS = {k: re.compile(v, re.I) for k, v in _SIGN_WORDS.items()}
+
+# ---------------------------------------------------------------------------------- patterns
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
+_FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+([^\s\\`'\"]+|'[^']*'|\"[^\"]*\"))?")
+_COMMAND = re.compile(
+    r"(?:^|[\s`$>])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
+    r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
+    r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-server|trtllm-bench|trtllm-serve|"
+    r"genai-perf|guidellm|aiperf|docker\s+run|torchrun|mpirun|srun)\b"
+)
+_SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+([^\s\\`'\"-][^\s\\`'\"]*)")
+_KV = re.compile(r"^\s*(?:[-*+>|]\s+)*(?:\d+\.\s+)?([*_`\"']*)([A-Za-z][\w .()/-]{0,40}?)\1\s*[:=]\s*(\S.*?)\s*,?\s*$")
+_JSON_PAIR = re.compile(
+    r"\"([A-Za-z][\w .-]{0,40})\"\s*:\s*(\"(?:[^\"\\]|\\.)*\"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null)"
+)
+_ENV = re.compile(r"(?<![\w-])([A-Z][A-Z0-9_]{1,40})=([^\s,;]+)")
+_VISIBLE = re.compile(r"\b(?:CUDA|HIP|ROCR|ASCEND_RT)_VISIBLE_DEVICES=[\"']?(\d+(?:,\d+)*)")
+_NVSMI_ROW = re.compile(r"^\|\s*(\d+)\s+(.+?)\s+(?:On|Off)\s*\|")
+_NVSMI_L = re.compile(r"^\s*GPU\s+(\d+):\s*(.+?)\s*\((?:UUID|S/N)")
+_ROCM = re.compile(
+    r"^\s*GPU\[(\d+)\]\s*:\s*(?:Card [Ss]eries|Card [Mm]odel|Marketing Name|Device Name)\s*:\s*(.+?)\s*$"
+)
+_GGML_DEVICE = re.compile(r"^\s*Device\s+(\d+):\s*([^,\n]+)")
+_GGML_FOUND = re.compile(r"found\s+(\d+)\s+(?:CUDA|ROCm|HIP|SYCL|Vulkan|Metal)\s+devices?", re.I)
+_LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
+_COUNTED = re.compile(r"\b(\d{1,3})\s*[x×*]\s*((?:NVIDIA|AMD|Intel)?[\s_-]*[A-Za-z][\w-]*(?:[ _-][\w-]+){0,3})", re.I)
+_COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×]\s*(\d{1,3})\b")
+_N_GPUS = re.compile(r"\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|cards|accelerators)\b", re.I)
+_SHORT_PAR = re.compile(r"(?<![\w-])(TP|PP|DP|EP)\s*[=:]?\s*(\d{1,4})(?![\w.])")
+_POWER = re.compile(r"(-?\d+(?:\.\d+)?)\s*(kW|mW|W|watts?)\b(?!h)", re.I)
+_ENERGY = re.compile(r"(-?\d+(?:\.\d+)?)\s*(kWh|Wh|MJ|kJ|J|joules?)\b", re.I)
+_DATE = re.compile(r"\b((?:19|20)\d\d-[01]\d-[0-3]\d(?:[T ][0-2]\d:[0-5]\d(?::[0-5]\d)?)?)")
+_BACKEND_ID = re.compile(
+    r"(?:CUDA|ROCm|HIP|Vulkan|Metal|MTL|SYCL|CPU|BLAS|OpenCL)\d*(?:[,/](?:CUDA|ROCm|HIP|Vulkan|Metal|MTL|SYCL|CPU|BLAS|OpenCL)\d*)*",
+    re.I,
+)
+_MODEL_FILE = re.compile(r"(?<![\w/.-])([\w.-]+\.(?:gguf|safetensors))\b")
+_BOLD_KEY = re.compile(r"\*\*([^*:]{1,40}):\*\*")
+_TP_WORDS = re.compile(
+    r"tensor[- ]parallel(?:ism)?\s*(?:\(TP\))?\s*(?:size|degree)?\s*[-:=]?\s*(?:of\s+)?(\d{1,3})\b", re.I
+)
+_MD_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_SCOPE_WORDS = (
+    ("idle", r"\bidle\b"),
+    ("per GPU", r"(per[- ]gpu|each gpu|/gpu|\bper card\b|\bgpu\s*\d*\s*(power|energy)|nvidia-smi|rocm-smi)"),
+    ("wall", r"(\bwall\b|outlet|at the plug|kill[- ]a[- ]watt|\bmeter\b|\bpsu\b|smart plug)"),
+    ("whole node", r"(\bnode\b|\bsystem\b|\bserver\b|\bwhole\b|\bmachine\b|\btotal\b|\bpackage\b)"),
+)
+_LIMIT = re.compile(r"\b(limit|cap|capped|-pl\b|power[-_ ]limit|tdp)\b", re.I)
+
+
+def _scope(line: str) -> str:
+    low = line.lower()
+    for scope, pat in _SCOPE_WORDS:
+        if re.search(pat, low):
+            return scope
+    return "scope not stated"
+
+
+def _as_int(v: str) -> int | None:
+    v = str(v).strip().strip("`'\",")
+    return int(v) if re.fullmatch(r"\d{1,6}", v) else None
+
+
+def _as_float(v: str) -> float | None:
+    v = str(v).strip().strip("`'\",")
+    try:
+        return float(v)
+    except ValueError:
+        return None
+
+
+def _clean(v: str) -> str:
+    return str(v).strip().strip("*`'\"").strip().rstrip(",").strip()
+
+
+class _Reader:
+    """Collects facts and signs as lines are read; one per file."""
+
+    def __init__(self) -> None:
+        self.facts: list[Fact] = []
+        self.signs: list[Sign] = []
+        self._seen: set[tuple] = set()
+
+    def add(self, name, value, line, source, text, unit=None, scope=None) -> bool:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return False
+        if name in _INTS:
+            value = _as_int(value) if not isinstance(value, int) else value
+            if value is None:
+                return False
+        key = (name, value, line, source)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.facts.append(Fact(name, value, line, source, text.strip()[:200], unit, scope))
+        return True
+
+    # --- one fact from a key and its value, whatever the source
+    def keyed(self, name: str, raw, line: int, source: str, text: str) -> bool:
+        raw = _clean(raw) if isinstance(raw, str) else raw
+        if raw in (None, "", "null", "None", "none", "N/A", "n/a", "-", "auto") or str(raw).startswith(("{", "[")):
+            return False
+        if name in ("power", "energy"):
+            return self.reading(name, str(raw), line, source, text, key_unit=text)
+        if name == "power_limit":
+            m = _POWER.search(str(raw))
+            v = _as_float(m.group(1)) if m else _as_float(raw)
+            return self.add(name, v, line, source, text, unit=(m.group(2) if m else None))
+        if name == "rate":
+            v = _as_float(raw)
+            if v is None and str(raw).strip().lower() in ("inf", "infinity"):
+                v = float("inf")
+            v = v if v is not None and v > 0 else None  # a negative or zero rate stands for "none set"
+            return self.add(name, v, line, source, text, unit="req/s")
+        if name in ("device", "cpu") and (isinstance(raw, (int, float)) or _as_float(raw) is not None):
+            return False  # a number under a device key (optimum-benchmark's energy per device) names none
+        if name == "device":
+            return self.device(str(raw), line, source, text)
+        if name == "date":
+            m = _DATE.search(str(raw))
+            return self.add(name, m.group(1) if m else None, line, source, text)
+        if name in ("device_count", "tp", "pp", "dp", "ep", "nodes", "concurrency", "prompts"):
+            return self.add(name, raw if isinstance(raw, int) else _as_int(str(raw)), line, source, text)
+        return self.add(name, str(raw), line, source, text)
+
+    def reading(self, name: str, raw: str, line: int, source: str, text: str, key_unit: str = "") -> bool:
+        """A power or energy reading with its unit (from the value or its key, e.g. `power_w`)
+        and its scope (from the line's words); a bare number whose unit nothing states is a sign."""
+        pat = _POWER if name == "power" else _ENERGY
+        m = pat.search(raw)
+        if m:
+            value, unit = float(m.group(1)), m.group(2)
+        else:
+            value = _as_float(raw)
+            km = re.search(r"(?:_|\b|\()(w|kw|j|kj|wh|kwh)\)?\s*[\":]*\s*$", key_unit.split(":")[0].lower())
+            unit = km.group(1).replace("w", "W").replace("j", "J").replace("kW", "kW") if km else None
+            if value is None or unit is None:
+                self.signs.append(Sign(name, line, text.strip()[:200]))
+                return False
+        low = text.lower()
+        if name == "power" and _LIMIT.search(low) and "consum" not in low:
+            return self.add("power_limit", value, line, source, text, unit=unit)
+        return self.add(name, value, line, source, text, unit=unit, scope=_scope(text))
+
+    def device(self, raw: str, line: int, source: str, text: str) -> bool:
+        """A device label: its name as written, with a count when it gives one (`4 x H100`,
+        `H100 x 8`, `8 GPUs`)."""
+        raw = _clean(raw)
+        if _BACKEND_ID.fullmatch(raw):
+            return False  # a backend's device id (llama-bench's `ROCm0`), not a name
+        m = _COUNTED.search(raw)
+        if m:
+            self.add("device_count", int(m.group(1)), line, source, text)
+            return self.add("device", _clean(m.group(2)), line, source, text)
+        m = _COUNT_AFTER.search(raw)
+        if m:
+            self.add("device_count", int(m.group(2)), line, source, text)
+            return self.add("device", _clean(m.group(1)), line, source, text)
+        m = _N_GPUS.search(raw)
+        if m:
+            self.add("device_count", int(m.group(1)), line, source, text)
+        if re.fullmatch(r"\d+", raw):
+            return self.add("device_count", int(raw), line, source, text)
+        return self.add("device", raw, line, source, text)
+
+
+def _md_table_columns(row: str) -> list[str]:
+    return [_norm(c) for c in row.strip().strip("|").split("|")]
+
+
+def _walk_json(obj, path: str = "") -> Iterable[tuple[str, object]]:
+    if isinstance(obj, Mapping):
+        for k, v in obj.items():
+            yield from _walk_json(v, str(k))
+            if not isinstance(v, (Mapping, list)):
+                yield str(k), v
+    elif isinstance(obj, list):
+        for v in obj[:200]:
+            yield from _walk_json(v, path)
+
+
+def read(lines: Iterable[str]) -> Context:
+    """The run facts every line of one file states, in precedence order (`SOURCES`), with the
+    signs of facts no line gave a value for. `lines` is the file's lines (a `text.Lines` or a
+    list of strings), read once."""
+    r = _Reader()
+    table_cols: list[str] | None = None
+    in_command = False
+    lines = list(lines)
+    for i, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\n")
+        text = line.strip()
+        if not text:
+            table_cols, in_command = None, False
+            continue
+        before = len(r.facts)
+        continued = in_command and not _COMMAND.search(line)
+        if not continued:
+            _read_line(r, line, i)
+        # markdown tables whose header names a fact (llama-bench's gpu_info / cpu_info columns)
+        row = _MD_ROW.match(line)
+        if row and table_cols is None:
+            cols = _md_table_columns(line)
+            table_cols = cols if any(KEYS.get(c) in ("device", "cpu", "tp", "device_count") for c in cols) else []
+        elif row and table_cols:
+            cells = [c.strip() for c in row.group(1).split("|")]
+            if len(cells) == len(table_cols) and not all(set(c) <= set(":- ") for c in cells):
+                for col, cell in zip(table_cols, cells, strict=True):
+                    name = KEYS.get(col)
+                    if name in ("device", "cpu", "tp", "device_count"):
+                        r.keyed(name, cell, i, "env-dump", line)
+        elif not row:
+            table_cols = None
+        # a command wrapped over several lines: its flags, on lines of their own, still count
+        starts = bool(_COMMAND.search(line))
+        if starts or in_command:
+            _read_flags(r, line, i)
+        in_command = (starts or in_command) and (text.endswith("\\") or starts or text.startswith("-"))
+        if len(r.facts) == before:
+            _sign(r, line, i)
+    _read_json_document(r, lines)
+    order = {s: k for k, s in enumerate(SOURCES)}
+    facts = sorted(r.facts, key=lambda f: (order[f.source], f.line))
+    read_lines = {(f.name, f.line) for f in facts}
+    signs = tuple(s for s in r.signs if (s.name, s.line) not in read_lines)
+    return Context(tuple(facts), signs)
+
+
+def _sign(r: _Reader, line: str, i: int) -> None:
+    """Lines that gave no fact but mention one: kept as signs (at most one per fact and line)."""
+    for name, pat in _SIGNS.items():
+        if pat.search(line):
+            r.signs.append(Sign(name, i, line.strip()[:200]))
+
+
+def _read_flags(r: _Reader, line: str, i: int) -> None:
+    for m in (_SERVE_MODEL.search(line), *_MODEL_FILE.finditer(line)):
+        if m:
+            r.add("model", _clean(m.group(1)), i, "command", line)
+    for m in _FLAG.finditer(line):
+        name = FLAGS.get(_norm(m.group(1)))
+        if name and m.group(2) is not None and not m.group(2).startswith("-"):
+            r.keyed(name, m.group(2), i, "command", line)
+        elif _norm(m.group(1)) in ("enable_expert_parallel", "enable_ep_moe") and m.group(2) is None:
+            r.signs.append(Sign("ep", i, line.strip()[:200]))
+    for m in _VISIBLE.finditer(line):
+        r.add("visible_devices", len([x for x in m.group(1).split(",") if x.strip()]), i, "command", line)
+
+
+def _read_line(r: _Reader, line: str, i: int) -> None:
+    """One line's facts: headings, environment dumps, JSON pairs, key-value lines, short forms."""
+    line = _BOLD_KEY.sub(r"\1:", line)  # `**Model:** x` is `Model: x`
+    h = _HEADING.match(line)
+    if h:
+        r.add("heading", h.group(2), i, "heading", line)
+        m = _KV.match(h.group(2))
+        name = KEYS.get(_norm(m.group(2))) if m else None
+        if not (name and r.keyed(name, m.group(3), i, "heading", line)):
+            _read_prose(r, h.group(2), i, "heading", line)
+        return
+    for pat in (_NVSMI_ROW, _NVSMI_L, _ROCM, _GGML_DEVICE):
+        m = pat.match(line)
+        if m:
+            r.add("device", _clean(m.group(2)), i, "env-dump", line)
+            return
+    m = _GGML_FOUND.search(line)
+    if m:
+        r.add("device_count", int(m.group(1)), i, "env-dump", line)
+        return
+    m = _LSCPU.match(line)
+    if m:
+        r.add("cpu", m.group(1), i, "env-dump", line)
+        return
+    pairs = _JSON_PAIR.findall(line)
+    if pairs:
+        for k, v in pairs:
+            name = KEYS.get(_norm(k))
+            if name:
+                val = json.loads(v) if not v.startswith('"') else json.loads(v)
+                r.keyed(name, val if not isinstance(val, bool) else None, i, "json", f"{k}: {v}")
+        return
+    if _COMMAND.search(line):
+        return  # a command: its flags are read by `_read_flags`
+    m = _KV.match(line)
+    if m and not _MD_ROW.match(line):
+        name = KEYS.get(_norm(m.group(2)))
+        if name is None and re.search(r"\bpower\b", m.group(2), re.I):
+            name = "power"
+        if name is None and re.search(r"\benergy\b", m.group(2), re.I):
+            name = "energy"
+        if name and r.keyed(name, m.group(3), i, "key-value", line):
+            _read_prose(r, m.group(3), i, "key-value", line, devices=False)
+            return
+    for m in _ENV.finditer(line):
+        name = KEYS.get(_norm(m.group(1)))
+        if name:
+            r.keyed(name, m.group(2), i, "key-value", line)
+    _read_prose(r, line, i, "prose", line)
+
+
+def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: bool = True) -> None:
+    """Facts written as words: `TP4`, `DP=2`, `8x H100`, `4 GPUs`, `Power consumption 241 W`."""
+    for m in _MODEL_FILE.finditer(text):
+        r.add("model", m.group(1), i, source, line)
+    for m in _TP_WORDS.finditer(text):
+        r.add("tp", int(m.group(1)), i, source, line)
+    for m in _SHORT_PAR.finditer(text):
+        r.add(m.group(1).lower(), int(m.group(2)), i, source, line)
+    if devices and (source == "heading" or (source == "prose" and _SIGNS["device"].search(text))):
+        m = _COUNTED.search(text) or _COUNT_AFTER.search(text)
+        if m:
+            r.device(m.group(0), i, source, line)
+        elif _N_GPUS.search(text):
+            r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
+    low = text.lower()
+    if source in ("prose", "heading") and re.search(r"\b(power|watts?|draw|consum)", low) and _POWER.search(text):
+        r.reading("power", text, i, source, line)
+    if source in ("prose", "heading") and re.search(r"\benergy\b", low) and _ENERGY.search(text):
+        r.reading("energy", text, i, source, line)
+
+
+def _read_json_document(r: _Reader, lines: list[str]) -> None:
+    """A file that is one JSON document spread over lines: keys nested under objects whose pairs
+    sat on lines of their own were read line by line already; this adds nothing twice."""
+    if not lines or not lines[0].lstrip().startswith(("{", "[")):
+        return
+    try:
+        doc = json.loads("\n".join(lines))
+    except ValueError:
+        return
+    for k, v in _walk_json(doc):
+        name = KEYS.get(_norm(k))
+        if name and not any(f.name == name for f in r.facts):
+            r.keyed(name, v if not isinstance(v, bool) else None, 1, "json", f"{k}: {v}")
+
+
+def merge(structured: Mapping[str, object], context: Context, line: int = 0) -> Context:
+    """The parser's own facts (`structured`: fact name to one value the tool recorded for the
+    whole file, e.g. {"tp": 2}) ahead of the context's, by the module's precedence; each context
+    fact of that name with another value is a `Conflict` the page states."""
+    parsed = [Fact(n, v, line, "parser", f"{n}: {v}") for n, v in structured.items() if v is not None]
+    conflicts = list(context.conflicts)
+    for p in parsed:
+        for f in context.get(p.name):
+            if not _same(p.value, f.value):
+                conflicts.append(Conflict(p.name, p, f))
+    return Context(tuple(parsed) + context.facts, context.signs, tuple(conflicts))
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return float(a) == float(b)
+    return _norm(str(a)) == _norm(str(b))

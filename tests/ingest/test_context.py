@@ -1,0 +1,255 @@
+"""The one context reader: facts read from any text around a tool's output, each tied to its line
+and source, signs kept, one precedence, conflicts stated, absence only after looking."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook import config
+from benchbook.ingest import context
+
+FIX = config.FIXTURES_DIR
+
+
+def _read(text: str) -> context.Context:
+    return context.read(text.splitlines())
+
+
+def _fixture(rel: str) -> context.Context:
+    return context.read((FIX / rel).read_text(encoding="utf-8").splitlines())
+
+
+def _one(c: context.Context, name: str) -> context.Fact:
+    facts = c.get(name)
+    assert facts, f"no {name} read"
+    return facts[0]
+
+
+# ------------------------------------------------------------------------------ commands
+@pytest.mark.parametrize(
+    ("command", "tp"),
+    [
+        ("vllm serve meta-llama/Llama-3.1-8B --tensor-parallel-size 2", 2),
+        ("CUDA_VISIBLE_DEVICES=0,1,2,3 vllm serve m --tensor-parallel-size=4", 4),
+        ("python -m sglang.launch_server --model-path m --tp 8", 8),
+        ("python3 -m sglang.launch_server --model-path m --tp-size 2", 2),
+        ("text-generation-launcher --model-id m --num-shard 4", 4),
+        ("trtllm-bench --model m throughput --tp 8", 8),
+    ],
+)
+def test_a_launch_command_states_the_tp_on_its_line(command, tp):
+    c = _read(f"some notes\n\n{command}\n")
+    f = _one(c, "tp")
+    assert (f.value, f.line, f.source) == (tp, 3, "command")
+
+
+def test_a_command_wrapped_with_backslashes_is_read_on_the_flags_own_line():
+    c = _read(
+        "vllm serve Qwen/Qwen3-8B \\\n  --dtype bfloat16 \\\n  --tensor-parallel-size 2 \\\n  --kv-cache-dtype fp8\n"
+    )
+    assert (_one(c, "model").value, _one(c, "model").line) == ("Qwen/Qwen3-8B", 1)
+    assert (_one(c, "tp").value, _one(c, "tp").line) == (2, 3)
+    assert _one(c, "precision").value == "bfloat16"
+    assert _one(c, "kv_dtype").value == "fp8"
+
+
+def test_a_flag_outside_any_command_is_not_taken_for_a_setting():
+    c = _read("Pass --tp 4 to shard the model.\n")
+    assert not c.get("tp")
+
+
+def test_the_visible_devices_of_an_env_prefix_are_counted_apart_from_the_devices_used():
+    c = _read("CUDA_VISIBLE_DEVICES=0,1 vllm serve m --tensor-parallel-size 2\n")
+    assert _one(c, "visible_devices").value == 2
+    assert not c.get("device_count")
+
+
+def test_weights_and_tokenizer_are_kept_apart():
+    c = _read("text-generation-benchmark --tokenizer-name meta-llama/Llama-2-7b-hf -b 1\n")
+    assert _one(c, "tokenizer").value == "meta-llama/Llama-2-7b-hf"
+    assert not c.get("model")
+
+
+def test_a_wrapped_tgi_docker_command_reads_its_shards_and_not_its_device_files():
+    c = _fixture("tgi-benchmark/ms_build_mi300_llama3_70b.md")
+    assert [(f.value, f.line) for f in c.get("tp") if f.source == "command"] == [(1, 12)]
+    assert not c.get("device")  # `--device=/dev/kfd` is a docker flag, not a GPU
+
+
+# ------------------------------------------------------------------- key-value lines, headings
+def test_a_hardware_block_names_the_device_and_how_many():
+    c = _fixture("sglang-bench-serving/sglang_issue23896_dsv4_flash_h20_eagle_tp4_vs_dp4.md")
+    dev, n = _one(c, "device"), _one(c, "device_count")
+    assert (dev.value, dev.line, dev.source) == ("NVIDIA H20-3e", 5, "key-value")
+    assert (n.value, n.line) == (4, 5)
+
+
+def test_a_bold_key_with_its_colon_inside_the_bold_is_a_key():
+    c = _fixture("vllm-bench-serve/dgx_spark_08_sharegpt.md")
+    assert _one(c, "device").value == "DGX Spark NVIDIA GB10 128GB"
+    assert _one(c, "date").value == "2026-08-16 17:00:17"
+
+
+def test_a_heading_above_a_tgi_block_states_the_shard_count():
+    c = _fixture("tgi-benchmark/bloomz_1b1_seq500_tp2.md")
+    assert {(f.value, f.source) for f in c.get("tp")} == {(2, "heading")}
+
+
+def test_a_heading_names_tp_and_dp_in_short_form():
+    c = _read("### Config A (TP4 + DP2)\n")
+    assert (_one(c, "tp").value, _one(c, "dp").value) == (4, 2)
+    assert _one(c, "heading").value == "Config A (TP4 + DP2)"
+
+
+def test_a_heading_that_names_no_count_gives_none():
+    c = _read("## Results on H100\n")
+    assert not c.get("device_count") and not c.get("tp")
+    assert _one(c, "heading").value == "Results on H100"  # resolved against the hardware table above this layer
+
+
+def test_a_prose_line_counts_devices_only_when_it_speaks_of_gpus():
+    assert _one(_read("4 x MI100 GPUs with Infinity Fabric Link\n"), "device_count").value == 4
+    assert not _read("256 GB (8 x 32GB) DDR4-2666MHz\n").get("device_count")
+
+
+# --------------------------------------------------------------------------- environment dumps
+def test_nvidia_smi_rows_name_each_gpu():
+    smi = (
+        "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |\n"
+        "|   0  NVIDIA H100 80GB HBM3          On  | 00000000:18:00.0 Off |                    0 |\n"
+        "|   1  NVIDIA H100 80GB HBM3          On  | 00000000:2A:00.0 Off |                    0 |\n"
+    )
+    c = _read(smi)
+    assert [(f.value, f.line, f.source) for f in c.get("device")] == [
+        ("NVIDIA H100 80GB HBM3", 2, "env-dump"),
+        ("NVIDIA H100 80GB HBM3", 3, "env-dump"),
+    ]
+
+
+def test_rocm_smi_and_lscpu_lines_name_the_gpu_and_the_cpu():
+    c = _read(
+        "GPU[0]\t\t: Card Series: \t\tAMD Instinct MI300X\nModel name:            AMD EPYC 9654 96-Core Processor\n"
+    )
+    assert _one(c, "device").value == "AMD Instinct MI300X"
+    assert _one(c, "cpu").value == "AMD EPYC 9654 96-Core Processor"
+
+
+def test_llama_bench_cpu_info_names_the_cpu():
+    c = _fixture("llama-bench/llamacpp_readme_b1275.json")
+    assert _one(c, "cpu").value == "13th Gen Intel(R) Core(TM) i9-13900K"
+    assert _one(c, "device").value == "NVIDIA GeForce RTX 3090 Ti"
+
+
+def test_llama_bench_cpu_info_and_gpu_info_columns_of_a_markdown_table_are_read():
+    table = (
+        "| cpu_info | gpu_info | model | t/s |\n| --- | --- | --- | ---: |\n"
+        "| AMD Ryzen 9 7950X | NVIDIA GeForce RTX 4090 | llama 7B | 100.0 |\n"
+    )
+    c = _read(table)
+    assert (_one(c, "cpu").value, _one(c, "cpu").line) == ("AMD Ryzen 9 7950X", 3)
+    assert _one(c, "device").value == "NVIDIA GeForce RTX 4090"
+    assert not _read("| model | t/s |\n| --- | ---: |\n| llama 7B | 100.0 |\n").get("cpu")
+
+
+def test_a_backend_device_id_and_a_number_under_a_device_key_name_no_device():
+    c = _read('{"devices": "ROCm0", "gpu": 0.0413, "cpu": 1.2e-05}\n')
+    assert not c.get("device") and not c.get("cpu")
+
+
+def test_ggml_init_lines_name_the_device_and_count():
+    c = _read("ggml_cuda_init: found 2 CUDA devices:\n  Device 0: NVIDIA GeForce RTX 3090, compute capability 8.6\n")
+    assert _one(c, "device_count").value == 2
+    assert _one(c, "device").value == "NVIDIA GeForce RTX 3090"
+
+
+# ------------------------------------------------------------------------------- JSON metadata
+def test_json_metadata_keys_are_read_on_their_lines():
+    c = _fixture("inferencex/glm5.1_tp2_conc4_offloadnone_fp4_sglang_mi355x_agentic.json")
+    assert (_one(c, "tp").value, _one(c, "tp").source) == (2, "json")
+    assert _one(c, "device").value == "mi355x"
+    assert _one(c, "precision").value == "fp4"
+
+
+def test_a_schema_version_is_not_the_engine_version():
+    c = _read('{"version": 1, "vllm_version": "0.8.5"}\n')
+    assert c.values("version") == ["0.8.5"]
+
+
+# ---------------------------------------------------------------------------- power and energy
+def test_an_appended_power_line_is_read_with_its_unit_and_scope_not_stated():
+    c = _fixture("llama-bench-power/geerlingguy_ai_benchmarks_issue46_rtx2080ti_265k_excerpt.md")
+    idle, run = c.get("power")
+    assert (idle.value, idle.unit, idle.scope, idle.line) == (47.7, "W", "idle", 5)
+    assert (run.value, run.unit, run.scope, run.line) == (241.4, "W", "scope not stated", 16)
+
+
+@pytest.mark.parametrize(
+    ("line", "scope"),
+    [
+        ("Average GPU power: 350 W", "per GPU"),
+        ("Power per GPU: 350 W", "per GPU"),
+        ("Whole system power: 900 W", "whole node"),
+        ("Power at the wall: 410 W", "wall"),
+        ("Average power: 350 W", "scope not stated"),
+    ],
+)
+def test_a_power_reading_carries_the_scope_its_line_states(line, scope):
+    assert _one(_read(line), "power").scope == scope
+
+
+def test_a_power_limit_is_not_a_power_reading():
+    c = _read("Power limit: 300 W\n")
+    assert not c.get("power") and _one(c, "power_limit").value == 300.0
+
+
+def test_a_power_number_without_a_unit_is_a_sign_not_a_reading():
+    c = _read("avg power: 241.4\n")
+    assert not c.get("power")
+    s = context.states(c, "power")
+    assert (s.status, s.line) == ("unread", 1)
+    assert _one(_read("avg_power_w: 241.4\n"), "power").unit == "W"  # the key states the unit
+
+
+def test_energy_keeps_its_unit():
+    f = _one(_read("Total energy: 183155.23 J (0.050876 kWh)\n"), "energy")
+    assert (f.value, f.unit) == (183155.23, "J")
+
+
+# ------------------------------------------------------------------------ absence after looking
+def test_a_fact_read_anywhere_is_stated_with_its_line():
+    s = context.states(_read("# Notes\n\nGPU: 2x A100\n"), "device")
+    assert (s.status, s.line, s.facts[0].value) == ("stated", 3, "A100")
+
+
+def test_a_sign_without_a_value_is_unread_and_names_its_line():
+    s = context.states(_read("intro\nWe ran with tensor parallelism across the node.\n"), "tp")
+    assert (s.status, s.line) == ("unread", 2)
+
+
+def test_no_sign_anywhere_is_absent():
+    s = context.states(_read("Throughput: 100 tok/s\n"), "tp")
+    assert (s.status, s.line) == ("absent", None)
+
+
+def test_an_unknown_fact_name_is_refused():
+    with pytest.raises(ValueError, match="unknown fact"):
+        context.states(context.Context(), "colour")
+
+
+# -------------------------------------------------------------------- precedence and conflicts
+def test_facts_come_in_one_precedence_command_before_key_value_before_heading():
+    c = _read("## Run at TP 8\n\nTP: 4\n\nvllm serve m --tensor-parallel-size 2\n")
+    assert [f.source for f in c.get("tp")] == ["command", "key-value", "heading"]
+    assert c.values("tp") == [2, 4, 8]
+
+
+def test_the_parsers_fact_comes_first_and_a_context_fact_that_disagrees_is_a_conflict():
+    c = context.merge({"tp": 2}, _read("# Throughput at TP 4\n"))
+    assert _one(c, "tp").source == "parser"
+    (conflict,) = c.conflicts
+    assert (conflict.first.value, conflict.other.value, conflict.other.line) == (2, 4, 1)
+
+
+def test_a_context_fact_that_agrees_with_the_parser_is_no_conflict():
+    c = context.merge({"tp": 4, "model": "Qwen/Qwen3-8B"}, _read("# TP 4\nvllm serve qwen/qwen3-8b --tp 4\n"))
+    assert c.conflicts == ()
