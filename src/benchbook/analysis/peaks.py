@@ -7,15 +7,10 @@ aliases come from data/hardware.csv, through `benchbook.hardware`.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from benchbook import hardware
-
-_DEVICE_LINE = re.compile(r"Device \d+:\s*([^,\n]+)")
-_LABELLED = re.compile(r"\b(hardware|gpu|device)\b", re.IGNORECASE)
-_COUNTED = re.compile(r"\b(\d+)\s*x\s*([A-Za-z][\w .-]*)", re.IGNORECASE)
-
+from benchbook.ingest import context
 
 @dataclass(frozen=True)
 class Peaks:
@@ -58,29 +53,57 @@ def _peaks(dev: hardware.Device, source: str, count: int = 1) -> Peaks:
     return Peaks(dev.name, dev.bandwidth_gb_s, dict(dev.peaks), source, count)
 
 
-def detect(texts) -> tuple[str, int] | None:
-    """(table name, device count) of the first device the texts name, else None: a `Device N:`
-    line, a `gpu=4xNVIDIA_L40S` style label, a short text that is a table name or alias, or a short
-    line labelled hardware, GPU or device that names one."""
+@dataclass(frozen=True)
+class Named:
+    """What a file's text says of its device (`ingest.context`): the table `device` and `count` it
+    names, with the `fact` they were read from; else `unlisted`, a device it names that the hardware
+    table lacks, or `sign`, a line that speaks of a device without a name this book can read. All
+    None: no sign anywhere, the only case a page may call "names no device"."""
+
+    device: str | None = None
+    count: int = 1
+    fact: context.Fact | None = None
+    unlisted: context.Fact | None = None
+    sign: context.Sign | None = None
+
+
+def _count(ctx: context.Context, fact: context.Fact) -> int:
+    """The devices a device fact's run spans: a count on its own line (`4 x H100`), else the one
+    count an environment dump states (nvidia-smi's rows, ggml's `found N CUDA devices`), else 1."""
+    same = [f.value for f in ctx.get("device_count") if f.line == fact.line and f.value > 0]
+    if same:
+        return same[0]
+    dumped = {f.value for f in ctx.get("device_count") if f.source == "env-dump" and f.value > 0}
+    return dumped.pop() if len(dumped) == 1 else 1
+
+
+def named(texts) -> Named:
+    """The first device the texts name, in `ingest.context`'s precedence (commands and metadata,
+    environment dumps, labelled lines, then headings and lines that speak of GPUs), resolved
+    against the hardware table; a short text that is itself a table name or alias counts too."""
+    unlisted = sign = None
     for text in texts:
         text = str(text or "")
-        for m in _DEVICE_LINE.finditer(text):
-            d = _device(m.group(1))
+        ctx = context.read(text.splitlines())
+        for fact in [*ctx.get("device"), *ctx.headings]:
+            d = _device(str(fact.value).replace("_", " "))
             if d is not None:
-                return d.name, 1
-        for m in _COUNTED.finditer(text.replace("_", " ")):
-            d = _device(m.group(2))
+                return Named(d.name, _count(ctx, fact), fact)
+            if fact.name == "device" and unlisted is None:
+                unlisted = fact
+        if "\n" not in text and len(text) <= 100:  # a short device label, e.g. a table's GPU column
+            d = _device(text.replace("_", " "))
             if d is not None:
-                return d.name, int(m.group(1))
-        d = _device(text) if len(text) <= 100 else None  # a short device label, e.g. a table's GPU line
-        if d is not None:
-            return d.name, 1
-        for line in text.splitlines():
-            if len(line) <= 120 and _LABELLED.search(line):
-                d = _device(line.replace("_", " "))
-                if d is not None:
-                    return d.name, 1
-    return None
+                return Named(d.name, 1)
+        said = context.states(ctx, "device")
+        sign = sign or said.sign
+    return Named(unlisted=unlisted, sign=None if unlisted else sign)
+
+
+def detect(texts) -> tuple[str, int] | None:
+    """(table name, device count) of the first device the texts name (`named`), else None."""
+    found = named(texts)
+    return (found.device, found.count) if found.device else None
 
 
 def choose(gpu: str, texts, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0) -> Peaks | None:

@@ -235,6 +235,7 @@ _JSON_PAIR = re.compile(
 )
 _ENV = re.compile(r"(?<![\w-])([A-Z][A-Z0-9_]{1,40})=([^\s,;]+)")
 _VISIBLE = re.compile(r"\b(?:CUDA|HIP|ROCR|ASCEND_RT)_VISIBLE_DEVICES=[\"']?(\d+(?:,\d+)*)")
+_PAIRS = re.compile(r"(?:^|;)\s*([a-z][\w-]{0,30})=([^;=]+?)\s*(?=;|$)")
 _NVSMI_ROW = re.compile(r"^\|\s*(\d+)\s+(.+?)\s+(?:On|Off)\s*\|")
 _NVSMI_L = re.compile(r"^\s*GPU\s+(\d+):\s*(.+?)\s*\((?:UUID|S/N)")
 _ROCM = re.compile(
@@ -301,6 +302,7 @@ class _Reader:
         self.facts: list[Fact] = []
         self.signs: list[Sign] = []
         self._seen: set[tuple] = set()
+        self.smi_rows: dict[int, int] = {}  # GPU index -> line, of nvidia-smi / rocm-smi listings
 
     def add(self, name, value, line, source, text, unit=None, scope=None) -> bool:
         if value is None or (isinstance(value, str) and not value.strip()):
@@ -438,6 +440,9 @@ def read(lines: Iterable[str]) -> Context:
         in_command = (starts or in_command) and (text.endswith("\\") or starts or text.startswith("-"))
         if len(r.facts) == before:
             _sign(r, line, i)
+    if r.smi_rows:  # an nvidia-smi / rocm-smi listing counts its GPUs by their indices
+        last = max(r.smi_rows.values())
+        r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - 1])
     _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
     facts = sorted(r.facts, key=lambda f: (order[f.source], f.line))
@@ -478,11 +483,16 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         if not (name and r.keyed(name, m.group(3), i, "heading", line)):
             _read_prose(r, h.group(2), i, "heading", line)
         return
-    for pat in (_NVSMI_ROW, _NVSMI_L, _ROCM, _GGML_DEVICE):
+    for pat in (_NVSMI_ROW, _NVSMI_L, _ROCM):
         m = pat.match(line)
         if m:
             r.add("device", _clean(m.group(2)), i, "env-dump", line)
+            r.smi_rows[int(m.group(1))] = i
             return
+    m = _GGML_DEVICE.match(line)
+    if m:
+        r.add("device", _clean(m.group(2)), i, "env-dump", line)
+        return
     m = _GGML_FOUND.search(line)
     if m:
         r.add("device_count", int(m.group(1)), i, "env-dump", line)
@@ -512,6 +522,10 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
             _read_prose(r, m.group(3), i, "key-value", line, devices=False)
             return
     for m in _ENV.finditer(line):
+        name = KEYS.get(_norm(m.group(1)))
+        if name:
+            r.keyed(name, m.group(2), i, "key-value", line)
+    for m in _PAIRS.finditer(line):  # `key=value; key=value` (a run's metadata, vLLM's --metadata)
         name = KEYS.get(_norm(m.group(1)))
         if name:
             r.keyed(name, m.group(2), i, "key-value", line)

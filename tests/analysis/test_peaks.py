@@ -1,0 +1,47 @@
+"""The device a file names, read by the one context reader and resolved against the hardware table:
+with its count, the part the table lacks, or the line that speaks of a device unread."""
+
+from __future__ import annotations
+
+from benchbook import config
+from benchbook.analysis import peaks
+
+FIX = config.FIXTURES_DIR
+
+
+def test_an_nvidia_smi_listing_names_the_gpu_and_counts_its_rows():
+    smi = "\n".join(f"|   {i}  NVIDIA H100 80GB HBM3          On  | 00000000:1{i}:00.0 Off |        0 |" for i in range(8))
+    assert peaks.detect([f"results\n{smi}\n"]) == ("H100-SXM5-80GB", 8)
+
+
+def test_one_gpu_of_a_listing_counts_one():
+    assert peaks.detect(["|   0  NVIDIA H100 80GB HBM3          On  | 00000000:18:00.0 Off |        0 |\n"]) == (
+        "H100-SXM5-80GB",
+        1,
+    )
+
+
+def test_a_section_heading_names_the_device():
+    assert peaks.detect(["# Notes\n\n## Throughput on 2x A100 80GB\n\n| a | b |\n"]) == ("A100-SXM4-80GB", 2)
+
+
+def test_a_heading_naming_two_devices_names_none():
+    found = peaks.named(["## A100 vs H100\n"])
+    assert found.device is None and found.unlisted is None
+
+
+def test_a_device_the_table_lacks_is_named_with_its_line_not_called_absent():
+    text = (FIX / "sglang-bench-serving/sglang_issue23896_dsv4_flash_h20_eagle_tp4_vs_dp4.md").read_text()
+    found = peaks.named([text])
+    assert found.device is None
+    assert (found.unlisted.value, found.unlisted.line) == ("NVIDIA H20-3e", 5)
+
+
+def test_a_line_that_speaks_of_a_gpu_without_a_name_is_a_sign():
+    found = peaks.named(["intro\nAll runs used the same GPU.\n"])
+    assert found.device is None and found.unlisted is None and found.sign.line == 2
+
+
+def test_no_sign_of_a_device_anywhere_is_absent():
+    found = peaks.named(["Throughput: 100 tok/s\n"])
+    assert (found.device, found.unlisted, found.sign) == (None, None, None)
