@@ -10,7 +10,9 @@ FIX = config.FIXTURES_DIR
 
 
 def test_an_nvidia_smi_listing_names_the_gpu_and_counts_its_rows():
-    smi = "\n".join(f"|   {i}  NVIDIA H100 80GB HBM3          On  | 00000000:1{i}:00.0 Off |        0 |" for i in range(8))
+    smi = "\n".join(
+        f"|   {i}  NVIDIA H100 80GB HBM3          On  | 00000000:1{i}:00.0 Off |        0 |" for i in range(8)
+    )
     assert peaks.detect([f"results\n{smi}\n"]) == ("H100-SXM5-80GB", 8)
 
 
@@ -45,3 +47,12 @@ def test_a_line_that_speaks_of_a_gpu_without_a_name_is_a_sign():
 def test_no_sign_of_a_device_anywhere_is_absent():
     found = peaks.named(["Throughput: 100 tok/s\n"])
     assert (found.device, found.unlisted, found.sign) == (None, None, None)
+
+
+def test_a_line_that_is_a_device_alias_and_nothing_else_names_it():
+    assert peaks.detect(["Benchmark\n\nA100 80GB\n\n| batch | latency |\n"]) == ("A100-SXM4-80GB", 1)
+    assert peaks.detect(["We compared our numbers with published A100 80GB and H100 figures at length.\n"]) is None
+
+
+def test_a_prose_line_about_a_gpu_names_the_device_it_ran_on():
+    assert peaks.detect(["intro\nThe full stack is executed on a single L40s GPU.\n"]) == ("L40S-48GB", 1)

@@ -253,3 +253,13 @@ def test_the_parsers_fact_comes_first_and_a_context_fact_that_disagrees_is_a_con
 def test_a_context_fact_that_agrees_with_the_parser_is_no_conflict():
     c = context.merge({"tp": 4, "model": "Qwen/Qwen3-8B"}, _read("# TP 4\nvllm serve qwen/qwen3-8b --tp 4\n"))
     assert c.conflicts == ()
+
+
+def test_ggml_vulkan_device_lines_name_the_device_with_its_brand_marks():
+    c = _fixture("llama-bench/arc_a310_pi500_vulkan.md")
+    assert (_one(c, "device").value, _one(c, "device").line) == ("Intel(R) Arc(tm) A310 Graphics", 9)
+
+
+def test_a_count_in_prose_needs_a_part_name_with_a_digit():
+    assert not _read("The GPU is 5x faster for PP.\n").get("device")
+    assert _one(_read("The GPU box: 8x H100 SXM\n"), "device").value == "H100 SXM"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from benchbook import hardware
 from benchbook.ingest import context
 
+
 @dataclass(frozen=True)
 class Peaks:
     """A device (or `count` identical devices) and its peaks; None where the table has none. `source`
@@ -47,6 +48,17 @@ def _device(name: str) -> hardware.Device | None:
         return hardware.device(name)
     except (KeyError, ValueError, TypeError):  # not a table name or alias: matched by words
         return hardware.detect(name)
+
+
+def _alias(line: str) -> hardware.Device | None:
+    """The table device a short line is the exact name or alias of (`A100 80GB`), else None."""
+    line = line.strip(" #*`-")
+    if not line or len(line) > 40:
+        return None
+    try:
+        return hardware.device(line)
+    except (KeyError, ValueError, TypeError):
+        return None
 
 
 def _peaks(dev: hardware.Device, source: str, count: int = 1) -> Peaks:
@@ -91,6 +103,14 @@ def named(texts) -> Named:
                 return Named(d.name, _count(ctx, fact), fact)
             if fact.name == "device" and unlisted is None:
                 unlisted = fact
+        for sign in [s for s in ctx.signs if s.name == "device"]:  # `run on a single L40s GPU`
+            d = hardware.detect(sign.text)
+            if d is not None:
+                return Named(d.name, 1, context.Fact("device", d.name, sign.line, "prose", sign.text))
+        for k, line in enumerate(text.splitlines(), start=1):  # a line that is a device's name and nothing else
+            d = _alias(line)
+            if d is not None:
+                return Named(d.name, 1, context.Fact("device", d.name, k, "prose", line))
         if "\n" not in text and len(text) <= 100:  # a short device label, e.g. a table's GPU column
             d = _device(text.replace("_", " "))
             if d is not None:

@@ -242,6 +242,7 @@ _ROCM = re.compile(
     r"^\s*GPU\[(\d+)\]\s*:\s*(?:Card [Ss]eries|Card [Mm]odel|Marketing Name|Device Name)\s*:\s*(.+?)\s*$"
 )
 _GGML_DEVICE = re.compile(r"^\s*Device\s+(\d+):\s*([^,\n]+)")
+_GGML_VULKAN = re.compile(r"^\s*ggml_\w+:\s*(\d+)\s*=\s*(.+?)\s*(?:\s\(|\|)")
 _GGML_FOUND = re.compile(r"found\s+(\d+)\s+(?:CUDA|ROCm|HIP|SYCL|Vulkan|Metal)\s+devices?", re.I)
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
 _COUNTED = re.compile(r"\b(\d{1,3})\s*[x×*]\s*((?:NVIDIA|AMD|Intel)?[\s_-]*[A-Za-z][\w-]*(?:[ _-][\w-]+){0,3})", re.I)
@@ -381,6 +382,8 @@ class _Reader:
         m = _N_GPUS.search(raw)
         if m:
             self.add("device_count", int(m.group(1)), line, source, text)
+            if not raw.replace(m.group(0), "").strip(" ,;()-"):
+                return True  # `8 GPUs`: a count, no name
         if re.fullmatch(r"\d+", raw):
             return self.add("device_count", int(raw), line, source, text)
         return self.add("device", raw, line, source, text)
@@ -489,7 +492,7 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
             r.add("device", _clean(m.group(2)), i, "env-dump", line)
             r.smi_rows[int(m.group(1))] = i
             return
-    m = _GGML_DEVICE.match(line)
+    m = _GGML_DEVICE.match(line) or _GGML_VULKAN.match(line)
     if m:
         r.add("device", _clean(m.group(2)), i, "env-dump", line)
         return
@@ -542,7 +545,7 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.add(m.group(1).lower(), int(m.group(2)), i, source, line)
     if devices and (source == "heading" or (source == "prose" and _SIGNS["device"].search(text))):
         m = _COUNTED.search(text) or _COUNT_AFTER.search(text)
-        if m:
+        if m and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1)):  # `5x faster` names no part
             r.device(m.group(0), i, source, line)
         elif _N_GPUS.search(text):
             r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
