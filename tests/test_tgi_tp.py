@@ -361,7 +361,7 @@ def test_roofline_figure_and_table(m0):
     ys = np.concatenate([c.get_offsets()[:, 1] for c in ax.collections if len(c.get_offsets())])
     assert sorted(ys) == pytest.approx(sorted(rp.achieved_tflops))
     assert [ln.get_label()[:29] for ln in ax.get_lines()] == ["lowest ridge of any device (1"]
-    assert "no device named" in ax.get_title() and "X" not in ax.get_title()
+    assert "no device the hardware table knows" in ax.get_title() and "X" not in ax.get_title()
     assert "no roof is drawn" in view.caption("roofline", True, none)
     assert view.caption("roofline", True, dev).startswith("Each measurement placed under the device's roofline")
     plt.close(fig)

@@ -120,6 +120,17 @@ def named(texts) -> Named:
     return Named(unlisted=unlisted, sign=None if unlisted else sign)
 
 
+def said(found: Named) -> dict:
+    """The evidence fields a claim's reason reads when no device was taken (`claims.rules.
+    no_device_reason`): the device the file names that the table lacks and its line, or the line
+    that speaks of one unread; empty when the file names a table device or shows no sign."""
+    if found.device is None and found.unlisted is not None:
+        return {"device_unlisted": str(found.unlisted.value), "device_unlisted_line": found.unlisted.line}
+    if found.device is None and found.sign is not None:
+        return {"device_sign_line": found.sign.line}
+    return {}
+
+
 def detect(texts) -> tuple[str, int] | None:
     """(table name, device count) of the first device the texts name (`named`), else None."""
     found = named(texts)

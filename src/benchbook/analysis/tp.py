@@ -17,6 +17,7 @@ import pandas as pd
 from scipy.optimize import curve_fit
 
 from benchbook import hardware
+from benchbook.analysis import peaks
 from benchbook.ingest.tgi import NAME
 
 LATENCY_METRICS = ("prefill_latency", "decode_token_latency")
@@ -744,17 +745,21 @@ def ran_last_before_failure(w: pd.DataFrame, tp, section, batch_size: int, metri
 # ------------------------------------------------------------------------ device and model sizes
 def device_peaks(gpu: str = "", bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0, texts=()) -> dict:
     """The roofline's device, {device, bandwidth_gb_s, tflops (dense fp16), source}, chosen by
-    `hardware.choose`: the reader's `gpu` and peaks (`parameter`), else a device the input's `texts`
-    name (`detected`), else none (device and source None, peaks NaN): text-generation-benchmark does
-    not print its GPU, and a page about someone else's run assumes none."""
+    `hardware.choose`: the reader's `gpu` and peaks (`parameter`), else the device the input's `texts`
+    name (`peaks.named`, through the one context reader: `detected`), else none (device and source
+    None, peaks NaN): text-generation-benchmark does not print its GPU, and a page about someone
+    else's run assumes none. `said` holds what the texts say of a device none was taken from
+    (`device_unlisted` and its line, or `device_sign_line`), for the claims' reasons."""
+    found = peaks.named([t for t in texts if t])
     choice = hardware.choose(
         gpu or None,
-        detected=[t for t in texts if t] or None,
+        detected=hardware.device(found.device) if found.device else None,
         bandwidth_gb_s=bandwidth_gb_s or None,
         peak_tflops=peak_tflops or None,
     )
+    said = peaks.said(found)
     if choice is None:
-        return {"device": None, "bandwidth_gb_s": math.nan, "tflops": math.nan, "source": None}
+        return {"device": None, "bandwidth_gb_s": math.nan, "tflops": math.nan, "source": None, "said": said}
     d = choice.device
     tflops = d.peak("fp16")
     return {
@@ -762,6 +767,7 @@ def device_peaks(gpu: str = "", bandwidth_gb_s: float = 0.0, peak_tflops: float 
         "bandwidth_gb_s": float(d.bandwidth_gb_s),
         "tflops": float(tflops) if tflops else math.nan,
         "source": choice.source,
+        "said": said,
     }
 
 

@@ -116,7 +116,7 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
         miss += _missing(ev, ("active_params_b", "bytes_per_token"))
     if _no_device(ev):  # no device at all: say which parameter names one
         rest = [k for k in miss if k not in ("fraction", "peak", "device")]
-        return "withheld", NO_DEVICE + (f"; and {_missing_reason(rest)}" if rest else "")
+        return "withheld", no_device_reason(ev) + (f"; and {_missing_reason(rest)}" if rest else "")
     if miss:
         return "withheld", _missing_reason(miss)
     frac = _num(ev, "fraction")
@@ -133,6 +133,24 @@ NO_DEVICE = (
     "neither the input nor the `gpu` parameter names a device the hardware table knows, and none is assumed "
     "(pass -p gpu NAME, or the peaks)"
 )
+
+
+def no_device_reason(ev: dict) -> str:
+    """Why no device is used, after looking at the whole file (`analysis.peaks.named`, in the
+    evidence as `device_unlisted` / `device_unlisted_line` or `device_sign_line`): a device the
+    file names that the table lacks, or the line that speaks of one unread, is named, never
+    called absent."""
+    if ev.get("device_unlisted"):
+        return (
+            f"the input names {ev['device_unlisted']} (line {ev.get('device_unlisted_line')}), which the hardware "
+            "table lacks, and the `gpu` parameter names none; none is assumed (pass -p gpu NAME, or the peaks)"
+        )
+    if ev.get("device_sign_line"):
+        return (
+            f"line {ev['device_sign_line']} of the input speaks of a device but names none the hardware table "
+            "knows, and the `gpu` parameter names none; none is assumed (pass -p gpu NAME, or the peaks)"
+        )
+    return NO_DEVICE
 
 
 def _no_device(ev: dict) -> bool:
@@ -195,7 +213,7 @@ def bound(ev: dict) -> tuple[str, str]:
         return "withheld", "no valid threshold (a fraction in (0, 1])"
     v = bound_verdict(ev)
     if v == "unknown" and _no_device(ev):
-        return "withheld", NO_DEVICE
+        return "withheld", no_device_reason(ev)
     if v == "unknown":
         return "withheld", "neither peak fraction is large enough, or known, to name the limit"
     return "shown", ""

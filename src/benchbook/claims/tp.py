@@ -211,6 +211,7 @@ def _withheld_fraction(claim_id: str, rule: str, device: dict, unit: str, reason
         "unit": unit,
         "device": device.get("device"),
         "peak_source": device.get("source"),
+        **device.get("said", {}),
     }
     return make(claim_id, "fraction_of_peak", rule, ev).withhold(reason)
 
@@ -254,6 +255,7 @@ def fraction_of_peak(
         "unit": unit,
         "device": device["device"],
         "peak_source": device["source"],
+        **device.get("said", {}),
         "tp": int(row["tp"]),
         "tp_stated": bool(row["tp_stated"]),
         "batch_size": int(row["batch_size"]),
@@ -286,6 +288,7 @@ def highest_fraction(ext: dict, device: dict, tp_unknown: int, why_missing: str)
         "unit": "TFLOP/s" if compute else "GB/s",
         "device": device["device"],
         "peak_source": device["source"],
+        **device.get("said", {}),
         "peak_kind": h["peak_kind"],
         "phase": "prefill" if h["metric"] == "prefill_latency" else "decode",
         "tp": int(h["tp"]),
@@ -319,6 +322,7 @@ def bound(claim_id: str, row: dict | None, device: dict, threshold: float, why_m
         "threshold": threshold,
         "device": device["device"],
         "peak_source": device["source"],
+        **device.get("said", {}),
         "phase": "prefill" if row["metric"] == "prefill_latency" else "decode",
         "tp": int(row["tp"]),
         "batch_size": int(row["batch_size"]),
@@ -501,6 +505,7 @@ def quantization_bandwidth(
         "unit": "GB/s",
         "device": device["device"],
         "peak_source": device["source"],
+        **device.get("said", {}),
         "streaming": True,
         "bytes_per_token": nbytes,
         "bytes_per_weight": per_weight,
@@ -571,7 +576,10 @@ def all_claims(
             "prefill_compute_best", ext["prefill_best"], compute=True, **(fop | {"why_missing": missing_pre})
         ),
         highest_fraction(
-            ext, device, tp_unknown, rules.NO_DEVICE if len(rp) and device["device"] is None else missing_dec
+            ext,
+            device,
+            tp_unknown,
+            rules.no_device_reason(device.get("said", {})) if len(rp) and device["device"] is None else missing_dec,
         ),
         bound("decode_bound", ext["decode_small_tp"], device, bound_threshold, missing_dec, tp_unknown),
         bound("prefill_bound", prefill_small, device, bound_threshold, missing_pre, tp_unknown),
