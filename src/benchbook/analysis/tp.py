@@ -9,7 +9,9 @@ are not trustworthy). Verdicts live in `benchbook.claims.tp`, figures and senten
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -740,6 +742,65 @@ def ran_last_before_failure(w: pd.DataFrame, tp, section, batch_size: int, metri
     ran = d.loc[d["mean"].notna(), "batch_size"]
     failed = d.loc[d["mean"].isna(), "batch_size"]
     return bool(len(ran) and ran.max() == batch_size and (failed > batch_size).any())
+
+
+# ---------------------------------------------------------------------------------------- TP
+def fill_tp(w: pd.DataFrame, paths, tp_unknown: int) -> tuple[pd.DataFrame, list[dict]]:
+    """`w` with the TP of every row whose table section states none taken from the rest of its file
+    (`ingest.context`: a launch command's `--num-shard`, a heading, a `TP: 2` line), where the file
+    states exactly one TP; elsewhere `tp_unknown`, with `tp_stated` False. One record per file with
+    such rows, for the page: `file`, `status` ("stated": `tp`, `line`, `source`; "several": the
+    `values` and `lines` it states, none of them tied to the table; "unread": the `line` that
+    speaks of TP without a value; "absent": no sign of a TP anywhere) and `assumed` (tp_unknown)."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+    from benchbook.ingest.vllm_serve import source_name  # the name `ingest.read` gives a file's rows
+
+    w = w.copy()
+    w["tp_stated"] = w["tp"].notna()
+    notes = []
+    for path in paths:
+        rows = w["tp"].isna() & (w["source"] == source_name(path)) if "source" in w else w["tp"].isna()
+        if not rows.any():
+            continue
+        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        said = context.states(ctx, "tp")
+        models = {_model_key(m) for m in w.loc[rows, "model"].dropna()} if "model" in w else set()
+        other = [f for f in said.facts if _launches_another(ctx, f, models)]
+        if other and len(other) == len(said.facts):  # every TP the file states is another model's
+            f = other[0]
+            launched = ctx.same_command(f, "model")[0].value
+            notes.append(
+                {"file": config.relative(path), "status": "other_model", "tp": f.value, "line": f.line}
+                | {"model": launched, "assumed": tp_unknown}
+            )
+            continue
+        said = dataclasses.replace(said, facts=tuple(f for f in said.facts if f not in other))
+        values = list(dict.fromkeys(f.value for f in said.facts))
+        note = {"file": config.relative(path), "status": said.status, "assumed": tp_unknown}
+        if said.status == "stated" and len(values) == 1:
+            f = said.facts[0]
+            w.loc[rows, "tp"], w.loc[rows, "tp_stated"] = values[0], True
+            note |= {"tp": values[0], "line": f.line, "source": f.source}
+        elif said.status == "stated":
+            note |= {"status": "several", "values": values, "lines": [f.line for f in said.facts][:6]}
+        elif said.status == "unread":
+            note |= {"line": said.line}
+        notes.append(note)
+    w["tp"] = w["tp"].fillna(tp_unknown)
+    return w, notes
+
+
+def _model_key(name) -> str:
+    """A model id compared by its last path part, case and separators aside (`meta-llama/X` = `x`)."""
+    return re.sub(r"[^a-z0-9]", "", str(name).rstrip("/").split("/")[-1].lower())
+
+
+def _launches_another(ctx, fact, models: set[str]) -> bool:
+    """Whether `fact` comes from a command that launches a model other than the table's `models`:
+    a launch command's `--num-shard` is its own model's TP, not another's."""
+    launched = {_model_key(f.value) for f in ctx.same_command(fact, "model") if not str(f.value).startswith(("$", "<"))}
+    return bool(models and launched and not launched & models)
 
 
 # ------------------------------------------------------------------------ device and model sizes

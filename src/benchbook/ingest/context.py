@@ -71,6 +71,7 @@ class Fact:
     text: str
     unit: str | None = None
     scope: str | None = None
+    command: int | None = None  # the first line of the command a command-line fact belongs to
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,13 @@ class Context:
     def headings(self) -> tuple[Fact, ...]:
         """The file's headings (name "heading"), where a device or a setting is often named."""
         return self.get("heading")
+
+    def same_command(self, fact: Fact, name: str) -> tuple[Fact, ...]:
+        """The facts of `name` that the command `fact` was read from states (none for a fact read
+        elsewhere): e.g. the model a `--num-shard` belongs to."""
+        if fact.command is None:
+            return ()
+        return tuple(f for f in self.get(name) if f.command == fact.command)
 
     def values(self, name: str) -> list:
         """The distinct values of `name`, in precedence order."""
@@ -206,7 +214,7 @@ _INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "concurrency", "prompt
 _SIGN_WORDS: dict[str, str] = {
     "device": r"\b(gpus?|accelerators?|nvidia|geforce|radeon|instinct|tesla|quadro|gaudi|ascend|tpu)\b",
     "cpu": r"\b(cpu|cpu_info|processor|lscpu|epyc|xeon|ryzen|threadripper|core\s+i[3579])\b",
-    "tp": r"(tensor[-_ ]?parallel|\btp[-_ ]?(size|degree)?\b|num[-_]shards?|\bshards?\b)",
+    "tp": r"(tensor[-_ ]?parallel|\btp[-_ ]?(size|degree)?\b|shard)",
     "pp": r"(pipeline[-_ ]?parallel|\bpp[-_ ]?size\b)",
     "dp": r"(data[-_ ]?parallel|\bdp[-_ ]?size\b)",
     "ep": r"(expert[-_ ]?parallel|\bep[-_ ]?size\b)",
@@ -303,6 +311,7 @@ class _Reader:
         self.facts: list[Fact] = []
         self.signs: list[Sign] = []
         self._seen: set[tuple] = set()
+        self.command: int | None = None  # the first line of the command being read
         self.smi_rows: dict[int, int] = {}  # GPU index -> line, of nvidia-smi / rocm-smi listings
 
     def add(self, name, value, line, source, text, unit=None, scope=None) -> bool:
@@ -315,7 +324,8 @@ class _Reader:
         key = (name, value, line, source)
         if key not in self._seen:
             self._seen.add(key)
-            self.facts.append(Fact(name, value, line, source, text.strip()[:200], unit, scope))
+            command = self.command if source == "command" else None
+            self.facts.append(Fact(name, value, line, source, text.strip()[:200], unit, scope, command))
         return True
 
     # --- one fact from a key and its value, whatever the source
@@ -438,6 +448,8 @@ def read(lines: Iterable[str]) -> Context:
             table_cols = None
         # a command wrapped over several lines: its flags, on lines of their own, still count
         starts = bool(_COMMAND.search(line))
+        if starts and not in_command:
+            r.command = i
         if starts or in_command:
             _read_flags(r, line, i)
         in_command = (starts or in_command) and (text.endswith("\\") or starts or text.startswith("-"))

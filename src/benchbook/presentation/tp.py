@@ -28,6 +28,12 @@ def _say(name: str, **values) -> str:
     return wording.sentence("tp_scaling", name, **values)
 
 
+def tp_sentence(notes: list[dict]) -> str:
+    """Where the TP of tables that state none comes from (`analysis.tp.fill_tp`); empty when every
+    table states its own."""
+    return _say("tp_source", notes=notes) if notes else ""
+
+
 def device_sentence(device: dict) -> str:
     """Which GPU the roofline uses and where its peaks come from; that none is named, and none assumed."""
     if device.get("device") is None:

@@ -1,0 +1,75 @@
+"""A TGI table section that states no TP takes the one TP the rest of its file states (a launch
+command, a heading, a key-value line), never another model's, and the page says where it came from."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from benchbook import config
+from benchbook.analysis import tp
+from benchbook.presentation import tp as view
+
+FIX = config.FIXTURES_DIR / "tgi-benchmark"
+
+
+def _w(name: str, model: str = "meta-llama/Llama-2-7b-hf", tp_value=None) -> pd.DataFrame:
+    return pd.DataFrame({"source": [name, name], "model": [model, model], "tp": [tp_value, tp_value]})
+
+
+def _fill(tmp_path, text: str, **kw):
+    f = tmp_path / "run.md"
+    f.write_text(text)
+    return tp.fill_tp(_w("run.md", **kw), [f], 1)
+
+
+def test_a_launch_command_for_the_same_model_states_the_tp(tmp_path):
+    w, (note,) = _fill(
+        tmp_path, "text-generation-launcher --model-id meta-llama/Llama-2-7b-hf --num-shard 2\n\n| x |\n"
+    )
+    assert list(w["tp"]) == [2, 2] and w["tp_stated"].all()
+    assert (note["status"], note["tp"], note["line"], note["source"]) == ("stated", 2, 1, "command")
+    assert "states TP 2 on line 1" in view.tp_sentence([note])
+
+
+def test_a_heading_states_the_tp_of_the_tables_below(tmp_path):
+    w, (note,) = _fill(tmp_path, "# Benchmarks\n\n## Llama 2 on 4 shards, TP 4\n\n| x |\n")
+    assert list(w["tp"]) == [4, 4] and (note["source"], note["line"]) == ("heading", 3)
+
+
+def test_the_shard_count_of_a_command_launching_another_model_is_not_taken(tmp_path):
+    w, (note,) = _fill(
+        tmp_path, "docker run image --model-id meta-llama/Meta-Llama-3-8B --num-shard 1\n", model="x/Llama-3-70B"
+    )
+    assert list(w["tp"]) == [1, 1] and not w["tp_stated"].any()  # assumed (tp_unknown), not stated
+    assert (note["status"], note["model"]) == ("other_model", "meta-llama/Meta-Llama-3-8B")
+    assert "another model" in view.tp_sentence([note])
+
+
+def test_the_real_workshop_file_launches_another_model_than_it_benchmarks():
+    from benchbook import ingest
+
+    raw, _ = ingest.read_all([FIX / "ms_build_mi300_llama3_70b.md"], tool="tgi-benchmark")
+    w, _ = tp.combine(tp.wide(raw))
+    _, (note,) = tp.fill_tp(w, [FIX / "ms_build_mi300_llama3_70b.md"], 1)
+    assert (note["status"], note["line"]) == ("other_model", 12)
+
+
+def test_several_tps_with_no_tie_to_the_table_are_named_and_the_tp_assumed(tmp_path):
+    w, (note,) = _fill(tmp_path, "## TP 2\n\n## TP 4\n\n| x |\n")
+    assert not w["tp_stated"].any() and (note["status"], note["values"]) == ("several", [2, 4])
+
+
+def test_a_line_that_speaks_of_shards_without_a_number_is_named(tmp_path):
+    w, (note,) = _fill(tmp_path, "top_tokens_llama2_7b_shard_x.txt\n\n| x |\n")
+    assert (note["status"], note["line"]) == ("unread", 1)
+    assert "line 1 speaks of one" in view.tp_sentence([note])
+
+
+def test_no_sign_of_a_tp_anywhere_is_the_only_not_stated(tmp_path):
+    w, (note,) = _fill(tmp_path, "| x |\n")
+    assert note["status"] == "absent" and "does not state its TP anywhere" in view.tp_sentence([note])
+
+
+def test_tables_that_state_their_tp_need_no_note(tmp_path):
+    w, notes = _fill(tmp_path, "--num-shard 8\n", tp_value=2)
+    assert notes == [] and list(w["tp"]) == [2, 2]
