@@ -143,12 +143,12 @@ def no_device_reason(ev: dict) -> str:
     if ev.get("device_unlisted"):
         return (
             f"the input names {ev['device_unlisted']} (line {ev.get('device_unlisted_line')}), which the hardware "
-            "table lacks, and the `gpu` parameter names none; none is assumed (pass -p gpu NAME, or the peaks)"
+            "table lacks, and the `gpu` parameter names no other, so no device is assumed (pass -p gpu NAME, or the peaks)"
         )
     if ev.get("device_sign_line"):
         return (
             f"line {ev['device_sign_line']} of the input speaks of a device but names none the hardware table "
-            "knows, and the `gpu` parameter names none; none is assumed (pass -p gpu NAME, or the peaks)"
+            "knows, and the `gpu` parameter names no device, so none is assumed (pass -p gpu NAME, or the peaks)"
         )
     return NO_DEVICE
 
