@@ -96,7 +96,7 @@ def test_yaml_command_one_option_per_line_gives_the_server_settings():
     assert set(a["metadata"]) == {"backend=sglang; speculative=method not named"}
     assert cell(t, "Config A (TP4+DP4+DeepEP Balanced) raw output", "itl", "max")["value"] == 52277.16
     p = parsed(PR5390)
-    assert set(p.table["metadata"]) == {"backend=sglang; tp=8; dp=8"}  # one shell line: unchanged
+    assert set(p.table["metadata"]) == {"backend=sglang; tp=8; dp=8; dp_attention=yes"}  # one shell line: DP inside TP
 
 
 def test_a_block_with_accept_length_and_one_without_are_two_servers():

@@ -418,3 +418,9 @@ def test_a_devices_ridge_is_its_peak_over_its_bandwidth():
     h100 = Peaks("H100", 3350.0, {"bf16": 989.0}, source="parameter")
     assert h100.ridge("bf16") == pytest.approx(989e12 / 3350e9) and h100.ridge("fp8") is None
     assert Peaks("H100", None, {"bf16": 989.0}, "parameter").ridge("bf16") is None
+
+
+def test_data_parallel_replicas_add_devices_unless_dp_runs_inside_the_tp_group():
+    assert serving.devices(pd.DataFrame({"metadata": ["tp=4; dp=2"]})) == 8  # two replicas of TP 4
+    assert serving.devices(pd.DataFrame({"metadata": ["tp=8; dp=8; dp_attention=yes"]})) == 8
+    assert serving.devices(pd.DataFrame({"metadata": ["tp=8; ep=8"]})) == 8  # experts over the same devices

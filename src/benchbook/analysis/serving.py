@@ -605,9 +605,13 @@ def weight_bytes(model: str | None, r: pd.DataFrame | None = None) -> tuple[floa
 
 def devices(r: pd.DataFrame) -> int:
     """The devices one run spans, as the output states them: TP x PP (trtllm-bench's `TP Size`,
-    `PP Size`); 1 where it does not say."""
+    `PP Size`) x DP, the replicas a data-parallel server runs (vLLM's --data-parallel-size, SGLang's
+    --dp); 1 where it does not say. SGLang's --enable-dp-attention runs its DP ranks inside the TP
+    group (docs.sglang.io, "DP, DPA and SGLang DP Router"): then DP adds no device. EP never adds
+    one: experts are spread over the devices TP x DP already count."""
     n = 1
-    for key in ("tp", "pp"):
+    keys = ("tp", "pp") if stated(r, "dp_attention") else ("tp", "pp", "dp")
+    for key in keys:
         try:
             n *= max(1, int(float(stated(r, key) or 1)))
         except ValueError:

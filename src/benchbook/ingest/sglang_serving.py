@@ -232,6 +232,7 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
             server = {"model": args.get("model_path") or args.get("model"), "tp": args.get("tp") or args.get("tp_size")}
             server["dp"] = args.get("dp") or args.get("dp_size")
             server["ep"] = args.get("ep") or args.get("ep_size")
+            server["dp_attention"] = "yes" if "enable_dp_attention" in args else None  # DP inside the TP group
             server["speculative"] = args.get("speculative_algorithm") or args.get("speculative_algo")
             server["quantization"] = args.get("quantization")
             continue
