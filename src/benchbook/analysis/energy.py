@@ -292,3 +292,35 @@ def read(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
         return pd.DataFrame(columns=[*LEAD_COLUMNS, *registry[tool].settings, *TAIL_COLUMNS])
 
     return stack(cap, "llama-bench"), stack(measured, TOOLS[0])
+
+
+def stated_power(paths) -> list[dict]:
+    """What each file says of power and energy outside the rows this chapter measures, decided by
+    the one absence rule (`ingest.context.states`): the readings it states (`status` "stated": the
+    first three, each with `value`, `unit`, `scope`, `line`, `text`) or a line that speaks of one unread
+    ("unread": `line`, `text`); a file with no sign of either gives nothing, the only case a page may
+    call "no power reading"."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    out = []
+    for path in paths:
+        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        for name in ("power", "energy"):
+            said = context.states(ctx, name)
+            if said.status == "absent":
+                continue
+            row = {"file": config.relative(path), "name": name, "status": said.status}
+            for f in said.facts[:3]:  # the first readings, each with its scope and unit
+                out.append(
+                    row | {"line": f.line, "value": f.value, "unit": f.unit, "scope": f.scope, "text": _quote(f.text)}
+                )
+            if not said.facts:
+                out.append(row | {"line": said.line, "text": _quote(said.sign.text)})
+    return out
+
+
+def _quote(text: str) -> str:
+    """A line as a page quotes it in a code span: no backticks of its own, at most 100 characters."""
+    text = text.replace("`", "'")
+    return text if len(text) <= 100 else text[:99] + "…"

@@ -38,12 +38,13 @@ def describe(rows: pd.DataFrame, table: pd.DataFrame) -> str:
     )
 
 
-def section(led: Ledger, table: pd.DataFrame) -> str:
+def section(led: Ledger, table: pd.DataFrame, paths=()) -> str:
     """The measured-energy verdicts: one sentence per configuration (the first MAX_LISTED), the
-    rankings, then the floors (the floors withheld for one reason said once); one sentence when the
-    input holds no measured energy."""
+    rankings, then the floors (the floors withheld for one reason said once); when the input holds
+    no measured energy, what its files (`paths`) say of power and energy elsewhere
+    (`analysis.energy.stated_power`), and "no power reading" only where they say nothing."""
     if table.empty:
-        return _say("no_measured_energy")
+        return _say("no_measured_energy", said=energy.stated_power(paths))
     claims = list(led.claims)
     runs_ = [c.text for c in claims if c.id.startswith("measured_") and c.kind == "energy_bound"]
     n_configs = len(energy.quoted(table).drop_duplicates(["source", "run"]))
