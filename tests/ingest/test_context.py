@@ -263,3 +263,22 @@ def test_ggml_vulkan_device_lines_name_the_device_with_its_brand_marks():
 def test_a_count_in_prose_needs_a_part_name_with_a_digit():
     assert not _read("The GPU is 5x faster for PP.\n").get("device")
     assert _one(_read("The GPU box: 8x H100 SXM\n"), "device").value == "H100 SXM"
+
+
+# ------------------------------------------------------------------- merge into a parser's table
+def test_a_cpu_line_above_a_markdown_table_names_the_cpu_the_table_leaves_empty():
+    from benchbook import ingest
+
+    df = ingest.read(FIX / "llama-bench" / "arc_b580_ipex_sycl.md")
+    assert set(df["cpu"]) == {"AMD Ryzen 9 9950X"}
+    assert any("read from line 5" in m for m in df.attrs["messages"])
+
+
+def test_a_column_the_parser_filled_is_left_alone_and_several_values_fill_nothing():
+    import pandas as pd
+
+    table = pd.DataFrame({"cpu": ["EPYC 9654", "EPYC 9654"]})
+    assert context.fill(table, _read("CPU: Xeon 8480\n")) == [] and set(table["cpu"]) == {"EPYC 9654"}
+    empty = pd.DataFrame({"cpu": [None, None]})
+    (msg,) = context.fill(empty, _read("CPU: Xeon 8480\n\nCPU: EPYC 9654\n"))
+    assert empty["cpu"].isna().all() and "ties none to the table" in msg

@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchbook import config
+from benchbook.ingest import context
 from benchbook.ingest.core import (
     LARGE,
     REGISTRY,
@@ -214,6 +215,8 @@ def read(path: str | os.PathLike, tool: str | None = None) -> pd.DataFrame:
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0].copy()
     df.attrs["rejected"] = [r for p in parsed for r in p.rejected.to_dict("records")]
     df.attrs["messages"] = [m for p in parsed for m in p.messages]
+    if len(df) and context.needs_fill(df):  # the parser's fields first, then what the rest of the file states
+        df.attrs["messages"] += context.fill(df, context.read(_load_lines(config.resolve(path))))
     df.attrs["detected"] = [detected(p) for p in parsed]
     return df
 

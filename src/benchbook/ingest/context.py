@@ -600,3 +600,34 @@ def _same(a, b) -> bool:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return float(a) == float(b)
     return _norm(str(a)) == _norm(str(b))
+
+
+#: Table columns that hold a fact this reader also reads: a parser's column left empty for the whole
+#: file takes the one value the rest of the file states (llama-bench's and the HF batch sweep's `gpu`,
+#: llama-bench's `cpu`: a markdown table has no cpu_info column, the `CPU:` line above it names it).
+COLUMNS = {"cpu": "cpu", "gpu": "device"}
+
+
+def fill(table, context: Context) -> list[str]:
+    """Fill, in place, each of `COLUMNS` that `table` has and leaves empty in every row with the one
+    value `context` states for it (the parser's own fields rank first: a column with any value is
+    left alone); a message per column filled, naming the line. Several values: left empty, said."""
+    messages = []
+    for col, name in COLUMNS.items():
+        if col not in table.columns or table[col].astype("string").fillna("").str.strip().ne("").any():
+            continue
+        facts = context.get(name)
+        values = list(dict.fromkeys(f.value for f in facts))
+        if len(values) == 1:
+            table[col] = values[0]
+            messages.append(f"{col} {values[0]!r}: read from line {facts[0].line} ({facts[0].source}), not the table")
+        elif values:
+            lines = ", ".join(str(f.line) for f in facts[:4])
+            messages.append(f"{col}: the file names {len(values)} values (lines {lines}) and ties none to the table")
+    return messages
+
+
+def needs_fill(table) -> bool:
+    """Whether `table` has a `COLUMNS` column left empty in every row (reading the context is then
+    worth its pass over the file)."""
+    return any(c in table.columns and table[c].astype("string").fillna("").str.strip().eq("").all() for c in COLUMNS)
