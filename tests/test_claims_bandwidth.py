@@ -351,6 +351,9 @@ def test_a_cpu_run_on_fewer_threads_than_its_chip_gets_no_compute_verdict():
     unknown = point(**cpu, threads=1, device=None, peak_source="unknown", fraction_of_peak=None, cpu_threads=None)
     c = wording.word("bandwidth_roofline", cb.bound(unknown, "bound_1", 0.5))
     assert c.status == "withheld" and "1 thread(s)" in c.text and "does not name the CPU" in c.text
+    named = dict(unknown, device="Intel(R) Xeon(R) CPU E5-2690 v3 @ 2.60GHz")  # printed, not a table row
+    c = wording.word("bandwidth_roofline", cb.bound(point(**named), "bound_1", 0.5))
+    assert "names the CPU Intel(R) Xeon(R) CPU E5-2690 v3" in c.text and "does not name the CPU" not in c.text
     known = dict(cpu, device="Ryzen-9-9950X", peak_gb_s=89.6, peak_tflops=4.4, ridge=49.1, cpu_threads=32)
     low = dict(known, fraction_of_peak=0.2, compute_fraction=0.05)  # neither roof near: "overhead" at all threads
     assert cb.bound(point(**low, threads=32), "bound_1", 0.5).evidence["verdict"] == "overhead"

@@ -197,6 +197,12 @@ def _cpu_compute_unknown(p: pd.Series) -> str | None:
     device's ridge, does not show that compute does not limit it (one core may not keep up with DRAM)."""
     threads, chip = _num(p.get("threads")), _num(p.get("cpu_threads"))
     ran = f"{int(threads)} thread(s)" if threads else "a thread count the output does not print"
+    named = p.get("device") if isinstance(p.get("device"), str) and p.get("device").strip() else None
+    if p.get("peak_source") == "unknown" and named:  # named, but not a row of the table
+        return (
+            f"it ran on the CPU on {ran}, and the output names the CPU {named}, which the hardware table "
+            "lacks, so its compute roof (the cores those threads keep busy) is not known"
+        )
     if p.get("peak_source") == "unknown" or not p.get("device"):
         return (
             f"it ran on the CPU on {ran}, and the output does not name the CPU, so its compute roof (the cores "
