@@ -80,7 +80,7 @@ def test_compute_fraction_only_against_a_named_device():
     assert pts["compute_fraction"].iat[0] == pytest.approx(pts["achieved_tflops"].iat[0] / named.peak_tflops("bf16"))
     unnamed = batch.offline_points(r, {MODEL: 70.55}, None)
     assert math.isnan(unnamed["compute_fraction"].iat[0])
-    assert "no device is named" in show.offline_sentence(unnamed, None)
+    assert "no device the hardware table knows is named" in show.offline_sentence(unnamed, None)
 
 
 def test_beyond_one_device_is_not_a_result():

@@ -166,7 +166,7 @@ def test_no_device_states_each_kernels_work_rate_and_withholds_its_share(seed):
     )
     fig = show.roofline_figure(seed[2], none)
     assert not any("roofline" in ln.get_label() for ln in fig.axes[0].get_lines())
-    assert "no device named" in fig.axes[0].get_title()
+    assert "no device the hardware table knows" in fig.axes[0].get_title()
 
 
 # --- bound --------------------------------------------------------------------------------------
