@@ -102,7 +102,9 @@ def test_no_device_is_assumed_when_neither_the_output_nor_gpu_names_one():
     words = show.device_sentence(None, {"m": 8.0}, {"m": "table"})
     assert "A100" not in words and "withheld" in words
     pts = batch.offline_points(batch.offline_runs(table(LFM)), {"LiquidAI/LFM2.5-350M": 0.35}, None)
-    assert pts["compute_fraction"].isna().all() and "no device the hardware table knows is named" in show.offline_sentence(pts, None)
+    assert pts[
+        "compute_fraction"
+    ].isna().all() and "no device the hardware table knows is named" in show.offline_sentence(pts, None)
 
 
 def test_a_run_with_more_in_flight_than_its_cap_is_flagged_and_one_within_is_not():

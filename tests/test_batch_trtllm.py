@@ -78,7 +78,9 @@ def test_a_run_over_several_gpus_is_set_against_one_gpus_peak_per_gpu():
 def test_no_fraction_without_a_device_or_a_missing_peak():
     runs = batch.offline_runs(table(ENGINE))
     pts = batch.offline_points(runs, {"meta-llama/Llama-3.1-8B": 8.03}, None)
-    assert math.isnan(pts["compute_fraction"].iat[0]) and "no device the hardware table knows is named" in show.offline_sentence(pts, None)
+    assert math.isnan(
+        pts["compute_fraction"].iat[0]
+    ) and "no device the hardware table knows is named" in show.offline_sentence(pts, None)
     a100 = peaks.choose("A100-SXM4-80GB", [], 0.0, 0.0)  # named, but no fp8 tensor cores
     pts = batch.offline_points(runs, {"meta-llama/Llama-3.1-8B": 8.03}, a100)
     assert math.isnan(pts["compute_fraction"].iat[0]) and "no dense fp8 figure" in show.offline_sentence(pts, a100)

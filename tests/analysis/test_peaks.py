@@ -56,3 +56,13 @@ def test_a_line_that_is_a_device_alias_and_nothing_else_names_it():
 
 def test_a_prose_line_about_a_gpu_names_the_device_it_ran_on():
     assert peaks.detect(["intro\nThe full stack is executed on a single L40s GPU.\n"]) == ("L40S-48GB", 1)
+
+
+def test_over_a_file_and_its_metadata_the_device_named_with_its_count_wins():
+    assert peaks.detect(['{"hw": "mi355x"}\n', "gpus=8xmi355x; hw=mi355x"]) == ("MI355X", 8)
+    assert peaks.detect(['{"hw": "mi355x"}\n', "hw=h100"]) == ("MI355X", 1)  # neither counted: the first
+
+
+def test_a_rocm_device_line_keeps_its_gfx_arch_which_names_the_part():
+    text = "ggml_cuda_init: found 1 ROCm devices:\n  Device 0: AMD Radeon Graphics, gfx1151 (0x1151), VMM: no\n"
+    assert peaks.detect([text]) == ("Radeon-8060S", 1)

@@ -77,6 +77,7 @@ class Named:
     fact: context.Fact | None = None
     unlisted: context.Fact | None = None
     sign: context.Sign | None = None
+    counted: bool = False  # the count is stated, not taken as 1
 
 
 def _count(ctx: context.Context, fact: context.Fact) -> int:
@@ -90,34 +91,55 @@ def _count(ctx: context.Context, fact: context.Fact) -> int:
 
 
 def named(texts) -> Named:
-    """The first device the texts name, in `ingest.context`'s precedence (commands and metadata,
+    """The device the texts name, in `ingest.context`'s precedence (commands and metadata,
     environment dumps, labelled lines, then headings and lines that speak of GPUs), resolved
-    against the hardware table; a short text that is itself a table name or alias counts too."""
+    against the hardware table; a line or short text that is itself a table name or alias counts
+    too. Over several texts (a file and its runs' metadata), a device named with its count (`8x
+    H100`) wins over one named without: it says how many devices the run spans."""
+    found: list[Named] = []
     unlisted = sign = None
     for text in texts:
         text = str(text or "")
         ctx = context.read(text.splitlines())
+        hit = None
         for fact in [*ctx.get("device"), *ctx.headings]:
             d = _device(str(fact.value).replace("_", " "))
             if d is not None:
-                return Named(d.name, _count(ctx, fact), fact)
+                hit = Named(d.name, _count(ctx, fact), fact, counted=_counted(ctx, fact))
+                break
             if fact.name == "device" and unlisted is None:
                 unlisted = fact
-        for sign in [s for s in ctx.signs if s.name == "device"]:  # `run on a single L40s GPU`
-            d = hardware.detect(sign.text)
-            if d is not None:
-                return Named(d.name, 1, context.Fact("device", d.name, sign.line, "prose", sign.text))
-        for k, line in enumerate(text.splitlines(), start=1):  # a line that is a device's name and nothing else
-            d = _alias(line)
-            if d is not None:
-                return Named(d.name, 1, context.Fact("device", d.name, k, "prose", line))
-        if "\n" not in text and len(text) <= 100:  # a short device label, e.g. a table's GPU column
-            d = _device(text.replace("_", " "))
-            if d is not None:
-                return Named(d.name, 1)
-        said = context.states(ctx, "device")
-        sign = sign or said.sign
+        hit = hit or _in_prose(ctx, text)
+        if hit is not None:
+            found.append(hit)
+        sign = sign or context.states(ctx, "device").sign
+    if found:
+        return next((f for f in found if f.counted), found[0])
     return Named(unlisted=unlisted, sign=None if unlisted else sign)
+
+
+def _in_prose(ctx: context.Context, text: str) -> Named | None:
+    """A device named where no label says so: a line that speaks of a GPU (`run on a single L40s
+    GPU`), a line that is a device's name and nothing else, or a short text that names one."""
+    for sign in [s for s in ctx.signs if s.name == "device"]:
+        d = hardware.detect(sign.text)
+        if d is not None:
+            return Named(d.name, 1, context.Fact("device", d.name, sign.line, "prose", sign.text))
+    for k, line in enumerate(text.splitlines(), start=1):
+        d = _alias(line)
+        if d is not None:
+            return Named(d.name, 1, context.Fact("device", d.name, k, "prose", line))
+    if "\n" not in text and len(text) <= 100:  # a short device label, e.g. a table's GPU column
+        d = _device(text.replace("_", " "))
+        if d is not None:
+            return Named(d.name, 1)
+    return None
+
+
+def _counted(ctx: context.Context, fact: context.Fact) -> bool:
+    """Whether the file states how many devices `fact`'s run spans (see `_count`)."""
+    same = any(f.line == fact.line for f in ctx.get("device_count"))
+    return same or len({f.value for f in ctx.get("device_count") if f.source == "env-dump"}) == 1
 
 
 def said(found: Named) -> dict:

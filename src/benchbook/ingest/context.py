@@ -249,7 +249,7 @@ _NVSMI_L = re.compile(r"^\s*GPU\s+(\d+):\s*(.+?)\s*\((?:UUID|S/N)")
 _ROCM = re.compile(
     r"^\s*GPU\[(\d+)\]\s*:\s*(?:Card [Ss]eries|Card [Mm]odel|Marketing Name|Device Name)\s*:\s*(.+?)\s*$"
 )
-_GGML_DEVICE = re.compile(r"^\s*Device\s+(\d+):\s*([^,\n]+)")
+_GGML_DEVICE = re.compile(r"^\s*Device\s+(\d+):\s*([^,\n]+)(?:,\s*(gfx[0-9a-f]+))?", re.I)
 _GGML_VULKAN = re.compile(r"^\s*ggml_\w+:\s*(\d+)\s*=\s*(.+?)\s*(?:\s\(|\|)")
 _GGML_FOUND = re.compile(r"found\s+(\d+)\s+(?:CUDA|ROCm|HIP|SYCL|Vulkan|Metal)\s+devices?", re.I)
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
@@ -504,7 +504,11 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
             r.add("device", _clean(m.group(2)), i, "env-dump", line)
             r.smi_rows[int(m.group(1))] = i
             return
-    m = _GGML_DEVICE.match(line) or _GGML_VULKAN.match(line)
+    m = _GGML_DEVICE.match(line)
+    if m:  # ROCm's `gfxNNNN` arch kept: "AMD Radeon Graphics (gfx1151)" names the part
+        r.add("device", _clean(m.group(2)) + (f" ({m.group(3).lower()})" if m.group(3) else ""), i, "env-dump", line)
+        return
+    m = _GGML_VULKAN.match(line)
     if m:
         r.add("device", _clean(m.group(2)), i, "env-dump", line)
         return
