@@ -73,3 +73,16 @@ def test_no_sign_of_a_tp_anywhere_is_the_only_not_stated(tmp_path):
 def test_tables_that_state_their_tp_need_no_note(tmp_path):
     w, notes = _fill(tmp_path, "--num-shard 8\n", tp_value=2)
     assert notes == [] and list(w["tp"]) == [2, 2]
+
+
+def test_a_command_for_the_same_model_that_states_another_tp_is_a_conflict_the_page_states(tmp_path):
+    text = "text-generation-launcher --model-id meta-llama/Llama-2-7b-hf --num-shard 4\n"
+    w, (note,) = _fill(tmp_path, text, tp_value=2)
+    assert list(w["tp"]) == [2, 2]  # the tables' own TP ranks first
+    assert (note["status"], note["tp"], note["other"], note["line"]) == ("conflict", 2, 4, 1)
+    assert "states TP 4 for the same model" in view.tp_sentence([note])
+
+
+def test_a_command_for_another_model_is_no_conflict(tmp_path):
+    text = "text-generation-launcher --model-id bigscience/bloom --num-shard 4\n"
+    assert _fill(tmp_path, text, tp_value=2)[1] == []

@@ -760,8 +760,11 @@ def fill_tp(w: pd.DataFrame, paths, tp_unknown: int) -> tuple[pd.DataFrame, list
     w["tp_stated"] = w["tp"].notna()
     notes = []
     for path in paths:
-        rows = w["tp"].isna() & (w["source"] == source_name(path)) if "source" in w else w["tp"].isna()
+        mine = (w["source"] == source_name(path)) if "source" in w else pd.Series(True, index=w.index)
+        rows = w["tp"].isna() & mine
         if not rows.any():
+            note = _conflict(w[mine], path)
+            notes += [note] if note else []
             continue
         ctx = context.read(ingest._load_lines(config.resolve(path)))
         said = context.states(ctx, "tp")
@@ -789,6 +792,26 @@ def fill_tp(w: pd.DataFrame, paths, tp_unknown: int) -> tuple[pd.DataFrame, list
         notes.append(note)
     w["tp"] = w["tp"].fillna(tp_unknown)
     return w, notes
+
+
+def _conflict(rows: pd.DataFrame, path) -> dict | None:
+    """A file whose tables state one TP while the rest of it states another for the same model
+    (a heading, a `TP: 4` line, or a command launching that model): the disagreement, for the page to state (the
+    tables' TP is kept: the parser's own fields rank first, `ingest.context`)."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    tps = rows["tp"].dropna().unique() if len(rows) else []
+    if len(tps) != 1:
+        return None  # several TPs: each table has its own, nothing to set against the file's words
+    ctx = context.read(ingest._load_lines(config.resolve(path)))
+    models = {_model_key(m) for m in rows["model"].dropna()} if "model" in rows else set()
+    other = [f for f in ctx.get("tp") if float(f.value) != float(tps[0]) and not _launches_another(ctx, f, models)]
+    if not other:
+        return None
+    f = other[0]
+    note = {"file": config.relative(path), "status": "conflict", "tp": int(tps[0]), "other": f.value}
+    return note | {"line": f.line, "source": f.source}
 
 
 def _model_key(name) -> str:
