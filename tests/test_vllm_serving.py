@@ -424,3 +424,22 @@ def test_data_parallel_replicas_add_devices_unless_dp_runs_inside_the_tp_group()
     assert serving.devices(pd.DataFrame({"metadata": ["tp=4; dp=2"]})) == 8  # two replicas of TP 4
     assert serving.devices(pd.DataFrame({"metadata": ["tp=8; dp=8; dp_attention=yes"]})) == 8
     assert serving.devices(pd.DataFrame({"metadata": ["tp=8; ep=8"]})) == 8  # experts over the same devices
+
+
+def test_a_launch_command_in_the_file_states_the_tp_its_runs_do_not():
+    from benchbook import config
+
+    path = config.FIXTURES_DIR / "vllm-bench-serve" / "mi100x4_tp4_five_models_caps_in_bullets.md"
+    r, _ = serving.load([path])
+    assert serving.devices(r) == 4  # `vllm serve <model> ... --tensor-parallel-size 4` above the blocks
+
+
+def test_a_command_launching_another_model_gives_its_runs_no_tp(tmp_path):
+    r = pd.DataFrame({"source": ["run.md"], "model": ["org/Llama-3-70B"], "metadata": [None]})
+    f = tmp_path / "run.md"
+    f.write_text("vllm serve org/Llama-3-8B --tensor-parallel-size 4\n")
+    assert serving.devices(serving.parallelism_from_context(r, [f])) == 1
+    f.write_text("vllm serve org/Llama-3-70B --tensor-parallel-size 4\n")
+    assert serving.devices(serving.parallelism_from_context(r, [f])) == 4
+    stated = r.assign(metadata=["tp=2"])  # the run's own metadata ranks first
+    assert serving.devices(serving.parallelism_from_context(stated, [f])) == 2

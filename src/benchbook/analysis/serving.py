@@ -744,9 +744,59 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
             detailed.append(vllm_serve.requests(path))
         if "aiperf" in found:  # a profile_export.jsonl; empty for the summary exports
             detailed.append(aiperf.requests(path))
-    r = runs(pd.concat(frames, ignore_index=True))
+    r = parallelism_from_context(runs(pd.concat(frames, ignore_index=True)), paths)
     req = pd.concat(detailed, ignore_index=True) if detailed else pd.DataFrame(columns=vllm_serve.REQUEST_COLUMNS)
     return settings_labels(r, req)
+
+
+#: The parallelism a run's `metadata` may state, read from the rest of its file where no run does.
+PARALLEL = ("tp", "pp", "dp")
+
+
+def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
+    """`r` with the TP, PP and DP of a file's runs taken from the rest of the file (`ingest.context`:
+    a `vllm serve M --tensor-parallel-size 2` line, a `TP: 2` bullet, a heading) where no run of that
+    file states them in its `metadata` (the parser's own fields rank first) and the file states one
+    value, in no command that launches a model other than its runs'. SGLang's
+    --enable-dp-attention, stated anywhere in the file, is kept beside its DP (`devices`)."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+    from benchbook.ingest.vllm_serve import source_name
+
+    if r.empty or "source" not in r:
+        return r
+    r = r.copy()
+    meta = (
+        r["metadata"].astype("string").fillna("") if "metadata" in r else pd.Series("", index=r.index, dtype="string")
+    )
+    for path in paths:
+        mine = r["source"] == source_name(path)
+        if not mine.any() or meta[mine].str.contains(r"(?:^|;\s*)(?:tp|pp|dp)=", regex=True).any():
+            continue
+        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        models = {_model_key(m) for m in r.loc[mine, "model"].dropna()} if "model" in r else set()
+        add = []
+        for key in PARALLEL:
+            facts = [f for f in ctx.get(key) if not _launches_another(ctx, f, models)]
+            values = {f.value for f in facts}
+            if len(values) == 1 and facts[0].value > 1:
+                add.append(f"{key}={facts[0].value}")
+        if add and "dp=" in " ".join(add) and any("enable-dp-attention" in f.text for f in ctx.facts):
+            add.append("dp_attention=yes")
+        if add:
+            meta[mine] = meta[mine].where(meta[mine] == "", meta[mine] + "; ") + "; ".join(add)
+    return r.assign(metadata=meta.replace("", pd.NA).astype(object))
+
+
+def _model_key(name) -> str:
+    """A model id compared by its last path part, case and separators aside."""
+    return re.sub(r"[^a-z0-9]", "", str(name).rstrip("/").split("/")[-1].lower())
+
+
+def _launches_another(ctx, fact, models: set[str]) -> bool:
+    """Whether `fact` comes from a command that launches a model other than the runs' `models`."""
+    launched = {_model_key(f.value) for f in ctx.same_command(fact, "model") if not str(f.value).startswith(("$", "<"))}
+    return bool(models and launched and not launched & models)
 
 
 #: Run names a parser gives when the output names none: a position in the file, not a setting.
