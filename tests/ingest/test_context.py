@@ -282,3 +282,10 @@ def test_a_column_the_parser_filled_is_left_alone_and_several_values_fill_nothin
     empty = pd.DataFrame({"cpu": [None, None]})
     (msg,) = context.fill(empty, _read("CPU: Xeon 8480\n\nCPU: EPYC 9654\n"))
     assert empty["cpu"].isna().all() and "ties none to the table" in msg
+
+
+def test_a_long_file_is_read_at_its_head_and_tail_with_the_files_line_numbers():
+    lines = ["GPU: 8x H100", *(['{"ttft_ms": 1.0}'] * (2 * context.EDGE + 10)), "TP: 4"]
+    c = context.read(lines)
+    assert (_one(c, "device_count").value, _one(c, "device_count").line) == (8, 1)
+    assert (_one(c, "tp").value, _one(c, "tp").line) == (4, len(lines))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 #: Where a fact was read, from most to least trusted after the parser's own fields.
@@ -414,15 +414,32 @@ def _walk_json(obj, path: str = "") -> Iterable[tuple[str, object]]:
             yield from _walk_json(v, path)
 
 
-def read(lines: Iterable[str]) -> Context:
-    """The run facts every line of one file states, in precedence order (`SOURCES`), with the
-    signs of facts no line gave a value for. `lines` is the file's lines (a `text.Lines` or a
-    list of strings), read once."""
+#: Lines read at each end of a longer file: the facts around a tool's output sit in a write-up's head
+#: and tail, and a data dump of millions of lines (a --save-detailed JSON) is not walked line by line.
+EDGE = 5000
+
+
+def read(lines: Sequence[str]) -> Context:
+    """The run facts the lines of one file state, in precedence order (`SOURCES`), with the signs
+    of facts no line gave a value for. `lines` is the file's lines (a `text.Lines` or a list of
+    strings); of a file longer than 2 x `EDGE` lines, the first and last `EDGE` are read (line
+    numbers stay the file's)."""
+    n = len(lines)
+    if n > 2 * EDGE:
+        head = _read(lines[:EDGE], 1)
+        tail = _read(lines[n - EDGE :], n - EDGE + 1)
+        order = {s: k for k, s in enumerate(SOURCES)}
+        facts = sorted(head.facts + tail.facts, key=lambda f: (order[f.source], f.line))
+        return Context(tuple(facts), head.signs + tail.signs)
+    return _read(list(lines), 1)
+
+
+def _read(lines: list[str], first: int) -> Context:
+    """`read` over `lines`, the first of them line `first` of the file."""
     r = _Reader()
     table_cols: list[str] | None = None
     in_command = False
-    lines = list(lines)
-    for i, raw in enumerate(lines, start=1):
+    for i, raw in enumerate(lines, start=first):
         line = raw.rstrip("\n")
         text = line.strip()
         if not text:
@@ -457,8 +474,9 @@ def read(lines: Iterable[str]) -> Context:
             _sign(r, line, i)
     if r.smi_rows:  # an nvidia-smi / rocm-smi listing counts its GPUs by their indices
         last = max(r.smi_rows.values())
-        r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - 1])
-    _read_json_document(r, lines)
+        r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - first])
+    if first == 1:
+        _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
     facts = sorted(r.facts, key=lambda f: (order[f.source], f.line))
     read_lines = {(f.name, f.line) for f in facts}
