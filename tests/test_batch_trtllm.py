@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from benchbook import config, ingest, rerun
+from benchbook import config, declarations, ingest
 from benchbook.analysis import batch, peaks
 from benchbook.presentation import batch as show
 
@@ -104,7 +104,7 @@ def test_inputs_sentence_counts_the_runs_with_no_batch():
 
 
 def test_the_notebook_accepts_every_offline_tool():
-    assert set(batch.OFFLINE_TOOLS) <= set(rerun.setup_call("batch_saturation")["tools"])
+    assert set(batch.OFFLINE_TOOLS) <= set(declarations.chapter("batch_saturation").tools)
 
 
 TABBED = FIX / "trtllm_bench_0.21_blog_tabbed_overview.txt"  # a performance overview alone

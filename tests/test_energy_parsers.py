@@ -112,9 +112,9 @@ def test_every_energy_tool_is_listed_by_ingest():
 
 
 def test_the_power_chapter_reads_every_energy_tool():
-    from benchbook import rerun
+    from benchbook import declarations
 
-    assert set(energy.TOOLS) <= set(rerun.setup_call("perf_per_watt")["tools"])
+    assert set(energy.TOOLS) <= set(declarations.chapter("perf_per_watt").tools)
 
 
 def test_a_broken_ml_energy_csv_is_refused_with_its_line():

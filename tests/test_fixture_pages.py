@@ -14,7 +14,7 @@ import pytest
 import yaml
 from conftest import TOPICS, markup_in_plain_glue, page_text
 
-from benchbook import config, ingest, rerun
+from benchbook import config, declarations, ingest, rerun
 from benchbook.claims.rules import MISSING_WORDS, check
 from benchbook.ingest import vllm_serve
 
@@ -61,7 +61,7 @@ def real_fixtures() -> list[Path]:
 def _cases():
     cases = []
     for chapter in TOPICS:
-        tools = set(rerun.setup_call(chapter).get("tools", ()))
+        tools = set(declarations.chapter(chapter).tools)
         sweeps = set()
         for path in sorted(config.FIXTURES_DIR.rglob("*")):
             if not path.is_file() or path.name in ("README.md",) or path.name.endswith(".truth.yml"):

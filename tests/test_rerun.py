@@ -38,16 +38,6 @@ def test_parse_value_like_papermill(text, value):
     assert type(rerun.parse_value(text)) is type(_resolve_type(text))
 
 
-def test_setup_call_read_from_the_notebook():
-    assert rerun.setup_call("batch_saturation")["tools"] == (
-        "hf-batch-sweep",
-        "vllm-bench-offline",
-        "mlperf-loadgen",
-        "trtllm-bench",
-    )
-    assert rerun.setup_call("data_catalogue") == {"paths": ("raw_dir",)}
-
-
 def test_prepare_resolves_sources_and_shows_them_relative():
     prep = rerun.prepare("batch_saturation", {"knee_fraction": 0.9}, [str(FIXTURE)])
     assert prep.parameters["source"] == str(FIXTURE.resolve())

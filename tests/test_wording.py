@@ -439,3 +439,12 @@ def test_sig_prints_prose_numbers_without_scientific_notation():
     assert wording.render("{{ x | sig }}", {"x": [1013.4, 256.0]}) == "1,013 and 256"
     with pytest.raises(wording.MissingValue):
         wording.render("{{ x | sig }}", {"x": math.nan})
+
+
+def test_the_plural_filter_agrees_with_its_count_and_never_prints_a_parenthesised_s():
+    text = wording.render(
+        '{{ a | plural("byte") }}; {{ b | plural("byte") }}; {{ c | plural("degree of freedom", "degrees of freedom") }}',
+        {"a": 1, "b": 1.028, "c": 1.0},
+    )
+    assert text == "1 byte; 1.028 bytes; 1 degree of freedom"
+    assert "(s)" not in text

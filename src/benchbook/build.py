@@ -50,7 +50,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from benchbook import config
+from benchbook import config, declarations
 
 CACHE_VERSION = "2"
 
@@ -623,6 +623,7 @@ def stage(names: list[str]) -> str:
     for name in names:
         wanted[st / "notebooks" / f"{name}.ipynb"] = _write_nb(merge_prose(name))
     wanted[st / "book" / FINDINGS] = findings_page(names).encode()
+    wanted[st / "book" / ACCEPTS] = accepts_page(names).encode()
     for path, data in wanted.items():
         _write_if_changed(path, data)
     if st.is_dir():
@@ -644,11 +645,24 @@ FINDINGS = "_findings.md"
 
 
 def chapter_title(chapter: str) -> str:
-    """The first heading of a chapter's MyST source."""
-    for line in _source_path(chapter).with_suffix(".md").read_text(encoding="utf-8").splitlines():
-        if line.startswith("# "):
-            return line[2:].strip()
-    return chapter
+    """The chapter's title, from its declaration (a project's own undeclared notebook: its name)."""
+    c = declarations.BY_NAME.get(chapter)
+    return c.title if c else chapter
+
+
+#: The "Run it on your data" page's table of what each chapter reads, written from the declarations
+#: into the staged book (that page includes it).
+ACCEPTS = "_accepts.md"
+
+
+def accepts_page(names: list[str]) -> str:
+    """One row per chapter: its question, the tools it reads and the parameters it takes."""
+    rows = ["| chapter | question | reads | parameters |", "|---|---|---|---|"]
+    for c in (declarations.BY_NAME[n] for n in names if n in declarations.BY_NAME):
+        tools = ", ".join(f"`{t}`" for t in c.tools) or "its own inputs"
+        params = ", ".join(f"`{p.name}`" for p in c.parameters)
+        rows.append(f"| {{doc}}`{c.title} <../notebooks/{c.name}>` | {c.question} | {tools} | {params} |")
+    return "\n".join(rows) + "\n"
 
 
 def findings_page(names: list[str]) -> str:

@@ -1,7 +1,7 @@
 """`benchbook report FILE... -o DIR`: every chapter that reads the files' tools, in one offline report.
 
 Each file's tool is detected as `benchbook ingest` detects it; every chapter whose first cell reads
-one of those tools (`rerun.setup_call`) is checked with the reader's parameters (each `-p` goes to
+one of those tools (`declarations`) is checked with the reader's parameters (each `-p` goes to
 the chapters that declare it), executed (several kernels at once), and all of them are rendered
 together by the book's engine: one jupyter-book project holding an index page, the chapters and the
 glossary, built in this process while the kernels run. A chapter that cannot say anything about the
@@ -30,9 +30,9 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from benchbook import config
+from benchbook import config, declarations
 from benchbook.chapter import ParameterError, declared
-from benchbook.rerun import Prepared, RunError, atomic_write, output_lock, prepare, sanitize, setup_call, write_ledger
+from benchbook.rerun import Prepared, RunError, atomic_write, output_lock, prepare, sanitize, write_ledger
 
 
 class ReportError(RuntimeError):
@@ -68,7 +68,7 @@ def chapters_by_tool() -> dict[str, list[str]]:
 
     out: dict[str, list[str]] = {}
     for chapter in chapters():
-        for tool in setup_call(chapter).get("tools", ()):
+        for tool in declarations.chapter(chapter).tools:
             out.setdefault(tool, []).append(chapter)
     return out
 

@@ -9,7 +9,6 @@ notebook metadata or the page: paths are shown relative to the project root, or 
 
 from __future__ import annotations
 
-import ast
 import html
 import os
 import sys
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import nbformat
 
-from benchbook import config
+from benchbook import config, declarations
 from benchbook.chapter import ParameterError, declared, setup
 
 
@@ -53,30 +52,6 @@ def parse_value(text: str):
     return text
 
 
-def setup_call(chapter: str) -> dict:
-    """The keyword arguments (`paths`, `tools`) the chapter passes to `benchbook.chapter.setup`,
-    read from the notebook's code, so the command checks exactly what the first cell checks."""
-    nb = nbformat.read(config.NOTEBOOKS_DIR / f"{chapter}.ipynb", as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type != "code" or "setup(" not in cell.source:
-            continue
-        try:
-            tree = ast.parse(cell.source)
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "setup":
-                out = {}
-                for kw in node.keywords:
-                    if kw.arg in ("paths", "tools"):
-                        try:
-                            out[kw.arg] = tuple(ast.literal_eval(kw.value))
-                        except ValueError:
-                            pass
-                return out
-    return {}
-
-
 @dataclass
 class Prepared:
     """A checked run: what papermill receives, and how each value is shown to a reader."""
@@ -103,10 +78,9 @@ def prepare(chapter: str, given: dict, sources: list[str] | None = None) -> Prep
     for name, value in list(given.items()):
         if name in spec and isinstance(spec[name]["default"], str) and not isinstance(value, str) and value is not None:
             given[name] = str(value)
-    kwargs = setup_call(chapter)
-    values = setup(chapter, given, **kwargs)
+    values = setup(chapter, given)
     params, shown, inputs = {}, {}, []
-    path_names = kwargs.get("paths", ("source",))
+    path_names = declarations.chapter(chapter).paths
     for name, value in given.items():
         if name in path_names and value is not None:
             files = values[name]
