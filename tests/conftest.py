@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -12,6 +14,11 @@ from hypothesis import settings
 
 from benchbook import build, config
 from benchbook.presentation import wording
+
+# Tests sit in one folder per layer (ingest, analysis, checks, claims, presentation, book, cli, house);
+# a few import a synthetic table from a test file of another layer by its module name.
+_LAYERS = [p for p in Path(__file__).parent.iterdir() if p.is_dir() and p.name.isidentifier() and p.name != "fixtures"]
+sys.path[:0] = [str(p) for p in sorted(_LAYERS)]
 
 #: `make test` draws the same examples on every run, so a commit green here is green in CI; `make fuzz`
 #: draws new ones, many more, to find what the fixed draw misses (its failures become plain tests).

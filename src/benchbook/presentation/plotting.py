@@ -97,7 +97,7 @@ def glue_figure(name: str, fig) -> None:
 
 
 #: The text column's width in CSS pixels (the book's theme in a 1300 px wide window), where a figure
-#: is drawn at full width, and the smallest text a reader should meet there (tests/test_book_pages.py).
+#: is drawn at full width, and the smallest text a reader should meet there (tests/book/test_book_pages.py).
 COLUMN_PX = 704
 MIN_TEXT_PX = 10.0
 

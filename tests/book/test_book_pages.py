@@ -4,7 +4,7 @@ the first screen of every topic chapter, glued text in the body's weight, tables
 MIN_TEXT_PX as rendered, two worked exercises per topic chapter, the foundations page linked from
 every roofline chapter, the glossary's terms and the front page's findings.
 
-Uses the built site of tests/test_browser.py (BENCHBOOK_TEST_HTML=<folder> tests a built copy).
+Uses the built site of tests/book/test_browser.py (BENCHBOOK_TEST_HTML=<folder> tests a built copy).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ async () => {
 
 @pytest.fixture(scope="module")
 def browser():
-    """Chromium for this module only: closed before tests/test_browser.py starts its own (two sync
+    """Chromium for this module only: closed before tests/book/test_browser.py starts its own (two sync
     Playwright sessions cannot run at once)."""
     if not Path(CHROMIUM).is_file():
         pytest.fail(f"{CHROMIUM} is missing: run `make browser` (Debian's chromium package)")

@@ -223,7 +223,7 @@ def test_register_puts_the_tool_in_the_registry():
         core.REGISTRY.pop("zz-test-tool", None)
 
 
-SERVE = Path(__file__).parent / "fixtures" / "vllm-bench-serve"
+SERVE = Path(__file__).parents[1] / "fixtures" / "vllm-bench-serve"
 SHAREGPT = SERVE / "dgx_spark_08_sharegpt.md"
 
 

@@ -271,7 +271,7 @@ def test_littles_law_estimated_without_e2el():
     assert math.isclose(out["in_flight"].iat[0], 0.4) and math.isclose(out["utilisation"].iat[0], 0.05)
 
 
-SERVE = Path(__file__).parent / "fixtures" / "vllm-bench-serve"
+SERVE = Path(__file__).parents[1] / "fixtures" / "vllm-bench-serve"
 SHAREGPT = SERVE / "dgx_spark_08_sharegpt.md"
 
 

@@ -1,7 +1,7 @@
 """`benchbook report FILE... -o DIR`: which chapters run on which files, with which parameters, and
 the one sentence (and non-zero exit) where nothing can be read. Nothing here executes a chapter (a
 report starts its kernel while it reads the files, and a refused one stops it at once); the
-report's execution and rendering are tested on an installed wheel (tests/test_wheel_report.py)."""
+report's execution and rendering are tested on an installed wheel (tests/cli/test_wheel_report.py)."""
 
 from __future__ import annotations
 

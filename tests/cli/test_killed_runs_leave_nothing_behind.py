@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 from benchbook import build, config, ingest, rerun
 from benchbook.cli import app
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 #: The chapter records its kernel's pid and its parent's (the build worker), then sleeps SLOW_WAIT s.

@@ -232,7 +232,7 @@ def test_runs_table_headers_break_between_words_in_chromium():
             b.close()
         return broken
 
-    # a thread of its own: tests/test_browser.py's session-long Playwright may be open in this worker,
+    # a thread of its own: tests/book/test_browser.py's session-long Playwright may be open in this worker,
     # and a second sync session in the same thread is refused
     with ThreadPoolExecutor(1) as pool:
         broken = pool.submit(measure).result()
