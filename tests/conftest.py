@@ -12,7 +12,7 @@ import pytest
 import yaml
 from hypothesis import settings
 
-from benchbook import build, config
+from benchbook import config, executor
 from benchbook.presentation import wording
 
 # Tests sit in one folder per layer (ingest, analysis, checks, claims, presentation, book, cli, house);
@@ -34,7 +34,7 @@ def _markers() -> list[str]:
     """This machine's paths as the build knows them (project, home, temporary folder, Python
     prefix), the folder the project sits in, and the usual roots of home folders."""
     parent = str(config.PROJ_ROOT.parent).rstrip("/") + "/"
-    found = {*build._machine_paths(), "/home/", "/Users/"}
+    found = {*executor.machine_paths(), "/home/", "/Users/"}
     if len(parent) > 1:
         found.add(parent)
     return sorted(found)

@@ -400,3 +400,9 @@ BY_NAME: dict[str, Chapter] = {c.name: c for c in CHAPTERS}
 def chapter(name: str) -> Chapter:
     """The declaration of `name`; KeyError for a name the book has no chapter for."""
     return BY_NAME[name]
+
+
+def register(c: Chapter) -> Chapter:
+    """Declare a chapter of a project's own (a notebook beside the book's, run by `benchbook run`)."""
+    BY_NAME[c.name] = c
+    return c

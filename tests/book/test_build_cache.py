@@ -336,41 +336,6 @@ def test_ingest_runs_only_when_raw_data_changes(tmp_path, monkeypatch):
     assert len(calls) == 5
 
 
-def test_kernel_start_failure_is_retried_and_other_errors_are_not(monkeypatch):
-    import papermill
-
-    calls = []
-
-    def flaky(*args, **kwargs):
-        calls.append(args)
-        if len(calls) == 1:
-            raise RuntimeError("Kernel died before replying to kernel_info")
-
-    monkeypatch.setattr(papermill, "execute_notebook", flaky)
-    build.run_papermill("in.ipynb", "out.ipynb")
-    assert len(calls) == 2
-
-    def broken(*args, **kwargs):
-        calls.append(args)
-        raise RuntimeError("something else")
-
-    calls.clear()
-    monkeypatch.setattr(papermill, "execute_notebook", broken)
-    with pytest.raises(RuntimeError, match="something else"):
-        build.run_papermill("in.ipynb", "out.ipynb")
-    assert len(calls) == 1
-
-    def dead(*args, **kwargs):
-        calls.append(args)
-        raise RuntimeError("Kernel died before replying to kernel_info")
-
-    calls.clear()
-    monkeypatch.setattr(papermill, "execute_notebook", dead)
-    with pytest.raises(RuntimeError, match="Kernel died"):
-        build.run_papermill("in.ipynb", "out.ipynb")
-    assert len(calls) == build.KERNEL_START_ATTEMPTS
-
-
 def test_render_prunes_figures_no_page_links(tmp_path, monkeypatch):
     from benchbook import config
 

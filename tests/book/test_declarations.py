@@ -44,3 +44,15 @@ def test_the_run_on_your_data_table_lists_each_chapter_with_its_tools():
     page = build.accepts_page(["tp_scaling", "tracking"])
     assert "`tgi-benchmark`" in page and "Tensor-parallel scaling" in page
     assert page.count("\n") == 4
+
+
+def test_a_project_may_declare_a_chapter_of_its_own(monkeypatch):
+    from benchbook.chapter import declared
+
+    monkeypatch.setattr(declarations, "BY_NAME", dict(declarations.BY_NAME))
+    declarations.register(
+        declarations.Chapter(
+            "mine", "Mine", "What of mine?", parameters=(declarations.Param("source", "x.txt", "my file"),)
+        )
+    )
+    assert declared("mine") == {"source": {"type": "str", "default": "x.txt", "help": "my file"}}

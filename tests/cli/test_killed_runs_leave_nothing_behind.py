@@ -114,7 +114,17 @@ def test_a_second_run_into_the_same_folder_refuses_in_one_sentence(tmp_path):
 def test_sigkilled_run_leaves_nothing_hidden_and_frees_its_folder(tmp_path):
     root = _project(tmp_path / "proj")
     out = tmp_path / "out"
-    cmd = [sys.executable, "-c", "from benchbook.cli import app; app()", "run", "slow", "-o", str(out), "-q"]
+    declare = "from benchbook import declarations as d; d.register(d.Chapter('slow', 'Slow', 'How slow?', paths=()))"
+    cmd = [
+        sys.executable,
+        "-c",
+        f"{declare}; from benchbook.cli import app; app()",
+        "run",
+        "slow",
+        "-o",
+        str(out),
+        "-q",
+    ]
     proc = subprocess.Popen(cmd, cwd=root, env=_env(root, 300), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     pids = root / "pids"
     _wait_for(lambda: pids.is_file() and pids.read_text(), 120, "the chapter never started", proc)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benchbook import build, config
+from benchbook import config, executor
 from benchbook.cli import app
 
 runner = CliRunner()
@@ -31,7 +31,7 @@ def no_kernel(monkeypatch):
     def tripwire(*args, **kwargs):
         raise AssertionError("a kernel was started for a case that should have been refused")
 
-    monkeypatch.setattr(build, "run_papermill", tripwire)
+    monkeypatch.setattr(executor, "execute", tripwire)
 
 
 @pytest.fixture(scope="module")

@@ -162,7 +162,7 @@ class _NoKernels:
         pass
 
 
-def _cell_fails(km, prep, work, nb=None, kc=None):
+def _cell_fails(km, prep, work):
     from benchbook.rerun import RunError
 
     raise RunError(f"{prep.chapter}: ValueError: the sweep has no load column")

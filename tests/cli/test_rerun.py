@@ -146,7 +146,7 @@ def _dead():
 def test_cli_run_reports_kernel_failures_in_one_line(monkeypatch, tmp_path, error, said, wrote):
     """A timeout, a dead kernel or a kernel that never started is one error line, not a traceback;
     what had executed is kept as .failed.ipynb."""
-    from benchbook import build
+    import papermill
 
     def failing(source, out, **kwargs):
         if wrote:  # papermill saves the notebook after every cell, so a partial one is on disk
@@ -154,7 +154,7 @@ def test_cli_run_reports_kernel_failures_in_one_line(monkeypatch, tmp_path, erro
             nbformat.write(nb, out)
         raise error()
 
-    monkeypatch.setattr(build, "run_papermill", failing)
+    monkeypatch.setattr(papermill, "execute_notebook", failing)
     res = runner.invoke(app, ["run", "batch_saturation", "-o", str(tmp_path), "--quiet"])
     assert isinstance(res.exception, SystemExit) and res.exit_code == 1, res.output
     last = res.output.strip().splitlines()[-1]
