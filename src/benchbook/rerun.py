@@ -113,18 +113,29 @@ def _replacements(prep: Prepared) -> dict[str, str]:
 
 
 def sanitize(nb: nbformat.NotebookNode, prep: Prepared, out_name: str) -> None:
-    """Remove machine paths from an executed notebook: papermill's metadata, the injected
-    parameters cell, and any absolute input path echoed in an output or a traceback."""
+    """Remove machine paths from an executed notebook: papermill's metadata, the parameters
+    (shown once, as this run used them) and any absolute input path echoed in an output or a traceback."""
     pm = nb.metadata.get("papermill", {})
     pm["input_path"] = f"notebooks/{prep.chapter}.ipynb"
     pm["output_path"] = out_name
     pm["parameters"] = dict(prep.shown)
     pm.pop("cwd", None)
+    nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
     for cell in nb.cells:
-        if "injected-parameters" in cell.metadata.get("tags", []):
-            lines = ["# Parameters"] + [f"{k} = {v!r}" for k, v in prep.shown.items()]
-            cell.source = "\n".join(lines) + "\n"
+        if "parameters" in cell.metadata.get("tags", []):
+            cell.source = parameters_of_this_run(prep)
     executor.scrub(nb, _replacements(prep))
+
+
+def parameters_of_this_run(prep: Prepared) -> str:
+    """The parameters cell as this run used it: every parameter with the value it had (the reader's
+    files, never the book's own inputs) and its help. It replaces both the chapter's defaults and
+    papermill's injected cell, so a page shows one set of parameters, the reader's."""
+    lines = []
+    for name, info in declared(prep.chapter).items():
+        value = prep.shown.get(name, info["default"])
+        lines.append(f"{name} = {value!r}" + (f"  # {info['help']}" if info["help"] else ""))
+    return "\n".join(lines) + "\n"
 
 
 def _keep_failed(partial, prep: Prepared, out_dir: Path) -> Path | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+import nbformat
 import pytest
 from typer.testing import CliRunner
 
@@ -220,3 +221,19 @@ def test_a_refused_report_leaves_no_kernel_behind(monkeypatch, tmp_path):
     (kernels,) = started
     assert kernels._all, "a kernel was started while the file was read"
     assert not any(km.has_kernel for km in kernels._all) and not kernels._clients
+
+
+def test_a_page_shows_the_readers_parameters_once_and_nothing_of_the_books_inputs():
+    from benchbook.rerun import prepare, sanitize
+
+    params = nbformat.v4.new_code_cell('source = "data/raw/rtx_pro_6000/004_6d4f73623fb8afcd.txt"  # help')
+    params.metadata["tags"] = ["parameters"]
+    injected = nbformat.v4.new_code_cell('source = "/somewhere/mine.md"')
+    injected.metadata["tags"] = ["injected-parameters"]
+    nb = nbformat.v4.new_notebook(cells=[params, injected, nbformat.v4.new_code_cell("1")])
+    prep = prepare("serving_saturation", {"slo_ttft_ms": 500.0}, [str(SERVE)])
+    sanitize(nb, prep, "x.ipynb")
+    assert [c.source for c in nb.cells].count("1") == 1 and len(nb.cells) == 2
+    shown = nb.cells[0].source
+    assert "data/raw" not in shown and SERVE.name in shown and "slo_ttft_ms = 500.0" in shown
+    assert "sweep = 'max_concurrency'  # the swept setting" in shown
