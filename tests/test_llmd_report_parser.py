@@ -76,7 +76,7 @@ def test_a_stage_index_its_own_request_count_contradicts_gives_way_to_the_one_st
     but counts 1,520 requests: inference-perf sends int(rate x duration) a stage, and only stage 9
     (40 req/s for 38 s) sends 1,520."""
     p = lr.parse(SCHED.read_text(), "x.yaml")
-    assert set(p.table["run"]) == {"stage 9"} and set(p.table["request_rate"]) == {40.0}
+    assert set(p.table["run"]) == {"stage 9 (labelled 2)"} and set(p.table["request_rate"]) == {40.0}
     assert p.messages == [
         "x.yaml: metadata.stage 2 names a stage that sends 200 requests (10 req/s for 20 s), but the report "
         "counts 1520: only stage 9 (40 req/s for 38 s) sends that many, so the report is read as stage 9's"

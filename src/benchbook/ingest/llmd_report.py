@@ -132,29 +132,30 @@ def _stage_no(scenario: dict) -> int | None:
     return meta.get("stage") if isinstance(meta.get("stage"), int) else None
 
 
-def _stage(scenario: dict, total, source: str, messages: list[str]) -> tuple[int | None, dict]:
-    """The stage the report is about (its number, its settings): the one `metadata.stage` names, or
+def _stage(scenario: dict, total, source: str, messages: list[str]) -> tuple[str | None, dict]:
+    """The stage the report is about (its run label, its settings): the one `metadata.stage` names, or
     the only one. Where the named stage sends another number of requests than the report counts and
     exactly one stage of the scenario sends that number, the report's own count decides: the index is
     the harness's label, the count is the measurement."""
     stages, k = _stages(scenario), _stage_no(scenario)
+    label = f"stage {k}" if k is not None else None
     if not (isinstance(k, int) and 0 <= k < len(stages)):
         only = len(stages) == 1 and isinstance(stages[0], dict)
-        return k, (stages[0] if only else {})
+        return label, (stages[0] if only else {})
     named = stages[k] if isinstance(stages[k], dict) else {}
     n = _sends(named)
     if not _num(total) or n is None or n == int(total):
-        return k, named
+        return label, named
     fits = [j for j, st in enumerate(stages) if _sends(st) == int(total)]
     if len(fits) != 1:
-        return k, named
+        return label, named
     j = fits[0]
     messages.append(
         f"{source}: metadata.stage {k} names a stage that sends {n} requests ({_load(named)}), but the report "
         f"counts {int(total)}: only stage {j} ({_load(stages[j])}) sends that many, so the report is read as "
         f"stage {j}'s"
     )
-    return j, stages[j]
+    return f"stage {j} (labelled {k})", stages[j]
 
 
 def _load(stage: dict) -> str:
@@ -191,14 +192,14 @@ def parse(text: str | Lines, source: str) -> Parsed:
     req = m.get("requests") if isinstance(m.get("requests"), dict) else {}
     total = req.get("total")
     messages: list[str] = []
-    stage_no, stage = _stage(scenario, total, source, messages)
+    label, stage = _stage(scenario, total, source, messages)
     model = _find(scenario, "model_name")
     if model is None:
         name = (scenario.get("model") or {}).get("name") if isinstance(scenario.get("model"), dict) else None
         model = name if name and name != "unknown" else None
     rate, cap = stage.get("rate"), stage.get("concurrency_level")
     settings = {
-        "run": f"stage {stage_no}" if stage_no is not None else (f"rate {rate:g}" if _num(rate) else "report"),
+        "run": label or (f"rate {rate:g}" if _num(rate) else "report"),
         "format": FORMAT,
         "model": str(model) if model else None,
         "dataset": None,
