@@ -286,3 +286,25 @@ def test_a_csv_with_a_sum_column_is_read_not_refused():
     assert cell(p.table, "e2el", "mean")["value"] == 2620.71
     assert cell(p.table, "e2el", "count")["value"] == 20
     assert list(p.rejected["reason"]) == ["the sum of the per-request values (mean x count)"]
+
+
+AGENTIC = FIX / "inferencemax_rocm_glm51_mxfp4_agentic_conc8_profile_export_aiperf_trimmed.json"
+
+
+def test_an_empty_error_summary_is_the_file_saying_no_request_failed():
+    """AIPerf 0.8.0 on an agentic trace: `error_summary: []` and no `error_request_count` (AIPerf
+    exports that metric only when a request fails, and lists each failure in the summary)."""
+    p = a.parse(AGENTIC.read_text(encoding="utf-8"), "x.json")
+    failed = p.table[p.table["metric"] == "failed"]
+    assert list(failed["value"]) == [0.0] and "error_summary is empty" in failed["note"].iloc[0]
+    assert p.cells_read == len(p.table) + len(p.rejected)
+
+
+def test_no_error_summary_states_no_failure_count_and_a_listed_failure_is_counted():
+    text = AGENTIC.read_text(encoding="utf-8")
+    without = a.parse(text.replace('"error_summary": [],', ""), "x.json").table
+    assert "failed" not in set(without["metric"])
+    listed = text.replace(
+        '"error_summary": [],', '"error_summary": [{"error_details": {"type": "Timeout"}, "count": 2}],'
+    )
+    assert "failed" not in set(a.parse(listed, "x.json").table["metric"])  # a count needs error_request_count

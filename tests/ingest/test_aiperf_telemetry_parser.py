@@ -176,3 +176,20 @@ def test_a_stray_carriage_return_in_the_csv_section_is_refused_naming_its_line()
     lines[h + 2] = lines[h + 2].replace(",", ",\r", 1)
     with pytest.raises(ingest.ParseError, match=rf"x\.csv:{h + 3}: not CSV"):
         aiperf_telemetry.parse("\n".join(lines), "x.csv")
+
+
+HEADER_ONLY = (
+    config.FIXTURES_DIR / "aiperf" / "inferencemax_rocm_kimik25_mxfp4_tp4_conc56_agentic_profile_export_aiperf.csv"
+)
+
+
+def test_a_csv_whose_telemetry_section_is_its_header_alone_is_read_as_serving_metrics_only():
+    """A real export of a run that scraped no GPU: AIPerf still writes the telemetry header (CRLF
+    lines, nothing after it). It was claimed here and refused, taking the serving sections with it."""
+    text = ingest._load_lines(HEADER_ONLY)
+    assert ingest.detect(text) == ["aiperf"]
+    df = ingest.read(HEADER_ONLY)
+    requests = df[(df["metric"] == "completed")]
+    assert float(requests["value"].iloc[0]) == 72.0
+    with_row = HEADER_ONLY.read_text(encoding="utf-8") + "localhost:9401,0,GPU,u,GPU Power Usage (W),300,290,310\r\n"
+    assert ingest.detect(with_row) == ["aiperf", "aiperf-telemetry"]

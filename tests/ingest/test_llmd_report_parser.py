@@ -66,3 +66,32 @@ def test_failures_said():
 def test_bad_input_raises_parse_error(text):
     with pytest.raises(ParseError):
         lr.parse(text, "x.yaml")
+
+
+SCHED = FIX / "llmd_inference_scheduling_qwen3_32b_16xh100_rate40_benchmark_report.yaml"
+
+
+def test_a_stage_index_its_own_request_count_contradicts_gives_way_to_the_one_stage_that_sends_it():
+    """llm-d's published rate-40 report says `metadata.stage: 2` (10 req/s for 20 s: 200 requests)
+    but counts 1,520 requests: inference-perf sends int(rate x duration) a stage, and only stage 9
+    (40 req/s for 38 s) sends 1,520."""
+    p = lr.parse(SCHED.read_text(), "x.yaml")
+    assert set(p.table["run"]) == {"stage 9 (labelled 2)"} and set(p.table["request_rate"]) == {40.0}
+    assert p.messages == [
+        "x.yaml: metadata.stage 2 names a stage that sends 200 requests (10 req/s for 20 s), but the report "
+        "counts 1520: only stage 9 (40 req/s for 38 s) sends that many, so the report is read as stage 9's"
+    ]
+
+
+def test_a_stage_index_its_count_agrees_with_is_kept():
+    p = lr.parse(PRECISE.read_text(), "x.yaml")  # stage 2: 10 req/s x 20 s = the report's 200 requests
+    assert set(p.table["run"]) == {"stage 2"} and p.messages == []
+
+
+def test_a_count_two_stages_send_leaves_the_named_stage():
+    pad = "\n" + " " * 10
+    first = f"duration: 50{pad}num_requests: null{pad}rate: 15.0"
+    text = SCHED.read_text().replace(first, f"duration: 38{pad}num_requests: null{pad}rate: 40.0")
+    assert text.count("rate: 40.0") == 2
+    p = lr.parse(text, "x.yaml")
+    assert set(p.table["run"]) == {"stage 2"} and set(p.table["request_rate"]) == {10.0} and p.messages == []

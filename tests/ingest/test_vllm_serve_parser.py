@@ -298,3 +298,17 @@ def test_a_write_ups_own_list_over_a_block_beats_the_shared_command_and_a_placeh
     assert df.loc["Granite", ["model", "max_concurrency"]].tolist() == ["ibm-granite/granite-3.3-8b-instruct", 25.0]
     assert df.loc["Cogito", ["max_concurrency", "num_prompts"]].tolist() == [6.0, 50.0]
     assert df.loc["Phi", "max_concurrency"] == 20.0 and pd.isna(df.loc["Phi", "model"])  # `<model>` names none
+
+
+def test_a_hub_cache_snapshot_path_as_the_model_is_the_repo_it_holds():
+    """InferenceX's multi-node harness passes the Hugging Face cache folder as `--model`: the saved
+    result's `model_id` is `/models/models--openai--gpt-oss-120b/snapshots/<sha>/`, the repo
+    openai/gpt-oss-120b in huggingface_hub's cache layout."""
+    path = FIX / "inferencex_multinode_gpt_oss_120b_concurrency_128_gpus_16_ctx_8_gen_8.json"
+    assert set(ingest.read(path)["model"]) == {"openai/gpt-oss-120b"}
+    text = path.read_text().replace(
+        "/models/models--openai--gpt-oss-120b/snapshots/", "/models/gpt-oss-120b/snapshots/"
+    )
+    assert set(v.parse(text, "x.json").table["model"]) == {  # no cache layout: the path as given
+        "/models/gpt-oss-120b/snapshots/b5c939de8f754692c1647ca79fbf85e8c1e70f8a/"
+    }
