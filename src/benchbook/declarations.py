@@ -222,7 +222,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         question="Which quantization scheme should you serve, for which workload?",
         tools=("sglang-quant-report",),
         paths=("source",),
-        figures=("fig_heatmap", "fig_winners", "fig_winners_more", "fig_roofline", "fig_phases"),
+        figures=("fig_lesson", "fig_heatmap", "fig_winners", "fig_winners_more", "fig_roofline", "fig_phases"),
         parameters=(
             Param(
                 "source",

@@ -221,38 +221,73 @@ def tp_scaling(ledger) -> list[Exercise]:
 
 
 def quantization_regimes(ledger) -> list[Exercise]:
+    """Predict, then compare: the bytes a decode step reads at each precision and the rate they
+    allow; the batch at which weight-only int8 stops gaining, against the measured crossover."""
     shown = _shown(ledger)
+    out = []
     ev = shown.get("decode_bandwidth", {}).get("evidence")
-    if not ev:
-        return [_lacking("ceiling", ["decode_bandwidth"]), _lacking("8-bit ceiling", ["decode_bandwidth"])]
-    gb = ev["bytes_per_token"] / 1e9
-    ceil = env.ceiling(ev["peak"], gb)
-    rate = ev["gb_s"] / gb
-    s = env.share(rate, ceil)
-    half = env.ceiling(ev["peak"], gb / 2)
-    out = [
-        Exercise(
-            f"At batch 1, `{ev['scheme']}` ({ev['active_params_b']:.2f} billion parameters, {gb:.2f} GB per token "
-            f"in 16 bits) decodes at {ev['gb_s']:,.0f} GB/s on the {ev['device']} ({ev['peak']:,.0f} GB/s peak). "
-            "What are its ceiling and its rate in tok/s?",
-            [
-                f"Ceiling = {ev['peak']:,.0f} / {gb:.2f} = {ceil:,.1f} tok/s.",
-                f"Rate = {ev['gb_s']:,.0f} / {gb:.2f} = {rate:,.1f} tok/s, {s:.1%} of the ceiling.",
-            ],
-            f"a ceiling of {ceil:,.1f} tok/s; the run decodes {rate:,.1f} tok/s ({s:.1%}).",
-        ),
-        Exercise(
-            f"A w8a16 scheme stores each of those weights in 1 byte instead of 2. What is its bandwidth "
-            f"ceiling, and what rate would it reach at the same {s:.1%} share?",
-            [
-                f"Bytes per token = {gb:.2f} / 2 = {gb / 2:.2f} GB; ceiling = {ev['peak']:,.0f} / {gb / 2:.2f} = "
-                f"{half:,.1f} tok/s.",
-                f"At {s:.1%}: {half:,.1f} x {s:.3f} = {half * s:,.1f} tok/s, twice the 16-bit rate.",
-            ],
-            f"a ceiling of {half:,.1f} tok/s and about {half * s:,.1f} tok/s: at most 2x. Compare the "
-            "chapter's measured gain of the w8a16 scheme at batch 1: unpacking the 8-bit weights costs some of it.",
-        ),
-    ]
+    if ev and ev.get("baseline_tok_s") and ev.get("step_gb"):
+        b, p, bs = ev["baseline"], ev["active_params_b"], ev["batch_size"]
+        gb_b, gb_s = ev["baseline_step_gb"], ev["step_gb"]
+        ceil_b, ceil_s = env.ceiling(ev["peak"], gb_b) * bs, env.ceiling(ev["peak"], gb_s) * bs
+        rate_b, rate_s = ev["baseline_tok_s"], ev["tok_s"]
+        out.append(
+            Exercise(
+                f"In {ev['regime']} (batch {bs}), every decode step reads each of the model's {p:.2f} billion "
+                f"weights once. Predict how many GB one step reads in `{b}` ({ev['baseline_bytes_per_weight']:g} "
+                f"bytes per weight) and in `{ev['scheme']}` ({ev['bytes_per_weight']:g} byte per weight), and the "
+                f"decode rate each allows on the {ev['device']} ({ev['peak']:,.0f} GB/s). Then compare with the "
+                f"measured {rate_b:,.1f} and {rate_s:,.1f} tok/s.",
+                [
+                    f"`{b}`: {p:.2f} x 10^9 weights x {ev['baseline_bytes_per_weight']:g} bytes = {gb_b:.2f} GB per "
+                    f"step; {ev['peak']:,.0f} GB/s / {gb_b:.2f} GB x batch {bs} = {ceil_b:,.1f} tok/s.",
+                    f"`{ev['scheme']}`: {p:.2f} x 10^9 x {ev['bytes_per_weight']:g} byte = {gb_s:.2f} GB per step; "
+                    f"{ev['peak']:,.0f} / {gb_s:.2f} x {bs} = {ceil_s:,.1f} tok/s.",
+                    f"Measured: {rate_b:,.1f} / {ceil_b:,.1f} = {env.share(rate_b, ceil_b):.1%} and {rate_s:,.1f} / "
+                    f"{ceil_s:,.1f} = {env.share(rate_s, ceil_s):.1%} of those ceilings; halving the bytes made the "
+                    f"step {rate_s / rate_b:.2f}x as fast, not 2x.",
+                ],
+                f"{gb_b:.2f} GB and {gb_s:.2f} GB per step, ceilings of {ceil_b:,.1f} and {ceil_s:,.1f} tok/s; the "
+                f"runs reach {env.share(rate_b, ceil_b):.1%} and {env.share(rate_s, ceil_s):.1%} of them, a gain of "
+                f"{rate_s / rate_b:.2f}x.",
+            )
+        )
+    else:
+        out.append(_lacking("bytes per step", ["decode_bandwidth"]))
+    ev = shown.get("w8a16_decode_trend", {}).get("evidence")
+    if ev and ev.get("ridge") and ev.get("tflops") and ev.get("bandwidth_gb_s"):
+        r = ev["tflops"] * 1000 / ev["bandwidth_gb_s"]
+        cross = ev.get("crossover_batch")
+        measured = (
+            f"Measured: the gain falls from {ev['y_first']:.2f}x at batch {ev['x_first']} to {ev['y_last']:.2f}x at "
+            f"batch {ev['x_last']}, "
+            + (
+                f"crossing 1x at about batch {cross:.0f}: {r / cross:.1f}x earlier than the roofline allows, so the "
+                "weight-only kernel's own cost decides, not the device's roofs."
+                if cross
+                else "without crossing 1x."
+            )
+        )
+        out.append(
+            Exercise(
+                f"`{ev['scheme']}` stores 8-bit weights and multiplies them in 16 bits. On the {ev['device']} "
+                f"({ev['tflops']:,.0f} TFLOP/s, {ev['bandwidth_gb_s']:,.0f} GB/s), predict from the roofline up to "
+                f"which batch its decode step can run 2x as fast as `{ev['baseline']}`, and from which batch it can "
+                "gain nothing. Then compare with the batch at which its measured gain turns into a loss.",
+                [
+                    f"Ridge = {ev['tflops']:,.0f} x 1000 / {ev['bandwidth_gb_s']:,.0f} = {r:.0f} FLOP/byte.",
+                    f"8-bit weights: 2 x B FLOP/byte reaches the ridge at B = {r:.0f} / 2 = {r / 2:.0f}; up to there "
+                    "the step is bandwidth-bound and half the bytes make it 2x as fast.",
+                    f"bf16: B FLOP/byte reaches the ridge at B = {r:.0f}; from there both are compute-bound on the "
+                    "same 16-bit tensor cores, and w8a16 gains nothing.",
+                    measured,
+                ],
+                f"2x up to batch {r / 2:.0f}, nothing from batch {r:.0f}"
+                + (f"; the runs turn into a loss near batch {cross:.0f}." if cross else "."),
+            )
+        )
+    else:
+        out.append(_lacking("the batch where weight-only stops gaining", ["w8a16_decode_trend"]))
     return out
 
 

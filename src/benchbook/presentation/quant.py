@@ -246,6 +246,63 @@ REGIME_MISSING = _empty_cells("regimes")
 
 # --- figures -------------------------------------------------------------------------------------
 
+#: One colour per precision, on every figure of the chapter (the book's palette index).
+PRECISION_COLOUR = {
+    "16-bit weights and compute": 0,
+    "int8 weights, int8 compute": 1,
+    "int8 weights, fp16 compute": 2,
+    "int4 weights, fp16 compute": 3,
+}
+
+
+def lesson_words(lesson: quant.Lesson) -> dict[str, str]:
+    """The lesson's numbers on its device (`lesson_numbers`) and the lesson figure's caption."""
+    values = {
+        "device": lesson.device,
+        "example": lesson.example,
+        "tflops": lesson.tflops,
+        "int8_tops": lesson.int8_tops,
+        "bandwidth_gb_s": lesson.bandwidth_gb_s,
+        "ridge": lesson.ridge,
+        "half": lesson.full_gain_until,
+        "int8_ratio": lesson.int8_ratio,
+    }
+    return {"lesson_numbers": _say("lesson", **values), "lesson_caption": _say("lesson_caption", **values)}
+
+
+def lesson_figure(lesson: quant.Lesson, max_batch: int = 1024):
+    """The roofline's prediction alone: each 8-bit scheme's decode-step speed over bf16 against the
+    batch (`analysis.quant.ideal_speedups`), with the two batches where weight-only's gain ends."""
+    import matplotlib.pyplot as plt
+
+    b = np.logspace(0, np.log10(max_batch), 300)
+    ideal = quant.ideal_speedups(b, lesson.tflops, lesson.int8_tops, lesson.bandwidth_gb_s)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    names = {"w8a8": "int8 weights, int8 compute", "w8a16": "int8 weights, fp16 compute"}
+    for scheme in ("w8a8", "w8a16"):
+        if scheme in ideal:
+            ax.plot(b, ideal[scheme], color=color(PRECISION_COLOUR[names[scheme]]), lw=2.5, label=scheme)
+    ax.axhline(1.0, color=color(PRECISION_COLOUR["16-bit weights and compute"]), lw=1.5, label="bf16")
+    for x, words in ((lesson.full_gain_until, "ridge / 2"), (lesson.no_gain_from, "ridge")):
+        ax.axvline(x, color="grey", ls=":", lw=1)
+        ax.annotate(f"{words}: batch {x:.0f}", (x, 0.55), rotation=90, ha="right", va="bottom", color="grey")
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(plain_ticks())
+    ax.set_ylim(0.5, 2.3)
+    ax.set_xlabel("batch (tokens per decode step)")
+    ax.set_ylabel("bf16 step time / scheme step time (x)")
+    ax.set_title(f"Roofline prediction on the {lesson.device}")
+    ax.legend(loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def plain_ticks():
+    """Tick labels as plain numbers (1, 10, 100), not powers of ten."""
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
+
 
 def heatmap(ax, spd: pd.DataFrame, winners: pd.DataFrame, baseline: str) -> None:
     """Regime x scheme speed-up over the baseline (log colour scale centred on 1), winning set boxed."""
@@ -368,7 +425,8 @@ def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks | None, model: str, xl
         if peaks.int8_tops:
             ax.plot(x, np.minimum(peaks.int8_tops, bw * x), color="grey", lw=1.5, ls="--", label="int8 roofline")
         mark_ridge(ax, peaks.ridge, peaks.tflops)
-    for i, (label, g) in enumerate(pts.groupby("precision", sort=False)):
+    for label, g in pts.groupby("precision", sort=False):
+        i = PRECISION_COLOUR.get(label, 4)
         for phase, marker in (("decode", "o"), ("prefill", "s")):
             q = g[g["phase"] == phase]
             if q.empty:
