@@ -18,7 +18,7 @@ import pandas as pd
 from benchbook.analysis import quant
 from benchbook.claims import Ledger
 from benchbook.presentation import wording
-from benchbook.presentation.plotting import color
+from benchbook.presentation.plotting import color, plain_ticks
 from benchbook.presentation.plotting import message_figure as _message_figure
 from benchbook.presentation.roofline import mark_ridge
 
@@ -295,13 +295,6 @@ def lesson_figure(lesson: quant.Lesson, max_batch: int = 1024):
     ax.legend(loc="lower left")
     fig.tight_layout()
     return fig
-
-
-def plain_ticks():
-    """Tick labels as plain numbers (1, 10, 100), not powers of ten."""
-    from matplotlib.ticker import FuncFormatter
-
-    return FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
 
 
 def heatmap(ax, spd: pd.DataFrame, winners: pd.DataFrame, baseline: str) -> None:
