@@ -279,13 +279,14 @@ def lesson_figure(lesson: quant.Lesson, max_batch: int = 1024):
     ideal = quant.ideal_speedups(b, lesson.tflops, lesson.int8_tops, lesson.bandwidth_gb_s)
     fig, ax = plt.subplots(figsize=(7, 4))
     names = {"w8a8": "int8 weights, int8 compute", "w8a16": "int8 weights, fp16 compute"}
-    for scheme in ("w8a8", "w8a16"):
+    for scheme, style in (("w8a16", "-"), ("w8a8", "--")):
         if scheme in ideal:
-            ax.plot(b, ideal[scheme], color=color(PRECISION_COLOUR[names[scheme]]), lw=2.5, label=scheme)
+            ax.plot(b, ideal[scheme], color=color(PRECISION_COLOUR[names[scheme]]), lw=2.5, ls=style, label=scheme)
     ax.axhline(1.0, color=color(PRECISION_COLOUR["16-bit weights and compute"]), lw=1.5, label="bf16")
-    for x, words in ((lesson.full_gain_until, "ridge / 2"), (lesson.no_gain_from, "ridge")):
+    for x, words, side in ((lesson.full_gain_until, "ridge / 2", "right"), (lesson.no_gain_from, "ridge", "left")):
         ax.axvline(x, color="grey", ls=":", lw=1)
-        ax.annotate(f"{words}: batch {x:.0f}", (x, 0.55), rotation=90, ha="right", va="bottom", color="grey")
+        pad = 0.93 if side == "right" else 1.07
+        ax.annotate(f"{words}: {x:.0f}", (x * pad, 2.18), ha=side, va="center", color="grey")
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(plain_ticks())
     ax.set_ylim(0.5, 2.3)
