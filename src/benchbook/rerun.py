@@ -118,19 +118,35 @@ def _replacements(prep: Prepared) -> dict[str, str]:
     return replacements
 
 
+def _as_run(source: str, shown: dict) -> str:
+    """A parameters cell with each line that sets a parameter of `shown` giving the run's value (its
+    `# help` comment kept)."""
+    lines = []
+    for line in source.splitlines():
+        name, eq, rest = line.partition("=")
+        name = name.strip()
+        if eq and name in shown and name.isidentifier():
+            help_ = rest.partition("  # ")[2]
+            line = f"{name} = {shown[name]!r}" + (f"  # {help_}" if help_ else "")
+        lines.append(line)
+    return "\n".join(lines) + ("\n" if source.endswith("\n") else "")
+
+
 def sanitize(nb: nbformat.NotebookNode, prep: Prepared, out_name: str) -> None:
     """Remove machine paths from an executed notebook: papermill's metadata, the injected
-    parameters cell, and any absolute input path echoed in an output or a traceback."""
+    parameters cell (its values shown in the parameters cell instead), and any absolute input path
+    echoed in an output or a traceback."""
     pm = nb.metadata.get("papermill", {})
     pm["input_path"] = f"notebooks/{prep.chapter}.ipynb"
     pm["output_path"] = out_name
     pm["parameters"] = dict(prep.shown)
     pm.pop("cwd", None)
     replacements = _replacements(prep)
+    # the reader's values stand in the parameters cell itself: the page shows their file, not the book's
+    nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
     for cell in nb.cells:
-        if "injected-parameters" in cell.metadata.get("tags", []):
-            lines = ["# Parameters"] + [f"{k} = {v!r}" for k, v in prep.shown.items()]
-            cell.source = "\n".join(lines) + "\n"
+        if "parameters" in cell.metadata.get("tags", []):
+            cell.source = _as_run(cell.source, prep.shown)
             continue
         if cell.cell_type != "code":
             continue

@@ -669,7 +669,7 @@ def best_against_baseline(
     """Per regime where the baseline and any of `schemes` ran: the one of `schemes` with the best
     mean by the regime's metric, its speed-up over the baseline (> 1 is better) with a (1 - alpha)
     interval, and the two-sided Welch p-value of its runs against the baseline's."""
-    cols = ["regime", "scheme", "metric", "speedup", "ci_low", "ci_high", "p"]
+    cols = ["regime", "batch_size", "scheme", "metric", "speedup", "ci_low", "ci_high", "p"]
     cs = cell_stats(run_table, metric_by_regime) if len(run_table) else pd.DataFrame()
     rows = []
     for regime in regime_order(cs["regime"].unique()) if len(cs) else []:
@@ -684,6 +684,7 @@ def best_against_baseline(
         rows.append(
             {
                 "regime": regime,
+                "batch_size": int(run_table.loc[run_table["regime"] == regime, "batch_size"].iloc[0]),
                 "scheme": best["scheme"],
                 "metric": best["metric"],
                 "speedup": s,

@@ -244,6 +244,8 @@ def w8a8_gain(best: pd.DataFrame, baseline: str, alpha: float, baseline_precisio
         "high": _num(ok["speedup"].max()) if len(ok) else None,
         "p_max": _num(ok["p"].max()) if len(ok) else None,
         "schemes": sorted(set(ok["scheme"])) if len(ok) else [],
+        "batch_low": int(ok["batch_size"].min()) if len(ok) else None,
+        "batch_high": int(ok["batch_size"].max()) if len(ok) else None,
         "regimes_not": [r for r in best["regime"] if r not in set(ok["regime"])] if len(best) else [],
         "speedups": {r.regime: _num(r.speedup) for r in best.itertuples()},
         "p_values": {r.regime: _num(r.p) for r in best.itertuples()},

@@ -222,7 +222,8 @@ def tp_scaling(ledger) -> list[Exercise]:
 
 def quantization_regimes(ledger) -> list[Exercise]:
     """Predict, then compare: the bytes a decode step reads at each precision and the rate they
-    allow; the batch at which weight-only int8 stops gaining, against the measured crossover."""
+    allow; the batch at which weight-only int8 stops gaining, against the measured crossover. An
+    exercise whose numbers this input lacks is left out."""
     shown = _shown(ledger)
     out = []
     ev = shown.get("decode_bandwidth", {}).get("evidence")
@@ -252,8 +253,6 @@ def quantization_regimes(ledger) -> list[Exercise]:
                 f"{rate_s / rate_b:.2f}x.",
             )
         )
-    else:
-        out.append(_lacking("bytes per step", ["decode_bandwidth"]))
     ev = shown.get("w8a16_decode_trend", {}).get("evidence")
     if ev and ev.get("ridge") and ev.get("tflops") and ev.get("bandwidth_gb_s"):
         r = ev["tflops"] * 1000 / ev["bandwidth_gb_s"]
@@ -286,8 +285,6 @@ def quantization_regimes(ledger) -> list[Exercise]:
                 + (f"; the runs turn into a loss near batch {cross:.0f}." if cross else "."),
             )
         )
-    else:
-        out.append(_lacking("the batch where weight-only stops gaining", ["w8a16_decode_trend"]))
     return out
 
 
@@ -335,7 +332,8 @@ def perf_per_watt(ledger) -> list[Exercise]:
 
 def attention_kernels(ledger) -> list[Exercise]:
     """Predict, then compare: what skipping the masked tiles alone would give; the FLOPs of a causal
-    pass and the TFLOP/s the times really give against those the tool prints."""
+    pass and the TFLOP/s the times really give against those the tool prints. An exercise whose
+    numbers this input lacks is left out."""
     shown = _shown(ledger)
     out = []
     ev = shown.get("flex_sparsest", {}).get("evidence")
@@ -358,8 +356,6 @@ def attention_kernels(ledger) -> list[Exercise]:
                 f"at most {ideal:.1f}x from skipping alone; FlexAttention gets {ev['ratio'] / ideal:.0%} of it.",
             )
         )
-    else:
-        out.append(_lacking("skipping", ["flex_sparsest"]))
     ev = shown.get("flex_vs_fa2_causal", {}).get("evidence")
     if ev and ev.get("seq_len") and ev.get("sdpa_ms") and ev.get("density"):
         b, h, s_, d = ev["b_size"], ev["heads"], ev["seq_len"], ev["head_dim"]
@@ -386,8 +382,6 @@ def attention_kernels(ledger) -> list[Exercise]:
                 f"performs {sdpa:,.0f} but is printed at {credited:,.1f}: {sdpa / credited:.2f}x understated.",
             )
         )
-    else:
-        out.append(_lacking("the FLOPs", ["flex_vs_fa2_causal"]))
     return out
 
 
@@ -454,6 +448,10 @@ BUILDERS = {
 }
 
 
+#: What a page says where every exercise of its chapter needs numbers its input lacks.
+NONE_FOR_THIS_INPUT = "This input lacks the numbers these exercises are worked in (the claims ledger says which)."
+
+
 def markdown(ledger) -> str:
     """The chapter's back-of-envelope exercises as MyST, solutions folded."""
     from benchbook.presentation.bottom_line import _chapter
@@ -463,6 +461,8 @@ def markdown(ledger) -> str:
     except (KeyError, TypeError, ZeroDivisionError) as exc:  # evidence of another shape than the seeds'
         lack = Exercise(f"This input's evidence lacks a value this exercise needs ({exc}).", [], "none for this input.")
         exs = [lack, lack]
+    if not exs:
+        return NONE_FOR_THIS_INPUT
     return "\n".join(e.markdown(i) for i, e in enumerate(exs, 1))
 
 

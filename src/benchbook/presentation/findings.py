@@ -31,30 +31,42 @@ def in_prose(ledger: Ledger) -> dict[str, str]:
 
 def withheld(ledger: Ledger) -> list[str]:
     """The withheld claims (applicable to the input, not in the box) as list items. A reason two or
-    more sentences repeat is said once, as the item's lead, and each of those sentences follows it
-    with the reason replaced by "for that reason"; the others are items of their own."""
+    more sentences give (the claim's own reason in its sentence, or what follows a sentence's last
+    colon) is said once, as the item's lead, followed by what each of them withholds; the others are
+    items of their own."""
     boxed = {c["id"] for c in bottom_line.pick(ledger)}
     held = [
         c
         for c in ledger.claims
         if c.status == "withheld" and not _negative(c) and c.applicable and c.id not in boxed and c.text
     ]
-    by_reason: dict[str, list] = {}
+    groups: dict[str, list[tuple[str, str]]] = {}
     for c in held:
-        key = c.reason if c.reason and c.reason in c.text else ""
-        by_reason.setdefault(key, []).append(c)
+        text = " ".join(c.text.split())
+        if c.reason and c.reason in text:
+            key, head = c.reason, _without(text, c.reason)
+        elif ": " in text:
+            head, key = text.rsplit(": ", 1)
+            key = key.rstrip(".")
+        else:
+            key, head = text, text
+        groups.setdefault(key, []).append((head, text))
     items = []
-    for reason, group in by_reason.items():
-        if not reason or len(group) == 1:
-            items += [c.text for c in group]
+    for key, group in groups.items():
+        if len(group) == 1:
+            items.append(group[0][1])
             continue
-        said = [_without(c.text, reason) for c in group]
-        items.append(f"Because {reason}:\n" + "\n".join(f"  - {' '.join(t.split())}" for t in dict.fromkeys(said)))
+        heads = list(dict.fromkeys(h.rstrip(".") + "." for h, _ in group))
+        items.append(f"Because {key}:\n" + "\n".join(f"  - {h}" for h in heads))
     return list(dict.fromkeys(items))
 
 
 def _without(text: str, reason: str) -> str:
-    """`text` with its statement of `reason` replaced by a pointer to the lead that states it."""
+    """`text` with its statement of `reason` replaced by a pointer to the lead that states it (the
+    book's default sentence, "<topic>: not stated for this input, because <reason>.", by its topic)."""
+    tail = f": not stated for this input, because {reason}."
+    if text.endswith(tail):
+        return text[: -len(tail)] + " is not stated."
     for form in (f", because {reason}", f" because {reason}", reason):
         if form in text:
             return text.replace(form, " for that reason" if form != reason else "for that reason", 1)
