@@ -236,6 +236,7 @@ def density_words(dens: pd.DataFrame) -> str:
     return _say(
         "densities",
         n=len(dens),
+        n_printed=int(dens["printed"].notna().sum()),
         n_derived=len(derived),
         n_agree=len(agree),
         example={

@@ -70,13 +70,15 @@ def page(r: Result) -> Page:
     k = r.kernels
     texts = {
         "files": ", ".join(config.relative(x) for x in r.paths),
-        "n_masks": f"{k['mask'].nunique()}",
+        "n_sections": wording.sentence(CHAPTER, "sections", n=k["mask"].nunique()),
         "noise_words": show.noise_words(k),
         "fa2_words": show.fa2_words(k),
         "shape_words": show.shape_words(k),
         "rep_words": show.reproduction_words(r.reproduction),
         "density_words": show.density_words(r.densities),
-        "density_caption": wording.sentence(CHAPTER, "density_caption"),
+        "density_caption": wording.sentence(
+            CHAPTER, "density_caption", dots=bool((r.densities["printed"].notna() & (r.densities["printed"] < 1)).any())
+        ),
     }
     markdown = {
         "stop_note": show.stop_note(r.messages),
@@ -93,8 +95,9 @@ def page(r: Result) -> Page:
         figures["fig_roof"] = show.roofline_figure(r.points, r.peaks)
     for name in ("fig_tflops", "fig_speedup", "fig_roof"):
         markdown[f"why_no_{name[4:]}"] = "" if name in figures else show.missing_figure(name[4:])
+    known = bool((r.densities["derived"].notna() | r.densities["printed"].notna()).any())
     tabs = {
-        "densities": lambda: tables.show(show.density_table(r.densities), digits=4),
+        "densities": lambda: tables.show(show.density_table(r.densities), digits=4) if known else None,
         "sdpa": lambda: tables.show(show.sdpa_table(k), digits=3),
         "speedups": lambda: tables.show(show.speedup_table(r.speedups), digits=3),
     }
