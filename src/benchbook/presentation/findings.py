@@ -57,16 +57,16 @@ def withheld(ledger: Ledger) -> list[str]:
             items.append(group[0][1])
             continue
         heads = list(dict.fromkeys(h.rstrip(".") + "." for h, _ in group))
-        items.append(f"Because {key}:\n" + "\n".join(f"  - {h}" for h in heads))
+        items.append(f"Not stated for this input, because {key}:\n" + "\n".join(f"  - {h}" for h in heads))
     return list(dict.fromkeys(items))
 
 
 def _without(text: str, reason: str) -> str:
     """`text` with its statement of `reason` replaced by a pointer to the lead that states it (the
-    book's default sentence, "<topic>: not stated for this input, because <reason>.", by its topic)."""
+    book's default sentence, "<topic>: not stated for this input, because <reason>.", by its topic alone)."""
     tail = f": not stated for this input, because {reason}."
     if text.endswith(tail):
-        return text[: -len(tail)] + " is not stated."
+        return text[: -len(tail)]
     for form in (f", because {reason}", f" because {reason}", reason):
         if form in text:
             return text.replace(form, " for that reason" if form != reason else "for that reason", 1)

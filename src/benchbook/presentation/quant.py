@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 
 from benchbook.analysis import quant
-from benchbook.claims import Ledger
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, plain_ticks
 from benchbook.presentation.plotting import message_figure as _message_figure
@@ -157,16 +156,6 @@ def excluded_words(flagged: pd.DataFrame, left_out: pd.DataFrame) -> str:
 
     kept = flagged[~flagged.index.isin(left_out.index)]
     return _say("excluded", left_out=items(left_out), kept=items(kept))
-
-
-def message_figure_for_model():
-    """The roofline's placeholder when the model's size is unknown."""
-    return message_figure(_say("no_model_figure"))
-
-
-def message_figure_for_phases(baseline: str):
-    """The phase figure's placeholder when no weight-only scheme shares regimes with the baseline."""
-    return message_figure(_say("no_phases_figure", baseline=baseline))
 
 
 # --- tables --------------------------------------------------------------------------------------
@@ -462,14 +451,27 @@ def phases_figure(ratios: pd.DataFrame, scheme: str, baseline: str, peaks: quant
     if r.empty:
         return message_figure(_say("no_phase_time_figure"))
     fig, ax = plt.subplots()
-    for i, phase in enumerate(("decode", "prefill")):
+    c = color(
+        PRECISION_COLOUR[quant.precision(scheme)["label"]]
+        if quant.precision(scheme)["label"] in PRECISION_COLOUR
+        else 4
+    )
+    for phase, marker in (("decode", "o"), ("prefill", "s")):
         q = r[r["phase"] == phase]
         if q.empty:
             continue
         lo = (q["ratio"] - q["ci_low"]).fillna(0).clip(lower=0)
         hi = (q["ci_high"] - q["ratio"]).fillna(0).clip(lower=0)
         ax.errorbar(
-            q["tokens_per_pass"], q["ratio"], yerr=[lo, hi], fmt="o", color=color(i), capsize=3, label=phase, zorder=3
+            q["tokens_per_pass"],
+            q["ratio"],
+            yerr=[lo, hi],
+            fmt=marker,
+            color=c,
+            mfc=c if phase == "decode" else "white",
+            capsize=3,
+            label=phase,
+            zorder=3,
         )
     ax.axhline(1.0, color="black", lw=0.8)
     if peaks is not None:
@@ -483,11 +485,3 @@ def phases_figure(ratios: pd.DataFrame, scheme: str, baseline: str, peaks: quant
     ax.set_title(f"{scheme} against {baseline}, per phase")
     ax.legend(fontsize=8)
     return fig
-
-
-# --- claims' sentences on the page ------------------------------------------------------------------
-
-
-def block(ledger: Ledger, prefix: str) -> str:
-    """The sentences of every claim whose id starts with `prefix`, as a Markdown list."""
-    return "\n".join(f"- {c.text}" for c in ledger.claims if c.id.startswith(prefix))
