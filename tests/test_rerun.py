@@ -164,3 +164,15 @@ def test_cli_run_reports_kernel_failures_in_one_line(monkeypatch, tmp_path, erro
     assert ("notebook with the traceback" in last) is wrote
     assert not (tmp_path / "batch_saturation.ipynb").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "the temporary file must be removed"
+
+
+def test_the_parameters_cell_shows_the_values_the_run_used_and_keeps_the_others():
+    from benchbook.rerun import _as_run
+
+    cell = 'source = "data/raw/x.txt"  # the input file\nalpha = 0.05  # level\ngpu = ""  # the device\n'
+    got = _as_run(cell, {"source": "tests/fixtures/y.jsonl", "gpu": "A100"})
+    assert (
+        got
+        == "source = 'tests/fixtures/y.jsonl'  # the input file\nalpha = 0.05  # level\ngpu = 'A100'  # the device\n"
+    )
+    assert _as_run(cell, {}) == cell
