@@ -230,7 +230,7 @@ def test_decode_trend_falls_left_of_the_ridge():
     c = _worded(verdicts.decode_trend(_trend([1.38, 1.31, 1.06, 0.83]), "w8a16_x", "original", A100))
     assert c.status == "shown" and c.evidence["left_of_ridge"] is True
     assert c.evidence["max_intensity"] == 128 and c.evidence["ridge"] == pytest.approx(312e12 / 2039e9)
-    assert "no earlier than batch 153" in c.text and "the weight-only kernel itself" in c.text
+    assert "no earlier than batch 153" in c.text and "the weight-only kernel, not the device's roofs" in c.text
     # a device whose ridge the largest batch crosses: the roofline does explain it
     low = quant.Peaks("low-ridge", 100.0, None, 2000.0, "parameter")  # ridge 50 FLOP/byte
     c = _worded(verdicts.decode_trend(_trend([1.38, 1.31, 1.06, 0.83]), "w8a16_x", "original", low))
