@@ -172,6 +172,8 @@ def speedup_figure(sp: pd.DataFrame):
     ax.axhline(1.0, color="black", lw=0.8)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.xaxis.set_major_formatter(plain_ticks())
+    ax.yaxis.set_major_formatter(plain_ticks())
     ax.margins(x=0.25, y=0.1)
     ax.set_xlabel("block density (fraction of 128 x 128 blocks computed, log scale)")
     ax.set_ylabel("FlexAttention speed-up over SDPA + mask (x, log)")
@@ -210,6 +212,8 @@ def roofline_figure(pts: pd.DataFrame, peaks: attention.Peaks, xlim=(10, 100_000
         ax.scatter(g["intensity_flop_per_byte"], g["achieved_tflops"], color=color(i), zorder=3, label=label(op))
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.xaxis.set_major_formatter(plain_ticks())
+    ax.yaxis.set_major_formatter(plain_ticks())
     ax.set_xlabel("arithmetic intensity of the performed work (FLOP/byte)")
     ax.set_ylabel("performed work (TFLOP/s)")
     title = _say("roof_title", device=peaks.device, source=peaks.source, roofs=bool(roofs)) if peaks.device else ""

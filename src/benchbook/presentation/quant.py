@@ -428,6 +428,8 @@ def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks | None, model: str, xl
             )
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.xaxis.set_major_formatter(plain_ticks())
+    ax.yaxis.set_major_formatter(plain_ticks())
     ax.set_xlabel("arithmetic intensity, weights only (FLOP/byte)")
     ax.set_ylabel("achieved (TFLOP/s; int8 TOP/s)")
     if peaks is not None:
@@ -480,6 +482,7 @@ def phases_figure(ratios: pd.DataFrame, scheme: str, baseline: str, peaks: quant
             peaks.ridge / 2, color="grey", ls=":", lw=1, label=f"ridge of 8-bit weights ({peaks.ridge / 2:.0f} tokens)"
         )
     ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(plain_ticks())
     ax.set_xlabel("tokens per forward pass (decode: batch; prefill: batch x input length)")
     ax.set_ylabel(f"{baseline} time / {scheme} time (x)")
     ax.set_title(f"{scheme} against {baseline}, per phase")
