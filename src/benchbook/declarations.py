@@ -49,7 +49,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         question="For masks other than plain causal, how much does a block-sparse kernel gain over dense attention with a mask, and how do the printed TFLOP/s figures mislead?",
         tools=("attention-gym",),
         paths=("source",),
-        figures=("fig_tflops", "fig_speedup", "fig_roof"),
+        figures=("fig_density", "fig_tflops", "fig_speedup", "fig_roof"),
         parameters=(
             Param(
                 "source",
@@ -222,7 +222,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         question="Which quantization scheme should you serve, for which workload?",
         tools=("sglang-quant-report",),
         paths=("source",),
-        figures=("fig_heatmap", "fig_winners", "fig_winners_more", "fig_roofline", "fig_phases"),
+        figures=("fig_lesson", "fig_heatmap", "fig_winners", "fig_winners_more", "fig_roofline", "fig_phases"),
         parameters=(
             Param(
                 "source",

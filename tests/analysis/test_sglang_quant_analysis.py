@@ -346,9 +346,9 @@ def test_only_timestamp_cells_are_left_out(seed_runs):
 
 def test_duplicate_words_numbered_and_unnamed():
     seed = show.duplicate_words(checks.duplicate_labels(ingest.read(config.seed("002"))))
-    assert seed.startswith("9 configuration(s) repeat a numbered run label (e.g. original_interactive: run1, run3")
+    assert seed.startswith("9 configurations repeat a numbered run label (e.g. original_interactive: run1, run3")
     unnamed = show.duplicate_words(checks.duplicate_labels(ingest.read(FIX / "sglang_reproduce_bs8192.jsonl")))
-    assert unnamed.startswith("1 configuration(s) give every run the same name (default)")
+    assert unnamed.startswith("1 configuration gives every run the same name (default)")
     assert show.duplicate_words(checks.duplicate_labels(ingest.read(FIX / "pr5822_flashinfer_mla.jsonl"))) == (
         "No configuration repeats a run label."
     )

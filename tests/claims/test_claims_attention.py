@@ -61,6 +61,7 @@ def test_seed_ledger_is_clean_with_at_least_five_shown():
     assert len(shown) >= 5, shown
     assert set(shown) == {
         "flex_sparsest",
+        "sdpa_printed",
         "skip_sparsest",
         "sdpa_fraction",
         "fa2_fraction",

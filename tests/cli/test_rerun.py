@@ -164,3 +164,13 @@ def test_cli_run_reports_kernel_failures_in_one_line(monkeypatch, tmp_path, erro
     assert ("notebook with the traceback" in last) is wrote
     assert not (tmp_path / "batch_saturation.ipynb").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "the temporary file must be removed"
+
+
+def test_the_parameters_cell_shows_the_values_the_run_used_and_keeps_the_others():
+    from benchbook.rerun import parameters_of_this_run, prepare
+
+    prep = prepare("quantization_regimes", {"alpha": 0.01, "gpu": "A100-SXM4-80GB"})
+    got = parameters_of_this_run(prep).splitlines()
+    assert got[0].startswith("source = 'data/raw/quant_regimes/") and "  # " in got[0]
+    assert "alpha = 0.01  # significance level" in got[2] and any(line.startswith("gpu = 'A100-SXM4-80GB'") for line in got)
+    assert any(line.startswith("outlier_rule = 'cv>0.10'") for line in got)  # an untouched parameter keeps its default

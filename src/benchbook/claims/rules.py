@@ -266,11 +266,32 @@ def trend(ev: dict) -> str:
     if not steps:
         return "mixed"
     bands = step_bands(ev, len(steps))
+    if ev.get("judged") == "ends":
+        return _trend_ends(ev, pts, steps, bands)
     if all(s < -t for s, t in zip(steps, bands, strict=True)):
         return "falls"
     if all(s > t for s, t in zip(steps, bands, strict=True)):
         return "rises"
     if all(abs(s) <= t for s, t in zip(steps, bands, strict=True)):
+        return "flat"
+    return "mixed"
+
+
+def _trend_ends(ev: dict, pts, steps: list[float], bands: list[float]) -> str:
+    """A trend judged over its whole range (evidence `judged: "ends"`): falls (rises) when the last
+    value is below (above) the first beyond the two ends' noise combined (`point_noise`, one
+    relative figure per point, never below the tolerance), and no step goes the other way beyond
+    its band; flat when the ends and every step are inside their bands. A step inside its noise then
+    does not break the trend, a step against it does."""
+    tol = _num(ev, "tolerance") or 0.0
+    pn = [_num({"v": v}, "v") or 0.0 for v in (ev.get("point_noise") or [])]
+    end_band = max(tol, math.hypot(pn[0], pn[-1]) if len(pn) == len(pts) else 0.0)
+    total = (pts[-1][1] - pts[0][1]) / abs(pts[0][1]) if pts[0][1] else pts[-1][1] - pts[0][1]
+    if total < -end_band and not any(s > t for s, t in zip(steps, bands, strict=True)):
+        return "falls"
+    if total > end_band and not any(s < -t for s, t in zip(steps, bands, strict=True)):
+        return "rises"
+    if abs(total) <= end_band and all(abs(s) <= t for s, t in zip(steps, bands, strict=True)):
         return "flat"
     return "mixed"
 

@@ -13,9 +13,9 @@ PRIORITY: dict[str, list[str]] = {
     "batch_saturation": ["knee", "latency_flat", "bandwidth_small", "compute_large", "dtypes_small"],
     "serving_saturation": ["knee", "goodput", "growth", "own_slos", "failed", "compute_best", "uncapped"],
     "tp_scaling": ["rec_throughput", "rec_decode_latency", "decode_slower_past_best", "quant_slowdown"],
-    "quantization_regimes": ["confound", "winner_decode_bound", "winner_prefill_bound", "metric_changes"],
+    "quantization_regimes": ["w8a8_gain", "confound"],
     "perf_per_watt": ["sweet_spot_tg", "sweet_spot_pp", "energy_saving_tg", "retained_lowest_pp"],
-    "attention_kernels": ["flex_sparsest", "flex_vs_fa2_causal", "sdpa_vs_fa2", "best_bound"],
+    "attention_kernels": ["flex_sparsest", "sdpa_printed"],
     "tracking": ["changes", "change_1", "change_2", "step_1", "step_2"],
 }
 #: The most shown claims a box holds, and the fewest it looks for before it stops reading the list.

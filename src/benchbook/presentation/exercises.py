@@ -221,38 +221,70 @@ def tp_scaling(ledger) -> list[Exercise]:
 
 
 def quantization_regimes(ledger) -> list[Exercise]:
+    """Predict, then compare: the bytes a decode step reads at each precision and the rate they
+    allow; the batch at which weight-only int8 stops gaining, against the measured crossover. An
+    exercise whose numbers this input lacks is left out."""
     shown = _shown(ledger)
+    out = []
     ev = shown.get("decode_bandwidth", {}).get("evidence")
-    if not ev:
-        return [_lacking("ceiling", ["decode_bandwidth"]), _lacking("8-bit ceiling", ["decode_bandwidth"])]
-    gb = ev["bytes_per_token"] / 1e9
-    ceil = env.ceiling(ev["peak"], gb)
-    rate = ev["gb_s"] / gb
-    s = env.share(rate, ceil)
-    half = env.ceiling(ev["peak"], gb / 2)
-    out = [
-        Exercise(
-            f"At batch 1, `{ev['scheme']}` ({ev['active_params_b']:.2f} billion parameters, {gb:.2f} GB per token "
-            f"in 16 bits) decodes at {ev['gb_s']:,.0f} GB/s on the {ev['device']} ({ev['peak']:,.0f} GB/s peak). "
-            "What are its ceiling and its rate in tok/s?",
-            [
-                f"Ceiling = {ev['peak']:,.0f} / {gb:.2f} = {ceil:,.1f} tok/s.",
-                f"Rate = {ev['gb_s']:,.0f} / {gb:.2f} = {rate:,.1f} tok/s, {s:.1%} of the ceiling.",
-            ],
-            f"a ceiling of {ceil:,.1f} tok/s; the run decodes {rate:,.1f} tok/s ({s:.1%}).",
-        ),
-        Exercise(
-            f"A w8a16 scheme stores each of those weights in 1 byte instead of 2. What is its bandwidth "
-            f"ceiling, and what rate would it reach at the same {s:.1%} share?",
-            [
-                f"Bytes per token = {gb:.2f} / 2 = {gb / 2:.2f} GB; ceiling = {ev['peak']:,.0f} / {gb / 2:.2f} = "
-                f"{half:,.1f} tok/s.",
-                f"At {s:.1%}: {half:,.1f} x {s:.3f} = {half * s:,.1f} tok/s, twice the 16-bit rate.",
-            ],
-            f"a ceiling of {half:,.1f} tok/s and about {half * s:,.1f} tok/s: at most 2x. Compare the "
-            "chapter's measured gain of the w8a16 scheme at batch 1: unpacking the 8-bit weights costs some of it.",
-        ),
-    ]
+    if ev and ev.get("baseline_tok_s") and ev.get("step_gb"):
+        b, p, bs = ev["baseline"], ev["active_params_b"], ev["batch_size"]
+        gb_b, gb_s = ev["baseline_step_gb"], ev["step_gb"]
+        ceil_b, ceil_s = env.ceiling(ev["peak"], gb_b) * bs, env.ceiling(ev["peak"], gb_s) * bs
+        rate_b, rate_s = ev["baseline_tok_s"], ev["tok_s"]
+        out.append(
+            Exercise(
+                f"In {ev['regime']} (batch {bs}), every decode step reads each of the model's {p:.2f} billion "
+                f"weights once. Predict how many GB one step reads in `{b}` ({ev['baseline_bytes_per_weight']:g} "
+                f"bytes per weight) and in `{ev['scheme']}` ({ev['bytes_per_weight']:g} byte per weight), and the "
+                f"decode rate each allows on the {ev['device']} ({ev['peak']:,.0f} GB/s). Then compare with the "
+                f"measured {rate_b:,.1f} and {rate_s:,.1f} tok/s.",
+                [
+                    f"`{b}`: {p:.2f} x 10^9 weights x {ev['baseline_bytes_per_weight']:g} bytes = {gb_b:.2f} GB per "
+                    f"step; {ev['peak']:,.0f} GB/s / {gb_b:.2f} GB x batch {bs} = {ceil_b:,.1f} tok/s.",
+                    f"`{ev['scheme']}`: {p:.2f} x 10^9 x {ev['bytes_per_weight']:g} byte = {gb_s:.2f} GB per step; "
+                    f"{ev['peak']:,.0f} / {gb_s:.2f} x {bs} = {ceil_s:,.1f} tok/s.",
+                    f"Measured: {rate_b:,.1f} / {ceil_b:,.1f} = {env.share(rate_b, ceil_b):.1%} and {rate_s:,.1f} / "
+                    f"{ceil_s:,.1f} = {env.share(rate_s, ceil_s):.1%} of those ceilings; halving the bytes made the "
+                    f"step {rate_s / rate_b:.2f}x as fast, not 2x.",
+                ],
+                f"{gb_b:.2f} GB and {gb_s:.2f} GB per step, ceilings of {ceil_b:,.1f} and {ceil_s:,.1f} tok/s; the "
+                f"runs reach {env.share(rate_b, ceil_b):.1%} and {env.share(rate_s, ceil_s):.1%} of them, a gain of "
+                f"{rate_s / rate_b:.2f}x.",
+            )
+        )
+    ev = shown.get("w8a16_decode_trend", {}).get("evidence")
+    if ev and ev.get("ridge") and ev.get("tflops") and ev.get("bandwidth_gb_s"):
+        r = ev["tflops"] * 1000 / ev["bandwidth_gb_s"]
+        cross = ev.get("crossover_batch")
+        measured = (
+            f"Measured: the gain falls from {ev['y_first']:.2f}x at batch {ev['x_first']} to {ev['y_last']:.2f}x at "
+            f"batch {ev['x_last']}, "
+            + (
+                f"crossing 1x at about batch {cross:.0f}: {r / cross:.1f}x earlier than the roofline allows, so the "
+                "weight-only kernel's own cost decides, not the device's roofs."
+                if cross
+                else "without crossing 1x."
+            )
+        )
+        out.append(
+            Exercise(
+                f"`{ev['scheme']}` stores 8-bit weights and multiplies them in 16 bits. On the {ev['device']} "
+                f"({ev['tflops']:,.0f} TFLOP/s, {ev['bandwidth_gb_s']:,.0f} GB/s), predict from the roofline up to "
+                f"which batch its decode step can run 2x as fast as `{ev['baseline']}`, and from which batch it can "
+                "gain nothing. Then compare with the batch at which its measured gain turns into a loss.",
+                [
+                    f"Ridge = {ev['tflops']:,.0f} x 1000 / {ev['bandwidth_gb_s']:,.0f} = {r:.0f} FLOP/byte.",
+                    f"8-bit weights: 2 x B FLOP/byte reaches the ridge at B = {r:.0f} / 2 = {r / 2:.0f}; up to there "
+                    "the step is bandwidth-bound and half the bytes make it 2x as fast.",
+                    f"bf16: B FLOP/byte reaches the ridge at B = {r:.0f}; from there both are compute-bound on the "
+                    "same 16-bit tensor cores, and w8a16 gains nothing.",
+                    measured,
+                ],
+                f"2x up to batch {r / 2:.0f}, nothing from batch {r:.0f}"
+                + (f"; the runs turn into a loss near batch {cross:.0f}." if cross else "."),
+            )
+        )
     return out
 
 
@@ -299,6 +331,9 @@ def perf_per_watt(ledger) -> list[Exercise]:
 
 
 def attention_kernels(ledger) -> list[Exercise]:
+    """Predict, then compare: what skipping the masked tiles alone would give; the FLOPs of a causal
+    pass and the TFLOP/s the times really give against those the tool prints. An exercise whose
+    numbers this input lacks is left out."""
     shown = _shown(ledger)
     out = []
     ev = shown.get("flex_sparsest", {}).get("evidence")
@@ -306,38 +341,47 @@ def attention_kernels(ledger) -> list[Exercise]:
         ideal = 1 / ev["density"]
         out.append(
             Exercise(
-                f"The {ev['mask']} block mask keeps {ev['density']:.2%} of the blocks. If a kernel skipped every "
-                f"masked block at the dense kernel's speed per block, how much faster could it be, and what share of "
-                f"that is FlexAttention's measured {ev['ratio']:.1f}x?",
+                f"The {ev['mask']} block mask keeps {ev['density']:.2%} of the 128 x 128 tiles. Predict how much "
+                "faster than SDPA + mask (which computes every tile) a kernel would be if it skipped every empty "
+                f"tile at SDPA's speed per tile. Then compare with FlexAttention's measured {ev['ratio']:.1f}x.",
                 [
                     f"Ideal gain = 1 / density = 1 / {ev['density']:.4f} = {ideal:.1f}x.",
-                    f"Share = {ev['ratio']:.1f} / {ideal:.1f} = {ev['ratio'] / ideal:.0%}.",
+                    f"Measured / ideal = {ev['ratio']:.1f} / {ideal:.1f} = {ev['ratio'] / ideal:.0%}: "
+                    + (
+                        "FlexAttention is also faster per computed tile."
+                        if ev["ratio"] > ideal
+                        else "FlexAttention computes each tile more slowly than SDPA."
+                    ),
                 ],
-                f"at most {ideal:.1f}x; FlexAttention gets {ev['ratio'] / ideal:.0%} of it.",
+                f"at most {ideal:.1f}x from skipping alone; FlexAttention gets {ev['ratio'] / ideal:.0%} of it.",
             )
         )
-    else:
-        out.append(_lacking("skipping", ["flex_sparsest"]))
-    ev = shown.get("best_bound", {}).get("evidence")
-    if ev:
-        gb_s = ev["achieved_tflops"] * 1000 / ev["intensity"]
+    ev = shown.get("flex_vs_fa2_causal", {}).get("evidence")
+    if ev and ev.get("seq_len") and ev.get("sdpa_ms") and ev.get("density"):
+        b, h, s_, d = ev["b_size"], ev["heads"], ev["seq_len"], ev["head_dim"]
+        dense = 4 * b * h * s_**2 * d
+        fa2 = dense / 2 / (ev["b"] / 1e3) / 1e12
+        sdpa = dense / (ev["sdpa_ms"] / 1e3) / 1e12
+        credited = ev["density"] * dense / (ev["sdpa_ms"] / 1e3) / 1e12
         out.append(
             Exercise(
-                f"The fastest kernel does {ev['achieved_tflops']:,.1f} TFLOP/s at an arithmetic intensity of "
-                f"{ev['intensity']:,.0f} FLOP/byte; the {ev['device']}'s ridge point is {ev['ridge']:,.0f} FLOP/byte. "
-                "How much memory bandwidth does it use, and which roof limits it?",
+                f"The causal section runs B = {b}, H = {h}, S = {s_:,}, D = {d}. Predict the FLOPs of a dense "
+                "forward pass and of its causal half. Then compute the TFLOP/s really reached by FA2 (causal, "
+                f"{ev['b']:.2f} ms) and by SDPA + mask (every tile, {ev['sdpa_ms']:.2f} ms), and what the tool prints "
+                f"for SDPA + mask ({ev['sdpa_printed']:,.1f} TF/s), which it credits with the density "
+                f"({ev['density']:.4f}) of the dense FLOPs.",
                 [
-                    f"Bandwidth = FLOP/s / intensity = {ev['achieved_tflops']:,.1f} x 1000 / {ev['intensity']:,.0f} = "
-                    f"{gb_s:,.0f} GB/s.",
-                    f"Intensity / ridge = {ev['intensity']:,.0f} / {ev['ridge']:,.0f} = "
-                    f"{ev['intensity'] / ev['ridge']:.1f}: right of the ridge.",
+                    f"Dense = 4 x B x H x S^2 x D = 4 x {b} x {h} x {s_:,}^2 x {d} = {dense / 1e12:.2f} x 10^12 FLOP; "
+                    f"causal = half = {dense / 2e12:.2f} x 10^12.",
+                    f"FA2: {dense / 2e12:.2f} x 10^12 / {ev['b'] / 1e3:.5f} s = {fa2:,.0f} TFLOP/s.",
+                    f"SDPA + mask: {dense / 1e12:.2f} x 10^12 / {ev['sdpa_ms'] / 1e3:.5f} s = {sdpa:,.0f} TFLOP/s "
+                    f"performed; credited {ev['density']:.4f} x {dense / 1e12:.2f} x 10^12 / {ev['sdpa_ms'] / 1e3:.5f} s "
+                    f"= {credited:,.1f} TF/s, as printed.",
                 ],
-                f"{gb_s:,.0f} GB/s, a small part of the bandwidth: compute limits it, at "
-                f"{ev['compute_fraction']:.0%} of the peak.",
+                f"{dense / 1e12:.2f} and {dense / 2e12:.2f} x 10^12 FLOP; FA2 reaches {fa2:,.0f} TFLOP/s, SDPA + mask "
+                f"performs {sdpa:,.0f} but is printed at {credited:,.1f}: {sdpa / credited:.2f}x understated.",
             )
         )
-    else:
-        out.append(_lacking("the roof", ["best_bound"]))
     return out
 
 
@@ -404,6 +448,10 @@ BUILDERS = {
 }
 
 
+#: What a page says where every exercise of its chapter needs numbers its input lacks.
+NONE_FOR_THIS_INPUT = "This input lacks the numbers these exercises are worked in (the claims ledger says which)."
+
+
 def markdown(ledger) -> str:
     """The chapter's back-of-envelope exercises as MyST, solutions folded."""
     from benchbook.presentation.bottom_line import _chapter
@@ -413,6 +461,8 @@ def markdown(ledger) -> str:
     except (KeyError, TypeError, ZeroDivisionError) as exc:  # evidence of another shape than the seeds'
         lack = Exercise(f"This input's evidence lacks a value this exercise needs ({exc}).", [], "none for this input.")
         exs = [lack, lack]
+    if not exs:
+        return NONE_FOR_THIS_INPUT
     return "\n".join(e.markdown(i) for i, e in enumerate(exs, 1))
 
 

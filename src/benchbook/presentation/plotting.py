@@ -172,6 +172,13 @@ def message_figure(text: str):
     return fig
 
 
+def plain_ticks():
+    """Tick labels as plain numbers (1, 10, 100), not powers of ten."""
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
+
+
 def color(i: int) -> str:
     """The i-th colour of the book's palette."""
     return PALETTE[i % len(PALETTE)]
