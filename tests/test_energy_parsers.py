@@ -160,3 +160,28 @@ def test_inference_energy_json_only_when_the_file_is_a_json_document():
     progress_only = "Idle power: 19.69 W\n"
     with pytest.raises(ingest.ParseError, match="no measurement"):
         ie.parse(progress_only + "Key metrics:\n", "p.txt")
+
+
+def _optimum(energy_flag: str) -> str:
+    return (
+        '{\n  "config": {\n    "scenario": {\n      "name": "inference",\n      "energy": '
+        + energy_flag
+        + '\n    },\n    "environment": {\n      "optimum_benchmark_version": "0.6.0.dev0"\n    }\n  },\n'
+        '  "report": {\n    "decode": {\n      "memory": null,\n      "latency": null,\n      "throughput": null,\n'
+        '      "energy": null,\n      "efficiency": null\n    }\n  }\n}'
+    )
+
+
+def test_optimum_benchmark_run_without_energy_tracking_is_refused_saying_so_at_its_line():
+    """An inference-scenario report (energy: false) is optimum-benchmark output that measured no energy: one
+    sentence naming the setting's line, not 'no known tool output'; a run that tracked energy but holds
+    none keeps the general sentence."""
+    from benchbook.ingest import optimum_benchmark as ob
+
+    assert ob.sniff(_optimum("false"))
+    with pytest.raises(
+        ingest.ParseError, match=r"x\.json:5: an optimum-benchmark inference run with energy tracking off"
+    ):
+        ob.parse(_optimum("false"), "x.json")
+    with pytest.raises(ingest.ParseError, match="no benchmark phase with an 'energy' report"):
+        ob.parse(_optimum("true"), "x.json")
