@@ -122,3 +122,66 @@ def test_a_broken_ml_energy_csv_is_refused_with_its_line():
     text = (config.FIXTURES_DIR / "ml-energy" / "A100_chat_benchmark.csv").read_bytes().decode("utf-8")
     with pytest.raises(ingest.ParseError, match=r"x\.csv:4: not CSV"):
         ml_energy.parse(text[:300] + "\r" + text[301:], "x.csv")
+
+
+def test_inference_energy_console_session_is_read_past_its_echoed_summary_json():
+    """A console session (commands, progress, the summary.json `analyze` echoes, then the report) is the console
+    format: the echo and the progress are set aside with their reasons, three reports read, none merged."""
+    p = _one(FIX / "inference-energy" / "scratch_console_qwen25_3b_7b.txt", "inference-energy")
+    t = p.table
+    assert t["run"].nunique() == 3
+    assert _value(t, "energy", run="logs") == pytest.approx(106465.76)
+    assert _value(t, "output_tokens", run="logs") == 121826  # the first version's "Completion tokens"
+    assert _value(t, "energy", run="logs (logs) #2") == pytest.approx(212341.00)
+    reasons = p.rejected["reason"].astype(str)
+    assert reasons.str.contains("echoes").sum() == 42 and reasons.str.contains("progress output").any()
+    # version 1's J/token is active energy / tokens: set aside, not read as D1's total energy / tokens
+    assert "energy_per_output_token" not in set(t.loc[t["run"] == "logs", "metric"])
+
+
+def test_inference_energy_first_version_summary_keys_are_read_and_its_active_per_token_set_aside():
+    p = _one(FIX / "inference-energy" / "summary_v1_keys.json", "inference-energy")
+    t = p.table
+    assert _value(t, "energy") == pytest.approx(106465.76072604148)
+    assert _value(t, "energy_active") == pytest.approx(99967.076284035)
+    assert _value(t, "output_tokens") == 121826 and _value(t, "duration") == pytest.approx(329.99701380729675)
+    assert list(p.rejected["reason"]) == [
+        "the first version's active energy / completion tokens, from the figures kept"
+    ]
+
+
+def test_inference_energy_json_only_when_the_file_is_a_json_document():
+    from benchbook.ingest import inference_energy as ie
+
+    report = "Results saved to: logs/\n\nKey metrics:\n  Total energy:   10.0 J\n  Completion tokens:  5\n"
+    echoed = '{\n  "M1_total_energy_J": 10.0\n}\n' + report
+    assert ie.parse(echoed, "s.txt").table["metric"].tolist() == ["energy", "output_tokens"]
+    assert ie.parse('{\n  "M1_total_energy_J": 10.0\n}', "s.json").table["metric"].tolist() == ["energy"]
+    progress_only = "Idle power: 19.69 W\n"
+    with pytest.raises(ingest.ParseError, match="no measurement"):
+        ie.parse(progress_only + "Key metrics:\n", "p.txt")
+
+
+def _optimum(energy_flag: str) -> str:
+    return (
+        '{\n  "config": {\n    "scenario": {\n      "name": "inference",\n      "energy": '
+        + energy_flag
+        + '\n    },\n    "environment": {\n      "optimum_benchmark_version": "0.6.0.dev0"\n    }\n  },\n'
+        '  "report": {\n    "decode": {\n      "memory": null,\n      "latency": null,\n      "throughput": null,\n'
+        '      "energy": null,\n      "efficiency": null\n    }\n  }\n}'
+    )
+
+
+def test_optimum_benchmark_run_without_energy_tracking_is_refused_saying_so_at_its_line():
+    """An inference-scenario report (energy: false) is optimum-benchmark output that measured no energy: one
+    sentence naming the setting's line, not 'no known tool output'; a run that tracked energy but holds
+    none keeps the general sentence."""
+    from benchbook.ingest import optimum_benchmark as ob
+
+    assert ob.sniff(_optimum("false"))
+    with pytest.raises(
+        ingest.ParseError, match=r"x\.json:5: an optimum-benchmark inference run with energy tracking off"
+    ):
+        ob.parse(_optimum("false"), "x.json")
+    with pytest.raises(ingest.ParseError, match="no benchmark phase with an 'energy' report"):
+        ob.parse(_optimum("true"), "x.json")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 
+import pandas as pd
 import pytest
 from conftest import one_row
 
@@ -244,3 +245,34 @@ def test_fixture_sealion_one_shard_of_an_eight_gpu_vm():
     p = ingest.read_parsed(FIX / "sealion7b_tp1_top_n_256.md", tool="tgi-benchmark")[0]
     assert set(p.table["model"]) == {"aisingapore/sealion7b-instruct-nc"} and set(p.table["tp"]) == {1}
     assert p.cells_read == len(p.table) == 144
+
+
+def test_num_shard_environment_variable_sets_the_tp_from_its_line_on():
+    """The launcher reads `--num-shard` from `NUM_SHARD` too: a heading `NUM_SHARD=4` above the second of two
+    tables with the same parameters makes them two configurations (TP unknown, TP 4), not a conflict."""
+    table = _TABLE.format(model="org/model-7b")
+    p = tgi.parse("# TGI 1.0.1\n" + table + "\n# TGI 1.0.1 NUM_SHARD=4\n" + table, "env.md")
+    assert len(p.table) == 12 and p.table["tp"].isna().sum() == 6 and set(p.table["tp"].dropna()) == {4}
+    assert any("NUM_SHARD (line" in m for m in p.messages)
+
+
+@pytest.mark.parametrize(
+    ("line", "tp"),
+    [
+        ("NUM_SHARD=2 text-generation-launcher --model-id org/model-7b", 2),
+        ("NUM_SHARD=4 text-generation-launcher --model-id org/model-7b --num-shard 2", 2),
+        ("export NUM_SHARDS=4", None),
+        ("# run with num_shard 4", None),
+    ],
+)
+def test_num_shard_environment_form_is_read_and_an_explicit_argument_wins(line, tp):
+    p = tgi.parse(line + "\n\n" + _TABLE.format(model="org/model-7b"), "env.md")
+    assert p.table["tp"].tolist() == [tp if tp else pd.NA] * len(p.table)
+
+
+def test_fixture_llama_tokenizer_one_shard_then_num_shard_4():
+    """Narsil's TGI 1.0.1 notes: the same parameters twice, the second under `# TGI:1.0.1 NUM_SHARD=4`."""
+    p = ingest.read_parsed(FIX / "llama_tokenizer_tgi101_shard1_vs_shard4.md", tool="tgi-benchmark")[0]
+    assert p.cells_read == len(p.table) == 288
+    assert one_row(p.table, tp=4, metric="decode_token_latency", batch_size=32, statistic="mean").value == 22.17
+    assert p.table.loc[p.table["tp"].isna(), "value"].size == 144

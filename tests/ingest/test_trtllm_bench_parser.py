@@ -165,3 +165,16 @@ def test_audit_names_the_issue_rate():
 def test_bad_input_raises_parse_error(text):
     with pytest.raises(ParseError):
         t.parse(text, "bad.txt")
+
+
+WSL = config.FIXTURES_DIR / "trtllm-bench" / "wsl_llama32_3b_vllm_fp4_then_trtllm_recipe.md"
+
+
+def test_an_issue_rate_faster_than_any_request_is_an_unlimited_rate_the_report_states():
+    """Issue Rate is requests over the span the tool enqueued them in: 16 requests in 1.5e-16 s, before the
+    first finished (1,678 ms), is an unlimited rate; 2 req/s (8 s to enqueue) is not, and stays unknown."""
+    burst = t.parse(WSL.read_text(), "wsl.md")
+    assert set(burst.table["request_rate"]) == {math.inf}
+    assert any("enqueued within 1.5e-16 s" in m for m in burst.messages)
+    paced = t.parse(WSL.read_text().replace("1.0535E+17", "2.0000E+00"), "wsl.md")
+    assert paced.table["request_rate"].isna().all() and not any("enqueued" in m for m in paced.messages)
