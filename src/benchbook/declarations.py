@@ -179,7 +179,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             "llama-bench-power",
         ),
         paths=("source",),
-        figures=("fig_measured", "fig_throughput", "fig_pareto", "fig_cv"),
+        figures=("fig_caps", "fig_measured", "fig_throughput", "fig_energy", "fig_cv"),
         parameters=(
             Param(
                 "source",

@@ -259,42 +259,49 @@ def quantization_regimes(ledger) -> list[Exercise]:
 def perf_per_watt(ledger) -> list[Exercise]:
     shown = _shown(ledger)
     out = []
-    top, best = (shown.get(f"energy_{k}_tg", {}).get("evidence") for k in ("top", "best"))
-    if top and best:
-        jt, jb = env.joules_per_token(top["power_w"], top["rate"]), env.joules_per_token(best["power_w"], best["rate"])
+    ev = shown.get("dram_floor", {}).get("evidence")
+    if ev and ev["ratio"] <= 1:
+        floor = env.dram_floor(ev["weights_gb"], ev["pj_per_bit"])
+        said = "at most" if ev["upper_bound"] else "about"
         out.append(
             Exercise(
-                f"{top['test']} runs at {top['rate']:,.2f} tok/s under a {top['limit_w']:.0f} W limit and "
-                f"{best['rate']:,.2f} tok/s under {best['limit_w']:.0f} W. If the card draws its limit, what does "
-                "a token cost at each, and what is the saving?",
+                f"At batch 1 each {ev['test']} token reads the model's {ev['weights_gb']:.3g} GB of weights once, "
+                f"and moving one bit out of DRAM costs about {ev['pj_per_bit']:g} pJ. Predict the least energy a "
+                f"token can cost, then compare it with the {said} {ev['b']:.3g} J per token this input gives at "
+                f"{ev['limit_w']:.0f} W.",
                 [
-                    f"At {top['limit_w']:.0f} W: {top['power_w']:.0f} / {top['rate']:,.2f} = {jt:.3f} J/token.",
-                    f"At {best['limit_w']:.0f} W: {best['power_w']:.0f} / {best['rate']:,.2f} = {jb:.3f} J/token.",
-                    f"Ratio = {jb:.3f} / {jt:.3f} = {jb / jt:.1%}.",
+                    f"Floor = {ev['weights_gb']:.3g} x 10^9 bytes x 8 bits x {ev['pj_per_bit']:g} x 10^-12 J "
+                    f"= {floor:.3g} J per token.",
+                    f"{ev['b']:.3g} / {floor:.3g} = {ev['b'] / floor:.1f}.",
                 ],
-                f"{jt:.3f} against {jb:.3f} J/token: the lower limit needs {jb / jt:.1%} of the energy per token.",
+                f"about {floor:.2g} J per token; at {ev['limit_w']:.0f} W a token costs {said} {ev['b'] / floor:.1f} "
+                "times that: the weights' DRAM traffic is a floor, and the arithmetic, the caches and the power "
+                "the card draws regardless come on top.",
             )
         )
     else:
-        out.append(_lacking("energy per token", ["energy_top_tg", "energy_best_tg"]))
-    ev = shown.get("sweet_spot_tg", {}).get("evidence") or shown.get("sweet_spot_pp", {}).get("evidence")
-    if ev:
-        top_w = ev["x"] + ev["saving_w"]
-        ratio = (ev["x"] / top_w) / ev["retained"]
+        out.append(_lacking("the energy floor", ["dram_floor"]))
+    top = shown.get("flat_top_tg", {}).get("evidence")
+    if top and ev and ev.get("peak_gb_s"):
+        rate = max(top["ys"])
+        bw = ev["weights_gb"] * rate
+        s = env.share(bw, ev["peak_gb_s"])
         out.append(
             Exercise(
-                f"At its sweet spot, {ev['x']:.0f} W, {ev['test']} keeps {ev['retained']:.1%} of its peak rate "
-                f"(reached at a {top_w:.0f} W limit). If the card draws its limit, what share of the energy per "
-                "token at the top limit does a token cost there?",
+                f"{top['test']} holds about {rate:,.1f} tok/s from {top['to_w']:.0f} W down to {top['from_w']:.0f} W, "
+                f"and each token reads {ev['weights_gb']:.3g} GB. Predict the bandwidth that takes and its share of "
+                f"the {ev['device']}'s {ev['peak_gb_s']:,.0f} GB/s. Would a cap that lowers the core clock slow it?",
                 [
-                    f"Energy per token scales as power / rate: ({ev['x']:.0f} / {top_w:.0f}) / {ev['retained']:.3f} "
-                    f"= {ratio:.1%}."
+                    f"Bandwidth = {ev['weights_gb']:.3g} GB x {rate:,.1f} tok/s = {bw:,.0f} GB/s.",
+                    f"Share = {bw:,.0f} / {ev['peak_gb_s']:,.0f} = {s:.0%}.",
                 ],
-                f"{ratio:.1%} of the energy per token, for {1 - ev['retained']:.1%} less speed.",
+                f"{bw:,.0f} GB/s, {s:.0%} of the peak: the step waits on memory, which the cap does not slow, so it "
+                f"keeps its rate until the core clock falls too low to keep memory busy: in this input, below "
+                f"{top['from_w']:.0f} W.",
             )
         )
     else:
-        out.append(_lacking("sweet spot", ["sweet_spot_tg", "sweet_spot_pp"]))
+        out.append(_lacking("the bandwidth under the cap", ["flat_top_tg", "dram_floor"]))
     return out
 
 
