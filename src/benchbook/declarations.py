@@ -378,7 +378,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         question="Over a series of runs of the same benchmark, did performance change, where, by how much, and how sure is that?",
         tools=(),
         paths=("source",),
-        figures=("fig_series",),
+        figures=("fig_smallest_p", "fig_series"),
         parameters=(
             Param(
                 "source",

@@ -16,7 +16,7 @@ PRIORITY: dict[str, list[str]] = {
     "quantization_regimes": ["confound", "winner_decode_bound", "winner_prefill_bound", "metric_changes"],
     "perf_per_watt": ["caps_differ", "sweet_spot_tg", "sweet_spot_pp", "measured_cheapest", "measured_spread"],
     "attention_kernels": ["flex_sparsest", "flex_vs_fa2_causal", "sdpa_vs_fa2", "best_bound"],
-    "tracking": ["changes", "change_1", "change_2", "step_1", "step_2"],
+    "tracking": ["changes"],
 }
 #: The most shown claims a box holds, and the fewest it looks for before it stops reading the list.
 MAX_SHOWN = 3

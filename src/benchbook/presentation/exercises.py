@@ -348,30 +348,44 @@ def attention_kernels(ledger) -> list[Exercise]:
     return out
 
 
-def _longest_chain(steps: list[dict]) -> list[dict]:
-    """The longest run of shown steps between neighbouring runs: only an unbroken chain of ratios
-    multiplies to its last run against its first (a step within the noise is not shown)."""
-    best, cur = [], []
-    for c in steps:
-        cur = cur + [c] if cur and int(c["id"][5:]) == int(cur[-1]["id"][5:]) + 1 else [c]
-        best = cur if len(cur) > len(best) else best
-    return best
-
-
 def tracking(ledger) -> list[Exercise]:
+    from math import comb
+
+    claims = {c["id"]: c for c in _claims(ledger)}
     shown = _shown(ledger)
     steps = sorted(
         (c for cid, c in shown.items() if cid.startswith("step_") and cid[5:].isdigit()), key=lambda c: int(c["id"][5:])
     )
     out = []
+    ev = (claims.get("changes") or {}).get("evidence")
+    if ev and ev.get("n", 0) >= 4:
+        n, alpha = ev["n"], ev["alpha"]
+        orders = comb(n, n // 2)
+        p = 2 / orders
+        can = "can" if p < alpha else "cannot"
+        out.append(
+            Exercise(
+                f"This series has {n} runs. Before reading the changes, predict the smallest p-value the permutation "
+                f"test can give on {n} runs, and whether any change can be shown at alpha {alpha:g}.",
+                [
+                    f"The most even split puts {n // 2} runs first: C({n}, {n // 2}) = {orders:,} ways to choose them.",
+                    f"The observed order ties with every order of the same runs and with its mirror: p >= 2 / {orders:,}"
+                    f" = {p:.2g}.",
+                ],
+                f"p >= {p:.2g}, {'below' if p < alpha else 'not below'} alpha {alpha:g}: a change {can} be shown at "
+                "that level, whatever the values.",
+            )
+        )
+    else:
+        out.append(_lacking("the smallest p-value", ["changes"]))
     if steps:
         ev = steps[0]["evidence"]
         change = ev["a"] / ev["b"] - 1
         out.append(
             Exercise(
                 f"Run `{ev['run']}` gives {ev['a']:,.2f} for {ev['metric']} against {ev['b']:,.2f} for "
-                f"`{ev['previous_run']}`, whose runs spread by {ev['noise']:.1%}. What is the change, and how many "
-                "spreads is it?",
+                f"`{ev['previous_run']}`, whose runs spread by {ev['noise']:.1%}. Predict whether the step is beyond "
+                "the noise: what is the change, and how many spreads is it?",
                 [
                     f"Ratio = {ev['a']:,.2f} / {ev['b']:,.2f} = {ev['a'] / ev['b']:.3f}, a change of {change:+.1%}.",
                     f"{abs(change):.3f} / {ev['noise']:.4f} = {abs(change) / ev['noise']:.1f} spreads.",
@@ -381,21 +395,6 @@ def tracking(ledger) -> list[Exercise]:
         )
     else:
         out.append(_lacking("a step", ["step_1"]))
-    chain = _longest_chain(steps)
-    if len(chain) >= 2:
-        ratios = [c["evidence"]["ratio"] for c in chain]
-        total = env.product(ratios)
-        first, last = chain[0]["evidence"]["previous_run"], chain[-1]["evidence"]["run"]
-        out.append(
-            Exercise(
-                f"Multiply the {len(chain)} step-to-step ratios the chapter shows from `{first}` to `{last}` to get "
-                "the last of those runs against the first. What is the net change?",
-                [" x ".join(f"{r:.3f}" for r in ratios) + f" = {total:.3f}."],
-                f"{total:.3f}, a net change of {total - 1:+.1%}.",
-            )
-        )
-    else:
-        out.append(_lacking("the net change", ["step_1", "step_2"]))
     return out
 
 
