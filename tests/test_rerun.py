@@ -164,3 +164,26 @@ def test_cli_run_reports_kernel_failures_in_one_line(monkeypatch, tmp_path, erro
     assert ("notebook with the traceback" in last) is wrote
     assert not (tmp_path / "batch_saturation.ipynb").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "the temporary file must be removed"
+
+
+def test_a_page_run_on_other_values_shows_those_not_the_books_defaults():
+    """The executed notebook keeps the chapter's parameters cell (papermill needs it) but hides it
+    where values were injected; a run with the defaults keeps it shown."""
+    import nbformat
+
+    from benchbook.rerun import Prepared, sanitize
+
+    def notebook():
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [
+            nbformat.v4.new_code_cell('source = "data/raw/book.txt"', metadata={"tags": ["parameters"]}),
+            nbformat.v4.new_code_cell('source = "mine.txt"', metadata={"tags": ["injected-parameters"]}),
+        ]
+        return nb
+
+    nb = notebook()
+    sanitize(nb, Prepared("tracking", {"source": "mine.txt"}, {"source": "mine.txt"}), "tracking.ipynb")
+    assert "remove-cell" in nb.cells[0].metadata["tags"] and "mine.txt" in nb.cells[1].source
+    nb = notebook()
+    sanitize(nb, Prepared("tracking", {}, {}), "tracking.ipynb")
+    assert "remove-cell" not in nb.cells[0].metadata["tags"]

@@ -127,8 +127,12 @@ def sanitize(nb: nbformat.NotebookNode, prep: Prepared, out_name: str) -> None:
     pm["parameters"] = dict(prep.shown)
     pm.pop("cwd", None)
     replacements = _replacements(prep)
+    injected = bool(prep.shown) and any("injected-parameters" in c.metadata.get("tags", []) for c in nb.cells)
     for cell in nb.cells:
-        if "injected-parameters" in cell.metadata.get("tags", []):
+        tags = cell.metadata.get("tags", [])
+        if injected and "parameters" in tags and "remove-cell" not in tags:
+            tags.append("remove-cell")  # the book's defaults: a page run on other values shows those alone
+        if "injected-parameters" in tags:
             lines = ["# Parameters"] + [f"{k} = {v!r}" for k, v in prep.shown.items()]
             cell.source = "\n".join(lines) + "\n"
             continue

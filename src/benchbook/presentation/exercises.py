@@ -256,6 +256,42 @@ def quantization_regimes(ledger) -> list[Exercise]:
     return out
 
 
+def _measured_floor(shown: dict) -> Exercise | None:
+    """The DRAM floor of a measured configuration's weights against its measured energy per output
+    token (the first floor_N claim that states both)."""
+    from benchbook.analysis.power import DRAM_PJ_PER_BIT
+
+    ev = next(
+        (
+            c["evidence"]
+            for cid, c in sorted(shown.items())
+            if cid.startswith("floor_") and c["evidence"].get("weights_gb") and c["evidence"].get("a")
+        ),
+        None,
+    )
+    if ev is None:
+        return None
+    floor = env.dram_floor(ev["weights_gb"], DRAM_PJ_PER_BIT)
+    ratio = ev["a"] / floor
+    why = (
+        "each token cost more than one read of its weights: the arithmetic, the caches and the power drawn "
+        "regardless come on top"
+        if ratio >= 1
+        else "below the cost of one read per token: several sequences shared each read of the weights"
+    )
+    return Exercise(
+        f"`{ev['run']}` reads {ev['weights_gb']:.3g} GB of weights per decode step (as this page's floor counts "
+        "them), and moving one bit out of DRAM "
+        f"costs about {DRAM_PJ_PER_BIT:g} pJ. Predict the least energy one read costs, then compare it with the "
+        f"measured {ev['a']:.3g} J per output token.",
+        [
+            f"One read = {ev['weights_gb']:.3g} x 10^9 bytes x 8 bits x {DRAM_PJ_PER_BIT:g} x 10^-12 J = {floor:.3g} J.",
+            f"{ev['a']:.3g} / {floor:.3g} = {ratio:.2g}.",
+        ],
+        f"about {floor:.2g} J per read; the measured figure is {ratio:.2g} times that: {why}.",
+    )
+
+
 def perf_per_watt(ledger) -> list[Exercise]:
     shown = _shown(ledger)
     out = []
@@ -279,8 +315,10 @@ def perf_per_watt(ledger) -> list[Exercise]:
                 "the card draws regardless come on top.",
             )
         )
+    elif measured := _measured_floor(shown):
+        out.append(measured)
     else:
-        out.append(_lacking("the energy floor", ["dram_floor"]))
+        out.append(_lacking("the energy floor", ["dram_floor", "floor_N"]))
     top = shown.get("flat_top_tg", {}).get("evidence")
     if top and ev and ev.get("peak_gb_s"):
         rate = max(top["ys"])
