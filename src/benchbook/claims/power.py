@@ -245,7 +245,12 @@ def dram_floor(table: pd.DataFrame, test: str | None, weights_gb: float | None, 
         "peak_gb_s": getattr(device, "bandwidth_gb_s", None),
     }
     rule = "floor = weights bytes x 8 x pJ per bit, against the lowest J/token the input states"
-    return make("dram_floor", "comparison", rule, ev)
+    c = make("dram_floor", "comparison", rule, ev)
+    if row is None:
+        return c.withhold("the input has no generation test at two or more power limits")
+    if floor is None:
+        return c.withhold("the bytes of the model's weights are not known (llama-bench prints them as its size)")
+    return c
 
 
 def build(

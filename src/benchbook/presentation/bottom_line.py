@@ -15,7 +15,7 @@ PRIORITY: dict[str, list[str]] = {
     "tp_scaling": ["rec_throughput", "rec_decode_latency", "decode_slower_past_best", "quant_slowdown"],
     "quantization_regimes": ["confound", "winner_decode_bound", "winner_prefill_bound", "metric_changes"],
     "perf_per_watt": [
-        *("caps_differ", "sweet_spot_tg", "sweet_spot_pp"),
+        *("caps_differ", "sweet_spot_tg"),
         *("measured_cheapest", "measured_spread", "measured_1"),
     ],
     "attention_kernels": ["flex_sparsest", "flex_vs_fa2_causal", "sdpa_vs_fa2", "best_bound"],

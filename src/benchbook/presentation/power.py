@@ -7,6 +7,8 @@ Every sentence that states a verdict comes from a claim (`benchbook.claims.power
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -206,7 +208,6 @@ def plot_energy(axes, table: pd.DataFrame, floor_j: float | None = None) -> None
         ax.set_title(test)
         ax.set_xlabel("power limit (W)")
         ax.set_ylabel("energy per token (J)")
-        ax.legend(loc="upper left")
 
 
 def plot_cv(ax, table: pd.DataFrame) -> None:
@@ -238,7 +239,12 @@ def energy_figure(table: pd.DataFrame, floor_j: float | None = None):
         return None
     fig, axes = panel_grid(table["test"].nunique(), height=4.0)
     plot_energy(axes, table, floor_j)
-    fig.tight_layout()
+    seen = {}
+    for ax in np.atleast_1d(axes):
+        for h, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            seen.setdefault(label, h)
+    fig.legend(seen.values(), seen.keys(), loc="lower center", ncol=len(seen), bbox_to_anchor=(0.5, 0.0))
+    fig.tight_layout(rect=(0, 0.08 / math.ceil(len(np.atleast_1d(axes)) / 2), 1, 1))
     return fig
 
 

@@ -97,8 +97,8 @@ def smallest_p_figure(n_runs: int, alpha: float, most: int = 14):
     p = [tracking.smallest_p(int(k)) for k in n]
     fig, ax = plt.subplots(figsize=(7.5, 4))
     ax.plot(n, p, "o-", color=PALETTE[0], label="smallest p the test can give")
-    ax.axhline(alpha, color=PALETTE[3], ls="--", lw=1, label=f"alpha {alpha:g}")
-    ax.axvline(n_runs, color=PALETTE[1], lw=1, label=f"this series: {n_runs} runs")
+    ax.axhline(alpha, color="black", ls="--", lw=1, label=f"alpha {alpha:g}")
+    ax.axvline(n_runs, color="gray", lw=1, label=f"this series: {n_runs} runs")
     ax.set_yscale("log")
     ticks = [0.001, 0.01, 0.05, 0.3]
     ax.set_yticks(ticks, [f"{t:g}" for t in ticks])

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchbook import config, warehouse
+from benchbook.parameters import ParameterError
 from benchbook.analysis import tracking
 from benchbook.analysis.changes import Change, change_points
 from benchbook.claims import Ledger
@@ -38,7 +39,6 @@ class Result:
 def analyse(p: dict) -> Result:
     """Load the runs (a bad filter or metric is one sentence: `ParameterError`), find the changes in
     level and the steps, and judge every claim."""
-    from benchbook.chapter import ParameterError
     from benchbook.presentation import wording
 
     try:
