@@ -9,11 +9,11 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchbook import config, warehouse
-from benchbook.parameters import ParameterError
 from benchbook.analysis import tracking
 from benchbook.analysis.changes import Change, change_points
 from benchbook.claims import Ledger
 from benchbook.claims import tracking as claims
+from benchbook.parameters import ParameterError
 from benchbook.topics import Page
 
 CHAPTER = "tracking"
