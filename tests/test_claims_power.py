@@ -264,9 +264,9 @@ def test_input_line_names_only_what_the_data_gives():
 def test_energy_from_a_measured_draw_is_not_compared_with_a_limit():
     t = table(curve("tg128", [100, 100, 100, 90, 70]))
     m = power.energy(
-        t.drop(columns=["power_w", "power_source"]), pd.DataFrame({"power_limit_w": [600], "power_w": [300]})
+        t.drop(columns=["power_w", "power_source"]), pd.DataFrame({"power_limit_w": [200], "power_w": [150]})
     )
-    order = power.energy_order(m, "tg128")
+    order = power.energy_order(m, "tg128")  # the measured 200 W row; the top limit, 600 W, is a bound
     top = m.sort_values("power_limit_w").iloc[-1]
     c = worded(cp.energy_difference(order.iloc[0], top, "tg", "energy_saving"))
     assert c.status == "withheld" and "measured draw and the other on the limit" in c.text
@@ -362,3 +362,32 @@ def test_energy_difference_margin_is_the_saving_of_a_over_b():
     )
     ev = cp.energy_difference(a, b, "tg", "energy_saving").evidence
     assert ev["ratio"] == pytest.approx(0.8) and ev["margin"] == pytest.approx(0.2)
+
+
+def test_an_estimate_and_an_upper_bound_are_never_ranked_together():
+    """A measured 400 W row costs 1.0 J/token; the 200 W limit bounds its row below that (200 / 70 =
+    2.9 J is not below, but a bound is never the cheapest beside a measurement): the order holds the
+    measured rows only, and the table ranks only them."""
+    t = table(curve("tg128", [100, 100, 100, 90, 70]))
+    m = power.energy(
+        t.drop(columns=["power_w", "power_source"]), pd.DataFrame({"power_limit_w": [400], "power_w": [100]})
+    )
+    order = power.energy_order(m, "tg128")
+    assert order["power_limit_w"].tolist() == [400] and not order["bound"].any()
+    assert power.energy_order(t, "tg128")["power_limit_w"].iloc[0] == 200  # bounds only: the tightest first
+    shown = show.energy_table(m).set_index("limit (W)")
+    assert shown.loc[400, "Pareto (means)"] and pd.isna(shown.loc[200, "Pareto (means)"])
+    assert shown.loc[200, "J/token is"] == "at most" and shown.loc[400, "J/token is"] == "about"
+
+
+def test_no_saving_is_stated_when_the_cheapest_limit_is_the_highest():
+    t = table(curve("tg128", [100, 100, 100, 90, 70]))
+    m = power.energy(
+        t.drop(columns=["power_w", "power_source"]), pd.DataFrame({"power_limit_w": [600], "power_w": [90]})
+    )
+    claims = {c.id: worded(c) for c in cp.build(m, {"tg": "tg128", "pp": None}, 0.95, 400.0)}
+    c = claims["energy_saving_tg"]
+    assert (
+        c.status == "withheld"
+        and c.text == "Generation (tg128): the cheapest limit is the highest one, so there is no saving to state."
+    )

@@ -439,10 +439,14 @@ def flat_top(table: pd.DataFrame, test: str | None, tolerance: float) -> pd.Data
 
 
 def energy_order(table: pd.DataFrame, test: str | None) -> pd.DataFrame:
-    """`test`'s rows sorted by energy per token, cheapest first."""
+    """`test`'s rows sorted by energy per token, cheapest first: only its rows with a measured draw
+    where it has any (an estimate and an upper bound are not ranked together), else its upper bounds."""
     if test is None or table.empty:
         return table.iloc[0:0]
-    return table[table["test"] == test].sort_values(["j_per_tok", "power_limit_w"]).reset_index(drop=True)
+    g = table[table["test"] == test]
+    if "bound" in g and (~g["bound"]).any():
+        g = g[~g["bound"]]
+    return g.sort_values(["j_per_tok", "power_limit_w"]).reset_index(drop=True)
 
 
 # --- the lesson: clocks under a cap, and the energy floor of a token -----------------------------

@@ -253,6 +253,15 @@ def dram_floor(table: pd.DataFrame, test: str | None, weights_gb: float | None, 
     return c
 
 
+def _saving(best: pd.Series | None, top: pd.Series | None, kind: str) -> Claim:
+    """The cheapest limit's energy per token against the highest limit's; withheld where they are
+    one limit (nothing saved to state)."""
+    c = energy_difference(best, top, kind, "energy_saving")
+    if best is not None and top is not None and best["power_limit_w"] == top["power_limit_w"]:
+        return c.withhold("the cheapest limit is the highest one, so there is no saving to state")
+    return c
+
+
 def build(
     table: pd.DataFrame,
     tests: dict,
@@ -284,7 +293,7 @@ def build(
         out += [
             energy_estimate(top, kind, "energy_top"),
             energy_estimate(best, kind, "energy_best"),
-            energy_difference(best, top, kind, "energy_saving"),
+            _saving(best, top, kind),
             energy_difference(best, second, kind, "energy_runner_up"),
         ]
     out.append(dram_floor(table, tests.get("tg") if power.has_power(table) else None, weights_gb, device))

@@ -116,8 +116,11 @@ def energy_table(table: pd.DataFrame) -> pd.DataFrame:
         unc=np.where(table["bound"], np.nan, 100 * table["rel_uncertainty"]),
     )
     cols = ["test", "power_limit_w", "mean", "std", "power_w", "power_source", "kind", "j_per_tok", "unc"]
-    if (~table["bound"]).any():
-        t = t.assign(pareto=power.pareto_by_test(table), clearly_dominated=power.clearly_dominated(table))
+    measured = ~table["bound"]
+    if measured.any():  # ranked among the measured rows only: an upper bound is not ranked
+        m = table[measured]
+        t["pareto"] = pd.Series(power.pareto_by_test(m), index=m.index).reindex(t.index)
+        t["clearly_dominated"] = pd.Series(power.clearly_dominated(m), index=m.index).reindex(t.index)
         cols += ["pareto", "clearly_dominated"]
     else:
         cols.remove("unc")

@@ -153,7 +153,10 @@ def page(r: Result) -> Page:
                 if r.has_power
                 else None
             )
-        return lambda: _display(tables.show(t) if (t := want[name]()) is not None else None)
+        missing = {"energy": dict.fromkeys(("J/token ± (%)", "Pareto (means)", "clearly dominated"), "a bound")}
+        return lambda: _display(
+            tables.show(t, missing=missing.get(name, tables.MISSING)) if (t := want[name]()) is not None else None
+        )
 
     shown_tables = {name: table(name) for name in ("sweep", "measured", "energy", "sweet")}
     return Page(led, markdown=markdown, figures=figures, tables=shown_tables)
