@@ -81,3 +81,10 @@ def test_the_exercise_predicts_the_smallest_p_from_this_series_length(seed):
     assert f"{2 / comb(n, n // 2):.2g}" in first.answer and "can be shown" in first.answer
     ev = seed.ledger.get("step_3").evidence
     assert f"{ev['a'] / ev['b']:.3f}" in step.steps[0]
+
+
+def test_a_metric_no_run_reports_is_one_sentence():
+    from benchbook.parameters import ParameterError
+
+    with pytest.raises(ParameterError, match=r"^no run reports metric 'nope'"):
+        run(SEED, metric="nope")

@@ -164,7 +164,7 @@ def sweet_display(table: pd.DataFrame, fraction: float) -> pd.DataFrame:
                 "n_limits": "limits",
                 "knee_w": "knee (W)",
                 "knee_strength": "knee strength",
-                "knee_noise": "of it, noise",
+                "knee_noise": "knee noise",
             }
         )
         .set_index("test")
