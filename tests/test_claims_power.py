@@ -227,6 +227,8 @@ def test_seed_ledger():
     boxed = {"caps_differ", "sweet_spot_tg", "sweet_spot_pp"}
     speed = show.section(led, "speed", boxed)
     assert c.text not in speed and led.get("flat_top_tg").text in speed
+    assert led.get("retained_quote_pp").text not in speed  # its 91.5 % at 400 W is caps_differ's
+    assert led.get("retained_lowest_pp").text in speed
     assert speed.endswith(wording.sentence("perf_per_watt", "noise_rule"))
 
 

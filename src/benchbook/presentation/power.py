@@ -67,12 +67,17 @@ SECTIONS = {
 }
 
 
+#: Claims whose numbers another claim already states: where that one is shown, these are not said again.
+COVERED = {"caps_differ": ("retained_quote_pp", "retained_quote_tg")}
+
+
 def section(led: Ledger, name: str, boxed: set[str] = frozenset(), extra: str = "") -> str:
-    """A section's shown verdicts that the bottom line does not hold, one paragraph per group, plus
-    `extra` (e.g. the mechanism); empty when it has none."""
+    """A section's shown verdicts that the bottom line does not hold (nor a shown claim that states
+    their numbers, `COVERED`), one paragraph per group, plus `extra`; empty when it has none."""
+    said = set(boxed) | {i for c, ids in COVERED.items() if led.get(c).shown for i in ids}
     paras = []
     for group in SECTIONS[name]:
-        texts = [led.get(i).text for i in group if led.get(i).shown and i not in boxed]
+        texts = [led.get(i).text for i in group if led.get(i).shown and i not in said]
         if texts:
             paras.append(" ".join(dict.fromkeys(texts)))
     if name == "speed" and paras:
