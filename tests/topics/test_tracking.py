@@ -88,3 +88,13 @@ def test_a_metric_no_run_reports_is_one_sentence():
 
     with pytest.raises(ParameterError, match=r"^no run reports metric 'nope'"):
         run(SEED, metric="nope")
+
+
+def test_the_lesson_figure_draws_the_formula_and_reads_at_the_page_size(seed):
+    from benchbook.presentation.plotting import MIN_TEXT_PX, overlaps, readable
+
+    fig = topic.page(seed).figures["fig_smallest_p"]
+    x, y = fig.axes[0].lines[0].get_data()
+    assert list(y) == pytest.approx([2 / comb(int(n), int(n) // 2) for n in x])
+    assert readable(fig) >= MIN_TEXT_PX and overlaps(fig) == []
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["0.001", "0.01", "0.05", "0.3"]  # plain
