@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -572,3 +573,12 @@ def test_rate_table_takes_the_repetitions_from_the_command_line_before_assuming_
     assert asked.iloc[0]["se"] == pytest.approx(0.1 / np.sqrt(2))
     unsaid = power.rate_table(pd.DataFrame(_rows(power_limit_w=300.0, rate=150.0, std=15.0)))
     assert unsaid.iloc[0]["n_reps"] == 5 and unsaid.iloc[0]["reps_assumed"]
+
+
+def test_the_spread_figure_labels_its_log_axis_plainly(seed_df):
+    t = power.energy(power.rate_table(seed_df, "llama 7B Q4_0"))
+    fig = show_power.cv_figure(t)
+    fig.canvas.draw()
+    labels = [x.get_text() for x in fig.axes[0].get_yticklabels() if x.get_text()]
+    assert labels and all(re.fullmatch(r"[0-9.]+", x) for x in labels)  # 0.1, 1, 10: no powers of ten
+    plt.close("all")

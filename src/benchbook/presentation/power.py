@@ -220,10 +220,14 @@ def plot_energy(axes, table: pd.DataFrame, floor_j: float | None = None) -> None
 
 def plot_cv(ax, table: pd.DataFrame) -> None:
     """Coefficient of variation (%) of each test vs power limit."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
     for i, (test, g) in enumerate(table.groupby("test", sort=True)):
         g = g.sort_values("power_limit_w")
         ax.plot(g["power_limit_w"], 100 * g["cv"], marker="o", color=color(i), label=test)
     ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))  # plain: 0.1, 1, 10, not powers of ten
+    ax.yaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("power limit (W)")
     ax.set_ylabel("coefficient of variation (%)")
     ax.legend(fontsize=8)
