@@ -72,6 +72,9 @@ def test_a_measured_energy_file_draws_only_its_own_figure():
     _shown_once(r, page)
     # no power-cap verdict is listed as withheld: the file is not a power sweep
     assert "power limit" not in page.markdown["withheld"].lower()
+    # the floor withheld for want of a device is said once, not once per claim and once per reason
+    folded = page.markdown["withheld"]
+    assert folded.count("No weights-read floor for 1 configuration") == 1 and "floor is stated" not in folded
 
 
 def test_an_energy_report_ranks_its_configurations_once():

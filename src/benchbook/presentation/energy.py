@@ -55,6 +55,14 @@ def section(led: Ledger, table: pd.DataFrame, boxed: set[str] = frozenset()) -> 
     return "\n\n".join(p for p in parts if p)
 
 
+def said_elsewhere(led: Ledger) -> set[str]:
+    """The measured-energy claims a folded list of withheld verdicts leaves out: each configuration's
+    (its sentence is in the results, withheld or not) and each withheld floor (`withheld_floors`)."""
+    return {c.id for c in led.claims if c.id.startswith(("measured_", "floor_")) and c.kind == "energy_bound"} | {
+        c.id for c in led.claims if c.id.startswith("floor_") and c.status == "withheld"
+    }
+
+
 def withheld_floors(led: Ledger) -> list[str]:
     """The floors withheld, one sentence per reason they share (said once, not once per configuration)."""
     by_reason: dict[str, int] = {}

@@ -138,7 +138,9 @@ def page(r: Result) -> Page:
         "results_energy": _join(show.section(led, "energy", boxed), blocks["fig_energy"]),
         "results_sweet": show.section(led, "sweet", boxed),
         "results_spread": _join(show.section(led, "spread", boxed, show.stability_paragraph(led)), blocks["fig_cv"]),
-        "withheld": withheld.folded(led, boxed, extra=show_energy.withheld_floors(led)),
+        # a configuration's own sentence stays in the results even when withheld (it still says its energy),
+        # and the floors withheld for one reason are said once (`withheld_floors`), not once each
+        "withheld": withheld.folded(led, boxed | show_energy.said_elsewhere(led), show_energy.withheld_floors(led)),
     }
 
     def table(name: str):
