@@ -237,6 +237,9 @@ def test_caps_differ_both_ways():
     memory_bound = table(curve("tg128", [100, 100, 100, 90, 70]) + curve("pp512", [100, 95, 90, 80, 70]))
     c = worded(cp.caps_differ(memory_bound, tests, 400))
     assert c.shown and c.evidence["direction"] == "above" and "keeps its pace" in c.text
+    both_slow = table(curve("tg128", [100, 98, 95, 90, 70]) + curve("pp512", [100, 95, 85, 80, 70]))
+    c = worded(cp.caps_differ(both_slow, tests, 400))
+    assert c.shown and "loses less" in c.text and "keeps its pace" not in c.text  # 95 % kept is not its pace
     same = table(curve("tg128", [100, 99, 90, 80, 70]) + curve("pp512", [100, 99, 90, 80, 70]))
     c = worded(cp.caps_differ(same, tests, 400))
     assert c.status == "withheld" and "cannot be told apart" in c.text
