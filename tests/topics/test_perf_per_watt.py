@@ -92,7 +92,9 @@ def test_one_power_limit_draws_no_data_figure_and_says_why_once():
     page = topic.page(r)
     assert set(page.figures) == {"fig_caps"}
     assert all(page.markdown[k] == "" for k in ("results_speed", "results_energy", "results_sweet"))
-    assert page.markdown["input_line"].count("power limit") == 2  # the input line and the one sentence why
+    assert page.markdown["input_line"].count("power limit") == 1
+    # the one sentence why stands under "What this input shows", which has nothing else to show
+    assert page.markdown["results_measured"].startswith("This input states no power limit (limits come from headings")
     assert bottom_line.box(r.ledger).startswith("This input supports none of the chapter's main verdicts")
 
 

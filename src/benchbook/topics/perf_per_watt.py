@@ -119,8 +119,12 @@ def page(r: Result) -> Page:
         ", ".join(r.inputs), r.model, r.limits, device, rated, show_energy.describe(r.measured_rows, r.measured)
     )
     notes = [show.sweep_note(r.swept)] if r.swept else []
-    if not r.has_power:
-        notes.append(show.no_power_message(len(r.limits), not r.measured.empty))
+    # what the input cannot show, said once: beside the input when it holds measured energy, else as
+    # the results themselves (the page has nothing else to show)
+    nothing = "" if r.has_power else show.no_power_message(len(r.limits), not r.measured.empty)
+    if nothing and not r.measured.empty:
+        notes.append(nothing)
+        nothing = ""
     figures = {"fig_caps": show.lesson_figure()}
     drawn = dict.fromkeys(FIGURE_BLOCKS)
     if not r.measured.empty:
@@ -133,7 +137,7 @@ def page(r: Result) -> Page:
     blocks = {k: show.figure_block(k) if k in figures else "" for k in drawn}
     markdown = {
         "input_line": " ".join([about, *notes]),
-        "results_measured": _join(show_energy.section(led, r.measured, boxed), blocks["fig_measured"]),
+        "results_measured": _join(nothing, show_energy.section(led, r.measured, boxed), blocks["fig_measured"]),
         "results_speed": _join(show.section(led, "speed", boxed), blocks["fig_throughput"]),
         "results_energy": _join(show.section(led, "energy", boxed), blocks["fig_energy"]),
         "results_sweet": show.section(led, "sweet", boxed),
