@@ -130,6 +130,8 @@ def test_bottom_line_takes_shown_claims_in_priority_and_says_why_a_leading_one_i
     assert picked == ["a", "b", "c", "d"][: bottom_line.MAX_SHOWN + 1]
     box = bottom_line.box(led, ids)
     assert "*Withheld:* B: not stated, because R." in box and box.index("A 1.") < box.index("C 3.")
+    # the answer first: a withheld leading claim follows the shown ones, never opens the box
+    assert box.index("D 4.") < box.index("*Withheld:*") and box.splitlines()[-1].startswith("- *Withheld:*")
     assert "says why" in bottom_line.box(_ledger("x"), ids) or "none of" in bottom_line.box(_ledger("x"), ids)
 
 
