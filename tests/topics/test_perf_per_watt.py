@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
 import pytest
 
 from benchbook import config
@@ -126,3 +127,11 @@ def test_a_measured_file_predicts_its_own_floor_and_borrows_nothing_from_the_see
     assert lacking.answer == "none for this input."
     seed_numbers = {"3.82", "279.0", "1,792"}
     assert not any(n in e.question + " ".join(e.steps) for e in (floor, lacking) for n in seed_numbers)
+
+
+def test_the_sweet_spot_table_shows_no_knee_the_rules_withhold(seed):
+    from benchbook.presentation import power as show
+
+    table = show.sweet_display(seed.table, 0.95, topic._knees_shown(seed.ledger))
+    assert table.loc["knee (W)", "tg128"] == 350 and pd.isna(table.loc["knee (W)", "pp512"])
+    assert table.loc["knee strength", "pp512"] == pytest.approx(0.22, abs=0.005)  # the number stays, with its noise

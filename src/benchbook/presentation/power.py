@@ -145,12 +145,13 @@ def energy_table(table: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def sweet_display(table: pd.DataFrame, fraction: float) -> pd.DataFrame:
+def sweet_display(table: pd.DataFrame, fraction: float, knees_shown=None) -> pd.DataFrame:
     """The sweet spot and knee, one column per test and one row per quantity (eleven quantities side
     by side would not fit a page)."""
     s = power.sweet_spot(table, fraction)
     k = power.knees(table)
-    s["knee_w"] = s["test"].map(lambda t: k[t][0])
+    # a knee the rules withhold (too straight, or a bend inside the noise) is no knee: its cell is empty
+    s["knee_w"] = s["test"].map(lambda t: k[t][0] if knees_shown is None or t in knees_shown else None)
     s["knee_strength"] = s["test"].map(lambda t: k[t][1])
     s["knee_noise"] = s["test"].map(lambda t: k[t][2])
     for col in ("sweet_cv", "retained", "drop"):

@@ -155,7 +155,11 @@ def page(r: Result) -> Page:
         }
         if name == "sweet":
             return lambda: _display(
-                tables.show(show.sweet_display(r.table, r.params["peak_fraction"]), index=True, missing="– (none)")
+                tables.show(
+                    show.sweet_display(r.table, r.params["peak_fraction"], _knees_shown(led)),
+                    index=True,
+                    missing="– (none)",
+                )
                 if r.has_power
                 else None
             )
@@ -166,6 +170,11 @@ def page(r: Result) -> Page:
 
     shown_tables = {name: table(name) for name in ("sweep", "measured", "energy", "sweet")}
     return Page(led, markdown=markdown, figures=figures, tables=shown_tables)
+
+
+def _knees_shown(led: Ledger) -> set[str]:
+    """The tests whose knee the rules state."""
+    return {c.evidence["test"] for c in led.claims if c.id.startswith("knee_") and c.shown}
 
 
 def _join(*parts: str) -> str:
