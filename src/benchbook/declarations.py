@@ -179,7 +179,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             "llama-bench-power",
         ),
         paths=("source",),
-        figures=("fig_measured", "fig_throughput", "fig_pareto", "fig_cv"),
+        figures=("fig_caps", "fig_measured", "fig_throughput", "fig_energy", "fig_cv"),
         parameters=(
             Param(
                 "source",
@@ -378,7 +378,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         question="Over a series of runs of the same benchmark, did performance change, where, by how much, and how sure is that?",
         tools=(),
         paths=("source",),
-        figures=("fig_series",),
+        figures=("fig_smallest_p", "fig_series"),
         parameters=(
             Param(
                 "source",

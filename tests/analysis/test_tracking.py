@@ -18,6 +18,7 @@ from benchbook.analysis import tracking
 from benchbook.analysis.changes import Change
 from benchbook.claims import tracking as ct
 from benchbook.cli import app
+from benchbook.presentation import wording
 
 SERIES = config.DATA_DIR / "series" / "strix_halo_glm45_air_q6"
 GPT_OSS = config.DATA_DIR / "series" / "strix_halo_gpt_oss_20b" / "vulkan_radv_fa1"
@@ -51,8 +52,25 @@ def test_smallest_p_of_short_series():
     # 4 runs, splits of at least 2: only 2|2; 8 of the 24 orders reach the best split
     assert tracking.smallest_p(4) == pytest.approx(1 / 3)
     assert tracking.smallest_p(3) == 1.0
-    assert tracking.smallest_p(8) == pytest.approx(0.0286, abs=1e-3)
-    assert tracking.smallest_p(20) is None
+    assert tracking.smallest_p(8) == pytest.approx(1 / 35)  # 2 x 4! x 4! / 8!
+    assert tracking.smallest_p(20) == pytest.approx(2 / 184_756)  # any length: 2 / C(20, 10)
+    assert (tracking.fewest_runs(0.05), tracking.fewest_runs(0.01)) == (8, 10)
+
+
+def test_the_smallest_p_is_what_the_test_gives_on_a_clean_step():
+    """Every order of a clean step, counted: the share that splits as well is 2 / C(n, n // 2), odd n too
+    (a ramp, the most gradual series, is not the extreme: for 7 runs it gives 0.1, a step 0.057)."""
+    import itertools
+
+    import numpy as np
+
+    from benchbook.analysis.changes import _best_split_gain
+
+    for n in (5, 6, 7):
+        x = np.r_[np.arange(n // 2) * 0.01, 5 + np.arange(n - n // 2) * 0.01]
+        perms = np.array(list(itertools.permutations(x)))
+        share = (_best_split_gain(perms, 2) >= _best_split_gain(x, 2) * (1 - 1e-12)).mean()
+        assert share == pytest.approx(tracking.smallest_p(n))
 
 
 def test_real_series_in_the_order_given_with_its_spread():
@@ -199,13 +217,22 @@ def test_tracking_change_evidence():
 
 
 def test_tracking_any_change_and_build():
-    ev = ct.any_change(6, 1, 0.05, 0.01).evidence
-    assert (ev["count"], ev["n"], ev["alpha"], ev["smallest_p"]) == (1, 6, 0.05, 0.01)
+    step = Change(index=2, before=100.0, after=150.0, size=50.0, low=40.0, high=70.0, p_value=0.01)
+    c = ct.any_change(TRACK_RUNS, [step], 0.05, "output_throughput", 0.1)
+    ev = c.evidence
+    assert (ev["count"], ev["n"], ev["alpha"], ev["smallest_p"], ev["run"], ev["ratio"]) == (1, 4, 0.05, 0.1, "r2", 1.5)
+    said = wording.word("tracking", c).text
+    assert said.startswith("The output_throughput changed level once over these 4 runs before r2: from 100 to 150")
+    assert "p 0.01, below alpha 0.05" in said
+    # the other way: no change, and a series too short for the level asked
+    none = wording.word("tracking", ct.any_change(TRACK_RUNS, [], 0.01, "pp_rate", 1 / 3))
+    assert none.status == "withheld" and "no order of the values can give a p-value below 0.33" in none.text
     steps = pd.DataFrame(
         [{"value": 110.0, "previous_value": 100.0, "ratio": 1.1, "noise": 0.01, "run": "r1", "previous": "r0"}]
     ).assign(position=1)
     out = ct.build(TRACK_RUNS, [], steps, 0.05, "output_throughput", 0.5)
     assert [c.id for c in out] == ["changes", "step_1"]
+    assert out[0].status == "withheld" and "no order of the values" in out[0].reason  # 4 runs: p >= 0.5
 
 
 def test_a_steps_noise_takes_the_printed_spread_or_half_its_last_digit():

@@ -38,7 +38,7 @@ def test_envelope_arithmetic_known_answers():
     assert env.bandwidth(2.623, 23.7) == pytest.approx(110.68, abs=0.01)
     assert env.elasticity(128, 2553.3, 512, 3451.19) == pytest.approx(0.1172, abs=1e-4)
     assert env.tokens_per_s(336.5, 14.7) == pytest.approx(11_445.6, abs=0.5)
-    assert env.joules_per_token(600, 278.95) == pytest.approx(2.151, abs=1e-3)
+    assert env.dram_floor(3.82, 3.9) == pytest.approx(0.1192, abs=1e-4)  # 3.82e9 bytes x 8 bits x 3.9 pJ
     assert env.product([0.5, 2.0, 1.5]) == pytest.approx(1.5)
 
 
@@ -95,18 +95,18 @@ def test_an_exercise_whose_claim_is_withheld_says_so_and_gives_no_numbers():
     assert not re.search(r"\d", first.answer)
 
 
-def test_tracking_net_change_multiplies_only_an_unbroken_chain_of_steps():
-    def step(k, ratio, status="shown"):
-        ev = {"a": 2.0, "b": 1.0, "ratio": ratio, "noise": 0.01, "metric": "m"}
-        return _claim(f"step_{k}", status, run=f"r{k}", previous_run=f"r{k - 1}", **ev)
+def test_tracking_predicts_the_smallest_p_value_from_the_number_of_runs():
+    def changes(n, alpha=0.05):
+        return _claim("changes", "withheld", count=0, n=n, alpha=alpha, smallest_p=None)
 
-    # steps 3 and 4 are neighbours, step 5 is within the noise, step 6 stands alone
-    led = _ledger("tracking", step(3, 1.5), step(4, 2.0), step(5, 1.01, "withheld"), step(6, 3.0))
-    _, net = exercises.tracking(led)
-    assert "from `r2` to `r4`" in net.question and "1.500 x 2.000 = 3.000." in net.steps[0]
-    # no two shown steps are neighbours: no product to take
-    _, none = exercises.tracking(_ledger("tracking", step(1, 1.5), step(3, 2.0)))
-    assert "`step_1`" in none.question and not re.search(r"\d", none.answer)
+    first, _ = exercises.tracking(_ledger("tracking", changes(8)))
+    # 8 runs: C(8, 4) = 70 ways to pick the first four, the order and its mirror tie: p >= 2 / 70
+    assert "C(8, 4) = 70" in first.steps[0] and "= 0.029." in first.steps[1]
+    assert first.answer.startswith("p >= 0.029, below alpha 0.05: a change can be shown")
+    strict, _ = exercises.tracking(_ledger("tracking", changes(8, 0.01)))
+    assert "not below alpha 0.01: a change cannot be shown" in strict.answer
+    seven, _ = exercises.tracking(_ledger("tracking", changes(7)))
+    assert "C(7, 3) = 35" in seven.steps[0] and "cannot be shown" in seven.answer  # 2 / 35 = 0.057
 
 
 #: Chapters whose exercises an input that lacks their numbers leaves out (said in one sentence).
@@ -137,6 +137,8 @@ def test_bottom_line_takes_shown_claims_in_priority_and_says_why_a_leading_one_i
     assert picked == ["a", "b", "c", "d"][: bottom_line.MAX_SHOWN + 1]
     box = bottom_line.box(led, ids)
     assert "*Withheld:* B: not stated, because R." in box and box.index("A 1.") < box.index("C 3.")
+    # the answer first: a withheld leading claim follows the shown ones, never opens the box
+    assert box.index("D 4.") < box.index("*Withheld:*") and box.splitlines()[-1].startswith("- *Withheld:*")
     assert "says why" in bottom_line.box(_ledger("x"), ids) or "none of" in bottom_line.box(_ledger("x"), ids)
 
 

@@ -87,27 +87,54 @@ def test_retention_inside_and_outside_the_noise():
     assert c.status == "withheld" and "one side of the comparison is missing" in c.text
 
 
-def test_energy_estimate_names_its_power_source():
+def test_the_slowest_rate_the_repetitions_allow_has_a_known_answer():
+    # two repetitions of mean 10 and sample std sqrt(2) are 9 and 11: tokens / total time is their harmonic mean
+    assert power.slowest_rate(10, 2**0.5, 2) == pytest.approx(2 / (1 / 9 + 1 / 11))
+    assert power.slowest_rate(10, 0.0, 5) == 10  # no spread: the mean is tokens / total time
+    # a spread that allows a repetition at or below zero tokens per second bounds nothing
+    assert np.isnan(power.slowest_rate(10, 10, 5))
+    # the extreme is one slow repetition and the rest equal: no five values with that mean and std do worse
+    rng = np.random.default_rng(1)
+    z = rng.standard_normal((20000, 5))
+    z = (z - z.mean(1, keepdims=True)) / z.std(1, ddof=1, keepdims=True)
+    x = 100 + 30 * z
+    x = x[(x > 0).all(1)]
+    assert (5 / (1 / x).sum(1)).min() >= power.slowest_rate(100, 30, 5) - 1e-9
+
+
+def test_a_limit_gives_an_upper_bound_and_a_measured_draw_an_estimate():
     t = table(curve("tg128", [100, 100, 100, 90, 70], [0.1, 0.1, 0.1, 0.1, 20]))
     c = worded(cp.energy_estimate(t.iloc[4], "tg", "energy_best"))
-    assert c.status == "shown" and c.evidence["power_source"] == "limit"
-    assert "assuming the card drew its limit" in c.text and "may be low by about 8%" in c.text
+    assert c.status == "shown" and c.evidence["power_source"] == "limit" and c.evidence["upper_bound"]
+    # the bound divides by the slowest tokens / total time 5 repetitions of 70 +- 20 allow, not by 70
+    assert c.evidence["joules_per_token"] == pytest.approx(200 / power.slowest_rate(70, 20, 5))
+    assert c.evidence["joules_per_token"] > 200 / 70
+    assert "costs at most" in c.text and "assuming" not in c.text
     m = power.energy(
         t.drop(columns=["power_w", "power_source"]), pd.DataFrame({"power_limit_w": [200], "power_w": [150]})
     )
     c = worded(cp.energy_estimate(m.iloc[4], "tg", "energy_best"))
-    assert c.evidence["power_source"] == "measured" and "150 W measured draw" in c.text
+    assert c.evidence["power_source"] == "measured" and not c.evidence["upper_bound"]
+    assert "150 W measured draw" in c.text and "costs about" in c.text
+    assert c.evidence["joules_per_token"] == pytest.approx(150 / 70) and "may be low by about 8%" in c.text
     c = worded(cp.energy_estimate(None, "tg", "energy_best"))
     assert c.status == "withheld" and "None" not in c.text
 
 
-def test_energy_difference_inside_and_outside_the_noise():
+def test_two_upper_bounds_are_never_compared_and_two_measured_draws_are():
     t = table(curve("pp512", [100, 99, 95, 90, 85], [0.1] * 5))
     order = power.energy_order(t, "pp512")
     c = worded(cp.energy_difference(order.iloc[0], order.iloc[1], "pp", "energy_runner_up"))
+    assert c.status == "withheld" and c.reason == rules.UPPER_BOUNDS and "upper bound" in c.text
+    draws = pd.DataFrame({"power_limit_w": LIMITS, "power_w": [400.0, 350, 300, 250, 150]})
+    m = power.energy(t.drop(columns=["power_w", "power_source"]), draws)
+    order = power.energy_order(m, "pp512")
+    c = worded(cp.energy_difference(order.iloc[0], order.iloc[1], "pp", "energy_runner_up"))
     assert c.status == "shown" and c.evidence["a_limit_w"] == 200
     noisy = table(curve("pp512", [100, 99, 95, 90, 85], [1, 5, 20, 30, 40]))
-    order = power.energy_order(noisy, "pp512")
+    close = draws.assign(power_w=[400.0, 380, 360, 340, 330])
+    m = power.energy(noisy.drop(columns=["power_w", "power_source"]), close)
+    order = power.energy_order(m, "pp512")
     c = worded(cp.energy_difference(order.iloc[0], order.iloc[1], "pp", "energy_runner_up"))
     assert c.status == "withheld" and "cannot be told apart" in c.text
 
@@ -115,19 +142,45 @@ def test_energy_difference_inside_and_outside_the_noise():
 def test_sweet_spot_and_knee_both_ways():
     bends = table(curve("tg128", [100, 100, 99, 80, 50]))
     sweet = power.sweet_spot(bends, 0.95)
-    c = worded(cp.sweet_spot(sweet, "tg128", "tg", 0.95))
+    c = worded(cp.sweet_spot(sweet, bends, "tg128", "tg", 0.95))
     assert c.status == "shown" and c.evidence["x"] == 400 and "sweet spot for tg128 is 400 W" in c.text
+    assert not c.evidence["fragile"] and "fragile" not in c.text
     k = worded(cp.knee(bends, "tg128", "tg"))
     assert k.status == "shown" and k.evidence["x"] == 400
     # a curve that loses less than 5 % over the whole range has no sweet spot inside it
     shallow = table(curve("tg128", [100, 99.5, 99, 98, 97]))
-    c = worded(cp.sweet_spot(power.sweet_spot(shallow, 0.95), "tg128", "tg", 0.95))
+    c = worded(cp.sweet_spot(power.sweet_spot(shallow, 0.95), shallow, "tg128", "tg", 0.95))
     assert c.status == "withheld" and "may lie lower" in c.text
     straight = table(curve("tg128", [100, 90, 80, 70, 60]))
     assert worded(cp.knee(straight, "tg128", "tg")).status == "withheld"
     three = table(curve("tg128", [100, 99, 50, 40, 30])[:3])
     assert worded(cp.knee(three, "tg128", "tg")).evidence["n_points"] == 3
     assert worded(cp.knee(three, "tg128", "tg")).status == "withheld"
+
+
+def test_a_sweet_spot_inside_the_noise_of_its_threshold_is_fragile():
+    """96 % kept against a 95 % threshold: firm with tight repetitions, fragile when the share's
+    noise (2 combined standard errors) exceeds the 1 % margin."""
+    means = [100, 100, 96, 80, 50]
+    tight = table(curve("tg128", means, [0.1] * 5))
+    c = worded(cp.sweet_spot(power.sweet_spot(tight, 0.95), tight, "tg128", "tg", 0.95))
+    assert c.shown and c.evidence["margin"] == pytest.approx(0.96 / 0.95 - 1) and not c.evidence["fragile"]
+    loose = table(curve("tg128", means, [1, 1, 3, 3, 3]))
+    c = worded(cp.sweet_spot(power.sweet_spot(loose, 0.95), loose, "tg128", "tg", 0.95))
+    assert c.shown and c.evidence["fragile"] and "It is fragile: 96.0% is 1.1% over the 95%" in c.text
+    assert rules.check({"chapter": "perf_per_watt", "claims": [c.to_dict()]}) == []
+
+
+def test_a_knee_must_clear_the_noise_of_the_rates():
+    """The same bent curve: a knee with tight repetitions, none when the spread could make the bend."""
+    means = [100, 98, 95, 80, 50]
+    tight = table(curve("pp512", means, [0.5] * 5))
+    k = worded(cp.knee(tight, "pp512", "pp"))
+    assert k.shown and k.evidence["strength_noise"] < 0.05
+    wide = table(curve("pp512", means, [1, 3, 10, 20, 25]))
+    k = worded(cp.knee(wide, "pp512", "pp"))
+    assert k.status == "withheld" and "not clear of the noise" in k.text
+    assert k.evidence["strength"] == worded(cp.knee(tight, "pp512", "pp")).evidence["strength"]
 
 
 def test_spread_trend_both_ways():
@@ -152,32 +205,56 @@ def test_seed_ledger():
     led = _ledger(config.seed("004"))
     assert rules.check(led.to_dict()) == []
     shown = {c.id for c in led.claims if c.shown}
-    assert len(shown) >= 5
-    assert {"flat_top_tg", "energy_saving_tg", "sweet_spot_tg", "spread_grows_pp"} <= shown
+    assert {"caps_differ", "flat_top_tg", "sweet_spot_tg", "sweet_spot_pp", "spread_grows_pp", "knee_tg"} <= shown
     # the noise rule: pp512's means fall at every step down, but the step from 200 to 250 W is inside
     # the repetitions' noise (pp512's spread is wide at low limits), so no step-by-step loss is stated
     assert "inside its noise" in led.get("speed_falls_pp").text
-    # issue 16: the pp energy order of the two cheapest limits is inside the noise
-    assert led.get("energy_runner_up_pp").status == "withheld"
     assert led.get("speed_falls_tg").status == "withheld"
-    assert led.get("energy_best_tg").evidence["joules_per_token"] == pytest.approx(200 / 189.82)
-    assert show.why_paragraph(led).startswith("Why the two differ (the usual explanation")
-    assert show.section(led, "speed", True, "X").endswith("\n\nX") and wording.sentence(
-        "perf_per_watt", "noise_rule"
-    ) in show.section(led, "speed", True)
-    assert show.takeaways(led).count("\n- ") == 4  # the five shown takeaways (retained_quote_tg is withheld)
+    # issue 35: limits are not draws, so no two limits are ranked on energy per token
+    for cid in ("energy_saving_tg", "energy_runner_up_tg", "energy_saving_pp", "energy_runner_up_pp"):
+        assert led.get(cid).reason == rules.UPPER_BOUNDS
+    assert led.get("energy_best_tg").evidence["joules_per_token"] == pytest.approx(
+        200 / power.slowest_rate(189.82, 2.81, 5)
+    )
+    # issue 35: pp512's sweet spot (96.6 % against 95 %) is inside the noise of its share; tg128's is not
+    assert led.get("sweet_spot_pp").evidence["fragile"] and not led.get("sweet_spot_tg").evidence["fragile"]
+    # issue 35: pp512 falls smoothly inside its spread: no knee; tg128 bends far beyond its noise
+    assert led.get("knee_pp").status == "withheld" and "not clear of the noise" in led.get("knee_pp").reason
+    assert led.get("knee_tg").evidence["x"] == 350
+    c = led.get("caps_differ")
+    assert (c.evidence["a"], c.evidence["b"]) == (pytest.approx(1.0), pytest.approx(15225.27 / 16634.04))
+    assert "generation (tg128) keeps 100.0% of its peak rate and prompt processing (pp512) 91.5%" in c.text
+    boxed = {"caps_differ", "sweet_spot_tg", "sweet_spot_pp"}
+    speed = show.section(led, "speed", boxed)
+    assert c.text not in speed and led.get("flat_top_tg").text in speed
+    assert led.get("retained_quote_pp").text not in speed  # its 91.5 % at 400 W is caps_differ's
+    assert led.get("retained_lowest_pp").text in speed
+    assert speed.endswith(wording.sentence("perf_per_watt", "noise_rule"))
 
 
-def test_no_power_levels_withholds_everything():
-    led = _ledger(config.FIXTURES_DIR / "llama-bench" / "llamacpp_readme_b1275.json")
-    assert rules.check(led.to_dict()) == []
-    assert not any(c.shown for c in led.claims)
-    assert show.why_paragraph(led) == "" and show.stability_paragraph(led) == ""
-    assert show.section(led, "energy", False) == wording.sentence(
-        "perf_per_watt", "no_sweep"
-    )  # one sentence, not four withheld ones
-    assert show.takeaways(led).startswith("No verdict about energy or power limits")
-    assert "prompt processing loses speed" not in " ".join(c.text for c in led.claims)
+def test_caps_differ_both_ways():
+    tests = {"tg": "tg128", "pp": "pp512"}
+    memory_bound = table(curve("tg128", [100, 100, 100, 90, 70]) + curve("pp512", [100, 95, 90, 80, 70]))
+    c = worded(cp.caps_differ(memory_bound, tests, 400))
+    assert c.shown and c.evidence["direction"] == "above" and "keeps its pace" in c.text
+    both_slow = table(curve("tg128", [100, 98, 95, 90, 70]) + curve("pp512", [100, 95, 85, 80, 70]))
+    c = worded(cp.caps_differ(both_slow, tests, 400))
+    assert c.shown and "loses less" in c.text and "keeps its pace" not in c.text  # 95 % kept is not its pace
+    same = table(curve("tg128", [100, 99, 90, 80, 70]) + curve("pp512", [100, 99, 90, 80, 70]))
+    c = worded(cp.caps_differ(same, tests, 400))
+    assert c.status == "withheld" and "cannot be told apart" in c.text
+    reversed_ = table(curve("tg128", [100, 95, 80, 70, 60]) + curve("pp512", [100, 100, 100, 90, 70]))
+    c = worded(cp.caps_differ(reversed_, tests, 400))
+    assert c.shown and c.evidence["direction"] == "below" and "slowed generation more" in c.text
+
+
+def test_the_dram_floor_is_the_weights_read_once():
+    t = table(curve("tg128", [100, 100, 100, 90, 70]))
+    c = worded(cp.dram_floor(t, "tg128", 4.0))
+    assert c.evidence["a"] == pytest.approx(4.0e9 * 8 * 3.9e-12)  # bytes x bits x pJ per bit
+    assert c.evidence["b"] == pytest.approx(t["j_per_tok"].min()) and c.evidence["upper_bound"]
+    assert "between the floor and" in c.text
+    assert worded(cp.dram_floor(t, "tg128", None)).status == "withheld"
 
 
 def test_input_line_names_only_what_the_data_gives():
@@ -192,9 +269,9 @@ def test_input_line_names_only_what_the_data_gives():
 def test_energy_from_a_measured_draw_is_not_compared_with_a_limit():
     t = table(curve("tg128", [100, 100, 100, 90, 70]))
     m = power.energy(
-        t.drop(columns=["power_w", "power_source"]), pd.DataFrame({"power_limit_w": [600], "power_w": [300]})
+        t.drop(columns=["power_w", "power_source"]), pd.DataFrame({"power_limit_w": [200], "power_w": [150]})
     )
-    order = power.energy_order(m, "tg128")
+    order = power.energy_order(m, "tg128")  # the measured 200 W row; the top limit, 600 W, is a bound
     top = m.sort_values("power_limit_w").iloc[-1]
     c = worded(cp.energy_difference(order.iloc[0], top, "tg", "energy_saving"))
     assert c.status == "withheld" and "measured draw and the other on the limit" in c.text
@@ -257,14 +334,65 @@ def test_energy_runner_up_is_compared_with_exactly_two_limits():
     t = power.energy(_llama_rates())
     claims = {c.id: c for c in power_claims.build(t, power.quoted_tests(t), 0.95, None)}
     ev = claims["energy_runner_up_tg"].evidence
-    # tg128: 300 W / 50 tok/s = 6.0 J/tok, 200 W / 40 tok/s = 5.0 J/tok: the cheapest is 200 W, the runner-up 300 W
-    assert (ev["a"], ev["b"]) == (pytest.approx(5.0), pytest.approx(6.0))
-    assert (ev["a_limit_w"], ev["b_limit_w"]) == (200.0, 300.0)
+    # tg128: 300 W / 50 tok/s, 200 W / 40 tok/s, each over the slowest rate 5 repetitions of +- 0.5 allow:
+    # the lowest bound is 200 W's, the runner-up 300 W's, and two bounds are not compared
+    assert (ev["a"], ev["b"]) == (
+        pytest.approx(200 / power.slowest_rate(40, 0.5, 5)),
+        pytest.approx(300 / power.slowest_rate(50, 0.5, 5)),
+    )
+    assert (ev["a_limit_w"], ev["b_limit_w"]) == (200.0, 300.0) and claims["energy_runner_up_tg"].status == "withheld"
 
 
 def test_energy_difference_margin_is_the_saving_of_a_over_b():
     """a at 0.8 J/token against b at 1.0: ratio 0.8, margin 1 - 0.8 = 0.2 (20 % less energy)."""
-    a = pd.Series({"test": "tg128", "j_per_tok": 0.8, "se": 0.01, "power_limit_w": 200.0, "power_source": "limit"})
-    b = pd.Series({"test": "tg128", "j_per_tok": 1.0, "se": 0.01, "power_limit_w": 300.0, "power_source": "limit"})
+    a = pd.Series(
+        {
+            "test": "tg128",
+            "j_per_tok": 0.8,
+            "se": 0.01,
+            "power_limit_w": 200.0,
+            "power_source": "measured",
+            "bound": False,
+        }
+    )
+    b = pd.Series(
+        {
+            "test": "tg128",
+            "j_per_tok": 1.0,
+            "se": 0.01,
+            "power_limit_w": 300.0,
+            "power_source": "measured",
+            "bound": False,
+        }
+    )
     ev = cp.energy_difference(a, b, "tg", "energy_saving").evidence
     assert ev["ratio"] == pytest.approx(0.8) and ev["margin"] == pytest.approx(0.2)
+
+
+def test_an_estimate_and_an_upper_bound_are_never_ranked_together():
+    """A measured 400 W row costs 1.0 J/token; the 200 W limit bounds its row below that (200 / 70 =
+    2.9 J is not below, but a bound is never the cheapest beside a measurement): the order holds the
+    measured rows only, and the table ranks only them."""
+    t = table(curve("tg128", [100, 100, 100, 90, 70]))
+    m = power.energy(
+        t.drop(columns=["power_w", "power_source"]), pd.DataFrame({"power_limit_w": [400], "power_w": [100]})
+    )
+    order = power.energy_order(m, "tg128")
+    assert order["power_limit_w"].tolist() == [400] and not order["bound"].any()
+    assert power.energy_order(t, "tg128")["power_limit_w"].iloc[0] == 200  # bounds only: the tightest first
+    shown = show.energy_table(m).set_index("limit (W)")
+    assert shown.loc[400, "Pareto (means)"] and pd.isna(shown.loc[200, "Pareto (means)"])
+    assert shown.loc[200, "J/token is"] == "at most" and shown.loc[400, "J/token is"] == "about"
+
+
+def test_no_saving_is_stated_when_the_cheapest_limit_is_the_highest():
+    t = table(curve("tg128", [100, 100, 100, 90, 70]))
+    m = power.energy(
+        t.drop(columns=["power_w", "power_source"]), pd.DataFrame({"power_limit_w": [600], "power_w": [90]})
+    )
+    claims = {c.id: worded(c) for c in cp.build(m, {"tg": "tg128", "pp": None}, 0.95, 400.0)}
+    c = claims["energy_saving_tg"]
+    assert (
+        c.status == "withheld"
+        and c.text == "Generation (tg128): the cheapest limit is the highest one, so there is no saving to state."
+    )

@@ -244,6 +244,12 @@ def knee(ev: dict) -> tuple[str, str]:
     s, min_s = _num(ev, "strength"), _num(ev, "min_strength")
     if s is None or min_s is None or s < min_s:
         return "withheld", "the curve bends too little to call any point a knee"
+    noise = _num(ev, "strength_noise") or 0.0  # the part of the bend the measurements' noise could make
+    if s - noise < min_s:
+        return "withheld", (
+            f"the bend ({s:.2f}) is not clear of the noise: {noise:.2f} of it is inside 2 standard errors, "
+            f"leaving {max(s - noise, 0):.2f}, under the {min_s:.2f} a knee needs"
+        )
     return "shown", ""
 
 
@@ -360,10 +366,16 @@ def comparison(ev: dict) -> tuple[str, str]:
     a, b = _num(ev, "a"), _num(ev, "b")
     if a is None or b is None or b == 0:
         return "withheld", "one side of the comparison is missing"
+    if ev.get("upper_bounds"):
+        return "withheld", UPPER_BOUNDS
     noise = _num(ev, "noise")
     if versus(a, b, noise) == WITHIN:
         return "withheld", f"the difference ({a / b - 1:+.1%}) is within the noise ({noise or 0:.1%})"
     return "shown", ""
+
+
+#: Why two upper bounds are never compared: each value may lie anywhere below its bound.
+UPPER_BOUNDS = "both figures are upper bounds, and a ratio of two upper bounds says nothing about which value is lower"
 
 
 def energy_bound(ev: dict) -> tuple[str, str]:
@@ -408,6 +420,9 @@ DERIVED = {
     "scaling": lambda ev: {"trend": trend(ev)},
     "comparison": lambda ev: {"direction": versus(ev.get("a"), ev.get("b"), ev.get("noise"))},
     "knee": knee_margin,
+    "sweet_spot": lambda ev: (
+        margin(ev.get("retained"), ev.get("fraction"), ev.get("retained_noise")) if "retained_noise" in ev else {}
+    ),
     "recommendation": slo_margin,
 }
 

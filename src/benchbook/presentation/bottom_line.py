@@ -14,9 +14,12 @@ PRIORITY: dict[str, list[str]] = {
     "serving_saturation": ["knee", "goodput", "growth", "own_slos", "failed", "compute_best", "uncapped"],
     "tp_scaling": ["rec_throughput", "rec_decode_latency", "decode_slower_past_best", "quant_slowdown"],
     "quantization_regimes": ["w8a8_gain", "confound"],
-    "perf_per_watt": ["sweet_spot_tg", "sweet_spot_pp", "energy_saving_tg", "retained_lowest_pp"],
+    "perf_per_watt": [
+        *("caps_differ", "sweet_spot_tg"),
+        *("measured_cheapest", "measured_spread", "measured_1"),
+    ],
     "attention_kernels": ["flex_sparsest", "sdpa_printed"],
-    "tracking": ["changes", "change_1", "change_2", "step_1", "step_2"],
+    "tracking": ["changes"],
 }
 #: The most shown claims a box holds, and the fewest it looks for before it stops reading the list.
 MAX_SHOWN = 3
@@ -65,7 +68,7 @@ def box(ledger, ids: list[str] | None = None) -> str:
     if not picked:
         return "This input supports none of the chapter's main verdicts; the sections below say why, one by one."
     lines = []
-    for c in picked:
+    for c in sorted(picked, key=lambda c: c["status"] != "shown"):  # the answer first, a caveat after it
         mark = "" if c["status"] == "shown" else ("*Withheld:* " if c["status"] == "withheld" else "*Warning:* ")
         lines.append(f"- {mark}{_one_line(c['text'])}")
     return "\n".join(lines)

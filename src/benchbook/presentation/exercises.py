@@ -288,45 +288,90 @@ def quantization_regimes(ledger) -> list[Exercise]:
     return out
 
 
+def _measured_floor(shown: dict) -> Exercise | None:
+    """The DRAM floor of a measured configuration's weights against its measured energy per output
+    token (the first floor_N claim that states both)."""
+    from benchbook.analysis.power import DRAM_PJ_PER_BIT
+
+    ev = next(
+        (
+            c["evidence"]
+            for cid, c in sorted(shown.items())
+            if cid.startswith("floor_") and c["evidence"].get("weights_gb") and c["evidence"].get("a")
+        ),
+        None,
+    )
+    if ev is None:
+        return None
+    floor = env.dram_floor(ev["weights_gb"], DRAM_PJ_PER_BIT)
+    ratio = ev["a"] / floor
+    why = (
+        "each token cost more than one read of its weights: the arithmetic, the caches and the power drawn "
+        "regardless come on top"
+        if ratio >= 1
+        else "below the cost of one read per token: several sequences shared each read of the weights"
+    )
+    return Exercise(
+        f"`{ev['run']}` reads {ev['weights_gb']:.3g} GB of weights per decode step (as this page's floor counts "
+        "them), and moving one bit out of DRAM "
+        f"costs about {DRAM_PJ_PER_BIT:g} pJ. Predict the least energy one read costs, then compare it with the "
+        f"measured {ev['a']:.3g} J per output token.",
+        [
+            f"One read = {ev['weights_gb']:.3g} x 10^9 bytes x 8 bits x {DRAM_PJ_PER_BIT:g} x 10^-12 J = {floor:.3g} J.",
+            f"{ev['a']:.3g} / {floor:.3g} = {ratio:.2g}.",
+        ],
+        f"about {floor:.2g} J per read; the measured figure is {ratio:.2g} times that: {why}.",
+    )
+
+
 def perf_per_watt(ledger) -> list[Exercise]:
     shown = _shown(ledger)
     out = []
-    top, best = (shown.get(f"energy_{k}_tg", {}).get("evidence") for k in ("top", "best"))
-    if top and best:
-        jt, jb = env.joules_per_token(top["power_w"], top["rate"]), env.joules_per_token(best["power_w"], best["rate"])
+    ev = shown.get("dram_floor", {}).get("evidence")
+    if ev and ev["ratio"] <= 1:
+        floor = env.dram_floor(ev["weights_gb"], ev["pj_per_bit"])
+        said = "at most" if ev["upper_bound"] else "about"
         out.append(
             Exercise(
-                f"{top['test']} runs at {top['rate']:,.2f} tok/s under a {top['limit_w']:.0f} W limit and "
-                f"{best['rate']:,.2f} tok/s under {best['limit_w']:.0f} W. If the card draws its limit, what does "
-                "a token cost at each, and what is the saving?",
+                f"At batch 1 each {ev['test']} token reads the model's {ev['weights_gb']:.3g} GB of weights once, "
+                f"and moving one bit out of DRAM costs about {ev['pj_per_bit']:g} pJ. Predict the least energy a "
+                f"token can cost, then compare it with the {said} {ev['b']:.3g} J per token this input gives at "
+                f"{ev['limit_w']:.0f} W.",
                 [
-                    f"At {top['limit_w']:.0f} W: {top['power_w']:.0f} / {top['rate']:,.2f} = {jt:.3f} J/token.",
-                    f"At {best['limit_w']:.0f} W: {best['power_w']:.0f} / {best['rate']:,.2f} = {jb:.3f} J/token.",
-                    f"Ratio = {jb:.3f} / {jt:.3f} = {jb / jt:.1%}.",
+                    f"Floor = {ev['weights_gb']:.3g} x 10^9 bytes x 8 bits x {ev['pj_per_bit']:g} x 10^-12 J "
+                    f"= {floor:.3g} J per token.",
+                    f"{ev['b']:.3g} / {floor:.3g} = {ev['b'] / floor:.1f}.",
                 ],
-                f"{jt:.3f} against {jb:.3f} J/token: the lower limit needs {jb / jt:.1%} of the energy per token.",
+                f"about {floor:.2g} J per token; at {ev['limit_w']:.0f} W a token costs {said} {ev['b'] / floor:.1f} "
+                "times that: the weights' DRAM traffic is a floor, and the arithmetic, the caches and the power "
+                "the card draws regardless come on top.",
+            )
+        )
+    elif measured := _measured_floor(shown):
+        out.append(measured)
+    else:
+        out.append(_lacking("the energy floor", ["dram_floor", "floor_N"]))
+    top = shown.get("flat_top_tg", {}).get("evidence")
+    if top and ev and ev.get("peak_gb_s"):
+        rate = max(top["ys"])
+        bw = ev["weights_gb"] * rate
+        s = env.share(bw, ev["peak_gb_s"])
+        out.append(
+            Exercise(
+                f"{top['test']} holds about {rate:,.1f} tok/s from {top['to_w']:.0f} W down to {top['from_w']:.0f} W, "
+                f"and each token reads {ev['weights_gb']:.3g} GB. Predict the bandwidth that takes and its share of "
+                f"the {ev['device']}'s {ev['peak_gb_s']:,.0f} GB/s. Would a cap that lowers the core clock slow it?",
+                [
+                    f"Bandwidth = {ev['weights_gb']:.3g} GB x {rate:,.1f} tok/s = {bw:,.0f} GB/s.",
+                    f"Share = {bw:,.0f} / {ev['peak_gb_s']:,.0f} = {s:.0%}.",
+                ],
+                f"{bw:,.0f} GB/s, {s:.0%} of the peak: the step waits on memory, which the cap does not slow, so it "
+                f"keeps its rate until the core clock falls too low to keep memory busy: in this input, below "
+                f"{top['from_w']:.0f} W.",
             )
         )
     else:
-        out.append(_lacking("energy per token", ["energy_top_tg", "energy_best_tg"]))
-    ev = shown.get("sweet_spot_tg", {}).get("evidence") or shown.get("sweet_spot_pp", {}).get("evidence")
-    if ev:
-        top_w = ev["x"] + ev["saving_w"]
-        ratio = (ev["x"] / top_w) / ev["retained"]
-        out.append(
-            Exercise(
-                f"At its sweet spot, {ev['x']:.0f} W, {ev['test']} keeps {ev['retained']:.1%} of its peak rate "
-                f"(reached at a {top_w:.0f} W limit). If the card draws its limit, what share of the energy per "
-                "token at the top limit does a token cost there?",
-                [
-                    f"Energy per token scales as power / rate: ({ev['x']:.0f} / {top_w:.0f}) / {ev['retained']:.3f} "
-                    f"= {ratio:.1%}."
-                ],
-                f"{ratio:.1%} of the energy per token, for {1 - ev['retained']:.1%} less speed.",
-            )
-        )
-    else:
-        out.append(_lacking("sweet spot", ["sweet_spot_tg", "sweet_spot_pp"]))
+        out.append(_lacking("the bandwidth under the cap", ["flat_top_tg", "dram_floor"]))
     return out
 
 
@@ -385,30 +430,44 @@ def attention_kernels(ledger) -> list[Exercise]:
     return out
 
 
-def _longest_chain(steps: list[dict]) -> list[dict]:
-    """The longest run of shown steps between neighbouring runs: only an unbroken chain of ratios
-    multiplies to its last run against its first (a step within the noise is not shown)."""
-    best, cur = [], []
-    for c in steps:
-        cur = cur + [c] if cur and int(c["id"][5:]) == int(cur[-1]["id"][5:]) + 1 else [c]
-        best = cur if len(cur) > len(best) else best
-    return best
-
-
 def tracking(ledger) -> list[Exercise]:
+    from math import comb
+
+    claims = {c["id"]: c for c in _claims(ledger)}
     shown = _shown(ledger)
     steps = sorted(
         (c for cid, c in shown.items() if cid.startswith("step_") and cid[5:].isdigit()), key=lambda c: int(c["id"][5:])
     )
     out = []
+    ev = (claims.get("changes") or {}).get("evidence")
+    if ev and ev.get("n", 0) >= 4:
+        n, alpha = ev["n"], ev["alpha"]
+        orders = comb(n, n // 2)
+        p = 2 / orders
+        can = "can" if p < alpha else "cannot"
+        out.append(
+            Exercise(
+                f"This series has {n} runs. Before reading the changes, predict the smallest p-value the permutation "
+                f"test can give on {n} runs, and whether any change can be shown at alpha {alpha:g}.",
+                [
+                    f"The most even split puts {n // 2} runs first: C({n}, {n // 2}) = {orders:,} ways to choose them.",
+                    f"The observed order ties with every order of the same runs and with its mirror: p >= 2 / {orders:,}"
+                    f" = {p:.2g}.",
+                ],
+                f"p >= {p:.2g}, {'below' if p < alpha else 'not below'} alpha {alpha:g}: a change {can} be shown at "
+                "that level, whatever the values.",
+            )
+        )
+    else:
+        out.append(_lacking("the smallest p-value", ["changes"]))
     if steps:
         ev = steps[0]["evidence"]
         change = ev["a"] / ev["b"] - 1
         out.append(
             Exercise(
                 f"Run `{ev['run']}` gives {ev['a']:,.2f} for {ev['metric']} against {ev['b']:,.2f} for "
-                f"`{ev['previous_run']}`, whose runs spread by {ev['noise']:.1%}. What is the change, and how many "
-                "spreads is it?",
+                f"`{ev['previous_run']}`, whose runs spread by {ev['noise']:.1%}. Predict whether the step is beyond "
+                "the noise: what is the change, and how many spreads is it?",
                 [
                     f"Ratio = {ev['a']:,.2f} / {ev['b']:,.2f} = {ev['a'] / ev['b']:.3f}, a change of {change:+.1%}.",
                     f"{abs(change):.3f} / {ev['noise']:.4f} = {abs(change) / ev['noise']:.1f} spreads.",
@@ -418,21 +477,6 @@ def tracking(ledger) -> list[Exercise]:
         )
     else:
         out.append(_lacking("a step", ["step_1"]))
-    chain = _longest_chain(steps)
-    if len(chain) >= 2:
-        ratios = [c["evidence"]["ratio"] for c in chain]
-        total = env.product(ratios)
-        first, last = chain[0]["evidence"]["previous_run"], chain[-1]["evidence"]["run"]
-        out.append(
-            Exercise(
-                f"Multiply the {len(chain)} step-to-step ratios the chapter shows from `{first}` to `{last}` to get "
-                "the last of those runs against the first. What is the net change?",
-                [" x ".join(f"{r:.3f}" for r in ratios) + f" = {total:.3f}."],
-                f"{total:.3f}, a net change of {total - 1:+.1%}.",
-            )
-        )
-    else:
-        out.append(_lacking("the net change", ["step_1", "step_2"]))
     return out
 
 
