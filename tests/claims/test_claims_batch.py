@@ -261,7 +261,8 @@ def test_conflicts_of_an_input_without_a_sweep_is_an_empty_table_the_claim_reads
 
 
 def test_claims_without_a_series_count_zero_points():
-    c = power_claims.sweet_spot(power.sweet_spot(_llama_rates(), 0.95), None, "pp", 0.95)
+    t = _llama_rates()
+    c = power_claims.sweet_spot(power.sweet_spot(t, 0.95), t, None, "pp", 0.95)
     assert c.evidence["n_points"] == 0 and c.reason.startswith("0 points")
     k = batch_claims.knee(None)
     assert k.evidence["n_points"] == 0 and k.status == "withheld"
