@@ -139,6 +139,7 @@ def underfilled(lit: pd.DataFrame) -> Claim:
         )
         if ev["over_duration_s"] and ev["over_rate"]:
             ev["over_counted"] = ev["over_rate"] * ev["over_duration_s"]
+    ev.update(_near_line(capped["run"], capped["utilisation"]))
     if len(low):
         w = low.loc[low["utilisation"].idxmin()]
         ev.update(
@@ -150,9 +151,34 @@ def underfilled(lit: pd.DataFrame) -> Claim:
         )
     rule = (
         f"mean in flight (request throughput x mean E2EL) under {UNDERFILLED:.0%} of the concurrency cap; above "
-        f"{OVERFILLED:.0%} of it (`over`), the printed rate and latency cannot both hold for a run held at that cap"
+        f"{OVERFILLED:.0%} of it (`over`), the printed rate and latency cannot both hold for a run held at that cap; "
+        f"the count is fragile when a run's utilisation / {UNDERFILLED:.0%} - 1 is inside a run's noise "
+        f"({RUN_NOISE:.0%}), and then says the range it could take"
     )
     return make("underfilled", "anomaly", rule, ev)
+
+
+def _near_line(runs: pd.Series, utilisation: pd.Series) -> dict:
+    """The runs whose utilisation sits within a run's noise of the UNDERFILLED line (the margin rule):
+    how many there are, the one nearest the line with its margin, and the range the count could take
+    (`low_count`: every near run above the line; `high_count`: every near run under it)."""
+    margins = [margin(u, UNDERFILLED, RUN_NOISE) for u in utilisation]
+    near = [i for i, m in enumerate(margins) if m.get("fragile")]
+    if not near:
+        return {"near": 0, "fragile": False, "noise": RUN_NOISE}
+    i = min(near, key=lambda j: abs(margins[j]["margin"]))
+    under = sum(1 for j in near if margins[j]["margin"] < 0)
+    below = int((utilisation < UNDERFILLED).sum())
+    return dict(
+        near=len(near),
+        near_run=str(runs.iloc[i]),
+        near_utilisation=_f(utilisation.iloc[i]),
+        margin=margins[i]["margin"],
+        fragile=True,
+        noise=RUN_NOISE,
+        low_count=below - under,
+        high_count=below - under + len(near),
+    )
 
 
 def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) -> Claim:
