@@ -475,13 +475,31 @@ def bend(x, y, at) -> float | None:
     return math.log(yk / y0) / math.log(at / x0) - math.log(y1 / yk) / math.log(x1 / at)
 
 
+def wobble(y) -> float:
+    """The noise of a sweep with one run per batch size: the largest fall between consecutive batch
+    sizes, as a share of the earlier throughput (0 when it never falls). More sequences per step never
+    cost throughput on the roofline, so a fall is the run-to-run spread the tool does not print."""
+    y = np.asarray(y, dtype=float)
+    y = y[np.isfinite(y)]
+    falls = [(a - b) / a for a, b in zip(y, y[1:], strict=False) if a > 0 and b < a]
+    return float(max(falls, default=0.0))
+
+
 def knee(sw: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
     """Per series: the peak throughput and the saturation batch size, i.e. the smallest batch size
     whose throughput reaches `fraction` of the peak (`pareto.fraction_of_peak`), with the number of
-    measured points and the curve's `bend` there. Series with no result are left out."""
+    measured points and the curve's `bend` there; `knee_share` (its throughput over the peak), the
+    smaller batch nearest to reaching `fraction` and its share (`before_*`), and the curve's `noise`
+    (`wobble`), which the claims weigh both margins to `fraction` against. Series with no result are
+    left out."""
     out = []
     for key, g in series(sw):
         hit = g.iloc[fraction_of_peak(g["batch_size"], g["throughput_tok_s"], fraction)]
+        peak = g["throughput_tok_s"].max()
+        smaller = g[g["batch_size"] < hit["batch_size"]]
+        before = (
+            smaller.loc[smaller["throughput_tok_s"].idxmax()] if smaller["throughput_tok_s"].notna().any() else None
+        )
         out.append(
             dict(
                 zip(SERIES, key, strict=True),
@@ -495,10 +513,15 @@ def knee(sw: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
                 first_batch_size=int(g["batch_size"].iloc[0]),
                 first_tok_s=g["throughput_tok_s"].iloc[0],
                 named_gpu=g["named_gpu"].iat[0],
+                knee_share=hit["throughput_tok_s"] / peak,
+                before_batch_size=int(before["batch_size"]) if before is not None else None,
+                before_share=before["throughput_tok_s"] / peak if before is not None else np.nan,
+                noise=wobble(g["throughput_tok_s"]),
             )
         )
     cols = SERIES + ["peak_tok_s", "peak_batch_size", "knee_batch_size", "knee_tok_s", "fraction", "n_points"]
-    return pd.DataFrame(out, columns=cols + ["strength", "first_batch_size", "first_tok_s", "named_gpu"])
+    cols += ["strength", "first_batch_size", "first_tok_s", "named_gpu"]
+    return pd.DataFrame(out, columns=cols + ["knee_share", "before_batch_size", "before_share", "noise"])
 
 
 def marginal_gain(sw: pd.DataFrame) -> pd.DataFrame:

@@ -25,6 +25,11 @@ def _f(v) -> float | None:
     return v if math.isfinite(v) else None
 
 
+def _int(v) -> int | None:
+    f = _f(v)
+    return int(f) if f is not None else None
+
+
 def series_name(row: pd.Series) -> str:
     """How a claim names the series of a row of `analysis.batch` (`knee`, `step_roofline`): framework
     and dtype, and the GPU only when the input sweeps that model, framework and dtype on several (a
@@ -53,9 +58,14 @@ def knee(k: pd.Series | None) -> Claim:
             first_tok_s=_f(k["first_tok_s"]),
             gain=_f(k["peak_tok_s"] / k["first_tok_s"]),
         )
+        if _f(k.get("knee_share")) is not None:  # the margin to the fraction, against the curve's wobble
+            ev.update(knee_share=_f(k["knee_share"]), knee_noise=_f(k["noise"]) or 0.0)
+            ev.update(before_share=_f(k["before_share"]), before_batch_size=_int(k["before_batch_size"]))
     rule = (
         f"the knee is the smallest batch reaching the given fraction of peak throughput; it is stated with at "
-        f"least {MIN_POINTS} measured batch sizes and a bend (log-log slope before minus after) of at least {MIN_BEND}"
+        f"least {MIN_POINTS} measured batch sizes and a bend (log-log slope before minus after) of at least "
+        f"{MIN_BEND}; its margin is its share of the peak / the fraction - 1, fragile when that margin or the "
+        "previous batch's is inside the curve's noise (its largest fall between consecutive batch sizes)"
     )
     return make("knee", "knee", rule, ev)
 

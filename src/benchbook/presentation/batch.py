@@ -9,6 +9,7 @@ import pandas as pd
 
 from benchbook.analysis import precision
 from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, with_named_gpu
+from benchbook.claims import rules
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
 
@@ -161,6 +162,18 @@ def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
     """Per series: the first point, the peak and the saturation batch (`batch.knee`); a setting every
     series shares (the page's one model or framework, said above it) is left out, the dtype kept."""
     varied = [c for c in _series_columns(knees) if c == "dtype" or knees[c].nunique(dropna=False) > 1]
+    ev = [
+        {"knee_share": k, "before_share": b, "fraction": f, "knee_noise": n}
+        for k, b, f, n in zip(
+            knees["knee_share"], knees["before_share"], knees["fraction"], knees["noise"], strict=True
+        )
+    ]
+    knees = knees.assign(
+        knee_pct=100 * knees["knee_share"],
+        before_pct=100 * knees["before_share"],
+        noise_pct=100 * knees["noise"],
+        fragile=["yes" if rules.knee_margin(e).get("fragile") else "no" for e in ev],
+    )
     return knees[
         varied
         + [
@@ -169,11 +182,19 @@ def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
             "peak_batch_size",
             "peak_tok_s",
             "knee_batch_size",
+            "knee_pct",
+            "before_pct",
+            "noise_pct",
+            "fragile",
             "n_points",
             "strength",
         ]
     ].rename(
         columns={
+            "knee_pct": "there, % of peak",
+            "before_pct": "best smaller batch, % of peak",
+            "noise_pct": "noise (%)",
+            "fragile": "inside the noise",
             "first_batch_size": "first batch size",
             "first_tok_s": "throughput there (tok/s)",
             "peak_batch_size": "peak batch size",
