@@ -672,3 +672,53 @@ def rounding_noise(*rows: pd.Series) -> float:
     """Relative uncertainty of a ratio of throughputs from the tool's rounding of "sec" to 0.01 s
     (the tool prints no spread): the sum of 0.005 / latency over the rows."""
     return float(sum(0.005 / r["latency_s"] for r in rows if r["latency_s"] and np.isfinite(r["latency_s"])))
+
+
+# --- the lesson: weights read once per step, amortised over the batch ----------------------------
+
+
+def step_time(batch, weight_bytes: float, bandwidth_gb_s: float, flops_per_token: float, peak_tflops: float):
+    """The roofline's floor on one decode step of `batch` sequences: it reads every weight once
+    (weight_bytes / bandwidth) and does batch x flops_per_token FLOPs (/ peak), and takes at least the
+    longer of the two, in seconds. Throughput batch / step_time grows in proportion to the batch until
+    `critical_batch`, then stays at peak / flops_per_token."""
+    b = np.asarray(batch, dtype=float)
+    return np.maximum(weight_bytes / (bandwidth_gb_s * 1e9), b * flops_per_token / (peak_tflops * 1e12))
+
+
+def critical_batch(ridge: float, bytes_per_weight: float, flops_per_weight: float = 2.0) -> float:
+    """The batch at which a decode step's weights-only intensity, flops_per_weight x batch /
+    bytes_per_weight FLOP/byte, reaches the device's ridge: B* = ridge x bytes_per_weight / 2."""
+    return ridge * bytes_per_weight / flops_per_weight
+
+
+def floor(rl: pd.DataFrame, key) -> dict:
+    """The lesson's numbers for the reference series `key` (`step_roofline` rows with a device and a
+    model size): weight bytes per step, the device's bandwidth and peak at the series' dtype, the
+    floor of one step (weights / bandwidth), the critical batch B* and the measured points (batch,
+    throughput, step time). Empty when the series has no peaks or no model size."""
+    g = rows_of(rl.assign(has_result=True), key) if key else rl.iloc[0:0]
+    g = g.dropna(subset=["weight_bytes", "peak_gb_s", "peak_tflops"]) if len(g) else g
+    if g.empty:
+        return {}
+    first = g.iloc[0]
+    bpw = BYTES_PER_PARAM.get(first["dtype"])
+    if not bpw:
+        return {}
+    params = float(first["weight_bytes"]) / bpw
+    return dict(
+        dtype=str(first["dtype"]),
+        bytes_per_weight=bpw,
+        params_b=params / 1e9,
+        weight_gb=float(first["weight_bytes"]) / 1e9,
+        bandwidth_gb_s=float(first["peak_gb_s"]),
+        peak_tflops=float(first["peak_tflops"]),
+        ridge=float(first["ridge"]),
+        weights_ms=float(first["weight_bytes"]) / (float(first["peak_gb_s"]) * 1e9) * 1e3,
+        critical_batch=critical_batch(float(first["ridge"]), bpw),
+        top_tok_s=float(first["peak_tflops"]) * 1e12 / (2 * params),
+        first_batch=int(first["batch_size"]),
+        first_step_ms=float(first["step_s"]) * 1e3,
+        batches=[int(b) for b in g["batch_size"]],
+        tok_s=[float(t) for t in g["throughput_tok_s"]],
+    )

@@ -163,6 +163,10 @@ def latency_flat(flat: pd.DataFrame) -> Claim:
     ev = dict(xs=xs, ys=ys, direction="flat", min_points=3, tolerance=FLAT_TOLERANCE)
     if len(xs):
         ev.update(first=xs[0], last=xs[-1], low=min(ys), high=max(ys))
+        if "throughput_tok_s" in flat:  # what a fixed step time predicts: throughput in proportion to the batch
+            ev.update(
+                first_tok_s=_f(flat["throughput_tok_s"].iloc[0]), last_tok_s=_f(flat["throughput_tok_s"].iloc[-1])
+            )
     rule = f"latency flat: every step and the drift from the first batch within {FLAT_TOLERANCE:.0%}; needs 3 points"
     return make("latency_flat", "scaling", rule, ev)
 

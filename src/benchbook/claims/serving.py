@@ -39,9 +39,10 @@ def _f(v) -> float | None:
     return v if math.isfinite(v) else None
 
 
-def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0) -> Claim:
+def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0, queue: dict | None = None) -> Claim:
     """The knee of the first series by the elasticity rule (`n_levels`: the curve's load levels,
-    for an input too short for `knees` to return a series)."""
+    for an input too short for `knees` to return a series); with `queue` (`serving.queue_limits`),
+    the knee Little's law predicts, N* = mu x W0, and the requests the knee's load held in flight."""
     ev = dict(x=None, rule="elasticity", n_points=n_levels, strength=None, min_points=MIN_POINTS)
     ev["min_strength"] = MIN_BEND
     ev.update(threshold=threshold, variable=variable.replace("_", " "))
@@ -65,6 +66,11 @@ def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0) -
         if el is not None and threshold:  # how far the knee step's elasticity is under the threshold
             ev.update(knee_el=el, knee_noise=_f(el_noise / abs(threshold)) if el_noise is not None else None)
             ev.update(margin(el, threshold, ev["knee_noise"]))
+    if queue:
+        ev.update(w0_s=queue["w0_s"], w0_run=queue["w0_run"], mu=queue["mu"], mu_run=queue["mu_run"])
+        ev["predicted_in_flight"] = queue["knee_in_flight"]
+        at = [n for x, n in zip(queue["x"], queue["in_flight"], strict=True) if x == ev["x"]]
+        ev["knee_in_flight"] = at[0] if len(at) == 1 else None
     rule = (
         f"the knee is the start of the first step whose relative throughput gain over relative load gain falls "
         f"below the threshold; stated with at least {MIN_POINTS} load levels and a bend (log-log slope before minus "
@@ -148,6 +154,8 @@ def underfilled(lit: pd.DataFrame) -> Claim:
             cap=_f(w["max_concurrency"]),
             utilisation=_f(w["utilisation"]),
             estimated=bool(w["estimated"]),
+            rate=_f(w.get("request_rate_used")),
+            latency_s=_f(w.get("mean_e2el_s")),
         )
     rule = (
         f"mean in flight (request throughput x mean E2EL) under {UNDERFILLED:.0%} of the concurrency cap; above "

@@ -9,6 +9,7 @@ import pandas as pd
 
 from benchbook.analysis import precision
 from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, with_named_gpu
+from benchbook.analysis.batch import step_time as batch_step_time
 from benchbook.claims import rules
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
@@ -472,3 +473,68 @@ def audit_sentence(n: int, ok: int, bigcode: bool) -> str:
     """What the bigcode tables' "oom" means and how many derived numbers were recomputed; the offline
     tools print neither."""
     return _say("audit", bigcode=bigcode, n=n, ok=ok, new_tokens=NEW_TOKENS)
+
+
+# --- the lesson: weights read once per step, amortised over the batch ----------------------------
+
+
+def notes_sentence(messages: list[str], set_aside: str | None, results: bool, alone: int) -> str:
+    """What the parser noted, what was set aside, and an input with no batch size to measure."""
+    return _say(
+        "notes", messages=[m.rstrip(".") for m in messages], set_aside=set_aside or "", results=results, alone=alone
+    )
+
+
+def floor_sentence(fl: dict, device: str | None = None, size_assumed: bool = False) -> str:
+    """The step-time floor in this input's numbers (`batch.floor`), or why the figure is in units."""
+    if not fl:
+        return _say("floor_none")
+    return _say(
+        "floor",
+        **{k: v for k, v in fl.items() if not isinstance(v, list)},
+        peak_tok_s=max(fl["tok_s"]),
+        device=device,
+        size_assumed=size_assumed,
+    )
+
+
+def plot_floor(fl: dict):
+    """The idea of the chapter: throughput B / step_time(B) of the roofline's floor on a decode step
+    (`batch.step_time`), linear until B* and flat after, in this input's numbers with its fastest
+    series on it; without them, in units of B* and of the compute-bound throughput."""
+    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    if fl:
+        w, bw, f, pk = fl["weight_gb"] * 1e9, fl["bandwidth_gb_s"], 2 * fl["params_b"] * 1e9, fl["peak_tflops"]
+        b_star, top = fl["critical_batch"], fl["top_tok_s"]
+    else:
+        w, bw, f, pk, b_star, top = 1.0, 1e-9, 1.0, 1e-12, 1.0, 1.0
+    hi = max([8 * b_star, *fl.get("batches", [])])
+    b = np.logspace(0 if fl else -2, np.log10(hi), 200)
+    ax.plot(
+        b,
+        b / batch_step_time(b, w, bw, f, pk),
+        "-",
+        color="black",
+        lw=2,
+        label="roofline floor: B / max(weights / bandwidth, B x FLOPs / peak)",
+    )
+    ax.axvline(b_star, color="grey", lw=1)
+    ax.annotate(
+        f"B* = {b_star:,.0f}" if fl else "B*",
+        (b_star, top / 30),
+        xytext=(6, 0),
+        textcoords="offset points",
+        fontsize=10,
+    )
+    if fl:
+        ax.plot(fl["batches"], fl["tok_s"], "o", color=color(0), label=f"measured, {fl['dtype']}")
+        ax.set_xlabel("batch size (sequences per step)")
+        ax.set_ylabel("throughput (tok/s)")
+    else:
+        ax.set_xlabel("batch size, in units of B*")
+        ax.set_ylabel("throughput, share of compute-bound")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.legend(fontsize=10, loc="lower right")
+    fig.tight_layout()
+    return fig
