@@ -490,8 +490,8 @@ def knee(sw: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
     whose throughput reaches `fraction` of the peak (`pareto.fraction_of_peak`), with the number of
     measured points and the curve's `bend` there; `knee_share` (its throughput over the peak), the
     smaller batch nearest to reaching `fraction` and its share (`before_*`), and the curve's `noise`
-    (`wobble`), which the claims weigh both margins to `fraction` against. Series with no result are
-    left out."""
+    (`wobble`; for a series that never falls, the input's largest: `noise_from` "input"), which the
+    claims weigh both margins to `fraction` against. Series with no result are left out."""
     out = []
     for key, g in series(sw):
         hit = g.iloc[fraction_of_peak(g["batch_size"], g["throughput_tok_s"], fraction)]
@@ -521,7 +521,12 @@ def knee(sw: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
         )
     cols = SERIES + ["peak_tok_s", "peak_batch_size", "knee_batch_size", "knee_tok_s", "fraction", "n_points"]
     cols += ["strength", "first_batch_size", "first_tok_s", "named_gpu"]
-    return pd.DataFrame(out, columns=cols + ["knee_share", "before_batch_size", "before_share", "noise"])
+    out = pd.DataFrame(out, columns=cols + ["knee_share", "before_batch_size", "before_share", "noise"])
+    # a series that never falls shows no noise of its own: the input's largest wobble (the same tool on
+    # the same machine) stands in for it, said so (`noise_from`)
+    own = out["noise"] > 0
+    out["noise_from"] = np.where(own, "series", "input")
+    return out.assign(noise=out["noise"].where(own, out["noise"].max() if len(out) else 0.0))
 
 
 def marginal_gain(sw: pd.DataFrame) -> pd.DataFrame:

@@ -882,16 +882,22 @@ def knee_load(w0: float, mu: float) -> float:
 
 
 def queue_limits(lit: pd.DataFrame) -> dict:
-    """The input's numbers for `closed_loop`, from its runs on the curve with a measured concurrency
-    (`littles_law`): W0, the mean E2EL (s) of the lowest load (an upper bound on the unloaded latency, so
-    N* is one too), mu, the most requests per second any of them completed, N* and, per run, the
-    requests in flight L, the rate X and the mean latency W. Empty without two such runs."""
+    """The input's numbers for `closed_loop`, from the first series (`series_key`: one server, one
+    model) whose runs on the curve with a measured concurrency (`littles_law`) span at least two loads:
+    W0, the mean E2EL (s) of its lowest load (an upper bound on the unloaded latency, so N* is one too),
+    mu, the most requests per second any of them completed, N* and, per run, the requests in flight L,
+    the rate X and the mean latency W. Empty when no series spans two loads."""
     ok = lit[lit["in_flight"].notna() & lit["request_rate_used"].gt(0) & lit["mean_e2el_s"].gt(0)]
-    if len(ok) < 2:
+    ok = ok[np.isfinite(ok["x"].astype(float))] if len(ok) else ok
+    if ok.empty:
         return {}
-    ok = ok.sort_values("x")
-    low, top = ok.iloc[0], ok.loc[ok["request_rate_used"].idxmax()]
-    w0, mu = float(low["mean_e2el_s"]), float(top["request_rate_used"])
+    spans = [g for _, g in ok.groupby(series_key(ok), sort=False) if g["x"].nunique() >= 2]
+    if not spans:
+        return {}
+    ok = spans[0].sort_values("x")
+    lowest = ok[ok["x"] == ok["x"].iloc[0]]
+    low, top = lowest.iloc[0], ok.loc[ok["request_rate_used"].idxmax()]
+    w0, mu = float(lowest["mean_e2el_s"].mean()), float(top["request_rate_used"])
     return dict(
         w0_s=w0,
         w0_run=str(low["run"]),

@@ -59,13 +59,14 @@ def knee(k: pd.Series | None) -> Claim:
             gain=_f(k["peak_tok_s"] / k["first_tok_s"]),
         )
         if _f(k.get("knee_share")) is not None:  # the margin to the fraction, against the curve's wobble
-            ev.update(knee_share=_f(k["knee_share"]), knee_noise=_f(k["noise"]) or 0.0)
+            ev.update(knee_share=_f(k["knee_share"]), knee_noise=_f(k["noise"]) or 0.0, noise_from=k.get("noise_from"))
             ev.update(before_share=_f(k["before_share"]), before_batch_size=_int(k["before_batch_size"]))
     rule = (
         f"the knee is the smallest batch reaching the given fraction of peak throughput; it is stated with at "
         f"least {MIN_POINTS} measured batch sizes and a bend (log-log slope before minus after) of at least "
         f"{MIN_BEND}; its margin is its share of the peak / the fraction - 1, fragile when that margin or the "
-        "previous batch's is inside the curve's noise (its largest fall between consecutive batch sizes)"
+        "best smaller batch's is inside the curve's noise (its largest fall between consecutive batch sizes; for a "
+        "curve that never falls, the largest of any series in the input)"
     )
     return make("knee", "knee", rule, ev)
 
