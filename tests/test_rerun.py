@@ -164,3 +164,28 @@ def test_cli_run_reports_kernel_failures_in_one_line(monkeypatch, tmp_path, erro
     assert ("notebook with the traceback" in last) is wrote
     assert not (tmp_path / "batch_saturation.ipynb").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "the temporary file must be removed"
+
+
+def test_a_page_run_on_a_readers_file_shows_that_file_in_the_parameters_cell_and_not_the_books():
+    default = 'source = "data/raw/rtx_pro_6000/004_6d4f73623fb8afcd.txt"  # vllm bench serve output\n'
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            default + 'sweep = "max_concurrency"  # the swept setting', metadata={"tags": ["parameters"]}
+        ),
+        nbformat.v4.new_code_cell(
+            '# Parameters\nsource = "/home/me/run.jsonl"\n', metadata={"tags": ["injected-parameters"]}
+        ),
+        nbformat.v4.new_code_cell("x = 1", metadata={"tags": []}),
+    ]
+    prep = rerun.Prepared("serving_saturation", {"source": "/home/me/run.jsonl"}, {"source": "run.jsonl"})
+    rerun.sanitize(nb, prep, "out.ipynb")
+    assert [c.source for c in nb.cells][1:] == ["x = 1"]
+    assert nb.cells[0].source == (
+        "source = 'run.jsonl'  # vllm bench serve output\nsweep = \"max_concurrency\"  # the swept setting"
+    )
+    # a run with the book's defaults (no injected cell) keeps its cell as written
+    same = nbformat.v4.new_notebook()
+    same.cells = [nbformat.v4.new_code_cell(default, metadata={"tags": ["parameters"]})]
+    rerun.sanitize(same, rerun.Prepared("serving_saturation", {}, {}), "out.ipynb")
+    assert same.cells[0].source == default

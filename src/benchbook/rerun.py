@@ -127,11 +127,11 @@ def sanitize(nb: nbformat.NotebookNode, prep: Prepared, out_name: str) -> None:
     pm["parameters"] = dict(prep.shown)
     pm.pop("cwd", None)
     replacements = _replacements(prep)
+    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    if injected:  # the reader's values in the parameters cell, in place of the book's defaults
+        nb.cells = [c for c in nb.cells if c not in injected]
+        _readers_values(nb, prep.shown)
     for cell in nb.cells:
-        if "injected-parameters" in cell.metadata.get("tags", []):
-            lines = ["# Parameters"] + [f"{k} = {v!r}" for k, v in prep.shown.items()]
-            cell.source = "\n".join(lines) + "\n"
-            continue
         if cell.cell_type != "code":
             continue
         for out in cell.get("outputs", []):
@@ -144,6 +144,28 @@ def sanitize(nb: nbformat.NotebookNode, prep: Prepared, out_name: str) -> None:
             for mime, data in out.get("data", {}).items():
                 if isinstance(data, str) and not mime.startswith(("image/png", "image/jpeg")):
                     out["data"][mime] = _scrub_text(data, replacements)
+
+
+def _readers_values(nb: nbformat.NotebookNode, shown: dict) -> None:
+    """Write the values a run was given (`shown`: paths as the reader wrote them) into the notebook's
+    parameters cell, each line keeping its `# help` comment, so that a page run on a reader's file
+    shows that file and never the book's own input above it."""
+    import ast
+
+    cell = next((c for c in nb.cells if "parameters" in c.metadata.get("tags", [])), None)
+    if cell is None:
+        return
+    values = dict(shown)
+    lines = cell.source.splitlines()
+    for i, line in enumerate(lines):
+        try:
+            node = ast.parse(line).body[0]
+        except (SyntaxError, IndexError):
+            continue
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id in values:
+            value = repr(values.pop(node.targets[0].id))
+            lines[i] = line[: node.value.col_offset] + value + line[node.value.end_col_offset :]
+    cell.source = "\n".join(lines + [f"{k} = {v!r}" for k, v in values.items()])
 
 
 def _keep_failed(tmp: str, prep: Prepared, out_dir: Path) -> Path | None:

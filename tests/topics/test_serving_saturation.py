@@ -118,3 +118,16 @@ def test_without_two_loads_the_lesson_figure_is_drawn_in_units_of_the_knee():
     assert "in units of the knee" in pg.markdown["queue"]
     assert "units of the knee" in pg.figures["fig_queue"].axes[0].get_xlabel()
     plt.close("all")
+
+
+def test_a_sweep_that_never_flattens_gives_only_a_floor_under_the_capacity_and_no_knee():
+    import matplotlib.pyplot as plt
+
+    # DGX Spark, Ministral 3B: 0.1 to 0.5 req/s, elasticity 0.95 on the last step
+    res = run(f"{FIX}/dgx_spark_ministral3_rate_sweep.jsonl", sweep="request_rate")
+    assert res.ledger.get("knee").status == "withheld"
+    pg = topic.page(res)
+    assert "only a floor under the capacity μ" in pg.markdown["queue"] and "L* =" not in pg.markdown["queue"]
+    labels = [t.get_text() for t in pg.figures["fig_queue"].axes[0].texts]
+    assert not any("knee" in t for t in labels)
+    plt.close("all")

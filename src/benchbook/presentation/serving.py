@@ -573,14 +573,16 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, sl
 # --- the lesson: Little's law and the knee of a closed loop -------------------------------------
 
 
-def queue_sentence(q: dict) -> str:
-    """The closed-loop limits in this input's numbers (`serving.queue_limits`), or why it has none."""
+def queue_sentence(q: dict, saturated: bool) -> str:
+    """The closed-loop limits in this input's numbers (`serving.queue_limits`), or why it has none;
+    the top rate is the capacity only where the curve flattens (`saturated`: the knee is shown)."""
     if not q:
         return _say("queue_none")
     past = [i for i, n in enumerate(q["in_flight"]) if n > q["knee_in_flight"] and q["runs"][i] != q["mu_run"]]
     i = past[-1] if past else None
     return _say(
         "queue",
+        saturated=saturated,
         **{k: v for k, v in q.items() if not isinstance(v, list)},
         past_run=q["runs"][i] if i is not None else None,
         past_in_flight=q["in_flight"][i] if i is not None else None,
@@ -594,10 +596,13 @@ def goodput_source(exact) -> str:
     return _say("goodput_source", exact=exact is not None)
 
 
-def plot_queue(q: dict):
+def plot_queue(q: dict, saturated: bool = True):
     """The idea of the chapter: throughput X(N) = min(N / W0, mu) of a closed loop of N requests in
     flight (`serving.closed_loop`), in this input's W0 and mu with its runs on it; without them, in
-    units of the knee (N / N*, X / mu)."""
+    units of the knee (N / N*, X / mu). A sweep that never flattens (`saturated` False) has only a
+    floor under mu: its top rate is drawn as that floor, and no knee."""
+    if q and not saturated:
+        return _plot_unsaturated(q)
     fig, ax = plt.subplots(figsize=(7.5, 3.6))
     w0, mu = (q["w0_s"], q["mu"]) if q else (1.0, 1.0)
     n_star = serving.knee_load(w0, mu)
@@ -624,6 +629,23 @@ def plot_queue(q: dict):
         ax.set_ylabel("throughput, share of capacity")
     ax.set_ylim(0, 1.25 * mu)
     ax.set_xlim(0, top)
+    ax.legend(fontsize=10, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def _plot_unsaturated(q: dict):
+    """The runs of a sweep that never flattens, under L / W0, and its top rate as a floor under mu."""
+    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    top = 1.2 * max(q["in_flight"])
+    n = np.linspace(0, top, 200)
+    ax.plot(n, n / q["w0_s"], ":", color=color(1), label="L / W0: no request waits")
+    ax.axhline(q["mu"], ls="--", color=color(5), label="highest rate measured: the capacity μ is at least this")
+    ax.plot(q["in_flight"], q["rate"], "o", color=color(0), label="this input's runs (Little's law)")
+    ax.set_xlabel("requests in flight, L (measured: request rate x mean E2EL)")
+    ax.set_ylabel("requests finished per second")
+    ax.set_xlim(0, top)
+    ax.set_ylim(0, 1.25 * max(q["mu"], max(q["rate"])))
     ax.legend(fontsize=10, loc="lower right")
     fig.tight_layout()
     return fig

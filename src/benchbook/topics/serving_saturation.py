@@ -124,7 +124,7 @@ def page(res: Result) -> Page:
         set_aside=res.set_aside or "",
         apart_note=show.apart_message(res.apart, var),
         lit_note=show.littles_note(res.lit),
-        queue=show.queue_sentence(res.queue),
+        queue=show.queue_sentence(res.queue, knee.shown),
         goodput_source=show.goodput_source(res.exact),
         undecided=placement.folded_box(res.ledger),
         **placement.in_place(res.ledger),
@@ -141,7 +141,7 @@ def page(res: Result) -> Page:
         pareto_sentence=show.pareto_sentence(r),
     )
     pg.figures.update(
-        fig_queue=show.plot_queue(res.queue),
+        fig_queue=show.plot_queue(res.queue, knee.shown),
         fig_saturation=show.plot_saturation(res.curve, res.apart, var, knee.evidence["x"] if knee.shown else None),
         fig_tradeoff=show.plot_latency_tradeoff(r, var),
         fig_roofline=show.plot_roofline(res.roofline, res.peaks, var),
