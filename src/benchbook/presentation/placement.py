@@ -36,20 +36,27 @@ def topic(chapter: str, claim) -> str:
 def folded(ledger) -> str:
     """Markdown bullets of what the input cannot decide (the box's withheld claims left out): a claim
     alone in its reason by its own sentence; several that share a reason as one line naming them."""
-    boxed = {c["id"] for c in bottom_line.pick(ledger)}
+    picked = bottom_line.pick(ledger)
+    boxed = {c["id"] for c in picked}
+    box_reasons = {c["reason"] for c in picked if c["status"] != "shown" and c.get("reason")}
     groups: dict[str, list] = {}
     for c in ledger.claims:
         if undecided(c) and c.id not in boxed:
             groups.setdefault(c.reason, []).append(c)
     lines = []
     for reason, claims in groups.items():
-        if len(claims) == 1:
+        if len(claims) == 1 and reason not in box_reasons:
             lines.append(f"- {' '.join(claims[0].text.split())}")
             continue
         names = [topic(ledger.chapter, c) for c in claims]
         names = wording.join([names[0], *(n[:1].lower() + n[1:] for n in names[1:])])
-        lines.append(f"- {names}: not stated, because {reason}.")
+        why = SAID_ABOVE if reason in box_reasons else f"because {reason}"
+        lines.append(f"- {names}: not stated, {why}.")
     return "\n".join(lines)
+
+
+#: What the folded list says of claims withheld for the reason a withheld claim of the box gives.
+SAID_ABOVE = "for the reason the bottom line gives"
 
 
 #: The heading of the folded list.
