@@ -4,9 +4,11 @@ in notebooks/batch_saturation.claims.yml)."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import FuncFormatter
 import numpy as np
 import pandas as pd
 
+from benchbook import hardware
 from benchbook.analysis import precision
 from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, with_named_gpu
 from benchbook.analysis.batch import step_time as batch_step_time
@@ -326,23 +328,25 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
     """Each measured step on the device's roofline: intensity (weights only) against achieved
     TFLOP/s, one roof per distinct peak of the precisions the dtypes use, points joined in batch order; the first and
     last batch of series `key` labelled."""
-    d = rl.dropna(subset=["achieved_tflops", "intensity", "peak_gb_s"])  # no peak: another GPU than the roof's
-    if peaks is None:
-        return message_figure(wording.words(CHAPTER)["figure"]["no_device"])
-    if d.empty or not peaks.total_bandwidth_gb_s:
+    # no peak on a row: another GPU than the roof's; no device at all: the steps alone, under no roof
+    d = rl.dropna(subset=["achieved_tflops", "intensity"] + (["peak_gb_s"] if peaks is not None else []))
+    if d.empty or (peaks is not None and not peaks.total_bandwidth_gb_s):
         return message_figure(wording.words(CHAPTER)["figure"]["no_roofline"])
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    bw = peaks.total_bandwidth_gb_s
     lo = min(0.1, d["intensity"].min() / 2)
     hi = max(d["intensity"].max() * 4, 1000)
     x = np.logspace(np.log10(lo), np.log10(hi), 200)
     ymin = 10 ** np.floor(np.log10(d["achieved_tflops"].min()))
     roofs = {}
-    for dtype in d["dtype"].unique():
+    for dtype in d["dtype"].unique() if peaks is not None else []:
         prec = PRECISION.get(dtype, dtype)
         peak = peaks.peak_tflops(prec)
         if peak:
             roofs.setdefault(peak, []).append(prec)
+    if peaks is None:  # only the line true of every device: left of it, no step is compute-bound
+        ridge, which = hardware.lowest_ridge()
+        ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge))
+    bw = peaks.total_bandwidth_gb_s if peaks is not None else 0.0
     for j, (peak, precs) in enumerate(sorted(roofs.items())):
         names = "/".join(dict.fromkeys(precs))
         ax.plot(
@@ -369,7 +373,8 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
     ax.set_ylim(bottom=ymin)
     ax.set_xlabel("intensity of a step, weights only (FLOP/byte)")
     ax.set_ylabel("achieved compute (TFLOP/s)")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=f"{peaks.device} ({peaks.source})")
+    title = f"{peaks.device} ({peaks.source})" if peaks is not None else None
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=title)
     fig.tight_layout()
     return fig
 
@@ -502,7 +507,7 @@ def plot_floor(fl: dict):
     """The idea of the chapter: throughput B / step_time(B) of the roofline's floor on a decode step
     (`batch.step_time`), linear until B* and flat after, in this input's numbers with its fastest
     series on it; without them, in units of B* and of the compute-bound throughput."""
-    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
     if fl:
         w, bw, f, pk = fl["weight_gb"] * 1e9, fl["bandwidth_gb_s"], 2 * fl["params_b"] * 1e9, fl["peak_tflops"]
         b_star, top = fl["critical_batch"], fl["top_tok_s"]
@@ -535,6 +540,8 @@ def plot_floor(fl: dict):
         ax.set_ylabel("throughput, share of compute-bound")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.legend(fontsize=10, loc="lower right")
+    for axis in (ax.xaxis, ax.yaxis):  # plain numbers (0.1, 1, 10), never 10 to a power
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,g}"))
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2, frameon=False)
     fig.tight_layout()
     return fig

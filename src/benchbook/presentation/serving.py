@@ -520,11 +520,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     ax.set_yscale("log")
     ax.set_xlabel("intensity at the measured concurrency, weights only (FLOP/byte)")
     ax.set_ylabel("achieved compute (TFLOP/s)")
-    title = (
-        f"{peaks.device} ({peaks.source})"
-        if peaks is not None
-        else wording.words("serving_saturation")["figure"]["no_device"]
-    )
+    title = f"{peaks.device} ({peaks.source})" if peaks is not None else None
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=title)
     fig.tight_layout()
     return fig
@@ -603,7 +599,7 @@ def plot_queue(q: dict, saturated: bool = True):
     floor under mu: its top rate is drawn as that floor, and no knee."""
     if q and not saturated:
         return _plot_unsaturated(q)
-    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
     w0, mu = (q["w0_s"], q["mu"]) if q else (1.0, 1.0)
     n_star = serving.knee_load(w0, mu)
     top = max([3 * n_star, *(1.2 * n for n in q.get("in_flight", []))])
@@ -629,14 +625,14 @@ def plot_queue(q: dict, saturated: bool = True):
         ax.set_ylabel("throughput, share of capacity")
     ax.set_ylim(0, 1.25 * mu)
     ax.set_xlim(0, top)
-    ax.legend(fontsize=10, loc="lower right")
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2, frameon=False)
     fig.tight_layout()
     return fig
 
 
 def _plot_unsaturated(q: dict):
     """The runs of a sweep that never flattens, under L / W0, and its top rate as a floor under mu."""
-    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
     top = 1.2 * max(q["in_flight"])
     n = np.linspace(0, top, 200)
     ax.plot(n, n / q["w0_s"], ":", color=color(1), label="L / W0: no request waits")
@@ -646,6 +642,6 @@ def _plot_unsaturated(q: dict):
     ax.set_ylabel("requests finished per second")
     ax.set_xlim(0, top)
     ax.set_ylim(0, 1.25 * max(q["mu"], max(q["rate"])))
-    ax.legend(fontsize=10, loc="lower right")
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2, frameon=False)
     fig.tight_layout()
     return fig
