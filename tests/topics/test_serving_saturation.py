@@ -91,10 +91,11 @@ def test_a_page_says_each_shown_claim_once_and_what_it_cannot_decide_in_one_list
     for c in res.ledger.claims:
         said = [v for v in here.values() if v and v == c.text]
         assert len(said) + (c.id in boxed) <= 1, c.id
-    # no device: the four roofline claims share one reason, said once in the folded list
+    # no device: the four roofline claims share one reason, said once: in the box (its withheld leading
+    # claim), so the folded list names the rest and points there
     folded = placement.folded(res.ledger)
-    assert folded.count("names a device the hardware table knows") == 1
-    assert "names a device" not in " ".join(here.values()) and box.count("names a device") <= 1
+    assert (box + folded).count("names a device the hardware table knows") == 1
+    assert placement.SAID_ABOVE in folded and "names a device" not in " ".join(here.values())
 
 
 def test_the_page_has_no_raw_plural_and_draws_the_lesson_in_the_inputs_numbers(seed):
@@ -131,3 +132,21 @@ def test_a_sweep_that_never_flattens_gives_only_a_floor_under_the_capacity_and_n
     labels = [t.get_text() for t in pg.figures["fig_queue"].axes[0].texts]
     assert not any("knee" in t for t in labels)
     plt.close("all")
+
+
+def test_a_reason_the_box_does_not_give_is_said_once_in_the_folded_list():
+    from benchbook.claims import Claim, Ledger
+
+    def claim(cid, status, text, reason=""):
+        return Claim(cid, "anomaly", status, "r", {"n": 1, "count": 1}, reason, text)
+
+    led = Ledger("serving_saturation", [])
+    for cid in ("knee", "goodput", "compute_best"):  # the box: three shown claims
+        led.add(claim(cid, "shown", f"{cid} shown."))
+    for cid in ("bandwidth_low", "bound_low"):  # two withheld for one reason the box does not give
+        led.add(claim(cid, "withheld", f"{cid}: not stated.", "no device is named"))
+    folded = placement.folded(led)
+    assert folded.count("no device is named") == 1 and placement.SAID_ABOVE not in folded
+    assert folded.startswith("- The bandwidth of the lightest load and ") and folded.endswith(
+        ": not stated, because no device is named."
+    )

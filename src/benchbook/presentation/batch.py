@@ -4,9 +4,9 @@ in notebooks/batch_saturation.claims.yml)."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
-from matplotlib.ticker import FuncFormatter
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter
 
 from benchbook import hardware
 from benchbook.analysis import precision
