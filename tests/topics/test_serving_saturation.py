@@ -144,9 +144,21 @@ def test_a_reason_the_box_does_not_give_is_said_once_in_the_folded_list():
     for cid in ("knee", "goodput", "compute_best"):  # the box: three shown claims
         led.add(claim(cid, "shown", f"{cid} shown."))
     for cid in ("bandwidth_low", "bound_low"):  # two withheld for one reason the box does not give
-        led.add(claim(cid, "withheld", f"{cid}: not stated.", "no device is named"))
+        led.add(
+            claim(
+                cid, "withheld", f"{cid}: not stated for this input, because no device is named.", "no device is named"
+            )
+        )
     folded = placement.folded(led)
     assert folded.count("no device is named") == 1 and placement.SAID_ABOVE not in folded
     assert folded.startswith("- The bandwidth of the lightest load and ") and folded.endswith(
         ": not stated, because no device is named."
     )
+
+
+def test_a_withheld_sentence_worded_in_its_own_terms_stays_whole_in_the_folded_list():
+    # the AIPerf README console prints no ITL: tpot_itl's sentence says so in its own words
+    res = run("tests/fixtures/aiperf/aiperf_readme_example_output_console.txt")
+    c = res.ledger.get("tpot_itl")
+    assert c.status == "withheld" and c.reason not in c.text
+    assert " ".join(c.text.split()) in placement.folded(res.ledger)

@@ -35,17 +35,20 @@ def topic(chapter: str, claim) -> str:
 
 def folded(ledger) -> str:
     """Markdown bullets of what the input cannot decide (the box's withheld claims left out): a claim
-    alone in its reason by its own sentence; several that share a reason as one line naming them."""
+    alone in its reason, or worded in its own terms, by its own sentence; several whose sentences give
+    one reason as one line naming them, that reason said once (or not again, when the box gives it)."""
     picked = bottom_line.pick(ledger)
     boxed = {c["id"] for c in picked}
     box_reasons = {c["reason"] for c in picked if c["status"] != "shown" and c.get("reason")}
     groups: dict[str, list] = {}
     for c in ledger.claims:
         if undecided(c) and c.id not in boxed:
-            groups.setdefault(c.reason, []).append(c)
+            # a sentence that says its reason is grouped with others of that reason; one worded in its own
+            # terms (its rule's reason is not what it tells the reader) stands alone
+            groups.setdefault(c.reason if c.reason and c.reason in c.text else f"\0{c.id}", []).append(c)
     lines = []
     for reason, claims in groups.items():
-        if len(claims) == 1 and reason not in box_reasons:
+        if len(claims) == 1 and reason not in box_reasons or reason.startswith("\0"):
             lines.append(f"- {' '.join(claims[0].text.split())}")
             continue
         names = [topic(ledger.chapter, c) for c in claims]
