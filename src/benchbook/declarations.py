@@ -107,7 +107,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         question="On one GPU, how many sequences should share a generate() call before extra batch stops buying throughput, what limits the speed on the way, and what does each sequence pay for it?",
         tools=("hf-batch-sweep", "vllm-bench-offline", "mlperf-loadgen", "trtllm-bench"),
         paths=("source",),
-        figures=("fig_throughput", "fig_roofline", "fig_ms"),
+        figures=("fig_floor", "fig_throughput", "fig_roofline", "fig_ms"),
         parameters=(
             Param(
                 "source",
@@ -295,7 +295,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             "inferencex",
         ),
         paths=("source",),
-        figures=("fig_saturation", "fig_tradeoff", "fig_roofline", "fig_pareto"),
+        figures=("fig_queue", "fig_saturation", "fig_tradeoff", "fig_roofline", "fig_pareto"),
         parameters=(
             Param(
                 "source",

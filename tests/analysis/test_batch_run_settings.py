@@ -100,7 +100,7 @@ def test_no_device_is_assumed_when_neither_the_output_nor_gpu_names_one():
     given = peaks.choose("", [], 2000.0, 0.0)
     assert (given.source, given.total_bandwidth_gb_s) == ("parameter", 2000.0)
     words = show.device_sentence(None, {"m": 8.0}, {"m": "table"})
-    assert "A100" not in words and "withheld" in words
+    assert "A100" not in words and "none is assumed" in words and "no share of a peak is given" in words
     pts = batch.offline_points(batch.offline_runs(table(LFM)), {"LiquidAI/LFM2.5-350M": 0.35}, None)
     assert pts["compute_fraction"].isna().all() and "no device is named" in show.offline_sentence(pts, None)
 

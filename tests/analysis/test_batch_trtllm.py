@@ -99,7 +99,7 @@ def test_inputs_sentence_counts_the_runs_with_no_batch():
     runs = batch.offline_runs(table(ENGINE))
     sw = batch.sweep(table(ENGINE))
     text = show.inputs_sentence("f", sw, runs)
-    assert "meta-llama/Llama-3.1-8B" in text and "1 run(s) with no batch setting" in text
+    assert "meta-llama/Llama-3.1-8B" in text and "1 run with no batch setting" in text
     assert "a model the output does not name" in show.inputs_sentence("f", sw)
 
 

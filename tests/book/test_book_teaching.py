@@ -79,19 +79,11 @@ def test_bandwidth_exercises_show_the_arithmetic_of_the_evidence():
 def test_an_exercise_whose_claim_is_withheld_says_so_and_gives_no_numbers():
     led = _ledger(
         "batch_saturation",
-        _claim(
-            "bandwidth_small",
-            status="withheld",
-            weight_gb=2.0,
-            step_ms=10.0,
-            peak=100.0,
-            batch_size=1,
-            series="s",
-            device="d",
-        ),
+        _claim("knee", x=512, dtype="bf16", series="s"),
+        _claim("bound_small", status="withheld", ridge=153.0, dtype="bf16", device="d"),
     )
     first, second = exercises.batch_saturation(led)
-    assert "`bandwidth_small`" in first.question and "`knee`" in second.question
+    assert "`bound_small`" in first.question and "`latency_flat`" in second.question
     assert not re.search(r"\d", first.answer)
 
 

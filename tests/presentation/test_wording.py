@@ -418,12 +418,12 @@ def test_serving_descriptions_live_in_the_chapter_file_and_read_as_before():
     assert show.device_sentence(pk, model, total_b, active_b, size_source, assumed) == (
         "The roofline uses the RTX-PRO-6000-Blackwell-WS (named in the input): 1,792 GB/s. Model: "
         "shisa-ai/shisa-v2-unphi4-14b, 14.7 B parameters (model table: https://huggingface.co/shisa-ai/"
-        "shisa-v2-unphi4-14b (Phi-4 base: 14.7B parameters)); 2 byte(s) per weight (assumed bf16: neither the "
+        "shisa-v2-unphi4-14b (Phi-4 base: 14.7B parameters)); 2 bytes per weight (assumed bf16: neither the "
         "output, the model's name nor the model table says)."
     )
     fp8 = precision.Weights("fp8", 1.0, "output", "quantization fp8")
     assert show.device_sentence(pk, None, 70.0, 12.5, "parameter", fp8).endswith(
-        "Model: 70.0 B parameters (12.5 B active of 70.0 B) (given as a parameter); 1 byte(s) per weight "
+        "Model: 70.0 B parameters (12.5 B active of 70.0 B) (given as a parameter); 1 byte per weight "
         "(quantization fp8, as the output states)."
     )
     assert show.device_sentence(pk, None, None, None, "unknown", assumed).endswith(

@@ -403,8 +403,19 @@ RULES = {
 
 def knee_margin(ev: dict) -> dict:
     """A knee's margin: the elasticity of the step the knee starts (`knee_el`) against the threshold,
-    fragile inside that step's relative noise (`knee_noise`). Empty for a knee that states none."""
-    return margin(ev.get("knee_el"), ev.get("threshold"), ev.get("knee_noise")) if "knee_el" in ev else {}
+    fragile inside that step's relative noise (`knee_noise`). A fraction-of-peak knee: its share of the
+    peak (`knee_share`) against `fraction`, fragile when that margin, or the margin of the point before
+    it (`before_share`, which then could reach the fraction too), is inside `knee_noise`. Empty for a
+    knee that states neither."""
+    if "knee_el" in ev:
+        return margin(ev.get("knee_el"), ev.get("threshold"), ev.get("knee_noise"))
+    if "knee_share" not in ev:
+        return {}
+    got = margin(ev.get("knee_share"), ev.get("fraction"), ev.get("knee_noise"))
+    before = margin(ev.get("before_share"), ev.get("fraction"), ev.get("knee_noise"))
+    if got and before:
+        got.update(before_margin=before["margin"], fragile=got["fragile"] or before["fragile"])
+    return got
 
 
 def slo_margin(ev: dict) -> dict:

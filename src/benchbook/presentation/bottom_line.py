@@ -11,7 +11,7 @@ from __future__ import annotations
 PRIORITY: dict[str, list[str]] = {
     "bandwidth_roofline": ["bw_size_trend", "bw_3", "bound_3", "bw_6", "bw_1"],
     "batch_saturation": ["knee", "latency_flat", "bandwidth_small", "compute_large", "dtypes_small"],
-    "serving_saturation": ["knee", "goodput", "growth", "own_slos", "failed", "compute_best", "uncapped"],
+    "serving_saturation": ["knee", "goodput", "compute_best", "growth", "own_slos", "failed", "uncapped"],
     "tp_scaling": ["rec_throughput", "rec_decode_latency", "decode_slower_past_best", "quant_slowdown"],
     "quantization_regimes": ["w8a8_gain", "confound"],
     "perf_per_watt": [

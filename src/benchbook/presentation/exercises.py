@@ -92,93 +92,106 @@ def bandwidth_roofline(ledger) -> list[Exercise]:
 
 
 def batch_saturation(ledger) -> list[Exercise]:
+    from benchbook.analysis.batch import BYTES_PER_PARAM, critical_batch
+
     shown = _shown(ledger)
     out = []
-    ev = shown.get("bandwidth_small", {}).get("evidence")
-    if ev:
-        bw = env.bandwidth(ev["weight_gb"], ev["step_ms"])
-        s = env.share(bw, ev["peak"])
+    knee, bound = shown.get("knee", {}).get("evidence"), shown.get("bound_small", {}).get("evidence")
+    bpw = BYTES_PER_PARAM.get((bound or {}).get("dtype"))
+    if knee and bound and bound.get("ridge") and bpw and bound.get("dtype") == knee.get("dtype"):
+        b_star = critical_batch(bound["ridge"], bpw)
         out.append(
             Exercise(
-                f"At batch {ev['batch_size']}, {ev['series']} reads {ev['weight_gb']:.2f} GB of weights per step, "
-                f"and a step takes {ev['step_ms']:.1f} ms. What bandwidth is that, and what share of the "
-                f"{ev['device']}'s {ev['peak']:,.0f} GB/s?",
+                f"A decode step reads each weight once ({bpw:g} bytes in {bound['dtype']}) and does 2 FLOPs with it per "
+                f"sequence in the batch. The {bound['device']}'s ridge is {bound['ridge']:,.0f} FLOP/byte. Predict the "
+                f"batch at which the step stops being limited by memory bandwidth, then compare it with the batch at "
+                f"which {knee['series']} saturates in this input.",
                 [
-                    f"Bandwidth = {ev['weight_gb']:.2f} GB / {ev['step_ms'] / 1000:.4f} s = {bw:,.0f} GB/s.",
-                    f"Share = {bw:,.0f} / {ev['peak']:,.0f} = {s:.1%}.",
+                    f"Intensity at batch B = 2 x B / {bpw:g} FLOP/byte; it reaches the ridge when "
+                    f"B* = {bound['ridge']:,.0f} x {bpw:g} / 2 = {b_star:,.0f} sequences.",
+                    f"Measured: the curve saturates at batch {knee['x']:,}, {knee['x'] / b_star:.1f}x the prediction.",
                 ],
-                f"{bw:,.0f} GB/s, {s:.1%} of the peak: at batch 1 the step is far from any hardware limit.",
+                f"B* = {b_star:,.0f} sequences by the roofline; the data saturate at batch {knee['x']:,} "
+                f"({knee['x'] / b_star:.1f}x B*): "
+                + (
+                    "the roofline's floor sets where batching stops paying."
+                    if 0.5 <= knee["x"] / b_star <= 2
+                    else "the measured steps cost more than the floor (see the lesson), so the curve bends where "
+                    "their fixed and per-sequence costs cross, not at B*."
+                ),
             )
         )
     else:
-        out.append(_lacking("bandwidth at batch 1", ["bandwidth_small"]))
-    ev = shown.get("knee", {}).get("evidence")
-    if ev and ev.get("peak_batch_size"):
-        per_seq = ev["peak_tok_s"] / ev["peak_batch_size"]
-        first = ev["first_tok_s"] / ev["first_batch_size"]
+        out.append(_lacking("the critical batch", ["knee", "bound_small"]))
+    ev = shown.get("latency_flat", {}).get("evidence")
+    if ev and ev.get("first_tok_s") and ev.get("last_tok_s"):
+        pred = ev["first_tok_s"] * ev["last"] / ev["first"]
         out.append(
             Exercise(
-                f"{ev['series']} gives {ev['first_tok_s']:,.2f} tok/s at batch {ev['first_batch_size']} and "
-                f"{ev['peak_tok_s']:,.2f} tok/s at batch {ev['peak_batch_size']:,}. How much faster is the "
-                "whole batch, and how fast does each sequence in it go?",
+                f"From batch {ev['first']} to {ev['last']} one call takes {ev['low']:.2f} to {ev['high']:.2f} s: the step "
+                f"time hardly moves. At batch {ev['first']} the run gives {ev['first_tok_s']:,.2f} tok/s. Predict its "
+                f"throughput at batch {ev['last']} if the step time stayed fixed, then compare with the measured "
+                f"{ev['last_tok_s']:,.2f} tok/s.",
                 [
-                    f"Total gain = {ev['peak_tok_s']:,.2f} / {ev['first_tok_s']:,.2f} = "
-                    f"{ev['peak_tok_s'] / ev['first_tok_s']:,.0f}x.",
-                    f"Per sequence = {ev['peak_tok_s']:,.2f} / {ev['peak_batch_size']:,} = {per_seq:.2f} tok/s, "
-                    f"against {first:.2f} at batch {ev['first_batch_size']}: {first / per_seq:.1f}x slower each.",
+                    f"A fixed step time makes throughput proportional to the batch: {ev['first_tok_s']:,.2f} x "
+                    f"{ev['last']} / {ev['first']} = {pred:,.0f} tok/s.",
+                    f"Measured / predicted = {ev['last_tok_s']:,.2f} / {pred:,.0f} = {ev['last_tok_s'] / pred:.1%}.",
                 ],
-                f"{ev['peak_tok_s'] / ev['first_tok_s']:,.0f}x the throughput, while each sequence gets "
-                f"{per_seq:.2f} tok/s instead of {first:.2f}.",
+                f"{pred:,.0f} tok/s predicted; the run reaches {ev['last_tok_s'] / pred:.1%} of it: each added sequence "
+                "rides on a step that is paid for anyway.",
             )
         )
     else:
-        out.append(_lacking("batch gain", ["knee"]))
+        out.append(_lacking("the linear regime", ["latency_flat"]))
     return out
 
 
 def serving_saturation(ledger) -> list[Exercise]:
     shown = _shown(ledger)
     out = []
-    ev = shown.get("knee", {}).get("evidence")
-    if ev and ev.get("x") and ev.get("top_x") and ev["top_x"] != ev["x"]:
-        e = env.elasticity(ev["x"], ev["knee_tput"], ev["top_x"], ev["top_tput"])
+    ev = (shown.get("underfilled") or {}).get("evidence") or {}
+    if ev.get("rate") and ev.get("latency_s") and ev.get("cap"):
+        held = ev["rate"] * ev["latency_s"]
         out.append(
             Exercise(
-                f"Output throughput is {ev['knee_tput']:,.1f} tok/s at {ev['variable']} {ev['x']:,.0f} and "
-                f"{ev['top_tput']:,.1f} tok/s at {ev['top_x']:,.0f}. What is the elasticity from the one to the other, "
-                "and "
-                "what share of the top throughput does the knee already give?",
+                f"Run `{ev['run']}` finished {ev['rate']:,.2f} requests per second, and a request took "
+                f"{ev['latency_s']:,.2f} s on average, under a cap of {ev['cap']:,.0f}. Predict how many requests it "
+                "held in flight on average, and what share of its cap that is; then compare with the Little's-law table.",
                 [
-                    f"Relative output gain = ({ev['top_tput']:,.1f} - {ev['knee_tput']:,.1f}) / {ev['knee_tput']:,.1f}"
-                    f" = {(ev['top_tput'] - ev['knee_tput']) / ev['knee_tput']:.3f}; relative input gain = "
-                    f"({ev['top_x']:,.0f} - {ev['x']:,.0f}) / {ev['x']:,.0f} = {(ev['top_x'] - ev['x']) / ev['x']:.2f}.",
-                    f"Elasticity = their ratio = {e:.3f}; share = {ev['knee_tput']:,.1f} / {ev['top_tput']:,.1f} = "
-                    f"{ev['knee_tput'] / ev['top_tput']:.1%}.",
+                    f"Little's law: L = rate x mean latency = {ev['rate']:,.2f} x {ev['latency_s']:,.2f} = {held:,.1f} requests.",
+                    f"Share of the cap = {held:,.1f} / {ev['cap']:,.0f} = {held / ev['cap']:.1%}.",
                 ],
-                f"an elasticity of {e:.3f} (each 1 % more load buys {e:.2f} % more output), with "
-                f"{ev['knee_tput'] / ev['top_tput']:.1%} of the top throughput already at the knee.",
+                f"{held:,.1f} requests, {held / ev['cap']:.1%} of the cap of {ev['cap']:,.0f}: a cap is a ceiling, not the load "
+                "the server saw.",
             )
         )
     else:
-        out.append(_lacking("elasticity", ["knee"]))
-    ev = shown.get("compute_best", {}).get("evidence")
-    act = (shown.get("bandwidth_low", {}).get("evidence") or {}).get("active_params_b")
-    if ev and act:
-        tok = env.tokens_per_s(ev["achieved"], act)
+        out.append(_lacking("Little's law", ["underfilled"]))
+    ev = (shown.get("knee") or {}).get("evidence") or {}
+    if ev.get("predicted_in_flight") and ev.get("w0_s") and ev.get("mu"):
+        n_star = ev["predicted_in_flight"]
+        held = ev.get("knee_in_flight")
+        compare = (
+            f"The elasticity rule puts the knee at {ev['variable']} {ev['x']:,g}, where the server held {held:,.0f} "
+            f"requests in flight: {held / n_star:.0%} of L*."
+            if held
+            else f"The elasticity rule puts the knee at {ev['variable']} {ev['x']:,g}."
+        )
         out.append(
             Exercise(
-                f"The best run does {ev['achieved']:,.1f} TFLOP/s, counting 2 FLOPs per active parameter "
-                f"({act:.1f} billion) per prompt or output token. How many tokens per second is that, and what "
-                f"share of the {ev['device']}'s {ev['peak']:,.0f} TFLOP/s?",
+                f"At the lowest load (run `{ev['w0_run']}`) a request takes {ev['w0_s']:.2f} s; the most requests the "
+                f"server finished is {ev['mu']:,.2f} per second (run `{ev['mu_run']}`). Predict how many requests in "
+                "flight saturate it, then compare with the knee the elasticity rule finds.",
                 [
-                    f"Tokens/s = {ev['achieved']:,.1f} x 10^12 / (2 x {act:.1f} x 10^9) = {tok:,.0f}.",
-                    f"Share = {ev['achieved']:,.1f} / {ev['peak']:,.0f} = {ev['achieved'] / ev['peak']:.1%}.",
+                    f"Below the knee no request waits, so rate = L / W0; the rate cannot pass μ. The two meet at "
+                    f"L* = μ x W0 = {ev['mu']:,.2f} x {ev['w0_s']:.2f} = {n_star:,.0f} requests.",
+                    compare,
                 ],
-                f"{tok:,.0f} tokens/s (prompt and output together), {ev['achieved'] / ev['peak']:.1%} of the compute peak.",
+                f"L* = {n_star:,.0f} requests in flight. " + compare,
             )
         )
     else:
-        out.append(_lacking("compute", ["compute_best", "bandwidth_low"]))
+        out.append(_lacking("the knee by Little's law", ["knee"]))
     return out
 
 

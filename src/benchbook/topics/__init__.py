@@ -56,3 +56,9 @@ class Page:
 
     def show(self, name: str) -> None:
         self.tables[name]()
+
+    def publish(self) -> None:
+        """Emit the ledger as a cell output (`wording.publish`), for the build and `benchbook run`."""
+        from benchbook.presentation import wording
+
+        wording.publish(self.ledger)
