@@ -173,5 +173,7 @@ def test_the_parameters_cell_shows_the_values_the_run_used_and_keeps_the_others(
     prep = prepare("quantization_regimes", {"alpha": 0.01, "gpu": "A100-SXM4-80GB"})
     got = parameters_of_this_run(prep).splitlines()
     assert got[0].startswith("source = 'data/raw/quant_regimes/") and "  # " in got[0]
-    assert "alpha = 0.01  # significance level" in got[2] and any(line.startswith("gpu = 'A100-SXM4-80GB'") for line in got)
+    assert "alpha = 0.01  # significance level" in got[2] and any(
+        line.startswith("gpu = 'A100-SXM4-80GB'") for line in got
+    )
     assert any(line.startswith("outlier_rule = 'cv>0.10'") for line in got)  # an untouched parameter keeps its default

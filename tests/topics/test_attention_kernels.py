@@ -10,7 +10,7 @@ import pytest
 from benchbook.analysis import attention
 from benchbook.chapter import setup
 from benchbook.claims import attention as claims
-from benchbook.presentation import bottom_line, exercises, findings
+from benchbook.presentation import bottom_line, exercises, placement
 from benchbook.topics import attention_kernels as topic
 
 SEED = "data/raw/rtx_pro_6000/004_6d4f73623fb8afcd.txt"
@@ -94,9 +94,9 @@ def test_a_run_cut_by_a_traceback_keeps_its_sections_and_names_no_device():
     r = run(TRACEBACK)
     assert set(r.kernels["mask"]) == {"causal_mask", "alibi_mod"}
     assert r.peaks.device is None
-    said = findings.in_prose(r.ledger)
-    assert said["say_best_bound"] == ""  # withheld: no device named
-    listed = findings.withheld_markdown(r.ledger)
+    said = placement.in_place(r.ledger)
+    assert said["here_best_bound"] == ""  # withheld: no device named
+    listed = placement.folded(r.ledger)
     assert listed.count("none is assumed") <= 1
 
 

@@ -13,7 +13,7 @@ from benchbook import config
 from benchbook.analysis import power
 from benchbook.chapter import setup
 from benchbook.claims import rules
-from benchbook.presentation import bottom_line, exercises
+from benchbook.presentation import bottom_line, exercises, placement
 from benchbook.topics import perf_per_watt as topic
 
 
@@ -52,7 +52,7 @@ def test_the_seed_page_says_each_finding_once_and_folds_what_it_withholds(seed):
     page = topic.page(seed)
     _shown_once(seed, page)
     folded = page.markdown["withheld"]
-    assert folded.startswith(":::{dropdown} What this input cannot show")
+    assert folded.startswith(f":::{{admonition}} {placement.FOLDED_TITLE}")
     assert folded.count(rules.UPPER_BOUNDS.split(",")[0][:20]) <= 1
     assert folded.count("No two power limits are compared on energy per token") == 1  # four claims, one reason
     assert set(page.figures) == {"fig_caps", "fig_measured", "fig_throughput", "fig_energy", "fig_cv"} - {

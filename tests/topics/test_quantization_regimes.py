@@ -14,7 +14,7 @@ from benchbook.analysis import quant
 from benchbook.chapter import setup
 from benchbook.claims import quant as verdicts
 from benchbook.claims import rules
-from benchbook.presentation import exercises, findings
+from benchbook.presentation import exercises, placement
 from benchbook.topics import quantization_regimes as topic
 
 SEED = "data/raw/quant_regimes/002_720befe671f869ae.txt"
@@ -159,16 +159,16 @@ def test_each_claim_is_said_once_on_the_page(seed):
     from benchbook.presentation import bottom_line
 
     boxed = {c["id"] for c in bottom_line.pick(seed.ledger)}
-    said = findings.in_prose(seed.ledger)
-    assert all(said[f"say_{i}"] == "" for i in boxed)
-    listed = findings.withheld_markdown(seed.ledger)
+    said = placement.in_place(seed.ledger)
+    assert all(said[f"here_{i}"] == "" for i in boxed)
+    listed = placement.folded(seed.ledger)
     texts = [t for t in said.values() if t]
     assert all(t not in listed for t in texts)
 
 
 def test_a_reason_several_withheld_claims_share_is_said_once():
     r = run(THREE)  # no manifest: no model, no device
-    listed = findings.withheld_markdown(r.ledger)
+    listed = placement.folded(r.ledger)
     for reason in {c.reason for c in r.ledger.claims if c.status == "withheld" and c.reason}:
         assert listed.count(reason) <= 1
 

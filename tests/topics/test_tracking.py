@@ -10,7 +10,7 @@ import pytest
 
 from benchbook.chapter import setup
 from benchbook.claims import rules
-from benchbook.presentation import bottom_line, exercises
+from benchbook.presentation import bottom_line, exercises, placement
 from benchbook.topics import tracking as topic
 
 SEED = "data/series/strix_halo_gpt_oss_20b/vulkan_radv_fa1"
@@ -45,7 +45,9 @@ def test_the_seed_page_says_each_claim_once_and_folds_the_steps_inside_the_noise
         if c.shown:
             assert body.count(c.text) == 1, c.id
     folded = page.markdown["withheld"]
-    assert folded.startswith(":::{dropdown} What this input cannot show (4)")  # four steps inside the spread
+    assert (
+        folded.startswith(f":::{{admonition}} {placement.FOLDED_TITLE}") and folded.count("\n- ") == 4
+    )  # four steps inside the spread
     assert set(page.figures) == {"fig_series", "fig_smallest_p"}
     assert page.texts["smallest_p_words"] == "0.029" and (page.texts["fewest_05"], page.texts["fewest_01"]) == (
         "8",

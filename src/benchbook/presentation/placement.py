@@ -15,10 +15,10 @@ def undecided(claim) -> bool:
     return claim.status == "withheld" and claim.applicable and claim.reason not in FINDINGS
 
 
-def in_place(ledger) -> dict[str, str]:
-    """`here_<id>` -> the claim's sentence where its section places it: empty when the box says it or
-    it belongs in the folded list (`folded`)."""
-    boxed = {c["id"] for c in bottom_line.pick(ledger)}
+def in_place(ledger, skip=frozenset()) -> dict[str, str]:
+    """`here_<id>` -> the claim's sentence where its section places it: empty when the box says it,
+    it belongs in the folded list (`folded`), or the page says it elsewhere (`skip`)."""
+    boxed = {c["id"] for c in bottom_line.pick(ledger)} | set(skip)
     return {f"here_{c.id}": "" if c.id in boxed or undecided(c) or not c.applicable else c.text for c in ledger.claims}
 
 
@@ -33,12 +33,13 @@ def topic(chapter: str, claim) -> str:
         return str(spec.get("topic") or claim.id).split("{")[0].strip() or claim.id
 
 
-def folded(ledger) -> str:
-    """Markdown bullets of what the input cannot decide (the box's withheld claims left out): a claim
-    alone in its reason, or worded in its own terms, by its own sentence; several whose sentences give
-    one reason as one line naming them, that reason said once (or not again, when the box gives it)."""
+def folded(ledger, skip=frozenset(), extra=()) -> str:
+    """Markdown bullets of what the input cannot decide (the box's withheld claims, and those the page
+    says elsewhere (`skip`), left out): a claim alone in its reason, or worded in its own terms, by its
+    own sentence; several whose sentences give one reason as one line naming them, that reason said
+    once (or not again, when the box gives it); then the `extra` sentences a chapter adds."""
     picked = bottom_line.pick(ledger)
-    boxed = {c["id"] for c in picked}
+    boxed = {c["id"] for c in picked} | set(skip)
     box_reasons = {c["reason"] for c in picked if c["status"] != "shown" and c.get("reason")}
     groups: dict[str, list] = {}
     for c in ledger.claims:
@@ -55,7 +56,8 @@ def folded(ledger) -> str:
         names = wording.join([names[0], *(n[:1].lower() + n[1:] for n in names[1:])])
         why = SAID_ABOVE if reason in box_reasons else f"because {reason}"
         lines.append(f"- {names}: not stated, {why}.")
-    return "\n".join(lines)
+    lines += [f"- {' '.join(t.split())}" for t in extra if t.strip()]
+    return "\n".join(dict.fromkeys(lines))
 
 
 #: What the folded list says of claims withheld for the reason a withheld claim of the box gives.
@@ -66,7 +68,7 @@ SAID_ABOVE = "for the reason the bottom line gives"
 FOLDED_TITLE = "What this input cannot decide"
 
 
-def folded_box(ledger) -> str:
+def folded_box(ledger, skip=frozenset(), extra=()) -> str:
     """`folded` inside a dropdown admonition (MyST), or nothing when the input decides every claim."""
-    body = folded(ledger)
+    body = folded(ledger, skip, extra)
     return f":::{{admonition}} {FOLDED_TITLE}\n:class: dropdown\n\n{body}\n:::\n" if body else ""

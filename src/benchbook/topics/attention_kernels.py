@@ -65,7 +65,7 @@ def analyse(p: dict) -> Result:
 def page(r: Result) -> Page:
     """Every text, figure and table of the chapter, drawn from `r`."""
     from benchbook.presentation import attention as show
-    from benchbook.presentation import findings, tables, wording
+    from benchbook.presentation import placement, tables, wording
 
     k = r.kernels
     texts = {
@@ -83,8 +83,8 @@ def page(r: Result) -> Page:
     markdown = {
         "stop_note": show.stop_note(r.messages),
         "device_words": show.device_words(r.peaks),
-        "withheld_block": findings.folded(r.ledger),
-        **findings.in_prose(r.ledger),
+        "withheld_block": placement.folded_box(r.ledger),
+        **placement.in_place(r.ledger),
     }
     figures = {"fig_density": show.density_figure(r.densities)}
     if len(k[k["pass"] == "fw"]):

@@ -106,7 +106,7 @@ def analyse(p: dict) -> Result:
 
 def page(r: Result) -> Page:
     """Every text, figure and table of the chapter, drawn from the result."""
-    from benchbook.presentation import bottom_line, tables, withheld
+    from benchbook.presentation import bottom_line, placement, tables
     from benchbook.presentation import energy as show_energy
     from benchbook.presentation import power as show
 
@@ -144,7 +144,7 @@ def page(r: Result) -> Page:
         "results_spread": _join(show.section(led, "spread", boxed, show.stability_paragraph(led)), blocks["fig_cv"]),
         # a configuration's own sentence stays in the results even when withheld (it still says its energy),
         # and the floors withheld for one reason are said once (`withheld_floors`), not once each
-        "withheld": withheld.folded(led, boxed | show_energy.said_elsewhere(led), show_energy.withheld_floors(led)),
+        "withheld": placement.folded_box(led, show_energy.said_elsewhere(led), show_energy.withheld_floors(led)),
     }
 
     def table(name: str):

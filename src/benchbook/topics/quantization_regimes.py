@@ -151,7 +151,7 @@ def analyse(p: dict) -> Result:
 def page(r: Result) -> Page:
     """Every text, figure and table of the chapter, drawn from `r`."""
     from benchbook.presentation import audit as audit_view
-    from benchbook.presentation import findings, tables, wording
+    from benchbook.presentation import placement, tables, wording
     from benchbook.presentation import quant as show
 
     mbr = dict(r.parameters["metric_by_regime"])
@@ -159,7 +159,7 @@ def page(r: Result) -> Page:
     testable = r.reproduction[r.reproduction["agrees"].notna()]
     ttft = r.clean.groupby("regime")["implied_ttft"].median().reindex(r.shape.index)
     lesson = show.lesson_words(r.lesson)
-    say = findings.in_prose(r.ledger)
+    say = placement.in_place(r.ledger)
     texts = {
         "src": config.relative(r.path),
         "alpha": f"{alpha:g}",
@@ -187,8 +187,8 @@ def page(r: Result) -> Page:
             n_per_cell=int(r.runs.groupby(["regime", "scheme"]).size().median()),
         ),
         "setting": show.setting_words(r.where, r.peaks, r.model, r.model_source),
-        "winner_claims": "\n".join(f"- {t}" for k, t in say.items() if k.startswith("say_winner_") and t),
-        "withheld_block": findings.folded(r.ledger),
+        "winner_claims": "\n".join(f"- {t}" for k, t in say.items() if k.startswith("here_winner_") and t),
+        "withheld_block": placement.folded_box(r.ledger),
         **say,
     }
     figures = {"fig_lesson": show.lesson_figure(r.lesson)}

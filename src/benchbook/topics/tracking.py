@@ -58,7 +58,7 @@ def page(r: Result) -> Page:
     """Every text, figure and table of the chapter, drawn from the result."""
     from IPython.display import display
 
-    from benchbook.presentation import tables, withheld, wording
+    from benchbook.presentation import placement, tables, wording
     from benchbook.presentation import tracking as show
 
     led, s = r.ledger, r.series
@@ -76,7 +76,7 @@ def page(r: Result) -> Page:
     markdown = {
         "change_block": wording.block(led, [c.id for c in shown if c.id.startswith("change_")]),
         "step_block": wording.block(led, [c.id for c in shown if c.id.startswith("step_")]),
-        "withheld": withheld.folded(led, {"changes"}),
+        "withheld": placement.folded_box(led),
     }
     figures = {
         "fig_series": show.series_figure(r.runs, r.changes, r.params["metric"], s.statistic),
