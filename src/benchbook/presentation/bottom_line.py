@@ -12,7 +12,7 @@ PRIORITY: dict[str, list[str]] = {
     "bandwidth_roofline": ["bw_size_trend", "bw_3", "bound_3", "bw_6", "bw_1"],
     "batch_saturation": ["knee", "latency_flat", "bandwidth_small", "compute_large", "dtypes_small"],
     "serving_saturation": ["knee", "goodput", "growth", "own_slos", "failed", "compute_best", "uncapped"],
-    "tp_scaling": ["rec_throughput", "rec_decode_latency", "decode_slower_past_best", "quant_slowdown"],
+    "tp_scaling": ["decode_turn", "rec_throughput"],
     "quantization_regimes": ["confound", "winner_decode_bound", "winner_prefill_bound", "metric_changes"],
     "perf_per_watt": ["sweet_spot_tg", "sweet_spot_pp", "energy_saving_tg", "retained_lowest_pp"],
     "attention_kernels": ["flex_sparsest", "flex_vs_fa2_causal", "sdpa_vs_fa2", "best_bound"],

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from benchbook.analysis import envelope as env
+from benchbook.analysis import tp
 from benchbook.presentation.bottom_line import _claims
 
 
@@ -183,40 +184,60 @@ def serving_saturation(ledger) -> list[Exercise]:
 
 
 def tp_scaling(ledger) -> list[Exercise]:
-    shown = _shown(ledger)
+    ev = _shown(ledger).get("decode_turn", {}).get("evidence") or {}
     out = []
-    ev = shown.get("decode_speedup", {}).get("evidence")
-    if ev:
-        sp = ev["a"] / ev["b"]
-        eff = sp / ev["best_tp"] * ev["ref_tp"]
+    if ev.get("after") == "slower" and ev.get("layers"):
+        link_name, link = tp.LINKS[0]
+        n, bs = ev["max_tp"], ev["batch_size"]
+        b = tp.allreduce_budget(ev["layers"], ev["hidden"], bs, n, link)
+        grew_us = (ev["max_ms"] - ev["turn_ms"]) * 1000
+        us = b["bandwidth_ms"] * 1000
         out.append(
             Exercise(
-                f"At batch {ev['batch_size']}, decode takes {ev['a']:.2f} ms per token at TP {ev['ref_tp']} and "
-                f"{ev['b']:.2f} ms at TP {ev['best_tp']}. What are the speed-up and the parallel efficiency?",
+                f"At batch {bs} the model ({ev['layers']} layers, hidden size {ev['hidden']:,}) sums its partial "
+                "results with an all-reduce after the attention and after the MLP of every layer, each of hidden size "
+                f"x batch values in 2 bytes. Predict how many bytes each GPU sends for one decode step on TP {n} (a "
+                f"ring sends 2(N - 1)/N of each all-reduce), and how long that takes over {link_name} ({link:g} GB/s). "
+                f"Then compare with the data: decode took {ev['turn_ms']:.2f} ms per token on TP {ev['turn_tp']} and "
+                f"{ev['max_ms']:.2f} ms on TP {n}.",
                 [
-                    f"Speed-up = {ev['a']:.2f} / {ev['b']:.2f} = {sp:.2f}x.",
-                    f"Efficiency = speed-up / (GPUs added as a multiple) = {sp:.2f} / "
-                    f"{ev['best_tp'] / ev['ref_tp']:g} = {eff:.2f}.",
+                    f"All-reduces per step = 2 x {ev['layers']} = {b['allreduces']}; each sums {ev['hidden']:,} x {bs} x 2 "
+                    f"= {b['bytes_each']:,.0f} bytes.",
+                    f"Sent per GPU = {b['allreduces']} x 2 x {n - 1}/{n} x {b['bytes_each']:,.0f} = "
+                    f"{b['bytes_sent']:,.0f} bytes; over {link:g} GB/s that is {us:.1f} µs.",
+                    f"The step grew by {ev['max_ms']:.2f} - {ev['turn_ms']:.2f} ms = {grew_us:,.0f} µs, "
+                    f"{grew_us / us:,.0f} times the bytes' time.",
                 ],
-                f"{sp:.2f}x faster with {ev['best_tp'] / ev['ref_tp']:g}x the GPUs: an efficiency of {eff:.2f}.",
+                f"{b['bytes_sent'] / 1000:,.1f} kB and {us:.1f} µs per step; the step grew by {grew_us:,.0f} µs"
+                + (": what an added GPU costs here is latency, not bytes." if grew_us >= 10 * us else "."),
             )
         )
     else:
-        out.append(_lacking("speed-up", ["decode_speedup"]))
-    ev = shown.get("prefill_efficiency_falls", {}).get("evidence")
-    if ev and ev.get("last_x"):
-        sp = ev["last_y"] * ev["last_x"] / ev["ref_tp"]
+        out.append(_lacking("all-reduce bytes", ["decode_turn (slower past its turn, model layers known)"]))
+    turned = [t for t in ev.get("per_batch", []) if t["after"] in ("slower", "flat")]
+    pair = [(x, y) for x in turned for y in turned if y["batch_size"] > x["batch_size"] and y["ref_tp"] == x["ref_tp"]]
+    if pair:  # the widest span of batch sizes
+        x, y = max(pair, key=lambda q: q[1]["batch_size"] / q[0]["batch_size"])
+        grow = y["ref_ms"] / x["ref_ms"]
+        guess = x["turn_tp"] * grow**0.5
         out.append(
             Exercise(
-                f"Prefill's parallel efficiency at batch {ev['batch_size']} and TP {ev['last_x']} is "
-                f"{ev['last_y']:.3f}. What speed-up over TP {ev['ref_tp']} is that, and how many GPUs' worth of "
-                "work do the GPUs deliver?",
-                [f"Speed-up = efficiency x TP = {ev['last_y']:.3f} x {ev['last_x']} = {sp:.2f}x."],
-                f"{sp:.2f}x: {ev['last_x']} GPUs do the work of {sp:.2f}.",
+                f"The scaling model's step is a / N + b x (N - 1) + c. Where is it shortest? On TP {x['ref_tp']} the "
+                f"step takes {x['ref_ms']:.2f} ms at batch {x['batch_size']} and {y['ref_ms']:.2f} ms at batch "
+                f"{y['batch_size']}. If the work that splits, a, grows in that proportion while an added GPU's cost b "
+                f"stays, where should decode stop getting faster at batch {y['batch_size']}, given TP {x['turn_tp']} "
+                f"at batch {x['batch_size']}? Compare with the data.",
+                [
+                    "The derivative -a / N^2 + b is zero at N = square root of (a / b).",
+                    f"a grows {y['ref_ms']:.2f} / {x['ref_ms']:.2f} = {grow:.2f} times, so N grows square root of "
+                    f"{grow:.2f} = {grow**0.5:.2f} times: {x['turn_tp']} x {grow**0.5:.2f} = {guess:.1f} GPUs.",
+                    f"Measured: decode stops getting faster at TP {y['turn_tp']} at batch {y['batch_size']}.",
+                ],
+                f"about {guess:.1f} GPUs; the data turns at TP {y['turn_tp']}.",
             )
         )
     else:
-        out.append(_lacking("efficiency", ["prefill_efficiency_falls"]))
+        out.append(_lacking("where it turns", ["decode_turn (a turn at two batch sizes)"]))
     return out
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook import hardware
+from benchbook.analysis import tp
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, panel_size
 from benchbook.presentation.roofline import plot_points, plot_roofline
@@ -23,7 +24,7 @@ PHASES = (("prefill_latency", "Prefill"), ("decode_token_latency", "Decode (per 
 
 
 # ---------------------------------------------------------------------------------- descriptions
-def _say(name: str, **values) -> str:
+def say(name: str, **values) -> str:
     """One of the chapter's descriptive sentences (notebooks/tp_scaling.claims.yml, `sentences:`)."""
     return wording.sentence("tp_scaling", name, **values)
 
@@ -31,8 +32,8 @@ def _say(name: str, **values) -> str:
 def device_sentence(device: dict) -> str:
     """Which GPU the roofline uses and where its peaks come from; that none is named, and none assumed."""
     if device.get("device") is None:
-        return _say("device")
-    return _say(
+        return say("device")
+    return say(
         "device",
         device=device["device"],
         bandwidth_gb_s=device["bandwidth_gb_s"],
@@ -43,7 +44,7 @@ def device_sentence(device: dict) -> str:
 
 def model_sentence(model_id: str, size: dict, kv: float, kv_src: str) -> str:
     """The model size and KV-cache size the roofline counts, and where they come from."""
-    return _say(
+    return say(
         "model",
         params_b=size["total_b"],
         params_src=size["source"],
@@ -58,7 +59,7 @@ def prefill_example_sentence(ex: dict | None) -> str:
     if ex is None:
         return ""
     keys = ("tp", "batch_size", "seq_s", "tok_s", "sequence_length")
-    return _say("prefill_example", **{k: ex[k] for k in keys})
+    return say("prefill_example", **{k: ex[k] for k in keys})
 
 
 def coverage_sentence(missing: pd.DataFrame, w: pd.DataFrame) -> str:
@@ -66,7 +67,7 @@ def coverage_sentence(missing: pd.DataFrame, w: pd.DataFrame) -> str:
     if w.empty:
         return ""
     by_tp = [(int(t), sorted(g["batch_size"])) for t, g in missing.groupby("tp")] if len(missing) else []
-    return _say("coverage", missing=by_tp)
+    return say("coverage", missing=by_tp)
 
 
 def fit_sentence(fits: list[dict], best: pd.DataFrame) -> str:
@@ -74,10 +75,10 @@ def fit_sentence(fits: list[dict], best: pd.DataFrame) -> str:
     why there is no fit otherwise."""
     dec = [x for x in fits if x["metric"] == "decode_token_latency"]
     if not dec:
-        return _say("fit", fitted=False)
+        return say("fit", fitted=False)
     item, f = dec[0], dec[0]["fit"]
     m = best[best["batch_size"] == item["batch_size"]].iloc[0]
-    return _say(
+    return say(
         "fit",
         fitted=True,
         batch_size=item["batch_size"],
@@ -120,13 +121,13 @@ def scope_sentence(w_all: pd.DataFrame, w: pd.DataFrame) -> str:
 
 def one_tp_sentence(tps: list[int]) -> str:
     """Why section 1 has no figure."""
-    return _say("one_tp", tps=list(tps))
+    return say("one_tp", tps=list(tps))
 
 
 def runs_sentence(w_all: pd.DataFrame) -> str:
     """How TGI picks its percentile elements for the N Runs of this input."""
     runs = sorted({int(n) for n in w_all["n_runs"].dropna().unique()}) if "n_runs" in w_all else []
-    return _say("runs", runs=runs)
+    return say("runs", runs=runs)
 
 
 def takeaways(claims, ids) -> str:
@@ -134,12 +135,18 @@ def takeaways(claims, ids) -> str:
     by_id = {c.id: c for c in claims}
     items = [by_id[i].text for i in ids if i in by_id and by_id[i].shown]
     if not items:
-        return "- " + _say("no_takeaway")
+        return "- " + say("no_takeaway")
     return "\n".join(f"- {t}" for t in items)
 
 
 #: Each figure's caption when it is drawn, and what it says when it is not.
 CAPTIONS = {
+    "allreduce": (
+        "The scaling model's decode step, a / N + b x (N - 1), in units of a (the work that splits, on one GPU), "
+        "for three costs b of an added GPU: the step is shortest at N = square root of (a / b), and a cheaper "
+        "all-reduce (or more work to split) moves that turn to more GPUs.",
+        "",
+    ),
     "speedup": (
         "Speed-up (top) and parallel efficiency (bottom) per phase and batch size, with bars spanning what the Lowest "
         "and Highest latencies allow. The dashed line is perfect scaling.",
@@ -173,7 +180,7 @@ def caption(name: str, drawn: bool, device: dict | None = None) -> str:
     """The caption of figure `name`, or the sentence saying why it was not drawn; the roofline drawn
     without a device (`device` names none) has no roofs, and its caption says so."""
     if name == "roofline" and drawn and device is not None and device.get("device") is None:
-        return _say("roofline_no_device")
+        return say("roofline_no_device")
     return CAPTIONS[name][0 if drawn else 1]
 
 
@@ -193,7 +200,7 @@ def input_sentence(
     `others` the configurations left out only for another parameter table (`analysis.tp.other_parameters`);
     `listed_absent` the TPs a launcher block lists and those of them with no table (`analysis.tp.absent_tps`);
     `tokenizer` what the Model row's name is when it is not taken as the model (`analysis.tp.tokenizer_name`)."""
-    return _say(
+    return say(
         "input",
         files=files,
         n_rows=n_rows,
@@ -214,6 +221,43 @@ def _errorbar(ax, x, y, low, high, **kw):
     y, low, high = (np.asarray(v, dtype=float) for v in (y, low, high))
     yerr = np.vstack([np.clip(y - low, 0, None), np.clip(high - y, 0, None)])
     return ax.errorbar(x, y, yerr=yerr, capsize=3, **kw)
+
+
+def plot_turn_model():
+    """The idea behind where TP stops paying, from the scaling model (`analysis.tp.tp_step_ms`): the
+    step time against N for costs of an added GPU of 1/4, 1/16 and 1/64 of the split work, each
+    curve's minimum at sqrt(a / b) marked."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    n = np.geomspace(1, 16, 200)
+    for i, share in enumerate((4, 16, 64)):
+        ax.plot(n, tp.tp_step_ms(n, 1.0, 1 / share), color=color(i), label=f"b = a / {share}")
+        best = np.sqrt(share)
+        ax.plot([best], tp.tp_step_ms([best], 1.0, 1 / share), "o", color=color(i))
+    ticks = [1, 2, 4, 8, 16]
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(ticks, [str(t) for t in ticks])
+    ax.set_xlabel("GPUs (N)")
+    ax.set_ylabel("decode step (x a)")
+    ax.set_ylim(0, 1.05)
+    ax.legend(title="cost of an added GPU")
+    fig.tight_layout()
+    return fig
+
+
+def turns_table(turns: pd.DataFrame) -> pd.DataFrame:
+    """Decode latency per token by batch size (rows) and TP (columns), with the TP past which it
+    stops falling (`analysis.tp.turning_tp`)."""
+    if turns.empty:
+        return turns
+    rows = []
+    for r in turns.itertuples():
+        row = {"batch size": r.batch_size}
+        row |= {f"TP {t} (ms)": m for t, m in zip(r.tps, r.ms, strict=True)}
+        row["stops falling at"] = f"TP {r.turn_tp}" if r.after != "falling" else f"beyond TP {r.max_tp}"
+        rows.append(row)
+    t = pd.DataFrame(rows)
+    cols = sorted((c for c in t.columns if c.startswith("TP ")), key=lambda c: int(c.split()[1]))
+    return t[["batch size", *cols, "stops falling at"]]
 
 
 def plot_speedup(sc: pd.DataFrame, tps: list[int]):
@@ -331,7 +375,7 @@ def plot_tp_roofline(rp: pd.DataFrame, device: dict):
     )
     if device.get("device") is None:
         ridge, which = hardware.lowest_ridge()  # the one line true of every device
-        ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge, device=which))
+        ax.axvline(ridge, color="grey", ls=":", lw=1, label=say("lowest_ridge", ridge=ridge, device=which))
         plot_points(ax, pts, hue_col="label")
         ax.set_title(wording.words("tp_scaling")["figure"]["no_device"])
         return fig

@@ -24,18 +24,45 @@ from dataclasses import dataclass, field
 from benchbook.claims import Ledger
 
 
+def withheld_md(ledger: Ledger, exclude=()) -> str:
+    """The claims a page withholds, as one folded list (MyST): claims withheld for the same reason are
+    listed under it, the reason said once; empty when nothing is withheld. `exclude`: ids said
+    elsewhere (the bottom line's)."""
+    groups: dict[str, list[str]] = {}
+    for c in ledger.claims:
+        if c.status != "withheld" or not c.applicable or c.id in exclude or not c.text.strip():
+            continue
+        groups.setdefault(c.reason, []).append(c.text)
+    if not groups:
+        return ""
+    n = sum(len(v) for v in groups.values())
+    lines = [f":::{{dropdown}} What this input cannot show ({n} {'verdict' if n == 1 else 'verdicts'} withheld)", ""]
+    for reason, items in groups.items():
+        if len(items) == 1:
+            lines.append(f"- {items[0]}")
+            continue
+        lines.append(f"- Because {reason}:")
+        for text in items:
+            short = text.replace(f", because {reason}", "").replace(f" because {reason}", "")
+            lines.append(f"  - {short}")
+    return "\n".join([*lines, ":::"])
+
+
 @dataclass
 class Page:
     """What a chapter glues, by name: `texts` as plain text, `markdown` as Markdown (a value holding
     a code span or a link), `figures` through the book's `glue_figure`, and `tables` as callables
-    that display one table where a cell asks for it. The ledger's claims, bottom line and exercises
-    are glued with them."""
+    that display one table where a cell asks for it (a figure None is not drawn: its name is glued
+    empty, and its caption says why). The ledger's claims, bottom line and exercises are glued with
+    them."""
 
     ledger: Ledger
     texts: dict[str, str] = field(default_factory=dict)
     markdown: dict[str, str] = field(default_factory=dict)
     figures: dict[str, object] = field(default_factory=dict)
     tables: dict[str, Callable[[], None]] = field(default_factory=dict)
+    #: withheld claims go in the page's folded list (`withheld_md`), so their own glue is empty
+    fold_withheld: bool = False
 
     def glue(self) -> None:
         from IPython.display import Markdown
@@ -44,15 +71,24 @@ class Page:
         from benchbook.presentation import bottom_line, exercises, wording
         from benchbook.presentation.plotting import glue_figure
 
-        wording.glue_claims(self.ledger)
+        if self.fold_withheld:  # a withheld claim is said in the folded list, not where it would stand
+            for c in self.ledger.claims:
+                glue(
+                    f"claim_{c.id}", Markdown(c.text if c.applicable and c.status != "withheld" else ""), display=False
+                )
+        else:
+            wording.glue_claims(self.ledger)
         bottom_line.glue_box(self.ledger)
         exercises.glue_exercises(self.ledger)
         for name, text in self.texts.items():
             glue(name, text, display=False)
         for name, text in self.markdown.items():
             glue(name, Markdown(text), display=False)
-        for name, fig in self.figures.items():
-            glue_figure(name, fig)
+        for name, fig in self.figures.items():  # a figure with no data is not drawn: its caption says why
+            if fig is None:
+                glue(name, Markdown(""), display=False)
+            else:
+                glue_figure(name, fig)
 
     def show(self, name: str) -> None:
         self.tables[name]()
