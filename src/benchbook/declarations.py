@@ -335,7 +335,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         question="When you shard a model over more GPUs with tensor parallelism, what do you get back, and where does it stop paying?",
         tools=("tgi-benchmark",),
         paths=("source",),
-        figures=("fig_speedup", "fig_fit", "fig_roofline", "fig_quant", "fig_throughput"),
+        figures=("fig_allreduce", "fig_speedup", "fig_fit", "fig_roofline", "fig_quant", "fig_throughput"),
         parameters=(
             Param(
                 "source",

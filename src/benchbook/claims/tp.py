@@ -126,8 +126,11 @@ def decode_turn_at(t: dict) -> Claim:
     ev |= {"a": a, "b": b, "a_tp": a_tp, "b_tp": b_tp, "ratio": a / b, "noise": band, "tps": t["tps"]}
     ev |= {"ms": t["ms"], "line": t["max_line"] if after != "flat" else t["turn_line"]}
     c = make(f"decode_turn_{t['batch_size']}", "comparison", rule, ev)
-    if c.shown and after == "flat" and t["prev_tp"] is None:
-        return c.withhold(f"no larger TP than TP {t['turn_tp']} decodes faster or slower beyond the noise")
+    if after == "flat" and t["prev_tp"] is None:  # nothing turned: every TP within the noise of the smallest
+        return c.withhold(
+            f"no larger TP than TP {t['turn_tp']} decodes faster or slower beyond the noise (TP {t['max_tp']}: "
+            f"{t['max_ms'] / t['turn_ms'] - 1:+.1%} against a noise of {band:.1%})"
+        )
     return c
 
 
@@ -143,9 +146,12 @@ def decode_turn(turns: pd.DataFrame, claims: list[Claim], arch: dict | None) -> 
     groups: dict[int, list[int]] = {}
     for e in turned:
         groups.setdefault(int(e["turn_tp"]), []).append(int(e["batch_size"]))
+    level = turns[(turns["after"] == "flat") & turns["prev_tp"].isna()] if len(turns) else pd.DataFrame()
     order = [int(e["turn_tp"]) for e in sorted(turned + falling, key=lambda e: e["batch_size"])]
     ev = {
-        "turns": [{"tp": t, "batches": b} for t, b in groups.items()],
+        "turns": [{"tp": t, "batches": b, "smallest": t == min(turns["ref_tp"])} for t, b in groups.items()],
+        "level": [int(b) for b in level["batch_size"]] if len(level) else [],
+        "level_tp": int(level["turn_tp"].iloc[0]) if len(level) else None,
         "falling": [{"batch_size": int(e["batch_size"]), "max_tp": int(e["max_tp"])} for e in falling],
         "rises_with_batch": bool(len(set(order)) > 1 and order == sorted(order)),
         "per_batch": [

@@ -20,6 +20,8 @@ class Exercise:
     question: str
     steps: list[str] = field(default_factory=list)
     answer: str = ""
+    #: the input lacks the numbers it needs: a page leaves it out
+    lacking: bool = False
 
     def markdown(self, n: int) -> str:
         body = "\n\n".join([*self.steps, f"**Answer:** {self.answer}"])
@@ -37,6 +39,7 @@ def _lacking(what: str, ids: list[str]) -> Exercise:
         "(the claims ledger says why).",
         [],
         "none for this input.",
+        lacking=True,
     )
 
 
@@ -434,6 +437,9 @@ def markdown(ledger) -> str:
     except (KeyError, TypeError, ZeroDivisionError) as exc:  # evidence of another shape than the seeds'
         lack = Exercise(f"This input's evidence lacks a value this exercise needs ({exc}).", [], "none for this input.")
         exs = [lack, lack]
+    exs = [e for e in exs if not e.lacking]  # an exercise uses this input's numbers or is left out
+    if not exs:
+        return "This input does not give the numbers these exercises need; the claims ledger says which are missing."
     return "\n".join(e.markdown(i) for i, e in enumerate(exs, 1))
 
 

@@ -24,7 +24,7 @@ PHASES = (("prefill_latency", "Prefill"), ("decode_token_latency", "Decode (per 
 
 
 # ---------------------------------------------------------------------------------- descriptions
-def say(name: str, **values) -> str:
+def _say(name: str, **values) -> str:
     """One of the chapter's descriptive sentences (notebooks/tp_scaling.claims.yml, `sentences:`)."""
     return wording.sentence("tp_scaling", name, **values)
 
@@ -32,8 +32,8 @@ def say(name: str, **values) -> str:
 def device_sentence(device: dict) -> str:
     """Which GPU the roofline uses and where its peaks come from; that none is named, and none assumed."""
     if device.get("device") is None:
-        return say("device")
-    return say(
+        return _say("device")
+    return _say(
         "device",
         device=device["device"],
         bandwidth_gb_s=device["bandwidth_gb_s"],
@@ -44,7 +44,7 @@ def device_sentence(device: dict) -> str:
 
 def model_sentence(model_id: str, size: dict, kv: float, kv_src: str) -> str:
     """The model size and KV-cache size the roofline counts, and where they come from."""
-    return say(
+    return _say(
         "model",
         params_b=size["total_b"],
         params_src=size["source"],
@@ -54,12 +54,22 @@ def model_sentence(model_id: str, size: dict, kv: float, kv_src: str) -> str:
     )
 
 
+def tp_assumed_sentence(tp_unknown: int) -> str:
+    """That the input states no TP, and which one the chapter assumes (its tp_unknown parameter)."""
+    return _say("tp_assumed", tp=tp_unknown)
+
+
+def allreduce_sentence(values: dict) -> str:
+    """The lesson's all-reduce arithmetic on this input's model (`topics.tp_scaling` gathers the values)."""
+    return _say("allreduce", **values)
+
+
 def prefill_example_sentence(ex: dict | None) -> str:
     """The mislabelled prefill column, worked on the input's first row; empty without one."""
     if ex is None:
         return ""
     keys = ("tp", "batch_size", "seq_s", "tok_s", "sequence_length")
-    return say("prefill_example", **{k: ex[k] for k in keys})
+    return _say("prefill_example", **{k: ex[k] for k in keys})
 
 
 def coverage_sentence(missing: pd.DataFrame, w: pd.DataFrame) -> str:
@@ -67,7 +77,7 @@ def coverage_sentence(missing: pd.DataFrame, w: pd.DataFrame) -> str:
     if w.empty:
         return ""
     by_tp = [(int(t), sorted(g["batch_size"])) for t, g in missing.groupby("tp")] if len(missing) else []
-    return say("coverage", missing=by_tp)
+    return _say("coverage", missing=by_tp)
 
 
 def fit_sentence(fits: list[dict], best: pd.DataFrame) -> str:
@@ -75,10 +85,10 @@ def fit_sentence(fits: list[dict], best: pd.DataFrame) -> str:
     why there is no fit otherwise."""
     dec = [x for x in fits if x["metric"] == "decode_token_latency"]
     if not dec:
-        return say("fit", fitted=False)
+        return _say("fit", fitted=False)
     item, f = dec[0], dec[0]["fit"]
     m = best[best["batch_size"] == item["batch_size"]].iloc[0]
-    return say(
+    return _say(
         "fit",
         fitted=True,
         batch_size=item["batch_size"],
@@ -121,13 +131,13 @@ def scope_sentence(w_all: pd.DataFrame, w: pd.DataFrame) -> str:
 
 def one_tp_sentence(tps: list[int]) -> str:
     """Why section 1 has no figure."""
-    return say("one_tp", tps=list(tps))
+    return _say("one_tp", tps=list(tps))
 
 
 def runs_sentence(w_all: pd.DataFrame) -> str:
     """How TGI picks its percentile elements for the N Runs of this input."""
     runs = sorted({int(n) for n in w_all["n_runs"].dropna().unique()}) if "n_runs" in w_all else []
-    return say("runs", runs=runs)
+    return _say("runs", runs=runs)
 
 
 def takeaways(claims, ids) -> str:
@@ -135,7 +145,7 @@ def takeaways(claims, ids) -> str:
     by_id = {c.id: c for c in claims}
     items = [by_id[i].text for i in ids if i in by_id and by_id[i].shown]
     if not items:
-        return "- " + say("no_takeaway")
+        return "- " + _say("no_takeaway")
     return "\n".join(f"- {t}" for t in items)
 
 
@@ -180,7 +190,7 @@ def caption(name: str, drawn: bool, device: dict | None = None) -> str:
     """The caption of figure `name`, or the sentence saying why it was not drawn; the roofline drawn
     without a device (`device` names none) has no roofs, and its caption says so."""
     if name == "roofline" and drawn and device is not None and device.get("device") is None:
-        return say("roofline_no_device")
+        return _say("roofline_no_device")
     return CAPTIONS[name][0 if drawn else 1]
 
 
@@ -200,7 +210,7 @@ def input_sentence(
     `others` the configurations left out only for another parameter table (`analysis.tp.other_parameters`);
     `listed_absent` the TPs a launcher block lists and those of them with no table (`analysis.tp.absent_tps`);
     `tokenizer` what the Model row's name is when it is not taken as the model (`analysis.tp.tokenizer_name`)."""
-    return say(
+    return _say(
         "input",
         files=files,
         n_rows=n_rows,
@@ -375,7 +385,7 @@ def plot_tp_roofline(rp: pd.DataFrame, device: dict):
     )
     if device.get("device") is None:
         ridge, which = hardware.lowest_ridge()  # the one line true of every device
-        ax.axvline(ridge, color="grey", ls=":", lw=1, label=say("lowest_ridge", ridge=ridge, device=which))
+        ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge, device=which))
         plot_points(ax, pts, hue_col="label")
         ax.set_title(wording.words("tp_scaling")["figure"]["no_device"])
         return fig

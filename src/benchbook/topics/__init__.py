@@ -32,7 +32,8 @@ def withheld_md(ledger: Ledger, exclude=()) -> str:
     for c in ledger.claims:
         if c.status != "withheld" or not c.applicable or c.id in exclude or not c.text.strip():
             continue
-        groups.setdefault(c.reason, []).append(c.text)
+        # a sentence that gives its reason in its own words stands alone
+        groups.setdefault(c.reason if f"because {c.reason}" in c.text else c.text, []).append(c.text)
     if not groups:
         return ""
     n = sum(len(v) for v in groups.values())
@@ -85,8 +86,8 @@ class Page:
         for name, text in self.markdown.items():
             glue(name, Markdown(text), display=False)
         for name, fig in self.figures.items():  # a figure with no data is not drawn: its caption says why
-            if fig is None:
-                glue(name, Markdown(""), display=False)
+            if fig is None:  # an empty Markdown would print its repr; a comment prints nothing
+                glue(name, Markdown("<!-- not drawn -->"), display=False)
             else:
                 glue_figure(name, fig)
 

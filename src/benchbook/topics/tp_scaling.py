@@ -138,9 +138,12 @@ def _allreduce_values(r: Result) -> dict:
     if r.arch is None:
         return {"model": r.model_id, "known": False}
     bs = turn.get("batch_size") or (min(int(b) for b in r.w["batch_size"]) if len(r.w) else 1)
-    n = turn.get("max_tp") or (max(r.tps) if r.tps else 8)
+    n = turn.get("max_tp") or max([*r.tps, 1])
+    one_gpu = n <= 1  # no all-reduce at all: the lesson's numbers are for TP 8 instead
+    n = 8 if one_gpu else n
     links = {name: tp.allreduce_budget(r.arch["layers"], r.arch["hidden"], bs, n, gb_s) for name, gb_s in tp.LINKS}
-    out = {"model": r.model_id, "known": True, "batch_size": bs, "n": n, **r.arch, "links": list(links.items())}
+    out = {"model": r.model_id, "known": True, "batch_size": bs, "n": n, "one_gpu": one_gpu, **r.arch}
+    out["links"] = list(links.items())
     out |= {k: v for k, v in next(iter(links.values())).items() if k in ("allreduces", "bytes_each", "bytes_sent")}
     if turn.get("after") == "slower" and r.ledger.get("decode_turn").shown:
         steps = tp.ring_steps_added(turn["turn_tp"], turn["max_tp"], out["allreduces"])
@@ -166,26 +169,37 @@ def _figures(r: Result) -> dict:
 
 
 def _tables(r: Result) -> dict:
-    w, w_all = r.w, r.w_all
+    """Each table as a call that shows it where a cell asks, and shows nothing when it has no row."""
+    w, w_all, tol = r.w, r.w_all, r.p["slowdown_tolerance"]
 
-    def show(df, **kw):
-        from IPython.display import display
+    def show(rows: pd.DataFrame, frame, **kw):
+        def display_it():
+            from IPython.display import display
 
-        return lambda: display(tables.show(df, **kw)) if len(df) else None
+            if len(rows):
+                display(tables.show(frame(rows), **kw))
 
-    out = {"turns": show(view.turns_table(tp.turning_tp(w, r.p["slowdown_tolerance"])), digits=4)}
+        return display_it
+
     frac = view.roofline_fraction_table(r.roofline) if len(r.roofline) and r.device["device"] else pd.DataFrame()
-    out["fractions"] = show(frac, missing=view.fraction_reasons(frac, tp.missing_batches(w))) if len(frac) else None
-    out["fractions"] = out["fractions"] or (lambda: None)
-    out["inversions"] = show(view.inversions_table(tp.percentile_inversions(w_all)), digits=4)
-    out["missing"] = show(view.missing_table(tp.missing_batches(w_all)))
     budget = tp.batch_token_budget_test(w_all)
-    out["budget"] = show(view.budget_table(budget[~budget["consistent"]]))
-    jumps = tp.superlinear_jumps(w_all, threshold=r.p["jump_threshold"])
-    out["jumps"] = show(view.jumps_table(jumps), digits={"from (ms)": 4, "to (ms)": 4})
-    slower = tp.decode_slower_with_tp(w, tolerance=r.p["slowdown_tolerance"])
-    out["slower"] = show(view.slower_table(slower), digits={"from (ms per token)": 4, "to (ms per token)": 4})
-    return out
+    return {
+        "turns": show(tp.turning_tp(w, tol), view.turns_table, digits=4),
+        "fractions": show(frac, lambda f: f, missing=view.fraction_reasons(frac, tp.missing_batches(w))),
+        "inversions": show(tp.percentile_inversions(w_all), view.inversions_table, digits=4),
+        "missing": show(tp.missing_batches(w_all), view.missing_table),
+        "budget": show(budget[~budget["consistent"]] if len(budget) else budget, view.budget_table),
+        "jumps": show(
+            tp.superlinear_jumps(w_all, threshold=r.p["jump_threshold"]),
+            view.jumps_table,
+            digits={"from (ms)": 4, "to (ms)": 4},
+        ),
+        "slower": show(
+            tp.decode_slower_with_tp(w, tolerance=tol),
+            view.slower_table,
+            digits={"from (ms per token)": 4, "to (ms per token)": 4},
+        ),
+    }
 
 
 def page(r: Result) -> Page:
@@ -195,7 +209,6 @@ def page(r: Result) -> Page:
     led, w = r.ledger, r.w
     boxed = {c["id"] for c in bottom_line.pick(led)}
     others = tp.other_parameters(r.w_all, w)
-    say = view.say
     texts = {
         "input_text": view.input_sentence(
             ", ".join(r.files),
@@ -230,11 +243,13 @@ def page(r: Result) -> Page:
         else ""
         for name, ids in PARAGRAPHS.items()
     }
+    if len(r.tps) < 2:  # nothing to scale: say so where the scaling verdicts would stand
+        sections["claims_scaling"] = view.one_tp_sentence(r.tps)
     turns = [c.id for c in led.claims if c.id.startswith("decode_turn_") and c.status != "withheld"]
     markdown = {
         "device_text": view.device_sentence(r.device),
-        "tp_note": say("tp_assumed", tp=r.p["tp_unknown"]) if r.tp_assumed else "",
-        "allreduce_text": say("allreduce", **_allreduce_values(r)),
+        "tp_note": view.tp_assumed_sentence(r.p["tp_unknown"]) if r.tp_assumed else "",
+        "allreduce_text": view.allreduce_sentence(_allreduce_values(r)),
         "claims_turns": "\n".join(f"- {led.get(i).text}" for i in turns),
         **sections,
         **paragraphs,
