@@ -155,8 +155,8 @@ def test_where_decode_stops_getting_faster_is_said_per_batch_size_on_the_seeds(s
     assert "TP 8" in b8.text and "within the noise" in b8.text and "slower" not in b8.text
     agg = sc["decode_turn"]
     assert agg.status == "shown" and agg.evidence["turns"] == [
-        {"tp": 2, "batches": [1, 2]},
-        {"tp": 4, "batches": [4, 8]},
+        {"tp": 2, "batches": [1, 2], "smallest": False},
+        {"tp": 4, "batches": [4, 8], "smallest": False},
     ]
     assert agg.evidence["rises_with_batch"] and "TP 2 at batch 1 and 2" in agg.text
     assert "Past TP 2, decode gets slower" not in agg.text
