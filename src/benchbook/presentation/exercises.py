@@ -46,7 +46,7 @@ def _lacking(what: str, ids: list[str]) -> Exercise:
 def bandwidth_roofline(ledger) -> list[Exercise]:
     shown = _shown(ledger)
     dense = [
-        c
+        c["evidence"]
         for cid, c in sorted(shown.items())
         if cid.startswith("bw_")
         and cid[3:].isdigit()
@@ -54,42 +54,64 @@ def bandwidth_roofline(ledger) -> list[Exercise]:
         and c["evidence"].get("offload") in (None, "full")
     ]
     if not dense:
-        return [_lacking("the ceiling", ["bw_N"]), _lacking("the ridge", ["bound_N"])]
-    ev = min(dense, key=lambda c: c["evidence"]["gb_per_token"])["evidence"]
-    gb, peak, rate, label = ev["gb_per_token"], ev["peak"], ev["rate"], ev["label"]
-    ceil = env.ceiling(peak, gb)
-    s = env.share(rate, ceil)
-    out = [
-        Exercise(
-            f"`{label}` reads {gb:.2f} GB per generated token, and the {ev['device']} streams at most "
-            f"{peak:,.0f} GB/s. What is the ceiling in tokens/s, and what share of it is the measured "
-            f"{rate:,.2f} tok/s?",
-            [
-                f"Ceiling = peak bandwidth / bytes per token = {peak:,.0f} / {gb:.2f} = {ceil:,.0f} tok/s.",
-                f"Share = {rate:,.2f} / {ceil:,.0f} = {s:.1%}.",
-            ],
-            f"a ceiling of {ceil:,.0f} tok/s, of which the run reaches {s:.1%}.",
+        return [_lacking("the ceiling", ["bw_N"]), _lacking("the critical batch", ["bound_N"])]
+    small = min(dense, key=lambda e: e["gb_per_token"])
+    big = max((e for e in dense if e["device"] == small["device"]), key=lambda e: e["gb_per_token"])
+    out = []
+    if big["gb_per_token"] > small["gb_per_token"]:
+        guess = small["rate"] * small["gb_per_token"] / big["gb_per_token"]
+        s_small = env.share(small["rate"], env.ceiling(small["peak"], small["gb_per_token"]))
+        s_big = env.share(big["rate"], env.ceiling(big["peak"], big["gb_per_token"]))
+        out.append(
+            Exercise(
+                f"`{small['label']}` reads {small['gb_per_token']:.2f} GB per token and generates "
+                f"{small['rate']:,.2f} tok/s on the {small['device']}. `{big['label']}` reads "
+                f"{big['gb_per_token']:.2f} GB per token on the same device. Predict its rate if it reached the same "
+                "share of its ceiling, then compare with what it measured.",
+                [
+                    "The ceiling is bandwidth / bytes per token, so at an equal share the rate scales as 1 / bytes.",
+                    f"Predicted = {small['rate']:,.2f} x {small['gb_per_token']:.2f} / {big['gb_per_token']:.2f} = "
+                    f"{guess:,.2f} tok/s.",
+                    f"Measured: {big['rate']:,.2f} tok/s, {big['rate'] / guess:.2f} times the prediction: "
+                    f"{s_big:.1%} of its ceiling against {s_small:.1%}.",
+                ],
+                f"{guess:,.2f} tok/s predicted, {big['rate']:,.2f} measured"
+                + (
+                    ": the bigger model gets closer to its ceiling, because a fixed cost per token weighs less "
+                    "in a longer token."
+                    if big["rate"] > guess
+                    else "."
+                ),
+            )
         )
-    ]
+    else:  # one model: its ceiling is the lesson's worked example, not an exercise
+        out.append(_lacking("two models' rates", ["bw_N for two dense models"]))
+    ev = small
     bound = next(
-        (c["evidence"] for c in shown.values() if c["id"].startswith("bound_") and c["evidence"].get("label") == label),
+        (
+            c["evidence"]
+            for c in shown.values()
+            if c["id"].startswith("bound_") and c["evidence"].get("label") == ev["label"]
+        ),
         None,
     )
-    if bound is None or not ev.get("active_params_b"):
-        out.append(_lacking("the ridge", [f"bound_N for {label}"]))
+    if bound is None or not ev.get("active_params_b") or not bound.get("ridge"):
+        out.append(_lacking("the critical batch", [f"bound_N for {ev['label']}"]))
         return out
+    gb, r = ev["gb_per_token"], bound["ridge"]
     i = env.intensity(ev["active_params_b"], gb)
-    r = bound["ridge"]
     out.append(
         Exercise(
-            f"Each token does about 2 FLOPs per parameter ({ev['active_params_b']:.2f} billion of them) for the "
-            f"{gb:.2f} GB it reads. What is its arithmetic intensity, and how far is it from the "
-            f"{ev['device']}'s ridge point of {r:,.0f} FLOP/byte? What limits it?",
+            f"A step of `{ev['label']}` does 2 FLOPs per parameter ({ev['active_params_b']:.2f} billion) for each "
+            f"sequence in the batch, and reads its {gb:.2f} GB once whatever the batch. How many sequences must "
+            f"share a step before it reaches the {ev['device']}'s ridge of {r:,.0f} FLOP/byte, where compute "
+            "starts to limit it?",
             [
-                f"Intensity = 2 x {ev['active_params_b']:.2f} / {gb:.2f} = {i:.2f} FLOP/byte.",
-                f"{r:,.0f} / {i:.2f} = {r / i:,.0f}: the point sits that many times left of the ridge.",
+                f"Intensity at batch 1 = 2 x {ev['active_params_b']:.2f} / {gb:.2f} = {i:.2f} FLOP/byte; at batch B "
+                "it is B times that.",
+                f"B = ridge / intensity = {r:,.0f} / {i:.2f} = {r / i:,.0f} sequences.",
             ],
-            f"{i:.2f} FLOP/byte, {r / i:,.0f} times below the ridge: memory bandwidth limits it, not compute.",
+            f"about {r / i:,.0f} sequences per step; at batch 1 memory bandwidth limits it, not compute.",
         )
     )
     return out

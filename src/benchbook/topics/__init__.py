@@ -64,6 +64,8 @@ class Page:
     tables: dict[str, Callable[[], None]] = field(default_factory=dict)
     #: withheld claims go in the page's folded list (`withheld_md`), so their own glue is empty
     fold_withheld: bool = False
+    #: the bottom line's claim ids, where the chapter picks them from its result (else its PRIORITY)
+    box: list[str] | None = None
 
     def glue(self) -> None:
         from IPython.display import Markdown
@@ -79,7 +81,7 @@ class Page:
                 )
         else:
             wording.glue_claims(self.ledger)
-        bottom_line.glue_box(self.ledger)
+        bottom_line.glue_box(self.ledger, self.box)
         exercises.glue_exercises(self.ledger)
         for name, text in self.texts.items():
             glue(name, text, display=False)
