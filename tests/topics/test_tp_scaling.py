@@ -133,3 +133,14 @@ def test_a_single_tp_output_draws_no_scaling_figure_and_says_why():
     assert "Only one TP (1)" in pg.markdown["claims_scaling"]
     assert "this input ran on one, which needs none" in pg.markdown["allreduce_text"]
     assert config.relative(config.seed("000")) not in "\n".join(pg.markdown.values())
+
+
+def test_the_seed_figures_collide_nowhere_and_the_lesson_figure_marks_each_turn(seeds):
+    from benchbook.presentation.plotting import overlaps, readable, use_theme
+
+    use_theme()
+    for name, fig in tp_scaling.page(seeds).figures.items():
+        assert overlaps(fig, drawn=readable(fig, drawn=True)) == [], name
+    fig = tp_scaling.page(seeds).figures["fig_allreduce"]
+    minima = [ln.get_xdata()[0] for ln in fig.axes[0].get_lines() if ln.get_marker() == "o"]
+    assert minima == pytest.approx([2, 4, 8])  # sqrt(a / b) for b = a / 4, a / 16, a / 64

@@ -240,8 +240,8 @@ def plot_turn_model():
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     n = np.geomspace(1, 16, 200)
     for i, share in enumerate((4, 16, 64)):
-        ax.plot(n, tp.tp_step_ms(n, 1.0, 1 / share), color=color(i), label=f"b = a / {share}")
         best = np.sqrt(share)
+        ax.plot(n, tp.tp_step_ms(n, 1.0, 1 / share), color=color(i), label=f"b = a / {share}: shortest at N = {best:g}")
         ax.plot([best], tp.tp_step_ms([best], 1.0, 1 / share), "o", color=color(i))
     ticks = [1, 2, 4, 8, 16]
     ax.set_xscale("log", base=2)
@@ -249,7 +249,7 @@ def plot_turn_model():
     ax.set_xlabel("GPUs (N)")
     ax.set_ylabel("decode step (x a)")
     ax.set_ylim(0, 1.05)
-    ax.legend(title="cost of an added GPU")
+    ax.legend(title="cost of an added GPU, b", loc="upper left", bbox_to_anchor=(1.02, 1.0))
     fig.tight_layout()
     return fig
 
