@@ -324,6 +324,8 @@ def parameterized(prep: Prepared) -> nbformat.NotebookNode:
     nb.metadata.setdefault("papermill", {})
     for cell in nb.cells:
         cell.metadata.setdefault("tags", [])
+        if "parameters" in cell.metadata["tags"] and prep.parameters:  # the book's defaults (its inputs) are
+            cell.metadata["tags"].append("remove-cell")  # not the reader's: their injected values show instead
     return parameterize_notebook(nb, prep.parameters, kernel_name="python3", language="python")
 
 

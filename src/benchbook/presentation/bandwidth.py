@@ -141,7 +141,7 @@ def lesson_sentence(pts: pd.DataFrame) -> str:
 #: Each figure's caption when it is drawn, and what it says when it is not.
 CAPTIONS = {
     "ceiling": (
-        "Generation rate (error bars: the ± the tool printed) against the bytes read per token, under the line "
+        "Generation rate (error bars: the ± printed by the tool) against the bytes read per token, under the line "
         "rate = peak bandwidth / bytes of each device, and half of it; log-log. No point can sit above its "
         "device's line: the nearer the line, the more of the memory's bandwidth the run used.",
         "Not drawn: no result has both a known device peak and a known size.",
