@@ -240,7 +240,13 @@ def tp_scaling(ledger) -> list[Exercise]:
     else:
         out.append(_lacking("all-reduce bytes", ["decode_turn (slower past its turn, model layers known)"]))
     turned = [t for t in ev.get("per_batch", []) if t["after"] in ("slower", "flat")]
-    pair = [(x, y) for x in turned for y in turned if y["batch_size"] > x["batch_size"] and y["ref_tp"] == x["ref_tp"]]
+    # from a turn past the smallest TP (a turn at the smallest only bounds the optimum from above)
+    pair = [
+        (x, y)
+        for x in turned
+        for y in turned
+        if y["batch_size"] > x["batch_size"] and y["ref_tp"] == x["ref_tp"] and x["turn_tp"] > x["ref_tp"]
+    ]
     if pair:  # the widest span of batch sizes
         x, y = max(pair, key=lambda q: q[1]["batch_size"] / q[0]["batch_size"])
         grow = y["ref_ms"] / x["ref_ms"]
