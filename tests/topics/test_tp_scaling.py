@@ -145,3 +145,18 @@ def test_the_seed_figures_collide_nowhere_and_the_lesson_figure_marks_each_turn(
     fig = tp_scaling.page(seeds).figures["fig_allreduce"]
     minima = [ln.get_xdata()[0] for ln in fig.axes[0].get_lines() if ln.get_marker() == "o"]
     assert minima == pytest.approx([2, 4, 8])  # sqrt(a / b) for b = a / 4, a / 16, a / 64
+
+
+def test_a_batch_size_keeps_its_colour_across_the_chapters_figures(seeds):
+    from matplotlib.colors import to_hex
+
+    from benchbook.presentation import tp as view
+    from benchbook.presentation.plotting import color
+
+    assert [view.series(v) for v in (1, 2, 4, 8, 16)] == [0, 1, 2, 3, 4]
+    figs = tp_scaling.page(seeds).figures
+    handles, names = figs["fig_speedup"].axes[1].get_legend_handles_labels()  # decode, speed-up
+    speed = {n: to_hex(h.lines[0].get_color()) for h, n in zip(handles, names, strict=True) if n.startswith("batch")}
+    assert speed["batch 8"] == to_hex(color(3)) and speed["batch 1"] == to_hex(color(0))
+    fits = {ln.get_label().split(":")[0]: to_hex(ln.get_color()) for ln in figs["fig_fit"].axes[1].get_lines()}
+    assert fits["bs 1"] == to_hex(color(0)) and fits["bs 8"] == to_hex(color(3))

@@ -8,6 +8,8 @@ latency or a throughput.
 
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -227,6 +229,11 @@ def input_sentence(
 
 
 # -------------------------------------------------------------------------------------- figures
+def series(value) -> int:
+    """The colour index of a batch size or a TP, the same in every figure of the chapter: its power of 2."""
+    return int(round(math.log2(float(value)))) if float(value) > 0 else 0
+
+
 def _errorbar(ax, x, y, low, high, **kw):
     y, low, high = (np.asarray(v, dtype=float) for v in (y, low, high))
     yerr = np.vstack([np.clip(y - low, 0, None), np.clip(high - y, 0, None)])
@@ -277,9 +284,10 @@ def plot_speedup(sc: pd.DataFrame, tps: list[int]):
     fig, axes = plt.subplots(2, 2, figsize=panel_size(2, 2, 3.4), sharex=True)
     for col, (metric, title) in enumerate(PHASES):
         d = sc[sc["metric"] == metric]
-        for i, (bs, gg) in enumerate(d.groupby("batch_size")):
+        for bs, gg in d.groupby("batch_size"):
             if gg["tp"].nunique() < 2:
                 continue
+            i = series(bs)
             scale = gg["tp"] / gg["ref_tp"]
             _errorbar(
                 axes[0, col],
@@ -321,8 +329,8 @@ def plot_fits(fits: list[dict], tps: list[int]):
     phase, with the parameters and their standard errors in the legend."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, (metric, title) in zip(axes, PHASES, strict=True):
-        for i, item in enumerate(x for x in fits if x["metric"] == metric):
-            f, pts = item["fit"], item["points"]
+        for item in (x for x in fits if x["metric"] == metric):
+            f, pts, i = item["fit"], item["points"], series(item["batch_size"])
             grid = np.linspace(min(tps), max(tps), 100)
             _errorbar(ax, pts["tp"], pts["mean"], pts["min"], pts["max"], fmt="o", color=color(i))
             ax.plot(
@@ -352,8 +360,8 @@ def plot_throughput(tput: pd.DataFrame):
     for ax, (col, title) in zip(
         axes, (("e2e_tok_s", "Counting the prefill"), ("decode_tok_s", "Decode only (tool's figure)")), strict=True
     ):
-        for i, (t, g) in enumerate(tput.groupby("tp")):
-            g = g.sort_values("batch_size")
+        for t, g in tput.groupby("tp"):
+            g, i = g.sort_values("batch_size"), series(t)
             _errorbar(
                 ax,
                 g["batch_size"],
