@@ -384,22 +384,46 @@ def plot_throughput(tput: pd.DataFrame):
     return fig
 
 
+def _tp_points(ax, rp: pd.DataFrame) -> None:
+    """The roofline points, a colour per TP (as in every figure of the chapter) and a marker per phase."""
+    for (metric, t), g in rp.groupby(["metric", "tp"], sort=True):
+        phase = "prefill" if metric == "prefill_latency" else "decode"
+        ax.scatter(
+            g["intensity_flop_per_byte"],
+            g["achieved_tflops"],
+            color=color(series(t)),
+            marker="o" if phase == "prefill" else "s",
+            zorder=3,
+            label=f"{phase} TP {t}",
+        )
+
+
+def _plain_log_ticks(ax) -> None:
+    """Tick labels as plain numbers (0.1, 1, 10, 1,000), not powers of ten."""
+    from matplotlib.ticker import FuncFormatter
+
+    plain = FuncFormatter(lambda v, _: f"{v:,g}" if v >= 1 else f"{v:g}")
+    ax.xaxis.set_major_formatter(plain)
+    ax.yaxis.set_major_formatter(plain)
+
+
 def plot_tp_roofline(rp: pd.DataFrame, device: dict):
-    """`roofline_points` under the device's per-GPU roofline, one colour per phase and TP; with no
-    device named, the points alone (no roof: none is assumed)."""
+    """`roofline_points` under the device's per-GPU roofline, a colour per TP and a marker per phase;
+    with no device named, the points alone (no roof: none is assumed)."""
     fig, ax = plt.subplots(figsize=(8, 5))
-    pts = rp.assign(
-        label=np.where(rp["metric"] == "prefill_latency", "prefill", "decode") + " TP " + rp["tp"].astype(str)
-    )
     if device.get("device") is None:
         ridge, which = hardware.lowest_ridge()  # the one line true of every device
         ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge, device=which))
-        plot_points(ax, pts, hue_col="label")
+        plot_points(ax, None)
         ax.set_title(wording.words("tp_scaling")["figure"]["no_device"])
-        return fig
-    g = hardware.custom(device["device"], device["bandwidth_gb_s"], device["tflops"])
-    plot_roofline(ax, g, pts, hue_col="label", xlim=(0.1, 100_000))
-    ax.set_title(f"Per-GPU roofline, {device['device']} ({device['source']})")
+    else:
+        g = hardware.custom(device["device"], device["bandwidth_gb_s"], device["tflops"])
+        plot_roofline(ax, g, None, xlim=(0.1, 100_000))
+        ax.set_title(f"Per-GPU roofline, {device['device']} ({device['source']})")
+    _tp_points(ax, rp)
+    _plain_log_ticks(ax)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=4)
+    fig.tight_layout()
     return fig
 
 
