@@ -142,15 +142,6 @@ def runs_sentence(w_all: pd.DataFrame) -> str:
     return _say("runs", runs=runs)
 
 
-def takeaways(claims, ids) -> str:
-    """Markdown bullets of the named claims that are shown, in the order given."""
-    by_id = {c.id: c for c in claims}
-    items = [by_id[i].text for i in ids if i in by_id and by_id[i].shown]
-    if not items:
-        return "- " + _say("no_takeaway")
-    return "\n".join(f"- {t}" for t in items)
-
-
 #: Each figure's caption when it is drawn, and what it says when it is not.
 CAPTIONS = {
     "allreduce": (
