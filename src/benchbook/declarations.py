@@ -340,7 +340,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             Param(
                 "source",
                 "data/raw/tgi_bloomz_tp/000_5f50b6ac26707e67.txt,data/raw/tgi_bloomz_tp1/001_4e5344ced21f561d.txt",
-                "TGI benchmark file(s), comma-separated",
+                "one or more TGI benchmark files, comma-separated",
             ),
             Param(
                 "gpu",
