@@ -261,7 +261,7 @@ def turns_table(turns: pd.DataFrame) -> pd.DataFrame:
     for r in turns.itertuples():
         row = {"batch size": r.batch_size}
         row |= {f"TP {t} (ms)": m for t, m in zip(r.tps, r.ms, strict=True)}
-        row["stops falling at"] = f"TP {r.turn_tp}" if r.after != "falling" else f"beyond TP {r.max_tp}"
+        row["stops falling at"] = f"TP {r.turn_tp}" if r.after != "falling" else f"not by TP {r.max_tp}"
         rows.append(row)
     t = pd.DataFrame(rows)
     cols = sorted((c for c in t.columns if c.startswith("TP ")), key=lambda c: int(c.split()[1]))

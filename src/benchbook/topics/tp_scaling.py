@@ -183,8 +183,9 @@ def _tables(r: Result) -> dict:
 
     frac = view.roofline_fraction_table(r.roofline) if len(r.roofline) and r.device["device"] else pd.DataFrame()
     budget = tp.batch_token_budget_test(w_all)
+    turns = view.turns_table(tp.turning_tp(w, tol))
     return {
-        "turns": show(tp.turning_tp(w, tol), view.turns_table, digits=4),
+        "turns": show(turns, lambda t: t, digits=4, missing=view.fraction_reasons(turns, tp.missing_batches(w))),
         "fractions": show(frac, lambda f: f, missing=view.fraction_reasons(frac, tp.missing_batches(w))),
         "inversions": show(tp.percentile_inversions(w_all), view.inversions_table, digits=4),
         "missing": show(tp.missing_batches(w_all), view.missing_table),
