@@ -527,6 +527,9 @@ def stage(names: list[str]) -> str:
     for p in config.BOOK_DIR.rglob("*"):
         if p.is_file():
             wanted[st / p.relative_to(config.PROJ_ROOT)] = p.read_bytes()
+    from benchbook.presentation import foundations  # the foundations page's numbers and figure, from the table
+
+    wanted.update({st / rel: data for rel, data in foundations.staged().items()})
     for name in names:
         wanted[st / "notebooks" / f"{name}.ipynb"] = _write_nb(merge_prose(name))
     wanted[st / "book" / FINDINGS] = findings_page(names).encode()

@@ -335,12 +335,12 @@ CHAPTERS: tuple[Chapter, ...] = (
         question="When you shard a model over more GPUs with tensor parallelism, what do you get back, and where does it stop paying?",
         tools=("tgi-benchmark",),
         paths=("source",),
-        figures=("fig_speedup", "fig_fit", "fig_roofline", "fig_quant", "fig_throughput"),
+        figures=("fig_allreduce", "fig_speedup", "fig_fit", "fig_roofline", "fig_quant", "fig_throughput"),
         parameters=(
             Param(
                 "source",
                 "data/raw/tgi_bloomz_tp/000_5f50b6ac26707e67.txt,data/raw/tgi_bloomz_tp1/001_4e5344ced21f561d.txt",
-                "TGI benchmark file(s), comma-separated",
+                "one or more TGI benchmark files, comma-separated",
             ),
             Param(
                 "gpu",

@@ -42,7 +42,7 @@ def test_only_single_stream_runs_on_one_gpu_are_placed(runs):
     why = runs["why_left_out"].tolist()[4:]
     assert why[0].startswith("batch 8") and why[1].startswith("tensor parallel 2") and "not printed" in why[2]
     note = show.latency_note(runs)
-    assert note.startswith("4 vLLM bench latency run(s) at batch 1") and note.count("is left out") == 3
+    assert note.startswith("4 vLLM bench latency runs at batch 1 are placed") and note.count("is left out") == 3
 
 
 def test_bytes_rate_and_fraction_known_answers(runs):

@@ -132,22 +132,63 @@ def test_latency_recommendations(sc):
 
 
 # --- comparison ----------------------------------------------------------------------------------
-def test_decode_speedup_and_slowdown(sc):
+def test_decode_speedup(sc):
     s = sc["decode_speedup"]
     assert s.status == "shown" and s.evidence["ratio"] == pytest.approx(28.75 / 17.56) and "1.64x" in s.text
-    slow = sc["decode_slower_past_best"]
-    assert slow.status == "shown" and (slow.evidence["best_tp"], slow.evidence["max_tp"]) == (2, 8)
-    faster = _lat([("decode_token_latency", 1, 1, 20.0, 19.9, 20.1), ("decode_token_latency", 2, 1, 12.0, 11.9, 12.1)])
-    c = ctp.decode_slower_past_best(tp.best_tp(faster))
-    assert c.status == "withheld" and "largest TP measured, TP 2" in c.reason
-    # 1 % slower at the larger TP, beyond the statistical noise but inside a 2 % slowdown tolerance
+    same = _lat([("decode_token_latency", 1, 1, 20.0, 19.9, 20.1), ("decode_token_latency", 2, 1, 21.0, 19.9, 22.1)])
+    assert ctp.decode_speedup(tp.scaling(same)).status == "withheld"
+
+
+def test_where_decode_stops_getting_faster_is_said_per_batch_size_on_the_seeds(sc):
+    """Issue #35 item 7: 'past TP 2, decode gets slower' holds at batch 1 and 2 only; at batch 8 TP 4
+    (20.25 ms) and TP 8 (19.76 ms) beat TP 2 (26.20 ms), TP 8 within the noise of TP 4."""
+    turn = {bs: sc[f"decode_turn_{bs}"].evidence for bs in (1, 2, 4, 8, 16)}
+    assert [(turn[b]["turn_tp"], turn[b]["after"]) for b in (1, 2, 4, 8, 16)] == [
+        (2, "slower"),
+        (2, "slower"),
+        (4, "slower"),
+        (4, "flat"),
+        (8, "falling"),
+    ]
+    b8 = sc["decode_turn_8"]
+    assert b8.status == "shown" and (b8.evidence["a"], b8.evidence["b"]) == (26.20, 20.25)
+    assert "TP 8" in b8.text and "within the noise" in b8.text and "slower" not in b8.text
+    agg = sc["decode_turn"]
+    assert agg.status == "shown" and agg.evidence["turns"] == [
+        {"tp": 2, "batches": [1, 2], "smallest": False},
+        {"tp": 4, "batches": [4, 8], "smallest": False},
+    ]
+    assert agg.evidence["rises_with_batch"] and "TP 2 at batch 1 and 2" in agg.text
+    assert "Past TP 2, decode gets slower" not in agg.text
+
+
+def test_the_turn_comes_out_the_other_way_when_a_larger_tp_is_faster_beyond_the_noise():
+    # TP 2 at 8 ms, TP 4 at 6 ms with tight ranges: still falling at the largest TP, no turn
+    falling = _lat([("decode_token_latency", t, 1, m, m - 0.01, m + 0.01) for t, m in ((1, 10.0), (2, 8.0), (4, 6.0))])
+    t = tp.turning_tp(falling).iloc[0]
+    assert (t["turn_tp"], t["after"]) == (4, "falling")
+    c = ctp.decode_turn_at(t.to_dict())
+    assert c.status == "shown" and "still faster on TP 4" in wording.word("tp_scaling", c).text
+    # TP 4 3 % faster than TP 2 but with ranges of +-10 %: inside the noise, so the turn is TP 2 and flat
+    noisy = _lat([("decode_token_latency", t, 1, m, m * 0.9, m * 1.1) for t, m in ((1, 10.0), (2, 8.0), (4, 7.76))])
+    t = tp.turning_tp(noisy).iloc[0]
+    assert (t["turn_tp"], t["after"]) == (2, "flat")
+    # slower past the turn beyond the noise
+    slower = _lat([("decode_token_latency", t, 1, m, m - 0.01, m + 0.01) for t, m in ((1, 10.0), (2, 8.0), (4, 12.0))])
+    t = tp.turning_tp(slower).iloc[0]
+    assert (t["turn_tp"], t["after"], ctp.decode_turn_at(t.to_dict()).evidence["ratio"]) == (2, "slower", 1.5)
+
+
+def test_a_slowdown_inside_the_tolerance_is_no_turn():
+    # 1 % slower at the larger TP: beyond the statistical noise, inside a 2 % slowdown tolerance
     tiny = _lat(
         [("decode_token_latency", 1, 1, 20.0, 19.99, 20.01), ("decode_token_latency", 2, 1, 20.2, 20.19, 20.21)]
     )
-    assert ctp.decode_slower_past_best(tp.best_tp(tiny), 0.0).status == "shown"
-    assert ctp.decode_slower_past_best(tp.best_tp(tiny), 0.02).status == "withheld"
-    same = _lat([("decode_token_latency", 1, 1, 20.0, 19.9, 20.1), ("decode_token_latency", 2, 1, 21.0, 19.9, 22.1)])
-    assert ctp.decode_speedup(tp.scaling(same)).status == "withheld"
+    assert tp.turning_tp(tiny, 0.0).iloc[0]["after"] == "slower"
+    flat = tp.turning_tp(tiny, 0.02).iloc[0]
+    assert flat["after"] == "flat" and ctp.decode_turn_at(flat.to_dict()).status == "withheld"
+    agg = ctp.decode_turn(tp.turning_tp(tiny, 0.02), [ctp.decode_turn_at(flat.to_dict())], None)
+    assert agg.status == "withheld" and agg.evidence["n"] == 1
 
 
 def test_superlinear_efficiency_explained_by_baseline(sc):
@@ -366,13 +407,6 @@ def test_trend_records_its_tolerance():
     assert c.status == "shown" and c.evidence["ys"] == pytest.approx([1.0, 1.8, 3.0])
     assert (c.evidence["tolerance"], c.evidence["last_x"], c.evidence["ref_tp"]) == (0.0, 4, 1)
     assert ctp.prefill_efficiency_falls(sc).status == "shown"
-
-
-def test_decode_slower_past_best_ratio():
-    rows = [{"tp": t, "batch_size": 1, "mean": m, "line": i + 1} for i, (t, m) in enumerate([(1, 10), (2, 8), (4, 12)])]
-    c = ctp.decode_slower_past_best(atp.best_tp(_wide(rows, metric="decode_token_latency")))
-    # fastest TP 2 at 8 ms, largest TP 4 at 12 ms: 12 / 8 = 1.5
-    assert (c.evidence["best_tp"], c.evidence["max_tp"], c.evidence["ratio"]) == (2, 4, pytest.approx(1.5))
 
 
 def _quant(fp16, quantized, quantize="bitsandbytes"):

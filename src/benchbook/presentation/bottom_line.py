@@ -12,7 +12,7 @@ PRIORITY: dict[str, list[str]] = {
     "bandwidth_roofline": ["bw_size_trend", "bw_3", "bound_3", "bw_6", "bw_1"],
     "batch_saturation": ["knee", "latency_flat", "bandwidth_small", "compute_large", "dtypes_small"],
     "serving_saturation": ["knee", "goodput", "compute_best", "growth", "own_slos", "failed", "uncapped"],
-    "tp_scaling": ["rec_throughput", "rec_decode_latency", "decode_slower_past_best", "quant_slowdown"],
+    "tp_scaling": ["decode_turn", "rec_throughput"],
     "quantization_regimes": ["w8a8_gain", "confound"],
     "perf_per_watt": [
         *("caps_differ", "sweet_spot_tg"),

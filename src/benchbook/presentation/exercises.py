@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from benchbook.analysis import envelope as env
+from benchbook.analysis import tp
 from benchbook.presentation.bottom_line import _claims
 
 
@@ -19,6 +20,8 @@ class Exercise:
     question: str
     steps: list[str] = field(default_factory=list)
     answer: str = ""
+    #: the input lacks the numbers it needs: a page leaves it out
+    lacking: bool = False
 
     def markdown(self, n: int) -> str:
         body = "\n\n".join([*self.steps, f"**Answer:** {self.answer}"])
@@ -36,13 +39,14 @@ def _lacking(what: str, ids: list[str]) -> Exercise:
         "(the claims ledger says why).",
         [],
         "none for this input.",
+        lacking=True,
     )
 
 
 def bandwidth_roofline(ledger) -> list[Exercise]:
     shown = _shown(ledger)
     dense = [
-        c
+        c["evidence"]
         for cid, c in sorted(shown.items())
         if cid.startswith("bw_")
         and cid[3:].isdigit()
@@ -50,42 +54,64 @@ def bandwidth_roofline(ledger) -> list[Exercise]:
         and c["evidence"].get("offload") in (None, "full")
     ]
     if not dense:
-        return [_lacking("the ceiling", ["bw_N"]), _lacking("the ridge", ["bound_N"])]
-    ev = min(dense, key=lambda c: c["evidence"]["gb_per_token"])["evidence"]
-    gb, peak, rate, label = ev["gb_per_token"], ev["peak"], ev["rate"], ev["label"]
-    ceil = env.ceiling(peak, gb)
-    s = env.share(rate, ceil)
-    out = [
-        Exercise(
-            f"`{label}` reads {gb:.2f} GB per generated token, and the {ev['device']} streams at most "
-            f"{peak:,.0f} GB/s. What is the ceiling in tokens/s, and what share of it is the measured "
-            f"{rate:,.2f} tok/s?",
-            [
-                f"Ceiling = peak bandwidth / bytes per token = {peak:,.0f} / {gb:.2f} = {ceil:,.0f} tok/s.",
-                f"Share = {rate:,.2f} / {ceil:,.0f} = {s:.1%}.",
-            ],
-            f"a ceiling of {ceil:,.0f} tok/s, of which the run reaches {s:.1%}.",
+        return [_lacking("the ceiling", ["bw_N"]), _lacking("the critical batch", ["bound_N"])]
+    small = min(dense, key=lambda e: e["gb_per_token"])
+    big = max((e for e in dense if e["device"] == small["device"]), key=lambda e: e["gb_per_token"])
+    out = []
+    if big["gb_per_token"] > small["gb_per_token"]:
+        guess = small["rate"] * small["gb_per_token"] / big["gb_per_token"]
+        s_small = env.share(small["rate"], env.ceiling(small["peak"], small["gb_per_token"]))
+        s_big = env.share(big["rate"], env.ceiling(big["peak"], big["gb_per_token"]))
+        out.append(
+            Exercise(
+                f"`{small['label']}` reads {small['gb_per_token']:.2f} GB per token and generates "
+                f"{small['rate']:,.2f} tok/s on the {small['device']}. `{big['label']}` reads "
+                f"{big['gb_per_token']:.2f} GB per token on the same device. Predict its rate if it reached the same "
+                "share of its ceiling, then compare with what it measured.",
+                [
+                    "The ceiling is bandwidth / bytes per token, so at an equal share the rate scales as 1 / bytes.",
+                    f"Predicted = {small['rate']:,.2f} x {small['gb_per_token']:.2f} / {big['gb_per_token']:.2f} = "
+                    f"{guess:,.2f} tok/s.",
+                    f"Measured: {big['rate']:,.2f} tok/s, {big['rate'] / guess:.2f} times the prediction: "
+                    f"{s_big:.1%} of its ceiling against {s_small:.1%}.",
+                ],
+                f"{guess:,.2f} tok/s predicted, {big['rate']:,.2f} measured"
+                + (
+                    ": the bigger model gets closer to its ceiling, because a fixed cost per token weighs less "
+                    "in a longer token."
+                    if big["rate"] > guess
+                    else "."
+                ),
+            )
         )
-    ]
+    else:  # one model: its ceiling is the lesson's worked example, not an exercise
+        out.append(_lacking("two models' rates", ["bw_N for two dense models"]))
+    ev = small
     bound = next(
-        (c["evidence"] for c in shown.values() if c["id"].startswith("bound_") and c["evidence"].get("label") == label),
+        (
+            c["evidence"]
+            for c in shown.values()
+            if c["id"].startswith("bound_") and c["evidence"].get("label") == ev["label"]
+        ),
         None,
     )
-    if bound is None or not ev.get("active_params_b"):
-        out.append(_lacking("the ridge", [f"bound_N for {label}"]))
+    if bound is None or not ev.get("active_params_b") or not bound.get("ridge"):
+        out.append(_lacking("the critical batch", [f"bound_N for {ev['label']}"]))
         return out
+    gb, r = ev["gb_per_token"], bound["ridge"]
     i = env.intensity(ev["active_params_b"], gb)
-    r = bound["ridge"]
     out.append(
         Exercise(
-            f"Each token does about 2 FLOPs per parameter ({ev['active_params_b']:.2f} billion of them) for the "
-            f"{gb:.2f} GB it reads. What is its arithmetic intensity, and how far is it from the "
-            f"{ev['device']}'s ridge point of {r:,.0f} FLOP/byte? What limits it?",
+            f"A step of `{ev['label']}` does 2 FLOPs per parameter ({ev['active_params_b']:.2f} billion) for each "
+            f"sequence in the batch, and reads its {gb:.2f} GB once whatever the batch. How many sequences must "
+            f"share a step before it reaches the {ev['device']}'s ridge of {r:,.0f} FLOP/byte, where compute "
+            "starts to limit it?",
             [
-                f"Intensity = 2 x {ev['active_params_b']:.2f} / {gb:.2f} = {i:.2f} FLOP/byte.",
-                f"{r:,.0f} / {i:.2f} = {r / i:,.0f}: the point sits that many times left of the ridge.",
+                f"Intensity at batch 1 = 2 x {ev['active_params_b']:.2f} / {gb:.2f} = {i:.2f} FLOP/byte; at batch B "
+                "it is B times that.",
+                f"B = ridge / intensity = {r:,.0f} / {i:.2f} = {r / i:,.0f} sequences.",
             ],
-            f"{i:.2f} FLOP/byte, {r / i:,.0f} times below the ridge: memory bandwidth limits it, not compute.",
+            f"about {r / i:,.0f} sequences per step; at batch 1 memory bandwidth limits it, not compute.",
         )
     )
     return out
@@ -196,40 +222,66 @@ def serving_saturation(ledger) -> list[Exercise]:
 
 
 def tp_scaling(ledger) -> list[Exercise]:
-    shown = _shown(ledger)
+    ev = _shown(ledger).get("decode_turn", {}).get("evidence") or {}
     out = []
-    ev = shown.get("decode_speedup", {}).get("evidence")
-    if ev:
-        sp = ev["a"] / ev["b"]
-        eff = sp / ev["best_tp"] * ev["ref_tp"]
+    if ev.get("after") == "slower" and ev.get("layers"):
+        link_name, link = tp.LINKS[0]
+        n, bs = ev["max_tp"], ev["batch_size"]
+        b = tp.allreduce_budget(ev["layers"], ev["hidden"], bs, n, link)
+        grew_us = (ev["max_ms"] - ev["turn_ms"]) * 1000
+        us = b["bandwidth_ms"] * 1000
         out.append(
             Exercise(
-                f"At batch {ev['batch_size']}, decode takes {ev['a']:.2f} ms per token at TP {ev['ref_tp']} and "
-                f"{ev['b']:.2f} ms at TP {ev['best_tp']}. What are the speed-up and the parallel efficiency?",
+                f"At batch {bs} the model ({ev['layers']} layers, hidden size {ev['hidden']:,}) sums its partial "
+                "results with an all-reduce after the attention and after the MLP of every layer, each of hidden size "
+                f"x batch values in 2 bytes. Predict how many bytes each GPU sends for one decode step on TP {n} (a "
+                f"ring sends 2(N - 1)/N of each all-reduce), and how long that takes over {link_name} ({link:g} GB/s). "
+                f"Then compare with the data: decode took {ev['turn_ms']:.2f} ms per token on TP {ev['turn_tp']} and "
+                f"{ev['max_ms']:.2f} ms on TP {n}.",
                 [
-                    f"Speed-up = {ev['a']:.2f} / {ev['b']:.2f} = {sp:.2f}x.",
-                    f"Efficiency = speed-up / (GPUs added as a multiple) = {sp:.2f} / "
-                    f"{ev['best_tp'] / ev['ref_tp']:g} = {eff:.2f}.",
+                    f"All-reduces per step = 2 x {ev['layers']} = {b['allreduces']}; each sums {ev['hidden']:,} x {bs} x 2 "
+                    f"= {b['bytes_each']:,.0f} bytes.",
+                    f"Sent per GPU = {b['allreduces']} x 2 x {n - 1}/{n} x {b['bytes_each']:,.0f} = "
+                    f"{b['bytes_sent']:,.0f} bytes; over {link:g} GB/s that is {us:.1f} µs.",
+                    f"The step grew by {ev['max_ms']:.2f} - {ev['turn_ms']:.2f} ms = {grew_us:,.0f} µs, "
+                    f"{grew_us / us:,.0f} times the bytes' time.",
                 ],
-                f"{sp:.2f}x faster with {ev['best_tp'] / ev['ref_tp']:g}x the GPUs: an efficiency of {eff:.2f}.",
+                f"{b['bytes_sent'] / 1000:,.1f} kB and {us:.1f} µs per step; the step grew by {grew_us:,.0f} µs"
+                + (": what an added GPU costs here is latency, not bytes." if grew_us >= 10 * us else "."),
             )
         )
     else:
-        out.append(_lacking("speed-up", ["decode_speedup"]))
-    ev = shown.get("prefill_efficiency_falls", {}).get("evidence")
-    if ev and ev.get("last_x"):
-        sp = ev["last_y"] * ev["last_x"] / ev["ref_tp"]
+        out.append(_lacking("all-reduce bytes", ["decode_turn (slower past its turn, model layers known)"]))
+    turned = [t for t in ev.get("per_batch", []) if t["after"] in ("slower", "flat")]
+    # from a turn past the smallest TP (a turn at the smallest only bounds the optimum from above)
+    pair = [
+        (x, y)
+        for x in turned
+        for y in turned
+        if y["batch_size"] > x["batch_size"] and y["ref_tp"] == x["ref_tp"] and x["turn_tp"] > x["ref_tp"]
+    ]
+    if pair:  # the widest span of batch sizes
+        x, y = max(pair, key=lambda q: q[1]["batch_size"] / q[0]["batch_size"])
+        grow = y["ref_ms"] / x["ref_ms"]
+        guess = x["turn_tp"] * grow**0.5
         out.append(
             Exercise(
-                f"Prefill's parallel efficiency at batch {ev['batch_size']} and TP {ev['last_x']} is "
-                f"{ev['last_y']:.3f}. What speed-up over TP {ev['ref_tp']} is that, and how many GPUs' worth of "
-                "work do the GPUs deliver?",
-                [f"Speed-up = efficiency x TP = {ev['last_y']:.3f} x {ev['last_x']} = {sp:.2f}x."],
-                f"{sp:.2f}x: {ev['last_x']} GPUs do the work of {sp:.2f}.",
+                f"The scaling model's step is a / N + b x (N - 1) + c. Where is it shortest? On TP {x['ref_tp']} the "
+                f"step takes {x['ref_ms']:.2f} ms at batch {x['batch_size']} and {y['ref_ms']:.2f} ms at batch "
+                f"{y['batch_size']}. If the work that splits, a, grows in that proportion while an added GPU's cost b "
+                f"stays, where should decode stop getting faster at batch {y['batch_size']}, given TP {x['turn_tp']} "
+                f"at batch {x['batch_size']}? Compare with the data.",
+                [
+                    "The derivative -a / N^2 + b is zero at N = square root of (a / b).",
+                    f"a grows {y['ref_ms']:.2f} / {x['ref_ms']:.2f} = {grow:.2f} times, so N grows square root of "
+                    f"{grow:.2f} = {grow**0.5:.2f} times: {x['turn_tp']} x {grow**0.5:.2f} = {guess:.1f} GPUs.",
+                    f"Measured: decode stops getting faster at TP {y['turn_tp']} at batch {y['batch_size']}.",
+                ],
+                f"about {guess:.1f} GPUs; the data turns at TP {y['turn_tp']}.",
             )
         )
     else:
-        out.append(_lacking("efficiency", ["prefill_efficiency_falls"]))
+        out.append(_lacking("where it turns", ["decode_turn (a turn at two batch sizes)"]))
     return out
 
 
@@ -515,9 +567,9 @@ def markdown(ledger) -> str:
 
     try:
         exs = BUILDERS[_chapter(ledger)](ledger)
-    except (KeyError, TypeError, ZeroDivisionError) as exc:  # evidence of another shape than the seeds'
-        lack = Exercise(f"This input's evidence lacks a value this exercise needs ({exc}).", [], "none for this input.")
-        exs = [lack, lack]
+    except (KeyError, TypeError, ZeroDivisionError):  # evidence of another shape than the seeds'
+        exs = []
+    exs = [e for e in exs if not e.lacking]  # an exercise uses this input's numbers or is left out
     if not exs:
         return NONE_FOR_THIS_INPUT
     return "\n".join(e.markdown(i) for i, e in enumerate(exs, 1))
