@@ -62,7 +62,7 @@ def test_each_shown_claim_is_said_once_and_the_withheld_ones_in_one_folded_list(
             assert prose.count(c.text) <= 1, c.id
     assert seeds.ledger.get("decode_turn").text not in prose
     folded = pg.markdown["withheld_list"]
-    assert folded.startswith(":::{dropdown}") and folded.count("names a device the hardware table knows") == 1
+    assert folded.startswith(":::{admonition}") and folded.count("names a device the hardware table knows") == 1
     assert "(s)" not in prose
 
 
