@@ -61,6 +61,9 @@ SERVED = {
 
 #: The GPU telemetry section of `profile_export_aiperf.csv` (after the metric sections).
 _CSV_HEADER = re.compile(r"(?m)^Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,")
+#: That header followed by a row: AIPerf writes the header even when it scraped no GPU (the JSON of
+#: the same run then has `telemetry_data.endpoints: {}`), and a header alone holds no telemetry.
+_CSV_SECTION = re.compile(r"(?m)^Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,[^\r\n]*\r?\n[ \t]*\S")
 #: CSV metric labels (AIPerf's headers) -> the field kinds read here.
 CSV_LABELS = {"GPU Power Usage (W)": "power", "Energy Consumption (MJ)": "energy", "GPU Utilization (%)": "util"}
 #: The counter's rise is kept from a CSV only when its printed resolution is under this share of it.
@@ -70,7 +73,7 @@ CSV_RESOLUTION = 0.05
 def sniff(text: str | Lines) -> bool:
     if first_char(text) == "{":
         return contains('"telemetry_data"', text) and any(contains(f'"{k}"', text) for k in POWER)
-    return search(_CSV_HEADER, text)
+    return search(_CSV_SECTION, text)
 
 
 def _gpus(obj: dict) -> list[tuple[str, dict]]:
