@@ -61,6 +61,10 @@ SERVED = {
 
 #: The GPU telemetry section of `profile_export_aiperf.csv` (after the metric sections).
 _CSV_HEADER = re.compile(r"(?m)^Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,")
+#: The same header with a row under it. AIPerf writes the header whenever telemetry was set up and a
+#: row per GPU and field only for the DCGM endpoints that answered, so a header alone is a run
+#: whose GPUs were never sampled: no telemetry output to read (the `aiperf` parser says so).
+_CSV_SECTION = re.compile(r"(?m)^Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,.*\n[ \t]*[^\s,]")
 #: CSV metric labels (AIPerf's headers) -> the field kinds read here.
 CSV_LABELS = {"GPU Power Usage (W)": "power", "Energy Consumption (MJ)": "energy", "GPU Utilization (%)": "util"}
 #: The counter's rise is kept from a CSV only when its printed resolution is under this share of it.
@@ -70,7 +74,7 @@ CSV_RESOLUTION = 0.05
 def sniff(text: str | Lines) -> bool:
     if first_char(text) == "{":
         return contains('"telemetry_data"', text) and any(contains(f'"{k}"', text) for k in POWER)
-    return search(_CSV_HEADER, text)
+    return search(_CSV_SECTION, text)
 
 
 def _gpus(obj: dict) -> list[tuple[str, dict]]:
@@ -242,6 +246,8 @@ def _parse_csv(text: str, source: str) -> Parsed:
     h = next(i for i, ln in enumerate(lines) if _CSV_HEADER.match(ln))
     end = next((i for i in range(h + 1, len(lines)) if not lines[i].strip()), len(lines))
     table = csv_rows(lines[h:end], source, h + 1)
+    if len(table) == 1:
+        raise ParseError(source, h + 1, aiperf.EMPTY_TELEMETRY)
     header = table[0]
     records: list[dict] = []
     rejects: list[tuple[int, str, str]] = []

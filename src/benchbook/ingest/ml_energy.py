@@ -42,7 +42,7 @@ _MEAN_NOTE = "mean over responses"
 
 
 def _is_v1(start: str) -> bool:
-    first = start.lstrip("\ufeff").split("\n", 1)[0].strip().lower()
+    first = start.lstrip("\ufeff").lstrip().split("\n", 1)[0].strip().lower()
     cols = [c.strip() for c in first.split(",")]
     return all(c in cols for c in _V1_REQUIRED)
 
@@ -65,9 +65,10 @@ def _parse_v1(body: str, source: str) -> Parsed:
         rows = list(reader)
     except csv.Error as exc:  # a NUL byte or a broken quote: say where, as every parser does
         raise ParseError(source, reader.line_num, f"not CSV ({exc})") from None
-    if not rows or not _is_v1(",".join(rows[0])):
-        raise ParseError(source, 1, f"expected an ML.ENERGY header with {', '.join(_V1_REQUIRED)}")
-    header = [c.strip().lower() for c in rows[0]]
+    h = next((k for k, r in enumerate(rows) if any(c.strip() for c in r)), 0)  # blank lines above the header
+    if not rows or not _is_v1(",".join(rows[h])):
+        raise ParseError(source, h + 1, f"expected an ML.ENERGY header with {', '.join(_V1_REQUIRED)}")
+    header = [c.strip().lower() for c in rows[h]]
     m = _GPU_IN_NAME.match(source)
     device = m.group(1) if m else None
     messages = [
@@ -75,7 +76,7 @@ def _parse_v1(body: str, source: str) -> Parsed:
         + (f"its file name says {device}" if device else "nor does its file name, so the device is unknown")
     ]
     records, rejects, cells = [], [], 0
-    for i, row in enumerate(rows[1:], start=2):
+    for i, row in enumerate(rows[h + 1 :], start=h + 2):
         if not any(c.strip() for c in row):
             continue
         if len(row) != len(header):
