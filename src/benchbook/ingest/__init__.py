@@ -38,6 +38,7 @@ from benchbook.ingest.text import Lines, read_lines
 _MODULES = [
     "tgi",
     "sglang_quant",
+    "sglang_one_batch",
     "hf_batch",
     "llama_bench",
     "attention_gym",
