@@ -28,7 +28,18 @@ from benchbook import hardware
 from benchbook.ingest.energy import SCOPES
 
 #: Columns that name one measured configuration.
-KEYS = ["source", "run", "model", "device", "device_count", "backend", "batch_size", "request_rate", "interval"]
+KEYS = [
+    "source",
+    "run",
+    "model",
+    "device",
+    "device_count",
+    "backend",
+    "batch_size",
+    "request_rate",
+    "interval",
+    "precision",
+]
 
 COLUMNS = [
     *KEYS,
@@ -49,6 +60,8 @@ COLUMNS = [
     "j_per_output_token_active",
     "idle_share",
     "printed_j_per_output_token",
+    "output_tok_s",
+    "e2el_s",
 ]
 
 
@@ -161,18 +174,21 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
         else active_per_token,
         idle_share=1 - active / energy if np.isfinite(active) and np.isfinite(energy) and energy else idle_share,
         printed_j_per_output_token=_first(g, "energy_per_output_token", scope),
+        # the rate and the latency the file prints beside its energy (leaderboards do)
+        output_tok_s=out_rate,
+        e2el_s=_first(g, "e2el") / 1000,
     )
     return row
 
 
 def quoted(table: pd.DataFrame) -> pd.DataFrame:
     """The rows a page states: per configuration, prefill and decode where the file splits them
-    (loading phases aside), else the whole run; every scope."""
+    (loading phases aside), else the whole run or its steady state; every scope."""
     if table.empty:
         return table
     t = table.copy()
     has_decode = t.groupby(["source", "run"])["interval"].transform(lambda s: (s == "decode").any())
-    keep = np.where(has_decode, t["interval"].isin(["prefill", "decode"]), t["interval"] == "run")
+    keep = np.where(has_decode, t["interval"].isin(["prefill", "decode"]), t["interval"].isin(["run", "steady_state"]))
     return t[keep].reset_index(drop=True)
 
 
@@ -214,13 +230,15 @@ def model_file(bench: pd.DataFrame | None, source: str | None, model: str | None
     return None
 
 
-def weights_bytes(model: str | None, bytes_per_param: float, file: dict | None = None) -> dict:
+def weights_bytes(
+    model: str | None, bytes_per_param: float, file: dict | None = None, stated: str | None = None
+) -> dict:
     """The bytes (GB) a decode step reads of the model's active weights and how they are known:
     {"weights_gb", "active_params_b", "params_b", "bytes_source", "precision", "precision_from", "file_gib",
     "experts_smaller"};
     `bytes_source` is "file" (llama-bench's printed size), "precision" (stated by the run or the model
     table), "parameter" (a bytes_per_param other than the default) or "assumed"; weights_gb None
-    where the active parameters are unknown."""
+    where the active parameters are unknown; `stated` the weights' precision the file gives, if any."""
     from benchbook.analysis import bandwidth, precision
 
     out = dict(weights_gb=None, active_params_b=None, params_b=None, bytes_source=None, precision=None)
@@ -244,7 +262,7 @@ def weights_bytes(model: str | None, bytes_per_param: float, file: dict | None =
     if size is None or size.active_b is None:
         return out
     out.update(active_params_b=size.active_b, params_b=size.total_b)
-    w = precision.weights(model)
+    w = precision.weights(model, names=(stated,) if stated else ())
     if bytes_per_param != DEFAULT_BYTES_PER_PARAM:
         out.update(weights_gb=size.active_b * bytes_per_param, bytes_source="parameter")
     elif w.known and not w.assumed:
@@ -255,13 +273,15 @@ def weights_bytes(model: str | None, bytes_per_param: float, file: dict | None =
     return out
 
 
-def weights_floor(model: str | None, device: str | None, bytes_per_param: float, file: dict | None = None) -> dict:
+def weights_floor(
+    model: str | None, device: str | None, bytes_per_param: float, file: dict | None = None, stated: str | None = None
+) -> dict:
     """The energy of reading the model's active weights once at the device's peak bandwidth and
     rated power: {"floor_j", "weights_gb", "bandwidth_gb_s", "power_w", "device", "active_params_b",
     and `weights_bytes`' other keys} (None values where the model or the device is unknown);
     `file` the model file llama-bench printed (`model_file`)."""
     out = dict(floor_j=None, bandwidth_gb_s=None, power_w=None, device=None)
-    out.update(weights_bytes(model, bytes_per_param, file))
+    out.update(weights_bytes(model, bytes_per_param, file, stated))
     dev = hardware.detect(device) if isinstance(device, str) else None
     if dev is not None:
         out.update(device=dev.name, bandwidth_gb_s=dev.bandwidth_gb_s, power_w=dev.power_w)

@@ -52,6 +52,7 @@ _MODULES = [
     "ml_energy",
     "optimum_benchmark",
     "inference_energy",
+    "codecarbon",
     "aiperf_telemetry",
     "llama_bench_power",
     "inference_perf",

@@ -1,6 +1,6 @@
 """The ML.ENERGY leaderboard's measurement tables (energy measured with Zeus through NVML).
 
-Two layouts, both GPU energy only (the leaderboard: "`energy` (J): The average GPU energy consumed
+Three layouts, all GPU energy only (the leaderboard: "`energy` (J): The average GPU energy consumed
 by the model to generate a response"):
 
 - v1 CSV `<GPU>_<task>_benchmark.csv`, one row per model and batch size: `throughput` (tok/s, the
@@ -10,6 +10,8 @@ by the model to generate a response"):
 - v2 JSON, one file per model, backend and request rate: `Model`, `Backend`, `GPU model`, `#GPUs`,
   `Request rate`, `Requests per second`, `Latency per request (s)`, `Energy per request (J)`. It
   gives no token counts, so no energy per token can be formed from it.
+- v3 per-model JSON (`public/data/models/<org>__<model>__<task>.json`), one configuration per GPU
+  model, GPU count and batch cap, with J per output token at steady state: `ml_energy_v3`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import io
 import json
 import re
 
-from benchbook.ingest import energy
+from benchbook.ingest import energy, ml_energy_v3
 from benchbook.ingest.core import Parsed, ParseError, Tool, register
 from benchbook.ingest.text import Lines, head, whole
 
@@ -49,7 +51,8 @@ def _is_v1(start: str) -> bool:
 
 def sniff(text: str | Lines) -> bool:
     start = head(text, 4000)
-    return '"Energy per request (J)"' in start or _is_v1(start)
+    v3 = '"configurations"' in start and '"energy_per_token_joules"' in start and '"model_id"' in whole(text)
+    return '"Energy per request (J)"' in start or _is_v1(start) or v3
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -119,6 +122,9 @@ def _parse_v2(body: str, source: str) -> Parsed:
         obj = json.loads(body)
     except json.JSONDecodeError as exc:
         raise ParseError(source, exc.lineno, f"not valid JSON ({exc.msg})") from None
+    if ml_energy_v3.is_v3(obj):
+        records, rejects, cells, messages = ml_energy_v3.parse(obj, body, source)
+        return energy.finish(TOOL, source, records, rejects, messages, cells, "leaderboard v3 per-model JSON")
     if not isinstance(obj, dict) or "Energy per request (J)" not in obj:
         raise ParseError(source, 1, "expected an ML.ENERGY result with 'Energy per request (J)'")
     lines = {k: n for n, s in enumerate(body.split("\n"), start=1) for k in obj if s.strip().startswith(f'"{k}"')}
@@ -172,8 +178,18 @@ TOOL = register(
         settings=energy.SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="ML.ENERGY leaderboard measurements (v1 CSV: J per response; v2 JSON: J per request), GPU energy",
+        description="ML.ENERGY leaderboard measurements (v1 CSV: J per response; v2 JSON: J per request; v3 "
+        "per-model JSON: J per output token per GPU configuration), GPU energy",
         command="the ML.ENERGY benchmark (github.com/ml-energy/leaderboard), energy measured with Zeus",
-        metrics={m: energy.METRICS[m] for m in ("energy_per_request", "output_tokens_per_request", "e2el")},
+        metrics={
+            m: energy.METRICS[m]
+            for m in (
+                "energy_per_request",
+                "energy_per_output_token",
+                "mean_power",
+                "output_tokens_per_request",
+                "e2el",
+            )
+        },
     )
 )
