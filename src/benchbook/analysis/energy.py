@@ -77,7 +77,9 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     figure the file allows (NaN where it does not). `tokens_basis` says where the output-token
     count comes from: "counted" (the file counts them), "per request" (mean tokens per request),
     "nominal" (a configured volume, not counted), "power / throughput" (no energy over a counted
-    interval: mean power / output tokens per second, both as the file gives them), "power reading /
+    interval: mean power / output tokens per second, both as the file gives them), "sampled power /
+    throughput" (the same where the benchmark sampled the power over its own run), "printed tokens per
+    joule" (neither: the inverse of the tool's own output tokens per joule), "power reading /
     throughput" (the same with a reading the file calls neither a mean nor a peak: an estimate), "run
     mean power / throughput" (a mean over a whole llama-bench run / one test's rate: an estimate) or
     None. From a power and a rate, the idle-subtracted figure is (power - idle power) / rate."""
@@ -102,6 +104,13 @@ def _whole_run_mean(g: pd.DataFrame) -> bool:
     mean covers the whole run, every test of the table, not the generation the rate measures."""
     notes = g.loc[g["metric"] == "output_throughput", "note"] if "note" in g else pd.Series(dtype=object)
     return bool(notes.astype("string").str.startswith("llama-bench ").fillna(False).any())
+
+
+def _sampled_during(g: pd.DataFrame) -> bool:
+    """Whether the rate beside a mean power is the benchmark's own, over the window its power was
+    sampled in (`serving-power`: a serving benchmark's --record-power summary)."""
+    notes = g.loc[g["metric"] == "output_throughput", "note"] if "note" in g else pd.Series(dtype=object)
+    return bool(notes.astype("string").str.startswith("the result block's").fillna(False).any())
 
 
 def _row(g: pd.DataFrame, scope: str) -> dict:
@@ -140,10 +149,15 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
     per_watt_basis = "power / throughput" if np.isfinite(mean_w) else "power reading / throughput"
     if np.isfinite(mean_w) and _whole_run_mean(g):
         per_watt_basis = "run mean power / throughput"
+    elif np.isfinite(mean_w) and _sampled_during(g):
+        per_watt_basis = "sampled power / throughput"
     out_rate, req_rate = _first(g, "output_throughput"), _first(g, "request_throughput")
     from_power = not np.isfinite(j_out) and np.isfinite(watts) and np.isfinite(out_rate) and out_rate > 0
     if from_power:
         j_out, basis = watts / out_rate, per_watt_basis
+    elif not np.isfinite(j_out) and np.isfinite(tpj) and tpj > 0:
+        # no energy, no power and rate of this scope: the tool's own tokens per joule is the figure
+        j_out, basis = 1 / tpj, "printed tokens per joule"
     if not np.isfinite(per_request) and np.isfinite(watts) and np.isfinite(req_rate) and req_rate > 0:
         per_request = watts / req_rate
     prompt = _first(g, "prompt_tokens")

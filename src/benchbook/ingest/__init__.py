@@ -53,6 +53,7 @@ _MODULES = [
     "optimum_benchmark",
     "inference_energy",
     "codecarbon",
+    "serving_power",
     "aiperf_telemetry",
     "llama_bench_power",
     "inference_perf",

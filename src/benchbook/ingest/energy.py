@@ -38,6 +38,7 @@ SCOPES = {
     "cpu": "CPU only",
     "ram": "RAM only",
     "gpu+cpu+ram": "GPU + CPU + RAM",
+    "gpu+cpu": "GPU + CPU",
     "system": "whole system at the wall",
     # CodeCarbon's CPU figure: RAPL where the machine exposes it, else a model of the CPU's TDP, and
     # the file does not say which; in its process mode, the tracked process's share (ingest.codecarbon)
@@ -88,7 +89,15 @@ SCOPED = {
 }
 
 #: The energy tools (registered by their modules); the power chapter reads each of them.
-TOOLS = ("ml-energy", "optimum-benchmark", "inference-energy", "aiperf-telemetry", "llama-bench-power", "codecarbon")
+TOOLS = (
+    "ml-energy",
+    "optimum-benchmark",
+    "inference-energy",
+    "aiperf-telemetry",
+    "llama-bench-power",
+    "codecarbon",
+    "serving-power",
+)
 
 KWH_NOTE = "printed in kWh; converted to J"
 J_PER_KWH = 3.6e6
