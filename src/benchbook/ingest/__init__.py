@@ -42,6 +42,7 @@ _MODULES = [
     "hf_batch",
     "llama_bench",
     "attention_gym",
+    "tritonbench",
     "vllm_serve",
     "vllm_offline",
     "sglang_serving",
