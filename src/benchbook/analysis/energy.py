@@ -78,7 +78,8 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     count comes from: "counted" (the file counts them), "per request" (mean tokens per request),
     "nominal" (a configured volume, not counted), "power / throughput" (no energy over a counted
     interval: mean power / output tokens per second, both as the file gives them), "sampled power /
-    throughput" (the same where the benchmark sampled the power over its own run), "printed tokens per
+    throughput" (the same where the benchmark sampled the power over its own run), "machine power / eval
+    rate" (a reading of the whole machine / Ollama's generation rate: an estimate), "printed tokens per
     joule" (neither: the inverse of the tool's own output tokens per joule), "power reading /
     throughput" (the same with a reading the file calls neither a mean nor a peak: an estimate), "run
     mean power / throughput" (a mean over a whole llama-bench run / one test's rate: an estimate) or
@@ -104,6 +105,13 @@ def _whole_run_mean(g: pd.DataFrame) -> bool:
     mean covers the whole run, every test of the table, not the generation the rate measures."""
     notes = g.loc[g["metric"] == "output_throughput", "note"] if "note" in g else pd.Series(dtype=object)
     return bool(notes.astype("string").str.startswith("llama-bench ").fillna(False).any())
+
+
+def _eval_rate(g: pd.DataFrame) -> bool:
+    """Whether the rate beside a power is Ollama's eval rate (`ollama-bench-power`): generation only,
+    beside a reading of the whole machine the file does not time."""
+    notes = g.loc[g["metric"] == "output_throughput", "note"] if "note" in g else pd.Series(dtype=object)
+    return bool(notes.astype("string").str.startswith("ollama eval rate").fillna(False).any())
 
 
 def _sampled_during(g: pd.DataFrame) -> bool:
@@ -151,6 +159,8 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
         per_watt_basis = "run mean power / throughput"
     elif np.isfinite(mean_w) and _sampled_during(g):
         per_watt_basis = "sampled power / throughput"
+    if np.isfinite(watts) and _eval_rate(g):
+        per_watt_basis = "machine power / eval rate"
     out_rate, req_rate = _first(g, "output_throughput"), _first(g, "request_throughput")
     from_power = not np.isfinite(j_out) and np.isfinite(watts) and np.isfinite(out_rate) and out_rate > 0
     if from_power:

@@ -55,6 +55,7 @@ _MODULES = [
     "inference_energy",
     "codecarbon",
     "serving_power",
+    "ollama_bench_power",
     "aiperf_telemetry",
     "llama_bench_power",
     "inference_perf",

@@ -97,6 +97,7 @@ TOOLS = (
     "llama-bench-power",
     "codecarbon",
     "serving-power",
+    "ollama-bench-power",
 )
 
 KWH_NOTE = "printed in kWh; converted to J"
