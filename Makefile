@@ -43,7 +43,7 @@ test: $(STAMP) browser lint ## lint, build the book (every chapter executed), un
 	$(PY) -m pytest -q -n 2
 
 fuzz: $(STAMP) ## every parser on 1,500 new damaged copies of its fixtures per test (not in CI; about 5 min on 2 cores)
-	BENCHBOOK_HYPOTHESIS=explore $(PY) -m pytest -q -n 2 tests/test_parser_fuzz.py
+	BENCHBOOK_HYPOTHESIS=explore $(PY) -m pytest -q -n 2 tests/ingest/test_parser_fuzz.py
 
 benchmark: $(STAMP) ## measure build, cache, re-run and ingest costs (writes benchmarks/results.json)
 	$(PY) benchmarks/run.py
@@ -60,7 +60,7 @@ mutation-sample: $(STAMP) ## the same on a random sample of 400 mutants (about 1
 lock: ## re-resolve the dependencies and rewrite requirements.txt (needs the network)
 	rm -rf /tmp/benchbook-lock && $(PYTHON) -m venv /tmp/benchbook-lock
 	/tmp/benchbook-lock/bin/pip install -q . '.[test]'
-	{ echo "# Exact pins for Python 3.11 (the lock). Regenerate: make lock. environment.yml must name the same versions (tests/test_environment.py)."; \
+	{ echo "# Exact pins for Python 3.11 (the lock). Regenerate: make lock. environment.yml must name the same versions (tests/house/test_environment.py)."; \
 	  /tmp/benchbook-lock/bin/pip freeze --exclude-editable | grep -v '^benchbook'; } > requirements.txt
 	$(PYTHON) -c 'import pathlib; pins=[l for l in pathlib.Path("requirements.txt").read_text().splitlines() if l and l[0] != "#"]; \
 	  head=pathlib.Path("environment.yml").read_text().split("  - pip:")[0]; \

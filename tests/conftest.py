@@ -5,13 +5,20 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import sys
+from pathlib import Path
 
 import pytest
 import yaml
 from hypothesis import settings
 
-from benchbook import build, config
+from benchbook import config, executor
 from benchbook.presentation import wording
+
+# Tests sit in one folder per layer (ingest, analysis, checks, claims, presentation, book, cli, house);
+# a few import a synthetic table from a test file of another layer by its module name.
+_LAYERS = [p for p in Path(__file__).parent.iterdir() if p.is_dir() and p.name.isidentifier() and p.name != "fixtures"]
+sys.path[:0] = [str(p) for p in sorted(_LAYERS)]
 
 #: `make test` draws the same examples on every run, so a commit green here is green in CI; `make fuzz`
 #: draws new ones, many more, to find what the fixed draw misses (its failures become plain tests).
@@ -27,7 +34,7 @@ def _markers() -> list[str]:
     """This machine's paths as the build knows them (project, home, temporary folder, Python
     prefix), the folder the project sits in, and the usual roots of home folders."""
     parent = str(config.PROJ_ROOT.parent).rstrip("/") + "/"
-    found = {*build._machine_paths(), "/home/", "/Users/"}
+    found = {*executor.machine_paths(), "/home/", "/Users/"}
     if len(parent) > 1:
         found.add(parent)
     return sorted(found)

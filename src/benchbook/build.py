@@ -50,7 +50,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from benchbook import config
+from benchbook import config, declarations, executor
 
 CACHE_VERSION = "2"
 
@@ -59,8 +59,6 @@ CACHE_VERSION = "2"
 PACKAGE_HASH_ENV = "BENCHBOOK_PACKAGE_HASH"
 
 #: How many kernels a chapter may start before a start-up failure counts as the build's failure.
-KERNEL_START_ATTEMPTS = 3
-_KERNEL_START_FAILURE = "Kernel died before replying to kernel_info"
 
 #: papermill tags the cell it inserts for passed parameters with this.
 _INJECTED = "injected-parameters"
@@ -279,35 +277,12 @@ def cache_status(chapter: str, parts: dict[str, str]) -> str | None:
     return None
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".partial")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
 # ---------------------------------------------------------------------------------------------
 # executing one chapter
 
 
-def _machine_paths() -> list[str]:
-    """Strings that must not appear in an executed notebook: they would name this machine."""
-    paths = {str(config.PROJ_ROOT), sys.prefix, os.path.realpath(sys.prefix)}
-    home = str(Path.home())
-    if home not in ("", "/"):
-        paths.add(home.rstrip("/") + "/")
-    paths.add(tempfile.gettempdir().rstrip("/") + "/")
-    return sorted(p for p in paths if len(p) > 1)
-
-
 def _check_no_machine_paths(nb: nbformat.NotebookNode, chapter: str) -> None:
-    bad = _machine_paths()
+    bad = executor.machine_paths()
     for i, cell in enumerate(nb.cells):
         blob = json.dumps(cell.get("outputs", []))
         for p in bad:
@@ -331,109 +306,41 @@ def _strip_paths(nb: nbformat.NotebookNode, chapter: str) -> None:
 
 
 def _describe_failure(chapter: str, exc) -> str:
-    src = (exc.source or "").strip().splitlines()
-    first = src[0] if src else ""
-    return (
-        f"notebooks/{chapter}.ipynb: cell {exc.cell_index} (execution count {exc.exec_count}, "
-        f"starting {first!r}) failed: {exc.ename}: {exc.evalue}"
-    )
-
-
-def _ipc_kernel_manager() -> type:
-    """A KernelManager that talks to its kernel over Unix sockets in the temporary folder.
-
-    The default transport is TCP on 127.0.0.1, which does not exist where there is no network at
-    all (a build in an empty network namespace): the kernel starts and is never heard from. Unix
-    sockets need no network, and no other user on the machine can connect to them."""
-    import uuid
-
-    from jupyter_client.manager import KernelManager
-    from traitlets import default
-
-    class IPCKernelManager(KernelManager):
-        @default("transport")
-        def _default_transport(self):
-            return "ipc"
-
-        @default("ip")
-        def _default_ip(self):
-            # socket files are <ip>-<port>; jupyter_client removes them when the kernel stops
-            return os.path.join(tempfile.gettempdir(), f"benchbook-kernel-{uuid.uuid4().hex[:12]}")
-
-    return IPCKernelManager
-
-
-def run_papermill(*args, **kwargs) -> None:
-    """papermill.execute_notebook over a Unix-socket kernel, with a fresh kernel when one dies
-    before it answers.
-
-    Kernels started side by side can lose the race for a port and die during start-up: that says
-    nothing about the notebook, so only that failure is retried."""
-    import papermill
-
-    kwargs.setdefault("kernel_manager_class", _ipc_kernel_manager())
-    for attempt in range(1, KERNEL_START_ATTEMPTS + 1):
-        try:
-            papermill.execute_notebook(*args, **kwargs)
-            return
-        except RuntimeError as exc:
-            if _KERNEL_START_FAILURE not in str(exc) or attempt == KERNEL_START_ATTEMPTS:
-                raise
+    if exc.cell is None:
+        return f"notebooks/{chapter}.ipynb: {exc.ename}: {exc.evalue}"
+    return f"notebooks/{chapter}.ipynb: cell {exc.cell} (starting {exc.source!r}) failed: {exc.ename}: {exc.evalue}"
 
 
 def execute(chapter: str) -> tuple[Path, dict[str, str | None]]:
-    """Execute one chapter with papermill into _build/executed/<chapter>.ipynb, atomically.
-    Returns the path and the fingerprints of the files it read (by `_read_key`).
+    """Execute one chapter into _build/executed/<chapter>.ipynb, atomically. Returns the path and
+    the fingerprints of the files it read (by `_read_key`).
 
     On failure raises BuildError naming the notebook, the cell and the error, and leaves no
-    partial output behind (the run goes to a hidden temporary file, renamed only on success)."""
-    from papermill.exceptions import PapermillExecutionError
-
+    partial output behind."""
     source = _source_path(chapter)
     if not source.is_file():
         raise BuildError(f"notebooks/{chapter}.ipynb does not exist (named in _toc.yml)")
     output = _executed_path(chapter)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=".partial.ipynb", dir=output.parent, prefix=f".{chapter}-")
-    os.close(fd)
     fd, reads_log = tempfile.mkstemp(suffix=".reads", prefix=f"benchbook-{chapter}-")
     os.close(fd)
     previous = os.environ.get(config.READS_LOG_ENV)
     os.environ[config.READS_LOG_ENV] = reads_log
     try:
-        run_papermill(
-            str(source),
-            tmp,
-            parameters={},
-            cwd=str(config.PROJ_ROOT),
-            kernel_name="python3",
-            language="python",
-            progress_bar=False,
-            log_output=False,
-            request_save_on_cell_execute=False,
-            execution_timeout=config.EXECUTION_TIMEOUT_S,
-        )
-        nb = _read_nb(Path(tmp))
+        nb = executor.execute(source, {})
         _strip_paths(nb, chapter)
         _check_no_machine_paths(nb, chapter)
         with open(reads_log, encoding="utf-8") as fh:
             read = {_read_key(Path(line.strip())) for line in fh if line.strip()}
         reads = {key: fingerprint(_read_path(key)) for key in sorted(read)}
-        _atomic_write(output, _write_nb(nb))
-    except PapermillExecutionError as exc:
+        executor.atomic_write(output, _write_nb(nb))
+    except executor.Failed as exc:
         raise BuildError(_describe_failure(chapter, exc)) from None
-    except BuildError:
-        raise
-    except Exception as exc:  # kernel died, timeout, unreadable notebook
-        raise BuildError(f"notebooks/{chapter}.ipynb: {type(exc).__name__}: {exc}") from None
     finally:
         if previous is None:
             os.environ.pop(config.READS_LOG_ENV, None)
         else:
             os.environ[config.READS_LOG_ENV] = previous
-        for f in (tmp, reads_log):
-            if os.path.exists(f):
-                os.remove(f)
+        os.remove(reads_log)
     return output, reads
 
 
@@ -460,7 +367,7 @@ def _run_one(chapter: str, parts: dict[str, str], why: str) -> Outcome:
         "executed": fingerprint(out),
         "reads": reads,
     }
-    _atomic_write(_cache_file(chapter), json.dumps(entry, indent=1, sort_keys=True).encode())
+    executor.atomic_write(_cache_file(chapter), json.dumps(entry, indent=1, sort_keys=True).encode())
     return Outcome(chapter, why, time.perf_counter() - t0)
 
 
@@ -492,7 +399,7 @@ def _clean_partials() -> None:
     """Remove hidden temporaries left by a build that was killed mid-write."""
     for d in (config.EXECUTED_DIR, config.CACHE_DIR):
         if d.is_dir():
-            for p in [*d.glob(".*.partial"), *d.glob(".*.partial.ipynb")]:
+            for p in d.glob(".*.tmp"):
                 p.unlink(missing_ok=True)
 
 
@@ -620,9 +527,13 @@ def stage(names: list[str]) -> str:
     for p in config.BOOK_DIR.rglob("*"):
         if p.is_file():
             wanted[st / p.relative_to(config.PROJ_ROOT)] = p.read_bytes()
+    from benchbook.presentation import foundations  # the foundations page's numbers and figure, from the table
+
+    wanted.update({st / rel: data for rel, data in foundations.staged().items()})
     for name in names:
         wanted[st / "notebooks" / f"{name}.ipynb"] = _write_nb(merge_prose(name))
     wanted[st / "book" / FINDINGS] = findings_page(names).encode()
+    wanted[st / "book" / ACCEPTS] = accepts_page(names).encode()
     for path, data in wanted.items():
         _write_if_changed(path, data)
     if st.is_dir():
@@ -644,11 +555,24 @@ FINDINGS = "_findings.md"
 
 
 def chapter_title(chapter: str) -> str:
-    """The first heading of a chapter's MyST source."""
-    for line in _source_path(chapter).with_suffix(".md").read_text(encoding="utf-8").splitlines():
-        if line.startswith("# "):
-            return line[2:].strip()
-    return chapter
+    """The chapter's title, from its declaration (a project's own undeclared notebook: its name)."""
+    c = declarations.BY_NAME.get(chapter)
+    return c.title if c else chapter
+
+
+#: The "Run it on your data" page's table of what each chapter reads, written from the declarations
+#: into the staged book (that page includes it).
+ACCEPTS = "_accepts.md"
+
+
+def accepts_page(names: list[str]) -> str:
+    """One row per chapter: its question, the tools it reads and the parameters it takes."""
+    rows = ["| chapter | question | reads | parameters |", "|---|---|---|---|"]
+    for c in (declarations.BY_NAME[n] for n in names if n in declarations.BY_NAME):
+        tools = ", ".join(f"`{t}`" for t in c.tools) or "its own inputs"
+        params = ", ".join(f"`{p.name}`" for p in c.parameters)
+        rows.append(f"| {{doc}}`{c.title} <../notebooks/{c.name}>` | {c.question} | {tools} | {params} |")
+    return "\n".join(rows) + "\n"
 
 
 def findings_page(names: list[str]) -> str:
@@ -685,7 +609,7 @@ def render(stage_hash: str, log: Callable[[str], None] = print) -> Path:
         shutil.rmtree(config.BUILD_DIR / ".doctrees", ignore_errors=True)
         raise BuildError("jupyter-book build failed (warnings are errors)")
     _prune_images()
-    _atomic_write(stamp, stage_hash.encode())
+    executor.atomic_write(stamp, stage_hash.encode())
     log(f"  rendered html in {time.perf_counter() - t0:.1f} s")
     return index
 
@@ -745,7 +669,7 @@ def ingest_if_changed(run: Callable[[], object], log: Callable[[str], None] = pr
         if isinstance(exc, ParseError):
             raise BuildError(f"ingest: {exc}") from None
         raise
-    _atomic_write(stamp, json.dumps({"key": key, "outputs": _processed_state()}, indent=1).encode())
+    executor.atomic_write(stamp, json.dumps({"key": key, "outputs": _processed_state()}, indent=1).encode())
     return True
 
 

@@ -6,15 +6,11 @@ instead of a traceback forty cells down.
 
 from __future__ import annotations
 
-import ast
-import json
 import math
-import re
 import sys
 import types
-from functools import cache
 
-from benchbook import config, parameters
+from benchbook import declarations, parameters
 from benchbook.parameters import ParameterError, resolve_inputs
 
 __all__ = ["ParameterError", "declared", "exercises_note", "fmt", "resolve_inputs", "setup"]
@@ -23,34 +19,14 @@ __all__ = ["ParameterError", "declared", "exercises_note", "fmt", "resolve_input
 _KERNEL_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
 
 
-@cache
 def declared(chapter: str) -> dict[str, dict]:
-    """The parameters a chapter declares in its `parameters` cell: name -> {type, default, help}.
-
-    Read from the committed notebook the way papermill's inspector reads it (tests/test_parameters.py
-    compares the two), without importing papermill, so that a wrong parameter is refused at once.
-    """
-    nb = config.NOTEBOOKS_DIR / f"{chapter}.ipynb"
-    if not re.fullmatch(r"[\w-]+", chapter) or not nb.is_file():
-        raise ParameterError(f"there is no chapter called {chapter!r} (no {config.relative(nb)})")
-    cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
-    source = next(("".join(c["source"]) for c in cells if "parameters" in c.get("metadata", {}).get("tags", [])), "")
-    out = {}
-    lines = source.splitlines()
-    for node in ast.parse(source).body:
-        target = (
-            node.targets[0]
-            if isinstance(node, ast.Assign) and len(node.targets) == 1
-            else getattr(node, "target", None)
-        )
-        if not isinstance(target, ast.Name) or getattr(node, "value", None) is None:
-            continue
-        default = ast.literal_eval(node.value)
-        after = lines[node.end_lineno - 1][node.end_col_offset :]
-        help_ = after.split("#", 1)[1].strip() if "#" in after else ""
-        kind = ast.unparse(node.annotation) if isinstance(node, ast.AnnAssign) else "None"
-        out[target.id] = {"type": kind, "default": default, "help": help_}
-    return out
+    """The parameters a chapter declares (`benchbook.declarations`): name -> {type, default, help}."""
+    try:
+        return declarations.chapter(chapter).spec()
+    except KeyError:
+        raise ParameterError(
+            f"there is no chapter called {chapter!r}; the book's chapters are: {', '.join(declarations.BY_NAME)}."
+        ) from None
 
 
 def _type_ok(value, default) -> bool:
@@ -93,13 +69,13 @@ def fmt(v, spec: str = ".0f", unit: str = "") -> str:
     return f"{v:{spec}}{unit}"
 
 
-def setup(chapter: str, namespace: dict, *, paths: tuple[str, ...] = ("source",), tools: tuple[str, ...] = ()) -> dict:
+def setup(chapter: str, namespace: dict) -> dict:
     """Validate a chapter's parameters and return them with paths resolved.
 
-    `namespace` is the notebook's globals(); names in it that the parameters cell does not declare
-    were passed by mistake. `paths` names the parameters that hold input files (a string, a list of
-    strings, or a comma-separated string); each must exist and, when `tools` is given, hold output
-    of one of those tools.
+    `namespace` is the notebook's globals(); names in it that the chapter does not declare were
+    passed by mistake. The declaration's `paths` name the parameters that hold input files (a string,
+    a list of strings, or a comma-separated string); each must exist and, when the chapter names
+    `tools`, hold output of one of those tools.
     """
     _plain_numpy_reprs()
     spec = declared(chapter)
@@ -118,7 +94,8 @@ def setup(chapter: str, namespace: dict, *, paths: tuple[str, ...] = ("source",)
             raise ParameterError(f"parameter {name!r} should be {type(info['default']).__name__}, got {value!r}.")
         values[name] = value
     defaults = {name: info["default"] for name, info in spec.items()}
-    return parameters.check(chapter, values, defaults=defaults, tools=tools, paths=paths)
+    decl = declarations.chapter(chapter)
+    return parameters.check(chapter, values, defaults=defaults, tools=decl.tools, paths=decl.paths)
 
 
 def changed_parameters(chapter: str, namespace: dict) -> dict:

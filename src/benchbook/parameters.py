@@ -547,7 +547,7 @@ class Context:
 Constraint = Callable[[str, object, Context], None]
 
 #: Every chapter parameter, by name. A parameter a notebook declares must be here
-#: (tests/test_parameters.py checks every notebook), so no value reaches a kernel unchecked.
+#: (tests/cli/test_parameters.py checks every notebook), so no value reaches a kernel unchecked.
 CONSTRAINTS: dict[str, Constraint] = {
     # inputs and outputs
     "source": Inputs(),

@@ -1,7 +1,7 @@
 """`benchbook report FILE... -o DIR`: every chapter that reads the files' tools, in one offline report.
 
 Each file's tool is detected as `benchbook ingest` detects it; every chapter whose first cell reads
-one of those tools (`rerun.setup_call`) is checked with the reader's parameters (each `-p` goes to
+one of those tools (`declarations`) is checked with the reader's parameters (each `-p` goes to
 the chapters that declare it), executed (several kernels at once), and all of them are rendered
 together by the book's engine: one jupyter-book project holding an index page, the chapters and the
 glossary, built in this process while the kernels run. A chapter that cannot say anything about the
@@ -21,7 +21,6 @@ import re
 import shutil
 import sys
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -30,9 +29,10 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from benchbook import config
+from benchbook import config, declarations, executor
 from benchbook.chapter import ParameterError, declared
-from benchbook.rerun import Prepared, RunError, atomic_write, output_lock, prepare, sanitize, setup_call, write_ledger
+from benchbook.executor import Kernels, atomic_write
+from benchbook.rerun import Prepared, RunError, output_lock, prepare, sanitize, write_ledger
 
 
 class ReportError(RuntimeError):
@@ -68,7 +68,7 @@ def chapters_by_tool() -> dict[str, list[str]]:
 
     out: dict[str, list[str]] = {}
     for chapter in chapters():
-        for tool in setup_call(chapter).get("tools", ()):
+        for tool in declarations.chapter(chapter).tools:
             out.setdefault(tool, []).append(chapter)
     return out
 
@@ -164,194 +164,15 @@ def _title(nb: nbformat.NotebookNode, default: str) -> str:
     return default
 
 
-#: Run once in each kernel before any chapter: the imports every chapter makes (most of a chapter's
-#: cost on a small file), so that they overlap with reading the files and are paid once per kernel.
-_WARM_UP = """
-import matplotlib, matplotlib.pyplot, pandas, scipy.stats, seaborn, IPython.display, myst_nb
-import benchbook.chapter, benchbook.claims, benchbook.ingest, benchbook.presentation.plotting
-import benchbook.presentation.tables, benchbook.presentation.wording
-benchbook.ingest.tools()
-"""
-#: Run before each chapter in a kernel that ran another: a fresh namespace and the default style.
-_RESET = "%reset -f\nimport matplotlib, matplotlib.pyplot\nmatplotlib.pyplot.close('all')\nmatplotlib.rcdefaults()\n"
-
-
-class Kernels:
-    """Warm kernels, each running one chapter after another (`take` / `give`); started in the
-    background, each with the chapters' imports already made, and each with its client kept
-    connected (`client`): a new client waits for the kernel's readiness again, 0.2 s or more)."""
-
-    def __init__(self) -> None:
-        import queue
-
-        self._free: queue.Queue = queue.Queue()
-        self._all: list = []
-        self._clients: dict = {}
-        self._used: set = set()
-        self._threads: list[threading.Thread] = []
-        self._closing = False
-
-    def start(self) -> None:
-        t = threading.Thread(target=self._start_one, daemon=True)
-        self._threads.append(t)
-        t.start()
-
-    def _start_one(self) -> None:
-        from benchbook.build import _ipc_kernel_manager
-
-        km = _ipc_kernel_manager()(kernel_name="python3")
-        self._all.append(km)
-        try:
-            km.start_kernel(cwd=str(config.PROJ_ROOT))
-            if not self._closing:
-                kc = self._clients[km] = km.client()
-                kc.allow_stdin = False
-                kc.start_channels()
-                # the imports are sent at once (queued until the kernel listens), and the kernel's
-                # own messages about them show that its output channel is connected; only where
-                # they do not is jupyter_client's readiness check run (it ends with 0.2 s of wait)
-                sent = self._send(kc, _WARM_UP, abandon=lambda: self._closing, alive=km.is_alive)
-                if not self._idle_seen(kc, sent):
-                    kc.wait_for_ready(timeout=120)
-        except Exception as exc:  # the chapter that takes it says why
-            self._free.put((km, f"the kernel did not start ({type(exc).__name__}: {exc})"))
-            return
-        self._free.put((km, ""))
-
-    @staticmethod
-    def _send(kc, code: str, abandon=lambda: False, alive=lambda: True) -> str:
-        """Run `code` in the kernel and wait for its reply, or until `abandon()` says the command
-        is closing (a report refused after the kernel started stops it at once, not after its
-        imports) or the kernel is no longer `alive()`; returns the request's id. Its outputs are
-        not read: nbclient keeps only its own cell's messages."""
-        import queue
-
-        msg_id = kc.execute(code, store_history=False)
-        deadline = time.monotonic() + config.EXECUTION_TIMEOUT_S
-        while True:
-            if abandon():
-                raise RuntimeError("the command is closing")
-            try:
-                reply = kc.get_shell_msg(timeout=0.1)
-            except queue.Empty:
-                if not alive():
-                    raise RuntimeError("the kernel died before it replied") from None
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"no reply after {config.EXECUTION_TIMEOUT_S} s") from None
-                continue
-            if reply["parent_header"].get("msg_id") == msg_id:
-                break
-        if reply["content"]["status"] != "ok":
-            raise RuntimeError(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
-        return msg_id
-
-    @staticmethod
-    def _idle_seen(kc, msg_id: str, wait_s: float = 1.0) -> bool:
-        """Whether the kernel's output channel delivers the end of request `msg_id` (its "idle"
-        status): then the channel is connected and read up to it, so nbclient misses no output."""
-        import queue
-
-        deadline = time.monotonic() + wait_s
-        while time.monotonic() < deadline:
-            try:
-                msg = kc.get_iopub_msg(timeout=0.1)
-            except queue.Empty:
-                continue
-            if (
-                msg["parent_header"].get("msg_id") == msg_id
-                and msg["msg_type"] == "status"
-                and msg["content"].get("execution_state") == "idle"
-            ):
-                return True
-        return False
-
-    def client(self, km):
-        """The connected client of a kernel this object started."""
-        return self._clients.get(km)
-
-    def take(self):
-        """A ready kernel; one that ran a chapter is reset first (not when it is handed back, so
-        that the last chapter's kernel is not reset for nothing), or replaced if it cannot be."""
-        while True:
-            km, problem = self._free.get()
-            if problem:
-                raise RunError(problem)
-            if km not in self._used:
-                return km
-            self._used.discard(km)
-            try:
-                self._send(self._clients[km], _RESET)
-                return km
-            except Exception:  # a kernel that cannot reset is not reused
-                self._stop(km)
-                self.start()
-
-    def give(self, km) -> None:
-        """Hand a kernel back after a chapter (reset when next taken), or replace it if it died."""
-        if km.is_alive():
-            self._used.add(km)
-            self._free.put((km, ""))
-            return
-        self._stop(km)
-        self.start()
-
-    def _stop(self, km) -> None:
-        kc = self._clients.pop(km, None)
-        if kc is not None:
-            kc.stop_channels()
-        if km.has_kernel:
-            km.shutdown_kernel(now=True)
-
-    def shutdown(self) -> None:
-        """Stop every kernel, those still starting included (no kernel outlives the command)."""
-        self._closing = True
-        for t in list(self._threads):
-            t.join()
-        for km in self._all:
-            try:
-                self._stop(km)
-            except Exception:  # already gone
-                pass
-
-
-def parameterized(prep: Prepared) -> nbformat.NotebookNode:
-    """The chapter's notebook with its parameters injected as papermill injects them (made before
-    a kernel is free, so that reading it and importing papermill and nbclient wait for nothing)."""
-    import nbclient  # noqa: F401  (run_in's, imported here while the kernel warms up)
-    from papermill.parameterize import parameterize_notebook
-
-    nb = nbformat.read(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", as_version=4)
-    nb.metadata.setdefault("papermill", {})
-    for cell in nb.cells:
-        cell.metadata.setdefault("tags", [])
-    return parameterize_notebook(nb, prep.parameters, kernel_name="python3", language="python")
-
-
-def run_in(km, prep: Prepared, work: Path, nb: nbformat.NotebookNode | None = None, kc=None) -> Path:
-    """Execute one chapter (`nb`, else `parameterized(prep)`) in the kernel of `km`, through its
-    connected client `kc` where given; the executed notebook, without machine paths, is
-    WORK/<chapter>.ipynb."""
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
-
-    nb = nb if nb is not None else parameterized(prep)
-    client = NotebookClient(
-        nb,
-        km=km,
-        kernel_name="python3",
-        timeout=config.EXECUTION_TIMEOUT_S,
-        resources={"metadata": {"path": str(config.PROJ_ROOT)}},
-    )
-    client.kc = kc  # None: nbclient connects its own
+def run_in(km, prep: Prepared, work: Path) -> Path:
+    """Execute one chapter in the warm kernel of `km`; the executed notebook, without machine
+    paths, is WORK/<chapter>.ipynb."""
     try:
-        client.execute()
-    except CellExecutionError as exc:
+        nb = executor.execute(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, km=km)
+    except executor.Failed as exc:
         if exc.ename == "ParameterError":
             raise ParameterError(exc.evalue) from None
-        raise RunError(f"{prep.chapter}: {exc.ename}: {exc.evalue}") from None
-    except Exception as exc:  # a cell that timed out, a kernel that died
-        first = (str(exc).strip().splitlines() or [""])[0]
-        raise RunError(f"{prep.chapter}: {type(exc).__name__}: {first}".rstrip(": ")) from None
+        raise RunError(f"{prep.chapter}: {exc.ename}: {exc.evalue}".rstrip(": ")) from None
     sanitize(nb, prep, f"{prep.chapter}.ipynb")
     target = work / f"{prep.chapter}.ipynb"
     atomic_write(target, nbformat.writes(nb) + "\n")
@@ -369,14 +190,13 @@ def execute_all(
     def one(prep: Prepared) -> None:
         section = by_name[prep.chapter]
         t0 = time.perf_counter()
-        nb = parameterized(prep)
         try:
             km = kernels.take()
-        except RunError as exc:
-            section.reason = str(exc)
+        except executor.Failed as exc:
+            section.reason = exc.evalue
             return
         try:
-            section.executed = run_in(km, prep, work, nb, kernels.client(km))
+            section.executed = run_in(km, prep, work)
         except ParameterError as exc:
             section.reason = str(exc)
         except RunError as exc:
@@ -494,9 +314,7 @@ def render(root: Path) -> Path:
 
 
 def _scrub(text: str, roots: list[str]) -> str:
-    for r in roots:
-        text = text.replace(r + os.sep, "").replace(r, ".")
-    return text
+    return executor.scrub_text(text, {k: v for r in roots for k, v in ((r + os.sep, ""), (r, "."))})
 
 
 def _banner(s: Section, prep: Prepared | None) -> str:

@@ -9,11 +9,9 @@ notebook metadata or the page: paths are shown relative to the project root, or 
 
 from __future__ import annotations
 
-import ast
 import html
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,8 +19,9 @@ from pathlib import Path
 
 import nbformat
 
-from benchbook import config
+from benchbook import config, declarations, executor
 from benchbook.chapter import ParameterError, declared, setup
+from benchbook.executor import atomic_write
 
 
 class RunError(RuntimeError):
@@ -53,30 +52,6 @@ def parse_value(text: str):
     return text
 
 
-def setup_call(chapter: str) -> dict:
-    """The keyword arguments (`paths`, `tools`) the chapter passes to `benchbook.chapter.setup`,
-    read from the notebook's code, so the command checks exactly what the first cell checks."""
-    nb = nbformat.read(config.NOTEBOOKS_DIR / f"{chapter}.ipynb", as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type != "code" or "setup(" not in cell.source:
-            continue
-        try:
-            tree = ast.parse(cell.source)
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "setup":
-                out = {}
-                for kw in node.keywords:
-                    if kw.arg in ("paths", "tools"):
-                        try:
-                            out[kw.arg] = tuple(ast.literal_eval(kw.value))
-                        except ValueError:
-                            pass
-                return out
-    return {}
-
-
 @dataclass
 class Prepared:
     """A checked run: what papermill receives, and how each value is shown to a reader."""
@@ -103,10 +78,9 @@ def prepare(chapter: str, given: dict, sources: list[str] | None = None) -> Prep
     for name, value in list(given.items()):
         if name in spec and isinstance(spec[name]["default"], str) and not isinstance(value, str) and value is not None:
             given[name] = str(value)
-    kwargs = setup_call(chapter)
-    values = setup(chapter, given, **kwargs)
+    values = setup(chapter, given)
     params, shown, inputs = {}, {}, []
-    path_names = kwargs.get("paths", ("source",))
+    path_names = declarations.chapter(chapter).paths
     for name, value in given.items():
         if name in path_names and value is not None:
             files = values[name]
@@ -127,12 +101,6 @@ def prepare(chapter: str, given: dict, sources: list[str] | None = None) -> Prep
 # --------------------------------------------------------------------------------------------
 
 
-def _scrub_text(text: str, replacements: dict[str, str]) -> str:
-    for old, new in replacements.items():
-        text = text.replace(old, new)
-    return text
-
-
 def _replacements(prep: Prepared) -> dict[str, str]:
     """Machine path -> what a reader is shown instead (input files, then the project root)."""
     replacements = {str(f): config.relative(f) for f in prep.inputs}
@@ -145,94 +113,64 @@ def _replacements(prep: Prepared) -> dict[str, str]:
 
 
 def sanitize(nb: nbformat.NotebookNode, prep: Prepared, out_name: str) -> None:
-    """Remove machine paths from an executed notebook: papermill's metadata, the injected
-    parameters cell, and any absolute input path echoed in an output or a traceback."""
+    """Remove machine paths from an executed notebook: papermill's metadata, the parameters
+    (shown once, as this run used them) and any absolute input path echoed in an output or a traceback."""
     pm = nb.metadata.get("papermill", {})
     pm["input_path"] = f"notebooks/{prep.chapter}.ipynb"
     pm["output_path"] = out_name
     pm["parameters"] = dict(prep.shown)
     pm.pop("cwd", None)
-    replacements = _replacements(prep)
+    nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
     for cell in nb.cells:
-        if "injected-parameters" in cell.metadata.get("tags", []):
-            lines = ["# Parameters"] + [f"{k} = {v!r}" for k, v in prep.shown.items()]
-            cell.source = "\n".join(lines) + "\n"
-            continue
-        if cell.cell_type != "code":
-            continue
-        for out in cell.get("outputs", []):
-            if "text" in out:
-                out["text"] = _scrub_text(out["text"], replacements)
-            if "traceback" in out:
-                out["traceback"] = [_scrub_text(t, replacements) for t in out["traceback"]]
-            if "evalue" in out:
-                out["evalue"] = _scrub_text(out["evalue"], replacements)
-            for mime, data in out.get("data", {}).items():
-                if isinstance(data, str) and not mime.startswith(("image/png", "image/jpeg")):
-                    out["data"][mime] = _scrub_text(data, replacements)
+        if "parameters" in cell.metadata.get("tags", []):
+            cell.source = parameters_of_this_run(prep)
+    executor.scrub(nb, _replacements(prep))
 
 
-def _keep_failed(tmp: str, prep: Prepared, out_dir: Path) -> Path | None:
-    """Save what papermill wrote before the failure as <chapter>.failed.ipynb (sanitized), so the
-    traceback can be read; None when it wrote nothing readable."""
-    if not os.path.getsize(tmp):
+def parameters_of_this_run(prep: Prepared) -> str:
+    """The parameters cell as this run used it: every parameter with the value it had (the reader's
+    files, never the book's own inputs) and its help. It replaces both the chapter's defaults and
+    papermill's injected cell, so a page shows one set of parameters, the reader's."""
+    lines = []
+    for name, info in declared(prep.chapter).items():
+        value = prep.shown.get(name, info["default"])
+        lines.append(f"{name} = {value!r}" + (f"  # {info['help']}" if info["help"] else ""))
+    return "\n".join(lines) + "\n"
+
+
+def _keep_failed(partial, prep: Prepared, out_dir: Path) -> Path | None:
+    """Save what ran before the failure as <chapter>.failed.ipynb (sanitized), so the traceback
+    can be read; None when nothing readable was written."""
+    if partial is None:
         return None
     failed = out_dir / f"{prep.chapter}.failed.ipynb"
-    try:
-        nb = nbformat.read(tmp, as_version=4)
-    except ValueError:  # cut off mid-write
-        return None
-    sanitize(nb, prep, failed.name)
-    atomic_write(failed, nbformat.writes(nb) + "\n")
+    sanitize(partial, prep, failed.name)
+    atomic_write(failed, nbformat.writes(partial) + "\n")
     return failed
 
 
 def execute(prep: Prepared, out_dir: Path, progress: bool = True) -> Path:
-    """Execute the chapter with papermill into OUT_DIR/<chapter>.ipynb (written atomically).
+    """Execute the chapter into OUT_DIR/<chapter>.ipynb (written atomically).
 
     A cell that raises ParameterError becomes ParameterError (one sentence); any other failure (a
     cell that raised or timed out, a kernel that died or never started) becomes RunError naming
     the chapter and the error, and what was executed is kept beside as <chapter>.failed.ipynb so
     the traceback can be read.
     """
-    from papermill.exceptions import PapermillExecutionError
-
-    from benchbook.build import run_papermill
-
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{prep.chapter}.ipynb"
-    # papermill saves as it goes: outside the output folder, so a killed run leaves nothing there
-    fd, tmp = tempfile.mkstemp(suffix=".ipynb", prefix=f"benchbook-run-{prep.chapter}-")
-    os.close(fd)
     try:
-        try:
-            run_papermill(
-                str(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb"),
-                tmp,
-                parameters=prep.parameters,
-                cwd=str(config.PROJ_ROOT),
-                kernel_name="python3",
-                progress_bar=progress,
-                log_output=False,
-                execution_timeout=config.EXECUTION_TIMEOUT_S,
-            )
-        except PapermillExecutionError as exc:
-            if exc.ename == "ParameterError":
-                raise ParameterError(exc.evalue) from None
-            raise RunError(
-                f"{prep.chapter}: cell {exc.exec_count or exc.cell_index} failed: {exc.ename}: {exc.evalue}",
-                _keep_failed(tmp, prep, out_dir),
-            ) from None
-        except Exception as exc:  # nbclient's cell timeout or dead kernel, a kernel that never started
-            first = (str(exc).strip().splitlines() or [""])[0]
-            message = _scrub_text(f"{prep.chapter}: {type(exc).__name__}: {first}".rstrip(": "), _replacements(prep))
-            raise RunError(message, _keep_failed(tmp, prep, out_dir)) from None
-        nb = nbformat.read(tmp, as_version=4)
-        sanitize(nb, prep, target.name)
-        atomic_write(target, nbformat.writes(nb) + "\n")
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+        nb = executor.execute(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, progress=progress)
+    except executor.Failed as exc:
+        if exc.ename == "ParameterError":
+            raise ParameterError(exc.evalue) from None
+        where = f"cell {exc.cell} failed: " if exc.cell is not None else ""
+        message = executor.scrub_text(
+            f"{prep.chapter}: {where}{exc.ename}: {exc.evalue}".rstrip(": "), _replacements(prep)
+        )
+        raise RunError(message, _keep_failed(exc.partial, prep, out_dir)) from None
+    sanitize(nb, prep, target.name)
+    atomic_write(target, nbformat.writes(nb) + "\n")
     return target
 
 
@@ -309,19 +247,6 @@ def keep_outputs_inside(prep: Prepared, out_dir: Path) -> None:
             target = out_dir / Path(default).name
             prep.parameters[name] = str(target)
             prep.shown[name] = target.name
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write text to a hidden temporary beside `path`, then rename it over `path`."""
-    fd, tmp = tempfile.mkstemp(suffix=".tmp", dir=path.parent, prefix=f".{path.name}-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def write_ledger(executed: Path, target: Path) -> Path | None:

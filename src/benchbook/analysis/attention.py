@@ -10,6 +10,7 @@ its printed TF/s understates what the GPU did by 1 / density.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -245,3 +246,62 @@ def best_point(pts: pd.DataFrame) -> pd.Series | None:
     """The roofline point that performs the most work per second."""
     p = pts[np.isfinite(pts["achieved_tflops"])]
     return p.loc[p["achieved_tflops"].idxmax()] if len(p) else None
+
+
+# --- the lesson: FLOPs and block sparsity ----------------------------------------------------------
+
+#: The tile a block-sparse kernel skips or computes whole (attention-gym's default BlockMask size).
+BLOCK = 128
+
+_CAUSAL = re.compile(r"^causal(?:_mask)?$")
+_WINDOW = re.compile(r"^sliding_window(?:_mask)?_(\d+)$")
+_PREFIX = re.compile(r"^prefix_lm(?:_causal)?(?:_mask)?_(\d+)$")
+_SCORE_MODS = re.compile(r"^(?:noop|alibi(?:_mod)?|(?:tanh_)?softcap(?:_approx)?(?:_mod)?_?\d*|rel(?:ative)?_pos\w*)$")
+
+
+def dense_flops(pass_: str, seq_len: float, b: int = DEFAULT_B, h: int = DEFAULT_H, d: int = DEFAULT_D) -> float:
+    """FLOPs of unmasked attention: Q K^T and P V are 2 x S^2 x D each per head, 4 x B x H x S^2 x D
+    forward; the backward recomputes and differentiates both, MULTIPLIER["bw"] / 4 = 2.5 times that."""
+    return MULTIPLIER[pass_] * b * h * d * seq_len * seq_len
+
+
+def block_density(mask: str, seq_len: int, block: int = BLOCK) -> tuple[str, float] | None:
+    """(formula, density) of the tiles a mask keeps, from its family and parameter in attention-gym's
+    section name, with n = S / block tiles per side: causal keeps n(n+1)/2 of n^2; a causal sliding
+    window of W keeps min(i + 1, W / block + 1) tiles in row i; a causal prefix-LM with prefix P adds
+    the p(p-1)/2 tiles above the diagonal of its first p = P / block columns; a score modification
+    masks nothing. None for a mask whose tiles the name does not fix (document masks, random)."""
+    n = -(-int(seq_len) // block)
+    name = mask.lower()
+    if _CAUSAL.match(name):
+        return "n(n+1) / 2n^2", n * (n + 1) / 2 / n**2
+    m = _WINDOW.match(name)
+    if m:
+        w = int(m.group(1)) // block
+        return f"sum of min(i+1, {w + 1}) / n^2", sum(min(i + 1, w + 1) for i in range(n)) / n**2
+    m = _PREFIX.match(name)
+    if m:
+        p = min(int(m.group(1)) // block, n)
+        return f"(n(n+1)/2 + {p}x{p - 1}/2) / n^2", (n * (n + 1) / 2 + p * (p - 1) / 2) / n**2
+    if _SCORE_MODS.match(name):
+        return "1 (nothing masked)", 1.0
+    return None
+
+
+def densities(k: pd.DataFrame) -> pd.DataFrame:
+    """Per section: the mask, S, tiles per side, the density derived from the mask's name
+    (`block_density`; NaN where the name does not fix it) and the density the input printed."""
+    rows = []
+    for (mask, s), g in k.groupby(["mask", "seq_len"], sort=False):
+        got = block_density(mask, int(s))
+        rows.append(
+            {
+                "mask": mask,
+                "seq_len": int(s),
+                "tiles_per_side": -(-int(s) // BLOCK),
+                "formula": got[0] if got else None,
+                "derived": got[1] if got else np.nan,
+                "printed": g["density"].iloc[0],
+            }
+        )
+    return pd.DataFrame(rows, columns=["mask", "seq_len", "tiles_per_side", "formula", "derived", "printed"])

@@ -475,13 +475,31 @@ def bend(x, y, at) -> float | None:
     return math.log(yk / y0) / math.log(at / x0) - math.log(y1 / yk) / math.log(x1 / at)
 
 
+def wobble(y) -> float:
+    """The noise of a sweep with one run per batch size: the largest fall between consecutive batch
+    sizes, as a share of the earlier throughput (0 when it never falls). More sequences per step never
+    cost throughput on the roofline, so a fall is the run-to-run spread the tool does not print."""
+    y = np.asarray(y, dtype=float)
+    y = y[np.isfinite(y)]
+    falls = [(a - b) / a for a, b in zip(y, y[1:], strict=False) if a > 0 and b < a]
+    return float(max(falls, default=0.0))
+
+
 def knee(sw: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
     """Per series: the peak throughput and the saturation batch size, i.e. the smallest batch size
     whose throughput reaches `fraction` of the peak (`pareto.fraction_of_peak`), with the number of
-    measured points and the curve's `bend` there. Series with no result are left out."""
+    measured points and the curve's `bend` there; `knee_share` (its throughput over the peak), the
+    smaller batch nearest to reaching `fraction` and its share (`before_*`), and the curve's `noise`
+    (`wobble`; for a series that never falls, the input's largest: `noise_from` "input"), which the
+    claims weigh both margins to `fraction` against. Series with no result are left out."""
     out = []
     for key, g in series(sw):
         hit = g.iloc[fraction_of_peak(g["batch_size"], g["throughput_tok_s"], fraction)]
+        peak = g["throughput_tok_s"].max()
+        smaller = g[g["batch_size"] < hit["batch_size"]]
+        before = (
+            smaller.loc[smaller["throughput_tok_s"].idxmax()] if smaller["throughput_tok_s"].notna().any() else None
+        )
         out.append(
             dict(
                 zip(SERIES, key, strict=True),
@@ -495,10 +513,20 @@ def knee(sw: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
                 first_batch_size=int(g["batch_size"].iloc[0]),
                 first_tok_s=g["throughput_tok_s"].iloc[0],
                 named_gpu=g["named_gpu"].iat[0],
+                knee_share=hit["throughput_tok_s"] / peak,
+                before_batch_size=int(before["batch_size"]) if before is not None else None,
+                before_share=before["throughput_tok_s"] / peak if before is not None else np.nan,
+                noise=wobble(g["throughput_tok_s"]),
             )
         )
     cols = SERIES + ["peak_tok_s", "peak_batch_size", "knee_batch_size", "knee_tok_s", "fraction", "n_points"]
-    return pd.DataFrame(out, columns=cols + ["strength", "first_batch_size", "first_tok_s", "named_gpu"])
+    cols += ["strength", "first_batch_size", "first_tok_s", "named_gpu"]
+    out = pd.DataFrame(out, columns=cols + ["knee_share", "before_batch_size", "before_share", "noise"])
+    # a series that never falls shows no noise of its own: the input's largest wobble (the same tool on
+    # the same machine) stands in for it, said so (`noise_from`)
+    own = out["noise"] > 0
+    out["noise_from"] = np.where(own, "series", "input")
+    return out.assign(noise=out["noise"].where(own, out["noise"].max() if len(out) else 0.0))
 
 
 def marginal_gain(sw: pd.DataFrame) -> pd.DataFrame:
@@ -649,3 +677,53 @@ def rounding_noise(*rows: pd.Series) -> float:
     """Relative uncertainty of a ratio of throughputs from the tool's rounding of "sec" to 0.01 s
     (the tool prints no spread): the sum of 0.005 / latency over the rows."""
     return float(sum(0.005 / r["latency_s"] for r in rows if r["latency_s"] and np.isfinite(r["latency_s"])))
+
+
+# --- the lesson: weights read once per step, amortised over the batch ----------------------------
+
+
+def step_time(batch, weight_bytes: float, bandwidth_gb_s: float, flops_per_token: float, peak_tflops: float):
+    """The roofline's floor on one decode step of `batch` sequences: it reads every weight once
+    (weight_bytes / bandwidth) and does batch x flops_per_token FLOPs (/ peak), and takes at least the
+    longer of the two, in seconds. Throughput batch / step_time grows in proportion to the batch until
+    `critical_batch`, then stays at peak / flops_per_token."""
+    b = np.asarray(batch, dtype=float)
+    return np.maximum(weight_bytes / (bandwidth_gb_s * 1e9), b * flops_per_token / (peak_tflops * 1e12))
+
+
+def critical_batch(ridge: float, bytes_per_weight: float, flops_per_weight: float = 2.0) -> float:
+    """The batch at which a decode step's weights-only intensity, flops_per_weight x batch /
+    bytes_per_weight FLOP/byte, reaches the device's ridge: B* = ridge x bytes_per_weight / 2."""
+    return ridge * bytes_per_weight / flops_per_weight
+
+
+def floor(rl: pd.DataFrame, key) -> dict:
+    """The lesson's numbers for the reference series `key` (`step_roofline` rows with a device and a
+    model size): weight bytes per step, the device's bandwidth and peak at the series' dtype, the
+    floor of one step (weights / bandwidth), the critical batch B* and the measured points (batch,
+    throughput, step time). Empty when the series has no peaks or no model size."""
+    g = rows_of(rl.assign(has_result=True), key) if key else rl.iloc[0:0]
+    g = g.dropna(subset=["weight_bytes", "peak_gb_s", "peak_tflops"]) if len(g) else g
+    if g.empty:
+        return {}
+    first = g.iloc[0]
+    bpw = BYTES_PER_PARAM.get(first["dtype"])
+    if not bpw:
+        return {}
+    params = float(first["weight_bytes"]) / bpw
+    return dict(
+        dtype=str(first["dtype"]),
+        bytes_per_weight=bpw,
+        params_b=params / 1e9,
+        weight_gb=float(first["weight_bytes"]) / 1e9,
+        bandwidth_gb_s=float(first["peak_gb_s"]),
+        peak_tflops=float(first["peak_tflops"]),
+        ridge=float(first["ridge"]),
+        weights_ms=float(first["weight_bytes"]) / (float(first["peak_gb_s"]) * 1e9) * 1e3,
+        critical_batch=critical_batch(float(first["ridge"]), bpw),
+        top_tok_s=float(first["peak_tflops"]) * 1e12 / (2 * params),
+        first_batch=int(first["batch_size"]),
+        first_step_ms=float(first["step_s"]) * 1e3,
+        batches=[int(b) for b in g["batch_size"]],
+        tok_s=[float(t) for t in g["throughput_tok_s"]],
+    )

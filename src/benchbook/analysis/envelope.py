@@ -1,5 +1,5 @@
 """Back-of-envelope arithmetic: the few divisions a reader does by hand to check a chapter's
-verdicts (a ceiling, a share, an elasticity, an energy per token). Numbers only; the exercises
+verdicts (a ceiling, a share, an elasticity, an energy floor). Numbers only; the exercises
 that ask for them are worded in presentation/exercises.py."""
 
 from __future__ import annotations
@@ -25,6 +25,12 @@ def ridge(peak_tflops: float, peak_gb_s: float) -> float:
     return peak_tflops * 1000 / peak_gb_s
 
 
+def critical_batch(ridge_flop_per_byte: float, bytes_per_weight: float, flops_per_weight: float = 2.0) -> float:
+    """The batch at which a decode step reaches the ridge: each step reads every weight once and does
+    `flops_per_weight` FLOPs on it per sequence, so its intensity is batch x flops / bytes per weight."""
+    return ridge_flop_per_byte * bytes_per_weight / flops_per_weight
+
+
 def bandwidth(gb: float, ms: float) -> float:
     """GB/s of reading `gb` gigabytes in `ms` milliseconds."""
     return gb / (ms / 1000)
@@ -40,9 +46,9 @@ def tokens_per_s(tflops: float, params_b: float, flops_per_param: float = 2.0) -
     return tflops * 1e12 / (flops_per_param * params_b * 1e9)
 
 
-def joules_per_token(watts: float, tok_s: float) -> float:
-    """Energy per token of a card drawing `watts` while producing `tok_s` tokens/s."""
-    return watts / tok_s
+def dram_floor(weights_gb: float, pj_per_bit: float) -> float:
+    """Joules to move `weights_gb` gigabytes out of DRAM once at `pj_per_bit` picojoules per bit."""
+    return weights_gb * 1e9 * 8 * pj_per_bit * 1e-12
 
 
 def product(ratios) -> float:

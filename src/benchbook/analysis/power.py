@@ -4,13 +4,14 @@ Numbers only: the claims built from them live in `benchbook.claims.power`, the f
 sentences in `benchbook.presentation.power`.
 
 Energy per token. The sources give the power *limit* (`nvidia-smi -pl`), not the power the card
-drew, so `limit / rate` is an estimate that assumes the card drew its limit. It is not a bound
-either way: the card may draw less (the estimate is then too high), and llama-bench's rate is the
-mean of the repetitions' rates, which exceeds tokens / total time whenever the repetitions vary
-(by about CV squared; the estimate is then too low). Its uncertainty is the repetitions' spread,
-the coefficient of variation of the `±` the tool printed; with per-repetition samples (`-o json`)
-the rate is tokens / total time instead (the harmonic mean of the samples). A measured mean draw
-per limit (a CSV with `power_limit_w`, `power_w`, optional `test`) replaces the limit.
+drew: the card draws at most its limit, so `limit / tokens per second` is an upper bound on the
+energy per token, never an estimate, and two such bounds cannot be compared (a ratio of upper
+bounds says nothing about which limit costs less). llama-bench's rate is the mean of the
+repetitions' rates, which exceeds tokens / total time whenever they vary (AM >= HM), so the bound
+divides by the lowest tokens / total time the printed mean, spread and repetitions allow
+(`slowest_rate`); with per-repetition samples (`-o json`) it divides by tokens / total time itself.
+A measured mean draw per limit (a CSV with `power_limit_w`, `power_w`, optional `test`) turns the
+row into an estimate: draw / rate, uncertain by the rate's standard error.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook import config
-from benchbook.analysis import pareto
+from benchbook.analysis import envelope, pareto
 from benchbook.analysis.bandwidth import pooled_std
 
 RATE_METRICS = ("pp_rate", "tg_rate", "pg_rate")
@@ -191,15 +192,31 @@ def load_measured(path) -> pd.DataFrame:
     return m
 
 
+def slowest_rate(mean, std, n) -> float:
+    """The lowest tokens / total time (the harmonic mean of the repetitions' rates) that n
+    repetitions with this printed mean and sample standard deviation allow: one repetition as slow
+    as the spread permits, mean - std (n - 1) / sqrt(n), the others equal at mean + std / sqrt(n).
+    NaN when that slowest repetition would not be positive (the spread allows a stall: no bound)."""
+    mean, std, n = float(mean), float(std) if std is not None and np.isfinite(std) else 0.0, int(n)
+    if n < 2 or std == 0:
+        return mean
+    low, high = mean - std * (n - 1) / np.sqrt(n), mean + std / np.sqrt(n)
+    if low <= 0:
+        return float("nan")
+    return float(n / (1 / low + (n - 1) / high))
+
+
 def energy(table: pd.DataFrame, measured: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Add the energy estimate to a rate table.
+    """Add energy per token to a rate table.
 
     power_w: the measured mean draw where `measured` gives one for the row, else the limit;
-    power_source: "measured" or "limit"; rate: tokens / total time when samples exist, else the
-    printed mean; rate_basis: "samples" or "mean of repetitions"; j_per_tok = power_w / rate and
-    tok_per_j its inverse; rel_uncertainty: the relative standard error of the rate (`se`);
-    averaging_bias: CV squared, how far the printed mean of rates can exceed tokens / total time
-    (0 when samples were used).
+    power_source: "measured" or "limit"; `bound`: True where power_w is the limit, so j_per_tok is an
+    upper bound (power / the slowest tokens per second the row allows: tokens / total time from the
+    samples, else `slowest_rate`); for a measured draw j_per_tok = power / rate is an estimate.
+    rate: tokens / total time when samples exist, else the printed mean; rate_basis: "samples" or
+    "mean of repetitions"; tok_per_j the inverse of j_per_tok; rel_uncertainty: the relative
+    standard error of the rate (`se`); averaging_bias: CV squared, how far the printed mean of rates
+    can exceed tokens / total time (0 when samples were used).
     """
     t = table.copy()
     t["power_w"] = t["power_limit_w"].astype(float)
@@ -216,8 +233,13 @@ def energy(table: pd.DataFrame, measured: pd.DataFrame | None = None) -> pd.Data
     has_samples = t["time_rate"].notna() if "time_rate" in t else pd.Series(False, index=t.index)
     t["rate"] = np.where(has_samples, t.get("time_rate"), t["mean"]).astype(float)
     t["rate_basis"] = np.where(has_samples, "samples", "mean of repetitions")
-    t["j_per_tok"] = t["power_w"] / t["rate"]
-    t["tok_per_j"] = t["rate"] / t["power_w"]
+    slowest = [
+        r["rate"] if s else slowest_rate(r["mean"], r["std"], r["n_reps"])
+        for (_, r), s in zip(t.iterrows(), has_samples, strict=True)
+    ]
+    t["bound"] = t["power_source"] == "limit"
+    t["j_per_tok"] = np.where(t["bound"], t["power_w"] / np.asarray(slowest, dtype=float), t["power_w"] / t["rate"])
+    t["tok_per_j"] = 1 / t["j_per_tok"]
     t["rel_uncertainty"] = t["se"].astype(float)
     t["averaging_bias"] = np.where(has_samples, 0.0, t["cv"].astype(float) ** 2)
     return t
@@ -354,9 +376,32 @@ def knee(x, y) -> tuple[float | None, float]:
     return float(x[i]), float(dist[i])
 
 
-def knees(table: pd.DataFrame) -> dict[str, tuple[float | None, float]]:
-    """The knee of mean rate vs power limit, and its strength, per test."""
-    return {t: knee(g["power_limit_w"], g["mean"]) for t, g in table.groupby("test", sort=True)}
+def knee_noise(x, y, se, at) -> float | None:
+    """How far from the chord noise alone could put the point at `at`, in Kneedle's units (both axes
+    scaled to 0-1, distance perpendicular to the chord): NOISE_Z combined standard errors of the
+    point's rate and of the chord's value there (interpolated between the end points' rates),
+    scaled like the strength. `se` holds each rate's absolute standard error. None without them."""
+    x, y, se = (np.asarray(v, dtype=float) for v in (x, y, se))
+    order = np.argsort(x)
+    x, y, se = x[order], y[order], se[order]
+    if at is None or len(x) < 3 or not np.isfinite(se).all() or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return None
+    i = int(np.flatnonzero(x == at)[0])
+    w = (x[i] - x[0]) / (x[-1] - x[0])
+    chord_se = np.hypot((1 - w) * se[0], w * se[-1])
+    vertical = NOISE_Z * float(np.hypot(se[i], chord_se)) / np.ptp(y)
+    rise = (y[-1] - y[0]) / np.ptp(y)
+    return float(vertical / np.hypot(1.0, rise))
+
+
+def knees(table: pd.DataFrame) -> dict[str, tuple[float | None, float, float | None]]:
+    """The knee of mean rate vs power limit, its strength and the part of it noise could make
+    (`knee_noise`), per test."""
+    out = {}
+    for t, g in table.groupby("test", sort=True):
+        x, strength = knee(g["power_limit_w"], g["mean"])
+        out[t] = (x, strength, knee_noise(g["power_limit_w"], g["mean"], g["se"] * g["mean"], x))
+    return out
 
 
 def row_at(table: pd.DataFrame, test: str | None, limit_w: float | None) -> pd.Series | None:
@@ -394,7 +439,42 @@ def flat_top(table: pd.DataFrame, test: str | None, tolerance: float) -> pd.Data
 
 
 def energy_order(table: pd.DataFrame, test: str | None) -> pd.DataFrame:
-    """`test`'s rows sorted by energy per token, cheapest first."""
+    """`test`'s rows sorted by energy per token, cheapest first: only its rows with a measured draw
+    where it has any (an estimate and an upper bound are not ranked together), else its upper bounds."""
     if test is None or table.empty:
         return table.iloc[0:0]
-    return table[table["test"] == test].sort_values(["j_per_tok", "power_limit_w"]).reset_index(drop=True)
+    g = table[table["test"] == test]
+    if "bound" in g and (~g["bound"]).any():
+        g = g[~g["bound"]]
+    return g.sort_values(["j_per_tok", "power_limit_w"]).reset_index(drop=True)
+
+
+# --- the lesson: clocks under a cap, and the energy floor of a token -----------------------------
+
+#: What moving one bit between DRAM and the processor costs, in picojoules: about 3.9 pJ/bit for
+#: HBM2 (O'Connor et al., "Fine-Grained DRAM", MICRO 2017); GDDR memories cost more per bit. A
+#: floor: the arithmetic, caches and the rest of the board come on top.
+DRAM_PJ_PER_BIT = 3.9
+
+
+def dram_floor_j(weights_gb: float, pj_per_bit: float = DRAM_PJ_PER_BIT) -> float:
+    """Joules to move `weights_gb` gigabytes out of DRAM once (`envelope.dram_floor`). At batch 1
+    every generated token reads every weight once, so no token costs less."""
+    return envelope.dram_floor(weights_gb, pj_per_bit)
+
+
+def capped_clock(cap_w, full_w: float, static_w: float) -> np.ndarray:
+    """The clock, as a fraction of its top, that keeps a card under `cap_w`: dynamic power grows
+    about as the cube of the clock (P = C V^2 f, and the voltage rises with f), so with `static_w`
+    drawn whatever the clock and `full_w` at the top clock, f = ((cap - static) / (full - static))^(1/3),
+    at most 1 (the cap does not bind) and 0 at or below the static draw."""
+    cap = np.asarray(cap_w, dtype=float)
+    dyn = np.clip((cap - static_w) / (full_w - static_w), 0.0, 1.0)
+    return np.cbrt(dyn)
+
+
+def capped_rate(clock, needed: float) -> np.ndarray:
+    """The rate, as a fraction of the uncapped one, of a step that needs `needed` of the top clock to
+    keep its bottleneck busy: compute-bound work (needed 1) follows the clock; memory-bound work
+    keeps its rate until the clock falls below `needed`, then follows it."""
+    return np.minimum(1.0, np.asarray(clock, dtype=float) / needed)

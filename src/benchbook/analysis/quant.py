@@ -653,3 +653,119 @@ def model_size(model_id: str = "", texts=()) -> tuple[float | None, str | None, 
         if size is not None and size.active_b:
             return float(size.active_b), str(name).split(" (")[0], source
     return None, None, None
+
+
+# --- against the baseline, per regime -------------------------------------------------------------
+
+
+def int8_compute_schemes(schemes) -> list[str]:
+    """Schemes that store 8-bit weights and multiply on the int8 tensor cores (w8a8), by name."""
+    return sorted(s for s in set(schemes) if precision(s)["peak"] == "int8")
+
+
+def best_against_baseline(
+    run_table: pd.DataFrame, metric_by_regime: dict, baseline: str, schemes, alpha: float = 0.05
+) -> pd.DataFrame:
+    """Per regime where the baseline and any of `schemes` ran: the one of `schemes` with the best
+    mean by the regime's metric, its speed-up over the baseline (> 1 is better) with a (1 - alpha)
+    interval, and the two-sided Welch p-value of its runs against the baseline's."""
+    cols = ["regime", "batch_size", "scheme", "metric", "speedup", "ci_low", "ci_high", "p"]
+    cs = cell_stats(run_table, metric_by_regime) if len(run_table) else pd.DataFrame()
+    rows = []
+    for regime in regime_order(cs["regime"].unique()) if len(cs) else []:
+        g = cs[(cs["regime"] == regime) & (cs["n"] > 0)]
+        base, cand = g[g["scheme"] == baseline], g[g["scheme"].isin(list(schemes))]
+        if base.empty or cand.empty:
+            continue
+        lower = bool(cand["lower_is_better"].iloc[0])
+        best = cand.sort_values("mean", ascending=lower).iloc[0]
+        b, v = base["values"].iloc[0], best["values"]
+        s, lo, hi = _log_ratio_ci(b, v, 1 - alpha) if lower else _log_ratio_ci(v, b, 1 - alpha)
+        rows.append(
+            {
+                "regime": regime,
+                "batch_size": int(run_table.loc[run_table["regime"] == regime, "batch_size"].iloc[0]),
+                "scheme": best["scheme"],
+                "metric": best["metric"],
+                "speedup": s,
+                "ci_low": lo,
+                "ci_high": hi,
+                "p": _welch_p(v, b),
+            }
+        )
+    return pd.DataFrame(rows, columns=cols)
+
+
+def crossover_batch(trend: pd.DataFrame) -> float | None:
+    """The batch at which a decode ratio (`decode_trend`) first falls through 1, interpolated
+    linearly in log batch between the last batch above 1 and the first below; None when it never
+    crosses."""
+    pts = trend[["batch_size", "ratio"]].dropna().sort_values("batch_size").to_numpy(dtype=float)
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+        if y0 >= 1 > y1:
+            return float(math.exp(math.log(x0) + (math.log(x1) - math.log(x0)) * (y0 - 1) / (y0 - y1)))
+    return None
+
+
+# --- the lesson: what 8-bit weights change, on a roofline -----------------------------------------
+
+#: The device the lesson works its numbers on when the input names none (said so on the page).
+EXAMPLE_DEVICE = "A100-SXM4-80GB"
+
+
+def step_seconds(batch, bytes_per_weight: float, tflops: float, bandwidth_gb_s: float):
+    """Roofline time of one decode step, per weight: the larger of reading the weight (its bytes
+    over the bandwidth) and the 2 x batch FLOPs that multiply it (over the compute peak)."""
+    b = np.asarray(batch, dtype=float)
+    return np.maximum(bytes_per_weight / (bandwidth_gb_s * 1e9), 2 * b / (tflops * 1e12))
+
+
+def ideal_speedups(batch, tflops: float, int8_tops: float | None, bandwidth_gb_s: float) -> dict:
+    """bf16 step time / scheme step time at each batch, on the roofline alone (no dequantisation
+    cost): w8a16 reads 1 byte per weight and multiplies at the 16-bit peak; w8a8 reads 1 byte and
+    multiplies at the int8 peak (absent when the device lists none)."""
+    bf16 = step_seconds(batch, 2.0, tflops, bandwidth_gb_s)
+    out = {"w8a16": bf16 / step_seconds(batch, 1.0, tflops, bandwidth_gb_s)}
+    if int8_tops:
+        out["w8a8"] = bf16 / step_seconds(batch, 1.0, int8_tops, bandwidth_gb_s)
+    return out
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """The lesson's numbers on one device: its peaks, the ridge, and the batches at which 8-bit
+    weights stop paying: w8a16 gains the full 2x up to batch ridge / 2 (its 1-byte weights reach the
+    ridge at intensity 2 x batch), then ridge / batch, and nothing from batch = ridge (bf16 reaches
+    it too); w8a8 keeps 2x while the int8 peak is twice the 16-bit one. `example` when the input
+    names no device and the lesson uses EXAMPLE_DEVICE."""
+
+    device: str
+    tflops: float
+    int8_tops: float | None
+    bandwidth_gb_s: float
+    example: bool
+
+    @property
+    def ridge(self) -> float:
+        return self.tflops * 1e12 / (self.bandwidth_gb_s * 1e9)
+
+    @property
+    def full_gain_until(self) -> float:
+        return self.ridge / 2
+
+    @property
+    def no_gain_from(self) -> float:
+        return self.ridge
+
+    @property
+    def int8_ratio(self) -> float | None:
+        return self.int8_tops / self.tflops if self.int8_tops else None
+
+
+def lesson(peaks: Peaks | None) -> Lesson:
+    """The lesson on the run's device when one is named (and has a 16-bit peak), else on
+    EXAMPLE_DEVICE, marked as an example."""
+    if peaks is not None and peaks.tflops:
+        return Lesson(peaks.device, peaks.tflops, peaks.int8_tops, peaks.bandwidth_gb_s, False)
+    d = hardware.device(EXAMPLE_DEVICE)
+    return Lesson(d.name, float(d.peak("bf16")), d.int8_tops, float(d.bandwidth_gb_s), True)

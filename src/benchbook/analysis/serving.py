@@ -861,3 +861,53 @@ def own_slo_bounds(r: pd.DataFrame) -> pd.DataFrame:
         else:
             parts.append(own.loc[[i]].reset_index(drop=True).assign(share_lo=np.nan, share_hi=np.nan))
     return pd.concat(parts, ignore_index=True) if parts else r.iloc[0:0]
+
+
+# --- the lesson: a closed loop of N requests, Little's law and the knee ------------------------------
+
+
+def closed_loop(n, w0: float, mu: float) -> tuple[np.ndarray, np.ndarray]:
+    """The two limits of a server that N clients keep busy (each sends its next request when the last
+    one ends): by Little's law X = N / W, and a request takes at least W0 while the server finishes at
+    most mu per second, so throughput X(N) = min(N / W0, mu) and latency W(N) = max(W0, N / mu). They
+    meet at the knee N* = mu x W0 (`knee_load`): below it throughput grows with N, above it only the
+    wait does."""
+    n = np.asarray(n, dtype=float)
+    return np.minimum(n / w0, mu), np.maximum(w0, n / mu)
+
+
+def knee_load(w0: float, mu: float) -> float:
+    """N* = mu x W0: the requests in flight at which a closed loop meets its capacity (`closed_loop`)."""
+    return mu * w0
+
+
+def queue_limits(lit: pd.DataFrame) -> dict:
+    """The input's numbers for `closed_loop`, from the first series (`series_key`: one server, one
+    model) whose runs on the curve with a measured concurrency (`littles_law`) span at least two loads:
+    W0, the mean E2EL (s) of its lowest load (an upper bound on the unloaded latency, so N* is one too),
+    mu, the most requests per second any of them completed, N* and, per run, the requests in flight L,
+    the rate X and the mean latency W. Empty when no series spans two loads."""
+    ok = lit[lit["in_flight"].notna() & lit["request_rate_used"].gt(0) & lit["mean_e2el_s"].gt(0)]
+    ok = ok[np.isfinite(ok["x"].astype(float))] if len(ok) else ok
+    if ok.empty:
+        return {}
+    spans = [g for _, g in ok.groupby(series_key(ok), sort=False) if g["x"].nunique() >= 2]
+    if not spans:
+        return {}
+    ok = spans[0].sort_values("x")
+    lowest = ok[ok["x"] == ok["x"].iloc[0]]
+    low, top = lowest.iloc[0], ok.loc[ok["request_rate_used"].idxmax()]
+    w0, mu = float(lowest["mean_e2el_s"].mean()), float(top["request_rate_used"])
+    return dict(
+        w0_s=w0,
+        w0_run=str(low["run"]),
+        mu=mu,
+        mu_run=str(top["run"]),
+        mu_in_flight=float(top["in_flight"]),
+        knee_in_flight=knee_load(w0, mu),
+        runs=[str(x) for x in ok["run"]],
+        x=[float(v) for v in ok["x"]],
+        in_flight=[float(x) for x in ok["in_flight"]],
+        rate=[float(x) for x in ok["request_rate_used"]],
+        latency_s=[float(x) for x in ok["mean_e2el_s"]],
+    )

@@ -40,10 +40,26 @@ KEYS = [
 #: --help, option --quantize). Other values are left out rather than guessed.
 QUANT_BYTES_PER_WEIGHT = {"bitsandbytes": 1.0, "bitsandbytes-nf4": 0.5, "bitsandbytes-fp4": 0.5}
 
+#: (layers, hidden size) of decoder-only models whose config.json we have read, matched by substring
+#: of the model id: bloomz-7b1 (n_layer 30, hidden_size 4096), bloom(z)-1b1 (n_layer 24, hidden_size
+#: 1536), Meta-Llama-3-70B (num_hidden_layers 80, hidden_size 8192), Llama-2-7b (32, 4096).
+ARCHITECTURE = {
+    "bloomz-7b1": (30, 4096),
+    "bloomz-1b1": (24, 1536),
+    "bloom-1b1": (24, 1536),
+    "meta-llama-3-70b": (80, 8192),
+    "llama-2-7b": (32, 4096),
+}
+
 #: KV-cache bytes per token in fp16 (2 tensors x layers x KV width x 2 bytes), for models whose
 #: configuration we have read: bloomz-7b1 (config.json: n_layer 30, hidden_size 4096, no GQA) and
 #: Meta-Llama-3-70B (config.json: 80 layers, 8 KV heads x 128). Matched by substring of the model id.
 KV_BYTES_PER_TOKEN = {"bloomz-7b1": 2 * 30 * 4096 * 2, "meta-llama-3-70b": 2 * 80 * 8 * 128 * 2}
+
+#: Tensor parallelism (Megatron-LM, Shoeybi et al. 2019, section 3) splits each transformer layer's
+#: attention and MLP across the GPUs, and sums their partial outputs with one all-reduce after each:
+#: two all-reduces per layer per step, each of hidden_size values per token in the batch.
+ALLREDUCES_PER_LAYER = 2
 
 
 def wide(df: pd.DataFrame) -> pd.DataFrame:
@@ -143,6 +159,70 @@ def other_parameters(w_all: pd.DataFrame, w: pd.DataFrame, metric: str = "decode
             )
         out.append(item)
     return out
+
+
+def architecture(model_id: str) -> dict | None:
+    """{layers, hidden} of a decoder-only model we know (ARCHITECTURE), else None (an unknown or
+    encoder-decoder model, or a tokenizer name)."""
+    key = str(model_id).lower()
+    if tokenizer_name(model_id) == "tokenizer":
+        return None
+    hits = [v for k, v in ARCHITECTURE.items() if k in key]
+    return {"layers": hits[0][0], "hidden": hits[0][1]} if hits else None
+
+
+# ------------------------------------------------------------------------- the all-reduce cost model
+def allreduce_bytes(hidden: int, batch_size: int, bytes_per_value: float = 2.0) -> float:
+    """The bytes one all-reduce sums in a decode step: hidden_size values per sequence of the batch."""
+    return float(hidden) * batch_size * bytes_per_value
+
+
+def ring_allreduce_s(n_gpus: int, nbytes: float, link_gb_s: float, step_latency_s: float) -> float:
+    """Seconds of one ring all-reduce of `nbytes` over `n_gpus` (Thakur, Rabenseifner and Gropp 2005,
+    section 4): 2(N - 1) steps, each sending nbytes / N over the link and paying `step_latency_s`, so
+    each GPU sends 2(N - 1)/N x nbytes in all. Zero on one GPU: nothing to sum."""
+    if n_gpus <= 1:
+        return 0.0
+    steps = 2 * (n_gpus - 1)
+    return steps * step_latency_s + steps / n_gpus * nbytes / (link_gb_s * 1e9)
+
+
+#: Two links a tensor-parallel group's all-reduces may cross, in GB/s each way: PCIe 4.0 x16 (16 GT/s x
+#: 16 lanes, 128b/130b coding: 31.5 GB/s, PCI-SIG PCIe 4.0 specification) and the NVLink 4 of an H100
+#: SXM (900 GB/s both ways together, NVIDIA H100 datasheet). The lesson sets the bytes against both.
+LINKS = (("PCIe 4.0 x16", 31.5), ("NVLink 4 (H100)", 450.0))
+
+
+def ring_steps_added(from_tp: int, to_tp: int, allreduces: int) -> int:
+    """Ring steps a decode step gains going from TP `from_tp` to `to_tp`: 2(N - 1) per all-reduce."""
+    return allreduces * 2 * (to_tp - from_tp)
+
+
+def tp_step_ms(n_gpus, split_ms: float, per_gpu_ms: float, fixed_ms: float = 0.0):
+    """The decode step of the chapter's scaling model, in ms: the work that splits (`split_ms` on one
+    GPU: weight and KV-cache reads, FLOPs) divided among N GPUs, plus `per_gpu_ms` for every GPU past
+    the first (the ring all-reduces' 2(N - 1) steps), plus a fixed part. It is lowest at
+    N = sqrt(split_ms / per_gpu_ms): past it, an added GPU costs more than it saves."""
+    n = np.asarray(n_gpus, dtype=float)
+    return split_ms / n + per_gpu_ms * (n - 1) + fixed_ms
+
+
+def allreduce_budget(
+    layers: int, hidden: int, batch_size: int, n_gpus: int, link_gb_s: float, bytes_per_value: float = 2.0
+) -> dict:
+    """What one decode step's all-reduces move at TP `n_gpus`: their count (2 per layer), the bytes
+    each sums, the bytes each GPU sends for all of them (2(N - 1)/N of each), and the time that takes
+    over a link of `link_gb_s` with no latency at all (a lower bound of the all-reduces' cost)."""
+    count = ALLREDUCES_PER_LAYER * layers
+    each = allreduce_bytes(hidden, batch_size, bytes_per_value)
+    sent = count * 2 * (n_gpus - 1) / n_gpus * each
+    return {
+        "allreduces": count,
+        "bytes_each": each,
+        "bytes_sent": sent,
+        "link_gb_s": link_gb_s,
+        "bandwidth_ms": sent / (link_gb_s * 1e9) * 1000,
+    }
 
 
 def kv_bytes_per_token(model_id: str) -> float | None:
@@ -374,6 +454,58 @@ def best_tp(w: pd.DataFrame, metric: str = "decode_token_latency") -> pd.DataFra
                 "noise": noise(_se(b), _se(last)),
             }
         )
+    return pd.DataFrame(out)
+
+
+def turning_tp(w: pd.DataFrame, tolerance: float = 0.02, metric: str = "decode_token_latency") -> pd.DataFrame:
+    """Per batch size measured at two or more TPs, the TP past which latency stops falling: the
+    smallest TP that no larger TP beats by more than the noise of the two Averages (`noise`) and
+    `tolerance`. `after` says what the larger TPs do: "slower" (the largest TP is slower than the
+    turn beyond the band), "flat" (within it) or "falling" (the turn is the largest TP measured:
+    latency still falls there). `prev_*` is the measured TP just below the turn (None at the
+    smallest), `ref_*` the smallest TP."""
+    d = w[(w["metric"] == metric) & w["mean"].notna() & w["tp"].notna()]
+    out = []
+    for bs, g in d.groupby("batch_size"):
+        g = g.sort_values("tp").reset_index(drop=True)
+        if g["tp"].nunique() < 2:
+            continue
+        se = [_se(r) for _, r in g.iterrows()]
+
+        def band(i, j, se=se):
+            return max(tolerance, noise(se[i], se[j]))
+
+        turn = next(
+            i
+            for i in range(len(g))
+            if not any(g["mean"][j] < g["mean"][i] * (1 - band(i, j)) for j in range(i + 1, len(g)))
+        )
+        last = len(g) - 1
+        if turn == last:
+            after = "falling"
+        elif g["mean"][last] > g["mean"][turn] * (1 + band(turn, last)):
+            after = "slower"
+        else:
+            after = "flat"
+        row = {
+            "batch_size": int(bs),
+            "turn_tp": int(g["tp"][turn]),
+            "turn_ms": float(g["mean"][turn]),
+            "turn_line": int(g["line"][turn]),
+            "max_tp": int(g["tp"][last]),
+            "max_ms": float(g["mean"][last]),
+            "max_line": int(g["line"][last]),
+            "ref_tp": int(g["tp"][0]),
+            "ref_ms": float(g["mean"][0]),
+            "after": after,
+            "max_noise": band(turn, last) if turn != last else band(0, last),
+            "prev_tp": int(g["tp"][turn - 1]) if turn else None,
+            "prev_ms": float(g["mean"][turn - 1]) if turn else None,
+            "prev_noise": band(turn - 1, turn) if turn else None,
+            "tps": [int(t) for t in g["tp"]],
+            "ms": [float(m) for m in g["mean"]],
+        }
+        out.append(row)
     return pd.DataFrame(out)
 
 

@@ -3,7 +3,6 @@ neighbours, and where the level changes (`benchbook.analysis.changes`)."""
 
 from __future__ import annotations
 
-import itertools
 import math
 import tempfile
 from dataclasses import dataclass
@@ -13,7 +12,6 @@ import numpy as np
 import pandas as pd
 
 from benchbook import config, warehouse
-from benchbook.analysis.changes import _best_split_gain
 from benchbook.analysis.compare import half_digit, ratio_noise
 
 
@@ -109,14 +107,20 @@ def steps(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["position", "run", "previous", "value", "previous_value", "ratio", "noise"])
 
 
-def smallest_p(n: int, min_size: int = 2) -> float | None:
-    """The smallest p-value the permutation test of `change_points` can give on n runs (exact for
-    n <= 8, None beyond): a short series cannot show a change at a level below it, however large."""
+def smallest_p(n: int, min_size: int = 2) -> float:
+    """The smallest p-value the permutation test of `change_points` can give on n runs, whatever the
+    values: the observed order ties with every order that keeps the same runs before the split (k! x
+    (n - k)! of them) and with their mirror image (the later segment first), so p >= 2 k! (n - k)! / n!
+    = 2 / C(n, k), smallest for the most even split a clean step allows. A short series cannot show a
+    change at a level below it, however large the change."""
     if n < 2 * min_size:
         return 1.0
-    if n > 8:
-        return None
-    x = np.arange(n, dtype=float)
-    observed = _best_split_gain(x, min_size)
-    perms = np.array(list(itertools.permutations(x)))
-    return float((_best_split_gain(perms, min_size) >= observed * (1 - 1e-12)).mean())
+    return 2 / math.comb(n, n // 2)
+
+
+def fewest_runs(alpha: float, min_size: int = 2) -> int:
+    """The fewest runs on which the permutation test can reach p below `alpha` (`smallest_p`)."""
+    n = 2 * min_size
+    while smallest_p(n, min_size) >= alpha:
+        n += 1
+    return n

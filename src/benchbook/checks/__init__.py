@@ -13,9 +13,11 @@ import pandas as pd
 
 #: One recomputed quantity per row: a number the source printed on the cited line (`published`), the
 #: same quantity recomputed from other numbers it printed, the printed precision (`tolerance`, see
-#: `tolerance`), whether they agree within it (`agrees`), and why not when they do not. Comparisons
-#: of unlike things (Little's law against a cap, a rate against a datasheet peak) are analysis and
-#: never rows here.
+#: `tolerance`), whether they agree within it (`agrees`), and why not when they do not. `agrees` is
+#: True or False only for a row that could fail; it is empty (None) for a row that is no check: one
+#: whose tolerance covers the published value (`checkable`), or whose "recomputed" value is the same
+#: number printed again elsewhere (`copied`: a number compared with itself). Comparisons of unlike
+#: things (Little's law against a cap, a rate against a datasheet peak) are analysis and never rows here.
 REPRODUCTION_COLUMNS = [
     "source",
     "tool",
@@ -55,6 +57,17 @@ def agrees(published: float, recomputed: float, decimals: int, carried: float = 
         return False
     # 1e-9 relative: the binary representation of a printed decimal, not a tolerance
     return abs(rec - pub) <= tolerance(decimals, carried) + 1e-9 * max(1.0, abs(pub))
+
+
+def copied(line) -> str:
+    """The `why_not` of a row whose "recomputed" value is a number the source printed on `line` and
+    printed again on the row's line (a ranking that repeats a summary mean): no arithmetic links the
+    two, so the row is no check and its `agrees` is None."""
+    return f"{COPY} (line {line})"
+
+
+#: How `why_not` starts for a row that compares a number with a printed copy of itself.
+COPY = "a copy of the number printed on another line, not a recomputation"
 
 
 def printed_decimals(x: float) -> int:
@@ -104,11 +117,13 @@ def _over(paths, what: str, columns: list[str]) -> pd.DataFrame:
 
 def reproduce_all(paths) -> pd.DataFrame:
     """The reproduction table over every tool found in every file: only quantities the source
-    published; one that cannot be recomputed (e.g. a printed 0.00 that was never measured) counts
-    as a disagreement, with its reason."""
+    published. `agrees` is True or False where the row could fail (one that cannot be recomputed,
+    e.g. a printed 0.00 that was never measured, is False with its reason), and None where it is no
+    check (`checkable`: a tolerance that covers the published value, or a copied number)."""
     table = _over(paths, "reproduce", REPRODUCTION_COLUMNS)
     table = table[table["published"].notna()].reset_index(drop=True)
-    table["agrees"] = table["agrees"].astype(object).where(table["agrees"].notna(), False).astype(bool)
+    ok = checkable(table)
+    table["agrees"] = [bool(a) if c else None for a, c in zip(table["agrees"].fillna(False), ok, strict=True)]
     return table
 
 
@@ -143,14 +158,17 @@ def expand(source) -> list:
 
 
 def checkable(table: pd.DataFrame) -> pd.Series:
-    """Whether each row could fail: its tolerance is below |published|. A row whose tolerance is at
-    least the published value (a standard deviation printed as 0.01, within 0.011) agrees with any
-    recomputed value from 0 to twice it, so it is not checkable at the printed precision and is
+    """Whether each row could fail: its tolerance is below |published|, and its recomputed value is
+    not a copy of a printed number (`copied`). A row whose tolerance is at least the published value
+    (a standard deviation printed as 0.01, within 0.011) agrees with any recomputed value from 0 to
+    twice it, and a number agrees with a printed copy of itself: neither is checkable, and both are
     counted apart, never as agreement. A row with no tolerance is checkable."""
+    why = table["why_not"] if "why_not" in table else pd.Series("", index=table.index)
+    copy = why.astype(object).fillna("").astype(str).str.startswith(COPY)
     if "tolerance" not in table:
-        return pd.Series(True, index=table.index)
+        return ~copy
     tol = pd.to_numeric(table["tolerance"], errors="coerce")
-    return ~(tol >= pd.to_numeric(table["published"], errors="coerce").abs())
+    return ~(tol >= pd.to_numeric(table["published"], errors="coerce").abs()) & ~copy
 
 
 def repeats(table: pd.DataFrame) -> pd.Series:
@@ -186,7 +204,7 @@ def summary(table: pd.DataFrame) -> pd.DataFrame:
     the printed precision, and how many are `not checkable` at it (`checkable`), counted apart."""
     rep = repeats(table) != ""
     ok = checkable(table) & ~rep
-    agrees = table["agrees"].astype(bool)
+    agrees = table["agrees"].eq(True)
     t = table.assign(
         _once=~rep, _agree=agrees & ok, _disagree=~agrees & ok, _vacuous=~checkable(table) & ~rep, _rep=rep
     )

@@ -118,7 +118,7 @@ def audit(path) -> pd.DataFrame:
                     "defect": "oom padding",
                     "line": int(oom["line"].min()),
                     "value": "oom",
-                    "evidence": f"{model}, {table} table, {framework} {dtype}: {len(oom)} 'oom' cells from batch size "
+                    "evidence": f"{model}, {table} table, {framework} {dtype}: {len(oom)} 'oom' cell{'s' if len(oom) != 1 else ''} from batch size "
                     f"{int(oom['batch_size'].min())} (last result at {last_ok})",
                     "consequence": "'oom' is padding for a missing result line, not a measured error: "
                     "the memory limit lies between the last result and the first oom",

@@ -25,6 +25,11 @@ def _f(v) -> float | None:
     return v if math.isfinite(v) else None
 
 
+def _int(v) -> int | None:
+    f = _f(v)
+    return int(f) if f is not None else None
+
+
 def series_name(row: pd.Series) -> str:
     """How a claim names the series of a row of `analysis.batch` (`knee`, `step_roofline`): framework
     and dtype, and the GPU only when the input sweeps that model, framework and dtype on several (a
@@ -53,9 +58,15 @@ def knee(k: pd.Series | None) -> Claim:
             first_tok_s=_f(k["first_tok_s"]),
             gain=_f(k["peak_tok_s"] / k["first_tok_s"]),
         )
+        if _f(k.get("knee_share")) is not None:  # the margin to the fraction, against the curve's wobble
+            ev.update(knee_share=_f(k["knee_share"]), knee_noise=_f(k["noise"]) or 0.0, noise_from=k.get("noise_from"))
+            ev.update(before_share=_f(k["before_share"]), before_batch_size=_int(k["before_batch_size"]))
     rule = (
         f"the knee is the smallest batch reaching the given fraction of peak throughput; it is stated with at "
-        f"least {MIN_POINTS} measured batch sizes and a bend (log-log slope before minus after) of at least {MIN_BEND}"
+        f"least {MIN_POINTS} measured batch sizes and a bend (log-log slope before minus after) of at least "
+        f"{MIN_BEND}; its margin is its share of the peak / the fraction - 1, fragile when that margin or the "
+        "best smaller batch's is inside the curve's noise (its largest fall between consecutive batch sizes; for a "
+        "curve that never falls, the largest of any series in the input)"
     )
     return make("knee", "knee", rule, ev)
 
@@ -153,6 +164,10 @@ def latency_flat(flat: pd.DataFrame) -> Claim:
     ev = dict(xs=xs, ys=ys, direction="flat", min_points=3, tolerance=FLAT_TOLERANCE)
     if len(xs):
         ev.update(first=xs[0], last=xs[-1], low=min(ys), high=max(ys))
+        if "throughput_tok_s" in flat:  # what a fixed step time predicts: throughput in proportion to the batch
+            ev.update(
+                first_tok_s=_f(flat["throughput_tok_s"].iloc[0]), last_tok_s=_f(flat["throughput_tok_s"].iloc[-1])
+            )
     rule = f"latency flat: every step and the drift from the first batch within {FLAT_TOLERANCE:.0%}; needs 3 points"
     return make("latency_flat", "scaling", rule, ev)
 

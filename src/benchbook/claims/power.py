@@ -102,10 +102,34 @@ def retention(table: pd.DataFrame, test: str | None, limit_w: float | None, kind
     return make(_ids(kind, name), "comparison", rule, ev)
 
 
-def sweet_spot(sweet: pd.DataFrame, test: str | None, kind: str, fraction: float) -> Claim:
+def caps_differ(table: pd.DataFrame, tests: dict, limit_w: float | None) -> Claim:
+    """The share of its peak generation keeps at `limit_w` against the share prompt processing keeps:
+    the mechanism's signature (a cap slows compute-bound work first), beyond the four rates' noise."""
+    shares, ses = {}, []
+    for kind in ("tg", "pp"):
+        r, top = power.row_at(table, tests.get(kind), limit_w), power.peak_row(table, tests.get(kind))
+        shares[kind] = _num(r["mean"] / top["mean"]) if r is not None and top is not None else None
+        ses += [r["se"], top["se"]] if r is not None and top is not None else [None, None]
+    a, b = shares["tg"], shares["pp"]
+    ev = {
+        "a": a,
+        "b": b,
+        "ratio": a / b if a is not None and b else None,
+        "noise": power.combined_noise(*ses),
+        "limit_w": _num(limit_w),
+        "tg": tests.get("tg"),
+        "pp": tests.get("pp"),
+    }
+    rule = "generation's share of its peak / prompt processing's, at one limit, beyond 2 combined standard errors"
+    return make("caps_differ", "comparison", rule, ev)
+
+
+def sweet_spot(sweet: pd.DataFrame, table: pd.DataFrame, test: str | None, kind: str, fraction: float) -> Claim:
     """The lowest limit keeping `fraction` of the peak; withheld when the curve never drops by more
     than 1 - fraction over the measured range (the true sweet spot may then be lower still)."""
     s = sweet.set_index("test").loc[test] if test is not None and test in set(sweet["test"]) else None
+    at = power.row_at(table, test, s["sweet_limit_w"]) if s is not None else None
+    top = power.row_at(table, test, s["peak_limit_w"]) if s is not None else None
     ev = {
         "test": test,
         "x": _num(s["sweet_limit_w"]) if s is not None else None,
@@ -118,8 +142,14 @@ def sweet_spot(sweet: pd.DataFrame, test: str | None, kind: str, fraction: float
         "retained": _num(s["retained"]) if s is not None else None,
         "cv": _num(s["sweet_cv"]) if s is not None else None,
         "saving_w": _num(s["saving_w"]) if s is not None else None,
+        "peak_limit_w": _num(s["peak_limit_w"]) if s is not None else None,
+        # the margin rule: the share kept against the fraction it must reach, inside the noise of the ratio
+        "retained_noise": power.combined_noise(at["se"], top["se"]) if at is not None and top is not None else None,
     }
-    rule = "fraction-of-peak rule; strength = drop of the rate over the measured range, must exceed 1 - fraction"
+    rule = (
+        "fraction-of-peak rule; strength = drop of the rate over the measured range, must exceed 1 - fraction; "
+        "fragile where the share kept is within 2 combined standard errors of the fraction"
+    )
     return make(_ids(kind, "sweet_spot"), "sweet_spot", rule, ev)
 
 
@@ -127,20 +157,25 @@ def knee(table: pd.DataFrame, test: str | None, kind: str) -> Claim:
     """The Kneedle knee of rate vs limit; withheld when the curve is too straight."""
     g = table[table["test"] == test] if test else table.iloc[0:0]
     x, strength = power.knee(g["power_limit_w"], g["mean"]) if len(g) else (None, 0.0)
+    noise = power.knee_noise(g["power_limit_w"], g["mean"], g["se"] * g["mean"], x) if len(g) else None
     ev = {
         "test": test,
         "x": x,
         "rule": "Kneedle: farthest point from the chord after scaling both axes to 0-1",
         "n_points": int(g["power_limit_w"].nunique()),
         "strength": strength,
+        "strength_noise": noise,
         "min_points": MIN_POINTS,
         "min_strength": KNEE_MIN_STRENGTH,
     }
-    return make(_ids(kind, "knee"), "knee", "Kneedle distance must reach min_strength", ev)
+    rule = "Kneedle distance, less the part 2 standard errors could make (strength_noise), must reach min_strength"
+    return make(_ids(kind, "knee"), "knee", rule, ev)
 
 
 def energy_estimate(row: pd.Series | None, kind: str, name: str) -> Claim:
-    """Energy per token at one limit: power / rate, with the repetitions' CV as its uncertainty."""
+    """Energy per token at one limit: an upper bound (the limit over the slowest rate the repetitions
+    allow) where the input gives no measured draw, else the draw over the rate with the rate's
+    standard error as its uncertainty."""
     ev = {
         "test": None if row is None else row["test"],
         "joules_per_token": None if row is None else _num(row["j_per_tok"]),
@@ -153,8 +188,15 @@ def energy_estimate(row: pd.Series | None, kind: str, name: str) -> Claim:
         "averaging_bias": None if row is None else _num(row["averaging_bias"]),
         "n_reps": None if row is None else int(row["n_reps"]),
         "reps_assumed": None if row is None else bool(row["reps_assumed"]),
+        "upper_bound": None if row is None else bool(row["bound"]),
+        "mean": None if row is None else _num(row["mean"]),
+        "std": None if row is None else _num(row["std"]),
+        "slowest_rate": None if row is None else _num(row["power_w"] / row["j_per_tok"]),
     }
-    rule = "J/token = power / rate; an estimate (not a bound), uncertainty = standard error of the rate"
+    rule = (
+        "J/token <= limit / the slowest tokens per second the repetitions allow (an upper bound), "
+        "or = measured draw / rate (an estimate, uncertain by the rate's standard error)"
+    )
     return make(_ids(kind, name), "energy_bound", rule, ev)
 
 
@@ -171,18 +213,69 @@ def energy_difference(a: pd.Series | None, b: pd.Series | None, kind: str, name:
     ev["ratio"] = ev["a"] / ev["b"] if ev["a"] is not None and ev["b"] else None
     ev["margin"] = 1 - ev["ratio"] if ev["ratio"] is not None else None
     ev["power_sources"] = None if a is None or b is None else sorted({a["power_source"], b["power_source"]})
-    rule = "J/token ratio differs from 1 by more than 2 combined standard errors, both from the same kind of power"
+    ev["upper_bounds"] = a is not None and b is not None and bool(a["bound"]) and bool(b["bound"])
+    rule = (
+        "J/token ratio differs from 1 by more than 2 combined standard errors, both measured draws "
+        "(two upper bounds are never compared)"
+    )
     c = make(_ids(kind, name), "comparison", rule, ev)
     if c.shown and len(ev["power_sources"]) > 1:
         return c.withhold("one side rests on a measured draw and the other on the limit, which are not comparable")
     return c
 
 
-def build(table: pd.DataFrame, tests: dict, fraction: float, quote_limit: float | None) -> list[Claim]:
-    """Every claim of the chapter, in page order (unworded: `presentation.wording` adds their sentences)."""
+def dram_floor(table: pd.DataFrame, test: str | None, weights_gb: float | None, device=None) -> Claim:
+    """The DRAM floor of one generated token (its weights read once, `power.dram_floor_j`) against the
+    lowest energy per token the input states for `test` (an upper bound, or a measured estimate)."""
+    best = power.energy_order(table, test)
+    row = best.iloc[0] if len(best) else None
+    floor = power.dram_floor_j(weights_gb) if weights_gb else None
+    b = _num(row["j_per_tok"]) if row is not None else None
+    ev = {
+        "a": floor,
+        "b": b,
+        "ratio": floor / b if floor is not None and b else None,
+        "noise": None,
+        "weights_gb": _num(weights_gb),
+        "pj_per_bit": power.DRAM_PJ_PER_BIT,
+        "test": test,
+        "limit_w": _num(row["power_limit_w"]) if row is not None else None,
+        "upper_bound": bool(row["bound"]) if row is not None else None,
+        "device": getattr(device, "name", None),
+        "peak_gb_s": getattr(device, "bandwidth_gb_s", None),
+    }
+    rule = "floor = weights bytes x 8 x pJ per bit, against the lowest J/token the input states"
+    c = make("dram_floor", "comparison", rule, ev)
+    if row is None:
+        return c.withhold("the input has no generation test at two or more power limits")
+    if floor is None:
+        return c.withhold("the bytes of the model's weights are not known (llama-bench prints them as its size)")
+    return c
+
+
+def _saving(best: pd.Series | None, top: pd.Series | None, kind: str) -> Claim:
+    """The cheapest limit's energy per token against the highest limit's; withheld where they are
+    one limit (nothing saved to state)."""
+    c = energy_difference(best, top, kind, "energy_saving")
+    if best is not None and top is not None and best["power_limit_w"] == top["power_limit_w"]:
+        return c.withhold("the cheapest limit is the highest one, so there is no saving to state")
+    return c
+
+
+def build(
+    table: pd.DataFrame,
+    tests: dict,
+    fraction: float,
+    quote_limit: float | None,
+    weights_gb: float | None = None,
+    device=None,
+) -> list[Claim]:
+    """Every claim of the chapter, in page order (unworded: `presentation.wording` adds their sentences);
+    `weights_gb` the bytes one generated token reads (the model file), for the DRAM floor, and `device`
+    (a `hardware.Device`, or None) its peak bandwidth for the exercises."""
     sweet = power.sweet_spot(table, fraction) if len(table) else power.sweet_spot(table.iloc[0:0], fraction)
     lo = _num(table["power_limit_w"].min()) if power.has_power(table) else None
-    out = []
+    out = [caps_differ(table, tests, quote_limit if power.has_power(table) else None)]
     for kind in ("pp", "tg"):
         t = tests.get(kind) if power.has_power(table) else None
         out += [
@@ -200,12 +293,13 @@ def build(table: pd.DataFrame, tests: dict, fraction: float, quote_limit: float 
         out += [
             energy_estimate(top, kind, "energy_top"),
             energy_estimate(best, kind, "energy_best"),
-            energy_difference(best, top, kind, "energy_saving"),
+            _saving(best, top, kind),
             energy_difference(best, second, kind, "energy_runner_up"),
         ]
+    out.append(dram_floor(table, tests.get("tg") if power.has_power(table) else None, weights_gb, device))
     for kind in ("pp", "tg"):
         t = tests.get(kind) if power.has_power(table) else None
-        out += [sweet_spot(sweet, t, kind, fraction), knee(table, t, kind)]
+        out += [sweet_spot(sweet, table, t, kind, fraction), knee(table, t, kind)]
     for kind in ("pp", "tg"):
         t = tests.get(kind) if power.has_power(table) else None
         out.append(spread_trend(table, t, kind))

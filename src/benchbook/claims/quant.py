@@ -14,7 +14,7 @@ import pandas as pd
 
 from benchbook import hardware
 from benchbook.analysis import quant
-from benchbook.claims import Claim, make
+from benchbook.claims import Claim, make, rules
 
 #: Relative change between neighbouring batch sizes below which a trend step counts as flat.
 TREND_TOLERANCE = 0.02
@@ -138,7 +138,13 @@ def outlier_physics(phys: pd.DataFrame, peaks: quant.Peaks | None, n_flagged: in
     return make("outlier_physics", "fraction_of_peak", rule, ev)
 
 
-def decode_bandwidth(pts: pd.DataFrame, peaks: quant.Peaks | None, params_b: float | None) -> Claim:
+def decode_bandwidth(
+    pts: pd.DataFrame,
+    peaks: quant.Peaks | None,
+    params_b: float | None,
+    baseline: str = "",
+    baseline_bytes_per_weight: float | None = None,
+) -> Claim:
     """The weight streaming of the fastest decode at the smallest batch (the highest rate, 2 x params
     x tokens/s = achieved FLOP/s, not the highest bandwidth: a scheme with fewer bytes per weight
     streams less for the same rate), as a fraction of the device's memory bandwidth (weights only:
@@ -163,7 +169,15 @@ def decode_bandwidth(pts: pd.DataFrame, peaks: quant.Peaks | None, params_b: flo
         "scheme": top["scheme"] if top is not None else None,
         "regime": top["regime"] if top is not None else None,
         "batch_size": int(top["batch_size"]) if top is not None else None,
+        "bytes_per_weight": bpw,
+        "step_gb": params_b * bpw if top is not None and params_b else None,
     }
+    base = d[(d["scheme"] == baseline) & (d["regime"] == ev["regime"])] if top is not None and baseline else d.iloc[0:0]
+    if len(base) and params_b and baseline_bytes_per_weight:
+        ev["baseline"] = baseline
+        ev["baseline_bytes_per_weight"] = baseline_bytes_per_weight
+        ev["baseline_step_gb"] = params_b * baseline_bytes_per_weight
+        ev["baseline_tok_s"] = _num(base["achieved_tflops"].iloc[0]) * 1e12 / (2 * params_b * 1e9)
     rule = (
         "weight bytes per decode step x steps per second / peak bandwidth, at most 1, for the decode with the highest "
         "rate at the smallest batch"
@@ -197,11 +211,47 @@ def decode_trend(trend: pd.DataFrame, scheme: str | None, baseline: str, peaks: 
     ev["y_last"] = ev["ys"][-1] if ev["ys"] else None
     ev["x_first"] = ev["xs"][0] if ev["xs"] else None
     ev["x_last"] = ev["xs"][-1] if ev["xs"] else None
+    ev["judged"] = "ends"
+    ev["point_noise"] = [_num(v) for v in trend["half_width"]] if scheme and "half_width" in trend else []
+    bands = rules.step_bands(ev, max(len(ev["xs"]) - 1, 0))
+    ev["steps_inside_noise"] = [
+        f"{x0} to {x1}"
+        for x0, x1, y0, y1, band in zip(ev["xs"], ev["xs"][1:], ev["ys"], ev["ys"][1:], bands, strict=False)
+        if abs(y1 / y0 - 1) <= band
+    ]
+    ev["crossover_batch"] = quant.crossover_batch(trend) if scheme else None
+    ev["tflops"] = peaks.tflops if peaks else None
+    ev["bandwidth_gb_s"] = peaks.bandwidth_gb_s if peaks else None
     rule = (
-        "baseline decode time / scheme decode time (median over regimes per batch) falls at every larger batch, each "
-        "step by more than the larger of the tolerance and its noise (the batches' interval half-widths combined)"
+        "baseline decode time / scheme decode time (median over regimes per batch) is lower at the largest batch than "
+        "at the smallest, beyond the two ends' noise (their interval half-widths combined), and no step between "
+        "neighbouring batches rises beyond its own noise"
     )
     return make("w8a16_decode_trend", "scaling", rule, ev)
+
+
+def w8a8_gain(best: pd.DataFrame, baseline: str, alpha: float, baseline_precision: str | None) -> Claim:
+    """In how many regimes the best w8a8 scheme (`analysis.quant.best_against_baseline`) is faster
+    than the baseline beyond the noise: speed-up above 1 and a two-sided Welch p below alpha."""
+    ok = best[(best["speedup"] > 1) & (best["p"] < alpha)] if len(best) else best
+    ev = {
+        "count": len(ok),
+        "n": len(best),
+        "baseline": baseline,
+        "baseline_precision": baseline_precision,
+        "alpha": alpha,
+        "low": _num(ok["speedup"].min()) if len(ok) else None,
+        "high": _num(ok["speedup"].max()) if len(ok) else None,
+        "p_max": _num(ok["p"].max()) if len(ok) else None,
+        "schemes": sorted(set(ok["scheme"])) if len(ok) else [],
+        "batch_low": int(ok["batch_size"].min()) if len(ok) else None,
+        "batch_high": int(ok["batch_size"].max()) if len(ok) else None,
+        "regimes_not": [r for r in best["regime"] if r not in set(ok["regime"])] if len(best) else [],
+        "speedups": {r.regime: _num(r.speedup) for r in best.itertuples()},
+        "p_values": {r.regime: _num(r.p) for r in best.itertuples()},
+    }
+    rule = "regimes where the best w8a8 scheme beats the baseline: speed-up above 1 with a Welch p below alpha"
+    return make("w8a8_gain", "anomaly", rule, ev)
 
 
 def _step_noise(trend: pd.DataFrame) -> list[float | None]:

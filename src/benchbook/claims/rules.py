@@ -244,6 +244,12 @@ def knee(ev: dict) -> tuple[str, str]:
     s, min_s = _num(ev, "strength"), _num(ev, "min_strength")
     if s is None or min_s is None or s < min_s:
         return "withheld", "the curve bends too little to call any point a knee"
+    noise = _num(ev, "strength_noise") or 0.0  # the part of the bend the measurements' noise could make
+    if s - noise < min_s:
+        return "withheld", (
+            f"the bend ({s:.2f}) is not clear of the noise: {noise:.2f} of it is inside 2 standard errors, "
+            f"leaving {max(s - noise, 0):.2f}, under the {min_s:.2f} a knee needs"
+        )
     return "shown", ""
 
 
@@ -266,11 +272,32 @@ def trend(ev: dict) -> str:
     if not steps:
         return "mixed"
     bands = step_bands(ev, len(steps))
+    if ev.get("judged") == "ends":
+        return _trend_ends(ev, pts, steps, bands)
     if all(s < -t for s, t in zip(steps, bands, strict=True)):
         return "falls"
     if all(s > t for s, t in zip(steps, bands, strict=True)):
         return "rises"
     if all(abs(s) <= t for s, t in zip(steps, bands, strict=True)):
+        return "flat"
+    return "mixed"
+
+
+def _trend_ends(ev: dict, pts, steps: list[float], bands: list[float]) -> str:
+    """A trend judged over its whole range (evidence `judged: "ends"`): falls (rises) when the last
+    value is below (above) the first beyond the two ends' noise combined (`point_noise`, one
+    relative figure per point, never below the tolerance), and no step goes the other way beyond
+    its band; flat when the ends and every step are inside their bands. A step inside its noise then
+    does not break the trend, a step against it does."""
+    tol = _num(ev, "tolerance") or 0.0
+    pn = [_num({"v": v}, "v") or 0.0 for v in (ev.get("point_noise") or [])]
+    end_band = max(tol, math.hypot(pn[0], pn[-1]) if len(pn) == len(pts) else 0.0)
+    total = (pts[-1][1] - pts[0][1]) / abs(pts[0][1]) if pts[0][1] else pts[-1][1] - pts[0][1]
+    if total < -end_band and not any(s > t for s, t in zip(steps, bands, strict=True)):
+        return "falls"
+    if total > end_band and not any(s < -t for s, t in zip(steps, bands, strict=True)):
+        return "rises"
+    if abs(total) <= end_band and all(abs(s) <= t for s, t in zip(steps, bands, strict=True)):
         return "flat"
     return "mixed"
 
@@ -339,10 +366,16 @@ def comparison(ev: dict) -> tuple[str, str]:
     a, b = _num(ev, "a"), _num(ev, "b")
     if a is None or b is None or b == 0:
         return "withheld", "one side of the comparison is missing"
+    if ev.get("upper_bounds"):
+        return "withheld", UPPER_BOUNDS
     noise = _num(ev, "noise")
     if versus(a, b, noise) == WITHIN:
         return "withheld", f"the difference ({a / b - 1:+.1%}) is within the noise ({noise or 0:.1%})"
     return "shown", ""
+
+
+#: Why two upper bounds are never compared: each value may lie anywhere below its bound.
+UPPER_BOUNDS = "both figures are upper bounds, and a ratio of two upper bounds says nothing about which value is lower"
 
 
 def energy_bound(ev: dict) -> tuple[str, str]:
@@ -370,8 +403,19 @@ RULES = {
 
 def knee_margin(ev: dict) -> dict:
     """A knee's margin: the elasticity of the step the knee starts (`knee_el`) against the threshold,
-    fragile inside that step's relative noise (`knee_noise`). Empty for a knee that states none."""
-    return margin(ev.get("knee_el"), ev.get("threshold"), ev.get("knee_noise")) if "knee_el" in ev else {}
+    fragile inside that step's relative noise (`knee_noise`). A fraction-of-peak knee: its share of the
+    peak (`knee_share`) against `fraction`, fragile when that margin, or the margin of the point before
+    it (`before_share`, which then could reach the fraction too), is inside `knee_noise`. Empty for a
+    knee that states neither."""
+    if "knee_el" in ev:
+        return margin(ev.get("knee_el"), ev.get("threshold"), ev.get("knee_noise"))
+    if "knee_share" not in ev:
+        return {}
+    got = margin(ev.get("knee_share"), ev.get("fraction"), ev.get("knee_noise"))
+    before = margin(ev.get("before_share"), ev.get("fraction"), ev.get("knee_noise"))
+    if got and before:
+        got.update(before_margin=before["margin"], fragile=got["fragile"] or before["fragile"])
+    return got
 
 
 def slo_margin(ev: dict) -> dict:
@@ -387,6 +431,9 @@ DERIVED = {
     "scaling": lambda ev: {"trend": trend(ev)},
     "comparison": lambda ev: {"direction": versus(ev.get("a"), ev.get("b"), ev.get("noise"))},
     "knee": knee_margin,
+    "sweet_spot": lambda ev: (
+        margin(ev.get("retained"), ev.get("fraction"), ev.get("retained_noise")) if "retained_noise" in ev else {}
+    ),
     "recommendation": slo_margin,
 }
 

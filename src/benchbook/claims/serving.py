@@ -39,9 +39,10 @@ def _f(v) -> float | None:
     return v if math.isfinite(v) else None
 
 
-def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0) -> Claim:
+def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0, queue: dict | None = None) -> Claim:
     """The knee of the first series by the elasticity rule (`n_levels`: the curve's load levels,
-    for an input too short for `knees` to return a series)."""
+    for an input too short for `knees` to return a series); with `queue` (`serving.queue_limits`),
+    the knee Little's law predicts, N* = mu x W0, and the requests the knee's load held in flight."""
     ev = dict(x=None, rule="elasticity", n_points=n_levels, strength=None, min_points=MIN_POINTS)
     ev["min_strength"] = MIN_BEND
     ev.update(threshold=threshold, variable=variable.replace("_", " "))
@@ -65,6 +66,11 @@ def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0) -
         if el is not None and threshold:  # how far the knee step's elasticity is under the threshold
             ev.update(knee_el=el, knee_noise=_f(el_noise / abs(threshold)) if el_noise is not None else None)
             ev.update(margin(el, threshold, ev["knee_noise"]))
+    if queue:
+        ev.update(w0_s=queue["w0_s"], w0_run=queue["w0_run"], mu=queue["mu"], mu_run=queue["mu_run"])
+        ev["predicted_in_flight"] = queue["knee_in_flight"]
+        at = [n for x, n in zip(queue["x"], queue["in_flight"], strict=True) if x == ev["x"]]
+        ev["knee_in_flight"] = at[0] if len(at) == 1 else None
     rule = (
         f"the knee is the start of the first step whose relative throughput gain over relative load gain falls "
         f"below the threshold; stated with at least {MIN_POINTS} load levels and a bend (log-log slope before minus "
@@ -139,6 +145,7 @@ def underfilled(lit: pd.DataFrame) -> Claim:
         )
         if ev["over_duration_s"] and ev["over_rate"]:
             ev["over_counted"] = ev["over_rate"] * ev["over_duration_s"]
+    ev.update(_near_line(capped["run"], capped["utilisation"]))
     if len(low):
         w = low.loc[low["utilisation"].idxmin()]
         ev.update(
@@ -147,12 +154,39 @@ def underfilled(lit: pd.DataFrame) -> Claim:
             cap=_f(w["max_concurrency"]),
             utilisation=_f(w["utilisation"]),
             estimated=bool(w["estimated"]),
+            rate=_f(w.get("request_rate_used")),
+            latency_s=_f(w.get("mean_e2el_s")),
         )
     rule = (
         f"mean in flight (request throughput x mean E2EL) under {UNDERFILLED:.0%} of the concurrency cap; above "
-        f"{OVERFILLED:.0%} of it (`over`), the printed rate and latency cannot both hold for a run held at that cap"
+        f"{OVERFILLED:.0%} of it (`over`), the printed rate and latency cannot both hold for a run held at that cap; "
+        f"the count is fragile when a run's utilisation / {UNDERFILLED:.0%} - 1 is inside a run's noise "
+        f"({RUN_NOISE:.0%}), and then says the range it could take"
     )
     return make("underfilled", "anomaly", rule, ev)
+
+
+def _near_line(runs: pd.Series, utilisation: pd.Series) -> dict:
+    """The runs whose utilisation sits within a run's noise of the UNDERFILLED line (the margin rule):
+    how many there are, the one nearest the line with its margin, and the range the count could take
+    (`low_count`: every near run above the line; `high_count`: every near run under it)."""
+    margins = [margin(u, UNDERFILLED, RUN_NOISE) for u in utilisation]
+    near = [i for i, m in enumerate(margins) if m.get("fragile")]
+    if not near:
+        return {"near": 0, "fragile": False, "noise": RUN_NOISE}
+    i = min(near, key=lambda j: abs(margins[j]["margin"]))
+    under = sum(1 for j in near if margins[j]["margin"] < 0)
+    below = int((utilisation < UNDERFILLED).sum())
+    return dict(
+        near=len(near),
+        near_run=str(runs.iloc[i]),
+        near_utilisation=_f(utilisation.iloc[i]),
+        margin=margins[i]["margin"],
+        fragile=True,
+        noise=RUN_NOISE,
+        low_count=below - under,
+        high_count=below - under + len(near),
+    )
 
 
 def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) -> Claim:

@@ -104,34 +104,80 @@ def superlinear_efficiency(sc: pd.DataFrame) -> Claim:
     return c
 
 
-def decode_slower_past_best(best: pd.DataFrame, tolerance: float = 0.0) -> Claim:
-    """At the smallest batch, decode at the largest TP is slower than at the fastest TP, by more
-    than the noise and than `tolerance` (the chapter's slowdown_tolerance: a practical threshold)."""
+def decode_turn_at(t: dict) -> Claim:
+    """At one batch size, where decode latency stops falling (`analysis.tp.turning_tp`), said by the
+    comparison that shows it: past the turn, the largest TP against the turn ("slower"); up to it, the
+    TP below against the turn ("flat": the larger TPs are within the noise of it); with no turn, the
+    smallest TP against the largest ("falling"). Withheld when no TP differs beyond the noise."""
     rule = (
-        "comparison: decode latency at the largest TP / at the fastest TP, smallest batch; noise is the larger of "
-        "the slowdown tolerance and the " + NOISE
+        "comparison, per batch size: the turn is the smallest TP that no larger TP beats by more than the larger of "
+        "the slowdown tolerance and the " + NOISE + "; the comparison shown is the largest TP against the turn "
+        "(slower past it), the TP below against the turn (flat past it), or the smallest TP against the largest "
+        "(still falling)"
     )
-    b = best[best["n_tp"] >= 2] if len(best) else best
-    if b.empty:
-        ev = {"a": None, "b": None, "ratio": None, "noise": None}
-        return make("decode_slower_past_best", "comparison", rule, ev).withhold("the input has fewer than two TPs")
-    r = b.sort_values("batch_size").iloc[0]
-    ev = {
-        "a": r["max_tp_ms"],
-        "b": r["best_ms"],
-        "ratio": r["max_tp_ms"] / r["best_ms"],
-        "noise": max(float(r["noise"]), tolerance),
-        "stat_noise": r["noise"],
-        "tolerance": tolerance,
-        "batch_size": int(r["batch_size"]),
-        "best_tp": int(r["best_tp"]),
-        "max_tp": int(r["max_tp"]),
-        "line": int(r["max_tp_line"]),
-    }
-    c = make("decode_slower_past_best", "comparison", rule, ev)
-    if not r["slower_past_best"]:
-        return c.withhold(f"decode was fastest at the largest TP measured, TP {int(r['max_tp'])}")
+    after = t["after"]
+    if after == "slower" or (after == "flat" and t["prev_tp"] is None):
+        a, b, a_tp, b_tp, band = t["max_ms"], t["turn_ms"], t["max_tp"], t["turn_tp"], t["max_noise"]
+    elif after == "flat":
+        a, b, a_tp, b_tp, band = t["prev_ms"], t["turn_ms"], t["prev_tp"], t["turn_tp"], t["prev_noise"]
+    else:
+        a, b, a_tp, b_tp, band = t["ref_ms"], t["max_ms"], t["ref_tp"], t["max_tp"], t["max_noise"]
+    ev = {k: t[k] for k in ("batch_size", "turn_tp", "turn_ms", "max_tp", "max_ms", "ref_tp", "ref_ms", "after")}
+    ev |= {"a": a, "b": b, "a_tp": a_tp, "b_tp": b_tp, "ratio": a / b, "noise": band, "tps": t["tps"]}
+    ev |= {"ms": t["ms"], "line": t["max_line"] if after != "flat" else t["turn_line"]}
+    c = make(f"decode_turn_{t['batch_size']}", "comparison", rule, ev)
+    if after == "flat" and t["prev_tp"] is None:  # nothing turned: every TP within the noise of the smallest
+        return c.withhold(
+            f"no larger TP than TP {t['turn_tp']} decodes faster or slower beyond the noise (TP {t['max_tp']}: "
+            f"{t['max_ms'] / t['turn_ms'] - 1:+.1%} against a noise of {band:.1%})"
+        )
     return c
+
+
+def decode_turn(turns: pd.DataFrame, claims: list[Claim], arch: dict | None) -> Claim:
+    """Where decode stops getting faster with more GPUs, over the batch sizes (each `decode_turn_at`
+    claim): the TPs where it turns, the batch sizes where it still falls at the largest TP, and whether
+    the turn moves to larger TPs as the batch grows. The smallest batch's numbers and the model's
+    layers and hidden size ride along for the exercises."""
+    by_bs = {c.evidence["batch_size"]: c for c in claims}
+    shown = [by_bs[bs] for bs in sorted(by_bs) if by_bs[bs].shown]
+    turned = [c.evidence for c in shown if c.evidence["after"] in ("slower", "flat")]
+    falling = [c.evidence for c in shown if c.evidence["after"] == "falling"]
+    groups: dict[int, list[int]] = {}
+    for e in turned:
+        groups.setdefault(int(e["turn_tp"]), []).append(int(e["batch_size"]))
+    level = turns[(turns["after"] == "flat") & turns["prev_tp"].isna()] if len(turns) else pd.DataFrame()
+    order = [int(e["turn_tp"]) for e in sorted(turned + falling, key=lambda e: e["batch_size"])]
+    ev = {
+        "turns": [{"tp": t, "batches": b, "smallest": t == min(turns["ref_tp"])} for t, b in groups.items()],
+        "level": [int(b) for b in level["batch_size"]] if len(level) else [],
+        "level_tp": int(level["turn_tp"].iloc[0]) if len(level) else None,
+        "falling": [{"batch_size": int(e["batch_size"]), "max_tp": int(e["max_tp"])} for e in falling],
+        "rises_with_batch": bool(len(set(order)) > 1 and order == sorted(order)),
+        "per_batch": [
+            {k: c.evidence[k] for k in ("batch_size", "ref_tp", "ref_ms", "turn_tp", "after")} for c in shown
+        ],
+    }
+    if turned:
+        first = turned[0]
+        ev |= {k: first[k] for k in ("batch_size", "turn_tp", "turn_ms", "max_tp", "max_ms", "ref_tp", "ref_ms")}
+        ev["after"] = first["after"]
+        ev["line"] = by_bs[first["batch_size"]].evidence["line"]
+    if arch:
+        ev |= {
+            "layers": arch["layers"],
+            "hidden": arch["hidden"],
+            "allreduces": atp.ALLREDUCES_PER_LAYER * arch["layers"],
+        }
+    return _anomaly(
+        "decode_turn",
+        "anomaly: batch sizes where decode latency stops falling before the largest TP (each by its decode_turn_<batch> "
+        "rule), out of the batch sizes measured at two or more TPs",
+        len(turned),
+        len(turns),
+        empty="no batch size was measured at two or more TPs",
+        **ev,
+    )
 
 
 # ------------------------------------------------------------------------------- what to deploy
@@ -527,10 +573,12 @@ def all_claims(
     bound_threshold: float,
     jump_threshold: float,
     slowdown_tolerance: float,
+    arch: dict | None = None,
 ) -> list[Claim]:
     """Every claim of the chapter, in page order."""
     sc = atp.scaling(w)
-    best = atp.best_tp(w)
+    turns = atp.turning_tp(w, slowdown_tolerance)
+    per_batch = [decode_turn_at(t) for t in turns.to_dict("records")]
     rp = (
         atp.roofline_points(
             w, params_b, bytes_per_param, device["bandwidth_gb_s"], device["tflops"], kv_bytes_per_token, tp_unknown
@@ -559,7 +607,8 @@ def all_claims(
         prefill_speedup_rises(sc),
         prefill_efficiency_falls(sc),
         superlinear_efficiency(sc),
-        decode_slower_past_best(best, slowdown_tolerance),
+        decode_turn(turns, per_batch, arch),
+        *per_batch,
         fraction_of_peak("decode_bw_small_tp", ext["decode_small_tp"], compute=False, **fop),
         fraction_of_peak(
             "decode_bw_large_tp",

@@ -39,13 +39,28 @@ def change(runs: pd.DataFrame, c: Change, k: int, alpha: float, metric: str) -> 
     return make(f"change_{k}", "comparison", rule, ev)
 
 
-def any_change(n_runs: int, n_changes: int, alpha: float, smallest_p: float | None) -> Claim:
-    """Whether the series shows any change in level at `alpha`."""
-    ev = {"count": n_changes, "n": n_runs, "alpha": alpha, "smallest_p": smallest_p}
+def any_change(runs: pd.DataFrame, changes: list[Change], alpha: float, metric: str, smallest_p: float) -> Claim:
+    """Whether the series shows any change in level at `alpha`, with its largest change (by the
+    ratio of the levels) for the sentence that answers the chapter's question."""
+    n = len(runs)
+    big = max(changes, key=lambda c: abs(math.log(c.after / c.before)) if c.before and c.after else 0, default=None)
+    ev = {
+        "count": len(changes),
+        "n": n,
+        "alpha": alpha,
+        "smallest_p": smallest_p,
+        "metric": metric,
+        "unit": runs["unit"].iat[0] if n else None,
+        "run": runs["label"].iat[big.index] if big else None,
+        "a": big.after if big else None,
+        "b": big.before if big else None,
+        "ratio": big.after / big.before if big and big.before else None,
+        "p_value": big.p_value if big else None,
+    }
     claim = make("changes", "anomaly", "a change is reported where the permutation test gives p < alpha", ev)
-    if smallest_p is not None and smallest_p >= alpha and not n_changes:
+    if smallest_p >= alpha and not changes:
         claim = claim.withhold(
-            f"with {n_runs} runs no order of the values can give a p-value below {smallest_p:.2f}, "
+            f"with {n} runs no order of the values can give a p-value below {smallest_p:.2g}, "
             f"so no change can be shown at alpha {alpha:g}"
         )
     return claim
@@ -71,7 +86,7 @@ def step(row, metric: str) -> Claim:
 
 def build(runs: pd.DataFrame, changes: list[Change], steps: pd.DataFrame, alpha: float, metric: str, smallest_p):
     """Every claim of the chapter, in page order (unworded)."""
-    out = [any_change(len(runs), len(changes), alpha, smallest_p)]
+    out = [any_change(runs, changes, alpha, metric, smallest_p)]
     out += [change(runs, c, k + 1, alpha, metric) for k, c in enumerate(changes)]
     out += [step(r, metric) for _, r in steps.iterrows()]
     return out

@@ -32,8 +32,9 @@
 Mapping to the serving contract (AIPerf's definitions): `request_latency` -> `e2el`; AIPerf's
 "Inter Token Latency" is per request (latency - TTFT) / (output tokens - 1), vLLM's TPOT, so it
 is `tpot`; "Inter Chunk Latency" (gaps between streamed chunks) is vLLM's `itl`;
-`request_count` -> `completed`, `error_request_count` -> `failed`, `benchmark_duration` -> `duration`
-(s), `total_isl` / `total_osl` -> `total_input_tokens` / `total_generated_tokens`,
+`request_count` -> `completed`, `error_request_count` -> `failed` (0 where the JSON's `error_summary`
+is an empty list and no error count is exported: AIPerf lists every failure there), `benchmark_duration`
+-> `duration` (s), `total_isl` / `total_osl` -> `total_input_tokens` / `total_generated_tokens`,
 `request_throughput`, `output_token_throughput` -> `output_throughput`. Other metrics keep AIPerf's
 tag as their name. Settings: model, `--concurrency` (max_concurrency), `--request-rate`,
 `--request-count` (num_prompts) from `input_config`, the command line in `metadata`.
@@ -270,6 +271,14 @@ def _json(text: str, source: str, messages: list[str]):
             "the energy contract); the GPU's name is kept in `metadata`"
         )
     _failures(obj, metrics, source, messages)
+    if obj.get("error_summary") == [] and "error_request_count" not in metrics:
+        # AIPerf lists every failed or cancelled request in `error_summary` (by error type) and exports
+        # `error_request_count` only when there is one: an empty list is the file saying none failed.
+        cells += 1
+        ln = text.count("\n", 0, max(text.find('"error_summary"'), 0)) + 1
+        note = "error_summary is empty and no error_request_count is exported: no request failed"
+        records.append({**settings, "line": ln, "metric": "failed", "statistic": "count", "value": 0.0, "unit": "req"})
+        records[-1]["note"] = note
     return records, rejects, cells
 
 

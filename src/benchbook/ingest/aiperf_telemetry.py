@@ -61,10 +61,9 @@ SERVED = {
 
 #: The GPU telemetry section of `profile_export_aiperf.csv` (after the metric sections).
 _CSV_HEADER = re.compile(r"(?m)^Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,")
-#: The same header with a row under it. AIPerf writes the header whenever telemetry was set up and a
-#: row per GPU and field only for the DCGM endpoints that answered, so a header alone is a run
-#: whose GPUs were never sampled: no telemetry output to read (the `aiperf` parser says so).
-_CSV_SECTION = re.compile(r"(?m)^Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,.*\n[ \t]*[^\s,]")
+#: That header followed by a row: AIPerf writes the header even when it scraped no GPU (the JSON of
+#: the same run then has `telemetry_data.endpoints: {}`), and a header alone holds no telemetry.
+_CSV_SECTION = re.compile(r"(?m)^Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,[^\r\n]*\r?\n[ \t]*\S")
 #: CSV metric labels (AIPerf's headers) -> the field kinds read here.
 CSV_LABELS = {"GPU Power Usage (W)": "power", "Energy Consumption (MJ)": "energy", "GPU Utilization (%)": "util"}
 #: The counter's rise is kept from a CSV only when its printed resolution is under this share of it.

@@ -209,7 +209,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         done = ", ".join(sec.mask for sec in complete)
         messages.append(
             f"warning: the run stopped at line {stopped[0]} (`{stopped[1]}`) in section "  # the input's line, quoted
-            f"'{last.title}' (line {last.line}); kept the {len(complete)} completed section(s): {done}"
+            f"'{last.title}' (line {last.line}); kept the {len(complete)} completed section{'' if len(complete) == 1 else 's'}: {done}"
             + ("" if last.rows else f"; '{last.title}' has no results")
         )
     records = []

@@ -3,7 +3,15 @@ sampled every 0.1 s on one GPU while a load generator drives a vLLM server.
 
 Two outputs: the console report `run_measurement.py` prints ("MEASUREMENT COMPLETE", then M1-M10,
 D1-D4 and "ADDITIONAL CONTEXT"; several may be pasted into one file under `# <machine> (<GPU>)`
-and `### <model>` headings) and the `summary.json` it writes (`M1_total_energy_J`, ...).
+and `### <model>` headings) and the `summary.json` it writes (`M1_total_energy_J`, ...). A file is
+that summary only when it is a JSON document; a console session echoes the summary before each
+report (`inference-energy analyze` prints it), so there it is the same figures again.
+
+The first version (commit 84fbd83 of the repository) wrote fewer keys (`duration_s`,
+`total_energy_J`, `active_energy_J`, `total_completion_tokens`, `energy_per_completion_token_J`) and
+printed them under "Key metrics:". Its energy per token is active energy / completion tokens (idle
+taken out; `attribute_energy` in that version's analysis.py), not D1's total energy / tokens: it is
+set aside, and the chapter divides the kept energies by the kept tokens itself.
 
 What the numbers are (inference_energy/analysis.py): M1 total energy is the trapezoid integral of
 the GPU's power samples over the whole power log, which runs 30 s longer than the load (so it
@@ -33,6 +41,7 @@ _FIELDS = {
     "Total time": ("duration", "s", None, "value", 1.0),
     "Average power": ("mean_power", "W", "gpu", "mean", 1.0),
     "Peak power": ("peak_power", "W", "gpu", "max", 1.0),
+    "Completion tokens": ("output_tokens", "tok", None, "value", 1.0),
     "Avg GPU utilization": ("gpu_utilization", "%", None, "mean", 1.0),
     "Avg memory utilization": ("memory_utilization", "%", None, "mean", 1.0),
     "Energy per token": ("energy_per_output_token", "J/tok", "gpu", "value", 1.0),
@@ -58,6 +67,10 @@ _JSON_KEYS = {
     "total_requests": "Total requests",
     "successful_requests": "Successful requests",
     "avg_latency_s": "Average latency",
+    # the first version's keys
+    "duration_s": "Total time",
+    "total_energy_J": "Total energy",
+    "total_completion_tokens": "Total tokens",
 }
 _ESTIMATES = {
     "Avg prefill time": "the tool's estimate (20% of the mean latency), not a measurement",
@@ -66,6 +79,7 @@ _ESTIMATES = {
     "GPU memory total": "the device's memory size, not a measurement of the run",
     "FLOPs measured": "not measured by this run",
     "Power efficiency": "not measured by this run",
+    "Active energy per token": "the first version's active energy / completion tokens, from the figures kept",
 }
 _JSON_ESTIMATES = {
     "M4_avg_prefill_time_s": "Avg prefill time",
@@ -74,6 +88,7 @@ _JSON_ESTIMATES = {
     "mem_total_GB": "GPU memory total",
     "M10_flops_measured": "FLOPs measured",
     "D3_power_efficiency_flops_per_W": "Power efficiency",
+    "energy_per_completion_token_J": "Active energy per token",
 }
 _ROW_RE = re.compile(r"^(?:[MD]\d+\s+)?(?P<label>[A-Za-z][A-Za-z /]*?):\s+(?P<rest>.*)$")
 #: A number as the report prints it, thousands separators included (`523,341`).
@@ -81,16 +96,23 @@ _NUM_RE = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w.])")
 _MACHINE_RE = re.compile(r"^#\s+(?P<name>[^#(]+?)\s*(?:\((?P<gpu>[^)]*)\))?\s*$")
 _SAVED_RE = re.compile(r"^Results saved to:\s*(?P<dir>\S+)")
 BANNER = "PRIMARY MEASUREMENTS (M1-M10)"
+#: The first version's console heading of its figures (run_measurement.py at commit 84fbd83).
+KEY_METRICS = "Key metrics:"
+_SUMMARY_KEYS = ('"M1_total_energy_J"', '"energy_per_completion_token_J"')
+_ECHO_RE = re.compile(r'^(?:[{}],?|"[A-Za-z0-9_]+":\s.*)$')
 
 
 def sniff(text: str | Lines) -> bool:
     start = head(text, 6000)
-    return BANNER in start or '"M1_total_energy_J"' in start
+    return BANNER in start or KEY_METRICS in start or any(k in start for k in _SUMMARY_KEYS)
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
-    if '"M1_total_energy_J"' in head(text, 6000):
-        return _parse_json(whole(text), source)
+    """A JSON document is the summary.json; a text with a report's markers is a console report or session,
+    even when it opens with the summary the tool echoes."""
+    body = whole(text)
+    if body.lstrip().startswith("{") and not any(k in body for k in (BANNER, KEY_METRICS, "Results saved to:")):
+        return _parse_json(body, source)
     return _parse_console(split_n(text), source)
 
 
@@ -119,9 +141,21 @@ def _parse_console(lines, source: str) -> Parsed:
     records, rejects, messages, cells = [], [], [], 0
     device, model, base = None, None, None
     seen: set[str] = set()
+    key_metrics = False  # inside the first version's "Key metrics:" block
+    last_row = 0  # the line of the last "label: value" row
     for i, raw in enumerate(lines, start=1):
         s = raw.strip()
         if not s or set(s) <= {"=", "#"}:
+            continue
+        if s == KEY_METRICS or BANNER in s:
+            key_metrics = s == KEY_METRICS
+            continue
+        if _ECHO_RE.match(s):  # the summary.json echoed before the report
+            nums = _NUM_RE.findall(s.split(":", 1)[-1])
+            cells += len(nums)
+            rejects += [
+                (i, s, "the summary.json the tool echoes: the figures of the report that follows") for _ in nums
+            ]
             continue
         if s.startswith("### "):
             model, base = s[4:].strip(), None
@@ -135,30 +169,41 @@ def _parse_console(lines, source: str) -> Parsed:
             folder = m["dir"].rstrip("/").rsplit("/", 1)[-1]
             label = f"{model} on {device}" if model and device else folder
             label = f"{label} ({folder})" if label in seen else label  # a configuration run twice stays two runs
+            label = (
+                next(f"{label} #{k}" for k in range(2, len(seen) + 3) if f"{label} #{k}" not in seen)
+                if label in seen
+                else label
+            )
             seen.add(label)
             base = _base(label, model, device)
             continue
         m = _ROW_RE.match(s)
         if m is None:
             nums = _NUM_RE.findall(s)
-            cells += len(nums)  # a continuation line (J/1K tokens)
-            rejects += [(i, s, "the figure above in other units (a repeat)") for _ in nums]
+            cells += len(nums)  # a continuation line (J/1K tokens) right under a row, else a command or progress
+            why = "the figure above in other units (a repeat)" if last_row == i - 1 else "text outside a report"
+            rejects += [(i, s, why) for _ in nums]
             continue
         label, rest = m["label"].strip(), m["rest"]
         nums = _NUM_RE.findall(rest)
         if not nums:
             continue
+        last_row = i
         cells += len(nums)
-        if base is None:
-            raise ParseError(source, i, f"a {label!r} line before any 'Results saved to:' line")
-        if label in _FIELDS:
+        if base is None:  # the session's progress output (idle measurement, warmup) before its report
+            rejects += [(i, s, "progress output before the report ('Results saved to:')") for _ in nums]
+            continue
+        if key_metrics and label == "Energy per token":
+            reason = _ESTIMATES["Active energy per token"]
+            rejects += [(i, s, reason) for _ in nums]
+        elif label in _FIELDS:
             records.append(_record(base, label, float(nums[0].replace(",", "")), i))
             rejects += [(i, s, "the same figure in other units (a repeat)") for _ in nums[1:]]
         else:
             reason = _ESTIMATES.get(label, f"line {label!r} is not in the energy contract")
             rejects += [(i, s, reason) for _ in nums]
     if not records:
-        raise ParseError(source, 1, f"no measurement under a '{BANNER}' banner")
+        raise ParseError(source, 1, f"no measurement under a '{BANNER}' banner or '{KEY_METRICS}'")
     return energy.finish(TOOL, source, records, rejects, messages, cells, "console report")
 
 

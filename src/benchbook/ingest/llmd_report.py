@@ -16,7 +16,8 @@ completed count); `input_length` / `output_length` -> `input_sequence_length` /
 `output_throughput`, `input_tokens_per_sec` -> `input_throughput`, `total_tokens_per_sec` ->
 `total_token_throughput`; `time.duration` -> `duration`. Settings from the scenario: the model
 (`server.model_name`, wherever the harness puts it), the stage's rate and concurrency level (the
-stage named by `scenario.load.metadata.stage`, or the only stage). Percentiles without a tidy name
+stage named by `scenario.load.metadata.stage`, or the only stage; where that stage sends another number
+of requests than `requests.total` and exactly one stage sends that many, that stage). Percentiles without a tidy name
 (p0p1, p1, p5, p10, p25, p75, p99p9) are rejected with the reason; the scenario's numbers are
 configuration, not cells.
 """
@@ -107,22 +108,60 @@ def _find(d, key: str):
     return None
 
 
-def _stage(scenario: dict) -> dict:
-    """The stage the report is about: the one `metadata.stage` names, or the only one."""
+def _stages(scenario: dict) -> list:
     load = scenario.get("load") if isinstance(scenario.get("load"), dict) else {}
     stages = _find(load, "stages")
-    stages = stages if isinstance(stages, list) else []
-    meta = load.get("metadata") if isinstance(load.get("metadata"), dict) else {}
-    k = meta.get("stage")
-    if isinstance(k, int) and 0 <= k < len(stages):
-        return stages[k] if isinstance(stages[k], dict) else {}
-    return stages[0] if len(stages) == 1 and isinstance(stages[0], dict) else {}
+    return stages if isinstance(stages, list) else []
+
+
+def _sends(stage) -> int | None:
+    """Requests a stage sends: inference-perf's load generator sends `int(rate * duration)` in a
+    rate stage (inference_perf/loadgen/load_generator.py), `num_requests` in a concurrency stage."""
+    if not isinstance(stage, dict):
+        return None
+    if _num(stage.get("num_requests")):
+        return int(stage["num_requests"])
+    if _num(stage.get("rate")) and _num(stage.get("duration")):
+        return int(stage["rate"] * stage["duration"])
+    return None
 
 
 def _stage_no(scenario: dict) -> int | None:
     load = scenario.get("load") if isinstance(scenario.get("load"), dict) else {}
     meta = load.get("metadata") if isinstance(load.get("metadata"), dict) else {}
     return meta.get("stage") if isinstance(meta.get("stage"), int) else None
+
+
+def _stage(scenario: dict, total, source: str, messages: list[str]) -> tuple[str | None, dict]:
+    """The stage the report is about (its run label, its settings): the one `metadata.stage` names, or
+    the only one. Where the named stage sends another number of requests than the report counts and
+    exactly one stage of the scenario sends that number, the report's own count decides: the index is
+    the harness's label, the count is the measurement."""
+    stages, k = _stages(scenario), _stage_no(scenario)
+    label = f"stage {k}" if k is not None else None
+    if not (isinstance(k, int) and 0 <= k < len(stages)):
+        only = len(stages) == 1 and isinstance(stages[0], dict)
+        return label, (stages[0] if only else {})
+    named = stages[k] if isinstance(stages[k], dict) else {}
+    n = _sends(named)
+    if not _num(total) or n is None or n == int(total):
+        return label, named
+    fits = [j for j, st in enumerate(stages) if _sends(st) == int(total)]
+    if len(fits) != 1:
+        return label, named
+    j = fits[0]
+    messages.append(
+        f"{source}: metadata.stage {k} names a stage that sends {n} requests ({_load(named)}), but the report "
+        f"counts {int(total)}: only stage {j} ({_load(stages[j])}) sends that many, so the report is read as "
+        f"stage {j}'s"
+    )
+    return f"stage {j} (labelled {k})", stages[j]
+
+
+def _load(stage: dict) -> str:
+    if _num(stage.get("num_requests")):
+        return f"{stage['num_requests']:g} requests"
+    return f"{stage['rate']:g} req/s for {stage['duration']:g} s"
 
 
 class _Lines:
@@ -149,19 +188,18 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if not isinstance(doc, dict) or not isinstance(doc.get("metrics"), dict):
         raise ParseError(source, 1, "expected an llm-d benchmark report (a YAML mapping with 'metrics')")
     scenario = doc.get("scenario") if isinstance(doc.get("scenario"), dict) else {}
-    stage = _stage(scenario)
+    m = doc["metrics"]
+    req = m.get("requests") if isinstance(m.get("requests"), dict) else {}
+    total = req.get("total")
+    messages: list[str] = []
+    label, stage = _stage(scenario, total, source, messages)
     model = _find(scenario, "model_name")
     if model is None:
         name = (scenario.get("model") or {}).get("name") if isinstance(scenario.get("model"), dict) else None
         model = name if name and name != "unknown" else None
-    m = doc["metrics"]
-    req = m.get("requests") if isinstance(m.get("requests"), dict) else {}
-    total = req.get("total")
     rate, cap = stage.get("rate"), stage.get("concurrency_level")
     settings = {
-        "run": f"stage {_stage_no(scenario)}"
-        if _stage_no(scenario) is not None
-        else (f"rate {rate:g}" if _num(rate) else "report"),
+        "run": label or (f"rate {rate:g}" if _num(rate) else "report"),
         "format": FORMAT,
         "model": str(model) if model else None,
         "dataset": None,
@@ -174,7 +212,6 @@ def parse(text: str | Lines, source: str) -> Parsed:
     line = _Lines(text)
     records: list[dict] = []
     rejects: list[tuple[int, str, str]] = []
-    messages: list[str] = []
 
     def keep(ln, metric, stat, value, unit, note=None):
         records.append(

@@ -37,6 +37,8 @@ def _is_phase(v) -> bool:
 
 def sniff(text: str | Lines) -> bool:
     start = head(text, 20000)
+    if '"optimum_benchmark_version"' in start:  # the config's environment names the tool, whatever the scenario
+        return True
     return '"energy"' in start and '"kWh"' in start and ('"efficiency"' in start or '"report"' in start)
 
 
@@ -51,7 +53,16 @@ def parse(text: str | Lines, source: str) -> Parsed:
     config = obj.get("config") if isinstance(obj.get("config"), dict) else {}
     report = obj.get("report", obj) if config else obj
     phases = {k: v for k, v in report.items() if _is_phase(v)} if isinstance(report, dict) else {}
-    if not phases:
+    if not any(isinstance(v.get("energy"), dict) for v in phases.values()):
+        scenario = config.get("scenario") if isinstance(config.get("scenario"), dict) else {}
+        if scenario.get("energy") is False:  # the tool ran without its energy tracker: nothing to misread
+            at = next((n for n, s in enumerate(body.split("\n"), 1) if s.strip().startswith('"energy": false')), 1)
+            raise ParseError(
+                source,
+                at,
+                f"an optimum-benchmark {scenario.get('name') or ''} run with energy tracking off "
+                "(scenario energy: false): it measured no energy",
+            )
         raise ParseError(source, 1, "no benchmark phase with an 'energy' report (optimum-benchmark report expected)")
     base = _settings(config)
     lines = _LineFinder(body)

@@ -92,6 +92,9 @@ _WITH_QUANT_RE = re.compile(
 )
 _ARG_RE = re.compile(r"^\s*-\s+([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 _CLI_SHARD_RE = re.compile(r"--num-shard[ =](\d+)\b")
+#: The launcher reads each argument from its environment too (`#[clap(long, env)] num_shard` in
+#: launcher/src/main.rs): `NUM_SHARD=4`, in a command, an export or a heading, sets the shard count.
+_ENV_SHARD_RE = re.compile(r"\bNUM_SHARD=(\d+)\b")
 _CLI_QUANT_RE = re.compile(r"--quantize[ =]([A-Za-z0-9_-]+)")
 _CLI_MODEL_RE = re.compile(r"--model-id[ =]([^\s`'\"]+)")
 #: A shell assignment above a launch command (`model=aisingapore/sealion7b-instruct-nc`) that `--model-id $model` names.
@@ -196,6 +199,13 @@ class _State:
         return " / ".join(parts)
 
 
+def _env_shard(st: _State, text: str, where: str) -> None:
+    """`NUM_SHARD=N` anywhere in a line is the launcher's shard count from there on (its env form)."""
+    m = _ENV_SHARD_RE.search(text)
+    if m:
+        st.launcher_tp, st.launcher_tp_where = int(m[1]), where
+
+
 _CORE_PARAMS = {"model", "sequence length", "decode length", "n runs", "warmups"}
 
 
@@ -243,6 +253,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             elif _WITH_QUANT_RE.match(title):
                 w = _WITH_QUANT_RE.match(title)
                 st.heading_quant = "none" if w["with"].lower() == "without" else w["q"].lower()
+            _env_shard(st, title, f"the heading's NUM_SHARD (line {lineno})")
             i += 1
             continue
         a = _ARG_RE.match(line)
@@ -260,6 +271,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 st.max_batch_total_tokens = _int_or_none(_opt(val))
             i += 1
             continue
+        _env_shard(st, line, f"NUM_SHARD (line {lineno})")  # a --num-shard on the same line wins, as in clap
         if "--num-shard" in line or "--model-id" in line or "--quantize" in line:
             m = _CLI_MODEL_RE.search(line)
             if m:

@@ -408,7 +408,7 @@ def _read_report(lines, secs, k, source, out: _Out, version_hint: str | None) ->
         "burstiness": math.nan,
         "metadata": "; ".join(f"{a}={b}" for a, b in meta.items() if b) or None,
     }
-    before = out.cells
+    before, first = out.cells, len(out.records)
     for line, _title, kind, s in items:
         if kind == "stat":
             m = STAT_RE.match(s)
@@ -456,7 +456,33 @@ def _read_report(lines, secs, k, source, out: _Out, version_hint: str | None) ->
             else:
                 metric, stat, unit, note = LABELS[_norm(lm["label"])]
                 out.keep(base, line, metric, stat, v, unit, note)
+    _burst(out, first, source)
     return (base, meta) if out.cells > before else None
+
+
+def _burst(out: _Out, first: int, source: str) -> None:
+    """The tool prints `Issue Rate` as requests over the span in which it enqueued them
+    (`stats.issue_rate_ns * 1e9`). When that span, requests / issue rate, is shorter than the fastest
+    request's latency, every request was issued before the first one finished: the load is an
+    unlimited request rate, stated by the report, not assumed."""
+    recs = out.records[first:]
+
+    def one(metric: str, stats: tuple[str, ...]) -> tuple[float, int] | None:
+        for stat in stats:
+            got = [(r["value"], r["line"]) for r in recs if r["metric"] == metric and r["statistic"] == stat]
+            if got and math.isfinite(got[0][0]) and got[0][0] > 0:
+                return got[0]
+        return None
+
+    rate, n, lat = one("issue_rate", ("value",)), one("completed", ("count",)), one("e2el", ("min", "mean"))
+    if not (rate and n and lat) or n[0] / rate[0] >= lat[0] / 1000.0:
+        return
+    for r in recs:
+        r["request_rate"] = math.inf
+    out.messages.append(
+        f"{source}:{rate[1]}: Issue Rate {rate[0]:.4g} req/s: the {n[0]:g} requests were enqueued within "
+        f"{n[0] / rate[0]:.2g} s, before the first finished ({lat[0]:g} ms): an unlimited request rate"
+    )
 
 
 def parse(text: str | Lines, source: str) -> Parsed:

@@ -55,6 +55,7 @@ from benchbook.ingest import serving_power
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, contains, first_char, split_n, whole
+from benchbook.ingest.tgi import hub_id
 
 NAME = "vllm-bench-serve"
 
@@ -646,6 +647,12 @@ def sweep_files(folder) -> tuple[list, list[str]]:
     return files, notes
 
 
+def _model(name):
+    """The model a run names; a Hugging Face hub cache folder (`/models/models--ORG--NAME/snapshots/HASH/`,
+    the layout huggingface_hub writes, which InferenceX's harness passes as `--model`) is the repo ORG/NAME."""
+    return hub_id(name) if isinstance(name, str) else name
+
+
 def _parse_object(obj: dict, text: str, offset: int, source: str, records, rejects, messages, run: str) -> int:
     first = text[offset:].split("\n", 1)[0].rstrip()
     single_line = first.endswith("}") or first.endswith("},")
@@ -657,7 +664,7 @@ def _parse_object(obj: dict, text: str, offset: int, source: str, records, rejec
     settings = {
         "run": obj.get("label") or run,
         "format": "json",
-        "model": obj.get("model_id") or obj.get("model"),
+        "model": _model(obj.get("model_id") or obj.get("model")),
         "dataset": obj.get("dataset_name") or obj.get("dataset"),
         "num_prompts": _opt_float(obj.get("num_prompts")),
         "request_rate": _opt_float(obj.get("request_rate", math.nan)),
@@ -858,7 +865,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             settings = {
                 "run": ctx.get("label") or ctx.get("run") or f"block {k}",
                 "format": "text",
-                "model": ctx.get("model"),
+                "model": _model(ctx.get("model")),
                 "dataset": ctx.get("dataset"),
                 "num_prompts": ctx.get("num_prompts", math.nan),
                 "request_rate": ctx.get("request_rate", math.nan),

@@ -12,7 +12,7 @@ import pandas as pd
 
 from benchbook.analysis import attention
 from benchbook.presentation import labels, wording
-from benchbook.presentation.plotting import color, message_figure
+from benchbook.presentation.plotting import color, message_figure, plain_ticks
 from benchbook.presentation.roofline import mark_ridge
 
 #: The chapter whose wording file (notebooks/attention_kernels.claims.yml) names the kernels and peak sources.
@@ -172,6 +172,8 @@ def speedup_figure(sp: pd.DataFrame):
     ax.axhline(1.0, color="black", lw=0.8)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.xaxis.set_major_formatter(plain_ticks())
+    ax.yaxis.set_major_formatter(plain_ticks())
     ax.margins(x=0.25, y=0.1)
     ax.set_xlabel("block density (fraction of 128 x 128 blocks computed, log scale)")
     ax.set_ylabel("FlexAttention speed-up over SDPA + mask (x, log)")
@@ -210,9 +212,89 @@ def roofline_figure(pts: pd.DataFrame, peaks: attention.Peaks, xlim=(10, 100_000
         ax.scatter(g["intensity_flop_per_byte"], g["achieved_tflops"], color=color(i), zorder=3, label=label(op))
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.xaxis.set_major_formatter(plain_ticks())
+    ax.yaxis.set_major_formatter(plain_ticks())
     ax.set_xlabel("arithmetic intensity of the performed work (FLOP/byte)")
     ax.set_ylabel("performed work (TFLOP/s)")
     title = _say("roof_title", device=peaks.device, source=peaks.source, roofs=bool(roofs)) if peaks.device else ""
     ax.set_title(title or _say("no_device_title"))
     ax.legend(fontsize=8)
     return fig
+
+
+# --- the lesson: block sparsity --------------------------------------------------------------------
+
+#: The mask families the density figure draws from their formulas, with a section name of each.
+LESSON_MASKS = {
+    "causal": "causal_mask",
+    "sliding window 1024": "sliding_window_1024",
+    "prefix LM 1024": "prefix_lm_1024",
+}
+
+
+def density_words(dens: pd.DataFrame) -> str:
+    """How many of the input's densities the tile counts derive, and how many agree with the printed."""
+    derived = dens[dens["derived"].notna()]
+    agree = derived[(derived["derived"] - derived["printed"]).abs() <= 0.00005 + 1e-12]
+    ex = derived.sort_values("derived").iloc[0] if len(derived) else None
+    return _say(
+        "densities",
+        n=len(dens),
+        n_printed=int(dens["printed"].notna().sum()),
+        n_derived=len(derived),
+        n_agree=len(agree),
+        example={
+            "mask": ex["mask"],
+            "seq_len": ex["seq_len"],
+            "tiles": int(ex["tiles_per_side"]),
+            "formula": ex["formula"],
+            "derived": ex["derived"],
+        }
+        if ex is not None
+        else {},
+    )
+
+
+def density_table(dens: pd.DataFrame) -> pd.DataFrame:
+    """Per section: the tile count's formula, its density and the printed one."""
+    return dens.assign(mask=dens["mask"].map(mask_name)).rename(
+        columns={
+            "seq_len": "S",
+            "tiles_per_side": "tiles per side (n)",
+            "formula": "tiles kept / all",
+            "derived": "density, counted",
+            "printed": "density, printed",
+        }
+    )
+
+
+def density_figure(dens: pd.DataFrame):
+    """Block density against sequence length from the tile counts (`analysis.attention.block_density`)
+    for causal, sliding-window and prefix-LM masks, with the input's printed densities as dots."""
+    import matplotlib.pyplot as plt
+
+    s = 2 ** np.arange(10, 17.01, 0.25)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for i, (words, name) in enumerate(LESSON_MASKS.items()):
+        ax.plot(s, [attention.block_density(name, int(x))[1] for x in s], color=color(i), lw=2, label=words)
+    pts = dens[dens["printed"].notna() & (dens["printed"] < 1)]
+    ax.scatter(pts["seq_len"], pts["printed"], color="black", zorder=3, label="this input, printed")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.xaxis.set_major_formatter(plain_ticks())
+    ax.yaxis.set_major_formatter(plain_ticks())
+    ax.set_xlabel("sequence length S (tokens)")
+    ax.set_ylabel("block density (tiles kept / all)")
+    ax.set_title("What a mask lets a block-sparse kernel skip")
+    ax.legend(loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def missing_figure(which: str) -> str:
+    """Why one of the chapter's figures is not drawn (`which`: tflops, speedup or roof)."""
+    return {
+        "tflops": lambda: _say("no_pass", pass_="forward"),
+        "speedup": lambda: _say("no_speedup"),
+        "roof": lambda: _say("no_roofline"),
+    }[which]()

@@ -8,6 +8,7 @@ import pandas as pd
 
 from benchbook import hardware
 from benchbook.analysis import bandwidth
+from benchbook.analysis import envelope as env
 from benchbook.claims import Ledger
 from benchbook.presentation import labels, wording
 from benchbook.presentation.plotting import color, message_figure
@@ -110,6 +111,57 @@ def throughput_note(runs: pd.DataFrame) -> str:
         d["name"] = repr(r["run"]) if isinstance(r["run"], str) and r["run"] else f"at line {int(r['line'])}"
         rows.append(d)
     return _say("throughput_note", runs=rows, fastest=fastest)
+
+
+def lesson_sentence(pts: pd.DataFrame) -> str:
+    """The ceiling worked in this input's numbers: the smallest dense model fully on its device (else
+    the first placed result), its bytes per token, its device's ceiling and the share measured."""
+    p = placed(pts)
+    if p.empty:
+        return _say("lesson", placed=False)
+    dense = p[(p["architecture"] == "dense") & (p["offload"] == "full")]
+    r = (dense if len(dense) else p).sort_values("bytes_per_token").iloc[0]
+    gb = float(r["bytes_per_token"]) / 1e9
+    ceiling = env.ceiling(float(r["peak_gb_s"]), gb)
+    return _say(
+        "lesson",
+        placed=True,
+        label=bandwidth.label(r),
+        file_gib=r["file_gib"] if r["bytes_source"].startswith("file size (dense") else None,
+        how=r["bytes_source"],
+        gb=gb,
+        device=r["device"],
+        peak=float(r["peak_gb_s"]),
+        ceiling=ceiling,
+        rate=float(r["rate"]),
+        share=env.share(float(r["rate"]), ceiling),
+    )
+
+
+#: Each figure's caption when it is drawn, and what it says when it is not.
+CAPTIONS = {
+    "ceiling": (
+        "Generation rate (error bars: the ± printed by the tool) against the bytes read per token, under the line "
+        "rate = peak bandwidth / bytes of each device, and half of it; log-log. No point can sit above its "
+        "device's line: the nearer the line, the more of the memory's bandwidth the run used.",
+        "Not drawn: no result has both a known device peak and a known size.",
+    ),
+    "fraction": (
+        "Achieved bandwidth (bytes per token x tokens per second) as a share of its device's peak, one bar per "
+        "placed result; error bars from the printed ± of the rate.",
+        "Not drawn: no result has both a known device peak and a known size.",
+    ),
+    "roofline": (
+        "The placed results of the device with the most of them on its roofline (2 FLOP per active parameter per "
+        "token): every one sits on the sloped, bandwidth side, far left of the ridge.",
+        "Not drawn: no device of this input has both peaks (bandwidth and compute) to draw a roofline.",
+    ),
+}
+
+
+def caption(name: str, drawn: bool) -> str:
+    """The caption of figure `name`, or the sentence saying why it was not drawn."""
+    return CAPTIONS[name][0 if drawn else 1]
 
 
 def coverage_note(n: int) -> str | None:
@@ -277,15 +329,24 @@ def fraction_figure(pts: pd.DataFrame):
     return fig
 
 
+def roofline_device(pts: pd.DataFrame) -> str | None:
+    """The device whose roofline the chapter draws: the one with the most placed points, when it has
+    a compute peak as well (None otherwise: no roofline to draw)."""
+    dev = main_device(pts)
+    p = placed(pts)
+    p = p[(p["device"] == dev) & p["intensity_flop_per_byte"].notna()] if dev else p.iloc[0:0]
+    return dev if len(p) and pd.notna(p["peak_tflops"].iloc[0]) else None
+
+
 def roofline_figure(pts: pd.DataFrame):
     """The placed points of the main device on its roofline (a message when it has no compute peak)."""
     import matplotlib.pyplot as plt
 
-    dev = main_device(pts)
-    p = placed(pts)
-    p = p[(p["device"] == dev) & p["intensity_flop_per_byte"].notna()] if dev else p
-    if p.empty or pd.isna(p["peak_tflops"].iloc[0]):
+    dev = roofline_device(pts)
+    if dev is None:
         return message_figure("no device with both peaks (bandwidth and compute) to draw a roofline")
+    p = placed(pts)
+    p = p[(p["device"] == dev) & p["intensity_flop_per_byte"].notna()]
     g = hardware.custom(dev, float(p["peak_gb_s"].iloc[0]), float(p["peak_tflops"].iloc[0]))
     fig, ax = plt.subplots(figsize=(8, 5))
     show = p.assign(label=[bandwidth.label(r) for _, r in p.iterrows()])

@@ -6,9 +6,13 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import FuncFormatter
 
+from benchbook import hardware
 from benchbook.analysis import precision
 from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, with_named_gpu
+from benchbook.analysis.batch import step_time as batch_step_time
+from benchbook.claims import rules
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
 
@@ -161,6 +165,18 @@ def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
     """Per series: the first point, the peak and the saturation batch (`batch.knee`); a setting every
     series shares (the page's one model or framework, said above it) is left out, the dtype kept."""
     varied = [c for c in _series_columns(knees) if c == "dtype" or knees[c].nunique(dropna=False) > 1]
+    ev = [
+        {"knee_share": k, "before_share": b, "fraction": f, "knee_noise": n}
+        for k, b, f, n in zip(
+            knees["knee_share"], knees["before_share"], knees["fraction"], knees["noise"], strict=True
+        )
+    ]
+    knees = knees.assign(
+        knee_pct=100 * knees["knee_share"],
+        before_pct=100 * knees["before_share"],
+        noise_pct=100 * knees["noise"],
+        fragile=["yes" if rules.knee_margin(e).get("fragile") else "no" for e in ev],
+    )
     return knees[
         varied
         + [
@@ -169,11 +185,19 @@ def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
             "peak_batch_size",
             "peak_tok_s",
             "knee_batch_size",
+            "knee_pct",
+            "before_pct",
+            "noise_pct",
+            "fragile",
             "n_points",
             "strength",
         ]
     ].rename(
         columns={
+            "knee_pct": "there, % of peak",
+            "before_pct": "best smaller batch, % of peak",
+            "noise_pct": "noise (%)",
+            "fragile": "inside the noise",
             "first_batch_size": "first batch size",
             "first_tok_s": "throughput there (tok/s)",
             "peak_batch_size": "peak batch size",
@@ -304,23 +328,25 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
     """Each measured step on the device's roofline: intensity (weights only) against achieved
     TFLOP/s, one roof per distinct peak of the precisions the dtypes use, points joined in batch order; the first and
     last batch of series `key` labelled."""
-    d = rl.dropna(subset=["achieved_tflops", "intensity", "peak_gb_s"])  # no peak: another GPU than the roof's
-    if peaks is None:
-        return message_figure(wording.words(CHAPTER)["figure"]["no_device"])
-    if d.empty or not peaks.total_bandwidth_gb_s:
+    # no peak on a row: another GPU than the roof's; no device at all: the steps alone, under no roof
+    d = rl.dropna(subset=["achieved_tflops", "intensity"] + (["peak_gb_s"] if peaks is not None else []))
+    if d.empty or (peaks is not None and not peaks.total_bandwidth_gb_s):
         return message_figure(wording.words(CHAPTER)["figure"]["no_roofline"])
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    bw = peaks.total_bandwidth_gb_s
     lo = min(0.1, d["intensity"].min() / 2)
     hi = max(d["intensity"].max() * 4, 1000)
     x = np.logspace(np.log10(lo), np.log10(hi), 200)
     ymin = 10 ** np.floor(np.log10(d["achieved_tflops"].min()))
     roofs = {}
-    for dtype in d["dtype"].unique():
+    for dtype in d["dtype"].unique() if peaks is not None else []:
         prec = PRECISION.get(dtype, dtype)
         peak = peaks.peak_tflops(prec)
         if peak:
             roofs.setdefault(peak, []).append(prec)
+    if peaks is None:  # only the line true of every device: left of it, no step is compute-bound
+        ridge, which = hardware.lowest_ridge()
+        ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge))
+    bw = peaks.total_bandwidth_gb_s if peaks is not None else 0.0
     for j, (peak, precs) in enumerate(sorted(roofs.items())):
         names = "/".join(dict.fromkeys(precs))
         ax.plot(
@@ -347,7 +373,8 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
     ax.set_ylim(bottom=ymin)
     ax.set_xlabel("intensity of a step, weights only (FLOP/byte)")
     ax.set_ylabel("achieved compute (TFLOP/s)")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=f"{peaks.device} ({peaks.source})")
+    title = f"{peaks.device} ({peaks.source})" if peaks is not None else None
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=title)
     fig.tight_layout()
     return fig
 
@@ -451,3 +478,70 @@ def audit_sentence(n: int, ok: int, bigcode: bool) -> str:
     """What the bigcode tables' "oom" means and how many derived numbers were recomputed; the offline
     tools print neither."""
     return _say("audit", bigcode=bigcode, n=n, ok=ok, new_tokens=NEW_TOKENS)
+
+
+# --- the lesson: weights read once per step, amortised over the batch ----------------------------
+
+
+def notes_sentence(messages: list[str], set_aside: str | None, results: bool, alone: int) -> str:
+    """What the parser noted, what was set aside, and an input with no batch size to measure."""
+    return _say(
+        "notes", messages=[m.rstrip(".") for m in messages], set_aside=set_aside or "", results=results, alone=alone
+    )
+
+
+def floor_sentence(fl: dict, device: str | None = None, size_assumed: bool = False) -> str:
+    """The step-time floor in this input's numbers (`batch.floor`), or why the figure is in units."""
+    if not fl:
+        return _say("floor_none")
+    return _say(
+        "floor",
+        **{k: v for k, v in fl.items() if not isinstance(v, list)},
+        peak_tok_s=max(fl["tok_s"]),
+        device=device,
+        size_assumed=size_assumed,
+    )
+
+
+def plot_floor(fl: dict):
+    """The idea of the chapter: throughput B / step_time(B) of the roofline's floor on a decode step
+    (`batch.step_time`), linear until B* and flat after, in this input's numbers with its fastest
+    series on it; without them, in units of B* and of the compute-bound throughput."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
+    if fl:
+        w, bw, f, pk = fl["weight_gb"] * 1e9, fl["bandwidth_gb_s"], 2 * fl["params_b"] * 1e9, fl["peak_tflops"]
+        b_star, top = fl["critical_batch"], fl["top_tok_s"]
+    else:
+        w, bw, f, pk, b_star, top = 1.0, 1e-9, 1.0, 1e-12, 1.0, 1.0
+    hi = max([8 * b_star, *fl.get("batches", [])])
+    b = np.logspace(0 if fl else -2, np.log10(hi), 200)
+    ax.plot(
+        b,
+        b / batch_step_time(b, w, bw, f, pk),
+        "-",
+        color="black",
+        lw=2,
+        label="roofline floor: B / max(weights / bandwidth, B x FLOPs / peak)",
+    )
+    ax.axvline(b_star, color="grey", lw=1)
+    ax.annotate(
+        f"B* = {b_star:,.0f}" if fl else "B*",
+        (b_star, top / 30),
+        xytext=(6, 0),
+        textcoords="offset points",
+        fontsize=10,
+    )
+    if fl:
+        ax.plot(fl["batches"], fl["tok_s"], "o", color=color(0), label=f"measured, {fl['dtype']}")
+        ax.set_xlabel("batch size (sequences per step)")
+        ax.set_ylabel("throughput (tok/s)")
+    else:
+        ax.set_xlabel("batch size, in units of B*")
+        ax.set_ylabel("throughput, share of compute-bound")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    for axis in (ax.xaxis, ax.yaxis):  # plain numbers (0.1, 1, 10), never 10 to a power
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,g}"))
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2, frameon=False)
+    fig.tight_layout()
+    return fig

@@ -11,12 +11,15 @@ from __future__ import annotations
 PRIORITY: dict[str, list[str]] = {
     "bandwidth_roofline": ["bw_size_trend", "bw_3", "bound_3", "bw_6", "bw_1"],
     "batch_saturation": ["knee", "latency_flat", "bandwidth_small", "compute_large", "dtypes_small"],
-    "serving_saturation": ["knee", "goodput", "growth", "own_slos", "failed", "compute_best", "uncapped"],
-    "tp_scaling": ["rec_throughput", "rec_decode_latency", "decode_slower_past_best", "quant_slowdown"],
-    "quantization_regimes": ["confound", "winner_decode_bound", "winner_prefill_bound", "metric_changes"],
-    "perf_per_watt": ["sweet_spot_tg", "sweet_spot_pp", "energy_saving_tg", "retained_lowest_pp"],
-    "attention_kernels": ["flex_sparsest", "flex_vs_fa2_causal", "sdpa_vs_fa2", "best_bound"],
-    "tracking": ["changes", "change_1", "change_2", "step_1", "step_2"],
+    "serving_saturation": ["knee", "goodput", "compute_best", "growth", "own_slos", "failed", "uncapped"],
+    "tp_scaling": ["decode_turn", "rec_throughput"],
+    "quantization_regimes": ["w8a8_gain", "confound"],
+    "perf_per_watt": [
+        *("caps_differ", "sweet_spot_tg"),
+        *("measured_cheapest", "measured_spread", "measured_1"),
+    ],
+    "attention_kernels": ["flex_sparsest", "sdpa_printed"],
+    "tracking": ["changes"],
 }
 #: The most shown claims a box holds, and the fewest it looks for before it stops reading the list.
 MAX_SHOWN = 3
@@ -65,7 +68,7 @@ def box(ledger, ids: list[str] | None = None) -> str:
     if not picked:
         return "This input supports none of the chapter's main verdicts; the sections below say why, one by one."
     lines = []
-    for c in picked:
+    for c in sorted(picked, key=lambda c: c["status"] != "shown"):  # the answer first, a caveat after it
         mark = "" if c["status"] == "shown" else ("*Withheld:* " if c["status"] == "withheld" else "*Warning:* ")
         lines.append(f"- {mark}{_one_line(c['text'])}")
     return "\n".join(lines)

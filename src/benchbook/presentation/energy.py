@@ -15,7 +15,7 @@ from benchbook.analysis import energy
 from benchbook.claims import Ledger
 from benchbook.ingest.energy import SCOPES
 from benchbook.presentation import wording
-from benchbook.presentation.plotting import color, message_figure
+from benchbook.presentation.plotting import color
 
 
 def _say(name: str, **values) -> str:
@@ -38,29 +38,38 @@ def describe(rows: pd.DataFrame, table: pd.DataFrame) -> str:
     )
 
 
-def section(led: Ledger, table: pd.DataFrame) -> str:
-    """The measured-energy verdicts: one sentence per configuration (the first MAX_LISTED), the
-    rankings, then the floors (the floors withheld for one reason said once); one sentence when the
-    input holds no measured energy."""
+def section(led: Ledger, table: pd.DataFrame, boxed: set[str] = frozenset()) -> str:
+    """The measured-energy verdicts that are shown and not in the bottom line: one sentence per
+    configuration (the first MAX_LISTED), the rankings, then the floors; a withheld one goes to the
+    page's folded list (a configuration's withheld sentence still says its energy, so it stays here).
+    Empty when the input holds no measured energy."""
     if table.empty:
-        return _say("no_measured_energy")
-    claims = list(led.claims)
+        return ""
+    claims = [c for c in led.claims if c.id not in boxed]
     runs_ = [c.text for c in claims if c.id.startswith("measured_") and c.kind == "energy_bound"]
     n_configs = len(energy.quoted(table).drop_duplicates(["source", "run"]))
-    if n_configs > 1:
-        ids = ("measured_cheapest", "measured_spread", "measured_cheapest_active", "measured_cheapest_request")
-        ranks = " ".join(led.get(i).text for i in ids)
-    else:
-        ranks = _say("nothing_to_rank")
-    floors = [c for c in claims if c.id.startswith("floor_")]
-    said = [c.text for c in floors if c.status != "withheld"]
+    ids = ("measured_cheapest", "measured_spread", "measured_cheapest_active", "measured_cheapest_request")
+    ranks = " ".join(c.text for c in claims if c.id in ids and c.shown) if n_configs > 1 else ""
+    floors = [c.text for c in claims if c.id.startswith("floor_") and c.status != "withheld"]
+    parts = [_listed(runs_, "configurations"), ranks, _listed(floors, "floors")]
+    return "\n\n".join(p for p in parts if p)
+
+
+def said_elsewhere(led: Ledger) -> set[str]:
+    """The measured-energy claims a folded list of withheld verdicts leaves out: each configuration's
+    (its sentence is in the results, withheld or not) and each withheld floor (`withheld_floors`)."""
+    return {c.id for c in led.claims if c.id.startswith(("measured_", "floor_")) and c.kind == "energy_bound"} | {
+        c.id for c in led.claims if c.id.startswith("floor_") and c.status == "withheld"
+    }
+
+
+def withheld_floors(led: Ledger) -> list[str]:
+    """The floors withheld, one sentence per reason they share (said once, not once per configuration)."""
     by_reason: dict[str, int] = {}
-    for c in floors:
-        if c.status == "withheld":
+    for c in led.claims:
+        if c.id.startswith("floor_") and c.status == "withheld":
             by_reason[c.reason] = by_reason.get(c.reason, 0) + 1
-    for reason, n in by_reason.items():
-        said.append(_say("no_floor", n=n, reason=reason))
-    return "\n\n".join([_listed(runs_, "configurations"), ranks, _listed(said, "floors")])
+    return [_say("no_floor", n=n, reason=reason) for reason, n in by_reason.items()]
 
 
 #: Sentences listed per kind before the page points to the table instead.
@@ -68,14 +77,10 @@ MAX_LISTED = 12
 
 
 def _listed(texts: list[str], what: str) -> str:
+    if not texts:
+        return ""
     shown = texts if len(texts) <= MAX_LISTED else [*texts[:MAX_LISTED], _say("listed_all", what=what)]
     return "\n".join(f"- {t}" for t in shown)
-
-
-def takeaways(led: Ledger) -> list[str]:
-    """The measured-energy takeaways: the shown rankings."""
-    have = {c.id for c in led.claims}
-    return [led.get(i).text for i in ("measured_cheapest", "measured_spread") if i in have and led.get(i).shown]
 
 
 def energy_display(table: pd.DataFrame) -> pd.DataFrame:
@@ -110,10 +115,12 @@ def energy_bars(table: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     t = energy.quoted(table)
+    if t.empty:
+        return None
     col = "j_per_output_token" if t["j_per_output_token"].notna().any() else "j_per_request"
     t = t.dropna(subset=[col])
     if t.empty:
-        return message_figure("no energy per output token or per request in this input")
+        return None
     t = t.sort_values(col, ascending=False)
     several = t.groupby(["source", "run"])["scope"].transform("nunique") > 1
     labels = t["run"].astype(str) + several.map({True: " ", False: ""}) + t["scope"].where(several, "").fillna("")

@@ -97,7 +97,7 @@ def glue_figure(name: str, fig) -> None:
 
 
 #: The text column's width in CSS pixels (the book's theme in a 1300 px wide window), where a figure
-#: is drawn at full width, and the smallest text a reader should meet there (tests/test_book_pages.py).
+#: is drawn at full width, and the smallest text a reader should meet there (tests/book/test_book_pages.py).
 COLUMN_PX = 704
 MIN_TEXT_PX = 10.0
 
@@ -170,6 +170,13 @@ def message_figure(text: str):
     ax.text(0.5, 0.5, text, ha="center", va="center")
     ax.set_axis_off()
     return fig
+
+
+def plain_ticks():
+    """Tick labels as plain numbers (1, 10, 100), not powers of ten."""
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
 
 
 def color(i: int) -> str:

@@ -14,8 +14,8 @@ import pandas as pd
 
 from benchbook.analysis import power
 from benchbook.claims import Ledger
-from benchbook.presentation import labels, wording
-from benchbook.presentation.plotting import color, message_figure, panel_grid
+from benchbook.presentation import wording
+from benchbook.presentation.plotting import color, panel_grid
 
 
 def _say(name: str, **values) -> str:
@@ -23,14 +23,12 @@ def _say(name: str, **values) -> str:
     return wording.sentence("perf_per_watt", name, **values)
 
 
-def why_paragraph(led: Ledger) -> str:
-    """The usual mechanism and what it means for a serving box, offered only when the data shows
-    both halves of it (prompt processing slows beyond the noise under the cap, at every step down or
-    at the quoted limit; generation holds at the top); empty otherwise."""
-    pp_slows = led.get("speed_falls_pp").shown or led.get("retained_quote_pp").shown
-    if not (pp_slows and led.get("flat_top_tg").shown):
-        return ""
-    return _say("why_caps_differ")
+def figure_block(name: str) -> str:
+    """A data figure's `{glue:figure}` directive with its caption (the wording file's
+    `caption_<name>`), glued as Markdown only where the input has the data to draw it: a figure
+    without data is not drawn, and its caption not shown."""
+    label = "fig-ppw-" + name.removeprefix("fig_")
+    return f"```{{glue:figure}} {name}\n:name: {label}\n\n{_say('caption_' + name)}\n```"
 
 
 def stability_paragraph(led: Ledger) -> str:
@@ -53,42 +51,38 @@ def device_words(rows: pd.DataFrame, gpu: str) -> tuple[str | None, float | None
     return printed, None
 
 
-#: The claims each section of the page states, paragraph by paragraph.
+#: The claims each part of the page states, paragraph by paragraph (a claim the bottom line holds, or
+#: one withheld, is left out: the box says the first, the folded list of withheld verdicts the second).
 SECTIONS = {
     "speed": [
-        ["speed_falls_pp", "flat_top_pp", "speed_falls_tg", "flat_top_tg"],
+        ["caps_differ", "speed_falls_pp", "flat_top_pp", "speed_falls_tg", "flat_top_tg"],
         ["retained_quote_tg", "retained_quote_pp", "retained_lowest_tg", "retained_lowest_pp"],
     ],
     "energy": [
-        ["energy_top_tg", "energy_best_tg", "energy_saving_tg", "energy_runner_up_tg"],
+        ["energy_top_tg", "energy_best_tg", "energy_saving_tg", "energy_runner_up_tg", "dram_floor"],
         ["energy_top_pp", "energy_best_pp", "energy_saving_pp", "energy_runner_up_pp"],
     ],
     "sweet": [["sweet_spot_tg", "sweet_spot_pp", "knee_tg", "knee_pp"]],
     "spread": [["spread_grows_pp", "spread_grows_tg"]],
 }
-TAKEAWAYS = ["retained_quote_tg", "retained_quote_pp", "energy_saving_tg", "sweet_spot_tg", "sweet_spot_pp"]
-TAKEAWAYS += ["spread_grows_pp"]
 
 
-def section(led: Ledger, name: str, has_power: bool, extra: str = "") -> str:
-    """A section's verdicts, one paragraph per group (plus `extra`, e.g. the mechanism), or the `no_sweep` sentence:
-    a page without a power sweep says once per section what is missing, not a dozen withheld
-    sentences."""
-    if not has_power:
-        return _say("no_sweep")
-    paras = [" ".join(led.get(i).text for i in group) for group in SECTIONS[name]]
-    if name == "speed":
+#: Claims whose numbers another claim already states: where that one is shown, these are not said again.
+COVERED = {"caps_differ": ("retained_quote_pp", "retained_quote_tg")}
+
+
+def section(led: Ledger, name: str, boxed: set[str] = frozenset(), extra: str = "") -> str:
+    """A section's shown verdicts that the bottom line does not hold (nor a shown claim that states
+    their numbers, `COVERED`), one paragraph per group, plus `extra`; empty when it has none."""
+    said = set(boxed) | {i for c, ids in COVERED.items() if led.get(c).shown for i in ids}
+    paras = []
+    for group in SECTIONS[name]:
+        texts = [led.get(i).text for i in group if led.get(i).shown and i not in said]
+        if texts:
+            paras.append(" ".join(dict.fromkeys(texts)))
+    if name == "speed" and paras:
         paras[-1] += " " + _say("noise_rule")
     return "\n\n".join(paras + ([extra] if extra else []))
-
-
-def takeaways(led: Ledger, measured: list[str] | tuple = ()) -> str:
-    """The key takeaways: the `measured`-energy ones, then the shown verdicts among TAKEAWAYS, as a
-    list (a sentence when none is)."""
-    shown = [*measured, *(led.get(i).text for i in TAKEAWAYS if led.get(i).shown)]
-    if not shown:
-        return _say("no_takeaway")
-    return "\n".join(f"- {t}" for t in shown)
 
 
 def input_line(
@@ -119,24 +113,31 @@ def sweep_table(configs: pd.DataFrame) -> pd.DataFrame:
 
 
 def energy_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Rate, spread and energy estimate per (test, limit), with the Pareto marks."""
+    """Rate, spread and energy per token per (test, limit): "at most" where the power is the limit,
+    "about" (with its ±) where it was measured; the Pareto marks only where some row is measured
+    (upper bounds cannot be ranked)."""
     t = table.assign(
-        pareto=power.pareto_by_test(table),
-        clearly_dominated=power.clearly_dominated(table),
-        unc=100 * table["rel_uncertainty"],
+        kind=np.where(table["bound"], "at most", "about"),
+        unc=np.where(table["bound"], np.nan, 100 * table["rel_uncertainty"]),
     )
-    show = t[
-        ["test", "power_limit_w", "mean", "std", "power_w", "power_source", "j_per_tok", "unc", "pareto"]
-        + ["clearly_dominated"]
-    ]
-    return show.rename(
+    cols = ["test", "power_limit_w", "mean", "std", "power_w", "power_source", "kind", "j_per_tok", "unc"]
+    measured = ~table["bound"]
+    if measured.any():  # ranked among the measured rows only: an upper bound is not ranked
+        m = table[measured]
+        t["pareto"] = pd.Series(power.pareto_by_test(m), index=m.index).reindex(t.index)
+        t["clearly_dominated"] = pd.Series(power.clearly_dominated(m), index=m.index).reindex(t.index)
+        cols += ["pareto", "clearly_dominated"]
+    else:
+        cols.remove("unc")
+    return t[cols].rename(
         columns={
             "power_limit_w": "limit (W)",
             "mean": "tok/s",
             "std": "± (tok/s)",
             "power_w": "power (W)",
             "power_source": "power from",
-            "j_per_tok": "J/token (estimate)",
+            "kind": "J/token is",
+            "j_per_tok": "J/token",
             "unc": "J/token ± (%)",
             "pareto": "Pareto (means)",
             "clearly_dominated": "clearly dominated",
@@ -144,13 +145,15 @@ def energy_table(table: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def sweet_display(table: pd.DataFrame, fraction: float) -> pd.DataFrame:
+def sweet_display(table: pd.DataFrame, fraction: float, knees_shown=None) -> pd.DataFrame:
     """The sweet spot and knee, one column per test and one row per quantity (eleven quantities side
     by side would not fit a page)."""
     s = power.sweet_spot(table, fraction)
     k = power.knees(table)
-    s["knee_w"] = s["test"].map(lambda t: k[t][0])
+    # a knee the rules withhold (too straight, or a bend inside the noise) is no knee: its cell is empty
+    s["knee_w"] = s["test"].map(lambda t: k[t][0] if knees_shown is None or t in knees_shown else None)
     s["knee_strength"] = s["test"].map(lambda t: k[t][1])
+    s["knee_noise"] = s["test"].map(lambda t: k[t][2])
     for col in ("sweet_cv", "retained", "drop"):
         s[col] = 100 * s[col]
     return (
@@ -167,6 +170,7 @@ def sweet_display(table: pd.DataFrame, fraction: float) -> pd.DataFrame:
                 "n_limits": "limits",
                 "knee_w": "knee (W)",
                 "knee_strength": "knee strength",
+                "knee_noise": "knee noise",
             }
         )
         .set_index("test")
@@ -190,42 +194,41 @@ def plot_throughput(axes, table: pd.DataFrame) -> None:
         ax.set_ylim(bottom=0)
 
 
-def _relative(table: pd.DataFrame) -> pd.DataFrame:
-    t = table.copy()
-    t["rel"] = t["mean"] / t.groupby("test")["mean"].transform("max")
-    t["front"] = power.pareto_by_test(table)
-    return t
-
-
-def plot_energy(axes, table: pd.DataFrame) -> None:
-    """One panel per test: energy per token (estimate) vs throughput relative to the test's peak,
-    error bars of one standard error on both axes, the Pareto set of the means ringed."""
-    t = _relative(table)
-    for i, (ax, (test, g)) in enumerate(zip(np.atleast_1d(axes), t.groupby("test", sort=True), strict=False)):
+def plot_energy(axes, table: pd.DataFrame, floor_j: float | None = None) -> None:
+    """One panel per test: energy per token against the limit (an upper bound where the power is the
+    limit, drawn as a bar down to the axis: the true value is anywhere under it), and for generation
+    tests the DRAM floor of reading the weights once (`floor_j`) as a dashed line."""
+    for i, (ax, (test, g)) in enumerate(zip(np.atleast_1d(axes), table.groupby("test", sort=True), strict=False)):
         g = g.sort_values("power_limit_w")
-        ax.errorbar(
-            g["rel"],
-            g["j_per_tok"],
-            xerr=(g["rel"] * g["se"]).fillna(0),
-            yerr=(g["j_per_tok"] * g["rel_uncertainty"]).fillna(0),
-            marker="o",
-            capsize=3,
-            color=color(i),
-        )
-        f = g[g["front"]]
-        ax.scatter(f["rel"], f["j_per_tok"], s=120, facecolors="none", edgecolors="black", zorder=3)
+        bound = g[g["bound"]]
+        ax.bar(bound["power_limit_w"], bound["j_per_tok"], width=30, color=color(i), alpha=0.35, label="at most")
+        est = g[~g["bound"]]
+        if len(est):
+            ax.errorbar(
+                est["power_limit_w"],
+                est["j_per_tok"],
+                yerr=est["j_per_tok"] * est["rel_uncertainty"],
+                fmt="o",
+                color=color(i),
+                label="measured draw",
+            )
+        if floor_j and g["metric"].iloc[0] == "tg_rate":
+            ax.axhline(floor_j, color="black", ls="--", lw=1, label="DRAM floor")
         ax.set_title(test)
-        ax.set_xlabel("throughput (fraction of the test's peak)")
-        ax.set_ylabel("energy per token, estimate (J/token)")
-        ax.margins(x=0.12, y=0.12)
+        ax.set_xlabel("power limit (W)")
+        ax.set_ylabel("energy per token (J)")
 
 
 def plot_cv(ax, table: pd.DataFrame) -> None:
     """Coefficient of variation (%) of each test vs power limit."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
     for i, (test, g) in enumerate(table.groupby("test", sort=True)):
         g = g.sort_values("power_limit_w")
         ax.plot(g["power_limit_w"], 100 * g["cv"], marker="o", color=color(i), label=test)
     ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))  # plain: 0.1, 1, 10, not powers of ten
+    ax.yaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("power limit (W)")
     ax.set_ylabel("coefficient of variation (%)")
     ax.legend(fontsize=8)
@@ -235,7 +238,7 @@ def throughput_figure(table: pd.DataFrame, model: str):
     """`plot_throughput` as a Figure, one panel per test."""
 
     if table.empty:
-        return message_figure("no test at two or more power limits")
+        return None
     fig, axes = panel_grid(table["test"].nunique())
     plot_throughput(axes, table)
     fig.suptitle(f"{model}: throughput vs power limit (± = sample std of the repetitions)")
@@ -243,34 +246,38 @@ def throughput_figure(table: pd.DataFrame, model: str):
     return fig
 
 
-def energy_figure(table: pd.DataFrame):
-    """`plot_energy` as a Figure, one panel per test, the ring explained in a legend below the panels."""
-    from matplotlib.lines import Line2D
-
+def energy_figure(table: pd.DataFrame, floor_j: float | None = None):
+    """`plot_energy` as a Figure, one panel per test (None without a table)."""
     if table.empty:
-        return message_figure("no test at two or more power limits")
+        return None
     fig, axes = panel_grid(table["test"].nunique(), height=4.0)
-    ring = Line2D([], [], marker="o", ms=11, mfc="none", mec="black", ls="none", label="Pareto set (means)")
-    fig.legend(handles=[ring], loc="lower center", fontsize=9, bbox_to_anchor=(0.5, 0.0))
-    fig.suptitle("Energy per token (estimate) vs throughput, per test")
-    plot_energy(axes, table)
-    fig.tight_layout(rect=(0, 0.07 / math.ceil(len(axes) / 2), 1, 1))
-    label_limits(axes, table)
+    plot_energy(axes, table, floor_j)
+    seen = {}
+    for ax in np.atleast_1d(axes):
+        for h, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            seen.setdefault(label, h)
+    fig.legend(seen.values(), seen.keys(), loc="lower center", ncol=len(seen), bbox_to_anchor=(0.5, 0.0))
+    fig.tight_layout(rect=(0, 0.08 / math.ceil(len(np.atleast_1d(axes)) / 2), 1, 1))
     return fig
 
 
-def label_limits(axes, table: pd.DataFrame) -> list[str]:
-    """Each point of `plot_energy` labelled with its limit where there is room, the Pareto set first;
-    returns the labels left out (the energy table lists every limit)."""
-    left_out = []
-    for i, (ax, (_, g)) in enumerate(
-        zip(np.atleast_1d(axes), _relative(table).groupby("test", sort=True), strict=False)
-    ):
-        g = g.sort_values(["front", "power_limit_w"], ascending=[False, True])
-        left_out += labels.place(
-            ax, [(r["rel"], r["j_per_tok"], f"{r['power_limit_w']:.0f} W") for _, r in g.iterrows()], color=color(i)
-        )
-    return left_out
+def lesson_figure(full_w: float = 600.0, static_w: float = 100.0, needed: float = 0.6):
+    """The lesson: rate kept against the cap for a compute-bound step (follows the clock) and a
+    memory-bound one (keeps its rate until the clock falls below what keeps memory busy), from
+    `power.capped_clock` and `power.capped_rate` on an illustrative card."""
+    import matplotlib.pyplot as plt
+
+    caps = np.linspace(static_w + 1, full_w, 200)
+    clock = power.capped_clock(caps, full_w, static_w)
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    ax.plot(caps, 100 * power.capped_rate(clock, 1.0), color=color(0), label="compute-bound (prefill)")
+    ax.plot(caps, 100 * power.capped_rate(clock, needed), color=color(1), label="memory-bound (decode)")
+    ax.set_xlabel("power cap (W)")
+    ax.set_ylabel("rate kept (% of uncapped)")
+    ax.set_ylim(0, 105)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    return fig
 
 
 def cv_figure(table: pd.DataFrame):
@@ -278,7 +285,7 @@ def cv_figure(table: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     if table.empty or table["cv"].notna().sum() == 0:
-        return message_figure("no spread printed at two or more power limits")
+        return None
     fig, ax = plt.subplots(figsize=(7.5, 4))
     plot_cv(ax, table)
     ax.set_title("Repetition-to-repetition spread vs power limit")

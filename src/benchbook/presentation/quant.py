@@ -16,9 +16,8 @@ import numpy as np
 import pandas as pd
 
 from benchbook.analysis import quant
-from benchbook.claims import Ledger
 from benchbook.presentation import wording
-from benchbook.presentation.plotting import color
+from benchbook.presentation.plotting import color, plain_ticks
 from benchbook.presentation.plotting import message_figure as _message_figure
 from benchbook.presentation.roofline import mark_ridge
 
@@ -159,16 +158,6 @@ def excluded_words(flagged: pd.DataFrame, left_out: pd.DataFrame) -> str:
     return _say("excluded", left_out=items(left_out), kept=items(kept))
 
 
-def message_figure_for_model():
-    """The roofline's placeholder when the model's size is unknown."""
-    return message_figure(_say("no_model_figure"))
-
-
-def message_figure_for_phases(baseline: str):
-    """The phase figure's placeholder when no weight-only scheme shares regimes with the baseline."""
-    return message_figure(_say("no_phases_figure", baseline=baseline))
-
-
 # --- tables --------------------------------------------------------------------------------------
 
 
@@ -245,6 +234,57 @@ REGIME_MISSING = _empty_cells("regimes")
 
 
 # --- figures -------------------------------------------------------------------------------------
+
+#: One colour per precision, on every figure of the chapter (the book's palette index).
+PRECISION_COLOUR = {
+    "16-bit weights and compute": 0,
+    "int8 weights, int8 compute": 1,
+    "int8 weights, fp16 compute": 2,
+    "int4 weights, fp16 compute": 3,
+}
+
+
+def lesson_words(lesson: quant.Lesson) -> dict[str, str]:
+    """The lesson's numbers on its device (`lesson_numbers`) and the lesson figure's caption."""
+    values = {
+        "device": lesson.device,
+        "example": lesson.example,
+        "tflops": lesson.tflops,
+        "int8_tops": lesson.int8_tops,
+        "bandwidth_gb_s": lesson.bandwidth_gb_s,
+        "ridge": lesson.ridge,
+        "half": lesson.full_gain_until,
+        "int8_ratio": lesson.int8_ratio,
+    }
+    return {"lesson_numbers": _say("lesson", **values), "lesson_caption": _say("lesson_caption", **values)}
+
+
+def lesson_figure(lesson: quant.Lesson, max_batch: int = 1024):
+    """The roofline's prediction alone: each 8-bit scheme's decode-step speed over bf16 against the
+    batch (`analysis.quant.ideal_speedups`), with the two batches where weight-only's gain ends."""
+    import matplotlib.pyplot as plt
+
+    b = np.logspace(0, np.log10(max_batch), 300)
+    ideal = quant.ideal_speedups(b, lesson.tflops, lesson.int8_tops, lesson.bandwidth_gb_s)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    names = {"w8a8": "int8 weights, int8 compute", "w8a16": "int8 weights, fp16 compute"}
+    for scheme, style in (("w8a16", "-"), ("w8a8", "--")):
+        if scheme in ideal:
+            ax.plot(b, ideal[scheme], color=color(PRECISION_COLOUR[names[scheme]]), lw=2.5, ls=style, label=scheme)
+    ax.axhline(1.0, color=color(PRECISION_COLOUR["16-bit weights and compute"]), lw=1.5, label="bf16")
+    for x, words, side in ((lesson.full_gain_until, "ridge / 2", "right"), (lesson.no_gain_from, "ridge", "left")):
+        ax.axvline(x, color="grey", ls=":", lw=1)
+        pad = 0.93 if side == "right" else 1.07
+        ax.annotate(f"{words}: {x:.0f}", (x * pad, 2.18), ha=side, va="center", color="grey")
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(plain_ticks())
+    ax.set_ylim(0.5, 2.3)
+    ax.set_xlabel("batch (tokens per decode step)")
+    ax.set_ylabel("bf16 step time / scheme step time (x)")
+    ax.set_title(f"Roofline prediction on the {lesson.device}")
+    ax.legend(loc="lower left")
+    fig.tight_layout()
+    return fig
 
 
 def heatmap(ax, spd: pd.DataFrame, winners: pd.DataFrame, baseline: str) -> None:
@@ -368,7 +408,8 @@ def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks | None, model: str, xl
         if peaks.int8_tops:
             ax.plot(x, np.minimum(peaks.int8_tops, bw * x), color="grey", lw=1.5, ls="--", label="int8 roofline")
         mark_ridge(ax, peaks.ridge, peaks.tflops)
-    for i, (label, g) in enumerate(pts.groupby("precision", sort=False)):
+    for label, g in pts.groupby("precision", sort=False):
+        i = PRECISION_COLOUR.get(label, 4)
         for phase, marker in (("decode", "o"), ("prefill", "s")):
             q = g[g["phase"] == phase]
             if q.empty:
@@ -387,6 +428,8 @@ def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks | None, model: str, xl
             )
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.xaxis.set_major_formatter(plain_ticks())
+    ax.yaxis.set_major_formatter(plain_ticks())
     ax.set_xlabel("arithmetic intensity, weights only (FLOP/byte)")
     ax.set_ylabel("achieved (TFLOP/s; int8 TOP/s)")
     if peaks is not None:
@@ -410,14 +453,27 @@ def phases_figure(ratios: pd.DataFrame, scheme: str, baseline: str, peaks: quant
     if r.empty:
         return message_figure(_say("no_phase_time_figure"))
     fig, ax = plt.subplots()
-    for i, phase in enumerate(("decode", "prefill")):
+    c = color(
+        PRECISION_COLOUR[quant.precision(scheme)["label"]]
+        if quant.precision(scheme)["label"] in PRECISION_COLOUR
+        else 4
+    )
+    for phase, marker in (("decode", "o"), ("prefill", "s")):
         q = r[r["phase"] == phase]
         if q.empty:
             continue
         lo = (q["ratio"] - q["ci_low"]).fillna(0).clip(lower=0)
         hi = (q["ci_high"] - q["ratio"]).fillna(0).clip(lower=0)
         ax.errorbar(
-            q["tokens_per_pass"], q["ratio"], yerr=[lo, hi], fmt="o", color=color(i), capsize=3, label=phase, zorder=3
+            q["tokens_per_pass"],
+            q["ratio"],
+            yerr=[lo, hi],
+            fmt=marker,
+            color=c,
+            mfc=c if phase == "decode" else "white",
+            capsize=3,
+            label=phase,
+            zorder=3,
         )
     ax.axhline(1.0, color="black", lw=0.8)
     if peaks is not None:
@@ -426,16 +482,9 @@ def phases_figure(ratios: pd.DataFrame, scheme: str, baseline: str, peaks: quant
             peaks.ridge / 2, color="grey", ls=":", lw=1, label=f"ridge of 8-bit weights ({peaks.ridge / 2:.0f} tokens)"
         )
     ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(plain_ticks())
     ax.set_xlabel("tokens per forward pass (decode: batch; prefill: batch x input length)")
     ax.set_ylabel(f"{baseline} time / {scheme} time (x)")
     ax.set_title(f"{scheme} against {baseline}, per phase")
     ax.legend(fontsize=8)
     return fig
-
-
-# --- claims' sentences on the page ------------------------------------------------------------------
-
-
-def block(ledger: Ledger, prefix: str) -> str:
-    """The sentences of every claim whose id starts with `prefix`, as a Markdown list."""
-    return "\n".join(f"- {c.text}" for c in ledger.claims if c.id.startswith(prefix))

@@ -36,7 +36,9 @@ def agreement_figure(table: pd.DataFrame):
         return message_figure("no quantity with both a published and a recomputed value")
     n = df["tool"].nunique()
     fig, ax = plt.subplots(figsize=(7.5, 1.6 + 0.55 * n))
-    df["agreement"] = np.where(~df["checkable"], "not checkable", np.where(df["agrees"], "agrees", "disagrees"))
+    df["agreement"] = np.where(
+        ~df["checkable"], "not checkable", np.where(df["agrees"].eq(True), "agrees", "disagrees")
+    )
     drawn = [k for k in OUTCOMES if (df["agreement"] == k).any()]
     sns.stripplot(
         data=df,
@@ -73,7 +75,9 @@ def disagreements(table: pd.DataFrame) -> pd.DataFrame:
     """The disagreements grouped by tool and reason: how many, one example with its line, and the reason
     in full (each published number once, checkable rows only)."""
     table = table[(checks.repeats(table) == "") & checks.checkable(table)]
-    off = table[~table["agrees"]].assign(reason=lambda d: d["why_not"].fillna("no reason given").str.split(":").str[0])
+    off = table[table["agrees"].eq(False)].assign(
+        reason=lambda d: d["why_not"].fillna("no reason given").str.split(":").str[0]
+    )
     cols = ["tool", "reason", "count", "example", "first line", "detail"]
     if off.empty:
         return pd.DataFrame(columns=cols)

@@ -520,11 +520,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     ax.set_yscale("log")
     ax.set_xlabel("intensity at the measured concurrency, weights only (FLOP/byte)")
     ax.set_ylabel("achieved compute (TFLOP/s)")
-    title = (
-        f"{peaks.device} ({peaks.source})"
-        if peaks is not None
-        else wording.words("serving_saturation")["figure"]["no_device"]
-    )
+    title = f"{peaks.device} ({peaks.source})" if peaks is not None else None
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=title)
     fig.tight_layout()
     return fig
@@ -568,3 +564,84 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, sl
         if said:
             out.append(said)
     return " ".join(out)
+
+
+# --- the lesson: Little's law and the knee of a closed loop -------------------------------------
+
+
+def queue_sentence(q: dict, saturated: bool) -> str:
+    """The closed-loop limits in this input's numbers (`serving.queue_limits`), or why it has none;
+    the top rate is the capacity only where the curve flattens (`saturated`: the knee is shown)."""
+    if not q:
+        return _say("queue_none")
+    past = [i for i, n in enumerate(q["in_flight"]) if n > q["knee_in_flight"] and q["runs"][i] != q["mu_run"]]
+    i = past[-1] if past else None
+    return _say(
+        "queue",
+        saturated=saturated,
+        **{k: v for k, v in q.items() if not isinstance(v, list)},
+        past_run=q["runs"][i] if i is not None else None,
+        past_in_flight=q["in_flight"][i] if i is not None else None,
+        past_floor_s=q["in_flight"][i] / q["mu"] if i is not None else None,
+        past_latency_s=q["latency_s"][i] if i is not None else None,
+    )
+
+
+def goodput_source(exact) -> str:
+    """Whether goodput is counted from per-request data or bounded from percentiles."""
+    return _say("goodput_source", exact=exact is not None)
+
+
+def plot_queue(q: dict, saturated: bool = True):
+    """The idea of the chapter: throughput X(N) = min(N / W0, mu) of a closed loop of N requests in
+    flight (`serving.closed_loop`), in this input's W0 and mu with its runs on it; without them, in
+    units of the knee (N / N*, X / mu). A sweep that never flattens (`saturated` False) has only a
+    floor under mu: its top rate is drawn as that floor, and no knee."""
+    if q and not saturated:
+        return _plot_unsaturated(q)
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
+    w0, mu = (q["w0_s"], q["mu"]) if q else (1.0, 1.0)
+    n_star = serving.knee_load(w0, mu)
+    top = max([3 * n_star, *(1.2 * n for n in q.get("in_flight", []))])
+    n = np.linspace(0, top, 200)
+    x, _ = serving.closed_loop(n, w0, mu)
+    ax.plot(n, n / w0, ":", color=color(1), label="L / W0: no request waits")
+    ax.axhline(mu, ls="--", color=color(5), label="capacity μ: the most requests finished per second")
+    ax.plot(n, x, "-", color="black", lw=2, label="min of the two: the best a server can do")
+    ax.axvline(n_star, color="grey", lw=1)
+    ax.annotate(
+        f"knee L* = {n_star:.0f}" if q else "knee L* = μ x W0",
+        (n_star, 0.1 * mu),
+        xytext=(6, 0),
+        textcoords="offset points",
+        fontsize=10,
+    )
+    if q:
+        ax.plot(q["in_flight"], q["rate"], "o", color=color(0), label="this input's runs (Little's law)")
+        ax.set_xlabel("requests in flight, L (measured: request rate x mean E2EL)")
+        ax.set_ylabel("requests finished per second")
+    else:
+        ax.set_xlabel("requests in flight, in units of the knee L*")
+        ax.set_ylabel("throughput, share of capacity")
+    ax.set_ylim(0, 1.25 * mu)
+    ax.set_xlim(0, top)
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def _plot_unsaturated(q: dict):
+    """The runs of a sweep that never flattens, under L / W0, and its top rate as a floor under mu."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
+    top = 1.2 * max(q["in_flight"])
+    n = np.linspace(0, top, 200)
+    ax.plot(n, n / q["w0_s"], ":", color=color(1), label="L / W0: no request waits")
+    ax.axhline(q["mu"], ls="--", color=color(5), label="highest rate measured: the capacity μ is at least this")
+    ax.plot(q["in_flight"], q["rate"], "o", color=color(0), label="this input's runs (Little's law)")
+    ax.set_xlabel("requests in flight, L (measured: request rate x mean E2EL)")
+    ax.set_ylabel("requests finished per second")
+    ax.set_xlim(0, top)
+    ax.set_ylim(0, 1.25 * max(q["mu"], max(q["rate"])))
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2, frameon=False)
+    fig.tight_layout()
+    return fig

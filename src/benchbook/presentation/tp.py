@@ -8,11 +8,14 @@ latency or a throughput.
 
 from __future__ import annotations
 
+import math
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from benchbook import hardware
+from benchbook.analysis import tp
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, panel_size
 from benchbook.presentation.roofline import plot_points, plot_roofline
@@ -51,6 +54,16 @@ def model_sentence(model_id: str, size: dict, kv: float, kv_src: str) -> str:
         kv_src=kv_src,
         architecture=size.get("architecture"),
     )
+
+
+def tp_assumed_sentence(tp_unknown: int) -> str:
+    """That the input states no TP, and which one the chapter assumes (its tp_unknown parameter)."""
+    return _say("tp_assumed", tp=tp_unknown)
+
+
+def allreduce_sentence(values: dict) -> str:
+    """The lesson's all-reduce arithmetic on this input's model (`topics.tp_scaling` gathers the values)."""
+    return _say("allreduce", **values)
 
 
 def prefill_example_sentence(ex: dict | None) -> str:
@@ -129,17 +142,14 @@ def runs_sentence(w_all: pd.DataFrame) -> str:
     return _say("runs", runs=runs)
 
 
-def takeaways(claims, ids) -> str:
-    """Markdown bullets of the named claims that are shown, in the order given."""
-    by_id = {c.id: c for c in claims}
-    items = [by_id[i].text for i in ids if i in by_id and by_id[i].shown]
-    if not items:
-        return "- " + _say("no_takeaway")
-    return "\n".join(f"- {t}" for t in items)
-
-
 #: Each figure's caption when it is drawn, and what it says when it is not.
 CAPTIONS = {
+    "allreduce": (
+        "The scaling model's decode step, a / N + b x (N - 1), in units of a (the work that splits, on one GPU), "
+        "for three costs b of an added GPU: the step is shortest at N = square root of (a / b), and a cheaper "
+        "all-reduce (or more work to split) moves that turn to more GPUs.",
+        "",
+    ),
     "speedup": (
         "Speed-up (top) and parallel efficiency (bottom) per phase and batch size, with bars spanning what the Lowest "
         "and Highest latencies allow. The dashed line is perfect scaling.",
@@ -210,10 +220,52 @@ def input_sentence(
 
 
 # -------------------------------------------------------------------------------------- figures
+def series(value) -> int:
+    """The colour index of a batch size or a TP, the same in every figure of the chapter: its power of 2."""
+    return int(round(math.log2(float(value)))) if float(value) > 0 else 0
+
+
 def _errorbar(ax, x, y, low, high, **kw):
     y, low, high = (np.asarray(v, dtype=float) for v in (y, low, high))
     yerr = np.vstack([np.clip(y - low, 0, None), np.clip(high - y, 0, None)])
     return ax.errorbar(x, y, yerr=yerr, capsize=3, **kw)
+
+
+def plot_turn_model():
+    """The idea behind where TP stops paying, from the scaling model (`analysis.tp.tp_step_ms`): the
+    step time against N for costs of an added GPU of 1/4, 1/16 and 1/64 of the split work, each
+    curve's minimum at sqrt(a / b) marked."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    n = np.geomspace(1, 16, 200)
+    for i, share in enumerate((4, 16, 64)):
+        best = np.sqrt(share)
+        ax.plot(n, tp.tp_step_ms(n, 1.0, 1 / share), color=color(i), label=f"b = a / {share}: shortest at N = {best:g}")
+        ax.plot([best], tp.tp_step_ms([best], 1.0, 1 / share), "o", color=color(i))
+    ticks = [1, 2, 4, 8, 16]
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(ticks, [str(t) for t in ticks])
+    ax.set_xlabel("GPUs (N)")
+    ax.set_ylabel("decode step (x a)")
+    ax.set_ylim(0, 1.05)
+    ax.legend(title="cost of an added GPU, b", loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    fig.tight_layout()
+    return fig
+
+
+def turns_table(turns: pd.DataFrame) -> pd.DataFrame:
+    """Decode latency per token by batch size (rows) and TP (columns), with the TP past which it
+    stops falling (`analysis.tp.turning_tp`)."""
+    if turns.empty:
+        return turns
+    rows = []
+    for r in turns.itertuples():
+        row = {"batch size": r.batch_size}
+        row |= {f"TP {t} (ms)": m for t, m in zip(r.tps, r.ms, strict=True)}
+        row["stops falling at"] = f"TP {r.turn_tp}" if r.after != "falling" else f"not by TP {r.max_tp}"
+        rows.append(row)
+    t = pd.DataFrame(rows)
+    cols = sorted((c for c in t.columns if c.startswith("TP ")), key=lambda c: int(c.split()[1]))
+    return t[["batch size", *cols, "stops falling at"]]
 
 
 def plot_speedup(sc: pd.DataFrame, tps: list[int]):
@@ -223,9 +275,10 @@ def plot_speedup(sc: pd.DataFrame, tps: list[int]):
     fig, axes = plt.subplots(2, 2, figsize=panel_size(2, 2, 3.4), sharex=True)
     for col, (metric, title) in enumerate(PHASES):
         d = sc[sc["metric"] == metric]
-        for i, (bs, gg) in enumerate(d.groupby("batch_size")):
+        for bs, gg in d.groupby("batch_size"):
             if gg["tp"].nunique() < 2:
                 continue
+            i = series(bs)
             scale = gg["tp"] / gg["ref_tp"]
             _errorbar(
                 axes[0, col],
@@ -267,8 +320,8 @@ def plot_fits(fits: list[dict], tps: list[int]):
     phase, with the parameters and their standard errors in the legend."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, (metric, title) in zip(axes, PHASES, strict=True):
-        for i, item in enumerate(x for x in fits if x["metric"] == metric):
-            f, pts = item["fit"], item["points"]
+        for item in (x for x in fits if x["metric"] == metric):
+            f, pts, i = item["fit"], item["points"], series(item["batch_size"])
             grid = np.linspace(min(tps), max(tps), 100)
             _errorbar(ax, pts["tp"], pts["mean"], pts["min"], pts["max"], fmt="o", color=color(i))
             ax.plot(
@@ -298,8 +351,8 @@ def plot_throughput(tput: pd.DataFrame):
     for ax, (col, title) in zip(
         axes, (("e2e_tok_s", "Counting the prefill"), ("decode_tok_s", "Decode only (tool's figure)")), strict=True
     ):
-        for i, (t, g) in enumerate(tput.groupby("tp")):
-            g = g.sort_values("batch_size")
+        for t, g in tput.groupby("tp"):
+            g, i = g.sort_values("batch_size"), series(t)
             _errorbar(
                 ax,
                 g["batch_size"],
@@ -322,22 +375,46 @@ def plot_throughput(tput: pd.DataFrame):
     return fig
 
 
+def _tp_points(ax, rp: pd.DataFrame) -> None:
+    """The roofline points, a colour per TP (as in every figure of the chapter) and a marker per phase."""
+    for (metric, t), g in rp.groupby(["metric", "tp"], sort=True):
+        phase = "prefill" if metric == "prefill_latency" else "decode"
+        ax.scatter(
+            g["intensity_flop_per_byte"],
+            g["achieved_tflops"],
+            color=color(series(t)),
+            marker="o" if phase == "prefill" else "s",
+            zorder=3,
+            label=f"{phase} TP {t}",
+        )
+
+
+def _plain_log_ticks(ax) -> None:
+    """Tick labels as plain numbers (0.1, 1, 10, 1,000), not powers of ten."""
+    from matplotlib.ticker import FuncFormatter
+
+    plain = FuncFormatter(lambda v, _: f"{v:,g}" if v >= 1 else f"{v:g}")
+    ax.xaxis.set_major_formatter(plain)
+    ax.yaxis.set_major_formatter(plain)
+
+
 def plot_tp_roofline(rp: pd.DataFrame, device: dict):
-    """`roofline_points` under the device's per-GPU roofline, one colour per phase and TP; with no
-    device named, the points alone (no roof: none is assumed)."""
+    """`roofline_points` under the device's per-GPU roofline, a colour per TP and a marker per phase;
+    with no device named, the points alone (no roof: none is assumed)."""
     fig, ax = plt.subplots(figsize=(8, 5))
-    pts = rp.assign(
-        label=np.where(rp["metric"] == "prefill_latency", "prefill", "decode") + " TP " + rp["tp"].astype(str)
-    )
     if device.get("device") is None:
         ridge, which = hardware.lowest_ridge()  # the one line true of every device
         ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge, device=which))
-        plot_points(ax, pts, hue_col="label")
+        plot_points(ax, None)
         ax.set_title(wording.words("tp_scaling")["figure"]["no_device"])
-        return fig
-    g = hardware.custom(device["device"], device["bandwidth_gb_s"], device["tflops"])
-    plot_roofline(ax, g, pts, hue_col="label", xlim=(0.1, 100_000))
-    ax.set_title(f"Per-GPU roofline, {device['device']} ({device['source']})")
+    else:
+        g = hardware.custom(device["device"], device["bandwidth_gb_s"], device["tflops"])
+        plot_roofline(ax, g, None, xlim=(0.1, 100_000))
+        ax.set_title(f"Per-GPU roofline, {device['device']} ({device['source']})")
+    _tp_points(ax, rp)
+    _plain_log_ticks(ax)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=4)
+    fig.tight_layout()
     return fig
 
 

@@ -86,3 +86,26 @@ def series_figure(runs: pd.DataFrame, changes, metric: str, statistic: str):
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))  # beside the axes: rotated run labels below
     fig.tight_layout()
     return fig
+
+
+def smallest_p_figure(n_runs: int, alpha: float, most: int = 14):
+    """The lesson: the smallest p-value the permutation test can give against the number of runs
+    (`tracking.smallest_p`), with the chapter's alpha and this series' length marked."""
+    from benchbook.analysis import tracking
+
+    n = np.arange(4, max(most, n_runs) + 1)
+    p = [tracking.smallest_p(int(k)) for k in n]
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    ax.plot(n, p, "o-", color=PALETTE[0], label="smallest p the test can give")
+    ax.axhline(alpha, color="black", ls="--", lw=1, label=f"alpha {alpha:g}")
+    ax.axvline(n_runs, color="gray", lw=1, label=f"this series: {n_runs} runs")
+    ax.set_yscale("log")
+    ticks = [0.001, 0.01, 0.05, 0.3]
+    ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
+    ax.minorticks_off()
+    ax.set_xticks(n[::2] if len(n) > 12 else n)
+    ax.set_xlabel("runs in the series")
+    ax.set_ylabel("smallest p-value")
+    ax.legend(loc="lower left")
+    fig.tight_layout()
+    return fig

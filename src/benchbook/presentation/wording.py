@@ -144,6 +144,15 @@ def _pick(keys, mapping, default=None) -> list:
     return [mapping.get(k, default) for k in keys]
 
 
+def _plural(count, singular: str, plural: str = "") -> str:
+    """A count with its noun agreeing: `{{ n | plural("byte") }}` -> '1 byte', '2 bytes', '1.03 bytes'
+    (`plural("degree of freedom", "degrees of freedom")` for an irregular one). Never '(s)'."""
+    if _missing(count):
+        raise MissingValue(_name(count))
+    one = float(count) == 1
+    return f"{_sig(count, 4)} {singular if one else (plural or singular + 's')}"
+
+
 class _Missing(jinja2.StrictUndefined):
     """A value the evidence lacks: false in a test, equal only to another missing value, and an
     error wherever it would be printed."""
@@ -166,7 +175,9 @@ def _finalize(value):
 
 
 _ENV = jinja2.Environment(undefined=_Missing, finalize=_finalize, autoescape=False, keep_trailing_newline=False)
-_ENV.filters.update(fmt=_fmt, pct=_pct, fixed=_fixed, num=_num, sig=_sig, span=_span, and_list=_and_list, pick=_pick)
+_ENV.filters.update(
+    fmt=_fmt, pct=_pct, fixed=_fixed, num=_num, sig=_sig, span=_span, and_list=_and_list, pick=_pick, plural=_plural
+)
 
 
 @functools.lru_cache(maxsize=2048)

@@ -1,0 +1,74 @@
+"""Where each claim of a ledger goes on its page, so that each is said once: the bottom line's claims
+only in the box, the other shown claims in their sections, and what the input cannot decide in one
+folded list, a reason several claims share said once."""
+
+from __future__ import annotations
+
+from benchbook.presentation import bottom_line, wording
+
+#: Withheld for one of these reasons, a claim is a finding (none found), not a gap: it stays in place.
+FINDINGS = ("no instance found",)
+
+
+def undecided(claim) -> bool:
+    """A claim the input cannot decide: withheld, applicable to the format, and not a finding."""
+    return claim.status == "withheld" and claim.applicable and claim.reason not in FINDINGS
+
+
+def in_place(ledger, skip=frozenset()) -> dict[str, str]:
+    """`here_<id>` -> the claim's sentence where its section places it: empty when the box says it,
+    it belongs in the folded list (`folded`), or the page says it elsewhere (`skip`)."""
+    boxed = {c["id"] for c in bottom_line.pick(ledger)} | set(skip)
+    return {f"here_{c.id}": "" if c.id in boxed or undecided(c) or not c.applicable else c.text for c in ledger.claims}
+
+
+def topic(chapter: str, claim) -> str:
+    """The claim's topic as its wording file names it (`topic:`), filled from its evidence."""
+    data = wording.load(chapter)
+    spec = wording._spec(data, chapter, claim.id)
+    values = {"id": claim.id, "words": data.get("words") or {}, **claim.evidence}
+    try:
+        return wording.render(str(spec.get("topic") or claim.id), values)
+    except wording.MissingValue:
+        return str(spec.get("topic") or claim.id).split("{")[0].strip() or claim.id
+
+
+def folded(ledger, skip=frozenset(), extra=()) -> str:
+    """Markdown bullets of what the input cannot decide (the box's withheld claims, and those the page
+    says elsewhere (`skip`), left out): a claim alone in its reason, or worded in its own terms, by its
+    own sentence; several whose sentences give one reason as one line naming them, that reason said
+    once (or not again, when the box gives it); then the `extra` sentences a chapter adds."""
+    picked = bottom_line.pick(ledger)
+    boxed = {c["id"] for c in picked} | set(skip)
+    box_reasons = {c["reason"] for c in picked if c["status"] != "shown" and c.get("reason")}
+    groups: dict[str, list] = {}
+    for c in ledger.claims:
+        if undecided(c) and c.id not in boxed:
+            # a sentence that says its reason is grouped with others of that reason; one worded in its own
+            # terms (its rule's reason is not what it tells the reader) stands alone
+            groups.setdefault(c.reason if c.reason and c.reason in c.text else f"\0{c.id}", []).append(c)
+    lines = []
+    for reason, claims in groups.items():
+        if len(claims) == 1 and reason not in box_reasons or reason.startswith("\0"):
+            lines.append(f"- {' '.join(claims[0].text.split())}")
+            continue
+        names = [topic(ledger.chapter, c) for c in claims]
+        names = wording.join([names[0], *(n[:1].lower() + n[1:] for n in names[1:])])
+        why = SAID_ABOVE if reason in box_reasons else f"because {reason}"
+        lines.append(f"- {names}: not stated, {why}.")
+    lines += [f"- {' '.join(t.split())}" for t in extra if t.strip()]
+    return "\n".join(dict.fromkeys(lines))
+
+
+#: What the folded list says of claims withheld for the reason a withheld claim of the box gives.
+SAID_ABOVE = "for the reason the bottom line gives"
+
+
+#: The heading of the folded list.
+FOLDED_TITLE = "What this input cannot decide"
+
+
+def folded_box(ledger, skip=frozenset(), extra=()) -> str:
+    """`folded` inside a dropdown admonition (MyST), or nothing when the input decides every claim."""
+    body = folded(ledger, skip, extra)
+    return f":::{{admonition}} {FOLDED_TITLE}\n:class: dropdown\n\n{body}\n:::\n" if body else ""

@@ -1,0 +1,78 @@
+"""Each topic chapter's logic, one module per chapter, so that it is tested without a notebook.
+
+A topic module `benchbook.topics.<chapter>` offers:
+
+- `analyse(p) -> Result`: `p` is what `chapter.setup` returned (checked parameters, resolved paths);
+  the Result (a dataclass of the module's own) holds the tidy tables and numbers, and its claims
+  (`wording.ledger(...)`);
+- `page(result) -> Page`: every text, figure and table the chapter shows, drawn from the Result.
+
+The notebook is then calls (its prose refers to the glued names):
+
+    p = setup("<chapter>", globals())
+    result = <chapter>.analyse(p)
+    <chapter>.page(result).glue()
+
+and a later cell may `page.show("<table>")` where the prose places a table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from benchbook.claims import Ledger
+
+
+@dataclass
+class Page:
+    """What a chapter glues, by name: `texts` as plain text, `markdown` as Markdown (a value holding
+    a code span or a link), `figures` through the book's `glue_figure`, and `tables` as callables
+    that display one table where a cell asks for it (a figure None is not drawn: its name is glued
+    empty, and its caption says why). The ledger's claims, bottom line and exercises are glued with
+    them."""
+
+    ledger: Ledger
+    texts: dict[str, str] = field(default_factory=dict)
+    markdown: dict[str, str] = field(default_factory=dict)
+    figures: dict[str, object] = field(default_factory=dict)
+    tables: dict[str, Callable[[], None]] = field(default_factory=dict)
+    #: withheld claims go in the page's folded list (`presentation.placement`), so their own glue is empty
+    fold_withheld: bool = False
+    #: the bottom line's claim ids, where the chapter picks them from its result (else its PRIORITY)
+    box: list[str] | None = None
+
+    def glue(self) -> None:
+        from IPython.display import Markdown
+        from myst_nb import glue
+
+        from benchbook.presentation import bottom_line, exercises, wording
+        from benchbook.presentation.plotting import glue_figure
+
+        if self.fold_withheld:  # a withheld claim is said in the folded list, not where it would stand
+            for c in self.ledger.claims:
+                glue(
+                    f"claim_{c.id}", Markdown(c.text if c.applicable and c.status != "withheld" else ""), display=False
+                )
+        else:
+            wording.glue_claims(self.ledger)
+        bottom_line.glue_box(self.ledger, self.box)
+        exercises.glue_exercises(self.ledger)
+        for name, text in self.texts.items():
+            glue(name, text, display=False)
+        for name, text in self.markdown.items():
+            glue(name, Markdown(text), display=False)
+        for name, fig in self.figures.items():  # a figure with no data is not drawn: its caption says why
+            if fig is None:  # an empty Markdown would print its repr; a comment prints nothing
+                glue(name, Markdown("<!-- not drawn -->"), display=False)
+            else:
+                glue_figure(name, fig)
+
+    def show(self, name: str) -> None:
+        self.tables[name]()
+
+    def publish(self) -> None:
+        """Emit the ledger as a cell output (`wording.publish`), for the build and `benchbook run`."""
+        from benchbook.presentation import wording
+
+        wording.publish(self.ledger)

@@ -1,0 +1,104 @@
+"""The attention-kernels chapter's logic: from the checked parameters to its numbers, claims and page.
+
+`analyse` reads one or more attention-gym outputs, counts the work each kernel performs (not the
+FLOPs the tool credits it with), derives each mask's block density from its name, and judges the
+chapter's claims; `page` draws every text, figure and table the notebook places.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from benchbook import config, ingest
+from benchbook.analysis import attention
+from benchbook.checks import attention_gym as checks
+from benchbook.claims import Ledger
+from benchbook.claims import attention as claims
+from benchbook.topics import Page
+
+CHAPTER = "attention_kernels"
+
+
+@dataclass
+class Result:
+    """Everything the page shows, from the input files."""
+
+    paths: list[Path]
+    messages: list[str]
+    kernels: pd.DataFrame
+    speedups: pd.DataFrame
+    points: pd.DataFrame
+    densities: pd.DataFrame
+    peaks: attention.Peaks
+    reproduction: pd.DataFrame
+    ledger: Ledger = field(repr=False, default=None)
+
+
+def analyse(p: dict) -> Result:
+    """The chapter's numbers and claims for the inputs of `p` (`chapter.setup`'s return)."""
+    from benchbook.presentation import wording
+
+    paths = [Path(f) for f in p["source"]]
+    df, messages = ingest.read_all(paths, tool="attention-gym")
+    k = attention.with_work(attention.kernels(df))
+    sp = attention.speedups(k)
+    pts = attention.roofline_points(k)
+    texts = [f.read_text(encoding="utf-8", errors="replace") for f in paths]
+    peaks = attention.peaks(p["gpu"], texts, p["peak_tflops"], p["peak_bandwidth_gb_s"])
+    result = Result(
+        paths=paths,
+        messages=messages,
+        kernels=k,
+        speedups=sp,
+        points=pts,
+        densities=attention.densities(k),
+        peaks=peaks,
+        reproduction=pd.concat([checks.reproduce(f) for f in paths], ignore_index=True),
+    )
+    result.ledger = wording.ledger(CHAPTER, [config.relative(x) for x in paths], claims.all_claims(k, sp, pts, peaks))
+    return result
+
+
+def page(r: Result) -> Page:
+    """Every text, figure and table of the chapter, drawn from `r`."""
+    from benchbook.presentation import attention as show
+    from benchbook.presentation import placement, tables, wording
+
+    k = r.kernels
+    texts = {
+        "files": ", ".join(config.relative(x) for x in r.paths),
+        "n_sections": wording.sentence(CHAPTER, "sections", n=k["mask"].nunique()),
+        "noise_words": show.noise_words(k),
+        "fa2_words": show.fa2_words(k),
+        "shape_words": show.shape_words(k),
+        "rep_words": show.reproduction_words(r.reproduction),
+        "density_words": show.density_words(r.densities),
+        "density_caption": wording.sentence(
+            CHAPTER, "density_caption", dots=bool((r.densities["printed"].notna() & (r.densities["printed"] < 1)).any())
+        ),
+    }
+    markdown = {
+        "stop_note": show.stop_note(r.messages),
+        "device_words": show.device_words(r.peaks),
+        "withheld_block": placement.folded_box(r.ledger),
+        **placement.in_place(r.ledger),
+    }
+    figures = {"fig_density": show.density_figure(r.densities)}
+    if len(k[k["pass"] == "fw"]):
+        figures["fig_tflops"] = show.tflops_figure(k)
+    if (r.speedups["flex_vs_sdpa"].notna() & r.speedups["density"].notna()).any():
+        figures["fig_speedup"] = show.speedup_figure(r.speedups)
+    if len(r.points[r.points["achieved_tflops"].notna()]):
+        figures["fig_roof"] = show.roofline_figure(r.points, r.peaks)
+    for name in ("fig_tflops", "fig_speedup", "fig_roof"):
+        markdown[f"why_no_{name[4:]}"] = "" if name in figures else show.missing_figure(name[4:])
+    known = bool((r.densities["derived"].notna() | r.densities["printed"].notna()).any())
+    tabs = {
+        "densities": lambda: tables.show(show.density_table(r.densities), digits=4) if known else None,
+        "sdpa": lambda: tables.show(show.sdpa_table(k), digits=3),
+        "speedups": lambda: tables.show(show.speedup_table(r.speedups), digits=3),
+    }
+    return Page(r.ledger, texts=texts, markdown=markdown, figures=figures, tables=tabs)

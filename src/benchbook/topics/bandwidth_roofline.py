@@ -1,0 +1,110 @@
+"""The bandwidth_roofline chapter: how close single-stream generation gets to the ceiling its device's
+memory bandwidth sets (bandwidth / bytes read per token), from llama-bench tables and vLLM `bench
+latency` runs at batch 1. `analyse` reads the input once and makes the claims; `page` draws and words
+everything the notebook glues."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from benchbook import config, ingest
+from benchbook.analysis import bandwidth
+from benchbook.claims import Ledger
+from benchbook.claims import bandwidth as bandwidth_claims
+from benchbook.presentation import bandwidth as show
+from benchbook.presentation import placement, tables, wording
+from benchbook.topics import Page
+
+CHAPTER = "bandwidth_roofline"
+
+
+@dataclass
+class Result:
+    """Everything the page shows, from one read of the input."""
+
+    p: dict
+    files: list[str]
+    rows: pd.DataFrame
+    every: pd.DataFrame
+    points: pd.DataFrame
+    latency: pd.DataFrame
+    throughput: pd.DataFrame
+    ledger: Ledger
+
+
+def analyse(p: dict) -> Result:
+    """Read each file with the tool it holds, place every batch-1 generation result under its device's
+    ceiling, and make the chapter's claims."""
+    found = {f: ingest.detect(ingest._load_text(f)) for f in p["source"]}
+    llama = [f for f in p["source"] if "llama-bench" in found[f]]
+    vllm = [f for f in p["source"] if "vllm-bench-offline" in found[f]]
+    df = ingest.read_all(llama, tool="llama-bench")[0] if llama else pd.DataFrame(columns=["metric", "statistic"])
+    rows = bandwidth.generation_rows(df)
+    kept, every = bandwidth.reduce(rows)
+    gpu, bw, tf = p["gpu"], p["peak_bandwidth_gb_s"], p["peak_tflops"]
+    pts = bandwidth.points(kept, gpu, p["moe_active_params"], bw, tf)
+    vdf = ingest.read_all(vllm, tool="vllm-bench-offline")[0] if vllm else pd.DataFrame()
+    lat = bandwidth.latency_runs(vdf)
+    thr = bandwidth.throughput_runs(vdf, gpu, bw, tf)  # batched: not placed
+    vpts = bandwidth.latency_points(lat, gpu, bw, tf)
+    pts = pd.concat([pts, vpts], ignore_index=True) if len(vpts) else pts
+    files = [config.relative(f) for f in p["source"]]
+    ledger = wording.ledger(CHAPTER, files, bandwidth_claims.build(pts, p["bound_threshold"]))
+    return Result(p, files, rows, every, pts, lat, thr, ledger)
+
+
+def box_ids(led: Ledger) -> list[str]:
+    """The bottom line: the trend with size where the input shows one, and the result closest to its
+    ceiling (the highest shown share of a peak); the trend, withheld, only where there is no such result."""
+    shown = [c for c in led.claims if c.shown and c.kind == "fraction_of_peak" and c.id.startswith("bw_")]
+    best = max(shown, key=lambda c: c.evidence["fraction"], default=None)
+    trend = ["bw_size_trend"] if led.get("bw_size_trend").shown else []
+    return [*trend, *([best.id] if best else [])] or ["bw_size_trend"]
+
+
+def _tables(r: Result) -> dict:
+    from IPython.display import Markdown, display
+
+    def bytes_table():
+        if len(r.points):
+            display(tables.show(show.bytes_table(r.points)))
+
+    def sweep():
+        n_dropped = int((~r.every["kept"]).sum()) if len(r.every) else 0
+        if n_dropped:
+            display(Markdown(show.sweep_note(bandwidth.swept(r.rows), n_dropped)))
+            display(tables.show(show.sweep_table(r.every), caption=show.sweep_constants(r.every)))
+
+    return {"bytes": bytes_table, "sweep": sweep}
+
+
+def page(r: Result) -> Page:
+    """Every text, figure and table of the chapter, drawn from the Result."""
+    led, pts = r.ledger, r.points
+    box = box_ids(led)
+    placed = not show.placed(pts).empty
+
+    def said(kind: str) -> str:
+        ids = [c.id for c in led.claims if c.id not in box and c.status != "withheld"]
+        ids = [i for i in ids if led.get(i).kind == kind or (kind == "bound" and i.startswith("bound_"))]
+        return wording.block(led, ids)
+
+    notes = [show.coverage_note(len(pts)), show.latency_note(r.latency)]
+    markdown = {
+        "input_line": show.input_line(", ".join(r.files), pts, r.latency),
+        "input_notes": "\n\n".join(n for n in notes if n),
+        "lesson_text": show.lesson_sentence(pts),
+        "fractions": said("fraction_of_peak"),
+        "bounds": said("bound"),
+        "throughput_note": show.throughput_note(r.throughput),
+        "withheld_list": placement.folded_box(led, skip=box),
+    }
+    figures = {
+        "fig_ceiling": show.ceiling_figure(pts) if placed else None,
+        "fig_fraction": show.fraction_figure(pts) if placed else None,
+        "fig_roofline": show.roofline_figure(pts) if show.roofline_device(pts) else None,
+    }
+    texts = {f"cap_{name[4:]}": show.caption(name[4:], fig is not None) for name, fig in figures.items()}
+    return Page(led, texts=texts, markdown=markdown, figures=figures, tables=_tables(r), fold_withheld=True, box=box)

@@ -1,0 +1,158 @@
+"""The batch_saturation chapter's logic: read a batch-size sweep (or offline runs), measure it (the
+saturation batch, the roofline of each step, the lesson's step-time floor), judge it (the ledger) and
+say it (texts, figures, tables by name)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from benchbook import config, ingest
+from benchbook.analysis import batch, peaks
+from benchbook.checks import hf_batch as checks
+from benchbook.claims import Ledger
+from benchbook.claims import batch as batch_claims
+from benchbook.presentation import wording
+from benchbook.topics import Page
+
+CHAPTER = "batch_saturation"
+TOOLS = ("hf-batch-sweep", *batch.OFFLINE_TOOLS)
+
+
+@dataclass
+class Result:
+    """What the chapter measured and judged on one input."""
+
+    p: dict
+    inputs: list[str]
+    messages: list[str]
+    sweep: pd.DataFrame
+    runs: pd.DataFrame  # offline runs (no batch setting)
+    knees: pd.DataFrame
+    limits: pd.DataFrame
+    key: tuple | None  # the reference (fastest) series
+    peaks: object
+    sizes: dict  # model -> (billions of parameters, where that comes from)
+    roofline: pd.DataFrame
+    offline: pd.DataFrame  # runs with no batch setting, as points
+    paced: list
+    floor: dict  # the lesson's step-time floor in this input's numbers (`batch.floor`)
+    audit: pd.DataFrame
+    reproduced: tuple[int, int, bool]  # rows, agreeing, whether a bigcode file was read
+    ledger: Ledger
+    set_aside: str | None
+
+
+def analyse(p: dict) -> Result:
+    """Every number and verdict of the chapter for the checked parameters `p` (`chapter.setup`)."""
+    df, messages = ingest.read_all(p["source"])
+    df = df[df["tool"].isin(TOOLS)]
+    inputs = [config.relative(x) for x in p["source"]]
+    sw = batch.sweep(df)
+    knees = batch.knee(sw, p["knee_fraction"])
+    key = batch.reference(sw)
+    pk = peaks.choose(p["gpu"], sorted(set(sw["gpu"]) - {""}), p["peak_bandwidth_gb_s"], p["peak_tflops"])
+    printed = {}
+    for f in p["source"]:
+        printed.update(batch.printed_params(f.read_text(encoding="utf-8", errors="replace")))
+    runs = batch.offline_runs(df)
+    models = sorted(set(sw["model"]) | (set(runs["model"]) - {""}))
+    sizes = {m: batch.model_size(m, printed, p["params_b"]) for m in models}
+    known = {m: s[0] for m, s in sizes.items() if s[0]}
+    rl = batch.step_roofline(sw, known, pk)
+    reg = batch.regimes(rl, key)
+    ref_knee = knees.loc[knees["peak_tok_s"].idxmax()] if len(knees) else None
+    ref_params = sizes[key[0]] if key else (None, "unknown")
+    pair = batch.dtype_pair(sw, key)
+    unnamed = {"": p["params_b"]} if p["params_b"] > 0 else {}  # an MLPerf summary names no model
+    hf_files = [f for f in p["source"] if "hf-batch-sweep" in ingest.detect(ingest._load_text(f))]
+    rep = checks.reproduce(hf_files[0]) if hf_files else pd.DataFrame(columns=["agrees"])
+    led = Ledger(CHAPTER, inputs)
+    for c in (
+        batch_claims.knee(ref_knee),
+        batch_claims.bound("small", reg.get("small"), pk, p["bound_threshold"]),
+        batch_claims.bound("large", reg.get("large"), pk, p["bound_threshold"]),
+        batch_claims.bandwidth(reg.get("small"), pk, ref_params[0], ref_params[1]),
+        batch_claims.compute(reg.get("large"), pk),
+        batch_claims.dtypes(pair, batch.rounding_noise(*pair) if pair else 0.0),
+        batch_claims.latency_flat(batch.flat_range(batch.rows_of(sw, key), tolerance=batch_claims.FLAT_TOLERANCE)),
+        batch_claims.conflicts(batch.conflicts(df), len(sw)),
+        batch_claims.speculative(runs),
+        batch_claims.over_cap(batch.over_cap(runs)),
+    ):
+        led.add(c)
+    return Result(
+        p=p,
+        inputs=inputs,
+        messages=list(messages),
+        sweep=sw,
+        runs=runs,
+        knees=knees,
+        limits=batch.memory_limit(sw),
+        key=key,
+        peaks=pk,
+        sizes=sizes,
+        roofline=rl,
+        offline=batch.offline_points(runs, {**unnamed, **known}, pk),
+        paced=batch.paced_scenarios(df),
+        floor=batch.floor(rl, key),
+        audit=checks.audit(hf_files[0]) if hf_files else pd.DataFrame(columns=["defect", "line", "evidence"]),
+        reproduced=(len(rep), int(rep["agrees"].eq(True).sum()), bool(hf_files)),
+        ledger=wording.ledger(CHAPTER, inputs, led.claims),
+        set_aside=ingest.set_aside_note(p["source"], tool=TOOLS),
+    )
+
+
+def page(res: Result) -> Page:
+    """Every text, figure and table the chapter shows, by the name its prose glues or shows."""
+    from IPython.display import display
+
+    from benchbook.presentation import audit as audit_view
+    from benchbook.presentation import batch as show
+    from benchbook.presentation import placement, tables
+
+    sw, key = res.sweep, res.key
+    ref = batch.rows_of(sw, key)
+    row = ref.iloc[(ref["batch_size"] - 128).abs().argmin()] if len(ref) else None
+    mg = batch.marginal_gain(ref)
+    size_assumed = bool(key) and res.sizes.get(key[0], (None, ""))[1] == "tool config"
+    pg = Page(res.ledger)
+    pg.markdown.update(
+        inputs=show.inputs_sentence(", ".join(res.inputs), sw, res.runs),
+        notes=show.notes_sentence(res.messages, res.set_aside, bool(sw["has_result"].sum()), len(res.offline)),
+        device=show.device_sentence(
+            res.peaks, {m: s[0] for m, s in res.sizes.items()}, {m: s[1] for m, s in res.sizes.items()}
+        ),
+        offline_sentence=show.offline_sentence(res.offline, res.peaks, res.paced),
+        floor=show.floor_sentence(res.floor, getattr(res.peaks, "device", None), size_assumed),
+        undecided=placement.folded_box(res.ledger),
+        **placement.in_place(res.ledger),
+    )
+    pg.texts.update(
+        knee_pct=f"{100 * res.p['knee_fraction']:.0f}",
+        threshold_pct=f"{100 * res.p['bound_threshold']:.0f}",
+        gain_sentence=show.gain_sentence(mg),
+        ms_sentence=show.ms_sentence(row),
+        limits_sentence=show.limits_sentence(res.limits),
+        audit_sentence=show.audit_sentence(*res.reproduced),
+    )
+    pg.figures.update(
+        fig_floor=show.plot_floor(res.floor),
+        fig_throughput=show.plot_throughput(sw, res.knees, res.ledger.get("knee").shown),
+        fig_roofline=show.plot_roofline(res.roofline, res.peaks, key),
+        fig_ms=show.plot_ms_per_token(sw),
+    )
+    pg.tables.update(
+        knee=lambda: display(tables.show(show.knee_table(res.knees), missing=show.KNEE_MISSING)),
+        gain=lambda: display(tables.show(show.gain_table(mg), missing=show.GAIN_MISSING)),
+        offline=lambda: (
+            display(tables.show(show.offline_table(res.offline), missing=show.OFFLINE_MISSING))
+            if len(res.offline)
+            else None
+        ),
+        step=lambda: display(tables.show(show.step_table(res.roofline), missing=show.STEP_MISSING)),
+        limits=lambda: display(tables.show(show.limits_table(res.limits), missing=show.LIMITS_MISSING)),
+        audit=lambda: display(tables.show(audit_view.audit_table(res.audit, ["defect", "line", "evidence"]))),
+    )
+    return pg

@@ -1,0 +1,165 @@
+"""The serving_saturation chapter's logic: read a serving sweep, measure it (the curve, Little's law,
+the roofline, goodput), judge it (the ledger) and say it (texts, figures, tables by name)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from benchbook import config, ingest
+from benchbook.analysis import peaks, serving
+from benchbook.claims import Ledger
+from benchbook.claims import serving as serving_claims
+from benchbook.presentation import wording
+from benchbook.topics import Page
+
+CHAPTER = "serving_saturation"
+
+
+@dataclass
+class Result:
+    """What the chapter measured and judged on one input."""
+
+    p: dict
+    inputs: list[str]
+    runs: pd.DataFrame  # every run, with its sweep value `x`
+    requests: pd.DataFrame  # per-request rows, where the input has them
+    variable: str
+    curve: pd.DataFrame
+    apart: pd.DataFrame
+    peaks: object
+    model: str | None
+    size: tuple  # total_b, active_b, where the size comes from
+    weights: object
+    lit: pd.DataFrame  # Little's law per run
+    roofline: pd.DataFrame
+    goodput: pd.DataFrame  # bounds from the percentiles
+    exact: pd.DataFrame | None  # counted from per-request data
+    queue: dict  # the closed-loop limits in this input's numbers (`serving.queue_limits`)
+    ledger: Ledger
+    set_aside: str | None
+
+
+def analyse(p: dict) -> Result:
+    """Every number and verdict of the chapter for the checked parameters `p` (`chapter.setup`)."""
+    r, req = serving.load(p["source"])
+    var = serving.choose_sweep(r, p["sweep"])
+    r = r.assign(x=serving.sweep_x(r, var))
+    is_apart = serving.apart(r, var)
+    curve, apart = r[~is_apart].sort_values("x"), r[is_apart].sort_values("order")
+    inputs = [config.relative(f) for f in p["source"]]
+    texts = [f.read_text(encoding="utf-8", errors="replace") for f in p["source"]]
+    texts += list(r["metadata"].dropna()) if "metadata" in r else []
+    pk = peaks.choose(p["gpu"], texts, p["peak_bandwidth_gb_s"], p["peak_tflops"])  # none assumed
+    pk = serving.spanning(pk, r)  # TP x PP the output states: the devices one run's work spans
+    models = sorted(r["model"].dropna().unique())
+    model = models[0] if len(models) == 1 else None
+    total_b, active_b, size_source = serving.model_size(model, p["params_b"])
+    w = serving.weights(model, r)
+    lit = serving.littles_law(r, req)
+    rl = serving.decode_roofline(lit, active_b, w.bytes_per_weight, pk, w.precision)
+    rl_curve = rl[~is_apart.to_numpy()] if len(curve) else rl  # no curve: every run stands for itself
+    rl_curve = serving.per_load(rl_curve, serving.ROOFLINE_MEANS) if len(rl_curve) else rl_curve
+    low = rl_curve.sort_values("x").iloc[0] if len(rl_curve) else None
+    has_tput = rl_curve["output_throughput"].notna().any() if len(rl_curve) else False
+    best = rl_curve.loc[rl_curve["output_throughput"].idxmax()] if has_tput else None  # all failed: none
+    kn = serving.knees(r, var, p["knee_threshold"])
+    gb = serving.goodput_bounds(r, p["slo_ttft_ms"], p["slo_tpot_ms"])
+    exact = serving.exact_goodput(req, p["slo_ttft_ms"], p["slo_tpot_ms"]) if len(req) else None
+    queue = serving.queue_limits(lit[~is_apart.to_numpy()])
+    led = Ledger(CHAPTER, inputs)
+    for c in (
+        serving_claims.knee(kn, p["knee_threshold"], var, int(curve["x"].nunique()), queue),
+        serving_claims.growth(curve, var),
+        serving_claims.bandwidth(low, pk, active_b, w.bytes_per_weight),
+        serving_claims.bound("low", low, pk, p["bound_threshold"], w.assumed),
+        serving_claims.compute(best, pk),
+        serving_claims.bound("best", best, pk, p["bound_threshold"], w.assumed),
+        serving_claims.underfilled(lit),
+        serving_claims.uncapped(apart, curve, int(r["order"].min()) if len(r) else None),
+        serving_claims.tpot_itl(r),
+        serving_claims.goodput(gb, p["slo_ttft_ms"], p["slo_tpot_ms"]),
+        serving_claims.failed(r),
+        serving_claims.own_slos(serving.own_slo_bounds(r), serving.own_limits_possible(r)),
+    ):
+        led.add(c)
+    return Result(
+        p=p,
+        inputs=inputs,
+        runs=r,
+        requests=req,
+        variable=var,
+        curve=curve,
+        apart=apart,
+        peaks=pk,
+        model=model,
+        size=(total_b, active_b, size_source),
+        weights=w,
+        lit=lit,
+        roofline=rl,
+        goodput=gb,
+        exact=exact,
+        queue=queue,
+        ledger=wording.ledger(CHAPTER, inputs, led.claims),
+        set_aside=ingest.set_aside_note(p["source"], tool=ingest.SERVING_TOOLS),
+    )
+
+
+def page(res: Result) -> Page:
+    """Every text, figure and table the chapter shows, by the name its prose glues or shows."""
+    from IPython.display import display
+
+    from benchbook.presentation import placement, tables
+    from benchbook.presentation import serving as show
+
+    p, r, var = res.p, res.runs, res.variable
+    knee = res.ledger.get("knee")
+    pg = Page(res.ledger)
+    pg.markdown.update(
+        inputs=show.inputs_sentence(", ".join(res.inputs), r, var, len(res.apart)),
+        rate_note=show.assumed_rate_note(r),
+        figures=show.figures_sentence(res.lit, res.goodput, p["slo_ttft_ms"], p["slo_tpot_ms"]),
+        curve_note=show.curve_note(res.curve, var),
+        set_aside=res.set_aside or "",
+        apart_note=show.apart_message(res.apart, var),
+        lit_note=show.littles_note(res.lit),
+        queue=show.queue_sentence(res.queue, knee.shown),
+        goodput_source=show.goodput_source(res.exact),
+        undecided=placement.folded_box(res.ledger),
+        **placement.in_place(res.ledger),
+    )
+    total_b, active_b, size_source = res.size
+    pg.texts.update(
+        device=show.device_sentence(
+            res.peaks, res.model, total_b, active_b, size_source, res.weights, serving.devices(r)
+        ),
+        threshold=f"{p['knee_threshold']:g}",
+        threshold_pct=f"{100 * p['bound_threshold']:.0f}",
+        slo_ttft=f"{p['slo_ttft_ms']:g}",
+        slo_tpot=f"{p['slo_tpot_ms']:g}",
+        pareto_sentence=show.pareto_sentence(r),
+    )
+    pg.figures.update(
+        fig_queue=show.plot_queue(res.queue, knee.shown),
+        fig_saturation=show.plot_saturation(res.curve, res.apart, var, knee.evidence["x"] if knee.shown else None),
+        fig_tradeoff=show.plot_latency_tradeoff(r, var),
+        fig_roofline=show.plot_roofline(res.roofline, res.peaks, var),
+        fig_pareto=show.plot_pareto(r, var),
+    )
+
+    def each(ts):
+        return lambda: [display(t) for t in ts()]
+
+    pg.tables.update(
+        runs=each(lambda: show.runs_tables(res.curve)),
+        apart=each(lambda: show.runs_tables(res.apart) if len(res.apart) else []),
+        littles=lambda: display(tables.show(show.littles_table(res.lit))),
+        goodput=each(
+            lambda: (
+                ([tables.show(show.exact_goodput_table(res.exact))] if res.exact is not None else [])
+                + [tables.show(show.goodput_bounds_table(res.goodput))]
+            )
+        ),
+    )
+    return pg

@@ -1,0 +1,259 @@
+"""The tp_scaling chapter: what tensor parallelism buys per added GPU, and where it stops paying, from
+text-generation-benchmark tables. `analyse` reads the input once and makes the claims; `page` draws
+and words everything the notebook glues."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from benchbook import config, ingest
+from benchbook.analysis import tp
+from benchbook.claims import Ledger
+from benchbook.claims import tp as tp_claims
+from benchbook.ingest import tgi
+from benchbook.presentation import placement, tables, wording
+from benchbook.presentation import tp as view
+from benchbook.topics import Page
+
+CHAPTER = "tp_scaling"
+
+#: The claims each section shows, in page order (the bottom line's are left out where it holds them).
+SECTIONS = {
+    "claims_scaling": ["decode_speedup", "prefill_speedup_rises", "prefill_efficiency_falls", "superlinear_efficiency"],
+    "claims_roofline": [
+        "decode_bw_small_tp",
+        "decode_bw_large_tp",
+        "prefill_compute_best",
+        "highest_fraction",
+        "decode_bound",
+        "prefill_bound",
+    ],
+    "claims_deploy": ["rec_decode_latency", "rec_prefill_latency", "rec_throughput"],
+}
+#: Paragraphs of the anomalies' section that stand only when one of their claims is shown: glued name,
+#: then the claims, behind the label the wording file's `words.labels` gives the name.
+PARAGRAPHS = {
+    "para_jumps": ["superlinear_jumps"],
+    "para_slower": ["decode_slower_steps"],
+    "para_quant": ["quant_slowdown", "quant_bandwidth"],
+}
+
+
+@dataclass
+class Result:
+    """Everything the page shows, from one read of the input."""
+
+    p: dict
+    files: list[str]
+    n_rows: int
+    messages: list[str]
+    w_all: pd.DataFrame
+    w: pd.DataFrame
+    n_dup: int
+    listed: list[int]
+    tp_assumed: bool
+    model_id: str
+    size: dict
+    kv: float
+    kv_src: str
+    arch: dict | None
+    device: dict
+    tps: list[int]
+    seqs: list[int]
+    roofline: pd.DataFrame
+    ledger: Ledger
+
+
+def analyse(p: dict) -> Result:
+    """Read the TGI tables, choose the main configuration, size the model and the device, and make
+    the chapter's claims."""
+    raw, messages = ingest.read_all(p["source"], tool="tgi-benchmark")
+    texts = [f.read_text(errors="replace") for f in p["source"]]
+    listed = sorted({t for text in texts for t in tgi.listed_tps(text)})
+    w_all, n_dup = tp.combine(tp.wide(raw))
+    w_all["tp_stated"] = w_all["tp"].notna()
+    tp_assumed = not w_all["tp_stated"].all()
+    w_all["tp"] = w_all["tp"].fillna(p["tp_unknown"])
+    w = tp.main_config(w_all)
+    named = w["model"].notna().any()
+    model_id = str(w["model"].dropna().iloc[0]) if named else "an unnamed model"
+    size = tp.model_size(model_id, p["params_b"])
+    kv = p["kv_bytes_per_token"] or tp.kv_bytes_per_token(model_id) or 0.0
+    if p["kv_bytes_per_token"]:
+        kv_src = "the kv_bytes_per_token parameter"
+    else:
+        kv_src = f"the model's configuration, for {model_id}" if kv else f"not known for {model_id}"
+    device = tp.device_peaks(p["gpu"], p["peak_bandwidth_gb_s"], p["peak_tflops"], texts)
+    arch = tp.architecture(model_id) if named else None
+    files = [config.relative(f) for f in p["source"]]
+    claims = tp_claims.all_claims(
+        w=w,
+        w_all=w_all,
+        device=device,
+        params_b=size["total_b"],
+        active_params_b=size["active_b"],
+        why_no_params=size["source"],
+        bytes_per_param=p["bytes_per_param"],
+        kv_bytes_per_token=kv,
+        tp_unknown=p["tp_unknown"],
+        bound_threshold=p["bound_threshold"],
+        jump_threshold=p["jump_threshold"],
+        slowdown_tolerance=p["slowdown_tolerance"],
+        arch=arch,
+    )
+    rp = pd.DataFrame()
+    if size["total_b"]:
+        rp = tp.roofline_points(
+            w, size["total_b"], p["bytes_per_param"], device["bandwidth_gb_s"], device["tflops"], kv, p["tp_unknown"]
+        )
+    return Result(
+        p=p,
+        files=files,
+        n_rows=len(raw),
+        messages=messages,
+        w_all=w_all,
+        w=w,
+        n_dup=n_dup,
+        listed=listed,
+        tp_assumed=tp_assumed,
+        model_id=model_id,
+        size=size,
+        kv=kv,
+        kv_src=kv_src,
+        arch=arch,
+        device=device,
+        tps=sorted(int(t) for t in w["tp"].dropna().unique()),
+        seqs=sorted(int(s) for s in w["sequence_length"].dropna().unique()),
+        roofline=rp,
+        ledger=wording.ledger(CHAPTER, files, claims),
+    )
+
+
+def _allreduce_values(r: Result) -> dict:
+    """The lesson's numbers for this input: the all-reduces of one decode step of its model at its
+    smallest batch and largest TP, and the slowdown past the turn they are set against."""
+    turn = r.ledger.get("decode_turn").evidence
+    if r.arch is None:
+        return {"model": r.model_id, "known": False}
+    bs = turn.get("batch_size") or (min(int(b) for b in r.w["batch_size"]) if len(r.w) else 1)
+    n = turn.get("max_tp") or max([*r.tps, 1])
+    one_gpu = n <= 1  # no all-reduce at all: the lesson's numbers are for TP 8 instead
+    n = 8 if one_gpu else n
+    links = {name: tp.allreduce_budget(r.arch["layers"], r.arch["hidden"], bs, n, gb_s) for name, gb_s in tp.LINKS}
+    out = {"model": r.model_id, "known": True, "batch_size": bs, "n": n, "one_gpu": one_gpu, **r.arch}
+    out["links"] = list(links.items())
+    out |= {k: v for k, v in next(iter(links.values())).items() if k in ("allreduces", "bytes_each", "bytes_sent")}
+    if turn.get("after") == "slower" and r.ledger.get("decode_turn").shown:
+        steps = tp.ring_steps_added(turn["turn_tp"], turn["max_tp"], out["allreduces"])
+        out |= {k: turn[k] for k in ("turn_tp", "turn_ms", "max_tp", "max_ms")}
+        out |= {"steps_added": steps, "us_per_step": (turn["max_ms"] - turn["turn_ms"]) * 1000 / steps}
+    return out
+
+
+def _figures(r: Result) -> dict:
+    w, device = r.w, r.device
+    sc = tp.scaling(w)
+    fits = tp.scaling_fits(w)
+    qs = tp.quantization_slowdown(r.w_all)
+    tput = tp.throughput(w)
+    return {
+        "fig_allreduce": view.plot_turn_model(),
+        "fig_speedup": view.plot_speedup(sc, r.tps) if len(r.tps) >= 2 else None,
+        "fig_fit": view.plot_fits(fits, r.tps) if fits else None,
+        "fig_roofline": view.plot_tp_roofline(r.roofline, device) if len(r.roofline) else None,
+        "fig_quant": view.plot_quantization(qs) if len(qs) else None,
+        "fig_throughput": view.plot_throughput(tput) if len(tput) else None,
+    }
+
+
+def _tables(r: Result) -> dict:
+    """Each table as a call that shows it where a cell asks, and shows nothing when it has no row."""
+    w, w_all, tol = r.w, r.w_all, r.p["slowdown_tolerance"]
+
+    def show(rows: pd.DataFrame, frame, **kw):
+        def display_it():
+            from IPython.display import display
+
+            if len(rows):
+                display(tables.show(frame(rows), **kw))
+
+        return display_it
+
+    frac = view.roofline_fraction_table(r.roofline) if len(r.roofline) and r.device["device"] else pd.DataFrame()
+    budget = tp.batch_token_budget_test(w_all)
+    turns = view.turns_table(tp.turning_tp(w, tol))
+    return {
+        "turns": show(turns, lambda t: t, digits=4, missing=view.fraction_reasons(turns, tp.missing_batches(w))),
+        "fractions": show(frac, lambda f: f, missing=view.fraction_reasons(frac, tp.missing_batches(w))),
+        "inversions": show(tp.percentile_inversions(w_all), view.inversions_table, digits=4),
+        "missing": show(tp.missing_batches(w_all), view.missing_table),
+        "budget": show(budget[~budget["consistent"]] if len(budget) else budget, view.budget_table),
+        "jumps": show(
+            tp.superlinear_jumps(w_all, threshold=r.p["jump_threshold"]),
+            view.jumps_table,
+            digits={"from (ms)": 4, "to (ms)": 4},
+        ),
+        "slower": show(
+            tp.decode_slower_with_tp(w, tolerance=tol),
+            view.slower_table,
+            digits={"from (ms per token)": 4, "to (ms per token)": 4},
+        ),
+    }
+
+
+def page(r: Result) -> Page:
+    """Every text, figure and table of the chapter, drawn from the Result."""
+    from benchbook.presentation import bottom_line
+
+    led, w = r.ledger, r.w
+    boxed = {c["id"] for c in bottom_line.pick(led)}
+    others = tp.other_parameters(r.w_all, w)
+    texts = {
+        "input_text": view.input_sentence(
+            ", ".join(r.files),
+            r.n_rows,
+            r.model_id,
+            r.tps,
+            r.seqs,
+            r.n_dup,
+            r.messages,
+            others,
+            tp.absent_tps(r.listed, r.w_all),
+            tp.tokenizer_name(r.model_id) if w["model"].notna().any() else None,
+        ),
+        "model_text": view.model_sentence(r.model_id, r.size, r.kv, r.kv_src),
+        "scope_text": view.scope_sentence(r.w_all, w),
+        "prefill_example": view.prefill_example_sentence(tp.prefill_example(w)),
+        "fit_text": view.fit_sentence(tp.scaling_fits(w), tp.best_tp(w)),
+        "runs_text": view.runs_sentence(r.w_all),
+        "coverage_text": view.coverage_sentence(tp.missing_batches(w), w),
+    }
+    figures = _figures(r)
+    for name, fig in figures.items():
+        texts[f"cap_{name[4:]}"] = view.caption(name[4:], fig is not None, r.device)
+    sections = {
+        name: wording.together(led, [i for i in ids if i not in boxed and led.get(i).status != "withheld"])
+        for name, ids in SECTIONS.items()
+    }
+    labels = wording.words(CHAPTER)["labels"]
+    paragraphs = {
+        name: f"**{labels[name]}** {wording.together(led, [i for i in ids if led.get(i).status != 'withheld'])}"
+        if any(led.get(i).status != "withheld" for i in ids)
+        else ""
+        for name, ids in PARAGRAPHS.items()
+    }
+    if len(r.tps) < 2:  # nothing to scale: say so where the scaling verdicts would stand
+        sections["claims_scaling"] = view.one_tp_sentence(r.tps)
+    turns = [c.id for c in led.claims if c.id.startswith("decode_turn_") and c.status != "withheld"]
+    markdown = {
+        "device_text": view.device_sentence(r.device),
+        "tp_note": view.tp_assumed_sentence(r.p["tp_unknown"]) if r.tp_assumed else "",
+        "allreduce_text": view.allreduce_sentence(_allreduce_values(r)),
+        "claims_turns": "\n".join(f"- {led.get(i).text}" for i in turns),
+        **sections,
+        **paragraphs,
+        "withheld_list": placement.folded_box(led, skip=boxed),
+    }
+    return Page(led, texts=texts, markdown=markdown, figures=figures, tables=_tables(r), fold_withheld=True)

@@ -1,0 +1,166 @@
+"""The teaching parts of the book, without a browser: the back-of-envelope arithmetic, the exercises
+built from a ledger's evidence, the bottom-line box and the front page's findings, and the worked
+example of the foundations page against the data it cites."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from benchbook import config, hardware, ingest
+from benchbook.analysis import bandwidth
+from benchbook.analysis import envelope as env
+from benchbook.presentation import bottom_line, exercises
+
+
+def _claim(cid, status="shown", text="", **evidence):
+    return {
+        "id": cid,
+        "kind": "comparison",
+        "status": status,
+        "rule": "r",
+        "evidence": evidence,
+        "reason": None if status == "shown" else "the input lacks it",
+        "text": text or f"sentence {cid} 1.",
+    }
+
+
+def _ledger(chapter, *claims):
+    return {"chapter": chapter, "inputs": [], "claims": list(claims)}
+
+
+def test_envelope_arithmetic_known_answers():
+    assert env.ceiling(1792, 3.82) == pytest.approx(469.1, abs=0.1)
+    assert env.share(278.95, 469.11) == pytest.approx(0.5946, abs=1e-4)
+    assert env.intensity(6.74, 3.82) == pytest.approx(3.529, abs=1e-3)
+    assert env.ridge(500, 1792) == pytest.approx(279.0, abs=0.1)
+    assert env.bandwidth(2.623, 23.7) == pytest.approx(110.68, abs=0.01)
+    assert env.elasticity(128, 2553.3, 512, 3451.19) == pytest.approx(0.1172, abs=1e-4)
+    assert env.tokens_per_s(336.5, 14.7) == pytest.approx(11_445.6, abs=0.5)
+    assert env.dram_floor(3.82, 3.9) == pytest.approx(0.1192, abs=1e-4)  # 3.82e9 bytes x 8 bits x 3.9 pJ
+    assert env.product([0.5, 2.0, 1.5]) == pytest.approx(1.5)
+
+
+def test_bandwidth_exercises_show_the_arithmetic_of_the_evidence():
+    led = _ledger(
+        "bandwidth_roofline",
+        _claim(
+            "bw_1",
+            gb_per_token=2.0,
+            peak=1000.0,
+            rate=100.0,
+            label="big",
+            device="GPU-X",
+            architecture="dense",
+            offload="full",
+            active_params_b=4.0,
+        ),
+        _claim(
+            "bw_2",
+            gb_per_token=1.0,
+            peak=1000.0,
+            rate=600.0,
+            label="small",
+            device="GPU-X",
+            architecture="dense",
+            offload="full",
+            active_params_b=2.0,
+        ),
+        _claim("bound_2", label="small", ridge=200.0),
+    )
+    one, two = exercises.bandwidth_roofline(led)
+    # the bigger model predicted from the smaller at an equal share: 600 x 1 / 2 = 300 tok/s; it measured 100
+    assert "600.00 x 1.00 / 2.00 = 300.00 tok/s" in one.steps[1] and "300.00 tok/s predicted, 100.00" in one.answer
+    assert "gets closer" not in one.answer  # it fell short of the prediction: no fixed-cost story
+    # the critical batch of the smallest: intensity 2 x 2 / 1 = 4 FLOP/byte, ridge 200 / 4 = 50 sequences
+    assert "4.00 FLOP/byte" in two.steps[0] and "about 50 sequences" in two.answer
+    # one dense model only: its ceiling is the lesson's worked example, so the first exercise is left out
+    alone = _ledger("bandwidth_roofline", *[c for c in led["claims"] if c["id"] != "bw_1"])
+    one, two = exercises.bandwidth_roofline(alone)
+    assert one.lacking and "about 50 sequences" in two.answer
+
+
+def test_an_exercise_whose_claim_is_withheld_says_so_and_gives_no_numbers():
+    led = _ledger(
+        "batch_saturation",
+        _claim("knee", x=512, dtype="bf16", series="s"),
+        _claim("bound_small", status="withheld", ridge=153.0, dtype="bf16", device="d"),
+    )
+    first, second = exercises.batch_saturation(led)
+    assert "`bound_small`" in first.question and "`latency_flat`" in second.question
+    assert not re.search(r"\d", first.answer)
+
+
+def test_tracking_predicts_the_smallest_p_value_from_the_number_of_runs():
+    def changes(n, alpha=0.05):
+        return _claim("changes", "withheld", count=0, n=n, alpha=alpha, smallest_p=None)
+
+    first, _ = exercises.tracking(_ledger("tracking", changes(8)))
+    # 8 runs: C(8, 4) = 70 ways to pick the first four, the order and its mirror tie: p >= 2 / 70
+    assert "C(8, 4) = 70" in first.steps[0] and "= 0.029." in first.steps[1]
+    assert first.answer.startswith("p >= 0.029, below alpha 0.05: a change can be shown")
+    strict, _ = exercises.tracking(_ledger("tracking", changes(8, 0.01)))
+    assert "not below alpha 0.01: a change cannot be shown" in strict.answer
+    seven, _ = exercises.tracking(_ledger("tracking", changes(7)))
+    assert "C(7, 3) = 35" in seven.steps[0] and "cannot be shown" in seven.answer  # 2 / 35 = 0.057
+
+
+@pytest.mark.parametrize("chapter", list(exercises.BUILDERS))
+def test_an_empty_ledger_leaves_every_exercise_out_in_one_sentence(chapter):
+    """An exercise uses the input's numbers or is left out: none says "none for this input"."""
+    md = exercises.markdown(_ledger(chapter))
+    assert md == exercises.NONE_FOR_THIS_INPUT and "**Exercise " not in md
+
+
+def test_bottom_line_takes_shown_claims_in_priority_and_says_why_a_leading_one_is_withheld():
+    ids = ["a", "b", "c", "d", "e", "f"]
+    led = _ledger(
+        "x",
+        _claim("f", text="F 6."),
+        _claim("b", status="withheld", text="B: not stated, because R."),
+        _claim("a", text="A 1."),
+        _claim("d", text="D 4."),
+        _claim("e", text="E 5."),
+        _claim("c", text="C 3."),
+    )
+    picked = [c["id"] for c in bottom_line.pick(led, ids)]
+    assert picked == ["a", "b", "c", "d"][: bottom_line.MAX_SHOWN + 1]
+    box = bottom_line.box(led, ids)
+    assert "*Withheld:* B: not stated, because R." in box and box.index("A 1.") < box.index("C 3.")
+    # the answer first: a withheld leading claim follows the shown ones, never opens the box
+    assert box.index("D 4.") < box.index("*Withheld:*") and box.splitlines()[-1].startswith("- *Withheld:*")
+    assert "says why" in bottom_line.box(_ledger("x"), ids) or "none of" in bottom_line.box(_ledger("x"), ids)
+
+
+def test_findings_follow_the_reading_order_and_link_their_chapter():
+    ledgers = [
+        _ledger("tp_scaling", _claim("rec_throughput", text="TP 1 gives 45.9 tok/s.")),
+        _ledger("bandwidth_roofline", _claim("bw_size_trend", text="From 60% to 81%.")),
+    ]
+    md = bottom_line.findings(ledgers, {"bandwidth_roofline": "Bandwidth", "tp_scaling": "TP"})
+    lines = md.strip().splitlines()
+    assert lines[0].startswith("- From 60% to 81%.") and "<../notebooks/bandwidth_roofline>" in lines[0]
+    assert "TP 1 gives 45.9" in lines[1]
+
+
+def test_the_foundations_pages_worked_example_is_the_data():
+    """book/roofline_in_one_page.md types its numbers (a static page): they must be the seed's."""
+    page = (config.PROJ_ROOT / "book" / "roofline_in_one_page.md").read_text(encoding="utf-8")
+    df, _ = ingest.read_all([config.RAW_DIR / "rtx_pro_6000" / "004_6d4f73623fb8afcd.txt"], tool="llama-bench")
+    kept, _ = bandwidth.reduce(bandwidth.generation_rows(df))
+    pts = bandwidth.points(kept, "", {}, 0.0, 0.0)
+    row = pts[pts["model_file"].str.startswith("llama-2-7b")].iloc[0]
+    gb = row["bytes_per_token"] / 1e9
+    peak = hardware.device("RTX-PRO-6000-Blackwell-WS").bandwidth_gb_s
+    ceil = env.ceiling(peak, gb)
+    for shown in (
+        f"{gb:.2f} GB",
+        f"{peak:,.0f} GB/s",
+        f"{ceil:.0f} tok/s",
+        f"{row['rate']:.2f} tok/s",
+        f"{100 * row['rate'] / ceil:.1f} %",
+        f"{row['rate'] * gb:,.0f} GB/s",
+        f"{env.intensity(row['active_params_b'], gb):.1f} FLOP/byte",
+    ):
+        assert shown in page, f"the page does not say {shown}"

@@ -1,0 +1,47 @@
+"""The foundations page's roofline figure, critical batch and exercise come from data/hardware.csv when
+the book is staged: every number its prose names is defined, and each is the table's arithmetic."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from benchbook import config, hardware
+from benchbook.analysis import envelope as env
+from benchbook.presentation import foundations
+from benchbook.presentation.plotting import overlaps
+
+
+def test_every_number_the_page_names_is_staged_and_none_is_left_unnamed():
+    page = (config.PROJ_ROOT / foundations.PAGE).read_text(encoding="utf-8")
+    used = set(re.findall(r"\{\{\s*(\w+)\s*\}\}", page))
+    assert used and used <= set(foundations.numbers())
+    staged = foundations.staged()[foundations.PAGE].decode()
+    front = yaml.safe_load(staged.split("---\n")[1])
+    assert front["myst"]["substitutions"] == foundations.numbers()
+    assert staged.endswith(page)
+
+
+def test_the_critical_batch_is_the_ridge_times_bytes_per_weight_over_two():
+    # the RTX PRO 6000: 500 TFLOP/s / 1,792 GB/s = 279 FLOP/byte; 16-bit weights: 279 sequences
+    d = hardware.device("RTX-PRO-6000-Blackwell-WS")
+    ridge = env.ridge(d.peak("fp16"), d.bandwidth_gb_s)
+    assert ridge == pytest.approx(279.0, abs=0.1) and env.critical_batch(ridge, 2.0) == pytest.approx(ridge)
+    n = foundations.numbers()
+    assert (n["ridge"], n["batch16"], n["batch4"]) == ("279", "279", "79")
+    # the other way: 8-bit weights computed in 16 bits halve it; FP8 compute doubles the ridge back
+    assert env.critical_batch(ridge, 1.0) == pytest.approx(ridge / 2)
+    assert (n["x_ridge16"], n["x_batch16"], n["x_ridge8"], n["x_batch8"]) == ("295", "295", "591", "295")
+
+
+def test_the_page_has_its_figure_and_an_exercise_with_a_hidden_solution():
+    page = (config.PROJ_ROOT / foundations.PAGE).read_text(encoding="utf-8")
+    assert "```{figure} _roofline.svg" in page
+    assert "**Exercise.**" in page and ":::{admonition} Solution\n:class: dropdown" in page
+    fig = foundations.figure()
+    assert overlaps(fig) == []
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert labels == ["1", "10", "100", "1,000"]  # plain tick labels
+    assert foundations.staged()[foundations.FIGURE].startswith(b"<?xml")

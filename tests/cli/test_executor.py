@@ -1,0 +1,105 @@
+"""The one executor: a fresh kernel that dies before it answers is replaced, any other failure is
+said once with what ran before it, and nothing is left on disk."""
+
+import os
+import tempfile
+
+import nbformat
+import pytest
+
+from benchbook import executor
+
+
+def _runs(monkeypatch, behaviour):
+    import papermill
+
+    calls = []
+
+    def fake(source, out, **kwargs):
+        calls.append(kwargs)
+        behaviour(len(calls), out)
+
+    monkeypatch.setattr(papermill, "execute_notebook", fake)
+    return calls
+
+
+def _wrote_one_cell(out):
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1")]), out)
+
+
+def test_a_kernel_that_dies_at_start_is_replaced(monkeypatch):
+    def flaky(n, out):
+        if n == 1:
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        _wrote_one_cell(out)
+
+    calls = _runs(monkeypatch, flaky)
+    nb = executor.execute("in.ipynb", {})
+    assert len(calls) == 2 and nb.cells[0].source == "1"
+
+
+def test_other_errors_are_not_retried_and_keep_what_ran(monkeypatch):
+    def broken(n, out):
+        _wrote_one_cell(out)
+        raise RuntimeError("something else\nmore detail")
+
+    calls = _runs(monkeypatch, broken)
+    with pytest.raises(executor.Failed) as info:
+        executor.execute("in.ipynb", {})
+    assert len(calls) == 1
+    assert (info.value.cell, info.value.ename, info.value.evalue) == (None, "RuntimeError", "something else")
+    assert info.value.partial.cells[0].source == "1"
+
+
+def test_a_kernel_that_never_starts_gives_up_after_the_attempts(monkeypatch):
+    def dead(n, out):
+        raise RuntimeError("Kernel died before replying to kernel_info")
+
+    calls = _runs(monkeypatch, dead)
+    with pytest.raises(executor.Failed, match="Kernel died"):
+        executor.execute("in.ipynb", {})
+    assert len(calls) == executor.KERNEL_START_ATTEMPTS
+
+
+def test_a_warm_kernel_is_used_as_given_and_never_retried(monkeypatch):
+    def dead(n, out):
+        raise RuntimeError("Kernel died before replying to kernel_info")
+
+    calls = _runs(monkeypatch, dead)
+    km = object()
+    with pytest.raises(executor.Failed):
+        executor.execute("in.ipynb", {}, km=km)
+    assert len(calls) == 1 and calls[0]["km"] is km and "kernel_manager_class" not in calls[0]
+
+
+def test_nothing_is_left_in_the_temporary_folder(monkeypatch):
+    before = set(os.listdir(tempfile.gettempdir()))
+    _runs(monkeypatch, lambda n, out: _wrote_one_cell(out))
+    executor.execute("in.ipynb", {})
+    assert {f for f in set(os.listdir(tempfile.gettempdir())) - before if f.startswith("benchbook-exec-")} == set()
+
+
+def test_atomic_write_replaces_whole_and_leaves_no_temporary(tmp_path):
+    target = tmp_path / "sub" / "page.html"
+    executor.atomic_write(target, "one")
+    executor.atomic_write(target, b"two")
+    assert target.read_text() == "two" and sorted(p.name for p in target.parent.iterdir()) == ["page.html"]
+
+
+def test_scrub_replaces_machine_paths_in_every_kind_of_output():
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(
+                "x",
+                outputs=[
+                    nbformat.v4.new_output("stream", name="stdout", text="/m/p/data/x.txt"),
+                    nbformat.v4.new_output("error", ename="E", evalue="/m/p/y", traceback=["at /m/p/z"]),
+                    nbformat.v4.new_output("display_data", data={"text/html": "<b>/m/p/q</b>", "image/png": "/m/p/"}),
+                ],
+            )
+        ]
+    )
+    executor.scrub(nb, {"/m/p/": ""})
+    outs = nb.cells[0].outputs
+    assert outs[0]["text"] == "data/x.txt" and outs[1]["evalue"] == "y" and outs[1]["traceback"] == ["at z"]
+    assert outs[2]["data"]["text/html"] == "<b>q</b>" and outs[2]["data"]["image/png"] == "/m/p/"

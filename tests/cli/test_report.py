@@ -1,0 +1,249 @@
+"""`benchbook report FILE... -o DIR`: which chapters run on which files, with which parameters, and
+the one sentence (and non-zero exit) where nothing can be read. Nothing here executes a chapter (a
+report starts its kernel while it reads the files, and a refused one stops it at once); the
+report's execution and rendering are tested on an installed wheel (tests/cli/test_wheel_report.py)."""
+
+from __future__ import annotations
+
+import os
+
+import nbformat
+import pytest
+from typer.testing import CliRunner
+
+from benchbook import config, report
+from benchbook.cli import app
+
+FIX = config.FIXTURES_DIR
+SERVE = FIX / "vllm-bench-serve" / "dgx_spark_08_sharegpt.md"
+TGI = FIX / "tgi-benchmark" / "bloomz_1b1_tp_2_4_8.md"
+AIPERF = FIX / "aiperf" / "example_run1_profile_export_aiperf.json"
+runner = CliRunner()
+
+
+def _refused(res, said: str, out):
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output
+    assert said in res.output, res.output
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_every_tool_of_the_help_has_a_chapter_that_reads_it():
+    by_tool = report.chapters_by_tool()
+    assert by_tool["vllm-bench-serve"] == ["serving_saturation"]
+    assert by_tool["llama-bench"] == ["bandwidth_roofline", "perf_per_watt"]
+    assert by_tool["trtllm-bench"] == ["batch_saturation", "serving_saturation"]
+    res = runner.invoke(app, ["report", "--help"])
+    assert res.exit_code == 0
+    for tool in by_tool:
+        assert tool in res.output
+
+
+def test_files_of_two_tools_run_each_tools_chapters_in_book_order():
+    inputs = report.read_inputs([SERVE, TGI, AIPERF])
+    assert [i.tools for i in inputs] == [["vllm-bench-serve"], ["tgi-benchmark"], ["aiperf"]]
+    preps, sections = report.plan(inputs, {})
+    assert [p.chapter for p in preps] == ["serving_saturation", "tp_scaling"]  # the book's order
+    serving = next(s for s in sections if s.chapter == "serving_saturation")
+    assert serving.inputs == [config.relative(SERVE), config.relative(AIPERF)]
+
+
+def test_one_file_of_several_tools_runs_the_chapters_of_each():
+    """Seed 004 holds llama-bench, attention-gym and vllm bench serve output."""
+    (item,) = report.read_inputs([config.seed("004")])
+    assert set(item.tools) == {"llama-bench", "attention-gym", "vllm-bench-serve"}
+    preps, _ = report.plan([item], {})
+    assert [p.chapter for p in preps] == [
+        "bandwidth_roofline",
+        "serving_saturation",
+        "perf_per_watt",
+        "attention_kernels",
+    ]
+
+
+def test_a_parameter_goes_only_to_the_chapters_that_declare_it():
+    preps, _ = report.plan(report.read_inputs([SERVE, TGI]), {"slo_ttft_ms": 500.0, "gpu": "H100-SXM"})
+    by = {p.chapter: p.parameters for p in preps}
+    assert by["serving_saturation"]["slo_ttft_ms"] == 500.0 and "slo_ttft_ms" not in by["tp_scaling"]
+    assert by["serving_saturation"]["gpu"] == by["tp_scaling"]["gpu"] == "H100-SXM"
+
+
+def test_a_report_shows_the_readers_parameters_not_the_books_defaults():
+    (prep,) = [p for p in report.plan(report.read_inputs([TGI]), {})[0] if p.chapter == "tp_scaling"]
+    nb = report.parameterized(prep)
+    tags = [c.metadata.get("tags", []) for c in nb.cells if c.cell_type == "code"]
+    defaults = next(t for t in tags if "parameters" in t)
+    injected = next(i for i, t in enumerate(tags) if "injected-parameters" in t)
+    assert "remove-cell" in defaults and "remove-cell" not in tags[injected]
+    assert "bloomz_1b1_tp_2_4_8.md" in [c for c in nb.cells if c.cell_type == "code"][injected].source
+
+
+def test_a_chapter_that_refuses_the_file_gives_its_reason_instead_of_a_page():
+    _, sections = report.plan(report.read_inputs([SERVE]), {"slo_ttft_ms": -5.0})
+    (s,) = sections
+    assert "slo_ttft_ms" in s.reason and s.executed is None
+    page = report.index_page(report.read_inputs([SERVE]), sections)
+    assert "Chapters with nothing to say" in page and "slo_ttft_ms" in page
+    assert 'href="serving_saturation.html"' not in page
+
+
+def test_a_parameter_no_chapter_takes_is_refused_before_anything_runs(tmp_path):
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["report", str(SERVE), "-p", "knee_fraction", "0.5", "-o", str(out)])
+    _refused(res, "parameter 'knee_fraction' is declared by none of the chapters that read these files", out)
+
+
+def test_an_unreadable_file_beside_good_ones_is_listed_not_fatal(tmp_path):
+    odd = tmp_path / "notes.txt"
+    odd.write_text("nothing a benchmark printed\n", encoding="utf-8")
+    inputs = report.read_inputs([SERVE, odd])
+    assert inputs[1].problem.startswith("no known tool output found")
+    preps, sections = report.plan(inputs, {})
+    assert [p.chapter for p in preps] == ["serving_saturation"]
+    assert "not read: no known tool output found" in report.index_page(inputs, sections)
+
+
+def _fifo(tmp_path):
+    p = tmp_path / "pipe.json"
+    os.mkfifo(p)
+    return p
+
+
+@pytest.mark.parametrize(
+    "make, said",
+    [
+        (lambda t: (t / "notes.txt", (t / "notes.txt").write_text("hello\n")), "notes.txt: no known tool output found"),
+        (lambda t: (t / "runs", (t / "runs").mkdir()), "a folder, not a file of tool output"),
+        (lambda t: (t / "bin.json", (t / "bin.json").write_bytes(b"\xff\xfe\x00")), "not UTF-8 text"),
+        (lambda t: (_fifo(t), None), "is not a regular file"),
+        (lambda t: (t / "missing.json", None), "missing.json: no such file"),
+    ],
+    ids=["unknown", "folder", "binary", "fifo", "missing"],
+)
+def test_nothing_readable_is_one_sentence_and_exit_2(tmp_path, make, said):
+    src = tmp_path / "in"
+    src.mkdir()
+    path, _ = make(src)
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["report", str(path), "-o", str(out)])
+    _refused(res, "error: nothing could be read: ", out)
+    assert said in res.output
+
+
+def test_an_output_that_is_a_file_is_refused(tmp_path):
+    out = tmp_path / "out"
+    out.write_text("x")
+    res = runner.invoke(app, ["report", str(SERVE), "-o", str(out)])
+    assert res.exit_code == 2 and "exists and is not a folder" in res.output
+
+
+def test_a_warning_naming_the_python_environment_loses_that_path(monkeypatch):
+    """Installed, the book itself lives under the environment: a library warning must not name it."""
+    import sys
+
+    import nbformat
+
+    from benchbook.rerun import Prepared, sanitize
+
+    monkeypatch.setattr(sys, "prefix", "/opt/envs/reader")  # an environment outside the checkout
+    warning = "/opt/envs/reader/lib/python3.11/site-packages/seaborn/_base.py:949: FutureWarning: x\n"
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("1", outputs=[nbformat.v4.new_output("stream", name="stderr", text=warning)])]
+    )
+    sanitize(nb, Prepared("serving_saturation", {}, {}, []), "x.ipynb")
+    assert nb.cells[0].outputs[0]["text"] == "lib/python3.11/site-packages/seaborn/_base.py:949: FutureWarning: x\n"
+
+
+class _NoKernels:
+    """Stands in for report.Kernels where no chapter really executes."""
+
+    def start(self):
+        pass
+
+    def take(self):
+        return object()
+
+    def give(self, km):
+        pass
+
+    def client(self, km):
+        return None
+
+    def shutdown(self):
+        pass
+
+
+def _cell_fails(km, prep, work):
+    from benchbook.rerun import RunError
+
+    raise RunError(f"{prep.chapter}: ValueError: the sweep has no load column")
+
+
+def test_a_chapter_whose_cell_fails_is_listed_with_its_reason(monkeypatch, tmp_path):
+    monkeypatch.setattr(report, "run_in", _cell_fails)
+    inputs = report.read_inputs([SERVE])
+    preps, sections = report.plan(inputs, {})
+    report.execute_all(preps, sections, tmp_path, _NoKernels(), 1, log=lambda m: None)
+    (s,) = sections
+    assert s.executed is None and s.reason == "ValueError: the sweep has no load column"
+    assert "<strong>serving_saturation</strong>: ValueError: the sweep has no load column" in report.index_page(
+        inputs, sections
+    )
+
+
+def test_when_no_chapter_can_say_anything_nothing_is_written(monkeypatch, tmp_path):
+    monkeypatch.setattr(report, "run_in", _cell_fails)
+    monkeypatch.setattr(report, "Kernels", _NoKernels)
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["report", str(SERVE), "-o", str(out)])
+    assert res.exit_code == 2, res.output
+    assert "error: no chapter could say anything about these files: serving_saturation: ValueError" in res.output
+    assert not any(out.iterdir())
+
+
+def test_a_folder_holding_other_files_is_refused(tmp_path):
+    """The report replaces its theme folders (_static, ...): never in a folder it did not write."""
+    out = tmp_path / "docs"
+    (out / "_static").mkdir(parents=True)
+    (out / "_static" / "mine.css").write_text("x")
+    res = runner.invoke(app, ["report", str(SERVE), "-o", str(out)])
+    assert res.exit_code == 2 and "docs: the folder holds other files" in res.output, res.output
+    assert (out / "_static" / "mine.css").read_text() == "x"
+    (out / "index.html").write_text('<div class="benchbook-report"></div>')
+    assert report._ours(out)
+
+
+def test_a_refused_report_leaves_no_kernel_behind(monkeypatch, tmp_path):
+    """The kernel starts before the files are read; when none can be read it is stopped without
+    waiting for its imports."""
+    started = []
+
+    class Recorded(report.Kernels):
+        def __init__(self):
+            super().__init__()
+            started.append(self)
+
+    monkeypatch.setattr(report, "Kernels", Recorded)
+    odd = tmp_path / "notes.txt"
+    odd.write_text("nothing a benchmark printed\n", encoding="utf-8")
+    res = runner.invoke(app, ["report", str(odd), "-o", str(tmp_path / "out")])
+    _refused(res, "nothing could be read", tmp_path / "out")
+    (kernels,) = started
+    assert kernels._all, "a kernel was started while the file was read"
+    assert not any(km.has_kernel for km in kernels._all) and not kernels._clients
+
+
+def test_a_page_shows_the_readers_parameters_once_and_nothing_of_the_books_inputs():
+    from benchbook.rerun import prepare, sanitize
+
+    params = nbformat.v4.new_code_cell('source = "data/raw/rtx_pro_6000/004_6d4f73623fb8afcd.txt"  # help')
+    params.metadata["tags"] = ["parameters"]
+    injected = nbformat.v4.new_code_cell('source = "/somewhere/mine.md"')
+    injected.metadata["tags"] = ["injected-parameters"]
+    nb = nbformat.v4.new_notebook(cells=[params, injected, nbformat.v4.new_code_cell("1")])
+    prep = prepare("serving_saturation", {"slo_ttft_ms": 500.0}, [str(SERVE)])
+    sanitize(nb, prep, "x.ipynb")
+    assert [c.source for c in nb.cells].count("1") == 1 and len(nb.cells) == 2
+    shown = nb.cells[0].source
+    assert "data/raw" not in shown and SERVE.name in shown and "slo_ttft_ms = 500.0" in shown
+    assert "sweep = 'max_concurrency'  # the swept setting" in shown

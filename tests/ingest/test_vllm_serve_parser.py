@@ -1,0 +1,314 @@
+"""vllm-bench-serve parser: seed 004, real public outputs, every variant, and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError
+from benchbook.ingest import vllm_serve as v
+
+FIX = config.FIXTURES_DIR / "vllm-bench-serve"
+TOOL = "vllm-bench-serve"
+
+
+def parsed(path):
+    return ingest.read_parsed(path, tool=TOOL)[0]
+
+
+def cell(df, run, metric, statistic):
+    hit = df[(df["run"] == run) & (df["metric"] == metric) & (df["statistic"] == statistic)]
+    assert len(hit) == 1, (run, metric, statistic, len(hit))
+    return hit.iloc[0]
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return parsed(config.seed("004"))
+
+
+def test_seed_c256_output_throughput(seed):
+    row = cell(seed.table, "c=256", "output_throughput", "value")
+    assert row["value"] == 3004.18
+    assert row["unit"] == "tok/s"
+    assert row["line"] == 605
+    assert row["max_concurrency"] == 256
+
+
+def test_seed_runs_and_settings(seed):
+    t = seed.table
+    assert sorted(t["run"].unique()) == sorted(["c=max", "c=32", "c=64", "c=128", "c=256", "c=512"])
+    assert set(t["model"]) == {"shisa-ai/shisa-v2-unphi4-14b"}
+    assert set(t["dataset"]) == {"sharegpt"}
+    assert set(t["num_prompts"]) == {1000}
+    assert all(math.isinf(x) for x in t["request_rate"])
+    unc = t[t["run"] == "c=max"]
+    assert unc["max_concurrency"].isna().all()  # no cap: NaN, not 0
+    assert cell(t, "c=max", "ttft", "mean")["value"] == 9718.01
+    assert cell(t, "c=max", "tpot", "mean")["value"] == 305.36
+    assert cell(t, "c=32", "duration", "value")["value"] == 84.29
+    assert cell(t, "c=32", "total_generated_tokens", "count")["value"] == 91928
+
+
+def test_seed_counts_and_only_vllm_blocks(seed):
+    assert seed.cells_read == len(seed.table) + len(seed.rejected) == 96
+    assert seed.table["line"].min() > 395  # nothing taken from llama-bench or attention-gym above "# vLLM"
+    df = ingest.read(config.seed("004"))
+    assert TOOL in set(df["tool"])
+
+
+def test_namespace_hard_wrapped_is_joined():
+    ctx = v._context(config.seed("004").read_text().split("\n"), 440, 462)
+    assert ctx["max_concurrency"] == 32 and ctx["model"] == "shisa-ai/shisa-v2-unphi4-14b"
+
+
+def test_newest_text_block_dgx_spark():
+    p = parsed(FIX / "dgx_spark_08_sharegpt.md")
+    t = p.table
+    run = t["run"].iloc[0]
+    assert cell(t, run, "failed", "count")["value"] == 0
+    assert cell(t, run, "e2el", "p90")["value"] == 18639.03
+    assert cell(t, run, "ttft", "p50")["value"] == 148.12
+    assert cell(t, run, "tpot", "p95")["value"] == 45.68
+    assert cell(t, run, "total_token_throughput", "value")["value"] == 133.35  # lower-case "token"
+    assert cell(t, run, "peak_concurrent_requests", "max")["value"] == 10
+    assert t["request_rate"].iloc[0] == 0.3 and t["burstiness"].iloc[0] == 0.7
+    assert t["num_prompts"].iloc[0] == 250 and t["dataset"].iloc[0] == "sharegpt"
+    assert math.isnan(t["max_concurrency"].iloc[0])
+    assert p.cells_read == len(t) + len(p.rejected)
+
+
+def test_jsonl_llmd_results():
+    p = parsed(FIX / "llmd_results.jsonl")
+    t = p.table
+    assert t["run"].nunique() == 9
+    assert p.cells_read == len(t) + len(p.rejected) == 180
+    inf_runs = t[t["request_rate"] == math.inf]["run"].unique()
+    assert len(inf_runs) == 3  # "request_rate": "inf"
+    assert t["max_concurrency"].isna().all()  # null
+    g = t[t["metric"] == "request_goodput"]  # old "request_goodput:" key, null
+    assert len(g) == 9 and g["value"].isna().all() and g["note"].str.contains("--goodput").all()
+    r = cell(t, "json 9", "output_throughput", "value")
+    assert r["value"] == pytest.approx(11011.349280220396)
+    assert r["line"] == 9
+    assert "deployment=kvcache" in r["metadata"]
+
+
+def test_log_with_text_block_and_json_line():
+    p = parsed(FIX / "llmd_readme_inf_run.md")
+    t = p.table
+    assert set(t["format"]) == {"text", "json"}
+    txt = t[t["format"] == "text"]
+    assert txt["dataset"].iloc[0] == "random" and math.isinf(txt["request_rate"].iloc[0])
+    assert "deployment=base" in txt["metadata"].iloc[0]
+    assert cell(t, txt["run"].iloc[0], "ttft", "p99")["value"] == 1353.17
+    js = cell(t, "json line 58", "ttft", "p99")
+    assert js["value"] == pytest.approx(1353.1694669699937) and js["line"] == 58
+
+
+def test_prefixed_log_spec_decode_goodput_and_rejects():
+    p = parsed(FIX / "synthetic_text_variants.txt")
+    t = p.table
+    run = t["run"].iloc[0]
+    assert t["max_concurrency"].iloc[0] == 40 and t["request_rate"].iloc[0] == 20
+    assert cell(t, run, "request_goodput", "value")["value"] == 7.5
+    assert cell(t, run, "spec_decode_position_1_acceptance_rate", "value")["value"] == 60
+    nan = cell(t, run, "tpot", "median")
+    assert math.isnan(nan["value"]) and nan["note"] == "source printed nan"
+    assert list(p.rejected["line"]) == [18, 34]
+    assert p.cells_read == len(t) + len(p.rejected)
+
+
+def test_save_detailed_json_and_requests():
+    p = parsed(FIX / "synthetic_save_detailed.json")
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    assert any("requests()" in m for m in p.messages)
+    req = v.requests(FIX / "synthetic_save_detailed.json")
+    assert len(req) == 6
+    assert req["success"].tolist() == [True, True, True, True, True, False]
+    assert req.loc[0, "tpot_ms"] == pytest.approx(30.0)  # (0.4 - 0.1) / (11 - 1)
+    assert req.loc[3, "tpot_ms"] == 0.0  # one output token: the tool counts TPOT as 0
+    assert req.loc[4, "queue_time_ms"] == pytest.approx(200.0)
+
+
+def test_requests_without_latencies_use_ttft_plus_itls(tmp_path):
+    obj = json.loads((FIX / "synthetic_save_detailed.json").read_text())
+    del obj["latencies"]
+    f = tmp_path / "old.json"
+    f.write_text(json.dumps(obj))
+    req = v.requests(f)
+    assert req.loc[0, "e2el_ms"] == pytest.approx(400.0)
+
+
+def test_pretty_printed_json_lines(tmp_path):
+    obj = json.loads((FIX / "llmd_results.jsonl").read_text().splitlines()[0])
+    f = tmp_path / "one.json"
+    f.write_text(json.dumps(obj, indent=2))
+    t = parsed(f).table
+    row = cell(t, "json 1", "p99_ttft_ms".split("_")[1], "p99")
+    assert row["line"] == 1 + json.dumps(obj, indent=2).split("\n").index('  "p99_ttft_ms": 98.69780922984769,')
+
+
+def test_sniff_rejects_foreign_output():
+    assert not v.sniff("| model | size | test | t/s |\n| --- | --- | --- | --- |\n")
+    sglang = "============ Serving Benchmark Result ============\nBackend:  sglang\nSuccessful requests: 1\n" + "=" * 50
+    assert not v.sniff(sglang)
+    assert v.sniff((FIX / "llmd_results.jsonl").read_text())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "============ Serving Benchmark Result ============\nSuccessful requests:  10\n",
+        "============ Serving Benchmark Result ============\nSuccessful requests:  1x0\n" + "=" * 50,
+        '{"duration": 1.0, "request_throughput": 2.0, "completed": 2}\n{not json',
+        "[1, 2]",
+        "",
+    ],
+)
+def test_bad_input_raises_parse_error(text):
+    with pytest.raises(ParseError):
+        v.parse(text, "bad.txt")
+
+
+SEED_BLOCK = config.seed("004").read_text().split("# vLLM", 1)[1]
+JSON_TEXT = (FIX / "synthetic_save_detailed.json").read_text()
+
+
+def _only_parse_error(text):
+    try:
+        v.parse(text, "x")
+    except ParseError:
+        pass
+
+
+@pytest.mark.parametrize("enc", ["latin-1", "utf-16"])
+def test_reencoded(enc):
+    raw = SEED_BLOCK.encode("utf-8").decode(enc, errors="replace")
+    _only_parse_error(raw)
+
+
+def test_a_write_ups_own_list_names_the_model_and_the_devices_a_run_spans():
+    df = parsed(FIX / "dual_spark_qwen3_30b_nvfp4_eager_12_failed.md").table
+    assert set(df["model"]) == {"MrVolts/Qwen3-30B-A3B-Thinking-2507-NVFP4"}
+    assert set(df["metadata"]) == {"hardware=2x DGX Spark (256GB combined); tp=2"}
+
+
+BLOCK = (
+    "============ Serving Benchmark Result ============\n"
+    "Successful requests:                     10\n"
+    "Output token throughput (tok/s):         12.29\n"
+    "==================================================\n"
+)
+
+
+def test_the_list_does_not_override_the_command_and_a_bad_size_is_not_read(tmp_path):
+    f = tmp_path / "list.md"
+    f.write_text(
+        "## run\n- Model: `someone/other-model`\n- Tensor Parallel Size: two\n- **Pipeline Parallel Size:** 2\n"
+        "vllm bench serve --model meta-llama/Llama-3.1-8B --max-concurrency 4\n" + BLOCK
+    )
+    df = parsed(f).table
+    assert set(df["model"]) == {"meta-llama/Llama-3.1-8B"}  # the command names the model: the list does not replace it
+    assert set(df["metadata"]) == {"pp=2"}  # "two" is no number: no tp
+
+
+def test_a_list_under_another_heading_is_not_this_blocks(tmp_path):
+    f = tmp_path / "list.md"
+    f.write_text("## setup\n- Tensor Parallel Size: 4\n## run\n" + BLOCK)
+    df = parsed(f).table
+    assert df["metadata"].isna().all() and df["model"].isna().all()
+
+
+def test_the_progress_bar_above_a_block_gives_the_prompts_sent_where_nothing_else_does(tmp_path):
+    # vllm-project/vllm#9070's shape: a 2024 block with no failure count under a bar of 4096 requests
+    block = (
+        "Traffic request rate: inf\n"
+        "100%|█████████████| 4096/4096 [01:27<00:00, 46.61it/s]\n"
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {979:<10}\n"
+        f"{'Benchmark duration (s):':<40} {'87.88':<10}\n"
+        f"{'Request throughput (req/s):':<40} {'11.14':<10}\n"
+        "==================================================\n"
+    )
+    p = tmp_path / "bar.txt"
+    p.write_text(block)
+    assert set(ingest.read(p, tool="vllm-bench-serve")["num_prompts"]) == {4096}  # the rest failed: 3,117
+    p.write_text("python benchmark_serving.py --num-prompts 5000\n" + block)  # the command line wins
+    assert set(ingest.read(p, tool="vllm-bench-serve")["num_prompts"]) == {5000}
+    p.write_text(block.replace("100%|█████████████| 4096/4096 [01:27<00:00, 46.61it/s]\n", ""))
+    assert ingest.read(p, tool="vllm-bench-serve")["num_prompts"].isna().all()  # no bar: unknown
+
+
+def test_a_heading_that_is_a_hub_model_id_names_the_model_of_the_block_under_it(tmp_path):
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {1000:<10}\n"
+        f"{'Request throughput (req/s):':<40} {'2.52':<10}\n"
+        "==================================================\n"
+    )
+    p = tmp_path / "two.md"
+    p.write_text(f"### openai/gpt-oss-20b\n\n```\n{block}```\n\n### Results on one L40S\n\n```\n{block}```\n")
+    df = ingest.read(p, tool="vllm-bench-serve")
+    models = df.groupby("run", sort=False)["model"].first()
+    assert models["openai/gpt-oss-20b"] == "openai/gpt-oss-20b"
+    assert models.isna()["Results on one L40S"]  # a heading of words names no model
+
+
+def test_a_wrapped_abbreviated_command_reaches_every_round_of_its_log_and_no_further(tmp_path):
+    # the Ascend PD fixture's shape: one `vllm bench serve \` command over three `# round N` blocks
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {55:<10}\n"
+        f"{'Failed requests:':<40} {45:<10}\n"
+        f"{'Request throughput (req/s):':<40} {'0.47':<10}\n"
+        "==================================================\n"
+    )
+    cmd = "vllm bench serve \\\n  --model org/m \\\n  --request-rate 10 \\\n  --num-prompt 100\n\n"
+    p = tmp_path / "rounds.md"
+    p.write_text(f"```shell\n{cmd}# round 1\n{block}\n# round 2\n{block}```\n\n```\n# other\n{block}```\n")
+    df = ingest.read(p, tool="vllm-bench-serve")
+    first = df.groupby("run", sort=False)[["model", "num_prompts", "request_rate"]].first()
+    assert first.loc["round 1"].tolist() == ["org/m", 100.0, 10.0]  # `--num-prompt`: argparse's prefix
+    assert first.loc["round 2"].tolist() == ["org/m", 100.0, 10.0]  # no setting of its own: the same command
+    assert first.loc["other"].isna().all()  # pasted apart, behind a code fence: nothing carried over
+
+
+def test_a_write_ups_own_list_over_a_block_beats_the_shared_command_and_a_placeholder_is_no_model(tmp_path):
+    # the 4 x MI100 write-up's shape: one command for every model (`--model <model> --max-concurrency
+    # 50`), then per model a heading, its Hub id and its own cap as list items
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {50:<10}\n"
+        f"{'Request throughput (req/s):':<40} {'0.24':<10}\n"
+        "==================================================\n"
+    )
+    p = tmp_path / "mi100.md"
+    p.write_text(
+        "```bash\npython benchmarks/benchmark_serving.py --model <model> --max-concurrency 50\n```\n"
+        f"## Granite\n* ibm-granite/granite-3.3-8b-instruct\n* max-concurrency 25\n\n```\n{block}```\n"
+        f"## Cogito\n* btbtyler09/cogito-v1-preview-llama-70B-gptq-8bit\n* --max-concurrency 6\n* --num-prompts 50\n"
+        f"```\n{block}```\n## Phi\n* max-concurrency=20\n```\n{block}```\n"
+    )
+    df = ingest.read(p, tool="vllm-bench-serve").groupby("run", sort=False).first()
+    assert df.loc["Granite", ["model", "max_concurrency"]].tolist() == ["ibm-granite/granite-3.3-8b-instruct", 25.0]
+    assert df.loc["Cogito", ["max_concurrency", "num_prompts"]].tolist() == [6.0, 50.0]
+    assert df.loc["Phi", "max_concurrency"] == 20.0 and pd.isna(df.loc["Phi", "model"])  # `<model>` names none
+
+
+def test_a_hub_cache_snapshot_path_as_the_model_is_the_repo_it_holds():
+    """InferenceX's multi-node harness passes the Hugging Face cache folder as `--model`: the saved
+    result's `model_id` is `/models/models--openai--gpt-oss-120b/snapshots/<sha>/`, the repo
+    openai/gpt-oss-120b in huggingface_hub's cache layout."""
+    path = FIX / "inferencex_multinode_gpt_oss_120b_concurrency_128_gpus_16_ctx_8_gen_8.json"
+    assert set(ingest.read(path)["model"]) == {"openai/gpt-oss-120b"}
+    text = path.read_text().replace(
+        "/models/models--openai--gpt-oss-120b/snapshots/", "/models/gpt-oss-120b/snapshots/"
+    )
+    assert set(v.parse(text, "x.json").table["model"]) == {  # no cache layout: the path as given
+        "/models/gpt-oss-120b/snapshots/b5c939de8f754692c1647ca79fbf85e8c1e70f8a/"
+    }

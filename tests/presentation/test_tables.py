@@ -1,0 +1,239 @@
+"""Tables for reading: no NaN, no index, no truncation, units in the headers, and a reason where a
+cell is empty for one. Each chapter's display tables, on synthetic data with a known answer, and
+every table of every executed chapter."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_browser import table_problems
+
+from benchbook.presentation import audit, batch, serving, tracking
+from benchbook.presentation.tables import show
+
+
+def _cells(html: str) -> list[str]:
+    return [" ".join(c.split()) for c in re.findall(r"<td[^>]*>(.*?)</td>", html, re.S)]
+
+
+def test_missing_values_index_and_every_row():
+    df = pd.DataFrame({"tp": np.arange(300), "ms": [np.nan] + [1.23456] * 299, "gpu": [None] + ["A100"] * 299})
+    html = show(df).to_html()
+    assert "nan" not in html.lower() and "None" not in html
+    assert "–" in html
+    assert html.count("<tr>") == 301  # header + every row, nothing cut
+    assert "rows ×" not in html
+    assert 'class="row_heading' not in html and "blank level0" not in html
+    assert table_problems(html) == []
+
+
+def test_number_formats():
+    df = pd.DataFrame({"tok_s": [7803.37, 0.0123456, 45.31], "n": [1536, 2, 3]})
+    html = show(df).to_html()
+    assert "7,803" in html and "0.0123" in html and "45.3" in html and "1,536" in html
+    assert "7803.37" not in html
+
+
+def test_whole_numbers_infinity_and_trailing_zeros():
+    df = pd.DataFrame({"cap": [32.0, 1024.0, np.nan], "rate": [np.inf, 2.5, 0.0], "frac": [0.22, 0.5, 0.125]})
+    assert _cells(show(df).to_html()) == ["32", "∞", "0.220", "1,024", "2.50", "0.500", "–", "0", "0.125"]
+    # one non-whole value keeps the decimals of the whole column
+    assert _cells(show(pd.DataFrame({"x": [1.0, 1.5]})).to_html()) == ["1.00", "1.50"]
+
+
+def test_yes_no_for_flags_even_with_gaps():
+    df = pd.DataFrame({"ran": [True, None, False], "flag": [True, False, True]})
+    assert _cells(show(df).to_html()) == ["yes", "yes", "–", "no", "no", "yes"]
+
+
+def test_missing_reason_per_column_and_per_cell():
+    df = pd.DataFrame({"a": [1.5, np.nan, np.nan], "b": ["x", None, "y"]}, index=[7, 7, 3])  # repeated labels
+    by_column = _cells(show(df, missing={"a": "did not run"}).to_html())
+    assert by_column == ["1.50", "x", "did not run", "–", "did not run", "y"]
+    why = pd.DataFrame({"a": [None, "did not run", None], "b": [None, "not printed", None]})
+    per_cell = _cells(show(df, missing=why).to_html())
+    assert per_cell == ["1.50", "x", "did not run", "not printed", "–", "y"]
+    with pytest.raises(ValueError, match="shape"):
+        show(df, missing=why.iloc[:2])
+
+
+def test_serving_runs_name_units_and_uncapped_runs():
+    r = pd.DataFrame(
+        {
+            "run": ["c=max", "c=32"],
+            "max_concurrency": [np.nan, 32.0],
+            "request_rate": [np.inf, np.inf],
+            "num_prompts": [1000.0, 1000.0],
+            "duration": [43.85, 84.29],
+            "ttft_mean": [9718.01, 62.26],
+        }
+    )
+    t = serving.runs_table(r)
+    assert list(t.columns) == ["run", "max concurrency (requests)", "request rate (req/s)", "prompts", "duration (s)"]
+    cells = _cells(show(t, missing=serving.RUN_MISSING).to_html())
+    assert cells[:5] == ["c=max", "no cap", "∞", "1,000", "43.9"]
+    assert cells[5:7] == ["c=32", "32"]
+    results = serving.runs_table(r, serving.RUN_RESULTS)
+    assert list(results.columns) == ["run", "mean TTFT (ms)"]
+    assert _cells(show(results).to_html())[:2] == ["c=max", "9,718"]
+
+
+def test_serving_runs_split_into_tables_narrow_enough_to_wrap_between_words():
+    """Eleven columns in one table left each header too narrow for its words (#28): settings and
+    results are two tables, each of at most seven columns with the run and its repeat."""
+    full = pd.DataFrame({c: [1.0] for c in serving.RUN_COLUMNS}).assign(run="c=1")
+    settings, results = serving.runs_table(full), serving.runs_table(full, serving.RUN_RESULTS)
+    assert len(settings.columns) + len(results.columns) == len(serving.RUN_COLUMNS) + 1  # the run in both
+    assert max(len(settings.columns), len(results.columns)) + 1 <= 7
+    assert set(settings.columns) | set(results.columns) == set(serving.RUN_COLUMNS.values())
+    assert len(serving.runs_tables(full)) == 2
+
+
+def test_serving_goodput_shares_in_percent():
+    gb = pd.DataFrame(
+        {"run": ["a"], "request_throughput": [20.0], "share_lo": [0.5], "share_hi": [1.0], "goodput_lo": [10.0]}
+    ).assign(goodput_hi=20.0)
+    t = serving.goodput_bounds_table(gb)
+    assert t["within both SLOs, at least (%)"].iat[0] == 50 and t["goodput, at most (req/s)"].iat[0] == 20
+
+
+def test_batch_tables_say_why_a_cell_is_empty():
+    limits = pd.DataFrame(
+        {
+            "model": ["BLOOM"] * 3,
+            "framework": ["HF"] * 3,
+            "gpu": ["A100"] * 3,
+            "dtype": ["bf16", "fp32", "int8"],
+            "last_ok": [1792, 640, None],
+            "first_missing": [1920, None, None],
+            "status": ["limit", "no limit", "blank"],
+            "named_gpu": [""] * 3,  # one GPU: the table does not name it
+        }
+    )
+    cells = _cells(show(batch.limits_table(limits), missing=batch.LIMITS_MISSING).to_html())
+    assert cells[3:6] == ["1,792", "1,920", "ran out between the two"]
+    assert cells[9:12] == ["640", "none", "no limit reached in the sweep"]
+    assert cells[15:18] == ["none", "none", "no results"]
+    mg = pd.DataFrame(
+        {
+            "dtype": ["bf16"] * 2,
+            "framework": ["HF"] * 2,
+            "batch_size": [1, 2],
+            "throughput_tok_s": [42.23, 83.79],
+            "gain_tok_s_per_seq": [np.nan, 41.56],
+        }
+    )
+    cells = _cells(show(batch.gain_table(mg), missing=batch.GAIN_MISSING).to_html())
+    assert cells[4] == "first batch size" and cells[9] == "41.6"
+
+
+def test_tracking_runs_in_the_metric_unit_counted_from_one():
+    runs = pd.DataFrame(
+        {
+            "position": [0, 1],
+            "label": ["a.log", "b.log"],
+            "run_date": [None, "2025-01-02"],
+            "value": [124.18, 118.52],
+            "std": [0.48, np.nan],
+            "unit": ["tok/s", "tok/s"],
+        }
+    )
+    t = tracking.runs_table(runs, "tg_rate", "mean")
+    assert list(t.columns) == ["order", "run", "date", "tg rate (mean, tok/s)", "spread (std, tok/s)"]
+    cells = _cells(show(t, missing=tracking.RUNS_MISSING, digits={"tg rate (mean, tok/s)": 4}).to_html())
+    assert cells == ["1", "a.log", "not printed", "124.2", "0.480", "2", "b.log", "2025-01-02", "118.5", "–"]
+
+
+def test_audit_tables_in_reader_words():
+    a = pd.DataFrame(
+        {
+            "source": ["x.txt", "x.txt", "y.md"],
+            "tool": ["tgi-benchmark", "tgi-benchmark", "llama-bench"],
+            "defect": ["NaN row", "NaN row", "no build line"],
+            "line": [12, 5, 1],
+            "value": [None, None, None],
+            "evidence": ["e1", "e2", "e3"],
+            "consequence": ["c1", "c1", "c2"],
+        }
+    )
+    t = audit.audit_table(a, ["source", "defect", "line", "value"])
+    assert list(t.columns) == ["file", "defect", "line", "value as printed"]
+    counts = audit.defect_counts(a)
+    assert counts.iloc[0].tolist() == ["NaN row", "tgi-benchmark", 2]
+    cons = audit.consequence_table(a)
+    row = cons[cons["defect"] == "NaN row"].iloc[0]
+    assert row["defects"] == 2 and row["first line"] == 5 and row["what it does to the analysis"] == "c1"
+
+
+@pytest.fixture(scope="module")
+def executed():
+    from benchbook import build, config
+
+    build.build(log=lambda *_: None, render_html=False)
+    return {n: json.loads((config.EXECUTED_DIR / f"{n}.ipynb").read_text(encoding="utf-8")) for n in build.chapters()}
+
+
+@pytest.mark.notebooks
+def test_every_table_of_every_chapter_is_printed_for_reading(executed):
+    """Each table a chapter displays went through tables.show: no raw pandas table, no NaN cell."""
+    bad = []
+    for name, nb in executed.items():
+        for i, cell in enumerate(nb["cells"]):
+            for out in cell.get("outputs", []):
+                html = "".join(out.get("data", {}).get("text/html", ""))
+                if "<table" in html:
+                    bad += [f"{name}, cell {i}: {p}" for p in table_problems(html)]
+    assert not bad, "\n".join(bad)
+
+
+def test_a_table_whose_header_words_fit_keeps_them_whole():
+    from benchbook.presentation import tables
+
+    assert tables.header_fits(serving.RUN_SETTINGS.values()) and tables.header_fits(serving.RUN_RESULTS.values())
+    assert not tables.header_fits(serving.RUN_COLUMNS.values())  # all eleven: only breaking inside words fits
+    narrow = show(pd.DataFrame({"prompts": [1], "completed": [2]})).to_html()
+    wide = show(pd.DataFrame({f"column number {i}": [i] for i in range(12)})).to_html()
+    assert "overflow-wrap: normal" in narrow and "overflow-wrap: normal" not in wide
+
+
+@pytest.mark.browser
+def test_runs_table_headers_break_between_words_in_chromium():
+    """The serving runs tables under the book's stylesheet, in a 704 px text column (the book's at a
+    1300 px window): no header word is split across lines. All eleven columns in one table split
+    "prompt-s" and "through-put" (#28); the check finds that too."""
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+    from test_book_pages import MEASURE
+    from test_browser import ARGS, CHROMIUM
+
+    from benchbook.presentation.sphinx_book import CSS
+
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (Debian's chromium package)")
+    r = pd.DataFrame({c: [1000.0, 12.5] for c in serving.RUN_COLUMNS}).assign(run=["c=32", "c=64"])
+    one = show(r[list(serving.RUN_COLUMNS)].rename(columns=serving.RUN_COLUMNS)).to_html()
+    body = "".join(t.to_html() for t in serving.runs_tables(r))
+    page = "<style>{}</style><main style='width: 704px'>{}</main>"
+
+    def measure() -> list[list[str]]:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            pg = b.new_page(viewport={"width": 1300, "height": 900})
+            broken = []
+            for html in (body, one):
+                pg.set_content(page.format(CSS, html))
+                broken.append([w for t in pg.evaluate(MEASURE)["tables"] for w in t["broken"]])
+            b.close()
+        return broken
+
+    # a thread of its own: tests/book/test_browser.py's session-long Playwright may be open in this worker,
+    # and a second sync session in the same thread is refused
+    with ThreadPoolExecutor(1) as pool:
+        broken = pool.submit(measure).result()
+    assert broken[0] == [] and broken[1], broken

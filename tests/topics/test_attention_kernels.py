@@ -1,0 +1,120 @@
+"""The attention chapter's logic, run without a notebook: on its seed (attention-gym on an RTX PRO
+6000 Blackwell) and on real attention-gym fixtures, with known answers recomputed from the
+benchmark's shape and the printed times, and for each rule a case where it comes out the other way."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from benchbook.analysis import attention
+from benchbook.chapter import setup
+from benchbook.claims import attention as claims
+from benchbook.presentation import bottom_line, exercises, placement
+from benchbook.topics import attention_kernels as topic
+
+SEED = "data/raw/rtx_pro_6000/004_6d4f73623fb8afcd.txt"
+TRACEBACK = "tests/fixtures/attention-gym/w7900_rocm_traceback.md"
+NOOP = "tests/fixtures/attention-gym/rtx4090_flex_attn_noop.md"
+AOTRITON = "tests/fixtures/attention-gym/strix_halo_aotriton_bench.md"
+
+
+def run(source: str, **params):
+    return topic.analyse(setup("attention_kernels", {"source": source, **params}))
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return run(SEED)
+
+
+def test_each_mask_density_counted_from_its_tiles_is_the_one_attention_gym_printed(seed):
+    d = seed.densities.set_index("mask")
+    # n = 8192 / 128 = 64 tiles per side
+    assert d.loc["causal_mask", "derived"] == pytest.approx(65 / 128)  # n(n+1)/2 / n^2
+    assert d.loc["sliding_window_1024", "derived"] == pytest.approx((36 + 56 * 9) / 64**2)
+    assert d.loc["prefix_lm_causal_mask_1024", "derived"] == pytest.approx((64 * 65 / 2 + 8 * 7 / 2) / 64**2)
+    assert d.loc["alibi_mod", "derived"] == 1.0
+    assert pd.isna(d.loc["doc_mask_mod", "derived"])  # set by the documents drawn: not from the name
+    derived = d[d["derived"].notna()]
+    assert ((derived["derived"] - derived["printed"]).abs() < 5e-5).all()
+
+
+def test_a_name_that_does_not_fix_the_tiles_gets_no_density():
+    assert attention.block_density("doc_mask_mod", 32768) is None
+    assert attention.block_density("random_mask", 8192) is None
+    assert attention.block_density("causal_mask", 8192)[1] != attention.block_density("causal_mask", 1024)[1]
+
+
+def test_attention_flops_are_four_b_h_s_squared_d_forward():
+    assert attention.dense_flops("fw", 8192) == 4 * 16 * 16 * 8192**2 * 64
+    assert attention.dense_flops("bw", 8192) == 2.5 * attention.dense_flops("fw", 8192)
+
+
+def test_the_bottom_line_gives_the_sparsest_gain_and_how_the_printed_tflops_mislead(seed):
+    picked = [c["id"] for c in bottom_line.pick(seed.ledger)]
+    assert picked == ["flex_sparsest", "sdpa_printed"]
+    ev = seed.ledger.get("sdpa_printed").evidence
+    assert ev["mask"] == "doc_mask_mod"
+    assert ev["ratio"] == pytest.approx(1 / ev["density"], rel=0.01)  # performed / printed = 1 / density
+    assert round(ev["b"], 2) == 5.68
+
+
+def test_printed_and_performed_tflops_are_not_called_different_where_nothing_is_skipped():
+    """The other way: a dense section (density 1) prints what it performs."""
+    sp = pd.DataFrame({"mask": ["alibi_mod"], "pass": ["fw"], "density": [0.99], "flex_vs_sdpa": [1.2], "order": [0]})
+    k = pd.DataFrame(
+        {"operation": ["sdpa_mask"], "pass": ["fw"], "mask": ["alibi_mod"], "work_tflops": [120.0], "tflops": [118.8]}
+    )
+    c = claims.sdpa_printed(k, sp, (0.05, 0))
+    assert c.status == "withheld"
+
+
+def test_exercise_two_counts_the_flops_behind_the_printed_tflops(seed):
+    ex = exercises.attention_kernels(seed.ledger)[1]
+    causal = seed.kernels[(seed.kernels["mask"] == "causal_mask") & (seed.kernels["pass"] == "fw")].set_index(
+        "operation"
+    )
+    dense = 4 * 16 * 16 * 8192**2 * 64
+    fa2 = dense / 2 / (causal.loc["causal_fa2", "time_ms"] / 1e3) / 1e12
+    credited = causal.loc["sdpa_mask", "density"] * dense / (causal.loc["sdpa_mask", "time_ms"] / 1e3) / 1e12
+    assert f"{dense / 1e12:.2f} x 10^12 FLOP" in ex.steps[0]
+    assert f"= {fa2:,.0f} TFLOP/s" in ex.steps[1]
+    assert credited == pytest.approx(causal.loc["sdpa_mask", "tflops"], rel=0.01)  # as printed
+    assert f"{credited:,.1f} TF/s, as printed" in ex.steps[2]
+
+
+def test_exercise_one_sets_flexattention_against_skipping_alone(seed):
+    ex = exercises.attention_kernels(seed.ledger)[0]
+    ev = seed.ledger.get("flex_sparsest").evidence
+    assert f"1 / {ev['density']:.4f} = {1 / ev['density']:.1f}x" in ex.steps[0]
+
+
+def test_a_run_cut_by_a_traceback_keeps_its_sections_and_names_no_device():
+    r = run(TRACEBACK)
+    assert set(r.kernels["mask"]) == {"causal_mask", "alibi_mod"}
+    assert r.peaks.device is None
+    said = placement.in_place(r.ledger)
+    assert said["here_best_bound"] == ""  # withheld: no device named
+    listed = placement.folded(r.ledger)
+    assert listed.count("none is assumed") <= 1
+
+
+def test_a_file_without_a_block_mask_draws_no_speedup_figure_and_says_why():
+    r = run(AOTRITON)  # no density printed: no point to place against it
+    pg = topic.page(r)
+    assert "fig_speedup" not in pg.figures
+    assert pg.markdown["why_no_speedup"]
+
+
+def test_a_dense_noop_section_still_compares_the_kernels_where_nothing_is_skipped():
+    r = run(NOOP)
+    assert r.densities["derived"].tolist() == [1.0]
+    assert "fig_speedup" in topic.page(r).figures
+
+
+def test_a_modified_benchmark_at_other_shapes_takes_the_work_from_the_printed_tflops():
+    r = run(AOTRITON)
+    assert set(r.kernels["shape"]) == {"other"}
+    assert r.densities["derived"].isna().all()
+    assert "flex_vs_fa2_causal" not in {c["id"] for c in bottom_line.pick(r.ledger)}

@@ -1,0 +1,89 @@
+"""The bandwidth_roofline chapter's logic without a notebook: `analyse` and `page` on the seed and on
+real llama-bench outputs, the lesson's ceiling and each exercise recomputed from the result."""
+
+from __future__ import annotations
+
+import re
+
+import matplotlib.pyplot as plt
+import pytest
+
+from benchbook import chapter, hardware
+from benchbook.analysis import envelope as env
+from benchbook.claims.rules import check
+from benchbook.presentation import bottom_line, exercises
+from benchbook.topics import bandwidth_roofline
+
+FIX = "tests/fixtures/llama-bench"
+
+
+def _run(source: str | None = None):
+    return bandwidth_roofline.analyse(chapter.setup("bandwidth_roofline", {"source": source} if source else {}))
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return _run()
+
+
+def test_the_seed_lesson_works_the_ceiling_of_its_smallest_dense_model(seed):
+    text = bandwidth_roofline.page(seed).markdown["lesson_text"]
+    # llama-2-7b Q4_0: 3.56 GiB = 3.82 GB per token; the RTX PRO 6000's 1,792 GB/s / 3.82 = 469 tok/s; 278.95 measured
+    peak = hardware.device("RTX-PRO-6000-Blackwell-WS").bandwidth_gb_s
+    row = seed.points[seed.points["model_file"].str.startswith("llama-2-7b")].iloc[0]
+    gb = row["bytes_per_token"] / 1e9
+    ceiling = env.ceiling(peak, gb)
+    assert f"`llama-2-7b.Q4_0` reads {gb:.2f} GB per token" in text
+    assert f"{peak:,.0f} / {gb:.2f} = {ceiling:,.0f} tokens/s" in text and "278.95 tokens/s: 59.5%" in text
+
+
+def test_the_seed_bottom_line_is_the_trend_and_the_closest_result_each_said_once(seed):
+    assert check(seed.ledger.to_dict()) == []
+    pg = bandwidth_roofline.page(seed)
+    assert pg.box[0] == "bw_size_trend" and seed.ledger.get(pg.box[1]).evidence["label"].startswith("shisa-v2-llama3.3")
+    box = bottom_line.box(seed.ledger, pg.box)
+    assert "from 60% to 81%" in box and "81% of the 1,792 GB/s" in box and "*Withheld:*" not in box
+    prose = "\n".join(pg.markdown.values())
+    for cid in pg.box:
+        assert seed.ledger.get(cid).text not in prose
+    assert "(s)" not in prose + box
+
+
+def test_the_exercises_recompute_from_the_seed_result(seed):
+    md = exercises.markdown(seed.ledger.to_dict())
+    # predicted for the 70B from the 7B at an equal share: 278.95 x 3.82 / 42.51; the ridge over 3.53 FLOP/byte
+    small = seed.ledger.get("bw_3").evidence
+    big = next(c.evidence for c in seed.ledger.claims if c.evidence.get("label", "").startswith("shisa-v2-llama3.3"))
+    guess = small["rate"] * small["gb_per_token"] / big["gb_per_token"]
+    assert f"= {guess:,.2f} tok/s" in md and f"{big['rate']:,.2f} measured" in md
+    i = env.intensity(small["active_params_b"], small["gb_per_token"])
+    ridge = seed.ledger.get("bound_3").evidence["ridge"]
+    assert f"about {ridge / i:,.0f} sequences" in md
+
+
+def test_a_one_model_output_shows_its_own_numbers_and_leaves_out_what_it_cannot_give():
+    r = _run(f"{FIX}/llamacpp_readme_b1275.json")
+    assert check(r.ledger.to_dict()) == []
+    pg = bandwidth_roofline.page(r)
+    # llama 7B Q4_0 on an RTX 3090 Ti (gpu_info): 1,008 GB/s / 3.83 GB = 264 tok/s; 130.97 measured
+    assert "1,008 / 3.83 = 264 tokens/s" in pg.markdown["lesson_text"]
+    assert pg.box == ["bw_1"] and "trend" not in bottom_line.box(r.ledger, pg.box).lower()
+    md = exercises.markdown(r.ledger.to_dict())
+    assert md.count("**Exercise ") == 1 and "RTX-3090-Ti's ridge" in md
+    everything = "\n".join([*pg.markdown.values(), *pg.texts.values(), md])
+    assert not re.search(r"RTX-PRO-6000|278\.95|data/raw|shisa", everything)
+
+
+def test_an_output_of_a_device_the_table_lacks_draws_no_figure_and_says_why():
+    r = _run(f"{FIX}/rx580_p550_vulkan.md")
+    pg = bandwidth_roofline.page(r)
+    # an RX 580 the hardware table does not hold: nothing placed under a ceiling
+    assert len(r.points) and r.points["fraction_of_peak"].isna().all()
+    assert all(f is None for f in pg.figures.values())
+    assert pg.texts["cap_ceiling"].startswith("Not drawn") and "not worked" in pg.markdown["lesson_text"]

@@ -1,0 +1,122 @@
+"""The batch_saturation chapter without a notebook: `analyse` on the seed and on real fixtures, the
+lesson's numbers (the step-time floor and the critical batch), the saturation batch against its noise,
+and exercises recomputed from the result."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from benchbook.analysis import batch
+from benchbook.chapter import setup
+from benchbook.presentation import bottom_line, exercises, placement
+from benchbook.topics import batch_saturation as topic
+
+FIX = "tests/fixtures/hf-batch-sweep"
+
+
+def run(source: str = "", **params):
+    return topic.analyse(setup("batch_saturation", {**({"source": source} if source else {}), **params}))
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return run()
+
+
+def test_the_seed_floor_is_the_weights_over_the_a100s_bandwidth_and_b_star_its_ridge(seed):
+    fl = seed.floor
+    # BLOOM as the bigcode README configures it: 1.3115 B parameters, bf16 (2 bytes), on an A100 80GB
+    assert fl["dtype"] == "bf16" and fl["bytes_per_weight"] == 2.0 and fl["params_b"] == pytest.approx(1.3115)
+    assert fl["weights_ms"] == pytest.approx(1.3115e9 * 2 / 2039e9 * 1e3)  # 1.29 ms
+    assert fl["critical_batch"] == pytest.approx(312e12 / 2039e9 * 2 / 2)  # 153 sequences
+    assert fl["top_tok_s"] == pytest.approx(312e12 / (2 * 1.3115e9))
+    # the step model: flat at the weights' time until B*, then B x FLOPs / peak
+    t = batch.step_time([1, fl["critical_batch"], 2 * fl["critical_batch"]], 2.623e9, 2039.0, 2 * 1.3115e9, 312.0)
+    assert t[0] == pytest.approx(t[1]) and t[2] == pytest.approx(2 * t[1])
+    assert fl["first_step_ms"] == pytest.approx(2.37 / 100 * 1e3)  # 2.37 s for 100 tokens at batch 1
+
+
+def test_the_seed_saturation_batch_is_fragile(seed):
+    knee = seed.ledger.get("knee")
+    assert knee.evidence["x"] == 512 and knee.evidence["fragile"] and knee.evidence["noise_from"] == "series"
+    assert "clears the 95% line by 0.2%" in knee.text
+
+
+def test_the_exercises_are_recomputed_from_the_result(seed):
+    one, two = exercises.batch_saturation(seed.ledger)
+    b_star = seed.floor["critical_batch"]
+    assert f"B* = {b_star:,.0f} sequences" in one.answer and f"({512 / b_star:.1f}x B*)" in one.answer
+    assert "not at B*" in one.answer  # 3.3x: the measured steps, not the floor, set the bend
+    ref = batch.rows_of(seed.sweep, seed.key).set_index("batch_size")["throughput_tok_s"]
+    pred = ref[1] * 64
+    assert f"{pred:,.0f} tok/s predicted" in two.answer and f"{ref[64] / pred:.1%}" in two.answer
+
+
+def test_a_saturation_batch_near_b_star_says_the_floor_sets_it():
+    def claim(cid, **ev):
+        return {"id": cid, "status": "shown", "evidence": ev, "text": "t"}
+
+    led = {
+        "chapter": "batch_saturation",
+        "claims": [
+            claim("knee", x=160, dtype="bf16", series="s"),
+            claim("bound_small", ridge=153.0, dtype="bf16", device="GPU-X"),
+        ],
+    }
+    one, _ = exercises.batch_saturation(led)
+    assert "B* = 153 sequences" in one.answer and "the roofline's floor sets where batching stops paying" in one.answer
+
+
+def test_a_readme_that_prints_its_size_and_names_an_a100_gets_the_floor_from_the_printed_size():
+    res = run(f"{FIX}/readme_0253839c_bloom.md")
+    assert res.peaks.device == "A100-SXM4-80GB"
+    assert res.floor["params_b"] == pytest.approx(1.311535104) and res.floor["dtype"] == "fp16"
+    assert res.ledger.get("knee").evidence["x"] == 512
+
+
+def test_a_series_that_never_falls_is_read_against_the_inputs_largest_wobble_and_no_device_is_said_once():
+    res = run(f"{FIX}/readme_0253839c_gpt2_mha.md")
+    knee = res.ledger.get("knee")
+    # DS-inference fp16 rises at every batch; HF fp32 falls 4.2 % from 640 (4,124.01) to 768 (3,950.39)
+    assert knee.evidence["noise_from"] == "input"
+    assert knee.evidence["knee_noise"] == pytest.approx(1 - 3950.39 / 4124.01)
+    assert knee.evidence["fragile"] and "in another series" in knee.text
+    assert res.floor == {}
+    folded = placement.folded(res.ledger)
+    box = bottom_line.box(res.ledger)
+    assert (box + folded).count("names a device the hardware table knows") == 1
+    boxed = {c["id"] for c in bottom_line.pick(res.ledger)}
+    here = placement.in_place(res.ledger)
+    assert all(not here[f"here_{c.id}"] for c in res.ledger.claims if c.id in boxed)
+    one, _ = exercises.batch_saturation(res.ledger)
+    assert "`bound_small`" in one.question and not re.search(r"\d", one.answer)
+
+
+def test_the_page_draws_the_lesson_in_the_inputs_numbers_or_in_units(seed):
+    import matplotlib.pyplot as plt
+
+    pg = topic.page(seed)
+    assert "B* = 153 x 2 / 2 = 153 sequences" in pg.markdown["floor"]
+    ax = pg.figures["fig_floor"].axes[0]
+    xs, ys = ax.lines[-1].get_data()
+    assert list(xs) == seed.floor["batches"] and np.allclose(ys, seed.floor["tok_s"])
+    text = " ".join([*pg.texts.values(), *pg.markdown.values(), *(c.text for c in seed.ledger.claims)])
+    assert not re.search(r"\w\(s\)", text)
+    none = topic.page(run(f"{FIX}/readme_0253839c_gpt2_mha.md"))
+    assert (
+        "in units of B*" in none.markdown["floor"] and "units of B*" in none.figures["fig_floor"].axes[0].get_xlabel()
+    )
+    plt.close("all")
+
+
+def test_offline_runs_alone_have_no_batch_to_saturate():
+    res = run("tests/fixtures/vllm-bench-offline/lfm25_350m_h100_bench_throughput.md")
+    assert len(res.offline) >= 1 and res.ledger.get("knee").status == "withheld" and res.floor == {}
+    pg = topic.page(res)
+    assert "no batch size with a result" in pg.markdown["notes"]
+    import matplotlib.pyplot as plt
+
+    plt.close("all")

@@ -1,0 +1,137 @@
+"""The perf_per_watt chapter's logic without a notebook: `analyse` on the seed and on real fixtures of
+its tools, the page it makes (each claim once, withheld verdicts folded, figures only with data) and
+the exercises recomputed from the result."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+from benchbook import config
+from benchbook.analysis import power
+from benchbook.chapter import setup
+from benchbook.claims import rules
+from benchbook.presentation import bottom_line, exercises, placement
+from benchbook.topics import perf_per_watt as topic
+
+
+def run(source: str, **params):
+    return topic.analyse(setup("perf_per_watt", {"source": source, **params}))
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return run(str(config.seed("004").relative_to(config.PROJ_ROOT)))
+
+
+def _shown_once(result, page) -> None:
+    """Every shown claim's sentence appears once on the page: in the box or in the results, not both."""
+    box = bottom_line.box(result.ledger)
+    text = box + "\n".join(page.markdown.values())
+    for c in result.ledger.claims:
+        if c.shown:
+            assert text.count(c.text) <= 1, c.id
+
+
+def test_the_seed_answers_with_the_mechanism_and_never_ranks_two_bounds(seed):
+    led = seed.ledger
+    assert rules.check(led.to_dict()) == []
+    assert seed.has_power and seed.limits == [200.0, 250.0, 300.0, 350.0, 400.0, 450.0, 500.0, 600.0]
+    box = bottom_line.box(led)
+    assert box.startswith("- At 400 W, generation (tg128) keeps 100.0% of its peak rate")
+    assert "Withheld" not in box.split("\n")[0]
+    assert "49%" not in box and "needs 49" not in " ".join(c.text for c in led.claims)
+    # the model file (3.56 GiB) is what a generated token reads: the DRAM floor is 3.82 GB x 8 x 3.9 pJ
+    assert seed.weights_gb == pytest.approx(3.56 * 2**30 / 1e9)
+    assert seed.floor_j == pytest.approx(seed.weights_gb * 1e9 * 8 * 3.9e-12)
+
+
+def test_the_seed_page_says_each_finding_once_and_folds_what_it_withholds(seed):
+    page = topic.page(seed)
+    _shown_once(seed, page)
+    folded = page.markdown["withheld"]
+    assert folded.startswith(f":::{{admonition}} {placement.FOLDED_TITLE}")
+    assert folded.count(rules.UPPER_BOUNDS.split(",")[0][:20]) <= 1
+    assert folded.count("No two power limits are compared on energy per token") == 1  # four claims, one reason
+    assert set(page.figures) == {"fig_caps", "fig_measured", "fig_throughput", "fig_energy", "fig_cv"} - {
+        "fig_measured"
+    }
+    assert page.markdown["results_measured"] == ""  # no measured energy: no section text, no figure
+    assert "{glue:figure} fig_throughput" in page.markdown["results_speed"]
+    assert "(s)" not in " ".join(page.markdown.values())
+
+
+def test_a_measured_energy_file_draws_only_its_own_figure():
+    r = run("tests/fixtures/llama-bench-power/geerlingguy_ai_benchmarks_issue40_rtx3060_cm5_excerpt.md")
+    page = topic.page(r)
+    assert not r.has_power and set(page.figures) == {"fig_caps", "fig_measured"}
+    assert all(not c.applicable for c in r.ledger.claims if c.id.endswith(("_pp", "_tg")))
+    assert "0.591 J per output token" in page.markdown["results_measured"]
+    assert "{glue:figure} fig_measured" in page.markdown["results_measured"]
+    _shown_once(r, page)
+    # no power-cap verdict is listed as withheld: the file is not a power sweep
+    assert "power limit" not in page.markdown["withheld"].lower()
+    # the floor withheld for want of a device is said once, not once per claim and once per reason
+    folded = page.markdown["withheld"]
+    assert folded.count("No weights-read floor for 1 configuration") == 1 and "floor is stated" not in folded
+
+
+def test_an_energy_report_ranks_its_configurations_once():
+    r = run("tests/fixtures/inference-energy/results_paste.md")
+    page = topic.page(r)
+    assert "11 configurations" in page.markdown["input_line"]
+    box = bottom_line.box(r.ledger)
+    assert r.ledger.get("measured_cheapest").shown and r.ledger.get("measured_cheapest").text in box
+    assert r.ledger.get("measured_cheapest").text not in page.markdown["results_measured"]
+    _shown_once(r, page)
+
+
+def test_one_power_limit_draws_no_data_figure_and_says_why_once():
+    r = run("tests/fixtures/llama-bench/llamacpp_readme_b1275.json")
+    page = topic.page(r)
+    assert set(page.figures) == {"fig_caps"}
+    assert all(page.markdown[k] == "" for k in ("results_speed", "results_energy", "results_sweet"))
+    assert page.markdown["input_line"].count("power limit") == 1
+    # the one sentence why stands under "What this input shows", which has nothing else to show
+    assert page.markdown["results_measured"].startswith("This input states no power limit (limits come from headings")
+    assert bottom_line.box(r.ledger).startswith("This input supports none of the chapter's main verdicts")
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(x.replace(",", "")) for x in re.findall(r"\d[\d,]*\.?\d*", text)]
+
+
+def test_the_exercises_recompute_from_the_result(seed):
+    floor, bandwidth = exercises.perf_per_watt(seed.ledger)
+    # 1: the floor from the model file's bytes, the bound at the limit with the tightest one
+    best = power.energy_order(seed.table, "tg128").iloc[0]
+    want = seed.weights_gb * 8 * 3.9 * 1e-3
+    assert f"{want:.3g} J per token" in floor.steps[0]
+    assert f"{best['j_per_tok'] / want:.1f}" in floor.answer and f"{best['power_limit_w']:.0f} W" in floor.answer
+    # 2: bandwidth = bytes per token x the flat top's rate, against the RTX PRO 6000's 1,792 GB/s
+    rate = seed.table[(seed.table["test"] == "tg128") & (seed.table["power_limit_w"] >= 400)]["mean"].max()
+    bw = seed.weights_gb * rate
+    assert f"{bw:,.0f} GB/s" in bandwidth.answer and f"{bw / 1792:.0%}" in bandwidth.answer
+    assert "below 400 W" in bandwidth.answer
+
+
+def test_a_measured_file_predicts_its_own_floor_and_borrows_nothing_from_the_seed():
+    r = run("tests/fixtures/inference-energy/results_paste.md")
+    floor, lacking = exercises.perf_per_watt(r.ledger)
+    first = next(c for c in r.ledger.claims if c.id.startswith("floor_") and c.shown).evidence
+    # Qwen2.5-3B on the A100: 6 GB per read x 8 bits x 3.9 pJ against its measured 0.35 J per output token
+    want = first["weights_gb"] * 8 * 3.9e-3
+    assert f"= {want:.3g} J." in floor.steps[0] and f"{first['a'] / want:.2g} times" in floor.answer
+    assert lacking.answer == "none for this input."
+    seed_numbers = {"3.82", "279.0", "1,792"}
+    assert not any(n in e.question + " ".join(e.steps) for e in (floor, lacking) for n in seed_numbers)
+
+
+def test_the_sweet_spot_table_shows_no_knee_the_rules_withhold(seed):
+    from benchbook.presentation import power as show
+
+    table = show.sweet_display(seed.table, 0.95, topic._knees_shown(seed.ledger))
+    assert table.loc["knee (W)", "tg128"] == 350 and pd.isna(table.loc["knee (W)", "pp512"])
+    assert table.loc["knee strength", "pp512"] == pytest.approx(0.22, abs=0.005)  # the number stays, with its noise

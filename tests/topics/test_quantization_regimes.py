@@ -1,0 +1,181 @@
+"""The quantization chapter's logic, run without a notebook: on its seed (seed 002,
+mtilyxuegao/qwen_quantization on an A100-SXM4-80GB) and on real result.jsonl fixtures, with the
+known answers recomputed by hand from the runs, and for each rule a case where it comes out the
+other way."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchbook import hardware
+from benchbook.analysis import quant
+from benchbook.chapter import setup
+from benchbook.claims import quant as verdicts
+from benchbook.claims import rules
+from benchbook.presentation import exercises, placement
+from benchbook.topics import quantization_regimes as topic
+
+SEED = "data/raw/quant_regimes/002_720befe671f869ae.txt"
+CUT = "tests/fixtures/sglang-quant-report/qwen_quantization_result_cut.jsonl"
+THREE = "tests/fixtures/sglang-quant-report/seed002_three_schemes.jsonl"
+DSV4 = "tests/fixtures/sglang-quant-report/dsv4_flash_1k8k.md"
+
+
+def run(source: str, **params):
+    return topic.analyse(setup("quantization_regimes", {"source": source, **params}))
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return run(SEED)
+
+
+def claim(result, cid):
+    return result.ledger.get(cid)
+
+
+def test_w8a8_beats_the_baseline_in_all_seven_regimes_of_the_seed(seed):
+    c = claim(seed, "w8a8_gain")
+    assert c.status == "shown"
+    ev = c.evidence
+    assert (ev["count"], ev["n"]) == (7, 7)
+    assert round(ev["low"], 2) == 1.25 and round(ev["high"], 2) == 1.45
+    assert ev["p_max"] <= 0.011
+    assert ev["baseline"] == "original" and ev["baseline_precision"] == "bf16"
+    assert c.text.startswith("In all 7 regimes, the best w8a8 scheme is faster than original (bf16)")
+
+
+def test_the_bottom_line_leads_with_the_w8a8_result_and_ends_with_the_caveat(seed):
+    from benchbook.presentation import bottom_line
+
+    picked = [c["id"] for c in bottom_line.pick(seed.ledger)]
+    assert picked[0] == "w8a8_gain" and picked[-1] == "confound"
+    assert "caveat" in bottom_line.box(seed.ledger).splitlines()[-1].lower()
+
+
+def test_no_w8a8_gain_is_claimed_where_the_w8a8_runs_are_no_faster():
+    """The other way: w8a8 runs equal to the baseline's (the seed's own baseline values, renamed)."""
+    rt = pd.DataFrame(
+        {
+            "regime": ["decode_bound"] * 6,
+            "scheme": ["original"] * 3 + ["w8a8_x"] * 3,
+            "batch_size": [1] * 6,
+            "output_throughput": [100.0, 101.0, 99.0, 100.5, 99.5, 100.0],
+        }
+    )
+    best = quant.best_against_baseline(rt, {"decode_bound": "output_throughput"}, "original", ["w8a8_x"])
+    c = verdicts.w8a8_gain(best, "original", 0.05, None)
+    assert c.status == "withheld" and c.evidence["count"] == 0 and c.evidence["n"] == 1
+
+
+def test_the_w8a16_decode_trend_is_shown_from_1_38_to_0_83_between_batch_1_and_64(seed):
+    c = claim(seed, "w8a16_decode_trend")
+    assert c.status == "shown"
+    ev = c.evidence
+    assert (ev["x_first"], ev["x_last"]) == (1, 64)
+    assert round(ev["y_first"], 2) == 1.38 and round(ev["y_last"], 2) == 0.83
+    # the ratio crosses 1 between batch 32 (1.06) and 64 (0.83): log-interpolated near 39
+    assert 32 < ev["crossover_batch"] < 64
+    assert round(ev["crossover_batch"]) == 39
+
+
+def test_a_trend_judged_over_its_range_breaks_on_a_step_against_it_beyond_its_noise():
+    ev = {"xs": [1, 8, 32, 64], "ys": [1.38, 1.31, 1.06, 0.83], "direction": "falls", "min_points": 3}
+    ev |= {"judged": "ends", "tolerance": 0.02, "noise": [0.16, 0.37, 0.37], "point_noise": [0.15, 0.05, 0.37, 0.01]}
+    assert rules.trend(ev) == "falls"
+    # step by step, every step is inside its noise: judged so, a 40 % fall reads as flat
+    assert rules.trend({**ev, "judged": None}) == "flat"
+    rising = {**ev, "ys": [1.38, 1.31, 1.9, 0.83], "noise": [0.02, 0.02, 0.02]}
+    assert rules.trend(rising) == "mixed"
+    flat = {**ev, "ys": [1.0, 1.01, 0.99, 1.0]}
+    assert rules.trend(flat) == "flat"
+    assert rules.scaling(flat)[0] == "withheld"
+
+
+def test_the_heading_about_weight_only_int8_promises_nothing_the_input_cannot_decide():
+    text = open("notebooks/quantization_regimes.md", encoding="utf-8").read()
+    assert "Why weight-only int8 loses at large batch" not in text
+    assert "cannot decide" not in text
+
+
+def test_exercise_one_reads_the_bytes_from_the_model_size_and_the_checkpoint_precision(seed):
+    ev = claim(seed, "decode_bandwidth").evidence
+    size = hardware.model_size("Qwen/Qwen3-4B-Instruct-2507")
+    assert ev["active_params_b"] == size.active_b == 4.02
+    assert ev["baseline_bytes_per_weight"] == 2.0  # bf16, the model table's checkpoint precision
+    assert ev["bytes_per_weight"] == quant.precision(ev["scheme"])["bytes_per_weight"] == 1.0
+    assert ev["baseline_step_gb"] == pytest.approx(8.04) and ev["step_gb"] == pytest.approx(4.02)
+    first = exercises.quantization_regimes(seed.ledger)[0]
+    text = " ".join([first.question, *first.steps, first.answer])
+    assert "8.04 GB per step" in text and "4.02 GB per step" in text
+    assert "2,039 GB/s / 8.04 GB x batch 1 = 253.6 tok/s" in text
+    assert "2,039 / 4.02 x 1 = 507.2 tok/s" in text
+    # the measured rates are the runs' own: output throughput of the smallest-batch decode
+    runs = seed.clean[(seed.clean["regime"] == ev["regime"])]
+    base_rate = runs[runs["scheme"] == "original"]["output_throughput"].mean()
+    assert f"{base_rate:,.1f}" in first.question
+
+
+def test_exercise_two_recomputes_the_ridge_and_the_weight_only_batches_from_the_device(seed):
+    second = exercises.quantization_regimes(seed.ledger)[1]
+    a100 = hardware.device("A100-SXM4-80GB")
+    ridge = a100.peak("bf16") * 1000 / a100.bandwidth_gb_s
+    assert round(ridge) == 153
+    assert f"Ridge = 312 x 1000 / 2,039 = {ridge:.0f} FLOP/byte." in second.steps
+    assert f"2x up to batch {ridge / 2:.0f}, nothing from batch {ridge:.0f}" in second.answer
+    assert "near batch 39" in second.answer
+
+
+def test_the_lesson_is_worked_on_the_run_device_else_on_an_example_said_so(seed):
+    assert seed.lesson.device == "A100-SXM4-80GB" and not seed.lesson.example
+    other = run(THREE)
+    assert other.peaks is None and other.lesson.example
+    b = np.array([1.0, 50, 100, 153.0, 1000])
+    ideal = quant.ideal_speedups(b, 312, 624, 2039)
+    assert ideal["w8a16"][:2] == pytest.approx([2, 2])
+    assert ideal["w8a16"][2] == pytest.approx(312e12 / 2039e9 / 100)
+    assert ideal["w8a16"][3:] == pytest.approx([1, 1], abs=0.01)
+    assert ideal["w8a8"] == pytest.approx([2] * 5)
+
+
+def test_the_cut_raw_file_keeps_the_w8a8_gain_and_leaves_out_its_timestamp_outlier():
+    r = run(CUT)
+    assert claim(r, "w8a8_gain").status == "shown"
+    left = r.left_out
+    assert list(left["value"].round(2)) == [1526.74]
+
+
+def test_a_write_up_with_one_run_per_configuration_and_no_baseline_claims_no_gain():
+    r = run(DSV4)
+    assert r.baseline == ""
+    assert claim(r, "w8a8_gain").status == "withheld"
+    assert claim(r, "w8a16_decode_trend").status == "withheld"
+    assert all(not c.text.startswith("In all") for c in r.ledger.claims)
+
+
+def test_each_claim_is_said_once_on_the_page(seed):
+    from benchbook.presentation import bottom_line
+
+    boxed = {c["id"] for c in bottom_line.pick(seed.ledger)}
+    said = placement.in_place(seed.ledger)
+    assert all(said[f"here_{i}"] == "" for i in boxed)
+    listed = placement.folded(seed.ledger)
+    texts = [t for t in said.values() if t]
+    assert all(t not in listed for t in texts)
+
+
+def test_a_reason_several_withheld_claims_share_is_said_once():
+    r = run(THREE)  # no manifest: no model, no device
+    listed = placement.folded(r.ledger)
+    for reason in {c.reason for c in r.ledger.claims if c.status == "withheld" and c.reason}:
+        assert listed.count(reason) <= 1
+
+
+def test_the_page_draws_no_figure_without_data_and_says_why():
+    r = run(THREE)
+    pg = topic.page(r)
+    assert "fig_roofline" not in pg.figures
+    assert pg.markdown["why_no_roofline"].startswith("No roofline figure")
+    assert pg.markdown["why_no_heatmap"] == ""

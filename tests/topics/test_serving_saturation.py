@@ -1,0 +1,164 @@
+"""The serving_saturation chapter without a notebook: `analyse` on the seed and on real fixtures, the
+lesson's numbers (Little's law, the knee L* = mu x W0), and exercises recomputed from the result."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from benchbook.analysis import serving
+from benchbook.chapter import setup
+from benchbook.presentation import bottom_line, exercises, placement
+from benchbook.topics import serving_saturation as topic
+
+FIX = "tests/fixtures/vllm-bench-serve"
+
+
+def run(source: str = "", **params):
+    return topic.analyse(setup("serving_saturation", {**({"source": source} if source else {}), **params}))
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return run()
+
+
+def test_the_seed_knee_is_at_a_cap_of_128_and_little_predicts_it_from_two_runs(seed):
+    knee = seed.ledger.get("knee")
+    assert knee.shown and knee.evidence["x"] == 128
+    q = seed.queue
+    # W0: c=32's estimated mean E2EL; mu: c=512's 1,000 requests / its duration (printed 37.30 req/s)
+    assert q["w0_run"] == "c=32" and q["w0_s"] == pytest.approx(2.450, abs=0.001)
+    assert q["mu_run"] == "c=512" and q["mu"] == pytest.approx(37.30, abs=0.01)
+    assert q["knee_in_flight"] == pytest.approx(q["mu"] * q["w0_s"]) == pytest.approx(91.4, abs=0.1)
+    # the knee's load really held 86 requests: within the bound L* (W0 is measured under load already)
+    assert knee.evidence["knee_in_flight"] == pytest.approx(85.9, abs=0.1)
+    assert knee.evidence["knee_in_flight"] < q["knee_in_flight"]
+
+
+def test_every_run_obeys_littles_law_and_past_the_knee_waits_at_least_l_over_mu(seed):
+    q = seed.queue
+    for n, x, w in zip(q["in_flight"], q["rate"], q["latency_s"], strict=True):
+        assert n == pytest.approx(x * w)
+        assert x <= q["mu"] + 1e-9 and w >= n / q["mu"] - 1e-9
+    # the model's two limits meet at L*
+    tput, lat = serving.closed_loop(
+        [q["knee_in_flight"] / 2, q["knee_in_flight"], 3 * q["knee_in_flight"]], q["w0_s"], q["mu"]
+    )
+    assert tput == pytest.approx([q["mu"] / 2, q["mu"], q["mu"]]) and lat == pytest.approx(
+        [q["w0_s"], q["w0_s"], 3 * q["w0_s"]]
+    )
+
+
+def test_the_seed_underfilled_count_is_fragile_on_c64(seed):
+    c = seed.ledger.get("underfilled")
+    assert c.shown and c.evidence["near_run"] == "c=64" and "3 to 4 of 5 capped runs" in c.text
+
+
+def test_the_exercises_are_recomputed_from_the_result(seed):
+    one, two = exercises.serving_saturation(seed.ledger)
+    lit = seed.lit.set_index("run")
+    held = lit.loc["c=512", "request_rate_used"] * lit.loc["c=512", "mean_e2el_s"]
+    assert f"{held:,.1f} requests" in one.answer and f"{held / 512:.1%}" in one.answer
+    q = seed.queue
+    assert f"L* = {q['mu'] * q['w0_s']:,.0f} requests in flight" in two.answer and "max concurrency 128" in two.answer
+
+
+def test_a_rate_sweep_of_three_deployments_takes_the_lesson_from_one_series_and_withholds_the_knee():
+    res = run(f"{FIX}/llmd_results.jsonl", sweep="request_rate")
+    assert res.variable == "request_rate" and len(res.apart) == 3
+    assert res.ledger.get("knee").status == "withheld" and "2 points" in res.ledger.get("knee").reason
+    # W0 and mu from one deployment's two rates, never mixed across deployments
+    first = serving.series_key(res.lit[res.lit["run"].isin(res.queue["runs"])]).nunique()
+    assert first == 1 and len(res.queue["runs"]) == 2
+    _, two = exercises.serving_saturation(res.ledger)
+    assert "`knee`" in two.question and not re.search(r"\d", two.answer)
+
+
+def test_runs_of_one_load_or_of_different_models_give_no_knee_to_predict():
+    # two blocks at one cap: a single load; five models at their caps: five one-load series
+    assert run("tests/fixtures/sglang-bench-serving/nvfp4_sglang_oai_two_blocks_cap512.md").queue == {}
+    assert run(f"{FIX}/mi100x4_tp4_five_models_caps_in_bullets.md").queue == {}
+
+
+def test_a_page_says_each_shown_claim_once_and_what_it_cannot_decide_in_one_list():
+    res = run(f"{FIX}/dgx_spark_ministral3_rate_sweep.jsonl", sweep="request_rate")
+    here = placement.in_place(res.ledger)
+    boxed = {c["id"] for c in bottom_line.pick(res.ledger)}
+    box = bottom_line.box(res.ledger)
+    for c in res.ledger.claims:
+        said = [v for v in here.values() if v and v == c.text]
+        assert len(said) + (c.id in boxed) <= 1, c.id
+    # no device: the four roofline claims share one reason, said once: in the box (its withheld leading
+    # claim), so the folded list names the rest and points there
+    folded = placement.folded(res.ledger)
+    assert (box + folded).count("names a device the hardware table knows") == 1
+    assert placement.SAID_ABOVE in folded and "names a device" not in " ".join(here.values())
+
+
+def test_the_page_has_no_raw_plural_and_draws_the_lesson_in_the_inputs_numbers(seed):
+    import matplotlib.pyplot as plt
+
+    pg = topic.page(seed)
+    text = " ".join([*pg.texts.values(), *pg.markdown.values(), *(c.text for c in seed.ledger.claims)])
+    assert not re.search(r"\w\(s\)", text)  # "1 run(s)", never; a unit "(s)" after a space is fine
+    assert "L* = μ x W0 = 37.3 x 2.45 = 91 requests" in pg.markdown["queue"]
+    ax = pg.figures["fig_queue"].axes[0]
+    xs, ys = ax.lines[-1].get_data()  # the runs, at the requests they held in flight
+    assert np.allclose(xs, seed.queue["in_flight"]) and np.allclose(ys, seed.queue["rate"])
+    plt.close("all")
+
+
+def test_without_two_loads_the_lesson_figure_is_drawn_in_units_of_the_knee():
+    import matplotlib.pyplot as plt
+
+    res = run(f"{FIX}/mi100x4_tp4_five_models_caps_in_bullets.md")
+    pg = topic.page(res)
+    assert "in units of the knee" in pg.markdown["queue"]
+    assert "units of the knee" in pg.figures["fig_queue"].axes[0].get_xlabel()
+    plt.close("all")
+
+
+def test_a_sweep_that_never_flattens_gives_only_a_floor_under_the_capacity_and_no_knee():
+    import matplotlib.pyplot as plt
+
+    # DGX Spark, Ministral 3B: 0.1 to 0.5 req/s, elasticity 0.95 on the last step
+    res = run(f"{FIX}/dgx_spark_ministral3_rate_sweep.jsonl", sweep="request_rate")
+    assert res.ledger.get("knee").status == "withheld"
+    pg = topic.page(res)
+    assert "only a floor under the capacity μ" in pg.markdown["queue"] and "L* =" not in pg.markdown["queue"]
+    labels = [t.get_text() for t in pg.figures["fig_queue"].axes[0].texts]
+    assert not any("knee" in t for t in labels)
+    plt.close("all")
+
+
+def test_a_reason_the_box_does_not_give_is_said_once_in_the_folded_list():
+    from benchbook.claims import Claim, Ledger
+
+    def claim(cid, status, text, reason=""):
+        return Claim(cid, "anomaly", status, "r", {"n": 1, "count": 1}, reason, text)
+
+    led = Ledger("serving_saturation", [])
+    for cid in ("knee", "goodput", "compute_best"):  # the box: three shown claims
+        led.add(claim(cid, "shown", f"{cid} shown."))
+    for cid in ("bandwidth_low", "bound_low"):  # two withheld for one reason the box does not give
+        led.add(
+            claim(
+                cid, "withheld", f"{cid}: not stated for this input, because no device is named.", "no device is named"
+            )
+        )
+    folded = placement.folded(led)
+    assert folded.count("no device is named") == 1 and placement.SAID_ABOVE not in folded
+    assert folded.startswith("- The bandwidth of the lightest load and ") and folded.endswith(
+        ": not stated, because no device is named."
+    )
+
+
+def test_a_withheld_sentence_worded_in_its_own_terms_stays_whole_in_the_folded_list():
+    # the AIPerf README console prints no ITL: tpot_itl's sentence says so in its own words
+    res = run("tests/fixtures/aiperf/aiperf_readme_example_output_console.txt")
+    c = res.ledger.get("tpot_itl")
+    assert c.status == "withheld" and c.reason not in c.text
+    assert " ".join(c.text.split()) in placement.folded(res.ledger)

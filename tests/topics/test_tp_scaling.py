@@ -1,0 +1,162 @@
+"""The tp_scaling chapter's logic without a notebook: `analyse` and `page` on the seeds and on real TGI
+outputs, their verdicts against numbers read from the files, and each exercise recomputed."""
+
+from __future__ import annotations
+
+import re
+
+import matplotlib.pyplot as plt
+import pytest
+
+from benchbook import chapter, config
+from benchbook.analysis import tp
+from benchbook.claims.rules import check
+from benchbook.presentation import exercises
+from benchbook.topics import tp_scaling
+
+FIX = "tests/fixtures/tgi-benchmark"
+
+
+def _run(source: str | None = None, **params):
+    ns = dict(params)
+    if source:
+        ns["source"] = source
+    return tp_scaling.analyse(chapter.setup("tp_scaling", ns))
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def seeds():
+    return _run()
+
+
+@pytest.fixture(scope="module")
+def bloomz_1b1():
+    return _run(f"{FIX}/bloomz_1b1_tp_2_4_8.md")
+
+
+@pytest.fixture(scope="module")
+def mt0():
+    return _run(f"{FIX}/mt0_xxl_tp_2_4_8.md")
+
+
+def test_the_seed_ledger_is_clean_and_its_bottom_line_says_where_decode_turns_per_batch(seeds):
+    assert check(seeds.ledger.to_dict()) == []
+    turn = seeds.ledger.get("decode_turn")
+    assert turn.shown and "TP 2 at batch 1 and 2" in turn.text and "TP 4 at batch 4 and 8" in turn.text
+    # issue #35 item 7: at batch 8 the larger TPs beat TP 2 (26.20 ms): TP 4 20.25 ms, TP 8 19.76 ms
+    b8 = seeds.ledger.get("decode_turn_8").evidence
+    assert (b8["a_tp"], b8["a"], b8["turn_tp"], b8["turn_ms"], b8["max_ms"]) == (2, 26.20, 4, 20.25, 19.76)
+
+
+def test_each_shown_claim_is_said_once_and_the_withheld_ones_in_one_folded_list(seeds):
+    pg = tp_scaling.page(seeds)
+    prose = "\n".join([*pg.markdown.values(), *pg.texts.values()])
+    for c in seeds.ledger.claims:
+        if c.shown and c.id not in {"decode_turn", "rec_throughput"}:  # the bottom line's are said there only
+            assert prose.count(c.text) <= 1, c.id
+    assert seeds.ledger.get("decode_turn").text not in prose
+    folded = pg.markdown["withheld_list"]
+    assert folded.startswith(":::{admonition}") and folded.count("names a device the hardware table knows") == 1
+    assert "(s)" not in prose
+
+
+def test_the_lesson_counts_the_seed_models_all_reduces(seeds):
+    text = tp_scaling.page(seeds).markdown["allreduce_text"]
+    # bloomz-7b1: 30 layers, hidden 4096; batch 1 on TP 8: 60 x 2 x 7/8 x 8,192 bytes = 860,160 bytes
+    b = tp.allreduce_budget(30, 4096, 1, 8, 31.5)
+    assert (b["allreduces"], b["bytes_each"], b["bytes_sent"]) == (60, 8192, 860_160)
+    assert "60 all-reduces" in text and "860.2 kB" in text and f"{b['bandwidth_ms'] * 1000:.1f} µs" in text
+    # the step grew 2.08 ms from TP 2 to TP 8 over 60 x 2 x (8 - 2) = 720 added ring steps
+    assert "720 ring steps" in text and "2.9 µs per step" in text
+
+
+def test_the_ring_all_reduce_and_the_scaling_model():
+    assert tp.ring_allreduce_s(1, 1e6, 100, 1e-5) == 0.0
+    # 4 GPUs: 6 steps of 10 us, and 6/4 of 1 MB over 100 GB/s = 15 us
+    assert tp.ring_allreduce_s(4, 1e6, 100, 1e-5) == pytest.approx(6e-5 + 1.5e-5)
+    n = [1, 2, 4, 8, 16]
+    step = tp.tp_step_ms(n, 1.0, 1 / 16)
+    assert n[int(step.argmin())] == 4  # sqrt(16)
+    assert n[int(tp.tp_step_ms(n, 1.0, 1 / 64).argmin())] == 8
+
+
+def test_the_exercises_recompute_from_the_seed_result(seeds):
+    ev = seeds.ledger.get("decode_turn").evidence
+    md = exercises.markdown(seeds.ledger.to_dict())
+    b = tp.allreduce_budget(ev["layers"], ev["hidden"], ev["batch_size"], ev["max_tp"], tp.LINKS[0][1])
+    grew = (ev["max_ms"] - ev["turn_ms"]) * 1000
+    assert f"{b['bytes_sent']:,.0f} bytes" in md and f"{b['bandwidth_ms'] * 1000:.1f} µs" in md
+    assert f"{grew:,.0f} µs" in md and f"{grew / (b['bandwidth_ms'] * 1000):,.0f} times" in md
+    # the turn predicted for batch 8 from batch 1: TP 2 x sqrt(72.77 / 28.75)
+    guess = 2 * (72.77 / 28.75) ** 0.5
+    assert f"{guess:.1f} GPUs" in md and "turns at TP 4" in md
+    assert "none for this input" not in md
+
+
+def test_on_a_real_output_with_no_turn_after_its_smallest_tp_nothing_of_the_seeds_is_said(bloomz_1b1):
+    assert check(bloomz_1b1.ledger.to_dict()) == []
+    turn = bloomz_1b1.ledger.get("decode_turn")
+    # bloomz-1b1 at TP 2, 4, 8: TP 2 is fastest at every batch size (14.29 ms vs 14.99 ms on TP 8 at batch 1)
+    assert turn.shown and turn.text.startswith("No TP past TP 2, the smallest measured, decodes faster")
+    assert not turn.evidence["rises_with_batch"] and "later the turn" not in turn.text
+    pg = tp_scaling.page(bloomz_1b1)
+    assert "24 layers of hidden size 1,536" in pg.markdown["allreduce_text"]
+    md = exercises.markdown(bloomz_1b1.ledger.to_dict())
+    assert "14.29 ms per token on TP 2 and 14.99 ms on TP 8" in md
+    assert "Exercise 2" not in md  # a turn at the smallest TP measured bounds the optimum, it does not place it
+    everything = "\n".join([*pg.markdown.values(), *pg.texts.values(), md])
+    assert not re.search(r"bloomz-7b1|28\.75|17\.56|data/raw", everything)
+
+
+def test_on_a_real_output_whose_model_is_unknown_the_exercises_are_left_out(mt0):
+    assert check(mt0.ledger.to_dict()) == []
+    # mt0-xxl at batch 1-16: TP 8 within the noise of TP 2; at batch 32 TP 2 63.96 ms, TP 8 68.08 ms
+    turn = mt0.ledger.get("decode_turn")
+    assert turn.evidence["level"] == [1, 2, 4, 8, 16] and turn.evidence["turns"][0]["batches"] == [32]
+    assert mt0.ledger.get("decode_turn_1").status == "withheld"
+    pg = tp_scaling.page(mt0)
+    assert "does not know the layer count" in pg.markdown["allreduce_text"]
+    md = exercises.markdown(mt0.ledger.to_dict())
+    assert "Exercise 1" not in md and "none for this input" not in md
+
+
+def test_a_single_tp_output_draws_no_scaling_figure_and_says_why():
+    r = _run(f"{FIX}/ms_build_mi300_llama3_70b.md")
+    pg = tp_scaling.page(r)
+    assert pg.figures["fig_speedup"] is None and pg.texts["cap_speedup"].startswith("Not drawn")
+    assert pg.figures["fig_allreduce"] is not None
+    assert "Only one TP (1)" in pg.markdown["claims_scaling"]
+    assert "this input ran on one, which needs none" in pg.markdown["allreduce_text"]
+    assert config.relative(config.seed("000")) not in "\n".join(pg.markdown.values())
+
+
+def test_the_seed_figures_collide_nowhere_and_the_lesson_figure_marks_each_turn(seeds):
+    from benchbook.presentation.plotting import overlaps, readable, use_theme
+
+    use_theme()
+    for name, fig in tp_scaling.page(seeds).figures.items():
+        assert overlaps(fig, drawn=readable(fig, drawn=True)) == [], name
+    fig = tp_scaling.page(seeds).figures["fig_allreduce"]
+    minima = [ln.get_xdata()[0] for ln in fig.axes[0].get_lines() if ln.get_marker() == "o"]
+    assert minima == pytest.approx([2, 4, 8])  # sqrt(a / b) for b = a / 4, a / 16, a / 64
+
+
+def test_a_batch_size_keeps_its_colour_across_the_chapters_figures(seeds):
+    from matplotlib.colors import to_hex
+
+    from benchbook.presentation import tp as view
+    from benchbook.presentation.plotting import color
+
+    assert [view.series(v) for v in (1, 2, 4, 8, 16)] == [0, 1, 2, 3, 4]
+    figs = tp_scaling.page(seeds).figures
+    handles, names = figs["fig_speedup"].axes[1].get_legend_handles_labels()  # decode, speed-up
+    speed = {n: to_hex(h.lines[0].get_color()) for h, n in zip(handles, names, strict=True) if n.startswith("batch")}
+    assert speed["batch 8"] == to_hex(color(3)) and speed["batch 1"] == to_hex(color(0))
+    fits = {ln.get_label().split(":")[0]: to_hex(ln.get_color()) for ln in figs["fig_fit"].axes[1].get_lines()}
+    assert fits["bs 1"] == to_hex(color(0)) and fits["bs 8"] == to_hex(color(3))

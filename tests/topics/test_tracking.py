@@ -1,0 +1,102 @@
+"""The tracking chapter's logic without a notebook: `analyse` on the seed series and on two more real
+series, the answer it gives as a sentence, the page (each claim once, withheld steps folded) and the
+exercise recomputed from the number of runs."""
+
+from __future__ import annotations
+
+from math import comb
+
+import pytest
+
+from benchbook.chapter import setup
+from benchbook.claims import rules
+from benchbook.presentation import bottom_line, exercises, placement
+from benchbook.topics import tracking as topic
+
+SEED = "data/series/strix_halo_gpt_oss_20b/vulkan_radv_fa1"
+GLM = "data/series/strix_halo_glm45_air_q6"
+
+
+def run(source: str, **params):
+    return topic.analyse(setup("tracking", {"source": source, **params}))
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return run(SEED)
+
+
+def test_the_seed_answers_in_a_sentence_with_the_change_its_size_and_p(seed):
+    led = seed.ledger
+    assert rules.check(led.to_dict()) == []
+    c = led.get("changes")
+    assert c.shown and c.evidence["count"] == 1 and c.evidence["run"] == "b6486.log"
+    box = bottom_line.box(led)
+    assert box.startswith("- The pp_rate changed level once over these 8 runs before b6486.log: from 729.8 to")
+    assert "1 change in level over 8 runs at alpha 0.05" not in box  # a sentence, not a tally
+    assert box.count("\n") == 0  # the answer alone: the change's details are the section's
+    assert seed.smallest_p == pytest.approx(1 / 35)
+
+
+def test_the_seed_page_says_each_claim_once_and_folds_the_steps_inside_the_noise(seed):
+    page = topic.page(seed)
+    body = bottom_line.box(seed.ledger) + "\n".join(page.markdown.values())
+    for c in seed.ledger.claims:
+        if c.shown:
+            assert body.count(c.text) == 1, c.id
+    folded = page.markdown["withheld"]
+    assert (
+        folded.startswith(f":::{{admonition}} {placement.FOLDED_TITLE}") and folded.count("\n- ") == 4
+    )  # four steps inside the spread
+    assert set(page.figures) == {"fig_series", "fig_smallest_p"}
+    assert page.texts["smallest_p_words"] == "0.029" and (page.texts["fewest_05"], page.texts["fewest_01"]) == (
+        "8",
+        "10",
+    )
+
+
+def test_at_alpha_001_eight_runs_cannot_show_the_change():
+    r = run(SEED, alpha=0.01)
+    c = r.ledger.get("changes")
+    assert c.status == "withheld" and "no order of the values can give a p-value below 0.029" in c.text
+    assert r.ledger.get("step_3").shown  # the steps do not depend on alpha
+
+
+def test_four_runs_of_another_model_cannot_show_a_change_at_all():
+    r = run(f"{GLM}/vulkan_radv")
+    c = r.ledger.get("changes")
+    assert len(r.runs) == 4 and c.status == "withheld" and "below 0.33" in c.text
+    assert bottom_line.box(r.ledger).startswith("- *Withheld:* No change in the pp_rate is established")
+
+
+def test_a_series_on_another_backend_reads_and_judges_its_steps():
+    r = run(f"{GLM}/rocm7_rc")
+    assert rules.check(r.ledger.to_dict()) == []
+    page = topic.page(r)
+    assert page.texts["n_runs"] == str(len(r.runs)) and "(s)" not in " ".join(page.markdown.values())
+
+
+def test_the_exercise_predicts_the_smallest_p_from_this_series_length(seed):
+    first, step = exercises.tracking(seed.ledger)
+    n = len(seed.runs)
+    assert f"C({n}, {n // 2}) = {comb(n, n // 2)}" in first.steps[0]
+    assert f"{2 / comb(n, n // 2):.2g}" in first.answer and "can be shown" in first.answer
+    ev = seed.ledger.get("step_3").evidence
+    assert f"{ev['a'] / ev['b']:.3f}" in step.steps[0]
+
+
+def test_a_metric_no_run_reports_is_one_sentence():
+    from benchbook.parameters import ParameterError
+
+    with pytest.raises(ParameterError, match=r"^no run reports metric 'nope'"):
+        run(SEED, metric="nope")
+
+
+def test_the_lesson_figure_draws_the_formula_and_reads_at_the_page_size(seed):
+    from benchbook.presentation.plotting import MIN_TEXT_PX, overlaps, readable
+
+    fig = topic.page(seed).figures["fig_smallest_p"]
+    x, y = fig.axes[0].lines[0].get_data()
+    assert list(y) == pytest.approx([2 / comb(int(n), int(n) // 2) for n in x])
+    assert readable(fig) >= MIN_TEXT_PX and overlaps(fig) == []
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["0.001", "0.01", "0.05", "0.3"]  # plain
