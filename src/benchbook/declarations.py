@@ -177,6 +177,9 @@ CHAPTERS: tuple[Chapter, ...] = (
             "inference-energy",
             "aiperf-telemetry",
             "llama-bench-power",
+            "codecarbon",
+            "serving-power",
+            "ollama-bench-power",
         ),
         paths=("source",),
         figures=("fig_caps", "fig_measured", "fig_throughput", "fig_energy", "fig_cv"),
@@ -184,7 +187,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             Param(
                 "source",
                 "data/raw/rtx_pro_6000/004_6d4f73623fb8afcd.txt",
-                'llama-bench output (power limits from headings like "### 600W") or a measured energy file (ML.ENERGY, optimum-benchmark, inference-energy, AIPerf GPU telemetry, llama-bench tables with a power reading)',
+                'llama-bench output (power limits from headings like "### 600W") or a measured energy file (ML.ENERGY, optimum-benchmark, inference-energy, AIPerf GPU telemetry, llama-bench tables with a power reading, CodeCarbon emissions.csv, a --record-power summary, obench.sh with a power reading)',
             ),
             Param(
                 "gpu",

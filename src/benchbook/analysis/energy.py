@@ -28,7 +28,18 @@ from benchbook import hardware
 from benchbook.ingest.energy import SCOPES
 
 #: Columns that name one measured configuration.
-KEYS = ["source", "run", "model", "device", "device_count", "backend", "batch_size", "request_rate", "interval"]
+KEYS = [
+    "source",
+    "run",
+    "model",
+    "device",
+    "device_count",
+    "backend",
+    "batch_size",
+    "request_rate",
+    "interval",
+    "precision",
+]
 
 COLUMNS = [
     *KEYS,
@@ -49,6 +60,8 @@ COLUMNS = [
     "j_per_output_token_active",
     "idle_share",
     "printed_j_per_output_token",
+    "output_tok_s",
+    "e2el_s",
 ]
 
 
@@ -64,7 +77,10 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     figure the file allows (NaN where it does not). `tokens_basis` says where the output-token
     count comes from: "counted" (the file counts them), "per request" (mean tokens per request),
     "nominal" (a configured volume, not counted), "power / throughput" (no energy over a counted
-    interval: mean power / output tokens per second, both as the file gives them), "power reading /
+    interval: mean power / output tokens per second, both as the file gives them), "sampled power /
+    throughput" (the same where the benchmark sampled the power over its own run), "machine power / eval
+    rate" (a reading of the whole machine / Ollama's generation rate: an estimate), "printed tokens per
+    joule" (neither: the inverse of the tool's own output tokens per joule), "power reading /
     throughput" (the same with a reading the file calls neither a mean nor a peak: an estimate), "run
     mean power / throughput" (a mean over a whole llama-bench run / one test's rate: an estimate) or
     None. From a power and a rate, the idle-subtracted figure is (power - idle power) / rate."""
@@ -89,6 +105,20 @@ def _whole_run_mean(g: pd.DataFrame) -> bool:
     mean covers the whole run, every test of the table, not the generation the rate measures."""
     notes = g.loc[g["metric"] == "output_throughput", "note"] if "note" in g else pd.Series(dtype=object)
     return bool(notes.astype("string").str.startswith("llama-bench ").fillna(False).any())
+
+
+def _eval_rate(g: pd.DataFrame) -> bool:
+    """Whether the rate beside a power is Ollama's eval rate (`ollama-bench-power`): generation only,
+    beside a reading of the whole machine the file does not time."""
+    notes = g.loc[g["metric"] == "output_throughput", "note"] if "note" in g else pd.Series(dtype=object)
+    return bool(notes.astype("string").str.startswith("ollama eval rate").fillna(False).any())
+
+
+def _sampled_during(g: pd.DataFrame) -> bool:
+    """Whether the rate beside a mean power is the benchmark's own, over the window its power was
+    sampled in (`serving-power`: a serving benchmark's --record-power summary)."""
+    notes = g.loc[g["metric"] == "output_throughput", "note"] if "note" in g else pd.Series(dtype=object)
+    return bool(notes.astype("string").str.startswith("the result block's").fillna(False).any())
 
 
 def _row(g: pd.DataFrame, scope: str) -> dict:
@@ -127,10 +157,17 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
     per_watt_basis = "power / throughput" if np.isfinite(mean_w) else "power reading / throughput"
     if np.isfinite(mean_w) and _whole_run_mean(g):
         per_watt_basis = "run mean power / throughput"
+    elif np.isfinite(mean_w) and _sampled_during(g):
+        per_watt_basis = "sampled power / throughput"
+    if np.isfinite(watts) and _eval_rate(g):
+        per_watt_basis = "machine power / eval rate"
     out_rate, req_rate = _first(g, "output_throughput"), _first(g, "request_throughput")
     from_power = not np.isfinite(j_out) and np.isfinite(watts) and np.isfinite(out_rate) and out_rate > 0
     if from_power:
         j_out, basis = watts / out_rate, per_watt_basis
+    elif not np.isfinite(j_out) and np.isfinite(tpj) and tpj > 0:
+        # no energy, no power and rate of this scope: the tool's own tokens per joule is the figure
+        j_out, basis = 1 / tpj, "printed tokens per joule"
     if not np.isfinite(per_request) and np.isfinite(watts) and np.isfinite(req_rate) and req_rate > 0:
         per_request = watts / req_rate
     prompt = _first(g, "prompt_tokens")
@@ -161,18 +198,21 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
         else active_per_token,
         idle_share=1 - active / energy if np.isfinite(active) and np.isfinite(energy) and energy else idle_share,
         printed_j_per_output_token=_first(g, "energy_per_output_token", scope),
+        # the rate and the latency the file prints beside its energy (leaderboards do)
+        output_tok_s=out_rate,
+        e2el_s=_first(g, "e2el") / 1000,
     )
     return row
 
 
 def quoted(table: pd.DataFrame) -> pd.DataFrame:
     """The rows a page states: per configuration, prefill and decode where the file splits them
-    (loading phases aside), else the whole run; every scope."""
+    (loading phases aside), else the whole run or its steady state; every scope."""
     if table.empty:
         return table
     t = table.copy()
     has_decode = t.groupby(["source", "run"])["interval"].transform(lambda s: (s == "decode").any())
-    keep = np.where(has_decode, t["interval"].isin(["prefill", "decode"]), t["interval"] == "run")
+    keep = np.where(has_decode, t["interval"].isin(["prefill", "decode"]), t["interval"].isin(["run", "steady_state"]))
     return t[keep].reset_index(drop=True)
 
 
@@ -214,13 +254,15 @@ def model_file(bench: pd.DataFrame | None, source: str | None, model: str | None
     return None
 
 
-def weights_bytes(model: str | None, bytes_per_param: float, file: dict | None = None) -> dict:
+def weights_bytes(
+    model: str | None, bytes_per_param: float, file: dict | None = None, stated: str | None = None
+) -> dict:
     """The bytes (GB) a decode step reads of the model's active weights and how they are known:
     {"weights_gb", "active_params_b", "params_b", "bytes_source", "precision", "precision_from", "file_gib",
     "experts_smaller"};
     `bytes_source` is "file" (llama-bench's printed size), "precision" (stated by the run or the model
     table), "parameter" (a bytes_per_param other than the default) or "assumed"; weights_gb None
-    where the active parameters are unknown."""
+    where the active parameters are unknown; `stated` the weights' precision the file gives, if any."""
     from benchbook.analysis import bandwidth, precision
 
     out = dict(weights_gb=None, active_params_b=None, params_b=None, bytes_source=None, precision=None)
@@ -244,7 +286,7 @@ def weights_bytes(model: str | None, bytes_per_param: float, file: dict | None =
     if size is None or size.active_b is None:
         return out
     out.update(active_params_b=size.active_b, params_b=size.total_b)
-    w = precision.weights(model)
+    w = precision.weights(model, names=(stated,) if stated else ())
     if bytes_per_param != DEFAULT_BYTES_PER_PARAM:
         out.update(weights_gb=size.active_b * bytes_per_param, bytes_source="parameter")
     elif w.known and not w.assumed:
@@ -255,13 +297,15 @@ def weights_bytes(model: str | None, bytes_per_param: float, file: dict | None =
     return out
 
 
-def weights_floor(model: str | None, device: str | None, bytes_per_param: float, file: dict | None = None) -> dict:
+def weights_floor(
+    model: str | None, device: str | None, bytes_per_param: float, file: dict | None = None, stated: str | None = None
+) -> dict:
     """The energy of reading the model's active weights once at the device's peak bandwidth and
     rated power: {"floor_j", "weights_gb", "bandwidth_gb_s", "power_w", "device", "active_params_b",
     and `weights_bytes`' other keys} (None values where the model or the device is unknown);
     `file` the model file llama-bench printed (`model_file`)."""
     out = dict(floor_j=None, bandwidth_gb_s=None, power_w=None, device=None)
-    out.update(weights_bytes(model, bytes_per_param, file))
+    out.update(weights_bytes(model, bytes_per_param, file, stated))
     dev = hardware.detect(device) if isinstance(device, str) else None
     if dev is not None:
         out.update(device=dev.name, bandwidth_gb_s=dev.bandwidth_gb_s, power_w=dev.power_w)

@@ -152,7 +152,8 @@ def floor(r: pd.Series, k: int, bytes_per_param: float, given_device: bool = Fal
     (`given_device`: the device was named by a parameter, not by the file; `bench`: the llama-bench
     rows of the input, whose printed file size is the weights' bytes)."""
     file = energy.model_file(bench, _str(r["source"]), _str(r["model"]))
-    f = energy.weights_floor(_str(r["model"]), _str(r["device"]), bytes_per_param, file)
+    stated = _str(r["precision"]) if "precision" in r else None
+    f = energy.weights_floor(_str(r["model"]), _str(r["device"]), bytes_per_param, file, stated)
     batch = _num(r["batch_size"])
     j = _num(r["j_per_output_token"])
     per_token = f["floor_j"] / batch if f["floor_j"] is not None and batch else f["floor_j"]
@@ -206,6 +207,8 @@ def per_request(rows: pd.DataFrame) -> Claim:
     exists: only among runs of one model (two models answer at different lengths) and one interval."""
     t = rows[rows["j_per_output_token"].isna()] if len(rows) else rows
     c = cheapest(t, "j_per_request", "measured_cheapest_request")
+    if t.empty and len(rows) and rows["j_per_request"].notna().any():
+        return c.withhold("every configuration with an energy per request has one per output token, ranked by it above")
     if c.shown and (t["model"].nunique(dropna=False) > 1 or t["interval"].nunique(dropna=False) > 1):
         return c.withhold("the configurations serve different models or intervals, whose requests are not alike")
     return c

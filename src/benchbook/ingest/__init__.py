@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchbook import config
-from benchbook.ingest import context
+from benchbook.ingest import context, preamble
 from benchbook.ingest.core import (
     LARGE,
     REGISTRY,
@@ -38,9 +38,11 @@ from benchbook.ingest.text import Lines, read_lines
 _MODULES = [
     "tgi",
     "sglang_quant",
+    "sglang_one_batch",
     "hf_batch",
     "llama_bench",
     "attention_gym",
+    "tritonbench",
     "vllm_serve",
     "vllm_offline",
     "sglang_serving",
@@ -51,6 +53,9 @@ _MODULES = [
     "ml_energy",
     "optimum_benchmark",
     "inference_energy",
+    "codecarbon",
+    "serving_power",
+    "ollama_bench_power",
     "aiperf_telemetry",
     "llama_bench_power",
     "inference_perf",
@@ -164,7 +169,19 @@ def _load_lines(path: Path) -> Lines:
 
 def detect(text: str | Lines) -> list[str]:
     """Names of the tools whose output the text (a string, or a file's lines) holds (in registry order)."""
-    return [name for name, tool in tools().items() if tool.sniff(text)]
+    return list(_seen(text))
+
+
+def _seen(text: str | Lines) -> dict[str, str | Lines]:
+    """Each tool whose output the text holds, with the text it sees it in: the file as written or,
+    for a tool that does not see it there, the file past its preamble (`preamble.past`: a comment or
+    a `$ cat result.json` line above the output, blanked so that every line keeps its number)."""
+    registry = tools()
+    found = {name: text for name, tool in registry.items() if tool.sniff(text)}
+    after = preamble.past(text)
+    if after is not None:
+        found |= {n: after for n, t in registry.items() if n not in found and t.sniff(after)}
+    return {n: found[n] for n in registry if n in found}
 
 
 def _regular(p: Path) -> None:
@@ -188,19 +205,37 @@ def read_parsed(path: str | os.PathLike, tool: str | None = None) -> list[Parsed
     if tool is not None:
         if tool not in registry:
             raise ParseError(p.name, None, f"unknown tool {tool!r} (known: {', '.join(registry)})")
-        names = [tool]
+        after = None if registry[tool].sniff(text) else preamble.past(text)
+        seen = {tool: text if after is None else after}
     else:
-        names = detect(text)
-        if not names:
+        seen = _seen(text)
+        if not seen:
             raise UnknownFormat(p.name, 1, f"no known tool output found (looked for: {', '.join(registry)})")
     from benchbook.ingest.vllm_serve import source_name  # a sweep's run=0.json is named with its folder
 
     out = []
-    for n in names:
-        out.append(registry[n].parse(text, source_name(p)))
+    for n, lines in seen.items():
+        out.append(_parse(registry[n], lines, source_name(p)))
         if len(text) >= LARGE:  # what this parser freed on its way out, given back before the next one
             release_memory()
     return out
+
+
+def _parse(tool: Tool, text: str | Lines, source: str) -> Parsed:
+    """The tool's reading of the text; where it refuses the file as written and the file opens with
+    a preamble (a comment, a `$ cat result.json` line), its reading of the file past it, if that
+    succeeds (a sniffer that looks anywhere in the file sees the output behind the comment, while
+    its parser expects the output on the first line)."""
+    try:
+        return tool.parse(text, source)
+    except ParseError as refused:
+        after = preamble.past(text)
+        if after is None:
+            raise
+        try:
+            return tool.parse(after, source)
+        except ParseError:
+            raise refused from None
 
 
 def read(path: str | os.PathLike, tool: str | None = None) -> pd.DataFrame:

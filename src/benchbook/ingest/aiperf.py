@@ -337,6 +337,12 @@ CSV_TAGS = {
 }
 
 
+#: The head of the CSV's GPU telemetry section, and what that header with no row under it means:
+#: AIPerf's exporter writes the header once telemetry is set up and a row only per GPU sampled.
+TELEMETRY_HEADER = ["Endpoint", "GPU_Index", "GPU_Name", "GPU_UUID", "Metric"]
+EMPTY_TELEMETRY = "AIPerf's GPU telemetry section has its header and no rows: no GPU was sampled, so no power or energy"
+
+
 def _csv_number(cell: str) -> float | None:
     t = cell.strip().replace(",", "")
     try:
@@ -366,6 +372,8 @@ def _csv(text: str, source: str, messages: list[str]):
             header[first:] == ["Value"]
             or all(h in STATS or h == "sum" or re.fullmatch(r"p\d+", h) for h in header[first:])
         )
+        if header[:5] == TELEMETRY_HEADER and len(rows) == 1:
+            messages.append(f"{source}:{start + 1}: {EMPTY_TELEMETRY}")
         for r_i, row in enumerate(rows[1:], start=start + 2):
             nums = [(h, c) for h, c in zip(header[first:], row[first:], strict=False) if c.strip() not in ("", "N/A")]
             if not known:

@@ -245,6 +245,8 @@ def _parse_csv(text: str, source: str) -> Parsed:
     h = next(i for i, ln in enumerate(lines) if _CSV_HEADER.match(ln))
     end = next((i for i in range(h + 1, len(lines)) if not lines[i].strip()), len(lines))
     table = csv_rows(lines[h:end], source, h + 1)
+    if len(table) == 1:
+        raise ParseError(source, h + 1, aiperf.EMPTY_TELEMETRY)
     header = table[0]
     records: list[dict] = []
     rejects: list[tuple[int, str, str]] = []

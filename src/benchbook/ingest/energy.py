@@ -1,7 +1,8 @@
 """The energy contract: the setting columns, metric names and units every parser of measured power
 or energy emits, so that the power chapter reads any of them.
 
-A row says what was measured (`metric`, `unit`), over what (`interval`: the whole run, prefill,
+`precision` is the weights' precision where the file states it (ML.ENERGY's `weight_precision`), else
+empty. A row says what was measured (`metric`, `unit`), over what (`interval`: the whole run, prefill,
 decode, a loading phase) and, for an energy or power figure, where (`scope`): the GPU only, the
 CPU or RAM alone, GPU + CPU + RAM, or the whole system at the wall. A wall-socket figure and a
 GPU-only figure are different quantities, so the scope travels with every number. The counts a
@@ -28,6 +29,7 @@ SETTINGS = {
     "request_rate": "float64",
     "scope": "str",
     "interval": "str",
+    "precision": "str",
 }
 
 #: Where an energy or power figure was measured, and how a page names it.
@@ -36,11 +38,16 @@ SCOPES = {
     "cpu": "CPU only",
     "ram": "RAM only",
     "gpu+cpu+ram": "GPU + CPU + RAM",
+    "gpu+cpu": "GPU + CPU",
     "system": "whole system at the wall",
+    # CodeCarbon's CPU figure: RAPL where the machine exposes it, else a model of the CPU's TDP, and
+    # the file does not say which; in its process mode, the tracked process's share (ingest.codecarbon)
+    "cpu-codecarbon": "CPU as CodeCarbon reports it (RAPL where readable, else from the CPU's TDP; the file does not say which)",
+    "cpu-codecarbon-process": "the tracked process's share of the CPU as CodeCarbon estimates it (its process mode)",
 }
 
 #: The intervals a figure can cover.
-INTERVALS = ("run", "prefill", "decode", "load_model", "load_dataset", "preprocess_dataset")
+INTERVALS = ("run", "steady_state", "prefill", "decode", "load_model", "load_dataset", "preprocess_dataset")
 
 #: Metrics of the contract, with their unit and meaning.
 METRICS = {
@@ -82,7 +89,16 @@ SCOPED = {
 }
 
 #: The energy tools (registered by their modules); the power chapter reads each of them.
-TOOLS = ("ml-energy", "optimum-benchmark", "inference-energy", "aiperf-telemetry", "llama-bench-power")
+TOOLS = (
+    "ml-energy",
+    "optimum-benchmark",
+    "inference-energy",
+    "aiperf-telemetry",
+    "llama-bench-power",
+    "codecarbon",
+    "serving-power",
+    "ollama-bench-power",
+)
 
 KWH_NOTE = "printed in kWh; converted to J"
 J_PER_KWH = 3.6e6

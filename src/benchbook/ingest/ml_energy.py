@@ -1,6 +1,6 @@
 """The ML.ENERGY leaderboard's measurement tables (energy measured with Zeus through NVML).
 
-Two layouts, both GPU energy only (the leaderboard: "`energy` (J): The average GPU energy consumed
+Three layouts, all GPU energy only (the leaderboard: "`energy` (J): The average GPU energy consumed
 by the model to generate a response"):
 
 - v1 CSV `<GPU>_<task>_benchmark.csv`, one row per model and batch size: `throughput` (tok/s, the
@@ -10,6 +10,8 @@ by the model to generate a response"):
 - v2 JSON, one file per model, backend and request rate: `Model`, `Backend`, `GPU model`, `#GPUs`,
   `Request rate`, `Requests per second`, `Latency per request (s)`, `Energy per request (J)`. It
   gives no token counts, so no energy per token can be formed from it.
+- v3 per-model JSON (`public/data/models/<org>__<model>__<task>.json`), one configuration per GPU
+  model, GPU count and batch cap, with J per output token at steady state: `ml_energy_v3`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import io
 import json
 import re
 
-from benchbook.ingest import energy
+from benchbook.ingest import energy, ml_energy_v3
 from benchbook.ingest.core import Parsed, ParseError, Tool, register
 from benchbook.ingest.text import Lines, head, whole
 
@@ -42,14 +44,15 @@ _MEAN_NOTE = "mean over responses"
 
 
 def _is_v1(start: str) -> bool:
-    first = start.lstrip("\ufeff").split("\n", 1)[0].strip().lower()
+    first = start.lstrip("\ufeff").lstrip().split("\n", 1)[0].strip().lower()
     cols = [c.strip() for c in first.split(",")]
     return all(c in cols for c in _V1_REQUIRED)
 
 
 def sniff(text: str | Lines) -> bool:
     start = head(text, 4000)
-    return '"Energy per request (J)"' in start or _is_v1(start)
+    v3 = '"configurations"' in start and '"energy_per_token_joules"' in start and '"model_id"' in whole(text)
+    return '"Energy per request (J)"' in start or _is_v1(start) or v3
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -65,9 +68,10 @@ def _parse_v1(body: str, source: str) -> Parsed:
         rows = list(reader)
     except csv.Error as exc:  # a NUL byte or a broken quote: say where, as every parser does
         raise ParseError(source, reader.line_num, f"not CSV ({exc})") from None
-    if not rows or not _is_v1(",".join(rows[0])):
-        raise ParseError(source, 1, f"expected an ML.ENERGY header with {', '.join(_V1_REQUIRED)}")
-    header = [c.strip().lower() for c in rows[0]]
+    h = next((k for k, r in enumerate(rows) if any(c.strip() for c in r)), 0)  # blank lines above the header
+    if not rows or not _is_v1(",".join(rows[h])):
+        raise ParseError(source, h + 1, f"expected an ML.ENERGY header with {', '.join(_V1_REQUIRED)}")
+    header = [c.strip().lower() for c in rows[h]]
     m = _GPU_IN_NAME.match(source)
     device = m.group(1) if m else None
     messages = [
@@ -75,7 +79,7 @@ def _parse_v1(body: str, source: str) -> Parsed:
         + (f"its file name says {device}" if device else "nor does its file name, so the device is unknown")
     ]
     records, rejects, cells = [], [], 0
-    for i, row in enumerate(rows[1:], start=2):
+    for i, row in enumerate(rows[h + 1 :], start=h + 2):
         if not any(c.strip() for c in row):
             continue
         if len(row) != len(header):
@@ -118,6 +122,9 @@ def _parse_v2(body: str, source: str) -> Parsed:
         obj = json.loads(body)
     except json.JSONDecodeError as exc:
         raise ParseError(source, exc.lineno, f"not valid JSON ({exc.msg})") from None
+    if ml_energy_v3.is_v3(obj):
+        records, rejects, cells, messages = ml_energy_v3.parse(obj, body, source)
+        return energy.finish(TOOL, source, records, rejects, messages, cells, "leaderboard v3 per-model JSON")
     if not isinstance(obj, dict) or "Energy per request (J)" not in obj:
         raise ParseError(source, 1, "expected an ML.ENERGY result with 'Energy per request (J)'")
     lines = {k: n for n, s in enumerate(body.split("\n"), start=1) for k in obj if s.strip().startswith(f'"{k}"')}
@@ -171,8 +178,18 @@ TOOL = register(
         settings=energy.SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="ML.ENERGY leaderboard measurements (v1 CSV: J per response; v2 JSON: J per request), GPU energy",
+        description="ML.ENERGY leaderboard measurements (v1 CSV: J per response; v2 JSON: J per request; v3 "
+        "per-model JSON: J per output token per GPU configuration), GPU energy",
         command="the ML.ENERGY benchmark (github.com/ml-energy/leaderboard), energy measured with Zeus",
-        metrics={m: energy.METRICS[m] for m in ("energy_per_request", "output_tokens_per_request", "e2el")},
+        metrics={
+            m: energy.METRICS[m]
+            for m in (
+                "energy_per_request",
+                "energy_per_output_token",
+                "mean_power",
+                "output_tokens_per_request",
+                "e2el",
+            )
+        },
     )
 )

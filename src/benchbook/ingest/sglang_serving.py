@@ -36,7 +36,7 @@ import math
 import re
 import shlex
 
-from benchbook.ingest import vllm_serve
+from benchbook.ingest import serving_power, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
 from benchbook.ingest.text import Lines, contains, first_char, split_n
 
@@ -260,9 +260,13 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
 
 def _parse_block(lines, start, end, source, settings, records, rejects) -> int:
     cells = 0
+    power = False  # inside a --record-power section: the `serving-power` tool's rows
     for j in range(start + 1, end):
         s = lines[j].strip()
-        if not s or SECTION_RE.match(s):
+        if SECTION_RE.match(s):
+            power = serving_power.is_heading(s)
+            continue
+        if power or not s:
             continue
         m = ROW_RE.match(s)
         label, text, ln = m.group("label").strip(), m.group("value"), j + 1

@@ -50,6 +50,17 @@ class Lines(Sequence):
         out._n += 1
         return out
 
+    def blanked(self, n: int) -> Lines:
+        """The same lines with the first `n` made of spaces (each byte but the line ends): what a
+        parser sees of a file once lines before its output are set aside, every line keeping its
+        number and its place in the bytes."""
+        starts, ends = self._arrays
+        cut = int(ends[n - 1]) if n else 0
+        head = bytes(32 if b not in (10, 13) else b for b in self._data[:cut])
+        out = Lines(head + self._data[cut:], starts, ends, self.final_newline, self._cr)
+        out._n = self._n
+        return out
+
     def __len__(self) -> int:
         return self._n
 

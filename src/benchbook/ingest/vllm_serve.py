@@ -51,6 +51,7 @@ import shlex
 import numpy as np
 import pandas as pd
 
+from benchbook.ingest import serving_power
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, contains, first_char, split_n, whole
@@ -528,11 +529,15 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
 
 def _parse_block(lines, start, close, prefix, source, records, rejects, settings):
     cells = 0
+    power = False  # inside a --record-power section: the `serving-power` tool's lines
     for j in range(start + 1, close):
         raw = lines[j]
         body = raw[len(prefix) :] if prefix and raw.startswith(prefix) else raw
         s = body.strip()
-        if not s or SECTION_RE.match(s) or s.endswith(":") and s.startswith("Per-position"):
+        if SECTION_RE.match(s):
+            power = serving_power.is_heading(s)
+            continue
+        if power or not s or s.endswith(":") and s.startswith("Per-position"):
             continue
         m = LINE_RE.match(s)
         if not m:

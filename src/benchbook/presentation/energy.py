@@ -86,7 +86,7 @@ def _listed(texts: list[str], what: str) -> str:
 def energy_display(table: pd.DataFrame) -> pd.DataFrame:
     """The quoted rows as a table: configuration, scope, interval, J per output token, tokens per
     joule, J per token counting prompt tokens too (where the file counts them), J per request,
-    idle-subtracted J per output token."""
+    idle-subtracted J per output token, and the output rate and latency the file prints beside them."""
     t = energy.quoted(table)
     cols = {
         "run": "configuration",
@@ -97,6 +97,8 @@ def energy_display(table: pd.DataFrame) -> pd.DataFrame:
         "j_per_token": "J / token (prompt and output)",
         "j_per_request": "J / request",
         "j_per_output_token_active": "J / output token, idle subtracted",
+        "output_tok_s": "output tok/s",
+        "e2el_s": "latency per request (s)",
     }
     t = t.assign(scope=t["scope"].map(SCOPES))
     keep = [c for c in cols if c in t and (c in ("run", "scope", "interval") or t[c].notna().any())]

@@ -1,0 +1,115 @@
+"""The ML.ENERGY leaderboard's per-model summary JSON (v3, 2025-26: `public/data/models/
+<org>__<model>__<task>.json` of ml-energy/leaderboard, built by its scripts/build_data.py), read
+for the `ml-energy` tool.
+
+One file per model and task: `model_id`, `weight_precision` (kept in the `precision` column),
+`activated_params_billions`, and a list
+of `configurations`, one per GPU model, GPU count and batch cap: `gpu_model` ("H100", "B200"),
+`num_gpus`, `max_num_seqs` (the server's batch cap), `parallelization` (tensor, expert, data
+parallel), `avg_batch_size` (the running batch it held), `avg_power_watts`,
+`energy_per_token_joules`, `energy_per_request_joules`, `output_throughput_tokens_per_sec`,
+`avg_output_len`, inter-token latency percentiles and a histogram of output lengths.
+
+What the numbers are (the leaderboard's About page): GPU energy measured with Zeus, at steady state
+("after the server reaches thermal and throughput equilibrium"), per output token. The file's own
+numbers fix the rest: `avg_power_watts` / `output_throughput_tokens_per_sec` equals
+`energy_per_token_joules` in every configuration, so the power is that of all `num_gpus` GPUs
+together and the energy is per output token. The inter-token latencies and the running batch have
+no column in the energy contract and are set aside with the reason; the histogram is not read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from benchbook.ingest.core import ParseError
+
+#: Configuration key -> (contract metric, unit, scope, statistic).
+KEYS = {
+    "energy_per_token_joules": ("energy_per_output_token", "J/tok", "gpu", "value"),
+    "energy_per_request_joules": ("energy_per_request", "J", "gpu", "mean"),
+    "avg_power_watts": ("mean_power", "W", "gpu", "mean"),
+    "output_throughput_tokens_per_sec": ("output_throughput", "tok/s", None, "value"),
+    "avg_output_len": ("output_tokens_per_request", "tok", None, "mean"),
+}
+#: Settings, not measurements: kept in their columns or the run's label.
+SETTINGS_KEYS = {"gpu_model", "num_gpus", "max_num_seqs", "parallelization", "output_length_distribution"}
+_KEY = re.compile(r'^\s*"(\w+)"\s*:')
+
+
+def is_v3(obj) -> bool:
+    return isinstance(obj, dict) and isinstance(obj.get("configurations"), list) and "model_id" in obj
+
+
+def _key_lines(body: str) -> dict[str, list[int]]:
+    """Each key's lines, in order: the k-th configuration's key is the k-th such line."""
+    out: dict[str, list[int]] = {}
+    for n, line in enumerate(body.split("\n"), start=1):
+        m = _KEY.match(line)
+        if m:
+            out.setdefault(m[1], []).append(n)
+    return out
+
+
+def _label(c: dict) -> str:
+    par = c.get("parallelization") if isinstance(c.get("parallelization"), dict) else {}
+    kinds = [
+        f"{short} {par[k]}"
+        for k, short in (("tensor_parallel", "TP"), ("expert_parallel", "EP"), ("data_parallel", "DP"))
+        if isinstance(par.get(k), int) and par[k] > 1
+    ]
+    gpus = f"{c.get('num_gpus')}x {c.get('gpu_model')}"
+    return f"{gpus}{' (' + ', '.join(kinds) + ')' if kinds else ''}, max_num_seqs {c.get('max_num_seqs')}"
+
+
+def parse(obj: dict, body: str, source: str) -> tuple[list[dict], list[tuple[int, str, str]], int, list[str]]:
+    """(records, rejects, cells, messages) of a v3 per-model file."""
+    lines = _key_lines(body)
+    model = obj.get("model_id") if isinstance(obj.get("model_id"), str) else None
+    precision = obj.get("weight_precision") if isinstance(obj.get("weight_precision"), str) else None
+    records, rejects, cells = [], [], 0
+    seen: dict[str, int] = {}
+    for k, c in enumerate(obj["configurations"]):
+        if not isinstance(c, dict):
+            raise ParseError(source, lines.get("configurations", [1])[0], f"configuration {k + 1} is not an object")
+        at = {
+            key: (lines.get(key, [1])[seen.get(key, 0)] if seen.get(key, 0) < len(lines.get(key, [])) else 1)
+            for key in c
+        }
+        for key in c:
+            seen[key] = seen.get(key, 0) + 1
+        count = c.get("num_gpus")
+        base = dict(
+            run=_label(c),
+            model=model,
+            device=c.get("gpu_model") if isinstance(c.get("gpu_model"), str) else None,
+            device_count=float(count) if isinstance(count, int) and not isinstance(count, bool) else None,
+            backend=None,
+            batch_size=float(c["max_num_seqs"]) if isinstance(c.get("max_num_seqs"), int) else None,
+            request_rate=None,
+            interval="steady_state",
+            precision=precision,
+        )
+        for key, v in c.items():
+            if key in SETTINGS_KEYS or isinstance(v, bool) or not isinstance(v, (int, float)):
+                continue
+            cells += 1
+            if key not in KEYS:
+                why = (
+                    "the running batch the server held (batch_size holds max_num_seqs, its cap): not in the energy contract"
+                    if key == "avg_batch_size"
+                    else f"key {key!r} (a latency or another figure) is not in the energy contract"
+                )
+                rejects.append((at[key], f"{key} {v}", why))
+                continue
+            metric, unit, scope, stat = KEYS[key]
+            note = "all the configuration's GPUs together" if metric == "mean_power" else None
+            records.append(
+                dict(
+                    base, scope=scope, line=at[key], metric=metric, statistic=stat, value=float(v), unit=unit, note=note
+                )
+            )
+    messages = []
+    if "output_length_distribution" in obj:
+        messages.append(f"{source}: the histograms of output lengths (bins and counts) are not read")
+    return records, rejects, cells, messages

@@ -1,0 +1,253 @@
+"""SGLang `bench_one_batch` (and its older name `bench_latency`): the latency of one static batch run
+through the model without a server, as the tool prints it and as it appends it to `result.jsonl`.
+
+What the numbers are (python/sglang/bench_one_batch.py, `latency_test_run_once`):
+
+* one run per (batch size, input length, output length) of the product of `--batch-size`,
+  `--input-len` and `--output-len`, after one warmup run of the first configuration with at most 32
+  output tokens. The console prints `Warmup ...` above the warmup and `Benchmark ...` above the runs:
+  the warmup's lines are set aside (a warmup, not a measurement);
+* `Prefill. latency: X s, throughput: Y token/s`: one forward pass of the whole batch's prompts,
+  throughput = input_len x batch_size / latency;
+* `Decode i. Batch size: B, latency: X s, throughput: Y token/s` (older releases: `Decode.  latency:`
+  without the step): one decode step of the batch, throughput = batch_size / latency; the tool prints
+  the first five steps only (and every `--log-decode-step`-th);
+* `Decode.  median latency: X s, median throughput: Y token/s`: the median over the output_len - 1
+  decode steps, throughput = batch_size / median latency;
+* `Total. latency: X s, throughput: Y token/s`: prefill + every decode step, throughput =
+  (input_len + output_len) x batch_size / total latency (prompt and output tokens together).
+
+The JSONL holds per run `run_name`, `batch_size`, `input_len`, `output_len`, `prefill_latency`,
+`prefill_throughput`, `median_decode_latency`, `median_decode_throughput` (absent when output_len is
+1), `total_latency`, `overall_throughput`. The file is appended to, so a configuration met again is a
+repeat of it (`rep` counts them), never another load. The console's runs are numbered in order
+(`run`); their batch size is the one the decode lines print; the input and output lengths are the
+command's where a command line above the output gives one value each.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.text import Lines, head, search, split_n, whole
+
+NAME = "sglang-bench-one-batch"
+
+SETTINGS = {
+    "format": "str",
+    "run_name": "str",
+    "run": "Int64",
+    "rep": "Int64",
+    "batch_size": "Int64",
+    "input_len": "Int64",
+    "output_len": "Int64",
+    "tp": "Int64",
+    "model": "str",
+    "step": "Int64",
+}
+
+METRICS = {
+    "prefill_latency": "s: one forward pass over the batch's prompts",
+    "prefill_throughput": "tok/s: input_len x batch_size / prefill latency",
+    "decode_step_latency": "s: one decode step of the whole batch (the tool prints the first five)",
+    "decode_step_throughput": "tok/s: batch_size / that step's latency",
+    "decode_latency": "s: median over the output_len - 1 decode steps",
+    "decode_throughput": "tok/s: batch_size / median decode latency",
+    "total_latency": "s: prefill + all decode steps",
+    "overall_throughput": "tok/s: (input_len + output_len) x batch_size / total latency (prompt + output tokens)",
+}
+
+_N = rf"(?P<lat>{NUMBER}) s, (?:median )?throughput:\s*(?P<tput>{NUMBER}|nan|inf) token/s"
+_PREFILL = re.compile(rf"^\s*Prefill\. latency:\s*{_N}\s*$")
+_STEP = re.compile(rf"^\s*Decode(?: (?P<step>\d+)\. Batch size: (?P<bs>\d+),|\.) +latency:\s*{_N}\s*$")
+_MEDIAN = re.compile(rf"^\s*Decode\.\s+median latency:\s*{_N}\s*$")
+_TOTAL = re.compile(rf"^\s*Total\. latency:\s*{_N}\s*$")
+_SKIP = re.compile(r"^\s*skipping \((\d+), (\d+), (\d+)\) due to max batch size limit")
+_SNIFF = re.compile(rf"(?m)^\s*Prefill\. latency:\s*{NUMBER} s, throughput:")
+_COMMAND = re.compile(r"sglang\.(?:bench_one_batch|bench_latency|benchmark\.one_batch)\b")
+_JSON_KEYS = ("prefill_latency", "total_latency")
+_JSON_METRICS = {
+    "prefill_latency": ("prefill_latency", "s"),
+    "prefill_throughput": ("prefill_throughput", "tok/s"),
+    "median_decode_latency": ("decode_latency", "s"),
+    "median_decode_throughput": ("decode_throughput", "tok/s"),
+    "total_latency": ("total_latency", "s"),
+    "overall_throughput": ("overall_throughput", "tok/s"),
+}
+_JSON_SETTINGS = ("run_name", "batch_size", "input_len", "output_len")
+WARMUP = "the warmup run (the first configuration, at most 32 output tokens), not a measurement"
+
+
+def _is_jsonl(text: str | Lines) -> bool:
+    first = next((s for s in split_n(head(text, 4000)) if s.strip()), "").strip()
+    return first.startswith("{") and all(f'"{k}"' in first for k in (*_JSON_KEYS, "run_name"))
+
+
+def sniff(text: str | Lines) -> bool:
+    return _is_jsonl(text) or (search(_SNIFF, text) and search(re.compile(r"(?m)^\s*Total\. latency:"), text))
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    if _is_jsonl(text):
+        return _jsonl(split_n(text), source)
+    return _console(split_n(whole(text)), source)
+
+
+def _jsonl(lines, source: str) -> Parsed:
+    records, rejects, seen = [], [], {}
+    for i, raw in enumerate(lines, start=1):
+        s = raw.strip()
+        if not s:
+            continue
+        try:
+            obj = json.loads(s)
+        except json.JSONDecodeError as exc:
+            raise ParseError(source, i, f"not a JSON object per line ({exc.msg})") from None
+        if not isinstance(obj, dict) or not all(k in obj for k in _JSON_SETTINGS):
+            raise ParseError(source, i, f"expected a bench_one_batch result with {', '.join(_JSON_SETTINGS)}")
+        key = tuple(obj.get(k) for k in _JSON_SETTINGS)
+        seen[key] = seen.get(key, 0) + 1
+        base = dict(
+            format="jsonl",
+            run_name=str(obj["run_name"]),
+            rep=seen[key],
+            **{k: _int(obj.get(k), source, i, k) for k in _JSON_SETTINGS[1:]},
+        )
+        for k, v in obj.items():
+            if k in _JSON_SETTINGS:
+                continue
+            if v is None:
+                continue
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                rejects.append((i, f"{k}: {v}"[:80], "not a number"))
+                continue
+            if k not in _JSON_METRICS:
+                rejects.append((i, f"{k}: {v}", f"key {k!r} is not a bench_one_batch measurement"))
+                continue
+            metric, unit = _JSON_METRICS[k]
+            records.append(dict(base, line=i, metric=metric, statistic=_stat(metric), value=float(v), unit=unit))
+    messages = []
+    repeated = sum(n - 1 for n in seen.values())
+    if repeated:
+        messages.append(f"{source}: {repeated} result line(s) repeat a configuration already run: repeats, not loads")
+    return finish(TOOL, source, records, rejects, messages, empty="no bench_one_batch result line found")
+
+
+def _int(v, source: str, line: int, key: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ParseError(source, line, f"{key} is not a whole number: {v!r}")
+    return v
+
+
+def _stat(metric: str) -> str:
+    return "median" if metric in ("decode_latency", "decode_throughput") else "value"
+
+
+def _command(lines) -> dict:
+    """The settings a bench_one_batch command line above the output gives (wrapped with `\\` or not):
+    model, TP, and the lengths and batch size when each has one value."""
+    for i, raw in enumerate(lines):
+        if not _COMMAND.search(raw):
+            continue
+        parts = [raw.rstrip().rstrip("\\")]
+        k = i
+        while raw.rstrip().endswith("\\") and k + 1 < len(lines):
+            k += 1
+            raw = lines[k]
+            parts.append(raw.rstrip().rstrip("\\"))
+        try:
+            words = shlex.split(" ".join(parts), comments=False)
+        except ValueError:
+            words = " ".join(parts).split()
+        out: dict = {}
+        for j, w in enumerate(words):
+            name, _, inline = w.partition("=")
+            values = [inline] if inline else []
+            for x in words[j + 1 :]:
+                if inline or x.startswith("-"):
+                    break
+                values.append(x)
+            if name in ("--model-path", "--model") and values:
+                out["model"] = values[0]
+            elif name in ("--tp-size", "--tp", "--tensor-parallel-size") and values and values[0].isdigit():
+                out["tp"] = int(values[0])
+            elif name in ("--batch-size", "--batch") and len(values) == 1 and values[0].isdigit():
+                out["batch_size"] = int(values[0])
+            elif name in ("--input-len", "--input") and len(values) == 1 and values[0].isdigit():
+                out["input_len"] = int(values[0])
+            elif name in ("--output-len", "--output") and len(values) == 1 and values[0].isdigit():
+                out["output_len"] = int(values[0])
+        return out
+    return {}
+
+
+def _console(lines, source: str) -> Parsed:
+    command = _command(lines)
+    records, rejects, messages = [], [], []
+    phase = "benchmark" if not any(s.strip() == "Warmup ..." for s in lines) else None
+    run, open_run = 0, []
+    for i, raw in enumerate(lines, start=1):
+        s = raw.strip()
+        if s == "Warmup ...":
+            phase = "warmup"
+            continue
+        if s == "Benchmark ...":
+            phase = "benchmark"
+            continue
+        m = _PREFILL.match(s) or _STEP.match(s) or _MEDIAN.match(s) or _TOTAL.match(s)
+        if not m:
+            if _SKIP.match(s):
+                messages.append(f"{source}:{i}: {s}")
+            continue
+        if phase != "benchmark":
+            rejects += [(i, f"{s[:40]} {m['lat']}", WARMUP), (i, f"{s[:40]} {m['tput']}", WARMUP)]
+            continue
+        if m.re is _PREFILL:
+            run += 1
+            open_run = []
+        if run == 0:
+            raise ParseError(source, i, "a decode or total line before any 'Prefill.' line")
+        if m.re is _PREFILL:
+            pair = ("prefill_latency", "prefill_throughput", "value", None)
+        elif m.re is _STEP:
+            # older releases print no step number: the steps are the run's decode lines in order
+            step = int(m["step"]) if m["step"] else sum(r["metric"] == "decode_step_latency" for r in open_run)
+            pair = ("decode_step_latency", "decode_step_throughput", "value", step)
+        elif m.re is _MEDIAN:
+            pair = ("decode_latency", "decode_throughput", "median", None)
+        else:
+            pair = ("total_latency", "overall_throughput", "value", None)
+        if m.re is _STEP and m["bs"]:  # the batch the tool ran, over the command's
+            for r in open_run:
+                r["batch_size"] = int(m["bs"])
+        printed = [r["batch_size"] for r in open_run if r.get("batch_size") is not None]
+        base = dict(format="console", run=run, step=pair[3], **command)
+        if m.re is _STEP and m["bs"]:
+            base["batch_size"] = int(m["bs"])
+        elif printed:
+            base["batch_size"] = printed[-1]
+        for metric, value, unit in ((pair[0], m["lat"], "s"), (pair[1], m["tput"], "tok/s")):
+            rec = dict(base, line=i, metric=metric, statistic=pair[2], value=float(value), unit=unit)
+            records.append(rec)
+            open_run.append(rec)
+    if phase is None and not records:
+        messages.append(f"{source}: only the warmup run was printed (no 'Benchmark ...' line)")
+    return finish(TOOL, source, records, rejects, messages, empty="no bench_one_batch 'Prefill. latency' line found")
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="SGLang bench_one_batch (bench_latency): the console's Prefill/Decode/Total lines and the "
+        "result.jsonl lines (one static batch, no server)",
+        command="python -m sglang.bench_one_batch --model-path MODEL --batch-size B --input-len I --output-len O",
+        metrics=METRICS,
+        screen_repeats=True,
+    )
+)

@@ -1,0 +1,160 @@
+"""tritonbench operator tables (meta-pytorch/tritonbench `python run.py --op OP`, earlier
+`python run_benchmark.py triton --op OP` in pytorch/benchmark): one `tabulate` table per run, a row
+per input shape and a column per backend and metric (`sdpa-latency`, `flash_v2-tflops`, ...).
+
+What the numbers are (tritonbench's operator benchmark): `latency` is the kernel time in ms (triton's
+`do_bench`), `tflops` the operator's FLOPs over that time, `speedup` against the operator's baseline,
+`gbps` bytes moved per second; the first column names the input (`(Batch, Heads, SeqLen, Dhead)`, or
+one dimension such as `SeqLen`), and an `average` row is tritonbench's mean over the inputs above it,
+set aside (it is recomputable, not an input). The operator, `--causal` and `--bwd` come from the
+command line above a table where one is kept (`+ python run.py --op flash_attention ...`).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.text import Lines, search, split_n, whole
+
+NAME = "tritonbench"
+
+SETTINGS = {
+    "op": "str",
+    "backend": "str",
+    "input": "str",
+    "batch": "Int64",
+    "heads": "Int64",
+    "seq_len": "Int64",
+    "seq_len_kv": "Int64",
+    "d_head": "Int64",
+    "causal": "str",
+    "pass": "str",
+}
+METRICS = {
+    "latency": "ms: kernel time (triton do_bench)",
+    "tflops": "TFLOP/s: the operator's FLOPs / latency",
+    "speedup": "x: the baseline's latency / this backend's",
+    "gbps": "GB/s: bytes moved / latency",
+}
+_UNITS = {"latency": "ms", "tflops": "TFLOP/s", "speedup": "x", "gbps": "GB/s"}
+_METRIC_COL = re.compile(r"^(?P<backend>.+)-(?P<metric>[a-z_]+)$")
+_HEADER = re.compile(r"^\s*\S.*?\s{2,}\S+-(?:latency|tflops|speedup|gbps)(?:\s{2,}\S+)*\s*$")
+_RULE = re.compile(r"^\s*-+(?:\s{2,}-+)+\s*$")
+_SNIFF = re.compile(r"(?m)^\s*\S.*?\s{2,}\S+-(?:latency|tflops)\b.*\n\s*-+(?:\s{2,}-+)+\s*$")
+_COMMAND = re.compile(r"(?:run\.py|run_benchmark\.py\s+triton)\b")
+_DIMS = {"batch": "batch", "heads": "heads", "seqlen": "seq_len", "seqlen_kv": "seq_len_kv", "dhead": "d_head"}
+AVERAGE = "tritonbench's mean over the inputs above: recomputable, not an input"
+
+
+def sniff(text: str | Lines) -> bool:
+    return search(_SNIFF, text)
+
+
+def _spans(rule: str) -> list[tuple[int, int]]:
+    """Each column's reach in a tabulate table: from the end of the dashes on its left to the start of
+    those on its right (cells are right- or left-aligned within their dashes and may overrun them)."""
+    dashes = [m.span() for m in re.finditer(r"-+", rule)]
+    return [
+        (dashes[k - 1][1] if k else 0, dashes[k + 1][0] if k + 1 < len(dashes) else 1 << 30) for k in range(len(dashes))
+    ]
+
+
+def _cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
+    return [line[a:b].strip() for a, b in spans]
+
+
+def _command(lines, upto: int) -> dict:
+    """op, causal and pass from the last tritonbench command line above line `upto` (0-based)."""
+    for i in range(upto - 1, -1, -1):
+        if _COMMAND.search(lines[i]) and "--op" in lines[i]:
+            try:
+                words = shlex.split(lines[i].lstrip("+$ "))
+            except ValueError:
+                words = lines[i].split()
+            # --causal is a flag that defaults to off: a command without it ran non-causal attention
+            out = {"causal": "causal" if "--causal" in words else "non-causal", "pass": None}
+            if "--op" in words and words.index("--op") + 1 < len(words):
+                out["op"] = words[words.index("--op") + 1]
+            if "--bwd" in words or ("--mode" in words and "bwd" in words):
+                out["pass"] = "bwd"
+            elif "--fwd" in words or ("--mode" in words and "fwd" in words):
+                out["pass"] = "fwd"
+            return out
+    return {}
+
+
+def _dims(first: str, value: str) -> dict:
+    """Batch, heads, sequence lengths and head size from the input column, by its header's names."""
+    names = [_DIMS.get(re.sub(r"\W", "", n).lower()) for n in first.strip("() ").split(",")]
+    vals = [v.strip() for v in value.strip("() ").split(",")]
+    if len(names) != len(vals):
+        return {}
+    return {n: int(v) for n, v in zip(names, vals, strict=True) if n and re.fullmatch(r"\d+", v)}
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    lines = split_n(whole(text))
+    records, rejects, cells, messages = [], [], 0, []
+    i = 0
+    while i < len(lines) - 1:
+        if not (_HEADER.match(lines[i]) and _RULE.match(lines[i + 1])):
+            i += 1
+            continue
+        spans = _spans(lines[i + 1])
+        header = _cells(lines[i], spans)
+        cmd = _command(lines, i)
+        if not cmd:
+            messages.append(
+                f"{source}:{i + 1}: no tritonbench command above the table: operator, causal and pass unknown"
+            )
+        j = i + 2
+        while j < len(lines) and lines[j].strip() and not _HEADER.match(lines[j]):
+            row = _cells(lines[j], spans)
+            first = row[0]
+            base = dict(op=cmd.get("op"), input=first, causal=cmd.get("causal"), **{"pass": cmd.get("pass")})
+            base.update(_dims(header[0], first))
+            for col, raw in zip(header[1:], row[1:], strict=False):
+                m = _METRIC_COL.match(col)
+                if not raw:
+                    continue
+                if not re.fullmatch(NUMBER, raw):
+                    if re.search(r"\d", raw):
+                        raise ParseError(source, j + 1, f"expected a number under {col!r}, found {raw!r}")
+                    continue
+                cells += 1
+                if first.lower() == "average":
+                    rejects.append((j + 1, f"{col} {raw}", AVERAGE))
+                elif m is None or m["metric"] not in _UNITS:
+                    rejects.append((j + 1, f"{col} {raw}", f"column {col!r} is not a tritonbench metric read here"))
+                else:
+                    records.append(
+                        dict(
+                            base,
+                            backend=m["backend"],
+                            line=j + 1,
+                            metric=m["metric"],
+                            statistic="value",
+                            value=float(raw),
+                            unit=_UNITS[m["metric"]],
+                        )
+                    )
+            j += 1
+        i = j
+    empty = "no tritonbench table (a column NAME-latency or NAME-tflops over a row of dashes) found"
+    return finish(TOOL, source, records, rejects, messages, cells, empty=empty)
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="tritonbench operator tables (python run.py --op flash_attention ...): latency, TFLOP/s, "
+        "speedup per backend and input",
+        command="python run.py --op flash_attention --metrics latency,tflops (meta-pytorch/tritonbench)",
+        metrics=METRICS,
+    )
+)

@@ -1,0 +1,95 @@
+"""CodeCarbon emissions.csv in the energy contract: real files of three releases (2.2.3 on 8 V100s,
+2.5.0 on a laptop, 3.2.3 with its reordered and added columns), energies read from kWh with their
+scope and tracking mode, RAM said to be a model, and a GPU that read 0 W not kept as 0 J."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError, codecarbon, energy
+
+FIX = config.FIXTURES_DIR / "codecarbon"
+V100 = FIX / "tensoic_mistral7b_8xv100_emissions.csv"
+LAPTOP = FIX / "green_llm_rtx4080_laptop_emissions.csv"
+M1 = FIX / "green_ml_bench_apple_m1_emissions.csv"
+
+
+def _parsed(path):
+    (p,) = ingest.read_parsed(path)
+    assert p.tool == "codecarbon"
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    return p
+
+
+def _value(t, metric, scope):
+    d = t[(t["metric"] == metric) & (t["scope"] == scope)] if scope else t[t["metric"] == metric]
+    assert len(d) == 1, (metric, scope, len(d))
+    return float(d["value"].iat[0]), d["note"].iat[0]
+
+
+def test_eight_gpus_energy_in_joules_the_cpu_scope_named_the_ram_model_set_aside():
+    p = _parsed(V100)
+    t = p.table
+    assert set(t["device"]) == {"Tesla V100-SXM2-32GB"} and set(t["device_count"]) == {8.0}
+    gpu, _ = _value(t, "energy", "gpu")
+    assert gpu == pytest.approx(1.346777811488636 * 3.6e6)
+    cpu, _ = _value(t, "energy", "cpu-codecarbon")
+    assert cpu == pytest.approx(0.33487497946560274 * 3.6e6)
+    assert _value(t, "power_reading", "gpu")[0] == 494.632
+    assert _value(t, "duration", None)[0] == pytest.approx(9308.583595275879)
+    # RAM is a model of the memory size, and the total includes it: neither is a measurement
+    assert not t["scope"].isin(["ram", "gpu+cpu+ram"]).any()
+    reasons = set(p.rejected["reason"])
+    assert {codecarbon.RAM_ESTIMATE, codecarbon.TOTAL_ESTIMATE} <= reasons
+    assert energy.check(t, V100.name) is not None
+
+
+def test_a_gpu_that_read_zero_watts_is_set_aside_not_kept_as_zero_joules():
+    p = _parsed(LAPTOP)
+    t = p.table
+    assert not ((t["scope"] == "gpu") & t["metric"].isin(["energy", "power_reading"])).any()
+    assert (p.rejected["reason"] == codecarbon.NO_SAMPLE).sum() == 2
+    cpu, _ = _value(t, "energy", "cpu-codecarbon")
+    assert cpu == pytest.approx(2.3831758234235977e-08 * 3.6e6)
+
+
+def test_the_3x_columns_are_read_by_name_one_run_per_row():
+    t = _parsed(M1).table
+    assert t["run"].nunique() == 7
+    gpu = t[(t["metric"] == "energy") & (t["scope"] == "gpu")].sort_values("line")
+    assert gpu["value"].iat[-1] == pytest.approx(1.5234918733441896e-08 * 3.6e6)  # a GPU at 1.9 mW is kept
+    assert set(t["device"]) == {"Apple M1"}
+
+
+def _edited(tmp_path, **cells):
+    lines = V100.read_text().splitlines()
+    header = lines[0].split(",")
+    row = lines[1].split(",")
+    for k, v in cells.items():
+        row[header.index(k)] = v
+    p = tmp_path / "emissions.csv"
+    p.write_text(lines[0] + "\n" + ",".join(row) + "\n")
+    return p
+
+
+def test_process_mode_names_the_cpu_figure_as_the_process_share(tmp_path):
+    t = _parsed(_edited(tmp_path, tracking_mode="process")).table
+    assert _value(t, "energy", "cpu-codecarbon-process")[0] == pytest.approx(0.33487497946560274 * 3.6e6)
+    assert _value(t, "energy", "gpu")[0] == pytest.approx(1.346777811488636 * 3.6e6)
+    assert "cpu-codecarbon" not in set(t["scope"])
+
+
+def test_an_unknown_tracking_mode_leaves_the_cpu_figure_unread(tmp_path):
+    p = _parsed(_edited(tmp_path, tracking_mode="cluster"))
+    assert not p.table["scope"].fillna("").str.startswith("cpu").any()
+    assert any("what the CPU figure covers is unknown" in r for r in p.rejected["reason"])
+
+
+def test_a_row_with_a_cell_too_many_is_refused_naming_its_line(tmp_path):
+    p = tmp_path / "emissions.csv"
+    lines = V100.read_text().splitlines()
+    p.write_text(lines[0] + "\n" + lines[1] + ",1\n")
+    with pytest.raises(ParseError) as err:
+        ingest.read(p)
+    assert err.value.line == 2

@@ -1,0 +1,81 @@
+"""ML.ENERGY's per-model summary JSON (leaderboard v3): one configuration per GPU model, GPU count
+and batch cap, GPU energy at steady state. Values read from the real files; the file's own numbers
+fix what its power covers (all the configuration's GPUs: power / throughput = J per output token)."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook import config, ingest
+from benchbook.analysis import energy as energy_analysis
+from benchbook.claims import energy as energy_claims
+
+FIX = config.FIXTURES_DIR / "ml-energy"
+QWEN8 = FIX / "Qwen__Qwen3-8B__gpqa.json"
+QWEN235 = FIX / "Qwen__Qwen3-235B-A22B-Instruct-2507-FP8__lm-arena-chat.json"
+
+
+def _parsed(path):
+    (p,) = ingest.read_parsed(path)
+    assert p.tool == "ml-energy" and p.version == "leaderboard v3 per-model JSON"
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    return p
+
+
+def _wide(t):
+    return t.pivot_table(index="run", columns="metric", values="value", aggfunc="first")
+
+
+def test_each_configuration_is_read_with_its_gpus_batch_cap_and_steady_state():
+    t = _parsed(QWEN8).table
+    assert t["run"].nunique() == 10
+    assert set(t["interval"]) == {"steady_state"} and set(t["precision"]) == {"bfloat16"}
+    first = t[t["run"] == "1x B200, max_num_seqs 8"].set_index("metric")["value"]
+    assert first["energy_per_output_token"] == pytest.approx(1.1709007963039468)
+    assert first["energy_per_request"] == pytest.approx(9706.6138467097)
+    assert first["output_throughput"] == pytest.approx(251.01215981787306)
+    energies = t[t["scope"] == "gpu"]
+    assert set(energies["metric"]) == {"energy_per_output_token", "energy_per_request", "mean_power"}
+    assert t.loc[t["metric"] == "output_throughput", "scope"].isna().all()
+
+
+def test_the_power_is_all_the_gpus_together_as_the_files_own_numbers_show():
+    w = _wide(_parsed(QWEN235).table)
+    assert len(w) == 23
+    ratio = w["mean_power"] / w["output_throughput"] / w["energy_per_output_token"]
+    assert ratio.to_numpy() == pytest.approx(1.0, rel=1e-9)
+    eight = _parsed(QWEN235).table
+    row = eight[eight["run"] == "8x H100 (EP 8), max_num_seqs 512"]
+    assert set(row["device"]) == {"H100"} and set(row["device_count"]) == {8.0} and set(row["batch_size"]) == {512.0}
+
+
+def test_latencies_and_the_running_batch_are_set_aside_with_their_reason():
+    p = _parsed(QWEN8)
+    text = p.rejected["text"].astype(str)
+    assert text.str.startswith("median_itl_ms").sum() == 10
+    assert text.str.startswith("avg_batch_size").sum() == 10
+    # the H100 run capped at 96 held 82 on average: a fact the report keeps, not a load setting
+    held = [float(t.split()[1]) for t in text if t.startswith("avg_batch_size")]
+    assert any(81.5 < h < 82.5 for h in held)
+
+
+def test_the_floor_uses_the_precision_the_file_states():
+    stated = energy_analysis.weights_bytes("Qwen/Qwen3-235B-A22B-Instruct-2507", 2.0, None, "fp8")
+    assert stated["bytes_source"] == "precision" and stated["precision"] == "fp8"
+    none = energy_analysis.weights_bytes("Qwen/Qwen3-235B-A22B-Instruct-2507", 2.0, None, None)
+    assert none["weights_gb"] == pytest.approx(2 * stated["weights_gb"])
+
+
+def test_no_per_request_ranking_is_said_missing_where_every_row_ranks_per_token():
+    rows = energy_analysis.runs(_parsed(QWEN8).table)
+    c = energy_claims.per_request(rows)
+    assert c.status == "withheld" and "has one per output token" in c.reason
+    no_tokens = rows.assign(j_per_output_token=float("nan"))
+    assert energy_claims.per_request(no_tokens).evidence["a_run"] is not None
+
+
+def test_a_configuration_that_is_not_an_object_is_refused(tmp_path):
+    p = tmp_path / "m.json"
+    p.write_text('{"model_id": "x", "configurations": [{"energy_per_token_joules": 1.0}, 3]}')
+    with pytest.raises(ingest.ParseError, match="configuration 2 is not an object"):
+        ingest.read(p)

@@ -1,0 +1,124 @@
+"""SGLang bench_one_batch: the real console of a PR thread (warmup set aside, the benchmark run read),
+and the result.jsonl lines in the shape `latency_test_run_once` writes them (a configuration met
+again is a repeat, not a conflict nor another load). Values are the file's, checked against the
+tool's own formulas (decode throughput = batch / median step latency)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError, sglang_one_batch
+
+FIX = config.FIXTURES_DIR / "sglang-bench-one-batch"
+PR30147 = FIX / "sglang_pr30147_mlx_qwen_bs1_console.txt"
+
+
+def _one(t, metric, **where):
+    d = t[t["metric"] == metric]
+    for k, v in where.items():
+        d = d[d[k] == v]
+    assert len(d) == 1, (metric, where, len(d))
+    return float(d["value"].iat[0])
+
+
+def test_the_warmup_is_set_aside_and_the_benchmark_run_is_read():
+    (p,) = ingest.read_parsed(PR30147)
+    assert p.cells_read == len(p.table) + len(p.rejected) == 32
+    assert set(p.rejected["reason"]) == {sglang_one_batch.WARMUP} and len(p.rejected) == 16
+    assert set(p.rejected["line"]) == set(range(2, 10))
+    t = p.table
+    assert set(t["run"]) == {1} and set(t["batch_size"]) == {1}
+    assert _one(t, "prefill_latency") == 0.01014
+    assert _one(t, "prefill_throughput") == 5916.43
+    assert _one(t, "decode_latency") == 0.00572
+    assert _one(t, "total_latency") == 0.062
+    assert _one(t, "overall_throughput") == 1122.76
+    assert sorted(t.loc[t["metric"] == "decode_step_latency", "step"]) == [0, 1, 2, 3, 4]
+    # the tool's median throughput is batch / median step latency, to its printed rounding
+    assert _one(t, "decode_throughput") == pytest.approx(1 / 0.00572, rel=1e-3)
+
+
+def test_a_console_without_warmup_marker_is_all_benchmark_and_old_steps_are_numbered(tmp_path):
+    p = tmp_path / "latency.txt"
+    p.write_text(
+        "python3 -m sglang.bench_latency --model ../Qwen2-7B-Instruct --batch-size 1 --input-len 200 "
+        "--output-len 100 --tp 2\n"
+        "Prefill. latency: 0.03508 s, throughput:   5700.84 token/s\n"
+        "Decode.  latency: 0.01952 s, throughput:     51.23 token/s\n"
+        "Decode.  latency: 0.01947 s, throughput:     51.37 token/s\n"
+        "Decode.  median latency: 0.01924 s, median throughput:     51.98 token/s\n"
+        "Total. latency:  1.942 s, throughput:    154.52 token/s\n"
+    )
+    (parsed,) = ingest.read_parsed(p)
+    t = parsed.table
+    assert len(parsed.rejected) == 0
+    assert sorted(t.loc[t["metric"] == "decode_step_latency", "step"]) == [0, 1]
+    assert set(t["model"]) == {"../Qwen2-7B-Instruct"} and set(t["tp"]) == {2}
+    assert set(t["input_len"]) == {200} and set(t["output_len"]) == {100} and set(t["batch_size"]) == {1}
+    # (200 + 100) x 1 / 1.942 s, as the tool computes its overall throughput
+    assert _one(t, "overall_throughput") == pytest.approx(300 / 1.942, rel=1e-3)
+
+
+def test_a_sweep_command_gives_no_single_length_to_its_runs(tmp_path):
+    p = tmp_path / "sweep.txt"
+    p.write_text(
+        "python -m sglang.bench_one_batch --model-path m --batch 4 8 --input-len 1024 --output-len 1 1024\n"
+        "Benchmark ...\n"
+        "Prefill. latency: 3.73642 s, throughput:   1096.24 token/s\n"
+        "Total. latency:  3.736 s, throughput:   1097.31 token/s\n"
+        "Prefill. latency: 3.58247 s, throughput:   1143.34 token/s\n"
+        "Total. latency: 22.969 s, throughput:    356.65 token/s\n"
+    )
+    t = ingest.read(p)
+    assert sorted(set(t["run"])) == [1, 2]
+    assert set(t["input_len"]) == {1024}
+    assert t["output_len"].isna().all() and t["batch_size"].isna().all()
+
+
+def _line(bs, il, ol, prefill, **more):
+    return json.dumps(
+        dict(run_name="test_run", batch_size=bs, input_len=il, output_len=ol, prefill_latency=prefill, **more)
+    )
+
+
+def test_jsonl_repeats_of_a_configuration_are_repeats_not_conflicts(tmp_path):
+    p = tmp_path / "result.jsonl"
+    p.write_text(
+        "\n".join(
+            [
+                _line(4, 1024, 1, 3.7364, prefill_throughput=1096.2, total_latency=3.7364, overall_throughput=1097.3),
+                _line(4, 1024, 1024, 3.5825, median_decode_latency=0.018888, total_latency=22.969),
+                _line(4, 1024, 1, 3.70, prefill_throughput=1107.0, total_latency=3.70, overall_throughput=1107.3),
+            ]
+        )
+        + "\n"
+    )
+    (parsed,) = ingest.read_parsed(p)
+    t = parsed.table
+    assert len(parsed.rejected) == 0
+    assert sorted(t.loc[t["metric"] == "prefill_latency", "rep"]) == [1, 1, 2]
+    assert _one(t, "prefill_latency", output_len=1, rep=2) == 3.70
+    assert _one(t, "decode_latency") == 0.018888
+    assert any("repeat a configuration" in m for m in parsed.messages)
+
+
+def test_a_broken_result_line_is_refused_naming_its_line(tmp_path):
+    p = tmp_path / "result.jsonl"
+    p.write_text(_line(1, 8, 8, 0.1, total_latency=0.2) + "\n" + '{"run_name": "x", "batch_size": 1,\n')
+    with pytest.raises(ParseError) as err:
+        ingest.read(p)
+    assert err.value.line == 2
+
+
+def test_a_total_line_before_any_prefill_is_refused_naming_its_line(tmp_path):
+    p = tmp_path / "out.txt"
+    p.write_text(
+        "Benchmark ...\nTotal. latency:  1.942 s, throughput:    154.52 token/s\n"
+        "Prefill. latency: 0.03508 s, throughput:   5700.84 token/s\n"
+    )
+    with pytest.raises(ParseError) as err:
+        ingest.read(p)
+    assert err.value.line == 2

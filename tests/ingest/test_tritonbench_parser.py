@@ -1,0 +1,54 @@
+"""tritonbench operator tables: the real tables of two PR threads, read by column (backend-metric)
+and by input shape; tritonbench's `average` row set aside; the command above gives the operator
+and whether attention was causal (a flag that defaults to off)."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook import config, ingest
+
+FIX = config.FIXTURES_DIR / "tritonbench"
+TK = FIX / "tritonbench_pr179_tk_tflops.txt"
+FLEX = FIX / "pytorch_benchmark_pr2443_flex_latency.txt"
+
+
+def _parsed(path):
+    (p,) = ingest.read_parsed(path)
+    assert p.tool == "tritonbench" and p.cells_read == len(p.table) + len(p.rejected)
+    return p
+
+
+def test_each_backend_and_input_is_a_row_with_its_shape():
+    t = _parsed(FLEX).table
+    assert sorted(set(t["backend"])) == ["flash_v2", "flex_attention", "sdpa"]
+    assert set(t["metric"]) == {"latency"} and set(t["unit"]) == {"ms"}
+    row = t[(t["backend"] == "flex_attention") & (t["seq_len"] == 16384)]
+    assert row["value"].tolist() == [5.38931]
+    assert row[["batch", "heads", "d_head"]].iloc[0].tolist() == [1, 16, 128]
+    assert set(t["op"]) == {"flash_attention"} and set(t["causal"]) == {"non-causal"}
+
+
+def test_the_average_row_is_set_aside_and_equals_the_mean_of_the_inputs():
+    p = _parsed(TK)
+    assert len(p.table) == 8 and p.rejected["text"].tolist() == ["tk-tflops 277.041"]
+    assert p.table["value"].mean() == pytest.approx(277.041, abs=5e-4)
+
+
+def test_a_causal_run_says_so_and_a_table_without_command_names_no_operator(tmp_path):
+    lines = FLEX.read_text().splitlines()
+    f = tmp_path / "causal.txt"
+    f.write_text("\n".join([lines[0] + " --causal", *lines[1:]]) + "\n")
+    assert set(_parsed(f).table["causal"]) == {"causal"}
+    g = tmp_path / "bare.txt"
+    g.write_text("\n".join(lines[1:]) + "\n")
+    p = _parsed(g)
+    assert p.table["op"].isna().all() and any("no tritonbench command" in m for m in p.messages)
+
+
+def test_a_cell_that_is_not_a_number_is_refused_naming_its_line(tmp_path):
+    f = tmp_path / "bad.txt"
+    f.write_text(FLEX.read_text().replace("0.442944", "0.44x2944"))
+    with pytest.raises(ingest.ParseError) as err:
+        ingest.read(f)
+    assert err.value.line == 5
