@@ -68,16 +68,6 @@ def test_a_parameter_goes_only_to_the_chapters_that_declare_it():
     assert by["serving_saturation"]["gpu"] == by["tp_scaling"]["gpu"] == "H100-SXM"
 
 
-def test_a_report_shows_the_readers_parameters_not_the_books_defaults():
-    (prep,) = [p for p in report.plan(report.read_inputs([TGI]), {})[0] if p.chapter == "tp_scaling"]
-    nb = report.parameterized(prep)
-    tags = [c.metadata.get("tags", []) for c in nb.cells if c.cell_type == "code"]
-    defaults = next(t for t in tags if "parameters" in t)
-    injected = next(i for i, t in enumerate(tags) if "injected-parameters" in t)
-    assert "remove-cell" in defaults and "remove-cell" not in tags[injected]
-    assert "bloomz_1b1_tp_2_4_8.md" in [c for c in nb.cells if c.cell_type == "code"][injected].source
-
-
 def test_a_chapter_that_refuses_the_file_gives_its_reason_instead_of_a_page():
     _, sections = report.plan(report.read_inputs([SERVE]), {"slo_ttft_ms": -5.0})
     (s,) = sections
