@@ -151,11 +151,6 @@ class Device:
         twin = {"fp16": "bf16", "bf16": "fp16"}.get(p)
         return self.peaks.get(twin) if twin else None
 
-    def ridge(self, precision: str = "bf16") -> float | None:
-        """Arithmetic intensity (FLOP/byte) where the roofline turns from bandwidth- to compute-bound."""
-        peak = self.peak(precision)
-        return None if peak is None else peak * 1e12 / (self.bandwidth_gb_s * 1e9)
-
     # The names `presentation.roofline.plot_roofline` reads from the device it draws.
     @property
     def fp16_tflops(self) -> float | None:
@@ -164,10 +159,6 @@ class Device:
     @property
     def int8_tops(self) -> float | None:
         return self.peaks.get("int8")
-
-    @property
-    def ridge_flop_per_byte(self) -> float | None:
-        return self.ridge("fp16")
 
 
 def _float(v) -> float | None:
@@ -224,21 +215,6 @@ def _device_of(r: pd.Series) -> Device:
 def devices() -> list[Device]:
     """Every device of the hardware table, in table order."""
     return list(_catalogue()[0].values())
-
-
-def lowest_ridge() -> tuple[float, str]:
-    """(FLOP/byte, device) of the lowest ridge point of any device in the table, at its 16-bit peak or,
-    for a device with none (a CPU), its FP32 peak: a step whose intensity is below it cannot be
-    compute-bound on any of them, whichever device ran it."""
-    ridges = [(d.ridge("fp16") or d.ridge("fp32"), d.name) for d in devices()]
-    return min((r, n) for r, n in ridges if r)
-
-
-def highest_ridge() -> tuple[float, str]:
-    """(FLOP/byte, device) of the highest ridge point of any device in the table (16-bit peak, else
-    FP32): a step whose intensity is above it is right of the ridge on every one of them."""
-    ridges = [(d.ridge("fp16") or d.ridge("fp32"), d.name) for d in devices()]
-    return max((r, n) for r, n in ridges if r)
 
 
 def largest_llc_mb() -> float:

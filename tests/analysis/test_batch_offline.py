@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from benchbook import config, ingest
-from benchbook.analysis import batch, peaks, precision
+from benchbook.analysis import batch, precision, roofline
 from benchbook.claims import batch as batch_claims
 from benchbook.presentation import batch as show
 
@@ -58,7 +58,7 @@ def test_latency_run_is_one_batch_point_with_its_new_tokens():
     sw = batch.sweep(table(VLLM))
     assert len(sw) == 1 and sw["batch_size"].iat[0] == 8 and sw["new_tokens"].iat[0] == 128
     assert sw["per_sequence_ms_per_token"].iat[0] == pytest.approx(5.2564156893700105 / 128 * 1000)
-    pk = peaks.choose("MI300X", [], 0.0, 0.0)
+    pk = roofline.choose("MI300X", [], 0.0, 0.0)
     rl = batch.step_roofline(sw, {MODEL: 70.55}, pk)
     assert rl["step_s"].iat[0] == pytest.approx(5.2564156893700105 / 128)  # not / 100, the bigcode tool's
     knee = batch.knee(sw).iloc[0]
@@ -73,7 +73,7 @@ def test_hf_sweep_keeps_its_100_new_tokens():
 
 def test_compute_fraction_only_against_a_named_device():
     r = batch.offline_runs(table(VLLM))
-    named = peaks.choose("MI300X", [], 0.0, 0.0)
+    named = roofline.choose("MI300X", [], 0.0, 0.0)
     pts = batch.offline_points(r, {MODEL: 70.55}, named)
     assert len(pts) == 1 and pts["tokens_counted"].iat[0] == "prompt + output tokens"
     assert pts["achieved_tflops"].iat[0] == pytest.approx(2 * 70.55e9 * 2735.5 / 1e12)
@@ -86,7 +86,7 @@ def test_compute_fraction_only_against_a_named_device():
 def test_beyond_one_device_is_not_a_result():
     """MLPerf's 8-GPU system against one GPU's peak: said as not a result, not as a fraction."""
     r = batch.offline_runs(table(OFFLINE))
-    pk = peaks.choose("MI300X", [], 0.0, 0.0)
+    pk = roofline.choose("MI300X", [], 0.0, 0.0)
     pts = batch.offline_points(r, {"": 68.98}, pk)
     # the summary states no precision: no fraction of one peak, but beyond even the highest (fp8) one
     assert math.isnan(pts["compute_fraction"].iat[0]) and pts["beyond_any_peak"].iat[0]

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from benchbook import config, ingest
-from benchbook.analysis import batch, peaks
+from benchbook.analysis import batch, roofline
 from benchbook.claims import batch as batch_claims
 from benchbook.presentation import batch as show
 
@@ -54,7 +54,7 @@ def test_torchao_int8_weight_only_run_reads_one_byte_per_weight():
     assert not sw["dtype_assumed"].any()
     rl = batch.step_roofline(sw, {"jerryzh168/llama3-8b-int8wo": 8.0}, None)
     assert rl["weight_bytes"].iat[0] == 8.0e9  # 1 byte per weight, not bf16's 2
-    a100 = peaks.choose("A100-SXM4-80GB", [])
+    a100 = roofline.choose("A100-SXM4-80GB", [])
     rl = batch.step_roofline(sw, {"jerryzh168/llama3-8b-int8wo": 8.0}, a100)
     assert rl["peak_gb_s"].iat[0] == 2039.0 and math.isnan(rl["peak_tflops"].iat[0])  # matmuls not in int8
     assert "bf16" not in show.inputs_sentence("f", sw, batch.offline_runs(table(TORCHAO)))
@@ -95,9 +95,9 @@ def test_speculative_decoding_is_said_with_what_it_does_to_weight_reads():
 
 
 def test_no_device_is_assumed_when_neither_the_output_nor_gpu_names_one():
-    assert peaks.choose("", []) is None
-    assert peaks.choose("", ["A100 80GB"]).source == "detected"
-    given = peaks.choose("", [], 2000.0, 0.0)
+    assert roofline.choose("", []) is None
+    assert roofline.choose("", ["A100 80GB"]).source == "detected"
+    given = roofline.choose("", [], 2000.0, 0.0)
     assert (given.source, given.total_bandwidth_gb_s) == ("parameter", 2000.0)
     words = show.device_sentence(None, {"m": 8.0}, {"m": "table"})
     assert "A100" not in words and "none is assumed" in words and "no share of a peak is given" in words

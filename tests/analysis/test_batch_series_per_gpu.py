@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from benchbook import ingest
-from benchbook.analysis import batch, peaks
+from benchbook.analysis import batch, roofline
 from benchbook.claims import batch as cb
 from benchbook.presentation import batch as show
 
@@ -131,14 +131,14 @@ def test_two_gpus_with_different_dtypes_need_no_gpu_in_labels(tmp_path):
 
 
 def test_roofline_of_one_device_leaves_the_other_gpus_steps_out(two, one):
-    pk = peaks.choose("", ["A100 80GB"])
+    pk = roofline.choose("", ["A100 80GB"])
     rl = batch.step_roofline(two, {"BLOOM": 1.0}, pk).set_index(["gpu", "batch_size"])
     assert rl.loc[("A100 80GB", 1), "peak_gb_s"] == pk.total_bandwidth_gb_s
     assert rl.loc[("A100 80GB", 1), "bandwidth_fraction"] == pytest.approx(2e9 / 0.01 / 1e9 / pk.total_bandwidth_gb_s)
     h100 = rl.loc["H100 80GB"]
     assert h100["peak_gb_s"].isna().all() and h100["compute_fraction"].isna().all()
     # one GPU named: its steps keep the roofline even when the device is given apart from the output
-    h = peaks.choose("H100-SXM5-80GB", [])
+    h = roofline.choose("H100-SXM5-80GB", [])
     assert batch.step_roofline(one, {"BLOOM": 1.0}, h)["peak_gb_s"].eq(h.total_bandwidth_gb_s).all()
     fig = show.plot_roofline(batch.step_roofline(two, {"BLOOM": 1.0}, pk), pk)
     steps = [ln for ln in fig.axes[0].get_lines() if ln.get_marker() == "o"]

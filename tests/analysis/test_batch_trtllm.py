@@ -9,7 +9,7 @@ import math
 import pytest
 
 from benchbook import config, declarations, ingest
-from benchbook.analysis import batch, peaks
+from benchbook.analysis import batch, roofline
 from benchbook.presentation import batch as show
 
 FIX = config.FIXTURES_DIR / "trtllm-bench"
@@ -23,7 +23,7 @@ def table(path):
 
 
 def h100():
-    return peaks.choose("H100-SXM5-80GB", [], 0.0, 0.0)
+    return roofline.choose("H100-SXM5-80GB", [], 0.0, 0.0)
 
 
 def test_engine_report_is_one_fp8_run_with_its_max_batch():
@@ -81,7 +81,7 @@ def test_no_fraction_without_a_device_or_a_missing_peak():
     assert math.isnan(
         pts["compute_fraction"].iat[0]
     ) and "no device the hardware table knows is named" in show.offline_sentence(pts, None)
-    a100 = peaks.choose("A100-SXM4-80GB", [], 0.0, 0.0)  # named, but no fp8 tensor cores
+    a100 = roofline.choose("A100-SXM4-80GB", [], 0.0, 0.0)  # named, but no fp8 tensor cores
     pts = batch.offline_points(runs, {"meta-llama/Llama-3.1-8B": 8.03}, a100)
     assert math.isnan(pts["compute_fraction"].iat[0]) and "no dense fp8 figure" in show.offline_sentence(pts, a100)
 

@@ -126,7 +126,7 @@ def test_the_model_table_refuses_a_checkpoint_precision_without_its_source(tmp_p
 
 
 def test_a_mix_has_no_single_compute_peak_and_its_batch_sentence_says_why():
-    from benchbook.analysis import peaks
+    from benchbook.analysis import roofline
     from benchbook.presentation import batch as show
 
     assert precision.peak_precision("fp8") == "fp8" and precision.peak_precision("int8 weight-only") is None
@@ -135,7 +135,7 @@ def test_a_mix_has_no_single_compute_peak_and_its_batch_sentence_says_why():
     run = dict(source="s", run="r", tool="vllm-bench-offline", benchmark="throughput", model=model, batch_size=math.nan)
     run |= dict(output_len=128.0, output_tok_s=5000.0, total_tok_s=10000.0, latency_s=math.nan, max_batch_size=math.nan)
     run |= dict(variant="", speculative=None, tokens_per_step=1.0, requests=1000.0, request_rate=5.0)
-    pk = peaks.choose("H100-SXM5-80GB", [])
+    pk = roofline.choose("H100-SXM5-80GB", [])
     pts = batch.offline_points(pd.DataFrame([run | batch.run_precision(model)]), {model: 5.13}, pk)
     assert pts["weight_bytes_per_param"].iat[0] == pytest.approx(0.974) and math.isnan(pts["compute_fraction"].iat[0])
     text = show.offline_sentence(pts, pk)
@@ -143,7 +143,7 @@ def test_a_mix_has_no_single_compute_peak_and_its_batch_sentence_says_why():
 
 
 def test_the_serving_roofline_sets_a_quantized_checkpoints_compute_against_its_precisions_peak():
-    from benchbook.analysis.peaks import Peaks
+    from benchbook.analysis.roofline import Peaks
 
     pk = Peaks("X", 1000.0, {"bf16": 500.0, "fp8": 1000.0, "fp4": 2000.0}, "parameter")
     lit = pd.DataFrame(dict(run=["a"], in_flight=[8.0], output_throughput=[800.0], total_token_throughput=[1600.0]))

@@ -60,9 +60,9 @@ def test_failed_requests_are_said_and_none_failed_only_where_the_output_counts_t
 
 
 def test_tp_size_spans_the_peaks_and_tp_1_does_not():
-    from benchbook.analysis import peaks
+    from benchbook.analysis import roofline
 
-    one = peaks.choose("H100-SXM5-80GB", [])
+    one = roofline.choose("H100-SXM5-80GB", [])
     tp4 = serving.spanning(one, run(10, metadata="backend=pytorch; tp=4; pp=1"))
     assert tp4.count == 4 and tp4.total_bandwidth_gb_s == 4 * one.total_bandwidth_gb_s
     assert serving.spanning(one, run(10, metadata="backend=pytorch; tp=1; pp=1")).count == 1
@@ -131,9 +131,9 @@ def test_the_mlperf_server_fixture_reaches_the_serving_runs():
 
 
 def test_speculative_decoding_without_acceptance_length_withholds_the_weight_traffic():
-    from benchbook.analysis import peaks
+    from benchbook.analysis import roofline
 
-    pk = peaks.choose("H100-SXM5-80GB", [])
+    pk = roofline.choose("H100-SXM5-80GB", [])
     base = run(
         10, output_throughput=100.0, total_token_throughput=200.0, e2el_mean=10_000.0, total_generated_tokens=1000.0
     )
@@ -333,9 +333,9 @@ def test_a_precision_the_output_does_not_state_is_not_assumed_for_mlperf_and_trt
     assert serving.weight_bytes("llama2-70b", mlperf.assign(sut="llama2-70b-fp8-Offline-SUT")) == (1.0, False)
     vllm = pd.DataFrame(dict(tool=["vllm-bench-serve"]))
     assert serving.weight_bytes("meta-llama/Llama-3.2-3B", vllm) == (2.0, True)  # --dtype auto: the checkpoint's
-    from benchbook.analysis import peaks
+    from benchbook.analysis import roofline
 
-    pk = peaks.choose("H100-SXM5-80GB", [], 0.0, 0.0)
+    pk = roofline.choose("H100-SXM5-80GB", [], 0.0, 0.0)
     text = show.device_sentence(pk, "llama2-70b", 69.0, 69.0, "table", serving.weights("llama2-70b", mlperf))
     assert "precision is not stated" in text and "none is assumed" in text and "bf16" not in text
     lit = pd.DataFrame(

@@ -169,9 +169,9 @@ def test_runs_at_one_load_with_different_labels_are_not_repeats():
 
 
 def test_sweep_roofline_claims_average_the_repeats(sweep):
-    from benchbook.analysis import peaks
+    from benchbook.analysis import roofline
 
-    pk = peaks.choose("H100-SXM5-80GB", [])
+    pk = roofline.choose("H100-SXM5-80GB", [])
     rl = serving.decode_roofline(serving.littles_law(sweep), 8.0, 2.0, pk)
     lv = serving.per_load(rl, serving.ROOFLINE_MEANS)
     low = lv.sort_values("x").iloc[0]

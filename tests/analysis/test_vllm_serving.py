@@ -11,7 +11,7 @@ import pytest
 
 from benchbook import config, ingest
 from benchbook.analysis import serving
-from benchbook.analysis.peaks import Peaks
+from benchbook.analysis.roofline import Peaks
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS
 from benchbook.checks import vllm_serve as checks
 from benchbook.ingest import vllm_serve as v
@@ -172,9 +172,9 @@ def test_a_run_without_a_printed_rate_takes_the_default():
 
 
 def test_decode_roofline_known_answer():
-    from benchbook.analysis import peaks
+    from benchbook.analysis import roofline
 
-    pk = peaks.choose("A100-SXM4-80GB", [])
+    pk = roofline.choose("A100-SXM4-80GB", [])
     lit = pd.DataFrame({"in_flight": [10.0], "output_throughput": [1000.0], "total_token_throughput": [3000.0]})
     rl = serving.decode_roofline(lit, 7.0, 2.0, pk).iloc[0]
     assert rl["steps_per_s"] == 100 and rl["achieved_gb_s"] == pytest.approx(1400)

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from benchbook import config, hardware
-from benchbook.analysis import envelope as env
+from benchbook.analysis import roofline
 from benchbook.presentation import foundations
 from benchbook.presentation.plotting import overlaps
 
@@ -27,12 +27,12 @@ def test_every_number_the_page_names_is_staged_and_none_is_left_unnamed():
 def test_the_critical_batch_is_the_ridge_times_bytes_per_weight_over_two():
     # the RTX PRO 6000: 500 TFLOP/s / 1,792 GB/s = 279 FLOP/byte; 16-bit weights: 279 sequences
     d = hardware.device("RTX-PRO-6000-Blackwell-WS")
-    ridge = env.ridge(d.peak("fp16"), d.bandwidth_gb_s)
-    assert ridge == pytest.approx(279.0, abs=0.1) and env.critical_batch(ridge, 2.0) == pytest.approx(ridge)
+    ridge = roofline.ridge(d.peak("fp16"), d.bandwidth_gb_s)
+    assert ridge == pytest.approx(279.0, abs=0.1) and roofline.critical_batch(ridge, 2.0) == pytest.approx(ridge)
     n = foundations.numbers()
     assert (n["ridge"], n["batch16"], n["batch4"]) == ("279", "279", "79")
     # the other way: 8-bit weights computed in 16 bits halve it; FP8 compute doubles the ridge back
-    assert env.critical_batch(ridge, 1.0) == pytest.approx(ridge / 2)
+    assert roofline.critical_batch(ridge, 1.0) == pytest.approx(ridge / 2)
     assert (n["x_ridge16"], n["x_batch16"], n["x_ridge8"], n["x_batch8"]) == ("295", "295", "591", "295")
 
 

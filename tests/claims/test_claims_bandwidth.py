@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from benchbook import config, ingest
-from benchbook.analysis import bandwidth
+from benchbook import config, hardware, ingest
+from benchbook.analysis import bandwidth, roofline
 from benchbook.claims import bandwidth as cb
 from benchbook.claims import rules
 from benchbook.presentation import bandwidth as show
@@ -106,7 +106,7 @@ def test_bound_both_ways_and_partial_offload():
 
 
 def test_a_device_free_verdict_needs_an_intensity_below_every_ridge():
-    low, name = rules.NOT_COMPUTE, cb.hardware.lowest_ridge()[1]
+    low, name = rules.NOT_COMPUTE, roofline.lowest_ridge()[1]
     below = point(fraction_of_peak=None, compute_fraction=None, intensity_flop_per_byte=11.0)
     c = wording.word("bandwidth_roofline", cb.bound(below, "bound_1", 0.5))
     assert c.evidence["verdict"] == low and name in c.text
@@ -210,7 +210,7 @@ def test_weights_that_fit_in_cache_get_a_caveat_and_no_bound():
     ],
 )
 def test_cache_residence_is_judged_by_the_devices_last_level_cache(device, gb, fits):
-    d = cb.hardware.device(device)
+    d = hardware.device(device)
     pk = bandwidth.Peak(d.name, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, "detected", d.llc_mb)
     assert bandwidth.fits_in_cache(gb * 1e9, pk) is fits
     assert bandwidth.fits_in_cache(gb * 1e9, bandwidth.UNKNOWN) is False  # no cache figure: nothing assumed
@@ -225,7 +225,7 @@ def test_cache_residence_is_judged_by_the_devices_last_level_cache(device, gb, f
     ],
 )
 def test_a_blank_last_level_cache_is_unknown_not_assumed(device, gb, unknown):
-    d = cb.hardware.device(device)
+    d = hardware.device(device)
     pk = bandwidth.Peak(d.name, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, "detected", d.llc_mb)
     assert bandwidth.llc_unknown(gb * 1e9, pk) is unknown
     assert bandwidth.llc_unknown(gb * 1e9, bandwidth.UNKNOWN) is False  # no device: nothing to look up

@@ -9,7 +9,7 @@ import pytest
 from test_claims_power import _llama_rates  # the same synthetic llama-bench rate table
 
 from benchbook import config, ingest
-from benchbook.analysis import batch, peaks, power
+from benchbook.analysis import batch, power, roofline
 from benchbook.claims import batch as batch_claims
 from benchbook.claims import batch as cb
 from benchbook.claims import batch as claims_batch
@@ -20,7 +20,7 @@ from benchbook.presentation import wording
 
 SEED = config.RAW_DIR / "bloom_batch" / "003_7819709fab0fbd59.txt"
 FIX = config.FIXTURES_DIR / "hf-batch-sweep"
-A100 = peaks.choose("A100-SXM4-80GB", [])
+A100 = roofline.choose("A100-SXM4-80GB", [])
 
 
 @pytest.fixture(scope="module")
@@ -225,11 +225,11 @@ def test_model_size_sources():
 
 
 def test_device_detected_given_or_none():
-    assert peaks.choose("", ["A100 80GB"]).source == "detected"
-    assert peaks.choose("", []) is None  # nothing named: no device is assumed
-    p = peaks.choose("", ["A100 80GB"], bandwidth_gb_s=1000.0)
+    assert roofline.choose("", ["A100 80GB"]).source == "detected"
+    assert roofline.choose("", []) is None  # nothing named: no device is assumed
+    p = roofline.choose("", ["A100 80GB"], bandwidth_gb_s=1000.0)
     assert p.source == "parameter" and p.total_bandwidth_gb_s == 1000.0 and p.peak_tflops("bf16") == 312.0
-    p = peaks.choose("", ["deployment=base; gpu=4xNVIDIA_L40S"])
+    p = roofline.choose("", ["deployment=base; gpu=4xNVIDIA_L40S"])
     assert (p.device, p.count, p.total_bandwidth_gb_s) == ("L40S-48GB", 4, 4 * 864)
 
 
@@ -271,7 +271,7 @@ def test_batch_bandwidth_claim_names_its_dtype():
             "step_s": 0.014,
         }
     )
-    c = claims_batch.bandwidth(row, peaks.Peaks("A100-SXM4-80GB", A100_GB_S, {}, "parameter"), 7.0, "given")
+    c = claims_batch.bandwidth(row, roofline.Peaks("A100-SXM4-80GB", A100_GB_S, {}, "parameter"), 7.0, "given")
     assert c.evidence["dtype"] == "fp16" and c.evidence["series"] == "hf fp16"
     assert c.evidence["bytes_per_token"] == 14e9 and c.status == "shown"
 
@@ -311,7 +311,7 @@ def _hf_sweep() -> pd.DataFrame:
 
 
 def test_bound_and_compute_evidence_of_a_7b_fp16_sweep():
-    pk = peaks.choose("H100-SXM5-80GB", [], 0.0, 0.0)
+    pk = roofline.choose("H100-SXM5-80GB", [], 0.0, 0.0)
     rl = batch.step_roofline(batch.sweep(_hf_sweep()), {"m": 7.0}, pk)
     reg = batch.regimes(rl, ("m", "fw", "H100", "fp16"))
     small = batch_claims.bound("small", reg["small"], pk, 0.5).evidence
@@ -347,7 +347,7 @@ def test_a_withheld_share_still_states_the_figure_that_needs_no_device():
 
     c = said(float("nan"), None)  # no device named: the share is withheld, the GB/s is said
     assert c.status == "withheld" and "955 GB/s" in c.text and "share of a peak is not stated" in c.text
-    c = said(0.47, peaks.Peaks("A100-SXM4-80GB", A100_GB_S, {}, "parameter"))
+    c = said(0.47, roofline.Peaks("A100-SXM4-80GB", A100_GB_S, {}, "parameter"))
     assert c.status == "shown" and "share of a peak" not in c.text and "47" in c.text
 
 

@@ -9,15 +9,15 @@ import pandas as pd
 import pytest
 
 from benchbook import config, ingest
-from benchbook.analysis import peaks, serving
-from benchbook.analysis.peaks import Peaks
+from benchbook.analysis import roofline, serving
+from benchbook.analysis.roofline import Peaks
 from benchbook.claims import Ledger, rules
 from benchbook.claims import serving as cs
 from benchbook.presentation import serving as show
 from benchbook.presentation import wording
 
 FIX = config.FIXTURES_DIR / "vllm-bench-serve"
-RTX = peaks.choose("RTX-PRO-6000-Blackwell-WS", [])
+RTX = roofline.choose("RTX-PRO-6000-Blackwell-WS", [])
 
 
 @pytest.fixture(scope="module")
@@ -259,7 +259,7 @@ def test_no_device_states_the_achieved_figures_and_only_the_verdict_every_device
     stated, every share of a peak is withheld naming the gpu parameter, and a load below every
     device's ridge is still said not to be compute-bound; with the device named, the verdicts are."""
     lit = serving.littles_law(seed)
-    assert peaks.choose("", ["no device named here"]) is None
+    assert roofline.choose("", ["no device named here"]) is None
     rl = serving.decode_roofline(lit, 14.7, 2.0, None)
     named = serving.decode_roofline(lit, 14.7, 2.0, RTX)
     assert list(rl["achieved_gb_s"]) == pytest.approx(list(named["achieved_gb_s"]))

@@ -3,7 +3,7 @@ speaks of one unread, is named with its line; only a file with no sign of a devi
 
 from __future__ import annotations
 
-from benchbook.analysis import peaks, tp
+from benchbook.analysis import roofline, tp
 from benchbook.claims import rules
 
 
@@ -32,4 +32,4 @@ def test_no_sign_of_a_device_reads_as_none_named():
 
 def test_a_device_the_table_knows_gives_no_reason_fields():
     assert tp.device_peaks(texts=["GPU: 2x A100 80GB\n"])["device"] == "A100-SXM4-80GB"
-    assert peaks.said(peaks.named(["GPU: 2x A100 80GB\n"])) == {}
+    assert roofline.said(roofline.named(["GPU: 2x A100 80GB\n"])) == {}

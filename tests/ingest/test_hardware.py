@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from benchbook import config, hardware, ingest
+from benchbook.analysis import roofline
 
 FIX = config.FIXTURES_DIR / "llama-bench"
 
@@ -74,9 +75,10 @@ def test_a_run_spans_the_sockets_its_threads_need(name, threads, sockets):
 
 
 def test_lowest_ridge_is_below_every_devices_own():
-    ridge, name = hardware.lowest_ridge()
+    ridge, name = roofline.lowest_ridge()
     assert hardware.device(name).kind in hardware.KINDS and 1 < ridge < 20
-    assert all((d.ridge("fp16") or d.ridge("fp32") or ridge) >= ridge for d in hardware.devices())
+    own = [roofline.device_ridge(d, "fp16") or roofline.device_ridge(d, "fp32") or ridge for d in hardware.devices()]
+    assert all(r >= ridge for r in own) and roofline.highest_ridge()[0] == max(own)
 
 
 def test_schema_refuses_a_negative_bandwidth(tmp_path):
@@ -173,12 +175,11 @@ def test_typo_lists_close_names():
 def test_peak_and_ridge_with_fp16_bf16_fallback():
     h100 = hardware.device("H100-SXM5-80GB")
     assert h100.peak() == 989.4 and h100.peak("fp8") == 1978.9 and h100.peak("fp4") is None
-    assert h100.ridge() == pytest.approx(989.4e12 / 3350e9)
-    assert h100.ridge_flop_per_byte == pytest.approx(h100.ridge("fp16"))
+    assert roofline.device_ridge(h100) == pytest.approx(989.4e12 / 3350e9) == pytest.approx(roofline.ridge(989.4, 3350))
     own = hardware.custom("my card", 500, peak_tflops=100)  # given as one number: bf16
     assert own.peak("fp16") == 100 and own.fp16_tflops == 100 and own.int8_tops is None
     cpu = hardware.device("Xeon-E5-2690-v3")
-    assert cpu.peak("bf16") is None and cpu.ridge("bf16") is None and cpu.peak("fp32") == 1.0
+    assert cpu.peak("bf16") is None and roofline.device_ridge(cpu, "bf16") is None and cpu.peak("fp32") == 1.0
     with pytest.raises(ValueError, match="bandwidth"):
         hardware.custom("broken", -1)
 
@@ -303,8 +304,8 @@ def test_unknown_model_is_none():
 
 
 def test_a_part_the_table_lacks_is_not_taken_for_the_part_whose_alias_its_name_holds():
-    from benchbook.analysis import peaks
+    from benchbook.analysis import roofline
 
-    assert peaks.detect(["- **GPU**: 4 × NVIDIA H20-3e"]) is None
-    assert peaks.detect(["DeepSeek-V4-Flash on H20-3e: Balanced"]) is None
-    assert peaks.detect(["4x NVIDIA H20"]) == ("H20-96GB", 4)
+    assert roofline.detect(["- **GPU**: 4 × NVIDIA H20-3e"]) is None
+    assert roofline.detect(["DeepSeek-V4-Flash on H20-3e: Balanced"]) is None
+    assert roofline.detect(["4x NVIDIA H20"]) == ("H20-96GB", 4)

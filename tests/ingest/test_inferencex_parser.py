@@ -139,11 +139,11 @@ def test_a_byte_order_mark_is_read_and_an_infinite_number_set_aside():
     [("mi355x", "mi355x"), ("mi355x-amds_05", "mi355x"), ("cluster:h100-dgxc", "h100-sxm"), ("h200", "h200-sxm")],
 )
 def test_runner_labels_name_the_device_the_hardware_table_knows(hw, label):
-    from benchbook.analysis import peaks
+    from benchbook.analysis import roofline
 
     assert ix.device_label(hw) == label
     expected = {"mi355x": "MI355X", "h100-sxm": "H100-SXM5-80GB", "h200-sxm": "H200-SXM-141GB"}[label]
-    assert peaks.detect([f"gpus=8x{label}; hw={hw}"]) == (expected, 8)
+    assert roofline.detect([f"gpus=8x{label}; hw={hw}"]) == (expected, 8)
 
 
 #: A nested agentic point in the shape of process_agentic_result.py's `build_agg` (synthetic values).

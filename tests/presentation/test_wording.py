@@ -373,7 +373,7 @@ def test_serving_descriptions_live_in_the_chapter_file_and_read_as_before():
     model is named, and "req/s ," before a measured concurrency)."""
     import inspect
 
-    from benchbook.analysis import peaks, precision, serving
+    from benchbook.analysis import precision, roofline, serving
     from benchbook.presentation import serving as show
 
     tree = ast.parse(inspect.getsource(show))
@@ -411,7 +411,7 @@ def test_serving_descriptions_live_in_the_chapter_file_and_read_as_before():
     assert show.curve_note(r[r["max_concurrency"].notna()].iloc[0:1], "max_concurrency") == (
         "**This input has a single load level on the curve, so there is no saturation curve and no knee to find.**"
     )
-    pk = peaks.choose("", [config.seed("004").read_text(encoding="utf-8")])
+    pk = roofline.choose("", [config.seed("004").read_text(encoding="utf-8")])
     model = "shisa-ai/shisa-v2-unphi4-14b"
     total_b, active_b, size_source = serving.model_size(model)
     assumed = precision.Weights("bf16", 2.0, "assumed")

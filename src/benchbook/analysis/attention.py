@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook import hardware
+from benchbook.analysis import roofline
 from benchbook.ingest.attention_gym import DEFAULT_B, DEFAULT_D, DEFAULT_H
 
 #: attention-gym's FLOP multiplier per pass (examples/benchmark.py: 4 matmul-FLOPs forward, 10 backward).
@@ -187,7 +188,7 @@ class Peaks:
 
     @property
     def ridge(self) -> float:
-        return self.tflops * 1e12 / (self.bandwidth_gb_s * 1e9)
+        return roofline.ridge(self.tflops, self.bandwidth_gb_s)
 
 
 #: No device: neither the reader nor the input names one, and none is assumed.

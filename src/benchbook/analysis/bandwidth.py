@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook import hardware
-from benchbook.analysis import precision
+from benchbook.analysis import precision, roofline
 
 #: Repeating layers of the models in the seeds, matched in the model file name / section /
 #: model string (lower case); llama-bench's -ngl counts these plus the output layer.
@@ -95,7 +95,7 @@ class Peak:
     @property
     def ridge(self) -> float | None:
         if self.bandwidth_gb_s and self.tflops:
-            return self.tflops * 1e12 / (self.bandwidth_gb_s * 1e9)
+            return roofline.ridge(self.tflops, self.bandwidth_gb_s)
         return None
 
 

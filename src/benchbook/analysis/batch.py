@@ -22,21 +22,23 @@ import numpy as np
 import pandas as pd
 
 from benchbook import hardware
-from benchbook.analysis import precision
+from benchbook.analysis import precision, roofline
 from benchbook.analysis.pareto import fraction_of_peak
-from benchbook.analysis.peaks import detect
+from benchbook.analysis.roofline import detect
 from benchbook.ingest.core import conflicts as ingest_conflicts
 
 #: New tokens per sequence per generate() call (bigcode-inference-benchmark src/utils.py default
 #: --max_new_tokens).
 NEW_TOKENS = 100
 
-#: Bytes per weight of each dtype column the tool prints (int8 is LLM.int8(): int8 weights).
-BYTES_PER_PARAM = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
 #: Weight-only quantization (torchao int8wo, w4a16): narrow weights, matmuls in the activations' dtype,
 #: which the output does not state (no compute peak is set against them).
-WEIGHT_ONLY = {"int8 weight-only": 1.0, "int4 weight-only": 0.5}
-BYTES_PER_PARAM.update(WEIGHT_ONLY)
+WEIGHT_ONLY = ("int8 weight-only", "int4 weight-only")
+#: Bytes per weight of each dtype column the tool prints (int8 is LLM.int8(): int8 weights), from the
+#: roofline's one table.
+BYTES_PER_PARAM = {
+    d: roofline.bytes_per_weight(d) for d in ("fp32", "bf16", "fp16", "fp8", "int8", "int4", *WEIGHT_ONLY)
+}
 
 #: The precision whose peak bounds each dtype's matmuls (fp32 without tensor cores).
 PRECISION = {"fp32": "fp32", "bf16": "bf16", "fp16": "fp16", "fp8": "fp8", "int8": "int8"}
@@ -152,18 +154,6 @@ _RUN_COLUMNS = [
     "requests_sent",
     "devices",
 ]
-
-#: Bytes per weight of each precision a run's weights are stored in.
-PRECISION_BYTES = {
-    "fp32": 4.0,
-    "bf16": 2.0,
-    "fp16": 2.0,
-    "fp8": 1.0,
-    "int8": 1.0,
-    "fp4": 0.5,
-    "int4": 0.5,
-    **WEIGHT_ONLY,
-}
 
 
 def _setting(g: pd.DataFrame, column: str) -> str | None:
@@ -417,7 +407,9 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     if "precision" not in d:
         d["precision"] = None
     nbytes = d["bytes_per_weight"] if "bytes_per_weight" in d else pd.Series(np.nan, index=d.index)
-    d["weight_bytes_per_param"] = nbytes.astype(float).fillna(d["precision"].map(PRECISION_BYTES).astype(float))
+    d["weight_bytes_per_param"] = nbytes.astype(float).fillna(
+        d["precision"].map(roofline.bytes_per_weight).astype(float)
+    )
     d["weight_gb"] = p * d["weight_bytes_per_param"] / 1e9
     d["peak_tflops"] = [
         (peaks.peak_tflops(precision.peak_precision(x)) if known and precision.peak_precision(x) else None) or np.nan
@@ -608,7 +600,7 @@ def model_size(model: str, printed: dict[str, float], params_b: float = 0.0) -> 
 
 def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     """Per measured row: weight bytes per step, step time, achieved bandwidth and compute, the
-    intensity, and their fractions of the device's peaks (`peaks`: `analysis.peaks.Peaks`) at the
+    intensity, and their fractions of the device's peaks (`peaks`: `analysis.roofline.Peaks`) at the
     dtype's precision. `params_b` maps model -> billions of parameters (missing: NaN). When the
     input names several GPUs, the rows of a GPU that is not `peaks`' device get no peaks (NaN): one
     device's roofline says nothing of another's steps."""
@@ -632,7 +624,7 @@ def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     if peaks is not None and len(gpus) > 1:
         other = [g for g in gpus if (detect([g]) or (None,))[0] != peaks.device]
         d.loc[d["gpu"].isin(other), ["peak_gb_s", "peak_tflops"]] = np.nan
-    d["ridge"] = d["peak_tflops"] * 1e12 / (d["peak_gb_s"] * 1e9)
+    d["ridge"] = roofline.ridge(d["peak_tflops"], d["peak_gb_s"])
     d["bandwidth_fraction"] = d["achieved_gb_s"] / d["peak_gb_s"]
     # a run over several GPUs (trtllm-bench's TP x PP) is set against one device's peak per GPU
     devices = d["devices"].astype(float).fillna(1.0) if "devices" in d else 1.0
@@ -691,12 +683,6 @@ def step_time(batch, weight_bytes: float, bandwidth_gb_s: float, flops_per_token
     return np.maximum(weight_bytes / (bandwidth_gb_s * 1e9), b * flops_per_token / (peak_tflops * 1e12))
 
 
-def critical_batch(ridge: float, bytes_per_weight: float, flops_per_weight: float = 2.0) -> float:
-    """The batch at which a decode step's weights-only intensity, flops_per_weight x batch /
-    bytes_per_weight FLOP/byte, reaches the device's ridge: B* = ridge x bytes_per_weight / 2."""
-    return ridge * bytes_per_weight / flops_per_weight
-
-
 def floor(rl: pd.DataFrame, key) -> dict:
     """The lesson's numbers for the reference series `key` (`step_roofline` rows with a device and a
     model size): weight bytes per step, the device's bandwidth and peak at the series' dtype, the
@@ -720,7 +706,7 @@ def floor(rl: pd.DataFrame, key) -> dict:
         peak_tflops=float(first["peak_tflops"]),
         ridge=float(first["ridge"]),
         weights_ms=float(first["weight_bytes"]) / (float(first["peak_gb_s"]) * 1e9) * 1e3,
-        critical_batch=critical_batch(float(first["ridge"]), bpw),
+        critical_batch=roofline.critical_batch(float(first["ridge"]), bpw),
         top_tok_s=float(first["peak_tflops"]) * 1e12 / (2 * params),
         first_batch=int(first["batch_size"]),
         first_step_ms=float(first["step_s"]) * 1e3,

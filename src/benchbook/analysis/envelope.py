@@ -20,17 +20,6 @@ def intensity(params_b: float, gb_per_token: float, flops_per_param: float = 2.0
     return flops_per_param * params_b / gb_per_token
 
 
-def ridge(peak_tflops: float, peak_gb_s: float) -> float:
-    """The ridge point in FLOP/byte: peak compute over peak bandwidth."""
-    return peak_tflops * 1000 / peak_gb_s
-
-
-def critical_batch(ridge_flop_per_byte: float, bytes_per_weight: float, flops_per_weight: float = 2.0) -> float:
-    """The batch at which a decode step reaches the ridge: each step reads every weight once and does
-    `flops_per_weight` FLOPs on it per sequence, so its intensity is batch x flops / bytes per weight."""
-    return ridge_flop_per_byte * bytes_per_weight / flops_per_weight
-
-
 def bandwidth(gb: float, ms: float) -> float:
     """GB/s of reading `gb` gigabytes in `ms` milliseconds."""
     return gb / (ms / 1000)

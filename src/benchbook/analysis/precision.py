@@ -27,10 +27,7 @@ import math
 import re
 from dataclasses import dataclass
 
-#: Bytes per weight of each precision a run's weights are stored in (the element's width: the
-#: scales of a block format add a little, so a block format's figure is a slight floor).
-WIDTH = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "fp4": 0.5, "int4": 0.5}
-WIDTH |= {f"int{n}": n / 8 for n in (2, 3, 5, 6)}  # GGUF's Q2..Q6 tags
+from benchbook.analysis import roofline
 
 #: The precision an output's dtype names.
 DTYPES = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "fp16": "fp16", "half": "fp16"}
@@ -80,7 +77,7 @@ def peak_precision(label: str | None) -> str | None:
     """The precision whose dense peak bounds the matmuls of weights stored in `label`: the same for a
     plain precision; None for weight-only quantization and a mix (MXFP4 experts, bf16 rest), whose
     matmuls run in the activations' dtype, which the output does not state."""
-    return label if label in WIDTH else None
+    return label if label in roofline.BYTES_PER_WEIGHT else None
 
 
 def tagged(*names) -> tuple[str, str] | None:
@@ -96,7 +93,7 @@ def tagged(*names) -> tuple[str, str] | None:
 
 
 def _bytes(precision: str) -> float:
-    return WIDTH.get(precision.removesuffix(" weight-only"), math.nan)
+    return roofline.bytes_per_weight(precision)
 
 
 def _clean(v) -> str:

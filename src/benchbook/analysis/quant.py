@@ -33,6 +33,7 @@ import pandas as pd
 from scipy import stats
 
 from benchbook import hardware
+from benchbook.analysis import roofline
 from benchbook.ingest.sglang_quant import REGIMES
 from benchbook.parameters import parse_outlier_rule
 
@@ -617,7 +618,7 @@ class Peaks:
 
     @property
     def ridge(self) -> float | None:
-        return None if not self.tflops else self.tflops * 1e12 / (self.bandwidth_gb_s * 1e9)
+        return None if not self.tflops else roofline.ridge(self.tflops, self.bandwidth_gb_s)
 
     def compute_peak(self, kind: str) -> float | None:
         """The peak a scheme computes on: "int8" or the 16-bit one."""
@@ -747,7 +748,7 @@ class Lesson:
 
     @property
     def ridge(self) -> float:
-        return self.tflops * 1e12 / (self.bandwidth_gb_s * 1e9)
+        return roofline.ridge(self.tflops, self.bandwidth_gb_s)
 
     @property
     def full_gain_until(self) -> float:

@@ -1,16 +1,243 @@
-"""The roofline: the physical limit beside every measurement (device peaks and model sizes live in
-`benchbook.hardware`).
+"""The roofline, in one place: the device a run is measured against and its peaks (with where they
+came from), the ridge, what a run can attain, bytes per weight, and the batch at which decode meets
+the ridge. Every chapter takes these from here.
 
 A kernel (or a whole decode step) that does F floating-point operations while moving B bytes has
-arithmetic intensity I = F / B. On a GPU with peak compute P and memory bandwidth W it cannot run
-faster than min(P, W * I): that is the roofline. Decode at small batch reads every weight once per
-step for a few FLOPs per weight, so it sits far left (bandwidth-bound); prefill and large batches
-reuse each weight many times and move right (compute-bound).
+arithmetic intensity I = F / B. On a device with peak compute P and memory bandwidth W it cannot run
+faster than min(P, W x I): that is the roofline, and it turns at the ridge I = P / W. Decode at small
+batch reads every weight once per step for 2 FLOPs per weight per sequence, so it sits far left
+(bandwidth-bound) until the batch reaches ridge x bytes per weight / 2.
+
+
+`source` is `parameter` (the reader named the device or gave a peak) or `detected` (the output names
+a device the hardware table knows); with neither there is no device (`choose` gives None). Names and
+aliases come from data/hardware.csv, through `benchbook.hardware`.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
+
+from benchbook import hardware
+from benchbook.ingest import context
+
+
+@dataclass(frozen=True)
+class Peaks:
+    """A device (or `count` identical devices) and its peaks; None where the table has none. `source`
+    says where the device came from: "parameter" or "detected"."""
+
+    device: str | None
+    bandwidth_gb_s: float | None
+    tflops: dict
+    source: str
+    count: int = 1
+
+    def peak_tflops(self, precision: str) -> float | None:
+        """Dense peak (TFLOP/s or TOP/s) for `precision`, times `count`; fp16 stands in for bf16."""
+        v = self.tflops.get(precision)
+        if v is None and precision in ("bf16", "fp16"):
+            v = self.tflops.get("fp16") or self.tflops.get("bf16")
+        return None if v is None else v * self.count
+
+    @property
+    def total_bandwidth_gb_s(self) -> float | None:
+        return None if self.bandwidth_gb_s is None else self.bandwidth_gb_s * self.count
+
+    def ridge(self, precision: str) -> float | None:
+        """FLOP per byte where the roofline turns from bandwidth to compute."""
+        p, bw = self.peak_tflops(precision), self.total_bandwidth_gb_s
+        return None if p is None or not bw else ridge(p, bw)
+
+
+def _device(name: str) -> hardware.Device | None:
+    """The table device `name` is (a name or alias) or names (`hardware.detect`: its longest alias
+    as whole words), else None."""
+    try:
+        return hardware.device(name)
+    except (KeyError, ValueError, TypeError):  # not a table name or alias: matched by words
+        return hardware.detect(name)
+
+
+def _alias(line: str) -> hardware.Device | None:
+    """The table device a short line is the exact name or alias of (`A100 80GB`), else None."""
+    line = line.strip(" #*`-")
+    if not line or len(line) > 40:
+        return None
+    try:
+        return hardware.device(line)
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
+def _peaks(dev: hardware.Device, source: str, count: int = 1) -> Peaks:
+    return Peaks(dev.name, dev.bandwidth_gb_s, dict(dev.peaks), source, count)
+
+
+@dataclass(frozen=True)
+class Named:
+    """What a file's text says of its device (`ingest.context`): the table `device` and `count` it
+    names, with the `fact` they were read from; else `unlisted`, a device it names that the hardware
+    table lacks, or `sign`, a line that speaks of a device without a name this book can read. All
+    None: no sign anywhere, the only case a page may call "names no device"."""
+
+    device: str | None = None
+    count: int = 1
+    fact: context.Fact | None = None
+    unlisted: context.Fact | None = None
+    sign: context.Sign | None = None
+    counted: bool = False  # the count is stated, not taken as 1
+
+
+def _count(ctx: context.Context, fact: context.Fact) -> int:
+    """The devices a device fact's run spans: a count on its own line (`4 x H100`), else the one
+    count an environment dump states (nvidia-smi's rows, ggml's `found N CUDA devices`), else 1."""
+    same = [f.value for f in ctx.get("device_count") if f.line == fact.line and f.value > 0]
+    if same:
+        return same[0]
+    dumped = {f.value for f in ctx.get("device_count") if f.source == "env-dump" and f.value > 0}
+    return dumped.pop() if len(dumped) == 1 else 1
+
+
+def named(texts) -> Named:
+    """The device the texts name, in `ingest.context`'s precedence (commands and metadata,
+    environment dumps, labelled lines, then headings and lines that speak of GPUs), resolved
+    against the hardware table; a line or short text that is itself a table name or alias counts
+    too. Over several texts (a file and its runs' metadata), a device named with its count (`8x
+    H100`) wins over one named without: it says how many devices the run spans."""
+    found: list[Named] = []
+    unlisted = sign = None
+    for text in texts:
+        text = str(text or "")
+        ctx = context.read(text.splitlines())
+        hit = None
+        for fact in [*ctx.get("device"), *ctx.headings]:
+            d = _device(str(fact.value).replace("_", " "))
+            if d is not None:
+                hit = Named(d.name, _count(ctx, fact), fact, counted=_counted(ctx, fact))
+                break
+            if fact.name == "device" and unlisted is None:
+                unlisted = fact
+        hit = hit or _in_prose(ctx, text)
+        if hit is not None:
+            found.append(hit)
+        sign = sign or context.states(ctx, "device").sign
+    if found:
+        return next((f for f in found if f.counted), found[0])
+    return Named(unlisted=unlisted, sign=None if unlisted else sign)
+
+
+def _in_prose(ctx: context.Context, text: str) -> Named | None:
+    """A device named where no label says so: a line that speaks of a GPU (`run on a single L40s
+    GPU`), a line that is a device's name and nothing else, or a short text that names one."""
+    for sign in [s for s in ctx.signs if s.name == "device"]:
+        d = hardware.detect(sign.text)
+        if d is not None:
+            return Named(d.name, 1, context.Fact("device", d.name, sign.line, "prose", sign.text))
+    for k, line in enumerate(text.splitlines(), start=1):
+        d = _alias(line)
+        if d is not None:
+            return Named(d.name, 1, context.Fact("device", d.name, k, "prose", line))
+    if "\n" not in text and len(text) <= 100:  # a short device label, e.g. a table's GPU column
+        d = _device(text.replace("_", " "))
+        if d is not None:
+            return Named(d.name, 1)
+    return None
+
+
+def _counted(ctx: context.Context, fact: context.Fact) -> bool:
+    """Whether the file states how many devices `fact`'s run spans (see `_count`)."""
+    same = any(f.line == fact.line for f in ctx.get("device_count"))
+    return same or len({f.value for f in ctx.get("device_count") if f.source == "env-dump"}) == 1
+
+
+def said(found: Named) -> dict:
+    """The evidence fields a claim's reason reads when no device was taken (`claims.rules.
+    no_device_reason`): the device the file names that the table lacks and its line, or the line
+    that speaks of one unread; empty when the file names a table device or shows no sign."""
+    if found.device is None and found.unlisted is not None:
+        return {"device_unlisted": str(found.unlisted.value), "device_unlisted_line": found.unlisted.line}
+    if found.device is None and found.sign is not None:
+        return {"device_sign_line": found.sign.line}
+    return {}
+
+
+def detect(texts) -> tuple[str, int] | None:
+    """(table name, device count) of the first device the texts name (`named`), else None."""
+    found = named(texts)
+    return (found.device, found.count) if found.device else None
+
+
+def choose(gpu: str, texts, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0) -> Peaks | None:
+    """The device to measure against: `gpu` (a parameter) when given, else the one the texts name.
+    A positive `bandwidth_gb_s` or `peak_tflops` replaces the table's figure (peak_tflops for every
+    precision) and makes the source `parameter`. Nothing named and no peak given: None (a page about
+    someone else's run assumes no device)."""
+    count = 1
+    found = None if gpu else detect(texts)
+    if not gpu and not found:
+        if bandwidth_gb_s <= 0 and peak_tflops <= 0:
+            return None
+        tf = {k: peak_tflops for k in hardware.PEAK_COLUMNS} if peak_tflops > 0 else {}
+        return Peaks("device of the given peaks", bandwidth_gb_s if bandwidth_gb_s > 0 else None, tf, "parameter")
+    if gpu:
+        dev, source = _device(gpu), "parameter"
+        if dev is None:
+            raise KeyError(f"unknown GPU {gpu!r}: not a name or alias in data/hardware.csv")
+    else:
+        dev, source, count = _device(found[0]), "detected", found[1]
+    p = _peaks(dev, source, count)
+    if bandwidth_gb_s > 0 or peak_tflops > 0:
+        tf = {k: peak_tflops / count for k in hardware.PEAK_COLUMNS} if peak_tflops > 0 else p.tflops
+        bw = bandwidth_gb_s / count if bandwidth_gb_s > 0 else p.bandwidth_gb_s
+        p = Peaks(p.device, bw, tf, "parameter", count)
+    return p
+
+
+#: Bytes per weight of each precision a run's weights are stored in (the element's width: the scales of
+#: a block format add a little, so a block format's figure is a slight floor; GGUF's Q2..Q6 as int2..int6).
+BYTES_PER_WEIGHT = {"fp32": 4.0, "bf16": 2.0, "fp16": 2.0, "fp8": 1.0, "int8": 1.0, "fp4": 0.5, "int4": 0.5}
+BYTES_PER_WEIGHT |= {f"int{n}": n / 8 for n in (2, 3, 5, 6)}
+
+
+def bytes_per_weight(precision: str) -> float:
+    """Bytes per weight of `precision` ("int8 weight-only" reads 1 byte too); NaN when unknown."""
+    return BYTES_PER_WEIGHT.get(str(precision).removesuffix(" weight-only"), math.nan)
+
+
+def ridge(peak_tflops: float, peak_gb_s: float) -> float:
+    """The ridge point in FLOP/byte: peak compute over peak bandwidth."""
+    return peak_tflops * 1e12 / (peak_gb_s * 1e9)
+
+
+def critical_batch(ridge_flop_per_byte: float, bytes_per_weight: float, flops_per_weight: float = 2.0) -> float:
+    """The batch at which a decode step's intensity (`flops_per_weight` x batch / bytes per weight)
+    meets the ridge: below it the weights' bytes set the pace, above it the FLOPs."""
+    return ridge_flop_per_byte * bytes_per_weight / flops_per_weight
+
+
+def device_ridge(d: hardware.Device, precision: str = "bf16") -> float | None:
+    """A table device's ridge at `precision` (None where the table has no such peak)."""
+    peak = d.peak(precision)
+    return None if peak is None else ridge(peak, d.bandwidth_gb_s)
+
+
+def lowest_ridge() -> tuple[float, str]:
+    """(FLOP/byte, device) of the lowest ridge point of any device in the table, at its 16-bit peak or,
+    for a device with none (a CPU), its FP32 peak: a step whose intensity is below it cannot be
+    compute-bound on any of them, whichever device ran it."""
+    ridges = [(device_ridge(d, "fp16") or device_ridge(d, "fp32"), d.name) for d in hardware.devices()]
+    return min((r, n) for r, n in ridges if r)
+
+
+def highest_ridge() -> tuple[float, str]:
+    """(FLOP/byte, device) of the highest ridge point of any device in the table (16-bit peak, else
+    FP32): a step whose intensity is above it is right of the ridge on every one of them."""
+    ridges = [(device_ridge(d, "fp16") or device_ridge(d, "fp32"), d.name) for d in hardware.devices()]
+    return max((r, n) for r, n in ridges if r)
 
 
 def attainable_tflops(intensity: np.ndarray | float, g, peak_tflops: float | None = None) -> np.ndarray:

@@ -37,7 +37,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis import pareto, precision
+from benchbook.analysis import pareto, precision, roofline
 
 #: Settings that identify a run.
 RUN_KEYS = [
@@ -682,7 +682,7 @@ def decode_roofline(
     `in_flight` requests (Little's law) gains one token per step, so steps/s = output throughput /
     in_flight; every step reads the active weights once (a lower bound on bytes: the KV cache is
     left out) and the server does 2 x active parameters FLOPs per token it processes (prompt and
-    output tokens: total token throughput). Fractions are of `peaks` (`analysis.peaks.Peaks`) at
+    output tokens: total token throughput). Fractions are of `peaks` (`analysis.roofline.Peaks`) at
     the weights' precision (`weights_precision`, else read from the bytes: bf16 for 2, fp8 for 1, fp4 for
     0.5), an fp8, fp4 or int8 checkpoint's peak at its precision and any other's (bf16, weight-only int4,
     a mix of MXFP4 experts and bf16) at bf16's; with NaN bytes (the precision not stated) the compute
@@ -721,7 +721,7 @@ def decode_roofline(
     d["peak_tflops"] = peak if peak else np.nan
     d["peak_gb_s"] = bw if bw else np.nan
     d["precision"] = prec
-    d["ridge"] = d["peak_tflops"] * 1e12 / (d["peak_gb_s"] * 1e9)
+    d["ridge"] = roofline.ridge(d["peak_tflops"], d["peak_gb_s"])
     d["bandwidth_fraction"] = d["achieved_gb_s"] / d["peak_gb_s"]
     d["compute_fraction"] = d["achieved_tflops"] / d["peak_tflops"]
     return d
@@ -876,7 +876,7 @@ def choose_sweep(r: pd.DataFrame, wanted: str) -> str:
 
 
 def spanning(pk, r: pd.DataFrame):
-    """`pk` (an `analysis.peaks.Peaks`) counted over the devices one run spans (`devices`): a run
+    """`pk` (an `analysis.roofline.Peaks`) counted over the devices one run spans (`devices`): a run
     at TP 4 moves its weights through four devices' bandwidth, so one device's peak would put it
     at four times its real share. A count already read from the input's device label stands."""
     import dataclasses

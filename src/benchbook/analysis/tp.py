@@ -19,7 +19,7 @@ import pandas as pd
 from scipy.optimize import curve_fit
 
 from benchbook import hardware
-from benchbook.analysis import peaks
+from benchbook.analysis import roofline
 from benchbook.ingest.tgi import NAME
 
 LATENCY_METRICS = ("prefill_latency", "decode_token_latency")
@@ -38,10 +38,11 @@ KEYS = [
     "batch_size",
 ]
 
-#: Bytes each weight takes under a TGI `--quantize` value, where the launcher states it: bitsandbytes
+#: The weights' precision under a TGI `--quantize` value, where the launcher states it: bitsandbytes
 #: is 8-bit LLM.int8(), bitsandbytes-nf4 and bitsandbytes-fp4 are 4-bit (text-generation-launcher
-#: --help, option --quantize). Other values are left out rather than guessed.
-QUANT_BYTES_PER_WEIGHT = {"bitsandbytes": 1.0, "bitsandbytes-nf4": 0.5, "bitsandbytes-fp4": 0.5}
+#: --help, option --quantize). Other values are left out rather than guessed; the bytes per weight
+#: are the roofline's (`roofline.bytes_per_weight`).
+QUANT_PRECISION = {"bitsandbytes": "int8", "bitsandbytes-nf4": "int4", "bitsandbytes-fp4": "fp4"}
 
 #: (layers, hidden size) of decoder-only models whose config.json we have read, matched by substring
 #: of the model id: bloomz-7b1 (n_layer 30, hidden_size 4096), bloom(z)-1b1 (n_layer 24, hidden_size
@@ -962,18 +963,18 @@ def _launches_another(ctx, fact, models: set[str]) -> bool:
 def device_peaks(gpu: str = "", bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0, texts=()) -> dict:
     """The roofline's device, {device, bandwidth_gb_s, tflops (dense fp16), source}, chosen by
     `hardware.choose`: the reader's `gpu` and peaks (`parameter`), else the device the input's `texts`
-    name (`peaks.named`, through the one context reader: `detected`), else none (device and source
+    name (`roofline.named`, through the one context reader: `detected`), else none (device and source
     None, peaks NaN): text-generation-benchmark does not print its GPU, and a page about someone
     else's run assumes none. `said` holds what the texts say of a device none was taken from
     (`device_unlisted` and its line, or `device_sign_line`), for the claims' reasons."""
-    found = peaks.named([t for t in texts if t])
+    found = roofline.named([t for t in texts if t])
     choice = hardware.choose(
         gpu or None,
         detected=hardware.device(found.device) if found.device else None,
         bandwidth_gb_s=bandwidth_gb_s or None,
         peak_tflops=peak_tflops or None,
     )
-    said = peaks.said(found)
+    said = roofline.said(found)
     if choice is None:
         return {"device": None, "bandwidth_gb_s": math.nan, "tflops": math.nan, "source": None, "said": said}
     d = choice.device

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchbook import hardware
-from benchbook.analysis import bandwidth
+from benchbook.analysis import bandwidth, roofline
 from benchbook.claims import Claim, make
 from benchbook.claims.rules import NOT_COMPUTE, relative_noise
 
@@ -137,8 +136,8 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
         "ridge": _num(p.get("ridge")),
         "threshold": threshold,
         "noise": rate_noise(p),
-        "lowest_ridge": hardware.lowest_ridge()[0],
-        "lowest_ridge_device": hardware.lowest_ridge()[1],
+        "lowest_ridge": roofline.lowest_ridge()[0],
+        "lowest_ridge_device": roofline.lowest_ridge()[1],
         "label": bandwidth.label(p),
         "device": p.get("device") if p.get("peak_source") != "unknown" else None,
     }

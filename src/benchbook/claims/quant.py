@@ -12,8 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from benchbook import hardware
-from benchbook.analysis import quant
+from benchbook.analysis import quant, roofline
 from benchbook.claims import Claim, make, rules
 
 #: Relative change between neighbouring batch sizes below which a trend step counts as flat.
@@ -318,7 +317,7 @@ def long_prefill(ratios: pd.DataFrame, scheme: str | None, baseline: str) -> Cla
         "intensity": _num(top["intensity"]) if top is not None else None,
         "slower": bool(ratio < 1) if ratio is not None else None,
         # right of every device's ridge: said whichever device ran it (none is assumed)
-        "highest_ridge": hardware.highest_ridge()[0],
+        "highest_ridge": roofline.highest_ridge()[0],
     }
     rule = "baseline prefill time / scheme prefill time differs from 1 by more than its interval's half-width"
     return make("w8a16_long_prefill", "comparison", rule, ev)

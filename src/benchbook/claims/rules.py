@@ -136,7 +136,7 @@ NO_DEVICE = (
 
 
 def no_device_reason(ev: dict) -> str:
-    """Why no device is used, after looking at the whole file (`analysis.peaks.named`, in the
+    """Why no device is used, after looking at the whole file (`analysis.roofline.named`, in the
     evidence as `device_unlisted` / `device_unlisted_line` or `device_sign_line`): a device the
     file names that the table lacks, or the line that speaks of one unread, is named, never
     called absent."""

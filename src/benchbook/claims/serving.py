@@ -7,8 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from benchbook import hardware
-from benchbook.analysis import serving
+from benchbook.analysis import roofline, serving
 from benchbook.claims import Claim, make
 from benchbook.claims.rules import margin
 
@@ -344,7 +343,7 @@ def bound(which: str, row: pd.Series | None, peaks, threshold: float, assumed_by
     ev["bytes_assumed"] = assumed_bytes
     # the noise the deciding fraction is judged in (`rules.bound_margin`), and the ridge below which no
     # device is compute-bound (a verdict that needs no device: `rules.bound_verdict`)
-    ev.update(noise=RUN_NOISE, lowest_ridge=hardware.lowest_ridge()[0], lowest_ridge_device=hardware.lowest_ridge()[1])
+    ev.update(noise=RUN_NOISE, lowest_ridge=roofline.lowest_ridge()[0], lowest_ridge_device=roofline.lowest_ridge()[1])
     if row is not None:
         _repeats(ev, row)
         sd, tput = _f(row.get("output_throughput_sd")), _f(row.get("output_throughput"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchbook import hardware
+from benchbook.analysis import roofline
 from benchbook.analysis import tp as atp
 from benchbook.claims import Claim, make, rules
 
@@ -361,10 +361,10 @@ def bound(claim_id: str, row: dict | None, device: dict, threshold: float, why_m
         "bandwidth_fraction": row["bandwidth_fraction"],
         "compute_fraction": row["compute_fraction"],
         "noise": atp.noise(row.get("rel_se")),
-        "lowest_ridge": hardware.lowest_ridge()[0],
-        "lowest_ridge_device": hardware.lowest_ridge()[1],
+        "lowest_ridge": roofline.lowest_ridge()[0],
+        "lowest_ridge_device": roofline.lowest_ridge()[1],
         "intensity": row["intensity_flop_per_byte"],
-        "ridge": device["tflops"] * 1e12 / (device["bandwidth_gb_s"] * 1e9),
+        "ridge": roofline.ridge(device["tflops"], device["bandwidth_gb_s"]),
         "threshold": threshold,
         "device": device["device"],
         "peak_source": device["source"],
@@ -535,7 +535,11 @@ def quantization_bandwidth(
             "quant_bandwidth", rule, device, "GB/s", "the input has no quantized run with an fp16 twin"
         )
     q = qs.sort_values("batch_size").iloc[0]
-    per_weight = atp.QUANT_BYTES_PER_WEIGHT.get(str(q["quantize"]))
+    per_weight = (
+        roofline.bytes_per_weight(atp.QUANT_PRECISION[str(q["quantize"])])
+        if str(q["quantize"]) in atp.QUANT_PRECISION
+        else None
+    )
     if per_weight is None:
         return _withheld_fraction(
             "quant_bandwidth", rule, device, "GB/s", f"the bytes per weight of {q['quantize']} are not known here"

@@ -14,7 +14,7 @@ rocm-smi, lscpu, llama-bench's cpu_info/gpu_info), then `key: value` / `KEY=valu
 headings, then prose. `merge` puts the parser's facts first and records every context fact of a
 higher or lower source whose value differs from the parser's as a `Conflict`: the page states it
 rather than silently picking one. Device names stay as written here: resolving them against the
-hardware table is the analysis layer's job (`analysis.peaks`).
+hardware table is the analysis layer's job (`analysis.roofline`).
 """
 
 from __future__ import annotations

@@ -8,8 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
-from benchbook import hardware
-from benchbook.analysis import precision
+from benchbook.analysis import precision, roofline
 from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, with_named_gpu
 from benchbook.analysis.batch import step_time as batch_step_time
 from benchbook.claims import rules
@@ -344,7 +343,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
         if peak:
             roofs.setdefault(peak, []).append(prec)
     if peaks is None:  # only the line true of every device: left of it, no step is compute-bound
-        ridge, which = hardware.lowest_ridge()
+        ridge, which = roofline.lowest_ridge()
         ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge))
     bw = peaks.total_bandwidth_gb_s if peaks is not None else 0.0
     for j, (peak, precs) in enumerate(sorted(roofs.items())):

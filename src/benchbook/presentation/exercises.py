@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from benchbook.analysis import envelope as env
-from benchbook.analysis import tp
+from benchbook.analysis import roofline, tp
 from benchbook.presentation.bottom_line import _claims
 
 
@@ -118,14 +118,14 @@ def bandwidth_roofline(ledger) -> list[Exercise]:
 
 
 def batch_saturation(ledger) -> list[Exercise]:
-    from benchbook.analysis.batch import BYTES_PER_PARAM, critical_batch
+    from benchbook.analysis.batch import BYTES_PER_PARAM
 
     shown = _shown(ledger)
     out = []
     knee, bound = shown.get("knee", {}).get("evidence"), shown.get("bound_small", {}).get("evidence")
     bpw = BYTES_PER_PARAM.get((bound or {}).get("dtype"))
     if knee and bound and bound.get("ridge") and bpw and bound.get("dtype") == knee.get("dtype"):
-        b_star = critical_batch(bound["ridge"], bpw)
+        b_star = roofline.critical_batch(bound["ridge"], bpw)
         out.append(
             Exercise(
                 f"A decode step reads each weight once ({bpw:g} bytes in {bound['dtype']}) and does 2 FLOPs with it per "
@@ -320,7 +320,7 @@ def quantization_regimes(ledger) -> list[Exercise]:
         )
     ev = shown.get("w8a16_decode_trend", {}).get("evidence")
     if ev and ev.get("ridge") and ev.get("tflops") and ev.get("bandwidth_gb_s"):
-        r = ev["tflops"] * 1000 / ev["bandwidth_gb_s"]
+        r = roofline.ridge(ev["tflops"], ev["bandwidth_gb_s"])
         cross = ev.get("crossover_batch")
         measured = (
             f"Measured: the gain falls from {ev['y_first']:.2f}x at batch {ev['x_first']} to {ev['y_last']:.2f}x at "

@@ -13,7 +13,6 @@ import pandas as pd
 import yaml
 
 from benchbook import config, hardware
-from benchbook.analysis import envelope as env
 from benchbook.analysis import roofline
 from benchbook.presentation.plotting import readable, use_theme
 from benchbook.presentation.roofline import plot_roofline
@@ -32,25 +31,25 @@ BATCHES = (1, 8, 64)
 def numbers() -> dict[str, str]:
     """Every number the page's prose names, formatted as the page prints it."""
     d, x = hardware.device(DEVICE), hardware.device(EXERCISE_DEVICE)
-    ridge = env.ridge(d.peak("fp16"), d.bandwidth_gb_s)
-    x16 = env.ridge(x.peak("fp16"), x.bandwidth_gb_s)
-    x8 = env.ridge(x.peak("fp8"), x.bandwidth_gb_s)
+    ridge = roofline.ridge(d.peak("fp16"), d.bandwidth_gb_s)
+    x16 = roofline.ridge(x.peak("fp16"), x.bandwidth_gb_s)
+    x8 = roofline.ridge(x.peak("fp8"), x.bandwidth_gb_s)
     return {
         "device": d.name,
         "bandwidth": f"{d.bandwidth_gb_s:,.0f}",
         "tflops": f"{d.peak('fp16'):,.0f}",
         "ridge": f"{ridge:,.0f}",
-        "batch16": f"{env.critical_batch(ridge, 2.0):,.0f}",
+        "batch16": f"{roofline.critical_batch(ridge, 2.0):,.0f}",
         "q4_bytes": f"{Q4_0_BYTES_PER_WEIGHT:.2f}",
-        "batch4": f"{env.critical_batch(ridge, Q4_0_BYTES_PER_WEIGHT):,.0f}",
+        "batch4": f"{roofline.critical_batch(ridge, Q4_0_BYTES_PER_WEIGHT):,.0f}",
         "x_device": x.name,
         "x_bandwidth": f"{x.bandwidth_gb_s:,.0f}",
         "x_tflops16": f"{x.peak('fp16'):,.1f}",
         "x_tflops8": f"{x.peak('fp8'):,.1f}",
         "x_ridge16": f"{x16:,.0f}",
         "x_ridge8": f"{x8:,.0f}",
-        "x_batch16": f"{env.critical_batch(x16, 2.0):,.0f}",
-        "x_batch8": f"{env.critical_batch(x8, 1.0):,.0f}",
+        "x_batch16": f"{roofline.critical_batch(x16, 2.0):,.0f}",
+        "x_batch8": f"{roofline.critical_batch(x8, 1.0):,.0f}",
     }
 
 
@@ -59,8 +58,8 @@ def figure():
     weights: intensity = 2 FLOPs x batch / 2 bytes per weight, performance what the roof allows."""
     use_theme()
     d = hardware.device(DEVICE)
-    ridge = env.ridge(d.peak("fp16"), d.bandwidth_gb_s)
-    star = env.critical_batch(ridge, 2.0)
+    ridge = roofline.ridge(d.peak("fp16"), d.bandwidth_gb_s)
+    star = roofline.critical_batch(ridge, 2.0)
     batches = [*BATCHES, star]
     intensity = [2.0 * b / 2.0 for b in batches]
     pts = pd.DataFrame(

@@ -23,7 +23,7 @@ def plot_roofline(
     peak = g.fp16_tflops if peak_tflops is None else peak_tflops
     x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
     ax.plot(x, roofline.attainable_tflops(x, g, peak), color="black", lw=2, label=f"{g.name} roofline")
-    mark_ridge(ax, peak * 1e12 / (g.bandwidth_gb_s * 1e9), peak, color="grey")
+    mark_ridge(ax, roofline.ridge(peak, g.bandwidth_gb_s), peak, color="grey")
     plot_points(ax, points, hue_col=hue_col)
 
 

@@ -8,8 +8,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
-from benchbook import hardware
-from benchbook.analysis import serving
+from benchbook.analysis import roofline, serving
 from benchbook.presentation import tables, wording
 from benchbook.presentation.plotting import color, message_figure, panel_size
 
@@ -494,13 +493,13 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
         return message_figure(wording.words("serving_saturation")["figure"]["no_roofline"])
     fig, ax = plt.subplots(figsize=(9, 4.5))
     if peaks is None:  # no roof: only the line true of every device, on the span a roof would take
-        ridge, which = hardware.lowest_ridge()
+        ridge, which = roofline.lowest_ridge()
         ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge, device=which))
         ax.set_xlim(min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * ridge))
     else:
         peak = float(d["peak_tflops"].iloc[0])
         bw = peaks.total_bandwidth_gb_s
-        lo, hi = min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * peak * 1e12 / (bw * 1e9))
+        lo, hi = min(1.0, d["intensity"].min() / 2), max(d["intensity"].max() * 4, 2 * roofline.ridge(peak, bw))
         x = np.logspace(np.log10(lo), np.log10(hi), 200)
         ax.plot(
             x,

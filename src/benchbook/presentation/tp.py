@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook import hardware
-from benchbook.analysis import tp
+from benchbook.analysis import roofline, tp
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, panel_size
 from benchbook.presentation.roofline import plot_points, plot_roofline
@@ -404,7 +404,7 @@ def plot_tp_roofline(rp: pd.DataFrame, device: dict):
     with no device named, the points alone (no roof: none is assumed)."""
     fig, ax = plt.subplots(figsize=(8, 5))
     if device.get("device") is None:
-        ridge, which = hardware.lowest_ridge()  # the one line true of every device
+        ridge, which = roofline.lowest_ridge()  # the one line true of every device
         ax.axvline(ridge, color="grey", ls=":", lw=1, label=_say("lowest_ridge", ridge=ridge, device=which))
         plot_points(ax, None)
         ax.set_title(wording.words("tp_scaling")["figure"]["no_device"])

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import batch, peaks
+from benchbook.analysis import batch, roofline
 from benchbook.checks import hf_batch as checks
 from benchbook.claims import Ledger
 from benchbook.claims import batch as batch_claims
@@ -52,7 +52,7 @@ def analyse(p: dict) -> Result:
     sw = batch.sweep(df)
     knees = batch.knee(sw, p["knee_fraction"])
     key = batch.reference(sw)
-    pk = peaks.choose(p["gpu"], sorted(set(sw["gpu"]) - {""}), p["peak_bandwidth_gb_s"], p["peak_tflops"])
+    pk = roofline.choose(p["gpu"], sorted(set(sw["gpu"]) - {""}), p["peak_bandwidth_gb_s"], p["peak_tflops"])
     printed = {}
     for f in p["source"]:
         printed.update(batch.printed_params(f.read_text(encoding="utf-8", errors="replace")))

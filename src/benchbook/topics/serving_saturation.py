@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import peaks, serving
+from benchbook.analysis import roofline, serving
 from benchbook.claims import Ledger
 from benchbook.claims import serving as serving_claims
 from benchbook.presentation import wording
@@ -51,7 +51,7 @@ def analyse(p: dict) -> Result:
     inputs = [config.relative(f) for f in p["source"]]
     texts = [f.read_text(encoding="utf-8", errors="replace") for f in p["source"]]
     texts += list(r["metadata"].dropna()) if "metadata" in r else []
-    pk = peaks.choose(p["gpu"], texts, p["peak_bandwidth_gb_s"], p["peak_tflops"])  # none assumed
+    pk = roofline.choose(p["gpu"], texts, p["peak_bandwidth_gb_s"], p["peak_tflops"])  # none assumed
     pk = serving.spanning(pk, r)  # TP x PP the output states: the devices one run's work spans
     models = sorted(r["model"].dropna().unique())
     model = models[0] if len(models) == 1 else None

@@ -1,0 +1,93 @@
+"""The device a file names, read by the one context reader and resolved against the hardware table:
+with its count, the part the table lacks, or the line that speaks of a device unread."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from benchbook import config
+from benchbook.analysis import roofline
+
+FIX = config.FIXTURES_DIR
+
+
+def test_an_nvidia_smi_listing_names_the_gpu_and_counts_its_rows():
+    smi = "\n".join(
+        f"|   {i}  NVIDIA H100 80GB HBM3          On  | 00000000:1{i}:00.0 Off |        0 |" for i in range(8)
+    )
+    assert roofline.detect([f"results\n{smi}\n"]) == ("H100-SXM5-80GB", 8)
+
+
+def test_one_gpu_of_a_listing_counts_one():
+    assert roofline.detect(["|   0  NVIDIA H100 80GB HBM3          On  | 00000000:18:00.0 Off |        0 |\n"]) == (
+        "H100-SXM5-80GB",
+        1,
+    )
+
+
+def test_a_section_heading_names_the_device():
+    assert roofline.detect(["# Notes\n\n## Throughput on 2x A100 80GB\n\n| a | b |\n"]) == ("A100-SXM4-80GB", 2)
+
+
+def test_a_heading_naming_two_devices_names_none():
+    found = roofline.named(["## A100 vs H100\n"])
+    assert found.device is None and found.unlisted is None
+
+
+def test_a_device_the_table_lacks_is_named_with_its_line_not_called_absent():
+    text = (FIX / "sglang-bench-serving/sglang_issue23896_dsv4_flash_h20_eagle_tp4_vs_dp4.md").read_text()
+    found = roofline.named([text])
+    assert found.device is None
+    assert (found.unlisted.value, found.unlisted.line) == ("NVIDIA H20-3e", 5)
+
+
+def test_a_line_that_speaks_of_a_gpu_without_a_name_is_a_sign():
+    found = roofline.named(["intro\nAll runs used the same GPU.\n"])
+    assert found.device is None and found.unlisted is None and found.sign.line == 2
+
+
+def test_no_sign_of_a_device_anywhere_is_absent():
+    found = roofline.named(["Throughput: 100 tok/s\n"])
+    assert (found.device, found.unlisted, found.sign) == (None, None, None)
+
+
+def test_a_line_that_is_a_device_alias_and_nothing_else_names_it():
+    assert roofline.detect(["Benchmark\n\nA100 80GB\n\n| batch | latency |\n"]) == ("A100-SXM4-80GB", 1)
+    assert roofline.detect(["We compared our numbers with published A100 80GB and H100 figures at length.\n"]) is None
+
+
+def test_a_prose_line_about_a_gpu_names_the_device_it_ran_on():
+    assert roofline.detect(["intro\nThe full stack is executed on a single L40s GPU.\n"]) == ("L40S-48GB", 1)
+
+
+def test_over_a_file_and_its_metadata_the_device_named_with_its_count_wins():
+    assert roofline.detect(['{"hw": "mi355x"}\n', "gpus=8xmi355x; hw=mi355x"]) == ("MI355X", 8)
+    assert roofline.detect(['{"hw": "mi355x"}\n', "hw=h100"]) == ("MI355X", 1)  # neither counted: the first
+
+
+def test_a_rocm_device_line_keeps_its_gfx_arch_which_names_the_part():
+    text = "ggml_cuda_init: found 1 ROCm devices:\n  Device 0: AMD Radeon Graphics, gfx1151 (0x1151), VMM: no\n"
+    assert roofline.detect([text]) == ("Radeon-8060S", 1)
+
+
+def test_the_ridge_and_the_critical_batch_in_numbers():
+    # RTX PRO 6000: 500 TFLOP/s over 1,792 GB/s; 16-bit weights reach it at B* = ridge, 8-bit at half
+    r = roofline.ridge(500, 1792)
+    assert r == pytest.approx(279.0, abs=0.1)
+    assert roofline.critical_batch(r, 2.0) == pytest.approx(r) and roofline.critical_batch(r, 1.0) == pytest.approx(
+        r / 2
+    )
+
+
+def test_one_table_gives_the_bytes_per_weight_of_every_precision():
+    assert [roofline.bytes_per_weight(p) for p in ("fp32", "bf16", "fp8", "int8 weight-only", "int4", "int3")] == [
+        4.0,
+        2.0,
+        1.0,
+        1.0,
+        0.5,
+        0.375,
+    ]
+    assert math.isnan(roofline.bytes_per_weight("nf5"))
