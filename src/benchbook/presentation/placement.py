@@ -4,7 +4,7 @@ folded list, a reason several claims share said once."""
 
 from __future__ import annotations
 
-from benchbook.presentation import bottom_line, wording
+from benchbook.presentation import bottom_line
 
 #: Withheld for one of these reasons, a claim is a finding (none found), not a gap: it stays in place.
 FINDINGS = ("no instance found",)
@@ -20,17 +20,6 @@ def in_place(ledger, skip=frozenset()) -> dict[str, str]:
     it belongs in the folded list (`folded`), or the page says it elsewhere (`skip`)."""
     boxed = {c["id"] for c in bottom_line.pick(ledger)} | set(skip)
     return {f"here_{c.id}": "" if c.id in boxed or undecided(c) or not c.applicable else c.text for c in ledger.claims}
-
-
-def topic(chapter: str, claim) -> str:
-    """The claim's topic as its wording file names it (`topic:`), filled from its evidence."""
-    data = wording.load(chapter)
-    spec = wording._spec(data, chapter, claim.id)
-    values = {"id": claim.id, "words": data.get("words") or {}, **claim.evidence}
-    try:
-        return wording.render(str(spec.get("topic") or claim.id), values)
-    except wording.MissingValue:
-        return str(spec.get("topic") or claim.id).split("{")[0].strip() or claim.id
 
 
 def folded(ledger, skip=frozenset(), extra=()) -> str:
@@ -52,12 +41,24 @@ def folded(ledger, skip=frozenset(), extra=()) -> str:
         if len(claims) == 1 and reason not in box_reasons or reason.startswith("\0"):
             lines.append(f"- {' '.join(claims[0].text.split())}")
             continue
-        names = [topic(ledger.chapter, c) for c in claims]
-        names = wording.join([names[0], *(n[:1].lower() + n[1:] for n in names[1:])])
         why = SAID_ABOVE if reason in box_reasons else f"because {reason}"
-        lines.append(f"- {names}: not stated, {why}.")
+        heads = dict.fromkeys(_without(" ".join(c.text.split()), reason) for c in claims)
+        lines.append(f"- Not stated, {why}:\n" + "\n".join(f"  - {h}" for h in heads))
     lines += [f"- {' '.join(t.split())}" for t in extra if t.strip()]
     return "\n".join(dict.fromkeys(lines))
+
+
+def _without(text: str, reason: str) -> str:
+    """A withheld claim's sentence with its statement of `reason` taken out (the group's lead says it
+    once), keeping what the sentence states of the input: the book's default "<topic>: not stated for
+    this input, because <reason>." is its topic alone."""
+    tail = f": not stated for this input, because {reason}."
+    if text.endswith(tail):
+        return text[: -len(tail)] + "."
+    for form in (f", because {reason}", f" because {reason}"):
+        if form in text:
+            return text.replace(form, "", 1)
+    return text
 
 
 #: What the folded list says of claims withheld for the reason a withheld claim of the box gives.
