@@ -179,8 +179,6 @@ def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
     return knees[
         varied
         + [
-            "first_batch_size",
-            "first_tok_s",
             "peak_batch_size",
             "peak_tok_s",
             "knee_batch_size",
@@ -188,22 +186,18 @@ def knee_table(knees: pd.DataFrame) -> pd.DataFrame:
             "before_pct",
             "noise_pct",
             "fragile",
-            "n_points",
             "strength",
         ]
     ].rename(
         columns={
-            "knee_pct": "there, % of peak",
-            "before_pct": "best smaller batch, % of peak",
-            "noise_pct": "noise (%)",
-            "fragile": "inside the noise",
-            "first_batch_size": "first batch size",
-            "first_tok_s": "throughput there (tok/s)",
-            "peak_batch_size": "peak batch size",
-            "peak_tok_s": "peak throughput (tok/s)",
-            "knee_batch_size": "saturation batch size",
-            "n_points": "batch sizes measured",
-            "strength": "strength (slope before - after)",
+            "knee_pct": "% of peak",
+            "before_pct": "one smaller, % of peak",
+            "noise_pct": "noise %",
+            "fragile": "in the noise",
+            "peak_batch_size": "peak batch",
+            "peak_tok_s": "peak tok/s",
+            "knee_batch_size": "saturates at",
+            "strength": "strength",
         }
     )
 
