@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchbook import config
+from benchbook import config, declarations
 from benchbook.ingest import context, preamble
 from benchbook.ingest.core import (
     LARGE,
@@ -65,19 +65,8 @@ _MODULES = [
 ]
 
 #: The tools whose tidy tables follow the serving contract of vllm-bench-serve (the same setting
-#: columns, metric names, statistics and units), so that serving_saturation can read any of them.
-SERVING_TOOLS = (
-    "vllm-bench-serve",
-    "sglang-bench-serving",
-    "aiperf",
-    "genai-perf",
-    "trtllm-bench",
-    "inference-perf",
-    "guidellm",
-    "llm-d-benchmark-report",
-    "mlperf-loadgen",
-    "inferencex",
-)
+#: columns, metric names, statistics and units): those serving_saturation reads, by its declaration.
+SERVING_TOOLS = declarations.chapter("serving_saturation").tools
 
 __all__ = [
     "ParseError",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pandas as pd
 import pandera.pandas as pa
 
+from benchbook import declarations
 from benchbook.ingest import core
 from benchbook.ingest.core import ParseError, Tool
 
@@ -88,17 +89,8 @@ SCOPED = {
     "idle_power",
 }
 
-#: The energy tools (registered by their modules); the power chapter reads each of them.
-TOOLS = (
-    "ml-energy",
-    "optimum-benchmark",
-    "inference-energy",
-    "aiperf-telemetry",
-    "llama-bench-power",
-    "codecarbon",
-    "serving-power",
-    "ollama-bench-power",
-)
+#: The energy tools (registered by their modules): those the power chapter reads besides llama-bench.
+TOOLS = tuple(t for t in declarations.chapter("perf_per_watt").tools if t != "llama-bench")
 
 KWH_NOTE = "printed in kWh; converted to J"
 J_PER_KWH = 3.6e6
