@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -124,7 +125,33 @@ def sanitize(nb: nbformat.NotebookNode, prep: Prepared, out_name: str) -> None:
     for cell in nb.cells:
         if "parameters" in cell.metadata.get("tags", []):
             cell.source = parameters_of_this_run(prep)
+        elif cell.cell_type == "markdown" and "source" in prep.shown:
+            cell.source = without_book_runs(cell.source)
     executor.scrub(nb, _replacements(prep))
+
+
+#: The heading of a chapter's exercises that re-run it on the book's own fixtures (and the line that
+#: ends them): on a page about the reader's file they would be about the book's data.
+BOOK_RUNS = re.compile(r"^(#{2,4}) Run it again\s*$")
+
+
+def without_book_runs(markdown: str) -> str:
+    """`markdown` without its "Run it again" section (to the next heading of its level or above, or
+    the chapter's **Next:** line), kept for the book, left out of a page run on the reader's file."""
+    lines, out, cut = markdown.splitlines(keepends=True), [], None
+    for line in lines:
+        m = BOOK_RUNS.match(line.rstrip("\n"))
+        if m:
+            cut = len(m.group(1))
+            continue
+        if cut is not None:
+            h = re.match(r"^(#{1,6}) ", line)
+            if (h and len(h.group(1)) <= cut) or line.startswith("**Next:**"):
+                cut = None
+            else:
+                continue
+        out.append(line)
+    return "".join(out)
 
 
 def parameters_of_this_run(prep: Prepared) -> str:

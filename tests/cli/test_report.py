@@ -237,3 +237,21 @@ def test_a_page_shows_the_readers_parameters_once_and_nothing_of_the_books_input
     shown = nb.cells[0].source
     assert "data/raw" not in shown and SERVE.name in shown and "slo_ttft_ms = 500.0" in shown
     assert "sweep = 'max_concurrency'  # the swept setting" in shown
+
+
+def test_a_page_on_the_readers_file_leaves_out_the_runs_on_the_books_fixtures():
+    from benchbook.rerun import Prepared, prepare, sanitize
+
+    def notebook():
+        md = "## Exercises\n\n{glue:md}`envelope_exercises`\n\n### Run it again\n\n1. Run it on tests/fixtures/x.md.\n"
+        return nbformat.v4.new_notebook(
+            cells=[nbformat.v4.new_markdown_cell(md), nbformat.v4.new_markdown_cell("**Next:** y")]
+        )
+
+    nb = notebook()
+    sanitize(nb, prepare("serving_saturation", {}, [str(SERVE)]), "x.ipynb")
+    assert "Run it again" not in nb.cells[0].source and "tests/fixtures/x.md" not in nb.cells[0].source
+    assert "envelope_exercises" in nb.cells[0].source and nb.cells[1].source == "**Next:** y"
+    nb = notebook()
+    sanitize(nb, Prepared("serving_saturation", {}, {}), "x.ipynb")  # the book's own run keeps them
+    assert "Run it again" in nb.cells[0].source
