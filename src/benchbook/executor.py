@@ -111,13 +111,16 @@ def _partial(path: str) -> nbformat.NotebookNode | None:
         return None
 
 
-def execute(source: Path, parameters: dict, *, km=None, progress: bool = False) -> nbformat.NotebookNode:
+def execute(
+    source: Path, parameters: dict, *, km=None, progress: bool = False, keep_partial: bool = False
+) -> nbformat.NotebookNode:
     """Execute the notebook `source` with `parameters` injected (as papermill injects them) in the
     project root, in the warm kernel `km` or else a fresh one, and return the executed notebook.
 
     A fresh kernel that dies before it answers is replaced (KERNEL_START_ATTEMPTS). Any failure
-    raises Failed with what ran before it; nothing is left on disk (papermill saves as it goes,
-    into a temporary outside every output folder)."""
+    raises Failed; with `keep_partial` (a reader's `benchbook run`, whose failed notebook is kept)
+    papermill saves after every cell so that Failed carries what ran before it. Nothing is left on
+    disk (papermill saves into a temporary outside every output folder)."""
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
@@ -129,6 +132,7 @@ def execute(source: Path, parameters: dict, *, km=None, progress: bool = False) 
         kernel_name="python3",
         language="python",
         progress_bar=progress,
+        request_save_on_cell_execute=keep_partial,
         log_output=False,
         execution_timeout=config.EXECUTION_TIMEOUT_S,
     )

@@ -187,7 +187,9 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{prep.chapter}.ipynb"
     try:
-        nb = executor.execute(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, progress=progress)
+        nb = executor.execute(
+            config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, progress=progress, keep_partial=True
+        )
     except executor.Failed as exc:
         if exc.ename == "ParameterError":
             raise ParameterError(exc.evalue) from None

@@ -70,6 +70,7 @@ def test_a_warm_kernel_is_used_as_given_and_never_retried(monkeypatch):
     with pytest.raises(executor.Failed):
         executor.execute("in.ipynb", {}, km=km)
     assert len(calls) == 1 and calls[0]["km"] is km and "kernel_manager_class" not in calls[0]
+    assert calls[0]["request_save_on_cell_execute"] is False  # only a reader's run keeps what ran before a failure
 
 
 def test_nothing_is_left_in_the_temporary_folder(monkeypatch):
