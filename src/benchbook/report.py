@@ -155,15 +155,6 @@ def plan(inputs: list[Input], given: dict) -> tuple[list[Prepared], list[Section
     return preps, sections
 
 
-def _title(nb: nbformat.NotebookNode, default: str) -> str:
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            m = re.search(r"^#\s+(.+)$", cell.source, flags=re.M)
-            if m:
-                return m.group(1).strip()
-    return default
-
-
 def run_in(km, prep: Prepared, work: Path) -> Path:
     """Execute one chapter in the warm kernel of `km`; the executed notebook, without machine
     paths, is WORK/<chapter>.ipynb."""
@@ -210,8 +201,7 @@ def execute_all(
         list(pool.map(one, preps))
     for section in sections:
         if section.executed is not None:
-            nb = nbformat.read(section.executed, as_version=4)
-            section.title = _title(nb, section.chapter)
+            section.title = declarations.chapter(section.chapter).title
             ledger = write_ledger(section.executed, work / f"{section.chapter}.claims.json")
             if ledger is not None:
                 section.claims = json.loads(ledger.read_text(encoding="utf-8"))["claims"]
