@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis import attention
+from benchbook.analysis import attention, roofline
 from benchbook.presentation import labels, wording
 from benchbook.presentation.plotting import color, message_figure, plain_ticks
 from benchbook.presentation.roofline import mark_ridge
@@ -48,13 +48,17 @@ def stop_note(messages: list[str]) -> str:
     return _say("stop", stop=stops[0].removeprefix("warning: ") if stops else "")
 
 
-def device_words(peaks: attention.Peaks) -> str:
+def device_words(peaks: roofline.Peaks) -> str:
     """'RTX-PRO-6000-Blackwell-WS (500 TFLOP/s dense FP16, 1,792 GB/s; named in the input)', or
     that no device is named and none assumed."""
     if peaks.device is None:
         return _say("device")
     return _say(
-        "device", device=peaks.device, tflops=peaks.tflops, bandwidth_gb_s=peaks.bandwidth_gb_s, source=peaks.source
+        "device",
+        device=peaks.device,
+        tflops=peaks.dense_tflops,
+        bandwidth_gb_s=peaks.bandwidth_gb_s,
+        source=peaks.source,
     )
 
 
@@ -186,7 +190,7 @@ def speedup_figure(sp: pd.DataFrame):
     return fig
 
 
-def roofline_figure(pts: pd.DataFrame, peaks: attention.Peaks, xlim=(10, 100_000)):
+def roofline_figure(pts: pd.DataFrame, peaks: roofline.Peaks, xlim=(10, 100_000)):
     """The kernels' performed work on the device's dense FP16 roofline (compulsory traffic)."""
     import matplotlib.pyplot as plt
 
@@ -194,19 +198,19 @@ def roofline_figure(pts: pd.DataFrame, peaks: attention.Peaks, xlim=(10, 100_000
     if pts.empty:
         return message_figure(_say("no_roofline"))
     fig, ax = plt.subplots()
-    roofs = np.isfinite(peaks.tflops) and np.isfinite(peaks.bandwidth_gb_s)  # no device named: no roof
+    roofs = bool(peaks.dense_tflops and peaks.bandwidth_gb_s)  # no device named: no roof
     if roofs:
         x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
         ax.plot(
             x,
-            np.minimum(peaks.tflops, peaks.bandwidth_gb_s * x / 1e3),
+            np.minimum(peaks.dense_tflops, peaks.bandwidth_gb_s * x / 1e3),
             color="black",
             lw=2,
             label=f"{peaks.device} roofline",
         )
-        mark_ridge(ax, peaks.ridge, peaks.tflops)
-    elif np.isfinite(peaks.tflops):  # the reader's compute peak alone
-        ax.axhline(peaks.tflops, color="black", lw=2, label=f"{peaks.device}: {peaks.tflops:,.0f} TFLOP/s")
+        mark_ridge(ax, peaks.ridge(), peaks.dense_tflops)
+    elif peaks.dense_tflops:  # the reader's compute peak alone
+        ax.axhline(peaks.dense_tflops, color="black", lw=2, label=f"{peaks.device}: {peaks.dense_tflops:,.0f} TFLOP/s")
     for i, op in enumerate(_ops(pts)):
         g = pts[pts["operation"] == op]
         ax.scatter(g["intensity_flop_per_byte"], g["achieved_tflops"], color=color(i), zorder=3, label=label(op))

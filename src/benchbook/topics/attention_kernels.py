@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import attention
+from benchbook.analysis import attention, roofline
 from benchbook.checks import attention_gym as checks
 from benchbook.claims import Ledger
 from benchbook.claims import attention as claims
@@ -32,7 +32,7 @@ class Result:
     speedups: pd.DataFrame
     points: pd.DataFrame
     densities: pd.DataFrame
-    peaks: attention.Peaks
+    peaks: roofline.Peaks
     reproduction: pd.DataFrame
     ledger: Ledger = field(repr=False, default=None)
 
