@@ -130,7 +130,12 @@ def test_intensity_and_roofline_points(seed):
 def test_peaks_detected_given_or_none():
     text = SEED.read_text(encoding="utf-8")
     p = attention.peaks("", [text])
-    assert (p.device, p.source, p.dense_tflops, p.bandwidth_gb_s) == ("RTX-PRO-6000-Blackwell-WS", "detected", 500.0, 1792.0)
+    assert (p.device, p.source, p.dense_tflops, p.bandwidth_gb_s) == (
+        "RTX-PRO-6000-Blackwell-WS",
+        "detected",
+        500.0,
+        1792.0,
+    )
     assert p.ridge() == pytest.approx(500e12 / 1792e9)
     assert attention.peaks("A100-SXM4-80GB", [text]).source == "parameter"
     none = attention.peaks("", ["no device here"])

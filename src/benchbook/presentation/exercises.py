@@ -213,7 +213,8 @@ def serving_saturation(ledger) -> list[Exercise]:
                     f"L* = μ x W0 = {ev['mu']:,.2f} x {ev['w0_s']:.2f} = {n_star:,.0f} requests.",
                     compare,
                 ],
-                f"L* = {n_star:,.0f} requests in flight. " + compare,
+                f"L* = {n_star:,.0f} requests in flight"
+                + (f"; the knee held {held / n_star:.0%} of it." if held else f"; the knee is at {ev['x']:,g}."),
             )
         )
     else:
