@@ -245,6 +245,11 @@ def read(path: str | os.PathLike, tool: str | None = None) -> pd.DataFrame:
     return df
 
 
+def context_of(path: str | os.PathLike) -> context.Context:
+    """The run facts written anywhere in a file (`ingest.context.read` over all its lines)."""
+    return context.read(_load_lines(config.resolve(path)))
+
+
 def _read_sweep(folder: Path, tool: str | None, shown: str) -> pd.DataFrame:
     """Every run file of a vllm bench sweep folder, stacked; which summaries were not read is said.
     `shown` is the name the user gave (a link to a folder is named as typed)."""
