@@ -88,3 +88,10 @@ def test_the_ms_sentence_says_the_tool_prints_no_msec_per_token():
     sw = _sweep(_jsonl([("a", 4, 256, 32, 0.008)]))
     text = show.ms_sentence(sw.iloc[0])
     assert "prints no" in text and "8.00 ms" in text and "tool prints 1000 / throughput" not in text
+
+
+def test_the_prefill_and_the_run_are_said_beside_the_steps_and_only_for_this_tool():
+    sw = _sweep(_jsonl([("a", 1, 256, 32, 0.01), ("a", 8, 256, 32, 0.011)]))
+    text = show.prefill_sentence(sw, batch.reference(sw))
+    assert "at batch 1 the prefill takes 50.00 ms (5,120 prompt tok/s)" in text and "at batch 8" in text
+    assert show.prefill_sentence(sw.drop(columns="timed"), batch.reference(sw)) == ""

@@ -50,6 +50,10 @@ _COLUMNS = [
     "timed",
     "input_len",
     "output_len",
+    "prefill_s",
+    "prefill_tok_s",
+    "total_s",
+    "total_tok_s",
 ]
 
 
@@ -67,7 +71,8 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     """One row per measured configuration (a repeat is a row of its own) in the columns of
     `analysis.batch.sweep`: throughput the median decode tok/s, latency the median decode step
     (`new_tokens` 1: a step gives each sequence one token, `timed` "decode step"), no "msec/token"
-    (the tool prints none)."""
+    (the tool prints none); the run's prefill (`prefill_s`, `prefill_tok_s`: input_len x batch / prefill)
+    and total (`total_s`, `total_tok_s`: (input_len + output_len) x batch / total) kept beside it."""
     d = df[df["tool"] == TOOL] if "tool" in df else df.iloc[0:0]
     if d.empty:
         return pd.DataFrame(columns=_COLUMNS)
@@ -110,6 +115,10 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
                 timed=STEP,
                 input_len=first.get("input_len"),
                 output_len=first.get("output_len"),
+                prefill_s=val.get("prefill_latency", np.nan),
+                prefill_tok_s=val.get("prefill_throughput", np.nan),
+                total_s=val.get("total_latency", np.nan),
+                total_tok_s=val.get("overall_throughput", np.nan),
             )
         )
     return pd.DataFrame(rows, columns=_COLUMNS)

@@ -145,6 +145,31 @@ def ms_sentence(row: pd.Series | None) -> str:
     )
 
 
+def prefill_sentence(sw: pd.DataFrame, key) -> str:
+    """The prefill and the whole run SGLang bench_one_batch times beside each decode step, at the
+    smallest and the largest batch of the reference series (empty for an input without them)."""
+    from benchbook.analysis.batch import rows_of
+
+    g = rows_of(sw, key)
+    g = g[_timed_steps(g)] if len(g) else g
+    if g.empty or "prefill_s" not in g:
+        return ""
+    ends = [g.iloc[0]] + ([g.iloc[-1]] if g["batch_size"].iat[-1] != g["batch_size"].iat[0] else [])
+    points = [
+        _finite(
+            batch_size=int(r["batch_size"]),
+            prefill_ms=r["prefill_s"] * 1e3,
+            prefill_tok_s=r["prefill_tok_s"],
+            total_ms=r["total_s"] * 1e3,
+            total_tok_s=r["total_tok_s"],
+            input_len=r.get("input_len"),
+            output_len=r.get("output_len"),
+        )
+        for r in ends
+    ]
+    return _say("prefill", variant=g["variant"].iat[0], points=points)
+
+
 def limits_sentence(limits: pd.DataFrame) -> str:
     """Where each series ran out, and which columns are blank."""
     series = [

@@ -136,6 +136,7 @@ def page(res: Result) -> Page:
         threshold_pct=f"{100 * res.p['bound_threshold']:.0f}",
         gain_sentence=show.gain_sentence(mg),
         ms_sentence=show.ms_sentence(row),
+        prefill_sentence=show.prefill_sentence(sw, key),
         limits_sentence=show.limits_sentence(res.limits),
         audit_sentence=show.audit_sentence(*res.reproduced, res.others),
     )
