@@ -36,7 +36,7 @@ def series_name(row: pd.Series) -> str:
     row without `named_gpu` names none)."""
     name = " ".join(x for x in (row["framework"], row["dtype"]) if x)
     variant = row.get("variant", "")
-    name += f" ({variant})" if isinstance(variant, str) and variant else ""
+    name += f" (`{variant}`)" if isinstance(variant, str) and variant else ""  # claims are Markdown
     gpu = row.get("named_gpu", "")
     return f"{name} on {gpu}" if gpu else name
 

@@ -128,16 +128,17 @@ def page(res: Result) -> Page:
         ),
         offline_sentence=show.offline_sentence(res.offline, res.peaks, res.paced),
         floor=show.floor_sentence(res.floor, getattr(res.peaks, "device", None), size_assumed),
+        # Markdown: a series' settings (--quantization, run names) stand in code spans
+        gain_sentence=show.gain_sentence(mg),
+        limits_sentence=show.limits_sentence(res.limits),
+        prefill_sentence=show.prefill_sentence(sw, key),
         undecided=placement.folded_box(res.ledger),
         **placement.in_place(res.ledger),
     )
     pg.texts.update(
         knee_pct=f"{100 * res.p['knee_fraction']:.0f}",
         threshold_pct=f"{100 * res.p['bound_threshold']:.0f}",
-        gain_sentence=show.gain_sentence(mg),
         ms_sentence=show.ms_sentence(row),
-        prefill_sentence=show.prefill_sentence(sw, key),
-        limits_sentence=show.limits_sentence(res.limits),
         audit_sentence=show.audit_sentence(*res.reproduced, res.others),
     )
     pg.figures.update(
