@@ -38,6 +38,9 @@ def kernels(df: pd.DataFrame) -> pd.DataFrame:
     section's order of appearance."""
     d = df[df["tool"] == "attention-gym"].copy()
     d.attrs = {}
+    if d.empty:  # an input of tritonbench tables only: no mask, no kernel of attention-gym's
+        cols = ["mask", "operation", "pass", "seq_len", "sparsity_pct", "density", "time_ms", "tflops", "order"]
+        return pd.DataFrame({c: pd.Series(dtype=object if c in ("mask", "operation", "pass") else float) for c in cols})
     order = {m: i for i, m in enumerate(d["mask"].drop_duplicates())}
     w = d.pivot_table(
         index=["mask", "operation", "pass", "seq_len", "sparsity_pct", "density"],

@@ -111,7 +111,7 @@ def detected(parsed: Parsed) -> str:
     distinct values of a `run` column) or configurations (distinct settings, repetitions aside)."""
     t = parsed.table
     version = f" ({parsed.version})" if parsed.version else ""
-    if "run" in t.columns:
+    if "run" in t.columns and t["run"].notna().any():  # a format of the tool that numbers no run counts configurations
         n, what = t["run"].nunique(), "run"
     else:
         keys = [c for c in tools()[parsed.tool].settings if c in t.columns and c != "rep"]

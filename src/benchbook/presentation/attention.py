@@ -302,3 +302,68 @@ def missing_figure(which: str) -> str:
         "speedup": lambda: _say("no_speedup"),
         "roof": lambda: _say("no_roofline"),
     }[which]()
+
+
+# --- tritonbench operator tables -----------------------------------------------------------------
+
+
+def triton_words(t: pd.DataFrame, peaks: roofline.Peaks) -> str:
+    """What the input's tritonbench tables show: inputs and backends, the fastest backend per input
+    (`analysis.attention_tritonbench.fastest`), the TFLOP/s by the operator's FLOPs rule against the
+    printed ones, and a share of the device's peak only where a device is named."""
+    from benchbook.analysis import attention_tritonbench as tb
+
+    if t.empty:
+        return _say("triton", n=0)
+    fa = tb.fastest(t)
+    last = fa.iloc[-1] if len(fa) else None
+    best = t.loc[t["tflops"].idxmax()] if t["tflops"].notna().any() else None
+    peak = peaks.dense_tflops if peaks.device is not None else None
+    checked = t[t["agrees"].notna()]
+    return _say(
+        "triton",
+        n=len(t),
+        n_inputs=t["input"].nunique(),
+        ops=sorted(set(t["op"].dropna())),
+        causal=sorted(set(t["causal"].dropna())),
+        backends=list(dict.fromkeys(t["backend"])),
+        n_fastest=len(fa),
+        wins=fa["fastest"].value_counts().to_dict() if len(fa) else {},
+        **(
+            dict(
+                last_input=last["input"],
+                last_fastest=last["fastest"],
+                last_slowest=last["slowest"],
+                ratio=last["ratio"],
+            )
+            if last is not None
+            else {}
+        ),
+        recomputed=int((t["tflops_from"] == "recomputed").sum()),
+        printed_only=int((t["tflops_from"] == "printed").sum()),
+        n_checked=len(checked),
+        n_agree=int(checked["agrees"].astype(bool).sum()),
+        **(
+            dict(best_tflops=best["tflops"], best_backend=best["backend"], best_input=best["input"])
+            if best is not None
+            else {}
+        ),
+        **(dict(device=peaks.device, peak=peak, share=best["tflops"] / peak) if peak and best is not None else {}),
+    )
+
+
+def triton_table(t: pd.DataFrame, peaks: roofline.Peaks) -> pd.DataFrame:
+    """tritonbench's rows for the page: input, backend, latency, the TFLOP/s shown and where they come
+    from, the printed TFLOP/s, and the share of the device's dense peak (only with a device named)."""
+    peak = (peaks.dense_tflops if peaks.device is not None else None) or np.nan
+    return pd.DataFrame(
+        {
+            "input": t["input"],
+            "backend": t["backend"],
+            "latency (ms)": t["latency_ms"].astype(float),
+            "TFLOP/s": t["tflops"].astype(float),
+            "TFLOP/s from": t["tflops_from"].replace("", None),
+            "printed TFLOP/s": t["printed_tflops"].astype(float),
+            "of dense 16-bit peak (%)": 100 * t["tflops"].astype(float) / peak,
+        }
+    )
