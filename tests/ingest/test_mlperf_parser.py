@@ -55,8 +55,13 @@ def test_every_latency_limit_loadgen_prints_is_read():
     t = parsed(FIX / "google_tpu_v6x4_sdxl_server_summary.txt").table
     assert set(t["latency_limit_ms"]) == {20000.0} and set(t["parameters_line"]) == {31.0}
     assert t["ttft_limit_ms"].isna().all() and t["tpot_limit_ms"].isna().all()
-    t = parsed(FIX / "a30_llama31_8b_server_invalid_summary.txt").table  # no Test Parameters section
+    a30 = FIX / "a30_llama31_8b_server_invalid_summary.txt"
+    t = parsed(a30).table  # no Test Parameters section
     assert t[["latency_limit_ms", "ttft_limit_ms", "parameters_line"]].isna().all(axis=None)
+    n = len(a30.read_text().splitlines())
+    cut = a30.read_text() + "\n" + "=" * 48 + "\nTest Parameters Used\n" + "=" * 48 + "\ntarget_qps : 0.35\n"
+    t = m.parse(cut, "cut.txt").table  # the section, cut before its limits: its line, no limit
+    assert set(t["parameters_line"]) == {float(n + 3)} and t["ttft_limit_ms"].isna().all()
 
 
 def test_server_counting_percentiles_and_the_repeated_rate():
