@@ -27,6 +27,21 @@ def test_one_gpu_of_a_listing_counts_one():
     )
 
 
+def test_the_devices_a_run_spans_are_those_it_used_not_those_the_machine_has():
+    machine = "| GPUs Available   | 2 x L40S |\n\n"
+    one = machine + "```\nilab model serve --model-path m --backend vllm --gpus 1\n```\n"
+    found = roofline.named([one])
+    assert (found.device, found.count, found.counted) == ("L40S-48GB", 1, True)
+    # the other way: the run used both (--gpus 2), or the device's own line counts what the run used
+    assert roofline.detect([machine + "```\nilab model serve --model-path m --gpus 2\n```\n"]) == ("L40S-48GB", 2)
+    assert roofline.detect(["| GPU | 2 x L40S |\n"]) == ("L40S-48GB", 2)
+
+
+def test_a_machine_count_alone_is_no_count_of_the_run():
+    found = roofline.named(["GPUs available: 4 x H100 80GB HBM3\n"])
+    assert found.count == 1 and not found.counted
+
+
 def test_a_section_heading_names_the_device():
     assert roofline.detect(["# Notes\n\n## Throughput on 2x A100 80GB\n\n| a | b |\n"]) == ("A100-SXM4-80GB", 2)
 

@@ -17,6 +17,7 @@ aliases come from data/hardware.csv, through `benchbook.hardware`.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,14 +93,38 @@ class Named:
     counted: bool = False  # the count is stated, not taken as 1
 
 
+#: A line that counts the devices a machine has, not those a run used (`GPUs Available | 2 x L40S`):
+#: context only, never the devices a run spans.
+MACHINE_COUNT = re.compile(r"(?i)\b(?:available|installed)\b")
+#: A count of the devices a run used: a line that says so (`GPUs Used | 1`, `one GPU ... is in use`).
+USED_COUNT = re.compile(r"(?i)\b(?:used|in use|using)\b")
+
+
 def _count(ctx: context.Context, fact: context.Fact) -> int:
-    """The devices a device fact's run spans: a count on its own line (`4 x H100`), else the one
-    count an environment dump states (nvidia-smi's rows, ggml's `found N CUDA devices`), else 1."""
+    """The devices a device fact's run spans, which are the devices it used: a count on the
+    device's own line (`4 x H100`) unless that line counts the devices the machine has (`GPUs
+    Available`, `MACHINE_COUNT`), else the one count of used devices the file states (a command's
+    `--gpus N`, a line that says `used`), else the one count an environment dump states
+    (nvidia-smi's rows, ggml's `found N CUDA devices`), else 1."""
+    used = _used(ctx)
     same = [f.value for f in ctx.get("device_count") if f.line == fact.line and f.value > 0]
-    if same:
+    if same and not MACHINE_COUNT.search(fact.text):
         return same[0]
+    if used is not None:
+        return used
     dumped = {f.value for f in ctx.get("device_count") if f.source == "env-dump" and f.value > 0}
     return dumped.pop() if len(dumped) == 1 else 1
+
+
+def _used(ctx: context.Context) -> int | None:
+    """The one count of devices used the file states (a command's flag, or a line saying `used`),
+    else None (none, or counts that disagree)."""
+    counts = {
+        f.value
+        for f in ctx.get("device_count")
+        if f.value > 0 and (f.source == "command" or USED_COUNT.search(f.text)) and not MACHINE_COUNT.search(f.text)
+    }
+    return counts.pop() if len(counts) == 1 else None
 
 
 def named(texts) -> Named:
@@ -150,8 +175,9 @@ def _in_prose(ctx: context.Context, text: str) -> Named | None:
 
 def _counted(ctx: context.Context, fact: context.Fact) -> bool:
     """Whether the file states how many devices `fact`'s run spans (see `_count`)."""
-    same = any(f.line == fact.line for f in ctx.get("device_count"))
-    return same or len({f.value for f in ctx.get("device_count") if f.source == "env-dump"}) == 1
+    same = any(f.line == fact.line for f in ctx.get("device_count")) and not MACHINE_COUNT.search(fact.text)
+    dumped = {f.value for f in ctx.get("device_count") if f.source == "env-dump"}
+    return same or _used(ctx) is not None or len(dumped) == 1
 
 
 def said(found: Named) -> dict:
