@@ -140,3 +140,14 @@ def test_two_workloads_each_at_one_cap_are_said_to_be_no_sweep():
     text = show.inputs_sentence("f", r, "max_concurrency", 0)
     assert "swept over" not in text and "so no sweep" in text
     assert "127 in / 32 out tokens a request (1 run)" in text and "506 in / 258 out tokens a request (1 run)" in text
+
+
+def test_an_offline_target_qps_sizes_the_query_and_is_no_issue_rate():
+    """LoadGen's Server issues queries at target_qps; its Offline issues every sample at t=0 in one
+    query, target_qps only sizing it: the run's request rate is all at once (inf), never target_qps."""
+    mlperf = config.FIXTURES_DIR / "mlperf-loadgen"
+    off, _ = serving.load([mlperf / "google_dgx_h100x8_mixtral_8x7b_offline_summary.txt"])  # target_qps : 368
+    assert off["target_qps"].tolist() == [368.0] and off["request_rate"].tolist() == [float("inf")]
+    assert not off["rate_assumed"].any()
+    server, _ = serving.load([mlperf / "nvidia_dgx_h100x8_mixtral_8x7b_server_summary.txt"])  # the other way
+    assert server["request_rate"].tolist() == server["target_qps"].tolist() and server["request_rate"].notna().all()

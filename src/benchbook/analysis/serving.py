@@ -118,7 +118,10 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide["order"] = np.arange(len(wide))
     for name in ("request_rate", "max_concurrency", "e2el"):
         wide[f"{name}_recorded"] = recorded(wide, name)
-    wide["request_rate"] = wide["request_rate"].astype(float).fillna(wide["target_qps"].astype(float))  # MLPerf Server
+    # MLPerf Server issues queries at target_qps (Poisson); Offline issues every sample at t=0 in one
+    # query, its target_qps only sizing that query (LoadGen's mlperf.conf): all at once, no finite rate
+    qps = wide["target_qps"].astype(float).mask(wide["scenario"].astype(object) == "Offline", np.inf)
+    wide["request_rate"] = wide["request_rate"].astype(float).fillna(qps)
     # no rate where the format records one: the tool's default (inf); where it records none, unknown
     wide["rate_assumed"] = wide["request_rate"].isna() & wide["request_rate_recorded"]
     # an output without a failure count that sent more prompts than completed: the rest failed; one
