@@ -106,3 +106,24 @@ def test_one_table_gives_the_bytes_per_weight_of_every_precision():
         0.375,
     ]
     assert math.isnan(roofline.bytes_per_weight("nf5"))
+
+
+def test_a_name_several_variants_fit_is_ambiguous_and_the_page_says_which_it_could_be():
+    """'A100 80GB' fits the A100-SXM4-80GB (2,039 GB/s) and the A100-PCIe-80GB (1,935 GB/s): the
+    roofline takes the higher peaks and says both, never 'named in the input'."""
+    from benchbook.analysis import precision
+    from benchbook.presentation import serving as show
+
+    pk = roofline.choose("", ["A100 80GB"])
+    assert pk.device == "A100-SXM4-80GB" and pk.variants == (("A100-SXM4-80GB", 2039.0), ("A100-PCIe-80GB", 1935.0))
+    words = show.device_sentence(pk, "m", 8.0, 8.0, "table", precision.weights("m"))
+    assert "A100-SXM4-80GB at 2,039 GB/s and A100-PCIe-80GB at 1,935 GB/s" in words and "named in" not in words
+    # the other way: a name one variant fits, the variant given as a parameter, or variants of equal peaks
+    for pk in (roofline.choose("", ["NVIDIA A100-SXM4-80GB"]), roofline.choose("A100 80GB", [])):
+        assert pk.device == "A100-SXM4-80GB" and pk.variants == ()
+    assert roofline.choose("", ["A100 80GB PCIe"]).device == "A100-PCIe-80GB"
+    assert roofline.choose("", ["A100 40GB"]).variants == ()  # the SXM4 and PCIe 40 GB parts share every peak
+    named = show.device_sentence(
+        roofline.choose("", ["NVIDIA A100-SXM4-80GB"]), "m", 8.0, 8.0, "t", precision.weights("m")
+    )
+    assert "(named in the input)" in named

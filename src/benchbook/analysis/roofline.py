@@ -16,6 +16,7 @@ aliases come from data/hardware.csv, through `benchbook.hardware`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass
@@ -29,13 +30,16 @@ from benchbook.ingest import context
 @dataclass(frozen=True)
 class Peaks:
     """A device (or `count` identical devices) and its peaks; None where the table has none. `source`
-    says where the device came from: "parameter" or "detected"."""
+    says where the device came from: "parameter" or "detected". `variants`: where the name the input
+    gives fits several rows of the table whose peaks differ (`hardware.variants`), (name, GB/s) of
+    each, the device used (the highest peaks) first; its shares of a peak are then floors."""
 
     device: str | None
     bandwidth_gb_s: float | None
     tflops: dict
     source: str
     count: int = 1
+    variants: tuple = ()
 
     def peak_tflops(self, precision: str) -> float | None:
         """Dense peak (TFLOP/s or TOP/s) for `precision`, times `count`; fp16 stands in for bf16."""
@@ -202,8 +206,9 @@ def choose(gpu: str, texts, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.
     A positive `bandwidth_gb_s` or `peak_tflops` replaces the table's figure (peak_tflops for every
     precision) and makes the source `parameter`. Nothing named and no peak given: None (a page about
     someone else's run assumes no device)."""
-    count = 1
-    found = None if gpu else detect(texts)
+    count, fits = 1, []
+    hit = None if gpu else named(texts)
+    found = (hit.device, hit.count, str(hit.fact.text) if hit.fact else hit.device) if hit and hit.device else None
     if not gpu and not found:
         if bandwidth_gb_s <= 0 and peak_tflops <= 0:
             return None
@@ -215,7 +220,12 @@ def choose(gpu: str, texts, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.
             raise KeyError(f"unknown GPU {gpu!r}: not a name or alias in data/hardware.csv")
     else:
         dev, source, count = _device(found[0]), "detected", found[1]
+        fits = hardware.variants(found[2]) if found[2] else []
+        fits = fits if dev is not None and dev.name in [d.name for d in fits] else []
+        dev = fits[0] if fits else dev  # a name several parts fit: the highest peaks, said (`Peaks.variants`)
     p = _peaks(dev, source, count)
+    if not gpu and fits:
+        p = dataclasses.replace(p, variants=tuple((d.name, d.bandwidth_gb_s) for d in fits))
     if bandwidth_gb_s > 0 or peak_tflops > 0:
         tf = {k: peak_tflops / count for k in hardware.PEAK_COLUMNS} if peak_tflops > 0 else p.tflops
         bw = bandwidth_gb_s / count if bandwidth_gb_s > 0 else p.bandwidth_gb_s

@@ -78,9 +78,11 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
     )
 
 
-def device_sentence(peaks, params: dict, sources: dict) -> str:
-    """Which device and model size the roofline uses, and where each comes from."""
-    sizes = [{"model": m, "params_b": b, "source": sources.get(m)} for m, b in params.items()]
+def device_sentence(peaks, params: dict, sources: dict, totals: dict | None = None) -> str:
+    """Which device and model size the roofline uses, and where each comes from; for a mixture of
+    experts (`totals`: its total parameters) the total and the active count the roofline uses."""
+    totals = totals or {}
+    sizes = [{"model": m, "params_b": b, "source": sources.get(m), "total_b": totals.get(m)} for m, b in params.items()]
     if peaks is None:
         return _say("device", known=False, sizes=sizes)
     return _say(
@@ -91,6 +93,7 @@ def device_sentence(peaks, params: dict, sources: dict) -> str:
         bandwidth_gb_s=peaks.total_bandwidth_gb_s,
         tflops=dict(peaks.tflops),
         sizes=sizes,
+        variants=[list(v) for v in getattr(peaks, "variants", ())],
     )
 
 
