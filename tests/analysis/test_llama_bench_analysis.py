@@ -208,7 +208,12 @@ def test_the_same_settings_under_two_engines_labels_are_two_engines_never_slower
         every.set_index("line").loc[2, "why_dropped"]
         == "another engine, build or configuration: build 5aa1105da (6082)"
     )
-    # the other way: one engine, settings that differ under their own captions: the slower is slower settings
+    # the other way: one build printed under two labels (a README's CSV and JSON sections) is one engine
+    rows = _rows(section="CSV", build="3469684 (1275)", rate=132.05, line=56)
+    rows += _rows(section="JSON", build="3469684 (1275)", rate=130.97, line=122)
+    _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    assert every.set_index("line").loc[122, "why_dropped"] == "slower settings"
+    # and one engine, settings that differ under their own captions: the slower is slower settings
     rows = _rows(caption="with ncmoe64", n_cpu_moe=64, rate=16.3, line=65)
     rows += _rows(caption="with ncmoe32", n_cpu_moe=32, rate=18.2, line=82)
     _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))

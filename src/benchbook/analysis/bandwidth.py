@@ -329,8 +329,8 @@ def engines(rows: pd.DataFrame) -> pd.Series:
     """Per row, the engine, build or configuration it ran on where one model and device ran on
     several ("" where not): its build (llama-bench's build_commit and build_number) where the builds
     differ, and the label above its table (section or caption, whichever differs: "Regular
-    llama.cpp:", "ik_llama.cpp:") where rows of the same settings carry different labels. Rows of
-    different engines are never one engine's slower settings (`reduce`)."""
+    llama.cpp:", "ik_llama.cpp:") where rows of the same settings carry different labels and do not
+    all print one build. Rows of different engines are never one engine's slower settings (`reduce`)."""
     out = pd.Series("", index=rows.index, dtype=object)
     cols = [c for c in SETTINGS if c in rows.columns]
 
@@ -346,6 +346,8 @@ def engines(rows: pd.DataFrame) -> pd.Series:
         if build[g.index].dropna().nunique() > 1:
             out[g.index] = "build " + build[g.index].fillna("not printed").astype(str)
         for _, h in g.groupby(same[g.index], sort=False):
+            if build[h.index].notna().all() and build[h.index].nunique() == 1:
+                continue  # one build printed by every row: one engine, whatever the labels (JSON, CSV)
             for c in ("section", "caption"):
                 if text(c)[h.index].nunique() > 1:
                     out[h.index] = (out[h.index] + " " + text(c)[h.index].str.rstrip(":")).str.strip()
