@@ -250,12 +250,13 @@ def _aliases(r) -> list[str]:
 def _names(path: str, mtime_ns: int) -> dict[str, str]:
     """Lookup key -> table name, for every name and alias of the hardware table, read with the csv
     module (no pandas: a parameter check looks names up before any heavy import)."""
-    keys: dict[str, str] = {}
+    keys: dict[str, list] = {}
     with open(path, newline="", encoding="utf-8") as fh:
-        for r in csv.DictReader(fh):
+        for i, r in enumerate(csv.DictReader(fh)):
             for a in _aliases(r):
-                keys.setdefault(_key(a), r["gpu"])
-    return keys
+                keys.setdefault(_key(a), []).append((-float(r["memory_bandwidth_gb_s"] or 0), i, r["gpu"]))
+    # an alias several rows share (`variants`) names the one of highest bandwidth when given as a parameter
+    return {k: min(v)[2] for k, v in keys.items()}
 
 
 @lru_cache(maxsize=4)
@@ -326,7 +327,33 @@ def detect(*texts) -> Device | None:
         return None
     top = max(best.values())
     winners = [n for n, length in best.items() if length == top]
+    if len(winners) > 1 and None not in winners and len(_matched(texts)) > 1:
+        return (variants(*texts) or [by_name[sorted(winners)[0]]])[0]  # one name several rows share
     return by_name[winners[0]] if len(winners) == 1 and winners[0] is not None else None
+
+
+def variants(*texts) -> list[Device]:
+    """The table devices the name in the texts could be: where the longest alias it matches is an
+    alias of several rows (data/hardware.csv gives "A100 80GB" to the A100-SXM4-80GB, 2,039 GB/s,
+    and the A100-PCIe-80GB, 1,935 GB/s) whose peaks differ, each of them, highest bandwidth first,
+    then highest dense bf16 peak; [] where the name is one row's (or rows of equal peaks)."""
+    rows = _matched(texts)
+    devs = [_catalogue()[0][n] for n in rows]
+    if len({(d.bandwidth_gb_s, tuple(sorted(d.peaks.items()))) for d in devs}) < 2:
+        return []
+    return sorted(devs, key=lambda d: (-d.bandwidth_gb_s, -(d.peaks.get("bf16") or 0.0), d.name))
+
+
+def _matched(texts) -> list[str]:
+    """The rows of the longest alias the texts match, when one alias text is all of them (a name
+    several rows share); [] otherwise (no match, or two different names of equal length)."""
+    text = " ".join(_words(t) for t in texts if isinstance(t, str) and t.strip())
+    hits = [(w, name) for w, name in _catalogue()[1] if w.strip() and w in text]
+    if not hits:
+        return []
+    top = max(len(w) for w, _ in hits)
+    longest = {(w, name) for w, name in hits if len(w) == top}
+    return sorted({n for _, n in longest}) if len({w for w, _ in longest}) == 1 else []
 
 
 def custom(name: str, bandwidth_gb_s: float, peak_tflops: float | None = None) -> Device:

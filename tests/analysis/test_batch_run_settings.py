@@ -124,3 +124,18 @@ def test_the_over_cap_claim_keeps_its_id():
         batch.offline_runs(table(FIX / "trtllm-bench" / "dsv32_blog_b200_max_throughput_tp8_ep8_mtp1.md"))
     )
     assert batch_claims.over_cap(checked).id == "over_cap"
+
+
+def test_a_mixture_of_experts_is_sized_by_its_total_and_its_active_parameters_named():
+    """Mixtral 8x7B is 46.7 B parameters, 12.9 B active per token (data/models.csv): the page says both
+    and which the roofline uses; a dense model keeps one figure."""
+    mix = batch.model_size("mixtral-8x7b", {})
+    assert mix == (12.9, "table") and batch.moe_total("mixtral-8x7b", mix[1]) == 46.7
+    words = show.device_sentence(None, {"mixtral-8x7b": 12.9}, {"mixtral-8x7b": "table"}, {"mixtral-8x7b": 46.7})
+    assert "46.70 B parameters in all, 12.90 B of them active per token" in words
+    assert "mixtral-8x7b: 12.90 B parameters" not in words
+    # the other way: a dense model (and a size the output printed) has no second figure
+    assert batch.moe_total("llama2-70b", batch.model_size("llama2-70b", {})[1]) is None
+    assert batch.moe_total("mixtral-8x7b", "printed") is None
+    dense = show.device_sentence(None, {"llama2-70b": 68.98}, {"llama2-70b": "table"}, {"llama2-70b": None})
+    assert "llama2-70b: 68.98 B parameters (" in dense and "active" not in dense

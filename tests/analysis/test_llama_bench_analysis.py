@@ -194,6 +194,32 @@ def test_generation_rows_reduce_by_rule():
     assert bandwidth.swept(g)["threads"] == [1, 4, 8, 32] and bandwidth.swept(g)["n_depth"] == [0, 512]
 
 
+def test_the_same_settings_under_two_engines_labels_are_two_engines_never_slower_settings():
+    # ik_llama.cpp PR 180: the same command under "Regular llama.cpp:" (9.57 tok/s) and "ik_llama.cpp:" (10.01)
+    rows = _rows(caption="Regular llama.cpp:", rate=9.57, backend="CPU", threads=32, line=16)
+    rows += _rows(caption="ik_llama.cpp:", rate=10.01, backend="CPU", threads=32, line=26)
+    kept, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    assert kept["rate"].tolist() == [10.01]
+    assert every.set_index("line").loc[16, "why_dropped"] == "another engine, build or configuration: Regular llama.cpp"
+    # two builds (llama-bench's build_commit and build_number) of the same settings: two engines too
+    rows = _rows(build="10e97801 (7099)", rate=9.0, line=1) + _rows(build="5aa1105da (6082)", rate=8.0, line=2)
+    _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    assert (
+        every.set_index("line").loc[2, "why_dropped"]
+        == "another engine, build or configuration: build 5aa1105da (6082)"
+    )
+    # the other way: one build printed under two labels (a README's CSV and JSON sections) is one engine
+    rows = _rows(section="CSV", build="3469684 (1275)", rate=132.05, line=56)
+    rows += _rows(section="JSON", build="3469684 (1275)", rate=130.97, line=122)
+    _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    assert every.set_index("line").loc[122, "why_dropped"] == "slower settings"
+    # and one engine, settings that differ under their own captions: the slower is slower settings
+    rows = _rows(caption="with ncmoe64", n_cpu_moe=64, rate=16.3, line=65)
+    rows += _rows(caption="with ncmoe32", n_cpu_moe=32, rate=18.2, line=82)
+    _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    assert every.set_index("line").loc[65, "why_dropped"] == "slower settings"
+
+
 def test_points_devices_and_moe():
     rows = _rows(model="llama 7B Q4_0", model_size_gib=3.56, params_b=6.74, rate=100.0, gpu="NVIDIA A100-SXM4-80GB")
     rows += _rows(model="llama 7B Q4_0", model_file="x.gguf", model_size_gib=3.56, params_b=6.74, gpu="NVIDIA Foo 9")

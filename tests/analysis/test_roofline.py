@@ -27,6 +27,21 @@ def test_one_gpu_of_a_listing_counts_one():
     )
 
 
+def test_the_devices_a_run_spans_are_those_it_used_not_those_the_machine_has():
+    machine = "| GPUs Available   | 2 x L40S |\n\n"
+    one = machine + "```\nilab model serve --model-path m --backend vllm --gpus 1\n```\n"
+    found = roofline.named([one])
+    assert (found.device, found.count, found.counted) == ("L40S-48GB", 1, True)
+    # the other way: the run used both (--gpus 2), or the device's own line counts what the run used
+    assert roofline.detect([machine + "```\nilab model serve --model-path m --gpus 2\n```\n"]) == ("L40S-48GB", 2)
+    assert roofline.detect(["| GPU | 2 x L40S |\n"]) == ("L40S-48GB", 2)
+
+
+def test_a_machine_count_alone_is_no_count_of_the_run():
+    found = roofline.named(["GPUs available: 4 x H100 80GB HBM3\n"])
+    assert found.count == 1 and not found.counted
+
+
 def test_a_section_heading_names_the_device():
     assert roofline.detect(["# Notes\n\n## Throughput on 2x A100 80GB\n\n| a | b |\n"]) == ("A100-SXM4-80GB", 2)
 
@@ -91,3 +106,24 @@ def test_one_table_gives_the_bytes_per_weight_of_every_precision():
         0.375,
     ]
     assert math.isnan(roofline.bytes_per_weight("nf5"))
+
+
+def test_a_name_several_variants_fit_is_ambiguous_and_the_page_says_which_it_could_be():
+    """'A100 80GB' fits the A100-SXM4-80GB (2,039 GB/s) and the A100-PCIe-80GB (1,935 GB/s): the
+    roofline takes the higher peaks and says both, never 'named in the input'."""
+    from benchbook.analysis import precision
+    from benchbook.presentation import serving as show
+
+    pk = roofline.choose("", ["A100 80GB"])
+    assert pk.device == "A100-SXM4-80GB" and pk.variants == (("A100-SXM4-80GB", 2039.0), ("A100-PCIe-80GB", 1935.0))
+    words = show.device_sentence(pk, "m", 8.0, 8.0, "table", precision.weights("m"))
+    assert "A100-SXM4-80GB at 2,039 GB/s and A100-PCIe-80GB at 1,935 GB/s" in words and "named in" not in words
+    # the other way: a name one variant fits, the variant given as a parameter, or variants of equal peaks
+    for pk in (roofline.choose("", ["NVIDIA A100-SXM4-80GB"]), roofline.choose("A100 80GB", [])):
+        assert pk.device == "A100-SXM4-80GB" and pk.variants == ()
+    assert roofline.choose("", ["A100 80GB PCIe"]).device == "A100-PCIe-80GB"
+    assert roofline.choose("", ["A100 40GB"]).variants == ()  # the SXM4 and PCIe 40 GB parts share every peak
+    named = show.device_sentence(
+        roofline.choose("", ["NVIDIA A100-SXM4-80GB"]), "m", 8.0, 8.0, "t", precision.weights("m")
+    )
+    assert "(named in the input)" in named

@@ -1,5 +1,7 @@
 """Runs of two workloads at one load are two series, never repeats of one load."""
 
+import pandas as pd
+
 from benchbook import config
 from benchbook.analysis import serving
 from benchbook.presentation import serving as show
@@ -89,3 +91,63 @@ def test_two_servers_at_one_load_are_two_series_and_a_run_without_settings_has_n
         "the unnamed model (speculative=method not named)",
     ]
     assert serving.repeats(r).max() == 1
+
+
+def _caps(inputs, outputs, caps=(1, 2, 4, 8), label="c") -> pd.DataFrame:
+    """Runs at `caps` whose 100 requests take `inputs` / `outputs` tokens a request on average."""
+    return pd.DataFrame(
+        dict(
+            run=[f"{label}={c}" for c in caps],
+            model="m",
+            max_concurrency=[float(c) for c in caps],
+            request_rate=float("inf"),
+            completed=100.0,
+            total_input_tokens=[100.0 * i for i in inputs],
+            total_generated_tokens=[100.0 * o for o in outputs],
+            output_throughput=[100.0, 190.0, 300.0, 320.0],
+        )
+    )
+
+
+def test_runs_of_two_workloads_are_two_series_never_loads_of_one_sweep():
+    # caps 1 and 2 at 127 in / 32 out, caps 4 and 8 at 506 in / 258 out: two workloads, not a sweep of four
+    r = _caps([127, 127, 506, 506], [32, 32, 258, 258])
+    assert serving.series_key(r).value_counts().to_dict() == {
+        "m, 127 in / 32 out tokens a request": 2,
+        "m, 506 in / 258 out tokens a request": 2,
+    }
+    assert serving.knees(r, "max_concurrency", 0.25)["n"].tolist() == [2, 2]
+
+
+def test_a_sweep_resampling_its_prompts_within_the_spread_stays_one_series():
+    # the other way: means that vary by less than WORKLOAD_SPREAD are one workload, and nothing is said of it
+    r = _caps([127, 140, 118, 150], [32, 40, 30, 45])
+    assert serving.series_key(r).tolist() == ["m"] * 4
+    assert serving.knees(r, "max_concurrency", 0.25)["n"].tolist() == [4]
+
+
+def test_one_load_of_two_workloads_is_two_points_not_two_repeats():
+    # the same cap twice: one workload makes them repeats of one load, two workloads two series of one point
+    same = _caps([127, 127, 127, 127], [32, 32, 32, 32], caps=(8, 8, 16, 16))
+    assert serving.repeats(same).tolist() == [2, 2]
+    mixed = _caps([127, 506, 127, 506], [32, 258, 32, 258], caps=(8, 8, 16, 16))
+    assert serving.repeats(mixed).tolist() == [1, 1, 1, 1]
+    assert serving.knees(mixed, "max_concurrency", 0.25)["n"].tolist() == [2, 2]
+
+
+def test_two_workloads_each_at_one_cap_are_said_to_be_no_sweep():
+    r, _ = serving.load([FIX / "pp2tp2_baseline_short_long_two_caps.md"])
+    text = show.inputs_sentence("f", r, "max_concurrency", 0)
+    assert "swept over" not in text and "so no sweep" in text
+    assert "127 in / 32 out tokens a request (1 run)" in text and "506 in / 258 out tokens a request (1 run)" in text
+
+
+def test_an_offline_target_qps_sizes_the_query_and_is_no_issue_rate():
+    """LoadGen's Server issues queries at target_qps; its Offline issues every sample at t=0 in one
+    query, target_qps only sizing it: the run's request rate is all at once (inf), never target_qps."""
+    mlperf = config.FIXTURES_DIR / "mlperf-loadgen"
+    off, _ = serving.load([mlperf / "google_dgx_h100x8_mixtral_8x7b_offline_summary.txt"])  # target_qps : 368
+    assert off["target_qps"].tolist() == [368.0] and off["request_rate"].tolist() == [float("inf")]
+    assert not off["rate_assumed"].any()
+    server, _ = serving.load([mlperf / "nvidia_dgx_h100x8_mixtral_8x7b_server_summary.txt"])  # the other way
+    assert server["request_rate"].tolist() == server["target_qps"].tolist() and server["request_rate"].notna().all()

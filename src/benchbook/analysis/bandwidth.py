@@ -262,17 +262,60 @@ def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     live = r["why_dropped"] == ""
     top = r[live].groupby(["model_key", "_dev"])["_pw"].transform("max")
     r.loc[top.index[r.loc[top.index, "_pw"] < top], "why_dropped"] = "lower power limit"
+    r["_eng"] = engines(r)
     live = r["why_dropped"] == ""
-    best = r[live].groupby(["model_key", "_dev"])["rate"].transform("max")
+    best = r[live].groupby(["model_key", "_dev", "_eng"])["rate"].transform("max")
     slower = best.index[r.loc[best.index, "rate"] < best]
     r.loc[slower, "why_dropped"] = "slower settings"
     live = r["why_dropped"] == ""
     # equal rates: the first by settings text (deterministic, not row order of the file)
-    dup = r[live].sort_values("line").duplicated(["model_key", "_dev"])
+    dup = r[live].sort_values("line").duplicated(["model_key", "_dev", "_eng"])
     r.loc[dup[dup].index, "why_dropped"] = "same rate, other settings"
+    # each engine's fastest: the device's fastest is placed, the others' engine named (never "slower settings")
+    live = r["why_dropped"] == ""
+    first = r[live].sort_values(["rate", "line"], ascending=[False, True]).duplicated(["model_key", "_dev"])
+    other = first[first].index
+    named = r.loc[other, "_eng"].astype(str)
+    r.loc[other, "why_dropped"] = ("another engine, build or configuration: " + named).where(
+        named != "", "slower settings"
+    )
     r["kept"] = r["why_dropped"] == ""
-    r = r.drop(columns=["_pw", "_dev"])
+    r["engine"] = r["_eng"].replace("", None)
+    r = r.drop(columns=["_pw", "_dev", "_eng"])
     return r[r["kept"]].drop(columns=["kept", "why_dropped"]).reset_index(drop=True), r
+
+
+#: The llama-bench columns that make a run's settings (what `reduce` picks the fastest of).
+SETTINGS = ("backend", "threads", "n_batch", "n_ubatch", "fa", "type_k", "type_v", "ngl", "n_cpu_moe", "extra_settings")
+
+
+def engines(rows: pd.DataFrame) -> pd.Series:
+    """Per row, the engine, build or configuration it ran on where one model and device ran on
+    several ("" where not): its build (llama-bench's build_commit and build_number) where the builds
+    differ, and the label above its table (section or caption, whichever differs: "Regular
+    llama.cpp:", "ik_llama.cpp:") where rows of the same settings carry different labels and do not
+    all print one build. Rows of different engines are never one engine's slower settings (`reduce`)."""
+    out = pd.Series("", index=rows.index, dtype=object)
+    cols = [c for c in SETTINGS if c in rows.columns]
+
+    def text(c):
+        return (
+            rows[c].astype(object).fillna("").astype(str).str.strip() if c in rows else pd.Series("", index=rows.index)
+        )
+
+    build = rows["build"].astype(object) if "build" in rows else pd.Series(None, index=rows.index, dtype=object)
+    dev = rows["gpu"].astype("string").fillna("-") + "|" + rows["mode"].astype(str)
+    same = rows[cols].astype("string").fillna("-").agg("|".join, axis=1) if cols else pd.Series("", index=rows.index)
+    for _, g in rows.groupby([rows["model_key"], dev], sort=False):
+        if build[g.index].dropna().nunique() > 1:
+            out[g.index] = "build " + build[g.index].fillna("not printed").astype(str)
+        for _, h in g.groupby(same[g.index], sort=False):
+            if build[h.index].notna().all() and build[h.index].nunique() == 1:
+                continue  # one build printed by every row: one engine, whatever the labels (JSON, CSV)
+            for c in ("section", "caption"):
+                if text(c)[h.index].nunique() > 1:
+                    out[h.index] = (out[h.index] + " " + text(c)[h.index].str.rstrip(":")).str.strip()
+    return out
 
 
 def swept(rows: pd.DataFrame) -> dict[str, list]:
@@ -435,16 +478,18 @@ def experts_smaller(row) -> bool:
 
 
 def _distinct_labels(res: pd.DataFrame) -> list[str]:
-    """Each point's label, told apart where two points of one model share it: by the backend
-    (ROCm and Vulkan on one card), else by the line of the output."""
+    """Each point's label, told apart where two points of one model share it: by the engine or build
+    (`engines`), by the backend (ROCm and Vulkan on one card), else by the line of the output."""
     base = [label(r) for _, r in res.iterrows()]
     out = list(base)
     for i, (_, r) in enumerate(res.iterrows()):
         twins = [j for j, b in enumerate(base) if b == base[i] and j != i]
         if not twins:
             continue
-        backend = _text(r.get("backend"))
-        if backend and all(_text(res.iloc[j].get("backend")) != backend for j in twins):
+        backend, engine = _text(r.get("backend")), _text(r.get("engine"))
+        if engine and all(_text(res.iloc[j].get("engine")) != engine for j in twins):
+            out[i] = f"{base[i]} ({engine.rstrip(':')})"
+        elif backend and all(_text(res.iloc[j].get("backend")) != backend for j in twins):
             out[i] = f"{base[i]} ({backend})"
         elif pd.notna(r.get("line")):
             out[i] = f"{base[i]} (line {int(r['line'])})"

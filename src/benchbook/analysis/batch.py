@@ -598,6 +598,19 @@ def model_size(model: str, printed: dict[str, float], params_b: float = 0.0) -> 
     return None, "unknown"
 
 
+def moe_total(model: str, source: str) -> float | None:
+    """The total parameters of a mixture of experts whose active count `model_size` took from the
+    model table or the tool's configuration (`source`), to be said beside it; None otherwise."""
+    if source not in ("table", "tool config"):
+        return None
+    size = hardware.model_size(model) if source == "table" else None
+    row = TOOL_CONFIGS.get(model.strip().lower()) if source == "tool config" else None
+    size = size or (hardware.model_size(row) if row is not None else None)
+    if size is None or not size.moe or size.total_b is None or size.total_b == size.active_b:
+        return None
+    return float(size.total_b)
+
+
 def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     """Per measured row: weight bytes per step, step time, achieved bandwidth and compute, the
     intensity, and their fractions of the device's peaks (`peaks`: `analysis.roofline.Peaks`) at the

@@ -16,7 +16,9 @@ aliases come from data/hardware.csv, through `benchbook.hardware`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,7 +31,10 @@ from benchbook.ingest import context
 class Peaks:
     """A device (or `count` identical devices: GPUs a run spans, CPU sockets its threads fill) and
     its peaks, each per device; None where the table has none. `source` says where the device came
-    from: "parameter" or "detected" (None for `NO_DEVICE`). Every chapter's device is one of these."""
+    from: "parameter" or "detected" (None for `NO_DEVICE`). `variants`: where the name the input
+    gives fits several rows of the table whose peaks differ (`hardware.variants`), (name, GB/s) of
+    each, the device used (the highest peaks) first; its shares of a peak are then floors. Every
+    chapter's device is one of these."""
 
     device: str | None
     bandwidth_gb_s: float | None
@@ -39,6 +44,7 @@ class Peaks:
     memory_gb: float | None = None
     llc_mb: float | None = None  # last-level cache
     threads: int | None = None  # a CPU's hardware threads
+    variants: tuple = ()
 
     def peak_tflops(self, precision: str) -> float | None:
         """Dense peak (TFLOP/s or TOP/s) for `precision`, times `count`; fp16 stands in for bf16."""
@@ -139,14 +145,38 @@ class Named:
     counted: bool = False  # the count is stated, not taken as 1
 
 
+#: A line that counts the devices a machine has, not those a run used (`GPUs Available | 2 x L40S`):
+#: context only, never the devices a run spans.
+MACHINE_COUNT = re.compile(r"(?i)\b(?:available|installed)\b")
+#: A count of the devices a run used: a line that says so (`GPUs Used | 1`, `one GPU ... is in use`).
+USED_COUNT = re.compile(r"(?i)\b(?:used|in use|using)\b")
+
+
 def _count(ctx: context.Context, fact: context.Fact) -> int:
-    """The devices a device fact's run spans: a count on its own line (`4 x H100`), else the one
-    count an environment dump states (nvidia-smi's rows, ggml's `found N CUDA devices`), else 1."""
+    """The devices a device fact's run spans, which are the devices it used: a count on the
+    device's own line (`4 x H100`) unless that line counts the devices the machine has (`GPUs
+    Available`, `MACHINE_COUNT`), else the one count of used devices the file states (a command's
+    `--gpus N`, a line that says `used`), else the one count an environment dump states
+    (nvidia-smi's rows, ggml's `found N CUDA devices`), else 1."""
+    used = _used(ctx)
     same = [f.value for f in ctx.get("device_count") if f.line == fact.line and f.value > 0]
-    if same:
+    if same and not MACHINE_COUNT.search(fact.text):
         return same[0]
+    if used is not None:
+        return used
     dumped = {f.value for f in ctx.get("device_count") if f.source == "env-dump" and f.value > 0}
     return dumped.pop() if len(dumped) == 1 else 1
+
+
+def _used(ctx: context.Context) -> int | None:
+    """The one count of devices used the file states (a command's flag, or a line saying `used`),
+    else None (none, or counts that disagree)."""
+    counts = {
+        f.value
+        for f in ctx.get("device_count")
+        if f.value > 0 and (f.source == "command" or USED_COUNT.search(f.text)) and not MACHINE_COUNT.search(f.text)
+    }
+    return counts.pop() if len(counts) == 1 else None
 
 
 def named(texts) -> Named:
@@ -197,8 +227,9 @@ def _in_prose(ctx: context.Context, text: str) -> Named | None:
 
 def _counted(ctx: context.Context, fact: context.Fact) -> bool:
     """Whether the file states how many devices `fact`'s run spans (see `_count`)."""
-    same = any(f.line == fact.line for f in ctx.get("device_count"))
-    return same or len({f.value for f in ctx.get("device_count") if f.source == "env-dump"}) == 1
+    same = any(f.line == fact.line for f in ctx.get("device_count")) and not MACHINE_COUNT.search(fact.text)
+    dumped = {f.value for f in ctx.get("device_count") if f.source == "env-dump"}
+    return same or _used(ctx) is not None or len(dumped) == 1
 
 
 def said(found: Named) -> dict:
@@ -223,8 +254,9 @@ def choose(gpu: str, texts, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.
     A positive `bandwidth_gb_s` or `peak_tflops` replaces the table's figure (peak_tflops for every
     precision) and makes the source `parameter`. Nothing named and no peak given: None (a page about
     someone else's run assumes no device)."""
-    count = 1
-    found = None if gpu else detect(texts)
+    count, fits = 1, []
+    hit = None if gpu else named(texts)
+    found = (hit.device, hit.count, str(hit.fact.text) if hit.fact else hit.device) if hit and hit.device else None
     if not gpu and not found:
         if bandwidth_gb_s <= 0 and peak_tflops <= 0:
             return None
@@ -236,7 +268,12 @@ def choose(gpu: str, texts, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.
             raise KeyError(f"unknown GPU {gpu!r}: not a name or alias in data/hardware.csv")
     else:
         dev, source, count = _device(found[0]), "detected", found[1]
+        fits = hardware.variants(found[2]) if found[2] else []
+        fits = fits if dev is not None and dev.name in [d.name for d in fits] else []
+        dev = fits[0] if fits else dev  # a name several parts fit: the highest peaks, said (`Peaks.variants`)
     p = of_device(dev, source, count)
+    if not gpu and fits:
+        p = dataclasses.replace(p, variants=tuple((d.name, d.bandwidth_gb_s) for d in fits))
     if bandwidth_gb_s > 0 or peak_tflops > 0:
         tf = {k: peak_tflops / count for k in hardware.PEAK_COLUMNS} if peak_tflops > 0 else p.tflops
         bw = bandwidth_gb_s / count if bandwidth_gb_s > 0 else p.bandwidth_gb_s

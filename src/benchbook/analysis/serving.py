@@ -7,6 +7,9 @@ Rules, stated once:
 * **The curve.** Runs with no concurrency cap (a max_concurrency sweep) or an infinite request
   rate (a request_rate sweep) have no place on the sweep's axis: they are kept apart (`apart`),
   never drawn as the curve's last point.
+* **Workloads.** Points of one sweep share a workload: the dataset and the mean input and output
+  tokens a request (within `WORKLOAD_SPREAD`). Runs of different workloads are separate series
+  (`series_key`), each too short for a knee when it has one load, and never repeats of one load.
 * **Repeats.** Runs of one series with the same label and settings (differing by their file) are
   repeats of one load: the curve is their mean, their spread the sample standard deviation (none for a single run).
 * **Knee.** Sort the curve's loads by the sweep variable x. For each step from x0 to x1 the elasticity is
@@ -118,7 +121,10 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide["order"] = np.arange(len(wide))
     for name in ("request_rate", "max_concurrency", "e2el"):
         wide[f"{name}_recorded"] = recorded(wide, name)
-    wide["request_rate"] = wide["request_rate"].astype(float).fillna(wide["target_qps"].astype(float))  # MLPerf Server
+    # MLPerf Server issues queries at target_qps (Poisson); Offline issues every sample at t=0 in one
+    # query, its target_qps only sizing that query (LoadGen's mlperf.conf): all at once, no finite rate
+    qps = wide["target_qps"].astype(float).mask(wide["scenario"].astype(object) == "Offline", np.inf)
+    wide["request_rate"] = wide["request_rate"].astype(float).fillna(qps)
     # no rate where the format records one: the tool's default (inf); where it records none, unknown
     wide["rate_assumed"] = wide["request_rate"].isna() & wide["request_rate_recorded"]
     # an output without a failure count that sent more prompts than completed: the rest failed; one
@@ -562,6 +568,47 @@ def series_key(r: pd.DataFrame) -> pd.Series:
         label = label.where(parts == "", label + " (" + parts + ")")  # no "()" for a run that states none
     if "dataset" in r.columns and r["dataset"].nunique() > 1:
         label = label + ", dataset " + r["dataset"].fillna("not stated").map(str)
+    work = workloads(r)
+    return label.where(work == "", label + ", " + work)
+
+
+#: Runs whose mean input or mean output tokens a request differ by more than this factor are runs of
+#: different workloads (127 against 506 prompt tokens), never loads of one sweep. A sweep re-sampling
+#: its prompts at each load varies less (the fixtures' sweeps: 1.3 at most, an agentic trace's output).
+WORKLOAD_SPREAD = 1.5
+
+
+def workloads(r: pd.DataFrame) -> pd.Series:
+    """Per run, its workload's label where runs of one dataset (the dataset already makes a series)
+    are of several workloads ("" otherwise): the mean input and output tokens a request (the totals
+    over the completed requests), runs within `WORKLOAD_SPREAD` of the first run of a workload on
+    both being that workload. A run without those totals joins none and splits none."""
+    label = pd.Series("", index=r.index, dtype=object)
+    if not {"total_input_tokens", "total_generated_tokens", "completed"} <= set(r.columns):
+        return label
+    done = pd.to_numeric(r["completed"], errors="coerce")
+    means = pd.DataFrame(
+        {
+            "i": pd.to_numeric(r["total_input_tokens"], errors="coerce") / done,
+            "o": pd.to_numeric(r["total_generated_tokens"], errors="coerce") / done,
+        }
+    )
+    known = means[(means > 0).all(axis=1) & np.isfinite(means).all(axis=1)]
+    dataset = r["dataset"].astype(object).fillna("") if "dataset" in r else pd.Series("", index=r.index)
+
+    def near(i, o, a, b):
+        return max(i / a, a / i) <= WORKLOAD_SPREAD and max(o / b, b / o) <= WORKLOAD_SPREAD
+
+    for _, g in known.groupby(dataset[known.index], sort=False):
+        firsts: list[tuple[float, float]] = []
+        for i, o in g.itertuples(index=False):
+            if not any(near(i, o, a, b) for a, b in firsts):
+                firsts.append((i, o))
+        if len(firsts) < 2:
+            continue
+        for idx, (i, o) in g.iterrows():
+            a, b = next((a, b) for a, b in firsts if near(i, o, a, b))
+            label[idx] = f"{a:,.0f} in / {b:,.0f} out tokens a request"
     return label
 
 

@@ -197,6 +197,7 @@ FLAGS: dict[str, str] = {
     **dict.fromkeys(("data_parallel_size", "dp", "dp_size"), "dp"),
     **dict.fromkeys(("ep", "ep_size", "expert_parallel_size", "moe_ep_size"), "ep"),
     **dict.fromkeys(("nnodes", "num_nodes"), "nodes"),
+    **dict.fromkeys(("gpus", "num_gpus", "n_gpus"), "device_count"),  # ilab's, docker's --gpus N: the GPUs used
     **dict.fromkeys(("model", "model_path", "model_id", "model_name"), "model"),
     **dict.fromkeys(("tokenizer", "tokenizer_name", "tokenizer_path"), "tokenizer"),
     **dict.fromkeys(("dtype", "quantization", "quantize"), "precision"),
@@ -234,7 +235,7 @@ _COMMAND = re.compile(
     r"(?:^|[\s`$>])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
     r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-server|trtllm-bench|trtllm-serve|"
-    r"genai-perf|guidellm|aiperf|docker\s+run|torchrun|mpirun|srun)\b"
+    r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|docker\s+run|torchrun|mpirun|srun)\b"
 )
 _SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+([^\s\\`'\"-][^\s\\`'\"]*)")
 _KV = re.compile(r"^\s*(?:[-*+>|]\s+)*(?:\d+\.\s+)?([*_`\"']*)([A-Za-z][\w .()/-]{0,40}?)\1\s*[:=]\s*(\S.*?)\s*,?\s*$")

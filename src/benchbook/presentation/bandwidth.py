@@ -177,7 +177,19 @@ def sweep_note(swept: dict, n_dropped: int) -> str:
 
 
 #: The settings the sweep table can show, in its column order.
-SWEEP_SETTINGS = ["model_key", "mode", "gpu", "test", "power_limit_w", "threads", "ngl", "n_cpu_moe", "n_ubatch", "fa"]
+SWEEP_SETTINGS = [
+    "model_key",
+    "engine",
+    "mode",
+    "gpu",
+    "test",
+    "power_limit_w",
+    "threads",
+    "ngl",
+    "n_cpu_moe",
+    "n_ubatch",
+    "fa",
+]
 
 
 def sweep_constants(allrows: pd.DataFrame) -> str:

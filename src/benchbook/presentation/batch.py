@@ -87,10 +87,16 @@ def _timed_steps(sw: pd.DataFrame) -> pd.Series:
     return sw.get("timed", pd.Series(None, index=sw.index, dtype=object)).eq(STEP)
 
 
-def device_sentence(peaks, params: dict, sources: dict) -> str:
-    """Which device and model size the roofline uses, and where each comes from."""
+def device_sentence(peaks, params: dict, sources: dict, totals: dict | None = None) -> str:
+    """Which device and model size the roofline uses, and where each comes from; for a mixture of
+    experts (`totals`: its total parameters) the total and the active count the roofline uses."""
+    totals = totals or {}
     # a model the output does not name is said once ("names no model") unless a parameter sizes it
-    sizes = [{"model": m, "params_b": b, "source": sources.get(m)} for m, b in params.items() if m or b]
+    sizes = [
+        {"model": m, "params_b": b, "source": sources.get(m), "total_b": totals.get(m)}
+        for m, b in params.items()
+        if m or b
+    ]
     if peaks is None:
         return _say("device", known=False, sizes=sizes)
     return _say(
@@ -101,6 +107,7 @@ def device_sentence(peaks, params: dict, sources: dict) -> str:
         bandwidth_gb_s=peaks.total_bandwidth_gb_s,
         tflops=dict(peaks.tflops),
         sizes=sizes,
+        variants=[list(v) for v in getattr(peaks, "variants", ())],
     )
 
 

@@ -274,6 +274,7 @@ def device_sentence(peaks, model: str | None, total_b, active_b, size_source: st
             source=SOURCE_WORDS.get(peaks.source, peaks.source),
             count=peaks.count,
             bandwidth=peaks.total_bandwidth_gb_s,
+            variants=[list(v) for v in peaks.variants],
         )
     return _say(
         "device",

@@ -124,7 +124,10 @@ def page(res: Result) -> Page:
         inputs=show.inputs_sentence(", ".join(res.inputs), sw, res.runs),
         notes=show.notes_sentence(res.messages, res.set_aside, bool(sw["has_result"].sum()), len(res.offline)),
         device=show.device_sentence(
-            res.peaks, {m: s[0] for m, s in res.sizes.items()}, {m: s[1] for m, s in res.sizes.items()}
+            res.peaks,
+            {m: s[0] for m, s in res.sizes.items()},
+            {m: s[1] for m, s in res.sizes.items()},
+            {m: batch.moe_total(m, s[1]) for m, s in res.sizes.items()},
         ),
         offline_sentence=show.offline_sentence(res.offline, res.peaks, res.paced),
         floor=show.floor_sentence(res.floor, getattr(res.peaks, "device", None), size_assumed),

@@ -68,9 +68,11 @@ def analyse(p: dict) -> Result:
     gb = serving.goodput_bounds(r, p["slo_ttft_ms"], p["slo_tpot_ms"])
     exact = serving.exact_goodput(req, p["slo_ttft_ms"], p["slo_tpot_ms"]) if len(req) else None
     queue = serving.queue_limits(lit[~is_apart.to_numpy()])
+    # the load levels of the longest series: runs of two workloads are two series, never two levels of one
+    levels = int(curve.groupby(serving.series_key(curve))["x"].nunique().max()) if len(curve) else 0
     led = Ledger(CHAPTER, inputs)
     for c in (
-        serving_claims.knee(kn, p["knee_threshold"], var, int(curve["x"].nunique()), queue),
+        serving_claims.knee(kn, p["knee_threshold"], var, levels, queue),
         serving_claims.growth(curve, var),
         serving_claims.bandwidth(low, pk, active_b, w.bytes_per_weight),
         serving_claims.bound("low", low, pk, p["bound_threshold"], w.assumed),
