@@ -219,7 +219,8 @@ def serving_saturation(ledger) -> list[Exercise]:
                     compare,
                 ],
                 f"L* = {n_star:,.0f} requests in flight"
-                + (f"; the knee held {held / n_star:.0%} of it." if held else f"; the knee is at {ev['x']:,g}."),
+                + f"; the knee is at {ev['variable']} {ev['x']:,g}"
+                + (f", holding {held / n_star:.0%} of it." if held else "."),
             )
         )
     else:
