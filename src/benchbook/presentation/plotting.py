@@ -278,12 +278,13 @@ def color(i: int) -> str:
 
 def ramp(value: float, top: float = 256.0) -> tuple:
     """The colour of an ordered quantity (a batch size), the same for a value in every figure: its
-    place between 1 and `top` on a log scale, light to dark along a blue-green ramp that shares no
-    hue with the categorical palette, so a chapter can colour another series (a TP) by `color`."""
+    place between 1 and `top` on a log scale along viridis, dark purple (1) through teal to green
+    (`top`), hues apart from the categorical palette's, so that a chapter can colour another series
+    (a TP) by `color` beside it."""
     import matplotlib as mpl
 
     x = math.log2(max(float(value), 1.0)) / math.log2(top)
-    return mpl.colormaps["viridis"](0.85 - 0.75 * min(x, 1.0))
+    return mpl.colormaps["viridis"](0.85 * min(x, 1.0))
 
 
 def _texts(fig):
