@@ -495,8 +495,15 @@ def fraction_reasons(table: pd.DataFrame, missing: pd.DataFrame):
     return reasons
 
 
+def _one_file(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` without its `source` column when every row comes from one file: the page names its
+    input above, and a file name such as 000_5f50b6ac26707e67.txt broke mid-name in a narrow column."""
+    return frame.drop(columns="source") if "source" in frame and frame["source"].nunique() <= 1 else frame
+
+
 def inversions_table(inv: pd.DataFrame) -> pd.DataFrame:
     """The latency rows whose p90 cannot be a percentile, with the numbers that show it (ms)."""
+    inv = _one_file(inv)
     return inv.assign(metric=inv["metric"].map(METRIC_WORDS).fillna(inv["metric"])).rename(
         columns={
             "source": "file",
@@ -520,6 +527,7 @@ PRINTED_WORDS = {"NaN": "a row of NaN cells", "blank (merged NaN)": "a blank row
 
 def missing_table(miss: pd.DataFrame) -> pd.DataFrame:
     """The batch sizes that never ran, where and how the tool printed them."""
+    miss = _one_file(miss)
     return miss.assign(how_printed=miss["how_printed"].map(PRINTED_WORDS).fillna(miss["how_printed"])).rename(
         columns={
             "source": "file",
