@@ -276,11 +276,11 @@ def color(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
 
-def ramp(value: float, top: float = 256.0) -> tuple:
+def ramp(value: float, top: float = 64.0) -> tuple:
     """The colour of an ordered quantity (a batch size), the same for a value in every figure: its
     place between 1 and `top` on a log scale along viridis, dark purple (1) through teal to green
-    (`top`), hues apart from the categorical palette's, so that a chapter can colour another series
-    (a TP) by `color` beside it."""
+    (`top` and beyond: a step of 2x is 0.14 of the ramp, far enough apart to tell), hues apart from
+    the categorical palette's, so that a chapter can colour another series (a TP) by `color` beside it."""
     import matplotlib as mpl
 
     x = math.log2(max(float(value), 1.0)) / math.log2(top)

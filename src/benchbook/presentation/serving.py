@@ -434,7 +434,8 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
     ax.set_xlabel("max concurrency (requests)" if variable == "max_concurrency" else "request rate (req/s)")
     ax.set_ylabel("throughput (tok/s)")
     if ax.get_legend_handles_labels()[0]:  # a run where every request failed draws nothing to label
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        # below the axes, in two columns: beside them, its long names left the curve a third of the width
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2)
     fig.tight_layout()
     return fig
 

@@ -152,29 +152,33 @@ CAPTIONS = {
         "",
     ),
     "speedup": (
-        "Speed-up (top) and parallel efficiency (bottom) per phase and batch size, with bars spanning what the Lowest "
-        "and Highest latencies allow. The dashed line is perfect scaling.",
+        "Speed-up (top) and parallel efficiency (bottom) per phase, one line per batch size (darker: smaller), with "
+        "bars spanning what the Lowest and Highest latencies allow. Where a line falls away from the dashed perfect "
+        "scaling, each added GPU buys less than its share; where a decode line turns down, latency grew again.",
         "Not drawn: speed-up needs at least two TPs at one batch size.",
     ),
     "fit": (
         "Mean latency against TP (points, bars from Lowest to Highest) and the fitted a / TP + b x (TP - 1) + c "
-        "(lines), with ± one standard error on each parameter.",
+        "(lines), with ± one standard error on each parameter. Where a fitted line turns up, the cost b of each added "
+        "GPU outweighs the share of the work a it takes off the others.",
         "Not drawn: the scaling model needs at least four TPs.",
     ),
     "roofline": (
         "Each measurement placed under the device's roofline (per GPU), with the device and the origin of its peaks "
-        "in the title.",
+        "in the title: how far a point sits below the roof is what the step leaves unused, and left of the ridge "
+        "memory bandwidth, not compute, is the roof.",
         "Not drawn: the input lacks what the roofline needs (the model's size or the prompt length); the sentences "
         "below say which.",
     ),
     "quant": (
         "Decode latency per token, quantized against fp16, at the same TP and prompt length, with bars from Lowest "
-        "to Highest.",
+        "to Highest: where the quantized line lies above fp16's, the smaller weights cost time instead of saving it.",
         "Not drawn: the input has no quantized run with an fp16 twin.",
     ),
     "throughput": (
         "Generated tokens per second per GPU against batch size, one line per TP: counting the prefill each request "
-        "needs (left) and the tool's decode-only figure (right), with bars from Lowest to Highest.",
+        "needs (left) and the tool's decode-only figure (right), with bars from Lowest to Highest. Where a larger "
+        "TP's line lies below TP 1's, each GPU generates less: the price of the lower latency.",
         "Not drawn: the input has no prefill and decode rows of one configuration to combine.",
     ),
 }
