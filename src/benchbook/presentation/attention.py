@@ -160,7 +160,7 @@ def tflops_figure(k: pd.DataFrame, pass_: str = "fw"):
     ax.set_xticks(x)
     ax.set_xticklabels([mask_name(m) for m in masks], rotation=30, ha="right", fontsize=8)
     ax.set_ylabel(f"{pass_.upper()} throughput as printed (TFLOP/s)")
-    ax.set_title(f"{pass_.upper()} TFLOP/s as printed (credited FLOPs), per mask and kernel")
+    ax.set_title(f"{pass_.upper()} TFLOP/s as printed (credited FLOPs),\nper mask and kernel")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))  # beside the bars: inside, it covered the tallest
     fig.tight_layout()
     return fig
