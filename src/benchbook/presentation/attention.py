@@ -159,10 +159,11 @@ def tflops_figure(k: pd.DataFrame, pass_: str = "fw"):
         ax.bar(x + (i - (len(ops) - 1) / 2) * width, vals, width, color=op_colour(op), label=label(op))
     ax.set_xticks(x)
     ax.set_xticklabels([mask_name(m) for m in masks], rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel(f"{pass_.upper()} throughput as printed (TFLOP/s)")
-    ax.set_title(f"{pass_.upper()} TFLOP/s as printed (credited FLOPs),\nper mask and kernel")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))  # beside the bars: inside, it covered the tallest
-    fig.tight_layout()
+    ax.set_ylabel(f"{pass_.upper()} TFLOP/s, as printed")  # short: it stays clear of the slanted names
+    ax.set_title(f"{pass_.upper()} TFLOP/s as printed (credited FLOPs), per mask and kernel")
+    # below the axes and the mask names: inside, it covered the tallest bars
+    fig.legend(*ax.get_legend_handles_labels(), loc="lower center", ncols=len(ops), bbox_to_anchor=(0.5, 0.0))
+    fig.tight_layout(rect=(0, 0.08, 1, 1))  # the bottom strip for the legend, below the slanted mask names
     return fig
 
 
