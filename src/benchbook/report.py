@@ -32,6 +32,7 @@ import yaml
 from benchbook import config, declarations, executor
 from benchbook.chapter import ParameterError, declared
 from benchbook.executor import Kernels, atomic_write
+from benchbook.presentation import run_facts
 from benchbook.rerun import Prepared, RunError, output_lock, prepare, sanitize, write_ledger
 
 
@@ -48,6 +49,7 @@ class Input:
     tools: list[str] = field(default_factory=list)
     detected: list[str] = field(default_factory=list)
     problem: str = ""
+    facts: list = field(default_factory=list)  # presentation.run_facts.Stated: what the file says of its run
 
 
 @dataclass
@@ -115,6 +117,8 @@ def read_inputs(paths: list[Path]) -> list[Input]:
         item.detected = list(df.attrs.get("detected", []))
         if not item.tools:
             item.problem = "no number could be read from it"
+        elif not p.is_dir():
+            item.facts = run_facts.stated(ingest.context_of(p))
     return out
 
 
@@ -234,6 +238,7 @@ def index_page(inputs: list[Input], sections: list[Section]) -> str:
         "<h2>What was read</h2>",
         '<table class="table"><thead><tr><th>file</th><th>tool found</th><th>chapters</th></tr></thead>',
         "<tbody>" + "".join(rows) + "</tbody></table>",
+        *[run_facts.html_list(i.shown, i.facts) for i in inputs if i.facts],
         "</div>",
         "",
     ]
@@ -307,12 +312,13 @@ def _scrub(text: str, roots: list[str]) -> str:
     return executor.scrub_text(text, {k: v for r in roots for k, v in ((r + os.sep, ""), (r, "."))})
 
 
-def _banner(s: Section, prep: Prepared | None) -> str:
+def _banner(s: Section, prep: Prepared | None, inputs: list[Input]) -> str:
     shown = ", ".join(f"{k} = {v!r}" for k, v in (prep.shown.items() if prep else [])) or "defaults"
+    facts = "".join(run_facts.html_list(i.shown, i.facts) for i in inputs if i.shown in s.inputs and i.facts)
     return (
         '<div class="admonition note benchbook-run"><p class="admonition-title">Your run</p><p>'
         f"<code>notebooks/{_e(s.chapter)}.ipynb</code> run with {_e(shown)}, made by "
-        '<code>benchbook report</code> (<a href="index.html">the report</a>).</p></div>'
+        f'<code>benchbook report</code> (<a href="index.html">the report</a>).</p>{facts}</div>'
     )
 
 
@@ -320,7 +326,13 @@ _KEEP = ("_static", "_images", "_sources", "glossary.html", "genindex.html", "se
 
 
 def publish(
-    site: Path, work: Path, out: Path, sections: list[Section], preps: list[Prepared], roots: list[str]
+    site: Path,
+    work: Path,
+    out: Path,
+    sections: list[Section],
+    preps: list[Prepared],
+    roots: list[str],
+    inputs: list[Input],
 ) -> Path:
     """Move the rendered site and the ledgers into OUT (pages and ledgers written atomically; the
     theme's folders renamed into place where OUT is on the same file system, else copied)."""
@@ -342,7 +354,7 @@ def publish(
             continue
         page = _scrub((site / f"{s.chapter}.html").read_text(encoding="utf-8"), roots)
         page = re.sub(
-            r"(<article[^>]*>)", lambda m, s=s: m.group(1) + _banner(s, by_name.get(s.chapter)), page, count=1
+            r"(<article[^>]*>)", lambda m, s=s: m.group(1) + _banner(s, by_name.get(s.chapter), inputs), page, count=1
         )
         atomic_write(out / f"{s.chapter}.html", page)
         atomic_write(out / f"{s.chapter}.ipynb", s.executed.read_text(encoding="utf-8"))
@@ -416,5 +428,5 @@ def _report(inputs: list[Input], given, out: Path, jobs, kernels: Kernels, log) 
         site = render(root)
         log(f"  rendered {sum(s.executed is not None for s in sections)} page(s) in {time.perf_counter() - t0:.1f} s")
         roots = sorted({str(root), str(Path(tmp)), str(config.PROJ_ROOT), sys.prefix}, key=len, reverse=True)
-        index = publish(site, work, out, sections, preps, roots)
+        index = publish(site, work, out, sections, preps, roots, inputs)
     return index, sections

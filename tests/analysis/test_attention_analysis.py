@@ -3,8 +3,6 @@ and the real fixtures, synthetic cases for each branch, and figures tested on th
 
 from __future__ import annotations
 
-import math
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -132,13 +130,18 @@ def test_intensity_and_roofline_points(seed):
 def test_peaks_detected_given_or_none():
     text = SEED.read_text(encoding="utf-8")
     p = attention.peaks("", [text])
-    assert (p.device, p.source, p.tflops, p.bandwidth_gb_s) == ("RTX-PRO-6000-Blackwell-WS", "detected", 500.0, 1792.0)
-    assert p.ridge == pytest.approx(500e12 / 1792e9)
+    assert (p.device, p.source, p.dense_tflops, p.bandwidth_gb_s) == (
+        "RTX-PRO-6000-Blackwell-WS",
+        "detected",
+        500.0,
+        1792.0,
+    )
+    assert p.ridge() == pytest.approx(500e12 / 1792e9)
     assert attention.peaks("A100-SXM4-80GB", [text]).source == "parameter"
     none = attention.peaks("", ["no device here"])
-    assert none is attention.NONE and (none.device, none.source) == (None, None) and math.isnan(none.tflops)
+    assert none is attention.NONE and (none.device, none.source) == (None, None) and none.dense_tflops is None
     given = attention.peaks("", ["no device here"], peak_tflops=100.0)
-    assert (given.tflops, given.source) == (100.0, "parameter") and math.isnan(given.bandwidth_gb_s)
+    assert (given.dense_tflops, given.source) == (100.0, "parameter") and given.bandwidth_gb_s is None
     with pytest.raises(hardware.UnknownDevice):
         attention.peaks("no-such-gpu")
 

@@ -112,8 +112,44 @@ def test_own_limits_are_not_applicable_where_no_format_can_state_them():
     ]
     mlperf, _ = serving.load([config.FIXTURES_DIR / "mlperf-loadgen" / "amd_mi300x_llama2_70b_offline_summary.txt"])
     m = say(cs.own_slos(serving.own_slo_bounds(mlperf), serving.own_limits_possible(mlperf)))
-    assert serving.own_limits_possible(mlperf) and m.applicable and "states latency limits" in m.text
+    assert serving.own_limits_possible(mlperf) and m.applicable and "ttft_latency 2,000 ms" in m.text
     assert bottom_line.pick(Ledger("serving_saturation", ["x"], [m]).to_dict(), ["own_slos"]) != []
+    none = say(cs.own_slos(serving.own_slo_bounds(run(10).assign(tool="mlperf-loadgen")), True))
+    assert none.status == "withheld" and "No run in this input states latency limits" in none.text
+
+
+def test_an_offline_run_prints_its_limits_but_is_not_held_to_them():
+    """LoadGen prints the limits in every scenario and checks them in the Server scenario only
+    (`PerformanceSummary::PerfConstraintsMet`): an Offline page states them and judges nothing."""
+    r = run(0, target_qps=80.0, ttft_limit_ms=2000.0, tpot_limit_ms=200.0, scenario="Offline", result="VALID")
+    r = r.assign(request_throughput=80.15, ttft_p99=np.nan, tpot_p99=np.nan, parameters_line=30.0)
+    c = say(cs.own_slos(serving.own_slo_bounds(r)))
+    assert c.status == "shown" and "ttft_latency 2,000 ms, tpot_latency 200 ms" in c.text
+    assert "this Offline run is not held to them" in c.text and "meet both" not in c.text
+    assert "TTFT at most" not in c.text  # worded as the parameters it prints, not as limits it is judged by
+    server = say(cs.own_slos(serving.own_slo_bounds(r.assign(scenario="Server", ttft_p99=900.0, tpot_p99=150.0))))
+    assert "not held" not in server.text and "at least 98% of its requests meet both limits" in server.text
+
+
+def test_a_sample_latency_limit_is_judged_on_the_sample_latency():
+    """`target_latency (ns)` (SDXL's Server limit) bounds E2EL at LoadGen's Server percentile."""
+    r = run(0, target_qps=4.6, latency_limit_ms=20000.0, scenario="Server", result="VALID", parameters_line=32.0)
+    r = r.assign(request_throughput=4.49, e2el_median=11687.1, e2el_p90=15620.8, e2el_p99=19555.2)
+    c = say(cs.own_slos(serving.own_slo_bounds(r)))
+    assert c.status == "shown" and "latency at most 20 s per sample" in c.text
+    assert "p99 latency is 19.56 s, so at least 99% of its requests meet the limit" in c.text
+    late = say(cs.own_slos(serving.own_slo_bounds(r.assign(e2el_p99=21403.5))))  # over the limit at p99
+    assert "at least 90% of its requests meet the limit" in late.text
+
+
+def test_limits_not_read_are_said_by_where_the_page_looked():
+    """No limit read: the Test Parameters section's line where the input has one, else that it has none."""
+    r = run(0, scenario="Server", result="VALID").assign(request_throughput=4.49)
+    gone = say(cs.own_slos(serving.own_slo_bounds(r)))
+    assert "the input holds no Test Parameters section" in gone.text
+    there = say(cs.own_slos(serving.own_slo_bounds(r.assign(parameters_line=32.0))))
+    assert "its Test Parameters section (line 32) prints no latency limit" in there.text
+    assert "holds no Test Parameters" not in there.text
 
 
 def test_the_mlperf_server_fixture_reaches_the_serving_runs():

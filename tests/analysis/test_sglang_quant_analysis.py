@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from benchbook import config, ingest
-from benchbook.analysis import quant
+from benchbook.analysis import quant, roofline
 from benchbook.chapter import declared
 from benchbook.checks import COPY
 from benchbook.checks import sglang_quant as checks
@@ -241,7 +241,7 @@ def test_flagged_values_leave_every_figure(seed_runs):
     cell = (pts["regime"] == "base") & (pts["scheme"] == "w8a16_sparse_awq") & (pts["phase"] == "prefill")
     assert pts.loc[cell, "n"].item() == 2 and pts.loc[cell, "achieved_tflops"].item() < 312
     assert dirty.loc[cell.to_numpy(), "achieved_tflops"].item() > pts.loc[cell, "achieved_tflops"].item()
-    peaks = quant.Peaks("A100-SXM4-80GB", 312.0, 624.0, 2039.0, "parameter")
+    peaks = roofline.Peaks("A100-SXM4-80GB", 2039.0, {"bf16": 312.0, "int8": 624.0}, "parameter")
     fig = show.roofline_figure(pts, peaks, "Qwen3-4B")
     ys = sorted(y for c in fig.axes[0].containers for y in c.lines[0].get_ydata())
     assert ys == pytest.approx(sorted(pts["achieved_tflops"]))
@@ -313,11 +313,11 @@ def test_manifest_placement_peaks_and_model():
     assert quant.placement({})["own_gpu_each"] is None
     assert quant.manifest(FIX / "seed002_three_schemes.jsonl") == {}
     pk = quant.peaks("", [where["hardware"]])
-    assert (pk.device, pk.tflops, pk.int8_tops, pk.source) == ("A100-SXM4-80GB", 312.0, 624.0, "detected")
-    assert pk.ridge == pytest.approx(312e12 / 2039e9)
+    assert (pk.device, pk.dense_tflops, pk.int8_tops, pk.source) == ("A100-SXM4-80GB", 312.0, 624.0, "detected")
+    assert pk.ridge() == pytest.approx(312e12 / 2039e9)
     assert quant.peaks("", []) is None  # nothing named: no device assumed
     mine = quant.peaks("H100-SXM5-80GB", [where["hardware"]], peak_tflops=500.0)
-    assert mine.source == "parameter" and mine.tflops == 500.0 and mine.int8_tops is None
+    assert mine.source == "parameter" and mine.dense_tflops == 500.0 and mine.int8_tops is None
     assert quant.model_size("", [meta["model"]])[0] == pytest.approx(4.02)
     assert quant.model_size("", ["default"]) == (None, None, None)
     assert quant.choose_baseline(["a", "original"]) == "original"
@@ -663,7 +663,7 @@ def test_model_size_peaks_and_the_regime_table():
     assert quant.model_size("", ["", "no size", "bloom-7b1"]) == (pytest.approx(7.07), "bloom-7b1", "detected")
     named = quant.peaks("H100-SXM5-80GB", ["NVIDIA A100-SXM4-80GB"])
     assert (named.device, named.source, named.bandwidth_gb_s) == ("H100-SXM5-80GB", "parameter", 3350.0)
-    assert named.tflops == pytest.approx(989.4) and named.int8_tops == pytest.approx(1978.9)
+    assert named.dense_tflops == pytest.approx(989.4) and named.int8_tops == pytest.approx(1978.9)
     own = quant.peaks("", ["NVIDIA A100-SXM4-80GB"], peak_bandwidth_gb_s=1000.0)
     assert (own.device, own.source, own.bandwidth_gb_s) == ("A100-SXM4-80GB", "parameter", 1000.0)
     shape = pd.DataFrame({"batch_size": [1, 32]}, index=["interactive", "base"])

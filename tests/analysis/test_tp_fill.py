@@ -86,3 +86,41 @@ def test_a_command_for_the_same_model_that_states_another_tp_is_a_conflict_the_p
 def test_a_command_for_another_model_is_no_conflict(tmp_path):
     text = "text-generation-launcher --model-id bigscience/bloom --num-shard 4\n"
     assert _fill(tmp_path, text, tp_value=2)[1] == []
+
+
+def _two_tables(tmp_path, text: str):
+    """A file whose first table (rows on lines 5-6) states no TP and whose second (lines 20-21) states
+    TP 4, as the parser gives them."""
+    f = tmp_path / "run.md"
+    f.write_text(text)
+    w = pd.DataFrame({"source": ["run.md"] * 4, "model": ["m"] * 4, "tp": [None, None, 4, 4], "line": [5, 6, 20, 21]})
+    return tp.fill_tp(w, [f], 1)
+
+
+def test_a_table_without_a_tp_is_said_to_state_none_never_the_file(tmp_path):
+    """TP is stated per table: the second table's TP 4 is the file's statement about that table, so
+    the page says the first states none, and never that the file states no TP anywhere."""
+    lines = ["# TGI 1.0.1", "", "| x |", "", "", "", "", "", "", "", "", "", "", "", "# TGI NUM_SHARD=4", ""]
+    w, (note,) = _two_tables(tmp_path, "\n".join(lines) + "\n")
+    assert list(w["tp"]) == [1, 1, 4, 4] and list(w["tp_stated"]) == [False, False, True, True]
+    assert (note["status"], note["first"], note["last"], note["others"]) == (
+        "table_absent",
+        5,
+        6,
+        [{"tp": 4, "first": 20, "last": 21}],
+    )
+    said = view.tp_sentence([note])
+    assert "The tables on lines 5-6 of" in said and "TP 4 for its tables on lines 20-21" in said
+    assert "anywhere" not in said
+
+
+def test_a_tp_stated_above_a_table_is_that_tables_and_not_the_next_ones(tmp_path):
+    """The other way: a command above the first table states its TP; a `TP: 8` line between the two
+    tables sits above the second (whose own TP the parser read) and is not the first table's."""
+    lines = ["text-generation-launcher --model-id m --num-shard 2", "", "| x |", "", "", "", "", "", "TP: 8"]
+    w, (note,) = _two_tables(tmp_path, "\n".join(lines) + "\n")
+    assert list(w["tp"]) == [2, 2, 4, 4] and w["tp_stated"].all()
+    assert (note["status"], note["tp"], note["line"]) == ("stated", 2, 1)
+    assert "states TP 2 on line 1 (its command), above them" in view.tp_sentence([note])
+    w, (note,) = _two_tables(tmp_path, "# x\n\n| x |\n\n\n\n\n\nTP: 8\n")
+    assert list(w["tp"]) == [1, 1, 4, 4] and note["status"] == "table_absent"

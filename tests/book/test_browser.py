@@ -293,6 +293,39 @@ def test_prose_shows_no_markdown_marks(site):
     assert not bad, "\n".join(bad)
 
 
+#: A sentence long enough that saying it twice on one page is a repeat, not a shared phrase.
+REPEAT_CHARS = 50
+RAW_PLURAL = re.compile(r"\b\w+\(s\)")
+
+
+def repeats(text: str) -> list[str]:
+    """Sentences of a page's prose (its article: not the navigation, which repeats the headings) said
+    more than once, and count nouns printed with a raw "(s)"."""
+    body = re.search(r"<article\b.*</article>", text, re.S)
+    parser = _Prose()
+    parser.feed(body.group(0) if body else text)
+    prose = " ".join(" ".join(parser.parts).split())
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", prose) if len(s) >= REPEAT_CHARS]
+    seen: dict[str, int] = {}
+    for s in sentences:
+        seen[s] = seen.get(s, 0) + 1
+    out = [f"says {n} times: {s[:100]!r}" for s, n in seen.items() if n > 1]
+    return out + [f"prints {m.group(0)!r}" for m in RAW_PLURAL.finditer(prose)][:3]
+
+
+def test_each_sentence_is_said_once_and_no_count_prints_a_raw_plural(site):
+    """On every page but the claims ledger, which lists each claim with its own rule and reason."""
+    bad = [b for b in _every_page(site, repeats) if not b.startswith("notebooks/claims_ledger.html: says")]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_repeat_check_finds_a_sentence_said_twice_and_a_raw_plural():
+    said = "The knee is at max concurrency 128, where the server held 86 requests in flight."
+    assert repeats(f"<p>{said}</p><p>Answer: 91. {said}</p>")
+    assert repeats("<p>It finds 2 problem(s).</p>")
+    assert repeats(f"<p>{said}</p><pre>{said}</pre>") == []  # code is not prose
+
+
 def test_markup_check_tells_marks_shown_from_marks_rendered():
     assert markup_problems("<p>rate (`–request-rate inf`) and run `c=100`</p>")
     assert markup_problems("<p>a <b>**bold</b></p>")

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from benchbook import config, ingest
-from benchbook.analysis import attention
+from benchbook.analysis import attention, roofline
 from benchbook.claims import attention as ca
 from benchbook.claims import attention as claims
 from benchbook.claims import rules
@@ -184,13 +184,13 @@ def test_bound_compute_on_the_seed_device(seed):
 
 
 def test_bound_overhead_far_from_both_roofs_and_withheld_without_a_device(seed):
-    big = attention.Peaks("big", 5000.0, 8000.0, "parameter")
+    big = roofline.Peaks("big", 8000.0, {"fp16": 5000.0}, "parameter")
     c = wording.word("attention_kernels", claims.best_bound(seed[2], big))
     assert c.shown and c.evidence["verdict"] == "overhead" and "limited by neither roof" in c.text
     # compute-bound on the seed's RTX PRO 6000; with no device named, none is assumed: withheld
     w = wording.word("attention_kernels", claims.best_bound(seed[2], attention.NONE))
     assert w.status == "withheld" and w.reason == rules.NO_DEVICE and "`gpu`" in w.text
-    slow_memory = attention.Peaks("x", 500.0, 10.0, "parameter")
+    slow_memory = roofline.Peaks("x", 10.0, {"fp16": 500.0}, "parameter")
     assert claims.best_bound(seed[2], slow_memory).status == "implausible"
 
 

@@ -211,7 +211,7 @@ def test_weights_that_fit_in_cache_get_a_caveat_and_no_bound():
 )
 def test_cache_residence_is_judged_by_the_devices_last_level_cache(device, gb, fits):
     d = hardware.device(device)
-    pk = bandwidth.Peak(d.name, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, "detected", d.llc_mb)
+    pk = roofline.of_device(d, "detected")
     assert bandwidth.fits_in_cache(gb * 1e9, pk) is fits
     assert bandwidth.fits_in_cache(gb * 1e9, bandwidth.UNKNOWN) is False  # no cache figure: nothing assumed
 
@@ -226,7 +226,7 @@ def test_cache_residence_is_judged_by_the_devices_last_level_cache(device, gb, f
 )
 def test_a_blank_last_level_cache_is_unknown_not_assumed(device, gb, unknown):
     d = hardware.device(device)
-    pk = bandwidth.Peak(d.name, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, "detected", d.llc_mb)
+    pk = roofline.of_device(d, "detected")
     assert bandwidth.llc_unknown(gb * 1e9, pk) is unknown
     assert bandwidth.llc_unknown(gb * 1e9, bandwidth.UNKNOWN) is False  # no device: nothing to look up
 

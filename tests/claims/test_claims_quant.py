@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from benchbook import config, ingest
-from benchbook.analysis import quant
+from benchbook.analysis import quant, roofline
 from benchbook.chapter import declared
 from benchbook.claims import make, rules
 from benchbook.claims import quant as cq
@@ -16,7 +16,7 @@ from benchbook.claims.rules import MISSING_WORDS, check
 from benchbook.presentation import wording
 
 METRIC_BY_REGIME = declared("quantization_regimes")["metric_by_regime"]["default"]
-A100 = quant.Peaks("A100-SXM4-80GB", 312.0, 624.0, 2039.0, "detected")
+A100 = roofline.Peaks("A100-SXM4-80GB", 2039.0, {"bf16": 312.0, "int8": 624.0}, "detected")
 
 
 def _runs(values: dict[str, list[float]], regime="decode_bound", bs=1, inp=256, out=512, ttft=0.05):
@@ -151,7 +151,7 @@ def test_outlier_physics_shown_when_possible_and_withheld_without_flags():
     none = _worded(verdicts.outlier_physics(phys.iloc[0:0], A100))
     assert none.status == "withheld" and "nothing to check against physics" in none.text
     # an int8 scheme is held against the int8 peak
-    assert quant.Peaks("d", 100.0, 200.0, 1000.0, "parameter").compute_peak("int8") == 200.0
+    assert roofline.Peaks("d", 1000.0, {"bf16": 100.0, "int8": 200.0}, "parameter").compute_peak("int8") == 200.0
 
 
 def test_outlier_effect_and_cells():
@@ -174,7 +174,7 @@ def test_decode_bandwidth_names_device_and_source_and_flips():
     assert c.status == "shown" and c.evidence["fraction"] == pytest.approx(4.02 * 2 * 136.5 / 2039)
     assert c.evidence["streaming"] and c.evidence["bytes_per_token"] == pytest.approx(8.04e9)
     assert "A100-SXM4-80GB" in c.text and "named in the input's manifest" in c.text
-    slow = quant.Peaks("tiny", 10.0, None, 500.0, "parameter")
+    slow = roofline.Peaks("tiny", 500.0, {"bf16": 10.0}, "parameter")
     bad = _worded(verdicts.decode_bandwidth(pts, slow, 4.02))
     assert bad.status == "implausible" and "not a result" in bad.text
     none = _worded(verdicts.decode_bandwidth(pts.iloc[0:0], A100, None))
@@ -232,7 +232,7 @@ def test_decode_trend_falls_left_of_the_ridge():
     assert c.evidence["max_intensity"] == 128 and c.evidence["ridge"] == pytest.approx(312e12 / 2039e9)
     assert "no earlier than batch 153" in c.text and "the weight-only kernel, not the device's roofs" in c.text
     # a device whose ridge the largest batch crosses: the roofline does explain it
-    low = quant.Peaks("low-ridge", 100.0, None, 2000.0, "parameter")  # ridge 50 FLOP/byte
+    low = roofline.Peaks("low-ridge", 2000.0, {"bf16": 100.0}, "parameter")  # ridge 50 FLOP/byte
     c = _worded(verdicts.decode_trend(_trend([1.38, 1.31, 1.06, 0.83]), "w8a16_x", "original", low))
     assert c.status == "shown" and c.evidence["left_of_ridge"] is False and "beyond the ridge" in c.text
 
@@ -264,7 +264,7 @@ def test_large_batch_bound_three_verdicts():
     c = verdicts.large_batch_bound(_decode_pts(tok_s), "w8a16_x", A100, 4.02, 0.5)
     assert c.evidence["verdict"] == "memory-bandwidth"
     # right of a low ridge at 60 % of a small compute peak: compute-bound
-    low = quant.Peaks("low-ridge", 50.0, None, 20000.0, "parameter")  # ridge 2.5 FLOP/byte
+    low = roofline.Peaks("low-ridge", 20000.0, {"bf16": 50.0}, "parameter")  # ridge 2.5 FLOP/byte
     tok_s = 0.6 * 50e12 / (2 * 4.02e9)
     c = _worded(verdicts.large_batch_bound(_decode_pts(tok_s), "w8a16_x", low, 4.02, 0.5))
     assert c.evidence["verdict"] == "compute" and "does explain" in c.text
@@ -362,7 +362,7 @@ def test_decode_trend_without_peaks_or_scheme():
     empty = pd.DataFrame(columns=["batch_size", "ratio", "intensity", "intensity_baseline"])
     ev = cq.decode_trend(empty, None, "bf16", None).evidence
     assert (ev["ridge"], ev["device"], ev["peak_source"]) == (None, None, None)
-    ev = cq.decode_trend(empty, None, "bf16", quant.Peaks("H100", 1000.0, None, 2000.0, "parameter")).evidence
+    ev = cq.decode_trend(empty, None, "bf16", roofline.Peaks("H100", 2000.0, {"bf16": 1000.0}, "parameter")).evidence
     assert (ev["ridge"], ev["device"], ev["peak_source"]) == (500.0, "H100", "parameter")
 
 

@@ -255,3 +255,21 @@ def test_a_page_on_the_readers_file_leaves_out_the_runs_on_the_books_fixtures():
     nb = notebook()
     sanitize(nb, Prepared("serving_saturation", {}, {}), "x.ipynb")  # the book's own run keeps them
     assert "Run it again" in nb.cells[0].source
+
+
+def test_the_index_and_every_page_state_what_the_file_says_of_its_run(tmp_path):
+    write_up = tmp_path / "run.md"
+    write_up.write_text(
+        "## 4 x H100 SXM\n\nvllm serve meta-llama/Llama-3.1-70B --tensor-parallel-size 4\n\n"
+        + SERVE.read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    (item,) = report.read_inputs([write_up])
+    facts = {s.name: s for s in item.facts}
+    assert facts["tp"].values == (("4", (3,)),)
+    assert facts["model"].values[0] == ("meta-llama/Llama-3.1-70B", (3,))
+    preps, sections = report.plan([item], {})
+    index = report.index_page([item], sections)
+    assert "meta-llama/Llama-3.1-70B</code> (line 3)" in index
+    banner = report._banner(sections[0], preps[0], [item])
+    assert "tensor parallel (TP): <code>4</code> (line 3)" in banner

@@ -308,3 +308,26 @@ def test_no_error_summary_states_no_failure_count_and_a_listed_failure_is_counte
         '"error_summary": [],', '"error_summary": [{"error_details": {"type": "Timeout"}, "count": 2}],'
     )
     assert "failed" not in set(a.parse(listed, "x.json").table["metric"])  # a count needs error_request_count
+
+
+KIMI_CSV = FIX / "inferencemax_rocm_kimik25_mxfp4_tp4_conc56_agentic_profile_export_aiperf.csv"
+
+
+def test_a_csv_with_a_request_count_and_no_error_row_says_none_failed():
+    """AIPerf computes `error_request_count` from failed records only and its CSV exporter writes a row
+    per result, so a CSV with its Request Count row and no Error Request Count row ran without a
+    failure (AIPerf's RequestErrorRateMetric reads the absence as 0 too)."""
+    p = parsed(KIMI_CSV)
+    failed = cell(p.table, "failed", "count")
+    assert (failed["value"], failed["line"]) == (0.0, 58) and "only when a request failed" in failed["note"]
+    assert cell(p.table, "completed", "count")["value"] == 72
+    assert p.cells_read == len(p.table) + len(p.rejected)
+
+
+def test_a_csv_error_row_is_the_count_and_no_request_count_leaves_failures_unknown():
+    """The other ways: the Error Request Count row gives the count (the example run: 11), and a CSV
+    without its Request Count row (an excerpt) says nothing of failures."""
+    assert cell(parsed(CSV).table, "failed", "count")["value"] == 11
+    assert "failed" not in set(parsed(UNIT_CSV).table["metric"])
+    text = "Metric,avg,min,max,p50\r\nRequest Latency (ms),2620.71,2145.06,3411.10,2568.73\r\n"
+    assert "failed" not in set(a.parse(text, "s.csv").table["metric"])

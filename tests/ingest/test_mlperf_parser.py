@@ -45,7 +45,23 @@ def test_server_values_settings_and_units():
     assert set(t["scenario"]) == {"Server"} and set(t["result"]) == {"VALID"}
     assert set(t["target_qps"]) == {73.5}
     assert set(t["ttft_limit_ms"]) == {2000.0} and set(t["tpot_limit_ms"]) == {200.0}
+    assert t["latency_limit_ms"].isna().all() and set(t["parameters_line"]) == {55.0}
     assert "TTFT Early Stopping Result:" in t["checks"].iat[0]
+
+
+def test_every_latency_limit_loadgen_prints_is_read():
+    """LoadGen prints `target_latency (ns)` for a benchmark judged on its sample latency (SDXL) and
+    `ttft_latency` / `tpot_latency` for the LLMs (`TestSettingsInternal::LogSummary`)."""
+    t = parsed(FIX / "google_tpu_v6x4_sdxl_server_summary.txt").table
+    assert set(t["latency_limit_ms"]) == {20000.0} and set(t["parameters_line"]) == {31.0}
+    assert t["ttft_limit_ms"].isna().all() and t["tpot_limit_ms"].isna().all()
+    a30 = FIX / "a30_llama31_8b_server_invalid_summary.txt"
+    t = parsed(a30).table  # no Test Parameters section
+    assert t[["latency_limit_ms", "ttft_limit_ms", "parameters_line"]].isna().all(axis=None)
+    n = len(a30.read_text().splitlines())
+    cut = a30.read_text() + "\n" + "=" * 48 + "\nTest Parameters Used\n" + "=" * 48 + "\ntarget_qps : 0.35\n"
+    t = m.parse(cut, "cut.txt").table  # the section, cut before its limits: its line, no limit
+    assert set(t["parameters_line"]) == {float(n + 3)} and t["ttft_limit_ms"].isna().all()
 
 
 def test_server_counting_percentiles_and_the_repeated_rate():

@@ -11,7 +11,6 @@ its printed TF/s understates what the GPU did by 1 / density.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -39,6 +38,9 @@ def kernels(df: pd.DataFrame) -> pd.DataFrame:
     section's order of appearance."""
     d = df[df["tool"] == "attention-gym"].copy()
     d.attrs = {}
+    if d.empty:  # an input of tritonbench tables only: no mask, no kernel of attention-gym's
+        cols = ["mask", "operation", "pass", "seq_len", "sparsity_pct", "density", "time_ms", "tflops", "order"]
+        return pd.DataFrame({c: pd.Series(dtype=object if c in ("mask", "operation", "pass") else float) for c in cols})
     order = {m: i for i, m in enumerate(d["mask"].drop_duplicates())}
     w = d.pivot_table(
         index=["mask", "operation", "pass", "seq_len", "sparsity_pct", "density"],
@@ -175,27 +177,11 @@ def roofline_points(k: pd.DataFrame) -> pd.DataFrame:
 # --- the device and its peaks --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Peaks:
-    """The device a run is compared with, its dense FP16 peak and memory bandwidth, and where the
-    peaks came from: `parameter` (given by the reader) or `detected` (named in the input); with
-    neither, `NONE`: no device (device and source None, peaks NaN), none assumed."""
-
-    device: str | None
-    tflops: float
-    bandwidth_gb_s: float
-    source: str | None
-
-    @property
-    def ridge(self) -> float:
-        return roofline.ridge(self.tflops, self.bandwidth_gb_s)
-
-
 #: No device: neither the reader nor the input names one, and none is assumed.
-NONE = Peaks(None, float("nan"), float("nan"), None)
+NONE = roofline.NO_DEVICE
 
 
-def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s: float = 0.0) -> Peaks:
+def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s: float = 0.0) -> roofline.Peaks:
     """The device and peaks a run is measured against (`benchbook.hardware.choose`): `gpu` (a table
     name or alias) when given, else the device the texts name, else `NONE` (a page about someone
     else's run assumes no device); `peak_tflops` / `peak_bandwidth_gb_s` above 0 replace the
@@ -204,7 +190,7 @@ def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s
     named = [t for t in texts if t]
     if not gpu and peak_tflops > 0 and not peak_bandwidth_gb_s and hardware.detect(*named) is None:
         # the reader's compute peak alone, no device named: that peak stands, the bandwidth is unknown
-        return Peaks("your device", float(peak_tflops), float("nan"), "parameter")
+        return roofline.Peaks("your device", None, {"fp16": float(peak_tflops)}, "parameter")
     choice = hardware.choose(
         gpu or None,
         detected=named,
@@ -213,9 +199,7 @@ def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s
     )
     if choice is None:
         return NONE
-    dev = choice.device
-    peak = dev.peak("fp16") or dev.peak("fp32")  # a CPU lists only fp32
-    return Peaks(dev.name, float(peak) if peak else float("nan"), float(dev.bandwidth_gb_s), choice.source)
+    return roofline.of_device(choice.device, choice.source)
 
 
 # --- what the claims rest on ---------------------------------------------------------------------

@@ -31,7 +31,6 @@ averaged (`generation_rows`), never conflicts.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -74,32 +73,8 @@ REDUCE_RULE = (
 GIB = 1024**3
 
 
-@dataclass(frozen=True)
-class Peak:
-    """The device a measurement is compared with: its name, peaks (None where unknown) and where
-    they came from (`detected` from the output, `parameter`, or `unknown`)."""
-
-    device: str | None
-    bandwidth_gb_s: float | None
-    tflops: float | None
-    memory_gb: float | None
-    source: str
-    #: The device's last-level cache (MB, `llc_mb` of data/hardware.csv); None where unknown.
-    llc_mb: float | None = None
-    #: The CPU sockets the run spans (`hardware.Device.sockets`): the peaks above are theirs together.
-    sockets: int = 1
-    #: A CPU's hardware threads over those sockets (`threads` of data/hardware.csv x sockets): its
-    #: compute peak is all of them busy; None for other devices, or where the table does not say.
-    cpu_threads: int | None = None
-
-    @property
-    def ridge(self) -> float | None:
-        if self.bandwidth_gb_s and self.tflops:
-            return roofline.ridge(self.tflops, self.bandwidth_gb_s)
-        return None
-
-
-UNKNOWN = Peak(None, None, None, None, "unknown")
+#: No device: the output names none the hardware table knows, and the reader gave none.
+UNKNOWN = roofline.Peaks(None, None, {}, "unknown")
 
 
 def _text(v) -> str | None:
@@ -124,7 +99,7 @@ def _applies(dev: hardware.Device, mode: str) -> bool:
     return dev.kind == "apu" or (dev.kind == "cpu") == (mode == "cpu")
 
 
-def choose_peak(gpu: str, row, bandwidth_gb_s: float = 0.0, tflops: float = 0.0) -> Peak:
+def choose_peak(gpu: str, row, bandwidth_gb_s: float = 0.0, tflops: float = 0.0) -> roofline.Peaks:
     """The device one result is compared with. The reader's `gpu` (with their own peaks, if
     given) wins where it fits the run (a CPU-only run is never compared with a GPU); else the
     device the output printed (`hardware.detect`), with the reader's peaks over it; else, with
@@ -141,23 +116,12 @@ def choose_peak(gpu: str, row, bandwidth_gb_s: float = 0.0, tflops: float = 0.0)
     except ValueError:
         return UNKNOWN
     if choice is None:
-        return Peak(printed, None, None, None, "unknown")
+        return roofline.Peaks(printed, None, {}, "unknown")
     d = choice.device
     label = d.name if d.kind != "custom" or not printed else printed
     n = d.sockets(row.get("threads")) if mode == "cpu" and d.kind == "cpu" and not bw else 1
-    if n > 1:  # the run's threads span n sockets: their memory channels, caches and cores add
-        return Peak(
-            f"{label} ({n} sockets)",
-            n * d.bandwidth_gb_s,
-            n * d.peak("fp16") if d.peak("fp16") else None,
-            n * d.memory_gb if d.memory_gb else None,
-            choice.source,
-            n * d.llc_mb if d.llc_mb else None,
-            n,
-            n * d.threads if d.kind == "cpu" and d.threads else None,
-        )
-    threads = d.threads if d.kind == "cpu" and d.threads else None
-    return Peak(label, d.bandwidth_gb_s, d.peak("fp16"), d.memory_gb, choice.source, d.llc_mb, 1, threads)
+    # the run's threads span n sockets: their memory channels, caches and cores add
+    return roofline.of_device(d, choice.source, n, f"{label} ({n} sockets)" if n > 1 else label)
 
 
 def layers(*names) -> tuple[int | None, str | None]:
@@ -375,10 +339,10 @@ def points(
             ncm = r.get("n_cpu_moe")
             if ncm is not None and pd.notna(ncm) and int(ncm) > 0:
                 why.append(f"n_cpu_moe {int(ncm)} expert layers on the CPU")
-            if file_bytes and pk.memory_gb and file_bytes > pk.memory_gb * 1e9:
-                why.append(f"file {file_bytes / 1e9:.1f} GB > {pk.memory_gb:g} GB of GPU memory")
+            if file_bytes and pk.total_memory_gb and file_bytes > pk.total_memory_gb * 1e9:
+                why.append(f"file {file_bytes / 1e9:.1f} GB > {pk.total_memory_gb:g} GB of GPU memory")
                 if bytes_tok:  # the GPU holds at most its memory's worth of the file
-                    gpu_bytes = min(gpu_bytes or bytes_tok, bytes_tok * pk.memory_gb * 1e9 / file_bytes)
+                    gpu_bytes = min(gpu_bytes or bytes_tok, bytes_tok * pk.total_memory_gb * 1e9 / file_bytes)
         out.append(
             {
                 **r.to_dict(),
@@ -391,17 +355,21 @@ def points(
                 "bytes_per_token": bytes_tok,
                 "bytes_source": src,
                 "bandwidth_gb_s": bw,
-                "fraction_of_peak": bw / pk.bandwidth_gb_s if bw and pk.bandwidth_gb_s else None,
-                "ceiling_tok_s": pk.bandwidth_gb_s * 1e9 / bytes_tok if bytes_tok and pk.bandwidth_gb_s else None,
+                "fraction_of_peak": bw / pk.total_bandwidth_gb_s if bw and pk.total_bandwidth_gb_s else None,
+                "ceiling_tok_s": pk.total_bandwidth_gb_s * 1e9 / bytes_tok
+                if bytes_tok and pk.total_bandwidth_gb_s
+                else None,
                 "intensity_flop_per_byte": flops_tok / bytes_tok if flops_tok and bytes_tok else None,
                 "achieved_tflops": flops_tok * rate / 1e12 if flops_tok else None,
-                "compute_fraction": flops_tok * rate / 1e12 / pk.tflops if flops_tok and pk.tflops else None,
+                "compute_fraction": flops_tok * rate / 1e12 / pk.peak_tflops("fp16")
+                if flops_tok and pk.peak_tflops("fp16")
+                else None,
                 "offload": "cpu" if r["mode"] == "cpu" else ("partial" if why or r["mode"] == "partial" else "full"),
                 "offload_why": "; ".join(why),
                 "gpu_bytes_per_token": gpu_bytes if why else None,
                 "may_fit_in_cache": fits_in_cache(bytes_tok, pk),
                 "llc_unknown": llc_unknown(bytes_tok, pk),
-                "llc_mb": pk.llc_mb,
+                "llc_mb": pk.total_llc_mb,
             }
         )
     cols = list(kept.columns) + [
@@ -614,16 +582,20 @@ def latency_points(
                 "bytes_source": f"{active:g}B active params x {bpw:g} bytes ({prec}{said})" if active else "unknown",
                 "precision_source": w.source,
                 "bandwidth_gb_s": bw,
-                "fraction_of_peak": bw / pk.bandwidth_gb_s if bw and pk.bandwidth_gb_s else None,
-                "ceiling_tok_s": pk.bandwidth_gb_s * 1e9 / bytes_tok if bytes_tok and pk.bandwidth_gb_s else None,
+                "fraction_of_peak": bw / pk.total_bandwidth_gb_s if bw and pk.total_bandwidth_gb_s else None,
+                "ceiling_tok_s": pk.total_bandwidth_gb_s * 1e9 / bytes_tok
+                if bytes_tok and pk.total_bandwidth_gb_s
+                else None,
                 "intensity_flop_per_byte": flops_tok / bytes_tok if flops_tok and bytes_tok else None,
                 "achieved_tflops": flops_tok * rate / 1e12 if flops_tok else None,
-                "compute_fraction": flops_tok * rate / 1e12 / pk.tflops if flops_tok and pk.tflops else None,
+                "compute_fraction": flops_tok * rate / 1e12 / pk.peak_tflops("fp16")
+                if flops_tok and pk.peak_tflops("fp16")
+                else None,
                 "offload": "full",
                 "offload_why": "",
                 "may_fit_in_cache": fits_in_cache(bytes_tok, pk),
                 "llc_unknown": llc_unknown(bytes_tok, pk),
-                "llc_mb": pk.llc_mb,
+                "llc_mb": pk.total_llc_mb,
             }
         )
     res = pd.DataFrame(rows)
@@ -665,7 +637,7 @@ def throughput_runs(
         weight_gb = active * bpw if active else np.nan
         tp = r["tensor_parallel"] if pd.notna(r["tensor_parallel"]) and r["tensor_parallel"] > 1 else 1
         pk = choose_peak(gpu, {"mode": "gpu"}, peak_bandwidth_gb_s, peak_tflops)
-        peak = pk.bandwidth_gb_s * tp if pk.bandwidth_gb_s else np.nan  # TP n: n devices' bandwidth
+        peak = pk.total_bandwidth_gb_s * tp if pk.total_bandwidth_gb_s else np.nan  # TP n: n devices' bandwidth
         rows.append(
             {
                 **r,
@@ -679,7 +651,7 @@ def throughput_runs(
                 "bytes_per_weight": bpw,
                 "weight_gb": weight_gb,
                 "single_stream_gb_s": weight_gb * float(out[0]),
-                "device": pk.device if pk.bandwidth_gb_s else None,
+                "device": pk.device if pk.total_bandwidth_gb_s else None,
                 "peak_gb_s": peak,
                 "bytes_per_token_at_peak": peak / float(out[0]),
                 "min_batch": weight_gb * float(out[0]) / peak,
@@ -688,14 +660,14 @@ def throughput_runs(
     return pd.DataFrame(rows, columns=out_cols)
 
 
-def fits_in_cache(bytes_per_token: float | None, pk: Peak) -> bool:
+def fits_in_cache(bytes_per_token: float | None, pk: roofline.Peaks) -> bool:
     """Whether the weights one token reads fit in the device's last-level cache (`llc_mb` of
     data/hardware.csv), so that its generation need not stream them from memory once per token.
     A device whose cache is unknown is not assumed to hold them."""
-    return bool(bytes_per_token is not None and pk.llc_mb and bytes_per_token < pk.llc_mb * 1e6)
+    return bool(bytes_per_token is not None and pk.total_llc_mb and bytes_per_token < pk.total_llc_mb * 1e6)
 
 
-def llc_unknown(bytes_per_token: float | None, pk: Peak) -> bool:
+def llc_unknown(bytes_per_token: float | None, pk: roofline.Peaks) -> bool:
     """Whether cache residence cannot be judged: the device is known but the hardware table has no
     last-level cache for it (`llc_mb` blank), and the weights one token reads are small enough to fit
     in the largest cache of any device in the table. Neither fitting nor streaming is assumed."""
@@ -703,8 +675,8 @@ def llc_unknown(bytes_per_token: float | None, pk: Peak) -> bool:
         bytes_per_token is not None
         and pk.source != "unknown"
         and pk.device
-        and not pk.llc_mb
-        and bytes_per_token < hardware.largest_llc_mb() * pk.sockets * 1e6
+        and not pk.total_llc_mb
+        and bytes_per_token < hardware.largest_llc_mb() * pk.count * 1e6
     )
 
 
@@ -712,10 +684,10 @@ def device_fields(pk) -> dict:
     """The device columns of a placed point: name, peaks, where they came from, and the ridge."""
     return {
         "device": pk.device,
-        "peak_gb_s": pk.bandwidth_gb_s,
-        "peak_tflops": pk.tflops,
+        "peak_gb_s": pk.total_bandwidth_gb_s,
+        "peak_tflops": pk.peak_tflops("fp16"),
         "peak_source": pk.source,
-        "ridge": pk.ridge,
-        "sockets": pk.sockets,
-        "cpu_threads": pk.cpu_threads,
+        "ridge": pk.ridge("fp16"),
+        "sockets": pk.count,
+        "cpu_threads": pk.total_threads,
     }

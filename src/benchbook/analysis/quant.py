@@ -604,28 +604,7 @@ def placement(meta: dict) -> dict:
     return {"hardware": hw or None, "own_gpu_each": own}
 
 
-@dataclass(frozen=True)
-class Peaks:
-    """The device the runs are compared with, its dense 16-bit and int8 peaks (None when not
-    known) and bandwidth, and where they came from: `parameter` (given by the reader) or `detected`
-    (named by the input or its manifest); with neither, `peaks` gives None: no device is assumed."""
-
-    device: str
-    tflops: float | None
-    int8_tops: float | None
-    bandwidth_gb_s: float
-    source: str
-
-    @property
-    def ridge(self) -> float | None:
-        return None if not self.tflops else roofline.ridge(self.tflops, self.bandwidth_gb_s)
-
-    def compute_peak(self, kind: str) -> float | None:
-        """The peak a scheme computes on: "int8" or the 16-bit one."""
-        return self.int8_tops if kind == "int8" else self.tflops
-
-
-def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s: float = 0.0) -> Peaks | None:
+def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s: float = 0.0) -> roofline.Peaks | None:
     """`gpu` (table name or alias) when given, else the device the texts (the manifest's hardware)
     name (`benchbook.hardware.choose`), else None: a page about someone else's run assumes no
     device. `peak_tflops` / `peak_bandwidth_gb_s` above 0 replace the table's figures (source
@@ -641,7 +620,8 @@ def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s
     if choice is None:
         return None
     d = choice.device
-    return Peaks(d.name, d.peak("bf16"), None if peak_tflops else d.int8_tops, float(d.bandwidth_gb_s), choice.source)
+    tflops = {"bf16": d.peak("bf16")} | ({"int8": d.int8_tops} if d.int8_tops and not peak_tflops else {})
+    return roofline.Peaks(d.name, float(d.bandwidth_gb_s), tflops, choice.source)
 
 
 def model_size(model_id: str = "", texts=()) -> tuple[float | None, str | None, str | None]:
@@ -763,10 +743,10 @@ class Lesson:
         return self.int8_tops / self.tflops if self.int8_tops else None
 
 
-def lesson(peaks: Peaks | None) -> Lesson:
+def lesson(peaks: roofline.Peaks | None) -> Lesson:
     """The lesson on the run's device when one is named (and has a 16-bit peak), else on
     EXAMPLE_DEVICE, marked as an example."""
-    if peaks is not None and peaks.tflops:
-        return Lesson(peaks.device, peaks.tflops, peaks.int8_tops, peaks.bandwidth_gb_s, False)
+    if peaks is not None and peaks.dense_tflops:
+        return Lesson(peaks.device, peaks.dense_tflops, peaks.int8_tops, peaks.bandwidth_gb_s, False)
     d = hardware.device(EXAMPLE_DEVICE)
     return Lesson(d.name, float(d.peak("bf16")), d.int8_tops, float(d.bandwidth_gb_s), True)

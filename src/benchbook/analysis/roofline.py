@@ -27,14 +27,18 @@ from benchbook.ingest import context
 
 @dataclass(frozen=True)
 class Peaks:
-    """A device (or `count` identical devices) and its peaks; None where the table has none. `source`
-    says where the device came from: "parameter" or "detected"."""
+    """A device (or `count` identical devices: GPUs a run spans, CPU sockets its threads fill) and
+    its peaks, each per device; None where the table has none. `source` says where the device came
+    from: "parameter" or "detected" (None for `NO_DEVICE`). Every chapter's device is one of these."""
 
     device: str | None
     bandwidth_gb_s: float | None
     tflops: dict
-    source: str
+    source: str | None
     count: int = 1
+    memory_gb: float | None = None
+    llc_mb: float | None = None  # last-level cache
+    threads: int | None = None  # a CPU's hardware threads
 
     def peak_tflops(self, precision: str) -> float | None:
         """Dense peak (TFLOP/s or TOP/s) for `precision`, times `count`; fp16 stands in for bf16."""
@@ -44,13 +48,60 @@ class Peaks:
         return None if v is None else v * self.count
 
     @property
+    def dense_tflops(self) -> float | None:
+        """The 16-bit dense peak of all `count` devices; a CPU's fp32 peak where it lists no 16-bit one."""
+        return self.peak_tflops("bf16") or self.peak_tflops("fp32")
+
+    @property
+    def int8_tops(self) -> float | None:
+        return self.peak_tflops("int8")
+
+    def compute_peak(self, kind: str) -> float | None:
+        """The peak a scheme computes on: "int8" or the dense 16-bit one."""
+        return self.int8_tops if kind == "int8" else self.dense_tflops
+
+    @property
     def total_bandwidth_gb_s(self) -> float | None:
         return None if self.bandwidth_gb_s is None else self.bandwidth_gb_s * self.count
 
-    def ridge(self, precision: str) -> float | None:
-        """FLOP per byte where the roofline turns from bandwidth to compute."""
-        p, bw = self.peak_tflops(precision), self.total_bandwidth_gb_s
-        return None if p is None or not bw else ridge(p, bw)
+    @property
+    def total_memory_gb(self) -> float | None:
+        return None if self.memory_gb is None else self.memory_gb * self.count
+
+    @property
+    def total_llc_mb(self) -> float | None:
+        return None if self.llc_mb is None else self.llc_mb * self.count
+
+    @property
+    def total_threads(self) -> int | None:
+        return None if self.threads is None else self.threads * self.count
+
+    def ridge(self, precision: str | None = None) -> float | None:
+        """FLOP per byte where the roofline turns from bandwidth to compute (`precision` None: the
+        dense 16-bit peak)."""
+        p = self.dense_tflops if precision is None else self.peak_tflops(precision)
+        bw = self.total_bandwidth_gb_s
+        return None if not p or not bw else ridge(p, bw)
+
+    def share(self, achieved: float | None, of: str = "tflops") -> float | None:
+        """`achieved` (TFLOP/s, or GB/s with `of="bandwidth"`) as a fraction of the run's peak;
+        None where either is unknown."""
+        peak = self.total_bandwidth_gb_s if of == "bandwidth" else self.dense_tflops
+        if achieved is None or not peak or not math.isfinite(achieved):
+            return None
+        return achieved / peak
+
+
+#: No device: neither the reader nor the input names one, and none is assumed.
+NO_DEVICE = Peaks(None, None, {}, None)
+
+
+def of_device(dev: hardware.Device, source: str, count: int = 1, label: str | None = None) -> Peaks:
+    """The table device `dev` as `Peaks` (`count` of them), named `label` where given."""
+    threads = dev.threads if dev.kind == "cpu" and dev.threads else None
+    return Peaks(
+        label or dev.name, dev.bandwidth_gb_s, dict(dev.peaks), source, count, dev.memory_gb, dev.llc_mb, threads
+    )
 
 
 def _device(name: str) -> hardware.Device | None:
@@ -71,10 +122,6 @@ def _alias(line: str) -> hardware.Device | None:
         return hardware.device(line)
     except (KeyError, ValueError, TypeError):
         return None
-
-
-def _peaks(dev: hardware.Device, source: str, count: int = 1) -> Peaks:
-    return Peaks(dev.name, dev.bandwidth_gb_s, dict(dev.peaks), source, count)
 
 
 @dataclass(frozen=True)
@@ -189,11 +236,11 @@ def choose(gpu: str, texts, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.
             raise KeyError(f"unknown GPU {gpu!r}: not a name or alias in data/hardware.csv")
     else:
         dev, source, count = _device(found[0]), "detected", found[1]
-    p = _peaks(dev, source, count)
+    p = of_device(dev, source, count)
     if bandwidth_gb_s > 0 or peak_tflops > 0:
         tf = {k: peak_tflops / count for k in hardware.PEAK_COLUMNS} if peak_tflops > 0 else p.tflops
         bw = bandwidth_gb_s / count if bandwidth_gb_s > 0 else p.bandwidth_gb_s
-        p = Peaks(p.device, bw, tf, "parameter", count)
+        p = Peaks(p.device, bw, tf, "parameter", count, p.memory_gb, p.llc_mb, p.threads)
     return p
 
 

@@ -51,12 +51,15 @@ RUN_KEYS = [
     "max_concurrency",
     "burstiness",
     "metadata",
-    # MLPerf LoadGen: the scenario, LoadGen's verdict, the offered load and the scenario's own limits
+    # MLPerf LoadGen: the scenario, LoadGen's verdict, the offered load, the scenario's own limits and
+    # the line of the section that prints them
     "scenario",
     "result",
     "target_qps",
+    "latency_limit_ms",
     "ttft_limit_ms",
     "tpot_limit_ms",
+    "parameters_line",
 ]
 #: Columns every run table has (NaN where the output does not print them), so the chapter reads
 #: metrics by name whatever the tool version printed.
@@ -898,23 +901,43 @@ def own_limits_possible(r: pd.DataFrame) -> bool:
     return any("ttft_limit_ms" in tools[t].settings for t in names if t in tools)
 
 
+#: The percentile at which LoadGen checks a Server run's latency limits: `server_target_latency_percentile`,
+#: 0.99 by default (loadgen/test_settings.h) and in mlperf.conf for every Server benchmark; the
+#: summary does not print it.
+SERVER_PERCENTILE = 99.0
+
+
 def own_slo_bounds(r: pd.DataFrame) -> pd.DataFrame:
-    """The runs whose output judges itself (MLPerf's `Result is`), with `goodput_bounds` against
-    the latency limits it states for its scenario (`ttft_latency` / `tpot_latency`); NaN shares
-    where its Test Parameters are not in the input. Empty when no run judges itself."""
-    cols = {"result", "ttft_limit_ms", "tpot_limit_ms"}
-    if not cols & set(r.columns):
+    """The runs whose output judges itself (MLPerf's `Result is`), with the share of requests that
+    meet the latency limits it states: `goodput_bounds` against TTFT and TPOT limits, or the bounds
+    on E2EL against a sample-latency limit (`latency_limit_ms`, LoadGen's `target_latency`). LoadGen
+    checks its limits in the Server scenario only (`PerfConstraintsMet`), so `checked` is False and
+    the shares NaN for another scenario (an Offline run prints them but is not held to them), and
+    the shares are NaN where the input prints no limit. Empty when no run judges itself."""
+    limits = ["latency_limit_ms", "ttft_limit_ms", "tpot_limit_ms"]
+    if not {"result", *limits} & set(r.columns):
         return r.iloc[0:0]
     has = lambda c: r[c].notna() if c in r else pd.Series(False, index=r.index)  # noqa: E731
-    own = r[has("result") | (has("ttft_limit_ms") & has("tpot_limit_ms"))]
+    own = r[has("result") | has("latency_limit_ms") | (has("ttft_limit_ms") & has("tpot_limit_ms"))]
     parts = []
     for i, row in own.iterrows():
-        limits = [row.get("ttft_limit_ms"), row.get("tpot_limit_ms")]
-        if all(v is not None and np.isfinite(v) for v in limits):
-            parts.append(goodput_bounds(own.loc[[i]], *limits))
+        one = own.loc[[i]]
+        checked = row.get("scenario") == "Server"
+        token = [row.get(c) for c in ("ttft_limit_ms", "tpot_limit_ms")]
+        whole = row.get("latency_limit_ms")
+        if checked and all(_finite(v) for v in token):
+            parts.append(goodput_bounds(one, *token).assign(checked=True))
+        elif checked and _finite(whole):
+            lo, hi = _share_bounds(row, "e2el", whole)
+            kept = completed_share(row)
+            parts.append(one.reset_index(drop=True).assign(share_lo=lo * kept, share_hi=hi * kept, checked=True))
         else:
-            parts.append(own.loc[[i]].reset_index(drop=True).assign(share_lo=np.nan, share_hi=np.nan))
+            parts.append(one.reset_index(drop=True).assign(share_lo=np.nan, share_hi=np.nan, checked=checked))
     return pd.concat(parts, ignore_index=True) if parts else r.iloc[0:0]
+
+
+def _finite(v) -> bool:
+    return v is not None and not pd.isna(v) and np.isfinite(float(v))
 
 
 # --- the lesson: a closed loop of N requests, Little's law and the knee ------------------------------

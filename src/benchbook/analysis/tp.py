@@ -884,47 +884,105 @@ def fill_tp(w: pd.DataFrame, paths, tp_unknown: int) -> tuple[pd.DataFrame, list
     states exactly one TP; elsewhere `tp_unknown`, with `tp_stated` False. One record per file with
     such rows, for the page: `file`, `status` ("stated": `tp`, `line`, `source`; "several": the
     `values` and `lines` it states, none of them tied to the table; "unread": the `line` that
-    speaks of TP without a value; "absent": no sign of a TP anywhere) and `assumed` (tp_unknown)."""
+    speaks of TP without a value; "absent": no sign of a TP anywhere) and `assumed` (tp_unknown).
+
+    TP is stated per table: where the parser read a TP for some of a file's tables and none for
+    others (`NUM_SHARD=4` above the second table only), a TP the file states belongs to the table it
+    sits above, so the tables without one look only between the table before them and their own
+    first row (`_windows`), one record per such span, with `first` and `last` (its rows' lines),
+    `above` (the last row of the table before it, 0 for none) and `others` (each TP the other tables
+    state, with the `first` and `last` lines of its rows); found nothing there, the status is
+    "table_absent": those tables state none, never the file."""
     from benchbook import config, ingest
     from benchbook.ingest import context
-    from benchbook.ingest.vllm_serve import source_name  # the name `ingest.read` gives a file's rows
 
     w = w.copy()
     w["tp_stated"] = w["tp"].notna()
     notes = []
     for path in paths:
-        mine = (w["source"] == source_name(path)) if "source" in w else pd.Series(True, index=w.index)
+        mine = _rows_of(w, path)
         rows = w["tp"].isna() & mine
         if not rows.any():
             note = _conflict(w[mine], path)
             notes += [note] if note else []
             continue
         ctx = context.read(ingest._load_lines(config.resolve(path)))
-        said = context.states(ctx, "tp")
         models = {_model_key(m) for m in w.loc[rows, "model"].dropna()} if "model" in w else set()
-        other = [f for f in said.facts if _launches_another(ctx, f, models)]
-        if other and len(other) == len(said.facts):  # every TP the file states is another model's
-            f = other[0]
-            launched = ctx.same_command(f, "model")[0].value
-            notes.append(
-                {"file": config.relative(path), "status": "other_model", "tp": f.value, "line": f.line}
-                | {"model": launched, "assumed": tp_unknown}
-            )
-            continue
-        said = dataclasses.replace(said, facts=tuple(f for f in said.facts if f not in other))
-        values = list(dict.fromkeys(f.value for f in said.facts))
-        note = {"file": config.relative(path), "status": said.status, "assumed": tp_unknown}
-        if said.status == "stated" and len(values) == 1:
-            f = said.facts[0]
-            w.loc[rows, "tp"], w.loc[rows, "tp_stated"] = values[0], True
-            note |= {"tp": values[0], "line": f.line, "source": f.source}
-        elif said.status == "stated":
-            note |= {"status": "several", "values": values, "lines": [f.line for f in said.facts][:6]}
-        elif said.status == "unread":
-            note |= {"line": said.line}
-        notes.append(note)
+        for span, window, others in _windows(w, mine):
+            note = _fill_span(w, span, _within(ctx, window), models, tp_unknown)
+            note["file"] = config.relative(path)
+            if others:
+                lines = w.loc[span, "line"]
+                note |= {"first": int(lines.min()), "last": int(lines.max()), "above": window[0], "others": others}
+                note["status"] = "table_absent" if note["status"] == "absent" else note["status"]
+            notes.append(note)
     w["tp"] = w["tp"].fillna(tp_unknown)
     return w, notes
+
+
+def _rows_of(w: pd.DataFrame, path) -> pd.Series:
+    from benchbook.ingest.vllm_serve import source_name  # the name `ingest.read` gives a file's rows
+
+    return (w["source"] == source_name(path)) if "source" in w else pd.Series(True, index=w.index)
+
+
+def _windows(w: pd.DataFrame, mine: pd.Series) -> list[tuple[pd.Series, tuple | None, list[dict]]]:
+    """The spans of a file's rows that state no TP, each with the lines a TP stated for it may sit on
+    and the tables that state their own. Where no table of the file states one, one span, the whole
+    file (window None). Else each run of consecutive rows (by line) without a TP is a span whose
+    window runs from the last row above it to its own first row."""
+    stated = mine & w["tp"].notna()
+    if not stated.any() or "line" not in w:
+        return [(mine & w["tp"].isna(), None, [])]
+    d = w[mine].sort_values("line", kind="stable")
+    told = d[d["tp"].notna()].groupby("tp", sort=False)["line"].agg(["min", "max"])
+    others = [{"tp": int(v), "first": int(a), "last": int(b)} for v, (a, b) in told.iterrows()]
+    runs = (d["tp"].isna() != d["tp"].isna().shift()).cumsum()
+    out, above = [], 0
+    for _, g in d.groupby(runs, sort=True):
+        if g["tp"].isna().all():
+            span = pd.Series(False, index=w.index)
+            span[g.index] = True
+            out.append((span, (above, int(g["line"].min())), others))
+        above = int(g["line"].max())
+    return out
+
+
+def _within(ctx, window):
+    """`ctx` keeping only the facts and signs on lines inside `window` (low, high), exclusive; all of
+    it for None."""
+    if window is None:
+        return ctx
+    lo, hi = window
+    return dataclasses.replace(
+        ctx,
+        facts=tuple(f for f in ctx.facts if lo < f.line < hi),
+        signs=tuple(x for x in ctx.signs if lo < x.line < hi),
+    )
+
+
+def _fill_span(w: pd.DataFrame, rows: pd.Series, ctx, models: set[str], tp_unknown: int) -> dict:
+    """Set the TP of `rows` from what `ctx` states (`context.states`), and the record that says so."""
+    from benchbook.ingest import context
+
+    said = context.states(ctx, "tp")
+    other = [f for f in said.facts if _launches_another(ctx, f, models)]
+    if other and len(other) == len(said.facts):  # every TP the file states is another model's
+        f = other[0]
+        launched = ctx.same_command(f, "model")[0].value
+        return {"status": "other_model", "tp": f.value, "line": f.line, "model": launched, "assumed": tp_unknown}
+    said = dataclasses.replace(said, facts=tuple(f for f in said.facts if f not in other))
+    values = list(dict.fromkeys(f.value for f in said.facts))
+    note = {"status": said.status, "assumed": tp_unknown}
+    if said.status == "stated" and len(values) == 1:
+        f = said.facts[0]
+        w.loc[rows, "tp"], w.loc[rows, "tp_stated"] = values[0], True
+        note |= {"tp": values[0], "line": f.line, "source": f.source}
+    elif said.status == "stated":
+        note |= {"status": "several", "values": values, "lines": [f.line for f in said.facts][:6]}
+    elif said.status == "unread":
+        note |= {"line": said.line}
+    return note
 
 
 def _conflict(rows: pd.DataFrame, path) -> dict | None:

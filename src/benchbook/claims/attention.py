@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchbook.analysis import attention
+from benchbook.analysis import attention, roofline
 from benchbook.claims import Claim, make
 
 PASS = "fw"
@@ -109,18 +109,18 @@ def sdpa_printed(k: pd.DataFrame, sp: pd.DataFrame, noise: tuple[float, int]) ->
     return make("sdpa_printed", "comparison", rule, ev)
 
 
-def kernel_fraction(k: pd.DataFrame, operation: str, peaks: attention.Peaks, claim_id: str) -> Claim:
+def kernel_fraction(k: pd.DataFrame, operation: str, peaks: roofline.Peaks, claim_id: str) -> Claim:
     """The performed-work rate of `operation` (its best mask) as a fraction of the dense FP16 peak."""
     w = attention.work_rates(k, operation, PASS)
     best = _num(w.max()) if len(w) else None
     ev = {
         "operation": operation,
-        "fraction": best / peaks.tflops if best is not None else None,
-        "fraction_low": _num(w.min()) / peaks.tflops if len(w) else None,
+        "fraction": peaks.share(best),
+        "fraction_low": peaks.share(_num(w.min())) if len(w) else None,
         "tflops_low": _num(w.min()) if len(w) else None,
         "tflops_high": best,
         "n_masks": len(w),
-        "peak": peaks.tflops,
+        "peak": peaks.dense_tflops,
         "unit": "TFLOP/s",
         "device": peaks.device,
         "peak_source": peaks.source,
@@ -182,7 +182,7 @@ def flex_vs_fa2_causal(k: pd.DataFrame, noise: tuple[float, int]) -> Claim:
     return make("flex_vs_fa2_causal", "comparison", rule, ev)
 
 
-def best_bound(pts: pd.DataFrame, peaks: attention.Peaks, threshold: float = BOUND_THRESHOLD) -> Claim:
+def best_bound(pts: pd.DataFrame, peaks: roofline.Peaks, threshold: float = BOUND_THRESHOLD) -> Claim:
     """What limits the kernel that performs the most work per second, from its place on the roofline
     (compulsory traffic only: the bandwidth fraction is a lower bound)."""
     r = attention.best_point(pts)
@@ -191,10 +191,10 @@ def best_bound(pts: pd.DataFrame, peaks: attention.Peaks, threshold: float = BOU
         "mask": r["mask"] if r is not None else None,
         "pass": r["pass"] if r is not None else None,
         "achieved_tflops": _num(r["achieved_tflops"]) if r is not None else None,
-        "compute_fraction": _num(r["achieved_tflops"]) / peaks.tflops if r is not None else None,
-        "bandwidth_fraction": _num(r["achieved_gb_s"]) / peaks.bandwidth_gb_s if r is not None else None,
+        "compute_fraction": peaks.share(_num(r["achieved_tflops"])) if r is not None else None,
+        "bandwidth_fraction": peaks.share(_num(r["achieved_gb_s"]), "bandwidth") if r is not None else None,
         "intensity": _num(r["intensity_flop_per_byte"]) if r is not None else None,
-        "ridge": peaks.ridge,
+        "ridge": peaks.ridge(),
         "threshold": threshold,
         "device": peaks.device,
         "peak_source": peaks.source,
@@ -203,7 +203,7 @@ def best_bound(pts: pd.DataFrame, peaks: attention.Peaks, threshold: float = BOU
     return make("best_bound", "bound", rule, ev)
 
 
-def all_claims(k: pd.DataFrame, sp: pd.DataFrame, pts: pd.DataFrame, peaks: attention.Peaks) -> list[Claim]:
+def all_claims(k: pd.DataFrame, sp: pd.DataFrame, pts: pd.DataFrame, peaks: roofline.Peaks) -> list[Claim]:
     """Every claim of the chapter, in page order."""
     nz = attention.noise(k)
     return [

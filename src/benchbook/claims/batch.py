@@ -32,9 +32,11 @@ def _int(v) -> int | None:
 
 def series_name(row: pd.Series) -> str:
     """How a claim names the series of a row of `analysis.batch` (`knee`, `step_roofline`): framework
-    and dtype, and the GPU only when the input sweeps that model, framework and dtype on several (a
+    and dtype, the settings that also split it (`variant`), and the GPU only when the input sweeps that model, framework and dtype on several (a
     row without `named_gpu` names none)."""
     name = " ".join(x for x in (row["framework"], row["dtype"]) if x)
+    variant = row.get("variant", "")
+    name += f" (`{variant}`)" if isinstance(variant, str) and variant else ""  # claims are Markdown
     gpu = row.get("named_gpu", "")
     return f"{name} on {gpu}" if gpu else name
 
@@ -158,10 +160,14 @@ def dtypes(pair, noise: float) -> Claim:
 
 
 def latency_flat(flat: pd.DataFrame) -> Claim:
-    """The leading batch sizes over which the latency of one generate() call stays flat."""
+    """The leading batch sizes over which the latency of one generate() call (or one decode step, where
+    the tool times the step) stays flat."""
     xs = [int(x) for x in flat["batch_size"]] if flat is not None else []
     ys = [_f(y) for y in flat["latency_s"]] if flat is not None else []
     ev = dict(xs=xs, ys=ys, direction="flat", min_points=3, tolerance=FLAT_TOLERANCE)
+    # what the latency times: a generate() call, or one decode step the tool timed (`analysis.one_batch`)
+    timed = flat["timed"].iat[0] if flat is not None and len(flat) and "timed" in flat else None
+    ev["timed"] = timed if isinstance(timed, str) else "generate() call"
     if len(xs):
         ev.update(first=xs[0], last=xs[-1], low=min(ys), high=max(ys))
         if "throughput_tok_s" in flat:  # what a fixed step time predicts: throughput in proportion to the batch

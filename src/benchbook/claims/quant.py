@@ -107,7 +107,7 @@ def outlier_effect(changes: int, n_members: int, n_flagged: int) -> Claim:
     return make("outlier_effect", "anomaly", "winning-set memberships that differ with and without flagged values", ev)
 
 
-def outlier_physics(phys: pd.DataFrame, peaks: quant.Peaks | None, n_flagged: int | None = None) -> Claim:
+def outlier_physics(phys: pd.DataFrame, peaks: roofline.Peaks | None, n_flagged: int | None = None) -> Claim:
     """The flagged run whose values imply the largest fraction of its compute peak in prefill: above
     1, physics says the run's numbers are not a measurement of the GPU."""
     rows = []
@@ -139,7 +139,7 @@ def outlier_physics(phys: pd.DataFrame, peaks: quant.Peaks | None, n_flagged: in
 
 def decode_bandwidth(
     pts: pd.DataFrame,
-    peaks: quant.Peaks | None,
+    peaks: roofline.Peaks | None,
     params_b: float | None,
     baseline: str = "",
     baseline_bytes_per_weight: float | None = None,
@@ -184,7 +184,7 @@ def decode_bandwidth(
     return make("decode_bandwidth", "fraction_of_peak", rule, ev)
 
 
-def decode_trend(trend: pd.DataFrame, scheme: str | None, baseline: str, peaks: quant.Peaks | None) -> Claim:
+def decode_trend(trend: pd.DataFrame, scheme: str | None, baseline: str, peaks: roofline.Peaks | None) -> Claim:
     """The weight-only scheme's decode speed relative to the baseline (baseline time / scheme time)
     falls as the tokens each decode pass multiplies (the batch) grow; the evidence keeps every
     step's intensity and the ridge, so a reader sees whether any step crossed it."""
@@ -199,7 +199,7 @@ def decode_trend(trend: pd.DataFrame, scheme: str | None, baseline: str, peaks: 
         "noise": _step_noise(trend) if scheme else [],
         "intensities": [float(x) for x in trend["intensity"]] if scheme else [],
         "intensities_baseline": [float(x) for x in trend["intensity_baseline"]] if scheme else [],
-        "ridge": peaks.ridge if peaks else None,
+        "ridge": peaks.ridge() if peaks else None,
         "device": peaks.device if peaks else None,
         "peak_source": peaks.source if peaks else None,
     }
@@ -219,7 +219,7 @@ def decode_trend(trend: pd.DataFrame, scheme: str | None, baseline: str, peaks: 
         if abs(y1 / y0 - 1) <= band
     ]
     ev["crossover_batch"] = quant.crossover_batch(trend) if scheme else None
-    ev["tflops"] = peaks.tflops if peaks else None
+    ev["tflops"] = peaks.dense_tflops if peaks else None
     ev["bandwidth_gb_s"] = peaks.bandwidth_gb_s if peaks else None
     rule = (
         "baseline decode time / scheme decode time (median over regimes per batch) is lower at the largest batch than "
@@ -260,7 +260,7 @@ def _step_noise(trend: pd.DataFrame) -> list[float | None]:
 
 
 def large_batch_bound(
-    pts: pd.DataFrame, scheme: str | None, peaks: quant.Peaks | None, params_b: float | None, threshold: float
+    pts: pd.DataFrame, scheme: str | None, peaks: roofline.Peaks | None, params_b: float | None, threshold: float
 ) -> Claim:
     """What limits the weight-only scheme's decode step at the largest batch: its weight streaming
     against the bandwidth, its FLOP/s against the 16-bit peak, its intensity against the ridge."""
@@ -272,10 +272,10 @@ def large_batch_bound(
         "regime": top["regime"] if top is not None else None,
         "batch_size": int(top["batch_size"]) if top is not None else None,
         "bandwidth_fraction": _num(top["weight_gb_s"]) / peaks.bandwidth_gb_s if ok else None,
-        "compute_fraction": _num(top["achieved_tflops"]) / peaks.tflops if ok else None,
+        "compute_fraction": _num(top["achieved_tflops"]) / peaks.dense_tflops if ok else None,
         "intensity": _num(top["intensity_flop_per_byte"]) if top is not None else None,
         "intensity_16bit": float(top["batch_size"]) if top is not None else None,  # 2 x batch / 2 bytes
-        "ridge": peaks.ridge if peaks else None,
+        "ridge": peaks.ridge() if peaks else None,
         "threshold": threshold,
         "device": peaks.device if peaks else None,
         "peak_source": peaks.source if peaks else None,

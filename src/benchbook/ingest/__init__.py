@@ -111,7 +111,7 @@ def detected(parsed: Parsed) -> str:
     distinct values of a `run` column) or configurations (distinct settings, repetitions aside)."""
     t = parsed.table
     version = f" ({parsed.version})" if parsed.version else ""
-    if "run" in t.columns:
+    if "run" in t.columns and t["run"].notna().any():  # a format of the tool that numbers no run counts configurations
         n, what = t["run"].nunique(), "run"
     else:
         keys = [c for c in tools()[parsed.tool].settings if c in t.columns and c != "rep"]
@@ -243,6 +243,11 @@ def read(path: str | os.PathLike, tool: str | None = None) -> pd.DataFrame:
         df.attrs["messages"] += context.fill(df, context.read(_load_lines(config.resolve(path))))
     df.attrs["detected"] = [detected(p) for p in parsed]
     return df
+
+
+def context_of(path: str | os.PathLike) -> context.Context:
+    """The run facts written anywhere in a file (`ingest.context.read` over all its lines)."""
+    return context.read(_load_lines(config.resolve(path)))
 
 
 def _read_sweep(folder: Path, tool: str | None, shown: str) -> pd.DataFrame:

@@ -33,7 +33,12 @@ Mapping to the serving contract (AIPerf's definitions): `request_latency` -> `e2
 "Inter Token Latency" is per request (latency - TTFT) / (output tokens - 1), vLLM's TPOT, so it
 is `tpot`; "Inter Chunk Latency" (gaps between streamed chunks) is vLLM's `itl`;
 `request_count` -> `completed`, `error_request_count` -> `failed` (0 where the JSON's `error_summary`
-is an empty list and no error count is exported: AIPerf lists every failure there), `benchmark_duration`
+is an empty list and no error count is exported: AIPerf lists every failure there; 0 too where a CSV
+has its Request Count row and no Error Request Count row: AIPerf computes `error_request_count` from
+failed records only (`MetricFlags.ERROR_ONLY`, `MetricRecordProcessor.error_parse_funcs`), a metric
+no record fed never reaches the results (`MetricResultsProcessor.process_result`), and the CSV
+exporter writes a row for every result, so the row is absent exactly when none failed; AIPerf's own
+`RequestErrorRateMetric` reads it with a 0 default for "a clean zero-error run"), `benchmark_duration`
 -> `duration` (s), `total_isl` / `total_osl` -> `total_input_tokens` / `total_generated_tokens`,
 `request_throughput`, `output_token_throughput` -> `output_throughput`. Other metrics keep AIPerf's
 tag as their name. Settings: model, `--concurrency` (max_concurrency), `--request-rate`,
@@ -396,7 +401,7 @@ def _csv(text: str, source: str, messages: list[str]):
             tag = CSV_TAGS.get(tag, tag)
             stats = {("avg" if h == "Value" else h): c for h, c in nums}
             single = header[first:] == ["Value"] or (first == 2 and list(stats) == ["avg"])
-            metrics[tag] = {"avg": _csv_number(stats.get("avg", ""))}
+            metrics[tag] = {"avg": _csv_number(stats.get("avg", "")), "line": r_i}
             for k, c in stats.items():
                 cells += 1
                 v = _csv_number(c)
@@ -414,6 +419,13 @@ def _csv(text: str, source: str, messages: list[str]):
                         {**settings, "line": r_i, "metric": metric, "statistic": stat, "value": v, "unit": u}
                     )
     _failures({}, metrics, source, messages)
+    if "request_count" in metrics and "error_request_count" not in metrics:
+        # AIPerf writes an Error Request Count row only when a request failed (see the module's rule)
+        cells += 1
+        ln = metrics["request_count"]["line"]
+        note = "Request Count is exported and Error Request Count is not: AIPerf writes that row only when a request failed"
+        records.append({**settings, "line": ln, "metric": "failed", "statistic": "count", "value": 0.0, "unit": "req"})
+        records[-1]["note"] = note
     return records, rejects, cells
 
 

@@ -5,7 +5,7 @@ Mode, the headline rates, `Result is : VALID|INVALID` with the constraint checks
 the TTFT/TPOT early-stopping results), "Additional Stats" (latencies, first-token latencies and
 time-per-output-token in ns: min, max, mean and percentiles; LoadGen 5.x+ names the min/max/mean
 rows "Time per Output Token" and keeps "time to output token" on the percentile rows) and "Test Parameters Used"
-(`target_qps`, `ttft_latency (ns)`, seeds, counts).
+(`target_qps`, the scenario's latency limits, seeds, counts).
 
 Tidy names follow the serving contract: samples are requests, so `Completed samples per second`
 (Server) and `Samples per second` (Offline) are `request_throughput`; `Completed tokens per
@@ -14,8 +14,14 @@ second` (the offered load) is `scheduled_request_rate`; the latencies are `e2el`
 `tpot`. LoadGen prints them in ns: they are converted to ms (unit `ms`, note "LoadGen printed ns").
 
 Settings: scenario, mode, SUT name (and the model when the SUT name carries it, as in
-`llama2-70b-Offline-SUT`), the result, `target_qps` and the TTFT/TPOT limits (ms); the
-constraint checks and early-stopping lines go to `checks`. Test parameters other than these are
+`llama2-70b-Offline-SUT`), the result, `target_qps`, the latency limits (ms) and the line of the
+Test Parameters banner (`parameters_line`, NaN where the input holds no such section); the
+constraint checks and early-stopping lines go to `checks`. LoadGen prints the limits as
+`TestSettingsInternal::LogSummary` (mlcommons/inference, loadgen/test_settings_internal.cc) does:
+`target_latency (ns)` for a benchmark judged on its sample latency (SDXL, GPT-J), else
+`ttft_latency (ns)` and `tpot_latency (ns)` (`use_token_latencies`, the LLMs), in every scenario;
+`PerformanceSummary::PerfConstraintsMet` (loadgen/results.cc) checks them in the Server scenario
+only, at `target_latency_percentile`, which the summary does not print. Test parameters other than these are
 configuration, not measurements, and are not cells. Counting (cells_read == kept + rejected): every
 number of the first two sections is a cell; P97 and P99.9 have no tidy statistic and are
 rejected; the Server summary repeats `Completed tokens per second` in Additional Stats, and the
@@ -40,8 +46,10 @@ SETTINGS = {
     "model": "str",
     "result": "str",
     "target_qps": "float64",
+    "latency_limit_ms": "float64",
     "ttft_limit_ms": "float64",
     "tpot_limit_ms": "float64",
+    "parameters_line": "float64",
     "checks": "str",
 }
 
@@ -77,6 +85,12 @@ RATES = {
     "Scheduled samples per second": ("scheduled_request_rate", "req/s"),
 }
 NS_NOTE = "LoadGen printed ns; converted to ms"
+#: The latency limits LoadGen prints under Test Parameters Used, and the setting each fills.
+LIMITS = {
+    "target_latency (ns)": "latency_limit_ms",
+    "ttft_latency (ns)": "ttft_limit_ms",
+    "tpot_latency (ns)": "tpot_limit_ms",
+}
 #: A SUT name that carries the benchmark's model, as NVIDIA's harness names its SUTs
 #: (`llama2-70b-Offline-SUT`, `mixtral-8x7b-Server-SUT`); the reference harness's `PySUT` names none.
 SUT_MODEL_RE = re.compile(
@@ -95,7 +109,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if head is None:
         raise ParseError(source, 1, "no 'MLPerf Results Summary' banner: not a LoadGen mlperf_log_summary.txt")
     settings = {k: None for k in ("run", "scenario", "mode", "sut", "model", "result", "checks")}
-    settings.update(run="summary", target_qps=math.nan, ttft_limit_ms=math.nan, tpot_limit_ms=math.nan)
+    settings.update(run="summary", target_qps=math.nan, parameters_line=math.nan)
+    settings.update(dict.fromkeys(LIMITS.values(), math.nan))
     checks: list[str] = []
     records, rejects, messages = [], [], []
     cells = 0
@@ -106,13 +121,15 @@ def parse(text: str | Lines, source: str) -> Parsed:
             continue
         if s in ("MLPerf Results Summary", "Additional Stats", "Test Parameters Used"):
             section = s
+            if s == "Test Parameters Used":
+                settings["parameters_line"] = float(ln)
             continue
         if section == "Test Parameters Used":
             m = ROW_RE.match(s)
             if m and m["label"] == "target_qps":
                 settings["target_qps"] = float(m["value"])
-            elif m and m["label"] in ("ttft_latency (ns)", "tpot_latency (ns)"):
-                settings[f"{m['label'][:4]}_limit_ms"] = float(m["value"]) / 1e6
+            elif m and m["label"] in LIMITS:
+                settings[LIMITS[m["label"]]] = float(m["value"]) / 1e6
             elif re.search(r"\d+ (warnings|errors) encountered", s):
                 messages.append(f"{source}:{ln}: {s}")
             continue

@@ -17,6 +17,10 @@ What the numbers are (python/sglang/bench_one_batch.py, `latency_test_run_once`)
 * `Total. latency: X s, throughput: Y token/s`: prefill + every decode step, throughput =
   (input_len + output_len) x batch_size / total latency (prompt and output tokens together).
 
+So the median decode latency is one step of the whole batch (each sequence gets one token), and the
+median decode throughput is batch / that step: the batch chapter takes them as its step time and its
+throughput (`analysis.one_batch`); prefill and total hold the prompt and are no decode step.
+
 The JSONL holds per run `run_name`, `batch_size`, `input_len`, `output_len`, `prefill_latency`,
 `prefill_throughput`, `median_decode_latency`, `median_decode_throughput` (absent when output_len is
 1), `total_latency`, `overall_throughput`. The file is appended to, so a configuration met again is a

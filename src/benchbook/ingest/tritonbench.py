@@ -7,7 +7,11 @@ What the numbers are (tritonbench's operator benchmark): `latency` is the kernel
 `gbps` bytes moved per second; the first column names the input (`(Batch, Heads, SeqLen, Dhead)`, or
 one dimension such as `SeqLen`), and an `average` row is tritonbench's mean over the inputs above it,
 set aside (it is recomputable, not an input). The operator, `--causal` and `--bwd` come from the
-command line above a table where one is kept (`+ python run.py --op flash_attention ...`).
+command line above a table where one is kept (`+ python run.py --op flash_attention ...`), and so do
+flash_attention's fixed `--batch`, `--n-heads` and `--d-head` where the input column gives only the
+sequence length (`shape_from` "command line"; the operator iterates the sequence length over its
+inputs at that batch, heads and head size). FLOPs are tritonbench's `flops` metric of that operator
+(4 x B x H x S^2 x D forward, half with `--causal`, 2.5x for `--bwd`: `analysis.attention_tritonbench`).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ SETTINGS = {
     "d_head": "Int64",
     "causal": "str",
     "pass": "str",
+    "shape_from": "str",
 }
 METRICS = {
     "latency": "ms: kernel time (triton do_bench)",
@@ -45,6 +50,9 @@ _RULE = re.compile(r"^\s*-+(?:\s{2,}-+)+\s*$")
 _SNIFF = re.compile(r"(?m)^\s*\S.*?\s{2,}\S+-(?:latency|tflops)\b.*\n\s*-+(?:\s{2,}-+)+\s*$")
 _COMMAND = re.compile(r"(?:run\.py|run_benchmark\.py\s+triton)\b")
 _DIMS = {"batch": "batch", "heads": "heads", "seqlen": "seq_len", "seqlen_kv": "seq_len_kv", "dhead": "d_head"}
+#: flash_attention's shape flags (--batch, --n-heads, --d-head): fixed over the inputs, where a table's
+#: first column gives only the sequence length.
+_SHAPE_FLAGS = {"--batch": "batch", "--n-heads": "heads", "--d-head": "d_head"}
 AVERAGE = "tritonbench's mean over the inputs above: recomputable, not an input"
 
 
@@ -77,6 +85,9 @@ def _command(lines, upto: int) -> dict:
             out = {"causal": "causal" if "--causal" in words else "non-causal", "pass": None}
             if "--op" in words and words.index("--op") + 1 < len(words):
                 out["op"] = words[words.index("--op") + 1]
+            for flag, dim in _SHAPE_FLAGS.items():  # the operator's fixed dimensions, where the command sets them
+                if flag in words and words.index(flag) + 1 < len(words) and words[words.index(flag) + 1].isdigit():
+                    out[dim] = int(words[words.index(flag) + 1])
             if "--bwd" in words or ("--mode" in words and "bwd" in words):
                 out["pass"] = "bwd"
             elif "--fwd" in words or ("--mode" in words and "fwd" in words):
@@ -114,7 +125,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
             row = _cells(lines[j], spans)
             first = row[0]
             base = dict(op=cmd.get("op"), input=first, causal=cmd.get("causal"), **{"pass": cmd.get("pass")})
-            base.update(_dims(header[0], first))
+            table_dims = _dims(header[0], first)
+            base.update(table_dims)
+            # a dimension the table's input column lacks is the command line's, said so (`shape_from`)
+            given = {k: cmd[k] for k in _SHAPE_FLAGS.values() if k in cmd and k not in table_dims}
+            base.update(given, shape_from="command line" if given else "table")
             for col, raw in zip(header[1:], row[1:], strict=False):
                 m = _METRIC_COL.match(col)
                 if not raw:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis import attention
+from benchbook.analysis import attention, roofline
 from benchbook.presentation import labels, wording
 from benchbook.presentation.plotting import color, message_figure, plain_ticks, times_ticks
 from benchbook.presentation.roofline import mark_ridge
@@ -56,13 +56,17 @@ def stop_note(messages: list[str]) -> str:
     return _say("stop", stop=stops[0].removeprefix("warning: ") if stops else "")
 
 
-def device_words(peaks: attention.Peaks) -> str:
+def device_words(peaks: roofline.Peaks) -> str:
     """'RTX-PRO-6000-Blackwell-WS (500 TFLOP/s dense FP16, 1,792 GB/s; named in the input)', or
     that no device is named and none assumed."""
     if peaks.device is None:
         return _say("device")
     return _say(
-        "device", device=peaks.device, tflops=peaks.tflops, bandwidth_gb_s=peaks.bandwidth_gb_s, source=peaks.source
+        "device",
+        device=peaks.device,
+        tflops=peaks.dense_tflops,
+        bandwidth_gb_s=peaks.bandwidth_gb_s,
+        source=peaks.source,
     )
 
 
@@ -205,7 +209,7 @@ def speedup_figure(sp: pd.DataFrame):
     return fig
 
 
-def roofline_figure(pts: pd.DataFrame, peaks: attention.Peaks, xlim=(10, 100_000)):
+def roofline_figure(pts: pd.DataFrame, peaks: roofline.Peaks, xlim=(10, 100_000)):
     """The kernels' performed work on the device's dense FP16 roofline (compulsory traffic)."""
     import matplotlib.pyplot as plt
 
@@ -213,19 +217,19 @@ def roofline_figure(pts: pd.DataFrame, peaks: attention.Peaks, xlim=(10, 100_000
     if pts.empty:
         return message_figure(_say("no_roofline"))
     fig, ax = plt.subplots()
-    roofs = np.isfinite(peaks.tflops) and np.isfinite(peaks.bandwidth_gb_s)  # no device named: no roof
+    roofs = bool(peaks.dense_tflops and peaks.bandwidth_gb_s)  # no device named: no roof
     if roofs:
         x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
         ax.plot(
             x,
-            np.minimum(peaks.tflops, peaks.bandwidth_gb_s * x / 1e3),
+            np.minimum(peaks.dense_tflops, peaks.bandwidth_gb_s * x / 1e3),
             color="black",
             lw=2,
             label=f"{peaks.device} roofline",
         )
-        mark_ridge(ax, peaks.ridge, peaks.tflops)
-    elif np.isfinite(peaks.tflops):  # the reader's compute peak alone
-        ax.axhline(peaks.tflops, color="black", lw=2, label=f"{peaks.device}: {peaks.tflops:,.0f} TFLOP/s")
+        mark_ridge(ax, peaks.ridge(), peaks.dense_tflops)
+    elif peaks.dense_tflops:  # the reader's compute peak alone
+        ax.axhline(peaks.dense_tflops, color="black", lw=2, label=f"{peaks.device}: {peaks.dense_tflops:,.0f} TFLOP/s")
     for op in _ops(pts):
         g = pts[pts["operation"] == op]
         ax.scatter(g["intensity_flop_per_byte"], g["achieved_tflops"], color=op_colour(op), zorder=3, label=label(op))
@@ -317,3 +321,68 @@ def missing_figure(which: str) -> str:
         "speedup": lambda: _say("no_speedup"),
         "roof": lambda: _say("no_roofline"),
     }[which]()
+
+
+# --- tritonbench operator tables -----------------------------------------------------------------
+
+
+def triton_words(t: pd.DataFrame, peaks: roofline.Peaks) -> str:
+    """What the input's tritonbench tables show: inputs and backends, the fastest backend per input
+    (`analysis.attention_tritonbench.fastest`), the TFLOP/s by the operator's FLOPs rule against the
+    printed ones, and a share of the device's peak only where a device is named."""
+    from benchbook.analysis import attention_tritonbench as tb
+
+    if t.empty:
+        return _say("triton", n=0)
+    fa = tb.fastest(t)
+    last = fa.iloc[-1] if len(fa) else None
+    best = t.loc[t["tflops"].idxmax()] if t["tflops"].notna().any() else None
+    peak = peaks.dense_tflops if peaks.device is not None else None
+    checked = t[t["agrees"].notna()]
+    return _say(
+        "triton",
+        n=len(t),
+        n_inputs=t["input"].nunique(),
+        ops=sorted(set(t["op"].dropna())),
+        causal=sorted(set(t["causal"].dropna())),
+        backends=list(dict.fromkeys(t["backend"])),
+        n_fastest=len(fa),
+        wins=fa["fastest"].value_counts().to_dict() if len(fa) else {},
+        **(
+            dict(
+                last_input=last["input"],
+                last_fastest=last["fastest"],
+                last_slowest=last["slowest"],
+                ratio=last["ratio"],
+            )
+            if last is not None
+            else {}
+        ),
+        recomputed=int((t["tflops_from"] == "recomputed").sum()),
+        printed_only=int((t["tflops_from"] == "printed").sum()),
+        n_checked=len(checked),
+        n_agree=int(checked["agrees"].astype(bool).sum()),
+        **(
+            dict(best_tflops=best["tflops"], best_backend=best["backend"], best_input=best["input"])
+            if best is not None
+            else {}
+        ),
+        **(dict(device=peaks.device, peak=peak, share=best["tflops"] / peak) if peak and best is not None else {}),
+    )
+
+
+def triton_table(t: pd.DataFrame, peaks: roofline.Peaks) -> pd.DataFrame:
+    """tritonbench's rows for the page: input, backend, latency, the TFLOP/s shown and where they come
+    from, the printed TFLOP/s, and the share of the device's dense peak (only with a device named)."""
+    peak = (peaks.dense_tflops if peaks.device is not None else None) or np.nan
+    return pd.DataFrame(
+        {
+            "input": t["input"],
+            "backend": t["backend"],
+            "latency (ms)": t["latency_ms"].astype(float),
+            "TFLOP/s": t["tflops"].astype(float),
+            "TFLOP/s from": t["tflops_from"].replace("", None),
+            "printed TFLOP/s": t["printed_tflops"].astype(float),
+            "of dense 16-bit peak (%)": 100 * t["tflops"].astype(float) / peak,
+        }
+    )

@@ -11,6 +11,7 @@ from matplotlib.ticker import FuncFormatter
 from benchbook.analysis import precision, roofline
 from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, with_named_gpu
 from benchbook.analysis.batch import step_time as batch_step_time
+from benchbook.analysis.one_batch import STEP
 from benchbook.claims import rules
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
@@ -77,7 +78,8 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
     no batch setting are counted apart)."""
     alone = runs[runs["batch_size"].isna()] if runs is not None else pd.DataFrame(columns=["model"])
     bs = sw.loc[sw["has_result"], "batch_size"]
-    news = sorted(set(sw.get("new_tokens", pd.Series([float(NEW_TOKENS)] * len(sw))).dropna()))
+    step = _timed_steps(sw)
+    news = sorted(set(sw.get("new_tokens", pd.Series([float(NEW_TOKENS)] * len(sw)))[~step].dropna()))
     ok = sw.loc[sw["has_result"]]
     return _say(
         "inputs",
@@ -90,13 +92,21 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
         variants=sorted(set(sw.get("variant", pd.Series(dtype=str)).fillna("")) - {""}),
         **({"batch_min": bs.min(), "batch_max": bs.max()} if len(bs) else {}),
         new_tokens=news,
+        steps=bool((step & sw["has_result"]).any()),
         n_alone=len(alone),
     )
 
 
+def _timed_steps(sw: pd.DataFrame) -> pd.Series:
+    """The rows whose time is one decode step the tool timed itself (`analysis.one_batch`), not a
+    generate() call divided by its new tokens."""
+    return sw.get("timed", pd.Series(None, index=sw.index, dtype=object)).eq(STEP)
+
+
 def device_sentence(peaks, params: dict, sources: dict) -> str:
     """Which device and model size the roofline uses, and where each comes from."""
-    sizes = [{"model": m, "params_b": b, "source": sources.get(m)} for m, b in params.items()]
+    # a model the output does not name is said once ("names no model") unless a parameter sizes it
+    sizes = [{"model": m, "params_b": b, "source": sources.get(m)} for m, b in params.items() if m or b]
     if peaks is None:
         return _say("device", known=False, sizes=sizes)
     return _say(
@@ -120,6 +130,7 @@ def gain_sentence(mg: pd.DataFrame) -> str:
         "gain",
         steps=True,
         dtype=first["dtype"],
+        variant=first.get("variant", ""),
         gpu=first["named_gpu"],
         first_gain=first["gain_tok_s_per_seq"],
         first_from=int(first["prev_batch_size"]),
@@ -138,13 +149,41 @@ def ms_sentence(row: pd.Series | None) -> str:
         "ms_per_token",
         measured=True,
         batch_size=int(row["batch_size"]),
-        tool_ms=row["tool_ms_per_token"],
+        step=row.get("timed") == STEP,
+        batch_ms=1000.0 / row["throughput_tok_s"],
+        throughput=row["throughput_tok_s"],
         **_finite(
+            tool_ms=row["tool_ms_per_token"],
             latency_s=row["latency_s"],
             new_tokens=row.get("new_tokens", NEW_TOKENS),
             per_sequence_ms=row["per_sequence_ms_per_token"],
         ),
     )
+
+
+def prefill_sentence(sw: pd.DataFrame, key) -> str:
+    """The prefill and the whole run SGLang bench_one_batch times beside each decode step, at the
+    smallest and the largest batch of the reference series (empty for an input without them)."""
+    from benchbook.analysis.batch import rows_of
+
+    g = rows_of(sw, key)
+    g = g[_timed_steps(g)] if len(g) else g
+    if g.empty or "prefill_s" not in g:
+        return ""
+    ends = [g.iloc[0]] + ([g.iloc[-1]] if g["batch_size"].iat[-1] != g["batch_size"].iat[0] else [])
+    points = [
+        _finite(
+            batch_size=int(r["batch_size"]),
+            prefill_ms=r["prefill_s"] * 1e3,
+            prefill_tok_s=r["prefill_tok_s"],
+            total_ms=r["total_s"] * 1e3,
+            total_tok_s=r["total_tok_s"],
+            input_len=r.get("input_len"),
+            output_len=r.get("output_len"),
+        )
+        for r in ends
+    ]
+    return _say("prefill", variant=g["variant"].iat[0], points=points)
 
 
 def limits_sentence(limits: pd.DataFrame) -> str:
@@ -153,6 +192,7 @@ def limits_sentence(limits: pd.DataFrame) -> str:
         {
             "framework": r["framework"],
             "dtype": r["dtype"],
+            "variant": r.get("variant", ""),
             "gpu": r["named_gpu"],
             "status": r["status"],
             **({"last_ok": int(r["last_ok"])} if r["status"] in ("limit", "no limit") else {}),
@@ -479,10 +519,10 @@ def offline_sentence(pts: pd.DataFrame, peaks, elsewhere: list[str] | tuple[str,
     return _say("offline", runs=runs, batched=bool((pts["benchmark"] != "latency").any()), elsewhere=list(elsewhere))
 
 
-def audit_sentence(n: int, ok: int, bigcode: bool) -> str:
-    """What the bigcode tables' "oom" means and how many derived numbers were recomputed; the offline
-    tools print neither."""
-    return _say("audit", bigcode=bigcode, n=n, ok=ok, new_tokens=NEW_TOKENS)
+def audit_sentence(n: int, ok: int, bigcode: bool, tools: list[str] | tuple[str, ...] = ()) -> str:
+    """What the bigcode tables' "oom" means and how many derived numbers were recomputed; the other
+    tools read (`tools`, as the chapter names them) print neither."""
+    return _say("audit", bigcode=bigcode, n=n, ok=ok, new_tokens=NEW_TOKENS, tools=list(tools))
 
 
 # --- the lesson: weights read once per step, amortised over the batch ----------------------------

@@ -154,8 +154,13 @@ def batch_saturation(ledger) -> list[Exercise]:
         pred = ev["first_tok_s"] * ev["last"] / ev["first"]
         out.append(
             Exercise(
-                f"From batch {ev['first']} to {ev['last']} one call takes {ev['low']:.2f} to {ev['high']:.2f} s: the step "
-                f"time hardly moves. At batch {ev['first']} the run gives {ev['first_tok_s']:,.2f} tok/s. Predict its "
+                (
+                    f"From batch {ev['first']} to {ev['last']} one decode step takes {ev['low'] * 1e3:.2f} to "
+                    f"{ev['high'] * 1e3:.2f} ms: the step "
+                    if ev.get("timed") == "decode step"
+                    else f"From batch {ev['first']} to {ev['last']} one call takes {ev['low']:.2f} to {ev['high']:.2f} s: the step "
+                )
+                + f"time hardly moves. At batch {ev['first']} the run gives {ev['first_tok_s']:,.2f} tok/s. Predict its "
                 f"throughput at batch {ev['last']} if the step time stayed fixed, then compare with the measured "
                 f"{ev['last_tok_s']:,.2f} tok/s.",
                 [
@@ -213,7 +218,8 @@ def serving_saturation(ledger) -> list[Exercise]:
                     f"L* = μ x W0 = {ev['mu']:,.2f} x {ev['w0_s']:.2f} = {n_star:,.0f} requests.",
                     compare,
                 ],
-                f"L* = {n_star:,.0f} requests in flight. " + compare,
+                f"L* = {n_star:,.0f} requests in flight"
+                + (f"; the knee held {held / n_star:.0%} of it." if held else f"; the knee is at {ev['x']:,g}."),
             )
         )
     else:

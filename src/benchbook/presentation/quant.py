@@ -15,7 +15,7 @@ import textwrap
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis import quant
+from benchbook.analysis import quant, roofline
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, plain_ticks
 from benchbook.presentation.plotting import message_figure as _message_figure
@@ -50,7 +50,7 @@ def no_baseline_message(baseline: str) -> str:
     return _say("no_baseline", baseline=baseline, default=quant.DEFAULT_BASELINE)
 
 
-def setting_words(where: dict, peaks: quant.Peaks | None, model: str | None, model_source: str | None) -> str:
+def setting_words(where: dict, peaks: roofline.Peaks | None, model: str | None, model_source: str | None) -> str:
     """Where the runs ran and on what model, as the input's manifest or the parameters say."""
     return _say(
         "setting",
@@ -62,7 +62,7 @@ def setting_words(where: dict, peaks: quant.Peaks | None, model: str | None, mod
         **(
             {
                 "device": peaks.device,
-                "tflops": peaks.tflops,
+                "tflops": peaks.dense_tflops,
                 "bandwidth_gb_s": peaks.bandwidth_gb_s,
                 "source": peaks.source,
             }
@@ -398,7 +398,7 @@ def winners_figure(winners: pd.DataFrame, regimes: list[str] | None = None):
     return fig
 
 
-def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks | None, model: str, xlim=(0.5, 100_000)):
+def roofline_figure(pts: pd.DataFrame, peaks: roofline.Peaks | None, model: str, xlim=(0.5, 100_000)):
     """Decode and prefill points on the device's 16-bit roofline (and the int8 one where known),
     with +-1 standard deviation over runs; only the runs the statistics use. With no device
     (`peaks` None) the points alone: no roof is assumed."""
@@ -411,10 +411,10 @@ def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks | None, model: str, xl
     if peaks is not None:
         x = np.logspace(np.log10(xlim[0]), np.log10(xlim[1]), 200)
         bw = peaks.bandwidth_gb_s * 1e9 / 1e12
-        ax.plot(x, np.minimum(peaks.tflops, bw * x), color="black", lw=2, label=f"{peaks.device} 16-bit roofline")
+        ax.plot(x, np.minimum(peaks.dense_tflops, bw * x), color="black", lw=2, label=f"{peaks.device} 16-bit roofline")
         if peaks.int8_tops:
             ax.plot(x, np.minimum(peaks.int8_tops, bw * x), color="grey", lw=1.5, ls="--", label="int8 roofline")
-        mark_ridge(ax, peaks.ridge, peaks.tflops)
+        mark_ridge(ax, peaks.ridge(), peaks.dense_tflops)
     for label, g in pts.groupby("precision", sort=False):
         i = PRECISION_COLOUR.get(label, 4)
         for phase, marker in (("decode", "o"), ("prefill", "s")):
@@ -440,7 +440,7 @@ def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks | None, model: str, xl
     ax.set_xlabel("arithmetic intensity, weights only (FLOP/byte)")
     ax.set_ylabel("achieved (TFLOP/s; int8 TOP/s)")
     if peaks is not None:
-        ax.set_ylim(top=3 * max(peaks.int8_tops or 0, peaks.tflops))
+        ax.set_ylim(top=3 * max(peaks.int8_tops or 0, peaks.dense_tflops))
     if peaks is not None:
         title = _say("roof_title", model=model, device=peaks.device, source=peaks.source)
     else:
@@ -451,7 +451,7 @@ def roofline_figure(pts: pd.DataFrame, peaks: quant.Peaks | None, model: str, xl
     return fig
 
 
-def phases_figure(ratios: pd.DataFrame, scheme: str, baseline: str, peaks: quant.Peaks | None):
+def phases_figure(ratios: pd.DataFrame, scheme: str, baseline: str, peaks: roofline.Peaks | None):
     """The weight-only scheme's speed relative to the baseline per phase, against the tokens each
     forward pass multiplies by every weight (log scale), with the interval of each ratio."""
     import matplotlib.pyplot as plt
@@ -482,7 +482,11 @@ def phases_figure(ratios: pd.DataFrame, scheme: str, baseline: str, peaks: quant
     if peaks is not None:
         # tokens per pass at which a 1-byte-weight pass reaches the 16-bit ridge (intensity 2 x tokens)
         ax.axvline(
-            peaks.ridge / 2, color="grey", ls=":", lw=1, label=f"ridge of 8-bit weights ({peaks.ridge / 2:.0f} tokens)"
+            peaks.ridge() / 2,
+            color="grey",
+            ls=":",
+            lw=1,
+            label=f"ridge of 8-bit weights ({peaks.ridge() / 2:.0f} tokens)",
         )
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(plain_ticks())

@@ -212,8 +212,10 @@ def curve_note(curve: pd.DataFrame, variable: str) -> str:
 
 def assumed_rate_note(r: pd.DataFrame) -> str:
     assumed = r["rate_assumed"].astype(bool) if "rate_assumed" in r else pd.Series(False, index=r.index)
-    # LoadGen schedules Server queries at target_qps, printed only under Test Parameters
+    # LoadGen schedules Server queries at target_qps, printed only under Test Parameters: the page names
+    # that section's line where the input has one, else says the input lacks it
     mlperf = assumed & r["scenario"].notna() if "scenario" in r else assumed & False
+    lines = r.loc[mlperf, "parameters_line"].dropna() if "parameters_line" in r else pd.Series(dtype=float)
     n = int((assumed & ~mlperf).sum())
     unknown = r[r["request_rate"].isna()] if "request_rate" in r else r.iloc[0:0]
     tools = unknown["tool"] if "tool" in unknown else pd.Series("", index=unknown.index)
@@ -248,6 +250,7 @@ def assumed_rate_note(r: pd.DataFrame) -> str:
         offline=offline_runs(r),
         runs=len(r),
         mlperf=bool(mlperf.any()),
+        mlperf_line=float(lines.iloc[0]) if len(lines) else None,
         assumed=n,
         unknown=len(unknown),
         formats=formats,

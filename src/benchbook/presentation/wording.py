@@ -209,7 +209,7 @@ _KIND_KEYS = {"withheld", "implausible", "fragile"}
 
 #: Wordings the package speaks itself, outside any chapter (`benchbook compare`): they ship inside the
 #: package, as `benchbook/<name>.claims.yml`, so an installed wheel finds them without the book.
-PACKAGE_WORDINGS = ("compare",)
+PACKAGE_WORDINGS = ("compare", "report")
 
 
 def path(chapter: str) -> Path:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import attention
+from benchbook.analysis import attention, attention_tritonbench, roofline
 from benchbook.checks import attention_gym as checks
 from benchbook.claims import Ledger
 from benchbook.claims import attention as claims
@@ -32,9 +32,11 @@ class Result:
     speedups: pd.DataFrame
     points: pd.DataFrame
     densities: pd.DataFrame
-    peaks: attention.Peaks
+    peaks: roofline.Peaks
     reproduction: pd.DataFrame
     ledger: Ledger = field(repr=False, default=None)
+    #: tritonbench operator tables: one row per input and backend (`analysis.attention_tritonbench`)
+    triton: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 def analyse(p: dict) -> Result:
@@ -42,7 +44,10 @@ def analyse(p: dict) -> Result:
     from benchbook.presentation import wording
 
     paths = [Path(f) for f in p["source"]]
-    df, messages = ingest.read_all(paths, tool="attention-gym")
+    tb = [f for f in paths if attention_tritonbench.TOOL in ingest.detect(ingest._load_text(f))]
+    gym = [f for f in paths if f not in tb]
+    df, messages = ingest.read_all(gym, tool="attention-gym") if gym else (pd.DataFrame(columns=["tool"]), [])
+    tdf, more = ingest.read_all(tb, tool=attention_tritonbench.TOOL) if tb else (pd.DataFrame(columns=["tool"]), [])
     k = attention.with_work(attention.kernels(df))
     sp = attention.speedups(k)
     pts = attention.roofline_points(k)
@@ -56,14 +61,18 @@ def analyse(p: dict) -> Result:
         points=pts,
         densities=attention.densities(k),
         peaks=peaks,
-        reproduction=pd.concat([checks.reproduce(f) for f in paths], ignore_index=True),
+        reproduction=pd.concat([checks.reproduce(f) for f in gym], ignore_index=True) if gym else pd.DataFrame(),
+        triton=attention_tritonbench.table(tdf),
     )
+    result.messages += more
     result.ledger = wording.ledger(CHAPTER, [config.relative(x) for x in paths], claims.all_claims(k, sp, pts, peaks))
     return result
 
 
 def page(r: Result) -> Page:
     """Every text, figure and table of the chapter, drawn from `r`."""
+    from IPython.display import display
+
     from benchbook.presentation import attention as show
     from benchbook.presentation import placement, tables, wording
 
@@ -76,6 +85,7 @@ def page(r: Result) -> Page:
         "shape_words": show.shape_words(k),
         "rep_words": show.reproduction_words(r.reproduction),
         "density_words": show.density_words(r.densities),
+        "triton_words": show.triton_words(r.triton, r.peaks),
         "density_caption": wording.sentence(
             CHAPTER, "density_caption", dots=bool((r.densities["printed"].notna() & (r.densities["printed"] < 1)).any())
         ),
@@ -96,9 +106,19 @@ def page(r: Result) -> Page:
     for name in ("fig_tflops", "fig_speedup", "fig_roof"):
         markdown[f"why_no_{name[4:]}"] = "" if name in figures else show.missing_figure(name[4:])
     known = bool((r.densities["derived"].notna() | r.densities["printed"].notna()).any())
+    missing = {
+        "latency (ms)": "not printed",
+        "printed TFLOP/s": "not printed",
+        "of dense 16-bit peak (%)": "no device named",
+    }
     tabs = {
-        "densities": lambda: tables.show(show.density_table(r.densities), digits=4) if known else None,
-        "sdpa": lambda: tables.show(show.sdpa_table(k), digits=3),
-        "speedups": lambda: tables.show(show.speedup_table(r.speedups), digits=3),
+        "densities": lambda: display(tables.show(show.density_table(r.densities), digits=4)) if known else None,
+        "sdpa": lambda: display(tables.show(show.sdpa_table(k), digits=3)),
+        "speedups": lambda: display(tables.show(show.speedup_table(r.speedups), digits=3)),
+        "triton": lambda: (
+            display(tables.show(show.triton_table(r.triton, r.peaks), digits=4, missing=missing))
+            if len(r.triton)
+            else None
+        ),
     }
     return Page(r.ledger, texts=texts, markdown=markdown, figures=figures, tables=tabs)

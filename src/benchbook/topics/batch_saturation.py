@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import batch, roofline
+from benchbook.analysis import batch, one_batch, roofline
 from benchbook.checks import hf_batch as checks
 from benchbook.claims import Ledger
 from benchbook.claims import batch as batch_claims
@@ -17,7 +17,7 @@ from benchbook.presentation import wording
 from benchbook.topics import Page
 
 CHAPTER = "batch_saturation"
-TOOLS = ("hf-batch-sweep", *batch.OFFLINE_TOOLS)
+TOOLS = ("hf-batch-sweep", *batch.OFFLINE_TOOLS, one_batch.TOOL)
 
 
 @dataclass
@@ -42,6 +42,7 @@ class Result:
     reproduced: tuple[int, int, bool]  # rows, agreeing, whether a bigcode file was read
     ledger: Ledger
     set_aside: str | None
+    others: list[str]  # the tools read besides the bigcode tables (the audit sentence names them)
 
 
 def analyse(p: dict) -> Result:
@@ -49,7 +50,7 @@ def analyse(p: dict) -> Result:
     df, messages = ingest.read_all(p["source"])
     df = df[df["tool"].isin(TOOLS)]
     inputs = [config.relative(x) for x in p["source"]]
-    sw = batch.sweep(df)
+    sw = one_batch.with_sweep(batch.sweep(df), df)  # SGLang bench_one_batch: decode steps as points
     knees = batch.knee(sw, p["knee_fraction"])
     key = batch.reference(sw)
     pk = roofline.choose(p["gpu"], sorted(set(sw["gpu"]) - {""}), p["peak_bandwidth_gb_s"], p["peak_tflops"])
@@ -101,6 +102,7 @@ def analyse(p: dict) -> Result:
         reproduced=(len(rep), int(rep["agrees"].eq(True).sum()), bool(hf_files)),
         ledger=wording.ledger(CHAPTER, inputs, led.claims),
         set_aside=ingest.set_aside_note(p["source"], tool=TOOLS),
+        others=sorted(set(df["tool"]) - {"hf-batch-sweep"}) if "tool" in df else [],
     )
 
 
@@ -126,16 +128,18 @@ def page(res: Result) -> Page:
         ),
         offline_sentence=show.offline_sentence(res.offline, res.peaks, res.paced),
         floor=show.floor_sentence(res.floor, getattr(res.peaks, "device", None), size_assumed),
+        # Markdown: a series' settings (--quantization, run names) stand in code spans
+        gain_sentence=show.gain_sentence(mg),
+        limits_sentence=show.limits_sentence(res.limits),
+        prefill_sentence=show.prefill_sentence(sw, key),
         undecided=placement.folded_box(res.ledger),
         **placement.in_place(res.ledger),
     )
     pg.texts.update(
         knee_pct=f"{100 * res.p['knee_fraction']:.0f}",
         threshold_pct=f"{100 * res.p['bound_threshold']:.0f}",
-        gain_sentence=show.gain_sentence(mg),
         ms_sentence=show.ms_sentence(row),
-        limits_sentence=show.limits_sentence(res.limits),
-        audit_sentence=show.audit_sentence(*res.reproduced),
+        audit_sentence=show.audit_sentence(*res.reproduced, res.others),
     )
     pg.figures.update(
         fig_floor=show.plot_floor(res.floor),

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import quant
+from benchbook.analysis import quant, roofline
 from benchbook.analysis.precision import weights
 from benchbook.checks import sglang_quant as checks
 from benchbook.claims import Ledger
@@ -48,7 +48,7 @@ class Result:
     baseline: str
     baseline_precision: str | None
     where: dict
-    peaks: quant.Peaks | None
+    peaks: roofline.Peaks | None
     params_b: float | None
     model: str | None
     model_source: str | None
@@ -201,7 +201,7 @@ def page(r: Result) -> Page:
         figures["fig_winners_more"] = show.winners_figure(r.winners, groups[1])
     if r.params_b and len(r.points) and r.points["achieved_tflops"].notna().any():
         figures["fig_roofline"] = show.roofline_figure(r.points, r.peaks, r.model)
-        texts["roof_caption"] = show.prefill_position(r.points, r.peaks.ridge if r.peaks else None)
+        texts["roof_caption"] = show.prefill_position(r.points, r.peaks.ridge() if r.peaks else None)
     if r.weight_only and r.ratios["ratio"].notna().any():
         figures["fig_phases"] = show.phases_figure(r.ratios, r.weight_only, r.baseline, r.peaks)
     for name in ("fig_heatmap", "fig_roofline", "fig_phases"):

@@ -1,0 +1,81 @@
+"""What a reader's file states about its run, fact by fact, each with the lines it is read from
+(`ingest.context`): the report shows it beside every chapter page, so every fact written around the
+tool's numbers (a heading's device, a command's TP, an appended power line) reaches the page as the
+file states it, whether or not a chapter's rule uses it. Nothing is inferred here: values are shown
+as written, several values of one fact all shown, and a fact the file does not state is left out
+(never said to be absent: that needs `context.states`)."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from benchbook.ingest import context
+from benchbook.presentation import wording
+
+#: The package wording that names each fact (`words: facts:`) and holds the report's sentences.
+WORDING = "report"
+#: Distinct values shown per fact, and the lines cited per value, before the rest are counted.
+MAX_VALUES = 3
+MAX_LINES = 3
+MAX_CHARS = 80
+
+
+@dataclass(frozen=True)
+class Stated:
+    """One fact as the file states it: its label and each distinct value with its lines."""
+
+    name: str
+    label: str
+    values: tuple[tuple[str, tuple[int, ...]], ...]
+    more: int = 0
+
+
+def _shown(fact: context.Fact) -> str:
+    raw = fact.value
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)  # 512 W, as the file writes it, not 512.0
+    value = " ".join(str(raw).split())
+    if len(value) > MAX_CHARS:
+        value = value[: MAX_CHARS - 1].rstrip() + "…"
+    if fact.name in ("power", "power_limit", "energy", "rate") and fact.unit and fact.unit not in value:
+        value = f"{value} {fact.unit}"
+    if fact.scope and fact.scope != "scope not stated":
+        value = f"{value}, {fact.scope}"
+    return value
+
+
+def stated(ctx: context.Context) -> list[Stated]:
+    """Every fact `ctx` holds (not headings), in `context.NAMES` order, values in the order the
+    file's precedence gives them."""
+    labels = (wording.words(WORDING).get("facts") or {}) if ctx.facts else {}
+    out = []
+    for name in context.NAMES:
+        by_value: dict[str, list[int]] = {}
+        for fact in ctx.get(name):
+            by_value.setdefault(_shown(fact), []).append(fact.line)
+        if not by_value:
+            continue
+        values = tuple((v, tuple(sorted(set(lines)))) for v, lines in by_value.items())
+        out.append(Stated(name, labels.get(name, name), values[:MAX_VALUES], max(0, len(values) - MAX_VALUES)))
+    return out
+
+
+def _lines(lines: tuple[int, ...]) -> str:
+    shown = ", ".join(str(n) for n in lines[:MAX_LINES])
+    extra = len(lines) - MAX_LINES
+    return ("line " if len(lines) == 1 else "lines ") + shown + (f" and {extra} more" if extra > 0 else "")
+
+
+def html_list(file: str, facts: list[Stated]) -> str:
+    """The facts as an HTML paragraph and list (empty when the file states none)."""
+    if not facts:
+        return ""
+    items = []
+    for s in facts:
+        values = "; ".join(f"<code>{html.escape(v)}</code> ({_lines(lines)})" for v, lines in s.values)
+        if s.more:
+            values += "; " + html.escape(wording.sentence(WORDING, "more_values", n=s.more))
+        items.append(f"<li>{html.escape(s.label)}: {values}</li>")
+    intro = html.escape(wording.sentence(WORDING, "run_facts", file=file))
+    return f'<p>{intro}</p><ul class="benchbook-run-facts">{"".join(items)}</ul>'

@@ -1,0 +1,58 @@
+"""tritonbench tables in the attention chapter: TFLOP/s by the operator's FLOPs rule, checked against
+the printed ones, and the fastest backend per input (analysis.attention_tritonbench)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from benchbook import config, ingest
+from benchbook.analysis import attention_tritonbench as tb
+from benchbook.ingest import tritonbench
+
+FIX = config.FIXTURES_DIR / "tritonbench"
+
+
+def _table(text: str):
+    return tb.table(tritonbench.parse(text, "t.txt").table.assign(tool=tb.TOOL, source="t.txt"))
+
+
+def test_the_rule_gives_the_printed_tflops_of_a_real_h100_run():
+    t = tb.table(ingest.read(FIX / "tritonbench_pr2296_h100_flash_attention_tflops.md"))
+    r = t[(t["input"] == "1024") & (t["backend"] == "sdpa")].iloc[0]
+    assert (r["batch"], r["heads"], r["d_head"], r["shape_from"]) == (128, 8, 128, "command line")
+    assert r["flops"] == 4 * 128 * 8 * 1024 * 1024 * 128
+    assert r["tflops"] == pytest.approx(287.457, rel=1e-4) and r["tflops_from"] == "recomputed"
+    assert t["agrees"].eq(True).all()
+
+
+def test_causal_halves_and_backward_multiplies_by_two_and_a_half():
+    f = tb.flops("flash_attention", None, "non-causal", 2, 4, 1024, np.nan, 64)
+    assert tb.flops("flash_attention", None, "causal", 2, 4, 1024, np.nan, 64) == f / 2
+    assert tb.flops("flash_attention", "bwd", "non-causal", 2, 4, 1024, np.nan, 64) == 2.5 * f
+    assert np.isnan(tb.flops("gemm", None, "non-causal", 2, 4, 1024, np.nan, 64))  # no rule for another operator
+    assert np.isnan(tb.flops("flash_attention", None, None, 2, 4, 1024, np.nan, 64))  # causal not known
+
+
+HEAD = "  SeqLen    a-latency    b-latency\n--------  -----------  -----------\n"
+TFLOPS = "  SeqLen    a-latency    b-latency    a-tflops\n--------  -----------  -----------  ----------\n"
+
+
+def test_a_shape_from_the_command_is_used_only_where_printed_tflops_confirm_it():
+    cmd = "$ python run.py --op flash_attention --batch 4 --n-heads 8 --d-head 64\n"
+    t = _table(cmd + HEAD + "    1024          1.0          2.0\n")
+    assert t["tflops"].isna().all() and (t["tflops_from"] == "").all()
+    f = 4 * 4 * 8 * 1024 * 1024 * 64 / 1e-3 / 1e12
+    wrong = _table(cmd + TFLOPS + f"    1024          1.0          2.0  {2 * f:10.3f}\n")
+    a = wrong[wrong["backend"] == "a"].iloc[0]
+    assert a["agrees"] is False and a["tflops"] == pytest.approx(2 * f, rel=1e-3) and a["tflops_from"] == "printed"
+
+
+def test_the_fastest_backend_and_how_much_faster_per_input():
+    t = _table("$ python run.py --op flash_attention\n" + HEAD + "    1024          1.0          2.0\n")
+    fa = tb.fastest(t).iloc[0]
+    assert (fa["fastest"], fa["slowest"], fa["ratio"]) == ("a", "b", 2.0)
+    one = _table(
+        "$ python run.py --op flash_attention\n  SeqLen    a-latency\n--------  -----------\n    1024          1.0\n"
+    )
+    assert tb.fastest(one).empty  # one backend: nothing to compare

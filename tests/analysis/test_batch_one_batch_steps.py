@@ -1,0 +1,97 @@
+"""SGLang bench_one_batch in the batch chapter: each point is the median decode step the tool timed,
+one series per run name and lengths (analysis.one_batch)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from benchbook.analysis import batch, one_batch
+from benchbook.claims import batch as batch_claims
+from benchbook.ingest import sglang_one_batch
+from benchbook.presentation import batch as show
+
+
+def _jsonl(rows) -> str:
+    out = []
+    for name, bs, il, ol, step in rows:
+        r = dict(run_name=name, batch_size=bs, input_len=il, output_len=ol, prefill_latency=0.05)
+        r.update(prefill_throughput=il * bs / 0.05, total_latency=0.05 + (ol - 1) * step)
+        if ol > 1:
+            r.update(median_decode_latency=step, median_decode_throughput=bs / step)
+        r["overall_throughput"] = (il + ol) * bs / r["total_latency"]
+        out.append(json.dumps(r))
+    return "\n".join(out) + "\n"
+
+
+def _sweep(text: str):
+    df = sglang_one_batch.parse(text, "result.jsonl").table.assign(tool=one_batch.TOOL, source="result.jsonl")
+    return one_batch.with_sweep(batch.sweep(df), df)
+
+
+def test_a_point_is_the_median_decode_step_and_batch_over_it():
+    sw = _sweep(_jsonl([("a", 1, 256, 32, 0.010), ("a", 8, 256, 32, 0.011)]))
+    r = sw.set_index("batch_size")
+    assert r.loc[8, "latency_s"] == pytest.approx(0.011)
+    assert r.loc[8, "throughput_tok_s"] == pytest.approx(8 / 0.011)
+    assert (r["new_tokens"] == 1).all() and (r["timed"] == one_batch.STEP).all()
+    assert r["tool_ms_per_token"].isna().all()  # the tool prints no msec/token
+    rl = batch.step_roofline(sw, {"": 1.0}, None)  # step time is the step, not the run over its tokens
+    assert rl.set_index("batch_size").loc[8, "step_s"] == pytest.approx(0.011)
+
+
+def test_run_names_and_lengths_split_series_but_one_name_is_not_named():
+    two = _sweep(_jsonl([("a", 1, 256, 32, 0.01), ("b", 1, 256, 32, 0.02), ("a", 1, 512, 32, 0.01)]))
+    assert set(two["variant"]) == {
+        "run a, input 256, output 32",
+        "run b, input 256, output 32",
+        "run a, input 512, output 32",
+    }
+    one = _sweep(_jsonl([("a", 1, 256, 32, 0.01), ("a", 4, 256, 32, 0.01)]))
+    assert set(one["variant"]) == {"input 256, output 32"}
+    assert len(list(batch.series(one))) == 1
+
+
+def test_output_len_one_has_no_decode_step_and_is_no_point():
+    sw = _sweep(_jsonl([("a", 1, 256, 1, np.nan), ("a", 2, 256, 32, 0.01)]))
+    assert list(sw["batch_size"]) == [2]
+
+
+def test_console_runs_without_lengths_are_each_their_own_series():
+    run = "Prefill. latency: 0.01 s, throughput: 100.00 token/s\n"
+    text = "".join(
+        run
+        + f"Decode 0. Batch size: {b}, latency: 0.005 s, throughput: {b / 0.005:.2f} token/s\n"
+        + f"Decode.  median latency: 0.005 s, median throughput: {b / 0.005:.2f} token/s\n"
+        + "Total. latency:  0.100 s, throughput:   500.00 token/s\n"
+        for b in (1, 2)
+    )
+    sw = _sweep(text)
+    assert sorted(sw["variant"]) == ["run 1", "run 2"]
+    with_cmd = "python -m sglang.bench_one_batch --model-path m --batch-size 1 2 --input-len 64 --output-len 8\n" + text
+    assert set(_sweep(with_cmd)["variant"]) == {"input 64, output 8"}
+
+
+def test_flat_steps_are_worded_as_a_decode_step_in_ms_and_a_call_otherwise():
+    sw = _sweep(_jsonl([("a", b, 256, 32, 0.0090 + b * 1e-5) for b in (1, 2, 4)]))
+    c = batch_claims.latency_flat(batch.flat_range(batch.rows_of(sw, batch.reference(sw)), tolerance=0.10))
+    assert c.evidence["timed"] == one_batch.STEP
+    bigcode = batch_claims.latency_flat(
+        batch.flat_range(sw.drop(columns="timed").assign(latency_s=[1.0, 1.01, 1.02]), tolerance=0.10)
+    )
+    assert bigcode.evidence["timed"] == "generate() call"
+
+
+def test_the_ms_sentence_says_the_tool_prints_no_msec_per_token():
+    sw = _sweep(_jsonl([("a", 4, 256, 32, 0.008)]))
+    text = show.ms_sentence(sw.iloc[0])
+    assert "prints no" in text and "8.00 ms" in text and "tool prints 1000 / throughput" not in text
+
+
+def test_the_prefill_and_the_run_are_said_beside_the_steps_and_only_for_this_tool():
+    sw = _sweep(_jsonl([("a", 1, 256, 32, 0.01), ("a", 8, 256, 32, 0.011)]))
+    text = show.prefill_sentence(sw, batch.reference(sw))
+    assert "at batch 1 the prefill takes 50.00 ms (5,120 prompt tok/s)" in text and "at batch 8" in text
+    assert show.prefill_sentence(sw.drop(columns="timed"), batch.reference(sw)) == ""

@@ -1,0 +1,44 @@
+"""What a reader's file states about its run, as the report shows it beside every page: each fact
+as written with its lines, several values all kept, nothing for a fact the file does not state."""
+
+from __future__ import annotations
+
+from benchbook.ingest import context
+from benchbook.presentation import run_facts
+
+WRITE_UP = """# Qwen3-8B on 8 x MI325X
+- GPU: AMD MI325X *8
+vllm serve Qwen/Qwen3-8B --tensor-parallel-size 2
+
+Average power: 512 W per GPU
+vllm serve Qwen/Qwen3-8B --tensor-parallel-size 4
+"""
+
+
+def _facts(text: str) -> dict:
+    return {s.name: s for s in run_facts.stated(context.read(text.splitlines()))}
+
+
+def test_each_fact_is_shown_as_written_with_the_lines_it_is_read_from():
+    facts = _facts(WRITE_UP)
+    assert facts["device"].values[0] == ("AMD MI325X *8", (2,))
+    assert facts["model"].values == (("Qwen/Qwen3-8B", (3, 6)),)  # one value, both lines
+    assert facts["power"].values[0][0] == "512 W, per GPU"  # unit and scope as the line gives them
+
+
+def test_a_fact_stated_twice_with_different_values_shows_both():
+    assert [v for v, _ in _facts(WRITE_UP)["tp"].values] == ["2", "4"]
+
+
+def test_a_fact_the_file_does_not_state_is_left_out_not_said_absent():
+    facts = _facts("| model | tok/s |\n|---|---|\n| x | 3 |\n")
+    assert "device" not in facts and "tp" not in facts
+    assert run_facts.html_list("f.md", []) == ""
+
+
+def test_more_values_than_shown_are_counted():
+    text = "\n".join(f"vllm serve m --tensor-parallel-size {n}" for n in (1, 2, 4, 8, 16))
+    tp = _facts(text)["tp"]
+    assert len(tp.values) == run_facts.MAX_VALUES and tp.more == 2
+    html = run_facts.html_list("f.md", [tp])
+    assert "and 2 other values" in html and "(line 1)" in html and "f.md" in html
