@@ -84,7 +84,7 @@ async () => {
       const root = doc.documentElement;
       fig.viewBox = parseFloat((root.getAttribute('viewBox') || '0 0 0 0').split(/\s+/)[2]);
       fig.panels = doc.querySelectorAll('g[id^="axes_"]').length;
-      for (const t of doc.querySelectorAll('text')) {
+      for (const t of doc.querySelectorAll('text, tspan')) {  // a tspan: a mathtext part, e.g. an exponent
         const st = t.getAttribute('style') || '';
         const m = st.match(/font(?:-size)?:\s*(?:[a-z]+\s+)*([\d.]+)px/);
         if (m && t.textContent.trim()) fig.sizes.push([parseFloat(m[1]), t.textContent.trim().slice(0, 30)]);

@@ -237,3 +237,29 @@ def test_runs_table_headers_break_between_words_in_chromium():
     with ThreadPoolExecutor(1) as pool:
         broken = pool.submit(measure).result()
     assert broken[0] == [] and broken[1], broken
+
+
+def test_a_long_name_wraps_at_its_underscores_and_only_a_hash_may_break_inside_a_word():
+    """w8a8_sparse_smooth_gptq_interactive wrapped as gptq_interacti / ve in a narrow column (#34):
+    a text cell gets a break opportunity after each underscore of a long name and keeps whole words;
+    a piece still too long (a file hash) may break anywhere."""
+    df = pd.DataFrame(
+        {"evidence": ["w8a8_sparse_smooth_gptq_interactive: runs labelled run1", "000_5f50b6ac26707e67.txt"]}
+    )
+    html = show(df).to_html()
+    assert "w8a8_<wbr>sparse_<wbr>smooth_<wbr>gptq_<wbr>interactive: runs labelled run1" in html
+    anywhere = re.findall(r"#T_\w+_(row\d+)_col0 \{[^}]*overflow-wrap: anywhere", html)
+    assert anywhere == ["row1"]
+
+
+def test_an_audit_consequence_is_said_once_per_run_of_rows_that_share_it():
+    defects = pd.DataFrame(
+        {
+            "defect": ["duplicated run label", "mojibake", "duplicated run label", "duplicated run label"],
+            "line": [35, 17, 62, 143],
+            "consequence": ["runs kept", "repaired", "runs kept", "labels differ"],
+        }
+    )
+    t = audit.audit_table(defects, ["defect", "line", "consequence"])
+    assert list(t["line"]) == [35, 62, 143, 17]  # a defect's rows together
+    assert list(t["what it does to the analysis"]) == ["runs kept", audit.AS_ABOVE, "labels differ", "repaired"]

@@ -151,12 +151,12 @@ def test_a_batch_size_keeps_its_colour_across_the_chapters_figures(seeds):
     from matplotlib.colors import to_hex
 
     from benchbook.presentation import tp as view
-    from benchbook.presentation.plotting import color
+    from benchbook.presentation.plotting import ramp
 
-    assert [view.series(v) for v in (1, 2, 4, 8, 16)] == [0, 1, 2, 3, 4]
+    assert [view.series(v) for v in (1, 2, 4, 8, 16)] == [0, 1, 2, 3, 4]  # a TP's colour index
     figs = tp_scaling.page(seeds).figures
     handles, names = figs["fig_speedup"].axes[1].get_legend_handles_labels()  # decode, speed-up
     speed = {n: to_hex(h.lines[0].get_color()) for h, n in zip(handles, names, strict=True) if n.startswith("batch")}
-    assert speed["batch 8"] == to_hex(color(3)) and speed["batch 1"] == to_hex(color(0))
+    assert speed["batch 8"] == to_hex(ramp(8)) and speed["batch 1"] == to_hex(ramp(1))
     fits = {ln.get_label().split(":")[0]: to_hex(ln.get_color()) for ln in figs["fig_fit"].axes[1].get_lines()}
-    assert fits["bs 1"] == to_hex(color(0)) and fits["bs 8"] == to_hex(color(3))
+    assert fits["bs 1"] == to_hex(ramp(1)) and fits["bs 8"] == to_hex(ramp(8))

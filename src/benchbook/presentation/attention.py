@@ -12,7 +12,7 @@ import pandas as pd
 
 from benchbook.analysis import attention, roofline
 from benchbook.presentation import labels, wording
-from benchbook.presentation.plotting import color, message_figure, plain_ticks
+from benchbook.presentation.plotting import color, message_figure, plain_ticks, times_ticks
 from benchbook.presentation.roofline import mark_ridge
 
 #: The chapter whose wording file (notebooks/attention_kernels.claims.yml) names the kernels and peak sources.
@@ -27,6 +27,14 @@ def _ops(k: pd.DataFrame) -> list[str]:
     """The kernels present, the three attention-gym ones first, then any other a modified benchmark printed."""
     present = list(dict.fromkeys(k["operation"]))
     return [o for o in attention.OPERATIONS if o in present] + [o for o in present if o not in attention.OPERATIONS]
+
+
+def op_colour(op: str) -> str:
+    """A kernel's colour, the same in every figure of the chapter whichever kernels an input has:
+    the three attention-gym kernels in their fixed order (blue, orange, green); a kernel a modified
+    benchmark added is grey, and named by the legend."""
+    known = list(attention.OPERATIONS)
+    return color(known.index(op)) if op in known else "grey"
 
 
 def label(op: str) -> str:
@@ -152,12 +160,14 @@ def tflops_figure(k: pd.DataFrame, pass_: str = "fw"):
     fig, ax = plt.subplots()
     for i, op in enumerate(ops):
         vals = [sub[(sub["mask"] == m) & (sub["operation"] == op)]["tflops"].max() for m in masks]
-        ax.bar(x + (i - (len(ops) - 1) / 2) * width, vals, width, color=color(i), label=label(op))
+        ax.bar(x + (i - (len(ops) - 1) / 2) * width, vals, width, color=op_colour(op), label=label(op))
     ax.set_xticks(x)
     ax.set_xticklabels([mask_name(m) for m in masks], rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel(f"{pass_.upper()} throughput as printed (TFLOP/s)")
+    ax.set_ylabel(f"{pass_.upper()} TFLOP/s, as printed")  # short: it stays clear of the slanted names
     ax.set_title(f"{pass_.upper()} TFLOP/s as printed (credited FLOPs), per mask and kernel")
-    ax.legend(fontsize=8)
+    # below the axes and the mask names: inside, it covered the tallest bars
+    fig.legend(*ax.get_legend_handles_labels(), loc="lower center", ncols=len(ops), bbox_to_anchor=(0.5, 0.0))
+    fig.tight_layout(rect=(0, 0.08, 1, 1))  # the bottom strip for the legend, below the slanted mask names
     return fig
 
 
@@ -169,18 +179,27 @@ def speedup_figure(sp: pd.DataFrame):
     if sp.empty:
         return message_figure(_say("no_speedup"))
     fig, ax = plt.subplots(figsize=(7.5, 5))
-    for i, (ps, g) in enumerate(sp.groupby("pass", sort=False)):
-        ax.scatter(g["density"], g["flex_vs_sdpa"], color=color(i), label=f"{ps.upper()} measured", zorder=3)
+    flex = op_colour("flexattention")  # FlexAttention's speed-up: its colour, FW filled and BW open
+    for ps, g in sp.groupby("pass", sort=False):
+        filled = ps == "fw"
+        ax.scatter(
+            g["density"],
+            g["flex_vs_sdpa"],
+            color=flex if filled else "white",
+            edgecolors=flex,
+            label=f"{ps.upper()} measured",
+            zorder=3,
+        )
     xs = np.logspace(np.log10(max(sp["density"].min() * 0.8, 1e-3)), 0, 50)
     ax.plot(xs, 1 / xs, color="grey", ls="--", label="1 / density (skip masked blocks, same speed per block)")
     ax.axhline(1.0, color="black", lw=0.8)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.xaxis.set_major_formatter(plain_ticks())
-    ax.yaxis.set_major_formatter(plain_ticks())
+    ax.yaxis.set_major_formatter(times_ticks())
     ax.margins(x=0.25, y=0.1)
     ax.set_xlabel("block density (fraction of 128 x 128 blocks computed, log scale)")
-    ax.set_ylabel("FlexAttention speed-up over SDPA + mask (x, log)")
+    ax.set_ylabel("FlexAttention speed-up over SDPA + mask (log)")
     ax.set_title("FlexAttention's speed-up over SDPA + mask against block density")
     fig.legend(loc="lower center", ncols=3, fontsize=8, bbox_to_anchor=(0.5, 0.0))
     fig.tight_layout(rect=(0, 0.06, 1, 1))
@@ -211,9 +230,9 @@ def roofline_figure(pts: pd.DataFrame, peaks: roofline.Peaks, xlim=(10, 100_000)
         mark_ridge(ax, peaks.ridge(), peaks.dense_tflops)
     elif peaks.dense_tflops:  # the reader's compute peak alone
         ax.axhline(peaks.dense_tflops, color="black", lw=2, label=f"{peaks.device}: {peaks.dense_tflops:,.0f} TFLOP/s")
-    for i, op in enumerate(_ops(pts)):
+    for op in _ops(pts):
         g = pts[pts["operation"] == op]
-        ax.scatter(g["intensity_flop_per_byte"], g["achieved_tflops"], color=color(i), zorder=3, label=label(op))
+        ax.scatter(g["intensity_flop_per_byte"], g["achieved_tflops"], color=op_colour(op), zorder=3, label=label(op))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.xaxis.set_major_formatter(plain_ticks())
@@ -279,8 +298,8 @@ def density_figure(dens: pd.DataFrame):
 
     s = 2 ** np.arange(10, 17.01, 0.25)
     fig, ax = plt.subplots(figsize=(7, 4))
-    for i, (words, name) in enumerate(LESSON_MASKS.items()):
-        ax.plot(s, [attention.block_density(name, int(x))[1] for x in s], color=color(i), lw=2, label=words)
+    for i, (words, name) in enumerate(LESSON_MASKS.items()):  # masks, not kernels: colours no kernel has
+        ax.plot(s, [attention.block_density(name, int(x))[1] for x in s], color=color(3 + i), lw=2, label=words)
     pts = dens[dens["printed"].notna() & (dens["printed"] < 1)]
     ax.scatter(pts["seq_len"], pts["printed"], color="black", zorder=3, label="this input, printed")
     ax.set_xscale("log", base=2)

@@ -21,9 +21,24 @@ AUDIT_WORDS = {
 SET_ASIDE_WORDS = {"source": "file", "line": "line", "text": "text as printed", "reason": "why it was set aside"}
 
 
+#: What a consequence reads as in a row that repeats the one above it.
+AS_ABOVE = "as above"
+
+
 def audit_table(audit: pd.DataFrame, columns=("defect", "line", "value", "evidence")) -> pd.DataFrame:
-    """The defects, one per row, with the columns asked for."""
-    return audit[list(columns)].rename(columns=AUDIT_WORDS)
+    """The defects, one per row, with the columns asked for, a defect's rows together (in the order
+    its kind first appears). A consequence is said once per run of rows that share it: the rows
+    after say AS_ABOVE (nine duplicated run labels printed the same long sentence nine times)."""
+    t = audit[list(columns)].copy()
+    if "defect" in t:
+        first = {d: i for i, d in reversed(list(enumerate(t["defect"])))}
+        t = t.iloc[sorted(range(len(t)), key=lambda i: (first[t["defect"].iat[i]], i))]
+    if "consequence" in t:
+        same = t["consequence"].eq(t["consequence"].shift()) & t["consequence"].notna()
+        if "defect" in t:
+            same &= t["defect"].eq(t["defect"].shift())
+        t["consequence"] = t["consequence"].mask(same, AS_ABOVE)
+    return t.reset_index(drop=True).rename(columns=AUDIT_WORDS)
 
 
 def defect_counts(audit: pd.DataFrame) -> pd.DataFrame:

@@ -209,6 +209,8 @@ def sweep_table(allrows: pd.DataFrame) -> pd.DataFrame:
     if "power_limit_w" in t:  # no power heading: the card ran at its default limit
         t["power_limit_w"] = t["power_limit_w"].map(lambda w: "default" if pd.isna(w) else f"{w:.0f}")
     t["why_dropped"] = t["why_dropped"].replace("", None)
+    if "model_key" in t:  # the figures' short name: no .gguf, no shard suffix (-00001-of-00003)
+        t["model_key"] = t["model_key"].map(lambda m: bandwidth.label({"model_file": m}) if isinstance(m, str) else m)
     return t.rename(
         columns={
             "model_key": "model",

@@ -45,6 +45,22 @@ def _label(frame: pd.DataFrame, g: pd.DataFrame) -> str:
     return f"{name} on {gpu}" if gpu else name
 
 
+#: A precision's colour in every figure of the chapter (bf16 blue, as in the floor's measured points).
+DTYPE_COLOUR = {"bf16": 0, "bfloat16": 0, "fp16": 5, "float16": 5, "fp32": 4, "float32": 4, "int8": 1, "int4": 3}
+MARKERS = ("o", "s", "^", "D")
+
+
+def _look(frame: pd.DataFrame, g: pd.DataFrame) -> dict:
+    """Series `g`'s colour, its precision's (`DTYPE_COLOUR`; another dtype grey), and its marker: a
+    circle, or another shape for each further series of the same precision in `frame`."""
+    dtype = str(g["dtype"].iat[0])
+    same = frame[frame["dtype"].astype(str) == dtype]
+    labels = sorted({_label(frame, s) for _, s in same.groupby(SERIES, sort=False)})
+    k = labels.index(_label(frame, g)) if _label(frame, g) in labels else 0
+    c = color(DTYPE_COLOUR[dtype.lower()]) if dtype.lower() in DTYPE_COLOUR else "grey"
+    return {"color": c, "marker": MARKERS[k % len(MARKERS)]}
+
+
 def _series_columns(frame: pd.DataFrame) -> list[str]:
     """The columns that tell the series of a table apart: the GPU only when some series needs it."""
     shown = {
@@ -306,18 +322,19 @@ def plot_throughput(sw: pd.DataFrame, knees: pd.DataFrame, knee_shown: bool):
     fig, ax = plt.subplots(figsize=(9, 4.5))
     drawn = False
     sw = with_named_gpu(sw)
-    for i, (key, g) in enumerate(sw.groupby(SERIES, sort=False)):
+    for key, g in sw.groupby(SERIES, sort=False):
         ok = g[g["has_result"]].sort_values("batch_size")
         if ok.empty:
             continue
         drawn = True
-        ax.plot(ok["batch_size"], ok["throughput_tok_s"], marker="o", ms=4, color=color(i), label=_label(sw, g))
+        look = _look(sw, g)
+        ax.plot(ok["batch_size"], ok["throughput_tok_s"], ms=4, label=_label(sw, g), **look)
         miss = g[~g["has_result"] & ~g["conflict"] & (g["batch_size"] > ok["batch_size"].max())]
         if len(miss):
-            ax.scatter(miss["batch_size"].min(), ok["throughput_tok_s"].iloc[-1], marker="x", s=60, color=color(i))
+            ax.scatter(miss["batch_size"].min(), ok["throughput_tok_s"].iloc[-1], marker="x", s=60, color=look["color"])
         k = knees[(knees[SERIES] == pd.Series(key, index=SERIES)).all(axis=1)]
         if knee_shown and len(k) and k.index[0] == knees["peak_tok_s"].idxmax():
-            ax.axvline(k["knee_batch_size"].iat[0], color=color(i), ls=":", lw=1)
+            ax.axvline(k["knee_batch_size"].iat[0], color=look["color"], ls=":", lw=1)
     if not drawn:
         plt.close(fig)
         return message_figure(wording.words(CHAPTER)["figure"]["no_result"])
@@ -337,21 +354,16 @@ def plot_ms_per_token(sw: pd.DataFrame):
     fig, ax = plt.subplots(figsize=(9, 4.5))
     drawn = False
     sw = with_named_gpu(sw)
-    for i, (_, g) in enumerate(sw.groupby(SERIES, sort=False)):
+    for _, g in sw.groupby(SERIES, sort=False):
         ok = g[g["has_result"]].sort_values("batch_size")
         if ok.empty:
             continue
         drawn = True
-        name = _label(sw, g)
+        name, look = _label(sw, g), _look(sw, g)
+        ax.plot(ok["batch_size"], ok["per_sequence_ms_per_token"], ms=4, label=f"{name}: per sequence", **look)
         ax.plot(
-            ok["batch_size"],
-            ok["per_sequence_ms_per_token"],
-            marker="o",
-            ms=4,
-            color=color(i),
-            label=f"{name}: per sequence",
+            ok["batch_size"], ok["tool_ms_per_token"], ls="--", color=look["color"], label=f"{name}: tool's msec/token"
         )
-        ax.plot(ok["batch_size"], ok["tool_ms_per_token"], ls="--", color=color(i), label=f"{name}: tool's msec/token")
     if not drawn:
         plt.close(fig)
         return message_figure(wording.words(CHAPTER)["figure"]["no_result"])
@@ -397,9 +409,9 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
             ls=["--", ":", "-."][j % 3],
             label=f"roof: {names} peak {peak:,.0f} TFLOP/s",
         )
-    for i, (series, g) in enumerate(d.groupby(SERIES, sort=False)):
+    for series, g in d.groupby(SERIES, sort=False):
         g = g.sort_values("batch_size")
-        ax.plot(g["intensity"], g["achieved_tflops"], "o-", ms=4, color=color(i), label=f"{_label(d, g)} steps")
+        ax.plot(g["intensity"], g["achieved_tflops"], "-", ms=4, label=f"{_label(d, g)} steps", **_look(d, g))
         for _, r in g.iloc[[0, -1]].iterrows() if series == key else []:
             ax.annotate(
                 f"bs {int(r['batch_size'])}",
@@ -572,7 +584,14 @@ def plot_floor(fl: dict):
         fontsize=10,
     )
     if fl:
-        ax.plot(fl["batches"], fl["tok_s"], "o", color=color(0), label=f"measured, {fl['dtype']}")
+        c = DTYPE_COLOUR.get(str(fl["dtype"]).lower())
+        ax.plot(
+            fl["batches"],
+            fl["tok_s"],
+            "o",
+            color=color(c) if c is not None else "grey",
+            label=f"measured, {fl['dtype']}",
+        )
         ax.set_xlabel("batch size (sequences per step)")
         ax.set_ylabel("throughput (tok/s)")
     else:

@@ -14,7 +14,7 @@ import yaml
 
 from benchbook import config, hardware
 from benchbook.analysis import roofline
-from benchbook.presentation.plotting import readable, use_theme
+from benchbook.presentation.plotting import finish, use_theme
 from benchbook.presentation.roofline import plot_roofline
 
 PAGE = "book/roofline_in_one_page.md"
@@ -79,7 +79,7 @@ def figure():
     ax.minorticks_off()
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
     fig.tight_layout()
-    readable(fig)
+    finish(fig)
     return fig
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+import re
 
 import matplotlib.pyplot as plt
 import seaborn as sns
+from matplotlib.ticker import FuncFormatter, LogFormatter, LogFormatterMathtext
 
 #: Okabe-Ito, the colour-blind-safe qualitative palette; the same order in every chapter.
 #: The display type of a figure's collision check (see `overlaps`), one per glued figure.
@@ -35,6 +37,9 @@ def use_theme() -> None:
             "axes.spines.top": False,
             "axes.spines.right": False,
             "legend.frameon": False,
+            # plain numbers on linear axes: no "1e6" offset or "x10^6" factor printed in a corner
+            "axes.formatter.useoffset": False,
+            "axes.formatter.limits": (-9, 12),
         }
     )
     _inline_svg()
@@ -53,8 +58,6 @@ def panel_size(rows: int, cols: int = 1, height: float = 3.0) -> tuple[float, fl
 def panel_grid(n: int, height: float = 3.4, **kw):
     """A figure of `n` panels in at most two columns (`panel_size`), as (fig, the first `n` axes);
     a panel left over in the last row is removed."""
-    import math
-
     cols = min(n, 2)
     rows = math.ceil(n / cols)
     fig, axes = plt.subplots(rows, cols, figsize=panel_size(rows, cols, height), squeeze=False, **kw)
@@ -88,7 +91,7 @@ def glue_figure(name: str, fig) -> None:
     from IPython.display import display
     from myst_nb import glue
 
-    drawn = readable(fig, drawn=True)
+    drawn = finish(fig)
     problems = overlaps(fig, drawn=drawn)
     glue(name, fig, display=False)
     # A record of the figure's collision check, invisible on the page, read by the figure tests.
@@ -96,10 +99,21 @@ def glue_figure(name: str, fig) -> None:
     plt.close(fig)
 
 
-#: The text column's width in CSS pixels (the book's theme in a 1300 px wide window), where a figure
-#: is drawn at full width, and the smallest text a reader should meet there (tests/book/test_book_pages.py).
+#: The text column's width in CSS pixels (the book's theme in a 1300 px wide window), and the smallest
+#: text a reader should meet there (tests/book/test_book_pages.py).
 COLUMN_PX = 704
 MIN_TEXT_PX = 10.0
+#: The width (CSS px) a figure is shown at in the text column, by the window's width, as measured in
+#: Chromium on a chapter page (the figure sits 16 px inside the column; under 1000 px the sidebar folds
+#: away and the column widens). A figure narrower than this is shown at its own width (1 pt = 4/3 px).
+FIGURE_PX = {1300: 688.0, 800: 720.0}
+
+
+def finish(fig) -> bool:
+    """Make `fig` ready for the page: plain tick labels (`plain_axes`), then every text readable at
+    the column's width (`readable`). Returns whether the figure is left as last drawn."""
+    plain_axes(fig)
+    return readable(fig, drawn=True)
 
 
 def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX, drawn: bool = False):
@@ -119,17 +133,51 @@ def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX, dra
         ) * 72  # bbox_inches="tight", pad 0.1 in
         need = 1.04 * min_px * width_pt / column_px
         texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
-        small = [t for t in texts if t.get_fontsize() < need]
-        smallest = min((t.get_fontsize() for t in texts), default=math.inf) * column_px / width_pt
+        small = [t for t in texts if _least_pt(t) < need]
+        smallest = min((_least_pt(t) for t in texts), default=math.inf) * column_px / width_pt
         if not small:
             # a layout engine (constrained layout) moves the axes again at every draw, by a few
             # millionths of a pixel: such a figure is drawn again before it is measured, as it was
             unchanged = fig.get_layout_engine() is None
             break
         for t in small:
-            t.set_fontsize(need)
+            t.set_fontsize(need * t.get_fontsize() / _least_pt(t))
     unchanged = not _drop_colliding_labels(fig, unchanged) and unchanged
     return unchanged if drawn else smallest
+
+
+#: How much smaller mathtext draws a superscript or subscript than its text (matplotlib's SHRINK_FACTOR).
+_SCRIPT = 0.7
+
+
+def _least_pt(t) -> float:
+    """The smallest type (pt) a text draws: its size, or a script's in mathtext (`10$^{3}$`)."""
+    s = t.get_text()
+    math = not t.get_usetex() and s.count("$") - s.count(r"\$") >= 2 and ("^" in s or "_" in s)
+    return t.get_fontsize() * (_SCRIPT if math else 1.0)
+
+
+def rendered_text_px(fig, figure_px: float) -> list[tuple[float, str]]:
+    """Every text of `fig` as a page shows it, in CSS px, smallest first: the figure saved as the
+    chapter saves it (SVG with its text as text, tight box), shown `figure_px` wide or at its own
+    width if narrower; a superscript (a tspan of its own) counts at its own size."""
+    import io
+    import xml.etree.ElementTree as ET
+
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    root = ET.fromstring(buf.getvalue())
+    natural_px = float(root.get("width").removesuffix("pt")) * 96 / 72
+    view_w = float(root.get("viewBox").split()[2])
+    scale = min(figure_px, natural_px) / view_w
+    out = []
+    for el in root.iter():
+        if el.tag.rsplit("}", 1)[-1] not in ("text", "tspan") or not "".join(el.itertext()).strip():
+            continue
+        m = re.search(r"font(?:-size)?:\s*(?:[a-z]+\s+)*([\d.]+)px", el.get("style") or "")
+        if m:
+            out.append((float(m.group(1)) * scale, "".join(el.itertext()).strip()))
+    return sorted(out)
 
 
 def _drop_colliding_labels(fig, drawn: bool = False) -> bool:
@@ -172,16 +220,71 @@ def message_figure(text: str):
     return fig
 
 
+def plain_number(v: float) -> str:
+    """A tick value as a reader writes it: 30, 1,000, 0.5, 0.002; never 3x10^1 or 1e-03."""
+    if v == 0:
+        return "0"
+    if abs(v) >= 1:
+        return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.3g}"
+    decimals = -math.floor(math.log10(abs(v))) + 1  # two significant digits, trailing zeros dropped
+    return f"{v:.{decimals}f}".rstrip("0").rstrip(".")
+
+
 def plain_ticks():
     """Tick labels as plain numbers (1, 10, 100), not powers of ten."""
-    from matplotlib.ticker import FuncFormatter
+    return FuncFormatter(lambda v, _: plain_number(v))
 
-    return FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
+
+def times_ticks():
+    """Tick labels of a ratio axis: 1×, 2×, 4×."""
+    return FuncFormatter(lambda v, _: f"{plain_number(v)}×")
+
+
+class _PlainLog(LogFormatter):
+    """matplotlib's log-axis labelling (which ticks get a label), with each label a plain number."""
+
+    def _num_to_string(self, x, vmin, vmax):
+        return plain_number(x)
+
+
+def plain_axes(fig) -> None:
+    """Give every log axis of `fig` plain tick labels (1, 30, 100; 1, 2, 4, 8) in place of
+    matplotlib's powers (10^1, 3x10^1, 2^3), whose superscripts print at 70 % of the text. A
+    formatter a figure chose itself (`plain_ticks`, `times_ticks`) is kept."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if axis.get_scale() != "log":
+                continue
+            for get, put in (
+                (axis.get_major_formatter, axis.set_major_formatter),
+                (axis.get_minor_formatter, axis.set_minor_formatter),
+            ):
+                old = get()
+                if isinstance(old, LogFormatterMathtext):
+                    put(
+                        _PlainLog(
+                            base=old._base,
+                            labelOnlyBase=old.labelOnlyBase,
+                            minor_thresholds=old.minor_thresholds,
+                            linthresh=old._linthresh,
+                        )
+                    )
 
 
 def color(i: int) -> str:
     """The i-th colour of the book's palette."""
     return PALETTE[i % len(PALETTE)]
+
+
+def ramp(value: float, top: float = 64.0) -> tuple:
+    """The colour of an ordered quantity (a batch size), the same for a value in every figure: its
+    place between 1 and `top` on a log scale along viridis, dark purple (1) through teal to green
+    (`top` and beyond: a step of 2x is 0.14 of the ramp, far enough apart to tell), hues apart from
+    the categorical palette's, so that a chapter can colour another series (a TP) by `color` beside it."""
+    import matplotlib as mpl
+
+    x = math.log2(max(float(value), 1.0)) / math.log2(top)
+    return mpl.colormaps["viridis"](0.85 * min(x, 1.0))
 
 
 def _texts(fig):

@@ -184,12 +184,24 @@ def sweet_display(table: pd.DataFrame, fraction: float, knees_shown=None) -> pd.
 # Figures
 
 
+def test_colour(test: str) -> str:
+    """A llama-bench test's colour in every figure of the chapter, as in the lesson's figure: prompt
+    processing (pp512, compute-bound) blue, generation (tg128, memory-bound) orange, a test that
+    does both (pp512+tg128) green."""
+    t = str(test).lower()
+    if "+" in t or t.startswith("pg"):
+        return color(2)
+    return color(1) if t.startswith("tg") else color(0)
+
+
 def plot_throughput(axes, table: pd.DataFrame) -> None:
     """One panel per test: mean rate (tok/s) vs power limit, error bars = ± (sample std)."""
     tests = sorted(table["test"].unique())
-    for i, (ax, test) in enumerate(zip(np.atleast_1d(axes), tests, strict=False)):
+    for ax, test in zip(np.atleast_1d(axes), tests, strict=False):
         g = table[table["test"] == test].sort_values("power_limit_w")
-        ax.errorbar(g["power_limit_w"], g["mean"], yerr=g["std"].fillna(0), marker="o", capsize=4, color=color(i))
+        ax.errorbar(
+            g["power_limit_w"], g["mean"], yerr=g["std"].fillna(0), marker="o", capsize=4, color=test_colour(test)
+        )
         ax.set_title(test)
         ax.set_xlabel("power limit (W)")
         ax.set_ylabel("throughput (tok/s)")
@@ -200,10 +212,12 @@ def plot_energy(axes, table: pd.DataFrame, floor_j: float | None = None) -> None
     """One panel per test: energy per token against the limit (an upper bound where the power is the
     limit, drawn as a bar down to the axis: the true value is anywhere under it), and for generation
     tests the DRAM floor of reading the weights once (`floor_j`) as a dashed line."""
-    for i, (ax, (test, g)) in enumerate(zip(np.atleast_1d(axes), table.groupby("test", sort=True), strict=False)):
+    for ax, (test, g) in zip(np.atleast_1d(axes), table.groupby("test", sort=True), strict=False):
         g = g.sort_values("power_limit_w")
         bound = g[g["bound"]]
-        ax.bar(bound["power_limit_w"], bound["j_per_tok"], width=30, color=color(i), alpha=0.35, label="at most")
+        ax.bar(
+            bound["power_limit_w"], bound["j_per_tok"], width=30, color=test_colour(test), alpha=0.35, label="at most"
+        )
         est = g[~g["bound"]]
         if len(est):
             ax.errorbar(
@@ -211,7 +225,7 @@ def plot_energy(axes, table: pd.DataFrame, floor_j: float | None = None) -> None
                 est["j_per_tok"],
                 yerr=est["j_per_tok"] * est["rel_uncertainty"],
                 fmt="o",
-                color=color(i),
+                color=test_colour(test),
                 label="measured draw",
             )
         if floor_j and g["metric"].iloc[0] == "tg_rate":
@@ -225,9 +239,9 @@ def plot_cv(ax, table: pd.DataFrame) -> None:
     """Coefficient of variation (%) of each test vs power limit."""
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
-    for i, (test, g) in enumerate(table.groupby("test", sort=True)):
+    for test, g in table.groupby("test", sort=True):
         g = g.sort_values("power_limit_w")
-        ax.plot(g["power_limit_w"], 100 * g["cv"], marker="o", color=color(i), label=test)
+        ax.plot(g["power_limit_w"], 100 * g["cv"], marker="o", color=test_colour(test), label=test)
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))  # plain: 0.1, 1, 10, not powers of ten
     ax.yaxis.set_minor_formatter(NullFormatter())
@@ -272,8 +286,8 @@ def lesson_figure(full_w: float = 600.0, static_w: float = 100.0, needed: float 
     caps = np.linspace(static_w + 1, full_w, 200)
     clock = power.capped_clock(caps, full_w, static_w)
     fig, ax = plt.subplots(figsize=(7.5, 4))
-    ax.plot(caps, 100 * power.capped_rate(clock, 1.0), color=color(0), label="compute-bound (prefill)")
-    ax.plot(caps, 100 * power.capped_rate(clock, needed), color=color(1), label="memory-bound (decode)")
+    ax.plot(caps, 100 * power.capped_rate(clock, 1.0), color=test_colour("pp"), label="compute-bound (prefill)")
+    ax.plot(caps, 100 * power.capped_rate(clock, needed), color=test_colour("tg"), label="memory-bound (decode)")
     ax.set_xlabel("power cap (W)")
     ax.set_ylabel("rate kept (% of uncapped)")
     ax.set_ylim(0, 105)

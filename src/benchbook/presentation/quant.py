@@ -244,6 +244,12 @@ PRECISION_COLOUR = {
 }
 
 
+def scheme_colour(scheme: str) -> str:
+    """A scheme's colour: that of its precision (`PRECISION_COLOUR`), as in the lesson's and the
+    roofline's figures, so w8a16 schemes are green and w8a8 ones orange in every figure."""
+    return color(PRECISION_COLOUR.get(quant.precision(scheme)["label"], 4))
+
+
 def lesson_words(lesson: quant.Lesson) -> dict[str, str]:
     """The lesson's numbers on its device (`lesson_numbers`) and the lesson figure's caption."""
     values = {
@@ -355,7 +361,8 @@ def winners_regimes(winners: pd.DataFrame) -> list[list[str]]:
 
 def winners_figure(winners: pd.DataFrame, regimes: list[str] | None = None):
     """One panel per regime (`regimes`, default all): each scheme's mean of the regime's metric with
-    +-1 standard deviation over its runs (SGLang's sigma); filled markers are the winning set."""
+    +-1 standard deviation over its runs (SGLang's sigma), in its precision's colour; filled markers
+    are the winning set, open ones the rest."""
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
@@ -370,7 +377,7 @@ def winners_figure(winners: pd.DataFrame, regimes: list[str] | None = None):
         g = winners[winners["regime"] == regime].sort_values("rank", ascending=False)
         y = np.arange(len(g))
         for k, r in enumerate(g.itertuples()):
-            c = color(0) if r.in_winner_set else color(3)
+            c = scheme_colour(r.scheme)
             ax.errorbar(
                 r.mean,
                 y[k],
@@ -453,11 +460,7 @@ def phases_figure(ratios: pd.DataFrame, scheme: str, baseline: str, peaks: roofl
     if r.empty:
         return message_figure(_say("no_phase_time_figure"))
     fig, ax = plt.subplots()
-    c = color(
-        PRECISION_COLOUR[quant.precision(scheme)["label"]]
-        if quant.precision(scheme)["label"] in PRECISION_COLOUR
-        else 4
-    )
+    c = scheme_colour(scheme)
     for phase, marker in (("decode", "o"), ("prefill", "s")):
         q = r[r["phase"] == phase]
         if q.empty:

@@ -438,9 +438,15 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
     ax.set_xlabel("max concurrency (requests)" if variable == "max_concurrency" else "request rate (req/s)")
     ax.set_ylabel("throughput (tok/s)")
     if ax.get_legend_handles_labels()[0]:  # a run where every request failed draws nothing to label
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        # below the axes, in two columns: beside them, its long names left the curve a third of the width
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2)
     fig.tight_layout()
     return fig
+
+
+#: A latency statistic's marker and colour: greys and purple, apart from the colours the chapter's
+#: other figures give output and total throughput, the runs and the runs kept apart.
+STAT_LOOK = {"mean": ("o", "black"), "median": ("s", "grey"), "p99": ("^", color(4))}
 
 
 def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
@@ -450,10 +456,10 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
     d = r.sort_values("order")
     fig, axes = plt.subplots(3, 1, figsize=panel_size(3), sharex=True, layout="constrained")
     for ax, m in zip(axes, ["ttft", "tpot", "itl"], strict=True):
-        for i, stat in enumerate(["mean", "median", "p99"]):
+        for stat in ["mean", "median", "p99"]:
             c = f"{m}_{stat}"
             if c in d and d[c].notna().any():
-                ax.plot(d["output_throughput"], d[c], "o", color=color(i), label=stat, ms=4)
+                ax.plot(d["output_throughput"], d[c], STAT_LOOK[stat][0], color=STAT_LOOK[stat][1], label=stat, ms=4)
         labels = [fmt_x(v, variable) for v in d["x"]]
         _label_points(ax, d["output_throughput"], d[f"{m}_mean"], labels, fontsize=9, xytext=(3, 3))
         shown = d[[f"{m}_{s}" for s in ("mean", "median", "p99") if f"{m}_{s}" in d]]

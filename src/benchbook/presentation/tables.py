@@ -5,6 +5,7 @@ shows a table the same way in the book and in a `benchbook run` page."""
 from __future__ import annotations
 
 import math
+import re
 
 import pandas as pd
 from pandas.io.formats.style import Styler
@@ -43,7 +44,7 @@ def show(
         reasons = reasons.set_axis(d.index, axis=0).set_axis(d.columns, axis=1)
     per_column = missing if isinstance(missing, dict) else {}
     default = missing if isinstance(missing, str) else MISSING
-    fmts = {col: _formatter(d[col], col, digits) for col in d.columns}
+    fmts = {col: _formatter(d[col], col, digits) or _breakable for col in d.columns}
     st = Table(d)
     for col in d.columns:
         st = st.format(fmts[col], na_rep=per_column.get(col, default), subset=[col])
@@ -107,8 +108,27 @@ class Table(Styler):
         return f'<details class="benchbook-fold"><summary>{summary}</summary>\n{inner}\n</details>'
 
 
+#: Where a long name may wrap in a table cell: after each of these (w8a8_sparse_smooth_gptq_base
+#: wraps as w8a8_sparse_smooth_gptq_ / base, not gptq_b / ase).
+BREAK_AFTER = re.compile(r"([_/])(?=\w)")
+
+
+def _pieces(v: str) -> list[str]:
+    return [p for w in v.split() for p in BREAK_AFTER.sub(r"\1 ", w).split()]
+
+
 def _long_word(v) -> bool:
-    return isinstance(v, str) and any(len(w) > LONG_WORD for w in v.split())
+    """A word that cannot wrap at an underscore or a slash and is still too long for a narrow column
+    (a file hash, a URL's host): only such a cell may break inside a word."""
+    return isinstance(v, str) and any(len(p) > LONG_WORD for p in _pieces(v))
+
+
+def _breakable(v):
+    """A text cell with a line-break opportunity (<wbr>) after each underscore or slash of a long
+    name, so that the browser wraps it between its parts rather than inside one."""
+    if not isinstance(v, str):
+        return v
+    return " ".join(BREAK_AFTER.sub(r"\1<wbr>", w) if len(w) > LONG_WORD else w for w in v.split(" "))
 
 
 def _formatter(s: pd.Series, col: str, digits: int | dict[str, int]):

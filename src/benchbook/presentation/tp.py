@@ -17,7 +17,7 @@ import pandas as pd
 from benchbook import hardware
 from benchbook.analysis import roofline, tp
 from benchbook.presentation import wording
-from benchbook.presentation.plotting import color, panel_size
+from benchbook.presentation.plotting import color, panel_size, ramp, times_ticks
 from benchbook.presentation.roofline import plot_points, plot_roofline
 from benchbook.presentation.tables import NOT_RUN
 from benchbook.presentation.wording import join
@@ -152,29 +152,33 @@ CAPTIONS = {
         "",
     ),
     "speedup": (
-        "Speed-up (top) and parallel efficiency (bottom) per phase and batch size, with bars spanning what the Lowest "
-        "and Highest latencies allow. The dashed line is perfect scaling.",
+        "Speed-up (top) and parallel efficiency (bottom) per phase, one line per batch size (darker: smaller), with "
+        "bars spanning what the Lowest and Highest latencies allow. Where a line falls away from the dashed perfect "
+        "scaling, each added GPU buys less than its share; where a decode line turns down, latency grew again.",
         "Not drawn: speed-up needs at least two TPs at one batch size.",
     ),
     "fit": (
         "Mean latency against TP (points, bars from Lowest to Highest) and the fitted a / TP + b x (TP - 1) + c "
-        "(lines), with ± one standard error on each parameter.",
+        "(lines), with ± one standard error on each parameter. Where a fitted line turns up, the cost b of each added "
+        "GPU outweighs the share of the work a it takes off the others.",
         "Not drawn: the scaling model needs at least four TPs.",
     ),
     "roofline": (
         "Each measurement placed under the device's roofline (per GPU), with the device and the origin of its peaks "
-        "in the title.",
+        "in the title: how far a point sits below the roof is what the step leaves unused, and left of the ridge "
+        "memory bandwidth, not compute, is the roof.",
         "Not drawn: the input lacks what the roofline needs (the model's size or the prompt length); the sentences "
         "below say which.",
     ),
     "quant": (
         "Decode latency per token, quantized against fp16, at the same TP and prompt length, with bars from Lowest "
-        "to Highest.",
+        "to Highest: where the quantized line lies above fp16's, the smaller weights cost time instead of saving it.",
         "Not drawn: the input has no quantized run with an fp16 twin.",
     ),
     "throughput": (
         "Generated tokens per second per GPU against batch size, one line per TP: counting the prefill each request "
-        "needs (left) and the tool's decode-only figure (right), with bars from Lowest to Highest.",
+        "needs (left) and the tool's decode-only figure (right), with bars from Lowest to Highest. Where a larger "
+        "TP's line lies below TP 1's, each GPU generates less: the price of the lower latency.",
         "Not drawn: the input has no prefill and decode rows of one configuration to combine.",
     ),
 }
@@ -222,7 +226,9 @@ def input_sentence(
 
 # -------------------------------------------------------------------------------------- figures
 def series(value) -> int:
-    """The colour index of a batch size or a TP, the same in every figure of the chapter: its power of 2."""
+    """The colour index of a TP, the same in every figure of the chapter: its power of 2 (TP 1 blue,
+    TP 2 orange, TP 4 green, TP 8 vermillion). A batch size is coloured on `plotting.ramp` instead,
+    so that batch 1 and TP 1 never share a colour."""
     return int(round(math.log2(float(value)))) if float(value) > 0 else 0
 
 
@@ -238,10 +244,11 @@ def plot_turn_model():
     curve's minimum at sqrt(a / b) marked."""
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     n = np.geomspace(1, 16, 200)
-    for i, share in enumerate((4, 16, 64)):
+    for share in (4, 16, 64):
         best = np.sqrt(share)
-        ax.plot(n, tp.tp_step_ms(n, 1.0, 1 / share), color=color(i), label=f"b = a / {share}: shortest at N = {best:g}")
-        ax.plot([best], tp.tp_step_ms([best], 1.0, 1 / share), "o", color=color(i))
+        c = color(series(best))  # in the colour of the TP where it is shortest, as in the data's figures
+        ax.plot(n, tp.tp_step_ms(n, 1.0, 1 / share), color=c, label=f"b = a / {share}: shortest at N = {best:g}")
+        ax.plot([best], tp.tp_step_ms([best], 1.0, 1 / share), "o", color=c)
     ticks = [1, 2, 4, 8, 16]
     ax.set_xscale("log", base=2)
     ax.set_xticks(ticks, [str(t) for t in ticks])
@@ -279,7 +286,7 @@ def plot_speedup(sc: pd.DataFrame, tps: list[int]):
         for bs, gg in d.groupby("batch_size"):
             if gg["tp"].nunique() < 2:
                 continue
-            i = series(bs)
+            c = ramp(bs)
             scale = gg["tp"] / gg["ref_tp"]
             _errorbar(
                 axes[0, col],
@@ -288,7 +295,7 @@ def plot_speedup(sc: pd.DataFrame, tps: list[int]):
                 gg["speedup_low"],
                 gg["speedup_high"],
                 fmt="o-",
-                color=color(i),
+                color=c,
                 label=f"batch {bs}",
             )
             _errorbar(
@@ -298,7 +305,7 @@ def plot_speedup(sc: pd.DataFrame, tps: list[int]):
                 gg["speedup_low"] / scale,
                 gg["speedup_high"] / scale,
                 fmt="o-",
-                color=color(i),
+                color=c,
                 label=f"batch {bs}",
             )
         ref = int(d["ref_tp"].min()) if len(d) else min(tps)
@@ -306,10 +313,11 @@ def plot_speedup(sc: pd.DataFrame, tps: list[int]):
         axes[1, col].axhline(1.0, color="k", ls="--", lw=1)
         axes[0, col].set_title(title)
         axes[0, col].set_yscale("log", base=2)
+        axes[0, col].yaxis.set_major_formatter(times_ticks())
         axes[1, col].set_xlabel("tensor-parallel GPUs (TP)")
         axes[1, col].set_xscale("log", base=2)
         axes[1, col].set_xticks(tps, [str(t) for t in tps])
-    axes[0, 0].set_ylabel(f"speed-up vs TP {int(sc['ref_tp'].min())} (x)")
+    axes[0, 0].set_ylabel(f"speed-up vs TP {int(sc['ref_tp'].min())}")
     axes[1, 0].set_ylabel("parallel efficiency (speed-up / GPUs)")
     axes[0, 1].legend(fontsize=8, loc="upper left")
     fig.tight_layout()
@@ -322,14 +330,14 @@ def plot_fits(fits: list[dict], tps: list[int]):
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, (metric, title) in zip(axes, PHASES, strict=True):
         for item in (x for x in fits if x["metric"] == metric):
-            f, pts, i = item["fit"], item["points"], series(item["batch_size"])
+            f, pts, c = item["fit"], item["points"], ramp(item["batch_size"])
             grid = np.linspace(min(tps), max(tps), 100)
-            _errorbar(ax, pts["tp"], pts["mean"], pts["min"], pts["max"], fmt="o", color=color(i))
+            _errorbar(ax, pts["tp"], pts["mean"], pts["min"], pts["max"], fmt="o", color=c)
             ax.plot(
                 grid,
                 f.predict(grid),
                 "-",
-                color=color(i),
+                color=c,
                 label=f"bs {item['batch_size']}: a={f.a:.0f}±{f.a_err:.0f}, b={f.b:.1f}±{f.b_err:.1f}, "
                 f"c={f.c:.0f}±{f.c_err:.0f}",
             )
@@ -425,7 +433,7 @@ def plot_quantization(qs: pd.DataFrame):
     name = str(qs["quantize"].iloc[0])
     fig, ax = plt.subplots()
     _errorbar(
-        ax, qs["batch_size"], qs["fp16_ms"], qs["fp16_low"], qs["fp16_high"], fmt="o-", color=color(0), label="fp16"
+        ax, qs["batch_size"], qs["fp16_ms"], qs["fp16_low"], qs["fp16_high"], fmt="o-", color="black", label="fp16"
     )
     _errorbar(
         ax,
@@ -434,7 +442,7 @@ def plot_quantization(qs: pd.DataFrame):
         qs["quantized_low"],
         qs["quantized_high"],
         fmt="o-",
-        color=color(3),
+        color=color(4),  # not a TP's colour (TP 16 aside): the figure compares precisions, not TPs
         label=name,
     )
     ax.set_xscale("log", base=2)
@@ -491,8 +499,15 @@ def fraction_reasons(table: pd.DataFrame, missing: pd.DataFrame):
     return reasons
 
 
+def _one_file(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` without its `source` column when every row comes from one file: the page names its
+    input above, and a file name such as 000_5f50b6ac26707e67.txt broke mid-name in a narrow column."""
+    return frame.drop(columns="source") if "source" in frame and frame["source"].nunique() <= 1 else frame
+
+
 def inversions_table(inv: pd.DataFrame) -> pd.DataFrame:
     """The latency rows whose p90 cannot be a percentile, with the numbers that show it (ms)."""
+    inv = _one_file(inv)
     return inv.assign(metric=inv["metric"].map(METRIC_WORDS).fillna(inv["metric"])).rename(
         columns={
             "source": "file",
@@ -516,6 +531,7 @@ PRINTED_WORDS = {"NaN": "a row of NaN cells", "blank (merged NaN)": "a blank row
 
 def missing_table(miss: pd.DataFrame) -> pd.DataFrame:
     """The batch sizes that never ran, where and how the tool printed them."""
+    miss = _one_file(miss)
     return miss.assign(how_printed=miss["how_printed"].map(PRINTED_WORDS).fillna(miss["how_printed"])).rename(
         columns={
             "source": "file",

@@ -69,7 +69,15 @@ class Page:
                 glue_figure(name, fig)
 
     def show(self, name: str) -> None:
-        self.tables[name]()
+        """Display table `name` where the cell asks for it: a callable that returns its table (a
+        Styler) has it displayed here; one that displays its own returns None. Returning the Styler
+        from a cell whose last line is `pg.show(...)` displayed nothing: the attention and
+        quantization chapters lost every such table."""
+        from IPython.display import display
+
+        table = self.tables[name]()
+        if table is not None:
+            display(table)
 
     def publish(self) -> None:
         """Emit the ledger as a cell output (`wording.publish`), for the build and `benchbook run`."""
