@@ -191,9 +191,10 @@ class Kernels:
         t.start()
 
     def _start_one(self) -> None:
-        km = kernel_manager_class()(kernel_name="python3")
-        self._all.append(km)
-        try:
+        km = None
+        try:  # whatever fails, the queue gets an entry: a chapter waiting in `take` is never left hanging
+            km = kernel_manager_class()(kernel_name="python3")
+            self._all.append(km)
             km.start_kernel(cwd=str(config.PROJ_ROOT))
             if not self._closing:
                 kc = self._clients[km] = km.client()
