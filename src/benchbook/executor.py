@@ -5,6 +5,7 @@ write through `atomic_write` and remove machine paths through `scrub`."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -152,10 +153,31 @@ def execute(
                 if not retry:
                     first = (str(exc).strip().splitlines() or [""])[0]
                     raise Failed(None, type(exc).__name__, first, "", _partial(tmp)) from None
-        return nbformat.read(tmp, as_version=4)
+        return unfigure(nbformat.read(tmp, as_version=4))
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
+
+
+_FIGURE_BLOCK = re.compile(r"^```\{glue:figure\}[ \t]+(\S+)[^\n]*\n.*?^```[ \t]*$", re.M | re.S)
+
+
+def unfigure(nb):
+    """A figure with no data is not drawn: a `{glue:figure}` whose glued value is no image (the
+    chapter glued the sentence saying why, `plotting.glue_figure`) becomes that sentence in place,
+    its caption about a figure that is not there dropped."""
+    images = {}
+    for cell in nb.cells:
+        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            name = (out.get("metadata") or {}).get("scrapbook", {}).get("name")
+            if name:
+                images[name] = any("image/" in k for k in out.get("data", {}))  # myst-nb prefixes the mime
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and "{glue:figure}" in cell.source:
+            cell.source = _FIGURE_BLOCK.sub(
+                lambda m: m.group(0) if images.get(m.group(1), True) else f"{{glue:md}}`{m.group(1)}`", cell.source
+            )
+    return nb
 
 
 #: Run once in each kernel before any chapter: the imports every chapter makes (most of a chapter's

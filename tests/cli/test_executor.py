@@ -104,3 +104,23 @@ def test_scrub_replaces_machine_paths_in_every_kind_of_output():
     outs = nb.cells[0].outputs
     assert outs[0]["text"] == "data/x.txt" and outs[1]["evalue"] == "y" and outs[1]["traceback"] == ["at z"]
     assert outs[2]["data"]["text/html"] == "<b>q</b>" and outs[2]["data"]["image/png"] == "/m/p/"
+
+
+def test_a_figure_with_no_data_is_not_drawn_its_sentence_stands_in_its_place():
+    import nbformat
+
+    from benchbook.executor import unfigure
+
+    def glued(name, data):
+        return nbformat.v4.new_output("display_data", data=data, metadata={"scrapbook": {"name": name}})
+
+    code = nbformat.v4.new_code_cell("pg.glue()")
+    code.outputs = [
+        glued("fig_a", {"application/papermill.record/image/svg+xml": "<svg/>", "text/plain": "<Figure>"}),
+        glued("fig_b", {"text/markdown": "No run has a latency to plot.", "text/plain": "<Markdown>"}),
+    ]
+    md = "Intro.\n\n```{glue:figure} fig_a\n:name: a\n\nCaption a.\n```\n\n```{glue:figure} fig_b\n:name: b\n\nCaption b.\n```\n"
+    nb = unfigure(nbformat.v4.new_notebook(cells=[code, nbformat.v4.new_markdown_cell(md)]))
+    shown = nb.cells[1].source
+    assert "```{glue:figure} fig_a" in shown and "Caption a." in shown  # a drawn figure keeps its caption
+    assert "{glue:md}`fig_b`" in shown and "Caption b." not in shown and "{glue:figure} fig_b" not in shown

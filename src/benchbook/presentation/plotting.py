@@ -88,9 +88,14 @@ def _inline_svg() -> None:
 def glue_figure(name: str, fig) -> None:
     """Glue `fig` under `name` for a `{glue:figure}` directive, and close it so that the inline
     backend does not show an uncaptioned copy of it at the end of the cell."""
-    from IPython.display import display
+    from IPython.display import Markdown, display
     from myst_nb import glue
 
+    message = getattr(fig, "benchbook_message", None)
+    if message is not None:  # no data: the sentence stands where the figure would (`executor.unfigure`)
+        glue(name, Markdown(message[:1].upper() + message[1:]), display=False)  # a sentence of the page
+        plt.close(fig)
+        return
     drawn = finish(fig)
     problems = overlaps(fig, drawn=drawn)
     glue(name, fig, display=False)
@@ -211,12 +216,14 @@ def glue_all(values: dict) -> None:
 
 
 def message_figure(text: str):
-    """A small figure that says why there is nothing to plot: every `{glue:figure}` of a chapter
-    must still resolve on inputs that lack the data. A wide strip: drawn at the column's width, its
-    sentence reads at the size of the prose."""
+    """Why there is nothing to plot, as a figure a presentation function can return like any other:
+    `glue_figure` glues its sentence instead, and the executed page shows that sentence in place of
+    the figure and its caption (`executor.unfigure`). Shown as a figure (a test, a notebook of one's
+    own), a wide strip whose sentence reads at the size of the prose."""
     fig, ax = plt.subplots(figsize=(7.5, 1.0))
     ax.text(0.5, 0.5, text, ha="center", va="center")
     ax.set_axis_off()
+    fig.benchbook_message = text  # `glue_figure` glues the sentence, not this picture of it
     return fig
 
 
