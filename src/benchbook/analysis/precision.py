@@ -92,6 +92,27 @@ def tagged(*names) -> tuple[str, str] | None:
     return None
 
 
+def stated_names(paths) -> dict[str, tuple[str, ...]]:
+    """Per file (by its name in the tidy table), the names the rest of it gives the run's weights
+    (`ingest.context`: a `--model_path .../DeepSeek-R1-FP4`, vLLM's MoE config `dtype=int4_w4a16`,
+    a `quantization: fp8` line) that carry a quantization tag (`tagged`): read as the
+    output's own precision where the table states none. An unquantized tag (bf16) is left out: it
+    may be the activations' dtype of a quantized checkpoint."""
+    from pathlib import Path
+
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+    from benchbook.ingest.vllm_serve import source_name
+
+    out = {}
+    for path in paths:
+        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        names = [str(v) for v in (*ctx.values("precision"), *ctx.values("model"))]
+        kept = [n for n in names if (t := tagged(n)) and t[0] not in ("bf16", "fp16", "fp32")]
+        out[source_name(Path(path))] = tuple(kept)
+    return out
+
+
 def _bytes(precision: str) -> float:
     return roofline.bytes_per_weight(precision)
 

@@ -154,6 +154,26 @@ def _counted(ctx: context.Context, fact: context.Fact) -> bool:
     return same or len({f.value for f in ctx.get("device_count") if f.source == "env-dump"}) == 1
 
 
+def named_in_files(paths) -> dict[str, Named]:
+    """Per file (by its name in the tidy table), what its text says of its device (`named`): for the
+    chapters whose tool's table has no device column (vLLM bench latency and throughput)."""
+    from pathlib import Path
+
+    from benchbook import config
+    from benchbook.ingest.vllm_serve import source_name
+
+    return {
+        source_name(Path(p)): named([config.resolve(p).read_text(encoding="utf-8", errors="replace")]) for p in paths
+    }
+
+
+def label(found: Named | None) -> str | None:
+    """The device a `Named` names, as the table spells it, else as the file writes one the table lacks."""
+    if found is None:
+        return None
+    return found.device or (str(found.unlisted.value) if found.unlisted is not None else None)
+
+
 def said(found: Named) -> dict:
     """The evidence fields a claim's reason reads when no device was taken (`claims.rules.
     no_device_reason`): the device the file names that the table lacks and its line, or the line

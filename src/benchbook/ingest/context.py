@@ -597,7 +597,7 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     if _COMMAND.search(line):
         return  # a command: its flags are read by `_read_flags`
     m = _KV.match(line)
-    if m and not _MD_ROW.match(line):
+    if m and not _MD_ROW.match(line) and len(_ENV.findall(line)) < 2:  # `a=1,b=2`: assignments, read below
         name = KEYS.get(_norm(m.group(2)))
         if name is None and re.search(r"\bpower\b", m.group(2), re.I):
             name = "power"
@@ -686,6 +686,7 @@ def _same(a, b) -> bool:
 #: llama-bench's `cpu`: a markdown table has no cpu_info column, the `CPU:` line above it names it; the
 #: model, concurrency cap and batch a console table or a log leaves to the command or heading above it).
 COLUMNS = {"cpu": "cpu", "gpu": "device", "model": "model", "max_concurrency": "concurrency", "batch_size": "batch"}
+COLUMNS |= {"tensor_parallel": "tp"}
 
 
 def _placeholder(value) -> bool:

@@ -56,9 +56,24 @@ def _series_columns(frame: pd.DataFrame) -> list[str]:
 # --- descriptions of the data --------------------------------------------------------------------
 
 
-def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = None) -> str:
+def _named(named) -> dict:
+    """What the input says of its device (`analysis.roofline.Named`) as the wording's values: the table
+    device it names, else the device it names that the table lacks and its line, else the line that
+    speaks of one unread."""
+    if named is None:
+        return {}
+    said = roofline.said(named)
+    return {
+        "named_device": named.device,
+        "unlisted": said.get("device_unlisted"),
+        "unlisted_line": said.get("device_unlisted_line"),
+        "sign_line": said.get("device_sign_line"),
+    }
+
+
+def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = None, named=None) -> str:
     """What the page reads, from the data only (`runs`: `analysis.batch.offline_runs`, whose runs with
-    no batch setting are counted apart)."""
+    no batch setting are counted apart; `named`: what the input says of its device, `roofline.named`)."""
     alone = runs[runs["batch_size"].isna()] if runs is not None else pd.DataFrame(columns=["model"])
     bs = sw.loc[sw["has_result"], "batch_size"]
     news = sorted(set(sw.get("new_tokens", pd.Series([float(NEW_TOKENS)] * len(sw))).dropna()))
@@ -66,9 +81,10 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
     return _say(
         "inputs",
         files=files,
-        models=sorted((set(sw["model"]) | set(alone["model"])) - {""}),
+        models=sorted((set(sw["model"]) | set(runs["model"] if runs is not None else [])) - {""}),
         frameworks=sorted(set(sw["framework"]) - {""}),
-        gpus=sorted(set(sw["gpu"]) - {""}),
+        gpus=sorted(set(sw["gpu"]) - {""}) or ([named.device] if named is not None and named.device else []),
+        **_named(named),
         dtypes=sorted(set(ok["dtype"])),
         dtype_assumed=bool(ok.get("dtype_assumed", pd.Series(dtype=bool)).fillna(False).astype(bool).any()),
         variants=sorted(set(sw.get("variant", pd.Series(dtype=str)).fillna("")) - {""}),
@@ -78,11 +94,12 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
     )
 
 
-def device_sentence(peaks, params: dict, sources: dict) -> str:
-    """Which device and model size the roofline uses, and where each comes from."""
+def device_sentence(peaks, params: dict, sources: dict, named=None) -> str:
+    """Which device and model size the roofline uses, and where each comes from (`named`: what the
+    input says of a device none was taken from)."""
     sizes = [{"model": m, "params_b": b, "source": sources.get(m)} for m, b in params.items()]
     if peaks is None:
-        return _say("device", known=False, sizes=sizes)
+        return _say("device", known=False, sizes=sizes, **_named(named))
     return _say(
         "device",
         known=True,
