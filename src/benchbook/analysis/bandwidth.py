@@ -562,7 +562,9 @@ def latency_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
             why.append("its output length or latency is missing")
         elif not isinstance(r["model"], str) or not r["model"].strip():
             why.append("it names no model")
-        elif not precision.weights(r["model"], r.get("quantization"), r.get("dtype"), names.get(r["source"], ())).known:
+        elif not precision.weights(
+            r["model"], r.get("quantization"), r.get("dtype"), stated=names.get(r["source"], ())
+        ).known:
             said = (
                 f"--quantization {r['quantization']}" if isinstance(r["quantization"], str) else f"--dtype {r['dtype']}"
             )
@@ -593,7 +595,7 @@ def latency_points(
         printed = {"mode": "gpu", "gpu": roofline.label(named.get(r.get("source")))}
         pk = choose_peak(gpu, printed, peak_bandwidth_gb_s, peak_tflops)
         size = model_size(override_table(None), None, r["model"])
-        w = precision.weights(r["model"], r.get("quantization"), r.get("dtype"), names.get(r.get("source"), ()))
+        w = precision.weights(r["model"], r.get("quantization"), r.get("dtype"), stated=names.get(r.get("source"), ()))
         prec, bpw = w.precision, w.bytes_per_weight
         active = size["active_params_b"]
         bytes_tok = active * 1e9 * bpw if active else None
@@ -679,7 +681,7 @@ def throughput_runs(
         r = {c: g[c].iat[0] if c in g else np.nan for c in cols[:-1]}
         source = g["source"].iat[0]
         quant = g["quantization"].iat[0] if "quantization" in g else None
-        w = precision.weights(r["model"], quant, r["dtype"], names.get(source, ()))
+        w = precision.weights(r["model"], quant, r["dtype"], stated=names.get(source, ()))
         prec, bpw = w.precision, w.bytes_per_weight
         active = model_size(override_table(None), None, r["model"])["active_params_b"] if r["model"] else None
         weight_gb = active * bpw if active else np.nan

@@ -164,11 +164,11 @@ def _setting(g: pd.DataFrame, column: str) -> str | None:
     return v if v and v not in ("auto", "none") else None
 
 
-def run_precision(model, quantization=None, dtype=None, names=(), assume: bool = True) -> dict:
+def run_precision(model, quantization=None, dtype=None, names=(), assume: bool = True, stated=()) -> dict:
     """The `precision`, `precision_assumed`, `precision_source` and `bytes_per_weight` columns of an
     offline run (`precision.weights`): `UNSTATED` where nothing states the precision and, for the tools
     that usually run quantized weights (`assume` False), nothing is assumed."""
-    w = precision.weights(model, quantization, dtype, names, assume)
+    w = precision.weights(model, quantization, dtype, names, assume, stated)
     return dict(
         precision=w.precision or UNSTATED if assume else w.precision,
         precision_assumed=w.assumed,
@@ -266,7 +266,7 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
                 total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
                 latency_s=lat,
                 max_batch_size=np.nan,
-                **run_precision(model, quant, _setting(g, "dtype"), stated.get(source, ())),
+                **run_precision(model, quant, _setting(g, "dtype"), stated=stated.get(source, ())),
                 variant=variant(quant, kv),
                 speculative=None,
                 tokens_per_step=1.0,
@@ -325,7 +325,11 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
                 latency_s=np.nan,
                 max_batch_size=pd.to_numeric(meta.get("max_batch_size"), errors="coerce"),
                 **run_precision(
-                    g["model"].iat[0], meta.get("quantization"), meta.get("dtype"), stated.get(source, ()), assume=False
+                    g["model"].iat[0],
+                    meta.get("quantization"),
+                    meta.get("dtype"),
+                    assume=False,
+                    stated=stated.get(source, ()),
                 ),
                 devices=_devices(meta),
                 concurrency=float(g["max_concurrency"].iat[0]) if "max_concurrency" in g else np.nan,

@@ -122,10 +122,12 @@ def _clean(v) -> str:
     return "" if v in ("auto", "none", "null") else v
 
 
-def weights(model: str | None, quantization=None, dtype=None, names=(), assume: bool = True) -> Weights:
+def weights(model: str | None, quantization=None, dtype=None, names=(), assume: bool = True, stated=()) -> Weights:
     """The weights' precision of a run of `model` whose output states `quantization` and `dtype`
     (None/"auto": not stated) and whose other names (an MLPerf SUT, a file name) may carry a tag;
-    in the order of this module's docstring (`assume` False: neither the model table nor bf16)."""
+    in the order of this module's docstring (`assume` False: neither the model table nor bf16).
+    `stated`: the tagged names the rest of the file gives the weights (`stated_names`), read after the
+    model's own name (source "file")."""
     from benchbook import hardware
 
     quant, dt = _clean(quantization), _clean(dtype)
@@ -139,6 +141,9 @@ def weights(model: str | None, quantization=None, dtype=None, names=(), assume: 
     hit = tagged(model)
     if hit:
         return Weights(hit[0], _bytes(hit[0]), "name", hit[1])
+    hit = tagged(*stated)
+    if hit:
+        return Weights(hit[0], _bytes(hit[0]), "file", hit[1])
     size = hardware.model_size(model) if assume and isinstance(model, str) else None
     ck = size.checkpoint_precision if size is not None else None
     if ck and ck not in ("bf16", "fp16", "fp32"):

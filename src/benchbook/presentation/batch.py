@@ -441,7 +441,7 @@ def _precision_source(r: pd.Series) -> str:
     the model's name or the model table (`analysis.precision`), else its tool's, but a vLLM run's
     --quantization or --dtype is read from its command line (`command line`) and only a run where
     nothing says is assumed bf16."""
-    if r.get("precision_source") in ("name", "checkpoint"):
+    if r.get("precision_source") in ("name", "checkpoint", "file"):
         return r["precision_source"]
     if r["tool"] == "vllm-bench-offline" and r.get("precision_assumed") is not True:
         return "command line"

@@ -52,6 +52,7 @@ def analyse(p: dict) -> Result:
     texts = [f.read_text(encoding="utf-8", errors="replace") for f in p["source"]]
     texts += list(r["metadata"].dropna()) if "metadata" in r else []
     pk = roofline.choose(p["gpu"], texts, p["peak_bandwidth_gb_s"], p["peak_tflops"])  # none assumed
+    said = roofline.said(roofline.named(texts)) if pk is None else {}  # a device named that the table lacks
     pk = serving.spanning(pk, r)  # TP x PP the output states: the devices one run's work spans
     models = sorted(r["model"].dropna().unique())
     model = models[0] if len(models) == 1 else None
@@ -72,10 +73,10 @@ def analyse(p: dict) -> Result:
     for c in (
         serving_claims.knee(kn, p["knee_threshold"], var, int(curve["x"].nunique()), queue),
         serving_claims.growth(curve, var),
-        serving_claims.bandwidth(low, pk, active_b, w.bytes_per_weight),
-        serving_claims.bound("low", low, pk, p["bound_threshold"], w.assumed),
-        serving_claims.compute(best, pk),
-        serving_claims.bound("best", best, pk, p["bound_threshold"], w.assumed),
+        serving_claims.bandwidth(low, pk, active_b, w.bytes_per_weight, said),
+        serving_claims.bound("low", low, pk, p["bound_threshold"], w.assumed, said),
+        serving_claims.compute(best, pk, said),
+        serving_claims.bound("best", best, pk, p["bound_threshold"], w.assumed, said),
         serving_claims.underfilled(lit),
         serving_claims.uncapped(apart, curve, int(r["order"].min()) if len(r) else None),
         serving_claims.tpot_itl(r),
