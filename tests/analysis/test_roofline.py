@@ -91,3 +91,13 @@ def test_one_table_gives_the_bytes_per_weight_of_every_precision():
         0.375,
     ]
     assert math.isnan(roofline.bytes_per_weight("nf5"))
+
+
+def test_two_devices_named_side_by_side_are_neither_taken_and_the_reason_names_both():
+    found = roofline.named(["Tested on 4×H800 and 4×H200 with the model.\n"])
+    assert found.device is None and found.several == ("H800", "H200")
+    assert roofline.said(found) == {"device_several": "H800 and H200", "device_several_line": 1}
+    assert roofline.choose("", ["Tested on 4×H800 and 4×H200.\n"]) is None
+    # the other way: one counted part on the line is the run's device, with its count
+    one = roofline.named(["Tested on 4×H200 with the model.\n"])
+    assert (one.device, one.count) == ("H200-SXM-141GB", 4)

@@ -106,6 +106,8 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
 
     out = {}
     for path in paths:
+        if config.resolve(path).is_dir():
+            continue  # a sweep folder: its run files' own settings say it
         ctx = context.read(ingest._load_lines(config.resolve(path)))
         names = [str(v) for v in (*ctx.values("precision"), *ctx.values("model"))]
         kept = [n for n in names if (t := tagged(n)) and t[0] not in ("bf16", "fp16", "fp32")]

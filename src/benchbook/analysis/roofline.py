@@ -90,6 +90,7 @@ class Named:
     unlisted: context.Fact | None = None
     sign: context.Sign | None = None
     counted: bool = False  # the count is stated, not taken as 1
+    several: tuple[str, ...] = ()  # the devices one line names side by side (`4×H800 and 4×H200`): no one is the run's
 
 
 def _count(ctx: context.Context, fact: context.Fact) -> int:
@@ -115,6 +116,9 @@ def named(texts) -> Named:
         ctx = context.read(text.splitlines())
         hit = None
         for fact in [*ctx.get("device"), *ctx.headings]:
+            beside = list(dict.fromkeys(str(f.value) for f in ctx.get("device") if f.line == fact.line))
+            if fact.name == "device" and len(beside) > 1:  # which of them ran the run, the file does not say
+                return Named(fact=fact, several=tuple(beside))
             d = _device(str(fact.value).replace("_", " "))
             if d is not None:
                 hit = Named(d.name, _count(ctx, fact), fact, counted=_counted(ctx, fact))
@@ -178,8 +182,14 @@ def said(found: Named) -> dict:
     """The evidence fields a claim's reason reads when no device was taken (`claims.rules.
     no_device_reason`): the device the file names that the table lacks and its line, or the line
     that speaks of one unread; empty when the file names a table device or shows no sign."""
+    if found.device is None and found.several:
+        return {"device_several": " and ".join(found.several), "device_several_line": found.fact.line}
     if found.device is None and found.unlisted is not None:
-        return {"device_unlisted": str(found.unlisted.value), "device_unlisted_line": found.unlisted.line}
+        # vLLM writes a device's name with `_` for spaces in its config file names (`device_name=`)
+        return {
+            "device_unlisted": str(found.unlisted.value).replace("_", " "),
+            "device_unlisted_line": found.unlisted.line,
+        }
     if found.device is None and found.sign is not None:
         return {"device_sign_line": found.sign.line}
     return {}

@@ -262,6 +262,9 @@ _COUNTED = re.compile(
     r"\b([1-9]\d{0,2})\s*[x×*]\s*((?:NVIDIA|AMD|Intel)?[\s_-]*[A-Za-z][\w-]*(?:[ _-][\w-]+){0,3})", re.I
 )
 _COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×*]\s*([1-9]\d{0,2})\b")
+#: A count joined to a part's code by a multiplication sign (`4×H800`, `8x H100`, `2x MI300X`), the
+#: way hardware is written: read in any line (`5x faster` names no part: the code needs a digit).
+_PART_COUNTED = re.compile(r"(?<![\w.])([1-9]\d{0,2})\s?[x×]\s?((?:NVIDIA |AMD )?[A-Z]{1,3}\d{2,4}[A-Z]{0,2})(?![\w-])")
 _N_GPUS = re.compile(r"\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|cards|accelerators)\b", re.I)
 _SHORT_PAR = re.compile(r"(?<![\w-])(TP|PP|DP|EP)\s*[=:]?\s*(\d{1,4})(?![\w.])")
 _POWER = re.compile(r"(-?\d+(?:\.\d+)?)\s*(kW|mW|W|watts?)\b(?!h)", re.I)
@@ -634,7 +637,12 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     if devices and source == "heading" and not any(f.name == "device" and f.line == i for f in r.facts):
         for m in _PRODUCT.finditer(text):
             r.add("device", m.group(0), i, source, line)
-    if devices and (source == "heading" or (source == "prose" and _SIGNS["device"].search(text))):
+    parts = list(_PART_COUNTED.finditer(text)) if devices and source in ("heading", "prose") else []
+    worded = source == "heading" or (source == "prose" and _SIGNS["device"].search(text))
+    parts = parts if len(parts) > 1 or not worded else []  # a worded line's one part keeps its full name below
+    for m in parts:  # every part the line counts: `4×H800 and 4×H200` names two
+        r.device(m.group(0), i, source, line)
+    if not parts and devices and worded:
         m = _COUNTED.search(text) or _COUNT_AFTER.search(text)
         if m and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1)):  # `5x faster` names no part
             r.device(m.group(0), i, source, line)
