@@ -426,7 +426,9 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     peak at any precision; both per GPU, `achieved_tflops_per_device`, for a run over `devices` GPUs),
     and the weights' size at that precision (`weight_gb`). No bandwidth:
     without the batch the step rate is unknown."""
-    d = runs[runs["batch_size"].isna()].copy()
+    # a latency run whose batch is known but whose output length is not is no point of the sweep either
+    alone = runs["batch_size"].isna() | ((runs["benchmark"] == "latency") & runs["output_len"].isna())
+    d = runs[alone].copy()
     p = d["model"].map(params_b).astype(float) * 1e9
     d["tokens_counted"] = np.where(
         d["total_tok_s"].notna(), "prompt + output tokens", "output tokens only (a lower bound)"

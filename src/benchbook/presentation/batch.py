@@ -462,6 +462,7 @@ def offline_sentence(pts: pd.DataFrame, peaks, elsewhere: list[str] | tuple[str,
                 tool=r["tool"],
                 latency=r["benchmark"] == "latency",  # a vllm bench latency output that does not say its --batch-size
                 latency_s=r["latency_s"],
+                batch_size=r["batch_size"],
                 requests=r["requests"],
                 request_rate=r["request_rate"],
                 output_tok_s=r["output_tok_s"],
