@@ -116,8 +116,8 @@ def named(texts) -> Named:
         ctx = context.read(text.splitlines())
         hit = None
         for fact in [*ctx.get("device"), *ctx.headings]:
-            beside = list(dict.fromkeys(str(f.value) for f in ctx.get("device") if f.line == fact.line))
-            if fact.name == "device" and len(beside) > 1:  # which of them ran the run, the file does not say
+            beside = _beside(ctx, fact)
+            if len(beside) > 1:  # which of them ran the run, the file does not say
                 return Named(fact=fact, several=tuple(beside))
             d = _device(str(fact.value).replace("_", " "))
             if d is not None:
@@ -132,6 +132,19 @@ def named(texts) -> Named:
     if found:
         return next((f for f in found if f.counted), found[0])
     return Named(unlisted=unlisted, sign=None if unlisted else sign)
+
+
+def _beside(ctx: context.Context, fact: context.Fact) -> list[str]:
+    """The distinct devices a sentence or heading names side by side with `fact` (`4×H800 and 4×H200`),
+    as written; labelled lines (`gpus=8xh100; hw=h100-dgxc`) name one device in several words."""
+    if fact.name != "device" or fact.source not in ("prose", "heading"):
+        return []
+    same = [str(f.value) for f in ctx.get("device") if f.line == fact.line and f.source == fact.source]
+    kinds = {}
+    for v in same:
+        d = _device(v.replace("_", " "))
+        kinds.setdefault(d.name if d is not None else v, v)
+    return list(kinds.values())
 
 
 def _in_prose(ctx: context.Context, text: str) -> Named | None:
