@@ -361,3 +361,11 @@ def test_the_model_concurrency_and_batch_a_table_leaves_empty_are_filled_and_a_p
     held = pd.DataFrame({"model": [None]})
     assert context.fill(held, _read("trtllm-bench --model_path $MODEL_PATH throughput\n")) == []
     assert held["model"].isna().all()
+
+
+def test_a_json_field_the_parser_left_aside_fills_no_column():
+    import pandas as pd
+
+    table = pd.DataFrame({"max_concurrency": [float("nan")]})
+    assert context.fill(table, _read('{"strategy": {"type_": "constant", "max_concurrency": 512}}\n')) == []
+    assert table["max_concurrency"].isna().all()

@@ -695,6 +695,10 @@ def _same(a, b) -> bool:
 #: model, concurrency cap and batch a console table or a log leaves to the command or heading above it).
 COLUMNS = {"cpu": "cpu", "gpu": "device", "model": "model", "max_concurrency": "concurrency", "batch_size": "batch"}
 COLUMNS |= {"tensor_parallel": "tp"}
+#: Columns a parser reads from its own structured output when the tool records them: a JSON field the
+#: parser left aside (GuideLLM's per-strategy worker `max_concurrency`) is not the run's setting, so
+#: these take only what the text around the output states (a command, a labelled line, a heading).
+AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel"}
 
 
 def _placeholder(value) -> bool:
@@ -711,6 +715,7 @@ def fill(table, context: Context) -> list[str]:
         if col not in table.columns or table[col].astype("string").fillna("").str.strip().ne("").any():
             continue
         facts = [f for f in context.get(name) if not _placeholder(f.value)]
+        facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
         values = list(dict.fromkeys(f.value for f in facts))
         if len(values) == 1:
             table[col] = values[0]

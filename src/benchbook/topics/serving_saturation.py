@@ -54,6 +54,7 @@ def analyse(p: dict) -> Result:
     texts += list(r["metadata"].dropna()) if "metadata" in r else []
     pk = roofline.choose(p["gpu"], texts, p["peak_bandwidth_gb_s"], p["peak_tflops"])  # none assumed
     said = roofline.said(roofline.named(texts)) if pk is None else {}  # a device named that the table lacks
+    said.pop("device_sign_line", None)  # a line that only mentions a vendor (`NVIDIA AIPerf`) names no device
     pk = serving.spanning(pk, r)  # TP x PP the output states: the devices one run's work spans
     models = sorted(r["model"].dropna().unique())
     model = models[0] if len(models) == 1 else None
