@@ -216,3 +216,29 @@ def test_the_weights_size_is_the_parameters_at_the_runs_precision():
     assert batch.offline_points(bf16.assign(bytes_per_weight=0.5), {"m": 70.0}, None)["weight_gb"].tolist() == [
         pytest.approx(35.0)
     ]
+
+
+def test_the_device_of_a_table_without_a_gpu_column_is_the_one_the_file_names_counted_per_gpu():
+    sw = pd.DataFrame({"gpu": pd.Series(dtype=object)})
+    pk, found = batch.device("", sw, ["GPU: AMD MI325X *8\n\nvllm bench throughput --model m -tp 1\n"])
+    assert (pk.device, pk.count, found.device) == ("MI325X", 1, "MI325X")  # a run's devices are its TP
+    # a device the table lacks is named with its line, and no peak is taken from it
+    pk, found = batch.device("", sw, ["| item | value |\n|---|---|\n| GPU | NVIDIA GeForce RTX 3080 Ti |\n"])
+    assert pk is None and roofline.said(found) == {
+        "device_unlisted": "NVIDIA GeForce RTX 3080 Ti",
+        "device_unlisted_line": 3,
+    }
+    empty = pd.DataFrame({c: pd.Series(dtype=object) for c in ["model", "framework", "gpu", "dtype", "batch_size"]})
+    empty["has_result"] = pd.Series(dtype=bool)
+    assert "on NVIDIA GeForce RTX 3080 Ti (line 3)" in show.inputs_sentence("f", empty, named=found)
+
+
+def test_a_sweeps_own_gpu_column_ranks_above_a_device_the_rest_of_the_file_names():
+    sw = pd.DataFrame({"gpu": ["L40S"]})
+    pk, _ = batch.device("", sw, ["GPU: AMD MI325X *8\n"])
+    assert pk.device == "L40S-48GB"
+    # and a sentence that mentions a card is not the run's device
+    pk, found = batch.device(
+        "", pd.DataFrame({"gpu": pd.Series(dtype=object)}), ["Unlike the RTX 4090 we tried last year.\n"]
+    )
+    assert pk is None and found.device is None and found.unlisted is None

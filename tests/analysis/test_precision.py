@@ -151,3 +151,20 @@ def test_the_serving_roofline_sets_a_quantized_checkpoints_compute_against_its_p
     # AWQ/GPTQ int4 weights are read at half a byte but multiplied in the activations' dtype, not fp4
     assert serving.decode_roofline(lit, 1.0, 0.5, pk, "int4")["peak_tflops"].iat[0] == 500.0
     assert serving.decode_roofline(lit, 1.0, 0.5, pk)["peak_tflops"].iat[0] == 2000.0  # no label: read from bytes
+
+
+def test_a_tag_the_rest_of_the_file_gives_the_weights_is_read_after_the_models_own_name(tmp_path):
+    f = tmp_path / "run.md"
+    f.write_text(
+        "Using configuration from E=256,N=384,device_name=NVIDIA_H100,dtype=int4_w4a16.json for MoE layer.\n"
+        "trtllm-bench --model_path /models/DeepSeek-R1-FP4 throughput\n"
+        "dtype: bfloat16\n",
+        encoding="utf-8",
+    )
+    (stated,) = precision.stated_names([f]).values()
+    assert set(stated) == {"int4_w4a16", "/models/DeepSeek-R1-FP4"}  # bf16 may be the activations': left out
+    w = precision.weights("deepseek-ai/DeepSeek-R1", stated=("/models/DeepSeek-R1-FP4",), assume=False)
+    assert (w.precision, w.source) == ("fp4", "file")
+    # the other way: the model's own name and a printed quantization rank above what the file says elsewhere
+    assert precision.weights("org/Model-AWQ", stated=("fp8",)).source == "name"
+    assert precision.weights("m", quantization="fp8", stated=("int4_w4a16",)).precision == "fp8"

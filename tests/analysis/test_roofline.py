@@ -127,3 +127,13 @@ def test_a_name_several_variants_fit_is_ambiguous_and_the_page_says_which_it_cou
         roofline.choose("", ["NVIDIA A100-SXM4-80GB"]), "m", 8.0, 8.0, "t", precision.weights("m")
     )
     assert "(named in the input)" in named
+
+
+def test_two_devices_named_side_by_side_are_neither_taken_and_the_reason_names_both():
+    found = roofline.named(["Tested on 4×H800 and 4×H200 with the model.\n"])
+    assert found.device is None and found.several == ("H800", "H200")
+    assert roofline.said(found) == {"device_several": "H800 and H200", "device_several_line": 1}
+    assert roofline.choose("", ["Tested on 4×H800 and 4×H200.\n"]) is None
+    # the other way: one counted part on the line is the run's device, with its count
+    one = roofline.named(["Tested on 4×H200 with the model.\n"])
+    assert (one.device, one.count) == ("H200-SXM-141GB", 4)

@@ -289,3 +289,83 @@ def test_a_long_file_is_read_at_its_head_and_tail_with_the_files_line_numbers():
     c = context.read(lines)
     assert (_one(c, "device_count").value, _one(c, "device_count").line) == (8, 1)
     assert (_one(c, "tp").value, _one(c, "tp").line) == (4, len(lines))
+
+
+# ------------------------------------------------------------- line forms around a console table
+def test_a_hardware_line_with_a_count_after_a_star_and_a_comment_names_the_part_and_count():
+    c = _read("```txt\nGPU: AMD MI325X *8 # only four loaded\n```\n")
+    assert (_one(c, "device").value, _one(c, "device_count").value) == ("MI325X", 8)
+
+
+def test_a_key_value_table_row_names_the_device_below_its_header_only():
+    c = _read("| item | value |\n|---|---|\n| **GPU** | NVIDIA GeForce RTX 3080 Ti |\n| VRAM | 11910 MB |\n")
+    assert (_one(c, "device").value, _one(c, "device").line) == ("NVIDIA GeForce RTX 3080 Ti", 3)
+    # a reading under a GPU label and a wide data table name no device
+    assert not _read("| name | value |\n|---|---|\n| GPU | 45% |\n").get("device")
+    assert not _read("| gpu | tok/s | ms | W |\n|---|---|---|---|\n| 1 | 2 | 3 | 4 |\n").get("device")
+
+
+def test_a_heading_names_a_gpu_by_its_product_line_and_prose_does_not():
+    c = _read("### Example Output of the Benchmark (RTX 5060 Ti 16GB)\n")
+    assert (_one(c, "device").value, _one(c, "device").source) == ("RTX 5060 Ti 16GB", "heading")
+    # the other way: a sentence that names a card is not the run's device
+    assert not _read("Unlike the RTX 4090 in last week's post, this box is a server.\n").get("device")
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "value"),
+    [
+        ('  -e sbnb_genai_perf_model="Qwen/Qwen3-0.6B" \\', "model", "Qwen/Qwen3-0.6B"),
+        ("  -e sbnb_genai_perf_concurrency=24", "concurrency", 24),
+        ("### 8.1 vLLM log (batch_size=1)", "batch", 1),
+        (
+            "Using configuration from E=256,N=384,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8.json",
+            "device",
+            "NVIDIA_H100_80GB_HBM3",
+        ),
+        (
+            "Using configuration from E=256,N=384,device_name=NVIDIA_H100_80GB_HBM3,dtype=fp8_w8a8.json",
+            "precision",
+            "fp8_w8a8",
+        ),
+    ],
+)
+def test_a_key_equals_value_anywhere_states_its_fact(line, name, value):
+    assert _one(_read(line + "\n"), name).value == value
+
+
+@pytest.mark.parametrize("line", ["draft_model=Qwen/Qwen3-0.6B", "max_batch_size=256", "--max-batch-size 256"])
+def test_a_qualified_key_states_nothing_of_the_runs_own_model_or_batch(line):
+    c = _read(line + "\n")
+    assert not c.get("model") and not c.get("batch")
+
+
+def test_a_hex_id_is_no_device_count():
+    c = _read("device_name=Intel(R)_Graphics_[0xe223],dtype=int4_w4a16.json\n")
+    assert _one(c, "device").value == "Intel(R)_Graphics_[0xe223]" and not c.get("device_count")
+
+
+def test_the_model_concurrency_and_batch_a_table_leaves_empty_are_filled_and_a_placeholder_fills_nothing():
+    import pandas as pd
+
+    table = pd.DataFrame({"model": [None], "max_concurrency": [float("nan")], "batch_size": [float("nan")]})
+    msgs = context.fill(
+        table, _read("genai-perf profile --model Qwen/Qwen2.5-7B --concurrency 10\n\n# run (batch_size=1)\n")
+    )
+    assert (table["model"].iat[0], table["max_concurrency"].iat[0], table["batch_size"].iat[0]) == (
+        "Qwen/Qwen2.5-7B",
+        10,
+        1,
+    )
+    assert len(msgs) == 3
+    held = pd.DataFrame({"model": [None]})
+    assert context.fill(held, _read("trtllm-bench --model_path $MODEL_PATH throughput\n")) == []
+    assert held["model"].isna().all()
+
+
+def test_a_json_field_the_parser_left_aside_fills_no_column():
+    import pandas as pd
+
+    table = pd.DataFrame({"max_concurrency": [float("nan")]})
+    assert context.fill(table, _read('{"strategy": {"type_": "constant", "max_concurrency": 512}}\n')) == []
+    assert table["max_concurrency"].isna().all()

@@ -268,3 +268,14 @@ def test_a_command_below_one_of_several_blocks_is_the_next_blocks_not_this_ones(
     first = t[t["max_concurrency"] == 8]
     assert first["model"].isna().all()  # the command between the blocks belongs to the second
     assert set(t.loc[t["max_concurrency"] == 16, "model"]) == {"other/model"}
+
+
+def test_a_launch_in_a_subsection_of_the_launch_section_is_an_option_not_the_blocks_server():
+    launch = "python3 -m sglang.launch_server --model m --tp 8{}\n"
+    head = "# Guide\n\n## Launch\n\n" + launch.format("")
+    option = "\n### EAGLE\n\n" + launch.format(" --speculative-algorithm EAGLE")
+    lines = (head + option + "\n## Benchmark\n\npython3 -m sglang.bench_serving --model m\n").splitlines()
+    assert s._context(lines, 0, len(lines))["metadata"] == "tp=8"
+    # the other way: a launch in a section of its own (same level) is the nearest server above the block
+    lines = (head + option.replace("### EAGLE", "## EAGLE") + "\n## Benchmark\n\n").splitlines()
+    assert s._context(lines, 0, len(lines))["metadata"] == "tp=8; speculative=EAGLE"

@@ -535,12 +535,15 @@ LOWER_BOUND = (
 )
 
 
-def latency_runs(df: pd.DataFrame) -> pd.DataFrame:
+def latency_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
     """One row per vLLM `bench latency` run: model, batch size, input/output lengths, tensor parallel
     size, dtype and quantization as printed on its command line, mean latency (s), its line, and
     `why_left_out` (empty for a single-stream run on one device whose weights' bytes are known:
-    `precision.weights`)."""
+    `precision.weights`, with the names the rest of its file gives the weights, `names`: per source,
+    `precision.stated_names`)."""
+    names = names or {}
     cols = [
+        "source",
         "run",
         "model",
         "batch_size",
@@ -572,7 +575,9 @@ def latency_runs(df: pd.DataFrame) -> pd.DataFrame:
             why.append("its output length or latency is missing")
         elif not isinstance(r["model"], str) or not r["model"].strip():
             why.append("it names no model")
-        elif not precision.weights(r["model"], r.get("quantization"), r.get("dtype")).known:
+        elif not precision.weights(
+            r["model"], r.get("quantization"), r.get("dtype"), stated=names.get(r["source"], ())
+        ).known:
             said = (
                 f"--quantization {r['quantization']}" if isinstance(r["quantization"], str) else f"--dtype {r['dtype']}"
             )
@@ -584,18 +589,26 @@ def latency_runs(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def latency_points(
-    runs: pd.DataFrame, gpu: str = "", peak_bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0
+    runs: pd.DataFrame,
+    gpu: str = "",
+    peak_bandwidth_gb_s: float = 0.0,
+    peak_tflops: float = 0.0,
+    named: dict | None = None,
+    names: dict | None = None,
 ) -> pd.DataFrame:
     """The single-stream runs of `latency_runs` as rows of `points`' table: rate = output_len / mean
     latency (a lower bound of the decode rate: the latency includes the prefill), bytes per token =
-    active parameters x bytes per weight of the dtype, against the device given by `gpu` or the peaks
-    (the output names none: otherwise unknown, never assumed)."""
+    active parameters x bytes per weight of the dtype, against the device given by `gpu` or the peaks,
+    else the one the run's file names (`named`: per source, `roofline.named_in_files`; a file that
+    names none: unknown, never assumed). `names`: as `latency_runs`."""
+    named, names = named or {}, names or {}
     d = runs[runs["why_left_out"] == ""] if len(runs) else runs
     rows = []
     for _, r in d.iterrows():
-        pk = choose_peak(gpu, {"mode": "gpu"}, peak_bandwidth_gb_s, peak_tflops)
+        printed = {"mode": "gpu", "gpu": roofline.label(named.get(r.get("source")))}
+        pk = choose_peak(gpu, printed, peak_bandwidth_gb_s, peak_tflops)
         size = model_size(override_table(None), None, r["model"])
-        w = precision.weights(r["model"], r.get("quantization"), r.get("dtype"))
+        w = precision.weights(r["model"], r.get("quantization"), r.get("dtype"), stated=names.get(r.get("source"), ()))
         prec, bpw = w.precision, w.bytes_per_weight
         active = size["active_params_b"]
         bytes_tok = active * 1e9 * bpw if active else None
@@ -651,7 +664,12 @@ def latency_points(
 
 
 def throughput_runs(
-    df: pd.DataFrame, gpu: str = "", peak_bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0
+    df: pd.DataFrame,
+    gpu: str = "",
+    peak_bandwidth_gb_s: float = 0.0,
+    peak_tflops: float = 0.0,
+    named: dict | None = None,
+    names: dict | None = None,
 ) -> pd.DataFrame:
     """One row per vLLM `bench throughput` run: a batched run (the engine schedules all its prompts at
     once), never a single-stream point. Its output tok/s over one read of the weights per step: one
@@ -659,7 +677,9 @@ def throughput_runs(
     weight once per step for every sequence of the step, so a token costs the weights / the batch.
     Against a known device: `bytes_per_token_at_peak` (the most weight bytes a token can cost at the
     peak bandwidth) and `min_batch` (weights x tok/s / peak: the fewest sequences per step that
-    rate needs). NaN where the model's size or the device is unknown."""
+    rate needs). NaN where the model's size or the device is unknown. The device: `gpu` or the peaks,
+    else the one the run's file names; `named` and `names` as `latency_points`."""
+    named, names = named or {}, names or {}
     cols = ["run", "model", "num_prompts", "input_len", "output_len", "tensor_parallel", "dtype", "line"]
     out_cols = cols + ["output_tok_s", "total_tok_s", "request_rate", "precision", "dtype_assumed", "precision_source"]
     out_cols += ["bytes_per_weight"]
@@ -676,12 +696,16 @@ def throughput_runs(
         if not np.isfinite(out[0]):
             continue  # the old two-value line prints no output tok/s: nothing to place
         r = {c: g[c].iat[0] if c in g else np.nan for c in cols[:-1]}
-        w = precision.weights(r["model"], g["quantization"].iat[0] if "quantization" in g else None, r["dtype"])
+        source = g["source"].iat[0]
+        quant = g["quantization"].iat[0] if "quantization" in g else None
+        w = precision.weights(r["model"], quant, r["dtype"], stated=names.get(source, ()))
         prec, bpw = w.precision, w.bytes_per_weight
         active = model_size(override_table(None), None, r["model"])["active_params_b"] if r["model"] else None
         weight_gb = active * bpw if active else np.nan
         tp = r["tensor_parallel"] if pd.notna(r["tensor_parallel"]) and r["tensor_parallel"] > 1 else 1
-        pk = choose_peak(gpu, {"mode": "gpu"}, peak_bandwidth_gb_s, peak_tflops)
+        pk = choose_peak(
+            gpu, {"mode": "gpu", "gpu": roofline.label(named.get(source))}, peak_bandwidth_gb_s, peak_tflops
+        )
         peak = pk.total_bandwidth_gb_s * tp if pk.total_bandwidth_gb_s else np.nan  # TP n: n devices' bandwidth
         rows.append(
             {

@@ -14,6 +14,7 @@ are a lower bound.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from pathlib import Path
@@ -163,11 +164,11 @@ def _setting(g: pd.DataFrame, column: str) -> str | None:
     return v if v and v not in ("auto", "none") else None
 
 
-def run_precision(model, quantization=None, dtype=None, names=(), assume: bool = True) -> dict:
+def run_precision(model, quantization=None, dtype=None, names=(), assume: bool = True, stated=()) -> dict:
     """The `precision`, `precision_assumed`, `precision_source` and `bytes_per_weight` columns of an
     offline run (`precision.weights`): `UNSTATED` where nothing states the precision and, for the tools
     that usually run quantized weights (`assume` False), nothing is assumed."""
-    w = precision.weights(model, quantization, dtype, names, assume)
+    w = precision.weights(model, quantization, dtype, names, assume, stated)
     return dict(
         precision=w.precision or UNSTATED if assume else w.precision,
         precision_assumed=w.assumed,
@@ -225,7 +226,7 @@ def paced_scenarios(df: pd.DataFrame) -> list[str]:
     return sorted({s for s in m["scenario"].dropna() if s != "Offline"})
 
 
-def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
+def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
     """One row per offline run: vLLM `bench throughput` (output and total tok/s; no batch size, the
     engine batches as it goes), vLLM `bench latency` (`--batch-size` prompts, `--output-len` new
     tokens, mean seconds per batch; its output tok/s = batch x output_len / latency), MLPerf
@@ -240,7 +241,9 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
     name; a vLLM run's --quantization width or --dtype; the model's name or the model table:
     `run_precision`), bf16 for a vLLM run where nothing says (`precision_assumed`), else None: not stated. `variant` names a vLLM run's
     other settings (`variant`); `speculative` and `tokens_per_step` a trtllm-bench run's speculative
-    decoding (`_speculative`). The model is the one the output names (an MLPerf SUT name's)."""
+    decoding (`_speculative`). The model is the one the output names (an MLPerf SUT name's). `names`:
+    per source, the names the rest of its file gives the weights (`precision.stated_names`)."""
+    stated = names or {}
     rows = []
     v = df[df["tool"] == "vllm-bench-offline"]
     for (source, run, bench), g in v.groupby(["source", "run", "benchmark"], sort=False) if len(v) else []:
@@ -263,7 +266,7 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
                 latency_s=lat,
                 max_batch_size=np.nan,
-                **run_precision(model, quant, _setting(g, "dtype")),
+                **run_precision(model, quant, _setting(g, "dtype"), stated=stated.get(source, ())),
                 variant=variant(quant, kv),
                 speculative=None,
                 tokens_per_step=1.0,
@@ -271,6 +274,7 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                     val, g["num_prompts"].iat[0] if bench == "throughput" and "num_prompts" in g else None
                 ),
                 request_rate=val.get(("request_throughput", "value"), np.nan),
+                devices=_float(g["tensor_parallel"].iat[0]) if "tensor_parallel" in g else np.nan,
             )
         )
     m = df[df["tool"] == "mlperf-loadgen"]
@@ -320,7 +324,13 @@ def offline_runs(df: pd.DataFrame) -> pd.DataFrame:
                 total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
                 latency_s=np.nan,
                 max_batch_size=pd.to_numeric(meta.get("max_batch_size"), errors="coerce"),
-                **run_precision(g["model"].iat[0], meta.get("quantization"), meta.get("dtype"), assume=False),
+                **run_precision(
+                    g["model"].iat[0],
+                    meta.get("quantization"),
+                    meta.get("dtype"),
+                    assume=False,
+                    stated=stated.get(source, ()),
+                ),
                 devices=_devices(meta),
                 concurrency=float(g["max_concurrency"].iat[0]) if "max_concurrency" in g else np.nan,
                 mean_latency_s=val.get(("e2el", "mean"), np.nan) / 1000.0,
@@ -374,11 +384,30 @@ def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
             "latency_s": d["latency_s"],
             "conflict": False,
             "new_tokens": d["output_len"],
+            "devices": d["devices"],
         }
     )
     w["per_sequence_ms_per_token"] = w["latency_s"] / w["new_tokens"] * 1000.0
     w["has_result"] = w["throughput_tok_s"].notna()
     return w.sort_values(["model", "framework", "dtype", "variant", "batch_size"]).reset_index(drop=True)
+
+
+def _float(v) -> float:
+    v = pd.to_numeric(v, errors="coerce")
+    return float(v) if pd.notna(v) else np.nan
+
+
+def device(gpu: str, sw: pd.DataFrame, texts, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.0):
+    """(the roofline's `Peaks`, per GPU, or None; `roofline.Named`, what the input says of its device):
+    the `gpu` parameter, else the GPU the sweep's rows name, else the one the rest of the input names
+    (`texts`, read by the one context reader: a `GPU:` line, a hardware table, a heading), else none.
+    Peaks are one device's: a run over several GPUs is counted per run (`devices`, its TP x PP)."""
+    labels = sorted(set(sw["gpu"]) - {""}) if "gpu" in sw else []
+    found = roofline.named(labels) if labels else roofline.Named()
+    if found.device is None:
+        found = roofline.named([*labels, *texts])
+    pk = roofline.choose(gpu, [found.device] if found.device else [], bandwidth_gb_s, peak_tflops)
+    return (dataclasses.replace(pk, count=1) if pk is not None else None), found
 
 
 def _devices(meta: dict) -> float:
@@ -397,7 +426,9 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     peak at any precision; both per GPU, `achieved_tflops_per_device`, for a run over `devices` GPUs),
     and the weights' size at that precision (`weight_gb`). No bandwidth:
     without the batch the step rate is unknown."""
-    d = runs[runs["batch_size"].isna()].copy()
+    # a latency run whose batch is known but whose output length is not is no point of the sweep either
+    alone = runs["batch_size"].isna() | ((runs["benchmark"] == "latency") & runs["output_len"].isna())
+    d = runs[alone].copy()
     p = d["model"].map(params_b).astype(float) * 1e9
     d["tokens_counted"] = np.where(
         d["total_tok_s"].notna(), "prompt + output tokens", "output tokens only (a lower bound)"

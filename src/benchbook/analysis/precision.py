@@ -92,6 +92,29 @@ def tagged(*names) -> tuple[str, str] | None:
     return None
 
 
+def stated_names(paths) -> dict[str, tuple[str, ...]]:
+    """Per file (by its name in the tidy table), the names the rest of it gives the run's weights
+    (`ingest.context`: a `--model_path .../DeepSeek-R1-FP4`, vLLM's MoE config `dtype=int4_w4a16`,
+    a `quantization: fp8` line) that carry a quantization tag (`tagged`): read as the
+    output's own precision where the table states none. An unquantized tag (bf16) is left out: it
+    may be the activations' dtype of a quantized checkpoint."""
+    from pathlib import Path
+
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+    from benchbook.ingest.vllm_serve import source_name
+
+    out = {}
+    for path in paths:
+        if config.resolve(path).is_dir():
+            continue  # a sweep folder: its run files' own settings say it
+        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        names = [str(v) for v in (*ctx.values("precision"), *ctx.values("model"))]
+        kept = [n for n in names if (t := tagged(n)) and t[0] not in ("bf16", "fp16", "fp32")]
+        out[source_name(Path(path))] = tuple(kept)
+    return out
+
+
 def _bytes(precision: str) -> float:
     return roofline.bytes_per_weight(precision)
 
@@ -101,10 +124,12 @@ def _clean(v) -> str:
     return "" if v in ("auto", "none", "null") else v
 
 
-def weights(model: str | None, quantization=None, dtype=None, names=(), assume: bool = True) -> Weights:
+def weights(model: str | None, quantization=None, dtype=None, names=(), assume: bool = True, stated=()) -> Weights:
     """The weights' precision of a run of `model` whose output states `quantization` and `dtype`
     (None/"auto": not stated) and whose other names (an MLPerf SUT, a file name) may carry a tag;
-    in the order of this module's docstring (`assume` False: neither the model table nor bf16)."""
+    in the order of this module's docstring (`assume` False: neither the model table nor bf16).
+    `stated`: the tagged names the rest of the file gives the weights (`stated_names`), read after the
+    model's own name (source "file")."""
     from benchbook import hardware
 
     quant, dt = _clean(quantization), _clean(dtype)
@@ -118,6 +143,9 @@ def weights(model: str | None, quantization=None, dtype=None, names=(), assume: 
     hit = tagged(model)
     if hit:
         return Weights(hit[0], _bytes(hit[0]), "name", hit[1])
+    hit = tagged(*stated)
+    if hit:
+        return Weights(hit[0], _bytes(hit[0]), "file", hit[1])
     size = hardware.model_size(model) if assume and isinstance(model, str) else None
     ck = size.checkpoint_precision if size is not None else None
     if ck and ck not in ("bf16", "fp16", "fp32"):

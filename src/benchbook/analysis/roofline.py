@@ -143,6 +143,7 @@ class Named:
     unlisted: context.Fact | None = None
     sign: context.Sign | None = None
     counted: bool = False  # the count is stated, not taken as 1
+    several: tuple[str, ...] = ()  # the devices one line names side by side (`4×H800 and 4×H200`): no one is the run's
 
 
 #: A line that counts the devices a machine has, not those a run used (`GPUs Available | 2 x L40S`):
@@ -192,6 +193,9 @@ def named(texts) -> Named:
         ctx = context.read(text.splitlines())
         hit = None
         for fact in [*ctx.get("device"), *ctx.headings]:
+            beside = _beside(ctx, fact)
+            if len(beside) > 1:  # which of them ran the run, the file does not say
+                return Named(fact=fact, several=tuple(beside))
             d = _device(str(fact.value).replace("_", " "))
             if d is not None:
                 hit = Named(d.name, _count(ctx, fact), fact, counted=_counted(ctx, fact))
@@ -205,6 +209,19 @@ def named(texts) -> Named:
     if found:
         return next((f for f in found if f.counted), found[0])
     return Named(unlisted=unlisted, sign=None if unlisted else sign)
+
+
+def _beside(ctx: context.Context, fact: context.Fact) -> list[str]:
+    """The distinct devices a sentence or heading names side by side with `fact` (`4×H800 and 4×H200`),
+    as written; labelled lines (`gpus=8xh100; hw=h100-dgxc`) name one device in several words."""
+    if fact.name != "device" or fact.source not in ("prose", "heading"):
+        return []
+    same = [str(f.value) for f in ctx.get("device") if f.line == fact.line and f.source == fact.source]
+    kinds = {}
+    for v in same:
+        d = _device(v.replace("_", " "))
+        kinds.setdefault(d.name if d is not None else v, v)
+    return list(kinds.values())
 
 
 def _in_prose(ctx: context.Context, text: str) -> Named | None:
@@ -232,12 +249,38 @@ def _counted(ctx: context.Context, fact: context.Fact) -> bool:
     return same or _used(ctx) is not None or len(dumped) == 1
 
 
+def named_in_files(paths) -> dict[str, Named]:
+    """Per file (by its name in the tidy table), what its text says of its device (`named`): for the
+    chapters whose tool's table has no device column (vLLM bench latency and throughput)."""
+    from pathlib import Path
+
+    from benchbook import config
+    from benchbook.ingest.vllm_serve import source_name
+
+    return {
+        source_name(Path(p)): named([config.resolve(p).read_text(encoding="utf-8", errors="replace")]) for p in paths
+    }
+
+
+def label(found: Named | None) -> str | None:
+    """The device a `Named` names, as the table spells it, else as the file writes one the table lacks."""
+    if found is None:
+        return None
+    return found.device or (str(found.unlisted.value) if found.unlisted is not None else None)
+
+
 def said(found: Named) -> dict:
     """The evidence fields a claim's reason reads when no device was taken (`claims.rules.
     no_device_reason`): the device the file names that the table lacks and its line, or the line
     that speaks of one unread; empty when the file names a table device or shows no sign."""
+    if found.device is None and found.several:
+        return {"device_several": " and ".join(found.several), "device_several_line": found.fact.line}
     if found.device is None and found.unlisted is not None:
-        return {"device_unlisted": str(found.unlisted.value), "device_unlisted_line": found.unlisted.line}
+        # vLLM writes a device's name with `_` for spaces in its config file names (`device_name=`)
+        return {
+            "device_unlisted": str(found.unlisted.value).replace("_", " "),
+            "device_unlisted_line": found.unlisted.line,
+        }
     if found.device is None and found.sign is not None:
         return {"device_sign_line": found.sign.line}
     return {}

@@ -633,18 +633,19 @@ def stated(r: pd.DataFrame, key: str) -> str | None:
 PRECISION_NOT_ASSUMED = ("mlperf-loadgen", "trtllm-bench")
 
 
-def weights(model: str | None, r: pd.DataFrame | None = None) -> precision.Weights:
+def weights(model: str | None, r: pd.DataFrame | None = None, stated_names=()) -> precision.Weights:
     """The weights' precision of the runs `r` of `model` (`precision.weights`): the quantization and
     dtype the output states in its `metadata` (e.g. trtllm-bench's `Quantization: FP8` above `Dtype:
-    bfloat16`), the names an MLPerf summary carries (its SUT, the file), the model's name and the
+    bfloat16`), the names an MLPerf summary carries (its SUT, the file), the model's name, the tagged
+    names the rest of the file gives the weights (`stated_names`: `precision.stated_names`) and the
     model table; bf16 assumed when nothing says, except for the tools in PRECISION_NOT_ASSUMED."""
     if r is None:
-        return precision.weights(model)
+        return precision.weights(model, stated=stated_names)
     names = []
     if "tool" in r and r["tool"].eq("mlperf-loadgen").any():
         names = [*r.get("sut", pd.Series(dtype=object)).dropna(), *r.get("source", pd.Series(dtype=object))]
     assume = not ("tool" in r and len(r) and r["tool"].isin(PRECISION_NOT_ASSUMED).all())
-    return precision.weights(model, stated(r, "quantization"), stated(r, "dtype"), names, assume)
+    return precision.weights(model, stated(r, "quantization"), stated(r, "dtype"), names, assume, stated_names)
 
 
 def weight_bytes(model: str | None, r: pd.DataFrame | None = None) -> tuple[float, bool]:

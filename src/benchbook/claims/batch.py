@@ -73,10 +73,12 @@ def knee(k: pd.Series | None) -> Claim:
     return make("knee", "knee", rule, ev)
 
 
-def bound(regime: str, row: pd.Series | None, peaks, threshold: float) -> Claim:
+def bound(regime: str, row: pd.Series | None, peaks, threshold: float, said: dict | None = None) -> Claim:
     """What limits one regime (`small`: the smallest batch; `large`: the batch of peak throughput):
-    the fractions of the device's two peaks the step reaches, and its intensity against the ridge."""
+    the fractions of the device's two peaks the step reaches, and its intensity against the ridge.
+    `said`: what the input says of a device none was taken from (`analysis.roofline.said`)."""
     ev = dict(bandwidth_fraction=None, compute_fraction=None, intensity=None, ridge=None, threshold=threshold)
+    ev.update(said or {})
     ev.update(regime=regime, device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     if row is not None:
         ev.update(
@@ -98,9 +100,11 @@ def bound(regime: str, row: pd.Series | None, peaks, threshold: float) -> Claim:
     return make(f"bound_{regime}", "bound", rule, ev)
 
 
-def bandwidth(row: pd.Series | None, peaks, params_b: float | None, params_source: str) -> Claim:
+def bandwidth(
+    row: pd.Series | None, peaks, params_b: float | None, params_source: str, said: dict | None = None
+) -> Claim:
     """The fraction of peak bandwidth the smallest batch reaches by streaming the weights once per step."""
-    ev = dict(fraction=None, peak=getattr(peaks, "total_bandwidth_gb_s", None), unit="GB/s")
+    ev = dict(fraction=None, peak=getattr(peaks, "total_bandwidth_gb_s", None), unit="GB/s", **(said or {}))
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None), streaming=True)
     ev.update(active_params_b=params_b, params_source=params_source, bytes_per_token=None)
     if row is not None:
@@ -121,9 +125,9 @@ def bandwidth(row: pd.Series | None, peaks, params_b: float | None, params_sourc
     return make("bandwidth_small", "fraction_of_peak", rule, ev)
 
 
-def compute(row: pd.Series | None, peaks) -> Claim:
+def compute(row: pd.Series | None, peaks, said: dict | None = None) -> Claim:
     """The fraction of the dtype's peak compute reached at the batch of peak throughput."""
-    ev = dict(fraction=None, peak=None, unit="TFLOP/s")
+    ev = dict(fraction=None, peak=None, unit="TFLOP/s", **(said or {}))
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     if row is not None:
         ev.update(

@@ -140,6 +140,11 @@ def no_device_reason(ev: dict) -> str:
     evidence as `device_unlisted` / `device_unlisted_line` or `device_sign_line`): a device the
     file names that the table lacks, or the line that speaks of one unread, is named, never
     called absent."""
+    if ev.get("device_several"):
+        return (
+            f"the input names {ev['device_several']} side by side (line {ev.get('device_several_line')}) and does not "
+            "say which of them ran this run, so none is assumed (pass -p gpu NAME, or the peaks)"
+        )
     if ev.get("device_unlisted"):
         return (
             f"the input names {ev['device_unlisted']} (line {ev.get('device_unlisted_line')}), which the hardware "

@@ -336,9 +336,13 @@ def _repeats(ev: dict, row: pd.Series) -> None:
         ev["repeats"] = int(row["n"])
 
 
-def bound(which: str, row: pd.Series | None, peaks, threshold: float, assumed_bytes: bool) -> Claim:
-    """What limits one run (`low`: the lightest load on the curve; `best`: its highest throughput)."""
+def bound(
+    which: str, row: pd.Series | None, peaks, threshold: float, assumed_bytes: bool, said: dict | None = None
+) -> Claim:
+    """What limits one run (`low`: the lightest load on the curve; `best`: its highest throughput).
+    `said`: what the input says of a device none was taken from (`analysis.roofline.said`)."""
     ev = dict(bandwidth_fraction=None, compute_fraction=None, intensity=None, ridge=None, threshold=threshold)
+    ev.update(said or {})
     ev.update(which=which, device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     ev["bytes_assumed"] = assumed_bytes
     # the noise the deciding fraction is judged in (`rules.bound_margin`), and the ridge below which no
@@ -372,9 +376,12 @@ def bound(which: str, row: pd.Series | None, peaks, threshold: float, assumed_by
     return make(f"bound_{which}", "bound", rule, ev)
 
 
-def bandwidth(row: pd.Series | None, peaks, active_b: float | None, bytes_per_weight: float) -> Claim:
+def bandwidth(
+    row: pd.Series | None, peaks, active_b: float | None, bytes_per_weight: float, said: dict | None = None
+) -> Claim:
     """The fraction of peak bandwidth the lightest load reaches by reading the weights once per step."""
     ev = dict(fraction=None, peak=getattr(peaks, "total_bandwidth_gb_s", None), unit="GB/s", streaming=True)
+    ev.update(said or {})
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     ev.update(active_params_b=active_b, bytes_per_token=None)
     if row is not None and _f(row.get("in_flight")):
@@ -406,9 +413,9 @@ def bandwidth(row: pd.Series | None, peaks, active_b: float | None, bytes_per_we
     return c
 
 
-def compute(row: pd.Series | None, peaks) -> Claim:
+def compute(row: pd.Series | None, peaks, said: dict | None = None) -> Claim:
     """The fraction of peak compute the best run reaches (2 x active parameters per token processed)."""
-    ev = dict(fraction=None, peak=None, unit="TFLOP/s")
+    ev = dict(fraction=None, peak=None, unit="TFLOP/s", **(said or {}))
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     if row is not None:
         _repeats(ev, row)

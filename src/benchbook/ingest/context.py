@@ -46,6 +46,7 @@ NAMES = (
     "version",
     "build",
     "concurrency",
+    "batch",
     "rate",
     "prompts",
     "power",
@@ -179,8 +180,10 @@ KEYS: dict[str, str] = {
     ),
     **dict.fromkeys(("build", "build_commit", "commit", "git_commit"), "build"),
     **dict.fromkeys(
-        ("max_concurrency", "max_request_concurrency", "num_concurrent", "concurrent_requests"), "concurrency"
+        ("concurrency", "max_concurrency", "max_request_concurrency", "num_concurrent", "concurrent_requests"),
+        "concurrency",
     ),
+    **dict.fromkeys(("batch_size", "batch", "bs"), "batch"),
     **dict.fromkeys(("request_rate", "rate", "qps", "req_rate", "traffic_request_rate"), "rate"),
     **dict.fromkeys(("num_prompts", "prompts", "num_requests", "request_count"), "prompts"),
     **dict.fromkeys(("power", "avg_power", "average_power", "power_draw", "power_consumption", "gpu_power"), "power"),
@@ -203,12 +206,13 @@ FLAGS: dict[str, str] = {
     **dict.fromkeys(("dtype", "quantization", "quantize"), "precision"),
     **dict.fromkeys(("kv_cache_dtype",), "kv_dtype"),
     **dict.fromkeys(("max_concurrency", "concurrency"), "concurrency"),
+    **dict.fromkeys(("batch_size",), "batch"),
     **dict.fromkeys(("request_rate",), "rate"),
     **dict.fromkeys(("num_prompts",), "prompts"),
     **dict.fromkeys(("backend",), "engine"),
 }
 
-_INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "concurrency", "prompts"}
+_INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "concurrency", "batch", "prompts"}
 
 #: The words that show a line speaks of a fact, read or not (`Sign`): a page claims an absence
 #: only where none of them appears.
@@ -223,6 +227,7 @@ _SIGN_WORDS: dict[str, str] = {
     "energy": r"\b(energy|joules?|kwh|wh)\b",
     "rate": r"(request[-_ ]rate|\breq/s\b|requests? per second|\bqps\b)",
     "concurrency": r"\bconcurren(cy|t)\b",
+    "batch": r"\bbatch[-_ ]?size\b",
     "date": r"\b(date|timestamp)\b",
     "model": r"\b(model|checkpoint|weights)\b",
 }
@@ -242,7 +247,7 @@ _KV = re.compile(r"^\s*(?:[-*+>|]\s+)*(?:\d+\.\s+)?([*_`\"']*)([A-Za-z][\w .()/-
 _JSON_PAIR = re.compile(
     r"\"([A-Za-z][\w .-]{0,40})\"\s*:\s*(\"(?:[^\"\\]|\\.)*\"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null)"
 )
-_ENV = re.compile(r"(?<![\w-])([A-Z][A-Z0-9_]{1,40})=([^\s,;]+)")
+_ENV = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9_]{0,40})=[\"']?([^\s,;&\"']+)")
 _VISIBLE = re.compile(r"\b(?:CUDA|HIP|ROCR|ASCEND_RT)_VISIBLE_DEVICES=[\"']?(\d+(?:,\d+)*)")
 _PAIRS = re.compile(r"(?:^|;)\s*([a-z][\w-]{0,30})=([^;=]+?)\s*(?=;|$)")
 _NVSMI_ROW = re.compile(r"^\|\s*(\d+)\s+(.+?)\s+(?:On|Off)\s*\|")
@@ -254,8 +259,13 @@ _GGML_DEVICE = re.compile(r"^\s*Device\s+(\d+):\s*([^,\n]+)(?:,\s*(gfx[0-9a-f]+)
 _GGML_VULKAN = re.compile(r"^\s*ggml_\w+:\s*(\d+)\s*=\s*(.+?)\s*(?:\s\(|\|)")
 _GGML_FOUND = re.compile(r"found\s+(\d+)\s+(?:CUDA|ROCm|HIP|SYCL|Vulkan|Metal)\s+devices?", re.I)
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
-_COUNTED = re.compile(r"\b(\d{1,3})\s*[x×*]\s*((?:NVIDIA|AMD|Intel)?[\s_-]*[A-Za-z][\w-]*(?:[ _-][\w-]+){0,3})", re.I)
-_COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×]\s*(\d{1,3})\b")
+_COUNTED = re.compile(
+    r"\b([1-9]\d{0,2})\s*[x×*]\s*((?:NVIDIA|AMD|Intel)?[\s_-]*[A-Za-z][\w-]*(?:[ _-][\w-]+){0,3})", re.I
+)
+_COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×*]\s*([1-9]\d{0,2})\b")
+#: A count joined to a part's code by a multiplication sign (`4×H800`, `8x H100`, `2x MI300X`), the
+#: way hardware is written: read in any line (`5x faster` names no part: the code needs a digit).
+_PART_COUNTED = re.compile(r"(?<![\w.])([1-9]\d{0,2})\s?[x×]\s?((?:NVIDIA |AMD )?[A-Z]{1,3}\d{2,4}[A-Z]{0,2})(?![\w-])")
 _N_GPUS = re.compile(r"\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|cards|accelerators)\b", re.I)
 _SHORT_PAR = re.compile(r"(?<![\w-])(TP|PP|DP|EP)\s*[=:]?\s*(\d{1,4})(?![\w.])")
 _POWER = re.compile(r"(-?\d+(?:\.\d+)?)\s*(kW|mW|W|watts?)\b(?!h)", re.I)
@@ -271,6 +281,16 @@ _TP_WORDS = re.compile(
     r"tensor[- ]parallel(?:ism)?\s*(?:\(TP\))?\s*(?:size|degree)?\s*[-:=]?\s*(?:of\s+)?(\d{1,3})\b", re.I
 )
 _MD_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+#: A GPU named by its product line (`RTX 5060 Ti 16GB`, `Radeon RX 7900 XTX`, `Arc Pro B70`): read in a
+#: heading, a labelled line or a table row, never in prose (a sentence may name another run's card).
+_PRODUCT = re.compile(
+    r"\b(?:(?:NVIDIA|AMD|Intel)\s+)?(?:GeForce\s+)?(?:RTX|GTX|Quadro|Titan|Radeon(?:\s+(?:RX|Pro|AI\s+Pro))?|Arc(?:\s+Pro)?)"
+    r"\s+[A-Z]{0,2}\d{2,4}[A-Z]{0,3}(?:\s+(?:Ti|SUPER|Super|XTX|XT|GRE|Ada|Laptop))*(?:\s+\d{1,3}\s*GB)?\b"
+)
+#: Words that make a `key=value` key name another part of the run than its own model, batch or devices
+#: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
+_QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
+_QUALIFIERS |= {"max", "min", "prefill", "decode", "target", "vision", "default", "eval"}
 _SCOPE_WORDS = (
     ("idle", r"\bidle\b"),
     ("per GPU", r"(per[- ]gpu|each gpu|/gpu|\bper card\b|\bgpu\s*\d*\s*(power|energy)|nvidia-smi|rocm-smi)"),
@@ -278,6 +298,29 @@ _SCOPE_WORDS = (
     ("whole node", r"(\bnode\b|\bsystem\b|\bserver\b|\bwhole\b|\bmachine\b|\btotal\b|\bpackage\b)"),
 )
 _LIMIT = re.compile(r"\b(limit|cap|capped|-pl\b|power[-_ ]limit|tdp)\b", re.I)
+
+
+def _key(key: str) -> str | None:
+    """The fact a `key=value` key states: a `KEYS` name, else its last `_` parts when they are one
+    and no part before them qualifies it (`sbnb_genai_perf_model` states the model, `draft_model`
+    and `max_batch_size` do not)."""
+    norm = _norm(key)
+    if norm in KEYS:
+        return KEYS[norm]
+    parts = norm.split("_")
+    for k in range(1, len(parts)):
+        if "_".join(parts[k:]) in KEYS:
+            return None if _QUALIFIERS & set(parts[:k]) else KEYS["_".join(parts[k:])]
+    return None
+
+
+def _value(raw: str) -> str:
+    """A `key=value` value as meant: a closing bracket of the text around it and a file's extension
+    (vLLM's MoE config file `...,dtype=int4_w4a16.json`) dropped."""
+    raw = re.sub(r"\.(?:json|ya?ml|log|txt|csv)$", "", raw)
+    while raw.endswith(")") and raw.count(")") > raw.count("("):
+        raw = raw[:-1]
+    return raw
 
 
 def _scope(line: str) -> str:
@@ -331,7 +374,7 @@ class _Reader:
 
     # --- one fact from a key and its value, whatever the source
     def keyed(self, name: str, raw, line: int, source: str, text: str) -> bool:
-        raw = _clean(raw) if isinstance(raw, str) else raw
+        raw = _clean(re.split(r"\s+#\s", raw)[0]) if isinstance(raw, str) else raw  # a `# comment` after it
         if raw in (None, "", "null", "None", "none", "N/A", "n/a", "-", "auto") or str(raw).startswith(("{", "[")):
             return False
         if name in ("power", "energy"):
@@ -353,7 +396,7 @@ class _Reader:
         if name == "date":
             m = _DATE.search(str(raw))
             return self.add(name, m.group(1) if m else None, line, source, text)
-        if name in ("device_count", "tp", "pp", "dp", "ep", "nodes", "concurrency", "prompts"):
+        if name in _INTS:
             return self.add(name, raw if isinstance(raw, int) else _as_int(str(raw)), line, source, text)
         return self.add(name, str(raw), line, source, text)
 
@@ -397,6 +440,8 @@ class _Reader:
                 return True  # `8 GPUs`: a count, no name
         if re.fullmatch(r"\d+", raw):
             return self.add("device_count", int(raw), line, source, text)
+        if not re.search(r"[A-Za-z]", raw):
+            return False  # `45%` under a GPU label is a reading, not a name
         return self.add("device", raw, line, source, text)
 
 
@@ -462,6 +507,11 @@ def _read(lines: list[str], first: int) -> Context:
                     name = KEYS.get(col)
                     if name in ("device", "cpu", "tp", "device_count"):
                         r.keyed(name, cell, i, "env-dump", line)
+        elif row and 2 <= len(cells := [c.strip() for c in row.group(1).split("|")]) <= 3:
+            # a key | value (| note) table (a report's hardware table): each row below its header one label
+            name = KEYS.get(_norm(cells[0]))
+            if name and not set(cells[1]) <= set(":- "):
+                r.keyed(name, cells[1], i, "key-value", line)
         elif not row:
             table_cols = None
         # a command wrapped over several lines: its flags, on lines of their own, still count
@@ -515,6 +565,7 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         m = _KV.match(h.group(2))
         name = KEYS.get(_norm(m.group(2))) if m else None
         if not (name and r.keyed(name, m.group(3), i, "heading", line)):
+            _read_assignments(r, h.group(2), i, "heading")
             _read_prose(r, h.group(2), i, "heading", line)
         return
     for pat in (_NVSMI_ROW, _NVSMI_L, _ROCM):
@@ -550,7 +601,7 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     if _COMMAND.search(line):
         return  # a command: its flags are read by `_read_flags`
     m = _KV.match(line)
-    if m and not _MD_ROW.match(line):
+    if m and not _MD_ROW.match(line) and len(_ENV.findall(line)) < 2:  # `a=1,b=2`: assignments, read below
         name = KEYS.get(_norm(m.group(2)))
         if name is None and re.search(r"\bpower\b", m.group(2), re.I):
             name = "power"
@@ -559,15 +610,21 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         if name and r.keyed(name, m.group(3), i, "key-value", line):
             _read_prose(r, m.group(3), i, "key-value", line, devices=False)
             return
-    for m in _ENV.finditer(line):
-        name = KEYS.get(_norm(m.group(1)))
-        if name:
-            r.keyed(name, m.group(2), i, "key-value", line)
+    _read_assignments(r, line, i, "key-value")
     for m in _PAIRS.finditer(line):  # `key=value; key=value` (a run's metadata, vLLM's --metadata)
         name = KEYS.get(_norm(m.group(1)))
         if name:
             r.keyed(name, m.group(2), i, "key-value", line)
     _read_prose(r, line, i, "prose", line)
+
+
+def _read_assignments(r: _Reader, text: str, i: int, source: str) -> None:
+    """`key=value` anywhere in a line (`TP=4`, `-e sbnb_genai_perf_concurrency=24`, a heading's
+    `(batch_size=1)`, vLLM's MoE config file `E=256,N=384,device_name=NVIDIA_H100,dtype=fp8_w8a8.json`)."""
+    for m in _ENV.finditer(text):
+        name = _key(m.group(1))
+        if name:
+            r.keyed(name, _value(m.group(2)), i, source, text)
 
 
 def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: bool = True) -> None:
@@ -578,7 +635,15 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.add("tp", int(m.group(1)), i, source, line)
     for m in _SHORT_PAR.finditer(text):
         r.add(m.group(1).lower(), int(m.group(2)), i, source, line)
-    if devices and (source == "heading" or (source == "prose" and _SIGNS["device"].search(text))):
+    if devices and source == "heading" and not any(f.name == "device" and f.line == i for f in r.facts):
+        for m in _PRODUCT.finditer(text):
+            r.add("device", m.group(0), i, source, line)
+    parts = list(_PART_COUNTED.finditer(text)) if devices and source in ("heading", "prose") else []
+    worded = source == "heading" or (source == "prose" and _SIGNS["device"].search(text))
+    parts = parts if len(parts) > 1 or not worded else []  # a worded line's one part keeps its full name below
+    for m in parts:  # every part the line counts: `4×H800 and 4×H200` names two
+        r.device(m.group(0), i, source, line)
+    if not parts and devices and worded:
         m = _COUNTED.search(text) or _COUNT_AFTER.search(text)
         if m and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1)):  # `5x faster` names no part
             r.device(m.group(0), i, source, line)
@@ -627,8 +692,19 @@ def _same(a, b) -> bool:
 
 #: Table columns that hold a fact this reader also reads: a parser's column left empty for the whole
 #: file takes the one value the rest of the file states (llama-bench's and the HF batch sweep's `gpu`,
-#: llama-bench's `cpu`: a markdown table has no cpu_info column, the `CPU:` line above it names it).
-COLUMNS = {"cpu": "cpu", "gpu": "device"}
+#: llama-bench's `cpu`: a markdown table has no cpu_info column, the `CPU:` line above it names it; the
+#: model, concurrency cap and batch a console table or a log leaves to the command or heading above it).
+COLUMNS = {"cpu": "cpu", "gpu": "device", "model": "model", "max_concurrency": "concurrency", "batch_size": "batch"}
+COLUMNS |= {"tensor_parallel": "tp"}
+#: Columns a parser reads from its own structured output when the tool records them: a JSON field the
+#: parser left aside (GuideLLM's per-strategy worker `max_concurrency`) is not the run's setting, so
+#: these take only what the text around the output states (a command, a labelled line, a heading).
+AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel"}
+
+
+def _placeholder(value) -> bool:
+    """A value the file leaves for its reader to fill (`$MODEL_PATH/...`, `<model>`): names nothing."""
+    return str(value).startswith(("$", "<", "{"))
 
 
 def fill(table, context: Context) -> list[str]:
@@ -639,7 +715,8 @@ def fill(table, context: Context) -> list[str]:
     for col, name in COLUMNS.items():
         if col not in table.columns or table[col].astype("string").fillna("").str.strip().ne("").any():
             continue
-        facts = context.get(name)
+        facts = [f for f in context.get(name) if not _placeholder(f.value)]
+        facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
         values = list(dict.fromkeys(f.value for f in facts))
         if len(values) == 1:
             table[col] = values[0]

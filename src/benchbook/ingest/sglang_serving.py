@@ -198,12 +198,25 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, bool]]:
     return out
 
 
+def _section(lines: list[str], lo: int, j: int) -> tuple[int, int]:
+    """(heading level, line) of the markdown section line j sits in (0, lo when none above it)."""
+    for k in range(j - 1, lo - 1, -1):
+        m = re.match(r"^(#{1,6})\s+\S", lines[k])
+        if m:
+            return len(m.group(1)), k
+    return 0, lo
+
+
 def _context(lines: list[str], lo: int, hi: int) -> dict:
-    """Settings from the bench_serving command line and the nearest markdown heading in lines[lo:hi]."""
+    """Settings from the bench_serving command line and the nearest markdown heading in lines[lo:hi].
+    The server is the last launch command above the block, except one in a subsection of an earlier
+    launch's own section (a guide's `### EAGLE speculative decoding` under its launch section): an
+    option the guide shows, not the server the block ran against."""
     ctx: dict = {}
     server: dict = {}
     # a script's own shell variables (MODEL_NAME="Kimi-K2.6" above `--model $MODEL_NAME`)
     shell = dict(m.groups() for m in (SHELL_ASSIGN_RE.match(lines[j]) for j in range(lo, hi)) if m)
+    launched: tuple[int, int] | None = None  # (line, heading level) of the launch command taken
     for j in range(lo, hi):
         s = lines[j]
         cmd = next((c for c in ("sglang.bench_serving", "sglang.launch_server", "sglang serve") if c in s), None)
@@ -229,6 +242,10 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
                     val = argv[i + 1] if i + 1 < len(argv) and not argv[i + 1].startswith("--") else ""
                 args[key.replace("-", "_")] = val
         if cmd != "sglang.bench_serving":  # the server the block ran against: model, parallelism, drafts
+            level, at = _section(lines, lo, j)
+            if launched is not None and at > launched[0] and level > launched[1]:
+                continue  # a launch under a subsection of the one taken's own section: an option of it
+            launched = (j, level)
             server = {"model": args.get("model_path") or args.get("model"), "tp": args.get("tp") or args.get("tp_size")}
             server["dp"] = args.get("dp") or args.get("dp_size")
             server["ep"] = args.get("ep") or args.get("ep_size")

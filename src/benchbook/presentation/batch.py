@@ -73,9 +73,24 @@ def _series_columns(frame: pd.DataFrame) -> list[str]:
 # --- descriptions of the data --------------------------------------------------------------------
 
 
-def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = None) -> str:
+def _named(named) -> dict:
+    """What the input says of its device (`analysis.roofline.Named`) as the wording's values: the table
+    device it names, else the device it names that the table lacks and its line, else the line that
+    speaks of one unread."""
+    if named is None:
+        return {}
+    said = roofline.said(named)
+    return {
+        "named_device": named.device,
+        "unlisted": said.get("device_unlisted"),
+        "unlisted_line": said.get("device_unlisted_line"),
+        "sign_line": said.get("device_sign_line"),
+    }
+
+
+def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = None, named=None) -> str:
     """What the page reads, from the data only (`runs`: `analysis.batch.offline_runs`, whose runs with
-    no batch setting are counted apart)."""
+    no batch setting are counted apart; `named`: what the input says of its device, `roofline.named`)."""
     alone = runs[runs["batch_size"].isna()] if runs is not None else pd.DataFrame(columns=["model"])
     bs = sw.loc[sw["has_result"], "batch_size"]
     step = _timed_steps(sw)
@@ -84,9 +99,10 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
     return _say(
         "inputs",
         files=files,
-        models=sorted((set(sw["model"]) | set(alone["model"])) - {""}),
+        models=sorted((set(sw["model"]) | set(runs["model"] if runs is not None else [])) - {""}),
         frameworks=sorted(set(sw["framework"]) - {""}),
-        gpus=sorted(set(sw["gpu"]) - {""}),
+        gpus=sorted(set(sw["gpu"]) - {""}) or ([named.device] if named is not None and named.device else []),
+        **_named(named),
         dtypes=sorted(set(ok["dtype"])),
         dtype_assumed=bool(ok.get("dtype_assumed", pd.Series(dtype=bool)).fillna(False).astype(bool).any()),
         variants=sorted(set(sw.get("variant", pd.Series(dtype=str)).fillna("")) - {""}),
@@ -103,9 +119,10 @@ def _timed_steps(sw: pd.DataFrame) -> pd.Series:
     return sw.get("timed", pd.Series(None, index=sw.index, dtype=object)).eq(STEP)
 
 
-def device_sentence(peaks, params: dict, sources: dict, totals: dict | None = None) -> str:
+def device_sentence(peaks, params: dict, sources: dict, totals: dict | None = None, named=None) -> str:
     """Which device and model size the roofline uses, and where each comes from; for a mixture of
-    experts (`totals`: its total parameters) the total and the active count the roofline uses."""
+    experts (`totals`: its total parameters) the total and the active count the roofline uses
+    (`named`: what the input says of a device none was taken from)."""
     totals = totals or {}
     # a model the output does not name is said once ("names no model") unless a parameter sizes it
     sizes = [
@@ -114,7 +131,7 @@ def device_sentence(peaks, params: dict, sources: dict, totals: dict | None = No
         if m or b
     ]
     if peaks is None:
-        return _say("device", known=False, sizes=sizes)
+        return _say("device", known=False, sizes=sizes, **_named(named))
     return _say(
         "device",
         known=True,
@@ -483,7 +500,7 @@ def _precision_source(r: pd.Series) -> str:
     the model's name or the model table (`analysis.precision`), else its tool's, but a vLLM run's
     --quantization or --dtype is read from its command line (`command line`) and only a run where
     nothing says is assumed bf16."""
-    if r.get("precision_source") in ("name", "checkpoint"):
+    if r.get("precision_source") in ("name", "checkpoint", "file"):
         return r["precision_source"]
     if r["tool"] == "vllm-bench-offline" and r.get("precision_assumed") is not True:
         return "command line"
@@ -504,6 +521,7 @@ def offline_sentence(pts: pd.DataFrame, peaks, elsewhere: list[str] | tuple[str,
                 tool=r["tool"],
                 latency=r["benchmark"] == "latency",  # a vllm bench latency output that does not say its --batch-size
                 latency_s=r["latency_s"],
+                batch_size=r["batch_size"],
                 requests=r["requests"],
                 request_rate=r["request_rate"],
                 output_tok_s=r["output_tok_s"],

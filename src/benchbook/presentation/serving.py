@@ -262,12 +262,14 @@ def offline_runs(r: pd.DataFrame) -> int:
     return int(r["scenario"].eq("Offline").sum()) if "scenario" in r else 0
 
 
-def device_sentence(peaks, model: str | None, total_b, active_b, size_source: str, weights, spans: int = 1) -> str:
-    """The device the roofline uses and where its peak comes from (or that none is named, and none
-    assumed, with the devices a run spans where the input states them); the model's size, and its
-    weights' precision and bytes per weight with where they come from (`weights`, an
-    `analysis.precision.Weights`)."""
-    dev = {"spans": spans}
+def device_sentence(
+    peaks, model: str | None, total_b, active_b, size_source: str, weights, spans: int = 1, said: dict | None = None
+) -> str:
+    """The device the roofline uses and where its peak comes from (or that none is taken, and none
+    assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
+    where the input states them); the model's size, and its weights' precision and bytes per weight
+    with where they come from (`weights`, an `analysis.precision.Weights`)."""
+    dev = {"spans": spans, **(said or {})}
     if peaks is not None:
         dev = dict(
             device=peaks.device,

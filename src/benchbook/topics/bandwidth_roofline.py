@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import bandwidth
+from benchbook.analysis import bandwidth, precision, roofline
 from benchbook.claims import Ledger
 from benchbook.claims import bandwidth as bandwidth_claims
 from benchbook.presentation import bandwidth as show
@@ -46,9 +46,10 @@ def analyse(p: dict) -> Result:
     gpu, bw, tf = p["gpu"], p["peak_bandwidth_gb_s"], p["peak_tflops"]
     pts = bandwidth.points(kept, gpu, p["moe_active_params"], bw, tf)
     vdf = ingest.read_all(vllm, tool="vllm-bench-offline")[0] if vllm else pd.DataFrame()
-    lat = bandwidth.latency_runs(vdf)
-    thr = bandwidth.throughput_runs(vdf, gpu, bw, tf)  # batched: not placed
-    vpts = bandwidth.latency_points(lat, gpu, bw, tf)
+    named, names = roofline.named_in_files(vllm), precision.stated_names(vllm)  # what the rest of each file says
+    lat = bandwidth.latency_runs(vdf, names)
+    thr = bandwidth.throughput_runs(vdf, gpu, bw, tf, named, names)  # batched: not placed
+    vpts = bandwidth.latency_points(lat, gpu, bw, tf, named, names)
     pts = pd.concat([pts, vpts], ignore_index=True) if len(vpts) else pts
     files = [config.relative(f) for f in p["source"]]
     ledger = wording.ledger(CHAPTER, files, bandwidth_claims.build(pts, p["bound_threshold"]))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import batch, one_batch, roofline
+from benchbook.analysis import batch, one_batch, precision, roofline
 from benchbook.checks import hf_batch as checks
 from benchbook.claims import Ledger
 from benchbook.claims import batch as batch_claims
@@ -33,6 +33,7 @@ class Result:
     limits: pd.DataFrame
     key: tuple | None  # the reference (fastest) series
     peaks: object
+    named: object  # what the input says of its device (`analysis.roofline.Named`)
     sizes: dict  # model -> (billions of parameters, where that comes from)
     roofline: pd.DataFrame
     offline: pd.DataFrame  # runs with no batch setting, as points
@@ -53,11 +54,13 @@ def analyse(p: dict) -> Result:
     sw = one_batch.with_sweep(batch.sweep(df), df)  # SGLang bench_one_batch: decode steps as points
     knees = batch.knee(sw, p["knee_fraction"])
     key = batch.reference(sw)
-    pk = roofline.choose(p["gpu"], sorted(set(sw["gpu"]) - {""}), p["peak_bandwidth_gb_s"], p["peak_tflops"])
+    texts = [f.read_text(encoding="utf-8", errors="replace") for f in p["source"]]
+    pk, found = batch.device(p["gpu"], sw, texts, p["peak_bandwidth_gb_s"], p["peak_tflops"])
+    said = roofline.said(found)
     printed = {}
-    for f in p["source"]:
-        printed.update(batch.printed_params(f.read_text(encoding="utf-8", errors="replace")))
-    runs = batch.offline_runs(df)
+    for text in texts:
+        printed.update(batch.printed_params(text))
+    runs = batch.offline_runs(df, precision.stated_names(p["source"]))
     models = sorted(set(sw["model"]) | (set(runs["model"]) - {""}))
     sizes = {m: batch.model_size(m, printed, p["params_b"]) for m in models}
     known = {m: s[0] for m, s in sizes.items() if s[0]}
@@ -72,10 +75,10 @@ def analyse(p: dict) -> Result:
     led = Ledger(CHAPTER, inputs)
     for c in (
         batch_claims.knee(ref_knee),
-        batch_claims.bound("small", reg.get("small"), pk, p["bound_threshold"]),
-        batch_claims.bound("large", reg.get("large"), pk, p["bound_threshold"]),
-        batch_claims.bandwidth(reg.get("small"), pk, ref_params[0], ref_params[1]),
-        batch_claims.compute(reg.get("large"), pk),
+        batch_claims.bound("small", reg.get("small"), pk, p["bound_threshold"], said),
+        batch_claims.bound("large", reg.get("large"), pk, p["bound_threshold"], said),
+        batch_claims.bandwidth(reg.get("small"), pk, ref_params[0], ref_params[1], said),
+        batch_claims.compute(reg.get("large"), pk, said),
         batch_claims.dtypes(pair, batch.rounding_noise(*pair) if pair else 0.0),
         batch_claims.latency_flat(batch.flat_range(batch.rows_of(sw, key), tolerance=batch_claims.FLAT_TOLERANCE)),
         batch_claims.conflicts(batch.conflicts(df), len(sw)),
@@ -93,6 +96,7 @@ def analyse(p: dict) -> Result:
         limits=batch.memory_limit(sw),
         key=key,
         peaks=pk,
+        named=found,
         sizes=sizes,
         roofline=rl,
         offline=batch.offline_points(runs, {**unnamed, **known}, pk),
@@ -121,13 +125,14 @@ def page(res: Result) -> Page:
     size_assumed = bool(key) and res.sizes.get(key[0], (None, ""))[1] == "tool config"
     pg = Page(res.ledger)
     pg.markdown.update(
-        inputs=show.inputs_sentence(", ".join(res.inputs), sw, res.runs),
+        inputs=show.inputs_sentence(", ".join(res.inputs), sw, res.runs, res.named),
         notes=show.notes_sentence(res.messages, res.set_aside, bool(sw["has_result"].sum()), len(res.offline)),
         device=show.device_sentence(
             res.peaks,
             {m: s[0] for m, s in res.sizes.items()},
             {m: s[1] for m, s in res.sizes.items()},
             {m: batch.moe_total(m, s[1]) for m, s in res.sizes.items()},
+            res.named,
         ),
         offline_sentence=show.offline_sentence(res.offline, res.peaks, res.paced),
         floor=show.floor_sentence(res.floor, getattr(res.peaks, "device", None), size_assumed),

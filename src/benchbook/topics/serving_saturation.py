@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import roofline, serving
+from benchbook.analysis import precision, roofline, serving
 from benchbook.claims import Ledger
 from benchbook.claims import serving as serving_claims
 from benchbook.presentation import wording
@@ -29,6 +29,7 @@ class Result:
     curve: pd.DataFrame
     apart: pd.DataFrame
     peaks: object
+    said: dict  # what the input says of a device none was taken from (`analysis.roofline.said`)
     model: str | None
     size: tuple  # total_b, active_b, where the size comes from
     weights: object
@@ -52,11 +53,13 @@ def analyse(p: dict) -> Result:
     texts = [f.read_text(encoding="utf-8", errors="replace") for f in p["source"]]
     texts += list(r["metadata"].dropna()) if "metadata" in r else []
     pk = roofline.choose(p["gpu"], texts, p["peak_bandwidth_gb_s"], p["peak_tflops"])  # none assumed
+    said = roofline.said(roofline.named(texts)) if pk is None else {}  # a device named that the table lacks
+    said.pop("device_sign_line", None)  # a line that only mentions a vendor (`NVIDIA AIPerf`) names no device
     pk = serving.spanning(pk, r)  # TP x PP the output states: the devices one run's work spans
     models = sorted(r["model"].dropna().unique())
     model = models[0] if len(models) == 1 else None
     total_b, active_b, size_source = serving.model_size(model, p["params_b"])
-    w = serving.weights(model, r)
+    w = serving.weights(model, r, [n for v in precision.stated_names(p["source"]).values() for n in v])
     lit = serving.littles_law(r, req)
     rl = serving.decode_roofline(lit, active_b, w.bytes_per_weight, pk, w.precision)
     rl_curve = rl[~is_apart.to_numpy()] if len(curve) else rl  # no curve: every run stands for itself
@@ -74,10 +77,10 @@ def analyse(p: dict) -> Result:
     for c in (
         serving_claims.knee(kn, p["knee_threshold"], var, levels, queue),
         serving_claims.growth(curve, var),
-        serving_claims.bandwidth(low, pk, active_b, w.bytes_per_weight),
-        serving_claims.bound("low", low, pk, p["bound_threshold"], w.assumed),
-        serving_claims.compute(best, pk),
-        serving_claims.bound("best", best, pk, p["bound_threshold"], w.assumed),
+        serving_claims.bandwidth(low, pk, active_b, w.bytes_per_weight, said),
+        serving_claims.bound("low", low, pk, p["bound_threshold"], w.assumed, said),
+        serving_claims.compute(best, pk, said),
+        serving_claims.bound("best", best, pk, p["bound_threshold"], w.assumed, said),
         serving_claims.underfilled(lit),
         serving_claims.uncapped(apart, curve, int(r["order"].min()) if len(r) else None),
         serving_claims.tpot_itl(r),
@@ -95,6 +98,7 @@ def analyse(p: dict) -> Result:
         curve=curve,
         apart=apart,
         peaks=pk,
+        said=said,
         model=model,
         size=(total_b, active_b, size_source),
         weights=w,
@@ -134,7 +138,7 @@ def page(res: Result) -> Page:
     total_b, active_b, size_source = res.size
     pg.texts.update(
         device=show.device_sentence(
-            res.peaks, res.model, total_b, active_b, size_source, res.weights, serving.devices(r)
+            res.peaks, res.model, total_b, active_b, size_source, res.weights, serving.devices(r), res.said
         ),
         threshold=f"{p['knee_threshold']:g}",
         threshold_pct=f"{100 * p['bound_threshold']:.0f}",
