@@ -369,3 +369,13 @@ def test_a_json_field_the_parser_left_aside_fills_no_column():
     table = pd.DataFrame({"max_concurrency": [float("nan")]})
     assert context.fill(table, _read('{"strategy": {"type_": "constant", "max_concurrency": 512}}\n')) == []
     assert table["max_concurrency"].isna().all()
+
+
+def test_a_line_under_a_command_is_its_own_unless_the_command_wraps_onto_it():
+    under = context.read(["vllm serve m --tensor-parallel-size 2", "Average power: 512 W per GPU"])
+    assert [(f.name, f.line) for f in under.get("power")] == [("power", 2)]
+    # the other way: a backslash or a flag line carries the command on
+    wrapped = context.read(["vllm serve m \\", "  --tensor-parallel-size 4 \\", "  --max-num-seqs 8", "GPU: H100"])
+    assert [f.value for f in wrapped.get("tp")] == [4] and [f.line for f in wrapped.get("device")] == [4]
+    flags = context.read(["vllm serve m", "--tensor-parallel-size 8"])
+    assert [f.value for f in flags.get("tp")] == [8]

@@ -484,7 +484,7 @@ def _read(lines: list[str], first: int) -> Context:
     """`read` over `lines`, the first of them line `first` of the file."""
     r = _Reader()
     table_cols: list[str] | None = None
-    in_command = False
+    in_command = wrapped = False
     for i, raw in enumerate(lines, start=first):
         line = raw.rstrip("\n")
         text = line.strip()
@@ -492,6 +492,9 @@ def _read(lines: list[str], first: int) -> Context:
             table_cols, in_command = None, False
             continue
         before = len(r.facts)
+        # a command goes on past its line only where that line ends in a backslash or the next one
+        # is a flag: an author's `Average power: 512 W` under a command is a line of its own
+        in_command = in_command and (wrapped or text.startswith("-"))
         continued = in_command and not _COMMAND.search(line)
         if not continued:
             _read_line(r, line, i)
@@ -520,7 +523,8 @@ def _read(lines: list[str], first: int) -> Context:
             r.command = i
         if starts or in_command:
             _read_flags(r, line, i)
-        in_command = (starts or in_command) and (text.endswith("\\") or starts or text.startswith("-"))
+        in_command = starts or in_command
+        wrapped = text.endswith("\\")
         if len(r.facts) == before:
             _sign(r, line, i)
     if r.smi_rows:  # an nvidia-smi / rocm-smi listing counts its GPUs by their indices
