@@ -406,7 +406,9 @@ def device(gpu: str, sw: pd.DataFrame, texts, bandwidth_gb_s: float = 0.0, peak_
     found = roofline.named(labels) if labels else roofline.Named()
     if found.device is None:
         found = roofline.named([*labels, *texts])
-    pk = roofline.choose(gpu, [found.device] if found.device else [], bandwidth_gb_s, peak_tflops)
+    # the words it was named with, not the table's name for them: a name several parts share stays ambiguous
+    named_with = [found.fact.text] if found.fact is not None else labels
+    pk = roofline.choose(gpu, named_with if found.device else [], bandwidth_gb_s, peak_tflops)
     return (dataclasses.replace(pk, count=1) if pk is not None else None), found
 
 

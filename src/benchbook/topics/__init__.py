@@ -76,6 +76,8 @@ class Page:
         from IPython.display import display
 
         table = self.tables[name]()
+        if isinstance(table, (list, tuple)):  # e.g. what `display` returned for each: it would print [None, None]
+            raise TypeError(f"table {name!r}: its callable displays its tables itself or returns one, not a list")
         if table is not None:
             display(table)
 

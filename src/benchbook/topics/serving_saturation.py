@@ -155,7 +155,11 @@ def page(res: Result) -> Page:
     )
 
     def each(ts):
-        return lambda: [display(t) for t in ts()]
+        def shown() -> None:  # displays each table itself; returns nothing for `Page.show` to display
+            for t in ts():
+                display(t)
+
+        return shown
 
     pg.tables.update(
         runs=each(lambda: show.runs_tables(res.curve)),
