@@ -42,3 +42,10 @@ def test_more_values_than_shown_are_counted():
     assert len(tp.values) == run_facts.MAX_VALUES and tp.more == 2
     html = run_facts.html_list("f.md", [tp])
     assert "and 2 other values" in html and "(line 1)" in html and "f.md" in html
+
+
+def test_a_fact_read_from_json_names_the_field_it_is_read_from():
+    facts = _facts('{"args": {"max_concurrency": 512, "model": "Qwen/Qwen3-0.6B"}}')
+    assert (
+        facts["concurrency"].values[0][0].startswith("512 (") and "max_concurrency" in facts["concurrency"].values[0][0]
+    )

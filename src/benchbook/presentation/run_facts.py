@@ -42,6 +42,9 @@ def _shown(fact: context.Fact) -> str:
         value = f"{value} {fact.unit}"
     if fact.scope and fact.scope != "scope not stated":
         value = f"{value}, {fact.scope}"
+    key = fact.text.split(":", 1)[0].strip() if fact.source == "json" else ""
+    if key and len(key) <= 40:  # the field it is read from: a worker's `max_concurrency` is not the run's load
+        value = f"{value} ({key})"
     return value
 
 
