@@ -178,3 +178,31 @@ def test_an_issue_rate_faster_than_any_request_is_an_unlimited_rate_the_report_s
     assert any("enqueued within 1.5e-16 s" in m for m in burst.messages)
     paced = t.parse(WSL.read_text().replace("1.0535E+17", "2.0000E+00"), "wsl.md")
     assert paced.table["request_rate"].isna().all() and not any("enqueued" in m for m in paced.messages)
+
+
+CUT = """Issue Rate (req/sec):   2.3129E+15
+
+===========================================================
+= PERFORMANCE OVERVIEW
+===========================================================
+Request Throughput (req/sec):                     248.4751
+Total Output Throughput (tokens/sec):             6957.3030
+Total Latency (ms):                               120736.4401
+
+-- Request Latency Breakdown (ms) -----------------------
+
+[Latency] MINIMUM: 39903.1921
+[Latency] AVERAGE: 53522.9014
+"""
+
+
+def test_a_report_cut_inside_its_request_block_keeps_the_issue_rate_above_its_banners():
+    from benchbook.ingest import trtllm_bench
+
+    got = trtllm_bench.parse(CUT, "cut.txt")
+    rates = set(got.table["request_rate"])
+    # 248.48 req/s x 120.7 s = 30,000 requests enqueued within 1.3e-11 s, before the first finished
+    assert rates == {float("inf")} and any("an unlimited request rate" in m for m in got.messages)
+    # the other way: without the line, the rate is not stated, and nothing is assumed here
+    bare = trtllm_bench.parse(CUT.split("\n", 2)[2], "bare.txt")
+    assert not any("unlimited" in m for m in bare.messages)

@@ -339,6 +339,12 @@ def _read_report(lines, secs, k, source, out: _Out, version_hint: str | None) ->
     meta: dict[str, str] = {}
     model = dataset = None
     items: list[tuple[int, str, str, str]] = []  # (line, section, kind, text) of the measured lines
+    if k == 1 and not any(t == "REQUEST INFORMATION" for t, *_ in secs):
+        # a first report cut inside its REQUEST INFORMATION block keeps the block's lines above its banners
+        for i in range(0, max(0, secs[0][1] - 1)):
+            lm = LABEL_RE.match(lines[i].strip())
+            if lm and _norm(lm["label"]) == "issue rate (req/sec)":
+                items.append((i + 1, "REQUEST INFORMATION", "label", lines[i].strip()))
     for title, _title_at, lo, hi in secs:
         if title in ("ENGINE DETAILS", "PYTORCH BACKEND", "AUTODEPLOY BACKEND"):
             meta["backend"] = "TRT" if title == "ENGINE DETAILS" else title.split()[0].lower()
@@ -464,7 +470,8 @@ def _burst(out: _Out, first: int, source: str) -> None:
     """The tool prints `Issue Rate` as requests over the span in which it enqueued them
     (`stats.issue_rate_ns * 1e9`). When that span, requests / issue rate, is shorter than the fastest
     request's latency, every request was issued before the first one finished: the load is an
-    unlimited request rate, stated by the report, not assumed."""
+    unlimited request rate, stated by the report, not assumed. Where the report lacks its request
+    count, it is request throughput x total latency (the tool's throughput is the one over the other)."""
     recs = out.records[first:]
 
     def one(metric: str, stats: tuple[str, ...]) -> tuple[float, int] | None:
@@ -475,6 +482,9 @@ def _burst(out: _Out, first: int, source: str) -> None:
         return None
 
     rate, n, lat = one("issue_rate", ("value",)), one("completed", ("count",)), one("e2el", ("min", "mean"))
+    if n is None:  # no REQUEST INFORMATION block: the tool's request throughput is completed / total latency
+        tput, span = one("request_throughput", ("value",)), one("duration", ("value",))
+        n = (tput[0] * span[0], tput[1]) if tput and span else None
     if not (rate and n and lat) or n[0] / rate[0] >= lat[0] / 1000.0:
         return
     for r in recs:
