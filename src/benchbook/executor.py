@@ -188,14 +188,12 @@ import benchbook.chapter, benchbook.claims, benchbook.ingest, benchbook.presenta
 import benchbook.presentation.tables, benchbook.presentation.wording
 benchbook.ingest.tools()
 """
-#: Run before each chapter in a kernel that ran another: a fresh namespace and the default style.
-_RESET = "%reset -f\nimport matplotlib, matplotlib.pyplot\nmatplotlib.pyplot.close('all')\nmatplotlib.rcdefaults()\n"
 
 
 class Kernels:
-    """Warm kernels, each running one chapter after another (`take` / `give`); started in the
-    background, each with the chapters' imports already made, and each with its client kept
-    connected (`client`): a new client waits for the kernel's readiness again, 0.2 s or more)."""
+    """Warm kernels, one per chapter (`take` / `give`): started in the background, each with the
+    chapters' imports already made and its client kept connected (`client`: a new client waits for
+    the kernel's readiness again, 0.2 s or more); a kernel given back is replaced by a fresh one."""
 
     def __init__(self) -> None:
         import queue
@@ -203,7 +201,6 @@ class Kernels:
         self._free: queue.Queue = queue.Queue()
         self._all: list = []
         self._clients: dict = {}
-        self._used: set = set()
         self._threads: list[threading.Thread] = []
         self._closing = False
 
@@ -285,30 +282,20 @@ class Kernels:
         return self._clients.get(km)
 
     def take(self):
-        """A ready kernel; one that ran a chapter is reset first (not when it is handed back, so
-        that the last chapter's kernel is not reset for nothing), or replaced if it cannot be."""
-        while True:
-            km, problem = self._free.get()
-            if problem:
-                raise Failed(None, "KernelError", problem)
-            if km not in self._used:
-                return km
-            self._used.discard(km)
-            try:
-                self._send(self._clients[km], _RESET)
-                return km
-            except Exception:  # a kernel that cannot reset is not reused
-                self._stop(km)
-                self.start()
+        """A ready kernel, fresh: each runs one chapter (`give` replaces it). A kernel that ran
+        another chapter was once reset with `%reset -f` and reused; under load its reset could go
+        unanswered until the 600 s deadline, so a report on files three chapters read sat idle."""
+        km, problem = self._free.get()
+        if problem:
+            raise Failed(None, "KernelError", problem)
+        return km
 
     def give(self, km) -> None:
-        """Hand a kernel back after a chapter (reset when next taken), or replace it if it died."""
-        if km.is_alive():
-            self._used.add(km)
-            self._free.put((km, ""))
-            return
+        """Take back a kernel that ran a chapter: stopped, and a fresh one started in its place
+        (warming while the next chapter waits) unless the command is closing."""
         self._stop(km)
-        self.start()
+        if not self._closing:
+            self.start()
 
     def _stop(self, km) -> None:
         kc = self._clients.pop(km, None)

@@ -137,3 +137,31 @@ def test_two_devices_named_side_by_side_are_neither_taken_and_the_reason_names_b
     # the other way: one counted part on the line is the run's device, with its count
     one = roofline.named(["Tested on 4×H200 with the model.\n"])
     assert (one.device, one.count) == ("H200-SXM-141GB", 4)
+
+
+def test_a_device_named_late_in_a_long_line_of_prose_is_read():
+    intro = "This article details the results of the vLLM engine with several models, " * 4
+    found = roofline.named([f"# Bench\n\n{intro}tested on a system equipped with NVIDIA A100 80GB GPU.\n"])
+    assert found.device is not None and found.device.startswith("A100") and found.fact.line == 3
+    # the other way: the same long line naming no device names none
+    assert roofline.named([f"# Bench\n\n{intro}tested on a system of ours.\n"]).device is None
+
+
+def test_a_device_named_in_prose_spans_the_one_count_the_file_states():
+    text = (
+        "# Bench\n\nTested on a system equipped with NVIDIA A100 80GB GPU.\n\n### Test 9: 4 GPU pods host the model\n"
+    )
+    found = roofline.named([text])
+    assert found.device.startswith("A100") and found.count == 4 and found.counted
+    # the other way: two different counts, or one that counts the machine's devices, say nothing of the run
+    two = text + "\n### Test 10: 2 GPU pods host the model\n"
+    assert roofline.named([two]).count == 1
+    assert roofline.named([text.replace("4 GPU pods host the model", "8 GPUs available")]).count == 1
+
+
+def test_available_counts_the_machine_only_where_it_speaks_of_devices():
+    assert roofline.MACHINE_COUNT.search("| GPUs Available   | 2 x L40S |")
+    assert roofline.MACHINE_COUNT.search("8 GPUs installed in the node")
+    assert not roofline.MACHINE_COUNT.search(
+        "Test 9: 4 GPU pods host the model (Available KV cache memory in each GPU: 45 GiB)"
+    )

@@ -148,7 +148,10 @@ class Named:
 
 #: A line that counts the devices a machine has, not those a run used (`GPUs Available | 2 x L40S`):
 #: context only, never the devices a run spans.
-MACHINE_COUNT = re.compile(r"(?i)\b(?:available|installed)\b")
+MACHINE_COUNT = re.compile(
+    r"(?i)\b(?:gpus?|devices?|cards?|accelerators?)\W+(?:available|installed)\b"
+    r"|\b(?:available|installed)\W+(?:\d+\s*x?\s*)?(?:gpus?|devices?|cards?|accelerators?)\b"
+)  # the devices the machine has ("GPUs Available 2 x L40S"), not "Available KV cache memory in each GPU"
 #: A count of the devices a run used: a line that says so (`GPUs Used | 1`, `one GPU ... is in use`).
 USED_COUNT = re.compile(r"(?i)\b(?:used|in use|using)\b")
 
@@ -166,7 +169,17 @@ def _count(ctx: context.Context, fact: context.Fact) -> int:
     if used is not None:
         return used
     dumped = {f.value for f in ctx.get("device_count") if f.source == "env-dump" and f.value > 0}
-    return dumped.pop() if len(dumped) == 1 else 1
+    if len(dumped) == 1:
+        return dumped.pop()
+    stated = _stated_count(ctx) if fact.source == "prose" else None
+    return stated or 1
+
+
+def _stated_count(ctx: context.Context) -> int | None:
+    """For a device named in prose: the one count of devices the file states anywhere (a heading's
+    `4 GPU pods`), none of them on a line that counts the machine's devices; else None."""
+    counts = {f.value for f in ctx.get("device_count") if f.value > 0 and not MACHINE_COUNT.search(f.text)}
+    return counts.pop() if len(counts) == 1 else None
 
 
 def _used(ctx: context.Context) -> int | None:
@@ -227,11 +240,15 @@ def _beside(ctx: context.Context, fact: context.Fact) -> list[str]:
 def _in_prose(ctx: context.Context, text: str) -> Named | None:
     """A device named where no label says so: a line that speaks of a GPU (`run on a single L40s
     GPU`), a line that is a device's name and nothing else, or a short text that names one."""
+    lines = text.splitlines()
     for sign in [s for s in ctx.signs if s.name == "device"]:
-        d = hardware.detect(sign.text)
+        # the whole line: a sign keeps only its first 200 characters, and a write-up's device is often later
+        whole = lines[sign.line - 1] if 0 < sign.line <= len(lines) else sign.text
+        d = hardware.detect(whole)
         if d is not None:
-            return Named(d.name, 1, context.Fact("device", d.name, sign.line, "prose", sign.text))
-    for k, line in enumerate(text.splitlines(), start=1):
+            fact = context.Fact("device", d.name, sign.line, "prose", whole)
+            return Named(d.name, _count(ctx, fact), fact, counted=_counted(ctx, fact))
+    for k, line in enumerate(lines, start=1):
         d = _alias(line)
         if d is not None:
             return Named(d.name, 1, context.Fact("device", d.name, k, "prose", line))
@@ -246,7 +263,7 @@ def _counted(ctx: context.Context, fact: context.Fact) -> bool:
     """Whether the file states how many devices `fact`'s run spans (see `_count`)."""
     same = any(f.line == fact.line for f in ctx.get("device_count")) and not MACHINE_COUNT.search(fact.text)
     dumped = {f.value for f in ctx.get("device_count") if f.source == "env-dump"}
-    return same or _used(ctx) is not None or len(dumped) == 1
+    return same or _used(ctx) is not None or len(dumped) == 1 or (fact.source == "prose" and bool(_stated_count(ctx)))
 
 
 def named_in_files(paths) -> dict[str, Named]:
