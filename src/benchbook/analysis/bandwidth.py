@@ -398,21 +398,10 @@ def points(
                 "bytes_per_token": bytes_tok,
                 "bytes_source": src,
                 "bandwidth_gb_s": bw,
-                "fraction_of_peak": bw / pk.total_bandwidth_gb_s if bw and pk.total_bandwidth_gb_s else None,
-                "ceiling_tok_s": pk.total_bandwidth_gb_s * 1e9 / bytes_tok
-                if bytes_tok and pk.total_bandwidth_gb_s
-                else None,
-                "intensity_flop_per_byte": flops_tok / bytes_tok if flops_tok and bytes_tok else None,
-                "achieved_tflops": flops_tok * rate / 1e12 if flops_tok else None,
-                "compute_fraction": flops_tok * rate / 1e12 / pk.peak_tflops("fp16")
-                if flops_tok and pk.peak_tflops("fp16")
-                else None,
+                **against_roof(pk, bw, bytes_tok, flops_tok, rate),
                 "offload": "cpu" if r["mode"] == "cpu" else ("partial" if why or r["mode"] == "partial" else "full"),
                 "offload_why": "; ".join(why),
                 "gpu_bytes_per_token": gpu_bytes if why else None,
-                "may_fit_in_cache": fits_in_cache(bytes_tok, pk),
-                "llc_unknown": llc_unknown(bytes_tok, pk),
-                "llc_mb": pk.total_llc_mb,
             }
         )
     cols = list(kept.columns) + [
@@ -640,20 +629,9 @@ def latency_points(
                 "bytes_source": f"{active:g}B active params x {bpw:g} bytes ({prec}{said})" if active else "unknown",
                 "precision_source": w.source,
                 "bandwidth_gb_s": bw,
-                "fraction_of_peak": bw / pk.total_bandwidth_gb_s if bw and pk.total_bandwidth_gb_s else None,
-                "ceiling_tok_s": pk.total_bandwidth_gb_s * 1e9 / bytes_tok
-                if bytes_tok and pk.total_bandwidth_gb_s
-                else None,
-                "intensity_flop_per_byte": flops_tok / bytes_tok if flops_tok and bytes_tok else None,
-                "achieved_tflops": flops_tok * rate / 1e12 if flops_tok else None,
-                "compute_fraction": flops_tok * rate / 1e12 / pk.peak_tflops("fp16")
-                if flops_tok and pk.peak_tflops("fp16")
-                else None,
+                **against_roof(pk, bw, bytes_tok, flops_tok, rate),
                 "offload": "full",
                 "offload_why": "",
-                "may_fit_in_cache": fits_in_cache(bytes_tok, pk),
-                "llc_unknown": llc_unknown(bytes_tok, pk),
-                "llc_mb": pk.total_llc_mb,
             }
         )
     res = pd.DataFrame(rows)
@@ -727,6 +705,22 @@ def throughput_runs(
             }
         )
     return pd.DataFrame(rows, columns=out_cols)
+
+
+def against_roof(pk: roofline.Peaks, bw, bytes_tok, flops_tok, rate) -> dict:
+    """One point's place under the device's roofs and its cache: the share of the bandwidth peak, the
+    rate that peak allows, intensity, compute and its share of the fp16 peak (None where unknown)."""
+    bw_peak, tf_peak = pk.total_bandwidth_gb_s, pk.peak_tflops("fp16")
+    return {
+        "fraction_of_peak": bw / bw_peak if bw and bw_peak else None,
+        "ceiling_tok_s": bw_peak * 1e9 / bytes_tok if bytes_tok and bw_peak else None,
+        "intensity_flop_per_byte": flops_tok / bytes_tok if flops_tok and bytes_tok else None,
+        "achieved_tflops": flops_tok * rate / 1e12 if flops_tok else None,
+        "compute_fraction": flops_tok * rate / 1e12 / tf_peak if flops_tok and tf_peak else None,
+        "may_fit_in_cache": fits_in_cache(bytes_tok, pk),
+        "llc_unknown": llc_unknown(bytes_tok, pk),
+        "llc_mb": pk.total_llc_mb,
+    }
 
 
 def fits_in_cache(bytes_per_token: float | None, pk: roofline.Peaks) -> bool:
