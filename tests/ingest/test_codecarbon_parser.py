@@ -93,3 +93,24 @@ def test_a_row_with_a_cell_too_many_is_refused_naming_its_line(tmp_path):
     with pytest.raises(ParseError) as err:
         ingest.read(p)
     assert err.value.line == 2
+
+
+WINDOWS = FIX / "safe_sql_gtx1650ti_laptop_windows_v323_emissions.csv"
+
+
+def test_a_cpu_figure_off_linux_is_never_called_rapl():
+    """CodeCarbon reads RAPL on Linux only (`_try_platform_cpu_backend`): a row whose `os` names
+    Windows or macOS gets the off-Linux scope; a Linux row (and a row with no `os`) keeps RAPL's."""
+    win = _parsed(WINDOWS).table
+    cpu = win[(win["metric"] == "energy") & win["scope"].str.startswith("cpu")]
+    assert set(cpu["scope"]) == {"cpu-codecarbon-off-linux"} and len(cpu) == 6
+    assert cpu.sort_values("line")["value"].iat[0] == pytest.approx(1.953802256474878e-06 * 3.6e6)
+    assert "not RAPL" in energy.SCOPES["cpu-codecarbon-off-linux"]
+    mac = _parsed(M1).table
+    assert "cpu-codecarbon" not in set(mac["scope"]) and "cpu-codecarbon-off-linux" in set(mac["scope"])
+    # the other way: Linux rows stay RAPL-or-TDP, and so does a synthetic row without an os column
+    assert "cpu-codecarbon-off-linux" not in set(_parsed(V100).table["scope"])
+    header = "duration,cpu_energy,gpu_energy,ram_energy,energy_consumed,cpu_power,gpu_power,ram_power,gpu_count,gpu_model,tracking_mode"
+    row = "10.0,1e-06,2e-06,1e-07,3.1e-06,5.0,30.0,3.0,1,1 x NVIDIA A100,machine"
+    synthetic = codecarbon.parse(f"{header}\n{row}\n", "synthetic_no_os.csv").table
+    assert set(synthetic.loc[synthetic["metric"] == "energy", "scope"]) == {"gpu", "cpu-codecarbon"}

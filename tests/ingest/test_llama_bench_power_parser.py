@@ -93,3 +93,20 @@ def test_a_reading_said_around_is_a_reading_and_one_said_average_is_a_mean_over_
     assert row["j_per_output_token"] == pytest.approx(17.5 / 24.80)
     # the same figure under a plain reading keeps the reading's basis: the file says neither mean nor peak
     assert energy.runs(around).iloc[0]["tokens_basis"] == "power reading / throughput"
+
+
+I51 = FIX / "geerlingguy_ai_benchmarks_issue51_cix_cp8180_cpu_llama1b_excerpt.md"
+
+
+def test_a_reading_said_avg_is_a_mean_over_the_run_under_its_table():
+    """Issue 51 prints the author's mean as `Avg power consumption: 28W` under a CPU-only table."""
+    t = _power(I51).table
+    assert _value(t, "mean_power") == (28.0, 10)
+    assert _value(t, "output_throughput") == (40.39, 7)  # tg128
+    assert "power_reading" not in set(t["metric"])
+    assert energy.runs(t).iloc[0]["j_per_output_token"] == pytest.approx(28.0 / 40.39)
+    # the other way: the same line above any table has no generation test to go with, and is refused
+    text = I51.read_text(encoding="utf-8")
+    moved = "Avg power consumption: 28W\n\n" + text.replace("Avg power consumption: 28W\n", "")
+    with pytest.raises(ingest.ParseError, match="no 'Power consumption"):
+        llama_bench_power.parse(moved, "x.md")

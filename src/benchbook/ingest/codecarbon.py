@@ -13,7 +13,12 @@ What the numbers cover:
 
 * GPU energy is read from the GPU (NVML on NVIDIA boards, powermetrics on Apple silicon): scope GPU only.
 * The CPU figure is RAPL's where the machine exposes it, else CodeCarbon's model of the CPU's TDP,
-  and the file does not say which: its scope names it so (`cpu-codecarbon`). `tracking_mode`
+  and the file does not say which: its scope names it so (`cpu-codecarbon`). CodeCarbon reads RAPL
+  on Linux only (`ResourceTracker._try_platform_cpu_backend`: `is_linux_os() and
+  is_rapl_available()`, the powercap files under /sys/class/powercap); on macOS it tries
+  powermetrics or Intel Power Gadget, on Windows the system's energy meter or Intel Power Gadget,
+  else the TDP model. So a row whose `os` column names Windows or macOS is never RAPL's, and its
+  scope says so (`cpu-codecarbon-off-linux`); a row with no `os` column keeps `cpu-codecarbon`. `tracking_mode`
   (docs/edit/parameters.rst): `machine` "measure the power consumptions of the entire machine" (the
   default), `process` "try and isolate the tracked processes": the CPU figure is then the process's
   estimated share (`cpu-codecarbon-process`).
@@ -48,6 +53,8 @@ _ESTIMATES = {
 }
 #: The scope of the CPU figure in each tracking mode.
 _CPU_SCOPE = {"machine": "cpu-codecarbon", "process": "cpu-codecarbon-process"}
+#: The `os` column's platform string (Python's `platform.platform()`) of a system CodeCarbon reads no RAPL on.
+_OFF_LINUX = re.compile(r"^\s*(Windows|macOS|Darwin)\b", re.I)
 RAM_ESTIMATE = "RAM energy is CodeCarbon's model of the memory size (3 W per 8 GB), not a measurement"
 TOTAL_ESTIMATE = "CPU + GPU + RAM, and the RAM part is CodeCarbon's model of the memory size, not a measurement"
 NO_SAMPLE = "a GPU present read 0 W: no GPU sample was taken in the run (shorter than CodeCarbon's interval), not 0 J"
@@ -123,6 +130,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
         no_gpu = count is None or count == 0
         unsampled = not no_gpu and values.get("gpu_power") == 0
         cpu_scope = _CPU_SCOPE.get(mode)
+        if cpu_scope == "cpu-codecarbon" and _OFF_LINUX.match(cell.get("os") or ""):
+            cpu_scope = "cpu-codecarbon-off-linux"
         for col, kind in (("gpu_power", "gpu"), ("gpu_energy", "gpu"), ("cpu_power", "cpu"), ("cpu_energy", "cpu")):
             if col not in values:
                 continue

@@ -44,6 +44,9 @@ SCOPES = {
     # CodeCarbon's CPU figure: RAPL where the machine exposes it, else a model of the CPU's TDP, and
     # the file does not say which; in its process mode, the tracked process's share (ingest.codecarbon)
     "cpu-codecarbon": "CPU as CodeCarbon reports it (RAPL where readable, else from the CPU's TDP; the file does not say which)",
+    # off Linux (the file's `os` column): CodeCarbon reads RAPL from Linux's powercap files only
+    "cpu-codecarbon-off-linux": "CPU as CodeCarbon reports it off Linux (not RAPL, which it reads on Linux only: the "
+    "system's or the vendor's power interface where one answered, else from the CPU's TDP; the file does not say which)",
     "cpu-codecarbon-process": "the tracked process's share of the CPU as CodeCarbon estimates it (its process mode)",
 }
 

@@ -13,8 +13,9 @@ a test that only generates), read by the `llama-bench` parser; its other rates s
 One configuration per power reading: the rows of the table just above it (its section, model file,
 backend) on the machine its `## Testing on` heading names, else the device llama-bench printed. A
 placeholder (`TODOW`) is not a reading. `Power consumption around 97W` is a reading too; `Power
-consumption (average): 17.5W` is the machine's mean over the whole run (every test of the table), so
-its figure per token is an estimate as well: the rate is one test's.
+consumption (average): 17.5W` and `Avg power consumption: 28W` (issue 51) are the machine's mean over
+the whole run (every test of the table), so their figure per token is an estimate as well: the rate
+is one test's.
 """
 
 from __future__ import annotations
@@ -27,15 +28,16 @@ from benchbook.ingest.text import Lines, search, split_n, whole
 
 NAME = "llama-bench-power"
 
-#: `Power consumption: 241.4W`, `Power consumption around 97W` (neither says mean or peak) and
-#: `Power consumption (average): 17.5W` (the author's mean over the run).
+#: `Power consumption: 241.4W`, `Power consumption around 97W` (neither says mean or peak),
+#: `Power consumption (average): 17.5W` and `Avg power consumption: 28W` (the author's mean over the run).
 _POWER = re.compile(
-    r"^\s*Power consumption(?P<avg>\s*\(average\))?(?:\s*:|\s+(?:around|about))\s*(?P<w>\S+?)\s*W?\s*$", re.I
+    r"^\s*(?P<pre>Avg\.?\s+)?Power consumption(?P<avg>\s*\(average\))?(?:\s*:|\s+(?:around|about))\s*(?P<w>\S+?)\s*W?\s*$",
+    re.I,
 )
 _IDLE = re.compile(r"^\s*Idle power draw:\s*(?P<w>\S+?)\s*W?\s*$")
 _MACHINE = re.compile(r"^##\s+Testing on\s+(?P<m>.+?)\s*$")
 _NUMBER = re.compile(r"^\d+(\.\d+)?$")
-_SNIFF = re.compile(r"(?im)^\s*Power consumption(?:\s*\(average\))?(?:\s*:|\s+(?:around|about))\s*\d")
+_SNIFF = re.compile(r"(?im)^\s*(?:Avg\.?\s+)?Power consumption(?:\s*\(average\))?(?:\s*:|\s+(?:around|about))\s*\d")
 
 
 def sniff(text: str | Lines) -> bool:
@@ -92,7 +94,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             request_rate=None,
             interval="run",
         )
-        if m["avg"]:
+        if m["avg"] or m["pre"]:
             metric, statistic = "mean_power", "mean"
             note = "the whole machine's average while llama-bench ran every test of the table above"
         else:
