@@ -501,3 +501,15 @@ def test_compute_without_a_run_has_no_peak_and_with_repeats_says_how_many():
     ev = cs.compute(pd.concat([row, pd.Series({"precision": "bf16"})]), H100).evidence
     assert ev["repeats"] == 3 and ev["precision"] == "bf16"
     assert "repeats" not in cs.compute(row.drop("n"), H100).evidence
+
+
+def test_a_loadgen_summary_that_logged_no_error_says_so_not_that_failures_are_unknown():
+    """LoadGen writes its summary only after every issued sample completed and counts the errors it
+    logged: a summary saying none is no unknown; one that logged errors says how many."""
+    base = runs([np.nan], [100.0], scenario=["Offline"], failed=[np.nan], completed=[np.nan])
+    c = wording.word("serving_saturation", cs.failed(base.assign(errors_logged=[0.0], errors_line=[54.0])))
+    assert "it logged no error (line 54)" in c.text and "cannot tell" not in c.text
+    c = wording.word("serving_saturation", cs.failed(base.assign(errors_logged=[2.0], errors_line=[54.0])))
+    assert "it logged 2 errors" in c.text and "no error" not in c.text
+    c = wording.word("serving_saturation", cs.failed(base.assign(errors_logged=[np.nan], errors_line=[np.nan])))
+    assert "cannot tell whether any failed" in c.text

@@ -55,7 +55,7 @@ RUN_KEYS = [
     "burstiness",
     "metadata",
     # MLPerf LoadGen: the scenario, LoadGen's verdict, the offered load, the scenario's own limits and
-    # the line of the section that prints them
+    # the line of the section that prints them; the errors it logged and the line that counts them
     "scenario",
     "result",
     "target_qps",
@@ -63,6 +63,8 @@ RUN_KEYS = [
     "ttft_limit_ms",
     "tpot_limit_ms",
     "parameters_line",
+    "errors_logged",
+    "errors_line",
 ]
 #: Columns every run table has (NaN where the output does not print them), so the chapter reads
 #: metrics by name whatever the tool version printed.

@@ -458,6 +458,12 @@ def failed(r: pd.DataFrame) -> Claim:
         ev.update(errored=_f(known["errored"].sum()), incomplete=_f(known["incomplete"].sum()))
         if len(bad):
             ev.update(run_errored=_f(w["errored"]), run_incomplete=_f(w["incomplete"]))
+    # MLPerf LoadGen writes its summary only after every sample it issued has completed, so it counts no
+    # failed request; its last line counts the errors it logged (loadgen/logging.cc), said with its line
+    logged = r["errors_logged"].dropna() if "errors_logged" in r else r.iloc[0:0]
+    if len(r) and not len(known) and len(logged) == len(r):
+        lines = r["errors_line"].dropna()
+        ev.update(loadgen_errors=_f(logged.sum()), loadgen_errors_line=_f(lines.iloc[0]) if len(r) == 1 else None)
     rule = "requests the output counts as failed (GuideLLM: errored and incomplete, told apart), in the runs whose output counts them"
     return make("failed", "anomaly", rule, ev)
 
