@@ -242,3 +242,16 @@ def test_a_sweeps_own_gpu_column_ranks_above_a_device_the_rest_of_the_file_names
         "", pd.DataFrame({"gpu": pd.Series(dtype=object)}), ["Unlike the RTX 4090 we tried last year.\n"]
     )
     assert pk is None and found.device is None and found.unlisted is None
+
+
+def test_an_offline_run_that_printed_no_throughput_says_so_in_its_compute_cells_not_model_size():
+    """A run of known size that printed no throughput has no compute: its empty cells say why; a run
+    that printed one but whose model is unsized keeps "model size unknown"."""
+    runs = batch.offline_runs(table(VLLM))
+    thr = runs[runs["benchmark"] == "throughput"]
+    cut = thr.assign(output_tok_s=math.nan, total_tok_s=math.nan)
+    pts = batch.offline_points(pd.concat([cut, thr], ignore_index=True), {MODEL: 70.6}, None)
+    why = show.offline_missing(pts)
+    assert why.loc[0, "TFLOP/s"] == "no throughput printed" and why.loc[0, "of peak"] == "no throughput printed"
+    unsized = show.offline_missing(batch.offline_points(thr, {}, None))
+    assert unsized.loc[0, "TFLOP/s"] == "model size unknown"
