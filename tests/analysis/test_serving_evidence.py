@@ -593,3 +593,26 @@ def test_the_rate_checks_turn_exactly_at_their_margins():
     assert serving.rate_exceeded(runs(0.0, 2.0, rate_assumed=False)).tolist() == [False]
     assert serving.rate_unmet(runs(10.0, 5.0)).tolist() == [False]
     assert serving.rate_unmet(runs(10.0, 4.99)).tolist() == [True]
+
+
+def test_runs_sending_all_their_prompts_at_once_in_different_numbers_are_a_sweep_of_bursts_not_one_level():
+    """rate inf and no cap: every prompt is sent at t=0, so runs of 1 to 500 prompts sweep the burst's
+    size; the same runs with one prompt count, or capped, are no such sweep."""
+    r = pd.DataFrame(
+        dict(
+            run=["1", "10", "500"],
+            model=["m"] * 3,
+            max_concurrency=[np.nan] * 3,
+            request_rate=[np.inf] * 3,
+            num_prompts=[1.0, 10.0, 500.0],
+            output_throughput=[50.0, 400.0, 2400.0],
+            order=range(3),
+        )
+    )
+    text = show.inputs_sentence("f", r, "max_concurrency", 3)
+    assert "1 to 500 prompts: a sweep of the burst's size, not of max concurrency" in text
+    assert "single load level" not in text
+    same = show.inputs_sentence("f", r.assign(num_prompts=100.0), "max_concurrency", 3)
+    assert "burst" not in same and "none of them on the curve" in same
+    capped = show.inputs_sentence("f", r.assign(max_concurrency=[4.0, 4.0, 4.0]), "max_concurrency", 0)
+    assert "burst" not in capped and "at a single load level" in capped

@@ -175,6 +175,7 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) ->
         unnamed=int(r["model"].isna().sum()) if "model" in r else 0,
         swept=bool(len(per_series) and per_series.max() > 1),
         levels=int(curve[variable].nunique()) if len(curve) else 0,
+        bursts=bursts(r),
         variable=variable.replace("_", " "),
         kept=max(0, n_apart - unknown),
         apart=APART_WORDS[variable],
@@ -182,6 +183,18 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) ->
         what=_what(variable),
         series=series(r, variable),
     )
+
+
+def bursts(r: pd.DataFrame) -> list[int]:
+    """The prompt counts of the runs that send all their prompts at once (request rate inf, no
+    concurrency cap: vLLM's and SGLang's benchmarks then issue every request without waiting), when
+    they differ: such runs sweep the burst's size, the requests in flight at the start; [] otherwise."""
+    if r.empty or not {"request_rate", "max_concurrency", "num_prompts"} <= set(r.columns):
+        return []
+    rate = r["request_rate"].astype(float)
+    burst = r[np.isinf(rate) & r["max_concurrency"].isna() & r["num_prompts"].notna()]
+    sizes = sorted(int(n) for n in burst["num_prompts"].unique())
+    return sizes if len(sizes) > 1 else []
 
 
 def series(r: pd.DataFrame, variable: str) -> list[list]:
