@@ -672,10 +672,13 @@ def devices(r: pd.DataFrame) -> int:
     return n
 
 
-def model_size(model: str | None, params_b: float = 0.0) -> tuple[float | None, float | None, str]:
+def model_size(
+    model: str | None, params_b: float = 0.0, stated: tuple | None = None
+) -> tuple[float | None, float | None, str]:
     """(total, active billions of parameters, source) of a model id: the `params_b` parameter, the
-    model table (through `benchbook.hardware` when it exists) or a size in the name; (None, None,
-    "unknown") when nothing is known."""
+    model table (through `benchbook.hardware` when it exists), a size in the name, else the size the
+    input itself states for it (`stated`: `stated_size`, source "input"); (None, None, "unknown")
+    when nothing is known."""
     from benchbook import hardware
 
     if params_b > 0:
@@ -683,9 +686,31 @@ def model_size(model: str | None, params_b: float = 0.0) -> tuple[float | None, 
     if not model or not isinstance(model, str):
         return None, None, "unknown"
     size = hardware.model_size(model)
-    if size is None:
-        return None, None, "unknown"
+    if size is None or (size.active_b is None and stated):
+        return (stated[0], stated[1], "input") if stated else (None, None, "unknown")
     return size.total_b, size.active_b, str(size.source)  # active_b None: an MoE whose active count is unknown
+
+
+def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | None:
+    """(total, active billions, line) of `model` as the input's own prose states it (`ingest.context`:
+    `295B parameters, 21B active`, 参数规模为 295B，其中激活参数为 21B), on a line that names the model
+    (by its id's last path part), the first such line; the active count is the total for a model
+    not named as a mixture of experts, and None for one that is, where the line states none. None
+    when no line of the input sizes the model."""
+    from benchbook import config, hardware, ingest
+    from benchbook.ingest import context
+
+    if not model or not isinstance(model, str):
+        return None
+    key = _model_key(model)
+    for path in paths:
+        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        for f in ctx.get("params"):
+            if key and key in re.sub(r"[^a-z0-9]", "", f.text.lower()):
+                active = [a.value for a in ctx.get("active_params") if a.line == f.line]
+                dense = None if hardware.is_moe(model) else f.value
+                return f.value, active[0] if active else dense, f.line
+    return None
 
 
 #: The `decode_roofline` columns averaged over the repeats of a load.

@@ -39,6 +39,8 @@ NAMES = (
     "dp",
     "ep",
     "model",
+    "params",
+    "active_params",
     "tokenizer",
     "precision",
     "kv_dtype",
@@ -281,6 +283,16 @@ _TP_WORDS = re.compile(
     r"tensor[- ]parallel(?:ism)?\s*(?:\(TP\))?\s*(?:size|degree)?\s*[-:=]?\s*(?:of\s+)?(\d{1,3})\b", re.I
 )
 _MD_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+#: A model's size as a write-up states it, in billions: its total (`295B parameters`, `671B total`,
+#: 参数规模为 295B, 总参数 295B) and its active parameters (`37B activated`, `21B active parameters`,
+#: 激活参数为 21B). Read in prose and headings; which model it sizes is the reader's to check (the line
+#: names it).
+_B = r"(\d+(?:\.\d+)?)\s?B\b"
+_TOTAL_PARAMS = re.compile(
+    rf"{_B}[\s-]*(?:total\b|(?:total\s+)?param(?:eter)?s?\b)|(?:参数规模|总参数量?|参数量)\s*(?:为|是|[:：])?\s*{_B}",
+    re.I,
+)
+_ACTIVE_PARAMS = re.compile(rf"{_B}[\s-]*(?:activ(?:e|ated)\b)|激活参数量?\s*(?:为|是|[:：])?\s*{_B}", re.I)
 #: A GPU named by its product line (`RTX 5060 Ti 16GB`, `Radeon RX 7900 XTX`, `Arc Pro B70`): read in a
 #: heading, a labelled line or a table row, never in prose (a sentence may name another run's card).
 _PRODUCT = re.compile(
@@ -653,6 +665,11 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.device(m.group(0), i, source, line)
         elif _N_GPUS.search(text):
             r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
+    if source in ("prose", "heading"):
+        for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
+            m = pat.search(text)
+            if m:
+                r.add(name, float(next(g for g in m.groups() if g)), i, source, line)
     low = text.lower()
     if source in ("prose", "heading") and re.search(r"\b(power|watts?|draw|consum)", low) and _POWER.search(text):
         r.reading("power", text, i, source, line)

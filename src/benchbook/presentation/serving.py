@@ -276,12 +276,21 @@ def offline_runs(r: pd.DataFrame) -> int:
 
 
 def device_sentence(
-    peaks, model: str | None, total_b, active_b, size_source: str, weights, spans: int = 1, said: dict | None = None
+    peaks,
+    model: str | None,
+    total_b,
+    active_b,
+    size_source: str,
+    weights,
+    spans: int = 1,
+    said: dict | None = None,
+    size_line: int | None = None,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
     where the input states them); the model's size, and its weights' precision and bytes per weight
-    with where they come from (`weights`, an `analysis.precision.Weights`)."""
+    with where they come from (`weights`, an `analysis.precision.Weights`; `size_line`: the input's line
+    that states the size, where the size is the input's own)."""
     dev = {"spans": spans, **(said or {})}
     if peaks is not None:
         dev = dict(
@@ -299,6 +308,7 @@ def device_sentence(
         active_b=active_b,
         moe=bool(total_b and active_b and total_b > active_b),
         where=size_source,
+        size_line=size_line,
         bpw=weights.bytes_per_weight,
         precision=weights.precision,
         precision_from=weights.source,
