@@ -395,3 +395,9 @@ def test_a_model_size_stated_in_prose_is_read_in_billions(line, total, active):
     c = _read(line)
     assert [f.value for f in c.get("params")] == ([total] if total else [])
     assert [f.value for f in c.get("active_params")] == ([active] if active else [])
+
+
+def test_a_product_name_in_prose_is_a_device_only_on_a_line_that_speaks_of_one():
+    c = _read("在本次测试 （单卡 `RTX4090D 24G` ）中 vLLM 的速度更快")  # 单卡: one card
+    assert [(f.name, f.value, f.line) for f in c.get("device")] == [("device", "RTX4090D", 1)]
+    assert not _read("The RTX 4090 is faster than the RTX 3090 in other reviews").get("device")

@@ -219,7 +219,8 @@ _INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "concurrency", "batch"
 #: The words that show a line speaks of a fact, read or not (`Sign`): a page claims an absence
 #: only where none of them appears.
 _SIGN_WORDS: dict[str, str] = {
-    "device": r"\b(gpus?|accelerators?|nvidia|geforce|radeon|instinct|tesla|quadro|gaudi|ascend|tpu)\b",
+    # 单卡 / 双卡 / 多卡 / 显卡: one, two, several cards, graphics card (Chinese write-ups)
+    "device": r"\b(gpus?|accelerators?|nvidia|geforce|radeon|instinct|tesla|quadro|gaudi|ascend|tpu)\b|单卡|双卡|多卡|显卡",
     "cpu": r"\b(cpu|cpu_info|processor|lscpu|epyc|xeon|ryzen|threadripper|core\s+i[3579])\b",
     "tp": r"(tensor[-_ ]?parallel|\btp[-_ ]?(size|degree)?\b|shard)",
     "pp": r"(pipeline[-_ ]?parallel|\bpp[-_ ]?size\b)",
@@ -293,11 +294,12 @@ _TOTAL_PARAMS = re.compile(
     re.I,
 )
 _ACTIVE_PARAMS = re.compile(rf"{_B}[\s-]*(?:activ(?:e|ated)\b)|激活参数量?\s*(?:为|是|[:：])?\s*{_B}", re.I)
-#: A GPU named by its product line (`RTX 5060 Ti 16GB`, `Radeon RX 7900 XTX`, `Arc Pro B70`): read in a
-#: heading, a labelled line or a table row, never in prose (a sentence may name another run's card).
+#: A GPU named by its product line (`RTX 5060 Ti 16GB`, `RTX4090D 24G`, `Radeon RX 7900 XTX`, `Arc Pro
+#: B70`): read in a heading, a labelled line or a table row, and in prose only on a line that speaks of
+#: a device (a `GPU` or `显卡` word: a sentence without one may name another run's card).
 _PRODUCT = re.compile(
     r"\b(?:(?:NVIDIA|AMD|Intel)\s+)?(?:GeForce\s+)?(?:RTX|GTX|Quadro|Titan|Radeon(?:\s+(?:RX|Pro|AI\s+Pro))?|Arc(?:\s+Pro)?)"
-    r"\s+[A-Z]{0,2}\d{2,4}[A-Z]{0,3}(?:\s+(?:Ti|SUPER|Super|XTX|XT|GRE|Ada|Laptop))*(?:\s+\d{1,3}\s*GB)?\b"
+    r"\s*[A-Z]{0,2}\d{2,4}[A-Z]{0,3}(?:\s+(?:Ti|SUPER|Super|XTX|XT|GRE|Ada|Laptop))*(?:\s+\d{1,3}\s*GB)?\b"
 )
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
@@ -665,6 +667,9 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.device(m.group(0), i, source, line)
         elif _N_GPUS.search(text):
             r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
+    if devices and source == "prose" and worded and not any(f.name == "device" and f.line == i for f in r.facts):
+        for m in _PRODUCT.finditer(text):  # `单卡 RTX4090D 24G`: the card the line speaks of, by its product name
+            r.device(m.group(0), i, source, line)
     if source in ("prose", "heading"):
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
             m = pat.search(text)
