@@ -616,3 +616,17 @@ def test_runs_sending_all_their_prompts_at_once_in_different_numbers_are_a_sweep
     assert "burst" not in same and "none of them on the curve" in same
     capped = show.inputs_sentence("f", r.assign(max_concurrency=[4.0, 4.0, 4.0]), "max_concurrency", 0)
     assert "burst" not in capped and "at a single load level" in capped
+
+
+def test_a_tokenizer_is_said_beside_a_served_name_that_sizes_nothing_and_never_sizes_the_model(tmp_path):
+    """GenAI-Perf's `-m ensemble` is the name Triton serves the model under: the input's --tokenizer is
+    said beside it, and the size stays unknown; a model the table sizes gets no tokenizer beside it."""
+    doc = tmp_path / "g.md"
+    doc.write_text("genai-perf profile \\\n  -m ensemble \\\n  --tokenizer /m/Meta-Llama-3-8B-Instruct/\n")
+    assert serving.tokenizers([doc], ["ensemble"]) == [["/m/Meta-Llama-3-8B-Instruct/", 3]]
+    assert serving.model_size("ensemble") == (None, None, "unknown")
+    r = pd.DataFrame(dict(run=["1"], model=["ensemble"], max_concurrency=[1.0], request_rate=[np.inf], order=[0]))
+    text = show.inputs_sentence("f", r, "max_concurrency", 0, serving.tokenizers([doc], ["ensemble"]))
+    assert "one run of ensemble (the name it is served under; the input names the tokenizer" in text
+    assert "`/m/Meta-Llama-3-8B-Instruct/` (line 3), which does not size the weights)" in text
+    assert serving.tokenizers([doc], ["meta-llama/Llama-3.1-8B-Instruct"]) == []  # the table sizes it

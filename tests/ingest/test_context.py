@@ -401,3 +401,10 @@ def test_a_product_name_in_prose_is_a_device_only_on_a_line_that_speaks_of_one()
     c = _read("在本次测试 （单卡 `RTX4090D 24G` ）中 vLLM 的速度更快")  # 单卡: one card
     assert [(f.name, f.value, f.line) for f in c.get("device")] == [("device", "RTX4090D", 1)]
     assert not _read("The RTX 4090 is faster than the RTX 3090 in other reviews").get("device")
+
+
+def test_a_short_model_flag_is_read_in_the_commands_whose_tool_defines_it():
+    """GenAI-Perf's and AIPerf's `-m` names the served model; `python -m` names a module."""
+    c = _read("genai-perf profile \\\n  -m ensemble \\\n  --concurrency 1")
+    assert [(f.value, f.line) for f in c.get("model")] == [("ensemble", 2)]
+    assert not _read("python3 -m sglang.bench_serving --backend sglang --num-prompts 10").get("model")

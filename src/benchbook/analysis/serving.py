@@ -691,6 +691,26 @@ def model_size(
     return size.total_b, size.active_b, str(size.source)  # active_b None: an MoE whose active count is unknown
 
 
+def tokenizers(paths, models) -> list[list]:
+    """[tokenizer, line] of each tokenizer the input names (`--tokenizer`, a `tokenizer:` line) that is
+    not one of the runs' `models` by name, where no model is sized by the table or its name: a served
+    model's name such as Triton's `ensemble` says nothing of its weights, and the tokenizer, said beside
+    it, is what the file names of the model family. The tokenizer does not size the model: it names no
+    checkpoint."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    if any(model_size(m)[2] != "unknown" for m in models):
+        return []  # a model the table or its name sizes: its name says what its weights are
+    keys = {_model_key(m) for m in models}
+    out: dict[str, int] = {}
+    for path in paths:
+        for f in context.read(ingest._load_lines(config.resolve(path))).get("tokenizer"):
+            if _model_key(f.value) and _model_key(f.value) not in keys:
+                out.setdefault(str(f.value), f.line)
+    return [[t, n] for t, n in out.items()]
+
+
 def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | None:
     """(total, active billions, line) of `model` as the input's own prose states it (`ingest.context`:
     `295B parameters, 21B active`, 参数规模为 295B，其中激活参数为 21B), on a line that names the model

@@ -213,6 +213,9 @@ FLAGS: dict[str, str] = {
     **dict.fromkeys(("num_prompts",), "prompts"),
     **dict.fromkeys(("backend",), "engine"),
 }
+#: Short flags whose meaning is the tool's own, by the command they sit in: GenAI-Perf's and AIPerf's
+#: `-m` is the served model's name (`-m, --model`), where `python -m` names a module.
+SHORT_FLAGS: dict[str, dict[str, str]] = {"genai-perf": {"m": "model"}, "aiperf": {"m": "model"}}
 
 _INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "concurrency", "batch", "prompts"}
 
@@ -370,6 +373,7 @@ class _Reader:
         self.signs: list[Sign] = []
         self._seen: set[tuple] = set()
         self.command: int | None = None  # the first line of the command being read
+        self.tool: str = ""  # the program that command runs (`genai-perf`, `vllm serve`)
         self.smi_rows: dict[int, int] = {}  # GPU index -> line, of nvidia-smi / rocm-smi listings
 
     def add(self, name, value, line, source, text, unit=None, scope=None) -> bool:
@@ -534,7 +538,7 @@ def _read(lines: list[str], first: int) -> Context:
         # a command wrapped over several lines: its flags, on lines of their own, still count
         starts = bool(_COMMAND.search(line))
         if starts and not in_command:
-            r.command = i
+            r.command, r.tool = i, _COMMAND.search(line).group(1)
         if starts or in_command:
             _read_flags(r, line, i)
         in_command = starts or in_command
@@ -565,7 +569,7 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
         if m:
             r.add("model", _clean(m.group(1)), i, "command", line)
     for m in _FLAG.finditer(line):
-        name = FLAGS.get(_norm(m.group(1)))
+        name = FLAGS.get(_norm(m.group(1))) or SHORT_FLAGS.get(r.tool, {}).get(m.group(1))
         if name and m.group(2) is not None and not m.group(2).startswith("-"):
             r.keyed(name, m.group(2), i, "command", line)
         elif _norm(m.group(1)) in ("enable_expert_parallel", "enable_ep_moe") and m.group(2) is None:

@@ -160,9 +160,11 @@ def _what(variable: str) -> str:
     return "concurrency cap" if variable == "max_concurrency" else "request rate"
 
 
-def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) -> str:
-    """What the page reads: the files, runs, models, the sweep, the runs kept apart and why, and the
-    series the curve's runs form (failed requests are the `failed` claim's, never said twice)."""
+def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, tokenizers=()) -> str:
+    """What the page reads: the files, runs, models (and the `tokenizers` the input names beside a
+    served model of another name: `analysis.serving.tokenizers`), the sweep, the runs kept apart and
+    why, and the series the curve's runs form (failed requests are the `failed` claim's, never said
+    twice)."""
     unknown = int((~r[f"{variable}_recorded"] & r[variable].isna()).sum()) if f"{variable}_recorded" in r else 0
     curve = r[~serving.apart(r, variable)]
     # swept: one series at two loads or more; several series each at a load of its own are no sweep
@@ -173,6 +175,7 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) ->
         runs=len(r),
         models=[str(m) for m in sorted(r["model"].dropna().unique())],
         unnamed=int(r["model"].isna().sum()) if "model" in r else 0,
+        tokenizers=[list(t) for t in tokenizers],
         swept=bool(len(per_series) and per_series.max() > 1),
         levels=int(curve[variable].nunique()) if len(curve) else 0,
         bursts=bursts(r),

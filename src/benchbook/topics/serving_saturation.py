@@ -31,6 +31,7 @@ class Result:
     peaks: object
     said: dict  # what the input says of a device none was taken from (`analysis.roofline.said`)
     model: str | None
+    tokenizers: list  # [tokenizer, line] the input names beside a served model of another name
     size: tuple  # total_b, active_b, where the size comes from, the input's line that states it (or None)
     weights: object
     lit: pd.DataFrame  # Little's law per run
@@ -101,6 +102,7 @@ def analyse(p: dict) -> Result:
         peaks=pk,
         said=said,
         model=model,
+        tokenizers=serving.tokenizers(p["source"], models),
         size=(total_b, active_b, size_source, stated[2] if stated and size_source == "input" else None),
         weights=w,
         lit=lit,
@@ -124,7 +126,7 @@ def page(res: Result) -> Page:
     knee = res.ledger.get("knee")
     pg = Page(res.ledger)
     pg.markdown.update(
-        inputs=show.inputs_sentence(", ".join(res.inputs), r, var, len(res.apart)),
+        inputs=show.inputs_sentence(", ".join(res.inputs), r, var, len(res.apart), res.tokenizers),
         rate_note=show.assumed_rate_note(r),
         figures=show.figures_sentence(res.lit, res.goodput, p["slo_ttft_ms"], p["slo_tpot_ms"]),
         curve_note=show.curve_note(res.curve, var),
