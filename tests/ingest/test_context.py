@@ -401,6 +401,8 @@ def test_a_product_name_in_prose_is_a_device_only_on_a_line_that_speaks_of_one()
     c = _read("在本次测试 （单卡 `RTX4090D 24G` ）中 vLLM 的速度更快")  # 单卡: one card
     assert [(f.name, f.value, f.line) for f in c.get("device")] == [("device", "RTX4090D", 1)]
     assert not _read("The RTX 4090 is faster than the RTX 3090 in other reviews").get("device")
+    # a quoted data row (a llama-bench CSV or SQL line) is the parser's, not prose
+    assert not _read('"8cf427ff","5163","AMD Ryzen 7","NVIDIA GeForce RTX 4080","CUDA"').get("device")
 
 
 def test_a_short_model_flag_is_read_in_the_commands_whose_tool_defines_it():

@@ -287,6 +287,7 @@ _TP_WORDS = re.compile(
     r"tensor[- ]parallel(?:ism)?\s*(?:\(TP\))?\s*(?:size|degree)?\s*[-:=]?\s*(?:of\s+)?(\d{1,3})\b", re.I
 )
 _MD_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_QUOTED_ROW = re.compile(r"[\"']\s*,\s*[\"']")
 #: A model's size as a write-up states it, in billions: its total (`295B parameters`, `671B total`,
 #: 参数规模为 295B, 总参数 295B) and its active parameters (`37B activated`, `21B active parameters`,
 #: 激活参数为 21B). Read in prose and headings; which model it sizes is the reader's to check (the line
@@ -671,7 +672,15 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.device(m.group(0), i, source, line)
         elif _N_GPUS.search(text):
             r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
-    if devices and source == "prose" and worded and not any(f.name == "device" and f.line == i for f in r.facts):
+    # a row of quoted values (CSV `"...","NVIDIA GeForce RTX 4080",...`, an SQL INSERT) is a tool's data,
+    # read by its parser, not prose
+    if (
+        devices
+        and source == "prose"
+        and worded
+        and not _QUOTED_ROW.search(text)
+        and not any(f.name == "device" and f.line == i for f in r.facts)
+    ):
         for m in _PRODUCT.finditer(text):  # `单卡 RTX4090D 24G`: the card the line speaks of, by its product name
             r.device(m.group(0), i, source, line)
     if source in ("prose", "heading"):
