@@ -613,7 +613,7 @@ def test_runs_sending_all_their_prompts_at_once_in_different_numbers_are_a_sweep
     assert "1 to 500 prompts: a sweep of the burst's size, not of max concurrency" in text
     assert "single load level" not in text
     same = show.inputs_sentence("f", r.assign(num_prompts=100.0), "max_concurrency", 3)
-    assert "burst" not in same and "none of them on the curve" in same
+    assert "burst" not in same and "at a single load level" in same
     capped = show.inputs_sentence("f", r.assign(max_concurrency=[4.0, 4.0, 4.0]), "max_concurrency", 0)
     assert "burst" not in capped and "at a single load level" in capped
 
