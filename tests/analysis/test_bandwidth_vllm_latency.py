@@ -4,6 +4,7 @@ and bound claims as llama-bench rows; runs at a larger batch, tensor parallel or
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from benchbook import config, ingest
@@ -129,3 +130,17 @@ def test_about_this_input_names_a_run_read_and_left_out_with_why(runs):
     placed = bandwidth.latency_points(runs, "A100-SXM4-80GB")
     assert "left out" not in show.input_line("f.md", placed, runs[runs["why_left_out"] == ""])
     assert show.input_line("f.md", placed, runs).count("was read and is left out") == 3
+
+
+def test_the_input_line_counts_every_generation_result_the_sweep_table_lists_and_the_placed_apart():
+    """Two tg results, one set aside by the reduce rule: the line says two, one of them placed, as the
+    table below it lists both; with none set aside it says the placed count alone."""
+    pts = pd.DataFrame(
+        dict(params_b=[671.0], device=["EPYC"], peak_source=["unknown"], peak_gb_s=[float("nan")], rate_kind=["mean"])
+    )
+    every = pd.DataFrame(dict(kept=[True, False]))
+    line = show.input_line("f.md", pts, None, every)
+    assert "2 generation results, 1 of them placed under the roofline" in line
+    assert "1 of those placed on a device with no known peak" in line
+    alone = show.input_line("f.md", pts, None, every.iloc[:1])
+    assert "1 generation result;" in alone and "placed under" not in alone and "1 of them on a device" in alone

@@ -242,3 +242,27 @@ def test_a_sweeps_own_gpu_column_ranks_above_a_device_the_rest_of_the_file_names
         "", pd.DataFrame({"gpu": pd.Series(dtype=object)}), ["Unlike the RTX 4090 we tried last year.\n"]
     )
     assert pk is None and found.device is None and found.unlisted is None
+
+
+def test_an_offline_run_that_printed_no_throughput_says_so_in_its_compute_cells_not_model_size():
+    """A run of known size that printed no throughput has no compute: its empty cells say why; a run
+    that printed one but whose model is unsized keeps "model size unknown"."""
+    runs = batch.offline_runs(table(VLLM))
+    thr = runs[runs["benchmark"] == "throughput"]
+    cut = thr.assign(output_tok_s=math.nan, total_tok_s=math.nan)
+    pts = batch.offline_points(pd.concat([cut, thr], ignore_index=True), {MODEL: 70.6}, None)
+    why = show.offline_missing(pts)
+    assert why.loc[0, "TFLOP/s"] == "no throughput printed" and why.loc[0, "of peak"] == "no throughput printed"
+    unsized = show.offline_missing(batch.offline_points(thr, {}, None))
+    assert unsized.loc[0, "TFLOP/s"] == "model size unknown"
+
+
+def test_a_card_named_in_prose_that_speaks_of_a_device_is_named_as_the_table_lacks_it():
+    """单卡 (one card) makes the line speak of a device: its product name (the RTX 4090 D, a part the
+    table lacks) is said with its line; the same name in a line that speaks of no device is not read."""
+    sw = pd.DataFrame({"gpu": pd.Series(dtype=object)})
+    text = "# 对比\n\n在本次测试 （单卡 `RTX4090D 24G` ）中 vLLM 更快\n"
+    pk, found = batch.device("", sw, [text])
+    assert pk is None and roofline.said(found) == {"device_unlisted": "RTX4090D", "device_unlisted_line": 3}
+    pk, found = batch.device("", sw, ["# 对比\n\n在本次测试 （`RTX4090D 24G` ）中 vLLM 更快\n"])
+    assert pk is None and roofline.said(found) == {}

@@ -105,6 +105,18 @@ def test_inputs_sentence_counts_the_runs_with_no_batch():
     assert "a model the output does not name" in show.inputs_sentence("f", sw)
 
 
+def test_the_input_line_names_the_dtype_of_a_run_with_no_batch_as_its_row_does():
+    """A run of its own (no batch setting) with a result states its weights' precision on its row:
+    the input line lists it among the dtypes with results; one whose precision is unstated leaves none."""
+    runs = batch.offline_runs(table(ENGINE))
+    sw = batch.sweep(table(ENGINE))
+    assert runs["precision"].iat[0] == "fp8"
+    text = show.inputs_sentence("f", sw, runs)
+    assert "dtypes with results: fp8" in text and "no dtype with a result" not in text
+    tabbed = batch.offline_runs(table(TABBED))
+    assert "no dtype with a result" in show.inputs_sentence("f", batch.sweep(table(TABBED)), tabbed)
+
+
 def test_the_notebook_accepts_every_offline_tool():
     assert set(batch.OFFLINE_TOOLS) <= set(declarations.chapter("batch_saturation").tools)
 

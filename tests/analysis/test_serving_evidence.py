@@ -593,3 +593,40 @@ def test_the_rate_checks_turn_exactly_at_their_margins():
     assert serving.rate_exceeded(runs(0.0, 2.0, rate_assumed=False)).tolist() == [False]
     assert serving.rate_unmet(runs(10.0, 5.0)).tolist() == [False]
     assert serving.rate_unmet(runs(10.0, 4.99)).tolist() == [True]
+
+
+def test_runs_sending_all_their_prompts_at_once_in_different_numbers_are_a_sweep_of_bursts_not_one_level():
+    """rate inf and no cap: every prompt is sent at t=0, so runs of 1 to 500 prompts sweep the burst's
+    size; the same runs with one prompt count, or capped, are no such sweep."""
+    r = pd.DataFrame(
+        dict(
+            run=["1", "10", "500"],
+            model=["m"] * 3,
+            max_concurrency=[np.nan] * 3,
+            request_rate=[np.inf] * 3,
+            num_prompts=[1.0, 10.0, 500.0],
+            output_throughput=[50.0, 400.0, 2400.0],
+            order=range(3),
+        )
+    )
+    text = show.inputs_sentence("f", r, "max_concurrency", 3)
+    assert "1 to 500 prompts: a sweep of the burst's size, not of max concurrency" in text
+    assert "single load level" not in text
+    same = show.inputs_sentence("f", r.assign(num_prompts=100.0), "max_concurrency", 3)
+    assert "burst" not in same and "at a single load level" in same
+    capped = show.inputs_sentence("f", r.assign(max_concurrency=[4.0, 4.0, 4.0]), "max_concurrency", 0)
+    assert "burst" not in capped and "at a single load level" in capped
+
+
+def test_a_tokenizer_is_said_beside_a_served_name_that_sizes_nothing_and_never_sizes_the_model(tmp_path):
+    """GenAI-Perf's `-m ensemble` is the name Triton serves the model under: the input's --tokenizer is
+    said beside it, and the size stays unknown; a model the table sizes gets no tokenizer beside it."""
+    doc = tmp_path / "g.md"
+    doc.write_text("genai-perf profile \\\n  -m ensemble \\\n  --tokenizer /m/Meta-Llama-3-8B-Instruct/\n")
+    assert serving.tokenizers([doc], ["ensemble"]) == [["/m/Meta-Llama-3-8B-Instruct/", 3]]
+    assert serving.model_size("ensemble") == (None, None, "unknown")
+    r = pd.DataFrame(dict(run=["1"], model=["ensemble"], max_concurrency=[1.0], request_rate=[np.inf], order=[0]))
+    text = show.inputs_sentence("f", r, "max_concurrency", 0, serving.tokenizers([doc], ["ensemble"]))
+    assert "one run of ensemble (the name it is served under; the input names the tokenizer" in text
+    assert "`/m/Meta-Llama-3-8B-Instruct/` (line 3), which does not size the weights)" in text
+    assert serving.tokenizers([doc], ["meta-llama/Llama-3.1-8B-Instruct"]) == []  # the table sizes it

@@ -443,3 +443,18 @@ def test_a_command_launching_another_model_gives_its_runs_no_tp(tmp_path):
     assert serving.devices(serving.parallelism_from_context(r, [f])) == 4
     stated = r.assign(metadata=["tp=2"])  # the run's own metadata ranks first
     assert serving.devices(serving.parallelism_from_context(stated, [f])) == 2
+
+
+def test_a_size_the_input_states_for_its_model_sizes_it_where_the_table_does_not(tmp_path):
+    """A model the table and its name cannot size takes the size a line naming it states (total and
+    active); a size stated on a line about another model, or an MoE's total alone, does not."""
+    doc = tmp_path / "w.md"
+    doc.write_text("# Hy3-preview\n\nHy3-preview 参数规模为 295B，其中激活参数为 21B。\n", encoding="utf-8")
+    stated = serving.stated_size("tencent/Hy3-preview", [doc])
+    assert stated == (295.0, 21.0, 3)
+    assert serving.model_size("tencent/Hy3-preview", 0.0, stated) == (295.0, 21.0, "input")
+    assert serving.model_size("tencent/Hy3-preview") == (None, None, "unknown")
+    assert serving.stated_size("tencent/Other-model", [doc]) is None  # the line names another model
+    doc.write_text("Hy3-preview-MoE has 295B parameters.\n", encoding="utf-8")
+    assert serving.stated_size("tencent/Hy3-preview-MoE", [doc]) == (295.0, None, 1)  # MoE: active unknown
+    assert serving.model_size("meta-llama/Llama-3.1-8B", 0.0, (99.0, 99.0, 1))[2] != "input"  # the table first

@@ -363,3 +363,13 @@ def test_the_dtype_pair_comes_from_another_framework_when_the_references_has_one
     wide, narrow = batch.dtype_pair(sw, ("m", "HF", "", "bf16"))
     assert (wide.name, narrow.name, wide["framework"], wide["throughput_tok_s"]) == ("fp32", "bf16", "DS", 40.0)
     assert batch.dtype_pair(sw[sw["framework"] == "HF"], ("m", "HF", "", "bf16")) is None
+
+
+def test_with_no_batch_size_with_a_result_the_bandwidth_claim_says_so_not_that_the_size_is_unknown():
+    """No point of the sweep: the missing measurement is the reason, whatever the device and the size;
+    a point whose model is unsized still names the size."""
+    c = batch_claims.bandwidth(None, A100, None, "unknown")
+    assert c.status == "withheld" and c.reason == rules.NO_POINT and "model" not in c.reason
+    reg = batch.regimes(batch.step_roofline(batch.sweep(_hf_sweep()), {}, A100), ("m", "fw", "H100", "fp16"))
+    c = batch_claims.bandwidth(reg.get("small"), A100, None, "unknown")
+    assert c.status == "withheld" and "the model's size" in c.reason

@@ -501,3 +501,33 @@ def test_compute_without_a_run_has_no_peak_and_with_repeats_says_how_many():
     ev = cs.compute(pd.concat([row, pd.Series({"precision": "bf16"})]), H100).evidence
     assert ev["repeats"] == 3 and ev["precision"] == "bf16"
     assert "repeats" not in cs.compute(row.drop("n"), H100).evidence
+
+
+def test_a_loadgen_summary_that_logged_no_error_says_so_not_that_failures_are_unknown():
+    """LoadGen writes its summary only after every issued sample completed and counts the errors it
+    logged: a summary saying none is no unknown; one that logged errors says how many."""
+    base = runs([np.nan], [100.0], scenario=["Offline"], failed=[np.nan], completed=[np.nan])
+    c = wording.word("serving_saturation", cs.failed(base.assign(errors_logged=[0.0], errors_line=[54.0])))
+    assert "it logged no error (line 54)" in c.text and "cannot tell" not in c.text
+    c = wording.word("serving_saturation", cs.failed(base.assign(errors_logged=[2.0], errors_line=[54.0])))
+    assert "it logged 2 errors" in c.text and "no error" not in c.text
+    c = wording.word("serving_saturation", cs.failed(base.assign(errors_logged=[np.nan], errors_line=[np.nan])))
+    assert "cannot tell whether any failed" in c.text
+
+
+def test_chunks_of_several_tokens_make_the_one_token_per_step_traffic_no_lower_bound():
+    """No speculative decoding stated, but mean ITL 93 ms over mean TPOT 32 ms: chunks of ~2.9 tokens.
+    If each chunk is one step the weights are read 2.9x less often, so the page gives both figures
+    and calls neither a lower bound; a run whose ITL and TPOT agree keeps the lower bound."""
+    row = pd.Series(
+        dict(run="c=64", in_flight=60.0, achieved_gb_s=511.0, bandwidth_fraction=0.1, speculative=None,
+             tokens_per_step=1.0, itl_mean=93.0, tpot_mean=32.0, itl_median=90.0, ttft_mean=900.0, e2el_mean=33000.0)
+    )  # fmt: skip
+    c = wording.word("serving_saturation", cs.bandwidth(row, H100, 17.0, 1.0))
+    assert c.evidence["chunk_tokens"] == pytest.approx(93 / 32)
+    assert c.evidence["achieved_per_chunk"] == pytest.approx(511 * 32 / 93)
+    assert "a lower bound" not in c.text and "176 GB/s" in c.text and "is no lower bound" in c.text
+    level = row.copy()
+    level["itl_mean"] = 33.0  # chunks of one token each
+    steady = wording.word("serving_saturation", cs.bandwidth(level, H100, 17.0, 1.0))
+    assert "chunk_tokens" not in steady.evidence and "(a lower bound: the KV cache is not counted)" in steady.text

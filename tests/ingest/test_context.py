@@ -379,3 +379,34 @@ def test_a_line_under_a_command_is_its_own_unless_the_command_wraps_onto_it():
     assert [f.value for f in wrapped.get("tp")] == [4] and [f.line for f in wrapped.get("device")] == [4]
     flags = context.read(["vllm serve m", "--tensor-parallel-size 8"])
     assert [f.value for f in flags.get("tp")] == [8]
+
+
+@pytest.mark.parametrize(
+    ("line", "total", "active"),
+    [
+        ("Hy3-preview 是大规模语言模型，参数规模为 295B，其中激活参数为 21B。", 295.0, 21.0),
+        ("DeepSeek-V3 (671B total, 37B activated; 685B with the MTP module)", 671.0, 37.0),
+        ("Qwen3-30B-A3B has 30.5B parameters, 3.3B active", 30.5, 3.3),
+        ("a 7B-parameter model", 7.0, None),
+        ("we trained on 5B tokens with a 70B model", None, None),  # tokens and a bare size state no count
+    ],
+)
+def test_a_model_size_stated_in_prose_is_read_in_billions(line, total, active):
+    c = _read(line)
+    assert [f.value for f in c.get("params")] == ([total] if total else [])
+    assert [f.value for f in c.get("active_params")] == ([active] if active else [])
+
+
+def test_a_product_name_in_prose_is_a_device_only_on_a_line_that_speaks_of_one():
+    c = _read("在本次测试 （单卡 `RTX4090D 24G` ）中 vLLM 的速度更快")  # 单卡: one card
+    assert [(f.name, f.value, f.line) for f in c.get("device")] == [("device", "RTX4090D", 1)]
+    assert not _read("The RTX 4090 is faster than the RTX 3090 in other reviews").get("device")
+    # a quoted data row (a llama-bench CSV or SQL line) is the parser's, not prose
+    assert not _read('"8cf427ff","5163","AMD Ryzen 7","NVIDIA GeForce RTX 4080","CUDA"').get("device")
+
+
+def test_a_short_model_flag_is_read_in_the_commands_whose_tool_defines_it():
+    """GenAI-Perf's and AIPerf's `-m` names the served model; `python -m` names a module."""
+    c = _read("genai-perf profile \\\n  -m ensemble \\\n  --concurrency 1")
+    assert [(f.value, f.line) for f in c.get("model")] == [("ensemble", 2)]
+    assert not _read("python3 -m sglang.bench_serving --backend sglang --num-prompts 10").get("model")

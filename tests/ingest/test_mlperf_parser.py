@@ -144,3 +144,16 @@ def test_cli_writes_the_printed_numbers(tmp_path):
 def test_bad_input_raises_parse_error(text):
     with pytest.raises(ParseError):
         m.parse(text, "bad.txt")
+
+
+def test_the_errors_loadgen_logged_are_read_with_their_line():
+    """loadgen/logging.cc ends the summary with "No errors encountered during test." or "N ERRORS
+    encountered. See detailed log.": the count and its line are kept, and a count above 0 is said."""
+    t = parsed(OFFLINE).table
+    assert set(t["errors_logged"]) == {0.0} and set(t["errors_line"]) == {54.0}
+    text = OFFLINE.read_text().replace("No errors encountered during test.", "3 ERRORS encountered. See detailed log.")
+    p = m.parse(text, "err.txt")
+    assert set(p.table["errors_logged"]) == {3.0}
+    assert "err.txt:54: 3 ERRORS encountered. See detailed log." in p.messages
+    cut = "\n".join(OFFLINE.read_text().splitlines()[:50])  # a summary cut before its last lines
+    assert m.parse(cut, "cut.txt").table["errors_logged"].isna().all()

@@ -419,6 +419,15 @@ def _devices(meta: dict) -> float:
     return float(tp * (pp if pd.notna(pp) else 1)) if pd.notna(tp) else np.nan
 
 
+def apart(runs: pd.DataFrame) -> pd.Series:
+    """Per offline run, whether it is no point of the sweep but a point of its own (`offline_points`):
+    no batch setting, or a latency run whose batch is known but whose output length is not. The
+    page's input line counts and names these same runs."""
+    if runs.empty:
+        return pd.Series(False, index=runs.index, dtype=bool)
+    return runs["batch_size"].isna() | ((runs["benchmark"] == "latency") & runs["output_len"].isna())
+
+
 def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     """The offline runs with no batch setting (vLLM `bench throughput`, MLPerf Offline, `trtllm-bench
     throughput`), each one point: its compute, 2 x active parameters x tokens processed per second
@@ -428,9 +437,7 @@ def offline_points(runs: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     peak at any precision; both per GPU, `achieved_tflops_per_device`, for a run over `devices` GPUs),
     and the weights' size at that precision (`weight_gb`). No bandwidth:
     without the batch the step rate is unknown."""
-    # a latency run whose batch is known but whose output length is not is no point of the sweep either
-    alone = runs["batch_size"].isna() | ((runs["benchmark"] == "latency") & runs["output_len"].isna())
-    d = runs[alone].copy()
+    d = runs[apart(runs)].copy()
     p = d["model"].map(params_b).astype(float) * 1e9
     d["tokens_counted"] = np.where(
         d["total_tok_s"].notna(), "prompt + output tokens", "output tokens only (a lower bound)"

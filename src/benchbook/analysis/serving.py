@@ -55,7 +55,7 @@ RUN_KEYS = [
     "burstiness",
     "metadata",
     # MLPerf LoadGen: the scenario, LoadGen's verdict, the offered load, the scenario's own limits and
-    # the line of the section that prints them
+    # the line of the section that prints them; the errors it logged and the line that counts them
     "scenario",
     "result",
     "target_qps",
@@ -63,6 +63,8 @@ RUN_KEYS = [
     "ttft_limit_ms",
     "tpot_limit_ms",
     "parameters_line",
+    "errors_logged",
+    "errors_line",
 ]
 #: Columns every run table has (NaN where the output does not print them), so the chapter reads
 #: metrics by name whatever the tool version printed.
@@ -670,10 +672,13 @@ def devices(r: pd.DataFrame) -> int:
     return n
 
 
-def model_size(model: str | None, params_b: float = 0.0) -> tuple[float | None, float | None, str]:
+def model_size(
+    model: str | None, params_b: float = 0.0, stated: tuple | None = None
+) -> tuple[float | None, float | None, str]:
     """(total, active billions of parameters, source) of a model id: the `params_b` parameter, the
-    model table (through `benchbook.hardware` when it exists) or a size in the name; (None, None,
-    "unknown") when nothing is known."""
+    model table (through `benchbook.hardware` when it exists), a size in the name, else the size the
+    input itself states for it (`stated`: `stated_size`, source "input"); (None, None, "unknown")
+    when nothing is known."""
     from benchbook import hardware
 
     if params_b > 0:
@@ -681,9 +686,51 @@ def model_size(model: str | None, params_b: float = 0.0) -> tuple[float | None, 
     if not model or not isinstance(model, str):
         return None, None, "unknown"
     size = hardware.model_size(model)
-    if size is None:
-        return None, None, "unknown"
+    if size is None or (size.active_b is None and stated):
+        return (stated[0], stated[1], "input") if stated else (None, None, "unknown")
     return size.total_b, size.active_b, str(size.source)  # active_b None: an MoE whose active count is unknown
+
+
+def tokenizers(paths, models) -> list[list]:
+    """[tokenizer, line] of each tokenizer the input names (`--tokenizer`, a `tokenizer:` line) that is
+    not one of the runs' `models` by name, where no model is sized by the table or its name: a served
+    model's name such as Triton's `ensemble` says nothing of its weights, and the tokenizer, said beside
+    it, is what the file names of the model family. The tokenizer does not size the model: it names no
+    checkpoint."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    if any(model_size(m)[2] != "unknown" for m in models):
+        return []  # a model the table or its name sizes: its name says what its weights are
+    keys = {_model_key(m) for m in models}
+    out: dict[str, int] = {}
+    for path in paths:
+        for f in context.read(ingest._load_lines(config.resolve(path))).get("tokenizer"):
+            if _model_key(f.value) and _model_key(f.value) not in keys:
+                out.setdefault(str(f.value), f.line)
+    return [[t, n] for t, n in out.items()]
+
+
+def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | None:
+    """(total, active billions, line) of `model` as the input's own prose states it (`ingest.context`:
+    `295B parameters, 21B active`, 参数规模为 295B，其中激活参数为 21B), on a line that names the model
+    (by its id's last path part), the first such line; the active count is the total for a model
+    not named as a mixture of experts, and None for one that is, where the line states none. None
+    when no line of the input sizes the model."""
+    from benchbook import config, hardware, ingest
+    from benchbook.ingest import context
+
+    if not model or not isinstance(model, str):
+        return None
+    key = _model_key(model)
+    for path in paths:
+        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        for f in ctx.get("params"):
+            if key and key in re.sub(r"[^a-z0-9]", "", f.text.lower()):
+                active = [a.value for a in ctx.get("active_params") if a.line == f.line]
+                dense = None if hardware.is_moe(model) else f.value
+                return f.value, active[0] if active else dense, f.line
+    return None
 
 
 #: The `decode_roofline` columns averaged over the repeats of a load.

@@ -106,7 +106,7 @@ def bandwidth(
     """The fraction of peak bandwidth the smallest batch reaches by streaming the weights once per step."""
     ev = dict(fraction=None, peak=getattr(peaks, "total_bandwidth_gb_s", None), unit="GB/s", **(said or {}))
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None), streaming=True)
-    ev.update(active_params_b=params_b, params_source=params_source, bytes_per_token=None)
+    ev.update(active_params_b=params_b, params_source=params_source, bytes_per_token=None, no_point=row is None)
     if row is not None:
         ev.update(
             fraction=_f(row["bandwidth_fraction"]),

@@ -111,6 +111,8 @@ def margin(value, threshold, noise=None) -> dict:
 def fraction_of_peak(ev: dict) -> tuple[str, str]:
     """Shown when measured / peak is known and at most 1 (plus a stated tolerance); beyond it the
     figure is a warning about an assumption, never a result."""
+    if ev.get("no_point"):  # nothing measured: what else is missing is beside the point
+        return "withheld", NO_POINT
     miss = _missing(ev, ("fraction", "peak", "device"))
     if ev.get("streaming"):
         miss += _missing(ev, ("active_params_b", "bytes_per_token"))
@@ -126,6 +128,10 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
         return "implausible", f"{frac:.0%} of the peak is beyond physics; likely: {_suspects(ev)}"
     return "shown", ""
 
+
+#: Why a share of a peak is not stated where the input has no point to measure (a batch sweep with no
+#: batch size that has a result): not the model's size, nor the device, whatever they are.
+NO_POINT = "the input has no batch size with a result, so there is no step to measure"
 
 #: Why a share of a peak (or a limit read from it) is not stated when no device is known: a page
 #: about someone else's run assumes none.

@@ -396,6 +396,7 @@ def bandwidth(
     if row is not None:
         ev.update(speculative=row.get("speculative") if isinstance(row.get("speculative"), str) else None)
         ev.update(tokens_per_step=_f(row.get("tokens_per_step")))
+        ev.update(_chunks(row, ev))
     rule = (
         "achieved = active weight bytes x steps per second, a step = (output tok/s / mean requests in flight) / "
         "tokens each request gains per step (1, or the acceptance length under speculative decoding); shown up to "
@@ -411,6 +412,21 @@ def bandwidth(
             "are unknown"
         )
     return c
+
+
+def _chunks(row: pd.Series, ev: dict) -> dict:
+    """Where a run states no speculative decoding (one token per step taken) but its streamed chunks
+    carry several tokens each (mean ITL over TPOT_OVER_ITL x mean TPOT, streamed, not in bursts: the
+    `tpot_itl` anomaly), the tokens per chunk and the weight traffic if each chunk were one step: the
+    output does not say whether a stream interval (one token per step) or speculative decoding (a
+    chunk per step) made them, so the figure at one token per step is no lower bound then."""
+    itl, tpot, achieved = _f(row.get("itl_mean")), _f(row.get("tpot_mean")), ev.get("achieved")
+    if ev.get("tokens_per_step") != 1.0 or not (itl and tpot and itl > TPOT_OVER_ITL * tpot):
+        return {}
+    one = pd.DataFrame([row])
+    if serving.unstreamed(one).iat[0] or serving.bursty(one).iat[0]:
+        return {}
+    return {"chunk_tokens": itl / tpot, "achieved_per_chunk": achieved * tpot / itl if achieved else None}
 
 
 def compute(row: pd.Series | None, peaks, said: dict | None = None) -> Claim:
@@ -458,6 +474,12 @@ def failed(r: pd.DataFrame) -> Claim:
         ev.update(errored=_f(known["errored"].sum()), incomplete=_f(known["incomplete"].sum()))
         if len(bad):
             ev.update(run_errored=_f(w["errored"]), run_incomplete=_f(w["incomplete"]))
+    # MLPerf LoadGen writes its summary only after every sample it issued has completed, so it counts no
+    # failed request; its last line counts the errors it logged (loadgen/logging.cc), said with its line
+    logged = r["errors_logged"].dropna() if "errors_logged" in r else r.iloc[0:0]
+    if len(r) and not len(known) and len(logged) == len(r):
+        lines = r["errors_line"].dropna()
+        ev.update(loadgen_errors=_f(logged.sum()), loadgen_errors_line=_f(lines.iloc[0]) if len(r) == 1 else None)
     rule = "requests the output counts as failed (GuideLLM: errored and incomplete, told apart), in the runs whose output counts them"
     return make("failed", "anomaly", rule, ev)
 

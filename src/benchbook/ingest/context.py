@@ -39,6 +39,8 @@ NAMES = (
     "dp",
     "ep",
     "model",
+    "params",
+    "active_params",
     "tokenizer",
     "precision",
     "kv_dtype",
@@ -211,13 +213,17 @@ FLAGS: dict[str, str] = {
     **dict.fromkeys(("num_prompts",), "prompts"),
     **dict.fromkeys(("backend",), "engine"),
 }
+#: Short flags whose meaning is the tool's own, by the command they sit in: GenAI-Perf's and AIPerf's
+#: `-m` is the served model's name (`-m, --model`), where `python -m` names a module.
+SHORT_FLAGS: dict[str, dict[str, str]] = {"genai-perf": {"m": "model"}, "aiperf": {"m": "model"}}
 
 _INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "concurrency", "batch", "prompts"}
 
 #: The words that show a line speaks of a fact, read or not (`Sign`): a page claims an absence
 #: only where none of them appears.
 _SIGN_WORDS: dict[str, str] = {
-    "device": r"\b(gpus?|accelerators?|nvidia|geforce|radeon|instinct|tesla|quadro|gaudi|ascend|tpu)\b",
+    # 单卡 / 双卡 / 多卡 / 显卡: one, two, several cards, graphics card (Chinese write-ups)
+    "device": r"\b(gpus?|accelerators?|nvidia|geforce|radeon|instinct|tesla|quadro|gaudi|ascend|tpu)\b|单卡|双卡|多卡|显卡",
     "cpu": r"\b(cpu|cpu_info|processor|lscpu|epyc|xeon|ryzen|threadripper|core\s+i[3579])\b",
     "tp": r"(tensor[-_ ]?parallel|\btp[-_ ]?(size|degree)?\b|shard)",
     "pp": r"(pipeline[-_ ]?parallel|\bpp[-_ ]?size\b)",
@@ -281,11 +287,23 @@ _TP_WORDS = re.compile(
     r"tensor[- ]parallel(?:ism)?\s*(?:\(TP\))?\s*(?:size|degree)?\s*[-:=]?\s*(?:of\s+)?(\d{1,3})\b", re.I
 )
 _MD_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
-#: A GPU named by its product line (`RTX 5060 Ti 16GB`, `Radeon RX 7900 XTX`, `Arc Pro B70`): read in a
-#: heading, a labelled line or a table row, never in prose (a sentence may name another run's card).
+_QUOTED_ROW = re.compile(r"[\"']\s*,\s*[\"']")
+#: A model's size as a write-up states it, in billions: its total (`295B parameters`, `671B total`,
+#: 参数规模为 295B, 总参数 295B) and its active parameters (`37B activated`, `21B active parameters`,
+#: 激活参数为 21B). Read in prose and headings; which model it sizes is the reader's to check (the line
+#: names it).
+_B = r"(\d+(?:\.\d+)?)\s?B\b"
+_TOTAL_PARAMS = re.compile(
+    rf"{_B}[\s-]*(?:total\b|(?:total\s+)?param(?:eter)?s?\b)|(?:参数规模|总参数量?|参数量)\s*(?:为|是|[:：])?\s*{_B}",
+    re.I,
+)
+_ACTIVE_PARAMS = re.compile(rf"{_B}[\s-]*(?:activ(?:e|ated)\b)|激活参数量?\s*(?:为|是|[:：])?\s*{_B}", re.I)
+#: A GPU named by its product line (`RTX 5060 Ti 16GB`, `RTX4090D 24G`, `Radeon RX 7900 XTX`, `Arc Pro
+#: B70`): read in a heading, a labelled line or a table row, and in prose only on a line that speaks of
+#: a device (a `GPU` or `显卡` word: a sentence without one may name another run's card).
 _PRODUCT = re.compile(
     r"\b(?:(?:NVIDIA|AMD|Intel)\s+)?(?:GeForce\s+)?(?:RTX|GTX|Quadro|Titan|Radeon(?:\s+(?:RX|Pro|AI\s+Pro))?|Arc(?:\s+Pro)?)"
-    r"\s+[A-Z]{0,2}\d{2,4}[A-Z]{0,3}(?:\s+(?:Ti|SUPER|Super|XTX|XT|GRE|Ada|Laptop))*(?:\s+\d{1,3}\s*GB)?\b"
+    r"\s*[A-Z]{0,2}\d{2,4}[A-Z]{0,3}(?:\s+(?:Ti|SUPER|Super|XTX|XT|GRE|Ada|Laptop))*(?:\s+\d{1,3}\s*GB)?\b"
 )
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
@@ -356,6 +374,7 @@ class _Reader:
         self.signs: list[Sign] = []
         self._seen: set[tuple] = set()
         self.command: int | None = None  # the first line of the command being read
+        self.tool: str = ""  # the program that command runs (`genai-perf`, `vllm serve`)
         self.smi_rows: dict[int, int] = {}  # GPU index -> line, of nvidia-smi / rocm-smi listings
 
     def add(self, name, value, line, source, text, unit=None, scope=None) -> bool:
@@ -520,7 +539,7 @@ def _read(lines: list[str], first: int) -> Context:
         # a command wrapped over several lines: its flags, on lines of their own, still count
         starts = bool(_COMMAND.search(line))
         if starts and not in_command:
-            r.command = i
+            r.command, r.tool = i, _COMMAND.search(line).group(1)
         if starts or in_command:
             _read_flags(r, line, i)
         in_command = starts or in_command
@@ -551,7 +570,7 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
         if m:
             r.add("model", _clean(m.group(1)), i, "command", line)
     for m in _FLAG.finditer(line):
-        name = FLAGS.get(_norm(m.group(1)))
+        name = FLAGS.get(_norm(m.group(1))) or SHORT_FLAGS.get(r.tool, {}).get(m.group(1))
         if name and m.group(2) is not None and not m.group(2).startswith("-"):
             r.keyed(name, m.group(2), i, "command", line)
         elif _norm(m.group(1)) in ("enable_expert_parallel", "enable_ep_moe") and m.group(2) is None:
@@ -653,6 +672,22 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.device(m.group(0), i, source, line)
         elif _N_GPUS.search(text):
             r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
+    # a row of quoted values (CSV `"...","NVIDIA GeForce RTX 4080",...`, an SQL INSERT) is a tool's data,
+    # read by its parser, not prose
+    if (
+        devices
+        and source == "prose"
+        and worded
+        and not _QUOTED_ROW.search(text)
+        and not any(f.name == "device" and f.line == i for f in r.facts)
+    ):
+        for m in _PRODUCT.finditer(text):  # `单卡 RTX4090D 24G`: the card the line speaks of, by its product name
+            r.device(m.group(0), i, source, line)
+    if source in ("prose", "heading"):
+        for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
+            m = pat.search(text)
+            if m:
+                r.add(name, float(next(g for g in m.groups() if g)), i, source, line)
     low = text.lower()
     if source in ("prose", "heading") and re.search(r"\b(power|watts?|draw|consum)", low) and _POWER.search(text):
         r.reading("power", text, i, source, line)

@@ -50,6 +50,8 @@ SETTINGS = {
     "ttft_limit_ms": "float64",
     "tpot_limit_ms": "float64",
     "parameters_line": "float64",
+    "errors_logged": "float64",
+    "errors_line": "float64",
     "checks": "str",
 }
 
@@ -84,6 +86,8 @@ RATES = {
     "Tokens per second": ("output_throughput", "tok/s"),
     "Scheduled samples per second": ("scheduled_request_rate", "req/s"),
 }
+#: LoadGen's count of the errors it logged, the summary's last line (loadgen/logging.cc).
+ERRORS_RE = re.compile(r"^(?P<n>No|\d+) errors? encountered", re.IGNORECASE)
 NS_NOTE = "LoadGen printed ns; converted to ms"
 #: The latency limits LoadGen prints under Test Parameters Used, and the setting each fills.
 LIMITS = {
@@ -109,7 +113,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if head is None:
         raise ParseError(source, 1, "no 'MLPerf Results Summary' banner: not a LoadGen mlperf_log_summary.txt")
     settings = {k: None for k in ("run", "scenario", "mode", "sut", "model", "result", "checks")}
-    settings.update(run="summary", target_qps=math.nan, parameters_line=math.nan)
+    settings.update(run="summary", target_qps=math.nan, parameters_line=math.nan, errors_logged=math.nan)
+    settings.update(errors_line=math.nan)
     settings.update(dict.fromkeys(LIMITS.values(), math.nan))
     checks: list[str] = []
     records, rejects, messages = [], [], []
@@ -130,7 +135,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 settings["target_qps"] = float(m["value"])
             elif m and m["label"] in LIMITS:
                 settings[LIMITS[m["label"]]] = float(m["value"]) / 1e6
-            elif re.search(r"\d+ (warnings|errors) encountered", s):
+            elif e := ERRORS_RE.match(s):
+                settings.update(errors_logged=0.0 if e["n"].lower() == "no" else float(e["n"]), errors_line=float(ln))
+                if e["n"].lower() != "no":
+                    messages.append(f"{source}:{ln}: {s}")
+            elif re.search(r"\d+ warnings? encountered", s):
                 messages.append(f"{source}:{ln}: {s}")
             continue
         m = ROW_RE.match(s)

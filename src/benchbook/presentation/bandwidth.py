@@ -54,9 +54,13 @@ def _left_out(runs: pd.DataFrame | None) -> list[dict]:
     ]
 
 
-def input_line(files: str, pts: pd.DataFrame, latency_runs: pd.DataFrame | None = None) -> str:
+def input_line(
+    files: str, pts: pd.DataFrame, latency_runs: pd.DataFrame | None = None, every: pd.DataFrame | None = None
+) -> str:
     """What was read and what each point is compared with, from the data and parameters only, and
-    each vLLM `bench latency` run read but left out of the roofline, with why (`latency_runs`)."""
+    each vLLM `bench latency` run read but left out of the roofline, with why (`latency_runs`). The
+    generation results counted are the placed ones (`pts`) and those `analysis.bandwidth.reduce` set
+    aside (`every`, the table the sweep note lists), so the line and that table agree."""
     left_out = _left_out(latency_runs)
     if pts.empty:
         return _say("input_line", files=files, n=0, left_out=left_out)
@@ -69,7 +73,8 @@ def input_line(files: str, pts: pd.DataFrame, latency_runs: pd.DataFrame | None 
     return _say(
         "input_line",
         files=files,
-        n=len(pts),
+        n=len(pts) + (int((~every["kept"].astype(bool)).sum()) if every is not None and len(every) else 0),
+        n_placed=len(pts),
         n_vllm=int((pts["rate_kind"] == "lower bound").sum()) if "rate_kind" in pts else 0,
         size_low=sizes.min() if sizes.nunique() > 1 else None,
         size_high=sizes.max() if sizes.nunique() > 1 else None,

@@ -9,7 +9,7 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
 from benchbook.analysis import precision, roofline
-from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, with_named_gpu
+from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, apart, with_named_gpu
 from benchbook.analysis.batch import step_time as batch_step_time
 from benchbook.analysis.one_batch import STEP
 from benchbook.claims import rules
@@ -91,7 +91,9 @@ def _named(named) -> dict:
 def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = None, named=None) -> str:
     """What the page reads, from the data only (`runs`: `analysis.batch.offline_runs`, whose runs with
     no batch setting are counted apart; `named`: what the input says of its device, `roofline.named`)."""
-    alone = runs[runs["batch_size"].isna()] if runs is not None else pd.DataFrame(columns=["model"])
+    alone = runs[apart(runs)] if runs is not None else pd.DataFrame(columns=["model", "precision"])
+    # a run of its own with a measured rate has a result too: its stated precision is a dtype with one
+    done = alone[alone[[c for c in ("output_tok_s", "total_tok_s") if c in alone]].notna().any(axis=1)]
     bs = sw.loc[sw["has_result"], "batch_size"]
     step = _timed_steps(sw)
     news = sorted(set(sw.get("new_tokens", pd.Series([float(NEW_TOKENS)] * len(sw)))[~step].dropna()))
@@ -103,7 +105,7 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
         frameworks=sorted(set(sw["framework"]) - {""}),
         gpus=sorted(set(sw["gpu"]) - {""}) or ([named.device] if named is not None and named.device else []),
         **_named(named),
-        dtypes=sorted(set(ok["dtype"])),
+        dtypes=sorted(set(ok["dtype"]) | {x for x in done["precision"] if isinstance(x, str) and x}),
         dtype_assumed=bool(ok.get("dtype_assumed", pd.Series(dtype=bool)).fillna(False).astype(bool).any()),
         variants=sorted(set(sw.get("variant", pd.Series(dtype=str)).fillna("")) - {""}),
         **({"batch_min": bs.min(), "batch_max": bs.max()} if len(bs) else {}),
@@ -450,6 +452,8 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
 
 #: Why a cell of the offline table is empty, per column.
 OFFLINE_MISSING = _empty_cells("offline")
+#: Why an offline run's compute cell is empty when its size is known: the run printed no throughput.
+OFFLINE_NO_RATE = _empty_cells("offline_no_rate")
 
 _OFFLINE_LABELS = {
     "mlperf-loadgen": "MLPerf Offline",
@@ -478,6 +482,17 @@ def offline_table(pts: pd.DataFrame) -> pd.DataFrame:
             "max batch": pts["max_batch_size"],
         }
     )
+
+
+def offline_missing(pts: pd.DataFrame) -> pd.DataFrame:
+    """Why each empty cell of `offline_table` is empty, per cell: a run that printed no throughput has
+    no compute whatever its model's size, so its cells say that, not "model size unknown"."""
+    table = offline_table(pts)
+    reasons = pd.DataFrame({c: [OFFLINE_MISSING.get(c, np.nan)] * len(table) for c in table.columns}, dtype=object)
+    no_rate = (pts["output_tok_s"].isna() & pts["total_tok_s"].isna()).to_numpy()
+    for col, text in OFFLINE_NO_RATE.items():
+        reasons.loc[no_rate, col] = text
+    return reasons
 
 
 def _compute_case(r: pd.Series, peaks, prec: str | None) -> str:

@@ -160,9 +160,11 @@ def _what(variable: str) -> str:
     return "concurrency cap" if variable == "max_concurrency" else "request rate"
 
 
-def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) -> str:
-    """What the page reads: the files, runs, models, the sweep, the runs kept apart and why, and the
-    series the curve's runs form (failed requests are the `failed` claim's, never said twice)."""
+def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, tokenizers=()) -> str:
+    """What the page reads: the files, runs, models (and the `tokenizers` the input names beside a
+    served model of another name: `analysis.serving.tokenizers`), the sweep, the runs kept apart and
+    why, and the series the curve's runs form (failed requests are the `failed` claim's, never said
+    twice)."""
     unknown = int((~r[f"{variable}_recorded"] & r[variable].isna()).sum()) if f"{variable}_recorded" in r else 0
     curve = r[~serving.apart(r, variable)]
     # swept: one series at two loads or more; several series each at a load of its own are no sweep
@@ -173,8 +175,10 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) ->
         runs=len(r),
         models=[str(m) for m in sorted(r["model"].dropna().unique())],
         unnamed=int(r["model"].isna().sum()) if "model" in r else 0,
+        tokenizers=[list(t) for t in tokenizers],
         swept=bool(len(per_series) and per_series.max() > 1),
         levels=int(curve[variable].nunique()) if len(curve) else 0,
+        bursts=bursts(r),
         variable=variable.replace("_", " "),
         kept=max(0, n_apart - unknown),
         apart=APART_WORDS[variable],
@@ -182,6 +186,18 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int) ->
         what=_what(variable),
         series=series(r, variable),
     )
+
+
+def bursts(r: pd.DataFrame) -> list[int]:
+    """The prompt counts of the runs that send all their prompts at once (request rate inf, no
+    concurrency cap: vLLM's and SGLang's benchmarks then issue every request without waiting), when
+    they differ: such runs sweep the burst's size, the requests in flight at the start; [] otherwise."""
+    if r.empty or not {"request_rate", "max_concurrency", "num_prompts"} <= set(r.columns):
+        return []
+    rate = r["request_rate"].astype(float)
+    burst = r[np.isinf(rate) & r["max_concurrency"].isna() & r["num_prompts"].notna()]
+    sizes = sorted(int(n) for n in burst["num_prompts"].unique())
+    return sizes if len(sizes) > 1 else []
 
 
 def series(r: pd.DataFrame, variable: str) -> list[list]:
@@ -263,12 +279,21 @@ def offline_runs(r: pd.DataFrame) -> int:
 
 
 def device_sentence(
-    peaks, model: str | None, total_b, active_b, size_source: str, weights, spans: int = 1, said: dict | None = None
+    peaks,
+    model: str | None,
+    total_b,
+    active_b,
+    size_source: str,
+    weights,
+    spans: int = 1,
+    said: dict | None = None,
+    size_line: int | None = None,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
     where the input states them); the model's size, and its weights' precision and bytes per weight
-    with where they come from (`weights`, an `analysis.precision.Weights`)."""
+    with where they come from (`weights`, an `analysis.precision.Weights`; `size_line`: the input's line
+    that states the size, where the size is the input's own)."""
     dev = {"spans": spans, **(said or {})}
     if peaks is not None:
         dev = dict(
@@ -286,6 +311,7 @@ def device_sentence(
         active_b=active_b,
         moe=bool(total_b and active_b and total_b > active_b),
         where=size_source,
+        size_line=size_line,
         bpw=weights.bytes_per_weight,
         precision=weights.precision,
         precision_from=weights.source,

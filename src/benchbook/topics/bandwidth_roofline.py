@@ -94,7 +94,7 @@ def page(r: Result) -> Page:
 
     notes = [show.coverage_note(len(pts)), show.latency_note(r.latency)]
     markdown = {
-        "input_line": show.input_line(", ".join(r.files), pts, r.latency),
+        "input_line": show.input_line(", ".join(r.files), pts, r.latency, r.every),
         "input_notes": "\n\n".join(n for n in notes if n),
         "lesson_text": show.lesson_sentence(pts),
         "fractions": said("fraction_of_peak"),

@@ -159,7 +159,7 @@ def page(res: Result) -> Page:
         knee=lambda: display(tables.show(show.knee_table(res.knees), missing=show.KNEE_MISSING)),
         gain=lambda: display(tables.show(show.gain_table(mg), missing=show.GAIN_MISSING)),
         offline=lambda: (
-            display(tables.show(show.offline_table(res.offline), missing=show.OFFLINE_MISSING))
+            display(tables.show(show.offline_table(res.offline), missing=show.offline_missing(res.offline)))
             if len(res.offline)
             else None
         ),

@@ -31,7 +31,8 @@ class Result:
     peaks: object
     said: dict  # what the input says of a device none was taken from (`analysis.roofline.said`)
     model: str | None
-    size: tuple  # total_b, active_b, where the size comes from
+    tokenizers: list  # [tokenizer, line] the input names beside a served model of another name
+    size: tuple  # total_b, active_b, where the size comes from, the input's line that states it (or None)
     weights: object
     lit: pd.DataFrame  # Little's law per run
     roofline: pd.DataFrame
@@ -58,7 +59,8 @@ def analyse(p: dict) -> Result:
     pk = serving.spanning(pk, r)  # TP x PP the output states: the devices one run's work spans
     models = sorted(r["model"].dropna().unique())
     model = models[0] if len(models) == 1 else None
-    total_b, active_b, size_source = serving.model_size(model, p["params_b"])
+    stated = serving.stated_size(model, p["source"])
+    total_b, active_b, size_source = serving.model_size(model, p["params_b"], stated)
     w = serving.weights(model, r, [n for v in precision.stated_names(p["source"]).values() for n in v])
     lit = serving.littles_law(r, req)
     rl = serving.decode_roofline(lit, active_b, w.bytes_per_weight, pk, w.precision)
@@ -100,7 +102,8 @@ def analyse(p: dict) -> Result:
         peaks=pk,
         said=said,
         model=model,
-        size=(total_b, active_b, size_source),
+        tokenizers=serving.tokenizers(p["source"], models),
+        size=(total_b, active_b, size_source, stated[2] if stated and size_source == "input" else None),
         weights=w,
         lit=lit,
         roofline=rl,
@@ -123,7 +126,7 @@ def page(res: Result) -> Page:
     knee = res.ledger.get("knee")
     pg = Page(res.ledger)
     pg.markdown.update(
-        inputs=show.inputs_sentence(", ".join(res.inputs), r, var, len(res.apart)),
+        inputs=show.inputs_sentence(", ".join(res.inputs), r, var, len(res.apart), res.tokenizers),
         rate_note=show.assumed_rate_note(r),
         figures=show.figures_sentence(res.lit, res.goodput, p["slo_ttft_ms"], p["slo_tpot_ms"]),
         curve_note=show.curve_note(res.curve, var),
@@ -135,10 +138,18 @@ def page(res: Result) -> Page:
         undecided=placement.folded_box(res.ledger),
         **placement.in_place(res.ledger),
     )
-    total_b, active_b, size_source = res.size
+    total_b, active_b, size_source, size_line = res.size
     pg.texts.update(
         device=show.device_sentence(
-            res.peaks, res.model, total_b, active_b, size_source, res.weights, serving.devices(r), res.said
+            res.peaks,
+            res.model,
+            total_b,
+            active_b,
+            size_source,
+            res.weights,
+            serving.devices(r),
+            res.said,
+            size_line=size_line,
         ),
         threshold=f"{p['knee_threshold']:g}",
         threshold_pct=f"{100 * p['bound_threshold']:.0f}",
