@@ -62,8 +62,14 @@ def test_bandwidth_exercises_predict_from_the_smaller_model_and_the_ridge():
         "600.00 x 1.00 / 2.00 = 300.00 tok/s" in one.steps[1] and "20.0% of its ceiling against 60.0%" in one.steps[2]
     )
     assert one.answer == "300.00 tok/s predicted, 100.00 measured."  # it fell short: no fixed-cost story
-    # the critical batch of the smallest: intensity 2 x 2 / 1 = 4 FLOP/byte, ridge 200 / 4 = 50 sequences
+    # the bigger has no ridge: the critical batch of the smaller, intensity 2 x 2 / 1 = 4 FLOP/byte, 200 / 4 = 50;
+    # at batch 1 it does 2 x 2 x 10^9 x 600 = 2.40 x 10^12 FLOP/s of a 200 x 1,000 GB/s = 200 TFLOP/s roof: 1.20%
     assert "4.00 FLOP/byte" in two.steps[0] and "about 50 sequences" in two.answer
+    assert "= 2.40 x 10^12 FLOP/s, 1.20% of the 200 TFLOP/s roof" in two.steps[2]
+    # with a ridge for the bigger, its own: 2 x 4 / 2 = 4 FLOP/byte, 50 sequences; 0.80 x 10^12 FLOP/s, 0.40%
+    both = _ledger("bandwidth_roofline", *led["claims"], _claim("bound_1", label="big", ridge=200.0))
+    _, two = exercises.bandwidth_roofline(both)
+    assert "`big`" in two.question and "= 0.80 x 10^12 FLOP/s, 0.40% of the 200 TFLOP/s roof" in two.steps[2]
     # the other way: the bigger model beats the prediction (400 > 300), 80% of its ceiling against 60%
     faster = _ledger("bandwidth_roofline", _bw("bw_1", "big", 2.0, 400.0, 4.0), *led["claims"][1:])
     one, _ = exercises.bandwidth_roofline(faster)
@@ -129,7 +135,7 @@ def test_serving_exercises_apply_littles_law():
     # L = 10 x 3 = 30.0 requests, 30 / 64 = 46.9% of the cap
     assert "= 30.0 requests" in one.steps[0] and one.answer.startswith("30.0 requests, 46.9% of the cap of 64")
     # L* = 20 x 0.5 = 10 requests; no in-flight count at the knee: the comparison names the knee only
-    assert "L* = μ x W0 = 20.00 x 0.50 = 10 requests" in two.steps[0]
+    assert "L* = μ x W0 = 20 x 0.5 = 10 requests" in two.steps[0]
     assert two.steps[1] == "The elasticity rule puts the knee at max concurrency 16."
     assert two.answer == "L* = 10 requests in flight; the knee is at max concurrency 16."
     held = _ledger(
@@ -232,12 +238,18 @@ def test_energy_exercises_put_the_measured_joules_over_the_dram_floor():
         peak_gb_s=1000.0,
         device="GPU-X",
     )
-    top = _claim("flat_top_tg", test="tg128", ys=[100.0, 98.0], from_w=200.0, to_w=400.0)
+    top = _claim("flat_top_tg", test="tg128", xs=[200.0, 400.0], ys=[98.0, 100.0], from_w=200.0, to_w=400.0)
     one, two = exercises.perf_per_watt(_ledger("perf_per_watt", floor, top))
     # 4 GB x 8 bits x 4 pJ = 0.128 J per token; 0.64 / 0.128 = 5.0
     assert "= 0.128 J per token" in one.steps[0] and "at 300 W a token costs about 5.0 times that" in one.answer
-    # 4 GB x 100 tok/s = 400 GB/s, 40% of 1,000
-    assert "= 400 GB/s" in two.steps[0] and two.answer.startswith("400 GB/s, 40% of the peak")
+    # 4 GB x 100 tok/s at 400 W = 400 GB/s, 40% of 1,000: memory-bound, so 100 tok/s predicted at 200 W; 98 measured
+    assert "= 400 GB/s; share = 400 / 1,000 = 40%." in two.steps[0]
+    assert "Measured at 200 W: 98.00 tok/s, 98.0% of the prediction." in two.steps[2]
+    assert two.answer.startswith("100.00 tok/s predicted at 200 W, 98.00 measured")
+    # a flat top without the rate at its ends is not worked
+    gaps = _claim("flat_top_tg", test="tg128", xs=[300.0, 400.0], ys=[98.0, 100.0], from_w=200.0, to_w=400.0)
+    _, two = exercises.perf_per_watt(_ledger("perf_per_watt", floor, gaps))
+    assert two.lacking
     # no batch-1 floor: a measured configuration's J per token against one read of its weights
     read = 4.0e9 * 8 * DRAM_PJ_PER_BIT * 1e-12
     below = _claim("floor_1", run="r", weights_gb=4.0, a=read / 2)
@@ -285,12 +297,18 @@ def test_tracking_predicts_the_smallest_p_value_from_the_number_of_runs():
     first, second = exercises.tracking(_ledger("tracking", changes(8)))
     # 8 runs: C(8, 4) = 70 ways to pick the first four, the order and its mirror tie: p >= 2 / 70
     assert "C(8, 4) = 70" in first.steps[0] and "= 0.029." in first.steps[1]
+    assert first.steps[2] == "Measured: the test finds 0 changes at alpha 0.05."
     assert first.answer.startswith("p >= 0.029, below alpha 0.05: a change can be shown")
     assert second.lacking and second.needs == ["step_1"]
     strict, _ = exercises.tracking(_ledger("tracking", changes(8, 0.01)))
     assert "not below alpha 0.01: a change cannot be shown" in strict.answer
     seven, _ = exercises.tracking(_ledger("tracking", changes(7)))
     assert "C(7, 3) = 35" in seven.steps[0] and "cannot be shown" in seven.answer  # 2 / 35 = 0.057
+    found = _claim("changes", count=1, n=8, alpha=0.05, run="r5", p_value=0.04)
+    first, _ = exercises.tracking(_ledger("tracking", found))
+    assert (
+        first.steps[2] == "Measured: the test finds 1 change at alpha 0.05: `r5`, at p = 0.04, no lower than the floor."
+    )
     step = _claim("step_1", run="b", previous_run="a", metric="pp_rate", a=110.0, b=100.0, noise=0.02)
     _, second = exercises.tracking(_ledger("tracking", changes(8), step))
     assert "= 1.100, a change of +10.0%." in second.steps[0] and second.answer == "+10.0%, 5.0 times the runs' spread."

@@ -110,20 +110,23 @@ def bandwidth_roofline(ledger) -> list[Exercise]:
         )
     else:  # one model: its ceiling is the lesson's worked example, not an exercise
         out.append(_lacking(ch, ["bw_N for two dense models"]))
-    ev = small
-    bound = next(
+    # the critical batch of the largest of them (the smallest is the foundations page's worked example)
+    ev, bound = next(
         (
-            c["evidence"]
+            (e, c["evidence"])
+            for e in (big, small)
             for c in shown.values()
-            if c["id"].startswith("bound_") and c["evidence"].get("label") == ev["label"]
+            if c["id"].startswith("bound_") and c["evidence"].get("label") == e["label"] and c["evidence"].get("ridge")
         ),
-        None,
+        (small, None),
     )
-    if bound is None or not ev.get("active_params_b") or not bound.get("ridge"):
+    if bound is None or not ev.get("active_params_b"):
         out.append(_lacking(ch, [f"bound_N for {ev['label']}"]))
         return out
     gb, r = ev["gb_per_token"], bound["ridge"]
     i = env.intensity(ev["active_params_b"], gb)
+    achieved = 2 * ev["active_params_b"] * ev["rate"] / 1e3  # TFLOP/s: 2 FLOPs per weight per token
+    peak = r * ev["peak"] / 1e3  # TFLOP/s: the ridge times the bandwidth roof
     out.append(
         Exercise(
             ch,
@@ -136,6 +139,10 @@ def bandwidth_roofline(ledger) -> list[Exercise]:
                 "ridge_flop_per_byte": r,
                 "intensity_flop_per_byte": i,
                 "critical_batch": r / i,
+                "tok_s": ev["rate"],
+                "achieved_tflops": achieved,
+                "peak_tflops": peak,
+                "compute_share": achieved / peak,
             },
         )
     )
@@ -445,19 +452,22 @@ def perf_per_watt(ledger) -> list[Exercise]:
         out.append(measured)
     else:
         out.append(_lacking(ch, ["dram_floor", "floor_N"]))
-    top = shown.get("flat_top_tg", {}).get("evidence")
-    if top and ev and ev.get("peak_gb_s"):
-        rate = max(top["ys"])
+    top = shown.get("flat_top_tg", {}).get("evidence") or {}
+    caps = dict(zip(top.get("xs", []), top.get("ys", []), strict=False))  # the flat top's rate per power limit
+    if top.get("to_w") in caps and top.get("from_w") in caps and ev and ev.get("peak_gb_s"):
+        rate, low = caps[top["to_w"]], caps[top["from_w"]]
         bw = ev["weights_gb"] * rate
         out.append(
             Exercise(
                 ch,
-                "bandwidth_under_cap",
+                "rate_under_cap",
                 {
                     "test": top["test"],
-                    "tok_s": rate,
                     "from_w": top["from_w"],
                     "to_w": top["to_w"],
+                    "tok_s": rate,
+                    "capped_tok_s": low,
+                    "capped_over_predicted": low / rate,
                     "weights_gb": ev["weights_gb"],
                     "device": ev["device"],
                     "peak_gb_s": ev["peak_gb_s"],
@@ -551,6 +561,9 @@ def tracking(ledger) -> list[Exercise]:
                     "smallest_p": 2 / orders,
                     "alpha": alpha,
                     "can": 2 / orders < alpha,
+                    "found": ev.get("count"),
+                    "found_run": ev.get("run"),
+                    "found_p": ev.get("p_value"),
                 },
             )
         )
