@@ -5,12 +5,16 @@ chapter's result in tests/topics)."""
 
 from __future__ import annotations
 
+import importlib
+import math
+import re
 import shutil
 
 import pytest
 
 from benchbook import config
 from benchbook.analysis.power import DRAM_PJ_PER_BIT
+from benchbook.chapter import setup
 from benchbook.presentation import exercises, wording
 
 
@@ -358,3 +362,50 @@ def test_a_wording_file_whose_exercise_lacks_its_answer_is_refused_naming_it(tmp
     monkeypatch.setattr(config, "NOTEBOOKS_DIR", tmp_path)
     with pytest.raises(wording.WordingError, match=r"notebooks/tracking.claims.yml: exercise 'step' needs"):
         wording.exercise("tracking", "step", {})
+
+
+#: Units and nouns that stand between the numbers of a worked step; a conversion between them is a power of ten.
+_UNITS = re.compile(
+    r"(?:TFLOP/s|TF/s|FLOP/byte|FLOP/s|GB/s|tok/s|\bFLOP\b|\bkB\b|\bGB\b|\bbytes?\b|\bbits\b|\bpJ\b|\bJ\b|µs|\bms\b"
+    r"|\bs\b|\bW\b|%|\bsequences\b|\brequests\b|\bweights\b|\bbatch\b)"
+)
+_NUM = r"\d[\d,]*(?:\.\d+)?(?:\s*\^\s*-?\d+)?"
+_WORKED = re.compile(rf"(?<![\w(,.^])({_NUM}(?:\s*(?:x|/|\+|-)\s*{_NUM})+)\s*=\s*({_NUM})")
+
+
+def unbalanced(text: str) -> list[str]:
+    """Every worked equality `a x b / c = r` in `text` whose printed operands do not give its printed
+    result: within 1%, or half a unit of its last printed digit (the units between them convert by a
+    power of ten, which is taken out first)."""
+    bad = []
+    for lhs, rhs in _WORKED.findall(_UNITS.sub(" ", text)):
+        expr = re.sub(r"(?<=\d),(?=\d)", "", lhs).replace("^", "**").replace("x", "*")
+        got, want = eval(expr, {}), float(rhs.replace(",", "").replace("^", "**"))  # noqa: S307 (digits and operators)
+        if got == want:
+            continue
+        scale = 10.0 ** round(math.log10(abs(got / want))) if got and want else 1.0
+        digits = len(rhs.split(".")[1]) if "." in rhs and "^" not in rhs else 0
+        if abs(got - want * scale) <= max(0.01 * abs(got), 0.525 * 10.0**-digits * scale):
+            continue
+        bad.append(f"{lhs} = {rhs}")
+    return bad
+
+
+def test_the_arithmetic_check_catches_a_step_that_does_not_hold():
+    assert unbalanced("L = rate x mean latency = 37.3 x 7.364 = 274.7 requests.") == []
+    assert unbalanced("Floor = 3.82 x 10^9 bytes x 8 bits x 3.9 x 10^-12 J = 0.119 J per token.") == []
+    assert unbalanced("The step grew by 19.64 - 17.56 ms = 2,080 µs.") == []
+    assert unbalanced("L = rate x mean latency = 0.04 x 832.15 = 32.9 requests.") == ["0.04 x 832.15 = 32.9"]
+    assert unbalanced("Share = 1,066 / 1,792 = 70%.") == ["1,066 / 1,792 = 70"]
+
+
+@pytest.mark.parametrize("chapter", list(exercises.BUILDERS))
+def test_every_seed_exercise_is_worked_in_arithmetic_that_holds(chapter):
+    """On the book's own data, each chapter shows two exercises, and every step's printed numbers give
+    its printed result."""
+    p = setup(chapter, {})
+    led = importlib.import_module(f"benchbook.topics.{chapter}").analyse(p).ledger.to_dict()
+    exs = exercises.applicable(led)
+    assert len(exs) == 2
+    for e in exs:
+        assert unbalanced(_all(e)) == [], f"{chapter} {e.name}"
