@@ -5,7 +5,9 @@ chapter's result in tests/topics)."""
 
 from __future__ import annotations
 
+import ast
 import importlib
+import inspect
 import math
 import re
 import shutil
@@ -409,3 +411,24 @@ def test_every_seed_exercise_is_worked_in_arithmetic_that_holds(chapter):
     assert len(exs) == 2
     for e in exs:
         assert unbalanced(_all(e)) == [], f"{chapter} {e.name}"
+
+
+def test_the_exercises_module_words_no_sentence():
+    """Python decides what an exercise works and computes its numbers; every sentence is in a wording
+    file, where a teacher edits it (a string of more than three words outside a docstring is prose)."""
+    tree = ast.parse(inspect.getsource(exercises))
+    docstrings = {
+        id(n.body[0].value)
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef))
+        and n.body
+        and isinstance(n.body[0], ast.Expr)
+        and isinstance(n.body[0].value, ast.Constant)
+    }
+    prose = [
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings
+        if len(n.value.split()) > 3
+    ]
+    assert prose == []

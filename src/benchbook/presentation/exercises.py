@@ -67,6 +67,7 @@ def _shown(ledger) -> dict[str, dict]:
 
 
 def _lacking(chapter: str, ids: list[str]) -> Exercise:
+    """An exercise this input cannot work: the ids of the shown claims it needs (a page leaves it out)."""
     return Exercise(chapter, needs=ids)
 
 
@@ -109,7 +110,7 @@ def bandwidth_roofline(ledger) -> list[Exercise]:
             )
         )
     else:  # one model: its ceiling is the lesson's worked example, not an exercise
-        out.append(_lacking(ch, ["bw_N for two dense models"]))
+        out.append(_lacking(ch, ["bw_N"]))  # of two dense models
     # the critical batch of the largest of them (the smallest is the foundations page's worked example)
     ev, bound = next(
         (
@@ -121,7 +122,7 @@ def bandwidth_roofline(ledger) -> list[Exercise]:
         (small, None),
     )
     if bound is None or not ev.get("active_params_b"):
-        out.append(_lacking(ch, [f"bound_N for {ev['label']}"]))
+        out.append(_lacking(ch, ["bound_N"]))
         return out
     gb, r = ev["gb_per_token"], bound["ridge"]
     i = env.intensity(ev["active_params_b"], gb)
@@ -290,7 +291,7 @@ def tp_scaling(ledger) -> list[Exercise]:
             )
         )
     else:
-        out.append(_lacking(ch, ["decode_turn (slower past its turn, model layers known)"]))
+        out.append(_lacking(ch, ["decode_turn"]))  # slower past its turn, layers known
     turned = [t for t in ev.get("per_batch", []) if t["after"] in ("slower", "flat")]
     # from a turn past the smallest TP (a turn at the smallest only bounds the optimum from above)
     pair = [
@@ -321,7 +322,7 @@ def tp_scaling(ledger) -> list[Exercise]:
             )
         )
     else:
-        out.append(_lacking(ch, ["decode_turn (a turn at two batch sizes)"]))
+        out.append(_lacking(ch, ["decode_turn"]))  # a turn at two batch sizes
     return out
 
 

@@ -453,12 +453,5 @@ def together(ledger: Ledger, ids) -> str:
 
 def exercises_note(spec: dict, changed: dict) -> str:
     """The note above the exercises of a page run on other data or parameters than the book's."""
-    default = spec.get("source", {}).get("default")
-    data = f"the book's own data (`{default}`)" if default else "the book's own data"
-    shown = join([f"`{k}`" for k in changed])  # names only: a value may be a path on the reader's machine
-    # Plain Markdown: a kernel's Markdown output is rendered as CommonMark, where a directive would show raw.
-    return (
-        f"> **These exercises are about the book's data.** They are written for {data} with the "
-        f"chapter's default parameters; their solutions describe that data, not this page, which was run "
-        f"with other values of {shown}."
-    )
+    # names only: a value may be a path on the reader's machine; its wording is in benchbook/report.claims.yml
+    return sentence("report", "exercises_note", default=spec.get("source", {}).get("default"), changed=list(changed))
