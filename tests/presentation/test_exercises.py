@@ -139,7 +139,7 @@ def test_serving_exercises_apply_littles_law():
     )
     one, two = exercises.serving_saturation(led)
     # L = 10 x 3 = 30.0 requests, 30 / 64 = 46.9% of the cap
-    assert "= 30.0 requests" in one.steps[0] and one.answer.startswith("30.0 requests, 46.9% of the cap of 64")
+    assert "= 30 requests" in one.steps[0] and one.answer.startswith("30 requests, 46.9% of the cap of 64")
     # L* = 20 x 0.5 = 10 requests; no in-flight count at the knee: the comparison names the knee only
     assert "L* = μ x W0 = 20 x 0.5 = 10 requests" in two.steps[0]
     assert two.steps[1] == "The elasticity rule puts the knee at max concurrency 16."
