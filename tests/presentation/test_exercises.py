@@ -305,7 +305,7 @@ def test_tracking_predicts_the_smallest_p_value_from_the_number_of_runs():
     assert "C(8, 4) = 70" in first.steps[0] and "= 0.029." in first.steps[1]
     assert first.steps[2] == "Measured: the test finds 0 changes at alpha 0.05."
     assert first.answer.startswith("p >= 0.029, below alpha 0.05: a change can be shown")
-    assert second.lacking and second.needs == ["step_1"]
+    assert second.lacking and second.needs == ["step_N"]
     strict, _ = exercises.tracking(_ledger("tracking", changes(8, 0.01)))
     assert "not below alpha 0.01: a change cannot be shown" in strict.answer
     seven, _ = exercises.tracking(_ledger("tracking", changes(7)))
@@ -315,9 +315,18 @@ def test_tracking_predicts_the_smallest_p_value_from_the_number_of_runs():
     assert (
         first.steps[2] == "Measured: the test finds 1 change at alpha 0.05: `r5`, at p = 0.04, no lower than the floor."
     )
-    step = _claim("step_1", run="b", previous_run="a", metric="pp_rate", a=110.0, b=100.0, noise=0.02)
+    step = _claim(
+        "step_1", run="b", previous_run="a", metric="pp_rate", a=110.0, b=100.0, noise=0.02, direction="above"
+    )
     _, second = exercises.tracking(_ledger("tracking", changes(8), step))
-    assert "= 1.100, a change of +10.0%." in second.steps[0] and second.answer == "+10.0%, 5.0 times the runs' spread."
+    assert "= 1.100, a change of +10.0%." in second.steps[0] and "0.1000 / 0.0200 = 5.00 spreads" in second.steps[1]
+    assert second.answer == "+10.0%, 5.00 times the runs' spread: a change."
+    # the step nearest the noise line is the one asked: +1.0% against a 2% spread, half a spread, no step
+    within = _claim("step_2", "withheld", run="c", previous_run="b", metric="pp_rate", a=111.1, b=110.0, noise=0.02)
+    within["evidence"]["direction"] = "within noise"
+    _, second = exercises.tracking(_ledger("tracking", changes(8), step, within))
+    assert "0.0100 / 0.0200 = 0.50 spreads: less than one, so within the noise." in second.steps[1]
+    assert second.answer == "+1.0%, 0.50 times the runs' spread: no change: the two runs' own spread is larger."
 
 
 def test_an_exercise_whose_claim_is_withheld_is_left_out_naming_the_claims_it_needs():

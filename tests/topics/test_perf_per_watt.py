@@ -124,9 +124,9 @@ def test_a_measured_file_predicts_its_own_floor_and_borrows_nothing_from_the_see
     # Qwen2.5-3B on the A100: 6 GB per read x 8 bits x 3.9 pJ against its measured 0.35 J per output token
     want = first["weights_gb"] * 8 * 3.9e-3
     assert f"= {want:.3g} J." in floor.steps[0] and f"{first['a'] / want:.2g} times" in floor.answer
-    assert lacking.answer == "none for this input."
+    assert lacking.lacking  # no power sweep: the cap exercise is left out of the page
     seed_numbers = {"3.82", "279.0", "1,792"}
-    assert not any(n in e.question + " ".join(e.steps) for e in (floor, lacking) for n in seed_numbers)
+    assert not any(n in floor.question + " ".join(floor.steps) for n in seed_numbers)
 
 
 def test_the_sweet_spot_table_shows_no_knee_the_rules_withhold(seed):
