@@ -1,13 +1,14 @@
 """Back-of-envelope exercises in each chapter's own numbers, so that they stay true on any input.
 
 Python decides which exercise applies and computes its numbers from the evidence of the chapter's
-shown claims (named values, each name ending in its unit); the wording (question, solution steps,
-answer) lives beside the chapter under `exercises:` in `notebooks/<chapter>.claims.yml`, rendered
-by `presentation.wording`, where a teacher edits it without opening Python. An exercise whose
-claim is not shown, or whose wording needs a value the input lacks, is left out of the page.
+claims (named values, a unit in the name where the value has one); the wording (question, solution
+steps, answer) lives beside the chapter under `exercises:` in `notebooks/<chapter>.claims.yml`,
+rendered by `presentation.wording`, where a teacher edits it without opening Python. Each asks for a
+prediction and compares it with the data. An exercise whose claims are not shown, or whose wording
+needs a value the input lacks, is left out of the page: it never borrows the book's numbers.
 
 Each builder takes the chapter's ledger (a Ledger or its dict) and returns Exercise objects; the
-chapter glues `exercises_md` (MyST: a folded solution under each question).
+chapter glues them as `envelope_exercises` (MyST: a folded solution under each question).
 """
 
 from __future__ import annotations
