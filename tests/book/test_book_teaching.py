@@ -1,17 +1,15 @@
-"""The teaching parts of the book, without a browser: the back-of-envelope arithmetic, the exercises
-built from a ledger's evidence, the bottom-line box and the front page's findings, and the worked
-example of the foundations page against the data it cites."""
+"""The teaching parts of the book, without a browser: the back-of-envelope arithmetic (the exercises
+built from it are in tests/presentation/test_exercises.py), the bottom-line box and the front page's
+findings, and the worked example of the foundations page against the data it cites."""
 
 from __future__ import annotations
-
-import re
 
 import pytest
 
 from benchbook import config, hardware, ingest
 from benchbook.analysis import bandwidth, roofline
 from benchbook.analysis import envelope as env
-from benchbook.presentation import bottom_line, exercises
+from benchbook.presentation import bottom_line
 
 
 def _claim(cid, status="shown", text="", **evidence):
@@ -40,77 +38,6 @@ def test_envelope_arithmetic_known_answers():
     assert env.tokens_per_s(336.5, 14.7) == pytest.approx(11_445.6, abs=0.5)
     assert env.dram_floor(3.82, 3.9) == pytest.approx(0.1192, abs=1e-4)  # 3.82e9 bytes x 8 bits x 3.9 pJ
     assert env.product([0.5, 2.0, 1.5]) == pytest.approx(1.5)
-
-
-def test_bandwidth_exercises_show_the_arithmetic_of_the_evidence():
-    led = _ledger(
-        "bandwidth_roofline",
-        _claim(
-            "bw_1",
-            gb_per_token=2.0,
-            peak=1000.0,
-            rate=100.0,
-            label="big",
-            device="GPU-X",
-            architecture="dense",
-            offload="full",
-            active_params_b=4.0,
-        ),
-        _claim(
-            "bw_2",
-            gb_per_token=1.0,
-            peak=1000.0,
-            rate=600.0,
-            label="small",
-            device="GPU-X",
-            architecture="dense",
-            offload="full",
-            active_params_b=2.0,
-        ),
-        _claim("bound_2", label="small", ridge=200.0),
-    )
-    one, two = exercises.bandwidth_roofline(led)
-    # the bigger model predicted from the smaller at an equal share: 600 x 1 / 2 = 300 tok/s; it measured 100
-    assert "600.00 x 1.00 / 2.00 = 300.00 tok/s" in one.steps[1] and "300.00 tok/s predicted, 100.00" in one.answer
-    assert "gets closer" not in one.answer  # it fell short of the prediction: no fixed-cost story
-    # the critical batch of the smallest: intensity 2 x 2 / 1 = 4 FLOP/byte, ridge 200 / 4 = 50 sequences
-    assert "4.00 FLOP/byte" in two.steps[0] and "about 50 sequences" in two.answer
-    # one dense model only: its ceiling is the lesson's worked example, so the first exercise is left out
-    alone = _ledger("bandwidth_roofline", *[c for c in led["claims"] if c["id"] != "bw_1"])
-    one, two = exercises.bandwidth_roofline(alone)
-    assert one.lacking and "about 50 sequences" in two.answer
-
-
-def test_an_exercise_whose_claim_is_withheld_says_so_and_gives_no_numbers():
-    led = _ledger(
-        "batch_saturation",
-        _claim("knee", x=512, dtype="bf16", series="s"),
-        _claim("bound_small", status="withheld", ridge=153.0, dtype="bf16", device="d"),
-    )
-    first, second = exercises.batch_saturation(led)
-    assert "`bound_small`" in first.question and "`latency_flat`" in second.question
-    assert not re.search(r"\d", first.answer)
-
-
-def test_tracking_predicts_the_smallest_p_value_from_the_number_of_runs():
-    def changes(n, alpha=0.05):
-        return _claim("changes", "withheld", count=0, n=n, alpha=alpha, smallest_p=None)
-
-    first, _ = exercises.tracking(_ledger("tracking", changes(8)))
-    # 8 runs: C(8, 4) = 70 ways to pick the first four, the order and its mirror tie: p >= 2 / 70
-    assert "C(8, 4) = 70" in first.steps[0] and "= 0.029." in first.steps[1]
-    assert first.answer.startswith("p >= 0.029, below alpha 0.05: a change can be shown")
-    strict, _ = exercises.tracking(_ledger("tracking", changes(8, 0.01)))
-    assert "not below alpha 0.01: a change cannot be shown" in strict.answer
-    seven, _ = exercises.tracking(_ledger("tracking", changes(7)))
-    assert "C(7, 3) = 35" in seven.steps[0] and "cannot be shown" in seven.answer  # 2 / 35 = 0.057
-
-
-@pytest.mark.parametrize("chapter", list(exercises.BUILDERS))
-def test_an_empty_ledger_leaves_every_exercise_out_in_one_sentence(chapter):
-    """An exercise uses the input's numbers or is left out: none says "none for this input"."""
-    md = exercises.markdown(_ledger(chapter))
-    assert md == exercises.NONE_FOR_THIS_INPUT and "**Exercise " not in md
 
 
 def test_bottom_line_takes_shown_claims_in_priority_and_says_why_a_leading_one_is_withheld():

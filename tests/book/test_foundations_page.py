@@ -45,3 +45,16 @@ def test_the_page_has_its_figure_and_an_exercise_with_a_hidden_solution():
     labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert labels == ["1", "10", "100", "1,000"]  # plain tick labels
     assert foundations.staged()[foundations.FIGURE].startswith(b"<?xml")
+
+
+def test_the_exercise_says_fp8_leaves_the_critical_batch_where_it_was_only_where_the_table_does():
+    """The solution's prose ('the two cancel') is typed: it holds while the exercise's device computes
+    FP8 at twice its 16-bit rate, so that half the bytes meet a doubled ridge at the same batch."""
+    page = (config.PROJ_ROOT / foundations.PAGE).read_text(encoding="utf-8")
+    n = foundations.numbers()
+    assert "the two cancel" in page and "{{ x_batch16 }}" in page and "{{ x_batch8 }}" in page
+    assert n["x_batch16"] == n["x_batch8"]
+    x = hardware.device(foundations.EXERCISE_DEVICE)
+    b16 = roofline.critical_batch(roofline.ridge(x.peak("fp16"), x.bandwidth_gb_s), 2.0)
+    b8 = roofline.critical_batch(roofline.ridge(x.peak("fp8"), x.bandwidth_gb_s), 1.0)
+    assert b8 == pytest.approx(b16, rel=0.01)

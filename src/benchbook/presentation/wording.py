@@ -11,7 +11,8 @@ A missing value is false in an `{% if %}`, so templates branch on what the input
 the threshold inside the noise) adds the claim's `fragile` sentence (else its kind's, else the
 book's). Whitespace is collapsed, so templates may wrap freely.
 A chapter's descriptive sentences (what the input holds, what a section cannot show) live in the
-same file under `sentences:`, rendered by `sentence`.
+same file under `sentences:`, rendered by `sentence`, and its back-of-envelope exercises (question,
+solution steps, answer) under `exercises:`, rendered by `exercise`.
 Claims and rules stay in Python (`benchbook.claims`); the build re-executes a chapter whose wording
 file changed (the file is logged as read).
 """
@@ -205,6 +206,7 @@ def render(template: str, values: dict) -> str:
 # --- a chapter's wording file ---------------------------------------------------------------------
 _STATUS_KEYS = {"topic", "shown", "withheld", "implausible", "fragile"}
 _KIND_KEYS = {"withheld", "implausible", "fragile"}
+_EXERCISE_KEYS = {"question", "steps", "answer"}
 
 
 #: Wordings the package speaks itself, outside any chapter (`benchbook compare`): they ship inside the
@@ -253,6 +255,20 @@ def _parse(p: Path, stamp: tuple, where: str) -> dict:
             _template(text)
         except jinja2.TemplateSyntaxError as exc:
             raise WordingError(f"{where}: sentence {key}: {exc.message}") from None
+    for key, spec in (data.get("exercises") or {}).items():
+        if (
+            not isinstance(spec, dict)
+            or not {"question", "answer"} <= set(spec) <= _EXERCISE_KEYS
+            or not isinstance(spec.get("steps", []), list)
+        ):
+            raise WordingError(
+                f"{where}: exercise {key!r} needs `question` and `answer` (and may have a list of `steps`)"
+            )
+        for text in (spec["question"], *spec.get("steps", []), spec["answer"]):
+            try:
+                _template(str(text or ""))
+            except jinja2.TemplateSyntaxError as exc:
+                raise WordingError(f"{where}: exercise {key}: {exc.message}") from None
     for group in ("claims", "kinds"):
         for key, spec in (data.get(group) or {}).items():
             for status, text in spec.items():
@@ -360,6 +376,23 @@ def sentence(chapter: str, name: str, **values) -> str:
         raise WordingError(f"{_where(chapter)}, sentence {name!r}: {exc}") from None
 
 
+def exercise(chapter: str, name: str, values: dict) -> tuple[str, list[str], str]:
+    """One of the chapter's back-of-envelope exercises (its file's `exercises:`): the question, the
+    solution's steps and the answer, rendered over `values` (numbers the chapter computed, named
+    with their units) and the file's `words`. A step that renders empty is left out; a value the
+    input lacks raises MissingValue, so that the page leaves the exercise out."""
+    data = load(chapter)
+    spec = (data.get("exercises") or {}).get(name)
+    if spec is None:
+        raise WordingError(f"{_where(chapter)} has no exercise {name!r}")
+    ctx = {"words": data.get("words") or {}, **values}
+    try:
+        steps = [render(str(t), ctx) for t in spec.get("steps", [])]
+        return render(str(spec["question"]), ctx), [t for t in steps if t], render(str(spec["answer"]), ctx)
+    except WordingError as exc:
+        raise WordingError(f"{_where(chapter)}, exercise {name!r}: {exc}") from None
+
+
 def words(chapter: str) -> dict:
     """The chapter's `words` tables (display names shared by its sentences and its descriptions)."""
     return load(chapter).get("words") or {}
@@ -420,12 +453,5 @@ def together(ledger: Ledger, ids) -> str:
 
 def exercises_note(spec: dict, changed: dict) -> str:
     """The note above the exercises of a page run on other data or parameters than the book's."""
-    default = spec.get("source", {}).get("default")
-    data = f"the book's own data (`{default}`)" if default else "the book's own data"
-    shown = join([f"`{k}`" for k in changed])  # names only: a value may be a path on the reader's machine
-    # Plain Markdown: a kernel's Markdown output is rendered as CommonMark, where a directive would show raw.
-    return (
-        f"> **These exercises are about the book's data.** They are written for {data} with the "
-        f"chapter's default parameters; their solutions describe that data, not this page, which was run "
-        f"with other values of {shown}."
-    )
+    # names only: a value may be a path on the reader's machine; its wording is in benchbook/report.claims.yml
+    return sentence("report", "exercises_note", default=spec.get("source", {}).get("default"), changed=list(changed))

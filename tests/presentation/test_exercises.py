@@ -1,0 +1,443 @@
+"""The back-of-envelope exercises: Python computes their numbers from a ledger's evidence and decides
+which apply; their wording comes from the chapter's wording file. Each chapter's exercises are worked
+here on a synthetic ledger whose answers are known by hand (the seeds' are recomputed from each
+chapter's result in tests/topics)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import math
+import re
+import shutil
+
+import pytest
+
+from benchbook import config
+from benchbook.analysis.power import DRAM_PJ_PER_BIT
+from benchbook.chapter import setup
+from benchbook.presentation import exercises, wording
+
+
+def _claim(cid, status="shown", **evidence):
+    return {
+        "id": cid,
+        "kind": "comparison",
+        "status": status,
+        "rule": "r",
+        "evidence": evidence,
+        "reason": None if status == "shown" else "the input lacks it",
+        "text": f"sentence {cid} 1.",
+    }
+
+
+def _ledger(chapter, *claims):
+    return {"chapter": chapter, "inputs": [], "claims": list(claims)}
+
+
+def _all(ex) -> str:
+    question, steps, answer = ex.text()
+    return " ".join([question, *steps, answer])
+
+
+def _bw(cid, label, gb, rate, params_b):
+    return _claim(
+        cid,
+        gb_per_token=gb,
+        peak=1000.0,
+        rate=rate,
+        label=label,
+        device="GPU-X",
+        architecture="dense",
+        offload="full",
+        active_params_b=params_b,
+    )
+
+
+def test_bandwidth_exercises_predict_from_the_smaller_model_and_the_ridge():
+    led = _ledger(
+        "bandwidth_roofline",
+        _bw("bw_1", "big", 2.0, 100.0, 4.0),
+        _bw("bw_2", "small", 1.0, 600.0, 2.0),
+        _claim("bound_2", label="small", ridge=200.0),
+    )
+    one, two = exercises.bandwidth_roofline(led)
+    # the bigger model predicted from the smaller at an equal share: 600 x 1 / 2 = 300 tok/s; it measured 100
+    assert (
+        "600.00 x 1.00 / 2.00 = 300.00 tok/s" in one.steps[1] and "20.0% of its ceiling against 60.0%" in one.steps[2]
+    )
+    assert one.answer == "300.00 tok/s predicted, 100.00 measured."  # it fell short: no fixed-cost story
+    # the bigger has no ridge: the critical batch of the smaller, intensity 2 x 2 / 1 = 4 FLOP/byte, 200 / 4 = 50;
+    # at batch 1 it does 2 x 2 x 10^9 x 600 = 2.40 x 10^12 FLOP/s of a 200 x 1,000 GB/s = 200 TFLOP/s roof: 1.20%
+    assert "4.00 FLOP/byte" in two.steps[0] and "about 50 sequences" in two.answer
+    assert "= 2.40 x 10^12 FLOP/s, 1.20% of the 200 TFLOP/s roof" in two.steps[2]
+    # with a ridge for the bigger, its own: 2 x 4 / 2 = 4 FLOP/byte, 50 sequences; 0.80 x 10^12 FLOP/s, 0.40%
+    both = _ledger("bandwidth_roofline", *led["claims"], _claim("bound_1", label="big", ridge=200.0))
+    _, two = exercises.bandwidth_roofline(both)
+    assert "`big`" in two.question and "= 0.80 x 10^12 FLOP/s, 0.40% of the 200 TFLOP/s roof" in two.steps[2]
+    # the other way: the bigger model beats the prediction (400 > 300), 80% of its ceiling against 60%
+    faster = _ledger("bandwidth_roofline", _bw("bw_1", "big", 2.0, 400.0, 4.0), *led["claims"][1:])
+    one, _ = exercises.bandwidth_roofline(faster)
+    assert "80.0% of its ceiling against 60.0%" in one.steps[2] and "gets closer to its ceiling" in one.answer
+    # one dense model only: its ceiling is the lesson's worked example, so the first exercise is left out
+    alone = _ledger("bandwidth_roofline", *led["claims"][1:])
+    one, two = exercises.bandwidth_roofline(alone)
+    assert one.lacking and "about 50 sequences" in two.answer
+    assert exercises.markdown(alone).count("**Exercise ") == 1
+
+
+def test_batch_exercises_work_the_critical_batch_from_the_precision_and_the_linear_regime():
+    led = _ledger(
+        "batch_saturation",
+        _claim("knee", x=256, dtype="bf16", series="s"),
+        _claim("bound_small", ridge=150.0, dtype="bf16", device="GPU-X"),
+        _claim(
+            "latency_flat",
+            first=1,
+            last=32,
+            low=0.020,
+            high=0.021,
+            timed="decode step",
+            first_tok_s=50.0,
+            last_tok_s=1200.0,
+        ),
+    )
+    one, two = exercises.batch_saturation(led)
+    # bf16: 2 bytes per weight, B* = 150 x 2 / 2 = 150; the knee at 256 is 1.7x that, within 2x
+    assert "B* = 150 x 2 / 2 = 150 sequences" in one.steps[0]
+    assert "(1.7x B*): the roofline's floor sets where batching stops paying" in one.answer
+    # 50 tok/s x 32 = 1,600 predicted; 1,200 measured is 75.0%
+    assert "one decode step takes 20.00 to 21.00 ms" in two.question
+    assert "50.00 x 32 / 1 = 1,600 tok/s" in two.steps[0] and "reaches 75.0% of it" in two.answer
+    # the other way: int8 (1 byte) halves B* to 75, and a knee at 256 is 3.4x it: the floor does not set the bend
+    int8 = _ledger(
+        "batch_saturation",
+        _claim("knee", x=256, dtype="int8", series="s"),
+        _claim("bound_small", ridge=150.0, dtype="int8", device="GPU-X"),
+    )
+    one, two = exercises.batch_saturation(int8)
+    assert "B* = 150 x 1 / 2 = 75 sequences" in one.steps[0] and "(3.4x B*)" in one.answer and "not at B*" in one.answer
+    assert two.lacking and two.needs == ["latency_flat"]
+
+
+def test_serving_exercises_apply_littles_law():
+    led = _ledger(
+        "serving_saturation",
+        _claim("underfilled", run="c=64", rate=10.0, latency_s=3.0, cap=64),
+        _claim(
+            "knee",
+            w0_run="c=1",
+            w0_s=0.5,
+            mu=20.0,
+            mu_run="c=64",
+            predicted_in_flight=10.0,
+            variable="max concurrency",
+            x=16,
+            knee_in_flight=None,
+        ),
+    )
+    one, two = exercises.serving_saturation(led)
+    # L = 10 x 3 = 30.0 requests, 30 / 64 = 46.9% of the cap
+    assert "= 30 requests" in one.steps[0] and one.answer.startswith("30 requests, 46.9% of the cap of 64")
+    # L* = 20 x 0.5 = 10 requests; no in-flight count at the knee: the comparison names the knee only
+    assert "L* = μ x W0 = 20 x 0.5 = 10 requests" in two.steps[0]
+    assert two.steps[1] == "The elasticity rule puts the knee at max concurrency 16."
+    assert two.answer == "L* = 10 requests in flight; the knee is at max concurrency 16."
+    held = _ledger(
+        "serving_saturation", led["claims"][1] | {"evidence": led["claims"][1]["evidence"] | {"knee_in_flight": 8.0}}
+    )
+    _, two = exercises.serving_saturation(held)
+    assert "held 8 requests in flight: 80% of L*" in two.steps[1] and two.answer.endswith("holding 80% of it.")
+
+
+def test_tp_exercises_work_the_allreduce_bytes_and_the_turn():
+    per_batch = [
+        {"after": "slower", "batch_size": 1, "ref_tp": 1, "turn_tp": 2, "ref_ms": 20.0},
+        {"after": "flat", "batch_size": 16, "ref_tp": 1, "turn_tp": 4, "ref_ms": 80.0},
+    ]
+    led = _ledger(
+        "tp_scaling",
+        _claim(
+            "decode_turn",
+            after="slower",
+            layers=24,
+            hidden=2048,
+            batch_size=1,
+            max_tp=4,
+            turn_tp=2,
+            turn_ms=10.0,
+            max_ms=12.0,
+            per_batch=per_batch,
+        ),
+    )
+    one, two = exercises.tp_scaling(led)
+    # 2 x 24 = 48 all-reduces of 2,048 x 1 x 2 = 4,096 bytes; 48 x 2 x 3/4 x 4,096 = 294,912 bytes per GPU,
+    # 9.4 µs over PCIe 4.0 x16 (31.5 GB/s); the step grew 2,000 µs, 214 times that
+    assert "2 x 24 = 48" in one.steps[0] and "= 4,096 bytes" in one.steps[0]
+    assert "48 x 2 x 3/4 x 4,096 = 294,912 bytes" in one.steps[1] and "9.4 µs" in one.steps[1]
+    assert "= 2,000 µs, 214 times" in one.steps[2] and one.answer.endswith("latency, not bytes.")
+    # a grows 80 / 20 = 4 times, the optimum square root of 4 = 2 times: TP 2 x 2 = 4
+    assert "= 4.00 times" in two.steps[1] and two.answer == "about 4.0 GPUs; the data turns at TP 4."
+    # the other way: a step that grew by less than ten times the bytes' time is not said to be latency
+    small = _ledger("tp_scaling", _claim("decode_turn", **(led["claims"][0]["evidence"] | {"max_ms": 10.05})))
+    one, _ = exercises.tp_scaling(small)
+    assert one.answer.endswith("the step grew by 50 µs.")
+
+
+def test_quantization_exercises_take_the_bytes_from_the_precision():
+    led = _ledger(
+        "quantization_regimes",
+        _claim(
+            "decode_bandwidth",
+            regime="decode_bound",
+            batch_size=1,
+            active_params_b=8.0,
+            device="GPU-X",
+            peak=2000.0,
+            baseline="bf16",
+            baseline_bytes_per_weight=2.0,
+            baseline_step_gb=16.0,
+            baseline_tok_s=100.0,
+            scheme="w4a16",
+            bytes_per_weight=0.5,
+            step_gb=4.0,
+            tok_s=250.0,
+        ),
+        _claim(
+            "w8a16_decode_trend",
+            scheme="w8a16",
+            baseline="bf16",
+            device="GPU-X",
+            tflops=300.0,
+            bandwidth_gb_s=2000.0,
+            ridge=150.0,
+            x_first=1,
+            y_first=1.5,
+            x_last=64,
+            y_last=1.1,
+            crossover_batch=None,
+        ),
+    )
+    one, two = exercises.quantization_regimes(led)
+    # 8 billion weights: 16.00 GB at 2 bytes, 4.00 GB at 0.5; 2,000 GB/s gives 125.0 and 500.0 tok/s
+    assert "8.00 x 10^9 weights x 2 bytes = 16.00 GB per step" in one.steps[0] and "= 125.0 tok/s" in one.steps[0]
+    assert "= 4.00 GB per step" in one.steps[1] and "= 500.0 tok/s" in one.steps[1]
+    # 100 / 125 = 80.0%, 250 / 500 = 50.0%; a quarter of the bytes, not half: "halving" would be false
+    assert "80.0% and 250.0 / 500.0 = 50.0%" in one.steps[2]
+    assert "4 times fewer bytes made the step 2.50x as fast, not 4x." in one.steps[2] and "halving" not in _all(one)
+    # ridge 300 x 1000 / 2,000 = 150; 8-bit weights reach it at 75, 16-bit at 150; no crossover in the data
+    assert "= 150 FLOP/byte." in two.steps[0] and "B = 150 / 2 = 75" in two.steps[1]
+    assert two.steps[3].endswith("without crossing 1x.") and two.answer == "2x up to batch 75, nothing from batch 150."
+
+
+def test_energy_exercises_put_the_measured_joules_over_the_dram_floor():
+    floor = _claim(
+        "dram_floor",
+        ratio=0.5,
+        weights_gb=4.0,
+        pj_per_bit=4.0,
+        test="tg128",
+        upper_bound=False,
+        b=0.64,
+        limit_w=300.0,
+        peak_gb_s=1000.0,
+        device="GPU-X",
+    )
+    top = _claim("flat_top_tg", test="tg128", xs=[200.0, 400.0], ys=[98.0, 100.0], from_w=200.0, to_w=400.0)
+    one, two = exercises.perf_per_watt(_ledger("perf_per_watt", floor, top))
+    # 4 GB x 8 bits x 4 pJ = 0.128 J per token; 0.64 / 0.128 = 5.0
+    assert "= 0.128 J per token" in one.steps[0] and "at 300 W a token costs about 5.0 times that" in one.answer
+    # 4 GB x 100 tok/s at 400 W = 400 GB/s, 40% of 1,000: memory-bound, so 100 tok/s predicted at 200 W; 98 measured
+    assert "= 400 GB/s; share = 400 / 1,000 = 40%." in two.steps[0]
+    assert "Measured at 200 W: 98.00 tok/s, 98.0% of the prediction." in two.steps[2]
+    assert two.answer.startswith("100.00 tok/s predicted at 200 W, 98.00 measured")
+    # a flat top without the rate at its ends is not worked
+    gaps = _claim("flat_top_tg", test="tg128", xs=[300.0, 400.0], ys=[98.0, 100.0], from_w=200.0, to_w=400.0)
+    _, two = exercises.perf_per_watt(_ledger("perf_per_watt", floor, gaps))
+    assert two.lacking
+    # no batch-1 floor: a measured configuration's J per token against one read of its weights
+    read = 4.0e9 * 8 * DRAM_PJ_PER_BIT * 1e-12
+    below = _claim("floor_1", run="r", weights_gb=4.0, a=read / 2)
+    one, two = exercises.perf_per_watt(_ledger("perf_per_watt", below))
+    assert f"= {read:.3g} J." in one.steps[0] and "= 0.5." in one.steps[1]
+    assert "several sequences shared each read" in one.answer and two.lacking
+    above = _claim("floor_1", run="r", weights_gb=4.0, a=read * 3)
+    one, _ = exercises.perf_per_watt(_ledger("perf_per_watt", above))
+    assert "= 3." in one.steps[1] and "each token cost more than one read" in one.answer
+
+
+def test_attention_exercises_count_the_tiles_and_the_flops():
+    led = _ledger(
+        "attention_kernels",
+        _claim("flex_sparsest", mask="m", density=0.05, ratio=25.0),
+        _claim(
+            "flex_vs_fa2_causal",
+            b_size=4,
+            heads=16,
+            seq_len=8192,
+            head_dim=128,
+            b=5.0,
+            sdpa_ms=20.0,
+            sdpa_printed=55.0,
+            density=0.5,
+        ),
+    )
+    one, two = exercises.attention_kernels(led)
+    # 1 / 0.05 = 20.0x by skipping; 25x measured is 125% of it: faster per tile too
+    assert "1 / 0.0500 = 20.0x" in one.steps[0] and "= 125%: FlexAttention is also faster" in one.steps[1]
+    # 4 x 4 x 16 x 8,192^2 x 128 = 2.20 x 10^12 FLOP; FA2 1.10e12 / 5 ms = 220 TFLOP/s; SDPA 2.20e12 / 20 ms = 110,
+    # credited half of that: 55.0, understated 2x
+    assert "= 2.20 x 10^12 FLOP; causal = half = 1.10 x 10^12." in two.steps[0]
+    assert "= 220 TFLOP/s." in two.steps[1] and "= 110 TFLOP/s performed" in two.steps[2]
+    assert two.answer.endswith("printed at 55.0: 2.00x understated.")
+    slower = _ledger("attention_kernels", _claim("flex_sparsest", mask="m", density=0.05, ratio=10.0))
+    (one,) = exercises.attention_kernels(slower)
+    assert "= 50%: FlexAttention computes each tile more slowly than SDPA." in one.steps[1]
+
+
+def test_tracking_predicts_the_smallest_p_value_from_the_number_of_runs():
+    def changes(n, alpha=0.05):
+        return _claim("changes", "withheld", count=0, n=n, alpha=alpha, smallest_p=None)
+
+    first, second = exercises.tracking(_ledger("tracking", changes(8)))
+    # 8 runs: C(8, 4) = 70 ways to pick the first four, the order and its mirror tie: p >= 2 / 70
+    assert "C(8, 4) = 70" in first.steps[0] and "= 0.029." in first.steps[1]
+    assert first.steps[2] == "Measured: the test finds 0 changes at alpha 0.05."
+    assert first.answer.startswith("p >= 0.029, below alpha 0.05: a change can be shown")
+    assert second.lacking and second.needs == ["step_N"]
+    strict, _ = exercises.tracking(_ledger("tracking", changes(8, 0.01)))
+    assert "not below alpha 0.01: a change cannot be shown" in strict.answer
+    seven, _ = exercises.tracking(_ledger("tracking", changes(7)))
+    assert "C(7, 3) = 35" in seven.steps[0] and "cannot be shown" in seven.answer  # 2 / 35 = 0.057
+    found = _claim("changes", count=1, n=8, alpha=0.05, run="r5", p_value=0.04)
+    first, _ = exercises.tracking(_ledger("tracking", found))
+    assert (
+        first.steps[2] == "Measured: the test finds 1 change at alpha 0.05: `r5`, at p = 0.04, no lower than the floor."
+    )
+    step = _claim(
+        "step_1", run="b", previous_run="a", metric="pp_rate", a=110.0, b=100.0, noise=0.02, direction="above"
+    )
+    _, second = exercises.tracking(_ledger("tracking", changes(8), step))
+    assert "= 1.100, a change of +10.0%." in second.steps[0] and "0.1000 / 0.0200 = 5.00 spreads" in second.steps[1]
+    assert second.answer == "+10.0%, 5.00 times the runs' spread: a change."
+    # the step nearest the noise line is the one asked: +1.0% against a 2% spread, half a spread, no step
+    within = _claim("step_2", "withheld", run="c", previous_run="b", metric="pp_rate", a=111.1, b=110.0, noise=0.02)
+    within["evidence"]["direction"] = "within noise"
+    _, second = exercises.tracking(_ledger("tracking", changes(8), step, within))
+    assert "0.0100 / 0.0200 = 0.50 spreads: less than one, so within the noise." in second.steps[1]
+    assert second.answer == "+1.0%, 0.50 times the runs' spread: no change: the two runs' own spread is larger."
+
+
+def test_an_exercise_whose_claim_is_withheld_is_left_out_naming_the_claims_it_needs():
+    led = _ledger(
+        "batch_saturation",
+        _claim("knee", x=512, dtype="bf16", series="s"),
+        _claim("bound_small", status="withheld", ridge=153.0, dtype="bf16", device="d"),
+    )
+    first, second = exercises.batch_saturation(led)
+    assert first.needs == ["knee", "bound_small"] and second.needs == ["latency_flat"]
+    assert exercises.markdown(led) == wording.sentence(exercises.FRAME, "no_exercises")
+
+
+def test_an_exercise_whose_wording_needs_a_value_the_input_lacks_is_left_out():
+    knee = _claim("knee", w0_run="c=1", w0_s=0.5, mu=20.0, mu_run="c=64", variable=None, x=16)
+    led = _ledger("serving_saturation", _claim("underfilled", run="c=64", rate=10.0, latency_s=3.0, cap=64), knee)
+    md = exercises.markdown(led)
+    assert md.count("**Exercise ") == 1 and "Little's law" in md and "L* =" not in md
+
+
+@pytest.mark.parametrize("chapter", list(exercises.BUILDERS))
+def test_an_empty_ledger_leaves_every_exercise_out_in_one_sentence(chapter):
+    """An exercise uses the input's numbers or is left out: none says "none for this input"."""
+    md = exercises.markdown(_ledger(chapter))
+    assert md == wording.sentence(exercises.FRAME, "no_exercises") and "**Exercise " not in md
+    assert "lacks the numbers" in md
+
+
+def test_a_teacher_edits_an_exercise_in_the_wording_file_and_the_page_follows(tmp_path, monkeypatch):
+    shutil.copy(config.NOTEBOOKS_DIR / "tracking.claims.yml", tmp_path / "tracking.claims.yml")
+    f = tmp_path / "tracking.claims.yml"
+    text = f.read_text(encoding="utf-8")
+    assert "This series has {{ runs }} runs." in text
+    f.write_text(text.replace("This series has {{ runs }} runs.", "Count them: {{ runs }} runs."), encoding="utf-8")
+    monkeypatch.setattr(config, "NOTEBOOKS_DIR", tmp_path)
+    led = _ledger("tracking", _claim("changes", "withheld", n=8, alpha=0.05))
+    assert exercises.markdown(led).startswith("**Exercise 1.** Count them: 8 runs.")
+
+
+def test_a_wording_file_whose_exercise_lacks_its_answer_is_refused_naming_it(tmp_path, monkeypatch):
+    (tmp_path / "tracking.claims.yml").write_text(
+        "claims: {}\nexercises:\n  step:\n    question: q\n    steps: [s]\n", encoding="utf-8"
+    )
+    monkeypatch.setattr(config, "NOTEBOOKS_DIR", tmp_path)
+    with pytest.raises(wording.WordingError, match=r"notebooks/tracking.claims.yml: exercise 'step' needs"):
+        wording.exercise("tracking", "step", {})
+
+
+#: Units and nouns that stand between the numbers of a worked step; a conversion between them is a power of ten.
+_UNITS = re.compile(
+    r"(?:TFLOP/s|TF/s|FLOP/byte|FLOP/s|GB/s|tok/s|\bFLOP\b|\bkB\b|\bGB\b|\bbytes?\b|\bbits\b|\bpJ\b|\bJ\b|µs|\bms\b"
+    r"|\bs\b|\bW\b|%|\bsequences\b|\brequests\b|\bweights\b|\bbatch\b)"
+)
+_NUM = r"\d[\d,]*(?:\.\d+)?(?:\s*\^\s*-?\d+)?"
+_WORKED = re.compile(rf"(?<![\w(,.^])({_NUM}(?:\s*(?:x|/|\+|-)\s*{_NUM})+)\s*=\s*({_NUM})")
+
+
+def unbalanced(text: str) -> list[str]:
+    """Every worked equality `a x b / c = r` in `text` whose printed operands do not give its printed
+    result: within 1%, or half a unit of its last printed digit (the units between them convert by a
+    power of ten, which is taken out first)."""
+    bad = []
+    for lhs, rhs in _WORKED.findall(_UNITS.sub(" ", text)):
+        expr = re.sub(r"(?<=\d),(?=\d)", "", lhs).replace("^", "**").replace("x", "*")
+        got, want = eval(expr, {}), float(rhs.replace(",", "").replace("^", "**"))  # noqa: S307 (digits and operators)
+        if got == want:
+            continue
+        scale = 10.0 ** round(math.log10(abs(got / want))) if got and want else 1.0
+        digits = len(rhs.split(".")[1]) if "." in rhs and "^" not in rhs else 0
+        if abs(got - want * scale) <= max(0.01 * abs(got), 0.525 * 10.0**-digits * scale):
+            continue
+        bad.append(f"{lhs} = {rhs}")
+    return bad
+
+
+def test_the_arithmetic_check_catches_a_step_that_does_not_hold():
+    assert unbalanced("L = rate x mean latency = 37.3 x 7.364 = 274.7 requests.") == []
+    assert unbalanced("Floor = 3.82 x 10^9 bytes x 8 bits x 3.9 x 10^-12 J = 0.119 J per token.") == []
+    assert unbalanced("The step grew by 19.64 - 17.56 ms = 2,080 µs.") == []
+    assert unbalanced("L = rate x mean latency = 0.04 x 832.15 = 32.9 requests.") == ["0.04 x 832.15 = 32.9"]
+    assert unbalanced("Share = 1,066 / 1,792 = 70%.") == ["1,066 / 1,792 = 70"]
+
+
+@pytest.mark.parametrize("chapter", list(exercises.BUILDERS))
+def test_every_seed_exercise_is_worked_in_arithmetic_that_holds(chapter):
+    """On the book's own data, each chapter shows two exercises, and every step's printed numbers give
+    its printed result."""
+    p = setup(chapter, {})
+    led = importlib.import_module(f"benchbook.topics.{chapter}").analyse(p).ledger.to_dict()
+    exs = exercises.applicable(led)
+    assert len(exs) == 2
+    for e in exs:
+        assert unbalanced(_all(e)) == [], f"{chapter} {e.name}"
+
+
+def test_the_exercises_module_words_no_sentence():
+    """Python decides what an exercise works and computes its numbers; every sentence is in a wording
+    file, where a teacher edits it (a string of more than three words outside a docstring is prose)."""
+    tree = ast.parse(inspect.getsource(exercises))
+    docstrings = {
+        id(n.body[0].value)
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef))
+        and n.body
+        and isinstance(n.body[0], ast.Expr)
+        and isinstance(n.body[0].value, ast.Constant)
+    }
+    prose = [
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings
+        if len(n.value.split()) > 3
+    ]
+    assert prose == []
