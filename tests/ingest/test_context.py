@@ -410,3 +410,15 @@ def test_a_short_model_flag_is_read_in_the_commands_whose_tool_defines_it():
     c = _read("genai-perf profile \\\n  -m ensemble \\\n  --concurrency 1")
     assert [(f.value, f.line) for f in c.get("model")] == [("ensemble", 2)]
     assert not _read("python3 -m sglang.bench_serving --backend sglang --num-prompts 10").get("model")
+
+
+def test_a_device_restated_by_a_shorter_name_fills_the_column_with_the_longer_and_two_devices_fill_nothing():
+    import pandas as pd
+
+    one = pd.DataFrame({"gpu": [None, None]})
+    text = "Runs on a Radeon 8060S GPU (gfx1151).\n\nGPU: Radeon 8060S Graphics (gfx1151)\n"
+    (msg,) = context.fill(one, _read(text))
+    assert set(one["gpu"]) == {"Radeon 8060S Graphics (gfx1151)"} and "read from line 3" in msg
+    two = pd.DataFrame({"gpu": [None, None]})
+    (msg,) = context.fill(two, _read("GPU: H800\n\nGPU: H200\n"))
+    assert two["gpu"].isna().all() and "ties none to the table" in msg

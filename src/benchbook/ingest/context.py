@@ -757,6 +757,9 @@ def fill(table, context: Context) -> list[str]:
         facts = [f for f in context.get(name) if not _placeholder(f.value)]
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
         values = list(dict.fromkeys(f.value for f in facts))
+        if name == "device":
+            values = _most_specific(values)
+            facts = [f for f in facts if f.value in values]
         if len(values) == 1:
             table[col] = values[0]
             messages.append(f"{col} {values[0]!r}: read from line {facts[0].line} ({facts[0].source}), not the table")
@@ -764,6 +767,18 @@ def fill(table, context: Context) -> list[str]:
             lines = ", ".join(str(f.line) for f in facts[:4])
             messages.append(f"{col}: the file names {len(values)} values (lines {lines}) and ties none to the table")
     return messages
+
+
+def _words(value) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", str(value).lower()))
+
+
+def _most_specific(names: list) -> list:
+    """Device names with each one dropped whose words all appear in another, longer name: a file
+    that calls its GPU `Radeon 8060S Graphics (gfx1151)` in gpu_info and `Radeon 8060S` in prose
+    names one device, the longer name the more specific. Names that are not contained in one
+    another (`H800`, `H200`) stay several."""
+    return [v for v in names if not any(w != v and _words(v) < _words(w) for w in names) and _words(v)]
 
 
 def needs_fill(table) -> bool:
