@@ -58,3 +58,22 @@ def test_the_exercise_says_fp8_leaves_the_critical_batch_where_it_was_only_where
     b16 = roofline.critical_batch(roofline.ridge(x.peak("fp16"), x.bandwidth_gb_s), 2.0)
     b8 = roofline.critical_batch(roofline.ridge(x.peak("fp8"), x.bandwidth_gb_s), 1.0)
     assert b8 == pytest.approx(b16, rel=0.01)
+
+
+def _sixteen_bit_ridges(devices) -> list[float]:
+    """The 16-bit ridge (FLOP/byte) of each device that is not a CPU and has a 16-bit peak."""
+    return [
+        roofline.ridge(d.peak("fp16"), d.bandwidth_gb_s)
+        for d in devices
+        if d.kind != "cpu" and d.peak("fp16") and d.bandwidth_gb_s
+    ]
+
+
+def test_every_gpu_ridge_is_tens_of_flop_per_byte_or_more_most_hundreds_as_the_page_says():
+    page = (config.PROJ_ROOT / foundations.PAGE).read_text(encoding="utf-8")
+    assert "ridge point at tens of FLOP/byte or more, most at hundreds" in " ".join(page.split())
+    ridges = _sixteen_bit_ridges(hardware.devices())
+    assert min(ridges) >= 10 and sorted(ridges)[len(ridges) // 2] >= 100
+    # the other way: a GPU with a ridge of 8 FLOP/byte would make the sentence false
+    slow = hardware.Device("slow", "gpu", "x", 8, 1000.0, {"fp16": 8.0})
+    assert min(_sixteen_bit_ridges([slow])) < 10

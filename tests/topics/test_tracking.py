@@ -32,7 +32,7 @@ def test_the_seed_answers_in_a_sentence_with_the_change_its_size_and_p(seed):
     c = led.get("changes")
     assert c.shown and c.evidence["count"] == 1 and c.evidence["run"] == "b6486.log"
     box = bottom_line.box(led)
-    assert box.startswith("- The pp_rate changed level once over these 8 runs before b6486.log: from 729.8 to")
+    assert box.startswith("- The pp_rate changed level once in these 8 runs, just before b6486.log: from 729.8 to")
     assert "1 change in level over 8 runs at alpha 0.05" not in box  # a sentence, not a tally
     assert box.count("\n") == 0  # the answer alone: the change's details are the section's
     assert seed.smallest_p == pytest.approx(1 / 35)
