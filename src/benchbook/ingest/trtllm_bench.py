@@ -556,12 +556,17 @@ def parse(text: str | Lines, source: str) -> Parsed:
     hint = next((m for m in map(VERSION_RE.search, lines) if m), None)
     versions = set()
     for k, whole_report in enumerate(reports, 1):
+        first = len(out.records)
         for name, mine, secs in _columns(lines, whole_report, source):
             got = _read_report(mine, secs, k, source, out, hint[1] if hint else None, name)
             if got is None:
                 out.messages.append(f"{source}:{secs[-1][1] + 1}: report {k} holds no number")
             elif got[1].get("version"):
                 versions.add(got[1]["version"])
+        # the columns of one pasted table ran one command: the load its issue rate shows is theirs
+        if any(r["request_rate"] == math.inf for r in out.records[first:]):
+            for r in out.records[first:]:
+                r["request_rate"] = math.inf
     if not out.records and not out.rejected:
         raise ParseError(source, reports[0][-1][1] + 1, "trtllm-bench report with no measured numbers")
     out.records.sort(key=lambda r: r["line"])
