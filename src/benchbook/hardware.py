@@ -531,6 +531,8 @@ MOE_ARCHITECTURES = {
 _SIZE_RE = re.compile(r"^(\d+(?:\.\d+)?)([bm])(\d*)$")
 _ACTIVE_RE = re.compile(r"^a(\d+(?:\.\d+)?)b$")
 _EXPERTS_RE = re.compile(r"^\d+x\d+(?:\.\d+)?b$")
+#: The active count right after the total with its `B` dropped ("Nemotron-Nano-31B-A3": 3 B active).
+_SHORT_ACTIVE_RE = re.compile(r"^a(\d+(?:\.\d+)?)$")
 
 
 @dataclass
@@ -600,20 +602,24 @@ def is_moe(model: str, architecture: str | None = None) -> bool:
         return True
     if any(_words(a) in joined for a in MOE_ARCHITECTURES):
         return True
-    return any(w == "moe" or w.endswith("moe") or _ACTIVE_RE.match(w) or _EXPERTS_RE.match(w) for w in words)
+    return any(w == "moe" or w.endswith("moe") or _ACTIVE_RE.match(w) or _EXPERTS_RE.match(w) for w in words) or any(
+        _SIZE_RE.match(a) and _SHORT_ACTIVE_RE.match(b) for a, b in zip(words, words[1:], strict=False)
+    )
 
 
 def _name_sizes(model: str) -> tuple[float | None, float | None]:
     """(total, active) billions read from a name such as "Qwen3-Next-80B-A3B" or "bloom-7b1"."""
     total = active = None
+    prev = ""
     for w in _words(model, decimals=True).split():
         m = _SIZE_RE.match(w)
         if m and total is None:
             value = float(f"{m[1]}.{m[3]}") if m[3] and "." not in m[1] else float(m[1])
             total = value / 1000 if m[2] == "m" else value
-        a = _ACTIVE_RE.match(w)
+        a = _ACTIVE_RE.match(w) or (_SHORT_ACTIVE_RE.match(w) if _SIZE_RE.match(prev) else None)
         if a and active is None:
             active = float(a[1])
+        prev = w
     return total, active
 
 

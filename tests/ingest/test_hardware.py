@@ -309,3 +309,10 @@ def test_a_part_the_table_lacks_is_not_taken_for_the_part_whose_alias_its_name_h
     assert roofline.detect(["- **GPU**: 4 × NVIDIA H20-3e"]) is None
     assert roofline.detect(["DeepSeek-V4-Flash on H20-3e: Balanced"]) is None
     assert roofline.detect(["4x NVIDIA H20"]) == ("H20-96GB", 4)
+
+
+def test_an_active_count_right_after_the_total_may_drop_its_b():
+    """ "31B-A3" is the "<total>B-A<active>B" naming with the last B dropped; an "A3" elsewhere is not."""
+    size = hardware.model_size("NVIDIA-Nemotron-Nano-31B-A3-v3-Mcore-FP8-HF")
+    assert size.moe and (size.total_b, size.active_b) == (31.0, 3.0)
+    assert not hardware.is_moe("Llama-A3-7B") and hardware.model_size("Llama-A3-7B").active_b == 7.0

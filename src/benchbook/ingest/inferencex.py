@@ -52,6 +52,7 @@ SETTINGS = dict(vllm_serve.SETTINGS)
 POINT, AGGREGATE = "result json", "aggregate json"
 AGENTIC_POINT, AGENTIC_AGGREGATE = "agentic result json", "agentic aggregate json"
 AGENTIC_NESTED = "agentic result json (request_metrics)"
+AGENTIC_FIRST = "agentic result json (users, ttlt)"
 
 _FIXED_CARRIES = frozenset(
     {"model", "max_concurrency", "ttft", "tpot", "itl", "e2el", "output_throughput", "total_token_throughput"}
@@ -71,6 +72,7 @@ CARRIES = {
     AGENTIC_POINT: _AGENTIC_CARRIES,
     AGENTIC_AGGREGATE: _AGENTIC_CARRIES,
     AGENTIC_NESTED: _AGENTIC_CARRIES | {"failed"},
+    AGENTIC_FIRST: _AGENTIC_CARRIES,
 }
 
 METRICS = {
@@ -294,6 +296,29 @@ def _run(point: dict, agentic: bool) -> str:
     return " ".join(p for p in parts if p)
 
 
+#: The first agentic writer (utils/process_agentic_result.py, April 2026) names by the trace replay's
+#: own words what later versions call `conc` and `e2el`: `users` (the USERS replaying at once, each
+#: sending its next turn when the last one ends: the concurrency) and `ttlt` (each request's time to
+#: its last token: its latency), and `offload_mode` for `offloading`.
+_FIRST_NAMES = {"users": "conc", "offload_mode": "offloading"}
+
+
+def first_agentic(point: dict) -> bool:
+    """Whether a point is in the first agentic schema (`users` and `<stat>_ttlt`, no `conc`)."""
+    return "conc" not in point and _num(point.get("users")) and any(k.endswith("_ttlt") for k in point)
+
+
+def _rename_first(point: dict, line: _Lines) -> tuple[dict, dict, dict]:
+    """A first-schema point under the later names (in the file's order), each key's line, and each
+    key's name as the file writes it."""
+    out, lines, written = {}, {}, {}
+    for key, v in point.items():
+        m = _STAT_KEY.match(key)
+        new = _FIRST_NAMES.get(key) or (f"{m.group(1)}_e2el" if m and m.group(2) == "ttlt" else key)
+        out[new], lines[new], written[new] = v, line(key), key
+    return out, lines, written
+
+
 def nested(point: dict) -> bool:
     """Whether a point is in the nested agentic schema (`request_metrics: {...}`)."""
     return isinstance(point.get("request_metrics"), dict) and "mean_ttft" not in point
@@ -335,12 +360,15 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
     where = f"point {index}" if index is not None else "the point"
     agentic = str(point.get("scenario_type", "")).startswith("agentic")
     lines: dict = {}
+    written: dict = {}  # a renamed key -> the key as the file writes it, for the set-aside report
     if nested(point):
         point, lines = _flatten(point, line)
+    elif agentic and first_agentic(point):
+        point, lines, written = _rename_first(point, line)
     if not _num(point.get("conc")) or not _num(point.get("tput_per_gpu")):
         raise ParseError(
             source,
-            line("hw") if "hw" in point else 1,
+            lines.get("hw") or line("hw") if "hw" in point else 1,
             f"{where}: an InferenceX result needs numbers conc and tput_per_gpu",
         )
     n, pre, dec = gpus(point)
@@ -375,7 +403,7 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
     }
     for key, v in point.items():
         if isinstance(v, float) and not math.isfinite(v):  # 1e999 or NaN in the file: seen, not a measurement
-            rejects.append((lines.get(key) or line(key), f"{key}: {v}", "not a finite number"))
+            rejects.append((lines.get(key) or line(key), f"{written.get(key, key)}: {v}", "not a finite number"))
             continue
         if not _num(v) or key in _SETTING_KEYS or key.startswith(_SETTING_PREFIXES):
             continue
@@ -393,22 +421,30 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
         elif m and m.group(2) in _LATENCIES:
             stat = _STATS.get(m.group(1))
             if stat is None:
-                rejects.append((ln, f"{key}: {v:g}", f"percentile {m.group(1)} is not a tidy statistic"))
+                rejects.append(
+                    (ln, f"{written.get(key, key)}: {v:g}", f"percentile {m.group(1)} is not a tidy statistic")
+                )
             else:
                 keep(ln, m.group(2), stat, v * 1000.0, "ms", "converted from s")
         elif m and m.group(2) == "intvty" and not agentic:
             rejects.append(
-                (ln, f"{key}: {v:g}", "interactivity: 1000 / this TPOT statistic, not a statistic of per-user speed")
+                (
+                    ln,
+                    f"{written.get(key, key)}: {v:g}",
+                    "interactivity: 1000 / this TPOT statistic, not a statistic of per-user speed",
+                )
             )
         elif m and agentic and m.group(2) in _AGENTIC_DISTS:
             metric, unit = _AGENTIC_DISTS[m.group(2)]
             stat = _STATS.get(m.group(1))
             if stat is None:
-                rejects.append((ln, f"{key}: {v:g}", f"percentile {m.group(1)} is not a tidy statistic"))
+                rejects.append(
+                    (ln, f"{written.get(key, key)}: {v:g}", f"percentile {m.group(1)} is not a tidy statistic")
+                )
             else:
                 keep(ln, metric, stat, v, unit)
         else:
-            rejects.append((ln, f"{key}: {v:g}", "a number this parser has no tidy name for"))
+            rejects.append((ln, f"{written.get(key, key)}: {v:g}", "a number this parser has no tidy name for"))
     if agentic:
         done, dur = point.get("num_requests_successful"), point.get("duration_seconds")
         if _num(done) and _num(dur) and dur > 0:
@@ -459,6 +495,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
         fmt = (
             AGENTIC_NESTED
             if nested(point)
+            else AGENTIC_FIRST
+            if agentic and first_agentic(point)
             else (AGENTIC_AGGREGATE if agentic else AGGREGATE)
             if isinstance(doc, list)
             else (AGENTIC_POINT if agentic else POINT)
@@ -473,7 +511,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
 def sniff(text: str | Lines) -> bool:
     """A point's keys: `hw`, `conc` and per-GPU throughput (`tput_per_gpu`, or the nested agentic
     schema's `request_metrics`)."""
-    keys = all(contains(k, text) for k in ('"hw"', '"conc"'))
+    keys = contains('"hw"', text) and (
+        contains('"conc"', text) or contains('"users"', text) and contains("_ttlt", text)
+    )
     return keys and (contains('"tput_per_gpu"', text) or contains('"request_metrics"', text))
 
 

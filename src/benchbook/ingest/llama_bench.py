@@ -777,6 +777,41 @@ def _record_base(obj: dict, power: float | None, section: str | None) -> dict | 
     )
 
 
+#: The timing fields of llama.cpp pull request #12874 (April 2025, not merged; its branch's README shows
+#: them), which timed a test's prompt and its generation apart: `avg_prompt_ts` = n_prompt / prompt time
+#: and `avg_gen_ts` = n_gen / generation time (with their ns and std), in place of `avg_ts` / `avg_ns`.
+SPLIT_FIELDS = {
+    "prompt": ("avg_prompt_ns", "stddev_prompt_ns", "avg_prompt_ts", "stddev_prompt_ts"),
+    "gen": ("avg_gen_ns", "stddev_gen_ns", "avg_gen_ts", "stddev_gen_ts"),
+}
+_UPSTREAM = ("avg_ns", "stddev_ns", "avg_ts", "stddev_ts")
+
+
+def _unsplit(obj: dict, out: _Out, line: int) -> dict:
+    """A record with split timings in llama-bench's own fields: a prompt-only test (n_gen 0) is its
+    prompt timing, a generation-only test (n_prompt 0) its generation timing, the same numbers
+    llama-bench's `avg_ts` gives for such a test; the other part's fields (a few ns of no work) are
+    rejected with the reason. A pp+tg test timed in two parts has no tidy name (llama-bench's pg rate
+    is the whole test's), so all its timing fields are rejected. A record without them is itself."""
+    if "avg_ts" in obj or not any(k in obj for k in SPLIT_FIELDS["prompt"] + SPLIT_FIELDS["gen"]):
+        return obj
+    n_prompt, n_gen = _int(obj.get("n_prompt")) or 0, _int(obj.get("n_gen")) or 0
+    part = "prompt" if n_gen == 0 else "gen" if n_prompt == 0 else None
+    rest = {k: v for k, v in obj.items() if not any(k in f for f in SPLIT_FIELDS.values())}
+    for name, fields in SPLIT_FIELDS.items():
+        for k in fields:
+            if k not in obj:
+                continue
+            if name == part:
+                rest[_UPSTREAM[fields.index(k)]] = obj[k]
+            elif part is None:
+                out.reject(line, f"{k}={obj[k]}", "a pp+tg test timed in two parts (PR #12874): no tidy name")
+            else:
+                what = "prompt" if name == "prompt" else "generation"
+                out.reject(line, f"{k}={obj[k]}", f"the {what} timing of a test with no {what} tokens (PR #12874)")
+    return rest
+
+
 def _emit_record(obj: dict, base: dict | None, out: _Out, lines_of: dict[str, int], default_line: int) -> None:
     """The measured numbers of one JSON/CSV record."""
 
@@ -990,7 +1025,7 @@ def _parse_csv_blocks(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> N
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
-        if i in taken or "avg_ts" not in line or "," not in line or line.lstrip().startswith(("|", "{", "[")):
+        if i in taken or "_ts" not in line or "," not in line or line.lstrip().startswith(("|", "{", "[")):
             i += 1
             continue
         try:
@@ -999,7 +1034,7 @@ def _parse_csv_blocks(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> N
             i += 1
             continue
         header = [h.strip() for h in header]
-        if "avg_ts" not in header or not ({"n_prompt", "n_gen"} & set(header)):
+        if not ({"avg_ts", "avg_prompt_ts"} & set(header)) or not ({"n_prompt", "n_gen"} & set(header)):
             i += 1
             continue
         out.blocks += 1
@@ -1029,9 +1064,9 @@ def _parse_csv_blocks(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> N
             else:
                 obj = dict(zip(header, cells, strict=True))
             taken.add(j)
-            base = _record_base(obj, power, section)
             out.next_source()
-            _emit_record(obj, base, out, {}, j + 1)
+            obj = _unsplit(obj, out, j + 1)
+            _emit_record(obj, _record_base(obj, power, section), out, {}, j + 1)
             j += 1
         _number_repeats(out, start)
         taken.update(range(i, j))
@@ -1105,7 +1140,7 @@ def _parse_sql(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> None:
             start = len(out.records)
         last = i
         header = [c.strip() for c in m["cols"].split(",")]
-        if "avg_ts" not in header:
+        if not ({"avg_ts", "avg_prompt_ts"} & set(header)):
             continue
         out.blocks += 1
         taken.add(i)
@@ -1124,6 +1159,7 @@ def _parse_sql(lines: list[str], out: _Out, ctx_at, taken: set[int]) -> None:
             )
         section, power = ctx_at(i + 1)
         out.next_source()
+        obj = _unsplit(obj, out, i + 1)
         _emit_record(obj, _record_base(obj, power, section), out, {}, i + 1)
     _number_repeats(out, start)
 
@@ -1185,7 +1221,7 @@ def _builds(table) -> str | None:
 _SNIFF_MD = re.compile(r"^\s*\|.*\|\s*test\s*\|\s*t/s\s*\|", re.M | re.I)
 _SNIFF_MD_RENAMED = re.compile(r"^\s*\|\s*model\s*\|\s*size\s*\|\s*params\s*\|", re.M | re.I)
 _SNIFF_JSON = re.compile(r'"(?:avg_ts|samples_ts)"\s*:')
-_SNIFF_CSV = re.compile(r"^[^\n|{]*\bn_prompt\b[^\n]*\bavg_ts\b", re.M)
+_SNIFF_CSV = re.compile(r"^[^\n|{]*\bn_prompt\b[^\n]*\bavg_(?:prompt_)?ts\b", re.M)
 
 
 _SNIFF_N = re.compile(r'"n_(?:prompt|gen)"\s*:')

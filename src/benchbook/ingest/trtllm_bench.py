@@ -334,8 +334,11 @@ class _Out:
         self.rejected.append((line, text, reason))
 
 
-def _read_report(lines, secs, k, source, out: _Out, version_hint: str | None) -> tuple[dict, dict] | None:
-    """The records of one report; (its settings, its metadata), or None when it holds no number."""
+def _read_report(
+    lines, secs, k, source, out: _Out, version_hint: str | None, run: str | None = None
+) -> tuple[dict, dict] | None:
+    """The records of one report (named `run`, else `report k`); (its settings, its metadata), or
+    None when it holds no number."""
     meta: dict[str, str] = {}
     model = dataset = None
     items: list[tuple[int, str, str, str]] = []  # (line, section, kind, text) of the measured lines
@@ -404,7 +407,7 @@ def _read_report(lines, secs, k, source, out: _Out, version_hint: str | None) ->
         return v if v is not None else math.nan
 
     base = {
-        "run": f"report {k}",
+        "run": run or f"report {k}",
         "format": "text",
         "model": _model_name(model if model not in (None, "None") else cmd.get("model") or None),
         "dataset": dataset or cmd.get("dataset") or None,
@@ -495,6 +498,50 @@ def _burst(out: _Out, first: int, source: str) -> None:
     )
 
 
+#: A row of a PERFORMANCE OVERVIEW pasted as a Markdown table (`Request Throughput (req/sec): | 0.9765 | 0.9812`):
+#: the label, then one cell per run compared.
+TABLE_ROW_RE = re.compile(r"^\s*(?P<label>[A-Za-z][^|]*?:)\s*\|(?P<cells>.*?)\|?\s*$")
+
+
+def _columns(lines: list[str], secs, source: str) -> list[tuple[str | None, list[str], list]]:
+    """A report whose PERFORMANCE OVERVIEW was pasted as a Markdown table of N value columns (N runs
+    of one configuration side by side, as a pull request compares two branches) as N reports:
+    (run name, lines, sections), each with the table's rows as `Label: value` of its own column.
+    The name is the column's, where the title's parenthesis lists one per column (`( main / ep+tp
+    branch)`), else `column N`. The sections printed once above the table (REQUEST DETAILS, the
+    issue rate) are read with the first column only: a later column keeps their settings, not
+    their numbers. A report without such a table is itself: [(None, lines, secs)]."""
+    over = next((sec for sec in secs if sec[0].startswith("PERFORMANCE OVERVIEW")), None)
+    rows = [i for i in range(over[2], over[3]) if TABLE_ROW_RE.match(lines[i])] if over else []
+    if not rows:
+        return [(None, lines, secs)]
+    cells = {i: [c.strip() for c in TABLE_ROW_RE.match(lines[i])["cells"].split("|")] for i in rows}
+    n = len(cells[rows[0]])
+    for i in rows:
+        if len(cells[i]) != n:
+            raise ParseError(
+                source, i + 1, f"a PERFORMANCE OVERVIEW table row with {len(cells[i])} values where the first has {n}"
+            )
+    title = lines[over[1]].partition("(")[2].strip().rstrip(")").strip()  # as written, not upper-cased
+    names = [t.strip() for t in title.split("/")] if title else []
+    if len(names) != n or not all(names):
+        names = [f"column {c}" for c in range(1, n + 1)]
+    plain = [(t.partition(" (")[0] if t.startswith("PERFORMANCE OVERVIEW") else t, *rest) for t, *rest in secs]
+    out = []
+    for c in range(n):
+        mine = list(lines)
+        for i in rows:
+            mine[i] = f"{TABLE_ROW_RE.match(lines[i])['label']} {cells[i][c]}"
+        if c:  # the numbers printed once belong to the first column's run
+            for _t, _at, lo, hi in secs:
+                for i in range(lo, hi):
+                    lm = LABEL_RE.match(lines[i].strip())
+                    if i not in rows and lm and _norm(lm["label"]) not in META and _norm(lm["label"]) != "model":
+                        mine[i] = ""
+        out.append((names[c], mine, plain))
+    return out
+
+
 def parse(text: str | Lines, source: str) -> Parsed:
     """Every trtllm-bench report in a text (a log, a write-up or the bare report)."""
     if not isinstance(text, (str, Lines)):
@@ -508,12 +555,18 @@ def parse(text: str | Lines, source: str) -> Parsed:
     out = _Out()
     hint = next((m for m in map(VERSION_RE.search, lines) if m), None)
     versions = set()
-    for k, secs in enumerate(reports, 1):
-        got = _read_report(lines, secs, k, source, out, hint[1] if hint else None)
-        if got is None:
-            out.messages.append(f"{source}:{secs[-1][1] + 1}: report {k} holds no number")
-        elif got[1].get("version"):
-            versions.add(got[1]["version"])
+    for k, whole_report in enumerate(reports, 1):
+        first = len(out.records)
+        for name, mine, secs in _columns(lines, whole_report, source):
+            got = _read_report(mine, secs, k, source, out, hint[1] if hint else None, name)
+            if got is None:
+                out.messages.append(f"{source}:{secs[-1][1] + 1}: report {k} holds no number")
+            elif got[1].get("version"):
+                versions.add(got[1]["version"])
+        # the columns of one pasted table ran one command: the load its issue rate shows is theirs
+        if any(r["request_rate"] == math.inf for r in out.records[first:]):
+            for r in out.records[first:]:
+                r["request_rate"] = math.inf
     if not out.records and not out.rejected:
         raise ParseError(source, reports[0][-1][1] + 1, "trtllm-bench report with no measured numbers")
     out.records.sort(key=lambda r: r["line"])
@@ -523,7 +576,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return finish(TOOL, source, out.records, out.rejected, out.messages, out.cells, version)
 
 
-_SNIFF_RE = re.compile(r"^\s*=\s*(?:PERFORMANCE|LATENCY) OVERVIEW\s*$", re.M)
+#: The overview's title line; a copy through a Markdown renderer loses its `= ` and may keep a
+#: parenthesis naming the runs compared (`PERFORMANCE OVERVIEW ( main / ep+tp branch)`).
+_SNIFF_RE = re.compile(r"^\s*=?\s*(?:PERFORMANCE|LATENCY) OVERVIEW(?:\s*\([^()\n]*\))?\s*$", re.M)
 _SNIFF_LABEL_RE = re.compile(
     r"Request Throughput \(req/sec\):|\[(?:TTFT|Latency)\] (?:P50|AVERAGE)|Total Latency \(ms\):"
 )

@@ -1,6 +1,6 @@
 """vLLM `vllm bench serve` (and the older `benchmarks/benchmark_serving.py`) output.
 
-Two forms are read:
+Three forms are read:
 
 * the text block the tool prints, from `============ Serving Benchmark Result ============` to the
   closing row of 50 `=`, with the context above it that names the run: a markdown heading
@@ -19,6 +19,8 @@ Two forms are read:
   `max_concurrency` null, `--metadata KEY=VALUE` pairs appear as extra top-level keys (kept in the
   `metadata` column as `key=value; ...`), the old misspelled key `"request_goodput:"` is read as
   `request_goodput`.
+* the first `benchmark_serving.py`'s five lines (2023: `Total time: N s`, `Throughput: N requests/s`,
+  `Average latency: N s`, ...), format `text 2023`: see `ingest.vllm_serve_2023`.
 
 A `vllm bench sweep serve` output folder (`benchbook ingest DIR`, or a chapter's source) is read as
 its `COMBINATION/run=N.json` files (`sweep_files`): each is named `COMBINATION/run=N.json`, its run
@@ -51,7 +53,7 @@ import shlex
 import numpy as np
 import pandas as pd
 
-from benchbook.ingest import serving_power
+from benchbook.ingest import serving_power, vllm_serve_2023
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, contains, first_char, split_n, whole
@@ -102,6 +104,8 @@ METRICS = {
     "probe_completed": "req: probe requests completed",
     "probe_failed": "req: probe requests failed",
     "probe_e2el": "ms: probe request latency",
+    "e2el_per_token": "ms: 2023 script, mean of latency / (prompt + output tokens)",
+    "e2el_per_output_token": "ms: 2023 script, mean of latency / output tokens (first-token wait included)",
 }
 
 HEADER_RE = re.compile(r"^(?P<prefix>.*?)=+ Serving Benchmark Result =+\s*$")
@@ -369,7 +373,7 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
     # command line
     for j in range(lo, hi):
         s = lines[j]
-        if "bench serve" in s or "benchmark_serving.py" in s:
+        if "bench serve" in s or "benchmark_serving.py" in s or vllm_serve_2023.is_command(s):
             k = j  # a command wrapped with trailing backslashes goes on over the next lines
             while s.rstrip().endswith("\\") and k + 1 < hi:
                 k += 1
@@ -824,6 +828,8 @@ def sniff(text: str | Lines) -> bool:
             return bool(_blocks(split_n(text)))
         except ParseError:
             return True  # our block, truncated: parse() will say where
+    if contains("Total time:", text) and contains(" requests/s", text) and vllm_serve_2023.blocks(split_n(text)):
+        return True
     return (
         any(_is_result_object(o) for o, _, _ in _json_objects(text, "", strict=False))
         if contains('"request_throughput"', text)
@@ -879,6 +885,26 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 settings["run"] = _auto_label(settings, k)
             records.extend(row(_ROW, {**settings, **r}) for r in block_records)
             prev_end = close + 1
+        prev_end = 0
+        for k, (start, end) in enumerate(vllm_serve_2023.blocks(lines), start=1):
+            ctx = _context(lines, prev_end, start)
+            settings = {
+                "run": ctx.get("label") or ctx.get("run"),
+                "format": vllm_serve_2023.FORMAT,
+                "model": _model(ctx.get("model")),
+                "dataset": ctx.get("dataset"),
+                "num_prompts": ctx.get("num_prompts", math.nan),
+                "request_rate": ctx.get("request_rate", math.nan),
+                "max_concurrency": math.nan,  # the 2023 script had no cap
+                "burstiness": math.nan,
+                "metadata": ctx.get("metadata"),
+            }
+            settings["run"] = settings["run"] or _auto_label(settings, k)
+            found, refused = vllm_serve_2023.records(lines, start, end, source, settings["num_prompts"])
+            records.extend(row(_ROW, {**settings, **r}) for r in found)
+            rejects.extend(refused)
+            cells += len(found) + len(refused)
+            prev_end = end
     folder = source.rsplit("/", 1)[0] if "/" in source else ""
     swept = sweep_params(folder)
     combo = ", ".join(f"{k}={v}" for side in swept.values() for k, v in side.items()) if swept else None
@@ -888,7 +914,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             run = combo if len(objs) == 1 else f"{combo} run={obj.get('run_number', k)}"
         cells += _parse_object(obj, text, offset, source, records, rejects, messages, run)
     if not records and not rejects:
-        raise ParseError(source, 1, "no 'Serving Benchmark Result' block or result JSON found")
+        raise ParseError(source, 1, "no 'Serving Benchmark Result' block, 2023 'Total time' lines or result JSON found")
     return finish(TOOL, source, records, rejects, messages, cells)
 
 
@@ -911,6 +937,7 @@ TOOL = register(
         description="vLLM `vllm bench serve` / benchmark_serving.py: result blocks and --save-result JSON",
         command="vllm bench serve --model MODEL ... [--save-result]; or a `vllm bench sweep serve -o DIR` folder",
         metrics=METRICS,
+        carries={vllm_serve_2023.FORMAT: vllm_serve_2023.CARRIES},
     )
 )
 
