@@ -5,8 +5,8 @@ one of those tools (`declarations`) is checked with the reader's parameters (eac
 the chapters that declare it), executed in this process, one after the other (`executor.run_here`: the
 notebook's cells, which call the chapter's `topics` module, with no kernel to start and no library
 imported twice), and all of them are rendered together by the book's engine: one jupyter-book
-project holding an index page, the chapters and the glossary, built in this process (its imports
-made in a thread while the files are read and the chapters run). Each file is read once for the
+project holding an index page, the chapters and the glossary, built in a process of its own
+(`Engine`, its imports made while the files are read and the chapters run). Each file is read once for the
 whole report (`ingest.once`). A chapter that cannot say anything about the input (its parameter
 check refuses the file, or a cell fails) is listed on the index with its one-line reason instead of
 producing a page.
@@ -287,14 +287,42 @@ def _project(root: Path, inputs: list[Input], sections: list[Section]) -> None:
         shutil.copy(s.executed, root / f"{s.chapter}.ipynb")
 
 
-def render(root: Path) -> Path:
-    """Build the project in `root` with jupyter-book, in this process; returns the html folder."""
-    from benchbook.single_page import PageError, build_html
+class Engine:
+    """The book's engine in a process of its own (forked when the report starts): it imports
+    jupyter-book, Sphinx and their extensions at once, while this process reads the files and runs
+    the chapters, then renders the report (`render`). A thread of this process would make the same
+    imports only in the turns the chapters leave it at the interpreter; a process of its own makes
+    them on the other core."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        self._pool = multiprocessing.get_context("fork").Pool(1)
+        self._pool.apply_async(_import_engine)
+
+    def render(self, root: Path) -> Path:
+        """Build the project in `root` with jupyter-book; returns the html folder."""
+        from benchbook.single_page import PageError, build_html
+
+        try:
+            return self._pool.apply(build_html, (root,))
+        except PageError as exc:
+            raise ReportError(str(exc).replace("the page", "the report")) from None
+
+    def close(self) -> None:
+        """Stop the engine's process at once (a refused report does not wait for its imports)."""
+        self._pool.terminate()
+        self._pool.join()
+
+
+def _import_engine() -> None:
+    """The engine's imports, in its process; a failure is left for the render to report."""
+    from benchbook.single_page import _import_engine as imports
 
     try:
-        return build_html(root)
-    except PageError as exc:
-        raise ReportError(str(exc).replace("the page", "the report")) from None
+        imports()
+    except Exception:  # reported, if it persists, by the render
+        pass
 
 
 def _scrub(text: str, roots: list[str]) -> str:
@@ -373,14 +401,17 @@ def report(paths: list[Path], given: dict, out: Path, log=print) -> tuple[Path, 
             f"{out.name}: the folder holds other files; give a new or empty folder, or one a report was written to"
         )
     from benchbook import ingest
-    from benchbook.single_page import warm_engine
 
-    warm = warm_engine() if any(os.path.exists(p) for p in paths) else None  # imports while the files are read
-    with ingest.once():  # each file read once: here, by the parameter checks and by the chapters
-        return _report(paths, given, out, warm, log)
+    engine = Engine() if any(os.path.exists(p) for p in paths) else None  # imports while the files are read
+    try:
+        with ingest.once():  # each file read once: here, by the parameter checks and by the chapters
+            return _report(paths, given, out, engine, log)
+    finally:
+        if engine is not None:
+            engine.close()
 
 
-def _report(paths: list[Path], given: dict, out: Path, warm, log) -> tuple[Path, list[Section]]:
+def _report(paths: list[Path], given: dict, out: Path, engine: Engine, log) -> tuple[Path, list[Section]]:
     inputs = read_inputs(paths)
     for i in inputs:
         if i.problem:
@@ -405,10 +436,8 @@ def _report(paths: list[Path], given: dict, out: Path, warm, log) -> tuple[Path,
         root = Path(tmp) / "book"
         root.mkdir()
         _project(root, inputs, sections)
-        if warm is not None:
-            warm.join()
         t0 = time.perf_counter()
-        site = render(root)
+        site = engine.render(root)
         log(f"  rendered {sum(s.executed is not None for s in sections)} page(s) in {time.perf_counter() - t0:.1f} s")
         roots = sorted({str(root), str(Path(tmp)), str(config.PROJ_ROOT), sys.prefix}, key=len, reverse=True)
         index = publish(site, work, out, sections, preps, roots, inputs)
