@@ -245,8 +245,6 @@ def _shell():
     from IPython.core.displayhook import DisplayHook
     from IPython.core.displaypub import DisplayPublisher
     from IPython.core.interactiveshell import InteractiveShell
-    from IPython.core.pylabtools import activate_matplotlib
-    from matplotlib_inline.backend_inline import configure_inline_support
     from traitlets.config import Config
 
     class Publisher(DisplayPublisher):
@@ -280,15 +278,17 @@ def _shell():
             out = nbformat.v4.new_output("error", ename=etype.__name__, evalue=str(evalue), traceback=stb)
             self.cell_outputs.append(out)
 
+        def enable_gui(self, gui=None):
+            if gui is not None:  # the inline backend needs no event loop; nothing else is asked for
+                raise NotImplementedError(f"no {gui} event loop in a report")
+
     main = sys.modules.get("__main__")
     cfg = Config()
     cfg.HistoryManager.enabled = False
     shell = Shell.instance(config=cfg, display_pub_class=Publisher, displayhook_class=Hook)
     if main is not None:  # the shell put its own namespace there; the command's stays
         sys.modules["__main__"] = main
-    backend = "module://matplotlib_inline.backend_inline"  # a kernel's figures, drawn the same way
-    activate_matplotlib(backend)
-    configure_inline_support(shell, backend)
+    shell.enable_matplotlib("inline")  # a kernel's figures, drawn the same way
     _SHELL = shell
     return shell
 
@@ -313,6 +313,8 @@ def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.No
         stack.callback(os.chdir, cwd)
         stack.callback(plt.close, "all")
         os.chdir(config.PROJ_ROOT)
+        warnings.filters[:] = _DEFAULT_FILTERS  # as in a fresh interpreter, whatever the host set (pytest)
+        warnings.showwarning = _show_warning
         for cell in nb.cells:
             if cell.cell_type != "code" or not cell.source.strip():
                 continue
@@ -326,6 +328,24 @@ def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.No
                 src = cell.source.strip().splitlines()
                 raise Failed(count, type(error).__name__, str(error), src[0] if src else "", nb)
     return nb
+
+
+#: Python's warning filters when no -W option is given (the warnings module's documentation), with
+#: IPython's own: a DeprecationWarning shows where the cells' code (`__main__`) causes it.
+_DEFAULT_FILTERS = [
+    ("default", None, DeprecationWarning, "__main__", 0),
+    ("ignore", None, DeprecationWarning, None, 0),
+    ("ignore", None, PendingDeprecationWarning, None, 0),
+    ("ignore", None, ImportWarning, None, 0),
+    ("ignore", None, ResourceWarning, None, 0),
+]
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning printed to stderr, as Python prints it (a host such as pytest may record it instead)."""
+    import warnings
+
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 #: What a Python 3 kernel reports of its language (`kernel_info`), as a kernel run records it.

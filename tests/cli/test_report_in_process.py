@@ -151,3 +151,18 @@ def test_a_file_is_read_again_outside_once_or_once_it_changed(monkeypatch, tmp_p
         assert reads[copy.name] == 4
     ingest.read(copy)
     assert reads[copy.name] == 5
+
+
+@pytest.mark.notebooks
+def test_a_warning_run_here_is_printed_as_in_a_kernel(tmp_path):
+    """Under any host (pytest records warnings itself), a library's warning is on the cell's stderr,
+    as a kernel prints it; one that Python's default filters hide stays hidden."""
+    path = _notebook(
+        tmp_path,
+        "import numpy as np\nnp.mean([])",
+        "import warnings\nwarnings.warn('old', PendingDeprecationWarning)",
+    )
+    here, kernel = executor.execute(path, {}, here=True), executor.execute(path, {})
+    assert _outputs(here) == _outputs(kernel)
+    assert "RuntimeWarning: Mean of empty slice" in here.cells[1].outputs[0]["text"]
+    assert here.cells[2].outputs == []
