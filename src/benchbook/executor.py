@@ -2,12 +2,12 @@
 all execute through `execute`, write through `atomic_write` and remove machine paths through `scrub`.
 
 `execute` has two modes. In a kernel (papermill over a fresh Unix-socket kernel, or the kernel
-manager `km` given): the build and `benchbook run` use it, so the published book and a reader's re-run are
-executed as a reader's Jupyter would. In this process (`here=True`): the notebook's code
-cells, parameters injected as papermill injects them, run in an IPython shell of the command's
-own, whose displays, results, streams and errors become the cells' outputs as a kernel's messages
-would (`run_here`); `benchbook report` uses it, and saves a kernel's start and its second import of every library
-(most of a one-file report). The cells are the chapter's calls (`topics.<chapter>.analyse` and
+manager `km` given): the build and `benchbook run` use it, so the published book and a reader's
+re-run are executed as a reader's Jupyter would. In this process (`here=True`): the notebook's
+code cells, parameters injected as papermill injects them, run in an IPython shell of the
+command's own, whose displays, results, streams and errors become the cells' outputs as a
+kernel's messages would (`run_here`); `benchbook report` uses it, and saves a kernel's start and
+its second import of every library. The cells are the chapter's calls (`topics.<chapter>.analyse` and
 `page(...).glue()`), so the glued values are the ones a kernel glues.
 """
 
@@ -313,7 +313,9 @@ def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.No
         stack.callback(os.chdir, cwd)
         stack.callback(plt.close, "all")
         os.chdir(config.PROJ_ROOT)
-        warnings.filters[:] = _DEFAULT_FILTERS  # as in a fresh interpreter, whatever the host set (pytest)
+        warnings.resetwarnings()  # as in a fresh interpreter, whatever the host set (pytest)
+        for action, category, module in _DEFAULT_FILTERS:
+            warnings.filterwarnings(action, category=category, module=module, append=True)
         warnings.showwarning = _show_warning
         for cell in nb.cells:
             if cell.cell_type != "code" or not cell.source.strip():
@@ -325,6 +327,8 @@ def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.No
             cell.execution_count = count
             if not result.success:
                 error = result.error_in_exec or result.error_before_exec
+                if isinstance(error, KeyboardInterrupt):  # the reader's Ctrl-C stops the command, not a chapter
+                    raise error
                 src = cell.source.strip().splitlines()
                 raise Failed(count, type(error).__name__, str(error), src[0] if src else "", nb)
     return nb
@@ -333,11 +337,11 @@ def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.No
 #: Python's warning filters when no -W option is given (the warnings module's documentation), with
 #: IPython's own: a DeprecationWarning shows where the cells' code (`__main__`) causes it.
 _DEFAULT_FILTERS = [
-    ("default", None, DeprecationWarning, "__main__", 0),
-    ("ignore", None, DeprecationWarning, None, 0),
-    ("ignore", None, PendingDeprecationWarning, None, 0),
-    ("ignore", None, ImportWarning, None, 0),
-    ("ignore", None, ResourceWarning, None, 0),
+    ("default", DeprecationWarning, "__main__"),
+    ("ignore", DeprecationWarning, ""),
+    ("ignore", PendingDeprecationWarning, ""),
+    ("ignore", ImportWarning, ""),
+    ("ignore", ResourceWarning, ""),
 ]
 
 

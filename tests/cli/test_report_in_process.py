@@ -166,3 +166,11 @@ def test_a_warning_run_here_is_printed_as_in_a_kernel(tmp_path):
     assert _outputs(here) == _outputs(kernel)
     assert "RuntimeWarning: Mean of empty slice" in here.cells[1].outputs[0]["text"]
     assert here.cells[2].outputs == []
+
+
+def test_a_readers_interrupt_stops_the_report_not_only_its_chapter(tmp_path):
+    path = _notebook(tmp_path, "raise KeyboardInterrupt")
+    with pytest.raises(KeyboardInterrupt):
+        executor.execute(path, {}, here=True)
+    with pytest.raises(executor.Failed):  # any other error is the chapter's, said in one sentence
+        executor.execute(_notebook(tmp_path, "raise SystemExit(3)"), {}, here=True)
