@@ -289,8 +289,35 @@ def _shell():
     if main is not None:  # the shell put its own namespace there; the command's stays
         sys.modules["__main__"] = main
     shell.enable_matplotlib("inline")  # a kernel's figures, drawn the same way
+    shell.as_started = _display_state(shell)
     _SHELL = shell
     return shell
+
+
+def _display_state(shell) -> dict:
+    """How the shell displays values, as a chapter may change it (`chapter.setup` registers plain
+    numpy reprs; `plotting.use_theme` makes figures SVG): the printers of each format and the inline
+    backend's settings."""
+    backend = next(c for c in shell.configurables if type(c).__name__ == "InlineBackend")
+    return {
+        "backend": (backend, {k: copy.deepcopy(v) for k, v in backend.trait_values(config=True).items()}),
+        "formats": {
+            mime: (f.type_printers.copy(), f.deferred_printers.copy(), f.enabled)
+            for mime, f in shell.display_formatter.formatters.items()
+        },
+    }
+
+
+def _restore_display(shell, state: dict) -> None:
+    """The shell displaying values as when it started (`_display_state`): one chapter's choices do
+    not reach the next, as none reach a fresh kernel."""
+    backend, values = state["backend"]
+    for name, value in values.items():
+        if getattr(backend, name) != value:  # its observers re-register the figure printers
+            setattr(backend, name, copy.deepcopy(value))
+    for mime, (printers, deferred, enabled) in state["formats"].items():
+        f = shell.display_formatter.formatters[mime]
+        f.type_printers, f.deferred_printers, f.enabled = printers.copy(), deferred.copy(), enabled
 
 
 def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.NotebookNode:
@@ -306,6 +333,7 @@ def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.No
 
     shell = _shell()
     shell.reset(new_session=True)
+    _restore_display(shell, shell.as_started)
     nb = parameterize(nb, parameters, source)
     nb.metadata["language_info"] = _LANGUAGE_INFO | {"version": platform.python_version()}
     cwd = os.getcwd()

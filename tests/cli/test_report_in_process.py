@@ -25,9 +25,22 @@ GYM = FIX / "attention-gym" / "rtx4090_flex_attn_noop.md"
 _RANDOM = [(re.compile(r"T_[0-9a-f]{5}"), "T_?"), (re.compile(r" at 0x[0-9a-f]+"), " at 0x?")]
 
 
+def _joined(outputs: list) -> list:
+    """Consecutive writes to one stream as one output: a kernel sends them in one message or in
+    several, as its flushes fall."""
+    out = []
+    for o in outputs:
+        if o["output_type"] == "stream" and out and out[-1]["output_type"] == "stream" and out[-1]["name"] == o["name"]:
+            out[-1] = {**out[-1], "text": out[-1]["text"] + o["text"]}
+        else:
+            out.append(dict(o))
+    return out
+
+
 def _outputs(nb) -> list:
     """Each code cell's count and outputs, the random parts of an execution blanked."""
-    text = json.dumps([(c.get("execution_count"), c["outputs"]) for c in nb.cells if c.cell_type == "code"])
+    cells = [(c.get("execution_count"), _joined(c["outputs"])) for c in nb.cells if c.cell_type == "code"]
+    text = json.dumps(cells, sort_keys=True)
     for pattern, blank in _RANDOM:
         text = pattern.sub(blank, text)
     return json.loads(text)
@@ -78,11 +91,15 @@ def test_a_failing_cell_run_here_fails_as_in_a_kernel(tmp_path):
 
 
 def test_each_chapter_run_here_starts_afresh(tmp_path):
-    """No name, matplotlib setting or working folder of one chapter reaches the next."""
+    """No name, matplotlib setting, display printer or working folder of one chapter reaches the next."""
     dpi, cwd = matplotlib.rcParams["figure.dpi"], config.PROJ_ROOT
-    first = _notebook(tmp_path, "import matplotlib, os\nmatplotlib.rcParams['figure.dpi'] = 33\nleak = os.getcwd()")
+    first = _notebook(
+        tmp_path,
+        "import matplotlib, os\nmatplotlib.rcParams['figure.dpi'] = 33\nleak = os.getcwd()",
+        "get_ipython().display_formatter.formatters['text/plain'].for_type(tuple, lambda o, p, c: p.text('T'))\n(1,)",
+    )
     nb = executor.execute(first, {}, here=True)
-    assert nb.cells[1].outputs == []
+    assert nb.cells[1].outputs == [] and nb.cells[2].outputs[0]["data"]["text/plain"] == "T"
     assert matplotlib.rcParams["figure.dpi"] == dpi
     second = _notebook(tmp_path, "import matplotlib, os\n(os.getcwd(), matplotlib.rcParams['figure.dpi'])", "leak")
     with pytest.raises(executor.Failed) as info:
@@ -93,7 +110,8 @@ def test_each_chapter_run_here_starts_afresh(tmp_path):
 
 @pytest.mark.notebooks
 @pytest.mark.parametrize(
-    "chapter,source", [("serving_saturation", SERVE), ("tp_scaling", TGI), ("batch_saturation", HF)]
+    "chapter,source",
+    [("serving_saturation", SERVE), ("tp_scaling", TGI), ("batch_saturation", HF), ("attention_kernels", GYM)],
 )
 def test_a_chapter_run_here_glues_what_its_kernel_run_glues(chapter, source):
     """Texts, Markdown, claims ledger, bottom line, exercises, tables, figures (SVG bytes) and the
