@@ -488,7 +488,6 @@ def report(
     out_dir: Annotated[
         Path, typer.Option("-o", "--out-dir", help="the report folder (index.html and one page per chapter)")
     ] = Path("benchbook-report"),
-    jobs: Annotated[int | None, typer.Option(help="chapters executed at once (default: one per core)")] = None,
 ) -> None:
     """Detect each file's tool, run every chapter that reads it, and write one offline report.
 
@@ -512,11 +511,9 @@ def report(
         _fail(str(exc))
     if not files:
         _fail("give at least one result file")
-    if jobs is not None and jobs < 1:
-        _fail(f"--jobs must be at least 1, got {jobs}")
     _output(out_dir, folder=True)
     try:
-        index, sections = rep.report(files, given, out_dir.resolve(), jobs, log=lambda m: typer.echo(m, err=True))
+        index, sections = rep.report(files, given, out_dir.resolve(), log=lambda m: typer.echo(m, err=True))
     except rep.ReportError as exc:
         _fail(str(exc))
     except RunError as exc:

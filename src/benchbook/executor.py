@@ -1,15 +1,27 @@
 """The one way the book runs a chapter notebook: the build, `benchbook run` and `benchbook report`
-all execute through `execute` (papermill over a Unix-socket kernel, fresh or warm from `Kernels`),
-write through `atomic_write` and remove machine paths through `scrub`."""
+all execute through `execute`, write through `atomic_write` and remove machine paths through `scrub`.
+
+`execute` has two modes. In a kernel (papermill over a fresh Unix-socket kernel, or the kernel
+manager `km` given): the build and `benchbook run` use it, so the published book and a reader's
+re-run are executed as a reader's Jupyter would. In this process (`here=True`): the notebook's
+code cells, parameters injected as papermill injects them, run in an IPython shell of the
+command's own, whose displays, results, streams and errors become the cells' outputs as a
+kernel's messages would (`run_here`); `benchbook report` uses it, and saves a kernel's start and
+its second import of every library. The cells are the chapter's calls (`topics.<chapter>.analyse` and
+`page(...).glue()`), so the glued values are the ones a kernel glues.
+"""
 
 from __future__ import annotations
 
+import copy
+import io
+import json
+import math
 import os
+import platform
 import re
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 import nbformat
@@ -113,15 +125,18 @@ def _partial(path: str) -> nbformat.NotebookNode | None:
 
 
 def execute(
-    source: Path, parameters: dict, *, km=None, progress: bool = False, keep_partial: bool = False
+    source: Path, parameters: dict, *, km=None, progress: bool = False, keep_partial: bool = False, here: bool = False
 ) -> nbformat.NotebookNode:
     """Execute the notebook `source` with `parameters` injected (as papermill injects them) in the
     project root, in the warm kernel `km` or else a fresh one, and return the executed notebook.
+    With `here`, the cells run in this process instead (`run_here`).
 
     A fresh kernel that dies before it answers is replaced (KERNEL_START_ATTEMPTS). Any failure
     raises Failed; with `keep_partial` (a reader's `benchbook run`, whose failed notebook is kept)
     papermill saves after every cell so that Failed carries what ran before it. Nothing is left on
     disk (papermill saves into a temporary outside every output folder)."""
+    if here:
+        return unfigure(run_here(nbformat.read(source, as_version=4), parameters, source))
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
@@ -159,6 +174,257 @@ def execute(
             os.remove(tmp)
 
 
+def _literal(value) -> str:
+    """`value` as Python source, as papermill writes a parameter (non-finite floats included)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"float({str(value)!r})"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(_literal(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+def parameterize(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.NotebookNode:
+    """`nb` with a cell tagged `injected-parameters` after its `parameters` cell (first, where it has
+    none) that sets `parameters`, and the papermill metadata a kernel run records: as papermill
+    parameterizes a notebook."""
+    nb = copy.deepcopy(nb)
+    if parameters:  # papermill injects nothing where no parameter is given
+        nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
+        lines = "".join(f"{name} = {_literal(value)}\n" for name, value in parameters.items())
+        injected = nbformat.v4.new_code_cell("# Parameters\n" + lines, metadata={"tags": ["injected-parameters"]})
+        at = next((i + 1 for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])), 0)
+        nb.cells.insert(at, injected)
+    nb.metadata["papermill"] = {
+        "default_parameters": {},
+        "environment_variables": {},
+        "exception": None,
+        "input_path": str(source),
+        "output_path": None,
+        "parameters": dict(parameters),
+    }
+    return nb
+
+
+def _json_default(obj):
+    """What the kernel's JSON packer makes of a value JSON lacks (numpy numbers, dates, bytes)."""
+    import base64
+    import datetime
+    import numbers
+
+    if isinstance(obj, numbers.Integral):
+        return int(obj)
+    if isinstance(obj, numbers.Real):
+        return float(obj)
+    if isinstance(obj, bytes):
+        return base64.b64encode(obj).decode("ascii")
+    if isinstance(obj, (datetime.date, datetime.datetime)):
+        return obj.isoformat()
+    raise TypeError(f"{type(obj).__name__} is not JSON serializable")
+
+
+def _wire(value):
+    """`value` as it arrives from a kernel: through JSON."""
+    return json.loads(json.dumps(value, default=_json_default))
+
+
+#: The IPython shell of this process that `run_here` executes cells in (made at its first chapter):
+#: one, because IPython's display machinery (`display`, myst-nb's `glue`) finds the shell as a singleton.
+_SHELL = None
+
+
+def _shell():
+    """This process's shell, recording into `shell.cell_outputs` what a kernel would send for the
+    cell running: `display_data`, `execute_result` and `error` (streams: `_Streams`); figures go
+    through the inline backend, as in a kernel."""
+    global _SHELL
+    if _SHELL is not None:
+        return _SHELL
+    from IPython.core.displayhook import DisplayHook
+    from IPython.core.displaypub import DisplayPublisher
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    class Publisher(DisplayPublisher):
+        def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kwargs):
+            out = nbformat.v4.new_output("display_data", data=_wire(data), metadata=_wire(metadata or {}))
+            self.shell.cell_outputs.append(out)
+
+        def clear_output(self, wait=False):
+            if not wait:
+                self.shell.cell_outputs.clear()
+
+    class Hook(DisplayHook):
+        def start_displayhook(self):
+            self.content = {"data": {}, "metadata": {}}
+
+        def write_output_prompt(self):
+            pass
+
+        def write_format_data(self, format_dict, md_dict=None):
+            self.content = {"data": _wire(format_dict), "metadata": _wire(md_dict or {})}
+
+        def finish_displayhook(self):
+            if self.content["data"]:
+                out = nbformat.v4.new_output("execute_result", execution_count=self.prompt_count, **self.content)
+                self.shell.cell_outputs.append(out)
+
+    class Shell(InteractiveShell):
+        cell_outputs: list = []
+
+        def _showtraceback(self, etype, evalue, stb):
+            out = nbformat.v4.new_output("error", ename=etype.__name__, evalue=str(evalue), traceback=stb)
+            self.cell_outputs.append(out)
+
+        def enable_gui(self, gui=None):
+            if gui is not None:  # the inline backend needs no event loop; nothing else is asked for
+                raise NotImplementedError(f"no {gui} event loop in a report")
+
+    main = sys.modules.get("__main__")
+    cfg = Config()
+    cfg.HistoryManager.enabled = False
+    shell = Shell.instance(config=cfg, display_pub_class=Publisher, displayhook_class=Hook)
+    if main is not None:  # the shell put its own namespace there; the command's stays
+        sys.modules["__main__"] = main
+    shell.enable_matplotlib("inline")  # a kernel's figures, drawn the same way
+    shell.as_started = _display_state(shell)
+    _SHELL = shell
+    return shell
+
+
+def _display_state(shell) -> dict:
+    """How the shell displays values, as a chapter may change it (`chapter.setup` registers plain
+    numpy reprs; `plotting.use_theme` makes figures SVG): the printers of each format and the inline
+    backend's settings."""
+    backend = next(c for c in shell.configurables if type(c).__name__ == "InlineBackend")
+    return {
+        "backend": (backend, {k: copy.deepcopy(v) for k, v in backend.trait_values(config=True).items()}),
+        "formats": {
+            mime: (f.type_printers.copy(), f.deferred_printers.copy(), f.enabled)
+            for mime, f in shell.display_formatter.formatters.items()
+        },
+    }
+
+
+def _restore_display(shell, state: dict) -> None:
+    """The shell displaying values as when it started (`_display_state`): one chapter's choices do
+    not reach the next, as none reach a fresh kernel."""
+    backend, values = state["backend"]
+    for name, value in values.items():
+        if getattr(backend, name) != value:  # its observers re-register the figure printers
+            setattr(backend, name, copy.deepcopy(value))
+    for mime, (printers, deferred, enabled) in state["formats"].items():
+        f = shell.display_formatter.formatters[mime]
+        f.type_printers, f.deferred_printers, f.enabled = printers.copy(), deferred.copy(), enabled
+
+
+def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.NotebookNode:
+    """Execute `nb`'s code cells with `parameters` injected in this process's shell, in a fresh
+    namespace, in the project root, with the matplotlib settings and warning filters of before it
+    restored after it (one chapter's theme does not carry into the next); the executed notebook,
+    or Failed with the cells run before, the failing one and its outputs (`partial`)."""
+    import contextlib
+    import warnings
+
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    shell = _shell()
+    shell.reset(new_session=True)
+    _restore_display(shell, shell.as_started)
+    nb = parameterize(nb, parameters, source)
+    nb.metadata["language_info"] = _LANGUAGE_INFO | {"version": platform.python_version()}
+    cwd = os.getcwd()
+    with matplotlib.rc_context(), warnings.catch_warnings(), contextlib.ExitStack() as stack:
+        stack.callback(os.chdir, cwd)
+        stack.callback(plt.close, "all")
+        os.chdir(config.PROJ_ROOT)
+        warnings.resetwarnings()  # as in a fresh interpreter, whatever the host set (pytest)
+        for action, category, module in _DEFAULT_FILTERS:
+            warnings.filterwarnings(action, category=category, module=module, append=True)
+        warnings.showwarning = _show_warning
+        for cell in nb.cells:
+            if cell.cell_type != "code" or not cell.source.strip():
+                continue
+            shell.cell_outputs = cell.outputs = []
+            count = shell.execution_count
+            with _Streams(cell.outputs):
+                result = shell.run_cell(cell.source, store_history=True)
+            cell.execution_count = count
+            if not result.success:
+                error = result.error_in_exec or result.error_before_exec
+                if isinstance(error, KeyboardInterrupt):  # the reader's Ctrl-C stops the command, not a chapter
+                    raise error
+                src = cell.source.strip().splitlines()
+                raise Failed(count, type(error).__name__, str(error), src[0] if src else "", nb)
+    return nb
+
+
+#: Python's warning filters when no -W option is given (the warnings module's documentation), with
+#: IPython's own: a DeprecationWarning shows where the cells' code (`__main__`) causes it.
+_DEFAULT_FILTERS = [
+    ("default", DeprecationWarning, "__main__"),
+    ("ignore", DeprecationWarning, ""),
+    ("ignore", PendingDeprecationWarning, ""),
+    ("ignore", ImportWarning, ""),
+    ("ignore", ResourceWarning, ""),
+]
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning printed to stderr, as Python prints it (a host such as pytest may record it instead)."""
+    import warnings
+
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
+#: What a Python 3 kernel reports of its language (`kernel_info`), as a kernel run records it.
+_LANGUAGE_INFO = {
+    "codemirror_mode": {"name": "ipython", "version": 3},
+    "file_extension": ".py",
+    "mimetype": "text/x-python",
+    "name": "python",
+    "nbconvert_exporter": "python",
+    "pygments_lexer": "ipython3",
+}
+
+
+class _Streams:
+    """stdout and stderr written while a cell runs, as its `stream` outputs (consecutive writes to
+    one stream joined into one output, as a notebook shows them)."""
+
+    def __init__(self, outputs: list) -> None:
+        self.outputs = outputs
+
+    def _writer(self, name: str):
+        outputs = self.outputs
+
+        class Writer(io.TextIOBase):
+            def write(self, text: str) -> int:
+                if text:
+                    last = outputs[-1] if outputs else None
+                    if last is not None and last.output_type == "stream" and last.name == name:
+                        last.text += text
+                    else:
+                        outputs.append(nbformat.v4.new_output("stream", name=name, text=text))
+                return len(text)
+
+            def writable(self) -> bool:
+                return True
+
+        return Writer()
+
+    def __enter__(self):
+        self._saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = self._writer("stdout"), self._writer("stderr")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        sys.stdout, sys.stderr = self._saved
+
+
 _FIGURE_BLOCK = re.compile(r"^```\{glue:figure\}[ \t]+(\S+)[^\n]*\n.*?^```[ \t]*$", re.M | re.S)
 
 
@@ -178,139 +444,3 @@ def unfigure(nb):
                 lambda m: m.group(0) if images.get(m.group(1), True) else f"{{glue:md}}`{m.group(1)}`", cell.source
             )
     return nb
-
-
-#: Run once in each kernel before any chapter: the imports every chapter makes (most of a chapter's
-#: cost on a small file), so that they overlap with reading the files and are paid once per kernel.
-_WARM_UP = """
-import matplotlib, matplotlib.pyplot, pandas, scipy.stats, seaborn, IPython.display, myst_nb
-import benchbook.chapter, benchbook.claims, benchbook.ingest, benchbook.presentation.plotting
-import benchbook.presentation.tables, benchbook.presentation.wording
-benchbook.ingest.tools()
-"""
-
-
-class Kernels:
-    """Warm kernels, one per chapter (`take` / `give`): started in the background, each with the
-    chapters' imports already made and its client kept connected (`client`: a new client waits for
-    the kernel's readiness again, 0.2 s or more); a kernel given back is replaced by a fresh one."""
-
-    def __init__(self) -> None:
-        import queue
-
-        self._free: queue.Queue = queue.Queue()
-        self._all: list = []
-        self._clients: dict = {}
-        self._threads: list[threading.Thread] = []
-        self._closing = False
-
-    def start(self) -> None:
-        t = threading.Thread(target=self._start_one, daemon=True)
-        self._threads.append(t)
-        t.start()
-
-    def _start_one(self) -> None:
-        km = None
-        try:  # whatever fails, the queue gets an entry: a chapter waiting in `take` is never left hanging
-            km = kernel_manager_class()(kernel_name="python3")
-            self._all.append(km)
-            km.start_kernel(cwd=str(config.PROJ_ROOT))
-            if not self._closing:
-                kc = self._clients[km] = km.client()
-                kc.allow_stdin = False
-                kc.start_channels()
-                # the imports are sent at once (queued until the kernel listens), and the kernel's
-                # own messages about them show that its output channel is connected; only where
-                # they do not is jupyter_client's readiness check run (it ends with 0.2 s of wait)
-                sent = self._send(kc, _WARM_UP, abandon=lambda: self._closing, alive=km.is_alive)
-                if not self._idle_seen(kc, sent):
-                    kc.wait_for_ready(timeout=120)
-        except Exception as exc:  # the chapter that takes it says why
-            self._free.put((km, f"the kernel did not start ({type(exc).__name__}: {exc})"))
-            return
-        self._free.put((km, ""))
-
-    @staticmethod
-    def _send(kc, code: str, abandon=lambda: False, alive=lambda: True) -> str:
-        """Run `code` in the kernel and wait for its reply, or until `abandon()` says the command
-        is closing (a report refused after the kernel started stops it at once, not after its
-        imports) or the kernel is no longer `alive()`; returns the request's id. Its outputs are
-        not read: nbclient keeps only its own cell's messages."""
-        import queue
-
-        msg_id = kc.execute(code, store_history=False)
-        deadline = time.monotonic() + config.EXECUTION_TIMEOUT_S
-        while True:
-            if abandon():
-                raise RuntimeError("the command is closing")
-            try:
-                reply = kc.get_shell_msg(timeout=0.1)
-            except queue.Empty:
-                if not alive():
-                    raise RuntimeError("the kernel died before it replied") from None
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"no reply after {config.EXECUTION_TIMEOUT_S} s") from None
-                continue
-            if reply["parent_header"].get("msg_id") == msg_id:
-                break
-        if reply["content"]["status"] != "ok":
-            raise RuntimeError(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
-        return msg_id
-
-    @staticmethod
-    def _idle_seen(kc, msg_id: str, wait_s: float = 1.0) -> bool:
-        """Whether the kernel's output channel delivers the end of request `msg_id` (its "idle"
-        status): then the channel is connected and read up to it, so nbclient misses no output."""
-        import queue
-
-        deadline = time.monotonic() + wait_s
-        while time.monotonic() < deadline:
-            try:
-                msg = kc.get_iopub_msg(timeout=0.1)
-            except queue.Empty:
-                continue
-            if (
-                msg["parent_header"].get("msg_id") == msg_id
-                and msg["msg_type"] == "status"
-                and msg["content"].get("execution_state") == "idle"
-            ):
-                return True
-        return False
-
-    def client(self, km):
-        """The connected client of a kernel this object started."""
-        return self._clients.get(km)
-
-    def take(self):
-        """A ready kernel, fresh: each runs one chapter (`give` replaces it). A kernel that ran
-        another chapter was once reset with `%reset -f` and reused; under load its reset could go
-        unanswered until the 600 s deadline, so a report on files three chapters read sat idle."""
-        km, problem = self._free.get()
-        if problem:
-            raise Failed(None, "KernelError", problem)
-        return km
-
-    def give(self, km) -> None:
-        """Take back a kernel that ran a chapter: stopped, and a fresh one started in its place
-        (warming while the next chapter waits) unless the command is closing."""
-        self._stop(km)
-        if not self._closing:
-            self.start()
-
-    def _stop(self, km) -> None:
-        kc = self._clients.pop(km, None)
-        if kc is not None:
-            kc.stop_channels()
-        if km.has_kernel:
-            km.shutdown_kernel(now=True)
-
-    def shutdown(self) -> None:
-        """Stop every kernel, those still starting included (no kernel outlives the command)."""
-        self._closing = True
-        for t in list(self._threads):
-            t.join()
-        for km in self._all:
-            try:
-                self._stop(km)
-            except Exception:  # already gone
-                pass

@@ -1,12 +1,15 @@
 """`benchbook report FILE... -o DIR`: every chapter that reads the files' tools, in one offline report.
 
-Each file's tool is detected as `benchbook ingest` detects it; every chapter whose first cell reads
+Each file's tool is detected as `benchbook ingest` detects it; every chapter whose declaration reads
 one of those tools (`declarations`) is checked with the reader's parameters (each `-p` goes to
-the chapters that declare it), executed (several kernels at once), and all of them are rendered
-together by the book's engine: one jupyter-book project holding an index page, the chapters and the
-glossary, built in this process while the kernels run. A chapter that cannot say anything about the
-input (its parameter check refuses the file, or a cell fails) is listed on the index with its
-one-line reason instead of producing a page.
+the chapters that declare it), executed in this process, one after the other (`executor.run_here`: the
+notebook's cells, which call the chapter's `topics` module, with no kernel to start and no library
+imported twice), and all of them are rendered together by the book's engine: one jupyter-book
+project holding an index page, the chapters and the glossary, built in a process of its own
+(`Engine`, its imports made while the files are read and the chapters run). Each file is read once for the
+whole report (`ingest.once`). A chapter that cannot say anything about the input (its parameter
+check refuses the file, or a cell fails) is listed on the index with its one-line reason instead of
+producing a page.
 
 DIR holds index.html, CHAPTER.html, CHAPTER.claims.json, CHAPTER.ipynb and the theme's files
 (_static/); nothing on a page is fetched from the network, and no machine path is written: files are
@@ -22,7 +25,6 @@ import shutil
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,7 +33,7 @@ import yaml
 
 from benchbook import config, declarations, executor
 from benchbook.chapter import ParameterError, declared
-from benchbook.executor import Kernels, atomic_write
+from benchbook.executor import atomic_write
 from benchbook.presentation import run_facts
 from benchbook.rerun import Prepared, RunError, output_lock, prepare, sanitize, write_ledger
 
@@ -159,11 +161,11 @@ def plan(inputs: list[Input], given: dict) -> tuple[list[Prepared], list[Section
     return preps, sections
 
 
-def run_in(km, prep: Prepared, work: Path) -> Path:
-    """Execute one chapter in the warm kernel of `km`; the executed notebook, without machine
-    paths, is WORK/<chapter>.ipynb."""
+def run_here(prep: Prepared, work: Path) -> Path:
+    """Execute one chapter in this process (`executor.run_here`); the executed notebook, without
+    machine paths, is WORK/<chapter>.ipynb."""
     try:
-        nb = executor.execute(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, km=km)
+        nb = executor.execute(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, here=True)
     except executor.Failed as exc:
         if exc.ename == "ParameterError":
             raise ParameterError(exc.evalue) from None
@@ -174,35 +176,22 @@ def run_in(km, prep: Prepared, work: Path) -> Path:
     return target
 
 
-def execute_all(
-    preps: list[Prepared], sections: list[Section], work: Path, kernels: Kernels, jobs: int, log=print
-) -> None:
-    """Execute the chapters in `jobs` warm kernels; a failure becomes the section's reason."""
+def execute_all(preps: list[Prepared], sections: list[Section], work: Path, log=print) -> None:
+    """Execute the chapters one after the other in this process; a failure becomes the section's reason."""
     import json
 
     by_name = {s.chapter: s for s in sections}
-
-    def one(prep: Prepared) -> None:
+    for prep in preps:
         section = by_name[prep.chapter]
         t0 = time.perf_counter()
         try:
-            km = kernels.take()
-        except executor.Failed as exc:
-            section.reason = exc.evalue
-            return
-        try:
-            section.executed = run_in(km, prep, work)
+            section.executed = run_here(prep, work)
         except ParameterError as exc:
             section.reason = str(exc)
         except RunError as exc:
             section.reason = str(exc).removeprefix(f"{prep.chapter}: ")
-        finally:
-            kernels.give(km)
         if section.executed is not None:
             log(f"  {prep.chapter}: executed in {time.perf_counter() - t0:.1f} s")
-
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        list(pool.map(one, preps))
     for section in sections:
         if section.executed is not None:
             section.title = declarations.chapter(section.chapter).title
@@ -298,14 +287,42 @@ def _project(root: Path, inputs: list[Input], sections: list[Section]) -> None:
         shutil.copy(s.executed, root / f"{s.chapter}.ipynb")
 
 
-def render(root: Path) -> Path:
-    """Build the project in `root` with jupyter-book, in this process; returns the html folder."""
-    from benchbook.single_page import PageError, build_html
+class Engine:
+    """The book's engine in a process of its own (forked when the report starts): it imports
+    jupyter-book, Sphinx and their extensions at once, while this process reads the files and runs
+    the chapters, then renders the report (`render`). A thread of this process would make the same
+    imports only in the turns the chapters leave it at the interpreter; a process of its own makes
+    them on the other core."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        self._pool = multiprocessing.get_context("fork").Pool(1)
+        self._pool.apply_async(_import_engine)
+
+    def render(self, root: Path) -> Path:
+        """Build the project in `root` with jupyter-book; returns the html folder."""
+        from benchbook.single_page import PageError, build_html
+
+        try:
+            return self._pool.apply(build_html, (root,))
+        except PageError as exc:
+            raise ReportError(str(exc).replace("the page", "the report")) from None
+
+    def close(self) -> None:
+        """Stop the engine's process at once (a refused report does not wait for its imports)."""
+        self._pool.terminate()
+        self._pool.join()
+
+
+def _import_engine() -> None:
+    """The engine's imports, in its process; a failure is left for the render to report."""
+    from benchbook.single_page import _import_engine as imports
 
     try:
-        return build_html(root)
-    except PageError as exc:
-        raise ReportError(str(exc).replace("the page", "the report")) from None
+        imports()
+    except Exception:  # reported, if it persists, by the render
+        pass
 
 
 def _scrub(text: str, roots: list[str]) -> str:
@@ -377,41 +394,37 @@ def _ours(out: Path) -> bool:
         return False
 
 
-def report(paths: list[Path], given: dict, out: Path, jobs: int | None = None, log=print) -> tuple[Path, list[Section]]:
+def report(paths: list[Path], given: dict, out: Path, log=print) -> tuple[Path, list[Section]]:
     """Read, run, render and write the report into `out`; returns (index.html, sections)."""
     if not _ours(out):
         raise ReportError(
             f"{out.name}: the folder holds other files; give a new or empty folder, or one a report was written to"
         )
-    kernels = Kernels()
-    if any(os.path.exists(p) for p in paths):
-        kernels.start()  # starts and makes the chapters' imports while the files are read
+    from benchbook import ingest
+
+    engine = Engine() if any(os.path.exists(p) for p in paths) else None  # imports while the files are read
     try:
-        inputs = read_inputs(paths)
-        for i in inputs:
-            if i.problem:
-                log(f"not read: {i.shown}: {i.problem}")
-            else:
-                log(f"read: {i.shown}: {'; '.join(i.detected) or ', '.join(i.tools)}")
-        return _report(inputs, given, out, jobs, kernels, log)
+        with ingest.once():  # each file read once: here, by the parameter checks and by the chapters
+            return _report(paths, given, out, engine, log)
     finally:
-        kernels.shutdown()
+        if engine is not None:
+            engine.close()
 
 
-def _report(inputs: list[Input], given, out: Path, jobs, kernels: Kernels, log) -> tuple[Path, list[Section]]:
-    from benchbook.single_page import warm_engine
-
-    warm = warm_engine()
+def _report(paths: list[Path], given: dict, out: Path, engine: Engine, log) -> tuple[Path, list[Section]]:
+    inputs = read_inputs(paths)
+    for i in inputs:
+        if i.problem:
+            log(f"not read: {i.shown}: {i.problem}")
+        else:
+            log(f"read: {i.shown}: {'; '.join(i.detected) or ', '.join(i.tools)}")
     preps, sections = plan(inputs, given)
-    n = max(1, min(jobs or os.cpu_count() or 1, len(preps)))
-    for _ in range(n - 1):
-        kernels.start()
     out.mkdir(parents=True, exist_ok=True)
     with output_lock(out), tempfile.TemporaryDirectory(prefix="benchbook-report-") as tmp:
         work = Path(tmp) / "executed"
         work.mkdir()
-        log(f"running {len(preps)} chapter(s) in {n} kernel(s): {', '.join(p.chapter for p in preps)}")
-        execute_all(preps, sections, work, kernels, n, log=log)
+        log(f"running {len(preps)} chapter(s): {', '.join(p.chapter for p in preps)}")
+        execute_all(preps, sections, work, log=log)
         for s in sections:
             if s.executed is None:
                 log(f"  {s.chapter}: nothing to say ({s.reason})")
@@ -423,9 +436,8 @@ def _report(inputs: list[Input], given, out: Path, jobs, kernels: Kernels, log) 
         root = Path(tmp) / "book"
         root.mkdir()
         _project(root, inputs, sections)
-        warm.join()
         t0 = time.perf_counter()
-        site = render(root)
+        site = engine.render(root)
         log(f"  rendered {sum(s.executed is not None for s in sections)} page(s) in {time.perf_counter() - t0:.1f} s")
         roots = sorted({str(root), str(Path(tmp)), str(config.PROJ_ROOT), sys.prefix}, key=len, reverse=True)
         index = publish(site, work, out, sections, preps, roots, inputs)

@@ -176,19 +176,24 @@ def _keep_failed(partial, prep: Prepared, out_dir: Path) -> Path | None:
     return failed
 
 
-def execute(prep: Prepared, out_dir: Path, progress: bool = True) -> Path:
+def execute(prep: Prepared, out_dir: Path, progress: bool = True, here: bool = False) -> Path:
     """Execute the chapter into OUT_DIR/<chapter>.ipynb (written atomically).
 
     A cell that raises ParameterError becomes ParameterError (one sentence); any other failure (a
     cell that raised or timed out, a kernel that died or never started) becomes RunError naming
     the chapter and the error, and what was executed is kept beside as <chapter>.failed.ipynb so
-    the traceback can be read.
+    the traceback can be read. With `here`, the chapter runs in this process (`executor.run_here`,
+    as `benchbook report` runs it), not in a kernel.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{prep.chapter}.ipynb"
     try:
         nb = executor.execute(
-            config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, progress=progress, keep_partial=True
+            config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb",
+            prep.parameters,
+            progress=progress,
+            keep_partial=True,
+            here=here,
         )
     except executor.Failed as exc:
         if exc.ename == "ParameterError":
@@ -224,9 +229,19 @@ def render_html(executed: Path, out: Path | None = None, title: str | None = Non
     return render(executed, out or executed.with_suffix(".html"), title or executed.stem, banner)
 
 
-def run(chapter: str, given: dict, sources: list[str] | None, out_dir: Path, progress: bool = True, log=print):
-    """Check, execute and render; return (executed notebook, html page). `benchbook run` is this.
-    One run per output folder at a time, and every file it writes lies inside that folder."""
+def run(
+    chapter: str,
+    given: dict,
+    sources: list[str] | None,
+    out_dir: Path,
+    progress: bool = True,
+    log=print,
+    here: bool = False,
+):
+    """Check, execute and render; return (executed notebook, html page). `benchbook run` is this
+    (in a kernel); `here` runs the chapter in this process instead, as `benchbook report` does (the
+    fixture pages' tests: the same page, without a kernel per case). One run per output folder at
+    a time, and every file it writes lies inside that folder."""
     prep = prepare(chapter, given, sources)
     out_dir.mkdir(parents=True, exist_ok=True)
     with output_lock(out_dir):
@@ -236,7 +251,7 @@ def run(chapter: str, given: dict, sources: list[str] | None, out_dir: Path, pro
         from benchbook.single_page import warm_engine
 
         warm = warm_engine()  # the render's imports, made while the kernel runs the chapter
-        nb = execute(prep, out_dir, progress=progress)
+        nb = execute(prep, out_dir, progress=progress, here=here)
         warm.join()
         write_ledger(nb, out_dir / f"{chapter}.claims.json")
         page = render_html(nb, out_dir / f"{chapter}.html", title=chapter)

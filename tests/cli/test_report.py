@@ -1,7 +1,7 @@
 """`benchbook report FILE... -o DIR`: which chapters run on which files, with which parameters, and
-the one sentence (and non-zero exit) where nothing can be read. Nothing here executes a chapter (a
-report starts its kernel while it reads the files, and a refused one stops it at once); the
-report's execution and rendering are tested on an installed wheel (tests/cli/test_wheel_report.py)."""
+the one sentence (and non-zero exit) where nothing can be read. Nothing here executes a chapter; the
+report's execution and rendering are tested on an installed wheel (tests/cli/test_wheel_report.py),
+and its in-process pages against the kernel's (tests/cli/test_report_in_process.py)."""
 
 from __future__ import annotations
 
@@ -144,36 +144,17 @@ def test_a_warning_naming_the_python_environment_loses_that_path(monkeypatch):
     assert nb.cells[0].outputs[0]["text"] == "lib/python3.11/site-packages/seaborn/_base.py:949: FutureWarning: x\n"
 
 
-class _NoKernels:
-    """Stands in for report.Kernels where no chapter really executes."""
-
-    def start(self):
-        pass
-
-    def take(self):
-        return object()
-
-    def give(self, km):
-        pass
-
-    def client(self, km):
-        return None
-
-    def shutdown(self):
-        pass
-
-
-def _cell_fails(km, prep, work):
+def _cell_fails(prep, work):
     from benchbook.rerun import RunError
 
     raise RunError(f"{prep.chapter}: ValueError: the sweep has no load column")
 
 
 def test_a_chapter_whose_cell_fails_is_listed_with_its_reason(monkeypatch, tmp_path):
-    monkeypatch.setattr(report, "run_in", _cell_fails)
+    monkeypatch.setattr(report, "run_here", _cell_fails)
     inputs = report.read_inputs([SERVE])
     preps, sections = report.plan(inputs, {})
-    report.execute_all(preps, sections, tmp_path, _NoKernels(), 1, log=lambda m: None)
+    report.execute_all(preps, sections, tmp_path, log=lambda m: None)
     (s,) = sections
     assert s.executed is None and s.reason == "ValueError: the sweep has no load column"
     assert "<strong>serving_saturation</strong>: ValueError: the sweep has no load column" in report.index_page(
@@ -182,8 +163,7 @@ def test_a_chapter_whose_cell_fails_is_listed_with_its_reason(monkeypatch, tmp_p
 
 
 def test_when_no_chapter_can_say_anything_nothing_is_written(monkeypatch, tmp_path):
-    monkeypatch.setattr(report, "run_in", _cell_fails)
-    monkeypatch.setattr(report, "Kernels", _NoKernels)
+    monkeypatch.setattr(report, "run_here", _cell_fails)
     out = tmp_path / "out"
     res = runner.invoke(app, ["report", str(SERVE), "-o", str(out)])
     assert res.exit_code == 2, res.output
@@ -201,26 +181,6 @@ def test_a_folder_holding_other_files_is_refused(tmp_path):
     assert (out / "_static" / "mine.css").read_text() == "x"
     (out / "index.html").write_text('<div class="benchbook-report"></div>')
     assert report._ours(out)
-
-
-def test_a_refused_report_leaves_no_kernel_behind(monkeypatch, tmp_path):
-    """The kernel starts before the files are read; when none can be read it is stopped without
-    waiting for its imports."""
-    started = []
-
-    class Recorded(report.Kernels):
-        def __init__(self):
-            super().__init__()
-            started.append(self)
-
-    monkeypatch.setattr(report, "Kernels", Recorded)
-    odd = tmp_path / "notes.txt"
-    odd.write_text("nothing a benchmark printed\n", encoding="utf-8")
-    res = runner.invoke(app, ["report", str(odd), "-o", str(tmp_path / "out")])
-    _refused(res, "nothing could be read", tmp_path / "out")
-    (kernels,) = started
-    assert kernels._all, "a kernel was started while the file was read"
-    assert not any(km.has_kernel for km in kernels._all) and not kernels._clients
 
 
 def test_a_page_shows_the_readers_parameters_once_and_nothing_of_the_books_inputs():

@@ -2,15 +2,19 @@
 
 `read(path)` detects which tools' output a file holds (a write-up may hold several), runs each
 parser and returns one long table, one measured number per row. `read_parsed` returns the
-per-tool results with their rejected-cell reports and messages.
+per-tool results with their rejected-cell reports and messages. Inside `once()` a file is opened,
+split into lines, parsed and read for its context facts once, however often it is asked for.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib
 import os
 import stat
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
@@ -140,8 +144,47 @@ def tools() -> dict[str, Tool]:
     return dict(REGISTRY)
 
 
+#: What `once()` keeps while it is open: (what, tool, the file's identity) -> what was read.
+_MEMO: dict | None = None
+
+
+@contextmanager
+def once() -> Iterator[None]:
+    """Within it, each file is read once: its lines, each parse of it and its context facts are kept
+    and handed out again (tables as copies), so that a report that detects a file's tools, checks
+    its chapters' parameters and runs them in its own process opens the file once. A file is known
+    by its identity on disk (device, inode, size, modification time), so a file changed on disk is
+    read afresh. Nothing is kept outside it: a process that lives on (a test session, a kernel)
+    must see a rewritten file."""
+    global _MEMO
+    outer = _MEMO
+    if outer is None:
+        _MEMO = {}
+    try:
+        yield
+    finally:
+        _MEMO = outer
+
+
+def _kept(what: str, path: Path, make, tool: str | None = None):
+    """`make()`, or what it gave for this file (and `tool`) earlier inside `once()`."""
+    if _MEMO is None:
+        return make()
+    key = (what, tool, *_identity(path))
+    if key not in _MEMO:
+        _MEMO[key] = make()
+    return _MEMO[key]
+
+
+def _identity(path: Path) -> tuple:
+    st = path.stat()
+    return str(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+
 def _load_text(path: Path) -> str:
     _regular(path)
+    if _MEMO is not None:  # the bytes of the lines already read (validated as UTF-8 there)
+        return _load_lines(path)._data.decode("utf-8")
     data = path.read_bytes()
     try:
         return data.decode("utf-8")
@@ -153,7 +196,7 @@ def _load_text(path: Path) -> str:
 def _load_lines(path: Path) -> Lines:
     """The file's lines (`text.Lines`, about 1.1x the file), never its whole text as one string (2x)."""
     _regular(path)
-    return read_lines(path)
+    return _kept("lines", path, lambda: read_lines(path))
 
 
 def detect(text: str | Lines) -> list[str]:
@@ -189,6 +232,21 @@ def read_parsed(path: str | os.PathLike, tool: str | None = None) -> list[Parsed
     p = config.resolve(path)
     _regular(p)
     config.log_read(p)
+    if _MEMO is None:
+        return _read_parsed(p, tool)
+    every = _MEMO.get(("parsed", None, *_identity(p)), [])  # each tool's reading, kept from a read of all
+    kept = [q for q in every if q.tool == tool] or _kept("parsed", p, lambda: _read_parsed(p, tool), tool)
+    return [_copy(q) for q in kept]
+
+
+def _copy(parsed: Parsed) -> Parsed:
+    """A kept reading handed out again: its tables and messages the caller's own to change."""
+    out = copy.copy(parsed)
+    out.table, out.rejected, out.messages = parsed.table.copy(), parsed.rejected.copy(), list(parsed.messages)
+    return out
+
+
+def _read_parsed(p: Path, tool: str | None) -> list[Parsed]:
     text = _load_lines(p)
     registry = tools()
     if tool is not None:
@@ -240,14 +298,15 @@ def read(path: str | os.PathLike, tool: str | None = None) -> pd.DataFrame:
     df.attrs["rejected"] = [r for p in parsed for r in p.rejected.to_dict("records")]
     df.attrs["messages"] = [m for p in parsed for m in p.messages]
     if len(df) and context.needs_fill(df):  # the parser's fields first, then what the rest of the file states
-        df.attrs["messages"] += context.fill(df, context.read(_load_lines(config.resolve(path))))
+        df.attrs["messages"] += context.fill(df, context_of(path))
     df.attrs["detected"] = [detected(p) for p in parsed]
     return df
 
 
 def context_of(path: str | os.PathLike) -> context.Context:
     """The run facts written anywhere in a file (`ingest.context.read` over all its lines)."""
-    return context.read(_load_lines(config.resolve(path)))
+    p = config.resolve(path)
+    return _kept("context", p, lambda: context.read(_load_lines(p)))
 
 
 def _read_sweep(folder: Path, tool: str | None, shown: str) -> pd.DataFrame:
