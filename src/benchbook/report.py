@@ -297,7 +297,9 @@ class Engine:
     def __init__(self) -> None:
         import multiprocessing
 
-        self._pool = multiprocessing.get_context("fork").Pool(1)
+        # fork shares this process's imports; where there is none (Windows), a fresh one does the same
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        self._pool = multiprocessing.get_context(method).Pool(1)
         self._pool.apply_async(_import_engine)
 
     def render(self, root: Path) -> Path:
