@@ -172,3 +172,13 @@ def test_the_default_cap_aiperf_logs_is_read_and_grouped_tables_are_not():
     assert t["max_concurrency"].isna().all() and set(t["request_rate"]) == {4}
     grouped = TABLE.replace("NVIDIA AIPerf | LLM Metrics", "NVIDIA AIPerf | LLM Metrics: Spec Decode")
     assert ingest.detect(grouped) != ["aiperf"]
+
+
+def test_a_command_with_no_rate_and_no_concurrency_ran_at_aiperfs_default_concurrency_of_one():
+    t = ingest.read(FIX / "aiperf_docs_goodput_console.md", tool="aiperf")
+    assert set(t["max_concurrency"]) == {1} and t["request_rate"].isna().all()
+    # a rate is not a cap, a trace replays its schedule, and a table with no command states neither
+    assert math.isnan(ac.settings("aiperf profile -m m --request-rate 4")["max_concurrency"])
+    assert math.isnan(ac.settings("aiperf profile -m m --fixed-schedule --input-file t.jsonl")["max_concurrency"])
+    assert math.isnan(ac.settings(None)["max_concurrency"])
+    assert ac.settings("aiperf profile -m m --concurrency 8")["max_concurrency"] == 8

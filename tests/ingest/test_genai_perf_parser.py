@@ -179,3 +179,57 @@ def test_serving_saturation_reads_every_form():
     assert list(r["output_throughput"]) == [44.63, 44190.56002502682, 410.43, 45.84]
     assert list(r["max_concurrency"].fillna(-1)) == [1, 100, -1, 1]
     assert r["ttft_mean"].tolist() == [1193.02, 184.63779366666665, 32688.40, 71.66]
+
+
+def _runs(path):
+    t = ingest.read(path, tool=TOOL)
+    return t.groupby("run", sort=False)[["model", "max_concurrency", "request_rate"]].first()
+
+
+def test_each_table_is_its_own_run_with_the_command_nearest_above_it():
+    # perf_analyzer's tutorial: four servers, four `genai-perf profile` commands, four tables
+    runs = _runs(FIX / "perf_analyzer_docs_tutorial.md")
+    assert list(runs.index) == ["c=1", "c=1 #2", "c=1 #3", "c=1 #4"]
+    assert list(runs["model"]) == ["gpt2", "gpt2", "HuggingFaceH4/zephyr-7b-beta", "gpt2"]
+    t = ingest.read(FIX / "perf_analyzer_docs_tutorial.md", tool=TOOL)
+    out = t[t["metric"] == "output_throughput"].set_index("run")["value"]
+    assert len(out) == 4 and out.is_unique  # each server's own throughput, none set aside as a conflict
+
+
+def test_a_command_without_a_load_option_ran_at_genai_perfs_default_concurrency_of_one():
+    runs = _runs(FIX / "perf_analyzer_docs_dynamo.md")  # `-m` on a continuation line of a wrapped command
+    assert set(runs["model"]) == {"deepseek-ai/DeepSeek-R1-Distill-Llama-8B"}
+    assert set(runs["max_concurrency"]) == {1}
+    lora = _runs(FIX / "perf_analyzer_docs_lora.md")  # only the third command sets --concurrency=128
+    assert list(lora["max_concurrency"]) == [1, 1, 128]
+    assert lora["model"].iloc[0] == "adapter1, adapter2"  # `-m` takes several models
+    assert set(_runs(FIX / "perf_analyzer_docs_multi_turn.md")["max_concurrency"]) == {2}  # --session-concurrency
+
+
+def test_a_table_with_no_command_above_it_keeps_its_load_unknown(tmp_path):
+    table = (FIX / "perf_analyzer_docs_huggingface_tgi.md").read_text(encoding="utf-8")
+    console = table[table.index("                                        NVIDIA GenAI-Perf") :]
+    p = tmp_path / "console.txt"
+    p.write_text(console)
+    runs = _runs(p)
+    assert runs["max_concurrency"].isna().all() and runs["model"].isna().all()  # no command: not looked up
+    p.write_text("genai-perf profile -m m --request-rate 4\n" + console)
+    runs = _runs(p)
+    assert runs["max_concurrency"].isna().all() and set(runs["request_rate"]) == {4}  # a rate, not the default
+
+
+def test_tables_whose_commands_aim_at_different_servers_are_different_deployments():
+    t = ingest.read(FIX / "perf_analyzer_docs_tutorial.md", tool=TOOL)
+    meta = t.groupby("run", sort=False)["metadata"].first()
+    assert [m.split("deployment=")[1] for m in meta] == [
+        "backend tensorrtllm",
+        "backend vllm",
+        "endpoint-type chat",
+        "endpoint-type completions",
+    ]
+    # the command is kept whole: its --goodput states the SLOs behind the tool's goodput row
+    goodput = ingest.read(FIX / "perf_analyzer_docs_goodput.md", tool=TOOL)
+    assert "--goodput time_to_first_token:75 inter_token_latency:19.75" in goodput["metadata"].iloc[0]
+    # one command, one server: no deployment to tell apart
+    single = ingest.read(FIX / "perf_analyzer_docs_multi_turn.md", tool=TOOL)
+    assert not single["metadata"].str.contains("deployment=").any()

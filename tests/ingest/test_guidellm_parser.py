@@ -88,3 +88,16 @@ def test_concurrent_and_synchronous_send_at_once():
     )
     row = sync.table.drop_duplicates("run").iloc[0]
     assert row["max_concurrency"] == 1.0 and row["request_rate"] == float("inf")
+
+
+def test_the_run_summarys_times_of_day_are_rejected_and_a_latency_in_seconds_keeps_its_printed_value():
+    # a 0.4+ console: Start / End are clocks (10:13:04), Request Latency is printed in seconds
+    path = FIX / "openshift_workshop_llama31_8b_fp8_concurrent_32_64_env_job.md"
+    (p,) = ingest.read_parsed(path)
+    clocks = p.rejected[p.rejected["reason"] == g.CLOCK]
+    assert sorted(clocks["text"].str.split(": ").str[-1]) == ["10:13:04", "10:13:34", "10:13:45", "10:14:15"]
+    t = p.table
+    e2el = t[(t["metric"] == "e2el") & (t["statistic"] == "median")].set_index("run")
+    assert e2el.loc["concurrent", "value"] == 20400.0 and e2el.loc["concurrent", "note"] == "converted from 20.4 s"
+    # a number that is no clock (a duration of 30.0 s) is kept, not rejected as one
+    assert (t["metric"] == "duration").sum() == 2 and not clocks["text"].str.contains("30.0").any()

@@ -122,3 +122,40 @@ def test_a_total_line_before_any_prefill_is_refused_naming_its_line(tmp_path):
     with pytest.raises(ParseError) as err:
         ingest.read(p)
     assert err.value.line == 2
+
+
+MINICPM = FIX / "minicpm_sala_bs4_in1024_out512_console_zh.md"
+
+
+def test_what_comes_before_benchmark_is_the_warmup_even_when_its_marker_was_cut():
+    # the tool prints `Warmup ...`, the warmup run, then `Benchmark ...`: this note kept only the last
+    (p,) = ingest.read_parsed(MINICPM)
+    assert set(p.rejected["reason"]) == {sglang_one_batch.WARMUP} and len(p.rejected) == 16
+    assert set(p.rejected["line"]) == set(range(80, 88))
+    t = p.table
+    assert set(t["run"]) == {1}
+    assert _one(t, "prefill_latency") == 0.37183
+    assert _one(t, "decode_latency") == 0.01175
+    assert _one(t, "total_latency") == 6.395
+
+
+def test_the_console_takes_the_command_nearest_above_it():
+    t = ingest.read(MINICPM)
+    assert set(t["batch_size"]) == {4}
+    assert set(t["input_len"]) == {1024} and set(t["output_len"]) == {512}  # not the first command's 256 / 32
+    # the tool's total throughput: (input + output) x batch / total latency
+    assert _one(t, "overall_throughput") == pytest.approx((1024 + 512) * 4 / 6.395, rel=1e-3)
+
+
+def test_a_command_below_the_console_is_not_its_command(tmp_path):
+    p = tmp_path / "notes.txt"
+    p.write_text(
+        "python -m sglang.bench_one_batch --model-path m --batch-size 2 --input-len 128 --output-len 8\n"
+        "Benchmark ...\n"
+        "Prefill. latency: 0.01000 s, throughput:  25600.00 token/s\n"
+        "Total. latency:  0.100 s, throughput:   2720.00 token/s\n"
+        "# next time:\n"
+        "python -m sglang.bench_one_batch --model-path m --batch-size 8 --input-len 4096 --output-len 64\n"
+    )
+    t = ingest.read(p)
+    assert set(t["input_len"]) == {128} and set(t["output_len"]) == {8}

@@ -312,3 +312,44 @@ def test_a_hub_cache_snapshot_path_as_the_model_is_the_repo_it_holds():
     assert set(v.parse(text, "x.json").table["model"]) == {  # no cache layout: the path as given
         "/models/gpt-oss-120b/snapshots/b5c939de8f754692c1647ca79fbf85e8c1e70f8a/"
     }
+
+
+def test_the_lines_above_a_prefixed_block_are_read_through_its_prefix():
+    # yiliu30/vllm-fork: two blocks pasted as `# ` shell comments, each under the pre-run lines the
+    # benchmark prints (`# Traffic request rate: inf`, `# Maximum request concurrency: 32`) and its bar
+    t = ingest.read(FIX / "yiliu30_vllm_fork_pp_local_test_res_cap32_commented.sh", tool=TOOL)
+    assert set(t["max_concurrency"]) == {32} and set(t["request_rate"]) == {math.inf}
+    assert set(t["num_prompts"]) == {32}  # the commented bar's total
+    assert not t["run"].str.contains("%|", regex=False).any()  # a commented bar is no heading
+    # two unnamed blocks under the same settings are two runs of them, not one run given twice
+    assert sorted(set(t["run"])) == ["c=32, rate=inf", "c=32, rate=inf #2"]
+    assert len(t.attrs["rejected"]) == 0
+
+
+def test_unnamed_blocks_under_different_settings_keep_their_own_labels(tmp_path):
+    def block(n):
+        return (
+            f"Maximum request concurrency: {n}\n"
+            "============ Serving Benchmark Result ============\n"
+            f"{'Successful requests:':<40} {n:<10}\n"
+            f"{'Request throughput (req/s):':<40} {n / 10:<10}\n"
+            "==================================================\n"
+        )
+
+    p = tmp_path / "log.txt"
+    p.write_text(block(8) + block(16))
+    assert sorted(set(ingest.read(p, tool=TOOL)["run"])) == ["c=16", "c=8"]
+
+
+def test_a_commented_line_over_an_unprefixed_block_is_a_heading_not_a_setting(tmp_path):
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {32:<10}\n"
+        f"{'Request throughput (req/s):':<40} {'0.21':<10}\n"
+        "==================================================\n"
+    )
+    p = tmp_path / "notes.md"
+    p.write_text("# Maximum request concurrency: 8\n\n" + block)
+    t = ingest.read(p, tool=TOOL)
+    assert t["max_concurrency"].isna().all()  # the block has no `# ` prefix: the line is the author's
+    assert set(t["run"]) == {"Maximum request concurrency: 8"}

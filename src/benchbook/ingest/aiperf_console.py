@@ -155,14 +155,20 @@ def settings(cmd: str | None) -> dict:
             return math.nan
 
     cmd = cmd or ""
+    trace = bool(re.search(r"--fixed-schedule|_trace\b", cmd))
+    rate, cap = num(_option(cmd, "--request-rate")), num(_option(cmd, "--concurrency"))
+    if cmd and not trace and rate != rate and cap != cap:
+        # AIPerf's default: no rate and no schedule is concurrency burst mode, and with no
+        # --concurrency "set it to 1" (aiperf/common/config/user_config.py)
+        cap = 1.0
     return {
         "run": "aiperf",
-        "format": (TRACE if re.search(r"--fixed-schedule|_trace\b", cmd) else "console") if cmd else BARE,
+        "format": (TRACE if trace else "console") if cmd else BARE,
         "model": _option(cmd, "--model", "-m"),
         "dataset": None,
         "num_prompts": num(_option(cmd, "--request-count", "--num-requests")),
-        "request_rate": num(_option(cmd, "--request-rate")),
-        "max_concurrency": num(_option(cmd, "--concurrency")),
+        "request_rate": rate,
+        "max_concurrency": cap,
         "burstiness": math.nan,
         "metadata": f"cli_command={cmd}" if cmd else None,
     }

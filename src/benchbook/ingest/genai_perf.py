@@ -341,15 +341,42 @@ def _box_cells(line: str, sep: str) -> list[str]:
     return [c.strip() for c in s.strip(sep).split(sep)]
 
 
-def _log_settings(lines: list[str], hi: int, settings: dict) -> None:
-    """Model, concurrency and request rate from the log lines above a table."""
-    for s in lines[:hi]:
+#: A GenAI-Perf command line: `genai-perf profile ...`, or before the subcommand `genai-perf -m ...`.
+_PROFILE = re.compile(r"\bgenai-perf(?:\s+profile\b|\s+-)")
+#: The model(s) after `-m` / `--model`, up to the next option or shell word that names none.
+_MODELS = re.compile(r"(?:^|\s)(?:-m|--model)[ =]((?:['\"]?\w[\w.:/@+-]*['\"]?(?:\s+|$))+)")
+
+
+def _logical(lines: list[str]) -> list[str]:
+    """Lines as the shell reads them: a command wrapped with trailing backslashes is one line."""
+    out: list[str] = []
+    buf = ""
+    for s in lines:
+        if s.rstrip().endswith("\\"):
+            buf += s.rstrip()[:-1] + " "
+            continue
+        out.append(buf + s)
+        buf = ""
+    return out + ([buf] if buf else [])
+
+
+def _log_settings(lines: list[str], lo: int, hi: int, settings: dict) -> str | None:
+    """Model, concurrency and request rate from the log lines between the previous table and this
+    one: perf_analyzer's, and the `genai-perf profile` command nearest above the table (the one that
+    printed it). Such a command with neither `--concurrency` nor `--request-rate` ran at concurrency
+    1, GenAI-Perf's default (`parser.py`: `if not args.concurrency and not args.request_rate:
+    args.concurrency = 1`; later `config_defaults.py`: `STIMULUS = {"concurrency": 1}`); in session
+    mode `--session-concurrency N` caps the sessions, each one request at a time."""
+    logical = _logical(lines[lo:hi])
+    profiles = [s for s in logical if _PROFILE.search(s)]
+    for s in logical:
         if m := re.search(r"Profiling these models: (\S+)", s):
             settings["model"] = m.group(1).rstrip(",")
-        if "perf_analyzer " in s or "genai-perf" in s:
+        if "perf_analyzer " in s or (s in profiles[-1:]):
             for opt, key in (
                 (r"--concurrency-range[ =](\d+(?:\.\d+)?)", "max_concurrency"),
                 (r"--concurrency[ =](\d+(?:\.\d+)?)", "max_concurrency"),
+                (r"--session-concurrency[ =](\d+)", "max_concurrency"),
                 (r"--request-rate-range[ =](\d+(?:\.\d+)?)", "request_rate"),
                 (r"--request-rate[ =](\d+(?:\.\d+)?)", "request_rate"),
                 (r"--request-count[ =](\d+)", "num_prompts"),
@@ -357,8 +384,30 @@ def _log_settings(lines: list[str], hi: int, settings: dict) -> None:
                 if m := re.search(opt, s):
                     v = float(m.group(1))
                     settings[key] = v if v > 0 else math.nan
-            if settings["model"] is None and (m := re.search(r"(?:^|\s)(?:-m|--model)[ =](\S+)", s)):
-                settings["model"] = m.group(1).strip("'\"")
+            if settings["model"] is None and (m := _MODELS.search(s)):  # `-m` takes one model or several
+                settings["model"] = ", ".join(x.strip("'\"") for x in m.group(1).split())
+    if profiles and settings["max_concurrency"] != settings["max_concurrency"]:
+        if settings["request_rate"] != settings["request_rate"]:
+            settings["max_concurrency"] = 1.0
+    if profiles:  # the command, as AIPerf's console keeps it: its --goodput states the SLOs of the goodput row
+        settings["metadata"] = f"cli_command={' '.join(profiles[-1].split())}"
+    return profiles[-1] if profiles else None
+
+
+#: The options of a GenAI-Perf command that say which server and API it measured.
+_TARGET = re.compile(r"(?:^|\s)--(url|service-kind|backend|endpoint-type)[ =](\S+)")
+
+
+def _target(command: str | None) -> str:
+    """The server and API a command measured, as its options state them (`url localhost:8080,
+    endpoint-type chat`); `defaults` where it states none."""
+    found = [f"{k} {v}" for k, v in _TARGET.findall(command or "")]
+    return ", ".join(found) or "defaults"
+
+
+def _names(labels: list[str]) -> list[str]:
+    """The run name of each table: its load label, numbered from the second table under the same one."""
+    return [x if x not in labels[:k] else f"{x} #{labels[:k].count(x) + 1}" for k, x in enumerate(labels)]
 
 
 def _console(text: str, source: str, messages: list[str]):
@@ -367,7 +416,9 @@ def _console(text: str, source: str, messages: list[str]):
     single_vals: dict[str, float] = {}
     has_latency = False
     tables = 0
-    i = 0
+    names: list[str] = []  # each table's run: a second one under the same settings is another run
+    targets: list[str] = []  # the server each table's command measured
+    i = end = 0
     while i < len(lines):
         if not TITLE_RE.search(lines[i]):
             i += 1
@@ -378,8 +429,9 @@ def _console(text: str, source: str, messages: list[str]):
             raise ParseError(source, i + 1, "a GenAI-Perf title without its table header (┃ Statistic ┃ ...)")
         header = _box_cells(lines[head], _BOX_HEAD)
         settings = _blank_settings("text")
-        _log_settings(lines, title_at, settings)
-        settings["run"] = _run_label(settings)
+        targets.append(_target(_log_settings(lines, end, title_at, settings)))
+        names.append(_run_label(settings))
+        settings["run"] = _names(names)[-1]
         known = header[:1] == ["Statistic"] and all(h in STATS or re.fullmatch(r"p\d+", h) for h in header[1:])
         j = head + 1
         pending: tuple[str, list[tuple[str, str]], int] | None = None
@@ -413,9 +465,13 @@ def _console(text: str, source: str, messages: list[str]):
             j += 1
         flush(pending)
         tables += 1
-        i = j + 1
+        i = end = j + 1
     if not tables:
         raise ParseError(source, 1, "no 'NVIDIA GenAI-Perf | LLM Metrics' table found")
+    if len(set(targets)) > 1:  # tables of commands aimed at different servers are different deployments
+        target = dict(zip(_names(names), targets, strict=True))
+        for r in records:
+            r["metadata"] = "; ".join(x for x in (r["metadata"], f"deployment={target[r['run']]}") if x)
     if any("infer/sec" in s or " usec" in s for s in lines):
         messages.append(
             f"{source}: perf_analyzer's own lines (infer/sec, usec) above the table are not read: "

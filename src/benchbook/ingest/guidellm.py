@@ -100,6 +100,9 @@ METRICS = {
 _TITLE = re.compile(r"^\s*ℹ\s+(?P<title>\S.*?)\s*$")
 _RULE = re.compile(r"^\s*\|=+(?:\|=+)*\|\s*$")
 _SEP = re.compile(r"^\s*\|-+(?:\|-+)*\|\s*$")
+#: A time of day as the Run Summary prints a benchmark's Start and End (`10:13:04`).
+_CLOCK = re.compile(r"\d{1,2}:\d{2}(?::\d{2})?")
+CLOCK = "a time of day (the benchmark's start or end), not a measurement"
 _STAT = {"Mdn": "median", "Mean": "mean", "p50": "median", "p90": "p90", "p95": "p95", "p99": "p99"}
 
 #: (table word, group, sub-header) -> (metric, unit, scale); sub "*" matches any.
@@ -247,12 +250,14 @@ def _parse_v05(text: str | Lines, source: str) -> Parsed:
             settings = _settings(k, strategy, model, kinds, rates, data)
             for c in range(1, min(n, len(cells))):
                 v = number(cells[c])
-                if v is None:
-                    continue  # a time of day (Start, End) or an empty cell: not a number
                 group = head[0][c] if len(head[0]) > c else ""
                 sub = head[1][c] if len(head) > 1 and len(head[1]) > c else ""
                 stat_word = head[-1][c] if len(head) > 2 and len(head[-1]) > c else ""
                 what = f"{group} {sub} {stat_word}".strip()
+                if v is None:
+                    if _CLOCK.fullmatch(cells[c]):  # the Run Summary's Start and End
+                        rejects.append((ln, f"{strategy} {what}: {cells[c]}", CLOCK))
+                    continue  # an empty cell
                 hit = _COLUMNS.get((kind, group, sub)) if kind else None
                 if hit is None:
                     why = "text statistics (words, characters, per-second text rates): not a serving metric"
@@ -277,7 +282,7 @@ def _parse_v05(text: str | Lines, source: str) -> Parsed:
                         "statistic": stat,
                         "value": v * scale,
                         "unit": unit,
-                        "note": "converted from s" if scale != 1.0 else None,
+                        "note": f"converted from {cells[c]} s" if scale != 1.0 else None,
                     }
                 )
     if not found:

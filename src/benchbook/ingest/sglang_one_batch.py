@@ -6,7 +6,7 @@ What the numbers are (python/sglang/bench_one_batch.py, `latency_test_run_once`)
 * one run per (batch size, input length, output length) of the product of `--batch-size`,
   `--input-len` and `--output-len`, after one warmup run of the first configuration with at most 32
   output tokens. The console prints `Warmup ...` above the warmup and `Benchmark ...` above the runs:
-  the warmup's lines are set aside (a warmup, not a measurement);
+  the warmup's lines, everything before `Benchmark ...`, are set aside (a warmup, not a measurement);
 * `Prefill. latency: X s, throughput: Y token/s`: one forward pass of the whole batch's prompts,
   throughput = input_len x batch_size / latency;
 * `Decode i. Batch size: B, latency: X s, throughput: Y token/s` (older releases: `Decode.  latency:`
@@ -25,8 +25,8 @@ The JSONL holds per run `run_name`, `batch_size`, `input_len`, `output_len`, `pr
 `prefill_throughput`, `median_decode_latency`, `median_decode_throughput` (absent when output_len is
 1), `total_latency`, `overall_throughput`. The file is appended to, so a configuration met again is a
 repeat of it (`rep` counts them), never another load. The console's runs are numbered in order
-(`run`); their batch size is the one the decode lines print; the input and output lengths are the
-command's where a command line above the output gives one value each.
+(`run`); their batch size is the one the decode lines print; the input and output lengths are those
+of the nearest command line above the output, where it gives one value each.
 """
 
 from __future__ import annotations
@@ -150,9 +150,11 @@ def _stat(metric: str) -> str:
     return "median" if metric in ("decode_latency", "decode_throughput") else "value"
 
 
-def _command(lines) -> dict:
-    """The settings a bench_one_batch command line above the output gives (wrapped with `\\` or not):
-    model, TP, and the lengths and batch size when each has one value."""
+def _commands(lines) -> list[tuple[int, dict]]:
+    """(line index, settings) of each bench_one_batch command line (wrapped with `\\` or not): model,
+    TP, and the lengths and batch size when each has one value. The output a command printed comes
+    after it, so an output's settings are those of the nearest command above it."""
+    found = []
     for i, raw in enumerate(lines):
         if not _COMMAND.search(raw):
             continue
@@ -184,17 +186,20 @@ def _command(lines) -> dict:
                 out["input_len"] = int(values[0])
             elif name in ("--output-len", "--output") and len(values) == 1 and values[0].isdigit():
                 out["output_len"] = int(values[0])
-        return out
-    return {}
+        found.append((i, out))
+    return found
 
 
 def _console(lines, source: str) -> Parsed:
-    command = _command(lines)
+    commands = _commands(lines)
     records, rejects, messages = [], [], []
-    phase = "benchmark" if not any(s.strip() == "Warmup ..." for s in lines) else None
+    # the tool prints `Warmup ...`, the warmup run, then `Benchmark ...`: what comes before either
+    # marker is the warmup (a note may keep `Benchmark ...` only); with neither, all is measured
+    phase = "benchmark" if not any(s.strip() in ("Warmup ...", "Benchmark ...") for s in lines) else None
     run, open_run = 0, []
     for i, raw in enumerate(lines, start=1):
         s = raw.strip()
+        command = next((c for at, c in reversed(commands) if at < i - 1), {})
         if s == "Warmup ...":
             phase = "warmup"
             continue

@@ -325,9 +325,13 @@ HUB_ID_RE = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 PROGRESS_BAR_RE = re.compile(r"\d+%\|[^|\n]*\|\s*(?P<done>\d+)/(?P<total>\d+)\s*\[")
 
 
-def _context(lines: list[str], lo: int, hi: int) -> dict:
+def _context(lines: list[str], lo: int, hi: int, prefix: str = "") -> dict:
     """Settings found in lines[lo:hi] (0-based), nearest first; keys: run, model, dataset,
-    num_prompts, request_rate, max_concurrency, burstiness, metadata, label."""
+    num_prompts, request_rate, max_concurrency, burstiness, metadata, label. A line that carries the
+    block's own prefix (`# ` where the log was pasted as comments, a logger's `INFO ...`) is read
+    without it, as the block is: the pre-run lines were printed by the same process."""
+    if prefix.strip():
+        lines = lines[:lo] + [s[len(prefix) :] if s.startswith(prefix) else s for s in lines[lo:hi]]
     ctx: dict = {}
     ns_text = None
     i = hi - 1
@@ -861,8 +865,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
             raise ParseError(source, exc.line, exc.message) from None
         objs = _json_objects(text, source, strict=False) if contains('"request_throughput"', text) else []
         prev_end, prev_ctx = 0, {}
+        auto: list[str] = []  # the labels given to blocks with no name of their own
         for k, (start, close, prefix) in enumerate(blocks, start=1):
-            ctx = _context(lines, prev_end, start)
+            ctx = _context(lines, prev_end, start, prefix)
             # a block with no setting of its own right after another in the same pasted log (no code
             # fence between them: `# round 2` under one command) repeats the command above it
             if k > 1 and not (set(ctx) & set(INHERITED)) and not any(FENCE_RE.match(x) for x in lines[prev_end:start]):
@@ -883,6 +888,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
             cells += _parse_block(lines, start, close, prefix, source, block_records, rejects, settings)
             if "run" not in ctx and "label" not in ctx and settings["run"].startswith("block"):
                 settings["run"] = _auto_label(settings, k)
+                # a block with no name of its own under the settings of an earlier one is another run
+                # of them (a repeat, or a change the log does not print), never the same run twice
+                same = auto.count(settings["run"])
+                auto.append(settings["run"])
+                if same:
+                    settings["run"] += f" #{same + 1}"
             records.extend(row(_ROW, {**settings, **r}) for r in block_records)
             prev_end = close + 1
         prev_end = 0
