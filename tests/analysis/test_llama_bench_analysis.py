@@ -142,8 +142,9 @@ def test_hold_fixed_keeps_the_combination_at_most_limits_not_the_first_row():
     for w in (300.0, 200.0):
         rows += _rows(power_limit_w=w, threads=4, rate=80.0, line=1)
         rows += _rows(power_limit_w=w, threads=16, rate=90.0, line=9)
-    kept, _ = power.hold_fixed(pd.DataFrame(rows), "m")
+    kept, configs = power.hold_fixed(pd.DataFrame(rows), "m")
     assert set(kept["threads"]) == {16}
+    assert configs["score"].tolist() == pytest.approx([1.0, 80 / 90])  # each mean over the test's best
 
 
 def test_quoted_tests_and_flat_top():
