@@ -230,6 +230,9 @@ def test_points_devices_and_moe():
     rows += _rows(model="deepseek2 16B IQ4_NL_R4", model_file="d.gguf", model_size_gib=8.0, params_b=15.76)
     kept, _ = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
     p = bandwidth.points(kept).set_index("model_key")
+    assert (p.loc["q.gguf", "active_params_b"], p.loc["q.gguf", "params_b"]) == (3.3, 30.53)
+    given = bandwidth.points(kept, moe_override={"qwen3moe 30B.A3B": 6.6}).set_index("model_key")
+    assert given.loc["q.gguf", "active_params_b"] == 6.6  # the reader's MoE size reaches the points
     gpu = p.loc["m.gguf"]
     assert (gpu["device"], gpu["peak_source"], gpu["peak_gb_s"]) == ("A100-SXM4-80GB", "detected", 2039)
     assert gpu["fraction_of_peak"] == pytest.approx(3.56 * 1024**3 * 100 / 1e9 / 2039)
@@ -284,6 +287,16 @@ def test_moe_override_and_modes():
     assert bandwidth.run_mode({"backend": "CUDA", "ngl": 99}) == "gpu"
     assert bandwidth.run_mode({"backend": "CUDA", "ngl": 20, "model": "llama 7B Q4_0"}) == "partial"
     assert bandwidth.run_mode({"backend": "Metal,BLAS"}) == "gpu"
+    # the layer count from the file name: 32 layers + the output layer, all 33 on the GPU
+    assert bandwidth.run_mode({"backend": "CUDA", "ngl": 33, "model_file": "llama-2-7b.Q4_0.gguf"}) == "gpu"
+    assert bandwidth.run_mode({"backend": "CUDA", "ngl": 33, "model_file": "m.gguf"}) == "partial"  # 33 < 99
+    # a GPU named with no backend or -ngl is a GPU run, whatever CPU the output also names
+    assert bandwidth.run_mode({"gpu": "NVIDIA A100-SXM4-80GB", "cpu": "AMD EPYC 7763"}) == "gpu"
+    # an override for another model changes nothing; a model without a name is dense, as printed
+    other = bandwidth.model_size(bandwidth.override_table({"mixtral": 12.9}), 6.74, None, "llama 7B Q4_0")
+    assert other["active_params_b"] == 6.74
+    unknown = bandwidth.model_size(bandwidth.override_table({}), 1.5, None)  # no name at all
+    assert unknown == {"params_b": 1.5, "active_params_b": 1.5, "architecture": "dense", "size_source": "printed"}
 
 
 def test_power_figures_plot_the_data(seed_df):

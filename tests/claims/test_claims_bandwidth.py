@@ -384,6 +384,8 @@ def test_two_backends_of_one_model_are_told_apart_on_the_page():
     assert bandwidth._distinct_labels(two) == ["llama-2-7b.Q4_0 (ROCm)", "llama-2-7b.Q4_0 (Vulkan)", "other"]
     same = two.assign(backend="CUDA")  # one backend twice (two sweeps): the line tells them apart
     assert bandwidth._distinct_labels(same)[:2] == ["llama-2-7b.Q4_0 (line 10)", "llama-2-7b.Q4_0 (line 20)"]
+    builds = two.assign(engine=["b1000:", "b2000:", ""])  # two builds: the engine names each point first
+    assert bandwidth._distinct_labels(builds)[:2] == ["llama-2-7b.Q4_0 (b1000)", "llama-2-7b.Q4_0 (b2000)"]
     w7900 = _ledger(config.FIXTURES_DIR / "llama-bench" / "w7900_rocm_vulkan.md")
     labels = {c.evidence["label"] for c in w7900.claims if c.kind == "fraction_of_peak"}
     assert labels == {"llama-2-7b.Q4_0 (ROCm)", "llama-2-7b.Q4_0 (Vulkan)"}
