@@ -112,6 +112,7 @@ def test_energy_estimate_limit_and_measured():
     assert r["rel_uncertainty"] == pytest.approx(0.1 / np.sqrt(5)) and r["averaging_bias"] == pytest.approx(0.01)
     m = power.energy(t, pd.DataFrame({"power_limit_w": [400], "power_w": [250.0]})).iloc[0]
     assert (m["j_per_tok"], m["power_source"], m["bound"]) == (1.25, "measured", False)
+    assert m["tok_per_j"] == 0.8  # 200 tok/s at 250 W
     other = power.energy(t, pd.DataFrame({"power_limit_w": [300], "power_w": [250.0]})).iloc[0]
     assert other["power_source"] == "limit"  # no measurement at this limit: the limit stays
 
