@@ -233,6 +233,8 @@ def test_points_devices_and_moe():
     p = bandwidth.points(kept).set_index("model_key")
     assert (p.loc["q.gguf", "active_params_b"], p.loc["q.gguf", "params_b"]) == (3.3, 30.53)
     given = bandwidth.points(kept, moe_override={"qwen3moe 30B.A3B": 6.6}).set_index("model_key")
+    unprinted = bandwidth.points(kept.drop(columns="params_b")).set_index("model_key")  # no count printed
+    assert unprinted.loc["q.gguf", "params_b"] == pytest.approx(30.5, abs=0.05)  # the model table's 30.5B total
     assert given.loc["q.gguf", "active_params_b"] == 6.6  # the reader's MoE size reaches the points
     gpu = p.loc["m.gguf"]
     assert (gpu["device"], gpu["peak_source"], gpu["peak_gb_s"]) == ("A100-SXM4-80GB", "detected", 2039)

@@ -289,8 +289,9 @@ def test_fraction_of_peak_implausible_on_unknown_tp():
     assert ok["highest_fraction"].status == "shown" and ok["decode_bw_small_tp"].status == "shown"
 
 
-def test_the_quantized_bandwidth_counts_the_active_parameters(sc):
-    assert sc["quant_bandwidth"].status == "shown" and sc["quant_bandwidth"].evidence["active_params_b"] == 7.07
+def test_the_quantized_bandwidth_counts_the_model_s_active_parameters(seeds):
+    c = _claims(seeds)["quant_bandwidth"]  # in the test's body: mutmut maps a test by what its body calls
+    assert c.status == "shown" and c.evidence["active_params_b"] == 7.07
 
 
 def test_unknown_model_size_withholds_with_a_sentence(seeds):
