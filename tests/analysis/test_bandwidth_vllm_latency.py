@@ -50,6 +50,7 @@ def test_bytes_rate_and_fraction_known_answers(runs):
     pts = bandwidth.latency_points(runs, "A100-SXM4-80GB")
     assert pts["bytes_per_token"].tolist() == pytest.approx([141.1e9, 16.06e9, 16.06e9, 32.12e9])
     assert pts["rate"].tolist() == [32.0, 64.0, 32.0, 16.0]
+    assert pts["file_gib"].isna().all()  # no model file: the bytes come from the parameters
     assert pts["bandwidth_gb_s"].tolist() == pytest.approx([4515.2, 1027.84, 513.92, 513.92])
     assert pts["fraction_of_peak"].tolist() == pytest.approx([x / A100_GB_S for x in (4515.2, 1027.84, 513.92, 513.92)])
     # --dtype auto (printed or vLLM's default) loads the checkpoint's bf16, as the model table says

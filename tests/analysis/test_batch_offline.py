@@ -35,6 +35,7 @@ def test_vllm_runs_throughput_and_latency():
 def test_mlperf_offline_only():
     r = batch.offline_runs(table(OFFLINE))
     assert list(r["output_tok_s"]) == [23514.8] and r["model"].tolist() == [""]
+    assert r["tokens_per_step"].tolist() == [1.0]  # no speculative decoding: one token a step
     assert batch.offline_runs(table(SERVER)).empty  # a Server run is a serving run, not offline throughput
 
 

@@ -112,6 +112,7 @@ def test_energy_estimate_limit_and_measured():
     assert r["rel_uncertainty"] == pytest.approx(0.1 / np.sqrt(5)) and r["averaging_bias"] == pytest.approx(0.01)
     m = power.energy(t, pd.DataFrame({"power_limit_w": [400], "power_w": [250.0]})).iloc[0]
     assert (m["j_per_tok"], m["power_source"], m["bound"]) == (1.25, "measured", False)
+    assert m["tok_per_j"] == 0.8  # 200 tok/s at 250 W
     other = power.energy(t, pd.DataFrame({"power_limit_w": [300], "power_w": [250.0]})).iloc[0]
     assert other["power_source"] == "limit"  # no measurement at this limit: the limit stays
 
@@ -142,8 +143,9 @@ def test_hold_fixed_keeps_the_combination_at_most_limits_not_the_first_row():
     for w in (300.0, 200.0):
         rows += _rows(power_limit_w=w, threads=4, rate=80.0, line=1)
         rows += _rows(power_limit_w=w, threads=16, rate=90.0, line=9)
-    kept, _ = power.hold_fixed(pd.DataFrame(rows), "m")
+    kept, configs = power.hold_fixed(pd.DataFrame(rows), "m")
     assert set(kept["threads"]) == {16}
+    assert configs["score"].tolist() == pytest.approx([1.0, 80 / 90])  # each mean over the test's best
 
 
 def test_quoted_tests_and_flat_top():
@@ -229,6 +231,11 @@ def test_points_devices_and_moe():
     rows += _rows(model="deepseek2 16B IQ4_NL_R4", model_file="d.gguf", model_size_gib=8.0, params_b=15.76)
     kept, _ = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
     p = bandwidth.points(kept).set_index("model_key")
+    assert (p.loc["q.gguf", "active_params_b"], p.loc["q.gguf", "params_b"]) == (3.3, 30.53)
+    given = bandwidth.points(kept, moe_override={"qwen3moe 30B.A3B": 6.6}).set_index("model_key")
+    unprinted = bandwidth.points(kept.drop(columns="params_b")).set_index("model_key")  # no count printed
+    assert unprinted.loc["q.gguf", "params_b"] == pytest.approx(30.5, abs=0.05)  # the model table's 30.5B total
+    assert given.loc["q.gguf", "active_params_b"] == 6.6  # the reader's MoE size reaches the points
     gpu = p.loc["m.gguf"]
     assert (gpu["device"], gpu["peak_source"], gpu["peak_gb_s"]) == ("A100-SXM4-80GB", "detected", 2039)
     assert gpu["fraction_of_peak"] == pytest.approx(3.56 * 1024**3 * 100 / 1e9 / 2039)
@@ -283,6 +290,16 @@ def test_moe_override_and_modes():
     assert bandwidth.run_mode({"backend": "CUDA", "ngl": 99}) == "gpu"
     assert bandwidth.run_mode({"backend": "CUDA", "ngl": 20, "model": "llama 7B Q4_0"}) == "partial"
     assert bandwidth.run_mode({"backend": "Metal,BLAS"}) == "gpu"
+    # the layer count from the file name: 32 layers + the output layer, all 33 on the GPU
+    assert bandwidth.run_mode({"backend": "CUDA", "ngl": 33, "model_file": "llama-2-7b.Q4_0.gguf"}) == "gpu"
+    assert bandwidth.run_mode({"backend": "CUDA", "ngl": 33, "model_file": "m.gguf"}) == "partial"  # 33 < 99
+    # a GPU named with no backend or -ngl is a GPU run, whatever CPU the output also names
+    assert bandwidth.run_mode({"gpu": "NVIDIA A100-SXM4-80GB", "cpu": "AMD EPYC 7763"}) == "gpu"
+    # an override for another model changes nothing; a model without a name is dense, as printed
+    other = bandwidth.model_size(bandwidth.override_table({"mixtral": 12.9}), 6.74, None, "llama 7B Q4_0")
+    assert other["active_params_b"] == 6.74
+    unknown = bandwidth.model_size(bandwidth.override_table({}), 1.5, None)  # no name at all
+    assert unknown == {"params_b": 1.5, "active_params_b": 1.5, "architecture": "dense", "size_source": "printed"}
 
 
 def test_power_figures_plot_the_data(seed_df):

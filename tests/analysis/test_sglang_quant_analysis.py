@@ -750,8 +750,8 @@ def test_winner_set_keeps_a_scheme_at_p_equal_alpha():
     assert not w.loc["c", "in_winner_set"]
 
 
-def test_runs_keep_the_latency_from_the_overall_throughput_beside_the_printed_one(seed_runs):
-    r = seed_runs.iloc[0]
+def test_a_run_keeps_its_latency_from_the_overall_throughput_beside_the_printed_one():
+    r = quant.runs(ingest.read(config.seed("002"))).iloc[0]
     # the report prints latency to 0.01 s; batch x (input + output) / overall throughput carries more digits
     expected = r["batch_size"] * (r["input_len"] + r["output_len"]) / r["overall_throughput"]
     assert r["latency_from_overall"] == pytest.approx(expected) and r["latency"] == pytest.approx(expected)

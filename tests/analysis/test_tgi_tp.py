@@ -156,6 +156,7 @@ def test_seed_anomalies(w0, both):
     assert len(j) == 1 and (j.iloc[0].from_ms, j.iloc[0].to_ms) == (263.44, 857.91)
     q = tp.quantization_slowdown(w0)
     r = q[q.batch_size == 1].iloc[0]
+    assert (r.quantize, r.tp, r.sequence_length) == ("bitsandbytes", 8, 100)  # the "## Sequence Length 100" section
     assert r.slowdown == pytest.approx(86.81 / 17.92) and (r.quantized_low, r.quantized_high) == (85.96, 87.49)
     bud = tp.batch_token_budget_test(both)
     contra = bud[~bud.consistent]

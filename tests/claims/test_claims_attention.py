@@ -132,6 +132,7 @@ def test_sdpa_vs_fa2_seed_slower_and_synthetic_equal(seed):
 def test_flex_vs_fa2_causal_seed_and_without_a_causal_section(seed):
     c = claims.flex_vs_fa2_causal(seed[0], attention.noise(seed[0]))
     assert c.shown and c.evidence["ratio"] == pytest.approx(10.0974 / 6.6376)
+    assert c.evidence["seq_len"] == 8192 and c.evidence["density"] == pytest.approx(0.5078)  # SDPA + mask's row
     k = seed[0][seed[0]["mask"] != "causal_mask"]
     gone = wording.word("attention_kernels", claims.flex_vs_fa2_causal(k, NOISE))
     assert gone.status == "withheld" and gone.text.startswith("This input has no plain causal-mask section")

@@ -299,6 +299,7 @@ def test_a_partly_offloaded_model_gets_its_verdict_from_arithmetic():
     host = point(offload="partial", offload_why="ngl 10 < 32 layers + output", gpu_bytes_per_token=1e9)
     c = wording.word("bandwidth_roofline", cb.bound(host, "bound_1", 0.5))
     assert c.kind == "comparison" and c.status == "shown" and c.evidence["b"] == pytest.approx(1e9 / 2039e9 * 1000)
+    assert c.evidence["offload_why"] == "ngl 10 < 32 layers + output"
     assert "needs at most 0.5 ms of the 3.3 ms each token takes, so the part on the host" in c.text
     # 6.5 GB on the GPU needs 3.19 ms of 3.33: inside the rate's noise, no verdict
     near = point(offload="partial", offload_why="x", gpu_bytes_per_token=6.5e9, rate_std=20.0)
@@ -308,6 +309,11 @@ def test_a_partly_offloaded_model_gets_its_verdict_from_arithmetic():
     assert "the split is wrong" in wording.word("bandwidth_roofline", cb.bound(wrong, "bound_1", 0.5)).reason
     unknown_split = point(offload="partial", offload_why="ngl 10 (layer count unknown)", gpu_bytes_per_token=None)
     assert wording.word("bandwidth_roofline", cb.bound(unknown_split, "bound_1", 0.5)).kind == "bound"
+    # a known split on a GPU of unknown peak: no arithmetic either
+    unknown_peak = point(offload="partial", offload_why="x", gpu_bytes_per_token=1e9, peak_source="unknown")
+    assert cb.offload_split(unknown_peak, "bound_1") is None
+    assert cb.offload_split(host, "bound_1") is not None
+    assert cb.fraction(host, "fraction_1").evidence["offload_why"] == "ngl 10 < 32 layers + output"
 
 
 def test_the_seeds_offloaded_405b_is_host_bound():
@@ -378,6 +384,8 @@ def test_two_backends_of_one_model_are_told_apart_on_the_page():
     assert bandwidth._distinct_labels(two) == ["llama-2-7b.Q4_0 (ROCm)", "llama-2-7b.Q4_0 (Vulkan)", "other"]
     same = two.assign(backend="CUDA")  # one backend twice (two sweeps): the line tells them apart
     assert bandwidth._distinct_labels(same)[:2] == ["llama-2-7b.Q4_0 (line 10)", "llama-2-7b.Q4_0 (line 20)"]
+    builds = two.assign(engine=["b1000:", "b2000:", ""])  # two builds: the engine names each point first
+    assert bandwidth._distinct_labels(builds)[:2] == ["llama-2-7b.Q4_0 (b1000)", "llama-2-7b.Q4_0 (b2000)"]
     w7900 = _ledger(config.FIXTURES_DIR / "llama-bench" / "w7900_rocm_vulkan.md")
     labels = {c.evidence["label"] for c in w7900.claims if c.kind == "fraction_of_peak"}
     assert labels == {"llama-2-7b.Q4_0 (ROCm)", "llama-2-7b.Q4_0 (Vulkan)"}

@@ -173,6 +173,7 @@ def test_decode_bandwidth_names_device_and_source_and_flips():
     c = _worded(verdicts.decode_bandwidth(pts, A100, 4.02))
     assert c.status == "shown" and c.evidence["fraction"] == pytest.approx(4.02 * 2 * 136.5 / 2039)
     assert c.evidence["streaming"] and c.evidence["bytes_per_token"] == pytest.approx(8.04e9)
+    assert c.evidence["unit"] == "GB/s"
     assert "A100-SXM4-80GB" in c.text and "named in the input's manifest" in c.text
     slow = roofline.Peaks("tiny", 500.0, {"bf16": 10.0}, "parameter")
     bad = _worded(verdicts.decode_bandwidth(pts, slow, 4.02))

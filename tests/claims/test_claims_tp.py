@@ -169,6 +169,8 @@ def test_the_turn_comes_out_the_other_way_when_a_larger_tp_is_faster_beyond_the_
     assert (t["turn_tp"], t["after"]) == (4, "falling")
     c = ctp.decode_turn_at(t.to_dict())
     assert c.status == "shown" and "still faster on TP 4" in wording.word("tp_scaling", c).text
+    assert c.rule.startswith("comparison, per batch size: the turn is the smallest TP that no larger TP beats by more")
+    assert "than the larger of the slowdown tolerance and the " in c.rule
     # TP 4 3 % faster than TP 2 but with ranges of +-10 %: inside the noise, so the turn is TP 2 and flat
     noisy = _lat([("decode_token_latency", t, 1, m, m * 0.9, m * 1.1) for t, m in ((1, 10.0), (2, 8.0), (4, 7.76))])
     t = tp.turning_tp(noisy).iloc[0]
@@ -285,6 +287,11 @@ def test_fraction_of_peak_implausible_on_unknown_tp():
     assert all(c[i].status != "shown" for i in ctp.ROOFLINE_IDS)
     ok = _claims(w, device=mi, params_b=70.55, kv=327680.0, tp_unknown=8)
     assert ok["highest_fraction"].status == "shown" and ok["decode_bw_small_tp"].status == "shown"
+
+
+def test_the_quantized_bandwidth_counts_the_model_s_active_parameters(seeds):
+    c = _claims(seeds)["quant_bandwidth"]  # in the test's body: mutmut maps a test by what its body calls
+    assert c.status == "shown" and c.evidence["active_params_b"] == 7.07
 
 
 def test_unknown_model_size_withholds_with_a_sentence(seeds):

@@ -1,0 +1,34 @@
+"""What the batch chapter's claims carry: the bound's dtype, what a flat latency times, the knee's rule."""
+
+import pandas as pd
+
+from benchbook.claims import batch as cb
+
+
+def test_a_bound_names_the_dtype_of_its_step():
+    row = pd.Series(
+        dict(
+            bandwidth_fraction=0.8,
+            compute_fraction=0.1,
+            intensity=2.0,
+            ridge=150.0,
+            batch_size=1,
+            dtype="float16",
+            framework="vllm",
+            step_s=0.02,
+            weight_bytes=14e9,
+        )
+    )
+    ev = cb.bound("small", row, None, 0.5).evidence
+    assert ev["dtype"] == "float16" and ev["series"] == "vllm float16"
+    assert ev["step_ms"] == 20.0 and ev["weight_gb"] == 14.0
+
+
+def test_a_flat_latency_says_what_the_tool_timed():
+    flat = pd.DataFrame({"batch_size": [1, 2, 4], "latency_s": [0.01, 0.01, 0.01]})
+    assert cb.latency_flat(flat.assign(timed="decode step")).evidence["timed"] == "decode step"
+    assert cb.latency_flat(flat).evidence["timed"] == "generate() call"
+
+
+def test_the_knee_states_its_rule_even_without_a_knee():
+    assert cb.knee(None).rule.startswith("the knee is the smallest batch reaching the given fraction of peak")
