@@ -17,6 +17,7 @@ PRIORITY: dict[str, list[str]] = {
     "perf_per_watt": [
         *("caps_differ", "sweet_spot_tg"),
         *("measured_cheapest", "measured_spread", "measured_1"),
+        "energy_top_tg",  # without a measured draw, the joules-per-token question's answer is this bound
     ],
     "attention_kernels": ["flex_sparsest", "sdpa_printed"],
     "tracking": ["changes"],
