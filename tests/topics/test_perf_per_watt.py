@@ -150,3 +150,16 @@ def test_the_sweet_spot_table_shows_no_knee_the_rules_withhold(seed):
     table = show.sweet_display(seed.table, 0.95, topic._knees_shown(seed.ledger))
     assert table.loc["knee (W)", "tg128"] == 350 and pd.isna(table.loc["knee (W)", "pp512"])
     assert table.loc["knee strength", "pp512"] == pytest.approx(0.22, abs=0.005)  # the number stays, with its noise
+
+
+def test_bounds_read_from_the_repetitions_samples_need_no_slowest_rate_rule(seed):
+    import copy
+
+    from benchbook.presentation import power as show
+
+    led = copy.deepcopy(seed.ledger)
+    for c in led.claims:
+        if c.id.startswith("energy_"):
+            c.evidence["rate_basis"] = "samples"
+    assert "slowest tokens / total time" not in show.section(led, "energy")
+    assert show.section(seed.ledger, "energy").count("slowest tokens / total time") == 1
