@@ -63,6 +63,21 @@ def test_the_seed_page_says_each_finding_once_and_folds_what_it_withholds(seed):
     assert "(s)" not in " ".join(page.markdown.values())
 
 
+def test_the_seed_bottom_line_answers_both_questions_the_energy_one_as_a_bound(seed):
+    box = bottom_line.box(seed.ledger)
+    # how low a limit can go: the sweet spot; joules per token: only an upper bound without a measured draw
+    assert "the sweet spot for tg128 is 350 W" in box
+    assert "At the highest limit, 600 W, tg128 costs at most 2.15 J/token" in box  # 600 W / 278.9 tok/s
+    assert 600 / seed.ledger.get("energy_top_tg").evidence["slowest_rate"] == pytest.approx(2.15, abs=0.005)
+
+
+def test_the_energy_section_says_how_a_slowest_rate_is_read_once(seed):
+    energy = topic.page(seed).markdown["results_energy"]
+    shown = [c for c in seed.ledger.claims if c.id.startswith("energy_") and c.shown]
+    assert len(shown) == 4  # three in the section (one in the box), each naming its rate
+    assert energy.count("slowest tokens / total time") == 1 and energy.count("the slowest rate that") == 3
+
+
 def test_a_measured_energy_file_draws_only_its_own_figure():
     r = run("tests/fixtures/llama-bench-power/geerlingguy_ai_benchmarks_issue40_rtx3060_cm5_excerpt.md")
     page = topic.page(r)
@@ -135,3 +150,16 @@ def test_the_sweet_spot_table_shows_no_knee_the_rules_withhold(seed):
     table = show.sweet_display(seed.table, 0.95, topic._knees_shown(seed.ledger))
     assert table.loc["knee (W)", "tg128"] == 350 and pd.isna(table.loc["knee (W)", "pp512"])
     assert table.loc["knee strength", "pp512"] == pytest.approx(0.22, abs=0.005)  # the number stays, with its noise
+
+
+def test_bounds_read_from_the_repetitions_samples_need_no_slowest_rate_rule(seed):
+    import copy
+
+    from benchbook.presentation import power as show
+
+    led = copy.deepcopy(seed.ledger)
+    for c in led.claims:
+        if c.id.startswith("energy_"):
+            c.evidence["rate_basis"] = "samples"
+    assert "slowest tokens / total time" not in show.section(led, "energy")
+    assert show.section(seed.ledger, "energy").count("slowest tokens / total time") == 1

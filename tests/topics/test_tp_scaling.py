@@ -160,3 +160,13 @@ def test_a_batch_size_keeps_its_colour_across_the_chapters_figures(seeds):
     assert speed["batch 8"] == to_hex(ramp(8)) and speed["batch 1"] == to_hex(ramp(1))
     fits = {ln.get_label().split(":")[0]: to_hex(ln.get_color()) for ln in figs["fig_fit"].axes[1].get_lines()}
     assert fits["bs 1"] == to_hex(ramp(1)) and fits["bs 8"] == to_hex(ramp(8))
+
+
+def test_a_quantized_table_has_its_own_heading_and_an_input_without_one_has_none(seeds, bloomz_1b1):
+    # the seed holds a bitsandbytes run beside fp16 at the same TP: a finding on quantization, under its own heading
+    page = tp_scaling.page(seeds)
+    assert page.figures["fig_quant"] is not None
+    assert page.markdown["quant_heading"] == "```{rubric} A quantized run against the same TP\n```"
+    # one fp16 table per TP: no quantized run, so no heading (and no figure)
+    other = tp_scaling.page(bloomz_1b1)
+    assert other.figures["fig_quant"] is None and other.markdown["quant_heading"] == ""

@@ -64,6 +64,9 @@ class Claim:
     evidence: dict
     reason: str = ""
     text: str = ""
+    #: the closing sentence of `text` that qualifies a shown verdict (its fragility), so a bottom line
+    #: can give the answer first and the caveat on one line after it
+    caveat: str = ""
 
     def __post_init__(self):
         if self.kind not in KINDS:

@@ -17,6 +17,7 @@ PRIORITY: dict[str, list[str]] = {
     "perf_per_watt": [
         *("caps_differ", "sweet_spot_tg"),
         *("measured_cheapest", "measured_spread", "measured_1"),
+        "energy_top_tg",  # without a measured draw, the joules-per-token question's answer is this bound
     ],
     "attention_kernels": ["flex_sparsest", "sdpa_printed"],
     "tracking": ["changes"],
@@ -62,15 +63,47 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _answer(c: dict) -> str:
+    """A shown claim's sentence without its caveat (the caveat line after the answers says it)."""
+    text, caveat = _one_line(c["text"]), _one_line(c.get("caveat") or "")
+    return text[: -len(caveat)].rstrip() if caveat and text.endswith(caveat) else text
+
+
+def caveat_line(answers: list[dict]) -> str:
+    """The caveats of the box's answers on one line: one answer's as it is; several that open with
+    the same reason ("This verdict is fragile: ...") say it once, then each answer's margin by place."""
+    from benchbook.presentation.wording import FRAGILE_EACH, FRAGILE_SEVERAL, ORDINALS
+
+    said = [(i, _one_line(c["caveat"])) for i, c in enumerate(answers) if c.get("caveat")]
+    if not said:
+        return ""
+    if len(said) == 1:
+        return f"- *Caveat:* {said[0][1]}"
+    heads = {cav.split(": ", 1)[0] for _, cav in said}
+    shared = len(heads) == 1 and all(": " in cav for _, cav in said)
+    which = [ORDINALS[i] if i < len(ORDINALS) else str(i + 1) for i, _ in said]
+    parts = [FRAGILE_SEVERAL.format(which=", ".join(which[:-1]) + " and " + which[-1])] if shared else []
+    for w, (_, cav) in zip(which, said, strict=True):
+        parts.append(FRAGILE_EACH.format(ordinal=w, tail=cav.split(": ", 1)[1] if shared else cav))
+    return "- *Caveat:* " + " ".join(parts)
+
+
 def box(ledger, ids: list[str] | None = None) -> str:
-    """The box's Markdown: one bullet per picked claim; a claim that is not shown is marked so."""
+    """The box's Markdown: one bullet per picked claim, its answer without its caveat; the shown
+    answers' caveats on one line after the last answer they qualify; a claim that is not shown is
+    marked so, last."""
     picked = pick(ledger, ids)
     if not picked:
         return "This input supports none of the chapter's main verdicts; the sections below say why, one by one."
-    lines = []
-    for c in sorted(picked, key=lambda c: c["status"] != "shown"):  # the answer first, a caveat after it
-        mark = "" if c["status"] == "shown" else ("*Withheld:* " if c["status"] == "withheld" else "*Warning:* ")
-        lines.append(f"- {mark}{_one_line(c['text'])}")
+    answers = [c for c in picked if c["status"] == "shown"]
+    lines = [f"- {_answer(c)}" for c in answers]
+    if caveat := caveat_line(answers):  # right after the last answer it qualifies
+        last = max(i for i, c in enumerate(answers) if c.get("caveat"))
+        lines.insert(last + 1, caveat)
+    for c in picked:
+        if c["status"] != "shown":
+            mark = "*Withheld:* " if c["status"] == "withheld" else "*Warning:* "
+            lines.append(f"- {mark}{_one_line(c['text'])}")
     return "\n".join(lines)
 
 

@@ -82,7 +82,21 @@ def section(led: Ledger, name: str, boxed: set[str] = frozenset(), extra: str = 
             paras.append(" ".join(dict.fromkeys(texts)))
     if name == "speed" and paras:
         paras[-1] += " " + _say("noise_rule")
+    if name == "energy" and paras and (bound := _slowest_rate_bound(led, said)):
+        paras[-1] += " " + _say("slowest_rate_rule", **bound)
     return "\n\n".join(paras + ([extra] if extra else []))
+
+
+def _slowest_rate_bound(led: Ledger, said: set[str]) -> dict:
+    """The evidence of a shown energy bound in the section that divides by a slowest rate read from a
+    mean ± standard deviation (its sentence names the rate; the section says how it is read, once)."""
+    for group in SECTIONS["energy"]:
+        for i in group:
+            c = led.get(i)
+            ev = c.evidence
+            if c.shown and i not in said and ev.get("upper_bound") and ev.get("rate_basis") != "samples":
+                return {"n_reps": ev.get("n_reps"), "reps_assumed": ev.get("reps_assumed")}
+    return {}
 
 
 def input_line(

@@ -50,6 +50,12 @@ def device_sentence(device: dict) -> str:
     )
 
 
+def quant_heading(has_quant: bool) -> str:
+    """The quantized run's own heading (a finding on quantization, not a defect of the table like the
+    anomalies above it), as a rubric a glued block may hold; empty where the input has no quantized table."""
+    return f"```{{rubric}} {_say('quant_heading')}\n```" if has_quant else ""
+
+
 def model_sentence(model_id: str, size: dict, kv: float, kv_src: str) -> str:
     """The model size and KV-cache size the roofline counts, and where they come from."""
     return _say(

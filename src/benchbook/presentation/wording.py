@@ -49,6 +49,11 @@ DEFAULT_FRAGILE_SLO = (
 )
 #: What either says when the evidence lacks a value those sentences print: a fragile verdict is never shown as firm.
 FRAGILE_PLAIN = "This verdict is fragile: its margin to the threshold it turns on is inside the noise."
+#: A bottom line's one caveat line when several of its answers are fragile: the shared reason said
+#: once, then each answer's margin by its place in the box.
+FRAGILE_SEVERAL = "The {which} verdicts are fragile."
+FRAGILE_EACH = "The {ordinal}: {tail}"
+ORDINALS = ("first", "second", "third", "fourth", "fifth")
 
 
 class MissingValue(KeyError):
@@ -349,7 +354,9 @@ def _word(data: dict, spec: dict, claim: Claim) -> Claim:
         text = _first([spec.get(status), kind.get(status)], values, default)
     elif claim.evidence.get("fragile") and not _missing(claim.evidence.get("margin")):
         default = DEFAULT_FRAGILE_SLO if "slo_percentile" in claim.evidence else DEFAULT_FRAGILE
-        text += " " + _first([spec.get("fragile"), kind.get("fragile"), default], values, FRAGILE_PLAIN)
+        caveat = _first([spec.get("fragile"), kind.get("fragile"), default], values, FRAGILE_PLAIN)
+        claim.caveat = caveat[:1].upper() + caveat[1:]
+        text += " " + claim.caveat
     claim.text = text[:1].upper() + text[1:]
     return claim
 

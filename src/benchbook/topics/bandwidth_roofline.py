@@ -58,10 +58,14 @@ def analyse(p: dict) -> Result:
 
 def box_ids(led: Ledger) -> list[str]:
     """The bottom line: the trend with size where the input shows one, and the result closest to its
-    ceiling (the highest shown share of a peak); the trend, withheld, only where there is no such result."""
+    ceiling (the highest shown share of a peak) unless it is the trend's top point, whose share the
+    trend already gives; the trend, withheld, only where there is no such result."""
     shown = [c for c in led.claims if c.shown and c.kind == "fraction_of_peak" and c.id.startswith("bw_")]
     best = max(shown, key=lambda c: c.evidence["fraction"], default=None)
-    trend = ["bw_size_trend"] if led.get("bw_size_trend").shown else []
+    size = led.get("bw_size_trend")
+    trend = ["bw_size_trend"] if size.shown else []
+    if trend and best is not None and best.evidence["fraction"] == size.evidence.get("high"):
+        return trend
     return [*trend, *([best.id] if best else [])] or ["bw_size_trend"]
 
 

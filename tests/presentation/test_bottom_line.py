@@ -1,0 +1,55 @@
+"""The bottom line is the answer: each shown claim's sentence without its caveat, the caveats on one
+line after the answers they qualify, a reason several share said once (issue 34 item 6)."""
+
+from __future__ import annotations
+
+from benchbook.presentation import bottom_line
+
+
+def _claim(cid: str, text: str, caveat: str = "", status: str = "shown") -> dict:
+    full = f"{text} {caveat}".strip()
+    return {"id": cid, "kind": "k", "status": status, "rule": "", "evidence": {}, "text": full, "caveat": caveat}
+
+
+def _box(*claims: dict) -> list[str]:
+    return bottom_line.box({"chapter": "x", "claims": list(claims)}, [c["id"] for c in claims]).splitlines()
+
+
+def test_a_fragile_answer_is_said_without_its_caveat_and_the_caveat_follows_on_one_line():
+    lines = _box(
+        _claim("a", "It saturates at batch 512.", "That batch is fragile: it clears the line by 0.2%."),
+        _claim("b", "B."),
+    )
+    assert lines == [
+        "- It saturates at batch 512.",
+        "- *Caveat:* That batch is fragile: it clears the line by 0.2%.",
+        "- B.",
+    ]
+
+
+def test_a_firm_answer_has_no_caveat_line():
+    assert _box(_claim("a", "A."), _claim("b", "B.")) == ["- A.", "- B."]
+
+
+def test_a_reason_two_answers_share_is_said_once_then_each_margin_by_place():
+    lines = _box(
+        _claim("a", "A.", "This verdict is fragile: it is 29% under the threshold."),
+        _claim("b", "B.", "This verdict is fragile: its p99 is 1% under its SLO."),
+        _claim("c", "C."),
+    )
+    assert lines[:2] == ["- A.", "- B."] and lines[3] == "- C."
+    assert lines[2].count("fragile") == 1
+    assert (
+        "The first: it is 29% under the threshold." in lines[2]
+        and "The second: its p99 is 1% under its SLO." in lines[2]
+    )
+
+
+def test_caveats_that_give_different_reasons_are_each_said_whole():
+    line = _box(_claim("a", "A.", "That batch is fragile: x."), _claim("b", "B.", "This verdict is fragile: y."))[2]
+    assert "The first: That batch is fragile: x." in line and "The second: This verdict is fragile: y." in line
+
+
+def test_a_withheld_leading_claim_comes_after_the_answers():
+    lines = _box(_claim("a", "A: not stated.", status="withheld"), _claim("b", "B."))
+    assert lines == ["- B.", "- *Withheld:* A: not stated."]
