@@ -114,7 +114,7 @@ def test_a_verdict_inside_its_noise_says_it_is_fragile(chapter):
     )
     # a value the sentence prints is missing: still marked fragile, never shown as firm
     c = wording.word(chapter, rows(fragile=True, margin=-0.0103, **{**slo, "slo_value": None}))
-    assert c.status == "shown" and c.text.endswith(wording.FRAGILE_PLAIN)
+    assert c.status == "shown" and c.text.endswith(wording.load("report")["sentences"]["fragile_plain"])
     # outside the noise, or not shown, or no margin: nothing added
     assert "fragile" not in wording.word(chapter, rows(fragile=False, margin=0.02)).text
     assert "fragile" not in wording.word(chapter, rows(fragile=True, margin=None)).text

@@ -72,20 +72,22 @@ def _answer(c: dict) -> str:
 def caveat_line(answers: list[dict]) -> str:
     """The caveats of the box's answers on one line: one answer's as it is; several that open with
     the same reason ("This verdict is fragile: ...") say it once, then each answer's margin by place."""
-    from benchbook.presentation.wording import FRAGILE_EACH, FRAGILE_SEVERAL, ORDINALS
+    from benchbook.presentation.wording import load, sentence
 
     said = [(i, _one_line(c["caveat"])) for i, c in enumerate(answers) if c.get("caveat")]
     if not said:
         return ""
     if len(said) == 1:
-        return f"- *Caveat:* {said[0][1]}"
+        return sentence("report", "caveat_line", text=said[0][1])
     heads = {cav.split(": ", 1)[0] for _, cav in said}
     shared = len(heads) == 1 and all(": " in cav for _, cav in said)
-    which = [ORDINALS[i] if i < len(ORDINALS) else str(i + 1) for i, _ in said]
-    parts = [FRAGILE_SEVERAL.format(which=", ".join(which[:-1]) + " and " + which[-1])] if shared else []
+    ordinals = load("report")["words"]["ordinals"]
+    which = [ordinals[i] if i < len(ordinals) else str(i + 1) for i, _ in said]
+    joined = ", ".join(which[:-1]) + " and " + which[-1]
+    parts = [sentence("report", "fragile_several", which=joined)] if shared else []
     for w, (_, cav) in zip(which, said, strict=True):
-        parts.append(FRAGILE_EACH.format(ordinal=w, tail=cav.split(": ", 1)[1] if shared else cav))
-    return "- *Caveat:* " + " ".join(parts)
+        parts.append(sentence("report", "fragile_each", ordinal=w, tail=cav.split(": ", 1)[1] if shared else cav))
+    return sentence("report", "caveat_line", text=" ".join(parts))
 
 
 def box(ledger, ids: list[str] | None = None) -> str:

@@ -32,29 +32,6 @@ import yaml
 from benchbook import config
 from benchbook.claims import LEDGER_MIME, Claim, Ledger
 
-#: What a page prints for a claim it may not make, unless the chapter gives its own wording.
-DEFAULT_WITHHELD = "{{ topic }}: not stated for this input, because {{ reason }}."
-DEFAULT_IMPLAUSIBLE = "**Warning: {{ topic }} is not a result.** {{ reason }}."
-#: What a shown verdict adds when the margin to the threshold it turns on is inside the noise
-#: (`claims.rules.margin`: evidence `fragile: true`): the verdict could flip within the measurement's
-#: own spread. A chapter may word it per claim or per kind (`fragile:`).
-DEFAULT_FRAGILE = (
-    "This verdict is fragile: it is {{ margin | abs | fmt('.0%') }} {% if margin < 0 %}under{% else %}over{% endif %} the "
-    "threshold it turns on, inside the noise."
-)
-#: The same for a verdict that turns on a latency SLO (a load meets it or not).
-DEFAULT_FRAGILE_SLO = (
-    "This verdict is fragile: its {{ slo_percentile }} ({{ slo_value | num(2) }} ms) is {{ margin | abs | fmt('.0%') }} "
-    "{% if margin < 0 %}under{% else %}over{% endif %} its SLO ({{ slo | fmt('g') }} ms), inside the noise."
-)
-#: What either says when the evidence lacks a value those sentences print: a fragile verdict is never shown as firm.
-FRAGILE_PLAIN = "This verdict is fragile: its margin to the threshold it turns on is inside the noise."
-#: A bottom line's one caveat line when several of its answers are fragile: the shared reason said
-#: once, then each answer's margin by its place in the box.
-FRAGILE_SEVERAL = "The {which} verdicts are fragile."
-FRAGILE_EACH = "The {ordinal}: {tail}"
-ORDINALS = ("first", "second", "third", "fourth", "fifth")
-
 
 class MissingValue(KeyError):
     """A template asked for a value the evidence does not have."""
@@ -307,6 +284,12 @@ def _spec(data: dict, chapter: str, claim_id: str) -> dict:
     raise WordingError(f"{_where(chapter)} has no sentence for claim {claim_id!r}")
 
 
+def _frame(name: str) -> str:
+    """A default sentence of every chapter (withheld, implausible, fragile), as the template
+    benchbook/report.claims.yml words it: a chapter's own wording of it ranks first."""
+    return str(load("report")["sentences"][name])
+
+
 def _first(templates, values: dict, default: str) -> str:
     """The first of `templates` that renders non-empty (a missing value skips it), else `default`."""
     for t in templates:
@@ -350,11 +333,10 @@ def _word(data: dict, spec: dict, claim: Claim) -> Claim:
             values["reason"] = claim.reason
     if text is None:
         status = claim.status
-        default = DEFAULT_WITHHELD if status == "withheld" else DEFAULT_IMPLAUSIBLE
-        text = _first([spec.get(status), kind.get(status)], values, default)
+        text = _first([spec.get(status), kind.get(status)], values, _frame(status))
     elif claim.evidence.get("fragile") and not _missing(claim.evidence.get("margin")):
-        default = DEFAULT_FRAGILE_SLO if "slo_percentile" in claim.evidence else DEFAULT_FRAGILE
-        caveat = _first([spec.get("fragile"), kind.get("fragile"), default], values, FRAGILE_PLAIN)
+        default = _frame("fragile_slo" if "slo_percentile" in claim.evidence else "fragile")
+        caveat = _first([spec.get("fragile"), kind.get("fragile"), default], values, _frame("fragile_plain"))
         claim.caveat = caveat[:1].upper() + caveat[1:]
         text += " " + claim.caveat
     claim.text = text[:1].upper() + text[1:]
