@@ -216,3 +216,37 @@ def test_multi_panel_figures_put_at_most_two_panels_side_by_side(tmp_path):
     assert len(fig.axes) == len(axes) == 5 and _columns(fig) == 2  # the sixth cell of the grid is removed
     with pytest.raises(ValueError, match="at most two panels side by side"):
         panel_size(1, 3)
+
+
+def _extents(fig) -> list[tuple[float, ...]]:
+    renderer = fig.canvas.get_renderer()
+    return [tuple(t.get_window_extent(renderer).bounds) for ax in fig.axes for t in [*ax.texts, ax.title]]
+
+
+def test_finish_says_a_tight_layout_figure_is_as_drawn_and_checks_it_without_a_draw():
+    """`fig.tight_layout()` lays a figure out once (it leaves a placeholder engine that does nothing):
+    `finish` reports it as last drawn, and the texts it measured are where a fresh draw puts them, so
+    `overlaps` on that draw finds what it finds on a new one."""
+    from benchbook.presentation.plotting import finish
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.scatter([1, 2], [1, 2])
+    ax.annotate("a label", (1, 1))
+    ax.set_title("a title")
+    fig.tight_layout()
+    assert finish(fig) is True
+    measured, found = _extents(fig), overlaps(fig, drawn=True)
+    assert overlaps(fig) == found and _extents(fig) == measured
+
+
+def test_finish_says_a_figure_whose_label_it_hid_must_be_drawn_again():
+    """Two point labels on one spot: `finish` hides the second, so the figure is no longer as drawn."""
+    from benchbook.presentation.plotting import finish
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.scatter([1, 1.001, 2], [1, 1.001, 2])
+    ax.annotate("first label", (1, 1))
+    ax.annotate("second label", (1.001, 1.001))
+    fig.tight_layout()
+    assert finish(fig) is False
+    assert [t.get_visible() for t in ax.texts] == [True, False] and overlaps(fig) == []

@@ -143,12 +143,22 @@ def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX, dra
         if not small:
             # a layout engine (constrained layout) moves the axes again at every draw, by a few
             # millionths of a pixel: such a figure is drawn again before it is measured, as it was
-            unchanged = fig.get_layout_engine() is None
+            unchanged = not _moves_when_drawn(fig)
             break
         for t in small:
             t.set_fontsize(need * t.get_fontsize() / _least_pt(t))
-    unchanged = not _drop_colliding_labels(fig, unchanged) and unchanged
+    # the labels are measured on a draw of the figure as it now is (this loop's last, or their own)
+    unchanged = not _drop_colliding_labels(fig, unchanged)
     return unchanged if drawn else smallest
+
+
+def _moves_when_drawn(fig) -> bool:
+    """Whether a draw of `fig` lays it out again: a layout engine does, except the placeholder that
+    `fig.tight_layout()` leaves behind (it laid the figure out once, and its `execute` does nothing)."""
+    from matplotlib.layout_engine import PlaceHolderLayoutEngine
+
+    engine = fig.get_layout_engine()
+    return engine is not None and not isinstance(engine, PlaceHolderLayoutEngine)
 
 
 #: How much smaller mathtext draws a superscript or subscript than its text (matplotlib's SHRINK_FACTOR).
