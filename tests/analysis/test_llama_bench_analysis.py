@@ -624,3 +624,17 @@ def test_the_spread_figure_labels_its_log_axis_plainly(seed_df):
     labels = [x.get_text() for x in fig.axes[0].get_yticklabels() if x.get_text()]
     assert labels and all(re.fullmatch(r"[0-9.]+", x) for x in labels)  # 0.1, 1, 10: no powers of ten
     plt.close("all")
+
+
+def test_the_sweep_table_shows_the_other_settings_where_they_differ():
+    # a Typst page: -sm none against -sm layer (llama-bench's sm column, kept as other settings)
+    rows = _rows(extra_settings="sm=none, embd=1", rate=35.36, line=37)
+    rows += _rows(extra_settings="sm=layer, embd=1", rate=11.65, line=39)
+    _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    t = show_bw.sweep_table(every)
+    assert t["other settings"].tolist() == ["sm=none, embd=1", "sm=layer, embd=1"]
+    # the other way: one value for every row is said once above the table, not as a column
+    rows = _rows(extra_settings="embd=1", rate=35.36, line=37) + _rows(extra_settings="embd=1", rate=20.0, line=39)
+    _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    assert "other settings" not in show_bw.sweep_table(every)
+    assert "other settings embd=1" in show_bw.sweep_constants(every)

@@ -206,6 +206,7 @@ SWEEP_SETTINGS = [
     "n_cpu_moe",
     "n_ubatch",
     "fa",
+    "extra_settings",
 ]
 
 
@@ -213,7 +214,7 @@ def sweep_constants(allrows: pd.DataFrame) -> str:
     """The settings every generation result shares, said once above the table instead of in a column."""
     same = [c for c in SWEEP_SETTINGS[1:] if c in allrows.columns and allrows[c].notna().all()]
     same = [c for c in same if allrows[c].nunique() == 1]
-    words = {"gpu": "device", "ngl": "GPU layers", "fa": "flash attention"}
+    words = {"gpu": "device", "ngl": "GPU layers", "fa": "flash attention", "extra_settings": "other settings"}
     return "Every row: " + "; ".join(f"{words.get(c, c)} {allrows[c].iat[0]}" for c in same) + "." if same else ""
 
 
@@ -235,6 +236,7 @@ def sweep_table(allrows: pd.DataFrame) -> pd.DataFrame:
             "n_cpu_moe": "MoE layers on CPU",
             "n_ubatch": "micro-batch",
             "fa": "flash attention",
+            "extra_settings": "other settings",
             "rate": "tok/s",
             "rate_std": "± (tok/s)",
             "why_dropped": "why not placed",
