@@ -145,3 +145,19 @@ def test_the_input_line_counts_every_generation_result_the_sweep_table_lists_and
     assert "1 of those placed on a device with no known peak" in line
     alone = show.input_line("f.md", pts, None, every.iloc[:1])
     assert "1 generation result;" in alone and "placed under" not in alone and "1 of them on a device" in alone
+
+
+def test_the_input_line_says_why_each_result_not_placed_was_set_aside():
+    """A depth sweep: one tg from an empty cache placed, two at depth set aside, said with the reason;
+    with two reasons each is counted."""
+    pts = pd.DataFrame(
+        dict(params_b=[30.5], device=["GPU"], peak_source=["unknown"], peak_gb_s=[float("nan")], rate_kind=["mean"])
+    )
+    every = pd.DataFrame(dict(kept=[True, False, False], why_dropped=["", "depth > 0", "depth > 0"]))
+    line = show.input_line("f.md", pts, None, every)
+    assert "3 generation results, 1 of them placed under the roofline and 2 set aside (depth > 0; the rule" in line
+    every = pd.DataFrame(
+        dict(kept=[True, False, False], why_dropped=["", "depth > 0", "another engine, build or configuration: b2"])
+    )
+    line = show.input_line("f.md", pts, None, every)
+    assert "2 set aside (1 another engine, build or configuration and 1 depth > 0; the rule" in line

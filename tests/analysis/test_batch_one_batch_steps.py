@@ -95,3 +95,10 @@ def test_the_prefill_and_the_run_are_said_beside_the_steps_and_only_for_this_too
     text = show.prefill_sentence(sw, batch.reference(sw))
     assert "at batch 1 the prefill takes 50.00 ms (5,120 prompt tok/s)" in text and "at batch 8" in text
     assert show.prefill_sentence(sw.drop(columns="timed"), batch.reference(sw)) == ""
+
+
+def test_the_knee_counts_distinct_batch_sizes_not_repeats():
+    repeats = batch.knee(_sweep(_jsonl([("a", 1, 256, 32, 0.010), ("a", 1, 256, 32, 0.0101)])))
+    assert repeats["n_points"].tolist() == [1]
+    sizes = batch.knee(_sweep(_jsonl([("a", 1, 256, 32, 0.010), ("a", 2, 256, 32, 0.0101)])))
+    assert sizes["n_points"].tolist() == [2]

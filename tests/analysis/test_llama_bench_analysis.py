@@ -222,6 +222,22 @@ def test_the_same_settings_under_two_engines_labels_are_two_engines_never_slower
     assert every.set_index("line").loc[65, "why_dropped"] == "slower settings"
 
 
+def test_one_label_of_another_size_or_params_is_another_model_not_slower_settings():
+    # a CI log: llama-bench's label (arch, size class, file type) of an original and a pruned file
+    label = {"model": "qwen3moe 30B.A3B Q2_K - Medium", "model_file": None, "backend": "CPU"}
+    rows = _rows(model_size_gib=10.48, params_b=30.53, rate=14.66, line=18, **label)
+    rows += _rows(model_size_gib=10.76, params_b=28.12, rate=16.42, line=29, **label)
+    kept, _ = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    assert sorted(kept["rate"]) == [14.66, 16.42]
+    assert kept["model_key"].nunique() == 2 and kept["model_key"].str.contains("30.53 B").any()
+    # the other way: one label, one size and params twice (two thread counts) is one model
+    rows = _rows(model_size_gib=10.48, params_b=30.53, rate=14.66, line=18, **label)
+    rows += _rows(model_size_gib=10.48, params_b=30.53, rate=9.0, threads=2, line=29, **label)
+    kept, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    assert kept["rate"].tolist() == [14.66] and kept["model_key"].tolist() == [label["model"]]
+    assert every.set_index("line").loc[29, "why_dropped"] == "slower settings"
+
+
 def test_points_devices_and_moe():
     rows = _rows(model="llama 7B Q4_0", model_size_gib=3.56, params_b=6.74, rate=100.0, gpu="NVIDIA A100-SXM4-80GB")
     rows += _rows(model="llama 7B Q4_0", model_file="x.gguf", model_size_gib=3.56, params_b=6.74, gpu="NVIDIA Foo 9")
@@ -625,3 +641,17 @@ def test_the_spread_figure_labels_its_log_axis_plainly(seed_df):
     labels = [x.get_text() for x in fig.axes[0].get_yticklabels() if x.get_text()]
     assert labels and all(re.fullmatch(r"[0-9.]+", x) for x in labels)  # 0.1, 1, 10: no powers of ten
     plt.close("all")
+
+
+def test_the_sweep_table_shows_the_other_settings_where_they_differ():
+    # a Typst page: -sm none against -sm layer (llama-bench's sm column, kept as other settings)
+    rows = _rows(extra_settings="sm=none, embd=1", rate=35.36, line=37)
+    rows += _rows(extra_settings="sm=layer, embd=1", rate=11.65, line=39)
+    _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    t = show_bw.sweep_table(every)
+    assert t["other settings"].tolist() == ["sm=none, embd=1", "sm=layer, embd=1"]
+    # the other way: one value for every row is said once above the table, not as a column
+    rows = _rows(extra_settings="embd=1", rate=35.36, line=37) + _rows(extra_settings="embd=1", rate=20.0, line=39)
+    _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    assert "other settings" not in show_bw.sweep_table(every)
+    assert "other settings embd=1" in show_bw.sweep_constants(every)

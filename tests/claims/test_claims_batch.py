@@ -135,6 +135,16 @@ def test_bound_flips_to_bandwidth_and_compute():
     )
 
 
+def test_bound_with_no_batch_size_with_a_result_says_there_is_no_step():
+    c = cb.bound("small", None, A100, 0.5)
+    assert c.status == "withheld" and c.reason == rules.NO_POINT
+    assert "neither peak fraction" not in wording.word("batch_saturation", c).text
+    # the other way: a step with no model size is measured, and withheld for its fractions
+    rl = batch.step_roofline(curve([1, 8], [50.0, 400.0]), {}, A100)
+    c = cb.bound("small", batch.regimes(rl, ("m", "HF", "", "bf16"))["small"], A100, 0.5)
+    assert c.status == "withheld" and c.reason != rules.NO_POINT
+
+
 def test_bound_withheld_without_a_model_size():
     rl = batch.step_roofline(curve([1, 8], [50.0, 400.0]), {}, A100)
     c = cb.bound("small", batch.regimes(rl, ("m", "HF", "", "bf16"))["small"], A100, 0.5)

@@ -134,6 +134,15 @@ def test_rocm_smi_and_lscpu_lines_name_the_gpu_and_the_cpu():
     assert _one(c, "cpu").value == "AMD EPYC 9654 96-Core Processor"
 
 
+def test_cpuinfo_model_name_is_the_cpu_and_a_model_key_stays_the_model():
+    c = _read("cores 4\nmodel name\t: AMD EPYC 9V74 80-Core Processor\n")
+    assert _one(c, "cpu").value == "AMD EPYC 9V74 80-Core Processor"
+    assert not [f for f in c.facts if f.name == "model"]
+    c = _read("model_name: meta-llama/Llama-3.1-8B-Instruct\n")
+    assert _one(c, "model").value == "meta-llama/Llama-3.1-8B-Instruct"
+    assert not [f for f in c.facts if f.name == "cpu"]
+
+
 def test_llama_bench_cpu_info_names_the_cpu():
     c = _fixture("llama-bench/llamacpp_readme_b1275.json")
     assert _one(c, "cpu").value == "13th Gen Intel(R) Core(TM) i9-13900K"

@@ -230,8 +230,30 @@ def generation_rows(df: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(rows, columns=cols + ["rate", "rate_std", "repeats", "line"])
     out["n_depth"] = pd.to_numeric(out["n_depth"], errors="coerce").fillna(0)
     out["mode"] = [run_mode(r) for _, r in out.iterrows()]
-    out["model_key"] = out["model_file"].astype(object).fillna(out["model"].astype(object)).fillna("?")
+    out["model_key"] = model_keys(out)
     return out
+
+
+def model_keys(rows: pd.DataFrame) -> pd.Series:
+    """Per row, the model it ran: its file where printed, else llama-bench's model label. That label is
+    `llama_model_desc`, the architecture, size class and file type ("qwen3moe 30B.A3B Q2_K - Medium"), so
+    two files of one label (an original and a pruned one) print the same; where rows of one label print
+    a different `size` or `params` they are different models, and the key adds both."""
+    key = rows["model_file"].astype(object).fillna(rows["model"].astype(object)).fillna("?")
+    sized = [c for c in ("model_size_gib", "params_b") if c in rows.columns]
+    if not sized or rows.empty:
+        return key
+    shape = (
+        rows[sized].apply(pd.to_numeric, errors="coerce").round(4).astype("string").fillna("-").agg("|".join, axis=1)
+    )
+    several = shape.groupby(key).transform("nunique") > 1
+    size = pd.to_numeric(rows.get("model_size_gib"), errors="coerce") if "model_size_gib" in rows else None
+    params = pd.to_numeric(rows.get("params_b"), errors="coerce") if "params_b" in rows else None
+    for i in key.index[several & rows["model_file"].isna()]:
+        said = [f"{size[i]:.2f} GiB" if size is not None and pd.notna(size[i]) else ""]
+        said.append(f"{params[i]:.2f} B" if params is not None and pd.notna(params[i]) else "")
+        key[i] = f"{key[i]} ({', '.join(x for x in said if x)})"
+    return key
 
 
 #: llama-bench's default repetitions (`-r 5`) behind each printed mean and standard deviation.

@@ -520,7 +520,7 @@ def wobble(y) -> float:
 def knee(sw: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
     """Per series: the peak throughput and the saturation batch size, i.e. the smallest batch size
     whose throughput reaches `fraction` of the peak (`pareto.fraction_of_peak`), with the number of
-    measured points and the curve's `bend` there; `knee_share` (its throughput over the peak), the
+    measured batch sizes (repeats of one batch size are one point) and the curve's `bend` there; `knee_share` (its throughput over the peak), the
     smaller batch nearest to reaching `fraction` and its share (`before_*`), and the curve's `noise`
     (`wobble`; for a series that never falls, the input's largest: `noise_from` "input"), which the
     claims weigh both margins to `fraction` against. Series with no result are left out."""
@@ -540,7 +540,7 @@ def knee(sw: pd.DataFrame, fraction: float = 0.95) -> pd.DataFrame:
                 knee_batch_size=int(hit["batch_size"]),
                 knee_tok_s=hit["throughput_tok_s"],
                 fraction=fraction,
-                n_points=len(g),
+                n_points=g["batch_size"].nunique(),
                 strength=bend(g["batch_size"], g["throughput_tok_s"], int(hit["batch_size"])),
                 first_batch_size=int(g["batch_size"].iloc[0]),
                 first_tok_s=g["throughput_tok_s"].iloc[0],

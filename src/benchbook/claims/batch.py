@@ -80,6 +80,7 @@ def bound(regime: str, row: pd.Series | None, peaks, threshold: float, said: dic
     ev = dict(bandwidth_fraction=None, compute_fraction=None, intensity=None, ridge=None, threshold=threshold)
     ev.update(said or {})
     ev.update(regime=regime, device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
+    ev.update(no_point=row is None)
     if row is not None:
         ev.update(
             bandwidth_fraction=_f(row["bandwidth_fraction"]),

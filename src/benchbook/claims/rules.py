@@ -215,6 +215,8 @@ def bound_margin(ev: dict) -> dict:
 
 
 def bound(ev: dict) -> tuple[str, str]:
+    if ev.get("no_point"):  # nothing measured: no fraction of either peak to weigh
+        return "withheld", NO_POINT
     for key in ("bandwidth_fraction", "compute_fraction"):
         v = _num(ev, key)
         if v is not None and v > 1.0:

@@ -265,6 +265,9 @@ _GGML_DEVICE = re.compile(r"^\s*Device\s+(\d+):\s*([^,\n]+)(?:,\s*(gfx[0-9a-f]+)
 _GGML_VULKAN = re.compile(r"^\s*ggml_\w+:\s*(\d+)\s*=\s*(.+?)\s*(?:\s\(|\|)")
 _GGML_FOUND = re.compile(r"found\s+(\d+)\s+(?:CUDA|ROCm|HIP|SYCL|Vulkan|Metal)\s+devices?", re.I)
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
+#: /proc/cpuinfo's CPU key, as the kernel prints it (`seq_printf(m, "model name\t: %s\n", ...)`): the
+#: processor, never the model being benchmarked (a paste may turn the tab into spaces; lscpu's is `Model name:`).
+_CPUINFO = re.compile(r"^\s*model name\s+:\s*(.+?)\s*$")
 _COUNTED = re.compile(
     r"\b([1-9]\d{0,2})\s*[x×*]\s*((?:NVIDIA|AMD|Intel)?[\s_-]*[A-Za-z][\w-]*(?:[ _-][\w-]+){0,3})", re.I
 )
@@ -609,7 +612,7 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     if m:
         r.add("device_count", int(m.group(1)), i, "env-dump", line)
         return
-    m = _LSCPU.match(line)
+    m = _LSCPU.match(line) or _CPUINFO.match(line)
     if m:
         r.add("cpu", m.group(1), i, "env-dump", line)
         return

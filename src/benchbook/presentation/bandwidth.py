@@ -60,7 +60,8 @@ def input_line(
     """What was read and what each point is compared with, from the data and parameters only, and
     each vLLM `bench latency` run read but left out of the roofline, with why (`latency_runs`). The
     generation results counted are the placed ones (`pts`) and those `analysis.bandwidth.reduce` set
-    aside (`every`, the table the sweep note lists), so the line and that table agree."""
+    aside (`every`, the table the sweep note lists), so the line and that table agree, with how many
+    each reason set aside (`set_aside`)."""
     left_out = _left_out(latency_runs)
     if pts.empty:
         return _say("input_line", files=files, n=0, left_out=left_out)
@@ -75,6 +76,7 @@ def input_line(
         files=files,
         n=len(pts) + (int((~every["kept"].astype(bool)).sum()) if every is not None and len(every) else 0),
         n_placed=len(pts),
+        set_aside=set_aside(every),
         n_vllm=int((pts["rate_kind"] == "lower bound").sum()) if "rate_kind" in pts else 0,
         size_low=sizes.min() if sizes.nunique() > 1 else None,
         size_high=sizes.max() if sizes.nunique() > 1 else None,
@@ -82,6 +84,16 @@ def input_line(
         n_unknown=int((pts["peak_source"] == "unknown").sum()),
         left_out=left_out,
     )
+
+
+def set_aside(every: pd.DataFrame | None) -> list[tuple[int, str]]:
+    """[(count, reason)] of the generation results `analysis.bandwidth.reduce` did not place, by its
+    reason ("depth > 0", "slower settings", "another engine, build or configuration"; the engine
+    each names is the table's), most first, then by reason."""
+    if every is None or not len(every) or "why_dropped" not in every:
+        return []
+    why = every.loc[~every["kept"].astype(bool), "why_dropped"].astype(str).str.split(":").str[0]
+    return sorted(((int(n), reason) for reason, n in why.value_counts().items()), key=lambda x: (-x[0], x[1]))
 
 
 def latency_note(runs: pd.DataFrame) -> str | None:
@@ -194,6 +206,7 @@ SWEEP_SETTINGS = [
     "n_cpu_moe",
     "n_ubatch",
     "fa",
+    "extra_settings",
 ]
 
 
@@ -201,7 +214,7 @@ def sweep_constants(allrows: pd.DataFrame) -> str:
     """The settings every generation result shares, said once above the table instead of in a column."""
     same = [c for c in SWEEP_SETTINGS[1:] if c in allrows.columns and allrows[c].notna().all()]
     same = [c for c in same if allrows[c].nunique() == 1]
-    words = {"gpu": "device", "ngl": "GPU layers", "fa": "flash attention"}
+    words = {"gpu": "device", "ngl": "GPU layers", "fa": "flash attention", "extra_settings": "other settings"}
     return "Every row: " + "; ".join(f"{words.get(c, c)} {allrows[c].iat[0]}" for c in same) + "." if same else ""
 
 
@@ -223,6 +236,7 @@ def sweep_table(allrows: pd.DataFrame) -> pd.DataFrame:
             "n_cpu_moe": "MoE layers on CPU",
             "n_ubatch": "micro-batch",
             "fa": "flash attention",
+            "extra_settings": "other settings",
             "rate": "tok/s",
             "rate_std": "± (tok/s)",
             "why_dropped": "why not placed",
