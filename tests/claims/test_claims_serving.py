@@ -474,6 +474,27 @@ def test_goodput_without_a_provable_load_names_no_choice():
     assert c.evidence["choice"] is None and c.evidence["value"] is None and c.evidence["options"] == 1
 
 
+def test_goodput_chooses_a_best_load_only_within_one_series():
+    """Two runs at c=1 of two deployments are two series, not two loads: no best load between them;
+    the same two runs of one deployment at c=1 and c=8 are a sweep, and the higher goodput is chosen."""
+    gb = pd.DataFrame(
+        {
+            "run": ["c=1", "c=1 #2"],
+            "model": ["m", "m"],
+            "max_concurrency": [1.0, 1.0],
+            "request_rate": [math.inf] * 2,
+            "metadata": ["deployment=url a", "deployment=url b"],
+            "goodput_lo": [0.5, 1.8],
+            "share_lo": [0.9, 0.98],
+            "request_throughput": [0.55, 1.88],
+        }
+    )
+    c = cs.goodput(gb)
+    assert c.evidence["choice"] is None and c.evidence["series"] == 2 and c.status == "withheld"
+    one = cs.goodput(gb.assign(metadata="", run=["c=1", "c=8"], max_concurrency=[1.0, 8.0])).evidence
+    assert one["choice"] == "c=8" and one["runner_up"] == "c=1" and "series" not in one
+
+
 def test_goodput_states_the_mean_rate_of_the_chosen_loads_repeats():
     """Load A ran twice at 20 and 22 req/s completed: the rate stated beside its goodput is the mean, 21."""
     gb = pd.DataFrame(
