@@ -185,6 +185,19 @@ def test_underfilled_says_why_a_capped_run_has_no_measured_concurrency():
     assert "records no request throughput" in text and "completed a request" not in text
 
 
+def test_a_capped_run_that_completed_requests_but_has_no_mean_latency_says_the_latency_is_missing():
+    """80 requests completed under a cap of 8, latencies not read (InferenceX's, in seconds): the
+    latency is missing, not the requests; with 0 completed, no request completed."""
+    base = {"run": ["a"], "max_concurrency": [8.0], "in_flight": [np.nan], "utilisation": [np.nan]}
+    done = pd.DataFrame(
+        {**base, "tool": ["vllm-bench-serve"], "format": ["json"], "completed": [80], "request_throughput": [1.0]}
+    )
+    text = wording.word("serving_saturation", cs.underfilled(done)).text
+    assert "no mean latency was read" in text and "completed a request" not in text
+    none = done.assign(completed=[0])
+    assert "No capped run completed a request" in wording.word("serving_saturation", cs.underfilled(none)).text
+
+
 def test_tpot_itl_both_ways(seed):
     assert cs.tpot_itl(seed).evidence["run"] == "c=max"
     calm = pd.DataFrame({"run": ["a"], "tpot_mean": [30.0], "itl_mean": [29.0]})

@@ -117,7 +117,11 @@ def underfilled(lit: pd.DataFrame) -> Claim:
     no_rate = ~serving.recorded(lit, "request_throughput")
     silent = lit["no_output"].fillna(False).astype(bool) if "no_output" in lit else False
     ev["silent"] = int((blind & ~no_rate & silent).sum())  # completed, but not one token: no latency
-    ev["unmeasured"] = int((blind & ~no_rate & ~silent).sum())
+    # completed requests but no mean latency (neither an E2EL nor a TTFT and TPOT to estimate it from):
+    # the latency is what is missing, never the requests
+    done = pd.to_numeric(lit["completed"], errors="coerce").fillna(0) > 0 if "completed" in lit else False
+    ev["unmeasured"] = int((blind & ~no_rate & ~silent & ~done).sum())
+    ev["no_latency"] = int((blind & ~no_rate & ~silent & done).sum())
     ev["no_throughput"] = int((blind & no_rate).sum())
     if "max_concurrency_recorded" in lit:  # runs whose output format records no cap: no absence to claim
         ev["unrecorded"] = int((lit["max_concurrency"].isna() & ~lit["max_concurrency_recorded"].astype(bool)).sum())
