@@ -151,3 +151,26 @@ def test_an_offline_target_qps_sizes_the_query_and_is_no_issue_rate():
     assert not off["rate_assumed"].any()
     server, _ = serving.load([mlperf / "nvidia_dgx_h100x8_mixtral_8x7b_server_summary.txt"])  # the other way
     assert server["request_rate"].tolist() == server["target_qps"].tolist() and server["request_rate"].notna().all()
+
+
+LIVINFLY = FIX / "livinfly_a100_40g_sglang047_r1_qwen3_8b_offline_15_workloads.jsonl"
+
+
+def test_uncapped_runs_of_several_workloads_are_no_single_load_level_and_are_named_by_their_workload():
+    # 15 lines, each with its own random_input_len / random_output_len (256/256 ... 4096/4096), all at rate
+    # inf: every run is kept apart, and still they are 10 series, not one load level
+    r, _ = serving.load([LIVINFLY])
+    text = show.inputs_sentence("f", r, "max_concurrency", len(r))
+    assert "single load level" not in text and "in 10 series" in text
+    assert "random, 129 in / 127 out, rate=inf" in set(r["run"])
+    assert not any(run.startswith("random, rate=inf") for run in r["run"])
+
+
+def test_uncapped_runs_of_one_workload_stay_at_a_single_load_level_with_plain_names():
+    # the other way: the three sharegpt lines are one workload, so neither the sentence nor the names change
+    r, _ = serving.load([LIVINFLY])
+    one, _ = serving.settings_labels(
+        r[r["dataset"] == "sharegpt"].assign(run=["json line 1", "json line 2", "json line 3"]), pd.DataFrame()
+    )
+    assert "single load level" in show.inputs_sentence("f", one, "max_concurrency", len(one))
+    assert sorted(one["run"]) == [f"rate=inf, run {n}" for n in (1, 2, 3)]

@@ -185,6 +185,19 @@ def test_underfilled_says_why_a_capped_run_has_no_measured_concurrency():
     assert "records no request throughput" in text and "completed a request" not in text
 
 
+def test_a_capped_run_that_completed_requests_but_has_no_mean_latency_says_the_latency_is_missing():
+    """80 requests completed under a cap of 8, latencies not read (InferenceX's, in seconds): the
+    latency is missing, not the requests; with 0 completed, no request completed."""
+    base = {"run": ["a"], "max_concurrency": [8.0], "in_flight": [np.nan], "utilisation": [np.nan]}
+    done = pd.DataFrame(
+        {**base, "tool": ["vllm-bench-serve"], "format": ["json"], "completed": [80], "request_throughput": [1.0]}
+    )
+    text = wording.word("serving_saturation", cs.underfilled(done)).text
+    assert "no mean latency was read" in text and "completed a request" not in text
+    none = done.assign(completed=[0])
+    assert "No capped run completed a request" in wording.word("serving_saturation", cs.underfilled(none)).text
+
+
 def test_tpot_itl_both_ways(seed):
     assert cs.tpot_itl(seed).evidence["run"] == "c=max"
     calm = pd.DataFrame({"run": ["a"], "tpot_mean": [30.0], "itl_mean": [29.0]})
@@ -472,6 +485,27 @@ def test_goodput_without_a_provable_load_names_no_choice():
     gb = pd.DataFrame({"run": ["A"], "goodput_lo": [0.0], "share_lo": [0.0], "request_throughput": [5.0]})
     c = cs.goodput(gb)
     assert c.evidence["choice"] is None and c.evidence["value"] is None and c.evidence["options"] == 1
+
+
+def test_goodput_chooses_a_best_load_only_within_one_series():
+    """Two runs at c=1 of two deployments are two series, not two loads: no best load between them;
+    the same two runs of one deployment at c=1 and c=8 are a sweep, and the higher goodput is chosen."""
+    gb = pd.DataFrame(
+        {
+            "run": ["c=1", "c=1 #2"],
+            "model": ["m", "m"],
+            "max_concurrency": [1.0, 1.0],
+            "request_rate": [math.inf] * 2,
+            "metadata": ["deployment=url a", "deployment=url b"],
+            "goodput_lo": [0.5, 1.8],
+            "share_lo": [0.9, 0.98],
+            "request_throughput": [0.55, 1.88],
+        }
+    )
+    c = cs.goodput(gb)
+    assert c.evidence["choice"] is None and c.evidence["series"] == 2 and c.status == "withheld"
+    one = cs.goodput(gb.assign(metadata="", run=["c=1", "c=8"], max_concurrency=[1.0, 8.0])).evidence
+    assert one["choice"] == "c=8" and one["runner_up"] == "c=1" and "series" not in one
 
 
 def test_goodput_states_the_mean_rate_of_the_chosen_loads_repeats():

@@ -101,6 +101,16 @@ def test_a_heading_names_tp_and_dp_in_short_form():
     assert _one(c, "heading").value == "Config A (TP4 + DP2)"
 
 
+def test_a_log_prefix_names_a_rank_not_a_tp_size():
+    """SGLang prints `[%(asctime)s TP<rank>]` before each line: a rank, never a size; the same `TP2`
+    outside that prefix is a size, and a TP of 0 is never one."""
+    c = _read("[2026-02-26 10:25:20 TP0] Reset HybridReqToTokenPool\n[2026-02-26 10:25:21 DP1 TP3] Load weight end.\n")
+    assert not c.get("tp") and not c.get("dp")
+    c = _read("[2026-02-26 10:25:20 TP1] Served with TP2 on 2 GPUs\n")
+    assert [f.value for f in c.get("tp")] == [2]
+    assert not _read("Results (TP0 worker)\n").get("tp")
+
+
 def test_a_heading_that_names_no_count_gives_none():
     c = _read("## Results on H100\n")
     assert not c.get("device_count") and not c.get("tp")

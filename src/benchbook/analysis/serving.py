@@ -903,9 +903,11 @@ PLACEHOLDER = re.compile(r"(?i)^(?:json(?: line)? \d+|block \d+|report \d+|resul
 
 def settings_label(row: pd.Series, varying=()) -> str:
     """A run's name from its settings: its model and dataset where they vary across the page's runs
-    (`varying`), MLPerf's scenario, the concurrency cap and the request rate (`c=8, rate=inf`); empty
+    (`varying`; "workload": its mean input and output tokens where runs of several workloads mix), MLPerf's scenario, the concurrency cap and the request rate (`c=8, rate=inf`); empty
     when the output records none."""
     parts = [str(row[c]) for c in ("model", "dataset") if c in varying and isinstance(row.get(c), str)]
+    if "workload" in varying and row.get("workload"):  # runs of several workloads (`workloads`): its own
+        parts.append(str(row["workload"]).removesuffix(" tokens a request"))
     if isinstance(row.get("scenario"), str):  # MLPerf: Server or Offline
         parts.append(row["scenario"])
     mc, rr = row.get("max_concurrency"), row.get("request_rate")
@@ -926,12 +928,16 @@ def settings_labels(r: pd.DataFrame, req: pd.DataFrame) -> tuple[pd.DataFrame, p
     if r.empty or "run" not in r:
         return r, req
     varying = [c for c in ("model", "dataset") if c in r and r[c].dropna().nunique() > 1]
+    work = workloads(r)
+    if work[work != ""].nunique() > 1:
+        varying = [*varying, "workload"]
     plain = r["run"].astype(str).str.fullmatch(PLACEHOLDER)
     # a run named after the tool that wrote it ("aiperf") is renamed where its settings name it better
     tool_named = r["run"].astype(str).eq(r["tool"].astype(str)) if "tool" in r else pd.Series(False, index=r.index)
     new = {}
     for i in r.index[plain | tool_named]:
-        row = r.loc[i]
+        row = r.loc[i].copy()
+        row["workload"] = work[i]
         label = settings_label(row, varying)
         if label or plain[i]:
             new[i] = label or str(row.get("source") or "the run")

@@ -117,7 +117,11 @@ def underfilled(lit: pd.DataFrame) -> Claim:
     no_rate = ~serving.recorded(lit, "request_throughput")
     silent = lit["no_output"].fillna(False).astype(bool) if "no_output" in lit else False
     ev["silent"] = int((blind & ~no_rate & silent).sum())  # completed, but not one token: no latency
-    ev["unmeasured"] = int((blind & ~no_rate & ~silent).sum())
+    # completed requests but no mean latency (neither an E2EL nor a TTFT and TPOT to estimate it from):
+    # the latency is what is missing, never the requests
+    done = pd.to_numeric(lit["completed"], errors="coerce").fillna(0) > 0 if "completed" in lit else False
+    ev["unmeasured"] = int((blind & ~no_rate & ~silent & ~done).sum())
+    ev["no_latency"] = int((blind & ~no_rate & ~silent & done).sum())
     ev["no_throughput"] = int((blind & no_rate).sum())
     if "max_concurrency_recorded" in lit:  # runs whose output format records no cap: no absence to claim
         ev["unrecorded"] = int((lit["max_concurrency"].isna() & ~lit["max_concurrency_recorded"].astype(bool)).sum())
@@ -302,12 +306,17 @@ def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: flo
     """The load with the most requests proven to meet both SLOs (the goodput lower bound): one run
     per load, with `RUN_NOISE` as the noise; with repeats, the loads' means, and the spread of the
     two best loads, sqrt(sd_best^2 + sd_runner_up^2) / runner-up, as the noise. With the SLOs, the
-    choice states the margin of its deciding percentile to its SLO, `fragile` inside RUN_NOISE."""
+    choice states the margin of its deciding percentile to its SLO, `fragile` inside RUN_NOISE. Runs of
+    several series (`serving.series_key`) are no sweep of one load: no choice, `series` says how many."""
     ev = dict(choice=None, metric="goodput lower bound (req/s)", value=None, runner_up=None, runner_up_value=None)
     ev["noise"] = RUN_NOISE
     lv = serving.per_load(gb, ["goodput_lo", "share_lo", "request_throughput"]) if len(gb) else gb.assign(n=1)
     g = lv[lv["goodput_lo"] > 0].sort_values("goodput_lo", ascending=False)
     ev["options"] = len(lv)  # the loads measured, a provable goodput or not
+    n_series = lv["series"].nunique() if "series" in lv else 1
+    if n_series > 1:  # a best load is one load of one sweep: never chosen across deployments or workloads
+        ev["series"] = int(n_series)
+        g = g.iloc[:0]
     if len(g):
         b = g.iloc[0]
         ev.update(
@@ -324,7 +333,9 @@ def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: flo
             ev.update(repeats=int(b["n"]), value_sd=_f(sd[0]))
             if len(g) > 1:
                 ev["noise"] = _f(np.hypot(*sd) / g.iloc[1]["goodput_lo"])
-    rule = "the run with the highest proven goodput, when it beats the runner-up by more than the noise"
+    rule = (
+        "the run with the highest proven goodput within one series, when it beats the runner-up by more than the noise"
+    )
     if ev.get("repeats"):
         rule = "the load with the highest mean proven goodput over its repeats, when it beats the runner-up by more than the noise (their spread)"
     return make("goodput", "recommendation", rule, ev)

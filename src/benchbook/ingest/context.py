@@ -277,6 +277,10 @@ _COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×*]\s*([1-9]\d{0,2})
 _PART_COUNTED = re.compile(r"(?<![\w.])([1-9]\d{0,2})\s?[x×]\s?((?:NVIDIA |AMD )?[A-Z]{1,3}\d{2,4}[A-Z]{0,2})(?![\w-])")
 _N_GPUS = re.compile(r"\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|cards|accelerators)\b", re.I)
 _SHORT_PAR = re.compile(r"(?<![\w-])(TP|PP|DP|EP)\s*[=:]?\s*(\d{1,4})(?![\w.])")
+#: A log line's bracketed prefix with its time (SGLang's `[%(asctime)s TP0]`, `[... DP1 TP3]`): its
+#: `TP<n>` names the rank of the process that wrote the line (`configure_logger(prefix=f" TP{tp_rank}")`),
+#: never a parallel size.
+_LOG_PREFIX = re.compile(r"^\s*\[[^\]]*\b\d{1,2}:\d{2}(?::\d{2})?[^\]]*\]")
 _POWER = re.compile(r"(-?\d+(?:\.\d+)?)\s*(kW|mW|W|watts?)\b(?!h)", re.I)
 _ENERGY = re.compile(r"(-?\d+(?:\.\d+)?)\s*(kWh|Wh|MJ|kJ|J|joules?)\b", re.I)
 _DATE = re.compile(r"\b((?:19|20)\d\d-[01]\d-[0-3]\d(?:[T ][0-2]\d:[0-5]\d(?::[0-5]\d)?)?)")
@@ -659,8 +663,9 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.add("model", m.group(1), i, source, line)
     for m in _TP_WORDS.finditer(text):
         r.add("tp", int(m.group(1)), i, source, line)
-    for m in _SHORT_PAR.finditer(text):
-        r.add(m.group(1).lower(), int(m.group(2)), i, source, line)
+    for m in _SHORT_PAR.finditer(_LOG_PREFIX.sub("", text)):
+        if int(m.group(2)) > 0:  # a size of 0 is no size: a rank or an index
+            r.add(m.group(1).lower(), int(m.group(2)), i, source, line)
     if devices and source == "heading" and not any(f.name == "device" and f.line == i for f in r.facts):
         for m in _PRODUCT.finditer(text):
             r.add("device", m.group(0), i, source, line)

@@ -179,6 +179,7 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, to
         swept=bool(len(per_series) and per_series.max() > 1),
         levels=int(curve[variable].nunique()) if len(curve) else 0,
         bursts=bursts(r),
+        workloads=serving.series_key(r).nunique() if len(r) and "model" in r else 0,
         variable=variable.replace("_", " "),
         kept=max(0, n_apart - unknown),
         apart=APART_WORDS[variable],
