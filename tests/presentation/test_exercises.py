@@ -13,23 +13,12 @@ import re
 import shutil
 
 import pytest
+from test_book_teaching import _claim  # one synthetic claim for both files
 
 from benchbook import config
 from benchbook.analysis.power import DRAM_PJ_PER_BIT
 from benchbook.chapter import setup
 from benchbook.presentation import exercises, wording
-
-
-def _claim(cid, status="shown", **evidence):
-    return {
-        "id": cid,
-        "kind": "comparison",
-        "status": status,
-        "rule": "r",
-        "evidence": evidence,
-        "reason": None if status == "shown" else "the input lacks it",
-        "text": f"sentence {cid} 1.",
-    }
 
 
 def _ledger(chapter, *claims):

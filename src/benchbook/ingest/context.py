@@ -778,7 +778,7 @@ def fill(table, context: Context) -> list[str]:
 
 
 def _words(value) -> set[str]:
-    return set(re.findall(r"[a-z0-9]+", str(value).lower()))
+    return set(filter(None, _norm(str(value)).split("_")))
 
 
 def _most_specific(names: list) -> list:
