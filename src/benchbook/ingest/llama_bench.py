@@ -1,6 +1,6 @@
 """llama.cpp `llama-bench`: markdown tables, `-o json`, `-o jsonl`, `-o csv` and `-o sql`, alone or inside a write-up.
 
-What llama-bench prints (tools/llama-bench/llama-bench.cpp, see ../shared/notes/tool-semantics.md §3):
+What llama-bench prints (tools/llama-bench/llama-bench.cpp):
 each test is repeated `-r` times (default 5, after one warm-up run); `t/s` is the mean of the
 per-repetition rates ``(n_prompt + n_gen) / t`` and `±` their sample (Bessel) standard deviation.
 JSON and JSONL add `samples_ns` / `samples_ts`, one value per repetition.

@@ -1,7 +1,7 @@
 """Parser for SGLang `bench_one_batch_server` results: the `result.jsonl` rows and the markdown
 report that mtilyxuegao/qwen_quantization `performance/analyze_results.py` generates from them.
 
-What the tools write (see ../shared/notes/tool-semantics.md section 6):
+What the tools write (sglang python/sglang/bench_one_batch_server.py; qwen_quantization performance/analyze_results.py):
 
 * `python -m sglang.bench_one_batch_server ... --run-name NAME` appends one JSON object per run to
   `result.jsonl`: `run_name`, `batch_size`, `input_len`, `output_len`, `latency` (s, one whole
