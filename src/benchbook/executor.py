@@ -1,5 +1,5 @@
 """The one way the book runs a chapter notebook: the build, `benchbook run` and `benchbook report`
-all execute through `execute`, write through `atomic_write` and remove machine paths through `scrub`.
+all execute through `execute`, write through `config.atomic_write` and remove machine paths through `scrub`.
 
 `execute` has two modes. In a kernel (papermill over a fresh Unix-socket kernel, or the kernel
 manager `km` given): the build and `benchbook run` use it, so the published book and a reader's
@@ -42,21 +42,6 @@ class Failed(Exception):
     def __init__(self, cell: int | None, ename: str, evalue: str, source: str = "", partial=None):
         super().__init__(f"{ename}: {evalue}")
         self.cell, self.ename, self.evalue, self.source, self.partial = cell, ename, evalue, source, partial
-
-
-def atomic_write(path: Path, data: bytes | str) -> None:
-    """Write to a hidden temporary beside `path`, then rename it over `path`: a reader never sees
-    half a file, and a killed writer leaves only a hidden `.*.tmp` that the next run removes."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def machine_paths() -> list[str]:
