@@ -296,6 +296,11 @@ class Engine:
     def __init__(self) -> None:
         import multiprocessing
 
+        # IPython, which both processes need (the chapters' shell; myst-nb's glue for the engine), is
+        # imported once, before the fork, instead of once in each
+        import IPython.core.interactiveshell  # noqa: F401
+        import myst_nb.ext.glue  # noqa: F401
+
         # fork shares this process's imports; where there is none (Windows), a fresh one does the same
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         self._pool = multiprocessing.get_context(method).Pool(1)
