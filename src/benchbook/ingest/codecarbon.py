@@ -82,6 +82,11 @@ def _header(text: str | Lines) -> list[str]:
     return [c.strip().lower() for c in first.lstrip("\ufeff").split(",")]
 
 
+def _first_schema(cols: list[str]) -> bool:
+    """CodeCarbon 1.x's header: its columns, and none of the per-component or mode columns 2.0 added."""
+    return all(c in cols for c in _V1) and not any(c in cols for c in (*_MEASURED, "tracking_mode"))
+
+
 def _record_keys(text: str | Lines) -> set[str]:
     """The keys of a JSON record's head (`"key": value` lines), lower-cased."""
     start = head(text, 4000).lstrip("\ufeff").lstrip()
@@ -90,7 +95,7 @@ def _record_keys(text: str | Lines) -> set[str]:
 
 def sniff(text: str | Lines) -> bool:
     cols = _header(text)
-    if all(c in cols for c in _REQUIRED) or (all(c in cols for c in _V1) and "cpu_energy" not in cols):
+    if all(c in cols for c in _REQUIRED) or _first_schema(cols):
         return True
     return all(k in _record_keys(text) for k in _ENERGIES)
 
@@ -107,7 +112,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     except csv.Error as exc:
         raise ParseError(source, h + reader.line_num, f"not CSV ({exc})") from None
     header = [c.strip().lower() for c in rows[0]] if rows else []
-    first_schema = all(c in header for c in _V1) and "cpu_energy" not in header
+    first_schema = _first_schema(header)
     if not first_schema and not all(c in header for c in _REQUIRED):
         raise ParseError(source, h + 1, f"expected a CodeCarbon emissions.csv header with {', '.join(_REQUIRED)}")
     cells_of = []
@@ -149,7 +154,7 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
         def at(col, where=where, k=k):
             return where.get(col, k) if isinstance(where, dict) else k
 
-        first_schema = "cpu_energy" not in cell
+        first_schema = _first_schema(list(cell))
         mode = cell.get("tracking_mode")
         if not first_schema:
             modes.add(mode)
