@@ -61,6 +61,7 @@ _MODULES = [
     "serving_power",
     "ollama_bench_power",
     "aiperf_telemetry",
+    "genai_perf_telemetry",
     "llama_bench_power",
     "inference_perf",
     "guidellm",
