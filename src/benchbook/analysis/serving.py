@@ -85,6 +85,11 @@ RUN_NOISE = 0.05
 
 PERCENTILE_OF = {"median": 50.0, "p50": 50.0, "p90": 90.0, "p95": 95.0, "p99": 99.0}
 
+#: The per-request latencies a serving tool summarises (ms in every tidy table), and the statistics of
+#: each a page lists: the mean and the percentiles the tools print (a median is the p50 some tools name so).
+LATENCIES = ("ttft", "tpot", "itl", "e2el")
+LATENCY_STATS = ("mean", "median", "p90", "p95", "p99")
+
 
 def runs(df: pd.DataFrame) -> pd.DataFrame:
     """One row per run, in the order the input gives them (`order`): the settings, and one column
@@ -141,6 +146,26 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     blank = [c for c in wide.columns if re.match(r"(ttft|tpot|itl)_", str(c))]
     wide.loc[wide["no_output"], blank] = np.nan
     return wide.copy()  # one block per dtype: the columns added one by one fragment a wide (AIPerf) table
+
+
+def latency_stats(r: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Per run (in the order of `r`), the statistics of `metric` (one of LATENCIES) its output prints,
+    in ms: `LATENCY_STATS`, the median being the printed median or, where the tool prints none, its
+    p50 (the same percentile); NaN where the output prints none (or `runs` blanked it: no token came)."""
+    out = pd.DataFrame({"run": r["run"] if "run" in r else pd.Series(dtype=object)}, index=r.index)
+    for stat in LATENCY_STATS:
+        out[stat] = _col(r, f"{metric}_{stat}")
+    out["median"] = out["median"].fillna(_col(r, f"{metric}_p50"))
+    return out
+
+
+def tail_ratios(r: pd.DataFrame, metric: str) -> pd.Series:
+    """Per run, p99 / median of `metric` where its output prints both, the median is above 0 (a median
+    of 0, SGLang's ITL of chunks that came together, sets nothing to compare with) and more than one
+    request completed (one request's latency is its median and its p99 alike); NaN elsewhere."""
+    s = latency_stats(r, metric)
+    several = ~_col(r, "completed").lt(2)  # a count not printed: the percentiles stand
+    return (s["p99"] / s["median"].where(s["median"] > 0)).where(several)
 
 
 def recorded(r: pd.DataFrame, name: str) -> pd.Series:
