@@ -55,3 +55,24 @@ def test_seconds_printed_by_the_token_position_script_reach_the_runs_in_ms():
     assert s["median"].iat[0] == pytest.approx(3459.710185416043)
     assert s["p99"].iat[0] == pytest.approx(4460.860403906552)
     assert math.isnan(s["mean"].iat[0])  # the file prints no mean
+
+
+def test_the_screen_s_conflicting_latency_rows_are_named_and_others_are_not():
+    from benchbook.ingest import core
+
+    base = dict(tool="t", source="f", run="a", unit="ms", note=None)
+    t = pd.DataFrame(
+        [
+            {**base, "line": 1, "metric": "ttft", "statistic": "mean", "value": 10.0},
+            {**base, "line": 2, "metric": "ttft", "statistic": "mean", "value": 12.0},  # same run, another value
+            {**base, "line": 3, "metric": "tpot", "statistic": "mean", "value": 5.0},
+            {**base, "line": 4, "metric": "output_throughput", "statistic": "value", "value": -1.0},
+        ]
+    )
+    _, out, _ = core.screen(t)
+    report = [{"text": x, "reason": y} for x, y in zip(out["text"], out["reason"].astype(str), strict=True)]
+    assert serving.screened_latencies(report) == ["ttft"]
+    assert (
+        serving.screened_latencies([{"text": "P75 TTFT (ms): 80", "reason": "percentile P75 is not a tidy statistic"}])
+        == []
+    )

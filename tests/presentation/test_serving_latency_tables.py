@@ -75,9 +75,27 @@ def test_the_tail_sentence_reads_one_run_and_says_why_it_has_none(tmp_path):
     one = show.tail_sentence(read(tmp_path, block(1, HIGH)))
     assert "In this run, p99 TTFT is 9.0x its median (3,600 ms against 400 ms)" in one
     means = {"TTFT": {"Mean": 120.0}, "TPOT": {"Mean": 20.0, "P99": 40.0}}
-    assert show.tail_sentence(read(tmp_path, block(1, means))).startswith("No run prints both a median and a p99")
+    assert show.tail_sentence(read(tmp_path, block(1, means))).startswith("No run has both a median and a p99")
+    silent = {"TTFT": {"Mean": 0.0, "Median": 0.0, "P99": 0.0}}  # no token came: no latency to read
+    none = show.tail_sentence(read(tmp_path, block(1, silent, generated=0)))
+    assert none.startswith("No statistic of TTFT, TPOT, ITL or E2EL was read for any run")
 
 
 def test_the_tail_sentence_falls_to_the_first_latency_with_both():
     r = pd.DataFrame({"run": ["a"], "ttft_mean": [10.0], "e2el_median": [1000.0], "e2el_p99": [3000.0]})
     assert "p99 E2EL is 3.0x its median" in show.tail_sentence(r)
+
+
+def test_a_run_where_none_completed_or_whose_value_was_set_aside_says_so():
+    r = pd.DataFrame(
+        {
+            "run": ["a", "b", "c", "d"],
+            "completed": [50.0, 0.0, 50.0, np.nan],
+            "ttft_mean": [120.0, np.nan, np.nan, np.nan],
+            "latency_set_aside": ["", "", "ttft", ""],
+        }
+    )
+    _, missing = show.latency_table(r, "ttft")
+    assert missing["mean TTFT (ms)"].tolist()[1:] == [show.NONE_COMPLETED, show.NOT_READ, show.NOT_PRINTED]
+    _, other = show.latency_table(r.assign(tpot_mean=[20.0, np.nan, np.nan, np.nan]), "tpot")
+    assert other["mean TPOT (ms)"].iat[2] == show.NOT_PRINTED  # the TTFT set aside says nothing of TPOT

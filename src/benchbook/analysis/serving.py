@@ -852,15 +852,18 @@ def decode_roofline(
 
 def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Runs (one row each) and per-request rows (vLLM's --save-detailed arrays, AIPerf's
-    profile_export.jsonl; empty without them) of every file."""
+    profile_export.jsonl; empty without them) of every file; `latency_set_aside` names, per run, the
+    latencies its file's screen set a value of aside (`screened_latencies`)."""
     from benchbook import ingest
     from benchbook.ingest import aiperf, vllm_serve
 
-    frames, detailed = [], []
+    frames, detailed, aside = [], [], {}
     for path in paths:
         found = [t for t in ingest.detect(ingest._load_text(path)) if t in ingest.SERVING_TOOLS]
         for tool in found:
             df = ingest.read(path, tool=tool)
+            for source in df["source"].unique():
+                aside.setdefault(source, set()).update(screened_latencies(df.attrs.get("rejected", [])))
             df.attrs = {}
             frames.append(df)
         if "vllm-bench-serve" in found:
@@ -868,8 +871,21 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
         if "aiperf" in found:  # a profile_export.jsonl; empty for the summary exports
             detailed.append(aiperf.requests(path))
     r = parallelism_from_context(runs(pd.concat(frames, ignore_index=True)), paths)
+    if "source" in r:
+        r["latency_set_aside"] = [",".join(m for m in LATENCIES if m in aside.get(s_, ())) for s_ in r["source"]]
     req = pd.concat(detailed, ignore_index=True) if detailed else pd.DataFrame(columns=vllm_serve.REQUEST_COLUMNS)
     return settings_labels(r, req)
+
+
+def screened_latencies(rejected: list[dict]) -> list[str]:
+    """The latencies (LATENCIES) a file's screen set a value of aside (conflicting rows, a value out of
+    physical range: `ingest.core.screen`, whose report names the metric first): an empty cell of theirs
+    may be one the output printed."""
+    from benchbook.ingest import core
+
+    heads = (core.CONFLICT, core.OUT_OF_RANGE, core.DUPLICATE)
+    found = {str(x["text"]).split(" ", 1)[0] for x in rejected if str(x.get("reason", "")).startswith(heads)}
+    return [m for m in LATENCIES if m in found]
 
 
 #: The parallelism a run's `metadata` may state, read from the rest of its file where no run does.

@@ -102,39 +102,50 @@ def runs_tables(r: pd.DataFrame) -> list:
 
 #: The latencies' names on a page.
 LATENCY_NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2el": "E2EL"}
-#: Why a latency cell is empty: the run's output prints no such statistic, or it prints one that is no
-#: latency, since no token came (`serving.runs` blanks it).
-NOT_PRINTED, NO_TOKEN = "not printed", "no token came"
+#: Why a latency cell is empty: no request of the run completed (a tool prints 0 or nothing for an empty
+#: distribution); no token came, so what the output prints is no latency (`serving.runs` blanks it); the
+#: file's screen set a value of this latency aside (`serving.screened_latencies`), so the cell may be one
+#: of them; else the run's output prints no such statistic.
+NONE_COMPLETED, NO_TOKEN, NOT_READ, NOT_PRINTED = "none completed", "no token came", "not read", "not printed"
 
 
 def latency_table(r: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """One latency of every run, as printed (`serving.latency_stats`): the run (and its repeat), then
-    a column per statistic some run prints (at most five: with the run and its repeat, seven columns),
-    and why each empty cell is empty. Both frames have no column of statistics when no run prints one."""
+    """One latency of every run, as read (`serving.latency_stats`, ms): the run (and its repeat), then
+    a column per statistic read for some run (at most five: with the run and its repeat, seven columns),
+    and why each empty cell is empty. Both frames have no column of statistics when none of this latency
+    was read."""
     s = serving.latency_stats(r, metric)
     shown = [c for c in serving.LATENCY_STATS if s[c].notna().any()]
     name = LATENCY_NAMES[metric]
     t = with_repeat(s[["run", *shown]].rename(columns={c: f"{c} {name} (ms)" for c in shown}), r)
-    silent = r["no_output"].fillna(False).astype(bool).to_numpy() if "no_output" in r else np.zeros(len(r), bool)
-    why = np.where(silent & (metric != "e2el"), NO_TOKEN, NOT_PRINTED)
+    n = len(r)
+    done = r["completed"].astype(float).to_numpy() if "completed" in r else np.full(n, np.nan)
+    silent = r["no_output"].fillna(False).astype(bool).to_numpy() if "no_output" in r else np.zeros(n, bool)
+    aside = (
+        r["latency_set_aside"].fillna("").map(lambda t: metric in t.split(",")).to_numpy(bool)
+        if "latency_set_aside" in r
+        else np.zeros(n, bool)
+    )
+    why = np.select([done == 0, silent & (metric != "e2el"), aside], [NONE_COMPLETED, NO_TOKEN, NOT_READ], NOT_PRINTED)
     missing = pd.DataFrame({c: why if c.endswith("(ms)") else np.nan for c in t.columns}, index=t.index, dtype=object)
     return t, missing
 
 
 def latency_tables(r: pd.DataFrame) -> list:
-    """A table per latency some run prints a statistic of (TTFT, TPOT, ITL, E2EL), each narrow enough
+    """A table per latency (TTFT, TPOT, ITL, E2EL) with a statistic read for some run, each narrow enough
     for its headers to wrap between words."""
     out = []
     for metric in serving.LATENCIES:
         t, missing = latency_table(r, metric)
         if any(c.endswith("(ms)") for c in t.columns):
-            out.append(tables.show(t, missing=missing, caption=f"{LATENCY_NAMES[metric]} of each run, as printed (ms)"))
+            out.append(tables.show(t, missing=missing, caption=f"{LATENCY_NAMES[metric]} of each run (ms)"))
     return out
 
 
 def tail_sentence(r: pd.DataFrame) -> str:
-    """The spread of the first latency (TTFT, TPOT, ITL, E2EL) whose median and p99 some run prints: p99
-    over the median, the run where it is lowest and where highest, with both values; or why there is none."""
+    """The spread of the first latency (TTFT, TPOT, ITL, E2EL) with a tail ratio (`serving.tail_ratios`)
+    in some run: p99 over the median, the run where it is lowest and where highest, with both values; or
+    why there is none."""
     printed = any(
         serving.latency_stats(r, m)[list(serving.LATENCY_STATS)].notna().any(axis=None) for m in serving.LATENCIES
     )
