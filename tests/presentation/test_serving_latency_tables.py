@@ -66,7 +66,9 @@ def test_a_run_where_no_token_came_says_so_in_its_empty_cells(tmp_path):
 
 def test_the_tail_sentence_names_the_lowest_and_highest_p99_over_median(tmp_path):
     text = show.tail_sentence(read(tmp_path, block(1, LOW), block(2, HIGH)))
-    assert "Across the 2 runs that print both, p99 TTFT is 2.5x its median in run `c=1`" in text
+    assert (
+        "Across the 2 runs with both read (and more than one request), p99 TTFT is 2.5x its median in run `c=1`" in text
+    )
     assert "(250 ms against 100 ms)" in text
     assert "up to 9.0x in run `c=2` (3,600 ms against 400 ms)" in text
 
@@ -99,3 +101,11 @@ def test_a_run_where_none_completed_or_whose_value_was_set_aside_says_so():
     assert missing["mean TTFT (ms)"].tolist()[1:] == [show.NONE_COMPLETED, show.NOT_READ, show.NOT_PRINTED]
     _, other = show.latency_table(r.assign(tpot_mean=[20.0, np.nan, np.nan, np.nan]), "tpot")
     assert other["mean TPOT (ms)"].iat[2] == show.NOT_PRINTED  # the TTFT set aside says nothing of TPOT
+
+
+def test_one_run_of_several_with_a_tail_is_named():
+    r = pd.DataFrame(
+        {"run": ["a", "b"], "completed": [1.0, 40.0], "ttft_median": [300.0, 200.0], "ttft_p99": [300.0, 700.0]}
+    )
+    text = show.tail_sentence(r)  # run a: one request, its median is its p99
+    assert "In run `b`, the one with both read (and more than one request), p99 TTFT is 3.5x its median" in text

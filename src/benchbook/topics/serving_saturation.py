@@ -190,4 +190,5 @@ def page(res: Result) -> Page:
 
 def _listed(res: Result) -> pd.DataFrame:
     """Every run in the order the page lists them: the curve's, then those kept apart."""
-    return pd.concat([res.curve, res.apart], ignore_index=True) if len(res.apart) else res.curve
+    parts = [t for t in (res.curve, res.apart) if len(t)]
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else (parts[0] if parts else res.curve)
