@@ -135,6 +135,7 @@ def page(res: Result) -> Page:
         lit_note=show.littles_note(res.lit),
         queue=show.queue_sentence(res.queue, knee.shown),
         goodput_source=show.goodput_source(res.exact),
+        latency_note=show.tail_sentence(_listed(res)),
         undecided=placement.folded_box(res.ledger),
         **placement.in_place(res.ledger),
     )
@@ -175,6 +176,7 @@ def page(res: Result) -> Page:
     pg.tables.update(
         runs=each(lambda: show.runs_tables(res.curve)),
         apart=each(lambda: show.runs_tables(res.apart) if len(res.apart) else []),
+        latency=each(lambda: show.latency_tables(_listed(res))),
         littles=lambda: display(tables.show(show.littles_table(res.lit))),
         goodput=each(
             lambda: (
@@ -184,3 +186,9 @@ def page(res: Result) -> Page:
         ),
     )
     return pg
+
+
+def _listed(res: Result) -> pd.DataFrame:
+    """Every run in the order the page lists them: the curve's, then those kept apart."""
+    parts = [t for t in (res.curve, res.apart) if len(t)]
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else (parts[0] if parts else res.curve)
