@@ -178,13 +178,15 @@ def model_size(override: pd.DataFrame, printed_params_b, *names) -> dict:
     }
 
 
-def generation_rows(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per generation (tg) measurement: its settings, mean rate and printed std."""
+def generation_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
+    """One row per generation (tg) measurement (or of another llama-bench `metric`: "pp_rate"): its
+    settings, mean rate and printed std."""
     cols = [
         "model",
         "model_file",
         "section",
         "test",
+        "n_prompt",
         "n_depth",
         "power_limit_w",
         "backend",
@@ -206,7 +208,7 @@ def generation_rows(df: pd.DataFrame) -> pd.DataFrame:
         "n_reps",
     ]
     cols = [c for c in cols if c in df.columns]
-    d = df[(df["metric"] == "tg_rate") & df["statistic"].isin(["mean", "std"])]
+    d = df[(df["metric"] == metric) & df["statistic"].isin(["mean", "std"])]
     if d.empty:
         return pd.DataFrame(columns=cols + ["rate", "rate_std", "repeats", "line", "mode", "model_key"])
     key = d[cols].astype("string").fillna("-").agg(" | ".join, axis=1)
