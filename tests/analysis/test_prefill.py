@@ -95,3 +95,14 @@ def test_a_column_the_schema_does_not_name_is_swept_by_its_printed_name(tmp_path
     path.write_text(head + body, encoding="utf-8")
     (s,) = _sweeps(ingest.read(path, tool="llama-bench"))
     assert s["setting"] == "sm" and [v[:3] for v in s["values"]] == [("none", 35.36, 0.07), ("layer", 11.65, 10.84)]
+
+
+def test_a_setting_every_row_prints_with_one_value_is_a_constant_and_a_swept_one_is_not(tmp_path):
+    head = "| model | size | params | backend | ngl | type_k | threads | test | t/s |\n"
+    head += "| --- | ---: | ---: | --- | --: | --: | --: | ---: | ---: |\n"
+    body = "| llama 7B Q4_0 | 3.56 GiB | 7.00 B | CUDA | 99 | q8_0 | 4 | pp512 | 500.00 ± 5.00 |\n"
+    body += "| llama 7B Q4_0 | 3.56 GiB | 7.00 B | CUDA | 99 | q8_0 | 8 | pp512 | 900.00 ± 9.00 |\n"
+    path = tmp_path / "k.md"
+    path.write_text(head + body, encoding="utf-8")
+    rows = prefill.prompt_rows(ingest.read(path, tool="llama-bench"))
+    assert prefill.constants(rows) == [("backend", "CUDA"), ("ngl", 99), ("type_k", "q8_0")]

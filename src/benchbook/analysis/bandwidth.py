@@ -304,6 +304,10 @@ def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         named != "", "slower settings"
     )
     r["kept"] = r["why_dropped"] == ""
+    for i in r.index[r["why_dropped"] == "slower settings"]:  # name what differs from the placed row
+        placed = r[r["kept"] & (r["model_key"] == r.at[i, "model_key"]) & (r["_dev"] == r.at[i, "_dev"])]
+        if len(placed):
+            r.at[i, "why_dropped"] = "slower settings: " + differences(r.loc[i], placed.iloc[0])
     r["engine"] = r["_eng"].replace("", None)
     r = r.drop(columns=["_pw", "_dev", "_eng"])
     return r[r["kept"]].drop(columns=["kept", "why_dropped"]).reset_index(drop=True), r
@@ -311,6 +315,24 @@ def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 #: The llama-bench columns that make a run's settings (what `reduce` picks the fastest of).
 SETTINGS = ("backend", "threads", "n_batch", "n_ubatch", "fa", "type_k", "type_v", "ngl", "n_cpu_moe", "extra_settings")
+
+
+def settings_of(row) -> dict[str, str]:
+    """One result's settings as printed: the `SETTINGS` columns, each name=value of extra_settings
+    (a column the schema does not name: sm, nkvo...) and its test."""
+    out = {c: str(row.get(c)) for c in ("test", *SETTINGS[:-1]) if row.get(c) is not None and pd.notna(row.get(c))}
+    extra = row.get("extra_settings")
+    if isinstance(extra, str):
+        out |= dict(kv.split("=", 1) for kv in re.split(r",\s*", extra) if "=" in kv)
+    return out
+
+
+def differences(row, placed) -> str:
+    """The settings in which `row` differs from the `placed` one: "sm layer (placed: none)"."""
+    a, b = settings_of(row), settings_of(placed)
+    keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
+    said = [f"{k} {a.get(k, 'not printed')} (placed: {b.get(k, 'not printed')})" for k in keys]
+    return "; ".join(said) or "the same printed settings"
 
 
 def engines(rows: pd.DataFrame) -> pd.Series:

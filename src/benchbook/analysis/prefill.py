@@ -191,3 +191,17 @@ def fastest(pts: pd.DataFrame) -> pd.DataFrame:
     order = pts.assign(_f=pts["tflops"].fillna(-1.0), _dev=pts["device"].astype("string").fillna("-"))
     order = order.sort_values(["_f", "rate", "line"], ascending=[False, False, True])
     return order.drop_duplicates(["model_key", "_dev", "mode"]).drop(columns=["_f", "_dev"]).sort_values("line")
+
+
+def constants(rows: pd.DataFrame) -> list[tuple[str, object]]:
+    """The settings every row of the input prints with one value (the KV cache types, threads,
+    layers on the GPU...), as (setting, value), in `SETTINGS` order then the other printed columns."""
+    if rows.empty:
+        return []
+    r = extra_columns(rows.reset_index(drop=True))
+    extra = [c for c in r.columns if c not in rows.columns]
+    out = []
+    for c in (*SETTINGS, *extra):
+        if c in r.columns and r[c].notna().all() and r[c].astype("string").nunique() == 1:
+            out.append((c, _value(r[c].iat[0])))
+    return out

@@ -398,10 +398,12 @@ def prefill_intro(pp: pd.DataFrame, n_claims: int) -> str:
     return _say("prefill_intro", n=len(pp), models=n_claims)
 
 
-def sweep_sentences(found: list[dict]) -> str:
-    """Each sweep of one setting (`analysis.prefill.sweeps`) as one bullet, its rate per value."""
+def sweep_sentences(found: list[dict], constant: list[tuple]) -> str:
+    """The settings every result shares (`analysis.prefill.constants`), then each sweep of one
+    setting (`analysis.prefill.sweeps`) as one bullet, its rate per value."""
     lines = [_say("setting_sweep", **s) for s in found]
-    return "\n".join(f"- {t}" for t in lines if t) or _say("no_sweep")
+    swept = "\n".join(f"- {t}" for t in lines if t) or _say("no_sweep")
+    return "\n\n".join(t for t in (_say("settings_constant", settings=constant), swept) if t)
 
 
 def other_rates(pp: pd.DataFrame, found: list[dict], claimed: set[int]) -> str:

@@ -33,6 +33,7 @@ class Result:
     throughput: pd.DataFrame
     prompt: pd.DataFrame
     sweeps: list
+    constant: list
     ledger: Ledger
 
 
@@ -55,13 +56,14 @@ def analyse(p: dict) -> Result:
     pts = pd.concat([pts, vpts], ignore_index=True) if len(vpts) else pts
     prompt_rows = prefill.prompt_rows(df)
     prompt = prefill.points(prompt_rows, gpu, p["moe_active_params"], bw, tf)
-    sweeps = prefill.sweeps(pd.concat([prompt_rows, rows], ignore_index=True))
+    both = pd.concat([prompt_rows, rows], ignore_index=True)
+    sweeps, constant = prefill.sweeps(both), prefill.constants(both)
     files = [config.relative(f) for f in p["source"]]
     claims = bandwidth_claims.build(pts, p["bound_threshold"]) + bandwidth_claims.prefill_claims(
         prefill.fastest(prompt)
     )
     ledger = wording.ledger(CHAPTER, files, claims)
-    return Result(p, files, rows, every, pts, lat, thr, prompt, sweeps, ledger)
+    return Result(p, files, rows, every, pts, lat, thr, prompt, sweeps, constant, ledger)
 
 
 def box_ids(led: Ledger) -> list[str]:
@@ -122,7 +124,7 @@ def page(r: Result) -> Page:
         "prefill_intro": show.prefill_intro(r.prompt, len(pp_ids)),
         "prefill_claims": wording.block(led, pp_ids),
         "prefill_rates": show.other_rates(r.prompt, r.sweeps, claimed),
-        "setting_sweeps": show.sweep_sentences(r.sweeps),
+        "setting_sweeps": show.sweep_sentences(r.sweeps, r.constant),
     }
     figures = {
         "fig_ceiling": show.ceiling_figure(pts) if placed else None,
