@@ -98,7 +98,7 @@ def sweeps(rows: pd.DataFrame) -> list[dict]:
                 {
                     "setting": s,
                     "test": _test_without(first, s),
-                    "model": bandwidth.label(first),
+                    "model": bandwidth.label({"model_file": first["model_key"]}),
                     "device": bandwidth._text(first.get("gpu") if first.get("mode") != "cpu" else first.get("cpu")),
                     "values": [
                         (_value(v), float(x), float(e) if pd.notna(e) else None, int(ln))
@@ -172,7 +172,7 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
                 "tflops": tflops,
                 "share": tflops / peak if tflops and peak and why is None else None,
                 "no_share": why,
-                "label": bandwidth.label(r),
+                "label": bandwidth.label({"model_file": r["model_key"]}),
             }
         )
     cols = list(rows.columns) + ["device", "peak_tflops", "peak_precision", "peak_source", "architecture"]
