@@ -106,3 +106,15 @@ def test_a_setting_every_row_prints_with_one_value_is_a_constant_and_a_swept_one
     path.write_text(head + body, encoding="utf-8")
     rows = prefill.prompt_rows(ingest.read(path, tool="llama-bench"))
     assert prefill.constants(rows) == [("backend", "CUDA"), ("ngl", 99), ("type_k", "q8_0")]
+
+
+def test_the_decode_sweep_note_names_a_printed_column_the_schema_does_not_name_and_one_value_is_no_sweep(tmp_path):
+    head = "| model | size | params | backend | ngl | sm | test | t/s |\n| --- | ---: | ---: | --- | --: | --: | ---: | ---: |\n"
+    row = "| llama 7B Q4_0 | 3.56 GiB | 7.00 B | CUDA | 99 | {} | tg128 | {} |\n"
+    path = tmp_path / "sm.md"
+    path.write_text(head + row.format("none", "35.36 ± 0.07") + row.format("layer", "11.65 ± 10.84"), encoding="utf-8")
+    assert bandwidth.swept(bandwidth.generation_rows(ingest.read(path, tool="llama-bench"))) == {
+        "sm": ["layer", "none"]
+    }
+    path.write_text(head + row.format("none", "35.36 ± 0.07"), encoding="utf-8")
+    assert bandwidth.swept(bandwidth.generation_rows(ingest.read(path, tool="llama-bench"))) == {}

@@ -367,12 +367,14 @@ def engines(rows: pd.DataFrame) -> pd.Series:
 def swept(rows: pd.DataFrame) -> dict[str, list]:
     """{setting: values} for the settings that take several values for one model and device."""
     out: dict[str, set] = {}
+    printed = pd.DataFrame([settings_of(r) for _, r in rows.iterrows()], index=rows.index)
+    extra = [c for c in printed.columns if c not in rows.columns and c != "test"]  # sm, nkvo...: as printed
     for _, g in rows.groupby(["model_key", "mode"], sort=False):
-        for c in ("threads", "n_depth", "n_batch", "n_ubatch", "fa", "type_k", "type_v", "ngl", "n_cpu_moe"):
-            if c in g.columns:
-                vals = g[c].dropna().unique().tolist()
-                if len(vals) > 1:
-                    out.setdefault(c, set()).update(vals)
+        for c in ("threads", "n_depth", "n_batch", "n_ubatch", "fa", "type_k", "type_v", "ngl", "n_cpu_moe", *extra):
+            col = g[c] if c in g.columns else printed.loc[g.index, c]
+            vals = col.dropna().unique().tolist()
+            if len(vals) > 1:
+                out.setdefault(c, set()).update(vals)
     return {k: sorted(v, key=lambda x: (str(type(x)), x)) for k, v in out.items()}
 
 
