@@ -116,6 +116,10 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
     miss = _missing(ev, ("fraction", "peak", "device"))
     if ev.get("streaming"):
         miss += _missing(ev, ("active_params_b", "bytes_per_token"))
+    if ev.get("compute"):  # FLOP/s = 2 x params x tok/s: without the size there is no measurement
+        miss = _missing(ev, ("active_params_b",)) or miss
+    if ev.get("two_devices"):  # the rate mixes two devices: neither one's peak bounds it
+        return "withheld", ev["two_devices"]
     if _no_device(ev):  # no device at all: say which parameter names one
         rest = [k for k in miss if k not in ("fraction", "peak", "device")]
         return "withheld", no_device_reason(ev) + (f"; and {_missing_reason(rest)}" if rest else "")

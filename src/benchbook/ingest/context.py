@@ -44,6 +44,8 @@ NAMES = (
     "tokenizer",
     "precision",
     "kv_dtype",
+    "threads",
+    "gpu_layers",
     "engine",
     "version",
     "build",
