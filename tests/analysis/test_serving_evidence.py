@@ -630,3 +630,23 @@ def test_a_tokenizer_is_said_beside_a_served_name_that_sizes_nothing_and_never_s
     assert "one run of ensemble (the name it is served under; the input names the tokenizer" in text
     assert "`/m/Meta-Llama-3-8B-Instruct/` (line 3), which does not size the weights)" in text
     assert serving.tokenizers([doc], ["meta-llama/Llama-3.1-8B-Instruct"]) == []  # the table sizes it
+
+
+def test_models_the_input_names_but_ties_to_no_run_are_named_and_never_called_unnamed(tmp_path):
+    """Two client commands of two model names fill no run's model (`context.fill`): the page names
+    both with their lines, never "a model the output does not name"; a run with a model, or a file
+    that names none, keeps the sentence it had."""
+    doc = tmp_path / "tpu.md"
+    doc.write_text("python bench.py --model_path org/A-8B\n\npython bench.py --model_path a-8.03b\n")
+    untied = serving.untied_models([doc], [])
+    assert untied == [["org/A-8B", 1], ["a-8.03b", 3]]
+    r = pd.DataFrame(dict(run=["1", "2"], model=[None, None], max_concurrency=[np.nan] * 2, order=[0, 1]))
+    r = r.assign(request_rate=np.inf)
+    text = show.inputs_sentence("f", r, "max_concurrency", 2, (), untied)
+    assert "2 runs of a model the input names but ties to no run (`org/A-8B` (line 1) and `a-8.03b` (line 3))" in text
+    assert "does not name" not in text
+    assert serving.untied_models([doc], ["org/A-8B"]) == []
+    bare = tmp_path / "bare.md"
+    bare.write_text("no model here\n")
+    assert serving.untied_models([bare], []) == []
+    assert "a model the output does not name" in show.inputs_sentence("f", r, "max_concurrency", 2, (), [])

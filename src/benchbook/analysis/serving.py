@@ -711,6 +711,23 @@ def tokenizers(paths, models) -> list[list]:
     return [[t, n] for t, n in out.items()]
 
 
+def untied_models(paths, models) -> list[list]:
+    """[model, line] of each model the input names (a `--model` flag, a `model:` line) where no run
+    has a model (`models` empty): the file names its model but ties none to a run (two commands of two
+    names, say), so a page names them rather than say the output names no model."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    if len(models):
+        return []
+    out: dict[str, int] = {}
+    for path in paths:
+        for f in context.read(ingest._load_lines(config.resolve(path))).get("model"):
+            if not context.placeholder(f.value) and f.source != "json":  # as `context.fill` reads the column
+                out.setdefault(str(f.value), f.line)
+    return [[m, n] for m, n in out.items()]
+
+
 def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | None:
     """(total, active billions, line) of `model` as the input's own prose states it (`ingest.context`:
     `295B parameters, 21B active`, 参数规模为 295B，其中激活参数为 21B), on a line that names the model

@@ -242,11 +242,18 @@ _SIGNS = {k: re.compile(v, re.I) for k, v in _SIGN_WORDS.items()}
 # ---------------------------------------------------------------------------------- patterns
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+([^\s\\`'\"]+|'[^']*'|\"[^\"]*\"))?")
+#: A command line: a known CLI anywhere in the line (after an optional `KEY=value` environment), or a
+#: line that starts (after a prompt `$ `, `> ` or a backtick) with a Python program, `python[3] [-m]
+#: module` or a script path ending `.py`, followed by a flag or a wrapping `\`: a script of any tool
+#: (`python vllm_bench.py --model_path ...`) takes its settings as flags the same way. A Python
+#: program named in a sentence, or run with no flag (`python servers/x.py &> out.txt`), is none.
 _COMMAND = re.compile(
     r"(?:^|[\s`$>])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
     r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-server|trtllm-bench|trtllm-serve|"
     r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|docker\s+run|torchrun|mpirun|srun)\b"
+    r"|^\s*(?:[$>]\s+|`)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
+    r"((?:python[\d.]*\s+(?:-m\s+[\w.]+|[\w./~-]+\.py)|[\w./~-]+\.py))(?=\s+--?[A-Za-z]|\s+\\$)"
 )
 _SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+([^\s\\`'\"-][^\s\\`'\"]*)")
 _KV = re.compile(r"^\s*(?:[-*+>|]\s+)*(?:\d+\.\s+)?([*_`\"']*)([A-Za-z][\w .()/-]{0,40}?)\1\s*[:=]\s*(\S.*?)\s*,?\s*$")
@@ -546,7 +553,7 @@ def _read(lines: list[str], first: int) -> Context:
         # a command wrapped over several lines: its flags, on lines of their own, still count
         starts = bool(_COMMAND.search(line))
         if starts and not in_command:
-            r.command, r.tool = i, _COMMAND.search(line).group(1)
+            r.command, r.tool = i, _tool(_COMMAND.search(line))
         if starts or in_command:
             _read_flags(r, line, i)
         in_command = starts or in_command
@@ -570,6 +577,11 @@ def _sign(r: _Reader, line: str, i: int) -> None:
     for name, pat in _SIGNS.items():
         if pat.search(line):
             r.signs.append(Sign(name, i, line.strip()[:200]))
+
+
+def _tool(m: re.Match) -> str:
+    """The program a `_COMMAND` match runs: the known CLI, else the Python program."""
+    return m.group(1) or m.group(2)
 
 
 def _read_flags(r: _Reader, line: str, i: int) -> None:
@@ -749,7 +761,7 @@ COLUMNS |= {"tensor_parallel": "tp"}
 AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel"}
 
 
-def _placeholder(value) -> bool:
+def placeholder(value) -> bool:
     """A value the file leaves for its reader to fill (`$MODEL_PATH/...`, `<model>`): names nothing."""
     return str(value).startswith(("$", "<", "{"))
 
@@ -762,7 +774,7 @@ def fill(table, context: Context) -> list[str]:
     for col, name in COLUMNS.items():
         if col not in table.columns or table[col].astype("string").fillna("").str.strip().ne("").any():
             continue
-        facts = [f for f in context.get(name) if not _placeholder(f.value)]
+        facts = [f for f in context.get(name) if not placeholder(f.value)]
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
         values = list(dict.fromkeys(f.value for f in facts))
         if name == "device":
