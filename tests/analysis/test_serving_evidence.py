@@ -650,3 +650,26 @@ def test_models_the_input_names_but_ties_to_no_run_are_named_and_never_called_un
     bare.write_text("no model here\n")
     assert serving.untied_models([bare], []) == []
     assert "a model the output does not name" in show.inputs_sentence("f", r, "max_concurrency", 2, (), [])
+
+
+def test_an_inference_perf_summary_over_every_stage_is_no_single_load_level():
+    """inference-perf's summary_lifecycle_metrics.json aggregates every stage of its run: the page says
+    so, never "at a single load level"; one stage's report (its own rate) is a load level."""
+    from benchbook.ingest import inference_perf
+
+    r = pd.DataFrame(
+        dict(
+            run=["ip"],
+            model=[None],
+            max_concurrency=[np.nan],
+            request_rate=[np.nan],
+            order=[0],
+            tool=["inference-perf"],
+        )
+    )
+    summary = show.inputs_sentence("f", r.assign(format=inference_perf.SUMMARY), "request_rate", 1)
+    assert "a summary over every stage of its run" in summary and "single load level" in summary
+    assert "at a single load level" not in summary and "so no single load level" in summary
+    stage = show.inputs_sentence("f", r.assign(format=inference_perf.STAGE, request_rate=8.0), "request_rate", 0)
+    assert "at a single load level" in stage and "summary" not in stage
+    assert not serving.aggregates(r.assign(format=inference_perf.SUMMARY, tool="vllm-bench-serve")).any()

@@ -548,6 +548,17 @@ def _settings(meta: pd.Series) -> pd.DataFrame:
     return pd.DataFrame(cols, index=meta.index)
 
 
+def aggregates(r: pd.DataFrame) -> pd.Series:
+    """Whether each run is one report over every load stage of its run, not a load level: inference-perf
+    writes `summary_lifecycle_metrics.json` from the requests of all its stages together (each stage
+    at its own rate, in `stage_N_lifecycle_metrics.json`), and records neither their count nor rates."""
+    from benchbook.ingest import inference_perf
+
+    if "format" not in r:
+        return pd.Series(False, index=r.index)
+    return r["format"].eq(inference_perf.SUMMARY) & r.get("tool", pd.Series("", index=r.index)).eq(inference_perf.NAME)
+
+
 def series_key(r: pd.DataFrame) -> pd.Series:
     """A label per series of comparable runs: same model, the server settings that vary across the
     input (deployment, or a sweep's `max_num_seqs`: three servers at one concurrency are three

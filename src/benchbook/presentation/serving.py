@@ -182,6 +182,7 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, to
         levels=int(curve[variable].nunique()) if len(curve) else 0,
         bursts=bursts(r),
         workloads=serving.series_key(r).nunique() if len(r) and "model" in r else 0,
+        aggregated=int(serving.aggregates(r).sum()),
         variable=variable.replace("_", " "),
         kept=max(0, n_apart - unknown),
         apart=APART_WORDS[variable],
