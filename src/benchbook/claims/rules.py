@@ -382,6 +382,10 @@ def anomaly(ev: dict) -> tuple[str, str]:
 
 
 def recommendation(ev: dict) -> tuple[str, str]:
+    if ev.get("per_series"):  # several series: a best load within each series that sweeps a load
+        if per_series_chosen(ev):
+            return "shown", ""
+        return "withheld", "no series that sweeps a load has a best load beyond the noise"
     if ev.get("choice") is None or _num(ev, "value") is None:
         return "withheld", "no option has a value to rank by"
     if ev.get("runner_up") is None or _num(ev, "runner_up_value") in (None, 0.0):
@@ -391,6 +395,12 @@ def recommendation(ev: dict) -> tuple[str, str]:
         gap = abs(_num(ev, "value") / _num(ev, "runner_up_value") - 1)
         return "withheld", f"the best and the runner-up differ by {gap:.1%}, inside the noise ({noise:.1%})"
     return "shown", ""
+
+
+def per_series_chosen(ev: dict) -> list:
+    """The series (of `per_series`: one recommendation's evidence per series that sweeps a load) whose
+    best load the recommendation rule shows."""
+    return [s["series"] for s in ev.get("per_series") or [] if recommendation(s)[0] == "shown"]
 
 
 def comparison(ev: dict) -> tuple[str, str]:
@@ -465,7 +475,10 @@ DERIVED = {
     "sweet_spot": lambda ev: (
         margin(ev.get("retained"), ev.get("fraction"), ev.get("retained_noise")) if "retained_noise" in ev else {}
     ),
-    "recommendation": slo_margin,
+    "recommendation": lambda ev: {
+        **slo_margin(ev),
+        **({"chosen": per_series_chosen(ev)} if "per_series" in ev else {}),
+    },
 }
 
 
