@@ -457,3 +457,11 @@ def test_a_device_restated_by_a_shorter_name_fills_the_column_with_the_longer_an
     two = pd.DataFrame({"gpu": [None, None]})
     (msg,) = context.fill(two, _read("GPU: H800\n\nGPU: H200\n"))
     assert two["gpu"].isna().all() and "ties none to the table" in msg
+
+
+def test_a_part_after_on_or_using_is_the_device_a_run_ran_on_and_a_precision_is_none():
+    assert [f.value for f in _read("Run with sdpa and colfax_cutlass on H100:").get("device")] == ["H100"]
+    assert [f.value for f in _read("benchmarked on an MI300X").get("device")] == ["MI300X"]
+    assert [f.value for f in _read("# Results on A100 80GB").get("device")] == ["A100 80GB"]
+    assert not _read("turn on FP16 kernels; tuned on SM90").get("device")  # a precision, a compute capability
+    assert not _read("based on Llama3 results").get("device")  # no part's code

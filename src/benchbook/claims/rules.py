@@ -143,13 +143,21 @@ NO_DEVICE = (
 
 def no_device_reason(ev: dict) -> str:
     """Why no device is used, after looking at the whole file (`analysis.roofline.named`, in the
-    evidence as `device_unlisted` / `device_unlisted_line` or `device_sign_line`): a device the
-    file names that the table lacks, or the line that speaks of one unread, is named, never
+    evidence as `device_family` / `device_family_line` / `device_family_rows`, `device_unlisted` /
+    `device_unlisted_line` or `device_sign_line`): a family of table rows the file names, a device
+    the file names that the table lacks, or the line that speaks of one unread, is named, never
     called absent."""
     if ev.get("device_several"):
         return (
             f"the input names {ev['device_several']} side by side (line {ev.get('device_several_line')}) and does not "
             "say which of them ran this run, so none is assumed (pass -p gpu NAME, or the peaks)"
+        )
+    if ev.get("device_family"):
+        rows = list(ev.get("device_family_rows") or [])
+        rows = ", ".join(rows[:-1]) + " or " + rows[-1] if len(rows) > 1 else "".join(rows)
+        return (
+            f"the input names {ev['device_family']} (line {ev.get('device_family_line')}), which is the hardware "
+            f"table's {rows}, whose peaks differ, so none is assumed (pass -p gpu NAME to choose one, or the peaks)"
         )
     if ev.get("device_unlisted"):
         return (

@@ -319,6 +319,16 @@ _PRODUCT = re.compile(
     r"\b(?:(?:NVIDIA|AMD|Intel)\s+)?(?:GeForce\s+)?(?:RTX|GTX|Quadro|Titan|Radeon(?:\s+(?:RX|Pro|AI\s+Pro))?|Arc(?:\s+Pro)?)"
     r"\s*[A-Z]{0,2}\d{2,4}[A-Z]{0,3}(?:\s+(?:Ti|SUPER|Super|XTX|XT|GRE|Ada|Laptop))*(?:\s+\d{1,3}\s*GB)?\b"
 )
+#: A part named as where a run ran (`Run ... on H100:`, `benchmarked on an MI300X`, `using 8 x A100`... the
+#: count is `_PART_COUNTED`'s): `on` or `using` and a part's code (letters, then two to four digits),
+#: with its form factor or memory where written (`on H100 SXM5`, `on A100 80GB`). Read in prose and
+#: headings; a precision (`on FP16`) or a compute capability (`on SM90`) is no part. Whether the
+#: hardware table knows the part is the analysis layer's to say.
+_ON_PART = re.compile(
+    r"\b(?:on|using)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(?!(?:FP|BF|TF|INT|UINT|SM)\d)"
+    r"((?:NVIDIA\s+|AMD\s+)?[A-Z]{1,3}\d{2,4}[A-Z]{0,2}"
+    r"(?:[ -](?:SXM\d?|PCIe|NVL|HBM3e?|\d{2,3}\s?GB))*)(?![\w-])"
+)
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
@@ -703,6 +713,9 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     ):
         for m in _PRODUCT.finditer(text):  # `单卡 RTX4090D 24G`: the card the line speaks of, by its product name
             r.device(m.group(0), i, source, line)
+    if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
+        for m in _ON_PART.finditer(text):  # `Run ... on H100:`: the part the run ran on
+            r.add("device", m.group(1), i, source, line)
     if source in ("prose", "heading"):
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
             m = pat.search(text)
