@@ -573,6 +573,17 @@ def _settings(meta: pd.Series) -> pd.DataFrame:
     return pd.DataFrame(cols, index=meta.index)
 
 
+def aggregates(r: pd.DataFrame) -> pd.Series:
+    """Whether each run is one report over every load stage of its run, not a load level: inference-perf
+    writes `summary_lifecycle_metrics.json` from the requests of all its stages together (each stage
+    at its own rate, in `stage_N_lifecycle_metrics.json`), and records neither their count nor rates."""
+    from benchbook.ingest import inference_perf
+
+    if "format" not in r:
+        return pd.Series(False, index=r.index)
+    return r["format"].eq(inference_perf.SUMMARY) & r.get("tool", pd.Series("", index=r.index)).eq(inference_perf.NAME)
+
+
 def series_key(r: pd.DataFrame) -> pd.Series:
     """A label per series of comparable runs: same model, the server settings that vary across the
     input (deployment, or a sweep's `max_num_seqs`: three servers at one concurrency are three
@@ -734,6 +745,23 @@ def tokenizers(paths, models) -> list[list]:
             if _model_key(f.value) and _model_key(f.value) not in keys:
                 out.setdefault(str(f.value), f.line)
     return [[t, n] for t, n in out.items()]
+
+
+def untied_models(paths, models) -> list[list]:
+    """[model, line] of each model the input names (a `--model` flag, a `model:` line) where no run
+    has a model (`models` empty): the file names its model but ties none to a run (two commands of two
+    names, say), so a page names them rather than say the output names no model."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    if len(models):
+        return []
+    out: dict[str, int] = {}
+    for path in paths:
+        for f in context.read(ingest._load_lines(config.resolve(path))).get("model"):
+            if not context.placeholder(f.value) and f.source != "json":  # as `context.fill` reads the column
+                out.setdefault(str(f.value), f.line)
+    return [[m, n] for m, n in out.items()]
 
 
 def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | None:

@@ -234,9 +234,10 @@ def _what(variable: str) -> str:
     return "concurrency cap" if variable == "max_concurrency" else "request rate"
 
 
-def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, tokenizers=()) -> str:
+def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, tokenizers=(), untied=()) -> str:
     """What the page reads: the files, runs, models (and the `tokenizers` the input names beside a
-    served model of another name: `analysis.serving.tokenizers`), the sweep, the runs kept apart and
+    served model of another name: `analysis.serving.tokenizers`; the `untied` models it names but ties
+    to no run: `analysis.serving.untied_models`), the sweep, the runs kept apart and
     why, and the series the curve's runs form (failed requests are the `failed` claim's, never said
     twice)."""
     unknown = int((~r[f"{variable}_recorded"] & r[variable].isna()).sum()) if f"{variable}_recorded" in r else 0
@@ -250,10 +251,12 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, to
         models=[str(m) for m in sorted(r["model"].dropna().unique())],
         unnamed=int(r["model"].isna().sum()) if "model" in r else 0,
         tokenizers=[list(t) for t in tokenizers],
+        untied=[list(t) for t in untied],
         swept=bool(len(per_series) and per_series.max() > 1),
         levels=int(curve[variable].nunique()) if len(curve) else 0,
         bursts=bursts(r),
         workloads=serving.series_key(r).nunique() if len(r) and "model" in r else 0,
+        aggregated=int(serving.aggregates(r).sum()),
         variable=variable.replace("_", " "),
         kept=max(0, n_apart - unknown),
         apart=APART_WORDS[variable],
