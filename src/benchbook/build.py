@@ -332,7 +332,7 @@ def execute(chapter: str) -> tuple[Path, dict[str, str | None]]:
         with open(reads_log, encoding="utf-8") as fh:
             read = {_read_key(Path(line.strip())) for line in fh if line.strip()}
         reads = {key: fingerprint(_read_path(key)) for key in sorted(read)}
-        executor.atomic_write(output, _write_nb(nb))
+        config.atomic_write(output, _write_nb(nb))
     except executor.Failed as exc:
         raise BuildError(_describe_failure(chapter, exc)) from None
     finally:
@@ -367,7 +367,7 @@ def _run_one(chapter: str, parts: dict[str, str], why: str) -> Outcome:
         "executed": fingerprint(out),
         "reads": reads,
     }
-    executor.atomic_write(_cache_file(chapter), json.dumps(entry, indent=1, sort_keys=True).encode())
+    config.atomic_write(_cache_file(chapter), json.dumps(entry, indent=1, sort_keys=True).encode())
     return Outcome(chapter, why, time.perf_counter() - t0)
 
 
@@ -609,7 +609,7 @@ def render(stage_hash: str, log: Callable[[str], None] = print) -> Path:
         shutil.rmtree(config.BUILD_DIR / ".doctrees", ignore_errors=True)
         raise BuildError("jupyter-book build failed (warnings are errors)")
     _prune_images()
-    executor.atomic_write(stamp, stage_hash.encode())
+    config.atomic_write(stamp, stage_hash.encode())
     log(f"  rendered html in {time.perf_counter() - t0:.1f} s")
     return index
 
@@ -669,7 +669,7 @@ def ingest_if_changed(run: Callable[[], object], log: Callable[[str], None] = pr
         if isinstance(exc, ParseError):
             raise BuildError(f"ingest: {exc}") from None
         raise
-    executor.atomic_write(stamp, json.dumps({"key": key, "outputs": _processed_state()}, indent=1).encode())
+    config.atomic_write(stamp, json.dumps({"key": key, "outputs": _processed_state()}, indent=1).encode())
     return True
 
 

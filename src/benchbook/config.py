@@ -7,6 +7,7 @@ same way under the book build, under papermill from any working directory, and u
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 #: The book's files shipped inside the package (chapters, tables, pages; see setup.py), for an
@@ -106,3 +107,18 @@ def log_read(path: str | os.PathLike) -> None:
     if log:
         with open(log, "a", encoding="utf-8") as fh:
             fh.write(str(Path(path).resolve()) + "\n")
+
+
+def atomic_write(path: Path, data: bytes | str) -> None:
+    """Write to a hidden temporary beside `path`, then rename it over `path`: a reader never sees
+    half a file, and a killed writer leaves only a hidden `.*.tmp` that the next run removes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)

@@ -176,6 +176,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             "optimum-benchmark",
             "inference-energy",
             "aiperf-telemetry",
+            "genai-perf-telemetry",
             "llama-bench-power",
             "codecarbon",
             "serving-power",

@@ -1,5 +1,5 @@
 """The one way the book runs a chapter notebook: the build, `benchbook run` and `benchbook report`
-all execute through `execute`, write through `atomic_write` and remove machine paths through `scrub`.
+all execute through `execute`, write through `config.atomic_write` and remove machine paths through `scrub`.
 
 `execute` has two modes. In a kernel (papermill over a fresh Unix-socket kernel, or the kernel
 manager `km` given): the build and `benchbook run` use it, so the published book and a reader's
@@ -13,6 +13,7 @@ its second import of every library. The cells are the chapter's calls (`topics.<
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import io
 import json
@@ -42,21 +43,6 @@ class Failed(Exception):
     def __init__(self, cell: int | None, ename: str, evalue: str, source: str = "", partial=None):
         super().__init__(f"{ename}: {evalue}")
         self.cell, self.ename, self.evalue, self.source, self.partial = cell, ename, evalue, source, partial
-
-
-def atomic_write(path: Path, data: bytes | str) -> None:
-    """Write to a hidden temporary beside `path`, then rename it over `path`: a reader never sees
-    half a file, and a killed writer leaves only a hidden `.*.tmp` that the next run removes."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
 
 
 def machine_paths() -> list[str]:
@@ -294,6 +280,46 @@ def _shell():
     return shell
 
 
+@contextlib.contextmanager
+def _the_instance():
+    """This process's shell (`_shell`) as IPython's one instance while a chapter runs (`display`,
+    myst-nb's glue and `get_ipython` find it), and after it whatever was before: in a fresh
+    interpreter none, so that the host's `display` prints again (a test of the same pytest worker
+    that displays a table), no `__IPYTHON__` flag is left in its builtins, and pyplot no longer
+    hooks into the shell (its `ioff` would look for it)."""
+    import builtins
+
+    import matplotlib.pyplot as plt
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.display import display
+
+    slots = list(InteractiveShell._walk_mro())  # the classes whose `_instance` names the shell
+    saved = [vars(c).get("_instance") for c in slots]
+    names = ("__IPYTHON__", "display")  # what a shell puts into builtins when it starts
+    was = {n: vars(builtins)[n] for n in names if n in vars(builtins)}
+    hook = plt._REPL_DISPLAYHOOK  # pyplot's record of the shell it hooks into (none, plain or IPython)
+    for c in slots:
+        c._instance = None  # a host's own shell, if any, does not stop ours from starting
+    shell = None
+    try:
+        shell = _shell()
+        for c in (type(shell), *slots):
+            c._instance = shell
+        vars(builtins).update({"__IPYTHON__": True, "display": display})
+        plt.install_repl_displayhook()  # as a kernel's pyplot: stale figures drawn after each cell
+        yield shell
+    finally:
+        if shell is not None:
+            plt.uninstall_repl_displayhook()  # from this shell's events, while it is the instance
+            plt._REPL_DISPLAYHOOK = hook
+            type(shell)._instance = None
+        for c, instance in zip(slots, saved, strict=True):
+            c._instance = instance
+        for n in names:
+            vars(builtins).pop(n, None)
+        vars(builtins).update(was)
+
+
 def _display_state(shell) -> dict:
     """How the shell displays values, as a chapter may change it (`chapter.setup` registers plain
     numpy reprs; `plotting.use_theme` makes figures SVG): the printers of each format and the inline
@@ -322,24 +348,30 @@ def _restore_display(shell, state: dict) -> None:
 
 def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.NotebookNode:
     """Execute `nb`'s code cells with `parameters` injected in this process's shell, in a fresh
-    namespace, in the project root, with the matplotlib settings and warning filters of before it
-    restored after it (one chapter's theme does not carry into the next); the executed notebook,
+    namespace, in the project root, with matplotlib as a fresh kernel has it (`_as_a_fresh_kernel`)
+    and Python's default warning filters, this process's own put back after it (one chapter's theme
+    does not carry into the next, nor the host's into a chapter); the executed notebook,
     or Failed with the cells run before, the failing one and its outputs (`partial`)."""
-    import contextlib
     import warnings
 
     import matplotlib
     import matplotlib.pyplot as plt
+    from matplotlib._pylab_helpers import Gcf
 
-    shell = _shell()
-    shell.reset(new_session=True)
-    _restore_display(shell, shell.as_started)
     nb = parameterize(nb, parameters, source)
     nb.metadata["language_info"] = _LANGUAGE_INFO | {"version": platform.python_version()}
     cwd = os.getcwd()
     with matplotlib.rc_context(), warnings.catch_warnings(), contextlib.ExitStack() as stack:
         stack.callback(os.chdir, cwd)
+        stack.callback(Gcf.figs.update, dict(Gcf.figs))  # the host's open figures, back after the chapter's
         stack.callback(plt.close, "all")
+        # no figure open, as in a kernel: the inline backend shows every open figure at the end of a
+        # cell that drew one; cleared before the shell's first start, whose switch of backend closes them
+        Gcf.figs.clear()
+        shell = stack.enter_context(_the_instance())
+        shell.reset(new_session=True)
+        _restore_display(shell, shell.as_started)
+        _as_a_fresh_kernel(matplotlib)
         os.chdir(config.PROJ_ROOT)
         warnings.resetwarnings()  # as in a fresh interpreter, whatever the host set (pytest)
         for action, category, module in _DEFAULT_FILTERS:
@@ -360,6 +392,15 @@ def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.No
                 src = cell.source.strip().splitlines()
                 raise Failed(count, type(error).__name__, str(error), src[0] if src else "", nb)
     return nb
+
+
+def _as_a_fresh_kernel(matplotlib) -> None:
+    """Matplotlib's settings as a kernel that has just loaded the inline backend has them, whatever
+    this process did before (a test that changed a setting or turned interactive mode off): those of
+    matplotlib's own rc file, and interactive mode on (IPython turns it on with the inline backend,
+    whose figures are shown at the end of the cell that drew them). `run_here` puts the host's back."""
+    matplotlib.rc_file_defaults()
+    matplotlib.interactive(True)
 
 
 #: Python's warning filters when no -W option is given (the warnings module's documentation), with

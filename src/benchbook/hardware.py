@@ -344,6 +344,25 @@ def variants(*texts) -> list[Device]:
     return sorted(devs, key=lambda d: (-d.bandwidth_gb_s, -(d.peaks.get("bf16") or 0.0), d.name))
 
 
+def family(name: str) -> list[Device]:
+    """The table rows a bare part code names as a family (`H100`: H100-PCIe-80GB, H100-SXM5-80GB and
+    H100-NVL-94GB): rows whose table name is the code, then a `-` and a form factor or memory, when
+    there are several whose peaks differ and the name is no row's name or alias; highest bandwidth
+    first, as `variants`. [] otherwise: a name of one row, or a part the table lacks."""
+    code = _key(name)
+    if not re.fullmatch(r"[a-z]{1,3}\d{2,4}[a-z]{0,2}", code) or code in _names(*_names_args()):
+        return []
+    devs = [d for n, d in _catalogue()[0].items() if _key(n.split("-")[0]) == code and "-" in n]
+    if len({(d.bandwidth_gb_s, tuple(sorted(d.peaks.items()))) for d in devs}) < 2:
+        return []
+    return sorted(devs, key=lambda d: (-d.bandwidth_gb_s, -(d.peaks.get("bf16") or 0.0), d.name))
+
+
+def _names_args() -> tuple[str, int]:
+    p = Path(config.HARDWARE_TABLE)
+    return str(p), p.stat().st_mtime_ns
+
+
 def _matched(texts) -> list[str]:
     """The rows of the longest alias the texts match, when one alias text is all of them (a name
     several rows share); [] otherwise (no match, or two different names of equal length)."""

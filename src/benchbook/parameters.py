@@ -12,6 +12,7 @@ Checks run cheapest first: type and range (no import), then names looked up in d
 from __future__ import annotations
 
 import csv
+import json
 import math
 import os
 import re
@@ -431,15 +432,10 @@ def quant_schemes(text: str) -> set[str] | None:
 
 @cache
 def _quant_regimes() -> tuple[str, ...]:
-    """The keys of `ingest.sglang_quant.REGIMES`, read from that file's source: importing the
-    parser loads pandas, which the check must not wait for."""
-    import ast
-
-    source = Path(__file__).with_name("ingest") / "sglang_quant.py"
-    for node in ast.parse(source.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "REGIMES" for t in node.targets):
-            return tuple(ast.literal_eval(node.value))
-    raise LookupError(f"{source.name} defines no REGIMES")
+    """The names of `ingest.sglang_quant.REGIMES`, from the JSON file that module reads: importing
+    the parser loads pandas, which the check must not wait for."""
+    source = Path(__file__).with_name("ingest") / "sglang_quant_regimes.json"
+    return tuple(json.loads(source.read_text(encoding="utf-8")))
 
 
 @dataclass(frozen=True)

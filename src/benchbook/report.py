@@ -33,7 +33,6 @@ import yaml
 
 from benchbook import config, declarations, executor
 from benchbook.chapter import ParameterError, declared
-from benchbook.executor import atomic_write
 from benchbook.presentation import run_facts
 from benchbook.rerun import Prepared, RunError, output_lock, prepare, sanitize, write_ledger
 
@@ -172,7 +171,7 @@ def run_here(prep: Prepared, work: Path) -> Path:
         raise RunError(f"{prep.chapter}: {exc.ename}: {exc.evalue}".rstrip(": ")) from None
     sanitize(nb, prep, f"{prep.chapter}.ipynb")
     target = work / f"{prep.chapter}.ipynb"
-    atomic_write(target, nbformat.writes(nb) + "\n")
+    config.atomic_write(target, nbformat.writes(nb) + "\n")
     return target
 
 
@@ -297,6 +296,11 @@ class Engine:
     def __init__(self) -> None:
         import multiprocessing
 
+        # IPython, which both processes need (the chapters' shell; myst-nb's glue for the engine), is
+        # imported once, before the fork, instead of once in each
+        import IPython.core.interactiveshell  # noqa: F401
+        import myst_nb.ext.glue  # noqa: F401
+
         # fork shares this process's imports; where there is none (Windows), a fresh one does the same
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         self._pool = multiprocessing.get_context(method).Pool(1)
@@ -367,7 +371,7 @@ def publish(
                 shutil.rmtree(out / keep)
             os.replace(staging, out / keep)
         elif src.is_file():
-            atomic_write(out / keep, _scrub(src.read_text(encoding="utf-8"), roots))
+            config.atomic_write(out / keep, _scrub(src.read_text(encoding="utf-8"), roots))
     for s in sections:
         if s.executed is None:
             continue
@@ -375,13 +379,13 @@ def publish(
         page = re.sub(
             r"(<article[^>]*>)", lambda m, s=s: m.group(1) + _banner(s, by_name.get(s.chapter), inputs), page, count=1
         )
-        atomic_write(out / f"{s.chapter}.html", page)
-        atomic_write(out / f"{s.chapter}.ipynb", s.executed.read_text(encoding="utf-8"))
+        config.atomic_write(out / f"{s.chapter}.html", page)
+        config.atomic_write(out / f"{s.chapter}.ipynb", s.executed.read_text(encoding="utf-8"))
         ledger = work / f"{s.chapter}.claims.json"
         if ledger.is_file():
-            atomic_write(out / ledger.name, ledger.read_text(encoding="utf-8"))
+            config.atomic_write(out / ledger.name, ledger.read_text(encoding="utf-8"))
     index = out / "index.html"
-    atomic_write(index, _scrub((site / "index.html").read_text(encoding="utf-8"), roots))
+    config.atomic_write(index, _scrub((site / "index.html").read_text(encoding="utf-8"), roots))
     return index
 
 

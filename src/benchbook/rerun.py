@@ -22,7 +22,6 @@ import nbformat
 
 from benchbook import config, declarations, executor
 from benchbook.chapter import ParameterError, declared, setup
-from benchbook.executor import atomic_write
 
 
 class RunError(RuntimeError):
@@ -172,7 +171,7 @@ def _keep_failed(partial, prep: Prepared, out_dir: Path) -> Path | None:
         return None
     failed = out_dir / f"{prep.chapter}.failed.ipynb"
     sanitize(partial, prep, failed.name)
-    atomic_write(failed, nbformat.writes(partial) + "\n")
+    config.atomic_write(failed, nbformat.writes(partial) + "\n")
     return failed
 
 
@@ -204,7 +203,7 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True, here: bool = F
         )
         raise RunError(message, _keep_failed(exc.partial, prep, out_dir)) from None
     sanitize(nb, prep, target.name)
-    atomic_write(target, nbformat.writes(nb) + "\n")
+    config.atomic_write(target, nbformat.writes(nb) + "\n")
     return target
 
 
@@ -302,5 +301,5 @@ def write_ledger(executed: Path, target: Path) -> Path | None:
     ledger = from_notebook(nbformat.read(executed, as_version=4))
     if ledger is None:
         return None
-    atomic_write(target, json.dumps(ledger, indent=1, allow_nan=False) + "\n")
+    config.atomic_write(target, json.dumps(ledger, indent=1, allow_nan=False) + "\n")
     return target

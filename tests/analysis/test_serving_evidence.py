@@ -630,3 +630,46 @@ def test_a_tokenizer_is_said_beside_a_served_name_that_sizes_nothing_and_never_s
     assert "one run of ensemble (the name it is served under; the input names the tokenizer" in text
     assert "`/m/Meta-Llama-3-8B-Instruct/` (line 3), which does not size the weights)" in text
     assert serving.tokenizers([doc], ["meta-llama/Llama-3.1-8B-Instruct"]) == []  # the table sizes it
+
+
+def test_models_the_input_names_but_ties_to_no_run_are_named_and_never_called_unnamed(tmp_path):
+    """Two client commands of two model names fill no run's model (`context.fill`): the page names
+    both with their lines, never "a model the output does not name"; a run with a model, or a file
+    that names none, keeps the sentence it had."""
+    doc = tmp_path / "tpu.md"
+    doc.write_text("python bench.py --model_path org/A-8B\n\npython bench.py --model_path a-8.03b\n")
+    untied = serving.untied_models([doc], [])
+    assert untied == [["org/A-8B", 1], ["a-8.03b", 3]]
+    r = pd.DataFrame(dict(run=["1", "2"], model=[None, None], max_concurrency=[np.nan] * 2, order=[0, 1]))
+    r = r.assign(request_rate=np.inf)
+    text = show.inputs_sentence("f", r, "max_concurrency", 2, (), untied)
+    assert "2 runs of a model the input names but ties to no run (`org/A-8B` (line 1) and `a-8.03b` (line 3))" in text
+    assert "does not name" not in text
+    assert serving.untied_models([doc], ["org/A-8B"]) == []
+    bare = tmp_path / "bare.md"
+    bare.write_text("no model here\n")
+    assert serving.untied_models([bare], []) == []
+    assert "a model the output does not name" in show.inputs_sentence("f", r, "max_concurrency", 2, (), [])
+
+
+def test_an_inference_perf_summary_over_every_stage_is_no_single_load_level():
+    """inference-perf's summary_lifecycle_metrics.json aggregates every stage of its run: the page says
+    so, never "at a single load level"; one stage's report (its own rate) is a load level."""
+    from benchbook.ingest import inference_perf
+
+    r = pd.DataFrame(
+        dict(
+            run=["ip"],
+            model=[None],
+            max_concurrency=[np.nan],
+            request_rate=[np.nan],
+            order=[0],
+            tool=["inference-perf"],
+        )
+    )
+    summary = show.inputs_sentence("f", r.assign(format=inference_perf.SUMMARY), "request_rate", 1)
+    assert "a summary over every stage of its run" in summary and "single load level" in summary
+    assert "at a single load level" not in summary and "so no single load level" in summary
+    stage = show.inputs_sentence("f", r.assign(format=inference_perf.STAGE, request_rate=8.0), "request_rate", 0)
+    assert "at a single load level" in stage and "summary" not in stage
+    assert not serving.aggregates(r.assign(format=inference_perf.SUMMARY, tool="vllm-bench-serve")).any()

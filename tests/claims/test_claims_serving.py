@@ -508,6 +508,35 @@ def test_goodput_chooses_a_best_load_only_within_one_series():
     assert one["choice"] == "c=8" and one["runner_up"] == "c=1" and "series" not in one
 
 
+def test_goodput_chooses_the_best_load_within_each_series_that_sweeps_one():
+    """Two deployments, each swept over c=1 and c=8: no best load across them, but within each the
+    higher goodput is chosen where it beats its runner-up beyond the noise (5 %); deployment b's two
+    loads are 2 % apart, so none is chosen there; a series of one load is no sweep and is left out."""
+    gb = pd.DataFrame(
+        {
+            "run": ["a c=1", "a c=8", "b c=1", "b c=8", "c c=1"],
+            "model": ["m"] * 5,
+            "max_concurrency": [1.0, 8.0, 1.0, 8.0, 1.0],
+            "request_rate": [math.inf] * 5,
+            "metadata": ["deployment=url a"] * 2 + ["deployment=url b"] * 2 + ["deployment=url c"],
+            "goodput_lo": [0.5, 3.0, 2.0, 2.04, 1.0],
+            "share_lo": [0.9, 0.8, 0.9, 0.9, 0.9],
+            "request_throughput": [0.55, 3.75, 2.2, 2.27, 1.1],
+        }
+    )
+    c = cs.goodput(gb)
+    ev = c.evidence
+    assert ev["choice"] is None and ev["series"] == 3 and c.status == "shown"
+    assert [(s["choice"], s["runner_up"]) for s in ev["per_series"]] == [("a c=8", "a c=1"), ("b c=8", "b c=1")]
+    assert len(ev["chosen"]) == 1 and "url a" in ev["chosen"][0]
+    text = wording.word("serving_saturation", c).text
+    assert "run `a c=8`, at least 3.0 req/s (80% of its 3.8 req/s) meeting both, against 0.5 req/s" in text
+    assert "none beyond the noise (5.0%): runs `b c=8` and `b c=1` prove 2.0 and 2.0 req/s" in text
+    close = cs.goodput(gb.assign(goodput_lo=[0.5, 0.51, 2.0, 2.04, 1.0]))
+    assert close.status == "withheld" and close.evidence["chosen"] == []
+    assert "none stands out within the 2 series that sweep a load" in wording.word("serving_saturation", close).text
+
+
 def test_goodput_states_the_mean_rate_of_the_chosen_loads_repeats():
     """Load A ran twice at 20 and 22 req/s completed: the rate stated beside its goodput is the mean, 21."""
     gb = pd.DataFrame(

@@ -38,3 +38,10 @@ def test_reads_are_logged(tmp_path, monkeypatch):
     monkeypatch.setenv(config.READS_LOG_ENV, str(log))
     config.log_read(config.SEEDS["003"])
     assert log.read_text().split() == [str(config.SEEDS["003"])]
+
+
+def test_atomic_write_replaces_whole_and_leaves_no_temporary(tmp_path):
+    target = tmp_path / "sub" / "page.html"
+    config.atomic_write(target, "one")
+    config.atomic_write(target, b"two")
+    assert target.read_text() == "two" and sorted(p.name for p in target.parent.iterdir()) == ["page.html"]

@@ -80,13 +80,6 @@ def test_nothing_is_left_in_the_temporary_folder(monkeypatch):
     assert {f for f in set(os.listdir(tempfile.gettempdir())) - before if f.startswith("benchbook-exec-")} == set()
 
 
-def test_atomic_write_replaces_whole_and_leaves_no_temporary(tmp_path):
-    target = tmp_path / "sub" / "page.html"
-    executor.atomic_write(target, "one")
-    executor.atomic_write(target, b"two")
-    assert target.read_text() == "two" and sorted(p.name for p in target.parent.iterdir()) == ["page.html"]
-
-
 def test_scrub_replaces_machine_paths_in_every_kind_of_output():
     nb = nbformat.v4.new_notebook(
         cells=[

@@ -6,7 +6,6 @@ once (`ingest.once`)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 
 import matplotlib
@@ -15,12 +14,6 @@ import pytest
 
 from benchbook import config, executor, ingest, report
 from benchbook.rerun import prepare, sanitize
-
-#: These tests run the report's own process as a reader runs it: a fresh interpreter, where no other
-#: test has shaped the one shell of the process first (test_report_in_process_fresh.py starts one).
-pytestmark = pytest.mark.skipif(
-    os.environ.get("BENCHBOOK_FRESH_PROCESS") != "1", reason="run in a fresh interpreter by its _fresh test"
-)
 
 FIX = config.FIXTURES_DIR
 SERVE = FIX / "vllm-bench-serve" / "dgx_spark_08_sharegpt.md"
@@ -113,6 +106,52 @@ def test_each_chapter_run_here_starts_afresh(tmp_path):
         executor.execute(second, {}, here=True)
     assert info.value.ename == "NameError"
     assert info.value.partial.cells[1].outputs[0]["data"]["text/plain"] == repr((str(cwd), dpi))
+
+
+@pytest.mark.notebooks
+def test_a_chapter_run_here_meets_matplotlib_as_a_fresh_kernel_whatever_the_host_left(tmp_path):
+    """A host (another test of the worker) that left a figure open, changed a setting and turned
+    interactive mode off: the chapter sees none of it (the inline backend showed every open figure at
+    the end of a cell that drew one), and the host gets all of it back."""
+    import matplotlib.pyplot as plt
+
+    path = _notebook(
+        tmp_path,
+        "import matplotlib, matplotlib.pyplot as plt\nfig = plt.figure(figsize=(1, 1))\nplt.plot([1, 2])\nNone",
+        "(plt.get_fignums(), matplotlib.rcParams['lines.linewidth'], matplotlib.is_interactive())",
+    )
+    kernel = executor.execute(path, {})
+    left = plt.figure()
+    was_interactive = matplotlib.is_interactive()
+    try:
+        plt.ioff()
+        with matplotlib.rc_context({"lines.linewidth": 7.5}):
+            here = executor.execute(path, {}, here=True)
+            host_after = (plt.get_fignums(), matplotlib.rcParams["lines.linewidth"], matplotlib.is_interactive())
+    finally:
+        plt.close(left)
+        matplotlib.interactive(was_interactive)
+    assert [o["output_type"] for o in here.cells[1].outputs] == ["display_data"]  # the chapter's figure only
+    assert _outputs(here) == _outputs(kernel)
+    assert host_after == ([left.number], 7.5, False)
+
+
+def test_after_a_chapter_run_here_the_host_displays_as_without_ipython(tmp_path, capsys):
+    """The shell is IPython's instance only while a chapter runs: a later `display` of the same
+    process (another test of the worker) prints, and no IPython flag stays in the builtins."""
+    import builtins
+
+    from IPython import get_ipython
+    from IPython.display import display
+
+    flagged = "__IPYTHON__" in vars(builtins)
+    nb = executor.execute(
+        _notebook(tmp_path, "from IPython import get_ipython\nget_ipython() is not None"), {}, here=True
+    )
+    assert nb.cells[1].outputs[0]["data"]["text/plain"] == "True"
+    display("shown to the host")
+    assert "shown to the host" in capsys.readouterr().out
+    assert get_ipython() is None and ("__IPYTHON__" in vars(builtins)) == flagged
 
 
 @pytest.mark.notebooks

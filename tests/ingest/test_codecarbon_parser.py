@@ -114,3 +114,50 @@ def test_a_cpu_figure_off_linux_is_never_called_rapl():
     row = "10.0,1e-06,2e-06,1e-07,3.1e-06,5.0,30.0,3.0,1,1 x NVIDIA A100,machine"
     synthetic = codecarbon.parse(f"{header}\n{row}\n", "synthetic_no_os.csv").table
     assert set(synthetic.loc[synthetic["metric"] == "energy", "scope"]) == {"gpu", "cpu-codecarbon"}
+
+
+FIRST = FIX / "wanda_llama_pruning_denmark_old_schema_emissions.csv"
+RECORD = FIX / "benchlab_llama31_8b_energy_star_generate_codecarbon.json"
+
+
+def test_the_first_csv_schema_keeps_one_energy_per_run_in_its_own_scope():
+    """CodeCarbon 1.x wrote `energy_consumed` alone (GPU found by pynvml + CPU, no RAM): kept in the
+    `codecarbon-v1` scope, never as GPU only nor with RAM; its emissions set aside as an estimate."""
+    p = _parsed(FIRST)
+    t = p.table
+    assert p.version.startswith("CodeCarbon 1.x")
+    e = t[t["metric"] == "energy"].sort_values("line")
+    assert len(e) == 103 and set(e["scope"]) == {"codecarbon-v1"}
+    assert e["value"].iat[0] == pytest.approx(0.007354996397541191 * 3.6e6)
+    assert _value(t[t["line"] == 2], "duration", None)[0] == pytest.approx(210.07687282562256)
+    assert "no RAM" in energy.SCOPES["codecarbon-v1"]
+    assert (p.rejected["text"].str.startswith("emissions ")).sum() == 103
+
+
+def test_a_header_with_per_component_columns_is_not_read_as_the_first_schema():
+    header = "timestamp,project_name,duration,emissions,energy_consumed,cpu_energy,gpu_energy,ram_energy"
+    text = f"{header}\n2024-01-01T00:00:00,x,10.0,0.001,3e-06,1e-06,2e-06,0.0\n"
+    assert not codecarbon.sniff(text)  # no tracking_mode: neither the 1.x nor the 2.x+ layout
+    with pytest.raises(ParseError) as err:
+        codecarbon.parse(text, "mixed.csv")
+    assert err.value.line == 1 and "tracking_mode" in err.value.message
+
+
+def test_the_json_record_reads_as_a_row_each_number_at_its_keys_line():
+    p = _parsed(RECORD)
+    t = p.table
+    assert p.version == "CodeCarbon 3.0.1"
+    assert set(t["device"]) == {"NVIDIA H100 80GB HBM3"} and set(t["device_count"]) == {1.0}
+    gpu = t[(t["metric"] == "energy") & (t["scope"] == "gpu")]
+    assert float(gpu["value"].iat[0]) == pytest.approx(0.1946275990352433 * 3.6e6) and int(gpu["line"].iat[0]) == 13
+    assert _value(t, "power_reading", "gpu")[0] == pytest.approx(445.07476112602313)
+    assert {codecarbon.RAM_ESTIMATE, codecarbon.TOTAL_ESTIMATE} <= set(p.rejected["reason"])
+    assert not t["scope"].isin(["ram", "gpu+cpu+ram"]).any()
+
+
+def test_a_json_record_cut_short_is_refused_naming_its_line(tmp_path):
+    cut = tmp_path / "run_codecarbon.json"
+    cut.write_text("\n".join(RECORD.read_text().splitlines()[:20]) + "\n")
+    with pytest.raises(ParseError) as err:
+        ingest.read(cut)
+    assert err.value.line is not None and "not JSON" in err.value.message

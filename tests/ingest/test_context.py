@@ -53,6 +53,22 @@ def test_a_command_wrapped_with_backslashes_is_read_on_the_flags_own_line():
     assert _one(c, "kv_dtype").value == "fp8"
 
 
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("python vllm_bench.py --model_path meta-llama/Llama-3.1-8B --tokenizer_path t", "meta-llama/Llama-3.1-8B"),
+        ("$ python3 benchmarks/benchmark_serving.py --model m --tp 2", "m"),
+        ("`python -m mytool.bench --model m`", "m"),
+        ("./run.py \\\n  --model m", "m"),
+        ("python servers/levanter_server.py &> out.txt\n--model m", None),  # no flag: no command
+        ("Run python bench.py --model m to compare.", None),  # a program named in a sentence
+    ],
+)
+def test_a_python_program_followed_by_flags_is_a_command_whatever_its_tool(text, model):
+    c = _read(text)
+    assert [f.value for f in c.get("model") if f.source == "command"] == ([model] if model else [])
+
+
 def test_a_flag_outside_any_command_is_not_taken_for_a_setting():
     c = _read("Pass --tp 4 to shard the model.\n")
     assert not c.get("tp")
@@ -441,3 +457,11 @@ def test_a_device_restated_by_a_shorter_name_fills_the_column_with_the_longer_an
     two = pd.DataFrame({"gpu": [None, None]})
     (msg,) = context.fill(two, _read("GPU: H800\n\nGPU: H200\n"))
     assert two["gpu"].isna().all() and "ties none to the table" in msg
+
+
+def test_a_part_after_on_or_using_is_the_device_a_run_ran_on_and_a_precision_is_none():
+    assert [f.value for f in _read("Run with sdpa and colfax_cutlass on H100:").get("device")] == ["H100"]
+    assert [f.value for f in _read("benchmarked on an MI300X").get("device")] == ["MI300X"]
+    assert [f.value for f in _read("# Results on A100 80GB").get("device")] == ["A100 80GB"]
+    assert not _read("turn on FP16 kernels; tuned on SM90").get("device")  # a precision, a compute capability
+    assert not _read("based on Llama3 results").get("device")  # no part's code

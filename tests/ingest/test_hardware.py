@@ -316,3 +316,10 @@ def test_an_active_count_right_after_the_total_may_drop_its_b():
     size = hardware.model_size("NVIDIA-Nemotron-Nano-31B-A3-v3-Mcore-FP8-HF")
     assert size.moe and (size.total_b, size.active_b) == (31.0, 3.0)
     assert not hardware.is_moe("Llama-A3-7B") and hardware.model_size("Llama-A3-7B").active_b == 7.0
+
+
+def test_a_bare_part_code_of_several_rows_of_different_peaks_is_a_family_and_one_rows_name_is_not():
+    assert [d.name for d in hardware.family("H100")] == ["H100-NVL-94GB", "H100-SXM5-80GB", "H100-PCIe-80GB"]
+    assert len(hardware.family("a100")) == 4
+    assert hardware.family("H100 SXM5") == [] and hardware.family("L40S") == []  # one row's name or alias
+    assert hardware.family("V100") == [] and hardware.family("RTX4090D") == []  # parts the table lacks

@@ -83,3 +83,24 @@ def test_requests_null_in_itls_is_a_parse_error(tmp_path):
     with pytest.raises(ParseError, match=r"itls\[1\]\[0\] is None, not a number") as e:
         v.requests(f)
     assert f.read_text().split("\n")[e.value.line - 1].startswith(' "itls"')
+
+
+def test_a_latency_key_without_ms_is_read_as_seconds_and_one_with_ms_as_printed():
+    """InferenceX's copy of the script saves `median_ttft` in seconds (it prints `Median TTFT (s):`);
+    vLLM's own `median_ttft_ms` is in ms. Both reach the table in ms, once."""
+    base = {"duration": 10.0, "completed": 8, "request_throughput": 0.8, "max_concurrency": 4}
+    seconds = v.parse(json.dumps({**base, "median_ttft": 0.25, "p99_e2el": 4.5}), "s.json").table
+    assert _row(seconds, "json 1", "ttft", "median")["value"] == pytest.approx(250.0)
+    assert _row(seconds, "json 1", "e2el", "p99")["value"] == pytest.approx(4500.0)
+    assert _row(seconds, "json 1", "ttft", "median")["unit"] == "ms"
+    ms = v.parse(json.dumps({**base, "median_ttft_ms": 0.25}), "ms.json").table
+    assert _row(ms, "json 1", "ttft", "median")["value"] == pytest.approx(0.25)
+
+
+def test_the_token_position_results_keep_their_median_and_p99_latencies():
+    parsed = v.parse((FIX / "token_position_slo_glm5_fp8_vllm_tp8_isl1024_osl128_conc8.json").read_text(), "f.json")
+    t = parsed.table
+    assert parsed.rejected.empty
+    got = {(m, s): x for m, s, x in zip(t["metric"], t["statistic"], t["value"], strict=True)}
+    assert got[("ttft", "median")] == pytest.approx(263.14436737447977)
+    assert got[("tpot", "p99")] == pytest.approx(33.09713848873855)

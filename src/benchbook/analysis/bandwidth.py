@@ -178,13 +178,15 @@ def model_size(override: pd.DataFrame, printed_params_b, *names) -> dict:
     }
 
 
-def generation_rows(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per generation (tg) measurement: its settings, mean rate and printed std."""
+def generation_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
+    """One row per generation (tg) measurement (or of another llama-bench `metric`: "pp_rate"): its
+    settings, mean rate and printed std."""
     cols = [
         "model",
         "model_file",
         "section",
         "test",
+        "n_prompt",
         "n_depth",
         "power_limit_w",
         "backend",
@@ -206,7 +208,7 @@ def generation_rows(df: pd.DataFrame) -> pd.DataFrame:
         "n_reps",
     ]
     cols = [c for c in cols if c in df.columns]
-    d = df[(df["metric"] == "tg_rate") & df["statistic"].isin(["mean", "std"])]
+    d = df[(df["metric"] == metric) & df["statistic"].isin(["mean", "std"])]
     if d.empty:
         return pd.DataFrame(columns=cols + ["rate", "rate_std", "repeats", "line", "mode", "model_key"])
     key = d[cols].astype("string").fillna("-").agg(" | ".join, axis=1)
@@ -302,6 +304,10 @@ def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         named != "", "slower settings"
     )
     r["kept"] = r["why_dropped"] == ""
+    for i in r.index[r["why_dropped"] == "slower settings"]:  # name what differs from the placed row
+        placed = r[r["kept"] & (r["model_key"] == r.at[i, "model_key"]) & (r["_dev"] == r.at[i, "_dev"])]
+        if len(placed):
+            r.at[i, "why_dropped"] = "slower settings: " + differences(r.loc[i], placed.iloc[0])
     r["engine"] = r["_eng"].replace("", None)
     r = r.drop(columns=["_pw", "_dev", "_eng"])
     return r[r["kept"]].drop(columns=["kept", "why_dropped"]).reset_index(drop=True), r
@@ -309,6 +315,24 @@ def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 #: The llama-bench columns that make a run's settings (what `reduce` picks the fastest of).
 SETTINGS = ("backend", "threads", "n_batch", "n_ubatch", "fa", "type_k", "type_v", "ngl", "n_cpu_moe", "extra_settings")
+
+
+def settings_of(row) -> dict[str, str]:
+    """One result's settings as printed: the `SETTINGS` columns, each name=value of extra_settings
+    (a column the schema does not name: sm, nkvo...) and its test."""
+    out = {c: str(row.get(c)) for c in ("test", *SETTINGS[:-1]) if row.get(c) is not None and pd.notna(row.get(c))}
+    extra = row.get("extra_settings")
+    if isinstance(extra, str):
+        out |= dict(kv.split("=", 1) for kv in re.split(r",\s*", extra) if "=" in kv)
+    return out
+
+
+def differences(row, placed) -> str:
+    """The settings in which `row` differs from the `placed` one: "sm layer (placed: none)"."""
+    a, b = settings_of(row), settings_of(placed)
+    keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
+    said = [f"{k} {a.get(k, 'not printed')} (placed: {b.get(k, 'not printed')})" for k in keys]
+    return "; ".join(said) or "the same printed settings"
 
 
 def engines(rows: pd.DataFrame) -> pd.Series:
@@ -343,12 +367,14 @@ def engines(rows: pd.DataFrame) -> pd.Series:
 def swept(rows: pd.DataFrame) -> dict[str, list]:
     """{setting: values} for the settings that take several values for one model and device."""
     out: dict[str, set] = {}
+    printed = pd.DataFrame([settings_of(r) for _, r in rows.iterrows()], index=rows.index)
+    extra = [c for c in printed.columns if c not in rows.columns and c != "test"]  # sm, nkvo...: as printed
     for _, g in rows.groupby(["model_key", "mode"], sort=False):
-        for c in ("threads", "n_depth", "n_batch", "n_ubatch", "fa", "type_k", "type_v", "ngl", "n_cpu_moe"):
-            if c in g.columns:
-                vals = g[c].dropna().unique().tolist()
-                if len(vals) > 1:
-                    out.setdefault(c, set()).update(vals)
+        for c in ("threads", "n_depth", "n_batch", "n_ubatch", "fa", "type_k", "type_v", "ngl", "n_cpu_moe", *extra):
+            col = g[c] if c in g.columns else printed.loc[g.index, c]
+            vals = col.dropna().unique().tolist()
+            if len(vals) > 1:
+                out.setdefault(c, set()).update(vals)
     return {k: sorted(v, key=lambda x: (str(type(x)), x)) for k, v in out.items()}
 
 

@@ -288,10 +288,18 @@ def label(found: Named | None) -> str | None:
 
 def said(found: Named) -> dict:
     """The evidence fields a claim's reason reads when no device was taken (`claims.rules.
-    no_device_reason`): the device the file names that the table lacks and its line, or the line
-    that speaks of one unread; empty when the file names a table device or shows no sign."""
+    no_device_reason`): the family of table rows the file names (`hardware.family`), the device the
+    file names that the table lacks and its line, or the line that speaks of one unread; empty when
+    the file names a table device or shows no sign."""
     if found.device is None and found.several:
         return {"device_several": " and ".join(found.several), "device_several_line": found.fact.line}
+    if found.device is None and found.unlisted is not None and hardware.family(str(found.unlisted.value)):
+        # a family several rows of the table are (`H100`: PCIe, SXM5, NVL), their peaks apart: named, none chosen
+        return {
+            "device_family": str(found.unlisted.value),
+            "device_family_line": found.unlisted.line,
+            "device_family_rows": [d.name for d in hardware.family(str(found.unlisted.value))],
+        }
     if found.device is None and found.unlisted is not None:
         # vLLM writes a device's name with `_` for spaces in its config file names (`device_name=`)
         return {

@@ -85,6 +85,11 @@ RUN_NOISE = 0.05
 
 PERCENTILE_OF = {"median": 50.0, "p50": 50.0, "p90": 90.0, "p95": 95.0, "p99": 99.0}
 
+#: The per-request latencies a serving tool summarises (ms in every tidy table), and the statistics of
+#: each a page lists: the mean and the percentiles the tools print (a median is the p50 some tools name so).
+LATENCIES = ("ttft", "tpot", "itl", "e2el")
+LATENCY_STATS = ("mean", "median", "p90", "p95", "p99")
+
 
 def runs(df: pd.DataFrame) -> pd.DataFrame:
     """One row per run, in the order the input gives them (`order`): the settings, and one column
@@ -141,6 +146,26 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     blank = [c for c in wide.columns if re.match(r"(ttft|tpot|itl)_", str(c))]
     wide.loc[wide["no_output"], blank] = np.nan
     return wide.copy()  # one block per dtype: the columns added one by one fragment a wide (AIPerf) table
+
+
+def latency_stats(r: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Per run (in the order of `r`), the statistics of `metric` (one of LATENCIES) its output prints,
+    in ms: `LATENCY_STATS`, the median being the printed median or, where the tool prints none, its
+    p50 (the same percentile); NaN where the output prints none (or `runs` blanked it: no token came)."""
+    out = pd.DataFrame({"run": r["run"] if "run" in r else pd.Series(dtype=object)}, index=r.index)
+    for stat in LATENCY_STATS:
+        out[stat] = _col(r, f"{metric}_{stat}")
+    out["median"] = out["median"].fillna(_col(r, f"{metric}_p50"))
+    return out
+
+
+def tail_ratios(r: pd.DataFrame, metric: str) -> pd.Series:
+    """Per run, p99 / median of `metric` where its output prints both, the median is above 0 (a median
+    of 0, SGLang's ITL of chunks that came together, sets nothing to compare with) and more than one
+    request completed (one request's latency is its median and its p99 alike); NaN elsewhere."""
+    s = latency_stats(r, metric)
+    several = ~_col(r, "completed").lt(2)  # a count not printed: the percentiles stand
+    return (s["p99"] / s["median"].where(s["median"] > 0)).where(several)
 
 
 def recorded(r: pd.DataFrame, name: str) -> pd.Series:
@@ -548,6 +573,17 @@ def _settings(meta: pd.Series) -> pd.DataFrame:
     return pd.DataFrame(cols, index=meta.index)
 
 
+def aggregates(r: pd.DataFrame) -> pd.Series:
+    """Whether each run is one report over every load stage of its run, not a load level: inference-perf
+    writes `summary_lifecycle_metrics.json` from the requests of all its stages together (each stage
+    at its own rate, in `stage_N_lifecycle_metrics.json`), and records neither their count nor rates."""
+    from benchbook.ingest import inference_perf
+
+    if "format" not in r:
+        return pd.Series(False, index=r.index)
+    return r["format"].eq(inference_perf.SUMMARY) & r.get("tool", pd.Series("", index=r.index)).eq(inference_perf.NAME)
+
+
 def series_key(r: pd.DataFrame) -> pd.Series:
     """A label per series of comparable runs: same model, the server settings that vary across the
     input (deployment, or a sweep's `max_num_seqs`: three servers at one concurrency are three
@@ -711,6 +747,23 @@ def tokenizers(paths, models) -> list[list]:
     return [[t, n] for t, n in out.items()]
 
 
+def untied_models(paths, models) -> list[list]:
+    """[model, line] of each model the input names (a `--model` flag, a `model:` line) where no run
+    has a model (`models` empty): the file names its model but ties none to a run (two commands of two
+    names, say), so a page names them rather than say the output names no model."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    if len(models):
+        return []
+    out: dict[str, int] = {}
+    for path in paths:
+        for f in context.read(ingest._load_lines(config.resolve(path))).get("model"):
+            if not context.placeholder(f.value) and f.source != "json":  # as `context.fill` reads the column
+                out.setdefault(str(f.value), f.line)
+    return [[m, n] for m, n in out.items()]
+
+
 def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | None:
     """(total, active billions, line) of `model` as the input's own prose states it (`ingest.context`:
     `295B parameters, 21B active`, 参数规模为 295B，其中激活参数为 21B), on a line that names the model
@@ -827,15 +880,18 @@ def decode_roofline(
 
 def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Runs (one row each) and per-request rows (vLLM's --save-detailed arrays, AIPerf's
-    profile_export.jsonl; empty without them) of every file."""
+    profile_export.jsonl; empty without them) of every file; `latency_set_aside` names, per run, the
+    latencies its file's screen set a value of aside (`screened_latencies`)."""
     from benchbook import ingest
     from benchbook.ingest import aiperf, vllm_serve
 
-    frames, detailed = [], []
+    frames, detailed, aside = [], [], {}
     for path in paths:
         found = [t for t in ingest.detect(ingest._load_text(path)) if t in ingest.SERVING_TOOLS]
         for tool in found:
             df = ingest.read(path, tool=tool)
+            for source in df["source"].unique():
+                aside.setdefault(source, set()).update(screened_latencies(df.attrs.get("rejected", [])))
             df.attrs = {}
             frames.append(df)
         if "vllm-bench-serve" in found:
@@ -843,8 +899,21 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
         if "aiperf" in found:  # a profile_export.jsonl; empty for the summary exports
             detailed.append(aiperf.requests(path))
     r = parallelism_from_context(runs(pd.concat(frames, ignore_index=True)), paths)
+    if "source" in r:
+        r["latency_set_aside"] = [",".join(m for m in LATENCIES if m in aside.get(s_, ())) for s_ in r["source"]]
     req = pd.concat(detailed, ignore_index=True) if detailed else pd.DataFrame(columns=vllm_serve.REQUEST_COLUMNS)
     return settings_labels(r, req)
+
+
+def screened_latencies(rejected: list[dict]) -> list[str]:
+    """The latencies (LATENCIES) a file's screen set a value of aside (conflicting rows, a value out of
+    physical range: `ingest.core.screen`, whose report names the metric first): an empty cell of theirs
+    may be one the output printed."""
+    from benchbook.ingest import core
+
+    heads = (core.CONFLICT, core.OUT_OF_RANGE, core.DUPLICATE)
+    found = {str(x["text"]).split(" ", 1)[0] for x in rejected if str(x.get("reason", "")).startswith(heads)}
+    return [m for m in LATENCIES if m in found]
 
 
 #: The parallelism a run's `metadata` may state, read from the rest of its file where no run does.

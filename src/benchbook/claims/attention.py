@@ -109,8 +109,9 @@ def sdpa_printed(k: pd.DataFrame, sp: pd.DataFrame, noise: tuple[float, int]) ->
     return make("sdpa_printed", "comparison", rule, ev)
 
 
-def kernel_fraction(k: pd.DataFrame, operation: str, peaks: roofline.Peaks, claim_id: str) -> Claim:
-    """The performed-work rate of `operation` (its best mask) as a fraction of the dense FP16 peak."""
+def kernel_fraction(k: pd.DataFrame, operation: str, peaks: roofline.Peaks, claim_id: str, said=None) -> Claim:
+    """The performed-work rate of `operation` (its best mask) as a fraction of the dense FP16 peak
+    (`said`: what the input says of a device none was taken from, `analysis.roofline.said`)."""
     w = attention.work_rates(k, operation, PASS)
     best = _num(w.max()) if len(w) else None
     ev = {
@@ -125,6 +126,7 @@ def kernel_fraction(k: pd.DataFrame, operation: str, peaks: roofline.Peaks, clai
         "device": peaks.device,
         "peak_source": peaks.source,
         "pass": PASS,
+        **(said or {}),
         "suspects": [
             "the wrong device (its peak is not this run's)",
             "a shape other than attention-gym's B=16, H=16, D=64 (the work would be miscounted)",
@@ -182,9 +184,9 @@ def flex_vs_fa2_causal(k: pd.DataFrame, noise: tuple[float, int]) -> Claim:
     return make("flex_vs_fa2_causal", "comparison", rule, ev)
 
 
-def best_bound(pts: pd.DataFrame, peaks: roofline.Peaks, threshold: float = BOUND_THRESHOLD) -> Claim:
+def best_bound(pts: pd.DataFrame, peaks: roofline.Peaks, threshold: float = BOUND_THRESHOLD, said=None) -> Claim:
     """What limits the kernel that performs the most work per second, from its place on the roofline
-    (compulsory traffic only: the bandwidth fraction is a lower bound)."""
+    (compulsory traffic only: the bandwidth fraction is a lower bound; `said` as `kernel_fraction`'s)."""
     r = attention.best_point(pts)
     ev = {
         "operation": r["operation"] if r is not None else None,
@@ -198,22 +200,24 @@ def best_bound(pts: pd.DataFrame, peaks: roofline.Peaks, threshold: float = BOUN
         "threshold": threshold,
         "device": peaks.device,
         "peak_source": peaks.source,
+        **(said or {}),
     }
     rule = f"bound rule on the best point: a limit is named only above {threshold:.0%} of its peak"
     return make("best_bound", "bound", rule, ev)
 
 
-def all_claims(k: pd.DataFrame, sp: pd.DataFrame, pts: pd.DataFrame, peaks: roofline.Peaks) -> list[Claim]:
-    """Every claim of the chapter, in page order."""
+def all_claims(k: pd.DataFrame, sp: pd.DataFrame, pts: pd.DataFrame, peaks: roofline.Peaks, said=None) -> list[Claim]:
+    """Every claim of the chapter, in page order (`said`: what the input says of a device none was
+    taken from, `analysis.roofline.said`)."""
     nz = attention.noise(k)
     return [
         flex_sparsest(sp, nz),
         sdpa_printed(k, sp, nz),
         skip_sparsest(sp, nz),
         dense_gain(sp, nz),
-        kernel_fraction(k, "sdpa_mask", peaks, "sdpa_fraction"),
-        kernel_fraction(k, "causal_fa2", peaks, "fa2_fraction"),
+        kernel_fraction(k, "sdpa_mask", peaks, "sdpa_fraction", said),
+        kernel_fraction(k, "causal_fa2", peaks, "fa2_fraction", said),
         sdpa_vs_fa2(k, nz),
         flex_vs_fa2_causal(k, nz),
-        best_bound(pts, peaks),
+        best_bound(pts, peaks, said=said),
     ]

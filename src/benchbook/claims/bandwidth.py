@@ -287,3 +287,53 @@ def build(pts: pd.DataFrame, threshold: float) -> list[Claim]:
         out.append(bound(p, f"bound_{i}", threshold))
     out.append(size_trend(pts))
     return out
+
+
+#: Why a prefill rate's share of a compute peak is withheld where the rate mixes two devices
+#: (`analysis.prefill.points`' `no_share`).
+TWO_DEVICES = {
+    "offloaded": (
+        "with -ngl 0 a GPU build keeps the weights in host memory, but ggml still runs the matrix products of a "
+        "batch of 32 tokens or more on the GPU, copying the weights over, so neither the CPU's nor the GPU's peak "
+        "bounds this rate"
+    ),
+    "partial": "the model is partly offloaded, so the rate mixes the GPU's and the host's compute",
+}
+
+
+def prefill(p: pd.Series, claim_id: str) -> Claim:
+    """One prompt-processing rate as FLOP/s (2 x active params x tok/s) against the device's dense peak."""
+    known = p.get("peak_source") not in (None, "unknown")
+    ev = {
+        "fraction": _num(p.get("share")),
+        "peak": _num(p.get("peak_tflops")),
+        "unit": "TFLOP/s",
+        "peak_precision": p.get("peak_precision"),
+        "device": p.get("device") if known else None,
+        "peak_source": p.get("peak_source"),
+        "printed_device": p.get("device") if not known and isinstance(p.get("device"), str) else None,
+        "compute": True,
+        "two_devices": TWO_DEVICES.get(p.get("no_share")) if p.get("no_share") else None,
+        "label": p.get("label"),
+        "test": p.get("test"),
+        "n_prompt": _num(p.get("n_prompt")),
+        "n_depth": _num(p.get("n_depth")),
+        "rate": _num(p.get("rate")),
+        "rate_std": _num(p.get("rate_std")),
+        "achieved_tflops": _num(p.get("tflops")),
+        "active_params_b": _num(p.get("active_params_b")),
+        "params_b": _num(p.get("params_b")),
+        "architecture": p.get("architecture"),
+        "size_source": p.get("size_source"),
+        "mode": p.get("mode"),
+        "line": int(p["line"]),
+    }
+    rule = (
+        "2 x active params x prompt tok/s / the device's dense peak (prefill is compute-bound); above 1 is implausible"
+    )
+    return make(claim_id, "fraction_of_peak", rule, ev)
+
+
+def prefill_claims(fastest: pd.DataFrame) -> list[Claim]:
+    """Per model and device, its fastest prompt processing (`analysis.prefill.fastest`) against the compute roof."""
+    return [prefill(p, f"pp_{i}") for i, (_, p) in enumerate(fastest.iterrows(), start=1)]

@@ -116,6 +116,10 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
     miss = _missing(ev, ("fraction", "peak", "device"))
     if ev.get("streaming"):
         miss += _missing(ev, ("active_params_b", "bytes_per_token"))
+    if ev.get("compute"):  # FLOP/s = 2 x params x tok/s: without the size there is no measurement
+        miss = _missing(ev, ("active_params_b",)) or miss
+    if ev.get("two_devices"):  # the rate mixes two devices: neither one's peak bounds it
+        return "withheld", ev["two_devices"]
     if _no_device(ev):  # no device at all: say which parameter names one
         rest = [k for k in miss if k not in ("fraction", "peak", "device")]
         return "withheld", no_device_reason(ev) + (f"; and {_missing_reason(rest)}" if rest else "")
@@ -143,13 +147,21 @@ NO_DEVICE = (
 
 def no_device_reason(ev: dict) -> str:
     """Why no device is used, after looking at the whole file (`analysis.roofline.named`, in the
-    evidence as `device_unlisted` / `device_unlisted_line` or `device_sign_line`): a device the
-    file names that the table lacks, or the line that speaks of one unread, is named, never
+    evidence as `device_family` / `device_family_line` / `device_family_rows`, `device_unlisted` /
+    `device_unlisted_line` or `device_sign_line`): a family of table rows the file names, a device
+    the file names that the table lacks, or the line that speaks of one unread, is named, never
     called absent."""
     if ev.get("device_several"):
         return (
             f"the input names {ev['device_several']} side by side (line {ev.get('device_several_line')}) and does not "
             "say which of them ran this run, so none is assumed (pass -p gpu NAME, or the peaks)"
+        )
+    if ev.get("device_family"):
+        rows = list(ev.get("device_family_rows") or [])
+        rows = ", ".join(rows[:-1]) + " or " + rows[-1] if len(rows) > 1 else "".join(rows)
+        return (
+            f"the input names {ev['device_family']} (line {ev.get('device_family_line')}), which is the hardware "
+            f"table's {rows}, whose peaks differ, so none is assumed (pass -p gpu NAME to choose one, or the peaks)"
         )
     if ev.get("device_unlisted"):
         return (
@@ -382,6 +394,10 @@ def anomaly(ev: dict) -> tuple[str, str]:
 
 
 def recommendation(ev: dict) -> tuple[str, str]:
+    if ev.get("per_series"):  # several series: a best load within each series that sweeps a load
+        if per_series_chosen(ev):
+            return "shown", ""
+        return "withheld", "no series that sweeps a load has a best load beyond the noise"
     if ev.get("choice") is None or _num(ev, "value") is None:
         return "withheld", "no option has a value to rank by"
     if ev.get("runner_up") is None or _num(ev, "runner_up_value") in (None, 0.0):
@@ -391,6 +407,12 @@ def recommendation(ev: dict) -> tuple[str, str]:
         gap = abs(_num(ev, "value") / _num(ev, "runner_up_value") - 1)
         return "withheld", f"the best and the runner-up differ by {gap:.1%}, inside the noise ({noise:.1%})"
     return "shown", ""
+
+
+def per_series_chosen(ev: dict) -> list:
+    """The series (of `per_series`: one recommendation's evidence per series that sweeps a load) whose
+    best load the recommendation rule shows."""
+    return [s["series"] for s in ev.get("per_series") or [] if recommendation(s)[0] == "shown"]
 
 
 def comparison(ev: dict) -> tuple[str, str]:
@@ -465,7 +487,10 @@ DERIVED = {
     "sweet_spot": lambda ev: (
         margin(ev.get("retained"), ev.get("fraction"), ev.get("retained_noise")) if "retained_noise" in ev else {}
     ),
-    "recommendation": slo_margin,
+    "recommendation": lambda ev: {
+        **slo_margin(ev),
+        **({"chosen": per_series_chosen(ev)} if "per_series" in ev else {}),
+    },
 }
 
 

@@ -307,7 +307,8 @@ def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: flo
     per load, with `RUN_NOISE` as the noise; with repeats, the loads' means, and the spread of the
     two best loads, sqrt(sd_best^2 + sd_runner_up^2) / runner-up, as the noise. With the SLOs, the
     choice states the margin of its deciding percentile to its SLO, `fragile` inside RUN_NOISE. Runs of
-    several series (`serving.series_key`) are no sweep of one load: no choice, `series` says how many."""
+    several series (`serving.series_key`) are no sweep of one load: no choice across them, `series` says how
+    many, and `per_series` holds the same choice within each series that sweeps a load."""
     ev = dict(choice=None, metric="goodput lower bound (req/s)", value=None, runner_up=None, runner_up_value=None)
     ev["noise"] = RUN_NOISE
     lv = serving.per_load(gb, ["goodput_lo", "share_lo", "request_throughput"]) if len(gb) else gb.assign(n=1)
@@ -316,6 +317,8 @@ def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: flo
     n_series = lv["series"].nunique() if "series" in lv else 1
     if n_series > 1:  # a best load is one load of one sweep: never chosen across deployments or workloads
         ev["series"] = int(n_series)
+        ev["per_series"] = [_best_in(s, lv[lv["series"] == s]) for s in lv["series"].unique()]
+        ev["per_series"] = [e for e in ev["per_series"] if e["options"] > 1]  # a series that sweeps a load
         g = g.iloc[:0]
     if len(g):
         b = g.iloc[0]
@@ -339,6 +342,24 @@ def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: flo
     if ev.get("repeats"):
         rule = "the load with the highest mean proven goodput over its repeats, when it beats the runner-up by more than the noise (their spread)"
     return make("goodput", "recommendation", rule, ev)
+
+
+def _best_in(series: str, lv: pd.DataFrame) -> dict:
+    """The recommendation's evidence within one series' loads (`serving.per_load` rows): its best
+    proven goodput and runner-up, the noise one run's (`RUN_NOISE`) or the two best loads' spread."""
+    g = lv[lv["goodput_lo"] > 0].sort_values("goodput_lo", ascending=False)
+    ev = dict(series=str(series), options=len(lv), choice=None, value=None, runner_up=None, runner_up_value=None)
+    ev["noise"] = RUN_NOISE
+    if len(g):
+        b = g.iloc[0]
+        ev.update(choice=str(b["run"]), value=_f(b["goodput_lo"]), share=_f(b["share_lo"]))
+        ev["rate"] = _f(b["request_throughput"])
+    if len(g) > 1:
+        ev.update(runner_up=str(g.iloc[1]["run"]), runner_up_value=_f(g.iloc[1]["goodput_lo"]))
+        if lv["n"].max() > 1:
+            sd = g["goodput_lo_sd"].fillna(0).iloc[:2].to_numpy()
+            ev["noise"] = _f(np.hypot(*sd) / g.iloc[1]["goodput_lo"])
+    return ev
 
 
 def _repeats(ev: dict, row: pd.Series) -> None:

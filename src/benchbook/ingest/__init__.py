@@ -9,6 +9,7 @@ split into lines, parsed and read for its context facts once, however often it i
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib
 import os
 import stat
@@ -61,6 +62,7 @@ _MODULES = [
     "serving_power",
     "ollama_bench_power",
     "aiperf_telemetry",
+    "genai_perf_telemetry",
     "llama_bench_power",
     "inference_perf",
     "guidellm",
@@ -304,9 +306,28 @@ def read(path: str | os.PathLike, tool: str | None = None) -> pd.DataFrame:
 
 
 def context_of(path: str | os.PathLike) -> context.Context:
-    """The run facts written anywhere in a file (`ingest.context.read` over all its lines)."""
+    """The run facts written anywhere in a file (`ingest.context.read` over all its lines), after
+    those its tool's own table prints (`Tool.facts`: llama-bench's KV cache type, threads, -ngl)."""
     p = config.resolve(path)
-    return _kept("context", p, lambda: context.read(_load_lines(p)))
+    return _kept("context", p, lambda: _with_table_facts(p, _load_lines(p)))
+
+
+def _with_table_facts(path: Path, lines: Lines) -> context.Context:
+    """The context of `lines`, with the facts the file's tool reads from its own table first (the
+    parser's precedence)."""
+    ctx = context.read(lines)
+    registry = tools()
+    names = [n for n in detect(lines) if registry[n].facts is not None]
+    try:
+        parsed = [q for n in names for q in read_parsed(path, n)]
+    except ParseError:
+        return ctx
+    found = [
+        context.Fact(name, value, line, "parser", text)
+        for q in parsed
+        for name, value, line, text in registry[q.tool].facts(q.table)
+    ]
+    return dataclasses.replace(ctx, facts=tuple(found) + ctx.facts) if found else ctx
 
 
 def _read_sweep(folder: Path, tool: str | None, shown: str) -> pd.DataFrame:

@@ -114,7 +114,7 @@ def _line(text: str, key: str, after: int = 0) -> tuple[int, int]:
     return text.count("\n", 0, at) + 1, at
 
 
-def _combine(seen: dict[str, list[tuple[int, float]]], n: int, keep, rejects: list) -> None:
+def combine(seen: dict[str, list[tuple[int, float]]], n: int, keep, rejects: list) -> None:
     """One row per figure from the n GPUs' values (`seen[kind]`: (line, value) per GPU): powers and
     energies summed, utilisation averaged, the peak only for one GPU; the other GPUs' values are
     rejected as combined into that row (or, where a GPU lacks the figure, all of them, as no total)."""
@@ -215,7 +215,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             rejects += [
                 (ln, f"{gid}.{e_name}.{k}: {v}", f"energy counter not read: {why}") for k, (ln, v) in counter.items()
             ]
-    _combine(seen, len(gpus), keep, rejects)
+    combine(seen, len(gpus), keep, rejects)
     window = _window(obj)
     if window is not None:
         keep("duration", "value", window, "s", first_line, None, "telemetry window (summary start_time to end_time)")
@@ -311,7 +311,7 @@ def _parse_csv(text: str, source: str) -> Parsed:
             dict(base, scope=scope, line=line, metric=metric, statistic=stat, value=value, unit=unit, note=note)
         )
 
-    _combine(seen, len(gpus), keep, rejects)
+    combine(seen, len(gpus), keep, rejects)
     _served_from_csv(text, source, keep)
     if not any(r["scope"] for r in records):
         raise ParseError(source, h + 1, "GPU telemetry without power or energy readings")

@@ -1,6 +1,6 @@
 """Parser for attention-gym's `examples/benchmark.py` (and the flex_attn notebook's `test_mask`).
 
-What the tool prints (see ../shared/notes/tool-semantics.md section 4):
+What the tool prints (attention-gym, examples/benchmark.py):
 
 * per example, a box-drawn header (`╔═══╗ / ║ Causal Mask ║ / ╚═══╝`; the notebook prints
   "Results for <fn name>:" instead), an optional "Correctness check passed ✅", then a tabulate

@@ -1,5 +1,6 @@
 """CodeCarbon's `emissions.csv`: one row per tracked run (the file is appended to), in the energy
-contract.
+contract; and its JSON record of one run (the same fields as keys, as optimum-benchmark saves one
+per phase).
 
 What the columns are (mlco2/codecarbon, codecarbon/output_methods/emissions_data.py and
 emissions_tracker.py): `duration` (s), `cpu_energy`, `gpu_energy`, `ram_energy` and their sum
@@ -8,6 +9,13 @@ measurement interval, neither a mean nor a peak: `power_reading`), `emissions` (
 `water_consumed` (estimates from the grid's intensity, not in the contract), `gpu_count` and
 `gpu_model` ("8 x Tesla V100-SXM2-32GB"), `tracking_mode`. The columns are found by name: their
 order and set changed between releases (3.x added experiment_id, water and utilisation columns).
+
+The first CSV schema (CodeCarbon 1.x, 2021: `timestamp, experiment_id, project_name, duration,
+emissions, energy_consumed, country_name, ...`) has no per-component column: `energy_consumed` is
+the sum over the hardware it tracked, which 1.x's `EmissionsTracker.__init__` lists as NVIDIA GPUs
+where pynvml answered and the CPU (Intel Power Gadget, else RAPL, else its TDP constant), and no
+RAM (the RAM model came with 2.0). It is kept in its own scope (`codecarbon-v1`), since the file
+says neither whether a GPU was found nor how the CPU was read.
 
 What the numbers cover:
 
@@ -34,6 +42,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 
 from benchbook.ingest import energy
@@ -42,7 +51,14 @@ from benchbook.ingest.text import Lines, head, split_n, whole
 
 NAME = "codecarbon"
 
+#: The first CSV schema (CodeCarbon 1.x, `EmissionsData` before per-component columns, 2021):
+#: `energy_consumed` alone, no tracking mode, no version column.
+_V1 = ("timestamp", "project_name", "duration", "emissions", "energy_consumed")
+FIRST_SCHEMA = "CodeCarbon 1.x (its first CSV schema: one energy per run)"
+_JSON_KEY = re.compile(r'^\s*"([A-Za-z_]+)"\s*:', re.M)
 _REQUIRED = ("duration", "cpu_energy", "gpu_energy", "ram_energy", "energy_consumed", "tracking_mode")
+#: The keys that name a JSON record CodeCarbon's (a record cut before `tracking_mode` is still its, and refused).
+_ENERGIES = ("duration", "cpu_energy", "gpu_energy", "ram_energy", "energy_consumed")
 _MEASURED = ("gpu_energy", "cpu_energy", "ram_energy", "gpu_power", "cpu_power", "ram_power")
 #: Numbers that are not measurements of the run (where it ran, what it had), not counted as cells.
 _NOT_CELLS = {"cpu_count", "gpu_count", "longitude", "latitude", "ram_total_size", "pue", "wue"}
@@ -66,13 +82,29 @@ def _header(text: str | Lines) -> list[str]:
     return [c.strip().lower() for c in first.lstrip("\ufeff").split(",")]
 
 
+def _first_schema(cols: list[str]) -> bool:
+    """CodeCarbon 1.x's header: its columns, and none of the per-component or mode columns 2.0 added."""
+    return all(c in cols for c in _V1) and not any(c in cols for c in (*_MEASURED, "tracking_mode"))
+
+
+def _record_keys(text: str | Lines) -> set[str]:
+    """The keys of a JSON record's head (`"key": value` lines), lower-cased."""
+    start = head(text, 4000).lstrip("\ufeff").lstrip()
+    return {m.lower() for m in _JSON_KEY.findall(start)} if start.startswith("{") else set()
+
+
 def sniff(text: str | Lines) -> bool:
     cols = _header(text)
-    return all(c in cols for c in _REQUIRED)
+    if all(c in cols for c in _REQUIRED) or _first_schema(cols):
+        return True
+    return all(k in _record_keys(text) for k in _ENERGIES)
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
-    lines = split_n(whole(text))
+    body = whole(text)
+    if body.lstrip("\ufeff").lstrip().startswith("{"):
+        return _parse_record(body, source)
+    lines = split_n(body)
     h = next((i for i, s in enumerate(lines) if s.strip()), 0)
     reader = csv.reader(io.StringIO("\n".join(lines[h:])))
     try:
@@ -80,17 +112,52 @@ def parse(text: str | Lines, source: str) -> Parsed:
     except csv.Error as exc:
         raise ParseError(source, h + reader.line_num, f"not CSV ({exc})") from None
     header = [c.strip().lower() for c in rows[0]] if rows else []
-    if not all(c in header for c in _REQUIRED):
+    first_schema = _first_schema(header)
+    if not first_schema and not all(c in header for c in _REQUIRED):
         raise ParseError(source, h + 1, f"expected a CodeCarbon emissions.csv header with {', '.join(_REQUIRED)}")
-    records, rejects, cells, modes = [], [], 0, set()
+    cells_of = []
     for k, row in enumerate(rows[1:], start=h + 2):
         if not any(c.strip() for c in row):
             continue
         if len(row) != len(header):
             raise ParseError(source, k, f"expected {len(header)} cells, found {len(row)}")
-        cell = dict(zip(header, (c.strip() for c in row), strict=True))
-        mode = cell["tracking_mode"]
-        modes.add(mode)
+        cells_of.append((k, dict(zip(header, (c.strip() for c in row), strict=True))))
+    version = FIRST_SCHEMA if first_schema else _version(rows, header)
+    return _finish(source, cells_of, h + 1, version)
+
+
+def _parse_record(body: str, source: str) -> Parsed:
+    """CodeCarbon's JSON record (`JsonOutput`, or a caller's dump of `EmissionsData`): one run, the
+    CSV's fields as keys; each number is tied to the line of its key."""
+    try:
+        record = json.loads(body.lstrip("\ufeff"))
+    except json.JSONDecodeError as exc:
+        raise ParseError(source, exc.lineno, f"not JSON ({exc.msg})") from None
+    if not isinstance(record, dict) or not all(k in record for k in _REQUIRED):
+        raise ParseError(source, 1, f"expected a CodeCarbon JSON record with {', '.join(_REQUIRED)}")
+    line_of = {}
+    for i, s in enumerate(split_n(body), start=1):
+        for key in _JSON_KEY.findall(s):
+            line_of.setdefault(key, i)
+    cell = {str(k).lower(): "" if v is None else str(v) for k, v in record.items() if not isinstance(v, dict | list)}
+    v = cell.get("codecarbon_version")
+    return _finish(source, [(line_of, cell)], 1, f"CodeCarbon {v}" if v else None)
+
+
+def _finish(source: str, cells_of: list, head_line: int, version: str | None) -> Parsed:
+    """The rows of one file (`(line, cells)`; a JSON record gives a line per key instead), read
+    into the energy contract."""
+    records, rejects, cells, modes = [], [], 0, set()
+    for where, cell in cells_of:
+        k = min(where.values()) if isinstance(where, dict) else where
+
+        def at(col, where=where, k=k):
+            return where.get(col, k) if isinstance(where, dict) else k
+
+        first_schema = _first_schema(list(cell))
+        mode = cell.get("tracking_mode")
+        if not first_schema:
+            modes.add(mode)
         count, device = _gpus(cell)
         base = dict(
             run=cell.get("timestamp") or f"row {k}",
@@ -111,14 +178,14 @@ def parse(text: str | Lines, source: str) -> Parsed:
             values[col] = v
             if col not in (*_MEASURED, "duration", "energy_consumed"):
                 why = _ESTIMATES.get(col, f"column {col!r} is not in the energy contract")
-                rejects.append((k, f"{col} {raw}", why))
+                rejects.append((at(col), f"{col} {raw}", why))
 
-        def keep(metric, unit, value, scope, note, base=base, row_line=k):
+        def keep(metric, unit, value, scope, note, col, base=base, at=at):
             records.append(
                 dict(
                     base,
                     scope=scope,
-                    line=row_line,
+                    line=at(col),
                     metric=metric,
                     statistic="value",
                     value=value,
@@ -127,6 +194,19 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 )
             )
 
+        if first_schema:
+            if "energy_consumed" in values:
+                keep(
+                    "energy",
+                    "J",
+                    values["energy_consumed"] * energy.J_PER_KWH,
+                    "codecarbon-v1",
+                    energy.KWH_NOTE,
+                    "energy_consumed",
+                )
+            if "duration" in values:
+                keep("duration", "s", values["duration"], None, "tracked duration", "duration")
+            continue
         no_gpu = count is None or count == 0
         unsampled = not no_gpu and values.get("gpu_power") == 0
         cpu_scope = _CPU_SCOPE.get(mode)
@@ -137,10 +217,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 continue
             if kind == "gpu" and (no_gpu or unsampled):
                 why = NO_SAMPLE if unsampled else "no GPU tracked (gpu_count empty)"
-                rejects.append((k, f"{col} {cell[col]}", why))
+                rejects.append((at(col), f"{col} {cell[col]}", why))
             elif kind == "cpu" and cpu_scope is None:
                 rejects.append(
-                    (k, f"{col} {cell[col]}", f"tracking_mode {mode!r}: what the CPU figure covers is unknown")
+                    (at(col), f"{col} {cell[col]}", f"tracking_mode {mode!r}: what the CPU figure covers is unknown")
                 )
             elif col.endswith("_power"):
                 keep(
@@ -149,10 +229,16 @@ def parse(text: str | Lines, source: str) -> Parsed:
                     values[col],
                     kind if kind == "gpu" else cpu_scope,
                     "power of the last measurement interval",
+                    col,
                 )
             else:
                 keep(
-                    "energy", "J", values[col] * energy.J_PER_KWH, kind if kind == "gpu" else cpu_scope, energy.KWH_NOTE
+                    "energy",
+                    "J",
+                    values[col] * energy.J_PER_KWH,
+                    kind if kind == "gpu" else cpu_scope,
+                    energy.KWH_NOTE,
+                    col,
                 )
         for col, why in (
             ("ram_power", RAM_ESTIMATE),
@@ -160,17 +246,17 @@ def parse(text: str | Lines, source: str) -> Parsed:
             ("energy_consumed", TOTAL_ESTIMATE),
         ):
             if col in values:
-                rejects.append((k, f"{col} {cell[col]}", why))
+                rejects.append((at(col), f"{col} {cell[col]}", why))
         if "duration" in values:
-            keep("duration", "s", values["duration"], None, "tracked duration")
+            keep("duration", "s", values["duration"], None, "tracked duration", "duration")
     messages = []
     if not records and not rejects:
-        raise ParseError(source, h + 1, "no CodeCarbon row found")
+        raise ParseError(source, head_line, "no CodeCarbon row found")
     if len(modes) > 1:
         messages.append(
             f"{source}: rows tracked in different modes ({', '.join(sorted(modes))}): their CPU figures cover different things"
         )
-    return energy.finish(TOOL, source, records, rejects, messages, cells, _version(rows, header))
+    return energy.finish(TOOL, source, records, rejects, messages, cells, version)
 
 
 def _gpus(cell: dict) -> tuple[float | None, str | None]:

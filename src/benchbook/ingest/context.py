@@ -44,6 +44,8 @@ NAMES = (
     "tokenizer",
     "precision",
     "kv_dtype",
+    "threads",
+    "gpu_layers",
     "engine",
     "version",
     "build",
@@ -242,11 +244,18 @@ _SIGNS = {k: re.compile(v, re.I) for k, v in _SIGN_WORDS.items()}
 # ---------------------------------------------------------------------------------- patterns
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+([^\s\\`'\"]+|'[^']*'|\"[^\"]*\"))?")
+#: A command line: a known CLI anywhere in the line (after an optional `KEY=value` environment), or a
+#: line that starts (after a prompt `$ `, `> ` or a backtick) with a Python program, `python[3] [-m]
+#: module` or a script path ending `.py`, followed by a flag or a wrapping `\`: a script of any tool
+#: (`python vllm_bench.py --model_path ...`) takes its settings as flags the same way. A Python
+#: program named in a sentence, or run with no flag (`python servers/x.py &> out.txt`), is none.
 _COMMAND = re.compile(
     r"(?:^|[\s`$>])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
     r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-server|trtllm-bench|trtllm-serve|"
     r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|docker\s+run|torchrun|mpirun|srun)\b"
+    r"|^\s*(?:[$>]\s+|`)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
+    r"((?:python[\d.]*\s+(?:-m\s+[\w.]+|[\w./~-]+\.py)|[\w./~-]+\.py))(?=\s+--?[A-Za-z]|\s+\\$)"
 )
 _SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+([^\s\\`'\"-][^\s\\`'\"]*)")
 _KV = re.compile(r"^\s*(?:[-*+>|]\s+)*(?:\d+\.\s+)?([*_`\"']*)([A-Za-z][\w .()/-]{0,40}?)\1\s*[:=]\s*(\S.*?)\s*,?\s*$")
@@ -311,6 +320,16 @@ _ACTIVE_PARAMS = re.compile(rf"{_B}[\s-]*(?:activ(?:e|ated)\b)|激活参数量?\
 _PRODUCT = re.compile(
     r"\b(?:(?:NVIDIA|AMD|Intel)\s+)?(?:GeForce\s+)?(?:RTX|GTX|Quadro|Titan|Radeon(?:\s+(?:RX|Pro|AI\s+Pro))?|Arc(?:\s+Pro)?)"
     r"\s*[A-Z]{0,2}\d{2,4}[A-Z]{0,3}(?:\s+(?:Ti|SUPER|Super|XTX|XT|GRE|Ada|Laptop))*(?:\s+\d{1,3}\s*GB)?\b"
+)
+#: A part named as where a run ran (`Run ... on H100:`, `benchmarked on an MI300X`, `using 8 x A100`... the
+#: count is `_PART_COUNTED`'s): `on` or `using` and a part's code (letters, then two to four digits),
+#: with its form factor or memory where written (`on H100 SXM5`, `on A100 80GB`). Read in prose and
+#: headings; a precision (`on FP16`) or a compute capability (`on SM90`) is no part. Whether the
+#: hardware table knows the part is the analysis layer's to say.
+_ON_PART = re.compile(
+    r"\b(?:on|using)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(?!(?:FP|BF|TF|INT|UINT|SM)\d)"
+    r"((?:NVIDIA\s+|AMD\s+)?[A-Z]{1,3}\d{2,4}[A-Z]{0,2}"
+    r"(?:[ -](?:SXM\d?|PCIe|NVL|HBM3e?|\d{2,3}\s?GB))*)(?![\w-])"
 )
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
@@ -546,7 +565,7 @@ def _read(lines: list[str], first: int) -> Context:
         # a command wrapped over several lines: its flags, on lines of their own, still count
         starts = bool(_COMMAND.search(line))
         if starts and not in_command:
-            r.command, r.tool = i, _COMMAND.search(line).group(1)
+            r.command, r.tool = i, _tool(_COMMAND.search(line))
         if starts or in_command:
             _read_flags(r, line, i)
         in_command = starts or in_command
@@ -570,6 +589,11 @@ def _sign(r: _Reader, line: str, i: int) -> None:
     for name, pat in _SIGNS.items():
         if pat.search(line):
             r.signs.append(Sign(name, i, line.strip()[:200]))
+
+
+def _tool(m: re.Match) -> str:
+    """The program a `_COMMAND` match runs: the known CLI, else the Python program."""
+    return m.group(1) or m.group(2)
 
 
 def _read_flags(r: _Reader, line: str, i: int) -> None:
@@ -691,6 +715,9 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     ):
         for m in _PRODUCT.finditer(text):  # `单卡 RTX4090D 24G`: the card the line speaks of, by its product name
             r.device(m.group(0), i, source, line)
+    if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
+        for m in _ON_PART.finditer(text):  # `Run ... on H100:`: the part the run ran on
+            r.add("device", m.group(1), i, source, line)
     if source in ("prose", "heading"):
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
             m = pat.search(text)
@@ -749,7 +776,7 @@ COLUMNS |= {"tensor_parallel": "tp"}
 AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel"}
 
 
-def _placeholder(value) -> bool:
+def placeholder(value) -> bool:
     """A value the file leaves for its reader to fill (`$MODEL_PATH/...`, `<model>`): names nothing."""
     return str(value).startswith(("$", "<", "{"))
 
@@ -762,7 +789,7 @@ def fill(table, context: Context) -> list[str]:
     for col, name in COLUMNS.items():
         if col not in table.columns or table[col].astype("string").fillna("").str.strip().ne("").any():
             continue
-        facts = [f for f in context.get(name) if not _placeholder(f.value)]
+        facts = [f for f in context.get(name) if not placeholder(f.value)]
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
         values = list(dict.fromkeys(f.value for f in facts))
         if name == "device":

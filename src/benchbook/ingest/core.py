@@ -103,6 +103,9 @@ class Tool:
     #: parser looked for it and found none; a format not listed declares nothing (see
     #: `ingest.carries`).
     carries: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: The run facts its own table prints on every row (a setting column such as llama-bench's type_k),
+    #: as (fact name of `ingest.context.NAMES`, value, line, text), for the list of what a file states.
+    facts: Callable[[pd.DataFrame], list[tuple]] | None = None
 
     def schema(self) -> pa.DataFrameSchema:
         """The pandera schema of this tool's tidy table."""

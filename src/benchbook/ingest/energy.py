@@ -47,6 +47,9 @@ SCOPES = {
     # off Linux (the file's `os` column): CodeCarbon reads RAPL from Linux's powercap files only
     "cpu-codecarbon-off-linux": "CPU as CodeCarbon reports it off Linux (not RAPL, which it reads on Linux only: the "
     "system's or the vendor's power interface where one answered, else from the CPU's TDP; the file does not say which)",
+    # CodeCarbon 1.x's one energy per run (ingest.codecarbon): whatever of these it found, no RAM
+    "codecarbon-v1": "GPU + CPU as CodeCarbon 1.x sums them (no RAM; the file says neither whether it found a "
+    "GPU nor whether the CPU was metered or modelled from its TDP)",
     "cpu-codecarbon-process": "the tracked process's share of the CPU as CodeCarbon estimates it (its process mode)",
 }
 

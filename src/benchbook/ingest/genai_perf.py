@@ -332,6 +332,9 @@ def _csv(text: str, source: str, messages: list[str]):
 
 
 TITLE_RE = re.compile(r"NVIDIA GenAI-Perf \| .*Metrics")
+#: A title of GenAI-Perf's own metrics, not of its GPU telemetry groups (Power, Memory, Utilization
+#: Metrics: `genai_perf_telemetry` reads those): a file of telemetry tables alone is not this tool's.
+_OWN_TITLE = re.compile(r"NVIDIA GenAI-Perf \| (?!(?:Power|Memory|Utilization) Metrics)[^\n]*Metrics")
 _BOX_ROW = "\u2502"  # │
 _BOX_HEAD = "\u2503"  # ┃
 
@@ -517,7 +520,7 @@ def is_csv_export(text: str | Lines) -> bool:
 def sniff(text: str | Lines) -> bool:
     if _is_json(_head(text)):
         return is_json_export(text)
-    return is_csv_export(text) or (search(TITLE_RE, text) and contains(_BOX_HEAD, text))
+    return is_csv_export(text) or (search(_OWN_TITLE, text) and contains(_BOX_HEAD, text))
 
 
 def parse(text: str | Lines, source: str) -> Parsed:

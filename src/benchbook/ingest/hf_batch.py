@@ -1,6 +1,6 @@
 """Parser for bigcode-inference-benchmark's batch-size sweep tables (HF accelerate, BLOOM, ...).
 
-What the tool prints (see ../shared/notes/tool-semantics.md section 5):
+What the tool prints (bigcode-project/bigcode-inference-benchmark, src/hf.py, src/utils.py, scripts/parse_logs.py):
 
 * `src/hf.py` / `src/utils.py` log, per batch size, "Throughput (including tokenization) =
   X tokens/sec", "... = 1000/X msecs/token" and "Latency = T secs", where X is all new tokens

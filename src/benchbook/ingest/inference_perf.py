@@ -1,5 +1,6 @@
 """kubernetes-sigs inference-perf lifecycle reports (`summary_lifecycle_metrics.json`,
-`stage_N_lifecycle_metrics.json`), in the serving contract of vllm-bench-serve.
+`stage_N_lifecycle_metrics.json`), in the serving contract of vllm-bench-serve; and its Prometheus
+reports of the model server's own metrics (`_parse_prometheus`).
 
 The report (inference_perf/reportgen): `{"load_summary": {"count", "schedule_delay": {stats},
 "send_duration", "requested_rate", "achieved_rate"}, "successes": {"count", "latency": {name:
@@ -107,6 +108,11 @@ _MEASURED = {
 #: What each report records (`Tool.carries`): neither names the model nor sets a concurrency cap
 #: (the load is a request rate); only a stage's report gives its rate.
 CARRIES = {SUMMARY: frozenset(_MEASURED), STAGE: frozenset(_MEASURED | {"request_rate"})}
+#: The Prometheus report (the server's metrics): no sent, failed or rate, no per-request lengths.
+PROMETHEUS = "Prometheus report"
+CARRIES[PROMETHEUS] = frozenset(
+    {"completed", "ttft", "tpot", "itl", "e2el", "request_throughput", "output_throughput", "input_throughput"}
+)
 
 
 #: A median schedule delay above this (s) means the load generator fell behind its rate
@@ -190,6 +196,8 @@ def _parse_json(text: str, source: str):
 def parse(text: str | Lines, source: str) -> Parsed:
     text = whole(text).replace("\r\n", "\n")
     obj = _parse_json(text, source)
+    if _is_prometheus(obj):
+        return _parse_prometheus(obj, text, source)
     load = obj.get("load_summary") if isinstance(obj.get("load_summary"), dict) else {}
     ok = obj["successes"]
     bad = obj.get("failures") if isinstance(obj.get("failures"), dict) else {}
@@ -262,10 +270,82 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return finish(TOOL, source, r.records, r.rejects, messages, empty="no number found in the lifecycle report")
 
 
+def _is_prometheus(obj: dict) -> bool:
+    """The Prometheus report: the server's histograms directly under `successes`, beside its `rate`."""
+    ok = obj["successes"]
+    return "latency" not in ok and isinstance(ok.get("request_latency"), dict) and "rate" in ok
+
+
+def _parse_prometheus(obj: dict, text: str, source: str) -> Parsed:
+    """inference-perf's `summary_prometheus_metrics.json` / `stage_N_prometheus_metrics.json`
+    (reportgen/base.py `summarize_prometheus_metrics`): the model server's own Prometheus metrics
+    over the stage's window (from its start to its end plus a scrape interval and a buffer), with
+    empty `load_summary` and `failures` ("model server doesn't report failed requests").
+
+    What each number is (client/modelserver/metrics): `count` is the increase of the server's
+    request-success counter over the window (server-side completions), `rate` its per-second rate;
+    a histogram's `mean` is sum / count and `median`, `p90`, `p99` are histogram_quantile
+    (interpolated within the server's buckets); `prompt_len` / `output_len` are token counters whose
+    `rate` is tokens per second and whose `mean` is avg_over_time of that rate, not a length per
+    request (set aside). Gauges and cache counters (queue, KV cache, preemptions, prefix hits) are
+    not in the serving contract. No request was counted as sent or failed: the report cannot say."""
+    ok = obj["successes"]
+    settings = {
+        "run": NAME,
+        "format": PROMETHEUS,
+        "model": None,
+        "dataset": None,
+        "num_prompts": math.nan,
+        "request_rate": math.nan,
+        "max_concurrency": math.nan,
+        "burstiness": math.nan,
+        "metadata": None,
+    }
+    r = _Reader(text, source, settings)
+    r.at = text.find('"successes"')
+    server = "server-side (the model server's Prometheus metrics over the stage's window)"
+    for key, v in ok.items():
+        if key == "count":
+            r.scalar(key, v, "completed", "count", "req")
+            r.records[-1]["note"] = server if r.records and r.records[-1]["metric"] == "completed" else None
+        elif key == "rate":
+            r.scalar(key, v, "request_throughput", "value", "req/s")
+        elif key in ("prompt_len", "output_len") and isinstance(v, dict):
+            r.line(key)
+            metric = "input_throughput" if key == "prompt_len" else "output_throughput"
+            for stat, x in v.items():
+                if stat == "rate":
+                    r.scalar(stat, x, metric, "value", "tok/s")
+                elif _num(x):
+                    why = "a token counter's avg_over_time of its per-second rate, not tokens per request"
+                    r.rejects.append((r.line(stat), f"{key}.{stat}: {x}", why))
+        elif key in LATENCY and isinstance(v, dict):
+            before = len(r.records)
+            r.stats(key, v, LATENCY[key], "ms", 1000.0)
+            for rec in r.records[before:]:
+                rec["note"] = "converted from s; " + server + ", percentiles interpolated within its histogram buckets"
+        else:
+            _set_aside(r, key, v)
+    return finish(TOOL, source, r.records, r.rejects, [], empty="no number found in the Prometheus report")
+
+
+def _set_aside(r: _Reader, key: str, v) -> None:
+    """Every number of a server metric the serving contract has no place for, rejected at its line."""
+    if _num(v):
+        r.rejects.append((r.line(key), f"{key}: {v}", "a server metric not in the serving contract"))
+    elif isinstance(v, dict):
+        r.line(key)
+        for stat, x in v.items():
+            if _num(x):
+                r.rejects.append((r.line(stat), f"{key}.{stat}: {x}", "a server metric not in the serving contract"))
+
+
 def sniff(text: str | Lines) -> bool:
     if first_char(text) != "{":
         return False
     start = head(text, 4000)
+    if '"successes"' in start and '"request_latency"' in start and '"rate"' in start and '"latency"' not in start:
+        return True  # the Prometheus report
     return '"successes"' in start and ('"load_summary"' in start or '"failures"' in start) and '"latency"' in start
 
 

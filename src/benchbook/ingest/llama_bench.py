@@ -1,6 +1,6 @@
 """llama.cpp `llama-bench`: markdown tables, `-o json`, `-o jsonl`, `-o csv` and `-o sql`, alone or inside a write-up.
 
-What llama-bench prints (tools/llama-bench/llama-bench.cpp, see ../shared/notes/tool-semantics.md §3):
+What llama-bench prints (tools/llama-bench/llama-bench.cpp):
 each test is repeated `-r` times (default 5, after one warm-up run); `t/s` is the mean of the
 per-repetition rates ``(n_prompt + n_gen) / t`` and `±` their sample (Bessel) standard deviation.
 JSON and JSONL add `samples_ns` / `samples_ts`, one value per repetition.
@@ -1236,6 +1236,24 @@ def sniff(text: str | Lines) -> bool:
     return search(_SNIFF_CSV, text)
 
 
+def table_facts(table) -> list[tuple]:
+    """The run facts llama-bench's own columns print, each value with the rows that print it: the KV
+    cache type (type_k and type_v: "q8_0" where both are, else "K q8_0, V f16"), the CPU threads
+    (n_threads) and the layers on the GPU (n_gpu_layers)."""
+    out = []
+    rows = table.drop_duplicates("line") if "line" in table else table
+    for _, r in rows.iterrows():
+        k, v = (r.get(c) if isinstance(r.get(c), str) and r.get(c) else None for c in ("type_k", "type_v"))
+        if k or v:
+            kv = k if k == v else ", ".join(f"{n} {x}" for n, x in (("K", k), ("V", v)) if x)
+            out.append(("kv_dtype", kv, int(r["line"]), f"type_k: {k}, type_v: {v}"))
+        for col, name in (("threads", "threads"), ("ngl", "gpu_layers")):
+            x = r.get(col)
+            if x is not None and not (isinstance(x, float) and math.isnan(x)) and str(x) != "<NA>":
+                out.append((name, int(x), int(r["line"]), f"{col}: {x}"))
+    return out
+
+
 TOOL = register(
     Tool(
         name=NAME,
@@ -1246,5 +1264,6 @@ TOOL = register(
         "-o json/jsonl/csv/sql",
         command="llama-bench -m MODEL.gguf [-o json|jsonl|csv|sql]",
         metrics=METRICS,
+        facts=table_facts,
     )
 )

@@ -36,6 +36,15 @@ from benchbook.ingest.text import Lines, search, whole
 NAME = "llm-d-benchmark-report"
 SETTINGS = dict(vllm_serve.SETTINGS)
 FORMAT = "benchmark report 0.1"
+FORMAT_V02 = "benchmark report 0.2"
+#: Version 0.2's throughput entries (each a statistics block; `mean` is the harness's rate).
+THROUGHPUT_V02 = {
+    "request_rate": ("request_throughput", "req/s"),
+    "output_token_rate": ("output_throughput", "tok/s"),
+    "input_token_rate": ("input_throughput", "tok/s"),
+    "total_token_rate": ("total_token_throughput", "tok/s"),
+}
+UNITS_V02 = {"req/s": "queries/s", "tok/s": "tokens/s"}
 
 #: The report's latency and throughput names are inference-perf's (llm-d's harness writes both).
 LATENCY = {k: v for k, v in inference_perf.LATENCY.items() if k != "normalized_time_per_output_token"}
@@ -52,26 +61,26 @@ STATS = {
     "p99": "p99",
 }
 #: What the report records (`Tool.carries`).
-CARRIES = {
-    FORMAT: frozenset(
-        {
-            "model",
-            "request_rate",
-            "max_concurrency",
-            "num_prompts",
-            "completed",
-            "failed",
-            "duration",
-            "ttft",
-            "tpot",
-            "itl",
-            "e2el",
-            "request_throughput",
-            "output_throughput",
-            "total_token_throughput",
-        }
-    )
-}
+_CARRIED = frozenset(
+    {
+        "model",
+        "request_rate",
+        "max_concurrency",
+        "num_prompts",
+        "completed",
+        "failed",
+        "duration",
+        "ttft",
+        "tpot",
+        "itl",
+        "e2el",
+        "request_throughput",
+        "output_throughput",
+        "total_token_throughput",
+    }
+)
+#: 0.2's `run.time.duration` is the harness run's (LLMDBENCH_HARNESS_DELTA, every stage), not the stage's.
+CARRIES = {FORMAT: _CARRIED, FORMAT_V02: _CARRIED - {"duration"}}
 METRICS = {
     "sent": "req: requests of the stage (requests.total)",
     "failed": "req: requests that failed (requests.failures)",
@@ -127,9 +136,13 @@ def _sends(stage) -> int | None:
 
 
 def _stage_no(scenario: dict) -> int | None:
+    """The stage the report is about: `load.metadata.stage` (0.1), `load.standardized.stage` (0.2)."""
     load = scenario.get("load") if isinstance(scenario.get("load"), dict) else {}
-    meta = load.get("metadata") if isinstance(load.get("metadata"), dict) else {}
-    return meta.get("stage") if isinstance(meta.get("stage"), int) else None
+    for part in ("metadata", "standardized"):
+        meta = load.get(part) if isinstance(load.get(part), dict) else {}
+        if isinstance(meta.get("stage"), int) and not isinstance(meta.get("stage"), bool):
+            return meta["stage"]
+    return None
 
 
 def _stage(scenario: dict, total, source: str, messages: list[str]) -> tuple[str | None, dict]:
@@ -185,31 +198,38 @@ def parse(text: str | Lines, source: str) -> Parsed:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ParseError(source, mark.line + 1 if mark else 1, "not valid YAML (llm-d benchmark report)") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("metrics"), dict):
+    line = _Lines(text)
+    m = _aggregate_v02(doc, line) if isinstance(doc, dict) and "results" in doc else None
+    if m is None and (not isinstance(doc, dict) or not isinstance(doc.get("metrics"), dict)):
         raise ParseError(source, 1, "expected an llm-d benchmark report (a YAML mapping with 'metrics')")
+    v02 = m is not None
+    m = m if v02 else doc["metrics"]
     scenario = doc.get("scenario") if isinstance(doc.get("scenario"), dict) else {}
-    m = doc["metrics"]
     req = m.get("requests") if isinstance(m.get("requests"), dict) else {}
     total = req.get("total")
     messages: list[str] = []
     label, stage = _stage(scenario, total, source, messages)
-    model = _find(scenario, "model_name")
+    model, engine = _engine(scenario) if v02 else (None, [])
+    model = model or _find(scenario, "model_name")
     if model is None:
         name = (scenario.get("model") or {}).get("name") if isinstance(scenario.get("model"), dict) else None
         model = name if name and name != "unknown" else None
     rate, cap = stage.get("rate"), stage.get("concurrency_level")
+    if v02 and not stage:  # no native stage list: the standardized load's own rate and cap
+        std = (scenario.get("load") or {}).get("standardized") or {}
+        rate, cap = std.get("rate_qps"), std.get("concurrency")
+    cap = cap if _num(cap) and math.isfinite(cap) else None  # `.inf`: no cap
     settings = {
         "run": label or (f"rate {rate:g}" if _num(rate) else "report"),
-        "format": FORMAT,
+        "format": FORMAT_V02 if v02 else FORMAT,
         "model": str(model) if model else None,
         "dataset": None,
         "num_prompts": float(total) if _num(total) else math.nan,
         "request_rate": float(rate) if _num(rate) else math.nan,
         "max_concurrency": float(cap) if _num(cap) else math.nan,
         "burstiness": math.nan,
-        "metadata": f"version={doc.get('version')}" if doc.get("version") is not None else None,
+        "metadata": "; ".join([f"version={doc.get('version')}", *engine]) if doc.get("version") is not None else None,
     }
-    line = _Lines(text)
     records: list[dict] = []
     rejects: list[tuple[int, str, str]] = []
 
@@ -232,14 +252,33 @@ def parse(text: str | Lines, source: str) -> Parsed:
             else:
                 rejects.append((ln, f"{label}.{s}: {v}", f"percentile {s} is not a tidy statistic"))
 
+    def rate_stats(block: dict, key: str):
+        """A 0.2 throughput: its mean is the harness's one rate (llm-d's importers write a harness's
+        requests_per_sec and the like there); a spread of rates over time is not a serving figure."""
+        metric, unit = THROUGHPUT_V02[key]
+        for s, v in block.items():
+            if s == "units" or not _num(v):
+                continue
+            ln = line(s)
+            if s != "mean":
+                rejects.append(
+                    (ln, f"{key}.{s}: {v}", "a statistic of a rate over time: the report's rate is its mean")
+                )
+            elif block.get("units") != UNITS_V02[unit]:
+                rejects.append((ln, f"{key}.{s}: {v}", f"units {block.get('units')!r}, expected {UNITS_V02[unit]!r}"))
+            else:
+                keep(ln, metric, "value", float(v), unit)
+
     at: dict[str, int] = {}
-    for section in ("latency", "requests", "throughput", "time"):
-        block = m.get(section)
-        if not isinstance(block, dict):
+    for section, block in m.items():  # in the file's order, so that each key is found after the last
+        if section not in ("latency", "requests", "throughput", "time") or not isinstance(block, dict):
             continue
         line(section)
         for key, v in block.items():
-            if section == "latency" and isinstance(v, dict):
+            if section == "throughput" and key in THROUGHPUT_V02 and isinstance(v, dict):
+                line(key)
+                rate_stats(v, key)
+            elif section == "latency" and isinstance(v, dict):
                 line(key)
                 units = str(v.get("units", "s"))
                 stats(v, LATENCY.get(key, key), "ms", _SCALE.get(units, 1.0), key)
@@ -263,6 +302,44 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return finish(TOOL, source, records, rejects, messages, empty="an llm-d benchmark report without a number")
 
 
+def _aggregate_v02(doc: dict, line: _Lines) -> dict | None:
+    """Version 0.2's `results.request_performance.aggregate` (requests, throughput, latency), the
+    line finder moved to it; None where the report has none."""
+    perf = (doc.get("results") or {}).get("request_performance") if isinstance(doc.get("results"), dict) else None
+    agg = perf.get("aggregate") if isinstance(perf, dict) else None
+    if not isinstance(agg, dict):
+        return None
+    for key in ("results", "request_performance", "aggregate"):
+        line(key)
+    return agg
+
+
+def _engine(scenario: dict) -> tuple[str | None, list[str]]:
+    """Version 0.2: the model of the stack's first inference engine (`stack[].standardized.model.name`)
+    and what it says of its devices, as metadata items: `accelerator.count` ("total utilized
+    accelerator count", schema_v0_2_components.py) of `accelerator.model`, a node's GPU product label
+    (nvidia.com/gpu.product: the driver's name with '-' for spaces), and its parallelism."""
+    for comp in scenario.get("stack") or []:
+        std = comp.get("standardized") if isinstance(comp, dict) else None
+        if not (isinstance(std, dict) and std.get("kind") == "inference_engine"):
+            continue
+        name = (std.get("model") or {}).get("name") if isinstance(std.get("model"), dict) else None
+        acc = std.get("accelerator") if isinstance(std.get("accelerator"), dict) else {}
+        items = []
+        if isinstance(acc.get("model"), str) and acc["model"]:
+            gpu = acc["model"].replace("-", " ")
+            items.append(f"gpus={acc['count']}x{gpu}" if _num(acc.get("count")) else f"gpu={gpu}")
+        par = acc.get("parallelism") if isinstance(acc.get("parallelism"), dict) else {}
+        items += [f"{k}={par[k]}" for k in ("tp", "pp", "dp", "ep") if _num(par.get(k))]
+        return (name if isinstance(name, str) and name else None), items
+    return None, []
+
+
+_SNIFF_V02 = (
+    re.compile(r"^version:\s*['\"]?0\.2", re.M),
+    re.compile(r"^results:\s*$", re.M),
+    re.compile(r"^\s+request_performance:", re.M),
+)
 _SNIFF = (
     re.compile(r"^metrics:\s*$", re.M),
     re.compile(r"^scenario:\s*$", re.M),
@@ -271,7 +348,7 @@ _SNIFF = (
 
 
 def sniff(text: str | Lines) -> bool:
-    return all(search(p, text) for p in _SNIFF)
+    return all(search(p, text) for p in _SNIFF) or all(search(p, text) for p in _SNIFF_V02)
 
 
 TOOL = register(

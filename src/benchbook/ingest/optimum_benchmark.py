@@ -1,5 +1,6 @@
 """optimum-benchmark energy reports: `benchmark_report.json` (the report alone) or `benchmark.json`
-(`{"config": ..., "report": ...}`), as its energy_star scenario writes them.
+(`{"config": ..., "report": ...}`), as its energy_star scenario writes them; and the same report as
+its console log prints it (`optimum_benchmark_log`).
 
 The report has one object per phase (`load_dataset`, `preprocess_dataset`, `load_model`, `prefill`,
 `decode`, ...), each with `energy` (kWh, from CodeCarbon: `gpu`, `cpu`, `ram` and their `total`)
@@ -20,9 +21,9 @@ from __future__ import annotations
 
 import json
 
-from benchbook.ingest import energy
+from benchbook.ingest import energy, optimum_benchmark_log
 from benchbook.ingest.core import Parsed, ParseError, Tool, register
-from benchbook.ingest.text import Lines, head, whole
+from benchbook.ingest.text import Lines, first_char, head, whole
 
 NAME = "optimum-benchmark"
 
@@ -36,6 +37,8 @@ def _is_phase(v) -> bool:
 
 
 def sniff(text: str | Lines) -> bool:
+    if optimum_benchmark_log.is_log(text):
+        return True
     start = head(text, 20000)
     if '"optimum_benchmark_version"' in start:  # the config's environment names the tool, whatever the scenario
         return True
@@ -43,6 +46,9 @@ def sniff(text: str | Lines) -> bool:
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
+    if not first_char(text) == "{" and optimum_benchmark_log.is_log(text):
+        records, rejects, cells, messages = optimum_benchmark_log.parse(text, source)
+        return energy.finish(TOOL, source, records, rejects, messages, cells, "optimum-benchmark console log")
     body = whole(text)
     try:
         obj = json.loads(body)

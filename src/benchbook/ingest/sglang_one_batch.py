@@ -26,7 +26,9 @@ The JSONL holds per run `run_name`, `batch_size`, `input_len`, `output_len`, `pr
 1), `total_latency`, `overall_throughput`. The file is appended to, so a configuration met again is a
 repeat of it (`rep` counts them), never another load. The console's runs are numbered in order
 (`run`); their batch size is the one the decode lines print; the input and output lengths are those
-of the nearest command line above the output, where it gives one value each.
+of the nearest command line above the output, where it gives one value each (in a script, the
+commands that are not commented out: a commented one is not run). A console pasted into a script as
+`# ` comments is read through the comment marker.
 """
 
 from __future__ import annotations
@@ -70,7 +72,9 @@ _STEP = re.compile(rf"^\s*Decode(?: (?P<step>\d+)\. Batch size: (?P<bs>\d+),|\.)
 _MEDIAN = re.compile(rf"^\s*Decode\.\s+median latency:\s*{_N}\s*$")
 _TOTAL = re.compile(rf"^\s*Total\. latency:\s*{_N}\s*$")
 _SKIP = re.compile(r"^\s*skipping \((\d+), (\d+), (\d+)\) due to max batch size limit")
-_SNIFF = re.compile(rf"(?m)^\s*Prefill\. latency:\s*{NUMBER} s, throughput:")
+_SNIFF = re.compile(rf"(?m)^\s*(?:#\s+)?Prefill\. latency:\s*{NUMBER} s, throughput:")
+#: A shell comment marker before the tool's own lines: a console pasted into a script as comments.
+_COMMENT = re.compile(r"^\s*#\s+")
 _COMMAND = re.compile(r"sglang\.(?:bench_one_batch|bench_latency|benchmark\.one_batch)\b")
 _JSON_KEYS = ("prefill_latency", "total_latency")
 _JSON_METRICS = {
@@ -91,7 +95,7 @@ def _is_jsonl(text: str | Lines) -> bool:
 
 
 def sniff(text: str | Lines) -> bool:
-    return _is_jsonl(text) or (search(_SNIFF, text) and search(re.compile(r"(?m)^\s*Total\. latency:"), text))
+    return _is_jsonl(text) or (search(_SNIFF, text) and search(re.compile(r"(?m)^\s*(?:#\s+)?Total\. latency:"), text))
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -187,7 +191,16 @@ def _commands(lines) -> list[tuple[int, dict]]:
             elif name in ("--output-len", "--output") and len(values) == 1 and values[0].isdigit():
                 out["output_len"] = int(values[0])
         found.append((i, out))
-    return found
+    # in a shell script a commented-out command is not run: where one command is not commented, only
+    # those ran (the others are alternatives or templates); with every command commented, all count
+    ran = [(i, out) for i, out in found if not lines[i].lstrip().startswith("#")]
+    return ran or found
+
+
+def _uncommented(raw: str) -> str:
+    """The line without a leading shell comment marker (`# Prefill. latency: ...`: the console pasted
+    into a script as comments), stripped; the tool's own patterns decide what it holds."""
+    return _COMMENT.sub("", raw, count=1).strip()
 
 
 def _console(lines, source: str) -> Parsed:
@@ -195,10 +208,10 @@ def _console(lines, source: str) -> Parsed:
     records, rejects, messages = [], [], []
     # the tool prints `Warmup ...`, the warmup run, then `Benchmark ...`: what comes before either
     # marker is the warmup (a note may keep `Benchmark ...` only); with neither, all is measured
-    phase = "benchmark" if not any(s.strip() in ("Warmup ...", "Benchmark ...") for s in lines) else None
+    phase = "benchmark" if not any(_uncommented(s) in ("Warmup ...", "Benchmark ...") for s in lines) else None
     run, open_run = 0, []
     for i, raw in enumerate(lines, start=1):
-        s = raw.strip()
+        s = _uncommented(raw)
         command = next((c for at, c in reversed(commands) if at < i - 1), {})
         if s == "Warmup ...":
             phase = "warmup"

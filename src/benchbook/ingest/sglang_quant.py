@@ -1,7 +1,7 @@
 """Parser for SGLang `bench_one_batch_server` results: the `result.jsonl` rows and the markdown
 report that mtilyxuegao/qwen_quantization `performance/analyze_results.py` generates from them.
 
-What the tools write (see ../shared/notes/tool-semantics.md section 6):
+What the tools write (sglang python/sglang/bench_one_batch_server.py; qwen_quantization performance/analyze_results.py):
 
 * `python -m sglang.bench_one_batch_server ... --run-name NAME` appends one JSON object per run to
   `result.jsonl`: `run_name`, `batch_size`, `input_len`, `output_len`, `latency` (s, one whole
@@ -31,6 +31,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, markdown_cells, register
 from benchbook.ingest.rows import Row, row, row_type
@@ -64,15 +65,12 @@ METRICS = {
     "runs": "runs: number of runs behind a summary row",
 }
 
-#: Regime names used by qwen_quantization's run_multi_config_benchmark.sh, with their shapes.
+#: Regime names used by qwen_quantization's run_multi_config_benchmark.sh, with their shapes (batch
+#: size, input length, output length). They live in a JSON file beside this module so that the
+#: parameter checks can read them without importing pandas.
 REGIMES = {
-    "interactive": (1, 128, 64),
-    "decode_bound": (1, 256, 512),
-    "prefill_bound": (1, 2048, 32),
-    "long_context": (1, 16384, 32),
-    "medium_batch": (8, 256, 128),
-    "base": (32, 256, 32),
-    "high_concurrency": (64, 256, 128),
+    name: tuple(shape)
+    for name, shape in json.loads(Path(__file__).with_name("sglang_quant_regimes.json").read_text()).items()
 }
 
 _UNITS = {

@@ -1,6 +1,6 @@
 """Parser for text-generation-inference's `text-generation-benchmark` markdown output.
 
-What the tool prints (benchmark/src/table.rs, see ../shared/notes/tool-semantics.md section 1):
+What the tool prints (benchmark/src/table.rs):
 
 * a "Parameter | Value" table (titled "Experiment Generation Argumetns" in the write-ups that
   carry it, misspelling included); newer releases add "Top N Tokens" and "Frequency Penalty" rows;

@@ -548,6 +548,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
         raise ParseError(source, None, "expected text")
     lines = [LOG_RE.sub("", s) for s in split_n(text)]
     reports = _reports(_sections(lines))
+    names: list[str | None] = [None] * len(reports)
+    if not reports:
+        reports, names = _bare_overviews(lines)
     if not reports:
         raise ParseError(
             source, 1, "no trtllm-bench report found: expected a '= PERFORMANCE OVERVIEW' section between rows of '='"
@@ -558,7 +561,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     for k, whole_report in enumerate(reports, 1):
         first = len(out.records)
         for name, mine, secs in _columns(lines, whole_report, source):
-            got = _read_report(mine, secs, k, source, out, hint[1] if hint else None, name)
+            got = _read_report(mine, secs, k, source, out, hint[1] if hint else None, name or names[k - 1])
             if got is None:
                 out.messages.append(f"{source}:{secs[-1][1] + 1}: report {k} holds no number")
             elif got[1].get("version"):
@@ -576,6 +579,36 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return finish(TOOL, source, out.records, out.rejected, out.messages, out.cells, version)
 
 
+#: The fewest consecutive overview lines read as an overview copied without its banner.
+BARE_MIN = 3
+_HEADING_RE = re.compile(r"^\s*#{1,6}\s+(?P<h>.+?)\s*$")
+
+
+def _bare_row(line: str) -> bool:
+    lm = LABEL_RE.match(line.strip())
+    return bool(lm) and _norm(lm["label"]) in LABELS and _value(lm["v"]) is not None
+
+
+def _bare_overviews(lines: list[str]) -> tuple[list, list[str | None]]:
+    """PERFORMANCE OVERVIEWs copied without their banner rows (a write-up pasting the report's numbers
+    alone): each run of at least BARE_MIN consecutive lines whose labels are the overview's own
+    (`Request Throughput (req/sec):`, ... in LABELS) with a number is one report, named by the
+    Markdown heading above it since the previous one, if any. (reports, names) as `_reports` gives them."""
+    reports, names, i, last = [], [], 0, 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and _bare_row(lines[j]):
+            j += 1
+        if j - i >= BARE_MIN:
+            reports.append([("PERFORMANCE OVERVIEW", max(i - 1, 0), i, j)])
+            heads = [m["h"] for s in lines[last:i] if (m := _HEADING_RE.match(s))]
+            names.append(heads[-1].strip("\"'` ") if heads else None)
+            last = i = j
+        else:
+            i = max(j, i + 1)
+    return reports, names
+
+
 #: The overview's title line; a copy through a Markdown renderer loses its `= ` and may keep a
 #: parenthesis naming the runs compared (`PERFORMANCE OVERVIEW ( main / ep+tp branch)`).
 _SNIFF_RE = re.compile(r"^\s*=?\s*(?:PERFORMANCE|LATENCY) OVERVIEW(?:\s*\([^()\n]*\))?\s*$", re.M)
@@ -585,8 +618,19 @@ _SNIFF_LABEL_RE = re.compile(
 
 
 def sniff(text: str | Lines) -> bool:
-    """True for a text holding a trtllm-bench PERFORMANCE OVERVIEW banner and its numbers."""
-    return search(_SNIFF_RE, text) and search(_SNIFF_LABEL_RE, text)
+    """True for a text holding a trtllm-bench PERFORMANCE OVERVIEW banner and its numbers, or the
+    overview's lines alone (`_bare_overviews`) under a `trtllm-bench` command."""
+    if search(_SNIFF_RE, text) and search(_SNIFF_LABEL_RE, text):
+        return True
+    return (
+        search(_BARE_SNIFF_RE, text)
+        and search(COMMAND_SNIFF_RE, text)
+        and bool(_bare_overviews(list(split_n(text)))[0])
+    )
+
+
+_BARE_SNIFF_RE = re.compile(r"(?m)^\s*Per GPU Output Throughput \((?:tps/gpu|tokens/sec/gpu)\):\s*\d")
+COMMAND_SNIFF_RE = re.compile(r"\btrtllm-bench\b")
 
 
 TOOL = register(

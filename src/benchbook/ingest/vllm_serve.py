@@ -18,7 +18,8 @@ Three forms are read:
   list of objects; also such JSON lines embedded in a log. `request_rate` may be the string "inf",
   `max_concurrency` null, `--metadata KEY=VALUE` pairs appear as extra top-level keys (kept in the
   `metadata` column as `key=value; ...`), the old misspelled key `"request_goodput:"` is read as
-  `request_goodput`.
+  `request_goodput`; a latency key without `_ms` (`median_ttft`, written by copies of the script that
+  report seconds) is read as seconds (`JSON_SECONDS_RE`).
 * the first `benchmark_serving.py`'s five lines (2023: `Total time: N s`, `Throughput: N requests/s`,
   `Average latency: N s`, ...), format `text 2023`: see `ingest.vllm_serve_2023`.
 
@@ -189,6 +190,11 @@ JSON_STAT_RE = re.compile(
     r"^(?P<stat>mean|median|std|p(?P<p>\d+(?:\.\d+)?))_(?P<name>ttft|tpot|itl|e2el|client_queue_time|"
     r"e2el_including_client_queue)_ms$"
 )
+#: A latency key without the `_ms` suffix (`median_ttft`, `p99_e2el`) is in seconds: vLLM's own
+#: `--save-result` always writes `<stat>_<name>_ms`, while copies of its script that report seconds
+#: drop the suffix (InferenceX's `benchmark_serving_random.py` prints `Median TTFT (s):` and saves
+#: the same number as `median_ttft`). Read as ms, once, here.
+JSON_SECONDS_RE = re.compile(r"^(?P<stat>mean|median|std|p(?P<p>\d+(?:\.\d+)?))_(?P<name>ttft|tpot|itl|e2el)$")
 JSON_SETTINGS = {
     "date",
     "endpoint_type",
@@ -687,7 +693,7 @@ def _parse_object(obj: dict, text: str, offset: int, source: str, records, rejec
     for key, v in obj.items():
         if key in JSON_SETTINGS or key in ARRAY_KEYS or (swept and key == "run_number"):
             continue
-        jm = JSON_STAT_RE.match(key)
+        jm = JSON_STAT_RE.match(key) or JSON_SECONDS_RE.match(key)
         if key in JSON_METRICS or jm:
             cells += 1
             ln = line_of(key)
@@ -704,6 +710,8 @@ def _parse_object(obj: dict, text: str, offset: int, source: str, records, rejec
                 if p is not None and p not in TIDY_PERCENTILES:
                     rejects.append((ln, f"{key}: {v}", f"percentile p{p} is not a tidy statistic"))
                     continue
+                if jm.re is JSON_SECONDS_RE:
+                    value, note = value * 1000.0, note or "converted from s"
                 kept.append(
                     dict(
                         line=ln, metric=jm.group("name"), statistic=jm.group("stat"), value=value, unit="ms", note=note

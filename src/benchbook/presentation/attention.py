@@ -56,11 +56,11 @@ def stop_note(messages: list[str]) -> str:
     return _say("stop", stop=stops[0].removeprefix("warning: ") if stops else "")
 
 
-def device_words(peaks: roofline.Peaks) -> str:
+def device_words(peaks: roofline.Peaks, said: dict | None = None) -> str:
     """'RTX-PRO-6000-Blackwell-WS (500 TFLOP/s dense FP16, 1,792 GB/s; named in the input)', or
-    that no device is named and none assumed."""
+    why none is assumed (`said`: what the input says of a device, `analysis.roofline.said`)."""
     if peaks.device is None:
-        return _say("device")
+        return _say("device", **(said or {}))
     return _say(
         "device",
         device=peaks.device,

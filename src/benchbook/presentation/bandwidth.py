@@ -387,3 +387,54 @@ def roofline_figure(pts: pd.DataFrame):
     ax.set_title(f"Generation on the {dev} roofline\n(2 FLOP per active parameter per token)")
     fig.tight_layout()
     return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# Prompt processing and the settings a run sweeps
+
+
+def prefill_intro(pp: pd.DataFrame, n_claims: int) -> str:
+    """What the prompt-processing section measures, on this input."""
+    return _say("prefill_intro", n=len(pp), models=n_claims)
+
+
+def sweep_sentences(found: list[dict], constant: list[tuple]) -> str:
+    """The settings every result shares (`analysis.prefill.constants`), then each sweep of one
+    setting (`analysis.prefill.sweeps`) as one bullet, its rate per value."""
+    lines = [_say("setting_sweep", **s) for s in found]
+    swept = "\n".join(f"- {t}" for t in lines if t) or _say("no_sweep")
+    return "\n\n".join(t for t in (_say("settings_constant", settings=constant), swept) if t)
+
+
+def other_rates(pp: pd.DataFrame, found: list[dict], claimed: set[int]) -> str:
+    """The pp rates neither a sweep nor a claim states, each with its line."""
+    said = {v[3] for s in found for v in s["values"]} | claimed
+    rest = pp[~pp["line"].isin(said)] if len(pp) else pp
+    rows = [
+        (r["label"], r["test"], r["rate"], r["rate_std"] if pd.notna(r["rate_std"]) else None, int(r["line"]))
+        for _, r in rest.iterrows()
+    ]
+    return _say("other_rates", rows=rows)
+
+
+def prefill_table(pp: pd.DataFrame) -> pd.DataFrame:
+    """Every prompt-processing rate with its settings that vary, FLOP/s and share of the dense peak."""
+    cols = [c for c in SWEEP_SETTINGS if c in pp.columns and pp[c].notna().any()]
+    cols = [c for c in cols if c not in ("model_key", "test") and pp[c].astype("string").nunique(dropna=False) > 1]
+    t = pp[["label", *cols, "test", "rate", "rate_std", "tflops", "share", "line"]].copy()
+    t["share"] = t["share"].map(lambda v: f"{v:.1%}" if pd.notna(v) else "not stated")
+    return t.rename(
+        columns={
+            "label": "model",
+            "gpu": "device",
+            "power_limit_w": "power limit (W)",
+            "n_cpu_moe": "MoE layers on CPU",
+            "n_ubatch": "micro-batch",
+            "fa": "flash attention",
+            "extra_settings": "other settings",
+            "rate": "tok/s",
+            "rate_std": "± (tok/s)",
+            "tflops": "TFLOP/s (2 x params x tok/s)",
+            "share": "share of the dense peak",
+        }
+    )

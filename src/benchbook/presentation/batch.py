@@ -82,6 +82,9 @@ def _named(named) -> dict:
     said = roofline.said(named)
     return {
         "named_device": named.device,
+        "family": said.get("device_family"),
+        "family_line": said.get("device_family_line"),
+        "family_rows": said.get("device_family_rows"),
         "unlisted": said.get("device_unlisted"),
         "unlisted_line": said.get("device_unlisted_line"),
         "sign_line": said.get("device_sign_line"),

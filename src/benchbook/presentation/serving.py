@@ -100,6 +100,80 @@ def runs_tables(r: pd.DataFrame) -> list:
     ]
 
 
+#: The latencies' names on a page.
+LATENCY_NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2el": "E2EL"}
+#: Why a latency cell is empty: no request of the run completed (a tool prints 0 or nothing for an empty
+#: distribution); no token came, so what the output prints is no latency (`serving.runs` blanks it); the
+#: file's screen set a value of this latency aside (`serving.screened_latencies`), so the cell may be one
+#: of them; else the run's output prints no such statistic.
+NONE_COMPLETED, NO_TOKEN, NOT_READ, NOT_PRINTED = "none completed", "no token came", "not read", "not printed"
+
+
+def latency_table(r: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One latency of every run, as read (`serving.latency_stats`, ms): the run (and its repeat), then
+    a column per statistic read for some run (at most five: with the run and its repeat, seven columns),
+    and why each empty cell is empty. Both frames have no column of statistics when none of this latency
+    was read."""
+    s = serving.latency_stats(r, metric)
+    shown = [c for c in serving.LATENCY_STATS if s[c].notna().any()]
+    name = LATENCY_NAMES[metric]
+    t = with_repeat(s[["run", *shown]].rename(columns={c: f"{c} {name} (ms)" for c in shown}), r)
+    n = len(r)
+    done = r["completed"].astype(float).to_numpy() if "completed" in r else np.full(n, np.nan)
+    silent = r["no_output"].fillna(False).astype(bool).to_numpy() if "no_output" in r else np.zeros(n, bool)
+    aside = (
+        r["latency_set_aside"].fillna("").map(lambda t: metric in t.split(",")).to_numpy(bool)
+        if "latency_set_aside" in r
+        else np.zeros(n, bool)
+    )
+    why = np.select([done == 0, silent & (metric != "e2el"), aside], [NONE_COMPLETED, NO_TOKEN, NOT_READ], NOT_PRINTED)
+    missing = pd.DataFrame({c: why if c.endswith("(ms)") else np.nan for c in t.columns}, index=t.index, dtype=object)
+    return t, missing
+
+
+def latency_tables(r: pd.DataFrame) -> list:
+    """A table per latency (TTFT, TPOT, ITL, E2EL) with a statistic read for some run, each narrow enough
+    for its headers to wrap between words."""
+    out = []
+    for metric in serving.LATENCIES:
+        t, missing = latency_table(r, metric)
+        if any(c.endswith("(ms)") for c in t.columns):
+            out.append(tables.show(t, missing=missing, caption=f"{LATENCY_NAMES[metric]} of each run (ms)"))
+    return out
+
+
+def tail_sentence(r: pd.DataFrame) -> str:
+    """The spread of the first latency (TTFT, TPOT, ITL, E2EL) with a tail ratio (`serving.tail_ratios`)
+    in some run: p99 over the median, the run where it is lowest and where highest, with both values; or
+    why there is none."""
+    printed = any(
+        serving.latency_stats(r, m)[list(serving.LATENCY_STATS)].notna().any(axis=None) for m in serving.LATENCIES
+    )
+    for metric in serving.LATENCIES:
+        ratio = serving.tail_ratios(r, metric).dropna()
+        if len(ratio):
+            s = serving.latency_stats(r, metric)
+
+            def at(i, s=s, ratio=ratio):
+                return {
+                    "run": str(s.at[i, "run"]),
+                    "ratio": float(ratio[i]),
+                    "median": float(s.at[i, "median"]),
+                    "p99": float(s.at[i, "p99"]),
+                }
+
+            return _say(
+                "tail",
+                printed=True,
+                latency=LATENCY_NAMES[metric],
+                n=len(ratio),
+                runs=len(r),
+                lo=at(ratio.idxmin()),
+                hi=at(ratio.idxmax()),
+            )
+    return _say("tail", printed=printed, n=0, runs=len(r))
+
+
 def littles_table(lit: pd.DataFrame) -> pd.DataFrame:
     """Little's law per run (`serving.littles_law`): requests in flight against the cap, with a
     column marking estimated latencies when any is estimated."""
@@ -160,9 +234,10 @@ def _what(variable: str) -> str:
     return "concurrency cap" if variable == "max_concurrency" else "request rate"
 
 
-def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, tokenizers=()) -> str:
+def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, tokenizers=(), untied=()) -> str:
     """What the page reads: the files, runs, models (and the `tokenizers` the input names beside a
-    served model of another name: `analysis.serving.tokenizers`), the sweep, the runs kept apart and
+    served model of another name: `analysis.serving.tokenizers`; the `untied` models it names but ties
+    to no run: `analysis.serving.untied_models`), the sweep, the runs kept apart and
     why, and the series the curve's runs form (failed requests are the `failed` claim's, never said
     twice)."""
     unknown = int((~r[f"{variable}_recorded"] & r[variable].isna()).sum()) if f"{variable}_recorded" in r else 0
@@ -176,10 +251,12 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, to
         models=[str(m) for m in sorted(r["model"].dropna().unique())],
         unnamed=int(r["model"].isna().sum()) if "model" in r else 0,
         tokenizers=[list(t) for t in tokenizers],
+        untied=[list(t) for t in untied],
         swept=bool(len(per_series) and per_series.max() > 1),
         levels=int(curve[variable].nunique()) if len(curve) else 0,
         bursts=bursts(r),
         workloads=serving.series_key(r).nunique() if len(r) and "model" in r else 0,
+        aggregated=int(serving.aggregates(r).sum()),
         variable=variable.replace("_", " "),
         kept=max(0, n_apart - unknown),
         apart=APART_WORDS[variable],
@@ -485,13 +562,14 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
     d = r.sort_values("order")
     fig, axes = plt.subplots(3, 1, figsize=panel_size(3), sharex=True, layout="constrained")
     for ax, m in zip(axes, ["ttft", "tpot", "itl"], strict=True):
-        for stat in ["mean", "median", "p99"]:
-            c = f"{m}_{stat}"
-            if c in d and d[c].notna().any():
-                ax.plot(d["output_throughput"], d[c], STAT_LOOK[stat][0], color=STAT_LOOK[stat][1], label=stat, ms=4)
+        shown = serving.latency_stats(d, m)[list(STAT_LOOK)]  # the median, or the p50 a tool prints instead
+        for stat in STAT_LOOK:
+            if shown[stat].notna().any():
+                ax.plot(
+                    d["output_throughput"], shown[stat], STAT_LOOK[stat][0], color=STAT_LOOK[stat][1], label=stat, ms=4
+                )
         labels = [fmt_x(v, variable) for v in d["x"]]
         _label_points(ax, d["output_throughput"], d[f"{m}_mean"], labels, fontsize=9, xytext=(3, 3))
-        shown = d[[f"{m}_{s}" for s in ("mean", "median", "p99") if f"{m}_{s}" in d]]
         if (shown > 0).any().any():  # a log axis needs a positive value (SGLang prints a median ITL of 0)
             ax.set_yscale("log")
         ax.xaxis.set_major_locator(MaxNLocator(nbins=6))

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from benchbook import config
 from benchbook.claims import Ledger
 
 
@@ -86,3 +88,22 @@ class Page:
         from benchbook.presentation import wording
 
         wording.publish(self.ledger)
+
+
+def write_table(table, where: str) -> None:
+    """Write a chapter's full table as CSV where its `csv_out` parameter says (relative to the
+    project; "" for nowhere), for a reader who wants every row the page summarises."""
+    if where:
+        config.atomic_write(
+            Path(where) if Path(where).is_absolute() else config.PROJ_ROOT / where, table.to_csv(index=False)
+        )
+
+
+def written(chapter: str, where: str) -> str:
+    """The chapter's sentence saying where `write_table` put the full table: the path as the reader
+    gave it (a file name only, where it was absolute, so no machine path reaches a page), or nothing."""
+    from benchbook.presentation import wording
+
+    if not where:
+        return ""
+    return wording.sentence(chapter, "written", path=Path(where).name if Path(where).is_absolute() else where)

@@ -37,6 +37,8 @@ class Result:
     ledger: Ledger = field(repr=False, default=None)
     #: tritonbench operator tables: one row per input and backend (`analysis.attention_tritonbench`)
     triton: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: what the input says of a device none was taken from (`analysis.roofline.said`)
+    said: dict = field(default_factory=dict)
 
 
 def analyse(p: dict) -> Result:
@@ -53,6 +55,7 @@ def analyse(p: dict) -> Result:
     pts = attention.roofline_points(k)
     texts = [f.read_text(encoding="utf-8", errors="replace") for f in paths]
     peaks = attention.peaks(p["gpu"], texts, p["peak_tflops"], p["peak_bandwidth_gb_s"])
+    said = roofline.said(roofline.named(texts)) if peaks.device is None else {}
     result = Result(
         paths=paths,
         messages=messages,
@@ -63,9 +66,12 @@ def analyse(p: dict) -> Result:
         peaks=peaks,
         reproduction=pd.concat([checks.reproduce(f) for f in gym], ignore_index=True) if gym else pd.DataFrame(),
         triton=attention_tritonbench.table(tdf),
+        said=said,
     )
     result.messages += more
-    result.ledger = wording.ledger(CHAPTER, [config.relative(x) for x in paths], claims.all_claims(k, sp, pts, peaks))
+    result.ledger = wording.ledger(
+        CHAPTER, [config.relative(x) for x in paths], claims.all_claims(k, sp, pts, peaks, said)
+    )
     return result
 
 
@@ -92,7 +98,7 @@ def page(r: Result) -> Page:
     }
     markdown = {
         "stop_note": show.stop_note(r.messages),
-        "device_words": show.device_words(r.peaks),
+        "device_words": show.device_words(r.peaks, r.said),
         "withheld_block": placement.folded_box(r.ledger),
         **placement.in_place(r.ledger),
     }
@@ -109,7 +115,7 @@ def page(r: Result) -> Page:
     missing = {
         "latency (ms)": "not printed",
         "printed TFLOP/s": "not printed",
-        "of dense 16-bit peak (%)": "no device named",
+        "of dense 16-bit peak (%)": "no device chosen",
     }
     tabs = {
         "densities": lambda: display(tables.show(show.density_table(r.densities), digits=4)) if known else None,

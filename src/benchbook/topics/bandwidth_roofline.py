@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import bandwidth, precision, roofline
+from benchbook.analysis import bandwidth, precision, prefill, roofline
 from benchbook.claims import Ledger
 from benchbook.claims import bandwidth as bandwidth_claims
 from benchbook.presentation import bandwidth as show
@@ -31,6 +31,9 @@ class Result:
     points: pd.DataFrame
     latency: pd.DataFrame
     throughput: pd.DataFrame
+    prompt: pd.DataFrame
+    sweeps: list
+    constant: list
     ledger: Ledger
 
 
@@ -51,9 +54,16 @@ def analyse(p: dict) -> Result:
     thr = bandwidth.throughput_runs(vdf, gpu, bw, tf, named, names)  # batched: not placed
     vpts = bandwidth.latency_points(lat, gpu, bw, tf, named, names)
     pts = pd.concat([pts, vpts], ignore_index=True) if len(vpts) else pts
+    prompt_rows = prefill.prompt_rows(df)
+    prompt = prefill.points(prompt_rows, gpu, p["moe_active_params"], bw, tf)
+    both = pd.concat([prompt_rows, rows], ignore_index=True)
+    sweeps, constant = prefill.sweeps(both), prefill.constants(both)
     files = [config.relative(f) for f in p["source"]]
-    ledger = wording.ledger(CHAPTER, files, bandwidth_claims.build(pts, p["bound_threshold"]))
-    return Result(p, files, rows, every, pts, lat, thr, ledger)
+    claims = bandwidth_claims.build(pts, p["bound_threshold"]) + bandwidth_claims.prefill_claims(
+        prefill.fastest(prompt)
+    )
+    ledger = wording.ledger(CHAPTER, files, claims)
+    return Result(p, files, rows, every, pts, lat, thr, prompt, sweeps, constant, ledger)
 
 
 def box_ids(led: Ledger) -> list[str]:
@@ -82,7 +92,11 @@ def _tables(r: Result) -> dict:
             display(Markdown(show.sweep_note(bandwidth.swept(r.rows), n_dropped)))
             display(tables.show(show.sweep_table(r.every), caption=show.sweep_constants(r.every)))
 
-    return {"bytes": bytes_table, "sweep": sweep}
+    def prefill_table():
+        if len(r.prompt):
+            display(tables.show(show.prefill_table(r.prompt)))
+
+    return {"bytes": bytes_table, "sweep": sweep, "prefill": prefill_table}
 
 
 def page(r: Result) -> Page:
@@ -90,9 +104,11 @@ def page(r: Result) -> Page:
     led, pts = r.ledger, r.points
     box = box_ids(led)
     placed = not show.placed(pts).empty
+    pp_ids = [c.id for c in led.claims if c.id.startswith("pp_")]
+    claimed = {int(led.get(i).evidence["line"]) for i in pp_ids}
 
     def said(kind: str) -> str:
-        ids = [c.id for c in led.claims if c.id not in box and c.status != "withheld"]
+        ids = [c.id for c in led.claims if c.id not in box and c.status != "withheld" and c.id not in pp_ids]
         ids = [i for i in ids if led.get(i).kind == kind or (kind == "bound" and i.startswith("bound_"))]
         return wording.block(led, ids)
 
@@ -104,7 +120,11 @@ def page(r: Result) -> Page:
         "fractions": said("fraction_of_peak"),
         "bounds": said("bound"),
         "throughput_note": show.throughput_note(r.throughput),
-        "withheld_list": placement.folded_box(led, skip=box),
+        "withheld_list": placement.folded_box(led, skip=[*box, *pp_ids]),
+        "prefill_intro": show.prefill_intro(r.prompt, len(pp_ids)),
+        "prefill_claims": wording.block(led, pp_ids),
+        "prefill_rates": show.other_rates(r.prompt, r.sweeps, claimed),
+        "setting_sweeps": show.sweep_sentences(r.sweeps, r.constant),
     }
     figures = {
         "fig_ceiling": show.ceiling_figure(pts) if placed else None,

@@ -32,6 +32,7 @@ class Result:
     said: dict  # what the input says of a device none was taken from (`analysis.roofline.said`)
     model: str | None
     tokenizers: list  # [tokenizer, line] the input names beside a served model of another name
+    untied: list  # [model, line] the input names where it ties no model to a run
     size: tuple  # total_b, active_b, where the size comes from, the input's line that states it (or None)
     weights: object
     lit: pd.DataFrame  # Little's law per run
@@ -58,6 +59,7 @@ def analyse(p: dict) -> Result:
     said.pop("device_sign_line", None)  # a line that only mentions a vendor (`NVIDIA AIPerf`) names no device
     pk = serving.spanning(pk, r)  # TP x PP the output states: the devices one run's work spans
     models = sorted(r["model"].dropna().unique())
+    untied = serving.untied_models(p["source"], models)
     model = models[0] if len(models) == 1 else None
     stated = serving.stated_size(model, p["source"])
     total_b, active_b, size_source = serving.model_size(model, p["params_b"], stated)
@@ -102,7 +104,8 @@ def analyse(p: dict) -> Result:
         peaks=pk,
         said=said,
         model=model,
-        tokenizers=serving.tokenizers(p["source"], models),
+        tokenizers=serving.tokenizers(p["source"], models or [m for m, _ in untied]),
+        untied=untied,
         size=(total_b, active_b, size_source, stated[2] if stated and size_source == "input" else None),
         weights=w,
         lit=lit,
@@ -126,7 +129,7 @@ def page(res: Result) -> Page:
     knee = res.ledger.get("knee")
     pg = Page(res.ledger)
     pg.markdown.update(
-        inputs=show.inputs_sentence(", ".join(res.inputs), r, var, len(res.apart), res.tokenizers),
+        inputs=show.inputs_sentence(", ".join(res.inputs), r, var, len(res.apart), res.tokenizers, res.untied),
         rate_note=show.assumed_rate_note(r),
         figures=show.figures_sentence(res.lit, res.goodput, p["slo_ttft_ms"], p["slo_tpot_ms"]),
         curve_note=show.curve_note(res.curve, var),
@@ -135,6 +138,7 @@ def page(res: Result) -> Page:
         lit_note=show.littles_note(res.lit),
         queue=show.queue_sentence(res.queue, knee.shown),
         goodput_source=show.goodput_source(res.exact),
+        latency_note=show.tail_sentence(_listed(res)),
         undecided=placement.folded_box(res.ledger),
         **placement.in_place(res.ledger),
     )
@@ -175,6 +179,7 @@ def page(res: Result) -> Page:
     pg.tables.update(
         runs=each(lambda: show.runs_tables(res.curve)),
         apart=each(lambda: show.runs_tables(res.apart) if len(res.apart) else []),
+        latency=each(lambda: show.latency_tables(_listed(res))),
         littles=lambda: display(tables.show(show.littles_table(res.lit))),
         goodput=each(
             lambda: (
@@ -184,3 +189,9 @@ def page(res: Result) -> Page:
         ),
     )
     return pg
+
+
+def _listed(res: Result) -> pd.DataFrame:
+    """Every run in the order the page lists them: the curve's, then those kept apart."""
+    parts = [t for t in (res.curve, res.apart) if len(t)]
+    return pd.concat(parts, ignore_index=True) if len(parts) > 1 else (parts[0] if parts else res.curve)

@@ -1,0 +1,207 @@
+"""Prompt processing (prefill) and the settings a llama-bench run sweeps. Numbers only (claims:
+`benchbook.claims.bandwidth.prefill`; sentences: `benchbook.presentation.bandwidth`).
+
+llama-bench's `ppN` test evaluates N prompt tokens in batches of n_batch (n_ubatch at a time) after
+`n_depth` tokens already in the KV cache (`pp512 @ d4096`: 512 prompt tokens after a 4096-token
+context) and prints avg_ts = N / mean test time, per repetition then averaged. A batch of many
+tokens reuses each weight it reads for every token of the batch, so prefill is compute-bound, not
+bandwidth-bound:
+
+    FLOP/s            = 2 x params x tok/s      (a multiply and an add per weight per token;
+                                                 an MoE model: its active params)
+    share of the peak = FLOP/s / the device's dense 16-bit peak (a CPU's fp32 where it lists none)
+
+Attention over the prompt and the cache adds FLOPs this leaves out (more at depth), so the share is
+a floor. The device is the one the decode roofline uses (`bandwidth.choose_peak`). A GPU build run
+with -ngl 0 keeps the weights in host memory but ggml still runs the matrix products of a large
+batch (32 tokens or more) on the GPU, copying the weights over, so neither device's peak bounds
+that rate: its share is withheld, as is a partly offloaded run's, a blend of two devices.
+
+A sweep: rows of one model, device and test (kind, prompt length, depth) that differ in exactly one
+setting (threads, n_gpu_layers, split mode, the KV cache types, flash attention, depth, batch
+sizes, backend or any other column the table prints), or pp rows that differ only in the prompt
+length: `sweeps` gives each with its rate per value.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from benchbook.analysis import bandwidth
+
+#: The settings a sweep may vary, in the order the page lists them (the tidy table's names; a column
+#: llama-bench prints that the schema does not name is split out of extra_settings by its own name).
+SETTINGS = ("backend", "threads", "ngl", "n_cpu_moe", "fa", "type_k", "type_v", "n_batch", "n_ubatch")
+
+#: The axes of a test itself: the depth (prompt and generation tests) and the prompt length (pp tests).
+TEST_AXES = ("n_depth", "n_prompt")
+
+
+def prompt_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per prompt-processing (pp) measurement: settings, mean rate, printed std, mode and model."""
+    return bandwidth.generation_rows(df, metric="pp_rate")
+
+
+def extra_columns(rows: pd.DataFrame) -> pd.DataFrame:
+    """`rows` with each `name=value` of extra_settings (columns llama-bench printed that the schema
+    does not name: sm, nkvo, mmap, embd...) as its own column, named as printed."""
+    if rows.empty or "extra_settings" not in rows:
+        return rows
+    parsed = [
+        dict(kv.split("=", 1) for kv in re.split(r",\s*", s) if "=" in kv) if isinstance(s, str) else {}
+        for s in rows["extra_settings"]
+    ]
+    extra = pd.DataFrame(parsed, index=rows.index)
+    extra = extra[[c for c in extra.columns if c not in rows.columns]]
+    return pd.concat([rows, extra], axis=1)
+
+
+def _key(rows: pd.DataFrame, cols: list[str]) -> pd.Series:
+    return rows[cols].astype("string").fillna("-").agg("|".join, axis=1) if cols else pd.Series("", index=rows.index)
+
+
+def sweeps(rows: pd.DataFrame) -> list[dict]:
+    """Each sweep of one setting in `rows` (`generation_rows` of any metric, concatenated): setting,
+    test (the test name without the swept axis: "pp512", "tg128", "pp" for a prompt-length sweep),
+    model (its label), device (the printed GPU or CPU, None where not printed) and `values`, a list of
+    (value, rate, std, line) in the order the rows were printed. Rows that leave the setting unprinted
+    are in none of its sweeps."""
+    if rows.empty:
+        return []
+    r = extra_columns(rows.reset_index(drop=True))
+    r["_kind"] = np.where(pd.to_numeric(r["n_prompt"], errors="coerce").fillna(0) > 0, "pp", "tg")
+    r["_gen"] = r["test"].astype(str).str.extract(r"tg(\d+)", expand=False).fillna("")
+    extra = [c for c in r.columns if c not in rows.columns and not c.startswith("_")]
+    settings = [c for c in (*SETTINGS, *extra, *TEST_AXES) if c in r.columns]
+    base = ["model_key", "mode", "gpu", "cpu", "power_limit_w", "_kind", "_gen"]
+    base = [c for c in base if c in r.columns] + (["engine"] if "engine" in r.columns else [])
+    out = []
+    for s in settings:
+        if s == "n_prompt" and not (r["_kind"] == "pp").any():
+            continue
+        d = r[r[s].notna()] if s != "n_prompt" else r[r["_kind"] == "pp"]
+        if d.empty:
+            continue
+        others = [c for c in settings if c != s]
+        if s == "n_prompt":
+            others = [c for c in others if c != "n_depth"] + ["n_depth"]
+        key = _key(d, base + others)
+        for _, g in d.groupby(key, sort=False):
+            vals = g[s].astype("string")
+            if vals.nunique() < 2:
+                continue
+            first = g.iloc[0]
+            out.append(
+                {
+                    "setting": s,
+                    "test": _test_without(first, s),
+                    "model": bandwidth.label({"model_file": first["model_key"]}),
+                    "device": bandwidth._text(first.get("gpu") if first.get("mode") != "cpu" else first.get("cpu")),
+                    "values": [
+                        (_value(v), float(x), float(e) if pd.notna(e) else None, int(ln))
+                        for v, x, e, ln in zip(g[s], g["rate"], g["rate_std"], g["line"], strict=True)
+                    ],
+                }
+            )
+    return out
+
+
+def _value(v):
+    """A setting's value as printed (a whole number without its decimal point)."""
+    if isinstance(v, (float, np.floating)) and float(v).is_integer():
+        return int(v)
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    return v
+
+
+def _test_without(row, setting: str) -> str:
+    """The test a sweep holds fixed: its name without the swept axis (a depth sweep of pp512 is
+    "pp512", a prompt-length sweep "pp", with its depth where it is not 0)."""
+    test = str(row["test"])
+    if setting == "n_depth":
+        return re.sub(r"\s*@\s*d\d+", "", test)
+    if setting == "n_prompt":
+        return re.sub(r"^pp\d+", "prompt processing", test)
+    return test
+
+
+def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0, tf: float = 0.0) -> pd.DataFrame:
+    """Per pp row: its device's peaks (`bandwidth.choose_peak`), the model's size (`bandwidth.model_size`),
+    FLOP/s = 2 x active params x tok/s (`tflops`, None where the size is unknown) and its share of the
+    dense peak (`share`, None where the device, its peak or the size is unknown or the rate mixes two
+    devices: `no_share` says why)."""
+    override = bandwidth.override_table(moe_override)
+    out = []
+    for _, r in rows.iterrows():
+        pk = bandwidth.choose_peak(gpu, r, bw, tf)
+        size = bandwidth.model_size(override, r.get("params_b"), r.get("model_file"), r.get("model"), r.get("section"))
+        active = size["active_params_b"]
+        tflops = 2 * active * 1e9 * r["rate"] / 1e12 if active and r["rate"] > 0 else None
+        peak = pk.dense_tflops
+        backend = str(r.get("backend") or "")
+        gpu_build = bool({b.strip().lower() for b in backend.split(",")} - {"cpu", "blas", ""})
+        ngl = r.get("ngl")
+        no_op_offload = "nopo=1" in str(r.get("extra_settings") or "")  # llama-bench -nopo 1 keeps them on the CPU
+        if (
+            r["mode"] == "cpu"
+            and gpu_build
+            and not no_op_offload
+            and ngl is not None
+            and pd.notna(ngl)
+            and int(ngl) == 0
+        ):
+            why = "offloaded"
+        elif r["mode"] == "partial":
+            why = "partial"
+        else:
+            why = None
+        out.append(
+            {
+                **r.to_dict(),
+                **bandwidth.device_fields(pk),
+                "peak_tflops": peak,
+                "peak_precision": "16-bit" if pk.peak_tflops("bf16") else ("fp32" if peak else None),
+                "architecture": size["architecture"],
+                "params_b": size["params_b"],
+                "active_params_b": active,
+                "size_source": size["size_source"],
+                "tflops": tflops,
+                "share": tflops / peak if tflops and peak and why is None else None,
+                "no_share": why,
+                "label": bandwidth.label({"model_file": r["model_key"]}),
+            }
+        )
+    cols = list(rows.columns) + ["device", "peak_tflops", "peak_precision", "peak_source", "architecture"]
+    cols += ["params_b", "active_params_b", "size_source", "tflops", "share", "no_share", "label"]
+    res = pd.DataFrame(out, columns=list(dict.fromkeys(cols)))
+    for c in ("tflops", "share", "peak_tflops", "active_params_b", "params_b"):
+        res[c] = pd.to_numeric(res[c], errors="coerce")
+    return res
+
+
+def fastest(pts: pd.DataFrame) -> pd.DataFrame:
+    """Per model and device, the pp row of the highest FLOP/s (else the highest rate): the one
+    closest to the compute roof, which its claim measures."""
+    if pts.empty:
+        return pts
+    order = pts.assign(_f=pts["tflops"].fillna(-1.0), _dev=pts["device"].astype("string").fillna("-"))
+    order = order.sort_values(["_f", "rate", "line"], ascending=[False, False, True])
+    return order.drop_duplicates(["model_key", "_dev", "mode"]).drop(columns=["_f", "_dev"]).sort_values("line")
+
+
+def constants(rows: pd.DataFrame) -> list[tuple[str, object]]:
+    """The settings every row of the input prints with one value (the KV cache types, threads,
+    layers on the GPU...), as (setting, value), in `SETTINGS` order then the other printed columns."""
+    if rows.empty:
+        return []
+    r = extra_columns(rows.reset_index(drop=True))
+    extra = [c for c in r.columns if c not in rows.columns]
+    out = []
+    for c in (*SETTINGS, *extra):
+        if c in r.columns and r[c].notna().all() and r[c].astype("string").nunique() == 1:
+            out.append((c, _value(r[c].iat[0])))
+    return out

@@ -1,0 +1,121 @@
+"""optimum-benchmark's console log (`benchmark.log`): the report it logs line by line at the end of
+a run, read as its `benchmark_report.json` is.
+
+How the tool prints it (huggingface/optimum-benchmark, `benchmark/report.py` and `trackers/*.py`,
+`to_plain_text`, each line logged by the `report` logger in the format `[%(asctime)s][%(name)s]
+[%(levelname)s] - %(message)s`, colour codes around the fields when colorlog is on, the process
+name before them when the run is isolated):
+
+    [report][INFO] - + prefill:                 a target (phase)
+    [report][INFO] - \t+ energy:                a measurement: memory, latency, throughput, energy, efficiency
+    [report][INFO] - \t\t+ gpu: 0.074682 (kWh)  energy: cpu, gpu, ram, total, `{:f}` (six decimals)
+    [report][INFO] - \t\t+ efficiency: 12235.492042 (samples/kWh)
+
+Energies are printed with six decimals: a phase of a few joules (0.000013 kWh) keeps two
+significant digits, and the note says so. Only lines of the `report` logger are read: the same
+names in other loggers' lines (the energy tracker's progress) are not the report. The log names no
+model and no batch size; what it says of its run around the report is the context reader's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from benchbook.ingest import energy
+from benchbook.ingest.core import ParseError
+from benchbook.ingest.text import Lines, search, split_n, whole
+
+#: A colour code colorlog puts around a field (ESC [ ... m).
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_A = r"(?:\x1b\[[0-9;]*m)*"
+#: A report line (colour codes allowed around the fields), for the sniffer.
+REPORT_LINE = re.compile(rf"\[{_A}report{_A}\]\[{_A}INFO{_A}\] - {_A}\t\t\+ \w+: [\d.]+ \(kWh\)")
+_MESSAGE = re.compile(r"\[report\]\[INFO\] - (.*)$")
+_TARGET = re.compile(r"^\+ (\w+):\s*$")
+_SECTION = re.compile(r"^\t\+ (\w+):\s*$")
+_VALUE = re.compile(r"^\t\t\+ (\w+): (-?[\d.]+(?:e[+-]?\d+)?)(?: \(([^)]*)\))?\s*$")
+
+SCOPES = {"gpu": "gpu", "cpu": "cpu", "ram": "ram", "total": "gpu+cpu+ram"}
+EFFICIENCY = {"tokens/kWh": ("tokens_per_joule", "tok/J"), "samples/kWh": ("requests_per_joule", "req/J")}
+PRINTED = "printed in kWh with six decimals; converted to J"
+
+
+def is_log(text: str | Lines) -> bool:
+    return search(REPORT_LINE, text)
+
+
+def parse(text: str | Lines, source: str) -> tuple[list[dict], list[tuple], int, list[str]]:
+    """(records, rejects, cells, messages) of the report lines; a number outside a target or a
+    measurement heading is not the report's and raises ParseError naming its line."""
+    base = dict(
+        run="report", model=None, device=None, device_count=None, backend=None, batch_size=None, request_rate=None
+    )
+    records, rejects, cells, messages = [], [], 0, []
+    target = section = None
+    for n, raw in enumerate(split_n(whole(text)), start=1):
+        m = _MESSAGE.search(_ANSI.sub("", raw))
+        if not m:
+            continue
+        msg = m[1]
+        if t := _TARGET.match(msg):
+            target, section = t[1], None
+            if target not in energy.INTERVALS:
+                messages.append(f"{source}:{n}: phase {target!r} is not an interval the energy contract knows")
+            continue
+        if s := _SECTION.match(msg):
+            if target is None:
+                raise ParseError(source, n, f"a measurement heading '{s[1]}' before any phase heading ('+ phase:')")
+            section = s[1]
+            continue
+        v = _VALUE.match(msg)
+        if not v:
+            continue
+        if section is None:
+            raise ParseError(source, n, f"a report value '{v[1]}' outside a measurement heading ('\\t+ energy:')")
+        cells += 1
+        name, value, unit = v[1], float(v[2]), v[3]
+        interval = target if target in energy.INTERVALS else None
+        text_ = f"{target} {section} {name} {v[2]}"
+        if section == "energy":
+            if unit != "kWh":
+                raise ParseError(source, n, f"energy unit {unit!r}, expected kWh")
+            if interval is None or name not in SCOPES:
+                rejects.append((n, text_, "not an interval or scope of the energy contract"))
+                continue
+            records.append(
+                dict(
+                    base,
+                    scope=SCOPES[name],
+                    interval=interval,
+                    line=n,
+                    metric="energy",
+                    statistic="value",
+                    value=value * energy.J_PER_KWH,
+                    unit="J",
+                    note=PRINTED,
+                )
+            )
+        elif section == "efficiency":
+            kind = EFFICIENCY.get(unit or "")
+            if interval is None or kind is None:
+                rejects.append((n, text_, f"efficiency unit {unit!r}"))
+                continue
+            note = f"printed in {unit}: volume / total energy"
+            if target == "decode" and kind[0] == "tokens_per_joule":
+                note += "; volume = num_samples x num_beams x (max_new_tokens - 1), not counted"
+            records.append(
+                dict(
+                    base,
+                    scope="gpu+cpu+ram",
+                    interval=interval,
+                    line=n,
+                    metric=kind[0],
+                    statistic="value",
+                    value=value / energy.J_PER_KWH,
+                    unit=kind[1],
+                    note=note,
+                )
+            )
+        else:
+            rejects.append((n, text_, f"{section}: not part of the energy contract"))
+    return records, rejects, cells, messages

@@ -1,0 +1,77 @@
+"""The reproduction appendix's logic: every number a source derived, recomputed from the numbers it
+printed (`checks.reproduce_all`), counted and drawn, so the notebook is calls only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from benchbook import checks, config
+from benchbook.claims import Ledger
+from benchbook.topics import Page, write_table, written
+
+CHAPTER = "reproduction"
+
+
+@dataclass
+class Result:
+    """The files checked, the table of recomputed quantities and the tools read but not recomputed."""
+
+    params: dict
+    files: list
+    table: pd.DataFrame
+    unchecked: list[str]
+
+    @property
+    def counts(self) -> pd.DataFrame:
+        return checks.summary(self.table)
+
+
+def analyse(p: dict) -> Result:
+    """Recompute every derived number of the inputs and write the full table where `csv_out` says."""
+    files = checks.expand(p["source"])
+    table = checks.reproduce_all(files)
+    write_table(table, p["csv_out"])
+    return Result(p, files, table, checks.unchecked_tools(files))
+
+
+def page(r: Result) -> Page:
+    """The counts the prose quotes, the summary, the agreement figure and the disagreements."""
+    from IPython.display import Markdown, display
+
+    from benchbook.presentation import reproduction as show
+    from benchbook.presentation import tables, wording
+
+    counts = r.counts
+    once = r.table[(checks.repeats(r.table) == "") & checks.checkable(r.table)]
+    n_repeated = int(counts["repeated"].sum())
+
+    def say(name: str, **values) -> Markdown:
+        return Markdown(wording.sentence(CHAPTER, name, **values))
+
+    def disagreements():
+        explained = show.disagreements(r.table)
+        return say("none_disagree") if explained.empty else tables.show(explained)
+
+    return Page(
+        Ledger(CHAPTER, [config.relative(f) for f in r.files]),
+        texts={
+            "n_quantities": str(int(counts["recomputed"].sum())),
+            "n_agree": str(int(counts["agree"].sum())),
+            "n_disagree": str(int(counts["disagree"].sum())),
+            "n_unchecked": str(int(counts["not checkable"].sum())),
+            "n_files": str(len(r.files)),
+            "n_explained": str(int((once["agrees"].eq(False) & once["why_not"].fillna("").ne("")).sum())),
+        },
+        markdown={
+            "written": written(CHAPTER, r.params["csv_out"]),
+            "repeated": wording.sentence(CHAPTER, "repeated", n=n_repeated) if n_repeated else "",
+        },
+        figures={"fig_agreement": show.agreement_figure(r.table)},
+        tables={
+            "unchecked": lambda: display(say("unchecked", tools=r.unchecked)) if r.unchecked else None,
+            "summary": lambda: tables.show(show.summary_display(counts)),
+            "disagreements": lambda: display(disagreements()),
+        },
+    )

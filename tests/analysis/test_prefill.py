@@ -1,0 +1,120 @@
+"""analysis.prefill on synthetic llama-bench tables with known answers: a pp rate as FLOP/s and its
+share of the device's dense peak (withheld without a device, a size, or with weights on the host of a
+GPU build), and rows that differ in one setting read as a sweep of it, never rows of two models."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from benchbook import ingest
+from benchbook.analysis import bandwidth, prefill
+from benchbook.claims import bandwidth as claims
+
+HEAD = "| model | size | params | backend | ngl | threads | test | t/s |\n| --- | ---: | ---: | --- | --: | --: | ---: | ---: |\n"
+
+
+def _read(tmp_path, rows: str, name="t.md") -> pd.DataFrame:
+    path = tmp_path / name
+    path.write_text(HEAD + rows, encoding="utf-8")
+    return ingest.read(path, tool="llama-bench")
+
+
+def _row(
+    model="llama 7B Q4_0",
+    size="3.56 GiB",
+    params="7.00 B",
+    backend="CUDA",
+    ngl=99,
+    threads=8,
+    test="pp512",
+    ts="1000.00 ± 10.00",
+):
+    return f"| {model} | {size} | {params} | {backend} | {ngl} | {threads} | {test} | {ts} |\n"
+
+
+def test_a_pp_rate_on_a_known_device_is_two_flops_per_parameter_per_token_against_its_dense_peak(tmp_path):
+    pts = prefill.points(prefill.prompt_rows(_read(tmp_path, _row())), gpu="RTX-4090")
+    p = pts.iloc[0]
+    assert p["tflops"] == pytest.approx(2 * 7.0e9 * 1000 / 1e12)
+    assert p["share"] == pytest.approx(14.0 / 165.2)
+    c = claims.prefill(p, "pp_1")
+    assert c.status == "shown" and c.evidence["fraction"] == pytest.approx(14.0 / 165.2)
+
+
+def test_a_pp_rate_without_a_device_or_a_size_keeps_its_rate_and_withholds_its_share(tmp_path):
+    no_device = prefill.points(prefill.prompt_rows(_read(tmp_path, _row())))
+    assert no_device.iloc[0]["tflops"] == pytest.approx(14.0) and pd.isna(no_device.iloc[0]["share"])
+    assert claims.prefill(no_device.iloc[0], "pp_1").status == "withheld"
+    no_size = prefill.points(
+        prefill.prompt_rows(_read(tmp_path, _row(model="zzz", params="-"), "s.md")), gpu="RTX-4090"
+    )
+    assert pd.isna(no_size.iloc[0]["tflops"]) and pd.isna(no_size.iloc[0]["share"])
+    c = claims.prefill(no_size.iloc[0], "pp_1")
+    assert c.status == "withheld" and "size" in c.reason
+
+
+def test_a_gpu_build_at_ngl_0_has_no_share_but_a_cpu_build_does(tmp_path):
+    gpu_build = prefill.points(prefill.prompt_rows(_read(tmp_path, _row(ngl=0))), gpu="RTX-4090")
+    assert gpu_build.iloc[0]["no_share"] == "offloaded" and pd.isna(gpu_build.iloc[0]["share"])
+    assert claims.prefill(gpu_build.iloc[0], "pp_1").status == "withheld"
+    cpu_build = prefill.points(prefill.prompt_rows(_read(tmp_path, _row(backend="CPU", ngl=0), "c.md")))
+    assert cpu_build.iloc[0]["no_share"] is None
+
+
+def _sweeps(df):
+    return prefill.sweeps(pd.concat([prefill.prompt_rows(df), bandwidth.generation_rows(df)], ignore_index=True))
+
+
+def test_rows_that_differ_only_in_threads_are_a_threads_sweep_with_each_rate(tmp_path):
+    rows = _row(threads=4, ts="500.00 ± 5.00") + _row(threads=8, ts="900.00 ± 9.00")
+    rows += _row(threads=4, test="tg128", ts="20.00 ± 0.10") + _row(threads=8, test="tg128", ts="25.00 ± 0.20")
+    found = _sweeps(_read(tmp_path, rows))
+    assert [(s["setting"], s["test"]) for s in found] == [("threads", "pp512"), ("threads", "tg128")]
+    assert [v[:3] for v in found[0]["values"]] == [(4, 500.0, 5.0), (8, 900.0, 9.0)]
+
+
+def test_two_models_at_two_thread_counts_are_no_sweep(tmp_path):
+    rows = _row(threads=4, ts="500.00 ± 5.00") + _row(
+        model="llama 13B Q4_0", params="13.00 B", size="6.8 GiB", threads=8
+    )
+    assert _sweeps(_read(tmp_path, rows)) == []
+
+
+def test_a_prompt_length_and_a_depth_are_sweeps_of_the_test(tmp_path):
+    rows = _row(test="pp512") + _row(test="pp2048", ts="800.00 ± 8.00") + _row(test="pp512 @ d4096", ts="700.00 ± 7.00")
+    found = {(s["setting"], s["test"]): [v[0] for v in s["values"]] for s in _sweeps(_read(tmp_path, rows))}
+    assert found == {("n_depth", "pp512"): [0, 4096], ("n_prompt", "prompt processing"): [512, 2048]}
+
+
+def test_a_column_the_schema_does_not_name_is_swept_by_its_printed_name(tmp_path):
+    head = "| model | size | params | backend | ngl | sm | test | t/s |\n| --- | ---: | ---: | --- | --: | --: | ---: | ---: |\n"
+    body = "| llama 7B Q4_0 | 3.56 GiB | 7.00 B | CUDA | 99 | none | tg128 | 35.36 ± 0.07 |\n"
+    body += "| llama 7B Q4_0 | 3.56 GiB | 7.00 B | CUDA | 99 | layer | tg128 | 11.65 ± 10.84 |\n"
+    path = tmp_path / "sm.md"
+    path.write_text(head + body, encoding="utf-8")
+    (s,) = _sweeps(ingest.read(path, tool="llama-bench"))
+    assert s["setting"] == "sm" and [v[:3] for v in s["values"]] == [("none", 35.36, 0.07), ("layer", 11.65, 10.84)]
+
+
+def test_a_setting_every_row_prints_with_one_value_is_a_constant_and_a_swept_one_is_not(tmp_path):
+    head = "| model | size | params | backend | ngl | type_k | threads | test | t/s |\n"
+    head += "| --- | ---: | ---: | --- | --: | --: | --: | ---: | ---: |\n"
+    body = "| llama 7B Q4_0 | 3.56 GiB | 7.00 B | CUDA | 99 | q8_0 | 4 | pp512 | 500.00 ± 5.00 |\n"
+    body += "| llama 7B Q4_0 | 3.56 GiB | 7.00 B | CUDA | 99 | q8_0 | 8 | pp512 | 900.00 ± 9.00 |\n"
+    path = tmp_path / "k.md"
+    path.write_text(head + body, encoding="utf-8")
+    rows = prefill.prompt_rows(ingest.read(path, tool="llama-bench"))
+    assert prefill.constants(rows) == [("backend", "CUDA"), ("ngl", 99), ("type_k", "q8_0")]
+
+
+def test_the_decode_sweep_note_names_a_printed_column_the_schema_does_not_name_and_one_value_is_no_sweep(tmp_path):
+    head = "| model | size | params | backend | ngl | sm | test | t/s |\n| --- | ---: | ---: | --- | --: | --: | ---: | ---: |\n"
+    row = "| llama 7B Q4_0 | 3.56 GiB | 7.00 B | CUDA | 99 | {} | tg128 | {} |\n"
+    path = tmp_path / "sm.md"
+    path.write_text(head + row.format("none", "35.36 ± 0.07") + row.format("layer", "11.65 ± 10.84"), encoding="utf-8")
+    assert bandwidth.swept(bandwidth.generation_rows(ingest.read(path, tool="llama-bench"))) == {
+        "sm": ["layer", "none"]
+    }
+    path.write_text(head + row.format("none", "35.36 ± 0.07"), encoding="utf-8")
+    assert bandwidth.swept(bandwidth.generation_rows(ingest.read(path, tool="llama-bench"))) == {}

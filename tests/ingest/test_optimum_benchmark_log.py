@@ -1,0 +1,62 @@
+"""optimum-benchmark's console log: the report its `report` logger prints at the end of a run, read
+as the JSON report is (the same run's benchmark.json is the check), colour codes and all."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError, optimum_benchmark, optimum_benchmark_log
+
+FIX = config.FIXTURES_DIR / "optimum-benchmark"
+LOG = FIX / "benchlab_llama31_8b_energy_star_console_benchmark.log"
+JSON = FIX / "benchmark.json"
+
+
+def _by_key(table):
+    return {(r.interval, r.scope, r.metric): r.value for r in table.itertuples()}
+
+
+def test_the_console_report_reads_as_the_json_report_of_the_same_run():
+    (p,) = ingest.read_parsed(LOG)
+    assert p.tool == "optimum-benchmark"
+    assert p.cells_read == len(p.table) + len(p.rejected) == 23
+    log, js = _by_key(p.table), _by_key(ingest.read(JSON))
+    assert set(log) == set(js)
+    for k, v in log.items():  # six printed decimals of kWh: within half a unit of the sixth (1.8 J)
+        tol = 1.8 if k[2] == "energy" else 1e-6 * abs(js[k])
+        assert v == pytest.approx(js[k], abs=tol), k
+    assert log[("decode", "gpu", "energy")] == pytest.approx(0.119945 * 3.6e6)
+    assert log[("decode", "gpu+cpu+ram", "tokens_per_joule")] == pytest.approx(7059021.617040 / 3.6e6)
+
+
+def _report(*lines: str) -> str:
+    head = "[MAIN-PROCESS][2025-01-01 00:00:00,000][report][INFO] - "
+    return "\n".join(head + s for s in lines) + "\n"
+
+
+def test_only_the_report_loggers_lines_are_read():
+    text = _report("+ decode:", "\t+ energy:", "\t\t+ gpu: 0.100000 (kWh)") + (
+        "[ISOLATED-PROCESS][2025-01-01 00:00:00,000][energy][INFO] - \t\t+ gpu: 9.000000 (kWh)\n"
+    )
+    assert optimum_benchmark.sniff(text)
+    p = optimum_benchmark.parse(text, "synthetic_benchmark.log")
+    assert p.cells_read == 1 and list(p.table["value"]) == [pytest.approx(360000.0)]
+    # the other way: without a report line, the energy tracker's lines are nobody's report
+    assert not optimum_benchmark_log.is_log(text.split("\n", 3)[3])
+
+
+def test_latency_and_memory_lines_are_counted_and_set_aside():
+    text = _report("+ decode:", "\t+ latency:", "\t\t+ count: 3", "\t\t+ mean: 1.500000 (s)", "\t+ energy:")
+    text += _report("\t\t+ total: 0.200000 (kWh)")
+    p = optimum_benchmark.parse(text, "synthetic_benchmark.log")
+    assert p.cells_read == 3 and len(p.table) == 1 and len(p.rejected) == 2
+    assert set(p.rejected["reason"]) == {"latency: not part of the energy contract"}
+
+
+def test_a_value_outside_a_measurement_heading_is_refused_naming_its_line(tmp_path):
+    bad = tmp_path / "benchmark.log"
+    bad.write_text(_report("+ decode:", "\t\t+ gpu: 0.100000 (kWh)"))
+    with pytest.raises(ParseError) as err:
+        ingest.read(bad)
+    assert err.value.line == 2 and "outside a measurement heading" in err.value.message

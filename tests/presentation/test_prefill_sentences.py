@@ -1,0 +1,27 @@
+"""The prompt-processing and sweep sentences of the bandwidth page: each value of a swept setting with
+its flag and rate, never "slower settings"; the settings every result shares, named as llama-bench's flags."""
+
+from __future__ import annotations
+
+from benchbook.presentation import bandwidth as show
+
+SM = {
+    "setting": "sm",
+    "test": "tg128",
+    "model": "m",
+    "device": None,
+    "values": [("none", 35.36, 0.07, 37), ("layer", 11.65, 10.84, 39)],
+}
+
+
+def test_a_sweep_names_its_setting_and_gives_each_value_its_rate():
+    text = show.sweep_sentences([SM], [])
+    assert "-sm none 35.36 ± 0.07 tok/s against -sm layer 11.65 ± 10.84 tok/s" in text
+    assert "split mode" in text and "slower" not in text
+
+
+def test_no_sweep_says_so_and_a_shared_kv_cache_type_is_stated():
+    text = show.sweep_sentences([], [("type_k", "q8_0"), ("threads", 12)])
+    assert "the KV cache type of K (-ctk) q8_0" in text and "the CPU threads (-t) 12" in text
+    assert "sweeps none" in text
+    assert "sweeps none" not in show.sweep_sentences([SM], [])

@@ -1,0 +1,42 @@
+"""The reproduction appendix's and the data audit's logic, run without a notebook: the counts their
+prose quotes come from the tables, the full table goes where `csv_out` says (nowhere for ""), and
+no page names a machine path for it."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from benchbook.chapter import setup
+from benchbook.topics import data_audit, reproduction, written
+
+TGI = "data/raw/tgi_bloomz_tp"
+
+
+def test_reproduction_counts_add_up_and_the_table_is_written_where_asked(tmp_path):
+    out = tmp_path / "sub" / "repro.csv"
+    r = reproduction.analyse(setup("reproduction", {"source": TGI, "csv_out": str(out)}))
+    pg = reproduction.page(r)
+    t = pg.texts
+    assert int(t["n_agree"]) + int(t["n_disagree"]) + int(t["n_unchecked"]) == int(t["n_quantities"])
+    assert int(t["n_disagree"]) > 0  # the TGI throughput averages are means of ratios (see the appendix)
+    assert len(pd.read_csv(out)) == len(r.table)
+    assert pg.markdown["written"] == "The full table is written to `repro.csv`."  # a name, never a machine path
+
+
+def test_no_table_is_written_for_an_empty_csv_out(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = reproduction.analyse(setup("reproduction", {"source": TGI, "csv_out": ""}))
+    assert reproduction.page(r).markdown["written"] == "" and not list(tmp_path.iterdir())
+
+
+def test_a_relative_csv_out_is_named_as_the_reader_gave_it():
+    assert written("data_audit", "_build/audit.csv") == "The full table is written to `_build/audit.csv`."
+
+
+@pytest.mark.parametrize("source", [TGI, "tests/fixtures/llama-bench"])
+def test_audit_counts_are_the_rows_of_its_table(source):
+    r = data_audit.analyse(setup("data_audit", {"source": source, "csv_out": ""}))
+    t = data_audit.page(r).texts
+    assert int(t["n_defects"]) == len(r.audit) and int(t["n_classes"]) == r.audit["defect"].nunique()
+    assert int(t["n_set_aside"]) == len(r.set_aside)
