@@ -554,6 +554,12 @@ _EXPERTS_RE = re.compile(r"^\d+x\d+(?:\.\d+)?b$")
 _SHORT_ACTIVE_RE = re.compile(r"^a(\d+(?:\.\d+)?)$")
 
 
+#: How far a file's printed total parameters may be from its model-table row's and still be that model
+#: (llama-bench prints billions to 2 decimals; the table's figures are the model card's, rounded): past
+#: it the file is another model of the label (pruned experts), and the row's active count is not its.
+PARAMS_TOLERANCE = 0.02
+
+
 @dataclass
 class ModelSize:
     """Total and active parameters (billions) of a model; `active_b` is None for an MoE model
@@ -669,6 +675,10 @@ def model_size(model: str, *, architecture: str | None = None, printed_params: f
         total = printed if printed is not None else float(r["params_b"])
         active = float(r["active_params_b"]) if row_moe else total
         source = r["source"] + ("; total as printed by the tool" if printed is not None else "")
+        if row_moe and printed is not None and abs(printed / float(r["params_b"]) - 1) > PARAMS_TOLERANCE:
+            # another file of the label (a pruned one): the row's active count is the original's, not its
+            active = None
+            source += f", not the table's {float(r['params_b']):g}B: active parameters not known for this file"
         ck = r["checkpoint_precision"] if isinstance(r["checkpoint_precision"], str) else None
         nbytes = r["checkpoint_bytes_per_weight"]
         return ModelSize(

@@ -639,7 +639,7 @@ def test_models_the_input_names_but_ties_to_no_run_are_named_and_never_called_un
     doc = tmp_path / "tpu.md"
     doc.write_text("python bench.py --model_path org/A-8B\n\npython bench.py --model_path a-8.03b\n")
     untied = serving.untied_models([doc], [])
-    assert untied == [["org/A-8B", 1], ["a-8.03b", 3]]
+    assert untied == [["org/A-8B", 1, "named"], ["a-8.03b", 3, "named"]]
     r = pd.DataFrame(dict(run=["1", "2"], model=[None, None], max_concurrency=[np.nan] * 2, order=[0, 1]))
     r = r.assign(request_rate=np.inf)
     text = show.inputs_sentence("f", r, "max_concurrency", 2, (), untied)
@@ -673,3 +673,25 @@ def test_an_inference_perf_summary_over_every_stage_is_no_single_load_level():
     stage = show.inputs_sentence("f", r.assign(format=inference_perf.STAGE, request_rate=8.0), "request_rate", 0)
     assert "at a single load level" in stage and "summary" not in stage
     assert not serving.aggregates(r.assign(format=inference_perf.SUMMARY, tool="vllm-bench-serve")).any()
+
+
+def test_a_model_named_only_in_a_path_is_said_so_and_a_path_beside_a_named_model_is_not():
+    """trtllm-bench's report names its model only in its Dataset Path (`.../nvidia/Llama-3.1-8B-Instruct-FP8/
+    128_128_30000.jsonl`): the page says "a model named only in a path"; a file that names its model
+    elsewhere keeps that model, and the path adds nothing."""
+    import tempfile
+    from pathlib import Path
+
+    tmp = Path(tempfile.mkdtemp())
+    doc = tmp / "t.txt"
+    doc.write_text(
+        "Request Throughput (req/sec):  248.4751\nDataset Path:  /ws/datasets/nvidia/Llama-3.1-8B-FP8/1_1.jsonl\n"
+    )
+    untied = serving.untied_models([doc], [])
+    assert untied == [["nvidia/Llama-3.1-8B-FP8", 2, "path"]]
+    r = pd.DataFrame(dict(run=["1"], model=[None], max_concurrency=[np.nan], request_rate=[np.inf], order=[0]))
+    text = show.inputs_sentence("f", r, "max_concurrency", 1, (), untied)
+    assert "one run of a model named only in a path (`nvidia/Llama-3.1-8B-FP8` (line 2))" in text
+    named = tmp / "n.txt"
+    named.write_text("Model: org/B-7B\nDataset Path:  /ws/datasets/nvidia/Llama-3.1-8B-FP8/1_1.jsonl\n")
+    assert serving.untied_models([named], []) == [["org/B-7B", 1, "named"]]

@@ -465,3 +465,22 @@ def test_a_part_after_on_or_using_is_the_device_a_run_ran_on_and_a_precision_is_
     assert [f.value for f in _read("# Results on A100 80GB").get("device")] == ["A100 80GB"]
     assert not _read("turn on FP16 kernels; tuned on SM90").get("device")  # a precision, a compute capability
     assert not _read("based on Llama3 results").get("device")  # no part's code
+
+
+@pytest.mark.parametrize(
+    ("line", "model"),
+    [
+        (
+            "Dataset Path:  /workspace/datasets/nvidia/Llama-3.1-8B-Instruct-FP8/128_128_30000.jsonl",
+            "nvidia/Llama-3.1-8B-Instruct-FP8",
+        ),
+        ("ls /models/MiniCPM-SALA/config.json", "MiniCPM-SALA"),  # a folder under a models folder
+        ("cd /models/gguf/", None),  # no `-` or digit: a kind of file, not a model
+        ("output/2024/run_8B/x.log", None),  # `_8B` is no name part; `2024` is no organisation
+        ("see artifacts/llama-3.1-8b-instruct-openai-chat-concurrency1/profile.json", None),  # a tool's output folder
+        ("x --tokenizer /m/Meta-Llama-3-8B-Instruct/", None),  # a tokenizer's path names no weights
+        ("see https://huggingface.co/Qwen/Qwen3-8B", None),  # a link, not a path
+    ],
+)
+def test_a_model_named_in_a_path_is_a_folder_under_models_or_an_org_name_pair_with_a_size(line, model):
+    assert [f.value for f in _read(line).get("path_model")] == ([model] if model else [])

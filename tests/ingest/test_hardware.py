@@ -323,3 +323,15 @@ def test_a_bare_part_code_of_several_rows_of_different_peaks_is_a_family_and_one
     assert len(hardware.family("a100")) == 4
     assert hardware.family("H100 SXM5") == [] and hardware.family("L40S") == []  # one row's name or alias
     assert hardware.family("V100") == [] and hardware.family("RTX4090D") == []  # parts the table lacks
+
+
+def test_a_file_whose_printed_total_is_not_its_table_rows_gets_no_active_count_from_the_row():
+    """llama-bench prints one label for an original and a pruned file: the original's 30.53 B is the
+    table's Qwen3-30B-A3B (30.5 B, 3.3 B active); the pruned 28.12 B is not, so its active count is unknown."""
+    label = "qwen3moe 30B.A3B Q2_K - Medium"
+    assert hardware.model_size(label, printed_params=30.53).active_b == pytest.approx(3.3)
+    pruned = hardware.model_size(label, printed_params=28.12)
+    assert pruned.active_b is None and pruned.total_b == pytest.approx(28.12) and pruned.moe
+    assert "active parameters not known for this file" in pruned.source
+    dense = hardware.model_size("llama 8B Q4_K - Medium", printed_params=7.0)  # a dense row: the total is the active
+    assert dense is None or dense.active_b == dense.total_b

@@ -378,6 +378,33 @@ def swept(rows: pd.DataFrame) -> dict[str, list]:
     return {k: sorted(v, key=lambda x: (str(type(x)), x)) for k, v in out.items()}
 
 
+#: llama-bench's split modes that spread one model over every GPU the build sees (`-sm layer`, the
+#: default, which the table prints no `sm` column for; `-sm row`); `-sm none` keeps it on one GPU.
+SPREADING_MODES = {"layer", "row"}
+#: Backends whose run is on one device whatever the split mode: the CPU, and Apple's one GPU (Metal).
+ONE_DEVICE_BACKENDS = {"cpu", "metal", "mtl", "blas"}
+
+
+def split_mode(row: pd.Series) -> str:
+    """A llama-bench row's split mode: its `sm=` among the other settings, else the default, layer."""
+    m = re.search(r"(?:^|,\s*)sm=(\w+)", str(row.get("extra_settings") or ""))
+    return m.group(1) if m else "layer"
+
+
+def one_device(rows: pd.DataFrame) -> bool:
+    """Whether every generation row ran on one device: a backend of one device (`ONE_DEVICE_BACKENDS`)
+    or `-sm none`; a row split by layer or row (`SPREADING_MODES`) may span every GPU the build sees."""
+    if rows.empty:
+        return True
+    for _, r in rows.iterrows():
+        backends = {b.strip().lower() for b in re.split(r"[,/]", str(r.get("backend") or "")) if b.strip()}
+        if backends and backends <= ONE_DEVICE_BACKENDS:
+            continue
+        if split_mode(r) in SPREADING_MODES:
+            return False
+    return True
+
+
 def points(
     kept: pd.DataFrame,
     gpu: str = "",

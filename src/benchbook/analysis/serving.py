@@ -748,20 +748,26 @@ def tokenizers(paths, models) -> list[list]:
 
 
 def untied_models(paths, models) -> list[list]:
-    """[model, line] of each model the input names (a `--model` flag, a `model:` line) where no run
-    has a model (`models` empty): the file names its model but ties none to a run (two commands of two
-    names, say), so a page names them rather than say the output names no model."""
+    """[model, line, how] of each model the input names where no run has a model (`models` empty): the
+    file names its model but ties none to a run (two commands of two names, say; `how` "named"), or,
+    where it names none otherwise, names it only in a path (`context`'s `path_model`: `how` "path"),
+    so a page names them rather than say the output names no model. A path sizes nothing."""
     from benchbook import config, ingest
     from benchbook.ingest import context
 
     if len(models):
         return []
-    out: dict[str, int] = {}
-    for path in paths:
-        for f in context.read(ingest._load_lines(config.resolve(path))).get("model"):
+    out: dict[str, list] = {}
+    contexts = [context.read(ingest._load_lines(config.resolve(path))) for path in paths]
+    for ctx in contexts:
+        for f in ctx.get("model"):
             if not context.placeholder(f.value) and f.source != "json":  # as `context.fill` reads the column
-                out.setdefault(str(f.value), f.line)
-    return [[m, n] for m, n in out.items()]
+                out.setdefault(str(f.value), [str(f.value), f.line, "named"])
+    if not any(ctx.get("model") for ctx in contexts):  # named nowhere else: only in a path
+        for ctx in contexts:
+            for f in ctx.get("path_model"):
+                out.setdefault(str(f.value), [str(f.value), f.line, "path"])
+    return list(out.values())
 
 
 def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | None:

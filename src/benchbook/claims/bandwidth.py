@@ -147,6 +147,11 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
         "the deciding fraction is within the " + NOISE + " of the threshold"
     )
     c = make(claim_id, "bound", rule, ev)
+    if p.get("architecture") == "moe" and _num(p.get("active_params_b")) is None:  # the first thing it lacks
+        return c.withhold(
+            "its active parameter count is unknown (an MoE model; pass moe_active_params), so are its bytes per "
+            "token and its place on the roofline"
+        )
     if p.get("offload") == "partial" and c.status != "implausible":
         split = offload_split(p, claim_id)
         if split is not None:

@@ -39,6 +39,7 @@ NAMES = (
     "dp",
     "ep",
     "model",
+    "path_model",
     "params",
     "active_params",
     "tokenizer",
@@ -331,6 +332,19 @@ _ON_PART = re.compile(
     r"((?:NVIDIA\s+|AMD\s+)?[A-Z]{1,3}\d{2,4}[A-Z]{0,2}"
     r"(?:[ -](?:SXM\d?|PCIe|NVL|HBM3e?|\d{2,3}\s?GB))*)(?![\w-])"
 )
+#: A file path (`/workspace/datasets/nvidia/Llama-3.1-8B-Instruct-FP8/128_128_30000.jsonl`, `/models/X`):
+#: two or more components joined by `/`, not part of a URL.
+_PATH = re.compile(r"(?<![\w:/.-])((?:~|\.{1,2})?/?(?:[\w.+-]+/)+[\w.+-]+)/?")
+#: Folders whose entries are models' weights: the folder under one names the served model.
+_MODELS_DIRS = {"models", "model", "checkpoints", "weights", "llm_model", "llm_models", "hf_models", "hub"}
+#: Folders a tool writes its own outputs to, named after the run (GenAI-Perf's `artifacts/<model>-<service>-...`,
+#: `results/<model>_<date>`): never an organisation whose name pair is a model id.
+_OUTPUT_DIRS = {"results", "result", "artifacts", "outputs", "output", "logs", "log", "runs", "data", "datasets", "tmp"}
+#: A parameter count as a model's name writes it (`8B`, `0.6B`, `30B-A3B`, `70b`): one `-` or `.` part of the
+#: name (`run_8B` is a folder of runs).
+_NAME_SIZE = re.compile(r"(?:^|[-.])\d+(?:\.\d+)?[BbMm](?:$|[-.])")
+#: A file name (the last component, with an extension): a data set or a log, never a model's folder.
+_FILE_NAME = re.compile(r"\.(?:jsonl?|csv|txt|log|ya?ml|py|sh|md|parquet|arrow|pkl|bin|gguf|safetensors)$", re.I)
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
@@ -570,6 +584,7 @@ def _read(lines: list[str], first: int) -> Context:
             _read_flags(r, line, i)
         in_command = starts or in_command
         wrapped = text.endswith("\\")
+        _read_paths(r, line, i)
         if len(r.facts) == before:
             _sign(r, line, i)
     if r.smi_rows:  # an nvidia-smi / rocm-smi listing counts its GPUs by their indices
@@ -728,6 +743,30 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.reading("power", text, i, source, line)
     if source in ("prose", "heading") and re.search(r"\benergy\b", low) and _ENERGY.search(text):
         r.reading("energy", text, i, source, line)
+
+
+def _read_paths(r: _Reader, line: str, i: int) -> None:
+    """A model named only in a path (`path_model`): the folder under a models folder (`/models/X`), or an
+    organisation/name pair whose name carries a parameter count (`.../nvidia/Llama-3.1-8B-Instruct-FP8/...`,
+    as a Hugging Face id is written). A path the line gives as its model or tokenizer is that fact already:
+    a tokenizer's path never names the weights."""
+    taken = [str(f.value) for f in r.facts if f.line == i and f.name in ("model", "tokenizer")]
+    for m in _PATH.finditer(line):
+        path = m.group(1)
+        if any(path in t or t in path for t in taken) or re.search(r"tokenizer\S*[\s=:]+\S*$", line[: m.start(1)]):
+            continue
+        parts = [p for p in path.split("/") if p not in ("", "~", ".", "..")]
+        names = parts[:-1] if _FILE_NAME.search(parts[-1]) else parts
+        for k, part in enumerate(names):
+            if k > 0 and names[k - 1].lower() in _MODELS_DIRS and re.search(r"[-\d]", part):
+                r.add("path_model", part, i, "prose", line)  # a model's name has a `-` or a digit (not `gguf/`)
+            elif (
+                k > 0
+                and _NAME_SIZE.search(part)
+                and re.fullmatch(r"[A-Za-z][\w.-]*", names[k - 1])
+                and names[k - 1].lower() not in _OUTPUT_DIRS
+            ):
+                r.add("path_model", f"{names[k - 1]}/{part}", i, "prose", line)
 
 
 def _read_json_document(r: _Reader, lines: list[str]) -> None:

@@ -181,9 +181,10 @@ def caption(name: str, drawn: bool) -> str:
     return CAPTIONS[name][0 if drawn else 1]
 
 
-def coverage_note(n: int) -> str | None:
-    """What the chapter says up front when the input cannot support a comparison of models."""
-    return _say("coverage_note", n=n) if n in (0, 1) else None
+def coverage_note(n: int, one_device: bool = True) -> str | None:
+    """What the chapter says up front when the input cannot support a comparison of models
+    (`one_device`: every generation row ran on one device, `analysis.bandwidth.one_device`)."""
+    return _say("coverage_note", n=n, one_device=one_device) if n in (0, 1) else None
 
 
 def sweep_note(swept: dict, n_dropped: int) -> str:

@@ -91,9 +91,10 @@ def _named(named) -> dict:
     }
 
 
-def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = None, named=None) -> str:
+def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = None, named=None, untied=None) -> str:
     """What the page reads, from the data only (`runs`: `analysis.batch.offline_runs`, whose runs with
-    no batch setting are counted apart; `named`: what the input says of its device, `roofline.named`)."""
+    no batch setting are counted apart; `named`: what the input says of its device, `roofline.named`;
+    `untied`: the models it names but ties to no run, `analysis.serving.untied_models`)."""
     alone = runs[apart(runs)] if runs is not None else pd.DataFrame(columns=["model", "precision"])
     # a run of its own with a measured rate has a result too: its stated precision is a dtype with one
     done = alone[alone[[c for c in ("output_tok_s", "total_tok_s") if c in alone]].notna().any(axis=1)]
@@ -105,6 +106,7 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
         "inputs",
         files=files,
         models=sorted((set(sw["model"]) | set(runs["model"] if runs is not None else [])) - {""}),
+        untied=[list(u) for u in untied or []],
         frameworks=sorted(set(sw["framework"]) - {""}),
         gpus=sorted(set(sw["gpu"]) - {""}) or ([named.device] if named is not None and named.device else []),
         **_named(named),

@@ -50,10 +50,12 @@ def _shown(fact: context.Fact) -> str:
 
 def stated(ctx: context.Context) -> list[Stated]:
     """Every fact `ctx` holds (not headings), in `context.NAMES` order, values in the order the
-    file's precedence gives them."""
+    file's precedence gives them; a model named in a path only where no model is named otherwise."""
     labels = (wording.words(WORDING).get("facts") or {}) if ctx.facts else {}
     out = []
     for name in context.NAMES:
+        if name == "path_model" and ctx.get("model"):
+            continue  # a model named elsewhere: the paths' folders add nothing to it
         by_value: dict[str, list[int]] = {}
         for fact in ctx.get(name):
             by_value.setdefault(_shown(fact), []).append(fact.line)

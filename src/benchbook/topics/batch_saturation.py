@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import batch, one_batch, precision, roofline
+from benchbook.analysis import batch, one_batch, precision, roofline, serving
 from benchbook.checks import hf_batch as checks
 from benchbook.claims import Ledger
 from benchbook.claims import batch as batch_claims
@@ -44,6 +44,7 @@ class Result:
     ledger: Ledger
     set_aside: str | None
     others: list[str]  # the tools read besides the bigcode tables (the audit sentence names them)
+    untied: list = None  # [model, line, how] the input names where no run has a model (`serving.untied_models`)
 
 
 def analyse(p: dict) -> Result:
@@ -107,6 +108,7 @@ def analyse(p: dict) -> Result:
         ledger=wording.ledger(CHAPTER, inputs, led.claims),
         set_aside=ingest.set_aside_note(p["source"], tool=TOOLS),
         others=sorted(set(df["tool"]) - {"hf-batch-sweep"}) if "tool" in df else [],
+        untied=serving.untied_models(p["source"], [m for m in models if m]),
     )
 
 
@@ -125,7 +127,7 @@ def page(res: Result) -> Page:
     size_assumed = bool(key) and res.sizes.get(key[0], (None, ""))[1] == "tool config"
     pg = Page(res.ledger)
     pg.markdown.update(
-        inputs=show.inputs_sentence(", ".join(res.inputs), sw, res.runs, res.named),
+        inputs=show.inputs_sentence(", ".join(res.inputs), sw, res.runs, res.named, res.untied),
         notes=show.notes_sentence(res.messages, res.set_aside, bool(sw["has_result"].sum()), len(res.offline)),
         device=show.device_sentence(
             res.peaks,

@@ -32,7 +32,7 @@ class Result:
     said: dict  # what the input says of a device none was taken from (`analysis.roofline.said`)
     model: str | None
     tokenizers: list  # [tokenizer, line] the input names beside a served model of another name
-    untied: list  # [model, line] the input names where it ties no model to a run
+    untied: list  # [model, line, how] the input names where it ties no model to a run (`serving.untied_models`)
     size: tuple  # total_b, active_b, where the size comes from, the input's line that states it (or None)
     weights: object
     lit: pd.DataFrame  # Little's law per run
@@ -104,7 +104,7 @@ def analyse(p: dict) -> Result:
         peaks=pk,
         said=said,
         model=model,
-        tokenizers=serving.tokenizers(p["source"], models or [m for m, _ in untied]),
+        tokenizers=serving.tokenizers(p["source"], models or [m for m, _, how in untied if how == "named"]),
         untied=untied,
         size=(total_b, active_b, size_source, stated[2] if stated and size_source == "input" else None),
         weights=w,
