@@ -465,3 +465,21 @@ def test_a_part_after_on_or_using_is_the_device_a_run_ran_on_and_a_precision_is_
     assert [f.value for f in _read("# Results on A100 80GB").get("device")] == ["A100 80GB"]
     assert not _read("turn on FP16 kernels; tuned on SM90").get("device")  # a precision, a compute capability
     assert not _read("based on Llama3 results").get("device")  # no part's code
+
+
+@pytest.mark.parametrize(
+    ("line", "instances", "one"),
+    [
+        ("对应 1P1D 的两个节点", 2, False),
+        ("PD + NIXL (1P1D, TP=4 each)", 2, False),
+        ("a 3p1d layout over disaggregated nodes", 4, False),
+        ("Collocated baseline (TP=4)", None, True),
+        ("aggregated serving", None, True),
+        ("disaggregated serving", None, False),
+        ("version 1.0P2D", None, False),
+    ],
+)
+def test_a_prefill_decode_layout_is_read_as_its_instances(line, instances, one):
+    ctx = context.read([line])
+    assert ctx.values("instances") == ([instances] if instances else [])
+    assert bool(ctx.get("layout")) is one

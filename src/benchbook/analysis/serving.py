@@ -1048,16 +1048,39 @@ def choose_sweep(r: pd.DataFrame, wanted: str) -> str:
     return other if apart(r, other).sum() < apart(r, wanted).sum() else wanted
 
 
-def spanning(pk, r: pd.DataFrame):
-    """`pk` (an `analysis.roofline.Peaks`) counted over the devices one run spans (`devices`): a run
+def spanning(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)):
+    """`pk` (an `analysis.roofline.Peaks`) counted over the devices one run spans: TP x PP x DP
+    (`devices`) times the instances a disaggregated run spans (`instances`, see `instances`): a run
     at TP 4 moves its weights through four devices' bandwidth, so one device's peak would put it
-    at four times its real share. A count already read from the input's device label stands."""
+    at four times its real share. A host's device count (`4x GB200` on a hardware line) is an upper
+    bound, never the run's: it stands only where the run states no parallelism of its own. None
+    where the runs span different counts the input ties to no run (`instances` a range): no one
+    peak is theirs."""
     import dataclasses
 
-    n = devices(r)
-    if pk is None or n <= 1 or pk.count > 1:
+    if pk is None or instances[0] != instances[1]:
+        return None
+    n = devices(r) * instances[1]
+    if n == pk.count or (pk.count > 1 and n == 1 and not stated(r, "tp") and instances[1] == 1):
         return pk
     return dataclasses.replace(pk, count=n)
+
+
+def instances(paths) -> tuple[int, int]:
+    """(fewest, most) serving instances one run spans: x + y where the input names a disaggregated
+    `xPyD` layout (x prefill and y decode instances, each with its own TP x PP x DP devices: vLLM's
+    and SGLang's disaggregated-prefill write-ups, Dynamo's), the most such a line names; the fewest
+    is 1 where the input also names a configuration in one instance beside it (a "collocated" or
+    "aggregated" baseline), since it ties neither to a run. (1, 1) where no layout is named."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    most, one = 1, False
+    for path in paths:
+        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        most = max([most, *(f.value for f in ctx.get("instances"))])
+        one = one or bool(ctx.get("layout"))
+    return (1 if one else most, most)
 
 
 def own_limits_possible(r: pd.DataFrame) -> bool:
