@@ -245,6 +245,20 @@ def load_key(r: pd.DataFrame) -> pd.Series:
     return key
 
 
+#: The settings a load sweep varies: a sweep's points differ in these alone.
+LOAD_PARAMETERS = ("max_concurrency", "request_rate")
+
+
+def one_load(lv: pd.DataFrame) -> bool:
+    """Whether the loads `lv` (`per_load` rows of one series) are several runs at one load: every load
+    parameter the rows hold has one value over them (unset, inf, is a value), so what sets them apart is
+    the configuration the input labels them by (a router, a kernel, a branch), never the load."""
+    cols = [c for c in LOAD_PARAMETERS if c in lv.columns]
+    if len(lv) < 2 or not cols:
+        return False
+    return all(lv[c].astype(object).where(lv[c].notna(), "unset").map(str).nunique() == 1 for c in cols)
+
+
 def per_load(r: pd.DataFrame, metrics=("output_throughput", "total_token_throughput")) -> pd.DataFrame:
     """One row per load (see `load_key`), in the order the runs give them: the first repeat's
     settings, n (repeats), and per metric the mean (same name) and the sample standard deviation
