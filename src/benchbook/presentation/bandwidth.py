@@ -181,9 +181,10 @@ def caption(name: str, drawn: bool) -> str:
     return CAPTIONS[name][0 if drawn else 1]
 
 
-def coverage_note(n: int) -> str | None:
-    """What the chapter says up front when the input cannot support a comparison of models."""
-    return _say("coverage_note", n=n) if n in (0, 1) else None
+def coverage_note(n: int, models: int = 1) -> str | None:
+    """What the chapter says up front when the input cannot support a comparison of models: `n` results
+    placed, of the `models` the input's runs name (one placed result is not one model in the input)."""
+    return _say("coverage_note", n=n, models=models) if n in (0, 1) else None
 
 
 def sweep_note(swept: dict, n_dropped: int) -> str:
