@@ -475,6 +475,7 @@ def test_a_part_after_on_or_using_is_the_device_a_run_ran_on_and_a_precision_is_
         ("a 3p1d layout over disaggregated nodes", 4, False),
         ("Collocated baseline (TP=4)", None, True),
         ("aggregated serving", None, True),
+        ("# Aggregated across all pods", None, False),  # metrics summed, no serving layout
         ("disaggregated serving", None, False),
         ("version 1.0P2D", None, False),
     ],

@@ -309,7 +309,9 @@ _TP_WORDS = re.compile(
 _XPYD = re.compile(r"(?<![A-Za-z0-9_.])(\d{1,2})\s?P\s?(\d{1,2})\s?D(?![A-Za-z0-9_])", re.I)
 #: A configuration that runs prefill and decode in one instance, named beside disaggregated ones
 #: ("collocated baseline", Dynamo's "aggregated"; `\b` keeps "disaggregated" out).
-_ONE_INSTANCE = re.compile(r"\b(?:col?located|aggregated)\b", re.I)
+_ONE_INSTANCE = re.compile(
+    r"\bcol?located\b|\baggregated\s+(?:baseline|serving|deployment|mode|setup|config\w*)\b", re.I
+)  # "aggregated" alone also sums metrics ("Aggregated across all pods"): only beside a serving noun
 _MD_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _QUOTED_ROW = re.compile(r"[\"']\s*,\s*[\"']")
 #: A model's size as a write-up states it, in billions: its total (`295B parameters`, `671B total`,
