@@ -269,16 +269,12 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, to
 def bursts(r: pd.DataFrame) -> list[int]:
     """The prompt counts of the runs that send all their prompts at once (request rate inf, no
     concurrency cap: vLLM's and SGLang's benchmarks then issue every request without waiting), when
-    they differ within one series (`analysis.serving.series_key`): such runs sweep the burst's size, the
-    requests in flight at the start; [] otherwise. Bursts of other sizes in other series (two workloads,
-    a base and a PR branch) are configurations, each at its own load, not a sweep."""
+    they differ: such runs sweep the burst's size, the requests in flight at the start; [] otherwise."""
     if r.empty or not {"request_rate", "max_concurrency", "num_prompts"} <= set(r.columns):
         return []
     rate = r["request_rate"].astype(float)
     burst = r[np.isinf(rate) & r["max_concurrency"].isna() & r["num_prompts"].notna()]
-    key = serving.series_key(burst) if "model" in burst else pd.Series("", index=burst.index)
-    swept = [g for _, g in burst.groupby(key, sort=False) if g["num_prompts"].nunique() > 1]
-    sizes = sorted({int(n) for g in swept for n in g["num_prompts"].unique()})
+    sizes = sorted(int(n) for n in burst["num_prompts"].unique())
     return sizes if len(sizes) > 1 else []
 
 
