@@ -143,3 +143,16 @@ def test_roofline_of_one_device_leaves_the_other_gpus_steps_out(two, one):
     fig = show.plot_roofline(batch.step_roofline(two, {"BLOOM": 1.0}, pk), pk)
     steps = [ln for ln in fig.axes[0].get_lines() if ln.get_marker() == "o"]
     assert len(steps) == 1 and list(steps[0].get_xdata()) == [1, 2, 4, 8, 16]  # A100 only: intensity = 2 x batch / 2
+
+
+def test_one_batch_size_run_is_no_result_at_every_batch_size_up_to_it(tmp_path):
+    only = _sweep(tmp_path, _section("H100 80GB", {32: (3100.0, 1.03)}))
+    m = batch.memory_limit(only).iloc[0]
+    assert (m["status"], m["last_ok"], m["sizes"]) == ("no limit", 32, 1)
+    text = show.limits_sentence(batch.memory_limit(only))
+    assert "has a result at batch 32, the one batch size it ran" in text and "every batch size" not in text
+
+
+def test_a_sweep_without_a_limit_has_a_result_at_every_batch_size_it_ran(two):
+    text = show.limits_sentence(batch.memory_limit(two))
+    assert "on H100 80GB has a result at every batch size it ran, up to 32" in text

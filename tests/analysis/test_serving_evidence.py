@@ -695,3 +695,40 @@ def test_a_model_named_only_in_a_path_is_said_so_and_a_path_beside_a_named_model
     named = tmp / "n.txt"
     named.write_text("Model: org/B-7B\nDataset Path:  /ws/datasets/nvidia/Llama-3.1-8B-FP8/1_1.jsonl\n")
     assert serving.untied_models([named], []) == [["org/B-7B", 1, "named"]]
+
+
+def test_a_disaggregated_run_spans_its_prefill_and_decode_instances():
+    from benchbook.analysis import roofline
+
+    one = roofline.choose("H100-SXM5-80GB", [])
+    tp8 = run(10, metadata="tp=8")
+    assert serving.spanning(one, tp8, (2, 2)).count == 16  # 1P1D at TP 8 each
+    assert serving.spanning(one, tp8, (1, 1)).count == 8  # one instance
+    assert serving.spanning(one, tp8, (1, 2)) is None  # both layouts named, neither tied to a run
+
+
+def test_a_hosts_device_count_gives_way_to_the_runs_own_tp():
+    import dataclasses
+
+    from benchbook.analysis import roofline
+
+    node = dataclasses.replace(roofline.choose("H100-SXM5-80GB", []), count=8)  # `8x H100` on the host's line
+    assert serving.spanning(node, run(10, metadata="tp=1")).count == 1  # a launch at TP 1 on an 8-GPU host
+    assert serving.spanning(node, run(10, metadata="tp=8")).count == 8
+    assert serving.spanning(node, run(10)).count == 8  # the run states no parallelism: the host's count stands
+
+
+@pytest.mark.parametrize(
+    ("text", "most", "fewest"),
+    [
+        ("A 1P1D pair, TP 8 each.\n", 2, 2),
+        ("We run 3P1D here.\n", 4, 4),
+        ("1. Collocated baseline (TP=4)\n2. PD + NIXL (1P1D, TP=4 each)\n", 2, 1),
+        ("A disaggregated run at TP 4.\n", 1, 1),  # no xPyD layout named: one instance
+        ("model llama3p1d8b\n", 1, 1),  # inside a word: no layout
+    ],
+)
+def test_the_instances_a_run_spans_are_the_layout_the_input_names(tmp_path, text, most, fewest):
+    f = tmp_path / "out.md"
+    f.write_text(text)
+    assert serving.instances([f]) == (fewest, most)

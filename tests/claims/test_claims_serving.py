@@ -304,7 +304,7 @@ def test_no_device_states_the_achieved_figures_and_only_the_verdict_every_device
     assert any(lab.startswith("lowest ridge of any device (12 FLOP/byte") for lab in labels)
     bf16 = serving.weights("m", pd.DataFrame({"model": ["m"]}))  # no tag, no table row: bf16 assumed
     spans = show.device_sentence(None, "m", 14.7, 14.7, "parameter", bf16, spans=8)
-    assert spans.startswith("Each run spans 8 devices, as the input says (TP x PP), but no device the hardware")
+    assert spans.startswith("Each run spans 8 devices, as the input says (TP x PP x DP), but no device the hardware")
     said = show.device_sentence(None, "m", 14.7, 14.7, "parameter", bf16)
     assert said.startswith("No device the hardware table knows is named, and none is assumed") and "Model: m" in said
 
@@ -594,3 +594,29 @@ def test_chunks_of_several_tokens_make_the_one_token_per_step_traffic_no_lower_b
     level["itl_mean"] = 33.0  # chunks of one token each
     steady = wording.word("serving_saturation", cs.bandwidth(level, H100, 17.0, 1.0))
     assert "chunk_tokens" not in steady.evidence and "(a lower bound: the KV cache is not counted)" in steady.text
+
+
+def _gb(labels, caps, rates, goodput):
+    n = len(labels)
+    return pd.DataFrame(
+        {
+            "run": labels,
+            "model": ["m"] * n,
+            "max_concurrency": caps,
+            "request_rate": rates,
+            "goodput_lo": goodput,
+            "share_lo": [0.5] * n,
+            "request_throughput": [2 * g for g in goodput],
+        }
+    )
+
+
+def test_runs_at_one_load_under_different_labels_are_configurations_not_loads():
+    """Three routers at cap 20 and rate 20: compared at that load, never 'the best load'."""
+    routers = _gb(["Python", "Rust", "golang"], [20.0] * 3, [20.0] * 3, [1.0, 2.6, 1.8])
+    c = wording.word("serving_saturation", cs.goodput(routers))
+    assert c.evidence["configurations"] == 3 and c.evidence["choice"] == "Rust"
+    assert "configurations compared at that load" in c.text and "best load under these SLOs is" not in c.text
+    sweep = _gb(["c=8", "c=16", "c=32"], [8.0, 16.0, 32.0], [math.inf] * 3, [1.0, 2.6, 1.8])
+    s = wording.word("serving_saturation", cs.goodput(sweep))
+    assert "configurations" not in s.evidence and "The best load under these SLOs is run c=16" in s.text

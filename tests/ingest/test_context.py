@@ -484,3 +484,21 @@ def test_a_part_after_on_or_using_is_the_device_a_run_ran_on_and_a_precision_is_
 )
 def test_a_model_named_in_a_path_is_a_folder_under_models_or_an_org_name_pair_with_a_size(line, model):
     assert [f.value for f in _read(line).get("path_model")] == ([model] if model else [])
+
+
+    ("line", "instances", "one"),
+    [
+        ("对应 1P1D 的两个节点", 2, False),
+        ("PD + NIXL (1P1D, TP=4 each)", 2, False),
+        ("a 3p1d layout over disaggregated nodes", 4, False),
+        ("Collocated baseline (TP=4)", None, True),
+        ("aggregated serving", None, True),
+        ("# Aggregated across all pods", None, False),  # metrics summed, no serving layout
+        ("disaggregated serving", None, False),
+        ("version 1.0P2D", None, False),
+    ],
+)
+def test_a_prefill_decode_layout_is_read_as_its_instances(line, instances, one):
+    ctx = context.read([line])
+    assert ctx.values("instances") == ([instances] if instances else [])
+    assert bool(ctx.get("layout")) is one

@@ -159,3 +159,35 @@ def test_a_command_below_the_console_is_not_its_command(tmp_path):
     )
     t = ingest.read(p)
     assert set(t["input_len"]) == {128} and set(t["output_len"]) == {8}
+
+
+_RUN = """```
+Prefill. latency: 2.84264 s, throughput:  11527.30 token/s
+Decode 0. Batch size: 32, latency: 0.21257 s, throughput:    150.54 token/s
+Decode.  median latency: {lat} s, median throughput:    {tput} token/s
+Total. latency:  4.755 s, throughput:   6958.84 token/s
+```
+"""
+_CMD = "```bash\npython3 -m sglang.bench_one_batch --model-path m --tp-size 4 --batch 32 --input-len 1024 --output-len 10\n```\n"
+
+
+def test_one_command_printed_once_per_captioned_kernel_is_one_run_per_caption(tmp_path):
+    """The captions above each block tell the runs apart: configurations, not repeats of one."""
+    f = tmp_path / "kernels.md"
+    f.write_text(
+        _CMD
+        + "\nDefault triton backend:\n"
+        + _RUN.format(lat="0.21319", tput="150.10")
+        + "\nRec unroll\n"
+        + _RUN.format(lat="0.20708", tput="154.53"),
+        encoding="utf-8",
+    )
+    df = ingest.read(f, tool="sglang-bench-one-batch")
+    assert list(df.drop_duplicates("run")["run_name"]) == ["Default triton backend", "Rec unroll"]
+
+
+def test_one_caption_over_every_run_names_none(tmp_path):
+    f = tmp_path / "out.md"
+    f.write_text(_CMD + "\nterminal output:\n" + _RUN.format(lat="0.21319", tput="150.10"), encoding="utf-8")
+    df = ingest.read(f, tool="sglang-bench-one-batch")
+    assert "run_name" not in df or df["run_name"].isna().all()

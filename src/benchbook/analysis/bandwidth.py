@@ -258,6 +258,13 @@ def model_keys(rows: pd.DataFrame) -> pd.Series:
     return key
 
 
+def models_named(*frames: pd.DataFrame) -> int:
+    """The distinct models the runs of `frames` name (their `model` column), placed under the roofline or
+    not: what an input holds, which one placed result does not tell."""
+    names = {str(m) for f in frames if "model" in f.columns for m in f["model"].dropna() if str(m).strip()}
+    return len(names)
+
+
 #: llama-bench's default repetitions (`-r 5`) behind each printed mean and standard deviation.
 DEFAULT_REPS = 5
 

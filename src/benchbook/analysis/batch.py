@@ -577,20 +577,22 @@ def marginal_gain(sw: pd.DataFrame) -> pd.DataFrame:
 
 def memory_limit(sw: pd.DataFrame) -> pd.DataFrame:
     """Per series: the largest batch size with a result and the first one without (None when the
-    sweep never ran out); `status` is `blank` (no result at all), `limit` or `no limit`."""
+    sweep never ran out), and how many batch sizes have a result (`sizes`: one size run is no sweep
+    up to it); `status` is `blank` (no result at all), `limit` or `no limit`."""
     out = []
     for key, g in with_named_gpu(sw).groupby(SERIES, sort=False):
         g = g.sort_values("batch_size")
         ok = g[g["has_result"]]
-        row = dict(zip(SERIES, key, strict=True), last_ok=None, first_missing=None, status="blank")
+        row = dict(zip(SERIES, key, strict=True), last_ok=None, first_missing=None, status="blank", sizes=0)
         row["named_gpu"] = g["named_gpu"].iat[0]
         if len(ok):
             last = int(ok["batch_size"].max())
             after = g[(g["batch_size"] > last) & ~g["has_result"] & ~g["conflict"]]
             first = int(after["batch_size"].min()) if len(after) else None
             row.update(last_ok=last, first_missing=first, status="limit" if first else "no limit")
+            row["sizes"] = int(ok["batch_size"].nunique())
         out.append(row)
-    return pd.DataFrame(out, columns=SERIES + ["last_ok", "first_missing", "status", "named_gpu"])
+    return pd.DataFrame(out, columns=SERIES + ["last_ok", "first_missing", "status", "named_gpu", "sizes"])
 
 
 def flat_range(g: pd.DataFrame, column: str = "latency_s", tolerance: float = 0.10) -> pd.DataFrame:

@@ -245,6 +245,20 @@ def load_key(r: pd.DataFrame) -> pd.Series:
     return key
 
 
+#: The settings a load sweep varies: a sweep's points differ in these alone.
+LOAD_PARAMETERS = ("max_concurrency", "request_rate")
+
+
+def one_load(lv: pd.DataFrame) -> bool:
+    """Whether the loads `lv` (`per_load` rows of one series) are several runs at one load: every load
+    parameter the rows hold has one value over them (unset, inf, is a value), so what sets them apart is
+    the configuration the input labels them by (a router, a kernel, a branch), never the load."""
+    cols = [c for c in LOAD_PARAMETERS if c in lv.columns]
+    if len(lv) < 2 or not cols:
+        return False
+    return all(lv[c].astype(object).where(lv[c].notna(), "unset").map(str).nunique() == 1 for c in cols)
+
+
 def per_load(r: pd.DataFrame, metrics=("output_throughput", "total_token_throughput")) -> pd.DataFrame:
     """One row per load (see `load_key`), in the order the runs give them: the first repeat's
     settings, n (repeats), and per metric the mean (same name) and the sample standard deviation
@@ -1054,16 +1068,39 @@ def choose_sweep(r: pd.DataFrame, wanted: str) -> str:
     return other if apart(r, other).sum() < apart(r, wanted).sum() else wanted
 
 
-def spanning(pk, r: pd.DataFrame):
-    """`pk` (an `analysis.roofline.Peaks`) counted over the devices one run spans (`devices`): a run
+def spanning(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)):
+    """`pk` (an `analysis.roofline.Peaks`) counted over the devices one run spans: TP x PP x DP
+    (`devices`) times the instances a disaggregated run spans (`instances`, see `instances`): a run
     at TP 4 moves its weights through four devices' bandwidth, so one device's peak would put it
-    at four times its real share. A count already read from the input's device label stands."""
+    at four times its real share. A host's device count (`4x GB200` on a hardware line) is an upper
+    bound, never the run's: it stands only where the run states no parallelism of its own. None
+    where the runs span different counts the input ties to no run (`instances` a range): no one
+    peak is theirs."""
     import dataclasses
 
-    n = devices(r)
-    if pk is None or n <= 1 or pk.count > 1:
+    if pk is None or instances[0] != instances[1]:
+        return None
+    n = devices(r) * instances[1]
+    if n == pk.count or (pk.count > 1 and n == 1 and not stated(r, "tp") and instances[1] == 1):
         return pk
     return dataclasses.replace(pk, count=n)
+
+
+def instances(paths) -> tuple[int, int]:
+    """(fewest, most) serving instances one run spans: x + y where the input names a disaggregated
+    `xPyD` layout (x prefill and y decode instances, each with its own TP x PP x DP devices: vLLM's
+    and SGLang's disaggregated-prefill write-ups, Dynamo's), the most such a line names; the fewest
+    is 1 where the input also names a configuration in one instance beside it (a "collocated" or
+    "aggregated" baseline), since it ties neither to a run. (1, 1) where no layout is named."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    most, one = 1, False
+    for path in paths:
+        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        most = max([most, *(f.value for f in ctx.get("instances"))])
+        one = one or bool(ctx.get("layout"))
+    return (1 if one else most, most)
 
 
 def own_limits_possible(r: pd.DataFrame) -> bool:

@@ -320,6 +320,8 @@ def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: flo
         ev["per_series"] = [_best_in(s, lv[lv["series"] == s]) for s in lv["series"].unique()]
         ev["per_series"] = [e for e in ev["per_series"] if e["options"] > 1]  # a series that sweeps a load
         g = g.iloc[:0]
+    elif serving.one_load(lv):  # runs at one load that differ in their configuration: compared at that load
+        ev["configurations"] = len(lv)
     if len(g):
         b = g.iloc[0]
         ev.update(
@@ -339,6 +341,8 @@ def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: flo
     rule = (
         "the run with the highest proven goodput within one series, when it beats the runner-up by more than the noise"
     )
+    if ev.get("configurations"):
+        rule = "runs at one load (the same cap and rate) are configurations: the one with the highest proven goodput at that load, when it beats the runner-up by more than the noise"
     if ev.get("repeats"):
         rule = "the load with the highest mean proven goodput over its repeats, when it beats the runner-up by more than the noise (their spread)"
     return make("goodput", "recommendation", rule, ev)

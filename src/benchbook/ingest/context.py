@@ -38,6 +38,8 @@ NAMES = (
     "pp",
     "dp",
     "ep",
+    "instances",
+    "layout",
     "model",
     "path_model",
     "params",
@@ -220,7 +222,7 @@ FLAGS: dict[str, str] = {
 #: `-m` is the served model's name (`-m, --model`), where `python -m` names a module.
 SHORT_FLAGS: dict[str, dict[str, str]] = {"genai-perf": {"m": "model"}, "aiperf": {"m": "model"}}
 
-_INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "concurrency", "batch", "prompts"}
+_INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "instances", "concurrency", "batch", "prompts"}
 
 #: The words that show a line speaks of a fact, read or not (`Sign`): a page claims an absence
 #: only where none of them appears.
@@ -303,6 +305,14 @@ _BOLD_KEY = re.compile(r"\*\*([^*:]{1,40}):\*\*")
 _TP_WORDS = re.compile(
     r"tensor[- ]parallel(?:ism)?\s*(?:\(TP\))?\s*(?:size|degree)?\s*[-:=]?\s*(?:of\s+)?(\d{1,3})\b", re.I
 )
+#: A disaggregated serving layout as vLLM's, SGLang's and Dynamo's write-ups name it: `1P1D`, `3P1D`
+#: (x prefill instances, y decode instances; each its own TP x PP x DP devices).
+_XPYD = re.compile(r"(?<![A-Za-z0-9_.])(\d{1,2})\s?P\s?(\d{1,2})\s?D(?![A-Za-z0-9_])", re.I)
+#: A configuration that runs prefill and decode in one instance, named beside disaggregated ones
+#: ("collocated baseline", Dynamo's "aggregated"; `\b` keeps "disaggregated" out).
+_ONE_INSTANCE = re.compile(
+    r"\bcol?located\b|\baggregated\s+(?:baseline|serving|deployment|mode|setup|config\w*)\b", re.I
+)  # "aggregated" alone also sums metrics ("Aggregated across all pods"): only beside a serving noun
 _MD_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _QUOTED_ROW = re.compile(r"[\"']\s*,\s*[\"']")
 #: A model's size as a write-up states it, in billions: its total (`295B parameters`, `671B total`,
@@ -702,6 +712,11 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.add("model", m.group(1), i, source, line)
     for m in _TP_WORDS.finditer(text):
         r.add("tp", int(m.group(1)), i, source, line)
+    for m in _XPYD.finditer(text):  # `1P1D`: a run spans its prefill and its decode instances
+        if int(m.group(1)) and int(m.group(2)):
+            r.add("instances", int(m.group(1)) + int(m.group(2)), i, source, line)
+    if _ONE_INSTANCE.search(text):
+        r.add("layout", "one instance", i, source, line)
     for m in _SHORT_PAR.finditer(_LOG_PREFIX.sub("", text)):
         if int(m.group(2)) > 0:  # a size of 0 is no size: a rank or an index
             r.add(m.group(1).lower(), int(m.group(2)), i, source, line)

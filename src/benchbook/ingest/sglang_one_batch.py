@@ -197,6 +197,29 @@ def _commands(lines) -> list[tuple[int, dict]]:
     return ran or found
 
 
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def _caption(lines, at: int, after: int) -> str | None:
+    """The caption a write-up puts above the code block that holds line index `at` ("Default triton
+    backend:", "Rec unroll" above one command's output printed once per kernel): the nearest non-blank
+    line above the block's opening fence, below the command (`after`), when it is a short line of
+    words, neither a fence nor a command. None where the output is not in a fenced block; a caption
+    names runs only where the runs' captions differ (`_console`)."""
+    j = at - 1
+    while j > after and not _FENCE.match(lines[j]):
+        j -= 1
+    if j <= after:
+        return None
+    j -= 1
+    while j > after and not lines[j].strip():
+        j -= 1
+    text = lines[j].strip().strip("*#").strip().rstrip(":").strip() if j > after else ""
+    if not text or len(text) > 60 or _FENCE.match(lines[j]) or _COMMAND.search(text):
+        return None
+    return text
+
+
 def _uncommented(raw: str) -> str:
     """The line without a leading shell comment marker (`# Prefill. latency: ...`: the console pasted
     into a script as comments), stripped; the tool's own patterns decide what it holds."""
@@ -209,7 +232,7 @@ def _console(lines, source: str) -> Parsed:
     # the tool prints `Warmup ...`, the warmup run, then `Benchmark ...`: what comes before either
     # marker is the warmup (a note may keep `Benchmark ...` only); with neither, all is measured
     phase = "benchmark" if not any(_uncommented(s) in ("Warmup ...", "Benchmark ...") for s in lines) else None
-    run, open_run = 0, []
+    run, open_run, caption, last = 0, [], None, -1  # last: the index of the latest result line read
     for i, raw in enumerate(lines, start=1):
         s = _uncommented(raw)
         command = next((c for at, c in reversed(commands) if at < i - 1), {})
@@ -230,6 +253,8 @@ def _console(lines, source: str) -> Parsed:
         if m.re is _PREFILL:
             run += 1
             open_run = []
+            after = next((at for at, _ in reversed(commands) if at < i - 1), -1)
+            caption = _caption(lines, i - 1, max(after, last))
         if run == 0:
             raise ParseError(source, i, "a decode or total line before any 'Prefill.' line")
         if m.re is _PREFILL:
@@ -247,6 +272,8 @@ def _console(lines, source: str) -> Parsed:
                 r["batch_size"] = int(m["bs"])
         printed = [r["batch_size"] for r in open_run if r.get("batch_size") is not None]
         base = dict(format="console", run=run, step=pair[3], **command)
+        if caption:  # the write-up's label of this run: a configuration of its own
+            base["run_name"] = caption
         if m.re is _STEP and m["bs"]:
             base["batch_size"] = int(m["bs"])
         elif printed:
@@ -255,6 +282,10 @@ def _console(lines, source: str) -> Parsed:
             rec = dict(base, line=i, metric=metric, statistic=pair[2], value=float(value), unit=unit)
             records.append(rec)
             open_run.append(rec)
+        last = i - 1
+    if len({r.get("run_name") for r in records} - {None}) < 2:  # one caption over every run tells none apart
+        for r in records:
+            r.pop("run_name", None)
     if phase is None and not records:
         messages.append(f"{source}: only the warmup run was printed (no 'Benchmark ...' line)")
     return finish(TOOL, source, records, rejects, messages, empty="no bench_one_batch 'Prefill. latency' line found")

@@ -246,7 +246,9 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
             if launched is not None and at > launched[0] and level > launched[1]:
                 continue  # a launch under a subsection of the one taken's own section: an option of it
             launched = (j, level)
-            server = {"model": args.get("model_path") or args.get("model"), "tp": args.get("tp") or args.get("tp_size")}
+            # a launch without --tp runs at TP 1 (ServerArgs.tp_size's default): one device, whatever the host has
+            tp = args.get("tp") or args.get("tp_size") or "1"
+            server = {"model": args.get("model_path") or args.get("model"), "tp": tp}
             server["dp"] = args.get("dp") or args.get("dp_size")
             server["ep"] = args.get("ep") or args.get("ep_size")
             server["dp_attention"] = "yes" if "enable_dp_attention" in args else None  # DP inside the TP group

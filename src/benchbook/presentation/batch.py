@@ -226,7 +226,9 @@ def limits_sentence(limits: pd.DataFrame) -> str:
             "variant": r.get("variant", ""),
             "gpu": r["named_gpu"],
             "status": r["status"],
-            **({"last_ok": int(r["last_ok"])} if r["status"] in ("limit", "no limit") else {}),
+            **(
+                {"last_ok": int(r["last_ok"]), "sizes": int(r["sizes"])} if r["status"] in ("limit", "no limit") else {}
+            ),
             **({"first_missing": int(r["first_missing"])} if r["status"] == "limit" else {}),
         }
         for _, r in limits.iterrows()

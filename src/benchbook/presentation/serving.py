@@ -366,13 +366,16 @@ def device_sentence(
     spans: int = 1,
     said: dict | None = None,
     size_line: int | None = None,
+    fewest: int | None = None,
+    instances: int = 1,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
     where the input states them); the model's size, and its weights' precision and bytes per weight
     with where they come from (`weights`, an `analysis.precision.Weights`; `size_line`: the input's line
-    that states the size, where the size is the input's own)."""
-    dev = {"spans": spans, **(said or {})}
+    that states the size, where the size is the input's own; `fewest`: the fewest devices a run spans,
+    where runs of a disaggregated layout of `instances` instances stand beside runs in one instance)."""
+    dev = {"spans": spans, "fewest": fewest or spans, "instances": instances, **(said or {})}
     if peaks is not None:
         dev = dict(
             device=peaks.device,

@@ -35,6 +35,7 @@ class Result:
     sweeps: list
     constant: list
     ledger: Ledger
+    models: int  # the models the input's runs name, placed or not
 
 
 def analyse(p: dict) -> Result:
@@ -63,7 +64,8 @@ def analyse(p: dict) -> Result:
         prefill.fastest(prompt)
     )
     ledger = wording.ledger(CHAPTER, files, claims)
-    return Result(p, files, rows, every, pts, lat, thr, prompt, sweeps, constant, ledger)
+    models = bandwidth.models_named(df, vdf)
+    return Result(p, files, rows, every, pts, lat, thr, prompt, sweeps, constant, ledger, models)
 
 
 def box_ids(led: Ledger) -> list[str]:
@@ -112,7 +114,7 @@ def page(r: Result) -> Page:
         ids = [i for i in ids if led.get(i).kind == kind or (kind == "bound" and i.startswith("bound_"))]
         return wording.block(led, ids)
 
-    notes = [show.coverage_note(len(pts), bandwidth.one_device(r.every)), show.latency_note(r.latency)]
+    notes = [show.coverage_note(len(pts), r.models, bandwidth.one_device(r.every)), show.latency_note(r.latency)]
     markdown = {
         "input_line": show.input_line(", ".join(r.files), pts, r.latency, r.every),
         "input_notes": "\n\n".join(n for n in notes if n),

@@ -30,6 +30,7 @@ class Result:
     apart: pd.DataFrame
     peaks: object
     said: dict  # what the input says of a device none was taken from (`analysis.roofline.said`)
+    instances: tuple  # (fewest, most) serving instances one run spans (`analysis.serving.instances`)
     model: str | None
     tokenizers: list  # [tokenizer, line] the input names beside a served model of another name
     untied: list  # [model, line, how] the input names where it ties no model to a run (`serving.untied_models`)
@@ -57,7 +58,8 @@ def analyse(p: dict) -> Result:
     pk = roofline.choose(p["gpu"], texts, p["peak_bandwidth_gb_s"], p["peak_tflops"])  # none assumed
     said = roofline.said(roofline.named(texts)) if pk is None else {}  # a device named that the table lacks
     said.pop("device_sign_line", None)  # a line that only mentions a vendor (`NVIDIA AIPerf`) names no device
-    pk = serving.spanning(pk, r)  # TP x PP the output states: the devices one run's work spans
+    inst = serving.instances(p["source"])
+    pk = serving.spanning(pk, r, inst)  # TP x PP x DP x instances: the devices one run's work spans
     models = sorted(r["model"].dropna().unique())
     untied = serving.untied_models(p["source"], models)
     model = models[0] if len(models) == 1 else None
@@ -103,6 +105,7 @@ def analyse(p: dict) -> Result:
         apart=apart,
         peaks=pk,
         said=said,
+        instances=inst,
         model=model,
         tokenizers=serving.tokenizers(p["source"], models or [m for m, _, how in untied if how == "named"]),
         untied=untied,
@@ -151,9 +154,11 @@ def page(res: Result) -> Page:
             active_b,
             size_source,
             res.weights,
-            serving.devices(r),
+            serving.devices(r) * res.instances[1],
             res.said,
             size_line=size_line,
+            fewest=serving.devices(r) * res.instances[0],
+            instances=res.instances[1],
         ),
         threshold=f"{p['knee_threshold']:g}",
         threshold_pct=f"{100 * p['bound_threshold']:.0f}",
