@@ -486,6 +486,7 @@ def test_a_model_named_in_a_path_is_a_folder_under_models_or_an_org_name_pair_wi
     assert [f.value for f in _read(line).get("path_model")] == ([model] if model else [])
 
 
+@pytest.mark.parametrize(
     ("line", "instances", "one"),
     [
         ("对应 1P1D 的两个节点", 2, False),
