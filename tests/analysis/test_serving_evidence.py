@@ -673,3 +673,19 @@ def test_an_inference_perf_summary_over_every_stage_is_no_single_load_level():
     stage = show.inputs_sentence("f", r.assign(format=inference_perf.STAGE, request_rate=8.0), "request_rate", 0)
     assert "at a single load level" in stage and "summary" not in stage
     assert not serving.aggregates(r.assign(format=inference_perf.SUMMARY, tool="vllm-bench-serve")).any()
+
+
+def test_a_singlestream_run_has_one_request_in_flight_and_no_request_rate_from_its_target_qps():
+    """LoadGen's SingleStream issues the next query only when the last completed (max_async_queries 1):
+    concurrency 1, as fast as that allows; its target_qps (0.677) only sizes the run. A Server run is paced
+    at its target_qps and has no cap."""
+    from benchbook import config
+
+    fix = config.FIXTURES_DIR / "mlperf-loadgen"
+    single, _ = serving.load([fix / "hpe_4x_rtx_pro_4500_llama31_8b_edge_singlestream_summary.txt"])
+    assert single["max_concurrency"].tolist() == [1.0] and np.isinf(single["request_rate"]).all()
+    assert not single["rate_assumed"].any() and single["request_throughput"].tolist() == [0.85]
+    c = say(cs.own_slos(serving.own_slo_bounds(single)))
+    assert "this SingleStream run is not held to them" in c.text and "does not give rate" not in c.text
+    server, _ = serving.load([fix / "amd_mi300x_llama2_70b_server_summary.txt"])
+    assert server["max_concurrency"].isna().all() and server["request_rate"].tolist() == [73.5]
