@@ -118,3 +118,19 @@ def test_the_decode_sweep_note_names_a_printed_column_the_schema_does_not_name_a
     }
     path.write_text(head + row.format("none", "35.36 ± 0.07"), encoding="utf-8")
     assert bandwidth.swept(bandwidth.generation_rows(ingest.read(path, tool="llama-bench"))) == {}
+
+
+def test_a_pp_record_that_does_not_parse_is_named_by_its_test_and_rate_line_and_no_other_is():
+    why = "inside a JSON object that does not parse ({})"
+    rej = pd.DataFrame(
+        dict(
+            tool="llama-bench",
+            source="f.md",
+            line=[48, 50, 52, 90, 7],
+            text=['"avg_ns": 1', '"avg_ts": 1334.1', "samples_ts[1]: 1342.8", '"avg_ts": 101.2', "x"],
+            reason=[why.format("pp512")] * 3 + [why.format("tg128"), "a line this parser has no tidy name for"],
+        )
+    )
+    assert prefill.unparsed(rej) == [{"test": "pp512", "line": 50}]
+    assert prefill.unparsed(rej[rej["line"] > 52]) == []  # a broken tg record is no pp result
+    assert prefill.unparsed(rej.iloc[0:0]) == []

@@ -45,6 +45,22 @@ def prompt_rows(df: pd.DataFrame) -> pd.DataFrame:
     return bandwidth.generation_rows(df, metric="pp_rate")
 
 
+def unparsed(rejected: pd.DataFrame) -> list[dict]:
+    """Each prompt-processing record whose JSON does not parse (its numbers set aside by the parser,
+    which names the record's test): its test and the line of its rate (`avg_ts`, else its first number).
+    A pp result the input holds but this read could not, never an absent one."""
+    if rejected.empty:
+        return []
+    m = rejected["reason"].astype(str).str.extract(r"^inside a JSON object that does not parse \((pp[^)]*)\)$")[0]
+    pp = rejected.assign(test=m).dropna(subset=["test"])
+    pp = pp.assign(rate=pp["text"].astype(str).str.contains('"avg_ts"'))
+    first = pp.sort_values(["rate", "line"], ascending=[False, True]).groupby(["source", "test"], sort=False).head(1)
+    return [
+        {"test": t, "line": int(n)}
+        for t, n in sorted(zip(first["test"], first["line"], strict=True), key=lambda x: x[1])
+    ]
+
+
 def extra_columns(rows: pd.DataFrame) -> pd.DataFrame:
     """`rows` with each `name=value` of extra_settings (columns llama-bench printed that the schema
     does not name: sm, nkvo, mmap, embd...) as its own column, named as printed."""

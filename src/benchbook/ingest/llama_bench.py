@@ -938,6 +938,21 @@ def _parse_json_blocks(lines, out: _Out, ctx_at, taken_lines: set[int]) -> None:
     _number_repeats(out, doc)
 
 
+#: The reason of a number set aside because its JSON record does not parse; the record's test follows.
+UNPARSED = "inside a JSON object that does not parse"
+
+
+def _test_of(seg: str) -> str:
+    """The test of a llama-bench JSON record read from its text alone: `pp512`, `tg128`, `pp512+tg128`,
+    with ` @ dN` for a depth, as llama-bench names it from n_prompt, n_gen and n_depth; `unknown test`
+    where the record's text does not carry them."""
+    n = {k: int(m[1]) for k in ("n_prompt", "n_gen", "n_depth") if (m := re.search(rf'"{k}"\s*:\s*(\d+)', seg))}
+    if "n_prompt" not in n or "n_gen" not in n:
+        return "unknown test"
+    parts = [f"pp{n['n_prompt']}"] * bool(n["n_prompt"]) + [f"tg{n['n_gen']}"] * bool(n["n_gen"])
+    return "+".join(parts) + (f" @ d{n['n_depth']}" if n.get("n_depth") else "")
+
+
 def _parse_json_span(span: _Span, out: _Out, ctx_at, taken_lines: set[int]) -> None:
     dec = json.JSONDecoder()
     pos, base = 0, span.start
@@ -974,18 +989,15 @@ def _parse_json_span(span: _Span, out: _Out, ctx_at, taken_lines: set[int]) -> N
                     blank = text.find("\n\n", start)
                     seg_end = min(nxt.start() if nxt else n, blank if blank >= 0 else n)
                     seg = text[start:seg_end]
+                    why = f"{UNPARSED} ({_test_of(seg)})"  # the record's own test, so no page calls it absent
                     for km in re.finditer(r'"(avg_ts|stddev_ts|avg_ns|stddev_ns)"\s*:\s*(' + _NUM + ")", seg):
-                        out.reject(
-                            line0 + seg.count("\n", 0, km.start()),
-                            km.group(0),
-                            "inside a JSON object that does not parse",
-                        )
+                        out.reject(line0 + seg.count("\n", 0, km.start()), km.group(0), why)
                     for ka in re.finditer(r'"(samples_ts|samples_ns)"\s*:\s*\[([^\]]*)', seg):
                         for idx, kn in enumerate(re.finditer(_NUM, ka[2]), start=1):
                             out.reject(
                                 line0 + seg.count("\n", 0, ka.start(2) + kn.start()),
                                 f"{ka[1]}[{idx}]: {kn[0]}",
-                                "inside a JSON object that does not parse",
+                                why,
                             )
             pos = m.end()
             continue
