@@ -123,6 +123,16 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
     if _no_device(ev):  # no device at all: say which parameter names one
         rest = [k for k in miss if k not in ("fraction", "peak", "device")]
         return "withheld", no_device_reason(ev) + (f"; and {_missing_reason(rest)}" if rest else "")
+    if "peak" in miss and _num(ev, "achieved_gb_s") is not None:
+        miss = [k for k in miss if k != "fraction"]  # measured / peak: the measurement is there, the peak is not
+    if {"device", "peak"} & set(miss) and ev.get("printed_device"):
+        # a device the input prints (llama-bench's gpu_info) is stated, never "not given": only its peak is unknown
+        rest = [k for k in miss if k not in ("fraction", "peak", "device")]
+        why = (
+            f"the input names {ev['printed_device']}, whose peak the hardware table does not hold, so none is "
+            "assumed (pass -p gpu NAME, or the peaks)"
+        )
+        return "withheld", why + (f"; and {_missing_reason(rest)}" if rest else "")
     if miss:
         return "withheld", _missing_reason(miss)
     frac = _num(ev, "fraction")
