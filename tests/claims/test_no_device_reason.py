@@ -59,3 +59,13 @@ def test_a_printed_device_without_a_peak_is_named_in_the_reason_never_called_not
     status, why = rules.fraction_of_peak(ev)  # nothing printed: the device is not given, and said so
     assert status == "withheld" and "the input does not give the device's peak, the device" in why
     assert "the measurement to compare with the peak" not in why
+
+
+def test_bytes_per_token_missing_for_want_of_requests_in_flight_names_that_not_the_bytes():
+    """The weights are known (1 byte per weight x 70.5 B) but the output prints no latency, so the requests
+    sharing each read are unknown: the reason names them; without the model size it still names the size."""
+    ev = dict(fraction=None, peak=None, device=None, peak_source="unknown", streaming=True, bytes_per_token=None)
+    _, why = rules.fraction_of_peak({**ev, "active_params_b": 70.55, "in_flight": None})
+    assert "the requests in flight" in why and "bytes moved per token" not in why
+    _, why = rules.fraction_of_peak({**ev, "active_params_b": None, "in_flight": None})
+    assert "the model's size" in why and "bytes moved per token" in why
