@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook.analysis import bandwidth
+from benchbook.ingest import llama_bench
 
 #: The settings a sweep may vary, in the order the page lists them (the tidy table's names; a column
 #: llama-bench prints that the schema does not name is split out of extra_settings by its own name).
@@ -51,7 +52,7 @@ def unparsed(rejected: pd.DataFrame) -> list[dict]:
     A pp result the input holds but this read could not, never an absent one."""
     if rejected.empty:
         return []
-    m = rejected["reason"].astype(str).str.extract(r"^inside a JSON object that does not parse \((pp[^)]*)\)$")[0]
+    m = rejected["reason"].astype(str).str.extract(rf"^{re.escape(llama_bench.UNPARSED)} \((pp[^)]*)\)$")[0]
     pp = rejected.assign(test=m).dropna(subset=["test"])
     pp = pp.assign(rate=pp["text"].astype(str).str.contains('"avg_ts"'))
     first = pp.sort_values(["rate", "line"], ascending=[False, True]).groupby(["source", "test"], sort=False).head(1)
