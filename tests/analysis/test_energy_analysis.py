@@ -308,3 +308,21 @@ def test_without_a_file_size_the_stated_precision_gives_the_bytes_else_they_are_
     assert "assumed" in wording.word("perf_per_watt", c).text
     c = claims.floor(energy.quoted(_table(unstated)).iloc[0], 0, 1.0)
     assert c.evidence["bytes_source"] == "parameter" and c.evidence["weights_gb"] == pytest.approx(7.24)
+
+
+def _util(rows, pct):
+    return [*rows, dict(rows[0], metric="gpu_utilization", value=pct, unit="%", scope=None)]
+
+
+def test_a_power_log_of_an_idle_device_forms_no_energy_per_token():
+    """0 % GPU utilization and no energy above the idle draw while tokens were served: the log watched
+    another (idle) GPU, so no J/token, idle-subtracted figure or share is formed; at 40 % utilization, or with
+    energy above idle, the same numbers are the run's."""
+    idle = _table(_util(_rows("a", energy_j=38877.7, tokens=508705.0, idle_w=61.79, seconds=630.0), 0.0)).iloc[0]
+    assert idle["idle_device"] and pd.isna(idle["j_per_output_token"]) and pd.isna(idle["j_per_output_token_active"])
+    c = claims.per_run(idle, 0)
+    assert c.status == "withheld" and "watched an idle device" in c.reason
+    busy = _table(_util(_rows("b", energy_j=38877.7, tokens=508705.0, idle_w=61.79, seconds=630.0), 40.0)).iloc[0]
+    assert not busy["idle_device"] and busy["j_per_output_token"] == pytest.approx(38877.7 / 508705)
+    above = _table(_util(_rows("c", energy_j=60000.0, tokens=508705.0, idle_w=61.79, seconds=630.0), 0.0)).iloc[0]
+    assert not above["idle_device"] and above["j_per_output_token_active"] > 0

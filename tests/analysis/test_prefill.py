@@ -131,3 +131,19 @@ def test_one_model_on_two_backends_is_two_claims_by_backend_and_a_sweep_of_backe
     assert s["setting"] == "backend" and s["model"] == "llama 7B Q4_0"
     other = _row(backend="ROCm", threads=4) + _row(backend="Vulkan", threads=8)
     assert _sweeps(_read(tmp_path, other, "o.md")) == []  # two settings differ: no sweep of either
+
+
+def test_a_pp_record_that_does_not_parse_is_named_by_its_test_and_rate_line_and_no_other_is():
+    why = "inside a JSON object that does not parse ({})"
+    rej = pd.DataFrame(
+        dict(
+            tool="llama-bench",
+            source="f.md",
+            line=[48, 50, 52, 90, 7],
+            text=['"avg_ns": 1', '"avg_ts": 1334.1', "samples_ts[1]: 1342.8", '"avg_ts": 101.2', "x"],
+            reason=[why.format("pp512")] * 3 + [why.format("tg128"), "a line this parser has no tidy name for"],
+        )
+    )
+    assert prefill.unparsed(rej) == [{"test": "pp512", "line": 50}]
+    assert prefill.unparsed(rej[rej["line"] > 52]) == []  # a broken tg record is no pp result
+    assert prefill.unparsed(rej.iloc[0:0]) == []

@@ -732,3 +732,19 @@ def test_the_instances_a_run_spans_are_the_layout_the_input_names(tmp_path, text
     f = tmp_path / "out.md"
     f.write_text(text)
     assert serving.instances([f]) == (fewest, most)
+
+
+def test_a_singlestream_run_has_one_request_in_flight_and_no_request_rate_from_its_target_qps():
+    """LoadGen's SingleStream issues the next query only when the last completed (max_async_queries 1):
+    concurrency 1, as fast as that allows; its target_qps (0.677) only sizes the run. A Server run is paced
+    at its target_qps and has no cap."""
+    from benchbook import config
+
+    fix = config.FIXTURES_DIR / "mlperf-loadgen"
+    single, _ = serving.load([fix / "hpe_4x_rtx_pro_4500_llama31_8b_edge_singlestream_summary.txt"])
+    assert single["max_concurrency"].tolist() == [1.0] and np.isinf(single["request_rate"]).all()
+    assert not single["rate_assumed"].any() and single["request_throughput"].tolist() == [0.85]
+    c = say(cs.own_slos(serving.own_slo_bounds(single)))
+    assert "this SingleStream run is not held to them" in c.text and "does not give rate" not in c.text
+    server, _ = serving.load([fix / "amd_mi300x_llama2_70b_server_summary.txt"])
+    assert server["max_concurrency"].isna().all() and server["request_rate"].tolist() == [73.5]

@@ -46,3 +46,26 @@ def test_a_family_of_table_parts_is_named_as_those_parts_never_as_no_device():
     assert "neither the input" not in reason and "lacks" not in reason
     assert tp.device_peaks(texts=["Run on L40S:\n"])["device"] is not None
     assert "names V100 (line 1), which the hardware table lacks" in _reason("Run on V100:\n")
+
+
+def test_a_printed_device_without_a_peak_is_named_in_the_reason_never_called_not_given():
+    """The SYCL llama-bench files print gpu_info (an Arc Pro B70) the hardware table lacks: the reason names
+    it and the missing peak, not "the input does not give ... the device" nor the measurement it has."""
+    ev = dict(achieved_gb_s=185.2, fraction=None, peak=None, device=None, peak_source="unknown", streaming=True)
+    ev.update(active_params_b=3.0, bytes_per_token=1.83e9)
+    status, why = rules.fraction_of_peak({**ev, "printed_device": "Intel(R) Arc(TM) Pro B70 Graphics"})
+    assert status == "withheld" and "names Intel(R) Arc(TM) Pro B70 Graphics" in why
+    assert "does not give" not in why
+    status, why = rules.fraction_of_peak(ev)  # nothing printed: the device is not given, and said so
+    assert status == "withheld" and "the input does not give the device's peak, the device" in why
+    assert "the measurement to compare with the peak" not in why
+
+
+def test_bytes_per_token_missing_for_want_of_requests_in_flight_names_that_not_the_bytes():
+    """The weights are known (1 byte per weight x 70.5 B) but the output prints no latency, so the requests
+    sharing each read are unknown: the reason names them; without the model size it still names the size."""
+    ev = dict(fraction=None, peak=None, device=None, peak_source="unknown", streaming=True, bytes_per_token=None)
+    _, why = rules.fraction_of_peak({**ev, "active_params_b": 70.55, "in_flight": None})
+    assert "the requests in flight" in why and "bytes moved per token" not in why
+    _, why = rules.fraction_of_peak({**ev, "active_params_b": None, "in_flight": None})
+    assert "the model's size" in why and "bytes moved per token" in why

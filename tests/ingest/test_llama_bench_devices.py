@@ -221,3 +221,14 @@ def test_metal_device_lines_name_the_apple_chip():
         assert hardware.detect(chip).name == chip.replace(" ", "-")
     # Metal,BLAS with no device line: no chip is guessed
     assert lb.parse(_TABLE.replace("SYCL", "Metal,BLAS"), "x.md").table["gpu"].dropna().empty
+
+
+def test_ggml_register_device_lines_name_the_offload_device_and_not_the_cpu():
+    """ggml's backend registry logs each device it registers: SYCL0's description is the device llama-bench
+    offloads to; the CPU device is not, so a log registering only the CPU names no GPU."""
+    text = (
+        config.FIXTURES_DIR / "llama-bench" / "llamacpp_issue22413_arc_pro_b60_sycl_qwen35moe_register_device.md"
+    ).read_text(encoding="utf-8")
+    assert set(lb.parse(text, "b60.md").table["gpu"]) == {"Intel(R) Arc(TM) Pro B60 Graphics"}
+    cpu_only = re.sub(r".*registered device SYCL0.*\n", "", text)
+    assert lb.parse(cpu_only, "cpu.md").table["gpu"].isna().all()

@@ -378,3 +378,16 @@ def test_two_json_outputs_apart_that_disagree_stay_a_conflict(tmp_path):
     df = ingest.read(f, tool="llama-bench")
     assert _tg_means(df) == ([], [])  # two outputs print the same configuration differently: both set aside
     assert df["sweep_repeat"].isna().all()
+
+
+def test_a_record_that_does_not_parse_has_its_numbers_set_aside_under_its_own_test():
+    """A broken record (a value split across lines) is named by the test its own n_prompt/n_gen give, so a
+    page can say the input holds that result; the record after it, whole, is read."""
+    text = (FIX / "localmind_docs_arc_pro_b70_sycl_qwen35moe_json_split_false.md").read_text(encoding="utf-8")
+    p = lb.parse(text, "split.md")
+    assert set(p.rejected["reason"]) == {"inside a JSON object that does not parse (pp512)"}
+    assert set(p.table["test"]) == {"tg128"}
+    fixed = lb.parse(text.replace('"cpu_strict": f\n\talse,', '"cpu_strict": false,', 1), "fixed.md")
+    assert fixed.rejected.empty and set(fixed.table["test"]) == {"pp512", "tg128"}
+    assert lb._test_of('"n_prompt": 0, "n_gen": 128, "n_depth": 4096') == "tg128 @ d4096"
+    assert lb._test_of('"n_prompt": 512, "n_gen": 0') == "pp512" and lb._test_of('"avg_ts": 1.0') == "unknown test"

@@ -157,3 +157,18 @@ def test_the_errors_loadgen_logged_are_read_with_their_line():
     assert "err.txt:54: 3 ERRORS encountered. See detailed log." in p.messages
     cut = "\n".join(OFFLINE.read_text().splitlines()[:50])  # a summary cut before its last lines
     assert m.parse(cut, "cut.txt").table["errors_logged"].isna().all()
+
+
+SINGLE = FIX / "hpe_4x_rtx_pro_4500_llama31_8b_edge_singlestream_summary.txt"
+
+
+def test_singlestream_rates_with_loadgen_overhead_are_its_throughputs_and_without_are_set_aside():
+    """LoadGen's SingleStream prints (samples - 1) / last issue time as `QPS w/ loadgen overhead` (a rate it
+    completed at) and 1 / mean latency as `QPS w/o` (a latency restated): the first is read, the second not."""
+    p = parsed(SINGLE)
+    t = p.table
+    assert cell(t, "request_throughput", "value")["value"] == 0.85
+    assert cell(t, "output_throughput", "value")["value"] == 109.45
+    assert sum("1 / the mean latency" in r for r in p.rejected["reason"]) == 2
+    # a Server summary prints no such rows: its rate is `Completed samples per second`, not these
+    assert cell(parsed(SERVER).table, "request_throughput", "value")["value"] == 71.74

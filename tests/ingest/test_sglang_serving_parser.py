@@ -279,3 +279,15 @@ def test_a_launch_in_a_subsection_of_the_launch_section_is_an_option_not_the_blo
     # the other way: a launch in a section of its own (same level) is the nearest server above the block
     lines = (head + option.replace("### EAGLE", "## EAGLE") + "\n## Benchmark\n\n").splitlines()
     assert s._context(lines, 0, len(lines))["metadata"] == "tp=8; speculative=EAGLE"
+
+
+def test_the_self_contained_script_run_as_python_gives_the_command_settings():
+    cmd = "python bench_serving.py --backend vllm --model m8 \\\n  --num-prompts 20 --dataset-name random\n"
+    t = s.parse(cmd + _BLOCK, "script.md").table
+    assert set(t["num_prompts"]) == {20.0} and set(t["model"]) == {"m8"}
+
+
+def test_prose_that_names_the_script_is_no_command():
+    prose = "A copy of v0.4.0's version lives at `bench_serving.py` in this repo, e.g. --num-prompts 20.\n"
+    t = s.parse(prose + _BLOCK, "prose.md").table
+    assert t["num_prompts"].isna().all()

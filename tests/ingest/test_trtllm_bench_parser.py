@@ -206,3 +206,16 @@ def test_a_report_cut_inside_its_request_block_keeps_the_issue_rate_above_its_ba
     # the other way: without the line, the rate is not stated, and nothing is assumed here
     bare = trtllm_bench.parse(CUT.split("\n", 2)[2], "bare.txt")
     assert not any("unlimited" in m for m in bare.messages)
+
+
+ETCHED = config.FIXTURES_DIR / "trtllm-bench" / "etched_llama31_70b_fp8_tp8_isl1024_osl1024_full_log.txt"
+
+
+def test_a_report_without_request_latencies_reads_an_issue_span_under_a_microsecond_as_all_at_once():
+    """A 0.16 report prints no per-request latency: 3,000 requests enqueued within 1.8e-11 s is faster than
+    any request can finish, so all at once; at 1,000 req/s (3 s to enqueue) it is no burst, and stays unknown."""
+    burst = t.parse(ETCHED.read_text(), "etched.txt")
+    assert set(burst.table["request_rate"]) == {math.inf}
+    assert any("faster than any request can finish" in m for m in burst.messages)
+    paced = t.parse(ETCHED.read_text().replace("1.6324E+14", "1.0000E+03"), "etched.txt")
+    assert paced.table["request_rate"].isna().all() and not any("enqueued" in m for m in paced.messages)

@@ -25,3 +25,12 @@ def test_no_sweep_says_so_and_a_shared_kv_cache_type_is_stated():
     assert "the KV cache type of K (-ctk) q8_0" in text and "the CPU threads (-t) 12" in text
     assert "sweeps none" in text
     assert "sweeps none" not in show.sweep_sentences([SM], [])
+
+
+def test_a_pp_record_that_does_not_parse_is_named_not_called_absent():
+    import pandas as pd
+
+    none = pd.DataFrame()
+    said = show.prefill_intro(none, 0, [{"test": "pp512", "line": 50}])
+    assert "pp512 (rate at line 50) does not parse" in said and "holds no prompt-processing" not in said
+    assert "holds no prompt-processing (pp) result" in show.prefill_intro(none, 0, [])

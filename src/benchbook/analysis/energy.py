@@ -60,6 +60,8 @@ COLUMNS = [
     "j_per_output_token_active",
     "idle_share",
     "printed_j_per_output_token",
+    "idle_device",
+    "gpu_utilization",
     "output_tok_s",
     "e2el_s",
 ]
@@ -179,6 +181,13 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
     # from a power and a rate, the idle draw comes off the power: (W - idle W) / (tok/s)
     active_per_token = (watts - idle) / out_rate if from_power and np.isfinite(idle) else np.nan
     idle_share = idle / watts if from_power and np.isfinite(idle) and watts else np.nan
+    # a power log sampling one GPU by index that read it at 0 % utilization with no energy above its idle
+    # draw while requests completed watched an idle device, not the run: no figure is formed from it
+    util = _first(g, "gpu_utilization")
+    served = requests if np.isfinite(requests) else tokens
+    idle_device = bool(util == 0 and np.isfinite(active) and active <= 0 and np.isfinite(served) and served > 0)
+    if idle_device:
+        j_out = per_request = active_per_token = idle_share = np.nan
     row.update(
         energy_j=energy,
         energy_active_j=active,
@@ -191,13 +200,19 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
         tokens_basis=basis,
         j_per_request=per_request,
         j_per_output_token=j_out,
-        j_per_token=energy / (tokens + prompt) if np.isfinite(prompt) and np.isfinite(tokens) else np.nan,
+        j_per_token=energy / (tokens + prompt)
+        if np.isfinite(prompt) and np.isfinite(tokens) and not idle_device
+        else np.nan,
         tok_per_j=1 / j_out if np.isfinite(j_out) and j_out > 0 else np.nan,
         j_per_output_token_active=active / tokens
-        if np.isfinite(active) and np.isfinite(tokens) and tokens
+        if np.isfinite(active) and np.isfinite(tokens) and tokens and not idle_device
         else active_per_token,
-        idle_share=1 - active / energy if np.isfinite(active) and np.isfinite(energy) and energy else idle_share,
-        printed_j_per_output_token=_first(g, "energy_per_output_token", scope),
+        idle_share=1 - active / energy
+        if np.isfinite(active) and np.isfinite(energy) and energy and not idle_device
+        else idle_share,
+        idle_device=idle_device,
+        gpu_utilization=util,
+        printed_j_per_output_token=np.nan if idle_device else _first(g, "energy_per_output_token", scope),
         # the rate and the latency the file prints beside its energy (leaderboards do)
         output_tok_s=out_rate,
         e2el_s=_first(g, "e2el") / 1000,

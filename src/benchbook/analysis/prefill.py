@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook.analysis import bandwidth
+from benchbook.ingest import llama_bench
 
 #: The settings a sweep may vary, in the order the page lists them (the tidy table's names; a column
 #: llama-bench prints that the schema does not name is split out of extra_settings by its own name).
@@ -43,6 +44,22 @@ TEST_AXES = ("n_depth", "n_prompt")
 def prompt_rows(df: pd.DataFrame) -> pd.DataFrame:
     """One row per prompt-processing (pp) measurement: settings, mean rate, printed std, mode and model."""
     return bandwidth.generation_rows(df, metric="pp_rate")
+
+
+def unparsed(rejected: pd.DataFrame) -> list[dict]:
+    """Each prompt-processing record whose JSON does not parse (its numbers set aside by the parser,
+    which names the record's test): its test and the line of its rate (`avg_ts`, else its first number).
+    A pp result the input holds but this read could not, never an absent one."""
+    if rejected.empty:
+        return []
+    m = rejected["reason"].astype(str).str.extract(rf"^{re.escape(llama_bench.UNPARSED)} \((pp[^)]*)\)$")[0]
+    pp = rejected.assign(test=m).dropna(subset=["test"])
+    pp = pp.assign(rate=pp["text"].astype(str).str.contains('"avg_ts"'))
+    first = pp.sort_values(["rate", "line"], ascending=[False, True]).groupby(["source", "test"], sort=False).head(1)
+    return [
+        {"test": t, "line": int(n)}
+        for t, n in sorted(zip(first["test"], first["line"], strict=True), key=lambda x: x[1])
+    ]
 
 
 def extra_columns(rows: pd.DataFrame) -> pd.DataFrame:

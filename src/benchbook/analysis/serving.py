@@ -126,11 +126,17 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     absent = [c for c in RUN_KEYS + COLUMNS if c not in wide]
     wide = pd.concat([wide, pd.DataFrame(np.nan, index=wide.index, columns=absent)], axis=1).copy()  # one block
     wide["order"] = np.arange(len(wide))
+    scenario = wide["scenario"].astype(object)
+    # MLPerf SingleStream issues the next query only when the last has completed (loadgen's
+    # max_async_queries 1): one request in flight, sent as fast as that cap allows
+    single = scenario == "SingleStream"
+    wide["max_concurrency"] = wide["max_concurrency"].astype(float).mask(single & wide["max_concurrency"].isna(), 1.0)
     for name in ("request_rate", "max_concurrency", "e2el"):
         wide[f"{name}_recorded"] = recorded(wide, name)
     # MLPerf Server issues queries at target_qps (Poisson); Offline issues every sample at t=0 in one
-    # query, its target_qps only sizing that query (LoadGen's mlperf.conf): all at once, no finite rate
-    qps = wide["target_qps"].astype(float).mask(wide["scenario"].astype(object) == "Offline", np.inf)
+    # query, its target_qps only sizing that query (LoadGen's mlperf.conf): all at once, no finite rate;
+    # SingleStream's target_qps only sizes its run too (the expected query count)
+    qps = wide["target_qps"].astype(float).mask(scenario.isin(["Offline", "SingleStream"]), np.inf)
     wide["request_rate"] = wide["request_rate"].astype(float).fillna(qps)
     # no rate where the format records one: the tool's default (inf); where it records none, unknown
     wide["rate_assumed"] = wide["request_rate"].isna() & wide["request_rate_recorded"]

@@ -62,6 +62,9 @@ def per_run(r: pd.Series, k: int) -> Claim:
         "duration_s": _num(r["duration_s"]),
         "energy_j": _num(r["energy_j"]),
         "mean_power_w": _num(r["mean_power_w"]),
+        "requests": _num(r.get("requests")),
+        "energy_active_j": _num(r.get("energy_active_j")),
+        "gpu_utilization": _num(r.get("gpu_utilization")),
     }
     rule = "J per output token = measured energy / output tokens over the same interval and scope"
     if ev["tokens_basis"] == "power / throughput":
@@ -71,6 +74,12 @@ def per_run(r: pd.Series, k: int) -> Claim:
     elif ev["tokens_basis"] == "power reading / throughput":
         rule = "J per output token ~ power reading / output tokens per second (an estimate: mean or peak not said)"
     c = make(f"measured_{k}", "energy_bound", rule, ev)
+    if bool(r.get("idle_device", False)):
+        served = f"{ev['requests']:,.0f} requests" if ev["requests"] else f"{ev['output_tokens']:,.0f} output tokens"
+        return c.withhold(
+            f"its power log read the GPU at {ev['gpu_utilization']:g} % utilization with {ev['energy_active_j']:g} J "
+            f"above its idle draw while {served} completed: it watched an idle device, so its energy is not the run's"
+        )
     if not c.shown and ev["j_per_request"] is not None:
         return c.withhold("the file gives no token counts, only energy per request")
     if not c.shown and ev["energy_j"] is not None and ev["output_tokens"] is None:
@@ -138,6 +147,10 @@ def idle_order(rows: pd.DataFrame) -> Claim:
     cheapest with idle counted."""
     c = cheapest(rows, "j_per_output_token_active", "measured_cheapest_active")
     if not len(rows) or rows["j_per_output_token_active"].isna().all():
+        if len(rows) and "idle_device" in rows and rows["idle_device"].fillna(False).astype(bool).any():
+            return c.withhold(
+                "the power log watched an idle device (0 % utilization, no energy above idle), not the run"
+            )
         return c.withhold("the file gives no idle power (nor an idle-subtracted energy) with a token count")
     total = cheapest(rows, "j_per_output_token", "measured_cheapest")
     ev = dict(c.evidence)

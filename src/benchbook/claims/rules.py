@@ -47,6 +47,7 @@ _MISSING_PHRASES = {
     "device": "the device",
     "active_params_b": "the model's size",
     "bytes_per_token": "the bytes moved per token",
+    "in_flight": "the requests in flight (a mean latency to multiply the request rate by)",
 }
 
 
@@ -116,6 +117,14 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
     miss = _missing(ev, ("fraction", "peak", "device"))
     if ev.get("streaming"):
         miss += _missing(ev, ("active_params_b", "bytes_per_token"))
+        if (
+            "bytes_per_token" in miss
+            and "in_flight" in ev
+            and ev["in_flight"] is None
+            and "active_params_b" not in miss
+        ):
+            # the weights are known; what the bytes per token lack is the requests sharing each read
+            miss = [("in_flight" if k == "bytes_per_token" else k) for k in miss]
     if ev.get("compute"):  # FLOP/s = 2 x params x tok/s: without the size there is no measurement
         miss = _missing(ev, ("active_params_b",)) or miss
     if ev.get("two_devices"):  # the rate mixes two devices: neither one's peak bounds it
@@ -123,6 +132,16 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
     if _no_device(ev):  # no device at all: say which parameter names one
         rest = [k for k in miss if k not in ("fraction", "peak", "device")]
         return "withheld", no_device_reason(ev) + (f"; and {_missing_reason(rest)}" if rest else "")
+    if "peak" in miss and _num(ev, "achieved_gb_s") is not None:
+        miss = [k for k in miss if k != "fraction"]  # measured / peak: the measurement is there, the peak is not
+    if {"device", "peak"} & set(miss) and ev.get("printed_device"):
+        # a device the input prints (llama-bench's gpu_info) is stated, never "not given": only its peak is unknown
+        rest = [k for k in miss if k not in ("fraction", "peak", "device")]
+        why = (
+            f"the input names {ev['printed_device']}, whose peak the hardware table does not hold, so none is "
+            "assumed (pass -p gpu NAME, or the peaks)"
+        )
+        return "withheld", why + (f"; and {_missing_reason(rest)}" if rest else "")
     if miss:
         return "withheld", _missing_reason(miss)
     frac = _num(ev, "fraction")

@@ -420,6 +420,8 @@ def bandwidth(
     ev.update(said or {})
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     ev.update(active_params_b=active_b, bytes_per_token=None)
+    if row is not None:  # the bytes per token are the weights over the requests in flight: say which is missing
+        ev.update(in_flight=_f(row.get("in_flight")))
     if row is not None and _f(row.get("in_flight")):
         _repeats(ev, row)
         ev.update(

@@ -20,7 +20,7 @@ How it lands in the tidy table
   ``VAR=value`` assignments, which go to extra_settings as ``env ...``; continued with a trailing backslash;
   quotes removed; a ``$(...)`` value is unknown), the device lines (gpu: ``Device 0: <name>, gfxNNNN``
   as "<name> (gfxNNNN)", ``ggml_vulkan: 0 = <name> (driver)``, the GPU rows of the SYCL device
-  list), the ``build: <commit> (<number>)`` line after the table, a heading such as ``### 600W``
+  list, ggml's ``register_device: registered device SYCL0 (<name>)`` of a non-CPU device), the ``build: <commit> (<number>)`` line after the table, a heading such as ``### 600W``
   (power_limit_w), and the prose line just above the table outside code (caption: "with ncmoe32"
   tells two runs of a write-up apart). A command, its devices and caption apply to the next table
   only. Log lines printed between the rows (``ggml_vulkan: Compiling shaders...``) are skipped.
@@ -215,6 +215,10 @@ _VULKAN_RE = re.compile(r"^\s*ggml_vulkan:\s*(\d+)\s*=\s*([^|]+?)\s*(?:\||$)")
 #: Metal's device lines (``ggml_metal_init: found device: Apple M2`` / ``GPU name:   Apple M2``, a
 #: timestamp and level may precede them): printed with -v, or pasted above a table from another tool
 _METAL_RE = re.compile(r"\bggml_metal(?:_device)?_init:\s*(?:found device|GPU name):\s*(\S.*?)\s*$")
+#: ggml's backend registry log (`register_device: registered device SYCL0 (Intel(R) Arc(TM) Pro B60 Graphics)`):
+#: the device's name (backend and index) and description; CPU, BLAS and RPC are not a device llama-bench offloads to
+_REGISTER_RE = re.compile(r"\bregister_device:\s*registered device\s+([A-Za-z]+)(\d*)\s*\((.+)\)\s*$")
+_NOT_OFFLOAD = ("cpu", "blas", "rpc")
 _SYCL_RE = re.compile(r"^\s*\|\s*(\d+)\|\s*\[(\w+):(\w+):\d+\]\|\s*([^|]*?)\s*\|")
 #: a system listing's GPU line (`GPU: Intel Arc B580`, `- GPU: ...`): a name with a letter in it
 _STATED_GPU_RE = re.compile(r"^\s*(?:[-*]\s+)?GPU\s*:\s*([A-Za-z][^|=]*?)\s*$")
@@ -439,7 +443,8 @@ def _device(line: str) -> tuple[str, int, str] | None:
     (ROCm's ``gfxNNNN`` arch kept: "AMD Radeon Graphics (gfx1151)"), ("vulkan", ...) for
     ``ggml_vulkan: N = name (driver) | ...``, ("metal", 0, name) for Metal's ``found device`` or ``GPU
     name`` line, ("sycl:<backend>", ...) for a GPU row of the SYCL
-    device list (CPU rows are not the device llama-bench offloads to)."""
+    device list (CPU rows are not the device llama-bench offloads to), (backend, ...) for ggml's
+    ``register_device: registered device SYCL0 (description)`` of a device other than CPU, BLAS or RPC."""
     m = _DEVICE_RE.match(line)
     if m:
         name = m[2].strip()
@@ -453,6 +458,9 @@ def _device(line: str) -> tuple[str, int, str] | None:
     m = _SYCL_RE.match(line)
     if m and m[3].lower() == "gpu" and m[4]:
         return f"sycl:{m[2].lower()}", int(m[1]), m[4]
+    m = _REGISTER_RE.search(line)
+    if m and m[1].lower() not in _NOT_OFFLOAD:
+        return m[1].lower(), int(m[2] or 0), m[3].strip()
     return None
 
 
@@ -997,6 +1005,21 @@ def _parse_json_blocks(lines, out: _Out, ctx_at, taken_lines: set[int]) -> None:
     _number_repeats(out, doc)
 
 
+#: The reason of a number set aside because its JSON record does not parse; the record's test follows.
+UNPARSED = "inside a JSON object that does not parse"
+
+
+def _test_of(seg: str) -> str:
+    """The test of a llama-bench JSON record read from its text alone: `pp512`, `tg128`, `pp512+tg128`,
+    with ` @ dN` for a depth, as llama-bench names it from n_prompt, n_gen and n_depth; `unknown test`
+    where the record's text does not carry them."""
+    n = {k: int(m[1]) for k in ("n_prompt", "n_gen", "n_depth") if (m := re.search(rf'"{k}"\s*:\s*(\d+)', seg))}
+    if "n_prompt" not in n or "n_gen" not in n:
+        return "unknown test"
+    parts = [f"pp{n['n_prompt']}"] * bool(n["n_prompt"]) + [f"tg{n['n_gen']}"] * bool(n["n_gen"])
+    return "+".join(parts) + (f" @ d{n['n_depth']}" if n.get("n_depth") else "")
+
+
 def _parse_json_span(span: _Span, out: _Out, ctx_at, taken_lines: set[int]) -> None:
     dec = json.JSONDecoder()
     pos, base = 0, span.start
@@ -1033,18 +1056,15 @@ def _parse_json_span(span: _Span, out: _Out, ctx_at, taken_lines: set[int]) -> N
                     blank = text.find("\n\n", start)
                     seg_end = min(nxt.start() if nxt else n, blank if blank >= 0 else n)
                     seg = text[start:seg_end]
+                    why = f"{UNPARSED} ({_test_of(seg)})"  # the record's own test, so no page calls it absent
                     for km in re.finditer(r'"(avg_ts|stddev_ts|avg_ns|stddev_ns)"\s*:\s*(' + _NUM + ")", seg):
-                        out.reject(
-                            line0 + seg.count("\n", 0, km.start()),
-                            km.group(0),
-                            "inside a JSON object that does not parse",
-                        )
+                        out.reject(line0 + seg.count("\n", 0, km.start()), km.group(0), why)
                     for ka in re.finditer(r'"(samples_ts|samples_ns)"\s*:\s*\[([^\]]*)', seg):
                         for idx, kn in enumerate(re.finditer(_NUM, ka[2]), start=1):
                             out.reject(
                                 line0 + seg.count("\n", 0, ka.start(2) + kn.start()),
                                 f"{ka[1]}[{idx}]: {kn[0]}",
-                                "inside a JSON object that does not parse",
+                                why,
                             )
             pos = m.end()
             continue

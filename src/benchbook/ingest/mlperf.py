@@ -9,7 +9,9 @@ rows "Time per Output Token" and keeps "time to output token" on the percentile 
 
 Tidy names follow the serving contract: samples are requests, so `Completed samples per second`
 (Server) and `Samples per second` (Offline) are `request_throughput`; `Completed tokens per
-second` / `Tokens per second` (generated tokens) are `output_throughput`; `Scheduled samples per
+second` / `Tokens per second` (generated tokens) are `output_throughput` (SingleStream prints them as
+`QPS w/ loadgen overhead` and `TPS w/ loadgen overhead`; its `w/o` rows are 1 / mean latency, set
+aside); `Scheduled samples per
 second` (the offered load) is `scheduled_request_rate`; the latencies are `e2el`, `ttft` and
 `tpot`. LoadGen prints them in ns: they are converted to ms (unit `ms`, note "LoadGen printed ns").
 
@@ -85,7 +87,12 @@ RATES = {
     "Completed tokens per second": ("output_throughput", "tok/s"),
     "Tokens per second": ("output_throughput", "tok/s"),
     "Scheduled samples per second": ("scheduled_request_rate", "req/s"),
+    # SingleStream: (samples - 1) / the last query's issue time, the rate it completed them at
+    "QPS w/ loadgen overhead": ("request_throughput", "req/s"),
+    "TPS w/ loadgen overhead": ("output_throughput", "tok/s"),
 }
+#: SingleStream's rates without LoadGen's overhead: 1 / mean latency (loadgen/results.cc), a latency restated.
+WITHOUT_OVERHEAD = ("QPS w/o loadgen overhead", "TPS w/o loadgen overhead")
 #: LoadGen's count of the errors it logged, the summary's last line (loadgen/logging.cc).
 ERRORS_RE = re.compile(r"^(?P<n>No|\d+) errors? encountered", re.IGNORECASE)
 NS_NOTE = "LoadGen printed ns; converted to ms"
@@ -175,6 +182,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
                     rejects.append((ln, s, f"percentile P{st['p']} is not a tidy statistic (p50, p90, p95, p99)"))
                     continue
             records.append(dict(line=ln, metric=kind, statistic=stat, value=value / 1e6, unit="ms", note=NS_NOTE))
+        elif label in WITHOUT_OVERHEAD:
+            rejects.append((ln, s, "1 / the mean latency (LoadGen's SingleStream), a latency restated, not a rate"))
         else:
             rejects.append((ln, s, "a LoadGen line this parser has no tidy name for"))
     if settings["scenario"] is None or cells == 0:

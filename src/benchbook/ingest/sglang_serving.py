@@ -207,6 +207,12 @@ def _section(lines: list[str], lo: int, j: int) -> tuple[int, int]:
     return 0, lo
 
 
+#: The client (the module, or SGLang's self-contained script copied beside a README) and the server.
+_BENCH = ("sglang.bench_serving", "bench_serving.py")
+_COMMANDS = (*_BENCH, "sglang.launch_server", "sglang serve")
+SCRIPT_RE = re.compile(r"\bpython3?\s+(?:\S*/)?bench_serving\.py\b")
+
+
 def _context(lines: list[str], lo: int, hi: int) -> dict:
     """Settings from the bench_serving command line and the nearest markdown heading in lines[lo:hi].
     The server is the last launch command above the block, except one in a subsection of an earlier
@@ -219,7 +225,10 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
     launched: tuple[int, int] | None = None  # (line, heading level) of the launch command taken
     for j in range(lo, hi):
         s = lines[j]
-        cmd = next((c for c in ("sglang.bench_serving", "sglang.launch_server", "sglang serve") if c in s), None)
+        # the module, or its self-contained copy run as a script (`python bench_serving.py`)
+        cmd = next((c for c in _COMMANDS if c in s), None)
+        if cmd == "bench_serving.py" and not SCRIPT_RE.search(s):
+            cmd = None  # prose that names the script (a link, "a copy lives at"), not a command
         if cmd is None:
             continue
         text = s
@@ -241,7 +250,7 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
                 if not eq:
                     val = argv[i + 1] if i + 1 < len(argv) and not argv[i + 1].startswith("--") else ""
                 args[key.replace("-", "_")] = val
-        if cmd != "sglang.bench_serving":  # the server the block ran against: model, parallelism, drafts
+        if cmd not in _BENCH:  # the server the block ran against: model, parallelism, drafts
             level, at = _section(lines, lo, j)
             if launched is not None and at > launched[0] and level > launched[1]:
                 continue  # a launch under a subsection of the one taken's own section: an option of it

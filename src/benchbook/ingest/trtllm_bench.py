@@ -469,6 +469,10 @@ def _read_report(
     return (base, meta) if out.cells > before else None
 
 
+#: A floor under any model request's latency (ms): one GPU kernel launch alone takes microseconds.
+FASTEST_REQUEST_MS = 1e-3
+
+
 def _burst(out: _Out, first: int, source: str) -> None:
     """The tool prints `Issue Rate` as requests over the span in which it enqueued them
     (`stats.issue_rate_ns * 1e9`). When that span, requests / issue rate, is shorter than the fastest
@@ -488,13 +492,17 @@ def _burst(out: _Out, first: int, source: str) -> None:
     if n is None:  # no REQUEST INFORMATION block: the tool's request throughput is completed / total latency
         tput, span = one("request_throughput", ("value",)), one("duration", ("value",))
         n = (tput[0] * span[0], tput[1]) if tput and span else None
-    if not (rate and n and lat) or n[0] / rate[0] >= lat[0] / 1000.0:
+    # a report without per-request latencies (0.16 and older print none): no request of a model
+    # finishes within a microsecond (one kernel launch takes longer), so a span below it is a burst too
+    floor = lat[0] if lat else FASTEST_REQUEST_MS
+    if not (rate and n) or n[0] / rate[0] >= floor / 1000.0:
         return
     for r in recs:
         r["request_rate"] = math.inf
+    when = f"before the first finished ({lat[0]:g} ms)" if lat else "faster than any request can finish"
     out.messages.append(
         f"{source}:{rate[1]}: Issue Rate {rate[0]:.4g} req/s: the {n[0]:g} requests were enqueued within "
-        f"{n[0] / rate[0]:.2g} s, before the first finished ({lat[0]:g} ms): an unlimited request rate"
+        f"{n[0] / rate[0]:.2g} s, {when}: an unlimited request rate (all at once)"
     )
 
 

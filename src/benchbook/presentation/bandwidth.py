@@ -395,9 +395,10 @@ def roofline_figure(pts: pd.DataFrame):
 # Prompt processing and the settings a run sweeps
 
 
-def prefill_intro(pp: pd.DataFrame, n_claims: int) -> str:
-    """What the prompt-processing section measures, on this input."""
-    return _say("prefill_intro", n=len(pp), models=n_claims)
+def prefill_intro(pp: pd.DataFrame, n_claims: int, unparsed: list[dict] | None = None) -> str:
+    """What the prompt-processing section measures, on this input; where its only pp records do not
+    parse, their tests and lines (a result the input holds, not an absent one)."""
+    return _say("prefill_intro", n=len(pp), models=n_claims, unparsed=list(unparsed or []))
 
 
 def sweep_sentences(found: list[dict], constant: list[tuple]) -> str:

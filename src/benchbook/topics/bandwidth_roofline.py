@@ -36,6 +36,7 @@ class Result:
     constant: list
     ledger: Ledger
     models: int  # the models the input's runs name, placed or not
+    pp_unparsed: list[dict]  # prompt-processing records whose JSON does not parse: test, line
 
 
 def analyse(p: dict) -> Result:
@@ -55,6 +56,8 @@ def analyse(p: dict) -> Result:
     thr = bandwidth.throughput_runs(vdf, gpu, bw, tf, named, names)  # batched: not placed
     vpts = bandwidth.latency_points(lat, gpu, bw, tf, named, names)
     pts = pd.concat([pts, vpts], ignore_index=True) if len(vpts) else pts
+    rejected = [r for f in llama for r in ingest.read(f, tool="llama-bench").attrs.get("rejected", [])]
+    pp_unparsed = prefill.unparsed(pd.DataFrame(rejected, columns=ingest.REJECTED_COLUMNS))
     prompt_rows = prefill.prompt_rows(df)
     prompt = prefill.points(prompt_rows, gpu, p["moe_active_params"], bw, tf)
     both = pd.concat([prompt_rows, rows], ignore_index=True)
@@ -65,7 +68,7 @@ def analyse(p: dict) -> Result:
     )
     ledger = wording.ledger(CHAPTER, files, claims)
     models = bandwidth.models_named(df, vdf)
-    return Result(p, files, rows, every, pts, lat, thr, prompt, sweeps, constant, ledger, models)
+    return Result(p, files, rows, every, pts, lat, thr, prompt, sweeps, constant, ledger, models, pp_unparsed)
 
 
 def box_ids(led: Ledger) -> list[str]:
@@ -123,7 +126,7 @@ def page(r: Result) -> Page:
         "bounds": said("bound"),
         "throughput_note": show.throughput_note(r.throughput),
         "withheld_list": placement.folded_box(led, skip=[*box, *pp_ids]),
-        "prefill_intro": show.prefill_intro(r.prompt, len(pp_ids)),
+        "prefill_intro": show.prefill_intro(r.prompt, len(pp_ids), r.pp_unparsed),
         "prefill_claims": wording.block(led, pp_ids),
         "prefill_rates": show.other_rates(r.prompt, r.sweeps, claimed),
         "setting_sweeps": show.sweep_sentences(r.sweeps, r.constant),
