@@ -3,7 +3,10 @@
 Three forms are read:
 
 * the text block the tool prints, from `============ Serving Benchmark Result ============` to the
-  closing row of 50 `=`, with the context above it that names the run: a markdown heading
+  closing row of 50 `=` (a banner a write-up renamed, `Serving Benchmark Result (16K/1K - Conc 256)`,
+  names the run and, where it says so, its cap; a block pasted without its closing row that ends at a
+  code fence or at a blank line before the next banner is read and reported; one cut by the file's
+  end is refused as truncated), with the context above it that names the run: a markdown heading
   (`## c=32`), the command line (`vllm bench serve ... --max-concurrency=32`), the
   `Namespace(...)` dump (hard-wrapped or not) and the pre-run lines (`Traffic request rate: inf`,
   `Burstiness factor: 1.0 ...`, `Maximum request concurrency: None`) and a write-up's own list
@@ -109,7 +112,10 @@ METRICS = {
     "e2el_per_output_token": "ms: 2023 script, mean of latency / output tokens (first-token wait included)",
 }
 
-HEADER_RE = re.compile(r"^(?P<prefix>.*?)=+ Serving Benchmark Result =+\s*$")
+#: The banner; a write-up may name its run inside it (`==== Serving Benchmark Result (16K/1K - Conc 256) ====`).
+HEADER_RE = re.compile(r"^(?P<prefix>.*?)=+ Serving Benchmark Result(?: \((?P<label>[^()]+)\))? =+\s*$")
+#: A concurrency cap named in a banner's label (`Conc 256`, `concurrency=64`, `c=8`).
+BANNER_CAP_RE = re.compile(r"\b(?:conc(?:urrency)?|c)\s*[=:]?\s*(\d+)\b", re.IGNORECASE)
 CLOSE_RE = re.compile(r"^={50}\s*$")
 SECTION_RE = re.compile(r"^-{3,}[^-].*[^-]-{3,}\s*$|^-+[A-Za-z ().-]+-+\s*$")
 LINE_RE = re.compile(r"^(?P<label>[^:]+?):\s+(?P<value>\S+)\s*$")
@@ -526,6 +532,9 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
             if CLOSE_RE.match(body.strip()):
                 close = j
                 break
+            if FENCE_RE.match(s) or not s.strip() and _abridged_end(lines, j):
+                close = j  # the author's paste ends the block here: read and reported, see `_unclosed`
+                break
             if body.strip().startswith(("Backend:", "Max request concurrency:")):
                 sglang = True
             j += 1
@@ -539,6 +548,22 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
         out.append((i, close, prefix))
         i = close + 1
     return out
+
+
+def _abridged_end(lines: list[str], j: int) -> bool:
+    """Whether blank line j ends a block the author pasted without its closing row: the next
+    non-blank line is another banner or a code fence (a block cut by the file's end is truncated)."""
+    for s in lines[j + 1 :]:
+        if s.strip():
+            return bool(HEADER_RE.match(s) or FENCE_RE.match(s))
+    return False
+
+
+def _unclosed(lines: list[str], close: int, prefix: str) -> bool:
+    """Whether a block's end is not the tool's closing row of '='."""
+    s = lines[close]
+    body = s[len(prefix) :] if prefix and s.startswith(prefix) else s
+    return not CLOSE_RE.match(body.strip())
 
 
 def _parse_block(lines, start, close, prefix, source, records, rejects, settings):
@@ -881,6 +906,16 @@ def parse(text: str | Lines, source: str) -> Parsed:
             if k > 1 and not (set(ctx) & set(INHERITED)) and not any(FENCE_RE.match(x) for x in lines[prev_end:start]):
                 ctx.update({key: prev_ctx[key] for key in INHERITED if key in prev_ctx})
             prev_ctx = ctx
+            banner = HEADER_RE.match(lines[start])["label"]
+            if banner:  # the write-up's name for the run; a cap it states is the run's --max-concurrency
+                ctx["label"] = banner.strip()
+                cap = BANNER_CAP_RE.search(banner)
+                if cap:
+                    ctx["max_concurrency"] = float(cap.group(1))
+            if _unclosed(lines, close, prefix):
+                messages.append(
+                    f"{source}:{start + 1}: the result block has no closing row of '='; read up to line {close}"
+                )
             settings = {
                 "run": ctx.get("label") or ctx.get("run") or f"block {k}",
                 "format": "text",
