@@ -395,3 +395,12 @@ def test_block_cut_by_the_files_end_is_still_refused_as_truncated():
     text = RENAMED.split("\n\n")[0] + "\n"  # first block, no blank line, fence or close after it
     with pytest.raises(ParseError, match="closing row"):
         v.parse(text, "cut.md")
+
+
+def test_a_prose_line_naming_the_tool_leaves_the_model_to_the_command_below_it():
+    prose = "We used the native `vllm bench serve` CLI tool.\n\n```bash\nvllm bench serve --model org/m \\\n  --max-concurrency 8\n```\n\n"
+    p = v.parse(prose + RENAMED, "r.md")
+    assert cell(p.table, "16K/1K - Conc 256", "completed", "count")["model"] == "org/m"
+    assert cell(p.table, "8K/8K - c=32", "completed", "count")["model"] == "org/m"  # same fence: same command
+    alone = v.parse("We used the native `vllm bench serve` CLI tool.\n\n" + RENAMED, "r.md")
+    assert alone.table["model"].isna().all()  # the prose line names no model

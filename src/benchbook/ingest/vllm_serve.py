@@ -413,9 +413,12 @@ def _context(lines: list[str], lo: int, hi: int, prefix: str = "") -> dict:
                 short = [a for a in args if a != key and key.startswith(a) and len(a) >= len(key) - 2]
                 if key not in args and short:
                     args[key] = args[short[0]]
-            if not PLACEHOLDER_RE.match(args.get("model") or ""):  # `--model <model>`, `$MODEL`: no name
-                ctx.setdefault("model", args.get("model"))
-            ctx.setdefault("dataset", args.get("dataset_name"))
+            # `--model <model>`, `$MODEL`: no name; a prose line naming the tool (`the native `vllm
+            # bench serve` CLI`) gives no option and leaves the setting to a real command
+            if args.get("model") and not PLACEHOLDER_RE.match(args["model"]):
+                ctx.setdefault("model", args["model"])
+            if args.get("dataset_name"):
+                ctx.setdefault("dataset", args["dataset_name"])
             for key in ("num_prompts", "request_rate", "max_concurrency", "burstiness"):
                 if key in args and key not in ctx:
                     ctx[key] = _opt_float(args[key])
@@ -547,6 +550,23 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
             )
         out.append((i, close, prefix))
         i = close + 1
+    return out
+
+
+def _banner(line: str, dataset: str | None) -> dict:
+    """The settings a write-up's renamed banner states: its label names the run; a cap in it
+    (`Conc 256`) is the run's --max-concurrency, and the rest of such a label (`16K/1K`) names its
+    workload, added to the dataset (runs of two workloads are two series, never one sweep)."""
+    label = HEADER_RE.match(line)["label"]
+    if not label:
+        return {}
+    out: dict = {"label": label.strip()}
+    cap = BANNER_CAP_RE.search(label)
+    if cap:
+        out["max_concurrency"] = float(cap.group(1))
+        work = BANNER_CAP_RE.sub("", label).strip(" -,;:/")
+        if work:
+            out["dataset"] = f"{dataset} {work}" if dataset else work
     return out
 
 
@@ -906,12 +926,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             if k > 1 and not (set(ctx) & set(INHERITED)) and not any(FENCE_RE.match(x) for x in lines[prev_end:start]):
                 ctx.update({key: prev_ctx[key] for key in INHERITED if key in prev_ctx})
             prev_ctx = ctx
-            banner = HEADER_RE.match(lines[start])["label"]
-            if banner:  # the write-up's name for the run; a cap it states is the run's --max-concurrency
-                ctx["label"] = banner.strip()
-                cap = BANNER_CAP_RE.search(banner)
-                if cap:
-                    ctx["max_concurrency"] = float(cap.group(1))
+            ctx = {**ctx, **_banner(lines[start], ctx.get("dataset"))}  # not passed on to the next block
             if _unclosed(lines, close, prefix):
                 messages.append(
                     f"{source}:{start + 1}: the result block has no closing row of '='; read up to line {close}"
