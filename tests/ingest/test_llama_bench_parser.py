@@ -378,3 +378,27 @@ def test_two_json_outputs_apart_that_disagree_stay_a_conflict(tmp_path):
     df = ingest.read(f, tool="llama-bench")
     assert _tg_means(df) == ([], [])  # two outputs print the same configuration differently: both set aside
     assert df["sweep_repeat"].isna().all()
+
+
+BARE = """model | size | params | backend | ngl | test | t/s
+-- | -- | -- | -- | -- | -- | --
+llama 7B Q4_0 | 3.83 GiB | 7.24 B | Metal | 99 | pp 128 | 144.47 ± 0.22
+llama 7B Q4_0 | 3.83 GiB | 7.24 B | Metal | 99 | tg 128 | 20.06 ± 0.66
+"""
+
+
+def test_a_table_without_outer_pipes_is_read_as_the_tool_prints_it():
+    from benchbook.ingest import llama_bench
+
+    assert llama_bench.sniff(BARE)
+    t = llama_bench.parse(BARE, "bare.md").table
+    means = t[t["statistic"] == "mean"].set_index("test")["value"]
+    assert means.to_dict() == {"pp128": 144.47, "tg128": 20.06}
+    assert set(t["line"]) == {3, 4}  # one line for one: the file's own line numbers
+
+
+def test_pipes_in_prose_without_a_delimiter_row_are_no_table():
+    from benchbook.ingest import llama_bench
+
+    prose = "model | size | params | backend | ngl | test | t/s\nnot a delimiter row\n"
+    assert llama_bench.outer_pipes(prose.splitlines()) == prose.splitlines()
