@@ -279,3 +279,23 @@ def test_a_launch_in_a_subsection_of_the_launch_section_is_an_option_not_the_blo
     # the other way: a launch in a section of its own (same level) is the nearest server above the block
     lines = (head + option.replace("### EAGLE", "## EAGLE") + "\n## Benchmark\n\n").splitlines()
     assert s._context(lines, 0, len(lines))["metadata"] == "tp=8; speculative=EAGLE"
+
+
+def _sglang_block(banner: str, done: int) -> str:
+    return (
+        f"============ Serving Benchmark Result{banner} ============\n"
+        "Backend:                                 sglang\n"
+        "Traffic request rate:                    inf\n"
+        f"Successful requests:                     {done}\n"
+        "Benchmark duration (s):                  10.00\n"
+        "==================================================\n"
+    )
+
+
+def test_a_renamed_banner_names_the_run_and_a_plain_one_leaves_the_heading():
+    from benchbook.ingest import sglang_serving
+
+    text = "## sweep\n" + _sglang_block(" (c=64)", 64) + "\n" + _sglang_block("", 32)
+    t = sglang_serving.parse(text, "s.md").table
+    assert cell(t, "c=64", "completed", "count")["value"] == 64
+    assert cell(t, "sweep", "completed", "count")["value"] == 32
