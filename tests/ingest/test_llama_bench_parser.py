@@ -391,3 +391,27 @@ def test_a_record_that_does_not_parse_has_its_numbers_set_aside_under_its_own_te
     assert fixed.rejected.empty and set(fixed.table["test"]) == {"pp512", "tg128"}
     assert lb._test_of('"n_prompt": 0, "n_gen": 128, "n_depth": 4096') == "tg128 @ d4096"
     assert lb._test_of('"n_prompt": 512, "n_gen": 0') == "pp512" and lb._test_of('"avg_ts": 1.0') == "unknown test"
+
+
+BARE = """model | size | params | backend | ngl | test | t/s
+-- | -- | -- | -- | -- | -- | --
+llama 7B Q4_0 | 3.83 GiB | 7.24 B | Metal | 99 | pp 128 | 144.47 ± 0.22
+llama 7B Q4_0 | 3.83 GiB | 7.24 B | Metal | 99 | tg 128 | 20.06 ± 0.66
+"""
+
+
+def test_a_table_without_outer_pipes_is_read_as_the_tool_prints_it():
+    from benchbook.ingest import llama_bench
+
+    assert llama_bench.sniff(BARE)
+    t = llama_bench.parse(BARE, "bare.md").table
+    means = t[t["statistic"] == "mean"].set_index("test")["value"]
+    assert means.to_dict() == {"pp128": 144.47, "tg128": 20.06}
+    assert set(t["line"]) == {3, 4}  # one line for one: the file's own line numbers
+
+
+def test_pipes_in_prose_without_a_delimiter_row_are_no_table():
+    from benchbook.ingest import llama_bench
+
+    prose = "model | size | params | backend | ngl | test | t/s\nnot a delimiter row\n"
+    assert llama_bench.outer_pipes(prose.splitlines()) == prose.splitlines()

@@ -291,3 +291,23 @@ def test_prose_that_names_the_script_is_no_command():
     prose = "A copy of v0.4.0's version lives at `bench_serving.py` in this repo, e.g. --num-prompts 20.\n"
     t = s.parse(prose + _BLOCK, "prose.md").table
     assert t["num_prompts"].isna().all()
+
+
+def _sglang_block(banner: str, done: int) -> str:
+    return (
+        f"============ Serving Benchmark Result{banner} ============\n"
+        "Backend:                                 sglang\n"
+        "Traffic request rate:                    inf\n"
+        f"Successful requests:                     {done}\n"
+        "Benchmark duration (s):                  10.00\n"
+        "==================================================\n"
+    )
+
+
+def test_a_renamed_banner_names_the_run_and_a_plain_one_leaves_the_heading():
+    from benchbook.ingest import sglang_serving
+
+    text = "## sweep\n" + _sglang_block(" (c=64)", 64) + "\n" + _sglang_block("", 32)
+    t = sglang_serving.parse(text, "s.md").table
+    assert cell(t, "c=64", "completed", "count")["value"] == 64
+    assert cell(t, "sweep", "completed", "count")["value"] == 32

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from benchbook import config, ingest
+from benchbook.ingest import ParseError, tritonbench
 
 FIX = config.FIXTURES_DIR / "tritonbench"
 TK = FIX / "tritonbench_pr179_tk_tflops.txt"
@@ -52,3 +53,25 @@ def test_a_cell_that_is_not_a_number_is_refused_naming_its_line(tmp_path):
     with pytest.raises(ingest.ParseError) as err:
         ingest.read(f)
     assert err.value.line == 5
+
+
+SPREAD_TABLE = """+ python run.py --op flex_attention --metrics latency,tflops --latency-mode with_variance
+      (B, H, S, D)    compiled-latency    compiled-tflops
+------------------  ------------------  -----------------
+ (8, 16, 128, 128)  0.052000 (±14.23%)            20.7295
+ (8, 16, 256, 128)            0.090000            40.1000
+"""
+
+
+def test_a_latency_with_its_spread_reads_the_median_and_keeps_the_spread():
+    t = tritonbench.parse(SPREAD_TABLE, "s.txt").table
+    lat = t[t["metric"] == "latency"].set_index("input")
+    assert lat.loc["(8, 16, 128, 128)", "value"] == 0.052
+    assert "14.23%" in lat.loc["(8, 16, 128, 128)", "note"]
+    assert lat.loc["(8, 16, 256, 128)", "value"] == 0.09 and not isinstance(lat.loc["(8, 16, 256, 128)", "note"], str)
+
+
+def test_a_spread_without_a_number_before_it_is_still_refused():
+    bad = SPREAD_TABLE.replace("0.052000 (±14.23%)", "    n/a (±14.23%)")
+    with pytest.raises(ParseError, match="expected a number under 'compiled-latency'"):
+        tritonbench.parse(bad, "s.txt")

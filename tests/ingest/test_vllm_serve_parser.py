@@ -353,3 +353,54 @@ def test_a_commented_line_over_an_unprefixed_block_is_a_heading_not_a_setting(tm
     t = ingest.read(p, tool=TOOL)
     assert t["max_concurrency"].isna().all()  # the block has no `# ` prefix: the line is the author's
     assert set(t["run"]) == {"Maximum request concurrency: 8"}
+
+
+RENAMED = """```text
+============ Serving Benchmark Result (16K/1K - Conc 256) ============
+Successful requests:                     256
+Output token throughput (tok/s):         2978.71
+Mean TTFT (ms):                          27999.59
+
+============ Serving Benchmark Result (8K/8K - c=32) ============
+Successful requests:                     64
+Output token throughput (tok/s):         2054.19
+Mean TTFT (ms):                          2275.68
+
+```
+"""
+
+
+def test_renamed_banner_names_the_run_and_its_cap():
+    p = v.parse(RENAMED, "r.md")
+    assert set(p.table["run"]) == {"16K/1K - Conc 256", "8K/8K - c=32"}
+    assert cell(p.table, "16K/1K - Conc 256", "output_throughput", "value")["value"] == 2978.71
+    assert cell(p.table, "16K/1K - Conc 256", "ttft", "mean")["max_concurrency"] == 256
+    assert cell(p.table, "8K/8K - c=32", "completed", "count")["max_concurrency"] == 32
+
+
+def test_abridged_block_without_closing_row_is_read_and_reported():
+    p = v.parse(RENAMED, "r.md")
+    assert len(p.table) == 6
+    assert len(p.messages) == 2 and all("no closing row" in m for m in p.messages)
+    assert ":2:" in p.messages[0] and ":7:" in p.messages[1]
+
+
+def test_banner_label_without_a_cap_leaves_the_cap_unknown():
+    text = RENAMED.replace("Conc 256", "prefill heavy")
+    p = v.parse(text, "r.md")
+    assert math.isnan(cell(p.table, "16K/1K - prefill heavy", "completed", "count")["max_concurrency"])
+
+
+def test_block_cut_by_the_files_end_is_still_refused_as_truncated():
+    text = RENAMED.split("\n\n")[0] + "\n"  # first block, no blank line, fence or close after it
+    with pytest.raises(ParseError, match="closing row"):
+        v.parse(text, "cut.md")
+
+
+def test_a_prose_line_naming_the_tool_leaves_the_model_to_the_command_below_it():
+    prose = "We used the native `vllm bench serve` CLI tool.\n\n```bash\nvllm bench serve --model org/m \\\n  --max-concurrency 8\n```\n\n"
+    p = v.parse(prose + RENAMED, "r.md")
+    assert cell(p.table, "16K/1K - Conc 256", "completed", "count")["model"] == "org/m"
+    assert cell(p.table, "8K/8K - c=32", "completed", "count")["model"] == "org/m"  # same fence: same command
+    alone = v.parse("We used the native `vllm bench serve` CLI tool.\n\n" + RENAMED, "r.md")
+    assert alone.table["model"].isna().all()  # the prose line names no model

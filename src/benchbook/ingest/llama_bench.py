@@ -347,6 +347,30 @@ _MD_COLUMNS = {
 }
 
 
+#: A GFM delimiter row written without outer pipes (`-- | --`, `:--- | ---:`).
+_BARE_DELIMITER = re.compile(r"^\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*$")
+
+
+def outer_pipes(lines: list[str]) -> list[str]:
+    """The lines with the outer pipes GFM lets a table leave out (`model | size | ... | t/s` over
+    `-- | -- | ...`, as a table copied from a rendered page is pasted) put back, one line for one,
+    so the table reads as the tool prints it. A table is a header row over a delimiter row; its
+    body runs to the first line without a pipe."""
+    out = list(lines)
+    i = 0
+    while i < len(out) - 1:
+        if "|" in out[i] and not out[i].lstrip().startswith("|") and _BARE_DELIMITER.match(out[i + 1]):
+            j = i
+            while j < len(out) and "|" in out[j] and not out[j].lstrip().startswith("|"):
+                s = out[j].strip()
+                out[j] = f"| {s} |" if not s.endswith("|") else f"| {s}"
+                j += 1
+            i = j
+        else:
+            i += 1
+    return out
+
+
 def _is_header(line: str) -> bool:
     if not line.lstrip().startswith("|"):
         return False
@@ -1272,6 +1296,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     lines = split_n(text)
     if lines[0].startswith("\ufeff"):
         lines = [lines[0][1:], *lines[1:]]
+    lines = outer_pipes(lines)
     out = _Out()
     taken: set[int] = set()
     _parse_markdown(lines, out, taken)
@@ -1300,6 +1325,8 @@ def _builds(table) -> str | None:
 
 _SNIFF_MD = re.compile(r"^\s*\|.*\|\s*test\s*\|\s*t/s\s*\|", re.M | re.I)
 _SNIFF_MD_RENAMED = re.compile(r"^\s*\|\s*model\s*\|\s*size\s*\|\s*params\s*\|", re.M | re.I)
+#: The header of a table pasted without outer pipes (see `outer_pipes`).
+_SNIFF_MD_BARE = re.compile(r"^\s*model\s*\|.*\|\s*test\s*\|\s*t/s\s*$", re.M | re.I)
 _SNIFF_JSON = re.compile(r'"(?:avg_ts|samples_ts)"\s*:')
 _SNIFF_CSV = re.compile(r"^[^\n|{]*\bn_prompt\b[^\n]*\bavg_(?:prompt_)?ts\b", re.M)
 
@@ -1309,7 +1336,7 @@ _SNIFF_N = re.compile(r'"n_(?:prompt|gen)"\s*:')
 
 def sniff(text: str | Lines) -> bool:
     """True when the text holds a llama-bench markdown table, JSON/JSONL record or CSV header."""
-    if search(_SNIFF_MD, text) or search(_SNIFF_MD_RENAMED, text):
+    if search(_SNIFF_MD, text) or search(_SNIFF_MD_RENAMED, text) or search(_SNIFF_MD_BARE, text):
         return True
     if search(_SNIFF_JSON, text) and search(_SNIFF_N, text):
         return True

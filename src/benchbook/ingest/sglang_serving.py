@@ -53,7 +53,8 @@ METRICS = {
     "e2el": "ms: end-to-end latency per request (SGLang's 'E2E Latency')",
 }
 
-HEADER_RE = re.compile(r"^\s*=+ Serving Benchmark Result =+\s*$")
+#: The banner; a write-up may name its run inside it (`==== Serving Benchmark Result (c=64) ====`).
+HEADER_RE = re.compile(r"^\s*=+ Serving Benchmark Result(?: \((?P<label>[^()]+)\))? =+\s*$")
 CLOSE_RE = re.compile(r"^\s*={50}\s*$")
 SECTION_RE = re.compile(r"^\s*-{3,}[A-Za-z][^:]*?-{3,}\s*$")
 ROW_RE = re.compile(r"^\s*(?P<label>[A-Za-z][^:]*?):\s+(?P<value>\S.*?)\s*$")
@@ -337,8 +338,9 @@ def _text(text: str | Lines, source: str, messages: list[str]):
             below = _context(lines, end, len(lines))
             ctx.update({key: v for key, v in below.items() if key != "run" and not ctx.get(key)})
         heading = ctx.get("run", heading)
+        banner = HEADER_RE.match(lines[start])["label"]
         settings = {
-            "run": heading,
+            "run": banner.strip() if banner else heading,
             "format": "text",
             "model": ctx.get("model"),
             "dataset": ctx.get("dataset"),

@@ -3,7 +3,9 @@
 per input shape and a column per backend and metric (`sdpa-latency`, `flash_v2-tflops`, ...).
 
 What the numbers are (tritonbench's operator benchmark): `latency` is the kernel time in ms (triton's
-`do_bench`), `tflops` the operator's FLOPs over that time, `speedup` against the operator's baseline,
+`do_bench`; the median of the timed runs, printed with its spread as `0.052000 (±14.23%)` in the
+`with_variance` mode: the median is read, the spread kept in the cell's note), `tflops` the
+operator's FLOPs over that time, `speedup` against the operator's baseline,
 `gbps` bytes moved per second; the first column names the input (`(Batch, Heads, SeqLen, Dhead)`, or
 one dimension such as `SeqLen`), and an `average` row is tritonbench's mean over the inputs above it,
 set aside (it is recomputable, not an input). The operator, `--causal` and `--bwd` come from the
@@ -53,6 +55,10 @@ _DIMS = {"batch": "batch", "heads": "heads", "seqlen": "seq_len", "seqlen_kv": "
 #: flash_attention's shape flags (--batch, --n-heads, --d-head): fixed over the inputs, where a table's
 #: first column gives only the sequence length.
 _SHAPE_FLAGS = {"--batch": "batch", "--n-heads": "heads", "--d-head": "d_head"}
+#: A latency printed with its spread (`--latency-mode with_variance`: `Latency.to_str` prints
+#: f"{p50:6f} (±{pct:.2f}%)"): the median of the timed runs, and the farthest run's distance from it.
+_SPREAD = re.compile(rf"(?P<value>{NUMBER})\s+\(±(?P<pct>[0-9.]+)%\)")
+SPREAD_NOTE = "median of the timed runs; the farthest run is {pct}% from it"
 AVERAGE = "tritonbench's mean over the inputs above: recomputable, not an input"
 
 
@@ -134,6 +140,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 m = _METRIC_COL.match(col)
                 if not raw:
                     continue
+                spread = _SPREAD.fullmatch(raw)
+                if spread:
+                    raw = spread["value"]
                 if not re.fullmatch(NUMBER, raw):
                     if re.search(r"\d", raw):
                         raise ParseError(source, j + 1, f"expected a number under {col!r}, found {raw!r}")
@@ -153,6 +162,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                             statistic="value",
                             value=float(raw),
                             unit=_UNITS[m["metric"]],
+                            note=SPREAD_NOTE.format(pct=spread["pct"]) if spread else None,
                         )
                     )
             j += 1

@@ -3,7 +3,10 @@
 Three forms are read:
 
 * the text block the tool prints, from `============ Serving Benchmark Result ============` to the
-  closing row of 50 `=`, with the context above it that names the run: a markdown heading
+  closing row of 50 `=` (a banner a write-up renamed, `Serving Benchmark Result (16K/1K - Conc 256)`,
+  names the run and, where it says so, its cap; a block pasted without its closing row that ends at a
+  code fence or at a blank line before the next banner is read and reported; one cut by the file's
+  end is refused as truncated), with the context above it that names the run: a markdown heading
   (`## c=32`), the command line (`vllm bench serve ... --max-concurrency=32`), the
   `Namespace(...)` dump (hard-wrapped or not) and the pre-run lines (`Traffic request rate: inf`,
   `Burstiness factor: 1.0 ...`, `Maximum request concurrency: None`) and a write-up's own list
@@ -109,7 +112,10 @@ METRICS = {
     "e2el_per_output_token": "ms: 2023 script, mean of latency / output tokens (first-token wait included)",
 }
 
-HEADER_RE = re.compile(r"^(?P<prefix>.*?)=+ Serving Benchmark Result =+\s*$")
+#: The banner; a write-up may name its run inside it (`==== Serving Benchmark Result (16K/1K - Conc 256) ====`).
+HEADER_RE = re.compile(r"^(?P<prefix>.*?)=+ Serving Benchmark Result(?: \((?P<label>[^()]+)\))? =+\s*$")
+#: A concurrency cap named in a banner's label (`Conc 256`, `concurrency=64`, `c=8`).
+BANNER_CAP_RE = re.compile(r"\b(?:conc(?:urrency)?|c)\s*[=:]?\s*(\d+)\b", re.IGNORECASE)
 CLOSE_RE = re.compile(r"^={50}\s*$")
 SECTION_RE = re.compile(r"^-{3,}[^-].*[^-]-{3,}\s*$|^-+[A-Za-z ().-]+-+\s*$")
 LINE_RE = re.compile(r"^(?P<label>[^:]+?):\s+(?P<value>\S+)\s*$")
@@ -407,9 +413,12 @@ def _context(lines: list[str], lo: int, hi: int, prefix: str = "") -> dict:
                 short = [a for a in args if a != key and key.startswith(a) and len(a) >= len(key) - 2]
                 if key not in args and short:
                     args[key] = args[short[0]]
-            if not PLACEHOLDER_RE.match(args.get("model") or ""):  # `--model <model>`, `$MODEL`: no name
-                ctx.setdefault("model", args.get("model"))
-            ctx.setdefault("dataset", args.get("dataset_name"))
+            # `--model <model>`, `$MODEL`: no name; a prose line naming the tool (`the native `vllm
+            # bench serve` CLI`) gives no option and leaves the setting to a real command
+            if args.get("model") and not PLACEHOLDER_RE.match(args["model"]):
+                ctx.setdefault("model", args["model"])
+            if args.get("dataset_name"):
+                ctx.setdefault("dataset", args["dataset_name"])
             for key in ("num_prompts", "request_rate", "max_concurrency", "burstiness"):
                 if key in args and key not in ctx:
                     ctx[key] = _opt_float(args[key])
@@ -526,6 +535,9 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
             if CLOSE_RE.match(body.strip()):
                 close = j
                 break
+            if FENCE_RE.match(s) or not s.strip() and _abridged_end(lines, j):
+                close = j  # the author's paste ends the block here: read and reported, see `_unclosed`
+                break
             if body.strip().startswith(("Backend:", "Max request concurrency:")):
                 sglang = True
             j += 1
@@ -539,6 +551,39 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
         out.append((i, close, prefix))
         i = close + 1
     return out
+
+
+def _banner(line: str, dataset: str | None) -> dict:
+    """The settings a write-up's renamed banner states: its label names the run; a cap in it
+    (`Conc 256`) is the run's --max-concurrency, and the rest of such a label (`16K/1K`) names its
+    workload, added to the dataset (runs of two workloads are two series, never one sweep)."""
+    label = HEADER_RE.match(line)["label"]
+    if not label:
+        return {}
+    out: dict = {"label": label.strip()}
+    cap = BANNER_CAP_RE.search(label)
+    if cap:
+        out["max_concurrency"] = float(cap.group(1))
+        work = BANNER_CAP_RE.sub("", label).strip(" -,;:/")
+        if work:
+            out["dataset"] = f"{dataset} {work}" if dataset else work
+    return out
+
+
+def _abridged_end(lines: list[str], j: int) -> bool:
+    """Whether blank line j ends a block the author pasted without its closing row: the next
+    non-blank line is another banner or a code fence (a block cut by the file's end is truncated)."""
+    for s in lines[j + 1 :]:
+        if s.strip():
+            return bool(HEADER_RE.match(s) or FENCE_RE.match(s))
+    return False
+
+
+def _unclosed(lines: list[str], close: int, prefix: str) -> bool:
+    """Whether a block's end is not the tool's closing row of '='."""
+    s = lines[close]
+    body = s[len(prefix) :] if prefix and s.startswith(prefix) else s
+    return not CLOSE_RE.match(body.strip())
 
 
 def _parse_block(lines, start, close, prefix, source, records, rejects, settings):
@@ -881,6 +926,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
             if k > 1 and not (set(ctx) & set(INHERITED)) and not any(FENCE_RE.match(x) for x in lines[prev_end:start]):
                 ctx.update({key: prev_ctx[key] for key in INHERITED if key in prev_ctx})
             prev_ctx = ctx
+            ctx = {**ctx, **_banner(lines[start], ctx.get("dataset"))}  # not passed on to the next block
+            if _unclosed(lines, close, prefix):
+                messages.append(
+                    f"{source}:{start + 1}: the result block has no closing row of '='; read up to line {close}"
+                )
             settings = {
                 "run": ctx.get("label") or ctx.get("run") or f"block {k}",
                 "format": "text",
