@@ -24,6 +24,6 @@ def test_a_row_split_by_layer_or_row_or_by_default_may_span_several_gpus():
 
 
 def test_the_one_model_note_says_one_device_only_where_every_row_ran_on_one():
-    assert "one model on one device only" in show.coverage_note(1, True)
-    spread = show.coverage_note(1, False)
+    assert "one model on one device only" in show.coverage_note(1, one_device=True)
+    spread = show.coverage_note(1, one_device=False)
     assert "one model only" in spread and "one device only" not in spread and "-sm" in spread

@@ -382,7 +382,7 @@ def test_a_single_device_peak_is_spread_over_the_runs_devices_and_a_counted_one_
     tp4 = pd.DataFrame({"metadata": ["tp=4"]})
     assert serving.spanning(one, tp4).count == 4 and serving.spanning(one, tp4).total_bandwidth_gb_s == 4 * 3350.0
     two = Peaks("H100", 3350.0, {"bf16": 989.0}, source="parameter", count=2)
-    assert serving.spanning(two, tp4).count == 2  # read from the input's device label: it stands
+    assert serving.spanning(two, tp4).count == 4  # a host's count gives way to the run's own TP (TP x PP x DP)
     assert serving.spanning(one, pd.DataFrame({"metadata": ["tp=1"]})).count == 1
     assert serving.spanning(None, tp4) is None
 

@@ -25,16 +25,19 @@ from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame, printed
 from benchbook.ingest.vllm_serve import NAME
 
 
-def _line(df: pd.DataFrame, run: str, metric: str) -> int | float:
-    hit = df[(df["run"] == run) & (df["metric"] == metric)]
-    return int(hit["line"].iloc[0]) if len(hit) else math.nan
+def _line(df: pd.DataFrame, run: str, metric: str, nth: int = 0) -> int | float:
+    """The line of `metric` in the `nth` run labelled `run` (two blocks under one heading share a label:
+    each keeps its own line)."""
+    hit = df[(df["run"] == run) & (df["metric"] == metric)].sort_values("line")
+    return int(hit["line"].iloc[nth]) if len(hit) > nth else math.nan
 
 
 def reproduce(path) -> pd.DataFrame:
     df = ingest.read(path, tool=NAME)
     r = serving.runs(df)
+    nth = r.groupby("run", sort=False).cumcount()
     rows = []
-    for _, row in r.iterrows():
+    for i, row in r.iterrows():
         dur = row["duration"]
         text = row["format"] == "text"
         carried = 0.005 / dur if text else 0.0
@@ -55,7 +58,7 @@ def reproduce(path) -> pd.DataFrame:
                 dict(
                     source=row["source"],
                     tool=NAME,
-                    line=_line(df, row["run"], q),
+                    line=_line(df, row["run"], q, nth[i]),
                     quantity=f"{row['run']}: {q}",
                     published=pub,
                     recomputed=rec,
@@ -73,8 +76,9 @@ def audit(path, tpot_itl_ratio: float = 1.5, utilisation_floor: float = 0.6) -> 
     rows = []
     capped = r[r["max_concurrency"].notna()]
     lit = serving.littles_law(r)
+    nth = r.groupby("run", sort=False).cumcount()
     for i, row in r.iterrows():
-        run = row["run"]
+        run, k = row["run"], nth[i]
         if math.isnan(row["max_concurrency"]) and math.isinf(row.get("request_rate", math.nan)) and len(capped):
             best = capped["ttft_mean"].min()
             rows.append(
@@ -82,7 +86,7 @@ def audit(path, tpot_itl_ratio: float = 1.5, utilisation_floor: float = 0.6) -> 
                     source=row["source"],
                     tool=NAME,
                     defect="TTFT includes server queueing",
-                    line=_line(df, run, "ttft"),
+                    line=_line(df, run, "ttft", k),
                     value=row["ttft_mean"],
                     evidence=f"{run}: all {row['num_prompts']:g} requests sent at t=0 with no cap; mean TTFT "
                     f"{row['ttft_mean']:.0f} ms vs {best:.0f} ms in the best capped run",
@@ -97,7 +101,7 @@ def audit(path, tpot_itl_ratio: float = 1.5, utilisation_floor: float = 0.6) -> 
                     source=row["source"],
                     tool=NAME,
                     defect="TPOT much greater than ITL",
-                    line=_line(df, run, "tpot"),
+                    line=_line(df, run, "tpot", k),
                     value=tp / it,
                     evidence=f"{run}: mean TPOT {tp:.1f} ms vs mean ITL {it:.1f} ms",
                     consequence="TPOT weights every request equally (short, stalled requests count "
@@ -112,7 +116,7 @@ def audit(path, tpot_itl_ratio: float = 1.5, utilisation_floor: float = 0.6) -> 
                     source=row["source"],
                     tool=NAME,
                     defect="requests_failed",
-                    line=_line(df, run, "completed"),
+                    line=_line(df, run, "completed", k),
                     value=failed if math.isfinite(failed) else lost,
                     evidence=f"{run}: {row['completed']:g} of {row['num_prompts']:g} requests completed",
                     consequence="throughputs count only completed requests",
@@ -125,7 +129,7 @@ def audit(path, tpot_itl_ratio: float = 1.5, utilisation_floor: float = 0.6) -> 
                     source=row["source"],
                     tool=NAME,
                     defect="nominal concurrency not reached",
-                    line=_line(df, run, "request_throughput"),
+                    line=_line(df, run, "request_throughput", k),
                     value=lit.loc[i, "in_flight"],
                     evidence=f"{run}: Little's law gives {lit.loc[i, 'in_flight']:.0f} in flight on average "
                     f"for a cap of {row['max_concurrency']:g}",
