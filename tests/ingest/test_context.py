@@ -465,3 +465,54 @@ def test_a_part_after_on_or_using_is_the_device_a_run_ran_on_and_a_precision_is_
     assert [f.value for f in _read("# Results on A100 80GB").get("device")] == ["A100 80GB"]
     assert not _read("turn on FP16 kernels; tuned on SM90").get("device")  # a precision, a compute capability
     assert not _read("based on Llama3 results").get("device")  # no part's code
+
+
+def test_ggml_register_device_lines_name_the_card_and_the_cpu_by_their_descriptions():
+    """ggml-backend-reg's `register_device: registered device NAME (DESC)`: DESC is the card a
+    backend device drives; the `CPU` device's DESC is the processor."""
+    c = _read(
+        "register_device: registered device SYCL0 (Intel(R) Arc(TM) Pro B60 Graphics)\n"
+        "register_device: registered device CPU (Intel(R) Core(TM) Ultra 7 265K)\n"
+    )
+    assert [(f.value, f.line, f.source) for f in c.get("device")] == [
+        ("Intel(R) Arc(TM) Pro B60 Graphics", 1, "env-dump")
+    ]
+    assert [(f.value, f.line) for f in c.get("cpu")] == [("Intel(R) Core(TM) Ultra 7 265K", 2)]
+    # a device id with no description in brackets names no card
+    assert not _read("load_backend: registered device SYCL0\n").get("device")
+
+
+def test_a_product_named_after_on_or_using_in_prose_is_a_stated_device():
+    c = _read("Performance seems stable with the change on an Arc B70.")
+    assert [(f.value, f.line, f.source) for f in c.get("device")] == [("Arc B70", 1, "prose")]
+    assert [f.value for f in _read("Same build, using an RTX 4090 24GB here").get("device")] == ["RTX 4090 24GB"]
+    # a product compared against, not run on, is no device of the run
+    assert not _read("This is faster than an Arc B70 in other reviews.").get("device")
+    assert not _read("Tried it on a budget build.").get("device")
+
+
+def test_a_yaml_key_takes_its_meaning_from_the_mapping_it_sits_in():
+    """llm-d's report: `accelerator: {model: ..., count: ...}` names the device and its count, and
+    `model: {name: ...}` the model; a `model:` key outside a device mapping stays the model."""
+    c = _read(
+        "stack:\n"
+        "  - standardized:\n"
+        "      model:\n"
+        "        name: Qwen/Qwen3-0.6B\n"
+        "      accelerator:\n"
+        "        model: NVIDIA-H100-80GB-HBM3\n"
+        "        count: 8\n"
+        "      role: decode\n"
+        "model: meta-llama/Llama-3.1-8B\n"
+    )
+    assert [(f.value, f.line) for f in c.get("device")] == [("NVIDIA-H100-80GB-HBM3", 6)]
+    assert [(f.value, f.line) for f in c.get("device_count")] == [(8, 7)]
+    assert [(f.value, f.line) for f in c.get("model")] == [("Qwen/Qwen3-0.6B", 4), ("meta-llama/Llama-3.1-8B", 9)]
+    # a `name:` under a mapping that is neither a device nor a model names neither
+    assert not _read("metadata:\n  name: run-17\n").get("model")
+
+
+def test_obench_names_the_model_after_using_model_and_nothing_after_it():
+    c = _read("Running benchmark 3 times using model: llama3.2:3b (30.3W)\n")
+    assert [(f.value, f.line) for f in c.get("model")] == [("llama3.2:3b", 1)]
+    assert not _read("Running benchmark 3 times using: llama3.2:3b\n").get("model")

@@ -272,6 +272,10 @@ _ROCM = re.compile(
 )
 _GGML_DEVICE = re.compile(r"^\s*Device\s+(\d+):\s*([^,\n]+)(?:,\s*(gfx[0-9a-f]+))?", re.I)
 _GGML_VULKAN = re.compile(r"^\s*ggml_\w+:\s*(\d+)\s*=\s*(.+?)\s*(?:\s\(|\|)")
+#: ggml's backend registry line (`ggml-backend-reg.cpp`, `register_device`: "%s: registered device %s (%s)",
+#: the device's name then its description): a backend device (`SYCL0`, `CUDA0`) names the card it drives, and
+#: the `CPU` device names the processor.
+_GGML_REGISTER = re.compile(r"\bregistered device\s+(\S+)\s+\((.+)\)\s*$")
 _GGML_FOUND = re.compile(r"found\s+(\d+)\s+(?:CUDA|ROCm|HIP|SYCL|Vulkan|Metal)\s+devices?", re.I)
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
 #: /proc/cpuinfo's CPU key, as the kernel prints it (`seq_printf(m, "model name\t: %s\n", ...)`): the
@@ -331,6 +335,19 @@ _ON_PART = re.compile(
     r"((?:NVIDIA\s+|AMD\s+)?[A-Z]{1,3}\d{2,4}[A-Z]{0,2}"
     r"(?:[ -](?:SXM\d?|PCIe|NVL|HBM3e?|\d{2,3}\s?GB))*)(?![\w-])"
 )
+#: A product (`_PRODUCT`) named as where a run ran: `on an Arc B70`, `using an RTX 4090`.
+_ON_PRODUCT = re.compile(r"\b(?:on|using)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(" + _PRODUCT.pattern + ")")
+#: A YAML key that opens a mapping (`accelerator:`, `- metadata:  # a comment`), its indent taken at the key.
+_YAML_OPEN = re.compile(r"^(\s*(?:-\s+)?)([A-Za-z][\w-]*)\s*:\s*(?:#.*)?$")
+#: A key's meaning inside a mapping the key alone does not give: a report's `accelerator: {model: ...,
+#: count: ...}` (llm-d's benchmark report: the accelerator's model is the device) and `model: {name: ...}`.
+NESTED: dict[str, dict[str, str]] = {
+    "device": {**dict.fromkeys(("model", "name", "type", "product"), "device"), "count": "device_count"},
+    "model": dict.fromkeys(("name", "id", "path", "model_id"), "model"),
+}
+#: Ollama's obench.sh: `echo "Running benchmark $count times using model: $model"` names the model
+#: (one Ollama name, no spaces); what follows it on the line (an author's `(30.3W)`) is not the model.
+_USING_MODEL = re.compile(r"\busing model$", re.I)
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
@@ -402,6 +419,17 @@ class _Reader:
         self.command: int | None = None  # the first line of the command being read
         self.tool: str = ""  # the program that command runs (`genai-perf`, `vllm serve`)
         self.smi_rows: dict[int, int] = {}  # GPU index -> line, of nvidia-smi / rocm-smi listings
+        self.parents: list[tuple[int, str]] = []  # (indent, key) of the YAML mappings the line sits in
+
+    def nest(self, line: str) -> None:
+        """Track the YAML mappings `line` sits in: a key with no value (`accelerator:`) opens one;
+        a line indented no deeper than an open key closes it."""
+        m = _YAML_OPEN.match(line)
+        indent = len(m.group(1)) if m else len(line) - len(line.lstrip(" -"))
+        while self.parents and self.parents[-1][0] >= indent:
+            self.parents.pop()
+        if m:
+            self.parents.append((indent, _norm(m.group(2))))
 
     def add(self, name, value, line, source, text, unit=None, scope=None) -> bool:
         if value is None or (isinstance(value, str) and not value.strip()):
@@ -541,6 +569,7 @@ def _read(lines: list[str], first: int) -> Context:
         # is a flag: an author's `Average power: 512 W` under a command is a line of its own
         in_command = in_command and (wrapped or text.startswith("-"))
         continued = in_command and not _COMMAND.search(line)
+        r.nest(line)
         if not continued:
             _read_line(r, line, i)
         # markdown tables whose header names a fact (llama-bench's gpu_info / cpu_info columns)
@@ -636,6 +665,10 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     if m:
         r.add("device", _clean(m.group(2)), i, "env-dump", line)
         return
+    m = _GGML_REGISTER.search(line)
+    if m:
+        r.add("cpu" if m.group(1).upper() == "CPU" else "device", _clean(m.group(2)), i, "env-dump", line)
+        return
     m = _GGML_FOUND.search(line)
     if m:
         r.add("device_count", int(m.group(1)), i, "env-dump", line)
@@ -656,7 +689,11 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         return  # a command: its flags are read by `_read_flags`
     m = _KV.match(line)
     if m and not _MD_ROW.match(line) and len(_ENV.findall(line)) < 2:  # `a=1,b=2`: assignments, read below
-        name = KEYS.get(_norm(m.group(2)))
+        parent = KEYS.get(r.parents[-1][1]) if r.parents else None
+        name = NESTED.get(parent, {}).get(_norm(m.group(2))) or KEYS.get(_norm(m.group(2)))
+        if name is None and _USING_MODEL.search(m.group(2)):
+            r.add("model", _clean(m.group(3).split()[0]), i, "key-value", line)
+            return
         if name is None and re.search(r"\bpower\b", m.group(2), re.I):
             name = "power"
         if name is None and re.search(r"\benergy\b", m.group(2), re.I):
@@ -717,6 +754,9 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.device(m.group(0), i, source, line)
     if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
         for m in _ON_PART.finditer(text):  # `Run ... on H100:`: the part the run ran on
+            r.add("device", m.group(1), i, source, line)
+    if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
+        for m in _ON_PRODUCT.finditer(text):  # `stable with the change on an Arc B70`: the card it ran on
             r.add("device", m.group(1), i, source, line)
     if source in ("prose", "heading"):
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
