@@ -516,3 +516,47 @@ def test_obench_names_the_model_after_using_model_and_nothing_after_it():
     c = _read("Running benchmark 3 times using model: llama3.2:3b (30.3W)\n")
     assert [(f.value, f.line) for f in c.get("model")] == [("llama3.2:3b", 1)]
     assert not _read("Running benchmark 3 times using: llama3.2:3b\n").get("model")
+
+
+def test_a_command_quoted_inside_another_is_read():
+    """`kubectl exec ... -- bash -c "vllm bench serve --model M ..."`: the quoted command's flags count."""
+    c = _read(
+        'kubectl exec deploy/x -- bash -c \\\n  "vllm bench serve --backend vllm --model Qwen/Qwen3.8-27B \\\n   --num-prompts 128"'
+    )
+    assert [(f.value, f.line, f.source) for f in c.get("model")] == [("Qwen/Qwen3.8-27B", 2, "command")]
+
+
+def test_results_left_without_a_model_take_the_nearest_command_above_them():
+    import pandas as pd
+
+    text = (
+        "vllm bench latency --model org/Qwen3-30B-A3B\n"  # line 1
+        "Avg latency: 1.8 seconds\n"
+        "vllm bench latency --model org/Llama-3.1-8B\n"  # line 3
+        "Avg latency: 3.4 seconds\n"
+    )
+    table = pd.DataFrame({"line": [2, 4], "model": [None, None]})
+    (msg,) = context.fill(table, _read(text))
+    assert list(table["model"]) == ["org/Qwen3-30B-A3B", "org/Llama-3.1-8B"] and "nearest command above" in msg
+    # a row the parser named keeps its name; a path it wrote by its last part is spelled the same
+    part = pd.DataFrame({"line": [2, 4], "model": ["Qwen3-30B-A3B", None]})
+    context.fill(part, _read(text.replace("org/Qwen3-30B-A3B", "/models/Qwen3-30B-A3B")))
+    assert list(part["model"]) == ["Qwen3-30B-A3B", "org/Llama-3.1-8B"]
+    # a result above every command is tied to none: the column stays empty, said
+    above = pd.DataFrame({"line": [1, 4], "model": [None, None]})
+    (msg,) = context.fill(above, _read("Avg latency: 1.8 seconds\n" + text))
+    assert above["model"].isna().all() and "ties none to the table" in msg
+
+
+@pytest.mark.parametrize(
+    ("line", "precision"),
+    [
+        ("Run on Llama-3-8B-Instruct W4A8KV4 with `--max-num-seqs 8`", "W4A8KV4"),
+        ("Serving Qwen3.5-397B-A17B-GPTQ-Int4 over two nodes", "GPTQ-Int4"),
+        ("gpt-oss-120b MXFP4 on one H100", "MXFP4"),
+        ("We compare FP8 against bf16 on H100", None),  # a scheme named apart from any model
+        ("Llama-3.1-8B in bf16", None),
+    ],
+)
+def test_a_quantization_scheme_written_after_a_model_name_is_its_precision(line, precision):
+    assert [f.value for f in _read(line).get("precision")] == ([precision] if precision else [])

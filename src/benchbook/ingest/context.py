@@ -250,7 +250,7 @@ _FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+([^\s\\`'\"]+|'[^']*'|
 #: (`python vllm_bench.py --model_path ...`) takes its settings as flags the same way. A Python
 #: program named in a sentence, or run with no flag (`python servers/x.py &> out.txt`), is none.
 _COMMAND = re.compile(
-    r"(?:^|[\s`$>])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
+    r"(?:^|[\s`$>\"'])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
     r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-server|trtllm-bench|trtllm-serve|"
     r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|docker\s+run|torchrun|mpirun|srun)\b"
@@ -348,6 +348,13 @@ NESTED: dict[str, dict[str, str]] = {
 #: Ollama's obench.sh: `echo "Running benchmark $count times using model: $model"` names the model
 #: (one Ollama name, no spaces); what follows it on the line (an author's `(30.3W)`) is not the model.
 _USING_MODEL = re.compile(r"\busing model$", re.I)
+#: A quantization scheme written after a model's name in prose (`Llama-3-8B-Instruct W4A8KV4`,
+#: `Qwen3.5-397B-GPTQ-Int4`): the name carries a size (`8B`) and the scheme a width (QServe's `W4A8KV4`:
+#: 4-bit weights, 8-bit activations, 4-bit KV), so the line states the weights' precision.
+_MODEL_QUANT = re.compile(
+    r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?:-[A-Za-z][\w.]*?)*?[-_ ]"
+    r"(W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
+)
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
@@ -759,6 +766,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         for m in _ON_PRODUCT.finditer(text):  # `stable with the change on an Arc B70`: the card it ran on
             r.add("device", m.group(1), i, source, line)
     if source in ("prose", "heading"):
+        for m in _MODEL_QUANT.finditer(text):
+            r.add("precision", m.group(1), i, source, line)
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
             m = pat.search(text)
             if m:
@@ -824,10 +833,25 @@ def placeholder(value) -> bool:
 def fill(table, context: Context) -> list[str]:
     """Fill, in place, each of `COLUMNS` that `table` has and leaves empty in every row with the one
     value `context` states for it (the parser's own fields rank first: a column with any value is
-    left alone); a message per column filled, naming the line. Several values: left empty, said."""
+    left alone); a message per column filled, naming the line. Several values: left empty, said,
+    except for `NEAREST_COMMAND` facts, which each empty row takes from the command above it."""
     messages = []
     for col, name in COLUMNS.items():
-        if col not in table.columns or table[col].astype("string").fillna("").str.strip().ne("").any():
+        if col not in table.columns:
+            continue
+        empty = table[col].astype("string").fillna("").str.strip().eq("")
+        if not empty.all():
+            if name in NEAREST_COMMAND and empty.any():
+                facts = [f for f in context.get(name) if not placeholder(f.value)]
+                above = _nearest_command(table[empty], facts)
+                if above is not None:  # a path the parser wrote by its last part is that part
+                    named = set(table.loc[~empty, col].astype(str))
+                    above = [_last_part(v) if _last_part(v) in named else v for v in above]
+                    table.loc[empty, col] = above
+                    lines = ", ".join(str(f.line) for f in facts if f.source == "command")
+                    messages.append(
+                        f"{col}: each result takes the model of the nearest command above it (lines {lines})"
+                    )
             continue
         facts = [f for f in context.get(name) if not placeholder(f.value)]
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
@@ -838,10 +862,39 @@ def fill(table, context: Context) -> list[str]:
         if len(values) == 1:
             table[col] = values[0]
             messages.append(f"{col} {values[0]!r}: read from line {facts[0].line} ({facts[0].source}), not the table")
+        elif values and name in NEAREST_COMMAND and (above := _nearest_command(table, facts)) is not None:
+            table[col] = above
+            lines = ", ".join(str(f.line) for f in facts if f.source == "command")
+            messages.append(f"{col}: each result takes the model of the nearest command above it (lines {lines})")
         elif values:
             lines = ", ".join(str(f.line) for f in facts[:4])
             messages.append(f"{col}: the file names {len(values)} values (lines {lines}) and ties none to the table")
     return messages
+
+
+#: Facts a block takes from the nearest command above it when the file names several: a `--model` /
+#: `--model-path` argument names the model the results printed after it ran on (a write-up runs its
+#: commands and pastes each one's output below it).
+NEAREST_COMMAND = ("model",)
+
+
+def _nearest_command(table, facts: list[Fact]):
+    """Per row of `table` (by its `line`), the value of the last command fact at or above it; None
+    unless every row has one (a result printed above every command is tied to none)."""
+    commands = sorted((f for f in facts if f.source == "command"), key=lambda f: f.line)
+    if not commands or "line" not in table.columns:
+        return None
+    values = []
+    for line in table["line"]:
+        above = [f.value for f in commands if f.line <= line]
+        if not above:
+            return None
+        values.append(above[-1])
+    return values
+
+
+def _last_part(value) -> str:
+    return str(value).rstrip("/").rsplit("/", 1)[-1]
 
 
 def _words(value) -> set[str]:
