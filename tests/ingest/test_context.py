@@ -560,3 +560,11 @@ def test_results_left_without_a_model_take_the_nearest_command_above_them():
 )
 def test_a_quantization_scheme_written_after_a_model_name_is_its_precision(line, precision):
     assert [f.value for f in _read(line).get("precision")] == ([precision] if precision else [])
+
+
+def test_total_names_a_scope_for_a_power_but_not_for_an_energy():
+    """An energy is summed over its interval: `M1 Total energy:` (inference-energy, one GPU's NVML
+    energy) names no scope; a `Total Power` is summed over devices, the node's."""
+    assert _one(_read("M1  Total energy:              38877.71 J (0.010799 kWh)"), "energy").scope == "scope not stated"
+    assert _one(_read("Mean Total Power (W): 2236.5"), "power").scope == "whole node"
+    assert _one(_read("Total system energy: 120 kJ"), "energy").scope == "whole node"

@@ -391,8 +391,11 @@ def _value(raw: str) -> str:
     return raw
 
 
-def _scope(line: str) -> str:
-    low = line.lower()
+def _scope(line: str, name: str = "power") -> str:
+    """The scope a power or energy line names. An energy is always summed over its interval, so its
+    `Total` (inference-energy's `M1 Total energy:`, the NVML energy of the one GPU it logs) names
+    no scope; a power's `Total` is summed over devices (SGLang's `Total Power`)."""
+    low = re.sub(r"\btotal\b", "", line.lower()) if name == "energy" else line.lower()
     for scope, pat in _SCOPE_WORDS:
         if re.search(pat, low):
             return scope
@@ -497,7 +500,7 @@ class _Reader:
         low = text.lower()
         if name == "power" and _LIMIT.search(low) and "consum" not in low:
             return self.add("power_limit", value, line, source, text, unit=unit)
-        return self.add(name, value, line, source, text, unit=unit, scope=_scope(text))
+        return self.add(name, value, line, source, text, unit=unit, scope=_scope(text, name))
 
     def device(self, raw: str, line: int, source: str, text: str) -> bool:
         """A device label: its name as written, with a count when it gives one (`4 x H100`,
