@@ -288,6 +288,9 @@ _COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×*]\s*([1-9]\d{0,2})
 #: A count joined to a part's code by a multiplication sign (`4×H800`, `8x H100`, `2x MI300X`), the
 #: way hardware is written: read in any line (`5x faster` names no part: the code needs a digit).
 _PART_COUNTED = re.compile(r"(?<![\w.])([1-9]\d{0,2})\s?[x×]\s?((?:NVIDIA |AMD )?[A-Z]{1,3}\d{2,4}[A-Z]{0,2})(?![\w-])")
+#: A part's code as hardware is named (`H100`, `MI300X`, `B200`): capitals then two to four digits. A cloud
+#: instance type (`p5.48xlarge`, `a3-highgpu-8g`) is written in lower case and names no part by itself.
+_PART_CODE = re.compile(r"\b[A-Z]{1,3}\d{2,4}[A-Z]{0,2}\b")
 _N_GPUS = re.compile(r"\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|cards|accelerators)\b", re.I)
 _SHORT_PAR = re.compile(r"(?<![\w-])(TP|PP|DP|EP)\s*[=:]?\s*(\d{1,4})(?![\w.])")
 #: A log line's bracketed prefix with its time (SGLang's `[%(asctime)s TP0]`, `[... DP1 TP3]`): its
@@ -746,7 +749,11 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     for m in parts:  # every part the line counts: `4×H800 and 4×H200` names two
         r.device(m.group(0), i, source, line)
     if not parts and devices and worded:
-        m = _COUNTED.search(text) or _COUNT_AFTER.search(text)
+        counted = list(
+            _COUNTED.finditer(text)
+        )  # a part's code beside an instance type (`2x p5.48xlarge (16x H100)`) wins
+        m = next((c for c in counted if _PART_CODE.search(c.group(2))), None) or _COUNTED.search(text)
+        m = m or _COUNT_AFTER.search(text)
         if m and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1)):  # `5x faster` names no part
             r.device(m.group(0), i, source, line)
         elif _N_GPUS.search(text):
