@@ -118,3 +118,16 @@ def test_the_decode_sweep_note_names_a_printed_column_the_schema_does_not_name_a
     }
     path.write_text(head + row.format("none", "35.36 ± 0.07"), encoding="utf-8")
     assert bandwidth.swept(bandwidth.generation_rows(ingest.read(path, tool="llama-bench"))) == {}
+
+
+def test_one_model_on_two_backends_is_two_claims_by_backend_and_a_sweep_of_backend_only_when_nothing_else_differs(
+    tmp_path,
+):
+    rows = _row(backend="ROCm", ts="2875.28 ± 23.18") + _row(backend="Vulkan", ts="1813.49 ± 7.09")
+    df = _read(tmp_path, rows)
+    pts = prefill.points(prefill.prompt_rows(df))
+    assert prefill.fastest(pts)["label"].tolist() == ["llama 7B Q4_0 (ROCm)", "llama 7B Q4_0 (Vulkan)"]
+    (s,) = _sweeps(df)
+    assert s["setting"] == "backend" and s["model"] == "llama 7B Q4_0"
+    other = _row(backend="ROCm", threads=4) + _row(backend="Vulkan", threads=8)
+    assert _sweeps(_read(tmp_path, other, "o.md")) == []  # two settings differ: no sweep of either

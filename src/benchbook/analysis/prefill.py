@@ -72,12 +72,13 @@ def sweeps(rows: pd.DataFrame) -> list[dict]:
     if rows.empty:
         return []
     r = extra_columns(rows.reset_index(drop=True))
+    r["_label"] = labels(r, backend=False)
     r["_kind"] = np.where(pd.to_numeric(r["n_prompt"], errors="coerce").fillna(0) > 0, "pp", "tg")
     r["_gen"] = r["test"].astype(str).str.extract(r"tg(\d+)", expand=False).fillna("")
     extra = [c for c in r.columns if c not in rows.columns and not c.startswith("_")]
     settings = [c for c in (*SETTINGS, *extra, *TEST_AXES) if c in r.columns]
-    base = ["model_key", "mode", "gpu", "cpu", "power_limit_w", "_kind", "_gen"]
-    base = [c for c in base if c in r.columns] + (["engine"] if "engine" in r.columns else [])
+    base = ["model_key", "_label", "mode", "gpu", "cpu", "power_limit_w", "_kind", "_gen"]
+    base = [c for c in base if c in r.columns]
     out = []
     for s in settings:
         if s == "n_prompt" and not (r["_kind"] == "pp").any():
@@ -98,7 +99,7 @@ def sweeps(rows: pd.DataFrame) -> list[dict]:
                 {
                     "setting": s,
                     "test": _test_without(first, s),
-                    "model": bandwidth.label({"model_file": first["model_key"]}),
+                    "model": first["_label"],
                     "device": bandwidth._text(first.get("gpu") if first.get("mode") != "cpu" else first.get("cpu")),
                     "values": [
                         (_value(v), float(x), float(e) if pd.notna(e) else None, int(ln))
@@ -135,8 +136,9 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
     dense peak (`share`, None where the device, its peak or the size is unknown or the rate mixes two
     devices: `no_share` says why)."""
     override = bandwidth.override_table(moe_override)
+    names = labels(rows)
     out = []
-    for _, r in rows.iterrows():
+    for i, r in rows.iterrows():
         pk = bandwidth.choose_peak(gpu, r, bw, tf)
         size = bandwidth.model_size(override, r.get("params_b"), r.get("model_file"), r.get("model"), r.get("section"))
         active = size["active_params_b"]
@@ -172,7 +174,7 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
                 "tflops": tflops,
                 "share": tflops / peak if tflops and peak and why is None else None,
                 "no_share": why,
-                "label": bandwidth.label({"model_file": r["model_key"]}),
+                "label": names[i],
             }
         )
     cols = list(rows.columns) + ["device", "peak_tflops", "peak_precision", "peak_source", "architecture"]
@@ -183,14 +185,33 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
     return res
 
 
+def labels(rows: pd.DataFrame, backend: bool = True) -> pd.Series:
+    """Per row, its model's label (`bandwidth.label` of its model key), with the engine or build it
+    ran on where one model ran on several (`bandwidth.engines`) and, with `backend`, its backend where
+    one model ran on several backends (ROCm and Vulkan on one card; a sweep names it as its setting)."""
+    if rows.empty:
+        return pd.Series(dtype=object, index=rows.index)
+    base = rows["model_key"].map(lambda m: bandwidth.label({"model_file": m}))
+    engine = bandwidth.engines(rows)
+    backends = rows["backend"].astype("string") if "backend" in rows else pd.Series(pd.NA, index=rows.index)
+    several = (backends.groupby(rows["model_key"]).transform("nunique") > 1) & backend
+    out = base.copy()
+    for i in rows.index:
+        said = [str(engine[i]).rstrip(":")] if engine[i] else []
+        said += [str(backends[i])] if several[i] and pd.notna(backends[i]) else []
+        out[i] = f"{base[i]} ({', '.join(said)})" if said else base[i]
+    return out
+
+
 def fastest(pts: pd.DataFrame) -> pd.DataFrame:
-    """Per model and device, the pp row of the highest FLOP/s (else the highest rate): the one
-    closest to the compute roof, which its claim measures."""
+    """Per model (and engine or backend, where it ran on several: its `label`) and device, the pp row
+    of the highest FLOP/s (else the highest rate): the one closest to the compute roof, which its
+    claim measures."""
     if pts.empty:
         return pts
     order = pts.assign(_f=pts["tflops"].fillna(-1.0), _dev=pts["device"].astype("string").fillna("-"))
     order = order.sort_values(["_f", "rate", "line"], ascending=[False, False, True])
-    return order.drop_duplicates(["model_key", "_dev", "mode"]).drop(columns=["_f", "_dev"]).sort_values("line")
+    return order.drop_duplicates(["label", "_dev", "mode"]).drop(columns=["_f", "_dev"]).sort_values("line")
 
 
 def constants(rows: pd.DataFrame) -> list[tuple[str, object]]:

@@ -302,8 +302,8 @@ TOOL = register(
         settings=energy.SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="CodeCarbon emissions.csv: energy of the GPU, CPU and RAM (kWh, read as J) with its tracking "
-        "mode, and their last power readings",
+        description="CodeCarbon emissions.csv (and its JSON record of one run): energy of the GPU, CPU and RAM "
+        "(kWh, read as J) with its tracking mode, and their last power readings; 1.x's first schema: one energy per run",
         command="codecarbon's EmissionsTracker (or `codecarbon monitor`) around a run: emissions.csv",
         metrics={m: energy.METRICS[m] for m in ("energy", "power_reading", "duration")},
     )

@@ -355,8 +355,8 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="kubernetes-sigs inference-perf summary_lifecycle_metrics.json / stage_N_lifecycle_metrics.json "
-        "(serving contract)",
+        description="kubernetes-sigs inference-perf summary_lifecycle_metrics.json / stage_N_lifecycle_metrics.json, "
+        "and the *_prometheus_metrics.json reports of the server's own metrics (serving contract)",
         command="inference-perf --config_file config.yml (reports: summary_lifecycle_metrics.json, "
         "stage_N_lifecycle_metrics.json)",
         metrics=METRICS,

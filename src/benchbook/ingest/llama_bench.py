@@ -377,6 +377,7 @@ class _Out:
         self.blocks = 0
         self.source_of: list[int] = []  # per record: the table row, JSON object, CSV row or INSERT it came from
         self.current = 0
+        self.fields: dict[int, dict[str, str]] = {}  # per record of a JSON/CSV/SQL object: its `RECORD_FIELDS`
 
     def keep(self, base: dict, line: int, metric: str, statistic: str, value: float | None, unit: str, note=None):
         self.cells += 1
@@ -812,8 +813,66 @@ def _unsplit(obj: dict, out: _Out, line: int) -> dict:
     return rest
 
 
+#: The fields of a JSON/CSV/SQL record that tell runs apart and have no column of their own, by the
+#: name llama-bench's markdown prints them under, with llama-bench's default (`cmd_params_defaults`):
+#: the markdown table prints such a column only where a value differs from its default, and so does
+#: `_name_fields` for a file's records.
+RECORD_FIELDS = {
+    "split_mode": ("sm", "layer"),
+    "main_gpu": ("main_gpu", "0"),
+    "no_kv_offload": ("nkvo", "0"),
+    "use_mmap": ("mmap", "1"),
+    "embeddings": ("embd", "0"),
+    "tensor_split": ("ts", "0"),
+    "no_op_offload": ("nopo", "0"),
+    "devices": ("dev", "auto"),
+    "tensor_buft_overrides": ("ot", "none"),
+}
+
+
+def _field_value(key: str, v) -> str:
+    """A record field as markdown prints it (a flag as 0/1; a tensor split of zeros as 0)."""
+    text = str(v).strip()
+    if text.lower() in ("true", "false"):
+        return "1" if text.lower() == "true" else "0"
+    if key == "tensor_split" and all(_float(x) == 0 for x in text.split("/")):
+        return "0"
+    return text
+
+
+def _record_fields(obj: dict) -> dict[str, str]:
+    return {RECORD_FIELDS[k][0]: _field_value(k, obj[k]) for k in RECORD_FIELDS if obj.get(k) is not None}
+
+
+def _name_fields(out: _Out) -> None:
+    """Each record's `RECORD_FIELDS` that some record of the file sets off its default, added to its
+    extra_settings as `name=value` (as the markdown table would print them), so that records that
+    differ only there are not one setting's repeats."""
+    defaults = dict(RECORD_FIELDS.values())
+    shown = [
+        n for n, _ in RECORD_FIELDS.values() if any(f.get(n, defaults[n]) != defaults[n] for f in out.fields.values())
+    ]
+    for i, f in out.fields.items():
+        said = [f"{n}={f[n]}" for n in shown if n in f]
+        if said:
+            rec = out.records[i]
+            at = rec._index["extra_settings"]
+            extra = ", ".join([*([rec[at]] if rec[at] else []), *said])
+            out.records[i] = type(rec)((*rec[:at], extra, *rec[at + 1 :]))
+
+
 def _emit_record(obj: dict, base: dict | None, out: _Out, lines_of: dict[str, int], default_line: int) -> None:
     """The measured numbers of one JSON/CSV record."""
+    start = len(out.records)
+    try:
+        _emit_measured(obj, base, out, lines_of, default_line)
+    finally:
+        fields = _record_fields(obj)
+        out.fields |= dict.fromkeys(range(start, len(out.records)), fields) if fields else {}
+
+
+def _emit_measured(obj: dict, base: dict | None, out: _Out, lines_of: dict[str, int], default_line: int) -> None:
+    """`_emit_record`'s numbers: each measured field and sample of the record, kept or rejected."""
 
     def ln(key: str) -> int:
         return lines_of.get(key, default_line)
@@ -1209,6 +1268,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         )
     if not out.records and not out.rejected:
         raise ParseError(source, 1, "llama-bench output with no measured rows (truncated before the first result?)")
+    _name_fields(out)
     out.records.sort(key=lambda r: r["line"])
     return finish(TOOL, source, out.records, out.rejected, out.messages, out.cells, _builds)
 

@@ -191,7 +191,7 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="optimum-benchmark energy report (benchmark_report.json / benchmark.json: kWh per phase, "
-        "GPU, CPU, RAM and total)",
+        "GPU, CPU, RAM and total; or the same report in its console log, benchmark.log)",
         command="optimum-benchmark with energy tracking (energy_star scenario), e.g. optimum-benchmark --config-name ...",
         metrics={m: energy.METRICS[m] for m in ("energy", "tokens_per_joule", "requests_per_joule")},
     )
