@@ -575,3 +575,12 @@ def test_a_part_counted_beside_an_instance_type_is_the_device():
     assert _one(c, "device").value.startswith("H100") and _one(c, "device_count").value == 16
     # an instance type with no part beside it stays what the line names
     assert _one(_read("Ran on 2x p5.48xlarge GPU instances"), "device").value == "p5"
+
+
+def test_a_rate_under_a_token_count_is_a_token_rate_not_a_request_rate():
+    """inference-perf's Prometheus report: `successes.rate` counts requests a second, the `rate` of
+    `prompt_len` / `output_len` counts tokens a second."""
+    line = '{"successes": {"count": 28207, "rate": 137.6, "prompt_len": {"mean": 13767, "rate": 27404.0}, "output_len": {"rate": 8786.8}}}'
+    assert [f.value for f in _read(line).get("rate")] == [137.6]
+    assert not _read('{"output_len": {"mean": 4388, "rate": 8786.8}}').get("rate")
+    assert [f.value for f in _read('{"load": {"rate": 20}}').get("rate")] == [20.0]

@@ -692,7 +692,10 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         return
     pairs = _JSON_PAIR.findall(line)
     if pairs:
+        skipped = _token_rates(line)
         for k, v in pairs:
+            if skipped and _norm(k) == "rate" and skipped.pop(0) == v:
+                continue
             name = KEYS.get(_norm(k))
             if name:
                 val = json.loads(v) if not v.startswith('"') else json.loads(v)
@@ -720,6 +723,34 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         if name:
             r.keyed(name, m.group(2), i, "key-value", line)
     _read_prose(r, line, i, "prose", line)
+
+
+def _token_rates(line: str) -> list[str]:
+    """The `rate` values a one-line JSON object holds under a token count (inference-perf's
+    Prometheus report: `"output_len": {"mean": 4388, "rate": 8786.8}` is tokens/s), in order, each
+    with None for a `rate` elsewhere: these are token rates, never a request rate."""
+    try:
+        doc = json.loads(line)
+    except ValueError:
+        return []
+    out: list[str] = []
+
+    def walk(obj, parent: str) -> None:
+        if isinstance(obj, Mapping):
+            for k, v in obj.items():
+                if _norm(str(k)) == "rate" and not isinstance(v, (Mapping, list)):
+                    out.append(json.dumps(v) if _TOKEN_PARENT.search(parent) else None)
+                walk(v, _norm(str(k)))
+        elif isinstance(obj, list):
+            for v in obj:
+                walk(v, parent)
+
+    walk(doc, "")
+    return out if any(out) else []
+
+
+#: A JSON object counting tokens (`prompt_len`, `output_len`, `input_tokens`): its `rate` is tokens/s.
+_TOKEN_PARENT = re.compile(r"(?:^|_)(?:len|length|tokens?)$")
 
 
 def _read_assignments(r: _Reader, text: str, i: int, source: str) -> None:
@@ -798,8 +829,11 @@ def _read_json_document(r: _Reader, lines: list[str]) -> None:
         doc = json.loads("\n".join(lines))
     except ValueError:
         return
+    token_rates = set(_token_rates(json.dumps(doc))) - {None}
     for k, v in _walk_json(doc):
         name = KEYS.get(_norm(k))
+        if name == "rate" and json.dumps(v) in token_rates:
+            continue
         if name and not any(f.name == name for f in r.facts):
             r.keyed(name, v if not isinstance(v, bool) else None, 1, "json", f"{k}: {v}")
 
