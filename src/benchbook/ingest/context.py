@@ -780,12 +780,15 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     for m in parts:  # every part the line counts: `4×H800 and 4×H200` names two
         r.device(m.group(0), i, source, line)
     if not parts and devices and worded:
-        counted = list(
-            _COUNTED.finditer(text)
-        )  # a part's code beside an instance type (`2x p5.48xlarge (16x H100)`) wins
-        m = next((c for c in counted if _PART_CODE.search(c.group(2))), None) or _COUNTED.search(text)
-        m = m or _COUNT_AFTER.search(text)
-        if m and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1)):  # `5x faster` names no part
+        counted = list(_COUNTED.finditer(text))
+        coded = next((c for c in counted if _PART_CODE.search(c.group(2))), None)
+        m = counted[0] if counted else _COUNT_AFTER.search(text)
+        if coded is not None and coded is not counted[0]:
+            # a part's code beside an instance type (`2x p5.48xlarge (16x H100 GPUs)`) wins, named by its code
+            part = re.match(rf"{_PART_CODE.pattern}(?:[ -](?:SXM\d?|PCIe|NVL|\d{{2,3}}\s?GB))*", coded.group(2).strip())
+            r.add("device_count", int(coded.group(1)), i, source, line)
+            r.add("device", part.group(0) if part else _clean(coded.group(2)), i, source, line)
+        elif m and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1)):  # `5x faster` names no part
             r.device(m.group(0), i, source, line)
         elif _N_GPUS.search(text):
             r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
