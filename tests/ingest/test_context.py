@@ -584,3 +584,14 @@ def test_a_rate_under_a_token_count_is_a_token_rate_not_a_request_rate():
     assert [f.value for f in _read(line).get("rate")] == [137.6]
     assert not _read('{"output_len": {"mean": 4388, "rate": 8786.8}}').get("rate")
     assert [f.value for f in _read('{"load": {"rate": 20}}').get("rate")] == [20.0]
+
+
+def test_a_placeholder_model_command_between_a_server_and_its_results_ties_them_to_no_model():
+    """A recipe serving two models, then `--model ${model}` above the results: neither server's model
+    is the results' (the MI355 recipe's FP8-KV and MXFP4 blocks)."""
+    import pandas as pd
+
+    text = "vllm serve org/A-FP8\n\nvllm serve org/A-MXFP4\n\nvllm bench serve --model ${model}\nresult\n"
+    table = pd.DataFrame({"line": [6], "model": [None]})
+    context.fill(table, _read(text))
+    assert table["model"].isna().all()
