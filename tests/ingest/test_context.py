@@ -595,3 +595,14 @@ def test_a_placeholder_model_command_between_a_server_and_its_results_ties_them_
     table = pd.DataFrame({"line": [6], "model": [None]})
     context.fill(table, _read(text))
     assert table["model"].isna().all()
+
+
+def test_commands_listed_together_before_all_results_tie_them_to_no_model():
+    """A setup section with one client command per engine, the results in a later section: the last
+    command is not the first block's (the TPU v4-8 vLLM / EasyDeL write-up)."""
+    import pandas as pd
+
+    text = "python bench.py --model_path org/A\n\npython bench.py --model_path org/B\n\nresult A\n\nresult B\n"
+    table = pd.DataFrame({"line": [5, 7], "model": [None, None]})
+    context.fill(table, _read(text))
+    assert table["model"].isna().all()

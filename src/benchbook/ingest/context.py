@@ -890,7 +890,7 @@ def fill(table, context: Context) -> list[str]:
         if not empty.all():
             if name in NEAREST_COMMAND and empty.any():
                 facts = [f for f in context.get(name) if not placeholder(f.value)]
-                above = _nearest_command(table[empty], context.get(name))
+                above = _nearest_command(table[empty], context.get(name), table["line"])
                 if above is not None:  # a path the parser wrote by its last part is that part
                     named = set(table.loc[~empty, col].astype(str))
                     above = [_last_part(v) if _last_part(v) in named else v for v in above]
@@ -909,7 +909,7 @@ def fill(table, context: Context) -> list[str]:
         if len(values) == 1:
             table[col] = values[0]
             messages.append(f"{col} {values[0]!r}: read from line {facts[0].line} ({facts[0].source}), not the table")
-        elif values and name in NEAREST_COMMAND and (above := _nearest_command(table, context.get(name))) is not None:
+        elif values and name in NEAREST_COMMAND and (above := _nearest_command(table, context.get(name), table["line"])) is not None:
             table[col] = above
             lines = ", ".join(str(f.line) for f in facts if f.source == "command")
             messages.append(f"{col}: each result takes the model of the nearest command above it (lines {lines})")
@@ -925,14 +925,20 @@ def fill(table, context: Context) -> list[str]:
 NEAREST_COMMAND = ("model",)
 
 
-def _nearest_command(table, facts: list[Fact]):
+def _nearest_command(table, facts: Sequence[Fact], results=()):
     """Per row of `table` (by its `line`), the value of the last command fact at or above it; None
     unless every row has one (a result printed above every command is tied to none) and it names a
     model (a `--model ${model}` between a server's command and the result runs a model the command
-    line leaves to a variable: the server's is not assumed)."""
+    line leaves to a variable: the server's is not assumed). Each command that changes the model
+    must have results (`results`: every row's line) after it before the next one: commands listed
+    together in a setup section and results printed later tie to none."""
     commands = sorted((f for f in facts if f.source == "command"), key=lambda f: f.line)
     if not commands or "line" not in table.columns:
         return None
+    changes = [f for k, f in enumerate(commands) if k == 0 or f.value != commands[k - 1].value]
+    for a, b in zip(changes, changes[1:]):
+        if not any(a.line <= line < b.line for line in results):
+            return None
     values = []
     for line in table["line"]:
         above = [f.value for f in commands if f.line <= line]
