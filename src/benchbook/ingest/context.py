@@ -909,7 +909,11 @@ def fill(table, context: Context) -> list[str]:
         if len(values) == 1:
             table[col] = values[0]
             messages.append(f"{col} {values[0]!r}: read from line {facts[0].line} ({facts[0].source}), not the table")
-        elif values and name in NEAREST_COMMAND and (above := _nearest_command(table, context.get(name), table["line"])) is not None:
+        elif (
+            values
+            and name in NEAREST_COMMAND
+            and (above := _nearest_command(table, context.get(name), table["line"])) is not None
+        ):
             table[col] = above
             lines = ", ".join(str(f.line) for f in facts if f.source == "command")
             messages.append(f"{col}: each result takes the model of the nearest command above it (lines {lines})")
@@ -936,7 +940,7 @@ def _nearest_command(table, facts: Sequence[Fact], results=()):
     if not commands or "line" not in table.columns:
         return None
     changes = [f for k, f in enumerate(commands) if k == 0 or f.value != commands[k - 1].value]
-    for a, b in zip(changes, changes[1:]):
+    for a, b in zip(changes, changes[1:], strict=False):
         if not any(a.line <= line < b.line for line in results):
             return None
     values = []
