@@ -606,3 +606,8 @@ def test_commands_listed_together_before_all_results_tie_them_to_no_model():
     table = pd.DataFrame({"line": [5, 7], "model": [None, None]})
     context.fill(table, _read(text))
     assert table["model"].isna().all()
+
+
+def test_a_value_of_unknown_states_nothing():
+    assert not _read("model:\n  name: unknown\n").get("model")
+    assert [f.value for f in _read("model:\n  name: Qwen/Qwen3-32B\n").get("model")] == ["Qwen/Qwen3-32B"]

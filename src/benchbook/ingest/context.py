@@ -461,7 +461,9 @@ class _Reader:
     # --- one fact from a key and its value, whatever the source
     def keyed(self, name: str, raw, line: int, source: str, text: str) -> bool:
         raw = _clean(re.split(r"\s+#\s", raw)[0]) if isinstance(raw, str) else raw  # a `# comment` after it
-        if raw in (None, "", "null", "None", "none", "N/A", "n/a", "-", "auto") or str(raw).startswith(("{", "[")):
+        if raw in (None, "", "null", "None", "none", "N/A", "n/a", "-", "auto", "unknown") or str(raw).startswith(
+            ("{", "[")
+        ):
             return False
         if name in ("power", "energy"):
             return self.reading(name, str(raw), line, source, text, key_unit=text)
