@@ -24,6 +24,7 @@ def test_the_name_tag_decides_where_the_output_states_none():
         ("nvidia/DeepSeek-R1-NVFP4", "fp4", 0.5),
         ("unsloth/llama-3-8b-bnb-4bit", "int4", 0.5),
         ("llama-2-7b.Q4_K_M.gguf", "int4", 0.5),
+        ("Llama-3-8B-Instruct-W4A8KV4", "int4", 0.5),  # QServe: 4-bit weights, 8-bit activations, 4-bit KV
     ]:
         w = precision.weights(name)
         assert (w.precision, w.bytes_per_weight, w.source) == (prec, nbytes, "name"), name
@@ -31,6 +32,7 @@ def test_the_name_tag_decides_where_the_output_states_none():
 
 def test_a_tag_inside_a_longer_word_is_not_one():
     assert precision.tagged("fp80_sut") is None and precision.tagged("openai/gpt-oss-20b") is None
+    assert precision.tagged("w4a8kvx") is None
 
 
 def test_the_name_tag_beats_the_dtype_a_quantized_checkpoint_keeps_its_weights():

@@ -161,3 +161,12 @@ def test_a_json_record_cut_short_is_refused_naming_its_line(tmp_path):
     with pytest.raises(ParseError) as err:
         ingest.read(cut)
     assert err.value.line is not None and "not JSON" in err.value.message
+
+
+def test_the_model_is_the_one_part_of_project_name_that_carries_a_size():
+    """`project_name` is the tracker's free label: a `_` part like `Qwen-Qwen3-30B-A3B-Instruct-2507`
+    names the model; the default `codecarbon`, a uuid, or two sized parts name none."""
+    t = _parsed(FIX / "agent_green_runpod_h100_qwen3_30b_a3b_v307_emissions.csv").table
+    assert set(t["model"]) == {"Qwen-Qwen3-30B-A3B-Instruct-2507"}
+    assert _parsed(V100).table["model"].isna().all()  # project_name "codecarbon"
+    assert codecarbon._model_in("llama-7b_vs_mistral-7b") is None

@@ -503,3 +503,149 @@ def test_a_prefill_decode_layout_is_read_as_its_instances(line, instances, one):
     ctx = context.read([line])
     assert ctx.values("instances") == ([instances] if instances else [])
     assert bool(ctx.get("layout")) is one
+
+
+def test_ggml_register_device_lines_name_the_card_and_the_cpu_by_their_descriptions():
+    """ggml-backend-reg's `register_device: registered device NAME (DESC)`: DESC is the card a
+    backend device drives; the `CPU` device's DESC is the processor."""
+    c = _read(
+        "register_device: registered device SYCL0 (Intel(R) Arc(TM) Pro B60 Graphics)\n"
+        "register_device: registered device CPU (Intel(R) Core(TM) Ultra 7 265K)\n"
+    )
+    assert [(f.value, f.line, f.source) for f in c.get("device")] == [
+        ("Intel(R) Arc(TM) Pro B60 Graphics", 1, "env-dump")
+    ]
+    assert [(f.value, f.line) for f in c.get("cpu")] == [("Intel(R) Core(TM) Ultra 7 265K", 2)]
+    # a device id with no description in brackets names no card
+    assert not _read("load_backend: registered device SYCL0\n").get("device")
+
+
+def test_a_product_named_after_on_or_using_in_prose_is_a_stated_device():
+    c = _read("Performance seems stable with the change on an Arc B70.")
+    assert [(f.value, f.line, f.source) for f in c.get("device")] == [("Arc B70", 1, "prose")]
+    assert [f.value for f in _read("Same build, using an RTX 4090 24GB here").get("device")] == ["RTX 4090 24GB"]
+    # a product compared against, not run on, is no device of the run
+    assert not _read("This is faster than an Arc B70 in other reviews.").get("device")
+    assert not _read("Tried it on a budget build.").get("device")
+
+
+def test_a_yaml_key_takes_its_meaning_from_the_mapping_it_sits_in():
+    """llm-d's report: `accelerator: {model: ..., count: ...}` names the device and its count, and
+    `model: {name: ...}` the model; a `model:` key outside a device mapping stays the model."""
+    c = _read(
+        "stack:\n"
+        "  - standardized:\n"
+        "      model:\n"
+        "        name: Qwen/Qwen3-0.6B\n"
+        "      accelerator:\n"
+        "        model: NVIDIA-H100-80GB-HBM3\n"
+        "        count: 8\n"
+        "      role: decode\n"
+        "model: meta-llama/Llama-3.1-8B\n"
+    )
+    assert [(f.value, f.line) for f in c.get("device")] == [("NVIDIA-H100-80GB-HBM3", 6)]
+    assert [(f.value, f.line) for f in c.get("device_count")] == [(8, 7)]
+    assert [(f.value, f.line) for f in c.get("model")] == [("Qwen/Qwen3-0.6B", 4), ("meta-llama/Llama-3.1-8B", 9)]
+    # a `name:` under a mapping that is neither a device nor a model names neither
+    assert not _read("metadata:\n  name: run-17\n").get("model")
+
+
+def test_obench_names_the_model_after_using_model_and_nothing_after_it():
+    c = _read("Running benchmark 3 times using model: llama3.2:3b (30.3W)\n")
+    assert [(f.value, f.line) for f in c.get("model")] == [("llama3.2:3b", 1)]
+    assert not _read("Running benchmark 3 times using: llama3.2:3b\n").get("model")
+
+
+def test_a_command_quoted_inside_another_is_read():
+    """`kubectl exec ... -- bash -c "vllm bench serve --model M ..."`: the quoted command's flags count."""
+    c = _read(
+        'kubectl exec deploy/x -- bash -c \\\n  "vllm bench serve --backend vllm --model Qwen/Qwen3.8-27B \\\n   --num-prompts 128"'
+    )
+    assert [(f.value, f.line, f.source) for f in c.get("model")] == [("Qwen/Qwen3.8-27B", 2, "command")]
+
+
+def test_results_left_without_a_model_take_the_nearest_command_above_them():
+    import pandas as pd
+
+    text = (
+        "vllm bench latency --model org/Qwen3-30B-A3B\n"  # line 1
+        "Avg latency: 1.8 seconds\n"
+        "vllm bench latency --model org/Llama-3.1-8B\n"  # line 3
+        "Avg latency: 3.4 seconds\n"
+    )
+    table = pd.DataFrame({"line": [2, 4], "model": [None, None]})
+    (msg,) = context.fill(table, _read(text))
+    assert list(table["model"]) == ["org/Qwen3-30B-A3B", "org/Llama-3.1-8B"] and "nearest command above" in msg
+    # a row the parser named keeps its name; a path it wrote by its last part is spelled the same
+    part = pd.DataFrame({"line": [2, 4], "model": ["Qwen3-30B-A3B", None]})
+    context.fill(part, _read(text.replace("org/Qwen3-30B-A3B", "/models/Qwen3-30B-A3B")))
+    assert list(part["model"]) == ["Qwen3-30B-A3B", "org/Llama-3.1-8B"]
+    # a result above every command is tied to none: the column stays empty, said
+    above = pd.DataFrame({"line": [1, 4], "model": [None, None]})
+    (msg,) = context.fill(above, _read("Avg latency: 1.8 seconds\n" + text))
+    assert above["model"].isna().all() and "ties none to the table" in msg
+
+
+@pytest.mark.parametrize(
+    ("line", "precision"),
+    [
+        ("Run on Llama-3-8B-Instruct W4A8KV4 with `--max-num-seqs 8`", "W4A8KV4"),
+        ("Serving Qwen3.5-397B-A17B-GPTQ-Int4 over two nodes", "GPTQ-Int4"),
+        ("gpt-oss-120b MXFP4 on one H100", "MXFP4"),
+        ("We compare FP8 against bf16 on H100", None),  # a scheme named apart from any model
+        ("Llama-3.1-8B in bf16", None),
+    ],
+)
+def test_a_quantization_scheme_written_after_a_model_name_is_its_precision(line, precision):
+    assert [f.value for f in _read(line).get("precision")] == ([precision] if precision else [])
+
+
+def test_total_names_a_scope_for_a_power_but_not_for_an_energy():
+    """An energy is summed over its interval: `M1 Total energy:` (inference-energy, one GPU's NVML
+    energy) names no scope; a `Total Power` is summed over devices, the node's."""
+    assert _one(_read("M1  Total energy:              38877.71 J (0.010799 kWh)"), "energy").scope == "scope not stated"
+    assert _one(_read("Mean Total Power (W): 2236.5"), "power").scope == "whole node"
+    assert _one(_read("Total system energy: 120 kJ"), "energy").scope == "whole node"
+
+
+def test_a_part_counted_beside_an_instance_type_is_the_device():
+    c = _read("2× p5.48xlarge (16× H100 GPUs with EFA per instance)")
+    assert _one(c, "device").value == "H100" and _one(c, "device_count").value == 16
+    # an instance type with no part beside it stays what the line names
+    assert _one(_read("Ran on 2x p5.48xlarge GPU instances"), "device").value == "p5"
+
+
+def test_a_rate_under_a_token_count_is_a_token_rate_not_a_request_rate():
+    """inference-perf's Prometheus report: `successes.rate` counts requests a second, the `rate` of
+    `prompt_len` / `output_len` counts tokens a second."""
+    line = '{"successes": {"count": 28207, "rate": 137.6, "prompt_len": {"mean": 13767, "rate": 27404.0}, "output_len": {"rate": 8786.8}}}'
+    assert [f.value for f in _read(line).get("rate")] == [137.6]
+    assert not _read('{"output_len": {"mean": 4388, "rate": 8786.8}}').get("rate")
+    assert [f.value for f in _read('{"load": {"rate": 20}}').get("rate")] == [20.0]
+
+
+def test_a_placeholder_model_command_between_a_server_and_its_results_ties_them_to_no_model():
+    """A recipe serving two models, then `--model ${model}` above the results: neither server's model
+    is the results' (the MI355 recipe's FP8-KV and MXFP4 blocks)."""
+    import pandas as pd
+
+    text = "vllm serve org/A-FP8\n\nvllm serve org/A-MXFP4\n\nvllm bench serve --model ${model}\nresult\n"
+    table = pd.DataFrame({"line": [6], "model": [None]})
+    context.fill(table, _read(text))
+    assert table["model"].isna().all()
+
+
+def test_commands_listed_together_before_all_results_tie_them_to_no_model():
+    """A setup section with one client command per engine, the results in a later section: the last
+    command is not the first block's (the TPU v4-8 vLLM / EasyDeL write-up)."""
+    import pandas as pd
+
+    text = "python bench.py --model_path org/A\n\npython bench.py --model_path org/B\n\nresult A\n\nresult B\n"
+    table = pd.DataFrame({"line": [5, 7], "model": [None, None]})
+    context.fill(table, _read(text))
+    assert table["model"].isna().all()
+
+
+def test_a_value_of_unknown_states_nothing():
+    assert not _read("model:\n  name: unknown\n").get("model")
+    assert [f.value for f in _read("model:\n  name: Qwen/Qwen3-32B\n").get("model")] == ["Qwen/Qwen3-32B"]

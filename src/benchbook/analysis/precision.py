@@ -39,7 +39,7 @@ _GGUF = r"i?q{n}(?:_[a-z0-9]+)*"
 #: weights in (matched as whole words, `-` and `_` alike); an unquantized tag (`-bf16`) last.
 TAGS = (
     (r"nvfp4|mxfp4|fp4", "fp4"),
-    (rf"awq|gptq|int4{_WO}|w4a16|w4a8|bnb[-_]?4[-_]?bit|4[-_]?bit|{_GGUF.format(n=4)}", "int4"),
+    (rf"awq|gptq|int4{_WO}|w4a16|w4a8(?:kv\d+)?|bnb[-_]?4[-_]?bit|4[-_]?bit|{_GGUF.format(n=4)}", "int4"),
     (r"fp8(?:[-_](?:dynamic|static|block|e4m3))?|fp8_block_scales", "fp8"),
     (rf"int8{_WO}|w8a8|w8a16|8[-_]?bit|{_GGUF.format(n=8)}", "int8"),
     *((_GGUF.format(n=n), f"int{n}") for n in (2, 3, 5, 6)),

@@ -161,7 +161,7 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
         count, device = _gpus(cell)
         base = dict(
             run=cell.get("timestamp") or f"row {k}",
-            model=None,
+            model=_model_in(cell.get("project_name")),
             device=device,
             device_count=count,
             backend=None,
@@ -257,6 +257,17 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
             f"{source}: rows tracked in different modes ({', '.join(sorted(modes))}): their CPU figures cover different things"
         )
     return energy.finish(TOOL, source, records, rejects, messages, cells, version)
+
+
+#: A model's name inside CodeCarbon's `project_name` (the tracker's free label, `EmissionsTracker(project_name=...)`;
+#: default "codecarbon"): a `_`-separated part that carries a parameter count (`Qwen-Qwen3-30B-A3B-Instruct-2507`).
+_NAMED_MODEL = re.compile(r"^[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BbMm](?:-[\w.]+)*$")
+
+
+def _model_in(project: str | None) -> str | None:
+    """The model a project name names: its one part that reads as a model with a size, else None."""
+    parts = [p for p in str(project or "").split("_") if _NAMED_MODEL.match(p)]
+    return parts[0] if len(parts) == 1 else None
 
 
 def _gpus(cell: dict) -> tuple[float | None, str | None]:

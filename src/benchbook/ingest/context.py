@@ -253,7 +253,7 @@ _FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+([^\s\\`'\"]+|'[^']*'|
 #: (`python vllm_bench.py --model_path ...`) takes its settings as flags the same way. A Python
 #: program named in a sentence, or run with no flag (`python servers/x.py &> out.txt`), is none.
 _COMMAND = re.compile(
-    r"(?:^|[\s`$>])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
+    r"(?:^|[\s`$>\"'])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
     r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-server|trtllm-bench|trtllm-serve|"
     r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|docker\s+run|torchrun|mpirun|srun)\b"
@@ -275,6 +275,10 @@ _ROCM = re.compile(
 )
 _GGML_DEVICE = re.compile(r"^\s*Device\s+(\d+):\s*([^,\n]+)(?:,\s*(gfx[0-9a-f]+))?", re.I)
 _GGML_VULKAN = re.compile(r"^\s*ggml_\w+:\s*(\d+)\s*=\s*(.+?)\s*(?:\s\(|\|)")
+#: ggml's backend registry line (`ggml-backend-reg.cpp`, `register_device`: "%s: registered device %s (%s)",
+#: the device's name then its description): a backend device (`SYCL0`, `CUDA0`) names the card it drives, and
+#: the `CPU` device names the processor.
+_GGML_REGISTER = re.compile(r"\bregistered device\s+(\S+)\s+\((.+)\)\s*$")
 _GGML_FOUND = re.compile(r"found\s+(\d+)\s+(?:CUDA|ROCm|HIP|SYCL|Vulkan|Metal)\s+devices?", re.I)
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
 #: /proc/cpuinfo's CPU key, as the kernel prints it (`seq_printf(m, "model name\t: %s\n", ...)`): the
@@ -287,6 +291,9 @@ _COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×*]\s*([1-9]\d{0,2})
 #: A count joined to a part's code by a multiplication sign (`4×H800`, `8x H100`, `2x MI300X`), the
 #: way hardware is written: read in any line (`5x faster` names no part: the code needs a digit).
 _PART_COUNTED = re.compile(r"(?<![\w.])([1-9]\d{0,2})\s?[x×]\s?((?:NVIDIA |AMD )?[A-Z]{1,3}\d{2,4}[A-Z]{0,2})(?![\w-])")
+#: A part's code as hardware is named (`H100`, `MI300X`, `B200`): capitals then two to four digits. A cloud
+#: instance type (`p5.48xlarge`, `a3-highgpu-8g`) is written in lower case and names no part by itself.
+_PART_CODE = re.compile(r"\b[A-Z]{1,3}\d{2,4}[A-Z]{0,2}\b")
 _N_GPUS = re.compile(r"\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|cards|accelerators)\b", re.I)
 _SHORT_PAR = re.compile(r"(?<![\w-])(TP|PP|DP|EP)\s*[=:]?\s*(\d{1,4})(?![\w.])")
 #: A log line's bracketed prefix with its time (SGLang's `[%(asctime)s TP0]`, `[... DP1 TP3]`): its
@@ -355,6 +362,26 @@ _OUTPUT_DIRS = {"results", "result", "artifacts", "outputs", "output", "logs", "
 _NAME_SIZE = re.compile(r"(?:^|[-.])\d+(?:\.\d+)?[BbMm](?:$|[-.])")
 #: A file name (the last component, with an extension): a data set or a log, never a model's folder.
 _FILE_NAME = re.compile(r"\.(?:jsonl?|csv|txt|log|ya?ml|py|sh|md|parquet|arrow|pkl|bin|gguf|safetensors)$", re.I)
+#: A product (`_PRODUCT`) named as where a run ran: `on an Arc B70`, `using an RTX 4090`.
+_ON_PRODUCT = re.compile(r"\b(?:on|using)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(" + _PRODUCT.pattern + ")")
+#: A YAML key that opens a mapping (`accelerator:`, `- metadata:  # a comment`), its indent taken at the key.
+_YAML_OPEN = re.compile(r"^(\s*(?:-\s+)?)([A-Za-z][\w-]*)\s*:\s*(?:#.*)?$")
+#: A key's meaning inside a mapping the key alone does not give: a report's `accelerator: {model: ...,
+#: count: ...}` (llm-d's benchmark report: the accelerator's model is the device) and `model: {name: ...}`.
+NESTED: dict[str, dict[str, str]] = {
+    "device": {**dict.fromkeys(("model", "name", "type", "product"), "device"), "count": "device_count"},
+    "model": dict.fromkeys(("name", "id", "path", "model_id"), "model"),
+}
+#: Ollama's obench.sh: `echo "Running benchmark $count times using model: $model"` names the model
+#: (one Ollama name, no spaces); what follows it on the line (an author's `(30.3W)`) is not the model.
+_USING_MODEL = re.compile(r"\busing model$", re.I)
+#: A quantization scheme written after a model's name in prose (`Llama-3-8B-Instruct W4A8KV4`,
+#: `Qwen3.5-397B-GPTQ-Int4`): the name carries a size (`8B`) and the scheme a width (QServe's `W4A8KV4`:
+#: 4-bit weights, 8-bit activations, 4-bit KV), so the line states the weights' precision.
+_MODEL_QUANT = re.compile(
+    r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?:-[A-Za-z][\w.]*?)*?[-_ ]"
+    r"(W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
+)
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
@@ -391,8 +418,11 @@ def _value(raw: str) -> str:
     return raw
 
 
-def _scope(line: str) -> str:
-    low = line.lower()
+def _scope(line: str, name: str = "power") -> str:
+    """The scope a power or energy line names. An energy is always summed over its interval, so its
+    `Total` (inference-energy's `M1 Total energy:`, the NVML energy of the one GPU it logs) names
+    no scope; a power's `Total` is summed over devices (SGLang's `Total Power`)."""
+    low = re.sub(r"\btotal\b", "", line.lower()) if name == "energy" else line.lower()
     for scope, pat in _SCOPE_WORDS:
         if re.search(pat, low):
             return scope
@@ -426,6 +456,17 @@ class _Reader:
         self.command: int | None = None  # the first line of the command being read
         self.tool: str = ""  # the program that command runs (`genai-perf`, `vllm serve`)
         self.smi_rows: dict[int, int] = {}  # GPU index -> line, of nvidia-smi / rocm-smi listings
+        self.parents: list[tuple[int, str]] = []  # (indent, key) of the YAML mappings the line sits in
+
+    def nest(self, line: str) -> None:
+        """Track the YAML mappings `line` sits in: a key with no value (`accelerator:`) opens one;
+        a line indented no deeper than an open key closes it."""
+        m = _YAML_OPEN.match(line)
+        indent = len(m.group(1)) if m else len(line) - len(line.lstrip(" -"))
+        while self.parents and self.parents[-1][0] >= indent:
+            self.parents.pop()
+        if m:
+            self.parents.append((indent, _norm(m.group(2))))
 
     def add(self, name, value, line, source, text, unit=None, scope=None) -> bool:
         if value is None or (isinstance(value, str) and not value.strip()):
@@ -444,7 +485,9 @@ class _Reader:
     # --- one fact from a key and its value, whatever the source
     def keyed(self, name: str, raw, line: int, source: str, text: str) -> bool:
         raw = _clean(re.split(r"\s+#\s", raw)[0]) if isinstance(raw, str) else raw  # a `# comment` after it
-        if raw in (None, "", "null", "None", "none", "N/A", "n/a", "-", "auto") or str(raw).startswith(("{", "[")):
+        if raw in (None, "", "null", "None", "none", "N/A", "n/a", "-", "auto", "unknown") or str(raw).startswith(
+            ("{", "[")
+        ):
             return False
         if name in ("power", "energy"):
             return self.reading(name, str(raw), line, source, text, key_unit=text)
@@ -486,7 +529,7 @@ class _Reader:
         low = text.lower()
         if name == "power" and _LIMIT.search(low) and "consum" not in low:
             return self.add("power_limit", value, line, source, text, unit=unit)
-        return self.add(name, value, line, source, text, unit=unit, scope=_scope(text))
+        return self.add(name, value, line, source, text, unit=unit, scope=_scope(text, name))
 
     def device(self, raw: str, line: int, source: str, text: str) -> bool:
         """A device label: its name as written, with a count when it gives one (`4 x H100`,
@@ -565,6 +608,7 @@ def _read(lines: list[str], first: int) -> Context:
         # is a flag: an author's `Average power: 512 W` under a command is a line of its own
         in_command = in_command and (wrapped or text.startswith("-"))
         continued = in_command and not _COMMAND.search(line)
+        r.nest(line)
         if not continued:
             _read_line(r, line, i)
         # markdown tables whose header names a fact (llama-bench's gpu_info / cpu_info columns)
@@ -661,6 +705,10 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     if m:
         r.add("device", _clean(m.group(2)), i, "env-dump", line)
         return
+    m = _GGML_REGISTER.search(line)
+    if m:
+        r.add("cpu" if m.group(1).upper() == "CPU" else "device", _clean(m.group(2)), i, "env-dump", line)
+        return
     m = _GGML_FOUND.search(line)
     if m:
         r.add("device_count", int(m.group(1)), i, "env-dump", line)
@@ -671,7 +719,10 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         return
     pairs = _JSON_PAIR.findall(line)
     if pairs:
+        skipped = _token_rates(line)
         for k, v in pairs:
+            if skipped and _norm(k) == "rate" and skipped.pop(0) == v:
+                continue
             name = KEYS.get(_norm(k))
             if name:
                 val = json.loads(v) if not v.startswith('"') else json.loads(v)
@@ -681,7 +732,11 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         return  # a command: its flags are read by `_read_flags`
     m = _KV.match(line)
     if m and not _MD_ROW.match(line) and len(_ENV.findall(line)) < 2:  # `a=1,b=2`: assignments, read below
-        name = KEYS.get(_norm(m.group(2)))
+        parent = KEYS.get(r.parents[-1][1]) if r.parents else None
+        name = NESTED.get(parent, {}).get(_norm(m.group(2))) or KEYS.get(_norm(m.group(2)))
+        if name is None and _USING_MODEL.search(m.group(2)):
+            r.add("model", _clean(m.group(3).split()[0]), i, "key-value", line)
+            return
         if name is None and re.search(r"\bpower\b", m.group(2), re.I):
             name = "power"
         if name is None and re.search(r"\benergy\b", m.group(2), re.I):
@@ -695,6 +750,34 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         if name:
             r.keyed(name, m.group(2), i, "key-value", line)
     _read_prose(r, line, i, "prose", line)
+
+
+def _token_rates(line: str) -> list[str]:
+    """The `rate` values a one-line JSON object holds under a token count (inference-perf's
+    Prometheus report: `"output_len": {"mean": 4388, "rate": 8786.8}` is tokens/s), in order, each
+    with None for a `rate` elsewhere: these are token rates, never a request rate."""
+    try:
+        doc = json.loads(line)
+    except ValueError:
+        return []
+    out: list[str] = []
+
+    def walk(obj, parent: str) -> None:
+        if isinstance(obj, Mapping):
+            for k, v in obj.items():
+                if _norm(str(k)) == "rate" and not isinstance(v, (Mapping, list)):
+                    out.append(json.dumps(v) if _TOKEN_PARENT.search(parent) else None)
+                walk(v, _norm(str(k)))
+        elif isinstance(obj, list):
+            for v in obj:
+                walk(v, parent)
+
+    walk(doc, "")
+    return out if any(out) else []
+
+
+#: A JSON object counting tokens (`prompt_len`, `output_len`, `input_tokens`): its `rate` is tokens/s.
+_TOKEN_PARENT = re.compile(r"(?:^|_)(?:len|length|tokens?)$")
 
 
 def _read_assignments(r: _Reader, text: str, i: int, source: str) -> None:
@@ -729,8 +812,15 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     for m in parts:  # every part the line counts: `4×H800 and 4×H200` names two
         r.device(m.group(0), i, source, line)
     if not parts and devices and worded:
-        m = _COUNTED.search(text) or _COUNT_AFTER.search(text)
-        if m and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1)):  # `5x faster` names no part
+        counted = list(_COUNTED.finditer(text))
+        coded = next((c for c in counted if _PART_CODE.search(c.group(2))), None)
+        m = counted[0] if counted else _COUNT_AFTER.search(text)
+        if coded is not None and coded is not counted[0]:
+            # a part's code beside an instance type (`2x p5.48xlarge (16x H100 GPUs)`) wins, named by its code
+            part = re.match(rf"{_PART_CODE.pattern}(?:[ -](?:SXM\d?|PCIe|NVL|\d{{2,3}}\s?GB))*", coded.group(2).strip())
+            r.add("device_count", int(coded.group(1)), i, source, line)
+            r.add("device", part.group(0) if part else _clean(coded.group(2)), i, source, line)
+        elif m and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1)):  # `5x faster` names no part
             r.device(m.group(0), i, source, line)
         elif _N_GPUS.search(text):
             r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
@@ -745,10 +835,15 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     ):
         for m in _PRODUCT.finditer(text):  # `单卡 RTX4090D 24G`: the card the line speaks of, by its product name
             r.device(m.group(0), i, source, line)
-    if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
-        for m in _ON_PART.finditer(text):  # `Run ... on H100:`: the part the run ran on
-            r.add("device", m.group(1), i, source, line)
+    # where a run ran, by a part's code (`Run ... on H100:`) or a product's name (`on an Arc B70`): the
+    # first of the two that names something on the line
+    for on in (_ON_PART, _ON_PRODUCT):
+        if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
+            for m in on.finditer(text):
+                r.add("device", m.group(1), i, source, line)
     if source in ("prose", "heading"):
+        for m in _MODEL_QUANT.finditer(text):
+            r.add("precision", m.group(1), i, source, line)
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
             m = pat.search(text)
             if m:
@@ -793,8 +888,11 @@ def _read_json_document(r: _Reader, lines: list[str]) -> None:
         doc = json.loads("\n".join(lines))
     except ValueError:
         return
+    token_rates = set(_token_rates(json.dumps(doc))) - {None}
     for k, v in _walk_json(doc):
         name = KEYS.get(_norm(k))
+        if name == "rate" and json.dumps(v) in token_rates:
+            continue
         if name and not any(f.name == name for f in r.facts):
             r.keyed(name, v if not isinstance(v, bool) else None, 1, "json", f"{k}: {v}")
 
@@ -838,10 +936,25 @@ def placeholder(value) -> bool:
 def fill(table, context: Context) -> list[str]:
     """Fill, in place, each of `COLUMNS` that `table` has and leaves empty in every row with the one
     value `context` states for it (the parser's own fields rank first: a column with any value is
-    left alone); a message per column filled, naming the line. Several values: left empty, said."""
+    left alone); a message per column filled, naming the line. Several values: left empty, said,
+    except for `NEAREST_COMMAND` facts, which each empty row takes from the command above it."""
     messages = []
     for col, name in COLUMNS.items():
-        if col not in table.columns or table[col].astype("string").fillna("").str.strip().ne("").any():
+        if col not in table.columns:
+            continue
+        empty = table[col].astype("string").fillna("").str.strip().eq("")
+        if not empty.all():
+            if name in NEAREST_COMMAND and empty.any():
+                facts = [f for f in context.get(name) if not placeholder(f.value)]
+                above = _nearest_command(table[empty], context.get(name), table["line"])
+                if above is not None:  # a path the parser wrote by its last part is that part
+                    named = set(table.loc[~empty, col].astype(str))
+                    above = [_last_part(v) if _last_part(v) in named else v for v in above]
+                    table.loc[empty, col] = above
+                    lines = ", ".join(str(f.line) for f in facts if f.source == "command")
+                    messages.append(
+                        f"{col}: each result takes the model of the nearest command above it (lines {lines})"
+                    )
             continue
         facts = [f for f in context.get(name) if not placeholder(f.value)]
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
@@ -852,10 +965,51 @@ def fill(table, context: Context) -> list[str]:
         if len(values) == 1:
             table[col] = values[0]
             messages.append(f"{col} {values[0]!r}: read from line {facts[0].line} ({facts[0].source}), not the table")
+        elif (
+            values
+            and name in NEAREST_COMMAND
+            and (above := _nearest_command(table, context.get(name), table["line"])) is not None
+        ):
+            table[col] = above
+            lines = ", ".join(str(f.line) for f in facts if f.source == "command")
+            messages.append(f"{col}: each result takes the model of the nearest command above it (lines {lines})")
         elif values:
             lines = ", ".join(str(f.line) for f in facts[:4])
             messages.append(f"{col}: the file names {len(values)} values (lines {lines}) and ties none to the table")
     return messages
+
+
+#: Facts a block takes from the nearest command above it when the file names several: a `--model` /
+#: `--model-path` argument names the model the results printed after it ran on (a write-up runs its
+#: commands and pastes each one's output below it).
+NEAREST_COMMAND = ("model",)
+
+
+def _nearest_command(table, facts: Sequence[Fact], results=()):
+    """Per row of `table` (by its `line`), the value of the last command fact at or above it; None
+    unless every row has one (a result printed above every command is tied to none) and it names a
+    model (a `--model ${model}` between a server's command and the result runs a model the command
+    line leaves to a variable: the server's is not assumed). Each command that changes the model
+    must have results (`results`: every row's line) after it before the next one: commands listed
+    together in a setup section and results printed later tie to none."""
+    commands = sorted((f for f in facts if f.source == "command"), key=lambda f: f.line)
+    if not commands or "line" not in table.columns:
+        return None
+    changes = [f for k, f in enumerate(commands) if k == 0 or f.value != commands[k - 1].value]
+    for a, b in zip(changes, changes[1:], strict=False):
+        if not any(a.line <= line < b.line for line in results):
+            return None
+    values = []
+    for line in table["line"]:
+        above = [f.value for f in commands if f.line <= line]
+        if not above or placeholder(above[-1]):
+            return None
+        values.append(above[-1])
+    return values
+
+
+def _last_part(value) -> str:
+    return str(value).rstrip("/").rsplit("/", 1)[-1]
 
 
 def _words(value) -> set[str]:
