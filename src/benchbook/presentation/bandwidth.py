@@ -196,6 +196,16 @@ def sweep_note(swept: dict, n_dropped: int) -> str:
 
 
 #: The settings the sweep table can show, in its column order.
+#: The run tables' headers for llama-bench's settings and rates, in a reader's words.
+COLUMN_LABELS = {
+    "power_limit_w": "power limit (W)",
+    "n_cpu_moe": "MoE layers on CPU",
+    "n_ubatch": "micro-batch",
+    "fa": "flash attention",
+    "extra_settings": "other settings",
+    "rate": "tok/s",
+    "rate_std": "± (tok/s)",
+}
 SWEEP_SETTINGS = [
     "model_key",
     "engine",
@@ -231,19 +241,7 @@ def sweep_table(allrows: pd.DataFrame) -> pd.DataFrame:
     t["why_dropped"] = t["why_dropped"].replace("", None)
     if "model_key" in t:  # the figures' short name: no .gguf, no shard suffix (-00001-of-00003)
         t["model_key"] = t["model_key"].map(lambda m: bandwidth.label({"model_file": m}) if isinstance(m, str) else m)
-    return t.rename(
-        columns={
-            "model_key": "model",
-            "power_limit_w": "power limit (W)",
-            "n_cpu_moe": "MoE layers on CPU",
-            "n_ubatch": "micro-batch",
-            "fa": "flash attention",
-            "extra_settings": "other settings",
-            "rate": "tok/s",
-            "rate_std": "± (tok/s)",
-            "why_dropped": "why not placed",
-        }
-    )
+    return t.rename(columns={**COLUMN_LABELS, "model_key": "model", "why_dropped": "why not placed"})
 
 
 def bytes_table(pts: pd.DataFrame) -> pd.DataFrame:
@@ -428,15 +426,9 @@ def prefill_table(pp: pd.DataFrame) -> pd.DataFrame:
     t["share"] = t["share"].map(lambda v: f"{v:.1%}" if pd.notna(v) else "not stated")
     return t.rename(
         columns={
+            **COLUMN_LABELS,
             "label": "model",
             "gpu": "device",
-            "power_limit_w": "power limit (W)",
-            "n_cpu_moe": "MoE layers on CPU",
-            "n_ubatch": "micro-batch",
-            "fa": "flash attention",
-            "extra_settings": "other settings",
-            "rate": "tok/s",
-            "rate_std": "± (tok/s)",
             "tflops": "TFLOP/s (2 x params x tok/s)",
             "share": "share of the dense peak",
         }
