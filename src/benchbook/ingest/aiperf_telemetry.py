@@ -140,6 +140,26 @@ def combine(seen: dict[str, list[tuple[int, float]]], n: int, keep, rejects: lis
     one("util", "gpu_utilization", "mean", "%", None, mean_note, lambda xs: sum(xs) / n)
 
 
+def counter_rises(counters: dict, energy: list, rejects: list, name) -> None:
+    """Each GPU's energy counter rise (max - min of its printed `(line, text)` readings, MJ -> J), kept in
+    `energy` where the printed decimals resolve it; `name(gpu)` labels the readings set aside."""
+    for gpu, c in counters.items():
+        if set(c) != {"min", "max"}:
+            rejects += [
+                (ln, f"{name(gpu)} energy {k}: {raw}", "min and max not both given") for k, (ln, raw) in c.items()
+            ]
+            continue
+        (ln, lo), (_, hi) = c["min"], c["max"]
+        step = 10.0 ** -max(len(lo.partition(".")[2]), len(hi.partition(".")[2]))
+        rise = float(hi) - float(lo)
+        if rise > 0 and step < CSV_RESOLUTION * rise:
+            energy.append((ln, rise * 1e6))
+            rejects.append((ln, f"{name(gpu)} energy min: {lo}", "the counter's first reading, subtracted"))
+        else:
+            why = f"printed to {step:g} MJ: a rise of {rise:g} MJ is not known to better than {step:g} MJ"
+            rejects += [(ln2, f"{name(gpu)} energy {k}: {raw}", why) for k, (ln2, raw) in c.items()]
+
+
 def parse(text: str | Lines, source: str) -> Parsed:
     text = whole(text).replace("\r\n", "\n")
     if first_char(text) != "{" and _CSV_HEADER.search(text):
@@ -279,21 +299,7 @@ def _parse_csv(text: str, source: str) -> Parsed:
                 rejects.append((ln, where, f"statistic {k} of {label} is not in the energy contract"))
             else:
                 rejects.append((ln, where, f"GPU telemetry field {label} is not in the energy contract"))
-    for gpu, c in counters.items():
-        if set(c) != {"min", "max"}:
-            rejects += [
-                (ln, f"{'/'.join(gpu)} energy {k}: {raw}", "min and max not both given") for k, (ln, raw) in c.items()
-            ]
-            continue
-        (ln, lo), (_, hi) = c["min"], c["max"]
-        step = 10.0 ** -max(len(lo.partition(".")[2]), len(hi.partition(".")[2]))
-        rise = float(hi) - float(lo)
-        if rise > 0 and step < CSV_RESOLUTION * rise:
-            seen["energy"].append((ln, rise * 1e6))
-            rejects.append((ln, f"{'/'.join(gpu)} energy min: {lo}", "the counter's first reading, subtracted"))
-        else:
-            why = f"printed to {step:g} MJ: a rise of {rise:g} MJ is not known to better than {step:g} MJ"
-            rejects += [(ln2, f"{'/'.join(gpu)} energy {k}: {raw}", why) for k, (ln2, raw) in c.items()]
+    counter_rises(counters, seen["energy"], rejects, lambda gpu: "/".join(gpu))
     kinds = list(dict.fromkeys(n for n in gpus.values() if n))
     base = dict(
         run="aiperf",

@@ -115,7 +115,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if not runs:
         raise ParseError(source, 1, "no GenAI-Perf telemetry table found")
     for r in runs:
-        _counter_rise(r, rejects)
+        aiperf_telemetry.counter_rises(r["c"], r["seen"]["energy"], rejects, lambda gpu: f"GPU {gpu}")
         base = dict(
             run=f"telemetry at line {r['line']}" if len(runs) > 1 else "telemetry",
             model=None,
@@ -136,25 +136,6 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if not any(r["scope"] for r in records):
         raise ParseError(source, runs[0]["line"], "GenAI-Perf telemetry without a power or energy reading")
     return energy.finish(TOOL, source, records, rejects, [], cells, "console")
-
-
-def _counter_rise(run: dict, rejects: list) -> None:
-    """Each GPU's energy counter rise (max - min, MJ -> J) where the printed decimals resolve it."""
-    for gpu, c in run["c"].items():
-        if set(c) != {"min", "max"}:
-            rejects += [
-                (ln, f"GPU {gpu} energy {k}: {raw}", "min and max not both given") for k, (ln, raw) in c.items()
-            ]
-            continue
-        (ln, lo), (_, hi) = c["min"], c["max"]
-        step = 10.0 ** -max(len(lo.partition(".")[2]), len(hi.partition(".")[2]))
-        rise = float(hi) - float(lo)
-        if rise > 0 and step < aiperf_telemetry.CSV_RESOLUTION * rise:
-            run["seen"]["energy"].append((ln, rise * 1e6))
-            rejects.append((ln, f"GPU {gpu} energy min: {lo}", "the counter's first reading, subtracted"))
-        else:
-            why = f"printed to {step:g} MJ: a rise of {rise:g} MJ is not known to better than {step:g} MJ"
-            rejects += [(ln2, f"GPU {gpu} energy {k}: {raw}", why) for k, (ln2, raw) in c.items()]
 
 
 TOOL = register(

@@ -27,8 +27,6 @@ from benchbook.ingest.text import Lines, first_char, head, whole
 
 NAME = "optimum-benchmark"
 
-_SCOPES = {"gpu": "gpu", "cpu": "cpu", "ram": "ram", "total": "gpu+cpu+ram"}
-_EFFICIENCY = {"tokens/kWh": ("tokens_per_joule", "tok/J"), "samples/kWh": ("requests_per_joule", "req/J")}
 _PHASE_KEYS = {"memory", "latency", "throughput", "energy", "efficiency"}
 
 
@@ -88,13 +86,13 @@ def parse(text: str | Lines, source: str) -> Parsed:
                     continue
                 cells += 1
                 ln = lines.after(f'"{key}"', where)
-                if interval is None or key not in _SCOPES:
+                if interval is None or key not in optimum_benchmark_log.SCOPES:
                     rejects.append((ln, f"{phase} energy {key} {v}", "not an interval or scope of the energy contract"))
                     continue
                 records.append(
                     dict(
                         base,
-                        scope=_SCOPES[key],
+                        scope=optimum_benchmark_log.SCOPES[key],
                         interval=interval,
                         line=ln,
                         metric="energy",
@@ -108,13 +106,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
         if isinstance(eff, dict) and _num(eff.get("value")):
             cells += 1
             ln = lines.after('"efficiency"', where)
-            kind = _EFFICIENCY.get(eff.get("unit"))
+            kind = optimum_benchmark_log.EFFICIENCY.get(eff.get("unit"))
             if interval is None or kind is None:
                 rejects.append((ln, f"{phase} efficiency {eff.get('value')}", f"efficiency unit {eff.get('unit')!r}"))
             else:
-                note = f"printed in {eff['unit']}: volume / total energy"
-                if phase == "decode" and kind[0] == "tokens_per_joule":
-                    note += "; volume = num_samples x num_beams x (max_new_tokens - 1), not counted"
+                note = optimum_benchmark_log.efficiency_note(eff["unit"], phase, kind)
                 records.append(
                     dict(
                         base,

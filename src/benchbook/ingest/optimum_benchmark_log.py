@@ -37,6 +37,17 @@ _VALUE = re.compile(r"^\t\t\+ (\w+): (-?[\d.]+(?:e[+-]?\d+)?)(?: \(([^)]*)\))?\s
 
 SCOPES = {"gpu": "gpu", "cpu": "cpu", "ram": "ram", "total": "gpu+cpu+ram"}
 EFFICIENCY = {"tokens/kWh": ("tokens_per_joule", "tok/J"), "samples/kWh": ("requests_per_joule", "req/J")}
+
+
+def efficiency_note(unit: str, phase: str, kind: tuple[str, str]) -> str:
+    """How optimum-benchmark derives an efficiency (volume over the phase's total energy), for its note:
+    decode's token volume leaves out each sequence's first token."""
+    note = f"printed in {unit}: volume / total energy"
+    if phase == "decode" and kind[0] == "tokens_per_joule":
+        note += "; volume = num_samples x num_beams x (max_new_tokens - 1), not counted"
+    return note
+
+
 PRINTED = "printed in kWh with six decimals; converted to J"
 
 
@@ -100,9 +111,7 @@ def parse(text: str | Lines, source: str) -> tuple[list[dict], list[tuple], int,
             if interval is None or kind is None:
                 rejects.append((n, text_, f"efficiency unit {unit!r}"))
                 continue
-            note = f"printed in {unit}: volume / total energy"
-            if target == "decode" and kind[0] == "tokens_per_joule":
-                note += "; volume = num_samples x num_beams x (max_new_tokens - 1), not counted"
+            note = efficiency_note(unit, target, kind)
             records.append(
                 dict(
                     base,
