@@ -247,14 +247,32 @@ def run(
         keep_outputs_inside(prep, out_dir)
         shown = ", ".join(f"{k}={v!r}" for k, v in prep.shown.items()) or "defaults"
         log(f"running {chapter} with {shown}")
-        from benchbook.single_page import warm_engine
-
-        warm = warm_engine()  # the render's imports, made while the kernel runs the chapter
-        nb = execute(prep, out_dir, progress=progress, here=here)
-        warm.join()
+        nb = _executed_while_the_engine_loads(prep, out_dir, progress, here)
         write_ledger(nb, out_dir / f"{chapter}.claims.json")
         page = render_html(nb, out_dir / f"{chapter}.html", title=chapter)
     return nb, page
+
+
+def _executed_while_the_engine_loads(prep: Prepared, out_dir: Path, progress: bool, here: bool):
+    """Execute the chapter while a thread imports the render's engine. Two threads importing the same
+    package at once can each find it half made: the kernel's start then failed with "KeyError:
+    'IPython'" now and then. So what this thread imports while the chapter runs (IPython, papermill
+    and its kernel client) is imported first; a chapter run in this process imports what the engine
+    does (myst-nb, IPython), so there the engine is imported after it, not beside it."""
+    from benchbook.single_page import _import_engine, warm_engine
+
+    if here:
+        nb = execute(prep, out_dir, progress=progress, here=True)
+        _import_engine()
+        return nb
+    import IPython  # noqa: F401
+    import papermill  # noqa: F401
+    from jupyter_client.manager import KernelManager  # noqa: F401
+
+    warm = warm_engine()
+    nb = execute(prep, out_dir, progress=progress, here=False)
+    warm.join()
+    return nb
 
 
 @contextmanager
