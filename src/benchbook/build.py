@@ -51,6 +51,7 @@ import nbformat
 import yaml
 
 from benchbook import config, declarations, executor
+from benchbook.nouns import counted
 
 CACHE_VERSION = "2"
 
@@ -717,7 +718,7 @@ def build(
         if unknown:
             raise BuildError(f"not a chapter in _toc.yml: {', '.join(unknown)}")
     run = [n for n in names if n in only] if only else names
-    log(f"executing {len(run)} chapter(s), {jobs} at a time")
+    log(f"executing {counted(len(run), 'chapter')}, {jobs} at a time")
     with build_lock(log):
         # Chapters that read other chapters' ledgers run after those ledgers are written.
         execute_all([n for n in run if n not in LEDGER_READERS], jobs, force=force, log=log)

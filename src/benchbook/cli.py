@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from benchbook import config
+from benchbook.nouns import counted
 
 
 class _App(typer.Typer):
@@ -223,10 +224,10 @@ def _ingest_into(paths: list[Path], into: Path) -> None:
             _fail(f"{p}: cannot be used ({exc.strerror})")
     rep = warehouse.ingest_into(paths, into, log=lambda m: typer.echo(m, err=True))
     if rep.failed:  # the runs that could be read are in; the sentence names the first file that could not
-        more = f" (and {len(rep.failed) - 1} more file(s) not read)" if len(rep.failed) > 1 else ""
+        more = f" (and {counted(len(rep.failed) - 1, 'more file')} not read)" if len(rep.failed) > 1 else ""
         _fail(f"{rep.failed[0]}{more}")
     typer.echo(
-        f"{len(rep.added)} run(s) added, {len(rep.present)} already there, {len(rep.skipped)} file(s) of no known "
+        f"{counted(len(rep.added), 'run')} added, {len(rep.present)} already there, {counted(len(rep.skipped), 'file')} of no known "
         f"tool skipped -> {_shown(into)}",
         err=True,
     )
@@ -519,7 +520,9 @@ def report(
     except RunError as exc:
         _fail(str(exc), 1)
     pages = sum(s.executed is not None for s in sections)
-    typer.echo(f"report: {_shown(index)} ({pages} chapter page(s), {len(sections) - pages} with nothing to say)")
+    typer.echo(
+        f"report: {_shown(index)} ({counted(pages, 'chapter page')}, {len(sections) - pages} with nothing to say)"
+    )
 
 
 def _write_report(result, page: Path) -> None:
@@ -582,7 +585,7 @@ def claims_check(
         problems += [f"{f.name}: {p}" for p in check(ledger)]
     for p in problems:
         typer.echo(p)
-    typer.echo(f"{n} claims in {len(files)} ledger(s): {len(problems)} problem(s)")
+    typer.echo(f"{counted(n, 'claim')} in {counted(len(files), 'ledger')}: {counted(len(problems), 'problem')}")
     if problems:
         raise typer.Exit(1)
 

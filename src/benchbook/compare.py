@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook import config
+from benchbook.nouns import counted
 
 #: Statistic a figure shows, by preference.
 _CURVE_STATS = ["mean", "value", "median", "p50", "p90", "p99", "max", "min"]
@@ -460,7 +461,7 @@ def summary_markdown(
         return "\n".join(lines)
     worse = rows[rows["worse"]]
     if len(worse):
-        lines.append(f"**Regression**: {len(worse)} number(s) worse than the baseline beyond the noise.")
+        lines.append(f"**Regression**: {counted(len(worse), 'number')} worse than the baseline beyond the noise.")
     else:
         counts = rows["outcome"].value_counts()
         said = ", ".join(f"{n} {v}" for v, n in counts.items())
@@ -483,7 +484,7 @@ def summary_markdown(
     blind = int((rows["outcome"] == "no noise estimate").sum())
     if blind:
         lines += [
-            f"{blind} number(s) have no noise estimate (the tool prints no spread, and the only repeats are the run "
+            f"{counted(blind, 'number')} {'has' if blind == 1 else 'have'} no noise estimate (the tool prints no spread, and the only repeats are the run "
             "and the baseline themselves): they cannot fail this check; give repeated runs of the baseline, the "
             "tool's own repetitions, or --tolerance.",
             "",

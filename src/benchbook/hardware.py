@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from benchbook import config
+from benchbook.nouns import counted
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -179,7 +180,7 @@ def _load_hardware(path: str, mtime_ns: int) -> pd.DataFrame:
         cases = exc.failure_cases
         first = cases.iloc[0]
         raise ValueError(
-            f"{path}: {len(cases)} value(s) break the hardware schema, first in column "
+            f"{path}: {counted(len(cases), 'value')} {'breaks' if len(cases) == 1 else 'break'} the hardware schema, first in column "
             f"{first['column']!r} (check {first['check']}, value {first['failure_case']!r})"
         ) from None
 

@@ -33,6 +33,7 @@ import yaml
 
 from benchbook import config, declarations, executor
 from benchbook.chapter import ParameterError, declared
+from benchbook.nouns import counted
 from benchbook.presentation import run_facts
 from benchbook.rerun import Prepared, RunError, output_lock, prepare, sanitize, write_ledger
 
@@ -429,7 +430,7 @@ def _report(paths: list[Path], given: dict, out: Path, engine: Engine, log) -> t
     with output_lock(out), tempfile.TemporaryDirectory(prefix="benchbook-report-") as tmp:
         work = Path(tmp) / "executed"
         work.mkdir()
-        log(f"running {len(preps)} chapter(s): {', '.join(p.chapter for p in preps)}")
+        log(f"running {counted(len(preps), 'chapter')}: {', '.join(p.chapter for p in preps)}")
         execute_all(preps, sections, work, log=log)
         for s in sections:
             if s.executed is None:
@@ -444,7 +445,9 @@ def _report(paths: list[Path], given: dict, out: Path, engine: Engine, log) -> t
         _project(root, inputs, sections)
         t0 = time.perf_counter()
         site = engine.render(root)
-        log(f"  rendered {sum(s.executed is not None for s in sections)} page(s) in {time.perf_counter() - t0:.1f} s")
+        log(
+            f"  rendered {counted(sum(s.executed is not None for s in sections), 'page')} in {time.perf_counter() - t0:.1f} s"
+        )
         roots = sorted({str(root), str(Path(tmp)), str(config.PROJ_ROOT), sys.prefix}, key=len, reverse=True)
         index = publish(site, work, out, sections, preps, roots, inputs)
     return index, sections

@@ -356,7 +356,7 @@ def test_a_cpu_run_on_fewer_threads_than_its_chip_gets_no_compute_verdict():
     cpu = dict(mode="cpu", offload="cpu", gpu=None, intensity_flop_per_byte=3.3, compute_fraction=None)
     unknown = point(**cpu, threads=1, device=None, peak_source="unknown", fraction_of_peak=None, cpu_threads=None)
     c = wording.word("bandwidth_roofline", cb.bound(unknown, "bound_1", 0.5))
-    assert c.status == "withheld" and "1 thread(s)" in c.text and "does not name the CPU" in c.text
+    assert c.status == "withheld" and "on 1 thread," in c.text and "does not name the CPU" in c.text
     named = dict(unknown, device="Intel(R) Xeon(R) CPU E5-2690 v3 @ 2.60GHz")  # printed, not a table row
     c = wording.word("bandwidth_roofline", cb.bound(point(**named), "bound_1", 0.5))
     assert "names the CPU Intel(R) Xeon(R) CPU E5-2690 v3" in c.text and "does not name the CPU" not in c.text
@@ -365,7 +365,7 @@ def test_a_cpu_run_on_fewer_threads_than_its_chip_gets_no_compute_verdict():
     assert cb.bound(point(**low, threads=32), "bound_1", 0.5).evidence["verdict"] == "overhead"
     assert cb.bound(point(**low, threads=32), "bound_1", 0.5).status == "shown"
     few = wording.word("bandwidth_roofline", cb.bound(point(**low, threads=8), "bound_1", 0.5))
-    assert few.status == "withheld" and "8 thread(s) of the 32 of the Ryzen-9-9950X" in few.text
+    assert few.status == "withheld" and "8 threads of the 32 of the Ryzen-9-9950X" in few.text
     # a memory-bandwidth verdict stands on any thread count: the bandwidth roof does not shrink with threads
     high = dict(known, fraction_of_peak=0.8, compute_fraction=0.05)
     assert cb.bound(point(**high, threads=8), "bound_1", 0.5).evidence["verdict"] == "memory-bandwidth"

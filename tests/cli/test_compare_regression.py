@@ -35,7 +35,7 @@ def test_a_drop_beyond_the_noise_exits_1_and_says_so(tmp_path):
     assert res.exit_code == 1, res.output
     assert "regression: tg_rate (mean) of synthetic_slow.log is 0.900 x synthetic_base.log" in res.output
     text = md.read_text(encoding="utf-8")
-    assert "**Regression**: 1 number(s)" in text
+    assert "**Regression**: 1 number worse" in text
     assert "| synthetic_slow.log | tg_rate (mean, tok/s) |" in text and "**worse, beyond noise**" in text
 
 
@@ -116,7 +116,7 @@ def test_two_runs_of_the_same_settings_are_not_their_own_noise(tmp_path):
     base, slow = _serving(tmp_path, "base", "61.17"), _serving(tmp_path, "slow", "48.90")  # -20 %
     res = _compare(base, slow, "--fail-on-regression", "output_throughput", "--summary", "-", "-o", tmp_path / "out")
     assert res.exit_code == 0, res.output
-    assert "1 number(s) have no noise estimate" in res.output and "| no noise estimate |" in res.output
+    assert "1 number has no noise estimate" in res.output and "| no noise estimate |" in res.output
 
 
 @pytest.mark.parametrize("tolerance, code", [("0.05", 1), ("0.25", 0)])
@@ -138,7 +138,7 @@ def test_a_number_without_any_spread_cannot_fail_and_the_summary_says_so():
     rows = compare.watched([mc], ["lat"])
     assert not rows["worse"].any() and rows["outcome"].tolist() == ["no noise estimate"]
     text = compare.summary_markdown([mc], rows)
-    assert "**No regression**" in text and "1 number(s) have no noise estimate" in text
+    assert "**No regression**" in text and "1 number has no noise estimate" in text
     assert compare.watched([mc], ["lat"], tolerance=0.1)["outcome"].tolist() == ["worse, beyond tolerance"]
 
 

@@ -193,7 +193,7 @@ def test_repeated_row_is_kept_once_and_conflicting_rows_are_set_aside(tmp_path):
     assert _llama_raw(same) == len(p.table) + len(p.rejected) == 54
     assert list(p.rejected["reason"]) == ["duplicate row: repeats line 16"] * 2
     assert len(p.table) == 52
-    assert "2 repeated row(s) with the same configuration and value kept once" in p.messages
+    assert "2 repeated rows with the same configuration and value kept once" in p.messages
 
     other = _edit(tmp_path, RTX, "conflict.txt", (first, first + row + "     99999.00 ± 1.00 |\n"))
     p = _one(other, "llama-bench")

@@ -188,5 +188,5 @@ def test_nested_agentic_schema_through_the_flat_names():
         "p75_ttft",
         "request_metrics.latency.e2e_norm_intvty.mean",
     ]
-    assert p.messages == ["x.json: the point: 44 warm-up request(s) not counted; 3 failed"]
+    assert p.messages == ["x.json: the point: 44 warm-up requests not counted; 3 failed"]
     assert p.cells_read == len(t) + len(p.rejected)

@@ -51,8 +51,8 @@ def test_one_report_in_the_tables_order_with_each_rows_reason():
         "tpot mean 2e+12",
         "ttft mean 5",
     ]
-    assert notes[0] == "3 value(s) outside their unit's physical range set aside (first at line 2)"
-    assert notes[1] == "2 repeated row(s) with the same configuration and value kept once"
+    assert notes[0] == "3 values outside their unit's physical range set aside (first at line 2)"
+    assert notes[1] == "2 repeated rows with the same configuration and value kept once"
     assert notes[2] == "line 4: ttft mean given 2 times with different values (7 (line 4), 8 (line 6)); all set aside"
 
 

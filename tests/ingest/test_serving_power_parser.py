@@ -56,7 +56,7 @@ def test_the_real_block_keeps_the_means_and_the_tools_tokens_per_joule_and_count
     assert _one(t, "tokens_per_joule", "gpu+cpu") == 13.70
     assert set(t["device_count"]) == {8.0}  # 2236.50 / 279.56
     assert len(p.rejected) == 10
-    assert any("2 sample(s) only" in m for m in p.messages)
+    assert any("2 samples only" in m for m in p.messages)
     # no rate beside the power: the page's figure is the tool's own, inverted
     rows = energy_analysis.runs(t).set_index("scope")
     assert rows.loc["gpu+cpu", "j_per_output_token"] == pytest.approx(1 / 13.70)

@@ -55,7 +55,7 @@ def test_seed_summary_and_mojibake(seed):
     assert got[("runs", "count")] == 3
     assert math.isnan(got[("input_throughput", "mean")])  # 0.00 printed for a missing key
     assert any("mojibake" in m and "Windows-1252" in m for m in seed.messages)
-    assert any("w8a16_awq_interactive: duplicated run label(s) run3" in m for m in seed.messages)
+    assert any("w8a16_awq_interactive: duplicated run label run3" in m for m in seed.messages)
     # ranking lines after the repaired medals
     first = t[(t["section"] == "ranking")].sort_values("line").iloc[0]
     assert first["model"] == "w8a8_sparse_smooth_gptq_interactive" and first["value"] == 193.82

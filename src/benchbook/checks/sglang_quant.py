@@ -27,6 +27,7 @@ from benchbook import checks, ingest
 from benchbook.analysis.quant import outliers, runs
 from benchbook.checks import AUDIT_COLUMNS, REPRODUCTION_COLUMNS, frame, printed_decimals, tolerance
 from benchbook.ingest.sglang_quant import NAME
+from benchbook.nouns import counted
 
 _DEC = 2
 
@@ -78,7 +79,7 @@ def reproduce(path) -> pd.DataFrame:
                         "recomputed": np.nan,
                         "tolerance": np.nan,
                         "agrees": False,
-                        "why_not": f"only {len(vals)} run value(s) printed",
+                        "why_not": f"only {counted(len(vals), 'run value')} printed",
                     }
                 )
                 continue

@@ -9,6 +9,7 @@ import pandas as pd
 from benchbook.analysis import bandwidth, roofline
 from benchbook.claims import Claim, make
 from benchbook.claims.rules import NOT_COMPUTE, relative_noise
+from benchbook.nouns import counted
 
 #: Points a size trend needs.
 TREND_MIN_POINTS = 3
@@ -200,7 +201,7 @@ def _cpu_compute_unknown(p: pd.Series) -> str | None:
     table lacks) has a lower roof, and a small share of the table's peak, or an intensity below every
     device's ridge, does not show that compute does not limit it (one core may not keep up with DRAM)."""
     threads, chip = _num(p.get("threads")), _num(p.get("cpu_threads"))
-    ran = f"{int(threads)} thread(s)" if threads else "a thread count the output does not print"
+    ran = counted(int(threads), "thread") if threads else "a thread count the output does not print"
     named = p.get("device") if isinstance(p.get("device"), str) and p.get("device").strip() else None
     if p.get("peak_source") == "unknown" and named:  # named, but not a row of the table
         return (

@@ -62,6 +62,7 @@ import pandas as pd
 from benchbook.ingest import aiperf_console, genai_perf, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
 from benchbook.ingest.text import Lines, contains, csv_rows, first_char, head, json_object, search, split_n, whole
+from benchbook.nouns import counted
 
 NAME = "aiperf"
 
@@ -271,7 +272,7 @@ def _json(text: str, source: str, messages: list[str]):
         cells += len(telemetry)
         rejects.extend(telemetry)
         messages.append(
-            f"{source}: {len(telemetry)} GPU telemetry number(s) (power, utilisation, memory, temperature) set aside: "
+            f"{source}: {counted(len(telemetry), 'GPU telemetry number')} (power, utilisation, memory, temperature) set aside: "
             "the serving contract has no column for them (the `aiperf-telemetry` tool reads the power and energy into "
             "the energy contract); the GPU's name is kept in `metadata`"
         )
@@ -607,7 +608,9 @@ def _jsonl(text: str, source: str, messages: list[str]):
         + "); the table holds their run-level statistics, `benchbook.ingest.aiperf.requests()` the rows"
     )
     if warm:
-        messages.append(f"{source}: {len(warm)} warmup record(s) (first at line {warm[0]}) are not part of the run")
+        messages.append(
+            f"{source}: {counted(len(warm), 'warmup record')} (first at line {warm[0]}) {'is' if len(warm) == 1 else 'are'} not part of the run"
+        )
         rejects.extend((ln, "warmup request", "a warmup request, not measured") for ln in warm)
     if bad and not ok:
         messages.append(f"{source}: {ALL_FAILED}")

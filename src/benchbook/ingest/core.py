@@ -16,6 +16,8 @@ import pandera.pandas as pa
 import pyarrow
 from pandas.api.types import union_categoricals
 
+from benchbook.nouns import counted
+
 #: Columns every tidy table has, in this order; a tool's setting columns go between
 #: `line` and `metric`.
 LEAD_COLUMNS = ["tool", "source", "line"]
@@ -254,7 +256,7 @@ def screen(table: pd.DataFrame, repeats: bool = True) -> tuple[pd.DataFrame, pd.
     bad = reasons.code >= 0
     if bad.any():
         notes.append(
-            f"{int(bad.sum())} value(s) outside their unit's physical range set aside (first at line {lines[bad][0]})"
+            f"{counted(int(bad.sum()), 'value')} outside their unit's physical range set aside (first at line {lines[bad][0]})"
         )
     if repeats and n:
         # a value set aside is its own configuration, so it repeats nothing and nothing repeats it
@@ -269,7 +271,9 @@ def screen(table: pd.DataFrame, repeats: bool = True) -> tuple[pd.DataFrame, pd.
             con = distinct > 1
             if dup.any():
                 reasons.give_each(multi[dup], first[dup], DUPLICATE + ": repeats line {}")
-                notes.append(f"{int(dup.sum())} repeated row(s) with the same configuration and value kept once")
+                notes.append(
+                    f"{counted(int(dup.sum()), 'repeated row')} with the same configuration and value kept once"
+                )
             if con.any():
                 reasons.give_each(
                     multi[con], first[con], CONFLICT + ": same configuration as line {}, different values"
@@ -546,7 +550,7 @@ def unread_table(lines: list[str], start: int, tool: str, expected: str) -> tupl
     ]
     message = (
         f"lines {start + 1}-{end}: a table with columns {', '.join(header)} that {tool} does not recognise "
-        f"(expected {expected}); its {len(items)} number(s) are set aside, not read"
+        f"(expected {expected}); its {counted(len(items), 'number')} {'is' if len(items) == 1 else 'are'} set aside, not read"
     )
     return end, items, message
 

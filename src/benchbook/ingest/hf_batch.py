@@ -40,6 +40,7 @@ from benchbook.ingest.core import (
 )
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, search, splitlines
+from benchbook.nouns import counted
 
 NAME = "hf-batch-sweep"
 
@@ -218,7 +219,9 @@ def _read_table(lines, start, source, kind, ctx, records, bad, messages) -> int:
             seen += max(len(parts), len(metrics))
             if len(parts) != len(metrics):
                 for p in parts:
-                    bad.append((line_no, p, f"expected {len(metrics)} number(s) in a {kind} cell, found {cell!r}"))
+                    bad.append(
+                        (line_no, p, f"expected {counted(len(metrics), 'number')} in a {kind} cell, found {cell!r}")
+                    )
                 if len(parts) < len(metrics):
                     for _ in range(len(metrics) - len(parts)):
                         bad.append((line_no, cell, "missing number in cell"))

@@ -45,6 +45,7 @@ import re
 from benchbook.ingest import vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
 from benchbook.ingest.text import Lines, contains, whole
+from benchbook.nouns import counted
 
 NAME = "inferencex"
 SETTINGS = dict(vllm_serve.SETTINGS)
@@ -453,7 +454,7 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
         total = point.get("num_requests_total")
         warm, err = point.get("records_warmup_dropped"), point.get("records_error_dropped")
         if _num(warm) and _num(err) and (warm or err):
-            messages.append(f"{source}: {where}: {warm:g} warm-up request(s) not counted; {err:g} failed")
+            messages.append(f"{source}: {where}: {counted(warm, 'warm-up request')} not counted; {err:g} failed")
         elif not _num(warm) and _num(done) and _num(total) and total > done:
             messages.append(
                 f"{source}: {where}: {total - done:g} of {total:g} requests not counted "

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, markdown_cells, register, unread_table
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, search, split_n
+from benchbook.nouns import counted
 
 NAME = "llama-bench"
 
@@ -598,7 +599,7 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         rows, j, logs = _table_rows(lines, j, len(markdown_cells(line)))
         if logs:
             out.messages.append(
-                f"line {logs[0] + 1}: {len(logs)} log line(s) printed inside the table skipped; the rows after them read"
+                f"line {logs[0] + 1}: {counted(len(logs), 'log line')} printed inside the table skipped; the rows after them read"
             )
         # the build line: after the table, before any other table or heading
         build = None

@@ -24,6 +24,7 @@ import re
 from benchbook.ingest import energy
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, register
 from benchbook.ingest.text import Lines, search, split_n, whole
+from benchbook.nouns import counted
 
 NAME = "serving-power"
 
@@ -128,7 +129,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             note = (
                 MEDIAN_NOTE
                 if metric == "tokens_per_joule"
-                else f"sum over the {'GPUs' if scope == 'gpu' else 'CPU sockets'}, mean of {n} sample(s) (one per 5 s by default)"
+                else f"sum over the {'GPUs' if scope == 'gpu' else 'CPU sockets'}, mean of {counted(n, 'sample')} (one per 5 s by default)"
             )
             records.append(
                 dict(base, scope=scope, line=ln, metric=metric, statistic=stat, value=float(raw), unit=unit, note=note)
@@ -151,7 +152,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         n = samples.get("gpu")
         if n is not None and float(n) < 3:
             messages.append(
-                f"{source}:{start}: the GPU power figures rest on {n} sample(s) only (one per 5 s by default)"
+                f"{source}:{start}: the GPU power figures rest on {counted(n, 'sample')} only (one per 5 s by default)"
             )
     return energy.finish(TOOL, source, records, rejects, messages, cells, "--record-power summary")
 

@@ -39,6 +39,7 @@ import shlex
 
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
 from benchbook.ingest.text import Lines, head, search, split_n, whole
+from benchbook.nouns import counted
 
 NAME = "sglang-bench-one-batch"
 
@@ -140,7 +141,9 @@ def _jsonl(lines, source: str) -> Parsed:
     messages = []
     repeated = sum(n - 1 for n in seen.values())
     if repeated:
-        messages.append(f"{source}: {repeated} result line(s) repeat a configuration already run: repeats, not loads")
+        messages.append(
+            f"{source}: {counted(repeated, 'result line')} {'repeats' if repeated == 1 else 'repeat'} a configuration already run: repeats, not loads"
+        )
     return finish(TOOL, source, records, rejects, messages, empty="no bench_one_batch result line found")
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, markdown_cells, register
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Amended, Lines, splitlines
+from benchbook.nouns import named
 
 NAME = "sglang-quant-report"
 
@@ -310,7 +311,7 @@ def _json_row(r: _Reader, lineno: int, raw: str) -> bool:
         if k not in _JSON_SETTINGS and (v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)))
     }
     if missing or bad or not isinstance(obj.get("run_name"), str):
-        why = f"missing key(s) {', '.join(missing)}" if missing else f"bad setting(s) {', '.join(bad) or 'run_name'}"
+        why = f"missing {named('key', missing)}" if missing else f"bad {named('setting', bad or ['run_name'])}"
         for k, v in numeric.items():
             r.reject(lineno, f"{k}: {v}", f"result.jsonl row without usable settings: {why}")
         return True
@@ -516,7 +517,7 @@ def _markdown(r: _Reader, lines: list[str]) -> None:
     for key, labels in runs_seen.items():
         dup = sorted({x for x in labels if labels.count(x) > 1})
         if dup:
-            r.messages.append(f"{key[1]}: duplicated run label(s) {', '.join(dup)} (kept as separate runs)")
+            r.messages.append(f"{key[1]}: duplicated {named('run label', dup)} (kept as separate runs)")
         if key in total_runs and total_runs[key][0] != len(labels):
             r.messages.append(
                 f"line {total_runs[key][1]}: {key[1]} says {total_runs[key][0]} runs, {len(labels)} listed"

@@ -62,6 +62,7 @@ from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, regi
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, contains, first_char, split_n, whole
 from benchbook.ingest.tgi import hub_id
+from benchbook.nouns import counted
 
 NAME = "vllm-bench-serve"
 
@@ -698,7 +699,9 @@ def sweep_files(folder) -> tuple[list, list[str]]:
         if runs:
             files += [f for _, f in runs]
             if summary.is_file():
-                notes.append(f"{d.name}/summary.json not read: it repeats the {len(runs)} run file(s) beside it")
+                notes.append(
+                    f"{d.name}/summary.json not read: it repeats the {counted(len(runs), 'run file')} beside it"
+                )
         elif summary.is_file():
             files.append(summary)
     csvs = sorted(folder.rglob("summary.csv")) if combos else []

@@ -9,6 +9,8 @@ import matplotlib.pyplot as plt
 import seaborn as sns
 from matplotlib.ticker import FuncFormatter, LogFormatter, LogFormatterMathtext
 
+from benchbook.nouns import counted
+
 #: Okabe-Ito, the colour-blind-safe qualitative palette; the same order in every chapter.
 #: The display type of a figure's collision check (see `overlaps`), one per glued figure.
 FIGURE_CHECK_MIME = "application/vnd.benchbook.figure-check+json"
@@ -364,5 +366,5 @@ def overlaps(fig, pad: float = 1.0, drawn: bool = False) -> list[str]:
             xy = np.vstack(pts)
             inside = (xy[:, 0] > lb.x0) & (xy[:, 0] < lb.x1) & (xy[:, 1] > lb.y0) & (xy[:, 1] < lb.y1)
             if inside.any():
-                found.append(f"axes {k} legend covers {int(inside.sum())} plotted point(s)")
+                found.append(f"axes {k} legend covers {counted(int(inside.sum()), 'plotted point')}")
     return found
