@@ -129,7 +129,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             note = (
                 MEDIAN_NOTE
                 if metric == "tokens_per_joule"
-                else f"sum over the {'GPUs' if scope == 'gpu' else 'CPU sockets'}, mean of {counted(n, 'sample')} (one per 5 s by default)"
+                else f"sum over the {'GPUs' if scope == 'gpu' else 'CPU sockets'}, mean of {counted(n, 'sample') if n is not None else 'its samples'} (one per 5 s by default)"
             )
             records.append(
                 dict(base, scope=scope, line=ln, metric=metric, statistic=stat, value=float(raw), unit=unit, note=note)
