@@ -22,9 +22,10 @@ PRIORITY: dict[str, list[str]] = {
     "attention_kernels": ["flex_sparsest", "sdpa_printed"],
     "tracking": ["changes"],
 }
-#: The most shown claims a box holds, and the fewest it looks for before it stops reading the list.
-MAX_SHOWN = 3
-MIN_SHOWN = 2
+#: The most shown claims a box holds (the answer is one or two findings; the next ones go to their
+#: sections), and where a chapter asks two questions, the most for it: an answer to each.
+MAX_SHOWN = 2
+MAX_SHOWN_BY_CHAPTER = {"perf_per_watt": 3}  # how low a cap can go (and why), and what a token costs
 #: How many of a chapter's leading claims a box accounts for even when withheld.
 LEADING = 3
 
@@ -44,6 +45,7 @@ def pick(ledger, ids: list[str] | None = None) -> list[dict]:
     """The claims a box shows, in priority order: shown claims up to MAX_SHOWN, and each of the
     LEADING first claims that is not shown (its sentence says why)."""
     ids = PRIORITY.get(_chapter(ledger), []) if ids is None else ids
+    most = MAX_SHOWN_BY_CHAPTER.get(_chapter(ledger), MAX_SHOWN)
     by_id = {c["id"]: c for c in _claims(ledger)}
     out, shown = [], 0
     for rank, cid in enumerate(ids):
@@ -51,7 +53,7 @@ def pick(ledger, ids: list[str] | None = None) -> list[dict]:
         if c is None or not c.get("text") or (c.get("evidence") or {}).get("applicable") is False:
             continue  # a claim that cannot apply to this input's format is not withheld from it
         if c["status"] == "shown":
-            if shown < MAX_SHOWN:
+            if shown < most:
                 out.append(c)
                 shown += 1
         elif rank < LEADING:
