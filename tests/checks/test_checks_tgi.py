@@ -53,3 +53,13 @@ def test_p90_below_highest_is_normal_with_20_runs(tmp_path):
     a = _p90_below_highest(tmp_path, 20)
     assert "p90 below Highest" not in set(a["defect"])
     assert (a["defect"] == "p90 < p50").sum() == 1  # the same row, still audited for what holds for any n
+
+
+def test_a_merged_blank_cell_is_described_without_a_raw_plural():
+    # the seed's TP 8 / Sequence Length 100 table has one blank numeric cell that tabled merged upwards
+    a = tgi.audit(config.RAW_DIR / "tgi_bloomz_tp" / "000_5f50b6ac26707e67.txt")
+    blank = a[a["defect"] == "blank numeric cell"]
+    assert len(blank) == 1 and "(s)" not in blank["evidence"].iloc[0]
+    assert (
+        blank["evidence"].iloc[0].endswith("blank where the cell above holds the same value (tabled's Merge::vertical)")
+    )

@@ -201,7 +201,7 @@ def audit(path) -> pd.DataFrame:
                 r,
                 "blank numeric cell",
                 r.get("p90"),
-                f"{where(r)}: blank cell(s) printed by tabled Merge::vertical",
+                f"{where(r)}: blank where the cell above holds the same value (tabled's Merge::vertical)",
                 "value equals the cell above; kept with a note",
             )
     # batch sizes never run, per section
