@@ -134,22 +134,3 @@ def findings(ledgers: list[dict], titles: dict[str, str], per_chapter: int = 1) 
     if not lines:
         return "No chapter has a finding to show yet: build the chapters first.\n"
     return "\n".join(lines) + "\n"
-
-
-def rest(ledger, ids: list[str]) -> str:
-    """Markdown bullets of the shown claims among `ids` that the box does not already hold: the
-    chapter's key takeaways, without repeating its bottom line word for word."""
-    boxed = {c["id"] for c in pick(ledger)}
-    by_id = {c["id"]: c for c in _claims(ledger)}
-    items = [by_id[i] for i in ids if i in by_id and i not in boxed and by_id[i]["status"] == "shown"]
-    if not items:
-        return "- The bottom line at the top of the page holds this input's main verdicts."
-    return "\n".join(f"- {_one_line(c['text'])}" for c in items)
-
-
-def glue_rest(ledger, ids: list[str]) -> None:
-    """Glue `rest` as `takeaways_claims` (hidden), for a `{glue:md}` directive in Key takeaways."""
-    from IPython.display import Markdown
-    from myst_nb import glue
-
-    glue("takeaways_claims", Markdown(rest(ledger, ids)), display=False)
