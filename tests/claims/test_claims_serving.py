@@ -51,7 +51,8 @@ def test_knee_seed_is_shown_at_128(seed):
     assert c.status == "shown" and c.evidence["x"] == 128 and c.evidence["n_points"] == 5
     assert "after max concurrency 128" in c.text and "74%" in c.text
     # the answer first (where throughput stops paying), the elasticity that decides it after
-    assert c.text.startswith("For shisa-v2-unphi4-14b, throughput stops paying after max concurrency 128: there")
+    assert c.text.startswith("For shisa-v2-unphi4-14b, throughput stops paying after max concurrency 128, where")
+    assert "the next step raises throughput by less than 0.25 times its relative rise in load" in c.text
 
 
 def test_knee_withheld_with_three_levels_and_on_a_straight_line():
