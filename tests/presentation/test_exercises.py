@@ -174,6 +174,21 @@ def test_tp_exercises_work_the_allreduce_bytes_and_the_turn():
     assert one.answer.endswith("the step grew by 50 µs.")
 
 
+def test_the_allreduce_exercise_predicts_at_another_batch_than_the_lesson_counts():
+    turn = dict(after="slower", layers=24, hidden=2048, batch_size=1, max_tp=4, turn_tp=2, turn_ms=10.0, max_ms=12.0)
+    at_4 = dict(after="slower", batch_size=4, turn_tp=2, turn_ms=11.0, max_tp=8, max_ms=12.5)
+    led = _ledger("tp_scaling", _claim("decode_turn", **turn, per_batch=[]), _claim("decode_turn_4", **at_4))
+    one = exercises.tp_scaling(led)[0]
+    # batch 4 on TP 8: 48 all-reduces of 2,048 x 4 x 2 = 16,384 bytes; 48 x 2 x 7/8 x 16,384 = 1,376,256 bytes,
+    # 43.7 µs over 31.5 GB/s; the step grew 1,500 µs (11.0 -> 12.5 ms on TP 2 -> TP 8)
+    assert one.question.startswith("The lesson above counted the all-reduces of a decode step at batch 1; take batch 4")
+    assert "= 16,384 bytes" in one.steps[0] and "48 x 2 x 7/8 x 16,384 = 1,376,256 bytes" in one.steps[1]
+    assert "43.7 µs" in one.steps[1] and "= 1,500 µs" in one.steps[2]
+    # the other way: only the lesson's batch got slower, so the exercise works that one and says nothing of a lesson
+    alone = exercises.tp_scaling(_ledger("tp_scaling", _claim("decode_turn", **turn, per_batch=[])))[0]
+    assert alone.question.startswith("At batch 1 the model") and "294,912 bytes" in alone.steps[1]
+
+
 def test_quantization_exercises_take_the_bytes_from_the_precision():
     led = _ledger(
         "quantization_regimes",
