@@ -230,9 +230,19 @@ def test_quantization_exercises_take_the_bytes_from_the_precision():
     # 100 / 125 = 80.0%, 250 / 500 = 50.0%; a quarter of the bytes, not half: "halving" would be false
     assert "80.0% and 250.0 / 500.0 = 50.0%" in one.steps[2]
     assert "4 times fewer bytes made the step 2.50x as fast, not 4x." in one.steps[2] and "halving" not in _all(one)
-    # ridge 300 x 1000 / 2,000 = 150; 8-bit weights reach it at 75, 16-bit at 150; no crossover in the data
-    assert "= 150 FLOP/byte." in two.steps[0] and "B = 150 / 2 = 75" in two.steps[1]
-    assert two.steps[3].endswith("without crossing 1x.") and two.answer == "2x up to batch 75, nothing from batch 150."
+    # ridge 300 x 1000 / 2,000 = 150; 8-bit weights reach it at 75, 16-bit at 150; batch 64 is below 75:
+    # half the bytes predict 2x, and the runs measured 1.1x, 55% of it
+    assert "= 150 FLOP/byte." in two.steps[0] and "B = 150 / 2 = 75" in two.steps[0]
+    assert "Batch 64 is below 75" in two.steps[1] and "predict a 2.00x gain" in two.steps[1]
+    assert "Measured: 1.10x at batch 64 (from 1.50x at batch 1), 55% of the prediction" in two.steps[2]
+    assert two.answer == "2.00x predicted at batch 64; the runs measured 1.10x."
+    # the other way: between the two critical batches the gain is ridge / B; past the 16-bit one, 1x
+    for x_last, said, gain in [(100, "ridge / B = 150 / 100 = 1.50x", 1.5), (200, "1.00x at best", 1.0)]:
+        trend = dict(led["claims"][1]["evidence"], x_last=x_last)
+        _, two = exercises.quantization_regimes(
+            _ledger("quantization_regimes", led["claims"][0], _claim("w8a16_decode_trend", **trend))
+        )
+        assert said in two.steps[1] and two.values["predicted_gain"] == pytest.approx(gain)
 
 
 def test_energy_exercises_put_the_measured_joules_over_the_dram_floor():
