@@ -99,11 +99,13 @@ def setup(chapter: str, namespace: dict) -> dict:
 
 
 def changed_parameters(chapter: str, namespace: dict) -> dict:
-    """The parameters this run set to something other than the chapter's defaults."""
+    """The parameters this run set to something other than the chapter's defaults, output files
+    (`*_out`, which a re-run points into its own folder) left out: where a page writes its table
+    changes nothing the page says."""
     return {
         name: namespace[name]
         for name, info in declared(chapter).items()
-        if name in namespace and namespace[name] != info["default"]
+        if name in namespace and namespace[name] != info["default"] and not name.endswith("_out")
     }
 
 

@@ -61,3 +61,19 @@ def test_welch_interval_matches_scipy_welch_ci():
     ci = stats.ttest_ind(b, a, equal_var=False).confidence_interval(0.95)
     low, high = changes._welch_interval(a, b)
     assert math.isclose(low, ci.low, rel_tol=1e-9) and math.isclose(high, ci.high, rel_tol=1e-9)
+
+
+def test_up_to_eight_runs_the_p_value_counts_every_order_and_never_falls_under_the_floor():
+    # 4 slow then 4 fast: an order splits as well only with the same 4 first, or last: 2 x 4! x 4! of 8!
+    (c,) = change_points([1.0, 1.1, 0.9, 1.0, 5.0, 5.1, 4.9, 5.0], alpha=0.05)
+    assert c.p_value == pytest.approx(2 / math.comb(8, 4))
+    # 3 then 5 (the tracking seed's pp rates): 2 x 3! x 5! of 8! orders at least, and here no other
+    (c,) = change_points([728.4, 728.7, 732.4, 1204.0, 1395.0, 1429.0, 1578.0, 1574.0], alpha=0.05)
+    assert c.index == 3 and c.p_value == pytest.approx(1 / 28)
+    # the same 8 values under other seeds give the same p: nothing is sampled
+    assert {
+        change_points([1.0, 1.1, 0.9, 1.0, 5.0, 5.1, 4.9, 5.0], alpha=0.05, seed=s)[0].p_value for s in range(3)
+    } == {2 / math.comb(8, 4)}
+    # nine runs are sampled: the observed order is added to the 999 shuffles
+    (c,) = change_points([1.0, 1.1, 0.9, 1.0, 1.05, 5.0, 5.1, 4.9, 5.0], alpha=0.05)
+    assert c.p_value * 1000 == pytest.approx(round(c.p_value * 1000))

@@ -53,3 +53,23 @@ def test_p90_below_highest_is_normal_with_20_runs(tmp_path):
     a = _p90_below_highest(tmp_path, 20)
     assert "p90 below Highest" not in set(a["defect"])
     assert (a["defect"] == "p90 < p50").sum() == 1  # the same row, still audited for what holds for any n
+
+
+def test_a_merged_blank_cell_is_described_without_a_raw_plural():
+    # the seed's TP 8 / Sequence Length 100 table has one blank numeric cell that tabled merged upwards
+    a = tgi.audit(config.RAW_DIR / "tgi_bloomz_tp" / "000_5f50b6ac26707e67.txt")
+    blank = a[a["defect"] == "blank numeric cell"]
+    assert len(blank) == 1 and "(s)" not in blank["evidence"].iloc[0]
+    assert (
+        blank["evidence"].iloc[0].endswith("blank where the cell above holds the same value (tabled's Merge::vertical)")
+    )
+
+
+def test_a_p90_under_the_mean_is_impossible_only_where_p90_is_the_last_of_the_runs():
+    from benchbook.checks.tgi import _p90_under_mean
+
+    assert _p90_under_mean(10).startswith("with N Runs = 10, a sorted vector's p90 is its largest run")
+    # 20 runs: p90 is element 18 of 20, below the largest, so a far outlier can lift the mean above it
+    assert _p90_under_mean(20).startswith("a true p90 under the mean needs one run far above all others")
+    a = tgi.audit(config.RAW_DIR / "tgi_bloomz_tp" / "000_5f50b6ac26707e67.txt")
+    assert (a.loc[a["defect"] == "p90 < mean", "consequence"].str.startswith("with N Runs = 10")).all()

@@ -50,6 +50,9 @@ def test_knee_seed_is_shown_at_128(seed):
     )
     assert c.status == "shown" and c.evidence["x"] == 128 and c.evidence["n_points"] == 5
     assert "after max concurrency 128" in c.text and "74%" in c.text
+    # the answer first (where throughput stops paying), the elasticity that decides it after
+    assert c.text.startswith("For shisa-v2-unphi4-14b, throughput stops paying after max concurrency 128, where")
+    assert "the next step raises throughput by less than 0.25 times its relative rise in load" in c.text
 
 
 def test_knee_withheld_with_three_levels_and_on_a_straight_line():
@@ -228,6 +231,14 @@ def test_seed_roofline_bounds(seed):
     assert cs.bound("best", best, RTX, 0.8, True).evidence["verdict"] == "overhead"
     bw = wording.word("serving_saturation", cs.bandwidth(low, RTX, 14.7, 2.0))
     assert bw.status == "shown" and bw.evidence["fraction"] == pytest.approx(low["achieved_gb_s"] / 1792)
+    # each share is said once: bandwidth_low gives the lightest load's, compute_best the best run's; the
+    # verdicts add the ridge and the threshold, and a roof the share claims do not give keeps its share
+    lo_text = wording.word("serving_saturation", lo).text
+    hi_text = wording.word("serving_saturation", hi).text
+    assert "97 FLOP per byte of weights read, left of the ridge (279 FLOP/byte)" in lo_text and "62%" not in lo_text
+    assert "right of the ridge (279)" in hi_text and "67.3%" not in hi_text and "passes 50%" in hi_text
+    other = wording.word("serving_saturation", cs.bound("best", low, RTX, 0.5, True)).text
+    assert "takes 62% of the RTX-PRO-6000-Blackwell-WS's peak bandwidth" in other
 
 
 def test_roofline_withheld_without_model_and_implausible_beyond_peak():
@@ -405,7 +416,11 @@ def test_a_knee_just_under_its_threshold_is_fragile_and_a_flat_one_is_not():
     assert near.evidence["knee_el"] == pytest.approx(0.225) and near.evidence["margin"] == pytest.approx(-0.1)
     # one run per load: 5 % of 400 and of 490 tok/s, over 400 tok/s and a doubling, over the threshold
     assert near.evidence["knee_noise"] == pytest.approx(math.hypot(20, 24.5) / 400 / 0.25)
-    assert near.evidence["fragile"] and "This verdict is fragile: it is 10% under the threshold" in near.text
+    assert (
+        near.evidence["fragile"]
+        and "This verdict is fragile: the elasticity of the step past the knee, 0.23, is 10%" in near.text
+    )
+    assert "under the 0.25 it turns on, inside the noise that one run per load leaves it (± 0.08)" in near.text
     flat = _knee_on(400.0)  # no gain at all: elasticity 0, far under the threshold
     assert flat.status == "shown" and flat.evidence["margin"] == pytest.approx(-1.0) and not flat.evidence["fragile"]
     assert "fragile" not in flat.text

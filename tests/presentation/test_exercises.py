@@ -174,6 +174,21 @@ def test_tp_exercises_work_the_allreduce_bytes_and_the_turn():
     assert one.answer.endswith("the step grew by 50 µs.")
 
 
+def test_the_allreduce_exercise_predicts_at_another_batch_than_the_lesson_counts():
+    turn = dict(after="slower", layers=24, hidden=2048, batch_size=1, max_tp=4, turn_tp=2, turn_ms=10.0, max_ms=12.0)
+    at_4 = dict(after="slower", batch_size=4, turn_tp=2, turn_ms=11.0, max_tp=8, max_ms=12.5)
+    led = _ledger("tp_scaling", _claim("decode_turn", **turn, per_batch=[]), _claim("decode_turn_4", **at_4))
+    one = exercises.tp_scaling(led)[0]
+    # batch 4 on TP 8: 48 all-reduces of 2,048 x 4 x 2 = 16,384 bytes; 48 x 2 x 7/8 x 16,384 = 1,376,256 bytes,
+    # 43.7 µs over 31.5 GB/s; the step grew 1,500 µs (11.0 -> 12.5 ms on TP 2 -> TP 8)
+    assert one.question.startswith("The lesson above counted the all-reduces of a decode step at batch 1; take batch 4")
+    assert "= 16,384 bytes" in one.steps[0] and "48 x 2 x 7/8 x 16,384 = 1,376,256 bytes" in one.steps[1]
+    assert "43.7 µs" in one.steps[1] and "= 1,500 µs" in one.steps[2]
+    # the other way: only the lesson's batch got slower, so the exercise works that one and says nothing of a lesson
+    alone = exercises.tp_scaling(_ledger("tp_scaling", _claim("decode_turn", **turn, per_batch=[])))[0]
+    assert alone.question.startswith("At batch 1 the model") and "294,912 bytes" in alone.steps[1]
+
+
 def test_quantization_exercises_take_the_bytes_from_the_precision():
     led = _ledger(
         "quantization_regimes",
@@ -215,9 +230,19 @@ def test_quantization_exercises_take_the_bytes_from_the_precision():
     # 100 / 125 = 80.0%, 250 / 500 = 50.0%; a quarter of the bytes, not half: "halving" would be false
     assert "80.0% and 250.0 / 500.0 = 50.0%" in one.steps[2]
     assert "4 times fewer bytes made the step 2.50x as fast, not 4x." in one.steps[2] and "halving" not in _all(one)
-    # ridge 300 x 1000 / 2,000 = 150; 8-bit weights reach it at 75, 16-bit at 150; no crossover in the data
-    assert "= 150 FLOP/byte." in two.steps[0] and "B = 150 / 2 = 75" in two.steps[1]
-    assert two.steps[3].endswith("without crossing 1x.") and two.answer == "2x up to batch 75, nothing from batch 150."
+    # ridge 300 x 1000 / 2,000 = 150; 8-bit weights reach it at 75, 16-bit at 150; batch 64 is below 75:
+    # half the bytes predict 2x, and the runs measured 1.1x, 55% of it
+    assert "= 150 FLOP/byte." in two.steps[0] and "B = 150 / 2 = 75" in two.steps[0]
+    assert "Batch 64 is below 75" in two.steps[1] and "predict a 2.00x gain" in two.steps[1]
+    assert "Measured: 1.10x at batch 64 (from 1.50x at batch 1), 55% of the prediction" in two.steps[2]
+    assert two.answer == "2.00x predicted at batch 64; the runs measured 1.10x."
+    # the other way: between the two critical batches the gain is ridge / B; past the 16-bit one, 1x
+    for x_last, said, gain in [(100, "ridge / B = 150 / 100 = 1.50x", 1.5), (200, "1.00x at best", 1.0)]:
+        trend = dict(led["claims"][1]["evidence"], x_last=x_last)
+        _, two = exercises.quantization_regimes(
+            _ledger("quantization_regimes", led["claims"][0], _claim("w8a16_decode_trend", **trend))
+        )
+        assert said in two.steps[1] and two.values["predicted_gain"] == pytest.approx(gain)
 
 
 def test_energy_exercises_put_the_measured_joules_over_the_dram_floor():

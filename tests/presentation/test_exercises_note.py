@@ -14,6 +14,13 @@ def test_defaults_change_nothing_and_a_new_source_is_named():
     assert changed_parameters("perf_per_watt", dict(defaults, df=1)) == {}
 
 
+def test_an_output_file_elsewhere_changes_nothing_the_exercises_describe():
+    spec = declared("reproduction")
+    defaults = {k: v["default"] for k, v in spec.items()}
+    assert changed_parameters("reproduction", dict(defaults, csv_out="runs/reproduction.csv")) == {}
+    assert changed_parameters("reproduction", dict(defaults, source="mine")) == {"source": "mine"}
+
+
 def test_the_note_names_the_books_data_and_this_run(tmp_path):
     spec = declared("tp_scaling")
     note = wording.exercises_note(spec, {"source": str(tmp_path / "my_run.txt"), "gpu": "H100-SXM5-80GB"})

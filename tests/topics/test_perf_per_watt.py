@@ -83,7 +83,9 @@ def test_a_measured_energy_file_draws_only_its_own_figure():
     page = topic.page(r)
     assert not r.has_power and set(page.figures) == {"fig_caps", "fig_measured"}
     assert all(not c.applicable for c in r.ledger.claims if c.id.endswith(("_pp", "_tg")))
-    assert "0.591 J per output token" in page.markdown["results_measured"]
+    # its one configuration's figure is the box's answer, not said again in the section
+    assert "0.591 J per output token" in bottom_line.box(r.ledger)
+    assert "0.591 J per output token" not in page.markdown["results_measured"]
     assert "{glue:figure} fig_measured" in page.markdown["results_measured"]
     _shown_once(r, page)
     # no power-cap verdict is listed as withheld: the file is not a power sweep
@@ -91,6 +93,15 @@ def test_a_measured_energy_file_draws_only_its_own_figure():
     # the floor withheld for want of a device is said once, not once per claim and once per reason
     folded = page.markdown["withheld"]
     assert folded.count("No weights-read floor for 1 configuration") == 1 and "floor is stated" not in folded
+
+
+def test_a_lone_measured_configuration_is_the_answer_in_the_box():
+    r = run("tests/fixtures/llama-bench-power/geerlingguy_ai_benchmarks_issue43_rtx4090_265k_tinyllama_excerpt.md")
+    box = bottom_line.box(r.ledger).splitlines()
+    # one configuration: its joules per output token answers the chapter's question; no cheapest can be named
+    assert box[0].startswith("- `tinyllama-1.1b-1t-openorca.Q4_K_M.gguf on Intel Core Ultra 265K")
+    assert "0.365 J per output token" in box[0] and box[1].startswith("- *Withheld:* No cheapest configuration")
+    _shown_once(r, topic.page(r))
 
 
 def test_an_energy_report_ranks_its_configurations_once():

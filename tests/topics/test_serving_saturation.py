@@ -141,7 +141,7 @@ def test_a_reason_the_box_does_not_give_is_said_once_in_the_folded_list():
         return Claim(cid, "anomaly", status, "r", {"n": 1, "count": 1}, reason, text)
 
     led = Ledger("serving_saturation", [])
-    for cid in ("knee", "goodput", "compute_best"):  # the box: three shown claims
+    for cid in ("knee", "goodput", "compute_best"):  # two in the box, the third in its section
         led.add(claim(cid, "shown", f"{cid} shown."))
     for cid in ("bandwidth_low", "bound_low"):  # two withheld for one reason the box does not give
         led.add(

@@ -89,8 +89,13 @@ def test_the_ring_all_reduce_and_the_scaling_model():
 def test_the_exercises_recompute_from_the_seed_result(seeds):
     ev = seeds.ledger.get("decode_turn").evidence
     md = exercises.markdown(seeds.ledger.to_dict())
-    b = tp.allreduce_budget(ev["layers"], ev["hidden"], ev["batch_size"], ev["max_tp"], tp.LINKS[0][1])
-    grew = (ev["max_ms"] - ev["turn_ms"]) * 1000
+    # the lesson counts batch 1; the exercise the largest other batch that got slower past its turn:
+    # batch 4, TP 4 (18.83 ms) to TP 8 (20.42 ms)
+    at = seeds.ledger.get("decode_turn_4").evidence
+    assert (ev["batch_size"], at["after"], at["turn_tp"], at["max_tp"]) == (1, "slower", 4, 8)
+    assert "take batch 4 instead" in md
+    b = tp.allreduce_budget(ev["layers"], ev["hidden"], 4, at["max_tp"], tp.LINKS[0][1])
+    grew = (at["max_ms"] - at["turn_ms"]) * 1000
     assert f"{b['bytes_sent']:,.0f} bytes" in md and f"{b['bandwidth_ms'] * 1000:.1f} µs" in md
     assert f"{grew:,.0f} µs" in md and f"{grew / (b['bandwidth_ms'] * 1000):,.0f} times" in md
     # the turn predicted for batch 8 from batch 1: TP 2 x sqrt(72.77 / 28.75)
@@ -108,7 +113,9 @@ def test_on_a_real_output_with_no_turn_after_its_smallest_tp_nothing_of_the_seed
     pg = tp_scaling.page(bloomz_1b1)
     assert "24 layers of hidden size 1,536" in pg.markdown["allreduce_text"]
     md = exercises.markdown(bloomz_1b1.ledger.to_dict())
-    assert "14.29 ms per token on TP 2 and 14.99 ms on TP 8" in md
+    # the lesson counts batch 1 (14.29 ms on TP 2, 14.99 on TP 8); the exercise batch 32, the largest that
+    # also got slower: 24 x 2 all-reduces of 1,536 x 32 x 2 bytes, 7/4 of each sent: 8,257.5 kB per GPU
+    assert "take batch 32 instead" in md and "8,257.5 kB" in md
     assert "Exercise 2" not in md  # a turn at the smallest TP measured bounds the optimum, it does not place it
     everything = "\n".join([*pg.markdown.values(), *pg.texts.values(), md])
     assert not re.search(r"bloomz-7b1|28\.75|17\.56|data/raw", everything)

@@ -124,6 +124,17 @@ def _element(p: int, n: int) -> int:
     return int(p / 100 * n)
 
 
+def _p90_under_mean(n) -> str:
+    """What a p90 below the mean says: with N runs whose p90 index is the last, a sorted vector's p90 is
+    its largest run, which no mean exceeds; with more runs it takes one run far above the rest."""
+    if pd.notna(n) and _element(90, int(n)) == int(n) - 1:
+        return (
+            f"with N Runs = {int(n)}, a sorted vector's p90 is its largest run, which no mean exceeds: the vector "
+            "was not sorted; percentile cells untrustworthy"
+        )
+    return "a true p90 under the mean needs one run far above all others; percentile cells untrustworthy"
+
+
 def audit(path) -> pd.DataFrame:
     df = ingest.read(path, tool=NAME)
     w = wide(df)
@@ -162,7 +173,7 @@ def audit(path) -> pd.DataFrame:
                 "p90 < mean",
                 r["p90"],
                 f"{where(r)}: mean {r['mean']:.2f} ms, p90 {r['p90']:.2f} ms",
-                "impossible for a true p90 of 10 runs only if the vector were sorted; percentile cells untrustworthy",
+                _p90_under_mean(runs_at.get((r["source"], r["line"]))),
             )
         n = runs_at.get((r["source"], r["line"]))
         # TGI's p90 is element int(0.9 x n) of the run vector: the last one only for some n
@@ -201,7 +212,7 @@ def audit(path) -> pd.DataFrame:
                 r,
                 "blank numeric cell",
                 r.get("p90"),
-                f"{where(r)}: a blank cell printed by tabled Merge::vertical",
+                f"{where(r)}: blank where the cell above holds the same value (tabled's Merge::vertical)",
                 "value equals the cell above; kept with a note",
             )
     # batch sizes never run, per section

@@ -16,15 +16,17 @@ PRIORITY: dict[str, list[str]] = {
     "quantization_regimes": ["w8a8_gain", "confound"],
     "perf_per_watt": [
         *("caps_differ", "sweet_spot_tg"),
-        *("measured_cheapest", "measured_spread", "measured_1"),
+        *("measured_cheapest", "measured_spread"),
         "energy_top_tg",  # without a measured draw, the joules-per-token question's answer is this bound
+        "measured_0",  # a file of one measured configuration: its energy per token is the answer
     ],
     "attention_kernels": ["flex_sparsest", "sdpa_printed"],
     "tracking": ["changes"],
 }
-#: The most shown claims a box holds, and the fewest it looks for before it stops reading the list.
-MAX_SHOWN = 3
-MIN_SHOWN = 2
+#: The most shown claims a box holds (the answer is one or two findings; the next ones go to their
+#: sections), and where a chapter asks two questions, the most for it: an answer to each.
+MAX_SHOWN = 2
+MAX_SHOWN_BY_CHAPTER = {"perf_per_watt": 3}  # how low a cap can go (and why), and what a token costs
 #: How many of a chapter's leading claims a box accounts for even when withheld.
 LEADING = 3
 
@@ -44,6 +46,7 @@ def pick(ledger, ids: list[str] | None = None) -> list[dict]:
     """The claims a box shows, in priority order: shown claims up to MAX_SHOWN, and each of the
     LEADING first claims that is not shown (its sentence says why)."""
     ids = PRIORITY.get(_chapter(ledger), []) if ids is None else ids
+    most = MAX_SHOWN_BY_CHAPTER.get(_chapter(ledger), MAX_SHOWN)
     by_id = {c["id"]: c for c in _claims(ledger)}
     out, shown = [], 0
     for rank, cid in enumerate(ids):
@@ -51,7 +54,7 @@ def pick(ledger, ids: list[str] | None = None) -> list[dict]:
         if c is None or not c.get("text") or (c.get("evidence") or {}).get("applicable") is False:
             continue  # a claim that cannot apply to this input's format is not withheld from it
         if c["status"] == "shown":
-            if shown < MAX_SHOWN:
+            if shown < most:
                 out.append(c)
                 shown += 1
         elif rank < LEADING:
@@ -132,22 +135,3 @@ def findings(ledgers: list[dict], titles: dict[str, str], per_chapter: int = 1) 
     if not lines:
         return "No chapter has a finding to show yet: build the chapters first.\n"
     return "\n".join(lines) + "\n"
-
-
-def rest(ledger, ids: list[str]) -> str:
-    """Markdown bullets of the shown claims among `ids` that the box does not already hold: the
-    chapter's key takeaways, without repeating its bottom line word for word."""
-    boxed = {c["id"] for c in pick(ledger)}
-    by_id = {c["id"]: c for c in _claims(ledger)}
-    items = [by_id[i] for i in ids if i in by_id and i not in boxed and by_id[i]["status"] == "shown"]
-    if not items:
-        return "- The bottom line at the top of the page holds this input's main verdicts."
-    return "\n".join(f"- {_one_line(c['text'])}" for c in items)
-
-
-def glue_rest(ledger, ids: list[str]) -> None:
-    """Glue `rest` as `takeaways_claims` (hidden), for a `{glue:md}` directive in Key takeaways."""
-    from IPython.display import Markdown
-    from myst_nb import glue
-
-    glue("takeaways_claims", Markdown(rest(ledger, ids)), display=False)

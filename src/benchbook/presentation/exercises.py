@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from math import comb, log
 
 from benchbook.analysis import envelope as env
-from benchbook.analysis import roofline, tp
+from benchbook.analysis import quant, roofline, tp
 from benchbook.presentation import wording
 from benchbook.presentation.bottom_line import _chapter, _claims
 
@@ -257,13 +257,24 @@ def serving_saturation(ledger) -> list[Exercise]:
 
 def tp_scaling(ledger) -> list[Exercise]:
     ch = "tp_scaling"
-    ev = _shown(ledger).get("decode_turn", {}).get("evidence") or {}
+    shown = _shown(ledger)
+    ev = shown.get("decode_turn", {}).get("evidence") or {}
     out = []
     if ev.get("after") == "slower" and ev.get("layers"):
         link_name, link = tp.LINKS[0]
-        n, bs = ev["max_tp"], ev["batch_size"]
+        # the lesson counts the smallest batch that got slower past its turn: the exercise takes the
+        # largest other one where there is one, so that it predicts rather than repeats the lesson
+        other = [
+            c["evidence"]
+            for cid, c in shown.items()
+            if cid.startswith("decode_turn_")
+            and c["evidence"].get("after") == "slower"
+            and c["evidence"].get("batch_size") != ev["batch_size"]
+        ]
+        at = max(other, key=lambda e: e["batch_size"]) if other else ev
+        n, bs = at["max_tp"], at["batch_size"]
         b = tp.allreduce_budget(ev["layers"], ev["hidden"], bs, n, link)
-        grew_us = (ev["max_ms"] - ev["turn_ms"]) * 1000
+        grew_us = (at["max_ms"] - at["turn_ms"]) * 1000
         us = b["bandwidth_ms"] * 1000
         out.append(
             Exercise(
@@ -271,15 +282,16 @@ def tp_scaling(ledger) -> list[Exercise]:
                 "allreduce",
                 {
                     "batch": bs,
+                    "lesson_batch": ev["batch_size"],
                     "layers": ev["layers"],
                     "hidden": ev["hidden"],
                     "tp": n,
                     "tp_minus_1": n - 1,
                     "link": link_name,
                     "link_gb_s": link,
-                    "turn_tp": ev["turn_tp"],
-                    "turn_ms": ev["turn_ms"],
-                    "max_ms": ev["max_ms"],
+                    "turn_tp": at["turn_tp"],
+                    "turn_ms": at["turn_ms"],
+                    "max_ms": at["max_ms"],
                     "allreduces": b["allreduces"],
                     "bytes_each": b["bytes_each"],
                     "bytes_sent": b["bytes_sent"],
@@ -371,6 +383,9 @@ def quantization_regimes(ledger) -> list[Exercise]:
     if ev and ev.get("ridge") and ev.get("tflops") and ev.get("bandwidth_gb_s"):
         r = roofline.ridge(ev["tflops"], ev["bandwidth_gb_s"])
         cross = ev.get("crossover_batch")
+        # the roofline's gain of 8-bit over 16-bit weights, both multiplied in 16 bits, at the largest
+        # batch measured (the lesson's derivation)
+        predicted = float(quant.ideal_speedups(ev["x_last"], ev["tflops"], None, ev["bandwidth_gb_s"])["w8a16"])
         out.append(
             Exercise(
                 ch,
@@ -389,7 +404,8 @@ def quantization_regimes(ledger) -> list[Exercise]:
                     "last_batch": ev["x_last"],
                     "last_gain": ev["y_last"],
                     "crossover_batch": cross,
-                    "ridge_over_crossover": r / cross if cross else None,
+                    "predicted_gain": predicted,
+                    "measured_over_predicted": ev["y_last"] / predicted,
                 },
             )
         )
