@@ -25,3 +25,8 @@ def test_a_named_family_is_said_with_its_line_and_not_as_unnamed():
 def test_an_input_that_names_no_device_is_said_to_name_none():
     assert view.device_sentence({"device": None, "said": {}}).startswith("Neither the input")
     assert "neither the input nor the gpu parameter" in view.caption("roofline", True, {"device": None, "said": {}})
+
+
+def test_a_name_the_table_lacks_keeps_the_sentence_that_the_table_knows_none():
+    unlisted = {"device": None, "said": {"device_unlisted": "cuda:0", "device_unlisted_line": 41}}
+    assert view.device_sentence(unlisted).startswith("Neither the input")
