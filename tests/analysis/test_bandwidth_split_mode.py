@@ -27,3 +27,12 @@ def test_the_one_model_note_says_one_device_only_where_every_row_ran_on_one():
     assert "one model on one device only" in show.coverage_note(1, one_device=True)
     spread = show.coverage_note(1, one_device=False)
     assert "one model only" in spread and "one device only" not in spread and "-sm" in spread
+
+
+def test_a_build_whose_own_listing_names_one_gpu_ran_on_one_device_whatever_the_split_mode():
+    one = _rows("embd=1").assign(gpus_listed=pd.array([1], dtype="Int64"))
+    two = _rows("embd=1").assign(gpus_listed=pd.array([2], dtype="Int64"))
+    unknown = _rows("embd=1").assign(gpus_listed=pd.array([None], dtype="Int64"))
+    assert bandwidth.one_device(one)
+    assert not bandwidth.one_device(two)
+    assert not bandwidth.one_device(unknown)  # a name from a heading counts nothing

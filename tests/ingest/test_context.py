@@ -649,3 +649,26 @@ def test_commands_listed_together_before_all_results_tie_them_to_no_model():
 def test_a_value_of_unknown_states_nothing():
     assert not _read("model:\n  name: unknown\n").get("model")
     assert [f.value for f in _read("model:\n  name: Qwen/Qwen3-32B\n").get("model")] == ["Qwen/Qwen3-32B"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "device"),
+    [
+        ("### A100", "A100"),
+        ("## A100 80GB", "A100 80GB"),
+        ("### MI250", "MI250"),
+        ("### P99", None),
+        ("### FP16", None),
+    ],
+)
+def test_a_heading_that_is_a_gpu_part_code_names_the_device_and_a_percentile_or_precision_does_not(heading, device):
+    facts = [f.value for f in context.read([heading]).facts if f.name == "device"]
+    assert facts == ([device] if device else [])
+
+
+def test_a_cpu_named_in_a_heading_is_the_cpu_and_the_same_words_in_a_command_are_not():
+    said = context.read(["# Framework 12 - Intel i3-1315U", "", "| model | size |"])
+    assert [(f.value, f.line) for f in said.facts if f.name == "cpu"] == [("Intel i3-1315U", 1)]
+    assert context.states(said, "cpu").status == "stated"
+    assert not [f for f in context.read(["./run --tag Intel-i3-1315U"]).facts if f.name == "cpu"]
+    assert context.states(context.read(["# Benchmark results"]), "cpu").status == "absent"

@@ -191,6 +191,7 @@ def generation_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
         "power_limit_w",
         "backend",
         "gpu",
+        "gpus_listed",
         "cpu",
         "caption",
         "ngl",
@@ -399,13 +400,18 @@ def split_mode(row: pd.Series) -> str:
 
 
 def one_device(rows: pd.DataFrame) -> bool:
-    """Whether every generation row ran on one device: a backend of one device (`ONE_DEVICE_BACKENDS`)
-    or `-sm none`; a row split by layer or row (`SPREADING_MODES`) may span every GPU the build sees."""
+    """Whether every generation row ran on one device: a backend of one device (`ONE_DEVICE_BACKENDS`),
+    a build whose own device listing names one GPU (`gpus_listed`: llama-bench's `gpu_info` joins every
+    GPU the build sees, so a split has nothing to spread over), or `-sm none`; a row split by layer or
+    row (`SPREADING_MODES`) may span every GPU the build sees."""
     if rows.empty:
         return True
     for _, r in rows.iterrows():
         backends = {b.strip().lower() for b in re.split(r"[,/]", str(r.get("backend") or "")) if b.strip()}
         if backends and backends <= ONE_DEVICE_BACKENDS:
+            continue
+        listed = r.get("gpus_listed")
+        if listed is not None and pd.notna(listed) and int(listed) == 1:
             continue
         if split_mode(r) in SPREADING_MODES:
             return False

@@ -331,8 +331,11 @@ def weights_floor(
 
 def read(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(llama-bench rows, energy-contract rows) of the chapter's input files, each file read by the
-    tools it holds; an empty frame with the tool's columns where no file holds that kind."""
+    tools it holds; an empty frame with the tool's columns where no file holds that kind. A column a
+    parser left empty takes what the rest of the file states, as `ingest.read` fills it (a device a
+    heading above a table with a power line names)."""
     from benchbook import ingest
+    from benchbook.ingest import context
     from benchbook.ingest.core import LEAD_COLUMNS, TAIL_COLUMNS
     from benchbook.ingest.energy import TOOLS
 
@@ -340,10 +343,14 @@ def read(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
     cap, measured = [], []
     for p in paths:
         for parsed in ingest.read_parsed(p):
+            table = parsed.table
+            if parsed.tool in TOOLS and len(table) and context.needs_fill(table):
+                table = table.copy()
+                context.fill(table, ingest.context_of(p))
             if parsed.tool == "llama-bench":
-                cap.append(parsed.table)
+                cap.append(table)
             elif parsed.tool in TOOLS:
-                measured.append(parsed.table)
+                measured.append(table)
 
     def stack(frames: list[pd.DataFrame], tool: str) -> pd.DataFrame:
         if frames:

@@ -363,6 +363,21 @@ _NAME_SIZE = re.compile(r"(?:^|[-.])\d+(?:\.\d+)?[BbMm](?:$|[-.])")
 #: A file name (the last component, with an extension): a data set or a log, never a model's folder.
 _FILE_NAME = re.compile(r"\.(?:jsonl?|csv|txt|log|ya?ml|py|sh|md|parquet|arrow|pkl|bin|gguf|safetensors)$", re.I)
 #: A product (`_PRODUCT`) named as where a run ran: `on an Arc B70`, `using an RTX 4090`.
+#: A heading that is a GPU's part code and nothing else (`### A100`, `## MI250`, `### H100 80GB`):
+#: the device the section under it ran on. Precisions (`FP16`), compute capabilities (`SM80`) and a
+#: percentile's heading (`### P99`) are no part.
+_HEADING_PART = re.compile(
+    r"^(?!(?:FP|BF|TF|INT|UINT|SM)\d)(?!P\d{2}(?:\.\d+)?$)(?:NVIDIA\s+|AMD\s+)?"
+    + _PART_CODE.pattern
+    + r"(?:[ -](?:SXM\d?|PCIe|NVL|HBM3e?|\d{2,3}\s?GB))*$"
+)
+#: A CPU product as people name it (`Intel i3-1315U`, `Intel Core i7-12700K`, `Core Ultra 5 125H`,
+#: `AMD Ryzen 7 7840U`, `EPYC 9654`, `Xeon Gold 6338`): in a heading, the CPU the section ran on.
+_CPU_PRODUCT = re.compile(
+    r"\b(?:(?:Intel\s+)?(?:Core\s+)?i[3579]-\d{4,5}[A-Z]{0,2}|(?:Intel\s+)?Core\s+Ultra\s+\d\s+\d{3}[A-Z]{0,2}"
+    r"|(?:AMD\s+)?Ryzen\s+(?:AI\s+)?(?:Threadripper\s+)?(?:PRO\s+)?\d\s+(?:HX\s+)?\d{3,4}[A-Z0-9]{0,3}"
+    r"|(?:AMD\s+)?EPYC\s+\d{4}[A-Z]?|(?:Intel\s+)?Xeon\s+(?:(?:Platinum|Gold|Silver|Bronze|w\d-)\s*)?[A-Z]?\d{4,5}[A-Z]{0,2})\b"
+)
 _ON_PRODUCT = re.compile(r"\b(?:on|using)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(" + _PRODUCT.pattern + ")")
 #: A YAML key that opens a mapping (`accelerator:`, `- metadata:  # a comment`), its indent taken at the key.
 _YAML_OPEN = re.compile(r"^(\s*(?:-\s+)?)([A-Za-z][\w-]*)\s*:\s*(?:#.*)?$")
@@ -806,6 +821,11 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     if devices and source == "heading" and not any(f.name == "device" and f.line == i for f in r.facts):
         for m in _PRODUCT.finditer(text):
             r.add("device", m.group(0), i, source, line)
+        if _HEADING_PART.match(text.strip()) and not any(f.name == "device" and f.line == i for f in r.facts):
+            r.add("device", text.strip(), i, source, line)
+    if source == "heading":
+        for m in _CPU_PRODUCT.finditer(text):
+            r.add("cpu", m.group(0), i, source, line)
     parts = list(_PART_COUNTED.finditer(text)) if devices and source in ("heading", "prose") else []
     worded = source == "heading" or (source == "prose" and _SIGNS["device"].search(text))
     parts = parts if len(parts) > 1 or not worded else []  # a worded line's one part keeps its full name below
@@ -919,9 +939,11 @@ def _same(a, b) -> bool:
 #: Table columns that hold a fact this reader also reads: a parser's column left empty for the whole
 #: file takes the one value the rest of the file states (llama-bench's and the HF batch sweep's `gpu`,
 #: llama-bench's `cpu`: a markdown table has no cpu_info column, the `CPU:` line above it names it; the
-#: model, concurrency cap and batch a console table or a log leaves to the command or heading above it).
+#: model, concurrency cap and batch a console table or a log leaves to the command or heading above it;
+#: the energy contract's `device`, the same fact as llama-bench's `gpu`, where a power line's parser
+#: found no device of its own: the machine a heading above the table names).
 COLUMNS = {"cpu": "cpu", "gpu": "device", "model": "model", "max_concurrency": "concurrency", "batch_size": "batch"}
-COLUMNS |= {"tensor_parallel": "tp"}
+COLUMNS |= {"tensor_parallel": "tp", "device": "device"}
 #: Columns a parser reads from its own structured output when the tool records them: a JSON field the
 #: parser left aside (GuideLLM's per-strategy worker `max_concurrency`) is not the run's setting, so
 #: these take only what the text around the output states (a command, a labelled line, a heading).

@@ -57,6 +57,10 @@ SETTINGS = {
     "backend": "str",
     "gpu": "str",
     "cpu": "str",
+    # how many GPUs llama-bench's own listing names: `gpu_info` joins every GPU device the build sees
+    # (`get_gpu_info()`: ", " in current builds, "/" in old CUDA ones), the text output lists each on a
+    # device line; none where the file prints no listing (a name from a heading is no count)
+    "gpus_listed": "Int64",
     "caption": "str",
     "build": "str",
     "ngl": "Int64",
@@ -258,6 +262,13 @@ class _Ctx:
                 return float(m[1])
         return None
 
+    def gpus_listed(self) -> int | None:
+        """How many devices the first listing seen names (none without a listing)."""
+        if not self.devices:
+            return None
+        first = next(iter(self.devices))[0]
+        return sum(1 for kind, _ in self.devices if kind == first)
+
     def gpu(self) -> str | None:
         """The devices of the first listing seen (a SYCL build lists one GPU under level_zero and again
         under opencl)."""
@@ -423,6 +434,12 @@ class _Out:
     def reject(self, line: int, text: str, reason: str):
         self.cells += 1
         self.rejected.append((line, text, reason))
+
+
+def _gpus_listed(gpu_info) -> int | None:
+    """The GPUs a record's `gpu_info` names (one per description it joins); none for no text."""
+    text = _str(gpu_info)
+    return len([p for p in re.split(r", |/", text) if p.strip()]) if text else None
 
 
 def _base(**kw) -> dict:
@@ -615,6 +632,7 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         table_ctx = {
             "section": ctx.section(),
             "gpu": ctx.gpu(),
+            "gpus_listed": ctx.gpus_listed(),
             "caption": ctx.caption,
             "build": build,
             "power_limit_w": ctx.power(),
@@ -793,6 +811,7 @@ def _record_base(obj: dict, power: float | None, section: str | None) -> dict | 
         params_b=params / 1e9 if params is not None else None,
         backend=backend,
         gpu=_str(obj.get("gpu_info")),
+        gpus_listed=_gpus_listed(obj.get("gpu_info")),
         cpu=_str(obj.get("cpu_info")),
         build=build,
         ngl=_int(obj.get("n_gpu_layers")),

@@ -100,6 +100,18 @@ _CLI_MODEL_RE = re.compile(r"--model-id[ =]([^\s`'\"]+)")
 #: A shell assignment above a launch command (`model=aisingapore/sealion7b-instruct-nc`) that `--model-id $model` names.
 _SHELL_SET_RE = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=([^\s`'\"#]+)\s*(?:#.*)?$")
 _SHELL_VAR_RE = re.compile(r"^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$")
+#: The benchmark's own command line (benchmark/src/main.rs, clap long and short forms): its
+#: parameter table prints `--tokenizer-name` as the `Model` row, `--runs` as `N Runs`
+#: (`table.rs`: `builder.push_record(["Model", &tokenizer_name])`), so a command names what that
+#: table would.
+_BENCH_CMD_RE = re.compile(r"\btext-generation-benchmark\b")
+_BENCH_FLAGS = {
+    "model": re.compile(r"(?:--tokenizer-name|(?<![\w-])-t)[ =]([^\s`'\"]+)"),
+    "sequence_length": re.compile(r"(?:--sequence-length|(?<![\w-])-s)[ =](\d+)\b"),
+    "decode_length": re.compile(r"(?:--decode-length|(?<![\w-])-d)[ =](\d+)\b"),
+    "n_runs": re.compile(r"(?:--runs|(?<![\w-])-r)[ =](\d+)\b"),
+    "warmups": re.compile(r"(?:--warmups|(?<![\w-])-w)[ =](\d+)\b"),
+}
 #: A Hugging Face hub cache folder (`.../models--ORG--NAME/snapshots/HASH`) given as the tokenizer: the model ORG/NAME.
 _HUB_CACHE_RE = re.compile(r"(?:^|/)models--([^/]+?)--([^/]+?)(?:/snapshots/[0-9a-f]+)?/?$")
 
@@ -272,6 +284,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
             i += 1
             continue
         _env_shard(st, line, f"NUM_SHARD (line {lineno})")  # a --num-shard on the same line wins, as in clap
+        if _BENCH_CMD_RE.search(line) and _bench_command(st, line, lineno, source):
+            i += 1
+            continue
         if "--num-shard" in line or "--model-id" in line or "--quantize" in line:
             m = _CLI_MODEL_RE.search(line)
             if m:
@@ -315,6 +330,24 @@ def parse(text: str | Lines, source: str) -> Parsed:
             "(tabled Merge::vertical prints repeated cells once)"
         )
     return finish(tool, source, records, rejects, messages, cells_read)
+
+
+def _bench_command(st: _State, line: str, lineno: int, source: str) -> bool:
+    """A `text-generation-benchmark` command: the parameters its table would print, for the tables
+    after it (a parameter table printed later replaces them). False when it names none."""
+    found = {k: m.group(1).strip("\"'") for k, rx in _BENCH_FLAGS.items() if (m := rx.search(line))}
+    if not found:
+        return False
+    st.params = {k: (hub_id(v) if k == "model" else int(v)) for k, v in found.items()}
+    st.params["parameters"] = None
+    if "model" in found:
+        note = (
+            f"{source}: model {st.params['model']} from the benchmark command's --tokenizer-name (line {lineno}), "
+            "which text-generation-benchmark prints as its Model"
+        )
+        if note not in st.notes:
+            st.notes.append(note)
+    return True
 
 
 def _read_params(lines: list[str], i: int, st: _State, source: str) -> int:

@@ -16,6 +16,7 @@ import pandas as pd
 
 from benchbook import hardware
 from benchbook.analysis import roofline, tp
+from benchbook.claims import rules
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, panel_size, ramp, times_ticks
 from benchbook.presentation.roofline import plot_points, plot_roofline
@@ -37,10 +38,21 @@ def tp_sentence(notes: list[dict]) -> str:
     return _say("tp_source", notes=notes) if notes else ""
 
 
+def _named_but_not_placed(device: dict) -> dict:
+    """What the input says of a device the hardware table knows but cannot place (`analysis.roofline.
+    said`): a family of its rows (`### A100`) or several devices side by side. Empty otherwise: a name
+    the table lacks, or none, is what "neither ... names a GPU the hardware table knows" says."""
+    said = device.get("said") or {}
+    return said if said.get("device_family") or said.get("device_several") else {}
+
+
 def device_sentence(device: dict) -> str:
-    """Which GPU the roofline uses and where its peaks come from; that none is named, and none assumed."""
+    """Which GPU the roofline uses and where its peaks come from; where none is used, why, after
+    looking at the whole file (`claims.rules.no_device_reason`: a device named but not one row of
+    the table is said with its line, never called unnamed)."""
     if device.get("device") is None:
-        return _say("device")
+        said = _named_but_not_placed(device)
+        return _say("device", reason=rules.no_device_reason(said)) if said else _say("device")
     return _say(
         "device",
         device=device["device"],
@@ -194,7 +206,10 @@ def caption(name: str, drawn: bool, device: dict | None = None) -> str:
     """The caption of figure `name`, or the sentence saying why it was not drawn; the roofline drawn
     without a device (`device` names none) has no roofs, and its caption says so."""
     if name == "roofline" and drawn and device is not None and device.get("device") is None:
-        return _say("roofline_no_device")
+        said = _named_but_not_placed(device)
+        # a caption is plain text: the reason's code marks (`gpu`) would show as typed
+        reason = rules.no_device_reason(said).replace("`", "") if said else None
+        return _say("roofline_no_device", reason=reason) if reason else _say("roofline_no_device")
     return CAPTIONS[name][0 if drawn else 1]
 
 
