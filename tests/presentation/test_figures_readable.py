@@ -162,6 +162,30 @@ def test_legend_on_points_is_found():
     assert any("legend covers" in o for o in overlaps(fig))
 
 
+@pytest.mark.parametrize(("below", "collides"), [(-0.12, True), (-0.45, False)])
+def test_a_legend_below_the_axes_is_found_on_the_x_label(below, collides):
+    """A legend placed under the axes whose frame runs over the x label is reported (the TP fit
+    figure's legend touched "tensor-parallel GPUs (TP)"); one placed clear of it is not."""
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([1, 2, 4, 8], [4, 3, 2, 1], label="bs 1: a=21±7, b=1.4±0.9, c=8±6")
+    ax.set_xlabel("tensor-parallel GPUs (TP)")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, below))
+    assert any("legend overlaps axes 0 x label" in o for o in overlaps(fig)) == collides
+
+
+def test_the_tp_fit_figure_keeps_its_legends_off_the_x_labels():
+    from benchbook.analysis import tp
+    from benchbook.presentation import tp as tp_show
+    from benchbook.presentation.plotting import finish
+
+    src = sorted((config.RAW_DIR / "tgi_bloomz_tp").glob("*.txt"))
+    df, _ = ingest.read_all(src, tool="tgi-benchmark")
+    fits = tp.scaling_fits(tp.main_config(tp.combine(tp.wide(df))[0]))
+    assert fits, "the seed has four TPs: a fit to draw"
+    fig = tp_show.plot_fits(fits, sorted({x for f in fits for x in f["points"]["tp"]}))
+    assert overlaps(fig, drawn=finish(fig)) == []
+
+
 def test_agreement_figure_plots_the_log_relative_difference():
     """Points: 101 vs 100 (1 % -> 0), 100 vs 100 (exact -> -4), 55 vs 50 (10 % -> 1); a zero or missing
     published value is left out; the one disagreement is coloured apart."""
