@@ -271,11 +271,17 @@ class _Prose(html.parser.HTMLParser):
 SHOWN_MARKUP = re.compile(r"`[^`\n]{1,60}`?|\*\*\w|(?<![\w–])[–—][a-z][\w-]*")
 
 
+#: A Markdown list glued inline (`{glue:md}` in a paragraph): its items run on as one paragraph that
+#: opens with the item marker ("- Batch 1: ... - Batch 2: ..."); a list is glued as a block.
+RAW_LIST = re.compile(r"<p>\s*(?:<span[^>]*>\s*)*[-*+] \S[^<]{0,40}")
+
+
 def markup_problems(text: str) -> list[str]:
     parser = _Prose()
     parser.feed(text)
     prose = " ".join(" ".join(parser.parts).split())
-    return [f"shows {m.group(0)!r}" for m in SHOWN_MARKUP.finditer(prose)][:3]
+    shown = [f"shows {m.group(0)!r}" for m in SHOWN_MARKUP.finditer(prose)][:3]
+    return shown + [f"runs a list on as a paragraph: {m.group(0)!r}" for m in RAW_LIST.finditer(text)][:3]
 
 
 def _every_page(site: Path, problems) -> list[str]:
@@ -333,6 +339,8 @@ def test_markup_check_tells_marks_shown_from_marks_rendered():
     rendered = "<p>rate (<code>--request-rate inf</code>) over 1–4 GPUs – a range; <em>x</em></p>"
     assert markup_problems(rendered) == []
     assert markup_problems("<table><tr><td>`num_requests`</td></tr></table>") == []
+    assert markup_problems("<p>- Batch 1: fastest on TP 2. - Batch 2: fastest on TP 2.</p>")
+    assert markup_problems("<ul><li><p>Batch 1: fastest on TP 2.</p></li></ul><p>A range 1 - 4.</p>") == []
 
 
 #: What pandas prints for a missing value; a reader's table says "–" or why instead.
