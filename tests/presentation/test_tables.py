@@ -38,6 +38,14 @@ def test_number_formats():
     assert "7803.37" not in html
 
 
+def test_a_number_in_a_text_column_reads_as_a_number():
+    """An audit's value column holds texts and numbers: a computed CV printed its full float repr
+    (0.08385861137437957), a count its ".0"; they read as in a number column, texts as they are."""
+    df = pd.DataFrame({"value": ["oom", 0.08385861137437957, 274.66023722491616, 116.0, "run3", None, 1526.74]})
+    assert _cells(show(df).to_html()) == ["oom", "0.0839", "275", "116", "run3", "–", "1,527"]
+    assert _cells(show(df, digits=6).to_html())[1:3] == ["0.0838586", "274.660"]
+
+
 def test_whole_numbers_infinity_and_trailing_zeros():
     df = pd.DataFrame({"cap": [32.0, 1024.0, np.nan], "rate": [np.inf, 2.5, 0.0], "frac": [0.22, 0.5, 0.125]})
     assert _cells(show(df).to_html()) == ["32", "∞", "0.220", "1,024", "2.50", "0.500", "–", "0", "0.125"]
@@ -161,7 +169,7 @@ def test_audit_tables_in_reader_words():
         }
     )
     t = audit.audit_table(a, ["source", "defect", "line", "value"])
-    assert list(t.columns) == ["file", "defect", "line", "value as printed"]
+    assert list(t.columns) == ["file", "defect", "line", "value"]
     counts = audit.defect_counts(a)
     assert counts.iloc[0].tolist() == ["NaN row", "tgi-benchmark", 2]
     cons = audit.consequence_table(a)
