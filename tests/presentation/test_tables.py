@@ -46,6 +46,15 @@ def test_a_number_in_a_text_column_reads_as_a_number():
     assert _cells(show(df, digits=6).to_html())[1:3] == ["0.0838586", "274.660"]
 
 
+def test_a_column_of_mixed_quantities_prints_each_cell_to_its_own_kind():
+    """A transposed table (one quantity per row) holds a count beside a share: the count reads 8,
+    not 8.00, and the column stays right-aligned as numbers."""
+    df = pd.DataFrame({"pp512": [16634.04, 3.3, 8.0, np.nan]}, dtype=object, index=["peak", "CV", "limits", "knee"])
+    html = show(df, index=True, missing="– (none)").to_html()
+    assert _cells(html) == ["16,634", "3.30", "8", "– (none)"]
+    assert "text-align: left" not in html
+
+
 def test_whole_numbers_infinity_and_trailing_zeros():
     df = pd.DataFrame({"cap": [32.0, 1024.0, np.nan], "rate": [np.inf, 2.5, 0.0], "frac": [0.22, 0.5, 0.125]})
     assert _cells(show(df).to_html()) == ["32", "∞", "0.220", "1,024", "2.50", "0.500", "–", "0", "0.125"]

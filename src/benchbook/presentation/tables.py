@@ -57,7 +57,7 @@ def show(
     st = st.set_properties(**{"white-space": "normal", "text-align": "right"})
     # text reads from the left; a cell with a very long word (a URL, a file name) may break inside it, so
     # that it does not push the table wider than the page, while short words are never split
-    text = [c for c in d.columns if not pd.api.types.is_numeric_dtype(d[c]) and not pd.api.types.is_bool_dtype(d[c])]
+    text = [c for c in d.columns if not _numbers(d[c])]
     if text:
         st = st.set_properties(subset=text, **{"text-align": "left"})
         st = st.map(lambda v: "overflow-wrap: anywhere" if _long_word(v) else "", subset=text)
@@ -129,6 +129,17 @@ def _breakable(v):
     if not isinstance(v, str):
         return v
     return " ".join(BREAK_AFTER.sub(r"\1<wbr>", w) if len(w) > LONG_WORD else w for w in v.split(" "))
+
+
+def _numbers(s: pd.Series) -> bool:
+    """Whether a column reads as numbers (right-aligned): a numeric dtype, or cells that are all
+    numbers although the column holds objects (a transposed table of quantities, one per row)."""
+    if pd.api.types.is_bool_dtype(s):
+        return False
+    if pd.api.types.is_numeric_dtype(s):
+        return True
+    cells = s.dropna()
+    return len(cells) > 0 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in cells)
 
 
 def _sig(digits: int | dict[str, int], col: str) -> int:
