@@ -119,6 +119,11 @@ def test_bandwidth_figures(src):
         assert widths == pytest.approx(sorted(100 * placed["fraction_of_peak"]))
     else:
         assert _markers(ax) == 0 and figs["ceiling"].axes[0].texts[0].get_text() == bw_show.NO_RESULTS
+    roof = figs["roofline"].axes[0].get_legend()
+    if roof is not None:  # a point keeps its kind's colour and name from the ceiling figure (not one per model)
+        ceiling = {t.get_text() for leg in figs["ceiling"].legends for t in leg.get_texts()}
+        kinds = {t.get_text() for t in roof.get_texts() if not t.get_text().endswith("roofline")}
+        assert kinds and kinds <= ceiling
 
 
 #: The fixture folders of the tools the reproduction appendix recomputes (those of the raw files).
