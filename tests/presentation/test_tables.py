@@ -280,3 +280,39 @@ def test_an_audit_consequence_is_said_once_per_run_of_rows_that_share_it():
     t = audit.audit_table(defects, ["defect", "line", "consequence"])
     assert list(t["line"]) == [35, 62, 143, 17]  # a defect's rows together
     assert list(t["what it does to the analysis"]) == ["runs kept", audit.AS_ABOVE, "labels differ", "repaired"]
+
+
+def test_a_book_tables_row_name_is_never_cut_in_chromium():
+    """run_on_your_data's table of tools cut its first column's names ("inferenc / ex", "inferenc /
+    e-perf") beside two columns of long prose: under the book's stylesheet a code span in a book
+    table's first column stays on one line, while the prose columns beside it still wrap."""
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+    from test_browser import ARGS, CHROMIUM
+
+    from benchbook.presentation.sphinx_book import CSS
+
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (Debian's chromium package)")
+    prose = "a point, an aggregate or agentic results: latencies, throughput per GPU as the file gives it " * 4
+    row = (
+        f"<tr><td><code>inference-perf</code></td><td>{prose}</td><td><code>utils/agentic/x.py</code> {prose}</td></tr>"
+    )
+    page = f"<style>{CSS}</style><article style='width: 400px'><table class='table'>{row}</table></article>"
+
+    def lines() -> int:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            pg = b.new_page(viewport={"width": 800, "height": 900})
+            pg.set_content(page)
+            n = pg.evaluate(
+                "() => { const r = document.createRange(); r.selectNodeContents(document.querySelector('td code'));"
+                " return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }"
+            )
+            b.close()
+        return n
+
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(lines).result() == 1
