@@ -299,6 +299,32 @@ def test_prose_shows_no_markdown_marks(site):
     assert not bad, "\n".join(bad)
 
 
+FIGURE = re.compile(r"<figure\b.*?</figure>", re.S)
+
+
+def empty_figures(text: str) -> list[str]:
+    """Figure blocks that hold no picture: a caption standing over nothing (#34 item 9: a figure with
+    no data is not drawn, and its caption goes with it)."""
+    out = []
+    for m in FIGURE.finditer(text):
+        if not re.search(r"<img\b|<svg\b", m.group(0)):
+            caption = re.sub(r"<[^>]+>", "", m.group(0))
+            out.append(f"a figure with no picture: {' '.join(caption.split())[:80]!r}")
+    return out
+
+
+def test_no_figure_or_caption_stands_without_its_picture(site):
+    bad = _every_page(site, empty_figures)
+    assert not bad, "\n".join(bad)
+
+
+def test_the_empty_figure_check_finds_a_caption_over_nothing():
+    drawn = '<figure class="align-default"><img src="a.svg"/><figcaption>Fig. 1 Throughput.</figcaption></figure>'
+    empty = '<figure class="align-default"><figcaption>Fig. 2 Latency against load.</figcaption></figure>'
+    assert empty_figures(drawn) == []
+    assert empty_figures(drawn + empty) == ["a figure with no picture: 'Fig. 2 Latency against load.'"]
+
+
 #: A sentence long enough that saying it twice on one page is a repeat, not a shared phrase.
 REPEAT_CHARS = 50
 RAW_PLURAL = re.compile(r"\b\w+\(s\)")
