@@ -110,6 +110,7 @@ def page(r: Result) -> Page:
     box = box_ids(led)
     placed = not show.placed(pts).empty
     pp_ids = [c.id for c in led.claims if c.id.startswith("pp_")]
+    claimed = {int(led.get(i).evidence["line"]) for i in pp_ids}
 
     def said(kind: str) -> str:
         ids = [c.id for c in led.claims if c.id not in box and c.status != "withheld" and c.id not in pp_ids]
@@ -127,6 +128,7 @@ def page(r: Result) -> Page:
         "withheld_list": placement.folded_box(led, skip=[*box, *pp_ids]),
         "prefill_intro": show.prefill_intro(r.prompt, len(pp_ids), r.pp_unparsed),
         "prefill_claims": wording.block(led, pp_ids),
+        "prefill_rates": show.other_rates(r.prompt, r.sweeps, claimed),
         "setting_sweeps": show.sweep_sentences(r.sweeps, r.constant),
     }
     figures = {
