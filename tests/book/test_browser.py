@@ -271,11 +271,17 @@ class _Prose(html.parser.HTMLParser):
 SHOWN_MARKUP = re.compile(r"`[^`\n]{1,60}`?|\*\*\w|(?<![\w–])[–—][a-z][\w-]*")
 
 
+#: A Markdown list glued inline (`{glue:md}` in a paragraph): its items run on as one paragraph that
+#: opens with the item marker ("- Batch 1: ... - Batch 2: ..."); a list is glued as a block.
+RAW_LIST = re.compile(r"<p>\s*(?:<span[^>]*>\s*)*[-*+] \S[^<]{0,40}")
+
+
 def markup_problems(text: str) -> list[str]:
     parser = _Prose()
     parser.feed(text)
     prose = " ".join(" ".join(parser.parts).split())
-    return [f"shows {m.group(0)!r}" for m in SHOWN_MARKUP.finditer(prose)][:3]
+    shown = [f"shows {m.group(0)!r}" for m in SHOWN_MARKUP.finditer(prose)][:3]
+    return shown + [f"runs a list on as a paragraph: {m.group(0)!r}" for m in RAW_LIST.finditer(text)][:3]
 
 
 def _every_page(site: Path, problems) -> list[str]:
@@ -291,6 +297,32 @@ def test_prose_shows_no_markdown_marks(site):
     """A value glued as plain text is shown as typed: its backticks stay and its `--` becomes a dash."""
     bad = _every_page(site, markup_problems)
     assert not bad, "\n".join(bad)
+
+
+FIGURE = re.compile(r"<figure\b.*?</figure>", re.S)
+
+
+def empty_figures(text: str) -> list[str]:
+    """Figure blocks that hold no picture: a caption standing over nothing (#34 item 9: a figure with
+    no data is not drawn, and its caption goes with it)."""
+    out = []
+    for m in FIGURE.finditer(text):
+        if not re.search(r"<img\b|<svg\b", m.group(0)):
+            caption = re.sub(r"<[^>]+>", "", m.group(0))
+            out.append(f"a figure with no picture: {' '.join(caption.split())[:80]!r}")
+    return out
+
+
+def test_no_figure_or_caption_stands_without_its_picture(site):
+    bad = _every_page(site, empty_figures)
+    assert not bad, "\n".join(bad)
+
+
+def test_the_empty_figure_check_finds_a_caption_over_nothing():
+    drawn = '<figure class="align-default"><img src="a.svg"/><figcaption>Fig. 1 Throughput.</figcaption></figure>'
+    empty = '<figure class="align-default"><figcaption>Fig. 2 Latency against load.</figcaption></figure>'
+    assert empty_figures(drawn) == []
+    assert empty_figures(drawn + empty) == ["a figure with no picture: 'Fig. 2 Latency against load.'"]
 
 
 #: A sentence long enough that saying it twice on one page is a repeat, not a shared phrase.
@@ -333,6 +365,8 @@ def test_markup_check_tells_marks_shown_from_marks_rendered():
     rendered = "<p>rate (<code>--request-rate inf</code>) over 1–4 GPUs – a range; <em>x</em></p>"
     assert markup_problems(rendered) == []
     assert markup_problems("<table><tr><td>`num_requests`</td></tr></table>") == []
+    assert markup_problems("<p>- Batch 1: fastest on TP 2. - Batch 2: fastest on TP 2.</p>")
+    assert markup_problems("<ul><li><p>Batch 1: fastest on TP 2.</p></li></ul><p>A range 1 - 4.</p>") == []
 
 
 #: What pandas prints for a missing value; a reader's table says "–" or why instead.

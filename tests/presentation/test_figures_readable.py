@@ -119,6 +119,11 @@ def test_bandwidth_figures(src):
         assert widths == pytest.approx(sorted(100 * placed["fraction_of_peak"]))
     else:
         assert _markers(ax) == 0 and figs["ceiling"].axes[0].texts[0].get_text() == bw_show.NO_RESULTS
+    roof = figs["roofline"].axes[0].get_legend()
+    if roof is not None:  # a point keeps its kind's colour and name from the ceiling figure (not one per model)
+        ceiling = {t.get_text() for leg in figs["ceiling"].legends for t in leg.get_texts()}
+        kinds = {t.get_text() for t in roof.get_texts() if not t.get_text().endswith("roofline")}
+        assert kinds and kinds <= ceiling
 
 
 #: The fixture folders of the tools the reproduction appendix recomputes (those of the raw files).
@@ -160,6 +165,30 @@ def test_legend_on_points_is_found():
     ax.set_ylim(0.95, 1.05)
     ax.legend(loc="center")
     assert any("legend covers" in o for o in overlaps(fig))
+
+
+@pytest.mark.parametrize(("below", "collides"), [(-0.12, True), (-0.45, False)])
+def test_a_legend_below_the_axes_is_found_on_the_x_label(below, collides):
+    """A legend placed under the axes whose frame runs over the x label is reported (the TP fit
+    figure's legend touched "tensor-parallel GPUs (TP)"); one placed clear of it is not."""
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([1, 2, 4, 8], [4, 3, 2, 1], label="bs 1: a=21±7, b=1.4±0.9, c=8±6")
+    ax.set_xlabel("tensor-parallel GPUs (TP)")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, below))
+    assert any("legend overlaps axes 0 x label" in o for o in overlaps(fig)) == collides
+
+
+def test_the_tp_fit_figure_keeps_its_legends_off_the_x_labels():
+    from benchbook.analysis import tp
+    from benchbook.presentation import tp as tp_show
+    from benchbook.presentation.plotting import finish
+
+    src = sorted((config.RAW_DIR / "tgi_bloomz_tp").glob("*.txt"))
+    df, _ = ingest.read_all(src, tool="tgi-benchmark")
+    fits = tp.scaling_fits(tp.main_config(tp.combine(tp.wide(df))[0]))
+    assert fits, "the seed has four TPs: a fit to draw"
+    fig = tp_show.plot_fits(fits, sorted({x for f in fits for x in f["points"]["tp"]}))
+    assert overlaps(fig, drawn=finish(fig)) == []
 
 
 def test_agreement_figure_plots_the_log_relative_difference():

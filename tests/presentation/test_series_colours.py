@@ -30,7 +30,11 @@ SERIES = {
         (r"^(pp\d+|compute-bound \(prefill\))$", "prompt"),
         (r"^(tg\d+|memory-bound \(decode\))$", "generation"),
     ],
-    "serving_saturation": [(r"^(output|total) tok/s", "{} tok/s"), (r"^(mean|median|p99)$", "latency {}")],
+    "serving_saturation": [
+        (r"^(output|total) tok/s", "{} tok/s"),
+        (r"^(mean|median|p99)$", "latency {}"),
+        (r"^(runs kept apart|Pareto front)$", "{}"),  # runs on the curve are the sweep's, in its blue
+    ],
     "quantization_regimes": [
         (r"(?:^|: )(bf16|16-bit weights and compute)$", "16-bit"),
         (r"(?:^|: )(w8a16|int8 weights, fp16 compute)$", "w8a16"),

@@ -38,6 +38,23 @@ def test_number_formats():
     assert "7803.37" not in html
 
 
+def test_a_number_in_a_text_column_reads_as_a_number():
+    """An audit's value column holds texts and numbers: a computed CV printed its full float repr
+    (0.08385861137437957), a count its ".0"; they read as in a number column, texts as they are."""
+    df = pd.DataFrame({"value": ["oom", 0.08385861137437957, 274.66023722491616, 116.0, "run3", None, 1526.74]})
+    assert _cells(show(df).to_html()) == ["oom", "0.0839", "275", "116", "run3", "–", "1,527"]
+    assert _cells(show(df, digits=6).to_html())[1:3] == ["0.0838586", "274.660"]
+
+
+def test_a_column_of_mixed_quantities_prints_each_cell_to_its_own_kind():
+    """A transposed table (one quantity per row) holds a count beside a share: the count reads 8,
+    not 8.00, and the column stays right-aligned as numbers."""
+    df = pd.DataFrame({"pp512": [16634.04, 3.3, 8.0, np.nan]}, dtype=object, index=["peak", "CV", "limits", "knee"])
+    html = show(df, index=True, missing="– (none)").to_html()
+    assert _cells(html) == ["16,634", "3.30", "8", "– (none)"]
+    assert "text-align: left" not in html
+
+
 def test_whole_numbers_infinity_and_trailing_zeros():
     df = pd.DataFrame({"cap": [32.0, 1024.0, np.nan], "rate": [np.inf, 2.5, 0.0], "frac": [0.22, 0.5, 0.125]})
     assert _cells(show(df).to_html()) == ["32", "∞", "0.220", "1,024", "2.50", "0.500", "–", "0", "0.125"]
@@ -161,7 +178,7 @@ def test_audit_tables_in_reader_words():
         }
     )
     t = audit.audit_table(a, ["source", "defect", "line", "value"])
-    assert list(t.columns) == ["file", "defect", "line", "value as printed"]
+    assert list(t.columns) == ["file", "defect", "line", "value"]
     counts = audit.defect_counts(a)
     assert counts.iloc[0].tolist() == ["NaN row", "tgi-benchmark", 2]
     cons = audit.consequence_table(a)
@@ -263,3 +280,39 @@ def test_an_audit_consequence_is_said_once_per_run_of_rows_that_share_it():
     t = audit.audit_table(defects, ["defect", "line", "consequence"])
     assert list(t["line"]) == [35, 62, 143, 17]  # a defect's rows together
     assert list(t["what it does to the analysis"]) == ["runs kept", audit.AS_ABOVE, "labels differ", "repaired"]
+
+
+def test_a_book_tables_row_name_is_never_cut_in_chromium():
+    """run_on_your_data's table of tools cut its first column's names ("inferenc / ex", "inferenc /
+    e-perf") beside two columns of long prose: under the book's stylesheet a code span in a book
+    table's first column stays on one line, while the prose columns beside it still wrap."""
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+    from test_browser import ARGS, CHROMIUM
+
+    from benchbook.presentation.sphinx_book import CSS
+
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (Debian's chromium package)")
+    prose = "a point, an aggregate or agentic results: latencies, throughput per GPU as the file gives it " * 4
+    row = (
+        f"<tr><td><code>inference-perf</code></td><td>{prose}</td><td><code>utils/agentic/x.py</code> {prose}</td></tr>"
+    )
+    page = f"<style>{CSS}</style><article style='width: 400px'><table class='table'>{row}</table></article>"
+
+    def lines() -> int:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            pg = b.new_page(viewport={"width": 800, "height": 900})
+            pg.set_content(page)
+            n = pg.evaluate(
+                "() => { const r = document.createRange(); r.selectNodeContents(document.querySelector('td code'));"
+                " return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }"
+            )
+            b.close()
+        return n
+
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(lines).result() == 1

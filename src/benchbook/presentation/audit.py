@@ -13,7 +13,7 @@ AUDIT_WORDS = {
     "tool": "tool",
     "defect": "defect",
     "line": "line",
-    "value": "value as printed",
+    "value": "value",  # as printed ("oom", "run3"), or computed from what was printed (a CV, a ratio)
     "evidence": "evidence",
     "consequence": "what it does to the analysis",
 }

@@ -382,8 +382,15 @@ def roofline_figure(pts: pd.DataFrame):
     p = p[(p["device"] == dev) & p["intensity_flop_per_byte"].notna()]
     g = hardware.custom(dev, float(p["peak_gb_s"].iloc[0]), float(p["peak_tflops"].iloc[0]))
     fig, ax = plt.subplots(figsize=(8, 5))
-    show = p.assign(label=[bandwidth.label(r) for _, r in p.iterrows()])
-    plot_roofline(ax, g, show, hue_col="label", xlim=(0.5, 1000))
+    plot_roofline(ax, g, None, xlim=(0.5, 1000))
+    # each point in its kind's colour and marker, as in the ceiling and share figures (a colour per model
+    # here gave one model two colours on one page)
+    kinds = pd.DataFrame([_marker(r) for _, r in p.iterrows()], columns=["marker", "colour", "kind"], index=p.index)
+    for (marker, c, kind), g_ in p.groupby([kinds["marker"], kinds["colour"], kinds["kind"]], sort=False):
+        ax.scatter(
+            g_["intensity_flop_per_byte"], g_["achieved_tflops"], marker=marker, color=color(c), zorder=3, label=kind
+        )
+    ax.legend(fontsize=8)
     ax.set_title(f"Generation on the {dev} roofline\n(2 FLOP per active parameter per token)")
     fig.tight_layout()
     return fig

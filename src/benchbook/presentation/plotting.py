@@ -336,7 +336,8 @@ def _drawn_ticks(axis):
 
 def overlaps(fig, pad: float = 1.0, drawn: bool = False) -> list[str]:
     """What collides on a drawn figure: pairs of texts whose rendered boxes intersect (shrunk by
-    `pad` pixels), and legends that cover plotted points. Empty means readable. `drawn`: the
+    `pad` pixels), a legend's frame over a text not its own (an x label under a legend placed below
+    the axes), and legends that cover plotted points. Empty means readable. `drawn`: the
     figure is as last drawn, so it is measured without drawing it again."""
     import numpy as np
 
@@ -349,6 +350,16 @@ def overlaps(fig, pad: float = 1.0, drawn: bool = False) -> list[str]:
         if bb.width > 0 and bb.height > 0:
             boxes.append((name, bb.x0 + pad, bb.y0 + pad, bb.x1 - pad, bb.y1 - pad))
     found = []
+    for k, ax in enumerate(fig.axes):  # a legend's frame (its handles too) against every text not its own
+        leg = ax.get_legend()
+        if leg is not None and leg.get_visible():
+            lb = leg.get_window_extent(renderer)
+            own = f"axes {k} legend"
+            found += [
+                f"axes {k} legend overlaps {n}"
+                for n, x0, y0, x1, y1 in boxes
+                if not n.startswith(own) and x0 < lb.x1 and lb.x0 < x1 and y0 < lb.y1 and lb.y0 < y1
+            ]
     for i, (na, ax0, ay0, ax1, ay1) in enumerate(boxes):
         for nb, bx0, by0, bx1, by1 in boxes[i + 1 :]:
             if " tick " in na and " tick " in nb and na.split()[:2] == nb.split()[:2]:

@@ -593,9 +593,24 @@ def plot_pareto(r: pd.DataFrame, variable: str):
         return message_figure("no run prints a mean TPOT")
     front = serving.pareto_front(d["per_user"], d["output_throughput"])
     fig, ax = plt.subplots()
-    ax.scatter(d["output_throughput"], d["per_user"], color=color(0), zorder=3, label="run")
+    # runs on the curve and runs kept apart as in the roofline figure (blue dots, vermilion stars); the
+    # front in green, a colour no other series of the chapter has
+    on = np.isfinite(d["x"])
+    ax.scatter(
+        d.loc[on, "output_throughput"], d.loc[on, "per_user"], color=color(0), zorder=3, label="runs on the curve"
+    )
+    if (~on).any():
+        ax.scatter(
+            d.loc[~on, "output_throughput"],
+            d.loc[~on, "per_user"],
+            marker="*",
+            s=100,
+            color=color(3),
+            zorder=3,
+            label="runs kept apart",
+        )
     f = d[front].sort_values("output_throughput")
-    ax.plot(f["output_throughput"], f["per_user"], "-", color=color(3), label="Pareto front")
+    ax.plot(f["output_throughput"], f["per_user"], "-", color=color(2), lw=1, label="Pareto front")
     labels = [fmt_x(v, variable) for v in d["x"]]
     _label_points(ax, d["output_throughput"], d["per_user"], labels, fontsize=8, xytext=(4, 4))
     ax.set_xlabel("output throughput, whole server (tok/s)")

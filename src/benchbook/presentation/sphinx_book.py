@@ -28,6 +28,8 @@ table.benchbook-table th { overflow-wrap: anywhere; }
 article table.table td, article table.table th { overflow-wrap: break-word; }
 article table.table { width: 100%; font-size: 0.9em; }
 article table.table code, article table.table span.pre { white-space: normal; overflow-wrap: anywhere; }
+/* a row's name (a tool, a chapter in a book page's first column) is never cut ("inferenc / ex") */
+article table.table td:first-child code, article table.table td:first-child span.pre { white-space: nowrap; }
 /* a long table folds away under a one-line summary */
 details.benchbook-fold { margin: 0.5em 0 1em; }
 details.benchbook-fold > summary { cursor: pointer; color: var(--pst-color-link, #0a7d91); }

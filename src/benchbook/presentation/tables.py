@@ -44,7 +44,7 @@ def show(
         reasons = reasons.set_axis(d.index, axis=0).set_axis(d.columns, axis=1)
     per_column = missing if isinstance(missing, dict) else {}
     default = missing if isinstance(missing, str) else MISSING
-    fmts = {col: _formatter(d[col], col, digits) or _breakable for col in d.columns}
+    fmts = {col: _formatter(d[col], col, digits) or _text(_sig(digits, col)) for col in d.columns}
     st = Table(d)
     for col in d.columns:
         st = st.format(fmts[col], na_rep=per_column.get(col, default), subset=[col])
@@ -57,7 +57,7 @@ def show(
     st = st.set_properties(**{"white-space": "normal", "text-align": "right"})
     # text reads from the left; a cell with a very long word (a URL, a file name) may break inside it, so
     # that it does not push the table wider than the page, while short words are never split
-    text = [c for c in d.columns if not pd.api.types.is_numeric_dtype(d[c]) and not pd.api.types.is_bool_dtype(d[c])]
+    text = [c for c in d.columns if not _numbers(d[c])]
     if text:
         st = st.set_properties(subset=text, **{"text-align": "left"})
         st = st.map(lambda v: "overflow-wrap: anywhere" if _long_word(v) else "", subset=text)
@@ -131,6 +131,37 @@ def _breakable(v):
     return " ".join(BREAK_AFTER.sub(r"\1<wbr>", w) if len(w) > LONG_WORD else w for w in v.split(" "))
 
 
+def _numbers(s: pd.Series) -> bool:
+    """Whether a column reads as numbers (right-aligned): a numeric dtype, or cells that are all
+    numbers although the column holds objects (a transposed table of quantities, one per row)."""
+    if pd.api.types.is_bool_dtype(s):
+        return False
+    if pd.api.types.is_numeric_dtype(s):
+        return True
+    cells = s.dropna()
+    return len(cells) > 0 and all(isinstance(v, int | float) and not isinstance(v, bool) for v in cells)
+
+
+def _sig(digits: int | dict[str, int], col: str) -> int:
+    return digits.get(col, 3) if isinstance(digits, dict) else digits
+
+
+def _text(sig: int):
+    """The display function of a text column: a name breakable at its underscores (`_breakable`), and
+    a number among the texts (an audit's value: "oom", "run3", a CV of 0.08385861137437957) shown as
+    a number column shows it, to `sig` significant digits, never as the float's full repr."""
+    number = _float_format(sig)
+
+    def f(v):
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            return _breakable(v)
+        if float(v).is_integer():
+            return _whole(float(v))
+        return number(v)
+
+    return f
+
+
 def _formatter(s: pd.Series, col: str, digits: int | dict[str, int]):
     """The display function of one column; None leaves the value as it is (text)."""
     if pd.api.types.is_bool_dtype(s) or (s.dtype == object and s.dropna().map(type).eq(bool).all() and s.notna().any()):
@@ -141,7 +172,7 @@ def _formatter(s: pd.Series, col: str, digits: int | dict[str, int]):
         finite = s[s.notna() & s.abs().ne(math.inf)]
         if len(finite) and (finite == finite.round()).all():
             return _whole
-        return _float_format(digits.get(col, 3) if isinstance(digits, dict) else digits)
+        return _float_format(_sig(digits, col))
     return None
 
 

@@ -101,6 +101,12 @@ def coverage_sentence(missing: pd.DataFrame, w: pd.DataFrame) -> str:
     return _say("coverage", missing=by_tp)
 
 
+def fit_method(fits: list[dict]) -> str:
+    """How the scaling model is fitted, where a fit is drawn; nothing where none is (`fit_sentence`
+    then says why), so that the page never describes a fit it does not show."""
+    return _say("fit_method") if fits else ""
+
+
 def fit_sentence(fits: list[dict], best: pd.DataFrame) -> str:
     """The decode fit at the smallest batch fitted, beside the measured minimum; a sentence saying
     why there is no fit otherwise."""
@@ -368,8 +374,9 @@ def plot_fits(fits: list[dict], tps: list[int]):
         ax.set_xlabel("tensor-parallel GPUs (TP)")
         ax.set_ylabel("mean latency (ms)\nbars: Lowest to Highest")
         ax.set_title(title)
-        # below the axes: the fitted curves span the whole panel, so no corner is free of data
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1)
+        # below the axes and clear of the x label (its text grows to the page's 10 px, `plotting.readable`):
+        # the fitted curves span the whole panel, so no corner is free of data
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=1)
     fig.tight_layout()
     return fig
 

@@ -250,6 +250,7 @@ def page(r: Result) -> Page:
         "tp_note": view.tp_sentence(r.tp_notes),
         "allreduce_text": view.allreduce_sentence(_allreduce_values(r)),
         "claims_turns": "\n".join(f"- {led.get(i).text}" for i in turns),
+        "fit_method": view.fit_method(tp.scaling_fits(w)),
         "quant_heading": view.quant_heading(figures.get("fig_quant") is not None),
         **sections,
         **paragraphs,
