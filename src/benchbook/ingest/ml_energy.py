@@ -125,6 +125,9 @@ def _parse_v2(body: str, source: str) -> Parsed:
     if ml_energy_v3.is_v3(obj):
         records, rejects, cells, messages = ml_energy_v3.parse(obj, body, source)
         return energy.finish(TOOL, source, records, rejects, messages, cells, "leaderboard v3 per-model JSON")
+    if ml_energy_v3.is_task(obj):
+        records, rejects, cells, messages = ml_energy_v3.parse(obj, body, source)
+        return energy.finish(TOOL, source, records, rejects, messages, cells, "leaderboard v3 per-task JSON")
     if not isinstance(obj, dict) or "Energy per request (J)" not in obj:
         raise ParseError(source, 1, "expected an ML.ENERGY result with 'Energy per request (J)'")
     lines = {k: n for n, s in enumerate(body.split("\n"), start=1) for k in obj if s.strip().startswith(f'"{k}"')}
