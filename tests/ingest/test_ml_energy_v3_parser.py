@@ -108,3 +108,25 @@ def test_a_list_of_configurations_without_a_model_in_each_is_no_per_task_file():
     assert ml_energy_v3.is_task({"task": "x", "configurations": [{"model_id": "a"}, {"gpu_model": "B200"}]}) is False
     assert ml_energy_v3.is_task({"configurations": [{"model_id": "a"}]}) is False
     assert ml_energy_v3.is_task({"task": "x", "configurations": [{"model_id": "a"}]}) is True
+
+
+def test_the_first_benchmarks_records_are_one_response_each_on_one_gpu():
+    """ml-energy/benchmark's benchmark.py (2023) writes one record per response, generated alone on one
+    GPU: each is a run of batch 1 whose per-request figures are its own; latency is printed in s."""
+    p = ingest.read_parsed(FIX / "benchmark_v0_lmsys--vicuna-7B_benchmark.json")[0]
+    t = p.table
+    assert p.version == "benchmark v0 per-response JSON" and p.cells_read == len(t) == 16
+    r2 = t[t["run"] == "lmsys--vicuna-7B response 2"].set_index("metric")
+    assert r2.loc["energy_per_request", "value"] == 640.4210000038147 and r2.loc["energy_per_request", "line"] == 16
+    assert (
+        r2.loc["e2el", "value"] == pytest.approx(3109.673395752907)
+        and r2.loc["output_tokens_per_request", "value"] == 98
+    )
+    assert set(t["batch_size"]) == {1.0} and set(t["device_count"]) == {1.0} and t["device"].isna().all()
+
+
+def test_a_json_list_without_the_benchmarks_keys_is_not_ml_energy():
+    assert "ml-energy" not in ingest.detect('[\n{"model": "x", "latency": 1.0, "energy": 2.0}\n]\n')
+    assert "ml-energy" in ingest.detect(
+        '[\n{"model": "x", "throughput": 3.0, "response_length": 3, "latency": 1.0, "energy": 2.0}\n]\n'
+    )

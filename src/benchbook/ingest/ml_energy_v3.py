@@ -63,7 +63,7 @@ def is_task(obj) -> bool:
     )
 
 
-def _key_lines(body: str) -> dict[str, list[int]]:
+def key_lines(body: str) -> dict[str, list[int]]:
     """Each key's lines, in order: the k-th configuration's key is the k-th such line."""
     out: dict[str, list[int]] = {}
     for n, line in enumerate(body.split("\n"), start=1):
@@ -89,7 +89,7 @@ def _label(c: dict) -> str:
 
 def parse(obj: dict, body: str, source: str) -> tuple[list[dict], list[tuple[int, str, str]], int, list[str]]:
     """(records, rejects, cells, messages) of a v3 per-model or per-task file."""
-    lines = _key_lines(body)
+    lines = key_lines(body)
     task = is_task(obj)
     settings = SETTINGS_KEYS | TASK_KEYS if task else SETTINGS_KEYS
     top_model = obj.get("model_id") if isinstance(obj.get("model_id"), str) else None
