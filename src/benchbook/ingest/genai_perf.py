@@ -551,8 +551,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
         records, rejects, cells = _json(text, source, messages)
     elif text.lstrip().startswith("Metric,"):
         records, rejects, cells = _csv(text, source, messages)
-    elif (quoted := _quoted_csv(text)) is not None:
-        records, rejects, cells = _csv(quoted, source, messages)
+    elif not (_OWN_TITLE.search(text) and _BOX_HEAD in text) and (quoted := _quoted_csv(text)) is not None:
+        records, rejects, cells = _csv(quoted, source, messages)  # the console table, where both, is read
     else:
         records, rejects, cells = _console(text, source, messages)
     if not records and not rejects:
