@@ -319,6 +319,30 @@ def test_saturation_figure_keeps_the_uncapped_run_off_the_curve(seed):
     assert set(flat.get_ydata()) == {2096.79}
 
 
+def test_a_request_count_the_format_does_not_record_is_unknown_not_zero():
+    """GuideLLM's 0.5+ console prints latency statistics of completed requests but no request count:
+    its capped runs completed requests (their latency is what is missing), while a format that records
+    the count and prints none completed did complete none."""
+    from benchbook.ingest import guidellm
+
+    lit = pd.DataFrame(
+        {
+            "run": ["synchronous"],
+            "tool": ["guidellm"],
+            "format": [guidellm.FORMAT],
+            "max_concurrency": [1.0],
+            "in_flight": [np.nan],
+            "utilisation": [np.nan],
+            "completed": [np.nan],
+        }
+    )
+    c = cs.underfilled(lit)
+    assert (c.evidence["no_latency"], c.evidence["unmeasured"]) == (1, 0)
+    recorded = lit.assign(tool="vllm-bench-serve", format="json", completed=0.0)
+    c = cs.underfilled(recorded)
+    assert (c.evidence["no_latency"], c.evidence["unmeasured"]) == (0, 1)
+
+
 def test_saturation_figure_draws_no_line_for_a_run_with_no_throughput(seed):
     """A run kept apart whose output prints no throughput (GuideLLM latency tables alone) has no line;
     with no throughput anywhere the figure is the sentence saying so."""

@@ -441,7 +441,9 @@ def _littles_note(lit: pd.DataFrame) -> str:
     input at once."""
     if "in_flight_measured" in lit and lit["in_flight_measured"].any():
         return _say("e2el_measured")
-    if "mean_e2el_s" in lit and (lit["mean_e2el_s"].isna() & lit["completed"].fillna(0).eq(0)).all():
+    # a count the output format does not record (GuideLLM's 0.5+ console) is unknown, not zero
+    none = lit["completed"].fillna(0).eq(0) & serving.recorded(lit, "completed") if "completed" in lit else False
+    if "mean_e2el_s" in lit and (lit["mean_e2el_s"].isna() & none).all():
         return _say("e2el_none_completed")
     src = lit["e2el_from"] if "e2el_from" in lit else pd.Series(np.where(lit["estimated"], "estimated", "printed"))
     src = src.where(~src.eq("estimated") | lit["estimated"].astype(bool), "none")  # no estimate made: nothing to say
