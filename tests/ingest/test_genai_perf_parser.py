@@ -257,3 +257,14 @@ def test_the_cloudai_page_quoting_the_export_is_read():
     t = ingest.read(path)
     assert cell(t, "ttft", "p99")["value"] == 3457.97 and cell(t, "ttft", "p99")["line"] == 71
     assert cell(t, "completed", "count")["value"] == 40.0
+
+
+def test_the_csv_export_records_no_load_so_none_is_said_absent():
+    """GenAI-Perf runs at a concurrency (default 1) or a request rate, and its CSV export writes the
+    metrics alone: the CSV form carries neither setting (nor the model), the JSON export's
+    `input_config` does, and the console's command line may."""
+    assert ingest.carries("genai-perf", "csv", "max_concurrency") is False
+    assert ingest.carries("genai-perf", "csv", "request_rate") is False
+    assert ingest.carries("genai-perf", "csv", "ttft") is True
+    assert ingest.carries("genai-perf", "json", "max_concurrency") is None  # declares nothing: may be stated
+    assert set(ingest.read(CSV)["format"]) == {"csv"}

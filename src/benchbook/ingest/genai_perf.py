@@ -50,6 +50,15 @@ NAME = "genai-perf"
 
 SETTINGS = dict(vllm_serve.SETTINGS)
 
+#: What each form records (`Tool.carries`): the CSV export holds the metrics alone, neither the model nor
+#: the load (GenAI-Perf ran at a concurrency, default 1, or a request rate; the CSV says neither).
+CARRIES = {
+    "csv": frozenset(
+        {"ttft", "ttst", "tpot", "e2el", "request_throughput", "request_goodput", "output_throughput", "completed"}
+        | {"input_sequence_length", "output_sequence_length", "output_token_throughput_per_user"}
+    )
+}
+
 #: snake-case label or JSON tag -> contract metric (others keep their tag).
 CONTRACT = {
     "time_to_first_token": "ttft",
@@ -569,5 +578,6 @@ TOOL = register(
         description="NVIDIA GenAI-Perf profile_export_genai_perf.json / .csv and console table (serving contract)",
         command="genai-perf profile -m MODEL --concurrency N (console table; artifacts/.../profile_export_genai_perf.json, .csv)",
         metrics=METRICS,
+        carries=CARRIES,
     )
 )
