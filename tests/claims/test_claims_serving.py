@@ -330,6 +330,42 @@ def test_saturation_figure_keeps_the_uncapped_run_off_the_curve(seed):
     assert set(flat.get_ydata()) == {2096.79}
 
 
+def test_a_request_count_the_format_does_not_record_is_unknown_not_zero():
+    """GuideLLM's 0.5+ console prints latency statistics of completed requests but no request count:
+    its capped runs completed requests (their latency is what is missing), while a format that records
+    the count and prints none completed did complete none."""
+    from benchbook.ingest import guidellm
+
+    lit = pd.DataFrame(
+        {
+            "run": ["synchronous"],
+            "tool": ["guidellm"],
+            "format": [guidellm.FORMAT],
+            "max_concurrency": [1.0],
+            "in_flight": [np.nan],
+            "utilisation": [np.nan],
+            "completed": [np.nan],
+        }
+    )
+    c = cs.underfilled(lit)
+    assert (c.evidence["no_latency"], c.evidence["unmeasured"]) == (1, 0)
+    recorded = lit.assign(tool="vllm-bench-serve", format="json", completed=0.0)
+    c = cs.underfilled(recorded)
+    assert (c.evidence["no_latency"], c.evidence["unmeasured"]) == (0, 1)
+
+
+def test_saturation_figure_draws_no_line_for_a_run_with_no_throughput(seed):
+    """A run kept apart whose output prints no throughput (GuideLLM latency tables alone) has no line;
+    with no throughput anywhere the figure is the sentence saying so."""
+    curve, apart = seed[seed["x"].notna()], seed[seed["x"].isna()]
+    blind = apart.assign(output_throughput=np.nan, total_token_throughput=np.nan)
+    fig = show.plot_saturation(curve, pd.concat([apart, blind]), "max_concurrency", 128)
+    labels = [ln.get_label() for ln in fig.axes[0].get_lines()]
+    assert sum(lab.startswith("kept apart") for lab in labels) == 1  # the run with a throughput only
+    none = show.plot_saturation(curve.assign(output_throughput=np.nan, total_token_throughput=np.nan), blind, "x")
+    assert none.benchbook_message == "no run with a throughput"
+
+
 def test_fixture_ledgers_are_clean_and_print_no_missing_value():
     for name in ("recipes_glm_v_two_runs.md", "llmd_results.jsonl", "dgx_spark_ministral3_rate_sweep.jsonl"):
         r = serving.runs(ingest.read(FIX / name, tool="vllm-bench-serve"))

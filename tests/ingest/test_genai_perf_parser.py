@@ -233,3 +233,38 @@ def test_tables_whose_commands_aim_at_different_servers_are_different_deployment
     # one command, one server: no deployment to tell apart
     single = ingest.read(FIX / "perf_analyzer_docs_multi_turn.md", tool=TOOL)
     assert not single["metadata"].str.contains("deployment=").any()
+
+
+def test_the_csv_export_quoted_below_other_text_is_read_from_its_header_to_the_fence():
+    """A write-up or a log that quotes profile_export_genai_perf.csv: the export starts at its header
+    line (`Metric,avg,min,max,p99,...`, csv_exporter.py) wherever it stands and ends at the closing
+    fence; its cells keep the lines of the page, and the text around it is not read."""
+    export = CSV.read_text().replace("\r\n", "\n")
+    prose = "# Results\n\nWe ran 3 nodes, 8 GPUs each, at 144 users:\n\n```\n"
+    text = prose + export + "```\n\nThe p99 of 2,000 ms was 5 times the median.\n"
+    assert ingest.detect(text) == ["genai-perf"]
+    quoted = g.parse(text, "quoted.md").table
+    whole = g.parse(export, "whole.csv").table
+    shift = prose.count("\n")
+    assert list(quoted["value"]) == list(whole["value"])
+    assert list(quoted["line"]) == [ln + shift for ln in whole["line"]]
+    # the header named in a sentence, not alone on its line, is no export
+    assert "genai-perf" not in ingest.detect("The columns are Metric,avg,min,max,p99,p90 in the CSV.\n1,2\n")
+
+
+def test_the_cloudai_page_quoting_the_export_is_read():
+    path = FIX / "cloudai_dynamo_llama31_405b_fp8_prefill_node_profile_csv.md"
+    t = ingest.read(path)
+    assert cell(t, "ttft", "p99")["value"] == 3457.97 and cell(t, "ttft", "p99")["line"] == 71
+    assert cell(t, "completed", "count")["value"] == 40.0
+
+
+def test_the_csv_export_records_no_load_so_none_is_said_absent():
+    """GenAI-Perf runs at a concurrency (default 1) or a request rate, and its CSV export writes the
+    metrics alone: the CSV form carries neither setting (nor the model), the JSON export's
+    `input_config` does, and the console's command line may."""
+    assert ingest.carries("genai-perf", "csv", "max_concurrency") is False
+    assert ingest.carries("genai-perf", "csv", "request_rate") is False
+    assert ingest.carries("genai-perf", "csv", "ttft") is True
+    assert ingest.carries("genai-perf", "json", "max_concurrency") is None  # declares nothing: may be stated
+    assert set(ingest.read(CSV)["format"]) == {"csv"}

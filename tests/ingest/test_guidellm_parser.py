@@ -101,3 +101,35 @@ def test_the_run_summarys_times_of_day_are_rejected_and_a_latency_in_seconds_kee
     assert e2el.loc["concurrent", "value"] == 20400.0 and e2el.loc["concurrent", "note"] == "converted from 20.4 s"
     # a number that is no clock (a duration of 30.0 s) is kept, not rejected as one
     assert (t["metric"] == "duration").sum() == 2 and not clocks["text"].str.contains("30.0").any()
+
+
+def test_a_kind_of_table_printed_again_starts_the_next_guidellm_run():
+    """GuideLLM's console prints each kind of table once per `guidellm benchmark` run: a second
+    Request Latency table is another run (its own series), never a repeat of the first's benchmarks;
+    one run printing all its kinds (and the two stacked parts of Text Metrics) stays one run."""
+    text = QWEN.read_text()
+    start = text.index("ℹ Request Latency Statistics")
+    end = text.index("ℹ", start + 1)
+    latency = text[start:end]
+    twice = text + "\n" + latency.replace("| constant  ", "| synchronous")
+    t = g.parse(twice, "twice.txt").table
+    assert len(t) > len(parsed(QWEN).table) and not t.attrs.get("rejected")
+    first, second = (t[t["metadata"].str.contains(f"GuideLLM run {n} ")] for n in (1, 2))
+    assert set(first["request_rate"]) == {1.0, 5.0}  # the profile line's rates are the first run's
+    assert set(second["run"]) == {"run 2: synchronous", "run 2: synchronous #2"}
+    assert set(second["max_concurrency"]) == {1.0}
+    once = parsed(QWEN).table
+    assert once["metadata"].isna().all() and not once["run"].str.startswith("run ").any()
+
+
+def test_a_constant_benchmark_whose_rate_the_file_does_not_print_keeps_it_unknown():
+    path = FIX / "prod_llm_notes_qwen35_4b_rtx4090_l4_four_latency_tables.md"
+    t = parsed(path).table
+    assert t["metadata"].nunique() == 4 and len(t) == 320
+    constant = t[t["run"].str.contains("constant")]
+    assert constant["request_rate"].isna().all() and set(constant["format"]) == {g.UNRATED}
+    assert ingest.carries(TOOL, g.UNRATED, "request_rate") is False
+    sync = t[t["run"].str.endswith("synchronous")]
+    assert set(sync["format"]) == {g.FORMAT} and set(sync["max_concurrency"]) == {1.0}
+    # the first table's title is a Markdown list item (`- ℹ ...`) and is read
+    assert cell(t, "run 1: synchronous", "e2el", "median")["line"] == 53

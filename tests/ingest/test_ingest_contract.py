@@ -163,6 +163,9 @@ def _unaccounted(path) -> dict[int, list[str]]:
         # llama-bench's size column is kept in GiB: a size printed in MiB (below 1 GiB) is that number x 1024
         if "model_size_gib" in rows:
             known |= {round(float(v) * 1024, 2) for v in rows["model_size_gib"].dropna()}
+        # and its params column is kept in billions: a count printed in millions (below 1e9, "%.2f M") x 1000
+        if "params_b" in rows:
+            known |= {round(float(v) * 1000, 2) for v in rows["params_b"].dropna()}
         for t in rejected.loc[rejected["line"] == line, "text"]:
             known |= _numbers(t)
         missing = [x for x in _NUMBER.findall(text) if round(float(x), 6) not in known]

@@ -9,6 +9,7 @@ import pytest
 from benchbook import config, ingest
 from benchbook.analysis import energy as energy_analysis
 from benchbook.claims import energy as energy_claims
+from benchbook.ingest import ml_energy_v3
 
 FIX = config.FIXTURES_DIR / "ml-energy"
 QWEN8 = FIX / "Qwen__Qwen3-8B__gpqa.json"
@@ -79,3 +80,53 @@ def test_a_configuration_that_is_not_an_object_is_refused(tmp_path):
     p.write_text('{"model_id": "x", "configurations": [{"energy_per_token_joules": 1.0}, 3]}')
     with pytest.raises(ingest.ParseError, match="configuration 2 is not an object"):
         ingest.read(p)
+
+
+def test_a_per_task_file_reads_each_configuration_with_its_own_model_precision_and_parallelism():
+    """The per-task file (public/data/tasks/<task>.json) lists every model's configurations on one
+    task; each configuration names its model and precision and gives its parallelism as flat keys."""
+    t = ingest.read(FIX / "tasks_sourcegraph-fim.json")
+    assert set(t["model"]) == {
+        "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+        "Qwen/Qwen3-Coder-480B-A35B-Instruct",
+        "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8",
+    }
+    fp8 = t[t["model"].str.endswith("-FP8")]
+    assert set(fp8["precision"]) == {"fp8"} and set(t[~t.index.isin(fp8.index)]["precision"]) == {"bfloat16"}
+    assert "Qwen/Qwen3-Coder-30B-A3B-Instruct on 2x H100 (EP 2), max_num_seqs 8" in set(t["run"])
+    first = t[t["run"] == "Qwen/Qwen3-Coder-30B-A3B-Instruct on 1x B200, max_num_seqs 8"]
+    row = first[first["metric"] == "energy_per_output_token"].iloc[0]
+    assert (row["value"], row["line"], row["device"]) == (0.8442158286231319, 11, "B200")
+    # the model's own facts (parameters, nickname, flat parallelism) are settings, not cells
+    p = ingest.read_parsed(FIX / "tasks_sourcegraph-fim.json")[0]
+    assert (
+        p.cells_read == len(p.table) + len(p.rejected) == 50 * 10
+    )  # five kept, five set aside (ITL percentiles, running batch)
+
+
+def test_a_list_of_configurations_without_a_model_in_each_is_no_per_task_file():
+    assert ml_energy_v3.is_task({"task": "x", "configurations": [{"model_id": "a"}, {"gpu_model": "B200"}]}) is False
+    assert ml_energy_v3.is_task({"configurations": [{"model_id": "a"}]}) is False
+    assert ml_energy_v3.is_task({"task": "x", "configurations": [{"model_id": "a"}]}) is True
+
+
+def test_the_first_benchmarks_records_are_one_response_each_on_one_gpu():
+    """ml-energy/benchmark's benchmark.py (2023) writes one record per response, generated alone on one
+    GPU: each is a run of batch 1 whose per-request figures are its own; latency is printed in s."""
+    p = ingest.read_parsed(FIX / "benchmark_v0_lmsys--vicuna-7B_benchmark.json")[0]
+    t = p.table
+    assert p.version == "benchmark v0 per-response JSON" and p.cells_read == len(t) == 16
+    r2 = t[t["run"] == "lmsys--vicuna-7B response 2"].set_index("metric")
+    assert r2.loc["energy_per_request", "value"] == 640.4210000038147 and r2.loc["energy_per_request", "line"] == 16
+    assert (
+        r2.loc["e2el", "value"] == pytest.approx(3109.673395752907)
+        and r2.loc["output_tokens_per_request", "value"] == 98
+    )
+    assert set(t["batch_size"]) == {1.0} and set(t["device_count"]) == {1.0} and t["device"].isna().all()
+
+
+def test_a_json_list_without_the_benchmarks_keys_is_not_ml_energy():
+    assert "ml-energy" not in ingest.detect('[\n{"model": "x", "latency": 1.0, "energy": 2.0}\n]\n')
+    assert "ml-energy" in ingest.detect(
+        '[\n{"model": "x", "throughput": 3.0, "response_length": 3, "latency": 1.0, "energy": 2.0}\n]\n'
+    )

@@ -172,3 +172,33 @@ def test_singlestream_rates_with_loadgen_overhead_are_its_throughputs_and_withou
     assert sum("1 / the mean latency" in r for r in p.rejected["reason"]) == 2
     # a Server summary prints no such rows: its rate is `Completed samples per second`, not these
     assert cell(parsed(SERVER).table, "request_throughput", "value")["value"] == 71.74
+
+
+def test_a_summary_pasted_below_other_text_is_found_and_ends_at_loadgens_last_line():
+    """LoadGen opens the summary with its title between two banners and then `SUT name :`
+    (loadgen/results.cc) and ends it with the errors count (loadgen/logging.cc): pasted anywhere in
+    an issue or a log, the summary is found by that opening, and the text after it is no part of it."""
+    summary = OFFLINE.read_text()
+    prose = "I ran the benchmark as follows and the QPS looked low.\n" * 60  # past the first 2,000 characters
+    after = "\nThis used 12 GPUs; target_qps : 99\n"
+    text = prose + "\n" + summary + after
+    assert ingest.detect(text) == [TOOL]
+    t = m.parse(text, "pasted.txt").table
+    assert set(t["target_qps"]) == set(parsed(OFFLINE).table["target_qps"])
+    assert (
+        cell(t, "request_throughput", "value")["value"]
+        == cell(parsed(OFFLINE).table, "request_throughput", "value")["value"]
+    )
+    # the title named in prose, without LoadGen's banner and SUT line under it, is no summary
+    assert TOOL not in ingest.detect(prose + "The MLPerf Results Summary was INVALID.\nScenario: Server\n")
+    assert TOOL not in ingest.detect(prose + "MLPerf Results Summary\nScenario : Server\n")
+
+
+def test_the_issue_paste_is_read_without_the_reply_below_it():
+    path = FIX / "mlcommons_issue1666_bert99_singlestream_cuda_fell_back_to_cpu.md"
+    assert ingest.detect(path.read_text()) == [TOOL]
+    t = parsed(path).table
+    assert set(t["scenario"]) == {"SingleStream"} and set(t["result"]) == {"INVALID"}
+    assert cell(t, "request_throughput", "value")["value"] == 1.57
+    assert cell(t, "e2el", "p90")["value"] == 700.060891
+    assert set(t["errors_line"]) == {90.0}

@@ -120,6 +120,7 @@ def underfilled(lit: pd.DataFrame) -> Claim:
     # completed requests but no mean latency (neither an E2EL nor a TTFT and TPOT to estimate it from):
     # the latency is what is missing, never the requests
     done = pd.to_numeric(lit["completed"], errors="coerce").fillna(0) > 0 if "completed" in lit else False
+    done = done | ~serving.recorded(lit, "completed")  # a count the format does not record is not zero
     ev["unmeasured"] = int((blind & ~no_rate & ~silent & ~done).sum())
     ev["no_latency"] = int((blind & ~no_rate & ~silent & done).sum())
     ev["no_throughput"] = int((blind & no_rate).sum())

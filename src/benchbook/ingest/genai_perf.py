@@ -50,6 +50,15 @@ NAME = "genai-perf"
 
 SETTINGS = dict(vllm_serve.SETTINGS)
 
+#: What each form records (`Tool.carries`): the CSV export holds the metrics alone, neither the model nor
+#: the load (GenAI-Perf ran at a concurrency, default 1, or a request rate; the CSV says neither).
+CARRIES = {
+    "csv": frozenset(
+        {"ttft", "ttst", "tpot", "e2el", "request_throughput", "request_goodput", "output_throughput", "completed"}
+        | {"input_sequence_length", "output_sequence_length", "output_token_throughput_per_user"}
+    )
+}
+
 #: snake-case label or JSON tag -> contract metric (others keep their tag).
 CONTRACT = {
     "time_to_first_token": "ttft",
@@ -517,10 +526,31 @@ def is_csv_export(text: str | Lines) -> bool:
     return bool(re.match(r"Metric,avg,min,max,p99,", first))
 
 
+#: The CSV's header line, alone on its line, where a page or a log quotes the file below other text.
+_CSV_HEADER = re.compile(r"^[ \t]*Metric,avg,min,max,p99,[\w,]*[ \t]*$", re.MULTILINE)
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def _quoted_csv(text: str) -> str | None:
+    """The CSV export quoted inside other text (a fenced block of a write-up, a `cat` in a log), the
+    rest of the text blanked so that lines keep their numbers: from the header line to a fence or a
+    line that is no CSV row (no comma), blank lines between its sections kept. None when not found."""
+    lines = text.split("\n")
+    start = next((i for i, s in enumerate(lines) if _CSV_HEADER.match(s)), None)
+    if start is None:
+        return None
+    end = start
+    while end < len(lines) and not _FENCE.match(lines[end]) and ("," in lines[end] or not lines[end].strip()):
+        end += 1
+    return "\n".join(s if start <= i < end else "" for i, s in enumerate(lines))
+
+
 def sniff(text: str | Lines) -> bool:
     if _is_json(_head(text)):
         return is_json_export(text)
-    return is_csv_export(text) or (search(_OWN_TITLE, text) and contains(_BOX_HEAD, text))
+    if is_csv_export(text) or (search(_OWN_TITLE, text) and contains(_BOX_HEAD, text)):
+        return True
+    return search(_CSV_HEADER, text) and not contains(_BOX_HEAD, text)
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -530,6 +560,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
         records, rejects, cells = _json(text, source, messages)
     elif text.lstrip().startswith("Metric,"):
         records, rejects, cells = _csv(text, source, messages)
+    elif not (_OWN_TITLE.search(text) and _BOX_HEAD in text) and (quoted := _quoted_csv(text)) is not None:
+        records, rejects, cells = _csv(quoted, source, messages)  # the console table, where both, is read
     else:
         records, rejects, cells = _console(text, source, messages)
     if not records and not rejects:
@@ -546,5 +578,6 @@ TOOL = register(
         description="NVIDIA GenAI-Perf profile_export_genai_perf.json / .csv and console table (serving contract)",
         command="genai-perf profile -m MODEL --concurrency N (console table; artifacts/.../profile_export_genai_perf.json, .csv)",
         metrics=METRICS,
+        carries=CARRIES,
     )
 )

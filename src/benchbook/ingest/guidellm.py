@@ -42,6 +42,9 @@ from benchbook.ingest.text import Lines, contains, splitlines
 NAME = "guidellm"
 SETTINGS = dict(vllm_serve.SETTINGS)
 FORMAT = "console 0.5+"
+#: A 0.5+ console benchmark at a rate (constant, poisson) whose rate the file does not print: the
+#: tables name the strategy only, the rate is on the profile line (`rate=[...]`) above them.
+UNRATED = "console 0.5+ tables without the profile line"
 _SERVING = frozenset(
     {
         "model",
@@ -62,6 +65,7 @@ _SERVING = frozenset(
 #: console's Info table and both reports count completed, errored and incomplete requests.
 CARRIES = {
     FORMAT: _SERVING,
+    UNRATED: _SERVING - {"request_rate"},
     guidellm_console_v02.FORMAT: _SERVING | {"completed", "failed"},
     guidellm_report.OLD: _SERVING | {"completed", "failed"},
     guidellm_report.NEW: _SERVING | {"completed", "failed", "normalized_time_per_output_token"},
@@ -97,7 +101,8 @@ METRICS = {
     "failed": "req: errored + incomplete",
 }
 
-_TITLE = re.compile(r"^\s*ℹ\s+(?P<title>\S.*?)\s*$")
+#: A table's title line; pasted as a Markdown list item (`- ℹ ...`), it keeps the marker.
+_TITLE = re.compile(r"^\s*(?:[-*+]\s+)?ℹ\s+(?P<title>\S.*?)\s*$")
 _RULE = re.compile(r"^\s*\|=+(?:\|=+)*\|\s*$")
 _SEP = re.compile(r"^\s*\|-+(?:\|-+)*\|\s*$")
 #: A time of day as the Run Summary prints a benchmark's Start and End (`10:13:04`).
@@ -178,9 +183,10 @@ def _settings(k: int, strategy: str, model, kinds, rates, data) -> dict:
         label += f" {rate:g} req/s"
     elif math.isfinite(cap) and strategy == "concurrent":
         label += f" {cap:g} streams"
+    unrated = strategy in ("constant", "poisson", "async") and not math.isfinite(rate)
     return {
         "run": label if label != strategy or k == 0 else f"{strategy} #{k + 1}",
-        "format": FORMAT,
+        "format": UNRATED if unrated else FORMAT,
         "model": model,
         "dataset": data,
         "num_prompts": math.nan,
@@ -192,15 +198,15 @@ def _settings(k: int, strategy: str, model, kinds, rates, data) -> dict:
 
 
 def _tables(lines: list[str]):
-    """(title, header rows, [(line number, cells)]) of every titled table; a table of two stacked
-    parts (Text Metrics) is two."""
+    """(title, title's line number, header rows, [(line number, cells)]) of every titled table; a
+    table of two stacked parts (Text Metrics) is two."""
     i = 0
     while i < len(lines):
         m = _TITLE.match(lines[i])
         if not m or i + 1 >= len(lines) or not _RULE.match(lines[i + 1]):
             i += 1
             continue
-        title, i = m.group("title"), i + 2
+        title, at, i = m.group("title"), i + 1, i + 2
         while i < len(lines) and lines[i].lstrip().startswith("| Benchmark"):
             head = []
             while i < len(lines) and not _SEP.match(lines[i]) and not _RULE.match(lines[i]):
@@ -211,8 +217,32 @@ def _tables(lines: list[str]):
             while i < len(lines) and lines[i].lstrip().startswith("|") and not _RULE.match(lines[i]):
                 rows.append((i + 1, _cells(lines[i])))
                 i += 1
-            yield title, head, rows
+            yield title, at, head, rows
             i += 1  # the closing rule
+
+
+def _sweeps(tables: list) -> list:
+    """Each table with the GuideLLM run it belongs to: the console prints each kind of table once per
+    `guidellm benchmark` run (console.py), so a kind printed again (under another title line; the
+    two stacked parts of Text Metrics share one) starts the next run. With one run, None (its
+    settings come from the profile line); with several, `(n, line of the run's first title)`."""
+    out, seen, n, start = [], {}, 1, None
+    for t in tables:
+        title, at = t[0], t[1]
+        kind = next((v for k, v in _KIND.items() if title.startswith(k)), title)
+        if seen.get(kind, at) != at:
+            n, seen, start = n + 1, {}, at
+        start = at if start is None else start
+        seen[kind] = at
+        out.append((t, (n, start)))
+    return out if n > 1 else [(t, None) for t, _ in out]
+
+
+def _of_run(settings: dict, sweep: tuple[int, int]) -> dict:
+    """A benchmark of one of several runs printed in one file, labelled by its run; each run is its own
+    series (`deployment`). The profile line above the first run says nothing of the others' rates."""
+    n, line = sweep
+    return {**settings, "run": f"run {n}: {settings['run']}", "metadata": f"deployment=GuideLLM run {n} (line {line})"}
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -238,16 +268,20 @@ def _parse_v05(text: str | Lines, source: str) -> Parsed:
     messages: list[str] = []
     found = False
     strategies: list[str] = []
-    for title, head, rows in _tables(lines):
+    sweeps = _sweeps(list(_tables(lines)))
+    for (title, _, head, rows), sweep in sweeps:
         found = True
         kind = next((v for k, v in _KIND.items() if title.startswith(k)), None)
         n = max(len(h) for h in head)
         for ln, cells in rows:
             k = len([r for r in rows if r[0] < ln])
             strategy = cells[0]
-            if len(strategies) <= k:
+            first = sweep is None or sweep[0] == 1  # the profile line above the tables is the first run's
+            if first and len(strategies) <= k:
                 strategies.append(strategy)
-            settings = _settings(k, strategy, model, kinds, rates, data)
+            settings = _settings(k, strategy, model, *((kinds, rates, data) if first else ([], [], None)))
+            if sweep is not None:
+                settings = _of_run(settings, sweep)
             for c in range(1, min(n, len(cells))):
                 v = number(cells[c])
                 group = head[0][c] if len(head[0]) > c else ""

@@ -1,8 +1,13 @@
 """The ML.ENERGY leaderboard's measurement tables (energy measured with Zeus through NVML).
 
-Three layouts, all GPU energy only (the leaderboard: "`energy` (J): The average GPU energy consumed
+Four layouts, all GPU energy only (the leaderboard: "`energy` (J): The average GPU energy consumed
 by the model to generate a response"):
 
+- the first benchmark's `data/<task>/<model>/benchmark.json` (ml-energy/benchmark, benchmark.py of
+  2023): a JSON list with one record per response (`model`, `throughput`, `response_length`,
+  `latency`, `energy`, `input`, `output`), each prompt generated alone (batch 1) on one GPU
+  (`num_gpus=1`, a `ZeusMonitor` on that device's index), its window's time and GPU energy; the
+  throughput is the response's tokens (the output re-encoded) over that time. No GPU is named.
 - v1 CSV `<GPU>_<task>_benchmark.csv`, one row per model and batch size: `throughput` (tok/s, the
   mean generation rate), `response_length` (mean output tokens per response), `latency` (s per
   response) and `energy` (J per response). The file does not name the GPU; its name does
@@ -49,8 +54,16 @@ def _is_v1(start: str) -> bool:
     return all(c in cols for c in _V1_REQUIRED)
 
 
+def _is_v0(start: str) -> bool:
+    """A JSON list whose first record has the first benchmark's keys."""
+    first = start.lstrip()
+    return first[:1] == "[" and all(f'"{k}"' in first[:3000] for k in _V1_REQUIRED)
+
+
 def sniff(text: str | Lines) -> bool:
     start = head(text, 4000)
+    if _is_v0(start):
+        return True
     v3 = '"configurations"' in start and '"energy_per_token_joules"' in start and '"model_id"' in whole(text)
     return '"Energy per request (J)"' in start or _is_v1(start) or v3
 
@@ -59,6 +72,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     body = whole(text)
     if body.lstrip().startswith("{"):
         return _parse_v2(body, source)
+    if body.lstrip().startswith("["):
+        return _parse_v0(body, source)
     return _parse_v1(body, source)
 
 
@@ -117,6 +132,53 @@ def _parse_v1(body: str, source: str) -> Parsed:
     return energy.finish(TOOL, source, records, rejects, messages, cells, "leaderboard v1 CSV")
 
 
+def _parse_v0(body: str, source: str) -> Parsed:
+    """The first benchmark's per-response records: each response is a run of batch 1 on one GPU, its
+    energy and time those of the window that generated it, its tokens counted: the contract's per-request
+    figures, each the mean of one response."""
+    try:
+        items = json.loads(body)
+    except json.JSONDecodeError as exc:
+        raise ParseError(source, exc.lineno, f"not valid JSON ({exc.msg})") from None
+    if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
+        raise ParseError(source, 1, "expected a JSON list of ML.ENERGY benchmark records")
+    lines = ml_energy_v3.key_lines(body)
+    messages = [f"{source}: the file does not name the GPU (benchmark.py ran on one GPU, by its index)"]
+    records, rejects, cells, seen = [], [], 0, {}
+    for k, item in enumerate(items):
+        missing = [key for key in _V1_REQUIRED if key not in item]
+        at = {key: lines.get(key, [1])[min(seen.get(key, 0), len(lines.get(key, [1])) - 1)] for key in item}
+        for key in item:
+            seen[key] = seen.get(key, 0) + 1
+        if missing:
+            raise ParseError(source, at.get("model", 1), f"record {k + 1} lacks {', '.join(missing)}")
+        base = dict(
+            run=f"{item['model']} response {k + 1}",
+            model=item["model"] if isinstance(item["model"], str) else None,
+            device=None,
+            device_count=1.0,
+            backend=None,
+            batch_size=1.0,
+            request_rate=None,
+            interval="run",
+        )
+        for key, (metric, unit, scope) in _V1_METRICS.items():  # one response's: its mean is itself
+            v = item[key]
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ParseError(source, at[key], f"{key} is not a number: {v!r}")
+            cells += 1
+            value = v * 1000 if unit == "ms" else float(v)
+            note = "one response" + ("; printed in s" if unit == "ms" else "")
+            records.append(
+                dict(
+                    base, scope=scope, line=at[key], metric=metric, statistic="mean", value=value, unit=unit, note=note
+                )
+            )
+    if not records:
+        raise ParseError(source, 1, "an ML.ENERGY benchmark.json without a record")
+    return energy.finish(TOOL, source, records, rejects, messages, cells, "benchmark v0 per-response JSON")
+
+
 def _parse_v2(body: str, source: str) -> Parsed:
     try:
         obj = json.loads(body)
@@ -125,6 +187,9 @@ def _parse_v2(body: str, source: str) -> Parsed:
     if ml_energy_v3.is_v3(obj):
         records, rejects, cells, messages = ml_energy_v3.parse(obj, body, source)
         return energy.finish(TOOL, source, records, rejects, messages, cells, "leaderboard v3 per-model JSON")
+    if ml_energy_v3.is_task(obj):
+        records, rejects, cells, messages = ml_energy_v3.parse(obj, body, source)
+        return energy.finish(TOOL, source, records, rejects, messages, cells, "leaderboard v3 per-task JSON")
     if not isinstance(obj, dict) or "Energy per request (J)" not in obj:
         raise ParseError(source, 1, "expected an ML.ENERGY result with 'Energy per request (J)'")
     lines = {k: n for n, s in enumerate(body.split("\n"), start=1) for k in obj if s.strip().startswith(f'"{k}"')}

@@ -16,6 +16,13 @@ numbers fix the rest: `avg_power_watts` / `output_throughput_tokens_per_sec` equ
 `energy_per_token_joules` in every configuration, so the power is that of all `num_gpus` GPUs
 together and the energy is per output token. The inter-token latencies and the running batch have
 no column in the energy contract and are set aside with the reason; the histogram is not read.
+
+The same build writes one file per task (`public/data/tasks/<task>.json`: `task`,
+`task_display_name` and `configurations`), every model's configurations on that task in one list,
+each configuration carrying what the per-model file holds at its top (`model_id`, `nickname`,
+`weight_precision`, `activated_params_billions`, `total_params_billions`, `architecture`) and its
+parallelism as flat keys (`tensor_parallel`, `expert_parallel`, `data_parallel`). Each is read
+as the per-model file's configuration of that model, its label naming the model.
 """
 
 from __future__ import annotations
@@ -34,6 +41,10 @@ KEYS = {
 }
 #: Settings, not measurements: kept in their columns or the run's label.
 SETTINGS_KEYS = {"gpu_model", "num_gpus", "max_num_seqs", "parallelization", "output_length_distribution"}
+#: A per-task file's configuration: the model's own facts, and its parallelism as flat keys.
+TASK_KEYS = {"model_id", "nickname", "architecture", "weight_precision", "activated_params_billions"}
+TASK_KEYS |= {"total_params_billions", "tensor_parallel", "expert_parallel", "data_parallel"}
+_PARALLEL = ("tensor_parallel", "expert_parallel", "data_parallel")
 _KEY = re.compile(r'^\s*"(\w+)"\s*:')
 
 
@@ -41,7 +52,18 @@ def is_v3(obj) -> bool:
     return isinstance(obj, dict) and isinstance(obj.get("configurations"), list) and "model_id" in obj
 
 
-def _key_lines(body: str) -> dict[str, list[int]]:
+def is_task(obj) -> bool:
+    """A per-task file: `task` and configurations that each name their model."""
+    configs = obj.get("configurations") if isinstance(obj, dict) else None
+    return (
+        isinstance(configs, list)
+        and "task" in obj
+        and bool(configs)
+        and all(isinstance(c, dict) and "model_id" in c for c in configs)
+    )
+
+
+def key_lines(body: str) -> dict[str, list[int]]:
     """Each key's lines, in order: the k-th configuration's key is the k-th such line."""
     out: dict[str, list[int]] = {}
     for n, line in enumerate(body.split("\n"), start=1):
@@ -53,20 +75,25 @@ def _key_lines(body: str) -> dict[str, list[int]]:
 
 def _label(c: dict) -> str:
     par = c.get("parallelization") if isinstance(c.get("parallelization"), dict) else {}
+    par = par or {k: c[k] for k in _PARALLEL if k in c}  # a per-task file's flat keys
     kinds = [
         f"{short} {par[k]}"
         for k, short in (("tensor_parallel", "TP"), ("expert_parallel", "EP"), ("data_parallel", "DP"))
         if isinstance(par.get(k), int) and par[k] > 1
     ]
     gpus = f"{c.get('num_gpus')}x {c.get('gpu_model')}"
+    if isinstance(c.get("model_id"), str):  # a per-task file: configurations of several models
+        gpus = f"{c['model_id']} on {gpus}"
     return f"{gpus}{' (' + ', '.join(kinds) + ')' if kinds else ''}, max_num_seqs {c.get('max_num_seqs')}"
 
 
 def parse(obj: dict, body: str, source: str) -> tuple[list[dict], list[tuple[int, str, str]], int, list[str]]:
-    """(records, rejects, cells, messages) of a v3 per-model file."""
-    lines = _key_lines(body)
-    model = obj.get("model_id") if isinstance(obj.get("model_id"), str) else None
-    precision = obj.get("weight_precision") if isinstance(obj.get("weight_precision"), str) else None
+    """(records, rejects, cells, messages) of a v3 per-model or per-task file."""
+    lines = key_lines(body)
+    task = is_task(obj)
+    settings = SETTINGS_KEYS | TASK_KEYS if task else SETTINGS_KEYS
+    top_model = obj.get("model_id") if isinstance(obj.get("model_id"), str) else None
+    top_precision = obj.get("weight_precision") if isinstance(obj.get("weight_precision"), str) else None
     records, rejects, cells = [], [], 0
     seen: dict[str, int] = {}
     for k, c in enumerate(obj["configurations"]):
@@ -79,6 +106,8 @@ def parse(obj: dict, body: str, source: str) -> tuple[list[dict], list[tuple[int
         for key in c:
             seen[key] = seen.get(key, 0) + 1
         count = c.get("num_gpus")
+        model = c.get("model_id") if task and isinstance(c.get("model_id"), str) else top_model
+        precision = c.get("weight_precision") if task and isinstance(c.get("weight_precision"), str) else top_precision
         base = dict(
             run=_label(c),
             model=model,
@@ -91,7 +120,7 @@ def parse(obj: dict, body: str, source: str) -> tuple[list[dict], list[tuple[int
             precision=precision,
         )
         for key, v in c.items():
-            if key in SETTINGS_KEYS or isinstance(v, bool) or not isinstance(v, (int, float)):
+            if key in settings or isinstance(v, bool) or not isinstance(v, (int, float)):
                 continue
             cells += 1
             if key not in KEYS:

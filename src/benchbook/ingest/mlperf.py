@@ -36,7 +36,7 @@ import math
 import re
 
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
-from benchbook.ingest.text import Lines, head, split_n
+from benchbook.ingest.text import Lines, head, search, split_n
 
 NAME = "mlperf-loadgen"
 
@@ -109,9 +109,14 @@ SUT_MODEL_RE = re.compile(
 )
 
 
+#: The summary's opening as `loadgen/results.cc` writes it (the title between two banners, then the
+#: SUT name), found anywhere: a summary pasted into an issue or a log below other text.
+PASTED_RE = re.compile(r"^[ \t]*MLPerf Results Summary[ \t]*\n[ \t]*={20,}[ \t]*\n[ \t]*SUT name\s*:", re.MULTILINE)
+
+
 def sniff(text: str | Lines) -> bool:
     start = head(text, 4000)
-    return "MLPerf Results Summary" in start[:2000] and "Scenario" in start
+    return ("MLPerf Results Summary" in start[:2000] and "Scenario" in start) or search(PASTED_RE, text)
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -146,6 +151,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 settings.update(errors_logged=0.0 if e["n"].lower() == "no" else float(e["n"]), errors_line=float(ln))
                 if e["n"].lower() != "no":
                     messages.append(f"{source}:{ln}: {s}")
+                break  # LoadGen's last line: what follows was written around the summary
             elif re.search(r"\d+ warnings? encountered", s):
                 messages.append(f"{source}:{ln}: {s}")
             continue

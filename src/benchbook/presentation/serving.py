@@ -441,7 +441,9 @@ def _littles_note(lit: pd.DataFrame) -> str:
     input at once."""
     if "in_flight_measured" in lit and lit["in_flight_measured"].any():
         return _say("e2el_measured")
-    if "mean_e2el_s" in lit and (lit["mean_e2el_s"].isna() & lit["completed"].fillna(0).eq(0)).all():
+    # a count the output format does not record (GuideLLM's 0.5+ console) is unknown, not zero
+    none = lit["completed"].fillna(0).eq(0) & serving.recorded(lit, "completed") if "completed" in lit else False
+    if "mean_e2el_s" in lit and (lit["mean_e2el_s"].isna() & none).all():
         return _say("e2el_none_completed")
     src = lit["e2el_from"] if "e2el_from" in lit else pd.Series(np.where(lit["estimated"], "estimated", "printed"))
     src = src.where(~src.eq("estimated") | lit["estimated"].astype(bool), "none")  # no estimate made: nothing to say
@@ -499,8 +501,11 @@ def _label_points(ax, xs, ys, labels, **kw) -> None:
 
 def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, knee_x=None):
     """Output (and total) token throughput against the sweep variable (log2 x), one line per
-    series; the runs kept apart as horizontal lines, never as points of the curve."""
-    if curve.empty and apart.empty:
+    series; the runs kept apart as horizontal lines, never as points of the curve. A run with no
+    throughput (a file of latency tables alone) has no point and no line to draw."""
+    rated = [c for c in ("output_throughput", "total_token_throughput") if c in curve]
+    apart = apart[apart["output_throughput"].notna()] if "output_throughput" in apart else apart.iloc[:0]
+    if (curve.empty or not curve[rated].notna().any(axis=None)) and apart.empty:
         return message_figure("no run with a throughput")
     fig, ax = plt.subplots(figsize=(9, 4.5))
     d = curve.assign(series=serving.series_key(curve)).sort_values(variable)
