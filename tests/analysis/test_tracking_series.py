@@ -177,11 +177,11 @@ def test_cli_ingest_into_and_history(tmp_path):
     into = tmp_path / "wh"
     res = CliRunner().invoke(app, ["ingest", str(SERIES), "--into", str(into)])
     assert res.exit_code == 0, res.output
-    assert "8 run(s) added, 0 already there" in res.stderr
+    assert "8 runs added, 0 already there" in res.stderr
     again = CliRunner().invoke(
         app, ["ingest", str(SERIES / "rocm7_rc"), str(SERIES / "vulkan_radv"), "--into", str(into)]
     )
-    assert "0 run(s) added, 8 already there" in again.stderr
+    assert "0 runs added, 8 already there" in again.stderr
     res = CliRunner().invoke(app, ["history", str(into), "--metric", "pp_rate", "--where", "backend=Vulkan", "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
