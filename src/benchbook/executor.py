@@ -1,14 +1,17 @@
 """The one way the book runs a chapter notebook: the build, `benchbook run` and `benchbook report`
 all execute through `execute`, write through `config.atomic_write` and remove machine paths through `scrub`.
 
-`execute` has two modes. In a kernel (papermill over a fresh Unix-socket kernel, or the kernel
+`execute` has three modes. In a kernel (papermill over a fresh Unix-socket kernel, or the kernel
 manager `km` given): the build and `benchbook run` use it, so the published book and a reader's
 re-run are executed as a reader's Jupyter would. In this process (`here=True`): the notebook's
 code cells, parameters injected as papermill injects them, run in an IPython shell of the
 command's own, whose displays, results, streams and errors become the cells' outputs as a
-kernel's messages would (`run_here`); `benchbook report` uses it, and saves a kernel's start and
-its second import of every library. The cells are the chapter's calls (`topics.<chapter>.analyse` and
-`page(...).glue()`), so the glued values are the ones a kernel glues.
+kernel's messages would (`run_here`), and saves a kernel's start and its second import of every
+library. In plain Python (`plain=True`): the cells run with `exec` in a fresh namespace, and what
+they glue or display goes through `presentation.outputs`, which records the outputs a kernel would
+(`run_plain`), with no IPython, myst-nb or nbformat imported; `benchbook report` uses it, and renders
+the result without Sphinx (`presentation.page_html`). The cells are the chapter's calls
+(`topics.<chapter>.analyse` and `page(...).glue()`), so the glued values are the ones a kernel glues.
 """
 
 from __future__ import annotations
@@ -24,8 +27,6 @@ import re
 import sys
 import tempfile
 from pathlib import Path
-
-import nbformat
 
 from benchbook import config
 
@@ -62,10 +63,10 @@ def scrub_text(text: str, replacements: dict[str, str]) -> str:
     return text
 
 
-def scrub(nb: nbformat.NotebookNode, replacements: dict[str, str]) -> None:
+def scrub(nb, replacements: dict[str, str]) -> None:
     """Replace machine paths in every output of `nb`: text, tracebacks, error values and text data."""
-    for cell in nb.cells:
-        if cell.cell_type != "code":
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
             continue
         for out in cell.get("outputs", []):
             if "text" in out:
@@ -103,7 +104,9 @@ def kernel_manager_class() -> type:
     return IPCKernelManager
 
 
-def _partial(path: str) -> nbformat.NotebookNode | None:
+def _partial(path: str):
+    import nbformat
+
     try:
         return nbformat.read(path, as_version=4) if os.path.getsize(path) else None
     except (ValueError, OSError):  # cut off mid-write
@@ -111,16 +114,28 @@ def _partial(path: str) -> nbformat.NotebookNode | None:
 
 
 def execute(
-    source: Path, parameters: dict, *, km=None, progress: bool = False, keep_partial: bool = False, here: bool = False
-) -> nbformat.NotebookNode:
+    source: Path,
+    parameters: dict,
+    *,
+    km=None,
+    progress: bool = False,
+    keep_partial: bool = False,
+    here: bool = False,
+    plain: bool = False,
+):
     """Execute the notebook `source` with `parameters` injected (as papermill injects them) in the
     project root, in the warm kernel `km` or else a fresh one, and return the executed notebook.
-    With `here`, the cells run in this process instead (`run_here`).
+    With `here`, the cells run in this process instead (`run_here`); with `plain`, in this process
+    without IPython (`run_plain`), and the notebook is a plain dict whose figures wait to be drawn.
 
     A fresh kernel that dies before it answers is replaced (KERNEL_START_ATTEMPTS). Any failure
     raises Failed; with `keep_partial` (a reader's `benchbook run`, whose failed notebook is kept)
     papermill saves after every cell so that Failed carries what ran before it. Nothing is left on
     disk (papermill saves into a temporary outside every output folder)."""
+    if plain:
+        return unfigure(run_plain(json.loads(Path(source).read_text(encoding="utf-8")), parameters, source))
+    import nbformat
+
     if here:
         return unfigure(run_here(nbformat.read(source, as_version=4), parameters, source))
     import papermill
@@ -172,18 +187,28 @@ def _literal(value) -> str:
     return repr(value)
 
 
-def parameterize(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.NotebookNode:
+def parameterize(nb, parameters: dict, source):
     """`nb` with a cell tagged `injected-parameters` after its `parameters` cell (first, where it has
     none) that sets `parameters`, and the papermill metadata a kernel run records: as papermill
-    parameterizes a notebook."""
+    parameterizes a notebook (an nbformat notebook, or a plain dict read as JSON)."""
     nb = copy.deepcopy(nb)
     if parameters:  # papermill injects nothing where no parameter is given
-        nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
+        nb["cells"] = [c for c in nb["cells"] if "injected-parameters" not in c["metadata"].get("tags", [])]
         lines = "".join(f"{name} = {_literal(value)}\n" for name, value in parameters.items())
-        injected = nbformat.v4.new_code_cell("# Parameters\n" + lines, metadata={"tags": ["injected-parameters"]})
-        at = next((i + 1 for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])), 0)
-        nb.cells.insert(at, injected)
-    nb.metadata["papermill"] = {
+        injected = {
+            "cell_type": "code",
+            "execution_count": None,
+            "metadata": {"tags": ["injected-parameters"]},
+            "outputs": [],
+            "source": "# Parameters\n" + lines,
+        }
+        if type(nb).__name__ == "NotebookNode":
+            import nbformat
+
+            injected = nbformat.v4.new_code_cell(injected["source"], metadata=injected["metadata"])
+        at = next((i + 1 for i, c in enumerate(nb["cells"]) if "parameters" in c["metadata"].get("tags", [])), 0)
+        nb["cells"].insert(at, injected)
+    nb["metadata"]["papermill"] = {
         "default_parameters": {},
         "environment_variables": {},
         "exception": None,
@@ -228,6 +253,7 @@ def _shell():
     global _SHELL
     if _SHELL is not None:
         return _SHELL
+    import nbformat
     from IPython.core.displayhook import DisplayHook
     from IPython.core.displaypub import DisplayPublisher
     from IPython.core.interactiveshell import InteractiveShell
@@ -346,37 +372,19 @@ def _restore_display(shell, state: dict) -> None:
         f.type_printers, f.deferred_printers, f.enabled = printers.copy(), deferred.copy(), enabled
 
 
-def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.NotebookNode:
+def run_here(nb, parameters: dict, source):
     """Execute `nb`'s code cells with `parameters` injected in this process's shell, in a fresh
-    namespace, in the project root, with matplotlib as a fresh kernel has it (`_as_a_fresh_kernel`)
+    namespace, in the project root, with matplotlib as a fresh kernel has it (`_fresh_settings`)
     and Python's default warning filters, this process's own put back after it (one chapter's theme
     does not carry into the next, nor the host's into a chapter); the executed notebook,
     or Failed with the cells run before, the failing one and its outputs (`partial`)."""
-    import warnings
-
-    import matplotlib
-    import matplotlib.pyplot as plt
-    from matplotlib._pylab_helpers import Gcf
-
     nb = parameterize(nb, parameters, source)
     nb.metadata["language_info"] = _LANGUAGE_INFO | {"version": platform.python_version()}
-    cwd = os.getcwd()
-    with matplotlib.rc_context(), warnings.catch_warnings(), contextlib.ExitStack() as stack:
-        stack.callback(os.chdir, cwd)
-        stack.callback(Gcf.figs.update, dict(Gcf.figs))  # the host's open figures, back after the chapter's
-        stack.callback(plt.close, "all")
-        # no figure open, as in a kernel: the inline backend shows every open figure at the end of a
-        # cell that drew one; cleared before the shell's first start, whose switch of backend closes them
-        Gcf.figs.clear()
+    with _as_in_a_fresh_kernel() as stack:
         shell = stack.enter_context(_the_instance())
         shell.reset(new_session=True)
         _restore_display(shell, shell.as_started)
-        _as_a_fresh_kernel(matplotlib)
-        os.chdir(config.PROJ_ROOT)
-        warnings.resetwarnings()  # as in a fresh interpreter, whatever the host set (pytest)
-        for action, category, module in _DEFAULT_FILTERS:
-            warnings.filterwarnings(action, category=category, module=module, append=True)
-        warnings.showwarning = _show_warning
+        _fresh_settings()
         for cell in nb.cells:
             if cell.cell_type != "code" or not cell.source.strip():
                 continue
@@ -394,13 +402,97 @@ def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.No
     return nb
 
 
-def _as_a_fresh_kernel(matplotlib) -> None:
+@contextlib.contextmanager
+def _as_in_a_fresh_kernel():
+    """A chapter's surroundings as a fresh kernel's, this process's own put back after it (yields
+    the ExitStack, for more to undo): the project root as working folder, no figure open (the
+    inline backend shows every open figure at the end of a cell that drew one; cleared before the
+    shell's first start, whose switch of backend closes them), the host's figures back after, and
+    matplotlib's settings and the warning filters restored (`_fresh_settings` sets them)."""
+    import warnings
+
+    import matplotlib
+    import matplotlib.pyplot as plt
+    from matplotlib._pylab_helpers import Gcf
+
+    cwd = os.getcwd()
+    with matplotlib.rc_context(), warnings.catch_warnings(), contextlib.ExitStack() as stack:
+        stack.callback(os.chdir, cwd)
+        stack.callback(Gcf.figs.update, dict(Gcf.figs))  # the host's open figures, back after the chapter's
+        stack.callback(plt.close, "all")
+        Gcf.figs.clear()
+        yield stack
+
+
+def _fresh_settings() -> None:
     """Matplotlib's settings as a kernel that has just loaded the inline backend has them, whatever
     this process did before (a test that changed a setting or turned interactive mode off): those of
     matplotlib's own rc file, and interactive mode on (IPython turns it on with the inline backend,
-    whose figures are shown at the end of the cell that drew them). `run_here` puts the host's back."""
+    whose figures are shown at the end of the cell that drew them); Python's default warning
+    filters (the host may be pytest); the project root as working folder."""
+    import warnings
+
+    import matplotlib
+
     matplotlib.rc_file_defaults()
     matplotlib.interactive(True)
+    os.chdir(config.PROJ_ROOT)
+    warnings.resetwarnings()
+    for action, category, module in _DEFAULT_FILTERS:
+        warnings.filterwarnings(action, category=category, module=module, append=True)
+    warnings.showwarning = _show_warning
+
+
+def _source(cell) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def run_plain(nb: dict, parameters: dict, source) -> dict:
+    """Execute `nb` (a notebook read as plain JSON) as `run_here` does, in plain Python: each code
+    cell `exec`uted in one fresh namespace, what it glues or displays recorded by
+    `presentation.outputs` as the outputs a kernel sends, its streams and warnings as stream
+    outputs, a figure left open at its end shown as the inline backend shows it. Figures are kept
+    as figures (drawn when the page is rendered). The executed notebook, or Failed."""
+    import builtins
+
+    import matplotlib.pyplot as plt
+    from matplotlib._pylab_helpers import Gcf
+
+    from benchbook.presentation import outputs
+
+    nb = parameterize(nb, parameters, source)
+    nb["metadata"]["language_info"] = _LANGUAGE_INFO | {"version": platform.python_version()}
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    count = 0
+    with _as_in_a_fresh_kernel() as stack:
+        recorder = stack.enter_context(outputs.recording())
+        backend = plt.get_backend()
+        if backend.lower() != "agg":  # figures drawn off screen, as the inline backend draws them
+            plt.switch_backend("agg")
+            stack.callback(plt.switch_backend, backend)
+        _fresh_settings()
+        for cell in nb["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            text = _source(cell)
+            cell["outputs"] = recorder.cell = []
+            if not text.strip():
+                cell["execution_count"] = None
+                continue
+            count += 1
+            cell["execution_count"] = count
+            with _Streams(cell["outputs"], plain=True):
+                try:
+                    exec(compile(text, f"<cell {count}>", "exec"), namespace)  # noqa: S102 - the chapter's own cells
+                except KeyboardInterrupt:  # the reader's Ctrl-C stops the command, not a chapter
+                    raise
+                except Exception as error:
+                    src = text.strip().splitlines()
+                    raise Failed(count, type(error).__name__, str(error), src[0] if src else "", nb) from None
+                for manager in Gcf.get_all_fig_managers():  # as the inline backend ends a cell
+                    outputs.display(manager.canvas.figure)
+                plt.close("all")
+    return nb
 
 
 #: Python's warning filters when no -W option is given (the warnings module's documentation), with
@@ -436,19 +528,23 @@ class _Streams:
     """stdout and stderr written while a cell runs, as its `stream` outputs (consecutive writes to
     one stream joined into one output, as a notebook shows them)."""
 
-    def __init__(self, outputs: list) -> None:
-        self.outputs = outputs
+    def __init__(self, outputs: list, plain: bool = False) -> None:
+        self.outputs, self.plain = outputs, plain
 
     def _writer(self, name: str):
-        outputs = self.outputs
+        outputs, plain = self.outputs, self.plain
 
         class Writer(io.TextIOBase):
             def write(self, text: str) -> int:
                 if text:
                     last = outputs[-1] if outputs else None
-                    if last is not None and last.output_type == "stream" and last.name == name:
-                        last.text += text
+                    if last is not None and last["output_type"] == "stream" and last["name"] == name:
+                        last["text"] += text
+                    elif plain:
+                        outputs.append({"output_type": "stream", "name": name, "text": text})
                     else:
+                        import nbformat
+
                         outputs.append(nbformat.v4.new_output("stream", name=name, text=text))
                 return len(text)
 
@@ -473,15 +569,17 @@ def unfigure(nb):
     """A figure with no data is not drawn: a `{glue:figure}` whose glued value is no image (the
     chapter glued the sentence saying why, `plotting.glue_figure`) becomes that sentence in place,
     its caption about a figure that is not there dropped."""
+    from benchbook.presentation import outputs
+
     images = {}
-    for cell in nb.cells:
-        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
             name = (out.get("metadata") or {}).get("scrapbook", {}).get("name")
-            if name:
-                images[name] = any("image/" in k for k in out.get("data", {}))  # myst-nb prefixes the mime
-    for cell in nb.cells:
-        if cell.cell_type == "markdown" and "{glue:figure}" in cell.source:
-            cell.source = _FIGURE_BLOCK.sub(
-                lambda m: m.group(0) if images.get(m.group(1), True) else f"{{glue:md}}`{m.group(1)}`", cell.source
+            if name:  # myst-nb prefixes the mime; a figure waiting to be drawn (`run_plain`) is one
+                images[name] = any("image/" in k or k.endswith(outputs.FIGURE) for k in out.get("data", {}))
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown" and "{glue:figure}" in _source(cell):
+            cell["source"] = _FIGURE_BLOCK.sub(
+                lambda m: m.group(0) if images.get(m.group(1), True) else f"{{glue:md}}`{m.group(1)}`", _source(cell)
             )
     return nb

@@ -18,8 +18,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import nbformat
-
 from benchbook import config, declarations, executor
 from benchbook.chapter import ParameterError, declared, setup
 
@@ -112,20 +110,21 @@ def _replacements(prep: Prepared) -> dict[str, str]:
     return replacements
 
 
-def sanitize(nb: nbformat.NotebookNode, prep: Prepared, out_name: str) -> None:
-    """Remove machine paths from an executed notebook: papermill's metadata, the parameters
-    (shown once, as this run used them) and any absolute input path echoed in an output or a traceback."""
-    pm = nb.metadata.get("papermill", {})
+def sanitize(nb, prep: Prepared, out_name: str) -> None:
+    """Remove machine paths from an executed notebook (nbformat's, or `executor.run_plain`'s plain
+    dict): papermill's metadata, the parameters (shown once, as this run used them) and any
+    absolute input path echoed in an output or a traceback."""
+    pm = nb["metadata"].get("papermill", {})
     pm["input_path"] = f"notebooks/{prep.chapter}.ipynb"
     pm["output_path"] = out_name
     pm["parameters"] = dict(prep.shown)
     pm.pop("cwd", None)
-    nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
-    for cell in nb.cells:
-        if "parameters" in cell.metadata.get("tags", []):
-            cell.source = parameters_of_this_run(prep)
-        elif cell.cell_type == "markdown" and "source" in prep.shown:
-            cell.source = without_book_runs(cell.source)
+    nb["cells"] = [c for c in nb["cells"] if "injected-parameters" not in c["metadata"].get("tags", [])]
+    for cell in nb["cells"]:
+        if "parameters" in cell["metadata"].get("tags", []):
+            cell["source"] = parameters_of_this_run(prep)
+        elif cell["cell_type"] == "markdown" and "source" in prep.shown:
+            cell["source"] = without_book_runs("".join(cell["source"]))
     executor.scrub(nb, _replacements(prep))
 
 
@@ -167,6 +166,8 @@ def parameters_of_this_run(prep: Prepared) -> str:
 def _keep_failed(partial, prep: Prepared, out_dir: Path) -> Path | None:
     """Save what ran before the failure as <chapter>.failed.ipynb (sanitized), so the traceback
     can be read; None when nothing readable was written."""
+    import nbformat
+
     if partial is None:
         return None
     failed = out_dir / f"{prep.chapter}.failed.ipynb"
@@ -184,6 +185,8 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True, here: bool = F
     the traceback can be read. With `here`, the chapter runs in this process (`executor.run_here`,
     as `benchbook report` runs it), not in a kernel.
     """
+    import nbformat
+
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{prep.chapter}.ipynb"
     try:
@@ -215,6 +218,8 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True, here: bool = F
 def render_html(executed: Path, out: Path | None = None, title: str | None = None) -> Path:
     """The page of an executed chapter, rendered as the book renders it, with a banner naming the
     parameters of this run."""
+    import nbformat
+
     from benchbook.single_page import render
 
     nb = nbformat.read(executed, as_version=4)
@@ -295,6 +300,8 @@ def keep_outputs_inside(prep: Prepared, out_dir: Path) -> None:
 def write_ledger(executed: Path, target: Path) -> Path | None:
     """The chapter's claims ledger beside its page (atomically); None when it published none."""
     import json
+
+    import nbformat
 
     from benchbook.claims import from_notebook
 

@@ -111,10 +111,9 @@ def box(ledger, ids: list[str] | None = None) -> str:
 
 def glue_box(ledger, ids: list[str] | None = None) -> None:
     """Glue the box as `bottom_line` (hidden), for a `{glue:md}` directive under the question."""
-    from IPython.display import Markdown
-    from myst_nb import glue
+    from benchbook.presentation import outputs
 
-    glue("bottom_line", Markdown(box(ledger, ids)), display=False)
+    outputs.glue("bottom_line", box(ledger, ids), markdown=True)
 
 
 def findings(ledgers: list[dict], titles: dict[str, str], per_chapter: int = 1) -> str:
@@ -147,7 +146,6 @@ def rest(ledger, ids: list[str]) -> str:
 
 def glue_rest(ledger, ids: list[str]) -> None:
     """Glue `rest` as `takeaways_claims` (hidden), for a `{glue:md}` directive in Key takeaways."""
-    from IPython.display import Markdown
-    from myst_nb import glue
+    from benchbook.presentation import outputs
 
-    glue("takeaways_claims", Markdown(rest(ledger, ids)), display=False)
+    outputs.glue("takeaways_claims", rest(ledger, ids), markdown=True)
