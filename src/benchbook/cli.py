@@ -519,7 +519,9 @@ def report(
     except RunError as exc:
         _fail(str(exc), 1)
     pages = sum(s.executed is not None for s in sections)
-    typer.echo(f"report: {_shown(index)} ({pages} chapter page(s), {len(sections) - pages} with nothing to say)")
+    typer.echo(
+        f"report: {_shown(index)} ({rep.counted(pages, 'chapter page')}, {len(sections) - pages} with nothing to say)"
+    )
 
 
 def _write_report(result, page: Path) -> None:

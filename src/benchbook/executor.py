@@ -486,7 +486,7 @@ def run_plain(nb: dict, parameters: dict, source) -> dict:
                     exec(compile(text, f"<cell {count}>", "exec"), namespace)  # noqa: S102 - the chapter's own cells
                 except KeyboardInterrupt:  # the reader's Ctrl-C stops the command, not a chapter
                     raise
-                except Exception as error:
+                except BaseException as error:  # SystemExit too: the chapter's, said in one sentence
                     src = text.strip().splitlines()
                     raise Failed(count, type(error).__name__, str(error), src[0] if src else "", nb) from None
                 for manager in Gcf.get_all_fig_managers():  # as the inline backend ends a cell

@@ -201,7 +201,7 @@ def test_a_report_reads_each_file_once(monkeypatch, tmp_path):
     with ingest.once():
         inputs = report.read_inputs([TGI, GYM])
         preps, sections = report.plan(inputs, {})
-        report.execute_all(preps, sections, tmp_path, log=lambda m: None)
+        report.execute_all(preps, sections, log=lambda m: None)
     assert [s.chapter for s in sections if s.executed] == ["tp_scaling", "attention_kernels"]
     assert reads == {TGI.name: 1, GYM.name: 1}
 

@@ -219,6 +219,18 @@ def image(value: dict) -> str:
     return f'<img alt="" src="data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}"/>'
 
 
+def draw_figures(nb: dict) -> None:
+    """Draw each figure the cells left waiting (`outputs.FIGURE`) as the SVG a kernel records, in
+    place: the notebook is then plain JSON, and its page shows the same images."""
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
+            data = out.get("data", {})
+            for key in [k for k in data if k.endswith(outputs.FIGURE)]:
+                fig = data.pop(key)
+                data[key.removesuffix(outputs.FIGURE) + "image/svg+xml"] = outputs.svg(fig)
+                data.setdefault(key.removesuffix(outputs.FIGURE) + "text/plain", repr(fig))
+
+
 def output_html(out: dict, env: dict) -> str:
     """One cell output as the page shows it (nothing for a glued value: the prose places those)."""
     kind = out.get("output_type")
