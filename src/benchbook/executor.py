@@ -122,18 +122,20 @@ def execute(
     keep_partial: bool = False,
     here: bool = False,
     plain: bool = False,
+    draw: bool = True,
 ):
     """Execute the notebook `source` with `parameters` injected (as papermill injects them) in the
     project root, in the warm kernel `km` or else a fresh one, and return the executed notebook.
     With `here`, the cells run in this process instead (`run_here`); with `plain`, in this process
-    without IPython (`run_plain`), and the notebook is a plain dict whose figures wait to be drawn.
+    without IPython (`run_plain`), and the notebook is a plain dict (its figures left undrawn
+    without `draw`: a test of the text need not draw them).
 
     A fresh kernel that dies before it answers is replaced (KERNEL_START_ATTEMPTS). Any failure
     raises Failed; with `keep_partial` (a reader's `benchbook run`, whose failed notebook is kept)
     papermill saves after every cell so that Failed carries what ran before it. Nothing is left on
     disk (papermill saves into a temporary outside every output folder)."""
     if plain:
-        return unfigure(run_plain(json.loads(Path(source).read_text(encoding="utf-8")), parameters, source))
+        return unfigure(run_plain(json.loads(Path(source).read_text(encoding="utf-8")), parameters, source, draw))
     import nbformat
 
     if here:
@@ -447,12 +449,13 @@ def _source(cell) -> str:
     return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
 
 
-def run_plain(nb: dict, parameters: dict, source) -> dict:
+def run_plain(nb: dict, parameters: dict, source, draw: bool = True) -> dict:
     """Execute `nb` (a notebook read as plain JSON) as `run_here` does, in plain Python: each code
     cell `exec`uted in one fresh namespace, what it glues or displays recorded by
     `presentation.outputs` as the outputs a kernel sends, its streams and warnings as stream
-    outputs, a figure left open at its end shown as the inline backend shows it. Figures are kept
-    as figures (drawn when the page is rendered). The executed notebook, or Failed."""
+    outputs, a figure left open at its end shown as the inline backend shows it. The figures are
+    drawn at the end, in the chapter's settings (`outputs.draw`; left as figures without `draw`).
+    The executed notebook, or Failed."""
     import builtins
 
     import matplotlib.pyplot as plt
@@ -492,6 +495,8 @@ def run_plain(nb: dict, parameters: dict, source) -> dict:
                 for manager in Gcf.get_all_fig_managers():  # as the inline backend ends a cell
                     outputs.display(manager.canvas.figure)
                 plt.close("all")
+        if draw:
+            outputs.draw(nb)
     return nb
 
 

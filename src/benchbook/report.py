@@ -156,11 +156,11 @@ def plan(inputs: list[Input], given: dict) -> tuple[list[Prepared], list[Section
     return preps, sections
 
 
-def run_plain(prep: Prepared) -> dict:
+def run_plain(prep: Prepared, draw: bool = True) -> dict:
     """Execute one chapter in this process, in plain Python (`executor.run_plain`); the executed
-    notebook (a plain dict), without machine paths."""
+    notebook (a plain dict), without machine paths (its figures undrawn without `draw`)."""
     try:
-        nb = executor.execute(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, plain=True)
+        nb = executor.execute(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, plain=True, draw=draw)
     except executor.Failed as exc:
         if exc.ename == "ParameterError":
             raise ParameterError(exc.evalue) from None
@@ -297,7 +297,6 @@ def pages(inputs: list[Input], sections: list[Section], preps: list[Prepared], r
     nav = _nav(sections)
     files = {}
     for s in done:
-        page_html.draw_figures(s.executed)
         try:
             page = page_html.page(s.executed, f"{s.title}: benchbook report", titles, glossary, nav)
         except page_html.PageError as exc:

@@ -145,7 +145,7 @@ def test_a_plain_run_records_what_a_cell_glues_displays_prints_and_warns(tmp_pat
     assert out == {"output_type": "stream", "name": "stdout", "text": "a\n"}
     assert err["name"] == "stderr" and "UserWarning: odd" in err["text"]
     (figure,) = nb["cells"][4]["outputs"]  # left open: shown at the end of its cell, as the inline backend does
-    assert "application/vnd.benchbook.figure" in figure["data"]
+    assert figure["data"]["image/svg+xml"].startswith("<?xml")  # drawn at the end of the run
 
 
 def test_a_plain_run_that_fails_says_which_cell_and_why(tmp_path):

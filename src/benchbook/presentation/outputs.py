@@ -4,7 +4,8 @@ In a kernel or the report's old IPython shell they go through myst-nb's `glue` a
 `display`, as a notebook records them. While `recording` (a chapter's cells run in plain Python,
 `executor.run_plain`), the same calls append the same outputs (mime bundles, the glue's
 papermill prefix and scrapbook name) to the cell being run, with no IPython or myst-nb imported.
-A figure is kept as the figure: it is drawn to SVG when its page is rendered (`svg`).
+A figure is kept as the figure, and drawn (made readable, then SVG) by `draw`, which the
+executor calls at the end of the chapter's run, in its settings.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ def recording() -> Iterator[Recorder]:
         yield _recorder
     finally:
         _recorder = before
+
+
+def recording_now() -> bool:
+    return _recorder is not None
 
 
 def _output(data: dict, metadata: dict | None = None) -> None:
@@ -92,6 +97,25 @@ def display_raw(data: dict) -> None:
         ipy_display(data, raw=True)
         return
     _output(dict(data))
+
+
+def draw(nb: dict) -> None:
+    """Draw each figure the cells left waiting, in place, as `plotting.glue_figure` draws a glued one
+    for a kernel: made ready for the page (`plotting.finish`), then the SVG a kernel records (`svg`)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from benchbook.presentation.plotting import finish
+
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
+            data = out.get("data", {})
+            for key in [k for k in data if k.endswith(FIGURE)]:
+                fig = data.pop(key)
+                if not hasattr(fig.canvas, "get_renderer"):  # closed (`glue_figure`): the inline backend's Agg
+                    FigureCanvasAgg(fig)
+                if key.startswith(GLUE_PREFIX):  # a figure left open is shown as drawn, as by the inline backend
+                    finish(fig)
+                data[key.removesuffix(FIGURE) + "image/svg+xml"] = svg(fig)
 
 
 def svg(fig) -> str:

@@ -33,7 +33,7 @@ class PageError(ValueError):
 
 
 #: What myst-nb shows of an output with several formats, first found first (its HTML priority).
-PRIORITY = (outputs.FIGURE, "text/html", "image/svg+xml", "image/png", "image/jpeg", "text/markdown", "text/plain")
+PRIORITY = ("text/html", "image/svg+xml", "image/png", "image/jpeg", "text/markdown", "text/plain")
 ADMONITIONS = {"admonition", "note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error"}
 
 CSS = """
@@ -206,10 +206,8 @@ def _directive(self, tokens, idx, options, env) -> str:
 
 
 def image(value: dict) -> str:
-    """A figure output as an inline image (SVG drawn now where the figure waited, `outputs.svg`)."""
-    if outputs.FIGURE in value:
-        svg = outputs.svg(value[outputs.FIGURE])
-    elif "image/svg+xml" in value:
+    """A figure output as an inline image (none for a figure left undrawn: `outputs.draw`)."""
+    if "image/svg+xml" in value:
         svg = _text(value["image/svg+xml"])
     else:
         for mime in ("image/png", "image/jpeg"):
@@ -217,18 +215,6 @@ def image(value: dict) -> str:
                 return f'<img alt="" src="data:{mime};base64,{_text(value[mime]).strip()}"/>'
         return ""
     return f'<img alt="" src="data:image/svg+xml;base64,{base64.b64encode(svg.encode()).decode()}"/>'
-
-
-def draw_figures(nb: dict) -> None:
-    """Draw each figure the cells left waiting (`outputs.FIGURE`) as the SVG a kernel records, in
-    place: the notebook is then plain JSON, and its page shows the same images."""
-    for cell in nb["cells"]:
-        for out in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
-            data = out.get("data", {})
-            for key in [k for k in data if k.endswith(outputs.FIGURE)]:
-                fig = data.pop(key)
-                data[key.removesuffix(outputs.FIGURE) + "image/svg+xml"] = outputs.svg(fig)
-                data.setdefault(key.removesuffix(outputs.FIGURE) + "text/plain", repr(fig))
 
 
 def output_html(out: dict, env: dict) -> str:
@@ -244,7 +230,7 @@ def output_html(out: dict, env: dict) -> str:
     mime = next((m for m in PRIORITY if m in data), None)
     if mime is None:  # a record for the tests or the ledger: not shown
         return ""
-    if mime in (outputs.FIGURE, "image/svg+xml", "image/png", "image/jpeg"):
+    if mime in ("image/svg+xml", "image/png", "image/jpeg"):
         return image(data) + "\n"
     if mime == "text/html":
         return _text(data[mime]) + "\n"

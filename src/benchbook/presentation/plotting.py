@@ -87,12 +87,17 @@ def _inline_svg() -> None:
 
 def glue_figure(name: str, fig) -> None:
     """Glue `fig` under `name` for a `{glue:figure}` directive, and close it so that the inline
-    backend does not show an uncaptioned copy of it at the end of the cell."""
+    backend does not show an uncaptioned copy of it at the end of the cell. Recorded in plain
+    Python (`outputs.recording`), the figure waits: `outputs.draw` makes it ready and draws it."""
     from benchbook.presentation import outputs
 
     message = getattr(fig, "benchbook_message", None)
     if message is not None:  # no data: the sentence stands where the figure would (`executor.unfigure`)
         outputs.glue(name, message[:1].upper() + message[1:], markdown=True)  # a sentence of the page
+        plt.close(fig)
+        return
+    if outputs.recording_now():
+        outputs.glue(name, fig)
         plt.close(fig)
         return
     drawn = finish(fig)
