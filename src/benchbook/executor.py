@@ -123,19 +123,22 @@ def execute(
     here: bool = False,
     plain: bool = False,
     draw: bool = True,
+    draw_workers: int = 1,
 ):
     """Execute the notebook `source` with `parameters` injected (as papermill injects them) in the
     project root, in the warm kernel `km` or else a fresh one, and return the executed notebook.
     With `here`, the cells run in this process instead (`run_here`); with `plain`, in this process
     without IPython (`run_plain`), and the notebook is a plain dict (its figures left undrawn
-    without `draw`: a test of the text need not draw them).
+    without `draw`: a test of the text need not draw them; drawn by `draw_workers` processes).
 
     A fresh kernel that dies before it answers is replaced (KERNEL_START_ATTEMPTS). Any failure
     raises Failed; with `keep_partial` (a reader's `benchbook run`, whose failed notebook is kept)
     papermill saves after every cell so that Failed carries what ran before it. Nothing is left on
     disk (papermill saves into a temporary outside every output folder)."""
     if plain:
-        return unfigure(run_plain(json.loads(Path(source).read_text(encoding="utf-8")), parameters, source, draw))
+        return unfigure(
+            run_plain(json.loads(Path(source).read_text(encoding="utf-8")), parameters, source, draw, draw_workers)
+        )
     import nbformat
 
     if here:
@@ -449,12 +452,13 @@ def _source(cell) -> str:
     return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
 
 
-def run_plain(nb: dict, parameters: dict, source, draw: bool = True) -> dict:
+def run_plain(nb: dict, parameters: dict, source, draw: bool = True, draw_workers: int = 1) -> dict:
     """Execute `nb` (a notebook read as plain JSON) as `run_here` does, in plain Python: each code
     cell `exec`uted in one fresh namespace, what it glues or displays recorded by
     `presentation.outputs` as the outputs a kernel sends, its streams and warnings as stream
     outputs, a figure left open at its end shown as the inline backend shows it. The figures are
-    drawn at the end, in the chapter's settings (`outputs.draw`; left as figures without `draw`).
+    drawn at the end, in the chapter's settings (`outputs.draw`, by `draw_workers` processes; left
+    as figures without `draw`).
     The executed notebook, or Failed."""
     import builtins
 
@@ -496,7 +500,7 @@ def run_plain(nb: dict, parameters: dict, source, draw: bool = True) -> dict:
                     outputs.display(manager.canvas.figure)
                 plt.close("all")
         if draw:
-            outputs.draw(nb)
+            outputs.draw(nb, draw_workers)
     return nb
 
 

@@ -156,11 +156,17 @@ def plan(inputs: list[Input], given: dict) -> tuple[list[Prepared], list[Section
     return preps, sections
 
 
+#: The processes that draw a chapter's figures: two where this process may use two cores.
+WORKERS = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
 def run_plain(prep: Prepared, draw: bool = True) -> dict:
     """Execute one chapter in this process, in plain Python (`executor.run_plain`); the executed
     notebook (a plain dict), without machine paths (its figures undrawn without `draw`)."""
     try:
-        nb = executor.execute(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, plain=True, draw=draw)
+        nb = executor.execute(
+            config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, plain=True, draw=draw, draw_workers=WORKERS
+        )
     except executor.Failed as exc:
         if exc.ename == "ParameterError":
             raise ParameterError(exc.evalue) from None

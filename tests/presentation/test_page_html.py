@@ -102,3 +102,22 @@ def test_a_removed_cell_shows_nothing_and_the_parameters_cell_its_code():
 def test_a_role_or_directive_the_book_does_not_use_is_refused(markdown):
     with pytest.raises(page_html.PageError):
         _page(markdown)
+
+
+def test_figures_drawn_by_two_processes_are_the_figures_drawn_by_one():
+    def notebook():
+        outs = []
+        for n in range(3):
+            fig, ax = plt.subplots()
+            ax.plot([1, 2, 3], [n, 2 * n, 1])
+            ax.set_title(f"figure {n}")
+            outs.append(_glued(f"f{n}", {outputs.FIGURE: fig}))
+        return {"cells": [{"cell_type": "code", "outputs": outs}]}
+
+    with matplotlib.rc_context({"svg.hashsalt": "benchbook"}):
+        one, two = notebook(), notebook()
+        outputs.draw(one)
+        outputs.draw(two, workers=2)
+    plt.close("all")
+    svgs = [[o["data"][P + "image/svg+xml"] for o in nb["cells"][0]["outputs"]] for nb in (one, two)]
+    assert svgs[0] == svgs[1] and len(set(svgs[0])) == 3

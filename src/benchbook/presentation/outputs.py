@@ -99,23 +99,91 @@ def display_raw(data: dict) -> None:
     _output(dict(data))
 
 
-def draw(nb: dict) -> None:
+def draw(nb: dict, workers: int = 1) -> None:
     """Draw each figure the cells left waiting, in place, as `plotting.glue_figure` draws a glued one
-    for a kernel: made ready for the page (`plotting.finish`), then the SVG a kernel records (`svg`)."""
+    for a kernel: made ready for the page (`plotting.finish`), then the SVG a kernel records (`svg`).
+    With `workers` 2, a forked copy of this process draws every other figure meanwhile, on the other
+    core (`_drawn_elsewhere`); what it fails to draw is drawn here."""
+    waiting = [
+        (data, key)
+        for cell in nb["cells"]
+        for out in (cell.get("outputs", []) if cell["cell_type"] == "code" else [])
+        for data in [out.get("data", {})]
+        for key in [k for k in data if k.endswith(FIGURE)]
+    ]
+    theirs = _drawn_elsewhere([(data[key], key) for data, key in waiting[1::2]]) if workers > 1 else None
+    for i, (data, key) in enumerate(waiting):
+        fig = data.pop(key)
+        elsewhere = theirs.get(i // 2) if theirs is not None and i % 2 else None
+        data[key.removesuffix(FIGURE) + "image/svg+xml"] = elsewhere if elsewhere is not None else _drawn(fig, key)
+
+
+def _drawn(fig, key: str) -> str:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from benchbook.presentation.plotting import finish
 
-    for cell in nb["cells"]:
-        for out in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
-            data = out.get("data", {})
-            for key in [k for k in data if k.endswith(FIGURE)]:
-                fig = data.pop(key)
-                if not hasattr(fig.canvas, "get_renderer"):  # closed (`glue_figure`): the inline backend's Agg
-                    FigureCanvasAgg(fig)
-                if key.startswith(GLUE_PREFIX):  # a figure left open is shown as drawn, as by the inline backend
-                    finish(fig)
-                data[key.removesuffix(FIGURE) + "image/svg+xml"] = svg(fig)
+    if not hasattr(fig.canvas, "get_renderer"):  # closed (`glue_figure`): the inline backend's Agg
+        FigureCanvasAgg(fig)
+    if key.startswith(GLUE_PREFIX):  # a figure left open is shown as drawn, as by the inline backend
+        finish(fig)
+    return svg(fig)
+
+
+class _Elsewhere:
+    """The SVGs a forked child draws, read when first asked for (`get`): {index: svg}, empty where
+    the child failed (its figures are then drawn here)."""
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid, self.fd, self.svgs = pid, fd, None
+
+    def get(self, i: int):
+        if self.svgs is None:
+            import os
+            import pickle
+
+            chunks = []
+            while chunk := os.read(self.fd, 1 << 20):
+                chunks.append(chunk)
+            os.close(self.fd)
+            _, status = os.waitpid(self.pid, 0)
+            try:
+                self.svgs = pickle.loads(b"".join(chunks)) if status == 0 else {}
+            except (pickle.UnpicklingError, EOFError):
+                self.svgs = {}
+        return self.svgs.get(i)
+
+
+def _drawn_elsewhere(figures: list) -> _Elsewhere | None:
+    """Fork a child that draws `figures` (figure, key) and sends their SVGs back; None where this
+    system cannot fork or there is nothing to draw."""
+    import os
+
+    if not figures or not hasattr(os, "fork"):
+        return None
+    import pickle
+
+    import matplotlib.backends.backend_agg  # noqa: F401 - imported before the fork: the child imports nothing
+    import matplotlib.backends.backend_svg  # noqa: F401
+    import matplotlib.text  # noqa: F401
+
+    import benchbook.presentation.plotting  # noqa: F401
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: draw, send, and leave without running anything of the parent's
+        status = 1
+        try:
+            os.close(read)
+            data = pickle.dumps({i: _drawn(fig, key) for i, (fig, key) in enumerate(figures)})
+            view = memoryview(data)
+            while view:
+                view = view[os.write(write, view) :]
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    return _Elsewhere(pid, read)
 
 
 def svg(fig) -> str:
