@@ -160,12 +160,13 @@ def plan(inputs: list[Input], given: dict) -> tuple[list[Prepared], list[Section
 WORKERS = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
-def run_plain(prep: Prepared, draw: bool = True) -> dict:
+def run_plain(prep: Prepared, draw: bool = True, workers: int = WORKERS) -> dict:
     """Execute one chapter in this process, in plain Python (`executor.run_plain`); the executed
-    notebook (a plain dict), without machine paths (its figures undrawn without `draw`)."""
+    notebook (a plain dict), without machine paths (its figures undrawn without `draw`, else drawn
+    by `workers` processes)."""
     try:
         nb = executor.execute(
-            config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, plain=True, draw=draw, draw_workers=WORKERS
+            config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, plain=True, draw=draw, draw_workers=workers
         )
     except executor.Failed as exc:
         if exc.ename == "ParameterError":
@@ -175,25 +176,76 @@ def run_plain(prep: Prepared, draw: bool = True) -> dict:
     return nb
 
 
+def _outcome(prep: Prepared, workers: int) -> tuple[dict | None, str, float]:
+    """(the executed notebook, or None and the reason the chapter has none; the seconds it took)."""
+    t0 = time.perf_counter()
+    try:
+        return run_plain(prep, workers=workers), "", time.perf_counter() - t0
+    except ParameterError as exc:
+        return None, str(exc), 0.0
+    except RunError as exc:
+        return None, str(exc).removeprefix(f"{prep.chapter}: "), 0.0
+
+
 def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> None:
-    """Execute the chapters one after the other in this process; a failure becomes the section's reason."""
+    """Execute the chapters in this process, in plain Python; where there are several and two cores,
+    a forked copy of this process runs every other chapter meanwhile (`_Elsewhere`: the files it
+    reads were read once already, `ingest.once`). A failure becomes the section's reason."""
     from benchbook.claims import from_notebook
 
+    child = _Elsewhere(preps[1::2]) if WORKERS > 1 and len(preps) > 1 and hasattr(os, "fork") else None
+    theirs = {p.chapter for p in child.preps} if child is not None else set()
+    outcomes = {p.chapter: _outcome(p, 1 if child else WORKERS) for p in preps if p.chapter not in theirs}
+    if child is not None:
+        outcomes.update(child.collect())
     by_name = {s.chapter: s for s in sections}
     for prep in preps:
         section = by_name[prep.chapter]
-        t0 = time.perf_counter()
-        try:
-            section.executed = run_plain(prep)
-        except ParameterError as exc:
-            section.reason = str(exc)
-        except RunError as exc:
-            section.reason = str(exc).removeprefix(f"{prep.chapter}: ")
+        section.executed, section.reason, seconds = outcomes[prep.chapter]
         if section.executed is not None:
-            log(f"  {prep.chapter}: executed in {time.perf_counter() - t0:.1f} s")
+            log(f"  {prep.chapter}: executed in {seconds:.1f} s")
             section.title = declarations.chapter(section.chapter).title
             section.ledger = from_notebook(section.executed)
             section.claims = (section.ledger or {}).get("claims", [])
+
+
+class _Elsewhere:
+    """A forked child that runs `preps` one after the other (figures drawn, one process each) and
+    sends their outcomes back through a pipe; `collect` waits for them, and runs here what a child
+    that failed did not send."""
+
+    def __init__(self, preps: list[Prepared]) -> None:
+        import pickle
+
+        self.preps = preps
+        read, write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: run, send, and leave without running anything of the parent's
+            status = 1
+            try:
+                os.close(read)
+                view = memoryview(pickle.dumps({p.chapter: _outcome(p, 1) for p in preps}))
+                while view:
+                    view = view[os.write(write, view) :]
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write)
+        self.fd = read
+
+    def collect(self) -> dict:
+        import pickle
+
+        chunks = []
+        while chunk := os.read(self.fd, 1 << 20):
+            chunks.append(chunk)
+        os.close(self.fd)
+        _, status = os.waitpid(self.pid, 0)
+        try:
+            sent = pickle.loads(b"".join(chunks)) if status == 0 else {}
+        except (pickle.UnpicklingError, EOFError):
+            sent = {}
+        return {p.chapter: sent.get(p.chapter) or _outcome(p, 1) for p in self.preps}
 
 
 def counted(n: int, word: str) -> str:

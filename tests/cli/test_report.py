@@ -144,7 +144,7 @@ def test_a_warning_naming_the_python_environment_loses_that_path(monkeypatch):
     assert nb.cells[0].outputs[0]["text"] == "lib/python3.11/site-packages/seaborn/_base.py:949: FutureWarning: x\n"
 
 
-def _cell_fails(prep):
+def _cell_fails(prep, **_):
     from benchbook.rerun import RunError
 
     raise RunError(f"{prep.chapter}: ValueError: the sweep has no load column")
@@ -264,3 +264,25 @@ def test_a_report_is_written_whole_offline_and_without_machine_paths(tmp_path):
         assert not remote.search(text), f.name
         assert str(config.PROJ_ROOT) not in text and sys.prefix not in text and str(tmp_path) not in text, f.name
     assert not [p.name for p in out.iterdir() if p.name.startswith(".")]
+
+
+@pytest.mark.notebooks
+def test_chapters_run_on_two_cores_say_what_they_say_run_on_one(monkeypatch):
+    """With two cores a forked copy runs every other chapter: the same notebooks and ledgers."""
+    import json
+    import re
+
+    from benchbook import ingest
+
+    def run(workers: int) -> list:
+        monkeypatch.setattr(report, "WORKERS", workers)
+        with ingest.once():
+            inputs = report.read_inputs([SERVE, TGI])
+            preps, sections = report.plan(inputs, {})
+            report.execute_all(preps, sections, log=lambda m: None)
+        text = json.dumps([(s.chapter, s.executed, s.ledger, s.reason) for s in sections], sort_keys=True)
+        return json.loads(re.sub(r"T_[0-9a-f]{5}| at 0x[0-9a-f]+", "", text))
+
+    one, two = run(1), run(2)
+    assert [s[0] for s in two] == ["serving_saturation", "tp_scaling"] and all(s[1] for s in two)
+    assert one == two

@@ -198,6 +198,7 @@ def _counting_reads(monkeypatch) -> dict:
 def test_a_report_reads_each_file_once(monkeypatch, tmp_path):
     """Detection, the run facts, the parameter checks and the chapters' own reading: one read."""
     reads = _counting_reads(monkeypatch)
+    monkeypatch.setattr(report, "WORKERS", 1)  # every chapter in this process, where the reads are counted
     with ingest.once():
         inputs = report.read_inputs([TGI, GYM])
         preps, sections = report.plan(inputs, {})
