@@ -1,17 +1,15 @@
 """The one way the book runs a chapter notebook: the build, `benchbook run` and `benchbook report`
 all execute through `execute`, write through `config.atomic_write` and remove machine paths through `scrub`.
 
-`execute` has three modes. In a kernel (papermill over a fresh Unix-socket kernel, or the kernel
+`execute` has two modes. In a kernel (papermill over a fresh Unix-socket kernel, or the kernel
 manager `km` given): the build and `benchbook run` use it, so the published book and a reader's
-re-run are executed as a reader's Jupyter would. In this process (`here=True`): the notebook's
-code cells, parameters injected as papermill injects them, run in an IPython shell of the
-command's own, whose displays, results, streams and errors become the cells' outputs as a
-kernel's messages would (`run_here`), and saves a kernel's start and its second import of every
-library. In plain Python (`plain=True`): the cells run with `exec` in a fresh namespace, and what
-they glue or display goes through `presentation.outputs`, which records the outputs a kernel would
-(`run_plain`), with no IPython, myst-nb or nbformat imported; `benchbook report` uses it, and renders
-the result without Sphinx (`presentation.page_html`). The cells are the chapter's calls
-(`topics.<chapter>.analyse` and `page(...).glue()`), so the glued values are the ones a kernel glues.
+re-run are executed as a reader's Jupyter would. In plain Python (`plain=True`): the cells run with
+`exec` in a fresh namespace of this process, and what they glue or display goes through
+`presentation.outputs`, which records the outputs a kernel would send (`run_plain`), with no
+IPython, myst-nb or nbformat imported; `benchbook report` uses it and renders the result without
+Sphinx (`presentation.page_html`). The cells are the chapter's calls (`topics.<chapter>.analyse`
+and `page(...).glue()`), so the glued values are the ones a kernel glues: a chapter's page text,
+tables, ledger and figures are the same both ways (tests/book/test_plain_pages_say_what_the_notebook_says.py).
 """
 
 from __future__ import annotations
@@ -120,15 +118,14 @@ def execute(
     km=None,
     progress: bool = False,
     keep_partial: bool = False,
-    here: bool = False,
     plain: bool = False,
     draw: bool = True,
     draw_workers: int = 1,
 ):
     """Execute the notebook `source` with `parameters` injected (as papermill injects them) in the
     project root, in the warm kernel `km` or else a fresh one, and return the executed notebook.
-    With `here`, the cells run in this process instead (`run_here`); with `plain`, in this process
-    without IPython (`run_plain`), and the notebook is a plain dict (its figures left undrawn
+    With `plain`, the cells run in this process instead, without IPython (`run_plain`), and the
+    notebook is a plain dict (its figures left undrawn
     without `draw`: a test of the text need not draw them; drawn by `draw_workers` processes).
 
     A fresh kernel that dies before it answers is replaced (KERNEL_START_ATTEMPTS). Any failure
@@ -140,9 +137,6 @@ def execute(
             run_plain(json.loads(Path(source).read_text(encoding="utf-8")), parameters, source, draw, draw_workers)
         )
     import nbformat
-
-    if here:
-        return unfigure(run_here(nbformat.read(source, as_version=4), parameters, source))
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
@@ -224,195 +218,12 @@ def parameterize(nb, parameters: dict, source):
     return nb
 
 
-def _json_default(obj):
-    """What the kernel's JSON packer makes of a value JSON lacks (numpy numbers, dates, bytes)."""
-    import base64
-    import datetime
-    import numbers
-
-    if isinstance(obj, numbers.Integral):
-        return int(obj)
-    if isinstance(obj, numbers.Real):
-        return float(obj)
-    if isinstance(obj, bytes):
-        return base64.b64encode(obj).decode("ascii")
-    if isinstance(obj, (datetime.date, datetime.datetime)):
-        return obj.isoformat()
-    raise TypeError(f"{type(obj).__name__} is not JSON serializable")
-
-
-def _wire(value):
-    """`value` as it arrives from a kernel: through JSON."""
-    return json.loads(json.dumps(value, default=_json_default))
-
-
-#: The IPython shell of this process that `run_here` executes cells in (made at its first chapter):
-#: one, because IPython's display machinery (`display`, myst-nb's `glue`) finds the shell as a singleton.
-_SHELL = None
-
-
-def _shell():
-    """This process's shell, recording into `shell.cell_outputs` what a kernel would send for the
-    cell running: `display_data`, `execute_result` and `error` (streams: `_Streams`); figures go
-    through the inline backend, as in a kernel."""
-    global _SHELL
-    if _SHELL is not None:
-        return _SHELL
-    import nbformat
-    from IPython.core.displayhook import DisplayHook
-    from IPython.core.displaypub import DisplayPublisher
-    from IPython.core.interactiveshell import InteractiveShell
-    from traitlets.config import Config
-
-    class Publisher(DisplayPublisher):
-        def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kwargs):
-            out = nbformat.v4.new_output("display_data", data=_wire(data), metadata=_wire(metadata or {}))
-            self.shell.cell_outputs.append(out)
-
-        def clear_output(self, wait=False):
-            if not wait:
-                self.shell.cell_outputs.clear()
-
-    class Hook(DisplayHook):
-        def start_displayhook(self):
-            self.content = {"data": {}, "metadata": {}}
-
-        def write_output_prompt(self):
-            pass
-
-        def write_format_data(self, format_dict, md_dict=None):
-            self.content = {"data": _wire(format_dict), "metadata": _wire(md_dict or {})}
-
-        def finish_displayhook(self):
-            if self.content["data"]:
-                out = nbformat.v4.new_output("execute_result", execution_count=self.prompt_count, **self.content)
-                self.shell.cell_outputs.append(out)
-
-    class Shell(InteractiveShell):
-        cell_outputs: list = []
-
-        def _showtraceback(self, etype, evalue, stb):
-            out = nbformat.v4.new_output("error", ename=etype.__name__, evalue=str(evalue), traceback=stb)
-            self.cell_outputs.append(out)
-
-        def enable_gui(self, gui=None):
-            if gui is not None:  # the inline backend needs no event loop; nothing else is asked for
-                raise NotImplementedError(f"no {gui} event loop in a report")
-
-    main = sys.modules.get("__main__")
-    cfg = Config()
-    cfg.HistoryManager.enabled = False
-    shell = Shell.instance(config=cfg, display_pub_class=Publisher, displayhook_class=Hook)
-    if main is not None:  # the shell put its own namespace there; the command's stays
-        sys.modules["__main__"] = main
-    shell.enable_matplotlib("inline")  # a kernel's figures, drawn the same way
-    shell.as_started = _display_state(shell)
-    _SHELL = shell
-    return shell
-
-
-@contextlib.contextmanager
-def _the_instance():
-    """This process's shell (`_shell`) as IPython's one instance while a chapter runs (`display`,
-    myst-nb's glue and `get_ipython` find it), and after it whatever was before: in a fresh
-    interpreter none, so that the host's `display` prints again (a test of the same pytest worker
-    that displays a table), no `__IPYTHON__` flag is left in its builtins, and pyplot no longer
-    hooks into the shell (its `ioff` would look for it)."""
-    import builtins
-
-    import matplotlib.pyplot as plt
-    from IPython.core.interactiveshell import InteractiveShell
-    from IPython.display import display
-
-    slots = list(InteractiveShell._walk_mro())  # the classes whose `_instance` names the shell
-    saved = [vars(c).get("_instance") for c in slots]
-    names = ("__IPYTHON__", "display")  # what a shell puts into builtins when it starts
-    was = {n: vars(builtins)[n] for n in names if n in vars(builtins)}
-    hook = plt._REPL_DISPLAYHOOK  # pyplot's record of the shell it hooks into (none, plain or IPython)
-    for c in slots:
-        c._instance = None  # a host's own shell, if any, does not stop ours from starting
-    shell = None
-    try:
-        shell = _shell()
-        for c in (type(shell), *slots):
-            c._instance = shell
-        vars(builtins).update({"__IPYTHON__": True, "display": display})
-        plt.install_repl_displayhook()  # as a kernel's pyplot: stale figures drawn after each cell
-        yield shell
-    finally:
-        if shell is not None:
-            plt.uninstall_repl_displayhook()  # from this shell's events, while it is the instance
-            plt._REPL_DISPLAYHOOK = hook
-            type(shell)._instance = None
-        for c, instance in zip(slots, saved, strict=True):
-            c._instance = instance
-        for n in names:
-            vars(builtins).pop(n, None)
-        vars(builtins).update(was)
-
-
-def _display_state(shell) -> dict:
-    """How the shell displays values, as a chapter may change it (`chapter.setup` registers plain
-    numpy reprs; `plotting.use_theme` makes figures SVG): the printers of each format and the inline
-    backend's settings."""
-    backend = next(c for c in shell.configurables if type(c).__name__ == "InlineBackend")
-    return {
-        "backend": (backend, {k: copy.deepcopy(v) for k, v in backend.trait_values(config=True).items()}),
-        "formats": {
-            mime: (f.type_printers.copy(), f.deferred_printers.copy(), f.enabled)
-            for mime, f in shell.display_formatter.formatters.items()
-        },
-    }
-
-
-def _restore_display(shell, state: dict) -> None:
-    """The shell displaying values as when it started (`_display_state`): one chapter's choices do
-    not reach the next, as none reach a fresh kernel."""
-    backend, values = state["backend"]
-    for name, value in values.items():
-        if getattr(backend, name) != value:  # its observers re-register the figure printers
-            setattr(backend, name, copy.deepcopy(value))
-    for mime, (printers, deferred, enabled) in state["formats"].items():
-        f = shell.display_formatter.formatters[mime]
-        f.type_printers, f.deferred_printers, f.enabled = printers.copy(), deferred.copy(), enabled
-
-
-def run_here(nb, parameters: dict, source):
-    """Execute `nb`'s code cells with `parameters` injected in this process's shell, in a fresh
-    namespace, in the project root, with matplotlib as a fresh kernel has it (`_fresh_settings`)
-    and Python's default warning filters, this process's own put back after it (one chapter's theme
-    does not carry into the next, nor the host's into a chapter); the executed notebook,
-    or Failed with the cells run before, the failing one and its outputs (`partial`)."""
-    nb = parameterize(nb, parameters, source)
-    nb.metadata["language_info"] = _LANGUAGE_INFO | {"version": platform.python_version()}
-    with _as_in_a_fresh_kernel() as stack:
-        shell = stack.enter_context(_the_instance())
-        shell.reset(new_session=True)
-        _restore_display(shell, shell.as_started)
-        _fresh_settings()
-        for cell in nb.cells:
-            if cell.cell_type != "code" or not cell.source.strip():
-                continue
-            shell.cell_outputs = cell.outputs = []
-            count = shell.execution_count
-            with _Streams(cell.outputs):
-                result = shell.run_cell(cell.source, store_history=True)
-            cell.execution_count = count
-            if not result.success:
-                error = result.error_in_exec or result.error_before_exec
-                if isinstance(error, KeyboardInterrupt):  # the reader's Ctrl-C stops the command, not a chapter
-                    raise error
-                src = cell.source.strip().splitlines()
-                raise Failed(count, type(error).__name__, str(error), src[0] if src else "", nb)
-    return nb
-
-
 @contextlib.contextmanager
 def _as_in_a_fresh_kernel():
     """A chapter's surroundings as a fresh kernel's, this process's own put back after it (yields
     the ExitStack, for more to undo): the project root as working folder, no figure open (the
-    inline backend shows every open figure at the end of a cell that drew one; cleared before the
-    shell's first start, whose switch of backend closes them), the host's figures back after, and
+    inline backend shows every open figure at the end of a cell that drew one), the host's figures
+    back after, and
     matplotlib's settings and the warning filters restored (`_fresh_settings` sets them)."""
     import warnings
 
@@ -453,12 +264,14 @@ def _source(cell) -> str:
 
 
 def run_plain(nb: dict, parameters: dict, source, draw: bool = True, draw_workers: int = 1) -> dict:
-    """Execute `nb` (a notebook read as plain JSON) as `run_here` does, in plain Python: each code
-    cell `exec`uted in one fresh namespace, what it glues or displays recorded by
+    """Execute `nb` (a notebook read as plain JSON) in this process, as a fresh kernel would
+    (`_as_in_a_fresh_kernel`, `_fresh_settings`), in plain Python: each code cell `exec`uted in one
+    fresh namespace, its parameters injected as papermill injects them, what it glues or displays recorded by
     `presentation.outputs` as the outputs a kernel sends, its streams and warnings as stream
     outputs, a figure left open at its end shown as the inline backend shows it. The figures are
     drawn at the end, in the chapter's settings (`outputs.draw`, by `draw_workers` processes; left
-    as figures without `draw`).
+    as figures without `draw`). Unlike a kernel, a cell's last expression is not displayed: a
+    chapter shows what it shows through `outputs`.
     The executed notebook, or Failed."""
     import builtins
 
@@ -488,7 +301,7 @@ def run_plain(nb: dict, parameters: dict, source, draw: bool = True, draw_worker
                 continue
             count += 1
             cell["execution_count"] = count
-            with _Streams(cell["outputs"], plain=True):
+            with _Streams(cell["outputs"]):
                 try:
                     exec(compile(text, f"<cell {count}>", "exec"), namespace)  # noqa: S102 - the chapter's own cells
                 except KeyboardInterrupt:  # the reader's Ctrl-C stops the command, not a chapter
@@ -537,11 +350,11 @@ class _Streams:
     """stdout and stderr written while a cell runs, as its `stream` outputs (consecutive writes to
     one stream joined into one output, as a notebook shows them)."""
 
-    def __init__(self, outputs: list, plain: bool = False) -> None:
-        self.outputs, self.plain = outputs, plain
+    def __init__(self, outputs: list) -> None:
+        self.outputs = outputs
 
     def _writer(self, name: str):
-        outputs, plain = self.outputs, self.plain
+        outputs = self.outputs
 
         class Writer(io.TextIOBase):
             def write(self, text: str) -> int:
@@ -549,12 +362,8 @@ class _Streams:
                     last = outputs[-1] if outputs else None
                     if last is not None and last["output_type"] == "stream" and last["name"] == name:
                         last["text"] += text
-                    elif plain:
-                        outputs.append({"output_type": "stream", "name": name, "text": text})
                     else:
-                        import nbformat
-
-                        outputs.append(nbformat.v4.new_output("stream", name=name, text=text))
+                        outputs.append({"output_type": "stream", "name": name, "text": text})
                 return len(text)
 
             def writable(self) -> bool:

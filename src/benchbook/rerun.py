@@ -176,14 +176,13 @@ def _keep_failed(partial, prep: Prepared, out_dir: Path) -> Path | None:
     return failed
 
 
-def execute(prep: Prepared, out_dir: Path, progress: bool = True, here: bool = False) -> Path:
+def execute(prep: Prepared, out_dir: Path, progress: bool = True) -> Path:
     """Execute the chapter into OUT_DIR/<chapter>.ipynb (written atomically).
 
     A cell that raises ParameterError becomes ParameterError (one sentence); any other failure (a
     cell that raised or timed out, a kernel that died or never started) becomes RunError naming
     the chapter and the error, and what was executed is kept beside as <chapter>.failed.ipynb so
-    the traceback can be read. With `here`, the chapter runs in this process (`executor.run_here`,
-    as `benchbook report` runs it), not in a kernel.
+    the traceback can be read.
     """
     import nbformat
 
@@ -195,7 +194,6 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True, here: bool = F
             prep.parameters,
             progress=progress,
             keep_partial=True,
-            here=here,
         )
     except executor.Failed as exc:
         if exc.ename == "ParameterError":
@@ -240,12 +238,9 @@ def run(
     out_dir: Path,
     progress: bool = True,
     log=print,
-    here: bool = False,
 ):
-    """Check, execute and render; return (executed notebook, html page). `benchbook run` is this
-    (in a kernel); `here` runs the chapter in this process instead, as `benchbook report` does (the
-    fixture pages' tests: the same page, without a kernel per case). One run per output folder at
-    a time, and every file it writes lies inside that folder."""
+    """Check, execute (in a kernel) and render; return (executed notebook, html page): `benchbook
+    run`. One run per output folder at a time, and every file it writes lies inside that folder."""
     prep = prepare(chapter, given, sources)
     out_dir.mkdir(parents=True, exist_ok=True)
     with output_lock(out_dir):
@@ -255,7 +250,7 @@ def run(
         from benchbook.single_page import warm_engine
 
         warm = warm_engine()  # the render's imports, made while the kernel runs the chapter
-        nb = execute(prep, out_dir, progress=progress, here=here)
+        nb = execute(prep, out_dir, progress=progress)
         warm.join()
         write_ledger(nb, out_dir / f"{chapter}.claims.json")
         page = render_html(nb, out_dir / f"{chapter}.html", title=chapter)

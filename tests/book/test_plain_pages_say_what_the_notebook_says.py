@@ -1,8 +1,9 @@
 """A report's page is made without a kernel, IPython or Sphinx (`executor.run_plain`, then
-`presentation.page_html`); it must say what the chapter's executed notebook says. On one real
-fixture of each topic chapter, run both ways: the page text (the prose with every glued value in
-place, `conftest.page_text`), the shown tables and Markdown, and the claims ledger are the same.
-These are also the fixture-pages test's sample run through the notebook itself."""
+`presentation.page_html`); it must say what the chapter's notebook executed in a kernel (as the book
+executes it) says. On one real fixture of each topic chapter, run both ways: the page text (the
+prose with every glued value in place, `conftest.page_text`), the shown tables and Markdown, the
+claims ledger and the figures' SVG are the same. These are also the fixture-pages test's sample run
+through the notebook itself."""
 
 from __future__ import annotations
 
@@ -77,7 +78,7 @@ def test_every_topic_chapter_has_a_sample():
 def test_the_plain_page_says_what_the_executed_notebook_says(chapter):
     prep = prepare(chapter, {}, [str(SAMPLE[chapter])])
     notebook = config.NOTEBOOKS_DIR / f"{chapter}.ipynb"
-    here = executor.execute(notebook, prep.parameters, here=True)
+    here = executor.execute(notebook, prep.parameters)  # in a kernel
     plain = executor.execute(notebook, prep.parameters, plain=True)
     for nb in (here, plain):
         sanitize(nb, prep, f"{chapter}.ipynb")

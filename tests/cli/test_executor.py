@@ -153,3 +153,14 @@ def test_a_plain_run_that_fails_says_which_cell_and_why(tmp_path):
     with pytest.raises(executor.Failed) as failed:
         executor.execute(path, {}, plain=True)
     assert (failed.value.cell, failed.value.ename, failed.value.evalue) == (3, "ValueError", "no runs in the file")
+
+
+def test_a_numpy_number_glued_in_plain_python_reads_as_a_plain_number(tmp_path):
+    """As `chapter.setup` makes a kernel show it: 2.5, not np.float64(2.5)."""
+    path = _plain_notebook(
+        tmp_path,
+        "import numpy as np\nfrom benchbook.presentation import outputs\n"
+        "outputs.glue('n', np.float64(2.5))\noutputs.glue('k', np.int64(3))",
+    )
+    nb = executor.execute(path, {}, plain=True)
+    assert [o["data"]["application/papermill.record/text/plain"] for o in nb["cells"][1]["outputs"]] == ["2.5", "3"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 from collections.abc import Iterator
 
 #: myst-nb's prefix of a glued value's formats (`myst_nb.ext.glue.GLUE_PREFIX`).
@@ -45,8 +46,34 @@ def recording_now() -> bool:
     return _recorder is not None
 
 
+def _json_default(obj):
+    """What the kernel's JSON packer makes of a value JSON lacks (numpy numbers, dates, bytes)."""
+    import base64
+    import datetime
+    import numbers
+
+    if isinstance(obj, numbers.Integral):
+        return int(obj)
+    if isinstance(obj, numbers.Real):
+        return float(obj)
+    if isinstance(obj, bytes):
+        return base64.b64encode(obj).decode("ascii")
+    if isinstance(obj, (datetime.date, datetime.datetime)):
+        return obj.isoformat()
+    raise TypeError(f"{type(obj).__name__} is not JSON serializable")
+
+
+def _wire(value):
+    """`value` as it arrives from a kernel: through JSON."""
+    return json.loads(json.dumps(value, default=_json_default))
+
+
 def _output(data: dict, metadata: dict | None = None) -> None:
-    _recorder.cell.append({"output_type": "display_data", "data": data, "metadata": metadata or {}})
+    """Append an output to the cell being run, its values as a kernel's JSON carries them (a figure
+    waiting to be drawn kept as it is)."""
+    figure = {k: data.pop(k) for k in [k for k in data if k.endswith(FIGURE)]}
+    out = {"output_type": "display_data", "data": _wire(data) | figure, "metadata": _wire(metadata or {})}
+    _recorder.cell.append(out)
 
 
 def _bundle(value, markdown: bool) -> dict:
@@ -56,6 +83,8 @@ def _bundle(value, markdown: bool) -> dict:
         return {"text/markdown": value, "text/plain": "<IPython.core.display.Markdown object>"}
     if hasattr(value, "savefig"):
         return {FIGURE: value, "text/plain": repr(value)}
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):  # a plain number, as `chapter.setup` shows it
+        value = value.item()
     data = {"text/plain": repr(value)}
     html = getattr(value, "_repr_html_", None)
     if html is not None:
