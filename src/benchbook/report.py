@@ -193,7 +193,14 @@ def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> No
     reads were read once already, `ingest.once`). A failure becomes the section's reason."""
     from benchbook.claims import from_notebook
 
-    child = _Elsewhere(preps[1::2]) if WORKERS > 1 and len(preps) > 1 and hasattr(os, "fork") else None
+    parallel = WORKERS > 1 and len(preps) > 1 and hasattr(os, "fork")
+    if parallel:  # what both processes import, imported once, before the fork
+        import importlib.util
+
+        for name in ["benchbook.presentation.plotting", *(f"benchbook.topics.{p.chapter}" for p in preps)]:
+            if importlib.util.find_spec(name) is not None:
+                importlib.import_module(name)
+    child = _Elsewhere(preps[1::2]) if parallel else None
     theirs = {p.chapter for p in child.preps} if child is not None else set()
     outcomes = {p.chapter: _outcome(p, 1 if child else WORKERS) for p in preps if p.chapter not in theirs}
     if child is not None:
