@@ -121,3 +121,9 @@ def test_figures_drawn_by_two_processes_are_the_figures_drawn_by_one():
     plt.close("all")
     svgs = [[o["data"][P + "image/svg+xml"] for o in nb["cells"][0]["outputs"]] for nb in (one, two)]
     assert svgs[0] == svgs[1] and len(set(svgs[0])) == 3
+
+
+def test_a_rubric_in_glued_myst_is_a_heading_outside_the_outline():
+    block = _glued("q", {"text/markdown": "```{rubric} Why weight-only int8 loses\n```"})
+    page = _page("```{glue:md} q\n:format: myst\n```\n", block)
+    assert '<p class="rubric">Why weight-only int8 loses</p>' in page

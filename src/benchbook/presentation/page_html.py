@@ -4,7 +4,7 @@ The chapter's own MyST text is the page's prose (teachers edit the notebook, not
 it), read with markdown-it and the MyST syntax the chapters use: `{glue:text}`, `{glue:md}` and
 `{glue:figure}` filled from the cells' glued outputs as myst-nb fills them, `{doc}` (a link where
 the page is in the report, else its title), `{term}` (a link to the glossary at the page's foot,
-which holds the terms the page uses), admonitions (a `dropdown` one folded as `<details>`), the
+which holds the terms the page uses), admonitions (a `dropdown` one folded as `<details>`), `{rubric}`, the
 parameters cell as the run's parameters, and each cell's shown outputs (tables as their HTML,
 figures as inline SVG, Markdown) where the cell stands. A role or directive the book does not use
 is refused (`PageError`), never printed raw.
@@ -189,6 +189,8 @@ def _directive(self, tokens, idx, options, env) -> str:
         if "dropdown" in classes:
             return f'<details class="admonition {kinds}"><summary>{title}</summary>\n{inner}</details>\n'
         return f'<div class="admonition {kinds}">\n<p class="admonition-title">{title}</p>\n{inner}</div>\n'
+    if name == "rubric":  # a heading outside the page's outline, as Sphinx writes it
+        return f'<p class="rubric">{MYST.renderInline(arg, env)}</p>\n'
     if name == "glue:md":
         value = ctx.glued.get(arg)
         if value is None:
