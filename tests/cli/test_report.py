@@ -286,3 +286,22 @@ def test_chapters_run_on_two_cores_say_what_they_say_run_on_one(monkeypatch):
     one, two = run(1), run(2)
     assert [s[0] for s in two] == ["serving_saturation", "tp_scaling"] and all(s[1] for s in two)
     assert one == two
+
+
+@pytest.mark.notebooks
+def test_a_report_imports_no_kernel_notebook_or_sphinx_machinery(tmp_path):
+    """What the report does not need is not imported (a fresh interpreter, as a reader runs it)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom benchbook.cli import app\n"
+        f"sys.argv = ['benchbook', 'report', {str(SERVE)!r}, {str(TGI)!r}, '-o', {str(tmp_path / 'out')!r}]\n"
+        "try:\n    app()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules}))"
+    )
+    res = subprocess.run([sys.executable, "-c", code], cwd=config.PROJ_ROOT, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-2000:]
+    imported = set(eval(res.stdout.strip().splitlines()[-1]))  # noqa: S307 - our own printed list
+    assert not imported & {"IPython", "nbformat", "myst_nb", "sphinx", "jupyter_book", "papermill", "nbclient"}
+    assert (tmp_path / "out" / "tp_scaling.html").is_file()
