@@ -51,7 +51,7 @@ div.admonition.tip { border-color: #009E73; background: #f4fbf8; }
 p.admonition-title, details.admonition > summary { font-weight: 600; margin: 0.3em 0; }
 details.admonition > summary { cursor: pointer; }
 figure { margin: 1.5em 0; }
-figure img { max-width: 100%; }
+figure img { width: 100%; height: auto; }  /* figures fill the text column, as in the book */
 figcaption { font-size: 0.9em; color: #444; }
 table { border-collapse: collapse; margin: 0.8em 0; }
 td, th { border-bottom: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
