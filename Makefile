@@ -40,7 +40,7 @@ browser: ## install Debian's chromium for the browser tests (needs root or sudo)
 
 test: $(STAMP) browser lint ## lint, build the book (every chapter executed), unit + notebook + browser tests
 	$(VENV)/bin/benchbook build
-	$(PY) -m pytest -q -n 2
+	$(PY) -m pytest -q -n 2 --dist worksteal
 
 fuzz: $(STAMP) ## every parser on 1,500 new damaged copies of its fixtures per test (not in CI; about 5 min on 2 cores)
 	BENCHBOOK_HYPOTHESIS=explore $(PY) -m pytest -q -n 2 tests/ingest/test_parser_fuzz.py

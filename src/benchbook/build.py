@@ -46,8 +46,10 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import nbformat
+if TYPE_CHECKING:  # imported where used: `benchbook report` reads the chapter list without it
+    import nbformat
 import yaml
 
 from benchbook import config, declarations, executor
@@ -147,6 +149,7 @@ def _executed_path(chapter: str) -> Path:
 
 def _read_nb(path: Path) -> nbformat.NotebookNode:
     """Read a v4 notebook without schema validation (the build reads many, often)."""
+    import nbformat
     from nbformat.v4.rwbase import rejoin_lines
 
     return rejoin_lines(nbformat.from_dict(json.loads(path.read_text(encoding="utf-8"))))
@@ -481,6 +484,8 @@ def merge_prose(chapter: str) -> nbformat.NotebookNode:
     Valid when the code cells did not change since the execution (the cache guarantees that for a
     build); markdown cells, their number and order, and non-tag cell metadata come from the source.
     If the code cells differ (a chapter left stale by --only), the executed copy is used as is."""
+    import nbformat
+
     executed = _read_nb(_executed_path(chapter))
     source = _read_nb(_source_path(chapter))
     ex_code = [c for c in executed.cells if c.cell_type == "code" and _INJECTED not in _tags(c)]

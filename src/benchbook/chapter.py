@@ -116,8 +116,6 @@ def exercises_note(chapter: str, namespace: dict) -> None:
     changed = changed_parameters(chapter, namespace)
     if not changed:
         return
-    from IPython.display import Markdown, display
+    from benchbook.presentation import outputs, wording
 
-    from benchbook.presentation import wording
-
-    display(Markdown(wording.exercises_note(declared(chapter), changed)))
+    outputs.display(wording.exercises_note(declared(chapter), changed), markdown=True)

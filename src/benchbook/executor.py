@@ -3,12 +3,13 @@ all execute through `execute`, write through `config.atomic_write` and remove ma
 
 `execute` has two modes. In a kernel (papermill over a fresh Unix-socket kernel, or the kernel
 manager `km` given): the build and `benchbook run` use it, so the published book and a reader's
-re-run are executed as a reader's Jupyter would. In this process (`here=True`): the notebook's
-code cells, parameters injected as papermill injects them, run in an IPython shell of the
-command's own, whose displays, results, streams and errors become the cells' outputs as a
-kernel's messages would (`run_here`); `benchbook report` uses it, and saves a kernel's start and
-its second import of every library. The cells are the chapter's calls (`topics.<chapter>.analyse` and
-`page(...).glue()`), so the glued values are the ones a kernel glues.
+re-run are executed as a reader's Jupyter would. In plain Python (`plain=True`): the cells run with
+`exec` in a fresh namespace of this process, and what they glue or display goes through
+`presentation.outputs`, which records the outputs a kernel would send (`run_plain`), with no
+IPython, myst-nb or nbformat imported; `benchbook report` uses it and renders the result without
+Sphinx (`presentation.page_html`). The cells are the chapter's calls (`topics.<chapter>.analyse`
+and `page(...).glue()`), so the glued values are the ones a kernel glues: a chapter's page text,
+tables, ledger and figures are the same both ways (tests/book/test_plain_pages_say_what_the_notebook_says.py).
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ import re
 import sys
 import tempfile
 from pathlib import Path
-
-import nbformat
 
 from benchbook import config
 
@@ -62,10 +61,10 @@ def scrub_text(text: str, replacements: dict[str, str]) -> str:
     return text
 
 
-def scrub(nb: nbformat.NotebookNode, replacements: dict[str, str]) -> None:
+def scrub(nb, replacements: dict[str, str]) -> None:
     """Replace machine paths in every output of `nb`: text, tracebacks, error values and text data."""
-    for cell in nb.cells:
-        if cell.cell_type != "code":
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
             continue
         for out in cell.get("outputs", []):
             if "text" in out:
@@ -103,7 +102,9 @@ def kernel_manager_class() -> type:
     return IPCKernelManager
 
 
-def _partial(path: str) -> nbformat.NotebookNode | None:
+def _partial(path: str):
+    import nbformat
+
     try:
         return nbformat.read(path, as_version=4) if os.path.getsize(path) else None
     except (ValueError, OSError):  # cut off mid-write
@@ -111,18 +112,31 @@ def _partial(path: str) -> nbformat.NotebookNode | None:
 
 
 def execute(
-    source: Path, parameters: dict, *, km=None, progress: bool = False, keep_partial: bool = False, here: bool = False
-) -> nbformat.NotebookNode:
+    source: Path,
+    parameters: dict,
+    *,
+    km=None,
+    progress: bool = False,
+    keep_partial: bool = False,
+    plain: bool = False,
+    draw: bool = True,
+    draw_workers: int = 1,
+):
     """Execute the notebook `source` with `parameters` injected (as papermill injects them) in the
     project root, in the warm kernel `km` or else a fresh one, and return the executed notebook.
-    With `here`, the cells run in this process instead (`run_here`).
+    With `plain`, the cells run in this process instead, without IPython (`run_plain`), and the
+    notebook is a plain dict (its figures left undrawn
+    without `draw`: a test of the text need not draw them; drawn by `draw_workers` processes).
 
     A fresh kernel that dies before it answers is replaced (KERNEL_START_ATTEMPTS). Any failure
     raises Failed; with `keep_partial` (a reader's `benchbook run`, whose failed notebook is kept)
     papermill saves after every cell so that Failed carries what ran before it. Nothing is left on
     disk (papermill saves into a temporary outside every output folder)."""
-    if here:
-        return unfigure(run_here(nbformat.read(source, as_version=4), parameters, source))
+    if plain:
+        return unfigure(
+            run_plain(json.loads(Path(source).read_text(encoding="utf-8")), parameters, source, draw, draw_workers)
+        )
+    import nbformat
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
@@ -172,18 +186,28 @@ def _literal(value) -> str:
     return repr(value)
 
 
-def parameterize(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.NotebookNode:
+def parameterize(nb, parameters: dict, source):
     """`nb` with a cell tagged `injected-parameters` after its `parameters` cell (first, where it has
     none) that sets `parameters`, and the papermill metadata a kernel run records: as papermill
-    parameterizes a notebook."""
+    parameterizes a notebook (an nbformat notebook, or a plain dict read as JSON)."""
     nb = copy.deepcopy(nb)
     if parameters:  # papermill injects nothing where no parameter is given
-        nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
+        nb["cells"] = [c for c in nb["cells"] if "injected-parameters" not in c["metadata"].get("tags", [])]
         lines = "".join(f"{name} = {_literal(value)}\n" for name, value in parameters.items())
-        injected = nbformat.v4.new_code_cell("# Parameters\n" + lines, metadata={"tags": ["injected-parameters"]})
-        at = next((i + 1 for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])), 0)
-        nb.cells.insert(at, injected)
-    nb.metadata["papermill"] = {
+        injected = {
+            "cell_type": "code",
+            "execution_count": None,
+            "metadata": {"tags": ["injected-parameters"]},
+            "outputs": [],
+            "source": "# Parameters\n" + lines,
+        }
+        if type(nb).__name__ == "NotebookNode":
+            import nbformat
+
+            injected = nbformat.v4.new_code_cell(injected["source"], metadata=injected["metadata"])
+        at = next((i + 1 for i, c in enumerate(nb["cells"]) if "parameters" in c["metadata"].get("tags", [])), 0)
+        nb["cells"].insert(at, injected)
+    nb["metadata"]["papermill"] = {
         "default_parameters": {},
         "environment_variables": {},
         "exception": None,
@@ -194,213 +218,103 @@ def parameterize(nb: nbformat.NotebookNode, parameters: dict, source) -> nbforma
     return nb
 
 
-def _json_default(obj):
-    """What the kernel's JSON packer makes of a value JSON lacks (numpy numbers, dates, bytes)."""
-    import base64
-    import datetime
-    import numbers
-
-    if isinstance(obj, numbers.Integral):
-        return int(obj)
-    if isinstance(obj, numbers.Real):
-        return float(obj)
-    if isinstance(obj, bytes):
-        return base64.b64encode(obj).decode("ascii")
-    if isinstance(obj, (datetime.date, datetime.datetime)):
-        return obj.isoformat()
-    raise TypeError(f"{type(obj).__name__} is not JSON serializable")
-
-
-def _wire(value):
-    """`value` as it arrives from a kernel: through JSON."""
-    return json.loads(json.dumps(value, default=_json_default))
-
-
-#: The IPython shell of this process that `run_here` executes cells in (made at its first chapter):
-#: one, because IPython's display machinery (`display`, myst-nb's `glue`) finds the shell as a singleton.
-_SHELL = None
-
-
-def _shell():
-    """This process's shell, recording into `shell.cell_outputs` what a kernel would send for the
-    cell running: `display_data`, `execute_result` and `error` (streams: `_Streams`); figures go
-    through the inline backend, as in a kernel."""
-    global _SHELL
-    if _SHELL is not None:
-        return _SHELL
-    from IPython.core.displayhook import DisplayHook
-    from IPython.core.displaypub import DisplayPublisher
-    from IPython.core.interactiveshell import InteractiveShell
-    from traitlets.config import Config
-
-    class Publisher(DisplayPublisher):
-        def publish(self, data, metadata=None, source=None, *, transient=None, update=False, **kwargs):
-            out = nbformat.v4.new_output("display_data", data=_wire(data), metadata=_wire(metadata or {}))
-            self.shell.cell_outputs.append(out)
-
-        def clear_output(self, wait=False):
-            if not wait:
-                self.shell.cell_outputs.clear()
-
-    class Hook(DisplayHook):
-        def start_displayhook(self):
-            self.content = {"data": {}, "metadata": {}}
-
-        def write_output_prompt(self):
-            pass
-
-        def write_format_data(self, format_dict, md_dict=None):
-            self.content = {"data": _wire(format_dict), "metadata": _wire(md_dict or {})}
-
-        def finish_displayhook(self):
-            if self.content["data"]:
-                out = nbformat.v4.new_output("execute_result", execution_count=self.prompt_count, **self.content)
-                self.shell.cell_outputs.append(out)
-
-    class Shell(InteractiveShell):
-        cell_outputs: list = []
-
-        def _showtraceback(self, etype, evalue, stb):
-            out = nbformat.v4.new_output("error", ename=etype.__name__, evalue=str(evalue), traceback=stb)
-            self.cell_outputs.append(out)
-
-        def enable_gui(self, gui=None):
-            if gui is not None:  # the inline backend needs no event loop; nothing else is asked for
-                raise NotImplementedError(f"no {gui} event loop in a report")
-
-    main = sys.modules.get("__main__")
-    cfg = Config()
-    cfg.HistoryManager.enabled = False
-    shell = Shell.instance(config=cfg, display_pub_class=Publisher, displayhook_class=Hook)
-    if main is not None:  # the shell put its own namespace there; the command's stays
-        sys.modules["__main__"] = main
-    shell.enable_matplotlib("inline")  # a kernel's figures, drawn the same way
-    shell.as_started = _display_state(shell)
-    _SHELL = shell
-    return shell
-
-
 @contextlib.contextmanager
-def _the_instance():
-    """This process's shell (`_shell`) as IPython's one instance while a chapter runs (`display`,
-    myst-nb's glue and `get_ipython` find it), and after it whatever was before: in a fresh
-    interpreter none, so that the host's `display` prints again (a test of the same pytest worker
-    that displays a table), no `__IPYTHON__` flag is left in its builtins, and pyplot no longer
-    hooks into the shell (its `ioff` would look for it)."""
-    import builtins
-
-    import matplotlib.pyplot as plt
-    from IPython.core.interactiveshell import InteractiveShell
-    from IPython.display import display
-
-    slots = list(InteractiveShell._walk_mro())  # the classes whose `_instance` names the shell
-    saved = [vars(c).get("_instance") for c in slots]
-    names = ("__IPYTHON__", "display")  # what a shell puts into builtins when it starts
-    was = {n: vars(builtins)[n] for n in names if n in vars(builtins)}
-    hook = plt._REPL_DISPLAYHOOK  # pyplot's record of the shell it hooks into (none, plain or IPython)
-    for c in slots:
-        c._instance = None  # a host's own shell, if any, does not stop ours from starting
-    shell = None
-    try:
-        shell = _shell()
-        for c in (type(shell), *slots):
-            c._instance = shell
-        vars(builtins).update({"__IPYTHON__": True, "display": display})
-        plt.install_repl_displayhook()  # as a kernel's pyplot: stale figures drawn after each cell
-        yield shell
-    finally:
-        if shell is not None:
-            plt.uninstall_repl_displayhook()  # from this shell's events, while it is the instance
-            plt._REPL_DISPLAYHOOK = hook
-            type(shell)._instance = None
-        for c, instance in zip(slots, saved, strict=True):
-            c._instance = instance
-        for n in names:
-            vars(builtins).pop(n, None)
-        vars(builtins).update(was)
-
-
-def _display_state(shell) -> dict:
-    """How the shell displays values, as a chapter may change it (`chapter.setup` registers plain
-    numpy reprs; `plotting.use_theme` makes figures SVG): the printers of each format and the inline
-    backend's settings."""
-    backend = next(c for c in shell.configurables if type(c).__name__ == "InlineBackend")
-    return {
-        "backend": (backend, {k: copy.deepcopy(v) for k, v in backend.trait_values(config=True).items()}),
-        "formats": {
-            mime: (f.type_printers.copy(), f.deferred_printers.copy(), f.enabled)
-            for mime, f in shell.display_formatter.formatters.items()
-        },
-    }
-
-
-def _restore_display(shell, state: dict) -> None:
-    """The shell displaying values as when it started (`_display_state`): one chapter's choices do
-    not reach the next, as none reach a fresh kernel."""
-    backend, values = state["backend"]
-    for name, value in values.items():
-        if getattr(backend, name) != value:  # its observers re-register the figure printers
-            setattr(backend, name, copy.deepcopy(value))
-    for mime, (printers, deferred, enabled) in state["formats"].items():
-        f = shell.display_formatter.formatters[mime]
-        f.type_printers, f.deferred_printers, f.enabled = printers.copy(), deferred.copy(), enabled
-
-
-def run_here(nb: nbformat.NotebookNode, parameters: dict, source) -> nbformat.NotebookNode:
-    """Execute `nb`'s code cells with `parameters` injected in this process's shell, in a fresh
-    namespace, in the project root, with matplotlib as a fresh kernel has it (`_as_a_fresh_kernel`)
-    and Python's default warning filters, this process's own put back after it (one chapter's theme
-    does not carry into the next, nor the host's into a chapter); the executed notebook,
-    or Failed with the cells run before, the failing one and its outputs (`partial`)."""
+def _as_in_a_fresh_kernel():
+    """A chapter's surroundings as a fresh kernel's, this process's own put back after it (yields
+    the ExitStack, for more to undo): the project root as working folder, no figure open (the
+    inline backend shows every open figure at the end of a cell that drew one), the host's figures
+    back after, and
+    matplotlib's settings and the warning filters restored (`_fresh_settings` sets them)."""
     import warnings
 
     import matplotlib
     import matplotlib.pyplot as plt
     from matplotlib._pylab_helpers import Gcf
 
-    nb = parameterize(nb, parameters, source)
-    nb.metadata["language_info"] = _LANGUAGE_INFO | {"version": platform.python_version()}
     cwd = os.getcwd()
     with matplotlib.rc_context(), warnings.catch_warnings(), contextlib.ExitStack() as stack:
         stack.callback(os.chdir, cwd)
         stack.callback(Gcf.figs.update, dict(Gcf.figs))  # the host's open figures, back after the chapter's
         stack.callback(plt.close, "all")
-        # no figure open, as in a kernel: the inline backend shows every open figure at the end of a
-        # cell that drew one; cleared before the shell's first start, whose switch of backend closes them
         Gcf.figs.clear()
-        shell = stack.enter_context(_the_instance())
-        shell.reset(new_session=True)
-        _restore_display(shell, shell.as_started)
-        _as_a_fresh_kernel(matplotlib)
-        os.chdir(config.PROJ_ROOT)
-        warnings.resetwarnings()  # as in a fresh interpreter, whatever the host set (pytest)
-        for action, category, module in _DEFAULT_FILTERS:
-            warnings.filterwarnings(action, category=category, module=module, append=True)
-        warnings.showwarning = _show_warning
-        for cell in nb.cells:
-            if cell.cell_type != "code" or not cell.source.strip():
-                continue
-            shell.cell_outputs = cell.outputs = []
-            count = shell.execution_count
-            with _Streams(cell.outputs):
-                result = shell.run_cell(cell.source, store_history=True)
-            cell.execution_count = count
-            if not result.success:
-                error = result.error_in_exec or result.error_before_exec
-                if isinstance(error, KeyboardInterrupt):  # the reader's Ctrl-C stops the command, not a chapter
-                    raise error
-                src = cell.source.strip().splitlines()
-                raise Failed(count, type(error).__name__, str(error), src[0] if src else "", nb)
-    return nb
+        yield stack
 
 
-def _as_a_fresh_kernel(matplotlib) -> None:
+def _fresh_settings() -> None:
     """Matplotlib's settings as a kernel that has just loaded the inline backend has them, whatever
     this process did before (a test that changed a setting or turned interactive mode off): those of
     matplotlib's own rc file, and interactive mode on (IPython turns it on with the inline backend,
-    whose figures are shown at the end of the cell that drew them). `run_here` puts the host's back."""
+    whose figures are shown at the end of the cell that drew them); Python's default warning
+    filters (the host may be pytest); the project root as working folder."""
+    import warnings
+
+    import matplotlib
+
     matplotlib.rc_file_defaults()
     matplotlib.interactive(True)
+    os.chdir(config.PROJ_ROOT)
+    warnings.resetwarnings()
+    for action, category, module in _DEFAULT_FILTERS:
+        warnings.filterwarnings(action, category=category, module=module, append=True)
+    warnings.showwarning = _show_warning
+
+
+def _source(cell) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def run_plain(nb: dict, parameters: dict, source, draw: bool = True, draw_workers: int = 1) -> dict:
+    """Execute `nb` (a notebook read as plain JSON) in this process, as a fresh kernel would
+    (`_as_in_a_fresh_kernel`, `_fresh_settings`), in plain Python: each code cell `exec`uted in one
+    fresh namespace, its parameters injected as papermill injects them, what it glues or displays recorded by
+    `presentation.outputs` as the outputs a kernel sends, its streams and warnings as stream
+    outputs, a figure left open at its end shown as the inline backend shows it. The figures are
+    drawn at the end, in the chapter's settings (`outputs.draw`, by `draw_workers` processes; left
+    as figures without `draw`). Unlike a kernel, a cell's last expression is not displayed: a
+    chapter shows what it shows through `outputs`.
+    The executed notebook, or Failed."""
+    import builtins
+
+    import matplotlib.pyplot as plt
+    from matplotlib._pylab_helpers import Gcf
+
+    from benchbook.presentation import outputs
+
+    nb = parameterize(nb, parameters, source)
+    nb["metadata"]["language_info"] = _LANGUAGE_INFO | {"version": platform.python_version()}
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    count = 0
+    with _as_in_a_fresh_kernel() as stack:
+        recorder = stack.enter_context(outputs.recording())
+        backend = plt.get_backend()
+        if backend.lower() != "agg":  # figures drawn off screen, as the inline backend draws them
+            plt.switch_backend("agg")
+            stack.callback(plt.switch_backend, backend)
+        _fresh_settings()
+        for cell in nb["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            text = _source(cell)
+            cell["outputs"] = recorder.cell = []
+            if not text.strip():
+                cell["execution_count"] = None
+                continue
+            count += 1
+            cell["execution_count"] = count
+            with _Streams(cell["outputs"]):
+                try:
+                    exec(compile(text, f"<cell {count}>", "exec"), namespace)  # noqa: S102 - the chapter's own cells
+                except KeyboardInterrupt:  # the reader's Ctrl-C stops the command, not a chapter
+                    raise
+                except BaseException as error:  # SystemExit too: the chapter's, said in one sentence
+                    src = text.strip().splitlines()
+                    raise Failed(count, type(error).__name__, str(error), src[0] if src else "", nb) from None
+                for manager in Gcf.get_all_fig_managers():  # as the inline backend ends a cell
+                    outputs.display(manager.canvas.figure)
+                plt.close("all")
+        if draw:
+            outputs.draw(nb, draw_workers)
+    return nb
 
 
 #: Python's warning filters when no -W option is given (the warnings module's documentation), with
@@ -446,10 +360,10 @@ class _Streams:
             def write(self, text: str) -> int:
                 if text:
                     last = outputs[-1] if outputs else None
-                    if last is not None and last.output_type == "stream" and last.name == name:
-                        last.text += text
+                    if last is not None and last["output_type"] == "stream" and last["name"] == name:
+                        last["text"] += text
                     else:
-                        outputs.append(nbformat.v4.new_output("stream", name=name, text=text))
+                        outputs.append({"output_type": "stream", "name": name, "text": text})
                 return len(text)
 
             def writable(self) -> bool:
@@ -473,15 +387,17 @@ def unfigure(nb):
     """A figure with no data is not drawn: a `{glue:figure}` whose glued value is no image (the
     chapter glued the sentence saying why, `plotting.glue_figure`) becomes that sentence in place,
     its caption about a figure that is not there dropped."""
+    from benchbook.presentation import outputs
+
     images = {}
-    for cell in nb.cells:
-        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
             name = (out.get("metadata") or {}).get("scrapbook", {}).get("name")
-            if name:
-                images[name] = any("image/" in k for k in out.get("data", {}))  # myst-nb prefixes the mime
-    for cell in nb.cells:
-        if cell.cell_type == "markdown" and "{glue:figure}" in cell.source:
-            cell.source = _FIGURE_BLOCK.sub(
-                lambda m: m.group(0) if images.get(m.group(1), True) else f"{{glue:md}}`{m.group(1)}`", cell.source
+            if name:  # myst-nb prefixes the mime; a figure waiting to be drawn (`run_plain`) is one
+                images[name] = any("image/" in k or k.endswith(outputs.FIGURE) for k in out.get("data", {}))
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown" and "{glue:figure}" in _source(cell):
+            cell["source"] = _FIGURE_BLOCK.sub(
+                lambda m: m.group(0) if images.get(m.group(1), True) else f"{{glue:md}}`{m.group(1)}`", _source(cell)
             )
     return nb

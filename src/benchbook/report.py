@@ -2,18 +2,18 @@
 
 Each file's tool is detected as `benchbook ingest` detects it; every chapter whose declaration reads
 one of those tools (`declarations`) is checked with the reader's parameters (each `-p` goes to
-the chapters that declare it), executed in this process, one after the other (`executor.run_here`: the
-notebook's cells, which call the chapter's `topics` module, with no kernel to start and no library
-imported twice), and all of them are rendered together by the book's engine: one jupyter-book
-project holding an index page, the chapters and the glossary, built in a process of its own
-(`Engine`, its imports made while the files are read and the chapters run). Each file is read once for the
-whole report (`ingest.once`). A chapter that cannot say anything about the input (its parameter
-check refuses the file, or a cell fails) is listed on the index with its one-line reason instead of
+the chapters that declare it), and executed in this process, one after the other, in plain Python
+(`executor.run_plain`: the notebook's cells, which call the chapter's `topics` module, with no
+kernel, IPython or Sphinx). Each page is the chapter's own MyST text with its outputs, rendered by
+`presentation.page_html`: the same text as the executed notebook's page
+(tests/book/test_plain_pages_say_what_the_notebook_says.py). Each file is read once for the whole
+report (`ingest.once`). A chapter that cannot say anything about the input (its parameter check
+refuses the file, or a cell fails) is listed on the index with its one-line reason instead of
 producing a page.
 
-DIR holds index.html, CHAPTER.html, CHAPTER.claims.json, CHAPTER.ipynb and the theme's files
-(_static/); nothing on a page is fetched from the network, and no machine path is written: files are
-named as `config.relative` names them.
+DIR holds index.html, CHAPTER.html (self-contained: its styles, figures and the glossary of the
+terms it uses inside), CHAPTER.claims.json and CHAPTER.ipynb; nothing on a page is fetched from the
+network, and no machine path is written: files are named as `config.relative` names them.
 """
 
 from __future__ import annotations
@@ -21,21 +21,16 @@ from __future__ import annotations
 import html
 import os
 import re
-import shutil
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import nbformat
-import yaml
 
 from benchbook import config, declarations, executor
 from benchbook.chapter import ParameterError, declared
 from benchbook.nouns import counted
 from benchbook.presentation import run_facts
-from benchbook.rerun import Prepared, RunError, output_lock, prepare, sanitize, write_ledger
+from benchbook.rerun import Prepared, RunError, output_lock, prepare, sanitize
 
 
 class ReportError(RuntimeError):
@@ -63,7 +58,8 @@ class Section:
     inputs: list[str]
     reason: str = ""
     claims: list[dict] = field(default_factory=list)
-    executed: Path | None = None
+    executed: dict | None = None  # the executed notebook (`executor.run_plain`)
+    ledger: dict | None = None
 
 
 def chapters_by_tool() -> dict[str, list[str]]:
@@ -161,43 +157,103 @@ def plan(inputs: list[Input], given: dict) -> tuple[list[Prepared], list[Section
     return preps, sections
 
 
-def run_here(prep: Prepared, work: Path) -> Path:
-    """Execute one chapter in this process (`executor.run_here`); the executed notebook, without
-    machine paths, is WORK/<chapter>.ipynb."""
+#: The processes that draw a chapter's figures: two where this process may use two cores.
+WORKERS = min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def run_plain(prep: Prepared, draw: bool = True, workers: int = WORKERS) -> dict:
+    """Execute one chapter in this process, in plain Python (`executor.run_plain`); the executed
+    notebook (a plain dict), without machine paths (its figures undrawn without `draw`, else drawn
+    by `workers` processes)."""
     try:
-        nb = executor.execute(config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, here=True)
+        nb = executor.execute(
+            config.NOTEBOOKS_DIR / f"{prep.chapter}.ipynb", prep.parameters, plain=True, draw=draw, draw_workers=workers
+        )
     except executor.Failed as exc:
         if exc.ename == "ParameterError":
             raise ParameterError(exc.evalue) from None
         raise RunError(f"{prep.chapter}: {exc.ename}: {exc.evalue}".rstrip(": ")) from None
     sanitize(nb, prep, f"{prep.chapter}.ipynb")
-    target = work / f"{prep.chapter}.ipynb"
-    config.atomic_write(target, nbformat.writes(nb) + "\n")
-    return target
+    return nb
 
 
-def execute_all(preps: list[Prepared], sections: list[Section], work: Path, log=print) -> None:
-    """Execute the chapters one after the other in this process; a failure becomes the section's reason."""
-    import json
+def _outcome(prep: Prepared, workers: int) -> tuple[dict | None, str, float]:
+    """(the executed notebook, or None and the reason the chapter has none; the seconds it took)."""
+    t0 = time.perf_counter()
+    try:
+        return run_plain(prep, workers=workers), "", time.perf_counter() - t0
+    except ParameterError as exc:
+        return None, str(exc), 0.0
+    except RunError as exc:
+        return None, str(exc).removeprefix(f"{prep.chapter}: "), 0.0
 
+
+def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> None:
+    """Execute the chapters in this process, in plain Python; where there are several and two cores,
+    a forked copy of this process runs every other chapter meanwhile (`_Elsewhere`: the files it
+    reads were read once already, `ingest.once`). A failure becomes the section's reason."""
+    from benchbook.claims import from_notebook
+
+    parallel = WORKERS > 1 and len(preps) > 1 and hasattr(os, "fork")
+    if parallel:  # what both processes import, imported once, before the fork
+        import importlib.util
+
+        for name in ["benchbook.presentation.plotting", *(f"benchbook.topics.{p.chapter}" for p in preps)]:
+            if importlib.util.find_spec(name) is not None:
+                importlib.import_module(name)
+    child = _Elsewhere(preps[1::2]) if parallel else None
+    theirs = {p.chapter for p in child.preps} if child is not None else set()
+    outcomes = {p.chapter: _outcome(p, 1 if child else WORKERS) for p in preps if p.chapter not in theirs}
+    if child is not None:
+        outcomes.update(child.collect())
     by_name = {s.chapter: s for s in sections}
     for prep in preps:
         section = by_name[prep.chapter]
-        t0 = time.perf_counter()
-        try:
-            section.executed = run_here(prep, work)
-        except ParameterError as exc:
-            section.reason = str(exc)
-        except RunError as exc:
-            section.reason = str(exc).removeprefix(f"{prep.chapter}: ")
+        section.executed, section.reason, seconds = outcomes[prep.chapter]
         if section.executed is not None:
-            log(f"  {prep.chapter}: executed in {time.perf_counter() - t0:.1f} s")
-    for section in sections:
-        if section.executed is not None:
+            log(f"  {prep.chapter}: executed in {seconds:.1f} s")
             section.title = declarations.chapter(section.chapter).title
-            ledger = write_ledger(section.executed, work / f"{section.chapter}.claims.json")
-            if ledger is not None:
-                section.claims = json.loads(ledger.read_text(encoding="utf-8"))["claims"]
+            section.ledger = from_notebook(section.executed)
+            section.claims = (section.ledger or {}).get("claims", [])
+
+
+class _Elsewhere:
+    """A forked child that runs `preps` one after the other (figures drawn, one process each) and
+    sends their outcomes back through a pipe; `collect` waits for them, and runs here what a child
+    that failed did not send."""
+
+    def __init__(self, preps: list[Prepared]) -> None:
+        import pickle
+
+        self.preps = preps
+        read, write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the child: run, send, and leave without running anything of the parent's
+            status = 1
+            try:
+                os.close(read)
+                view = memoryview(pickle.dumps({p.chapter: _outcome(p, 1) for p in preps}))
+                while view:
+                    view = view[os.write(write, view) :]
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write)
+        self.fd = read
+
+    def collect(self) -> dict:
+        import pickle
+
+        chunks = []
+        while chunk := os.read(self.fd, 1 << 20):
+            chunks.append(chunk)
+        os.close(self.fd)
+        _, status = os.waitpid(self.pid, 0)
+        try:
+            sent = pickle.loads(b"".join(chunks)) if status == 0 else {}
+        except (pickle.UnpicklingError, EOFError):
+            sent = {}
+        return {p.chapter: sent.get(p.chapter) or _outcome(p, 1) for p in self.preps}
 
 
 # --------------------------------------------------------------------------------------------
@@ -267,71 +323,6 @@ def index_page(inputs: list[Input], sections: list[Section]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _project(root: Path, inputs: list[Input], sections: list[Section]) -> None:
-    """A jupyter-book project in `root`: the index, the executed chapters, the glossary."""
-    cfg = yaml.safe_load((config.PROJ_ROOT / "_config.yml").read_text(encoding="utf-8"))
-    cfg["title"] = "benchbook report"
-    cfg["only_build_toc_files"] = True
-    cfg["exclude_patterns"] = ["_build/*", "**/.ipynb_checkpoints"]
-    (root / "_config.yml").write_text(yaml.safe_dump(cfg, sort_keys=False), encoding="utf-8")
-    done = [s for s in sections if s.executed is not None]
-    toc = {
-        "format": "jb-book",
-        "root": "index",
-        "chapters": [{"file": s.chapter} for s in done] + [{"file": "glossary"}],
-    }
-    (root / "_toc.yml").write_text(yaml.safe_dump(toc, sort_keys=False), encoding="utf-8")
-    shutil.copy(config.BOOK_DIR / "glossary.md", root / "glossary.md")
-    (root / "index.md").write_text(index_page(inputs, sections), encoding="utf-8")
-    for s in done:
-        shutil.copy(s.executed, root / f"{s.chapter}.ipynb")
-
-
-class Engine:
-    """The book's engine in a process of its own (forked when the report starts): it imports
-    jupyter-book, Sphinx and their extensions at once, while this process reads the files and runs
-    the chapters, then renders the report (`render`). A thread of this process would make the same
-    imports only in the turns the chapters leave it at the interpreter; a process of its own makes
-    them on the other core."""
-
-    def __init__(self) -> None:
-        import multiprocessing
-
-        # IPython, which both processes need (the chapters' shell; myst-nb's glue for the engine), is
-        # imported once, before the fork, instead of once in each
-        import IPython.core.interactiveshell  # noqa: F401
-        import myst_nb.ext.glue  # noqa: F401
-
-        # fork shares this process's imports; where there is none (Windows), a fresh one does the same
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        self._pool = multiprocessing.get_context(method).Pool(1)
-        self._pool.apply_async(_import_engine)
-
-    def render(self, root: Path) -> Path:
-        """Build the project in `root` with jupyter-book; returns the html folder."""
-        from benchbook.single_page import PageError, build_html
-
-        try:
-            return self._pool.apply(build_html, (root,))
-        except PageError as exc:
-            raise ReportError(str(exc).replace("the page", "the report")) from None
-
-    def close(self) -> None:
-        """Stop the engine's process at once (a refused report does not wait for its imports)."""
-        self._pool.terminate()
-        self._pool.join()
-
-
-def _import_engine() -> None:
-    """The engine's imports, in its process; a failure is left for the render to report."""
-    from benchbook.single_page import _import_engine as imports
-
-    try:
-        imports()
-    except Exception:  # reported, if it persists, by the render
-        pass
-
-
 def _scrub(text: str, roots: list[str]) -> str:
     return executor.scrub_text(text, {k: v for r in roots for k, v in ((r + os.sep, ""), (r, "."))})
 
@@ -346,52 +337,57 @@ def _banner(s: Section, prep: Prepared | None, inputs: list[Input]) -> str:
     )
 
 
-_KEEP = ("_static", "_images", "_sources", "glossary.html", "genindex.html", "search.html", "searchindex.js")
+def _nav(sections: list[Section]) -> str:
+    """The line of links atop every page: the report's index and each chapter page."""
+    links = ['<a href="index.html">Report on your files</a>']
+    links += [f'<a href="{s.chapter}.html">{_e(s.title)}</a>' for s in sections if s.executed is not None]
+    return " &middot; ".join(links)
 
 
-def publish(
-    site: Path,
-    work: Path,
-    out: Path,
-    sections: list[Section],
-    preps: list[Prepared],
-    roots: list[str],
-    inputs: list[Input],
-) -> Path:
-    """Move the rendered site and the ledgers into OUT (pages and ledgers written atomically; the
-    theme's folders renamed into place where OUT is on the same file system, else copied)."""
+def pages(inputs: list[Input], sections: list[Section], preps: list[Prepared], roots: list[str]) -> dict[str, str]:
+    """Every file of the report by name: index.html, and CHAPTER.html, CHAPTER.claims.json and
+    CHAPTER.ipynb for each chapter with a page (`presentation.page_html`, no machine path in any)."""
+    import json
+
+    from benchbook.presentation import page_html
+
     by_name = {p.chapter: p for p in preps}
-    out.mkdir(parents=True, exist_ok=True)
-    for keep in _KEEP:
-        src = site / keep
-        if src.is_dir():
-            staging = Path(tempfile.mkdtemp(prefix=f".{keep}-", dir=out))
-            shutil.rmtree(staging)
-            shutil.move(src, staging)
-            if (out / keep).exists():
-                shutil.rmtree(out / keep)
-            os.replace(staging, out / keep)
-        elif src.is_file():
-            config.atomic_write(out / keep, _scrub(src.read_text(encoding="utf-8"), roots))
-    for s in sections:
-        if s.executed is None:
-            continue
-        page = _scrub((site / f"{s.chapter}.html").read_text(encoding="utf-8"), roots)
+    done = [s for s in sections if s.executed is not None]
+    titles = {s.chapter: s.title for s in done}
+    glossary = page_html.read_glossary((config.BOOK_DIR / "glossary.md").read_text(encoding="utf-8"))
+    nav = _nav(sections)
+    files = {}
+    for s in done:
+        try:
+            page = page_html.page(s.executed, f"{s.title}: benchbook report", titles, glossary, nav)
+        except page_html.PageError as exc:
+            raise ReportError(f"{s.chapter}: the page could not be rendered ({exc})") from None
         page = re.sub(
             r"(<article[^>]*>)", lambda m, s=s: m.group(1) + _banner(s, by_name.get(s.chapter), inputs), page, count=1
         )
-        config.atomic_write(out / f"{s.chapter}.html", page)
-        config.atomic_write(out / f"{s.chapter}.ipynb", s.executed.read_text(encoding="utf-8"))
-        ledger = work / f"{s.chapter}.claims.json"
-        if ledger.is_file():
-            config.atomic_write(out / ledger.name, ledger.read_text(encoding="utf-8"))
+        files[f"{s.chapter}.html"] = _scrub(page, roots)
+        files[f"{s.chapter}.ipynb"] = _scrub(json.dumps(s.executed, indent=1, ensure_ascii=False) + "\n", roots)
+        if s.ledger is not None:
+            files[f"{s.chapter}.claims.json"] = json.dumps(s.ledger, indent=1, allow_nan=False) + "\n"
+    index = page_html.markdown_page("benchbook report", index_page(inputs, sections), nav)
+    files["index.html"] = _scrub(index, roots)
+    return files
+
+
+def publish(out: Path, files: dict[str, str]) -> Path:
+    """Write the report's files into OUT, each atomically, index.html last (a folder holding an
+    index is a report: `_ours`)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        if name != "index.html":
+            config.atomic_write(out / name, text)
     index = out / "index.html"
-    config.atomic_write(index, _scrub((site / "index.html").read_text(encoding="utf-8"), roots))
+    config.atomic_write(index, files["index.html"])
     return index
 
 
 def _ours(out: Path) -> bool:
-    """Whether OUT may be written: new, empty, or holding a report (its theme folders are replaced)."""
+    """Whether OUT may be written: new, empty, or holding a report (its pages are replaced)."""
     if not out.is_dir() or not any(out.iterdir()):
         return True
     index = out / "index.html"
@@ -409,16 +405,11 @@ def report(paths: list[Path], given: dict, out: Path, log=print) -> tuple[Path, 
         )
     from benchbook import ingest
 
-    engine = Engine() if any(os.path.exists(p) for p in paths) else None  # imports while the files are read
-    try:
-        with ingest.once():  # each file read once: here, by the parameter checks and by the chapters
-            return _report(paths, given, out, engine, log)
-    finally:
-        if engine is not None:
-            engine.close()
+    with ingest.once():  # each file read once: here, by the parameter checks and by the chapters
+        return _report(paths, given, out, log)
 
 
-def _report(paths: list[Path], given: dict, out: Path, engine: Engine, log) -> tuple[Path, list[Section]]:
+def _report(paths: list[Path], given: dict, out: Path, log) -> tuple[Path, list[Section]]:
     inputs = read_inputs(paths)
     for i in inputs:
         if i.problem:
@@ -427,11 +418,9 @@ def _report(paths: list[Path], given: dict, out: Path, engine: Engine, log) -> t
             log(f"read: {i.shown}: {'; '.join(i.detected) or ', '.join(i.tools)}")
     preps, sections = plan(inputs, given)
     out.mkdir(parents=True, exist_ok=True)
-    with output_lock(out), tempfile.TemporaryDirectory(prefix="benchbook-report-") as tmp:
-        work = Path(tmp) / "executed"
-        work.mkdir()
+    with output_lock(out):
         log(f"running {counted(len(preps), 'chapter')}: {', '.join(p.chapter for p in preps)}")
-        execute_all(preps, sections, work, log=log)
+        execute_all(preps, sections, log=log)
         for s in sections:
             if s.executed is None:
                 log(f"  {s.chapter}: nothing to say ({s.reason})")
@@ -440,14 +429,10 @@ def _report(paths: list[Path], given: dict, out: Path, engine: Engine, log) -> t
                 "no chapter could say anything about these files: "
                 + "; ".join(f"{s.chapter}: {s.reason}" for s in sections)
             )
-        root = Path(tmp) / "book"
-        root.mkdir()
-        _project(root, inputs, sections)
         t0 = time.perf_counter()
-        site = engine.render(root)
-        log(
-            f"  rendered {counted(sum(s.executed is not None for s in sections), 'page')} in {time.perf_counter() - t0:.1f} s"
-        )
-        roots = sorted({str(root), str(Path(tmp)), str(config.PROJ_ROOT), sys.prefix}, key=len, reverse=True)
-        index = publish(site, work, out, sections, preps, roots, inputs)
+        roots = sorted({str(config.PROJ_ROOT), sys.prefix}, key=len, reverse=True)
+        files = pages(inputs, sections, preps, roots)
+        n = sum(s.executed is not None for s in sections)
+        log(f"  rendered {counted(n, 'page')} in {time.perf_counter() - t0:.1f} s")
+        index = publish(out, files)
     return index, sections

@@ -18,8 +18,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import nbformat
-
 from benchbook import config, declarations, executor
 from benchbook.chapter import ParameterError, declared, setup
 
@@ -112,20 +110,21 @@ def _replacements(prep: Prepared) -> dict[str, str]:
     return replacements
 
 
-def sanitize(nb: nbformat.NotebookNode, prep: Prepared, out_name: str) -> None:
-    """Remove machine paths from an executed notebook: papermill's metadata, the parameters
-    (shown once, as this run used them) and any absolute input path echoed in an output or a traceback."""
-    pm = nb.metadata.get("papermill", {})
+def sanitize(nb, prep: Prepared, out_name: str) -> None:
+    """Remove machine paths from an executed notebook (nbformat's, or `executor.run_plain`'s plain
+    dict): papermill's metadata, the parameters (shown once, as this run used them) and any
+    absolute input path echoed in an output or a traceback."""
+    pm = nb["metadata"].get("papermill", {})
     pm["input_path"] = f"notebooks/{prep.chapter}.ipynb"
     pm["output_path"] = out_name
     pm["parameters"] = dict(prep.shown)
     pm.pop("cwd", None)
-    nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
-    for cell in nb.cells:
-        if "parameters" in cell.metadata.get("tags", []):
-            cell.source = parameters_of_this_run(prep)
-        elif cell.cell_type == "markdown" and "source" in prep.shown:
-            cell.source = without_book_runs(cell.source)
+    nb["cells"] = [c for c in nb["cells"] if "injected-parameters" not in c["metadata"].get("tags", [])]
+    for cell in nb["cells"]:
+        if "parameters" in cell["metadata"].get("tags", []):
+            cell["source"] = parameters_of_this_run(prep)
+        elif cell["cell_type"] == "markdown" and "source" in prep.shown:
+            cell["source"] = without_book_runs("".join(cell["source"]))
     executor.scrub(nb, _replacements(prep))
 
 
@@ -167,6 +166,8 @@ def parameters_of_this_run(prep: Prepared) -> str:
 def _keep_failed(partial, prep: Prepared, out_dir: Path) -> Path | None:
     """Save what ran before the failure as <chapter>.failed.ipynb (sanitized), so the traceback
     can be read; None when nothing readable was written."""
+    import nbformat
+
     if partial is None:
         return None
     failed = out_dir / f"{prep.chapter}.failed.ipynb"
@@ -175,15 +176,16 @@ def _keep_failed(partial, prep: Prepared, out_dir: Path) -> Path | None:
     return failed
 
 
-def execute(prep: Prepared, out_dir: Path, progress: bool = True, here: bool = False) -> Path:
+def execute(prep: Prepared, out_dir: Path, progress: bool = True) -> Path:
     """Execute the chapter into OUT_DIR/<chapter>.ipynb (written atomically).
 
     A cell that raises ParameterError becomes ParameterError (one sentence); any other failure (a
     cell that raised or timed out, a kernel that died or never started) becomes RunError naming
     the chapter and the error, and what was executed is kept beside as <chapter>.failed.ipynb so
-    the traceback can be read. With `here`, the chapter runs in this process (`executor.run_here`,
-    as `benchbook report` runs it), not in a kernel.
+    the traceback can be read.
     """
+    import nbformat
+
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{prep.chapter}.ipynb"
     try:
@@ -192,7 +194,6 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True, here: bool = F
             prep.parameters,
             progress=progress,
             keep_partial=True,
-            here=here,
         )
     except executor.Failed as exc:
         if exc.ename == "ParameterError":
@@ -215,6 +216,8 @@ def execute(prep: Prepared, out_dir: Path, progress: bool = True, here: bool = F
 def render_html(executed: Path, out: Path | None = None, title: str | None = None) -> Path:
     """The page of an executed chapter, rendered as the book renders it, with a banner naming the
     parameters of this run."""
+    import nbformat
+
     from benchbook.single_page import render
 
     nb = nbformat.read(executed, as_version=4)
@@ -235,42 +238,34 @@ def run(
     out_dir: Path,
     progress: bool = True,
     log=print,
-    here: bool = False,
 ):
-    """Check, execute and render; return (executed notebook, html page). `benchbook run` is this
-    (in a kernel); `here` runs the chapter in this process instead, as `benchbook report` does (the
-    fixture pages' tests: the same page, without a kernel per case). One run per output folder at
-    a time, and every file it writes lies inside that folder."""
+    """Check, execute (in a kernel) and render; return (executed notebook, html page): `benchbook
+    run`. One run per output folder at a time, and every file it writes lies inside that folder."""
     prep = prepare(chapter, given, sources)
     out_dir.mkdir(parents=True, exist_ok=True)
     with output_lock(out_dir):
         keep_outputs_inside(prep, out_dir)
         shown = ", ".join(f"{k}={v!r}" for k, v in prep.shown.items()) or "defaults"
         log(f"running {chapter} with {shown}")
-        nb = _executed_while_the_engine_loads(prep, out_dir, progress, here)
+        nb = _executed_while_the_engine_loads(prep, out_dir, progress)
         write_ledger(nb, out_dir / f"{chapter}.claims.json")
         page = render_html(nb, out_dir / f"{chapter}.html", title=chapter)
     return nb, page
 
 
-def _executed_while_the_engine_loads(prep: Prepared, out_dir: Path, progress: bool, here: bool):
-    """Execute the chapter while a thread imports the render's engine. Two threads importing the same
-    package at once can each find it half made: the kernel's start then failed with "KeyError:
-    'IPython'" now and then. So what this thread imports while the chapter runs (IPython, papermill
-    and its kernel client) is imported first; a chapter run in this process imports what the engine
-    does (myst-nb, IPython), so there the engine is imported after it, not beside it."""
-    from benchbook.single_page import _import_engine, warm_engine
-
-    if here:
-        nb = execute(prep, out_dir, progress=progress, here=True)
-        _import_engine()
-        return nb
+def _executed_while_the_engine_loads(prep: Prepared, out_dir: Path, progress: bool):
+    """Execute the chapter in a kernel while a thread imports the render's engine. Two threads
+    importing the same package at once can each find it half made: the kernel's start then failed
+    with "KeyError: 'IPython'" now and then. So what this thread imports while the kernel runs
+    (IPython, papermill and its kernel client) is imported before the engine's thread starts."""
     import IPython  # noqa: F401
     import papermill  # noqa: F401
     from jupyter_client.manager import KernelManager  # noqa: F401
 
+    from benchbook.single_page import warm_engine
+
     warm = warm_engine()
-    nb = execute(prep, out_dir, progress=progress, here=False)
+    nb = execute(prep, out_dir, progress=progress)
     warm.join()
     return nb
 
@@ -313,6 +308,8 @@ def keep_outputs_inside(prep: Prepared, out_dir: Path) -> None:
 def write_ledger(executed: Path, target: Path) -> Path | None:
     """The chapter's claims ledger beside its page (atomically); None when it published none."""
     import json
+
+    import nbformat
 
     from benchbook.claims import from_notebook
 

@@ -14,12 +14,16 @@ import pytest
 import yaml
 from conftest import TOPICS, markup_in_plain_glue, page_text
 
-from benchbook import config, declarations, ingest, rerun
+from benchbook import config, declarations, ingest, report, rerun
+from benchbook.claims import from_notebook
 from benchbook.claims.rules import MISSING_WORDS, check
 from benchbook.ingest import vllm_serve
+from benchbook.presentation import page_html
 
 CARD_KEYS = {"fixture", "origin", "run", "chapters", "must_say", "must_not_say", "notes"}
 RUN_KEYS = {"devices", "device_count", "model", "precision", "load", "requests", "speculative", "metrics"}
+
+GLOSSARY = page_html.read_glossary((config.BOOK_DIR / "glossary.md").read_text(encoding="utf-8"))
 
 #: Raw HTML a reader would see as markup: a tag or an escaped entity left in the prose.
 RAW_HTML = re.compile(
@@ -149,11 +153,14 @@ def card_problems(card: dict, chapter: str, text: str) -> list[str]:
 @pytest.mark.notebooks
 @pytest.mark.parametrize("chapter,path", _cases())
 def test_chapter_on_a_real_output(tmp_path, chapter, path):
-    # in this process, as `benchbook report` runs a chapter (tests/cli/test_report_in_process.py: the same outputs)
-    nb_path, _ = rerun.run(chapter, {}, [str(path)], tmp_path, progress=False, log=lambda *_: None, here=True)
-    nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    ledger = json.loads((tmp_path / f"{chapter}.claims.json").read_text(encoding="utf-8"))
+    # run and rendered as `benchbook report` runs and renders a chapter: in plain Python, its page by
+    # `page_html` (the same page as the executed notebook's: test_plain_pages_say_what_the_notebook_says.py)
+    prep = rerun.prepare(chapter, {}, [str(path)])
+    rerun.keep_outputs_inside(prep, tmp_path)
+    nb = report.run_plain(prep, draw=False)  # the text is tested here; the figures by their own tests
+    ledger = json.loads(json.dumps(from_notebook(nb)))
     assert check(ledger) == []
+    page_html.page(nb, chapter, {}, GLOSSARY)  # every role and directive the page uses is rendered
     text = page_text(nb)
     problems = page_problems(text, _shown_outputs(nb)) + notation_problems(chapter, text) + markup_in_plain_glue(nb)
     card = load_card(path)

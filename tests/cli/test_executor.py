@@ -117,3 +117,50 @@ def test_a_figure_with_no_data_is_not_drawn_its_sentence_stands_in_its_place():
     shown = nb.cells[1].source
     assert "```{glue:figure} fig_a" in shown and "Caption a." in shown  # a drawn figure keeps its caption
     assert "{glue:md}`fig_b`" in shown and "Caption b." not in shown and "{glue:figure} fig_b" not in shown
+
+
+def _plain_notebook(tmp_path, *sources: str):
+    cells = [nbformat.v4.new_code_cell("x = 1\n"), *(nbformat.v4.new_code_cell(s) for s in sources)]
+    cells[0].metadata["tags"] = ["parameters"]
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), path)
+    return path
+
+
+def test_a_plain_run_records_what_a_cell_glues_displays_prints_and_warns(tmp_path):
+
+    path = _plain_notebook(
+        tmp_path,
+        "from benchbook.presentation import outputs\noutputs.glue('n', f'{x} requests')\n"
+        "outputs.display('**m**', markdown=True)",
+        "import warnings\nprint('a')\nwarnings.warn('odd', UserWarning)",
+        "import matplotlib.pyplot as plt\nplt.plot([1, 2])",
+    )
+    nb = executor.execute(path, {"x": 2}, plain=True)
+    glued, shown = nb["cells"][2]["outputs"]
+    assert glued["data"] == {"application/papermill.record/text/plain": "'2 requests'"}
+    assert glued["metadata"]["scrapbook"]["name"] == "n"
+    assert shown["data"]["text/markdown"] == "**m**"
+    out, err = nb["cells"][3]["outputs"]
+    assert out == {"output_type": "stream", "name": "stdout", "text": "a\n"}
+    assert err["name"] == "stderr" and "UserWarning: odd" in err["text"]
+    (figure,) = nb["cells"][4]["outputs"]  # left open: shown at the end of its cell, as the inline backend does
+    assert figure["data"]["image/svg+xml"].startswith("<?xml")  # drawn at the end of the run
+
+
+def test_a_plain_run_that_fails_says_which_cell_and_why(tmp_path):
+    path = _plain_notebook(tmp_path, "y = 2", "raise ValueError('no runs in the file')")
+    with pytest.raises(executor.Failed) as failed:
+        executor.execute(path, {}, plain=True)
+    assert (failed.value.cell, failed.value.ename, failed.value.evalue) == (3, "ValueError", "no runs in the file")
+
+
+def test_a_numpy_number_glued_in_plain_python_reads_as_a_plain_number(tmp_path):
+    """As `chapter.setup` makes a kernel show it: 2.5, not np.float64(2.5)."""
+    path = _plain_notebook(
+        tmp_path,
+        "import numpy as np\nfrom benchbook.presentation import outputs\n"
+        "outputs.glue('n', np.float64(2.5))\noutputs.glue('k', np.int64(3))",
+    )
+    nb = executor.execute(path, {}, plain=True)
+    assert [o["data"]["application/papermill.record/text/plain"] for o in nb["cells"][1]["outputs"]] == ["2.5", "3"]

@@ -1,7 +1,7 @@
 """`benchbook report FILE... -o DIR`: which chapters run on which files, with which parameters, and
-the one sentence (and non-zero exit) where nothing can be read. Nothing here executes a chapter; the
-report's execution and rendering are tested on an installed wheel (tests/cli/test_wheel_report.py),
-and its in-process pages against the kernel's (tests/cli/test_report_in_process.py)."""
+the one sentence (and non-zero exit) where nothing can be read; one report written whole, offline and
+without machine paths. The report on an installed wheel is tested in tests/cli/test_wheel_report.py,
+and its pages against the executed notebook's in tests/book/test_plain_pages_say_what_the_notebook_says.py."""
 
 from __future__ import annotations
 
@@ -144,17 +144,17 @@ def test_a_warning_naming_the_python_environment_loses_that_path(monkeypatch):
     assert nb.cells[0].outputs[0]["text"] == "lib/python3.11/site-packages/seaborn/_base.py:949: FutureWarning: x\n"
 
 
-def _cell_fails(prep, work):
+def _cell_fails(prep, **_):
     from benchbook.rerun import RunError
 
     raise RunError(f"{prep.chapter}: ValueError: the sweep has no load column")
 
 
 def test_a_chapter_whose_cell_fails_is_listed_with_its_reason(monkeypatch, tmp_path):
-    monkeypatch.setattr(report, "run_here", _cell_fails)
+    monkeypatch.setattr(report, "run_plain", _cell_fails)
     inputs = report.read_inputs([SERVE])
     preps, sections = report.plan(inputs, {})
-    report.execute_all(preps, sections, tmp_path, log=lambda m: None)
+    report.execute_all(preps, sections, log=lambda m: None)
     (s,) = sections
     assert s.executed is None and s.reason == "ValueError: the sweep has no load column"
     assert "<strong>serving_saturation</strong>: ValueError: the sweep has no load column" in report.index_page(
@@ -163,7 +163,7 @@ def test_a_chapter_whose_cell_fails_is_listed_with_its_reason(monkeypatch, tmp_p
 
 
 def test_when_no_chapter_can_say_anything_nothing_is_written(monkeypatch, tmp_path):
-    monkeypatch.setattr(report, "run_here", _cell_fails)
+    monkeypatch.setattr(report, "run_plain", _cell_fails)
     out = tmp_path / "out"
     res = runner.invoke(app, ["report", str(SERVE), "-o", str(out)])
     assert res.exit_code == 2, res.output
@@ -172,7 +172,7 @@ def test_when_no_chapter_can_say_anything_nothing_is_written(monkeypatch, tmp_pa
 
 
 def test_a_folder_holding_other_files_is_refused(tmp_path):
-    """The report replaces its theme folders (_static, ...): never in a folder it did not write."""
+    """The report replaces its pages: never in a folder it did not write."""
     out = tmp_path / "docs"
     (out / "_static").mkdir(parents=True)
     (out / "_static" / "mine.css").write_text("x")
@@ -233,3 +233,75 @@ def test_the_index_and_every_page_state_what_the_file_says_of_its_run(tmp_path):
     assert "meta-llama/Llama-3.1-70B</code> (line 3)" in index
     banner = report._banner(sections[0], preps[0], [item])
     assert "tensor parallel (TP): <code>4</code> (line 3)" in banner
+
+
+@pytest.mark.notebooks
+def test_a_report_is_written_whole_offline_and_without_machine_paths(tmp_path):
+    import json
+    import re
+    import sys
+
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["report", str(SERVE), str(TGI), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "(2 chapter pages, 0 with nothing to say)" in res.output and "(s)" not in res.output
+    names = {p.name for p in out.iterdir()}
+    assert names == {"index.html"} | {
+        f"{c}{x}" for c in ("serving_saturation", "tp_scaling") for x in (".html", ".claims.json", ".ipynb")
+    }
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert 'class="benchbook-report"' in index and 'href="tp_scaling.claims.json"' in index
+    page = (out / "serving_saturation.html").read_text(encoding="utf-8")
+    assert '<div class="admonition note benchbook-run">' in page and SERVE.name in page
+    assert 'src="data:image/svg+xml;base64,' in page and '<a class="reference internal" href="tp_scaling.html">' in page
+    ledger = json.loads((out / "serving_saturation.claims.json").read_text(encoding="utf-8"))
+    assert ledger["chapter"] == "serving_saturation" and ledger["claims"]
+    nb = json.loads((out / "tp_scaling.ipynb").read_text(encoding="utf-8"))
+    assert nb["nbformat"] == 4 and nb["metadata"]["papermill"]["parameters"]["source"] == config.relative(TGI)
+    remote = re.compile(r"""(?:src|href)\s*=\s*["'](?:https?:)?//|url\(\s*["']?(?:https?:)?//""")
+    for f in out.iterdir():
+        text = f.read_text(encoding="utf-8")
+        assert not remote.search(text), f.name
+        assert str(config.PROJ_ROOT) not in text and sys.prefix not in text and str(tmp_path) not in text, f.name
+    assert not [p.name for p in out.iterdir() if p.name.startswith(".")]
+
+
+@pytest.mark.notebooks
+def test_chapters_run_on_two_cores_say_what_they_say_run_on_one(monkeypatch):
+    """With two cores a forked copy runs every other chapter: the same notebooks and ledgers."""
+    import json
+    import re
+
+    from benchbook import ingest
+
+    def run(workers: int) -> list:
+        monkeypatch.setattr(report, "WORKERS", workers)
+        with ingest.once():
+            inputs = report.read_inputs([SERVE, TGI])
+            preps, sections = report.plan(inputs, {})
+            report.execute_all(preps, sections, log=lambda m: None)
+        text = json.dumps([(s.chapter, s.executed, s.ledger, s.reason) for s in sections], sort_keys=True)
+        return json.loads(re.sub(r"T_[0-9a-f]{5}| at 0x[0-9a-f]+", "", text))
+
+    one, two = run(1), run(2)
+    assert [s[0] for s in two] == ["serving_saturation", "tp_scaling"] and all(s[1] for s in two)
+    assert one == two
+
+
+@pytest.mark.notebooks
+def test_a_report_imports_no_kernel_notebook_or_sphinx_machinery(tmp_path):
+    """What the report does not need is not imported (a fresh interpreter, as a reader runs it)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom benchbook.cli import app\n"
+        f"sys.argv = ['benchbook', 'report', {str(SERVE)!r}, {str(TGI)!r}, '-o', {str(tmp_path / 'out')!r}]\n"
+        "try:\n    app()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules}))"
+    )
+    res = subprocess.run([sys.executable, "-c", code], cwd=config.PROJ_ROOT, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-2000:]
+    imported = set(eval(res.stdout.strip().splitlines()[-1]))  # noqa: S307 - our own printed list
+    assert not imported & {"IPython", "nbformat", "myst_nb", "sphinx", "jupyter_book", "papermill", "nbclient"}
+    assert (tmp_path / "out" / "tp_scaling.html").is_file()

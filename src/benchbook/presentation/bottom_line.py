@@ -114,10 +114,9 @@ def box(ledger, ids: list[str] | None = None) -> str:
 
 def glue_box(ledger, ids: list[str] | None = None) -> None:
     """Glue the box as `bottom_line` (hidden), for a `{glue:md}` directive under the question."""
-    from IPython.display import Markdown
-    from myst_nb import glue
+    from benchbook.presentation import outputs
 
-    glue("bottom_line", Markdown(box(ledger, ids)), display=False)
+    outputs.glue("bottom_line", box(ledger, ids), markdown=True)
 
 
 def findings(ledgers: list[dict], titles: dict[str, str], per_chapter: int = 1) -> str:

@@ -665,7 +665,6 @@ def markdown(ledger) -> str:
 
 def glue_exercises(ledger) -> None:
     """Glue the exercises as `envelope_exercises` (hidden), for a `{glue:md}` directive."""
-    from IPython.display import Markdown
-    from myst_nb import glue
+    from benchbook.presentation import outputs
 
-    glue("envelope_exercises", Markdown(markdown(ledger)), display=False)
+    outputs.glue("envelope_exercises", markdown(ledger), markdown=True)

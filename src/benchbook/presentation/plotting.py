@@ -89,20 +89,24 @@ def _inline_svg() -> None:
 
 def glue_figure(name: str, fig) -> None:
     """Glue `fig` under `name` for a `{glue:figure}` directive, and close it so that the inline
-    backend does not show an uncaptioned copy of it at the end of the cell."""
-    from IPython.display import Markdown, display
-    from myst_nb import glue
+    backend does not show an uncaptioned copy of it at the end of the cell. Recorded in plain
+    Python (`outputs.recording`), the figure waits: `outputs.draw` makes it ready and draws it."""
+    from benchbook.presentation import outputs
 
     message = getattr(fig, "benchbook_message", None)
     if message is not None:  # no data: the sentence stands where the figure would (`executor.unfigure`)
-        glue(name, Markdown(message[:1].upper() + message[1:]), display=False)  # a sentence of the page
+        outputs.glue(name, message[:1].upper() + message[1:], markdown=True)  # a sentence of the page
+        plt.close(fig)
+        return
+    if outputs.recording_now():
+        outputs.glue(name, fig)
         plt.close(fig)
         return
     drawn = finish(fig)
     problems = overlaps(fig, drawn=drawn)
-    glue(name, fig, display=False)
+    outputs.glue(name, fig)
     # A record of the figure's collision check, invisible on the page, read by the figure tests.
-    display({FIGURE_CHECK_MIME: {"figure": name, "overlaps": problems}}, raw=True)
+    outputs.display_raw({FIGURE_CHECK_MIME: {"figure": name, "overlaps": problems}})
     plt.close(fig)
 
 
@@ -221,10 +225,10 @@ def _drop_colliding_labels(fig, drawn: bool = False) -> bool:
 
 def glue_all(values: dict) -> None:
     """Glue each value under its name, hidden: the chapter's prose places them."""
-    from myst_nb import glue
+    from benchbook.presentation import outputs
 
     for name, value in values.items():
-        glue(name, value, display=False)
+        outputs.glue(name, value)
 
 
 def message_figure(text: str):

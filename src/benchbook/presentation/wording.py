@@ -390,19 +390,18 @@ def words(chapter: str) -> dict:
 def glue_claims(ledger: Ledger) -> None:
     """Glue every claim's sentence as `claim_<id>` (hidden), for `{glue:md}` in the prose; one that
     is not applicable to the input (`Claim.not_applicable`) as nothing."""
-    from IPython.display import Markdown
-    from myst_nb import glue
+    from benchbook.presentation import outputs
 
     for c in ledger.claims:  # a claim that cannot apply to the input's format says nothing on its page
-        glue(f"claim_{c.id}", Markdown(c.text if c.applicable else ""), display=False)
+        outputs.glue(f"claim_{c.id}", c.text if c.applicable else "", markdown=True)
 
 
 def publish(ledger: Ledger) -> None:
     """Emit the ledger as a cell output; the build writes it to _build/claims/, `benchbook run`
     beside the page. Nothing is written from inside the notebook."""
-    from IPython.display import display
+    from benchbook.presentation import outputs
 
-    display({LEDGER_MIME: ledger.to_dict()}, raw=True)
+    outputs.display_raw({LEDGER_MIME: ledger.to_dict()})
 
 
 def block(ledger: Ledger, ids=None) -> str:

@@ -45,28 +45,23 @@ class Page:
     box: list[str] | None = None
 
     def glue(self) -> None:
-        from IPython.display import Markdown
-        from myst_nb import glue
-
-        from benchbook.presentation import bottom_line, exercises, wording
+        from benchbook.presentation import bottom_line, exercises, outputs, wording
         from benchbook.presentation.plotting import glue_figure
 
         if self.fold_withheld:  # a withheld claim is said in the folded list, not where it would stand
             for c in self.ledger.claims:
-                glue(
-                    f"claim_{c.id}", Markdown(c.text if c.applicable and c.status != "withheld" else ""), display=False
-                )
+                outputs.glue(f"claim_{c.id}", c.text if c.applicable and c.status != "withheld" else "", markdown=True)
         else:
             wording.glue_claims(self.ledger)
         bottom_line.glue_box(self.ledger, self.box)
         exercises.glue_exercises(self.ledger)
         for name, text in self.texts.items():
-            glue(name, text, display=False)
+            outputs.glue(name, text)
         for name, text in self.markdown.items():
-            glue(name, Markdown(text), display=False)
+            outputs.glue(name, text, markdown=True)
         for name, fig in self.figures.items():  # a figure with no data is not drawn: its caption says why
             if fig is None:  # an empty Markdown would print its repr; a comment prints nothing
-                glue(name, Markdown("<!-- not drawn -->"), display=False)
+                outputs.glue(name, "<!-- not drawn -->", markdown=True)
             else:
                 glue_figure(name, fig)
 
@@ -75,13 +70,13 @@ class Page:
         Styler) has it displayed here; one that displays its own returns None. Returning the Styler
         from a cell whose last line is `pg.show(...)` displayed nothing: the attention and
         quantization chapters lost every such table."""
-        from IPython.display import display
+        from benchbook.presentation import outputs
 
         table = self.tables[name]()
         if isinstance(table, (list, tuple)):  # e.g. what `display` returned for each: it would print [None, None]
             raise TypeError(f"table {name!r}: its callable displays its tables itself or returns one, not a list")
         if table is not None:
-            display(table)
+            outputs.display(table)
 
     def publish(self) -> None:
         """Emit the ledger as a cell output (`wording.publish`), for the build and `benchbook run`."""

@@ -77,10 +77,8 @@ def analyse(p: dict) -> Result:
 
 def page(r: Result) -> Page:
     """Every text, figure and table of the chapter, drawn from `r`."""
-    from IPython.display import display
-
     from benchbook.presentation import attention as show
-    from benchbook.presentation import placement, tables, wording
+    from benchbook.presentation import outputs, placement, tables, wording
 
     k = r.kernels
     texts = {
@@ -118,11 +116,11 @@ def page(r: Result) -> Page:
         "of dense 16-bit peak (%)": "no device chosen",
     }
     tabs = {
-        "densities": lambda: display(tables.show(show.density_table(r.densities), digits=4)) if known else None,
-        "sdpa": lambda: display(tables.show(show.sdpa_table(k), digits=3)),
-        "speedups": lambda: display(tables.show(show.speedup_table(r.speedups), digits=3)),
+        "densities": lambda: outputs.display(tables.show(show.density_table(r.densities), digits=4)) if known else None,
+        "sdpa": lambda: outputs.display(tables.show(show.sdpa_table(k), digits=3)),
+        "speedups": lambda: outputs.display(tables.show(show.speedup_table(r.speedups), digits=3)),
         "triton": lambda: (
-            display(tables.show(show.triton_table(r.triton, r.peaks), digits=4, missing=missing))
+            outputs.display(tables.show(show.triton_table(r.triton, r.peaks), digits=4, missing=missing))
             if len(r.triton)
             else None
         ),

@@ -85,21 +85,21 @@ def box_ids(led: Ledger) -> list[str]:
 
 
 def _tables(r: Result) -> dict:
-    from IPython.display import Markdown, display
+    from benchbook.presentation import outputs
 
     def bytes_table():
         if len(r.points):
-            display(tables.show(show.bytes_table(r.points)))
+            outputs.display(tables.show(show.bytes_table(r.points)))
 
     def sweep():
         n_dropped = int((~r.every["kept"]).sum()) if len(r.every) else 0
         if n_dropped:
-            display(Markdown(show.sweep_note(bandwidth.swept(r.rows), n_dropped)))
-            display(tables.show(show.sweep_table(r.every), caption=show.sweep_constants(r.every)))
+            outputs.display(show.sweep_note(bandwidth.swept(r.rows), n_dropped), markdown=True)
+            outputs.display(tables.show(show.sweep_table(r.every), caption=show.sweep_constants(r.every)))
 
     def prefill_table():
         if len(r.prompt):
-            display(tables.show(show.prefill_table(r.prompt)))
+            outputs.display(tables.show(show.prefill_table(r.prompt)))
 
     return {"bytes": bytes_table, "sweep": sweep, "prefill": prefill_table}
 

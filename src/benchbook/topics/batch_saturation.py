@@ -114,11 +114,9 @@ def analyse(p: dict) -> Result:
 
 def page(res: Result) -> Page:
     """Every text, figure and table the chapter shows, by the name its prose glues or shows."""
-    from IPython.display import display
-
     from benchbook.presentation import audit as audit_view
     from benchbook.presentation import batch as show
-    from benchbook.presentation import placement, tables
+    from benchbook.presentation import outputs, placement, tables
 
     sw, key = res.sweep, res.key
     ref = batch.rows_of(sw, key)
@@ -158,15 +156,15 @@ def page(res: Result) -> Page:
         fig_ms=show.plot_ms_per_token(sw),
     )
     pg.tables.update(
-        knee=lambda: display(tables.show(show.knee_table(res.knees), missing=show.KNEE_MISSING)),
-        gain=lambda: display(tables.show(show.gain_table(mg), missing=show.GAIN_MISSING)),
+        knee=lambda: outputs.display(tables.show(show.knee_table(res.knees), missing=show.KNEE_MISSING)),
+        gain=lambda: outputs.display(tables.show(show.gain_table(mg), missing=show.GAIN_MISSING)),
         offline=lambda: (
-            display(tables.show(show.offline_table(res.offline), missing=show.offline_missing(res.offline)))
+            outputs.display(tables.show(show.offline_table(res.offline), missing=show.offline_missing(res.offline)))
             if len(res.offline)
             else None
         ),
-        step=lambda: display(tables.show(show.step_table(res.roofline), missing=show.STEP_MISSING)),
-        limits=lambda: display(tables.show(show.limits_table(res.limits), missing=show.LIMITS_MISSING)),
-        audit=lambda: display(tables.show(audit_view.audit_table(res.audit, ["defect", "line", "evidence"]))),
+        step=lambda: outputs.display(tables.show(show.step_table(res.roofline), missing=show.STEP_MISSING)),
+        limits=lambda: outputs.display(tables.show(show.limits_table(res.limits), missing=show.LIMITS_MISSING)),
+        audit=lambda: outputs.display(tables.show(audit_view.audit_table(res.audit, ["defect", "line", "evidence"]))),
     )
     return pg

@@ -35,37 +35,37 @@ def analyse(p: dict) -> Result:
 def page(r: Result) -> Page:
     """The counts the prose quotes, the defects by class, their consequences, one table per file, and
     the numbers set aside."""
-    from IPython.display import Markdown, display
-
     from benchbook.presentation import audit as show
-    from benchbook.presentation import tables, wording
+    from benchbook.presentation import outputs, tables, wording
 
     counts = show.defect_counts(r.audit)
 
     def say(name: str, **values) -> None:
-        display(Markdown(wording.sentence(CHAPTER, name, **values)))
+        outputs.display(wording.sentence(CHAPTER, name, **values), markdown=True)
 
     def defects():
         if len(counts):
-            display(tables.show(counts.rename(columns={"count": "defects found"})))
+            outputs.display(tables.show(counts.rename(columns={"count": "defects found"})))
 
     def consequences():
         if r.audit.empty:
             say("no_defect")
         else:
-            display(tables.show(show.consequence_table(r.audit)))
+            outputs.display(tables.show(show.consequence_table(r.audit)))
 
     def per_file():  # one table per file, so evidence reads wide
         for (audited, tool), found in r.audit.groupby(["source", "tool"], sort=False):
             say("file_heading", file=audited, tool=tool, n=len(found))
-            display(tables.show(show.audit_table(found, ["defect", "line", "value", "evidence"])))
+            outputs.display(tables.show(show.audit_table(found, ["defect", "line", "value", "evidence"])))
 
     def set_aside():
         if r.set_aside.empty:
             say("none_set_aside")
         else:
-            display(tables.show(show.set_aside_counts(r.set_aside, r.set_aside["reason"].map(ingest.reason_kind))))
-            display(tables.show(show.set_aside_table(r.set_aside)))
+            outputs.display(
+                tables.show(show.set_aside_counts(r.set_aside, r.set_aside["reason"].map(ingest.reason_kind)))
+            )
+            outputs.display(tables.show(show.set_aside_table(r.set_aside)))
 
     return Page(
         Ledger(CHAPTER, [config.relative(f) for f in r.files]),

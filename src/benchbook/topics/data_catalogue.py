@@ -33,9 +33,7 @@ def analyse(p: dict) -> Result:
 
 def page(r: Result) -> Page:
     """The counts the prose quotes, the files, what each holds, and the tidy tables' dictionary."""
-    from IPython.display import Markdown
-
-    from benchbook.presentation import tables
+    from benchbook.presentation import outputs, tables
 
     return Page(
         Ledger(CHAPTER, [config.relative(r.params["raw_dir"][0])]),
@@ -46,7 +44,7 @@ def page(r: Result) -> Page:
         },
         tables={
             "files": lambda: tables.show(catalogue.files_table(r.files)),
-            "described": lambda: Markdown(catalogue.describe(r.files)),
+            "described": lambda: outputs.display(catalogue.describe(r.files), markdown=True),
             "dictionary": lambda: tables.show(catalogue.dictionary_table()),
             "metrics": lambda: tables.show(catalogue.metric_table()),
         },

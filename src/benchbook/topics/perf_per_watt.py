@@ -185,6 +185,6 @@ def _join(*parts: str) -> str:
 def _display(obj) -> None:
     """Show a table where a cell asks for it; nothing where the input has none."""
     if obj is not None:
-        from IPython.display import display
+        from benchbook.presentation import outputs
 
-        display(obj)
+        outputs.display(obj)

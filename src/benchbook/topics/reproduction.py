@@ -38,21 +38,19 @@ def analyse(p: dict) -> Result:
 
 def page(r: Result) -> Page:
     """The counts the prose quotes, the summary, the agreement figure and the disagreements."""
-    from IPython.display import Markdown, display
-
+    from benchbook.presentation import outputs, tables, wording
     from benchbook.presentation import reproduction as show
-    from benchbook.presentation import tables, wording
 
     counts = r.counts
     once = r.table[(checks.repeats(r.table) == "") & checks.checkable(r.table)]
     n_repeated = int(counts["repeated"].sum())
 
-    def say(name: str, **values) -> Markdown:
-        return Markdown(wording.sentence(CHAPTER, name, **values))
+    def say(name: str, **values) -> None:
+        outputs.display(wording.sentence(CHAPTER, name, **values), markdown=True)
 
-    def disagreements():
+    def disagreements() -> None:
         explained = show.disagreements(r.table)
-        return say("none_disagree") if explained.empty else tables.show(explained)
+        say("none_disagree") if explained.empty else outputs.display(tables.show(explained))
 
     return Page(
         Ledger(CHAPTER, [config.relative(f) for f in r.files]),
@@ -70,8 +68,8 @@ def page(r: Result) -> Page:
         },
         figures={"fig_agreement": show.agreement_figure(r.table)},
         tables={
-            "unchecked": lambda: display(say("unchecked", tools=r.unchecked)) if r.unchecked else None,
+            "unchecked": lambda: say("unchecked", tools=r.unchecked) if r.unchecked else None,
             "summary": lambda: tables.show(show.summary_display(counts)),
-            "disagreements": lambda: display(disagreements()),
+            "disagreements": disagreements,
         },
     )

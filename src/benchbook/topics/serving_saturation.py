@@ -123,9 +123,7 @@ def analyse(p: dict) -> Result:
 
 def page(res: Result) -> Page:
     """Every text, figure and table the chapter shows, by the name its prose glues or shows."""
-    from IPython.display import display
-
-    from benchbook.presentation import placement, tables
+    from benchbook.presentation import outputs, placement, tables
     from benchbook.presentation import serving as show
 
     p, r, var = res.p, res.runs, res.variable
@@ -177,7 +175,7 @@ def page(res: Result) -> Page:
     def each(ts):
         def shown() -> None:  # displays each table itself; returns nothing for `Page.show` to display
             for t in ts():
-                display(t)
+                outputs.display(t)
 
         return shown
 
@@ -185,7 +183,7 @@ def page(res: Result) -> Page:
         runs=each(lambda: show.runs_tables(res.curve)),
         apart=each(lambda: show.runs_tables(res.apart) if len(res.apart) else []),
         latency=each(lambda: show.latency_tables(_listed(res))),
-        littles=lambda: display(tables.show(show.littles_table(res.lit))),
+        littles=lambda: outputs.display(tables.show(show.littles_table(res.lit))),
         goodput=each(
             lambda: (
                 ([tables.show(show.exact_goodput_table(res.exact))] if res.exact is not None else [])

@@ -172,10 +172,10 @@ def _tables(r: Result) -> dict:
 
     def show(rows: pd.DataFrame, frame, **kw):
         def display_it():
-            from IPython.display import display
+            from benchbook.presentation import outputs
 
             if len(rows):
-                display(tables.show(frame(rows), **kw))
+                outputs.display(tables.show(frame(rows), **kw))
 
         return display_it
 

@@ -56,9 +56,7 @@ def analyse(p: dict) -> Result:
 
 def page(r: Result) -> Page:
     """Every text, figure and table of the chapter, drawn from the result."""
-    from IPython.display import display
-
-    from benchbook.presentation import placement, tables, wording
+    from benchbook.presentation import outputs, placement, tables, wording
     from benchbook.presentation import tracking as show
 
     led, s = r.ledger, r.series
@@ -86,6 +84,6 @@ def page(r: Result) -> Page:
     def runs_table():
         shown_runs = show.runs_table(r.runs, r.params["metric"], s.statistic)
         # the value as the sentences print it
-        display(tables.show(shown_runs, missing=show.RUNS_MISSING, digits={shown_runs.columns[3]: 4}))
+        outputs.display(tables.show(shown_runs, missing=show.RUNS_MISSING, digits={shown_runs.columns[3]: 4}))
 
     return Page(led, texts=texts, markdown=markdown, figures=figures, tables={"runs": runs_table})

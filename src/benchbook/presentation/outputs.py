@@ -1,0 +1,231 @@
+"""Where a chapter's glued values and displays go: the one door its code shows things through.
+
+In a kernel or the report's old IPython shell they go through myst-nb's `glue` and IPython's
+`display`, as a notebook records them. While `recording` (a chapter's cells run in plain Python,
+`executor.run_plain`), the same calls append the same outputs (mime bundles, the glue's
+papermill prefix and scrapbook name) to the cell being run, with no IPython or myst-nb imported.
+A figure is kept as the figure, and drawn (made readable, then SVG) by `draw`, which the
+executor calls at the end of the chapter's run, in its settings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from collections.abc import Iterator
+
+#: myst-nb's prefix of a glued value's formats (`myst_nb.ext.glue.GLUE_PREFIX`).
+GLUE_PREFIX = "application/papermill.record/"
+#: The kind of output a figure waiting to be drawn is held in, until `svg` draws it.
+FIGURE = "application/vnd.benchbook.figure"
+
+
+class Recorder:
+    """The outputs of the cell being run (`cell`, a list a notebook cell holds as its outputs)."""
+
+    def __init__(self) -> None:
+        self.cell: list = []
+
+
+_recorder: Recorder | None = None
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[Recorder]:
+    """Record, instead of display, what is glued or displayed inside the block."""
+    global _recorder
+    before, _recorder = _recorder, Recorder()
+    try:
+        yield _recorder
+    finally:
+        _recorder = before
+
+
+def recording_now() -> bool:
+    return _recorder is not None
+
+
+def _json_default(obj):
+    """What the kernel's JSON packer makes of a value JSON lacks (numpy numbers, dates, bytes)."""
+    import base64
+    import datetime
+    import numbers
+
+    if isinstance(obj, numbers.Integral):
+        return int(obj)
+    if isinstance(obj, numbers.Real):
+        return float(obj)
+    if isinstance(obj, bytes):
+        return base64.b64encode(obj).decode("ascii")
+    if isinstance(obj, (datetime.date, datetime.datetime)):
+        return obj.isoformat()
+    raise TypeError(f"{type(obj).__name__} is not JSON serializable")
+
+
+def _wire(value):
+    """`value` as it arrives from a kernel: through JSON."""
+    return json.loads(json.dumps(value, default=_json_default))
+
+
+def _output(data: dict, metadata: dict | None = None) -> None:
+    """Append an output to the cell being run, its values as a kernel's JSON carries them (a figure
+    waiting to be drawn kept as it is)."""
+    figure = {k: data.pop(k) for k in [k for k in data if k.endswith(FIGURE)]}
+    out = {"output_type": "display_data", "data": _wire(data) | figure, "metadata": _wire(metadata or {})}
+    _recorder.cell.append(out)
+
+
+def _bundle(value, markdown: bool) -> dict:
+    """The formats a kernel records of `value`: text/markdown for Markdown, a Styler's or a
+    DataFrame's HTML beside its repr, a figure (drawn later), else its repr."""
+    if markdown:
+        return {"text/markdown": value, "text/plain": "<IPython.core.display.Markdown object>"}
+    if hasattr(value, "savefig"):
+        return {FIGURE: value, "text/plain": repr(value)}
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):  # a plain number, as `chapter.setup` shows it
+        value = value.item()
+    data = {"text/plain": repr(value)}
+    html = getattr(value, "_repr_html_", None)
+    if html is not None:
+        data["text/html"] = html()
+    return data
+
+
+def glue(name: str, value, markdown: bool = False) -> None:
+    """Glue `value` under `name`, hidden (`{glue:text}`, `{glue:md}` with `markdown`, `{glue:figure}`)."""
+    if _recorder is None:
+        from myst_nb import glue as myst_glue
+
+        if markdown:
+            from IPython.display import Markdown
+
+            value = Markdown(value)
+        myst_glue(name, value, display=False)
+        return
+    data = {GLUE_PREFIX + k: v for k, v in _bundle(value, markdown).items()}
+    _output(data, {"scrapbook": {"name": name, "mime_prefix": GLUE_PREFIX}})
+
+
+def display(value, markdown: bool = False) -> None:
+    """Show `value` where the cell stands: a table, or Markdown with `markdown`."""
+    if _recorder is None:
+        from IPython.display import Markdown
+        from IPython.display import display as ipy_display
+
+        ipy_display(Markdown(value) if markdown else value)
+        return
+    _output(_bundle(value, markdown))
+
+
+def display_raw(data: dict) -> None:
+    """Emit `data` (mime type -> value) as one output, as IPython's `display(data, raw=True)`."""
+    if _recorder is None:
+        from IPython.display import display as ipy_display
+
+        ipy_display(data, raw=True)
+        return
+    _output(dict(data))
+
+
+def draw(nb: dict, workers: int = 1) -> None:
+    """Draw each figure the cells left waiting, in place, as `plotting.glue_figure` draws a glued one
+    for a kernel: made ready for the page (`plotting.finish`), then the SVG a kernel records (`svg`).
+    With `workers` 2, a forked copy of this process draws every other figure meanwhile, on the other
+    core (`_drawn_elsewhere`); what it fails to draw is drawn here."""
+    waiting = [
+        (data, key)
+        for cell in nb["cells"]
+        for out in (cell.get("outputs", []) if cell["cell_type"] == "code" else [])
+        for data in [out.get("data", {})]
+        for key in [k for k in data if k.endswith(FIGURE)]
+    ]
+    theirs = _drawn_elsewhere([(data[key], key) for data, key in waiting[1::2]]) if workers > 1 else None
+    for i, (data, key) in enumerate(waiting):
+        fig = data.pop(key)
+        elsewhere = theirs.get(i // 2) if theirs is not None and i % 2 else None
+        data[key.removesuffix(FIGURE) + "image/svg+xml"] = elsewhere if elsewhere is not None else _drawn(fig, key)
+
+
+def _drawn(fig, key: str) -> str:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from benchbook.presentation.plotting import finish
+
+    if not hasattr(fig.canvas, "get_renderer"):  # closed (`glue_figure`): the inline backend's Agg
+        FigureCanvasAgg(fig)
+    if key.startswith(GLUE_PREFIX):  # a figure left open is shown as drawn, as by the inline backend
+        finish(fig)
+    return svg(fig)
+
+
+class _Elsewhere:
+    """The SVGs a forked child draws, read when first asked for (`get`): {index: svg}, empty where
+    the child failed (its figures are then drawn here)."""
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self.pid, self.fd, self.svgs = pid, fd, None
+
+    def get(self, i: int):
+        if self.svgs is None:
+            import os
+            import pickle
+
+            chunks = []
+            while chunk := os.read(self.fd, 1 << 20):
+                chunks.append(chunk)
+            os.close(self.fd)
+            _, status = os.waitpid(self.pid, 0)
+            try:
+                self.svgs = pickle.loads(b"".join(chunks)) if status == 0 else {}
+            except (pickle.UnpicklingError, EOFError):
+                self.svgs = {}
+        return self.svgs.get(i)
+
+
+def _drawn_elsewhere(figures: list) -> _Elsewhere | None:
+    """Fork a child that draws `figures` (figure, key) and sends their SVGs back; None where this
+    system cannot fork or there is nothing to draw."""
+    import os
+
+    if not figures or not hasattr(os, "fork"):
+        return None
+    import pickle
+
+    import matplotlib.backends.backend_agg  # noqa: F401 - imported before the fork: the child imports nothing
+    import matplotlib.backends.backend_svg  # noqa: F401
+    import matplotlib.text  # noqa: F401
+
+    import benchbook.presentation.plotting  # noqa: F401
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: draw, send, and leave without running anything of the parent's
+        status = 1
+        try:
+            os.close(read)
+            data = pickle.dumps({i: _drawn(fig, key) for i, (fig, key) in enumerate(figures)})
+            view = memoryview(data)
+            while view:
+                view = view[os.write(write, view) :]
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    return _Elsewhere(pid, read)
+
+
+def svg(fig) -> str:
+    """A figure as a kernel's inline backend draws it for the book (`plotting.use_theme`): SVG, the
+    tight box, no date, the figure's own colours and resolution."""
+    buf = io.BytesIO()
+    fig.canvas.print_figure(
+        buf,
+        format="svg",
+        bbox_inches="tight",
+        metadata={"Date": None},
+        facecolor=fig.get_facecolor(),
+        edgecolor=fig.get_edgecolor(),
+        dpi=fig.dpi,
+    )
+    return buf.getvalue().decode("utf-8")
