@@ -383,7 +383,27 @@ def publish(out: Path, files: dict[str, str]) -> Path:
             config.atomic_write(out / name, text)
     index = out / "index.html"
     config.atomic_write(index, files["index.html"])
+    _remove_stale(out, set(files))
     return index
+
+
+#: What an earlier report (this version's or one rendered by Sphinx) left in its folder.
+_REPORT_FILES = ("*.html", "*.claims.json", "*.ipynb", "searchindex.js")
+_REPORT_FOLDERS = ("_static", "_images", "_sources")
+
+
+def _remove_stale(out: Path, written: set[str]) -> None:
+    """Remove the pages of an earlier report in OUT that this one did not write again, so the folder
+    holds one report: a chapter page left from another input would read as part of this one."""
+    import shutil
+
+    for pattern in _REPORT_FILES:
+        for path in out.glob(pattern):
+            if path.name not in written and path.is_file():
+                path.unlink()
+    for name in _REPORT_FOLDERS:
+        if name not in written and (out / name).is_dir():
+            shutil.rmtree(out / name)
 
 
 def _ours(out: Path) -> bool:

@@ -305,3 +305,26 @@ def test_a_report_imports_no_kernel_notebook_or_sphinx_machinery(tmp_path):
     imported = set(eval(res.stdout.strip().splitlines()[-1]))  # noqa: S307 - our own printed list
     assert not imported & {"IPython", "nbformat", "myst_nb", "sphinx", "jupyter_book", "papermill", "nbclient"}
     assert (tmp_path / "out" / "tp_scaling.html").is_file()
+
+
+def test_a_report_written_over_another_leaves_none_of_its_pages(tmp_path):
+    """A folder holds one report: the earlier report's chapter pages, ledgers and theme folders that
+    this one does not write again are removed, a file of the reader's own is kept."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "index.html").write_text('<div class="benchbook-report"></div>')
+    for old in ("tp_scaling.html", "tp_scaling.claims.json", "tp_scaling.ipynb", "searchindex.js"):
+        (out / old).write_text("old")
+    (out / "_static").mkdir()
+    (out / "_static" / "theme.css").write_text("old")
+    (out / "notes.txt").write_text("mine")
+    res = runner.invoke(app, ["report", str(SERVE), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    left = sorted(p.name for p in out.iterdir())
+    assert left == [
+        "index.html",
+        "notes.txt",
+        "serving_saturation.claims.json",
+        "serving_saturation.html",
+        "serving_saturation.ipynb",
+    ], left
