@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html.parser
 import itertools
 import os
 import re
@@ -156,3 +157,43 @@ def page_text(nb: dict) -> str:
     # a glued block (```{glue:md} name ... ```), such as the bottom-line box, reads as its text too
     md = re.sub(r"```\{glue:md\} ([A-Za-z0-9_]+)\n(?::[^\n]*\n)*```", lambda m: glued.get(m.group(1), ""), md)
     return re.sub(r"\{glue:(?:text|md)\}`([A-Za-z0-9_]+)(?::[^`]*)?`", lambda m: glued.get(m.group(1), ""), md)
+
+
+class Prose(html.parser.HTMLParser):
+    """A page's prose: its text outside code, scripts, styles and tables printed from data."""
+
+    SKIP = {"pre", "code", "script", "style", "table", "kbd", "samp"}
+
+    def __init__(self):
+        super().__init__()
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        self._skip += tag in self.SKIP
+
+    def handle_endtag(self, tag):
+        self._skip -= tag in self.SKIP and self._skip > 0
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.parts.append(data)
+
+
+REPEAT_CHARS = 50
+RAW_PLURAL = re.compile(r"\b\w+\(s\)")
+
+
+def repeats(text: str) -> list[str]:
+    """Sentences of a page's prose (its article: not the navigation, which repeats the headings) said
+    more than once, and count nouns printed with a raw "(s)"."""
+    body = re.search(r"<article\b.*</article>", text, re.S)
+    parser = Prose()
+    parser.feed(body.group(0) if body else text)
+    prose = " ".join(" ".join(parser.parts).split())
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", prose) if len(s) >= REPEAT_CHARS]
+    seen: dict[str, int] = {}
+    for s in sentences:
+        seen[s] = seen.get(s, 0) + 1
+    out = [f"says {n} times: {s[:100]!r}" for s, n in seen.items() if n > 1]
+    return out + [f"prints {m.group(0)!r}" for m in RAW_PLURAL.finditer(prose)][:3]

@@ -25,6 +25,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from conftest import Prose, repeats
 
 from benchbook import build, config
 
@@ -245,27 +246,6 @@ def test_no_tracebacks_machine_paths_or_stderr(site, machine_path):
     assert not bad, "\n".join(bad)
 
 
-class _Prose(html.parser.HTMLParser):
-    """A page's prose: its text outside code, scripts, styles and tables printed from data."""
-
-    SKIP = {"pre", "code", "script", "style", "table", "kbd", "samp"}
-
-    def __init__(self):
-        super().__init__()
-        self.parts: list[str] = []
-        self._skip = 0
-
-    def handle_starttag(self, tag, attrs):
-        self._skip += tag in self.SKIP
-
-    def handle_endtag(self, tag):
-        self._skip -= tag in self.SKIP and self._skip > 0
-
-    def handle_data(self, data):
-        if not self._skip:
-            self.parts.append(data)
-
-
 #: Markdown a reader should never see as typed: a code span's backticks, bold stars, and a command
 #: line's `--flag` turned into a dash by smart quotes ("–request-rate").
 SHOWN_MARKUP = re.compile(r"`[^`\n]{1,60}`?|\*\*\w|(?<![\w–])[–—][a-z][\w-]*")
@@ -277,7 +257,7 @@ RAW_LIST = re.compile(r"<p>\s*(?:<span[^>]*>\s*)*[-*+] \S[^<]{0,40}")
 
 
 def markup_problems(text: str) -> list[str]:
-    parser = _Prose()
+    parser = Prose()
     parser.feed(text)
     prose = " ".join(" ".join(parser.parts).split())
     shown = [f"shows {m.group(0)!r}" for m in SHOWN_MARKUP.finditer(prose)][:3]
@@ -326,25 +306,6 @@ def test_the_empty_figure_check_finds_a_caption_over_nothing():
 
 
 #: A sentence long enough that saying it twice on one page is a repeat, not a shared phrase.
-REPEAT_CHARS = 50
-RAW_PLURAL = re.compile(r"\b\w+\(s\)")
-
-
-def repeats(text: str) -> list[str]:
-    """Sentences of a page's prose (its article: not the navigation, which repeats the headings) said
-    more than once, and count nouns printed with a raw "(s)"."""
-    body = re.search(r"<article\b.*</article>", text, re.S)
-    parser = _Prose()
-    parser.feed(body.group(0) if body else text)
-    prose = " ".join(" ".join(parser.parts).split())
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", prose) if len(s) >= REPEAT_CHARS]
-    seen: dict[str, int] = {}
-    for s in sentences:
-        seen[s] = seen.get(s, 0) + 1
-    out = [f"says {n} times: {s[:100]!r}" for s, n in seen.items() if n > 1]
-    return out + [f"prints {m.group(0)!r}" for m in RAW_PLURAL.finditer(prose)][:3]
-
-
 def test_each_sentence_is_said_once_and_no_count_prints_a_raw_plural(site):
     """On every page but the claims ledger, which lists each claim with its own rule and reason."""
     bad = [b for b in _every_page(site, repeats) if not b.startswith("notebooks/claims_ledger.html: says")]

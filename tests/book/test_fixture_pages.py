@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import TOPICS, markup_in_plain_glue, page_text
+from conftest import TOPICS, markup_in_plain_glue, page_text, repeats
 
 from benchbook import config, declarations, ingest, report, rerun
 from benchbook.claims import from_notebook
@@ -160,9 +160,10 @@ def test_chapter_on_a_real_output(tmp_path, chapter, path):
     nb = report.run_plain(prep, draw=False)  # the text is tested here; the figures by their own tests
     ledger = json.loads(json.dumps(from_notebook(nb)))
     assert check(ledger) == []
-    page_html.page(nb, chapter, {}, GLOSSARY)  # every role and directive the page uses is rendered
+    shown = page_html.page(nb, chapter, {}, GLOSSARY)  # every role and directive the page uses is rendered
     text = page_text(nb)
     problems = page_problems(text, _shown_outputs(nb)) + notation_problems(chapter, text) + markup_in_plain_glue(nb)
+    problems += repeats(shown)  # each sentence said once (#34), no raw plural
     card = load_card(path)
     if card is not None:
         problems += card_problems(card, chapter, text)

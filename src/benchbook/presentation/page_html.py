@@ -44,7 +44,8 @@ nav.benchbook-nav { max-width: 52rem; margin: 0 auto; padding: 0.6rem 1.5rem; fo
 a { color: #0a7d91; }
 code { font-size: 0.9em; background: #f3f4f5; padding: 0 0.2em; border-radius: 3px; }
 pre { background: #f6f8fa; padding: 0.6em 0.8em; overflow-x: auto; font-size: 0.85em; line-height: 1.4; }
-pre code { background: none; padding: 0; }
+pre code { background: none; padding: 0; font-size: 1em; }
+pre.cell_input { white-space: pre-wrap; overflow-wrap: anywhere; }
 div.admonition, details.admonition { border-left: 0.2rem solid #0a7d91; background: #f7fbfc;
   padding: 0.4em 1em; margin: 1em 0; }
 div.admonition.tip { border-color: #009E73; background: #f4fbf8; }

@@ -86,7 +86,7 @@ def analyse(p: dict) -> Result:
         serving_claims.bandwidth(low, pk, active_b, w.bytes_per_weight, said),
         serving_claims.bound("low", low, pk, p["bound_threshold"], w.assumed, said),
         serving_claims.compute(best, pk, said),
-        serving_claims.bound("best", best, pk, p["bound_threshold"], w.assumed, said),
+        _bound_best(best, low, pk, p["bound_threshold"], w.assumed, said),
         serving_claims.underfilled(lit),
         serving_claims.uncapped(apart, curve, int(r["order"].min()) if len(r) else None),
         serving_claims.tpot_itl(r),
@@ -119,6 +119,14 @@ def analyse(p: dict) -> Result:
         ledger=wording.ledger(CHAPTER, inputs, led.claims),
         set_aside=ingest.set_aside_note(p["source"], tool=ingest.SERVING_TOOLS),
     )
+
+
+def _bound_best(best, low, pk, threshold: float, assumed: bool, said: dict):
+    """What limits the best load; where it is the lightest load too, its bound is said once, there."""
+    c = serving_claims.bound("best", best, pk, threshold, assumed, said)
+    if best is not None and low is not None and best.name == low.name:
+        return c.not_applicable("the best load is the lightest one, whose bound is stated above")
+    return c
 
 
 def page(res: Result) -> Page:
