@@ -101,3 +101,33 @@ def test_the_run_summarys_times_of_day_are_rejected_and_a_latency_in_seconds_kee
     assert e2el.loc["concurrent", "value"] == 20400.0 and e2el.loc["concurrent", "note"] == "converted from 20.4 s"
     # a number that is no clock (a duration of 30.0 s) is kept, not rejected as one
     assert (t["metric"] == "duration").sum() == 2 and not clocks["text"].str.contains("30.0").any()
+
+
+def _tables_of(path) -> str:
+    """The console tables of a file (from the Run Summary title on), without its setup lines."""
+    lines = path.read_text().splitlines()
+    first = next(i for i, line in enumerate(lines) if "Run Summary Info" in line)
+    return "\n".join(lines[first:])
+
+
+def test_each_set_of_tables_under_its_heading_is_its_own_benchmarks():
+    """GuideLLM prints one set of tables per `guidellm benchmark` run; a write-up that pastes two sets
+    under two headings holds two runs of the same strategy, named by their headings, never one run
+    with conflicting rows."""
+    tables = _tables_of(LLAMA)
+    second = tables.replace(
+        "| constant  | 1.0 | 1.0  | 0.0   | 0.4  | 50.9  | 52.4  | 3.4   | 49.7 ",
+        "| constant  | 2.0 | 2.0  | 0.0   | 0.4  | 50.9  | 52.4  | 3.4   | 99.7 ",
+    )
+    assert second != tables
+    p = g.parse(f"## GB10\n\n{tables}\n\n## GH200\n\n{second}\n", "two.md")
+    t = p.table
+    assert list(dict.fromkeys(t["run"])) == ["constant (GB10)", "constant (GH200)"]
+    assert cell(t, "constant (GB10)", "output_throughput", "value")["value"] == 49.7
+    assert cell(t, "constant (GH200)", "output_throughput", "value")["value"] == 99.7
+    assert not p.rejected["reason"].str.startswith("conflicting rows").any()
+
+
+def test_one_set_of_tables_keeps_its_run_names_and_the_stacked_text_table_is_one_table():
+    p = g.parse(f"## GB10\n\n{_tables_of(LLAMA)}\n", "one.md")
+    assert list(dict.fromkeys(p.table["run"])) == ["constant"]  # the Text Metrics halves start no second set

@@ -192,15 +192,15 @@ def _settings(k: int, strategy: str, model, kinds, rates, data) -> dict:
 
 
 def _tables(lines: list[str]):
-    """(title, header rows, [(line number, cells)]) of every titled table; a table of two stacked
-    parts (Text Metrics) is two."""
+    """(title, header rows, [(line number, cells)], title's line number) of every titled table; a table
+    of two stacked parts (Text Metrics) is two."""
     i = 0
     while i < len(lines):
         m = _TITLE.match(lines[i])
         if not m or i + 1 >= len(lines) or not _RULE.match(lines[i + 1]):
             i += 1
             continue
-        title, i = m.group("title"), i + 2
+        title, at, i = m.group("title"), i + 1, i + 2
         while i < len(lines) and lines[i].lstrip().startswith("| Benchmark"):
             head = []
             while i < len(lines) and not _SEP.match(lines[i]) and not _RULE.match(lines[i]):
@@ -211,8 +211,45 @@ def _tables(lines: list[str]):
             while i < len(lines) and lines[i].lstrip().startswith("|") and not _RULE.match(lines[i]):
                 rows.append((i + 1, _cells(lines[i])))
                 i += 1
-            yield title, head, rows
+            yield title, head, rows, at
             i += 1  # the closing rule
+
+
+#: A markdown heading a write-up puts above a set of GuideLLM's tables (`## GB10`, `### 512 prompt ...`).
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>\S.*?)[\s#*]*$")
+
+
+def _sets(tables: list) -> list[int]:
+    """The set each table belongs to: GuideLLM prints one set of tables per `guidellm benchmark` run
+    (Run Summary ... Server Throughput), one row per benchmark of that run, so a table whose kind the
+    current set already has starts the next set; its rows are other benchmarks, never the same ones.
+    The stacked parts of one table (Text Metrics' input and output halves) are one table."""
+    out, seen, k, last = [], set(), 0, None
+    for title, _head, _rows, at in tables:
+        kind = next((v for key, v in _KIND.items() if title.startswith(key)), title)
+        if kind in seen and at != last:  # the stacked parts of one table (Text Metrics) share its title
+            k, seen = k + 1, set()
+        seen.add(kind)
+        out.append(k)
+        last = at
+    return out
+
+
+def _set_label(lines: list[str], at: int) -> str | None:
+    """The headings a set of tables sits under, the outer one first, each to its first comma (`GB10
+    (DGX spark) / 512 prompt + 256 output tokens`): the nearest heading above the set's first table
+    and the nearest heading of a higher level above that one; None where no heading is above it."""
+    chain: list[str] = []
+    level = 7
+    for line in reversed(lines[: at - 1]):
+        m = _HEADING.match(line)
+        if m and len(m.group(1)) < level:
+            chain.insert(0, m.group("text").strip("* "))
+            level = len(m.group(1))
+            if level == 1:
+                break
+    chain = [c.split(",")[0].strip() for c in chain if c]  # a heading's first clause names its section
+    return " / ".join(chain[-2:]) if chain else None
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -238,16 +275,24 @@ def _parse_v05(text: str | Lines, source: str) -> Parsed:
     messages: list[str] = []
     found = False
     strategies: list[str] = []
-    for title, head, rows in _tables(lines):
+    tables = list(_tables(lines))
+    sets = _sets(tables)
+    labels = {s: _set_label(lines, at) for s, (_t, _h, _r, at) in reversed(list(zip(sets, tables, strict=True)))}
+    base: dict[int, int] = {}  # the benchmarks of the sets before each set
+    for s, (title, head, rows, _at) in zip(sets, tables, strict=True):
         found = True
         kind = next((v for k, v in _KIND.items() if title.startswith(k)), None)
         n = max(len(h) for h in head)
+        base.setdefault(s, len(strategies))
         for ln, cells in rows:
-            k = len([r for r in rows if r[0] < ln])
+            k = base[s] + len([r for r in rows if r[0] < ln])
             strategy = cells[0]
             if len(strategies) <= k:
                 strategies.append(strategy)
-            settings = _settings(k, strategy, model, kinds, rates, data)
+            settings = _settings(k - base[s], strategy, model, kinds, rates, data)
+            if max(sets) > 0:  # several runs of guidellm: each set's heading names its benchmarks
+                where = labels[s] or f"tables {s + 1}"
+                settings = {**settings, "run": f"{settings['run']} ({where})", "dataset": data or where}
             for c in range(1, min(n, len(cells))):
                 v = number(cells[c])
                 group = head[0][c] if len(head[0]) > c else ""
