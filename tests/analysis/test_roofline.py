@@ -132,11 +132,31 @@ def test_a_name_several_variants_fit_is_ambiguous_and_the_page_says_which_it_cou
 def test_two_devices_named_side_by_side_are_neither_taken_and_the_reason_names_both():
     found = roofline.named(["Tested on 4×H800 and 4×H200 with the model.\n"])
     assert found.device is None and found.several == ("H800", "H200")
-    assert roofline.said(found) == {"device_several": "H800 and H200", "device_several_line": 1}
+    assert roofline.said(found) == {
+        "device_several": "H800 and H200",
+        "device_several_line": 1,
+        "device_several_where": "side by side (line 1)",
+    }
     assert roofline.choose("", ["Tested on 4×H800 and 4×H200.\n"]) is None
     # the other way: one counted part on the line is the run's device, with its count
     one = roofline.named(["Tested on 4×H200 with the model.\n"])
     assert (one.device, one.count) == ("H200-SXM-141GB", 4)
+
+
+def test_headings_naming_two_devices_leave_the_run_untaken_and_the_reason_names_both():
+    """A write-up whose sections serve on different machines (`### Serving on 8xH200`, `### Serving on
+    8xMI300x`) does not say which ran a block it ties to neither: no device is taken for it."""
+    text = (
+        "# Guide\n\n### Serving on 8xH200 GPUs\n\nvllm serve m --tensor-parallel-size 8\n\n"
+        "### Serving on 8xMI300x GPUs\n\nvllm serve m --tensor-parallel-size 8\n\n### Benchmarking\n"
+    )
+    found = roofline.named([text])
+    assert found.device is None and found.several == ("H200 GPUs", "MI300x GPUs")  # as the headings write them
+    assert roofline.said(found)["device_several_where"] == "in the headings of lines 3 and 7"
+    assert roofline.choose("", [text]) is None
+    # the other way: headings that name one device, twice, name the run's
+    one = roofline.named([text.replace("MI300x", "H200")])
+    assert one.device == "H200-SXM-141GB" and one.count == 8
 
 
 def test_a_device_named_late_in_a_long_line_of_prose_is_read():

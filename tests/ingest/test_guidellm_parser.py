@@ -133,3 +133,30 @@ def test_a_constant_benchmark_whose_rate_the_file_does_not_print_keeps_it_unknow
     assert set(sync["format"]) == {g.FORMAT} and set(sync["max_concurrency"]) == {1.0}
     # the first table's title is a Markdown list item (`- ℹ ...`) and is read
     assert cell(t, "run 1: synchronous", "e2el", "median")["line"] == 53
+
+
+def _tables_of(path) -> str:
+    """The console tables of a file (from the Run Summary title on), without its setup lines."""
+    lines = path.read_text().splitlines()
+    first = next(i for i, line in enumerate(lines) if "Run Summary Info" in line)
+    return "\n".join(lines[first:])
+
+
+def test_each_run_under_its_own_heading_is_named_by_it():
+    """A write-up that pastes two runs' tables under two headings holds two runs of the same
+    strategy, each named with its heading, never one run with conflicting rows; no heading, no name."""
+    tables = _tables_of(LLAMA)
+    second = tables.replace(
+        "| constant  | 1.0 | 1.0  | 0.0   | 0.4  | 50.9  | 52.4  | 3.4   | 49.7 ",
+        "| constant  | 2.0 | 2.0  | 0.0   | 0.4  | 50.9  | 52.4  | 3.4   | 99.7 ",
+    )
+    assert second != tables
+    p = g.parse(f"## GB10\n\n{tables}\n\n## GH200\n\n{second}\n", "two.md")
+    t = p.table
+    first, other = (t[t["metadata"].str.contains(f"GuideLLM run {n} ")] for n in (1, 2))
+    assert first["metadata"].str.endswith("under GB10)").all() and other["metadata"].str.endswith("under GH200)").all()
+    assert cell(t, "run 1: constant", "output_throughput", "value")["value"] == 49.7
+    assert cell(t, "run 2: constant", "output_throughput", "value")["value"] == 99.7
+    assert not p.rejected["reason"].str.startswith("conflicting rows").any()
+    bare = g.parse(f"{tables}\n\n{second}\n", "bare.md").table
+    assert not bare["metadata"].str.contains("under").any()

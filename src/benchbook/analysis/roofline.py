@@ -144,6 +144,7 @@ class Named:
     sign: context.Sign | None = None
     counted: bool = False  # the count is stated, not taken as 1
     several: tuple[str, ...] = ()  # the devices one line names side by side (`4×H800 and 4×H200`): no one is the run's
+    headed: tuple[int, ...] = ()  # the lines of the headings that name `several`, one each, where they do
 
 
 #: A line that counts the devices a machine has, not those a run used (`GPUs Available | 2 x L40S`):
@@ -204,6 +205,11 @@ def named(texts) -> Named:
     for text in texts:
         text = str(text or "")
         ctx = context.read(text.splitlines())
+        headed = _headed(ctx)
+        if len(headed) > 1:  # sections per machine: which of them ran the run, the file does not say
+            return Named(
+                fact=headed[0][1], several=tuple(v for v, _ in headed), headed=tuple(f.line for _, f in headed)
+            )
         hit = None
         for fact in [*ctx.get("device"), *ctx.headings]:
             beside = _beside(ctx, fact)
@@ -222,6 +228,18 @@ def named(texts) -> Named:
     if found:
         return next((f for f in found if f.counted), found[0])
     return Named(unlisted=unlisted, sign=None if unlisted else sign)
+
+
+def _headed(ctx: context.Context) -> list[tuple[str, context.Fact]]:
+    """(as written, fact) of each distinct table device the file's headings name, first line first: a
+    write-up that heads one section `## GB10` and another `## GH200`, or `### Benchmark on 16xH800` and
+    `### Benchmark on 16xH200`, ran its blocks on different machines."""
+    found: dict[str, tuple[str, context.Fact]] = {}
+    for f in ctx.get("device"):
+        d = _device(str(f.value).replace("_", " ")) if f.source == "heading" else None
+        if d is not None:
+            found.setdefault(d.name, (str(f.value), f))
+    return sorted(found.values(), key=lambda vf: vf[1].line)
 
 
 def _beside(ctx: context.Context, fact: context.Fact) -> list[str]:
@@ -292,7 +310,14 @@ def said(found: Named) -> dict:
     file names that the table lacks and its line, or the line that speaks of one unread; empty when
     the file names a table device or shows no sign."""
     if found.device is None and found.several:
-        return {"device_several": " and ".join(found.several), "device_several_line": found.fact.line}
+        where = f"side by side (line {found.fact.line})"
+        if found.headed:  # one device a heading, each in its own section
+            where = "in the headings of lines " + " and ".join(str(n) for n in found.headed)
+        return {
+            "device_several": " and ".join(found.several),
+            "device_several_line": found.fact.line,
+            "device_several_where": where,
+        }
     if found.device is None and found.unlisted is not None and hardware.family(str(found.unlisted.value)):
         # a family several rows of the table are (`H100`: PCIe, SXM5, NVL), their peaks apart: named, none chosen
         return {

@@ -172,7 +172,7 @@ def no_device_reason(ev: dict) -> str:
     called absent."""
     if ev.get("device_several"):
         return (
-            f"the input names {ev['device_several']} side by side (line {ev.get('device_several_line')}) and does not "
+            f"the input names {ev['device_several']} {ev.get('device_several_where')} and does not "
             "say which of them ran this run, so none is assumed (pass -p gpu NAME, or the peaks)"
         )
     if ev.get("device_family"):

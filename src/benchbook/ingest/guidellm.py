@@ -238,11 +238,38 @@ def _sweeps(tables: list) -> list:
     return out if n > 1 else [(t, None) for t, _ in out]
 
 
-def _of_run(settings: dict, sweep: tuple[int, int]) -> dict:
+def _of_run(settings: dict, sweep: tuple[int, int], heading: str | None) -> dict:
     """A benchmark of one of several runs printed in one file, labelled by its run; each run is its own
-    series (`deployment`). The profile line above the first run says nothing of the others' rates."""
+    series (`deployment`), named with the write-up's headings above it where there are any (`GB10 /
+    512 prompt`). The profile line above the first run says nothing of the others' rates."""
     n, line = sweep
-    return {**settings, "run": f"run {n}: {settings['run']}", "metadata": f"deployment=GuideLLM run {n} (line {line})"}
+    under = f", under {heading}" if heading else ""
+    return {
+        **settings,
+        "run": f"run {n}: {settings['run']}",
+        "metadata": f"deployment=GuideLLM run {n} (line {line}{under})",
+    }
+
+
+#: A markdown heading a write-up puts above a set of GuideLLM's tables (`## GB10`, `### 512 prompt ...`).
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(?P<text>\S.*?)[\s#*]*$")
+
+
+def _heading(lines: list[str], at: int) -> str | None:
+    """The headings a run's tables sit under, the outer one first, each to its first comma (`GB10
+    (DGX spark) / 512 prompt + 256 output tokens`): the nearest heading above its first table and the
+    nearest heading of a higher level above that one; None where no heading is above it."""
+    chain: list[str] = []
+    level = 7
+    for line in reversed(lines[: at - 1]):
+        m = _HEADING.match(line)
+        if m and len(m.group(1)) < level:
+            chain.insert(0, m.group("text").strip("* "))
+            level = len(m.group(1))
+            if level == 1:
+                break
+    chain = [c.split(",")[0].strip() for c in chain if c]  # a heading's first clause names its section
+    return " / ".join(chain[-2:]) if chain else None
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -281,7 +308,7 @@ def _parse_v05(text: str | Lines, source: str) -> Parsed:
                 strategies.append(strategy)
             settings = _settings(k, strategy, model, *((kinds, rates, data) if first else ([], [], None)))
             if sweep is not None:
-                settings = _of_run(settings, sweep)
+                settings = _of_run(settings, sweep, _heading(lines, sweep[1]))
             for c in range(1, min(n, len(cells))):
                 v = number(cells[c])
                 group = head[0][c] if len(head[0]) > c else ""

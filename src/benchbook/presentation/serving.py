@@ -551,11 +551,22 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
     ax.set_ylim(bottom=0)
     ax.set_xlabel("max concurrency (requests)" if variable == "max_concurrency" else "request rate (req/s)")
     ax.set_ylabel("throughput (tok/s)")
-    if ax.get_legend_handles_labels()[0]:  # a run where every request failed draws nothing to label
-        # below the axes, in two columns: beside them, its long names left the curve a third of the width
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2)
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:  # a run where every request failed draws nothing to label
+        # below the axes, in two columns: beside them, its long names left the curve a third of the width;
+        # one column where two of its longest labels side by side would be wider than the figure and the
+        # labels are few enough to stand in one column under it
+        wide = max(len(s) for s in labels) > LEGEND_COLUMN_CHARS
+        ncols = 1 if wide and len(labels) <= LEGEND_ONE_COLUMN_ROWS else 2
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=ncols)
     fig.tight_layout()
     return fig
+
+
+#: The longest legend label two columns of the throughput figure's legend hold side by side.
+LEGEND_COLUMN_CHARS = 60
+#: The most labels the throughput figure's legend stacks in one column below the axes.
+LEGEND_ONE_COLUMN_ROWS = 12
 
 
 #: A latency statistic's marker and colour: greys and purple, apart from the colours the chapter's
