@@ -32,7 +32,7 @@ import re
 import shlex
 
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
-from benchbook.ingest.text import Lines, first_char, head, json_object, split_n, whole
+from benchbook.ingest.text import Lines, first_char, head, json_object, repeat_label, split_n, whole
 
 NAME = "vllm-bench-offline"
 
@@ -155,14 +155,38 @@ def _command(lines: list[str], lo: int, hi: int) -> tuple[str | None, dict]:
 _RESULT_RE = re.compile(r"(Avg latency|Throughput|\d+(\.\d+)?% percentile|Total num)")
 
 
-def _heading(lines: list[str], lo: int, hi: int) -> str | None:
-    """The nearest markdown heading in lines[lo:hi] (a commented-out result line is not one)."""
+def _heading(lines: list[str], lo: int, hi: int, bold: bool = False) -> str | None:
+    """The nearest markdown heading in lines[lo:hi] (a commented-out result line is not one); with
+    `bold`, the nearest heading or bold line alone (`**qwen3-32B**`) that is no repeat's label."""
     for j in range(hi - 1, lo - 1, -1):
         s = lines[j].strip()
         text = s.lstrip("#").strip()
+        if bold and (m := re.fullmatch(r"\*\*([^*]+)\*\*\s*[:：]?", s)):
+            return m.group(1).strip()
         if s.startswith("#") and not s.startswith("#!") and text and not _RESULT_RE.match(text):
-            return text
+            if not (bold and repeat_label(text)):
+                return text
     return None
+
+
+_FENCE_RE = re.compile(r"\s*(```|~~~)")
+_WRITTEN_FLAG = re.compile(r"(?<![\w-])--([a-z][\w-]*)[= ]+([^\s`'\"]+)")
+
+
+def _changed(lines: list[str], lo: int, hi: int) -> tuple[dict, str]:
+    """The settings a caption between two results writes as flags (`--tensor-parallel-size=1 结果：`,
+    "results at ..."), and those flags as written: what the next result changes from the command
+    above it."""
+    found, written = {}, []
+    for s in lines[lo:hi]:
+        if _RESULT_RE.search(s):
+            continue
+        for m in _WRITTEN_FLAG.finditer(s):
+            got = _settings_from_args({m.group(1).replace("-", "_"): m.group(2)})
+            if got:
+                found.update(got)
+                written.append(m.group(0))
+    return found, " ".join(written)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -178,8 +202,22 @@ def _text(text: str | Lines, source: str):
 
     def new_run(j: int, kind: str) -> dict:
         cmd_kind, found = _command(lines, prev_end, j)
+        variant = ""
+        if cmd_kind is None and runs and runs[-1]["benchmark"] == kind:
+            # a result with no command of its own is another run of the command above it, in the same
+            # pasted output (no code fence between) or under a caption writing the flag it changes
+            changed, written = _changed(lines, prev_end, j)
+            if changed or not any(_FENCE_RE.match(x) for x in lines[prev_end:j]):
+                cmd_kind, found = kind, {**runs[-1]["found"], **changed}
+                variant = written or runs[-1]["variant"]
+        label = _heading(lines, prev_end, j)
+        if repeat_label(label):  # `# 第二次`: a repeat of the configuration named above it
+            base = _heading(lines, 0, j, bold=True)
+            label = " ".join(x for x in (base, f"({variant})" if variant else "", label) if x)
         run = {
-            "run": _heading(lines, prev_end, j),
+            "run": label,
+            "found": found,
+            "variant": variant,
             "format": "text",
             "benchmark": kind,
             "model": found.get("model"),

@@ -368,13 +368,15 @@ def device_sentence(
     size_line: int | None = None,
     fewest: int | None = None,
     instances: int = 1,
+    models: list | None = None,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
     where the input states them); the model's size, and its weights' precision and bytes per weight
     with where they come from (`weights`, an `analysis.precision.Weights`; `size_line`: the input's line
     that states the size, where the size is the input's own; `fewest`: the fewest devices a run spans,
-    where runs of a disaggregated layout of `instances` instances stand beside runs in one instance)."""
+    where runs of a disaggregated layout of `instances` instances stand beside runs in one instance;
+    `models`: the runs' models, where they are several the roofline sizes none)."""
     dev = {"spans": spans, "fewest": fewest or spans, "instances": instances, **(said or {})}
     if peaks is not None:
         dev = dict(
@@ -388,6 +390,7 @@ def device_sentence(
         "device",
         **dev,
         model=model,
+        models=[str(m) for m in models or []],
         total_b=total_b,
         active_b=active_b,
         moe=bool(total_b and active_b and total_b > active_b),
