@@ -103,9 +103,12 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     df = df.copy()  # a tidy serving table: columns by metric name, whichever tool wrote it
     if df.empty:
         return pd.DataFrame(columns=RUN_KEYS + ["order", "rate_assumed"])
-    df["col"] = np.where(
-        df["statistic"].isin(["value", "count", "max"]), df["metric"], df["metric"] + "_" + df["statistic"]
-    )
+    # a metric that is itself a count or a peak (`completed`, `peak_output_throughput`) is its own
+    # column; the count and the max of a metric with other statistics (AIPerf's `ttft` count and max)
+    # are `ttft_count` and `ttft_max`, never one column holding whichever came first
+    alone = df.groupby("metric", observed=True)["statistic"].transform("nunique").eq(1)
+    plain = df["statistic"].eq("value") | (df["statistic"].isin(["count", "max"]) & alone)
+    df["col"] = np.where(plain, df["metric"], df["metric"] + "_" + df["statistic"].astype(str))
     keys = [k for k in ["tool", *RUN_KEYS] if k in df.columns]
     wide = df.pivot_table(index=keys, columns="col", values="value", aggfunc="first", dropna=False, sort=False)
     wide = wide.reset_index()
@@ -154,14 +157,25 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     return wide.copy()  # one block per dtype: the columns added one by one fragment a wide (AIPerf) table
 
 
-def latency_stats(r: pd.DataFrame, metric: str) -> pd.DataFrame:
+def latency_stats(r: pd.DataFrame, metric: str, every: bool = False) -> pd.DataFrame:
     """Per run (in the order of `r`), the statistics of `metric` (one of LATENCIES) its output prints,
     in ms: `LATENCY_STATS`, the median being the printed median or, where the tool prints none, its
-    p50 (the same percentile); NaN where the output prints none (or `runs` blanked it: no token came)."""
+    p50 (the same percentile); NaN where the output prints none (or `runs` blanked it: no token came).
+    With `every`, also each other percentile some run prints (vLLM's `--metric-percentiles`, AIPerf's
+    p1 ... p75, `p99.9`), the percentiles in the order of their ranks after the mean and the median."""
     out = pd.DataFrame({"run": r["run"] if "run" in r else pd.Series(dtype=object)}, index=r.index)
     for stat in LATENCY_STATS:
         out[stat] = _col(r, f"{metric}_{stat}")
     out["median"] = out["median"].fillna(_col(r, f"{metric}_p50"))
+    if every:
+        ranks = {c: float(m.group(1)) for c in r.columns if (m := re.fullmatch(rf"{metric}_p(\d+(?:\.\d+)?)", str(c)))}
+        ranks = {
+            c: q for c, q in ranks.items() if q != 50 and f"p{q:g}" not in LATENCY_STATS and _col(r, c).notna().any()
+        }
+        for c in ranks:
+            out[c.removeprefix(f"{metric}_")] = _col(r, c)
+        pcts = sorted((c for c in out.columns if re.fullmatch(r"p\d+(?:\.\d+)?", c)), key=lambda c: float(c[1:]))
+        out = out[["run", "mean", "median", *pcts]]
     return out
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 #: Where a fact was read, from most to least trusted after the parser's own fields.
 SOURCES = ("parser", "command", "json", "env-dump", "key-value", "heading", "caption", "prose")
@@ -81,6 +81,7 @@ class Fact:
     unit: str | None = None
     scope: str | None = None
     command: int | None = None  # the first line of the command a command-line fact belongs to
+    until: int | None = None  # a caption's last line: the end of the block or section it labels
 
 
 @dataclass(frozen=True)
@@ -872,20 +873,25 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
     where the block is output (a line over a block of commands speaks of the commands, and the
     command's own model is read from it); a command is no caption."""
     inside, last, over, run = False, None, None, False
-    captions = []
+    captions: dict[int, int] = {}  # caption line -> the last line it labels
+    bold: int | None = None  # the open section of a bold line alone
     for k, raw in enumerate(lines):
         if _FENCE.match(raw):
             if not inside:
                 over, run = (last if last is not None and not _FENCE.match(lines[last]) else None), False
             elif over is not None and not run:
-                captions.append(over)
+                captions.setdefault(over, k)  # a fence's caption labels that block alone
             inside, last = not inside, k
         elif raw.strip():
-            if not inside and _BOLD_LINE.match(raw):
-                captions.append(k)
+            if not inside and (_BOLD_LINE.match(raw) or _HEADING.match(raw)):
+                if bold is not None:
+                    captions[bold] = k - 1  # a bold line's section ends at the next heading or bold line
+                bold = k if _BOLD_LINE.match(raw) else None
             run = run or (inside and bool(_COMMAND.search(raw)))
             last = k
-    for k in sorted(set(captions)):
+    if bold is not None:
+        captions[bold] = len(lines) - 1
+    for k, end in sorted(captions.items()):
         line = lines[k]
         if _COMMAND.search(line):
             continue
@@ -895,8 +901,9 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
             if _NAME_SIZE.search(_last_part(m.group(1))) and not _FILE_NAME.search(m.group(1))
         ]
         names = [n for n in dict.fromkeys(names) if not any(n != o and _same_model(n, o) for o in names)]
-        if len(names) == 1:
-            r.add("model", names[0], k + first, "caption", line)
+        n = len(r.facts)
+        if len(names) == 1 and r.add("model", names[0], k + first, "caption", line) and len(r.facts) > n:
+            r.facts[-1] = replace(r.facts[-1], until=end + first)
 
 
 def _read_paths(r: _Reader, line: str, i: int) -> None:
@@ -1064,6 +1071,8 @@ def _nearest(table, marks: list[Fact], results, between: Sequence[Fact]) -> list
         above = [f for f in marks if f.line <= line]
         if not above or placeholder(above[-1].value) or any(above[-1].line < c.line <= line for c in between):
             return None
+        if above[-1].until is not None and line > above[-1].until:
+            return None  # past the block or section its caption labels
         values.append(above[-1].value)
     return values
 

@@ -37,7 +37,7 @@ import re
 import shlex
 
 from benchbook.ingest import serving_power, vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, percentile, register
 from benchbook.ingest.text import Lines, contains, first_char, split_n
 
 NAME = "sglang-bench-serving"
@@ -62,7 +62,6 @@ STAT_RE = re.compile(
     r"^(?P<stat>Mean|Median|Std|Max|Min|P(?P<p>\d+(?:\.\d+)?)) (?P<name>E2E Latency|TTFT|TPOT|ITL) \(ms\)$"
 )
 STAT_NAMES = {"E2E Latency": "e2el", "TTFT": "ttft", "TPOT": "tpot", "ITL": "itl"}
-TIDY_PERCENTILES = {"50", "90", "95", "99"}
 OPTION_LINE_RE = re.compile(r"^\s*--[A-Za-z]")
 
 #: Block rows: label -> (metric, statistic, unit).
@@ -313,12 +312,11 @@ def _parse_block(lines, start, end, source, settings, records, rejects) -> int:
             metric, stat, unit = LABELS[label]
         elif st:
             p = st.group("p")
-            if p is not None and p not in TIDY_PERCENTILES:
-                rejects.append(
-                    (ln, s, f"percentile P{p} is not a tidy statistic (mean, median, std, p50, p90, p95, p99)")
-                )
+            if p is not None and percentile(p) is None:
+                rejects.append((ln, s, f"percentile P{p} is no rank between 0 and 100"))
                 continue
-            metric, stat, unit = STAT_NAMES[st.group("name")], st.group("stat").lower(), "ms"
+            stat = percentile(p) if p is not None else st.group("stat").lower()
+            metric, stat, unit = STAT_NAMES[st.group("name")], stat, "ms"
         else:
             rejects.append((ln, s, "a row this parser has no tidy name for"))
             continue
@@ -432,10 +430,11 @@ def _parse_object(obj: dict, line: int, source: str, records, rejects, messages)
             value, note = float(v), None
         if jm:
             p = jm.group("p")
-            if p is not None and p not in TIDY_PERCENTILES:
-                rejects.append((line, f"{key}: {v}", f"percentile p{p} is not a tidy statistic"))
+            if p is not None and percentile(p) is None:
+                rejects.append((line, f"{key}: {v}", f"percentile p{p} is no rank between 0 and 100"))
                 continue
-            metric, stat, unit = JSON_STAT_NAMES[jm.group("name")], jm.group("stat"), "ms"
+            stat = percentile(p) if p is not None else jm.group("stat")
+            metric, stat, unit = JSON_STAT_NAMES[jm.group("name")], stat, "ms"
         elif key in JSON_METRICS:
             metric, stat, unit = JSON_METRICS[key]
         else:

@@ -21,8 +21,8 @@ Metric names are the serving contract's where the quantity is the same (`request
 `latency`, the names (and units) batch_saturation reads from hf-batch-sweep.
 
 Counting (cells_read == kept + rejected): every number printed as a result is a cell; the `10%` of
-a percentile label is part of the label. Percentiles without a tidy statistic (P10, P25, P75) are
-reported in `rejected` with the reason.
+a percentile label is part of the label. Every percentile is kept under its rank (`p10`, `p25`,
+`p75`: `core.percentile`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import math
 import re
 import shlex
 
-from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, percentile, register
 from benchbook.ingest.text import Lines, first_char, head, json_object, repeat_label, split_n, whole
 
 NAME = "vllm-bench-offline"
@@ -71,7 +71,6 @@ THROUGHPUT_RE = re.compile(
 TOKENS_RE = re.compile(rf"(?<![\w])Total num (prompt|output) tokens:\s+{_N}\s*$")
 AVG_RE = re.compile(rf"(?<![\w])Avg latency:\s+{_N} seconds\s*$")
 PCT_RE = re.compile(rf"(?<![\w])(\d+(?:\.\d+)?)% percentile latency:\s+{_N} seconds\s*$")
-TIDY_PERCENTILES = {"50": "p50", "90": "p90", "95": "p95", "99": "p99"}
 OLD_TOKENS_NOTE = "old two-value line: its tokens/s counts prompt + output tokens"
 
 #: Command-line options -> setting column.
@@ -286,18 +285,12 @@ def _text(text: str | Lines, source: str):
         elif m := PCT_RE.search(raw):
             cells += 1
             p = m.group(1)
-            stat = TIDY_PERCENTILES.get(p)
+            stat = percentile(p)
             if current is None or current["benchmark"] != "latency" or (stat is not None and stat in current["stats"]):
                 current = new_run(j, "latency")
             prev_end = j + 1
             if stat is None:
-                rejects.append(
-                    (
-                        line_no,
-                        raw.strip(),
-                        f"percentile P{p} is not a tidy statistic (mean, median, std, p50, p90, p95, p99)",
-                    )
-                )
+                rejects.append((line_no, raw.strip(), f"percentile P{p} is no rank between 0 and 100"))
                 continue
             current["records"].append(
                 dict(line=line_no, metric="latency", statistic=stat, value=float(m.group(2)), unit="s")
@@ -375,10 +368,10 @@ def _json(text: str, source: str, messages: list[str]):
             for p, v in value.items():
                 k = text.find(f'"{p}"', base)
                 ln = text.count("\n", 0, max(k, 0)) + 1
-                stat = TIDY_PERCENTILES.get(str(p))
+                stat = percentile(p)
                 if stat is None:
                     cells += 1
-                    rejects.append((ln, f"percentiles[{p}]: {v}", f"percentile P{p} is not a tidy statistic"))
+                    rejects.append((ln, f"percentiles[{p}]: {v}", f"percentile P{p} is no rank between 0 and 100"))
                 else:
                     keep(p, v, "latency", stat, "s", line=ln)
         elif key == "latencies" and isinstance(value, list):

@@ -111,11 +111,11 @@ NONE_COMPLETED, NO_TOKEN, NOT_READ, NOT_PRINTED = "none completed", "no token ca
 
 def latency_table(r: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One latency of every run, as read (`serving.latency_stats`, ms): the run (and its repeat), then
-    a column per statistic read for some run (at most five: with the run and its repeat, seven columns),
-    and why each empty cell is empty. Both frames have no column of statistics when none of this latency
-    was read."""
-    s = serving.latency_stats(r, metric)
-    shown = [c for c in serving.LATENCY_STATS if s[c].notna().any()]
+    a column per statistic read for some run (the mean, the median and every percentile printed, by
+    rank), and why each empty cell is empty. Both frames have no column of statistics when none of this
+    latency was read."""
+    s = serving.latency_stats(r, metric, every=True)
+    shown = [c for c in s.columns if c != "run" and s[c].notna().any()]
     name = LATENCY_NAMES[metric]
     t = with_repeat(s[["run", *shown]].rename(columns={c: f"{c} {name} (ms)" for c in shown}), r)
     n = len(r)
