@@ -701,3 +701,17 @@ def test_commands_listed_together_before_all_results_tie_them_to_no_model():
 def test_a_value_of_unknown_states_nothing():
     assert not _read("model:\n  name: unknown\n").get("model")
     assert [f.value for f in _read("model:\n  name: Qwen/Qwen3-32B\n").get("model")] == ["Qwen/Qwen3-32B"]
+
+
+@pytest.mark.parametrize(
+    ("line", "device"),
+    [
+        ("# Serve and benchmark Qwen3.8-27B with vLLM on TPU7x (Ironwood)", "TPU7x"),
+        ("## Results on TPU v6e", "TPU v6e"),
+        ("Ran on a TPU v5e-8 slice with 8 chips.", "TPU v5e"),
+        ("## TPU support is planned", None),  # the word alone names no generation
+        ("In one short sentence: what is a TPU?", None),
+    ],
+)
+def test_a_google_tpu_named_by_its_generation_is_a_device(line, device):
+    assert [f.value for f in _read(line).get("device")] == ([device] if device else [])

@@ -340,6 +340,8 @@ _ACTIVE_PARAMS = re.compile(rf"{_B}[\s-]*(?:activ(?:e|ated)\b)|激活参数量?\
 _PRODUCT = re.compile(
     r"\b(?:(?:NVIDIA|AMD|Intel)\s+)?(?:GeForce\s+)?(?:RTX|GTX|Quadro|Titan|Radeon(?:\s+(?:RX|Pro|AI\s+Pro))?|Arc(?:\s+Pro)?)"
     r"\s*[A-Z]{0,2}\d{2,4}[A-Z]{0,3}(?:\s+(?:Ti|SUPER|Super|XTX|XT|GRE|Ada|Laptop))*(?:\s+\d{1,3}\s*GB)?\b"
+    # a Google TPU by its generation, as Google Cloud names them: `TPU v5e`, `TPU v6e`, `TPU7x` (Ironwood)
+    r"|\bTPU\s?v?\d{1,2}[a-z]{0,2}\b"
 )
 #: A part named as where a run ran (`Run ... on H100:`, `benchmarked on an MI300X`, `using 8 x A100`... the
 #: count is `_PART_COUNTED`'s): `on` or `using` and a part's code (letters, then two to four digits),
