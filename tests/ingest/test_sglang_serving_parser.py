@@ -96,7 +96,8 @@ def test_yaml_command_one_option_per_line_gives_the_server_settings():
     assert set(a["metadata"]) == {"backend=sglang; speculative=method not named"}
     assert cell(t, "Config A (TP4+DP4+DeepEP Balanced) raw output", "itl", "max")["value"] == 52277.16
     p = parsed(PR5390)
-    assert set(p.table["metadata"]) == {"backend=sglang; tp=8; dp=8; dp_attention=yes"}  # one shell line: DP inside TP
+    meta = "backend=sglang; tp=8; dp=8; dp_attention=yes; random_input_len=1000; random_output_len=1000"
+    assert set(p.table["metadata"]) == {meta}  # one shell line: DP inside TP; the workload the client asks
 
 
 def test_a_block_with_accept_length_and_one_without_are_two_servers():
@@ -311,3 +312,14 @@ def test_a_renamed_banner_names_the_run_and_a_plain_one_leaves_the_heading():
     t = sglang_serving.parse(text, "s.md").table
     assert cell(t, "c=64", "completed", "count")["value"] == 64
     assert cell(t, "sweep", "completed", "count")["value"] == 32
+
+
+def test_the_workload_the_command_asks_for_is_kept_with_the_run():
+    """`--random-input-len 3500 --random-output-len 1500` on the bench_serving command: the run's
+    workload, in its metadata as SGLang's JSON result records it (`random_input_len=3500`)."""
+    p = ingest.read(
+        config.FIXTURES_DIR / "sglang-bench-serving" / "gb200x4_hw_line_qwen3_30b_a3b_nvfp4_base_vs_pr_two_workloads.md"
+    )
+    meta = p.groupby("run", sort=False)["metadata"].first()
+    assert "random_input_len=3500; random_output_len=1500" in meta["Baseline"]
+    assert "random_input_len=100; random_output_len=100" in meta["baseline"]

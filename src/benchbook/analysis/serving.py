@@ -600,10 +600,17 @@ SERVER_SETTINGS = (
 )
 
 
-def _settings(meta: pd.Series) -> pd.DataFrame:
-    """The `SERVER_SETTINGS` of each run's `key=value; ...` metadata, one column per setting."""
+#: The workload a client asks for in its metadata (SGLang's `random_input_len`, `random_output_len`): runs
+#: asking for other lengths are other workloads, another series, never loads or bursts of one.
+WORKLOAD_SETTINGS = ("random_input_len", "random_output_len")
+
+
+def _settings(meta: pd.Series, workload: bool = False) -> pd.DataFrame:
+    """The `SERVER_SETTINGS` (with `workload`, also the `WORKLOAD_SETTINGS`) of each run's `key=value;
+    ...` metadata, one column per setting."""
     rows = [dict(kv.split("=", 1) for kv in (x.strip() for x in m.split(";")) if "=" in kv) for m in meta]
-    cols = {k: [row.get(k) for row in rows] for k in SERVER_SETTINGS if any(k in row for row in rows)}
+    keys = SERVER_SETTINGS + (WORKLOAD_SETTINGS if workload else ())
+    cols = {k: [row.get(k) for row in rows] for k in keys if any(k in row for row in rows)}
     return pd.DataFrame(cols, index=meta.index)
 
 
@@ -618,16 +625,18 @@ def aggregates(r: pd.DataFrame) -> pd.Series:
     return r["format"].eq(inference_perf.SUMMARY) & r.get("tool", pd.Series("", index=r.index)).eq(inference_perf.NAME)
 
 
-def series_key(r: pd.DataFrame) -> pd.Series:
+def series_key(r: pd.DataFrame, measured: bool = True) -> pd.Series:
     """A label per series of comparable runs: same model, the server settings that vary across the
     input (deployment, or a sweep's `max_num_seqs`: three servers at one concurrency are three
     series, never a curve rising 'at every step' of one load) and, when the input mixes them,
-    dataset (runs of two workloads at one load are two points, never repeats of one)."""
+    dataset (runs of two workloads at one load are two points, never repeats of one); with
+    `measured`, also the workload the runs' token totals show (`workloads`), else the one their
+    client states (`WORKLOAD_SETTINGS`)."""
     meta = (
         r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r.columns else pd.Series("", index=r.index)
     )
     label = r["model"].astype(object).fillna("the unnamed model").astype(str).str.split("/").str[-1]
-    settings = _settings(meta)
+    settings = _settings(meta, workload=not measured)
     varying = [  # a setting one server states and another does not (EAGLE on one, none on the other) varies too
         c for c in settings if c == "deployment" and settings[c].notna().any() or settings[c].nunique(dropna=False) > 1
     ]
@@ -640,7 +649,7 @@ def series_key(r: pd.DataFrame) -> pd.Series:
         label = label.where(parts == "", label + " (" + parts + ")")  # no "()" for a run that states none
     if "dataset" in r.columns and r["dataset"].nunique() > 1:
         label = label + ", dataset " + r["dataset"].fillna("not stated").map(str)
-    work = workloads(r)
+    work = workloads(r) if measured else pd.Series("", index=r.index)
     return label.where(work == "", label + ", " + work)
 
 

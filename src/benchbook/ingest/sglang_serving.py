@@ -207,6 +207,9 @@ def _section(lines: list[str], lo: int, j: int) -> tuple[int, int]:
     return 0, lo
 
 
+#: bench_serving's workload arguments (its `--random-input-len` / `--random-output-len`): a run's workload,
+#: kept in its metadata as the JSON result keeps them.
+WORKLOAD_ARGS = ("random_input_len", "random_output_len")
 #: The client (the module, or SGLang's self-contained script copied beside a README) and the server.
 _BENCH = ("sglang.bench_serving", "bench_serving.py")
 _COMMANDS = (*_BENCH, "sglang.launch_server", "sglang serve")
@@ -268,6 +271,8 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
             "model": args.get("model") or args.get("model_path"),
             "dataset": args.get("dataset_name"),
             "num_prompts": _rate(args.get("num_prompts", args.get("num_prompt"))),
+            # the lengths the command asks of its workload, as the JSON result records them
+            "workload": "; ".join(f"{k}={args[k]}" for k in WORKLOAD_ARGS if args.get(k)),
         }
     if str(server.get("model") or "").startswith("$"):  # a shell variable names no model
         server["model"] = None
@@ -275,7 +280,9 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
         ctx["model"] = server["model"]
     if str(ctx.get("model") or "").startswith(("/", "~")):  # a local checkpoint folder: its name is the model
         ctx["model"] = ctx["model"].rstrip("/").rsplit("/", 1)[-1] or None
-    meta = "; ".join(f"{k}={v}" for k, v in server.items() if k != "model" and v)
+    meta = "; ".join(
+        [*(f"{k}={v}" for k, v in server.items() if k != "model" and v), *filter(None, [ctx.pop("workload", "")])]
+    )
     if meta:
         ctx["metadata"] = meta
     for j in range(hi - 1, lo - 1, -1):

@@ -269,12 +269,19 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, to
 def bursts(r: pd.DataFrame) -> list[int]:
     """The prompt counts of the runs that send all their prompts at once (request rate inf, no
     concurrency cap: vLLM's and SGLang's benchmarks then issue every request without waiting), when
-    they differ: such runs sweep the burst's size, the requests in flight at the start; [] otherwise."""
+    they differ within a series of the settings the input states (`serving.series_key`, not the token
+    totals: a burst sweep's small bursts sample other mean lengths): such runs sweep the burst's size,
+    the requests in flight at the start; [] otherwise (runs of two stated workloads sweep nothing)."""
     if r.empty or not {"request_rate", "max_concurrency", "num_prompts"} <= set(r.columns):
         return []
     rate = r["request_rate"].astype(float)
     burst = r[np.isinf(rate) & r["max_concurrency"].isna() & r["num_prompts"].notna()]
-    sizes = sorted(int(n) for n in burst["num_prompts"].unique())
+    if burst.empty:
+        return []
+    swept = (
+        burst.groupby(serving.series_key(burst, measured=False).to_numpy())["num_prompts"].transform("nunique").gt(1)
+    )
+    sizes = sorted(int(n) for n in burst.loc[swept, "num_prompts"].unique())
     return sizes if len(sizes) > 1 else []
 
 
