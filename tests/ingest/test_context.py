@@ -710,8 +710,10 @@ def test_a_value_of_unknown_states_nothing():
         ("## Results on TPU v6e", "TPU v6e"),
         ("Ran on a TPU v5e-8 slice with 8 chips.", "TPU v5e"),
         ("## TPU support is planned", None),  # the word alone names no generation
+        ("## 昇腾 Atlas 300I Duo 上的使用案例", "Atlas 300I Duo"),  # Huawei's card, by its product name
+        ("# Atlas of results", None),
         ("In one short sentence: what is a TPU?", None),
     ],
 )
-def test_a_google_tpu_named_by_its_generation_is_a_device(line, device):
+def test_a_tpu_or_an_atlas_card_named_by_its_product_is_a_device(line, device):
     assert [f.value for f in _read(line).get("device")] == ([device] if device else [])

@@ -342,6 +342,8 @@ _PRODUCT = re.compile(
     r"\s*[A-Z]{0,2}\d{2,4}[A-Z]{0,3}(?:\s+(?:Ti|SUPER|Super|XTX|XT|GRE|Ada|Laptop))*(?:\s+\d{1,3}\s*GB)?\b"
     # a Google TPU by its generation, as Google Cloud names them: `TPU v5e`, `TPU v6e`, `TPU7x` (Ironwood)
     r"|\bTPU\s?v?\d{1,2}[a-z]{0,2}\b"
+    # a Huawei Atlas card or server as Huawei names them: `Atlas 300I Duo`, `Atlas 800I A2`
+    r"|\bAtlas\s?\d{3}[A-Z]?(?:\s(?:Duo|DUO|Pro|A2|A3))?\b"
 )
 #: A part named as where a run ran (`Run ... on H100:`, `benchmarked on an MI300X`, `using 8 x A100`... the
 #: count is `_PART_COUNTED`'s): `on` or `using` and a part's code (letters, then two to four digits),
