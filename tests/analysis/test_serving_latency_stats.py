@@ -76,3 +76,31 @@ def test_the_screen_s_conflicting_latency_rows_are_named_and_others_are_not():
         serving.screened_latencies([{"text": "P75 TTFT (ms): 80", "reason": "percentile P75 is not a tidy statistic"}])
         == []
     )
+
+
+def test_every_printed_percentile_is_in_the_latency_table_by_rank():
+    r = runs(ttft_mean=[10.0], ttft_p99=[30.0], ttft_p25=[8.0], **{"ttft_p99.9": [40.0], "ttft_p1": [5.0]})
+    s = serving.latency_stats(r, "ttft", every=True)
+    assert list(s.columns) == ["run", "mean", "median", "p1", "p25", "p90", "p95", "p99", "p99.9"]
+    assert list(serving.latency_stats(r, "ttft").columns) == ["run", *serving.LATENCY_STATS]
+
+
+def test_the_count_and_the_max_of_a_latency_are_columns_of_their_own():
+    """AIPerf prints a latency's sample count and its max: `ttft_count` and `ttft_max`, never one `ttft`
+    column holding whichever came first; a metric that is itself a peak keeps its bare name."""
+    rows = [
+        ("ttft", "count", 100.0),
+        ("ttft", "max", 950.0),
+        ("ttft", "mean", 400.0),
+        ("peak_output_throughput", "max", 1600.0),
+        ("completed", "count", 100.0),
+    ]
+    df = pd.DataFrame(
+        [
+            {"tool": "aiperf", "source": "x", "run": "a", "format": "json", "metric": m, "statistic": s, "value": v}
+            for m, s, v in rows
+        ]
+    )
+    w = serving.runs(df)
+    assert w.at[0, "ttft_count"] == 100.0 and w.at[0, "ttft_max"] == 950.0 and "ttft" not in w
+    assert w.at[0, "peak_output_throughput"] == 1600.0 and w.at[0, "completed"] == 100.0

@@ -635,6 +635,58 @@ def test_a_placeholder_model_command_between_a_server_and_its_results_ties_them_
     assert table["model"].isna().all()
 
 
+_CAPTIONED = """vllm serve org/A-70B-FP8 --tensor-parallel-size 1
+
+vllm serve org/A-70B-MXFP4 --tensor-parallel-size 1
+
+vllm bench serve --model ${{model}} --max-concurrency 64
+
+{first}
+```
+Successful requests: 128
+```
+
+{second}
+```
+Successful requests: 128
+```
+"""
+
+
+def test_a_caption_over_a_result_block_names_its_model():
+    """A write-up labels each pasted output with the line above it (the MI355 recipe: "`amd/Llama-3.3-
+    70B-Instruct-FP8-KV` TP1 8k/1k conc=64 performance on MI355"): each block takes that model, even
+    below a `--model ${model}` command, where no caption would leave it to no model."""
+    import pandas as pd
+
+    text = _CAPTIONED.format(first="`org/A-70B-FP8` TP1 conc=64 on MI355", second="**org/A-70B-MXFP4**")
+    c = _read(text)
+    assert [(f.value, f.line) for f in c.get("model") if f.source == "caption"] == [
+        ("org/A-70B-FP8", 7),
+        ("org/A-70B-MXFP4", 12),
+    ]
+    table = pd.DataFrame({"line": [9, 14], "model": [None, None]})
+    (msg,) = context.fill(table, c)
+    assert list(table["model"]) == ["org/A-70B-FP8", "org/A-70B-MXFP4"] and "caption above it" in msg
+    # a caption naming two models compares them, and one over a block of commands speaks of the
+    # commands: neither names a block's model
+    both = _CAPTIONED.format(first="org/A-70B-FP8 against org/B-8B", second="Results:")
+    assert not [f for f in _read(both).get("model") if f.source == "caption"]
+    over_command = "Inspired by `z-lab/Qwen3.6-35B-A3B-DFlash`:\n```\nvllm serve org/A-8B --tp 2\n```\n"
+    assert [(f.value, f.source) for f in _read(over_command).get("model")] == [("org/A-8B", "command")]
+
+
+def test_a_command_between_a_caption_and_its_results_is_the_nearer():
+    """**qwen3-32B** over a section whose command names `~/models/qwen3-32B`: the command ties the
+    results; a caption naming the same model adds no second value to the file's one model."""
+    import pandas as pd
+
+    text = "**Qwen3-32B**\n\n```\nvllm bench throughput --model org/Qwen3-32B-AWQ\n```\n```\nThroughput: 1 requests/s\n```\n"
+    table = pd.DataFrame({"line": [7], "model": [None]})
+    (msg,) = context.fill(table, _read(text))
+    assert list(table["model"]) == ["org/Qwen3-32B-AWQ"] and "read from line 4" in msg
+
+
 def test_commands_listed_together_before_all_results_tie_them_to_no_model():
     """A setup section with one client command per engine, the results in a later section: the last
     command is not the first block's (the TPU v4-8 vLLM / EasyDeL write-up)."""
@@ -672,3 +724,19 @@ def test_a_cpu_named_in_a_heading_is_the_cpu_and_the_same_words_in_a_command_are
     assert context.states(said, "cpu").status == "stated"
     assert not [f for f in context.read(["./run --tag Intel-i3-1315U"]).facts if f.name == "cpu"]
     assert context.states(context.read(["# Benchmark results"]), "cpu").status == "absent"
+
+
+@pytest.mark.parametrize(
+    ("line", "device"),
+    [
+        ("# Serve and benchmark Qwen3.8-27B with vLLM on TPU7x (Ironwood)", "TPU7x"),
+        ("## Results on TPU v6e", "TPU v6e"),
+        ("Ran on a TPU v5e-8 slice with 8 chips.", "TPU v5e"),
+        ("## TPU support is planned", None),  # the word alone names no generation
+        ("## 昇腾 Atlas 300I Duo 上的使用案例", "Atlas 300I Duo"),  # Huawei's card, by its product name
+        ("# Atlas of results", None),
+        ("In one short sentence: what is a TPU?", None),
+    ],
+)
+def test_a_tpu_or_an_atlas_card_named_by_its_product_is_a_device(line, device):
+    assert [f.value for f in _read(line).get("device")] == ([device] if device else [])

@@ -56,7 +56,8 @@ def test_counting_and_reasons():
     p = parsed(QWEN)
     assert p.cells_read == len(p.table) + len(p.rejected)
     kinds = p.rejected["reason"].value_counts()
-    assert kinds["percentile p99.9 is not a tidy statistic"] == 8
+    assert not p.rejected["reason"].str.contains("percentile").any()
+    assert (p.table["statistic"] == "p99.9").sum() == 8  # every rank kept as printed
     # a request sent before its schedule has a negative delay: outside the screen's range, set aside
     assert any(r.startswith("out of physical range: negative ms") for r in kinds.index)
 

@@ -49,12 +49,12 @@ def test_a_point_in_the_contract_per_gpu_and_per_run():
     assert set(parsed(KIMI_8K).table["dataset"]) == {"ISL 8192 / OSL 1024"}
 
 
-def test_interactivity_and_p99_9_are_set_aside_with_the_reason():
+def test_interactivity_is_set_aside_with_the_reason_and_p99_9_kept():
     p = parsed(KIMI_1K)
     reasons = dict(zip(p.rejected["text"].str.split(":").str[0], p.rejected["reason"], strict=True))
-    assert reasons["p99.9_e2el"] == "percentile p99.9 is not a tidy statistic"
+    assert "p99.9_e2el" not in reasons and cell(p.table, "e2el", "p99.9")["unit"] == "ms"
     assert reasons["std_intvty"].startswith("interactivity: 1000 / this TPOT statistic")  # 1000 / 0.707 ms
-    assert len(p.rejected) == 10 and (p.table["metric"] != "output_token_throughput_per_user").all()
+    assert (p.table["metric"] != "output_token_throughput_per_user").all()
 
 
 def test_lines_point_at_the_key():
@@ -185,8 +185,8 @@ def test_nested_agentic_schema_through_the_flat_names():
     assert '"p50": 1.5' in text.splitlines()[cell(t, "ttft", "p50")["line"] - 1]
     assert sorted(p.rejected["text"].str.split(":").str[0]) == [
         "avg_power_w",
-        "p75_ttft",
         "request_metrics.latency.e2e_norm_intvty.mean",
     ]
+    assert cell(t, "ttft", "p75")["value"] > 0  # every percentile keeps its rank
     assert p.messages == ["x.json: the point: 44 warm-up requests not counted; 3 failed"]
     assert p.cells_read == len(t) + len(p.rejected)

@@ -67,8 +67,7 @@ def test_every_latency_limit_loadgen_prints_is_read():
 def test_server_counting_percentiles_and_the_repeated_rate():
     p = parsed(SERVER)
     assert p.cells_read == len(p.table) + len(p.rejected) == 31
-    reasons = list(p.rejected["reason"])
-    assert sum("not a tidy statistic" in r for r in reasons) == 6
+    assert {"p97", "p99.9"} <= set(p.table["statistic"])  # every rank LoadGen prints keeps it
     dup = p.rejected[p.rejected["reason"].str.startswith("duplicate row")]
     assert list(dup["line"]) == [33]
 

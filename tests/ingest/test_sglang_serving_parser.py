@@ -96,7 +96,8 @@ def test_yaml_command_one_option_per_line_gives_the_server_settings():
     assert set(a["metadata"]) == {"backend=sglang; speculative=method not named"}
     assert cell(t, "Config A (TP4+DP4+DeepEP Balanced) raw output", "itl", "max")["value"] == 52277.16
     p = parsed(PR5390)
-    assert set(p.table["metadata"]) == {"backend=sglang; tp=8; dp=8; dp_attention=yes"}  # one shell line: DP inside TP
+    meta = "backend=sglang; tp=8; dp=8; dp_attention=yes; random_input_len=1000; random_output_len=1000"
+    assert set(p.table["metadata"]) == {meta}  # one shell line: DP inside TP; the workload the client asks
 
 
 def test_a_block_with_accept_length_and_one_without_are_two_servers():
@@ -176,9 +177,9 @@ def test_newest_jsonl_keys():
     assert cell(t, "c16", "peak_output_throughput", "max")["value"] == 3100.0
     acc = cell(t, "c16", "spec_decode_acceptance_length", "value")
     assert math.isnan(acc["value"]) and acc["note"] == "source wrote null"
-    assert list(p.rejected["text"]) == ["p75_itl_ms: 9.0"]
+    assert cell(t, "c16", "itl", "p75")["value"] == 9.0 and len(p.rejected) == 0  # every rank kept
     assert any("itls" in m for m in p.messages)
-    assert p.cells_read == len(t) + 1
+    assert p.cells_read == len(t)
 
 
 def test_serving_contract_is_shared_with_vllm():
@@ -230,15 +231,15 @@ def test_bad_input_raises_parse_error(text):
         s.parse(text, "bad.txt")
 
 
-def test_unknown_row_and_p75_are_rejected_with_reason():
+def test_an_unknown_row_is_rejected_with_reason_and_p75_kept():
     text = (
         "============ Serving Benchmark Result ============\nBackend:    sglang\nSuccessful requests:  5\n"
-        "P75 TTFT (ms):   3.0\nWarp factor (x):   9\n" + "=" * 50 + "\n"
+        "P75 TTFT (ms):   3.0\nP100 TTFT (ms):   4.0\nWarp factor (x):   9\n" + "=" * 50 + "\n"
     )
     p = s.parse(text, "x.txt")
-    assert len(p.table) == 1 and p.cells_read == 3
+    assert len(p.table) == 2 and p.cells_read == 4 and set(p.table["statistic"]) == {"count", "p75"}
     assert [r.split(" (")[0] for r in p.rejected["reason"]] == [
-        "percentile P75 is not a tidy statistic",
+        "percentile P100 is no rank between 0 and 100",
         "a row this parser has no tidy name for",
     ]
 
@@ -311,3 +312,14 @@ def test_a_renamed_banner_names_the_run_and_a_plain_one_leaves_the_heading():
     t = sglang_serving.parse(text, "s.md").table
     assert cell(t, "c=64", "completed", "count")["value"] == 64
     assert cell(t, "sweep", "completed", "count")["value"] == 32
+
+
+def test_the_workload_the_command_asks_for_is_kept_with_the_run():
+    """`--random-input-len 3500 --random-output-len 1500` on the bench_serving command: the run's
+    workload, in its metadata as SGLang's JSON result records it (`random_input_len=3500`)."""
+    p = ingest.read(
+        config.FIXTURES_DIR / "sglang-bench-serving" / "gb200x4_hw_line_qwen3_30b_a3b_nvfp4_base_vs_pr_two_workloads.md"
+    )
+    meta = p.groupby("run", sort=False)["metadata"].first()
+    assert "random_input_len=3500; random_output_len=1500" in meta["Baseline"]
+    assert "random_input_len=100; random_output_len=100" in meta["baseline"]

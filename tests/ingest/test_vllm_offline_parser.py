@@ -58,8 +58,7 @@ def test_rocm_latency_statistics_and_rejected_percentiles():
     assert cell(lat, "latency", "p99")["line"] == 41
     assert set(lat["unit"]) == {"s"}
     assert (lat["batch_size"] == 8).all() and (lat["output_len"] == 128).all()
-    assert list(p.rejected["line"]) == [36, 37, 39]
-    assert all("not a tidy statistic" in r for r in p.rejected["reason"])
+    assert len(p.rejected) == 0 and list(lat[lat["statistic"].isin(["p10", "p25", "p75"])]["line"]) == [36, 37, 39]
     assert p.cells_read == len(p.table) + len(p.rejected) == 12
 
 
@@ -97,11 +96,7 @@ def test_json_throughput_and_latency():
     lat = parsed(FIX / "synthetic_latency_output.json")
     assert cell(lat.table, "latency", "mean")["value"] == 1.514
     assert cell(lat.table, "latency", "p90")["value"] == 1.538
-    assert sorted(lat.rejected["text"].str.split(":").str[0]) == [
-        "percentiles[10]",
-        "percentiles[25]",
-        "percentiles[75]",
-    ]
+    assert len(lat.rejected) == 0 and {"p10", "p25", "p75"} <= set(lat.table["statistic"])
     assert any("5 per-iteration latencies" in m for m in lat.messages)
     assert lat.cells_read == len(lat.table) + len(lat.rejected) == 7
 
@@ -160,3 +155,67 @@ def test_run_on_your_data_names_the_new_formats():
         assert needle in page, needle
     for tool in ("vllm-bench-offline", "sglang-bench-serving", "aiperf"):
         assert f"`{tool}`" in page, tool
+
+
+_REPEATS = """**qwen3-0.6B**
+
+```bash
+vllm bench throughput --model Qwen/Qwen3-0.6B --input-len 256 --output-len 128 \\
+  --tensor-parallel-size 4
+```
+
+```bash
+# 第一次
+Throughput: 1.84 requests/s, 2124.55 total tokens/s, 236.06 output tokens/s
+# 第二次
+Throughput: 2.13 requests/s, 2458.73 total tokens/s, 273.19 output tokens/s
+```
+
+{caption}
+
+```bash
+# 第一次
+Throughput: 1.64 requests/s, 1887.75 total tokens/s, 209.75 output tokens/s
+```
+"""
+
+
+def test_repeat_labels_name_repeats_of_the_configuration_above_them():
+    """`# 第一次 / # 第二次` (the first / second time) under one command are repeats of it: each keeps
+    the command's settings and is labelled by the bold caption above it, never set aside as runs of
+    one label with different values; a caption writing a flag (`--tensor-parallel-size=1 结果：`)
+    changes that setting for the block under it."""
+    p = v.parse(_REPEATS.format(caption="--tensor-parallel-size=1 结果："), "x.md")
+    t = p.table[p.table["metric"] == "request_throughput"]
+    assert list(t["run"]) == [
+        "qwen3-0.6B 第一次",
+        "qwen3-0.6B 第二次",
+        "qwen3-0.6B (--tensor-parallel-size=1) 第一次",
+    ]
+    assert list(t["tensor_parallel"]) == [4.0, 4.0, 1.0] and set(t["model"]) == {"Qwen/Qwen3-0.6B"}
+    assert len(p.rejected) == 0
+    # a block in another fence under a caption that changes nothing takes no setting from the command
+    other = v.parse(_REPEATS.format(caption="Results on the other server:"), "x.md").table
+    last = other[other["metric"] == "request_throughput"].iloc[-1]
+    assert pd.isna(last["model"]) and pd.isna(last["tensor_parallel"])
+    # a label that names a configuration is kept as written
+    named = v.parse(_REPEATS.replace("# 第二次", "# eager mode").format(caption=""), "x.md").table
+    assert "eager mode" in set(named["run"])
+
+
+@pytest.mark.parametrize(
+    ("label", "repeat"),
+    [("第一次", True), ("第 3 次", True), ("run 2", True), ("Repeat 3:", True), ("2nd run", True)],
+)
+def test_a_label_counting_runs_is_a_repeat_label(label, repeat):
+    from benchbook.ingest.text import repeat_label
+
+    assert repeat_label(label) is repeat
+    assert repeat_label(f"{label} with fp8 weights") is False  # a label that names something more
+
+
+def test_a_label_naming_a_run_is_no_repeat_label():
+    from benchbook.ingest.text import repeat_label
+
+    for label in ("rate=2, run 1", "Run on H100", "第一次测试 TP4", "throughput 1", "", None):
+        assert repeat_label(label) is False

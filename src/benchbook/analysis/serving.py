@@ -103,9 +103,12 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     df = df.copy()  # a tidy serving table: columns by metric name, whichever tool wrote it
     if df.empty:
         return pd.DataFrame(columns=RUN_KEYS + ["order", "rate_assumed"])
-    df["col"] = np.where(
-        df["statistic"].isin(["value", "count", "max"]), df["metric"], df["metric"] + "_" + df["statistic"]
-    )
+    # a metric that is itself a count or a peak (`completed`, `peak_output_throughput`) is its own
+    # column; the count and the max of a metric with other statistics (AIPerf's `ttft` count and max)
+    # are `ttft_count` and `ttft_max`, never one column holding whichever came first
+    alone = df.groupby("metric", observed=True)["statistic"].transform("nunique").eq(1)
+    plain = df["statistic"].eq("value") | (df["statistic"].isin(["count", "max"]) & alone)
+    df["col"] = np.where(plain, df["metric"], df["metric"] + "_" + df["statistic"].astype(str))
     keys = [k for k in ["tool", *RUN_KEYS] if k in df.columns]
     wide = df.pivot_table(index=keys, columns="col", values="value", aggfunc="first", dropna=False, sort=False)
     wide = wide.reset_index()
@@ -154,14 +157,25 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     return wide.copy()  # one block per dtype: the columns added one by one fragment a wide (AIPerf) table
 
 
-def latency_stats(r: pd.DataFrame, metric: str) -> pd.DataFrame:
+def latency_stats(r: pd.DataFrame, metric: str, every: bool = False) -> pd.DataFrame:
     """Per run (in the order of `r`), the statistics of `metric` (one of LATENCIES) its output prints,
     in ms: `LATENCY_STATS`, the median being the printed median or, where the tool prints none, its
-    p50 (the same percentile); NaN where the output prints none (or `runs` blanked it: no token came)."""
+    p50 (the same percentile); NaN where the output prints none (or `runs` blanked it: no token came).
+    With `every`, also each other percentile some run prints (vLLM's `--metric-percentiles`, AIPerf's
+    p1 ... p75, `p99.9`), the percentiles in the order of their ranks after the mean and the median."""
     out = pd.DataFrame({"run": r["run"] if "run" in r else pd.Series(dtype=object)}, index=r.index)
     for stat in LATENCY_STATS:
         out[stat] = _col(r, f"{metric}_{stat}")
     out["median"] = out["median"].fillna(_col(r, f"{metric}_p50"))
+    if every:
+        ranks = {c: float(m.group(1)) for c in r.columns if (m := re.fullmatch(rf"{metric}_p(\d+(?:\.\d+)?)", str(c)))}
+        ranks = {
+            c: q for c, q in ranks.items() if q != 50 and f"p{q:g}" not in LATENCY_STATS and _col(r, c).notna().any()
+        }
+        for c in ranks:
+            out[c.removeprefix(f"{metric}_")] = _col(r, c)
+        pcts = sorted((c for c in out.columns if re.fullmatch(r"p\d+(?:\.\d+)?", c)), key=lambda c: float(c[1:]))
+        out = out[["run", "mean", "median", *pcts]]
     return out
 
 
@@ -586,10 +600,17 @@ SERVER_SETTINGS = (
 )
 
 
-def _settings(meta: pd.Series) -> pd.DataFrame:
-    """The `SERVER_SETTINGS` of each run's `key=value; ...` metadata, one column per setting."""
+#: The workload a client asks for in its metadata (SGLang's `random_input_len`, `random_output_len`): runs
+#: asking for other lengths are other workloads, another series, never loads or bursts of one.
+WORKLOAD_SETTINGS = ("random_input_len", "random_output_len")
+
+
+def _settings(meta: pd.Series, workload: bool = False) -> pd.DataFrame:
+    """The `SERVER_SETTINGS` (with `workload`, also the `WORKLOAD_SETTINGS`) of each run's `key=value;
+    ...` metadata, one column per setting."""
     rows = [dict(kv.split("=", 1) for kv in (x.strip() for x in m.split(";")) if "=" in kv) for m in meta]
-    cols = {k: [row.get(k) for row in rows] for k in SERVER_SETTINGS if any(k in row for row in rows)}
+    keys = SERVER_SETTINGS + (WORKLOAD_SETTINGS if workload else ())
+    cols = {k: [row.get(k) for row in rows] for k in keys if any(k in row for row in rows)}
     return pd.DataFrame(cols, index=meta.index)
 
 
@@ -604,16 +625,18 @@ def aggregates(r: pd.DataFrame) -> pd.Series:
     return r["format"].eq(inference_perf.SUMMARY) & r.get("tool", pd.Series("", index=r.index)).eq(inference_perf.NAME)
 
 
-def series_key(r: pd.DataFrame) -> pd.Series:
+def series_key(r: pd.DataFrame, measured: bool = True) -> pd.Series:
     """A label per series of comparable runs: same model, the server settings that vary across the
     input (deployment, or a sweep's `max_num_seqs`: three servers at one concurrency are three
     series, never a curve rising 'at every step' of one load) and, when the input mixes them,
-    dataset (runs of two workloads at one load are two points, never repeats of one)."""
+    dataset (runs of two workloads at one load are two points, never repeats of one); with
+    `measured`, also the workload the runs' token totals show (`workloads`), else the one their
+    client states (`WORKLOAD_SETTINGS`)."""
     meta = (
         r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r.columns else pd.Series("", index=r.index)
     )
     label = r["model"].astype(object).fillna("the unnamed model").astype(str).str.split("/").str[-1]
-    settings = _settings(meta)
+    settings = _settings(meta, workload=not measured)
     varying = [  # a setting one server states and another does not (EAGLE on one, none on the other) varies too
         c for c in settings if c == "deployment" and settings[c].notna().any() or settings[c].nunique(dropna=False) > 1
     ]
@@ -626,7 +649,7 @@ def series_key(r: pd.DataFrame) -> pd.Series:
         label = label.where(parts == "", label + " (" + parts + ")")  # no "()" for a run that states none
     if "dataset" in r.columns and r["dataset"].nunique() > 1:
         label = label + ", dataset " + r["dataset"].fillna("not stated").map(str)
-    work = workloads(r)
+    work = workloads(r) if measured else pd.Series("", index=r.index)
     return label.where(work == "", label + ", " + work)
 
 

@@ -51,8 +51,19 @@ _MISSING_PHRASES = {
 }
 
 
-def _missing_reason(keys) -> str:
-    return "the input does not give " + ", ".join(_MISSING_PHRASES.get(k, k.replace("_", " ")) for k in keys)
+def _missing_reason(keys, ev: dict | None = None) -> str:
+    """What the input lacks, in words; where the runs are of several models (`models` in `ev`), the size
+    (and the bytes per token it gives) is not missing: the roofline sizes one model only, said so."""
+    keys, tail = list(keys), ""
+    if ((ev or {}).get("models") or 0) > 1 and "active_params_b" in keys:
+        keys = [k for k in keys if k not in ("active_params_b", "bytes_per_token")]
+        tail = f"the runs are of {ev['models']} models, and the roofline sizes one model only"
+    given = "the input does not give " + ", ".join(_MISSING_PHRASES.get(k, k.replace("_", " ")) for k in keys)
+    return "; ".join(x for x in (given if keys else "", tail) if x)
+
+
+def _and_missing(rest, ev: dict) -> str:
+    return f"; and {why}" if rest and (why := _missing_reason(rest, ev)) else ""
 
 
 def _suspects(ev: dict) -> str:
@@ -131,7 +142,7 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
         return "withheld", ev["two_devices"]
     if _no_device(ev):  # no device at all: say which parameter names one
         rest = [k for k in miss if k not in ("fraction", "peak", "device")]
-        return "withheld", no_device_reason(ev) + (f"; and {_missing_reason(rest)}" if rest else "")
+        return "withheld", no_device_reason(ev) + _and_missing(rest, ev)
     if "peak" in miss and _num(ev, "achieved_gb_s") is not None:
         miss = [k for k in miss if k != "fraction"]  # measured / peak: the measurement is there, the peak is not
     if {"device", "peak"} & set(miss) and ev.get("printed_device"):
@@ -141,9 +152,9 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
             f"the input names {ev['printed_device']}, whose peak the hardware table does not hold, so none is "
             "assumed (pass -p gpu NAME, or the peaks)"
         )
-        return "withheld", why + (f"; and {_missing_reason(rest)}" if rest else "")
+        return "withheld", why + _and_missing(rest, ev)
     if miss:
-        return "withheld", _missing_reason(miss)
+        return "withheld", _missing_reason(miss, ev)
     frac = _num(ev, "fraction")
     if frac < 0:
         return "withheld", "a negative fraction of a peak is not a measurement"

@@ -414,10 +414,17 @@ def bound(
 
 
 def bandwidth(
-    row: pd.Series | None, peaks, active_b: float | None, bytes_per_weight: float, said: dict | None = None
+    row: pd.Series | None,
+    peaks,
+    active_b: float | None,
+    bytes_per_weight: float,
+    said: dict | None = None,
+    models: int = 1,
 ) -> Claim:
-    """The fraction of peak bandwidth the lightest load reaches by reading the weights once per step."""
+    """The fraction of peak bandwidth the lightest load reaches by reading the weights once per step
+    (`models`: how many models the runs are of; the roofline sizes one)."""
     ev = dict(fraction=None, peak=getattr(peaks, "total_bandwidth_gb_s", None), unit="GB/s", streaming=True)
+    ev.update(models=models)
     ev.update(said or {})
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     ev.update(active_params_b=active_b, bytes_per_token=None)

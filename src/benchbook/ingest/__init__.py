@@ -314,7 +314,8 @@ def context_of(path: str | os.PathLike) -> context.Context:
 
 def _with_table_facts(path: Path, lines: Lines) -> context.Context:
     """The context of `lines`, with the facts the file's tool reads from its own table first (the
-    parser's precedence)."""
+    parser's precedence): (name, value, line, text), then a unit and a scope where the tool's
+    definitions give them."""
     ctx = context.read(lines)
     registry = tools()
     names = [n for n in detect(lines) if registry[n].facts is not None]
@@ -322,12 +323,11 @@ def _with_table_facts(path: Path, lines: Lines) -> context.Context:
         parsed = [q for n in names for q in read_parsed(path, n)]
     except ParseError:
         return ctx
-    found = [
-        context.Fact(name, value, line, "parser", text)
-        for q in parsed
-        for name, value, line, text in registry[q.tool].facts(q.table)
-    ]
-    return dataclasses.replace(ctx, facts=tuple(found) + ctx.facts) if found else ctx
+    found = [context.Fact(*fact[:3], "parser", *fact[3:]) for q in parsed for fact in registry[q.tool].facts(q.table)]
+    # the tool's own reading of a line (its scope, its unit) stands for what the context reader made of it
+    read = {(f.name, f.line) for f in found}
+    rest = tuple(f for f in ctx.facts if (f.name, f.line) not in read)
+    return dataclasses.replace(ctx, facts=tuple(found) + rest) if found else ctx
 
 
 def _read_sweep(folder: Path, tool: str | None, shown: str) -> pd.DataFrame:

@@ -44,9 +44,9 @@ exporter writes a row for every result, so the row is absent exactly when none f
 tag as their name. Settings: model, `--concurrency` (max_concurrency), `--request-rate`,
 `--request-count` (num_prompts) from `input_config`, the command line in `metadata`.
 
-Counting (cells_read == kept + rejected): every number of a metric's statistics is a cell. The
-statistics without a tidy name (p1, p5, p25, p75) and the request timestamps (ns since the epoch,
-not measurements) are rejected with the reason. A run where every request failed has no
+Counting (cells_read == kept + rejected): every number of a metric's statistics is a cell. Every
+percentile keeps its rank (p1, p5, p25, p75 as printed: `core.percentile`); the request timestamps (ns
+since the epoch, not measurements) are rejected with the reason. A run where every request failed has no
 throughput or latency to read: the parser says so (with the error summary) and keeps the counts.
 """
 
@@ -60,7 +60,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook.ingest import aiperf_console, genai_perf, vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
 from benchbook.ingest.text import Lines, contains, csv_rows, first_char, head, json_object, search, split_n, whole
 from benchbook.nouns import counted
 
@@ -96,7 +96,8 @@ UNITS = {
     "tokens/sec/user": "tok/s/user",
     "per sec": "tok/s",
 }
-#: AIPerf statistic -> tidy statistic (p1, p5, p25, p75 have none).
+#: AIPerf statistic -> tidy statistic; its other percentiles (p1, p5, p10, p25, p75) keep their names
+#: (`core.percentile`).
 STATS = {
     "avg": "mean",
     "min": "min",
@@ -173,7 +174,7 @@ def _metric(tag: str, unit: str, stat: str, single: bool) -> tuple[str, str, str
     u = UNITS.get(unit.strip().lower(), unit.strip() or "count")
     if tag in ("request_count", "error_request_count"):
         u = "req"
-    statistic = STATS[stat]
+    statistic = STATS.get(stat) or percentile(stat)
     if single and stat == "avg":
         statistic = "count" if u in ("req", "tok") and ("count" in tag or tag.startswith("total")) else "value"
     if stat == "count":
@@ -258,8 +259,8 @@ def _json(text: str, source: str, messages: list[str]):
                 else:
                     why = f"kept as {total}" if total else "not a statistic of the tidy table"
                     rejects.append((ln, f"{tag}.sum: {v}", f"the sum of the per-request values (mean x count): {why}"))
-            elif k not in STATS:
-                rejects.append((ln, f"{tag}.{k}: {v}", f"percentile {k} is not a tidy statistic"))
+            elif k not in STATS and percentile(k) is None:
+                rejects.append((ln, f"{tag}.{k}: {v}", f"{k} is not a statistic of the tidy table"))
             elif single and k == "count":
                 rejects.append((ln, f"{tag}.{k}: {v}", "the sample count of a once-per-run metric (always 1)"))
             else:
@@ -412,8 +413,8 @@ def _csv(text: str, source: str, messages: list[str]):
                     rejects.append((r_i, f"{row[0]}: {c}", "a timestamp (ns since the epoch), not a measurement"))
                 elif k == "sum":
                     rejects.append((r_i, f"{row[0]} sum: {c}", "the sum of the per-request values (mean x count)"))
-                elif k not in STATS:
-                    rejects.append((r_i, f"{row[0]} {k}: {c}", f"percentile {k} is not a tidy statistic"))
+                elif k not in STATS and percentile(k) is None:
+                    rejects.append((r_i, f"{row[0]} {k}: {c}", f"{k} is not a statistic of the tidy table"))
                 else:
                     metric, stat, u = _metric(tag, unit, k, single)
                     records.append(

@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest.core import ParseError
+from benchbook.ingest.core import ParseError, percentile
 from benchbook.ingest.genai_perf import CUT, STATS, _box_cells, _value
 
 TITLE_RE = re.compile(r"NVIDIA AIPerf \| LLM Metrics[ \t]*$", re.M)
@@ -277,10 +277,11 @@ def parse(text: str, source: str, messages: list[str]):
                     rejects.append((ln, f"{label} {h}: {c}", "cut short by the console width"))
                 elif v is None:
                     rejects.append((ln, f"{label} {h}: {c}"[:80], "expected a number"))
-                elif h not in STATS:
-                    rejects.append((ln, f"{label} {h}: {c}", f"percentile {h} is not a tidy statistic"))
+                elif h not in STATS and percentile(h) is None:
+                    rejects.append((ln, f"{label} {h}: {c}", f"{h} is not a statistic of the tidy table"))
                 else:
-                    stat = ("count" if metric in ("completed", "failed") else "value") if single else STATS[h]
+                    stat = ("count" if metric in ("completed", "failed") else "value") if single else STATS.get(h)
+                    stat = stat or percentile(h)
                     records.append(
                         {**run, "line": ln, "metric": metric, "statistic": stat, "value": v, "unit": unit}
                         | {"note": note}

@@ -11,7 +11,8 @@ Precedence, one order for every fact: the parser's own structured fields (what t
 recorded: its table, its result JSON) come first, then this reader's sources in the order of
 `SOURCES`: the run's command line, then JSON/YAML metadata, then environment dumps (nvidia-smi,
 rocm-smi, lscpu, llama-bench's cpu_info/gpu_info), then `key: value` / `KEY=value` lines, then
-headings, then prose. `merge` puts the parser's facts first and records every context fact of a
+headings, then captions (the line right above a code block, or a bold line alone, naming the one
+model the block below it ran), then prose. `merge` puts the parser's facts first and records every context fact of a
 higher or lower source whose value differs from the parser's as a `Conflict`: the page states it
 rather than silently picking one. Device names stay as written here: resolving them against the
 hardware table is the analysis layer's job (`analysis.roofline`).
@@ -22,10 +23,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 #: Where a fact was read, from most to least trusted after the parser's own fields.
-SOURCES = ("parser", "command", "json", "env-dump", "key-value", "heading", "prose")
+SOURCES = ("parser", "command", "json", "env-dump", "key-value", "heading", "caption", "prose")
 
 #: The facts a record can hold.
 NAMES = (
@@ -80,6 +81,7 @@ class Fact:
     unit: str | None = None
     scope: str | None = None
     command: int | None = None  # the first line of the command a command-line fact belongs to
+    until: int | None = None  # a caption's last line: the end of the block or section it labels
 
 
 @dataclass(frozen=True)
@@ -338,6 +340,10 @@ _ACTIVE_PARAMS = re.compile(rf"{_B}[\s-]*(?:activ(?:e|ated)\b)|激活参数量?\
 _PRODUCT = re.compile(
     r"\b(?:(?:NVIDIA|AMD|Intel)\s+)?(?:GeForce\s+)?(?:RTX|GTX|Quadro|Titan|Radeon(?:\s+(?:RX|Pro|AI\s+Pro))?|Arc(?:\s+Pro)?)"
     r"\s*[A-Z]{0,2}\d{2,4}[A-Z]{0,3}(?:\s+(?:Ti|SUPER|Super|XTX|XT|GRE|Ada|Laptop))*(?:\s+\d{1,3}\s*GB)?\b"
+    # a Google TPU by its generation, as Google Cloud names them: `TPU v5e`, `TPU v6e`, `TPU7x` (Ironwood)
+    r"|\bTPU\s?v?\d{1,2}[a-z]{0,2}\b"
+    # a Huawei Atlas card or server as Huawei names them: `Atlas 300I Duo`, `Atlas 800I A2`
+    r"|\bAtlas\s?\d{3}[A-Z]?(?:\s(?:Duo|DUO|Pro|A2|A3))?\b"
 )
 #: A part named as where a run ran (`Run ... on H100:`, `benchmarked on an MI300X`, `using 8 x A100`... the
 #: count is `_PART_COUNTED`'s): `on` or `using` and a part's code (letters, then two to four digits),
@@ -390,6 +396,13 @@ NESTED: dict[str, dict[str, str]] = {
 #: Ollama's obench.sh: `echo "Running benchmark $count times using model: $model"` names the model
 #: (one Ollama name, no spaces); what follows it on the line (an author's `(30.3W)`) is not the model.
 _USING_MODEL = re.compile(r"\busing model$", re.I)
+#: A line that opens or closes a fenced code block (CommonMark: three or more backticks or tildes).
+_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+#: A bold line alone (`**qwen3-32B**`, `**Llama-3.1-8B:**`): a write-up's caption of the section under it.
+_BOLD_LINE = re.compile(r"^\s*\*\*([^*]+)\*\*\s*[:：]?\s*$")
+#: A model's name as a caption writes it (`amd/Llama-3.3-70B-Instruct-FP8-KV`, `qwen3-0.6B`): a name of
+#: `-`/`.` parts, under an organisation or not, one part of which is a parameter count (`_NAME_SIZE`).
+_CAPTION_MODEL = re.compile(r"(?<![\w/.~-])((?:[A-Za-z][\w.-]*/)?[A-Za-z][\w.]*(?:-[\w.]+)+)(?![\w/-])")
 #: A quantization scheme written after a model's name in prose (`Llama-3-8B-Instruct W4A8KV4`,
 #: `Qwen3.5-397B-GPTQ-Int4`): the name carries a size (`8B`) and the scheme a width (QServe's `W4A8KV4`:
 #: 4-bit weights, 8-bit activations, 4-bit KV), so the line states the weights' precision.
@@ -659,6 +672,7 @@ def _read(lines: list[str], first: int) -> Context:
     if r.smi_rows:  # an nvidia-smi / rocm-smi listing counts its GPUs by their indices
         last = max(r.smi_rows.values())
         r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - first])
+    _read_captions(r, lines, first)
     if first == 1:
         _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
@@ -875,6 +889,47 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.reading("energy", text, i, source, line)
 
 
+def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
+    """The model a caption names (source "caption"): a write-up labels the block it pastes with the
+    line right above it (`amd/Llama-3.3-70B-Instruct-FP8-KV TP1 8k/1k conc=64 performance on MI355`
+    over a fenced block) or a bold line alone over its section (`**qwen3-32B**`). The caption
+    is read where it names one model only (a line naming two compares them) and, over a fenced block,
+    where the block is output (a line over a block of commands speaks of the commands, and the
+    command's own model is read from it); a command is no caption."""
+    inside, last, over, run = False, None, None, False
+    captions: dict[int, int] = {}  # caption line -> the last line it labels
+    bold: int | None = None  # the open section of a bold line alone
+    for k, raw in enumerate(lines):
+        if _FENCE.match(raw):
+            if not inside:
+                over, run = (last if last is not None and not _FENCE.match(lines[last]) else None), False
+            elif over is not None and not run:
+                captions.setdefault(over, k)  # a fence's caption labels that block alone
+            inside, last = not inside, k
+        elif raw.strip():
+            if not inside and (_BOLD_LINE.match(raw) or _HEADING.match(raw)):
+                if bold is not None:
+                    captions[bold] = k - 1  # a bold line's section ends at the next heading or bold line
+                bold = k if _BOLD_LINE.match(raw) else None
+            run = run or (inside and bool(_COMMAND.search(raw)))
+            last = k
+    if bold is not None:
+        captions[bold] = len(lines) - 1
+    for k, end in sorted(captions.items()):
+        line = lines[k]
+        if _COMMAND.search(line):
+            continue
+        names = [
+            m.group(1)
+            for m in _CAPTION_MODEL.finditer(line)
+            if _NAME_SIZE.search(_last_part(m.group(1))) and not _FILE_NAME.search(m.group(1))
+        ]
+        names = [n for n in dict.fromkeys(names) if not any(n != o and _same_model(n, o) for o in names)]
+        n = len(r.facts)
+        if len(names) == 1 and r.add("model", names[0], k + first, "caption", line) and len(r.facts) > n:
+            r.facts[-1] = replace(r.facts[-1], until=end + first)
+
+
 def _read_paths(r: _Reader, line: str, i: int) -> None:
     """A model named only in a path (`path_model`): the folder under a models folder (`/models/X`), or an
     organisation/name pair whose name carries a parameter count (`.../nvidia/Llama-3.1-8B-Instruct-FP8/...`,
@@ -970,17 +1025,18 @@ def fill(table, context: Context) -> list[str]:
                 facts = [f for f in context.get(name) if not placeholder(f.value)]
                 above = _nearest_command(table[empty], context.get(name), table["line"])
                 if above is not None:  # a path the parser wrote by its last part is that part
+                    above, how = above
                     named = set(table.loc[~empty, col].astype(str))
                     above = [_last_part(v) if _last_part(v) in named else v for v in above]
                     table.loc[empty, col] = above
-                    lines = ", ".join(str(f.line) for f in facts if f.source == "command")
-                    messages.append(
-                        f"{col}: each result takes the model of the nearest command above it (lines {lines})"
-                    )
+                    messages.append(f"{col}: {how}")
             continue
         facts = [f for f in context.get(name) if not placeholder(f.value)]
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
         values = list(dict.fromkeys(f.value for f in facts))
+        if name == "model":  # a caption naming a model the file names in full elsewhere adds none
+            captions = {f.value for f in facts if f.source == "caption"}
+            values = [v for v in values if v not in captions or not any(_same_model(v, o) for o in values if o != v)]
         if name == "device":
             values = _most_specific(values)
             facts = [f for f in facts if f.value in values]
@@ -992,9 +1048,8 @@ def fill(table, context: Context) -> list[str]:
             and name in NEAREST_COMMAND
             and (above := _nearest_command(table, context.get(name), table["line"])) is not None
         ):
-            table[col] = above
-            lines = ", ".join(str(f.line) for f in facts if f.source == "command")
-            messages.append(f"{col}: each result takes the model of the nearest command above it (lines {lines})")
+            table[col] = above[0]
+            messages.append(f"{col}: {above[1]}")
         elif values:
             lines = ", ".join(str(f.line) for f in facts[:4])
             messages.append(f"{col}: the file names {len(values)} values (lines {lines}) and ties none to the table")
@@ -1003,31 +1058,56 @@ def fill(table, context: Context) -> list[str]:
 
 #: Facts a block takes from the nearest command above it when the file names several: a `--model` /
 #: `--model-path` argument names the model the results printed after it ran on (a write-up runs its
-#: commands and pastes each one's output below it).
+#: commands and pastes each one's output below it), and so does a caption over the block (a command
+#: between the caption and the result is the nearer).
 NEAREST_COMMAND = ("model",)
 
 
 def _nearest_command(table, facts: Sequence[Fact], results=()):
-    """Per row of `table` (by its `line`), the value of the last command fact at or above it; None
-    unless every row has one (a result printed above every command is tied to none) and it names a
-    model (a `--model ${model}` between a server's command and the result runs a model the command
-    line leaves to a variable: the server's is not assumed). Each command that changes the model
-    must have results (`results`: every row's line) after it before the next one: commands listed
-    together in a setup section and results printed later tie to none."""
+    """Per row of `table` (by its `line`), the value of the last caption above it where every row has
+    one and no command stands between the two, else of the last command fact at or above it; with
+    the message saying which (and its lines). None unless every row has one (a result printed above
+    every command is tied to none) and it names a model (a `--model ${model}` between a server's
+    command and the result runs a model the command line leaves to a variable: the server's is not
+    assumed). Each command that changes the model must have results (`results`: every row's line)
+    after it before the next one: commands listed together in a setup section and results printed
+    later tie to none."""
     commands = sorted((f for f in facts if f.source == "command"), key=lambda f: f.line)
-    if not commands or "line" not in table.columns:
+    captions = sorted((f for f in facts if f.source == "caption"), key=lambda f: f.line)
+    for marks, between, how in (
+        (captions, commands, "each result takes the model the caption above it names"),
+        (commands, (), "each result takes the model of the nearest command above it"),
+    ):
+        values = _nearest(table, marks, results, between)
+        if values is not None:
+            return values, f"{how} (lines {', '.join(str(f.line) for f in marks)})"
+    return None
+
+
+def _nearest(table, marks: list[Fact], results, between: Sequence[Fact]) -> list | None:
+    """`_nearest_command`'s rule over one kind of mark (commands or captions, by line)."""
+    if not marks or "line" not in table.columns:
         return None
-    changes = [f for k, f in enumerate(commands) if k == 0 or f.value != commands[k - 1].value]
+    changes = [f for k, f in enumerate(marks) if k == 0 or f.value != marks[k - 1].value]
     for a, b in zip(changes, changes[1:], strict=False):
         if not any(a.line <= line < b.line for line in results):
             return None
     values = []
     for line in table["line"]:
-        above = [f.value for f in commands if f.line <= line]
-        if not above or placeholder(above[-1]):
+        above = [f for f in marks if f.line <= line]
+        if not above or placeholder(above[-1].value) or any(above[-1].line < c.line <= line for c in between):
             return None
-        values.append(above[-1])
+        if above[-1].until is not None and line > above[-1].until:
+            return None  # past the block or section its caption labels
+        values.append(above[-1].value)
     return values
+
+
+def _same_model(a, b) -> bool:
+    """Whether two names of a model name the same one: the words of one's last path part all in the
+    other's (`Llama-3.1-8B` and `meta-llama/Llama-3.1-8B-Instruct`; `Qwen3-8B` and `Qwen3-32B` differ)."""
+    wa, wb = _words(_last_part(a)), _words(_last_part(b))
+    return bool(wa and wb) and (wa <= wb or wb <= wa)
 
 
 def _last_part(value) -> str:

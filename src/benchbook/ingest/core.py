@@ -23,6 +23,25 @@ from benchbook.nouns import counted
 LEAD_COLUMNS = ["tool", "source", "line"]
 TAIL_COLUMNS = ["metric", "statistic", "value", "unit", "note"]
 STATISTICS = {"mean", "min", "max", "std", "median", "p50", "p90", "p95", "p99", "value", "count"}
+#: A percentile as the tools print it (vLLM's `--metric-percentiles 1,25,99.9` as `P99.9 TTFT (ms)`,
+#: AIPerf's and GenAI-Perf's `p1` ... `p99`): its rank N, 0 < N < 100.
+_PERCENTILE = re.compile(r"[pP]?(\d{1,2}(?:\.\d+)?)")
+
+
+def percentile(name) -> str | None:
+    """The tidy statistic of a percentile a tool names `p<N>`, `P<N>` or N: `p<N>` with N as written
+    without trailing zeros (`p99.9`, `p25`, `p1`), for any 0 < N < 100; None for anything else."""
+    m = _PERCENTILE.fullmatch(str(name).strip())
+    if not m or not 0 < float(m.group(1)) < 100:
+        return None
+    return f"p{float(m.group(1)):g}"
+
+
+def is_statistic(name) -> bool:
+    """Whether `name` is a tidy statistic: one of `STATISTICS` or a percentile in its tidy form."""
+    return name in STATISTICS or percentile(name) == name
+
+
 REJECTED_COLUMNS = ["tool", "source", "line", "text", "reason"]
 
 
@@ -121,7 +140,7 @@ class Tool:
         cols.update(
             {
                 "metric": pa.Column(str, pa.Check.str_matches(r"^[a-z][a-z0-9_]*$")),
-                "statistic": pa.Column(str, pa.Check.isin(sorted(STATISTICS))),
+                "statistic": pa.Column(str, pa.Check(lambda s: s.isin([v for v in s.unique() if is_statistic(v)]))),
                 "value": pa.Column(float, nullable=True),
                 "unit": pa.Column(str),
                 "note": pa.Column(str, nullable=True),

@@ -95,6 +95,26 @@ SCOPED = {
     "idle_power",
 }
 
+#: Energy-contract metrics that are run facts (`ingest.context`'s energy and power), by fact name.
+FACTS = {"energy": "energy", "energy_active": "energy", "mean_power": "power", "peak_power": "power"}
+FACTS |= {"idle_power": "power"}
+
+
+def table_facts(table) -> list[tuple]:
+    """The energies and powers a tool's table holds as run facts, each with its unit and the scope the
+    tool's definitions give it (inference-energy's NVML energy is the one GPU it logs: "GPU only"),
+    so the list of what a file states never calls them unscoped or another scope."""
+    rows = table[table["metric"].isin(list(FACTS))] if "metric" in table else table.iloc[0:0]
+    out = []
+    for _, r in rows.iterrows():
+        scope = SCOPES.get(r.get("scope"), r.get("scope") or "scope not stated")
+        scope = f"idle, {scope}" if r["metric"] == "idle_power" else scope
+        out.append(
+            (FACTS[r["metric"]], float(r["value"]), int(r["line"]), f"{r['metric']}: {r['value']:g}", r["unit"], scope)
+        )
+    return out
+
+
 #: The energy tools (registered by their modules): those the power chapter reads besides llama-bench.
 TOOLS = tuple(t for t in declarations.chapter("perf_per_watt").tools if t != "llama-bench")
 

@@ -32,7 +32,7 @@ into the label ("Output Sequence Length (tokens)", "Output Token Throughput (tok
 read. "(per sec)" is tokens/s for token throughput and requests/s for request throughput.
 
 Counting (cells_read == kept + rejected): every number of the metrics table is a cell; `N/A` is no
-number. Statistics without a tidy name (p1, p5, p10, p25, p75) are rejected with the reason. A run
+number. Every percentile keeps its rank (p1, p5, p10, p25, p75 as printed: `core.percentile`). A run
 where every request failed (request count 0, or throughput 0 with no latency) is reported in the
 messages; nothing is divided here, and a zero throughput stays a measured zero.
 """
@@ -43,7 +43,7 @@ import math
 import re
 
 from benchbook.ingest import vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
 from benchbook.ingest.text import Lines, contains, csv_rows, json_object, search, whole
 
 NAME = "genai-perf"
@@ -87,7 +87,8 @@ UNITS = {
     "requests/sec": "req/s",
     "tokens/sec/user": "tok/s/user",
 }
-#: GenAI-Perf statistic -> tidy statistic (p1, p5, p10, p25, p75 have none).
+#: GenAI-Perf statistic -> tidy statistic; its other percentiles (p1, p5, p10, p25, p75) keep their
+#: names (`core.percentile`).
 STATS = {
     "avg": "mean",
     "min": "min",
@@ -140,11 +141,11 @@ def _cell(
     metric_tag: str, unit_text: str, stat: str, value: float, single: bool
 ) -> tuple[dict, None] | tuple[None, str]:
     """The tidy row fields of one number, or the reason it is not kept."""
-    if stat not in STATS:
-        return None, f"percentile {stat} is not a tidy statistic"
+    if stat not in STATS and percentile(stat) is None:
+        return None, f"{stat} is not a statistic of the tidy table"
     metric = CONTRACT.get(metric_tag, metric_tag)
     unit = _unit(metric_tag, unit_text)
-    statistic = STATS[stat]
+    statistic = STATS.get(stat) or percentile(stat)
     if single and stat == "avg":
         statistic = "count" if metric == "completed" else "value"
     note = None

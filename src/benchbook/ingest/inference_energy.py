@@ -241,5 +241,6 @@ TOOL = register(
         "GPU energy, idle power, J/token)",
         command="python run_measurement.py --endpoint URL --model MODEL (github.com/chuyishang/inference-energy)",
         metrics={m: energy.METRICS[m] for m in ("energy", "energy_active", "idle_power", "output_tokens")},
+        facts=energy.table_facts,
     )
 )

@@ -23,8 +23,8 @@ ms; `normalized_time_per_output_token` (latency / output tokens) keeps its name,
 request's latency and prompt length keep a `failed_` prefix. No concurrency cap is set by the
 tool (its load is a request rate), so `max_concurrency` is empty: that is said, not looked for.
 
-Counting: every number is a cell; percentiles with no tidy statistic (p0.1, p1, p5, p10, p25, p75,
-p99.9) are rejected with the reason. A stage with no streamed tokens prints null for the token
+Counting: every number is a cell; every percentile keeps its rank (p0.1, p1, p5, p10, p25, p75,
+p99.9 as printed: `core.percentile`). A stage with no streamed tokens prints null for the token
 metrics (not numbers, not cells; the parser says which were null).
 """
 
@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 
 from benchbook.ingest import vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
 from benchbook.ingest.text import Lines, first_char, head, json_object, whole
 
 NAME = "inference-perf"
@@ -53,7 +53,7 @@ THROUGHPUT = {
     "input_tokens_per_sec": ("input_throughput", "tok/s"),
     "total_tokens_per_sec": ("total_token_throughput", "tok/s"),
 }
-#: inference-perf statistic -> tidy statistic (others are rejected).
+#: inference-perf statistic -> tidy statistic (other percentiles keep their rank: `core.percentile`).
 STATS = {
     "mean": "mean",
     "min": "min",
@@ -179,10 +179,10 @@ class _Reader:
             if not _num(v):
                 if v is not None:
                     self.rejects.append((ln, f"{key}.{s}: {v!r}"[:80], "expected a number"))
-            elif s in STATS:
-                self.keep(ln, metric, STATS[s], float(v) * scale, unit, note)
+            elif s in STATS or percentile(s):
+                self.keep(ln, metric, STATS.get(s) or percentile(s), float(v) * scale, unit, note)
             else:
-                self.rejects.append((ln, f"{key}.{s}: {v}", f"percentile {s} is not a tidy statistic"))
+                self.rejects.append((ln, f"{key}.{s}: {v}", f"{s} is not a statistic of the tidy table"))
 
 
 def _parse_json(text: str, source: str):

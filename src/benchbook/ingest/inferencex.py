@@ -29,9 +29,9 @@ Settings: `conc` -> `max_concurrency`; the request rate is not recorded (NaN); `
 point; hardware (`gpus=<N>x<hw>`), TP/EP/PP/DP attention, precision (`quantization`, or `dtype` for
 bf16/fp16), speculative method, KV offloading, framework, image and ISL/OSL go to `metadata`.
 
-Counting: every number that is not a setting is a cell; the fixed-length `intvty` numbers, the
-p75 and p99.9 percentiles (no tidy statistic) and numbers without a tidy name are rejected with the
-reason. A nested point is read through the flat schema's names (`request_metrics.latency.ttft.p50`
+Counting: every number that is not a setting is a cell; the fixed-length `intvty` numbers and numbers
+without a tidy name are rejected with the reason; every percentile keeps its rank (p75, p99.9:
+`core.percentile`). A nested point is read through the flat schema's names (`request_metrics.latency.ttft.p50`
 is `p50_ttft`); its error-dropped requests are `failed`, its warm-up requests are counted apart (and
 left out of `num_prompts`); a nested number without a flat name keeps its dotted path and is rejected.
 """
@@ -43,7 +43,7 @@ import math
 import re
 
 from benchbook.ingest import vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
 from benchbook.ingest.text import Lines, contains, whole
 from benchbook.nouns import counted
 
@@ -420,10 +420,10 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
             metric, stat, unit = _AGENTIC_VALUES[key]
             keep(ln, metric, stat, v, unit)
         elif m and m.group(2) in _LATENCIES:
-            stat = _STATS.get(m.group(1))
+            stat = _STATS.get(m.group(1)) or percentile(m.group(1))
             if stat is None:
                 rejects.append(
-                    (ln, f"{written.get(key, key)}: {v:g}", f"percentile {m.group(1)} is not a tidy statistic")
+                    (ln, f"{written.get(key, key)}: {v:g}", f"percentile {m.group(1)} is no rank between 0 and 100")
                 )
             else:
                 keep(ln, m.group(2), stat, v * 1000.0, "ms", "converted from s")
@@ -437,10 +437,10 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
             )
         elif m and agentic and m.group(2) in _AGENTIC_DISTS:
             metric, unit = _AGENTIC_DISTS[m.group(2)]
-            stat = _STATS.get(m.group(1))
+            stat = _STATS.get(m.group(1)) or percentile(m.group(1))
             if stat is None:
                 rejects.append(
-                    (ln, f"{written.get(key, key)}: {v:g}", f"percentile {m.group(1)} is not a tidy statistic")
+                    (ln, f"{written.get(key, key)}: {v:g}", f"percentile {m.group(1)} is no rank between 0 and 100")
                 )
             else:
                 keep(ln, metric, stat, v, unit)

@@ -30,7 +30,7 @@ import re
 import yaml
 
 from benchbook.ingest import inference_perf, vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
 from benchbook.ingest.text import Lines, search, whole
 
 NAME = "llm-d-benchmark-report"
@@ -99,6 +99,12 @@ METRICS = {
     "output_sequence_length": "tok: output tokens per request",
 }
 _SCALE = {"s": 1000.0, "s/token": 1000.0, "ms": 1.0, "ms/token": 1.0}
+
+
+def _rank(name: str) -> str | None:
+    """The tidy percentile of a report's statistic key: llm-d's `Statistics` writes a rank's decimal
+    point as `p` (`p0p1`, `p99p9`: the 0.1th and 99.9th), the others as `p1` ... `p99`."""
+    return percentile(re.sub(r"^p(\d+)p(\d+)$", r"p\1.\2", name))
 
 
 def _num(v) -> bool:
@@ -247,10 +253,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
             if not _num(v):
                 if v is not None:
                     rejects.append((ln, f"{label}.{s}: {v!r}"[:80], "expected a number"))
-            elif s in STATS:
-                keep(ln, metric, STATS[s], float(v) * scale, unit, note)
+            elif s in STATS or _rank(s):
+                keep(ln, metric, STATS.get(s) or _rank(s), float(v) * scale, unit, note)
             else:
-                rejects.append((ln, f"{label}.{s}: {v}", f"percentile {s} is not a tidy statistic"))
+                rejects.append((ln, f"{label}.{s}: {v}", f"{s} is not a statistic of the tidy table"))
 
     def rate_stats(block: dict, key: str):
         """A 0.2 throughput: its mean is the harness's one rate (llm-d's importers write a harness's

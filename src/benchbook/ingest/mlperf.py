@@ -25,8 +25,7 @@ constraint checks and early-stopping lines go to `checks`. LoadGen prints the li
 `PerformanceSummary::PerfConstraintsMet` (loadgen/results.cc) checks them in the Server scenario
 only, at `target_latency_percentile`, which the summary does not print. Test parameters other than these are
 configuration, not measurements, and are not cells. Counting (cells_read == kept + rejected): every
-number of the first two sections is a cell; P97 and P99.9 have no tidy statistic and are
-rejected; the Server summary repeats `Completed tokens per second` in Additional Stats, and the
+number of the first two sections is a cell (P97 and P99.9 keep their ranks: `core.percentile`); the Server summary repeats `Completed tokens per second` in Additional Stats, and the
 repeat is reported as a duplicate by the common screen.
 """
 
@@ -35,7 +34,7 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, percentile, register
 from benchbook.ingest.text import Lines, head, search, split_n
 
 NAME = "mlperf-loadgen"
@@ -80,7 +79,6 @@ KINDS = {
     "time to output token": "tpot",
     "time per output token": "tpot",
 }
-TIDY_P = {50.0: "p50", 90.0: "p90", 95.0: "p95", 99.0: "p99"}
 RATES = {
     "Completed samples per second": ("request_throughput", "req/s"),
     "Samples per second": ("request_throughput", "req/s"),
@@ -183,9 +181,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
             if st["word"]:
                 stat = {"min": "min", "max": "max", "mean": "mean"}[st["word"].lower()]
             else:
-                stat = TIDY_P.get(float(st["p"]))
+                stat = percentile(st["p"])
                 if stat is None:
-                    rejects.append((ln, s, f"percentile P{st['p']} is not a tidy statistic (p50, p90, p95, p99)"))
+                    rejects.append((ln, s, f"percentile P{st['p']} is no rank between 0 and 100"))
                     continue
             records.append(dict(line=ln, metric=kind, statistic=stat, value=value / 1e6, unit="ms", note=NS_NOTE))
         elif label in WITHOUT_OVERHEAD:

@@ -37,7 +37,7 @@ import re
 import shlex
 
 from benchbook.ingest import serving_power, vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, percentile, register
 from benchbook.ingest.text import Lines, contains, first_char, split_n
 
 NAME = "sglang-bench-serving"
@@ -62,7 +62,6 @@ STAT_RE = re.compile(
     r"^(?P<stat>Mean|Median|Std|Max|Min|P(?P<p>\d+(?:\.\d+)?)) (?P<name>E2E Latency|TTFT|TPOT|ITL) \(ms\)$"
 )
 STAT_NAMES = {"E2E Latency": "e2el", "TTFT": "ttft", "TPOT": "tpot", "ITL": "itl"}
-TIDY_PERCENTILES = {"50", "90", "95", "99"}
 OPTION_LINE_RE = re.compile(r"^\s*--[A-Za-z]")
 
 #: Block rows: label -> (metric, statistic, unit).
@@ -208,6 +207,9 @@ def _section(lines: list[str], lo: int, j: int) -> tuple[int, int]:
     return 0, lo
 
 
+#: bench_serving's workload arguments (its `--random-input-len` / `--random-output-len`): a run's workload,
+#: kept in its metadata as the JSON result keeps them.
+WORKLOAD_ARGS = ("random_input_len", "random_output_len")
 #: The client (the module, or SGLang's self-contained script copied beside a README) and the server.
 _BENCH = ("sglang.bench_serving", "bench_serving.py")
 _COMMANDS = (*_BENCH, "sglang.launch_server", "sglang serve")
@@ -269,6 +271,8 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
             "model": args.get("model") or args.get("model_path"),
             "dataset": args.get("dataset_name"),
             "num_prompts": _rate(args.get("num_prompts", args.get("num_prompt"))),
+            # the lengths the command asks of its workload, as the JSON result records them
+            "workload": "; ".join(f"{k}={args[k]}" for k in WORKLOAD_ARGS if args.get(k)),
         }
     if str(server.get("model") or "").startswith("$"):  # a shell variable names no model
         server["model"] = None
@@ -276,7 +280,9 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
         ctx["model"] = server["model"]
     if str(ctx.get("model") or "").startswith(("/", "~")):  # a local checkpoint folder: its name is the model
         ctx["model"] = ctx["model"].rstrip("/").rsplit("/", 1)[-1] or None
-    meta = "; ".join(f"{k}={v}" for k, v in server.items() if k != "model" and v)
+    meta = "; ".join(
+        [*(f"{k}={v}" for k, v in server.items() if k != "model" and v), *filter(None, [ctx.pop("workload", "")])]
+    )
     if meta:
         ctx["metadata"] = meta
     for j in range(hi - 1, lo - 1, -1):
@@ -313,12 +319,11 @@ def _parse_block(lines, start, end, source, settings, records, rejects) -> int:
             metric, stat, unit = LABELS[label]
         elif st:
             p = st.group("p")
-            if p is not None and p not in TIDY_PERCENTILES:
-                rejects.append(
-                    (ln, s, f"percentile P{p} is not a tidy statistic (mean, median, std, p50, p90, p95, p99)")
-                )
+            if p is not None and percentile(p) is None:
+                rejects.append((ln, s, f"percentile P{p} is no rank between 0 and 100"))
                 continue
-            metric, stat, unit = STAT_NAMES[st.group("name")], st.group("stat").lower(), "ms"
+            stat = percentile(p) if p is not None else st.group("stat").lower()
+            metric, stat, unit = STAT_NAMES[st.group("name")], stat, "ms"
         else:
             rejects.append((ln, s, "a row this parser has no tidy name for"))
             continue
@@ -432,10 +437,11 @@ def _parse_object(obj: dict, line: int, source: str, records, rejects, messages)
             value, note = float(v), None
         if jm:
             p = jm.group("p")
-            if p is not None and p not in TIDY_PERCENTILES:
-                rejects.append((line, f"{key}: {v}", f"percentile p{p} is not a tidy statistic"))
+            if p is not None and percentile(p) is None:
+                rejects.append((line, f"{key}: {v}", f"percentile p{p} is no rank between 0 and 100"))
                 continue
-            metric, stat, unit = JSON_STAT_NAMES[jm.group("name")], jm.group("stat"), "ms"
+            stat = percentile(p) if p is not None else jm.group("stat")
+            metric, stat, unit = JSON_STAT_NAMES[jm.group("name")], stat, "ms"
         elif key in JSON_METRICS:
             metric, stat, unit = JSON_METRICS[key]
         else:

@@ -251,3 +251,18 @@ def json_object(text: str, source: str, not_json: str, not_object: str) -> dict:
     if not isinstance(obj, dict):
         raise ParseError(source, 1, not_object)
     return obj
+
+
+#: A label that counts runs rather than naming one (`第一次` / `第2次`, Chinese "the first / second
+#: time"; `run 2`, `repeat 3`, `trial 1`, `2nd run`, `round 2`): the runs under such labels are repeats of
+#: one configuration, which the text above them names.
+REPEAT_LABEL = re.compile(
+    r"^\s*(?:第\s*[一二三四五六七八九十\d]+\s*[次轮遍]|(?:run|repeat|trial|try|round|attempt|iteration)\s*#?\s*\d+"
+    r"|\d+(?:st|nd|rd|th)\s+(?:run|try|trial|round|attempt|repeat))\s*[:：.]?\s*$",
+    re.I,
+)
+
+
+def repeat_label(label: str | None) -> bool:
+    """Whether `label` counts repeats (`REPEAT_LABEL`) instead of naming a configuration."""
+    return bool(label) and bool(REPEAT_LABEL.match(label))

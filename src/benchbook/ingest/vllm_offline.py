@@ -21,8 +21,8 @@ Metric names are the serving contract's where the quantity is the same (`request
 `latency`, the names (and units) batch_saturation reads from hf-batch-sweep.
 
 Counting (cells_read == kept + rejected): every number printed as a result is a cell; the `10%` of
-a percentile label is part of the label. Percentiles without a tidy statistic (P10, P25, P75) are
-reported in `rejected` with the reason.
+a percentile label is part of the label. Every percentile is kept under its rank (`p10`, `p25`,
+`p75`: `core.percentile`).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ import math
 import re
 import shlex
 
-from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
-from benchbook.ingest.text import Lines, first_char, head, json_object, split_n, whole
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, percentile, register
+from benchbook.ingest.text import Lines, first_char, head, json_object, repeat_label, split_n, whole
 
 NAME = "vllm-bench-offline"
 
@@ -71,7 +71,6 @@ THROUGHPUT_RE = re.compile(
 TOKENS_RE = re.compile(rf"(?<![\w])Total num (prompt|output) tokens:\s+{_N}\s*$")
 AVG_RE = re.compile(rf"(?<![\w])Avg latency:\s+{_N} seconds\s*$")
 PCT_RE = re.compile(rf"(?<![\w])(\d+(?:\.\d+)?)% percentile latency:\s+{_N} seconds\s*$")
-TIDY_PERCENTILES = {"50": "p50", "90": "p90", "95": "p95", "99": "p99"}
 OLD_TOKENS_NOTE = "old two-value line: its tokens/s counts prompt + output tokens"
 
 #: Command-line options -> setting column.
@@ -155,14 +154,38 @@ def _command(lines: list[str], lo: int, hi: int) -> tuple[str | None, dict]:
 _RESULT_RE = re.compile(r"(Avg latency|Throughput|\d+(\.\d+)?% percentile|Total num)")
 
 
-def _heading(lines: list[str], lo: int, hi: int) -> str | None:
-    """The nearest markdown heading in lines[lo:hi] (a commented-out result line is not one)."""
+def _heading(lines: list[str], lo: int, hi: int, bold: bool = False) -> str | None:
+    """The nearest markdown heading in lines[lo:hi] (a commented-out result line is not one); with
+    `bold`, the nearest heading or bold line alone (`**qwen3-32B**`) that is no repeat's label."""
     for j in range(hi - 1, lo - 1, -1):
         s = lines[j].strip()
         text = s.lstrip("#").strip()
+        if bold and (m := re.fullmatch(r"\*\*([^*]+)\*\*\s*[:：]?", s)):
+            return m.group(1).strip()
         if s.startswith("#") and not s.startswith("#!") and text and not _RESULT_RE.match(text):
-            return text
+            if not (bold and repeat_label(text)):
+                return text
     return None
+
+
+_FENCE_RE = re.compile(r"\s*(```|~~~)")
+_WRITTEN_FLAG = re.compile(r"(?<![\w-])--([a-z][\w-]*)[= ]+([^\s`'\"]+)")
+
+
+def _changed(lines: list[str], lo: int, hi: int) -> tuple[dict, str]:
+    """The settings a caption between two results writes as flags (`--tensor-parallel-size=1 结果：`,
+    "results at ..."), and those flags as written: what the next result changes from the command
+    above it."""
+    found, written = {}, []
+    for s in lines[lo:hi]:
+        if _RESULT_RE.search(s):
+            continue
+        for m in _WRITTEN_FLAG.finditer(s):
+            got = _settings_from_args({m.group(1).replace("-", "_"): m.group(2)})
+            if got:
+                found.update(got)
+                written.append(m.group(0))
+    return found, " ".join(written)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -178,8 +201,22 @@ def _text(text: str | Lines, source: str):
 
     def new_run(j: int, kind: str) -> dict:
         cmd_kind, found = _command(lines, prev_end, j)
+        variant = ""
+        if cmd_kind is None and runs and runs[-1]["benchmark"] == kind:
+            # a result with no command of its own is another run of the command above it, in the same
+            # pasted output (no code fence between) or under a caption writing the flag it changes
+            changed, written = _changed(lines, prev_end, j)
+            if changed or not any(_FENCE_RE.match(x) for x in lines[prev_end:j]):
+                cmd_kind, found = kind, {**runs[-1]["found"], **changed}
+                variant = written or runs[-1]["variant"]
+        label = _heading(lines, prev_end, j)
+        if repeat_label(label):  # `# 第二次`: a repeat of the configuration named above it
+            base = _heading(lines, 0, j, bold=True)
+            label = " ".join(x for x in (base, f"({variant})" if variant else "", label) if x)
         run = {
-            "run": _heading(lines, prev_end, j),
+            "run": label,
+            "found": found,
+            "variant": variant,
             "format": "text",
             "benchmark": kind,
             "model": found.get("model"),
@@ -248,18 +285,12 @@ def _text(text: str | Lines, source: str):
         elif m := PCT_RE.search(raw):
             cells += 1
             p = m.group(1)
-            stat = TIDY_PERCENTILES.get(p)
+            stat = percentile(p)
             if current is None or current["benchmark"] != "latency" or (stat is not None and stat in current["stats"]):
                 current = new_run(j, "latency")
             prev_end = j + 1
             if stat is None:
-                rejects.append(
-                    (
-                        line_no,
-                        raw.strip(),
-                        f"percentile P{p} is not a tidy statistic (mean, median, std, p50, p90, p95, p99)",
-                    )
-                )
+                rejects.append((line_no, raw.strip(), f"percentile P{p} is no rank between 0 and 100"))
                 continue
             current["records"].append(
                 dict(line=line_no, metric="latency", statistic=stat, value=float(m.group(2)), unit="s")
@@ -337,10 +368,10 @@ def _json(text: str, source: str, messages: list[str]):
             for p, v in value.items():
                 k = text.find(f'"{p}"', base)
                 ln = text.count("\n", 0, max(k, 0)) + 1
-                stat = TIDY_PERCENTILES.get(str(p))
+                stat = percentile(p)
                 if stat is None:
                     cells += 1
-                    rejects.append((ln, f"percentiles[{p}]: {v}", f"percentile P{p} is not a tidy statistic"))
+                    rejects.append((ln, f"percentiles[{p}]: {v}", f"percentile P{p} is no rank between 0 and 100"))
                 else:
                     keep(p, v, "latency", stat, "s", line=ln)
         elif key == "latencies" and isinstance(value, list):

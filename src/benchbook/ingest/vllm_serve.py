@@ -42,8 +42,8 @@ say when a file holds them.
 Counting (cells_read == kept + rejected): every measured number of a result block or a result
 object is a cell; setting echoes (`Maximum request concurrency`, `Request rate configured`,
 `request_rate`, `burstiness`, `max_concurrency`, `num_prompts`) are settings, not cells. A number
-this parser has no tidy name for (e.g. a P75 percentile: the tidy statistics are mean, median,
-std, p50, p90, p95, p99) is reported in `rejected` with the reason.
+this parser has no tidy name for is reported in `rejected` with the reason; every percentile
+(`--metric-percentiles 25,75,99.9`) keeps its rank (`core.percentile`).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook.ingest import serving_power, vllm_serve_2023
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, percentile, register
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, contains, first_char, split_n, whole
 from benchbook.ingest.tgi import hub_id
@@ -134,7 +134,6 @@ STAT_NAMES = {
     "Client Queue Time": "client_queue_time",
     "E2EL incl. Client Queue": "e2el_including_client_queue",
 }
-TIDY_PERCENTILES = {"50", "90", "95", "99"}
 
 #: Result-block labels: label -> (metric, statistic, unit, note). None marks a setting echo.
 LABELS: dict[str, tuple[str, str, str, str | None] | None] = {
@@ -626,12 +625,10 @@ def _parse_block(lines, start, close, prefix, source, records, rejects, settings
         elif st:
             p = st.group("p")
             metric = STAT_NAMES[st.group("name")]
-            if p is not None and p not in TIDY_PERCENTILES:
-                rejects.append(
-                    (line_no, s, f"percentile P{p} is not a tidy statistic (mean, median, std, p50, p90, p95, p99)")
-                )
+            if p is not None and percentile(p) is None:
+                rejects.append((line_no, s, f"percentile P{p} is no rank between 0 and 100"))
                 continue
-            stat = st.group("stat").lower()
+            stat = percentile(p) if p is not None else st.group("stat").lower()
             records.append(dict(line=line_no, metric=metric, statistic=stat, value=value, unit="ms", note=note))
         elif pos:
             records.append(
@@ -755,16 +752,13 @@ def _parse_object(obj: dict, text: str, offset: int, source: str, records, rejec
                 note = "source wrote NaN" if math.isnan(value) else None
             if jm:
                 p = jm.group("p")
-                if p is not None and p not in TIDY_PERCENTILES:
-                    rejects.append((ln, f"{key}: {v}", f"percentile p{p} is not a tidy statistic"))
+                if p is not None and percentile(p) is None:
+                    rejects.append((ln, f"{key}: {v}", f"percentile p{p} is no rank between 0 and 100"))
                     continue
                 if jm.re is JSON_SECONDS_RE:
                     value, note = value * 1000.0, note or "converted from s"
-                kept.append(
-                    dict(
-                        line=ln, metric=jm.group("name"), statistic=jm.group("stat"), value=value, unit="ms", note=note
-                    )
-                )
+                stat = percentile(p) if p is not None else jm.group("stat")
+                kept.append(dict(line=ln, metric=jm.group("name"), statistic=stat, value=value, unit="ms", note=note))
             else:
                 metric, stat, unit = JSON_METRICS[key]
                 kept.append(dict(line=ln, metric=metric, statistic=stat, value=value, unit=unit, note=note))

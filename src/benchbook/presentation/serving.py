@@ -111,11 +111,11 @@ NONE_COMPLETED, NO_TOKEN, NOT_READ, NOT_PRINTED = "none completed", "no token ca
 
 def latency_table(r: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One latency of every run, as read (`serving.latency_stats`, ms): the run (and its repeat), then
-    a column per statistic read for some run (at most five: with the run and its repeat, seven columns),
-    and why each empty cell is empty. Both frames have no column of statistics when none of this latency
-    was read."""
-    s = serving.latency_stats(r, metric)
-    shown = [c for c in serving.LATENCY_STATS if s[c].notna().any()]
+    a column per statistic read for some run (the mean, the median and every percentile printed, by
+    rank), and why each empty cell is empty. Both frames have no column of statistics when none of this
+    latency was read."""
+    s = serving.latency_stats(r, metric, every=True)
+    shown = [c for c in s.columns if c != "run" and s[c].notna().any()]
     name = LATENCY_NAMES[metric]
     t = with_repeat(s[["run", *shown]].rename(columns={c: f"{c} {name} (ms)" for c in shown}), r)
     n = len(r)
@@ -269,12 +269,19 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, to
 def bursts(r: pd.DataFrame) -> list[int]:
     """The prompt counts of the runs that send all their prompts at once (request rate inf, no
     concurrency cap: vLLM's and SGLang's benchmarks then issue every request without waiting), when
-    they differ: such runs sweep the burst's size, the requests in flight at the start; [] otherwise."""
+    they differ within a series of the settings the input states (`serving.series_key`, not the token
+    totals: a burst sweep's small bursts sample other mean lengths): such runs sweep the burst's size,
+    the requests in flight at the start; [] otherwise (runs of two stated workloads sweep nothing)."""
     if r.empty or not {"request_rate", "max_concurrency", "num_prompts"} <= set(r.columns):
         return []
     rate = r["request_rate"].astype(float)
     burst = r[np.isinf(rate) & r["max_concurrency"].isna() & r["num_prompts"].notna()]
-    sizes = sorted(int(n) for n in burst["num_prompts"].unique())
+    if burst.empty:
+        return []
+    swept = (
+        burst.groupby(serving.series_key(burst, measured=False).to_numpy())["num_prompts"].transform("nunique").gt(1)
+    )
+    sizes = sorted(int(n) for n in burst.loc[swept, "num_prompts"].unique())
     return sizes if len(sizes) > 1 else []
 
 
@@ -368,13 +375,15 @@ def device_sentence(
     size_line: int | None = None,
     fewest: int | None = None,
     instances: int = 1,
+    models: list | None = None,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
     where the input states them); the model's size, and its weights' precision and bytes per weight
     with where they come from (`weights`, an `analysis.precision.Weights`; `size_line`: the input's line
     that states the size, where the size is the input's own; `fewest`: the fewest devices a run spans,
-    where runs of a disaggregated layout of `instances` instances stand beside runs in one instance)."""
+    where runs of a disaggregated layout of `instances` instances stand beside runs in one instance;
+    `models`: the runs' models, where they are several the roofline sizes none)."""
     dev = {"spans": spans, "fewest": fewest or spans, "instances": instances, **(said or {})}
     if peaks is not None:
         dev = dict(
@@ -388,6 +397,7 @@ def device_sentence(
         "device",
         **dev,
         model=model,
+        models=[str(m) for m in models or []],
         total_b=total_b,
         active_b=active_b,
         moe=bool(total_b and active_b and total_b > active_b),

@@ -83,7 +83,7 @@ def analyse(p: dict) -> Result:
     for c in (
         serving_claims.knee(kn, p["knee_threshold"], var, levels, queue),
         serving_claims.growth(curve, var),
-        serving_claims.bandwidth(low, pk, active_b, w.bytes_per_weight, said),
+        serving_claims.bandwidth(low, pk, active_b, w.bytes_per_weight, said, len(models)),
         serving_claims.bound("low", low, pk, p["bound_threshold"], w.assumed, said),
         serving_claims.compute(best, pk, said),
         _bound_best(best, low, pk, p["bound_threshold"], w.assumed, said),
@@ -165,6 +165,7 @@ def page(res: Result) -> Page:
             size_line=size_line,
             fewest=serving.devices(r) * res.instances[0],
             instances=res.instances[1],
+            models=sorted(r["model"].dropna().unique()) if "model" in r else [],
         ),
         threshold=f"{p['knee_threshold']:g}",
         threshold_pct=f"{100 * p['bound_threshold']:.0f}",
