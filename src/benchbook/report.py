@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchbook import config, declarations, executor
+from benchbook import config, declarations, executor, forked
 from benchbook.chapter import ParameterError, declared
 from benchbook.nouns import counted
 from benchbook.presentation import run_facts
@@ -194,7 +194,7 @@ def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> No
     reads were read once already, `ingest.once`). A failure becomes the section's reason."""
     from benchbook.claims import from_notebook
 
-    parallel = WORKERS > 1 and len(preps) > 1 and hasattr(os, "fork")
+    parallel = WORKERS > 1 and len(preps) > 1 and forked.can_fork()
     if parallel:  # what both processes import, imported once, before the fork
         import importlib.util
 
@@ -219,40 +219,15 @@ def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> No
 
 class _Elsewhere:
     """A forked child that runs `preps` one after the other (figures drawn, one process each) and
-    sends their outcomes back through a pipe; `collect` waits for them, and runs here what a child
-    that failed did not send."""
+    sends their outcomes back; `collect` waits for them, and runs here what a child that failed did
+    not send."""
 
     def __init__(self, preps: list[Prepared]) -> None:
-        import pickle
-
         self.preps = preps
-        read, write = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child: run, send, and leave without running anything of the parent's
-            status = 1
-            try:
-                os.close(read)
-                view = memoryview(pickle.dumps({p.chapter: _outcome(p, 1) for p in preps}))
-                while view:
-                    view = view[os.write(write, view) :]
-                status = 0
-            finally:
-                os._exit(status)
-        os.close(write)
-        self.fd = read
+        self.child = forked.Forked(lambda: {p.chapter: _outcome(p, 1) for p in preps})
 
     def collect(self) -> dict:
-        import pickle
-
-        chunks = []
-        while chunk := os.read(self.fd, 1 << 20):
-            chunks.append(chunk)
-        os.close(self.fd)
-        _, status = os.waitpid(self.pid, 0)
-        try:
-            sent = pickle.loads(b"".join(chunks)) if status == 0 else {}
-        except (pickle.UnpicklingError, EOFError):
-            sent = {}
+        sent = self.child.result({})
         return {p.chapter: sent.get(p.chapter) or _outcome(p, 1) for p in self.preps}
 
 

@@ -143,7 +143,7 @@ def draw(nb: dict, workers: int = 1) -> None:
     theirs = _drawn_elsewhere([(data[key], key) for data, key in waiting[1::2]]) if workers > 1 else None
     for i, (data, key) in enumerate(waiting):
         fig = data.pop(key)
-        elsewhere = theirs.get(i // 2) if theirs is not None and i % 2 else None
+        elsewhere = theirs.result({}).get(i // 2) if theirs is not None and i % 2 else None
         data[key.removesuffix(FIGURE) + "image/svg+xml"] = elsewhere if elsewhere is not None else _drawn(fig, key)
 
 
@@ -159,60 +159,20 @@ def _drawn(fig, key: str) -> str:
     return svg(fig)
 
 
-class _Elsewhere:
-    """The SVGs a forked child draws, read when first asked for (`get`): {index: svg}, empty where
-    the child failed (its figures are then drawn here)."""
+def _drawn_elsewhere(figures: list):
+    """Fork a child that draws `figures` (figure, key) and sends their SVGs back ({index: svg}, empty
+    where the child failed); None where this system cannot fork or there is nothing to draw."""
+    from benchbook import forked
 
-    def __init__(self, pid: int, fd: int) -> None:
-        self.pid, self.fd, self.svgs = pid, fd, None
-
-    def get(self, i: int):
-        if self.svgs is None:
-            import os
-            import pickle
-
-            chunks = []
-            while chunk := os.read(self.fd, 1 << 20):
-                chunks.append(chunk)
-            os.close(self.fd)
-            _, status = os.waitpid(self.pid, 0)
-            try:
-                self.svgs = pickle.loads(b"".join(chunks)) if status == 0 else {}
-            except (pickle.UnpicklingError, EOFError):
-                self.svgs = {}
-        return self.svgs.get(i)
-
-
-def _drawn_elsewhere(figures: list) -> _Elsewhere | None:
-    """Fork a child that draws `figures` (figure, key) and sends their SVGs back; None where this
-    system cannot fork or there is nothing to draw."""
-    import os
-
-    if not figures or not hasattr(os, "fork"):
+    if not figures or not forked.can_fork():
         return None
-    import pickle
-
     import matplotlib.backends.backend_agg  # noqa: F401 - imported before the fork: the child imports nothing
     import matplotlib.backends.backend_svg  # noqa: F401
     import matplotlib.text  # noqa: F401
 
     import benchbook.presentation.plotting  # noqa: F401
 
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: draw, send, and leave without running anything of the parent's
-        status = 1
-        try:
-            os.close(read)
-            data = pickle.dumps({i: _drawn(fig, key) for i, (fig, key) in enumerate(figures)})
-            view = memoryview(data)
-            while view:
-                view = view[os.write(write, view) :]
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write)
-    return _Elsewhere(pid, read)
+    return forked.Forked(lambda: {i: _drawn(fig, key) for i, (fig, key) in enumerate(figures)})
 
 
 def svg(fig) -> str:
