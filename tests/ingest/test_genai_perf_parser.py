@@ -269,3 +269,40 @@ def test_the_csv_export_records_no_load_so_none_is_said_absent():
     assert ingest.carries("genai-perf", "csv", "ttft") is True
     assert ingest.carries("genai-perf", "json", "max_concurrency") is None  # declares nothing: may be stated
     assert set(ingest.read(CSV)["format"]) == {"csv"}
+
+
+LEGACY = FIX / "ai_on_eks_triton_trtllm_llama32_1b_c20_osl5_legacy_console.md"
+#: The legacy console's table with the rows and lines of another layout changed, as each test says.
+LEGACY_TABLE = """\
+                                  LLM Metrics
+┏━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┓
+┃              Statistic ┃    avg ┃    min ┃    max ┃    p99 ┃    p90 ┃    p75 ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━┩
+│   Request latency (ms) │  39.07 │  34.59 │  61.88 │  44.13 │  43.30 │  42.79 │
+└────────────────────────┴────────┴────────┴────────┴────────┴────────┴────────┘
+"""
+
+
+def test_the_legacy_console_reads_its_table_and_the_throughput_lines_after_it():
+    p = parsed(LEGACY)
+    t = p.table
+    assert ingest.detect(LEGACY.read_text(encoding="utf-8")) == [TOOL]
+    assert p.cells_read == len(t) == 20 and p.rejected.empty
+    assert cell(t, "e2el", "p75")[["value", "unit", "line"]].tolist() == [42.79, "ms", 36]
+    assert cell(t, "output_throughput", "value")[["value", "unit", "line"]].tolist() == [2548.18, "tok/s", 40]
+    assert cell(t, "request_throughput", "value")[["value", "unit", "line"]].tolist() == [509.64, "req/s", 41]
+    assert set(t["model"]) == {"ensemble"} and set(t["run"]) == {"c=20"}
+    assert "ttft" not in set(t["metric"])  # not streamed: GenAI-Perf left TTFT (= request latency) out
+
+
+def test_a_per_sec_line_not_right_after_the_legacy_table_is_not_read():
+    text = LEGACY_TABLE + "\nsome other log line\nRequest throughput (per sec): 9.99\n"
+    t = g.parse(text, "x").table
+    assert set(t["metric"]) == {"e2el"} and 9.99 not in set(t["value"])
+
+
+def test_a_bare_llm_metrics_line_without_the_statistic_header_is_not_genai_perf():
+    prose = "LLM Metrics\n\n| Statistic | avg |\n|---|---|\n| Request latency (ms) | 39.07 |\n"
+    assert "genai-perf" not in ingest.detect(prose)
+    other_header = LEGACY_TABLE.replace("┃              Statistic ┃", "┃                 Metric ┃")
+    assert "genai-perf" not in ingest.detect(other_header)

@@ -1,7 +1,7 @@
 """NVIDIA GenAI-Perf (`genai-perf profile`, the Triton perf_analyzer wrapper that AIPerf replaced),
 in the serving contract of vllm-bench-serve.
 
-Three forms are read:
+Four forms are read:
 
 * `profile_export_genai_perf.json`: metric dicts at the top level, `{"time_to_first_token":
   {"unit": "ms", "avg", "p25" ... "p99", "min", "max", "std"}, ...}`, once-per-run metrics with
@@ -21,6 +21,10 @@ Three forms are read:
   the same requests and are not read (a message says so). Settings come from the log: the model
   (`Profiling these models: X`), `--concurrency-range` / `--request-rate-range` of the perf_analyzer
   command, or the `genai-perf profile` command line.
+* the legacy console (early GenAI-Perf, `console_exporter.py`): the same table titled `LLM Metrics`
+  alone, avg/min/max/p99/p90/p75 columns, and the once-per-run throughputs printed after it as
+  `Output token throughput (per sec): 2548.18` and `Request throughput (per sec): 509.64`. Not
+  streamed, it printed no TTFT (equal to the request latency) and no inter-token latency.
 
 Mapping (GenAI-Perf's definitions, the same as AIPerf's): "Request Latency" -> `e2el`, "Time To
 First Token" -> `ttft`, "Inter Token Latency" (per request (latency - TTFT) / (output tokens - 1))
@@ -342,6 +346,13 @@ def _csv(text: str, source: str, messages: list[str]):
 
 
 TITLE_RE = re.compile(r"NVIDIA GenAI-Perf \| .*Metrics")
+#: The legacy console's title (early GenAI-Perf: `Table(title="LLM Metrics")`), alone on its
+#: line and centred over the table; its throughputs follow the table as `X (per sec): value` lines.
+_LEGACY_TITLE = re.compile(r"^[ \t]*LLM Metrics[ \t]*$", re.MULTILINE)
+#: Its header row: `┃ Statistic ┃ avg ┃ min ┃ max ┃ p99 ┃ p90 ┃ p75 ┃`.
+_LEGACY_HEAD = re.compile(r"\u2503\s*Statistic\s*\u2503\s*avg\s*\u2503")
+#: A once-per-run metric printed after the legacy table: `Output token throughput (per sec): 2548.18`.
+_AFTER_TABLE = re.compile(r"^(?P<label>[A-Z][a-z ]+ \(per sec\)): (?P<value>\S+)$")
 #: A title of GenAI-Perf's own metrics, not of its GPU telemetry groups (Power, Memory, Utilization
 #: Metrics: `genai_perf_telemetry` reads those): a file of telemetry tables alone is not this tool's.
 _OWN_TITLE = re.compile(r"NVIDIA GenAI-Perf \| (?!(?:Power|Memory|Utilization) Metrics)[^\n]*Metrics")
@@ -423,6 +434,11 @@ def _names(labels: list[str]) -> list[str]:
     return [x if x not in labels[:k] else f"{x} #{labels[:k].count(x) + 1}" for k, x in enumerate(labels)]
 
 
+def _legacy_title(lines: list[str], i: int) -> bool:
+    """Line `i` is the legacy table's title: a bare `LLM Metrics` with the header row just below."""
+    return bool(_LEGACY_TITLE.match(lines[i])) and any(_LEGACY_HEAD.search(s) for s in lines[i + 1 : i + 4])
+
+
 def _console(text: str, source: str, messages: list[str]):
     lines = text.split("\n")
     records, rejects, cells = [], [], 0
@@ -433,7 +449,7 @@ def _console(text: str, source: str, messages: list[str]):
     targets: list[str] = []  # the server each table's command measured
     i = end = 0
     while i < len(lines):
-        if not TITLE_RE.search(lines[i]):
+        if not (TITLE_RE.search(lines[i]) or _legacy_title(lines, i)):
             i += 1
             continue
         title_at = i
@@ -477,8 +493,12 @@ def _console(text: str, source: str, messages: list[str]):
                     pending = (label, list(zip(header[1:], vals, strict=False)), j + 1)
             j += 1
         flush(pending)
+        j += 1
+        while j < len(lines) and (m := _AFTER_TABLE.match(lines[j].strip())):
+            flush((m.group("label"), [("avg", m.group("value"))], j + 1))
+            j += 1
         tables += 1
-        i = end = j + 1
+        i = end = j
     if not tables:
         raise ParseError(source, 1, "no 'NVIDIA GenAI-Perf | LLM Metrics' table found")
     if len(set(targets)) > 1:  # tables of commands aimed at different servers are different deployments
@@ -546,10 +566,18 @@ def _quoted_csv(text: str) -> str | None:
     return "\n".join(s if start <= i < end else "" for i, s in enumerate(lines))
 
 
+def _has_table(text: str | Lines) -> bool:
+    """A console table of GenAI-Perf's own metrics: the titled one, or the legacy one (a bare `LLM
+    Metrics` line and the `┃ Statistic ┃ avg ┃` header)."""
+    return (search(_OWN_TITLE, text) and contains(_BOX_HEAD, text)) or (
+        search(_LEGACY_TITLE, text) and search(_LEGACY_HEAD, text)
+    )
+
+
 def sniff(text: str | Lines) -> bool:
     if _is_json(_head(text)):
         return is_json_export(text)
-    if is_csv_export(text) or (search(_OWN_TITLE, text) and contains(_BOX_HEAD, text)):
+    if is_csv_export(text) or _has_table(text):
         return True
     return search(_CSV_HEADER, text) and not contains(_BOX_HEAD, text)
 
@@ -561,7 +589,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         records, rejects, cells = _json(text, source, messages)
     elif text.lstrip().startswith("Metric,"):
         records, rejects, cells = _csv(text, source, messages)
-    elif not (_OWN_TITLE.search(text) and _BOX_HEAD in text) and (quoted := _quoted_csv(text)) is not None:
+    elif not _has_table(text) and (quoted := _quoted_csv(text)) is not None:
         records, rejects, cells = _csv(quoted, source, messages)  # the console table, where both, is read
     else:
         records, rejects, cells = _console(text, source, messages)
