@@ -333,6 +333,29 @@ def detect(*texts) -> Device | None:
     return by_name[winners[0]] if len(winners) == 1 and winners[0] is not None else None
 
 
+def named_apart(text: str) -> list[str]:
+    """The table devices a text names in separate places (`H200, H100, GH200, L40S and A100`), each as
+    the text writes it, first named first: an alias inside a longer one that matched (`H100` of `H100
+    80GB HBM3`) names no device of its own; rows sharing one name (`A100 80GB`) count once. A CPU named
+    beside a GPU or accelerator is its host (`MI325X ... EPYC 9654`), not another candidate: CPUs
+    count only where nothing else is named."""
+    hits = []
+    for w, name in _catalogue()[1]:
+        if not w.strip():
+            continue
+        pattern = r"(?<![a-z0-9])" + r"[^a-z0-9]+".join(map(re.escape, w.split())) + r"(?![a-z0-9])"
+        hits += [(m.start(), m.end(), m.group(0), name) for m in re.finditer(pattern, text, re.IGNORECASE)]
+    kept = [h for h in hits if not any(o[0] <= h[0] and h[1] <= o[1] and o[1] - o[0] > h[1] - h[0] for o in hits)]
+    first: dict[str, str] = {}  # a device written twice (`H100 80GB`, `H100-80GB`) is one
+    for _start, _end, written, name in sorted(kept):
+        first.setdefault(name, written)
+    by_name = _catalogue()[0]
+    hosts = {n for n in first if by_name[n].kind == "cpu"}
+    if hosts != set(first):
+        first = {n: w for n, w in first.items() if n not in hosts}
+    return list(dict.fromkeys(first.values()))
+
+
 def variants(*texts) -> list[Device]:
     """The table devices the name in the texts could be: where the longest alias it matches is an
     alias of several rows (data/hardware.csv gives "A100 80GB" to the A100-SXM4-80GB, 2,039 GB/s,

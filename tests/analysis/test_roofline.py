@@ -77,6 +77,14 @@ def test_a_prose_line_about_a_gpu_names_the_device_it_ran_on():
     assert roofline.detect(["intro\nThe full stack is executed on a single L40s GPU.\n"]) == ("L40S-48GB", 1)
 
 
+def test_a_prose_line_listing_several_gpus_names_none_of_them_as_the_runs():
+    line = "Below procedures are applicable to H200, H100, GH200, L40S and A100 GPUs for a few popular models.\n"
+    found = roofline.named(["intro\n" + line])
+    assert found.device is None and found.several == ("H200", "GH200", "L40S") and found.fact.line == 2
+    # one device in several words (an alias inside a longer one) is still one device, the run's
+    assert roofline.detect(["intro\nThe run used one NVIDIA H100 80GB HBM3 GPU.\n"]) == ("H100-SXM5-80GB", 1)
+
+
 def test_over_a_file_and_its_metadata_the_device_named_with_its_count_wins():
     assert roofline.detect(['{"hw": "mi355x"}\n', "gpus=8xmi355x; hw=mi355x"]) == ("MI355X", 8)
     assert roofline.detect(['{"hw": "mi355x"}\n', "hw=h100"]) == ("MI355X", 1)  # neither counted: the first

@@ -335,3 +335,10 @@ def test_a_file_whose_printed_total_is_not_its_table_rows_gets_no_active_count_f
     assert "active parameters not known for this file" in pruned.source
     dense = hardware.model_size("llama 8B Q4_K - Medium", printed_params=7.0)  # a dense row: the total is the active
     assert dense is None or dense.active_b == dense.total_b
+
+
+def test_devices_named_apart_are_each_named_once_and_a_host_cpu_is_no_candidate():
+    assert hardware.named_apart("applicable to H200, H100, GH200, L40S and A100 GPUs") == ["H200", "GH200", "L40S"]
+    assert hardware.named_apart("one NVIDIA H100 80GB HBM3 GPU") == ["H100 80GB HBM3"]  # `H100 80GB` inside it
+    assert hardware.named_apart("8x MI325X with two EPYC 9654 hosts") == ["MI325X"]
+    assert hardware.named_apart("an EPYC 9654 node") == ["EPYC 9654"]  # a CPU alone is the device

@@ -262,6 +262,9 @@ def _in_prose(ctx: context.Context, text: str) -> Named | None:
     for sign in [s for s in ctx.signs if s.name == "device"]:
         # the whole line: a sign keeps only its first 200 characters, and a write-up's device is often later
         whole = lines[sign.line - 1] if 0 < sign.line <= len(lines) else sign.text
+        apart = hardware.named_apart(whole)
+        if len(apart) > 1:  # a line listing several devices (`applicable to H200, H100, ...`) names no run's one
+            return Named(fact=context.Fact("device", apart[0], sign.line, "prose", whole), several=tuple(apart))
         d = hardware.detect(whole)
         if d is not None:
             fact = context.Fact("device", d.name, sign.line, "prose", whole)

@@ -12,6 +12,10 @@ the first line of a report may carry a logger prefix (`[01/18/2025-01:01:42] [TR
 
 Versions read:
 
+* 0.12 to 0.14: the same report with `= STATISTICS` where PERFORMANCE OVERVIEW later stands
+  (`Number of requests`, `Average Input/Output Length (tokens)`, `Token Throughput (tokens/sec)` =
+  output tokens / total latency, `Request Throughput (req/sec)`, `Total Latency (seconds)`); the
+  docs show it with `TensorRT-LLM Version: 0.12.0`.
 * 0.17 and before: PERFORMANCE OVERVIEW holds `Number of requests`, `Average Input/Output Length`,
   `Token Throughput (tokens/sec)` (output tokens / total latency: 221.8 req/s x 128 = 28390 in
   the docs' run), `Request Throughput`, `Total Latency (ms)`.
@@ -95,10 +99,11 @@ LABELS: dict[str, tuple[str, str, str, str | None]] = {
         "output_throughput",
         "value",
         "tok/s",
-        "0.17 'Token Throughput': output tokens / total latency",
+        "'Token Throughput' (0.17 and before): output tokens / total latency",
     ),
     "total token throughput (tokens/sec)": ("total_token_throughput", "value", "tok/s", None),
     "total latency (ms)": ("duration", "value", "s", _MS_TO_S),
+    "total latency (seconds)": ("duration", "value", "s", None),
     "average request latency (ms)": ("e2el", "mean", "ms", None),
     "per user output throughput [w/ ctx] (tps/user)": ("per_user_output_throughput", "mean", "tok/s/user", None),
     "per user output throughput (tokens/sec/user)": ("per_user_output_throughput", "mean", "tok/s/user", None),
@@ -149,7 +154,9 @@ META = {
     "number of sequences": "dataset_sequences",
 }
 #: Sections whose labelled numbers are measurements (cells); the others hold settings.
-MEASURED = {"REQUEST DETAILS", "PERFORMANCE OVERVIEW", "DATASET DETAILS"}
+MEASURED = {"REQUEST DETAILS", "PERFORMANCE OVERVIEW", "DATASET DETAILS", "STATISTICS"}
+#: The title of the measured section: PERFORMANCE OVERVIEW, `STATISTICS` up to 0.14.
+OVERVIEWS = ("PERFORMANCE OVERVIEW", "STATISTICS")
 #: The 0.16 `trtllm-bench latency` report (tab-padded): overviews and breakdowns, no PERFORMANCE OVERVIEW.
 LATENCY_016 = {"GENERAL OVERVIEW", "THROUGHPUT OVERVIEW", "LATENCY OVERVIEW", "GENERATION LATENCY BREAKDOWN"}
 LATENCY_016 |= {"ACCEPTANCE BREAKDOWN"}
@@ -186,14 +193,20 @@ LABELS_016: dict[str, tuple[str, str, str, str | None]] = {
 #: A row of a 0.16 breakdown section (`MIN (ms): 63266.8804`, `AVG: 1.00`).
 BREAKDOWN_RE = re.compile(r"^(?P<stat>MIN|MAX|AVG|P\d+)(?:\s*\((?P<unit>ms)\))?:\s*(?P<v>\S+)\s*$")
 
-RULE_RE = re.compile(r"^\s*={20,}\s*$")
-TITLE_RE = re.compile(r"^\s*=?\s*(?P<t>[A-Za-z][A-Za-z0-9 +/()_.-]*?)\s*$")
+#: A banner row; a copy through a Markdown converter escapes a line-leading `=` as `\=`.
+RULE_RE = re.compile(r"^\s*\\?={20,}\s*$")
+TITLE_RE = re.compile(r"^\s*(?:\\?=)?\s*(?P<t>[A-Za-z][A-Za-z0-9 +/()_.-]*?)\s*$")
+#: A Markdown fence: a report pasted in a code block ends with it, closing rule or not.
+FENCE_RE = re.compile(r"^\s*(```|~~~)")
 LOG_RE = re.compile(r"^\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] \[TRT-LLM\](?: \[RANK \d+\])? \[[A-Z]\] ?")
 STAT_RE = re.compile(r"^\[(?P<tag>[A-Za-z]+)\]\s*(?P<stat>[A-Z]+\d*)\s*:\s*(?P<v>\S+)\s*$")
 DATASET_ROW_RE = re.compile(r"^(?P<stat>MIN|MAX|AVG|P\d+):\s+(?P<a>\S+)\s+(?P<b>\S+)\s+(?P<c>\S+)\s*$")
 LABEL_RE = re.compile(r"^(?P<label>[^:]+?)\s*:\s*(?P<v>.*?)\s*$")
 VERSION_RE = re.compile(r"TensorRT-LLM version:\s*(\S+)")
-COMMAND_RE = re.compile(r"(?:^|\s)trtllm-bench\s+(.*\b(?:throughput|latency)\b.*)$")
+#: A `trtllm-bench ... throughput|latency` command; one quoted as inline code ends at its closing backtick.
+COMMAND_RE = re.compile(
+    r"(?:^|\s)trtllm-bench\s+(.*\b(?:throughput|latency)\b.*)$|`trtllm-bench\s+([^`]*\b(?:throughput|latency)\b[^`]*)`"
+)
 
 
 def _norm(label: str) -> str:
@@ -217,7 +230,7 @@ def _sections(lines: list[str]) -> list[tuple[str, int, int, int]]:
             i += 1
             continue
         end = i + 3
-        while end < n and not RULE_RE.match(lines[end]):
+        while end < n and not RULE_RE.match(lines[end]) and not FENCE_RE.match(lines[end]):
             end += 1
         out.append((m["t"].upper(), i + 1, i + 3, end))
         i = end
@@ -230,7 +243,7 @@ def _reports(sections):
     reports, pending = [], []
     for sec in sections:
         title = sec[0]
-        if title.startswith("PERFORMANCE OVERVIEW"):
+        if title.startswith(OVERVIEWS[0]) or title == OVERVIEWS[1]:
             reports.append([*pending, sec])
             pending = []
         elif title == "DATASET DETAILS" and reports and not pending and reports[-1][-1][0] != title:
@@ -286,10 +299,11 @@ def _command(lines: list[str], lo: int, hi: int) -> dict[str, str]:
         m = COMMAND_RE.search(joined[i])
         if not m:
             continue
+        command = m[2] if m[2] is not None else m[1]
         try:
-            toks = shlex.split(m[1])
+            toks = shlex.split(command)
         except ValueError:
-            toks = m[1].split()
+            toks = command.split()
         opts: dict[str, str] = {}
         for k, t in enumerate(toks):
             if t in ("throughput", "latency") and "subcommand" not in opts:
@@ -321,7 +335,7 @@ class _Out:
 
     def keep(self, base: dict, line: int, metric: str, statistic: str, value: float, unit: str, note=None):
         self.cells += 1
-        if metric == "duration" and math.isfinite(value):
+        if note == _MS_TO_S and math.isfinite(value):
             value = value / 1000.0
         if isinstance(value, float) and math.isnan(value):
             note = "not measured (printed nan)"
@@ -348,6 +362,13 @@ def _read_report(
             lm = LABEL_RE.match(lines[i].strip())
             if lm and _norm(lm["label"]) == "issue rate (req/sec)":
                 items.append((i + 1, "REQUEST INFORMATION", "label", lines[i].strip()))
+        # the settings of a section copied without its banner: the labelled lines right above the first one
+        top = secs[0][1] - 1
+        while top > 0 and LABEL_RE.match(lines[top - 1].strip()):
+            top -= 1
+        for lm in (LABEL_RE.match(s.strip()) for s in lines[top : secs[0][1] - 1]):
+            if _norm(lm["label"]) in META:
+                meta[META[_norm(lm["label"])]] = lm["v"]
     for title, _title_at, lo, hi in secs:
         if title in ("ENGINE DETAILS", "PYTORCH BACKEND", "AUTODEPLOY BACKEND"):
             meta["backend"] = "TRT" if title == "ENGINE DETAILS" else title.split()[0].lower()
@@ -619,9 +640,11 @@ def _bare_overviews(lines: list[str]) -> tuple[list, list[str | None]]:
 
 #: The overview's title line; a copy through a Markdown renderer loses its `= ` and may keep a
 #: parenthesis naming the runs compared (`PERFORMANCE OVERVIEW ( main / ep+tp branch)`).
-_SNIFF_RE = re.compile(r"^\s*=?\s*(?:PERFORMANCE|LATENCY) OVERVIEW(?:\s*\([^()\n]*\))?\s*$", re.M)
+_SNIFF_RE = re.compile(
+    r"^\s*=?\s*(?:PERFORMANCE|LATENCY) OVERVIEW(?:\s*\([^()\n]*\))?\s*$|^\s*\\?= STATISTICS\s*$", re.M
+)
 _SNIFF_LABEL_RE = re.compile(
-    r"Request Throughput \(req/sec\):|\[(?:TTFT|Latency)\] (?:P50|AVERAGE)|Total Latency \(ms\):"
+    r"Request Throughput \(req/sec\):|\[(?:TTFT|Latency)\] (?:P50|AVERAGE)|Total Latency \((?:ms|seconds)\):"
 )
 
 
