@@ -258,11 +258,23 @@ _COMMAND = re.compile(
     r"(?:^|[\s`$>\"'])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
     r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-server|trtllm-bench|trtllm-serve|"
-    r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|docker\s+run|torchrun|mpirun|srun)\b"
+    r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|cm\s+run|cmr|mlcr|docker\s+run|torchrun|mpirun|srun)\b"
     r"|^\s*(?:[$>]\s+|`)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"((?:python[\d.]*\s+(?:-m\s+[\w.]+|[\w./~-]+\.py)|[\w./~-]+\.py))(?=\s+--?[A-Za-z]|\s+\\$)"
 )
 _SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+([^\s\\`'\"-][^\s\\`'\"]*)")
+#: A model's identifier: a path, an `org/name` or a name, in the characters Hugging Face ids, file names
+#: and served names use (`Qwen2.5-7B-Instruct`, `./models/x`, `llama3.2:3b`). Prose (`这个模型`, "this
+#: model") is none, and where a word merely follows `vllm serve` in a sentence (`then vllm serve the
+#: model`), only a name with a digit, a separator or a path is one: a plain word is the sentence's.
+_MODEL_ID = re.compile(r"[\w.~/][\w.:+@~/-]*", re.ASCII)
+_PLAIN_WORD = re.compile(r"[A-Za-z]+")
+#: An accuracy harness's command or the configuration line it prints (lm-evaluation-harness's
+#: `local-completions (model=...,num_concurrent=32), gen_kwargs: (...), limit: ..., num_fewshot: ...`;
+#: EvalScope's `evalscope eval ... --eval-batch-size`): its concurrency and batch are the harness's
+#: requests while it scores answers, never a load of the benchmark whose results the file prints.
+_HARNESS = re.compile(r"(?<![\w-])(?:lm[_-]eval|evalscope)(?![\w-])|\), gen_kwargs: \(.*\bnum_fewshot: ")
+_LOAD = {"concurrency", "rate", "batch", "prompts"}
 _KV = re.compile(r"^\s*(?:[-*+>|]\s+)*(?:\d+\.\s+)?([*_`\"']*)([A-Za-z][\w .()/-]{0,40}?)\1\s*[:=]\s*(\S.*?)\s*,?\s*$")
 _JSON_PAIR = re.compile(
     r"\"([A-Za-z][\w .-]{0,40})\"\s*:\s*(\"(?:[^\"\\]|\\.)*\"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null)"
@@ -503,6 +515,8 @@ class _Reader:
             value = _as_int(value) if not isinstance(value, int) else value
             if value is None:
                 return False
+        if name == "model" and not placeholder(value) and not _MODEL_ID.fullmatch(str(value)):
+            return False
         key = (name, value, line, source)
         if key not in self._seen:
             self._seen.add(key)
@@ -624,14 +638,15 @@ def _read(lines: list[str], first: int) -> Context:
     """`read` over `lines`, the first of them line `first` of the file."""
     r = _Reader()
     table_cols: list[str] | None = None
-    in_command = wrapped = False
+    in_command = wrapped = harness = False
     for i, raw in enumerate(lines, start=first):
         line = raw.rstrip("\n")
         text = line.strip()
         if not text:
             table_cols, in_command = None, False
             continue
-        before = len(r.facts)
+        before, n_signs = len(r.facts), len(r.signs)
+        harness = bool(_HARNESS.search(line)) or (harness and wrapped)
         # a command goes on past its line only where that line ends in a backslash or the next one
         # is a flag: an author's `Average power: 512 W` under a command is a line of its own
         in_command = in_command and (wrapped or text.startswith("-"))
@@ -669,6 +684,9 @@ def _read(lines: list[str], first: int) -> Context:
         _read_paths(r, line, i)
         if len(r.facts) == before:
             _sign(r, line, i)
+        if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
+            r.facts[before:] = [f for f in r.facts[before:] if f.name not in _LOAD]
+            r.signs[n_signs:] = [g for g in r.signs[n_signs:] if g.name not in _LOAD]
     if r.smi_rows:  # an nvidia-smi / rocm-smi listing counts its GPUs by their indices
         last = max(r.smi_rows.values())
         r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - first])
@@ -696,7 +714,7 @@ def _tool(m: re.Match) -> str:
 
 def _read_flags(r: _Reader, line: str, i: int) -> None:
     for m in (_SERVE_MODEL.search(line), *_MODEL_FILE.finditer(line)):
-        if m:
+        if m and not _PLAIN_WORD.fullmatch(_clean(m.group(1))):
             r.add("model", _clean(m.group(1)), i, "command", line)
     for m in _FLAG.finditer(line):
         name = FLAGS.get(_norm(m.group(1))) or SHORT_FLAGS.get(r.tool, {}).get(m.group(1))
