@@ -789,3 +789,16 @@ def test_an_mlcommons_cm_command_names_its_model(prog):
 
 def test_a_model_flag_in_no_command_is_no_model():
     assert not _read("Pass --model=bert-99 to the harness.\n").get("model")
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("- Model: Kimi-K2.6 (Registry: `moonshotai/Kimi-K2.6`)\n", "Kimi-K2.6 (Registry: `moonshotai/Kimi-K2.6`)"),
+        ("Model: HuggingFace model name eg. meta-llama/Llama-2-7b-hf or a local path\n", None),  # a flag's help
+    ],
+)
+def test_a_model_identifier_keeps_its_bracketed_note_and_help_text_is_none(text, model):
+    c = _read(text)
+    assert [f.value for f in c.get("model")] == ([model] if model else [])
+    assert not c.get("path_model")  # the help text's example id names no model either

@@ -264,10 +264,11 @@ _COMMAND = re.compile(
 )
 _SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+([^\s\\`'\"-][^\s\\`'\"]*)")
 #: A model's identifier: a path, an `org/name` or a name, in the characters Hugging Face ids, file names
-#: and served names use (`Qwen2.5-7B-Instruct`, `./models/x`, `llama3.2:3b`). Prose (`这个模型`, "this
-#: model") is none, and where a word merely follows `vllm serve` in a sentence (`then vllm serve the
+#: and served names use (`Qwen2.5-7B-Instruct`, `./models/x`, `llama3.2:3b`), a note in brackets after it
+#: kept (`Kimi-K2.6 (Registry: moonshotai/Kimi-K2.6)`). Prose (`这个模型`, "this model", a flag's help
+#: text) is none, and where a word merely follows `vllm serve` in a sentence (`then vllm serve the
 #: model`), only a name with a digit, a separator or a path is one: a plain word is the sentence's.
-_MODEL_ID = re.compile(r"[\w.~/][\w.:+@~/-]*", re.ASCII)
+_MODEL_ID = re.compile(r"[\w.~/][\w.:+@~/-]*(?:\s+\(.*\))?", re.ASCII)
 _PLAIN_WORD = re.compile(r"[A-Za-z]+")
 #: An accuracy harness's command or the configuration line it prints (lm-evaluation-harness's
 #: `local-completions (model=...,num_concurrent=32), gen_kwargs: (...), limit: ..., num_fewshot: ...`;
@@ -497,6 +498,7 @@ class _Reader:
         self.tool: str = ""  # the program that command runs (`genai-perf`, `vllm serve`)
         self.smi_rows: dict[int, int] = {}  # GPU index -> line, of nvidia-smi / rocm-smi listings
         self.parents: list[tuple[int, str]] = []  # (indent, key) of the YAML mappings the line sits in
+        self.prose: list[tuple[int, str]] = []  # (line, value) of model values that were prose, not identifiers
 
     def nest(self, line: str) -> None:
         """Track the YAML mappings `line` sits in: a key with no value (`accelerator:`) opens one;
@@ -516,6 +518,7 @@ class _Reader:
             if value is None:
                 return False
         if name == "model" and not placeholder(value) and not _MODEL_ID.fullmatch(str(value)):
+            self.prose.append((line, str(value)))
             return False
         key = (name, value, line, source)
         if key not in self._seen:
@@ -952,8 +955,9 @@ def _read_paths(r: _Reader, line: str, i: int) -> None:
     """A model named only in a path (`path_model`): the folder under a models folder (`/models/X`), or an
     organisation/name pair whose name carries a parameter count (`.../nvidia/Llama-3.1-8B-Instruct-FP8/...`,
     as a Hugging Face id is written). A path the line gives as its model or tokenizer is that fact already:
-    a tokenizer's path never names the weights."""
+    a tokenizer's path never names the weights, and one inside a model value that is prose is its example."""
     taken = [str(f.value) for f in r.facts if f.line == i and f.name in ("model", "tokenizer")]
+    taken += [v for k, v in r.prose if k == i]  # a help text's example id (`eg. org/name`) is no model either
     for m in _PATH.finditer(line):
         path = m.group(1)
         if any(path in t or t in path for t in taken) or re.search(r"tokenizer\S*[\s=:]+\S*$", line[: m.start(1)]):
