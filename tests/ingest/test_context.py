@@ -766,7 +766,7 @@ def test_an_accuracy_harness_command_and_its_printed_config_give_no_load():
         "--tasks gsm8k\n\n"
         "local-completions (model=deepseek-ai/DeepSeek-V3.2,num_concurrent=32), gen_kwargs: (None), limit: None, "
         "num_fewshot: 5, batch_size: 1\n\n"
-        "evalscope perf --url http://x --parallel 8 --concurrency 16 \\\n  --rate 4\n"
+        "evalscope eval --model m1 --datasets aime25 --eval-batch-size 32 \\\n  --generation-config concurrency=16\n"
     )
     assert not c.get("concurrency") and not c.get("batch") and not c.get("rate")
     assert not [s for s in c.signs if s.name in ("concurrency", "batch", "rate")]
@@ -774,8 +774,11 @@ def test_an_accuracy_harness_command_and_its_printed_config_give_no_load():
 
 
 def test_a_benchmark_command_beside_no_harness_keeps_its_concurrency():
-    c = _read("vllm bench serve --model m1 --max-concurrency 32\n\nconcurrent_requests=20 for the sweep\n")
-    assert sorted(f.value for f in c.get("concurrency")) == [20, 32]
+    c = _read(
+        "vllm bench serve --model m1 --max-concurrency 32\n\nconcurrent_requests=20 for the sweep\n\n"
+        "evalscope perf --model m1 --parallel 8 concurrency=8\n"  # EvalScope's load test: a load
+    )
+    assert sorted(f.value for f in c.get("concurrency")) == [8, 20, 32]
 
 
 # ------------------------------------------------------------------------------ MLCommons CM

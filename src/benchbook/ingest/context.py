@@ -272,9 +272,10 @@ _MODEL_ID = re.compile(r"[\w.~/][\w.:+@~/-]*(?:\s+\(.*\))?", re.ASCII)
 _PLAIN_WORD = re.compile(r"[A-Za-z]+")
 #: An accuracy harness's command or the configuration line it prints (lm-evaluation-harness's
 #: `local-completions (model=...,num_concurrent=32), gen_kwargs: (...), limit: ..., num_fewshot: ...`;
-#: EvalScope's `evalscope eval ... --eval-batch-size`): its concurrency and batch are the harness's
-#: requests while it scores answers, never a load of the benchmark whose results the file prints.
-_HARNESS = re.compile(r"(?<![\w-])(?:lm[_-]eval|evalscope)(?![\w-])|\), gen_kwargs: \(.*\bnum_fewshot: ")
+#: EvalScope's `evalscope eval ... --eval-batch-size` and its log): its concurrency and batch are the
+#: harness's requests while it scores answers, never a load of the benchmark whose results the file
+#: prints. `evalscope perf` is EvalScope's load test, not its accuracy harness: its load is a load.
+_HARNESS = re.compile(r"(?<![\w-])(?:lm[_-]eval|evalscope(?!\s+perf\b))(?![\w-])|\), gen_kwargs: \(.*\bnum_fewshot: ")
 _LOAD = {"concurrency", "rate", "batch", "prompts"}
 _KV = re.compile(r"^\s*(?:[-*+>|]\s+)*(?:\d+\.\s+)?([*_`\"']*)([A-Za-z][\w .()/-]{0,40}?)\1\s*[:=]\s*(\S.*?)\s*,?\s*$")
 _JSON_PAIR = re.compile(
