@@ -740,3 +740,68 @@ def test_a_cpu_named_in_a_heading_is_the_cpu_and_the_same_words_in_a_command_are
 )
 def test_a_tpu_or_an_atlas_card_named_by_its_product_is_a_device(line, device):
     assert [f.value for f in _read(line).get("device")] == ([device] if device else [])
+
+
+# ------------------------------------------------------------------------------ model identifiers
+@pytest.mark.parametrize(
+    ("text", "models"),
+    [
+        ("### 接下来使用 vllm serve 这个模型\n", []),  # Chinese prose, 'then vllm serve this model'
+        ("### Then vllm serve the model\n", []),  # a plain word after `vllm serve` in a sentence
+        ("model: 这个模型\n", []),
+        ("### 接下来使用 vllm serve Qwen/Qwen2.5-7B-Instruct\n", ["Qwen/Qwen2.5-7B-Instruct"]),
+        ("vllm serve ./Qwen2.5-7B-Instruct --port 8000\n", ["./Qwen2.5-7B-Instruct"]),
+        ("genai-perf profile -m ensemble --concurrency 1\n", ["ensemble"]),  # the tool's own model flag
+        ("vllm serve ${MODEL_PATH} --port 8000\n", ["${MODEL_PATH}"]),  # a placeholder stays one
+    ],
+)
+def test_a_model_value_is_an_identifier_never_prose(text, models):
+    assert [f.value for f in _read(text).get("model")] == models
+
+
+# ------------------------------------------------------------------------------ accuracy harnesses
+def test_an_accuracy_harness_command_and_its_printed_config_give_no_load():
+    c = _read(
+        'lm_eval --model local-completions --model_args "model=deepseek-ai/DeepSeek-V3.2,num_concurrent=32" '
+        "--tasks gsm8k\n\n"
+        "local-completions (model=deepseek-ai/DeepSeek-V3.2,num_concurrent=32), gen_kwargs: (None), limit: None, "
+        "num_fewshot: 5, batch_size: 1\n\n"
+        "evalscope eval --model m1 --datasets aime25 --eval-batch-size 32 \\\n  --generation-config concurrency=16\n"
+    )
+    assert not c.get("concurrency") and not c.get("batch") and not c.get("rate")
+    assert not [s for s in c.signs if s.name in ("concurrency", "batch", "rate")]
+    assert {f.value for f in c.get("model")} == {"deepseek-ai/DeepSeek-V3.2"}  # the served model still named
+
+
+def test_a_benchmark_command_beside_no_harness_keeps_its_concurrency():
+    c = _read(
+        "vllm bench serve --model m1 --max-concurrency 32\n\nconcurrent_requests=20 for the sweep\n\n"
+        "evalscope perf --model m1 --parallel 8 concurrency=8\n"  # EvalScope's load test: a load
+    )
+    assert sorted(f.value for f in c.get("concurrency")) == [8, 20, 32]
+
+
+# ------------------------------------------------------------------------------ MLCommons CM
+@pytest.mark.parametrize("prog", ["cm run script", "cmr", "mlcr"])
+def test_an_mlcommons_cm_command_names_its_model(prog):
+    c = _read(f"{prog} --tags=run-mlperf,inference --model=bert-99 --backend=onnxruntime --device=cuda\n")
+    f = _one(c, "model")
+    assert (f.value, f.source, f.line) == ("bert-99", "command", 1)
+    assert not c.get("device")  # `--device=cuda` is CM's device kind, not a device's name
+
+
+def test_a_model_flag_in_no_command_is_no_model():
+    assert not _read("Pass --model=bert-99 to the harness.\n").get("model")
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("- Model: Kimi-K2.6 (Registry: `moonshotai/Kimi-K2.6`)\n", "Kimi-K2.6 (Registry: `moonshotai/Kimi-K2.6`)"),
+        ("Model: HuggingFace model name eg. meta-llama/Llama-2-7b-hf or a local path\n", None),  # a flag's help
+    ],
+)
+def test_a_model_identifier_keeps_its_bracketed_note_and_help_text_is_none(text, model):
+    c = _read(text)
+    assert [f.value for f in c.get("model")] == ([model] if model else [])
+    assert not c.get("path_model")  # the help text's example id names no model either

@@ -258,11 +258,25 @@ _COMMAND = re.compile(
     r"(?:^|[\s`$>\"'])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
     r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-server|trtllm-bench|trtllm-serve|"
-    r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|docker\s+run|torchrun|mpirun|srun)\b"
+    r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|cm\s+run|cmr|mlcr|docker\s+run|torchrun|mpirun|srun)\b"
     r"|^\s*(?:[$>]\s+|`)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"((?:python[\d.]*\s+(?:-m\s+[\w.]+|[\w./~-]+\.py)|[\w./~-]+\.py))(?=\s+--?[A-Za-z]|\s+\\$)"
 )
 _SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+([^\s\\`'\"-][^\s\\`'\"]*)")
+#: A model's identifier: a path, an `org/name` or a name, in the characters Hugging Face ids, file names
+#: and served names use (`Qwen2.5-7B-Instruct`, `./models/x`, `llama3.2:3b`), a note in brackets after it
+#: kept (`Kimi-K2.6 (Registry: moonshotai/Kimi-K2.6)`). Prose (`这个模型`, "this model", a flag's help
+#: text) is none, and where a word merely follows `vllm serve` in a sentence (`then vllm serve the
+#: model`), only a name with a digit, a separator or a path is one: a plain word is the sentence's.
+_MODEL_ID = re.compile(r"[\w.~/][\w.:+@~/-]*(?:\s+\(.*\))?", re.ASCII)
+_PLAIN_WORD = re.compile(r"[A-Za-z]+")
+#: An accuracy harness's command or the configuration line it prints (lm-evaluation-harness's
+#: `local-completions (model=...,num_concurrent=32), gen_kwargs: (...), limit: ..., num_fewshot: ...`;
+#: EvalScope's `evalscope eval ... --eval-batch-size` and its log): its concurrency and batch are the
+#: harness's requests while it scores answers, never a load of the benchmark whose results the file
+#: prints. `evalscope perf` is EvalScope's load test, not its accuracy harness: its load is a load.
+_HARNESS = re.compile(r"(?<![\w-])(?:lm[_-]eval|evalscope(?!\s+perf\b))(?![\w-])|\), gen_kwargs: \(.*\bnum_fewshot: ")
+_LOAD = {"concurrency", "rate", "batch", "prompts"}
 _KV = re.compile(r"^\s*(?:[-*+>|]\s+)*(?:\d+\.\s+)?([*_`\"']*)([A-Za-z][\w .()/-]{0,40}?)\1\s*[:=]\s*(\S.*?)\s*,?\s*$")
 _JSON_PAIR = re.compile(
     r"\"([A-Za-z][\w .-]{0,40})\"\s*:\s*(\"(?:[^\"\\]|\\.)*\"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null)"
@@ -485,6 +499,7 @@ class _Reader:
         self.tool: str = ""  # the program that command runs (`genai-perf`, `vllm serve`)
         self.smi_rows: dict[int, int] = {}  # GPU index -> line, of nvidia-smi / rocm-smi listings
         self.parents: list[tuple[int, str]] = []  # (indent, key) of the YAML mappings the line sits in
+        self.prose: list[tuple[int, str]] = []  # (line, value) of model values that were prose, not identifiers
 
     def nest(self, line: str) -> None:
         """Track the YAML mappings `line` sits in: a key with no value (`accelerator:`) opens one;
@@ -503,6 +518,9 @@ class _Reader:
             value = _as_int(value) if not isinstance(value, int) else value
             if value is None:
                 return False
+        if name == "model" and not placeholder(value) and not _MODEL_ID.fullmatch(str(value)):
+            self.prose.append((line, str(value)))
+            return False
         key = (name, value, line, source)
         if key not in self._seen:
             self._seen.add(key)
@@ -624,14 +642,15 @@ def _read(lines: list[str], first: int) -> Context:
     """`read` over `lines`, the first of them line `first` of the file."""
     r = _Reader()
     table_cols: list[str] | None = None
-    in_command = wrapped = False
+    in_command = wrapped = harness = False
     for i, raw in enumerate(lines, start=first):
         line = raw.rstrip("\n")
         text = line.strip()
         if not text:
             table_cols, in_command = None, False
             continue
-        before = len(r.facts)
+        before, n_signs = len(r.facts), len(r.signs)
+        harness = bool(_HARNESS.search(line)) or (harness and wrapped)
         # a command goes on past its line only where that line ends in a backslash or the next one
         # is a flag: an author's `Average power: 512 W` under a command is a line of its own
         in_command = in_command and (wrapped or text.startswith("-"))
@@ -669,6 +688,9 @@ def _read(lines: list[str], first: int) -> Context:
         _read_paths(r, line, i)
         if len(r.facts) == before:
             _sign(r, line, i)
+        if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
+            r.facts[before:] = [f for f in r.facts[before:] if f.name not in _LOAD]
+            r.signs[n_signs:] = [g for g in r.signs[n_signs:] if g.name not in _LOAD]
     if r.smi_rows:  # an nvidia-smi / rocm-smi listing counts its GPUs by their indices
         last = max(r.smi_rows.values())
         r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - first])
@@ -696,7 +718,7 @@ def _tool(m: re.Match) -> str:
 
 def _read_flags(r: _Reader, line: str, i: int) -> None:
     for m in (_SERVE_MODEL.search(line), *_MODEL_FILE.finditer(line)):
-        if m:
+        if m and not _PLAIN_WORD.fullmatch(_clean(m.group(1))):
             r.add("model", _clean(m.group(1)), i, "command", line)
     for m in _FLAG.finditer(line):
         name = FLAGS.get(_norm(m.group(1))) or SHORT_FLAGS.get(r.tool, {}).get(m.group(1))
@@ -934,8 +956,9 @@ def _read_paths(r: _Reader, line: str, i: int) -> None:
     """A model named only in a path (`path_model`): the folder under a models folder (`/models/X`), or an
     organisation/name pair whose name carries a parameter count (`.../nvidia/Llama-3.1-8B-Instruct-FP8/...`,
     as a Hugging Face id is written). A path the line gives as its model or tokenizer is that fact already:
-    a tokenizer's path never names the weights."""
+    a tokenizer's path never names the weights, and one inside a model value that is prose is its example."""
     taken = [str(f.value) for f in r.facts if f.line == i and f.name in ("model", "tokenizer")]
+    taken += [v for k, v in r.prose if k == i]  # a help text's example id (`eg. org/name`) is no model either
     for m in _PATH.finditer(line):
         path = m.group(1)
         if any(path in t or t in path for t in taken) or re.search(r"tokenizer\S*[\s=:]+\S*$", line[: m.start(1)]):
