@@ -127,3 +127,9 @@ def test_a_rubric_in_glued_myst_is_a_heading_outside_the_outline():
     block = _glued("q", {"text/markdown": "```{rubric} Why weight-only int8 loses\n```"})
     page = _page("```{glue:md} q\n:format: myst\n```\n", block)
     assert '<p class="rubric">Why weight-only int8 loses</p>' in page
+
+
+def test_a_bare_doc_to_a_chapter_outside_the_report_shows_its_title_as_sphinx_does():
+    page = _page("Next: {doc}`tp_scaling`.", chapters={})
+    assert '<span class="xref std std-doc">Tensor-parallel scaling and its anomalies</span>' in page
+    assert ">tp_scaling<" not in page

@@ -24,6 +24,7 @@ from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.myst_role import myst_role_plugin
 
+from benchbook import declarations
 from benchbook.presentation import outputs
 from benchbook.presentation.sphinx_book import CSS as BOOK_CSS
 
@@ -153,6 +154,8 @@ def _role(self, tokens, idx, options, env) -> str:
         if doc in ctx.chapters:
             shown = ctx.chapters[doc] if title == target else title
             return f'<a class="reference internal" href="{html.escape(doc)}.html">{html.escape(shown)}</a>'
+        if title == target and doc in declarations.BY_NAME:  # as Sphinx shows a bare {doc}: the page's title
+            title = declarations.chapter(doc).title
         return f'<span class="xref std std-doc">{html.escape(title)}</span>'
     if name == "term":
         title, target = _target(content)
