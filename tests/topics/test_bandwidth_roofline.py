@@ -93,3 +93,19 @@ def test_an_output_of_a_device_the_table_lacks_draws_no_figure_and_says_why():
     assert len(r.points) and r.points["fraction_of_peak"].isna().all()
     assert all(f is None for f in pg.figures.values())
     assert pg.texts["cap_ceiling"].startswith("Not drawn") and "not worked" in pg.markdown["lesson_text"]
+
+
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        ("tests/fixtures/llama-bench/arc_a310_pi500_vulkan.md", False),
+        ("tests/fixtures/vllm-bench-offline/qwen35_0p8b_rtx3080ti_latency_report_zh.md", True),
+    ],
+)
+def test_how_a_vllm_latency_run_is_counted_is_said_only_where_the_input_has_one(source, said):
+    """Issue #34: a paragraph about `vllm bench latency` stood on every llama-bench page."""
+    from benchbook.chapter import setup
+    from benchbook.topics import bandwidth_roofline
+
+    md = bandwidth_roofline.page(bandwidth_roofline.analyse(setup("bandwidth_roofline", {"source": source}))).markdown
+    assert ("vLLM `bench latency` run at batch 1" in md["vllm_bytes"]) is said

@@ -125,6 +125,7 @@ def page(r: Result) -> Page:
         "fractions": said("fraction_of_peak"),
         "bounds": said("bound"),
         "throughput_note": show.throughput_note(r.throughput),
+        "vllm_bytes": wording.sentence(CHAPTER, "vllm_bytes", n_latency=len(r.latency)),
         "withheld_list": placement.folded_box(led, skip=[*box, *pp_ids]),
         "prefill_intro": show.prefill_intro(r.prompt, len(pp_ids), r.pp_unparsed),
         "prefill_claims": wording.block(led, pp_ids),
