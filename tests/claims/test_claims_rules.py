@@ -187,6 +187,10 @@ def test_trend(xs, ys, tol, expected):
             {"xs": [1, 2, 3], "ys": [3, None, None], "direction": "falls"},
             ("withheld", "1 point; a trend needs at least 3"),
         ),
+        (  # the reason says what the trend counts as a point, where its evidence names it
+            {"xs": [], "ys": [], "direction": "rises", "point_is": "a dense model's share of its peak"},
+            ("withheld", "0 points (a dense model's share of its peak); a trend needs at least 3"),
+        ),
         ({"xs": [1, 2], "ys": [3, 2], "direction": "falls", "min_points": 2}, ("shown", "")),
         (
             {"xs": [1, 2, 3], "ys": [3, 2, 1], "direction": "falls", "min_points": 4},

@@ -275,6 +275,7 @@ def size_trend(pts: pd.DataFrame) -> Claim:
         "tolerance": 0.0,
         "noise": [rate_noise(a, b) for a, b in zip(rows, rows[1:], strict=False)],
         "min_points": TREND_MIN_POINTS,
+        "point_is": "a measured decode rate of a dense model fully on one device, with a known share of its peak",
         "labels": [bandwidth.label(r) for _, r in d.iterrows()],
         "device": str(d["device"].iloc[0]) if len(d) else None,
         "low": _num(d["fraction_of_peak"].iloc[0]) if len(d) else None,

@@ -12,6 +12,7 @@ import math
 import re
 
 from benchbook.claims import KINDS
+from benchbook.nouns import counted
 
 #: What usually explains a figure beyond a physical peak; a claim may name its own suspects.
 DEFAULT_SUSPECTS = (
@@ -386,7 +387,8 @@ def scaling(ev: dict) -> tuple[str, str]:
             f"{len(xs)} values at {k} point{'s' if k != 1 else ''}, several at {at}: values at one point are not steps",
         )
     if len(xs) < min_n:
-        return "withheld", f"{len(xs)} point{'s' if len(xs) != 1 else ''}; a trend needs at least {int(min_n)}"
+        what = f" ({ev['point_is']})" if ev.get("point_is") else ""  # what the trend counts as a point
+        return "withheld", f"{counted(len(xs), 'point')}{what}; a trend needs at least {int(min_n)}"
     got = trend(ev)
     if got != ev.get("direction"):
         inside = _step_inside_noise(ev) if trend({**ev, "noise": None}) == ev.get("direction") else None
