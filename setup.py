@@ -22,6 +22,7 @@ BOOK_FILES = (
     "data/*.csv",
     "data/raw/**/*",
     "data/series/**/*",
+    "data/measured/*",
     "book/*.md",
 )
 

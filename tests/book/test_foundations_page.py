@@ -77,3 +77,24 @@ def test_every_gpu_ridge_is_tens_of_flop_per_byte_or_more_most_hundreds_as_the_p
     # the other way: a GPU with a ridge of 8 FLOP/byte would make the sentence false
     slow = hardware.Device("slow", "gpu", "x", 8, 1000.0, {"fp16": 8.0})
     assert min(_sixteen_bit_ridges([slow])) < 10
+
+
+def test_the_measured_section_says_all_three_repeats_of_the_kernel_miss_were_slower():
+    """'in all three repeats': every repeat of the missed batch took longer than every repeat of the
+    next larger batch; the figure has the sweep's points and no text under 10 px."""
+    from benchbook import measured
+    from benchbook.analysis import decode_gemm
+    from benchbook.presentation.plotting import readable
+
+    page = (config.PROJ_ROOT / foundations.PAGE).read_text(encoding="utf-8")
+    assert "in all three repeats" in page and "```{figure} _decode_gemm.svg" in page
+    rows = measured.decode_gemm()
+    s = decode_gemm.sweep(rows)
+    n = foundations.numbers()
+    miss, after = int(n["g_miss"]), int(n["g_after_miss"])
+    assert rows["repeat"].nunique() == 3
+    assert rows.loc[rows["batch"] == miss, "seconds"].min() > rows.loc[rows["batch"] == after, "seconds"].max()
+    assert miss in s.kernel_misses
+    fig = foundations.gemm_figure()
+    assert overlaps(fig) == [] and readable(fig) >= 10
+    assert foundations.staged()[foundations.GEMM_FIGURE].startswith(b"<?xml")

@@ -12,18 +12,22 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import yaml
 
-from benchbook import config, hardware
-from benchbook.analysis import roofline
-from benchbook.presentation.plotting import finish, use_theme
+from benchbook import config, hardware, measured
+from benchbook.analysis import decode_gemm, roofline
+from benchbook.presentation.plotting import color, finish, use_theme
 from benchbook.presentation.roofline import plot_roofline
 
 PAGE = "book/roofline_in_one_page.md"
 FIGURE = "book/_roofline.svg"
+GEMM_FIGURE = "book/_decode_gemm.svg"
 #: The device the page derives in numbers (the one its worked example ran on), and the exercise's.
 DEVICE = "RTX-PRO-6000-Blackwell-WS"
 EXERCISE_DEVICE = "H100-SXM5-80GB"
 #: Bytes per weight of the worked example's llama-2-7b Q4_0 file: its 3.82 GB over 6.74 billion weights.
 Q4_0_BYTES_PER_WEIGHT = 3.82 / 6.74
+#: The table row of the GPU the measured sweep ran on: nvidia-smi names it "NVIDIA H200" with 143,771 MiB
+#: and a 700 W power limit, which only the SXM part allows (the NVL's limit is 600 W; data/hardware.csv).
+GEMM_DEVICE = "H200-SXM-141GB"
 #: The batch sizes the figure places on the roofline besides the critical one (16-bit weights).
 BATCHES = (1, 8, 64)
 
@@ -50,7 +54,54 @@ def numbers() -> dict[str, str]:
         "x_ridge8": f"{x8:,.0f}",
         "x_batch16": f"{roofline.critical_batch(x16, 2.0):,.0f}",
         "x_batch8": f"{roofline.critical_batch(x8, 1.0):,.0f}",
+        **_measured(),
     }
+
+
+def _measured() -> dict[str, str]:
+    """The numbers of the measured sweep's section: the step at batch 1, the ceilings it reached
+    against the table's, the two critical batches, the kernel miss, and the exercise's step time."""
+    s, d = decode_gemm.sweep(measured.decode_gemm()), hardware.device(GEMM_DEVICE)
+    sheet = roofline.ridge(d.peak("fp16"), d.bandwidth_gb_s)
+    ex = EXERCISE_GEMM_BATCH
+    measured_ex = float(s.steps.loc[s.steps["batch"] == ex, "median_s"].iloc[0])
+    predicted = s.bound_s(ex, s.bandwidth_gb_s, s.tflops)
+    miss = s.kernel_misses[0] if s.kernel_misses else None
+    after = int(s.steps.loc[s.steps["batch"] > miss, "batch"].iloc[0]) if miss else None
+    at = dict(zip(s.steps["batch"], s.steps["median_s"], strict=True))
+    return {
+        "g_device": d.name,
+        "g_weight_gb": f"{s.weight_gb:,.1f}",
+        "g_k": f"{s.k:,}",
+        "g_n": f"{s.n:,}",
+        "g_batch1_ms": f"{s.batch1_s * 1e3:.2f}",
+        "g_bw": f"{s.bandwidth_gb_s:,.0f}",
+        "g_bw_sheet": f"{d.bandwidth_gb_s:,.0f}",
+        "g_bw_share": f"{100 * s.bandwidth_gb_s / d.bandwidth_gb_s:.0f}",
+        "g_tflops": f"{s.tflops:,.0f}",
+        "g_tflops_sheet": f"{d.peak('fp16'):,.0f}",
+        "g_tflops_share": f"{100 * s.tflops / d.peak('fp16'):.0f}",
+        "g_ridge": f"{s.ridge:,.0f}",
+        "g_batch": f"{s.critical_batch:,.0f}",
+        "g_ridge_sheet": f"{sheet:,.0f}",
+        "g_batch_sheet": f"{roofline.critical_batch(sheet, 2.0):,.0f}",
+        "g_first_slower": f"{s.first_slower:,}",
+        "g_first_slower_ms": f"{at[s.first_slower] * 1e3:.2f}",
+        "g_spread": f"{100 * s.spread:.0f}",
+        "g_miss": f"{miss:,}",
+        "g_miss_ms": f"{at[miss] * 1e3:.2f}",
+        "g_after_miss": f"{after:,}",
+        "g_after_miss_ms": f"{at[after] * 1e3:.2f}",
+        "g_ex_batch": f"{ex:,}",
+        "g_ex_tflop": f"{ex * s.weight_gb / 1e3:,.2f}",
+        "g_ex_predicted_ms": f"{predicted * 1e3:.2f}",
+        "g_ex_measured_ms": f"{measured_ex * 1e3:.2f}",
+        "g_ex_gap": f"{100 * (measured_ex / predicted - 1):.0f}",
+    }
+
+
+#: The batch the measured section's exercise asks a reader to predict, well past the ridge.
+EXERCISE_GEMM_BATCH = 512
 
 
 def figure():
@@ -83,6 +134,68 @@ def figure():
     return fig
 
 
+def gemm_figure():
+    """The measured step time of the decode GEMM against its batch, beside the least time the table's
+    peaks allow and the least the measured ceilings allow: flat while the weight read sets the pace,
+    then rising in proportion to the batch past the ridge."""
+    use_theme()
+    s, d = decode_gemm.sweep(measured.decode_gemm()), hardware.device(GEMM_DEVICE)
+    st = s.steps
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    grid = [b for b in range(1, int(st["batch"].max()) + 1)]
+    ax.plot(
+        grid,
+        [1e3 * s.bound_s(b, d.bandwidth_gb_s, d.peak("fp16")) for b in grid],
+        color=color(7),
+        linestyle="--",
+        label="least time at the table's peaks",
+    )
+    ax.plot(
+        grid,
+        [1e3 * s.bound_s(b, s.bandwidth_gb_s, s.tflops) for b in grid],
+        color=color(0),
+        label="least time at the measured ceilings",
+    )
+    hit = ~st["batch"].isin(s.kernel_misses)
+    ax.errorbar(
+        st.loc[hit, "batch"],
+        1e3 * st.loc[hit, "median_s"],
+        yerr=[
+            1e3 * (st.loc[hit, "median_s"] - st.loc[hit, "low_s"]),
+            1e3 * (st.loc[hit, "high_s"] - st.loc[hit, "median_s"]),
+        ],
+        fmt="o",
+        color=color(3),
+        markersize=5,
+        label="measured step (median of 3)",
+    )
+    if not hit.all():
+        ax.plot(
+            st.loc[~hit, "batch"],
+            1e3 * st.loc[~hit, "median_s"],
+            "o",
+            mfc="none",
+            color=color(3),
+            markersize=7,
+            label="a step slower than a larger batch's",
+        )
+    ax.axvline(s.critical_batch, color=color(0), linestyle=":", linewidth=1)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    xt, yt = [1, 4, 16, 64, 256, 1024], [2, 5, 10, 20]
+    ax.set_xticks(xt, [f"{t:,}" for t in xt])
+    ax.set_yticks(yt, [f"{t:,}" for t in yt])
+    ax.minorticks_off()
+    ax.set_ylim(2, 30)
+    ax.set_xlabel("batch (sequences per decode step)")
+    ax.set_ylabel("step time (ms)")
+    ax.set_title(f"A {s.weight_gb:,.0f} GB 16-bit weight read per step, on one {d.name}")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+    fig.tight_layout()
+    finish(fig)
+    return fig
+
+
 def _svg(fig) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
@@ -98,4 +211,8 @@ def staged() -> dict[str, bytes]:
         return {}
     text = page.read_text(encoding="utf-8")
     front = yaml.safe_dump({"myst": {"substitutions": numbers()}}, sort_keys=True, allow_unicode=True)
-    return {PAGE: f"---\n{front}---\n\n{text}".encode(), FIGURE: _svg(figure())}
+    return {
+        PAGE: f"---\n{front}---\n\n{text}".encode(),
+        FIGURE: _svg(figure()),
+        GEMM_FIGURE: _svg(gemm_figure()),
+    }

@@ -1,0 +1,42 @@
+"""Measurements this project made itself, on a machine lent to a session (data/measured/, each with
+its script and machine in that folder's README): kept apart from the tools' outputs, which are other
+people's, and read only by the book's own pages. Each table is validated on load, like every input."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from benchbook import config
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: One decode-shaped GEMM (a batch x k activation times a k x n 16-bit weight) per (repeat, batch):
+#: benchmarks/device/gemm_batch_sweep.py on one NVIDIA H200.
+DECODE_GEMM = config.DATA_DIR / "measured" / "h200_decode_gemm_batch_sweep.csv"
+
+
+def decode_gemm(path=DECODE_GEMM) -> pd.DataFrame:
+    """The sweep's rows; a row that breaks the schema stops the load with the file and the reason."""
+    import pandas as pd
+    import pandera.pandas as pa
+
+    schema = pa.DataFrameSchema(
+        {
+            "device": pa.Column(str),
+            "dtype": pa.Column(str, pa.Check.isin(["bfloat16", "float16"])),
+            "repeat": pa.Column(int, pa.Check.ge(1)),
+            "batch": pa.Column(int, pa.Check.ge(1)),
+            "k": pa.Column(int, pa.Check.gt(0)),
+            "n": pa.Column(int, pa.Check.gt(0)),
+            "weight_bytes": pa.Column(int, pa.Check.gt(0)),
+            "seconds": pa.Column(float, pa.Check.gt(0)),
+        },
+        checks=pa.Check(lambda d: d["weight_bytes"] == 2 * d["k"] * d["n"], error="16-bit weights: 2 bytes each"),
+        unique=["dtype", "repeat", "batch"],
+        strict=True,
+    )
+    try:
+        return schema.validate(pd.read_csv(path))
+    except (pa.errors.SchemaError, ValueError) as err:
+        raise ValueError(f"{path.name}: {str(err).splitlines()[0]}") from None

@@ -1,0 +1,82 @@
+"""The measured decode GEMM sweep (data/measured/): the ceilings it reached, its ridge, and the rule
+that a step slower than a larger batch's is a kernel miss, each checked on the H200 file and both ways
+on synthetic sweeps with a known answer."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from benchbook import hardware, measured
+from benchbook.analysis import decode_gemm
+
+K, N = 1024, 4096  # a 8 MiB synthetic weight: 2 x K x N bytes
+
+
+def _rows(seconds_by_batch: dict[int, float]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "device": "x",
+                "dtype": "bfloat16",
+                "repeat": 1,
+                "batch": b,
+                "k": K,
+                "n": N,
+                "weight_bytes": 2 * K * N,
+                "seconds": t,
+            }
+            for b, t in seconds_by_batch.items()
+        ]
+    )
+
+
+def _roofline_times(bandwidth_gb_s: float, tflops: float, batches) -> dict[int, float]:
+    weight = 2 * K * N
+    return {b: max(weight / (bandwidth_gb_s * 1e9), b * weight / (tflops * 1e12)) for b in batches}
+
+
+def test_a_sweep_on_an_exact_roofline_has_its_ridge_at_compute_over_bandwidth():
+    times = _roofline_times(1000.0, 100.0, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512])
+    s = decode_gemm.sweep(_rows(times))
+    assert s.bandwidth_gb_s == pytest.approx(1000.0)
+    assert s.tflops == pytest.approx(100.0)
+    assert s.ridge == pytest.approx(100.0) and s.critical_batch == pytest.approx(100.0)
+    assert s.kernel_misses == ()
+    # batch 128 is 1.28 x batch 1's time: the first more than 10 % slower
+    assert s.first_slower == 128
+    assert s.bound_s(64, 1000.0, 100.0) == pytest.approx(times[64])
+
+
+def test_a_step_slower_than_a_larger_batch_is_a_kernel_miss_and_not_the_bend():
+    times = _roofline_times(1000.0, 100.0, [1, 2, 4, 8, 16, 32, 64, 128, 256])
+    times[16] *= 1.3  # slower than batches 32 and 64, which do more work
+    s = decode_gemm.sweep(_rows(times))
+    assert s.kernel_misses == (16,)
+    assert s.first_slower == 128
+    # the other way: 5 % slower than the next batch is within the rule's margin
+    times[16] = times[32] * 1.05
+    assert decode_gemm.sweep(_rows(times)).kernel_misses == ()
+
+
+def test_the_h200_sweep_reads_its_weight_at_most_of_the_table_bandwidth_and_bends_near_153():
+    s = decode_gemm.sweep(measured.decode_gemm())
+    d = hardware.device("H200-SXM-141GB")
+    assert s.weight_gb == pytest.approx(15.032, abs=0.001)
+    assert s.bandwidth_gb_s == pytest.approx(4485, abs=1) and s.bandwidth_gb_s < d.bandwidth_gb_s
+    assert s.tflops == pytest.approx(685.3, abs=0.1) and s.tflops < d.peak("fp16")
+    assert round(s.critical_batch) == 153 and s.first_slower == 160
+    assert s.kernel_misses == (64,)
+    # no measured step beats the least time the table's peaks allow
+    for b, t in zip(s.steps["batch"], s.steps["low_s"], strict=True):
+        assert t >= s.bound_s(b, d.bandwidth_gb_s, d.peak("fp16"))
+
+
+def test_a_row_that_breaks_the_schema_stops_the_load_naming_the_file(tmp_path):
+    bad = _rows({1: 0.001, 2: -0.001})
+    path = tmp_path / "sweep.csv"
+    bad.to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"^sweep\.csv: "):
+        measured.decode_gemm(path)
+    _rows({1: 0.001, 2: 0.001}).to_csv(path, index=False)
+    assert len(measured.decode_gemm(path)) == 2
