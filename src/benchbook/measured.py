@@ -11,9 +11,12 @@ from benchbook import config
 if TYPE_CHECKING:
     import pandas as pd
 
-#: One decode-shaped GEMM (a batch x k activation times a k x n 16-bit weight) per (repeat, batch):
-#: benchmarks/device/gemm_batch_sweep.py on one NVIDIA H200.
+#: One decode-shaped GEMM (a batch x k activation times a k x n weight) per (dtype, repeat, batch):
+#: benchmarks/device/gemm_batch_sweep.py (16-bit) and gemm_batch_sweep_fp8.py (FP8) on one NVIDIA H200.
 DECODE_GEMM = config.DATA_DIR / "measured" / "h200_decode_gemm_batch_sweep.csv"
+
+#: Bytes per weight of each dtype the sweeps time.
+BYTES = {"bfloat16": 2, "float16": 2, "float8_e4m3fn": 1}
 
 
 def decode_gemm(path=DECODE_GEMM) -> pd.DataFrame:
@@ -24,7 +27,7 @@ def decode_gemm(path=DECODE_GEMM) -> pd.DataFrame:
     schema = pa.DataFrameSchema(
         {
             "device": pa.Column(str),
-            "dtype": pa.Column(str, pa.Check.isin(["bfloat16", "float16"])),
+            "dtype": pa.Column(str, pa.Check.isin(list(BYTES))),
             "repeat": pa.Column(int, pa.Check.ge(1)),
             "batch": pa.Column(int, pa.Check.ge(1)),
             "k": pa.Column(int, pa.Check.gt(0)),
@@ -32,7 +35,10 @@ def decode_gemm(path=DECODE_GEMM) -> pd.DataFrame:
             "weight_bytes": pa.Column(int, pa.Check.gt(0)),
             "seconds": pa.Column(float, pa.Check.gt(0)),
         },
-        checks=pa.Check(lambda d: d["weight_bytes"] == 2 * d["k"] * d["n"], error="16-bit weights: 2 bytes each"),
+        checks=pa.Check(
+            lambda d: d["weight_bytes"] == d["dtype"].map(BYTES) * d["k"] * d["n"],
+            error="weight_bytes is not k x n x bytes per weight",
+        ),
         unique=["dtype", "repeat", "batch"],
         strict=True,
     )

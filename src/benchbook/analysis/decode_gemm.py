@@ -2,8 +2,8 @@
 that reads the weight once, the bandwidth and compute it reaches, the ridge those two make, and the
 batch where the measured step starts to cost more than the weight read. Numbers only.
 
-A step with batch B reads the k x n weight once (2 k n bytes at 16 bits) and does 2 B k n FLOPs: its
-intensity is B FLOP/byte. Its time is at least the larger of bytes / bandwidth and FLOPs / compute, so
+A step with batch B reads the k x n weight once (k n x bytes per weight) and does 2 B k n FLOPs: its
+intensity is 2 B / bytes per weight FLOP/byte (B at 16 bits, 2 B at 8). Its time is at least the larger of bytes / bandwidth and FLOPs / compute, so
 it stays flat until B reaches the ridge (compute / bandwidth), then grows in proportion to B."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pandas as pd
 
 from benchbook.analysis import roofline
 
-#: A step counts as slower than the weight read once its median time exceeds batch 1's by this share.
+#: A step counts as slower than the weight read once its median time exceeds the smallest batch's by this share.
 SLOWER = 0.10
 
 
@@ -25,49 +25,57 @@ class Sweep:
     smaller batch's kernel was not the best the device runs; they are set aside from `first_slower`."""
 
     steps: pd.DataFrame  # batch, median_s, low_s, high_s, tflop_per_s
+    dtype: str
     weight_gb: float
+    bytes_per_weight: float
     k: int
     n: int
-    batch1_s: float
+    read_s: float  # the smallest batch's step: the weight read alone
     bandwidth_gb_s: float  # weight bytes / batch 1's step time
     tflops: float  # the best median FLOP rate of any batch
     ridge: float  # tflops / bandwidth, FLOP/byte
-    critical_batch: float  # the batch at that ridge, 16-bit weights
+    critical_batch: float  # the batch at that ridge, for these bytes per weight
     first_slower: int | None
     kernel_misses: tuple[int, ...]
     spread: float  # the largest (high - low) / median over the batches' repeats
 
     def bound_s(self, batch: float, bandwidth_gb_s: float, tflops: float) -> float:
         """The least time a step of `batch` can take at these ceilings: max(bytes / bandwidth, FLOPs / compute)."""
-        flops = 2.0 * batch * self.weight_gb * 1e9 / 2.0
+        flops = 2.0 * batch * self.k * self.n
         return max(self.weight_gb / bandwidth_gb_s, flops / (tflops * 1e12))
 
 
-def sweep(rows: pd.DataFrame) -> Sweep:
-    """`rows`: measured.decode_gemm's table (one dtype of 16-bit weights)."""
-    weight = float(rows["weight_bytes"].iloc[0])
+def sweep(rows: pd.DataFrame, dtype: str = "bfloat16") -> Sweep:
+    """`rows`: measured.decode_gemm's table; the sweep of `dtype`. Batch 1's time is the sweep's
+    smallest batch's (an FP8 sweep starts at 16, still far left of any ridge)."""
+    rows = rows[rows["dtype"] == dtype]
+    if rows.empty:
+        raise ValueError(f"the sweep has no {dtype} rows")
+    weight, k, n = float(rows["weight_bytes"].iloc[0]), int(rows["k"].iloc[0]), int(rows["n"].iloc[0])
     g = rows.groupby("batch")["seconds"]
     steps = pd.DataFrame({"median_s": g.median(), "low_s": g.min(), "high_s": g.max()}).reset_index()
-    steps["tflop_per_s"] = 2.0 * steps["batch"] * weight / 2.0 / steps["median_s"] / 1e12
-    batch1 = float(steps.loc[steps["batch"] == steps["batch"].min(), "median_s"].iloc[0])
-    bandwidth = weight / batch1 / 1e9
+    steps["tflop_per_s"] = 2.0 * steps["batch"] * k * n / steps["median_s"] / 1e12
+    read = float(steps.loc[steps["batch"] == steps["batch"].min(), "median_s"].iloc[0])
+    bandwidth = weight / read / 1e9
     tflops = float(steps["tflop_per_s"].max())
     ridge = roofline.ridge(tflops, bandwidth)
     later_min = steps["median_s"][::-1].cummin()[::-1].shift(-1)
     misses = tuple(
         int(b) for b, t, m in zip(steps["batch"], steps["median_s"], later_min, strict=True) if t > (1 + SLOWER) * m
     )
-    slower = steps[(steps["median_s"] > (1 + SLOWER) * batch1) & ~steps["batch"].isin(misses)]
+    slower = steps[(steps["median_s"] > (1 + SLOWER) * read) & ~steps["batch"].isin(misses)]
     return Sweep(
         steps=steps,
+        dtype=dtype,
         weight_gb=weight / 1e9,
-        k=int(rows["k"].iloc[0]),
-        n=int(rows["n"].iloc[0]),
-        batch1_s=batch1,
+        bytes_per_weight=weight / (k * n),
+        k=k,
+        n=n,
+        read_s=read,
         bandwidth_gb_s=bandwidth,
         tflops=tflops,
         ridge=ridge,
-        critical_batch=roofline.critical_batch(ridge, 2.0),
+        critical_batch=roofline.critical_batch(ridge, weight / (k * n)),
         first_slower=int(slower["batch"].iloc[0]) if len(slower) else None,
         kernel_misses=misses,
         spread=float(((steps["high_s"] - steps["low_s"]) / steps["median_s"]).max()),

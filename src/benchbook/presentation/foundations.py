@@ -59,9 +59,11 @@ def numbers() -> dict[str, str]:
 
 
 def _measured() -> dict[str, str]:
-    """The numbers of the measured sweep's section: the step at batch 1, the ceilings it reached
-    against the table's, the two critical batches, the kernel miss, and the exercise's step time."""
-    s, d = decode_gemm.sweep(measured.decode_gemm()), hardware.device(GEMM_DEVICE)
+    """The numbers of the measured sweeps' section: the 16-bit step at batch 1, the ceilings it reached
+    against the table's, the two critical batches, the kernel miss, the exercise's step time, and the
+    FP8 sweep's ceilings and critical batch (`f_`)."""
+    rows, d = measured.decode_gemm(), hardware.device(GEMM_DEVICE)
+    s, f = decode_gemm.sweep(rows), decode_gemm.sweep(rows, "float8_e4m3fn")
     sheet = roofline.ridge(d.peak("fp16"), d.bandwidth_gb_s)
     ex = EXERCISE_GEMM_BATCH
     measured_ex = float(s.steps.loc[s.steps["batch"] == ex, "median_s"].iloc[0])
@@ -74,7 +76,7 @@ def _measured() -> dict[str, str]:
         "g_weight_gb": f"{s.weight_gb:,.1f}",
         "g_k": f"{s.k:,}",
         "g_n": f"{s.n:,}",
-        "g_batch1_ms": f"{s.batch1_s * 1e3:.2f}",
+        "g_batch1_ms": f"{s.read_s * 1e3:.2f}",
         "g_bw": f"{s.bandwidth_gb_s:,.0f}",
         "g_bw_sheet": f"{d.bandwidth_gb_s:,.0f}",
         "g_bw_share": f"{100 * s.bandwidth_gb_s / d.bandwidth_gb_s:.0f}",
@@ -97,6 +99,16 @@ def _measured() -> dict[str, str]:
         "g_ex_predicted_ms": f"{predicted * 1e3:.2f}",
         "g_ex_measured_ms": f"{measured_ex * 1e3:.2f}",
         "g_ex_gap": f"{100 * (measured_ex / predicted - 1):.0f}",
+        "f_weight_gb": f"{f.weight_gb:,.1f}",
+        "f_batch": f"{int(f.steps['batch'].min()):,}",
+        "f_read_ms": f"{f.read_s * 1e3:.2f}",
+        "f_bw": f"{f.bandwidth_gb_s:,.0f}",
+        "f_tflops": f"{f.tflops:,.0f}",
+        "f_tflops_sheet": f"{d.peak('fp8'):,.0f}",
+        "f_tflops_share": f"{100 * f.tflops / d.peak('fp8'):.0f}",
+        "f_ridge": f"{f.ridge:,.0f}",
+        "f_batch_star": f"{f.critical_batch:,.0f}",
+        "f_first_slower": f"{f.first_slower:,}",
     }
 
 
@@ -139,22 +151,23 @@ def gemm_figure():
     peaks allow and the least the measured ceilings allow: flat while the weight read sets the pace,
     then rising in proportion to the batch past the ridge."""
     use_theme()
-    s, d = decode_gemm.sweep(measured.decode_gemm()), hardware.device(GEMM_DEVICE)
+    rows, d = measured.decode_gemm(), hardware.device(GEMM_DEVICE)
+    s, f = decode_gemm.sweep(rows), decode_gemm.sweep(rows, "float8_e4m3fn")
     st = s.steps
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    grid = [b for b in range(1, int(st["batch"].max()) + 1)]
+    grid = list(range(1, int(max(st["batch"].max(), f.steps["batch"].max())) + 1))
     ax.plot(
         grid,
         [1e3 * s.bound_s(b, d.bandwidth_gb_s, d.peak("fp16")) for b in grid],
         color=color(7),
         linestyle="--",
-        label="least time at the table's peaks",
+        label="16-bit: least time at the table's peaks",
     )
     ax.plot(
         grid,
         [1e3 * s.bound_s(b, s.bandwidth_gb_s, s.tflops) for b in grid],
         color=color(0),
-        label="least time at the measured ceilings",
+        label="16-bit: least time at measured ceilings",
     )
     hit = ~st["batch"].isin(s.kernel_misses)
     ax.errorbar(
@@ -167,7 +180,7 @@ def gemm_figure():
         fmt="o",
         color=color(3),
         markersize=5,
-        label="measured step (median of 3)",
+        label="16-bit: measured step (median of 3)",
     )
     if not hit.all():
         ax.plot(
@@ -177,19 +190,34 @@ def gemm_figure():
             mfc="none",
             color=color(3),
             markersize=7,
-            label="a step slower than a larger batch's",
+            label="16-bit: slower than a larger batch",
         )
+    ax.plot(
+        grid,
+        [1e3 * f.bound_s(b, f.bandwidth_gb_s, f.tflops) for b in grid],
+        color=color(2),
+        label="FP8: least time at measured ceilings",
+    )
+    ax.errorbar(
+        f.steps["batch"],
+        1e3 * f.steps["median_s"],
+        yerr=[1e3 * (f.steps["median_s"] - f.steps["low_s"]), 1e3 * (f.steps["high_s"] - f.steps["median_s"])],
+        fmt="s",
+        color=color(2),
+        markersize=4,
+        label="FP8: measured step (median of 3)",
+    )
     ax.axvline(s.critical_batch, color=color(0), linestyle=":", linewidth=1)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    xt, yt = [1, 4, 16, 64, 256, 1024], [2, 5, 10, 20]
+    xt, yt = [1, 4, 16, 64, 256, 1024], [1, 2, 5, 10, 20]
     ax.set_xticks(xt, [f"{t:,}" for t in xt])
     ax.set_yticks(yt, [f"{t:,}" for t in yt])
     ax.minorticks_off()
-    ax.set_ylim(2, 30)
+    ax.set_ylim(1, 40)
     ax.set_xlabel("batch (sequences per decode step)")
     ax.set_ylabel("step time (ms)")
-    ax.set_title(f"A {s.weight_gb:,.0f} GB 16-bit weight read per step, on one {d.name}")
+    ax.set_title(f"One weight read per decode step, on one {d.name}")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
     fig.tight_layout()
     finish(fig)
