@@ -46,3 +46,47 @@ def decode_gemm(path=DECODE_GEMM) -> pd.DataFrame:
         return schema.validate(pd.read_csv(path))
     except (pa.errors.SchemaError, ValueError) as err:
         raise ValueError(f"{path.name}: {str(err).splitlines()[0]}") from None
+
+
+#: nvidia-smi's samples of board power and SM clock while one batch's GEMM ran back to back
+#: (benchmarks/device/gemm_power.py); `step_s` is that batch's mean step over the run.
+DECODE_GEMM_POWER = config.DATA_DIR / "measured" / "h200_decode_gemm_power.csv"
+#: nvidia-smi's power limit and maximum SM clock of the GPU the sweeps ran on.
+NVIDIA_SMI = config.DATA_DIR / "measured" / "h200_nvidia_smi.csv"
+
+
+def decode_gemm_power(path=DECODE_GEMM_POWER) -> pd.DataFrame:
+    """The power run's samples, validated like the sweep."""
+    import pandas as pd
+    import pandera.pandas as pa
+
+    schema = pa.DataFrameSchema(
+        {
+            "dtype": pa.Column(str, pa.Check.isin(list(BYTES))),
+            "batch": pa.Column(int, pa.Check.ge(1)),
+            "sample": pa.Column(int, pa.Check.ge(0)),
+            "seconds_in": pa.Column(float, pa.Check.ge(0)),
+            "power_w": pa.Column(float, pa.Check.gt(0)),
+            "sm_mhz": pa.Column(float, pa.Check.gt(0)),
+            "step_s": pa.Column(float, pa.Check.gt(0)),
+        },
+        unique=["dtype", "batch", "sample"],
+        strict=True,
+        coerce=True,
+    )
+    try:
+        return schema.validate(pd.read_csv(path))
+    except (pa.errors.SchemaError, ValueError) as err:
+        raise ValueError(f"{path.name}: {str(err).splitlines()[0]}") from None
+
+
+def gpu_limits(path=NVIDIA_SMI) -> tuple[float, float]:
+    """(power limit in W, maximum SM clock in MHz) as `nvidia-smi --query-gpu=name,power.limit,
+    clocks.max.sm,... --format=csv` printed them ("700.00 W", "1980 MHz")."""
+    import pandas as pd
+
+    row = pd.read_csv(path, skipinitialspace=True).iloc[0]
+    try:
+        return float(row["power.limit [W]"].split()[0]), float(row["clocks.max.sm [MHz]"].split()[0])
+    except (KeyError, ValueError, AttributeError):
+        raise ValueError(f"{path.name}: no 'power.limit [W]' and 'clocks.max.sm [MHz]' values") from None

@@ -98,3 +98,46 @@ def test_fp8_on_the_h200_halves_the_weight_read_and_keeps_the_critical_batch():
     ) == pytest.approx(s.critical_batch / 2, rel=0.1)
     with pytest.raises(ValueError, match="no float16 rows"):
         decode_gemm.sweep(rows, "float16")
+
+
+def test_a_clock_held_lower_by_the_power_limit_lowers_the_compute_roof_in_proportion():
+    samples = pd.DataFrame(
+        [
+            {
+                "dtype": "bfloat16",
+                "batch": b,
+                "sample": i,
+                "seconds_in": 1.0 + i / 10,
+                "power_w": w,
+                "sm_mhz": mhz,
+                "step_s": t,
+            }
+            for b, w, mhz, t in [(1, 300.0, 2000.0, 0.010), (512, 700.0, 1000.0, 0.020)]
+            for i in range(3)
+        ]
+    )
+    u = decode_gemm.under_power(samples, K, N, peak_tflops=100.0, max_mhz=2000.0)
+    big = u.set_index("batch").loc[512]
+    assert big["clocked_peak_tflops"] == pytest.approx(50.0)  # half the clock, half the roof
+    assert big["tflop_per_s"] == pytest.approx(2 * 512 * K * N / 0.020 / 1e12)
+    assert big["share_of_clocked_peak"] == pytest.approx(big["tflop_per_s"] / 50.0)
+    # the other way: at the full clock the roof is the table's
+    assert u.set_index("batch").loc[1, "clocked_peak_tflops"] == pytest.approx(100.0)
+
+
+def test_the_h200_held_its_power_limit_and_lowered_its_clock_past_the_bend():
+    limit_w, max_mhz = measured.gpu_limits()
+    assert (limit_w, max_mhz) == (700.0, 1980.0)
+    s = decode_gemm.sweep(measured.decode_gemm())
+    u = decode_gemm.under_power(measured.decode_gemm_power(), s.k, s.n, 989.0, max_mhz)
+    read, past = u.iloc[0], u[u["batch"] >= s.first_slower]
+    assert read["batch"] == 1 and read["sm_mhz"] == max_mhz and read["power_w"] < limit_w
+    assert (past["sm_mhz"] < max_mhz).all() and (past["power_w"] > 0.98 * limit_w).all()
+    assert past["share_of_clocked_peak"].between(0.85, 1.0).all()
+
+
+def test_a_nvidia_smi_file_without_the_limits_is_refused_naming_it(tmp_path):
+    path = tmp_path / "smi.csv"
+    path.write_text("name, memory.total [MiB]\nNVIDIA H200, 143771 MiB\n")
+    with pytest.raises(ValueError, match=r"^smi\.csv: "):
+        measured.gpu_limits(path)

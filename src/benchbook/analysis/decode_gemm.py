@@ -80,3 +80,18 @@ def sweep(rows: pd.DataFrame, dtype: str = "bfloat16") -> Sweep:
         kernel_misses=misses,
         spread=float(((steps["high_s"] - steps["low_s"]) / steps["median_s"]).max()),
     )
+
+
+def under_power(samples: pd.DataFrame, k: int, n: int, peak_tflops: float, max_mhz: float) -> pd.DataFrame:
+    """Per batch of a power run: the median board power and SM clock, the step's FLOP rate, and that
+    rate as a share of the peak scaled to the clock the board held (tensor throughput is proportional
+    to the clock, so a power-capped clock lowers the compute roof in proportion)."""
+    g = samples.groupby("batch")
+    out = pd.DataFrame(
+        {"power_w": g["power_w"].median(), "sm_mhz": g["sm_mhz"].median(), "step_s": g["step_s"].first()}
+    )
+    out = out.reset_index()
+    out["tflop_per_s"] = 2.0 * out["batch"] * k * n / out["step_s"] / 1e12
+    out["clocked_peak_tflops"] = peak_tflops * out["sm_mhz"] / max_mhz
+    out["share_of_clocked_peak"] = out["tflop_per_s"] / out["clocked_peak_tflops"]
+    return out

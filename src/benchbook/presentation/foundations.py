@@ -109,6 +109,34 @@ def _measured() -> dict[str, str]:
         "f_ridge": f"{f.ridge:,.0f}",
         "f_batch_star": f"{f.critical_batch:,.0f}",
         "f_first_slower": f"{f.first_slower:,}",
+        **_under_power(s, d),
+    }
+
+
+def _listed(items: list[str]) -> str:
+    """'a, b and c'."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _under_power(s: decode_gemm.Sweep, d: hardware.Device) -> dict[str, str]:
+    """The power run's numbers (`p_`): the board at the smallest batch, and past the sweep's bend
+    (batches from its first slower one on) the power, the clock, the peak scaled to it and the
+    share of that the steps reached."""
+    limit_w, max_mhz = measured.gpu_limits()
+    u = decode_gemm.under_power(measured.decode_gemm_power(), s.k, s.n, d.peak("fp16"), max_mhz)
+    read, past = u.iloc[0], u[u["batch"] >= s.first_slower]
+    return {
+        "p_limit_w": f"{limit_w:,.0f}",
+        "p_max_mhz": f"{max_mhz:,.0f}",
+        "p_read_batch": f"{int(read['batch']):,}",
+        "p_read_w": f"{read['power_w']:,.0f}",
+        "p_read_mhz": f"{read['sm_mhz']:,.0f}",
+        "p_read_share": f"{100 * read['power_w'] / limit_w:.0f}",
+        "p_past_batches": _listed([f"{int(b):,}" for b in past["batch"]]),
+        "p_past_w": f"{past['power_w'].min():,.0f}-{past['power_w'].max():,.0f}",
+        "p_past_mhz": f"{past['sm_mhz'].min():,.0f}-{past['sm_mhz'].max():,.0f}",
+        "p_past_tflops": f"{past['clocked_peak_tflops'].min():,.0f}-{past['clocked_peak_tflops'].max():,.0f}",
+        "p_past_share": f"{100 * past['share_of_clocked_peak'].min():.0f}-{100 * past['share_of_clocked_peak'].max():.0f}",
     }
 
 
