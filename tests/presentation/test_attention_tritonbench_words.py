@@ -23,3 +23,32 @@ def test_an_input_without_tritonbench_tables_says_so():
     assert show.triton_words(tb.table(ingest.read(H100)).iloc[0:0], attention.NONE) == (
         "This input holds no tritonbench table."
     )
+
+
+FP8 = config.FIXTURES_DIR / "flash-attn-benchmark" / "flash_attention_pr1075_fa3_fp8_h100_pcie_cudnn_excerpt.md"
+
+
+def test_an_fp8_kernel_is_never_set_against_the_16_bit_peak():
+    t = tb.table(ingest.read(FP8))
+    words = show.triton_words(t, attention.peaks("H100-PCIe-80GB"))
+    # the highest figure is cuDNN's FP8 674.59; the share is of the highest bf16 one, PyTorch's 78.47
+    assert "674.6 TFLOP/s (cuDNN at causal=False, headdim=128, batch_size=8, seqlen=2048), a kernel run in FP8" in words
+    assert "78.5 TFLOP/s (Pytorch at causal=False, headdim=128, batch_size=2, seqlen=8448), 10.4% of the" in words
+    share = show.triton_table(t, attention.peaks("H100-PCIe-80GB"))["of dense 16-bit peak (%)"]
+    assert share[t["dtype"] == "fp8"].isna().all() and share[t["dtype"] == "bf16"].notna().all()
+    sixteen = show.triton_words(t.assign(dtype="bf16"), attention.peaks("H100-PCIe-80GB"))
+    assert "a kernel run in FP8" not in sixteen and "89.2% of the" in sixteen  # 674.6 of 756 had it been bf16
+
+
+def test_the_figures_a_script_printed_as_failed_are_counted_by_backend():
+    t = tb.table(ingest.read(FP8))
+    failed = tb.failed(
+        ingest.read(
+            config.FIXTURES_DIR
+            / "flash-attn-benchmark"
+            / "ring_attention_issue10_dual_rtx_a5000_flash_attn_bench_excerpt.md"
+        ).pipe(lambda df: ingest.set_aside_frame(df))
+    )
+    words = show.triton_words(t, attention.NONE, failed)
+    assert "12 figures on 4 lines (Triton) are printed as 0.00 TFLOP/s" in words
+    assert "printed as 0.00" not in show.triton_words(t, attention.NONE)

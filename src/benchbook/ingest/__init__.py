@@ -48,6 +48,7 @@ _MODULES = [
     "llama_bench",
     "attention_gym",
     "tritonbench",
+    "flash_attn_bench",
     "vllm_serve",
     "vllm_offline",
     "sglang_serving",
