@@ -11,7 +11,7 @@ from benchbook import config, ingest
 from benchbook.ingest import ParseError, flash_attn_bench
 
 FIX = config.FIXTURES_DIR / "flash-attn-benchmark"
-FILES = sorted(p for p in FIX.iterdir() if p.suffix in (".md", ".txt"))
+FILES = sorted(p for p in FIX.iterdir() if p.suffix in (".md", ".txt") and p.name != "README.md")
 
 FA2 = (
     "### causal=True, headdim=128, batch_size=2, seqlen=1024 ###\n"

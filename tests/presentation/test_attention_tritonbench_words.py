@@ -52,3 +52,18 @@ def test_the_figures_a_script_printed_as_failed_are_counted_by_backend():
     words = show.triton_words(t, attention.NONE, failed)
     assert "12 figures on 4 lines (Triton) are printed as 0.00 TFLOP/s" in words
     assert "printed as 0.00" not in show.triton_words(t, attention.NONE)
+
+
+SCORE_MOD = config.FIXTURES_DIR / "pytorch-score-mod"
+
+
+def test_score_mods_tflops_are_shown_as_its_own_rules_never_as_missing_a_shape():
+    decoding = tb.table(ingest.read(SCORE_MOD / "pytorch_pr137036_a6000_score_mod_decoding_noop_excerpt.md"))
+    words = show.triton_words(decoding, attention.NONE)
+    assert "3 TFLOP/s figures are shown as printed (score_mod.py's own FLOPs rule" in words
+    assert "no latency or no full shape" not in words
+    times_only = tb.table(ingest.read(SCORE_MOD / "pytorch_pr130788_score_mod_causal_sparsity_summary_excerpt.md"))
+    none = show.triton_words(times_only, attention.NONE)
+    assert "the chapter's FLOPs rule is not applied to score_mod.py's backends" in none
+    shapeless = times_only.assign(tool=tb.TOOL)  # the same rows as a tritonbench table's: the shape is what is missing
+    assert "no full shape gives the FLOPs" in show.triton_words(shapeless, attention.NONE)

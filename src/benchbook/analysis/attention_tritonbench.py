@@ -25,7 +25,10 @@ from benchbook.ingest import flash_attn_bench
 TOOL = "tritonbench"
 #: flash-attention's benchmark scripts: every row an attention call, by the same FLOPs rule.
 FLASH = "flash-attn-benchmark"
-TOOLS = (TOOL, FLASH)
+#: PyTorch's score_mod.py sweep: times per backend; its TFLOP/s are its own rule's (softmax counted, no
+#: causal halving), shown as printed, its rows naming no operator.
+SCORE_MOD = "pytorch-score-mod"
+TOOLS = (TOOL, FLASH, SCORE_MOD)
 #: The operator whose FLOPs rule is known here (tritonbench's flash_attention `flops` metric).
 OPERATOR = "flash_attention"
 #: FLOPs per B x H x S^2 x D: forward 4 (two matmuls of 2 each), backward 2.5 times that, a forward

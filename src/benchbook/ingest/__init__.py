@@ -49,6 +49,7 @@ _MODULES = [
     "attention_gym",
     "tritonbench",
     "flash_attn_bench",
+    "score_mod",
     "vllm_serve",
     "vllm_offline",
     "sglang_serving",

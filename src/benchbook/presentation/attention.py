@@ -373,6 +373,9 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
         ),
         recomputed=int((t["tflops_from"] == "recomputed").sum()),
         printed_only=int((t["tflops_from"] == "printed").sum()),
+        # score_mod.py's figures: its own FLOPs rule, which the chapter does not apply to its backends
+        own_rule=int(((t["tflops_from"] == "printed") & (t["tool"] == tb.SCORE_MOD)).sum()),
+        no_rule=bool((t["tool"] == tb.SCORE_MOD).all()),
         n_checked=len(checked),
         n_agree=int(checked["agrees"].astype(bool).sum()),
         **(
