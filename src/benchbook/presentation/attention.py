@@ -323,11 +323,12 @@ def missing_figure(which: str) -> str:
     }[which]()
 
 
-# --- tritonbench operator tables -----------------------------------------------------------------
+# --- tritonbench operator tables, flash-attention's lines, score_mod.py tables ---------------------
 
 
 def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | None = None) -> str:
-    """What the input's tritonbench tables show: inputs and backends, the fastest backend per input
+    """What the input's tritonbench tables, flash-attention lines and score_mod.py tables show: inputs and
+    backends, the fastest backend per input and pass
     (`analysis.attention_tritonbench.fastest`), the TFLOP/s by the operator's FLOPs rule against the
     printed ones, a share of the device's peak only where a device is named, and the timings a
     flash-attention script printed as failed (`failed`, left out of the table)."""
@@ -401,7 +402,7 @@ def triton_table(t: pd.DataFrame, peaks: roofline.Peaks) -> pd.DataFrame:
     """tritonbench's rows for the page: input, backend, latency, the TFLOP/s shown and where they come
     from, the printed TFLOP/s, and the share of the device's dense peak (only with a device named)."""
     peak = (peaks.dense_tflops if peaks.device is not None else None) or np.nan
-    table = pd.DataFrame(
+    return pd.DataFrame(
         {
             "input": t["input"],
             "backend": t["backend"],
@@ -414,4 +415,3 @@ def triton_table(t: pd.DataFrame, peaks: roofline.Peaks) -> pd.DataFrame:
             "of dense 16-bit peak (%)": (100 * t["tflops"].astype(float) / peak).where(~_eight_bit(t)),
         }
     )
-    return table

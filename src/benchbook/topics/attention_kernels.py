@@ -49,21 +49,19 @@ def analyse(p: dict) -> Result:
 
     paths = [Path(f) for f in p["source"]]
     found = {f: ingest.detect(ingest._load_text(f)) for f in paths}
-    # tritonbench tables and flash-attention's benchmark lines, each read by its own parser
-    tb = {
-        f: next(t for t in attention_tritonbench.TOOLS if t in found[f])
-        for f in paths
-        if set(found[f]) & set(attention_tritonbench.TOOLS)
-    }
+    # tritonbench tables, flash-attention's benchmark lines and score_mod.py tables, each read by its own parser
+    tb = {f: [t for t in attention_tritonbench.TOOLS if t in found[f]] for f in paths}
+    tb = {f: tools for f, tools in tb.items() if tools}
     gym = [f for f in paths if f not in tb]
     df, messages = ingest.read_all(gym, tool="attention-gym") if gym else (pd.DataFrame(columns=["tool"]), [])
     frames, more, aside = [], [], []
-    for f, t in tb.items():
-        x = ingest.read(f, t)
-        more += x.attrs.get("messages", [])
-        aside += x.attrs.get("rejected", [])
-        x.attrs = {}
-        frames.append(x)
+    for f, tools in tb.items():
+        for t in tools:
+            x = ingest.read(f, t)
+            more += x.attrs.get("messages", [])
+            aside += x.attrs.get("rejected", [])
+            x.attrs = {}
+            frames.append(x)
     tdf = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["tool"])
     set_aside = pd.DataFrame(aside, columns=ingest.REJECTED_COLUMNS)
     k = attention.with_work(attention.kernels(df))
