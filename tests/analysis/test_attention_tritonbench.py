@@ -56,3 +56,56 @@ def test_the_fastest_backend_and_how_much_faster_per_input():
         "$ python run.py --op flash_attention\n  SeqLen    a-latency\n--------  -----------\n    1024          1.0\n"
     )
     assert tb.fastest(one).empty  # one backend: nothing to compare
+
+
+# --- flash-attention's benchmark scripts, read by the same rule ---------------------------------
+
+
+def _flash(text: str):
+    from benchbook.ingest import flash_attn_bench
+
+    return tb.table(flash_attn_bench.parse(text, "f.txt").table.assign(tool=tb.FLASH, source="f.txt"))
+
+
+def test_a_forward_and_backward_together_is_credited_three_and_a_half_forwards():
+    f = tb.flops("flash_attention", "fwd", "non-causal", 2, 4, 1024, np.nan, 64)
+    assert tb.flops("flash_attention", "fwd_bwd", "non-causal", 2, 4, 1024, np.nan, 64) == 3.5 * f
+
+
+def test_a_flash_attention_forward_time_gives_its_printed_tflops_by_the_rule():
+    # 4 x 4 x 32 x 512^2 x 64 FLOP = 8.59e9; in 0.02863 ms that is 300.0 TFLOP/s
+    t = _flash("### causal=False, headdim=64, batch_size=4, seqlen=512 ###\nFlash3 fwd: 300.00 TFLOPs/s, 0.02863 ms,\n")
+    r = t.iloc[0]
+    assert r["flops"] == 4 * 4 * 32 * 512 * 512 * 64 and r["tflops_from"] == "recomputed" and bool(r["agrees"])
+    wrong = _flash(
+        "### causal=False, headdim=64, batch_size=4, seqlen=512 ###\nFlash3 fwd: 150.00 TFLOPs/s, 0.02863 ms,\n"
+    )
+    w = wrong.iloc[0]  # the script's dim was edited: the printed figure stands, the pieced shape is not used
+    assert not w["agrees"] and w["tflops"] == 150.0 and w["tflops_from"] == "printed"
+
+
+def test_without_latencies_the_fastest_is_the_highest_printed_tflops_per_input_and_pass():
+    t = _flash(
+        "### causal=True, headdim=64, batch_size=2, seqlen=1024 ###\n"
+        "A fwd: 100.00 TFLOPs/s, bwd: 20.00 TFLOPs/s, fwd + bwd: 30.00 TFLOPs/s\n"
+        "B fwd: 50.00 TFLOPs/s, bwd: 40.00 TFLOPs/s, fwd + bwd: 45.00 TFLOPs/s\n"
+    )
+    fa = tb.fastest(t).set_index("pass")
+    assert (fa.loc["fwd", "fastest"], fa.loc["fwd", "ratio"], fa.loc["fwd", "by"]) == ("A", 2.0, "printed TFLOP/s")
+    assert (fa.loc["bwd", "fastest"], fa.loc["bwd", "ratio"]) == ("B", 2.0)
+    assert fa.loc["fwd_bwd", "fastest"] == "B"
+
+
+def test_a_failed_timing_is_listed_from_the_set_aside_report():
+    from benchbook.ingest import flash_attn_bench
+
+    p = flash_attn_bench.parse(
+        "### causal=True, headdim=64, batch_size=2, seqlen=1024 ###\n"
+        "A fwd: 1.00 TFLOPs/s, bwd: 1.00 TFLOPs/s, fwd + bwd: 1.00 TFLOPs/s\n"
+        "Pytorch fwd: 0.00 TFLOPs/s, bwd: 0.00 TFLOPs/s, fwd + bwd: 0.00 TFLOPs/s\n",
+        "f.txt",
+    )
+    f = tb.failed(p.rejected)
+    assert f["backend"].tolist() == ["Pytorch"] * 3 and f["pass"].tolist() == ["fwd", "bwd", "fwd_bwd"]
+    assert set(f["line"]) == {3}
+    assert tb.failed(p.rejected.iloc[0:0]).empty

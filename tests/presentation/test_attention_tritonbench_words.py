@@ -23,3 +23,47 @@ def test_an_input_without_tritonbench_tables_says_so():
     assert show.triton_words(tb.table(ingest.read(H100)).iloc[0:0], attention.NONE) == (
         "This input holds no tritonbench table."
     )
+
+
+FP8 = config.FIXTURES_DIR / "flash-attn-benchmark" / "flash_attention_pr1075_fa3_fp8_h100_pcie_cudnn_excerpt.md"
+
+
+def test_an_fp8_kernel_is_never_set_against_the_16_bit_peak():
+    t = tb.table(ingest.read(FP8))
+    words = show.triton_words(t, attention.peaks("H100-PCIe-80GB"))
+    # the highest figure is cuDNN's FP8 674.59; the share is of the highest bf16 one, PyTorch's 78.47
+    assert "674.6 TFLOP/s (cuDNN at causal=False, headdim=128, batch_size=8, seqlen=2048), a kernel run in FP8" in words
+    assert "78.5 TFLOP/s (Pytorch at causal=False, headdim=128, batch_size=2, seqlen=8448), 10.4% of the" in words
+    share = show.triton_table(t, attention.peaks("H100-PCIe-80GB"))["of dense 16-bit peak (%)"]
+    assert share[t["dtype"] == "fp8"].isna().all() and share[t["dtype"] == "bf16"].notna().all()
+    sixteen = show.triton_words(t.assign(dtype="bf16"), attention.peaks("H100-PCIe-80GB"))
+    assert "a kernel run in FP8" not in sixteen and "89.2% of the" in sixteen  # 674.6 of 756 had it been bf16
+
+
+def test_the_figures_a_script_printed_as_failed_are_counted_by_backend():
+    t = tb.table(ingest.read(FP8))
+    failed = tb.failed(
+        ingest.read(
+            config.FIXTURES_DIR
+            / "flash-attn-benchmark"
+            / "ring_attention_issue10_dual_rtx_a5000_flash_attn_bench_excerpt.md"
+        ).pipe(lambda df: ingest.set_aside_frame(df))
+    )
+    words = show.triton_words(t, attention.NONE, failed)
+    assert "12 figures on 4 lines (Triton) are printed as 0.00 TFLOP/s" in words
+    assert "printed as 0.00" not in show.triton_words(t, attention.NONE)
+
+
+SCORE_MOD = config.FIXTURES_DIR / "pytorch-score-mod"
+
+
+def test_score_mods_tflops_are_shown_as_its_own_rules_never_as_missing_a_shape():
+    decoding = tb.table(ingest.read(SCORE_MOD / "pytorch_pr137036_a6000_score_mod_decoding_noop_excerpt.md"))
+    words = show.triton_words(decoding, attention.NONE)
+    assert "3 TFLOP/s figures are shown as printed (score_mod.py's own FLOPs rule" in words
+    assert "no latency or no full shape" not in words
+    times_only = tb.table(ingest.read(SCORE_MOD / "pytorch_pr130788_score_mod_causal_sparsity_summary_excerpt.md"))
+    none = show.triton_words(times_only, attention.NONE)
+    assert "the chapter's FLOPs rule is not applied to score_mod.py's backends" in none
+    shapeless = times_only.assign(tool=tb.TOOL)  # the same rows as a tritonbench table's: the shape is what is missing
+    assert "no full shape gives the FLOPs" in show.triton_words(shapeless, attention.NONE)

@@ -8,6 +8,11 @@ block mask, so every backend does the work it is credited with: unlike attention
 dense mask, the printed TFLOP/s are FLOPs performed. The rule is applied only to the flash_attention
 operator at a shape the table or its command line gives in full (B, H, S, D); its TFLOP/s are then
 recomputed from the latency, and set against the printed ones where both are there.
+
+flash-attention's benchmark scripts (`ingest.flash_attn_bench`) credit every method with the same
+FLOPs (`flops()` in each script: 4 x B x H x S^2 x D forward, half causal, 2.5 times it backward and
+3.5 times it for fwd + bwd), so their lines are read by the same rule, every row of theirs an attention
+call; their tidy rows name no operator.
 """
 
 from __future__ import annotations
@@ -15,21 +20,30 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from benchbook.ingest import flash_attn_bench
+
 TOOL = "tritonbench"
+#: flash-attention's benchmark scripts: every row an attention call, by the same FLOPs rule.
+FLASH = "flash-attn-benchmark"
+#: PyTorch's score_mod.py sweep: times per backend; its TFLOP/s are its own rule's (softmax counted, no
+#: causal halving), shown as printed, its rows naming no operator.
+SCORE_MOD = "pytorch-score-mod"
+TOOLS = (TOOL, FLASH, SCORE_MOD)
 #: The operator whose FLOPs rule is known here (tritonbench's flash_attention `flops` metric).
 OPERATOR = "flash_attention"
-#: FLOPs per B x H x S^2 x D: forward 4 (two matmuls of 2 each), backward 2.5 times that.
-MULTIPLIER = {"fwd": 4.0, "bwd": 10.0}
+#: FLOPs per B x H x S^2 x D: forward 4 (two matmuls of 2 each), backward 2.5 times that, a forward
+#: and a backward together 3.5 times it (flash-attention's fwd + bwd).
+MULTIPLIER = {"fwd": 4.0, "bwd": 10.0, "fwd_bwd": 14.0}
 #: Relative gap between printed and recomputed TFLOP/s beyond the printing's rounding (tabulate keeps
 #: six significant digits): 1 %, beyond which the shape the rule used is not the one the kernel ran.
 AGREE = 0.01
-_KEYS = ["source", "op", "input", "backend", "causal", "pass"]
+_KEYS = ["tool", "source", "op", "input", "backend", "causal", "pass"]
 _DIMS = ["batch", "heads", "seq_len", "seq_len_kv", "d_head"]
-_MORE = ["shape_from"]
+_MORE = ["shape_from", "dtype"]
 _COLUMNS = [
     *_KEYS,
     *_DIMS,
-    "shape_from",
+    *_MORE,
     "latency_ms",
     "printed_tflops",
     "flops",
@@ -47,7 +61,7 @@ def table(df: pd.DataFrame) -> pd.DataFrame:
     `tflops_from` says which; a shape whose batch, heads or head size only the command line gives is
     used only where printed TFLOP/s confirm it, else the printed stand) and whether the printed and the recomputed agree (None where one is
     missing). A table row's order is kept."""
-    d = df[df["tool"] == TOOL].copy() if "tool" in df else df.iloc[0:0].copy()
+    d = df[df["tool"].isin(TOOLS)].copy() if "tool" in df else df.iloc[0:0].copy()
     if d.empty:
         return pd.DataFrame(columns=_COLUMNS)
     for c in [*_KEYS, *_DIMS, *_MORE]:
@@ -61,13 +75,15 @@ def table(df: pd.DataFrame) -> pd.DataFrame:
         first = g.iloc[0]
         row = {k: first[k] for k in [*_KEYS, *_DIMS, *_MORE]}
         lat, printed = val.get("latency", np.nan), val.get("tflops", np.nan)
-        f = flops(first["op"], first["pass"], first["causal"], *(first[k] for k in _DIMS))
-        if first.get("shape_from") == "command line" and not printed > 0:
-            f = np.nan  # a shape pieced from the command is used only where printed TFLOP/s confirm it
+        op = OPERATOR if first["tool"] == FLASH else first["op"]  # a flash-attention script times attention
+        f = flops(op, first["pass"], first["causal"], *(first[k] for k in _DIMS))
+        pieced = first.get("shape_from") not in (None, "table") and pd.notna(first.get("shape_from"))
+        if pieced and not printed > 0:
+            f = np.nan  # a shape pieced from the command or the script is used only where printed TFLOP/s confirm it
         computed = f / (lat / 1e3) / 1e12 if np.isfinite(f) and lat > 0 else np.nan
         agrees = bool(abs(computed / printed - 1) <= AGREE) if np.isfinite(computed) and printed > 0 else None
-        if first.get("shape_from") == "command line" and agrees is False:
-            computed = np.nan  # the printed TFLOP/s say the command's shape is not the one the kernel ran
+        if pieced and agrees is False:
+            computed = np.nan  # the printed TFLOP/s say the pieced shape is not the one the kernel ran
         row.update(
             latency_ms=lat,
             printed_tflops=printed,
@@ -88,29 +104,56 @@ def flops(op, pass_, causal, batch, heads, seq_len, seq_len_kv, d_head) -> float
     if op != OPERATOR or causal not in ("causal", "non-causal") or any(pd.isna(x) for x in dims):
         return np.nan
     kv = seq_len_kv if pd.notna(seq_len_kv) else seq_len
-    f = MULTIPLIER["bwd" if pass_ == "bwd" else "fwd"] * float(batch) * heads * seq_len * kv * d_head
+    f = MULTIPLIER.get(pass_, MULTIPLIER["fwd"]) * float(batch) * heads * seq_len * kv * d_head
     return f * (0.5 if causal == "causal" else 1.0)
 
 
 def fastest(t: pd.DataFrame) -> pd.DataFrame:
-    """Per (file, operator, input): the backend of lowest latency, its latency, the slowest backend
-    and the slowest's latency over the fastest's (above 1: how many times faster the fastest is).
+    """Per (file, operator, input, pass): the backend of lowest time, its latency, the slowest backend
+    and the slowest's time over the fastest's (above 1: how many times faster the fastest is).
+    Where every backend there has a latency, latencies are compared; where none has one, the
+    printed TFLOP/s, inverted: every backend is credited with the same FLOPs at one input and pass
+    (the tool's rule), so their times stand as the inverse of their TFLOP/s (`by` says which).
     Inputs timed by one backend are left out (nothing to compare)."""
     out = []
-    for key, g in t.dropna(subset=["latency_ms"]).groupby(["source", "op", "input"], sort=False, dropna=False):
+    keys = ["source", "op", "input", "pass"]
+    for key, g in t.groupby(keys, sort=False, dropna=False):
         if g["backend"].nunique() < 2:
             continue
-        lo, hi = g.loc[g["latency_ms"].idxmin()], g.loc[g["latency_ms"].idxmax()]
+        if g["latency_ms"].notna().all():
+            time, by = g["latency_ms"].astype(float), "latency"
+        elif g["latency_ms"].isna().all() and (g["printed_tflops"] > 0).all():
+            time, by = 1 / g["printed_tflops"].astype(float), "printed TFLOP/s"
+        else:
+            continue
+        lo, hi = g.loc[time.idxmin()], g.loc[time.idxmax()]
         out.append(
             dict(
-                zip(["source", "op", "input"], key, strict=True),
+                zip(keys, key, strict=True),
                 seq_len=lo["seq_len"],
                 fastest=lo["backend"],
                 fastest_ms=lo["latency_ms"],
                 slowest=hi["backend"],
                 slowest_ms=hi["latency_ms"],
-                ratio=hi["latency_ms"] / lo["latency_ms"],
+                ratio=time.max() / time.min(),
+                by=by,
             )
         )
-    cols = ["source", "op", "input", "seq_len", "fastest", "fastest_ms", "slowest", "slowest_ms", "ratio"]
+    cols = ["source", "op", "input", "pass", "seq_len", "fastest", "fastest_ms", "slowest", "slowest_ms", "ratio", "by"]
     return pd.DataFrame(out, columns=cols)
+
+
+def failed(rejected: pd.DataFrame) -> pd.DataFrame:
+    """The timings a flash-attention script printed as failed (0.00 TFLOP/s, its mark for a time of
+    NaN: out of memory, or the method not run), from the set-aside report: backend, pass and line."""
+    r = rejected[rejected["reason"] == flash_attn_bench.ZERO] if len(rejected) else rejected
+    parts = [str(x).rsplit(" ", 3) for x in r["text"]] if len(r) else []
+    return pd.DataFrame(
+        {
+            "source": list(r["source"]),
+            "line": list(r["line"]),
+            "backend": [p[0] for p in parts],
+            "pass": [p[1] for p in parts],
+        },
+        columns=["source", "line", "backend", "pass"],
+    )

@@ -48,6 +48,8 @@ _MODULES = [
     "llama_bench",
     "attention_gym",
     "tritonbench",
+    "flash_attn_bench",
+    "score_mod",
     "vllm_serve",
     "vllm_offline",
     "sglang_serving",

@@ -36,6 +36,16 @@ What the numbers cover:
 * A GPU present (`gpu_count` >= 1) that reads 0 W drew no 0 W: no sample was taken in the run (a
   run shorter than CodeCarbon's interval); its power and energy are set aside, not kept as zero. A
   row with no GPU tracked has no GPU figures.
+
+Its console logger (`[codecarbon INFO @ 13:26:34] Energy consumed for all GPUs : 0.020817 kWh. All GPUs
+Power : 219.117 W`, `Total GPU Power` since 2.x; `... kWh of electricity used since the begining.`,
+`beginning` since 2.2) prints, at every measurement (`_measure_power_and_energy`, every 15 s by default,
+and at `stop()`), each component's energy since the tracker started and its power over the last
+interval, then their sum. So the last block holds the run's energy so far; an earlier block's figures
+are running totals and earlier intervals' powers, set aside with the line of the last block. The
+console names no tracking mode, so its CPU figure is set aside as the CSV's is without one; the RAM and
+the total are estimates as above. The metadata lines (`GPU count: 1`, `GPU model: 1 x NVIDIA GeForce
+RTX 3090`) give the device where printed.
 """
 
 from __future__ import annotations
@@ -46,8 +56,8 @@ import json
 import re
 
 from benchbook.ingest import energy
-from benchbook.ingest.core import Parsed, ParseError, Tool, register
-from benchbook.ingest.text import Lines, head, split_n, whole
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, register
+from benchbook.ingest.text import Lines, head, search, split_n, whole
 
 NAME = "codecarbon"
 
@@ -93,7 +103,33 @@ def _record_keys(text: str | Lines) -> set[str]:
     return {m.lower() for m in _JSON_KEY.findall(start)} if start.startswith("{") else set()
 
 
+#: The console logger's lines (emissions_tracker.py `_do_measurements`; core/measure.py): a component's energy
+#: since the start and its power over the last interval, then the sum.
+_CONSOLE = re.compile(
+    rf"Energy consumed for (?P<what>RAM|all GPUs|all CPUs|All CPU|AppleSilicon CPU|all AppleSilicon GPUs|AppleSilicon GPU)"
+    rf"\s*:\s*(?P<kwh>{NUMBER})\s*kWh(?:\s*\.\s*[A-Za-z ]*?Power\s*:\s*(?P<w>{NUMBER})\s*W)?"
+)
+_CONSOLE_TOTAL = re.compile(
+    rf"(?P<kwh>{NUMBER})\s*kWh of electricity (?:and {NUMBER} L of water were )?used since the beg"
+)
+_CONSOLE_DELTA = re.compile(
+    rf"Delta energy consumed for CPU .*?:\s*(?P<kwh>{NUMBER})\s*kWh, power\s*:\s*(?P<w>{NUMBER})\s*W"
+)
+_CONSOLE_META = re.compile(r"^\s*GPU (?P<key>count|model):\s*(?P<value>.+?)\s*$")
+_CONSOLE_SNIFF = re.compile(
+    r"(?m)codecarbon\b[^\n]*\bEnergy consumed for (?:RAM|all GPUs|all CPUs|All CPU)\s*:\s*[0-9.]+\s*kWh"
+)
+_STAMP = re.compile(r"@\s*(\d{1,2}:\d{2}:\d{2})\]")
+_PARTS = {"RAM": "ram", "all GPUs": "gpu", "all AppleSilicon GPUs": "gpu", "AppleSilicon GPU": "gpu"}
+RUNNING = "a running total and an earlier interval's power: CodeCarbon prints the energy since the start at every measurement; the last block (line {last}) is read"
+NO_MODE = "the console names no tracking mode: what the CPU figure covers is unknown"
+DELTA = "the CPU's delta over one interval; the running total is on the next line"
+CUT = "a block the file cuts before its sum (`... kWh of electricity used since the beginning`): not read"
+
+
 def sniff(text: str | Lines) -> bool:
+    if search(_CONSOLE_SNIFF, text):
+        return True
     cols = _header(text)
     if all(c in cols for c in _REQUIRED) or _first_schema(cols):
         return True
@@ -104,6 +140,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     body = whole(text)
     if body.lstrip("\ufeff").lstrip().startswith("{"):
         return _parse_record(body, source)
+    if search(_CONSOLE_SNIFF, body):
+        return _parse_console(split_n(body), source)
     lines = split_n(body)
     h = next((i for i, s in enumerate(lines) if s.strip()), 0)
     reader = csv.reader(io.StringIO("\n".join(lines[h:])))
@@ -142,6 +180,92 @@ def _parse_record(body: str, source: str) -> Parsed:
     cell = {str(k).lower(): "" if v is None else str(v) for k, v in record.items() if not isinstance(v, dict | list)}
     v = cell.get("codecarbon_version")
     return _finish(source, [(line_of, cell)], 1, f"CodeCarbon {v}" if v else None)
+
+
+def _parse_console(lines, source: str) -> Parsed:
+    """The console logger's blocks (module docstring): the last block's GPU energy and power kept, the
+    rest set aside with the reason."""
+    found, meta = [], {}  # found: (line, part, kWh text, W text or None); part "total" for the sum
+    for i, line in enumerate(lines, start=1):
+        m = _CONSOLE_META.match(line.split("]", 1)[-1]) if "codecarbon" in line else None
+        if m:
+            meta[m["key"]] = m["value"]
+        if d := _CONSOLE_DELTA.search(line):
+            found.append((i, "delta", d["kwh"], d["w"]))
+        elif c := _CONSOLE.search(line):
+            found.append((i, _PARTS.get(c["what"], "cpu"), c["kwh"], c["w"]))
+        elif t := _CONSOLE_TOTAL.search(line):
+            found.append((i, "total", t["kwh"], None))
+    if not found:
+        raise ParseError(source, 1, "no CodeCarbon console line (`Energy consumed for ... : ... kWh`) found")
+    totals = [i for i, part, *_ in found if part == "total"]
+    end = totals[-1] if totals else found[-1][0]  # a block ends at its sum; lines past the last sum are a cut block
+    start = max((k for k in totals if k < end), default=0)
+    last = [f for f in found if start < f[0] <= end]
+    count, device = _gpus({"gpu_count": meta.get("count", ""), "gpu_model": meta.get("model", "")})
+    stamp = _STAMP.search(
+        lines[last[0][0] - 1]
+    )  # the logger's time of the block read, as the CSV's timestamp names a run
+    base = dict(
+        run=stamp[1] if stamp else "console log",
+        model=None,
+        device=device,
+        device_count=count,
+        backend=None,
+        batch_size=None,
+        request_rate=None,
+        interval="run",
+    )
+    records, rejects, cells = [], [], 0
+    # as in the CSV: a GPU that read 0 W took no sample in the interval, so neither its power nor its energy is 0
+    unsampled = any(part == "gpu" and w is not None and float(w) == 0 for _, part, _, w in last)
+    for i, part, kwh, w in found:
+        for raw, unit in ((kwh, "kWh"), (w, "W")):
+            if raw is None:
+                continue
+            cells += 1
+            text = f"{part} {raw} {unit}"
+            if i > end:
+                rejects.append((i, text, CUT))
+            elif (i, part, kwh, w) not in last:
+                rejects.append((i, text, RUNNING.format(last=last[0][0])))
+            elif part == "delta":
+                rejects.append((i, text, DELTA))
+            elif part == "cpu":
+                rejects.append((i, text, NO_MODE))
+            elif part == "ram":
+                rejects.append((i, text, RAM_ESTIMATE))
+            elif part == "total":
+                rejects.append((i, text, TOTAL_ESTIMATE))
+            elif count == 0 or unsampled:
+                rejects.append((i, text, NO_SAMPLE if count != 0 else "no GPU tracked (GPU count 0)"))
+            elif unit == "kWh":
+                records.append(
+                    dict(
+                        base,
+                        scope="gpu",
+                        line=i,
+                        metric="energy",
+                        statistic="value",
+                        value=float(raw) * energy.J_PER_KWH,
+                        unit="J",
+                        note=energy.KWH_NOTE,
+                    )
+                )
+            else:
+                records.append(
+                    dict(
+                        base,
+                        scope="gpu",
+                        line=i,
+                        metric="power_reading",
+                        statistic="value",
+                        value=float(raw),
+                        unit="W",
+                        note="power of the last measurement interval",
+                    )
+                )
+    return energy.finish(TOOL, source, records, rejects, [], cells, "CodeCarbon console log")
 
 
 def _finish(source: str, cells_of: list, head_line: int, version: str | None) -> Parsed:
@@ -303,7 +427,8 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="CodeCarbon emissions.csv (and its JSON record of one run): energy of the GPU, CPU and RAM "
-        "(kWh, read as J) with its tracking mode, and their last power readings; 1.x's first schema: one energy per run",
+        "(kWh, read as J) with its tracking mode, and their last power readings; 1.x's first schema: one energy per run; "
+        "its console log (the last block's GPU energy and power)",
         command="codecarbon's EmissionsTracker (or `codecarbon monitor`) around a run: emissions.csv",
         metrics={m: energy.METRICS[m] for m in ("energy", "power_reading", "duration")},
     )

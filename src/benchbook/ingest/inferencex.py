@@ -192,6 +192,15 @@ _SETTING_KEYS = {
     "kv_cache_pool_tokens",
 }
 _SETTING_PREFIXES = ("prefill_", "decode_")
+#: What process_result.py writes under a role's prefix as a setting (`prefill_tp`, `decode_dp_attention`,
+#: ...); any other prefixed number is a measurement of the role (`decode_gpu_energy_j`,
+#: `decode_avg_power_w`, a write-up's `decode_round_tpot_ms`) and counts as a cell.
+_ROLE_SETTINGS = {"tp", "pp", "ep", "dcp_size", "pcp_size", "dp_attention", "dp_attn", "num_workers", "hw"}
+
+
+def _role_setting(key: str) -> bool:
+    """Whether a prefixed key is a role's setting (`decode_tp`), not a role's measurement."""
+    return any(key.startswith(p) and key[len(p) :] in _ROLE_SETTINGS for p in _SETTING_PREFIXES)
 
 
 def _num(v) -> bool:
@@ -406,7 +415,7 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
         if isinstance(v, float) and not math.isfinite(v):  # 1e999 or NaN in the file: seen, not a measurement
             rejects.append((lines.get(key) or line(key), f"{written.get(key, key)}: {v}", "not a finite number"))
             continue
-        if not _num(v) or key in _SETTING_KEYS or key.startswith(_SETTING_PREFIXES):
+        if not _num(v) or key in _SETTING_KEYS or _role_setting(key):
             continue
         ln = lines.get(key) or line(key)
         v = float(v)
@@ -476,12 +485,42 @@ def _sent(point: dict) -> float:
     return float(total - warm) if _num(warm) else float(total)
 
 
+#: A Markdown code fence (three or more backticks or tildes, an info string after the opening one).
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+def _fenced(text: str) -> str | None:
+    """The text with only its first fenced block that holds an InferenceX result left (a write-up quoting
+    `agg_bmk.json`), every other line blanked so that each keeps its number; None where no block does."""
+    lines = text.split("\n")
+    opened = None
+    for i, line in enumerate(lines):
+        if not _FENCE.match(line):
+            continue
+        if opened is None:
+            opened = i
+            continue
+        body = "\n".join(lines[opened + 1 : i])
+        if sniff(body):
+            try:
+                json.loads(body)
+            except json.JSONDecodeError:
+                opened = None
+                continue
+            return "\n".join(x if opened < k < i else "" for k, x in enumerate(lines))
+        opened = None
+    return None
+
+
 def parse(text: str | Lines, source: str) -> Parsed:
     text = whole(text).removeprefix("\ufeff")  # a byte-order mark an editor added
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ParseError(source, exc.lineno, f"not valid JSON (an InferenceX result): {exc.msg}") from None
+        quoted = _fenced(text)  # a result quoted in a fenced block of a write-up, its lines kept
+        if quoted is None:
+            raise ParseError(source, exc.lineno, f"not valid JSON (an InferenceX result): {exc.msg}") from None
+        text, doc = quoted, json.loads(quoted)
     points = doc if isinstance(doc, list) else [doc]
     if not points or not all(isinstance(p, dict) for p in points):
         raise ParseError(

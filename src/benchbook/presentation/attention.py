@@ -323,24 +323,36 @@ def missing_figure(which: str) -> str:
     }[which]()
 
 
-# --- tritonbench operator tables -----------------------------------------------------------------
+# --- tritonbench operator tables, flash-attention's lines, score_mod.py tables ---------------------
 
 
-def triton_words(t: pd.DataFrame, peaks: roofline.Peaks) -> str:
-    """What the input's tritonbench tables show: inputs and backends, the fastest backend per input
+def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | None = None) -> str:
+    """What the input's tritonbench tables, flash-attention lines and score_mod.py tables show: inputs and
+    backends, the fastest backend per input and pass
     (`analysis.attention_tritonbench.fastest`), the TFLOP/s by the operator's FLOPs rule against the
-    printed ones, and a share of the device's peak only where a device is named."""
+    printed ones, a share of the device's peak only where a device is named, and the timings a
+    flash-attention script printed as failed (`failed`, left out of the table)."""
     from benchbook.analysis import attention_tritonbench as tb
 
+    failed = failed if failed is not None else pd.DataFrame(columns=["backend", "line"])
     if t.empty:
         return _say("triton", n=0)
     fa = tb.fastest(t)
     last = fa.iloc[-1] if len(fa) else None
     best = t.loc[t["tflops"].idxmax()] if t["tflops"].notna().any() else None
+    sixteen = t[~_eight_bit(t)]  # a share of the 16-bit peak only for kernels not run in 8 bits
+    best16 = sixteen.loc[sixteen["tflops"].idxmax()] if sixteen["tflops"].notna().any() else None
     peak = peaks.dense_tflops if peaks.device is not None else None
     checked = t[t["agrees"].notna()]
     return _say(
         "triton",
+        tools=list(dict.fromkeys(t["tool"])),
+        passes=sorted(set(t["pass"].dropna())),
+        eight_bit=int(_eight_bit(t).sum()),
+        peak_known=bool(peak),
+        failed=len(failed),
+        failed_backends=list(dict.fromkeys(failed["backend"])),
+        failed_lines=int(failed["line"].nunique()) if len(failed) else 0,
         n=len(t),
         n_inputs=t["input"].nunique(),
         ops=sorted(set(t["op"].dropna())),
@@ -353,6 +365,8 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks) -> str:
                 last_input=last["input"],
                 last_fastest=last["fastest"],
                 last_slowest=last["slowest"],
+                last_pass=last["pass"] if pd.notna(last["pass"]) else None,
+                last_by=last["by"],
                 ratio=last["ratio"],
             )
             if last is not None
@@ -360,6 +374,9 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks) -> str:
         ),
         recomputed=int((t["tflops_from"] == "recomputed").sum()),
         printed_only=int((t["tflops_from"] == "printed").sum()),
+        # score_mod.py's figures: its own FLOPs rule, which the chapter does not apply to its backends
+        own_rule=int(((t["tflops_from"] == "printed") & (t["tool"] == tb.SCORE_MOD)).sum()),
+        no_rule=bool((t["tool"] == tb.SCORE_MOD).all()),
         n_checked=len(checked),
         n_agree=int(checked["agrees"].astype(bool).sum()),
         **(
@@ -367,8 +384,18 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks) -> str:
             if best is not None
             else {}
         ),
-        **(dict(device=peaks.device, peak=peak, share=best["tflops"] / peak) if peak and best is not None else {}),
+        **(
+            dict(best16_tflops=best16["tflops"], best16_backend=best16["backend"], best16_input=best16["input"])
+            if best16 is not None and best is not None and best16.name != best.name
+            else {}
+        ),
+        **(dict(device=peaks.device, peak=peak, share=best16["tflops"] / peak) if peak and best16 is not None else {}),
     )
+
+
+def _eight_bit(t: pd.DataFrame) -> pd.Series:
+    """Rows run in an 8-bit type (the flash-attention FP8 scripts' kernels): no share of a 16-bit peak."""
+    return t["dtype"].isin(["fp8"]) if "dtype" in t else pd.Series(False, index=t.index)
 
 
 def triton_table(t: pd.DataFrame, peaks: roofline.Peaks) -> pd.DataFrame:
@@ -379,10 +406,12 @@ def triton_table(t: pd.DataFrame, peaks: roofline.Peaks) -> pd.DataFrame:
         {
             "input": t["input"],
             "backend": t["backend"],
+            **({"pass": t["pass"]} if t["pass"].nunique() > 1 else {}),
+            **({"data type": t["dtype"]} if "dtype" in t and t["dtype"].notna().any() else {}),
             "latency (ms)": t["latency_ms"].astype(float),
             "TFLOP/s": t["tflops"].astype(float),
             "TFLOP/s from": t["tflops_from"].replace("", None),
             "printed TFLOP/s": t["printed_tflops"].astype(float),
-            "of dense 16-bit peak (%)": 100 * t["tflops"].astype(float) / peak,
+            "of dense 16-bit peak (%)": (100 * t["tflops"].astype(float) / peak).where(~_eight_bit(t)),
         }
     )

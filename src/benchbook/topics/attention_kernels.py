@@ -37,6 +37,8 @@ class Result:
     ledger: Ledger = field(repr=False, default=None)
     #: tritonbench operator tables: one row per input and backend (`analysis.attention_tritonbench`)
     triton: pd.DataFrame = field(default_factory=pd.DataFrame)
+    #: timings a flash-attention script printed as failed (0.00 TFLOP/s): backend and line
+    failed: pd.DataFrame = field(default_factory=pd.DataFrame)
     #: what the input says of a device none was taken from (`analysis.roofline.said`)
     said: dict = field(default_factory=dict)
 
@@ -46,10 +48,22 @@ def analyse(p: dict) -> Result:
     from benchbook.presentation import wording
 
     paths = [Path(f) for f in p["source"]]
-    tb = [f for f in paths if attention_tritonbench.TOOL in ingest.detect(ingest._load_text(f))]
+    found = {f: ingest.detect(ingest._load_text(f)) for f in paths}
+    # tritonbench tables, flash-attention's benchmark lines and score_mod.py tables, each read by its own parser
+    tb = {f: [t for t in attention_tritonbench.TOOLS if t in found[f]] for f in paths}
+    tb = {f: tools for f, tools in tb.items() if tools}
     gym = [f for f in paths if f not in tb]
     df, messages = ingest.read_all(gym, tool="attention-gym") if gym else (pd.DataFrame(columns=["tool"]), [])
-    tdf, more = ingest.read_all(tb, tool=attention_tritonbench.TOOL) if tb else (pd.DataFrame(columns=["tool"]), [])
+    frames, more, aside = [], [], []
+    for f, tools in tb.items():
+        for t in tools:
+            x = ingest.read(f, t)
+            more += x.attrs.get("messages", [])
+            aside += x.attrs.get("rejected", [])
+            x.attrs = {}
+            frames.append(x)
+    tdf = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["tool"])
+    set_aside = pd.DataFrame(aside, columns=ingest.REJECTED_COLUMNS)
     k = attention.with_work(attention.kernels(df))
     sp = attention.speedups(k)
     pts = attention.roofline_points(k)
@@ -66,6 +80,7 @@ def analyse(p: dict) -> Result:
         peaks=peaks,
         reproduction=pd.concat([checks.reproduce(f) for f in gym], ignore_index=True) if gym else pd.DataFrame(),
         triton=attention_tritonbench.table(tdf),
+        failed=attention_tritonbench.failed(set_aside),
         said=said,
     )
     result.messages += more
@@ -89,7 +104,7 @@ def page(r: Result) -> Page:
         "shape_words": show.shape_words(k),
         "rep_words": show.reproduction_words(r.reproduction),
         "density_words": show.density_words(r.densities),
-        "triton_words": show.triton_words(r.triton, r.peaks),
+        "triton_words": show.triton_words(r.triton, r.peaks, r.failed),
         "density_caption": wording.sentence(
             CHAPTER, "density_caption", dots=bool((r.densities["printed"].notna() & (r.densities["printed"] < 1)).any())
         ),
@@ -113,7 +128,7 @@ def page(r: Result) -> Page:
     missing = {
         "latency (ms)": "not printed",
         "printed TFLOP/s": "not printed",
-        "of dense 16-bit peak (%)": "no device chosen",
+        "of dense 16-bit peak (%)": "no device chosen" if r.peaks.device is None else "FP8, or no TFLOP/s",
     }
     tabs = {
         "densities": lambda: outputs.display(tables.show(show.density_table(r.densities), digits=4)) if known else None,

@@ -1,0 +1,160 @@
+"""flash-attention's benchmark scripts (Dao-AILab/flash-attention), their print lines.
+
+Each shape is a banner, `### causal=False, headdim=64, batch_size=32, seqlen=512 ###` (in
+`benchmarks/benchmark_attn.py` written with Python's `=` specifier, `### headdim = 128, causal = False,
+seqlen = 8192, batch_size = 4, nheads = 16, ... ###`), then one line per method in one of three forms:
+
+* `benchmarks/benchmark_flash_attention.py` (FlashAttention-2, fp16):
+  `Flash2 fwd: 308.40 TFLOPs/s, bwd: 243.05 TFLOPs/s, fwd + bwd: 258.71 TFLOPs/s`. Only TFLOP/s are
+  printed; a method whose timing failed (out of memory, or not run) prints 0.00 (`efficiency()` returns
+  0.0 for a NaN time), which is no measurement and is set aside.
+* `hopper/benchmark_flash_attention_fp8.py` (FlashAttention-3 FP8; PyTorch's reference in bf16) and
+  `flash_attn/cute/benchmark_flash_attention_fp8.py`: `Flash3 fwd: 433.25 TFLOPs/s, 0.158 ms,`, the
+  forward's TFLOP/s and its mean time.
+* `benchmarks/benchmark_attn.py` (bf16 by default): `FAv3 fwd: 1.433ms, 1534.8 TFLOPS`, a label
+  (which a user's edit may prefix, `[2CTA] FA Python bwd:`), the mean time, then the TFLOP/s.
+
+Every script credits attention with 4 x B x H x S^2 x D FLOPs forward (half with causal), 2.5 times
+that backward and 3.5 times it for fwd + bwd (`flops()` in each script). The scripts that print no head
+count derive it as `nheads = dim // headdim` with `dim = 2048`: a shape taken from the script, not the
+output (`shape_from` "script"), used only where printed TFLOP/s confirm it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from benchbook.ingest.core import NUMBER, Parsed, Tool, finish, register
+from benchbook.ingest.text import Lines, search, splitlines
+
+NAME = "flash-attn-benchmark"
+
+SETTINGS = {
+    "op": "str",
+    "backend": "str",
+    "input": "str",
+    "batch": "Int64",
+    "heads": "Int64",
+    "seq_len": "Int64",
+    "seq_len_kv": "Int64",
+    "d_head": "Int64",
+    "causal": "str",
+    "pass": "str",
+    "shape_from": "str",
+    "dtype": "str",
+}
+METRICS = {
+    "latency": "ms: the mean time of one call (torch.utils.benchmark or triton do_bench)",
+    "tflops": "TFLOP/s: the script's FLOPs (4 x B x H x S^2 x D forward, half causal; x2.5 bwd, x3.5 fwd + bwd) / time",
+}
+#: The scripts' model width: nheads = DIM // headdim where the banner gives no head count.
+DIM = 2048
+ZERO = "printed 0.00 TFLOP/s: the script's efficiency() for a timing that failed (out of memory, or not run), not a measurement"
+
+_BANNER = re.compile(r"^\s*###\s*(?P<body>(?:\w+\s*=\s*[^,#]+,\s*)+\w+\s*=\s*[^,#]+?)\s*###\s*$")
+_PASS = r"(?P<pass>fwd \+ bwd|fwd|bwd)"
+#: `Flash2 fwd: 308.40 TFLOPs/s, bwd: ...` and `Flash3 fwd: 433.25 TFLOPs/s, 0.158 ms,`
+_TFLOPS_FIRST = re.compile(rf"^\s*(?P<label>\S.*?)\s+fwd:\s+(?P<rest>{NUMBER}\s+TFLOPs/s.*?)\s*$")
+_PART = re.compile(rf"(?:^|,\s*){_PASS}?:?\s*(?P<value>{NUMBER})\s+(?P<unit>TFLOPs/s|ms)")
+#: `FAv3 fwd: 1.433ms, 1534.8 TFLOPS`
+_MS_FIRST = re.compile(rf"^\s*(?P<label>\S.*?)\s+{_PASS}:\s+(?P<ms>{NUMBER})\s*ms,\s+(?P<tflops>{NUMBER})\s+TFLOPS\s*$")
+_SNIFF = re.compile(
+    r"(?m)^\s*###\s*(?:causal\s*=|headdim\s*=)[^\n]*###\s*\n(?:\s*\n)?"
+    r"\s*\S[^\n]*?\s(?:fwd|bwd):\s+[0-9.]+\s*(?:TFLOPs/s|ms,)"
+)
+_PASSES = {"fwd": "fwd", "bwd": "bwd", "fwd + bwd": "fwd_bwd"}
+
+
+def sniff(text: str | Lines) -> bool:
+    """True when a flash-attention banner (`### causal=..., headdim=... ###`) is followed by a method's line."""
+    return search(_SNIFF, text)
+
+
+def _banner(body: str) -> dict:
+    """The shape a banner names: causal, head size, batch, sequence length and, where printed, heads."""
+    kv = {k.strip(): v.strip() for k, v in (part.split("=", 1) for part in body.split(","))}
+    out = {"input": ", ".join(f"{k}={v}" for k, v in kv.items())}
+    if kv.get("causal") in ("True", "False"):
+        out["causal"] = "causal" if kv["causal"] == "True" else "non-causal"
+    for key, col in (("headdim", "d_head"), ("batch_size", "batch"), ("batch", "batch"), ("seqlen", "seq_len")):
+        if kv.get(key, "").isdigit():
+            out[col] = int(kv[key])
+    if kv.get("nheads", "").isdigit():
+        out["heads"], out["shape_from"] = int(kv["nheads"]), "table"
+    elif "d_head" in out and out["d_head"] and DIM % out["d_head"] == 0:
+        out["heads"], out["shape_from"] = DIM // out["d_head"], "script"
+    return out
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    lines = splitlines(text)
+    records, rejects, cells = [], [], 0
+    shape: dict | None = None
+    for i, line in enumerate(lines):
+        m = _BANNER.match(line)
+        if m:
+            shape = _banner(m["body"])
+            continue
+        if shape is None:
+            continue
+        values = []  # (pass, metric, value)
+        ms = _MS_FIRST.match(line)
+        tf = None if ms else _TFLOPS_FIRST.match(line)
+        if ms:
+            label, dtype = ms["label"], "bf16"
+            p = _PASSES[ms["pass"]]
+            values = [(p, "latency", float(ms["ms"])), (p, "tflops", float(ms["tflops"]))]
+        elif tf:
+            label = tf["label"]
+            parts = list(_PART.finditer(tf["rest"]))
+            timed = any(x["unit"] == "ms" for x in parts)
+            # the FP8 scripts print the forward's time beside its TFLOP/s; PyTorch's reference there runs bf16
+            dtype = ("bf16" if label == "Pytorch" else "fp8") if timed else "fp16"
+            current = "fwd"
+            for x in parts:
+                current = _PASSES[x["pass"]] if x["pass"] else current
+                values.append((current, "latency" if x["unit"] == "ms" else "tflops", float(x["value"])))
+        else:
+            continue
+        for p, metric, value in values:
+            cells += 1
+            if metric == "tflops" and value == 0:
+                rejects.append((i + 1, f"{label} {p} {value:.2f} TFLOP/s", ZERO))
+                continue
+            records.append(
+                {
+                    "op": None,
+                    "backend": label,
+                    "input": shape["input"],
+                    "batch": shape.get("batch"),
+                    "heads": shape.get("heads"),
+                    "seq_len": shape.get("seq_len"),
+                    "seq_len_kv": None,
+                    "d_head": shape.get("d_head"),
+                    "causal": shape.get("causal"),
+                    "pass": p,
+                    "shape_from": shape.get("shape_from"),
+                    "dtype": dtype,
+                    "line": i + 1,
+                    "metric": metric,
+                    "statistic": "mean" if metric == "latency" else "value",
+                    "value": value,
+                    "unit": "ms" if metric == "latency" else "TFLOP/s",
+                }
+            )
+    empty = "no flash-attention benchmark line (`NAME fwd: ... TFLOPs/s` under a `### causal=... ###` banner) found"
+    return finish(TOOL, source, records, rejects, [], cells, empty=empty)
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="flash-attention benchmark scripts' print lines (benchmark_flash_attention.py, "
+        "benchmark_flash_attention_fp8.py, benchmark_attn.py): TFLOP/s and times per method and shape",
+        command="python benchmarks/benchmark_flash_attention.py (Dao-AILab/flash-attention)",
+        metrics=METRICS,
+    )
+)

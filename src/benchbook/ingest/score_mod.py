@@ -1,0 +1,168 @@
+"""PyTorch's FlexAttention sweep, `benchmarks/transformer/score_mod.py`: its `tabulate` github tables.
+
+What the script prints (pytorch/pytorch, benchmarks/transformer/score_mod.py, `print_results`): one
+row per experiment, keyed by the score modification (`score_mod`; with `mask_mod` beside it in some
+versions; later `attn_type`), `dtype` and `shape(B,Hq,M,Hkv,N,D)`, then each backend's time in microseconds (triton's `do_bench` x 1e3):
+`fwd_eager_time` / `fwd_compiled_time` in 2024, `fwd_math`, `fwd_fakv`, `fwd_compiled` with
+`--backend`, `<backend>_fwd_time` later; `bwd_...` with `--calculate-bwd`. The speed-up columns
+(`fwd_speedup`, `fwd_math_speedup`, `fwd_speedup_flex_over_math`) are one printed time over another:
+recomputable, set aside. With `--throughput` (`cal_bandwidth`), `fwd_mem_bw (TB/s)` and `TFlops/s`
+(`GFlops/s` in the first decoding version) are FlexAttention's (the `compiled`, later `flex`,
+backend): bytes of Q, K, V and O, and B x Hq x (4 x M x N x D + 2 x M x N) FLOPs, over its time (no
+causal halving: another rule than the chapter's). Below the sweep, a `Type | Speedup` table gives the average, max and min speed-up:
+recomputable, set aside. Which call `eager` times changed between versions (plain SDPA without the
+mask in 2024), so a backend is named as printed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from benchbook.ingest.core import NUMBER, SEPARATOR_RE, Parsed, Tool, finish, markdown_cells, register
+from benchbook.ingest.text import Lines, search, splitlines
+
+NAME = "pytorch-score-mod"
+
+SETTINGS = {
+    "op": "str",
+    "backend": "str",
+    "input": "str",
+    "batch": "Int64",
+    "heads": "Int64",
+    "seq_len": "Int64",
+    "seq_len_kv": "Int64",
+    "d_head": "Int64",
+    "causal": "str",
+    "pass": "str",
+    "shape_from": "str",
+    "dtype": "str",
+}
+METRICS = {
+    "latency": "ms: triton do_bench time of one call (printed in µs)",
+    "tflops": "TFLOP/s: B x Hq x (4 x M x N x D + 2 x M x N) / FlexAttention's time (score_mod.py's calculate_tflops)",
+    "mem_bw": "TB/s: bytes of Q, K, V and O / FlexAttention's time (score_mod.py's calculate_bandwidth)",
+}
+SHAPE = "shape(B,Hq,M,Hkv,N,D)"
+SPEEDUP = "score_mod.py's speed-up: one printed time over another, recomputable"
+SUMMARY = "score_mod.py's average, max and min of the speed-ups below or above: recomputable from the sweep"
+_SNIFF = re.compile(r"(?m)^\s*\|?\s*(?:score_mod|attn_type|Type)\s*\|.*shape\(B,Hq,M,Hkv,N,D\)")
+#: `fwd_eager_time`, `fwd_math`, `bwd_compiled_time`, and the later `flex_fwd_time`.
+_TIME = re.compile(r"^(?:(?P<pass>fwd|bwd)_(?P<backend>\w+?)(?:_time)?|(?P<backend2>\w+?)_(?P<pass2>fwd|bwd)_time)$")
+_PER_BACKEND = re.compile(r"^(?P<backend>\w+?)_(?P<pass>fwd|bwd)_(?P<what>TFlops|mem_bw \(TB/s\))$")
+#: The FlexAttention backend, whose are the bare `fwd_mem_bw (TB/s)` and `TFlops/s` columns.
+_FLEX = ("compiled", "flex")
+#: The columns that name the case: the score modification, the mask (both in some versions), or the attention type.
+_MODS = ("score_mod", "mask_mod", "attn_type")
+_DTYPES = {"torch.bfloat16": "bf16", "torch.float16": "fp16", "torch.float32": "fp32"}
+
+
+def sniff(text: str | Lines) -> bool:
+    """True when a github table keyed by score_mod.py's `shape(B,Hq,M,Hkv,N,D)` column is there."""
+    return search(_SNIFF, text)
+
+
+def _shape(cell: str) -> dict:
+    dims = [d.strip() for d in cell.strip("() ").split(",")]
+    if len(dims) != 6 or not all(d.isdigit() for d in dims):
+        return {}
+    b, hq, m, _hkv, n, d = map(int, dims)
+    return {"batch": b, "heads": hq, "seq_len": m, "seq_len_kv": n, "d_head": d, "shape_from": "table"}
+
+
+def _case(row: dict) -> str:
+    """The case a row times: its score_mod, mask_mod or attn_type (a score_mod and a mask_mod name one case
+    together); the script prints `None` for a modification not applied, left out here."""
+    named = [c for c in _MODS if c in row]
+    given = [c for c in named if row[c] not in ("None", "")]
+    if len(named) == 1 and given:
+        return row[given[0]]
+    return ", ".join(f"{c}={row[c]}" for c in given) or "no " + " or ".join(named)
+
+
+def _column(col: str, backends: list[str]) -> tuple[str, str, str] | None:
+    """(backend, pass, metric) of a measured column, None for a speed-up or a setting."""
+    if "speedup" in col.lower():
+        return None
+    if col in ("fwd_mem_bw (TB/s)", "TFlops/s", "GFlops/s"):
+        flex = next((b for b in backends if b in _FLEX), None)
+        return (flex, "fwd", "mem_bw" if "mem_bw" in col else "tflops") if flex else None
+    m = _PER_BACKEND.match(col)
+    if m:
+        return m["backend"], m["pass"], "tflops" if m["what"] == "TFlops" else "mem_bw"
+    m = _TIME.match(col)
+    if m and not col.startswith("fwd_mem"):
+        return (m["backend"] or m["backend2"]), (m["pass"] or m["pass2"]), "latency"
+    return None
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    lines = splitlines(text)
+    records, rejects, cells = [], [], 0
+    i = 0
+    while i < len(lines) - 1:
+        header = markdown_cells(lines[i]) if "|" in lines[i] else []
+        if SHAPE not in header or not SEPARATOR_RE.match(lines[i + 1]):
+            i += 1
+            continue
+        summary = header[0] == "Type"
+        times = [_TIME.match(c) for c in header]
+        backends = [
+            (m["backend"] or m["backend2"]) for m, c in zip(times, header, strict=True) if m and "speedup" not in c
+        ]
+        j = i + 2
+        while j < len(lines) and lines[j].strip().startswith("|"):
+            row = dict(zip(header, markdown_cells(lines[j]), strict=False))
+            mod = _case(row)
+            shape = _shape(row.get(SHAPE, ""))
+            for col, raw in row.items():
+                if col in (SHAPE, *_MODS, "dtype", "Type") or not re.fullmatch(NUMBER, raw):
+                    continue
+                cells += 1
+                where = _column(col, backends)
+                if summary:
+                    rejects.append((j + 1, f"{col} {raw}", SUMMARY))
+                elif where is None or where[0] is None:
+                    rejects.append(
+                        (j + 1, f"{col} {raw}", SPEEDUP if "speedup" in col.lower() else f"column {col!r} is not read")
+                    )
+                else:
+                    backend, pass_, metric = where
+                    # µs to ms, and the first decoding version's GFlops/s to TFLOP/s
+                    value = float(raw) / 1e3 if metric == "latency" or col == "GFlops/s" else float(raw)
+                    records.append(
+                        {
+                            "op": None,
+                            "backend": backend,
+                            "input": f"{mod} {row.get(SHAPE, '')}".strip(),
+                            **shape,
+                            "causal": None,
+                            "pass": pass_,
+                            "dtype": _DTYPES.get(row.get("dtype", ""), row.get("dtype") or None),
+                            "line": j + 1,
+                            "metric": metric,
+                            "statistic": "value",
+                            "value": value,
+                            "unit": {"latency": "ms", "tflops": "TFLOP/s", "mem_bw": "TB/s"}[metric],
+                            "note": f"printed {raw} µs"
+                            if metric == "latency"
+                            else (f"printed {raw} GFlops/s" if col == "GFlops/s" else None),
+                        }
+                    )
+            j += 1
+        i = j
+    empty = f"no score_mod.py table (a github table with a {SHAPE} column) found"
+    return finish(TOOL, source, records, rejects, [], cells, empty=empty)
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="PyTorch benchmarks/transformer/score_mod.py tables: FlexAttention and other backends' times (µs) "
+        "per mask and shape (B,Hq,M,Hkv,N,D), FlexAttention's TB/s and TFLOP/s",
+        command="python benchmarks/transformer/score_mod.py (pytorch/pytorch)",
+        metrics=METRICS,
+    )
+)

@@ -1,0 +1,114 @@
+"""PyTorch's score_mod.py tables: each backend's time (printed in µs) per mask and shape, FlexAttention's
+TFLOP/s and TB/s, the speed-ups and the average/max/min table set aside as recomputable, by the column
+names of each version of the script."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError, score_mod
+
+FIX = config.FIXTURES_DIR / "pytorch-score-mod"
+FILES = sorted(p for p in FIX.iterdir() if p.suffix == ".md" and p.name != "README.md")
+SHAPE = "shape(B,Hq,M,Hkv,N,D)"
+
+V2024 = (
+    f"| score_mod | dtype | {SHAPE} | fwd_eager_time | fwd_compiled_time | fwd_speedup |\n"
+    "|---|---|---|---|---|---|\n"
+    "| noop | torch.float16 | (2, 8, 512, 8, 512, 64) | 30.000 | 20.000 | 1.500 |\n"
+)
+LATER = (
+    f"| attn_type | dtype | {SHAPE} | flex_fwd_time | flex_fwd_TFlops | math_fwd_time | fwd_speedup_flex_over_math |\n"
+    "|---|---|---|---|---|---|---|\n"
+    "| causal | torch.bfloat16 | (1, 16, 1024, 16, 1024, 128) | 100.000 | 2.500 | 400.000 | 4.000 |\n"
+)
+SUMMARY = f"| Type | Speedup | score_mod | dtype | {SHAPE} |\n|---|---|---|---|---|\n| Average | 1.320 | | | |\n"
+
+
+def _t(text):
+    return score_mod.parse(text, "s.md")
+
+
+def test_each_backends_time_is_read_in_ms_with_its_shape():
+    p = _t(V2024)
+    t = p.table.set_index("backend")
+    assert t.loc["eager", "value"] == pytest.approx(0.030) and t.loc["compiled", "value"] == pytest.approx(0.020)
+    assert set(p.table["unit"]) == {"ms"} and set(p.table["dtype"]) == {"fp16"}
+    assert t.loc["eager", ["batch", "heads", "seq_len", "seq_len_kv", "d_head"]].tolist() == [2, 8, 512, 512, 64]
+    assert t.loc["eager", "input"] == "noop (2, 8, 512, 8, 512, 64)"
+    assert p.rejected["reason"].tolist() == [score_mod.SPEEDUP]
+
+
+def test_the_later_per_backend_columns_keep_their_backend():
+    t = _t(LATER).table
+    flex = t[t["backend"] == "flex"].set_index("metric")["value"]
+    assert flex["latency"] == pytest.approx(0.1) and flex["tflops"] == 2.5
+    assert t[t["backend"] == "math"]["value"].tolist() == [pytest.approx(0.4)]
+
+
+def test_the_average_max_min_table_is_set_aside_as_recomputable():
+    p = _t(SUMMARY + "\n" + V2024)
+    assert (p.rejected["reason"] == score_mod.SUMMARY).sum() == 1
+
+
+def test_the_bare_throughput_columns_are_flexattentions_and_read_only_beside_it():
+    cols = "| fwd_mem_bw (TB/s) | TFlops/s |"
+    with_flex = _t(
+        V2024.replace("| fwd_speedup |", "| fwd_speedup " + cols).replace("| 1.500 |", "| 1.500 | 0.5 | 1.2 |")
+    )
+    got = with_flex.table[with_flex.table["metric"] != "latency"].set_index("metric")
+    assert got.loc["tflops", "backend"] == "compiled" and got.loc["mem_bw", "value"] == 0.5
+    math_only = V2024.replace("fwd_compiled_time", "fwd_fakv")  # no FlexAttention backend to own them
+    without = _t(
+        math_only.replace("| fwd_speedup |", "| fwd_speedup " + cols).replace("| 1.500 |", "| 1.500 | 0.5 | 1.2 |")
+    )
+    assert set(without.table["metric"]) == {"latency"}
+    assert sum("is not read" in r for r in without.rejected["reason"]) == 2
+
+
+def test_a_table_without_the_shape_column_is_refused_in_one_sentence():
+    with pytest.raises(ParseError, match="no score_mod.py table"):
+        _t(V2024.replace(SHAPE, "shape"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_every_number_of_a_real_table_is_kept_or_rejected(path):
+    (p,) = ingest.read_parsed(path)
+    assert p.tool == score_mod.NAME and p.cells_read == len(p.table) + len(p.rejected) > 0
+
+
+def test_no_other_tools_fixture_is_taken_for_a_score_mod_table():
+    others = [
+        f
+        for d in config.FIXTURES_DIR.iterdir()
+        if d.is_dir() and d.name != FIX.name
+        for f in d.iterdir()
+        if f.is_file() and f.name != "README.md" and not f.name.endswith(".truth.yml")
+    ]
+    assert [f.name for f in others if score_mod.sniff(f.read_text(encoding="utf-8", errors="replace"))] == []
+    assert all(ingest.detect(f.read_text(encoding="utf-8")) == [score_mod.NAME] for f in FILES)
+
+
+def test_a_score_mod_and_a_mask_mod_column_name_the_case_together():
+    (p,) = ingest.read_parsed(FIX / "pytorch_pr135505_kv_batch_broadcast_score_mod_mask_mod_fwd_bwd_excerpt.md")
+    t = p.table
+    causal = t[(t["input"] == "mask_mod=causal (2, 16, 512, 16, 512, 64)") & (t["pass"] == "bwd")]
+    assert causal.set_index("backend")["value"].to_dict() == {
+        "eager": pytest.approx(0.112576),
+        "compiled": pytest.approx(0.140064),
+    }
+    assert t["input"].nunique() == 4 and set(t["pass"]) == {"fwd", "bwd"}
+    assert "no score_mod or mask_mod (2, 16, 512, 16, 512, 64)" in set(t["input"])  # the script's None, None
+    assert p.cells_read == 24 and len(p.rejected) == 8  # the two speed-ups of each row set aside
+
+
+def test_the_first_decoding_versions_gflops_are_read_as_tflops():
+    text = V2024.replace("| fwd_speedup |", "| fwd_speedup | GFlops/s |").replace("| 1.500 |", "| 1.500 | 980.735 |")
+    t = _t(text).table
+    row = t[t["metric"] == "tflops"].iloc[0]
+    assert (row["backend"], row["value"], row["note"]) == (
+        "compiled",
+        pytest.approx(0.980735),
+        "printed 980.735 GFlops/s",
+    )

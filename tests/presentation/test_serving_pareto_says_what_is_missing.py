@@ -1,0 +1,26 @@
+"""The per-user against per-GPU figure, where no run can be drawn, says which of its two numbers no
+run has: a run that prints TPOTs but no whole-server throughput (InferenceX rows without a GPU count)
+is not one that "prints no mean TPOT"."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from benchbook.presentation import serving as show
+
+
+def _runs(tpot, rate):
+    return pd.DataFrame({"x": [16.0, 64.0], "tpot_mean": tpot, "output_throughput": rate})
+
+
+def test_the_missing_number_is_named():
+    assert show.plot_pareto(_runs([7.4, 9.2], [np.nan, np.nan]), "max_concurrency").benchbook_message == (
+        "no run has a whole-server output throughput"
+    )
+    assert show.plot_pareto(_runs([np.nan, np.nan], [500.0, 900.0]), "max_concurrency").benchbook_message == (
+        "no run prints a mean TPOT"
+    )
+    assert show.plot_pareto(_runs([7.4, np.nan], [np.nan, 900.0]), "max_concurrency").benchbook_message == (
+        "no run has both a mean TPOT and a whole-server output throughput"
+    )
