@@ -127,8 +127,15 @@ def test_serving_exercises_apply_littles_law():
         ),
     )
     one, two = exercises.serving_saturation(led)
-    # L = 10 x 3 = 30.0 requests, 30 / 64 = 46.9% of the cap
-    assert "= 30 requests" in one.steps[0] and one.answer.startswith("30 requests, 46.9% of the cap of 64")
+    # a prediction, not the section's sum again: with the cap full W = 64 / 10 = 6.4 s, against the 3 s
+    # measured: 3 / 6.4 = 46.9%, the share of the cap it held (L = 10 x 3 = 30 requests)
+    assert "W = L / rate = 64 / 10 = 6.4 s" in one.steps[0] and "3 / 6.4 = 46.9%" in one.steps[1]
+    assert "= 30 requests of its 64" in one.steps[1] and one.answer.startswith("6.4 s with the cap full, against 3 s")
+    assert one.question.endswith("the 3 s mean latency the run measured.")
+    guessed = _ledger(
+        "serving_saturation", _claim("underfilled", run="c=64", rate=10.0, latency_s=3.0, cap=64, estimated=True)
+    )
+    assert exercises.serving_saturation(guessed)[0].question.endswith("gives (estimated from its TTFT and TPOT).")
     # L* = 20 x 0.5 = 10 requests; no in-flight count at the knee: the comparison names the knee only
     assert "L* = μ x W0 = 20 x 0.5 = 10 requests" in two.steps[0]
     assert two.steps[1] == "The elasticity rule puts the knee at max concurrency 16."

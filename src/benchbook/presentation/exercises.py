@@ -223,6 +223,8 @@ def serving_saturation(ledger) -> list[Exercise]:
                     "rate_per_s": ev["rate"],
                     "latency_s": ev["latency_s"],
                     "cap": ev["cap"],
+                    "estimated": bool(ev.get("estimated")),
+                    "full_latency_s": ev["cap"] / ev["rate"],  # Little's law, W = L / rate, with the cap full
                     "in_flight": held,
                     "share_of_cap": held / ev["cap"],
                 },
