@@ -118,3 +118,20 @@ def test_a_modified_benchmark_at_other_shapes_takes_the_work_from_the_printed_tf
     assert set(r.kernels["shape"]) == {"other"}
     assert r.densities["derived"].isna().all()
     assert "flex_vs_fa2_causal" not in {c["id"] for c in bottom_line.pick(r.ledger)}
+
+
+def test_the_density_figure_lists_the_inputs_dots_only_where_it_draws_some(seed):
+    """A report on a tritonbench table (no density printed) showed "this input, printed" in the
+    legend over no dot; the seed prints six densities below 1 and keeps the entry."""
+    import matplotlib.pyplot as plt
+
+    from benchbook.presentation import attention as show
+
+    def labels(dens):
+        fig = show.density_figure(dens)
+        out = fig.axes[0].get_legend_handles_labels()[1]
+        plt.close(fig)
+        return out
+
+    assert "this input, printed" in labels(seed.densities)
+    assert "this input, printed" not in labels(seed.densities.iloc[0:0])
