@@ -135,3 +135,15 @@ def test_the_density_figure_lists_the_inputs_dots_only_where_it_draws_some(seed)
 
     assert "this input, printed" in labels(seed.densities)
     assert "this input, printed" not in labels(seed.densities.iloc[0:0])
+
+
+def test_what_attention_gym_credits_is_said_only_on_an_input_that_has_its_table(seed):
+    """Issue 34's class: a paragraph on attention-gym's shapes and credits stood on a tritonbench
+    page, followed by "This input holds no attention-gym section"."""
+    credits = "attention-gym's benchmark runs B = 16, H = 16, D = 64"
+    assert topic.page(seed).texts["shape_words"].startswith(credits)
+    triton = topic.page(run("tests/fixtures/tritonbench/tritonbench_pr2296_h100_flash_attention_tflops.md"))
+    assert (
+        credits not in triton.texts["shape_words"]
+        and triton.texts["shape_words"] == "This input holds no attention-gym section."
+    )
