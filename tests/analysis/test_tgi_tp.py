@@ -364,6 +364,13 @@ def test_roofline_figure_and_table(m0):
     assert [ln.get_label()[:29] for ln in ax.get_lines()] == ["lowest ridge of any device (1"]
     # a chart without roofs is not titled a roofline
     assert ax.get_title() == "Achieved FLOP/s per GPU against intensity" and "roofline" not in ax.get_title()
+    # the legend reads in rows, a TP per column (matplotlib fills it column by column): the ridge,
+    # then decode, then prefill; it read "decode TP 4" beside the ridge, "prefill TP 1" under "decode TP 8"
+    leg = ax.get_legend()
+    texts = [t.get_text() for t in leg.get_texts()]
+    assert leg._ncols == 4 and [texts[i] for i in range(1, 12, 3)] == [f"decode TP {t}" for t in (1, 2, 4, 8)]
+    assert [texts[i] for i in range(2, 12, 3)] == [f"prefill TP {t}" for t in (1, 2, 4, 8)]
+    assert texts[0].startswith("lowest ridge") and texts[3:12:3] == ["", "", ""]
     assert "no roof is drawn" in view.caption("roofline", True, none)
     assert view.caption("roofline", True, dev).startswith("Each measurement placed under the device's roofline")
     plt.close(fig)

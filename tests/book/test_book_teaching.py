@@ -92,3 +92,31 @@ def test_the_foundations_pages_worked_example_is_the_data():
         f"{env.intensity(row['active_params_b'], gb):.1f} FLOP/byte",
     ):
         assert shown in page, f"the page does not say {shown}"
+
+
+def test_a_spread_is_written_with_the_plus_minus_sign_in_prose_wording_and_figures():
+    """ "mean +- 1 sd" (quantization's winners figures, their caption and the roofline section) is the
+    typed stand-in for ±; pages print the sign. The check reads every text a page is made from."""
+    import re
+
+    import matplotlib
+    import pandas as pd
+
+    matplotlib.use("Agg")
+    from benchbook.presentation import quant as quant_show
+
+    texts = [
+        *(config.PROJ_ROOT / "notebooks").glob("*.md"),
+        *(config.PROJ_ROOT / "notebooks").glob("*.claims.yml"),
+        *(config.PROJ_ROOT / "src" / "benchbook").glob("*.claims.yml"),
+        *(config.PROJ_ROOT / "book").glob("*.md"),
+    ]
+    typed = [f"{f.name}: {m.group(0)!r}" for f in texts for m in re.finditer(r"\+- ?\w", f.read_text(encoding="utf-8"))]
+    assert typed == []
+    winners = pd.DataFrame(
+        {"regime": ["base"] * 2, "scheme": ["original", "w8a8_x"], "mean": [1.0, 2.0], "std": [0.1, 0.1]}
+        | {"rank": [2, 1], "in_winner_set": [False, True], "metric": ["latency"] * 2}
+    )
+    fig = quant_show.winners_figure(winners)
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == ["base: mean ± 1 sd"]

@@ -127,8 +127,15 @@ def test_serving_exercises_apply_littles_law():
         ),
     )
     one, two = exercises.serving_saturation(led)
-    # L = 10 x 3 = 30.0 requests, 30 / 64 = 46.9% of the cap
-    assert "= 30 requests" in one.steps[0] and one.answer.startswith("30 requests, 46.9% of the cap of 64")
+    # a prediction, not the section's sum again: with the cap full W = 64 / 10 = 6.4 s, against the 3 s
+    # measured: 3 / 6.4 = 46.9%, the share of the cap it held (L = 10 x 3 = 30 requests)
+    assert "W = L / rate = 64 / 10 = 6.4 s" in one.steps[0] and "3 / 6.4 = 46.9%" in one.steps[1]
+    assert "= 30 requests of its 64" in one.steps[1] and one.answer.startswith("6.4 s with the cap full, against 3 s")
+    assert one.question.endswith("the 3 s mean latency the run measured.")
+    guessed = _ledger(
+        "serving_saturation", _claim("underfilled", run="c=64", rate=10.0, latency_s=3.0, cap=64, estimated=True)
+    )
+    assert exercises.serving_saturation(guessed)[0].question.endswith("gives (estimated from its TTFT and TPOT).")
     # L* = 20 x 0.5 = 10 requests; no in-flight count at the knee: the comparison names the knee only
     assert "L* = μ x W0 = 20 x 0.5 = 10 requests" in two.steps[0]
     assert two.steps[1] == "The elasticity rule puts the knee at max concurrency 16."
@@ -369,6 +376,19 @@ def test_an_empty_ledger_leaves_every_exercise_out_in_one_sentence(chapter):
     assert "lacks the numbers" in md
 
 
+def test_the_sentence_on_how_to_work_the_exercises_leads_only_exercises_that_are_there():
+    """Over no exercise, "predict first ... each solution shows the arithmetic" promised what the
+    page then withheld (a report on a CodeCarbon file): the lead comes with the exercises or not at all."""
+    lead = wording.sentence(exercises.FRAME, "exercises_lead")
+    knee = _claim("knee", w0_run="c=1", w0_s=0.5, mu=20.0, mu_run="c=64", variable=None, x=16)
+    some = exercises.markdown(
+        _ledger("serving_saturation", _claim("underfilled", run="c=64", rate=10.0, latency_s=3.0, cap=64), knee)
+    )
+    assert some.startswith(lead + "\n\n**Exercise 1.**") and some.count(lead) == 1
+    none = exercises.markdown(_ledger("serving_saturation"))
+    assert lead not in none and "solution" not in none.lower() and "**Exercise " not in none
+
+
 def test_a_teacher_edits_an_exercise_in_the_wording_file_and_the_page_follows(tmp_path, monkeypatch):
     shutil.copy(config.NOTEBOOKS_DIR / "tracking.claims.yml", tmp_path / "tracking.claims.yml")
     f = tmp_path / "tracking.claims.yml"
@@ -377,7 +397,7 @@ def test_a_teacher_edits_an_exercise_in_the_wording_file_and_the_page_follows(tm
     f.write_text(text.replace("This series has {{ runs }} runs.", "Count them: {{ runs }} runs."), encoding="utf-8")
     monkeypatch.setattr(config, "NOTEBOOKS_DIR", tmp_path)
     led = _ledger("tracking", _claim("changes", "withheld", n=8, alpha=0.05))
-    assert exercises.markdown(led).startswith("**Exercise 1.** Count them: 8 runs.")
+    assert "\n\n**Exercise 1.** Count them: 8 runs." in exercises.markdown(led)
 
 
 def test_a_wording_file_whose_exercise_lacks_its_answer_is_refused_naming_it(tmp_path, monkeypatch):

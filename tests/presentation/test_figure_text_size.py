@@ -163,3 +163,17 @@ def test_the_appendix_and_foundations_figures_read_at_10px():
         finish(fig)
         bad += [f"{name}: {s}" for s in _too_small(fig)]
     assert not bad, "\n".join(bad)
+
+
+def test_a_linear_axis_groups_its_thousands_as_a_log_axis_does_and_keeps_small_numbers_as_they_are():
+    """perf_per_watt's throughput axis read 15000 beside the lesson's 10,000 (a log axis): every linear
+    axis groups whole thousands (15,000, -2,500); decimals and a figure's own formatter are kept."""
+    fig, (big, ratio) = plt.subplots(1, 2)
+    big.plot([-3000, 20000], [0.5, 1.25])
+    big.set_xticks([-2500, 500, 15000])
+    ratio.plot([1, 8], [1, 8])
+    ratio.yaxis.set_major_formatter(times_ticks())
+    finish(fig)
+    assert {"15,000", "\u22122,500", "500"} <= set(_tick_texts(fig)) and "15000" not in _tick_texts(fig)
+    assert {"0.5", "1.0"} <= {t.get_text() for t in big.get_yticklabels()}
+    assert all(t.get_text().endswith("×") for t in ratio.get_yticklabels() if t.get_text())

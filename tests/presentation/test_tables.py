@@ -316,3 +316,18 @@ def test_a_book_tables_row_name_is_never_cut_in_chromium():
 
     with ThreadPoolExecutor(1) as pool:
         assert pool.submit(lines).result() == 1
+
+
+def test_a_table_with_no_rows_is_not_shown_and_one_with_a_row_is(capsys):
+    """A report on a file the batch chapter read no row of showed five tables of headers alone; a
+    table with no rows is left out as a figure with no data is (the sentence before it says why)."""
+    import pandas as pd
+
+    from benchbook.presentation import outputs, tables
+
+    empty = pd.DataFrame({"dtype": [], "peak batch": []})
+    outputs.display(tables.show(empty))
+    outputs.display(empty)
+    assert capsys.readouterr().out == ""
+    outputs.display(tables.show(pd.DataFrame({"dtype": ["bf16"], "peak batch": [512]})))
+    assert "Table object" in capsys.readouterr().out  # shown (outside a kernel IPython prints its repr)

@@ -118,3 +118,32 @@ def test_a_modified_benchmark_at_other_shapes_takes_the_work_from_the_printed_tf
     assert set(r.kernels["shape"]) == {"other"}
     assert r.densities["derived"].isna().all()
     assert "flex_vs_fa2_causal" not in {c["id"] for c in bottom_line.pick(r.ledger)}
+
+
+def test_the_density_figure_lists_the_inputs_dots_only_where_it_draws_some(seed):
+    """A report on a tritonbench table (no density printed) showed "this input, printed" in the
+    legend over no dot; the seed prints six densities below 1 and keeps the entry."""
+    import matplotlib.pyplot as plt
+
+    from benchbook.presentation import attention as show
+
+    def labels(dens):
+        fig = show.density_figure(dens)
+        out = fig.axes[0].get_legend_handles_labels()[1]
+        plt.close(fig)
+        return out
+
+    assert "this input, printed" in labels(seed.densities)
+    assert "this input, printed" not in labels(seed.densities.iloc[0:0])
+
+
+def test_what_attention_gym_credits_is_said_only_on_an_input_that_has_its_table(seed):
+    """Issue 34's class: a paragraph on attention-gym's shapes and credits stood on a tritonbench
+    page, followed by "This input holds no attention-gym section"."""
+    credits = "attention-gym's benchmark runs B = 16, H = 16, D = 64"
+    assert topic.page(seed).texts["shape_words"].startswith(credits)
+    triton = topic.page(run("tests/fixtures/tritonbench/tritonbench_pr2296_h100_flash_attention_tflops.md"))
+    assert (
+        credits not in triton.texts["shape_words"]
+        and triton.texts["shape_words"] == "This input holds no attention-gym section."
+    )

@@ -109,3 +109,45 @@ def test_how_a_vllm_latency_run_is_counted_is_said_only_where_the_input_has_one(
 
     md = bandwidth_roofline.page(bandwidth_roofline.analyse(setup("bandwidth_roofline", {"source": source}))).markdown
     assert ("vLLM `bench latency` run at batch 1" in md["vllm_bytes"]) is said
+
+
+def test_the_peak_a_section_measures_against_is_said_once_before_its_shares(seed):
+    """Issue 34: "(its peak from the table, for the device the output names)" closed each of the
+    eleven share sentences of the seed page; the device's peak and its source are said once per section."""
+    md = bandwidth_roofline.page(seed).markdown
+    for key, peak in (("fractions", "1,792 GB/s"), ("prefill_claims", "500 TFLOP/s dense 16-bit peak")):
+        assert md[key].count("its peak from the table") == 1
+        assert md[key].startswith(
+            f"Each share below is of the RTX-PRO-6000-Blackwell-WS's {peak}: its peak from the table"
+        )
+    shares = [c.text for c in seed.ledger.claims if c.shown and c.id.startswith(("bw_", "pp_"))]
+    assert len(shares) >= 6 and not any("its peak from" in t for t in shares)
+
+
+def test_shares_of_two_devices_name_each_peak_once_and_a_section_with_no_share_names_none():
+    from benchbook.claims import Claim, Ledger
+    from benchbook.presentation import bandwidth as show
+
+    def share(cid, device, peak, source="detected", status="shown"):
+        ev = {"device": device, "peak": peak, "peak_source": source, "fraction": 0.5}
+        return Claim(cid, "fraction_of_peak", status, "r", ev)
+
+    led = Ledger(
+        "bandwidth_roofline",
+        [],
+        [
+            share("bw_a", "H100-SXM", 3350.0),
+            share("bw_b", "H100-SXM", 3350.0),
+            share("bw_c", "A100-SXM4-80GB", 2039.0, "parameter"),
+        ],
+    )
+    lead = show.peak_lead(led, ["bw_a", "bw_b", "bw_c"], "GB/s")
+    assert lead.startswith(
+        "Each share below is of its device's peak: the H100-SXM's 3,350 GB/s (its peak from the table"
+    )
+    assert (
+        lead.count("H100-SXM") == 1
+        and "the A100-SXM4-80GB's 2,039 GB/s (its peak as given by the chapter's parameters)" in lead
+    )
+    withheld = Ledger("bandwidth_roofline", [], [share("bw_a", "H100-SXM", 3350.0, status="withheld")])
+    assert show.peak_lead(withheld, ["bw_a"], "GB/s") == ""

@@ -32,7 +32,9 @@ def test_the_seed_answers_in_a_sentence_with_the_change_its_size_and_p(seed):
     c = led.get("changes")
     assert c.shown and c.evidence["count"] == 1 and c.evidence["run"] == "b6486.log"
     box = bottom_line.box(led)
-    assert box.startswith("- The pp_rate changed level once in these 8 runs, just before b6486.log: from 729.8 to")
+    assert box.startswith(
+        "- The prompt-processing rate changed level once in these 8 runs, just before b6486.log: from 729.8 to"
+    )
     assert "1 change in level over 8 runs at alpha 0.05" not in box  # a sentence, not a tally
     assert box.count("\n") == 0  # the answer alone: the change's details are the section's
     assert seed.smallest_p == pytest.approx(1 / 35)
@@ -66,7 +68,7 @@ def test_four_runs_of_another_model_cannot_show_a_change_at_all():
     r = run(f"{GLM}/vulkan_radv")
     c = r.ledger.get("changes")
     assert len(r.runs) == 4 and c.status == "withheld" and "below 0.33" in c.text
-    assert bottom_line.box(r.ledger).startswith("- *Withheld:* No change in the pp_rate is established")
+    assert bottom_line.box(r.ledger).startswith("- *Withheld:* No change in the prompt-processing rate is established")
 
 
 def test_a_series_on_another_backend_reads_and_judges_its_steps():
@@ -102,3 +104,15 @@ def test_the_lesson_figure_draws_the_formula_and_reads_at_the_page_size(seed):
     assert list(y) == pytest.approx([2 / comb(int(n), int(n) // 2) for n in x])
     assert readable(fig) >= MIN_TEXT_PX and overlaps(fig) == []
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["0.001", "0.01", "0.05", "0.3"]  # plain
+
+
+def test_a_metric_is_named_in_words_where_the_wording_file_knows_it_and_as_its_column_otherwise(seed):
+    """The bottom line read "The pp_rate changed level": a column name where a sentence wants a
+    quantity. A metric the wording file does not name stays the column, in code."""
+    from benchbook.claims import Claim
+    from benchbook.presentation import wording
+
+    assert seed.ledger.get("changes").text.startswith("The prompt-processing rate changed level once")
+    c = seed.ledger.get("changes")
+    odd = Claim(c.id, c.kind, c.status, c.rule, {**c.evidence, "metric": "e2el"})
+    assert wording.word("tracking", odd).text.startswith("The `e2el` changed level once")

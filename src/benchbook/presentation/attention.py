@@ -301,7 +301,8 @@ def density_figure(dens: pd.DataFrame):
     for i, (words, name) in enumerate(LESSON_MASKS.items()):  # masks, not kernels: colours no kernel has
         ax.plot(s, [attention.block_density(name, int(x))[1] for x in s], color=color(3 + i), lw=2, label=words)
     pts = dens[dens["printed"].notna() & (dens["printed"] < 1)]
-    ax.scatter(pts["seq_len"], pts["printed"], color="black", zorder=3, label="this input, printed")
+    if len(pts):  # a legend entry for dots only where there are dots (a tritonbench table prints no density)
+        ax.scatter(pts["seq_len"], pts["printed"], color="black", zorder=3, label="this input, printed")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.xaxis.set_major_formatter(plain_ticks())

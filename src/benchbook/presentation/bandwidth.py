@@ -36,6 +36,26 @@ def block(led: Ledger, kind: str) -> str:
     return text or _say("no_result")
 
 
+def peak_lead(led: Ledger, ids, unit: str) -> str:
+    """The peak each share of a section is of, and where it came from, said once before the shares:
+    it is the device's, the same in every claim of that device, and said in each it stood eleven
+    times on the seed page (issue 34). Only claims that state a share count; "" when none does."""
+    peaks: dict[tuple, dict] = {}
+    for c in led.claims:
+        e = c.evidence
+        if c.id not in ids or c.status == "withheld" or not (e.get("device") and e.get("peak")):
+            continue
+        if e.get("peak_source") not in ("detected", "parameter"):
+            continue
+        what = f"dense {e['peak_precision']} peak" if e.get("peak_precision") else ""
+        key = (e["device"], float(e["peak"]), e["peak_source"], what)
+        peaks.setdefault(
+            key,
+            {"device": e["device"], "peak": float(e["peak"]), "unit": unit, "what": what, "source": e["peak_source"]},
+        )
+    return _say("peak_lead", peaks=list(peaks.values())) if peaks else ""
+
+
 def _left_out(runs: pd.DataFrame | None) -> list[dict]:
     """The vLLM `bench latency` runs read but not placed (`analysis.bandwidth.latency_runs`), each
     with its name, line, batch, mean latency (None where not printed) and why."""

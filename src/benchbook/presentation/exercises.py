@@ -223,6 +223,8 @@ def serving_saturation(ledger) -> list[Exercise]:
                     "rate_per_s": ev["rate"],
                     "latency_s": ev["latency_s"],
                     "cap": ev["cap"],
+                    "estimated": bool(ev.get("estimated")),
+                    "full_latency_s": ev["cap"] / ev["rate"],  # Little's law, W = L / rate, with the cap full
                     "in_flight": held,
                     "share_of_cap": held / ev["cap"],
                 },
@@ -656,11 +658,13 @@ def applicable(ledger) -> list[Exercise]:
 
 def markdown(ledger) -> str:
     """The chapter's back-of-envelope exercises as MyST, solutions folded; an exercise uses this
-    input's numbers or is left out."""
+    input's numbers or is left out. The sentence that says how to work them leads only exercises
+    that are there: over none it would promise what the page then does not give."""
     exs = applicable(ledger)
     if not exs:
         return wording.sentence(FRAME, "no_exercises")
-    return "\n".join(e.markdown(i) for i, e in enumerate(exs, 1))
+    lead = wording.sentence(FRAME, "exercises_lead")
+    return "\n".join([f"{lead}\n", *(e.markdown(i) for i, e in enumerate(exs, 1))])
 
 
 def glue_exercises(ledger) -> None:

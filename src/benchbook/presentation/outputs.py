@@ -108,7 +108,12 @@ def glue(name: str, value, markdown: bool = False) -> None:
 
 
 def display(value, markdown: bool = False) -> None:
-    """Show `value` where the cell stands: a table, or Markdown with `markdown`."""
+    """Show `value` where the cell stands: a table, or Markdown with `markdown`. A table with no rows
+    is not shown, as a figure with no data is not drawn: its header alone says nothing, and the page's
+    sentence before it says why it is empty (a report on a file the chapter read no row of showed five
+    bare headers)."""
+    if not markdown and _no_rows(value):
+        return
     if _recorder is None:
         from IPython.display import Markdown
         from IPython.display import display as ipy_display
@@ -116,6 +121,12 @@ def display(value, markdown: bool = False) -> None:
         ipy_display(Markdown(value) if markdown else value)
         return
     _output(_bundle(value, markdown))
+
+
+def _no_rows(value) -> bool:
+    """Whether `value` is a table (a DataFrame, or a Styler of one) with no rows."""
+    frame = getattr(value, "data", value)
+    return hasattr(frame, "columns") and hasattr(frame, "shape") and frame.shape[0] == 0
 
 
 def display_raw(data: dict) -> None:

@@ -7,7 +7,7 @@ import re
 
 import matplotlib.pyplot as plt
 import seaborn as sns
-from matplotlib.ticker import FuncFormatter, LogFormatter, LogFormatterMathtext
+from matplotlib.ticker import FuncFormatter, LogFormatter, LogFormatterMathtext, ScalarFormatter
 
 from benchbook.nouns import counted
 
@@ -270,12 +270,28 @@ class _PlainLog(LogFormatter):
         return plain_number(x)
 
 
+class _GroupedScalar(ScalarFormatter):
+    """matplotlib's linear-axis labels, whole thousands grouped (15,000, as the log axes and the
+    prose write them, where a linear axis printed 15000 beside a log axis's 10,000)."""
+
+    def __call__(self, x, pos=None):
+        s = super().__call__(x, pos)
+        digits = s.lstrip("-\u2212")
+        return f"{s[: len(s) - len(digits)]}{int(digits):,}" if digits.isdigit() and len(digits) > 3 else s
+
+
 def plain_axes(fig) -> None:
     """Give every log axis of `fig` plain tick labels (1, 30, 100; 1, 2, 4, 8) in place of
-    matplotlib's powers (10^1, 3x10^1, 2^3), whose superscripts print at 70 % of the text. A
-    formatter a figure chose itself (`plain_ticks`, `times_ticks`) is kept."""
+    matplotlib's powers (10^1, 3x10^1, 2^3), whose superscripts print at 70 % of the text, and every
+    linear axis its thousands grouped (`_GroupedScalar`). A formatter a figure chose itself
+    (`plain_ticks`, `times_ticks`) is kept."""
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
+            if axis.get_scale() == "linear" and type(axis.get_major_formatter()) is ScalarFormatter:
+                old = axis.get_major_formatter()
+                grouped = _GroupedScalar(useOffset=old.get_useOffset(), useMathText=old.get_useMathText())
+                grouped.set_powerlimits(old._powerlimits)
+                axis.set_major_formatter(grouped)
             if axis.get_scale() != "log":
                 continue
             for get, put in (

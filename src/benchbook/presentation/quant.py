@@ -361,7 +361,7 @@ def winners_regimes(winners: pd.DataFrame) -> list[list[str]]:
 
 def winners_figure(winners: pd.DataFrame, regimes: list[str] | None = None):
     """One panel per regime (`regimes`, default all): each scheme's mean of the regime's metric with
-    +-1 standard deviation over its runs (SGLang's sigma), in its precision's colour; filled markers
+    ± 1 standard deviation over its runs (SGLang's sigma), in its precision's colour; filled markers
     are the winning set, open ones the rest."""
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
@@ -388,7 +388,7 @@ def winners_figure(winners: pd.DataFrame, regimes: list[str] | None = None):
                 capsize=3,
             )
         ax.set_yticks(y, list(g["scheme"]))
-        ax.set_title(f"{regime}: mean +- 1 sd")
+        ax.set_title(f"{regime}: mean ± 1 sd")
         ax.set_xlabel(f"{_metric(g['metric'].iloc[0])} ({'s' if g['metric'].iloc[0] == 'latency' else 'tok/s'})")
         ax.margins(x=0.25)
         ax.xaxis.set_major_locator(MaxNLocator(nbins=3, prune="both"))
@@ -400,7 +400,7 @@ def winners_figure(winners: pd.DataFrame, regimes: list[str] | None = None):
 
 def roofline_figure(pts: pd.DataFrame, peaks: roofline.Peaks | None, model: str, xlim=(0.5, 100_000)):
     """Decode and prefill points on the device's 16-bit roofline (and the int8 one where known),
-    with +-1 standard deviation over runs; only the runs the statistics use. With no device
+    with ± 1 standard deviation over runs; only the runs the statistics use. With no device
     (`peaks` None) the points alone: no roof is assumed."""
     import matplotlib.pyplot as plt
 

@@ -450,9 +450,32 @@ def plot_tp_roofline(rp: pd.DataFrame, device: dict):
         ax.set_title(f"Per-GPU roofline, {device['device']} ({device['source']})")
     _tp_points(ax, rp)
     _plain_log_ticks(ax)
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=4)
+    handles, labels, ncol = _legend_rows(*ax.get_legend_handles_labels())
+    ax.legend(handles, labels, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=ncol)
     fig.tight_layout()
     return fig
+
+
+def _legend_rows(handles: list, labels: list[str]) -> tuple[list, list[str], int]:
+    """The roofline legend as rows, a TP per column: the roofs and ridge, then decode, then prefill.
+    matplotlib fills a legend column by column, so four columns of the entries in drawing order read
+    "decode TP 4" beside the ridge and "prefill TP 1" under "decode TP 8"; an empty cell pads a row."""
+    from matplotlib.lines import Line2D
+
+    points = {lab: h for h, lab in zip(handles, labels, strict=True) if lab.startswith(("decode TP ", "prefill TP "))}
+    lines = [(h, lab) for h, lab in zip(handles, labels, strict=True) if lab not in points]
+    tps = sorted({lab.rsplit(" ", 1)[1] for lab in points}, key=float)
+    phases = [ph for ph in ("decode", "prefill") if any(lab.startswith(ph) for lab in points)]
+    ncol = max(len(tps), len(lines), 1)
+    blank = (Line2D([], [], alpha=0), "")
+    cells = []
+    for j in range(ncol):
+        if lines:
+            cells.append(lines[j] if j < len(lines) else blank)
+        for ph in phases:
+            lab = f"{ph} TP {tps[j]}" if j < len(tps) else None
+            cells.append((points[lab], lab) if lab in points else blank)
+    return [h for h, _ in cells], [lab for _, lab in cells], ncol
 
 
 def plot_quantization(qs: pd.DataFrame):

@@ -115,7 +115,8 @@ def page(r: Result) -> Page:
     def said(kind: str) -> str:
         ids = [c.id for c in led.claims if c.id not in box and c.status != "withheld" and c.id not in pp_ids]
         ids = [i for i in ids if led.get(i).kind == kind or (kind == "bound" and i.startswith("bound_"))]
-        return wording.block(led, ids)
+        lead = show.peak_lead(led, ids, "GB/s") if kind == "fraction_of_peak" else ""
+        return "\n\n".join(t for t in (lead, wording.block(led, ids)) if t)
 
     notes = [show.coverage_note(len(pts), r.models, bandwidth.one_device(r.every)), show.latency_note(r.latency)]
     markdown = {
@@ -128,7 +129,9 @@ def page(r: Result) -> Page:
         "vllm_bytes": wording.sentence(CHAPTER, "vllm_bytes", n_latency=len(r.latency)),
         "withheld_list": placement.folded_box(led, skip=[*box, *pp_ids]),
         "prefill_intro": show.prefill_intro(r.prompt, len(pp_ids), r.pp_unparsed),
-        "prefill_claims": wording.block(led, pp_ids),
+        "prefill_claims": "\n\n".join(
+            t for t in (show.peak_lead(led, pp_ids, "TFLOP/s"), wording.block(led, pp_ids)) if t
+        ),
         "prefill_rates": show.other_rates(r.prompt, r.sweeps, claimed),
         "setting_sweeps": show.sweep_sentences(r.sweeps, r.constant),
     }
