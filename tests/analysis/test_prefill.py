@@ -10,6 +10,7 @@ import pytest
 from benchbook import ingest
 from benchbook.analysis import bandwidth, prefill
 from benchbook.claims import bandwidth as claims
+from benchbook.presentation import wording
 
 HEAD = "| model | size | params | backend | ngl | threads | test | t/s |\n| --- | ---: | ---: | --- | --: | --: | ---: | ---: |\n"
 
@@ -40,6 +41,9 @@ def test_a_pp_rate_on_a_known_device_is_two_flops_per_parameter_per_token_agains
     assert p["share"] == pytest.approx(14.0 / 165.2)
     c = claims.prefill(p, "pp_1")
     assert c.status == "shown" and c.evidence["fraction"] == pytest.approx(14.0 / 165.2)
+    # the peak is named with the precision it is listed at
+    assert (p["peak_precision"], c.evidence["peak_precision"]) == ("16-bit", "16-bit")
+    assert "TFLOP/s dense 16-bit peak" in wording.word("bandwidth_roofline", c).text
 
 
 def test_a_pp_rate_without_a_device_or_a_size_keeps_its_rate_and_withholds_its_share(tmp_path):
