@@ -280,6 +280,14 @@ def test_seed_bandwidth(seed_df):
     assert r["bytes_per_token"] == pytest.approx(3.56 * 1024**3)
     assert r["bandwidth_gb_s"] == pytest.approx(1066.29, abs=0.01)
     assert r["fraction_of_peak"] == pytest.approx(0.595, abs=0.001)
+    # no peaks given: the named device's own, 1792 GB/s and 500 dense 16-bit TFLOP/s (data/hardware.csv)
+    assert (r["peak_gb_s"], r["peak_tflops"]) == (1792.0, 500.0)
+    assert r["compute_fraction"] == pytest.approx(r["achieved_tflops"] / 500.0)
+    # the reader's bandwidth for that device replaces the table's, and its TFLOP/s stay
+    q = bandwidth.decode_points(seed_df, GPU, peak_bandwidth_gb_s=2000.0)
+    r = q[(q["model"] == "llama 7B Q4_0") & (q["power_limit_w"] == 600)].iloc[0]
+    assert (r["peak_gb_s"], r["peak_tflops"]) == (2000.0, 500.0)
+    assert r["fraction_of_peak"] == pytest.approx(1066.29 / 2000.0, abs=1e-5)
     kept, every = bandwidth.reduce(bandwidth.generation_rows(seed_df))
     pts = bandwidth.points(kept)
     assert len(pts) == 6 and (pts["peak_source"] == "detected").all()
