@@ -156,6 +156,16 @@ def test_sweep_x_request_rate():
         serving.sweep_x(r, "batch")
 
 
+def test_one_run_is_swept_by_the_variable_that_keeps_it_on_the_curve():
+    # neither variable spans or varies: a capped run at an infinite rate is a point of a curve of caps,
+    # an uncapped run at a finite rate one of a curve of rates
+    capped = pd.DataFrame({"max_concurrency": [8.0], "request_rate": [math.inf]})
+    assert serving.choose_sweep(capped, "request_rate") == "max_concurrency"
+    assert serving.choose_sweep(capped, "max_concurrency") == "max_concurrency"
+    rated = pd.DataFrame({"max_concurrency": [np.nan], "request_rate": [10.0]})
+    assert serving.choose_sweep(rated, "max_concurrency") == "request_rate"
+
+
 def test_separate_json_runs_with_equal_totals_are_not_merged():
     """Four runs of a real rate sweep share their prompts (same token totals): all four stay."""
     r = serving.runs(ingest.read(FIX / "dgx_spark_ministral3_rate_sweep.jsonl"))
