@@ -663,3 +663,11 @@ def test_the_sweep_table_shows_the_other_settings_where_they_differ():
     _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
     assert "other settings" not in show_bw.sweep_table(every)
     assert "other settings embd=1" in show_bw.sweep_constants(every)
+
+
+def test_a_knee_s_noise_takes_the_chord_from_the_first_and_last_points_errors():
+    # at x 2 of 1..4 the chord is 1/3 of the way: its error is 2/3 of the last point's 2, over a rise of 2
+    # (Kneedle's units), and the perpendicular of a chord rising 1 on 1 divides by sqrt 2
+    got = power.knee_noise([1, 2, 4], [0.0, 2.0, 2.0], [0.0, 0.0, 2.0], 2)
+    assert got == pytest.approx(power.NOISE_Z * (2 / 3) / 2 / 2**0.5)
+    assert power.knee_noise([1, 2, 4], [0.0, 2.0, 2.0], [0.0, 2.0, 0.0], 2) == pytest.approx(power.NOISE_Z / 2**0.5)
