@@ -78,6 +78,14 @@ def test_rows_that_differ_only_in_threads_are_a_threads_sweep_with_each_rate(tmp
     assert [v[:3] for v in found[0]["values"]] == [(4, 500.0, 5.0), (8, 900.0, 9.0)]
 
 
+def test_a_cpu_runs_sweep_names_the_cpu_it_ran_on(tmp_path):
+    rows = _row(backend="CPU", ngl=0, threads=4, ts="50.00 ± 5.00") + _row(
+        backend="CPU", ngl=0, threads=8, ts="90.00 ± 9.00"
+    )
+    found = _sweeps(_read(tmp_path, rows).assign(cpu="AMD EPYC 7763 64-Core Processor", gpu="NVIDIA RTX 4090"))
+    assert [(s["setting"], s["device"]) for s in found] == [("threads", "AMD EPYC 7763 64-Core Processor")]
+
+
 def test_two_models_at_two_thread_counts_are_no_sweep(tmp_path):
     rows = _row(threads=4, ts="500.00 ± 5.00") + _row(
         model="llama 13B Q4_0", params="13.00 B", size="6.8 GiB", threads=8
