@@ -180,7 +180,7 @@ def test_combine_drops_seed1_repeat(w0):
 
 def test_a_table_without_a_parameters_row_is_one_configuration_with_empty_parameters():
     raw = ingest.read(config.seed("001"))
-    w = tp.wide(raw.assign(parameters=np.nan))
+    w = tp.wide(raw.assign(parameters=pd.Series(None, index=raw.index, dtype=object)))
     assert len(w) == 30 and (w["parameters"] == "").all()
     assert tp.wide(raw)["parameters"].str.startswith("temperature=None").all()
 
