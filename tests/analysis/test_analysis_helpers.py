@@ -62,6 +62,18 @@ def test_elasticity_knee_and_falls():
     )
     kn = serving.knees(r, "max_concurrency", 0.25).iloc[0]
     assert kn["n_steps"] == 3 and kn["n_falls"] == 1 and kn["diminishing"]
+    assert serving.knee(x, y) == 64  # the default threshold is 0.25: 0.8 then 0.11 times the load's rise
+
+
+def test_knees_are_listed_per_series_in_the_order_the_input_gives_them():
+    y = [100, 180, 200, 150]
+    one = dict(max_concurrency=[32, 64, 128, 256], request_rate=[np.inf] * 4, num_prompts=[1000] * 4)
+    zeta = pd.DataFrame(one | {"output_throughput": y, "model": ["zeta"] * 4})
+    alpha = pd.DataFrame(one | {"output_throughput": y, "model": ["alpha"] * 4})
+    # a series of one load has no step, and is no reason to stop before the series after it
+    lone = pd.DataFrame(one | {"output_throughput": y, "model": ["lone"] * 4}).iloc[:1]
+    kn = serving.knees(pd.concat([zeta, lone, alpha], ignore_index=True), "max_concurrency", 0.25)
+    assert kn["series"].tolist() == ["zeta", "alpha"] and kn["knee"].tolist() == [64, 64]
 
 
 def test_fit_optimum_against_the_measured_tps():

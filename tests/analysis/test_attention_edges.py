@@ -16,3 +16,10 @@ def test_a_bandwidth_the_reader_gives_replaces_the_table_s():
     p = attention.peaks("A100-SXM4-80GB", peak_bandwidth_gb_s=1000.0)
     assert p.bandwidth_gb_s == 1000.0 and p.source == "parameter"
     assert attention.peaks("A100-SXM4-80GB").bandwidth_gb_s != 1000.0
+
+
+def test_a_sliding_window_keeps_at_most_its_width_in_tiles_per_row_behind_the_diagonal():
+    # S 512 in 128-wide tiles: n = 4; a 256 window is 2 tiles back, so rows keep 1, 2, 3, 3 tiles of 16
+    formula, density = attention.block_density("sliding_window_256", 512)
+    assert formula == "sum of min(i+1, 3) / n^2" and density == 9 / 16
+    assert attention.block_density("sliding_window_mask_1024", 512)[1] == 10 / 16  # wider than S: causal

@@ -56,6 +56,18 @@ def test_the_fastest_backend_and_how_much_faster_per_input():
         "$ python run.py --op flash_attention\n  SeqLen    a-latency\n--------  -----------\n    1024          1.0\n"
     )
     assert tb.fastest(one).empty  # one backend: nothing to compare
+    # still a table of the fastest's columns, for the page's table and its sentences to read
+    assert list(tb.fastest(one).columns) == list(tb.fastest(t).columns)
+    assert list(tb.fastest(one).columns)[3:] == [
+        "pass",
+        "seq_len",
+        "fastest",
+        "fastest_ms",
+        "slowest",
+        "slowest_ms",
+        "ratio",
+        "by",
+    ]
 
 
 # --- flash-attention's benchmark scripts, read by the same rule ---------------------------------

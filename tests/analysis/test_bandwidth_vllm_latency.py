@@ -91,6 +91,8 @@ def test_real_fixture_batch_8_is_left_out():
     assert set(df.loc[df["benchmark"] == "throughput", "dtype"]) == {"auto"}  # --dtype auto on its command line
     r = bandwidth.latency_runs(df)
     assert len(r) == 1 and r["why_left_out"].iat[0].startswith("batch 8")
+    # an input with no latency run gives the same columns, its line among them
+    assert list(bandwidth.latency_runs(df.iloc[0:0]).columns) == list(r.columns) and "line" in r.columns
     assert bandwidth.latency_points(r).empty
 
 

@@ -27,7 +27,8 @@ def test_the_real_throughput_line_is_stated_and_not_placed():
     r = runs.iloc[0]
     assert (r["output_tok_s"], r["total_tok_s"], r["request_rate"], r["line"]) == (1369.41, 2735.5, 5.35, 16)
     weights = r["weight_gb"]
-    assert r["precision"] == "bf16" and r["dtype_assumed"] and weights == pytest.approx(2 * 70.55, rel=0.01)
+    assert r["precision"] == "bf16" and weights == pytest.approx(2 * 70.55, rel=0.01)
+    assert runs["dtype_assumed"].tolist() == [True]  # --dtype auto: bf16 assumed, said so
     assert r["single_stream_gb_s"] == pytest.approx(weights * 1369.41)
     assert math.isnan(r["min_batch"])  # the file names no device: nothing to bound the batch with
     text = show.throughput_note(runs)
@@ -53,6 +54,9 @@ def test_tensor_parallel_adds_the_devices_bandwidth_and_an_old_line_is_not_place
     runs = bandwidth.throughput_runs(table(f), "MI300X")
     assert len(runs) == 1 and runs["peak_gb_s"].iat[0] == 2 * MI300X_GB_S
     assert runs["min_batch"].iat[0] == pytest.approx(runs["weight_gb"].iat[0] * 200.0 / (2 * MI300X_GB_S))
+    # a command line that states no TP: one device's bandwidth
+    f.write_text(f.read_text().replace(" --tensor-parallel-size 2", ""))
+    assert bandwidth.throughput_runs(table(f), "MI300X")["peak_gb_s"].tolist() == [MI300X_GB_S]
 
 
 def test_no_throughput_run_says_nothing():

@@ -32,3 +32,9 @@ def test_the_floor_is_the_weights_over_the_bandwidth_from_the_first_batch():
 def test_no_series_or_no_peak_has_no_floor():
     assert batch.floor(_rl(), None) == {}
     assert batch.floor(_rl().assign(peak_gb_s=float("nan")), KEY) == {}
+
+
+def test_a_step_takes_the_weights_read_until_the_batch_s_flops_take_longer():
+    # 14 GB at 2000 GB/s is 7 ms; 14 GFLOP a token at 1000 TFLOP/s is 14 us, so 1000 tokens take 14 ms
+    t = batch.step_time([1, 500, 1000], 14e9, 2000.0, 14e9, 1000.0)
+    assert t.tolist() == pytest.approx([0.007, 0.007, 0.014])

@@ -267,3 +267,14 @@ def test_a_card_named_in_prose_that_speaks_of_a_device_is_named_as_the_table_lac
     assert pk is None and roofline.said(found) == {"device_unlisted": "RTX4090D", "device_unlisted_line": 3}
     pk, found = batch.device("", sw, ["# 对比\n\n在本次测试 （`RTX4090D 24G` ）中 vLLM 更快\n"])
     assert pk is None and roofline.said(found) == {}
+
+
+def test_a_vllm_throughput_run_spans_the_gpus_of_its_tensor_parallel_size(tmp_path):
+    f = tmp_path / "thr.md"
+    f.write_text(
+        "```sh\nvllm bench throughput --model meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 2 "
+        "--input-len 100 --output-len 100 --num-prompts 10\n```\n\n"
+        "Throughput: 2.00 requests/s, 400.00 total tokens/s, 200.00 output tokens/s\n"
+    )
+    runs = batch.offline_runs(ingest.read_all([f], tool="vllm-bench-offline")[0])
+    assert runs["devices"].tolist() == [2.0] and runs["output_tok_s"].tolist() == [200.0]

@@ -102,3 +102,17 @@ def test_the_knee_counts_distinct_batch_sizes_not_repeats():
     assert repeats["n_points"].tolist() == [1]
     sizes = batch.knee(_sweep(_jsonl([("a", 1, 256, 32, 0.010), ("a", 2, 256, 32, 0.0101)])))
     assert sizes["n_points"].tolist() == [2]
+
+
+def test_a_step_run_at_a_stated_tp_spans_that_many_devices():
+    df = sglang_one_batch.parse(_jsonl([("a", 1, 256, 32, 0.010)]), "result.jsonl").table
+    df = df.assign(tool=one_batch.TOOL, source="result.jsonl")
+    assert one_batch.sweep(df.assign(tp=2))["devices"].tolist() == [2.0]
+    assert one_batch.sweep(df.assign(tp=np.nan))["devices"].isna().all()
+
+
+def test_the_gpu_each_label_names_is_recomputed_over_the_points_added_to_a_sweep():
+    before = _sweep(_jsonl([("a", 1, 256, 32, 0.010)]))
+    df = sglang_one_batch.parse(_jsonl([("b", 8, 256, 32, 0.011)]), "more.jsonl").table
+    both = one_batch.with_sweep(before, df.assign(tool=one_batch.TOOL, source="more.jsonl"))
+    assert len(both) == 2 and both["named_gpu"].tolist() == ["", ""]  # one GPU in the input: no label names it

@@ -92,6 +92,19 @@ def test_speculative_decoding_is_said_with_what_it_does_to_weight_reads():
     with_al = runs.assign(tokens_per_step=2.5)
     assert batch_claims.speculative(with_al).evidence["tokens_per_step"] == 2.5
     assert batch_claims.speculative(batch.offline_runs(table(LFM))).status == "withheld"
+    assert (
+        c.rule == "a run whose output states a speculative-decoding method (or an acceptance length above 1) is named"
+    )
+
+
+def test_an_acceptance_length_is_the_tokens_a_step_yields_only_from_one_up():
+    spec = ("spec_decode_acceptance_length", "mean")
+    assert batch._speculative({"speculative": "MTP"}, {spec: 2.5}) == ("MTP", 2.5)
+    assert batch._speculative({}, {spec: 1.6}) == ("speculative decoding", 1.6)  # printed, method unnamed
+    assert batch._speculative({}, {}) == (None, 1.0)  # no speculative decoding: one token a step
+    # a step yields at least the token it decodes: a printed 0 counts nothing, the tokens a step are unknown
+    method, per_step = batch._speculative({"speculative": "MTP"}, {spec: 0.0})
+    assert method == "MTP" and math.isnan(per_step)
 
 
 def test_no_device_is_assumed_when_neither_the_output_nor_gpu_names_one():

@@ -3,6 +3,7 @@ the idle subtraction each change a verdict, and the weights-read floor flags wha
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -180,6 +181,12 @@ def test_without_an_energy_mean_power_over_throughput_gives_the_figure_per_token
     assert r["j_per_output_token"] == pytest.approx(0.3) and r["j_per_request"] == pytest.approx(60.0)
     c = claims.per_run(r, 0)
     assert c.shown and "mean measured power" in c.rule
+
+
+def test_a_power_over_a_zero_output_rate_is_no_energy_per_token():
+    r = _table(_power_rows("p", mean_w=300.0, tok_s=0.0)).iloc[0]
+    assert np.isnan(r["j_per_output_token"])
+    assert _table(_power_rows("p", mean_w=300.0, tok_s=600.0)).iloc[0]["j_per_output_token"] == pytest.approx(0.5)
 
 
 def test_a_counted_energy_wins_over_power_over_throughput():

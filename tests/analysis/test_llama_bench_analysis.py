@@ -280,6 +280,14 @@ def test_seed_bandwidth(seed_df):
     assert r["bytes_per_token"] == pytest.approx(3.56 * 1024**3)
     assert r["bandwidth_gb_s"] == pytest.approx(1066.29, abs=0.01)
     assert r["fraction_of_peak"] == pytest.approx(0.595, abs=0.001)
+    # no peaks given: the named device's own, 1792 GB/s and 500 dense 16-bit TFLOP/s (data/hardware.csv)
+    assert (r["peak_gb_s"], r["peak_tflops"]) == (1792.0, 500.0)
+    assert r["compute_fraction"] == pytest.approx(r["achieved_tflops"] / 500.0)
+    # the reader's bandwidth for that device replaces the table's, and its TFLOP/s stay
+    q = bandwidth.decode_points(seed_df, GPU, peak_bandwidth_gb_s=2000.0)
+    r = q[(q["model"] == "llama 7B Q4_0") & (q["power_limit_w"] == 600)].iloc[0]
+    assert (r["peak_gb_s"], r["peak_tflops"]) == (2000.0, 500.0)
+    assert r["fraction_of_peak"] == pytest.approx(1066.29 / 2000.0, abs=1e-5)
     kept, every = bandwidth.reduce(bandwidth.generation_rows(seed_df))
     pts = bandwidth.points(kept)
     assert len(pts) == 6 and (pts["peak_source"] == "detected").all()
@@ -655,3 +663,11 @@ def test_the_sweep_table_shows_the_other_settings_where_they_differ():
     _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
     assert "other settings" not in show_bw.sweep_table(every)
     assert "other settings embd=1" in show_bw.sweep_constants(every)
+
+
+def test_a_knee_s_noise_takes_the_chord_from_the_first_and_last_points_errors():
+    # at x 2 of 1..4 the chord is 1/3 of the way: its error is 2/3 of the last point's 2, over a rise of 2
+    # (Kneedle's units), and the perpendicular of a chord rising 1 on 1 divides by sqrt 2
+    got = power.knee_noise([1, 2, 4], [0.0, 2.0, 2.0], [0.0, 0.0, 2.0], 2)
+    assert got == pytest.approx(power.NOISE_Z * (2 / 3) / 2 / 2**0.5)
+    assert power.knee_noise([1, 2, 4], [0.0, 2.0, 2.0], [0.0, 2.0, 0.0], 2) == pytest.approx(power.NOISE_Z / 2**0.5)

@@ -170,3 +170,9 @@ def test_a_tag_the_rest_of_the_file_gives_the_weights_is_read_after_the_models_o
     # the other way: the model's own name and a printed quantization rank above what the file says elsewhere
     assert precision.weights("org/Model-AWQ", stated=("fp8",)).source == "name"
     assert precision.weights("m", quantization="fp8", stated=("int4_w4a16",)).precision == "fp8"
+
+
+def test_a_dtype_of_no_known_width_is_stated_with_no_bytes():
+    w = precision.weights("org/some-model", dtype="float7")
+    assert (w.precision, w.source, w.detail) == (None, "not stated", "dtype float7") and math.isnan(w.bytes_per_weight)
+    assert not w.known

@@ -10,6 +10,7 @@ import pytest
 from benchbook import ingest
 from benchbook.analysis import bandwidth, prefill
 from benchbook.claims import bandwidth as claims
+from benchbook.presentation import wording
 
 HEAD = "| model | size | params | backend | ngl | threads | test | t/s |\n| --- | ---: | ---: | --- | --: | --: | ---: | ---: |\n"
 
@@ -40,6 +41,9 @@ def test_a_pp_rate_on_a_known_device_is_two_flops_per_parameter_per_token_agains
     assert p["share"] == pytest.approx(14.0 / 165.2)
     c = claims.prefill(p, "pp_1")
     assert c.status == "shown" and c.evidence["fraction"] == pytest.approx(14.0 / 165.2)
+    # the peak is named with the precision it is listed at
+    assert (p["peak_precision"], c.evidence["peak_precision"]) == ("16-bit", "16-bit")
+    assert "TFLOP/s dense 16-bit peak" in wording.word("bandwidth_roofline", c).text
 
 
 def test_a_pp_rate_without_a_device_or_a_size_keeps_its_rate_and_withholds_its_share(tmp_path):
@@ -72,6 +76,14 @@ def test_rows_that_differ_only_in_threads_are_a_threads_sweep_with_each_rate(tmp
     found = _sweeps(_read(tmp_path, rows))
     assert [(s["setting"], s["test"]) for s in found] == [("threads", "pp512"), ("threads", "tg128")]
     assert [v[:3] for v in found[0]["values"]] == [(4, 500.0, 5.0), (8, 900.0, 9.0)]
+
+
+def test_a_cpu_runs_sweep_names_the_cpu_it_ran_on(tmp_path):
+    rows = _row(backend="CPU", ngl=0, threads=4, ts="50.00 ± 5.00") + _row(
+        backend="CPU", ngl=0, threads=8, ts="90.00 ± 9.00"
+    )
+    found = _sweeps(_read(tmp_path, rows).assign(cpu="AMD EPYC 7763 64-Core Processor", gpu="NVIDIA RTX 4090"))
+    assert [(s["setting"], s["device"]) for s in found] == [("threads", "AMD EPYC 7763 64-Core Processor")]
 
 
 def test_two_models_at_two_thread_counts_are_no_sweep(tmp_path):

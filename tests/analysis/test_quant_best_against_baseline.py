@@ -23,3 +23,10 @@ def test_the_best_by_throughput_is_the_fastest_scheme():
     rt = _runs("output_throughput", {"original": [100.0, 101, 99], "w8a8_a": [150.0, 151, 149], "w8a8_b": [120.0] * 3})
     best = quant.best_against_baseline(rt, {"decode_bound": "output_throughput"}, "original", ["w8a8_a", "w8a8_b"])
     assert best["scheme"].tolist() == ["w8a8_a"] and best["speedup"].iat[0] == pytest.approx(1.5)
+
+
+def test_a_regime_where_only_the_baseline_or_only_a_scheme_ran_has_no_row():
+    alone = _runs("latency", {"original": [10.0, 10.2, 9.8]})
+    assert quant.best_against_baseline(alone, {"decode_bound": "latency"}, "original", ["w8a8_a"]).empty
+    orphan = _runs("latency", {"w8a8_a": [5.0, 5.1, 4.9]})
+    assert quant.best_against_baseline(orphan, {"decode_bound": "latency"}, "original", ["w8a8_a"]).empty

@@ -193,3 +193,10 @@ def test_available_counts_the_machine_only_where_it_speaks_of_devices():
     assert not roofline.MACHINE_COUNT.search(
         "Test 9: 4 GPU pods host the model (Available KV cache memory in each GPU: 45 GiB)"
     )
+
+
+def test_a_labelled_line_names_one_device_in_several_words_never_several_devices():
+    # InferenceX's metadata: two labels for one machine; a sentence naming two devices is the other case
+    one = roofline.named(["gpus=8xh100; hw=h100-dgxc"])
+    assert one.several == () and one.unlisted.value == "h100"
+    assert len(roofline.named(["The runs used 4×H800 and 4×H200 GPUs."]).several) == 2

@@ -38,6 +38,10 @@ def test_runs_of_one_dataset_with_two_workloads_are_labelled_by_their_tokens():
         "100 in / 1,000 out tokens a request",
         "1,000 in / 100 out tokens a request",
     ]
+    # unnamed runs at one cap: the workload is what tells them apart
+    unnamed = r.assign(source="f.json", run=["json 1", "json 2", "json 3"], max_concurrency=8.0)
+    named = serving.settings_labels(unnamed, pd.DataFrame())[0]["run"].tolist()
+    assert named == ["1,000 in / 100 out, c=8, run 1", "100 in / 1,000 out, c=8", "1,000 in / 100 out, c=8, run 2"]
 
 
 def test_no_runs_have_no_repeats_of_an_integer_kind():

@@ -27,6 +27,7 @@ def test_two_loads_are_enough_for_the_closed_loop_limits():
     assert q["mu"] == 5.0 and q["mu_run"] == "c=4" and q["mu_in_flight"] == pytest.approx(4.0)
     assert q["knee_in_flight"] == 2.5
     assert q["x"] == [1.0, 4.0] and q["latency_s"] == [0.5, 0.8]
+    assert q["runs"] == ["c=1", "c=4"] and q["rate"] == [2.0, 5.0]
 
 
 def test_one_load_has_no_closed_loop_limits():

@@ -135,6 +135,7 @@ def test_detectors_on_synthetic():
     w = pd.DataFrame([_row(t, lat) for t, lat in ((1, 30.0), (2, 20.0), (4, 25.0))])
     sl = tp.decode_slower_with_tp(w, tolerance=0.02)
     assert list(sl[["from_tp", "to_tp"]].itertuples(index=False, name=None)) == [(2, 4)]
+    assert (sl["from_ms"].iat[0], sl["to_ms"].iat[0], sl["slowdown"].iat[0]) == (20.0, 25.0, 0.25)
     assert tp.n_tp_steps(w) == 2
     assert tp.decode_slower_with_tp(w, tolerance=0.3).empty  # +25 % is inside a 30 % tolerance
     inv = tp.percentile_inversions(w)
@@ -142,6 +143,14 @@ def test_detectors_on_synthetic():
     pre = w.assign(metric="prefill_latency", tp=1, batch_size=[1, 2, 4], mean=[10.0, 20.0, 80.0])
     j = tp.superlinear_jumps(pre, threshold=1.3)
     assert list(j[["from_bs", "to_bs"]].itertuples(index=False, name=None)) == [(2, 4)]
+    assert j["metric"].tolist() == ["prefill_latency"]
+    # a batch with no runs, printed as a blank row a merge filled with NaN, or as NaN itself
+    gaps = pre.assign(
+        mean=[10.0, np.nan, np.nan],
+        note=["", "blank row after a NaN row: tabled merged the NaN above; no runs recorded", ""],
+    )
+    m = tp.missing_batches(gaps)
+    assert m[["batch_size", "ran", "how_printed"]].values.tolist() == [[2, "1", "blank (merged NaN)"], [4, "1", "NaN"]]
     assert tp.n_batch_steps(pre) == 2
     bud = tp.batch_token_budget_test(pre.assign(mean=[10.0, np.nan, 80.0]))
     # batch 4: 4 x 18 = 72 tokens <= 100, ran: consistent; batch 2 did not run although 36 <= 100
@@ -169,6 +178,13 @@ def test_combine_drops_seed1_repeat(w0):
     assert n == len(w1) == 30 and len(both) == len(w0)
 
 
+def test_a_table_without_a_parameters_row_is_one_configuration_with_empty_parameters():
+    raw = ingest.read(config.seed("001"))
+    w = tp.wide(raw.assign(parameters=pd.Series(None, index=raw.index, dtype=object)))
+    assert len(w) == 30 and (w["parameters"] == "").all()
+    assert tp.wide(raw)["parameters"].str.startswith("temperature=None").all()
+
+
 def test_roofline_points_known_answer():
     w = pd.DataFrame(
         [
@@ -182,6 +198,9 @@ def test_roofline_points_known_answer():
     assert d.achieved_gb_s_per_gpu == pytest.approx(100.0) and d.bandwidth_fraction == pytest.approx(0.1)
     # 2 x 1e9 x 1000 FLOP in 1 s = 2 TFLOP/s = 2 % of 100
     assert p.achieved_tflops == pytest.approx(2.0) and p.compute_fraction == pytest.approx(0.02)
+    # the latency's standard error from its range over N Runs: (max - min) / mean / d2(10) / sqrt(10)
+    assert r["rel_se"].tolist() == [tp.rel_se(10.0, 10.0, 11.0, 10), tp.rel_se(1000.0, 1000.0, 1001.0, 10)]
+    assert r["rel_se"].iat[0] < tp.rel_se(10.0, 10.0, 11.0, None) == 0.05  # without N Runs: half the range
     # with KV: decode at batch 1 reads 1000 x (0 + 0) tokens of KV; a prompt of 1000 tokens adds 1e6 x 1000 B
     kv = tp.roofline_points(w, 1.0, 2.0, 1000.0, 100.0, kv_bytes_per_token=1e6)
     assert kv.iloc[1].bytes_gb == pytest.approx(2.0 + 1.0)

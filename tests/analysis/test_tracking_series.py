@@ -82,6 +82,7 @@ def test_real_series_in_the_order_given_with_its_spread():
     steps = tracking.steps(s.runs)
     assert steps["ratio"].iloc[1] == pytest.approx(69.52 / 118.52)
     assert steps["noise"].iloc[1] == pytest.approx(2 * np.hypot(0.17 / 69.52, 0.35 / 118.52))
+    assert steps[["previous_value", "value"]].iloc[1].tolist() == [118.52, 69.52]
     # the files given in reverse: the order follows what was given
     rev = tracking.load(sorted((SERIES / "rocm7_rc").glob("*.log"), reverse=True), "pp_rate")
     assert rev.runs["label"].tolist() == ["b6486.log", "b6181.log", "b6123.log", "b6119.log"]

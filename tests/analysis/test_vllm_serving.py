@@ -156,6 +156,16 @@ def test_sweep_x_request_rate():
         serving.sweep_x(r, "batch")
 
 
+def test_one_run_is_swept_by_the_variable_that_keeps_it_on_the_curve():
+    # neither variable spans or varies: a capped run at an infinite rate is a point of a curve of caps,
+    # an uncapped run at a finite rate one of a curve of rates
+    capped = pd.DataFrame({"max_concurrency": [8.0], "request_rate": [math.inf]})
+    assert serving.choose_sweep(capped, "request_rate") == "max_concurrency"
+    assert serving.choose_sweep(capped, "max_concurrency") == "max_concurrency"
+    rated = pd.DataFrame({"max_concurrency": [np.nan], "request_rate": [10.0]})
+    assert serving.choose_sweep(rated, "max_concurrency") == "request_rate"
+
+
 def test_separate_json_runs_with_equal_totals_are_not_merged():
     """Four runs of a real rate sweep share their prompts (same token totals): all four stay."""
     r = serving.runs(ingest.read(FIX / "dgx_spark_ministral3_rate_sweep.jsonl"))
@@ -458,3 +468,14 @@ def test_a_size_the_input_states_for_its_model_sizes_it_where_the_table_does_not
     doc.write_text("Hy3-preview-MoE has 295B parameters.\n", encoding="utf-8")
     assert serving.stated_size("tencent/Hy3-preview-MoE", [doc]) == (295.0, None, 1)  # MoE: active unknown
     assert serving.model_size("meta-llama/Llama-3.1-8B", 0.0, (99.0, 99.0, 1))[2] != "input"  # the table first
+
+
+def test_a_launch_command_gives_every_run_of_a_file_without_metadata_its_parallelism(tmp_path):
+    r = pd.DataFrame({"source": ["run.md", "run.md"], "model": ["org/M", "org/M"]})
+    f = tmp_path / "run.md"
+    f.write_text("python -m sglang.launch_server --model-path org/M --tp 8 --dp 8 --enable-dp-attention\n")
+    out = serving.parallelism_from_context(r, [f])
+    # DP attention splits attention over the TP group's own devices: 8 GPUs, not 8 x 8
+    assert out["metadata"].tolist() == ["tp=8; dp=8; dp_attention=yes"] * 2 and serving.devices(out) == 8
+    f.write_text("python -m sglang.launch_server --model-path org/M --tp 8 --dp 8\n")
+    assert serving.devices(serving.parallelism_from_context(r, [f])) == 64

@@ -135,6 +135,8 @@ def test_flex_vs_fa2_causal_seed_and_without_a_causal_section(seed):
     c = claims.flex_vs_fa2_causal(seed[0], attention.noise(seed[0]))
     assert c.shown and c.evidence["ratio"] == pytest.approx(10.0974 / 6.6376)
     assert c.evidence["seq_len"] == 8192 and c.evidence["density"] == pytest.approx(0.5078)  # SDPA + mask's row
+    # the TF/s the tool prints on that row (line 216: 34.8769 ms, 64.04 TF/s), and FA2's
+    assert (c.evidence["sdpa_ms"], c.evidence["sdpa_printed"], c.evidence["fa2_printed"]) == (34.8769, 64.04, 331.3)
     k = seed[0][seed[0]["mask"] != "causal_mask"]
     gone = wording.word("attention_kernels", claims.flex_vs_fa2_causal(k, NOISE))
     assert gone.status == "withheld" and gone.text.startswith("This input has no plain causal-mask section")
@@ -151,6 +153,9 @@ def test_fraction_of_peak_seed_and_an_impossible_peak(seed):
     tiny = attention.peaks("RTX-PRO-6000-Blackwell-WS", peak_tflops=100.0)
     bad = wording.word("attention_kernels", claims.kernel_fraction(seed[0], "causal_fa2", tiny, "fa2_fraction"))
     assert bad.status == "implausible" and bad.text.startswith("**Warning")
+    # its own suspects, not the book's general ones: a device other than the run's, or another shape
+    assert "the wrong device (its peak is not this run's)" in bad.text
+    assert "a shape other than attention-gym's B=16, H=16, D=64" in bad.text
     missing = wording.word(
         "attention_kernels", claims.kernel_fraction(seed[0].iloc[0:0], "sdpa_mask", RTX, "sdpa_fraction")
     )

@@ -135,6 +135,16 @@ def test_size_trend_both_ways():
     assert wording.word("bandwidth_roofline", cb.size_trend(rises.head(2))).status == "withheld"
 
 
+def test_a_size_trend_leaves_out_a_point_whose_bytes_may_fit_in_the_cache():
+    # 2 GB a token at 90 % of the peak would break the rise, but it may be read from the last-level cache
+    pts = [point(bytes_per_token=b, fraction_of_peak=f) for b, f in ((4e9, 0.6), (8e9, 0.7), (4e10, 0.8))]
+    cached = point(bytes_per_token=2e9, fraction_of_peak=0.9)
+    t = pd.DataFrame([*pts, cached]).assign(may_fit_in_cache=[False, False, False, True])
+    c = cb.size_trend(t)
+    assert c.status == "shown" and c.evidence["xs"] == [4e9, 8e9, 4e10]
+    assert cb.size_trend(t.assign(may_fit_in_cache=False)).status == "withheld"
+
+
 def _ledger(path, **kw):
     df = ingest.read(path, tool="llama-bench")
     kept, _ = bandwidth.reduce(bandwidth.generation_rows(df))
@@ -409,6 +419,7 @@ def test_an_moe_share_below_the_threshold_names_no_overhead():
     low = dict(moe, fraction_of_peak=0.42, compute_fraction=0.005, intensity_flop_per_byte=3.0)
     c = wording.word("bandwidth_roofline", cb.bound(point(**low), "bound_1", 0.5))
     assert c.status == "withheld" and "5.3 bits per parameter" in c.text and "same bits" in c.text
+    assert c.reason.endswith("and the share of the peak, may be well above this estimate and the threshold")
     # a file about as small as its type says (Q4_K_M: experts and the rest near 4.5 bits) keeps the verdict
     even = dict(low, model="qwen3moe 30B.A3B Q4_K - Medium", file_gib=17.28, params_b=30.53)
     assert cb.bound(point(**even), "bound_1", 0.5).status == "shown"

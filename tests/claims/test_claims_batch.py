@@ -64,6 +64,7 @@ def test_the_seed_saturation_batches_are_fragile_inside_the_curves_wobble(seed):
     assert fp32.evidence["before_batch_size"] == 256 and fp32.evidence["fragile"]
     assert fp32.evidence["before_margin"] == pytest.approx(3325.01 / 3506.41 / 0.95 - 1)
     assert fp32.evidence["knee_noise"] == pytest.approx(1 - 3346.01 / 3461.95)
+    assert (bf16.evidence["noise_from"], fp32.evidence["noise_from"]) == ("series", "series")  # each its own fall
 
 
 def test_a_saturation_batch_clear_of_a_smooth_curves_noise_is_firm():
@@ -77,6 +78,7 @@ def test_a_saturation_batch_clear_of_a_smooth_curves_noise_is_firm():
     # the same curve with a 5 % fall after the peak: 16's 4.2 % margin is now inside the noise
     c = cb.knee(batch.knee(curve([1, 2, 4, 8, 16, 32, 64], [75, 150, 300, 600, 990, 1000, 950.0]), 0.95).iloc[0])
     assert c.evidence["knee_noise"] == pytest.approx(0.05) and c.evidence["fragile"]
+    assert c.evidence["noise_from"] == "series"
 
 
 def test_a_fragile_saturation_batch_names_the_margin_inside_the_noise_and_no_other():

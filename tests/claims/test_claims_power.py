@@ -117,6 +117,12 @@ def test_a_limit_gives_an_upper_bound_and_a_measured_draw_an_estimate():
     assert c.evidence["power_source"] == "measured" and not c.evidence["upper_bound"]
     assert "150 W measured draw" in c.text and "costs about" in c.text
     assert c.evidence["joules_per_token"] == pytest.approx(150 / 70) and "may be low by about 8%" in c.text
+    # no -r on the command line: the repetitions are llama-bench's default, said to be assumed
+    assert c.evidence["reps_assumed"] and "repetitions, llama-bench's default, assumed)" in c.text
+    row = m.iloc[4].copy()
+    row["reps_assumed"] = False
+    stated = worded(cp.energy_estimate(row, "tg", "energy_best"))
+    assert stated.evidence["reps_assumed"] is False and "assumed)" not in stated.text
     c = worded(cp.energy_estimate(None, "tg", "energy_best"))
     assert c.status == "withheld" and "None" not in c.text
 

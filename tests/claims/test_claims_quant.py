@@ -457,3 +457,31 @@ def test_the_quant_claims_state_their_rules_and_the_parameter_count():
     assert (
         lp.rule == "baseline prefill time / scheme prefill time differs from 1 by more than its interval's half-width"
     )
+
+
+def test_a_w8a8_gain_counts_only_regimes_faster_with_a_welch_p_below_alpha():
+    best = pd.DataFrame(
+        {
+            "regime": ["decode", "prefill", "mixed"],
+            "scheme": ["w8a8_a", "w8a8_b", "w8a8_a"],
+            "speedup": [1.5, 1.2, 0.9],  # faster and significant; faster inside the noise; slower and significant
+            "p": [0.01, 0.2, 0.001],
+            "batch_size": [8, 64, 32],
+        }
+    )
+    c = verdicts.w8a8_gain(best, "original", 0.05, "bf16")
+    assert (c.evidence["count"], c.evidence["n"], c.evidence["schemes"]) == (1, 3, ["w8a8_a"])
+    assert c.evidence["regimes_not"] == ["prefill", "mixed"] and c.evidence["batch_low"] == 8
+    assert (
+        c.rule == "regimes where the best w8a8 scheme beats the baseline: speed-up above 1 with a Welch p below alpha"
+    )
+    assert verdicts.w8a8_gain(best, "original", 0.5, "bf16").evidence["count"] == 2  # alpha 0.5 lets 0.2 in
+
+
+def test_a_decode_fall_inside_the_ends_interval_half_widths_is_not_a_fall():
+    # 1.38 to 1.30 is 5.8 % down: beyond the 2 % tolerance, inside ends that are each +-5 % (7.1 % combined)
+    ys = [1.38, 1.36, 1.33, 1.30]
+    wide = verdicts.decode_trend(_trend(ys).assign(half_width=0.05), "w8a16_x", "original", A100)
+    assert wide.evidence["point_noise"] == [0.05] * 4 and wide.status == "withheld"
+    narrow = verdicts.decode_trend(_trend(ys).assign(half_width=0.01), "w8a16_x", "original", A100)
+    assert narrow.status == "shown"

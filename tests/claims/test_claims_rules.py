@@ -474,3 +474,13 @@ def test_no_device_withholds_a_bound_unless_the_intensity_is_below_every_ridge()
     assert judge("bound", {**ev, "intensity": 1.0, "lowest_ridge": 12.0}) == ("shown", "")
     # a named device whose fractions are both missing keeps the old reason
     assert judge("bound", {**ev, "device": "X", "lowest_ridge": 12.0})[1].startswith("neither peak fraction")
+
+
+def test_a_trend_judged_by_its_ends_rises_only_when_its_ends_rise_beyond_their_band():
+    ev = dict(xs=[1, 2, 3], direction="rises", tolerance=0.1, judged="ends")
+    # a 15 % step up, then a 6 % step down inside the band: the ends are 8 % apart, inside the 10 % band
+    assert rules.trend({**ev, "ys": [1.0, 1.15, 1.08]}) == "mixed"
+    # the same first step, ends 15 % apart: a rise, the step back inside its band
+    assert rules.trend({**ev, "ys": [1.0, 1.2, 1.15]}) == "rises"
+    # ends 15 % apart but a 20 % step down beyond its band: not a rise
+    assert rules.trend({**ev, "ys": [1.0, 1.44, 1.15]}) == "mixed"

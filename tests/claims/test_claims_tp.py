@@ -129,6 +129,11 @@ def test_latency_recommendations(sc):
     # two TPs within their spread: no recommendation
     close = _lat([("decode_token_latency", 1, 1, 20.0, 15.0, 25.0), ("decode_token_latency", 2, 1, 19.8, 15.0, 25.0)])
     assert ctp.latency_recommendation(close, "decode_token_latency").status == "withheld"
+    # the prefill recommendation names its own phase, not decode's
+    pre = _lat([("prefill_latency", 1, 1, 50.0, 49.0, 51.0), ("prefill_latency", 2, 1, 30.0, 29.0, 31.0)])
+    c = ctp.latency_recommendation(pre, "prefill_latency")
+    assert c.id == "rec_prefill_latency" and c.evidence["metric"] == "mean prefill latency (ms), batch 1"
+    assert "the lowest mean prefill latency at the smallest batch" in c.rule and c.evidence["choice"] == "TP 2"
 
 
 # --- comparison ----------------------------------------------------------------------------------
@@ -171,6 +176,9 @@ def test_the_turn_comes_out_the_other_way_when_a_larger_tp_is_faster_beyond_the_
     assert c.status == "shown" and "still faster on TP 4" in wording.word("tp_scaling", c).text
     assert c.rule.startswith("comparison, per batch size: the turn is the smallest TP that no larger TP beats by more")
     assert "than the larger of the slowdown tolerance and the " in c.rule
+    assert c.rule.endswith("or the smallest TP against the largest (still falling)")
+    # still falling: the smallest TP (the reference) against the largest
+    assert (t["ref_tp"], t["ref_ms"], c.evidence["a_tp"], c.evidence["b_tp"]) == (1, 10.0, 1, 4)
     # TP 4 3 % faster than TP 2 but with ranges of +-10 %: inside the noise, so the turn is TP 2 and flat
     noisy = _lat([("decode_token_latency", t, 1, m, m * 0.9, m * 1.1) for t, m in ((1, 10.0), (2, 8.0), (4, 7.76))])
     t = tp.turning_tp(noisy).iloc[0]

@@ -271,3 +271,12 @@ def test_screen_object_values():
     kept, rejected, _ = core.screen(table)
     assert kept["metric"].tolist() == ["ttft"]
     assert rejected["line"].tolist() == [2] and rejected["reason"].tolist() == [f"{core.OUT_OF_RANGE}: negative ms"]
+
+
+def test_tables_stacked_with_a_column_of_two_dtypes_keep_each_value_as_it_was():
+    # 2**53 + 1 is exact as an int64 and not as a float64: stacked beside a float column it stays itself
+    big = 2**53 + 1
+    a, b = pd.DataFrame({"value": [big], "line": [1]}), pd.DataFrame({"value": [0.5], "line": [2]})
+    out = core._stack([a, b])
+    assert out["value"].tolist() == [big, 0.5] and isinstance(out["value"][0], int)
+    assert out["line"].dtype == "int64"  # a column of one dtype is left as it is
