@@ -418,6 +418,22 @@ def one_device(rows: pd.DataFrame) -> bool:
     return True
 
 
+def gpus_spanned(row: pd.Series) -> int:
+    """How many GPUs hold a row's offloaded layers: a layer or row split (`SPREADING_MODES`, layer
+    being llama-bench's default) spreads them over every GPU the build lists (`gpus_listed`); any
+    other split, or a build listing one GPU or none, keeps them on one."""
+    listed = row.get("gpus_listed")
+    if listed is None or pd.isna(listed) or split_mode(row) not in SPREADING_MODES:
+        return 1
+    return max(int(listed), 1)
+
+
+def memory_words(row: pd.Series, per_gpu_gb: float) -> str:
+    """The GPU memory a row's layers may use, as a page says it: one GPU's, or n x one GPU's."""
+    n = gpus_spanned(row)
+    return f"{per_gpu_gb:g} GB" if n == 1 else f"{n} x {per_gpu_gb:g} GB"
+
+
 def points(
     kept: pd.DataFrame,
     gpu: str = "",
@@ -470,10 +486,11 @@ def points(
             ncm = r.get("n_cpu_moe")
             if ncm is not None and pd.notna(ncm) and int(ncm) > 0:
                 why.append(f"n_cpu_moe {int(ncm)} expert layers on the CPU")
-            if file_bytes and pk.total_memory_gb and file_bytes > pk.total_memory_gb * 1e9:
-                why.append(f"file {file_bytes / 1e9:.1f} GB > {pk.total_memory_gb:g} GB of GPU memory")
-                if bytes_tok:  # the GPU holds at most its memory's worth of the file
-                    gpu_bytes = min(gpu_bytes or bytes_tok, bytes_tok * pk.total_memory_gb * 1e9 / file_bytes)
+            held = gpus_spanned(r) * pk.total_memory_gb if pk.total_memory_gb else None
+            if file_bytes and held and file_bytes > held * 1e9:
+                why.append(f"file {file_bytes / 1e9:.1f} GB > {memory_words(r, pk.total_memory_gb)} of GPU memory")
+                if bytes_tok:  # the GPUs hold at most their memory's worth of the file
+                    gpu_bytes = min(gpu_bytes or bytes_tok, bytes_tok * held * 1e9 / file_bytes)
         out.append(
             {
                 **r.to_dict(),
