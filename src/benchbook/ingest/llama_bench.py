@@ -706,8 +706,24 @@ def _number_repeats(out: _Out, start: int) -> None:
             records[k] = _ROW(rec)
 
 
+#: Markdown columns whose value is free text that may hold `|` (llama-bench's markdown printer joins a
+#: row's fields with " | " and escapes nothing): `ot`, the tensor-buffer overrides, a list of regexes.
+_FREE_TEXT_COLUMNS = ("ot",)
+
+
+def _rejoin_free_text(cells: list[str], header: list[str]) -> list[str]:
+    """A row with more cells than its header whose one free-text column holds `|`: the surplus cells
+    are that column's pieces, joined back (the printer puts spaces only between fields)."""
+    free = [header.index(c) for c in _FREE_TEXT_COLUMNS if c in header]
+    surplus = len(cells) - len(header)
+    if surplus <= 0 or len(free) != 1:
+        return cells
+    i = free[0]
+    return cells[:i] + ["|".join(cells[i : i + surplus + 1])] + cells[i + surplus + 1 :]
+
+
 def _md_row(line: str, lineno: int, header: list[str], tctx: dict, reps: int | None, out: _Out) -> None:
-    cells = markdown_cells(line)
+    cells = _rejoin_free_text(markdown_cells(line), header)
     if len(cells) > len(header):
         extra = cells[len(header) :]
         if any(extra):
