@@ -399,14 +399,34 @@ def split_mode(row: pd.Series) -> str:
     return m.group(1) if m else "layer"
 
 
+def devices_named(row: pd.Series) -> int | None:
+    """How many devices a llama-bench row names in its `dev` column (printed when `--device` is given:
+    the row's devices, `/`-separated, as `ROCm0/ROCm1`), or None where it has none."""
+    m = re.search(r"(?:^|,\s*)dev=([^,]+)", str(row.get("extra_settings") or ""))
+    if not m or m.group(1).strip().lower() in ("", "auto", "none"):
+        return None
+    return len([d for d in m.group(1).split("/") if d.strip()])
+
+
+def several_named(rows: pd.DataFrame) -> bool:
+    """Whether some row's own `dev` column names more than one device."""
+    return any((devices_named(r) or 0) > 1 for _, r in rows.iterrows())
+
+
 def one_device(rows: pd.DataFrame) -> bool:
-    """Whether every generation row ran on one device: a backend of one device (`ONE_DEVICE_BACKENDS`),
+    """Whether every generation row ran on one device: a `dev` column naming one device (more than one
+    names a multi-device row), a backend of one device (`ONE_DEVICE_BACKENDS`),
     a build whose own device listing names one GPU (`gpus_listed`: llama-bench's `gpu_info` joins every
     GPU the build sees, so a split has nothing to spread over), or `-sm none`; a row split by layer or
     row (`SPREADING_MODES`) may span every GPU the build sees."""
     if rows.empty:
         return True
     for _, r in rows.iterrows():
+        named = devices_named(r)
+        if named is not None:  # the row's own device list decides, whatever the split mode
+            if named > 1:
+                return False
+            continue
         backends = {b.strip().lower() for b in re.split(r"[,/]", str(r.get("backend") or "")) if b.strip()}
         if backends and backends <= ONE_DEVICE_BACKENDS:
             continue
@@ -422,6 +442,9 @@ def gpus_spanned(row: pd.Series) -> int:
     """How many GPUs hold a row's offloaded layers: a layer or row split (`SPREADING_MODES`, layer
     being llama-bench's default) spreads them over every GPU the build lists (`gpus_listed`); any
     other split, or a build listing one GPU or none, keeps them on one."""
+    named = devices_named(row)
+    if named is not None:
+        return named
     listed = row.get("gpus_listed")
     if listed is None or pd.isna(listed) or split_mode(row) not in SPREADING_MODES:
         return 1
