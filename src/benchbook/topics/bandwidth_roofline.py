@@ -118,7 +118,10 @@ def page(r: Result) -> Page:
         lead = show.peak_lead(led, ids, "GB/s") if kind == "fraction_of_peak" else ""
         return "\n\n".join(t for t in (lead, wording.block(led, ids)) if t)
 
-    notes = [show.coverage_note(len(pts), r.models, bandwidth.one_device(r.every)), show.latency_note(r.latency)]
+    notes = [
+        show.coverage_note(len(pts), r.models, bandwidth.one_device(r.every), bandwidth.several_named(r.every)),
+        show.latency_note(r.latency),
+    ]
     markdown = {
         "input_line": show.input_line(", ".join(r.files), pts, r.latency, r.every),
         "input_notes": "\n\n".join(n for n in notes if n),
