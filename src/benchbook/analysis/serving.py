@@ -934,13 +934,14 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
     from benchbook import ingest
     from benchbook.ingest import aiperf, vllm_serve
 
-    frames, detailed, aside = [], [], {}
+    frames, detailed, aside, cut = [], [], {}, {}
     for path in paths:
         found = [t for t in ingest.detect(ingest._load_text(path)) if t in ingest.SERVING_TOOLS]
         for tool in found:
             df = ingest.read(path, tool=tool)
             for source in df["source"].unique():
                 aside.setdefault(source, set()).update(screened_latencies(df.attrs.get("rejected", [])))
+            cut.update(copy_ends(df))
             df.attrs = {}
             frames.append(df)
         if "vllm-bench-serve" in found:
@@ -950,8 +951,35 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
     r = parallelism_from_context(runs(pd.concat(frames, ignore_index=True)), paths)
     if "source" in r:
         r["latency_set_aside"] = [",".join(m for m in LATENCIES if m in aside.get(s_, ())) for s_ in r["source"]]
+        r["copy_ends"] = [cut.get((s_, run), np.nan) for s_, run in zip(r["source"], r["run"], strict=True)]
     req = pd.concat(detailed, ignore_index=True) if detailed else pd.DataFrame(columns=vllm_serve.REQUEST_COLUMNS)
     return settings_labels(r, req)
+
+
+def copy_ends(df: pd.DataFrame) -> dict[tuple[str, str], int]:
+    """(source, run) -> the line where the file's copy ends inside that run's block or table (the
+    parser set that last line aside as possibly cut: `ingest.core.cut_item`): what the tool printed
+    after it is not in the file, so that run's missing numbers are unknown, never unprinted."""
+    from benchbook.ingest import core
+
+    out = {}
+    for x in df.attrs.get("rejected", []):
+        if not str(x.get("reason", "")).startswith(core.COPY_ENDS):
+            continue
+        above = df[(df["source"] == x["source"]) & (df["line"] < x["line"])]
+        if len(above):  # the run whose numbers stand nearest above the cut line holds it
+            out[(str(x["source"]), str(above.loc[above["line"].idxmax(), "run"]))] = int(x["line"])
+    return out
+
+
+def cut_of(rows: pd.DataFrame) -> tuple[str, int] | None:
+    """(run, line) of the first of `rows` whose copy ends inside its block (`copy_ends`), or None:
+    a number such a run lacks may stand after that line, so a page says where the copy ends instead
+    of saying the output prints no such number."""
+    if "copy_ends" not in rows or not rows["copy_ends"].notna().any():
+        return None
+    row = rows[rows["copy_ends"].notna()].iloc[0]
+    return str(row["run"]), int(row["copy_ends"])
 
 
 def screened_latencies(rejected: list[dict]) -> list[str]:

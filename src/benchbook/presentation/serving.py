@@ -459,8 +459,12 @@ def _littles_note(lit: pd.DataFrame) -> str:
     src = src.where(~src.eq("estimated") | lit["estimated"].astype(bool), "none")  # no estimate made: nothing to say
     est = lit[src.eq("estimated").to_numpy()]
     pct = [c for c in ("e2el_median", "e2el_p50", "e2el_p90", "e2el_p95", "e2el_p99") if c in est]
+    cut = serving.cut_of(est)
     return _say(
         "e2el_source",
+        cut_run=cut and cut[0],
+        cut_line=cut and cut[1],
+        cut=int(est["copy_ends"].notna().sum()) if "copy_ends" in est else 0,
         requests=int(src.eq("requests").sum()),
         jsonl=bool("format" in lit and lit["format"].eq("jsonl").all()),
         estimated=len(est),
@@ -489,7 +493,10 @@ def pareto_sentence(r: pd.DataFrame) -> str:
     pu = (1000 / r["tpot_mean"]).replace([np.inf, -np.inf], np.nan).dropna() if "tpot_mean" in r else pd.Series()
     silent = int(r["no_output"].sum()) if "no_output" in r else 0
     hi, lo = (float(pu.max()), float(pu.min())) if len(pu) else (0.0, 0.0)
-    return _say("pareto", n=len(pu), hi=hi, lo=lo, silent=silent, runs=len(r))
+    cut = serving.cut_of(r) if not len(pu) else None
+    return _say(
+        "pareto", n=len(pu), hi=hi, lo=lo, silent=silent, runs=len(r), cut_run=cut and cut[0], cut_line=cut and cut[1]
+    )
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -616,7 +623,9 @@ def plot_pareto(r: pd.DataFrame, variable: str):
     Pareto front joined."""
     d = r.assign(per_user=1000 / r["tpot_mean"]).dropna(subset=["per_user", "output_throughput"])
     if d.empty:
-        return message_figure("no run prints a mean TPOT")
+        return message_figure(
+            "no run in this copy has a mean TPOT" if serving.cut_of(r) else "no run prints a mean TPOT"
+        )
     front = serving.pareto_front(d["per_user"], d["output_throughput"])
     fig, ax = plt.subplots()
     # runs on the curve and runs kept apart as in the roofline figure (blue dots, vermilion stars); the
