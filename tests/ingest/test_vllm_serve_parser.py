@@ -435,7 +435,7 @@ def test_the_set_aside_note_names_the_line_where_the_copy_ends(tmp_path):
     path = tmp_path / "cut.md"
     path.write_text(RENAMED.split("\n\n")[0] + "\n")
     note = ingest.set_aside_note(path, tool=TOOL)
-    assert "cut where the copy ends, at line 5" in note and "not read" in note
+    assert "cut where the copy ends, at line 5: that line may be cut short" in note
     path.write_text(RENAMED.split("\n\n")[0] + "\n" + "=" * 50 + "\n")
     assert ingest.set_aside_note(path, tool=TOOL) is None
 

@@ -412,7 +412,7 @@ def set_aside_note(paths, tool: str | tuple[str, ...] | None = None) -> str | No
     cut = rej[[reason_kind(r) == COPY_ENDS for r in rej["reason"]]]
     ends = ", ".join(str(n) for n in dict.fromkeys(cut["line"]))  # the copy's last line, named
     by = ", ".join(
-        f"{n} {k}, at line {ends}: it may be cut short, so it is not read" if k == COPY_ENDS else f"{n} {k}"
+        f"{n} {k}, at line {ends}: that line may be cut short, so it is not read" if k == COPY_ENDS else f"{n} {k}"
         for k, n in kinds.most_common()
     )
     return (
