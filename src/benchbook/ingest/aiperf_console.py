@@ -218,9 +218,8 @@ def parse(text: str, source: str, messages: list[str]):
         end, rows, pending, cut = head + 1, [], None, False
         while end < len(lines) and not lines[end].strip().startswith("\u2514"):  # └ closes the table
             s = lines[end].strip()
-            box = _box_cells(s, BOX_ROW) if s.startswith(BOX_ROW) else []
-            whole = len(box) == len(header) and s.endswith(BOX_ROW)  # every statistic and the right border
-            if copy_ends(lines, end) and not whole:  # the copy ends inside the table's last row: not read
+            # the copy ends before the table's bottom rule (└───): its last line may be cut short, not read
+            if copy_ends(lines, end):
                 numbers = (
                     [c for c in _box_cells(s, BOX_ROW)[1:] if _value(c) is not None] if s.startswith(BOX_ROW) else []
                 )
