@@ -622,9 +622,15 @@ def plot_pareto(r: pd.DataFrame, variable: str):
     """Per-user decode speed (1000 / mean TPOT, tok/s) against whole-server output throughput, the
     Pareto front joined."""
     d = r.assign(per_user=1000 / r["tpot_mean"]).dropna(subset=["per_user", "output_throughput"])
-    if d.empty:
+    if d.empty:  # say which of the two no run has: a run may print TPOTs and no whole-server throughput
+        tpot = r["tpot_mean"].notna().any()
+        rate = r["output_throughput"].notna().any() if "output_throughput" in r else False
         return message_figure(
-            "no run in this copy has a mean TPOT" if serving.cut_of(r) else "no run prints a mean TPOT"
+            ("no run in this copy has a mean TPOT" if serving.cut_of(r) else "no run prints a mean TPOT")
+            if not tpot
+            else "no run has a whole-server output throughput"
+            if not rate
+            else "no run has both a mean TPOT and a whole-server output throughput"
         )
     front = serving.pareto_front(d["per_user"], d["output_throughput"])
     fig, ax = plt.subplots()
