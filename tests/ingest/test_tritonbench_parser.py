@@ -80,7 +80,7 @@ def test_a_spread_without_a_number_before_it_is_still_refused():
 def test_tables_under_the_authors_own_labels_are_two_runs_not_a_conflict():
     # meta-pytorch/tritonbench PR 589: one configuration timed before and after the change
     p = ingest.read(FIX / "tritonbench_pr589_blackwell_attentions_tlx_before_after.md")
-    assert sorted(zip(p["backend"], p["value"])) == [
+    assert sorted(zip(p["backend"], p["value"], strict=True)) == [
         ("tlx_blackwell_ws_pipelined_persistent_fwd (After)", 949.553),
         ("tlx_blackwell_ws_pipelined_persistent_fwd (Before)", 924.471),
     ]
