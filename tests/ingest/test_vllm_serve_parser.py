@@ -406,3 +406,12 @@ def test_a_prose_line_naming_the_tool_leaves_the_model_to_the_command_below_it()
     assert cell(p.table, "8K/8K - c=32", "completed", "count")["model"] == "org/m"  # same fence: same command
     alone = v.parse("We used the native `vllm bench serve` CLI tool.\n\n" + RENAMED, "r.md")
     assert alone.table["model"].isna().all()  # the prose line names no model
+
+
+def test_a_closing_row_the_paste_trimmed_still_closes_the_block():
+    # vLLM prints "=" * 50; a PR comment kept 42 of them (vllm-project/vllm#15401)
+    whole = RENAMED.split("\n\n")[0] + "\n"
+    p = v.parse(whole + "=" * 42 + "\n", "trimmed.md")
+    assert len(p.table) and not p.messages
+    with pytest.raises(ParseError, match="closing row"):
+        v.parse(whole + "=" * 5 + "\n", "five.md")  # a short run of '=' is no closing row

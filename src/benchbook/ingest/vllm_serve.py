@@ -3,7 +3,7 @@
 Three forms are read:
 
 * the text block the tool prints, from `============ Serving Benchmark Result ============` to the
-  closing row of 50 `=` (a banner a write-up renamed, `Serving Benchmark Result (16K/1K - Conc 256)`,
+  closing row of 50 `=` (or a row of `=` a paste trimmed; a banner a write-up renamed, `Serving Benchmark Result (16K/1K - Conc 256)`,
   names the run and, where it says so, its cap; a block pasted without its closing row that ends at a
   code fence or at a blank line before the next banner is read and reported; one cut by the file's
   end is refused as truncated), with the context above it that names the run: a markdown heading
@@ -117,7 +117,9 @@ METRICS = {
 HEADER_RE = re.compile(r"^(?P<prefix>.*?)=+ Serving Benchmark Result(?: \((?P<label>[^()]+)\))? =+\s*$")
 #: A concurrency cap named in a banner's label (`Conc 256`, `concurrency=64`, `c=8`).
 BANNER_CAP_RE = re.compile(r"\b(?:conc(?:urrency)?|c)\s*[=:]?\s*(\d+)\b", re.IGNORECASE)
-CLOSE_RE = re.compile(r"^={50}\s*$")
+#: The closing row: vLLM prints 50 `=` (`"=" * 50`); a paste that trims it (42 or 48 kept) still closes the
+#: block, whose own section rules are rows of `-`.
+CLOSE_RE = re.compile(r"^={10,}\s*$")
 SECTION_RE = re.compile(r"^-{3,}[^-].*[^-]-{3,}\s*$|^-+[A-Za-z ().-]+-+\s*$")
 LINE_RE = re.compile(r"^(?P<label>[^:]+?):\s+(?P<value>\S+)\s*$")
 STAT_RE = re.compile(
