@@ -84,3 +84,12 @@ def test_a_run_with_latencies_but_no_rate_is_not_called_one_with_no_completed_re
     failed = serving.littles_law(runs("aiperf/nvda_ci_reference_failed_all_timeout_profile_export_aiperf.json"))
     ev = claims.underfilled(failed).evidence
     assert (ev["no_rate_read"], ev["unmeasured"]) == (0, 1)
+
+
+def test_an_mlperf_server_summary_without_test_parameters_runs_at_its_scheduled_rate():
+    # mlcommons/inference#2341: 'Scheduled samples per second : 11.08', the Test Parameters not pasted
+    r = runs("mlperf-loadgen/mlperf_issue2341_llama31_8b_server_valid_cut.md")
+    assert r["request_rate"].iat[0] == pytest.approx(11.08) and not r["rate_assumed"].iat[0]
+    # the other way: a Server summary that prints no scheduled rate keeps its rate unknown to the page
+    cut = runs("mlperf-loadgen/a30_llama31_8b_server_invalid_summary.txt")
+    assert cut["rate_assumed"].iat[0]

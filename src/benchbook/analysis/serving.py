@@ -141,6 +141,11 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     # SingleStream's target_qps only sizes its run too (the expected query count)
     qps = wide["target_qps"].astype(float).mask(scenario.isin(["Offline", "SingleStream"]), np.inf)
     wide["request_rate"] = wide["request_rate"].astype(float).fillna(qps)
+    # a Server summary pasted without its Test Parameters still prints the rate LoadGen scheduled its
+    # queries at (`Scheduled samples per second`): the offered load, never an all-at-once run
+    if "scheduled_request_rate" in wide:
+        sched = wide["scheduled_request_rate"].astype(float).where(scenario == "Server")
+        wide["request_rate"] = wide["request_rate"].fillna(sched)
     # no rate where the format records one: the tool's default (inf); where it records none, unknown
     wide["rate_assumed"] = wide["request_rate"].isna() & wide["request_rate_recorded"]
     # an output without a failure count that sent more prompts than completed: the rest failed; one
