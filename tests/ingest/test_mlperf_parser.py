@@ -203,30 +203,13 @@ def test_the_issue_paste_is_read_without_the_reply_below_it():
     assert set(t["errors_line"]) == {90.0}
 
 
-PASTED = """```
-================================================
-MLPerf Results Summary
-================================================
-SUT name : TFLite_SUT
-Scenario : SingleStream
-Mode     : PerformanceOnly
-90th percentile latency (ns) : 77975401
-Result is : VALID
-================================================
-Additional Stats
-================================================
-Mean latency (ns)               : 77278132
-```
-
-However, the submission checker thinks it is 101 ms:
-"""
-
-
-def test_the_code_fence_a_paste_closes_the_summary_with_ends_it():
-    # mlcommons/inference#871: prose with a number follows the summary's closing fence
-    p = m.parse(PASTED, "pasted.md")
-    assert p.table["metric"].tolist() == ["e2el"] and p.table["value"].iat[0] == 77.278132
-    garbled = PASTED.replace("Result is : VALID\n", "Result is : VALID\nthe checker says 101 ms\n")
-    with pytest.raises(ParseError) as e:  # the other way: the same prose inside the summary is refused
-        m.parse(garbled, "garbled.md")
-    assert e.value.line == 10
+def test_a_summary_pasted_in_a_fenced_block_ends_at_its_fence():
+    # mlcommons/inference#871: the summary's fence closes, then the author's prose and checker log lines
+    path = FIX / "mlperf_issue871_tflite_resnet50_singlestream_xavier.md"
+    p = m.parse(path.read_text(encoding="utf-8"), path.name)
+    assert cell(p.table, "e2el", "p90")["value"] == pytest.approx(77.975401)
+    assert cell(p.table, "e2el", "p90")["scenario"] == "SingleStream"
+    # the same lines with no fence between summary and prose: the prose is still no summary line
+    unfenced = path.read_text(encoding="utf-8").replace("```\n\nHowever", "\nHowever")
+    with pytest.raises(ParseError, match="Label : value"):
+        m.parse(unfenced, path.name)

@@ -496,3 +496,12 @@ def test_a_progress_bar_below_the_command_is_the_runs_own_prompt_count():
     assert below.table["num_prompts"].iat[0] == 100
     above = v.parse(BAR + COMMAND + BLOCK, "x.md")  # the other way: the command is the nearer print
     assert above.table["num_prompts"].iat[0] == 500
+
+
+def test_a_closing_row_the_paste_trimmed_still_closes_the_block():
+    # vLLM prints "=" * 50; a PR comment kept 42 of them (vllm-project/vllm#15401)
+    whole = RENAMED.split("\n\n")[0] + "\n"
+    p = v.parse(whole + "=" * 42 + "\n", "trimmed.md")
+    assert len(p.table) and not p.messages
+    five = v.parse(whole + "=" * 5 + "\n", "five.md")  # a short run of '=' is no closing row: the copy ends
+    assert five.rejected["reason"].str.startswith(core.COPY_ENDS).all() and any("copy ends" in x for x in five.messages)

@@ -112,10 +112,6 @@ SUT_MODEL_RE = re.compile(
 PASTED_RE = re.compile(r"^[ \t]*MLPerf Results Summary[ \t]*\n[ \t]*={20,}[ \t]*\n[ \t]*SUT name\s*:", re.MULTILINE)
 
 
-#: A markdown code fence (a summary pasted into an issue sits between two).
-FENCE_RE = re.compile(r"^(?:```|~~~)")
-
-
 def sniff(text: str | Lines) -> bool:
     start = head(text, 4000)
     return ("MLPerf Results Summary" in start[:2000] and "Scenario" in start) or search(PASTED_RE, text)
@@ -136,8 +132,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     section = None
     for j in range(head, len(lines)):
         s, ln = lines[j].strip(), j + 1
-        if FENCE_RE.match(s):
-            break  # the code fence a paste closes the summary with: what follows was written around it
+        if s.startswith(("```", "~~~")):
+            break  # LoadGen writes no code fence: a summary pasted in a fenced block ends at its fence
         if not s or BANNER_RE.match(s):
             continue
         if s in ("MLPerf Results Summary", "Additional Stats", "Test Parameters Used"):

@@ -133,9 +133,9 @@ HEADER_RE = re.compile(
 )
 #: A concurrency cap named in a banner's label (`Conc 256`, `concurrency=64`, `c=8`).
 BANNER_CAP_RE = re.compile(r"\b(?:conc(?:urrency)?|c)\s*[=:]?\s*(\d+)\b", re.IGNORECASE)
-#: The closing row: the tool prints 50 `=`; a paste that trims it (42, 48) still closes the block with
-#: a row of `=` alone, which no result line is.
-CLOSE_RE = re.compile(r"^={3,}\s*$")
+#: The closing row: vLLM prints 50 `=` (`"=" * 50`); a paste that trims it (42 or 48 kept) still closes the
+#: block, whose own section rules are rows of `-`.
+CLOSE_RE = re.compile(r"^={10,}\s*$")
 SECTION_RE = re.compile(r"^-{3,}[^-].*[^-]-{3,}\s*$|^-+[A-Za-z ().-]+-+\s*$")
 LINE_RE = re.compile(r"^(?P<label>[^:]+?):\s+(?P<value>\S+)\s*$")
 STAT_RE = re.compile(

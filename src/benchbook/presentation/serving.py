@@ -448,9 +448,28 @@ def littles_note(lit: pd.DataFrame) -> str:
 def _littles_note(lit: pd.DataFrame) -> str:
     """Where each run's mean E2EL comes from (printed, the per-request latencies, estimated, or the
     tool's measured concurrency instead), naming the runs whose output prints none, never the whole
-    input at once."""
+    input at once; first the runs whose printed mean E2EL the tool's measurement set aside."""
+    conflict = lit["e2el_conflict"].fillna(False).astype(bool) if "e2el_conflict" in lit else None
+    if conflict is not None and conflict.any():
+        bad = lit[conflict]
+        runs = [
+            {
+                "run": str(w["run"]),
+                "e2el_ms": float(w["e2el_mean_printed"]),
+                "rate": float(w["little_in_flight"] / (w["e2el_mean_printed"] / 1000)),
+                "little": float(w["little_in_flight"]),
+                "tool": float(w["in_flight"]),
+            }
+            for _, w in bad.iterrows()
+        ]
+        rest = lit[~conflict]
+        return _say("e2el_conflict", runs=runs) + (" " + _littles_note(rest) if len(rest) else "")
     if "in_flight_measured" in lit and lit["in_flight_measured"].any():
-        return _say("e2el_measured")
+        m = lit[lit["in_flight_measured"].astype(bool)]
+        pct = [
+            c for c in m.columns if str(c).startswith("e2el_") and serving.printed_percentile(str(c)[5:]) is not None
+        ]
+        return _say("e2el_measured", percentiles=bool(pct and m[pct].notna().any(axis=None)))
     # a count the output format does not record (GuideLLM's 0.5+ console) is unknown, not zero
     none = lit["completed"].fillna(0).eq(0) & serving.recorded(lit, "completed") if "completed" in lit else False
     if "mean_e2el_s" in lit and (lit["mean_e2el_s"].isna() & none).all():
