@@ -399,14 +399,34 @@ def split_mode(row: pd.Series) -> str:
     return m.group(1) if m else "layer"
 
 
+def devices_named(row: pd.Series) -> int | None:
+    """How many devices a llama-bench row names in its `dev` column (printed when `--device` is given:
+    the row's devices, `/`-separated, as `ROCm0/ROCm1`), or None where it has none."""
+    m = re.search(r"(?:^|,\s*)dev=([^,]+)", str(row.get("extra_settings") or ""))
+    if not m or m.group(1).strip().lower() in ("", "auto", "none"):
+        return None
+    return len([d for d in m.group(1).split("/") if d.strip()])
+
+
+def several_named(rows: pd.DataFrame) -> bool:
+    """Whether some row's own `dev` column names more than one device."""
+    return any((devices_named(r) or 0) > 1 for _, r in rows.iterrows())
+
+
 def one_device(rows: pd.DataFrame) -> bool:
-    """Whether every generation row ran on one device: a backend of one device (`ONE_DEVICE_BACKENDS`),
+    """Whether every generation row ran on one device: a `dev` column naming one device (more than one
+    names a multi-device row), a backend of one device (`ONE_DEVICE_BACKENDS`),
     a build whose own device listing names one GPU (`gpus_listed`: llama-bench's `gpu_info` joins every
     GPU the build sees, so a split has nothing to spread over), or `-sm none`; a row split by layer or
     row (`SPREADING_MODES`) may span every GPU the build sees."""
     if rows.empty:
         return True
     for _, r in rows.iterrows():
+        named = devices_named(r)
+        if named is not None:  # the row's own device list decides, whatever the split mode
+            if named > 1:
+                return False
+            continue
         backends = {b.strip().lower() for b in re.split(r"[,/]", str(r.get("backend") or "")) if b.strip()}
         if backends and backends <= ONE_DEVICE_BACKENDS:
             continue
@@ -416,6 +436,25 @@ def one_device(rows: pd.DataFrame) -> bool:
         if split_mode(r) in SPREADING_MODES:
             return False
     return True
+
+
+def gpus_spanned(row: pd.Series) -> int:
+    """How many GPUs hold a row's offloaded layers: a layer or row split (`SPREADING_MODES`, layer
+    being llama-bench's default) spreads them over every GPU the build lists (`gpus_listed`); any
+    other split, or a build listing one GPU or none, keeps them on one."""
+    named = devices_named(row)
+    if named is not None:
+        return named
+    listed = row.get("gpus_listed")
+    if listed is None or pd.isna(listed) or split_mode(row) not in SPREADING_MODES:
+        return 1
+    return max(int(listed), 1)
+
+
+def memory_words(row: pd.Series, per_gpu_gb: float) -> str:
+    """The GPU memory a row's layers may use, as a page says it: one GPU's, or n x one GPU's."""
+    n = gpus_spanned(row)
+    return f"{per_gpu_gb:g} GB" if n == 1 else f"{n} x {per_gpu_gb:g} GB"
 
 
 def points(
@@ -470,10 +509,11 @@ def points(
             ncm = r.get("n_cpu_moe")
             if ncm is not None and pd.notna(ncm) and int(ncm) > 0:
                 why.append(f"n_cpu_moe {int(ncm)} expert layers on the CPU")
-            if file_bytes and pk.total_memory_gb and file_bytes > pk.total_memory_gb * 1e9:
-                why.append(f"file {file_bytes / 1e9:.1f} GB > {pk.total_memory_gb:g} GB of GPU memory")
-                if bytes_tok:  # the GPU holds at most its memory's worth of the file
-                    gpu_bytes = min(gpu_bytes or bytes_tok, bytes_tok * pk.total_memory_gb * 1e9 / file_bytes)
+            held = gpus_spanned(r) * pk.total_memory_gb if pk.total_memory_gb else None
+            if file_bytes and held and file_bytes > held * 1e9:
+                why.append(f"file {file_bytes / 1e9:.1f} GB > {memory_words(r, pk.total_memory_gb)} of GPU memory")
+                if bytes_tok:  # the GPUs hold at most their memory's worth of the file
+                    gpu_bytes = min(gpu_bytes or bytes_tok, bytes_tok * held * 1e9 / file_bytes)
         out.append(
             {
                 **r.to_dict(),

@@ -39,6 +39,8 @@ KEYS = [
     "request_rate",
     "interval",
     "precision",
+    "params_b",
+    "active_params_b",
 ]
 
 COLUMNS = [
@@ -270,14 +272,20 @@ def model_file(bench: pd.DataFrame | None, source: str | None, model: str | None
 
 
 def weights_bytes(
-    model: str | None, bytes_per_param: float, file: dict | None = None, stated: str | None = None
+    model: str | None,
+    bytes_per_param: float,
+    file: dict | None = None,
+    stated: str | None = None,
+    sizes: tuple[float | None, float | None] = (None, None),
 ) -> dict:
     """The bytes (GB) a decode step reads of the model's active weights and how they are known:
     {"weights_gb", "active_params_b", "params_b", "bytes_source", "precision", "precision_from", "file_gib",
     "experts_smaller"};
     `bytes_source` is "file" (llama-bench's printed size), "precision" (stated by the run or the model
     table), "parameter" (a bytes_per_param other than the default) or "assumed"; weights_gb None
-    where the active parameters are unknown; `stated` the weights' precision the file gives, if any."""
+    where the active parameters are unknown; `stated` the weights' precision the file gives, if any;
+    `sizes` the (total, active) billions of parameters the energy file states (ML.ENERGY's), which
+    rank above the model table."""
     from benchbook.analysis import bandwidth, precision
 
     out = dict(weights_gb=None, active_params_b=None, params_b=None, bytes_source=None, precision=None)
@@ -297,30 +305,43 @@ def weights_bytes(
                 experts_smaller=size["architecture"] == "moe" and bandwidth.experts_smaller(row),
             )
             return out
-    size = hardware.model_size(model) if isinstance(model, str) else None
-    if size is None or size.active_b is None:
-        return out
-    out.update(active_params_b=size.active_b, params_b=size.total_b)
+    total_b, active_b = (_given(v) for v in sizes)
+    if active_b is None:
+        size = hardware.model_size(model) if isinstance(model, str) else None
+        if size is None or size.active_b is None:
+            return out
+        total_b, active_b = size.total_b, size.active_b
+    out.update(active_params_b=active_b, params_b=total_b)
     w = precision.weights(model, names=(stated,) if stated else ())
     if bytes_per_param != DEFAULT_BYTES_PER_PARAM:
-        out.update(weights_gb=size.active_b * bytes_per_param, bytes_source="parameter")
+        out.update(weights_gb=active_b * bytes_per_param, bytes_source="parameter")
     elif w.known and not w.assumed:
-        out.update(weights_gb=size.active_b * w.bytes_per_weight, bytes_source="precision", precision=w.precision)
+        out.update(weights_gb=active_b * w.bytes_per_weight, bytes_source="precision", precision=w.precision)
         out["precision_from"] = w.source
     else:
-        out.update(weights_gb=size.active_b * bytes_per_param, bytes_source="assumed")
+        out.update(weights_gb=active_b * bytes_per_param, bytes_source="assumed")
     return out
 
 
+def _given(v) -> float | None:
+    """A stated size (billions), or None where the file gives none."""
+    return float(v) if v is not None and pd.notna(v) and float(v) > 0 else None
+
+
 def weights_floor(
-    model: str | None, device: str | None, bytes_per_param: float, file: dict | None = None, stated: str | None = None
+    model: str | None,
+    device: str | None,
+    bytes_per_param: float,
+    file: dict | None = None,
+    stated: str | None = None,
+    sizes: tuple[float | None, float | None] = (None, None),
 ) -> dict:
     """The energy of reading the model's active weights once at the device's peak bandwidth and
     rated power: {"floor_j", "weights_gb", "bandwidth_gb_s", "power_w", "device", "active_params_b",
     and `weights_bytes`' other keys} (None values where the model or the device is unknown);
     `file` the model file llama-bench printed (`model_file`)."""
     out = dict(floor_j=None, bandwidth_gb_s=None, power_w=None, device=None)
-    out.update(weights_bytes(model, bytes_per_param, file, stated))
+    out.update(weights_bytes(model, bytes_per_param, file, stated, sizes))
     dev = hardware.detect(device) if isinstance(device, str) else None
     if dev is not None:
         out.update(device=dev.name, bandwidth_gb_s=dev.bandwidth_gb_s, power_w=dev.power_w)

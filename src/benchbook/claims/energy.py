@@ -166,7 +166,8 @@ def floor(r: pd.Series, k: int, bytes_per_param: float, given_device: bool = Fal
     rows of the input, whose printed file size is the weights' bytes)."""
     file = energy.model_file(bench, _str(r["source"]), _str(r["model"]))
     stated = _str(r["precision"]) if "precision" in r else None
-    f = energy.weights_floor(_str(r["model"]), _str(r["device"]), bytes_per_param, file, stated)
+    sizes = (r.get("params_b"), r.get("active_params_b"))  # as the energy file states them, if it does
+    f = energy.weights_floor(_str(r["model"]), _str(r["device"]), bytes_per_param, file, stated, sizes)
     batch = _num(r["batch_size"])
     j = _num(r["j_per_output_token"])
     per_token = f["floor_j"] / batch if f["floor_j"] is not None and batch else f["floor_j"]

@@ -144,10 +144,24 @@ def _parse_record(body: str, source: str) -> Parsed:
     return _finish(source, [(line_of, cell)], 1, f"CodeCarbon {v}" if v else None)
 
 
+def _run_label(cell: dict, k: int, stamps: list) -> str:
+    """A row's run: CodeCarbon writes one row per `stop()`, each with its own `run_id`; the timestamp
+    has one-second resolution, so rows stopped in the same second are still separate runs, told
+    apart by their run_id (or their line, in the first schema, which has none)."""
+    stamp = cell.get("timestamp")
+    if not stamp:
+        return f"row {k}"
+    if stamps.count(stamp) == 1:
+        return stamp
+    run_id = cell.get("run_id")
+    return f"{stamp} (run {run_id[:8]})" if run_id else f"{stamp} (row {k})"
+
+
 def _finish(source: str, cells_of: list, head_line: int, version: str | None) -> Parsed:
     """The rows of one file (`(line, cells)`; a JSON record gives a line per key instead), read
     into the energy contract."""
     records, rejects, cells, modes = [], [], 0, set()
+    stamps = [cell.get("timestamp") for _, cell in cells_of]
     for where, cell in cells_of:
         k = min(where.values()) if isinstance(where, dict) else where
 
@@ -160,7 +174,7 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
             modes.add(mode)
         count, device = _gpus(cell)
         base = dict(
-            run=cell.get("timestamp") or f"row {k}",
+            run=_run_label(cell, k, stamps),
             model=_model_in(cell.get("project_name")),
             device=device,
             device_count=count,

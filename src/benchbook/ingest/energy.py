@@ -2,7 +2,8 @@
 or energy emits, so that the power chapter reads any of them.
 
 `precision` is the weights' precision where the file states it (ML.ENERGY's `weight_precision`), else
-empty. A row says what was measured (`metric`, `unit`), over what (`interval`: the whole run, prefill,
+empty; `params_b` and `active_params_b` are the model's total and active parameters (billions) where the
+file states them (ML.ENERGY's `total_params_billions`, `activated_params_billions`), else empty. A row says what was measured (`metric`, `unit`), over what (`interval`: the whole run, prefill,
 decode, a loading phase) and, for an energy or power figure, where (`scope`): the GPU only, the
 CPU or RAM alone, GPU + CPU + RAM, or the whole system at the wall. A wall-socket figure and a
 GPU-only figure are different quantities, so the scope travels with every number. The counts a
@@ -31,6 +32,8 @@ SETTINGS = {
     "scope": "str",
     "interval": "str",
     "precision": "str",
+    "params_b": "float64",
+    "active_params_b": "float64",
 }
 
 #: Where an energy or power figure was measured, and how a page names it.

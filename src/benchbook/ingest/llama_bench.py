@@ -337,6 +337,17 @@ _FLAG_SETTINGS = {
     "ubatch-size": "n_ubatch",
 }
 
+
+#: A shell variable in a command (`$MODEL`, `${MODEL}`, `"$t"`): the shell put a value there that the
+#: file does not show, so the flag names nothing (the table's own columns say what ran).
+_SHELL_VAR = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _unexpanded(value: str) -> bool:
+    """Whether a command's flag value is, or holds, an unexpanded shell variable."""
+    return bool(_SHELL_VAR.search(value))
+
+
 #: markdown column header -> setting.
 _MD_COLUMNS = {
     "model": "model",
@@ -639,10 +650,10 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         }
         cmd = dict(ctx.cmd)
         for flag, val in cmd.items():
-            if flag in _FLAG_SETTINGS and val and "," not in val:
+            if flag in _FLAG_SETTINGS and val and "," not in val and not _unexpanded(val):
                 table_ctx.setdefault(_FLAG_SETTINGS[flag], val)
         model_file = cmd.get("m") or cmd.get("model")
-        if model_file and "," not in model_file:
+        if model_file and "," not in model_file and not _unexpanded(model_file):
             table_ctx["model_file"] = re.split(r"[\\/]", model_file)[-1]
         if ctx.env:
             table_ctx["env"] = " ".join(ctx.env)
@@ -695,8 +706,24 @@ def _number_repeats(out: _Out, start: int) -> None:
             records[k] = _ROW(rec)
 
 
+#: Markdown columns whose value is free text that may hold `|` (llama-bench's markdown printer joins a
+#: row's fields with " | " and escapes nothing): `ot`, the tensor-buffer overrides, a list of regexes.
+_FREE_TEXT_COLUMNS = ("ot",)
+
+
+def _rejoin_free_text(cells: list[str], header: list[str]) -> list[str]:
+    """A row with more cells than its header whose one free-text column holds `|`: the surplus cells
+    are that column's pieces, joined back (the printer puts spaces only between fields)."""
+    free = [header.index(c) for c in _FREE_TEXT_COLUMNS if c in header]
+    surplus = len(cells) - len(header)
+    if surplus <= 0 or len(free) != 1:
+        return cells
+    i = free[0]
+    return cells[:i] + ["|".join(cells[i : i + surplus + 1])] + cells[i + surplus + 1 :]
+
+
 def _md_row(line: str, lineno: int, header: list[str], tctx: dict, reps: int | None, out: _Out) -> None:
-    cells = markdown_cells(line)
+    cells = _rejoin_free_text(markdown_cells(line), header)
     if len(cells) > len(header):
         extra = cells[len(header) :]
         if any(extra):

@@ -87,6 +87,14 @@ def _label(c: dict) -> str:
     return f"{gpus}{' (' + ', '.join(kinds) + ')' if kinds else ''}, max_num_seqs {c.get('max_num_seqs')}"
 
 
+#: The model's size the file states, in billions of parameters: total and active (an MoE's routed share).
+_SIZE_KEYS = ("total_params_billions", "activated_params_billions")
+
+
+def _billions(v) -> float | None:
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) and v > 0 else None
+
+
 def parse(obj: dict, body: str, source: str) -> tuple[list[dict], list[tuple[int, str, str]], int, list[str]]:
     """(records, rejects, cells, messages) of a v3 per-model or per-task file."""
     lines = key_lines(body)
@@ -108,6 +116,7 @@ def parse(obj: dict, body: str, source: str) -> tuple[list[dict], list[tuple[int
         count = c.get("num_gpus")
         model = c.get("model_id") if task and isinstance(c.get("model_id"), str) else top_model
         precision = c.get("weight_precision") if task and isinstance(c.get("weight_precision"), str) else top_precision
+        sizes = {key: _billions(c.get(key) if task and key in c else obj.get(key)) for key in _SIZE_KEYS}
         base = dict(
             run=_label(c),
             model=model,
@@ -118,6 +127,8 @@ def parse(obj: dict, body: str, source: str) -> tuple[list[dict], list[tuple[int
             request_rate=None,
             interval="steady_state",
             precision=precision,
+            params_b=sizes["total_params_billions"],
+            active_params_b=sizes["activated_params_billions"],
         )
         for key, v in c.items():
             if key in settings or isinstance(v, bool) or not isinstance(v, (int, float)):

@@ -181,11 +181,14 @@ def caption(name: str, drawn: bool) -> str:
     return CAPTIONS[name][0 if drawn else 1]
 
 
-def coverage_note(n: int, models: int = 1, one_device: bool = True) -> str | None:
+def coverage_note(n: int, models: int = 1, one_device: bool = True, named_several: bool = False) -> str | None:
     """What the chapter says up front when the input cannot support a comparison of models: `n` results
     placed, of the `models` the input's runs name (one placed result is not one model in the input);
-    `one_device`: every generation row ran on one device (`analysis.bandwidth.one_device`)."""
-    return _say("coverage_note", n=n, models=models, one_device=one_device) if n in (0, 1) else None
+    `one_device`: every generation row ran on one device (`analysis.bandwidth.one_device`);
+    `named_several`: some row's own `dev` column names more than one device."""
+    if n not in (0, 1):
+        return None
+    return _say("coverage_note", n=n, models=models, one_device=one_device, named_several=named_several)
 
 
 def sweep_note(swept: dict, n_dropped: int) -> str:

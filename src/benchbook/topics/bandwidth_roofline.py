@@ -117,7 +117,10 @@ def page(r: Result) -> Page:
         ids = [i for i in ids if led.get(i).kind == kind or (kind == "bound" and i.startswith("bound_"))]
         return wording.block(led, ids)
 
-    notes = [show.coverage_note(len(pts), r.models, bandwidth.one_device(r.every)), show.latency_note(r.latency)]
+    notes = [
+        show.coverage_note(len(pts), r.models, bandwidth.one_device(r.every), bandwidth.several_named(r.every)),
+        show.latency_note(r.latency),
+    ]
     markdown = {
         "input_line": show.input_line(", ".join(r.files), pts, r.latency, r.every),
         "input_notes": "\n\n".join(n for n in notes if n),
