@@ -207,6 +207,20 @@ def test_tpot_itl_both_ways(seed):
     assert cs.tpot_itl(calm).status == "withheld"
 
 
+def test_a_run_whose_copy_ends_in_its_block_is_never_said_to_print_no_tpot_or_itl():
+    # the copy ends at line 34 inside run a's block, before its ITL: what the tool printed there is unknown
+    cut = pd.DataFrame({"run": ["a"], "tpot_mean": [353.0], "itl_mean": [np.nan], "copy_ends": [34.0]})
+    text = wording.word("serving_saturation", cs.tpot_itl(cut)).text
+    assert "copy ends at line 34" in text and "prints" not in text
+    assert "copy ends at line 34" in show.pareto_sentence(cut.assign(tpot_mean=np.nan))
+    # the other way: a whole block without ITL does print none
+    whole = cut.assign(copy_ends=np.nan)
+    assert (
+        "No run prints both a mean TPOT and a mean ITL" in wording.word("serving_saturation", cs.tpot_itl(whole)).text
+    )
+    assert "No run prints a mean TPOT" in show.pareto_sentence(whole.assign(tpot_mean=np.nan))
+
+
 def test_goodput_recommendation_seed_and_tie(seed):
     c = wording.word("serving_saturation", cs.goodput(serving.goodput_bounds(seed, 450.0, 40.0)))
     assert c.status == "shown" and c.evidence["choice"] == "c=128" and "27.5 req/s" in c.text

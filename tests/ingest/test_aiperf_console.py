@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from benchbook import config, ingest
 from benchbook.cli import app
-from benchbook.ingest import ParseError
+from benchbook.ingest import ParseError, core
 from benchbook.ingest import aiperf as a
 from benchbook.ingest import aiperf_console as ac
 
@@ -107,10 +107,9 @@ TABLE = SINGLE.read_text(encoding="utf-8")
         (TABLE.replace("┃      std ┃", "┃    p12.5 ┃"), 5, "unknown columns"),
         (TABLE.replace("│     3.81 │     2.01 │", "│     3.81 │"), 9, "values under 7 statistics"),
         (TABLE.replace("└", "x", 1), 30, "without its bottom rule"),
-        (TABLE.split("└")[0], 5, "without its bottom rule"),
         (TABLE.replace("│ Request Latency (ms) │", "│                      │"), 13, "without a metric name"),
     ],
-    ids=["no-header", "unknown-column", "short-row", "stray-line", "cut-off", "no-label"],
+    ids=["no-header", "unknown-column", "short-row", "stray-line", "no-label"],
 )
 def test_a_malformed_table_is_one_sentence_naming_file_and_line(text, line, says):
     with pytest.raises(ParseError) as e:
@@ -182,3 +181,15 @@ def test_a_command_with_no_rate_and_no_concurrency_ran_at_aiperfs_default_concur
     assert math.isnan(ac.settings("aiperf profile -m m --fixed-schedule --input-file t.jsonl")["max_concurrency"])
     assert math.isnan(ac.settings(None)["max_concurrency"])
     assert ac.settings("aiperf profile -m m --concurrency 8")["max_concurrency"] == 8
+
+
+def test_a_table_cut_where_the_copy_ends_reads_its_rows_and_sets_the_last_line_aside_naming_it():
+    # ai-dynamo/aiperf#339: the paste ends inside its third row, before the bottom rule (└───)
+    cut = TABLE.split("└")[0].rstrip("\n") + "\n"
+    last = len(cut.rstrip("\n").split("\n"))
+    p = a.parse(cut, "cut.txt")
+    assert set(p.rejected["line"]) == {last} and p.rejected["reason"].str.startswith(core.COPY_ENDS).all()
+    assert len(p.table) and p.table["line"].max() < last and p.cells_read == len(p.table) + len(p.rejected)
+    # the other way: the same short row with a line after it, or a table that goes on, is refused
+    with pytest.raises(ParseError, match="values under 7 statistics"):
+        a.parse(TABLE.replace("│     3.81 │     2.01 │", "│     3.81 │"), "bad.txt")

@@ -8,7 +8,7 @@ import pytest
 from conftest import cell
 
 from benchbook import config, ingest
-from benchbook.ingest import ParseError, vllm_serve
+from benchbook.ingest import ParseError, core, vllm_serve
 from benchbook.ingest import genai_perf as g
 
 FIX = config.FIXTURES_DIR / "genai-perf"
@@ -306,3 +306,15 @@ def test_a_bare_llm_metrics_line_without_the_statistic_header_is_not_genai_perf(
     assert "genai-perf" not in ingest.detect(prose)
     other_header = LEGACY_TABLE.replace("┃              Statistic ┃", "┃                 Metric ┃")
     assert "genai-perf" not in ingest.detect(other_header)
+
+
+def test_a_table_pasted_without_its_title_is_read_from_its_statistic_header():
+    # ai-dynamo/dynamo#2552 pastes from the `┃ Statistic ┃ avg ┃` row on, and the copy ends before └
+    bare = "\n".join(LEGACY_TABLE.splitlines()[2:]) + "\n"
+    assert ingest.detect(bare) == [TOOL]
+    assert cell(g.parse(bare, "x").table, "e2el", "p75")["value"] == 42.79
+    cut = "\n".join(LEGACY_TABLE.splitlines()[2:-1]) + "\n"  # the last row is the copy's last line
+    p = g.parse(cut, "cut")
+    assert p.table.empty and p.rejected["reason"].str.startswith(core.COPY_ENDS).all() and len(p.rejected) == 6
+    # the other way: an AIPerf header (`┃ Metric ┃ avg ┃`) is not GenAI-Perf's
+    assert TOOL not in ingest.detect(bare.replace("Statistic", "   Metric"))

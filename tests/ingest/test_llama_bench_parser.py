@@ -415,3 +415,19 @@ def test_pipes_in_prose_without_a_delimiter_row_are_no_table():
 
     prose = "model | size | params | backend | ngl | test | t/s\nnot a delimiter row\n"
     assert llama_bench.outer_pipes(prose.splitlines()) == prose.splitlines()
+
+
+HEADER_ONLY = (
+    "| model | size | params | backend | ngl | test | t/s |\n| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+)
+
+
+def test_a_run_that_stopped_at_its_error_line_is_refused_naming_that_line():
+    # geerlingguy's B580 notes: the header printed, then the model failed to load
+    text = HEADER_ONLY + "ggml_vulkan: ErrorOutOfDeviceMemory\nmain: error: failed to load model 'm.gguf'\n"
+    with pytest.raises(ParseError, match="stopped before its first result: main: error: failed") as e:
+        lb.parse(text, "oom.md")
+    assert e.value.line == 4
+    with pytest.raises(ParseError, match="truncated before the first result") as e:  # no error line: a cut
+        lb.parse(HEADER_ONLY, "cut.md")
+    assert e.value.line == 1

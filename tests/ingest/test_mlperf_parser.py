@@ -201,3 +201,15 @@ def test_the_issue_paste_is_read_without_the_reply_below_it():
     assert cell(t, "request_throughput", "value")["value"] == 1.57
     assert cell(t, "e2el", "p90")["value"] == 700.060891
     assert set(t["errors_line"]) == {90.0}
+
+
+def test_a_summary_pasted_in_a_fenced_block_ends_at_its_fence():
+    # mlcommons/inference#871: the summary's fence closes, then the author's prose and checker log lines
+    path = FIX / "mlperf_issue871_tflite_resnet50_singlestream_xavier.md"
+    p = m.parse(path.read_text(encoding="utf-8"), path.name)
+    assert cell(p.table, "e2el", "p90")["value"] == pytest.approx(77.975401)
+    assert cell(p.table, "e2el", "p90")["scenario"] == "SingleStream"
+    # the same lines with no fence between summary and prose: the prose is still no summary line
+    unfenced = path.read_text(encoding="utf-8").replace("```\n\nHowever", "\nHowever")
+    with pytest.raises(ParseError, match="Label : value"):
+        m.parse(unfenced, path.name)

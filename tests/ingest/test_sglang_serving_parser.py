@@ -323,3 +323,14 @@ def test_the_workload_the_command_asks_for_is_kept_with_the_run():
     meta = p.groupby("run", sort=False)["metadata"].first()
     assert "random_input_len=3500; random_output_len=1500" in meta["Baseline"]
     assert "random_input_len=100; random_output_len=100" in meta["baseline"]
+
+
+def test_sgl_jax_copy_of_the_benchmark_gives_its_prompts():
+    # sgl-project/sglang-jax#183: `python3 -m sgl_jax.bench_serving ... --num-prompts 500`, tab-indented
+    path = FIX / "sglang_jax_issue183_tpu_v6e1_vllm_backend_392_of_500_cut.md"
+    text = path.read_text(encoding="utf-8")
+    t = s.parse(text, path.name).table
+    assert set(t["num_prompts"]) == {500.0}
+    # another module of that name is no command of this benchmark: its options are not the run's
+    other = s.parse(text.replace("sgl_jax.bench_serving", "sgl_jax.bench_other"), path.name).table
+    assert other["num_prompts"].isna().all()

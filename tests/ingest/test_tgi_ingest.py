@@ -10,7 +10,7 @@ import pytest
 from conftest import one_row
 
 from benchbook import config, ingest
-from benchbook.ingest import ParseError, tgi
+from benchbook.ingest import ParseError, core, tgi
 
 FIX = config.FIXTURES_DIR / "tgi-benchmark"
 
@@ -276,3 +276,22 @@ def test_fixture_llama_tokenizer_one_shard_then_num_shard_4():
     assert p.cells_read == len(p.table) == 288
     assert one_row(p.table, tp=4, metric="decode_token_latency", batch_size=32, statistic="mean").value == 22.17
     assert p.table.loc[p.table["tp"].isna(), "value"].size == 144
+
+
+LAT = (
+    "| Step | Batch Size | Average | Lowest | Highest | p50 | p90 | p99 |\n"
+    "|---|---|---|---|---|---|---|---|\n"
+    "| Prefill | 1 | 42.07 ms | 41.35 ms | 43.72 ms | 41.82 ms | 43.72 ms | 43.72 ms |\n"
+)
+
+
+def test_a_row_cut_where_the_copy_ends_is_set_aside_naming_its_line_and_the_rows_above_are_read():
+    # tgi-gaudi PR #192's paste ends inside `|                | 8          | 29.0`
+    p = tgi.parse(LAT + "|  | 2 | 29.0\n", "cut.md")
+    assert len(p.table) == 6 and p.rejected["line"].tolist() == [4]
+    assert p.rejected["reason"].iat[0].startswith(core.COPY_ENDS)
+    whole = tgi.parse(LAT, "whole.md")  # a whole last row (every cell, closing pipe) is read
+    assert len(whole.table) == 6 and whole.rejected.empty
+    with pytest.raises(ParseError) as e:  # the other way: a short row with a line after it is no cut
+        tgi.parse(LAT + "|  | 2 | 29.0\n| | 4 | 1.0 ms | 1.0 ms | 1.0 ms | 1.0 ms | 1.0 ms | 1.0 ms |\n", "bad.md")
+    assert e.value.line == 4

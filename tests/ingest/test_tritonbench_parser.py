@@ -75,3 +75,16 @@ def test_a_spread_without_a_number_before_it_is_still_refused():
     bad = SPREAD_TABLE.replace("0.052000 (±14.23%)", "    n/a (±14.23%)")
     with pytest.raises(ParseError, match="expected a number under 'compiled-latency'"):
         tritonbench.parse(bad, "s.txt")
+
+
+def test_tables_under_the_authors_own_labels_are_two_runs_not_a_conflict():
+    # meta-pytorch/tritonbench PR 589: one configuration timed before and after the change
+    p = ingest.read(FIX / "tritonbench_pr589_blackwell_attentions_tlx_before_after.md")
+    assert sorted(zip(p["backend"], p["value"], strict=True)) == [
+        ("tlx_blackwell_ws_pipelined_persistent_fwd (After)", 949.553),
+        ("tlx_blackwell_ws_pipelined_persistent_fwd (Before)", 924.471),
+    ]
+    table = "\n  (Batch, SeqLen)    k-tflops\n----------------  ----------\n   (4, 8191)         {}\n"
+    # the other way: the same two tables without their labels stay one configuration printed twice
+    bare = tritonbench.parse("```" + table.format("924.471") + "```\n\n```" + table.format("949.553") + "```\n", "x")
+    assert bare.table.empty and bare.rejected["reason"].str.startswith("conflicting rows").all()

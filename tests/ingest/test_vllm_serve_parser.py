@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from benchbook import config, ingest
-from benchbook.ingest import ParseError
+from benchbook.ingest import ParseError, core
 from benchbook.ingest import vllm_serve as v
 
 FIX = config.FIXTURES_DIR / "vllm-bench-serve"
@@ -163,7 +163,7 @@ def test_sniff_rejects_foreign_output():
 @pytest.mark.parametrize(
     "text",
     [
-        "============ Serving Benchmark Result ============\nSuccessful requests:  10\n",
+        "============ Serving Benchmark Result ============\n",
         "============ Serving Benchmark Result ============\nSuccessful requests:  1x0\n" + "=" * 50,
         '{"duration": 1.0, "request_throughput": 2.0, "completed": 2}\n{not json',
         "[1, 2]",
@@ -238,7 +238,12 @@ def test_the_progress_bar_above_a_block_gives_the_prompts_sent_where_nothing_els
     p = tmp_path / "bar.txt"
     p.write_text(block)
     assert set(ingest.read(p, tool="vllm-bench-serve")["num_prompts"]) == {4096}  # the rest failed: 3,117
-    p.write_text("python benchmark_serving.py --num-prompts 5000\n" + block)  # the command line wins
+    # a command above the bar: the bar, printed by the run itself (tqdm's total is the requests it sent:
+    # fewer than --num-prompts where the dataset holds fewer), is the count; a command pasted below it wins
+    p.write_text("python benchmark_serving.py --num-prompts 5000\n" + block)
+    assert set(ingest.read(p, tool="vllm-bench-serve")["num_prompts"]) == {4096}
+    lines = block.split("\n")
+    p.write_text("\n".join([lines[1], "python benchmark_serving.py --num-prompts 5000", lines[0], *lines[2:]]))
     assert set(ingest.read(p, tool="vllm-bench-serve")["num_prompts"]) == {5000}
     p.write_text(block.replace("100%|█████████████| 4096/4096 [01:27<00:00, 46.61it/s]\n", ""))
     assert ingest.read(p, tool="vllm-bench-serve")["num_prompts"].isna().all()  # no bar: unknown
@@ -393,10 +398,46 @@ def test_banner_label_without_a_cap_leaves_the_cap_unknown():
     assert math.isnan(cell(p.table, "16K/1K - prefill heavy", "completed", "count")["max_concurrency"])
 
 
-def test_block_cut_by_the_files_end_is_still_refused_as_truncated():
+def test_a_block_cut_where_the_copy_ends_reads_every_whole_line_and_sets_the_last_aside_naming_it():
     text = RENAMED.split("\n\n")[0] + "\n"  # first block, no blank line, fence or close after it
-    with pytest.raises(ParseError, match="closing row"):
+    p = v.parse(text, "cut.md")
+    # lines 3-4 are whole (a line follows each); line 5, the copy's last, may be cut (27999.59 -> 2799)
+    assert sorted(p.table["metric"]) == ["completed", "output_throughput"]
+    assert p.rejected["line"].tolist() == [5] and p.rejected["reason"].iat[0].startswith(core.COPY_ENDS)
+    assert "line 5" in p.rejected["reason"].iat[0] and p.cells_read == len(p.table) + len(p.rejected)
+    assert any("the copy ends inside the result block, at line 5" in m for m in p.messages)
+
+
+def test_a_block_closed_where_the_copy_ends_sets_nothing_aside():
+    text = RENAMED.split("\n\n")[0] + "\n" + "=" * 50 + "\n"
+    p = v.parse(text, "whole.md")
+    assert len(p.table) == 3 and p.rejected.empty and not p.messages
+
+
+def test_a_garbled_line_above_where_the_copy_ends_is_still_refused_naming_it():
+    text = (
+        RENAMED.split("\n\n")[0].replace("Output token throughput (tok/s):", "Output token throughput (tok/s)") + "\n"
+    )
+    with pytest.raises(ParseError, match="expected 'Label: value'") as err:
         v.parse(text, "cut.md")
+    assert err.value.line == 4
+
+
+def test_a_closing_row_a_paste_trimmed_still_closes_the_block():
+    # vLLM prints 50 `=`; pastes keep 42 or 48 (real: vllm_pr15401_..., vllm_pr29346_...)
+    for width in (42, 48):
+        text = RENAMED.split("\n\n")[0] + "\n" + "=" * width + "\n\nprose after it, 12 words\n"
+        p = v.parse(text, "trimmed.md")
+        assert len(p.table) == 3 and p.rejected.empty and not p.messages
+
+
+def test_the_set_aside_note_names_the_line_where_the_copy_ends(tmp_path):
+    path = tmp_path / "cut.md"
+    path.write_text(RENAMED.split("\n\n")[0] + "\n")
+    note = ingest.set_aside_note(path, tool=TOOL)
+    assert "cut where the copy ends, at line 5: that line may be cut short" in note
+    path.write_text(RENAMED.split("\n\n")[0] + "\n" + "=" * 50 + "\n")
+    assert ingest.set_aside_note(path, tool=TOOL) is None
 
 
 def test_a_prose_line_naming_the_tool_leaves_the_model_to_the_command_below_it():
@@ -406,3 +447,61 @@ def test_a_prose_line_naming_the_tool_leaves_the_model_to_the_command_below_it()
     assert cell(p.table, "8K/8K - c=32", "completed", "count")["model"] == "org/m"  # same fence: same command
     alone = v.parse("We used the native `vllm bench serve` CLI tool.\n\n" + RENAMED, "r.md")
     assert alone.table["model"].isna().all()  # the prose line names no model
+
+
+BARE = """allgather_reducescatter:
+```
+Successful requests:                     1000
+Failed requests:                         0
+Maximum request concurrency:             256
+Benchmark duration (s):                  121.84
+Request throughput (req/s):              8.21
+Output token throughput (tok/s):         2101.11
+Mean TTFT (ms):                          526.52
+```
+"""
+
+
+def test_a_block_pasted_without_its_banner_is_read_from_successful_requests_on():
+    p = v.parse(BARE, "bare.md")
+    assert cell(p.table, p.table["run"].iat[0], "completed", "count")["line"] == 3
+    assert len(p.table) == 6 and p.table["max_concurrency"].eq(256).all() and p.rejected.empty
+    assert v.sniff(BARE)
+
+
+def test_rows_of_another_tool_under_successful_requests_are_no_bare_vllm_block():
+    # SGLang prints its own rows among the shared ones (`Total generated tokens (retokenized)`)
+    sglang = BARE.replace("Mean TTFT (ms):", "Total generated tokens (retokenized):")
+    assert not v.sniff(sglang)
+    short = "\n".join(BARE.splitlines()[:5]) + "\n```\n"  # three rows: too few to be the tool's block
+    assert not v.sniff(short)
+
+
+def test_a_name_a_write_up_puts_before_the_banners_title_names_the_run():
+    text = RENAMED.replace("Serving Benchmark Result (16K/1K - Conc 256)", "Helion Serving Benchmark Result")
+    p = v.parse(text, "named.md")
+    assert set(p.table["run"]) == {"Helion", "8K/8K - c=32"}
+
+
+BLOCK = (
+    "============ Serving Benchmark Result ============\nSuccessful requests:                     1\n" + "=" * 50 + "\n"
+)
+BAR = "100%|##########| 100/100 [00:02<00:00, 34.85it/s]\n"
+COMMAND = "vllm bench serve --model m --num-prompts 500\n"
+
+
+def test_a_progress_bar_below_the_command_is_the_runs_own_prompt_count():
+    # real: vllm-project/vllm#24005 pastes `--num-prompts 500` in one fence and a bar of 100/100 in the next
+    below = v.parse(COMMAND + BAR + BLOCK, "x.md")
+    assert below.table["num_prompts"].iat[0] == 100
+    above = v.parse(BAR + COMMAND + BLOCK, "x.md")  # the other way: the command is the nearer print
+    assert above.table["num_prompts"].iat[0] == 500
+
+
+def test_a_closing_row_the_paste_trimmed_still_closes_the_block():
+    # vLLM prints "=" * 50; a PR comment kept 42 of them (vllm-project/vllm#15401)
+    whole = RENAMED.split("\n\n")[0] + "\n"
+    p = v.parse(whole + "=" * 42 + "\n", "trimmed.md")
+    assert len(p.table) and not p.messages
+    five = v.parse(whole + "=" * 5 + "\n", "five.md")  # a short run of '=' is no closing row: the copy ends
+    assert five.rejected["reason"].str.startswith(core.COPY_ENDS).all() and any("copy ends" in x for x in five.messages)

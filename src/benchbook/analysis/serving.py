@@ -141,6 +141,11 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     # SingleStream's target_qps only sizes its run too (the expected query count)
     qps = wide["target_qps"].astype(float).mask(scenario.isin(["Offline", "SingleStream"]), np.inf)
     wide["request_rate"] = wide["request_rate"].astype(float).fillna(qps)
+    # a Server summary pasted without its Test Parameters still prints the rate LoadGen scheduled its
+    # queries at (`Scheduled samples per second`): the offered load, never an all-at-once run
+    if "scheduled_request_rate" in wide:
+        sched = wide["scheduled_request_rate"].astype(float).where(scenario == "Server")
+        wide["request_rate"] = wide["request_rate"].fillna(sched)
     # no rate where the format records one: the tool's default (inf); where it records none, unknown
     wide["rate_assumed"] = wide["request_rate"].isna() & wide["request_rate_recorded"]
     # an output without a failure count that sent more prompts than completed: the rest failed; one
@@ -154,7 +159,42 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide["no_output"] = wide["completed"].astype(float).gt(0) & wide["total_generated_tokens"].astype(float).eq(0)
     blank = [c for c in wide.columns if re.match(r"(ttft|tpot|itl)_", str(c))]
     wide.loc[wide["no_output"], blank] = np.nan
+    _screen_mean_e2el(wide)
     return wide.copy()  # one block per dtype: the columns added one by one fragment a wide (AIPerf) table
+
+
+#: The tools' own measured mean requests in flight, in the order a run's value is taken: SGLang's
+#: `Concurrency` and GuideLLM's mean concurrency (`concurrency_mean`), trtllm-bench's `Number of
+#: concurrent requests` (`concurrent_requests_mean`).
+MEASURED_CONCURRENCY = ("concurrency_mean", "concurrent_requests_mean")
+
+#: SGLang's `Concurrency` is the sum of the request latencies over the duration: Little's law on the
+#: same run. A printed mean E2EL whose Little's law is off the tool's measured concurrency by more than
+#: this factor is not what the tool measured (a paste cut inside its digits, `180` for `180xx`).
+MEASURED_CONFLICT = 2.0
+
+
+def measured_concurrency(r: pd.DataFrame) -> pd.Series:
+    """The tool's own measured mean requests in flight per run, NaN where it prints none."""
+    out = pd.Series(np.nan, index=r.index)
+    for c in MEASURED_CONCURRENCY:
+        if c in r:
+            out = out.fillna(r[c].astype(float))
+    return out
+
+
+def _screen_mean_e2el(wide: pd.DataFrame) -> None:
+    """Set aside (in place) a printed mean E2EL that the tool's own measured concurrency contradicts:
+    `e2el_conflict` marks the run, `e2el_mean_printed` and `little_in_flight` keep what it implied."""
+    tool = measured_concurrency(wide)
+    rate = wide["completed"].astype(float) / wide["duration"].astype(float).where(wide["duration"].astype(float) > 0)
+    little = rate * wide["e2el_mean"].astype(float) / 1000
+    ratio = little / tool.where(tool > 0)
+    bad = ((ratio > MEASURED_CONFLICT) | (ratio < 1 / MEASURED_CONFLICT)).fillna(False).astype(bool)
+    wide["e2el_conflict"] = bad
+    wide["e2el_mean_printed"] = wide["e2el_mean"].where(bad)
+    wide["little_in_flight"] = little.where(bad)
+    wide["e2el_mean"] = wide["e2el_mean"].mask(bad)
 
 
 def latency_stats(r: pd.DataFrame, metric: str, every: bool = False) -> pd.DataFrame:
@@ -393,12 +433,14 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     out["mean_e2el_s"] = w.fillna(w_est)
     out["estimated"] = est & w_est.notna()  # an estimate made, not a latency missing (no request completed)
     out["in_flight"] = lam * out["mean_e2el_s"]
-    # a tool that measures the requests in flight (GuideLLM's mean concurrency): its value where the
-    # output gives no mean latency to apply Little's law with
-    measured = out["in_flight"].isna() & out.get("concurrency_mean", pd.Series(np.nan, index=out.index)).notna()
+    # a tool that measures the requests in flight (SGLang's and GuideLLM's mean concurrency,
+    # trtllm-bench's concurrent requests): its value where the output gives no mean latency to apply
+    # Little's law with, or prints one the measurement contradicts (`e2el_conflict`, set by `runs`)
+    tool = measured_concurrency(out)
+    measured = out["in_flight"].isna() & tool.notna()
     out["in_flight_measured"] = measured
     if measured.any():
-        out.loc[measured, "in_flight"] = out.loc[measured, "concurrency_mean"]
+        out.loc[measured, "in_flight"] = tool[measured]
     # uncapped: the prompts are the ceiling; a cap the output does not record is unknown, not absent
     known = (
         out["max_concurrency_recorded"].astype(bool)
@@ -475,11 +517,26 @@ def rate_unmet(r: pd.DataFrame) -> pd.Series:
     return _rate_checked(r) & np.isfinite(done) & (done < UNMET_RATE_SHARE * rate)
 
 
+def printed_percentile(stat: str) -> float | None:
+    """The percentile a printed statistic is (`median` and `p50` 50, `p75` 75, `p99.9` 99.9, `min` 0,
+    `max` 100), None for a mean, a spread or a count."""
+    if stat in PERCENTILE_OF:
+        return PERCENTILE_OF[stat]
+    if stat in ("min", "max"):
+        return 0.0 if stat == "min" else 100.0
+    m = re.fullmatch(r"p(\d+(?:\.\d+)?)", stat)
+    return float(m.group(1)) if m and float(m.group(1)) <= 100 else None
+
+
 def _share_bounds(row: pd.Series, metric: str, slo: float) -> tuple[float, float]:
-    """(lower, upper) share of requests with `metric` <= slo, from the reported percentiles."""
+    """(lower, upper) share of requests with `metric` <= slo, from every percentile the output
+    prints, its minimum and maximum included (GenAI-Perf's and AIPerf's p25, p75, min, max): a
+    minimum over the SLO means no request met it, a maximum under it that every one did."""
     lo, up = 0.0, 1.0
-    for stat, q in PERCENTILE_OF.items():
-        v = row.get(f"{metric}_{stat}", np.nan)
+    prefix = f"{metric}_"
+    for col in row.index:
+        q = printed_percentile(str(col)[len(prefix) :]) if str(col).startswith(prefix) else None
+        v = row.get(col, np.nan) if q is not None else None
         if v is None or not np.isfinite(v):
             continue
         if v <= slo:
@@ -934,13 +991,14 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
     from benchbook import ingest
     from benchbook.ingest import aiperf, vllm_serve
 
-    frames, detailed, aside = [], [], {}
+    frames, detailed, aside, cut = [], [], {}, {}
     for path in paths:
         found = [t for t in ingest.detect(ingest._load_text(path)) if t in ingest.SERVING_TOOLS]
         for tool in found:
             df = ingest.read(path, tool=tool)
             for source in df["source"].unique():
                 aside.setdefault(source, set()).update(screened_latencies(df.attrs.get("rejected", [])))
+            cut.update(copy_ends(df))
             df.attrs = {}
             frames.append(df)
         if "vllm-bench-serve" in found:
@@ -950,8 +1008,35 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
     r = parallelism_from_context(runs(pd.concat(frames, ignore_index=True)), paths)
     if "source" in r:
         r["latency_set_aside"] = [",".join(m for m in LATENCIES if m in aside.get(s_, ())) for s_ in r["source"]]
+        r["copy_ends"] = [cut.get((s_, run), np.nan) for s_, run in zip(r["source"], r["run"], strict=True)]
     req = pd.concat(detailed, ignore_index=True) if detailed else pd.DataFrame(columns=vllm_serve.REQUEST_COLUMNS)
     return settings_labels(r, req)
+
+
+def copy_ends(df: pd.DataFrame) -> dict[tuple[str, str], int]:
+    """(source, run) -> the line where the file's copy ends inside that run's block or table (the
+    parser set that last line aside as possibly cut: `ingest.core.cut_item`): what the tool printed
+    after it is not in the file, so that run's missing numbers are unknown, never unprinted."""
+    from benchbook.ingest import core
+
+    out = {}
+    for x in df.attrs.get("rejected", []):
+        if not str(x.get("reason", "")).startswith(core.COPY_ENDS):
+            continue
+        above = df[(df["source"] == x["source"]) & (df["line"] < x["line"])]
+        if len(above):  # the run whose numbers stand nearest above the cut line holds it
+            out[(str(x["source"]), str(above.loc[above["line"].idxmax(), "run"]))] = int(x["line"])
+    return out
+
+
+def cut_of(rows: pd.DataFrame) -> tuple[str, int] | None:
+    """(run, line) of the first of `rows` whose copy ends inside its block (`copy_ends`), or None:
+    a number such a run lacks may stand after that line, so a page says where the copy ends instead
+    of saying the output prints no such number."""
+    if "copy_ends" not in rows or not rows["copy_ends"].notna().any():
+        return None
+    row = rows[rows["copy_ends"].notna()].iloc[0]
+    return str(row["run"]), int(row["copy_ends"])
 
 
 def screened_latencies(rejected: list[dict]) -> list[str]:

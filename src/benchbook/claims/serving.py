@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -106,6 +107,10 @@ def growth(curve: pd.DataFrame, variable: str) -> Claim:
     return make("growth", "scaling", rule, ev)
 
 
+#: A latency statistic column of a run (`ttft_mean`, `e2el_p75`, `itl_max`): the figure of completed requests.
+LATENCY_STAT = re.compile(r"(?:ttft|tpot|itl|e2el)_(?:mean|median|min|max|std|p\d+(?:\.\d+)?)")
+
+
 def underfilled(lit: pd.DataFrame) -> Claim:
     """Capped runs whose measured concurrency (Little's law) stayed well under their cap."""
     capped = lit[lit["max_concurrency"].notna() & lit["in_flight"].notna()]
@@ -121,8 +126,18 @@ def underfilled(lit: pd.DataFrame) -> Claim:
     # the latency is what is missing, never the requests
     done = pd.to_numeric(lit["completed"], errors="coerce").fillna(0) > 0 if "completed" in lit else False
     done = done | ~serving.recorded(lit, "completed")  # a count the format does not record is not zero
-    ev["unmeasured"] = int((blind & ~no_rate & ~silent & ~done).sum())
-    ev["no_latency"] = int((blind & ~no_rate & ~silent & done).sum())
+    # a latency statistic is one of completed requests: a run that prints one completed some, however
+    # its count row was lost (a paste cut above it)
+    stats = [c for c in lit.columns if LATENCY_STAT.fullmatch(str(c))]
+    done = done | (lit[stats].apply(pd.to_numeric, errors="coerce").notna().any(axis=1) if stats else False)
+    # a mean latency read but no request rate (the paste cut before its throughput lines): the rate is
+    # what Little's law lacks, never the requests or their latency
+    lam = pd.to_numeric(lit["request_throughput"], errors="coerce") if "request_throughput" in lit else None
+    timed = lit["mean_e2el_s"].notna() if "mean_e2el_s" in lit else pd.Series(False, index=lit.index)
+    rateless = blind & ~no_rate & ~silent & timed & (lam.isna() if lam is not None else True)
+    ev["no_rate_read"] = int(rateless.sum())
+    ev["unmeasured"] = int((blind & ~no_rate & ~silent & ~done & ~rateless).sum())
+    ev["no_latency"] = int((blind & ~no_rate & ~silent & done & ~rateless).sum())
     ev["no_throughput"] = int((blind & no_rate).sum())
     if "max_concurrency_recorded" in lit:  # runs whose output format records no cap: no absence to claim
         ev["unrecorded"] = int((lit["max_concurrency"].isna() & ~lit["max_concurrency_recorded"].astype(bool)).sum())
@@ -264,6 +279,8 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
         ev.update(burst_run=str(b["run"]), burst_median=_f(b["itl_median"]), burst_mean=_f(b["itl_mean"]))
     ev.update(itl_at_most=serving.UNSTREAMED_ITL_MS, ttft_share=serving.UNSTREAMED_TTFT_SHARE)
     ev["silent"] = int(r["no_output"].fillna(False).astype(bool).sum()) if "no_output" in r else 0
+    cut = serving.cut_of(r.drop(index=ok.index))  # a run lacking either because its copy ends first
+    ev.update(cut_run=cut[0] if cut else None, cut_line=cut[1] if cut else None)
     if len(far):
         w = far.loc[(far["tpot_mean"] / far["itl_mean"]).idxmax()]
         ev.update(run=str(w["run"]), tpot=_f(w["tpot_mean"]), itl=_f(w["itl_mean"]))

@@ -23,6 +23,7 @@ import pandas as pd
 from benchbook import config, declarations
 from benchbook.ingest import context, preamble
 from benchbook.ingest.core import (
+    COPY_ENDS,
     LARGE,
     REGISTRY,
     REJECTED_COLUMNS,
@@ -410,7 +411,12 @@ def set_aside_note(paths, tool: str | tuple[str, ...] | None = None) -> str | No
         return None
     kinds = Counter(reason_kind(r) for r in rej["reason"])
     files = ", ".join(dict.fromkeys(rej["source"]))
-    by = ", ".join(f"{n} {k}" for k, n in kinds.most_common())
+    cut = rej[[reason_kind(r) == COPY_ENDS for r in rej["reason"]]]
+    ends = ", ".join(str(n) for n in dict.fromkeys(cut["line"]))  # the copy's last line, named
+    by = ", ".join(
+        f"{n} {k}, at line {ends}: that line may be cut short, so it is not read" if k == COPY_ENDS else f"{n} {k}"
+        for k, n in kinds.most_common()
+    )
     return (
         f"Data set aside: {len(rej)} number{'s' if len(rej) != 1 else ''} of {files} ({by}); "
         "`benchbook ingest --rejected FILE` lists them with their lines."

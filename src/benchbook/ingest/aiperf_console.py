@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest.core import ParseError, percentile
+from benchbook.ingest.core import ParseError, copy_ends, cut_item, percentile
 from benchbook.ingest.genai_perf import CUT, STATS, _box_cells, _value
 
 TITLE_RE = re.compile(r"NVIDIA AIPerf \| LLM Metrics[ \t]*$", re.M)
@@ -215,9 +215,23 @@ def parse(text: str, source: str, messages: list[str]):
         header = _box_cells(lines[head], BOX_HEAD)
         if header[:1] != ["Metric"] or not all(h in STATS or re.fullmatch(r"p\d+", h) for h in header[1:]):
             raise ParseError(source, head + 1, f"an AIPerf table header with unknown columns: {', '.join(header)}")
-        end, rows, pending = head + 1, [], None
+        end, rows, pending, cut = head + 1, [], None, False
         while end < len(lines) and not lines[end].strip().startswith("\u2514"):  # └ closes the table
             s = lines[end].strip()
+            # the copy ends before the table's bottom rule (└───): its last line may be cut short, not read
+            if copy_ends(lines, end):
+                numbers = (
+                    [c for c in _box_cells(s, BOX_ROW)[1:] if _value(c) is not None] if s.startswith(BOX_ROW) else []
+                )
+                line_, _, why = cut_item(end, s)
+                rejects.extend((line_, f"{s[:40].strip()} ... {c}", why) for c in numbers or [s[-20:]])
+                cells += max(len(numbers), 1)
+                messages.append(
+                    f"{source}:{end + 1}: the copy ends inside the LLM Metrics table, at line {end + 1}: "
+                    f"the rows above it read, that line not (it may be cut short)"
+                )
+                end, cut = len(lines), True
+                break
             if s.startswith(BOX_ROW):
                 cells_ = _box_cells(s, BOX_ROW)
                 label, vals = cells_[0], cells_[1:]
@@ -236,7 +250,7 @@ def parse(text: str, source: str, messages: list[str]):
             elif s and not s.startswith(("\u2521", "\u250f", "\u2500")):  # ┡ ┏ rules
                 raise ParseError(source, end + 1, "the AIPerf table ends without its bottom rule (└───)")
             end += 1
-        if end == len(lines):
+        if end == len(lines) and not cut:
             raise ParseError(source, head + 1, "the AIPerf table ends without its bottom rule (└───)")
         after = titles[k + 1] if k + 1 < len(titles) else len(lines)
         before = titles[k - 1] + 1 if k else 0

@@ -574,6 +574,31 @@ def unread_table(lines: list[str], start: int, tool: str, expected: str) -> tupl
     return end, items, message
 
 
+#: The head of the reason given to the line where a pasted copy of a tool's output ends.
+COPY_ENDS = "cut where the copy ends"
+
+
+def last_line(lines) -> int | None:
+    """Index of the last line that is not blank: where a copy of an output ends (None when none is)."""
+    for j in range(len(lines) - 1, -1, -1):
+        if lines[j].strip():
+            return j
+    return None
+
+
+def copy_ends(lines, j: int) -> bool:
+    """Whether line j (0-based) is the copy's last line, so that it may be cut short: a paste of an
+    issue or a log cut where the stored copy ends keeps every line above it whole, and this one
+    may have lost its end (`P99 TPOT (ms):   49` of 49.87, `Outp` of `Output token throughput`)."""
+    return j == last_line(lines)
+
+
+def cut_item(j: int, line: str) -> tuple[int, str, str]:
+    """The rejected item of line j (0-based) where the copy ends inside a tool's block or table: not
+    read (it may be cut short), its line named; what the tool printed after it is not in the file."""
+    return (j + 1, line.strip()[:80], f"{COPY_ENDS} (line {j + 1}, the file's last: it may be cut short)")
+
+
 def rejected(tool: str, source: str, items: Iterable[tuple[int, str, str]]) -> pd.DataFrame:
     """The report of numeric cells not kept: (line, text, reason) triples. Tool, source and reason
     are categorical: a few values repeated on every row (on a large file, a third of the report)."""

@@ -47,7 +47,7 @@ import math
 import re
 
 from benchbook.ingest import vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, copy_ends, cut_item, finish, percentile, register
 from benchbook.ingest.text import Lines, contains, csv_rows, json_object, search, whole
 
 NAME = "genai-perf"
@@ -434,6 +434,14 @@ def _names(labels: list[str]) -> list[str]:
     return [x if x not in labels[:k] else f"{x} #{labels[:k].count(x) + 1}" for k, x in enumerate(labels)]
 
 
+def _bare_head(lines: list[str], i: int, lo: int) -> bool:
+    """Line `i` is GenAI-Perf's header row (`┃ Statistic ┃ avg ┃`) pasted without the title above it:
+    no title in the three lines before it (`lo`: where the previous table ended)."""
+    if not _LEGACY_HEAD.search(lines[i]):
+        return False
+    return not any(TITLE_RE.search(t) or _LEGACY_TITLE.match(t) for t in lines[max(lo, i - 3) : i])
+
+
 def _legacy_title(lines: list[str], i: int) -> bool:
     """Line `i` is the legacy table's title: a bare `LLM Metrics` with the header row just below."""
     return bool(_LEGACY_TITLE.match(lines[i])) and any(_LEGACY_HEAD.search(s) for s in lines[i + 1 : i + 4])
@@ -449,11 +457,12 @@ def _console(text: str, source: str, messages: list[str]):
     targets: list[str] = []  # the server each table's command measured
     i = end = 0
     while i < len(lines):
-        if not (TITLE_RE.search(lines[i]) or _legacy_title(lines, i)):
+        bare = _bare_head(lines, i, end)
+        if not (TITLE_RE.search(lines[i]) or _legacy_title(lines, i) or bare):
             i += 1
             continue
         title_at = i
-        head = next((j for j in range(i + 1, min(i + 4, len(lines))) if _BOX_HEAD in lines[j]), None)
+        head = i if bare else next((j for j in range(i + 1, min(i + 4, len(lines))) if _BOX_HEAD in lines[j]), None)
         if head is None:
             raise ParseError(source, i + 1, "a GenAI-Perf title without its table header (┃ Statistic ┃ ...)")
         header = _box_cells(lines[head], _BOX_HEAD)
@@ -476,6 +485,12 @@ def _console(text: str, source: str, messages: list[str]):
         while j < len(lines):
             s = lines[j].strip()
             if s.startswith("\u2514") or not s:  # └ closes the table
+                break
+            if s.startswith(_BOX_ROW) and copy_ends(lines, j):  # the copy ends before └: the line may be cut
+                line_, _, why = cut_item(j, s)
+                numbers = [c for c in _box_cells(s, _BOX_ROW)[1:] if _value(c) is not None] or [s[-20:]]
+                rejects.extend((line_, f"{_box_cells(s, _BOX_ROW)[0]} ... {c}", why) for c in numbers)
+                cells += len(numbers)
                 break
             if s.startswith(_BOX_ROW):
                 row = _box_cells(s, _BOX_ROW)
@@ -567,11 +582,9 @@ def _quoted_csv(text: str) -> str | None:
 
 
 def _has_table(text: str | Lines) -> bool:
-    """A console table of GenAI-Perf's own metrics: the titled one, or the legacy one (a bare `LLM
-    Metrics` line and the `┃ Statistic ┃ avg ┃` header)."""
-    return (search(_OWN_TITLE, text) and contains(_BOX_HEAD, text)) or (
-        search(_LEGACY_TITLE, text) and search(_LEGACY_HEAD, text)
-    )
+    """A console table of GenAI-Perf's own metrics: the titled one, or its `┃ Statistic ┃ avg ┃` header
+    row (under the legacy `LLM Metrics` title, or pasted without any: `_bare_head`)."""
+    return (search(_OWN_TITLE, text) and contains(_BOX_HEAD, text)) or search(_LEGACY_HEAD, text)
 
 
 def sniff(text: str | Lines) -> bool:

@@ -1336,6 +1336,10 @@ def _context_index(lines: list[str]):
     return at
 
 
+#: llama-bench's own error line (`main: error: failed to load model 'm.gguf'`), printed before it exits.
+ERROR_RE = re.compile(r"^main: error: ")
+
+
 def parse(text: str | Lines, source: str) -> Parsed:
     """Parse every llama-bench block (markdown, JSON, JSONL, CSV) in a text (a string or a file's lines)."""
     if not isinstance(text, (str, Lines)):
@@ -1359,6 +1363,13 @@ def parse(text: str | Lines, source: str) -> Parsed:
             "JSON/JSONL objects with avg_ts and n_prompt/n_gen, a CSV header with avg_ts, or -o sql INSERT lines",
         )
     if not out.records and not out.rejected:
+        # llama-bench prints `main: error: failed to load model '...'` (and exits) when a model cannot be
+        # loaded: a run that stopped there has no result, and the refusal names that line
+        stop = next((i for i, s in enumerate(lines) if ERROR_RE.match(s.strip())), None)
+        if stop is not None:
+            raise ParseError(
+                source, stop + 1, f"llama-bench stopped before its first result: {lines[stop].strip()[:100]}"
+            )
         raise ParseError(source, 1, "llama-bench output with no measured rows (truncated before the first result?)")
     _name_fields(out)
     out.records.sort(key=lambda r: r["line"])

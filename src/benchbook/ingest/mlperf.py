@@ -132,6 +132,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     section = None
     for j in range(head, len(lines)):
         s, ln = lines[j].strip(), j + 1
+        if s.startswith(("```", "~~~")):
+            break  # LoadGen writes no code fence: a summary pasted in a fenced block ends at its fence
         if not s or BANNER_RE.match(s):
             continue
         if s in ("MLPerf Results Summary", "Additional Stats", "Test Parameters Used"):

@@ -211,8 +211,10 @@ def _section(lines: list[str], lo: int, j: int) -> tuple[int, int]:
 #: kept in its metadata as the JSON result keeps them.
 WORKLOAD_ARGS = ("random_input_len", "random_output_len")
 #: The client (the module, or SGLang's self-contained script copied beside a README) and the server.
-_BENCH = ("sglang.bench_serving", "bench_serving.py")
-_COMMANDS = (*_BENCH, "sglang.launch_server", "sglang serve")
+#: The benchmark's commands: SGLang's module, its copy run as a script, and sgl-jax's copy of the module
+#: (`python -m sgl_jax.bench_serving`, the same options and print); the launch commands of the server.
+_BENCH = ("sglang.bench_serving", "sgl_jax.bench_serving", "bench_serving.py")
+_COMMANDS = (*_BENCH, "sglang.launch_server", "sgl_jax.launch_server", "sglang serve")
 SCRIPT_RE = re.compile(r"\bpython3?\s+(?:\S*/)?bench_serving\.py\b")
 
 

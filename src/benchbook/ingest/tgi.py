@@ -31,6 +31,8 @@ from benchbook.ingest.core import (
     Parsed,
     ParseError,
     Tool,
+    copy_ends,
+    cut_item,
     finish,
     markdown_cells,
     register,
@@ -429,6 +431,17 @@ def _read_table(lines, i, st: _State, source: str, messages: list[str]):
     while j < len(lines) and lines[j].strip().startswith("|"):
         lineno = j + 1
         raw = markdown_cells(lines[j])
+        whole = len(raw) == len(header) and lines[j].rstrip().endswith("|")  # every cell and the closing pipe
+        if copy_ends(lines, j) and not whole:  # the copy ends in the table, inside its last row: not read
+            if first:
+                raise ParseError(source, lineno, f"the copy ends inside the first row of a {kind} table: no whole row")
+            cut = [c for c in raw[2:] if c] or [lines[j].strip()]
+            line_, _, why = cut_item(j, lines[j])
+            bad.extend((line_, c, why) for c in cut)
+            nread += len(cut)
+            messages.append(f"{source}:{lineno}: the copy ends inside the {kind} table, at line {lineno}: not read")
+            j = len(lines)
+            break
         if len(raw) != len(header):
             raise ParseError(source, lineno, f"expected {len(header)} cells in a {kind} row, found {len(raw)}")
         eff = list(raw)

@@ -111,6 +111,24 @@ def _dims(first: str, value: str) -> dict:
     return {n: int(v) for n, v in zip(names, vals, strict=True) if n and re.fullmatch(r"\d+", v)}
 
 
+#: A write-up's own label over one of its tables (`Before:`, `After:`, `main:`): a short line ending
+#: in a colon, alone above the table (a code fence and blank lines between them).
+_LABEL = re.compile(r"^\s*(?P<label>[A-Za-z][\w .+/-]{0,30}?)\s*:\s*$")
+
+
+def _label(lines, i: int) -> str | None:
+    """The label a write-up puts above the table whose header is line i: each tritonbench run prints its
+    own table, so two tables of the same inputs under `Before:` and `After:` are two runs (two
+    versions of the kernel), told apart by that label in their backend's name."""
+    for j in range(i - 1, max(i - 5, -1), -1):
+        s = lines[j].strip()
+        if not s or s.startswith(("```", "~~~")):
+            continue
+        m = _LABEL.match(s)
+        return m["label"] if m else None
+    return None
+
+
 def parse(text: str | Lines, source: str) -> Parsed:
     lines = split_n(whole(text))
     records, rejects, cells, messages = [], [], 0, []
@@ -126,6 +144,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             messages.append(
                 f"{source}:{i + 1}: no tritonbench command above the table: operator, causal and pass unknown"
             )
+        label = _label(lines, i)
         j = i + 2
         while j < len(lines) and lines[j].strip() and not _HEADER.match(lines[j]):
             row = _cells(lines[j], spans)
@@ -156,7 +175,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                     records.append(
                         dict(
                             base,
-                            backend=m["backend"],
+                            backend=f"{m['backend']} ({label})" if label else m["backend"],
                             line=j + 1,
                             metric=m["metric"],
                             statistic="value",

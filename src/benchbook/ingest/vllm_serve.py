@@ -3,10 +3,12 @@
 Three forms are read:
 
 * the text block the tool prints, from `============ Serving Benchmark Result ============` to the
-  closing row of 50 `=` (a banner a write-up renamed, `Serving Benchmark Result (16K/1K - Conc 256)`,
-  names the run and, where it says so, its cap; a block pasted without its closing row that ends at a
-  code fence or at a blank line before the next banner is read and reported; one cut by the file's
-  end is refused as truncated), with the context above it that names the run: a markdown heading
+  closing row of 50 `=` (a paste may trim it to fewer: a row of `=` alone closes the block; a banner
+  a write-up renamed, `Serving Benchmark Result (16K/1K - Conc 256)`, names the run and, where it
+  says so, its cap; a block pasted without its closing row that ends at a code fence or at a blank
+  line before the next banner is read and reported; one cut where the copy ends has every line
+  above the copy's last read, and that last line, which may be cut short, set aside with its line
+  named: `core.cut_item`), with the context above it that names the run: a markdown heading
   (`## c=32`), the command line (`vllm bench serve ... --max-concurrency=32`), the
   `Namespace(...)` dump (hard-wrapped or not) and the pre-run lines (`Traffic request rate: inf`,
   `Burstiness factor: 1.0 ...`, `Maximum request concurrency: None`) and a write-up's own list
@@ -58,7 +60,18 @@ import numpy as np
 import pandas as pd
 
 from benchbook.ingest import serving_power, vllm_serve_2023
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, percentile, register
+from benchbook.ingest.core import (
+    Parsed,
+    ParseError,
+    Tool,
+    copy_ends,
+    cut_item,
+    finish,
+    last_line,
+    number,
+    percentile,
+    register,
+)
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, contains, first_char, split_n, whole
 from benchbook.ingest.tgi import hub_id
@@ -114,10 +127,15 @@ METRICS = {
 }
 
 #: The banner; a write-up may name its run inside it (`==== Serving Benchmark Result (16K/1K - Conc 256) ====`).
-HEADER_RE = re.compile(r"^(?P<prefix>.*?)=+ Serving Benchmark Result(?: \((?P<label>[^()]+)\))? =+\s*$")
+HEADER_RE = re.compile(
+    r"^(?P<prefix>.*?)=+ (?:(?P<name>[A-Za-z][\w.+-]*(?: [\w.+-]+){0,2}) )?Serving Benchmark Result"
+    r"(?: \((?P<label>[^()]+)\))? =+\s*$"
+)
 #: A concurrency cap named in a banner's label (`Conc 256`, `concurrency=64`, `c=8`).
 BANNER_CAP_RE = re.compile(r"\b(?:conc(?:urrency)?|c)\s*[=:]?\s*(\d+)\b", re.IGNORECASE)
-CLOSE_RE = re.compile(r"^={50}\s*$")
+#: The closing row: vLLM prints 50 `=` (`"=" * 50`); a paste that trims it (42 or 48 kept) still closes the
+#: block, whose own section rules are rows of `-`.
+CLOSE_RE = re.compile(r"^={10,}\s*$")
 SECTION_RE = re.compile(r"^-{3,}[^-].*[^-]-{3,}\s*$|^-+[A-Za-z ().-]+-+\s*$")
 LINE_RE = re.compile(r"^(?P<label>[^:]+?):\s+(?P<value>\S+)\s*$")
 STAT_RE = re.compile(
@@ -346,6 +364,7 @@ def _context(lines: list[str], lo: int, hi: int, prefix: str = "") -> dict:
         lines = lines[:lo] + [s[len(prefix) :] if s.startswith(prefix) else s for s in lines[lo:hi]]
     ctx: dict = {}
     ns_text = None
+    prompts_from = None  # the line of the command that gave num_prompts, when one did
     i = hi - 1
     # Namespace dump: may be hard-wrapped over several lines; join until parentheses balance.
     for j in range(lo, hi):
@@ -394,6 +413,7 @@ def _context(lines: list[str], lo: int, hi: int, prefix: str = "") -> dict:
             while s.rstrip().endswith("\\") and k + 1 < hi:
                 k += 1
                 s = s.rstrip()[:-1] + " " + lines[k]
+            end_line = k
             try:
                 argv = shlex.split(s[s.find("vllm") if "vllm" in s else 0 :], comments=False, posix=True)
             except ValueError:
@@ -422,13 +442,17 @@ def _context(lines: list[str], lo: int, hi: int, prefix: str = "") -> dict:
             for key in ("num_prompts", "request_rate", "max_concurrency", "burstiness"):
                 if key in args and key not in ctx:
                     ctx[key] = _opt_float(args[key])
+                    if key == "num_prompts":
+                        prompts_from = end_line  # the command's last line: a bar printed below it is the run's own
             if "label" in args:
                 ctx.setdefault("label", args["label"])
     # the progress bar nearest above the block (`100%|████| 4096/4096 [01:27<00:00, ...]`): the bar
     # ticks once for every request that finished, failed or not, so its total is the prompts sent; read
-    # only where neither the Namespace nor the command line gives the count
-    if "num_prompts" not in ctx:
-        for j in range(hi - 1, lo - 1, -1):
+    # where the Namespace gives no count, and over the command's where the bar stands below the command:
+    # the bar is the run's own print (a command pasted apart may not be the one that ran: `--num-prompts
+    # 500` over a bar of 100/100), a command below the bar the nearer one
+    if "num_prompts" not in ctx or prompts_from is not None:
+        for j in range(hi - 1, max(lo, prompts_from or lo) - 1, -1):
             bar = PROGRESS_BAR_RE.search(lines[j])
             if bar:
                 ctx["num_prompts"] = float(bar.group("total"))
@@ -513,14 +537,56 @@ def _author_list(lines: list[str], lo: int, hi: int, ctx: dict) -> None:
 # text blocks
 
 
+#: The fewest consecutive rows of the tool's own, from `Successful requests:` on, read as a block a
+#: write-up pasted without its banner.
+BARE_MIN = 5
+
+
+def _own_row(line: str) -> bool:
+    """Whether a line is one vLLM prints inside its result block: a known label with its value, a
+    latency statistic, a per-position acceptance, or a section rule."""
+    s = line.strip()
+    if SECTION_RE.match(s):
+        return True
+    m = LINE_RE.match(s)
+    return bool(m) and (
+        m["label"].strip() in LABELS
+        or bool(STAT_RE.match(m["label"].strip()))
+        or bool(POS_RE.match(m["label"].strip()))
+    )
+
+
+def _bare(lines, i: int) -> int | None:
+    """Where a block pasted without its banner ends (the first line that is not one of its rows), when
+    line i starts one: `Successful requests:` and at least BARE_MIN of the tool's rows. A row of
+    another tool's below them (SGLang's `Total generated tokens (retokenized)`, `Concurrency:`) makes
+    it that tool's block, not this one's; the copy's last line may be a row cut short."""
+    if not lines[i].strip().startswith("Successful requests:") or (i and _own_row(lines[i - 1])):
+        return None
+    j = i
+    while j < len(lines) and _own_row(lines[j]):
+        j += 1
+    if j - i < BARE_MIN or j < len(lines) and LINE_RE.match(lines[j].strip()) and not copy_ends(lines, j):
+        return None
+    return j
+
+
 def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
-    """(header index, close index, prefix) of each vLLM result block (0-based)."""
+    """(header index, close index, prefix) of each vLLM result block (0-based); a block pasted
+    without its banner (`_bare`) has the line above its first row as its header index."""
     out = []
     i = 0
     n = len(lines)
     while i < n:
         m = HEADER_RE.match(lines[i])
         if not m:
+            end = _bare(lines, i)
+            if end is not None:
+                last = last_line(lines)
+                close = end if last is not None and end <= last else last  # nothing after: the copy ends in it
+                out.append((i - 1, close, ""))
+                i = close + 1
+                continue
             i += 1
             continue
         prefix = m.group("prefix")
@@ -531,6 +597,7 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
             s = lines[j]
             body = s[len(prefix) :] if prefix and s.startswith(prefix) else s
             if HEADER_RE.match(s):
+                close = j  # the next banner ends it: read up to there and reported, see `_unclosed`
                 break
             if CLOSE_RE.match(body.strip()):
                 close = j
@@ -542,14 +609,43 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
                 sglang = True
             j += 1
         if sglang:
-            i = (close or j) + 1
+            i = close if close is not None and HEADER_RE.match(lines[close]) else (close or j) + 1
             continue
         if close is None:
-            raise ParseError(
-                "", i + 1, "a 'Serving Benchmark Result' block without its closing row of '=' (truncated?)"
-            )
+            # the copy ends inside the block: its lines up to the copy's last are read, that one is not
+            close = last_line(lines)
+            if close is None or close <= i:
+                raise ParseError(
+                    "", i + 1, "a 'Serving Benchmark Result' banner with no line under it: the copy ends there"
+                )
         out.append((i, close, prefix))
-        i = close + 1
+        i = close if HEADER_RE.match(lines[close]) else close + 1
+    return out
+
+
+#: A short label an author writes on its own line right above a pasted block (`qps4`, `bs4`, `c=32`).
+LABEL_ABOVE_RE = re.compile(r"^[A-Za-z][\w .=/+-]{0,23}$")
+#: A request rate named in such a label (`qps4`, `rps=2`, `rate 10`).
+LABEL_RATE_RE = re.compile(r"\b(?:qps|rps|rate)\s*[=:]?\s*(\d+(?:\.\d+)?)\b", re.IGNORECASE)
+
+
+def _label_above(lines: list[str], lo: int, start: int) -> dict:
+    """The run a write-up names on the one line right above its block (`qps1` over one block, `qps4`
+    over the next, inside one code fence): its label, and the rate (`qps N`) or cap (`c=N`) it
+    names. A heading, a fence, a command or a `key: value` line is no such label."""
+    above = [j for j in range(start - 1, lo - 1, -1) if lines[j].strip()]
+    if not above or above[0] < start - 2:
+        return {}
+    s = lines[above[0]].strip()
+    if not LABEL_ABOVE_RE.match(s) or FENCE_RE.match(s) or s.startswith("#") or len(s.split()) > 3:
+        return {}
+    out: dict = {"label": s}
+    rate = LABEL_RATE_RE.search(s)
+    cap = BANNER_CAP_RE.search(s)
+    if rate:
+        out["request_rate"] = float(rate.group(1))
+    elif cap:
+        out["max_concurrency"] = float(cap.group(1))
     return out
 
 
@@ -557,7 +653,10 @@ def _banner(line: str, dataset: str | None) -> dict:
     """The settings a write-up's renamed banner states: its label names the run; a cap in it
     (`Conc 256`) is the run's --max-concurrency, and the rest of such a label (`16K/1K`) names its
     workload, added to the dataset (runs of two workloads are two series, never one sweep)."""
-    label = HEADER_RE.match(line)["label"]
+    m = HEADER_RE.match(line)  # a block pasted without its banner has none
+    label = m["label"] if m else None
+    if m and m["name"]:  # `==== Helion Serving Benchmark Result ====`: the write-up names the run before the title
+        return {"label": f"{m['name']} ({label})" if label else m["name"]}
     if not label:
         return {}
     out: dict = {"label": label.strip()}
@@ -877,7 +976,9 @@ def sniff(text: str | Lines) -> bool:
             return bool(_json_objects(text, "", strict=True))
         except ParseError:
             return False
-    if contains("Serving Benchmark Result", text) and contains("Successful requests:", text):
+    if contains("Successful requests:", text) and (
+        contains("Serving Benchmark Result", text) or contains("Benchmark duration (s):", text)
+    ):
         try:
             return bool(_blocks(split_n(text)))
         except ParseError:
@@ -924,7 +1025,17 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 ctx.update({key: prev_ctx[key] for key in INHERITED if key in prev_ctx})
             prev_ctx = ctx
             ctx = {**ctx, **_banner(lines[start], ctx.get("dataset"))}  # not passed on to the next block
-            if _unclosed(lines, close, prefix):
+            if "label" not in ctx:
+                ctx.update(_label_above(lines, prev_end, start))
+            cut = _unclosed(lines, close, prefix) and copy_ends(lines, close) and not FENCE_RE.match(lines[close])
+            if cut:
+                rejects.append(cut_item(close, lines[close]))
+                cells += 1
+                messages.append(
+                    f"{source}:{start + 1}: the copy ends inside the result block, at line {close + 1}: "
+                    f"lines {start + 2}-{close} read, line {close + 1} not (it may be cut short)"
+                )
+            elif _unclosed(lines, close, prefix):
                 messages.append(
                     f"{source}:{start + 1}: the result block has no closing row of '='; read up to line {close}"
                 )

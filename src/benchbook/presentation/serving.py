@@ -448,9 +448,28 @@ def littles_note(lit: pd.DataFrame) -> str:
 def _littles_note(lit: pd.DataFrame) -> str:
     """Where each run's mean E2EL comes from (printed, the per-request latencies, estimated, or the
     tool's measured concurrency instead), naming the runs whose output prints none, never the whole
-    input at once."""
+    input at once; first the runs whose printed mean E2EL the tool's measurement set aside."""
+    conflict = lit["e2el_conflict"].fillna(False).astype(bool) if "e2el_conflict" in lit else None
+    if conflict is not None and conflict.any():
+        bad = lit[conflict]
+        runs = [
+            {
+                "run": str(w["run"]),
+                "e2el_ms": float(w["e2el_mean_printed"]),
+                "rate": float(w["little_in_flight"] / (w["e2el_mean_printed"] / 1000)),
+                "little": float(w["little_in_flight"]),
+                "tool": float(w["in_flight"]),
+            }
+            for _, w in bad.iterrows()
+        ]
+        rest = lit[~conflict]
+        return _say("e2el_conflict", runs=runs) + (" " + _littles_note(rest) if len(rest) else "")
     if "in_flight_measured" in lit and lit["in_flight_measured"].any():
-        return _say("e2el_measured")
+        m = lit[lit["in_flight_measured"].astype(bool)]
+        pct = [
+            c for c in m.columns if str(c).startswith("e2el_") and serving.printed_percentile(str(c)[5:]) is not None
+        ]
+        return _say("e2el_measured", percentiles=bool(pct and m[pct].notna().any(axis=None)))
     # a count the output format does not record (GuideLLM's 0.5+ console) is unknown, not zero
     none = lit["completed"].fillna(0).eq(0) & serving.recorded(lit, "completed") if "completed" in lit else False
     if "mean_e2el_s" in lit and (lit["mean_e2el_s"].isna() & none).all():
@@ -459,8 +478,12 @@ def _littles_note(lit: pd.DataFrame) -> str:
     src = src.where(~src.eq("estimated") | lit["estimated"].astype(bool), "none")  # no estimate made: nothing to say
     est = lit[src.eq("estimated").to_numpy()]
     pct = [c for c in ("e2el_median", "e2el_p50", "e2el_p90", "e2el_p95", "e2el_p99") if c in est]
+    cut = serving.cut_of(est)
     return _say(
         "e2el_source",
+        cut_run=cut and cut[0],
+        cut_line=cut and cut[1],
+        cut=int(est["copy_ends"].notna().sum()) if "copy_ends" in est else 0,
         requests=int(src.eq("requests").sum()),
         jsonl=bool("format" in lit and lit["format"].eq("jsonl").all()),
         estimated=len(est),
@@ -489,7 +512,10 @@ def pareto_sentence(r: pd.DataFrame) -> str:
     pu = (1000 / r["tpot_mean"]).replace([np.inf, -np.inf], np.nan).dropna() if "tpot_mean" in r else pd.Series()
     silent = int(r["no_output"].sum()) if "no_output" in r else 0
     hi, lo = (float(pu.max()), float(pu.min())) if len(pu) else (0.0, 0.0)
-    return _say("pareto", n=len(pu), hi=hi, lo=lo, silent=silent, runs=len(r))
+    cut = serving.cut_of(r) if not len(pu) else None
+    return _say(
+        "pareto", n=len(pu), hi=hi, lo=lo, silent=silent, runs=len(r), cut_run=cut and cut[0], cut_line=cut and cut[1]
+    )
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -619,7 +645,7 @@ def plot_pareto(r: pd.DataFrame, variable: str):
         tpot = r["tpot_mean"].notna().any()
         rate = r["output_throughput"].notna().any() if "output_throughput" in r else False
         return message_figure(
-            "no run prints a mean TPOT"
+            ("no run in this copy has a mean TPOT" if serving.cut_of(r) else "no run prints a mean TPOT")
             if not tpot
             else "no run has a whole-server output throughput"
             if not rate

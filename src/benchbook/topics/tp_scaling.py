@@ -54,6 +54,7 @@ class Result:
     n_dup: int
     listed: list[int]
     tp_notes: list[dict]  # where the TP of tables that state none came from (analysis.tp.fill_tp)
+    set_aside: str | None  # the numbers the parser set aside, and where a copy ends (`ingest.set_aside_note`)
     model_id: str
     size: dict
     kv: float
@@ -116,6 +117,7 @@ def analyse(p: dict) -> Result:
         n_dup=n_dup,
         listed=listed,
         tp_notes=tp_notes,
+        set_aside=ingest.set_aside_note(p["source"], tool=tgi.NAME),
         model_id=model_id,
         size=size,
         kv=kv,
@@ -248,6 +250,7 @@ def page(r: Result) -> Page:
     markdown = {
         "device_text": view.device_sentence(r.device),
         "tp_note": view.tp_sentence(r.tp_notes),
+        "set_aside": r.set_aside or "",
         "allreduce_text": view.allreduce_sentence(_allreduce_values(r)),
         "claims_turns": "\n".join(f"- {led.get(i).text}" for i in turns),
         "fit_method": view.fit_method(tp.scaling_fits(w)),
