@@ -164,7 +164,8 @@ def test_a_tag_the_rest_of_the_file_gives_the_weights_is_read_after_the_models_o
         encoding="utf-8",
     )
     (stated,) = precision.stated_names([f]).values()
-    assert set(stated) == {"int4_w4a16", "/models/DeepSeek-R1-FP4"}  # bf16 may be the activations': left out
+    # bf16 may be the activations' dtype: it comes after every quantized name, read only in place of an assumption
+    assert set(stated[:2]) == {"int4_w4a16", "/models/DeepSeek-R1-FP4"} and stated[2:] == ("bfloat16",)
     w = precision.weights("deepseek-ai/DeepSeek-R1", stated=("/models/DeepSeek-R1-FP4",), assume=False)
     assert (w.precision, w.source) == ("fp4", "file")
     # the other way: the model's own name and a printed quantization rank above what the file says elsewhere
@@ -176,3 +177,15 @@ def test_a_dtype_of_no_known_width_is_stated_with_no_bytes():
     w = precision.weights("org/some-model", dtype="float7")
     assert (w.precision, w.source, w.detail) == (None, "not stated", "dtype float7") and math.isnan(w.bytes_per_weight)
     assert not w.known
+
+
+def test_a_dtype_the_file_states_replaces_the_bf16_assumption_but_never_a_quantized_name():
+    # a serve command's `--dtype bfloat16` for a model the table does not know (stop 40, Qwen3-Omni on NPUs)
+    w = precision.weights("Qwen/Qwen3-Omni-30B-A3B-Thinking", stated=("bfloat16",))
+    assert (w.precision, w.source, w.detail) == ("bf16", "file", "bfloat16")
+    w = precision.weights("some/unknown-model", stated=("float16",))
+    assert (w.precision, w.bytes_per_weight, w.source) == ("fp16", 2.0, "file")
+    # the other way: a quantized name anywhere in the file outranks it, whatever its order
+    w = precision.weights("some/unknown-model", stated=("bfloat16", "org/model-FP8"))
+    assert (w.precision, w.source) == ("fp8", "file")
+    assert precision.weights("some/unknown-model").source == "assumed"  # nothing stated: still assumed

@@ -52,6 +52,10 @@ _TAG = [(re.compile(rf"(?<![a-z0-9])(?:{pat})(?![a-z0-9])", re.I), prec) for pat
 _WEIGHT_ONLY = re.compile(r"(?<![a-z0-9])(?:int[48][-_]?(?:wo|weight[-_]?only)|w[48]a16)(?![a-z0-9])", re.I)
 
 
+#: The unquantized precisions: a tag of one may name the activations of a quantized checkpoint.
+UNQUANTIZED = ("bf16", "fp16", "fp32")
+
+
 @dataclass(frozen=True)
 class Weights:
     """A run's weight precision: `precision` (e.g. "fp8", "bf16", "int8 weight-only", "mxfp4 experts,
@@ -95,9 +99,10 @@ def tagged(*names) -> tuple[str, str] | None:
 def stated_names(paths) -> dict[str, tuple[str, ...]]:
     """Per file (by its name in the tidy table), the names the rest of it gives the run's weights
     (`ingest.context`: a `--model_path .../DeepSeek-R1-FP4`, vLLM's MoE config `dtype=int4_w4a16`,
-    a `quantization: fp8` line) that carry a quantization tag (`tagged`): read as the
-    output's own precision where the table states none. An unquantized tag (bf16) is left out: it
-    may be the activations' dtype of a quantized checkpoint."""
+    a `quantization: fp8` line) that carry a precision tag (`tagged`): read as the
+    output's own precision where the table states none. An unquantized tag (a serve command's
+    `--dtype bfloat16`) comes after every quantized one: it may be the activations' dtype of a
+    quantized checkpoint, so `weights` reads it only where bf16 would otherwise be assumed."""
     from pathlib import Path
 
     from benchbook import config, ingest
@@ -110,8 +115,9 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
             continue  # a sweep folder: its run files' own settings say it
         ctx = context.read(ingest._load_lines(config.resolve(path)))
         names = [str(v) for v in (*ctx.values("precision"), *ctx.values("model"))]
-        kept = [n for n in names if (t := tagged(n)) and t[0] not in ("bf16", "fp16", "fp32")]
-        out[source_name(Path(path))] = tuple(kept)
+        quantized = [n for n in names if (t := tagged(n)) and t[0] not in UNQUANTIZED]
+        plain = [n for n in names if (t := tagged(n)) and t[0] in UNQUANTIZED]
+        out[source_name(Path(path))] = (*quantized, *plain)
     return out
 
 
@@ -143,7 +149,8 @@ def weights(model: str | None, quantization=None, dtype=None, names=(), assume: 
     hit = tagged(model)
     if hit:
         return Weights(hit[0], _bytes(hit[0]), "name", hit[1])
-    hit = tagged(*stated)
+    quantized = [n for n in stated if (t := tagged(n)) and t[0] not in UNQUANTIZED]
+    hit = tagged(*quantized)
     if hit:
         return Weights(hit[0], _bytes(hit[0]), "file", hit[1])
     size = hardware.model_size(model) if assume and isinstance(model, str) else None
@@ -159,6 +166,11 @@ def weights(model: str | None, quantization=None, dtype=None, names=(), assume: 
         return Weights(None, math.nan, "not stated", f"dtype {dtype}")
     if ck:
         return Weights(ck, size.checkpoint_bytes_per_weight or _bytes(ck), "checkpoint", size.precision_source or "")
+    # an unquantized dtype the rest of the file states (`--dtype bfloat16` on the serve command): the
+    # weights' own where nothing quantized is named, in place of an assumption
+    hit = tagged(*[n for n in stated if (t := tagged(n)) and t[0] in UNQUANTIZED]) if assume else None
+    if hit:
+        return Weights(hit[0], _bytes(hit[0]), "file", hit[1])
     if assume:
         return Weights("bf16", 2.0, "assumed")
     return Weights(None, math.nan, "not stated")
