@@ -115,6 +115,10 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     # the pivot crosses every key value with every other: a combination with no number is no run (by all
     # metrics, not duration alone, which GenAI-Perf does not print)
     wide = wide.dropna(subset=[c for c in wide.columns if c not in keys], how="all")
+    if "line" in df:  # where the run's numbers start in its file: the heading above names its device
+        first = df.groupby(keys, dropna=False, sort=False, observed=True)["line"].min()
+        first = {_nan_key(k): v for k, v in first.items()}  # NaN keys: matched by a marker, not by value
+        wide["line"] = [first.get(_nan_key(k), np.nan) for k in zip(*(wide[c] for c in keys), strict=True)]
     wide.columns.name = None
     wide = wide.reset_index(drop=True)
     ident = [c for c in ["source", "completed", "total_input_tokens", "total_generated_tokens"] if c in wide.columns]
@@ -155,6 +159,12 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     blank = [c for c in wide.columns if re.match(r"(ttft|tpot|itl)_", str(c))]
     wide.loc[wide["no_output"], blank] = np.nan
     return wide.copy()  # one block per dtype: the columns added one by one fragment a wide (AIPerf) table
+
+
+def _nan_key(key) -> tuple:
+    """A run's key with its empty settings as one marker, so that two equal keys compare equal."""
+    key = key if isinstance(key, tuple) else (key,)
+    return tuple("\0" if not isinstance(v, str) and pd.isna(v) else v for v in key)
 
 
 def latency_stats(r: pd.DataFrame, metric: str, every: bool = False) -> pd.DataFrame:
@@ -1113,6 +1123,64 @@ def spanning(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)):
     if n == pk.count or (pk.count > 1 and n == 1 and not stated(r, "tp") and instances[1] == 1):
         return pk
     return dataclasses.replace(pk, count=n)
+
+
+def device_per_run(r: pd.DataFrame, paths, inst: tuple[int, int] = (1, 1)) -> list | None:
+    """Per run of `r`, (peaks, said, line) of the device the heading above its block names (on that
+    line), counted over
+    the devices it spans (`spanning`), where its file's headings name several devices
+    (`roofline.headed_at`: `### FP8 Benchmark on 16xH800`, later `### ... on 16xH200`); `said` is
+    `roofline.said` of a run that gets no device. None where no file's headings name several: every
+    run then takes the file's device."""
+    from benchbook import config
+    from benchbook.ingest.vllm_serve import source_name
+
+    if r.empty or "line" not in r or "source" not in r:
+        return None
+    found: dict = {}
+    for path in paths:
+        mine = r.index[r["source"] == source_name(path)]
+        at = roofline.headed_at(config.resolve(path).read_text(encoding="utf-8", errors="replace"), r.loc[mine, "line"])
+        found.update(zip(mine, at or [], strict=False))
+    if not found:
+        return None
+    out = []
+    for i in r.index:
+        n = found.get(i)
+        pk = roofline.of_named(n) if n is not None else None
+        mates = [j for j in r.index if found.get(j) == n] if n is not None else [i]
+        pk = spanning(pk, r.loc[mates], inst)
+        said = roofline.said(n) if n is not None and pk is None else {}
+        said.pop("device_sign_line", None)
+        out.append((pk, said, (n.fact or n.unlisted).line if n.fact or n.unlisted else None) if n else None)
+    return out
+
+
+def devices_said(r: pd.DataFrame, own: list) -> list[dict]:
+    """The devices the runs of `r` were measured against, one entry per device and the heading line
+    that names it (`own`: per run, (peaks, said, line) as `device_per_run` gives them): its name as
+    the table spells it (with the count it spans and its bandwidth) or as the file writes one the table
+    lacks, and the runs under it (label and first line)."""
+    out: dict = {}
+    for (_, row), (pk, said, line) in zip(r.iterrows(), own, strict=True):
+        name = (
+            pk.device
+            if pk is not None
+            else said.get("device_unlisted") or said.get("device_family") or said.get("device_several")
+        )
+        e = out.setdefault(
+            (name, line),
+            {
+                "device": name,
+                "line": line,
+                "listed": pk is not None,
+                "count": pk.count if pk is not None else None,
+                "bandwidth": pk.total_bandwidth_gb_s if pk is not None else None,
+                "runs": [],
+            },
+        )
+        e["runs"].append({"run": str(row["run"]), "line": int(row["line"]) if pd.notna(row.get("line")) else None})
+    return list(out.values())
 
 
 def instances(paths) -> tuple[int, int]:

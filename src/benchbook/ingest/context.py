@@ -995,6 +995,18 @@ def _read_json_document(r: _Reader, lines: list[str]) -> None:
             r.keyed(name, v if not isinstance(v, bool) else None, 1, "json", f"{k}: {v}")
 
 
+def sections(lines: Sequence[str]) -> dict[int, int]:
+    """{line: level} of each Markdown heading outside a fenced code block: where a write-up's
+    sections start and how deep (`## ...` is 2). A `# node 0` comment in a pasted script is none."""
+    out, inside = {}, False
+    for i, raw in enumerate(lines, start=1):
+        if _FENCE.match(raw):
+            inside = not inside
+        elif not inside and (h := _HEADING.match(raw)):
+            out[i] = len(h.group(1))
+    return out
+
+
 def merge(structured: Mapping[str, object], context: Context, line: int = 0) -> Context:
     """The parser's own facts (`structured`: fact name to one value the tool recorded for the
     whole file, e.g. {"tp": 2}) ahead of the context's, by the module's precedence; each context
