@@ -223,3 +223,13 @@ def test_headings_naming_a_device_the_table_lacks_beside_one_it_knows_name_two_m
     # the other way: the H800 only in prose beside the H200 heading leaves the heading's device the run's
     one = roofline.named([text.replace("### Benchmark on 16xH800", "The H800 cluster is similar.")])
     assert one.device == "H200-SXM-141GB"
+
+
+def test_a_heading_that_names_a_table_device_in_words_heads_its_part():
+    """`## GB10 (DGX spark)` and `## GH200 (Isambard-AI)`: each section's runs ran on its machine."""
+    text = "# Bench\n\n## GB10 (DGX spark)\n\nresult A\n\n## GH200 (Isambard-AI)\n\nresult B\n"
+    a, b = roofline.headed_at(text, [5, 9])
+    assert a.device == "GB10-128GB" and b.device.startswith("GH200")
+    assert roofline.named([text]).several == ("GB10 (DGX spark)", "GH200 (Isambard-AI)")
+    # the other way: a file with one such heading names the device of every block
+    assert roofline.headed_at(text.replace("GH200", "Cluster B"), [5, 9]) is None

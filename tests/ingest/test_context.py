@@ -805,3 +805,21 @@ def test_a_model_identifier_keeps_its_bracketed_note_and_help_text_is_none(text,
     c = _read(text)
     assert [f.value for f in c.get("model")] == ([model] if model else [])
     assert not c.get("path_model")  # the help text's example id names no model either
+
+
+def test_a_served_model_name_is_the_commands_model_not_a_second_one():
+    """`vllm serve M --served-model-name x` serves M under the name x: a client's `MODEL="x"` names M,
+    so the table's model is M (the GB10/GH200 GuideLLM write-up)."""
+    import pandas as pd
+
+    text = 'vllm serve Qwen/Qwen3.6-35B-A3B \\\n    --served-model-name qwen3.6-35b\n\nMODEL="qwen3.6-35b"\n'
+    ctx = _read(text)
+    assert _one(ctx, "served_name").value == "qwen3.6-35b" and context.served_names(ctx, ["Qwen/Qwen3.6-35B-A3B"])
+    table = pd.DataFrame({"model": [None], "line": [9]})
+    (msg,) = context.fill(table, ctx)
+    assert table["model"].iat[0] == "Qwen/Qwen3.6-35B-A3B" and "read from line 1 (command)" in msg
+    # the other way: a client naming another model than the served name is a second model: the file's
+    # one model is no longer every row's, and only the nearest-command rule ties one
+    other = pd.DataFrame({"model": [None], "line": [9]})
+    (msg,) = context.fill(other, _read(text.replace('MODEL="qwen3.6-35b"', 'MODEL="llama-3-8b"')))
+    assert "nearest command" in msg

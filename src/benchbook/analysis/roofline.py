@@ -240,7 +240,7 @@ def headed_at(text: str, lines) -> list[Named] | None:
     rows = str(text or "").splitlines()
     ctx = context.read(rows)
     level = context.sections(rows)
-    facts = [f for f in ctx.get("device") if f.source == "heading" and f.line in level]
+    facts = _heading_devices(ctx, level)
     if len({_kind(f) for f in facts}) < 2:
         return None
     whole = named([text])
@@ -289,10 +289,22 @@ def _headed(ctx: context.Context, level: dict[int, int]) -> list[tuple[str, cont
     `## GH200`, or `### Benchmark on 16xH800` and `### Benchmark on 16xH200`, ran its blocks on
     different machines."""
     found: dict[str, tuple[str, context.Fact]] = {}
-    for f in ctx.get("device"):
-        if f.source == "heading" and f.line in level:
-            found.setdefault(_kind(f), (str(f.value), f))
+    for f in _heading_devices(ctx, level):
+        found.setdefault(_kind(f), (str(f.value).strip(" *_`"), f))
     return sorted(found.values(), key=lambda vf: vf[1].line)
+
+
+def _heading_devices(ctx: context.Context, level: dict[int, int]) -> list[context.Fact]:
+    """The device facts of the headings outside code blocks (`level`), first line first, and each
+    other heading that is or names a table device (`## GB10 (DGX spark)`, as `named` reads a heading)."""
+    facts = [f for f in ctx.get("device") if f.source == "heading" and f.line in level]
+    lines = {f.line for f in facts}
+    facts += [
+        h
+        for h in ctx.headings
+        if h.line in level and h.line not in lines and _device(str(h.value).replace("_", " ")) is not None
+    ]
+    return sorted(facts, key=lambda f: f.line)
 
 
 def _beside(ctx: context.Context, fact: context.Fact) -> list[str]:

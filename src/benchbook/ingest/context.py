@@ -43,6 +43,7 @@ NAMES = (
     "layout",
     "model",
     "path_model",
+    "served_name",
     "params",
     "active_params",
     "tokenizer",
@@ -211,6 +212,8 @@ FLAGS: dict[str, str] = {
     **dict.fromkeys(("nnodes", "num_nodes"), "nodes"),
     **dict.fromkeys(("gpus", "num_gpus", "n_gpus"), "device_count"),  # ilab's, docker's --gpus N: the GPUs used
     **dict.fromkeys(("model", "model_path", "model_id", "model_name"), "model"),
+    # vLLM's and SGLang's `--served-model-name X`: the name clients send for the command's model (one model)
+    **dict.fromkeys(("served_model_name",), "served_name"),
     **dict.fromkeys(("tokenizer", "tokenizer_name", "tokenizer_path"), "tokenizer"),
     **dict.fromkeys(("dtype", "quantization", "quantize"), "precision"),
     **dict.fromkeys(("kv_cache_dtype",), "kv_dtype"),
@@ -1072,6 +1075,8 @@ def fill(table, context: Context) -> list[str]:
         if name == "model":  # a caption naming a model the file names in full elsewhere adds none
             captions = {f.value for f in facts if f.source == "caption"}
             values = [v for v in values if v not in captions or not any(_same_model(v, o) for o in values if o != v)]
+            values = [v for v in values if v not in served_names(context, values)]
+            facts = [f for f in facts if f.value in values]
         if name == "device":
             values = _most_specific(values)
             facts = [f for f in facts if f.value in values]
@@ -1089,6 +1094,14 @@ def fill(table, context: Context) -> list[str]:
             lines = ", ".join(str(f.line) for f in facts[:4])
             messages.append(f"{col}: the file names {len(values)} values (lines {lines}) and ties none to the table")
     return messages
+
+
+def served_names(context: Context, models) -> set:
+    """The `--served-model-name`s of commands that serve one of `models` (`vllm serve M
+    --served-model-name X`): X is the name clients use for M, the same model, never another."""
+    return {
+        f.value for f in context.get("served_name") if any(m.value in models for m in context.same_command(f, "model"))
+    }
 
 
 #: Facts a block takes from the nearest command above it when the file names several: a `--model` /
