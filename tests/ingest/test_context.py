@@ -823,3 +823,39 @@ def test_a_served_model_name_is_the_commands_model_not_a_second_one():
     other = pd.DataFrame({"model": [None], "line": [9]})
     (msg,) = context.fill(other, _read(text.replace('MODEL="qwen3.6-35b"', 'MODEL="llama-3-8b"')))
     assert "nearest command" in msg
+
+
+def test_a_server_launch_after_every_result_states_nothing_of_them():
+    """Two alternative scripts (`--data-parallel-size 4`, then `--tensor-parallel-size 4`), the results,
+    then a variant (`-dp 8`): the variant launched none of them, so its DP is kept as a sign (its line
+    named, never an absence); of the two above, the nearest ran the results (`launched`)."""
+    lines = [
+        "vllm serve org/M \\",
+        "    --data-parallel-size 4",
+        "",
+        "vllm serve org/M \\",
+        "    --tensor-parallel-size 4",
+        "",
+        "Successful requests: 10",
+        "",
+        "vllm serve org/M -dp 8",
+    ]
+    ctx = context.read(lines)
+    assert context.launched(ctx, lines, [7]) == 4
+    ran = context.ran(ctx, lines, [7])
+    assert [f.value for f in ran.get("dp")] == [4] and [s.line for s in ran.signs if s.name == "dp"] == [9]
+    # the other way: one launch, a result after every launch, or launches all written after the results
+    one = lines[3:8]
+    assert context.ran(context.read(one), one, [4]) == context.read(one)
+    assert context.ran(ctx, lines, [7, 10]) == ctx and context.launched(ctx, lines, [3, 7]) is None
+    assert context.ran(ctx, lines, [0]) == ctx
+
+
+def test_a_switch_before_a_flag_does_not_take_the_flag_as_its_value():
+    """`--trust-remote-code --data-parallel-size 16`: a token that starts with a dash and a letter is the
+    next flag (Kimi-K2's DP 16 launch read no DP)."""
+    c = context.read(["vllm serve org/M --trust-remote-code --data-parallel-size 16"])
+    assert _one(c, "dp").value == 16
+    # the other way: a switch followed by a value-less end keeps nothing, and a value stays a value
+    assert not context.read(["vllm serve org/M --trust-remote-code"]).get("dp")
+    assert _one(context.read(["vllm serve org/M --data-parallel-size 2 --trust-remote-code"]), "dp").value == 2

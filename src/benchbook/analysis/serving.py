@@ -826,7 +826,8 @@ def untied_models(paths, models) -> list[list]:
 def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | None:
     """(total, active billions, line) of `model` as the input's own prose states it (`ingest.context`:
     `295B parameters, 21B active`, 参数规模为 295B，其中激活参数为 21B), on a line that names the model
-    (by its id's last path part), the first such line; the active count is the total for a model
+    (by its id's last path part) or under the nearest heading that does (`# Step-3.5-Flash Guide`, then
+    `only 11B active parameters out of 196B`), the first such line; the active count is the total for a model
     not named as a mixture of experts, and None for one that is, where the line states none. None
     when no line of the input sizes the model."""
     from benchbook import config, hardware, ingest
@@ -838,7 +839,9 @@ def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | N
     for path in paths:
         ctx = context.read(ingest._load_lines(config.resolve(path)))
         for f in ctx.get("params"):
-            if key and key in re.sub(r"[^a-z0-9]", "", f.text.lower()):
+            above = [h for h in ctx.headings if h.line <= f.line]
+            named = f.text + (" " + max(above, key=lambda h: h.line).text if above else "")
+            if key and key in re.sub(r"[^a-z0-9]", "", named.lower()):
                 active = [a.value for a in ctx.get("active_params") if a.line == f.line]
                 dense = None if hardware.is_moe(model) else f.value
                 return f.value, active[0] if active else dense, f.line
@@ -983,7 +986,8 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
     """`r` with the TP, PP and DP of a file's runs taken from the rest of the file (`ingest.context`:
     a `vllm serve M --tensor-parallel-size 2` line, a `TP: 2` bullet, a heading) where no run of that
     file states them in its `metadata` (the parser's own fields rank first) and the file states one
-    value, in no command that launches a model other than its runs'. SGLang's
+    value, in no command that launches a model other than its runs'; of several server launches, only
+    the one that ran the results (`context.launched`) states them. SGLang's
     --enable-dp-attention, stated anywhere in the file, is kept beside its DP (`devices`)."""
     from benchbook import config, ingest
     from benchbook.ingest import context
@@ -999,11 +1003,17 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
         mine = r["source"] == source_name(path)
         if not mine.any() or meta[mine].str.contains(r"(?:^|;\s*)(?:tp|pp|dp)=", regex=True).any():
             continue
-        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        lines = ingest._load_lines(config.resolve(path))
+        # a server launch no result follows (an alternative script, a variant after the results) is not theirs
+        results = r.loc[mine, "line"] if "line" in r else []
+        whole = context.read(lines)
+        launch = context.launched(whole, lines, results)  # of several launches, the one that ran the results
+        ctx = context.ran(whole, lines, results)
         models = {_model_key(m) for m in r.loc[mine, "model"].dropna()} if "model" in r else set()
         add = []
         for key in PARALLEL:
             facts = [f for f in ctx.get(key) if not _launches_another(ctx, f, models)]
+            facts = [f for f in facts if f.command == launch] if launch is not None else facts
             values = {f.value for f in facts}
             if len(values) == 1 and facts[0].value > 1:
                 add.append(f"{key}={facts[0].value}")

@@ -315,14 +315,19 @@ def context_of(path: str | os.PathLike) -> context.Context:
 def _with_table_facts(path: Path, lines: Lines) -> context.Context:
     """The context of `lines`, with the facts the file's tool reads from its own table first (the
     parser's precedence): (name, value, line, text), then a unit and a scope where the tool's
-    definitions give them."""
+    definitions give them; a server launch that launched none of the tables' results states nothing
+    of them (`context.ran`)."""
     ctx = context.read(lines)
     registry = tools()
-    names = [n for n in detect(lines) if registry[n].facts is not None]
-    try:
-        parsed = [q for n in names for q in read_parsed(path, n)]
-    except ParseError:
-        return ctx
+    every = []
+    for name in detect(lines):
+        try:
+            every += read_parsed(path, name)
+        except ParseError:
+            if registry[name].facts is not None:
+                return ctx
+    ctx = context.ran(ctx, lines, [x for q in every if "line" in q.table for x in q.table["line"]])
+    parsed = [q for q in every if registry[q.tool].facts is not None]
     found = [context.Fact(*fact[:3], "parser", *fact[3:]) for q in parsed for fact in registry[q.tool].facts(q.table)]
     # the tool's own reading of a line (its scope, its unit) stands for what the context reader made of it
     read = {(f.name, f.line) for f in found}

@@ -251,7 +251,9 @@ _SIGNS = {k: re.compile(v, re.I) for k, v in _SIGN_WORDS.items()}
 
 # ---------------------------------------------------------------------------------- patterns
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
-_FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+([^\s\\`'\"]+|'[^']*'|\"[^\"]*\"))?")
+#: A flag and its value; a token that starts with a dash and a letter is the next flag, never the value of a
+#: switch before it (`--trust-remote-code --data-parallel-size 16`).
+_FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+((?!--?[A-Za-z])[^\s\\`'\"]+|'[^']*'|\"[^\"]*\"))?")
 #: A command line: a known CLI anywhere in the line (after an optional `KEY=value` environment), or a
 #: line that starts (after a prompt `$ `, `> ` or a backtick) with a Python program, `python[3] [-m]
 #: module` or a script path ending `.py`, followed by a flag or a wrapping `\`: a script of any tool
@@ -996,6 +998,56 @@ def _read_json_document(r: _Reader, lines: list[str]) -> None:
             continue
         if name and not any(f.name == name for f in r.facts):
             r.keyed(name, v if not isinstance(v, bool) else None, 1, "json", f"{k}: {v}")
+
+
+#: A server's launch command, as a write-up runs it before its benchmark: its settings are the server's.
+_LAUNCH = re.compile(
+    r"\b(?:vllm\s+serve|sglang\s+serve|sglang\.launch_server|text-generation-launcher|trtllm-serve|llama-server"
+    r"|ilab\s+model\s+serve)\b"
+)
+
+
+def ran(context: Context, lines: Sequence[str], results: Iterable[int]) -> Context:
+    """`context` with the facts of each server launch written after every result (`results`: the lines
+    the tool's numbers are on) kept as signs only, where a launch above them ran them: a variant the
+    write-up goes on to describe (an EP/DP section's `vllm serve ... -dp 8` below the TP 8 results)
+    launched none of them and says nothing of them. A launch above the results stays: which of several
+    ran a block is the chapter's to say (`launched`). One launch, or none above a result: `context`
+    as it is."""
+    starts, results = _launches(context, lines), sorted(int(x) for x in results if x == x)
+    if len(starts) < 2 or not results or starts[0] > results[-1]:
+        return context
+    idle = {c for c in starts if c > results[-1]}
+    dropped = [f for f in context.facts if f.source == "command" and f.command in idle]
+    if not dropped:
+        return context
+    kept = tuple(f for f in context.facts if f not in dropped)
+    return replace(context, facts=kept, signs=context.signs + tuple(Sign(f.name, f.line, f.text) for f in dropped))
+
+
+def launched(context: Context, lines: Sequence[str], results: Iterable[int]) -> int | None:
+    """The first line of the one server launch that ran every result (the nearest launch above each),
+    where the file gives several launches; None otherwise. Its parallel sizes are the run's: a size it
+    leaves out is the server's default (1), whatever an alternative script or a note beside it says."""
+    starts, results = _launches(context, lines), [int(x) for x in results if x == x]
+    if len(starts) < 2 or not results:
+        return None
+    nearest = {max((c for c in starts if c <= x), default=None) for x in results}
+    return nearest.pop() if len(nearest) == 1 and None not in nearest else None
+
+
+def _launches(context: Context, lines: Sequence[str]) -> list[int]:
+    """The first lines of the file's server launch commands (`_LAUNCH`), in order."""
+    return sorted(
+        {
+            f.command
+            for f in context.facts
+            if f.source == "command"
+            and f.command
+            and 0 < f.command <= len(lines)
+            and _LAUNCH.search(lines[f.command - 1])
+        }
+    )
 
 
 def sections(lines: Sequence[str]) -> dict[int, int]:
