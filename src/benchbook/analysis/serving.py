@@ -286,6 +286,9 @@ def one_load(lv: pd.DataFrame) -> bool:
     cols = [c for c in LOAD_PARAMETERS if c in lv.columns]
     if len(lv) < 2 or not cols:
         return False
+    for c in cols:  # a setting the output does not print (GuideLLM's unprinted streams) is unknown, not unset
+        if f"{c}_recorded" in lv and (lv[c].isna() & ~lv[f"{c}_recorded"].astype(bool)).any():
+            return False
     return all(lv[c].astype(object).where(lv[c].notna(), "unset").map(str).nunique() == 1 for c in cols)
 
 
