@@ -859,3 +859,17 @@ def test_a_switch_before_a_flag_does_not_take_the_flag_as_its_value():
     # the other way: a switch followed by a value-less end keeps nothing, and a value stays a value
     assert not context.read(["vllm serve org/M --trust-remote-code"]).get("dp")
     assert _one(context.read(["vllm serve org/M --data-parallel-size 2 --trust-remote-code"]), "dp").value == 2
+
+
+def test_a_board_a_heading_names_is_the_machine_never_the_device():
+    """`# Benchmark Radxa Dragon Q8B` over a CPU-only llama-bench table names the machine it ran on;
+    over a card (`# Benchmark AMD Radeon AI Pro R9700 32GB`, `## Raspberry Pi CM5 16GB`) the board hosts
+    the card, which stays the device."""
+    c = _read("# Benchmark Radxa Dragon Q8B\n\n## tinyllama-1.1b.gguf\n")
+    assert _one(c, "machine").value == "Radxa Dragon Q8B" and not c.get("device")
+    host = _read("# Benchmark AMD Radeon AI Pro R9700 32GB\n\n## Raspberry Pi CM5 16GB\n")
+    assert [f.value for f in host.get("device")] == ["AMD Radeon AI Pro R9700 32GB"]
+    assert _one(host, "machine").value == "Raspberry Pi CM5 16GB"
+    # the other way: a board named in prose is no heading's machine, and `on` ends the board's name
+    assert not _read("We also tried a Raspberry Pi 5.\n").get("machine")
+    assert _one(_read("## Testing on Raspberry Pi 5 running Pi OS\n"), "machine").value == "Raspberry Pi 5"

@@ -31,6 +31,7 @@ SOURCES = ("parser", "command", "json", "env-dump", "key-value", "heading", "cap
 #: The facts a record can hold.
 NAMES = (
     "device",
+    "machine",
     "device_count",
     "visible_devices",
     "nodes",
@@ -402,6 +403,13 @@ _CPU_PRODUCT = re.compile(
     r"\b(?:(?:Intel\s+)?(?:Core\s+)?i[3579]-\d{4,5}[A-Z]{0,2}|(?:Intel\s+)?Core\s+Ultra\s+\d\s+\d{3}[A-Z]{0,2}"
     r"|(?:AMD\s+)?Ryzen\s+(?:AI\s+)?(?:Threadripper\s+)?(?:PRO\s+)?\d\s+(?:HX\s+)?\d{3,4}[A-Z0-9]{0,3}"
     r"|(?:AMD\s+)?EPYC\s+\d{4}[A-Z]?|(?:Intel\s+)?Xeon\s+(?:(?:Platinum|Gold|Silver|Bronze|w\d-)\s*)?[A-Z]?\d{4,5}[A-Z]{0,2})\b"
+)
+#: A single-board computer as its maker names it (`Radxa Dragon Q8B`, `Raspberry Pi 5`, `Orange Pi 5 Plus`,
+#: `Jetson Orin Nano`): in a heading, the machine the section ran on, the device of a run on its CPU and the
+#: host of a card it drives (`# Benchmark AMD RX 9070 XT on Raspberry Pi 5`): a `machine`, never a device.
+_BOARD = re.compile(
+    r"\b(?:Raspberry\s+Pi|Radxa|Orange\s+Pi|Banana\s+Pi|ODROID|Khadas|LattePanda|Pine64|BeagleBone|Turing\s+Pi"
+    r"|(?:NVIDIA\s+)?Jetson)(?:[ -](?!(?:on|with|and|vs|running|using)\b)[A-Za-z0-9][\w+]*){0,3}"
 )
 _ON_PRODUCT = re.compile(r"\b(?:on|using)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(" + _PRODUCT.pattern + ")")
 #: A YAML key that opens a mapping (`accelerator:`, `- metadata:  # a comment`), its indent taken at the key.
@@ -867,6 +875,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     if source == "heading":
         for m in _CPU_PRODUCT.finditer(text):
             r.add("cpu", m.group(0), i, source, line)
+        for m in _BOARD.finditer(text):
+            r.add("machine", m.group(0), i, source, line)
     parts = list(_PART_COUNTED.finditer(text)) if devices and source in ("heading", "prose") else []
     worded = source == "heading" or (source == "prose" and _SIGNS["device"].search(text))
     parts = parts if len(parts) > 1 or not worded else []  # a worded line's one part keeps its full name below
