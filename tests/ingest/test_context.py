@@ -873,3 +873,12 @@ def test_a_board_a_heading_names_is_the_machine_never_the_device():
     # the other way: a board named in prose is no heading's machine, and `on` ends the board's name
     assert not _read("We also tried a Raspberry Pi 5.\n").get("machine")
     assert _one(_read("## Testing on Raspberry Pi 5 running Pi OS\n"), "machine").value == "Raspberry Pi 5"
+
+
+def test_genai_perfs_num_prompts_is_its_dataset_size_not_the_requests_sent():
+    """GenAI-Perf's `--num-prompts` (`--num-dataset-entries`) is the number of unique payloads it reuses
+    until the benchmark ends; `--request-count` is the requests (genai_perf/parser.py)."""
+    assert not _read("genai-perf profile -m M --num-prompts 100 --concurrency 10\n").get("prompts")
+    assert _one(_read("genai-perf profile -m M --request-count 40 --num-prompts 100\n"), "prompts").value == 40
+    # the other way: vLLM's bench serve sends its --num-prompts requests
+    assert _one(_read("vllm bench serve --model M --num-prompts 100\n"), "prompts").value == 100

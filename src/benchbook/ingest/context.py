@@ -227,6 +227,12 @@ FLAGS: dict[str, str] = {
 #: Short flags whose meaning is the tool's own, by the command they sit in: GenAI-Perf's and AIPerf's
 #: `-m` is the served model's name (`-m, --model`), where `python -m` names a module.
 SHORT_FLAGS: dict[str, dict[str, str]] = {"genai-perf": {"m": "model"}, "aiperf": {"m": "model"}}
+#: Flags whose meaning is the tool's own, by the command they sit in (None: no fact of `NAMES`): GenAI-Perf's
+#: `--num-prompts` is its `--num-dataset-entries`, "the number of unique payloads to sample from", reused
+#: until the benchmark ends, never the requests sent; its `--request-count` is those (genai_perf/parser.py).
+TOOL_FLAGS: dict[str, dict[str, str | None]] = {
+    "genai-perf": {"num_prompts": None, "num_dataset_entries": None, "request_count": "prompts"},
+}
 
 _INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "instances", "concurrency", "batch", "prompts"}
 
@@ -734,7 +740,9 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
         if m and not _PLAIN_WORD.fullmatch(_clean(m.group(1))):
             r.add("model", _clean(m.group(1)), i, "command", line)
     for m in _FLAG.finditer(line):
-        name = FLAGS.get(_norm(m.group(1))) or SHORT_FLAGS.get(r.tool, {}).get(m.group(1))
+        own = TOOL_FLAGS.get(r.tool, {})
+        name = own[_norm(m.group(1))] if _norm(m.group(1)) in own else FLAGS.get(_norm(m.group(1)))
+        name = name or SHORT_FLAGS.get(r.tool, {}).get(m.group(1))
         if name and m.group(2) is not None and not m.group(2).startswith("-"):
             r.keyed(name, m.group(2), i, "command", line)
         elif _norm(m.group(1)) in ("enable_expert_parallel", "enable_ep_moe") and m.group(2) is None:
