@@ -59,8 +59,11 @@ def page(r: Result) -> Page:
     from benchbook.presentation import outputs, placement, tables, wording
     from benchbook.presentation import tracking as show
 
+    from benchbook.presentation import bottom_line
+
     led, s = r.ledger, r.series
-    shown = [c for c in led.claims if c.shown]
+    boxed = {c["id"] for c in bottom_line.pick(led)}  # what the box says, no block says again
+    shown = [c for c in led.claims if c.shown and c.id not in boxed]
     texts = {
         "files": ", ".join(r.inputs),
         "n_runs": str(len(r.runs)),
