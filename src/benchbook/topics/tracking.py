@@ -56,10 +56,8 @@ def analyse(p: dict) -> Result:
 
 def page(r: Result) -> Page:
     """Every text, figure and table of the chapter, drawn from the result."""
-    from benchbook.presentation import outputs, placement, tables, wording
+    from benchbook.presentation import bottom_line, outputs, placement, tables, wording
     from benchbook.presentation import tracking as show
-
-    from benchbook.presentation import bottom_line
 
     led, s = r.ledger, r.series
     boxed = {c["id"] for c in bottom_line.pick(led)}  # what the box says, no block says again
