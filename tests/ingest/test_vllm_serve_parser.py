@@ -406,3 +406,14 @@ def test_a_prose_line_naming_the_tool_leaves_the_model_to_the_command_below_it()
     assert cell(p.table, "8K/8K - c=32", "completed", "count")["model"] == "org/m"  # same fence: same command
     alone = v.parse("We used the native `vllm bench serve` CLI tool.\n\n" + RENAMED, "r.md")
     assert alone.table["model"].isna().all()  # the prose line names no model
+
+
+def test_two_blocks_under_headings_of_one_name_are_two_runs_in_the_read_summary():
+    """Kimi-K2's recipe heads two blocks `### Expected Output` (8 prompts at 1 req/s, 16 at 10000): the
+    summary counts runs as the serving chapter keys them, by label and settings, so 3 runs, not 2."""
+    path = config.FIXTURES_DIR / "vllm-bench-serve" / "recipes_kimi_k2_16xh800_two_nodes_and_16xh200.md"
+    (parsed,) = ingest.read_parsed(path, tool="vllm-bench-serve")
+    assert ingest.detected(parsed).endswith("3 runs")
+    # the other way: the rows of one block (one label, one set of settings) are one run
+    parsed.table = parsed.table[parsed.table["run"] == "rate=10000"]
+    assert ingest.detected(parsed).endswith("1 run")

@@ -117,7 +117,15 @@ def detected(parsed: Parsed) -> str:
     distinct values of a `run` column) or configurations (distinct settings, repetitions aside)."""
     t = parsed.table
     version = f" ({parsed.version})" if parsed.version else ""
-    if "run" in t.columns and t["run"].notna().any():  # a format of the tool that numbers no run counts configurations
+    if "run" in t.columns and t["run"].notna().any() and parsed.tool in SERVING_TOOLS:
+        # the serving contract: a run is its label and its settings (two blocks under headings of one name,
+        # `### Expected Output` twice, at other rates are two runs), as the serving chapter keys them
+        from benchbook.ingest.vllm_serve import SETTINGS
+
+        n, what = len(t[[c for c in SETTINGS if c in t.columns]].drop_duplicates()), "run"
+    elif (
+        "run" in t.columns and t["run"].notna().any()
+    ):  # a format of the tool that numbers no run counts configurations
         n, what = t["run"].nunique(), "run"
     else:
         keys = [c for c in tools()[parsed.tool].settings if c in t.columns and c != "rep"]
