@@ -200,3 +200,43 @@ def test_a_labelled_line_names_one_device_in_several_words_never_several_devices
     one = roofline.named(["gpus=8xh100; hw=h100-dgxc"])
     assert one.several == () and one.unlisted.value == "h100"
     assert len(roofline.named(["The runs used 4×H800 and 4×H200 GPUs."]).several) == 2
+
+
+def test_each_block_takes_the_device_of_the_nearest_heading_above_it():
+    """A write-up heading each machine's part (`### Benchmark on 16xH800`, `### Benchmark on 16xH200`)
+    ran the block under each heading there, a device the hardware table lacks (H800) included."""
+    text = (
+        "# Guide\n\n## Benchmarking\n\n### Benchmark on 16xH800\n\n### Expected Output\n\nresult A\n\n"
+        "### Benchmark on 16xH200\n\n```bash\n# run on 8xH100 first\n```\n\nresult B\n\nresult C\n\n"
+        "## Other notes\n\nresult D\n"
+    )
+    rows = text.splitlines()
+    at = roofline.headed_at(text, [rows.index(x) + 1 for x in ("result A", "result B", "result C", "result D")])
+    assert at[0].device is None and at[0].unlisted.value == "H800" and at[0].unlisted.line == 5
+    assert at[1].device == at[2].device == "H200-SXM-141GB" and at[1].count == 16  # the code comment is no heading
+    # the other way: a heading of a higher level closes the part; the block takes what the file says (two
+    # machines, neither chosen)
+    assert at[3].device is None and at[3].several == ("H800", "H200")
+    # and a file whose headings name one device leaves every block to the file's device
+    assert roofline.headed_at(text.replace("16xH800", "16xH200"), [9]) is None
+
+
+def test_headings_naming_a_device_the_table_lacks_beside_one_it_knows_name_two_machines():
+    """`### on 16xH800` and `### on 16xH200`: two machines, though the table knows only the H200, so a
+    block tied to neither takes no device."""
+    text = "# G\n\n### Benchmark on 16xH800\n\nx\n\n### Benchmark on 16xH200\n\ny\n"
+    found = roofline.named([text])
+    assert found.device is None and found.several == ("H800", "H200") and found.headed == (3, 7)
+    # the other way: the H800 only in prose beside the H200 heading leaves the heading's device the run's
+    one = roofline.named([text.replace("### Benchmark on 16xH800", "The H800 cluster is similar.")])
+    assert one.device == "H200-SXM-141GB"
+
+
+def test_a_heading_that_names_a_table_device_in_words_heads_its_part():
+    """`## GB10 (DGX spark)` and `## GH200 (Isambard-AI)`: each section's runs ran on its machine."""
+    text = "# Bench\n\n## GB10 (DGX spark)\n\nresult A\n\n## GH200 (Isambard-AI)\n\nresult B\n"
+    a, b = roofline.headed_at(text, [5, 9])
+    assert a.device == "GB10-128GB" and b.device.startswith("GH200")
+    assert roofline.named([text]).several == ("GB10 (DGX spark)", "GH200 (Isambard-AI)")
+    # the other way: a file with one such heading names the device of every block
+    assert roofline.headed_at(text.replace("GH200", "Cluster B"), [5, 9]) is None

@@ -198,3 +198,11 @@ def test_uncapped_run_against_the_best_loads_mean_and_spread():
     assert "best load of its series on the curve (a mean of 2 repeats: 500 tok/s" in calm.text
     noisy = with_uncapped({8: 20})  # spread 28 tok/s: 5.7 % of 500
     assert noisy.status == "withheld" and noisy.evidence["noise"] == pytest.approx(20 * math.sqrt(2) / 500)
+
+
+def test_runs_whose_output_does_not_print_the_cap_are_never_one_load():
+    """Two GuideLLM `concurrent` runs whose streams the console leaves out: their caps are unknown, so
+    nothing says they share a load; two runs with no cap at all (recorded as none) do."""
+    rows = pd.DataFrame({"max_concurrency": [float("nan")] * 2, "request_rate": [float("inf")] * 2})
+    assert not serving.one_load(rows.assign(max_concurrency_recorded=[False, False]))
+    assert serving.one_load(rows.assign(max_concurrency_recorded=[True, True]))

@@ -479,3 +479,28 @@ def test_a_launch_command_gives_every_run_of_a_file_without_metadata_its_paralle
     assert out["metadata"].tolist() == ["tp=8; dp=8; dp_attention=yes"] * 2 and serving.devices(out) == 8
     f.write_text("python -m sglang.launch_server --model-path org/M --tp 8 --dp 8\n")
     assert serving.devices(serving.parallelism_from_context(r, [f])) == 64
+
+
+def test_a_size_under_a_heading_that_names_the_model_sizes_it(tmp_path):
+    """`# Step-3.5-Flash Guide`, then `only 11B active parameters out of 196B parameters`: the section's
+    heading names the model the line sizes; under a heading naming another model it sizes none."""
+    doc = tmp_path / "w.md"
+    doc.write_text("# Step-3.5-Flash Guide\n\n* MoE (only 11B active parameters out of 196B parameters)\n")
+    assert serving.stated_size("stepfun-ai/Step-3.5-Flash", [doc]) == (196.0, 11.0, 3)
+    doc.write_text("# Other-Model Guide\n\n* MoE (only 11B active parameters out of 196B parameters)\n")
+    assert serving.stated_size("stepfun-ai/Step-3.5-Flash", [doc]) is None
+
+
+def test_of_several_launches_only_the_one_that_ran_the_results_states_their_parallelism(tmp_path):
+    """A data-parallel script and a tensor-parallel one side by side, the results after the second (and a
+    note `You can try DP4 instead`): the run spans the TP 4 of its own launch, not TP 4 x DP 4."""
+    f = tmp_path / "run.md"
+    f.write_text(
+        "vllm serve org/M \\\n    --data-parallel-size 4\n\nvllm serve org/M \\\n    --tensor-parallel-size 4\n\n"
+        "Note: you can try DP4 instead.\n\nSuccessful requests: 10\n"
+    )
+    r = pd.DataFrame({"source": ["run.md"], "model": ["org/M"], "metadata": [None], "line": [9]})
+    assert serving.devices(serving.parallelism_from_context(r, [f])) == 4
+    # the other way: results under each launch tie no one launch to them: every statement counts (TP 4, DP 4)
+    both = pd.DataFrame({"source": ["run.md"] * 2, "model": ["org/M"] * 2, "metadata": [None] * 2, "line": [3, 9]})
+    assert serving.devices(serving.parallelism_from_context(both, [f])) == 16

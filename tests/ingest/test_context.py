@@ -805,3 +805,80 @@ def test_a_model_identifier_keeps_its_bracketed_note_and_help_text_is_none(text,
     c = _read(text)
     assert [f.value for f in c.get("model")] == ([model] if model else [])
     assert not c.get("path_model")  # the help text's example id names no model either
+
+
+def test_a_served_model_name_is_the_commands_model_not_a_second_one():
+    """`vllm serve M --served-model-name x` serves M under the name x: a client's `MODEL="x"` names M,
+    so the table's model is M (the GB10/GH200 GuideLLM write-up)."""
+    import pandas as pd
+
+    text = 'vllm serve Qwen/Qwen3.6-35B-A3B \\\n    --served-model-name qwen3.6-35b\n\nMODEL="qwen3.6-35b"\n'
+    ctx = _read(text)
+    assert _one(ctx, "served_name").value == "qwen3.6-35b" and context.served_names(ctx, ["Qwen/Qwen3.6-35B-A3B"])
+    table = pd.DataFrame({"model": [None], "line": [9]})
+    (msg,) = context.fill(table, ctx)
+    assert table["model"].iat[0] == "Qwen/Qwen3.6-35B-A3B" and "read from line 1 (command)" in msg
+    # the other way: a client naming another model than the served name is a second model: the file's
+    # one model is no longer every row's, and only the nearest-command rule ties one
+    other = pd.DataFrame({"model": [None], "line": [9]})
+    (msg,) = context.fill(other, _read(text.replace('MODEL="qwen3.6-35b"', 'MODEL="llama-3-8b"')))
+    assert "nearest command" in msg
+
+
+def test_a_server_launch_after_every_result_states_nothing_of_them():
+    """Two alternative scripts (`--data-parallel-size 4`, then `--tensor-parallel-size 4`), the results,
+    then a variant (`-dp 8`): the variant launched none of them, so its DP is kept as a sign (its line
+    named, never an absence); of the two above, the nearest ran the results (`launched`)."""
+    lines = [
+        "vllm serve org/M \\",
+        "    --data-parallel-size 4",
+        "",
+        "vllm serve org/M \\",
+        "    --tensor-parallel-size 4",
+        "",
+        "Successful requests: 10",
+        "",
+        "vllm serve org/M -dp 8",
+    ]
+    ctx = context.read(lines)
+    assert context.launched(ctx, lines, [7]) == 4
+    ran = context.ran(ctx, lines, [7])
+    assert [f.value for f in ran.get("dp")] == [4] and [s.line for s in ran.signs if s.name == "dp"] == [9]
+    # the other way: one launch, a result after every launch, or launches all written after the results
+    one = lines[3:8]
+    assert context.ran(context.read(one), one, [4]) == context.read(one)
+    assert context.ran(ctx, lines, [7, 10]) == ctx and context.launched(ctx, lines, [3, 7]) is None
+    assert context.ran(ctx, lines, [0]) == ctx
+
+
+def test_a_switch_before_a_flag_does_not_take_the_flag_as_its_value():
+    """`--trust-remote-code --data-parallel-size 16`: a token that starts with a dash and a letter is the
+    next flag (Kimi-K2's DP 16 launch read no DP)."""
+    c = context.read(["vllm serve org/M --trust-remote-code --data-parallel-size 16"])
+    assert _one(c, "dp").value == 16
+    # the other way: a switch followed by a value-less end keeps nothing, and a value stays a value
+    assert not context.read(["vllm serve org/M --trust-remote-code"]).get("dp")
+    assert _one(context.read(["vllm serve org/M --data-parallel-size 2 --trust-remote-code"]), "dp").value == 2
+
+
+def test_a_board_a_heading_names_is_the_machine_never_the_device():
+    """`# Benchmark Radxa Dragon Q8B` over a CPU-only llama-bench table names the machine it ran on;
+    over a card (`# Benchmark AMD Radeon AI Pro R9700 32GB`, `## Raspberry Pi CM5 16GB`) the board hosts
+    the card, which stays the device."""
+    c = _read("# Benchmark Radxa Dragon Q8B\n\n## tinyllama-1.1b.gguf\n")
+    assert _one(c, "machine").value == "Radxa Dragon Q8B" and not c.get("device")
+    host = _read("# Benchmark AMD Radeon AI Pro R9700 32GB\n\n## Raspberry Pi CM5 16GB\n")
+    assert [f.value for f in host.get("device")] == ["AMD Radeon AI Pro R9700 32GB"]
+    assert _one(host, "machine").value == "Raspberry Pi CM5 16GB"
+    # the other way: a board named in prose is no heading's machine, and `on` ends the board's name
+    assert not _read("We also tried a Raspberry Pi 5.\n").get("machine")
+    assert _one(_read("## Testing on Raspberry Pi 5 running Pi OS\n"), "machine").value == "Raspberry Pi 5"
+
+
+def test_genai_perfs_num_prompts_is_its_dataset_size_not_the_requests_sent():
+    """GenAI-Perf's `--num-prompts` (`--num-dataset-entries`) is the number of unique payloads it reuses
+    until the benchmark ends; `--request-count` is the requests (genai_perf/parser.py)."""
+    assert not _read("genai-perf profile -m M --num-prompts 100 --concurrency 10\n").get("prompts")
+    assert _one(_read("genai-perf profile -m M --request-count 40 --num-prompts 100\n"), "prompts").value == 40
+    # the other way: vLLM's bench serve sends its --num-prompts requests
+    assert _one(_read("vllm bench serve --model M --num-prompts 100\n"), "prompts").value == 100

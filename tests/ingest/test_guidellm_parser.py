@@ -160,3 +160,17 @@ def test_each_run_under_its_own_heading_is_named_by_it():
     assert not p.rejected["reason"].str.startswith("conflicting rows").any()
     bare = g.parse(f"{tables}\n\n{second}\n", "bare.md").table
     assert not bare["metadata"].str.contains("under").any()
+
+
+def test_a_concurrent_benchmark_whose_streams_the_file_does_not_print_is_capped_at_an_unknown_cap():
+    """GuideLLM's `concurrent` strategy holds a fixed number of streams (the profile line's `rate=[...]`);
+    tables without that line leave the streams unknown: capped all the same, never "no cap"."""
+    path = FIX / "rhaii_cpu_4vcpu_qwen25_1p5b_concurrent_2_4_readme_section.md"
+    runs = parsed(path).table.drop_duplicates("run")
+    assert list(runs["run"]) == ["concurrent", "concurrent #2"] and set(runs["format"]) == {g.UNSTREAMED}
+    assert runs["max_concurrency"].isna().all() and set(runs["request_rate"]) == {float("inf")}
+    assert ingest.carries(TOOL, g.UNSTREAMED, "max_concurrency") is False
+    # the other way: the profile line gives each benchmark's streams, the cap is known
+    profile = "strategy_type='concurrent' rate=[2.0, 4.0] strategy_types=['concurrent', 'concurrent']\n"
+    known = g.parse(profile + path.read_text(), "x.md").table.drop_duplicates("run")
+    assert list(known["max_concurrency"]) == [2.0, 4.0] and set(known["format"]) == {g.FORMAT}

@@ -342,3 +342,11 @@ def test_devices_named_apart_are_each_named_once_and_a_host_cpu_is_no_candidate(
     assert hardware.named_apart("one NVIDIA H100 80GB HBM3 GPU") == ["H100 80GB HBM3"]  # `H100 80GB` inside it
     assert hardware.named_apart("8x MI325X with two EPYC 9654 hosts") == ["MI325X"]
     assert hardware.named_apart("an EPYC 9654 node") == ["EPYC 9654"]  # a CPU alone is the device
+
+
+def test_mi355_is_the_mi355x_and_mi350x_is_not():
+    """AMD's MI350 series is the MI350X and the MI355X, so a write-up's `MI355` names the MI355X row; the
+    MI350X (another part, lower power) is not that row, and `MI300` (MI300X or MI300A) names none."""
+    assert hardware.device("MI355").name == hardware.device("Instinct MI355").name == "MI355X"
+    assert hardware.detect("8x AMD MI355 GPUs").name == "MI355X"
+    assert hardware.detect("MI350X") is None and hardware.detect("MI300") is None

@@ -505,3 +505,14 @@ def test_a_closing_row_the_paste_trimmed_still_closes_the_block():
     assert len(p.table) and not p.messages
     five = v.parse(whole + "=" * 5 + "\n", "five.md")  # a short run of '=' is no closing row: the copy ends
     assert five.rejected["reason"].str.startswith(core.COPY_ENDS).all() and any("copy ends" in x for x in five.messages)
+
+
+def test_two_blocks_under_headings_of_one_name_are_two_runs_in_the_read_summary():
+    """Kimi-K2's recipe heads two blocks `### Expected Output` (8 prompts at 1 req/s, 16 at 10000): the
+    summary counts runs as the serving chapter keys them, by label and settings, so 3 runs, not 2."""
+    path = config.FIXTURES_DIR / "vllm-bench-serve" / "recipes_kimi_k2_16xh800_two_nodes_and_16xh200.md"
+    (parsed,) = ingest.read_parsed(path, tool="vllm-bench-serve")
+    assert ingest.detected(parsed).endswith("3 runs")
+    # the other way: the rows of one block (one label, one set of settings) are one run
+    parsed.table = parsed.table[parsed.table["run"] == "rate=10000"]
+    assert ingest.detected(parsed).endswith("1 run")

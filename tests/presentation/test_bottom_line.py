@@ -62,3 +62,20 @@ def test_two_answers_at_most_unless_the_chapter_asks_two_questions():
     # perf_per_watt asks how low a cap can go and what a token costs: an answer to each, and why
     two_questions = bottom_line.box({"chapter": "perf_per_watt", "claims": claims}, ids).splitlines()
     assert two_questions == ["- A.", "- B.", "- C."]
+
+
+def test_a_box_whose_leading_claims_are_all_withheld_gives_the_answers_the_page_can_give():
+    """arc_a310's bandwidth page: the size trend withheld (0 points), but a shown verdict (the model
+    cannot be compute-bound) stands: the box says that, not the list of what is withheld."""
+    claims = [
+        {"id": "trend", "status": "withheld", "text": "A trend: not stated, because 0 points."},
+        {"id": "other", "status": "withheld", "text": "Other: not stated, because R."},
+        {"id": "bound_1", "status": "shown", "text": "M cannot be compute-bound on any device."},
+    ]
+    led = {"chapter": "x", "claims": claims}
+    assert bottom_line.box(led, ["trend", "other"]).splitlines() == ["- M cannot be compute-bound on any device."]
+    # the other way: with no shown claim anywhere, why no answer can be given, once
+    none = {"chapter": "x", "claims": claims[:2]}
+    assert bottom_line.box(none, ["trend", "other"]).splitlines() == [
+        "- *Withheld:* A trend: not stated, because 0 points."
+    ]

@@ -49,3 +49,15 @@ def test_a_fact_read_from_json_names_the_field_it_is_read_from():
     assert (
         facts["concurrency"].values[0][0].startswith("512 (") and "max_concurrency" in facts["concurrency"].values[0][0]
     )
+
+
+def test_a_launch_variant_with_no_result_after_it_is_not_listed_as_the_runs():
+    """DeepSeek-V3.2's recipe: the results follow the TP 8 launch; the EP/DP section's `vllm serve ...
+    -dp 8` after them launched none of them, so the list shows no DP (the TP of the run's launch stays)."""
+    from benchbook import config, ingest
+
+    path = config.FIXTURES_DIR / "vllm-bench-serve" / "recipes_deepseek_v32_8xh20_tp8_rate10_then_ep_dp_note.md"
+    facts = {s.name: s for s in run_facts.stated(ingest.context_of(path))}
+    assert "dp" not in facts and any(v == "8" and 35 in lines for v, lines in facts["tp"].values)
+    # the other way: read without the results' lines, the file's every launch is listed
+    assert "dp" in {s.name for s in run_facts.stated(context.read(ingest._load_lines(path)))}

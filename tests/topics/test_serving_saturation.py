@@ -160,3 +160,19 @@ def test_a_withheld_sentence_worded_in_its_own_terms_stays_whole_in_the_folded_l
     c = res.ledger.get("tpot_itl")
     assert c.status == "withheld" and c.reason not in c.text
     assert " ".join(c.text.split()) in placement.folded(res.ledger)
+
+
+def test_each_block_is_set_against_the_device_its_heading_names():
+    """Kimi-K2's recipe: the block under `### FP8 Benchmark on 16xH800` ran on H800s (a device the table
+    lacks: no share of a peak), the two under `### FP8 Benchmark on 16xH200` on 16 H200s."""
+    res = run(f"{FIX}/recipes_kimi_k2_16xh800_two_nodes_and_16xh200.md")
+    low, best = res.ledger.get("bandwidth_low"), res.ledger.get("compute_best")
+    assert not low.shown and low.evidence["device_unlisted"] == "H800" and low.evidence["device_unlisted_line"] == 58
+    assert best.shown and best.evidence["device"] == "H200-SXM-141GB" and best.evidence["peak"] == 16 * 1979
+    assert res.peaks is None and [e["device"] for e in res.said["by_heading"]] == ["H800", "H200-SXM-141GB"]
+    # the other way: a device given as a parameter is every run's
+    given = run(f"{FIX}/recipes_kimi_k2_16xh800_two_nodes_and_16xh200.md", gpu="H200")
+    assert (
+        given.peaks.device == "H200-SXM-141GB"
+        and given.ledger.get("bandwidth_low").evidence["device"] == given.peaks.device
+    )

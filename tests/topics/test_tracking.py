@@ -68,7 +68,10 @@ def test_four_runs_of_another_model_cannot_show_a_change_at_all():
     r = run(f"{GLM}/vulkan_radv")
     c = r.ledger.get("changes")
     assert len(r.runs) == 4 and c.status == "withheld" and "below 0.33" in c.text
-    assert bottom_line.box(r.ledger).startswith("- *Withheld:* No change in the prompt-processing rate is established")
+    # the bottom line gives the answer the page can give (a step beyond both runs' spread), not the withheld test
+    assert bottom_line.box(r.ledger).startswith(
+        "- Against b6182.log, b6486.log gives 1.644 x the prompt-processing rate"
+    )
 
 
 def test_a_series_on_another_backend_reads_and_judges_its_steps():

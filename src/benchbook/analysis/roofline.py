@@ -205,7 +205,7 @@ def named(texts) -> Named:
     for text in texts:
         text = str(text or "")
         ctx = context.read(text.splitlines())
-        headed = _headed(ctx)
+        headed = _headed(ctx, context.sections(text.splitlines()))
         if len(headed) > 1:  # sections per machine: which of them ran the run, the file does not say
             return Named(
                 fact=headed[0][1], several=tuple(v for v, _ in headed), headed=tuple(f.line for _, f in headed)
@@ -230,16 +230,81 @@ def named(texts) -> Named:
     return Named(unlisted=unlisted, sign=None if unlisted else sign)
 
 
-def _headed(ctx: context.Context) -> list[tuple[str, context.Fact]]:
-    """(as written, fact) of each distinct table device the file's headings name, first line first: a
-    write-up that heads one section `## GB10` and another `## GH200`, or `### Benchmark on 16xH800` and
-    `### Benchmark on 16xH200`, ran its blocks on different machines."""
+def headed_at(text: str, lines) -> list[Named] | None:
+    """Per line of `lines` (where a result block starts), the device the nearest heading above it
+    names, as a write-up heads each machine's part (`### FP8 Benchmark on 16xH800`, later `### FP8
+    Benchmark on 16xH200`): the block ran there. A heading of a higher level (fewer `#`) between the
+    two closes that part: the block then takes what the whole file says (`named`). None where the
+    file's headings (outside code blocks) name fewer than two devices, named the table's way or not:
+    every block then takes the file's device."""
+    rows = str(text or "").splitlines()
+    ctx = context.read(rows)
+    level = context.sections(rows)
+    facts = _heading_devices(ctx, level)
+    if len({_kind(f) for f in facts}) < 2:
+        return None
+    whole = named([text])
+    out = []
+    for at in lines:
+        above = [f for f in facts if f.line < at]
+        f = max(above, key=lambda f: f.line) if above else None
+        closed = f is not None and any(f.line < k < at and lv < level[f.line] for k, lv in level.items())
+        out.append(_heading_named(ctx, f) if f is not None and not closed else whole)
+    return out
+
+
+def _kind(fact: context.Fact) -> str:
+    """A device fact as one machine: the table device it is, else its name as written."""
+    d = _device(str(fact.value).replace("_", " "))
+    return d.name if d is not None else re.sub(r"[^a-z0-9]+", "", str(fact.value).lower())
+
+
+def _heading_named(ctx: context.Context, fact: context.Fact) -> Named:
+    """What a heading that names a device says of the blocks under it: the table device (with the
+    count on its line), two devices side by side (none chosen), or a device the table lacks."""
+    beside = _beside(ctx, fact)
+    if len(beside) > 1:
+        return Named(fact=fact, several=tuple(beside))
+    d = _device(str(fact.value).replace("_", " "))
+    if d is None:
+        return Named(unlisted=fact)
+    return Named(d.name, _count(ctx, fact), fact, counted=_counted(ctx, fact))
+
+
+def of_named(found: Named) -> Peaks | None:
+    """The peaks of the device `found` names (`named`, `headed_at`), detected; a name several table
+    rows fit takes the highest peaks and says so (`Peaks.variants`). None where it names none."""
+    if found.device is None:
+        return None
+    dev = _device(found.device)
+    fits = hardware.variants(found.fact.text) if found.fact is not None else []
+    fits = fits if dev is not None and dev.name in [d.name for d in fits] else []
+    p = of_device(fits[0] if fits else dev, "detected", found.count)
+    return dataclasses.replace(p, variants=tuple((d.name, d.bandwidth_gb_s) for d in fits)) if fits else p
+
+
+def _headed(ctx: context.Context, level: dict[int, int]) -> list[tuple[str, context.Fact]]:
+    """(as written, fact) of each distinct device the file's headings (`level`: outside code blocks)
+    name, the table's or not, first line first: a write-up that heads one section `## GB10` and another
+    `## GH200`, or `### Benchmark on 16xH800` and `### Benchmark on 16xH200`, ran its blocks on
+    different machines."""
     found: dict[str, tuple[str, context.Fact]] = {}
-    for f in ctx.get("device"):
-        d = _device(str(f.value).replace("_", " ")) if f.source == "heading" else None
-        if d is not None:
-            found.setdefault(d.name, (str(f.value), f))
+    for f in _heading_devices(ctx, level):
+        found.setdefault(_kind(f), (str(f.value).strip(" *_`"), f))
     return sorted(found.values(), key=lambda vf: vf[1].line)
+
+
+def _heading_devices(ctx: context.Context, level: dict[int, int]) -> list[context.Fact]:
+    """The device facts of the headings outside code blocks (`level`), first line first, and each
+    other heading that is or names a table device (`## GB10 (DGX spark)`, as `named` reads a heading)."""
+    facts = [f for f in ctx.get("device") if f.source == "heading" and f.line in level]
+    lines = {f.line for f in facts}
+    facts += [
+        h
+        for h in ctx.headings
+        if h.line in level and h.line not in lines and _device(str(h.value).replace("_", " ")) is not None
+    ]
+    return sorted(facts, key=lambda f: f.line)
 
 
 def _beside(ctx: context.Context, fact: context.Fact) -> list[str]:
@@ -350,26 +415,18 @@ def choose(gpu: str, texts, bandwidth_gb_s: float = 0.0, peak_tflops: float = 0.
     A positive `bandwidth_gb_s` or `peak_tflops` replaces the table's figure (peak_tflops for every
     precision) and makes the source `parameter`. Nothing named and no peak given: None (a page about
     someone else's run assumes no device)."""
-    count, fits = 1, []
-    hit = None if gpu else named(texts)
-    found = (hit.device, hit.count, str(hit.fact.text) if hit.fact else hit.device) if hit and hit.device else None
-    if not gpu and not found:
+    p = None if gpu else of_named(named(texts))
+    if not gpu and p is None:
         if bandwidth_gb_s <= 0 and peak_tflops <= 0:
             return None
         tf = {k: peak_tflops for k in hardware.PEAK_COLUMNS} if peak_tflops > 0 else {}
         return Peaks("device of the given peaks", bandwidth_gb_s if bandwidth_gb_s > 0 else None, tf, "parameter")
     if gpu:
-        dev, source = _device(gpu), "parameter"
+        dev = _device(gpu)
         if dev is None:
             raise KeyError(f"unknown GPU {gpu!r}: not a name or alias in data/hardware.csv")
-    else:
-        dev, source, count = _device(found[0]), "detected", found[1]
-        fits = hardware.variants(found[2]) if found[2] else []
-        fits = fits if dev is not None and dev.name in [d.name for d in fits] else []
-        dev = fits[0] if fits else dev  # a name several parts fit: the highest peaks, said (`Peaks.variants`)
-    p = of_device(dev, source, count)
-    if not gpu and fits:
-        p = dataclasses.replace(p, variants=tuple((d.name, d.bandwidth_gb_s) for d in fits))
+        p = of_device(dev, "parameter")
+    count = p.count
     if bandwidth_gb_s > 0 or peak_tflops > 0:
         tf = {k: peak_tflops / count for k in hardware.PEAK_COLUMNS} if peak_tflops > 0 else p.tflops
         bw = bandwidth_gb_s / count if bandwidth_gb_s > 0 else p.bandwidth_gb_s

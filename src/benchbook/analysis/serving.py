@@ -115,6 +115,10 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     # the pivot crosses every key value with every other: a combination with no number is no run (by all
     # metrics, not duration alone, which GenAI-Perf does not print)
     wide = wide.dropna(subset=[c for c in wide.columns if c not in keys], how="all")
+    if "line" in df:  # where the run's numbers start in its file: the heading above names its device
+        first = df.groupby(keys, dropna=False, sort=False, observed=True)["line"].min()
+        first = {_nan_key(k): v for k, v in first.items()}  # NaN keys: matched by a marker, not by value
+        wide["line"] = [first.get(_nan_key(k), np.nan) for k in zip(*(wide[c] for c in keys), strict=True)]
     wide.columns.name = None
     wide = wide.reset_index(drop=True)
     ident = [c for c in ["source", "completed", "total_input_tokens", "total_generated_tokens"] if c in wide.columns]
@@ -195,6 +199,12 @@ def _screen_mean_e2el(wide: pd.DataFrame) -> None:
     wide["e2el_mean_printed"] = wide["e2el_mean"].where(bad)
     wide["little_in_flight"] = little.where(bad)
     wide["e2el_mean"] = wide["e2el_mean"].mask(bad)
+
+
+def _nan_key(key) -> tuple:
+    """A run's key with its empty settings as one marker, so that two equal keys compare equal."""
+    key = key if isinstance(key, tuple) else (key,)
+    return tuple("\0" if not isinstance(v, str) and pd.isna(v) else v for v in key)
 
 
 def latency_stats(r: pd.DataFrame, metric: str, every: bool = False) -> pd.DataFrame:
@@ -316,6 +326,9 @@ def one_load(lv: pd.DataFrame) -> bool:
     cols = [c for c in LOAD_PARAMETERS if c in lv.columns]
     if len(lv) < 2 or not cols:
         return False
+    for c in cols:  # a setting the output does not print (GuideLLM's unprinted streams) is unknown, not unset
+        if f"{c}_recorded" in lv and (lv[c].isna() & ~lv[f"{c}_recorded"].astype(bool)).any():
+            return False
     return all(lv[c].astype(object).where(lv[c].notna(), "unset").map(str).nunique() == 1 for c in cols)
 
 
@@ -873,7 +886,8 @@ def untied_models(paths, models) -> list[list]:
 def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | None:
     """(total, active billions, line) of `model` as the input's own prose states it (`ingest.context`:
     `295B parameters, 21B active`, 参数规模为 295B，其中激活参数为 21B), on a line that names the model
-    (by its id's last path part), the first such line; the active count is the total for a model
+    (by its id's last path part) or under the nearest heading that does (`# Step-3.5-Flash Guide`, then
+    `only 11B active parameters out of 196B`), the first such line; the active count is the total for a model
     not named as a mixture of experts, and None for one that is, where the line states none. None
     when no line of the input sizes the model."""
     from benchbook import config, hardware, ingest
@@ -885,7 +899,9 @@ def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | N
     for path in paths:
         ctx = context.read(ingest._load_lines(config.resolve(path)))
         for f in ctx.get("params"):
-            if key and key in re.sub(r"[^a-z0-9]", "", f.text.lower()):
+            above = [h for h in ctx.headings if h.line <= f.line]
+            named = f.text + (" " + max(above, key=lambda h: h.line).text if above else "")
+            if key and key in re.sub(r"[^a-z0-9]", "", named.lower()):
                 active = [a.value for a in ctx.get("active_params") if a.line == f.line]
                 dense = None if hardware.is_moe(model) else f.value
                 return f.value, active[0] if active else dense, f.line
@@ -1058,7 +1074,8 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
     """`r` with the TP, PP and DP of a file's runs taken from the rest of the file (`ingest.context`:
     a `vllm serve M --tensor-parallel-size 2` line, a `TP: 2` bullet, a heading) where no run of that
     file states them in its `metadata` (the parser's own fields rank first) and the file states one
-    value, in no command that launches a model other than its runs'. SGLang's
+    value, in no command that launches a model other than its runs'; of several server launches, only
+    the one that ran the results (`context.launched`) states them. SGLang's
     --enable-dp-attention, stated anywhere in the file, is kept beside its DP (`devices`)."""
     from benchbook import config, ingest
     from benchbook.ingest import context
@@ -1074,11 +1091,17 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
         mine = r["source"] == source_name(path)
         if not mine.any() or meta[mine].str.contains(r"(?:^|;\s*)(?:tp|pp|dp)=", regex=True).any():
             continue
-        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        lines = ingest._load_lines(config.resolve(path))
+        # a server launch no result follows (an alternative script, a variant after the results) is not theirs
+        results = r.loc[mine, "line"] if "line" in r else []
+        whole = context.read(lines)
+        launch = context.launched(whole, lines, results)  # of several launches, the one that ran the results
+        ctx = context.ran(whole, lines, results)
         models = {_model_key(m) for m in r.loc[mine, "model"].dropna()} if "model" in r else set()
         add = []
         for key in PARALLEL:
             facts = [f for f in ctx.get(key) if not _launches_another(ctx, f, models)]
+            facts = [f for f in facts if f.command == launch] if launch is not None else facts
             values = {f.value for f in facts}
             if len(values) == 1 and facts[0].value > 1:
                 add.append(f"{key}={facts[0].value}")
@@ -1198,6 +1221,64 @@ def spanning(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)):
     if n == pk.count or (pk.count > 1 and n == 1 and not stated(r, "tp") and instances[1] == 1):
         return pk
     return dataclasses.replace(pk, count=n)
+
+
+def device_per_run(r: pd.DataFrame, paths, inst: tuple[int, int] = (1, 1)) -> list | None:
+    """Per run of `r`, (peaks, said, line) of the device the heading above its block names (on that
+    line), counted over
+    the devices it spans (`spanning`), where its file's headings name several devices
+    (`roofline.headed_at`: `### FP8 Benchmark on 16xH800`, later `### ... on 16xH200`); `said` is
+    `roofline.said` of a run that gets no device. None where no file's headings name several: every
+    run then takes the file's device."""
+    from benchbook import config
+    from benchbook.ingest.vllm_serve import source_name
+
+    if r.empty or "line" not in r or "source" not in r:
+        return None
+    found: dict = {}
+    for path in paths:
+        mine = r.index[r["source"] == source_name(path)]
+        at = roofline.headed_at(config.resolve(path).read_text(encoding="utf-8", errors="replace"), r.loc[mine, "line"])
+        found.update(zip(mine, at or [], strict=False))
+    if not found:
+        return None
+    out = []
+    for i in r.index:
+        n = found.get(i)
+        pk = roofline.of_named(n) if n is not None else None
+        mates = [j for j in r.index if found.get(j) == n] if n is not None else [i]
+        pk = spanning(pk, r.loc[mates], inst)
+        said = roofline.said(n) if n is not None and pk is None else {}
+        said.pop("device_sign_line", None)
+        out.append((pk, said, (n.fact or n.unlisted).line if n.fact or n.unlisted else None) if n else None)
+    return out
+
+
+def devices_said(r: pd.DataFrame, own: list) -> list[dict]:
+    """The devices the runs of `r` were measured against, one entry per device and the heading line
+    that names it (`own`: per run, (peaks, said, line) as `device_per_run` gives them): its name as
+    the table spells it (with the count it spans and its bandwidth) or as the file writes one the table
+    lacks, and the runs under it (label and first line)."""
+    out: dict = {}
+    for (_, row), (pk, said, line) in zip(r.iterrows(), own, strict=True):
+        name = (
+            pk.device
+            if pk is not None
+            else said.get("device_unlisted") or said.get("device_family") or said.get("device_several")
+        )
+        e = out.setdefault(
+            (name, line),
+            {
+                "device": name,
+                "line": line,
+                "listed": pk is not None,
+                "count": pk.count if pk is not None else None,
+                "bandwidth": pk.total_bandwidth_gb_s if pk is not None else None,
+                "runs": [],
+            },
+        )
+        e["runs"].append({"run": str(row["run"]), "line": int(row["line"]) if pd.notna(row.get("line")) else None})
+    return list(out.values())
 
 
 def instances(paths) -> tuple[int, int]:

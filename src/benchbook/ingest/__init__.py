@@ -120,7 +120,15 @@ def detected(parsed: Parsed) -> str:
     distinct values of a `run` column) or configurations (distinct settings, repetitions aside)."""
     t = parsed.table
     version = f" ({parsed.version})" if parsed.version else ""
-    if "run" in t.columns and t["run"].notna().any():  # a format of the tool that numbers no run counts configurations
+    if "run" in t.columns and t["run"].notna().any() and parsed.tool in SERVING_TOOLS:
+        # the serving contract: a run is its label and its settings (two blocks under headings of one name,
+        # `### Expected Output` twice, at other rates are two runs), as the serving chapter keys them
+        from benchbook.ingest.vllm_serve import SETTINGS
+
+        n, what = len(t[[c for c in SETTINGS if c in t.columns]].drop_duplicates()), "run"
+    elif (
+        "run" in t.columns and t["run"].notna().any()
+    ):  # a format of the tool that numbers no run counts configurations
         n, what = t["run"].nunique(), "run"
     else:
         keys = [c for c in tools()[parsed.tool].settings if c in t.columns and c != "rep"]
@@ -318,14 +326,19 @@ def context_of(path: str | os.PathLike) -> context.Context:
 def _with_table_facts(path: Path, lines: Lines) -> context.Context:
     """The context of `lines`, with the facts the file's tool reads from its own table first (the
     parser's precedence): (name, value, line, text), then a unit and a scope where the tool's
-    definitions give them."""
+    definitions give them; a server launch that launched none of the tables' results states nothing
+    of them (`context.ran`)."""
     ctx = context.read(lines)
     registry = tools()
-    names = [n for n in detect(lines) if registry[n].facts is not None]
-    try:
-        parsed = [q for n in names for q in read_parsed(path, n)]
-    except ParseError:
-        return ctx
+    every = []
+    for name in detect(lines):
+        try:
+            every += read_parsed(path, name)
+        except ParseError:
+            if registry[name].facts is not None:
+                return ctx
+    ctx = context.ran(ctx, lines, [x for q in every if "line" in q.table for x in q.table["line"]])
+    parsed = [q for q in every if registry[q.tool].facts is not None]
     found = [context.Fact(*fact[:3], "parser", *fact[3:]) for q in parsed for fact in registry[q.tool].facts(q.table)]
     # the tool's own reading of a line (its scope, its unit) stands for what the context reader made of it
     read = {(f.name, f.line) for f in found}

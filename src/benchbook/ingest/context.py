@@ -31,6 +31,7 @@ SOURCES = ("parser", "command", "json", "env-dump", "key-value", "heading", "cap
 #: The facts a record can hold.
 NAMES = (
     "device",
+    "machine",
     "device_count",
     "visible_devices",
     "nodes",
@@ -43,6 +44,7 @@ NAMES = (
     "layout",
     "model",
     "path_model",
+    "served_name",
     "params",
     "active_params",
     "tokenizer",
@@ -211,6 +213,8 @@ FLAGS: dict[str, str] = {
     **dict.fromkeys(("nnodes", "num_nodes"), "nodes"),
     **dict.fromkeys(("gpus", "num_gpus", "n_gpus"), "device_count"),  # ilab's, docker's --gpus N: the GPUs used
     **dict.fromkeys(("model", "model_path", "model_id", "model_name"), "model"),
+    # vLLM's and SGLang's `--served-model-name X`: the name clients send for the command's model (one model)
+    **dict.fromkeys(("served_model_name",), "served_name"),
     **dict.fromkeys(("tokenizer", "tokenizer_name", "tokenizer_path"), "tokenizer"),
     **dict.fromkeys(("dtype", "quantization", "quantize"), "precision"),
     **dict.fromkeys(("kv_cache_dtype",), "kv_dtype"),
@@ -223,6 +227,12 @@ FLAGS: dict[str, str] = {
 #: Short flags whose meaning is the tool's own, by the command they sit in: GenAI-Perf's and AIPerf's
 #: `-m` is the served model's name (`-m, --model`), where `python -m` names a module.
 SHORT_FLAGS: dict[str, dict[str, str]] = {"genai-perf": {"m": "model"}, "aiperf": {"m": "model"}}
+#: Flags whose meaning is the tool's own, by the command they sit in (None: no fact of `NAMES`): GenAI-Perf's
+#: `--num-prompts` is its `--num-dataset-entries`, "the number of unique payloads to sample from", reused
+#: until the benchmark ends, never the requests sent; its `--request-count` is those (genai_perf/parser.py).
+TOOL_FLAGS: dict[str, dict[str, str | None]] = {
+    "genai-perf": {"num_prompts": None, "num_dataset_entries": None, "request_count": "prompts"},
+}
 
 _INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "instances", "concurrency", "batch", "prompts"}
 
@@ -248,7 +258,9 @@ _SIGNS = {k: re.compile(v, re.I) for k, v in _SIGN_WORDS.items()}
 
 # ---------------------------------------------------------------------------------- patterns
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
-_FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+([^\s\\`'\"]+|'[^']*'|\"[^\"]*\"))?")
+#: A flag and its value; a token that starts with a dash and a letter is the next flag, never the value of a
+#: switch before it (`--trust-remote-code --data-parallel-size 16`).
+_FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+((?!--?[A-Za-z])[^\s\\`'\"]+|'[^']*'|\"[^\"]*\"))?")
 #: A command line: a known CLI anywhere in the line (after an optional `KEY=value` environment), or a
 #: line that starts (after a prompt `$ `, `> ` or a backtick) with a Python program, `python[3] [-m]
 #: module` or a script path ending `.py`, followed by a flag or a wrapping `\`: a script of any tool
@@ -397,6 +409,13 @@ _CPU_PRODUCT = re.compile(
     r"\b(?:(?:Intel\s+)?(?:Core\s+)?i[3579]-\d{4,5}[A-Z]{0,2}|(?:Intel\s+)?Core\s+Ultra\s+\d\s+\d{3}[A-Z]{0,2}"
     r"|(?:AMD\s+)?Ryzen\s+(?:AI\s+)?(?:Threadripper\s+)?(?:PRO\s+)?\d\s+(?:HX\s+)?\d{3,4}[A-Z0-9]{0,3}"
     r"|(?:AMD\s+)?EPYC\s+\d{4}[A-Z]?|(?:Intel\s+)?Xeon\s+(?:(?:Platinum|Gold|Silver|Bronze|w\d-)\s*)?[A-Z]?\d{4,5}[A-Z]{0,2})\b"
+)
+#: A single-board computer as its maker names it (`Radxa Dragon Q8B`, `Raspberry Pi 5`, `Orange Pi 5 Plus`,
+#: `Jetson Orin Nano`): in a heading, the machine the section ran on, the device of a run on its CPU and the
+#: host of a card it drives (`# Benchmark AMD RX 9070 XT on Raspberry Pi 5`): a `machine`, never a device.
+_BOARD = re.compile(
+    r"\b(?:Raspberry\s+Pi|Radxa|Orange\s+Pi|Banana\s+Pi|ODROID|Khadas|LattePanda|Pine64|BeagleBone|Turing\s+Pi"
+    r"|(?:NVIDIA\s+)?Jetson)(?:[ -](?!(?:on|with|and|vs|running|using)\b)[A-Za-z0-9][\w+]*){0,3}"
 )
 _ON_PRODUCT = re.compile(r"\b(?:on|using)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(" + _PRODUCT.pattern + ")")
 #: A YAML key that opens a mapping (`accelerator:`, `- metadata:  # a comment`), its indent taken at the key.
@@ -721,7 +740,9 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
         if m and not _PLAIN_WORD.fullmatch(_clean(m.group(1))):
             r.add("model", _clean(m.group(1)), i, "command", line)
     for m in _FLAG.finditer(line):
-        name = FLAGS.get(_norm(m.group(1))) or SHORT_FLAGS.get(r.tool, {}).get(m.group(1))
+        own = TOOL_FLAGS.get(r.tool, {})
+        name = own[_norm(m.group(1))] if _norm(m.group(1)) in own else FLAGS.get(_norm(m.group(1)))
+        name = name or SHORT_FLAGS.get(r.tool, {}).get(m.group(1))
         if name and m.group(2) is not None and not m.group(2).startswith("-"):
             r.keyed(name, m.group(2), i, "command", line)
         elif _norm(m.group(1)) in ("enable_expert_parallel", "enable_ep_moe") and m.group(2) is None:
@@ -862,6 +883,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     if source == "heading":
         for m in _CPU_PRODUCT.finditer(text):
             r.add("cpu", m.group(0), i, source, line)
+        for m in _BOARD.finditer(text):
+            r.add("machine", m.group(0), i, source, line)
     parts = list(_PART_COUNTED.finditer(text)) if devices and source in ("heading", "prose") else []
     worded = source == "heading" or (source == "prose" and _SIGNS["device"].search(text))
     parts = parts if len(parts) > 1 or not worded else []  # a worded line's one part keeps its full name below
@@ -995,6 +1018,68 @@ def _read_json_document(r: _Reader, lines: list[str]) -> None:
             r.keyed(name, v if not isinstance(v, bool) else None, 1, "json", f"{k}: {v}")
 
 
+#: A server's launch command, as a write-up runs it before its benchmark: its settings are the server's.
+_LAUNCH = re.compile(
+    r"\b(?:vllm\s+serve|sglang\s+serve|sglang\.launch_server|text-generation-launcher|trtllm-serve|llama-server"
+    r"|ilab\s+model\s+serve)\b"
+)
+
+
+def ran(context: Context, lines: Sequence[str], results: Iterable[int]) -> Context:
+    """`context` with the facts of each server launch written after every result (`results`: the lines
+    the tool's numbers are on) kept as signs only, where a launch above them ran them: a variant the
+    write-up goes on to describe (an EP/DP section's `vllm serve ... -dp 8` below the TP 8 results)
+    launched none of them and says nothing of them. A launch above the results stays: which of several
+    ran a block is the chapter's to say (`launched`). One launch, or none above a result: `context`
+    as it is."""
+    starts, results = _launches(context, lines), sorted(int(x) for x in results if x == x)
+    if len(starts) < 2 or not results or starts[0] > results[-1]:
+        return context
+    idle = {c for c in starts if c > results[-1]}
+    dropped = [f for f in context.facts if f.source == "command" and f.command in idle]
+    if not dropped:
+        return context
+    kept = tuple(f for f in context.facts if f not in dropped)
+    return replace(context, facts=kept, signs=context.signs + tuple(Sign(f.name, f.line, f.text) for f in dropped))
+
+
+def launched(context: Context, lines: Sequence[str], results: Iterable[int]) -> int | None:
+    """The first line of the one server launch that ran every result (the nearest launch above each),
+    where the file gives several launches; None otherwise. Its parallel sizes are the run's: a size it
+    leaves out is the server's default (1), whatever an alternative script or a note beside it says."""
+    starts, results = _launches(context, lines), [int(x) for x in results if x == x]
+    if len(starts) < 2 or not results:
+        return None
+    nearest = {max((c for c in starts if c <= x), default=None) for x in results}
+    return nearest.pop() if len(nearest) == 1 and None not in nearest else None
+
+
+def _launches(context: Context, lines: Sequence[str]) -> list[int]:
+    """The first lines of the file's server launch commands (`_LAUNCH`), in order."""
+    return sorted(
+        {
+            f.command
+            for f in context.facts
+            if f.source == "command"
+            and f.command
+            and 0 < f.command <= len(lines)
+            and _LAUNCH.search(lines[f.command - 1])
+        }
+    )
+
+
+def sections(lines: Sequence[str]) -> dict[int, int]:
+    """{line: level} of each Markdown heading outside a fenced code block: where a write-up's
+    sections start and how deep (`## ...` is 2). A `# node 0` comment in a pasted script is none."""
+    out, inside = {}, False
+    for i, raw in enumerate(lines, start=1):
+        if _FENCE.match(raw):
+            inside = not inside
+        elif not inside and (h := _HEADING.match(raw)):
+            out[i] = len(h.group(1))
+    return out
+
+
 def merge(structured: Mapping[str, object], context: Context, line: int = 0) -> Context:
     """The parser's own facts (`structured`: fact name to one value the tool recorded for the
     whole file, e.g. {"tp": 2}) ahead of the context's, by the module's precedence; each context
@@ -1060,6 +1145,8 @@ def fill(table, context: Context) -> list[str]:
         if name == "model":  # a caption naming a model the file names in full elsewhere adds none
             captions = {f.value for f in facts if f.source == "caption"}
             values = [v for v in values if v not in captions or not any(_same_model(v, o) for o in values if o != v)]
+            values = [v for v in values if v not in served_names(context, values)]
+            facts = [f for f in facts if f.value in values]
         if name == "device":
             values = _most_specific(values)
             facts = [f for f in facts if f.value in values]
@@ -1077,6 +1164,14 @@ def fill(table, context: Context) -> list[str]:
             lines = ", ".join(str(f.line) for f in facts[:4])
             messages.append(f"{col}: the file names {len(values)} values (lines {lines}) and ties none to the table")
     return messages
+
+
+def served_names(context: Context, models) -> set:
+    """The `--served-model-name`s of commands that serve one of `models` (`vllm serve M
+    --served-model-name X`): X is the name clients use for M, the same model, never another."""
+    return {
+        f.value for f in context.get("served_name") if any(m.value in models for m in context.same_command(f, "model"))
+    }
 
 
 #: Facts a block takes from the nearest command above it when the file names several: a `--model` /

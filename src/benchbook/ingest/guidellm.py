@@ -45,6 +45,10 @@ FORMAT = "console 0.5+"
 #: A 0.5+ console benchmark at a rate (constant, poisson) whose rate the file does not print: the
 #: tables name the strategy only, the rate is on the profile line (`rate=[...]`) above them.
 UNRATED = "console 0.5+ tables without the profile line"
+#: A 0.5+ console `concurrent` benchmark whose streams the file does not print (the profile line's
+#: `rate=[...]` gives them): a fixed number of streams, each sending its next request as one completes,
+#: so capped, at a cap the file leaves unknown, never "no cap".
+UNSTREAMED = "console 0.5+ concurrent tables without the profile line"
 _SERVING = frozenset(
     {
         "model",
@@ -66,6 +70,7 @@ _SERVING = frozenset(
 CARRIES = {
     FORMAT: _SERVING,
     UNRATED: _SERVING - {"request_rate"},
+    UNSTREAMED: _SERVING - {"max_concurrency"},
     guidellm_console_v02.FORMAT: _SERVING | {"completed", "failed"},
     guidellm_report.OLD: _SERVING | {"completed", "failed"},
     guidellm_report.NEW: _SERVING | {"completed", "failed", "normalized_time_per_output_token"},
@@ -184,9 +189,10 @@ def _settings(k: int, strategy: str, model, kinds, rates, data) -> dict:
     elif math.isfinite(cap) and strategy == "concurrent":
         label += f" {cap:g} streams"
     unrated = strategy in ("constant", "poisson", "async") and not math.isfinite(rate)
+    unstreamed = strategy == "concurrent" and not math.isfinite(cap)
     return {
         "run": label if label != strategy or k == 0 else f"{strategy} #{k + 1}",
-        "format": UNRATED if unrated else FORMAT,
+        "format": UNRATED if unrated else UNSTREAMED if unstreamed else FORMAT,
         "model": model,
         "dataset": data,
         "num_prompts": math.nan,

@@ -120,13 +120,13 @@ def _counts(d: dict) -> str:
 
 def load(kind: str, rate, streams) -> tuple[float, float]:
     """(request rate, concurrency cap) of a GuideLLM strategy, for every GuideLLM reader: constant,
-    poisson or async at `rate`; concurrent with `streams` and synchronous (cap 1) at an unlimited rate,
+    poisson or async at `rate`; concurrent with `streams` (NaN where not given) and synchronous (cap 1) at an unlimited rate,
     each stream sending its next request as soon as one completes; throughput at an unlimited rate
     with no cap of its own. NaN where the strategy does not say."""
     if kind in ("constant", "poisson", "async") and _num(rate):
         return float(rate), math.nan
-    if kind == "concurrent" and _num(streams):
-        return math.inf, float(streams)
+    if kind == "concurrent":  # streams not given: capped all the same, at a cap unknown (NaN)
+        return math.inf, float(streams) if _num(streams) else math.nan
     if kind == "synchronous":
         return math.inf, 1.0
     if kind == "throughput":

@@ -44,7 +44,9 @@ def _chapter(ledger) -> str:
 
 def pick(ledger, ids: list[str] | None = None) -> list[dict]:
     """The claims a box shows, in priority order: shown claims up to MAX_SHOWN, and each of the
-    LEADING first claims that is not shown (its sentence says why)."""
+    LEADING first claims that is not shown (its sentence says why). Where none of them is shown, the
+    box is not a list of what the page withholds: it gives the page's other shown claims (the answers it
+    can give, in ledger order), else the first withheld one alone (why no answer can be given, once)."""
     ids = PRIORITY.get(_chapter(ledger), []) if ids is None else ids
     most = MAX_SHOWN_BY_CHAPTER.get(_chapter(ledger), MAX_SHOWN)
     by_id = {c["id"]: c for c in _claims(ledger)}
@@ -59,6 +61,10 @@ def pick(ledger, ids: list[str] | None = None) -> list[dict]:
                 shown += 1
         elif rank < LEADING:
             out.append(c)
+    if out and not shown:  # no leading verdict: the answers the page gives instead, else why none, once
+        rest = [c for c in by_id.values() if c["status"] == "shown" and c.get("text") and c["id"] not in ids]
+        rest = [c for c in rest if (c.get("evidence") or {}).get("applicable") is not False]
+        return rest[:most] or out[:1]
     return out
 
 

@@ -23,9 +23,9 @@ def _say(name: str, **values) -> str:
     return wording.sentence("perf_per_watt", name, **values)
 
 
-def describe(rows: pd.DataFrame, table: pd.DataFrame) -> str:
+def describe(rows: pd.DataFrame, table: pd.DataFrame, machines=()) -> str:
     """One sentence on the measured energy an input holds (empty when none): tools, configurations,
-    scopes, devices as the files name them."""
+    scopes, devices as the files name them, else the `machines` they name (a board run on its CPU)."""
     if table.empty:
         return ""
     return _say(
@@ -35,6 +35,7 @@ def describe(rows: pd.DataFrame, table: pd.DataFrame) -> str:
         scopes=[SCOPES.get(s, s) for s in dict.fromkeys(table["scope"])],
         models=[str(m) for m in dict.fromkeys(table["model"].dropna())],
         devices=[str(d) for d in dict.fromkeys(table["device"].dropna())],
+        machines=[str(m) for m in dict.fromkeys(machines)],
     )
 
 

@@ -14,7 +14,7 @@ from benchbook.analysis import bandwidth, precision, prefill, roofline
 from benchbook.claims import Ledger
 from benchbook.claims import bandwidth as bandwidth_claims
 from benchbook.presentation import bandwidth as show
-from benchbook.presentation import placement, tables, wording
+from benchbook.presentation import bottom_line, placement, tables, wording
 from benchbook.topics import Page
 
 CHAPTER = "bandwidth_roofline"
@@ -107,7 +107,7 @@ def _tables(r: Result) -> dict:
 def page(r: Result) -> Page:
     """Every text, figure and table of the chapter, drawn from the Result."""
     led, pts = r.ledger, r.points
-    box = box_ids(led)
+    box = [c["id"] for c in bottom_line.pick(led, box_ids(led))]  # what the box says, no section says again
     placed = not show.placed(pts).empty
     pp_ids = [c.id for c in led.claims if c.id.startswith("pp_")]
     claimed = {int(led.get(i).evidence["line"]) for i in pp_ids}

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchbook import config
+from benchbook import config, ingest
 from benchbook.analysis import energy, power
 from benchbook.claims import Ledger
 from benchbook.claims import energy as energy_claims
@@ -115,8 +115,14 @@ def page(r: Result) -> Page:
     device, rated = show.device_words(
         r.table if r.model is None else r.rows[r.rows["model"] == r.model], r.params["gpu"]
     )
+    machines = [f.value for path in r.params["source"] for f in ingest.context_of(path).get("machine")]
     about = show.input_line(
-        ", ".join(r.inputs), r.model, r.limits, device, rated, show_energy.describe(r.measured_rows, r.measured)
+        ", ".join(r.inputs),
+        r.model,
+        r.limits,
+        device,
+        rated,
+        show_energy.describe(r.measured_rows, r.measured, machines),
     )
     notes = [show.sweep_note(r.swept)] if r.swept else []
     # what the input cannot show, said once: beside the input when it holds measured energy, else as

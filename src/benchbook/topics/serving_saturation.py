@@ -60,6 +60,13 @@ def analyse(p: dict) -> Result:
     said.pop("device_sign_line", None)  # a line that only mentions a vendor (`NVIDIA AIPerf`) names no device
     inst = serving.instances(p["source"])
     pk = serving.spanning(pk, r, inst)  # TP x PP x DP x instances: the devices one run's work spans
+    given = p["gpu"] or p["peak_bandwidth_gb_s"] > 0 or p["peak_tflops"] > 0
+    per_run = None if given else serving.device_per_run(r, p["source"], inst)
+    own = [d if d is not None else (pk, said, None) for d in per_run] if per_run else [(pk, said, None)] * len(r)
+    if own and all(d[:2] == own[0][:2] for d in own):  # every block under one device's heading: the page's
+        (pk, said, _), per_run = own[0], None
+    elif per_run:  # blocks on different machines: each measured against its own, none is the page's
+        said, pk = {"by_heading": serving.devices_said(r, own)}, None
     models = sorted(r["model"].dropna().unique())
     untied = serving.untied_models(p["source"], models)
     model = models[0] if len(models) == 1 else None
@@ -68,6 +75,12 @@ def analyse(p: dict) -> Result:
     w = serving.weights(model, r, [n for v in precision.stated_names(p["source"]).values() for n in v])
     lit = serving.littles_law(r, req)
     rl = serving.decode_roofline(lit, active_b, w.bytes_per_weight, pk, w.precision)
+    if per_run:  # each run against the peaks of its own device
+        rows = [
+            serving.decode_roofline(lit.iloc[[k]], active_b, w.bytes_per_weight, own[k][0], w.precision)
+            for k in range(len(lit))
+        ]
+        rl = pd.concat(rows)
     rl_curve = rl[~is_apart.to_numpy()] if len(curve) else rl  # no curve: every run stands for itself
     rl_curve = serving.per_load(rl_curve, serving.ROOFLINE_MEANS) if len(rl_curve) else rl_curve
     low = rl_curve.sort_values("x").iloc[0] if len(rl_curve) else None
@@ -79,14 +92,24 @@ def analyse(p: dict) -> Result:
     queue = serving.queue_limits(lit[~is_apart.to_numpy()])
     # the load levels of the longest series: runs of two workloads are two series, never two levels of one
     levels = int(curve.groupby(serving.series_key(curve))["x"].nunique().max()) if len(curve) else 0
+    mine = {(s_, ln): d for s_, ln, d in zip(r["source"], r.get("line", r["order"]), own, strict=True)}
+
+    def at(row) -> tuple:
+        """The peaks and the device evidence of a run (`row`): its own device's where blocks differ."""
+        return (
+            mine.get((row["source"], row.get("line")), (pk, said, None))[:2]
+            if per_run and row is not None
+            else (pk, said)
+        )
+
     led = Ledger(CHAPTER, inputs)
     for c in (
         serving_claims.knee(kn, p["knee_threshold"], var, levels, queue),
         serving_claims.growth(curve, var),
-        serving_claims.bandwidth(low, pk, active_b, w.bytes_per_weight, said, len(models)),
-        serving_claims.bound("low", low, pk, p["bound_threshold"], w.assumed, said),
-        serving_claims.compute(best, pk, said),
-        _bound_best(best, low, pk, p["bound_threshold"], w.assumed, said),
+        serving_claims.bandwidth(low, *at(low)[:1], active_b, w.bytes_per_weight, at(low)[1], len(models)),
+        serving_claims.bound("low", low, *at(low)[:1], p["bound_threshold"], w.assumed, at(low)[1]),
+        serving_claims.compute(best, *at(best)),
+        _bound_best(best, low, at(best)[0], p["bound_threshold"], w.assumed, at(best)[1]),
         serving_claims.underfilled(lit),
         serving_claims.uncapped(apart, curve, int(r["order"].min()) if len(r) else None),
         serving_claims.tpot_itl(r),

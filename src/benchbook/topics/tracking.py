@@ -56,11 +56,12 @@ def analyse(p: dict) -> Result:
 
 def page(r: Result) -> Page:
     """Every text, figure and table of the chapter, drawn from the result."""
-    from benchbook.presentation import outputs, placement, tables, wording
+    from benchbook.presentation import bottom_line, outputs, placement, tables, wording
     from benchbook.presentation import tracking as show
 
     led, s = r.ledger, r.series
-    shown = [c for c in led.claims if c.shown]
+    boxed = {c["id"] for c in bottom_line.pick(led)}  # what the box says, no block says again
+    shown = [c for c in led.claims if c.shown and c.id not in boxed]
     texts = {
         "files": ", ".join(r.inputs),
         "n_runs": str(len(r.runs)),
