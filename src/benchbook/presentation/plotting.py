@@ -6,7 +6,6 @@ import math
 import re
 
 import matplotlib.pyplot as plt
-import seaborn as sns
 from matplotlib.ticker import FuncFormatter, LogFormatter, LogFormatterMathtext
 
 from benchbook.nouns import counted
@@ -19,14 +18,16 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F
 
 
 def use_theme() -> None:
-    """Apply the book's seaborn theme (call once per chapter, in its setup cell).
+    """Apply the book's theme, seaborn's whitegrid written out (`theme`; call once per chapter, in its setup cell).
 
     It does not stop the inline backend from showing every open figure at the end of the cell that
     drew it: `plt.ioff()` here would be undone, because IPython switches interactive mode back on
     when it loads the inline backend, at the chapter's first figure. Chapters show a figure through
     `glue_figure`, which closes it, so that it appears once, where its caption is.
     """
-    sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE)
+    from benchbook.presentation import theme
+
+    theme.apply(PALETTE)
     plt.rcParams.update(
         {
             # SVG with its text kept as text: crisp when zoomed, searchable, measurable by the tests
