@@ -148,9 +148,13 @@ def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX, dra
         small = [t for t in texts if _least_pt(t) < need]
         smallest = min((_least_pt(t) for t in texts), default=math.inf) * column_px / width_pt
         if not small:
-            # a layout engine (constrained layout) moves the axes again at every draw, by a few
-            # millionths of a pixel: such a figure is drawn again before it is measured, as it was
-            unchanged = not _moves_when_drawn(fig)
+            # a layout engine (constrained layout) lays the figure out again at every draw (its axes
+            # move by a few millionths of a pixel each time, and each layout costs more than a
+            # draw): its layout is kept as this draw made it, so that neither the label check nor
+            # the SVG lays it out again (a placeholder engine is left, as `fig.tight_layout()` leaves)
+            if _moves_when_drawn(fig):
+                fig.set_layout_engine("none")
+            unchanged = True
             break
         for t in small:
             t.set_fontsize(need * t.get_fontsize() / _least_pt(t))
