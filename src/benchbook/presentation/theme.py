@@ -68,8 +68,7 @@ STYLE = {
 def apply(palette: list[str]) -> None:
     """Set the theme, and `palette` as the colour cycle (as RGB, as seaborn sets a palette)."""
     import matplotlib as mpl
-    from cycler import cycler
 
     mpl.rcParams.update(CONTEXT)
     mpl.rcParams.update(STYLE)
-    mpl.rcParams["axes.prop_cycle"] = cycler("color", [mpl.colors.to_rgb(c) for c in palette])
+    mpl.rcParams["axes.prop_cycle"] = mpl.cycler("color", [mpl.colors.to_rgb(c) for c in palette])
