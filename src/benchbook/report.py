@@ -192,10 +192,8 @@ def _outcome(prep: Prepared, workers: int) -> tuple[dict | None, str, float]:
 def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> None:
     """Execute the chapters in this process, in plain Python; where there are several and two cores,
     a forked copy of this process runs chapters meanwhile, each process taking the next chapter not
-    yet taken (`forked.Shared`: the files they read were read once already, `ingest.once`). Each
-    chapter's figures are drawn by two processes as with one chapter, so that the process left with
-    the last chapter does not draw all its figures alone while the other core idles. A failure
-    becomes the section's reason."""
+    yet taken (`forked.Shared`: the files they read were read once already, `ingest.once`). A
+    failure becomes the section's reason."""
     from benchbook.claims import from_notebook
 
     parallel = WORKERS > 1 and len(preps) > 1 and forked.can_fork()
@@ -205,7 +203,7 @@ def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> No
         for name in ["benchbook.presentation.plotting", *(f"benchbook.topics.{p.chapter}" for p in preps)]:
             if importlib.util.find_spec(name) is not None:
                 importlib.import_module(name)
-        done = forked.Shared(len(preps), lambda i: _outcome(preps[i], WORKERS)).results()
+        done = forked.Shared(len(preps), lambda i: _outcome(preps[i], 1)).results()
         outcomes = {p.chapter: done[i] for i, p in enumerate(preps)}
     else:
         outcomes = {p.chapter: _outcome(p, WORKERS) for p in preps}
