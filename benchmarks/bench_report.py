@@ -1,13 +1,15 @@
 """How long a reader waits for a report: `benchbook report` against one `benchbook run` per chapter.
 
-    .venv/bin/python benchmarks/bench_report.py [--repeat 3] [--no-write] [--case "one chapter"] [--no-run]
+    .venv/bin/python benchmarks/bench_report.py [--repeat 3] [--no-write] [--case "one chapter"] [--no-run] [--against TREE]
 
 Two inputs: one file that one chapter reads (a vLLM serving result: serving_saturation), and three
 files that three chapters read (TGI, bigcode batch sweep, attention-gym). "Before" is what a
 reader does today: one `benchbook run CHAPTER --source FILE` per chapter, one after another (each
 starts papermill and its own kernel and renders its own Sphinx project). "After" is one
-`benchbook report FILES -o DIR`. Each is run once untimed (the first run fills the OS and font
-caches), then `--repeat` times; medians. Writes benchmarks/report.json.
+`benchbook report FILES -o DIR`. Each is run once untimed (the first run fills the OS, font and
+bytecode caches: `ENV`), then `--repeat` times; medians. Writes benchmarks/report.json.
+`--against TREE` also times the report of an earlier source tree (`git archive COMMIT | tar -x -C
+TREE`) right after each of this one's, between the same two floors.
 
 Targets (issue 34): a one-chapter report in at most 1.6 times the floor, the time Python needs to
 `import pandas, matplotlib.pyplot, scipy.stats` on the same machine; a three-chapter report in at
@@ -47,6 +49,11 @@ CASES = {
 #: At most this many times the floor (issue 34).
 TARGETS = {"one chapter": 1.6, "three chapters": 2.0}
 FLOOR = [sys.executable, "-c", "import pandas, matplotlib.pyplot, scipy.stats"]
+#: Every command runs with its modules' compiled bytecode, as a reader's install has it (pip compiles a
+#: package's modules when it installs them, as it did the floor's): where PYTHONDONTWRITEBYTECODE is
+#: set, a source checkout's modules would be compiled again at every run (a fifth of a second of a
+#: report's CPU, none of the floor's). The untimed first run writes the caches.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def _cpu() -> float:
@@ -54,10 +61,10 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def _timed(cmd: list, cwd: Path) -> tuple[float, float]:
+def _timed(cmd: list, cwd: Path, env: dict = ENV) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the command and everything it started: kernels, Sphinx)."""
     c0, t0 = _cpu(), time.perf_counter()
-    res = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True)
+    res = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True, env=env)
     took, cpu = time.perf_counter() - t0, _cpu() - c0
     if res.returncode != 0:
         sys.exit(f"{' '.join(map(str, cmd))} failed:\n{res.stderr[-2000:]}")
@@ -70,17 +77,23 @@ def before(case: dict, tmp: Path) -> tuple[float, float]:
     return sum(w for w, _ in runs), sum(c for _, c in runs)
 
 
-def after(case: dict, tmp: Path) -> tuple[float, float]:
-    return _timed([BENCHBOOK, "report", *case.values(), "-o", tmp / "report"], tmp)
+def after(case: dict, tmp: Path, env: dict = ENV) -> tuple[float, float]:
+    return _timed([BENCHBOOK, "report", *case.values(), "-o", tmp / "report"], tmp, env)
 
 
-def against_floor(case: dict, tmp: Path) -> tuple[float, float, float, float]:
-    """(report wall, report CPU, floor wall, floor CPU): the floor the mean of one run just before
-    the report and one just after."""
+def earlier_env(src: Path) -> dict:
+    """The environment that runs the package of an earlier source tree (`git archive` of a commit)."""
+    return ENV | {"PYTHONPATH": os.pathsep.join([str(src / "src"), ENV.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+
+
+def against_floor(case: dict, tmp: Path, earlier: dict | None = None) -> tuple:
+    """(report wall, report CPU, floor wall, floor CPU, the earlier tree's (wall, CPU) or None): the
+    floor the mean of one run just before the report(s) and one just after."""
     f1 = _timed(FLOOR, tmp)
     wall, cpu = after(case, tmp)
+    then = after(case, tmp, earlier) if earlier is not None else None
     f2 = _timed(FLOOR, tmp)
-    return wall, cpu, (f1[0] + f2[0]) / 2, (f1[1] + f2[1]) / 2
+    return wall, cpu, (f1[0] + f2[0]) / 2, (f1[1] + f2[1]) / 2, then
 
 
 def main() -> int:
@@ -90,6 +103,11 @@ def main() -> int:
     ap.add_argument("--out", default="report.json", help="file name under benchmarks/ (default report.json)")
     ap.add_argument("--case", choices=list(CASES), action="append", help="only this input (repeatable; default both)")
     ap.add_argument("--no-run", action="store_true", help="leave out one `benchbook run` per chapter")
+    ap.add_argument(
+        "--against",
+        type=Path,
+        help="an earlier source tree (git archive of a commit): its report timed after each of this one's",
+    )
     args = ap.parse_args()
     results = {
         "machine": {
@@ -107,25 +125,34 @@ def main() -> int:
         for name, case in CASES.items():
             if args.case and name not in args.case:
                 continue
-            after(case, tmp)  # the first run, untimed
+            earlier = earlier_env(args.against.resolve()) if args.against else None
+            after(case, tmp)  # the first runs, untimed
+            if earlier is not None:
+                after(case, tmp, earlier)
             b = [] if args.no_run else [before(case, tmp) for _ in range(args.repeat)]
-            a = [against_floor(case, tmp) for _ in range(args.repeat)]
-            ratios = [w / f for w, _, f, _ in a]
+            a = [against_floor(case, tmp, earlier) for _ in range(args.repeat)]
+            ratios = [w / f for w, _, f, *_ in a]
             row = {
                 "chapters": list(case),
                 "benchbook_run_each_wall_s": [w for w, _ in b],
                 "benchbook_run_each_cpu_s": [c for _, c in b],
                 "benchbook_report_wall_s": [w for w, *_ in a],
                 "benchbook_report_cpu_s": [c for _, c, *_ in a],
-                "floor_wall_s": [f for *_, f, _ in a],
-                "floor_cpu_s": [c for *_, c in a],
+                "floor_wall_s": [f for _, _, f, _, _ in a],
+                "floor_cpu_s": [c for _, _, _, c, _ in a],
                 "report_over_floor": ratios,
-                "report_over_floor_cpu": [c / fc for _, c, _, fc in a],
+                "report_over_floor_cpu": [c / fc for _, c, _, fc, _ in a],
                 "after_median_s": statistics.median(w for w, *_ in a),
                 "after_median_cpu_s": statistics.median(c for _, c, *_ in a),
                 "ratio_median": statistics.median(ratios),
                 "target_ratio": TARGETS[name],
             }
+            if earlier is not None:
+                row["earlier_tree"] = args.against.name
+                row["earlier_report_wall_s"] = [then[0] for *_, then in a]
+                row["earlier_report_cpu_s"] = [then[1] for *_, then in a]
+                row["earlier_over_floor"] = [then[0] / f for _, _, f, _, then in a]
+                row["earlier_over_floor_cpu"] = [then[1] / fc for _, _, _, fc, then in a]
             if b:
                 row["before_median_s"] = statistics.median(w for w, _ in b)
                 row["before_median_cpu_s"] = statistics.median(c for _, c in b)
@@ -135,7 +162,13 @@ def main() -> int:
                 f"{name}: benchbook report {row['after_median_s']:.1f} s wall, {row['after_median_cpu_s']:.1f} s CPU; "
                 f"floor {statistics.median(row['floor_wall_s']):.1f} s wall, {statistics.median(row['floor_cpu_s']):.1f} s CPU; "
                 f"{row['ratio_median']:.2f} x the floor (CPU {statistics.median(row['report_over_floor_cpu']):.2f} x; "
-                f"target <= {row['target_ratio']} x: {'met' if row['met'] else 'not met'})",
+                f"target <= {row['target_ratio']} x: {'met' if row['met'] else 'not met'})"
+                + (
+                    f"; {args.against.name}: {statistics.median(row['earlier_report_wall_s']):.1f} s wall, "
+                    f"{statistics.median(row['earlier_report_cpu_s']):.1f} s CPU"
+                    if earlier is not None
+                    else ""
+                ),
                 flush=True,
             )
     results["machine"]["load_after"] = os.getloadavg()

@@ -269,8 +269,9 @@ def run_plain(nb: dict, parameters: dict, source, draw: bool = True, draw_worker
     fresh namespace, its parameters injected as papermill injects them, what it glues or displays recorded by
     `presentation.outputs` as the outputs a kernel sends, its streams and warnings as stream
     outputs, a figure left open at its end shown as the inline backend shows it. The figures are
-    drawn at the end, in the chapter's settings (`outputs.draw`, by `draw_workers` processes; left
-    as figures without `draw`). Unlike a kernel, a cell's last expression is not displayed: a
+    drawn in the chapter's settings (`outputs.Drawing`: with `draw_workers` 2, a forked copy starts
+    on those waiting after the cell that left them, and both finish them at the end; left as
+    figures without `draw`). Unlike a kernel, a cell's last expression is not displayed: a
     chapter shows what it shows through `outputs`.
     The executed notebook, or Failed."""
     import builtins
@@ -282,9 +283,12 @@ def run_plain(nb: dict, parameters: dict, source, draw: bool = True, draw_worker
 
     nb = parameterize(nb, parameters, source)
     nb["metadata"]["language_info"] = _LANGUAGE_INFO | {"version": platform.python_version()}
+    drawing = outputs.Drawing(nb, draw_workers) if draw else None
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     count = 0
     with _as_in_a_fresh_kernel() as stack:
+        if drawing is not None:  # a copy drawing for a chapter that then failed is stopped
+            stack.callback(drawing.cancel)
         recorder = stack.enter_context(outputs.recording())
         backend = plt.get_backend()
         if backend.lower() != "agg":  # figures drawn off screen, as the inline backend draws them
@@ -312,8 +316,10 @@ def run_plain(nb: dict, parameters: dict, source, draw: bool = True, draw_worker
                 for manager in Gcf.get_all_fig_managers():  # as the inline backend ends a cell
                     outputs.display(manager.canvas.figure)
                 plt.close("all")
-        if draw:
-            outputs.draw(nb, draw_workers)
+            if drawing is not None:  # the figures waiting now start on the other core
+                drawing.start()
+        if drawing is not None:
+            drawing.finish()
     return nb
 
 

@@ -18,6 +18,7 @@ network, and no machine path is written: files are named as `config.relative` na
 
 from __future__ import annotations
 
+import contextlib
 import html
 import os
 import re
@@ -190,8 +191,9 @@ def _outcome(prep: Prepared, workers: int) -> tuple[dict | None, str, float]:
 
 def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> None:
     """Execute the chapters in this process, in plain Python; where there are several and two cores,
-    a forked copy of this process runs every other chapter meanwhile (`_Elsewhere`: the files it
-    reads were read once already, `ingest.once`). A failure becomes the section's reason."""
+    a forked copy of this process runs chapters meanwhile, each process taking the next chapter not
+    yet taken (`forked.Shared`: the files they read were read once already, `ingest.once`). A
+    failure becomes the section's reason."""
     from benchbook.claims import from_notebook
 
     parallel = WORKERS > 1 and len(preps) > 1 and forked.can_fork()
@@ -201,11 +203,10 @@ def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> No
         for name in ["benchbook.presentation.plotting", *(f"benchbook.topics.{p.chapter}" for p in preps)]:
             if importlib.util.find_spec(name) is not None:
                 importlib.import_module(name)
-    child = _Elsewhere(preps[1::2]) if parallel else None
-    theirs = {p.chapter for p in child.preps} if child is not None else set()
-    outcomes = {p.chapter: _outcome(p, 1 if child else WORKERS) for p in preps if p.chapter not in theirs}
-    if child is not None:
-        outcomes.update(child.collect())
+        done = forked.Shared(len(preps), lambda i: _outcome(preps[i], 1)).results()
+        outcomes = {p.chapter: done[i] for i, p in enumerate(preps)}
+    else:
+        outcomes = {p.chapter: _outcome(p, WORKERS) for p in preps}
     by_name = {s.chapter: s for s in sections}
     for prep in preps:
         section = by_name[prep.chapter]
@@ -215,20 +216,6 @@ def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> No
             section.title = declarations.chapter(section.chapter).title
             section.ledger = from_notebook(section.executed)
             section.claims = (section.ledger or {}).get("claims", [])
-
-
-class _Elsewhere:
-    """A forked child that runs `preps` one after the other (figures drawn, one process each) and
-    sends their outcomes back; `collect` waits for them, and runs here what a child that failed did
-    not send."""
-
-    def __init__(self, preps: list[Prepared]) -> None:
-        self.preps = preps
-        self.child = forked.Forked(lambda: {p.chapter: _outcome(p, 1) for p in preps})
-
-    def collect(self) -> dict:
-        sent = self.child.result({})
-        return {p.chapter: sent.get(p.chapter) or _outcome(p, 1) for p in self.preps}
 
 
 # --------------------------------------------------------------------------------------------
@@ -400,8 +387,24 @@ def report(paths: list[Path], given: dict, out: Path, log=print) -> tuple[Path, 
         )
     from benchbook import ingest
 
-    with ingest.once():  # each file read once: here, by the parameter checks and by the chapters
+    with _without("hypothesis"), ingest.once():  # each file read once: here, by the checks and by the chapters
         return _report(paths, given, out, log)
+
+
+@contextlib.contextmanager
+def _without(module: str):
+    """`module` refused to any import inside the block, where nothing has imported it yet: pandera
+    imports Hypothesis for its data synthesis wherever it is installed (the `test` extra), at its
+    first validation, which a report never uses (a fifth of a second). None in `sys.modules` makes
+    `import module` raise ImportError, which pandera takes as Hypothesis absent."""
+    blocked = module not in sys.modules
+    if blocked:
+        sys.modules[module] = None
+    try:
+        yield
+    finally:
+        if blocked and sys.modules.get(module, 0) is None:
+            del sys.modules[module]
 
 
 def _report(paths: list[Path], given: dict, out: Path, log) -> tuple[Path, list[Section]]:

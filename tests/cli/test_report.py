@@ -268,7 +268,8 @@ def test_a_report_is_written_whole_offline_and_without_machine_paths(tmp_path):
 
 @pytest.mark.notebooks
 def test_chapters_run_on_two_cores_say_what_they_say_run_on_one(monkeypatch):
-    """With two cores a forked copy runs every other chapter: the same notebooks and ledgers."""
+    """With two cores a forked copy runs chapters too (each process the next one not taken): the same
+    notebooks and ledgers."""
     import json
     import re
 
@@ -290,7 +291,9 @@ def test_chapters_run_on_two_cores_say_what_they_say_run_on_one(monkeypatch):
 
 @pytest.mark.notebooks
 def test_a_report_imports_no_kernel_notebook_or_sphinx_machinery(tmp_path):
-    """What the report does not need is not imported (a fresh interpreter, as a reader runs it)."""
+    """What the report does not need is not imported (a fresh interpreter, as a reader runs it): no
+    kernel, notebook or Sphinx machinery, no seaborn (its theme is written out) and no Hypothesis
+    (pandera's data synthesis, installed with the test extra)."""
     import subprocess
     import sys
 
@@ -304,7 +307,21 @@ def test_a_report_imports_no_kernel_notebook_or_sphinx_machinery(tmp_path):
     assert res.returncode == 0, res.stderr[-2000:]
     imported = set(eval(res.stdout.strip().splitlines()[-1]))  # noqa: S307 - our own printed list
     assert not imported & {"IPython", "nbformat", "myst_nb", "sphinx", "jupyter_book", "papermill", "nbclient"}
+    assert not imported & {"seaborn", "hypothesis"}
     assert (tmp_path / "out" / "tp_scaling.html").is_file()
+
+
+def test_a_module_kept_out_of_a_report_is_importable_after_it():
+    import importlib
+    import sys
+
+    name = "benchbook_no_such_module_yet"
+    with report._without(name):
+        with pytest.raises(ImportError):
+            importlib.import_module(name)
+    assert name not in sys.modules
+    with report._without("json"):  # one imported already stays
+        assert importlib.import_module("json") is sys.modules["json"]
 
 
 def test_a_report_written_over_another_leaves_none_of_its_pages(tmp_path):

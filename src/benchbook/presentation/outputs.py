@@ -4,8 +4,9 @@ In a kernel or the report's old IPython shell they go through myst-nb's `glue` a
 `display`, as a notebook records them. While `recording` (a chapter's cells run in plain Python,
 `executor.run_plain`), the same calls append the same outputs (mime bundles, the glue's
 papermill prefix and scrapbook name) to the cell being run, with no IPython or myst-nb imported.
-A figure is kept as the figure, and drawn (made readable, then SVG) by `draw`, which the
-executor calls at the end of the chapter's run, in its settings.
+A figure is kept as the figure, and drawn (made readable, then SVG) by a `Drawing`, which the
+executor starts after the cell that glued it (on the second core) and finishes at the end of the
+chapter's run, in the chapter's settings.
 """
 
 from __future__ import annotations
@@ -139,23 +140,70 @@ def display_raw(data: dict) -> None:
     _output(dict(data))
 
 
-def draw(nb: dict, workers: int = 1) -> None:
-    """Draw each figure the cells left waiting, in place, as `plotting.glue_figure` draws a glued one
-    for a kernel: made ready for the page (`plotting.finish`), then the SVG a kernel records (`svg`).
-    With `workers` 2, a forked copy of this process draws every other figure meanwhile, on the other
-    core (`_drawn_elsewhere`); what it fails to draw is drawn here."""
-    waiting = [
+def _waiting(nb: dict) -> list[tuple[dict, str]]:
+    """(output data, key) of each figure the cells left waiting to be drawn, in the page's order."""
+    return [
         (data, key)
         for cell in nb["cells"]
         for out in (cell.get("outputs", []) if cell["cell_type"] == "code" else [])
         for data in [out.get("data", {})]
         for key in [k for k in data if k.endswith(FIGURE)]
     ]
-    theirs = _drawn_elsewhere([(data[key], key) for data, key in waiting[1::2]]) if workers > 1 else None
-    for i, (data, key) in enumerate(waiting):
-        fig = data.pop(key)
-        elsewhere = theirs.result({}).get(i // 2) if theirs is not None and i % 2 else None
-        data[key.removesuffix(FIGURE) + "image/svg+xml"] = elsewhere if elsewhere is not None else _drawn(fig, key)
+
+
+class Drawing:
+    """A chapter's figures, each drawn in place as `plotting.glue_figure` draws a glued one for a
+    kernel: made ready for the page (`plotting.finish`), then the SVG a kernel records (`svg`).
+
+    With `workers` 2, `start` forks a copy of this process as soon as the cells have left figures
+    waiting (the executor calls it after each cell): the copy draws them on the other core while
+    this process runs the chapter's remaining cells, and `finish` then draws with it, each taking
+    the next figure not yet taken (`forked.Shared`). A figure left waiting after the fork, and
+    every figure with one worker, is drawn here."""
+
+    def __init__(self, nb: dict, workers: int = 1) -> None:
+        self.nb, self.workers = nb, workers
+        self.queued: list[tuple[dict, str]] = []
+        self.shared = None
+
+    def start(self) -> None:
+        """Start drawing the figures waiting now in a forked copy (once; where two workers may draw)."""
+        from benchbook import forked
+
+        if self.shared is not None or self.workers < 2 or not forked.can_fork():
+            return
+        waiting = _waiting(self.nb)
+        if not waiting:
+            return
+        import matplotlib.backends.backend_agg  # noqa: F401 - imported before the fork: the copy imports nothing
+        import matplotlib.backends.backend_svg  # noqa: F401
+        import matplotlib.text  # noqa: F401
+
+        import benchbook.presentation.plotting  # noqa: F401
+
+        figures = [(data[key], key) for data, key in waiting]
+        self.queued = waiting
+        self.shared = forked.Shared(len(figures), lambda i: _drawn(*figures[i]))
+
+    def cancel(self) -> None:
+        """Stop the copy where the chapter failed and its figures are not wanted."""
+        if self.shared is not None:
+            self.shared.cancel()
+
+    def finish(self) -> None:
+        """Draw every figure still waiting, in place (with the copy `start` forked, or one forked now)."""
+        self.start()
+        drawn = self.shared.results() if self.shared is not None else {}
+        for i, (data, key) in enumerate(self.queued):
+            data.pop(key)
+            data[key.removesuffix(FIGURE) + "image/svg+xml"] = drawn[i]
+        for data, key in _waiting(self.nb):
+            data[key.removesuffix(FIGURE) + "image/svg+xml"] = _drawn(data.pop(key), key)
+
+
+def draw(nb: dict, workers: int = 1) -> None:
+    """Draw each figure the cells left waiting, in place (`Drawing`), by `workers` processes."""
+    Drawing(nb, workers).finish()
 
 
 def _drawn(fig, key: str) -> str:
@@ -168,22 +216,6 @@ def _drawn(fig, key: str) -> str:
     if key.startswith(GLUE_PREFIX):  # a figure left open is shown as drawn, as by the inline backend
         finish(fig)
     return svg(fig)
-
-
-def _drawn_elsewhere(figures: list):
-    """Fork a child that draws `figures` (figure, key) and sends their SVGs back ({index: svg}, empty
-    where the child failed); None where this system cannot fork or there is nothing to draw."""
-    from benchbook import forked
-
-    if not figures or not forked.can_fork():
-        return None
-    import matplotlib.backends.backend_agg  # noqa: F401 - imported before the fork: the child imports nothing
-    import matplotlib.backends.backend_svg  # noqa: F401
-    import matplotlib.text  # noqa: F401
-
-    import benchbook.presentation.plotting  # noqa: F401
-
-    return forked.Forked(lambda: {i: _drawn(fig, key) for i, (fig, key) in enumerate(figures)})
 
 
 def svg(fig) -> str:

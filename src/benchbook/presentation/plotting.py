@@ -6,7 +6,6 @@ import math
 import re
 
 import matplotlib.pyplot as plt
-import seaborn as sns
 from matplotlib.ticker import FuncFormatter, LogFormatter, LogFormatterMathtext, ScalarFormatter
 
 from benchbook.nouns import counted
@@ -19,14 +18,16 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F
 
 
 def use_theme() -> None:
-    """Apply the book's seaborn theme (call once per chapter, in its setup cell).
+    """Apply the book's theme, seaborn's whitegrid written out (`theme`; call once per chapter, in its setup cell).
 
     It does not stop the inline backend from showing every open figure at the end of the cell that
     drew it: `plt.ioff()` here would be undone, because IPython switches interactive mode back on
     when it loads the inline backend, at the chapter's first figure. Chapters show a figure through
     `glue_figure`, which closes it, so that it appears once, where its caption is.
     """
-    sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE)
+    from benchbook.presentation import theme
+
+    theme.apply(PALETTE)
     plt.rcParams.update(
         {
             # SVG with its text kept as text: crisp when zoomed, searchable, measurable by the tests
@@ -147,9 +148,13 @@ def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX, dra
         small = [t for t in texts if _least_pt(t) < need]
         smallest = min((_least_pt(t) for t in texts), default=math.inf) * column_px / width_pt
         if not small:
-            # a layout engine (constrained layout) moves the axes again at every draw, by a few
-            # millionths of a pixel: such a figure is drawn again before it is measured, as it was
-            unchanged = not _moves_when_drawn(fig)
+            # a layout engine (constrained layout) lays the figure out again at every draw (its axes
+            # move by a few millionths of a pixel each time, and each layout costs more than a
+            # draw): its layout is kept as this draw made it, so that neither the label check nor
+            # the SVG lays it out again (a placeholder engine is left, as `fig.tight_layout()` leaves)
+            if _moves_when_drawn(fig):
+                fig.set_layout_engine("none")
+            unchanged = True
             break
         for t in small:
             t.set_fontsize(need * t.get_fontsize() / _least_pt(t))

@@ -212,7 +212,8 @@ def _where(chapter: str) -> str:
 @functools.lru_cache(maxsize=64)
 def _parse(p: Path, stamp: tuple, where: str) -> dict:
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        # libyaml's loader where PyYAML has it: the same data, a tenth of the time
+        data = yaml.load(p.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except FileNotFoundError:
         raise WordingError(f"{where}: no such file; every chapter with claims needs its wording file") from None
     except yaml.YAMLError as exc:
