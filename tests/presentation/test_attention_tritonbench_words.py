@@ -67,3 +67,19 @@ def test_score_mods_tflops_are_shown_as_its_own_rules_never_as_missing_a_shape()
     assert "the chapter's FLOPs rule is not applied to score_mod.py's backends" in none
     shapeless = times_only.assign(tool=tb.TOOL)  # the same rows as a tritonbench table's: the shape is what is missing
     assert "no full shape gives the FLOPs" in show.triton_words(shapeless, attention.NONE)
+
+
+B200 = config.FIXTURES_DIR / "flash-attn-benchmark" / "flash_attention_issue1589_b200_fa2_benchmark_excerpt.md"
+
+
+def test_a_figure_above_the_devices_peak_is_a_warning_and_no_comparison_uses_it():
+    """Flash2 printed up to 381.0 TFLOP/s: under a B200's 2,250 dense FP16 peak a measurement, above an
+    A100's 312 beyond physics, so it is named as no measurement and left out of the fastest and the highest."""
+    t = tb.table(ingest.read(B200))
+    b200 = show.triton_words(t, attention.peaks("B200-180GB"))
+    assert "Warning" not in b200 and "Flash2 is fastest on 15" in b200
+    a100 = show.triton_words(t, attention.peaks("A100-SXM4-80GB"))
+    high = t[(t["backend"] == "Flash2") & (t["tflops"] > 312)]
+    assert len(high) and f"Warning: {len(high)} TFLOP/s figures of Flash2 are not measurements" in a100
+    assert "beyond physics" in a100 and "The highest is 381.0" not in a100
+    assert "The flash-attention benchmark lines give 30 timings" in a100  # every timing is still counted

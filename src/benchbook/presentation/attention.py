@@ -338,27 +338,36 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
     failed = failed if failed is not None else pd.DataFrame(columns=["backend", "line"])
     if t.empty:
         return _say("triton", n=0)
+    peak = peaks.dense_tflops if peaks.device is not None else None
+    # a 16-bit figure above the device's dense peak is beyond physics: a warning, and no comparison uses it
+    beyond = (~_eight_bit(t) & (t["tflops"] > peak)) if peak else pd.Series(False, index=t.index)
+    every, out, t = t, t[beyond], t[~beyond]
     fa = tb.fastest(t)
     last = fa.iloc[-1] if len(fa) else None
     best = t.loc[t["tflops"].idxmax()] if t["tflops"].notna().any() else None
     sixteen = t[~_eight_bit(t)]  # a share of the 16-bit peak only for kernels not run in 8 bits
     best16 = sixteen.loc[sixteen["tflops"].idxmax()] if sixteen["tflops"].notna().any() else None
-    peak = peaks.dense_tflops if peaks.device is not None else None
-    checked = t[t["agrees"].notna()]
+    checked = every[every["agrees"].notna()]
     return _say(
         "triton",
-        tools=list(dict.fromkeys(t["tool"])),
-        passes=sorted(set(t["pass"].dropna())),
-        eight_bit=int(_eight_bit(t).sum()),
+        tools=list(dict.fromkeys(every["tool"])),
+        passes=sorted(set(every["pass"].dropna())),
+        eight_bit=int(_eight_bit(every).sum()),
         peak_known=bool(peak),
+        beyond=len(out),
+        beyond_backends=list(dict.fromkeys(out["backend"])),
+        beyond_low=out["tflops"].min() / peak if len(out) else None,
+        beyond_high=out["tflops"].max() / peak if len(out) else None,
+        beyond_device=peaks.device,
+        beyond_peak=peak,
         failed=len(failed),
         failed_backends=list(dict.fromkeys(failed["backend"])),
         failed_lines=int(failed["line"].nunique()) if len(failed) else 0,
-        n=len(t),
-        n_inputs=t["input"].nunique(),
-        ops=sorted(set(t["op"].dropna())),
-        causal=sorted(set(t["causal"].dropna())),
-        backends=list(dict.fromkeys(t["backend"])),
+        n=len(every),
+        n_inputs=every["input"].nunique(),
+        ops=sorted(set(every["op"].dropna())),
+        causal=sorted(set(every["causal"].dropna())),
+        backends=list(dict.fromkeys(every["backend"])),
         n_fastest=len(fa),
         wins=fa["fastest"].value_counts().to_dict() if len(fa) else {},
         **(
@@ -373,11 +382,11 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
             if last is not None
             else {}
         ),
-        recomputed=int((t["tflops_from"] == "recomputed").sum()),
-        printed_only=int((t["tflops_from"] == "printed").sum()),
+        recomputed=int((every["tflops_from"] == "recomputed").sum()),
+        printed_only=int((every["tflops_from"] == "printed").sum()),
         # score_mod.py's figures: its own FLOPs rule, which the chapter does not apply to its backends
-        own_rule=int(((t["tflops_from"] == "printed") & (t["tool"] == tb.SCORE_MOD)).sum()),
-        no_rule=bool((t["tool"] == tb.SCORE_MOD).all()),
+        own_rule=int(((every["tflops_from"] == "printed") & (every["tool"] == tb.SCORE_MOD)).sum()),
+        no_rule=bool((every["tool"] == tb.SCORE_MOD).all()),
         n_checked=len(checked),
         n_agree=int(checked["agrees"].astype(bool).sum()),
         **(
