@@ -15,13 +15,24 @@ if TYPE_CHECKING:
 #: benchmarks/device/gemm_batch_sweep.py (16-bit) and gemm_batch_sweep_fp8.py (FP8) on one NVIDIA H200.
 DECODE_GEMM = config.DATA_DIR / "measured" / "h200_decode_gemm_batch_sweep.csv"
 
+
+def _validated(schema, path) -> pd.DataFrame:
+    """`path` read and checked by `schema`; a row that breaks it stops the load naming the file."""
+    import pandas as pd
+    import pandera.pandas as pa
+
+    try:
+        return schema.validate(pd.read_csv(path))
+    except (pa.errors.SchemaError, ValueError) as err:
+        raise ValueError(f"{path.name}: {str(err).splitlines()[0]}") from None
+
+
 #: Bytes per weight of each dtype the sweeps time.
 BYTES = {"bfloat16": 2, "float16": 2, "float8_e4m3fn": 1}
 
 
 def decode_gemm(path=DECODE_GEMM) -> pd.DataFrame:
     """The sweep's rows; a row that breaks the schema stops the load with the file and the reason."""
-    import pandas as pd
     import pandera.pandas as pa
 
     schema = pa.DataFrameSchema(
@@ -42,10 +53,7 @@ def decode_gemm(path=DECODE_GEMM) -> pd.DataFrame:
         unique=["dtype", "repeat", "batch"],
         strict=True,
     )
-    try:
-        return schema.validate(pd.read_csv(path))
-    except (pa.errors.SchemaError, ValueError) as err:
-        raise ValueError(f"{path.name}: {str(err).splitlines()[0]}") from None
+    return _validated(schema, path)
 
 
 #: nvidia-smi's samples of board power and SM clock while one batch's GEMM ran back to back
@@ -57,7 +65,6 @@ NVIDIA_SMI = config.DATA_DIR / "measured" / "h200_nvidia_smi.csv"
 
 def decode_gemm_power(path=DECODE_GEMM_POWER) -> pd.DataFrame:
     """The power run's samples, validated like the sweep."""
-    import pandas as pd
     import pandera.pandas as pa
 
     schema = pa.DataFrameSchema(
@@ -74,10 +81,7 @@ def decode_gemm_power(path=DECODE_GEMM_POWER) -> pd.DataFrame:
         strict=True,
         coerce=True,
     )
-    try:
-        return schema.validate(pd.read_csv(path))
-    except (pa.errors.SchemaError, ValueError) as err:
-        raise ValueError(f"{path.name}: {str(err).splitlines()[0]}") from None
+    return _validated(schema, path)
 
 
 def gpu_limits(path=NVIDIA_SMI) -> tuple[float, float]:

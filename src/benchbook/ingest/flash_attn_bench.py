@@ -24,25 +24,14 @@ from __future__ import annotations
 
 import re
 
+from benchbook.ingest import tritonbench
 from benchbook.ingest.core import NUMBER, Parsed, Tool, finish, register
 from benchbook.ingest.text import Lines, search, splitlines
 
 NAME = "flash-attn-benchmark"
 
-SETTINGS = {
-    "op": "str",
-    "backend": "str",
-    "input": "str",
-    "batch": "Int64",
-    "heads": "Int64",
-    "seq_len": "Int64",
-    "seq_len_kv": "Int64",
-    "d_head": "Int64",
-    "causal": "str",
-    "pass": "str",
-    "shape_from": "str",
-    "dtype": "str",
-}
+#: tritonbench's columns (one schema for the attention operator tables), and the data type it runs in
+SETTINGS = {**tritonbench.SETTINGS, "dtype": "str"}
 METRICS = {
     "latency": "ms: the mean time of one call (torch.utils.benchmark or triton do_bench)",
     "tflops": "TFLOP/s: the script's FLOPs (4 x B x H x S^2 x D forward, half causal; x2.5 bwd, x3.5 fwd + bwd) / time",

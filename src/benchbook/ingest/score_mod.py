@@ -18,25 +18,14 @@ from __future__ import annotations
 
 import re
 
+from benchbook.ingest import tritonbench
 from benchbook.ingest.core import NUMBER, SEPARATOR_RE, Parsed, Tool, finish, markdown_cells, register
 from benchbook.ingest.text import Lines, search, splitlines
 
 NAME = "pytorch-score-mod"
 
-SETTINGS = {
-    "op": "str",
-    "backend": "str",
-    "input": "str",
-    "batch": "Int64",
-    "heads": "Int64",
-    "seq_len": "Int64",
-    "seq_len_kv": "Int64",
-    "d_head": "Int64",
-    "causal": "str",
-    "pass": "str",
-    "shape_from": "str",
-    "dtype": "str",
-}
+#: tritonbench's columns (one schema for the attention operator tables), and the data type it runs in
+SETTINGS = {**tritonbench.SETTINGS, "dtype": "str"}
 METRICS = {
     "latency": "ms: triton do_bench time of one call (printed in µs)",
     "tflops": "TFLOP/s: B x Hq x (4 x M x N x D + 2 x M x N) / FlexAttention's time (score_mod.py's calculate_tflops)",
