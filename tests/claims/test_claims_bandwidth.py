@@ -49,7 +49,11 @@ def point(**over):
 def test_fraction_shown_names_device_and_source():
     c = wording.word("bandwidth_roofline", cb.fraction(point(), "bw_1"))
     assert c.status == "shown" and c.evidence["streaming"] and c.evidence["active_params_b"] == 6.74
-    assert "56% of the 2,039 GB/s of the A100-SXM4-80GB" in c.text and "the device the output names" in c.text
+    assert "56% of the 2,039 GB/s of the A100-SXM4-80GB" in c.text and c.evidence["peak_source"] == "detected"
+    # where the peak came from is said once per section, before the shares, not in every share's sentence
+    assert "the device the output names" not in c.text
+    lead = wording.sentence("bandwidth_roofline", "peak_lead", peaks=[_peak(c, "detected")])
+    assert "A100-SXM4-80GB's 2,039 GB/s" in lead and "the device the output names" in lead
     assert c.text.startswith("`llama-7b`")
 
 
@@ -77,9 +81,16 @@ def test_fraction_withheld_cpu_unknown_device_and_moe():
 
 
 def test_fraction_on_the_cpu_with_given_peak():
-    cpu = point(mode="cpu", offload="cpu", device="the CPU", peak_source="parameter", peak_gb_s=68.0)
+    cpu = point(mode="cpu", offload="cpu", device="EPYC 9654", peak_source="parameter", peak_gb_s=68.0)
     c = wording.word("bandwidth_roofline", cb.fraction(cpu, "bw_1"))
-    assert c.status == "shown" and "CPU-only run" in c.text and "given by the chapter's parameters" in c.text
+    assert c.status == "shown" and "CPU-only run" in c.text and "of the 68 GB/s of the EPYC 9654" in c.text
+    lead = wording.sentence("bandwidth_roofline", "peak_lead", peaks=[_peak(c, "parameter")])
+    assert "given by the chapter's parameters" in lead
+
+
+def _peak(c, source: str) -> dict:
+    """The peak lead's entry for claim `c`'s device, as the bandwidth page gives it."""
+    return dict(device=c.evidence["device"], peak=c.evidence["peak"], unit="GB/s", what="", source=source)
 
 
 def test_bound_both_ways_and_partial_offload():

@@ -259,8 +259,9 @@ def _copy(parsed: Parsed) -> Parsed:
     return out
 
 
-def _read_parsed(p: Path, tool: str | None) -> list[Parsed]:
-    text = _load_lines(p)
+def _read_parsed(p: Path, tool: str | None, text: Lines | None = None) -> list[Parsed]:
+    """`p` parsed by `tool` (or every tool detected), from its lines `text` where the caller has them."""
+    text = _load_lines(p) if text is None else text
     registry = tools()
     if tool is not None:
         if tool not in registry:
@@ -332,8 +333,8 @@ def _with_table_facts(path: Path, lines: Lines) -> context.Context:
     registry = tools()
     every = []
     for name in detect(lines):
-        try:
-            every += read_parsed(path, name)
+        try:  # inside `once()` the kept reading; outside it, from the lines already read, not the file again
+            every += read_parsed(path, name) if _MEMO is not None else _read_parsed(path, name, lines)
         except ParseError:
             if registry[name].facts is not None:
                 return ctx
