@@ -206,16 +206,7 @@ def _parse_console(lines, source: str) -> Parsed:
     stamp = _STAMP.search(
         lines[last[0][0] - 1]
     )  # the logger's time of the block read, as the CSV's timestamp names a run
-    base = dict(
-        run=stamp[1] if stamp else "console log",
-        model=None,
-        device=device,
-        device_count=count,
-        backend=None,
-        batch_size=None,
-        request_rate=None,
-        interval="run",
-    )
+    base = _run(stamp[1] if stamp else "console log", None, device, count)
     records, rejects, cells = [], [], 0
     # as in the CSV: a GPU that read 0 W took no sample in the interval, so neither its power nor its energy is 0
     unsampled = any(part == "gpu" and w is not None and float(w) == 0 for _, part, _, w in last)
@@ -240,32 +231,32 @@ def _parse_console(lines, source: str) -> Parsed:
             elif count == 0 or unsampled:
                 rejects.append((i, text, NO_SAMPLE if count != 0 else "no GPU tracked (GPU count 0)"))
             elif unit == "kWh":
-                records.append(
-                    dict(
-                        base,
-                        scope="gpu",
-                        line=i,
-                        metric="energy",
-                        statistic="value",
-                        value=float(raw) * energy.J_PER_KWH,
-                        unit="J",
-                        note=energy.KWH_NOTE,
-                    )
-                )
+                records.append(_record(base, "gpu", i, "energy", float(raw) * energy.J_PER_KWH, "J", energy.KWH_NOTE))
             else:
                 records.append(
-                    dict(
-                        base,
-                        scope="gpu",
-                        line=i,
-                        metric="power_reading",
-                        statistic="value",
-                        value=float(raw),
-                        unit="W",
-                        note="power of the last measurement interval",
-                    )
+                    _record(base, "gpu", i, "power_reading", float(raw), "W", "power of the last measurement interval")
                 )
     return energy.finish(TOOL, source, records, rejects, [], cells, "CodeCarbon console log")
+
+
+def _run(run: str, model: str | None, device: str | None, count: int | None) -> dict:
+    """The run columns every record of one CodeCarbon run carries (a CSV row, a JSON record or the
+    console log's last block): CodeCarbon tracks a process, so no backend, batch or request rate."""
+    return dict(
+        run=run,
+        model=model,
+        device=device,
+        device_count=count,
+        backend=None,
+        batch_size=None,
+        request_rate=None,
+        interval="run",
+    )
+
+
+def _record(base: dict, scope, line: int, metric: str, value: float, unit: str, note: str) -> dict:
+    """One reading of a run (`base`, from `_run`) in the energy contract."""
+    return dict(base, scope=scope, line=line, metric=metric, statistic="value", value=value, unit=unit, note=note)
 
 
 def _run_label(cell: dict, k: int, stamps: list) -> str:
@@ -297,16 +288,7 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
         if not first_schema:
             modes.add(mode)
         count, device = _gpus(cell)
-        base = dict(
-            run=_run_label(cell, k, stamps),
-            model=_model_in(cell.get("project_name")),
-            device=device,
-            device_count=count,
-            backend=None,
-            batch_size=None,
-            request_rate=None,
-            interval="run",
-        )
+        base = _run(_run_label(cell, k, stamps), _model_in(cell.get("project_name")), device, count)
         values = {}
         for col, raw in cell.items():
             v = _number(raw)
@@ -319,18 +301,7 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
                 rejects.append((at(col), f"{col} {raw}", why))
 
         def keep(metric, unit, value, scope, note, col, base=base, at=at):
-            records.append(
-                dict(
-                    base,
-                    scope=scope,
-                    line=at(col),
-                    metric=metric,
-                    statistic="value",
-                    value=value,
-                    unit=unit,
-                    note=note,
-                )
-            )
+            records.append(_record(base, scope, at(col), metric, value, unit, note))
 
         if first_schema:
             if "energy_consumed" in values:
