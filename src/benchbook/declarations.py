@@ -105,7 +105,14 @@ CHAPTERS: tuple[Chapter, ...] = (
         name="batch_saturation",
         title="Batch saturation: how far does batching pay?",
         question="On one GPU, how many sequences should share a generate() call before extra batch stops buying throughput, what limits the speed on the way, and what does each sequence pay for it?",
-        tools=("hf-batch-sweep", "vllm-bench-offline", "mlperf-loadgen", "trtllm-bench", "sglang-bench-one-batch"),
+        tools=(
+            "hf-batch-sweep",
+            "vllm-bench-offline",
+            "mlperf-loadgen",
+            "trtllm-bench",
+            "sglang-bench-one-batch",
+            "sglang-bench-offline",
+        ),
         paths=("source",),
         figures=("fig_floor", "fig_throughput", "fig_roofline", "fig_ms"),
         parameters=(

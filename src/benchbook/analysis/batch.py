@@ -124,7 +124,7 @@ def with_named_gpu(sw: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Offline-throughput tools the chapter also reads: one point per run, not a batch sweep.
-OFFLINE_TOOLS = ("vllm-bench-offline", "mlperf-loadgen", "trtllm-bench")
+OFFLINE_TOOLS = ("vllm-bench-offline", "mlperf-loadgen", "trtllm-bench", "sglang-bench-offline")
 #: The precision of a series whose weights' precision the output does not state and nothing assumes
 #: (a --quantization method that names no width): no bytes per weight, so no roofline.
 UNSTATED = "precision not stated"
@@ -230,8 +230,9 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
     """One row per offline run: vLLM `bench throughput` (output and total tok/s; no batch size, the
     engine batches as it goes), vLLM `bench latency` (`--batch-size` prompts, `--output-len` new
     tokens, mean seconds per batch; its output tok/s = batch x output_len / latency), MLPerf
-    LoadGen Offline (generated tok/s; the summary names neither the model nor a batch) and
-    `trtllm-bench throughput` (output and total tok/s; the engine batches up to its max runtime batch
+    LoadGen Offline (generated tok/s; the summary names neither the model nor a batch), SGLang
+    `bench_offline_throughput` (the whole dataset in one generate() call: output and total tok/s, no
+    batch; TP x DP devices where stated) and `trtllm-bench throughput` (output and total tok/s; the engine batches up to its max runtime batch
     size, kept from the row metadata as `max_batch_size`, not a batch the run set). A
     `trtllm-bench latency` report, when its command line says so, is not offline throughput: left out.
 
@@ -302,6 +303,47 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
                 tokens_per_step=1.0,
                 requests=_requests(val),
                 request_rate=val.get(("request_throughput", "value"), np.nan),
+            )
+        )
+    sg = df[df["tool"] == "sglang-bench-offline"]
+    # runs whose labels name their weights (`Qwen-32B-FP8(dp=2, tp=4)`) tell the file's runs apart: a
+    # precision the file names elsewhere is then a sibling's, not that of a run whose label names none
+    labelled = (
+        {src for src, r in zip(sg["source"], sg["run"], strict=True) if precision.tagged(r)} if len(sg) else set()
+    )
+    for (source, run), g in sg.groupby(["source", "run"], sort=False) if len(sg) else []:
+        val = {(mm, s): x for mm, s, x in zip(g["metric"], g["statistic"], g["value"], strict=True)}
+        model = g["model"].iat[0] if isinstance(g["model"].iat[0], str) else ""
+        duration = val.get(("duration", "value"), np.nan)
+        # the first form prints no output rate: its result's output tokens over its duration, as the tool's own
+        out = val.get(("throughput", "value"), val.get(("total_generated_tokens", "count"), np.nan) / duration)
+        tp, dp = _float(g["tensor_parallel"].iat[0]), _float(g["data_parallel"].iat[0])
+        rows.append(
+            dict(
+                source=source,
+                run=run,
+                tool="sglang-bench-offline",
+                benchmark="throughput",
+                model=model,
+                batch_size=np.nan,
+                output_len=np.nan,
+                output_tok_s=out,
+                total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
+                latency_s=np.nan,
+                max_batch_size=np.nan,
+                **run_precision(
+                    model, names=(run,), assume=False, stated=() if source in labelled else stated.get(source, ())
+                ),
+                variant="",
+                speculative=None,
+                tokens_per_step=1.0,
+                requests=_requests(val, g["num_prompts"].iat[0]),
+                request_rate=val.get(("request_throughput", "value"), np.nan),
+                duration_s=duration,
+                # data parallel copies each run on TP GPUs: the run spans TP x DP where either is stated
+                devices=tp * (dp if np.isfinite(dp) else 1.0)
+                if np.isfinite(tp)
+                else (dp if np.isfinite(dp) else np.nan),
             )
         )
     t = df[df["tool"] == "trtllm-bench"]

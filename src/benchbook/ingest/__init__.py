@@ -45,6 +45,7 @@ _MODULES = [
     "tgi",
     "sglang_quant",
     "sglang_one_batch",
+    "sglang_offline",
     "hf_batch",
     "llama_bench",
     "attention_gym",

@@ -464,6 +464,7 @@ OFFLINE_NO_RATE = _empty_cells("offline_no_rate")
 
 _OFFLINE_LABELS = {
     "mlperf-loadgen": "MLPerf Offline",
+    "sglang-bench-offline": "SGLang bench_offline_throughput",
     "trtllm-bench": "trtllm-bench {}",
     "vllm-bench-offline": "vLLM bench {}",
 }

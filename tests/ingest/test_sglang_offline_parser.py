@@ -1,0 +1,107 @@
+"""sglang-bench-offline parser: SGLang's bench_offline_throughput in its 2024 print and its result block."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from benchbook import config, ingest
+from benchbook.ingest import ParseError
+from benchbook.ingest import sglang_offline as s
+
+FIX = config.FIXTURES_DIR / "sglang-bench-offline"
+PR = FIX / "sglang_pr1968_bench_offline_throughput_engine_vs_runtime.md"
+BLOCKS = FIX / "sglang_issue7352_qwen32b_bf16_vs_fp8_dp2_tp4_offline_excerpt.md"
+DICT = "{'run_name': 'before', 'total_input_tokens': 1000, 'total_latency': 2.0, 'total_output_tokens': 500, 'throughput': 750.0}"
+
+
+def parse(text: str):
+    return s.parse(text, "t.md")
+
+
+def one(t, metric, **where):
+    hit = t[t["metric"] == metric]
+    for k, v in where.items():
+        hit = hit[hit[k] == v]
+    assert len(hit) == 1, (metric, where, len(hit))
+    return hit.iloc[0]
+
+
+def test_each_fixture_is_this_tool_only_and_no_other_fixture_is():
+    for path in (PR, BLOCKS):
+        assert ingest.detect(path.read_text(encoding="utf-8")) == [s.NAME]
+    others = [
+        p
+        for p in config.FIXTURES_DIR.rglob("*")
+        if p.is_file() and p.parent != FIX and not p.name.endswith((".truth.yml", "README.md"))
+    ]
+    assert [p.name for p in others if s.sniff(ingest._load_lines(p))] == []
+
+
+def test_a_bare_throughput_line_is_no_sglang_output_without_its_command_or_dict():
+    assert not s.sniff("Throughput: 1200.5 tokens/s\n")
+    assert s.sniff("$ python -m sglang.bench_offline_throughput --model-path m\nThroughput: 1200.5 tokens/s\n")
+
+
+def test_the_2024_print_keeps_the_throughput_line_once_and_the_dicts_totals():
+    t = ingest.read(PR)
+    assert sorted(set(t["run"])) == ["before (engine)", "before (runtime)"]
+    engine = t[t["run"] == "before (engine)"]
+    assert one(engine, "total_token_throughput")["value"] == pytest.approx(12577.550785919339)
+    assert one(engine, "total_token_throughput")["line"] == 7
+    assert one(engine, "total_generated_tokens")["value"] == 126886
+    assert one(engine, "duration")["value"] == pytest.approx(28.642698895186186)
+    assert one(t, "total_generated_tokens", run="before (runtime)")["backend"] == "runtime"
+    p = ingest.read_parsed(PR, tool=s.NAME)[0]
+    assert p.cells_read == len(p.table) + len(p.rejected) == 8  # the dict's throughput is the line's number
+
+
+def test_throughput_lines_above_the_last_are_the_warmups():
+    p = parse(f"Throughput: 80.0 tokens/s\nThroughput: 750.0 tokens/s\n{DICT}\n")
+    assert one(p.table, "total_token_throughput")["value"] == 750.0
+    assert list(p.rejected["line"]) == [1] and "warmup" in p.rejected["reason"].iat[0]
+    # the other way: one line and its dict, nothing set aside
+    q = parse(f"Throughput: 750.0 tokens/s\n{DICT}\n")
+    assert q.rejected.empty and one(q.table, "total_token_throughput")["line"] == 1
+
+
+def test_a_dict_alone_gives_its_throughput():
+    p = parse(DICT + "\n")
+    assert one(p.table, "total_token_throughput")["value"] == 750.0 and p.table["line"].eq(1).all()
+
+
+def test_the_block_reads_its_rows_and_sets_aside_the_last_generation_rate():
+    t = ingest.read(BLOCKS)
+    first = t[t["run"] == "Qwen-32B(dp=2, tp=4)"]
+    assert one(first, "throughput")["value"] == 8790.08
+    assert one(first, "completed")["value"] == 1000
+    assert first["tensor_parallel"].eq(4).all() and first["data_parallel"].eq(2).all()
+    p = ingest.read_parsed(BLOCKS, tool=s.NAME)[0]
+    assert len(p.rejected) == 2 and p.rejected["reason"].str.contains("last logged decode rate").all()
+    assert p.cells_read == len(p.table) + len(p.rejected)
+
+
+def test_a_block_without_a_label_is_numbered_and_states_no_parallelism():
+    block = (BLOCKS.read_text(encoding="utf-8").split("```\n")[1]).split("Qwen-32B-FP8")[0]
+    block = block.replace("Qwen-32B(dp=2, tp=4)\n", "")
+    t = parse(block).table
+    assert set(t["run"]) == {"run 1"} and t["tensor_parallel"].isna().all()
+    assert math.isnan(t["data_parallel"].iat[0])
+
+
+def test_two_runs_of_one_name_and_backend_are_numbered():
+    p = parse(f"Throughput: 750.0 tokens/s\n{DICT}\nnext\nThroughput: 700.0 tokens/s\n{DICT}\n")
+    assert sorted(set(p.table["run"])) == ["before 1", "before 2"]
+
+
+def test_the_command_gives_model_dataset_and_parallelism():
+    cmd = "python -m sglang.bench_offline_throughput --model-path org/M-7B --dataset-name random --tp-size 2 --dp 2\n"
+    t = parse(cmd + f"Throughput: 750.0 tokens/s\n{DICT}\n").table
+    assert set(t["model"]) == {"org/M-7B"} and set(t["dataset"]) == {"random"}
+    assert t["tensor_parallel"].eq(2).all() and t["data_parallel"].eq(2).all()
+
+
+def test_no_result_is_refused_naming_the_file():
+    with pytest.raises(ParseError, match="t.md"):
+        parse("python -m sglang.bench_offline_throughput --model-path m\nno numbers here\n")
