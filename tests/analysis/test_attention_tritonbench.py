@@ -62,12 +62,22 @@ def test_the_fastest_backend_and_how_much_faster_per_input():
         "pass",
         "seq_len",
         "fastest",
+        "tied",
         "fastest_ms",
         "slowest",
         "slowest_ms",
         "ratio",
         "by",
     ]
+
+
+def test_backends_that_print_the_same_lowest_time_tie_and_no_one_is_the_fastest():
+    t = _table("$ python run.py --op flash_attention\n" + HEAD + "    1024          1.0          1.0\n")
+    fa = tb.fastest(t).iloc[0]
+    assert (fa["fastest"], bool(fa["tied"]), fa["ratio"]) == ("a and b", True, 1.0)
+    # the other way: a lower time by the last printed digit is the fastest, alone
+    one = tb.fastest(_table("$ python run.py --op flash_attention\n" + HEAD + "    1024          1.0          1.1\n"))
+    assert (one.iloc[0]["fastest"], bool(one.iloc[0]["tied"])) == ("a", False)
 
 
 # --- flash-attention's benchmark scripts, read by the same rule ---------------------------------

@@ -5,6 +5,8 @@ prints one, else the scripts' dim of 2048 over the head size."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from benchbook import config, ingest
@@ -79,7 +81,9 @@ def test_every_figure_on_a_method_line_is_kept_or_rejected(path):
     figures = sum(
         ln.count("TFLOPs/s") + ln.count(" TFLOPS") + ln.count(" ms,") + ln.count("ms, ")
         for ln in lines
-        if " fwd: " in ln or " bwd: " in ln
+        if " fwd: " in ln
+        or " bwd: " in ln
+        or re.match(r"[^:]+: [0-9.]+ms, [0-9.]+ TFLOPS$", ln)  # a mode banner's lines
     )
     assert p.tool == flash_attn_bench.NAME and p.cells_read == len(p.table) + len(p.rejected) == figures
 
@@ -95,3 +99,25 @@ def test_no_other_tools_fixture_is_taken_for_a_flash_attention_run():
     taken = [f.name for f in others if flash_attn_bench.sniff(f.read_text(encoding="utf-8", errors="replace"))]
     assert taken == []
     assert all(ingest.detect(f.read_text(encoding="utf-8")) == [flash_attn_bench.NAME] for f in FILES)
+
+
+MODE = (
+    "### mode = 'bwd', batch_size = 2, headdim = 64, seqlen = 2048, causal = True ###\n"
+    "Fav2: 1.210ms, 71.0 TFLOPS\nCuDNN varlen: 0.790ms, 108.7 TFLOPS\n"
+)
+
+
+def test_the_2024_hopper_banner_names_the_pass_of_each_method_line_under_it():
+    t = _parse(MODE).table
+    assert set(t["pass"]) == {"bwd"} and set(t["backend"]) == {"Fav2", "CuDNN varlen"}
+    assert set(t["dtype"]) == {"fp16"} and set(t["heads"]) == {2048 // 64}
+    assert t.loc[(t["backend"] == "Fav2") & (t["metric"] == "latency"), "value"].tolist() == [1.21]
+    assert "mode" not in t["input"].iat[0]  # the pass is its own column
+    assert ingest.detect(MODE) == [flash_attn_bench.NAME]
+
+
+def test_a_method_line_without_its_pass_is_not_read_under_a_banner_that_names_no_mode():
+    bare = MODE.replace("mode = 'bwd', ", "")
+    assert ingest.detect(bare) == []
+    with pytest.raises(ParseError):
+        _parse(bare)

@@ -114,7 +114,8 @@ def fastest(t: pd.DataFrame) -> pd.DataFrame:
     Where every backend there has a latency, latencies are compared; where none has one, the
     printed TFLOP/s, inverted: every backend is credited with the same FLOPs at one input and pass
     (the tool's rule), so their times stand as the inverse of their TFLOP/s (`by` says which).
-    Inputs timed by one backend are left out (nothing to compare)."""
+    Inputs timed by one backend are left out (nothing to compare). `tied`: the backends that share the
+    lowest time as printed (two or more: no one backend is the fastest there; `fastest` names them all)."""
     out = []
     keys = ["source", "op", "input", "pass"]
     for key, g in t.groupby(keys, sort=False, dropna=False):
@@ -127,11 +128,13 @@ def fastest(t: pd.DataFrame) -> pd.DataFrame:
         else:
             continue
         lo, hi = g.loc[time.idxmin()], g.loc[time.idxmax()]
+        tied = list(dict.fromkeys(g.loc[time == time.min(), "backend"]))
         out.append(
             dict(
                 zip(keys, key, strict=True),
                 seq_len=lo["seq_len"],
-                fastest=lo["backend"],
+                fastest=" and ".join(tied) if len(tied) > 1 else lo["backend"],
+                tied=len(tied) > 1,
                 fastest_ms=lo["latency_ms"],
                 slowest=hi["backend"],
                 slowest_ms=hi["latency_ms"],
@@ -139,7 +142,8 @@ def fastest(t: pd.DataFrame) -> pd.DataFrame:
                 by=by,
             )
         )
-    cols = ["source", "op", "input", "pass", "seq_len", "fastest", "fastest_ms", "slowest", "slowest_ms", "ratio", "by"]
+    cols = ["source", "op", "input", "pass", "seq_len", "fastest", "tied", "fastest_ms", "slowest", "slowest_ms"]
+    cols += ["ratio", "by"]
     return pd.DataFrame(out, columns=cols)
 
 

@@ -13,6 +13,10 @@ seqlen = 8192, batch_size = 4, nheads = 16, ... ###`), then one line per method 
   forward's TFLOP/s and its mean time.
 * `benchmarks/benchmark_attn.py` (bf16 by default): `FAv3 fwd: 1.433ms, 1534.8 TFLOPS`, a label
   (which a user's edit may prefix, `[2CTA] FA Python bwd:`), the mean time, then the TFLOP/s.
+* FlashAttention-3's first `hopper/benchmark_attn.py` (2024, fp16): the banner names the pass,
+  `### mode = 'fwd', batch_size = 2, headdim = 64, seqlen = 2048, causal = False ###`, and each line is
+  a method alone, `Fav2: 0.840ms, 81.8 TFLOPS` (`CuDNN varlen`, `Fav3 varlen`): the banner's mode is
+  the pass of every line under it.
 
 Every script credits attention with 4 x B x H x S^2 x D FLOPs forward (half with causal), 2.5 times
 that backward and 3.5 times it for fwd + bwd (`flops()` in each script). The scripts that print no head
@@ -47,11 +51,15 @@ _TFLOPS_FIRST = re.compile(rf"^\s*(?P<label>\S.*?)\s+fwd:\s+(?P<rest>{NUMBER}\s+
 _PART = re.compile(rf"(?:^|,\s*){_PASS}?:?\s*(?P<value>{NUMBER})\s+(?P<unit>TFLOPs/s|ms)")
 #: `FAv3 fwd: 1.433ms, 1534.8 TFLOPS`
 _MS_FIRST = re.compile(rf"^\s*(?P<label>\S.*?)\s+{_PASS}:\s+(?P<ms>{NUMBER})\s*ms,\s+(?P<tflops>{NUMBER})\s+TFLOPS\s*$")
+#: `Fav2: 0.840ms, 81.8 TFLOPS` under a banner that names the mode (the 2024 hopper/benchmark_attn.py)
+_MS_ALONE = re.compile(rf"^\s*(?P<label>\S[^:]*?):\s+(?P<ms>{NUMBER})\s*ms,\s+(?P<tflops>{NUMBER})\s+TFLOPS\s*$")
 _SNIFF = re.compile(
     r"(?m)^\s*###\s*(?:causal\s*=|headdim\s*=)[^\n]*###\s*\n(?:\s*\n)?"
     r"\s*\S[^\n]*?\s(?:fwd|bwd):\s+[0-9.]+\s*(?:TFLOPs/s|ms,)"
+    r"|^\s*###\s*mode\s*=\s*'(?:fwd|bwd|fwd_bwd)'[^\n]*###\s*\n(?:\s*\n)?\s*\S[^\n:]*:\s+[0-9.]+\s*ms,\s+[0-9.]+\s+TFLOPS"
 )
 _PASSES = {"fwd": "fwd", "bwd": "bwd", "fwd + bwd": "fwd_bwd"}
+_MODES = {"fwd": "fwd", "bwd": "bwd", "fwd_bwd": "fwd_bwd"}
 
 
 def sniff(text: str | Lines) -> bool:
@@ -61,8 +69,10 @@ def sniff(text: str | Lines) -> bool:
 
 def _banner(body: str) -> dict:
     """The shape a banner names: causal, head size, batch, sequence length and, where printed, heads."""
-    kv = {k.strip(): v.strip() for k, v in (part.split("=", 1) for part in body.split(","))}
-    out = {"input": ", ".join(f"{k}={v}" for k, v in kv.items())}
+    kv = {k.strip(): v.strip().strip("'\"") for k, v in (part.split("=", 1) for part in body.split(","))}
+    out = {"input": ", ".join(f"{k}={v}" for k, v in kv.items() if k != "mode")}
+    if kv.get("mode") in _MODES:
+        out["mode"] = _MODES[kv["mode"]]
     if kv.get("causal") in ("True", "False"):
         out["causal"] = "causal" if kv["causal"] == "True" else "non-causal"
     for key, col in (("headdim", "d_head"), ("batch_size", "batch"), ("batch", "batch"), ("seqlen", "seq_len")):
@@ -88,8 +98,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
             continue
         values = []  # (pass, metric, value)
         ms = _MS_FIRST.match(line)
-        tf = None if ms else _TFLOPS_FIRST.match(line)
-        if ms:
+        alone = None if ms or "mode" not in shape else _MS_ALONE.match(line)
+        tf = None if ms or alone else _TFLOPS_FIRST.match(line)
+        if alone:  # the 2024 hopper script: fp16, the pass is the banner's mode
+            label, dtype = alone["label"], "fp16"
+            values = [(shape["mode"], "latency", float(alone["ms"])), (shape["mode"], "tflops", float(alone["tflops"]))]
+        elif ms:
             label, dtype = ms["label"], "bf16"
             p = _PASSES[ms["pass"]]
             values = [(p, "latency", float(ms["ms"])), (p, "tflops", float(ms["tflops"]))]

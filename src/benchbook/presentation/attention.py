@@ -369,11 +369,13 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
         causal=sorted(set(every["causal"].dropna())),
         backends=list(dict.fromkeys(every["backend"])),
         n_fastest=len(fa),
-        wins=fa["fastest"].value_counts().to_dict() if len(fa) else {},
+        wins=fa.loc[~fa["tied"].astype(bool), "fastest"].value_counts().to_dict() if len(fa) else {},
+        ties=fa.loc[fa["tied"].astype(bool), "fastest"].value_counts().to_dict() if len(fa) else {},
         **(
             dict(
                 last_input=last["input"],
                 last_fastest=last["fastest"],
+                last_tied=bool(last["tied"]),
                 last_slowest=last["slowest"],
                 last_pass=last["pass"] if pd.notna(last["pass"]) else None,
                 last_by=last["by"],
