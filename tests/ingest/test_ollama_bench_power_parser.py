@@ -62,3 +62,32 @@ def test_a_reading_above_every_benchmark_is_set_aside(tmp_path):
     f.write_text("Power draw: 40W\n\n" + RADXA.read_text())
     p = _parsed(f)
     assert (p.rejected["reason"] == "no Ollama benchmark above this reading").sum() == 1
+
+
+PEAK = FIX / "sbc_reviews_issue21_pi5_16gb_d0_ollama_power_peak_excerpt.md"
+ROWS = FIX / "ai_benchmarks_issue2_m4_mac_mini_readme_rows_idle_6w.md"
+
+
+def test_the_readme_table_gives_each_rows_rate_and_its_peak_under_a_power_peak_header():
+    t = _parsed(PEAK).table
+    assert _value(t, "llama3.2:3b", "output_throughput") == 4.88
+    assert _value(t, "llama3.2:3b", "peak_power") == 11.9
+    assert set(t["device"]) == {"Pi 5 - 16GB"} and "power_reading" not in set(t["metric"])
+    assert ingest.detect(PEAK.read_text(encoding="utf-8")) == ["ollama-bench-power"]
+
+
+def test_rows_without_a_header_give_a_reading_not_a_peak_and_the_idle_line_above_them():
+    t = _parsed(ROWS).table
+    assert _value(t, "llama3.2:3b", "power_reading") == 31.4 and "peak_power" not in set(t["metric"])
+    assert _value(t, "llama3.1:8b", "idle_power") == 6.0
+    # the other way: a header that names no peak keeps a reading too
+    text = "| System | CPU/GPU | Model | Eval Rate | Power |\n|---|---|---|---|---|\n| X | GPU | m:1b | 10.0 Tokens/s | 20.0 W |\n"
+    from benchbook.ingest import ollama_bench_power
+
+    u = ollama_bench_power.parse(text, "t.md").table
+    assert set(u["metric"]) == {"output_throughput", "power_reading"} and "idle_power" not in set(u["metric"])
+
+
+def test_a_peak_alone_forms_no_energy_per_token():
+    r = energy_analysis.runs(ingest.read(PEAK))
+    assert r["j_per_output_token"].isna().all() and r["peak_power_w"].notna().all()

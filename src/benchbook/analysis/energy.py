@@ -51,6 +51,7 @@ COLUMNS = [
     "idle_power_w",
     "duration_s",
     "mean_power_w",
+    "peak_power_w",
     "output_tokens",
     "prompt_tokens",
     "requests",
@@ -196,6 +197,8 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
         idle_power_w=idle,
         duration_s=duration,
         mean_power_w=mean_w,
+        # the highest reading only (a README's Power (Peak)): a bound on the mean from above, no figure formed from it
+        peak_power_w=_first(g, "peak_power", scope),
         output_tokens=tokens,
         prompt_tokens=prompt,
         requests=requests,

@@ -62,6 +62,7 @@ def per_run(r: pd.Series, k: int) -> Claim:
         "duration_s": _num(r["duration_s"]),
         "energy_j": _num(r["energy_j"]),
         "mean_power_w": _num(r["mean_power_w"]),
+        "peak_power_w": _num(r.get("peak_power_w")),
         "requests": _num(r.get("requests")),
         "energy_active_j": _num(r.get("energy_active_j")),
         "gpu_utilization": _num(r.get("gpu_utilization")),
@@ -84,6 +85,13 @@ def per_run(r: pd.Series, k: int) -> Claim:
         return c.withhold("the file gives no token counts, only energy per request")
     if not c.shown and ev["energy_j"] is not None and ev["output_tokens"] is None:
         return c.withhold("the file counts neither the tokens nor the requests served over that energy")
+    if not c.shown and ev["peak_power_w"] is not None and ev["mean_power_w"] is None:
+        rate = _num(r.get("output_tok_s"))
+        beside = f" beside {rate:g} output tok/s" if rate is not None else ""
+        return c.withhold(
+            f"the file gives only the highest power reading ({ev['peak_power_w']:g} W){beside}, not the mean: it "
+            "bounds the draw from above, so no energy per token is formed from it"
+        )
     if not c.shown and ev["mean_power_w"] is not None:
         return c.withhold("the file gives neither an output rate nor a token count to divide the power by")
     return c

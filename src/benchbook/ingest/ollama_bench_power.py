@@ -13,6 +13,16 @@ ai-benchmarks issue 10): scope the whole system. A reading the file does not cal
 
 Kept per model: the average eval rate and the power reading; the single runs' rates are set aside
 (the average is the script's own mean of them), with their spread said in a message.
+
+The repository's README tabulates the same two numbers per system and model, one row each:
+`| System | CPU/GPU | Model | Eval Rate | Power (Peak) |` then `| Pi 5 - 16GB | CPU | llama3.2:3b |
+4.88 Tokens/s | 11.9 W |` (an issue may retitle the columns, `Device`, `Speed`, or paste the rows
+without the header). A row is read where one cell is a rate in `Tokens/s` and one a power in `W`: the
+rate is obench.sh's average eval rate, the system its first cell, the model the cell before the rate,
+`CPU` / `GPU` the processor the model ran on. The power is the header's: `Power (Peak)` the highest
+reading at the wall during the runs (`peak_power`); a header that names no peak, or no header, a
+`power_reading`. An `Idle power: around 6W` line above the rows (the author's reading of the machine doing
+nothing) is each row's `idle_power` below it.
 """
 
 from __future__ import annotations
@@ -20,7 +30,7 @@ from __future__ import annotations
 import re
 
 from benchbook.ingest import energy
-from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, register
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, markdown_cells, register
 from benchbook.ingest.text import Lines, search, split_n, whole
 
 NAME = "ollama-bench-power"
@@ -37,16 +47,101 @@ _POWER = re.compile(
 )
 _MEAN_POWER = re.compile(rf"^\s*Consumed about\s+(?P<w>{NUMBER})\s*W on average\.?\s*$", re.I)
 _SNIFF = re.compile(r"(?m)^\s*Running benchmark \d+ times using model:")
+_IDLE = re.compile(rf"^\s*Idle power(?: draw)?\s*:\s*(?P<about>about|around|~)?\s*(?P<w>{NUMBER})\s*W\b", re.I)
+_RATE_CELL = re.compile(rf"^(?P<v>{NUMBER})\s*tokens/s$", re.I)
+_WATT_CELL = re.compile(rf"^(?P<w>{NUMBER})\s*W$")
+#: A README row: a rate in Tokens/s, then a power in W, in the last two cells.
+_TABLE_ROW = re.compile(rf"(?mi)^\s*\|[^\n]*\|\s*{NUMBER}\s*tokens/s\s*\|\s*{NUMBER}\s*W\s*\|\s*$")
 _SNIFF_AVG = re.compile(r"(?m)Average Eval Rate")
 RATE_NOTE = "ollama eval rate: output tokens / eval duration (generation only), mean of the script's runs"
 
 
 def sniff(text: str | Lines) -> bool:
-    return search(_SNIFF, text) and search(_SNIFF_AVG, text)
+    return (search(_SNIFF, text) and search(_SNIFF_AVG, text)) or search(_TABLE_ROW, text)
+
+
+def _table(lines, source: str) -> Parsed:
+    """The README's rows (see the module's docstring), under their header where one stands above."""
+    records, header, idle = [], None, None
+    for i, raw in enumerate(lines, start=1):
+        if not raw.lstrip().startswith("|"):
+            header = None if raw.strip() else header
+            if m := _IDLE.match(raw):
+                idle = (i, float(m["w"]), "about " if m["about"] else "")
+            continue
+        cells = markdown_cells(raw)
+        rate = next((k for k, c in enumerate(cells) if _RATE_CELL.match(c)), None)
+        watt = next((k for k, c in enumerate(cells) if _WATT_CELL.match(c)), None)
+        if rate is None or watt is None:
+            if any("model" in c.lower() for c in cells) and any("power" in c.lower() for c in cells):
+                header = cells
+            continue
+        peak = header is not None and watt < len(header) and "peak" in header[watt].lower()
+        processor = next((c for c in cells if c.upper() in ("CPU", "GPU")), None)
+        model = cells[rate - 1] if rate > 0 else None
+        base = dict(
+            run=f"{model} on {cells[0]}" + (f" ({processor})" if processor else ""),
+            model=model,
+            device=cells[0] or None,
+            device_count=None,
+            backend="ollama",
+            batch_size=1,
+            request_rate=None,
+            interval="run",
+            precision=None,
+        )
+        v, w = float(_RATE_CELL.match(cells[rate])["v"]), float(_WATT_CELL.match(cells[watt])["w"])
+        records.append(
+            dict(
+                base,
+                scope=None,
+                line=i,
+                metric="output_throughput",
+                statistic="mean",
+                value=v,
+                unit="tok/s",
+                note=RATE_NOTE,
+            )
+        )
+        what = (
+            "the highest reading at the wall while the model ran (the table's Power (Peak))"
+            if peak
+            else ("a reading of the machine; mean or peak not said")
+        )
+        records.append(
+            dict(
+                base,
+                scope="system",
+                line=i,
+                metric="peak_power" if peak else "power_reading",
+                statistic="max" if peak else "value",
+                value=w,
+                unit="W",
+                note=what,
+            )
+        )
+        if idle is not None:
+            records.append(
+                dict(
+                    base,
+                    scope="system",
+                    line=idle[0],
+                    metric="idle_power",
+                    statistic="value",
+                    value=idle[1],
+                    unit="W",
+                    note=f"the same machine doing nothing, {idle[2]}as the author read it",
+                )
+            )
+    if not records:
+        raise ParseError(source, 1, "no Ollama result row ('| ... | N Tokens/s | N W |') found")
+    return energy.finish(TOOL, source, records, [], [], len(records), "ai-benchmarks README table")
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
     lines = split_n(whole(text))
+    if not (search(_SNIFF, text) and search(_SNIFF_AVG, text)):
+        return _table(lines, source)
     records, rejects, messages, cells = [], [], [], 0
     section = None  # (line, model, runs, average, power)
     sections = []
@@ -135,8 +230,11 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="geerlingguy/ai-benchmarks obench.sh (Ollama eval rates) with the machine's power beside them "
-        "('Power draw: 51.1W', 'model: llama3.2:3b (30.3W)')",
+        "('Power draw: 51.1W', 'model: llama3.2:3b (30.3W)'), and its README's rows ('| N Tokens/s | N W |')",
         command="./obench.sh -m MODEL -c 3 [--markdown] (power read at the wall while it runs)",
-        metrics={m: energy.METRICS[m] for m in ("power_reading", "mean_power", "output_throughput")},
+        metrics={
+            m: energy.METRICS[m]
+            for m in ("power_reading", "mean_power", "peak_power", "idle_power", "output_throughput")
+        },
     )
 )
