@@ -60,3 +60,23 @@ def test_a_value_outside_a_measurement_heading_is_refused_naming_its_line(tmp_pa
     with pytest.raises(ParseError) as err:
         ingest.read(bad)
     assert err.value.line == 2 and "outside a measurement heading" in err.value.message
+
+
+FAILED = "[MAIN-PROCESS][2025-01-01 00:00:00,000][process][ERROR] - \t+ Received traceback from isolated process\n"
+
+
+def test_a_report_with_no_energy_section_is_refused_naming_its_line_and_the_failed_invocation_before_it():
+    text = FAILED + _report("+ decode:", "\t+ latency:", "\t\t+ mean: 1.862123 (s)")
+    assert ingest.detect(text) == ["optimum-benchmark"]
+    with pytest.raises(
+        ParseError, match=r":2: .*one before it stopped in a traceback at line 1\) has no energy section"
+    ):
+        optimum_benchmark.parse(text, "t.log")
+    with pytest.raises(ParseError, match=r":1: an optimum-benchmark console log whose report has no energy section"):
+        optimum_benchmark.parse(_report("+ decode:", "\t+ latency:", "\t\t+ mean: 1.0 (s)"), "t.log")
+
+
+def test_after_a_failed_invocation_the_last_ones_energy_report_is_read():
+    text = FAILED + _report("+ decode:", "\t+ energy:", "\t\t+ gpu: 0.100000 (kWh)")
+    t = optimum_benchmark.parse(text, "t.log").table
+    assert t["value"].tolist() == [pytest.approx(0.1 * 3.6e6)] and t["line"].tolist() == [4]

@@ -11,6 +11,11 @@ name before them when the run is isolated):
     [report][INFO] - \t\t+ gpu: 0.074682 (kWh)  energy: cpu, gpu, ram, total, `{:f}` (six decimals)
     [report][INFO] - \t\t+ efficiency: 12235.492042 (samples/kWh)
 
+A report without an energy section (a run with energy tracking off: memory, latency and throughput
+only) is refused in one sentence naming its first line, and an invocation before it that stopped in a
+traceback (`Received traceback from isolated process`; the log is appended to by each invocation) is
+named with it.
+
 Energies are printed with six decimals: a phase of a few joules (0.000013 kWh) keeps two
 significant digits, and the note says so. Only lines of the `report` logger are read: the same
 names in other loggers' lines (the energy tracker's progress) are not the report. The log names no
@@ -28,8 +33,11 @@ from benchbook.ingest.text import Lines, search, split_n, whole
 #: A colour code colorlog puts around a field (ESC [ ... m).
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _A = r"(?:\x1b\[[0-9;]*m)*"
-#: A report line (colour codes allowed around the fields), for the sniffer.
-REPORT_LINE = re.compile(rf"\[{_A}report{_A}\]\[{_A}INFO{_A}\] - {_A}\t\t\+ \w+: [\d.]+ \(kWh\)")
+#: A report line (colour codes allowed around the fields), for the sniffer: a phase heading of the
+#: report logger (`+ prefill:`), whatever the run measured.
+REPORT_LINE = re.compile(rf"\[{_A}report{_A}\]\[{_A}INFO{_A}\] - {_A}\+ \w+:\s*(?:{_A})*$", re.M)
+#: The main process receiving a traceback: an invocation that stopped before its report.
+_FAILED = re.compile(r"\[process\]\[ERROR\] - \t\+ Received traceback from isolated process")
 _MESSAGE = re.compile(r"\[report\]\[INFO\] - (.*)$")
 _TARGET = re.compile(r"^\+ (\w+):\s*$")
 _SECTION = re.compile(r"^\t\+ (\w+):\s*$")
@@ -63,13 +71,19 @@ def parse(text: str | Lines, source: str) -> tuple[list[dict], list[tuple], int,
     )
     records, rejects, cells, messages = [], [], 0, []
     target = section = None
+    first = None  # the report's first line
+    failed = []  # lines where an invocation before the report stopped in a traceback
     for n, raw in enumerate(split_n(whole(text)), start=1):
-        m = _MESSAGE.search(_ANSI.sub("", raw))
+        plain = _ANSI.sub("", raw)
+        if first is None and _FAILED.search(plain):
+            failed.append(n)
+        m = _MESSAGE.search(plain)
         if not m:
             continue
         msg = m[1]
         if t := _TARGET.match(msg):
             target, section = t[1], None
+            first = first or n
             if target not in energy.INTERVALS:
                 messages.append(f"{source}:{n}: phase {target!r} is not an interval the energy contract knows")
             continue
@@ -127,4 +141,17 @@ def parse(text: str | Lines, source: str) -> tuple[list[dict], list[tuple], int,
             )
         else:
             rejects.append((n, text_, f"{section}: not part of the energy contract"))
+    if not records and first is not None:
+        before = (
+            f" (of the last of its invocations; {'one' if len(failed) == 1 else len(failed)} before it stopped in a "
+            f"traceback at line {', '.join(map(str, failed))})"
+            if failed
+            else ""
+        )
+        raise ParseError(
+            source,
+            first,
+            f"an optimum-benchmark console log whose report{before} has no energy section (energy tracking off): "
+            "it measured no energy",
+        )
     return records, rejects, cells, messages
