@@ -101,3 +101,22 @@ def test_a_table_without_its_rule_is_one_sentence_naming_the_file():
     with pytest.raises(ParseError) as err:
         g.parse(broken, "run.log")
     assert str(err.value).startswith("run.log:5: ") and "\n" not in str(err.value)
+
+
+WRAPPED = (
+    "Benchmarks Info:\n" + "=" * 80 + "\n"
+    "      Benchmark| Start Time| End Time| Duration (s)|  Comp|  Inc| Err|  Comp|   \n"
+    "Inc|   Err\n"
+    "---------------|-----------|---------|-------------|------|-----|----|------|---\n"
+    "---|------\n"
+    "    synchronous|   20:46:40| 20:51:40|        300.0|   231|    1|   0| 956.8|   \n"
+)
+
+
+def test_a_table_wrapped_at_a_narrow_terminal_is_refused_naming_its_rule():
+    assert ingest.detect(WRAPPED) == ["guidellm"]
+    with pytest.raises(ParseError, match=r":5: GuideLLM 0.2's table captured at a terminal narrower than its rows"):
+        g.parse(WRAPPED, "t.txt")
+    # the other way: a whole console (the rule on one line) is read as before
+    assert parsed(SWEEP).table.size
+    assert g.guidellm_console_v02.wrapped(SWEEP.read_text(encoding="utf-8").splitlines()) is None

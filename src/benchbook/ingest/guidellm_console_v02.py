@@ -140,6 +140,13 @@ def _settings(label: str, model, data) -> dict:
 def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, str, str]], list[str]]:
     """The records, rejects and messages of a 0.2 console summary."""
     lines = list(splitlines(text))
+    if (at := wrapped(lines)) is not None:
+        raise ParseError(
+            source,
+            at,
+            "GuideLLM 0.2's table captured at a terminal narrower than its rows: each row is wrapped over several "
+            "lines padded to the width, so where a row and its last cell end is not marked; not read",
+        )
     model, data = _metadata(text)
     records: list[dict] = []
     rejects: list[tuple[int, str, str]] = []
@@ -238,7 +245,22 @@ def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, st
 
 
 _SNIFF = (re.compile(r"^\s*Benchmarks? Stats:?\s*$", re.M), re.compile(r"Req Latency \((?:sec|ms)\)"))
+#: The Info table's title with its rule of `=` below it (the console's own), for a copy that holds no Stats table.
+_INFO_TITLE = re.compile(r"^\s*Benchmarks? Info:?\s*\n=+\s*$", re.M)
+#: A rule of dashes and pipes (`---|---`) and its wrapped tail on the next line: a table captured at a
+#: terminal narrower than its rows.
+_COLUMN_RULE = re.compile(r"^\s*-+\|[-|]*\s*$")
 
 
 def sniff(text: str | Lines) -> bool:
-    return all(search(p, text) for p in _SNIFF)
+    return all(search(p, text) for p in _SNIFF) or search(_INFO_TITLE, text)
+
+
+def wrapped(lines) -> int | None:
+    """The line (1-based) of a `---|---` rule continued on the next line, where a table was captured at a
+    terminal narrower than its rows (each row then spans several lines padded to the width, its end
+    unmarked, so its cells cannot be told apart); else None."""
+    for i in range(len(lines) - 1):
+        if _COLUMN_RULE.match(lines[i]) and _COLUMN_RULE.match(lines[i + 1]):
+            return i + 1
+    return None
