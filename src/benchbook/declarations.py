@@ -188,6 +188,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             "codecarbon",
             "serving-power",
             "ollama-bench-power",
+            "zeus-llm-csv",
         ),
         paths=("source",),
         figures=("fig_caps", "fig_measured", "fig_throughput", "fig_energy", "fig_cv"),

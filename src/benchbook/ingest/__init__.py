@@ -62,6 +62,7 @@ _MODULES = [
     "ml_energy",
     "optimum_benchmark",
     "inference_energy",
+    "zeus_llm_csv",
     "codecarbon",
     "serving_power",
     "ollama_bench_power",

@@ -1,0 +1,144 @@
+"""The CSV that ap461719/Benchmarking-Energy-Consumption-LLMs writes (`results/*metrics_output.csv`): one row
+per configuration of a Transformers `generate()` benchmark whose energy Zeus measured, in the energy contract.
+
+What the columns are (the repository's `scripts/evaluate.py` and `utils/testing.py`, two schemas):
+
+* `Energy_J`: Zeus's `Measurement.total_energy` of a window around the `generate()` calls of the row, over
+  one GPU (`ZeusMonitor(gpu_indices=[torch.cuda.current_device()])`): the GPU's energy (scope gpu); summed
+  over the row's batches in the later schema. `Latency_sec`: the wall time of those calls (summed).
+* `Output_Tokens`: the new tokens of every sequence of the row (output length minus input length per
+  sequence, summed; `min_new_tokens` = `max_new_tokens` in the later schema).
+* `Power_W` (later schema) = Energy_J / Latency_sec, and `Energy_per_InputToken` / `Energy_per_OutputToken`
+  = Energy_J / the token counts: recomputable, set aside. `Avg_Power_W` (earlier schema) is the mean of the
+  Measurement's `power_data`, which Zeus's Measurement does not carry: the script then writes 0.0, its
+  fallback, not a measured zero (set aside); a non-zero one would be a mean power.
+* `Input_Tokens`: the prompt tokens as the script counts them, with the padding in the later schema
+  (`input_ids.numel()`): set aside, not the prompt's own tokens. `Carbon_gCO2eq`: the energy at a
+  carbon intensity the script sets by hand (1 gCO2eq/kWh where it does), not a measured emission: set
+  aside. `Memory_MB`: the peak allocated memory, not part of the energy contract.
+
+A row names its configuration by the columns that vary between the file's rows (`Quantization`,
+`Batch_Size`, `Dataset`, the lengths, the model); the later schema writes no length column, its sweeps of
+the prompt and output length show only in the token counts (the prompt padded to its length), so there
+those counts name the configuration too. A configuration met again is numbered by its row (`row 2`): the
+later schema's suites each rerun the baseline, the earlier one writes a row per batch of prompts. No device
+is named.
+"""
+
+from __future__ import annotations
+
+import re
+
+from benchbook.ingest import energy
+from benchbook.ingest.core import Parsed, ParseError, Tool, number, register
+from benchbook.ingest.text import Lines, csv_rows, head, split_n
+
+NAME = "zeus-llm-csv"
+
+_REQUIRED = ("Model", "Latency_sec", "Energy_J")
+_SNIFF = re.compile(r"^Model,(?=.*\bLatency_sec\b)(?=.*\bEnergy_J\b)(?=.*\bOutput_(?:Tokens|Length)\b).*$", re.M)
+#: Columns naming a configuration, in the order a label says them.
+_CONFIG = ("Model", "Quantization", "Dataset", "Batch_Size", "Context_Window", "Prompt_Length", "Output_Length")
+_SET_ASIDE = {
+    "Power_W": "the script's Energy_J / Latency_sec: recomputable",
+    "Energy_per_InputToken": "the script's Energy_J / Input_Tokens: recomputable",
+    "Energy_per_OutputToken": "the script's Energy_J / Output_Tokens: recomputable",
+    "Input_Tokens": "the prompt tokens as the script counts them (with padding in its later schema): not the prompt's own",
+    "Carbon_gCO2eq": "the energy at a carbon intensity the script sets by hand: not a measured emission",
+    "Memory_MB": "peak allocated memory: not part of the energy contract",
+}
+ZERO_POWER = "the script's 0.0 where Zeus's Measurement carries no power samples: its fallback, not a measurement"
+
+
+def sniff(text: str | Lines) -> bool:
+    return bool(_SNIFF.search(head(text, 4000)))
+
+
+def _label(row: dict, varying: list[str]) -> str:
+    parts = []
+    for c in varying:
+        v = row[c]
+        if c == "Batch_Size":
+            parts.append(f"batch {v}")
+        elif c.endswith("_Tokens"):
+            n = number(v)
+            parts.append(f"{n:,.0f}" if n is not None else v)
+            parts[-1] += " padded input tokens" if c.startswith("Input") else " output tokens"
+        else:
+            parts.append(f"{c.lower().replace('_', ' ')} {v}" if c.endswith(("Length", "Window")) else v)
+    return ", ".join(parts) or str(row["Model"])
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    lines = [s for s in split_n(text)]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    rows = csv_rows(lines, source, 1)
+    header = [h.strip() for h in rows[0]] if rows else []
+    if not all(c in header for c in _REQUIRED):
+        raise ParseError(source, 1, f"expected the columns {', '.join(_REQUIRED)} (the Zeus benchmark CSV)")
+    data = []
+    for i, cells in enumerate(rows[1:], start=2):
+        if len(cells) != len(header):
+            raise ParseError(source, i, f"expected {len(header)} cells, found {len(cells)}")
+        data.append((i, dict(zip(header, (c.strip() for c in cells), strict=True))))
+    # the later schema (Power_W) writes its length sweeps only as token counts: those name the configuration
+    config = (*_CONFIG, "Input_Tokens", "Output_Tokens") if "Power_W" in header else _CONFIG
+    varying = [c for c in config if c in header and len({r[c] for _, r in data}) > 1]
+    records, rejects, cells_read, seen = [], [], 0, {}
+    for i, row in data:
+        label = _label(row, varying)
+        seen[label] = seen.get(label, 0) + 1
+        run = label if seen[label] == 1 else f"{label}, row {seen[label]}"
+        batch = number(row.get("Batch_Size", ""))
+        base = dict(
+            run=run,
+            model=row["Model"],
+            device=None,
+            device_count=1.0,
+            backend="transformers",
+            batch_size=batch,
+            request_rate=None,
+            interval="run",
+            precision=row.get("Quantization") or None,
+        )
+
+        def keep(metric, value, unit, scope=None, stat="value", note=None, line=i, base=base):
+            records.append(
+                dict(base, scope=scope, line=line, metric=metric, statistic=stat, value=value, unit=unit, note=note)
+            )
+
+        for col, raw in row.items():
+            v = number(raw)
+            if v is None or col in _CONFIG:
+                continue
+            cells_read += 1
+            if col == "Energy_J":
+                keep("energy", v, "J", scope="gpu", note="Zeus Measurement.total_energy over one GPU")
+            elif col == "Latency_sec":
+                keep("duration", v, "s")
+            elif col == "Output_Tokens":
+                keep("output_tokens", v, "tok")
+            elif col == "Avg_Power_W" and v == 0:
+                rejects.append((i, f"Avg_Power_W {raw}", ZERO_POWER))
+            elif col == "Avg_Power_W":
+                keep("mean_power", v, "W", scope="gpu", stat="mean")
+            else:
+                rejects.append((i, f"{col} {raw}", _SET_ASIDE.get(col, "a column of no energy-contract name")))
+    if not records:
+        raise ParseError(source, 1, "no row of the Zeus benchmark CSV")
+    return energy.finish(TOOL, source, records, rejects, [], cells_read, "Benchmarking-Energy-Consumption-LLMs CSV")
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=energy.SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="the Zeus-measured CSV of ap461719/Benchmarking-Energy-Consumption-LLMs (Energy_J, Latency_sec, "
+        "Output_Tokens per configuration)",
+        command="python scripts/evaluate.py (writes results/metrics_output.csv)",
+        metrics={m: energy.METRICS[m] for m in ("energy", "duration", "output_tokens", "mean_power")},
+    )
+)
