@@ -232,8 +232,9 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
     tokens, mean seconds per batch; its output tok/s = batch x output_len / latency), MLPerf
     LoadGen Offline (generated tok/s; the summary names neither the model nor a batch), SGLang
     `bench_offline_throughput` (the whole dataset in one generate() call: output and total tok/s, no
-    batch; TP x DP devices where stated) and `trtllm-bench throughput` (output and total tok/s; the engine batches up to its max runtime batch
-    size, kept from the row metadata as `max_batch_size`, not a batch the run set). A
+    batch; TP x DP devices where stated) and `trtllm-bench throughput` (output and total tok/s; the
+    engine batches up to its max runtime batch size, kept from the row metadata as `max_batch_size`,
+    not a batch the run set). A
     `trtllm-bench latency` report, when its command line says so, is not offline throughput: left out.
 
     `requests` is the run's request count where the output prints it (or its command asks for it),
