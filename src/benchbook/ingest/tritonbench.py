@@ -79,6 +79,11 @@ def _cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
     return [line[a:b].strip() for a, b in spans]
 
 
+#: Operators whose attention mask is an argument of their own, not only `--causal`: ragged_attention
+#: (HSTU) masks by `--attn-mask-type`, whose default is `lower_triangular`, a causal mask.
+_OWN_MASK = frozenset({"ragged_attention"})
+
+
 def _command(lines, upto: int) -> dict:
     """op, causal and pass from the last tritonbench command line above line `upto` (0-based)."""
     for i in range(upto - 1, -1, -1):
@@ -87,10 +92,13 @@ def _command(lines, upto: int) -> dict:
                 words = shlex.split(lines[i].lstrip("+$ "))
             except ValueError:
                 words = lines[i].split()
-            # --causal is a flag that defaults to off: a command without it ran non-causal attention
-            out = {"causal": "causal" if "--causal" in words else "non-causal", "pass": None}
+            out = {"pass": None}
             if "--op" in words and words.index("--op") + 1 < len(words):
                 out["op"] = words[words.index("--op") + 1]
+            # --causal is a flag that defaults to off: a command without it ran non-causal attention,
+            # unless the operator masks by an argument of its own (whose default the command does not print)
+            own_mask = out.get("op") in _OWN_MASK
+            out["causal"] = "causal" if "--causal" in words else (None if own_mask else "non-causal")
             for flag, dim in _SHAPE_FLAGS.items():  # the operator's fixed dimensions, where the command sets them
                 if flag in words and words.index(flag) + 1 < len(words) and words[words.index(flag) + 1].isdigit():
                     out[dim] = int(words[words.index(flag) + 1])
