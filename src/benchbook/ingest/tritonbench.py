@@ -153,11 +153,21 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 f"{source}:{i + 1}: no tritonbench command above the table: operator, causal and pass unknown"
             )
         label = _label(lines, i)
+        body = range(
+            i + 2,
+            next((k for k in range(i + 2, len(lines)) if not lines[k].strip() or _HEADER.match(lines[k])), len(lines)),
+        )
+        printed = [_cells(lines[k], spans)[0] for k in body]
+        seen: dict[str, int] = {}
         j = i + 2
         while j < len(lines) and lines[j].strip() and not _HEADER.match(lines[j]):
             row = _cells(lines[j], spans)
             first = row[0]
-            base = dict(op=cmd.get("op"), input=first, causal=cmd.get("causal"), **{"pass": cmd.get("pass")})
+            seen[first] = seen.get(first, 0) + 1
+            # an operator that draws its inputs (ragged_attention's random sequence lengths) prints the
+            # same x_val for different inputs: each row is its own input, numbered in the table's order
+            name = f"{first} #{seen[first]}" if printed.count(first) > 1 else first
+            base = dict(op=cmd.get("op"), input=name, causal=cmd.get("causal"), **{"pass": cmd.get("pass")})
             table_dims = _dims(header[0], first)
             base.update(table_dims)
             # a dimension the table's input column lacks is the command line's, said so (`shape_from`)
