@@ -44,8 +44,9 @@ METRICS = {
     "tflops": "TFLOP/s: the operator's FLOPs / latency",
     "speedup": "x: the baseline's latency / this backend's",
     "gbps": "GB/s: bytes moved / latency",
+    "accuracy": "1 or 0: whether the backend's output matched the baseline's within the operator's tolerance",
 }
-_UNITS = {"latency": "ms", "tflops": "TFLOP/s", "speedup": "x", "gbps": "GB/s"}
+_UNITS = {"latency": "ms", "tflops": "TFLOP/s", "speedup": "x", "gbps": "GB/s", "accuracy": "fraction"}
 _METRIC_COL = re.compile(r"^(?P<backend>.+)-(?P<metric>[a-z_]+)$")
 _HEADER = re.compile(r"^\s*\S.*?\s{2,}\S+-(?:latency|tflops|speedup|gbps)(?:\s{2,}\S+)*\s*$")
 _RULE = re.compile(r"^\s*-+(?:\s{2,}-+)+\s*$")
