@@ -491,8 +491,10 @@ def choose(
 # ---------------------------------------------------------------------------------------------
 # llama-bench
 
-#: llama-bench backend names that run layers on an accelerator (CPU and BLAS do not).
-_GPU_BACKENDS = {"cuda", "rocm", "hip", "vulkan", "metal", "mtl", "sycl", "opencl", "musa", "cann", "kompute"}
+#: llama-bench backend names that run layers on an accelerator (CPU and BLAS do not). ggml's RPC
+#: backend registers each remote server as a device of GPU type (`ggml_backend_rpc_device_get_type`),
+#: so -ngl layers go to the servers, never to the local CPU: which device a server runs is not printed.
+_GPU_BACKENDS = {"cuda", "rocm", "hip", "vulkan", "metal", "mtl", "sycl", "opencl", "musa", "cann", "kompute", "rpc"}
 #: Boolean keys of old llama-bench JSON/CSV that named the backend before `backends` existed.
 _OLD_BACKEND_KEYS = ("cuda", "vulkan", "kompute", "metal", "sycl", "opencl")
 

@@ -211,10 +211,11 @@ def test_the_same_settings_under_two_engines_labels_are_two_engines_never_slower
         == "another engine, build or configuration: build 5aa1105da (6082)"
     )
     # the other way: one build printed under two labels (a README's CSV and JSON sections) is one engine
-    rows = _rows(section="CSV", build="3469684 (1275)", rate=132.05, line=56)
-    rows += _rows(section="JSON", build="3469684 (1275)", rate=130.97, line=122)
+    # (their printed spreads, 0.37 and 1.24 over 5 repetitions, make 1.08 tok/s apart a tie within the noise)
+    rows = _rows(section="CSV", build="3469684 (1275)", rate=132.05, std=0.371342, line=56)
+    rows += _rows(section="JSON", build="3469684 (1275)", rate=130.97, std=1.238924, line=122)
     _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
-    assert every.set_index("line").loc[122, "why_dropped"] == "slower settings: the same printed settings"
+    assert every.set_index("line").loc[122, "why_dropped"] == bandwidth.TIED + ": the same printed settings"
     # and one engine, settings that differ under their own captions: the slower is slower settings
     rows = _rows(caption="with ncmoe64", n_cpu_moe=64, rate=16.3, line=65)
     rows += _rows(caption="with ncmoe32", n_cpu_moe=32, rate=18.2, line=82)

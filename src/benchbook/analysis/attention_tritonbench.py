@@ -50,6 +50,7 @@ _COLUMNS = [
     "tflops",
     "tflops_from",
     "agrees",
+    "accurate",
     "line",
 ]
 
@@ -60,7 +61,8 @@ def table(df: pd.DataFrame) -> pd.DataFrame:
     the page shows (`tflops`: recomputed from the latency where the rule applies, else the printed,
     `tflops_from` says which; a shape whose batch, heads or head size only the command line gives is
     used only where printed TFLOP/s confirm it, else the printed stand) and whether the printed and the recomputed agree (None where one is
-    missing). A table row's order is kept."""
+    missing), and `accurate`: tritonbench's accuracy check, the output against the baseline's (None: not
+    printed). A table row's order is kept."""
     d = df[df["tool"].isin(TOOLS)].copy() if "tool" in df else df.iloc[0:0].copy()
     if d.empty:
         return pd.DataFrame(columns=_COLUMNS)
@@ -91,6 +93,8 @@ def table(df: pd.DataFrame) -> pd.DataFrame:
             tflops=computed if np.isfinite(computed) else printed,
             tflops_from="recomputed" if np.isfinite(computed) else ("printed" if np.isfinite(printed) else ""),
             agrees=agrees,
+            # tritonbench's accuracy metric: the output matched the baseline's within tolerance (None: not checked)
+            accurate=bool(val["accuracy"]) if pd.notna(val.get("accuracy", np.nan)) else None,
             line=int(g["line"].min()),
         )
         rows.append(row)

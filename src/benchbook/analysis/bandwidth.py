@@ -67,7 +67,8 @@ REDUCE_RULE = (
     "generation from an empty cache only (depth 0; deeper tests also read the KV cache); per model and device (the "
     "printed GPU, or the CPU for a CPU-only run), the highest power limit (none counts as the card's default, the "
     "highest); then the fastest generation among the other settings (threads, offloaded layers, batch sizes, flash "
-    "attention, cache types)"
+    "attention, cache types), where a rate less than 2 standard errors below the fastest is a tie within the noise, "
+    "not a slower setting"
 )
 
 GIB = 1024**3
@@ -282,6 +283,22 @@ def pooled_std(means: np.ndarray, stds: np.ndarray, reps: int = DEFAULT_REPS) ->
     return float(np.sqrt(((reps - 1) * (stds**2).sum() + reps * ((means - grand) ** 2).sum()) / (k * reps - 1)))
 
 
+#: Why a result is not placed when it is slower than the placed one by less than the noise.
+TIED = "tied with the placed result within the noise"
+
+
+def beyond_noise(fast, slow) -> bool:
+    """Whether `fast` out-runs `slow` by more than 2 standard errors of the difference, each rate's
+    printed standard deviation over its repetitions (the command's -r, else llama-bench's default 5).
+    A rate printed without a spread counts as exact."""
+    var = 0.0
+    for row in (fast, slow):
+        sd, n = row.get("rate_std"), row.get("n_reps")
+        n = DEFAULT_REPS if n is None or pd.isna(n) else int(n)
+        var += 0.0 if sd is None or pd.isna(sd) else float(sd) ** 2 / n
+    return float(fast["rate"]) - float(slow["rate"]) > 2 * var**0.5
+
+
 def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(kept rows, every row with `kept` and `why_dropped`) by REDUCE_RULE."""
     if rows.empty:
@@ -315,7 +332,8 @@ def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     for i in r.index[r["why_dropped"] == "slower settings"]:  # name what differs from the placed row
         placed = r[r["kept"] & (r["model_key"] == r.at[i, "model_key"]) & (r["_dev"] == r.at[i, "_dev"])]
         if len(placed):
-            r.at[i, "why_dropped"] = "slower settings: " + differences(r.loc[i], placed.iloc[0])
+            why = "slower settings" if beyond_noise(placed.iloc[0], r.loc[i]) else TIED
+            r.at[i, "why_dropped"] = why + ": " + differences(r.loc[i], placed.iloc[0])
     r["engine"] = r["_eng"].replace("", None)
     r = r.drop(columns=["_pw", "_dev", "_eng"])
     return r[r["kept"]].drop(columns=["kept", "why_dropped"]).reset_index(drop=True), r

@@ -288,6 +288,8 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
         if not first_schema:
             modes.add(mode)
         count, device = _gpus(cell)
+        if device is None and not count:  # no GPU tracked: the energy is the CPU's, and the row names it
+            device = cell.get("cpu_model") or None
         base = _run(_run_label(cell, k, stamps), _model_in(cell.get("project_name")), device, count)
         values = {}
         for col, raw in cell.items():

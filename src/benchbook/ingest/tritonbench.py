@@ -44,8 +44,9 @@ METRICS = {
     "tflops": "TFLOP/s: the operator's FLOPs / latency",
     "speedup": "x: the baseline's latency / this backend's",
     "gbps": "GB/s: bytes moved / latency",
+    "accuracy": "1 or 0: whether the backend's output matched the baseline's within the operator's tolerance",
 }
-_UNITS = {"latency": "ms", "tflops": "TFLOP/s", "speedup": "x", "gbps": "GB/s"}
+_UNITS = {"latency": "ms", "tflops": "TFLOP/s", "speedup": "x", "gbps": "GB/s", "accuracy": "fraction"}
 _METRIC_COL = re.compile(r"^(?P<backend>.+)-(?P<metric>[a-z_]+)$")
 _HEADER = re.compile(r"^\s*\S.*?\s{2,}\S+-(?:latency|tflops|speedup|gbps)(?:\s{2,}\S+)*\s*$")
 _RULE = re.compile(r"^\s*-+(?:\s{2,}-+)+\s*$")
@@ -79,6 +80,11 @@ def _cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
     return [line[a:b].strip() for a, b in spans]
 
 
+#: Operators whose attention mask is an argument of their own, not only `--causal`: ragged_attention
+#: (HSTU) masks by `--attn-mask-type`, whose default is `lower_triangular`, a causal mask.
+_OWN_MASK = frozenset({"ragged_attention"})
+
+
 def _command(lines, upto: int) -> dict:
     """op, causal and pass from the last tritonbench command line above line `upto` (0-based)."""
     for i in range(upto - 1, -1, -1):
@@ -87,10 +93,13 @@ def _command(lines, upto: int) -> dict:
                 words = shlex.split(lines[i].lstrip("+$ "))
             except ValueError:
                 words = lines[i].split()
-            # --causal is a flag that defaults to off: a command without it ran non-causal attention
-            out = {"causal": "causal" if "--causal" in words else "non-causal", "pass": None}
+            out = {"pass": None}
             if "--op" in words and words.index("--op") + 1 < len(words):
                 out["op"] = words[words.index("--op") + 1]
+            # --causal is a flag that defaults to off: a command without it ran non-causal attention,
+            # unless the operator masks by an argument of its own (whose default the command does not print)
+            own_mask = out.get("op") in _OWN_MASK
+            out["causal"] = "causal" if "--causal" in words else (None if own_mask else "non-causal")
             for flag, dim in _SHAPE_FLAGS.items():  # the operator's fixed dimensions, where the command sets them
                 if flag in words and words.index(flag) + 1 < len(words) and words[words.index(flag) + 1].isdigit():
                     out[dim] = int(words[words.index(flag) + 1])
@@ -145,11 +154,21 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 f"{source}:{i + 1}: no tritonbench command above the table: operator, causal and pass unknown"
             )
         label = _label(lines, i)
+        body = range(
+            i + 2,
+            next((k for k in range(i + 2, len(lines)) if not lines[k].strip() or _HEADER.match(lines[k])), len(lines)),
+        )
+        printed = [_cells(lines[k], spans)[0] for k in body]
+        seen: dict[str, int] = {}
         j = i + 2
         while j < len(lines) and lines[j].strip() and not _HEADER.match(lines[j]):
             row = _cells(lines[j], spans)
             first = row[0]
-            base = dict(op=cmd.get("op"), input=first, causal=cmd.get("causal"), **{"pass": cmd.get("pass")})
+            seen[first] = seen.get(first, 0) + 1
+            # an operator that draws its inputs (ragged_attention's random sequence lengths) prints the
+            # same x_val for different inputs: each row is its own input, numbered in the table's order
+            name = f"{first} #{seen[first]}" if printed.count(first) > 1 else first
+            base = dict(op=cmd.get("op"), input=name, causal=cmd.get("causal"), **{"pass": cmd.get("pass")})
             table_dims = _dims(header[0], first)
             base.update(table_dims)
             # a dimension the table's input column lacks is the command line's, said so (`shape_from`)

@@ -341,7 +341,9 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
     peak = peaks.dense_tflops if peaks.device is not None else None
     # a 16-bit figure above the device's dense peak is beyond physics: a warning, and no comparison uses it
     beyond = (~_eight_bit(t) & (t["tflops"] > peak)) if peak else pd.Series(False, index=t.index)
-    every, out, t = t, t[beyond], t[~beyond]
+    # a row whose output failed tritonbench's accuracy check timed a result that did not match: left out too
+    wrong = t["accurate"].eq(False) & ~beyond if "accurate" in t else pd.Series(False, index=t.index)
+    every, out, unmatched, t = t, t[beyond], t[wrong], t[~beyond & ~wrong]
     fa = tb.fastest(t)
     last = fa.iloc[-1] if len(fa) else None
     best = t.loc[t["tflops"].idxmax()] if t["tflops"].notna().any() else None
@@ -360,6 +362,9 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
         beyond_high=out["tflops"].max() / peak if len(out) else None,
         beyond_device=peaks.device,
         beyond_peak=peak,
+        unmatched=len(unmatched),
+        unmatched_backends=list(dict.fromkeys(unmatched["backend"])),
+        checked_accuracy=int(every["accurate"].notna().sum()) if "accurate" in every else 0,
         failed=len(failed),
         failed_backends=list(dict.fromkeys(failed["backend"])),
         failed_lines=int(failed["line"].nunique()) if len(failed) else 0,
