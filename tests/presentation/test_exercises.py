@@ -136,15 +136,21 @@ def test_serving_exercises_apply_littles_law():
         "serving_saturation", _claim("underfilled", run="c=64", rate=10.0, latency_s=3.0, cap=64, estimated=True)
     )
     assert exercises.serving_saturation(guessed)[0].question.endswith("gives (estimated from its TTFT and TPOT).")
-    # L* = 20 x 0.5 = 10 requests; no in-flight count at the knee: the comparison names the knee only
-    assert "L* = μ x W0 = 20 x 0.5 = 10 requests" in two.steps[0]
-    assert two.steps[1] == "The elasticity rule puts the knee at max concurrency 16."
-    assert two.answer == "L* = 10 requests in flight; the knee is at max concurrency 16."
-    held = _ledger(
-        "serving_saturation", led["claims"][1] | {"evidence": led["claims"][1]["evidence"] | {"knee_in_flight": 8.0}}
-    )
-    _, two = exercises.serving_saturation(held)
-    assert "held 8 requests in flight: 80% of L*" in two.steps[1] and two.answer.endswith("holding 80% of it.")
+    # no in-flight count at the knee: nothing to predict that the lesson (L* = mu x W0) has not worked
+    assert two.lacking
+    at_knee = led["claims"][1]["evidence"] | {"knee_in_flight": 8.0, "knee_rate": 12.0}
+    _, two = exercises.serving_saturation(_ledger("serving_saturation", led["claims"][1] | {"evidence": at_knee}))
+    # a prediction the page has not made: with no wait 8 / 0.5 = 16 req/s; it measured 12 (75%), so each
+    # request took 8 / 12 = 0.667 s, 1.33 times W0: waiting began before L* = 10
+    assert "L* = μ x W0" not in _all(two)
+    assert "rate = L / W0 = 8 / 0.5 = 16 req/s" in two.steps[0]
+    assert "Measured: 12 req/s, 75% of that" in two.steps[1] and "= 8 / 12 = 0.6667 s, 1.33 times W0" in two.steps[1]
+    assert two.answer.startswith("16 req/s with no wait, against 12 measured (75%): requests already wait")
+    assert "fewer than L* = 10" in two.answer
+    # the other way: a knee that runs at its no-wait rate says so, and names no early wait
+    prompt = led["claims"][1]["evidence"] | {"knee_in_flight": 8.0, "knee_rate": 15.9}
+    _, two = exercises.serving_saturation(_ledger("serving_saturation", led["claims"][1] | {"evidence": prompt}))
+    assert "almost no request waits yet" in two.answer and "already wait" not in two.answer
 
 
 def test_tp_exercises_work_the_allreduce_bytes_and_the_turn():

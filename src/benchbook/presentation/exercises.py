@@ -233,8 +233,10 @@ def serving_saturation(ledger) -> list[Exercise]:
     else:
         out.append(_lacking(ch, ["underfilled"]))
     ev = (shown.get("knee") or {}).get("evidence") or {}
-    if ev.get("predicted_in_flight") and ev.get("w0_s") and ev.get("mu"):
-        n_star, held = ev["mu"] * ev["w0_s"], ev.get("knee_in_flight")  # L* = mu x W0, as the step works it
+    held, rate = ev.get("knee_in_flight"), ev.get("knee_rate")
+    if held and rate and ev.get("w0_s") and ev.get("predicted_in_flight"):
+        # the lesson works L* = mu x W0; the exercise predicts what it does not: the knee's rate with no wait
+        no_wait = held / ev["w0_s"]
         out.append(
             Exercise(
                 ch,
@@ -242,13 +244,15 @@ def serving_saturation(ledger) -> list[Exercise]:
                 {
                     "w0_run": ev["w0_run"],
                     "w0_s": ev["w0_s"],
-                    "mu_run": ev["mu_run"],
-                    "mu_per_s": ev["mu"],
-                    "predicted_in_flight": n_star,
                     "variable": ev["variable"],
                     "knee_x": ev["x"],
                     "knee_in_flight": held,
-                    "knee_share_of_predicted": held / n_star if held else None,
+                    "no_wait_rate": no_wait,
+                    "knee_rate": rate,
+                    "share_of_no_wait": rate / no_wait,
+                    "knee_latency_s": held / rate,  # Little's law, W = L / rate
+                    "latency_over_w0": held / rate / ev["w0_s"],
+                    "predicted_in_flight": ev["predicted_in_flight"],
                 },
             )
         )
