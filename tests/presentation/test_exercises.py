@@ -323,25 +323,28 @@ def test_attention_exercises_count_the_tiles_and_the_flops():
     assert "= 50%: FlexAttention computes each tile more slowly than SDPA." in one.steps[1]
 
 
-def test_tracking_predicts_the_smallest_p_value_from_the_number_of_runs():
+def test_tracking_predicts_the_floor_of_the_uneven_split_the_change_makes():
     def changes(n, alpha=0.05):
         return _claim("changes", "withheld", count=0, n=n, alpha=alpha, smallest_p=None)
 
+    # no change found: the lesson has worked this series' floor (2 / C(n, n/2)); nothing new to predict
     first, second = exercises.tracking(_ledger("tracking", changes(8)))
-    # 8 runs: C(8, 4) = 70 ways to pick the first four, the order and its mirror tie: p >= 2 / 70
-    assert "C(8, 4) = 70" in first.steps[0] and "= 0.029." in first.steps[1]
-    assert first.steps[2] == "Measured: the test finds 0 changes at alpha 0.05."
-    assert first.answer.startswith("p >= 0.029, below alpha 0.05: a change can be shown")
-    assert second.lacking and second.needs == ["step_N"]
-    strict, _ = exercises.tracking(_ledger("tracking", changes(8, 0.01)))
-    assert "not below alpha 0.01: a change cannot be shown" in strict.answer
-    seven, _ = exercises.tracking(_ledger("tracking", changes(7)))
-    assert "C(7, 3) = 35" in seven.steps[0] and "cannot be shown" in seven.answer  # 2 / 35 = 0.057
-    found = _claim("changes", count=1, n=8, alpha=0.05, run="r5", p_value=0.04)
+    assert first.lacking and second.lacking and second.needs == ["step_N"]
+    # a change after 3 of 8 runs: 3! x 5! = 720 orders put those 3 first, 720 more last: p >= 1,440 / 40,320
+    found = _claim("changes", count=1, n=8, alpha=0.05, run="r4", p_value=1 / 28, segment_runs=8, before_runs=3)
     first, _ = exercises.tracking(_ledger("tracking", found))
+    assert "(3! x 5! = 720 orders)" in first.steps[0] and "p ≥ 1,440 / 40,320 = 0.036" in first.steps[1]
+    assert "2 / C(8, 3), 2 out of 56" in first.steps[1] and "(4 + 4: p ≥ 0.029)" in first.question
+    assert first.steps[2].startswith("Measured: p = 0.036, the floor itself")
+    assert first.answer.startswith("p ≥ 0.036 for a 3 + 5 split, above the 0.029 of an even one")
+    # the other way: a p above the floor says the sides overlap; an even split is the lesson's, left out
+    loose = found | {"evidence": found["evidence"] | {"p_value": 0.2}}
+    first, _ = exercises.tracking(_ledger("tracking", loose))
     assert (
-        first.steps[2] == "Measured: the test finds 1 change at alpha 0.05: `r5`, at p = 0.04, no lower than the floor."
+        "above the floor: the values of the two sides overlap" in first.steps[2] and "not below alpha" in first.answer
     )
+    even = found | {"evidence": found["evidence"] | {"before_runs": 4}}
+    assert exercises.tracking(_ledger("tracking", even))[0].lacking
     step = _claim(
         "step_1", run="b", previous_run="a", metric="pp_rate", a=110.0, b=100.0, noise=0.02, direction="above"
     )
@@ -399,11 +402,13 @@ def test_a_teacher_edits_an_exercise_in_the_wording_file_and_the_page_follows(tm
     shutil.copy(config.NOTEBOOKS_DIR / "tracking.claims.yml", tmp_path / "tracking.claims.yml")
     f = tmp_path / "tracking.claims.yml"
     text = f.read_text(encoding="utf-8")
-    assert "This series has {{ runs }} runs." in text
-    f.write_text(text.replace("This series has {{ runs }} runs.", "Count them: {{ runs }} runs."), encoding="utf-8")
+    said = "The change the test finds, just before `{{ run }}`, splits its {{ runs }} runs"
+    assert said in text
+    f.write_text(text.replace(said, "Count them: {{ runs }} runs, split"), encoding="utf-8")
     monkeypatch.setattr(config, "NOTEBOOKS_DIR", tmp_path)
-    led = _ledger("tracking", _claim("changes", "withheld", n=8, alpha=0.05))
-    assert "\n\n**Exercise 1.** Count them: 8 runs." in exercises.markdown(led)
+    ev = dict(count=1, n=8, alpha=0.05, run="r4", p_value=1 / 28, segment_runs=8, before_runs=3)
+    led = _ledger("tracking", _claim("changes", **ev))
+    assert "\n\n**Exercise 1.** Count them: 8 runs, split into 3 before it" in exercises.markdown(led)
 
 
 def test_a_wording_file_whose_exercise_lacks_its_answer_is_refused_naming_it(tmp_path, monkeypatch):

@@ -14,7 +14,7 @@ chapter glues them as `envelope_exercises` (MyST: a folded solution under each q
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import comb, log
+from math import comb, factorial, log
 
 from benchbook.analysis import envelope as env
 from benchbook.analysis import quant, roofline, tp
@@ -577,24 +577,31 @@ def tracking(ledger) -> list[Exercise]:
         and (c["status"] == "shown" or c["evidence"].get("direction") == "within noise")
     ]
     out = []
-    ev = (claims.get("changes") or {}).get("evidence")
-    if ev and ev.get("n", 0) >= 4:
-        n, alpha = ev["n"], ev["alpha"]
-        orders = comb(n, n // 2)
+    ev = (claims.get("changes") or {}).get("evidence") or {}
+    m, a = ev.get("segment_runs"), ev.get("before_runs")
+    if m and a and ev.get("p_value") and 2 * a != m:
+        # the lesson works the even split's floor, 2 / C(n, n/2); the change found splits unevenly, and
+        # its floor is 2 a! b! / m!: the same a values first in any order, or last (the mirror)
+        same, total = factorial(a) * factorial(m - a), factorial(m)
         out.append(
             Exercise(
                 ch,
-                "smallest_p",
+                "split_p",
                 {
-                    "runs": n,
-                    "first": n // 2,
-                    "orders": orders,
-                    "smallest_p": 2 / orders,
-                    "alpha": alpha,
-                    "can": 2 / orders < alpha,
-                    "found": ev.get("count"),
-                    "found_run": ev.get("run"),
-                    "found_p": ev.get("p_value"),
+                    "run": ev["run"],
+                    "runs": m,
+                    "before": a,
+                    "after": m - a,
+                    "half": m // 2,
+                    "even_p": 2 / comb(m, m // 2),
+                    "same": same,
+                    "tied": 2 * same,
+                    "total": total,
+                    "orders": comb(m, a),
+                    "split_p": 2 * same / total,
+                    "found_p": ev["p_value"],
+                    "at_floor": ev["p_value"] <= 2 * same / total * (1 + 1e-9),
+                    "alpha": ev["alpha"],
                 },
             )
         )
