@@ -76,38 +76,39 @@ def test_bandwidth_exercises_predict_from_the_smaller_model_and_the_ridge():
     assert exercises.markdown(alone).count("**Exercise ") == 1
 
 
-def test_batch_exercises_work_the_critical_batch_from_the_precision_and_the_linear_regime():
-    led = _ledger(
-        "batch_saturation",
-        _claim("knee", x=256, dtype="bf16", series="s"),
-        _claim("bound_small", ridge=150.0, dtype="bf16", device="GPU-X"),
+def _batch_ledger(x, tok_s, dtype="bf16", **latency):
+    claims = [
+        _claim("knee", x=x, dtype=dtype, series="s", knee_tok_s=tok_s),
+        _claim("bound_small", ridge=150.0, dtype=dtype, device="GPU-X", series="s"),
         _claim(
-            "latency_flat",
-            first=1,
-            last=32,
-            low=0.020,
-            high=0.021,
-            timed="decode step",
-            first_tok_s=50.0,
-            last_tok_s=1200.0,
+            "bandwidth_small", series="s", dtype=dtype, device="GPU-X", peak=2000.0, weight_gb=2.0, active_params_b=1.0
         ),
-    )
-    one, two = exercises.batch_saturation(led)
-    # bf16: 2 bytes per weight, B* = 150 x 2 / 2 = 150; the knee at 256 is 1.7x that, within 2x
-    assert "B* = 150 x 2 / 2 = 150 sequences" in one.steps[0]
-    assert "(1.7x B*): the roofline's floor sets where batching stops paying" in one.answer
+        _claim("compute_large", series="s", dtype=dtype, peak=300.0),
+    ]
+    if latency:
+        claims.append(_claim("latency_flat", **latency))
+    return _ledger("batch_saturation", *claims)
+
+
+def test_batch_exercises_work_the_floor_at_the_saturation_batch_and_the_linear_regime():
+    flat = dict(first=1, last=32, low=0.020, high=0.021, timed="decode step", first_tok_s=50.0, last_tok_s=1200.0)
+    one, two = exercises.batch_saturation(_batch_ledger(256, 2560.0, **flat))
+    # weights 2 GB / 2,000 GB/s = 1 ms; FLOPs 256 x 2 x 1 billion = 0.512 TFLOP / 300 TFLOP/s = 1.707 ms: the
+    # compute sets the floor past B* = 150; measured 256 / 2,560 tok/s = 100 ms, 58.6x the floor
+    assert "(past B* = 150)" in one.question and "2 GB / 2,000 GB/s = 1 ms" in one.steps[0]
+    assert "256 x 2 x 1 billion = 0.512 TFLOP" in one.steps[1] and "0.512 / 300 = 1.707 ms" in one.steps[1]
+    assert "set by the compute" in one.steps[2] and "256 / 2,560.00 tok/s = 100 ms per step, 58.6x" in one.steps[2]
+    assert one.answer.startswith("A floor of 1.71 ms (compute), against 100 ms measured, 58.6x:")
+    assert "not at a roof" in one.answer
     # 50 tok/s x 32 = 1,600 predicted; 1,200 measured is 75.0%
     assert "one decode step takes 20.00 to 21.00 ms" in two.question
     assert "50.00 x 32 / 1 = 1,600 tok/s" in two.steps[0] and "reaches 75.0% of it" in two.answer
-    # the other way: int8 (1 byte) halves B* to 75, and a knee at 256 is 3.4x it: the floor does not set the bend
-    int8 = _ledger(
-        "batch_saturation",
-        _claim("knee", x=256, dtype="int8", series="s"),
-        _claim("bound_small", ridge=150.0, dtype="int8", device="GPU-X"),
-    )
-    one, two = exercises.batch_saturation(int8)
-    assert "B* = 150 x 1 / 2 = 75 sequences" in one.steps[0] and "(3.4x B*)" in one.answer and "not at B*" in one.answer
-    assert two.lacking and two.needs == ["latency_flat"]
+    # the other way: a step within 2x of its floor says the roof sets the bend; the bytes set a batch-8 floor
+    near = exercises.batch_saturation(_batch_ledger(256, 256 / 0.003))[0]
+    assert "1.8x: the step runs near its roofline" in near.answer
+    small = exercises.batch_saturation(_batch_ledger(8, 80.0))[0]
+    assert "set by the weights' bytes" in small.steps[2] and "(bandwidth)" in small.answer
+    assert exercises.batch_saturation(_batch_ledger(256, 2560.0))[1].lacking
 
 
 def test_serving_exercises_apply_littles_law():
@@ -362,11 +363,11 @@ def test_tracking_predicts_the_floor_of_the_uneven_split_the_change_makes():
 def test_an_exercise_whose_claim_is_withheld_is_left_out_naming_the_claims_it_needs():
     led = _ledger(
         "batch_saturation",
-        _claim("knee", x=512, dtype="bf16", series="s"),
-        _claim("bound_small", status="withheld", ridge=153.0, dtype="bf16", device="d"),
+        _claim("knee", x=512, dtype="bf16", series="s", knee_tok_s=7000.0),
+        _claim("compute_large", status="withheld", peak=312.0, dtype="bf16", series="s"),
     )
     first, second = exercises.batch_saturation(led)
-    assert first.needs == ["knee", "bound_small"] and second.needs == ["latency_flat"]
+    assert first.needs == ["knee", "bandwidth_small", "compute_large"] and second.needs == ["latency_flat"]
     assert exercises.markdown(led) == wording.sentence(exercises.FRAME, "no_exercises")
 
 

@@ -157,29 +157,47 @@ def batch_saturation(ledger) -> list[Exercise]:
     ch = "batch_saturation"
     shown = _shown(ledger)
     out = []
-    knee, bound = shown.get("knee", {}).get("evidence"), shown.get("bound_small", {}).get("evidence")
-    bpw = BYTES_PER_PARAM.get((bound or {}).get("dtype"))
-    if knee and bound and bound.get("ridge") and bpw and bound.get("dtype") == knee.get("dtype"):
-        b_star = roofline.critical_batch(bound["ridge"], bpw)
+    knee = shown.get("knee", {}).get("evidence") or {}
+    bw = shown.get("bandwidth_small", {}).get("evidence") or {}
+    fl = shown.get("compute_large", {}).get("evidence") or {}
+    bound = shown.get("bound_small", {}).get("evidence") or {}
+    bpw = BYTES_PER_PARAM.get(bw.get("dtype"))
+    same = knee.get("series") and knee.get("series") == bw.get("series") == fl.get("series")
+    if same and knee.get("knee_tok_s") and bw.get("peak") and bw.get("active_params_b") and fl.get("peak") and bpw:
+        # the lesson works B* and the floor at batch 1; the exercise takes the floor past B*, at the
+        # batch where the series saturates: max(weights / bandwidth, B x 2 x parameters / peak)
+        x, params = knee["x"], bw["active_params_b"]
+        weights_ms = bw["weight_gb"] / bw["peak"] * 1e3
+        tflop = x * 2 * params / 1e3
+        flops_ms = tflop / fl["peak"] * 1e3
+        step_ms = x / knee["knee_tok_s"] * 1e3
+        floor_ms = max(weights_ms, flops_ms)
         out.append(
             Exercise(
                 ch,
-                "critical_batch",
+                "saturation_floor",
                 {
-                    "bytes_per_weight": bpw,
-                    "dtype": bound["dtype"],
-                    "device": bound["device"],
-                    "ridge_flop_per_byte": bound["ridge"],
                     "series": knee["series"],
-                    "critical_batch": b_star,
-                    "knee_batch": knee["x"],
-                    "knee_over_critical": knee["x"] / b_star,
-                    "floor_sets_it": 0.5 <= knee["x"] / b_star <= 2,
+                    "device": bw["device"],
+                    "batch": x,
+                    "weight_gb": bw["weight_gb"],
+                    "bandwidth_gb_s": bw["peak"],
+                    "params_b": params,
+                    "peak_tflops": fl["peak"],
+                    "weights_ms": weights_ms,
+                    "tflop": tflop,
+                    "flops_ms": flops_ms,
+                    "floor_ms": floor_ms,
+                    "compute_sets_it": flops_ms > weights_ms,
+                    "critical_batch": roofline.critical_batch(bound["ridge"], bpw) if bound.get("ridge") else None,
+                    "tok_s": knee["knee_tok_s"],
+                    "step_ms": step_ms,
+                    "over_floor": step_ms / floor_ms,
                 },
             )
         )
     else:
-        out.append(_lacking(ch, ["knee", "bound_small"]))
+        out.append(_lacking(ch, ["knee", "bandwidth_small", "compute_large"]))
     ev = shown.get("latency_flat", {}).get("evidence")
     if ev and ev.get("first_tok_s") and ev.get("last_tok_s"):
         pred = ev["first_tok_s"] * ev["last"] / ev["first"]
