@@ -298,7 +298,17 @@ def test_energy_exercises_put_the_measured_joules_over_the_dram_floor():
 def test_attention_exercises_count_the_tiles_and_the_flops():
     led = _ledger(
         "attention_kernels",
-        _claim("flex_sparsest", mask="m", density=0.05, ratio=25.0),
+        _claim(
+            "skip_sparsest",
+            mask="m",
+            density=0.05,
+            a=25.0,
+            b=20.0,
+            ratio=1.25,
+            next_mask="w",
+            next_density=0.1,
+            next_gain=9.0,
+        ),
         _claim(
             "flex_vs_fa2_causal",
             b_size=4,
@@ -312,16 +322,37 @@ def test_attention_exercises_count_the_tiles_and_the_flops():
         ),
     )
     one, two = exercises.attention_kernels(led)
-    # 1 / 0.05 = 20.0x by skipping; 25x measured is 125% of it: faster per tile too
-    assert "1 / 0.0500 = 20.0x" in one.steps[0] and "= 125%: FlexAttention is also faster" in one.steps[1]
+    # m: 25x is 125% of its ideal 20x; on w (density 0.1, ideal 10x) the same share predicts 12.5x; 9x is
+    # 0.72 of that: the share is not the kernel's constant
+    assert "125% of the 20.0x" in one.question and "1 / 0.1000 = 10.00x" in one.steps[0]
+    assert (
+        "1.250 x 10.00 = 12.50x" in one.steps[1]
+        and "Measured: 9.00x, 0.72 times the prediction (90% of its ideal)" in one.steps[2]
+    )
+    assert "not a constant of the kernel (125% on m, 90% on w)" in one.answer
     # 4 x 4 x 16 x 8,192^2 x 128 = 2.20 x 10^12 FLOP; FA2 1.10e12 / 5 ms = 220 TFLOP/s; SDPA 2.20e12 / 20 ms = 110,
     # credited half of that: 55.0, understated 2x
     assert "= 2.20 x 10^12 FLOP; causal = half = 1.10 x 10^12." in two.steps[0]
     assert "= 220 TFLOP/s." in two.steps[1] and "= 110 TFLOP/s performed" in two.steps[2]
     assert two.answer.endswith("printed at 55.0: 2.00x understated.")
-    slower = _ledger("attention_kernels", _claim("flex_sparsest", mask="m", density=0.05, ratio=10.0))
-    (one,) = exercises.attention_kernels(slower)
-    assert "= 50%: FlexAttention computes each tile more slowly than SDPA." in one.steps[1]
+    # the other way: the same share on the next mask (12.0x against 12.5x predicted) says the density sets the gain
+    same = _claim(
+        "skip_sparsest",
+        mask="m",
+        density=0.05,
+        a=25.0,
+        b=20.0,
+        ratio=1.25,
+        next_mask="w",
+        next_density=0.1,
+        next_gain=12.0,
+    )
+    (one,) = exercises.attention_kernels(_ledger("attention_kernels", same))
+    assert "the same share holds on both masks" in one.answer
+    # one block mask only: the page has worked its share already; nothing is left to predict
+    alone = _claim("skip_sparsest", mask="m", density=0.05, a=25.0, b=20.0, ratio=1.25)
+    (one,) = exercises.attention_kernels(_ledger("attention_kernels", alone))
+    assert one.lacking
 
 
 def test_tracking_predicts_the_floor_of_the_uneven_split_the_change_makes():

@@ -529,9 +529,11 @@ def attention_kernels(ledger) -> list[Exercise]:
     ch = "attention_kernels"
     shown = _shown(ledger)
     out = []
-    ev = shown.get("flex_sparsest", {}).get("evidence")
-    if ev and ev.get("density"):
-        ideal = 1 / ev["density"]
+    ev = shown.get("skip_sparsest", {}).get("evidence") or {}
+    if ev.get("ratio") and ev.get("next_density") and ev.get("next_gain"):
+        # the page works the sparsest mask's share of its ideal; the exercise carries it to the next mask
+        next_ideal = 1 / ev["next_density"]
+        predicted = ev["ratio"] * next_ideal
         out.append(
             Exercise(
                 ch,
@@ -539,13 +541,22 @@ def attention_kernels(ledger) -> list[Exercise]:
                 {
                     "mask": ev["mask"],
                     "density": ev["density"],
-                    "ideal_gain": ideal,
-                    "measured_gain": ev["ratio"],
-                    "measured_over_ideal": ev["ratio"] / ideal,
-                    "faster_per_tile": ev["ratio"] > ideal,
+                    "ideal_gain": ev["b"],
+                    "measured_gain": ev["a"],
+                    "share": ev["ratio"],
+                    "next_mask": ev["next_mask"],
+                    "next_density": ev["next_density"],
+                    "next_ideal": next_ideal,
+                    "predicted_gain": predicted,
+                    "next_gain": ev["next_gain"],
+                    "next_over_predicted": ev["next_gain"] / predicted,
+                    "next_share": ev["next_gain"] / next_ideal,
+                    "holds": abs(ev["next_gain"] / predicted - 1) <= 0.1,
                 },
             )
         )
+    else:
+        out.append(_lacking(ch, ["skip_sparsest"]))
     ev = shown.get("flex_vs_fa2_causal", {}).get("evidence")
     if ev and ev.get("seq_len") and ev.get("sdpa_ms") and ev.get("density"):
         b, h, s_, d = ev["b_size"], ev["heads"], ev["seq_len"], ev["head_dim"]
