@@ -32,3 +32,16 @@ def test_every_repository_path_a_page_names_exists():
 def test_the_path_check_finds_a_moved_file():
     assert missing_paths("checked by (`tests/test_rerun.py`)") == ["tests/test_rerun.py"]
     assert missing_paths("see `tests/cli/test_rerun.py` and `data/hardware.csv`") == []
+
+
+#: A link to a book page by its path alone: a report on someone else's file prints the path as text.
+BARE_BOOK_LINK = re.compile(r"\{doc\}`\.\./book/[^<`]*`")
+
+
+def test_a_chapter_links_a_book_page_with_its_title():
+    """perf_per_watt's report printed "measured in ../book/roofline_in_one_page" where the book shows
+    a link: a chapter names a book page as {doc}`Title <../book/page>`."""
+    bare = {p.name: BARE_BOOK_LINK.findall(p.read_text(encoding="utf-8")) for p in config.NOTEBOOKS_DIR.glob("*.md")}
+    assert {k: v for k, v in bare.items() if v} == {}
+    assert BARE_BOOK_LINK.findall("in {doc}`../book/roofline_in_one_page` (measured)")
+    assert not BARE_BOOK_LINK.findall("in {doc}`The roofline in one page <../book/roofline_in_one_page>`")
