@@ -189,3 +189,17 @@ def test_the_first_of_several_measured_configurations_is_not_the_answer_in_the_b
     page = topic.page(r)
     assert "21.9 J per output token" in "\n".join(page.markdown.values())
     _shown_once(r, page)
+
+
+def test_the_energy_caption_names_only_the_marks_its_figure_draws(seed):
+    """The seed has power limits and no measured draw: its energy figure draws bars and the floor, no
+    point, and its caption spoke of "a point with error bars" over none."""
+    page = topic.page(seed)
+    caption = page.markdown["results_energy"].split("{glue:figure} fig_energy")[1]
+    assert "A shaded bar is an upper bound" in caption and "DRAM floor" in caption
+    assert "point with error bars" not in caption
+    from benchbook.presentation import power as show
+
+    measured = seed.table.assign(bound=False)
+    assert show.energy_marks(measured, None) == {"bounds": False, "measured": True, "floor": False}
+    assert "point with error bars" in show.figure_block("fig_energy", **show.energy_marks(measured, None))
