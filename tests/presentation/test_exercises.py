@@ -76,38 +76,39 @@ def test_bandwidth_exercises_predict_from_the_smaller_model_and_the_ridge():
     assert exercises.markdown(alone).count("**Exercise ") == 1
 
 
-def test_batch_exercises_work_the_critical_batch_from_the_precision_and_the_linear_regime():
-    led = _ledger(
-        "batch_saturation",
-        _claim("knee", x=256, dtype="bf16", series="s"),
-        _claim("bound_small", ridge=150.0, dtype="bf16", device="GPU-X"),
+def _batch_ledger(x, tok_s, dtype="bf16", **latency):
+    claims = [
+        _claim("knee", x=x, dtype=dtype, series="s", knee_tok_s=tok_s),
+        _claim("bound_small", ridge=150.0, dtype=dtype, device="GPU-X", series="s"),
         _claim(
-            "latency_flat",
-            first=1,
-            last=32,
-            low=0.020,
-            high=0.021,
-            timed="decode step",
-            first_tok_s=50.0,
-            last_tok_s=1200.0,
+            "bandwidth_small", series="s", dtype=dtype, device="GPU-X", peak=2000.0, weight_gb=2.0, active_params_b=1.0
         ),
-    )
-    one, two = exercises.batch_saturation(led)
-    # bf16: 2 bytes per weight, B* = 150 x 2 / 2 = 150; the knee at 256 is 1.7x that, within 2x
-    assert "B* = 150 x 2 / 2 = 150 sequences" in one.steps[0]
-    assert "(1.7x B*): the roofline's floor sets where batching stops paying" in one.answer
+        _claim("compute_large", series="s", dtype=dtype, peak=300.0),
+    ]
+    if latency:
+        claims.append(_claim("latency_flat", **latency))
+    return _ledger("batch_saturation", *claims)
+
+
+def test_batch_exercises_work_the_floor_at_the_saturation_batch_and_the_linear_regime():
+    flat = dict(first=1, last=32, low=0.020, high=0.021, timed="decode step", first_tok_s=50.0, last_tok_s=1200.0)
+    one, two = exercises.batch_saturation(_batch_ledger(256, 2560.0, **flat))
+    # weights 2 GB / 2,000 GB/s = 1 ms; FLOPs 256 x 2 x 1 billion = 0.512 TFLOP / 300 TFLOP/s = 1.707 ms: the
+    # compute sets the floor past B* = 150; measured 256 / 2,560 tok/s = 100 ms, 58.6x the floor
+    assert "(past B* = 150)" in one.question and "2 GB / 2,000 GB/s = 1 ms" in one.steps[0]
+    assert "256 x 2 x 1 billion = 0.512 TFLOP" in one.steps[1] and "0.512 / 300 = 1.707 ms" in one.steps[1]
+    assert "set by the compute" in one.steps[2] and "256 / 2,560.00 tok/s = 100 ms per step, 58.6x" in one.steps[2]
+    assert one.answer.startswith("A floor of 1.71 ms (compute), against 100 ms measured, 58.6x:")
+    assert "not at a roof" in one.answer
     # 50 tok/s x 32 = 1,600 predicted; 1,200 measured is 75.0%
     assert "one decode step takes 20.00 to 21.00 ms" in two.question
     assert "50.00 x 32 / 1 = 1,600 tok/s" in two.steps[0] and "reaches 75.0% of it" in two.answer
-    # the other way: int8 (1 byte) halves B* to 75, and a knee at 256 is 3.4x it: the floor does not set the bend
-    int8 = _ledger(
-        "batch_saturation",
-        _claim("knee", x=256, dtype="int8", series="s"),
-        _claim("bound_small", ridge=150.0, dtype="int8", device="GPU-X"),
-    )
-    one, two = exercises.batch_saturation(int8)
-    assert "B* = 150 x 1 / 2 = 75 sequences" in one.steps[0] and "(3.4x B*)" in one.answer and "not at B*" in one.answer
-    assert two.lacking and two.needs == ["latency_flat"]
+    # the other way: a step within 2x of its floor says the roof sets the bend; the bytes set a batch-8 floor
+    near = exercises.batch_saturation(_batch_ledger(256, 256 / 0.003))[0]
+    assert "1.8x: the step runs near its roofline" in near.answer
+    small = exercises.batch_saturation(_batch_ledger(8, 80.0))[0]
+    assert "set by the weights' bytes" in small.steps[2] and "(bandwidth)" in small.answer
+    assert exercises.batch_saturation(_batch_ledger(256, 2560.0))[1].lacking
 
 
 def test_serving_exercises_apply_littles_law():
@@ -136,15 +137,21 @@ def test_serving_exercises_apply_littles_law():
         "serving_saturation", _claim("underfilled", run="c=64", rate=10.0, latency_s=3.0, cap=64, estimated=True)
     )
     assert exercises.serving_saturation(guessed)[0].question.endswith("gives (estimated from its TTFT and TPOT).")
-    # L* = 20 x 0.5 = 10 requests; no in-flight count at the knee: the comparison names the knee only
-    assert "L* = μ x W0 = 20 x 0.5 = 10 requests" in two.steps[0]
-    assert two.steps[1] == "The elasticity rule puts the knee at max concurrency 16."
-    assert two.answer == "L* = 10 requests in flight; the knee is at max concurrency 16."
-    held = _ledger(
-        "serving_saturation", led["claims"][1] | {"evidence": led["claims"][1]["evidence"] | {"knee_in_flight": 8.0}}
-    )
-    _, two = exercises.serving_saturation(held)
-    assert "held 8 requests in flight: 80% of L*" in two.steps[1] and two.answer.endswith("holding 80% of it.")
+    # no in-flight count at the knee: nothing to predict that the lesson (L* = mu x W0) has not worked
+    assert two.lacking
+    at_knee = led["claims"][1]["evidence"] | {"knee_in_flight": 8.0, "knee_rate": 12.0}
+    _, two = exercises.serving_saturation(_ledger("serving_saturation", led["claims"][1] | {"evidence": at_knee}))
+    # a prediction the page has not made: with no wait 8 / 0.5 = 16 req/s; it measured 12 (75%), so each
+    # request took 8 / 12 = 0.667 s, 1.33 times W0: waiting began before L* = 10
+    assert "L* = μ x W0" not in _all(two)
+    assert "rate = L / W0 = 8 / 0.5 = 16 req/s" in two.steps[0]
+    assert "Measured: 12 req/s, 75% of that" in two.steps[1] and "= 8 / 12 = 0.6667 s, 1.33 times W0" in two.steps[1]
+    assert two.answer.startswith("16 req/s with no wait, against 12 measured (75%): requests already wait")
+    assert "fewer than L* = 10" in two.answer
+    # the other way: a knee that runs at its no-wait rate says so, and names no early wait
+    prompt = led["claims"][1]["evidence"] | {"knee_in_flight": 8.0, "knee_rate": 15.9}
+    _, two = exercises.serving_saturation(_ledger("serving_saturation", led["claims"][1] | {"evidence": prompt}))
+    assert "almost no request waits yet" in two.answer and "already wait" not in two.answer
 
 
 def test_tp_exercises_work_the_allreduce_bytes_and_the_turn():
@@ -291,7 +298,17 @@ def test_energy_exercises_put_the_measured_joules_over_the_dram_floor():
 def test_attention_exercises_count_the_tiles_and_the_flops():
     led = _ledger(
         "attention_kernels",
-        _claim("flex_sparsest", mask="m", density=0.05, ratio=25.0),
+        _claim(
+            "skip_sparsest",
+            mask="m",
+            density=0.05,
+            a=25.0,
+            b=20.0,
+            ratio=1.25,
+            next_mask="w",
+            next_density=0.1,
+            next_gain=9.0,
+        ),
         _claim(
             "flex_vs_fa2_causal",
             b_size=4,
@@ -305,37 +322,61 @@ def test_attention_exercises_count_the_tiles_and_the_flops():
         ),
     )
     one, two = exercises.attention_kernels(led)
-    # 1 / 0.05 = 20.0x by skipping; 25x measured is 125% of it: faster per tile too
-    assert "1 / 0.0500 = 20.0x" in one.steps[0] and "= 125%: FlexAttention is also faster" in one.steps[1]
+    # m: 25x is 125% of its ideal 20x; on w (density 0.1, ideal 10x) the same share predicts 12.5x; 9x is
+    # 0.72 of that: the share is not the kernel's constant
+    assert "125% of the 20.0x" in one.question and "1 / 0.1000 = 10.00x" in one.steps[0]
+    assert (
+        "1.250 x 10.00 = 12.50x" in one.steps[1]
+        and "Measured: 9.00x, 0.72 times the prediction (90% of its ideal)" in one.steps[2]
+    )
+    assert "not a constant of the kernel (125% on m, 90% on w)" in one.answer
     # 4 x 4 x 16 x 8,192^2 x 128 = 2.20 x 10^12 FLOP; FA2 1.10e12 / 5 ms = 220 TFLOP/s; SDPA 2.20e12 / 20 ms = 110,
     # credited half of that: 55.0, understated 2x
     assert "= 2.20 x 10^12 FLOP; causal = half = 1.10 x 10^12." in two.steps[0]
     assert "= 220 TFLOP/s." in two.steps[1] and "= 110 TFLOP/s performed" in two.steps[2]
     assert two.answer.endswith("printed at 55.0: 2.00x understated.")
-    slower = _ledger("attention_kernels", _claim("flex_sparsest", mask="m", density=0.05, ratio=10.0))
-    (one,) = exercises.attention_kernels(slower)
-    assert "= 50%: FlexAttention computes each tile more slowly than SDPA." in one.steps[1]
+    # the other way: the same share on the next mask (12.0x against 12.5x predicted) says the density sets the gain
+    same = _claim(
+        "skip_sparsest",
+        mask="m",
+        density=0.05,
+        a=25.0,
+        b=20.0,
+        ratio=1.25,
+        next_mask="w",
+        next_density=0.1,
+        next_gain=12.0,
+    )
+    (one,) = exercises.attention_kernels(_ledger("attention_kernels", same))
+    assert "the same share holds on both masks" in one.answer
+    # one block mask only: the page has worked its share already; nothing is left to predict
+    alone = _claim("skip_sparsest", mask="m", density=0.05, a=25.0, b=20.0, ratio=1.25)
+    (one,) = exercises.attention_kernels(_ledger("attention_kernels", alone))
+    assert one.lacking
 
 
-def test_tracking_predicts_the_smallest_p_value_from_the_number_of_runs():
+def test_tracking_predicts_the_floor_of_the_uneven_split_the_change_makes():
     def changes(n, alpha=0.05):
         return _claim("changes", "withheld", count=0, n=n, alpha=alpha, smallest_p=None)
 
+    # no change found: the lesson has worked this series' floor (2 / C(n, n/2)); nothing new to predict
     first, second = exercises.tracking(_ledger("tracking", changes(8)))
-    # 8 runs: C(8, 4) = 70 ways to pick the first four, the order and its mirror tie: p >= 2 / 70
-    assert "C(8, 4) = 70" in first.steps[0] and "= 0.029." in first.steps[1]
-    assert first.steps[2] == "Measured: the test finds 0 changes at alpha 0.05."
-    assert first.answer.startswith("p >= 0.029, below alpha 0.05: a change can be shown")
-    assert second.lacking and second.needs == ["step_N"]
-    strict, _ = exercises.tracking(_ledger("tracking", changes(8, 0.01)))
-    assert "not below alpha 0.01: a change cannot be shown" in strict.answer
-    seven, _ = exercises.tracking(_ledger("tracking", changes(7)))
-    assert "C(7, 3) = 35" in seven.steps[0] and "cannot be shown" in seven.answer  # 2 / 35 = 0.057
-    found = _claim("changes", count=1, n=8, alpha=0.05, run="r5", p_value=0.04)
+    assert first.lacking and second.lacking and second.needs == ["step_N"]
+    # a change after 3 of 8 runs: 3! x 5! = 720 orders put those 3 first, 720 more last: p >= 1,440 / 40,320
+    found = _claim("changes", count=1, n=8, alpha=0.05, run="r4", p_value=1 / 28, segment_runs=8, before_runs=3)
     first, _ = exercises.tracking(_ledger("tracking", found))
+    assert "(3! x 5! = 720 orders)" in first.steps[0] and "p ≥ 1,440 / 40,320 = 0.036" in first.steps[1]
+    assert "2 / C(8, 3), 2 out of 56" in first.steps[1] and "(4 + 4: p ≥ 0.029)" in first.question
+    assert first.steps[2].startswith("Measured: p = 0.036, the floor itself")
+    assert first.answer.startswith("p ≥ 0.036 for a 3 + 5 split, above the 0.029 of an even one")
+    # the other way: a p above the floor says the sides overlap; an even split is the lesson's, left out
+    loose = found | {"evidence": found["evidence"] | {"p_value": 0.2}}
+    first, _ = exercises.tracking(_ledger("tracking", loose))
     assert (
-        first.steps[2] == "Measured: the test finds 1 change at alpha 0.05: `r5`, at p = 0.04, no lower than the floor."
+        "above the floor: the values of the two sides overlap" in first.steps[2] and "not below alpha" in first.answer
     )
+    even = found | {"evidence": found["evidence"] | {"before_runs": 4}}
+    assert exercises.tracking(_ledger("tracking", even))[0].lacking
     step = _claim(
         "step_1", run="b", previous_run="a", metric="pp_rate", a=110.0, b=100.0, noise=0.02, direction="above"
     )
@@ -353,11 +394,11 @@ def test_tracking_predicts_the_smallest_p_value_from_the_number_of_runs():
 def test_an_exercise_whose_claim_is_withheld_is_left_out_naming_the_claims_it_needs():
     led = _ledger(
         "batch_saturation",
-        _claim("knee", x=512, dtype="bf16", series="s"),
-        _claim("bound_small", status="withheld", ridge=153.0, dtype="bf16", device="d"),
+        _claim("knee", x=512, dtype="bf16", series="s", knee_tok_s=7000.0),
+        _claim("compute_large", status="withheld", peak=312.0, dtype="bf16", series="s"),
     )
     first, second = exercises.batch_saturation(led)
-    assert first.needs == ["knee", "bound_small"] and second.needs == ["latency_flat"]
+    assert first.needs == ["knee", "bandwidth_small", "compute_large"] and second.needs == ["latency_flat"]
     assert exercises.markdown(led) == wording.sentence(exercises.FRAME, "no_exercises")
 
 
@@ -393,11 +434,13 @@ def test_a_teacher_edits_an_exercise_in_the_wording_file_and_the_page_follows(tm
     shutil.copy(config.NOTEBOOKS_DIR / "tracking.claims.yml", tmp_path / "tracking.claims.yml")
     f = tmp_path / "tracking.claims.yml"
     text = f.read_text(encoding="utf-8")
-    assert "This series has {{ runs }} runs." in text
-    f.write_text(text.replace("This series has {{ runs }} runs.", "Count them: {{ runs }} runs."), encoding="utf-8")
+    said = "The change the test finds, just before `{{ run }}`, splits its {{ runs }} runs"
+    assert said in text
+    f.write_text(text.replace(said, "Count them: {{ runs }} runs, split"), encoding="utf-8")
     monkeypatch.setattr(config, "NOTEBOOKS_DIR", tmp_path)
-    led = _ledger("tracking", _claim("changes", "withheld", n=8, alpha=0.05))
-    assert "\n\n**Exercise 1.** Count them: 8 runs." in exercises.markdown(led)
+    ev = dict(count=1, n=8, alpha=0.05, run="r4", p_value=1 / 28, segment_runs=8, before_runs=3)
+    led = _ledger("tracking", _claim("changes", **ev))
+    assert "\n\n**Exercise 1.** Count them: 8 runs, split into 3 before it" in exercises.markdown(led)
 
 
 def test_a_wording_file_whose_exercise_lacks_its_answer_is_refused_naming_it(tmp_path, monkeypatch):

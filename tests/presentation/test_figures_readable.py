@@ -279,3 +279,51 @@ def test_finish_says_a_figure_whose_label_it_hid_must_be_drawn_again():
     fig.tight_layout()
     assert finish(fig) is False
     assert [t.get_visible() for t in ax.texts] == [True, False] and overlaps(fig) == []
+
+
+def lines_under_legends(fig) -> list[str]:
+    """Drawn lines that pass under (or along) an axes' legend: each line's points, and 50 between each
+    pair, in display coordinates, against the legend's frame widened by half the line's width
+    (`plotting.overlaps` reads points, not lines)."""
+    import numpy as np
+
+    fig.draw_without_rendering()
+    renderer = fig.canvas.get_renderer()
+    out = []
+    for ax in fig.axes:
+        leg = ax.get_legend()
+        if leg is None:
+            continue
+        box = leg.get_window_extent(renderer)
+        for line in ax.get_lines():
+            xy = line.get_transform().transform(np.asarray(line.get_xydata(), dtype=float))
+            t = np.linspace(0, 1, 50)[:, None]
+            pts = np.vstack([a + t * (b - a) for a, b in zip(xy[:-1], xy[1:], strict=True)] or [xy])
+            w = line.get_linewidth() * fig.dpi / 72 / 2  # a line along the frame's edge still runs into it
+            inside = (
+                (pts[:, 0] > box.x0 - w)
+                & (pts[:, 0] < box.x1 + w)
+                & (pts[:, 1] > box.y0 - w)
+                & (pts[:, 1] < box.y1 + w)
+            )
+            if inside.any():
+                out.append(str(line.get_label()))
+    return out
+
+
+def test_the_quantization_lesson_legend_sits_clear_of_its_lines():
+    """The legend sat lower left, on the bf16 line at 1x; between the 2x and 1x lines it covers none."""
+    import matplotlib.pyplot as plt
+
+    from benchbook.analysis import quant
+    from benchbook.presentation import quant as quant_show
+    from benchbook.presentation.plotting import finish, use_theme
+
+    use_theme()
+    lesson = quant.Lesson(device="A100-SXM4-80GB", tflops=312.0, int8_tops=624.0, bandwidth_gb_s=2039.0, example=False)
+    fig = quant_show.lesson_figure(lesson)
+    finish(fig)  # as the page shows it: the type enlarged to read at 10 px
+    assert lines_under_legends(fig) == []
+    fig.axes[0].legend(loc="lower left")
+    assert "bf16" in lines_under_legends(fig)
+    plt.close(fig)

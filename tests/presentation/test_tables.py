@@ -331,3 +331,17 @@ def test_a_table_with_no_rows_is_not_shown_and_one_with_a_row_is(capsys):
     assert capsys.readouterr().out == ""
     outputs.display(tables.show(pd.DataFrame({"dtype": ["bf16"], "peak batch": [512]})))
     assert "Table object" in capsys.readouterr().out  # shown (outside a kernel IPython prints its repr)
+
+
+def test_a_code_span_in_a_book_table_breaks_after_its_underscores_and_slashes_only():
+    """The front page's sources table cut `bench_one_batch_server` as "bench_one_batch_se / rver" and
+    `examples/benchmark.py` as "examples/benchmark / .py" (#34: a label breaks between its parts)."""
+    from benchbook.presentation.sphinx_book import CSS, break_code_in_tables
+
+    cell = '<td><code><span class="pre">{}</span></code></td>'
+    table = "<table class='table'><tr>" + cell.format("bench_one_batch_server") + cell.format("examples/benchmark.py")
+    out = break_code_in_tables(table + "</tr></table>")
+    assert "bench_<wbr>one_<wbr>batch_<wbr>server" in out and "examples/<wbr>benchmark.py" in out
+    prose = '<p><code><span class="pre">bench_one_batch_server</span></code></p>'
+    assert break_code_in_tables(prose) == prose  # outside a table a code span stays as typed
+    assert "overflow-wrap: anywhere" not in CSS.split("article table.table code")[1].split("\n")[0]

@@ -84,10 +84,15 @@ def test_exercise_two_counts_the_flops_behind_the_printed_tflops(seed):
     assert f"{credited:,.1f} TF/s, as printed" in ex.steps[2]
 
 
-def test_exercise_one_sets_flexattention_against_skipping_alone(seed):
+def test_exercise_one_carries_the_sparsest_masks_share_of_its_ideal_to_the_next_mask(seed):
     ex = exercises.attention_kernels(seed.ledger)[0]
-    ev = seed.ledger.get("flex_sparsest").evidence
-    assert f"1 / {ev['density']:.4f} = {1 / ev['density']:.1f}x" in ex.steps[0]
+    fw = seed.speedups[(seed.speedups["pass"] == "fw") & (seed.speedups["density"] < 1)].sort_values("density")
+    first, second = fw.iloc[0], fw.iloc[1]
+    share = first["flex_vs_sdpa"] * first["density"]
+    assert (first["mask"], second["mask"]) == ("doc_mask_mod", "sliding_window_1024")
+    assert f"1 / {second['density']:.4f} = {1 / second['density']:.2f}x" in ex.steps[0]
+    assert f"= {share / second['density']:.2f}x" in ex.steps[1]
+    assert f"Measured: {second['flex_vs_sdpa']:.2f}x" in ex.steps[2] and "not a constant of the kernel" in ex.answer
 
 
 def test_a_run_cut_by_a_traceback_keeps_its_sections_and_names_no_device():

@@ -174,3 +174,32 @@ def test_bounds_read_from_the_repetitions_samples_need_no_slowest_rate_rule(seed
             c.evidence["rate_basis"] = "samples"
     assert "slowest tokens / total time" not in show.section(led, "energy")
     assert show.section(seed.ledger, "energy").count("slowest tokens / total time") == 1
+
+
+def test_the_first_of_several_measured_configurations_is_not_the_answer_in_the_box():
+    """With twelve configurations the answer is their spread and whether one is cheapest; the first
+    configuration's figure (the costliest here, 21.9 J) is one row of the results, said there once."""
+    r = run("tests/fixtures/ml-energy/meta-llama__Llama-3.1-405B-Instruct__lm-arena-chat.json")
+    box = bottom_line.box(r.ledger)
+    assert "21.54 times the energy per output token of the lowest measured" in box
+    assert "21.9 J per output token" not in box
+    # the two lowest are within the noise: no one is called the cheapest, and the box says which two
+    assert "No one configuration is named cheapest per output token: the two lowest" in box
+    assert "differ by 2.7%, within the 5% a single measurement allows" in box
+    page = topic.page(r)
+    assert "21.9 J per output token" in "\n".join(page.markdown.values())
+    _shown_once(r, page)
+
+
+def test_the_energy_caption_names_only_the_marks_its_figure_draws(seed):
+    """The seed has power limits and no measured draw: its energy figure draws bars and the floor, no
+    point, and its caption spoke of "a point with error bars" over none."""
+    page = topic.page(seed)
+    caption = page.markdown["results_energy"].split("{glue:figure} fig_energy")[1]
+    assert "A shaded bar is an upper bound" in caption and "DRAM floor" in caption
+    assert "point with error bars" not in caption
+    from benchbook.presentation import power as show
+
+    measured = seed.table.assign(bound=False)
+    assert show.energy_marks(measured, None) == {"bounds": False, "measured": True, "floor": False}
+    assert "point with error bars" in show.figure_block("fig_energy", **show.energy_marks(measured, None))

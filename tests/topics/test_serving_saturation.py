@@ -62,8 +62,14 @@ def test_the_exercises_are_recomputed_from_the_result(seed):
     lit = seed.lit.set_index("run")
     held = lit.loc["c=512", "request_rate_used"] * lit.loc["c=512", "mean_e2el_s"]
     assert f"{held:,.1f} requests" in one.answer and f"{held / 512:.1%}" in one.answer
-    q = seed.queue
-    assert f"L* = {q['mu'] * q['w0_s']:,.0f} requests in flight" in two.answer and "max concurrency 128" in two.answer
+    # the knee run's rate with no wait, L / W0, against its measured rate, from the run's own row
+    q, knee = seed.queue, lit.loc["c=128"]
+    no_wait = knee["in_flight"] / q["w0_s"]
+    assert f"rate = L / W0 = {knee['in_flight']:.4g} / {q['w0_s']:.4g} = {no_wait:.4g} req/s" in two.steps[0]
+    assert (
+        f"{knee['request_rate_used'] / no_wait:.0%} of that" in two.steps[1] and "max concurrency 128" in two.question
+    )
+    assert f"fewer than L* = {q['mu'] * q['w0_s']:,.0f}" in two.answer
 
 
 def test_a_rate_sweep_of_three_deployments_takes_the_lesson_from_one_series_and_withholds_the_knee():

@@ -81,11 +81,13 @@ def test_a_series_on_another_backend_reads_and_judges_its_steps():
     assert page.texts["n_runs"] == str(len(r.runs)) and "(s)" not in " ".join(page.markdown.values())
 
 
-def test_the_exercise_predicts_the_smallest_p_from_this_series_length(seed):
+def test_the_exercise_predicts_the_floor_of_the_split_the_change_makes(seed):
     first, step = exercises.tracking(seed.ledger)
-    n = len(seed.runs)
-    assert f"C({n}, {n // 2}) = {comb(n, n // 2)}" in first.steps[0]
-    assert f"{2 / comb(n, n // 2):.2g}" in first.answer and "can be shown" in first.answer
+    # the seed's change comes after 3 of its 8 runs: p >= 2 / C(8, 3), the p the test found (exactly)
+    (change,) = seed.changes
+    n, a = len(seed.runs), change.index
+    assert f"2 / C({n}, {a}), 2 out of {comb(n, a)}" in first.steps[1]
+    assert change.p_value == pytest.approx(2 / comb(n, a)) and "the floor itself" in first.steps[2]
     # the step nearest one spread: b7423 -> b7670, +2.4% against 4.1%, within the noise
     ev = seed.ledger.get("step_5").evidence
     assert f"{ev['a'] / ev['b']:.3f}" in step.steps[0] and seed.ledger.get("step_5").status == "withheld"

@@ -31,6 +31,8 @@ class Change:
     low: float  # 95 % interval of the size (Welch)
     high: float
     p_value: float
+    start: int = 0  # the segment the test shuffled: runs start..end-1 (its p is over their orders)
+    end: int = 0
 
 
 #: The most runs a segment may have for its p-value to be counted over every order (8! = 40,320 orders).
@@ -90,7 +92,7 @@ def change_points(
         a, b = x[lo:k], x[k:hi]
         size = float(b.mean() - a.mean())
         low, high = _welch_interval(a, b)
-        found.append(Change(k, float(a.mean()), float(b.mean()), size, low, high, p))
+        found.append(Change(k, float(a.mean()), float(b.mean()), size, low, high, p, lo, hi))
         search(lo, k)
         search(k, hi)
 

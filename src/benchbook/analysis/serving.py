@@ -987,7 +987,8 @@ def decode_roofline(
     elif weights_precision:
         prec = {"fp8": "fp8", "fp4": "fp4", "int8": "int8"}.get(weights_precision, "bf16")
     else:
-        prec = {2.0: "bf16", 1.0: "fp8", 0.5: "fp4"}.get(bytes_per_weight, "bf16")
+        # the precision whose width the bytes are, read from the roofline's one table
+        prec = {roofline.bytes_per_weight(p): p for p in ("bf16", "fp8", "fp4")}.get(bytes_per_weight, "bf16")
     # no device (`peaks` None): the achieved figures and the intensity stand, every share of a peak is NaN
     peak = (peaks.peak_tflops(prec) or peaks.peak_tflops("bf16")) if prec and peaks is not None else None
     bw = peaks.total_bandwidth_gb_s if peaks is not None else None

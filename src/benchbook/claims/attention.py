@@ -61,6 +61,10 @@ def skip_sparsest(sp: pd.DataFrame, noise: tuple[float, int]) -> Claim:
         "pass": PASS,
         **_noise_ev(noise),
     }
+    # the next sparsest block mask, where the same share of the ideal can be put to the test
+    nxt = attention.sparsest(sp[sp["mask"] != r["mask"]], PASS) if r is not None else None
+    if nxt is not None:
+        ev.update(next_mask=nxt["mask"], next_density=_num(nxt["density"]), next_gain=_num(nxt["flex_vs_sdpa"]))
     rule = "measured speed-up / (1 / density) differs from 1 beyond the noise"
     return make("skip_sparsest", "comparison", rule, ev)
 

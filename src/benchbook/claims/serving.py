@@ -69,8 +69,8 @@ def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0, q
     if queue:
         ev.update(w0_s=queue["w0_s"], w0_run=queue["w0_run"], mu=queue["mu"], mu_run=queue["mu_run"])
         ev["predicted_in_flight"] = queue["knee_in_flight"]
-        at = [n for x, n in zip(queue["x"], queue["in_flight"], strict=True) if x == ev["x"]]
-        ev["knee_in_flight"] = at[0] if len(at) == 1 else None
+        at = [(n, r) for x, n, r in zip(queue["x"], queue["in_flight"], queue["rate"], strict=True) if x == ev["x"]]
+        ev["knee_in_flight"], ev["knee_rate"] = at[0] if len(at) == 1 else (None, None)
     rule = (
         f"the knee is the start of the first step whose relative throughput gain over relative load gain falls "
         f"below the threshold; stated with at least {MIN_POINTS} load levels and a bend (log-log slope before minus "

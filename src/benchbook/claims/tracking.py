@@ -56,6 +56,9 @@ def any_change(runs: pd.DataFrame, changes: list[Change], alpha: float, metric: 
         "b": big.before if big else None,
         "ratio": big.after / big.before if big and big.before else None,
         "p_value": big.p_value if big else None,
+        # the segment its p is counted over, and how many of its runs come before the change
+        "segment_runs": big.end - big.start if big and big.end else None,
+        "before_runs": big.index - big.start if big and big.end else None,
     }
     claim = make("changes", "anomaly", "a change is reported where the permutation test gives p < alpha", ev)
     if smallest_p >= alpha and not changes:

@@ -23,6 +23,10 @@ PRIORITY: dict[str, list[str]] = {
     "attention_kernels": ["flex_sparsest", "sdpa_printed"],
     "tracking": ["changes"],
 }
+#: A claim the box takes only where the ledger lacks its sibling: one measured configuration's figure
+#: answers "what does a token cost" when it is the only one; beside others it is one row of many
+#: (the spread and the cheapest answer then), and the first of them is not the answer.
+ONLY_ALONE = {"measured_0": "measured_1"}
 #: The most shown claims a box holds (the answer is one or two findings; the next ones go to their
 #: sections), and where a chapter asks two questions, the most for it: an answer to each.
 MAX_SHOWN = 2
@@ -55,6 +59,8 @@ def pick(ledger, ids: list[str] | None = None) -> list[dict]:
         c = by_id.get(cid)
         if c is None or not c.get("text") or (c.get("evidence") or {}).get("applicable") is False:
             continue  # a claim that cannot apply to this input's format is not withheld from it
+        if ONLY_ALONE.get(cid) in by_id:
+            continue
         if c["status"] == "shown":
             if shown < most:
                 out.append(c)

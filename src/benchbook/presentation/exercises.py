@@ -14,7 +14,7 @@ chapter glues them as `envelope_exercises` (MyST: a folded solution under each q
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import comb, log
+from math import comb, factorial, log
 
 from benchbook.analysis import envelope as env
 from benchbook.analysis import quant, roofline, tp
@@ -157,29 +157,47 @@ def batch_saturation(ledger) -> list[Exercise]:
     ch = "batch_saturation"
     shown = _shown(ledger)
     out = []
-    knee, bound = shown.get("knee", {}).get("evidence"), shown.get("bound_small", {}).get("evidence")
-    bpw = BYTES_PER_PARAM.get((bound or {}).get("dtype"))
-    if knee and bound and bound.get("ridge") and bpw and bound.get("dtype") == knee.get("dtype"):
-        b_star = roofline.critical_batch(bound["ridge"], bpw)
+    knee = shown.get("knee", {}).get("evidence") or {}
+    bw = shown.get("bandwidth_small", {}).get("evidence") or {}
+    fl = shown.get("compute_large", {}).get("evidence") or {}
+    bound = shown.get("bound_small", {}).get("evidence") or {}
+    bpw = BYTES_PER_PARAM.get(bw.get("dtype"))
+    same = knee.get("series") and knee.get("series") == bw.get("series") == fl.get("series")
+    if same and knee.get("knee_tok_s") and bw.get("peak") and bw.get("active_params_b") and fl.get("peak") and bpw:
+        # the lesson works B* and the floor at batch 1; the exercise takes the floor past B*, at the
+        # batch where the series saturates: max(weights / bandwidth, B x 2 x parameters / peak)
+        x, params = knee["x"], bw["active_params_b"]
+        weights_ms = bw["weight_gb"] / bw["peak"] * 1e3
+        tflop = x * 2 * params / 1e3
+        flops_ms = tflop / fl["peak"] * 1e3
+        step_ms = x / knee["knee_tok_s"] * 1e3
+        floor_ms = max(weights_ms, flops_ms)
         out.append(
             Exercise(
                 ch,
-                "critical_batch",
+                "saturation_floor",
                 {
-                    "bytes_per_weight": bpw,
-                    "dtype": bound["dtype"],
-                    "device": bound["device"],
-                    "ridge_flop_per_byte": bound["ridge"],
                     "series": knee["series"],
-                    "critical_batch": b_star,
-                    "knee_batch": knee["x"],
-                    "knee_over_critical": knee["x"] / b_star,
-                    "floor_sets_it": 0.5 <= knee["x"] / b_star <= 2,
+                    "device": bw["device"],
+                    "batch": x,
+                    "weight_gb": bw["weight_gb"],
+                    "bandwidth_gb_s": bw["peak"],
+                    "params_b": params,
+                    "peak_tflops": fl["peak"],
+                    "weights_ms": weights_ms,
+                    "tflop": tflop,
+                    "flops_ms": flops_ms,
+                    "floor_ms": floor_ms,
+                    "compute_sets_it": flops_ms > weights_ms,
+                    "critical_batch": roofline.critical_batch(bound["ridge"], bpw) if bound.get("ridge") else None,
+                    "tok_s": knee["knee_tok_s"],
+                    "step_ms": step_ms,
+                    "over_floor": step_ms / floor_ms,
                 },
             )
         )
     else:
-        out.append(_lacking(ch, ["knee", "bound_small"]))
+        out.append(_lacking(ch, ["knee", "bandwidth_small", "compute_large"]))
     ev = shown.get("latency_flat", {}).get("evidence")
     if ev and ev.get("first_tok_s") and ev.get("last_tok_s"):
         pred = ev["first_tok_s"] * ev["last"] / ev["first"]
@@ -233,8 +251,10 @@ def serving_saturation(ledger) -> list[Exercise]:
     else:
         out.append(_lacking(ch, ["underfilled"]))
     ev = (shown.get("knee") or {}).get("evidence") or {}
-    if ev.get("predicted_in_flight") and ev.get("w0_s") and ev.get("mu"):
-        n_star, held = ev["mu"] * ev["w0_s"], ev.get("knee_in_flight")  # L* = mu x W0, as the step works it
+    held, rate = ev.get("knee_in_flight"), ev.get("knee_rate")
+    if held and rate and ev.get("w0_s") and ev.get("predicted_in_flight"):
+        # the lesson works L* = mu x W0; the exercise predicts what it does not: the knee's rate with no wait
+        no_wait = held / ev["w0_s"]
         out.append(
             Exercise(
                 ch,
@@ -242,13 +262,15 @@ def serving_saturation(ledger) -> list[Exercise]:
                 {
                     "w0_run": ev["w0_run"],
                     "w0_s": ev["w0_s"],
-                    "mu_run": ev["mu_run"],
-                    "mu_per_s": ev["mu"],
-                    "predicted_in_flight": n_star,
                     "variable": ev["variable"],
                     "knee_x": ev["x"],
                     "knee_in_flight": held,
-                    "knee_share_of_predicted": held / n_star if held else None,
+                    "no_wait_rate": no_wait,
+                    "knee_rate": rate,
+                    "share_of_no_wait": rate / no_wait,
+                    "knee_latency_s": held / rate,  # Little's law, W = L / rate
+                    "latency_over_w0": held / rate / ev["w0_s"],
+                    "predicted_in_flight": ev["predicted_in_flight"],
                 },
             )
         )
@@ -507,9 +529,11 @@ def attention_kernels(ledger) -> list[Exercise]:
     ch = "attention_kernels"
     shown = _shown(ledger)
     out = []
-    ev = shown.get("flex_sparsest", {}).get("evidence")
-    if ev and ev.get("density"):
-        ideal = 1 / ev["density"]
+    ev = shown.get("skip_sparsest", {}).get("evidence") or {}
+    if ev.get("ratio") and ev.get("next_density") and ev.get("next_gain"):
+        # the page works the sparsest mask's share of its ideal; the exercise carries it to the next mask
+        next_ideal = 1 / ev["next_density"]
+        predicted = ev["ratio"] * next_ideal
         out.append(
             Exercise(
                 ch,
@@ -517,13 +541,22 @@ def attention_kernels(ledger) -> list[Exercise]:
                 {
                     "mask": ev["mask"],
                     "density": ev["density"],
-                    "ideal_gain": ideal,
-                    "measured_gain": ev["ratio"],
-                    "measured_over_ideal": ev["ratio"] / ideal,
-                    "faster_per_tile": ev["ratio"] > ideal,
+                    "ideal_gain": ev["b"],
+                    "measured_gain": ev["a"],
+                    "share": ev["ratio"],
+                    "next_mask": ev["next_mask"],
+                    "next_density": ev["next_density"],
+                    "next_ideal": next_ideal,
+                    "predicted_gain": predicted,
+                    "next_gain": ev["next_gain"],
+                    "next_over_predicted": ev["next_gain"] / predicted,
+                    "next_share": ev["next_gain"] / next_ideal,
+                    "holds": abs(ev["next_gain"] / predicted - 1) <= 0.1,
                 },
             )
         )
+    else:
+        out.append(_lacking(ch, ["skip_sparsest"]))
     ev = shown.get("flex_vs_fa2_causal", {}).get("evidence")
     if ev and ev.get("seq_len") and ev.get("sdpa_ms") and ev.get("density"):
         b, h, s_, d = ev["b_size"], ev["heads"], ev["seq_len"], ev["head_dim"]
@@ -573,24 +606,31 @@ def tracking(ledger) -> list[Exercise]:
         and (c["status"] == "shown" or c["evidence"].get("direction") == "within noise")
     ]
     out = []
-    ev = (claims.get("changes") or {}).get("evidence")
-    if ev and ev.get("n", 0) >= 4:
-        n, alpha = ev["n"], ev["alpha"]
-        orders = comb(n, n // 2)
+    ev = (claims.get("changes") or {}).get("evidence") or {}
+    m, a = ev.get("segment_runs"), ev.get("before_runs")
+    if m and a and ev.get("p_value") and 2 * a != m:
+        # the lesson works the even split's floor, 2 / C(n, n/2); the change found splits unevenly, and
+        # its floor is 2 a! b! / m!: the same a values first in any order, or last (the mirror)
+        same, total = factorial(a) * factorial(m - a), factorial(m)
         out.append(
             Exercise(
                 ch,
-                "smallest_p",
+                "split_p",
                 {
-                    "runs": n,
-                    "first": n // 2,
-                    "orders": orders,
-                    "smallest_p": 2 / orders,
-                    "alpha": alpha,
-                    "can": 2 / orders < alpha,
-                    "found": ev.get("count"),
-                    "found_run": ev.get("run"),
-                    "found_p": ev.get("p_value"),
+                    "run": ev["run"],
+                    "runs": m,
+                    "before": a,
+                    "after": m - a,
+                    "half": m // 2,
+                    "even_p": 2 / comb(m, m // 2),
+                    "same": same,
+                    "tied": 2 * same,
+                    "total": total,
+                    "orders": comb(m, a),
+                    "split_p": 2 * same / total,
+                    "found_p": ev["p_value"],
+                    "at_floor": ev["p_value"] <= 2 * same / total * (1 + 1e-9),
+                    "alpha": ev["alpha"],
                 },
             )
         )

@@ -23,12 +23,23 @@ def _say(name: str, **values) -> str:
     return wording.sentence("perf_per_watt", name, **values)
 
 
-def figure_block(name: str) -> str:
+def figure_block(name: str, **drawn) -> str:
     """A data figure's `{glue:figure}` directive with its caption (the wording file's
     `caption_<name>`), glued as Markdown only where the input has the data to draw it: a figure
-    without data is not drawn, and its caption not shown."""
+    without data is not drawn, and its caption not shown. `drawn`: which of its marks the figure
+    holds, so that the caption names only those."""
     label = "fig-ppw-" + name.removeprefix("fig_")
-    return f"```{{glue:figure}} {name}\n:name: {label}\n\n{_say('caption_' + name)}\n```"
+    return f"```{{glue:figure}} {name}\n:name: {label}\n\n{_say('caption_' + name, **drawn)}\n```"
+
+
+def energy_marks(table: pd.DataFrame, floor_j: float | None) -> dict[str, bool]:
+    """What `plot_energy` draws for `table`: bars for upper bounds, points on a measured draw, and
+    the DRAM floor (generation tests only)."""
+    return {
+        "bounds": bool(table["bound"].any()),
+        "measured": bool((~table["bound"]).any()),
+        "floor": bool(floor_j) and bool((table["metric"] == "tg_rate").any()),
+    }
 
 
 def stability_paragraph(led: Ledger) -> str:

@@ -141,7 +141,8 @@ def page(r: Result) -> Page:
         drawn["fig_energy"] = show.energy_figure(r.table, r.floor_j)
         drawn["fig_cv"] = show.cv_figure(r.table)
     figures.update({k: v for k, v in drawn.items() if v is not None})
-    blocks = {k: show.figure_block(k) if k in figures else "" for k in drawn}
+    marks = {"fig_energy": show.energy_marks(r.table, r.floor_j)} if r.has_power else {}
+    blocks = {k: show.figure_block(k, **marks.get(k, {})) if k in figures else "" for k in drawn}
     markdown = {
         "input_line": " ".join([about, *notes]),
         "results_measured": _join(nothing, show_energy.section(led, r.measured, boxed), blocks["fig_measured"]),
