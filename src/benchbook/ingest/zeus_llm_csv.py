@@ -73,12 +73,13 @@ def parse(text: str | Lines, source: str) -> Parsed:
     lines = [s for s in split_n(text)]
     while lines and not lines[-1].strip():
         lines.pop()
-    rows = csv_rows(lines, source, 1)
-    header = [h.strip() for h in rows[0]] if rows else []
+    top = next((k for k, s in enumerate(lines) if s.strip()), 0)  # blank lines above the header (a preamble)
+    rows = csv_rows(lines[top:], source, top + 1)
+    header = [h.strip().lstrip("\ufeff") for h in rows[0]] if rows else []
     if not all(c in header for c in _REQUIRED):
-        raise ParseError(source, 1, f"expected the columns {', '.join(_REQUIRED)} (the Zeus benchmark CSV)")
+        raise ParseError(source, top + 1, f"expected the columns {', '.join(_REQUIRED)} (the Zeus benchmark CSV)")
     data = []
-    for i, cells in enumerate(rows[1:], start=2):
+    for i, cells in enumerate(rows[1:], start=top + 2):
         if len(cells) != len(header):
             raise ParseError(source, i, f"expected {len(header)} cells, found {len(cells)}")
         data.append((i, dict(zip(header, (c.strip() for c in cells), strict=True))))
