@@ -20,10 +20,14 @@ hardware table is the analysis layer's job (`analysis.roofline`).
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from benchbook import config
 
 #: Where a fact was read, from most to least trusted after the parser's own fields.
 SOURCES = ("parser", "command", "json", "env-dump", "key-value", "heading", "caption", "prose")
@@ -93,6 +97,7 @@ class Sign:
     name: str
     line: int
     text: str
+    words: str | None = None  # a model written in words that ties to no one model (`Llama 70B`), as written
 
 
 @dataclass(frozen=True)
@@ -547,6 +552,13 @@ class _Reader:
             self.facts.append(Fact(name, value, line, source, text.strip()[:200], unit, scope, command))
         return True
 
+    def named(self, value: str, line: int, source: str, text: str) -> None:
+        """A model a heading or prose names, as written (words included: `llama 3.3 70b`)."""
+        key = ("model", value, line, source)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.facts.append(Fact("model", value, line, source, text.strip()[:200]))
+
     # --- one fact from a key and its value, whatever the source
     def keyed(self, name: str, raw, line: int, source: str, text: str) -> bool:
         raw = _clean(re.split(r"\s+#\s", raw)[0]) if isinstance(raw, str) else raw  # a `# comment` after it
@@ -652,7 +664,7 @@ def read(lines: Sequence[str]) -> Context:
         head = _read(lines[:EDGE], 1)
         tail = _read(lines[n - EDGE :], n - EDGE + 1)
         order = {s: k for k, s in enumerate(SOURCES)}
-        facts = sorted(head.facts + tail.facts, key=lambda f: (order[f.source], f.line))
+        facts = sorted(_worded_last(head.facts + tail.facts), key=lambda f: (order[f.source], f.line))
         return Context(tuple(facts), head.signs + tail.signs)
     return _read(list(lines), 1)
 
@@ -717,10 +729,18 @@ def _read(lines: list[str], first: int) -> Context:
     if first == 1:
         _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
-    facts = sorted(r.facts, key=lambda f: (order[f.source], f.line))
+    facts = sorted(_worded_last(r.facts), key=lambda f: (order[f.source], f.line))
     read_lines = {(f.name, f.line) for f in facts}
     signs = tuple(s for s in r.signs if (s.name, s.line) not in read_lines)
     return Context(tuple(facts), signs)
+
+
+def _worded_last(facts: list[Fact]) -> list[Fact]:
+    """`facts` without the models a title or prose names (`WORDED`) where a command, a labelled line or a
+    caption names one: that names the run's model, and a sentence's (`Inspired by X`) is another's."""
+    if any(f.name == "model" and f.source not in WORDED for f in facts):
+        return [f for f in facts if not (f.name == "model" and f.source in WORDED)]
+    return list(facts)
 
 
 def _sign(r: _Reader, line: str, i: int) -> None:
@@ -921,6 +941,7 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             for m in on.finditer(text):
                 r.add("device", m.group(1), i, source, line)
     if source in ("prose", "heading"):
+        _read_model_named(r, text, i, source, line)
         for m in _MODEL_QUANT.finditer(text):
             r.add("precision", m.group(1), i, source, line)
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
@@ -960,6 +981,8 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
             last = k
     if bold is not None:
         captions[bold] = len(lines) - 1
+    if inside and over is not None and not run:  # a fence left open runs to the file's end (CommonMark)
+        captions.setdefault(over, len(lines) - 1)
     for k, end in sorted(captions.items()):
         line = lines[k]
         if _COMMAND.search(line):
@@ -973,6 +996,89 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
         n = len(r.facts)
         if len(names) == 1 and r.add("model", names[0], k + first, "caption", line) and len(r.facts) > n:
             r.facts[-1] = replace(r.facts[-1], until=end + first)
+
+
+@lru_cache(maxsize=2)
+def _model_table(path: str) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
+    """((words, row name) of every name and alias of the model table, longest first), and the families
+    its names start with (`llama`, `qwen`, `deepseek`): read with the csv module, as `hardware` matches them."""
+    names, families = [], set()
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            for name in [row["model_pattern"], *(row.get("aliases") or "").split(";")]:
+                words = _model_words(name).strip()
+                if words:
+                    names.append((words, row["model_pattern"]))
+                    family = re.match(r"[a-z]{3,}", words)
+                    families |= {family.group(0)} if family else set()
+    names.sort(key=lambda n: -len(n[0]))
+    return tuple(names), frozenset(families)
+
+
+def _model_words(text: str) -> str:
+    """A name as words, as the model table is matched (`benchbook.hardware`): lower case, a point between
+    digits kept, every other run of other characters one space, padded so that words match whole."""
+    s = re.sub(r"(?<=\d)\.(?=\d)", "_", str(text).lower().replace("_", " "))
+    return " " + " ".join(re.sub(r"[^a-z0-9_]+", " ", s).replace("_", ".").split()) + " "
+
+
+#: A model's size as a word of its name in words (`70b`, `8b`, `0.6b`) and a family word before it (`llama`,
+#: `llama3`, `qwen2.5`), at most three words apart: a phrase that names a model, which one or not.
+_SIZE_WORD = re.compile(r"^(?:\d+x)?\d+(?:\.\d+)?b$")
+_URL = re.compile(r"\bhttps?://\S+")
+#: A line of delimited data (a CSV row: three commas and none followed by a space): a tool's data, not prose.
+_DELIMITED = re.compile(r"^(?:[^,]*,(?! )){3}")
+
+
+def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> None:
+    """The model a heading or a line of prose names (an issue's title `# Add llama 3.3 70b GH200 model`,
+    `the sgl_jax Qwen/Qwen2.5-7B-Instruct model running on v6e-1`): by its id (a name of `-`/`.` parts, one
+    of them a parameter count, under an organisation or not, as a caption writes it) or by the words of a
+    name in the model table (data/models.csv, matched as `hardware.model_size` matches: `llama 3.3 70b` is
+    the table's Llama-3.3-70B), kept as written. A line naming one model states it; a line naming several
+    (a comparison), or a family and a size that no one table name fits (`Llama 70B`: Llama 2, 3, 3.1 or
+    3.3), leaves a sign whose `words` are the phrase: the page names the line, never a model."""
+    if _MD_ROW.match(line) or _QUOTED_ROW.search(text) or _DELIMITED.match(text) or "\t" in text.strip():
+        return
+    if _COMMAND.search(line) or any(k == i for k, _ in r.prose):
+        return  # a command's model is its flag's; a help text's example (`eg. org/name`) is no model
+    text = _ENV.sub(" ", text)  # `draft_model=org/X`: a key's value is the key's (`_read_assignments`)
+    named = [
+        m.group(1)
+        for m in _CAPTION_MODEL.finditer(text)
+        if _NAME_SIZE.search(_last_part(m.group(1)))
+        and not _FILE_NAME.search(m.group(1))
+        and m.group(1).split("/")[0].lower() not in _OUTPUT_DIRS | _MODELS_DIRS  # a folder's entry: a path
+    ]
+    names, families = _model_table(str(config.DATA_DIR / "models.csv"))
+    bare = _PATH.sub(" ", _URL.sub(" ", text))  # a folder or a link named after a model is no sentence naming it
+    words = _model_words(bare)
+    rows: dict[str, str] = {}  # words matched -> row
+    for w, row in names:
+        sized = any(_SIZE_WORD.match(x) for x in w.split())  # `deepseek r1` alone is a family, not its 671B
+        if sized and f" {w} " in words and not any(f" {w} " in f" {o} " for o in rows):
+            rows[w] = row
+    for w in rows:
+        m = re.search(r"(?<![A-Za-z0-9.])" + r"[\W_]+".join(map(re.escape, w.split())) + r"(?![A-Za-z0-9])", bare, re.I)
+        named.append(m.group(0) if m else w)
+    named = [
+        n
+        for k, n in enumerate(dict.fromkeys(named))
+        if not any(_same_model(n, o) for o in list(dict.fromkeys(named))[:k])
+    ]
+    if len(named) == 1:
+        r.named(named[0], i, source, line)
+        return
+    ws = words.split()
+    phrases = [
+        " ".join(ws[k : j + 1])
+        for k, w in enumerate(ws)
+        if any(w.startswith(f) for f in families)
+        for j in range(k + 1, min(k + 4, len(ws)))
+        if _SIZE_WORD.match(ws[j])
+    ]
+    if named or phrases:
+        r.signs.append(Sign("model", i, line.strip()[:200], words=", ".join(named) if named else phrases[0]))
 
 
 def _read_paths(r: _Reader, line: str, i: int) -> None:
@@ -1113,6 +1219,11 @@ COLUMNS |= {"tensor_parallel": "tp", "device": "device"}
 AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel"}
 
 
+#: Sources of a model named in a title or a sentence (`_read_model_named`): read only where no command,
+#: labelled line or caption names one (`_worded_last`).
+WORDED = ("heading", "prose")
+
+
 def placeholder(value) -> bool:
     """A value the file leaves for its reader to fill (`$MODEL_PATH/...`, `<model>`): names nothing."""
     return str(value).startswith(("$", "<", "{"))
@@ -1142,6 +1253,9 @@ def fill(table, context: Context) -> list[str]:
         facts = [f for f in context.get(name) if not placeholder(f.value)]
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
         values = list(dict.fromkeys(f.value for f in facts))
+        if name == "model" and all(f.source in WORDED for f in facts):  # `Llama 3.3 70B` and `Llama-3.3-70B-Instruct`
+            values = [v for v in values if not any(_same_model(v, o) and _words(v) < _words(o) for o in values)]
+            facts = [f for f in facts if f.value in values]
         if name == "model":  # a caption naming a model the file names in full elsewhere adds none
             captions = {f.value for f in facts if f.source == "caption"}
             values = [v for v in values if v not in captions or not any(_same_model(v, o) for o in values if o != v)]
