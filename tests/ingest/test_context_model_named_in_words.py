@@ -39,7 +39,7 @@ def test_a_model_named_in_a_title_or_a_sentence_is_stated_on_its_line(line, mode
 @pytest.mark.parametrize(
     ("line", "words"),
     [
-        ("# Llama 70B 1 Node Example", "llama 70b"),  # Llama 2, 3, 3.1 or 3.3: no one table name fits
+        ("# Llama 70B 1 Node Example", "Llama 70B"),  # Llama 2, 3, 3.1 or 3.3: no one table name fits
         ("# Llama-3.1-8B vs Qwen3-32B on one H100", "Llama-3.1-8B, Qwen3-32B"),  # a comparison names two
     ],
 )

@@ -1058,9 +1058,7 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
         sized = any(_SIZE_WORD.match(x) for x in w.split())  # `deepseek r1` alone is a family, not its 671B
         if sized and f" {w} " in words and not any(f" {w} " in f" {o} " for o in rows):
             rows[w] = row
-    for w in rows:
-        m = re.search(r"(?<![A-Za-z0-9.])" + r"[\W_]+".join(map(re.escape, w.split())) + r"(?![A-Za-z0-9])", bare, re.I)
-        named.append(m.group(0) if m else w)
+    named += [_as_written(w, bare) for w in rows]
     named = [
         n
         for k, n in enumerate(dict.fromkeys(named))
@@ -1078,7 +1076,14 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
         if _SIZE_WORD.match(ws[j])
     ]
     if named or phrases:
-        r.signs.append(Sign("model", i, line.strip()[:200], words=", ".join(named) if named else phrases[0]))
+        words = ", ".join(named) if named else _as_written(phrases[0], bare)
+        r.signs.append(Sign("model", i, line.strip()[:200], words=words))
+
+
+def _as_written(words: str, text: str) -> str:
+    """The span of `text` that `words` (`_model_words`) were read from, as the line writes it."""
+    m = re.search(r"(?<![A-Za-z0-9.])" + r"[\W_]+".join(map(re.escape, words.split())) + r"(?![A-Za-z0-9])", text, re.I)
+    return m.group(0) if m else words
 
 
 def _read_paths(r: _Reader, line: str, i: int) -> None:
