@@ -451,6 +451,15 @@ def gpus_spanned(row: pd.Series) -> int:
     return max(int(listed), 1)
 
 
+def in_turn(row: pd.Series) -> int | None:
+    """How many GPUs a row's layers are read on one after another: a layer split (`-sm layer`, the
+    default) gives each GPU a run of consecutive layers, and a generated token passes through them in
+    turn, so one token reads at one GPU's bandwidth at a time and their bandwidths do not add (a row
+    split cuts every matrix across the GPUs, which then read at once). None for one GPU or another split."""
+    n = gpus_spanned(row)
+    return n if n > 1 and split_mode(row) == "layer" else None
+
+
 def memory_words(row: pd.Series, per_gpu_gb: float) -> str:
     """The GPU memory a row's layers may use, as a page says it: one GPU's, or n x one GPU's."""
     n = gpus_spanned(row)
@@ -530,6 +539,7 @@ def points(
                 "offload": "cpu" if r["mode"] == "cpu" else ("partial" if why or r["mode"] == "partial" else "full"),
                 "offload_why": "; ".join(why),
                 "gpu_bytes_per_token": gpu_bytes if why else None,
+                "in_turn": in_turn(r) if r["mode"] != "cpu" else None,
             }
         )
     cols = list(kept.columns) + [
@@ -559,6 +569,7 @@ def points(
         "llc_mb",
         "active_params_b",
         "params_b",
+        "in_turn",
     ]
     res = pd.DataFrame(out, columns=list(dict.fromkeys(cols)))
     num = ["peak_gb_s", "peak_tflops", "ridge", "bytes_per_token", "bandwidth_gb_s", "fraction_of_peak"]
