@@ -458,6 +458,9 @@ _SCOPE_WORDS = (
     ("wall", r"(\bwall\b|outlet|at the plug|kill[- ]a[- ]watt|\bmeter\b|\bpsu\b|smart plug)"),
     ("whole node", r"(\bnode\b|\bsystem\b|\bserver\b|\bwhole\b|\bmachine\b|\btotal\b|\bpackage\b)"),
 )
+#: A build as tools name one: one identifier (a commit, a build number, a version, a tag), with llama.cpp's
+#: build number in brackets after its commit (`build: 87e767e5c (9644)`), never a sentence.
+_BUILD_ID = re.compile(r"[\w.+~-]+(?:\s+\(\w+\))?")
 _LIMIT = re.compile(r"\b(limit|cap|capped|-pl\b|power[-_ ]limit|tdp)\b", re.I)
 
 
@@ -585,6 +588,8 @@ class _Reader:
         if name == "date":
             m = _DATE.search(str(raw))
             return self.add(name, m.group(1) if m else None, line, source, text)
+        if name == "build" and not _BUILD_ID.fullmatch(str(raw)):
+            return False  # a log line after `# build:` (`ggml_cuda_init: found 4 ROCm devices ...`) names no build
         if name in _INTS:
             return self.add(name, raw if isinstance(raw, int) else _as_int(str(raw)), line, source, text)
         return self.add(name, str(raw), line, source, text)
@@ -717,8 +722,8 @@ def _read(lines: list[str], first: int) -> Context:
         in_command = starts or in_command
         wrapped = text.endswith("\\")
         _read_paths(r, line, i)
-        if len(r.facts) == before:
-            _sign(r, line, i)
+        if all(f.name == "model" and f.source in WORDED for f in r.facts[before:]):
+            _sign(r, line, i)  # a model named in a sentence leaves the line's other signs standing
         if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
             r.facts[before:] = [f for f in r.facts[before:] if f.name not in _LOAD]
             r.signs[n_signs:] = [g for g in r.signs[n_signs:] if g.name not in _LOAD]
@@ -1051,7 +1056,8 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
         and m.group(1).split("/")[0].lower() not in _OUTPUT_DIRS | _MODELS_DIRS  # a folder's entry: a path
     ]
     names, families = _model_table(str(config.DATA_DIR / "models.csv"))
-    bare = _PATH.sub(" ", _URL.sub(" ", text))  # a folder or a link named after a model is no sentence naming it
+    bare = _PATH.sub(" ", _URL.sub(" ", text))  # a folder, a link or a file named after a model names it in no sentence
+    bare = " ".join(t for t in bare.split() if not _FILE_NAME.search(t.rstrip(".,;:)`'\"")))
     words = _model_words(bare)
     rows: dict[str, str] = {}  # words matched -> row
     for w, row in names:

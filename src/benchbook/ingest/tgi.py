@@ -414,7 +414,10 @@ def _read_table(lines, i, st: _State, source: str, messages: list[str]):
     step = None
     tp = st.tp(messages, source)
     seq = st.heading_seq if st.heading_seq is not None else st.params.get("sequence_length")
-    quant = st.heading_quant if st.heading_quant is not None else (st.launcher_quant or "none")
+    # the launcher's `--quantize` defaults to none (text-generation-launcher: `quantize: Option<Quantization>`):
+    # a launch the file shows without one ran unquantized; a file showing no launch states nothing of it
+    launched = st.launcher_model is not None or st.launcher_tp is not None
+    quant = st.heading_quant if st.heading_quant is not None else (st.launcher_quant or ("none" if launched else None))
     base = {
         "model": st.model(),
         "tp": tp,
