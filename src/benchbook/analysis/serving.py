@@ -1208,7 +1208,10 @@ def choose_sweep(r: pd.DataFrame, wanted: str) -> str:
     """The sweep variable: the first that spans a curve (two finite values at least: `wanted`, then
     the other), else the first that varies at all (a missing value counting as one), else the one
     that keeps fewer runs `apart` from the curve (`wanted` on a tie). One capped run beside uncapped
-    ones (GuideLLM's synchronous run beside its constant rates) is no curve of caps."""
+    ones (GuideLLM's synchronous run beside its constant rates) is no curve of caps. `wanted` "auto" (the
+    chapter's default: the page's parameters then say the file chose, not a setting it does not vary) asks
+    for none: the caps come first, as the tie-breaker."""
+    wanted = "max_concurrency" if wanted == "auto" else wanted
 
     def spans(c):
         v = r[c].astype(float)
