@@ -310,3 +310,12 @@ def test_no_quantization_is_the_launchers_default_only_where_the_file_shows_a_la
     table = "| Step | Batch Size | Average | Lowest | Highest |\n|---|---|---|---|---|\n| Decode | 1 | 5.0 tokens/secs | 4.0 tokens/secs | 6.0 tokens/secs |\n"
     df = tgi.parse(f"{launch}\n{table}", "l.md").table
     assert set(df.quantize) == {quant} if quant else df.quantize.isna().all()
+
+
+def test_a_table_stating_no_quantization_takes_the_one_the_rest_of_the_file_states():
+    table = "| Step | Batch Size | Average | Lowest | Highest |\n|---|---|---|---|---|\n| Decode | 1 | 5.0 tokens/secs | 4.0 tokens/secs | 6.0 tokens/secs |\n"
+    launched = "text-generation-launcher --model-id bigscience/bloom --quantize gptq\n"
+    df = tgi.parse(f"{table}\n{launched}\n{table}", "two.md").table
+    assert set(df.quantize) == {"gptq"}
+    both = f"{launched}\n{table}\ntext-generation-launcher --model-id bigscience/bloom --quantize awq\n\n{table}"
+    assert set(tgi.parse(both, "both.md").table.quantize) == {"gptq", "awq"}  # two stated: each its own

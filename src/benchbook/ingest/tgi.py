@@ -326,6 +326,16 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if not records and not rejects:
         raise ParseError(source, 1, "text-generation-benchmark tables found but no data rows in them")
     messages.extend(st.notes)
+    stated = {r["quantize"] for r in records if r.get("quantize") is not None}
+    if len(stated) == 1 and any(r.get("quantize") is None for r in records):
+        # a table whose quantization the file leaves unstated takes the one the rest of the file states
+        # (as `context.fill` fills a column the table leaves empty)
+        (only,) = stated
+        k = records[0]._index["quantize"]
+        records = [r if r[k] is not None else type(r)((*r[:k], only, *r[k + 1 :])) for r in records]
+        messages.append(
+            f"{source}: quantize {only!r} for the tables that state none: the one the rest of the file states"
+        )
     if filled:
         messages.append(
             f"{source}: {filled} blank cells filled from the identical cell above "
