@@ -865,7 +865,9 @@ def untied_models(paths, models) -> list[list]:
     file names its model but ties none to a run (two commands of two names, say; `how` "named"), or,
     where it names none otherwise, names it only in a path (`context`'s `path_model`: `how` "path") or
     only in words that fit no one model (a title's `Llama 70B`: `context`'s sign with its `words`, `how`
-    "words"), so a page names them rather than say the output names no model. Neither sizes anything."""
+    "words"), so a page names them rather than say the output names no model. Neither sizes anything. Where it
+    names none of these, a line that mentions a model (`context.states`: "unread") is given (`how` "sign"):
+    only a file with no such line is one whose output does not name its model."""
     from benchbook import config, ingest
     from benchbook.ingest import context
 
@@ -884,6 +886,13 @@ def untied_models(paths, models) -> list[list]:
             for g in ctx.signs:
                 if g.name == "model" and g.words:
                     out.setdefault(g.words, [g.words, g.line, "words"])
+    if not out:  # the absence rule (`context.states`): a line that mentions a model and gives no name is named
+        for ctx in contexts:
+            said = context.states(ctx, "model")
+            if said.status == "unread":
+                text = " ".join(said.sign.text.split())
+                out.setdefault(text, [text if len(text) <= 60 else text[:59] + "…", said.line, "sign"])
+                break
     return list(out.values())
 
 
