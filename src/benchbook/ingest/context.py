@@ -461,6 +461,9 @@ _SCOPE_WORDS = (
 #: A build as tools name one: one identifier (a commit, a build number, a version, a tag), with llama.cpp's
 #: build number in brackets after its commit (`build: 87e767e5c (9644)`), never a sentence.
 _BUILD_ID = re.compile(r"[\w.+~-]+(?:\s+\(\w+\))?")
+#: A processor at a power in a sentence (`both the CPU at 1.9W and the GPU at 2.4W`, `the GPU is at 100% and
+#: 3.2W`): a reading with no `power` word, the processor it is of named before it on the line.
+_AT_WATTS = re.compile(r"\b(?:CPU|GPU|SoC|NPU)\b[^.;:]{0,25}?\bat\b[^.;:]{0,15}?\b\d+(?:\.\d+)?\s?m?W\b")
 _LIMIT = re.compile(r"\b(limit|cap|capped|-pl\b|power[-_ ]limit|tdp)\b", re.I)
 
 
@@ -954,8 +957,9 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             if m:
                 r.add(name, float(next(g for g in m.groups() if g)), i, source, line)
     low = text.lower()
-    if source in ("prose", "heading") and re.search(r"\b(power|watts?|draw|consum)", low) and _POWER.search(text):
-        r.reading("power", text, i, source, line)
+    if source in ("prose", "heading") and (re.search(r"\b(power|watts?|draw|consum)", low) or _AT_WATTS.search(text)):
+        if _POWER.search(text):
+            r.reading("power", text, i, source, line)
     if source in ("prose", "heading") and re.search(r"\benergy\b", low) and _ENERGY.search(text):
         r.reading("energy", text, i, source, line)
 
