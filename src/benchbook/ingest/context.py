@@ -734,6 +734,7 @@ def _read(lines: list[str], first: int) -> Context:
         last = max(r.smi_rows.values())
         r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - first])
     _read_captions(r, lines, first)
+    _read_form_fields(r, lines, first)
     if first == 1:
         _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
@@ -1094,6 +1095,21 @@ def _as_written(words: str, text: str) -> str:
     """The span of `text` that `words` (`_model_words`) were read from, as the line writes it."""
     m = re.search(r"(?<![A-Za-z0-9.])" + r"[\W_]+".join(map(re.escape, words.split())) + r"(?![A-Za-z0-9])", text, re.I)
     return m.group(0) if m else words
+
+
+def _read_form_fields(r: _Reader, lines: list[str], first: int) -> None:
+    """A GitHub issue form's field as it renders: `### Label`, a blank line, the value on a line of its own
+    and the next field's heading (`### CPU` / `Intel(R) Xeon(R) Platinum 8460Y+` / `### GPU` / `AMD
+    Instinct MI300X`). A label that is a fact's key (`KEYS`) states that fact with the value; a section
+    holding more than that one line is a write-up's section, not a field."""
+    heads = [k for k, raw in enumerate(lines) if _HEADING.match(raw)]
+    for k, end in zip(heads, [*heads[1:], len(lines)], strict=False):  # no heading: no field
+        h = _HEADING.match(lines[k])
+        name = KEYS.get(_norm(h.group(2))) if len(h.group(1)) == 3 else None
+        body = [(j, lines[j]) for j in range(k + 1, end) if lines[j].strip()]
+        if name and len(body) == 1 and not _FENCE.match(body[0][1]) and not _COMMAND.search(body[0][1]):
+            j, value = body[0]
+            r.keyed(name, value.strip(), j + first, "key-value", f"{h.group(2)}: {value.strip()}")
 
 
 def _read_paths(r: _Reader, line: str, i: int) -> None:
