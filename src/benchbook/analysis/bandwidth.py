@@ -484,6 +484,7 @@ def points(
     experts kept on the CPU only lower it; None where neither bounds it).
     """
     override = override_table(moe_override)
+    kept = same_file(kept)
     out = []
     for _, r in kept.iterrows():
         pk = choose_peak(gpu, r, peak_bandwidth_gb_s, peak_tflops)
@@ -634,6 +635,24 @@ def decode_points(
     """`points` for every generation row at depth 0 (no other reduction): what the checks use."""
     rows = generation_rows(df)
     return points(rows[rows["n_depth"] == 0], gpu, moe_override, peak_bandwidth_gb_s, peak_tflops)
+
+
+def same_file(rows: pd.DataFrame) -> pd.DataFrame:
+    """`rows` with the model file of rows that name none taken from the rows of the same model string, file
+    size and parameter count that name one: llama-bench prints the `model` type string, `size` and `params`
+    of the file it loaded, so rows equal in all three ran one file (a table pasted under a loop's command
+    that names its file beside one whose command is not read). Several files of one such key fill none."""
+    key = ["model", "model_size_gib", "params_b"]
+    if rows.empty or "model_file" not in rows or not set(key) <= set(rows.columns):
+        return rows
+    out = rows.copy()
+    has = out["model_file"].astype("string").fillna("").str.strip().ne("")
+    ident = out[key].astype("string").fillna("")
+    for k, files in out[has].groupby([ident.loc[has, c] for c in key])["model_file"]:
+        if files.nunique() == 1:
+            same = (ident == pd.Series(k, index=key)).all(axis=1) & ~has
+            out.loc[same, "model_file"] = files.iloc[0]
+    return out
 
 
 def label(row) -> str:
