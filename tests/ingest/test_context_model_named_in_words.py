@@ -89,3 +89,16 @@ def test_a_caption_over_a_fence_left_open_labels_the_block_to_the_files_end():
     assert [(f.value, f.until) for f in caption] == [("Qwen/Qwen3-32B", 4)]
     closed = _read(*lines, "```", "", "Qwen/Qwen3-8B is the next.", "```", "more")
     assert [f.until for f in closed.get("model") if f.source == "caption"] == [5, 9]
+
+
+@pytest.mark.parametrize(
+    ("line", "precision"),
+    [
+        ("# Unable to Reproduce the Throughput of Llama 3.1 8B FP8 on H100", "FP8"),
+        ("# Llama 3.1 8B, served in FP8 on H100", None),  # a scheme not written after the name is the sentence's
+    ],
+)
+def test_a_scheme_written_after_a_model_named_in_words_states_its_precision(line, precision):
+    c = _read(line, *BLOCK)
+    assert [f.value for f in c.get("model")] == ["Llama 3.1 8B"]
+    assert [f.value for f in c.get("precision")] == ([precision] if precision else [])

@@ -448,6 +448,8 @@ _MODEL_QUANT = re.compile(
     r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?:-[A-Za-z][\w.]*?)*?[-_ ]"
     r"(W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
 )
+#: The quantization scheme `_MODEL_QUANT` reads after a model's name, written after a name in words too.
+_SCHEME_AFTER = r"[-_ ](W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
@@ -1077,6 +1079,9 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     ]
     if len(named) == 1:
         r.named(named[0], i, source, line)
+        m = re.search(re.escape(named[0]) + _SCHEME_AFTER, text)  # `Llama 3.1 8B FP8`: as `_MODEL_QUANT` reads
+        if m:
+            r.add("precision", m.group(1), i, source, line)
         return
     ws = words.split()
     phrases = [
