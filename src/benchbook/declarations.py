@@ -314,7 +314,9 @@ CHAPTERS: tuple[Chapter, ...] = (
                 "data/raw/rtx_pro_6000/004_6d4f73623fb8afcd.txt",
                 "vllm bench serve output: text, JSON or JSONL; a list or comma-separated",
             ),
-            Param("sweep", "max_concurrency", "the swept setting: max_concurrency or request_rate"),
+            Param(
+                "sweep", "auto", "the swept setting: auto (the one the file varies), max_concurrency or request_rate"
+            ),
             Param(
                 "knee_threshold",
                 0.25,

@@ -557,7 +557,7 @@ CONSTRAINTS: dict[str, Constraint] = {
     "model": InInput("model", "model", empty_ok=True),
     "baseline": InInput("scheme", "scheme", empty_ok=True, quick=quant_schemes),
     "metric_by_regime": MetricMap("benchbook.analysis.quant:runs"),
-    "sweep": Choice(("max_concurrency", "request_rate")),
+    "sweep": Choice(("auto", "max_concurrency", "request_rate")),
     "outlier_rule": OutlierRule(),
     "metric": Text(),  # checked against the runs by the chapter (the warehouse names the known ones)
     "where": KeyValues(),

@@ -149,3 +149,12 @@ def test_a_setting_that_varies_within_or_across_tables_is_a_key():
     keys, per_run = ac.choose_keys(tidy([1, 2], "A100"), tidy([1, 2], "H100"))
     assert keys == ["batch"] and per_run == ["gpu"]
     assert ac.choose_keys(tidy([1], "A100"), tidy([1], "A100")) == ([], ["batch", "gpu"])
+
+
+@pytest.mark.parametrize(
+    ("printed", "half"),
+    [((0.00005,), 0.000005), ((1.5e-7, 2.0), 0.5e-8), ((15.49, 0.0), 0.005), ((120.0,), 0.5)],
+)
+def test_half_a_digit_of_a_small_number_is_read_from_its_digits_not_its_exponent_form(printed, half):
+    # repr(0.00005) is '5e-05': read as it prints, its last digit is the fifth decimal, not a whole unit
+    assert ac.half_digit(*printed) == pytest.approx(half)

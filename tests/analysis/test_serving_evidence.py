@@ -647,9 +647,22 @@ def test_models_the_input_names_but_ties_to_no_run_are_named_and_never_called_un
     assert "does not name" not in text
     assert serving.untied_models([doc], ["org/A-8B"]) == []
     bare = tmp_path / "bare.md"
-    bare.write_text("no model here\n")
+    bare.write_text("nothing here\n")
     assert serving.untied_models([bare], []) == []
     assert "a model the output does not name" in show.inputs_sentence("f", r, "max_concurrency", 2, (), [])
+
+
+def test_a_line_that_mentions_a_model_without_a_name_is_given_never_the_absence(tmp_path):
+    """The absence rule (`context.states`): "a model the output does not name" only where no line
+    mentions one; a line that does, and names none this reader takes, is quoted with its line."""
+    doc = tmp_path / "m.md"
+    doc.write_text("Results for the served model below\n\nSuccessful requests: 10\n")
+    untied = serving.untied_models([doc], [])
+    assert untied == [["Results for the served model below", 1, "sign"]]
+    r = pd.DataFrame(dict(run=["1"], model=[None], max_concurrency=[np.nan], request_rate=[np.inf], order=[0]))
+    text = show.inputs_sentence("f", r, "max_concurrency", 1, (), untied)
+    assert "a model the input mentions without a name this reader can take" in text and "(line 1)" in text
+    assert "does not name" not in text
 
 
 def test_an_inference_perf_summary_over_every_stage_is_no_single_load_level():

@@ -504,3 +504,10 @@ def test_of_several_launches_only_the_one_that_ran_the_results_states_their_para
     # the other way: results under each launch tie no one launch to them: every statement counts (TP 4, DP 4)
     both = pd.DataFrame({"source": ["run.md"] * 2, "model": ["org/M"] * 2, "metadata": [None] * 2, "line": [3, 9]})
     assert serving.devices(serving.parallelism_from_context(both, [f])) == 16
+
+
+def test_auto_lets_the_file_choose_its_swept_setting():
+    rates = pd.DataFrame({"max_concurrency": [np.nan, np.nan], "request_rate": [1.0, 4.0]})
+    caps = pd.DataFrame({"max_concurrency": [8.0, 32.0], "request_rate": [np.inf, np.inf]})
+    assert serving.choose_sweep(rates, "auto") == "request_rate"
+    assert serving.choose_sweep(caps, "auto") == "max_concurrency"

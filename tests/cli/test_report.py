@@ -196,7 +196,7 @@ def test_a_page_shows_the_readers_parameters_once_and_nothing_of_the_books_input
     assert [c.source for c in nb.cells].count("1") == 1 and len(nb.cells) == 2
     shown = nb.cells[0].source
     assert "data/raw" not in shown and SERVE.name in shown and "slo_ttft_ms = 500.0" in shown
-    assert "sweep = 'max_concurrency'  # the swept setting" in shown
+    assert "sweep = 'auto'  # the swept setting" in shown
 
 
 def test_a_page_on_the_readers_file_leaves_out_the_runs_on_the_books_fixtures():

@@ -197,7 +197,8 @@ def test_with_quantization_headings_are_separate_configurations():
 def test_with_heading_names_a_quantization_only_for_a_known_method(heading, quant):
     table = "| Step | Batch Size | Average | Lowest | Highest |\n|---|---|---|---|---|\n| Decode | 1 | 5.0 tokens/secs | 4.0 tokens/secs | 6.0 tokens/secs |\n"
     df = tgi.parse(f"## {heading}\n{table}", "h.md").table
-    assert set(df.quantize) == {quant or "none"}
+    # a heading naming no method, and no launch in the file: the quantization is not stated (never "none")
+    assert set(df.quantize) == {quant} if quant else df.quantize.isna().all()
     sections = set(df.section.fillna(""))
     assert sections == ({""} if quant is None else {"No Quantization" if quant == "none" else f"Quantization: {quant}"})
 
@@ -295,3 +296,26 @@ def test_a_row_cut_where_the_copy_ends_is_set_aside_naming_its_line_and_the_rows
     with pytest.raises(ParseError) as e:  # the other way: a short row with a line after it is no cut
         tgi.parse(LAT + "|  | 2 | 29.0\n| | 4 | 1.0 ms | 1.0 ms | 1.0 ms | 1.0 ms | 1.0 ms | 1.0 ms |\n", "bad.md")
     assert e.value.line == 4
+
+
+@pytest.mark.parametrize(
+    ("launch", "quant"),
+    [
+        ("", None),  # no launch in the file: it states no quantization
+        ("text-generation-launcher --model-id bigscience/bloom --num-shard 2\n", "none"),  # the launcher's default
+        ("text-generation-launcher --model-id bigscience/bloom --quantize gptq\n", "gptq"),
+    ],
+)
+def test_no_quantization_is_the_launchers_default_only_where_the_file_shows_a_launch(launch, quant):
+    table = "| Step | Batch Size | Average | Lowest | Highest |\n|---|---|---|---|---|\n| Decode | 1 | 5.0 tokens/secs | 4.0 tokens/secs | 6.0 tokens/secs |\n"
+    df = tgi.parse(f"{launch}\n{table}", "l.md").table
+    assert set(df.quantize) == {quant} if quant else df.quantize.isna().all()
+
+
+def test_a_table_stating_no_quantization_takes_the_one_the_rest_of_the_file_states():
+    table = "| Step | Batch Size | Average | Lowest | Highest |\n|---|---|---|---|---|\n| Decode | 1 | 5.0 tokens/secs | 4.0 tokens/secs | 6.0 tokens/secs |\n"
+    launched = "text-generation-launcher --model-id bigscience/bloom --quantize gptq\n"
+    df = tgi.parse(f"{table}\n{launched}\n{table}", "two.md").table
+    assert set(df.quantize) == {"gptq"}
+    both = f"{launched}\n{table}\ntext-generation-launcher --model-id bigscience/bloom --quantize awq\n\n{table}"
+    assert set(tgi.parse(both, "both.md").table.quantize) == {"gptq", "awq"}  # two stated: each its own

@@ -469,6 +469,15 @@ def gpus_spanned(row: pd.Series) -> int:
     return max(int(listed), 1)
 
 
+def in_turn(row: pd.Series) -> int | None:
+    """How many GPUs a row's layers are read on one after another: a layer split (`-sm layer`, the
+    default) gives each GPU a run of consecutive layers, and a generated token passes through them in
+    turn, so one token reads at one GPU's bandwidth at a time and their bandwidths do not add (a row
+    split cuts every matrix across the GPUs, which then read at once). None for one GPU or another split."""
+    n = gpus_spanned(row)
+    return n if n > 1 and split_mode(row) == "layer" else None
+
+
 def memory_words(row: pd.Series, per_gpu_gb: float) -> str:
     """The GPU memory a row's layers may use, as a page says it: one GPU's, or n x one GPU's."""
     n = gpus_spanned(row)
@@ -493,6 +502,7 @@ def points(
     experts kept on the CPU only lower it; None where neither bounds it).
     """
     override = override_table(moe_override)
+    kept = same_file(kept)
     out = []
     for _, r in kept.iterrows():
         pk = choose_peak(gpu, r, peak_bandwidth_gb_s, peak_tflops)
@@ -548,6 +558,7 @@ def points(
                 "offload": "cpu" if r["mode"] == "cpu" else ("partial" if why or r["mode"] == "partial" else "full"),
                 "offload_why": "; ".join(why),
                 "gpu_bytes_per_token": gpu_bytes if why else None,
+                "in_turn": in_turn(r) if r["mode"] != "cpu" else None,
             }
         )
     cols = list(kept.columns) + [
@@ -577,6 +588,7 @@ def points(
         "llc_mb",
         "active_params_b",
         "params_b",
+        "in_turn",
     ]
     res = pd.DataFrame(out, columns=list(dict.fromkeys(cols)))
     num = ["peak_gb_s", "peak_tflops", "ridge", "bytes_per_token", "bandwidth_gb_s", "fraction_of_peak"]
@@ -641,6 +653,24 @@ def decode_points(
     """`points` for every generation row at depth 0 (no other reduction): what the checks use."""
     rows = generation_rows(df)
     return points(rows[rows["n_depth"] == 0], gpu, moe_override, peak_bandwidth_gb_s, peak_tflops)
+
+
+def same_file(rows: pd.DataFrame) -> pd.DataFrame:
+    """`rows` with the model file of rows that name none taken from the rows of the same model string, file
+    size and parameter count that name one: llama-bench prints the `model` type string, `size` and `params`
+    of the file it loaded, so rows equal in all three ran one file (a table pasted under a loop's command
+    that names its file beside one whose command is not read). Several files of one such key fill none."""
+    key = ["model", "model_size_gib", "params_b"]
+    if rows.empty or "model_file" not in rows or not set(key) <= set(rows.columns):
+        return rows
+    out = rows.copy()
+    has = out["model_file"].astype("string").fillna("").str.strip().ne("")
+    ident = out[key].astype("string").fillna("")
+    for k, files in out[has].groupby([ident.loc[has, c] for c in key])["model_file"]:
+        if files.nunique() == 1:
+            same = (ident == pd.Series(k, index=key)).all(axis=1) & ~has
+            out.loc[same, "model_file"] = files.iloc[0]
+    return out
 
 
 def label(row) -> str:

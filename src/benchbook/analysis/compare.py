@@ -121,11 +121,11 @@ def half_digit(*printed: float) -> float:
     """Half a unit of the last digit the numbers are printed with: a spread printed as 0.00 beside
     15.49 is below 0.005, not zero, so it is taken as 0.005."""
     decimals = 0
-    for v in printed:
-        text = repr(float(v))
-        if "e" not in text and "." in text:
+    for v in printed:  # the shortest digits that give the number back, never in exponent form (5e-05 is 0.00005)
+        text = np.format_float_positional(float(v), trim="-")
+        if "." in text:
             decimals = max(decimals, len(text.split(".")[1].rstrip("0")))
-    return 0.5 * 10.0 ** -min(decimals, 6)
+    return 0.5 * 10.0**-decimals
 
 
 @dataclass

@@ -67,6 +67,8 @@ COLUMNS = [
     "gpu_utilization",
     "output_tok_s",
     "e2el_s",
+    "board_power_w",
+    "over_board",
 ]
 
 
@@ -102,7 +104,39 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
         for scope in scopes:
             out.append(_row(g, scope))
     t = pd.DataFrame(out, columns=COLUMNS)
-    return t.reset_index(drop=True)
+    return _over_board(t).reset_index(drop=True)
+
+
+#: How far a GPU-only mean power may exceed the board power before it is no measurement of its interval:
+#: a power limit holds the mean, and a reading's error (NVML: +-5 %) and a laptop's boost headroom (NVIDIA's
+#: Dynamic Boost: up to 15 W over an 80 W part) stay inside this margin.
+OVER_BOARD_MARGIN = 1.25
+
+
+def _over_board(t: pd.DataFrame) -> pd.DataFrame:
+    """`t` with `board_power_w` (the board power of the devices a GPU-only figure covers: the hardware
+    table's `power_w` x their count) and `over_board`: an energy whose mean over its duration exceeds it
+    by more than `OVER_BOARD_MARGIN`.
+    No GPU draws more than its board power on average, so such an energy is not this interval's:
+    CodeCarbon's GPU energy is the difference of the driver's cumulative energy counter between the
+    tracker's reads (codecarbon/core/gpu_device.py, `delta`), or a power reading times the interval
+    where there is no counter, and a figure over a run shorter than the counter's updates takes in
+    energy drawn outside it. Its per-token figures are dropped, so it is never compared."""
+    from benchbook import hardware
+
+    t = t.copy()
+    board, over = [], []
+    for _, r in t.iterrows():
+        dev = hardware.detect(r["device"]) if r["scope"] == "gpu" and isinstance(r["device"], str) else None
+        count = pd.to_numeric(r["device_count"], errors="coerce")
+        watts = dev.power_w * count if dev is not None and dev.power_w and np.isfinite(count) and count > 0 else np.nan
+        mean = r["energy_j"] / r["duration_s"] if r["duration_s"] and np.isfinite(r["duration_s"]) else np.nan
+        board.append(watts)
+        over.append(bool(np.isfinite(watts) and np.isfinite(mean) and mean > watts * OVER_BOARD_MARGIN))
+    t["board_power_w"], t["over_board"] = board, over
+    gone = ["j_per_request", "j_per_output_token", "j_per_token", "tok_per_j", "j_per_output_token_active"]
+    t.loc[t["over_board"], gone] = np.nan
+    return t
 
 
 def _whole_run_mean(g: pd.DataFrame) -> bool:

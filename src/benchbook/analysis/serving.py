@@ -863,8 +863,11 @@ def tokenizers(paths, models) -> list[list]:
 def untied_models(paths, models) -> list[list]:
     """[model, line, how] of each model the input names where no run has a model (`models` empty): the
     file names its model but ties none to a run (two commands of two names, say; `how` "named"), or,
-    where it names none otherwise, names it only in a path (`context`'s `path_model`: `how` "path"),
-    so a page names them rather than say the output names no model. A path sizes nothing."""
+    where it names none otherwise, names it only in a path (`context`'s `path_model`: `how` "path") or
+    only in words that fit no one model (a title's `Llama 70B`: `context`'s sign with its `words`, `how`
+    "words"), so a page names them rather than say the output names no model. Neither sizes anything. Where it
+    names none of these, a line that mentions a model (`context.states`: "unread") is given (`how` "sign"):
+    only a file with no such line is one whose output does not name its model."""
     from benchbook import config, ingest
     from benchbook.ingest import context
 
@@ -880,7 +883,33 @@ def untied_models(paths, models) -> list[list]:
         for ctx in contexts:
             for f in ctx.get("path_model"):
                 out.setdefault(str(f.value), [str(f.value), f.line, "path"])
+            for g in ctx.signs:
+                if g.name == "model" and g.words:
+                    out.setdefault(g.words, [g.words, g.line, "words"])
+    if not out:  # the absence rule (`context.states`): a line that mentions a model and gives no name is named
+        for ctx in contexts:
+            said = context.states(ctx, "model")
+            if said.status == "unread":
+                text = " ".join(said.sign.text.split())
+                out.setdefault(text, [text if len(text) <= 60 else text[:59] + "…", said.line, "sign"])
+                break
     return list(out.values())
+
+
+def named_at(model: str | None, paths) -> tuple[str, int] | None:
+    """(source, line) where the input names `model` only in a heading or a line of prose (`context.WORDED`:
+    an issue's title `# Add llama 3.3 70b GH200 model`), so a page that sizes the run says where the name
+    comes from; None for a model a command, a labelled line or the tool's output names."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    if not model:
+        return None
+    for path in paths:
+        facts = [f for f in context.read(ingest._load_lines(config.resolve(path))).get("model") if f.value == model]
+        if facts and all(f.source in context.WORDED for f in facts):
+            return facts[0].source, facts[0].line
+    return None
 
 
 def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | None:
@@ -1189,7 +1218,10 @@ def choose_sweep(r: pd.DataFrame, wanted: str) -> str:
     """The sweep variable: the first that spans a curve (two finite values at least: `wanted`, then
     the other), else the first that varies at all (a missing value counting as one), else the one
     that keeps fewer runs `apart` from the curve (`wanted` on a tie). One capped run beside uncapped
-    ones (GuideLLM's synchronous run beside its constant rates) is no curve of caps."""
+    ones (GuideLLM's synchronous run beside its constant rates) is no curve of caps. `wanted` "auto" (the
+    chapter's default: the page's parameters then say the file chose, not a setting it does not vary) asks
+    for none: the caps come first, as the tie-breaker."""
+    wanted = "max_concurrency" if wanted == "auto" else wanted
 
     def spans(c):
         v = r[c].astype(float)

@@ -111,7 +111,8 @@ def main_config(w: pd.DataFrame) -> pd.DataFrame:
     g = g.agg(n_tp=("tp", "nunique"), n=("line", "size"), first=("line", "min"))
     best = g.sort_values(["n_tp", "n", "first"], ascending=[False, False, True]).index[0]
     seq_ok = w["sequence_length"].isna() if pd.isna(best[0]) else w["sequence_length"] == best[0]
-    m = w[seq_ok & (w["quantize"] == best[1]) & (params == best[2])]
+    quant_ok = w["quantize"].isna() if pd.isna(best[1]) else w["quantize"] == best[1]
+    m = w[seq_ok & quant_ok & (params == best[2])]
     per = m.groupby(["tp", "source", "section"], dropna=False, sort=False).agg(
         n=("mean", "count"), first=("line", "min")
     )
@@ -145,7 +146,8 @@ def other_parameters(w_all: pd.DataFrame, w: pd.DataFrame, metric: str = "decode
         if pd.isna(main["sequence_length"])
         else (w_all["sequence_length"] == main["sequence_length"])
     )
-    rest = w_all[same_seq & (w_all["quantize"] == main["quantize"]) & (w_all["parameters"] != main["parameters"])]
+    same_quant = w_all["quantize"].isna() if pd.isna(main["quantize"]) else w_all["quantize"] == main["quantize"]
+    rest = w_all[same_seq & same_quant & (w_all["parameters"] != main["parameters"])]
     out = []
     for params, g in rest.groupby("parameters", sort=False):
         differs = sorted(_param_items(params) - _param_items(main["parameters"]))
@@ -811,7 +813,7 @@ def quantization_slowdown(w: pd.DataFrame, metric: str = "decode_token_latency")
     d = w[(w["metric"] == metric) & w["mean"].notna()]
     base = d[d["quantize"] == "none"].set_index(["tp", "sequence_length", "batch_size"])
     out = []
-    for _, r in d[d["quantize"] != "none"].iterrows():
+    for _, r in d[d["quantize"].notna() & (d["quantize"] != "none")].iterrows():  # unstated is neither
         key = (r["tp"], r["sequence_length"], r["batch_size"])
         if key in base.index:
             b = base.loc[key]

@@ -56,11 +56,14 @@ def suspects(p: pd.Series) -> list[str]:
             f"more CPU sockets than the {n} assumed (a multi-socket machine spreads its threads and pages over "
             "every socket and their memory bandwidths add: pass peak_bandwidth_gb_s)"
         )
-    else:
+    elif not _num(p.get("in_turn")):  # a layer split over several GPUs reads them in turn: no bandwidths add
         out.append(
             "several GPUs (a tensor-parallel vLLM run splits the weights and their bandwidths add)"
             if vllm
-            else "several GPUs (llama-bench splits the layers over every visible GPU by default and their bandwidths add)"
+            else "several GPUs (a row split reads every GPU at once and their bandwidths add)"
+            if bandwidth.split_mode(p) == "row"
+            else "several GPUs (llama-bench splits the layers over every visible GPU by default; with a row split "
+            "their bandwidths add)"
         )
     if vllm and p.get("precision_source") == "assumed":
         out.append("a wrong bytes per weight (bf16 is assumed for `--dtype auto`: a quantized checkpoint reads fewer)")
@@ -120,6 +123,7 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         else None,
         "line": int(p["line"]),
         "suspects": suspects(p),
+        "in_turn": int(_num(p.get("in_turn"))) if _num(p.get("in_turn")) else None,
     }
     if p.get("rate_kind") == "lower bound":  # vLLM latency: output_len / latency, prefill included
         ev.update(rate_lower_bound=True, latency_s=_num(p.get("latency_s")), output_len=_num(p.get("output_len")))

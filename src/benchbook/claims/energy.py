@@ -66,6 +66,8 @@ def per_run(r: pd.Series, k: int) -> Claim:
         "requests": _num(r.get("requests")),
         "energy_active_j": _num(r.get("energy_active_j")),
         "gpu_utilization": _num(r.get("gpu_utilization")),
+        "board_power_w": _num(r.get("board_power_w")),
+        "over_board": True if bool(r.get("over_board", False)) else None,  # `analysis.energy._over_board`
     }
     rule = "J per output token = measured energy / output tokens over the same interval and scope"
     if ev["tokens_basis"] == "power / throughput":
@@ -81,6 +83,8 @@ def per_run(r: pd.Series, k: int) -> Claim:
             f"its power log read the GPU at {ev['gpu_utilization']:g} % utilization with {ev['energy_active_j']:g} J "
             f"above its idle draw while {served} completed: it watched an idle device, so its energy is not the run's"
         )
+    if ev["over_board"]:
+        return c.withhold("its mean power is above the device's board power, so it is no measurement of this run")
     if not c.shown and ev["j_per_request"] is not None:
         return c.withhold("the file gives no token counts, only energy per request")
     if not c.shown and ev["energy_j"] is not None and ev["output_tokens"] is None:

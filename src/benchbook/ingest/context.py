@@ -20,10 +20,14 @@ hardware table is the analysis layer's job (`analysis.roofline`).
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from benchbook import config
 
 #: Where a fact was read, from most to least trusted after the parser's own fields.
 SOURCES = ("parser", "command", "json", "env-dump", "key-value", "heading", "caption", "prose")
@@ -93,6 +97,7 @@ class Sign:
     name: str
     line: int
     text: str
+    words: str | None = None  # a model written in words that ties to no one model (`Llama 70B`), as written
 
 
 @dataclass(frozen=True)
@@ -443,6 +448,8 @@ _MODEL_QUANT = re.compile(
     r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?:-[A-Za-z][\w.]*?)*?[-_ ]"
     r"(W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
 )
+#: The quantization scheme `_MODEL_QUANT` reads after a model's name, written after a name in words too.
+_SCHEME_AFTER = r"[-_ ](W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
@@ -453,6 +460,12 @@ _SCOPE_WORDS = (
     ("wall", r"(\bwall\b|outlet|at the plug|kill[- ]a[- ]watt|\bmeter\b|\bpsu\b|smart plug)"),
     ("whole node", r"(\bnode\b|\bsystem\b|\bserver\b|\bwhole\b|\bmachine\b|\btotal\b|\bpackage\b)"),
 )
+#: A build as tools name one: one identifier (a commit, a build number, a version, a tag), with llama.cpp's
+#: build number in brackets after its commit (`build: 87e767e5c (9644)`), never a sentence.
+_BUILD_ID = re.compile(r"[\w.+~-]+(?:\s+\(\w+\))?")
+#: A processor at a power in a sentence (`both the CPU at 1.9W and the GPU at 2.4W`, `the GPU is at 100% and
+#: 3.2W`): a reading with no `power` word, the processor it is of named before it on the line.
+_AT_WATTS = re.compile(r"\b(?:CPU|GPU|SoC|NPU)\b[^.;:]{0,25}?\bat\b[^.;:]{0,15}?\b\d+(?:\.\d+)?\s?m?W\b")
 _LIMIT = re.compile(r"\b(limit|cap|capped|-pl\b|power[-_ ]limit|tdp)\b", re.I)
 
 
@@ -547,6 +560,13 @@ class _Reader:
             self.facts.append(Fact(name, value, line, source, text.strip()[:200], unit, scope, command))
         return True
 
+    def named(self, value: str, line: int, source: str, text: str) -> None:
+        """A model a heading or prose names, as written (words included: `llama 3.3 70b`)."""
+        key = ("model", value, line, source)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.facts.append(Fact("model", value, line, source, text.strip()[:200]))
+
     # --- one fact from a key and its value, whatever the source
     def keyed(self, name: str, raw, line: int, source: str, text: str) -> bool:
         raw = _clean(re.split(r"\s+#\s", raw)[0]) if isinstance(raw, str) else raw  # a `# comment` after it
@@ -573,6 +593,8 @@ class _Reader:
         if name == "date":
             m = _DATE.search(str(raw))
             return self.add(name, m.group(1) if m else None, line, source, text)
+        if name == "build" and not _BUILD_ID.fullmatch(str(raw)):
+            return False  # a log line after `# build:` (`ggml_cuda_init: found 4 ROCm devices ...`) names no build
         if name in _INTS:
             return self.add(name, raw if isinstance(raw, int) else _as_int(str(raw)), line, source, text)
         return self.add(name, str(raw), line, source, text)
@@ -652,7 +674,7 @@ def read(lines: Sequence[str]) -> Context:
         head = _read(lines[:EDGE], 1)
         tail = _read(lines[n - EDGE :], n - EDGE + 1)
         order = {s: k for k, s in enumerate(SOURCES)}
-        facts = sorted(head.facts + tail.facts, key=lambda f: (order[f.source], f.line))
+        facts = sorted(_worded_last(head.facts + tail.facts), key=lambda f: (order[f.source], f.line))
         return Context(tuple(facts), head.signs + tail.signs)
     return _read(list(lines), 1)
 
@@ -705,8 +727,8 @@ def _read(lines: list[str], first: int) -> Context:
         in_command = starts or in_command
         wrapped = text.endswith("\\")
         _read_paths(r, line, i)
-        if len(r.facts) == before:
-            _sign(r, line, i)
+        if all(f.name == "model" and f.source in WORDED for f in r.facts[before:]):
+            _sign(r, line, i)  # a model named in a sentence leaves the line's other signs standing
         if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
             r.facts[before:] = [f for f in r.facts[before:] if f.name not in _LOAD]
             r.signs[n_signs:] = [g for g in r.signs[n_signs:] if g.name not in _LOAD]
@@ -714,13 +736,22 @@ def _read(lines: list[str], first: int) -> Context:
         last = max(r.smi_rows.values())
         r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - first])
     _read_captions(r, lines, first)
+    _read_form_fields(r, lines, first)
     if first == 1:
         _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
-    facts = sorted(r.facts, key=lambda f: (order[f.source], f.line))
+    facts = sorted(_worded_last(r.facts), key=lambda f: (order[f.source], f.line))
     read_lines = {(f.name, f.line) for f in facts}
     signs = tuple(s for s in r.signs if (s.name, s.line) not in read_lines)
     return Context(tuple(facts), signs)
+
+
+def _worded_last(facts: list[Fact]) -> list[Fact]:
+    """`facts` without the models a title or prose names (`WORDED`) where a command, a labelled line or a
+    caption names one: that names the run's model, and a sentence's (`Inspired by X`) is another's."""
+    if any(f.name == "model" and f.source not in WORDED for f in facts):
+        return [f for f in facts if not (f.name == "model" and f.source in WORDED)]
+    return list(facts)
 
 
 def _sign(r: _Reader, line: str, i: int) -> None:
@@ -921,6 +952,7 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             for m in on.finditer(text):
                 r.add("device", m.group(1), i, source, line)
     if source in ("prose", "heading"):
+        _read_model_named(r, text, i, source, line)
         for m in _MODEL_QUANT.finditer(text):
             r.add("precision", m.group(1), i, source, line)
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
@@ -928,8 +960,9 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             if m:
                 r.add(name, float(next(g for g in m.groups() if g)), i, source, line)
     low = text.lower()
-    if source in ("prose", "heading") and re.search(r"\b(power|watts?|draw|consum)", low) and _POWER.search(text):
-        r.reading("power", text, i, source, line)
+    if source in ("prose", "heading") and (re.search(r"\b(power|watts?|draw|consum)", low) or _AT_WATTS.search(text)):
+        if _POWER.search(text):
+            r.reading("power", text, i, source, line)
     if source in ("prose", "heading") and re.search(r"\benergy\b", low) and _ENERGY.search(text):
         r.reading("energy", text, i, source, line)
 
@@ -960,6 +993,8 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
             last = k
     if bold is not None:
         captions[bold] = len(lines) - 1
+    if inside and over is not None and not run:  # a fence left open runs to the file's end (CommonMark)
+        captions.setdefault(over, len(lines) - 1)
     for k, end in sorted(captions.items()):
         line = lines[k]
         if _COMMAND.search(line):
@@ -973,6 +1008,113 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
         n = len(r.facts)
         if len(names) == 1 and r.add("model", names[0], k + first, "caption", line) and len(r.facts) > n:
             r.facts[-1] = replace(r.facts[-1], until=end + first)
+
+
+@lru_cache(maxsize=2)
+def _model_table(path: str) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
+    """((words, row name) of every name and alias of the model table, longest first), and the families
+    its names start with (`llama`, `qwen`, `deepseek`): read with the csv module, as `hardware` matches them."""
+    names, families = [], set()
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            for name in [row["model_pattern"], *(row.get("aliases") or "").split(";")]:
+                words = _model_words(name).strip()
+                if words:
+                    names.append((words, row["model_pattern"]))
+                    family = re.match(r"[a-z]{3,}", words)
+                    families |= {family.group(0)} if family else set()
+    names.sort(key=lambda n: -len(n[0]))
+    return tuple(names), frozenset(families)
+
+
+def _model_words(text: str) -> str:
+    """A name as words, as the model table is matched (`benchbook.hardware`): lower case, a point between
+    digits kept, every other run of other characters one space, padded so that words match whole."""
+    s = re.sub(r"(?<=\d)\.(?=\d)", "_", str(text).lower().replace("_", " "))
+    return " " + " ".join(re.sub(r"[^a-z0-9_]+", " ", s).replace("_", ".").split()) + " "
+
+
+#: A model's size as a word of its name in words (`70b`, `8b`, `0.6b`) and a family word before it (`llama`,
+#: `llama3`, `qwen2.5`), at most three words apart: a phrase that names a model, which one or not.
+_SIZE_WORD = re.compile(r"^(?:\d+x)?\d+(?:\.\d+)?b$")
+_URL = re.compile(r"\bhttps?://\S+")
+#: A line of delimited data (a CSV row: three commas and none followed by a space): a tool's data, not prose.
+_DELIMITED = re.compile(r"^(?:[^,]*,(?! )){3}")
+
+
+def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> None:
+    """The model a heading or a line of prose names (an issue's title `# Add llama 3.3 70b GH200 model`,
+    `the sgl_jax Qwen/Qwen2.5-7B-Instruct model running on v6e-1`): by its id (a name of `-`/`.` parts, one
+    of them a parameter count, under an organisation or not, as a caption writes it) or by the words of a
+    name in the model table (data/models.csv, matched as `hardware.model_size` matches: `llama 3.3 70b` is
+    the table's Llama-3.3-70B), kept as written. A line naming one model states it; a line naming several
+    (a comparison), or a family and a size that no one table name fits (`Llama 70B`: Llama 2, 3, 3.1 or
+    3.3), leaves a sign whose `words` are the phrase: the page names the line, never a model."""
+    if _MD_ROW.match(line) or _QUOTED_ROW.search(text) or _DELIMITED.match(text) or "\t" in text.strip():
+        return
+    if _COMMAND.search(line) or any(k == i for k, _ in r.prose):
+        return  # a command's model is its flag's; a help text's example (`eg. org/name`) is no model
+    text = _ENV.sub(" ", text)  # `draft_model=org/X`: a key's value is the key's (`_read_assignments`)
+    named = [
+        m.group(1)
+        for m in _CAPTION_MODEL.finditer(text)
+        if _NAME_SIZE.search(_last_part(m.group(1)))
+        and not _FILE_NAME.search(m.group(1))
+        and m.group(1).split("/")[0].lower() not in _OUTPUT_DIRS | _MODELS_DIRS  # a folder's entry: a path
+    ]
+    names, families = _model_table(str(config.DATA_DIR / "models.csv"))
+    bare = _PATH.sub(" ", _URL.sub(" ", text))  # a folder, a link or a file named after a model names it in no sentence
+    bare = " ".join(t for t in bare.split() if not _FILE_NAME.search(t.rstrip(".,;:)`'\"")))
+    words = _model_words(bare)
+    rows: dict[str, str] = {}  # words matched -> row
+    for w, row in names:
+        sized = any(_SIZE_WORD.match(x) for x in w.split())  # `deepseek r1` alone is a family, not its 671B
+        if sized and f" {w} " in words and not any(f" {w} " in f" {o} " for o in rows):
+            rows[w] = row
+    named += [_as_written(w, bare) for w in rows]
+    named = [
+        n
+        for k, n in enumerate(dict.fromkeys(named))
+        if not any(_same_model(n, o) for o in list(dict.fromkeys(named))[:k])
+    ]
+    if len(named) == 1:
+        r.named(named[0], i, source, line)
+        m = re.search(re.escape(named[0]) + _SCHEME_AFTER, text)  # `Llama 3.1 8B FP8`: as `_MODEL_QUANT` reads
+        if m:
+            r.add("precision", m.group(1), i, source, line)
+        return
+    ws = words.split()
+    phrases = [
+        " ".join(ws[k : j + 1])
+        for k, w in enumerate(ws)
+        if any(w.startswith(f) for f in families)
+        for j in range(k + 1, min(k + 4, len(ws)))
+        if _SIZE_WORD.match(ws[j])
+    ]
+    if named or phrases:
+        words = ", ".join(named) if named else _as_written(phrases[0], bare)
+        r.signs.append(Sign("model", i, line.strip()[:200], words=words))
+
+
+def _as_written(words: str, text: str) -> str:
+    """The span of `text` that `words` (`_model_words`) were read from, as the line writes it."""
+    m = re.search(r"(?<![A-Za-z0-9.])" + r"[\W_]+".join(map(re.escape, words.split())) + r"(?![A-Za-z0-9])", text, re.I)
+    return m.group(0) if m else words
+
+
+def _read_form_fields(r: _Reader, lines: list[str], first: int) -> None:
+    """A GitHub issue form's field as it renders: `### Label`, a blank line, the value on a line of its own
+    and the next field's heading (`### CPU` / `Intel(R) Xeon(R) Platinum 8460Y+` / `### GPU` / `AMD
+    Instinct MI300X`). A label that is a fact's key (`KEYS`) states that fact with the value; a section
+    holding more than that one line is a write-up's section, not a field."""
+    heads = [k for k, raw in enumerate(lines) if _HEADING.match(raw)]
+    for k, end in zip(heads, [*heads[1:], len(lines)], strict=False):  # no heading: no field
+        h = _HEADING.match(lines[k])
+        name = KEYS.get(_norm(h.group(2))) if len(h.group(1)) == 3 else None
+        body = [(j, lines[j]) for j in range(k + 1, end) if lines[j].strip()]
+        if name and len(body) == 1 and not _FENCE.match(body[0][1]) and not _COMMAND.search(body[0][1]):
+            j, value = body[0]
+            r.keyed(name, value.strip(), j + first, "key-value", f"{h.group(2)}: {value.strip()}")
 
 
 def _read_paths(r: _Reader, line: str, i: int) -> None:
@@ -1113,6 +1255,11 @@ COLUMNS |= {"tensor_parallel": "tp", "device": "device"}
 AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel"}
 
 
+#: Sources of a model named in a title or a sentence (`_read_model_named`): read only where no command,
+#: labelled line or caption names one (`_worded_last`).
+WORDED = ("heading", "prose")
+
+
 def placeholder(value) -> bool:
     """A value the file leaves for its reader to fill (`$MODEL_PATH/...`, `<model>`): names nothing."""
     return str(value).startswith(("$", "<", "{"))
@@ -1142,6 +1289,9 @@ def fill(table, context: Context) -> list[str]:
         facts = [f for f in context.get(name) if not placeholder(f.value)]
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
         values = list(dict.fromkeys(f.value for f in facts))
+        if name == "model" and all(f.source in WORDED for f in facts):  # `Llama 3.3 70B` and `Llama-3.3-70B-Instruct`
+            values = [v for v in values if not any(_same_model(v, o) and _words(v) < _words(o) for o in values)]
+            facts = [f for f in facts if f.value in values]
         if name == "model":  # a caption naming a model the file names in full elsewhere adds none
             captions = {f.value for f in facts if f.source == "caption"}
             values = [v for v in values if v not in captions or not any(_same_model(v, o) for o in values if o != v)]

@@ -326,6 +326,16 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if not records and not rejects:
         raise ParseError(source, 1, "text-generation-benchmark tables found but no data rows in them")
     messages.extend(st.notes)
+    stated = {r["quantize"] for r in records if r.get("quantize") is not None}
+    if len(stated) == 1 and any(r.get("quantize") is None for r in records):
+        # a table whose quantization the file leaves unstated takes the one the rest of the file states
+        # (as `context.fill` fills a column the table leaves empty)
+        (only,) = stated
+        k = records[0]._index["quantize"]
+        records = [r if r[k] is not None else type(r)((*r[:k], only, *r[k + 1 :])) for r in records]
+        messages.append(
+            f"{source}: quantize {only!r} for the tables that state none: the one the rest of the file states"
+        )
     if filled:
         messages.append(
             f"{source}: {filled} blank cells filled from the identical cell above "
@@ -414,7 +424,10 @@ def _read_table(lines, i, st: _State, source: str, messages: list[str]):
     step = None
     tp = st.tp(messages, source)
     seq = st.heading_seq if st.heading_seq is not None else st.params.get("sequence_length")
-    quant = st.heading_quant if st.heading_quant is not None else (st.launcher_quant or "none")
+    # the launcher's `--quantize` defaults to none (text-generation-launcher: `quantize: Option<Quantization>`):
+    # a launch the file shows without one ran unquantized; a file showing no launch states nothing of it
+    launched = st.launcher_model is not None or st.launcher_tp is not None
+    quant = st.heading_quant if st.heading_quant is not None else (st.launcher_quant or ("none" if launched else None))
     base = {
         "model": st.model(),
         "tp": tp,

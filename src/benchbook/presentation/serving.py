@@ -376,6 +376,7 @@ def device_sentence(
     fewest: int | None = None,
     instances: int = 1,
     models: list | None = None,
+    named_at: tuple | None = None,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
@@ -383,7 +384,8 @@ def device_sentence(
     with where they come from (`weights`, an `analysis.precision.Weights`; `size_line`: the input's line
     that states the size, where the size is the input's own; `fewest`: the fewest devices a run spans,
     where runs of a disaggregated layout of `instances` instances stand beside runs in one instance;
-    `models`: the runs' models, where they are several the roofline sizes none)."""
+    `models`: the runs' models, where they are several the roofline sizes none; `named_at`: (source, line)
+    of a model the file names only in a heading or prose, `analysis.serving.named_at`)."""
     dev = {"spans": spans, "fewest": fewest or spans, "instances": instances, **(said or {})}
     if peaks is not None:
         dev = dict(
@@ -398,6 +400,7 @@ def device_sentence(
         **dev,
         model=model,
         models=[str(m) for m in models or []],
+        named_at=list(named_at) if named_at else None,
         total_b=total_b,
         active_b=active_b,
         moe=bool(total_b and active_b and total_b > active_b),

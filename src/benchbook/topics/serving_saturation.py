@@ -43,6 +43,7 @@ class Result:
     queue: dict  # the closed-loop limits in this input's numbers (`serving.queue_limits`)
     ledger: Ledger
     set_aside: str | None
+    named_at: tuple | None = None  # (source, line) of a model named only in a title or prose (`serving.named_at`)
 
 
 def analyse(p: dict) -> Result:
@@ -133,6 +134,7 @@ def analyse(p: dict) -> Result:
         tokenizers=serving.tokenizers(p["source"], models or [m for m, _, how in untied if how == "named"]),
         untied=untied,
         size=(total_b, active_b, size_source, stated[2] if stated and size_source == "input" else None),
+        named_at=serving.named_at(model, p["source"]),
         weights=w,
         lit=lit,
         roofline=rl,
@@ -189,6 +191,7 @@ def page(res: Result) -> Page:
             fewest=serving.devices(r) * res.instances[0],
             instances=res.instances[1],
             models=sorted(r["model"].dropna().unique()) if "model" in r else [],
+            named_at=res.named_at,
         ),
         threshold=f"{p['knee_threshold']:g}",
         threshold_pct=f"{100 * p['bound_threshold']:.0f}",

@@ -1,0 +1,104 @@
+"""A model named in a title or a sentence (`context._read_model_named`): by its id, or by the words of
+one name of the model table; a phrase that fits no one model, or a line naming several, is a sign
+that names the line, never a model; such a model is the run's only where nothing else names one."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from benchbook.ingest import context
+
+BLOCK = ["", "Successful requests: 940"]  # no fence: the line above is no caption
+
+
+def _read(*lines: str) -> context.Context:
+    return context.read(list(lines))
+
+
+@pytest.mark.parametrize(
+    ("line", "model", "source"),
+    [
+        ("# Add llama 3.3 70b GH200 model and GH200 profile", "llama 3.3 70b", "heading"),
+        ("# [BUG] Llama 3.1 8b Server and SingleStream Scenario fail", "Llama 3.1 8b", "heading"),
+        (
+            "The goal is the sgl_jax Qwen/Qwen2.5-7B-Instruct model running on v6e-1.",
+            "Qwen/Qwen2.5-7B-Instruct",
+            "prose",
+        ),
+    ],
+)
+def test_a_model_named_in_a_title_or_a_sentence_is_stated_on_its_line(line, model, source):
+    c = _read(line, *BLOCK)
+    fact = c.get("model")[0]
+    assert (fact.value, fact.line, fact.source) == (model, 1, source)
+    assert context.states(c, "model").status == "stated"
+    assert not c.get("path_model")  # an id in a sentence is no folder
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("# Llama 70B 1 Node Example", "Llama 70B"),  # Llama 2, 3, 3.1 or 3.3: no one table name fits
+        ("# Llama-3.1-8B vs Qwen3-32B on one H100", "Llama-3.1-8B, Qwen3-32B"),  # a comparison names two
+    ],
+)
+def test_words_that_fit_no_one_model_are_a_sign_naming_the_line_never_a_model(line, words):
+    c = _read(line, *BLOCK)
+    assert not c.get("model")
+    said = context.states(c, "model")
+    assert (said.status, said.line, said.sign.words) == ("unread", 1, words)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We ran deepseek r1 on the box.",  # a family without its size is no one model (the 671B, or a distill)
+        "2024-01-02,run,Llama-3.1-8B,12.5,3.1",  # a CSV row is a tool's data, not a sentence
+        "| Llama-3.1-8B | 12.5 |",  # a table row is the parser's
+        "See /models/Qwen2.5-7B/config.json for the weights.",  # a folder under models: named in a path
+    ],
+)
+def test_lines_that_are_no_sentence_or_name_no_size_state_no_model(line):
+    assert not _read(line, *BLOCK).get("model")
+
+
+def test_a_folder_under_models_stays_a_model_named_only_in_a_path():
+    c = _read("See /models/Qwen2.5-7B/ for the weights.", *BLOCK)
+    assert [f.value for f in c.get("path_model")] == ["Qwen2.5-7B"]
+
+
+def test_a_title_model_fills_the_table_only_where_nothing_else_names_one():
+    alone = pd.DataFrame({"model": [""], "line": [3]})
+    context.fill(alone, _read("# Add llama 3.3 70b GH200 model", *BLOCK))
+    assert alone["model"].tolist() == ["llama 3.3 70b"]
+    commanded = pd.DataFrame({"model": [""], "line": [4]})
+    context.fill(commanded, _read("# Add llama 3.3 70b GH200 model", "vllm serve Qwen/Qwen3-32B --tp 2", *BLOCK))
+    assert commanded["model"].tolist() == ["Qwen/Qwen3-32B"]
+
+
+def test_one_model_written_twice_in_titles_and_prose_is_one_value():
+    t = pd.DataFrame({"model": [""], "line": [5]})
+    context.fill(t, _read("# Llama 3.3 70B on MI355", "We serve amd/Llama-3.3-70B-Instruct-FP8-KV here.", *BLOCK))
+    assert t["model"].tolist() == ["amd/Llama-3.3-70B-Instruct-FP8-KV"]
+
+
+def test_a_caption_over_a_fence_left_open_labels_the_block_to_the_files_end():
+    lines = ["Qwen/Qwen3-32B sharegpt dataset test:", "```shell", "qps1", "Successful requests: 200"]
+    caption = [f for f in _read(*lines).get("model") if f.source == "caption"]
+    assert [(f.value, f.until) for f in caption] == [("Qwen/Qwen3-32B", 4)]
+    closed = _read(*lines, "```", "", "Qwen/Qwen3-8B is the next.", "```", "more")
+    assert [f.until for f in closed.get("model") if f.source == "caption"] == [5, 9]
+
+
+@pytest.mark.parametrize(
+    ("line", "precision"),
+    [
+        ("# Unable to Reproduce the Throughput of Llama 3.1 8B FP8 on H100", "FP8"),
+        ("# Llama 3.1 8B, served in FP8 on H100", None),  # a scheme not written after the name is the sentence's
+    ],
+)
+def test_a_scheme_written_after_a_model_named_in_words_states_its_precision(line, precision):
+    c = _read(line, *BLOCK)
+    assert [f.value for f in c.get("model")] == ["Llama 3.1 8B"]
+    assert [f.value for f in c.get("precision")] == ([precision] if precision else [])
