@@ -375,6 +375,8 @@ def test_a_block_without_its_banner_is_read_when_it_holds_a_row_only_sglang_prin
     # the same rows as vLLM prints them (no retokenized count, `E2EL`): vLLM's block, not SGLang's
     vllm_rows = "Request throughput (req/s):              0.85\nMean E2EL (ms):    56360.43\n" + "=" * 50 + "\n"
     assert not s.sniff("```shell\n" + vllm_rows)
+    # under a banner, the rows are that block's (one without a Backend row is none of SGLang's): no banner is missing
+    assert not s.sniff("============ Serving Benchmark Result ============\n" + rows)
 
 
 def test_a_command_asking_another_rate_than_the_block_prints_is_not_the_blocks():

@@ -219,7 +219,8 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, bool, bool]]:
         while i > 0 and i - 1 not in taken and _is_block_row(lines[i - 1]) and not HEADER_RE.match(lines[i - 1]):
             i -= 1
         labels = {_label(lines[k]) for k in range(i, j)}
-        if i < j and labels & set(SGLANG_ONLY) and "Backend" not in labels:
+        banner = i > 0 and bool(HEADER_RE.match(lines[i - 1]))  # a banner without a Backend row: not this case
+        if i < j and labels & set(SGLANG_ONLY) and "Backend" not in labels and not banner:
             out.append((i - 1, j, True, True))
     return sorted(out)
 
