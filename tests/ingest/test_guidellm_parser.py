@@ -25,7 +25,11 @@ def cell(df, run, metric, statistic):
     return hit.iloc[0]
 
 
-@pytest.mark.parametrize("path", [QWEN, LLAMA], ids=lambda p: p.name)
+#: The Server Throughput Statistics table alone (vllm-project/guidellm#617).
+THROUGHPUT_ALONE = FIX / "guidellm_pr617_server_throughput_statistics_concurrent_25_mean_only.md"
+
+
+@pytest.mark.parametrize("path", [QWEN, LLAMA, THROUGHPUT_ALONE], ids=lambda p: p.name)
 def test_detected_as_guidellm_only(path):
     assert ingest.detect(path.read_text()) == [TOOL]
 

@@ -25,7 +25,11 @@ def parsed(path):
     return ingest.read_parsed(path, tool=TOOL)[0]
 
 
-@pytest.mark.parametrize("path", [SERVER, OFFLINE], ids=lambda p: p.name)
+#: An Offline summary pasted from the banner under its title (mlcommons/inference#2310).
+TITLELESS = FIX / "mlcommons_issue2310_pysut_offline_performanceonly_1633_samples_tokens_cut.md"
+
+
+@pytest.mark.parametrize("path", [SERVER, OFFLINE, TITLELESS], ids=lambda p: p.name)
 def test_detected_as_mlperf_only(path):
     assert ingest.detect(path.read_text()) == [TOOL]
 

@@ -25,7 +25,10 @@ PR5390 = FIX / "sglang_pr5390_r1_dp8_cutlass_mla.md"
 A6000 = FIX / "a6000x2_qwen25_72b_gptq_dummy_rate10.md"
 NVFP4 = FIX / "nvfp4_sglang_oai_two_blocks_cap512.md"
 KIMI = FIX / "kimi_k26_8k_64k_cap80_command_below.md"
-ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA, PR685, ISSUE23896, PR5390, A6000, NVFP4, KIMI]
+#: A banner quoted with `> ` over unquoted rows; a block pasted without its banner.
+QUOTED = FIX / "sglang_pr14098_mindie_backend_sharegpt_1200_prompts_rate24_printed_8_cut.md"
+HEADLESS = FIX / "sglang_pr5571_dsv3_shared_experts_fusion_30k_in_rate10_block_without_banner_cut.md"
+ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA, PR685, ISSUE23896, PR5390, A6000, NVFP4, KIMI, QUOTED, HEADLESS]
 
 
 def parsed(path):
