@@ -1,6 +1,7 @@
 """MLPerf Inference LoadGen `mlperf_log_summary.txt` of the LLM benchmarks (Server and Offline).
 
-The file has three sections under `====` banners: "MLPerf Results Summary" (SUT name, Scenario,
+The file has three sections under `====` banners (a paste may start at the banner under the title:
+`TITLELESS_RE`): "MLPerf Results Summary" (SUT name, Scenario,
 Mode, the headline rates, `Result is : VALID|INVALID` with the constraint checks and, for LLMs,
 the TTFT/TPOT early-stopping results), "Additional Stats" (latencies, first-token latencies and
 time-per-output-token in ns: min, max, mean and percentiles; LoadGen 5.x+ names the min/max/mean

@@ -13,6 +13,9 @@ Two forms are read:
   option per line as in a YAML `command:`; below it where a file of one block has none above, its
   shell variables resolved from the script's assignments) gives model, dataset and num_prompts; the nearest
   markdown heading names the run. A block that prints `Accept length` ran a speculative server.
+  A write-up may quote the block (`> ` before the banner, the rows after it with or without it), or
+  paste it from below its banner (`_blocks`: rows closed by the row of `=` that hold a row only SGLang
+  prints); a command asking another request rate than the block prints is not the block's.
 * the JSONL that `--output-file` appends, one object per run: July-2024 short keys (`total_input`,
   `median_ttft`, `output_token_throughput`), late-2024 objects (`median_ttft_ms`, `median_itl_ms`,
   `output_throughput`, a bare `Infinity` as request rate), later full ones
