@@ -25,7 +25,11 @@ def cell(df, run, metric, statistic):
     return hit.iloc[0]
 
 
-@pytest.mark.parametrize("path", [QWEN, LLAMA], ids=lambda p: p.name)
+#: The Server Throughput Statistics table alone (vllm-project/guidellm#617).
+THROUGHPUT_ALONE = FIX / "guidellm_pr617_server_throughput_statistics_concurrent_25_mean_only.md"
+
+
+@pytest.mark.parametrize("path", [QWEN, LLAMA, THROUGHPUT_ALONE], ids=lambda p: p.name)
 def test_detected_as_guidellm_only(path):
     assert ingest.detect(path.read_text()) == [TOOL]
 
@@ -174,3 +178,24 @@ def test_a_concurrent_benchmark_whose_streams_the_file_does_not_print_is_capped_
     profile = "strategy_type='concurrent' rate=[2.0, 4.0] strategy_types=['concurrent', 'concurrent']\n"
     known = g.parse(profile + path.read_text(), "x.md").table.drop_duplicates("run")
     assert list(known["max_concurrency"]) == [2.0, 4.0] and set(known["format"]) == {g.FORMAT}
+
+
+_THROUGHPUT = (
+    "ℹ {title}\n"
+    "|============|=======|======|=========|\n"
+    "| Benchmark  | Requests             |||\n"
+    "| Strategy   | Concurrency || Per Sec |\n"
+    "|            | Mdn   | Mean | Mean    |\n"
+    "|------------|-------|------|---------|\n"
+    "| concurrent | 25.0  | 25.0 | 2.3     |\n"
+    "|============|=======|======|=========|\n"
+)
+
+
+def test_the_server_throughput_table_pasted_alone_is_read_and_a_table_of_another_tool_is_not():
+    alone = _THROUGHPUT.format(title="Server Throughput Statistics (All Requests)")
+    assert ingest.detect(alone) == [TOOL]
+    t = g.parse(alone, "alone.md").table
+    assert cell(t, "concurrent", "request_throughput", "value")["value"] == 2.3
+    # the same frame under a title of no console table of GuideLLM's is not its output
+    assert TOOL not in ingest.detect(_THROUGHPUT.format(title="Disk Statistics"))

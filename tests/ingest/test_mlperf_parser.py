@@ -25,7 +25,11 @@ def parsed(path):
     return ingest.read_parsed(path, tool=TOOL)[0]
 
 
-@pytest.mark.parametrize("path", [SERVER, OFFLINE], ids=lambda p: p.name)
+#: An Offline summary pasted from the banner under its title (mlcommons/inference#2310).
+TITLELESS = FIX / "mlcommons_issue2310_pysut_offline_performanceonly_1633_samples_tokens_cut.md"
+
+
+@pytest.mark.parametrize("path", [SERVER, OFFLINE, TITLELESS], ids=lambda p: p.name)
 def test_detected_as_mlperf_only(path):
     assert ingest.detect(path.read_text()) == [TOOL]
 
@@ -213,3 +217,19 @@ def test_a_summary_pasted_in_a_fenced_block_ends_at_its_fence():
     unfenced = path.read_text(encoding="utf-8").replace("```\n\nHowever", "\nHowever")
     with pytest.raises(ParseError, match="Label : value"):
         m.parse(unfenced, path.name)
+
+
+def test_a_summary_pasted_from_below_its_title_is_read_from_its_sut_line():
+    """Without the `MLPerf Results Summary` title, the banner under it, `SUT name :` and then
+    `Scenario :` (the order loadgen/results.cc writes) still open the summary."""
+    summary = OFFLINE.read_text()
+    titleless = "I got this:\n" + summary.split("MLPerf Results Summary", 1)[1]
+    assert ingest.detect(titleless) == [TOOL]
+    p = m.parse(titleless, "titleless.md")
+    assert (
+        cell(p.table, "request_throughput", "value")["value"]
+        == (cell(parsed(OFFLINE).table, "request_throughput", "value")["value"])
+    )
+    assert "no 'MLPerf Results Summary' title" in p.messages[0]
+    # a banner over a `SUT name :` line with no Scenario line under it is no LoadGen summary
+    assert TOOL not in ingest.detect("=" * 48 + "\nSUT name : PySUT\nModel : llama\nTokens per second: 3\n")

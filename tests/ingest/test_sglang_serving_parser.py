@@ -25,7 +25,10 @@ PR5390 = FIX / "sglang_pr5390_r1_dp8_cutlass_mla.md"
 A6000 = FIX / "a6000x2_qwen25_72b_gptq_dummy_rate10.md"
 NVFP4 = FIX / "nvfp4_sglang_oai_two_blocks_cap512.md"
 KIMI = FIX / "kimi_k26_8k_64k_cap80_command_below.md"
-ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA, PR685, ISSUE23896, PR5390, A6000, NVFP4, KIMI]
+#: A banner quoted with `> ` over unquoted rows; a block pasted without its banner.
+QUOTED = FIX / "sglang_pr14098_mindie_backend_sharegpt_1200_prompts_rate24_printed_8_cut.md"
+HEADLESS = FIX / "sglang_pr5571_dsv3_shared_experts_fusion_30k_in_rate10_block_without_banner_cut.md"
+ALL = [BBUF, JIEWCC, DATACRUNCH, DLORA, PR685, ISSUE23896, PR5390, A6000, NVFP4, KIMI, QUOTED, HEADLESS]
 
 
 def parsed(path):
@@ -334,3 +337,55 @@ def test_sgl_jax_copy_of_the_benchmark_gives_its_prompts():
     # another module of that name is no command of this benchmark: its options are not the run's
     other = s.parse(text.replace("sgl_jax.bench_serving", "sgl_jax.bench_other"), path.name).table
     assert other["num_prompts"].isna().all()
+
+
+def _rated_block(rate: str, rows: str = "") -> str:
+    return (
+        "============ Serving Benchmark Result ============\n"
+        "Backend:                                 sglang\n"
+        f"Traffic request rate:                    {rate}\n"
+        "Successful requests:                     90\n"
+        "Benchmark duration (s):                  10.00\n"
+        f"{rows}"
+        "==================================================\n"
+    )
+
+
+def test_a_banner_quoted_in_markdown_is_read_with_its_rows_quoted_or_not():
+    lazy = "> " + _rated_block("inf")  # markdown's lazy continuation: the rows below go on unquoted
+    every = "".join("> " + line + "\n" for line in _rated_block("inf").splitlines())
+    for text in (lazy, every):
+        assert s.sniff(text)
+        t = s.parse(text, "q.md").table
+        assert t.loc[t["metric"] == "completed", "value"].tolist() == [90]
+    # a `>` that is no quote marker (a shell prompt's `$ >` before the banner) leaves the block unread
+    assert not s.sniff("$ >" + _rated_block("inf"))
+
+
+def test_a_block_without_its_banner_is_read_when_it_holds_a_row_only_sglang_prints():
+    rows = (
+        "Total generated tokens (retokenized):    24859\n"
+        "Request throughput (req/s):              0.85\n"
+        "Mean E2E Latency (ms):                   56360.43\n"
+        "==================================================\n"
+    )
+    parsed_ = s.parse("```shell\n" + rows, "headless.md")
+    t = parsed_.table
+    assert t.loc[t["metric"] == "request_throughput", "value"].tolist() == [0.85]
+    assert set(t["format"]) == {s.HEADLESS} and "no banner" in parsed_.messages[0]
+    # its absent rows are not said absent from the print: the format carries none
+    assert ingest.carries(TOOL, s.HEADLESS, "request_rate") is False
+    # the same rows as vLLM prints them (no retokenized count, `E2EL`): vLLM's block, not SGLang's
+    vllm_rows = "Request throughput (req/s):              0.85\nMean E2EL (ms):    56360.43\n" + "=" * 50 + "\n"
+    assert not s.sniff("```shell\n" + vllm_rows)
+    # under a banner, the rows are that block's (one without a Backend row is none of SGLang's): no banner is missing
+    assert not s.sniff("============ Serving Benchmark Result ============\n" + rows)
+
+
+def test_a_command_asking_another_rate_than_the_block_prints_is_not_the_blocks():
+    cmd = "python3 -m sglang.bench_serving --backend sglang --num-prompts 100 --request-rate {}\n"
+    same = s.parse(cmd.format(8) + _rated_block("8.0"), "same.md")
+    assert set(same.table["num_prompts"]) == {100.0}
+    other = s.parse(cmd.format(24) + _rated_block("8.0"), "other.md")
+    assert other.table["num_prompts"].isna().all()
+    assert any("asks 24" in m for m in other.messages)

@@ -524,6 +524,11 @@ _NUMBER_RE = re.compile(NUMBER)
 #: A number standing alone (not the 512 of `pp512` nor the 0 of `Q4_0`): what a reader counts on a row.
 _STANDALONE_RE = re.compile(rf"(?<![\w.]){NUMBER}(?![\w.])")
 
+#: A markdown blockquote's markers before a line (`> `, nested `> > `): a write-up quoting a tool's
+#: print. Markdown lets the lines after a quoted one go on without the marker (lazy continuation), so
+#: a parser that allows it on a block's first line allows it on each of its rows.
+QUOTE = r"(?:>[ \t]?)*"
+
 #: A markdown table's separator row (`|---|:-:|`) and an ATX heading (its text in group 1).
 SEPARATOR_RE = re.compile(r"^\s*\|(\s*:?-+:?\s*\|)+\s*$")
 HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")

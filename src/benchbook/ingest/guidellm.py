@@ -366,9 +366,14 @@ def _parse_v05(text: str | Lines, source: str) -> Parsed:
 
 
 def _sniff_v05(text: str | Lines) -> bool:
-    return contains("Run Summary Info", text) or (
-        contains("Request Latency Statistics", text) and contains("| Benchmark", text)
-    )
+    """Any table of the 0.5+ console (console.py titles each `ℹ ... Statistics` or `ℹ Run Summary
+    Info` above a `|===|` rule and a `| Benchmark` header row): a write-up may paste one alone (the
+    Server Throughput table of a pull request)."""
+    if contains("Run Summary Info", text):
+        return True
+    if not (contains("Statistics", text) and contains("| Benchmark", text)):
+        return False
+    return any(kind in title for title, *_ in _tables(list(splitlines(text))) for kind in _KIND)
 
 
 def sniff(text: str | Lines) -> bool:

@@ -1,6 +1,7 @@
 """MLPerf Inference LoadGen `mlperf_log_summary.txt` of the LLM benchmarks (Server and Offline).
 
-The file has three sections under `====` banners: "MLPerf Results Summary" (SUT name, Scenario,
+The file has three sections under `====` banners (a paste may start at the banner under the title:
+`TITLELESS_RE`): "MLPerf Results Summary" (SUT name, Scenario,
 Mode, the headline rates, `Result is : VALID|INVALID` with the constraint checks and, for LLMs,
 the TTFT/TPOT early-stopping results), "Additional Stats" (latencies, first-token latencies and
 time-per-output-token in ns: min, max, mean and percentiles; LoadGen 5.x+ names the min/max/mean
@@ -110,16 +111,39 @@ SUT_MODEL_RE = re.compile(
 #: The summary's opening as `loadgen/results.cc` writes it (the title between two banners, then the
 #: SUT name), found anywhere: a summary pasted into an issue or a log below other text.
 PASTED_RE = re.compile(r"^[ \t]*MLPerf Results Summary[ \t]*\n[ \t]*={20,}[ \t]*\n[ \t]*SUT name\s*:", re.MULTILINE)
+#: The same summary pasted from below its title: the banner under it, then `SUT name :` and the
+#: `Scenario :` line results.cc writes next (the pair no other tool prints).
+TITLELESS_RE = re.compile(r"^[ \t]*={20,}[ \t]*\n[ \t]*SUT name\s*:[^\n]*\n[ \t]*Scenario\s*:", re.MULTILINE)
 
 
 def sniff(text: str | Lines) -> bool:
     start = head(text, 4000)
-    return ("MLPerf Results Summary" in start[:2000] and "Scenario" in start) or search(PASTED_RE, text)
+    return (
+        ("MLPerf Results Summary" in start[:2000] and "Scenario" in start)
+        or search(PASTED_RE, text)
+        or search(TITLELESS_RE, text)
+    )
+
+
+def _titleless(lines) -> int | None:
+    """Index of the banner above `SUT name :` and `Scenario :` (TITLELESS_RE), where no title is."""
+    for i in range(len(lines) - 2):
+        if BANNER_RE.match(lines[i].strip()) and TITLELESS_RE.match("\n".join(lines[i : i + 3])):
+            return i
+    return None
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
     lines = split_n(text)
     head = next((i for i, s in enumerate(lines) if s.strip() == "MLPerf Results Summary"), None)
+    messages = []
+    section = None
+    if head is None and (head := _titleless(lines)) is not None:
+        section = "MLPerf Results Summary"
+        messages.append(
+            f"{source}:{head + 2}: the summary has no 'MLPerf Results Summary' title (pasted from below it); "
+            f"read from its SUT name line (line {head + 2})"
+        )
     if head is None:
         raise ParseError(source, 1, "no 'MLPerf Results Summary' banner: not a LoadGen mlperf_log_summary.txt")
     settings = {k: None for k in ("run", "scenario", "mode", "sut", "model", "result", "checks")}
@@ -127,9 +151,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     settings.update(errors_line=math.nan)
     settings.update(dict.fromkeys(LIMITS.values(), math.nan))
     checks: list[str] = []
-    records, rejects, messages = [], [], []
+    records, rejects = [], []
     cells = 0
-    section = None
     for j in range(head, len(lines)):
         s, ln = lines[j].strip(), j + 1
         if s.startswith(("```", "~~~")):

@@ -13,6 +13,9 @@ Two forms are read:
   option per line as in a YAML `command:`; below it where a file of one block has none above, its
   shell variables resolved from the script's assignments) gives model, dataset and num_prompts; the nearest
   markdown heading names the run. A block that prints `Accept length` ran a speculative server.
+  A write-up may quote the block (`> ` before the banner, the rows after it with or without it), or
+  paste it from below its banner (`_blocks`: rows closed by the row of `=` that hold a row only SGLang
+  prints); a command asking another request rate than the block prints is not the block's.
 * the JSONL that `--output-file` appends, one object per run: July-2024 short keys (`total_input`,
   `median_ttft`, `output_token_throughput`), late-2024 objects (`median_ttft_ms`, `median_itl_ms`,
   `output_throughput`, a bare `Infinity` as request rate), later full ones
@@ -37,7 +40,7 @@ import re
 import shlex
 
 from benchbook.ingest import serving_power, vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, percentile, register
+from benchbook.ingest.core import QUOTE, Parsed, ParseError, Tool, finish, number, percentile, register
 from benchbook.ingest.text import Lines, contains, first_char, split_n
 
 NAME = "sglang-bench-serving"
@@ -54,10 +57,10 @@ METRICS = {
 }
 
 #: The banner; a write-up may name its run inside it (`==== Serving Benchmark Result (c=64) ====`).
-HEADER_RE = re.compile(r"^\s*=+ Serving Benchmark Result(?: \((?P<label>[^()]+)\))? =+\s*$")
-CLOSE_RE = re.compile(r"^\s*={50}\s*$")
-SECTION_RE = re.compile(r"^\s*-{3,}[A-Za-z][^:]*?-{3,}\s*$")
-ROW_RE = re.compile(r"^\s*(?P<label>[A-Za-z][^:]*?):\s+(?P<value>\S.*?)\s*$")
+HEADER_RE = re.compile(rf"^\s*{QUOTE}=+ Serving Benchmark Result(?: \((?P<label>[^()]+)\))? =+\s*$")
+CLOSE_RE = re.compile(rf"^\s*{QUOTE}={{50}}\s*$")
+SECTION_RE = re.compile(rf"^\s*{QUOTE}-{{3,}}[A-Za-z][^:]*?-{{3,}}\s*$")
+ROW_RE = re.compile(rf"^\s*{QUOTE}(?P<label>[A-Za-z][^:]*?):\s+(?P<value>\S.*?)\s*$")
 STAT_RE = re.compile(
     r"^(?P<stat>Mean|Median|Std|Max|Min|P(?P<p>\d+(?:\.\d+)?)) (?P<name>E2E Latency|TTFT|TPOT|ITL) \(ms\)$"
 )
@@ -135,6 +138,10 @@ JSON_SETTINGS = {
 }
 ARRAY_KEYS = {"input_lens", "output_lens", "ttfts", "itls", "generated_texts", "errors"}
 NOT_SET = "not set"
+#: The format of a block pasted without its banner: its top rows (backend, request rate, concurrency
+#: cap, any others above the copy's first) are not in the file, so no row's absence says the tool
+#: did not print it (`Tool.carries`: none is declared carried).
+HEADLESS = "text without banner"
 
 
 #: A shell assignment in a script around the command (`MODEL_NAME="Kimi-K2.6"`), and a use of one.
@@ -175,8 +182,20 @@ def _is_block_row(s: str) -> bool:
     return bool(ROW_RE.match(s) or SECTION_RE.match(s))
 
 
-def _blocks(lines: list[str]) -> list[tuple[int, int, bool]]:
-    """(header index, end index (exclusive), closed) of each SGLang block (one with a `Backend:` row)."""
+#: Rows only SGLang's block prints (vLLM's has neither): they tell a block pasted without its banner.
+SGLANG_ONLY = ("Total generated tokens (retokenized)", "Mean E2E Latency (ms)", "Median E2E Latency (ms)")
+
+
+def _label(line: str) -> str | None:
+    m = ROW_RE.match(line)
+    return m.group("label").strip() if m else None
+
+
+def _blocks(lines: list[str]) -> list[tuple[int, int, bool, bool]]:
+    """(header index, end index (exclusive), closed, headless) of each SGLang block: one under its
+    banner with a `Backend:` row, or a run of its rows closed by the row of 50 `=` with no banner
+    above (a write-up pasted it from below its top: then the index is the line above its first row).
+    The second holds a row only SGLang prints, so that a vLLM block without its banner stays vLLM's."""
     out = []
     i = 0
     while i < len(lines):
@@ -192,10 +211,21 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, bool]]:
         ):
             j += 1
         closed = j < len(lines) and bool(CLOSE_RE.match(lines[j]))
-        if any(lines[k].strip().startswith("Backend:") for k in range(i + 1, j)):
-            out.append((i, j, closed))
+        if any(_label(lines[k]) == "Backend" for k in range(i + 1, j)):
+            out.append((i, j, closed, False))
         i = j + 1 if closed else max(j, i + 1)
-    return out
+    taken = {k for start, end, _, _ in out for k in range(start, end + 1)}
+    for j, line in enumerate(lines):
+        if j in taken or not CLOSE_RE.match(line):
+            continue
+        i = j
+        while i > 0 and i - 1 not in taken and _is_block_row(lines[i - 1]) and not HEADER_RE.match(lines[i - 1]):
+            i -= 1
+        labels = {_label(lines[k]) for k in range(i, j)}
+        banner = i > 0 and bool(HEADER_RE.match(lines[i - 1]))  # a banner without a Backend row: not this case
+        if i < j and labels & set(SGLANG_ONLY) and "Backend" not in labels and not banner:
+            out.append((i - 1, j, True, True))
+    return sorted(out)
 
 
 def _section(lines: list[str], lo: int, j: int) -> tuple[int, int]:
@@ -275,6 +305,7 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
             "num_prompts": _rate(args.get("num_prompts", args.get("num_prompt"))),
             # the lengths the command asks of its workload, as the JSON result records them
             "workload": "; ".join(f"{k}={args[k]}" for k in WORKLOAD_ARGS if args.get(k)),
+            "command_rate": (_rate(args["request_rate"]), j + 1) if args.get("request_rate") else None,
         }
     if str(server.get("model") or "").startswith("$"):  # a shell variable names no model
         server["model"] = None
@@ -338,17 +369,17 @@ def _text(text: str | Lines, source: str, messages: list[str]):
     records, rejects, cells = [], [], 0
     prev, heading = 0, None
     blocks = _blocks(lines)
-    for k, (start, end, closed) in enumerate(blocks, start=1):
+    for k, (start, end, closed, headless) in enumerate(blocks, start=1):
         ctx = _context(lines, prev, start)
         if len(blocks) == 1 and not ctx.get("model"):
             # one block and no command above it: the write-up put its command below
             below = _context(lines, end, len(lines))
             ctx.update({key: v for key, v in below.items() if key != "run" and not ctx.get(key)})
         heading = ctx.get("run", heading)
-        banner = HEADER_RE.match(lines[start])["label"]
+        banner = None if headless else HEADER_RE.match(lines[start])["label"]
         settings = {
             "run": banner.strip() if banner else heading,
-            "format": "text",
+            "format": HEADLESS if headless else "text",
             "model": ctx.get("model"),
             "dataset": ctx.get("dataset"),
             "num_prompts": ctx.get("num_prompts", math.nan),
@@ -359,6 +390,22 @@ def _text(text: str | Lines, source: str, messages: list[str]):
         }
         block: list[dict] = []
         cells += _parse_block(lines, start, end, source, settings, block, rejects)
+        asked, at = ctx.get("command_rate") or (math.nan, 0)
+        printed = settings["request_rate"]
+        if not (math.isnan(asked) or math.isnan(printed)) and asked != printed:
+            # the block prints the rate it ran at: a command asking another is not this block's, and
+            # neither is the workload it sets (prompt count, dataset)
+            settings.update(num_prompts=math.nan, dataset=None)
+            messages.append(
+                f"{source}:{start + 1}: the block prints a request rate of {printed:g}, the command on line {at} "
+                f"asks {asked:g}: that command is not this block's, so its prompt count and dataset are not read as this run's"
+            )
+        if headless:
+            messages.append(
+                f"{source}:{start + 2}: the result block has no banner (pasted from below its top): its rows from "
+                f"line {start + 2} to the closing row are read; the rows above them (backend, request rate, "
+                "concurrency cap, and any the copy left out) are not in the file"
+            )
         if not closed:
             messages.append(
                 f"{source}:{start + 1}: the result block has no closing row of '='; read up to line {end} "
@@ -490,7 +537,7 @@ def sniff(text: str | Lines) -> bool:
             return _is_result_object(json.loads(first))
         except (json.JSONDecodeError, RecursionError):
             return False
-    return contains("Serving Benchmark Result", text) and bool(_blocks(split_n(text)))
+    return any(contains(t, text) for t in ("Serving Benchmark Result", *SGLANG_ONLY)) and bool(_blocks(split_n(text)))
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -515,5 +562,6 @@ TOOL = register(
         description="SGLang `python -m sglang.bench_serving`: result blocks and --output-file JSONL (serving contract)",
         command="python -m sglang.bench_serving --backend sglang ... [--output-file OUT.jsonl]",
         metrics=METRICS,
+        carries={HEADLESS: frozenset()},
     )
 )
