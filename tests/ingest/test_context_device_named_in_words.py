@@ -104,3 +104,30 @@ def test_a_tpu_setting_is_a_sign_of_a_device_not_a_device():
     c = context.read(["```", "TPU_BACKEND_TYPE=jax vllm serve \\", "  --tensor-parallel-size 1", "```"])
     statement = context.states(c, "device")
     assert statement.status == "unread" and statement.line == 2
+
+
+_RPC_TABLE = [
+    "| model                              |       size |   params | backend  |            test |            t/s |",
+    "| ---------------------------------- | ---------: | -------: | -------- | --------------: | -------------: |",
+    "| qwen3vlmoe 235B.A22B Q4_K - Medium | 124.91 GiB | 235.09 B | CUDA,RPC |            tg32 |   12.98 ± 0.05 |",
+]
+
+
+@pytest.mark.parametrize(
+    ("lead", "listed"), [("with dual DGX Sparks connected via their 200G port", 2), ("on a DGX Spark", None)]
+)
+def test_devices_a_llama_bench_file_says_it_spans_are_the_devices_its_build_sees(tmp_path, lead, listed):
+    # llama-bench's markdown has no gpu_info: the devices the prose counts are those a layer split spreads over
+    from benchbook import ingest
+
+    path = tmp_path / "run.md"
+    path.write_text("\n".join([f"I'm seeing a bit of improvement {lead}.", "", *_RPC_TABLE]) + "\n")
+    df = ingest.read(path, tool="llama-bench")
+    assert set(df["gpu"]) == {"DGX Spark"}
+    got = df["gpus_listed"].dropna().unique().tolist()
+    assert got == ([listed] if listed else [])
+
+
+def test_a_sentence_ending_on_the_device_names_it_and_a_file_name_does_not():
+    assert context.read(["All of it ran on one GH200."]).values("device") == ["GH200"]
+    assert context.read(["The log is in gh200.txt for later."]).values("device") == []

@@ -1152,7 +1152,7 @@ def _device_pattern(path: str) -> re.Pattern:
                 names |= {family} if re.fullmatch(r"[A-Za-z]+\d+[A-Za-z]*", family) else set()
     words = [r"[^A-Za-z0-9\n]{0,2}".join(map(re.escape, re.split(r"[^A-Za-z0-9]+", n))) for n in names]
     words = sorted(words, key=len, reverse=True) + list(_DEVICE_WORDS)
-    return re.compile(r"(?<![\w.-])(" + "|".join(words) + r")(-\d+[a-z]+)?s?(?![\w.-])", re.I)
+    return re.compile(r"(?<![\w.-])(" + "|".join(words) + r")(-\d+[a-z]+)?s?(?![\w-]|\.\w)", re.I)
 
 
 def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
@@ -1329,9 +1329,11 @@ def _same(a, b) -> bool:
 #: llama-bench's `cpu`: a markdown table has no cpu_info column, the `CPU:` line above it names it; the
 #: model, concurrency cap and batch a console table or a log leaves to the command or heading above it;
 #: the energy contract's `device`, the same fact as llama-bench's `gpu`, where a power line's parser
-#: found no device of its own: the machine a heading above the table names).
+#: found no device of its own: the machine a heading above the table names; llama-bench's `gpus_listed`, the
+#: devices its build sees, where no `gpu_info` lists them: the devices the file says the run spans, `dual DGX
+#: Sparks` behind an RPC backend, over which a layer split spreads the model).
 COLUMNS = {"cpu": "cpu", "gpu": "device", "model": "model", "max_concurrency": "concurrency", "batch_size": "batch"}
-COLUMNS |= {"tensor_parallel": "tp", "device": "device"}
+COLUMNS |= {"tensor_parallel": "tp", "device": "device", "gpus_listed": "device_count"}
 #: Columns a parser reads from its own structured output when the tool records them: a JSON field the
 #: parser left aside (GuideLLM's per-strategy worker `max_concurrency`) is not the run's setting, so
 #: these take only what the text around the output states (a command, a labelled line, a heading).
