@@ -131,3 +131,16 @@ def test_devices_a_llama_bench_file_says_it_spans_are_the_devices_its_build_sees
 def test_a_sentence_ending_on_the_device_names_it_and_a_file_name_does_not():
     assert context.read(["All of it ran on one GH200."]).values("device") == ["GH200"]
     assert context.read(["The log is in gh200.txt for later."]).values("device") == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Unlike the RTX 4090 in last week's post, this box is a server.",
+        "Target RPS above 10, a price-performance comparable to the Nvidia L4.",
+        "It is about twice as fast as before, and faster than an A100.",
+    ],
+)
+def test_a_device_set_beside_the_run_is_a_sign_not_the_device(line):
+    c = context.read([line])
+    assert c.get("device") == () and context.states(c, "device").status == "unread"

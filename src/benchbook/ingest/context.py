@@ -1130,6 +1130,12 @@ _DEVICE_WORDS = (
 )
 #: A Cloud TPU type whose number counts chips (v5e, v6e: `v6e-1` is one chip; v4's and v5p's count cores).
 _TPU_CHIPS = re.compile(r"\bv(?:[56]e|5litepod)-(\d{1,4})\b", re.I)
+#: Words that set devices beside each other or beside the run (`Unlike the RTX 4090 in last week's post`, `The
+#: RTX 4090 is faster than the RTX 3090`, `comparable to the Nvidia L20`): a line with one names no device as the
+#: run's; its devices are signs.
+_COMPARED = re.compile(
+    r"\b(?:unlike|compared\s+(?:to|with)|comparable\s+to|vs\.?|versus|than|instead\s+of|similar\s+to)\b", re.I
+)
 #: A count written before a device (`two DGX Sparks`, `dual DGX Sparks`, `8× RTX PRO 6000`): so many of them.
 #: A path as a file system writes one (`/data/a100/x`, `~/h100/run`, `./b200/log`, `a/b/c`); `RTX4090/L4` is two cards.
 _FILE_PATH = re.compile(r"(?<![\w:/.-])(?:(?:~|\.{1,2})?/(?:[\w.+-]+/)*[\w.+-]+|[\w.+-]+(?:/[\w.+-]+){2,})/?")
@@ -1161,7 +1167,8 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
     quoted rows (a tool's data) and commands, read only where no other line names a device. Headings
     come first (a title names the run's device above any sentence), then sentences: one device so named
     (a shorter name inside a longer one is the same, `H100` of `H100 SXM`; a variant is not, `H20` of
-    `H20-3e`) is the run's; several are signs naming their lines, never a device. `TP16` and `EP8` are
+    `H20-3e`) is the run's; several are signs naming their lines, never a device, as is one set beside the
+    run's (`_COMPARED`). `TP16` and `EP8` are
     parallel sizes and match no device name."""
     if any(f.name == "device" for f in r.facts):
         return
@@ -1178,7 +1185,11 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
             continue
         words = _FILE_PATH.sub(" ", _URL.sub(" ", text))
         source = "heading" if _HEADING.match(raw) else "prose"
-        hits[source] += [(k + first, m.group(1) + (m.group(2) or ""), raw) for m in pattern.finditer(words)]
+        for m in pattern.finditer(words):
+            if _COMPARED.search(words):  # a line comparing devices names no one of them as the run's
+                r.signs.append(Sign("device", k + first, text[:200]))
+            else:
+                hits[source].append((k + first, m.group(1) + (m.group(2) or ""), raw))
     for source in ("heading", "prose"):
         glued = {re.sub(r"-(?=\d+[a-z]+$)", "", h[1], flags=re.I): h[1] for h in hits[source]}  # H20-3e: H203e
         names = [glued[n] for n in _most_specific(list(glued))]
