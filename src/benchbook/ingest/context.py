@@ -245,7 +245,8 @@ _INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "instances", "concurre
 #: only where none of them appears.
 _SIGN_WORDS: dict[str, str] = {
     # 单卡 / 双卡 / 多卡 / 显卡: one, two, several cards, graphics card (Chinese write-ups)
-    "device": r"\b(gpus?|accelerators?|nvidia|geforce|radeon|instinct|tesla|quadro|gaudi|ascend|tpu)\b|单卡|双卡|多卡|显卡",
+    # a TPU-only setting (tpu-inference's `TPU_BACKEND_TYPE=jax`) says the run was on a TPU, not which one
+    "device": r"\b(gpus?|accelerators?|nvidia|geforce|radeon|instinct|tesla|quadro|gaudi|ascend|tpu)\b|\btpu_\w+=|单卡|双卡|多卡|显卡",
     "cpu": r"\b(cpu|cpu_info|processor|lscpu|epyc|xeon|ryzen|threadripper|core\s+i[3579])\b",
     "tp": r"(tensor[-_ ]?parallel|\btp[-_ ]?(size|degree)?\b|shard)",
     "pp": r"(pipeline[-_ ]?parallel|\bpp[-_ ]?size\b)",
@@ -320,6 +321,8 @@ _CPUINFO = re.compile(r"^\s*model name\s+:\s*(.+?)\s*$")
 _COUNTED = re.compile(
     r"\b([1-9]\d{0,2})\s*[x×*]\s*((?:NVIDIA|AMD|Intel)?[\s_-]*[A-Za-z][\w-]*(?:[ _-][\w-]+){0,3})", re.I
 )
+#: A count right before a counted part (`2 * ` of `2 * 8 * h800`, `2x ` of `2x 8x H100`): so many of them.
+_OUTER_COUNT = re.compile(r"\b([1-9]\d{0,2})\s*[x×*]\s*$", re.I)
 _COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×*]\s*([1-9]\d{0,2})\b")
 #: A count joined to a part's code by a multiplication sign (`4×H800`, `8x H100`, `2x MI300X`), the
 #: way hardware is written: read in any line (`5x faster` names no part: the code needs a digit).
@@ -401,10 +404,10 @@ _NAME_SIZE = re.compile(r"(?:^|[-.])\d+(?:\.\d+)?[BbMm](?:$|[-.])")
 _FILE_NAME = re.compile(r"\.(?:jsonl?|csv|txt|log|ya?ml|py|sh|md|parquet|arrow|pkl|bin|gguf|safetensors)$", re.I)
 #: A product (`_PRODUCT`) named as where a run ran: `on an Arc B70`, `using an RTX 4090`.
 #: A heading that is a GPU's part code and nothing else (`### A100`, `## MI250`, `### H100 80GB`):
-#: the device the section under it ran on. Precisions (`FP16`), compute capabilities (`SM80`) and a
-#: percentile's heading (`### P99`) are no part.
+#: the device the section under it ran on. Precisions (`FP16`), compute capabilities (`SM80`), parallel
+#: sizes (`## TP16`, `EP8`) and a percentile's heading (`### P99`) are no part.
 _HEADING_PART = re.compile(
-    r"^(?!(?:FP|BF|TF|INT|UINT|SM)\d)(?!P\d{2}(?:\.\d+)?$)(?:NVIDIA\s+|AMD\s+)?"
+    r"^(?!(?:FP|BF|TF|INT|UINT|SM|TP|PP|DP|EP)\d)(?!P\d{2}(?:\.\d+)?$)(?:NVIDIA\s+|AMD\s+)?"
     + _PART_CODE.pattern
     + r"(?:[ -](?:SXM\d?|PCIe|NVL|HBM3e?|\d{2,3}\s?GB))*$"
 )
@@ -737,6 +740,7 @@ def _read(lines: list[str], first: int) -> Context:
         r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - first])
     _read_captions(r, lines, first)
     _read_form_fields(r, lines, first)
+    _read_devices_in_words(r, lines, first)
     if first == 1:
         _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
@@ -931,7 +935,10 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.add("device_count", int(coded.group(1)), i, source, line)
             r.add("device", part.group(0) if part else _clean(coded.group(2)), i, source, line)
         elif m and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1)):  # `5x faster` names no part
-            r.device(m.group(0), i, source, line)
+            # a count of counts before it (`2 * 8 * h800`: two servers of eight) multiplies it
+            outer = _OUTER_COUNT.search(text[: m.start()]) if m.re is _COUNTED else None
+            raw = f"{int(outer.group(1)) * int(m.group(1))} x {m.group(2)}" if outer else m.group(0)
+            r.device(raw, i, source, line)
         elif _N_GPUS.search(text):
             r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
     # a row of quoted values (CSV `"...","NVIDIA GeForce RTX 4080",...`, an SQL INSERT) is a tool's data,
@@ -1117,6 +1124,98 @@ def _read_form_fields(r: _Reader, lines: list[str], first: int) -> None:
             r.keyed(name, value.strip(), j + first, "key-value", f"{h.group(2)}: {value.strip()}")
 
 
+#: Devices as a write-up names them where the hardware table may lack them: a Cloud TPU by its generation
+#: or its accelerator type (`TPU v6e`, `v6e-1`, `v5litepod-8`, `v5p-8`), an Apple chip (`Apple M5`, `on M5`,
+#: `M3 Max`) and an AMD Radeon RX card (`AMD RX 6800 XT`). The table's own names and aliases are the rest.
+_DEVICE_WORDS = (
+    r"(?:Google\s+)?(?:Cloud\s+)?TPU\s?v\d{1,2}[a-z]{0,4}(?:-\d{1,4})?",
+    r"v[4-7](?:e|p|litepod)-\d{1,4}",
+    r"(?:Apple\s+M[1-9]|(?<=\bon\s)M[1-9])(?:\s+(?:Pro|Max|Ultra))?",
+    r"(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{3,4}(?:\s?(?:XTX|XT|GRE))?",
+)
+#: A Cloud TPU type whose number counts chips (v5e, v6e: `v6e-1` is one chip; v4's and v5p's count cores).
+_TPU_CHIPS = re.compile(r"\bv(?:[56]e|5litepod)-(\d{1,4})\b", re.I)
+#: Words that set devices beside each other or beside the run (`Unlike the RTX 4090 in last week's post`, `The
+#: RTX 4090 is faster than the RTX 3090`, `comparable to the Nvidia L20`): a line with one names no device as the
+#: run's; its devices are signs.
+_COMPARED = re.compile(
+    r"\b(?:unlike|compared\s+(?:to|with)|comparable\s+to|vs\.?|versus|than|instead\s+of|similar\s+to)\b", re.I
+)
+#: A count written before a device (`two DGX Sparks`, `dual DGX Sparks`, `8× RTX PRO 6000`): so many of them.
+#: A path as a file system writes one (`/data/a100/x`, `~/h100/run`, `./b200/log`, `a/b/c`); `RTX4090/L4` is two cards.
+_FILE_PATH = re.compile(r"(?<![\w:/.-])(?:(?:~|\.{1,2})?/(?:[\w.+-]+/)*[\w.+-]+|[\w.+-]+(?:/[\w.+-]+){2,})/?")
+_COUNT_WORD = re.compile(r"(?:\b(\d{1,3})\s*[x×*]?|\b(dual|twin|two|three|four|eight))\s*$", re.I)
+_NUMBER_WORDS = {"dual": 2, "twin": 2, "two": 2, "three": 3, "four": 4, "eight": 8}
+
+
+@lru_cache(maxsize=4)
+def _device_pattern(path: str) -> re.Pattern:
+    """Every non-CPU name, alias and part code (the name's first word) of the hardware table (read with the csv module, as `hardware` reads
+    it) and `_DEVICE_WORDS`, longest first, as whole words: not inside another word, a model's id
+    (`Qwen3-235B-A22B`) or a path (`_FILE_PATH`, taken out first). Group 1 is the name; group 2 a variant written after a hyphen
+    (`-3e` of `H20-3e`, another part than the H20); a plural `s` after them is no part of the name."""
+    names = set()
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            if row["kind"] != "cpu":
+                names |= {a.strip() for a in [row["gpu"], *(row.get("aliases") or "").split(";")] if a.strip()}
+                family = row["gpu"].split("-")[0]  # `H100` of H100-SXM5-80GB: the part several rows are
+                names |= {family} if re.fullmatch(r"[A-Za-z]+\d+[A-Za-z]*", family) else set()
+    words = [r"[^A-Za-z0-9\n]{0,2}".join(map(re.escape, re.split(r"[^A-Za-z0-9]+", n))) for n in names]
+    words = sorted(words, key=len, reverse=True) + list(_DEVICE_WORDS)
+    return re.compile(r"(?<![\w.-])(" + "|".join(words) + r")(-\d+[a-z]+)?s?(?![\w-]|\.\w)", re.I)
+
+
+def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
+    """A device a heading, a short label (`On H100:`, `<summary>AMD RX 6800 XT</summary>`) or a sentence
+    names (`ran on b200 again`, `## v6e-1 (single chip)`), outside code blocks, tables, delimited or
+    quoted rows (a tool's data) and commands, read only where no other line names a device. Headings
+    come first (a title names the run's device above any sentence), then sentences: one device so named
+    (a shorter name inside a longer one is the same, `H100` of `H100 SXM`; a variant is not, `H20` of
+    `H20-3e`) is the run's; several are signs naming their lines, never a device, as is one set beside the
+    run's (`_COMPARED`). `TP16` and `EP8` are
+    parallel sizes and match no device name."""
+    if any(f.name == "device" for f in r.facts):
+        return
+    pattern = _device_pattern(str(config.DATA_DIR / "hardware.csv"))
+    hits: dict[str, list[tuple[int, str, str]]] = {"heading": [], "prose": []}  # (line, name, line text)
+    inside = False
+    for k, raw in enumerate(lines):
+        if _FENCE.match(raw):
+            inside = not inside
+            continue
+        text = raw.strip()
+        skip = _MD_ROW.match(raw) or _COMMAND.search(raw) or _DELIMITED.match(text) or _QUOTED_ROW.search(text)
+        if inside or not text or skip or text.startswith(("{", "[", '"')):
+            continue
+        words = _FILE_PATH.sub(" ", _URL.sub(" ", text))
+        source = "heading" if _HEADING.match(raw) else "prose"
+        for m in pattern.finditer(words):
+            if _COMPARED.search(words):  # a line comparing devices names no one of them as the run's
+                r.signs.append(Sign("device", k + first, text[:200]))
+            else:
+                hits[source].append((k + first, m.group(1) + (m.group(2) or ""), raw))
+    for source in ("heading", "prose"):
+        glued = {re.sub(r"-(?=\d+[a-z]+$)", "", h[1], flags=re.I): h[1] for h in hits[source]}  # H20-3e: H203e
+        names = [glued[n] for n in _most_specific(list(glued))]
+        if len(names) > 1:
+            for name in names:
+                line, _, raw = next(h for h in hits[source] if h[1] == name)
+                r.signs.append(Sign("device", line, raw.strip()[:200]))
+            return
+        if names:
+            line, name, raw = next(h for h in hits[source] if h[1] == names[0])
+            r.add("device", name, line, source, raw)
+            text = _URL.sub(" ", raw.strip())
+            chips = _TPU_CHIPS.search(name)
+            before = _COUNT_WORD.search(text[: text.find(name)])
+            if chips:
+                r.add("device_count", int(chips.group(1)), line, source, raw)
+            elif before:
+                r.add("device_count", int(before.group(1) or _NUMBER_WORDS[before.group(2).lower()]), line, source, raw)
+            return
+
+
 def _read_paths(r: _Reader, line: str, i: int) -> None:
     """A model named only in a path (`path_model`): the folder under a models folder (`/models/X`), or an
     organisation/name pair whose name carries a parameter count (`.../nvidia/Llama-3.1-8B-Instruct-FP8/...`,
@@ -1246,9 +1345,11 @@ def _same(a, b) -> bool:
 #: llama-bench's `cpu`: a markdown table has no cpu_info column, the `CPU:` line above it names it; the
 #: model, concurrency cap and batch a console table or a log leaves to the command or heading above it;
 #: the energy contract's `device`, the same fact as llama-bench's `gpu`, where a power line's parser
-#: found no device of its own: the machine a heading above the table names).
+#: found no device of its own: the machine a heading above the table names; llama-bench's `gpus_listed`, the
+#: devices its build sees, where no `gpu_info` lists them: the devices the file says the run spans, `dual DGX
+#: Sparks` behind an RPC backend, over which a layer split spreads the model).
 COLUMNS = {"cpu": "cpu", "gpu": "device", "model": "model", "max_concurrency": "concurrency", "batch_size": "batch"}
-COLUMNS |= {"tensor_parallel": "tp", "device": "device"}
+COLUMNS |= {"tensor_parallel": "tp", "device": "device", "gpus_listed": "device_count"}
 #: Columns a parser reads from its own structured output when the tool records them: a JSON field the
 #: parser left aside (GuideLLM's per-strategy worker `max_concurrency`) is not the run's setting, so
 #: these take only what the text around the output states (a command, a labelled line, a heading).

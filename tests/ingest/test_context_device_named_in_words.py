@@ -1,0 +1,146 @@
+"""A device a heading, a short label line or a sentence names (by the hardware table's names and
+aliases, or a TPU, Apple chip or Radeon RX the table may lack) is the run's device where no other line
+names one and exactly one device is so named; several are signs naming their lines, never a device.
+A device word inside another word, a URL or a path, and a parallel size (`TP16`) name none."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchbook.ingest import context
+
+
+def _device(lines):
+    c = context.read(lines)
+    return [(f.value, f.line, f.source) for f in c.get("device")], c.values("device_count"), context.states(c, "device")
+
+
+@pytest.mark.parametrize(
+    ("lines", "device", "count"),
+    [
+        (["ran on b200 again to make sure we don't break sm100. Still within noise"], ("b200", 1, "prose"), []),
+        (
+            ["As the title says.", "", "On H100:", "```", "$ python run_benchmark.py triton", "```"],
+            ("H100", 3, "prose"),
+            [],
+        ),
+        (["## v6e-1 (single chip): 7.87  -> 8.37 req / sec"], ("v6e-1", 1, "heading"), [1]),
+        (
+            ["I'm seeing a bit of improvement with dual DGX Sparks connected via their 200G port"],
+            ("DGX Spark", 1, "prose"),
+            [2],
+        ),
+        (["Just ran it on M5, this is what I got."], ("M5", 1, "prose"), []),
+        (["<details>", "<summary>AMD RX 6800 XT</summary>"], ("AMD RX 6800 XT", 2, "prose"), []),
+        (["Single node (8× RTX PRO 6000 SM120), sglang v0.5.13."], ("RTX PRO 6000", 1, "prose"), [8]),
+        # the title names the part; the sentence under it says what it is (an H20 with more memory): one device
+        (
+            ["# Add H20-3e fused MoE kernel tuning configs", "", "H20-3e is H20 GPU with 141G memory."],
+            ("H20-3e", 1, "heading"),
+            [],
+        ),
+        # a shorter name inside a longer one is the same device
+        (["Tested on an H100 SXM.", "The H100 was idle otherwise."], ("H100 SXM", 1, "prose"), []),
+    ],
+)
+def test_one_device_named_in_words_is_the_runs(lines, device, count):
+    devices, counts, statement = _device(lines)
+    assert devices == [device]
+    assert counts == count
+    assert statement.status == "stated"
+
+
+def test_two_devices_in_prose_are_signs_naming_both_lines_and_no_device():
+    lines = ["We first tried an A100 80GB.", "", "Then the same with an H200 for comparison."]
+    c = context.read(lines)
+    assert c.get("device") == ()
+    assert sorted(s.line for s in c.signs if s.name == "device") == [1, 3]
+    assert context.states(c, "device").status == "unread"
+
+
+def test_cards_joined_by_a_slash_are_two_devices():
+    c = context.read(["- Test 1 : RTX4090/L4 - 24GB -  full precision"])
+    assert c.get("device") == () and context.states(c, "device").status == "unread"
+
+
+def test_a_variant_is_another_device_than_the_part_it_extends():
+    # 8x96GB H20 and H20-3e: two parts, so no device, and the line is named
+    c = context.read(["在 8x96GB H20 上可以部署，建议使用 H20-3e 等更大显存的 GPU。"])
+    assert c.get("device") == ()
+    assert context.states(c, "device").status == "unread"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["## TP16", "", "### Launch"],  # a tensor-parallel size
+        ["EP8 and PP2 were used."],
+        ["See https://example.com/h100/results for the numbers."],  # a URL
+        ["weights are under /data/a100/models/llama"],  # a path
+        ["Qwen3-235B-A22B ran fine."],  # inside a model's id
+        ["The GH100X die is not a part we know."],  # inside another word
+        ["```", "On H100:", "```"],  # inside a code block
+        ["| gpu | H100 |"],  # a table row is the parser's
+    ],
+)
+def test_no_device_is_invented(lines):
+    devices, counts, statement = _device(lines)
+    assert devices == []
+    assert statement.status != "stated" or counts
+
+
+def test_a_device_another_line_names_wins_over_prose():
+    lines = ["GPU: NVIDIA A100-SXM4-80GB", "", "Earlier we tried an H100."]
+    devices, _, _ = _device(lines)
+    assert devices == [("NVIDIA A100-SXM4-80GB", 1, "key-value")]
+
+
+def test_counted_servers_multiply_their_devices():
+    c = context.read(["GPU server: 2 * 8 * h800"])
+    assert c.values("device") == ["h800"] and c.values("device_count") == [16]
+
+
+def test_a_tpu_setting_is_a_sign_of_a_device_not_a_device():
+    c = context.read(["```", "TPU_BACKEND_TYPE=jax vllm serve \\", "  --tensor-parallel-size 1", "```"])
+    statement = context.states(c, "device")
+    assert statement.status == "unread" and statement.line == 2
+
+
+_RPC_TABLE = [
+    "| model                              |       size |   params | backend  |            test |            t/s |",
+    "| ---------------------------------- | ---------: | -------: | -------- | --------------: | -------------: |",
+    "| qwen3vlmoe 235B.A22B Q4_K - Medium | 124.91 GiB | 235.09 B | CUDA,RPC |            tg32 |   12.98 ± 0.05 |",
+]
+
+
+@pytest.mark.parametrize(
+    ("lead", "listed"), [("with dual DGX Sparks connected via their 200G port", 2), ("on a DGX Spark", None)]
+)
+def test_devices_a_llama_bench_file_says_it_spans_are_the_devices_its_build_sees(tmp_path, lead, listed):
+    # llama-bench's markdown has no gpu_info: the devices the prose counts are those a layer split spreads over
+    from benchbook import ingest
+
+    path = tmp_path / "run.md"
+    path.write_text("\n".join([f"I'm seeing a bit of improvement {lead}.", "", *_RPC_TABLE]) + "\n")
+    df = ingest.read(path, tool="llama-bench")
+    assert set(df["gpu"]) == {"DGX Spark"}
+    got = df["gpus_listed"].dropna().unique().tolist()
+    assert got == ([listed] if listed else [])
+
+
+def test_a_sentence_ending_on_the_device_names_it_and_a_file_name_does_not():
+    assert context.read(["All of it ran on one GH200."]).values("device") == ["GH200"]
+    assert context.read(["The log is in gh200.txt for later."]).values("device") == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Unlike the RTX 4090 in last week's post, this box is a server.",
+        "Target RPS above 10, a price-performance comparable to the Nvidia L4.",
+        "It is about twice as fast as before, and faster than an A100.",
+    ],
+)
+def test_a_device_set_beside_the_run_is_a_sign_not_the_device(line):
+    c = context.read([line])
+    assert c.get("device") == () and context.states(c, "device").status == "unread"
