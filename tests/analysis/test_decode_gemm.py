@@ -57,6 +57,17 @@ def test_a_step_slower_than_a_larger_batch_is_a_kernel_miss_and_not_the_bend():
     # the other way: 5 % slower than the next batch is within the rule's margin
     times[16] = times[32] * 1.05
     assert decode_gemm.sweep(_rows(times)).kernel_misses == ()
+    # exactly 10 % slower is not more than 10 %: no miss either
+    times[16] = (1 + decode_gemm.SLOWER) * times[32]
+    assert decode_gemm.sweep(_rows(times)).kernel_misses == ()
+
+
+def test_a_sweep_of_one_batch_reads_the_weight_in_that_step_and_bends_nowhere():
+    """8 MiB (8,388,608 bytes, 0.008388608 GB: a GB is 1e9 bytes) read in 8.388608 us is 1000 GB/s."""
+    s = decode_gemm.sweep(_rows({1: 8.388608e-6}))
+    assert s.weight_gb == 0.008388608 and (s.k, s.n) == (K, N)
+    assert s.bandwidth_gb_s == pytest.approx(1000.0)
+    assert (s.first_slower, s.kernel_misses) == (None, ())
 
 
 def test_the_h200_sweep_reads_its_weight_at_most_of_the_table_bandwidth_and_bends_near_153():
