@@ -91,6 +91,21 @@ def test_a_row_that_breaks_the_schema_stops_the_load_naming_the_file(tmp_path):
         measured.decode_gemm(path)
     _rows({1: 0.001, 2: 0.001}).to_csv(path, index=False)
     assert len(measured.decode_gemm(path)) == 2
+    # a batch is a whole number of rows: 1.5 is refused though it is at least 1
+    _rows({1: 0.001, 1.5: 0.001}).to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"^sweep\.csv: "):
+        measured.decode_gemm(path)
+
+
+def test_a_power_sample_whose_step_time_is_no_number_stops_the_load_naming_the_file(tmp_path):
+    path = tmp_path / "power.csv"
+    head = "dtype,batch,sample,seconds_in,power_w,sm_mhz,step_s\n"
+    path.write_text(head + "bfloat16,1,10,1.0,503.95,1980,1\n", encoding="utf-8")
+    steps = measured.decode_gemm_power(path)["step_s"]
+    assert steps.dtype == "float64" and steps.tolist() == [1.0]  # a whole second is still a float
+    path.write_text(head + "bfloat16,1,10,1.0,503.95,1980,fast\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^power\.csv: Error while coercing 'step_s'"):
+        measured.decode_gemm_power(path)
 
 
 def test_fp8_on_the_h200_halves_the_weight_read_and_keeps_the_critical_batch():

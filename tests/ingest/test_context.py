@@ -849,6 +849,10 @@ def test_a_server_launch_after_every_result_states_nothing_of_them():
     assert context.ran(context.read(one), one, [4]) == context.read(one)
     assert context.ran(ctx, lines, [7, 10]) == ctx and context.launched(ctx, lines, [3, 7]) is None
     assert context.ran(ctx, lines, [0]) == ctx
+    # two launches are enough: the one above the results ran them, the one after states nothing of them
+    two = lines[3:]
+    ran = context.ran(context.read(two), two, [4])
+    assert not ran.get("dp") and [s.line for s in ran.signs if s.name == "dp"] == [6]
 
 
 def test_a_switch_before_a_flag_does_not_take_the_flag_as_its_value():
