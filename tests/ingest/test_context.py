@@ -886,3 +886,11 @@ def test_genai_perfs_num_prompts_is_its_dataset_size_not_the_requests_sent():
     assert _one(_read("genai-perf profile -m M --request-count 40 --num-prompts 100\n"), "prompts").value == 40
     # the other way: vLLM's bench serve sends its --num-prompts requests
     assert _one(_read("vllm bench serve --model M --num-prompts 100\n"), "prompts").value == 100
+
+
+def test_expert_parallelism_switched_on_without_a_size_is_unread_on_its_line_never_absent():
+    """`--enable-expert-parallel` turns EP on without saying its size: the EP is unread (line 1), so a
+    page may not say the file does not state it; a launch without the switch leaves it absent."""
+    st = context.states(context.read(["vllm serve org/M --enable-expert-parallel"]), "ep")
+    assert (st.status, st.sign.name, st.sign.line) == ("unread", "ep", 1)
+    assert context.states(context.read(["vllm serve org/M --tensor-parallel-size 8"]), "ep").status == "absent"
