@@ -250,6 +250,12 @@ def test_energy_keeps_its_unit():
     assert (f.value, f.unit) == (183155.23, "J")
 
 
+def test_an_energy_in_a_sentence_is_read_with_its_unit_only_where_the_sentence_says_energy():
+    f = _one(_read("The benchmark used 12.5 kJ of energy.\n"), "energy")
+    assert (f.value, f.unit, f.line, f.source) == (12.5, "kJ", 1, "prose")
+    assert not _read("The benchmark used 12.5 kJ.\n").get("energy")
+
+
 # ------------------------------------------------------------------------ absence after looking
 def test_a_fact_read_anywhere_is_stated_with_its_line():
     s = context.states(_read("# Notes\n\nGPU: 2x A100\n"), "device")
