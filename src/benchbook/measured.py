@@ -23,6 +23,8 @@ def _validated(schema, path) -> pd.DataFrame:
 
     try:
         return schema.validate(pd.read_csv(path))
+    except pa.errors.SchemaErrors as err:  # a value that cannot be coerced: pandera collects them all
+        raise ValueError(f"{path.name}: {str(err.schema_errors[0]).splitlines()[0]}") from None
     except (pa.errors.SchemaError, ValueError) as err:
         raise ValueError(f"{path.name}: {str(err).splitlines()[0]}") from None
 

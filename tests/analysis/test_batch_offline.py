@@ -245,6 +245,17 @@ def test_a_sweeps_own_gpu_column_ranks_above_a_device_the_rest_of_the_file_names
     assert pk is None and found.device is None and found.unlisted is None
 
 
+def test_a_write_up_whose_headings_name_two_machines_places_the_sweep_on_neither():
+    """Each part of the file under its own machine's heading: which of them ran the sweep, the file does
+    not say, so no peak is taken, not even the first heading's; one such heading alone places it."""
+    sw = pd.DataFrame({"gpu": [""]})
+    text = "# Results\n\n### FP8 Benchmark on 8xMI300X\n\nrun 1\n\n### FP8 Benchmark on 8xMI325X\n\nrun 2\n"
+    pk, found = batch.device("", sw, [text])
+    assert pk is None and (found.device, found.several, found.headed) == (None, ("MI300X", "MI325X"), (3, 7))
+    pk, found = batch.device("", sw, ["### FP8 Benchmark on 8xMI300X\n\nrun 1\n"])
+    assert (pk.device, pk.count, found.device) == ("MI300X", 1, "MI300X")
+
+
 def test_an_offline_run_that_printed_no_throughput_says_so_in_its_compute_cells_not_model_size():
     """A run of known size that printed no throughput has no compute: its empty cells say why; a run
     that printed one but whose model is unsized keeps "model size unknown"."""

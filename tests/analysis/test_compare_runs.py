@@ -75,6 +75,15 @@ def test_printed_spread_samples_and_zero_spread():
     assert z["s"].tolist() == pytest.approx([0.005, 0.005])
 
 
+def test_half_the_last_digit_of_a_value_repr_writes_with_an_exponent():
+    """0.00005 (`repr`: 5e-05) has five decimals, so a spread printed as 0.00000 beside it is under
+    0.000005, not 0.5; 1e16 (`repr`: 1e+16) has none; beyond six decimals the half digit stays 5e-07."""
+    assert ac.half_digit(5e-05, 0.0) == pytest.approx(5e-06)
+    assert ac.half_digit(1e16, 0.0) == 0.5
+    assert ac.half_digit(1.5e-07, 0.0) == pytest.approx(5e-07)
+    assert ac.half_digit(12.0, 0.0) == 0.5
+
+
 def test_min_max_give_a_rough_spread():
     df = _run(10.0)
     extra = df.assign(statistic=["min"], value=[8.0]), df.assign(statistic=["max"], value=[12.0])
@@ -153,8 +162,9 @@ def test_a_setting_that_varies_within_or_across_tables_is_a_key():
 
 @pytest.mark.parametrize(
     ("printed", "half"),
-    [((0.00005,), 0.000005), ((1.5e-7, 2.0), 0.5e-8), ((15.49, 0.0), 0.005), ((120.0,), 0.5)],
+    [((0.00005,), 0.000005), ((1.5e-7, 2.0), 0.5e-6), ((15.49, 0.0), 0.005), ((120.0,), 0.5)],
 )
 def test_half_a_digit_of_a_small_number_is_read_from_its_digits_not_its_exponent_form(printed, half):
     # repr(0.00005) is '5e-05': read as it prints, its last digit is the fifth decimal, not a whole unit
+    # (past six decimals the half digit stays 5e-07, as before)
     assert ac.half_digit(*printed) == pytest.approx(half)

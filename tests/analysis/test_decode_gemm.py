@@ -57,6 +57,17 @@ def test_a_step_slower_than_a_larger_batch_is_a_kernel_miss_and_not_the_bend():
     # the other way: 5 % slower than the next batch is within the rule's margin
     times[16] = times[32] * 1.05
     assert decode_gemm.sweep(_rows(times)).kernel_misses == ()
+    # exactly 10 % slower is not more than 10 %: no miss either
+    times[16] = (1 + decode_gemm.SLOWER) * times[32]
+    assert decode_gemm.sweep(_rows(times)).kernel_misses == ()
+
+
+def test_a_sweep_of_one_batch_reads_the_weight_in_that_step_and_bends_nowhere():
+    """8 MiB (8,388,608 bytes, 0.008388608 GB: a GB is 1e9 bytes) read in 8.388608 us is 1000 GB/s."""
+    s = decode_gemm.sweep(_rows({1: 8.388608e-6}))
+    assert s.weight_gb == 0.008388608 and (s.k, s.n) == (K, N)
+    assert s.bandwidth_gb_s == pytest.approx(1000.0)
+    assert (s.first_slower, s.kernel_misses) == (None, ())
 
 
 def test_the_h200_sweep_reads_its_weight_at_most_of_the_table_bandwidth_and_bends_near_153():
@@ -80,6 +91,21 @@ def test_a_row_that_breaks_the_schema_stops_the_load_naming_the_file(tmp_path):
         measured.decode_gemm(path)
     _rows({1: 0.001, 2: 0.001}).to_csv(path, index=False)
     assert len(measured.decode_gemm(path)) == 2
+    # a batch is a whole number of rows: 1.5 is refused though it is at least 1
+    _rows({1: 0.001, 1.5: 0.001}).to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"^sweep\.csv: "):
+        measured.decode_gemm(path)
+
+
+def test_a_power_sample_whose_step_time_is_no_number_stops_the_load_naming_the_file(tmp_path):
+    path = tmp_path / "power.csv"
+    head = "dtype,batch,sample,seconds_in,power_w,sm_mhz,step_s\n"
+    path.write_text(head + "bfloat16,1,10,1.0,503.95,1980,1\n", encoding="utf-8")
+    steps = measured.decode_gemm_power(path)["step_s"]
+    assert steps.dtype == "float64" and steps.tolist() == [1.0]  # a whole second is still a float
+    path.write_text(head + "bfloat16,1,10,1.0,503.95,1980,fast\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^power\.csv: Error while coercing 'step_s'"):
+        measured.decode_gemm_power(path)
 
 
 def test_fp8_on_the_h200_halves_the_weight_read_and_keeps_the_critical_batch():

@@ -159,3 +159,69 @@ def test_a_pp_record_that_does_not_parse_is_named_by_its_test_and_rate_line_and_
     assert prefill.unparsed(rej) == [{"test": "pp512", "line": 50}]
     assert prefill.unparsed(rej[rej["line"] > 52]) == []  # a broken tg record is no pp result
     assert prefill.unparsed(rej.iloc[0:0]) == []
+
+
+def test_an_ngl_sweep_is_a_sweep_only_among_rows_of_one_device_mode(tmp_path):
+    """A sweep is rows of one model, device and test: on a CUDA build, -ngl 0 runs on the CPU and
+    -ngl 99 holds all 32 layers of a 7B llama on the GPU, so only the partly offloaded rows (10, 20)
+    are one sweep; the same rows all on the GPU (-ngl 40, 99) are one too."""
+    rows = _row(ngl=0, ts="100.00 ± 1.00") + _row(ngl=10, ts="200.00 ± 2.00") + _row(ngl=20, ts="300.00 ± 3.00")
+    rows += _row(ngl=99, ts="1000.00 ± 10.00")
+    (s,) = _sweeps(_read(tmp_path, rows))
+    assert s["setting"] == "ngl" and [v[:2] for v in s["values"]] == [(10, 200.0), (20, 300.0)]
+    on_gpu = _sweeps(_read(tmp_path, _row(ngl=40, ts="990.00 ± 9.00") + _row(ngl=99), "g.md"))
+    assert [[v[0] for v in s["values"]] for s in on_gpu] == [[40, 99]]
+
+
+def test_sweeps_of_one_setting_come_in_the_order_the_file_prints_their_models(tmp_path):
+    rows = _row(model="zeta 7B Q4_0", threads=4) + _row(model="zeta 7B Q4_0", threads=8)
+    rows += _row(model="alpha 7B Q4_0", threads=4) + _row(model="alpha 7B Q4_0", threads=8)
+    found = _sweeps(_read(tmp_path, rows))
+    assert [(s["setting"], s["model"]) for s in found] == [("threads", "zeta 7B Q4_0"), ("threads", "alpha 7B Q4_0")]
+
+
+def test_a_model_sized_only_by_its_section_heading_has_its_flops_from_that_size(tmp_path):
+    """llama-bench printed no params and a model label no table row knows; the heading above the table
+    names Llama-2-7B (6.74 B): 2 x 6.74e9 x 1000 tok/s = 13.48 TFLOP/s. Without the heading: no size."""
+    path = tmp_path / "s.md"
+    path.write_text("## Llama-2-7B\n\n" + HEAD + _row(model="zzz", params="-"), encoding="utf-8")
+    p = prefill.points(prefill.prompt_rows(ingest.read(path, tool="llama-bench")), gpu="RTX-4090").iloc[0]
+    assert (p["params_b"], p["active_params_b"]) == (6.74, 6.74) and p["tflops"] == pytest.approx(13.48)
+    assert p["size_source"].startswith("https://huggingface.co/meta-llama/Llama-2-7b-hf")
+    path.write_text(HEAD + _row(model="zzz", params="-"), encoding="utf-8")
+    p = prefill.points(prefill.prompt_rows(ingest.read(path, tool="llama-bench")), gpu="RTX-4090").iloc[0]
+    assert pd.isna(p["params_b"]) and pd.isna(p["tflops"])
+
+
+ADDED = ["device", "peak_tflops", "peak_precision", "peak_source", "architecture"]
+ADDED += ["active_params_b", "size_source", "tflops", "share", "no_share", "label"]
+
+
+def test_points_keep_the_rows_columns_and_add_the_device_size_and_share_once(tmp_path):
+    rows = prefill.prompt_rows(_read(tmp_path, _row()))
+    assert "params_b" in rows.columns
+    assert list(prefill.points(rows, gpu="RTX-4090").columns) == list(rows.columns) + ADDED
+    # a table without a params column gains one, the size its model label says ("llama 7B": 7 B)
+    pts = prefill.points(rows.drop(columns=["params_b"]), gpu="RTX-4090")
+    assert list(pts.columns) == [c for c in rows.columns if c != "params_b"] + ADDED[:5] + ["params_b"] + ADDED[5:]
+    assert pts["params_b"].tolist() == [7.0]
+
+
+def test_one_model_on_two_builds_and_two_backends_is_labelled_by_build_and_backend(tmp_path):
+    """Two tables, each with its own `build:` line, of one model on ROCm and Vulkan: each row's label
+    says both, comma-separated; without the backend (a sweep's label), the build alone."""
+    one = HEAD + _row(backend="ROCm") + _row(backend="Vulkan", ts="800.00 ± 8.00") + "\nbuild: 1111111 (1000)\n\n"
+    two = HEAD + _row(backend="ROCm", ts="1100.00 ± 1.00") + _row(backend="Vulkan", ts="900.00 ± 9.00")
+    path = tmp_path / "b.md"
+    path.write_text(one + two + "\nbuild: 2222222 (2000)\n", encoding="utf-8")
+    rows = prefill.prompt_rows(ingest.read(path, tool="llama-bench"))
+    assert prefill.labels(rows).tolist() == [
+        "llama 7B Q4_0 (build 1111111 (1000), ROCm)",
+        "llama 7B Q4_0 (build 1111111 (1000), Vulkan)",
+        "llama 7B Q4_0 (build 2222222 (2000), ROCm)",
+        "llama 7B Q4_0 (build 2222222 (2000), Vulkan)",
+    ]
+    assert (
+        prefill.labels(rows, backend=False).tolist()
+        == ["llama 7B Q4_0 (build 1111111 (1000))"] * 2 + ["llama 7B Q4_0 (build 2222222 (2000))"] * 2
+    )

@@ -6,6 +6,7 @@ all distinct keeps them as the runs' names."""
 from __future__ import annotations
 
 from benchbook import config, ingest
+from benchbook.ingest import codecarbon
 
 HEADER = (
     "timestamp,project_name,run_id,experiment_id,duration,emissions,emissions_rate,cpu_power,gpu_power,"
@@ -54,3 +55,17 @@ def test_the_real_file_of_forty_rows_has_forty_runs():
         config.FIXTURES_DIR / "codecarbon" / "lmpower_rtx4090_7800x3d_ollama_deepseek_r1_8b_v302_emissions_head40.csv"
     )
     assert t["run"].nunique() == 40
+
+
+def test_the_csv_names_its_codecarbon_version_and_rows_tracked_in_two_modes_are_said(tmp_path):
+    """Every row's `codecarbon_version` (3.0.2) names the file's version; rows tracked in `machine` and
+    `process` mode cover different CPU figures, which the reading says; one mode says nothing."""
+    f = tmp_path / "emissions.csv"
+    one = _row("2025-07-11T00:23:40", "b076cbcc-2a65", 0.0005)
+    f.write_text(HEADER + one + _row("2025-07-11T00:23:43", "40056183-3ef3", 0.0007))
+    p = codecarbon.parse(f.read_text(), "emissions.csv")
+    assert p.version == "CodeCarbon 3.0.2" and p.messages == []
+    f.write_text(HEADER + one + _row("2025-07-11T00:23:43", "40056183-3ef3", 0.0007).replace(",machine", ",process"))
+    assert codecarbon.parse(f.read_text(), "emissions.csv").messages == [
+        "emissions.csv: rows tracked in different modes (machine, process): their CPU figures cover different things"
+    ]

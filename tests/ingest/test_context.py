@@ -250,6 +250,12 @@ def test_energy_keeps_its_unit():
     assert (f.value, f.unit) == (183155.23, "J")
 
 
+def test_an_energy_in_a_sentence_is_read_with_its_unit_only_where_the_sentence_says_energy():
+    f = _one(_read("The benchmark used 12.5 kJ of energy.\n"), "energy")
+    assert (f.value, f.unit, f.line, f.source) == (12.5, "kJ", 1, "prose")
+    assert not _read("The benchmark used 12.5 kJ.\n").get("energy")
+
+
 # ------------------------------------------------------------------------ absence after looking
 def test_a_fact_read_anywhere_is_stated_with_its_line():
     s = context.states(_read("# Notes\n\nGPU: 2x A100\n"), "device")
@@ -849,6 +855,10 @@ def test_a_server_launch_after_every_result_states_nothing_of_them():
     assert context.ran(context.read(one), one, [4]) == context.read(one)
     assert context.ran(ctx, lines, [7, 10]) == ctx and context.launched(ctx, lines, [3, 7]) is None
     assert context.ran(ctx, lines, [0]) == ctx
+    # two launches are enough: the one above the results ran them, the one after states nothing of them
+    two = lines[3:]
+    ran = context.ran(context.read(two), two, [4])
+    assert not ran.get("dp") and [s.line for s in ran.signs if s.name == "dp"] == [6]
 
 
 def test_a_switch_before_a_flag_does_not_take_the_flag_as_its_value():
@@ -882,3 +892,11 @@ def test_genai_perfs_num_prompts_is_its_dataset_size_not_the_requests_sent():
     assert _one(_read("genai-perf profile -m M --request-count 40 --num-prompts 100\n"), "prompts").value == 40
     # the other way: vLLM's bench serve sends its --num-prompts requests
     assert _one(_read("vllm bench serve --model M --num-prompts 100\n"), "prompts").value == 100
+
+
+def test_expert_parallelism_switched_on_without_a_size_is_unread_on_its_line_never_absent():
+    """`--enable-expert-parallel` turns EP on without saying its size: the EP is unread (line 1), so a
+    page may not say the file does not state it; a launch without the switch leaves it absent."""
+    st = context.states(context.read(["vllm serve org/M --enable-expert-parallel"]), "ep")
+    assert (st.status, st.sign.name, st.sign.line) == ("unread", "ep", 1)
+    assert context.states(context.read(["vllm serve org/M --tensor-parallel-size 8"]), "ep").status == "absent"

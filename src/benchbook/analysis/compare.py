@@ -119,13 +119,14 @@ def _one_run(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def half_digit(*printed: float) -> float:
     """Half a unit of the last digit the numbers are printed with: a spread printed as 0.00 beside
-    15.49 is below 0.005, not zero, so it is taken as 0.005."""
+    15.49 is below 0.005, not zero, so it is taken as 0.005. The digits are the shortest that give
+    the value back, written without an exponent (0.00005, which `repr` writes as 5e-05)."""
     decimals = 0
-    for v in printed:  # the shortest digits that give the number back, never in exponent form (5e-05 is 0.00005)
+    for v in printed:
         text = np.format_float_positional(float(v), trim="-")
         if "." in text:
             decimals = max(decimals, len(text.split(".")[1].rstrip("0")))
-    return 0.5 * 10.0**-decimals
+    return 0.5 * 10.0 ** -min(decimals, 6)
 
 
 @dataclass
