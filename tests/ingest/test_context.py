@@ -882,3 +882,20 @@ def test_genai_perfs_num_prompts_is_its_dataset_size_not_the_requests_sent():
     assert _one(_read("genai-perf profile -m M --request-count 40 --num-prompts 100\n"), "prompts").value == 40
     # the other way: vLLM's bench serve sends its --num-prompts requests
     assert _one(_read("vllm bench serve --model M --num-prompts 100\n"), "prompts").value == 100
+
+
+@pytest.mark.parametrize(
+    "heading,device", [("## TP16", None), ("## EP8", None), ("## H100", "H100"), ("### B200", "B200")]
+)
+def test_a_heading_of_a_parallel_size_names_no_device(heading, device):
+    # real: sgl-project/sglang#3812 heads its tensor-parallel section `## TP16` (the servers are H800s)
+    c = _read(heading + "\n")
+    assert [f.value for f in c.get("device")] == ([device] if device else [])
+    if heading == "## TP16":
+        assert _one(c, "tp").value == 16
+
+
+@pytest.mark.parametrize("line,count", [("GPU server: 2 * 8 * h800", 16), ("GPU server: 8 * h800", 8)])
+def test_a_count_of_counted_devices_multiplies_them(line, count):
+    c = _read(line + "\n")
+    assert (_one(c, "device").value, _one(c, "device_count").value) == ("h800", count)

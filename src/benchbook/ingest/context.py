@@ -315,6 +315,8 @@ _CPUINFO = re.compile(r"^\s*model name\s+:\s*(.+?)\s*$")
 _COUNTED = re.compile(
     r"\b([1-9]\d{0,2})\s*[x×*]\s*((?:NVIDIA|AMD|Intel)?[\s_-]*[A-Za-z][\w-]*(?:[ _-][\w-]+){0,3})", re.I
 )
+#: A count right before a counted part (`2 * ` of `2 * 8 * h800`, `2x ` of `2x 8x H100`): so many of them.
+_OUTER_COUNT = re.compile(r"\b([1-9]\d{0,2})\s*[x×*]\s*$", re.I)
 _COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×*]\s*([1-9]\d{0,2})\b")
 #: A count joined to a part's code by a multiplication sign (`4×H800`, `8x H100`, `2x MI300X`), the
 #: way hardware is written: read in any line (`5x faster` names no part: the code needs a digit).
@@ -396,10 +398,10 @@ _NAME_SIZE = re.compile(r"(?:^|[-.])\d+(?:\.\d+)?[BbMm](?:$|[-.])")
 _FILE_NAME = re.compile(r"\.(?:jsonl?|csv|txt|log|ya?ml|py|sh|md|parquet|arrow|pkl|bin|gguf|safetensors)$", re.I)
 #: A product (`_PRODUCT`) named as where a run ran: `on an Arc B70`, `using an RTX 4090`.
 #: A heading that is a GPU's part code and nothing else (`### A100`, `## MI250`, `### H100 80GB`):
-#: the device the section under it ran on. Precisions (`FP16`), compute capabilities (`SM80`) and a
-#: percentile's heading (`### P99`) are no part.
+#: the device the section under it ran on. Precisions (`FP16`), compute capabilities (`SM80`), parallel
+#: sizes (`## TP16`, `EP8`) and a percentile's heading (`### P99`) are no part.
 _HEADING_PART = re.compile(
-    r"^(?!(?:FP|BF|TF|INT|UINT|SM)\d)(?!P\d{2}(?:\.\d+)?$)(?:NVIDIA\s+|AMD\s+)?"
+    r"^(?!(?:FP|BF|TF|INT|UINT|SM|TP|PP|DP|EP)\d)(?!P\d{2}(?:\.\d+)?$)(?:NVIDIA\s+|AMD\s+)?"
     + _PART_CODE.pattern
     + r"(?:[ -](?:SXM\d?|PCIe|NVL|HBM3e?|\d{2,3}\s?GB))*$"
 )
@@ -900,7 +902,10 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.add("device_count", int(coded.group(1)), i, source, line)
             r.add("device", part.group(0) if part else _clean(coded.group(2)), i, source, line)
         elif m and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1)):  # `5x faster` names no part
-            r.device(m.group(0), i, source, line)
+            # a count of counts before it (`2 * 8 * h800`: two servers of eight) multiplies it
+            outer = _OUTER_COUNT.search(text[: m.start()]) if m.re is _COUNTED else None
+            raw = f"{int(outer.group(1)) * int(m.group(1))} x {m.group(2)}" if outer else m.group(0)
+            r.device(raw, i, source, line)
         elif _N_GPUS.search(text):
             r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
     # a row of quoted values (CSV `"...","NVIDIA GeForce RTX 4080",...`, an SQL INSERT) is a tool's data,
