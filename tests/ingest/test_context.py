@@ -899,3 +899,18 @@ def test_a_heading_of_a_parallel_size_names_no_device(heading, device):
 def test_a_count_of_counted_devices_multiplies_them(line, count):
     c = _read(line + "\n")
     assert (_one(c, "device").value, _one(c, "device_count").value) == ("h800", count)
+
+
+@pytest.mark.parametrize(
+    "line,device",
+    [
+        ("ran on b200 again to make sure we don't break sm100. Still within noise", "b200"),  # vllm#43232
+        ("tested on h100 with TP 8", "h100"),
+        ("runs fine on x86 and on arm64", None),  # an architecture, no part
+        ("deployed on p5 instances", None),  # an instance type
+        ("ran on sm100 only", None),  # a compute capability
+    ],
+)
+def test_a_part_written_in_lower_case_where_a_run_ran_is_its_device(line, device):
+    c = _read(line + "\n")
+    assert [f.value for f in c.get("device")] == ([device] if device else [])

@@ -419,6 +419,12 @@ _BOARD = re.compile(
     r"\b(?:Raspberry\s+Pi|Radxa|Orange\s+Pi|Banana\s+Pi|ODROID|Khadas|LattePanda|Pine64|BeagleBone|Turing\s+Pi"
     r"|(?:NVIDIA\s+)?Jetson)(?:[ -](?!(?:on|with|and|vs|running|using)\b)[A-Za-z0-9][\w+]*){0,3}"
 )
+#: A part written in lower case where a run ran (`ran on b200 again`, `tested on h100`): only the code
+#: forms of GPU parts (NVIDIA's A/B/H/L/V and GB/GH, AMD's MI, then two to four digits), so that
+#: `on x86`, `on arm64` or an instance type (`on p5`) name none.
+_ON_PART_LOWER = re.compile(
+    r"\b(?:on|using)\s+(?:an?\s+|one\s+|the\s+)?((?:mi|gb|gh|[abhlv])\d{2,4}[a-z]{0,2})(?![\w-])"
+)
 _ON_PRODUCT = re.compile(r"\b(?:on|using)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(" + _PRODUCT.pattern + ")")
 #: A YAML key that opens a mapping (`accelerator:`, `- metadata:  # a comment`), its indent taken at the key.
 _YAML_OPEN = re.compile(r"^(\s*(?:-\s+)?)([A-Za-z][\w-]*)\s*:\s*(?:#.*)?$")
@@ -921,7 +927,7 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.device(m.group(0), i, source, line)
     # where a run ran, by a part's code (`Run ... on H100:`) or a product's name (`on an Arc B70`): the
     # first of the two that names something on the line
-    for on in (_ON_PART, _ON_PRODUCT):
+    for on in (_ON_PART, _ON_PRODUCT, _ON_PART_LOWER):
         if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
             for m in on.finditer(text):
                 r.add("device", m.group(1), i, source, line)
