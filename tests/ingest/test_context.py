@@ -914,3 +914,18 @@ def test_a_count_of_counted_devices_multiplies_them(line, count):
 def test_a_part_written_in_lower_case_where_a_run_ran_is_its_device(line, device):
     c = _read(line + "\n")
     assert [f.value for f in c.get("device")] == ([device] if device else [])
+
+
+def test_the_word_after_a_vllm_image_in_a_docker_run_is_the_model_it_serves():
+    # real: vllm-project/recipes#476 wraps `docker run ... \` with the image and the model on one line
+    text = (
+        "docker run --device=/dev/kfd -p 8000:8000 \\\n"
+        "  vllm/vllm-openai-rocm:latest mistralai/Ministral-3-3B-Instruct-2512 \\\n"
+        "  --tensor-parallel-size 1\n"
+    )
+    c = _read(text)
+    assert [f.value for f in c.get("model")] == ["mistralai/Ministral-3-3B-Instruct-2512"]
+    assert not c.get("path_model")
+    # the other way: an option after the image is no model, and a pulled image serves none
+    assert not _read("docker run vllm/vllm-openai:v0.9.0 --model \\\n").get("model")
+    assert not _read("docker pull vllm/vllm-openai:latest && echo done\n").get("model")

@@ -275,6 +275,10 @@ _COMMAND = re.compile(
     r"((?:python[\d.]*\s+(?:-m\s+[\w.]+|[\w./~-]+\.py)|[\w./~-]+\.py))(?=\s+--?[A-Za-z]|\s+\\$)"
 )
 _SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+([^\s\\`'\"-][^\s\\`'\"]*)")
+#: `docker run ... vllm/vllm-openai[-rocm]:TAG MODEL ...` (the image on a line of its own in a wrapped
+#: command): vLLM's OpenAI images run `vllm serve` as their entrypoint, so the first word after the image
+#: is the model it serves, an id with a `/` or a digit (the options after it are its flags).
+_IMAGE_MODEL = re.compile(r"(?<![\w/])vllm/vllm-openai[\w-]*(?::\S+)?\s+([\w.~][^\s\\`'\"]*[/\d][^\s\\`'\"]*)")
 #: A model's identifier: a path, an `org/name` or a name, in the characters Hugging Face ids, file names
 #: and served names use (`Qwen2.5-7B-Instruct`, `./models/x`, `llama3.2:3b`), a note in brackets after it
 #: kept (`Kimi-K2.6 (Registry: moonshotai/Kimi-K2.6)`). Prose (`这个模型`, "this model", a flag's help
@@ -744,7 +748,7 @@ def _tool(m: re.Match) -> str:
 
 
 def _read_flags(r: _Reader, line: str, i: int) -> None:
-    for m in (_SERVE_MODEL.search(line), *_MODEL_FILE.finditer(line)):
+    for m in (_SERVE_MODEL.search(line), _IMAGE_MODEL.search(line), *_MODEL_FILE.finditer(line)):
         if m and not _PLAIN_WORD.fullmatch(_clean(m.group(1))):
             r.add("model", _clean(m.group(1)), i, "command", line)
     for m in _FLAG.finditer(line):
