@@ -864,7 +864,8 @@ def untied_models(paths, models) -> list[list]:
     """[model, line, how] of each model the input names where no run has a model (`models` empty): the
     file names its model but ties none to a run (two commands of two names, say; `how` "named"), or,
     where it names none otherwise, names it only in a path (`context`'s `path_model`: `how` "path"),
-    so a page names them rather than say the output names no model. A path sizes nothing."""
+    so a page names them rather than say the output names no model. The serving chapter takes the one
+    model so named as its run's (and sizes it by the model table or its name); of several, none."""
     from benchbook import config, ingest
     from benchbook.ingest import context
 
