@@ -116,3 +116,17 @@ def test_the_gpu_each_label_names_is_recomputed_over_the_points_added_to_a_sweep
     df = sglang_one_batch.parse(_jsonl([("b", 8, 256, 32, 0.011)]), "more.jsonl").table
     both = one_batch.with_sweep(before, df.assign(tool=one_batch.TOOL, source="more.jsonl"))
     assert len(both) == 2 and both["named_gpu"].tolist() == ["", ""]  # one GPU in the input: no label names it
+
+
+def test_a_step_with_a_known_compute_lacks_its_bytes_per_weight_not_its_model_size():
+    # real: sgl-project/sglang#4832 (Llama-3-8B, precision not stated): the page sized the model at 8.03 B
+    # and gave each step's compute, yet called the empty weights-read cells "model size unknown"
+    sw = _sweep(_jsonl([("a", 16, 1024, 512, 0.00896)]))
+    sized = batch.step_roofline(sw, {"": 8.03}, None)
+    assert np.isfinite(sized["achieved_tflops"].iat[0]) and np.isnan(sized["achieved_gb_s"].iat[0])
+    why = show.step_missing(sized)
+    assert why.loc[0, "weights read (GB/s)"] == "bytes per weight unknown (precision not stated)"
+    # the other way: a model of no known size keeps "model size unknown" in both cells
+    unsized = show.step_missing(batch.step_roofline(sw, {}, None))
+    assert unsized.loc[0, "weights read (GB/s)"] == "model size unknown"
+    assert unsized.loc[0, "compute (TFLOP/s)"] == "model size unknown"

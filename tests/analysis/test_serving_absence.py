@@ -51,6 +51,19 @@ def test_a_capped_run_with_no_completion_is_not_called_uncapped():
     assert show.littles_note(lit) == "No request completed, so there is no latency to put into Little's law."
 
 
+def test_a_rate_of_completed_samples_without_latencies_is_no_run_where_none_completed():
+    # real: mlcommons/inference#460, a VALID Offline summary (2095.89 samples/s) with its Additional
+    # Stats elided: samples completed, only no latency was printed
+    lit = serving.littles_law(
+        runs("mlperf-loadgen/mlcommons_issue460_pysut_tf_mobilenet_gpu_offline_valid_one_error_elided.md")
+    )
+    note = show.littles_note(lit)
+    assert "No request completed" not in note
+    assert note.startswith("The output prints the run's rate of completed requests but no latency")
+    # the other way: the same run at a rate of 0 completed nothing
+    assert "No request completed" in show.littles_note(lit.assign(request_throughput=0.0))
+
+
 def test_failed_requests_scale_the_goodput_share_not_the_rate():
     r = pd.DataFrame(
         {

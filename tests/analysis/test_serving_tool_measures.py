@@ -21,15 +21,16 @@ def runs(path):
     return serving.load([FIX / path])[0]
 
 
-def test_a_mean_latency_the_tools_own_concurrency_contradicts_is_not_used():
-    # the paste is cut inside 'Mean E2E Latency (ms): 180...'; SGLang printed 'Concurrency: 7.01'
+def test_a_mean_latency_cut_where_the_copy_ends_is_not_used_and_the_tools_concurrency_is():
+    # the paste is cut inside 'Mean E2E Latency (ms): 180...' (SGLang prints two decimals, so the
+    # parser sets the line aside); SGLang printed 'Concurrency: 7.01' above it
     r = runs("sglang-bench-serving/sglang_pr17098_npu_mindspore_eagle3_accept_length_cut.md")
-    assert r["e2el_conflict"].iat[0] and math.isnan(r["e2el_mean"].iat[0])
+    assert math.isnan(r["e2el_mean"].iat[0]) and r["copy_ends"].iat[0] == 31
     lit = serving.littles_law(r)
     assert lit["in_flight"].iat[0] == pytest.approx(7.01) and lit["in_flight_measured"].iat[0]
     note = show.littles_note(lit)
-    assert "prints a mean E2EL of 180 ms" in note and "against the 7.01 the tool measured itself" in note
-    assert "only percentiles" not in note
+    assert note.startswith("The copy of run `Benchmarking and Profiling` ends at line 31, inside its result block")
+    assert "prints no mean E2EL" not in note and "only percentiles" not in note
 
 
 def test_a_mean_latency_that_agrees_with_the_tools_concurrency_is_kept():

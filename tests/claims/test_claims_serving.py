@@ -639,8 +639,13 @@ def test_a_loadgen_summary_that_logged_no_error_says_so_not_that_failures_are_un
     assert "it logged no error (line 54)" in c.text and "cannot tell" not in c.text
     c = wording.word("serving_saturation", cs.failed(base.assign(errors_logged=[2.0], errors_line=[54.0])))
     assert "it logged 2 errors" in c.text and "no error" not in c.text
+    # a copy cut before the errors line (mlperf/mobile_app#110): still no failed request, errors not known
     c = wording.word("serving_saturation", cs.failed(base.assign(errors_logged=[np.nan], errors_line=[np.nan])))
-    assert "cannot tell whether any failed" in c.text
+    assert "counts no failed request; the copy ends before the line that counts the errors" in c.text
+    assert "cannot tell" not in c.text and "no error" not in c.text
+    # the other way: a run of another tool that prints no failure count and no prompts is unknown
+    other = base.assign(scenario=[np.nan], errors_logged=[np.nan], errors_line=[np.nan])
+    assert "cannot tell whether any failed" in wording.word("serving_saturation", cs.failed(other)).text
 
 
 def test_chunks_of_several_tokens_make_the_one_token_per_step_traffic_no_lower_bound():

@@ -900,3 +900,48 @@ def test_expert_parallelism_switched_on_without_a_size_is_unread_on_its_line_nev
     st = context.states(context.read(["vllm serve org/M --enable-expert-parallel"]), "ep")
     assert (st.status, st.sign.name, st.sign.line) == ("unread", "ep", 1)
     assert context.states(context.read(["vllm serve org/M --tensor-parallel-size 8"]), "ep").status == "absent"
+@pytest.mark.parametrize(
+    "heading,device", [("## TP16", None), ("## EP8", None), ("## H100", "H100"), ("### B200", "B200")]
+)
+def test_a_heading_of_a_parallel_size_names_no_device(heading, device):
+    # real: sgl-project/sglang#3812 heads its tensor-parallel section `## TP16` (the servers are H800s)
+    c = _read(heading + "\n")
+    assert [f.value for f in c.get("device")] == ([device] if device else [])
+    if heading == "## TP16":
+        assert _one(c, "tp").value == 16
+
+
+@pytest.mark.parametrize("line,count", [("GPU server: 2 * 8 * h800", 16), ("GPU server: 8 * h800", 8)])
+def test_a_count_of_counted_devices_multiplies_them(line, count):
+    c = _read(line + "\n")
+    assert (_one(c, "device").value, _one(c, "device_count").value) == ("h800", count)
+
+
+@pytest.mark.parametrize(
+    "line,device",
+    [
+        ("ran on b200 again to make sure we don't break sm100. Still within noise", "b200"),  # vllm#43232
+        ("tested on h100 with TP 8", "h100"),
+        ("runs fine on x86 and on arm64", None),  # an architecture, no part
+        ("deployed on p5 instances", None),  # an instance type
+        ("ran on sm100 only", None),  # a compute capability
+    ],
+)
+def test_a_part_written_in_lower_case_where_a_run_ran_is_its_device(line, device):
+    c = _read(line + "\n")
+    assert [f.value for f in c.get("device")] == ([device] if device else [])
+
+
+def test_the_word_after_a_vllm_image_in_a_docker_run_is_the_model_it_serves():
+    # real: vllm-project/recipes#476 wraps `docker run ... \` with the image and the model on one line
+    text = (
+        "docker run --device=/dev/kfd -p 8000:8000 \\\n"
+        "  vllm/vllm-openai-rocm:latest mistralai/Ministral-3-3B-Instruct-2512 \\\n"
+        "  --tensor-parallel-size 1\n"
+    )
+    c = _read(text)
+    assert [f.value for f in c.get("model")] == ["mistralai/Ministral-3-3B-Instruct-2512"]
+    assert not c.get("path_model")
+    # the other way: an option after the image is no model, and a pulled image serves none
+    assert not _read("docker run vllm/vllm-openai:v0.9.0 --model \\\n").get("model")
+    assert not _read("docker pull vllm/vllm-openai:latest && echo done\n").get("model")

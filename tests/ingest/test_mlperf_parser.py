@@ -122,6 +122,21 @@ def test_invalid_run_is_said():
     assert p.messages[0].startswith("inv.txt: LoadGen marked the run INVALID (Performance constraints satisfied=No")
 
 
+@pytest.mark.parametrize("printed", ["NO", "No", "no"])
+def test_the_unmet_check_loadgen_prints_in_capitals_is_in_the_reason(printed):
+    # real: mlperf/mobile_app#110 prints `Min duration satisfied : NO` (loadgen/results.cc writes "NO")
+    text = (
+        SERVER.read_text()
+        .replace("Result is : VALID", "Result is : INVALID")
+        .replace("Min duration satisfied : Yes", f"Min duration satisfied : {printed}")
+    )
+    p = m.parse(text, "inv.txt")
+    assert f"Min duration satisfied={printed}" in p.messages[0]
+    # the other way: a met check is said as met, and a VALID run gets no such message
+    assert "Min queries satisfied=Yes" in p.messages[0]
+    assert not any("marked the run" in x for x in m.parse(SERVER.read_text(), "ok.txt").messages)
+
+
 def test_cli_writes_the_printed_numbers(tmp_path):
     from typer.testing import CliRunner
 

@@ -389,3 +389,50 @@ def test_a_command_asking_another_rate_than_the_block_prints_is_not_the_blocks()
     other = s.parse(cmd.format(24) + _rated_block("8.0"), "other.md")
     assert other.table["num_prompts"].isna().all()
     assert any("asks 24" in m for m in other.messages)
+_CUT_BLOCK = """============ Serving Benchmark Result ============
+Backend:                                 sglang
+Traffic request rate:                    inf
+Max request concurrency:                 8
+Successful requests:                     200
+Benchmark duration (s):                  202.64
+"""
+
+
+@pytest.mark.parametrize(
+    "last,read",
+    [
+        ("Request throughput (req/s):              0", False),  # cut inside its number: .2f prints 0.99
+        ("Request throughput (req/s):              0.9", False),
+        ("Request throughput (req/s):              0.99", True),  # whole as the tool prints it
+        ("Total generated tokens:                  53590", True),  # a count prints as an integer
+        ("Mean TTFT (ms):                          nan", True),
+    ],
+)
+def test_the_copys_last_line_is_read_only_if_whole_as_the_tool_prints_it(last, read):
+    p = s.parse(_CUT_BLOCK + last + "\n", "cut.md")
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    label = last.split(":")[0]
+    kept = p.table[p.table["line"] == 7]
+    assert (len(kept) == 1) is read, label
+    if not read:
+        assert p.rejected.iloc[0]["line"] == 7 and "cut where the copy ends" in p.rejected.iloc[0]["reason"]
+        assert any("line 7 not" in m for m in p.messages)
+
+
+def test_a_short_value_above_the_copys_last_line_is_the_tools_own():
+    # the same short value on a line that is not the file's last is whole: a closing row follows
+    p = s.parse(_CUT_BLOCK + "Request throughput (req/s):              0\n" + "=" * 50 + "\n", "whole.md")
+    assert cell(p.table, p.table["run"].iloc[0], "request_throughput", "value")["value"] == 0
+
+
+@pytest.mark.parametrize(
+    "command,prompts",
+    [
+        ("python3 -m sglang.bench_serving --backend sglang --max-concurrency 8\n", 1000),  # its default
+        ("python3 -m sglang.bench_serving --backend sglang --num-prompt 200\n", 200),  # argparse's prefix
+        ("- Tool: `python3 -m sglang.bench_serving`\n", None),  # prose naming the module, no option
+    ],
+)
+def test_a_bench_command_without_num_prompts_sent_the_tools_default(command, prompts):
+    got = s.parse(command + _CUT_BLOCK + "=" * 50 + "\n", "x.md").table["num_prompts"].iat[0]
+    assert math.isnan(got) if prompts is None else got == prompts, got

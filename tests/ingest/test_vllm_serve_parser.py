@@ -516,3 +516,19 @@ def test_two_blocks_under_headings_of_one_name_are_two_runs_in_the_read_summary(
     # the other way: the rows of one block (one label, one set of settings) are one run
     parsed.table = parsed.table[parsed.table["run"] == "rate=10000"]
     assert ingest.detected(parsed).endswith("1 run")
+
+
+@pytest.mark.parametrize(
+    "command,prompts",
+    [
+        ("vllm bench serve --model m --dataset-name sharegpt\n", 1000),  # the tool's default, every one sent
+        ("python benchmarks/benchmark_serving.py --backend vllm --model m\n", 1000),
+        ("vllm bench serve --model m --num-prompts 500\n", 500),  # the command's own count
+        ("Run the `vllm bench serve` CLI against the server.\n", None),  # prose naming the tool: no command
+        ("python benchmark.py --backend vllm --request-rate 5\n", None),  # a copy: its default is not vLLM's
+    ],
+)
+def test_a_command_without_num_prompts_sent_the_tools_default(command, prompts):
+    # real: vllm-project/vllm#16458 (987 of the default 1,000 completed) and #23696 (1,000 of 1,000)
+    got = v.parse(command + BLOCK, "x.md").table["num_prompts"].iat[0]
+    assert math.isnan(got) if prompts is None else got == prompts, got

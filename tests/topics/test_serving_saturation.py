@@ -182,3 +182,18 @@ def test_each_block_is_set_against_the_device_its_heading_names():
         given.peaks.device == "H200-SXM-141GB"
         and given.ledger.get("bandwidth_low").evidence["device"] == given.peaks.device
     )
+
+
+def test_the_one_model_a_file_names_only_in_a_path_is_the_runs_and_is_sized_from_its_name(tmp_path):
+    # real: vllm-project/recipes#443 names mistralai/Ministral-3-8B-Reasoning-2512 only in prose
+    from benchbook import config
+
+    one = config.FIXTURES_DIR / "vllm-bench-serve" / "recipes_pr443_mi300x_ministral3_8b_reasoning_cap32_cut.md"
+    assert run(str(one)).size[:3] == (8.0, 8.0, "size in the name")
+    # the other way: a file that names two models in paths ties neither to its run, so sizes none
+    two = tmp_path / "two.md"
+    two.write_text(
+        "Compared mistralai/Ministral-3-8B-Reasoning-2512 with mistralai/Ministral-3-3B-Instruct-2512.\n\n"
+        + one.read_text(encoding="utf-8").split("```\n", 1)[1]
+    )
+    assert run(str(two)).size[:3] == (None, None, "unknown")

@@ -865,9 +865,11 @@ def untied_models(paths, models) -> list[list]:
     file names its model but ties none to a run (two commands of two names, say; `how` "named"), or,
     where it names none otherwise, names it only in a path (`context`'s `path_model`: `how` "path") or
     only in words that fit no one model (a title's `Llama 70B`: `context`'s sign with its `words`, `how`
-    "words"), so a page names them rather than say the output names no model. Neither sizes anything. Where it
-    names none of these, a line that mentions a model (`context.states`: "unread") is given (`how` "sign"):
-    only a file with no such line is one whose output does not name its model."""
+    "words"), so a page names them rather than say the output names no model. The serving chapter takes the
+    one model named in a path as its run's (and sizes it by the model table or its name); of several, none;
+    words that fit no one model size nothing. Where it names none of these, a line that mentions a model
+    (`context.states`: "unread") is given (`how` "sign"): only a file with no such line is one whose output
+    does not name its model."""
     from benchbook import config, ingest
     from benchbook.ingest import context
 

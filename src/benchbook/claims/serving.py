@@ -539,10 +539,16 @@ def failed(r: pd.DataFrame) -> Claim:
             ev.update(run_errored=_f(w["errored"]), run_incomplete=_f(w["incomplete"]))
     # MLPerf LoadGen writes its summary only after every sample it issued has completed, so it counts no
     # failed request; its last line counts the errors it logged (loadgen/logging.cc), said with its line
+    # (a copy cut before that line still counts no failed request; its errors are then not known)
     logged = r["errors_logged"].dropna() if "errors_logged" in r else r.iloc[0:0]
-    if len(r) and not len(known) and len(logged) == len(r):
-        lines = r["errors_line"].dropna()
-        ev.update(loadgen_errors=_f(logged.sum()), loadgen_errors_line=_f(lines.iloc[0]) if len(r) == 1 else None)
+    loadgen = len(logged) == len(r) or ("scenario" in r and bool(r["scenario"].notna().all()))
+    if len(r) and not len(known) and loadgen:
+        lines = r["errors_line"].dropna() if "errors_line" in r else r.iloc[0:0]
+        ev.update(
+            loadgen=True,
+            loadgen_errors=_f(logged.sum()) if len(logged) == len(r) else None,
+            loadgen_errors_line=_f(lines.iloc[0]) if len(r) == 1 and len(lines) else None,
+        )
     rule = "requests the output counts as failed (GuideLLM: errored and incomplete, told apart), in the runs whose output counts them"
     return make("failed", "anomaly", rule, ev)
 

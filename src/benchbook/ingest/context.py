@@ -281,6 +281,10 @@ _COMMAND = re.compile(
     r"((?:python[\d.]*\s+(?:-m\s+[\w.]+|[\w./~-]+\.py)|[\w./~-]+\.py))(?=\s+--?[A-Za-z]|\s+\\$)"
 )
 _SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+([^\s\\`'\"-][^\s\\`'\"]*)")
+#: `docker run ... vllm/vllm-openai[-rocm]:TAG MODEL ...` (the image on a line of its own in a wrapped
+#: command): vLLM's OpenAI images run `vllm serve` as their entrypoint, so the first word after the image
+#: is the model it serves, an id with a `/` or a digit (the options after it are its flags).
+_IMAGE_MODEL = re.compile(r"(?<![\w/])vllm/vllm-openai[\w-]*(?::\S+)?\s+([\w.~][^\s\\`'\"]*[/\d][^\s\\`'\"]*)")
 #: A model's identifier: a path, an `org/name` or a name, in the characters Hugging Face ids, file names
 #: and served names use (`Qwen2.5-7B-Instruct`, `./models/x`, `llama3.2:3b`), a note in brackets after it
 #: kept (`Kimi-K2.6 (Registry: moonshotai/Kimi-K2.6)`). Prose (`这个模型`, "this model", a flag's help
@@ -424,6 +428,12 @@ _CPU_PRODUCT = re.compile(
 _BOARD = re.compile(
     r"\b(?:Raspberry\s+Pi|Radxa|Orange\s+Pi|Banana\s+Pi|ODROID|Khadas|LattePanda|Pine64|BeagleBone|Turing\s+Pi"
     r"|(?:NVIDIA\s+)?Jetson)(?:[ -](?!(?:on|with|and|vs|running|using)\b)[A-Za-z0-9][\w+]*){0,3}"
+)
+#: A part written in lower case where a run ran (`ran on b200 again`, `tested on h100`): only the code
+#: forms of GPU parts (NVIDIA's A/B/H/L/V and GB/GH, AMD's MI, then two to four digits), so that
+#: `on x86`, `on arm64` or an instance type (`on p5`) name none.
+_ON_PART_LOWER = re.compile(
+    r"\b(?:on|using)\s+(?:an?\s+|one\s+|the\s+)?((?:mi|gb|gh|[abhlv])\d{2,4}[a-z]{0,2})(?![\w-])"
 )
 _ON_PRODUCT = re.compile(r"\b(?:on|using)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(" + _PRODUCT.pattern + ")")
 #: A YAML key that opens a mapping (`accelerator:`, `- metadata:  # a comment`), its indent taken at the key.
@@ -771,7 +781,7 @@ def _tool(m: re.Match) -> str:
 
 
 def _read_flags(r: _Reader, line: str, i: int) -> None:
-    for m in (_SERVE_MODEL.search(line), *_MODEL_FILE.finditer(line)):
+    for m in (_SERVE_MODEL.search(line), _IMAGE_MODEL.search(line), *_MODEL_FILE.finditer(line)):
         if m and not _PLAIN_WORD.fullmatch(_clean(m.group(1))):
             r.add("model", _clean(m.group(1)), i, "command", line)
     for m in _FLAG.finditer(line):
@@ -954,7 +964,7 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.device(m.group(0), i, source, line)
     # where a run ran, by a part's code (`Run ... on H100:`) or a product's name (`on an Arc B70`): the
     # first of the two that names something on the line
-    for on in (_ON_PART, _ON_PRODUCT):
+    for on in (_ON_PART, _ON_PRODUCT, _ON_PART_LOWER):
         if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
             for m in on.finditer(text):
                 r.add("device", m.group(1), i, source, line)

@@ -185,7 +185,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 settings[{"SUT name": "sut", "Scenario": "scenario", "Mode": "mode"}[t["label"]]] = t["value"]
             elif t and t["label"] == "Result is":
                 settings["result"] = t["value"]
-            elif t and t["value"] in ("Yes", "No"):
+            elif t and t["value"].lower() in ("yes", "no"):  # LoadGen prints an unmet check as `NO` (results.cc)
                 checks.append(f"{t['label']}={t['value']}")
             elif s.startswith("*") or s.endswith("Result:"):
                 checks.append(s)

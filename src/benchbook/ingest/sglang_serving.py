@@ -40,7 +40,18 @@ import re
 import shlex
 
 from benchbook.ingest import serving_power, vllm_serve
-from benchbook.ingest.core import QUOTE, Parsed, ParseError, Tool, finish, number, percentile, register
+from benchbook.ingest.core import (
+    QUOTE,
+    Parsed,
+    ParseError,
+    Tool,
+    copy_ends,
+    cut_item,
+    finish,
+    number,
+    percentile,
+    register,
+)
 from benchbook.ingest.text import Lines, contains, first_char, split_n
 
 NAME = "sglang-bench-serving"
@@ -142,6 +153,10 @@ NOT_SET = "not set"
 #: cap, any others above the copy's first) are not in the file, so no row's absence says the tool
 #: did not print it (`Tool.carries`: none is declared carried).
 HEADLESS = "text without banner"
+#: How bench_serving prints a rate, a duration, a latency statistic or a concurrency: `{:<10.2f}`, two
+#: decimals always (`nan` and `inf` as Python prints them); counts (`Successful requests`, token totals)
+#: print as integers. A copy's last line whose value lacks them was cut inside its number.
+TWO_DECIMALS_RE = re.compile(r"^(?:-?\d+\.\d{2}|-?inf|nan)$", re.I)
 
 
 #: A shell assignment in a script around the command (`MODEL_NAME="Kimi-K2.6"`), and a use of one.
@@ -302,7 +317,11 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
         ctx = {
             "model": args.get("model") or args.get("model_path"),
             "dataset": args.get("dataset_name"),
-            "num_prompts": _rate(args.get("num_prompts", args.get("num_prompt"))),
+            # bench_serving's `--num-prompts` (argparse takes `--num-prompt`), default 1000, every one sent;
+            # a line that names the module with no option of its own is prose, not the run's command
+            "num_prompts": _rate(
+                args.get("num_prompts", args.get("num_prompt", vllm_serve.DEFAULT_NUM_PROMPTS if args else None))
+            ),
             # the lengths the command asks of its workload, as the JSON result records them
             "workload": "; ".join(f"{k}={args[k]}" for k in WORKLOAD_ARGS if args.get(k)),
             "command_rate": (_rate(args["request_rate"]), j + 1) if args.get("request_rate") else None,
@@ -326,7 +345,17 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
     return ctx
 
 
-def _parse_block(lines, start, end, source, settings, records, rejects) -> int:
+def _cut_short(label: str, text: str) -> bool:
+    """Whether a row's value is not as bench_serving prints it for its label: a two-decimal row
+    (every row but the counts and the settings) without its two decimals was cut inside its number."""
+    if label in SETTING_LABELS or LABELS.get(label, ("", "", ""))[1] == "count":
+        return False
+    return not TWO_DECIMALS_RE.match(text.strip())
+
+
+def _parse_block(lines, start, end, source, settings, records, rejects, last=None) -> int:
+    """The rows of lines[start+1:end]; `last` is the copy's last line where the block runs to the file's
+    end without its closing row: read only if its value is whole as the tool prints it."""
     cells = 0
     power = False  # inside a --record-power section: the `serving-power` tool's rows
     for j in range(start + 1, end):
@@ -338,6 +367,10 @@ def _parse_block(lines, start, end, source, settings, records, rejects) -> int:
             continue
         m = ROW_RE.match(s)
         label, text, ln = m.group("label").strip(), m.group("value"), j + 1
+        if j == last and _cut_short(label, text):
+            cells += 1
+            rejects.append(cut_item(j, lines[j]))
+            continue
         if label == "Backend":
             settings["metadata"] = "; ".join(x for x in (f"backend={text}", settings.get("metadata")) if x)
             continue
@@ -389,7 +422,9 @@ def _text(text: str | Lines, source: str, messages: list[str]):
             "metadata": ctx.get("metadata"),
         }
         block: list[dict] = []
-        cells += _parse_block(lines, start, end, source, settings, block, rejects)
+        last = end - 1 if not closed and copy_ends(lines, end - 1) else None
+        n_rejects = len(rejects)
+        cells += _parse_block(lines, start, end, source, settings, block, rejects, last)
         asked, at = ctx.get("command_rate") or (math.nan, 0)
         printed = settings["request_rate"]
         if not (math.isnan(asked) or math.isnan(printed)) and asked != printed:
@@ -406,7 +441,12 @@ def _text(text: str | Lines, source: str, messages: list[str]):
                 f"line {start + 2} to the closing row are read; the rows above them (backend, request rate, "
                 "concurrency cap, and any the copy left out) are not in the file"
             )
-        if not closed:
+        if len(rejects) > n_rejects and rejects[-1][0] == end:
+            messages.append(
+                f"{source}:{start + 1}: the copy ends inside the result block, at line {end}: lines {start + 2}-"
+                f"{end - 1} read, line {end} not (its value lacks the two decimals the tool prints: cut short)"
+            )
+        elif not closed:
             messages.append(
                 f"{source}:{start + 1}: the result block has no closing row of '='; read up to line {end} "
                 "(pasted without it, or cut short: check that the last rows are there)"

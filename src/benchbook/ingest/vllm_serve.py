@@ -352,6 +352,9 @@ PLACEHOLDER_RE = re.compile(r"^\s*(?:<[^>]*>|\$\{?\w+\}?|\{\w+\})\s*$")
 #: A Hugging Face model id standing alone (`owner/name`), as a write-up's heading over its block.
 HUB_ID_RE = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 #: tqdm's bar as the benchmark prints it while requests finish: percent, bar, done/total, timing.
+#: The prompts `benchmark_serving.py` and `vllm bench serve` send where the command sets no
+#: `--num-prompts` (its argparse default; "By default <num_prompts> is 1000", the script's docstring).
+DEFAULT_NUM_PROMPTS = 1000.0
 PROGRESS_BAR_RE = re.compile(r"\d+%\|[^|\n]*\|\s*(?P<done>\d+)/(?P<total>\d+)\s*\[")
 
 
@@ -365,6 +368,7 @@ def _context(lines: list[str], lo: int, hi: int, prefix: str = "") -> dict:
     ctx: dict = {}
     ns_text = None
     prompts_from = None  # the line of the command that gave num_prompts, when one did
+    commanded = False  # a command of the benchmark with options of its own was read
     i = hi - 1
     # Namespace dump: may be hard-wrapped over several lines; join until parentheses balance.
     for j in range(lo, hi):
@@ -446,6 +450,8 @@ def _context(lines: list[str], lo: int, hi: int, prefix: str = "") -> dict:
                         prompts_from = end_line  # the command's last line: a bar printed below it is the run's own
             if "label" in args:
                 ctx.setdefault("label", args["label"])
+            # vLLM's own benchmark (not a copy under another name, whose defaults this parser cannot know)
+            commanded = commanded or (bool(args) and ("bench serve" in s or "benchmark_serving.py" in s))
     # the progress bar nearest above the block (`100%|████| 4096/4096 [01:27<00:00, ...]`): the bar
     # ticks once for every request that finished, failed or not, so its total is the prompts sent; read
     # where the Namespace gives no count, and over the command's where the bar stands below the command:
@@ -457,6 +463,10 @@ def _context(lines: list[str], lo: int, hi: int, prefix: str = "") -> dict:
             if bar:
                 ctx["num_prompts"] = float(bar.group("total"))
                 break
+    # a command of the benchmark that sets no --num-prompts sent the tool's default, every one of them
+    # (`benchmark_serving.py` and `vllm bench serve`: `--num-prompts`, default 1000)
+    if commanded and "num_prompts" not in ctx:
+        ctx["num_prompts"] = DEFAULT_NUM_PROMPTS
     # nearest markdown heading
     while i >= lo:
         s = lines[i].strip()

@@ -337,6 +337,20 @@ def step_table(rl: pd.DataFrame) -> pd.DataFrame:
 
 #: Why a cell of the step table is empty: the model's size or the device's peak is not known.
 STEP_MISSING = _empty_cells("step")
+#: Why a step's weights-read cell is empty where its compute is known (so is the model's size): the bytes
+#: per weight, which its precision gives, are not.
+STEP_NO_BYTES = _empty_cells("step_no_bytes")
+
+
+def step_missing(rl: pd.DataFrame) -> pd.DataFrame:
+    """Why each empty cell of `step_table` is empty, per cell: a step whose compute is known has a
+    model size, so an empty weights-read cell there lacks the bytes per weight, not the size."""
+    table = step_table(rl)
+    reasons = pd.DataFrame({c: [STEP_MISSING.get(c, np.nan)] * len(table) for c in table.columns}, dtype=object)
+    sized = rl["achieved_tflops"].notna().to_numpy()
+    for col, text in STEP_NO_BYTES.items():
+        reasons.loc[sized, col] = text
+    return reasons
 
 
 # --- figures -------------------------------------------------------------------------------------

@@ -472,11 +472,26 @@ def _littles_note(lit: pd.DataFrame) -> str:
         pct = [
             c for c in m.columns if str(c).startswith("e2el_") and serving.printed_percentile(str(c)[5:]) is not None
         ]
-        return _say("e2el_measured", percentiles=bool(pct and m[pct].notna().any(axis=None)))
-    # a count the output format does not record (GuideLLM's 0.5+ console) is unknown, not zero
+        cut = serving.cut_of(m)
+        return _say(
+            "e2el_measured",
+            percentiles=bool(pct and m[pct].notna().any(axis=None)),
+            cut_run=cut and cut[0],
+            cut_line=cut and cut[1],
+        )
+    # a count the output format does not record (GuideLLM's 0.5+ console) is unknown, not zero; a run
+    # that prints a rate of completed requests (LoadGen's `Samples per second`, no count) completed some
     none = lit["completed"].fillna(0).eq(0) & serving.recorded(lit, "completed") if "completed" in lit else False
+    if "request_throughput" in lit:
+        none = none & ~lit["request_throughput"].astype(float).gt(0)
     if "mean_e2el_s" in lit and (lit["mean_e2el_s"].isna() & none).all():
         return _say("e2el_none_completed")
+    # a rate of completed requests with neither their count nor any latency (LoadGen's summary with its
+    # Additional Stats left out): requests completed, and nothing to put into Little's law
+    has = {"request_throughput", "completed"} <= set(lit)
+    rated = lit["request_throughput"].astype(float).gt(0) & lit["completed"].isna() if has else None
+    if rated is not None and rated.all() and "mean_e2el_s" in lit and lit["mean_e2el_s"].isna().all():
+        return _say("e2el_none_printed", runs=len(lit))
     src = lit["e2el_from"] if "e2el_from" in lit else pd.Series(np.where(lit["estimated"], "estimated", "printed"))
     src = src.where(~src.eq("estimated") | lit["estimated"].astype(bool), "none")  # no estimate made: nothing to say
     est = lit[src.eq("estimated").to_numpy()]

@@ -163,7 +163,9 @@ def page(res: Result) -> Page:
             if len(res.offline)
             else None
         ),
-        step=lambda: outputs.display(tables.show(show.step_table(res.roofline), missing=show.STEP_MISSING)),
+        step=lambda: outputs.display(
+            tables.show(show.step_table(res.roofline), missing=show.step_missing(res.roofline))
+        ),
         limits=lambda: outputs.display(tables.show(show.limits_table(res.limits), missing=show.LIMITS_MISSING)),
         audit=lambda: outputs.display(tables.show(audit_view.audit_table(res.audit, ["defect", "line", "evidence"]))),
     )

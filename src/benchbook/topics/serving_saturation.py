@@ -71,6 +71,8 @@ def analyse(p: dict) -> Result:
     models = sorted(r["model"].dropna().unique())
     untied = serving.untied_models(p["source"], models)
     model = models[0] if len(models) == 1 else None
+    if model is None and len(untied) == 1:  # the one model the input names (in a path or tied to no run) is
+        model = untied[0][0]  # the run's, as the page says: sized from the model table or its name
     stated = serving.stated_size(model, p["source"])
     total_b, active_b, size_source = serving.model_size(model, p["params_b"], stated)
     w = serving.weights(model, r, [n for v in precision.stated_names(p["source"]).values() for n in v])
