@@ -266,7 +266,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             Param(
                 "gpu",
                 "",
-                'GPU of the roofline, a name or alias in data/hardware.csv ("" takes it from the input\'s manifest, else none)',
+                'GPU of the roofline, a name or alias in data/hardware.csv ("" takes it from the input\'s manifest, else the one device it names)',
             ),
             Param("peak_bandwidth_gb_s", 0.0, "memory bandwidth of your GPU in GB/s (0 takes the hardware table's)"),
             Param("peak_tflops", 0.0, "dense 16-bit peak of your GPU in TFLOP/s (0 takes the hardware table's)"),

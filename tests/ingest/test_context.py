@@ -900,6 +900,8 @@ def test_expert_parallelism_switched_on_without_a_size_is_unread_on_its_line_nev
     st = context.states(context.read(["vllm serve org/M --enable-expert-parallel"]), "ep")
     assert (st.status, st.sign.name, st.sign.line) == ("unread", "ep", 1)
     assert context.states(context.read(["vllm serve org/M --tensor-parallel-size 8"]), "ep").status == "absent"
+
+
 @pytest.mark.parametrize(
     "heading,device", [("## TP16", None), ("## EP8", None), ("## H100", "H100"), ("### B200", "B200")]
 )

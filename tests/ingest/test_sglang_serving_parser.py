@@ -389,6 +389,8 @@ def test_a_command_asking_another_rate_than_the_block_prints_is_not_the_blocks()
     other = s.parse(cmd.format(24) + _rated_block("8.0"), "other.md")
     assert other.table["num_prompts"].isna().all()
     assert any("asks 24" in m for m in other.messages)
+
+
 _CUT_BLOCK = """============ Serving Benchmark Result ============
 Backend:                                 sglang
 Traffic request rate:                    inf

@@ -604,6 +604,28 @@ def placement(meta: dict) -> dict:
     return {"hardware": hw or None, "own_gpu_each": own}
 
 
+def stated_devices(ctx) -> dict:
+    """The devices the file names around its tables (`ingest.context`: a heading, a hardware line, a
+    sentence), their lines and how many the run spans (`device_count`, 1 where not stated): where no
+    manifest records the hardware, they are the run's."""
+    facts = ctx.get("device")
+    counts = [f.value for f in ctx.get("device_count") if isinstance(f.value, (int, float))]
+    return {
+        "stated": [str(f.value) for f in facts],
+        "stated_lines": [f.line for f in facts],
+        "stated_count": int(counts[0]) if counts else 1,
+    }
+
+
+def device_texts(where: dict) -> list[str]:
+    """What names the run's device for its roofline: the manifest's hardware, else the devices the file
+    states where the run spans one of them. A run over several devices is not set against one device's
+    roofs (its bytes and FLOPs are split over them), so the file's devices then place nothing."""
+    if where.get("hardware"):
+        return [where["hardware"]]
+    return list(where.get("stated") or []) if where.get("stated_count", 1) <= 1 else []
+
+
 def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s: float = 0.0) -> roofline.Peaks | None:
     """`gpu` (table name or alias) when given, else the device the texts (the manifest's hardware)
     name (`benchbook.hardware.choose`), else None: a page about someone else's run assumes no

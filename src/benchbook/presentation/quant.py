@@ -50,6 +50,18 @@ def no_baseline_message(baseline: str) -> str:
     return _say("no_baseline", baseline=baseline, default=quant.DEFAULT_BASELINE)
 
 
+def _stated(where: dict) -> str:
+    """The devices the file names, with their count and lines (`8 × RTX PRO 6000 (line 3)`); empty where it
+    names none."""
+    names = list(dict.fromkeys(where.get("stated") or []))
+    if not names:
+        return ""
+    n = where.get("stated_count", 1)
+    lines = sorted(set(where.get("stated_lines") or []))
+    at = f" (line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))})" if lines else ""
+    return (f"{n} × " if n > 1 else "") + " and ".join(names) + at
+
+
 def setting_words(where: dict, peaks: roofline.Peaks | None, model: str | None, model_source: str | None) -> str:
     """Where the runs ran and on what model, as the input's manifest or the parameters say."""
     return _say(
@@ -59,6 +71,8 @@ def setting_words(where: dict, peaks: roofline.Peaks | None, model: str | None, 
         model_source=model_source,
         roofline=peaks is not None and bool(model),
         no_device=peaks is None,
+        stated=_stated(where),
+        several=where.get("stated_count", 1) > 1,
         **(
             {
                 "device": peaks.device,

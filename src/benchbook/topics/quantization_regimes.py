@@ -67,8 +67,8 @@ def analyse(p: dict) -> Result:
     alpha = p["alpha"]
     base = quant.choose_baseline(rt["scheme"], p["baseline"])
     meta = quant.manifest(path)
-    where = quant.placement(meta)
-    peaks = quant.peaks(p["gpu"], [where["hardware"]], p["peak_tflops"], p["peak_bandwidth_gb_s"])
+    where = quant.placement(meta) | quant.stated_devices(ingest.context_of(path))
+    peaks = quant.peaks(p["gpu"], quant.device_texts(where), p["peak_tflops"], p["peak_bandwidth_gb_s"])
     params_b, model, model_source = quant.model_size(p["model_id"], [meta.get("model")])
     # flagged values with the timestamp signature stay out of every statistic and figure
     flag = quant.outliers(rt, p["outlier_rule"])
@@ -140,7 +140,7 @@ def analyse(p: dict) -> Result:
         params_b=params_b,
         model=model,
         model_source=model_source,
-        lesson=quant.lesson(peaks),
+        lesson=quant.lesson(peaks or quant.peaks("", where["stated"])),
         reproduction=checks.reproduce(path),
         audit=checks.audit(path, p["outlier_rule"]),
     )
