@@ -86,3 +86,10 @@ def test_a_plain_llama_bench_cpu_table_still_reads_as_cpu():
 def test_the_compare_header_is_sniffed_as_llama_bench():
     assert llama_bench.sniff(HEADER)
     assert not llama_bench.sniff("| CPU | Model | Test | t/s master | Speedup |\n")
+
+
+def test_the_printed_speedup_is_a_note_of_the_compared_rate_not_a_measurement():
+    t = _read(HEADER + "| Apple M3 Max | llama 1B Q8_0 | tg128 | 169.28 | 170.57 | 1.01 |\n").table
+    assert len(t) == 2
+    note = t.loc[t["build"] == "my/branch", "note"].iloc[0]
+    assert note.startswith("Speedup over master as printed: 1.01")

@@ -855,7 +855,8 @@ def _cmp_settings(row: dict[str, str]) -> dict:
 def _parse_compare(lines: list[str], out: _Out, taken: set[int]) -> None:
     """Every compare-llama-bench.py table: each of its two builds a run (``build`` = the name in its
     `t/s` header), each t/s the mean of that build's avg_ts over its llama-bench runs (unweighted, no
-    spread, repetitions not printed); Speedup is compare / baseline, recomputed and checked, not kept."""
+    spread, repetitions not printed); Speedup is compare / baseline, recomputed and checked, and kept as
+    the compared rate's note, not as a measurement."""
     i = 0
     while i < len(lines):
         m = _CMP_HEADER_RE.match(lines[i])
@@ -901,10 +902,12 @@ def _cmp_row(line: str, lineno: int, props: list[str], builds: tuple[str, str], 
             f"line {lineno}: Speedup {cells[-1]} is not t/s {builds[1]} / t/s {builds[0]} ({ratio:.3f}); "
             "the two rates are kept, the printed Speedup is not"
         )
+    # the printed Speedup stays with the compared build's rate as a note: a ratio of two kept rates, no measurement
+    said = f"Speedup over {builds[0]} as printed: {cells[-1]}" + (f" (ratio {ratio:.3f})" if ratio is not None else "")
     metric = f"{kind(n_prompt, n_gen)}_rate"
-    for build, rate in zip(builds, rates, strict=True):
+    for build, rate, note in zip(builds, rates, (None, said), strict=True):
         out.next_source()
-        out.keep({**base, "build": build}, lineno, metric, "mean", rate, "tok/s")
+        out.keep({**base, "build": build}, lineno, metric, "mean", rate, "tok/s", note)
 
 
 # ---------------------------------------------------------------------------------------------
