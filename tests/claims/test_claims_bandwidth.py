@@ -291,8 +291,12 @@ def test_bound_evidence_and_its_device():
         "lowest_ridge_device",
         "label",
         "device",
+        "mode",
+        "host_cpu",
+        "line",
     }
     assert c.evidence["verdict"] == "memory-bandwidth" and c.evidence["device"] == "A100-SXM4-80GB"
+    assert c.evidence["host_cpu"] is None  # a run of known mode: its CPU is no reason
     # a printed device the table lacks: its name is no peak's device
     unknown = point(gpu="Some GPU", device="Some GPU", peak_source="unknown", peak_gb_s=None, fraction_of_peak=None)
     assert cb.bound(unknown, "bound_1", 0.5).evidence["device"] is None
@@ -456,3 +460,19 @@ def test_a_cpu_run_beyond_its_peak_suspects_sockets_not_gpus():
     assert c.status == "implausible" and "more CPU sockets than the 1 assumed" in c.text
     assert "several GPUs" not in c.text
     assert "several GPUs" in wording.word("bandwidth_roofline", cb.fraction(point(fraction_of_peak=1.6), "bw_1")).text
+
+
+def _no_peak(**over):
+    unknown = dict(peak_source="unknown", peak_gb_s=None, peak_tflops=None, ridge=None, fraction_of_peak=None)
+    unknown |= dict(compute_fraction=None, bytes_per_token=None, intensity_flop_per_byte=None, bandwidth_gb_s=None)
+    return point(gpu=None, device=None, **unknown, **over)
+
+
+def test_a_run_of_unknown_mode_names_its_host_cpu_as_why_no_device_is_used():
+    b = wording.word("bandwidth_roofline", cb.bound(_no_peak(mode="unknown", cpu="Apple M3 Max"), "bound_1", 0.5))
+    assert b.status == "withheld" and "CPU column names the host, Apple M3 Max (line 10)" in b.text
+
+
+def test_a_cpu_run_with_no_known_peak_is_not_said_to_name_only_its_host():
+    b = wording.word("bandwidth_roofline", cb.bound(_no_peak(mode="cpu", cpu="Some CPU"), "bound_1", 0.5))
+    assert b.status == "withheld" and "names the host" not in b.text

@@ -69,3 +69,14 @@ def test_bytes_per_token_missing_for_want_of_requests_in_flight_names_that_not_t
     assert "the requests in flight" in why and "bytes moved per token" not in why
     _, why = rules.fraction_of_peak({**ev, "active_params_b": None, "in_flight": None})
     assert "the model's size" in why and "bytes moved per token" in why
+
+
+def test_a_run_of_unknown_mode_names_its_host_cpu_not_none():
+    ev = {"mode": "unknown", "host_cpu": "Accelerate, Apple M3 Max", "line": 5}
+    reason = rules.no_device_reason(ev)
+    assert "CPU column names the host, Accelerate, Apple M3 Max (line 5)" in reason
+    assert "neither the input" not in reason
+
+
+def test_a_host_cpu_of_a_run_of_known_mode_is_no_reason():
+    assert rules.no_device_reason({"mode": "gpu", "host_cpu": "Apple M3 Max", "line": 5}) == rules.NO_DEVICE

@@ -84,14 +84,18 @@ def _text(v) -> str | None:
 
 def run_mode(row) -> str:
     """The mode, "cpu", "gpu" or "partial", of one llama-bench result (`hardware.llama_bench_device`, with
-    the model's layer count where KNOWN_LAYERS has it); "gpu" when the output says nothing."""
+    the model's layer count where KNOWN_LAYERS has it); "gpu" when the output says nothing. A rate
+    compare-llama-bench.py averaged (`averaged_by`) takes its mode from a printed backend, GPU or GPU
+    layers only: the script shows the host CPU whatever ran the layers, so without them it is "unknown"."""
     n_layers, _ = layers(row.get("model_file"), row.get("section"), row.get("model"))
-    settings = {k: row.get(k) for k in ("gpu", "backend", "ngl", "n_cpu_moe", "cpu")}
+    averaged = _text(row.get("averaged_by")) is not None
+    keys = ("gpu", "backend", "ngl", "n_cpu_moe") + (() if averaged else ("cpu",))
+    settings = {k: row.get(k) for k in keys}
     settings = {k: v for k, v in settings.items() if v is not None and not pd.isna(v)}
     if n_layers is not None:
         settings["n_layers"] = n_layers + 1  # llama-bench's -ngl counts the output layer too
     _, mode = hardware.llama_bench_device(settings)
-    return "gpu" if mode == "unknown" else mode
+    return "gpu" if mode == "unknown" and not averaged else mode
 
 
 def _applies(dev: hardware.Device, mode: str) -> bool:
@@ -208,6 +212,7 @@ def generation_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
         "model_size_gib",
         "params_b",
         "n_reps",
+        "averaged_by",
     ]
     cols = [c for c in cols if c in df.columns]
     d = df[(df["metric"] == metric) & df["statistic"].isin(["mean", "std"])]

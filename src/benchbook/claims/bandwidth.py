@@ -109,6 +109,7 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "rate": _num(p.get("rate")),
         "achieved_gb_s": _num(p.get("bandwidth_gb_s")),
         "mode": p.get("mode"),
+        "host_cpu": p.get("cpu") if p.get("mode") == "unknown" and isinstance(p.get("cpu"), str) else None,
         "offload": p.get("offload"),
         "offload_why": p.get("offload_why") or None,
         "printed_device": p.get("gpu") if isinstance(p.get("gpu"), str) else None,
@@ -145,6 +146,9 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
         "lowest_ridge_device": roofline.lowest_ridge()[1],
         "label": bandwidth.label(p),
         "device": p.get("device") if p.get("peak_source") != "unknown" else None,
+        "mode": p.get("mode"),
+        "host_cpu": p.get("cpu") if p.get("mode") == "unknown" and isinstance(p.get("cpu"), str) else None,
+        "line": int(p["line"]),
     }
     rule = (
         "fractions of the two roofs against the threshold, intensity against the ridge; with no known device, an "
@@ -337,6 +341,7 @@ def prefill(p: pd.Series, claim_id: str) -> Claim:
         "architecture": p.get("architecture"),
         "size_source": p.get("size_source"),
         "mode": p.get("mode"),
+        "host_cpu": p.get("cpu") if p.get("mode") == "unknown" and isinstance(p.get("cpu"), str) else None,
         "line": int(p["line"]),
     }
     rule = (

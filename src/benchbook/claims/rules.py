@@ -181,7 +181,14 @@ def no_device_reason(ev: dict) -> str:
     evidence as `device_family` / `device_family_line` / `device_family_rows`, `device_unlisted` /
     `device_unlisted_line` or `device_sign_line`): a family of table rows the file names, a device
     the file names that the table lacks, or the line that speaks of one unread, is named, never
-    called absent."""
+    called absent. A run whose mode is unknown (`analysis.bandwidth.run_mode`) names its host CPU
+    (`host_cpu`) but not the device that ran the model."""
+    if ev.get("mode") == "unknown" and ev.get("host_cpu"):
+        return (
+            f"the input's CPU column names the host, {ev['host_cpu']} (line {ev.get('line')}), but it prints no "
+            "backend, GPU or GPU layers, so it does not say which device ran the model, and none is assumed "
+            "(pass -p gpu NAME, or the peaks)"
+        )
     if ev.get("device_several"):
         return (
             f"the input names {ev['device_several']} {ev.get('device_several_where')} and does not "

@@ -81,7 +81,14 @@ SETTINGS = {
     "n_reps": "Int64",
     "sweep_repeat": "Int64",
     "extra_settings": "str",
+    # the script that printed the rate as an average over llama-bench runs (`COMPARE_SCRIPT`); none
+    # for llama-bench's own output
+    "averaged_by": "str",
 }
+#: compare-llama-bench.py: each t/s the unweighted mean of one build's avg_ts over its runs, no spread.
+#: It shows its CPU column (cpu_info) wherever -ngl is not 99 or the build has no GPU BLAS, a Metal run
+#: included: in its tables the CPU names the host, and decides no mode (`analysis.bandwidth.run_mode`).
+COMPARE_SCRIPT = "compare-llama-bench.py"
 #: A tidy row's columns, in the order its tuple holds them.
 _ROW = row_type(SETTINGS)
 
@@ -789,6 +796,121 @@ def _md_row(line: str, lineno: int, header: list[str], tctx: dict, reps: int | N
 
 
 # ---------------------------------------------------------------------------------------------
+# scripts/compare-llama-bench.py tables
+
+#: compare-llama-bench.py's PRETTY_NAMES (lower case) -> setting. Its other columns (Embeddings, CPU
+#: mask, Split mode, NKVO, ...) go to extra_settings as printed. `Num. of par.` is model_n_params, a count.
+_CMP_COLUMNS = {
+    "gpu": "gpu",
+    "backends": "backend",
+    "gpu layers": "ngl",
+    "file": "model_file",
+    "model": "model",
+    "model size [gib]": "model_size_gib",
+    "num. of par.": "params_b",
+    "batch size": "n_batch",
+    "microbatch size": "n_ubatch",
+    "threads": "threads",
+    "k type": "type_k",
+    "v type": "type_v",
+    "flashattention": "fa",
+}
+#: The script's header: its shown properties, then `Test | t/s <baseline> | t/s <compare> | Speedup`.
+_CMP_HEADER_RE = re.compile(
+    r"^\s*\|(?P<cols>(?:[^|]*\|)*?)\s*Test\s*\|\s*t/s\s+(?P<base>[^|]*?\S)\s*\|\s*t/s\s+(?P<cmp>[^|]*?\S)\s*\|"
+    r"\s*Speedup\s*\|\s*$",
+    re.I,
+)
+#: Speedup is printed with floatfmt ".2f": a recomputed ratio within half a unit of the last place agrees.
+_SPEEDUP_TOLERANCE = 0.005 + 1e-9
+
+
+def _cmp_settings(row: dict[str, str]) -> dict:
+    """A compare row's settings from its shown properties (the CPU column is cpu_info, `cpu`)."""
+    base = _base()
+    extra = []
+    for col, val in row.items():
+        key = _CMP_COLUMNS.get(col.lower())
+        if key is None:
+            if col.lower() != "cpu":
+                extra.append(f"{col}={val}")
+            continue
+        if key == "model_size_gib":
+            base[key] = _float(val)
+        elif key == "params_b":
+            n = _float(val)
+            base[key] = None if n is None else n / 1e9
+        elif key == "fa":
+            base[key] = _fa(val)
+        elif SETTINGS[key] == "Int64":
+            base[key] = _int(val)
+        else:
+            base[key] = _str(val)
+    base["cpu"] = _str(next((v for c, v in row.items() if c.lower() == "cpu"), None))
+    base["extra_settings"] = ", ".join(extra) or None
+    base["averaged_by"] = COMPARE_SCRIPT
+    return base
+
+
+def _parse_compare(lines: list[str], out: _Out, taken: set[int]) -> None:
+    """Every compare-llama-bench.py table: each of its two builds a run (``build`` = the name in its
+    `t/s` header), each t/s the mean of that build's avg_ts over its llama-bench runs (unweighted, no
+    spread, repetitions not printed); Speedup is compare / baseline, recomputed and checked, and kept as
+    the compared rate's note, not as a measurement."""
+    i = 0
+    while i < len(lines):
+        m = _CMP_HEADER_RE.match(lines[i])
+        if not m or i + 1 >= len(lines) or not _is_separator(lines[i + 1]):
+            i += 1
+            continue
+        out.blocks += 1
+        header = markdown_cells(lines[i])
+        props = header[:-4]
+        builds = (m["base"].strip(), m["cmp"].strip())
+        taken.update((i, i + 1))
+        j = i + 2
+        while j < len(lines) and lines[j].lstrip().startswith("|"):
+            taken.add(j)
+            _cmp_row(lines[j], j + 1, props, builds, out)
+            j += 1
+        i = j
+
+
+def _cmp_row(line: str, lineno: int, props: list[str], builds: tuple[str, str], out: _Out) -> None:
+    cells = markdown_cells(line)
+    rates = [_float(c) for c in cells[-3:-1]] if len(cells) == len(props) + 4 else []
+    if len(rates) != 2 or None in rates:
+        n = sum(len(re.findall(_NUM, c)) for c in cells[-3:-1])
+        for _ in range(n):
+            out.reject(lineno, line.strip(), "compare row does not have the header's cells")
+        if not n:
+            out.messages.append(f"line {lineno}: compare row with no t/s values; skipped")
+        return
+    test = cells[len(props)]
+    parsed = parse_test(test)
+    if parsed is None:
+        for _ in rates:
+            out.reject(lineno, line.strip(), f"test name {test!r} is not pp<N>, tg<N>, pp<N>+tg<M> (@ d<D>)")
+        return
+    n_prompt, n_gen, n_depth = parsed
+    base = _cmp_settings(dict(zip(props, cells, strict=False)))
+    base.update(test=test_name(n_prompt, n_gen, n_depth), n_prompt=n_prompt, n_gen=n_gen, n_depth=n_depth)
+    speedup = _float(cells[-1])
+    ratio = rates[1] / rates[0] if rates[0] else None
+    if speedup is not None and ratio is not None and abs(ratio - speedup) > _SPEEDUP_TOLERANCE:
+        out.messages.append(
+            f"line {lineno}: Speedup {cells[-1]} is not t/s {builds[1]} / t/s {builds[0]} ({ratio:.3f}); "
+            "the two rates are kept, the printed Speedup is not"
+        )
+    # the printed Speedup stays with the compared build's rate as a note: a ratio of two kept rates, no measurement
+    said = f"Speedup over {builds[0]} as printed: {cells[-1]}" + (f" (ratio {ratio:.3f})" if ratio is not None else "")
+    metric = f"{kind(n_prompt, n_gen)}_rate"
+    for build, rate, note in zip(builds, rates, (None, said), strict=True):
+        out.next_source()
+        out.keep({**base, "build": build}, lineno, metric, "mean", rate, "tok/s", note)
+
+
+# ---------------------------------------------------------------------------------------------
 # JSON / JSONL / CSV records
 
 _OLD_BACKENDS = [
@@ -1350,6 +1472,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     lines = outer_pipes(lines)
     out = _Out()
     taken: set[int] = set()
+    _parse_compare(lines, out, taken)
     _parse_markdown(lines, out, taken)
     ctx_at = _context_index(lines)
     _parse_json_blocks(lines, out, ctx_at, taken)
@@ -1386,6 +1509,8 @@ _SNIFF_MD_RENAMED = re.compile(r"^\s*\|\s*model\s*\|\s*size\s*\|\s*params\s*\|",
 #: The header of a table pasted without outer pipes (see `outer_pipes`).
 _SNIFF_MD_BARE = re.compile(r"^\s*model\s*\|.*\|\s*test\s*\|\s*t/s\s*$", re.M | re.I)
 _SNIFF_JSON = re.compile(r'"(?:avg_ts|samples_ts)"\s*:')
+#: compare-llama-bench.py's header (`_CMP_HEADER_RE`).
+_SNIFF_CMP = re.compile(r"^\s*\|.*\|\s*Test\s*\|\s*t/s [^|]+\|\s*t/s [^|]+\|\s*Speedup\s*\|\s*$", re.M | re.I)
 _SNIFF_CSV = re.compile(r"^[^\n|{]*\bn_prompt\b[^\n]*\bavg_(?:prompt_)?ts\b", re.M)
 
 
@@ -1395,6 +1520,8 @@ _SNIFF_N = re.compile(r'"n_(?:prompt|gen)"\s*:')
 def sniff(text: str | Lines) -> bool:
     """True when the text holds a llama-bench markdown table, JSON/JSONL record or CSV header."""
     if search(_SNIFF_MD, text) or search(_SNIFF_MD_RENAMED, text) or search(_SNIFF_MD_BARE, text):
+        return True
+    if search(_SNIFF_CMP, text):
         return True
     if search(_SNIFF_JSON, text) and search(_SNIFF_N, text):
         return True
