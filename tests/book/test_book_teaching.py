@@ -72,6 +72,17 @@ def test_findings_follow_the_reading_order_and_link_their_chapter():
     assert "TP 1 gives 45.9" in lines[1]
 
 
+def test_a_finding_is_said_on_the_front_page_as_its_box_says_it_with_its_caveat():
+    long = _claim("decode_turn", text="TP 2 turns at batch 1. Because R. At batch 1: 17 ms. Fragile: x.")
+    long["caveat"] = "Fragile: x."
+    md = bottom_line.findings([_ledger("tp_scaling", long)], {"tp_scaling": "TP"})
+    assert md.startswith("- TP 2 turns at batch 1. Because R. Fragile: x. (") and "17 ms" not in md
+    short = _claim("decode_turn", text="TP 2 turns at batch 1. Because R.")
+    assert bottom_line.findings([_ledger("tp_scaling", short)], {"tp_scaling": "TP"}).startswith(
+        "- TP 2 turns at batch 1. Because R. ("
+    )
+
+
 def test_the_foundations_pages_worked_example_is_the_data():
     """book/roofline_in_one_page.md types its numbers (a static page): they must be the seed's."""
     page = (config.PROJ_ROOT / "book" / "roofline_in_one_page.md").read_text(encoding="utf-8")

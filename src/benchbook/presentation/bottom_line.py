@@ -183,8 +183,9 @@ def glue_box(ledger, ids: list[str] | None = None) -> None:
 
 
 def findings(ledgers: list[dict], titles: dict[str, str], per_chapter: int = 1) -> str:
-    """The front page's main findings: the first shown claim(s) of each chapter's box, in the order
-    of `titles` (chapter -> title, reading order), each with a link to its chapter."""
+    """The front page's main findings: the first shown claim(s) of each chapter's box, as the box
+    says them, each with its caveat, in the order of `titles` (chapter -> title, reading order),
+    each with a link to its chapter."""
     by_chapter = {led.get("chapter", ""): led for led in ledgers}
     lines = []
     for chapter, title in titles.items():
@@ -192,8 +193,10 @@ def findings(ledgers: list[dict], titles: dict[str, str], per_chapter: int = 1) 
         if led is None:
             continue
         shown = [c for c in pick(led) if c["status"] == "shown" and c["id"] not in QUALIFIERS][:per_chapter]
-        for c in shown:
-            lines.append(f"- {_one_line(c['text'])} ({{doc}}`{title} <../notebooks/{chapter}>`)")
+        most = MAX_SENTENCES_BY_CHAPTER.get(chapter, MAX_SENTENCES)
+        for c, said in zip(shown, _said(shown, most), strict=True):  # as its box says it, with its caveat
+            text = " ".join(filter(None, [said, _one_line(c.get("caveat") or "")]))
+            lines.append(f"- {text} ({{doc}}`{title} <../notebooks/{chapter}>`)")
     if not lines:
         return "No chapter has a finding to show yet: build the chapters first.\n"
     return "\n".join(lines) + "\n"
