@@ -52,7 +52,7 @@ def test_bottom_line_takes_shown_claims_in_priority_and_says_why_a_leading_one_i
         _claim("c", text="C 3."),
     )
     picked = [c["id"] for c in bottom_line.pick(led, ids)]
-    assert picked == ["a", "b", "c", "d"][: bottom_line.MAX_SHOWN + 1]
+    assert picked == ["a", "b", "c", "d"][: bottom_line.MAX_SENTENCES + 1]
     box = bottom_line.box(led, ids)
     assert "*Withheld:* B: not stated, because R." in box and box.index("A 1.") < box.index("C 3.")
     # the answer first: a withheld leading claim follows the shown ones, never opens the box
@@ -70,6 +70,17 @@ def test_findings_follow_the_reading_order_and_link_their_chapter():
     lines = md.strip().splitlines()
     assert lines[0].startswith("- From 60% to 81%.") and "<../notebooks/bandwidth_roofline>" in lines[0]
     assert "TP 1 gives 45.9" in lines[1]
+
+
+def test_a_finding_is_said_on_the_front_page_as_its_box_says_it_with_its_caveat():
+    long = _claim("decode_turn", text="TP 2 turns at batch 1. Because R. At batch 1: 17 ms. Fragile: x.")
+    long["caveat"] = "Fragile: x."
+    md = bottom_line.findings([_ledger("tp_scaling", long)], {"tp_scaling": "TP"})
+    assert md.startswith("- TP 2 turns at batch 1. Because R. Fragile: x. (") and "17 ms" not in md
+    short = _claim("decode_turn", text="TP 2 turns at batch 1. Because R.")
+    assert bottom_line.findings([_ledger("tp_scaling", short)], {"tp_scaling": "TP"}).startswith(
+        "- TP 2 turns at batch 1. Because R. ("
+    )
 
 
 def test_the_foundations_pages_worked_example_is_the_data():

@@ -15,16 +15,18 @@ def _box(*claims: dict) -> list[str]:
     return bottom_line.box({"chapter": "x", "claims": list(claims)}, [c["id"] for c in claims]).splitlines()
 
 
-def test_a_fragile_answer_is_said_without_its_caveat_and_the_caveat_follows_on_one_line():
+def test_a_fragile_answer_is_said_without_its_caveat_and_the_caveat_follows_all_answers_on_one_line():
     lines = _box(
         _claim("a", "It saturates at batch 512.", "That batch is fragile: it clears the line by 0.2%."),
         _claim("b", "B."),
     )
     assert lines == [
         "- It saturates at batch 512.",
-        "- *Caveat:* That batch is fragile: it clears the line by 0.2%.",
         "- B.",
+        "- *Caveat:* The first: That batch is fragile: it clears the line by 0.2%.",
     ]
+    alone = _box(_claim("a", "It saturates at batch 512.", "That batch is fragile: x."))
+    assert alone == ["- It saturates at batch 512.", "- *Caveat:* That batch is fragile: x."]  # no place to name
 
 
 def test_a_firm_answer_has_no_caveat_line():
@@ -79,3 +81,31 @@ def test_a_box_whose_leading_claims_are_all_withheld_gives_the_answers_the_page_
     assert bottom_line.box(none, ["trend", "other"]).splitlines() == [
         "- *Withheld:* A trend: not stated, because 0 points."
     ]
+
+
+def test_the_box_takes_the_leading_answers_up_to_two_sentences_and_the_next_stay_in_their_sections():
+    claims = [_claim("a", "A 1. Because R."), _claim("b", "B 2.")]
+    ledger = {"chapter": "x", "claims": claims}
+    assert bottom_line.box(ledger, ["a", "b"]).splitlines() == ["- A 1. Because R."]
+    assert [c["id"] for c in bottom_line.pick(ledger, ["a", "b"])] == ["a"]  # b's section says it
+    # the other way: two one-sentence answers both fit
+    short = {"chapter": "x", "claims": [_claim("a", "A 1."), _claim("b", "B 2.")]}
+    assert bottom_line.box(short, ["a", "b"]).splitlines() == ["- A 1.", "- B 2."]
+
+
+def test_a_first_answer_longer_than_the_box_gives_it_two_sentences_and_its_section_the_rest():
+    led = {"chapter": "x", "claims": [_claim("a", "A turns at 2. Because R. At 1: 17 ms.", "Fragile: x.")]}
+    assert bottom_line.box(led, ["a"]).splitlines() == ["- A turns at 2. Because R.", "- *Caveat:* Fragile: x."]
+    assert bottom_line.rest(led, ["a"]) == {"a": "At 1: 17 ms."}
+    assert bottom_line.rest({"chapter": "x", "claims": [_claim("a", "A 2. Because R.")]}, ["a"]) == {}
+
+
+def test_a_qualifier_stands_on_the_caveat_line_after_the_answers_and_never_alone():
+    confound = _claim("confound", "Each scheme ran on its own GPU.")
+    led = {"chapter": "x", "claims": [confound, _claim("a", "A 1. Because R.", "Fragile: x.")]}
+    assert bottom_line.box(led, ["a", "confound"]).splitlines() == [
+        "- A 1. Because R.",
+        "- *Caveat:* Fragile: x. Each scheme ran on its own GPU.",
+    ]
+    alone = {"chapter": "x", "claims": [confound, _claim("a", "A: not stated.", status="withheld")]}
+    assert bottom_line.pick(alone, ["a", "confound"]) == [alone["claims"][1]]

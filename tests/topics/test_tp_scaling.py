@@ -66,6 +66,21 @@ def test_each_shown_claim_is_said_once_and_the_withheld_ones_in_one_folded_list(
     assert "(s)" not in prose
 
 
+def test_the_bottom_line_is_the_turn_and_its_reason_and_the_rest_is_said_once_in_its_section(seeds):
+    """Issue 34 item 6: two sentences of answer; the batch-1 example opens section 2 and the
+    throughput pick stands in the deployment section, each said once."""
+    from benchbook.presentation import bottom_line
+
+    box = bottom_line.box(seeds.ledger)
+    pg = tp_scaling.page(seeds)
+    assert box.startswith("- Adding GPUs stops making decode faster at TP 2") and "the later the turn" in box
+    assert "28.75 ms per token on TP 1" not in box and "tokens per GPU" not in box
+    assert pg.markdown["claims_turns"].startswith("At batch 1: 28.75 ms per token on TP 1, 17.56 on TP 2")
+    assert seeds.ledger.get("rec_throughput").text in pg.markdown["claims_deploy"]
+    prose = "\n".join([box, *pg.markdown.values(), *pg.texts.values()])
+    assert prose.count("28.75 ms per token on TP 1") == 1 and prose.count("the later the turn") == 1
+
+
 def test_the_lesson_counts_the_seed_models_all_reduces(seeds):
     text = tp_scaling.page(seeds).markdown["allreduce_text"]
     # bloomz-7b1: 30 layers, hidden 4096; batch 1 on TP 8: 60 x 2 x 7/8 x 8,192 bytes = 860,160 bytes

@@ -2,10 +2,13 @@
 the chapter's ledger, so that on any input they say that input's verdicts (or why one is withheld).
 
 A chapter names its most important claims, in order, in PRIORITY; the box shows the first shown
-ones (at most MAX_SHOWN) and says in one line why a leading claim is withheld.
+ones (their answers at most MAX_SENTENCES sentences), their caveats on one line after the answers,
+and says in one line why a leading claim is withheld.
 """
 
 from __future__ import annotations
+
+import re
 
 #: Per chapter, its claim ids from the most to the least important (ids, never sentences).
 PRIORITY: dict[str, list[str]] = {
@@ -27,10 +30,17 @@ PRIORITY: dict[str, list[str]] = {
 #: answers "what does a token cost" when it is the only one; beside others it is one row of many
 #: (the spread and the cheapest answer then), and the first of them is not the answer.
 ONLY_ALONE = {"measured_0": "measured_1"}
-#: The most shown claims a box holds (the answer is one or two findings; the next ones go to their
-#: sections), and where a chapter asks two questions, the most for it: an answer to each.
-MAX_SHOWN = 2
-MAX_SHOWN_BY_CHAPTER = {"perf_per_watt": 3}  # how low a cap can go (and why), and what a token costs
+#: Claims that qualify every answer the box gives rather than answer it (the comparisons' confound):
+#: shown, they stand on the caveat line after the answers and take none of the answer's sentences.
+QUALIFIERS = {"confound"}
+#: The most answer sentences a box holds (issue 34 item 6: the answer is one or two sentences, with
+#: its number and its reason): it takes the leading shown claims whole while they fit, and the next
+#: ones stay in their sections; a first claim longer than that gives the box its leading sentences,
+#: and its section the rest (`rest`). Where a chapter asks two questions, the most for it: an answer to each.
+MAX_SENTENCES = 2
+MAX_SENTENCES_BY_CHAPTER = {"perf_per_watt": 3}  # how low a cap can go (and why), and what a token costs
+#: Where one sentence ends and the next opens: a stop, then a capital, a code span or a bracket.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\"'])")
 #: How many of a chapter's leading claims a box accounts for even when withheld.
 LEADING = 3
 
@@ -47,14 +57,16 @@ def _chapter(ledger) -> str:
 
 
 def pick(ledger, ids: list[str] | None = None) -> list[dict]:
-    """The claims a box shows, in priority order: shown claims up to MAX_SHOWN, and each of the
-    LEADING first claims that is not shown (its sentence says why). Where none of them is shown, the
-    box is not a list of what the page withholds: it gives the page's other shown claims (the answers it
-    can give, in ledger order), else the first withheld one alone (why no answer can be given, once)."""
+    """The claims a box shows, in priority order: the leading shown claims while their answers fit in
+    the chapter's sentences (the first always, cut if it must), and each of the LEADING first claims
+    that is not shown (its sentence says why). Where none of them is shown, the box is not a list of
+    what the page withholds: it gives the page's other shown claims (the answers it can give, in
+    ledger order), else the first withheld one alone (why no answer can be given, once). A shown
+    qualifier (QUALIFIERS) comes with the answers it qualifies, never alone."""
     ids = PRIORITY.get(_chapter(ledger), []) if ids is None else ids
-    most = MAX_SHOWN_BY_CHAPTER.get(_chapter(ledger), MAX_SHOWN)
+    most = MAX_SENTENCES_BY_CHAPTER.get(_chapter(ledger), MAX_SENTENCES)
     by_id = {c["id"]: c for c in _claims(ledger)}
-    out, shown = [], 0
+    out, answers = [], []  # in priority order: the candidates, and the shown ones among them
     for rank, cid in enumerate(ids):
         c = by_id.get(cid)
         if c is None or not c.get("text") or (c.get("evidence") or {}).get("applicable") is False:
@@ -62,15 +74,50 @@ def pick(ledger, ids: list[str] | None = None) -> list[dict]:
         if ONLY_ALONE.get(cid) in by_id:
             continue
         if c["status"] == "shown":
-            if shown < most:
-                out.append(c)
-                shown += 1
+            answers += [] if cid in QUALIFIERS else [c]
+            out.append(c)
         elif rank < LEADING:
             out.append(c)
-    if out and not shown:  # no leading verdict: the answers the page gives instead, else why none, once
+    if answers:
+        taken = {c["id"] for c in _fit(answers, most)} | QUALIFIERS
+        return [c for c in out if c["status"] != "shown" or c["id"] in taken]
+    out = [c for c in out if c["status"] != "shown"]
+    if out:  # no leading verdict: the answers the page gives instead, else why none, once
         rest = [c for c in by_id.values() if c["status"] == "shown" and c.get("text") and c["id"] not in ids]
         rest = [c for c in rest if (c.get("evidence") or {}).get("applicable") is not False]
-        return rest[:most] or out[:1]
+        return _fit(rest, most) or out[:1]
+    return out
+
+
+def _fit(answers: list[dict], most: int) -> list[dict]:
+    """The leading answers whose sentences fit in `most`, in order; the first always."""
+    out, used = [], 0
+    for c in answers:
+        n = len(_sentences(_answer(c)))
+        if out and used + n > most:
+            break  # this one and the next stay in their sections, in the page's order
+        out.append(c)
+        used += n
+    return out
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_END.split(text) if s]
+
+
+def _said(answers: list[dict], most: int) -> list[str]:
+    """Each answer as the box says it: whole, except a first one longer than the box, cut to its
+    leading sentences."""
+    return [" ".join(_sentences(_answer(c))[:most]) for c in answers]
+
+
+def rest(ledger, ids: list[str] | None = None) -> dict[str, str]:
+    """Per claim the box cuts short, the sentences it leaves to the page (its section says them once)."""
+    most = MAX_SENTENCES_BY_CHAPTER.get(_chapter(ledger), MAX_SENTENCES)
+    out = {}
+    for c in pick(ledger, ids):
+        if c["status"] == "shown" and c["id"] not in QUALIFIERS and (left := _sentences(_answer(c))[most:]):
+            out[c["id"]] = " ".join(left)
     return out
 
 
@@ -84,39 +131,43 @@ def _answer(c: dict) -> str:
     return text[: -len(caveat)].rstrip() if caveat and text.endswith(caveat) else text
 
 
-def caveat_line(answers: list[dict]) -> str:
-    """The caveats of the box's answers on one line: one answer's as it is; several that open with
-    the same reason ("This verdict is fragile: ...") say it once, then each answer's margin by place."""
+def caveat_line(answers: list[dict], qualifiers: list[str] = ()) -> str:
+    """The caveats of the box's answers on one line: a lone answer's as it is; one of several
+    answers' by the answer's place ("The first: ..."); several that open with the same reason ("This
+    verdict is fragile: ...") say it once, then each answer's margin by place; then the qualifiers
+    (sentences that hold for every answer), as they are."""
     from benchbook.presentation.wording import load, sentence
 
     said = [(i, _one_line(c["caveat"])) for i, c in enumerate(answers) if c.get("caveat")]
-    if not said:
+    extra = [_one_line(q) for q in qualifiers]
+    if not said and not extra:
         return ""
-    if len(said) == 1:
-        return sentence("report", "caveat_line", text=said[0][1])
+    if not said or len(answers) == 1:
+        return sentence("report", "caveat_line", text=" ".join([*(cav for _, cav in said), *extra]))
     heads = {cav.split(": ", 1)[0] for _, cav in said}
-    shared = len(heads) == 1 and all(": " in cav for _, cav in said)
+    shared = len(said) > 1 and len(heads) == 1 and all(": " in cav for _, cav in said)
     ordinals = load("report")["words"]["ordinals"]
     which = [ordinals[i] if i < len(ordinals) else str(i + 1) for i, _ in said]
     joined = ", ".join(which[:-1]) + " and " + which[-1]
     parts = [sentence("report", "fragile_several", which=joined)] if shared else []
     for w, (_, cav) in zip(which, said, strict=True):
         parts.append(sentence("report", "fragile_each", ordinal=w, tail=cav.split(": ", 1)[1] if shared else cav))
-    return sentence("report", "caveat_line", text=" ".join(parts))
+    return sentence("report", "caveat_line", text=" ".join([*parts, *extra]))
 
 
 def box(ledger, ids: list[str] | None = None) -> str:
-    """The box's Markdown: one bullet per picked claim, its answer without its caveat; the shown
-    answers' caveats on one line after the last answer they qualify; a claim that is not shown is
-    marked so, last."""
+    """The box's Markdown: one bullet per picked claim, its answer without its caveat (a first one
+    longer than the box cut to its leading sentences); the answers' caveats on one line after all the
+    answers, naming which each qualifies; a claim that is not shown is marked so, last."""
     picked = pick(ledger, ids)
     if not picked:
         return "This input supports none of the chapter's main verdicts; the sections below say why, one by one."
-    answers = [c for c in picked if c["status"] == "shown"]
-    lines = [f"- {_answer(c)}" for c in answers]
-    if caveat := caveat_line(answers):  # right after the last answer it qualifies
-        last = max(i for i, c in enumerate(answers) if c.get("caveat"))
-        lines.insert(last + 1, caveat)
+    answers = [c for c in picked if c["status"] == "shown" and c["id"] not in QUALIFIERS]
+    qualifiers = [c["text"] for c in picked if c["status"] == "shown" and c["id"] in QUALIFIERS]
+    most = MAX_SENTENCES_BY_CHAPTER.get(_chapter(ledger), MAX_SENTENCES)
+    lines = [f"- {text}" for text in _said(answers, most)]
+    if caveat := caveat_line(answers, qualifiers):  # after the answers: the answer is said first, whole
+        lines.append(caveat)
     for c in picked:
         if c["status"] != "shown":
             mark = "*Withheld:* " if c["status"] == "withheld" else "*Warning:* "
@@ -132,17 +183,20 @@ def glue_box(ledger, ids: list[str] | None = None) -> None:
 
 
 def findings(ledgers: list[dict], titles: dict[str, str], per_chapter: int = 1) -> str:
-    """The front page's main findings: the first shown claim(s) of each chapter's box, in the order
-    of `titles` (chapter -> title, reading order), each with a link to its chapter."""
+    """The front page's main findings: the first shown claim(s) of each chapter's box, as the box
+    says them, each with its caveat, in the order of `titles` (chapter -> title, reading order),
+    each with a link to its chapter."""
     by_chapter = {led.get("chapter", ""): led for led in ledgers}
     lines = []
     for chapter, title in titles.items():
         led = by_chapter.get(chapter)
         if led is None:
             continue
-        shown = [c for c in pick(led) if c["status"] == "shown"][:per_chapter]
-        for c in shown:
-            lines.append(f"- {_one_line(c['text'])} ({{doc}}`{title} <../notebooks/{chapter}>`)")
+        shown = [c for c in pick(led) if c["status"] == "shown" and c["id"] not in QUALIFIERS][:per_chapter]
+        most = MAX_SENTENCES_BY_CHAPTER.get(chapter, MAX_SENTENCES)
+        for c, said in zip(shown, _said(shown, most), strict=True):  # as its box says it, with its caveat
+            text = " ".join(filter(None, [said, _one_line(c.get("caveat") or "")]))
+            lines.append(f"- {text} ({{doc}}`{title} <../notebooks/{chapter}>`)")
     if not lines:
         return "No chapter has a finding to show yet: build the chapters first.\n"
     return "\n".join(lines) + "\n"

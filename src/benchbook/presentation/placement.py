@@ -17,9 +17,14 @@ def undecided(claim) -> bool:
 
 def in_place(ledger, skip=frozenset()) -> dict[str, str]:
     """`here_<id>` -> the claim's sentence where its section places it: empty when the box says it,
-    it belongs in the folded list (`folded`), or the page says it elsewhere (`skip`)."""
+    it belongs in the folded list (`folded`), or the page says it elsewhere (`skip`); the sentences the
+    box cuts from a long answer (`bottom_line.rest`) where the box says the rest."""
     boxed = {c["id"] for c in bottom_line.pick(ledger)} | set(skip)
-    return {f"here_{c.id}": "" if c.id in boxed or undecided(c) or not c.applicable else c.text for c in ledger.claims}
+    left = bottom_line.rest(ledger)
+    return {
+        f"here_{c.id}": left.get(c.id, "") if c.id in boxed else "" if undecided(c) or not c.applicable else c.text
+        for c in ledger.claims
+    }
 
 
 def folded(ledger, skip=frozenset(), extra=()) -> str:

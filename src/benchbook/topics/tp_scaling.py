@@ -203,6 +203,10 @@ def _tables(r: Result) -> dict:
     }
 
 
+def _bullets(led, ids: list[str]) -> str:
+    return "\n".join(f"- {led.get(i).text}" for i in ids)
+
+
 def page(r: Result) -> Page:
     """Every text, figure and table of the chapter, drawn from the Result."""
     from benchbook.presentation import bottom_line
@@ -233,8 +237,17 @@ def page(r: Result) -> Page:
     figures = _figures(r)
     for name, fig in figures.items():
         texts[f"cap_{name[4:]}"] = view.caption(name[4:], fig is not None, r.device)
+    left = bottom_line.rest(led)  # what the box cuts from its answer: its section says it
     sections = {
-        name: wording.together(led, [i for i in ids if i not in boxed and led.get(i).status != "withheld"])
+        name: " ".join(
+            filter(
+                None,
+                [
+                    *(left[i] for i in ids if i in left),
+                    wording.together(led, [i for i in ids if i not in boxed and led.get(i).status != "withheld"]),
+                ],
+            )
+        )
         for name, ids in SECTIONS.items()
     }
     labels = wording.words(CHAPTER)["labels"]
@@ -252,7 +265,7 @@ def page(r: Result) -> Page:
         "tp_note": view.tp_sentence(r.tp_notes),
         "set_aside": r.set_aside or "",
         "allreduce_text": view.allreduce_sentence(_allreduce_values(r)),
-        "claims_turns": "\n".join(f"- {led.get(i).text}" for i in turns),
+        "claims_turns": "\n\n".join(filter(None, [left.get("decode_turn"), _bullets(led, turns)])),
         "fit_method": view.fit_method(tp.scaling_fits(w)),
         "quant_heading": view.quant_heading(figures.get("fig_quant") is not None),
         **sections,
