@@ -119,7 +119,8 @@ def fastest(t: pd.DataFrame) -> pd.DataFrame:
     printed TFLOP/s, inverted: every backend is credited with the same FLOPs at one input and pass
     (the tool's rule), so their times stand as the inverse of their TFLOP/s (`by` says which).
     Inputs timed by one backend are left out (nothing to compare). `tied`: the backends that share the
-    lowest time as printed (two or more: no one backend is the fastest there; `fastest` names them all)."""
+    lowest time as printed (two or more: no one backend is the fastest there; `fastest` names them all);
+    `margin`: the next fastest backend's time over the fastest's (1 for a tie)."""
     out = []
     keys = ["source", "op", "input", "pass"]
     for key, g in t.groupby(keys, sort=False, dropna=False):
@@ -143,11 +144,12 @@ def fastest(t: pd.DataFrame) -> pd.DataFrame:
                 slowest=hi["backend"],
                 slowest_ms=hi["latency_ms"],
                 ratio=time.max() / time.min(),
+                margin=time.nsmallest(2).iloc[-1] / time.min(),
                 by=by,
             )
         )
     cols = ["source", "op", "input", "pass", "seq_len", "fastest", "tied", "fastest_ms", "slowest", "slowest_ms"]
-    cols += ["ratio", "by"]
+    cols += ["ratio", "margin", "by"]
     return pd.DataFrame(out, columns=cols)
 
 

@@ -345,6 +345,8 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
     wrong = t["accurate"].eq(False) & ~beyond if "accurate" in t else pd.Series(False, index=t.index)
     every, out, unmatched, t = t, t[beyond], t[wrong], t[~beyond & ~wrong]
     fa = tb.fastest(t)
+    # a lead inside the noise is no lead: the page's own rule (attention.NOISE_FLOOR), said apart
+    near = (~fa["tied"].astype(bool)) & (fa["margin"] < 1 + attention.NOISE_FLOOR) if len(fa) else pd.Series(dtype=bool)
     last = fa.iloc[-1] if len(fa) else None
     best = t.loc[t["tflops"].idxmax()] if t["tflops"].notna().any() else None
     sixteen = t[~_eight_bit(t)]  # a share of the 16-bit peak only for kernels not run in 8 bits
@@ -374,13 +376,16 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
         causal=sorted(set(every["causal"].dropna())),
         backends=list(dict.fromkeys(every["backend"])),
         n_fastest=len(fa),
-        wins=fa.loc[~fa["tied"].astype(bool), "fastest"].value_counts().to_dict() if len(fa) else {},
+        wins=fa.loc[~fa["tied"].astype(bool) & ~near, "fastest"].value_counts().to_dict() if len(fa) else {},
+        near=int(near.sum()) if len(fa) else 0,
+        floor=attention.NOISE_FLOOR,
         ties=fa.loc[fa["tied"].astype(bool), "fastest"].value_counts().to_dict() if len(fa) else {},
         **(
             dict(
                 last_input=last["input"],
                 last_fastest=last["fastest"],
                 last_tied=bool(last["tied"]),
+                last_near=bool(near.iloc[-1]),
                 last_slowest=last["slowest"],
                 last_pass=last["pass"] if pd.notna(last["pass"]) else None,
                 last_by=last["by"],
