@@ -139,7 +139,10 @@ def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX, dra
     smallest = math.inf
     unchanged = False  # since the last draw
     for _ in range(3):  # larger type widens the tight box a little: converge
-        fig.draw_without_rendering()
+        if _moves_when_drawn(fig):  # a layout engine places the axes only when the figure is drawn
+            fig.draw_without_rendering()
+        # the tight box lays out what it measures itself (ticks, labels, titles, legends), so a figure
+        # whose axes stay put is measured without a draw, as the SVG's own draw lays it out again
         width_pt = (
             fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.1
         ) * 72  # bbox_inches="tight", pad 0.1 in
