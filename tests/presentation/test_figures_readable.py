@@ -252,17 +252,34 @@ def _extents(fig) -> list[tuple[float, ...]]:
     return [tuple(t.get_window_extent(renderer).bounds) for ax in fig.axes for t in [*ax.texts, ax.title]]
 
 
-def test_finish_says_a_tight_layout_figure_is_as_drawn_and_checks_it_without_a_draw():
+def test_finish_measures_a_tight_layout_figure_without_a_draw_and_says_it_is_not_drawn():
     """`fig.tight_layout()` lays a figure out once (it leaves a placeholder engine that does nothing):
-    `finish` reports it as last drawn, and the texts it measured are where a fresh draw puts them, so
-    `overlaps` on that draw finds what it finds on a new one."""
+    `finish` measures it without drawing it (its tight box lays out what it measures), so it does not
+    report it as drawn (a legend places its entries only when drawn), and `overlaps` draws it first,
+    finding what it finds on a fresh draw."""
     from benchbook.presentation.plotting import finish
 
     fig, ax = plt.subplots(figsize=(4, 3))
+    ax.scatter([1, 2], [1, 2], label="points")
+    ax.annotate("a label", (1, 1))
+    ax.set_title("a title")
+    ax.legend(loc="upper left")
+    fig.tight_layout()
+    assert finish(fig) is False
+    found = overlaps(fig, drawn=False)
+    measured = _extents(fig)
+    assert overlaps(fig) == found and _extents(fig) == measured
+
+
+def test_finish_says_a_constrained_figure_is_as_drawn_and_checks_it_without_a_draw():
+    """Constrained layout places the axes at a draw: `finish` draws it, keeps that layout and reports it
+    as last drawn, so `overlaps` on that draw finds what it finds on a new one."""
+    from benchbook.presentation.plotting import finish
+
+    fig, ax = plt.subplots(figsize=(4, 3), layout="constrained")
     ax.scatter([1, 2], [1, 2])
     ax.annotate("a label", (1, 1))
     ax.set_title("a title")
-    fig.tight_layout()
     assert finish(fig) is True
     measured, found = _extents(fig), overlaps(fig, drawn=True)
     assert overlaps(fig) == found and _extents(fig) == measured

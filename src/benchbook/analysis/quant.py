@@ -30,7 +30,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from benchbook import hardware
 from benchbook.analysis import roofline
@@ -198,6 +197,8 @@ def _welch_p(a: np.ndarray, b: np.ndarray) -> float:
         return np.nan
     if np.std(a) == 0 and np.std(b) == 0:
         return 1.0 if np.mean(a) == np.mean(b) else 0.0
+    from scipy import stats  # here, not at the top: a report on another chapter's file need not import it
+
     with warnings.catch_warnings():
         # near-identical runs (std ~ 1e-3 of the mean) trigger scipy's precision note; the p-value stands
         warnings.filterwarnings("ignore", message="Precision loss occurred", category=RuntimeWarning)
@@ -274,6 +275,8 @@ def _log_ratio_ci(a: np.ndarray, b: np.ndarray, level: float) -> tuple[float, fl
     if se == 0:
         return ratio, ratio, ratio
     df = (va + vb) ** 2 / ((va**2 / (len(a) - 1) if va else 0) + (vb**2 / (len(b) - 1) if vb else 0))
+    from scipy import stats
+
     t = stats.t.ppf(0.5 + level / 2, df)
     return ratio, float(ratio * math.exp(-t * se)), float(ratio * math.exp(t * se))
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import curve_fit
 
 from benchbook import hardware
 from benchbook.analysis import roofline
@@ -418,6 +417,8 @@ def fit_scaling(tp, latency_ms) -> ScalingFit | None:
     tp, y = tp[ok], y[ok]
     if len(np.unique(tp)) < 4:
         return None
+    from scipy.optimize import curve_fit  # here: a report with fewer TPs need not import scipy
+
     p0 = [max(y.max() - y.min(), 1e-6), 1e-3 * y.mean(), max(y.min() * 0.5, 1e-6)]
     popt, pcov = curve_fit(_model, tp, y, p0=p0, bounds=([0, 0, 0], [np.inf, np.inf, np.inf]), maxfev=20000)
     with np.errstate(invalid="ignore"):

@@ -60,7 +60,7 @@ def place(ax, points, fontsize: float = 7, color: str | None = None) -> list[str
     """Label each (x, y, text) of `points` on `ax` at the first free position; returns the texts left
     out for want of room. Call after everything else (legend included) is drawn on the figure."""
     fig = ax.figure
-    fig.canvas.draw()
+    fig.draw_without_rendering()  # the layout and the text boxes; no pixels: none is read
     renderer = fig.canvas.get_renderer()
     taken = _boxes_of_texts(fig, renderer)
     dots = _obstacles(ax)

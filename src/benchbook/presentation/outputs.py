@@ -220,15 +220,51 @@ def _drawn(fig, key: str) -> str:
 
 def svg(fig) -> str:
     """A figure as a kernel's inline backend draws it for the book (`plotting.use_theme`): SVG, the
-    tight box, no date, the figure's own colours and resolution."""
+    tight box, no date, the figure's own colours and resolution.
+
+    `print_figure(bbox_inches="tight")` draws a figure twice: first with its drawing switched off, to
+    lay it out before it measures the tight box, then to print it. The tight box lays out what it
+    measures itself (ticks, tick labels, axis labels, titles, legends), so where no layout engine
+    moves the axes at a draw (`plotting._moves_when_drawn`) the first draw changes nothing and is
+    skipped: the same bytes (tests/presentation/test_svg.py holds them to matplotlib's own print),
+    a quarter less work. Where the print did not draw twice, it is printed again as it stands."""
+    from benchbook.presentation.plotting import _moves_when_drawn
+
+    if not _moves_when_drawn(fig):
+        draws: list = []
+        text = _printed(fig, draws)
+        if len(draws) == 2:  # the layout draw skipped, the print drawn
+            return text
+    return _printed(fig)
+
+
+def _printed(fig, draws: list | None = None) -> str:
+    """The SVG as `svg` prints it; with `draws`, the first draw of the figure is skipped and each
+    draw's renderer appended to `draws`."""
     buf = io.BytesIO()
-    fig.canvas.print_figure(
-        buf,
-        format="svg",
-        bbox_inches="tight",
-        metadata={"Date": None},
-        facecolor=fig.get_facecolor(),
-        edgecolor=fig.get_edgecolor(),
-        dpi=fig.dpi,
-    )
+    own = fig.__dict__.get("draw")
+    if draws is not None:
+
+        def draw(renderer, draw=fig.draw):
+            draws.append(renderer)
+            if len(draws) > 1:
+                draw(renderer)
+
+        fig.draw = draw
+    try:
+        fig.canvas.print_figure(
+            buf,
+            format="svg",
+            bbox_inches="tight",
+            metadata={"Date": None},
+            facecolor=fig.get_facecolor(),
+            edgecolor=fig.get_edgecolor(),
+            dpi=fig.dpi,
+        )
+    finally:
+        if draws is not None:
+            if own is None:
+                del fig.draw
+            else:
+                fig.draw = own
     return buf.getvalue().decode("utf-8")

@@ -133,13 +133,17 @@ def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX, dra
     tight bounding box) is scaled to `column_px`; return the smallest size after, in pixels. A wide
     figure or a small font gets larger type, never a smaller figure, so the layout stays the one
     its function chose. With `drawn`, return instead whether the figure is left as last drawn (so
-    that `overlaps` measures it without drawing it again)."""
+    that `overlaps` measures it without drawing it again): only one whose layout engine was drawn."""
     from matplotlib.text import Text
 
     smallest = math.inf
-    unchanged = False  # since the last draw
+    measured = drew = False  # the figure as it now stands: measured (and drawn) by this loop's last pass
     for _ in range(3):  # larger type widens the tight box a little: converge
-        fig.draw_without_rendering()
+        drew = _moves_when_drawn(fig)
+        if drew:  # a layout engine places the axes only when the figure is drawn
+            fig.draw_without_rendering()
+        # the tight box lays out what it measures itself (ticks, labels, titles, legends), so a figure
+        # whose axes stay put is measured without a draw, as the SVG's own draw lays it out again
         width_pt = (
             fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.1
         ) * 72  # bbox_inches="tight", pad 0.1 in
@@ -154,13 +158,15 @@ def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX, dra
             # the SVG lays it out again (a placeholder engine is left, as `fig.tight_layout()` leaves)
             if _moves_when_drawn(fig):
                 fig.set_layout_engine("none")
-            unchanged = True
+            measured = True
             break
         for t in small:
             t.set_fontsize(need * t.get_fontsize() / _least_pt(t))
-    # the labels are measured on a draw of the figure as it now is (this loop's last, or their own)
-    unchanged = not _drop_colliding_labels(fig, unchanged)
-    return unchanged if drawn else smallest
+    # point labels are measured as the figure now stands (their boxes come from their own positions),
+    # after a draw of their own where the last pass changed their type
+    hidden = _drop_colliding_labels(fig, measured)
+    # a legend places its entries only when drawn: `overlaps` draws a figure this loop did not
+    return (measured and drew and not hidden) if drawn else smallest
 
 
 def _moves_when_drawn(fig) -> bool:

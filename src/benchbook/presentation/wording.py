@@ -157,15 +157,50 @@ def _finalize(value):
     return _format(value)
 
 
-_ENV = jinja2.Environment(undefined=_Missing, finalize=_finalize, autoescape=False, keep_trailing_newline=False)
-_ENV.filters.update(
+_FILTERS = dict(
     fmt=_fmt, pct=_pct, fixed=_fixed, num=_num, sig=_sig, span=_span, and_list=_and_list, pick=_pick, plural=_plural
 )
 
 
+class _Compiled(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between runs in jinja's cache folder (the temporary folder, this user's
+    alone), as Python keeps a module's bytecode: compiling a chapter's templates is a tenth of its
+    run, loading them a few milliseconds. A template's key is its text with the filters' names
+    (a template compiled against other filters is compiled again); a cache that cannot be written
+    is left unwritten, and each template compiled as without it."""
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return super().get_cache_key(name + "\0" + ",".join(sorted(_FILTERS)), filename)
+
+    def dump_bytecode(self, bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def _compiled():
+    try:
+        return _Compiled()
+    except (OSError, RuntimeError):  # no folder of this user's alone in the temporary folder
+        return None
+
+
+#: A template is loaded by its text (`_template`), compiled once per text and kept (`_Compiled`).
+_ENV = jinja2.Environment(
+    loader=jinja2.FunctionLoader(lambda text: (text, None, lambda: True)),
+    bytecode_cache=_compiled(),
+    undefined=_Missing,
+    finalize=_finalize,
+    autoescape=False,
+    keep_trailing_newline=False,
+)
+_ENV.filters.update(_FILTERS)
+
+
 @functools.lru_cache(maxsize=2048)
 def _template(text: str) -> jinja2.Template:
-    return _ENV.from_string(text)
+    return _ENV.get_template(text)
 
 
 _UNDEFINED = re.compile(r"'([^']+)' is undefined")
