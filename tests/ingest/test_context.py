@@ -947,3 +947,17 @@ def test_the_word_after_a_vllm_image_in_a_docker_run_is_the_model_it_serves():
     # the other way: an option after the image is no model, and a pulled image serves none
     assert not _read("docker run vllm/vllm-openai:v0.9.0 --model \\\n").get("model")
     assert not _read("docker pull vllm/vllm-openai:latest && echo done\n").get("model")
+
+
+def test_a_name_that_adds_a_weights_format_names_another_checkpoint_not_the_same_model_in_full():
+    import pandas as pd
+
+    def filled(text: str) -> object:
+        t = pd.DataFrame({"model": [""], "line": [1]})
+        context.fill(t, context.read(text.split("\n")))
+        return t["model"].iat[0]
+
+    # two run labels, one with FP8 (sglang issue 7352): two checkpoints, so neither is every run's model
+    assert filled("Qwen-32B(dp=2, tp=4)\nresults\nQwen-32B-FP8(dp=2, tp=4)\nresults\n") in ("", None)
+    # the same model in words and in full (an instruct suffix) is still one model, the fuller name
+    assert filled("# Add llama 3.3 70b\n\nserved meta-llama/Llama-3.3-70B-Instruct today\n") not in ("", None)

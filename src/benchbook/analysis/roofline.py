@@ -324,12 +324,18 @@ def _in_prose(ctx: context.Context, text: str) -> Named | None:
     """A device named where no label says so: a line that speaks of a GPU (`run on a single L40s
     GPU`), a line that is a device's name and nothing else, or a short text that names one."""
     lines = text.splitlines()
-    for sign in [s for s in ctx.signs if s.name == "device"]:
+    signs = [s for s in ctx.signs if s.name == "device"]
+    per_line = {n: sum(s.line == n for s in signs) for n in {s.line for s in signs}}
+    for sign in signs:
         # the whole line: a sign keeps only its first 200 characters, and a write-up's device is often later
         whole = lines[sign.line - 1] if 0 < sign.line <= len(lines) else sign.text
         apart = hardware.named_apart(whole)
         if len(apart) > 1:  # a line listing several devices (`applicable to H200, H100, ...`) names no run's one
             return Named(fact=context.Fact("device", apart[0], sign.line, "prose", whole), several=tuple(apart))
+        # `Unlike the RTX 4090 we tried`, or a line the reader found two devices on (`A100 80GB and H100`):
+        # which ran the run, the line does not say
+        if context.compares(whole) or per_line[sign.line] > 1:
+            continue
         d = hardware.detect(whole)
         if d is not None:
             fact = context.Fact("device", d.name, sign.line, "prose", whole)

@@ -1151,6 +1151,14 @@ _TPU_CHIPS = re.compile(r"\bv(?:[56]e|5litepod)-(\d{1,4})\b", re.I)
 _COMPARED = re.compile(
     r"\b(?:unlike|compared\s+(?:to|with)|comparable\s+to|vs\.?|versus|than|instead\s+of|similar\s+to)\b", re.I
 )
+
+
+def compares(line: str) -> bool:
+    """Whether a line sets devices beside each other or beside the run (`_COMPARED`): a device it names is
+    a sign, never the run's device."""
+    return bool(_COMPARED.search(line))
+
+
 #: A count written before a device (`two DGX Sparks`, `dual DGX Sparks`, `8× RTX PRO 6000`): so many of them.
 #: A path as a file system writes one (`/data/a100/x`, `~/h100/run`, `./b200/log`, `a/b/c`); `RTX4090/L4` is two cards.
 _FILE_PATH = re.compile(r"(?<![\w:/.-])(?:(?:~|\.{1,2})?/(?:[\w.+-]+/)*[\w.+-]+|[\w.+-]+(?:/[\w.+-]+){2,})/?")
@@ -1401,7 +1409,7 @@ def fill(table, context: Context) -> list[str]:
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
         values = list(dict.fromkeys(f.value for f in facts))
         if name == "model" and all(f.source in WORDED for f in facts):  # `Llama 3.3 70B` and `Llama-3.3-70B-Instruct`
-            values = [v for v in values if not any(_same_model(v, o) and _words(v) < _words(o) for o in values)]
+            values = [v for v in values if not any(_same_model(v, o) and _fuller(v, o) for o in values)]
             facts = [f for f in facts if f.value in values]
         if name == "model":  # a caption naming a model the file names in full elsewhere adds none
             captions = {f.value for f in facts if f.source == "caption"}
@@ -1487,6 +1495,18 @@ def _same_model(a, b) -> bool:
     other's (`Llama-3.1-8B` and `meta-llama/Llama-3.1-8B-Instruct`; `Qwen3-8B` and `Qwen3-32B` differ)."""
     wa, wb = _words(_last_part(a)), _words(_last_part(b))
     return bool(wa and wb) and (wa <= wb or wb <= wa)
+
+
+#: A word of a model's name that names its weights' format (`Qwen-32B-FP8`): a name that adds one to another
+#: names another checkpoint of the model, not the same one written in full.
+_SCHEME_WORD = re.compile(r"^(?:w\d+a\d+(?:kv\d+)?|nvfp4|mxfp4|fp[48]|awq|gptq|int[48]|bf16|fp16)$", re.I)
+
+
+def _fuller(short, full) -> bool:
+    """Whether `full` writes the model `short` names with more words (`Llama 3.3 70B` and
+    `Llama-3.3-70B-Instruct`), none of them a weights format (`Qwen-32B` and `Qwen-32B-FP8` are two checkpoints)."""
+    extra = _words(full) - _words(short)
+    return _words(short) < _words(full) and not any(_SCHEME_WORD.match(w) for w in extra)
 
 
 def _last_part(value) -> str:
