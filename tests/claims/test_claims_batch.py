@@ -184,6 +184,30 @@ def test_bandwidth_beyond_peak_is_implausible():
     assert c.status == "implausible" and c.text.startswith("**Warning")
 
 
+def test_a_run_over_several_gpus_is_set_against_their_summed_roofs():
+    # 1 B params bf16 in 1.5 ms per step: 1333 GB/s, 65.4 % of one A100's 2039 GB/s, 32.7 % of two
+    one = batch.step_roofline(curve([1, 1024], [666.7, 90_000.0], [0.15, 1.14]), {"m": 1.0}, A100)
+    two = batch.step_roofline(curve([1, 1024], [666.7, 90_000.0], [0.15, 1.14]).assign(devices=2.0), {"m": 1.0}, A100)
+    assert two.iloc[0]["peak_gb_s"] == pytest.approx(2 * 2039)
+    assert two.iloc[0]["bandwidth_fraction"] == pytest.approx(one.iloc[0]["bandwidth_fraction"] / 2)
+    assert two.iloc[1]["compute_fraction"] == pytest.approx(one.iloc[1]["compute_fraction"] / 2)
+    key = ("m", "HF", "", "bf16")
+    bw = wording.word("batch_saturation", cb.bandwidth(batch.regimes(two, key)["small"], A100, 1.0, "table"))
+    assert bw.status == "shown" and "32.7% of the 4,078 GB/s of the 2 x A100" in bw.text
+    fl = wording.word("batch_saturation", cb.compute(batch.regimes(two, key)["large"], A100))
+    assert fl.evidence["achieved"] / fl.evidence["peak"] == pytest.approx(fl.evidence["fraction"])
+    assert "of the 2 x " in fl.text
+    assert cb.bound("small", batch.regimes(two, key)["small"], A100, 0.5).evidence["verdict"] == "overhead"
+    # the other way: one device's run keeps one device's roof, and no count is named
+    bw1 = wording.word("batch_saturation", cb.bandwidth(batch.regimes(one, key)["small"], A100, 1.0, "table"))
+    assert "65.4% of the 2,039 GB/s of the A100-SXM4-80GB." in bw1.text and " x " not in bw1.text
+    assert cb.bound("small", batch.regimes(one, key)["small"], A100, 0.5).evidence["verdict"] == "memory-bandwidth"
+    # the lesson's floor: weights over the summed bandwidth, the devices named with their count
+    assert batch.floor(two, key)["weights_ms"] == pytest.approx(batch.floor(one, key)["weights_ms"] / 2)
+    assert "(2 x A100-SXM4-80GB, " in show.floor_sentence(batch.floor(two, key), "A100-SXM4-80GB")
+    assert "(A100-SXM4-80GB, " in show.floor_sentence(batch.floor(one, key), "A100-SXM4-80GB")
+
+
 # --- dtypes, flat latency, conflicts -------------------------------------------------------------
 
 

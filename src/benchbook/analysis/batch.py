@@ -714,20 +714,21 @@ def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     d["achieved_tflops"] = 2 * p * d["throughput_tok_s"] / 1e12
     d["intensity"] = 2 * d["batch_size"] / bpp
     bw = peaks.total_bandwidth_gb_s if peaks is not None else None
-    d["peak_gb_s"] = bw if bw else np.nan
+    # a run over several GPUs (a stated TP, trtllm-bench's TP x PP) splits the weights and the work over
+    # them: its roofs are the devices' summed bandwidth and compute, never one device's
+    devices = d["devices"].astype(float).fillna(1.0) if "devices" in d else pd.Series(1.0, index=d.index)
+    d["peak_gb_s"] = (bw if bw else np.nan) * devices
     d["peak_tflops"] = [
         (peaks.peak_tflops(PRECISION.get(t, t)) if peaks is not None else None) or np.nan for t in d["dtype"]
-    ]
+    ] * devices
     gpus = set(d["gpu"]) - {""}
     if peaks is not None and len(gpus) > 1:
         other = [g for g in gpus if (detect([g]) or (None,))[0] != peaks.device]
         d.loc[d["gpu"].isin(other), ["peak_gb_s", "peak_tflops"]] = np.nan
     d["ridge"] = roofline.ridge(d["peak_tflops"], d["peak_gb_s"])
     d["bandwidth_fraction"] = d["achieved_gb_s"] / d["peak_gb_s"]
-    # a run over several GPUs (trtllm-bench's TP x PP) is set against one device's peak per GPU
-    devices = d["devices"].astype(float).fillna(1.0) if "devices" in d else 1.0
     d["achieved_tflops_per_device"] = d["achieved_tflops"] / devices
-    d["compute_fraction"] = d["achieved_tflops_per_device"] / d["peak_tflops"]
+    d["compute_fraction"] = d["achieved_tflops"] / d["peak_tflops"]
     return d
 
 
@@ -800,6 +801,7 @@ def floor(rl: pd.DataFrame, key) -> dict:
         bytes_per_weight=bpw,
         params_b=params / 1e9,
         weight_gb=float(first["weight_bytes"]) / 1e9,
+        devices=int(first["devices"]) if first.get("devices", 1) > 1 else None,  # NaN > 1 is False
         bandwidth_gb_s=float(first["peak_gb_s"]),
         peak_tflops=float(first["peak_tflops"]),
         ridge=float(first["ridge"]),

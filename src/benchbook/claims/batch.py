@@ -73,6 +73,12 @@ def knee(k: pd.Series | None) -> Claim:
     return make("knee", "knee", rule, ev)
 
 
+def _devices(row: pd.Series) -> int | None:
+    """The GPUs a step's run spans where it states more than one (its roofs are their summed peaks)."""
+    n = _f(row.get("devices"))
+    return int(n) if n and n > 1 else None
+
+
 def bound(regime: str, row: pd.Series | None, peaks, threshold: float, said: dict | None = None) -> Claim:
     """What limits one regime (`small`: the smallest batch; `large`: the batch of peak throughput):
     the fractions of the device's two peaks the step reaches, and its intensity against the ridge.
@@ -92,6 +98,7 @@ def bound(regime: str, row: pd.Series | None, peaks, threshold: float, said: dic
             series=series_name(row),
             step_ms=_f(row["step_s"] * 1000),
             weight_gb=_f(row["weight_bytes"] / 1e9),
+            devices=_devices(row),
         )
     rule = (
         "memory-bandwidth when the step's weight traffic reaches the threshold fraction of peak bandwidth (left of "
@@ -112,6 +119,8 @@ def bandwidth(
         ev.update(
             fraction=_f(row["bandwidth_fraction"]),
             achieved=_f(row["achieved_gb_s"]),
+            peak=_f(row.get("peak_gb_s")) if _f(row.get("peak_gb_s")) is not None else ev["peak"],
+            devices=_devices(row),
             batch_size=int(row["batch_size"]),
             dtype=row["dtype"],
             series=series_name(row),
@@ -135,6 +144,7 @@ def compute(row: pd.Series | None, peaks, said: dict | None = None) -> Claim:
             fraction=_f(row["compute_fraction"]),
             peak=_f(row["peak_tflops"]),
             achieved=_f(row["achieved_tflops"]),
+            devices=_devices(row),
             batch_size=int(row["batch_size"]),
             dtype=row["dtype"],
             series=series_name(row),

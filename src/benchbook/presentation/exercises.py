@@ -179,6 +179,7 @@ def batch_saturation(ledger) -> list[Exercise]:
                 {
                     "series": knee["series"],
                     "device": bw["device"],
+                    "devices": bw.get("devices"),
                     "batch": x,
                     "weight_gb": bw["weight_gb"],
                     "bandwidth_gb_s": bw["peak"],
