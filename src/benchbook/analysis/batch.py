@@ -714,8 +714,8 @@ def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     d["achieved_tflops"] = 2 * p * d["throughput_tok_s"] / 1e12
     d["intensity"] = 2 * d["batch_size"] / bpp
     bw = peaks.total_bandwidth_gb_s if peaks is not None else None
-    # a run over several GPUs (a stated TP, trtllm-bench's TP x PP) splits the weights and the work over
-    # them: its roofs are the devices' summed bandwidth and compute, never one device's
+    # a step row's devices are its stated TP (vLLM bench latency, SGLang bench_one_batch): tensor parallel
+    # splits the weights and the work over them, so its roofs are their summed bandwidth and compute
     devices = d["devices"].astype(float).fillna(1.0) if "devices" in d else pd.Series(1.0, index=d.index)
     d["peak_gb_s"] = (bw if bw else np.nan) * devices
     d["peak_tflops"] = [
