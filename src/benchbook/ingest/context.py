@@ -1504,9 +1504,12 @@ _SCHEME_WORD = re.compile(r"^(?:w\d+a\d+(?:kv\d+)?|nvfp4|mxfp4|fp[48]|awq|gptq|i
 
 def _fuller(short, full) -> bool:
     """Whether `full` writes the model `short` names with more words (`Llama 3.3 70B` and
-    `Llama-3.3-70B-Instruct`), none of them a weights format (`Qwen-32B` and `Qwen-32B-FP8` are two checkpoints)."""
+    `Llama-3.3-70B-Instruct`, or its `-FP8-KV` checkpoint: a name in words names the model, not one of its
+    checkpoints). Two identifiers, one adding a weights format, are two checkpoints (`Qwen-32B` and
+    `Qwen-32B-FP8`, two runs' labels)."""
     extra = _words(full) - _words(short)
-    return _words(short) < _words(full) and not any(_SCHEME_WORD.match(w) for w in extra)
+    identifier = not re.search(r"\s", str(short).strip())
+    return _words(short) < _words(full) and not (identifier and any(_SCHEME_WORD.match(w) for w in extra))
 
 
 def _last_part(value) -> str:
