@@ -462,7 +462,7 @@ _MODEL_QUANT = re.compile(
     r"(W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
 )
 #: The quantization scheme `_MODEL_QUANT` reads after a model's name, written after a name in words too.
-_SCHEME_AFTER = r"[-_ ](W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
+_SCHEME_AFTER = r"[-_ ](W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|FP4|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
@@ -1083,9 +1083,14 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     bare = _PATH.sub(" ", _URL.sub(" ", text))  # a folder, a link or a file named after a model names it in no sentence
     bare = " ".join(t for t in bare.split() if not _FILE_NAME.search(t.rstrip(".,;:)`'\"")))
     words = _model_words(bare)
+    # a family in the plural before its version (`Llamas 3.1 405B`) is the family
+    plural = "|".join(map(re.escape, sorted(families)))
+    words = re.sub(rf" ({plural})s (?=\d)", r" \1 ", words)
     rows: dict[str, str] = {}  # words matched -> row
     for w, row in names:
         sized = any(_SIZE_WORD.match(x) for x in w.split())  # `deepseek r1` alone is a family, not its 671B
+        # a heading's name without a size that begins no other table name (`qwen3next`) is that one model
+        sized = sized or (source == "heading" and not any(o.startswith(f"{w} ") and r != row for o, r in names))
         if sized and f" {w} " in words and not any(f" {w} " in f" {o} " for o in rows):
             rows[w] = row
     named += [_as_written(w, bare) for w in rows]
@@ -1096,7 +1101,7 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     ]
     if len(named) == 1:
         r.named(named[0], i, source, line)
-        m = re.search(re.escape(named[0]) + _SCHEME_AFTER, text)  # `Llama 3.1 8B FP8`: as `_MODEL_QUANT` reads
+        m = re.search(re.escape(named[0]) + _SCHEME_AFTER, text, re.I)  # `Llama 3.1 8B FP8` / `405B fp4`
         if m:
             r.add("precision", m.group(1), i, source, line)
         return
@@ -1115,7 +1120,8 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
 
 def _as_written(words: str, text: str) -> str:
     """The span of `text` that `words` (`_model_words`) were read from, as the line writes it."""
-    m = re.search(r"(?<![A-Za-z0-9.])" + r"[\W_]+".join(map(re.escape, words.split())) + r"(?![A-Za-z0-9])", text, re.I)
+    first, *rest = map(re.escape, words.split())  # `Llamas 3.1 405B`: the family in the plural, as written
+    m = re.search(r"(?<![A-Za-z0-9.])" + r"[\W_]+".join([first + "s?", *rest]) + r"(?![A-Za-z0-9])", text, re.I)
     return m.group(0) if m else words
 
 
