@@ -292,6 +292,13 @@ _IMAGE_MODEL = re.compile(r"(?<![\w/])vllm/vllm-openai[\w-]*(?::\S+)?\s+([\w.~][
 #: model`), only a name with a digit, a separator or a path is one: a plain word is the sentence's.
 _MODEL_ID = re.compile(r"[\w.~/][\w.:+@~/-]*(?:\s+\(.*\))?", re.ASCII)
 _PLAIN_WORD = re.compile(r"[A-Za-z]+")
+#: MLPerf's reference vision scripts (`./run_local.sh tf mobilenet gpu --scenario Offline`): run_common.sh
+#: (mlcommons/inference vision/classification_and_detection) reads each bare word before the flags as the
+#: backend, the device or, where it is one of the models the script knows, the model.
+_MLPERF_VISION = re.compile(r"(?<![\w-])run_(?:local|and_time)\.sh((?:[ \t]+(?!-)[\w-]+)+)")
+_MLPERF_VISION_MODELS = frozenset(
+    {"resnet50", "mobilenet", "ssd-mobilenet", "ssd-resnet34", "ssd-resnet34-tf", "retinanet"}
+)
 #: An accuracy harness's command or the configuration line it prints (lm-evaluation-harness's
 #: `local-completions (model=...,num_concurrent=32), gen_kwargs: (...), limit: ..., num_fewshot: ...`;
 #: EvalScope's `evalscope eval ... --eval-batch-size` and its log): its concurrency and batch are the
@@ -740,6 +747,10 @@ def _read(lines: list[str], first: int) -> Context:
         in_command = starts or in_command
         wrapped = text.endswith("\\")
         _read_paths(r, line, i)
+        for m in _MLPERF_VISION.finditer(line):
+            for word in m.group(1).split():
+                if word in _MLPERF_VISION_MODELS:
+                    r.add("model", word, i, "command", line)
         if all(f.name == "model" and f.source in WORDED for f in r.facts[before:]):
             _sign(r, line, i)  # a model named in a sentence leaves the line's other signs standing
         if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
