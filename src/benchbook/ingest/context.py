@@ -1093,17 +1093,8 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     names, families = _model_table(str(config.DATA_DIR / "models.csv"))
     bare = _PATH.sub(" ", _URL.sub(" ", text))  # a folder, a link or a file named after a model names it in no sentence
     bare = " ".join(t for t in bare.split() if not _FILE_NAME.search(t.rstrip(".,;:)`'\"")))
-    words = _model_words(bare)
-    # a family in the plural before its version (`Llamas 3.1 405B`) is the family
-    plural = "|".join(map(re.escape, sorted(families)))
-    words = re.sub(rf" ({plural})s (?=\d)", r" \1 ", words)
-    rows: dict[str, str] = {}  # words matched -> row
-    for w, row in names:
-        sized = any(_SIZE_WORD.match(x) for x in w.split())  # `deepseek r1` alone is a family, not its 671B
-        # a heading's name without a size that begins no other table name (`qwen3next`) is that one model
-        sized = sized or (source == "heading" and not any(o.startswith(f"{w} ") and r != row for o, r in names))
-        if sized and f" {w} " in words and not any(f" {w} " in f" {o} " for o in rows):
-            rows[w] = row
+    words = _table_words(bare)
+    rows = table_rows(bare, heading=source == "heading")
     named += [_as_written(w, bare) for w in rows]
     named = [
         n
@@ -1127,6 +1118,33 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     if named or phrases:
         words = ", ".join(named) if named else _as_written(phrases[0], bare)
         r.signs.append(Sign("model", i, line.strip()[:200], words=words))
+
+
+def _table_words(text: str) -> str:
+    """`text` as the model table's words (`_model_words`), a family in the plural before its version
+    (`Llamas 3.1 405B`) read as the family."""
+    plural = "|".join(map(re.escape, sorted(_model_table(str(config.DATA_DIR / "models.csv"))[1])))
+    return re.sub(rf" ({plural})s (?=\d)", r" \1 ", _model_words(text))
+
+
+def table_rows(text: str, heading: bool = False) -> dict[str, str]:
+    """{words: model table row} of each table name `text` writes, longest first and none inside another: a
+    name with its size (`deepseek r1` alone is a family, its 671B or a distill), or, in a heading, a name
+    without one that begins no other row's name (`qwen3next`, `DeepSeek-v3`: that one model)."""
+    names, _ = _model_table(str(config.DATA_DIR / "models.csv"))
+    words = _table_words(text)
+    rows: dict[str, str] = {}
+    for w, row in names:
+        sized = any(_SIZE_WORD.match(x) for x in w.split())
+        sized = sized or (heading and not any(o.startswith(f"{w} ") and r != row for o, r in names))
+        if sized and f" {w} " in words and not any(f" {w} " in f" {o} " for o in rows):
+            rows[w] = row
+    return rows
+
+
+def written(rows: Mapping[str, str], text: str) -> list[str]:
+    """The names of `rows` (`table_rows`) as `text` writes them (`DeepSeek-v3`)."""
+    return [_as_written(w, text) for w in rows]
 
 
 def _as_written(words: str, text: str) -> str:
