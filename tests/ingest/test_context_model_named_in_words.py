@@ -95,6 +95,7 @@ def test_a_caption_over_a_fence_left_open_labels_the_block_to_the_files_end():
     ("line", "precision"),
     [
         ("# Unable to Reproduce the Throughput of Llama 3.1 8B FP8 on H100", "FP8"),
+        ("# Llama 3.1 8B fp4 changes upstreaming", "fp4"),  # written in lower case, as a title may
         ("# Llama 3.1 8B, served in FP8 on H100", None),  # a scheme not written after the name is the sentence's
     ],
 )
@@ -102,3 +103,26 @@ def test_a_scheme_written_after_a_model_named_in_words_states_its_precision(line
     c = _read(line, *BLOCK)
     assert [f.value for f in c.get("model")] == ["Llama 3.1 8B"]
     assert [f.value for f in c.get("precision")] == ([precision] if precision else [])
+
+
+@pytest.mark.parametrize(
+    ("line", "model"),
+    [
+        ("# Llamas 3.1 405B fp4 changes upstreaming from 355_wip", "Llamas 3.1 405B"),  # the family in the plural
+        ("# Llamas and Qwens on MI355", None),  # a plural family with no version or size names no model
+    ],
+)
+def test_a_family_in_the_plural_before_its_version_names_the_model(line, model):
+    assert [f.value for f in _read(line, *BLOCK).get("model")] == ([model] if model else [])
+
+
+@pytest.mark.parametrize(
+    ("line", "model"),
+    [
+        ("# [OOT][Recipe] Update qwen3next recipe for performance", "qwen3next"),  # one table row: Qwen3-Next-80B-A3B
+        ("We also tried qwen3next on it.", None),  # a sentence names a model by its size, as before
+        ("# deepseek r1 results", None),  # begins other table names (the R1 distills): a family
+    ],
+)
+def test_a_heading_names_a_model_without_its_size_only_where_that_name_begins_no_other(line, model):
+    assert [f.value for f in _read(line, *BLOCK).get("model")] == ([model] if model else [])

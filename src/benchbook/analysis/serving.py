@@ -939,6 +939,34 @@ def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | N
     return None
 
 
+def titled_size(model: str | None, paths) -> tuple[float, float, str, str, int] | None:
+    """(total, active billions, the table's source, the names as written, line) for a model that neither
+    the model table nor its name sizes (a local weights folder, `/dsv3_fp8_weight`) where the headings above
+    the line that names it name models of the table (`context.table_rows`: `# ... on DeepSeek-v3/R1`) that
+    all have one size: the run's weights are of that size, whichever of them it is. None where no heading
+    above names a table model, or where they name models of two sizes."""
+    from benchbook import config, hardware, ingest
+    from benchbook.ingest import context
+
+    if not model or not isinstance(model, str) or hardware.model_size(model) is not None:
+        return None
+    for path in paths:
+        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        last = model.rstrip("/").rsplit("/", 1)[-1]  # the table's column holds a path by its last part
+        lines = [f.line for f in ctx.get("model") if str(f.value).rstrip("/").rsplit("/", 1)[-1] == last]
+        if not lines:
+            continue
+        named = [(h, context.table_rows(h.text, heading=True)) for h in ctx.headings if h.line <= min(lines)]
+        named = [(h, rows) for h, rows in named if rows]
+        found = [hardware.model_size(row) for _, rows in named for row in rows.values()]
+        sizes = {(s.total_b, s.active_b, str(s.source)) for s in found if s is not None}
+        if named and len({s[:2] for s in sizes}) == 1:
+            total, active, source = sorted(sizes)[0]
+            words = [str(w) for h, rows in named for w in context.written(rows, h.text)]
+            return total, active, source, " or ".join(dict.fromkeys(words)), named[0][0].line
+    return None
+
+
 #: The `decode_roofline` columns averaged over the repeats of a load.
 ROOFLINE_MEANS = (
     "in_flight",

@@ -292,6 +292,13 @@ _IMAGE_MODEL = re.compile(r"(?<![\w/])vllm/vllm-openai[\w-]*(?::\S+)?\s+([\w.~][
 #: model`), only a name with a digit, a separator or a path is one: a plain word is the sentence's.
 _MODEL_ID = re.compile(r"[\w.~/][\w.:+@~/-]*(?:\s+\(.*\))?", re.ASCII)
 _PLAIN_WORD = re.compile(r"[A-Za-z]+")
+#: MLPerf's reference vision scripts (`./run_local.sh tf mobilenet gpu --scenario Offline`): run_common.sh
+#: (mlcommons/inference vision/classification_and_detection) reads each bare word before the flags as the
+#: backend, the device or, where it is one of the models the script knows, the model.
+_MLPERF_VISION = re.compile(r"(?<![\w-])run_(?:local|and_time)\.sh((?:[ \t]+(?!-)[\w-]+)+)")
+_MLPERF_VISION_MODELS = frozenset(
+    {"resnet50", "mobilenet", "ssd-mobilenet", "ssd-resnet34", "ssd-resnet34-tf", "retinanet"}
+)
 #: An accuracy harness's command or the configuration line it prints (lm-evaluation-harness's
 #: `local-completions (model=...,num_concurrent=32), gen_kwargs: (...), limit: ..., num_fewshot: ...`;
 #: EvalScope's `evalscope eval ... --eval-batch-size` and its log): its concurrency and batch are the
@@ -462,7 +469,7 @@ _MODEL_QUANT = re.compile(
     r"(W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
 )
 #: The quantization scheme `_MODEL_QUANT` reads after a model's name, written after a name in words too.
-_SCHEME_AFTER = r"[-_ ](W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
+_SCHEME_AFTER = r"[-_ ](W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|FP4|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
@@ -740,6 +747,10 @@ def _read(lines: list[str], first: int) -> Context:
         in_command = starts or in_command
         wrapped = text.endswith("\\")
         _read_paths(r, line, i)
+        for m in _MLPERF_VISION.finditer(line):
+            for word in m.group(1).split():
+                if word in _MLPERF_VISION_MODELS:
+                    r.add("model", word, i, "command", line)
         if all(f.name == "model" and f.source in WORDED for f in r.facts[before:]):
             _sign(r, line, i)  # a model named in a sentence leaves the line's other signs standing
         if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
@@ -1082,12 +1093,8 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     names, families = _model_table(str(config.DATA_DIR / "models.csv"))
     bare = _PATH.sub(" ", _URL.sub(" ", text))  # a folder, a link or a file named after a model names it in no sentence
     bare = " ".join(t for t in bare.split() if not _FILE_NAME.search(t.rstrip(".,;:)`'\"")))
-    words = _model_words(bare)
-    rows: dict[str, str] = {}  # words matched -> row
-    for w, row in names:
-        sized = any(_SIZE_WORD.match(x) for x in w.split())  # `deepseek r1` alone is a family, not its 671B
-        if sized and f" {w} " in words and not any(f" {w} " in f" {o} " for o in rows):
-            rows[w] = row
+    words = _table_words(bare)
+    rows = table_rows(bare, heading=source == "heading")
     named += [_as_written(w, bare) for w in rows]
     named = [
         n
@@ -1096,7 +1103,7 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     ]
     if len(named) == 1:
         r.named(named[0], i, source, line)
-        m = re.search(re.escape(named[0]) + _SCHEME_AFTER, text)  # `Llama 3.1 8B FP8`: as `_MODEL_QUANT` reads
+        m = re.search(re.escape(named[0]) + _SCHEME_AFTER, text, re.I)  # `Llama 3.1 8B FP8` / `405B fp4`
         if m:
             r.add("precision", m.group(1), i, source, line)
         return
@@ -1113,9 +1120,37 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
         r.signs.append(Sign("model", i, line.strip()[:200], words=words))
 
 
+def _table_words(text: str) -> str:
+    """`text` as the model table's words (`_model_words`), a family in the plural before its version
+    (`Llamas 3.1 405B`) read as the family."""
+    plural = "|".join(map(re.escape, sorted(_model_table(str(config.DATA_DIR / "models.csv"))[1])))
+    return re.sub(rf" ({plural})s (?=\d)", r" \1 ", _model_words(text))
+
+
+def table_rows(text: str, heading: bool = False) -> dict[str, str]:
+    """{words: model table row} of each table name `text` writes, longest first and none inside another: a
+    name with its size (`deepseek r1` alone is a family, its 671B or a distill), or, in a heading, a name
+    without one that begins no other row's name (`qwen3next`, `DeepSeek-v3`: that one model)."""
+    names, _ = _model_table(str(config.DATA_DIR / "models.csv"))
+    words = _table_words(text)
+    rows: dict[str, str] = {}
+    for w, row in names:
+        sized = any(_SIZE_WORD.match(x) for x in w.split())
+        sized = sized or (heading and not any(o.startswith(f"{w} ") and r != row for o, r in names))
+        if sized and f" {w} " in words and not any(f" {w} " in f" {o} " for o in rows):
+            rows[w] = row
+    return rows
+
+
+def written(rows: Mapping[str, str], text: str) -> list[str]:
+    """The names of `rows` (`table_rows`) as `text` writes them (`DeepSeek-v3`)."""
+    return [_as_written(w, text) for w in rows]
+
+
 def _as_written(words: str, text: str) -> str:
     """The span of `text` that `words` (`_model_words`) were read from, as the line writes it."""
-    m = re.search(r"(?<![A-Za-z0-9.])" + r"[\W_]+".join(map(re.escape, words.split())) + r"(?![A-Za-z0-9])", text, re.I)
+    first, *rest = map(re.escape, words.split())  # `Llamas 3.1 405B`: the family in the plural, as written
+    m = re.search(r"(?<![A-Za-z0-9.])" + r"[\W_]+".join([first + "s?", *rest]) + r"(?![A-Za-z0-9])", text, re.I)
     return m.group(0) if m else words
 
 

@@ -377,6 +377,7 @@ def device_sentence(
     instances: int = 1,
     models: list | None = None,
     named_at: tuple | None = None,
+    titled: tuple | None = None,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
@@ -385,7 +386,8 @@ def device_sentence(
     that states the size, where the size is the input's own; `fewest`: the fewest devices a run spans,
     where runs of a disaggregated layout of `instances` instances stand beside runs in one instance;
     `models`: the runs' models, where they are several the roofline sizes none; `named_at`: (source, line)
-    of a model the file names only in a heading or prose, `analysis.serving.named_at`)."""
+    of a model the file names only in a heading or prose, `analysis.serving.named_at`; `titled`: (names, line)
+    of the heading whose model sizes a weights folder, `analysis.serving.titled_size`)."""
     dev = {"spans": spans, "fewest": fewest or spans, "instances": instances, **(said or {})}
     if peaks is not None:
         dev = dict(
@@ -401,6 +403,7 @@ def device_sentence(
         model=model,
         models=[str(m) for m in models or []],
         named_at=list(named_at) if named_at else None,
+        titled=list(titled) if titled else None,
         total_b=total_b,
         active_b=active_b,
         moe=bool(total_b and active_b and total_b > active_b),

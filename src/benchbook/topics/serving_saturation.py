@@ -44,6 +44,7 @@ class Result:
     ledger: Ledger
     set_aside: str | None
     named_at: tuple | None = None  # (source, line) of a model named only in a title or prose (`serving.named_at`)
+    titled: tuple | None = None  # (names, line) of the heading that sizes a weights folder (`serving.titled_size`)
 
 
 def analyse(p: dict) -> Result:
@@ -75,6 +76,9 @@ def analyse(p: dict) -> Result:
         model = untied[0][0]  # the run's, as the page says: sized from the model table or its name
     stated = serving.stated_size(model, p["source"])
     total_b, active_b, size_source = serving.model_size(model, p["params_b"], stated)
+    titled = serving.titled_size(model, p["source"]) if size_source == "unknown" else None
+    if titled:  # a weights folder under a title that names the model (`/dsv3_fp8_weight`, `# ... DeepSeek-v3/R1`)
+        total_b, active_b, size_source = titled[:3]
     w = serving.weights(model, r, [n for v in precision.stated_names(p["source"]).values() for n in v])
     lit = serving.littles_law(r, req)
     rl = serving.decode_roofline(lit, active_b, w.bytes_per_weight, pk, w.precision)
@@ -137,6 +141,7 @@ def analyse(p: dict) -> Result:
         untied=untied,
         size=(total_b, active_b, size_source, stated[2] if stated and size_source == "input" else None),
         named_at=serving.named_at(model, p["source"]),
+        titled=titled[3:] if titled else None,
         weights=w,
         lit=lit,
         roofline=rl,
@@ -194,6 +199,7 @@ def page(res: Result) -> Page:
             instances=res.instances[1],
             models=sorted(r["model"].dropna().unique()) if "model" in r else [],
             named_at=res.named_at,
+            titled=res.titled,
         ),
         threshold=f"{p['knee_threshold']:g}",
         threshold_pct=f"{100 * p['bound_threshold']:.0f}",
