@@ -51,7 +51,7 @@ def test_a_shape_from_the_command_is_used_only_where_printed_tflops_confirm_it()
 def test_the_fastest_backend_and_how_much_faster_per_input():
     t = _table("$ python run.py --op flash_attention\n" + HEAD + "    1024          1.0          2.0\n")
     fa = tb.fastest(t).iloc[0]
-    assert (fa["fastest"], fa["slowest"], fa["ratio"]) == ("a", "b", 2.0)
+    assert (fa["fastest"], fa["slowest"], fa["ratio"], fa["margin"]) == ("a", "b", 2.0, 2.0)
     one = _table(
         "$ python run.py --op flash_attention\n  SeqLen    a-latency\n--------  -----------\n    1024          1.0\n"
     )
@@ -67,6 +67,7 @@ def test_the_fastest_backend_and_how_much_faster_per_input():
         "slowest",
         "slowest_ms",
         "ratio",
+        "margin",
         "by",
     ]
 

@@ -94,10 +94,10 @@ def test_the_box_takes_the_leading_answers_up_to_two_sentences_and_the_next_stay
 
 
 def test_a_first_answer_longer_than_the_box_gives_it_two_sentences_and_its_section_the_rest():
-    led = {"chapter": "x", "claims": [_claim("a", "A turns at 2. Because R. At 1: 17 ms.", "Fragile: x.")]}
+    led = {"chapter": "tp_scaling", "claims": [_claim("a", "A turns at 2. Because R. At 1: 17 ms.", "Fragile: x.")]}
     assert bottom_line.box(led, ["a"]).splitlines() == ["- A turns at 2. Because R.", "- *Caveat:* Fragile: x."]
     assert bottom_line.rest(led, ["a"]) == {"a": "At 1: 17 ms."}
-    assert bottom_line.rest({"chapter": "x", "claims": [_claim("a", "A 2. Because R.")]}, ["a"]) == {}
+    assert bottom_line.rest({"chapter": "tp_scaling", "claims": [_claim("a", "A 2. Because R.")]}, ["a"]) == {}
 
 
 def test_a_qualifier_stands_on_the_caveat_line_after_the_answers_and_never_alone():
@@ -109,3 +109,20 @@ def test_a_qualifier_stands_on_the_caveat_line_after_the_answers_and_never_alone
     ]
     alone = {"chapter": "x", "claims": [confound, _claim("a", "A: not stated.", status="withheld")]}
     assert bottom_line.pick(alone, ["a", "confound"]) == [alone["claims"][1]]
+
+
+def test_a_chapter_that_does_not_say_the_cut_elsewhere_keeps_its_long_answer_whole():
+    """The bandwidth chapter places no `rest`: a three-sentence answer (the rate, the CPU-only run, the
+    sockets assumed) stays whole in its box, so the sockets sentence is said somewhere; a chapter that
+    places the rest (tp_scaling) is cut to two and gives the third to its section."""
+    from benchbook.presentation import bottom_line
+
+    text = "Model: 2.97 tok/s, 45% of the 137 GB/s. A CPU-only run. So 2 sockets are assumed."
+    claim = {"id": "x", "status": "shown", "text": text, "caveat": ""}
+    whole = bottom_line.box({"chapter": "bandwidth_roofline", "claims": [claim]}, ["x"])
+    assert (
+        "2 sockets are assumed" in whole
+        and bottom_line.rest({"chapter": "bandwidth_roofline", "claims": [claim]}, ["x"]) == {}
+    )
+    led = {"chapter": "tp_scaling", "claims": [claim]}
+    assert "sockets" not in bottom_line.box(led, ["x"]) and "sockets" in bottom_line.rest(led, ["x"])["x"]

@@ -39,6 +39,10 @@ QUALIFIERS = {"confound"}
 #: and its section the rest (`rest`). Where a chapter asks two questions, the most for it: an answer to each.
 MAX_SENTENCES = 2
 MAX_SENTENCES_BY_CHAPTER = {"perf_per_watt": 3}  # how low a cap can go (and why), and what a token costs
+#: The chapters whose sections say what the box cuts from a long first answer (`rest`, placed by
+#: `placement.in_place` or the chapter itself): elsewhere the box says that answer whole, so nothing it
+#: states (a CPU run's assumed sockets, say) is said nowhere.
+PLACES_REST = {"tp_scaling", "attention_kernels", "batch_saturation", "quantization_regimes", "serving_saturation"}
 #: Where one sentence ends and the next opens: a stop, then a capital, a code span or a bracket.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\"'])")
 #: How many of a chapter's leading claims a box accounts for even when withheld.
@@ -105,16 +109,18 @@ def _sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_END.split(text) if s]
 
 
-def _said(answers: list[dict], most: int) -> list[str]:
+def _said(answers: list[dict], most: int, cuts: bool = True) -> list[str]:
     """Each answer as the box says it: whole, except a first one longer than the box, cut to its
-    leading sentences."""
-    return [" ".join(_sentences(_answer(c))[:most]) for c in answers]
+    leading sentences where the chapter says the rest in its sections (`cuts`)."""
+    return [" ".join(_sentences(_answer(c))[:most] if cuts else _sentences(_answer(c))) for c in answers]
 
 
 def rest(ledger, ids: list[str] | None = None) -> dict[str, str]:
     """Per claim the box cuts short, the sentences it leaves to the page (its section says them once)."""
     most = MAX_SENTENCES_BY_CHAPTER.get(_chapter(ledger), MAX_SENTENCES)
     out = {}
+    if _chapter(ledger) not in PLACES_REST:
+        return out  # the box says its answers whole there
     for c in pick(ledger, ids):
         if c["status"] == "shown" and c["id"] not in QUALIFIERS and (left := _sentences(_answer(c))[most:]):
             out[c["id"]] = " ".join(left)
@@ -165,7 +171,7 @@ def box(ledger, ids: list[str] | None = None) -> str:
     answers = [c for c in picked if c["status"] == "shown" and c["id"] not in QUALIFIERS]
     qualifiers = [c["text"] for c in picked if c["status"] == "shown" and c["id"] in QUALIFIERS]
     most = MAX_SENTENCES_BY_CHAPTER.get(_chapter(ledger), MAX_SENTENCES)
-    lines = [f"- {text}" for text in _said(answers, most)]
+    lines = [f"- {text}" for text in _said(answers, most, _chapter(ledger) in PLACES_REST)]
     if caveat := caveat_line(answers, qualifiers):  # after the answers: the answer is said first, whole
         lines.append(caveat)
     for c in picked:
@@ -194,7 +200,9 @@ def findings(ledgers: list[dict], titles: dict[str, str], per_chapter: int = 1) 
             continue
         shown = [c for c in pick(led) if c["status"] == "shown" and c["id"] not in QUALIFIERS][:per_chapter]
         most = MAX_SENTENCES_BY_CHAPTER.get(chapter, MAX_SENTENCES)
-        for c, said in zip(shown, _said(shown, most), strict=True):  # as its box says it, with its caveat
+        for c, said in zip(
+            shown, _said(shown, most, chapter in PLACES_REST), strict=True
+        ):  # as its box says it, with its caveat
             text = " ".join(filter(None, [said, _one_line(c.get("caveat") or "")]))
             lines.append(f"- {text} ({{doc}}`{title} <../notebooks/{chapter}>`)")
     if not lines:
