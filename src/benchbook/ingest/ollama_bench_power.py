@@ -56,6 +56,20 @@ _SNIFF_AVG = re.compile(r"(?m)Average Eval Rate")
 RATE_NOTE = "ollama eval rate: output tokens / eval duration (generation only), mean of the script's runs"
 
 
+def _rate(base: dict, line: int, value: float) -> dict:
+    """A run's mean generation rate (obench.sh's average of its runs, or a table's Speed cell)."""
+    return dict(
+        base,
+        scope=None,
+        line=line,
+        metric="output_throughput",
+        statistic="mean",
+        value=value,
+        unit="tok/s",
+        note=RATE_NOTE,
+    )
+
+
 def sniff(text: str | Lines) -> bool:
     return (search(_SNIFF, text) and search(_SNIFF_AVG, text)) or search(_TABLE_ROW, text)
 
@@ -91,18 +105,7 @@ def _table(lines, source: str) -> Parsed:
             precision=None,
         )
         v, w = float(_RATE_CELL.match(cells[rate])["v"]), float(_WATT_CELL.match(cells[watt])["w"])
-        records.append(
-            dict(
-                base,
-                scope=None,
-                line=i,
-                metric="output_throughput",
-                statistic="mean",
-                value=v,
-                unit="tok/s",
-                note=RATE_NOTE,
-            )
-        )
+        records.append(_rate(base, i, v))
         what = (
             "the highest reading at the wall while the model ran (the table's Power (Peak))"
             if peak
@@ -201,18 +204,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         if sec["avg"] is not None:
             cells += 1
             ln, v = sec["avg"]
-            records.append(
-                dict(
-                    base,
-                    scope=None,
-                    line=ln,
-                    metric="output_throughput",
-                    statistic="mean",
-                    value=v,
-                    unit="tok/s",
-                    note=RATE_NOTE,
-                )
-            )
+            records.append(_rate(base, ln, v))
         for ln, w, metric, what in sec["power"]:
             if sec["line"] == ln:
                 cells += 1
