@@ -197,6 +197,11 @@ def _speculative(meta: dict, val: dict) -> tuple[str | None, float]:
     return method, (float(acc) if method and acc >= 1 else (np.nan if method else 1.0))
 
 
+def _values(g: pd.DataFrame) -> dict:
+    """A run's tidy rows as {(metric, statistic): value}, as every offline tool's row reads them."""
+    return {(m, s): x for m, s, x in zip(g["metric"], g["statistic"], g["value"], strict=True)}
+
+
 def _metadata(text) -> dict[str, str]:
     """The `key=value; ...` metadata of a row as a dict (empty when there is none)."""
     if not isinstance(text, str):
@@ -249,7 +254,7 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
     rows = []
     v = df[df["tool"] == "vllm-bench-offline"]
     for (source, run, bench), g in v.groupby(["source", "run", "benchmark"], sort=False) if len(v) else []:
-        val = {(m, s): x for m, s, x in zip(g["metric"], g["statistic"], g["value"], strict=True)}
+        val = _values(g)
         b, n_out = float(g["batch_size"].iat[0]), float(g["output_len"].iat[0])
         lat = val.get(("latency", "mean"), np.nan)
         out = val.get(("throughput", "value"), np.nan) if bench == "throughput" else b * n_out / lat
@@ -282,7 +287,7 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
     m = df[df["tool"] == "mlperf-loadgen"]
     m = m[m["scenario"] == "Offline"] if len(m) else m
     for (source, run), g in m.groupby(["source", "run"], sort=False) if len(m) else []:
-        val = {(mm, s): x for mm, s, x in zip(g["metric"], g["statistic"], g["value"], strict=True)}
+        val = _values(g)
         model = g["model"].iat[0] if "model" in g and isinstance(g["model"].iat[0], str) else ""
         names = (g["sut"].iat[0] if "sut" in g else None, run, Path(str(source)).name)
         rows.append(
@@ -313,7 +318,7 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
         {src for src, r in zip(sg["source"], sg["run"], strict=True) if precision.tagged(r)} if len(sg) else set()
     )
     for (source, run), g in sg.groupby(["source", "run"], sort=False) if len(sg) else []:
-        val = {(mm, s): x for mm, s, x in zip(g["metric"], g["statistic"], g["value"], strict=True)}
+        val = _values(g)
         model = g["model"].iat[0] if isinstance(g["model"].iat[0], str) else ""
         duration = val.get(("duration", "value"), np.nan)
         # the first form prints no output rate: its result's output tokens over its duration, as the tool's own
@@ -352,7 +357,7 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
         meta = _metadata(g["metadata"].iat[0] if "metadata" in g else None)
         if meta.get("subcommand") == "latency":
             continue
-        val = {(mm, s): x for mm, s, x in zip(g["metric"], g["statistic"], g["value"], strict=True)}
+        val = _values(g)
         method, per_step = _speculative(meta, val)
         rows.append(
             dict(
