@@ -5,11 +5,10 @@ roofs (its bytes and FLOPs are split over them); the manifest's hardware wins ov
 from __future__ import annotations
 
 from benchbook.analysis import quant
-from benchbook.ingest import context
 
 
 def _where(text: str, hardware: str | None = None) -> dict:
-    return {"hardware": hardware, "own_gpu_each": None} | quant.stated_devices(context.read(text.split("\n")))
+    return {"hardware": hardware, "own_gpu_each": None} | quant.stated_devices(text)
 
 
 def test_one_device_the_file_names_places_the_roofline():

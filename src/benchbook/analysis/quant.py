@@ -607,16 +607,17 @@ def placement(meta: dict) -> dict:
     return {"hardware": hw or None, "own_gpu_each": own}
 
 
-def stated_devices(ctx) -> dict:
-    """The devices the file names around its tables (`ingest.context`: a heading, a hardware line, a
-    sentence), their lines and how many the run spans (`device_count`, 1 where not stated): where no
-    manifest records the hardware, they are the run's."""
-    facts = ctx.get("device")
-    counts = [f.value for f in ctx.get("device_count") if isinstance(f.value, (int, float))]
+def stated_devices(text: str) -> dict:
+    """The device the file names around its tables (`roofline.named`: a heading, a hardware line, a
+    sentence; a line comparing devices names none), its line and how many the run spans (1 where not
+    stated); one the hardware table lacks is named as written: where no manifest records the hardware,
+    it is the run's."""
+    found = roofline.named([text])
+    fact = found.fact if found.device else found.unlisted
     return {
-        "stated": [str(f.value) for f in facts],
-        "stated_lines": [f.line for f in facts],
-        "stated_count": int(counts[0]) if counts else 1,
+        "stated": [str(fact.value)] if fact is not None else [],
+        "stated_lines": [fact.line] if fact is not None else [],
+        "stated_count": int(found.count or 1) if found.device else 1,
     }
 
 
