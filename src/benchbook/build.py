@@ -590,7 +590,7 @@ def findings_page(names: list[str]) -> str:
         f = config.CLAIMS_DIR / f"{name}.json"
         if f.is_file():
             ledgers.append(json.loads(f.read_text(encoding="utf-8")))
-    titles = {n: chapter_title(n) for n in names if n in bottom_line.PRIORITY}
+    titles = {n: chapter_title(n) for n in names if bottom_line.box_of(n).leads}
     return bottom_line.findings(ledgers, titles)
 
 

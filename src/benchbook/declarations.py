@@ -26,6 +26,19 @@ class Param:
 
 
 @dataclass(frozen=True)
+class Box:
+    """What the chapter's bottom-line box answers with: its claim ids from the most to the least
+    important (ids, never sentences), the most sentences its answer holds (issue 34 item 6: one or two,
+    with its number and its reason; a chapter that asks two questions, enough for an answer to each),
+    and whether the chapter's sections say what the box cuts from a long first answer (elsewhere the
+    box says that answer whole, so nothing it states is said nowhere)."""
+
+    leads: tuple[str, ...] = ()
+    sentences: int = 2
+    sections_say_rest: bool = False
+
+
+@dataclass(frozen=True)
 class Chapter:
     """What a chapter is, apart from its prose."""
 
@@ -36,6 +49,7 @@ class Chapter:
     paths: tuple[str, ...] = ("source",)
     figures: tuple[str, ...] = ()
     parameters: tuple[Param, ...] = field(default_factory=tuple)
+    box: Box = Box()
 
     def spec(self) -> dict[str, dict]:
         """name -> {type, default, help}, in the order the parameters cell lists them."""
@@ -68,6 +82,7 @@ CHAPTERS: tuple[Chapter, ...] = (
                 "memory bandwidth of your device in GB/s; 0 takes it from the hardware table",
             ),
         ),
+        box=Box(leads=("flex_sparsest", "sdpa_printed"), sections_say_rest=True),
     ),
     Chapter(
         name="bandwidth_roofline",
@@ -100,6 +115,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             ),
             Param("bound_threshold", 0.5, "share of a peak above which that roof is named as the limit"),
         ),
+        box=Box(leads=("bw_size_trend", "bw_3", "bound_3", "bw_6", "bw_1")),
     ),
     Chapter(
         name="batch_saturation",
@@ -139,6 +155,9 @@ CHAPTERS: tuple[Chapter, ...] = (
             Param(
                 "params_b", 0.0, "model size in billions of parameters; 0 reads it from the output or the model table"
             ),
+        ),
+        box=Box(
+            leads=("knee", "latency_flat", "bandwidth_small", "compute_large", "dtypes_small"), sections_say_rest=True
         ),
     ),
     Chapter(
@@ -227,6 +246,15 @@ CHAPTERS: tuple[Chapter, ...] = (
                 "power limit (W) the prose quotes retained throughput at; the nearest measured limit is used",
             ),
         ),
+        box=Box(
+            leads=(
+                *("caps_differ", "sweet_spot_tg"),
+                *("measured_cheapest", "measured_spread"),
+                "energy_top_tg",  # without a measured draw, the joules-per-token question's answer is this bound
+                "measured_0",  # a file of one measured configuration: its energy per token is the answer
+            ),
+            sentences=3,  # how low a cap can go (and why), and what a token costs
+        ),
     ),
     Chapter(
         name="quantization_regimes",
@@ -277,6 +305,7 @@ CHAPTERS: tuple[Chapter, ...] = (
                 "bound_threshold", 0.5, "fraction of a peak above which a step is called bandwidth- or compute-bound"
             ),
         ),
+        box=Box(leads=("w8a8_gain", "confound"), sections_say_rest=True),
     ),
     Chapter(
         name="reproduction",
@@ -342,6 +371,10 @@ CHAPTERS: tuple[Chapter, ...] = (
                 "model size in billions of parameters; 0 takes it from the model table or the model's name",
             ),
         ),
+        box=Box(
+            leads=("knee", "goodput", "compute_best", "growth", "own_slos", "failed", "uncapped"),
+            sections_say_rest=True,
+        ),
     ),
     Chapter(
         name="tp_scaling",
@@ -385,6 +418,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             Param("jump_threshold", 1.3, "flag latency growing this many times faster than the batch size"),
             Param("slowdown_tolerance", 0.02, "flag decode getting slower by more than this fraction with more GPUs"),
         ),
+        box=Box(leads=("decode_turn", "rec_throughput"), sections_say_rest=True),
     ),
     Chapter(
         name="tracking",
@@ -405,6 +439,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             ),
             Param("alpha", 0.05, "significance level of each change, between 0 and 1"),
         ),
+        box=Box(leads=("changes",)),
     ),
 )
 

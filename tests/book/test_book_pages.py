@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from test_browser import ARGS, CHROMIUM, server, site  # noqa: F401  (the built site, served, as the browser tests see it)
 
-from benchbook.presentation import bottom_line
+from benchbook.declarations import CHAPTERS
 from benchbook.presentation.tables import MAX_ROWS
 
 pytestmark = pytest.mark.browser
 
 #: The chapters that teach a topic: each opens with a bottom line and has worked exercises.
-TOPICS = list(bottom_line.PRIORITY)
+TOPICS = [c.name for c in CHAPTERS if c.box.leads]
 #: The chapters that place measurements under a roofline, so link the foundations page.
 ROOFLINE_CHAPTERS = [
     "bandwidth_roofline",

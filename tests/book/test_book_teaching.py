@@ -9,6 +9,7 @@ import pytest
 from benchbook import config, hardware, ingest
 from benchbook.analysis import bandwidth, roofline
 from benchbook.analysis import envelope as env
+from benchbook.declarations import Box
 from benchbook.presentation import bottom_line
 
 
@@ -52,7 +53,7 @@ def test_bottom_line_takes_shown_claims_in_priority_and_says_why_a_leading_one_i
         _claim("c", text="C 3."),
     )
     picked = [c["id"] for c in bottom_line.pick(led, ids)]
-    assert picked == ["a", "b", "c", "d"][: bottom_line.MAX_SENTENCES + 1]
+    assert picked == ["a", "b", "c", "d"][: Box().sentences + 1]
     box = bottom_line.box(led, ids)
     assert "*Withheld:* B: not stated, because R." in box and box.index("A 1.") < box.index("C 3.")
     # the answer first: a withheld leading claim follows the shown ones, never opens the box

@@ -12,6 +12,7 @@ import re
 import pytest
 
 from benchbook.chapter import setup
+from benchbook.declarations import CHAPTERS, Box
 from benchbook.presentation import bottom_line
 
 #: How a sentence opens when it is not an answer: a caveat, a rule not yet given, a withheld claim.
@@ -23,7 +24,7 @@ NUMBER = re.compile(r"\d")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\"'])")
 
 
-def answer_first_problems(box: str, most: int = bottom_line.MAX_SENTENCES) -> list[str]:
+def answer_first_problems(box: str, most: int = Box().sentences) -> list[str]:
     """What keeps a box's Markdown from opening with its answer."""
     lines = [line for line in box.splitlines() if line.strip()]
     if not lines:
@@ -46,12 +47,12 @@ def answer_first_problems(box: str, most: int = bottom_line.MAX_SENTENCES) -> li
     return out
 
 
-@pytest.mark.parametrize("chapter", sorted(bottom_line.PRIORITY))
+@pytest.mark.parametrize("chapter", sorted(c.name for c in CHAPTERS if c.box.leads))
 def test_every_chapters_bottom_line_opens_with_its_answer(chapter):
     p = setup(chapter, {})
     ledger = importlib.import_module(f"benchbook.topics.{chapter}").analyse(p).ledger
     box = bottom_line.box(ledger)
-    most = bottom_line.MAX_SENTENCES_BY_CHAPTER.get(chapter, bottom_line.MAX_SENTENCES)
+    most = bottom_line.box_of(chapter).sentences
     assert answer_first_problems(box, most) == [], box
 
 

@@ -1,8 +1,8 @@
 """The answer first: each chapter's bottom-line box and the front page's findings, both read from
 the chapter's ledger, so that on any input they say that input's verdicts (or why one is withheld).
 
-A chapter names its most important claims, in order, in PRIORITY; the box shows the first shown
-ones (their answers at most MAX_SENTENCES sentences), their caveats on one line after the answers,
+A chapter's declaration names its most important claims, in order (`Box.leads`); the box shows the
+first shown ones (their answers at most `Box.sentences` sentences), their caveats on one line after the answers,
 and says in one line why a leading claim is withheld.
 """
 
@@ -10,22 +10,8 @@ from __future__ import annotations
 
 import re
 
-#: Per chapter, its claim ids from the most to the least important (ids, never sentences).
-PRIORITY: dict[str, list[str]] = {
-    "bandwidth_roofline": ["bw_size_trend", "bw_3", "bound_3", "bw_6", "bw_1"],
-    "batch_saturation": ["knee", "latency_flat", "bandwidth_small", "compute_large", "dtypes_small"],
-    "serving_saturation": ["knee", "goodput", "compute_best", "growth", "own_slos", "failed", "uncapped"],
-    "tp_scaling": ["decode_turn", "rec_throughput"],
-    "quantization_regimes": ["w8a8_gain", "confound"],
-    "perf_per_watt": [
-        *("caps_differ", "sweet_spot_tg"),
-        *("measured_cheapest", "measured_spread"),
-        "energy_top_tg",  # without a measured draw, the joules-per-token question's answer is this bound
-        "measured_0",  # a file of one measured configuration: its energy per token is the answer
-    ],
-    "attention_kernels": ["flex_sparsest", "sdpa_printed"],
-    "tracking": ["changes"],
-}
+from benchbook.declarations import BY_NAME, Box
+
 #: A claim the box takes only where the ledger lacks its sibling: one measured configuration's figure
 #: answers "what does a token cost" when it is the only one; beside others it is one row of many
 #: (the spread and the cheapest answer then), and the first of them is not the answer.
@@ -33,16 +19,6 @@ ONLY_ALONE = {"measured_0": "measured_1"}
 #: Claims that qualify every answer the box gives rather than answer it (the comparisons' confound):
 #: shown, they stand on the caveat line after the answers and take none of the answer's sentences.
 QUALIFIERS = {"confound"}
-#: The most answer sentences a box holds (issue 34 item 6: the answer is one or two sentences, with
-#: its number and its reason): it takes the leading shown claims whole while they fit, and the next
-#: ones stay in their sections; a first claim longer than that gives the box its leading sentences,
-#: and its section the rest (`rest`). Where a chapter asks two questions, the most for it: an answer to each.
-MAX_SENTENCES = 2
-MAX_SENTENCES_BY_CHAPTER = {"perf_per_watt": 3}  # how low a cap can go (and why), and what a token costs
-#: The chapters whose sections say what the box cuts from a long first answer (`rest`, placed by
-#: `placement.in_place` or the chapter itself): elsewhere the box says that answer whole, so nothing it
-#: states (a CPU run's assumed sockets, say) is said nowhere.
-PLACES_REST = {"tp_scaling", "attention_kernels", "batch_saturation", "quantization_regimes", "serving_saturation"}
 #: Where one sentence ends and the next opens: a stop, then a capital, a code span or a bracket.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\"'])")
 #: How many of a chapter's leading claims a box accounts for even when withheld.
@@ -60,6 +36,11 @@ def _chapter(ledger) -> str:
     return ledger.get("chapter", "") if isinstance(ledger, dict) else ledger.chapter
 
 
+def box_of(chapter: str) -> Box:
+    """The chapter's box as its declaration gives it (a chapter the book does not declare: no leads)."""
+    return BY_NAME[chapter].box if chapter in BY_NAME else Box()
+
+
 def pick(ledger, ids: list[str] | None = None) -> list[dict]:
     """The claims a box shows, in priority order: the leading shown claims while their answers fit in
     the chapter's sentences (the first always, cut if it must), and each of the LEADING first claims
@@ -67,8 +48,9 @@ def pick(ledger, ids: list[str] | None = None) -> list[dict]:
     what the page withholds: it gives the page's other shown claims (the answers it can give, in
     ledger order), else the first withheld one alone (why no answer can be given, once). A shown
     qualifier (QUALIFIERS) comes with the answers it qualifies, never alone."""
-    ids = PRIORITY.get(_chapter(ledger), []) if ids is None else ids
-    most = MAX_SENTENCES_BY_CHAPTER.get(_chapter(ledger), MAX_SENTENCES)
+    spec = box_of(_chapter(ledger))
+    ids = list(spec.leads) if ids is None else ids
+    most = spec.sentences
     by_id = {c["id"]: c for c in _claims(ledger)}
     out, answers = [], []  # in priority order: the candidates, and the shown ones among them
     for rank, cid in enumerate(ids):
@@ -117,12 +99,12 @@ def _said(answers: list[dict], most: int, cuts: bool = True) -> list[str]:
 
 def rest(ledger, ids: list[str] | None = None) -> dict[str, str]:
     """Per claim the box cuts short, the sentences it leaves to the page (its section says them once)."""
-    most = MAX_SENTENCES_BY_CHAPTER.get(_chapter(ledger), MAX_SENTENCES)
+    spec = box_of(_chapter(ledger))
     out = {}
-    if _chapter(ledger) not in PLACES_REST:
+    if not spec.sections_say_rest:
         return out  # the box says its answers whole there
     for c in pick(ledger, ids):
-        if c["status"] == "shown" and c["id"] not in QUALIFIERS and (left := _sentences(_answer(c))[most:]):
+        if c["status"] == "shown" and c["id"] not in QUALIFIERS and (left := _sentences(_answer(c))[spec.sentences :]):
             out[c["id"]] = " ".join(left)
     return out
 
@@ -170,8 +152,8 @@ def box(ledger, ids: list[str] | None = None) -> str:
         return "This input supports none of the chapter's main verdicts; the sections below say why, one by one."
     answers = [c for c in picked if c["status"] == "shown" and c["id"] not in QUALIFIERS]
     qualifiers = [c["text"] for c in picked if c["status"] == "shown" and c["id"] in QUALIFIERS]
-    most = MAX_SENTENCES_BY_CHAPTER.get(_chapter(ledger), MAX_SENTENCES)
-    lines = [f"- {text}" for text in _said(answers, most, _chapter(ledger) in PLACES_REST)]
+    spec = box_of(_chapter(ledger))
+    lines = [f"- {text}" for text in _said(answers, spec.sentences, spec.sections_say_rest)]
     if caveat := caveat_line(answers, qualifiers):  # after the answers: the answer is said first, whole
         lines.append(caveat)
     for c in picked:
@@ -199,9 +181,9 @@ def findings(ledgers: list[dict], titles: dict[str, str], per_chapter: int = 1) 
         if led is None:
             continue
         shown = [c for c in pick(led) if c["status"] == "shown" and c["id"] not in QUALIFIERS][:per_chapter]
-        most = MAX_SENTENCES_BY_CHAPTER.get(chapter, MAX_SENTENCES)
+        spec = box_of(chapter)
         for c, said in zip(
-            shown, _said(shown, most, chapter in PLACES_REST), strict=True
+            shown, _said(shown, spec.sentences, spec.sections_say_rest), strict=True
         ):  # as its box says it, with its caveat
             text = " ".join(filter(None, [said, _one_line(c.get("caveat") or "")]))
             lines.append(f"- {text} ({{doc}}`{title} <../notebooks/{chapter}>`)")

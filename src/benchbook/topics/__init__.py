@@ -41,7 +41,7 @@ class Page:
     tables: dict[str, Callable[[], None]] = field(default_factory=dict)
     #: withheld claims go in the page's folded list (`presentation.placement`), so their own glue is empty
     fold_withheld: bool = False
-    #: the bottom line's claim ids, where the chapter picks them from its result (else its PRIORITY)
+    #: the bottom line's claim ids, where the chapter picks them from its result (else its declaration's `Box.leads`)
     box: list[str] | None = None
 
     def glue(self) -> None:
