@@ -273,16 +273,29 @@ def test_energy_exercises_put_the_measured_joules_over_the_dram_floor():
         device="GPU-X",
     )
     top = _claim("flat_top_tg", test="tg128", xs=[200.0, 400.0], ys=[98.0, 100.0], from_w=200.0, to_w=400.0)
-    one, two = exercises.perf_per_watt(_ledger("perf_per_watt", floor, top))
+
+    def pp(a):
+        return _claim("retained_quote_pp", test="pp512", a=a, b=1000.0, limit_w=200.0, peak_limit_w=400.0)
+
+    one, two = exercises.perf_per_watt(_ledger("perf_per_watt", floor, top, pp(800.0)))
     # 4 GB x 8 bits x 4 pJ = 0.128 J per token; 0.64 / 0.128 = 5.0
     assert "= 0.128 J per token" in one.steps[0] and "at 300 W a token costs about 5.0 times that" in one.answer
-    # 4 GB x 100 tok/s at 400 W = 400 GB/s, 40% of 1,000: memory-bound, so 100 tok/s predicted at 200 W; 98 measured
-    assert "= 400 GB/s; share = 400 / 1,000 = 40%." in two.steps[0]
-    assert "Measured at 200 W: 98.00 tok/s, 98.0% of the prediction." in two.steps[2]
-    assert two.answer.startswith("100.00 tok/s predicted at 200 W, 98.00 measured")
-    # a flat top without the rate at its ends is not worked
+    # tg waits on memory: 100 tok/s predicted at 200 W, 98 measured. pp waits on the cores: a sixth of 400 W static
+    # (66.7 W), so the clock falls to (133 / 333)^(1/3) = 0.737 and pp to 737 tok/s; 800 measured: above it
+    assert "predicted 100.00 tok/s." in two.steps[0]
+    assert "(133 / 333)^(1/3) = 0.737 of its top" in two.steps[1] and "0.737 x 1,000.00 = 737 tok/s." in two.steps[1]
+    assert "tg128 98.00 tok/s, 98.0% of the prediction; pp512 800.00 tok/s, 108.6% of the prediction" in two.steps[2]
+    assert two.answer.startswith("tg128: 100.00 tok/s predicted, 98.00 measured") and "but less than" in two.answer
+    # the other ways: a prefill that slowed more than the rule's card, or as much
+    _, two = exercises.perf_per_watt(_ledger("perf_per_watt", floor, top, pp(600.0)))
+    assert "it slowed more than the rule's card" in two.answer
+    _, two = exercises.perf_per_watt(_ledger("perf_per_watt", floor, top, pp(740.0)))
+    assert "the cube rule's card is close to this one" in two.answer
+    # a flat top without the rate at its ends, or no prefill rate at its limits, is not worked
     gaps = _claim("flat_top_tg", test="tg128", xs=[300.0, 400.0], ys=[98.0, 100.0], from_w=200.0, to_w=400.0)
-    _, two = exercises.perf_per_watt(_ledger("perf_per_watt", floor, gaps))
+    _, two = exercises.perf_per_watt(_ledger("perf_per_watt", floor, gaps, pp(800.0)))
+    assert two.lacking
+    _, two = exercises.perf_per_watt(_ledger("perf_per_watt", floor, top))
     assert two.lacking
     # no batch-1 floor: a measured configuration's J per token against one read of its weights
     read = 4.0e9 * 8 * DRAM_PJ_PER_BIT * 1e-12

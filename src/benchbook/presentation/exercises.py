@@ -497,30 +497,41 @@ def perf_per_watt(ledger) -> list[Exercise]:
         out.append(_lacking(ch, ["dram_floor", "floor_N"]))
     top = shown.get("flat_top_tg", {}).get("evidence") or {}
     caps = dict(zip(top.get("xs", []), top.get("ys", []), strict=False))  # the flat top's rate per power limit
-    if top.get("to_w") in caps and top.get("from_w") in caps and ev and ev.get("peak_gb_s"):
+    pp = shown.get("retained_quote_pp", {}).get("evidence") or {}
+    ends = (pp.get("limit_w"), pp.get("peak_limit_w")) == (top.get("from_w"), top.get("to_w"))
+    if top.get("to_w") in caps and top.get("from_w") in caps and ends:
         rate, low = caps[top["to_w"]], caps[top["from_w"]]
-        bw = ev["weights_gb"] * rate
+        # the lesson's illustrative card: a sixth of its top draw static, the rest as the cube of the clock
+        static = top["to_w"] / 6
+        clock = ((top["from_w"] - static) / (top["to_w"] - static)) ** (1 / 3)
+        predicted = clock * pp["b"]
         out.append(
             Exercise(
                 ch,
                 "rate_under_cap",
                 {
                     "test": top["test"],
+                    "pp": pp["test"],
                     "from_w": top["from_w"],
                     "to_w": top["to_w"],
                     "tok_s": rate,
                     "capped_tok_s": low,
                     "capped_over_predicted": low / rate,
-                    "weights_gb": ev["weights_gb"],
-                    "device": ev["device"],
-                    "peak_gb_s": ev["peak_gb_s"],
-                    "bandwidth_gb_s": bw,
-                    "share": env.share(bw, ev["peak_gb_s"]),
+                    "pp_top": pp["b"],
+                    "pp_capped": pp["a"],
+                    "static_w": static,
+                    "dynamic_capped_w": top["from_w"] - static,
+                    "dynamic_top_w": top["to_w"] - static,
+                    "clock": clock,
+                    "pp_predicted": predicted,
+                    "pp_over_predicted": pp["a"] / predicted,
+                    "pp_near": abs(pp["a"] / predicted - 1) <= 0.02,
+                    "pp_above": pp["a"] > predicted,
                 },
             )
         )
     else:
-        out.append(_lacking(ch, ["flat_top_tg", "dram_floor"]))
+        out.append(_lacking(ch, ["flat_top_tg", "retained_quote_pp"]))
     return out
 
 
