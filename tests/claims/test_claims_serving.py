@@ -344,6 +344,18 @@ def test_saturation_figure_keeps_the_uncapped_run_off_the_curve(seed):
     assert set(flat.get_ydata()) == {2096.79}
 
 
+def test_saturation_figure_is_not_drawn_for_runs_kept_apart_alone(seed):
+    """Runs kept apart are reference lines against the curve: with no run on it (every run of a file
+    uncapped), the figure would be flat lines over an empty load axis, so the sentence stands instead;
+    one run on the curve is enough to draw them against."""
+    curve, apart = seed[seed["x"].notna()], seed[seed["x"].isna()]
+    alone = show.plot_saturation(curve.iloc[0:0], apart, "max_concurrency")
+    assert "no run on the curve" in alone.benchbook_message
+    one = show.plot_saturation(curve.iloc[:1], apart, "max_concurrency")
+    assert not hasattr(one, "benchbook_message")
+    assert any(ln.get_label().startswith("kept apart") for ln in one.axes[0].get_lines())
+
+
 def test_a_request_count_the_format_does_not_record_is_unknown_not_zero():
     """GuideLLM's 0.5+ console prints latency statistics of completed requests but no request count:
     its capped runs completed requests (their latency is what is missing), while a format that records

@@ -23,7 +23,7 @@ def test_a_fragile_answer_is_said_without_its_caveat_and_the_caveat_follows_all_
     assert lines == [
         "- It saturates at batch 512.",
         "- B.",
-        "- *Caveat:* The first: That batch is fragile: it clears the line by 0.2%.",
+        "- *Caveat:* On the first answer, that batch is fragile: it clears the line by 0.2%.",
     ]
     alone = _box(_claim("a", "It saturates at batch 512.", "That batch is fragile: x."))
     assert alone == ["- It saturates at batch 512.", "- *Caveat:* That batch is fragile: x."]  # no place to name
@@ -49,7 +49,11 @@ def test_a_reason_two_answers_share_is_said_once_then_each_margin_by_place():
 
 def test_caveats_that_give_different_reasons_are_each_said_whole():
     line = _box(_claim("a", "A.", "That batch is fragile: x."), _claim("b", "B.", "This verdict is fragile: y."))[2]
-    assert "The first: That batch is fragile: x." in line and "The second: This verdict is fragile: y." in line
+    assert "On the first answer, that batch is fragile: x." in line
+    assert "On the second answer, this verdict is fragile: y." in line
+    # an acronym or a name opens the caveat as it is
+    line = _box(_claim("a", "A."), _claim("b", "B.", "TP 8 was not measured at batch 16."))[2]
+    assert "On the second answer, TP 8 was not measured at batch 16." in line
 
 
 def test_a_withheld_leading_claim_comes_after_the_answers():

@@ -333,6 +333,21 @@ def test_a_table_with_no_rows_is_not_shown_and_one_with_a_row_is(capsys):
     assert "Table object" in capsys.readouterr().out  # shown (outside a kernel IPython prints its repr)
 
 
+def test_a_short_part_stays_with_its_neighbours_so_a_quant_type_never_wraps_mid_token():
+    """llama-bench model names wrapped as "shisa-v2-llama3.3-70b.i1-Q4_K_" / "M" and "llama-2-7b.Q4_" / "0"
+    (#34 item 9): a break after an underscore needs a part of MIN_PART characters on each side (a
+    shorter one joins the part before it), so Q4_K_M, Q4_0 and IQ2_XXS stay whole (the name still
+    wraps at its hyphens) while the parts of a scheme's name are words of their own."""
+    df = pd.DataFrame(
+        {"model": ["shisa-v2-llama3.3-70b.i1-Q4_K_M", "llama-2-7b.Q4_0 and IQ2_XXS_gguf", "w8a8_sparse_smooth_gptq"]}
+    )
+    html = show(df).to_html()
+    assert "shisa-v2-llama3.3-70b.i1-Q4_K_M" in html and "Q4_<wbr>" not in html and "IQ2_<wbr>" not in html
+    assert "w8a8_<wbr>sparse_<wbr>smooth_<wbr>gptq" in html  # parts of four or more characters: breaks
+    # a short part joins the part before it: bench_one_ / batch_ / server
+    assert "bench_one_<wbr>batch_<wbr>server" in show(pd.DataFrame({"tool": ["bench_one_batch_server"]})).to_html()
+
+
 def test_a_code_span_in_a_book_table_breaks_after_its_underscores_and_slashes_only():
     """The front page's sources table cut `bench_one_batch_server` as "bench_one_batch_se / rver" and
     `examples/benchmark.py` as "examples/benchmark / .py" (#34: a label breaks between its parts)."""

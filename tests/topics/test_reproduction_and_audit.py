@@ -18,10 +18,18 @@ def test_reproduction_counts_add_up_and_the_table_is_written_where_asked(tmp_pat
     r = reproduction.analyse(setup("reproduction", {"source": TGI, "csv_out": str(out)}))
     pg = reproduction.page(r)
     t = pg.texts
-    assert int(t["n_agree"]) + int(t["n_disagree"]) + int(t["n_unchecked"]) == int(t["n_quantities"])
-    assert int(t["n_disagree"]) > 0  # the TGI throughput averages are means of ratios (see the appendix)
+    n = {k: int(v.replace(",", "")) for k, v in t.items()}
+    assert n["n_agree"] + n["n_disagree"] + n["n_unchecked"] == n["n_quantities"]
+    assert n["n_disagree"] > 0  # the TGI throughput averages are means of ratios (see the appendix)
     assert len(pd.read_csv(out)) == len(r.table)
     assert pg.markdown["written"] == "The full table is written to `repro.csv`."  # a name, never a machine path
+
+
+def test_the_counts_the_prose_quotes_are_grouped_as_every_number_in_prose():
+    """The appendix said "1193 derived quantities ... 1038 agree" beside tables that print 1,091."""
+    t = reproduction.page(reproduction.analyse(setup("reproduction", {"csv_out": ""}))).texts
+    assert "," in t["n_quantities"] and int(t["n_quantities"].replace(",", "")) >= 1000
+    assert t["n_files"] == f"{int(t['n_files']):,}"  # under a thousand: no separator
 
 
 def test_no_table_is_written_for_an_empty_csv_out(tmp_path, monkeypatch):

@@ -119,9 +119,16 @@ def _answer(c: dict) -> str:
     return text[: -len(caveat)].rstrip() if caveat and text.endswith(caveat) else text
 
 
+def _lower_first(text: str) -> str:
+    """A sentence continued after a lead-in: its first word in lower case, unless it is a name or an
+    acronym (a capital or a digit follows its first letter: "TP", "H100")."""
+    word = text.split(" ", 1)[0]
+    return text[0].lower() + text[1:] if len(word) > 1 and word[1].islower() else text
+
+
 def caveat_line(answers: list[dict], qualifiers: list[str] = ()) -> str:
     """The caveats of the box's answers on one line: a lone answer's as it is; one of several
-    answers' by the answer's place ("The first: ..."); several that open with the same reason ("This
+    answers' by the answer's place ("On the first answer, that batch ..."); several that open with the same reason ("This
     verdict is fragile: ...") say it once, then each answer's margin by place; then the qualifiers
     (sentences that hold for every answer), as they are."""
     from benchbook.presentation.wording import load, sentence
@@ -139,7 +146,10 @@ def caveat_line(answers: list[dict], qualifiers: list[str] = ()) -> str:
     joined = ", ".join(which[:-1]) + " and " + which[-1]
     parts = [sentence("report", "fragile_several", which=joined)] if shared else []
     for w, (_, cav) in zip(which, said, strict=True):
-        parts.append(sentence("report", "fragile_each", ordinal=w, tail=cav.split(": ", 1)[1] if shared else cav))
+        if shared:
+            parts.append(sentence("report", "fragile_each", ordinal=w, tail=cav.split(": ", 1)[1]))
+        else:
+            parts.append(sentence("report", "caveat_of", ordinal=w, text=_lower_first(cav)))
     return sentence("report", "caveat_line", text=" ".join([*parts, *extra]))
 
 

@@ -108,6 +108,11 @@ def energy_display(table: pd.DataFrame) -> pd.DataFrame:
 
 #: Characters per line of a bar's label before it wraps.
 LABEL_WIDTH = 40
+#: Inches of the figure per line of bar labels, and for what surrounds the bars (the legend and its
+#: title above them, the ticks and the axis label below): the bars get their own height, however few
+#: (a lone configuration once got an axes 1 px high, its bar not drawn).
+LINE_IN = 0.28
+AROUND_IN = 1.7
 
 
 def energy_bars(table: pd.DataFrame):
@@ -128,7 +133,7 @@ def energy_bars(table: pd.DataFrame):
     # a long configuration name (a model file on a machine) wraps rather than squeezing the bars out
     labels = labels.map(lambda s: textwrap.fill(s, LABEL_WIDTH))
     lines = int(labels.str.count("\n").sum()) + len(t)
-    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.28 * lines))
+    fig, ax = plt.subplots(figsize=(8, AROUND_IN + LINE_IN * lines))
     scopes = list(dict.fromkeys(t["scope"]))
     for i, s in enumerate(scopes):
         m = (t["scope"] == s).to_numpy()

@@ -558,12 +558,16 @@ def _label_points(ax, xs, ys, labels, **kw) -> None:
 
 def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, knee_x=None):
     """Output (and total) token throughput against the sweep variable (log2 x), one line per
-    series; the runs kept apart as horizontal lines, never as points of the curve. A run with no
-    throughput (a file of latency tables alone) has no point and no line to draw."""
+    series; the runs kept apart as horizontal lines, never as points of the curve, and never alone (a
+    figure of flat lines over an empty load axis shows nothing). A run with no throughput (a file of
+    latency tables alone) has no point and no line to draw."""
     rated = [c for c in ("output_throughput", "total_token_throughput") if c in curve]
     apart = apart[apart["output_throughput"].notna()] if "output_throughput" in apart else apart.iloc[:0]
-    if (curve.empty or not curve[rated].notna().any(axis=None)) and apart.empty:
-        return message_figure("no run with a throughput")
+    if curve.empty or not curve[rated].notna().any(axis=None):
+        # a run kept apart is a reference line against the curve: with no curve it has no load to stand at
+        return message_figure(
+            "no run with a throughput" if apart.empty else wording.words("serving_saturation")["figure"]["no_curve"]
+        )
     fig, ax = plt.subplots(figsize=(9, 4.5))
     d = curve.assign(series=serving.series_key(curve)).sort_values(variable)
     lv = serving.per_load(d).sort_values(variable) if len(d) else d.assign(n=1)

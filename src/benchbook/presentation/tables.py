@@ -110,11 +110,28 @@ class Table(Styler):
 
 #: Where a long name may wrap in a table cell: after each of these (w8a8_sparse_smooth_gptq_base
 #: wraps as w8a8_sparse_smooth_gptq_ / base, not gptq_b / ase).
-BREAK_AFTER = re.compile(r"([_/])(?=\w)")
+BREAK_AFTER = re.compile(r"(?<=[_/])(?=\w)")
+#: The fewest characters on each side of such a break: shorter parts are one token with their
+#: neighbours (a quant type Q4_K_M or IQ2_XXS, bench_one_batch), which a break would cut mid-word
+#: ("Q4_K_" / "M").
+MIN_PART = 4
+
+
+def _parts(word: str) -> list[str]:
+    """A word cut where it may wrap: after an underscore or a slash, between parts of MIN_PART or
+    more characters each (a shorter part joins the part before it)."""
+    cut = BREAK_AFTER.split(word)
+    out = [cut[0]]
+    for nxt in cut[1:]:
+        if len(out[-1].rstrip("_/")) >= MIN_PART and len(nxt.rstrip("_/")) >= MIN_PART:
+            out.append(nxt)
+        else:
+            out[-1] += nxt
+    return out
 
 
 def _pieces(v: str) -> list[str]:
-    return [p for w in v.split() for p in BREAK_AFTER.sub(r"\1 ", w).split()]
+    return [p for w in v.split() for p in _parts(w)]
 
 
 def _long_word(v) -> bool:
@@ -125,10 +142,11 @@ def _long_word(v) -> bool:
 
 def _breakable(v):
     """A text cell with a line-break opportunity (<wbr>) after each underscore or slash of a long
-    name, so that the browser wraps it between its parts rather than inside one."""
+    name that parts it into words (`_parts`), so that the browser wraps it between its parts rather
+    than inside one."""
     if not isinstance(v, str):
         return v
-    return " ".join(BREAK_AFTER.sub(r"\1<wbr>", w) if len(w) > LONG_WORD else w for w in v.split(" "))
+    return " ".join("<wbr>".join(_parts(w)) if len(w) > LONG_WORD else w for w in v.split(" "))
 
 
 def _numbers(s: pd.Series) -> bool:

@@ -55,12 +55,12 @@ def page(r: Result) -> Page:
     return Page(
         Ledger(CHAPTER, [config.relative(f) for f in r.files]),
         texts={
-            "n_quantities": str(int(counts["recomputed"].sum())),
-            "n_agree": str(int(counts["agree"].sum())),
-            "n_disagree": str(int(counts["disagree"].sum())),
-            "n_unchecked": str(int(counts["not checkable"].sum())),
-            "n_files": str(len(r.files)),
-            "n_explained": str(int((once["agrees"].eq(False) & once["why_not"].fillna("").ne("")).sum())),
+            "n_quantities": f"{int(counts['recomputed'].sum()):,}",
+            "n_agree": f"{int(counts['agree'].sum()):,}",
+            "n_disagree": f"{int(counts['disagree'].sum()):,}",
+            "n_unchecked": f"{int(counts['not checkable'].sum()):,}",
+            "n_files": f"{len(r.files):,}",
+            "n_explained": f"{int((once['agrees'].eq(False) & once['why_not'].fillna('').ne('')).sum()):,}",
         },
         markdown={
             "written": written(CHAPTER, r.params["csv_out"]),
