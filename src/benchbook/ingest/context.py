@@ -751,8 +751,10 @@ def _read(lines: list[str], first: int) -> Context:
             for word in m.group(1).split():
                 if word in _MLPERF_VISION_MODELS:
                     r.add("model", word, i, "command", line)
-        if all(f.name == "model" and f.source in WORDED for f in r.facts[before:]):
-            _sign(r, line, i)  # a model named in a sentence leaves the line's other signs standing
+        # a model named in a sentence leaves the line's other signs standing, and so does a heading's own
+        # record (`## concurrency 64` speaks of a concurrency whether or not a value is read from it)
+        if all((f.name == "model" and f.source in WORDED) or f.name == "heading" for f in r.facts[before:]):
+            _sign(r, line, i)
         if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
             r.facts[before:] = [f for f in r.facts[before:] if f.name not in _LOAD]
             r.signs[n_signs:] = [g for g in r.signs[n_signs:] if g.name not in _LOAD]
@@ -767,7 +769,7 @@ def _read(lines: list[str], first: int) -> Context:
     order = {s: k for k, s in enumerate(SOURCES)}
     facts = sorted(_worded_last(r.facts), key=lambda f: (order[f.source], f.line))
     read_lines = {(f.name, f.line) for f in facts}
-    signs = tuple(s for s in r.signs if (s.name, s.line) not in read_lines)
+    signs = tuple(dict.fromkeys(s for s in r.signs if (s.name, s.line) not in read_lines))
     return Context(tuple(facts), signs)
 
 
@@ -800,7 +802,8 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
         name = own[_norm(m.group(1))] if _norm(m.group(1)) in own else FLAGS.get(_norm(m.group(1)))
         name = name or SHORT_FLAGS.get(r.tool, {}).get(m.group(1))
         if name and m.group(2) is not None and not m.group(2).startswith("-"):
-            r.keyed(name, m.group(2), i, "command", line)
+            if not r.keyed(name, m.group(2), i, "command", line) and name in _SIGNS:
+                r.signs.append(Sign(name, i, line.strip()[:200]))  # `--max-concurrency $C`: set, not readable
         elif _norm(m.group(1)) in ("enable_expert_parallel", "enable_ep_moe") and m.group(2) is None:
             r.signs.append(Sign("ep", i, line.strip()[:200]))
     for m in _VISIBLE.finditer(line):
