@@ -50,3 +50,31 @@ def test_a_flag_with_a_value_is_stated_and_leaves_no_sign_on_its_line():
 def test_one_line_gives_one_sign_per_fact():
     c = context.read(["python benchmark_serving.py --max-concurrency $C  # concurrency"])
     assert len([s for s in c.signs if s.name == "concurrency"]) == 1
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Maximum request concurrency:             None",  # vLLM's banner for a run without --max-concurrency
+        "Max request concurrency:                 not set",  # SGLang's
+        "Concurrency:                             48.06",  # SGLang's measured mean concurrency
+        "Peak concurrent requests:                100.00",  # vLLM's measured peak
+    ],
+)
+def test_a_cap_printed_as_unset_or_a_measured_concurrency_is_no_sign_of_a_cap(line):
+    assert _said(line, "concurrency").status == "absent"
+
+
+@pytest.mark.parametrize(
+    ("line", "cap"),
+    [("Maximum request concurrency:             32", 32), ("Max reqeuest concurrency:                128", 128)],
+)
+def test_the_serving_benchmarks_printed_cap_is_a_stated_concurrency(line, cap):
+    said = _said(line, "concurrency")
+    assert said.status == "stated"
+    assert said.facts[0].value == cap
+
+
+def test_a_cap_written_as_a_list_of_integers_is_an_unread_sign():
+    said = _said("results\nConcurrency: 8,16,32", "concurrency")
+    assert (said.status, said.line) == ("unread", 2)

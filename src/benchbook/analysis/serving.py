@@ -860,6 +860,34 @@ def tokenizers(paths, models) -> list[list]:
     return [[t, n] for t, n in out.items()]
 
 
+def cap_said(paths) -> dict:
+    """What the input says of a concurrency cap, for a page on which no run has one (the absence rule,
+    `context.states`): `cap_status` "stated" (a cap the file states but ties to no run: `cap_value`,
+    `cap_line`, `cap_text`), "unread" (a line that speaks of a cap, `cap_line` and `cap_text`, without a value
+    the reader takes: `--max-concurrency $C`, a heading `concurrency 64`) or "absent", the only status on
+    which a page may say no run has a cap. `cap_file` names the file where the input has several. A cap
+    from a JSON document is a worker's, not the run's (`context.AROUND_ONLY`), as `context.fill` reads it."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    for path in paths:
+        said = context.states(ingest.context_of(path), "concurrency")
+        where = {"cap_file": config.relative(path)} if len(paths) > 1 else {}
+        facts = [f for f in said.facts if not context.placeholder(f.value) and f.source != "json"]
+        if facts:
+            f = facts[0]
+            return dict(cap_status="stated", cap_value=f.value, cap_line=f.line, cap_text=_quoted(f.text), **where)
+        if said.status == "unread":
+            return dict(cap_status="unread", cap_line=said.line, cap_text=_quoted(said.sign.text), **where)
+    return {"cap_status": "absent"}
+
+
+def _quoted(text: str) -> str:
+    """A line as a page quotes it in a code span: spaces folded, cut at 80 characters, no backticks."""
+    text = " ".join(text.replace("`", "'").split())
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
 def untied_models(paths, models) -> list[list]:
     """[model, line, how] of each model the input names where no run has a model (`models` empty): the
     file names its model but ties none to a run (two commands of two names, say; `how` "named"), or,

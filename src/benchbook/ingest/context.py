@@ -199,6 +199,9 @@ KEYS: dict[str, str] = {
         ("concurrency", "max_concurrency", "max_request_concurrency", "num_concurrent", "concurrent_requests"),
         "concurrency",
     ),
+    # vLLM's banner prints `Maximum request concurrency:`, SGLang's `Max request concurrency:` (some versions
+    # `Max reqeuest concurrency:`), each the run's --max-concurrency
+    **dict.fromkeys(("maximum_request_concurrency", "max_reqeuest_concurrency"), "concurrency"),
     **dict.fromkeys(("batch_size", "batch", "bs"), "batch"),
     **dict.fromkeys(("request_rate", "rate", "qps", "req_rate", "traffic_request_rate"), "rate"),
     **dict.fromkeys(("num_prompts", "prompts", "num_requests", "request_count"), "prompts"),
@@ -781,11 +784,25 @@ def _worded_last(facts: list[Fact]) -> list[Fact]:
     return list(facts)
 
 
+#: A setting printed as unset, the tools' own word for it (vLLM's `Maximum request concurrency: None`, SGLang's
+#: `Max request concurrency: not set`): the line states the setting is off, so it is no sign of an unread value.
+_UNSET = re.compile(r"[:=]\s*(?:none|null|not set|unset)\s*$", re.I)
+_SETTINGS = {"tp", "pp", "dp", "ep", "concurrency", "rate", "batch"}
+#: A concurrency printed with decimals is a measured one (SGLang's `Concurrency: 48.06`, vLLM's `Peak concurrent
+#: requests: 100.00`, GenAI-Perf's `Effective Concurrency,32.92`): every tool takes its cap as an integer
+#: (argparse `type=int`) and prints it so, so such a line is no sign of a cap.
+_MEASURED_CONCURRENCY = re.compile(r"\bconcurren(?:cy|t)\b[\w ()/]*[\s:=,|]+\d+\.\d+", re.I)
+
+
 def _sign(r: _Reader, line: str, i: int) -> None:
-    """Lines that gave no fact but mention one: kept as signs (at most one per fact and line)."""
+    """Lines that gave no fact but mention one: kept as signs (at most one per fact and line); a setting
+    the line prints as unset (`_UNSET`) and a measured concurrency (`_MEASURED_CONCURRENCY`) are none."""
     for name, pat in _SIGNS.items():
-        if pat.search(line):
-            r.signs.append(Sign(name, i, line.strip()[:200]))
+        if not pat.search(line) or (name in _SETTINGS and _UNSET.search(line)):
+            continue
+        if name == "concurrency" and _MEASURED_CONCURRENCY.search(line):
+            continue
+        r.signs.append(Sign(name, i, line.strip()[:200]))
 
 
 def _tool(m: re.Match) -> str:
