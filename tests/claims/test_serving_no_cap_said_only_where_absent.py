@@ -38,7 +38,7 @@ def test_a_line_that_speaks_of_a_cap_is_named_never_called_absent(tmp_path, text
     said = _said(tmp_path, text)
     assert (said["cap_status"], said["cap_line"]) == ("unread", line)
     out = _text(said)
-    assert f"line {line} speaks of one" in out
+    assert f"line {line} speaks of concurrency" in out
     assert "No run in this input has a concurrency cap" not in out
 
 
@@ -68,6 +68,6 @@ def test_an_output_format_that_records_no_cap_still_names_the_line_that_speaks_o
     lit = UNCAPPED.assign(max_concurrency_recorded=False)
     said = {"cap_status": "unread", "cap_line": 2, "cap_text": "--max-concurrency $C"}
     out = wording.word("serving_saturation", cs.underfilled(lit, said)).text
-    assert "does not record a concurrency cap, and line 2 speaks of one (`--max-concurrency $C`)" in out
+    assert "does not record a concurrency cap, and line 2 speaks of concurrency (`--max-concurrency $C`)" in out
     bare = wording.word("serving_saturation", cs.underfilled(lit, {"cap_status": "absent"})).text
     assert bare.startswith("The output format does not record a concurrency cap, so there is")

@@ -59,6 +59,9 @@ def test_one_line_gives_one_sign_per_fact():
         "Max request concurrency:                 not set",  # SGLang's
         "Concurrency:                             48.06",  # SGLang's measured mean concurrency
         "Peak concurrent requests:                100.00",  # vLLM's measured peak
+        "Peak concurrent requests: 3",  # SGLang's, an integer: a statistic all the same
+        '{"backend": "vllm", "request_rate": Infinity, "max_concurrency": null, "completed": 10}',  # the result JSON
+        "  concurrency: .inf",  # llm-d's report: no cap
     ],
 )
 def test_a_cap_printed_as_unset_or_a_measured_concurrency_is_no_sign_of_a_cap(line):
@@ -67,7 +70,11 @@ def test_a_cap_printed_as_unset_or_a_measured_concurrency_is_no_sign_of_a_cap(li
 
 @pytest.mark.parametrize(
     ("line", "cap"),
-    [("Maximum request concurrency:             32", 32), ("Max reqeuest concurrency:                128", 128)],
+    [
+        ("Maximum request concurrency:             32", 32),
+        ("Max reqeuest concurrency:                128", 128),
+        ("Concurrency Level:                      8", 8),
+    ],
 )
 def test_the_serving_benchmarks_printed_cap_is_a_stated_concurrency(line, cap):
     said = _said(line, "concurrency")

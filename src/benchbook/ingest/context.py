@@ -201,7 +201,7 @@ KEYS: dict[str, str] = {
     ),
     # vLLM's banner prints `Maximum request concurrency:`, SGLang's `Max request concurrency:` (some versions
     # `Max reqeuest concurrency:`), each the run's --max-concurrency
-    **dict.fromkeys(("maximum_request_concurrency", "max_reqeuest_concurrency"), "concurrency"),
+    **dict.fromkeys(("maximum_request_concurrency", "max_reqeuest_concurrency", "concurrency_level"), "concurrency"),
     **dict.fromkeys(("batch_size", "batch", "bs"), "batch"),
     **dict.fromkeys(("request_rate", "rate", "qps", "req_rate", "traffic_request_rate"), "rate"),
     **dict.fromkeys(("num_prompts", "prompts", "num_requests", "request_count"), "prompts"),
@@ -788,19 +788,27 @@ def _worded_last(facts: list[Fact]) -> list[Fact]:
 #: `Max request concurrency: not set`): the line states the setting is off, so it is no sign of an unread value.
 _UNSET = re.compile(r"[:=]\s*(?:none|null|not set|unset)\s*$", re.I)
 _SETTINGS = {"tp", "pp", "dp", "ep", "concurrency", "rate", "batch"}
-#: A concurrency printed with decimals is a measured one (SGLang's `Concurrency: 48.06`, vLLM's `Peak concurrent
-#: requests: 100.00`, GenAI-Perf's `Effective Concurrency,32.92`): every tool takes its cap as an integer
-#: (argparse `type=int`) and prints it so, so such a line is no sign of a cap.
-_MEASURED_CONCURRENCY = re.compile(r"\bconcurren(?:cy|t)\b[\w ()/]*[\s:=,|]+\d+\.\d+", re.I)
+#: A cap printed as unset inside a record (`"max_concurrency": null`, llm-d's `concurrency: .inf`): no cap.
+_UNSET_CAP = re.compile(
+    r"concurren(?:cy|t)\w*[\"']?\s*[:=]\s*[\"']?(?:none|null|not set|unset|\.?inf(?:inity)?)\b", re.I
+)
+#: A measured concurrency is no sign of a cap: one printed with decimals (SGLang's `Concurrency: 48.06`, vLLM's
+#: `Peak concurrent requests: 100.00`, GenAI-Perf's `Effective Concurrency,32.92`; every tool takes its cap as
+#: an integer, argparse `type=int`, and prints it so), or one a statistic names (`Peak concurrent requests: 3`).
+_MEASURED_CONCURRENCY = re.compile(
+    r"\bconcurren(?:cy|t)\b[\w ()/]*[\s:=,|]+\d+\.\d+"
+    r"|\b(?:peak|mean|median|avg|average|effective|measured)\s+(?:request\s+)?concurren(?:cy|t)\b",
+    re.I,
+)
 
 
 def _sign(r: _Reader, line: str, i: int) -> None:
     """Lines that gave no fact but mention one: kept as signs (at most one per fact and line); a setting
-    the line prints as unset (`_UNSET`) and a measured concurrency (`_MEASURED_CONCURRENCY`) are none."""
+    the line prints as unset (`_UNSET`, `_UNSET_CAP`) and a measured concurrency (`_MEASURED_CONCURRENCY`) are none."""
     for name, pat in _SIGNS.items():
         if not pat.search(line) or (name in _SETTINGS and _UNSET.search(line)):
             continue
-        if name == "concurrency" and _MEASURED_CONCURRENCY.search(line):
+        if name == "concurrency" and (_MEASURED_CONCURRENCY.search(line) or _UNSET_CAP.search(line)):
             continue
         r.signs.append(Sign(name, i, line.strip()[:200]))
 
