@@ -786,7 +786,7 @@ def _worded_last(facts: list[Fact]) -> list[Fact]:
 
 #: A setting printed as unset, the tools' own word for it (vLLM's `Maximum request concurrency: None`, SGLang's
 #: `Max request concurrency: not set`): the line states the setting is off, so it is no sign of an unread value.
-_UNSET = re.compile(r"[:=]\s*(?:none|null|not set|unset)\s*$", re.I)
+_UNSET = re.compile(r"[:=]\s*[\"']?(?:none|null|not set|unset)[\"']?\s*,?\s*$", re.I)
 _SETTINGS = {"tp", "pp", "dp", "ep", "concurrency", "rate", "batch"}
 #: A cap printed as unset inside a record (`"max_concurrency": null`, llm-d's `concurrency: .inf`): no cap.
 _UNSET_CAP = re.compile(
@@ -801,14 +801,21 @@ _MEASURED_CONCURRENCY = re.compile(
     re.I,
 )
 
+#: Requests per second measured, not sent: a throughput or goodput line (vLLM's `Request throughput (req/s):`)
+#: is no sign of a request rate setting.
+_MEASURED_RATE = re.compile(r"\b(?:throughput|goodput)\b", re.I)
+
 
 def _sign(r: _Reader, line: str, i: int) -> None:
     """Lines that gave no fact but mention one: kept as signs (at most one per fact and line); a setting
-    the line prints as unset (`_UNSET`, `_UNSET_CAP`) and a measured concurrency (`_MEASURED_CONCURRENCY`) are none."""
+    the line prints as unset (`_UNSET`, `_UNSET_CAP`), a measured concurrency (`_MEASURED_CONCURRENCY`) and a
+    measured rate (`_MEASURED_RATE`) are none."""
     for name, pat in _SIGNS.items():
         if not pat.search(line) or (name in _SETTINGS and _UNSET.search(line)):
             continue
         if name == "concurrency" and (_MEASURED_CONCURRENCY.search(line) or _UNSET_CAP.search(line)):
+            continue
+        if name == "rate" and _MEASURED_RATE.search(line):
             continue
         r.signs.append(Sign(name, i, line.strip()[:200]))
 

@@ -171,7 +171,7 @@ def page(res: Result) -> Page:
     pg = Page(res.ledger)
     pg.markdown.update(
         inputs=show.inputs_sentence(", ".join(res.inputs), r, var, len(res.apart), res.tokenizers, res.untied),
-        rate_note=show.assumed_rate_note(r),
+        rate_note=show.assumed_rate_note(r, serving.rate_said(p["source"])),
         figures=show.figures_sentence(res.lit, res.goodput, p["slo_ttft_ms"], p["slo_tpot_ms"]),
         curve_note=show.curve_note(res.curve, var),
         set_aside=res.set_aside or "",
