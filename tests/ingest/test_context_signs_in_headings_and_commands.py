@@ -85,3 +85,26 @@ def test_the_serving_benchmarks_printed_cap_is_a_stated_concurrency(line, cap):
 def test_a_cap_written_as_a_list_of_integers_is_an_unread_sign():
     said = _said("results\nConcurrency: 8,16,32", "concurrency")
     assert (said.status, said.line) == ("unread", 2)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Copyright (c) 2025, NVIDIA CORPORATION & AFFILIATES. All rights reserved.",
+        "* Neither the name of NVIDIA CORPORATION nor the names of its",
+    ],
+)
+def test_a_licence_notice_is_no_sign_of_a_device(line):
+    assert _said(line, "device").status == "absent"
+    assert _said("Benchmarks on an NVIDIA GPU", "device").status == "unread"  # the run's own words are one
+
+
+@pytest.mark.parametrize(
+    ("line", "status"),
+    [
+        ("Request throughput (req/s):              5.20", "absent"),  # measured, not sent
+        ("python benchmark_serving.py --request-rate $RATE", "unread"),
+    ],
+)
+def test_a_measured_request_rate_is_no_sign_of_a_rate_setting(line, status):
+    assert _said(line, "rate").status == status

@@ -21,6 +21,8 @@ power (less), and a batch of n sequences shares one read among n tokens.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -465,6 +467,7 @@ def stated_device(paths) -> dict:
 
 
 def _quote(text: str) -> str:
-    """A line as a page quotes it in a code span: no backticks of its own, at most 100 characters."""
-    text = text.replace("`", "'")
+    """A line as a page quotes it in a code span: no backticks or terminal colour codes of its own, at
+    most 100 characters."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text).replace("`", "'")
     return text if len(text) <= 100 else text[:99] + "…"

@@ -757,7 +757,8 @@ def _read(lines: list[str], first: int) -> Context:
         # a model named in a sentence leaves the line's other signs standing, and so does a heading's own
         # record (`## concurrency 64` speaks of a concurrency whether or not a value is read from it)
         if all((f.name == "model" and f.source in WORDED) or f.name == "heading" for f in r.facts[before:]):
-            _sign(r, line, i)
+            if not _NOTICE.search(line):  # a copyright notice speaks of the document's owner, not the run
+                _sign(r, line, i)
         if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
             r.facts[before:] = [f for f in r.facts[before:] if f.name not in _LOAD]
             r.signs[n_signs:] = [g for g in r.signs[n_signs:] if g.name not in _LOAD]
@@ -801,6 +802,13 @@ _MEASURED_CONCURRENCY = re.compile(
     re.I,
 )
 
+#: A line of a copyright or licence notice (`Copyright (c) 2025, NVIDIA CORPORATION`, `Neither the name of NVIDIA
+#: CORPORATION nor ...`): it names who owns the text, so its words are no sign of the run's device or anything else.
+_NOTICE = re.compile(
+    r"\bcopyright\b|\(c\)\s*(?:19|20)\d\d|\bSPDX-License|\ball rights reserved\b|\bcorporation\b"
+    r"|\bredistributions?\b|\bthis software is provided\b|\blicen[cs]ed under\b",
+    re.I,
+)
 #: Requests per second measured, not sent: a throughput or goodput line (vLLM's `Request throughput (req/s):`)
 #: is no sign of a request rate setting.
 _MEASURED_RATE = re.compile(r"\b(?:throughput|goodput)\b", re.I)
