@@ -21,6 +21,8 @@ power (less), and a batch of n sequences shares one read among n tokens.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -444,7 +446,28 @@ def stated_power(paths) -> list[dict]:
     return out
 
 
+def stated_device(paths) -> dict:
+    """What the files say of a device, for a page whose rows name none, decided by the one absence rule
+    (`ingest.context.states`): `status` "stated" (a device a line names: `value`, `line`, `text`), "unread"
+    (a line that speaks of a device and names none this reader takes: `line`, `text`) or "absent", the only
+    status on which a page may say the input does not name the device; `file` where there are several."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    unread = None
+    for path in paths:
+        said = context.states(ingest.context_of(path), "device")
+        where = {"file": config.relative(path)} if len(paths) > 1 else {}
+        if said.facts:
+            f = said.facts[0]
+            return {"status": "stated", "value": str(f.value), "line": f.line, "text": _quote(f.text), **where}
+        if said.status == "unread" and unread is None:
+            unread = {"status": "unread", "line": said.line, "text": _quote(said.sign.text), **where}
+    return unread or {"status": "absent"}
+
+
 def _quote(text: str) -> str:
-    """A line as a page quotes it in a code span: no backticks of its own, at most 100 characters."""
-    text = text.replace("`", "'")
+    """A line as a page quotes it in a code span: no backticks or terminal colour codes of its own, at
+    most 100 characters."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text).replace("`", "'")
     return text if len(text) <= 100 else text[:99] + "…"

@@ -36,6 +36,7 @@ Rules, stated once:
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -858,6 +859,67 @@ def tokenizers(paths, models) -> list[list]:
             if _model_key(f.value) and _model_key(f.value) not in keys:
                 out.setdefault(str(f.value), f.line)
     return [[t, n] for t, n in out.items()]
+
+
+def cap_said(paths) -> dict:
+    """What the input says of a concurrency cap, for a page on which no run has one (the absence rule,
+    `context.states`): `cap_status` "stated" (a cap the file states but ties to no run: `cap_value`,
+    `cap_line`, `cap_text`), "unread" (a line that speaks of a cap, `cap_line` and `cap_text`, without a value
+    the reader takes: `--max-concurrency $C`, a heading `concurrency 64`) or "absent", the only status on
+    which a page may say no run has a cap. `cap_file` names the file where the input has several. A cap
+    from a JSON document is a worker's, not the run's (`context.AROUND_ONLY`), as `context.fill` reads it."""
+    return fact_said(paths, "concurrency", "cap")
+
+
+def rate_said(paths) -> dict:
+    """What the input says of a request rate, for runs that print none (`fact_said` with prefix `rate`):
+    a page takes such a run's rate as the tool's default (unlimited) and says so, and where the file
+    states a rate or speaks of one (`--request-rate $RATE`), it names that line beside the assumption."""
+    return fact_said(paths, "rate", "rate")
+
+
+def fact_said(paths, name: str, prefix: str) -> dict:
+    """The first statement of the fact `name` over the files (`context.states`), as evidence fields named
+    `<prefix>_status`, `_value`, `_line`, `_text` (and `_file` where there are several files): a value read
+    (not a placeholder, not from a JSON document) is "stated", a line that speaks of it "unread", else "absent".
+    A JSON document's lines are the tool's own record, which its parser read (`context.AROUND_ONLY`), so a
+    sign on one (AIPerf's `"request_rate_mode": "concurrency_burst"`) is none here."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    for path in paths:
+        ctx = ingest.context_of(path)
+        ctx = replace(ctx, signs=tuple(g for g in ctx.signs if not _JSON_LINE.match(g.text)))
+        said = context.states(ctx, name)
+        where = {f"{prefix}_file": config.relative(path)} if len(paths) > 1 else {}
+        facts = [f for f in said.facts if not context.placeholder(f.value) and f.source != "json"]
+        if facts:
+            f = facts[0]
+            return {
+                f"{prefix}_status": "stated",
+                f"{prefix}_value": f.value,
+                f"{prefix}_line": f.line,
+                f"{prefix}_text": _quoted(f.text),
+                **where,
+            }
+        if said.status == "unread":
+            return {
+                f"{prefix}_status": "unread",
+                f"{prefix}_line": said.line,
+                f"{prefix}_text": _quoted(said.sign.text),
+                **where,
+            }
+    return {f"{prefix}_status": "absent"}
+
+
+#: A line of a JSON document: a quoted key and its value.
+_JSON_LINE = re.compile(r'^\s*[{\[]?\s*"[^"]+"\s*:')
+
+
+def _quoted(text: str) -> str:
+    """A line as a page quotes it in a code span: spaces folded, cut at 80 characters, no backticks."""
+    text = " ".join(text.replace("`", "'").split())
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def untied_models(paths, models) -> list[list]:

@@ -881,6 +881,26 @@ def ran_last_before_failure(w: pd.DataFrame, tp, section, batch_size: int, metri
 
 
 # ---------------------------------------------------------------------------------------- TP
+def model_said(paths) -> dict:
+    """What the files say of a model, for a page whose tables name none, decided by the one absence
+    rule (`ingest.context.states`): `status` "stated" (a model a line names but no table carries:
+    `value`, `line`), "unread" (a line that speaks of a model and names none: `line`, `text`) or
+    "absent", the only status on which a page may call the model one the input does not name."""
+    from benchbook import ingest
+    from benchbook.ingest import context
+
+    unread = None
+    for path in paths:
+        said = context.states(ingest.context_of(path), "model")
+        facts = [f for f in said.facts if not context.placeholder(f.value)]
+        if facts:
+            return {"status": "stated", "value": str(facts[0].value), "line": facts[0].line}
+        if said.status == "unread" and unread is None:
+            text = " ".join(said.sign.text.replace("`", "'").split())
+            unread = {"status": "unread", "line": said.line, "text": text if len(text) <= 80 else text[:79] + "…"}
+    return unread or {"status": "absent"}
+
+
 def fill_tp(w: pd.DataFrame, paths, tp_unknown: int) -> tuple[pd.DataFrame, list[dict]]:
     """`w` with the TP of every row whose table section states none taken from the rest of its file
     (`ingest.context`: a launch command's `--num-shard`, a heading, a `TP: 2` line), where the file
@@ -1061,10 +1081,11 @@ def tokenizer_name(model_id: str | None) -> str | None:
     return "unknown" if hardware.model_size(model_id) is None else None
 
 
-def model_size(model_id: str, params_b: float = 0.0) -> dict:
+def model_size(model_id: str, params_b: float = 0.0, named: bool = True) -> dict:
     """{total_b, active_b, architecture, source} of the model: the params_b parameter when given,
-    else `hardware.model_size` (the model table or a size in the name); total_b None, with
-    `source` saying why, when neither knows it."""
+    else `hardware.model_size` (the model table or a size in the name; not for a model no table
+    names, `named` False: `model_id` is then words about it, and a name they quote is no table's);
+    total_b None, with `source` saying why, when neither knows it."""
     if params_b > 0:
         return {
             "total_b": float(params_b),
@@ -1079,7 +1100,7 @@ def model_size(model_id: str, params_b: float = 0.0) -> dict:
             "architecture": None,
             "source": f"no parameter count follows from the tokenizer name {model_id}",
         }
-    size = hardware.model_size(model_id)
+    size = hardware.model_size(model_id) if named else None
     if size is None or not size.total_b:
         return {
             "total_b": None,

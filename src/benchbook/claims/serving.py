@@ -111,11 +111,15 @@ def growth(curve: pd.DataFrame, variable: str) -> Claim:
 LATENCY_STAT = re.compile(r"(?:ttft|tpot|itl|e2el)_(?:mean|median|min|max|std|p\d+(?:\.\d+)?)")
 
 
-def underfilled(lit: pd.DataFrame) -> Claim:
-    """Capped runs whose measured concurrency (Little's law) stayed well under their cap."""
+def underfilled(lit: pd.DataFrame, cap_said: dict | None = None) -> Claim:
+    """Capped runs whose measured concurrency (Little's law) stayed well under their cap. `cap_said`
+    (`analysis.serving.cap_said`): what the input says of a cap where no run has one, so that "no run has a
+    cap" is said only where it is absent, and a cap stated or spoken of elsewhere is named by its line."""
     capped = lit[lit["max_concurrency"].notna() & lit["in_flight"].notna()]
     low = capped[capped["utilisation"] < UNDERFILLED]
     ev = dict(count=len(low), n=len(capped), threshold=UNDERFILLED)
+    if not lit["max_concurrency"].notna().any():
+        ev.update(cap_said or {"cap_status": "absent"})
     # capped runs with nothing in flight to measure: every request failed, or the output format records
     # no request throughput (InferenceX's per-GPU results): a cap, not its absence
     blind = lit["max_concurrency"].notna() & lit["in_flight"].isna()

@@ -199,6 +199,9 @@ KEYS: dict[str, str] = {
         ("concurrency", "max_concurrency", "max_request_concurrency", "num_concurrent", "concurrent_requests"),
         "concurrency",
     ),
+    # vLLM's banner prints `Maximum request concurrency:`, SGLang's `Max request concurrency:` (some versions
+    # `Max reqeuest concurrency:`), each the run's --max-concurrency
+    **dict.fromkeys(("maximum_request_concurrency", "max_reqeuest_concurrency", "concurrency_level"), "concurrency"),
     **dict.fromkeys(("batch_size", "batch", "bs"), "batch"),
     **dict.fromkeys(("request_rate", "rate", "qps", "req_rate", "traffic_request_rate"), "rate"),
     **dict.fromkeys(("num_prompts", "prompts", "num_requests", "request_count"), "prompts"),
@@ -751,8 +754,11 @@ def _read(lines: list[str], first: int) -> Context:
             for word in m.group(1).split():
                 if word in _MLPERF_VISION_MODELS:
                     r.add("model", word, i, "command", line)
-        if all(f.name == "model" and f.source in WORDED for f in r.facts[before:]):
-            _sign(r, line, i)  # a model named in a sentence leaves the line's other signs standing
+        # a model named in a sentence leaves the line's other signs standing, and so does a heading's own
+        # record (`## concurrency 64` speaks of a concurrency whether or not a value is read from it)
+        if all((f.name == "model" and f.source in WORDED) or f.name == "heading" for f in r.facts[before:]):
+            if not _NOTICE.search(line):  # a copyright notice speaks of the document's owner, not the run
+                _sign(r, line, i)
         if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
             r.facts[before:] = [f for f in r.facts[before:] if f.name not in _LOAD]
             r.signs[n_signs:] = [g for g in r.signs[n_signs:] if g.name not in _LOAD]
@@ -767,7 +773,7 @@ def _read(lines: list[str], first: int) -> Context:
     order = {s: k for k, s in enumerate(SOURCES)}
     facts = sorted(_worded_last(r.facts), key=lambda f: (order[f.source], f.line))
     read_lines = {(f.name, f.line) for f in facts}
-    signs = tuple(s for s in r.signs if (s.name, s.line) not in read_lines)
+    signs = tuple(dict.fromkeys(s for s in r.signs if (s.name, s.line) not in read_lines))
     return Context(tuple(facts), signs)
 
 
@@ -779,11 +785,47 @@ def _worded_last(facts: list[Fact]) -> list[Fact]:
     return list(facts)
 
 
+#: A setting printed as unset, the tools' own word for it (vLLM's `Maximum request concurrency: None`, SGLang's
+#: `Max request concurrency: not set`): the line states the setting is off, so it is no sign of an unread value.
+_UNSET = re.compile(r"[:=]\s*[\"']?(?:none|null|not set|unset)[\"']?\s*,?\s*$", re.I)
+_SETTINGS = {"tp", "pp", "dp", "ep", "concurrency", "rate", "batch"}
+#: A cap printed as unset inside a record (`"max_concurrency": null`, llm-d's `concurrency: .inf`): no cap.
+_UNSET_CAP = re.compile(
+    r"concurren(?:cy|t)\w*[\"']?\s*[:=]\s*[\"']?(?:none|null|not set|unset|\.?inf(?:inity)?)\b", re.I
+)
+#: A measured concurrency is no sign of a cap: one printed with decimals (SGLang's `Concurrency: 48.06`, vLLM's
+#: `Peak concurrent requests: 100.00`, GenAI-Perf's `Effective Concurrency,32.92`; every tool takes its cap as
+#: an integer, argparse `type=int`, and prints it so), or one a statistic names (`Peak concurrent requests: 3`).
+_MEASURED_CONCURRENCY = re.compile(
+    r"\bconcurren(?:cy|t)\b[\w ()/]*[\s:=,|]+\d+\.\d+"
+    r"|\b(?:peak|mean|median|avg|average|effective|measured)\s+(?:request\s+)?concurren(?:cy|t)\b",
+    re.I,
+)
+
+#: A line of a copyright or licence notice (`Copyright (c) 2025, NVIDIA CORPORATION`, `Neither the name of NVIDIA
+#: CORPORATION nor ...`): it names who owns the text, so its words are no sign of the run's device or anything else.
+_NOTICE = re.compile(
+    r"\bcopyright\b|\(c\)\s*(?:19|20)\d\d|\bSPDX-License|\ball rights reserved\b|\bcorporation\b"
+    r"|\bredistributions?\b|\bthis software is provided\b|\blicen[cs]ed under\b",
+    re.I,
+)
+#: Requests per second measured, not sent: a throughput or goodput line (vLLM's `Request throughput (req/s):`)
+#: is no sign of a request rate setting.
+_MEASURED_RATE = re.compile(r"\b(?:throughput|goodput)\b", re.I)
+
+
 def _sign(r: _Reader, line: str, i: int) -> None:
-    """Lines that gave no fact but mention one: kept as signs (at most one per fact and line)."""
+    """Lines that gave no fact but mention one: kept as signs (at most one per fact and line); a setting
+    the line prints as unset (`_UNSET`, `_UNSET_CAP`), a measured concurrency (`_MEASURED_CONCURRENCY`) and a
+    measured rate (`_MEASURED_RATE`) are none."""
     for name, pat in _SIGNS.items():
-        if pat.search(line):
-            r.signs.append(Sign(name, i, line.strip()[:200]))
+        if not pat.search(line) or (name in _SETTINGS and _UNSET.search(line)):
+            continue
+        if name == "concurrency" and (_MEASURED_CONCURRENCY.search(line) or _UNSET_CAP.search(line)):
+            continue
+        if name == "rate" and _MEASURED_RATE.search(line):
+            continue
+        r.signs.append(Sign(name, i, line.strip()[:200]))
 
 
 def _tool(m: re.Match) -> str:
@@ -800,7 +842,8 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
         name = own[_norm(m.group(1))] if _norm(m.group(1)) in own else FLAGS.get(_norm(m.group(1)))
         name = name or SHORT_FLAGS.get(r.tool, {}).get(m.group(1))
         if name and m.group(2) is not None and not m.group(2).startswith("-"):
-            r.keyed(name, m.group(2), i, "command", line)
+            if not r.keyed(name, m.group(2), i, "command", line) and name in _SIGNS:
+                r.signs.append(Sign(name, i, line.strip()[:200]))  # `--max-concurrency $C`: set, not readable
         elif _norm(m.group(1)) in ("enable_expert_parallel", "enable_ep_moe") and m.group(2) is None:
             r.signs.append(Sign("ep", i, line.strip()[:200]))
     for m in _VISIBLE.finditer(line):

@@ -23,9 +23,10 @@ def _say(name: str, **values) -> str:
     return wording.sentence("perf_per_watt", name, **values)
 
 
-def describe(rows: pd.DataFrame, table: pd.DataFrame, machines=()) -> str:
+def describe(rows: pd.DataFrame, table: pd.DataFrame, machines=(), said: dict | None = None) -> str:
     """One sentence on the measured energy an input holds (empty when none): tools, configurations,
-    scopes, devices as the files name them, else the `machines` they name (a board run on its CPU)."""
+    scopes, devices as the files name them, else the `machines` they name (a board run on its CPU), else
+    what the files `said` of a device (`analysis.energy.stated_device`)."""
     if table.empty:
         return ""
     return _say(
@@ -36,6 +37,7 @@ def describe(rows: pd.DataFrame, table: pd.DataFrame, machines=()) -> str:
         models=[str(m) for m in dict.fromkeys(table["model"].dropna())],
         devices=[str(d) for d in dict.fromkeys(table["device"].dropna())],
         machines=[str(m) for m in dict.fromkeys(machines)],
+        said=said or {"status": "absent"},
     )
 
 

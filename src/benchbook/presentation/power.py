@@ -111,12 +111,26 @@ def _slowest_rate_bound(led: Ledger, said: set[str]) -> dict:
 
 
 def input_line(
-    files: str, model: str | None, limits: list, device: str | None, rated_w: float | None, measured: str = ""
+    files: str,
+    model: str | None,
+    limits: list,
+    device: str | None,
+    rated_w: float | None,
+    measured: str = "",
+    said: dict | None = None,
 ) -> str:
     """The chapter's first line: what was read, from the data only (`measured`: a sentence on the
-    measured energy it holds, if any)."""
+    measured energy it holds, if any; `said`: what the files say of a device where the runs name none,
+    `analysis.energy.stated_device`)."""
     return _say(
-        "input_line", files=files, model=model, limits=list(limits), device=device, rated_w=rated_w, measured=measured
+        "input_line",
+        files=files,
+        model=model,
+        limits=list(limits),
+        device=device,
+        rated_w=rated_w,
+        measured=measured,
+        said=said or {"status": "absent"},
     )
 
 

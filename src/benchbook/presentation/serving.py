@@ -311,7 +311,11 @@ def curve_note(curve: pd.DataFrame, variable: str) -> str:
     return _say("no_curve", levels=levels)
 
 
-def assumed_rate_note(r: pd.DataFrame) -> str:
+def assumed_rate_note(r: pd.DataFrame, rate_said: dict | None = None) -> str:
+    """What the page says of runs whose request rate is not the output's: runs whose rate sends fewer
+    requests than completed, or far more, MLPerf's offered rate, and runs printing none, taken as the
+    tool's default (unlimited), beside a rate the file states or speaks of elsewhere (`rate_said`:
+    `analysis.serving.rate_said`, the absence rule), or left unknown where the format records none."""
     assumed = r["rate_assumed"].astype(bool) if "rate_assumed" in r else pd.Series(False, index=r.index)
     # LoadGen schedules Server queries at target_qps, printed only under Test Parameters: the page names
     # that section's line where the input has one, else says the input lacks it
@@ -355,7 +359,20 @@ def assumed_rate_note(r: pd.DataFrame) -> str:
         assumed=n,
         unknown=len(unknown),
         formats=formats,
+        **(_untied_rate(rate_said, r) if n else {}),
     )
+
+
+def _untied_rate(said: dict | None, r: pd.DataFrame) -> dict:
+    """What the file says of a rate beside runs that print none (`analysis.serving.rate_said`), less a
+    stated rate that is unlimited or that some run has: that one agrees with the default or is tied."""
+    said = dict(said or {})
+    if said.get("rate_status") == "stated":
+        v = float(said["rate_value"])
+        taken = set(r["request_rate"].dropna().astype(float)) if "request_rate" in r else set()
+        if np.isinf(v) or v in taken:
+            return {}
+    return said
 
 
 def offline_runs(r: pd.DataFrame) -> int:

@@ -116,13 +116,17 @@ def page(r: Result) -> Page:
         r.table if r.model is None else r.rows[r.rows["model"] == r.model], r.params["gpu"]
     )
     machines = [f.value for path in r.params["source"] for f in ingest.context_of(path).get("machine")]
+    # where the rows name no device, what the files say of one (the absence rule), never a bare "not named"
+    said = energy.stated_device(r.params["source"])
+    named = not r.measured.empty and r.measured["device"].notna().any()
     about = show.input_line(
         ", ".join(r.inputs),
         r.model,
         r.limits,
         device,
         rated,
-        show_energy.describe(r.measured_rows, r.measured, machines),
+        show_energy.describe(r.measured_rows, r.measured, machines, None if named or machines else said),
+        None if device else said,
     )
     notes = [show.sweep_note(r.swept)] if r.swept else []
     # what the input cannot show, said once: beside the input when it holds measured energy, else as

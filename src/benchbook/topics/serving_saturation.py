@@ -117,7 +117,7 @@ def analyse(p: dict) -> Result:
         serving_claims.bound("low", low, *at(low)[:1], p["bound_threshold"], w.assumed, at(low)[1]),
         serving_claims.compute(best, *at(best)),
         _bound_best(best, low, at(best)[0], p["bound_threshold"], w.assumed, at(best)[1]),
-        serving_claims.underfilled(lit),
+        serving_claims.underfilled(lit, serving.cap_said(p["source"]) if r["max_concurrency"].isna().all() else None),
         serving_claims.uncapped(apart, curve, int(r["order"].min()) if len(r) else None),
         serving_claims.tpot_itl(r),
         serving_claims.goodput(gb, p["slo_ttft_ms"], p["slo_tpot_ms"]),
@@ -171,7 +171,7 @@ def page(res: Result) -> Page:
     pg = Page(res.ledger)
     pg.markdown.update(
         inputs=show.inputs_sentence(", ".join(res.inputs), r, var, len(res.apart), res.tokenizers, res.untied),
-        rate_note=show.assumed_rate_note(r),
+        rate_note=show.assumed_rate_note(r, serving.rate_said(p["source"])),
         figures=show.figures_sentence(res.lit, res.goodput, p["slo_ttft_ms"], p["slo_tpot_ms"]),
         curve_note=show.curve_note(res.curve, var),
         set_aside=res.set_aside or "",

@@ -77,9 +77,10 @@ def analyse(p: dict) -> Result:
     w_all, tp_notes = tp.fill_tp(w_all, p["source"], p["tp_unknown"])  # a TP the rest of the file states
     w = tp.main_config(w_all)
     named = w["model"].notna().any()
-    model_id = str(w["model"].dropna().iloc[0]) if named else "an unnamed model"
-    size = tp.model_size(model_id, p["params_b"])
-    kv = p["kv_bytes_per_token"] or tp.kv_bytes_per_token(model_id) or 0.0
+    # a model no table names: what the files say of one (the absence rule), worded in the claims file
+    model_id = str(w["model"].dropna().iloc[0]) if named else _unnamed(p["source"])
+    size = tp.model_size(model_id, p["params_b"], named)
+    kv = p["kv_bytes_per_token"] or (tp.kv_bytes_per_token(model_id) if named else None) or 0.0
     if p["kv_bytes_per_token"]:
         kv_src = "the kv_bytes_per_token parameter"
     else:
@@ -129,6 +130,12 @@ def analyse(p: dict) -> Result:
         roofline=rp,
         ledger=wording.ledger(CHAPTER, files, claims),
     )
+
+
+def _unnamed(paths) -> str:
+    """The words for a model no table names (`analysis.tp.model_said`): the one a line names, the line that
+    speaks of one, or a model the input does not name."""
+    return wording.sentence(CHAPTER, "unnamed_model", **tp.model_said(paths))
 
 
 def _allreduce_values(r: Result) -> dict:
