@@ -52,6 +52,7 @@ _MODULES = [
     "tritonbench",
     "flash_attn_bench",
     "score_mod",
+    "selected_attention",
     "vllm_serve",
     "vllm_offline",
     "sglang_serving",
