@@ -102,6 +102,44 @@ _SNIFF_HEADER = re.compile(r"^\s*\|\s*batch[_ ]size\s*\|", re.I | re.M)
 _SNIFF_CELL = re.compile(r"msec/token|\d\s*\\\|\s*\d")
 
 
+#: The BLOOM inference scripts' `--benchmark` block (Megatron-DeepSpeed scripts/inference, later
+#: scripts/bloom-inference-scripts): `*** Performance stats:` then `Througput per token: 0.0412 secs` (2022-07)
+#: or `Throughput per token including tokenize: 10.74 msecs` beside `Tokenize and generate 20000 (bs=40)
+#: tokens`. Which tokens the time is divided by changed between revisions (one sequence's new tokens, the
+#: whole batch's, once times the world size), and one block is one batch: no sweep. Refused (`refuses`).
+_STATS = re.compile(r"^\s*\*\*\*\s*Performance stats:\s*$")
+_PER_TOKEN_STAT = re.compile(r"^\s*Throu?g?h?put per token(?: including tokenize)?:\s*[0-9.]+\s*(?:m?secs)\s*$", re.I)
+_STATS_BATCH = re.compile(r"\(bs=(\d+)\)")
+STATS = (
+    "a BLOOM inference script's --benchmark stats (one timed run; its time per token is divided by one "
+    "sequence's new tokens or by the whole batch's, depending on the script's revision)"
+)
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of a BLOOM inference script's performance stats (`_STATS`), else None (`Tool.refuses`):
+    one run at one batch, no batch-size sweep. A file that also holds a table (the scripts' README, its
+    batch sizes as columns) is not refused for its blocks: its table is a sweep, of a format not read."""
+    lines = splitlines(text)
+    if any(line.lstrip().startswith("|") for line in lines):
+        return None
+    for i, line in enumerate(lines):
+        if not _STATS.match(line):
+            continue
+        block = [lines[k] for k in range(i + 1, min(i + 8, len(lines)))]
+        at = next((k for k, b in enumerate(block) if _PER_TOKEN_STAT.match(b)), None)
+        if at is None:
+            continue
+        bs = next((m.group(1) for b in block if (m := _STATS_BATCH.search(b))), None)
+        where = (
+            f"at batch {bs}: one point, no batch-size sweep"
+            if bs
+            else "at a batch the block does not state: no point of a batch-size sweep"
+        )
+        return i + at + 2, f"{STATS}, {where}; not read"
+    return None
+
+
 def sniff(text: str | Lines) -> bool:
     """True when the text holds a batch_size table with 'tokens/sec | msec/token' cells or titles, or a
     BLOOM write-up's time-per-token table."""
@@ -376,5 +414,6 @@ TOOL = register(
         description="bigcode-inference-benchmark batch-size sweep tables (tokens/sec | msec/token, sec)",
         command="bigcode-inference-benchmark's batch-size sweep, tables from scripts/parse_logs.py",
         metrics=METRICS,
+        refuses=refuses,
     )
 )
