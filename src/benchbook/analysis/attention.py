@@ -185,10 +185,12 @@ def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s
     """The device and peaks a run is measured against (`benchbook.hardware.choose`): `gpu` (a table
     name or alias) when given, else the device the texts name, else `NONE` (a page about someone
     else's run assumes no device); `peak_tflops` / `peak_bandwidth_gb_s` above 0 replace the
-    table's figures (and make the source `parameter`). Raises hardware.UnknownDevice for a name the
-    table lacks."""
-    named = [t for t in texts if t]
-    if not gpu and peak_tflops > 0 and not peak_bandwidth_gb_s and hardware.detect(*named) is None:
+    table's figures (and make the source `parameter`). The device the texts name is `roofline.named`'s
+    (the context reader's precedence; a line comparing devices or asking for a run names none).
+    Raises hardware.UnknownDevice for a name the table lacks."""
+    found = roofline.named([t for t in texts if t]) if not gpu else None
+    named = hardware.device(found.device) if found is not None and found.device else None
+    if not gpu and peak_tflops > 0 and not peak_bandwidth_gb_s and named is None:
         # the reader's compute peak alone, no device named: that peak stands, the bandwidth is unknown
         return roofline.Peaks("your device", None, {"fp16": float(peak_tflops)}, "parameter")
     choice = hardware.choose(

@@ -13,6 +13,10 @@ flash-attention's benchmark scripts (`ingest.flash_attn_bench`) credit every met
 FLOPs (`flops()` in each script: 4 x B x H x S^2 x D forward, half causal, 2.5 times it backward and
 3.5 times it for fwd + bwd), so their lines are read by the same rule, every row of theirs an attention
 call; their tidy rows name no operator.
+
+attention-gym's selected-attention benchmark (`ingest.selected_attention`) credits each query with the
+keys it attends, `topk` selected and up to `window` local ones (its `seq_len_kv`): 4 x B x H x S x kv x D
+forward, and twice the forward backward (`useful_flops` and its backward comment); no causal halving.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchbook.ingest import flash_attn_bench
+from benchbook.ingest import flash_attn_bench, selected_attention
 
 TOOL = "tritonbench"
 #: flash-attention's benchmark scripts: every row an attention call, by the same FLOPs rule.
@@ -28,12 +32,17 @@ FLASH = "flash-attn-benchmark"
 #: PyTorch's score_mod.py sweep: times per backend; its TFLOP/s are its own rule's (softmax counted, no
 #: causal halving), shown as printed, its rows naming no operator.
 SCORE_MOD = "pytorch-score-mod"
-TOOLS = (TOOL, FLASH, SCORE_MOD)
+#: attention-gym's selected_attention_benchmark.py: its own operator, by its useful-FLOPs rule.
+SELECTED = selected_attention.NAME
+TOOLS = (TOOL, FLASH, SCORE_MOD, SELECTED)
 #: The operator whose FLOPs rule is known here (tritonbench's flash_attention `flops` metric).
 OPERATOR = "flash_attention"
 #: FLOPs per B x H x S^2 x D: forward 4 (two matmuls of 2 each), backward 2.5 times that, a forward
 #: and a backward together 3.5 times it (flash-attention's fwd + bwd).
 MULTIPLIER = {"fwd": 4.0, "bwd": 10.0, "fwd_bwd": 14.0}
+#: The selected-attention operator and its FLOPs per B x H x S x kv x D: forward 4, backward twice it.
+SELECTED_OPERATOR = selected_attention.OPERATOR
+SELECTED_MULTIPLIER = {"fwd": 4.0, "bwd": 8.0}
 #: Relative gap between printed and recomputed TFLOP/s beyond the printing's rounding (tabulate keeps
 #: six significant digits): 1 %, beyond which the shape the rule used is not the one the kernel ran.
 AGREE = 0.01
@@ -102,9 +111,14 @@ def table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def flops(op, pass_, causal, batch, heads, seq_len, seq_len_kv, d_head) -> float:
-    """FLOPs of one flash_attention call by tritonbench's rule (module docstring); NaN for another
-    operator, a shape not given in full, or a causal setting not known (no command line)."""
+    """FLOPs of one flash_attention call by tritonbench's rule, or of one selected_attention call by
+    attention-gym's (module docstring); NaN for another operator, a shape not given in full, or a
+    flash_attention causal setting not known (no command line)."""
     dims = [batch, heads, seq_len, d_head]
+    if op == SELECTED_OPERATOR:
+        if pass_ not in SELECTED_MULTIPLIER or any(pd.isna(x) for x in [*dims, seq_len_kv]):
+            return np.nan
+        return SELECTED_MULTIPLIER[pass_] * float(batch) * heads * seq_len * seq_len_kv * d_head
     if op != OPERATOR or causal not in ("causal", "non-causal") or any(pd.isna(x) for x in dims):
         return np.nan
     kv = seq_len_kv if pd.notna(seq_len_kv) else seq_len

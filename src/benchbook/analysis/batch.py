@@ -26,6 +26,7 @@ from benchbook import hardware
 from benchbook.analysis import precision, roofline
 from benchbook.analysis.pareto import fraction_of_peak
 from benchbook.analysis.roofline import detect
+from benchbook.ingest import hf_batch
 from benchbook.ingest.core import conflicts as ingest_conflicts
 
 #: New tokens per sequence per generate() call (bigcode-inference-benchmark src/utils.py default
@@ -54,6 +55,10 @@ TOOL_CONFIGS = {"bloom": "bloom-1b"}
 #: `variant` holds every other setting that tells two runs apart (a vLLM run's --quantization and
 #: --kv-cache-dtype; "" for none): two runs at one batch that differ in one are two series.
 SERIES = ["model", "framework", "gpu", "dtype", "variant"]
+#: A sweep row over several GPUs whose split the output does not state (a BLOOM write-up's `4xA100
+#: 80GB`): tensor parallel works them together (their summed roofs), accelerate's device_map one layer
+#: block at a time (one GPU's roofs), so no roof is the run's and every share of a peak is withheld.
+SPLIT_UNSTATED = "not stated"
 #: What a series' label names besides the GPU (the GPU only when `named_gpu` says so).
 _NAME = ["model", "framework", "dtype", "variant"]
 #: How a label names a series swept on several GPUs, one of them not named in the output.
@@ -97,14 +102,35 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     w = first.unstack("metric").reindex(columns=list(_METRICS)).rename(columns=_METRICS).reset_index()
     w.columns.name = None
     w["batch_size"] = w["batch_size"].astype(int)
+    # a table of msec/token alone (a BLOOM write-up's) gives the rate as its inverse, bigcode's definition
+    w["throughput_tok_s"] = w["throughput_tok_s"].fillna(1000.0 / w["tool_ms_per_token"])
+    # the GPUs a row's hardware counts (`4xA100 80GB`), its split over them not stated (`SPLIT_UNSTATED`)
+    keys = list(map(tuple, w[_KEYS].astype(object).values.tolist()))
+    spans = d.groupby(_KEYS, sort=False)["devices"].first() if "devices" in d else pd.Series(dtype=float)
+    w["devices"] = [spans.get(k, np.nan) for k in keys]
+    w["devices"] = pd.to_numeric(w["devices"], errors="coerce").astype(float)
+    w["split"] = np.where(w["devices"] > 1, SPLIT_UNSTATED, "")
     w["conflict"] = [tuple(r) in bad_keys for r in w[_KEYS].astype(object).values.tolist()]
-    w["new_tokens"] = float(NEW_TOKENS)
+    # a BLOOM write-up's time-per-token table states no new tokens per sequence (bigcode's are 100)
+    tables = d.groupby(_KEYS, sort=False)["table"].first() if "table" in d else pd.Series(dtype=object)
+    w["format"] = [tables.get(k, "") for k in keys]
+    w["new_tokens"] = np.where(w["format"] == hf_batch.PER_TOKEN_TABLE, np.nan, float(NEW_TOKENS))
     w["per_sequence_ms_per_token"] = w["latency_s"] / NEW_TOKENS * 1000.0
     w["has_result"] = w["throughput_tok_s"].notna()
     w["variant"], w["dtype_assumed"] = "", False
     if len(off):
         w = pd.concat([w, off], ignore_index=True)
     return with_named_gpu(w.sort_values(SERIES + ["batch_size"]).reset_index(drop=True))
+
+
+def split_unstated(sw: pd.DataFrame) -> dict:
+    """Where every row with a result spans several GPUs split in a way the output does not state
+    (`SPLIT_UNSTATED`): the evidence a withheld share names, `device_split` (the series' hardware as
+    written); else empty: no roof is any of theirs, whichever device they name."""
+    ok = sw[sw["has_result"]] if "has_result" in sw else sw.iloc[0:0]
+    if ok.empty or "split" not in ok or not ok["split"].eq(SPLIT_UNSTATED).all():
+        return {}
+    return {"device_split": list(dict.fromkeys(ok["gpu"]))}
 
 
 def with_named_gpu(sw: pd.DataFrame) -> pd.DataFrame:
@@ -658,8 +684,9 @@ def flat_range(g: pd.DataFrame, column: str = "latency_s", tolerance: float = 0.
 
 def printed_params(text: str) -> dict[str, float]:
     """{model heading: billions of parameters} from the `total_params = N` lines of the python
-    blocks the bigcode README prints under each model heading (plain or `## ` heading)."""
-    out, heading = {}, None
+    blocks the bigcode README prints under each model heading (plain or `## ` heading), and from a
+    BLOOM write-up table's `Number of parameters` column (`hf_batch.printed_params`)."""
+    out, heading = hf_batch.printed_params(text), None
     for line in text.splitlines():
         s = line.strip()
         m = re.fullmatch(r"total_params\s*=\s*(\d+)", s)
@@ -726,6 +753,8 @@ def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     d["peak_tflops"] = [
         (peaks.peak_tflops(PRECISION.get(t, t)) if peaks is not None else None) or np.nan for t in d["dtype"]
     ] * devices
+    if "split" in d:  # several GPUs split in a way not stated: no roof is theirs (`SPLIT_UNSTATED`)
+        d.loc[d["split"].eq(SPLIT_UNSTATED), ["peak_gb_s", "peak_tflops"]] = np.nan
     gpus = set(d["gpu"]) - {""}
     if peaks is not None and len(gpus) > 1:
         other = [g for g in gpus if (detect([g]) or (None,))[0] != peaks.device]

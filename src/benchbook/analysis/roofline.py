@@ -333,8 +333,8 @@ def _in_prose(ctx: context.Context, text: str) -> Named | None:
         if len(apart) > 1:  # a line listing several devices (`applicable to H200, H100, ...`) names no run's one
             return Named(fact=context.Fact("device", apart[0], sign.line, "prose", whole), several=tuple(apart))
         # `Unlike the RTX 4090 we tried`, or a line the reader found two devices on (`A100 80GB and H100`):
-        # which ran the run, the line does not say
-        if context.compares(whole) or per_line[sign.line] > 1:
+        # which ran the run, the line does not say; `can you check ... on b200` asks for a run
+        if context.compares(whole) or context.asks(whole) or per_line[sign.line] > 1:
             continue
         d = hardware.detect(whole)
         if d is not None:
@@ -381,7 +381,8 @@ def label(found: Named | None) -> str | None:
 def said(found: Named) -> dict:
     """The evidence fields a claim's reason reads when no device was taken (`claims.rules.
     no_device_reason`): the family of table rows the file names (`hardware.family`), the device the
-    file names that the table lacks and its line, or the line that speaks of one unread; empty when
+    file names that the table lacks and its line, the line that asks for a run on one, or the line that
+    speaks of one unread; empty when
     the file names a table device or shows no sign."""
     if found.device is None and found.several:
         where = f"side by side (line {found.fact.line})"
@@ -405,6 +406,9 @@ def said(found: Named) -> dict:
             "device_unlisted": str(found.unlisted.value).replace("_", " "),
             "device_unlisted_line": found.unlisted.line,
         }
+    if found.device is None and found.sign is not None and context.asks(found.sign.text):
+        # `can you check ... on b200`: where a run is asked for, not where this one ran
+        return {"device_asked_line": found.sign.line}
     if found.device is None and found.sign is not None:
         return {"device_sign_line": found.sign.line}
     return {}

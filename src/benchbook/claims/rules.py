@@ -179,7 +179,8 @@ NO_DEVICE = (
 def no_device_reason(ev: dict) -> str:
     """Why no device is used, after looking at the whole file (`analysis.roofline.named`, in the
     evidence as `device_family` / `device_family_line` / `device_family_rows`, `device_unlisted` /
-    `device_unlisted_line` or `device_sign_line`): a family of table rows the file names, a device
+    `device_unlisted_line`, `device_asked_line` or `device_sign_line`; `device_split`: runs over several GPUs
+    split in a way not stated): a family of table rows the file names, a device
     the file names that the table lacks, or the line that speaks of one unread, is named, never
     called absent. A run whose mode is unknown (`analysis.bandwidth.run_mode`) names its host CPU
     (`host_cpu`) but not the device that ran the model."""
@@ -188,6 +189,13 @@ def no_device_reason(ev: dict) -> str:
             f"the input's CPU column names the host, {ev['host_cpu']} (line {ev.get('line')}), but it prints no "
             "backend, GPU or GPU layers, so it does not say which device ran the model, and none is assumed "
             "(pass -p gpu NAME, or the peaks)"
+        )
+    if ev.get("device_split"):
+        gpus = list(ev["device_split"])
+        return (
+            f"every run spans several GPUs ({', '.join(gpus[:-1]) + ' and ' + gpus[-1] if len(gpus) > 1 else gpus[0]}) "
+            "and the input does not say how the model is split over them: tensor parallel works them together "
+            "(their summed peaks), accelerate's device_map one at a time (one GPU's), so no peak is the run's"
         )
     if ev.get("device_several"):
         return (
@@ -205,6 +213,12 @@ def no_device_reason(ev: dict) -> str:
         return (
             f"the input names {ev['device_unlisted']} (line {ev.get('device_unlisted_line')}), which the hardware "
             "table lacks, and the `gpu` parameter names no other, so no device is assumed (pass -p gpu NAME, or the peaks)"
+        )
+    if ev.get("device_asked_line"):
+        return (
+            f"line {ev['device_asked_line']} of the input asks for a run on a device, which says where a run is "
+            "wanted, not where this one ran, and the `gpu` parameter names no device, so none is assumed "
+            "(pass -p gpu NAME, or the peaks)"
         )
     if ev.get("device_sign_line"):
         return (

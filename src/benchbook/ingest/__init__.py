@@ -52,6 +52,7 @@ _MODULES = [
     "tritonbench",
     "flash_attn_bench",
     "score_mod",
+    "selected_attention",
     "vllm_serve",
     "vllm_offline",
     "sglang_serving",
@@ -272,6 +273,9 @@ def _read_parsed(p: Path, tool: str | None, text: Lines | None = None) -> list[P
         seen = {tool: text if after is None else after}
     else:
         seen = _seen(text)
+        refused = next((r for t in registry.values() if not seen and t.refuses and (r := t.refuses(text))), None)
+        if refused is not None:  # an output a tool recognises and does not read: refused naming its line
+            raise ParseError(p.name, *refused)
         if not seen:
             raise UnknownFormat(p.name, 1, f"no known tool output found (looked for: {', '.join(registry)})")
     from benchbook.ingest.vllm_serve import source_name  # a sweep's run=0.json is named with its folder

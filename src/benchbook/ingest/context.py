@@ -1018,7 +1018,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.device(m.group(0), i, source, line)
     # where a run ran, by a part's code (`Run ... on H100:`) or a product's name (`on an Arc B70`): the
     # first of the two that names something on the line
-    for on in (_ON_PART, _ON_PRODUCT, _ON_PART_LOWER):
+    # (a line asking someone for a run, `_ASKED`, says where a run is wanted, not where one ran)
+    for on in (_ON_PART, _ON_PRODUCT, _ON_PART_LOWER) if not _ASKED.search(text) else ():
         if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
             for m in on.finditer(text):
                 r.add("device", m.group(1), i, source, line)
@@ -1229,12 +1230,20 @@ _TPU_CHIPS = re.compile(r"\bv(?:[56]e|5litepod)-(\d{1,4})\b", re.I)
 _COMPARED = re.compile(
     r"\b(?:unlike|compared\s+(?:to|with)|comparable\s+to|vs\.?|versus|than|instead\s+of|similar\s+to)\b", re.I
 )
+#: A line asking someone to run something (`can you check ... at least on b200`, `could you try H100`): a
+#: device it names is where a run is asked for, not where one ran.
+_ASKED = re.compile(r"\b(?:can|could|would)\s+you\b", re.I)
 
 
 def compares(line: str) -> bool:
     """Whether a line sets devices beside each other or beside the run (`_COMPARED`): a device it names is
     a sign, never the run's device."""
     return bool(_COMPARED.search(line))
+
+
+def asks(line: str) -> bool:
+    """Whether a line asks someone for a run (`_ASKED`): a device it names is a sign, never the run's device."""
+    return bool(_ASKED.search(line))
 
 
 #: A count written before a device (`two DGX Sparks`, `dual DGX Sparks`, `8× RTX PRO 6000`): so many of them.
@@ -1287,7 +1296,7 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
         words = _FILE_PATH.sub(" ", _URL.sub(" ", text))
         source = "heading" if _HEADING.match(raw) else "prose"
         for m in pattern.finditer(words):
-            if _COMPARED.search(words):  # a line comparing devices names no one of them as the run's
+            if _COMPARED.search(words) or _ASKED.search(words):  # a comparison or a request names no run's device
                 r.signs.append(Sign("device", k + first, text[:200]))
             else:
                 hits[source].append((k + first, m.group(1) + (m.group(2) or ""), raw))

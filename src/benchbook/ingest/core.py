@@ -127,6 +127,10 @@ class Tool:
     #: The run facts its own table prints on every row (a setting column such as llama-bench's type_k),
     #: as (fact name of `ingest.context.NAMES`, value, line, text), for the list of what a file states.
     facts: Callable[[pd.DataFrame], list[tuple]] | None = None
+    #: An output beside the tool's that it recognises and does not read (SGLang's gsm8k accuracy print
+    #: beside its quantization reports): (line, why), asked only where no tool's sniffer sees the file,
+    #: so that the file is refused in one sentence naming that line rather than as unknown.
+    refuses: Callable[[str], tuple[int, str] | None] | None = None
 
     def schema(self) -> pa.DataFrameSchema:
         """The pandera schema of this tool's tidy table."""

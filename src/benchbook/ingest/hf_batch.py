@@ -15,6 +15,17 @@ What the tool prints (bigcode-project/bigcode-inference-benchmark, src/hf.py, sr
   "oom" appended. It means "no result line for this batch size" (the run died, usually out of
   memory), not a detected error. An empty cell means the column was never run.
 
+The BLOOM write-ups (huggingface/blog `hf-bitsandbytes-integration.md`) print the same quantity in a
+table of their own: `| Model | Number of parameters | Hardware | Time per token in milliseconds for
+Batch Size 1 | ... 8 | ... 32 |`, one row per model and hardware (`BLOOM-176-int8`, `176B`, `4xA100 80GB`),
+its cells what the BLOOM scripts (bigscience-workshop/Megatron-DeepSpeed `scripts/bloom-inference-scripts`)
+print as `Throughput per token including tokenize`: the time of the timed generate() calls over all new
+tokens of the batch, i.e. bigcode's msec/token, 1000 / the aggregate rate. Its `oom` is the author's mark
+for a batch that ran out of memory (no padding there). The model's name ends in its dtype (`-int8`,
+`-bf16`), the row's Hardware is its `gpu` as written (`4xA100 80GB` and `5xA100 40GB` are two series),
+and the count in it (`4x`) the GPUs the run spans (`devices`): how the model is split over them the
+table does not say.
+
 Units: throughput tok/s (aggregate over the batch); ms_per_token ms, which is 1000 / aggregate
 throughput (NOT the per-sequence per-token latency); latency s per batched generate call.
 Settings model, framework and gpu come from the text lines above the tables ("BLOOM\\",
@@ -51,6 +62,7 @@ SETTINGS = {
     "batch_size": "Int64",
     "dtype": "str",
     "table": "str",
+    "devices": "Int64",
 }
 _ROW = row_type(SETTINGS)
 
@@ -63,6 +75,9 @@ METRICS = {
 OOM_NOTE = "oom: no result line for this batch size (padding by parse_logs.py; the run most likely died out of memory)"
 EMPTY_NOTE = "blank: no result for this dtype (column never run)"
 MS_NOTE = "1000 / aggregate throughput: not the per-sequence per-token latency"
+MARKED_OOM = "oom: the table marks this batch size out of memory (the author's mark)"
+#: The `table` setting of a BLOOM write-up's time-per-token table (its only metric: ms_per_token).
+PER_TOKEN_TABLE = "time per token"
 
 _HEADER_RE = re.compile(r"^\s*\|\s*batch[_ ]size\s*\|", re.I)
 _THR_TITLE_RE = re.compile(r"^\s*(?:#+\s*)?(?:Throughput\s*\(\s*)?tokens/sec\s*\\?\|\s*msec/token\s*\)?\s*:?\s*$", re.I)
@@ -73,13 +88,63 @@ _FRAMEWORK_RE = re.compile(
 )
 _COL_RE = re.compile(r"^(.*?)\s*\(\s*([A-Za-z0-9_.-]+)\s*\)\s*$")
 
+#: The BLOOM write-ups' table: batch sizes as columns of time per token, a row per model and hardware.
+_PER_TOKEN_COL = re.compile(r"^time per token in milliseconds for batch size (\d+)$", re.I)
+_PER_TOKEN_HEADER = re.compile(
+    r"^\s*\|\s*Model\s*\|[^\n]*\|\s*Hardware\s*\|[^\n]*Time per token in milliseconds for Batch Size \d+", re.I | re.M
+)
+#: `4xA100 80GB`: the GPUs a row spans, then the device
+_HARDWARE = re.compile(r"^\s*(\d+)\s*[x×]\s*(\S.*?)\s*$", re.I)
+#: a model's name ending in its dtype (`BLOOM-176-int8`)
+_MODEL_DTYPE = re.compile(r"^(.*?)[-_ ](int8|int4|bf16|fp16|fp32|fp8)$", re.I)
 _TOOL_TITLE = "bigcode-inference-benchmark"
 _SNIFF_HEADER = re.compile(r"^\s*\|\s*batch[_ ]size\s*\|", re.I | re.M)
 _SNIFF_CELL = re.compile(r"msec/token|\d\s*\\\|\s*\d")
 
 
+#: The BLOOM inference scripts' `--benchmark` block (Megatron-DeepSpeed scripts/inference, later
+#: scripts/bloom-inference-scripts): `*** Performance stats:` then `Througput per token: 0.0412 secs` (2022-07)
+#: or `Throughput per token including tokenize: 10.74 msecs` beside `Tokenize and generate 20000 (bs=40)
+#: tokens`. Which tokens the time is divided by changed between revisions (one sequence's new tokens, the
+#: whole batch's, once times the world size), and one block is one batch: no sweep. Refused (`refuses`).
+_STATS = re.compile(r"^\s*\*\*\*\s*Performance stats:\s*$")
+_PER_TOKEN_STAT = re.compile(r"^\s*Throu?g?h?put per token(?: including tokenize)?:\s*[0-9.]+\s*(?:m?secs)\s*$", re.I)
+_STATS_BATCH = re.compile(r"\(bs=(\d+)\)")
+STATS = (
+    "a BLOOM inference script's --benchmark stats (one timed run; its time per token is divided by one "
+    "sequence's new tokens or by the whole batch's, depending on the script's revision)"
+)
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of a BLOOM inference script's performance stats (`_STATS`), else None (`Tool.refuses`):
+    one run at one batch, no batch-size sweep. A file that also holds a table (the scripts' README, its
+    batch sizes as columns) is not refused for its blocks: its table is a sweep, of a format not read."""
+    lines = splitlines(text)
+    if any(line.lstrip().startswith("|") for line in lines):
+        return None
+    for i, line in enumerate(lines):
+        if not _STATS.match(line):
+            continue
+        block = [lines[k] for k in range(i + 1, min(i + 8, len(lines)))]
+        at = next((k for k, b in enumerate(block) if _PER_TOKEN_STAT.match(b)), None)
+        if at is None:
+            continue
+        bs = next((m.group(1) for b in block if (m := _STATS_BATCH.search(b))), None)
+        where = (
+            f"at batch {bs}: one point, no batch-size sweep"
+            if bs
+            else "at a batch the block does not state: no point of a batch-size sweep"
+        )
+        return i + at + 2, f"{STATS}, {where}; not read"
+    return None
+
+
 def sniff(text: str | Lines) -> bool:
-    """True when the text holds a batch_size table with 'tokens/sec | msec/token' cells or titles."""
+    """True when the text holds a batch_size table with 'tokens/sec | msec/token' cells or titles, or a
+    BLOOM write-up's time-per-token table."""
+    if search(_PER_TOKEN_HEADER, text):
+        return True
     if not search(_SNIFF_HEADER, text):
         return False
     return search(_SNIFF_CELL, text)
@@ -120,6 +185,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
         if in_code or not s:
             i += 1
             continue
+        if _PER_TOKEN_HEADER.match(raw):
+            i, seen = _read_per_token(lines, i, source, records, bad)
+            cells_read += seen
+            n_tables += 1
+            continue
         if _HEADER_RE.match(raw):
             if table_kind is None:
                 raise ParseError(
@@ -155,6 +225,85 @@ def parse(text: str | Lines, source: str) -> Parsed:
             "'tokens/sec | msec/token' or 'sec' above a '| batch_size |' table)",
         )
     return finish(tool, source, records, bad, messages, cells_read)
+
+
+def _read_per_token(lines, start, source, records, bad) -> tuple[int, int]:
+    """A BLOOM write-up's `| Model | Number of parameters | Hardware | Time per token ... Batch Size N |`
+    table (module docstring): ms per token per batch size; a cell past the header is dropped where it
+    is empty and set aside where it holds a number."""
+    header = markdown_cells(lines[start])
+    names = [h.strip().lower() for h in header]
+    model_at, hw_at = names.index("model"), names.index("hardware")
+    batches = {k: int(m.group(1)) for k, h in enumerate(header) if (m := _PER_TOKEN_COL.match(h.strip()))}
+    i = start + 1
+    if i < len(lines) and SEPARATOR_RE.match(lines[i]):
+        i += 1
+    seen = 0
+    while i < len(lines) and lines[i].strip().startswith("|"):
+        line_no = i + 1
+        cells = markdown_cells(lines[i])
+        for extra in cells[len(header) :]:
+            if extra.strip():
+                seen += 1
+                bad.append((line_no, extra, "a cell past the table's header"))
+        cells = cells[: len(header)]
+        if len(cells) < len(header):
+            raise ParseError(source, line_no, f"a table row with {len(header)} cells, found {len(cells)}")
+        m = _MODEL_DTYPE.match(cells[model_at].strip())
+        model, dtype = (m.group(1), m.group(2).lower()) if m else (cells[model_at].strip(), "")
+        hw = _HARDWARE.match(cells[hw_at])
+        base = {
+            "model": model,
+            "framework": None,
+            "gpu": cells[hw_at].strip(),  # as written: `6xA100 40GB` and `5xA100 40GB` are two series
+            "devices": int(hw.group(1)) if hw else None,
+            "dtype": dtype,
+            "table": PER_TOKEN_TABLE,
+        }
+        for k, bs in batches.items():
+            cell = cells[k].strip()
+            seen += 1
+            rec = {
+                **base,
+                "batch_size": bs,
+                "line": line_no,
+                "metric": "ms_per_token",
+                "statistic": "value",
+                "unit": "ms",
+            }
+            v = number(cell)
+            if cell.lower() in ("", "oom"):
+                note = MARKED_OOM if cell.lower() == "oom" else EMPTY_NOTE
+                records.append(row(_ROW, {**rec, "value": math.nan, "note": note}))
+            elif v is None:
+                bad.append((line_no, cell, "not a number (ms_per_token)"))
+            else:
+                records.append(row(_ROW, {**rec, "value": v, "note": MS_NOTE}))
+        i += 1
+    return i, seen
+
+
+def printed_params(text: str | Lines) -> dict[str, float]:
+    """{model: billions of parameters} from a BLOOM write-up table's `Number of parameters` column
+    (`176B`), the model named as the parser names it (its dtype suffix off)."""
+    out = {}
+    lines = splitlines(text)
+    for k, line in enumerate(lines):
+        if not _PER_TOKEN_HEADER.match(line):
+            continue
+        names = [h.strip().lower() for h in markdown_cells(line)]
+        if "number of parameters" not in names:
+            continue
+        at, model_at = names.index("number of parameters"), names.index("model")
+        for raw in lines[k + 1 :]:
+            if not raw.strip().startswith("|"):
+                break
+            cells = markdown_cells(raw)
+            p = re.fullmatch(r"(\d+(?:\.\d+)?)\s*B", cells[at].strip()) if len(cells) > at else None
+            if p:
+                m = _MODEL_DTYPE.match(cells[model_at].strip())
+                out[m.group(1) if m else cells[model_at].strip()] = float(p.group(1))
+    return out
 
 
 def _context_line(s: str, ctx: dict) -> None:
@@ -265,5 +414,6 @@ TOOL = register(
         description="bigcode-inference-benchmark batch-size sweep tables (tokens/sec | msec/token, sec)",
         command="bigcode-inference-benchmark's batch-size sweep, tables from scripts/parse_logs.py",
         metrics=METRICS,
+        refuses=refuses,
     )
 )

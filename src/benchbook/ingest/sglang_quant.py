@@ -18,6 +18,13 @@ The seed report went through a UTF-8 -> Windows-1252 round trip (`Â±` for `±`
 gold medal); each damaged line is repaired with encode("cp1252")/decode("utf-8") and the repair is
 reported in `messages`.
 
+SGLang's accuracy benchmark, `benchmark/gsm8k/bench_sglang.py`, prints `Accuracy: 0.396`, `Invalid:
+0.003`, `Latency: 10.905 s` and `Output throughput: 11035.006 token/s` (four lines, in this order) for one
+pass over `--num-questions` questions against whichever server is up: a scheme's accuracy with the speed of
+that one pass, no batch, lengths or repeats. A file holding such prints and no bench_one_batch_server row
+is refused naming its first `Accuracy:` line (`refuses`, `GSM8K`): the quantization chapter compares schemes by
+repeated speed runs at set shapes and has no place for an accuracy.
+
 Settings: `model` is the configuration name without `_runN` (e.g. `w8a16_awq_interactive`);
 `scheme` and `regime` split it at a known regime suffix (interactive, decode_bound, ...), else the
 regime is named after the shape (`bs1_in1024_out1024`) and the scheme is the whole name; `run` is
@@ -546,6 +553,31 @@ def _has_markdown(lines: list[str]) -> bool:
     return False
 
 
+#: bench_sglang.py's four result lines, in the order it prints them (benchmark/gsm8k/bench_sglang.py).
+_GSM8K = re.compile(
+    r"^\s*Accuracy:\s*[0-9.]+\s*\n\s*Invalid:\s*[0-9.]+\s*\n\s*Latency:\s*[0-9.]+\s*s\s*\n"
+    r"\s*Output throughput:\s*[0-9.]+\s*token/s\s*$",
+    re.M,
+)
+GSM8K = (
+    "SGLang's gsm8k bench_sglang.py result (Accuracy, Invalid, Latency, Output throughput: one pass over its "
+    "questions against the server then up), an accuracy benchmark, not a bench_one_batch_server run: the "
+    "quantization chapter compares schemes' speed at a set batch size and lengths and has no place for an "
+    "accuracy, so nothing here is read"
+)
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of the first `Accuracy:` of a gsm8k bench_sglang.py result, else None (`Tool.refuses`)."""
+    lines = splitlines(text)
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("Accuracy:") and _GSM8K.match(
+            "\n".join(lines[k] for k in range(i, min(i + 4, len(lines))))
+        ):
+            return i + 1, GSM8K
+    return None
+
+
 def _json_lines(lines: list[str]) -> list[int]:
     return [i for i, line in enumerate(lines) if _RE_JSON_START.match(line)]
 
@@ -565,7 +597,6 @@ def sniff(text: str | Lines) -> bool:
                 return True
     except Exception:  # noqa: BLE001 - sniffing never raises
         return False
-    return False
 
 
 def parse(text: str | Lines, source_name: str) -> Parsed:
@@ -605,6 +636,7 @@ TOOL = register(
         command="python -m sglang.bench_one_batch_server ... --run-name NAME (result.jsonl), or analyze_results.py's report",
         metrics=METRICS,
         screen_repeats=False,  # a repeated run label is a separate run block, reported by the audit
+        refuses=refuses,
     )
 )
 

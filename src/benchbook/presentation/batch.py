@@ -9,10 +9,11 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
 from benchbook.analysis import precision, roofline
-from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, UNSTATED, apart, with_named_gpu
+from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, SPLIT_UNSTATED, UNSTATED, apart, with_named_gpu
 from benchbook.analysis.batch import step_time as batch_step_time
 from benchbook.analysis.one_batch import STEP
 from benchbook.claims import rules
+from benchbook.ingest import hf_batch
 from benchbook.presentation import wording
 from benchbook.presentation.plotting import color, message_figure
 
@@ -126,10 +127,13 @@ def _timed_steps(sw: pd.DataFrame) -> pd.Series:
     return sw.get("timed", pd.Series(None, index=sw.index, dtype=object)).eq(STEP)
 
 
-def device_sentence(peaks, params: dict, sources: dict, totals: dict | None = None, named=None) -> str:
+def device_sentence(
+    peaks, params: dict, sources: dict, totals: dict | None = None, named=None, split: dict | None = None
+) -> str:
     """Which device and model size the roofline uses, and where each comes from; for a mixture of
     experts (`totals`: its total parameters) the total and the active count the roofline uses
-    (`named`: what the input says of a device none was taken from)."""
+    (`named`: what the input says of a device none was taken from; `split`: runs over several GPUs
+    split in a way not stated, `analysis.batch.split_unstated`)."""
     totals = totals or {}
     # a model the output does not name is said once ("names no model") unless a parameter sizes it
     sizes = [
@@ -137,6 +141,8 @@ def device_sentence(peaks, params: dict, sources: dict, totals: dict | None = No
         for m, b in params.items()
         if m or b
     ]
+    if split:
+        return _say("device", known=False, sizes=sizes, split=list(split["device_split"]))
     if peaks is None:
         return _say("device", known=False, sizes=sizes, **_named(named))
     return _say(
@@ -181,6 +187,7 @@ def ms_sentence(row: pd.Series | None) -> str:
         measured=True,
         batch_size=int(row["batch_size"]),
         step=row.get("timed") == STEP,
+        per_token_table=row.get("format") == hf_batch.PER_TOKEN_TABLE,
         batch_ms=1000.0 / row["throughput_tok_s"],
         throughput=row["throughput_tok_s"],
         **_finite(
@@ -340,16 +347,27 @@ STEP_MISSING = _empty_cells("step")
 #: Why a step's weights-read cell is empty where its compute is known (so is the model's size): the bytes
 #: per weight, which its precision gives, are not.
 STEP_NO_BYTES = _empty_cells("step_no_bytes")
+#: Why a step's time (and so its bandwidth) is empty: the output gives no latency.
+STEP_NO_TIME = _empty_cells("step_no_time")
+#: Why a step's shares of a peak are empty: it spans several GPUs split in a way not stated.
+STEP_SPLIT = _empty_cells("step_split")
 
 
 def step_missing(rl: pd.DataFrame) -> pd.DataFrame:
     """Why each empty cell of `step_table` is empty, per cell: a step whose compute is known has a
-    model size, so an empty weights-read cell there lacks the bytes per weight, not the size."""
+    model size, so an empty weights-read cell there lacks the bytes per weight, not the size, unless the
+    step has no time (no latency printed); a step over GPUs split in a way not stated has no peak."""
     table = step_table(rl)
     reasons = pd.DataFrame({c: [STEP_MISSING.get(c, np.nan)] * len(table) for c in table.columns}, dtype=object)
     sized = rl["achieved_tflops"].notna().to_numpy()
     for col, text in STEP_NO_BYTES.items():
         reasons.loc[sized, col] = text
+    untimed = rl["step_s"].isna().to_numpy()
+    for col, text in STEP_NO_TIME.items():
+        reasons.loc[untimed, col] = text
+    split = rl.get("split", pd.Series("", index=rl.index)).eq(SPLIT_UNSTATED).to_numpy()
+    for col, text in STEP_SPLIT.items():
+        reasons.loc[split, col] = text
     return reasons
 
 
@@ -581,10 +599,20 @@ def offline_sentence(pts: pd.DataFrame, peaks, elsewhere: list[str] | tuple[str,
     return _say("offline", runs=runs, batched=bool((pts["benchmark"] != "latency").any()), elsewhere=list(elsewhere))
 
 
-def audit_sentence(n: int, ok: int, bigcode: bool, tools: list[str] | tuple[str, ...] = ()) -> str:
-    """What the bigcode tables' "oom" means and how many derived numbers were recomputed; the other
-    tools read (`tools`, as the chapter names them) print neither."""
-    return _say("audit", bigcode=bigcode, n=n, ok=ok, new_tokens=NEW_TOKENS, tools=list(tools))
+def audit_sentence(
+    n: int,
+    ok: int,
+    bigcode: bool,
+    tools: list[str] | tuple[str, ...] = (),
+    padding: bool = True,
+    marked: bool = False,
+) -> str:
+    """What the bigcode tables' "oom" means (`padding`: parse_logs.py's; `marked`: a write-up's own mark for
+    a batch out of memory) and how many derived numbers were recomputed; the other tools read, where no
+    bigcode table was."""
+    return _say(
+        "audit", bigcode=bigcode, n=n, ok=ok, new_tokens=NEW_TOKENS, tools=list(tools), padding=padding, marked=marked
+    )
 
 
 # --- the lesson: weights read once per step, amortised over the batch ----------------------------

@@ -13,6 +13,7 @@ from benchbook.analysis import batch, one_batch, precision, roofline, serving
 from benchbook.checks import hf_batch as checks
 from benchbook.claims import Ledger
 from benchbook.claims import batch as batch_claims
+from benchbook.ingest import hf_batch
 from benchbook.presentation import wording
 from benchbook.topics import Page
 
@@ -45,6 +46,8 @@ class Result:
     set_aside: str | None
     others: list[str]  # the tools read besides the bigcode tables (the audit sentence names them)
     untied: list = None  # [model, line, how] the input names where no run has a model (`serving.untied_models`)
+    split: dict = None  # runs over several GPUs split in a way not stated (`batch.split_unstated`)
+    oom: tuple = (False, False)  # the sweep's "oom" cells: (parse_logs.py's padding, the author's own mark)
 
 
 def analyse(p: dict) -> Result:
@@ -58,6 +61,9 @@ def analyse(p: dict) -> Result:
     texts = [f.read_text(encoding="utf-8", errors="replace") for f in p["source"]]
     pk, found = batch.device(p["gpu"], sw, texts, p["peak_bandwidth_gb_s"], p["peak_tflops"])
     said = roofline.said(found)
+    split = batch.split_unstated(sw)
+    if split:  # several GPUs each, split in a way not stated: no device's roofs are the runs'
+        pk, said = None, split
     printed = {}
     for text in texts:
         printed.update(batch.printed_params(text))
@@ -109,6 +115,10 @@ def analyse(p: dict) -> Result:
         set_aside=ingest.set_aside_note(p["source"], tool=TOOLS),
         others=sorted(set(df["tool"]) - {"hf-batch-sweep"}) if "tool" in df else [],
         untied=serving.untied_models(p["source"], [m for m in models if m]),
+        split=split,
+        oom=(bool(df["note"].eq(hf_batch.OOM_NOTE).any()), bool(df["note"].eq(hf_batch.MARKED_OOM).any()))
+        if "note" in df
+        else (False, False),
     )
 
 
@@ -133,6 +143,7 @@ def page(res: Result) -> Page:
             {m: s[1] for m, s in res.sizes.items()},
             {m: batch.moe_total(m, s[1]) for m, s in res.sizes.items()},
             res.named,
+            res.split,
         ),
         offline_sentence=show.offline_sentence(res.offline, res.peaks, res.paced),
         floor=show.floor_sentence(res.floor, getattr(res.peaks, "device", None), size_assumed),
@@ -147,7 +158,7 @@ def page(res: Result) -> Page:
         knee_pct=f"{100 * res.p['knee_fraction']:.0f}",
         threshold_pct=f"{100 * res.p['bound_threshold']:.0f}",
         ms_sentence=show.ms_sentence(row),
-        audit_sentence=show.audit_sentence(*res.reproduced, res.others),
+        audit_sentence=show.audit_sentence(*res.reproduced, res.others, *res.oom),
     )
     pg.figures.update(
         fig_floor=show.plot_floor(res.floor),
