@@ -67,3 +67,20 @@ def test_no_throughput_run_says_nothing():
         and show.throughput_note(bandwidth.throughput_runs(latency_only)) == ""
     )
     assert show.throughput_note(bandwidth.throughput_runs(latency_only.iloc[0:0].drop(columns="benchmark"))) == ""
+
+
+def test_an_unknown_model_size_is_said_once_for_all_the_runs_it_leaves_unsized(tmp_path):
+    # two runs of a model nobody names (the MI100 thread's two lines): one sentence, not one per run
+    f = tmp_path / "two.md"
+    f.write_text(
+        "When I use A\nI got: Throughput: 0.77 requests/s, 323.86 total tokens/s, 155.93 output tokens/s\n\n"
+        "When I use B\nI got: Throughput: 7.77 requests/s, 3259.16 total tokens/s, 1569.15 output tokens/s\n"
+    )
+    text = show.throughput_note(bandwidth.throughput_runs(table(f)))
+    assert text.count("size is unknown") == 1 and "no run's weight bytes per token are stated" in text
+    # one run: the sentence speaks of it alone
+    f.write_text("Throughput: 0.77 requests/s, 323.86 total tokens/s, 155.93 output tokens/s\n")
+    one = show.throughput_note(bandwidth.throughput_runs(table(f)))
+    assert "The model's size is unknown, so its weight bytes per token are not stated." in one
+    # a sized run says nothing of the kind
+    assert "size is unknown" not in show.throughput_note(bandwidth.throughput_runs(table(YOUNG)))

@@ -264,7 +264,8 @@ def test_an_offline_run_that_printed_no_throughput_says_so_in_its_compute_cells_
     cut = thr.assign(output_tok_s=math.nan, total_tok_s=math.nan)
     pts = batch.offline_points(pd.concat([cut, thr], ignore_index=True), {MODEL: 70.6}, None)
     why = show.offline_missing(pts)
-    assert why.loc[0, "TFLOP/s"] == "no throughput printed" and why.loc[0, "of peak"] == "no throughput printed"
+    none = "no output or total throughput printed"
+    assert why.loc[0, "TFLOP/s"] == none and why.loc[0, "of peak"] == none
     unsized = show.offline_missing(batch.offline_points(thr, {}, None))
     assert unsized.loc[0, "TFLOP/s"] == "model size unknown"
 
@@ -289,3 +290,36 @@ def test_a_vllm_throughput_run_spans_the_gpus_of_its_tensor_parallel_size(tmp_pa
     )
     runs = batch.offline_runs(ingest.read_all([f], tool="vllm-bench-offline")[0])
     assert runs["devices"].tolist() == [2.0] and runs["output_tok_s"].tolist() == [200.0]
+
+
+#: An embedding variant of SGLang's block (sgl-project/sglang#9674), rows as the tool prints them
+#: (`"{:<40} {:<10}"`): no output or total rate, an input token rate
+EMBED_ROWS = [
+    ("Backend:", "engine"),
+    ("Successful requests:", "1000"),
+    ("Benchmark duration (s):", "15.48"),
+    ("Total input tokens:", "296523"),
+    ("Last generation throughput (tok/s):", "0.00"),
+    ("Request throughput (req/s):", "64.60"),
+    ("Input token throughput (tok/s):", "19156.40"),
+]
+
+
+def embed_block(rows) -> str:
+    body = "".join(f"{k:<40} {v:<10}\n" for k, v in rows)
+    return "\n{s:{c}^{n}}\n".format(s=" Offline Throughput Benchmark Result ", n=50, c="=") + body + "=" * 50 + "\n"
+
+
+def test_an_offline_run_that_prints_only_its_input_token_rate_states_it_not_that_none_is_printed(tmp_path):
+    """SGLang's block prints `input_throughput` = input tokens / duration; an embedding variant prints
+    no output or total rate: the page gives the prompt rate and says which rates are missing; a block
+    with no token rate at all says that."""
+    f = tmp_path / "embed.md"
+    f.write_text(embed_block(EMBED_ROWS))
+    pts = batch.offline_points(batch.offline_runs(table(f)), {}, None)
+    text = show.offline_sentence(pts, None)
+    assert "19,156 prompt tok/s" in text and "no throughput printed" not in text
+    assert show.offline_missing(pts).loc[0, "TFLOP/s"] == "no output or total throughput printed"
+    f.write_text(embed_block(EMBED_ROWS[:-1]))
+    text = show.offline_sentence(batch.offline_points(batch.offline_runs(table(f)), {}, None), None)
+    assert "no token throughput printed" in text and "prompt tok/s" not in text

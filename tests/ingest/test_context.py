@@ -927,6 +927,10 @@ def test_a_count_of_counted_devices_multiplies_them(line, count):
         ("runs fine on x86 and on arm64", None),  # an architecture, no part
         ("deployed on p5 instances", None),  # an instance type
         ("ran on sm100 only", None),  # a compute capability
+        # real: an issue digest's sgl-project/sglang#2219, "I used one A30 card, and used Qwen2-7B-Instruct"
+        ("I used one A30 card, and used Qwen2-7B-Instruct, the speed with quantization seems no different", "A30"),
+        ("we used an mi300x for the sweep", "mi300x"),
+        ("we used FP16 weights and used 80 GB of memory", None),  # a precision and a size name no part
     ],
 )
 def test_a_part_written_in_lower_case_where_a_run_ran_is_its_device(line, device):
@@ -961,3 +965,20 @@ def test_a_name_that_adds_a_weights_format_names_another_checkpoint_not_the_same
     assert filled("Qwen-32B(dp=2, tp=4)\nresults\nQwen-32B-FP8(dp=2, tp=4)\nresults\n") in ("", None)
     # the same model in words and in full (an instruct suffix) is still one model, the fuller name
     assert filled("# Add llama 3.3 70b\n\nserved meta-llama/Llama-3.3-70B-Instruct today\n") not in ("", None)
+
+
+def test_a_title_label_before_a_name_the_file_writes_alone_is_the_writers_not_the_models():
+    import pandas as pd
+
+    def filled(text: str) -> object:
+        t = pd.DataFrame({"model": [""], "line": [1]})
+        context.fill(t, context.read(text.split("\n")))
+        return t["model"].iat[0]
+
+    # real: vllm-project/vllm-ascend#11751, a crowd-test task's title; the comments name the model bare,
+    # glued to Chinese text (a Hugging Face name is ASCII: the CJK words are no part of it)
+    text = "# 【众测任务】hjh2-Qwen3-VL-8B-Instruct 部署验证\n\n任务完成，Qwen3-VL-8B-Instruct模型测试结果如下：\n"
+    assert filled(text) == "Qwen3-VL-8B-Instruct"
+    # the other way: a leading word of the model table's names is the model's own (`Meta-Llama-3-70B`)
+    text = "# Meta-Llama-3-70B-Instruct on two GPUs\n\nWe served Llama-3-70B-Instruct with vLLM.\n"
+    assert filled(text) == "Meta-Llama-3-70B-Instruct"

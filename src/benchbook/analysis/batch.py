@@ -164,6 +164,7 @@ _RUN_COLUMNS = [
     "output_len",
     "output_tok_s",
     "total_tok_s",
+    "input_tok_s",
     "latency_s",
     "max_batch_size",
     "precision",
@@ -262,8 +263,8 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
     engine batches as it goes), vLLM `bench latency` (`--batch-size` prompts, `--output-len` new
     tokens, mean seconds per batch; its output tok/s = batch x output_len / latency), MLPerf
     LoadGen Offline (generated tok/s; the summary names neither the model nor a batch), SGLang
-    `bench_offline_throughput` (the whole dataset in one generate() call: output and total tok/s, no
-    batch; TP x DP devices where stated) and `trtllm-bench throughput` (output and total tok/s; the
+    `bench_offline_throughput` (the whole dataset in one generate() call: output and total tok/s, and
+    input tok/s, no batch; TP x DP devices where stated) and `trtllm-bench throughput` (output and total tok/s; the
     engine batches up to its max runtime batch size, kept from the row metadata as `max_batch_size`,
     not a batch the run set). A
     `trtllm-bench latency` report, when its command line says so, is not offline throughput: left out.
@@ -361,6 +362,9 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
                 output_len=np.nan,
                 output_tok_s=out,
                 total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
+                # input tokens / duration: the only token rate a run that generates none (an embedding
+                # variant of the block) prints
+                input_tok_s=val.get(("input_throughput", "value"), np.nan),
                 latency_s=np.nan,
                 max_batch_size=np.nan,
                 **run_precision(

@@ -393,13 +393,13 @@ _PRODUCT = re.compile(
     # a Huawei Atlas card or server as Huawei names them: `Atlas 300I Duo`, `Atlas 800I A2`
     r"|\bAtlas\s?\d{3}[A-Z]?(?:\s(?:Duo|DUO|Pro|A2|A3))?\b"
 )
-#: A part named as where a run ran (`Run ... on H100:`, `benchmarked on an MI300X`, `using 8 x A100`... the
-#: count is `_PART_COUNTED`'s): `on` or `using` and a part's code (letters, then two to four digits),
+#: A part named as where a run ran (`Run ... on H100:`, `benchmarked on an MI300X`, `using 8 x A100`, `I used
+#: one A30 card`... the count is `_PART_COUNTED`'s): `on`, `using` or `used` and a part's code (letters, then two to four digits),
 #: with its form factor or memory where written (`on H100 SXM5`, `on A100 80GB`). Read in prose and
 #: headings; a precision (`on FP16`) or a compute capability (`on SM90`) is no part. Whether the
 #: hardware table knows the part is the analysis layer's to say.
 _ON_PART = re.compile(
-    r"\b(?:on|using)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(?!(?:FP|BF|TF|INT|UINT|SM)\d)"
+    r"\b(?:on|using|used)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(?!(?:FP|BF|TF|INT|UINT|SM)\d)"
     r"((?:NVIDIA\s+|AMD\s+)?[A-Z]{1,3}\d{2,4}[A-Z]{0,2}"
     r"(?:[ -](?:SXM\d?|PCIe|NVL|HBM3e?|\d{2,3}\s?GB))*)(?![\w-])"
 )
@@ -443,9 +443,9 @@ _BOARD = re.compile(
 #: forms of GPU parts (NVIDIA's A/B/H/L/V and GB/GH, AMD's MI, then two to four digits), so that
 #: `on x86`, `on arm64` or an instance type (`on p5`) name none.
 _ON_PART_LOWER = re.compile(
-    r"\b(?:on|using)\s+(?:an?\s+|one\s+|the\s+)?((?:mi|gb|gh|[abhlv])\d{2,4}[a-z]{0,2})(?![\w-])"
+    r"\b(?:on|using|used)\s+(?:an?\s+|one\s+|the\s+)?((?:mi|gb|gh|[abhlv])\d{2,4}[a-z]{0,2})(?![\w-])"
 )
-_ON_PRODUCT = re.compile(r"\b(?:on|using)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(" + _PRODUCT.pattern + ")")
+_ON_PRODUCT = re.compile(r"\b(?:on|using|used)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(" + _PRODUCT.pattern + ")")
 #: A YAML key that opens a mapping (`accelerator:`, `- metadata:  # a comment`), its indent taken at the key.
 _YAML_OPEN = re.compile(r"^(\s*(?:-\s+)?)([A-Za-z][\w-]*)\s*:\s*(?:#.*)?$")
 #: A key's meaning inside a mapping the key alone does not give: a report's `accelerator: {model: ...,
@@ -462,8 +462,9 @@ _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 #: A bold line alone (`**qwen3-32B**`, `**Llama-3.1-8B:**`): a write-up's caption of the section under it.
 _BOLD_LINE = re.compile(r"^\s*\*\*([^*]+)\*\*\s*[:：]?\s*$")
 #: A model's name as a caption writes it (`amd/Llama-3.3-70B-Instruct-FP8-KV`, `qwen3-0.6B`): a name of
-#: `-`/`.` parts, under an organisation or not, one part of which is a parameter count (`_NAME_SIZE`).
-_CAPTION_MODEL = re.compile(r"(?<![\w/.~-])((?:[A-Za-z][\w.-]*/)?[A-Za-z][\w.]*(?:-[\w.]+)+)(?![\w/-])")
+#: `-`/`.` parts, under an organisation or not, one part of which is a parameter count (`_NAME_SIZE`). Hugging
+#: Face names are ASCII: a CJK word glued to one (`Qwen3-VL-8B-Instruct模型测试结果如下`) is no part of it.
+_CAPTION_MODEL = re.compile(r"(?<![\w/.~-])((?:[A-Za-z][\w.-]*/)?[A-Za-z][\w.]*(?:-[\w.]+)+)(?![\w/-])", re.ASCII)
 #: A quantization scheme written after a model's name in prose (`Llama-3-8B-Instruct W4A8KV4`,
 #: `Qwen3.5-397B-GPTQ-Int4`): the name carries a size (`8B`) and the scheme a width (QServe's `W4A8KV4`:
 #: 4-bit weights, 8-bit activations, 4-bit KV), so the line states the weights' precision.
@@ -1496,6 +1497,7 @@ def fill(table, context: Context) -> list[str]:
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
         values = list(dict.fromkeys(f.value for f in facts))
         if name == "model" and all(f.source in WORDED for f in facts):  # `Llama 3.3 70B` and `Llama-3.3-70B-Instruct`
+            values = [v for v in values if not any(_tagged(v, o) for o in values)]
             values = [v for v in values if not any(_same_model(v, o) and _fuller(v, o) for o in values)]
             facts = [f for f in facts if f.value in values]
         if name == "model":  # a caption naming a model the file names in full elsewhere adds none
@@ -1597,6 +1599,18 @@ def _fuller(short, full) -> bool:
     extra = _words(full) - _words(short)
     identifier = not re.search(r"\s", str(short).strip())
     return _words(short) < _words(full) and not (identifier and any(_SCHEME_WORD.match(w) for w in extra))
+
+
+def _tagged(value, bare) -> bool:
+    """Whether `value` is the name `bare` the file also writes alone, behind a leading label of words no
+    name of the model table has (`hjh2-Qwen3-VL-8B-Instruct` in a crowd-test task's title, `Qwen3-VL-8B-Instruct`
+    in its text): the label is the writer's, the bare name the model's. `Meta-Llama-3-70B` keeps its `Meta`,
+    a word of the table's names."""
+    v, b = _last_part(value), _last_part(bare)
+    if len(v) <= len(b) or not v.lower().endswith("-" + b.lower()):
+        return False
+    vocabulary = {w for words, _ in _model_table(str(config.DATA_DIR / "models.csv"))[0] for w in words.split()}
+    return not (set(_model_words(v[: -len(b) - 1]).split()) & vocabulary)
 
 
 def _last_part(value) -> str:
