@@ -491,10 +491,14 @@ def choose(
 # ---------------------------------------------------------------------------------------------
 # llama-bench
 
-#: llama-bench backend names that run layers on an accelerator (CPU and BLAS do not). ggml's RPC
-#: backend registers each remote server as a device of GPU type (`ggml_backend_rpc_device_get_type`),
-#: so -ngl layers go to the servers, never to the local CPU: which device a server runs is not printed.
-_GPU_BACKENDS = {"cuda", "rocm", "hip", "vulkan", "metal", "mtl", "sycl", "opencl", "musa", "cann", "kompute", "rpc"}
+#: llama-bench backend names that run on the host: the CPU itself and the host-side libraries ggml
+#: registers beside it (BLAS, ZenDNN), which take no -ngl layers. llama-bench's `backend` column
+#: (`test::get_backend()`) lists the name of every registry the build holds except the CPU's, and
+#: prints "CPU" only when there is none; -ngl layers go to the devices of those registries. So any
+#: other name, known here or not (CUDA, ROCm, Vulkan, Metal, SYCL, OpenCL, RPC, whose servers ggml
+#: registers as GPU-type devices, or a fork's QNN or ROCKET), is an accelerator whose device the
+#: row does not name.
+_HOST_BACKENDS = {"cpu", "blas", "zendnn"}
 #: Boolean keys of old llama-bench JSON/CSV that named the backend before `backends` existed.
 _OLD_BACKEND_KEYS = ("cuda", "vulkan", "kompute", "metal", "sycl", "opencl")
 
@@ -533,7 +537,7 @@ def llama_bench_device(settings: dict) -> tuple[Device | None, str]:
     cpu_info = _first(settings, "cpu_info", "cpu")
     backends = {b.strip().lower() for b in str(backend).split(",")} if backend is not None else set()
 
-    cpu_only = (backend is not None and not backends & _GPU_BACKENDS) or ngl == 0
+    cpu_only = (backend is not None and backends <= _HOST_BACKENDS) or ngl == 0
     if cpu_only:
         return detect(cpu_info), "cpu"
     if backend is None and ngl is None and gpu_info is None:

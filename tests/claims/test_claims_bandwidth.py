@@ -156,6 +156,16 @@ def test_a_size_trend_leaves_out_a_point_whose_bytes_may_fit_in_the_cache():
     assert cb.size_trend(t.assign(may_fit_in_cache=False)).status == "withheld"
 
 
+def test_a_size_trend_leaves_out_a_share_above_the_peak():
+    # 447 % of the peak is beyond physics (an MoE read as dense, several GPUs): not a point of the trend
+    pts = [point(bytes_per_token=b, fraction_of_peak=f) for b, f in ((4e9, 0.6), (8e9, 0.7), (4e10, 0.8))]
+    beyond = point(bytes_per_token=1.3e11, fraction_of_peak=4.47)
+    c = cb.size_trend(pd.DataFrame([*pts, beyond]))
+    assert c.status == "shown" and c.evidence["xs"] == [4e9, 8e9, 4e10]
+    alone = cb.size_trend(pd.DataFrame([beyond]))
+    assert alone.status == "withheld" and alone.evidence["xs"] == []
+
+
 def _ledger(path, **kw):
     df = ingest.read(path, tool="llama-bench")
     kept, _ = bandwidth.reduce(bandwidth.generation_rows(df))

@@ -1110,6 +1110,9 @@ def decode_roofline(
     else:
         # the precision whose width the bytes are, read from the roofline's one table
         prec = {roofline.bytes_per_weight(p): p for p in ("bf16", "fp8", "fp4")}.get(bytes_per_weight, "bf16")
+    # a device with no bf16 unit (Volta, gfx906) computes 16-bit weights at its fp16 rate: that is its peak
+    if prec == "bf16" and peaks is not None and peaks.tflops.get("bf16") is None and peaks.tflops.get("fp16"):
+        prec = "fp16"
     # no device (`peaks` None): the achieved figures and the intensity stand, every share of a peak is NaN
     peak = (peaks.peak_tflops(prec) or peaks.peak_tflops("bf16")) if prec and peaks is not None else None
     bw = peaks.total_bandwidth_gb_s if peaks is not None else None

@@ -265,7 +265,8 @@ def offload_split(p: pd.Series, claim_id: str) -> Claim | None:
 def size_trend(pts: pd.DataFrame) -> Claim:
     """Among dense models fully on one device, the fraction of peak rises with the bytes per token (measured
     decode rates only)."""
-    d = pts[(pts["architecture"] == "dense") & (pts["offload"] == "full") & pts["fraction_of_peak"].notna()]
+    # a share above 100 % is not a result (beyond physics: `fraction`'s implausible), so no point of a trend
+    d = pts[(pts["architecture"] == "dense") & (pts["offload"] == "full") & (pts["fraction_of_peak"] <= 1)]
     if "rate_kind" in d:  # a lower-bound rate (vLLM latency, prefill included) is no point of a trend
         d = d[d["rate_kind"] != "lower bound"]
     if "may_fit_in_cache" in d:

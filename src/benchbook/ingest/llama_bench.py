@@ -303,7 +303,9 @@ def _shell_tokens(rest: str) -> list[str]:
 
 
 def _parse_cmd(rest: str) -> dict[str, str]:
-    """Flags of a llama-bench command line: {flag: value} for flags given one value."""
+    """Flags of a llama-bench command line: {flag: value}. llama-bench appends every occurrence of a
+    flag to its list (`-m a.gguf -m b.gguf` runs both models, as `-p 512,1024` runs both lengths), so
+    a flag given twice keeps its values as one comma list: it names no single value."""
     toks = _shell_tokens(rest)
     out: dict[str, str] = {}
     i = 0
@@ -315,7 +317,8 @@ def _parse_cmd(rest: str) -> dict[str, str]:
                 if i + 1 < len(toks) and not (toks[i + 1].startswith("-") and not _NUM_ONLY.match(toks[i + 1]))
                 else ""
             )
-            out[t.lstrip("-")] = val
+            key = t.lstrip("-")
+            out[key] = f"{out[key]},{val}" if out.get(key) and val else val
             i += 2 if val else 1
         else:
             i += 1
