@@ -192,21 +192,24 @@ def _outcome(prep: Prepared, workers: int) -> tuple[dict | None, str, float]:
 def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> None:
     """Execute the chapters in this process, in plain Python; where there are several and two cores,
     a forked copy of this process runs chapters meanwhile, each process taking the next chapter not
-    yet taken (`forked.Shared`: the files they read were read once already, `ingest.once`). A
-    failure becomes the section's reason."""
+    yet taken (`forked.Shared`: the files they read were read once already, `ingest.once`). At most
+    `WORKERS` processes work at once (`forked.cores`): a chapter's figures are drawn by a further
+    copy only on a core the other process has left (its chapters done), so neither core idles
+    while the other ends its last chapter. A failure becomes the section's reason."""
     from benchbook.claims import from_notebook
 
     parallel = WORKERS > 1 and len(preps) > 1 and forked.can_fork()
-    if parallel:  # what both processes import, imported once, before the fork
-        import importlib.util
+    with forked.cores(WORKERS):
+        if parallel:  # what both processes import, imported once, before the fork
+            import importlib.util
 
-        for name in ["benchbook.presentation.plotting", *(f"benchbook.topics.{p.chapter}" for p in preps)]:
-            if importlib.util.find_spec(name) is not None:
-                importlib.import_module(name)
-        done = forked.Shared(len(preps), lambda i: _outcome(preps[i], 1)).results()
-        outcomes = {p.chapter: done[i] for i, p in enumerate(preps)}
-    else:
-        outcomes = {p.chapter: _outcome(p, WORKERS) for p in preps}
+            for name in ["benchbook.presentation.plotting", *(f"benchbook.topics.{p.chapter}" for p in preps)]:
+                if importlib.util.find_spec(name) is not None:
+                    importlib.import_module(name)
+            done = forked.Shared(len(preps), lambda i: _outcome(preps[i], WORKERS)).results()
+            outcomes = {p.chapter: done[i] for i, p in enumerate(preps)}
+        else:
+            outcomes = {p.chapter: _outcome(p, WORKERS) for p in preps}
     by_name = {s.chapter: s for s in sections}
     for prep in preps:
         section = by_name[prep.chapter]

@@ -51,3 +51,52 @@ def test_a_cancelled_copy_is_stopped_and_reaped():
     shared.cancel()
     with pytest.raises(ChildProcessError):  # no such child left: killed and reaped
         os.waitpid(pid, os.WNOHANG)
+
+
+def test_with_no_core_free_this_process_does_every_item():
+    import os
+
+    here = os.getpid()
+    with forked.cores(1):
+        shared = forked.Shared(4, lambda i: os.getpid())
+        assert shared.child is None
+        assert shared.results() == dict.fromkeys(range(4), here)
+
+
+def test_with_a_core_free_a_copy_takes_it_and_gives_it_back_before_it_is_read():
+    import os
+    import time
+
+    with forked.cores(2):
+        shared = forked.Shared(2, lambda i: os.getpid() if i else time.sleep(0.01))
+        assert shared.child is not None
+        assert not forked.take()  # the copy holds the one free core
+        deadline = time.monotonic() + 30
+        while not forked.take():  # its work done, the copy frees the core though nobody read its result yet
+            assert time.monotonic() < deadline, "the copy kept its core after its work"
+            time.sleep(0.01)
+        forked.give()  # (this test's own taking, put back)
+        shared.results()
+
+
+def test_a_process_waiting_for_its_copy_frees_its_core_and_takes_one_back():
+    import time
+
+    def until_a_core_is_free():
+        deadline = time.monotonic() + 30
+        while not forked.take():  # free only once the parent waits in `result`
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    with forked.cores(2):
+        assert forked.take()  # the free core, for the copy
+        child = forked.Forked(until_a_core_is_free, core=True)
+        assert child.result(None) is True
+        assert forked._held  # the parent holds a core again: the one the copy gave back as it ended
+
+
+def test_without_a_count_every_copy_asked_for_is_forked():
+    assert forked.take()
+    assert forked.Shared(2, lambda i: i).child is not None

@@ -123,6 +123,36 @@ def test_figures_drawn_by_two_processes_are_the_figures_drawn_by_one():
     assert svgs[0] == svgs[1] and len(set(svgs[0])) == 3
 
 
+def test_figures_are_drawn_by_a_copy_only_where_a_core_is_free(monkeypatch):
+    import os
+
+    from benchbook import forked
+
+    forks = []
+    fork = os.fork
+    monkeypatch.setattr(os, "fork", lambda: forks.append(1) or fork())
+
+    def notebook():
+        outs = []
+        for n in range(3):
+            fig, ax = plt.subplots()
+            ax.plot([1, 2, 3], [n, 1, 2 * n])
+            outs.append(_glued(f"f{n}", {outputs.FIGURE: fig}))
+        return {"cells": [{"cell_type": "code", "outputs": outs}]}
+
+    with matplotlib.rc_context({"svg.hashsalt": "benchbook"}):
+        busy, free = notebook(), notebook()
+        with forked.cores(1):  # every core at work: this process draws them all
+            outputs.draw(busy, workers=2)
+        assert forks == []
+        with forked.cores(2):
+            outputs.draw(free, workers=2)
+        assert forks == [1]
+    plt.close("all")
+    svgs = [[o["data"][P + "image/svg+xml"] for o in nb["cells"][0]["outputs"]] for nb in (busy, free)]
+    assert svgs[0] == svgs[1] and len(set(svgs[0])) == 3
+
+
 def test_a_rubric_in_glued_myst_is_a_heading_outside_the_outline():
     block = _glued("q", {"text/markdown": "```{rubric} Why weight-only int8 loses\n```"})
     page = _page("```{glue:md} q\n:format: myst\n```\n", block)

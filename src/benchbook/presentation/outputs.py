@@ -156,24 +156,27 @@ class Drawing:
     kernel: made ready for the page (`plotting.finish`), then the SVG a kernel records (`svg`).
 
     With `workers` 2, `start` forks a copy of this process as soon as the cells have left figures
-    waiting (the executor calls it after each cell): the copy draws them on the other core while
-    this process runs the chapter's remaining cells, and `finish` then draws with it, each taking
-    the next figure not yet taken (`forked.Shared`). A figure left waiting after the fork, and
-    every figure with one worker, is drawn here."""
+    waiting (the executor calls it after each cell), where a core is free (`forked.take`: in a
+    report, one no other process of it uses): the copy draws them on that core while this process
+    runs the chapter's remaining cells (its tables), and `finish` then draws with it, each taking
+    the next figure not yet taken (`forked.Shared`). `finish` draws the figures left one by one
+    here, forking a copy for the rest as soon as a core is free (another chapter's process ended
+    its work)."""
 
     def __init__(self, nb: dict, workers: int = 1) -> None:
         self.nb, self.workers = nb, workers
         self.queued: list[tuple[dict, str]] = []
         self.shared = None
 
-    def start(self) -> None:
-        """Start drawing the figures waiting now in a forked copy (once; where two workers may draw)."""
+    def start(self, least: int = 1) -> None:
+        """Start drawing the figures waiting now in a forked copy, where two workers may draw, at
+        least `least` figures wait, a core is free, and no copy is drawing already."""
         from benchbook import forked
 
         if self.shared is not None or self.workers < 2 or not forked.can_fork():
             return
         waiting = _waiting(self.nb)
-        if not waiting:
+        if len(waiting) < least or not waiting or not forked.take():
             return
         import matplotlib.backends.backend_agg  # noqa: F401 - imported before the fork: the copy imports nothing
         import matplotlib.backends.backend_svg  # noqa: F401
@@ -183,7 +186,7 @@ class Drawing:
 
         figures = [(data[key], key) for data, key in waiting]
         self.queued = waiting
-        self.shared = forked.Shared(len(figures), lambda i: _drawn(*figures[i]))
+        self.shared = forked.Shared(len(figures), lambda i: _drawn(*figures[i]), copy=True)
 
     def cancel(self) -> None:
         """Stop the copy where the chapter failed and its figures are not wanted."""
@@ -191,13 +194,21 @@ class Drawing:
             self.shared.cancel()
 
     def finish(self) -> None:
-        """Draw every figure still waiting, in place (with the copy `start` forked, or one forked now)."""
-        self.start()
-        drawn = self.shared.results() if self.shared is not None else {}
-        for i, (data, key) in enumerate(self.queued):
-            data.pop(key)
-            data[key.removesuffix(FIGURE) + "image/svg+xml"] = drawn[i]
-        for data, key in _waiting(self.nb):
+        """Draw every figure still waiting, in place: with a copy where one is drawing or a core is
+        free (`start`), else the next one here."""
+        while True:
+            self.start(least=2)  # once the cells are done, a copy for one figure would only race this process for it
+            if self.shared is not None:
+                drawn = self.shared.results()
+                for i, (data, key) in enumerate(self.queued):
+                    data.pop(key)
+                    data[key.removesuffix(FIGURE) + "image/svg+xml"] = drawn[i]
+                self.shared, self.queued = None, []
+                continue
+            waiting = _waiting(self.nb)
+            if not waiting:
+                return
+            data, key = waiting[0]
             data[key.removesuffix(FIGURE) + "image/svg+xml"] = _drawn(data.pop(key), key)
 
 
