@@ -97,7 +97,9 @@ class Sign:
     name: str
     line: int
     text: str
-    words: str | None = None  # a model written in words that ties to no one model (`Llama 70B`), as written
+    #: the fact as the line writes it where it ties to no one value: a model in words (`Llama 70B`), or one
+    #: of the devices a line names beside another (so a line naming two gives two signs)
+    words: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1307,7 +1309,7 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
         if len(names) > 1:
             for name in names:
                 line, _, raw = next(h for h in hits[source] if h[1] == name)
-                r.signs.append(Sign("device", line, raw.strip()[:200]))
+                r.signs.append(Sign("device", line, raw.strip()[:200], words=name))  # one per device it names
             return
         if names:
             line, name, raw = next(h for h in hits[source] if h[1] == names[0])
