@@ -60,6 +60,23 @@ def test_the_fp8_scripts_line_gives_the_forwards_time_and_its_data_types():
     assert dict(zip(t["backend"], t["dtype"], strict=False)) == {"Flash3": "fp8", "Pytorch": "bf16"}
 
 
+def test_a_method_of_the_fp8_script_named_bf16_is_its_bf16_baseline():
+    # flash_attn/cute/benchmark_flash_attention_fp8.py times FA4-CuTe-BF16 on torch.bfloat16 tensors beside
+    # its FP8 methods: the method's name, not the script's, is the row's precision
+    cute = (
+        "### causal=False, headdim=128, nheads=32, batch=1, seqlen=8192 ###\n"
+        "FA4-CuTe-BF16 fwd: 1802.23 TFLOPs/s, 0.610 ms\n"
+        "FA4-CuTe-FP8 fwd: 2500.00 TFLOPs/s, 0.440 ms\n"
+        "cuDNN-FP8 fwd: 2400.00 TFLOPs/s, 0.458 ms\n"
+    )
+    t = _parse(cute).table
+    assert dict(zip(t["backend"], t["dtype"], strict=False)) == {
+        "FA4-CuTe-BF16": "bf16",
+        "FA4-CuTe-FP8": "fp8",
+        "cuDNN-FP8": "fp8",
+    }
+
+
 def test_heads_come_from_the_banner_else_from_the_scripts_dim():
     printed = _parse(ATTN).table
     assert set(printed["heads"]) == {12} and set(printed["shape_from"]) == {"table"}
@@ -79,7 +96,11 @@ def test_every_figure_on_a_method_line_is_kept_or_rejected(path):
     (p,) = ingest.read_parsed(path)
     lines = path.read_text(encoding="utf-8").splitlines()
     figures = sum(
-        ln.count("TFLOPs/s") + ln.count(" TFLOPS") + ln.count(" ms,") + ln.count("ms, ")
+        ln.count("TFLOPs/s")
+        + ln.count(" TFLOPS")
+        + ln.count(" ms,")
+        + ln.count("ms, ")
+        + bool(re.search(r"\d ms$", ln.rstrip()))  # the CuTe FP8 script ends its line with the time
         for ln in lines
         if " fwd: " in ln
         or " bwd: " in ln

@@ -43,6 +43,7 @@ KEYS = [
     "precision",
     "params_b",
     "active_params_b",
+    "configuration",
 ]
 
 COLUMNS = [
@@ -289,6 +290,29 @@ def comparable(table: pd.DataFrame, column: str) -> tuple[pd.DataFrame, str | No
 def ranked(table: pd.DataFrame, column: str) -> pd.DataFrame:
     """Rows of one scope, cheapest first by `column` (then by run name, never by row order)."""
     return table.sort_values([column, "run"]).reset_index(drop=True)
+
+
+def pooled(table: pd.DataFrame, column: str) -> pd.DataFrame:
+    """Rows of one scope with the repeats of a configuration (`configuration`: a file that measures one
+    configuration several times) pooled into one row: `run` the configuration, `column` the mean of its
+    repeats, `repeats` their number and `lo` / `hi` their range. Repeats are the noise of one
+    configuration, never configurations to rank against each other; a run that repeats nothing is
+    its own row (`repeats` 1)."""
+    if table.empty:
+        return table.assign(
+            repeats=pd.Series(dtype="int64"), lo=pd.Series(dtype="float64"), hi=pd.Series(dtype="float64")
+        )
+    t = table.copy()
+    conf = t["configuration"] if "configuration" in t else pd.Series(None, index=t.index, dtype="object")
+    t["_key"] = conf.where(conf.notna() & (conf.astype(str) != ""), t["run"])
+    rows = []
+    for key, g in t.groupby(["source", "_key"], sort=False, dropna=False):
+        r = g.iloc[0].copy()
+        r["run"] = key[1]
+        r[column] = g[column].mean()
+        r["repeats"], r["lo"], r["hi"] = len(g), g[column].min(), g[column].max()
+        rows.append(r)
+    return pd.DataFrame(rows).drop(columns="_key").reset_index(drop=True)
 
 
 #: Bytes per parameter when the file does not say the weights' precision (16-bit weights).

@@ -104,6 +104,7 @@ def per_run(r: pd.Series, k: int) -> Claim:
 def cheapest(rows: pd.DataFrame, column: str, name: str) -> Claim:
     """The cheapest configuration against the runner-up, within one scope, beyond the tolerance."""
     t, scope, others = energy.comparable(rows, column)
+    t = energy.pooled(t, column)
     order = energy.ranked(t, column) if len(t) else t
     a = order.iloc[0] if len(order) else None
     b = order.iloc[1] if len(order) > 1 else None
@@ -113,6 +114,8 @@ def cheapest(rows: pd.DataFrame, column: str, name: str) -> Claim:
         "noise": SINGLE_RUN_TOLERANCE,
         "a_run": _label(a) if a is not None else None,
         "b_run": _label(b) if b is not None else None,
+        "a_repeats": int(a["repeats"]) if a is not None else None,
+        "b_repeats": int(b["repeats"]) if b is not None else None,
         "n_runs": len(order),
         "scope": scope,
         "scope_words": SCOPES.get(scope, scope) if scope else None,
@@ -134,6 +137,7 @@ def cheapest(rows: pd.DataFrame, column: str, name: str) -> Claim:
 def spread(rows: pd.DataFrame) -> Claim:
     """The costliest configuration against the cheapest, within one scope."""
     t, scope, others = energy.comparable(rows, "j_per_output_token")
+    t = energy.pooled(t, "j_per_output_token")
     order = energy.ranked(t, "j_per_output_token") if len(t) else t
     lo = order.iloc[0] if len(order) > 1 else None
     hi = order.iloc[-1] if len(order) > 1 else None
@@ -143,6 +147,8 @@ def spread(rows: pd.DataFrame) -> Claim:
         "noise": SINGLE_RUN_TOLERANCE,
         "a_run": _label(hi) if hi is not None else None,
         "b_run": _label(lo) if lo is not None else None,
+        "a_repeats": int(hi["repeats"]) if hi is not None else None,
+        "b_repeats": int(lo["repeats"]) if lo is not None else None,
         "scope": scope,
         "scope_words": SCOPES.get(scope, scope) if scope else None,
         "other_scopes": [SCOPES.get(s, s) for s in others],

@@ -34,6 +34,9 @@ SETTINGS = {
     "precision": "str",
     "params_b": "float64",
     "active_params_b": "float64",
+    # the configuration a run repeats where the file measures one configuration several times (its runs
+    # then are repeats, numbered in `run`); empty where each run is its own configuration
+    "configuration": "str",
 }
 
 #: Where an energy or power figure was measured, and how a page names it.

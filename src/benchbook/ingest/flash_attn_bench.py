@@ -61,6 +61,21 @@ _SNIFF = re.compile(
 _PASSES = {"fwd": "fwd", "bwd": "bwd", "fwd + bwd": "fwd_bwd"}
 _MODES = {"fwd": "fwd", "bwd": "bwd", "fwd_bwd": "fwd_bwd"}
 
+#: A method of an FP8 script whose name says its 16-bit type (`FA4-CuTe-BF16`).
+_SIXTEEN_BIT = re.compile(r"(?i)(?<![a-z0-9])(bf16|fp16)(?![a-z0-9])")
+
+
+def _fp8_script_dtype(label: str) -> str:
+    """The data type of one method of an FP8 benchmark script: PyTorch's reference runs bf16, and the
+    CuTe script's `FA4-CuTe-BF16` is its bf16 baseline (`torch.bfloat16` tensors; only `FA4-CuTe-FP8`
+    and `cuDNN-FP8` cast them to FP8), so a name that says BF16 or FP16 is that type; every other
+    method (`Flash3`, `cuDNN`, `FA4-CuTe-FP8`) runs FP8. The script's name says only that FP8 methods
+    may be present."""
+    if label == "Pytorch":
+        return "bf16"
+    m = _SIXTEEN_BIT.search(label)
+    return m[1].lower() if m else "fp8"
+
 
 def sniff(text: str | Lines) -> bool:
     """True when a flash-attention banner (`### causal=..., headdim=... ###`) is followed by a method's line."""
@@ -112,7 +127,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             parts = list(_PART.finditer(tf["rest"]))
             timed = any(x["unit"] == "ms" for x in parts)
             # the FP8 scripts print the forward's time beside its TFLOP/s; PyTorch's reference there runs bf16
-            dtype = ("bf16" if label == "Pytorch" else "fp8") if timed else "fp16"
+            dtype = _fp8_script_dtype(label) if timed else "fp16"
             current = "fwd"
             for x in parts:
                 current = _PASSES[x["pass"]] if x["pass"] else current

@@ -1,7 +1,7 @@
 """The CSV that ap461719/Benchmarking-Energy-Consumption-LLMs writes (`results/*metrics_output.csv`): one row
 per configuration of a Transformers `generate()` benchmark whose energy Zeus measured, in the energy contract.
 
-What the columns are (the repository's `scripts/evaluate.py` and `utils/testing.py`, two schemas):
+What the columns are (the repository's `scripts/evaluate.py` and `utils/testing.py`, three schemas):
 
 * `Energy_J`: Zeus's `Measurement.total_energy` of a window around the `generate()` calls of the row, over
   one GPU (`ZeusMonitor(gpu_indices=[torch.cuda.current_device()])`): the GPU's energy (scope gpu); summed
@@ -17,11 +17,19 @@ What the columns are (the repository's `scripts/evaluate.py` and `utils/testing.
   carbon intensity the script sets by hand (1 gCO2eq/kWh where it does), not a measured emission: set
   aside. `Memory_MB`: the peak allocated memory, not part of the energy contract.
 
+* The first schema (`scripts/results/results_output.csv`, May 2025) writes no `Energy_J`: its
+  `Energy_per_OutputToken` is `round(energy / num_output_tokens, 4)` of the same Zeus `total_energy`, so
+  the energy is that times `Output_Tokens` (to the rounding, 0.00005 J a token); `Energy_per_InputToken`
+  divides the same energy by the padded input tokens (set aside); `Carbon_Emissions_g` is the energy at the
+  script's carbon intensity (set aside); `Batch_Number` numbers the batches of prompts one configuration
+  ran, each its own window: the rows of one configuration are its repeats.
+
 A row names its configuration by the columns that vary between the file's rows (`Quantization`,
 `Batch_Size`, `Dataset`, the lengths, the model); the later schema writes no length column, its sweeps of
 the prompt and output length show only in the token counts (the prompt padded to its length), so there
 those counts name the configuration too. A configuration met again is numbered by its row (`row 2`): the
-later schema's suites each rerun the baseline, the earlier one writes a row per batch of prompts. No device
+later schema's suites each rerun the baseline, the earlier and the first write a row per batch of prompts;
+those rows are repeats of one configuration (`configuration`), never configurations of their own. No device
 is named.
 """
 
@@ -36,7 +44,12 @@ from benchbook.ingest.text import Lines, csv_rows, head, split_n
 NAME = "zeus-llm-csv"
 
 _REQUIRED = ("Model", "Latency_sec", "Energy_J")
-_SNIFF = re.compile(r"^Model,(?=.*\bLatency_sec\b)(?=.*\bEnergy_J\b)(?=.*\bOutput_(?:Tokens|Length)\b).*$", re.M)
+#: The first schema's energy: per output token, times the output tokens.
+_PER_TOKEN = ("Model", "Latency_sec", "Energy_per_OutputToken", "Output_Tokens")
+_SNIFF = re.compile(
+    r"^Model,(?=.*\bLatency_sec\b)(?=.*\b(?:Energy_J|Energy_per_OutputToken)\b)(?=.*\bOutput_(?:Tokens|Length)\b).*$",
+    re.M,
+)
 #: Columns naming a configuration, in the order a label says them.
 _CONFIG = ("Model", "Quantization", "Dataset", "Batch_Size", "Context_Window", "Prompt_Length", "Output_Length")
 _SET_ASIDE = {
@@ -45,6 +58,8 @@ _SET_ASIDE = {
     "Energy_per_OutputToken": "the script's Energy_J / Output_Tokens: recomputable",
     "Input_Tokens": "the prompt tokens as the script counts them (with padding in its later schema): not the prompt's own",
     "Carbon_gCO2eq": "the energy at a carbon intensity the script sets by hand: not a measured emission",
+    "Carbon_Emissions_g": "the energy at a carbon intensity the script sets: not a measured emission",
+    "Batch_Number": "the batch of prompts a row measured: rows of one configuration are its repeats, numbered by row",
     "Memory_MB": "peak allocated memory: not part of the energy contract",
 }
 ZERO_POWER = "the script's 0.0 where Zeus's Measurement carries no power samples: its fallback, not a measurement"
@@ -76,17 +91,23 @@ def parse(text: str | Lines, source: str) -> Parsed:
     top = next((k for k, s in enumerate(lines) if s.strip()), 0)  # blank lines above the header (a preamble)
     rows = csv_rows(lines[top:], source, top + 1)
     header = [h.strip().lstrip("\ufeff") for h in rows[0]] if rows else []
-    if not all(c in header for c in _REQUIRED):
+    per_token = "Energy_J" not in header
+    if not all(c in header for c in (_PER_TOKEN if per_token else _REQUIRED)):
         raise ParseError(source, top + 1, f"expected the columns {', '.join(_REQUIRED)} (the Zeus benchmark CSV)")
     data = []
     for i, cells in enumerate(rows[1:], start=top + 2):
         if len(cells) != len(header):
             raise ParseError(source, i, f"expected {len(header)} cells, found {len(cells)}")
         data.append((i, dict(zip(header, (c.strip() for c in cells), strict=True))))
-    # the later schema (Power_W) writes its length sweeps only as token counts: those name the configuration
-    config = (*_CONFIG, "Input_Tokens", "Output_Tokens") if "Power_W" in header else _CONFIG
+    # a schema with no length column (the first and the later, Power_W) writes its length sweeps only as
+    # token counts: those name the configuration
+    lengths = ("Prompt_Length", "Output_Length")
+    config = _CONFIG if any(c in header for c in lengths) else (*_CONFIG, "Input_Tokens", "Output_Tokens")
     varying = [c for c in config if c in header and len({r[c] for _, r in data}) > 1]
     records, rejects, cells_read, seen = [], [], 0, {}
+    times = {}
+    for _, row in data:
+        times[_label(row, varying)] = times.get(_label(row, varying), 0) + 1
     for i, row in data:
         label = _label(row, varying)
         seen[label] = seen.get(label, 0) + 1
@@ -102,6 +123,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             request_rate=None,
             interval="run",
             precision=row.get("Quantization") or None,
+            configuration=label if times[label] > 1 else None,
         )
 
         def keep(metric, value, unit, scope=None, stat="value", note=None, line=i, base=base):
@@ -116,6 +138,15 @@ def parse(text: str | Lines, source: str) -> Parsed:
             cells_read += 1
             if col == "Energy_J":
                 keep("energy", v, "J", scope="gpu", note="Zeus Measurement.total_energy over one GPU")
+            elif col == "Energy_per_OutputToken" and per_token and number(row["Output_Tokens"]):
+                keep(
+                    "energy",
+                    v * number(row["Output_Tokens"]),
+                    "J",
+                    scope="gpu",
+                    note="Energy_per_OutputToken x Output_Tokens: the script's Zeus Measurement.total_energy over "
+                    "one GPU, divided by the output tokens and rounded to 4 decimals",
+                )
             elif col == "Latency_sec":
                 keep("duration", v, "s")
             elif col == "Output_Tokens":
