@@ -126,11 +126,13 @@ def _timed_steps(sw: pd.DataFrame) -> pd.Series:
     return sw.get("timed", pd.Series(None, index=sw.index, dtype=object)).eq(STEP)
 
 
-def device_sentence(peaks, params: dict, sources: dict, totals: dict | None = None, named=None) -> str:
+def device_sentence(peaks, params: dict, sources: dict, totals: dict | None = None, named=None, untied=None) -> str:
     """Which device and model size the roofline uses, and where each comes from; for a mixture of
     experts (`totals`: its total parameters) the total and the active count the roofline uses
-    (`named`: what the input says of a device none was taken from)."""
+    (`named`: what the input says of a device none was taken from; `untied`: the models it names but
+    ties to no run, `analysis.serving.untied_models`, so that an unsized model is not said unnamed)."""
     totals = totals or {}
+    untied = [list(u) for u in untied or []]
     # a model the output does not name is said once ("names no model") unless a parameter sizes it
     sizes = [
         {"model": m, "params_b": b, "source": sources.get(m), "total_b": totals.get(m)}
@@ -138,7 +140,7 @@ def device_sentence(peaks, params: dict, sources: dict, totals: dict | None = No
         if m or b
     ]
     if peaks is None:
-        return _say("device", known=False, sizes=sizes, **_named(named))
+        return _say("device", known=False, sizes=sizes, untied=untied, **_named(named))
     return _say(
         "device",
         known=True,
@@ -147,6 +149,7 @@ def device_sentence(peaks, params: dict, sources: dict, totals: dict | None = No
         bandwidth_gb_s=peaks.total_bandwidth_gb_s,
         tflops=dict(peaks.tflops),
         sizes=sizes,
+        untied=untied,
         variants=[list(v) for v in getattr(peaks, "variants", ())],
     )
 
