@@ -152,3 +152,13 @@ def test_a_mixture_of_experts_is_sized_by_its_total_and_its_active_parameters_na
     assert batch.moe_total("mixtral-8x7b", "printed") is None
     dense = show.device_sentence(None, {"llama2-70b": 68.98}, {"llama2-70b": "table"}, {"llama2-70b": None})
     assert "llama2-70b: 68.98 B parameters (" in dense and "active" not in dense
+
+
+def test_a_model_named_only_in_words_no_table_row_fits_is_unsized_not_unnamed():
+    # the MI100 thread (Said-Akbar/triton-gcn5#3): `llama 8b` and `Qwen 7B` in prose, neither one table row
+    words = [["llama 8b", 18, "words"], ["Qwen 7B", 33, "words"]]
+    said = show.device_sentence(None, {}, {}, untied=words)
+    assert "names no model this page can size (`llama 8b` (line 18) and `Qwen 7B` (line 33)" in said
+    assert "names no model," not in said
+    # the other way: nothing named at all keeps "names no model"
+    assert "The output names no model, so its size is unknown" in show.device_sentence(None, {}, {})

@@ -982,3 +982,11 @@ def test_a_title_label_before_a_name_the_file_writes_alone_is_the_writers_not_th
     # the other way: a leading word of the model table's names is the model's own (`Meta-Llama-3-70B`)
     text = "# Meta-Llama-3-70B-Instruct on two GPUs\n\nWe served Llama-3-70B-Instruct with vLLM.\n"
     assert filled(text) == "Meta-Llama-3-70B-Instruct"
+
+
+def test_a_dtype_right_after_a_model_named_in_words_is_its_precision():
+    # real: Said-Akbar/triton-gcn5#3, the line under two `Throughput:` lines
+    c = _read("When I use : export X=0\nI got: Throughput: 7.77 requests/s\n\nIt's Qwen 7B 2.5，bf16.\n")
+    assert [f.value for f in c.get("precision")] == ["bf16"]
+    # the other way: a dtype elsewhere in the sentence, not behind the model's name, is none
+    assert not _read("Qwen 7B was slow; the bf16 kernels are to blame.\n").get("precision")

@@ -476,6 +476,9 @@ _MODEL_QUANT = re.compile(
 )
 #: The quantization scheme `_MODEL_QUANT` reads after a model's name, written after a name in words too.
 _SCHEME_AFTER = r"[-_ ](W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|FP4|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
+#: A dtype written right after a model named in words, its version between them or not, behind a comma
+#: (`Qwen 7B 2.5，bf16`, `Llama 70B, fp16`): the sentence gives the model's weights that dtype.
+_DTYPE_AFTER = r"(?:\s+v?\d+(?:\.\d+)?)?\s*[,，]\s*(bf16|fp16|fp32|bfloat16|float16|float32|fp8|int8|int4)\b"
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
@@ -1165,6 +1168,10 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     if named or phrases:
         words = ", ".join(named) if named else _as_written(phrases[0], bare)
         r.signs.append(Sign("model", i, line.strip()[:200], words=words))
+        if not named and len(phrases) == 1:  # `It's Qwen 7B 2.5，bf16.`: the dtype the sentence gives the model
+            m = re.search(re.escape(words) + _DTYPE_AFTER, text, re.I)
+            if m:
+                r.add("precision", m.group(1), i, source, line)
 
 
 def _table_words(text: str) -> str:

@@ -128,13 +128,21 @@ def _timed_steps(sw: pd.DataFrame) -> pd.Series:
 
 
 def device_sentence(
-    peaks, params: dict, sources: dict, totals: dict | None = None, named=None, split: dict | None = None
+    peaks,
+    params: dict,
+    sources: dict,
+    totals: dict | None = None,
+    named=None,
+    split: dict | None = None,
+    untied=None,
 ) -> str:
     """Which device and model size the roofline uses, and where each comes from; for a mixture of
     experts (`totals`: its total parameters) the total and the active count the roofline uses
     (`named`: what the input says of a device none was taken from; `split`: runs over several GPUs
-    split in a way not stated, `analysis.batch.split_unstated`)."""
+    split in a way not stated, `analysis.batch.split_unstated`; `untied`: the models it names but
+    ties to no run, `analysis.serving.untied_models`, so that an unsized model is not said unnamed)."""
     totals = totals or {}
+    untied = [list(u) for u in untied or []]
     # a model the output does not name is said once ("names no model") unless a parameter sizes it
     sizes = [
         {"model": m, "params_b": b, "source": sources.get(m), "total_b": totals.get(m)}
@@ -142,9 +150,9 @@ def device_sentence(
         if m or b
     ]
     if split:
-        return _say("device", known=False, sizes=sizes, split=list(split["device_split"]))
+        return _say("device", known=False, sizes=sizes, split=list(split["device_split"]), untied=untied)
     if peaks is None:
-        return _say("device", known=False, sizes=sizes, **_named(named))
+        return _say("device", known=False, sizes=sizes, untied=untied, **_named(named))
     return _say(
         "device",
         known=True,
@@ -153,6 +161,7 @@ def device_sentence(
         bandwidth_gb_s=peaks.total_bandwidth_gb_s,
         tflops=dict(peaks.tflops),
         sizes=sizes,
+        untied=untied,
         variants=[list(v) for v in getattr(peaks, "variants", ())],
     )
 

@@ -144,6 +144,7 @@ def page(res: Result) -> Page:
             {m: batch.moe_total(m, s[1]) for m, s in res.sizes.items()},
             res.named,
             res.split,
+            res.untied,
         ),
         offline_sentence=show.offline_sentence(res.offline, res.peaks, res.paced),
         floor=show.floor_sentence(res.floor, getattr(res.peaks, "device", None), size_assumed),
