@@ -581,7 +581,13 @@ def own_slos(own: pd.DataFrame, applies: bool = True) -> Claim:
             share_hi=_f(w["share_hi"]),
             rate=_f(w["request_throughput"]),
             target=_f(w.get("target_qps")),
+            samples_per_query=_f(w.get("samples_per_query")) if w.get("scenario") == "MultiStream" else None,
         )
+        # a SingleStream or MultiStream run is judged on a percentile of its query latency (its result
+        # line, loadgen/test_settings.h), the latency Additional Stats prints at that percentile
+        p = _f(w.get("result_percentile"))
+        if p is not None:
+            ev.update(result_percentile=p, result_latency=_f(w.get(f"e2el_p{p:g}")))
     rule = (
         "the percentiles the output prints against the limits it states for its own scenario (union bound); "
         "LoadGen checks them in the Server scenario only"

@@ -24,8 +24,13 @@ constraint checks and early-stopping lines go to `checks`. LoadGen prints the li
 `target_latency (ns)` for a benchmark judged on its sample latency (SDXL, GPT-J), else
 `ttft_latency (ns)` and `tpot_latency (ns)` (`use_token_latencies`, the LLMs), in every scenario;
 `PerformanceSummary::PerfConstraintsMet` (loadgen/results.cc) checks them in the Server scenario
-only, at `target_latency_percentile`, which the summary does not print. Test parameters other than these are
-configuration, not measurements, and are not cells. Counting (cells_read == kept + rejected): every
+only, at `target_latency_percentile`, which the summary does not print; a limit printed as 0 is unset
+(a SingleStream or MultiStream run has none). `samples_per_query` is kept: a MultiStream query's samples,
+sent together, the next query only when they have all completed (loadgen/test_settings.h). Test
+parameters other than these are configuration, not measurements, and are not cells. A SingleStream or
+MultiStream summary opens with its result, `90th percentile latency (ns)` or `99.0th percentile latency
+(ns)`: its percentile is kept (`result_percentile`) and the cell set aside, Additional Stats printing
+the same latency at that percentile. Counting (cells_read == kept + rejected): every
 number of the first two sections is a cell (P97 and P99.9 keep their ranks: `core.percentile`); the Server summary repeats `Completed tokens per second` in Additional Stats, and the
 repeat is reported as a duplicate by the common screen.
 """
@@ -48,6 +53,8 @@ SETTINGS = {
     "model": "str",
     "result": "str",
     "target_qps": "float64",
+    "samples_per_query": "float64",
+    "result_percentile": "float64",
     "latency_limit_ms": "float64",
     "ttft_limit_ms": "float64",
     "tpot_limit_ms": "float64",
@@ -101,6 +108,10 @@ LIMITS = {
     "ttft_latency (ns)": "ttft_limit_ms",
     "tpot_latency (ns)": "tpot_limit_ms",
 }
+#: The result line of a scenario judged on a latency percentile (SingleStream, MultiStream): `90th percentile
+#: latency (ns)` (LoadGen 0.5-1.x) or `99.0th percentile latency (ns)`, the same latency Additional Stats
+#: prints again at that percentile (loadgen/results.cc).
+RESULT_RE = re.compile(r"^(?P<p>\d+(?:\.\d+)?)th percentile latency \(ns\)$", re.IGNORECASE)
 #: A SUT name that carries the benchmark's model, as NVIDIA's harness names its SUTs
 #: (`llama2-70b-Offline-SUT`, `mixtral-8x7b-Server-SUT`); the reference harness's `PySUT` names none.
 SUT_MODEL_RE = re.compile(
@@ -166,9 +177,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
             continue
         if section == "Test Parameters Used":
             m = ROW_RE.match(s)
-            if m and m["label"] == "target_qps":
-                settings["target_qps"] = float(m["value"])
-            elif m and m["label"] in LIMITS:
+            if m and m["label"] in ("target_qps", "samples_per_query"):
+                settings[m["label"]] = float(m["value"])
+            elif m and m["label"] in LIMITS and float(m["value"]) > 0:  # 0: the scenario has no such limit
                 settings[LIMITS[m["label"]]] = float(m["value"]) / 1e6
             elif e := ERRORS_RE.match(s):
                 settings.update(errors_logged=0.0 if e["n"].lower() == "no" else float(e["n"]), errors_line=float(ln))
@@ -211,6 +222,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
                     rejects.append((ln, s, f"percentile P{st['p']} is no rank between 0 and 100"))
                     continue
             records.append(dict(line=ln, metric=kind, statistic=stat, value=value / 1e6, unit="ms", note=NS_NOTE))
+        elif res := RESULT_RE.match(label):
+            settings["result_percentile"] = float(res["p"])
+            rejects.append(
+                (ln, s, "the scenario's result, the latency Additional Stats prints again at this percentile")
+            )
         elif label in WITHOUT_OVERHEAD:
             rejects.append((ln, s, "1 / the mean latency (LoadGen's SingleStream), a latency restated, not a rate"))
         else:
