@@ -549,6 +549,20 @@ def failed(r: pd.DataFrame) -> Claim:
             loadgen_errors=_f(logged.sum()) if len(logged) == len(r) else None,
             loadgen_errors_line=_f(lines.iloc[0]) if len(r) == 1 and len(lines) else None,
         )
+    # GuideLLM's 0.5+ console prints no request counts but the token totals of completed, incomplete
+    # and errored requests (its Run Summary, console.py): a request adds its prompt tokens to the
+    # incomplete total only if it was cut off, so a non-zero total there is at least one such request
+    cut = [c for c in ("incomplete_input_tokens", "incomplete_output_tokens") if c in r]
+    if len(r) and not len(known) and cut and bool(r[cut].fillna(0).gt(0).any(axis=None)):
+        errored = [c for c in ("errored_input_tokens", "errored_output_tokens") if c in r]
+        lines = r["line"].dropna() if "line" in r else r.iloc[0:0]
+        ev.update(
+            cut_runs=int(r[cut].fillna(0).gt(0).any(axis=1).sum()),
+            cut_input_tokens=_f(r[cut[0]].sum()) if cut[0] == "incomplete_input_tokens" else None,
+            cut_output_tokens=_f(r["incomplete_output_tokens"].sum()) if "incomplete_output_tokens" in r else None,
+            errored_tokens=_f(r[errored].sum().sum()) if errored else None,
+            cut_line=_f(lines.iloc[0]) if len(r) == 1 and len(lines) else None,
+        )
     rule = "requests the output counts as failed (GuideLLM: errored and incomplete, told apart), in the runs whose output counts them"
     return make("failed", "anomaly", rule, ev)
 
