@@ -61,6 +61,7 @@ RUN_KEYS = [
     "target_qps",
     "samples_per_query",
     "result_percentile",
+    "loadgen_file",
     "latency_limit_ms",
     "ttft_limit_ms",
     "tpot_limit_ms",
@@ -1189,7 +1190,7 @@ def _launches_another(ctx, fact, models: set[str]) -> bool:
 
 
 #: Run names a parser gives when the output names none: a position in the file, not a setting.
-PLACEHOLDER = re.compile(r"(?i)^(?:json(?: line)? \d+|block \d+|report \d+|results?|summary)$")
+PLACEHOLDER = re.compile(r"(?i)^(?:json(?: line)? \d+|block \d+|report \d+|results?|summary|detail log)$")
 
 
 def settings_label(row: pd.Series, varying=()) -> str:

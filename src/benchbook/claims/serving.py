@@ -544,8 +544,10 @@ def failed(r: pd.DataFrame) -> Claim:
     loadgen = len(logged) == len(r) or ("scenario" in r and bool(r["scenario"].notna().all()))
     if len(r) and not len(known) and loadgen:
         lines = r["errors_line"].dropna() if "errors_line" in r else r.iloc[0:0]
+        files = r["loadgen_file"].dropna().unique() if "loadgen_file" in r else []
         ev.update(
             loadgen=True,
+            loadgen_file=str(files[0]) if len(files) == 1 else None,
             loadgen_errors=_f(logged.sum()) if len(logged) == len(r) else None,
             loadgen_errors_line=_f(lines.iloc[0]) if len(r) == 1 and len(lines) else None,
         )

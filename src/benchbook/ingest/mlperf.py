@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 import re
 
+from benchbook.ingest import mlperf_detail
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, percentile, register
 from benchbook.ingest.text import Lines, head, search, split_n
 
@@ -55,6 +56,7 @@ SETTINGS = {
     "target_qps": "float64",
     "samples_per_query": "float64",
     "result_percentile": "float64",
+    "loadgen_file": "str",
     "latency_limit_ms": "float64",
     "ttft_limit_ms": "float64",
     "tpot_limit_ms": "float64",
@@ -71,6 +73,7 @@ METRICS = {
     "e2el": "ms: sample latency (printed in ns)",
     "ttft": "ms: first-token latency (printed in ns)",
     "tpot": "ms: time per output token (printed in ns)",
+    "completed": "req: queries completed, one sample each (Server, SingleStream; the detail log's result_query_count)",
 }
 
 BANNER_RE = re.compile(r"^={20,}\s*$")
@@ -130,7 +133,8 @@ TITLELESS_RE = re.compile(r"^[ \t]*={20,}[ \t]*\n[ \t]*SUT name\s*:[^\n]*\n[ \t]
 def sniff(text: str | Lines) -> bool:
     start = head(text, 4000)
     return (
-        ("MLPerf Results Summary" in start[:2000] and "Scenario" in start)
+        mlperf_detail.sniff(text)
+        or ("MLPerf Results Summary" in start[:2000] and "Scenario" in start)
         or search(PASTED_RE, text)
         or search(TITLELESS_RE, text)
     )
@@ -145,6 +149,9 @@ def _titleless(lines) -> int | None:
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
+    if mlperf_detail.sniff(text):
+        records, rejects, messages = mlperf_detail.read(text, source)
+        return finish(TOOL, source, records, rejects, messages, version="detail log")
     lines = split_n(text)
     head = next((i for i, s in enumerate(lines) if s.strip() == "MLPerf Results Summary"), None)
     messages = []
@@ -159,6 +166,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         raise ParseError(source, 1, "no 'MLPerf Results Summary' banner: not a LoadGen mlperf_log_summary.txt")
     settings = {k: None for k in ("run", "scenario", "mode", "sut", "model", "result", "checks")}
     settings.update(run="summary", target_qps=math.nan, parameters_line=math.nan, errors_logged=math.nan)
+    settings.update(loadgen_file="summary")
     settings.update(errors_line=math.nan)
     settings.update(dict.fromkeys(LIMITS.values(), math.nan))
     checks: list[str] = []
@@ -248,7 +256,7 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="MLPerf Inference LoadGen mlperf_log_summary.txt (LLM Server / Offline)",
+        description="MLPerf Inference LoadGen mlperf_log_summary.txt or mlperf_log_detail.txt",
         command="an MLPerf Inference LLM benchmark run through LoadGen (writes mlperf_log_summary.txt)",
         metrics=METRICS,
     )
