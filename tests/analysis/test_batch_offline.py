@@ -45,14 +45,29 @@ def test_a_server_summary_is_said_to_be_paced_not_to_set_a_batch():
     none = batch.offline_points(batch.offline_runs(table(OFFLINE)).iloc[0:0], {}, None)
     assert batch.paced_scenarios(table(SERVER)) == ["Server"] and batch.paced_scenarios(table(OFFLINE)) == []
     server = show.offline_sentence(none, None, batch.paced_scenarios(table(SERVER)))
-    assert "Server summary sends requests over time" in server and "sets a batch size" not in server
+    assert "Server run sends queries over time, at a target rate" in server and "sets a batch size" not in server
     assert "sets a batch size; none stands alone" in show.offline_sentence(none, None, [])
     both = table(OFFLINE), table(SERVER)
     mixed = pd.concat(both, ignore_index=True)
     text = show.offline_sentence(
         batch.offline_points(batch.offline_runs(mixed), {}, None), None, batch.paced_scenarios(mixed)
     )
-    assert "23,515 output tok/s" in text and "Server summary paces requests" in text
+    assert "23,515 output tok/s" in text and "Server run sends queries over time, at a target rate" in text
+
+
+def test_a_stream_scenario_is_said_to_send_each_query_when_the_last_completes_not_at_a_rate():
+    """LoadGen's SingleStream and MultiStream issue the next query only when the last has completed
+    (loadgen/test_settings.h): no target rate is said of them, as it is of a Server run."""
+    none = batch.offline_points(batch.offline_runs(table(OFFLINE)).iloc[0:0], {}, None)
+    multi = table(
+        config.FIXTURES_DIR / "mlperf-loadgen" / "amitashnanda_v51_m1pro_onnxruntime_resnet50_multistream_summary.txt"
+    )
+    assert batch.paced_scenarios(multi) == ["MultiStream"]
+    text = show.offline_sentence(none, None, ["MultiStream"])
+    assert "MultiStream run sends queries over time, each when the last has completed" in text
+    assert "target rate" not in text
+    both = show.offline_sentence(none, None, ["Server", "SingleStream"])
+    assert "at a target rate or each when the last has completed" in both
 
 
 def test_latency_run_is_one_batch_point_with_its_new_tokens():

@@ -761,3 +761,25 @@ def test_a_singlestream_run_has_one_request_in_flight_and_no_request_rate_from_i
     assert "this SingleStream run is not held to them" in c.text and "does not give rate" not in c.text
     server, _ = serving.load([fix / "amd_mi300x_llama2_70b_server_summary.txt"])
     assert server["max_concurrency"].isna().all() and server["request_rate"].tolist() == [73.5]
+
+
+def test_a_multistream_run_has_one_query_of_samples_in_flight_and_is_judged_on_its_latency_percentile(tmp_path):
+    """LoadGen's MultiStream issues a query of `samples_per_query` samples and the next only when they have
+    all completed (loadgen/test_settings.h): 8 requests in flight at most, no request rate from its
+    target_qps (25000), no latency limit from its unset `target_latency (ns): 0`; the verdict names its
+    result, the 99th-percentile query latency. A MultiStream summary cut before its Test Parameters keeps
+    no cap it does not print."""
+    from benchbook import config
+
+    fix = config.FIXTURES_DIR / "mlperf-loadgen" / "amitashnanda_v51_m1pro_onnxruntime_resnet50_multistream_summary.txt"
+    multi, _ = serving.load([fix])
+    assert multi["max_concurrency"].tolist() == [8.0] and np.isinf(multi["request_rate"]).all()
+    c = say(cs.own_slos(serving.own_slo_bounds(multi)))
+    assert c.status == "shown" and "LoadGen calls this MultiStream run VALID" in c.text
+    assert "its result is the 99th-percentile latency, 364.1 ms, each query 8 samples" in c.text
+    assert "at most 0 s" not in c.text and "does not give rate" not in c.text
+    text = fix.read_text()
+    cut = tmp_path / "multistream_summary_cut.txt"
+    cut.write_text(text[: text.index("Test Parameters Used")])
+    short, _ = serving.load([cut])
+    assert short["max_concurrency"].isna().all() and np.isinf(short["request_rate"]).all()

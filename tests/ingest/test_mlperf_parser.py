@@ -248,3 +248,23 @@ def test_a_summary_pasted_from_below_its_title_is_read_from_its_sut_line():
     assert "no 'MLPerf Results Summary' title" in p.messages[0]
     # a banner over a `SUT name :` line with no Scenario line under it is no LoadGen summary
     assert TOOL not in ingest.detect("=" * 48 + "\nSUT name : PySUT\nModel : llama\nTokens per second: 3\n")
+
+
+MULTI = FIX / "amitashnanda_v51_m1pro_onnxruntime_resnet50_multistream_summary.txt"
+
+
+def test_a_stream_scenarios_result_line_its_query_size_and_an_unset_limit():
+    """A MultiStream summary's first line is its result, the 99th-percentile query latency that Additional
+    Stats prints again (set aside with that reason, its percentile kept); `samples_per_query` is the
+    size of each query; `target_latency (ns): 0` is no limit (loadgen/test_settings.h: a stream scenario
+    is judged on a latency percentile, not against a limit). A Server run's limits are still read."""
+    p = parsed(MULTI)
+    t = p.table
+    assert set(t["result_percentile"]) == {99.0} and set(t["samples_per_query"]) == {8.0}
+    assert t["latency_limit_ms"].isna().all()
+    assert any("the scenario's result" in r for r in p.rejected["reason"])
+    assert cell(t, "e2el", "p99")["value"] == 364.079667
+    single = parsed(FIX / "mlperf_issue871_tflite_resnet50_singlestream_xavier.md").table
+    assert set(single["result_percentile"]) == {90.0}
+    server = parsed(FIX / "google_tpu_v6x4_sdxl_server_summary.txt").table
+    assert set(server["latency_limit_ms"]) == {20000.0} and server["result_percentile"].isna().all()

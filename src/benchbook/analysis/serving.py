@@ -60,6 +60,9 @@ RUN_KEYS = [
     "scenario",
     "result",
     "target_qps",
+    "samples_per_query",
+    "result_percentile",
+    "loadgen_file",
     "latency_limit_ms",
     "ttft_limit_ms",
     "tpot_limit_ms",
@@ -135,16 +138,19 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide = pd.concat([wide, pd.DataFrame(np.nan, index=wide.index, columns=absent)], axis=1).copy()  # one block
     wide["order"] = np.arange(len(wide))
     scenario = wide["scenario"].astype(object)
-    # MLPerf SingleStream issues the next query only when the last has completed (loadgen's
-    # max_async_queries 1): one request in flight, sent as fast as that cap allows
+    # MLPerf SingleStream and MultiStream issue the next query only when the last has completed
+    # (loadgen/test_settings.h, max_async_queries 1): a SingleStream query is one sample, a MultiStream
+    # one `samples_per_query` samples, so that many requests in flight, sent as fast as that cap allows
     single = scenario == "SingleStream"
-    wide["max_concurrency"] = wide["max_concurrency"].astype(float).mask(single & wide["max_concurrency"].isna(), 1.0)
+    per_query = wide["samples_per_query"].astype(float)
+    cap = pd.Series(np.where(single, 1.0, np.where(scenario == "MultiStream", per_query, np.nan)), index=wide.index)
+    wide["max_concurrency"] = wide["max_concurrency"].astype(float).fillna(cap)
     for name in ("request_rate", "max_concurrency", "e2el"):
         wide[f"{name}_recorded"] = recorded(wide, name)
     # MLPerf Server issues queries at target_qps (Poisson); Offline issues every sample at t=0 in one
     # query, its target_qps only sizing that query (LoadGen's mlperf.conf): all at once, no finite rate;
-    # SingleStream's target_qps only sizes its run too (the expected query count)
-    qps = wide["target_qps"].astype(float).mask(scenario.isin(["Offline", "SingleStream"]), np.inf)
+    # SingleStream's and MultiStream's target_qps only size their runs too (the expected query count)
+    qps = wide["target_qps"].astype(float).mask(scenario.isin(["Offline", "SingleStream", "MultiStream"]), np.inf)
     wide["request_rate"] = wide["request_rate"].astype(float).fillna(qps)
     # a Server summary pasted without its Test Parameters still prints the rate LoadGen scheduled its
     # queries at (`Scheduled samples per second`): the offered load, never an all-at-once run
@@ -1249,7 +1255,7 @@ def _launches_another(ctx, fact, models: set[str]) -> bool:
 
 
 #: Run names a parser gives when the output names none: a position in the file, not a setting.
-PLACEHOLDER = re.compile(r"(?i)^(?:json(?: line)? \d+|block \d+|report \d+|results?|summary)$")
+PLACEHOLDER = re.compile(r"(?i)^(?:json(?: line)? \d+|block \d+|report \d+|results?|summary|detail log)$")
 
 
 def settings_label(row: pd.Series, varying=()) -> str:

@@ -548,10 +548,26 @@ def failed(r: pd.DataFrame) -> Claim:
     loadgen = len(logged) == len(r) or ("scenario" in r and bool(r["scenario"].notna().all()))
     if len(r) and not len(known) and loadgen:
         lines = r["errors_line"].dropna() if "errors_line" in r else r.iloc[0:0]
+        files = r["loadgen_file"].dropna().unique() if "loadgen_file" in r else []
         ev.update(
             loadgen=True,
+            loadgen_file=str(files[0]) if len(files) == 1 else None,
             loadgen_errors=_f(logged.sum()) if len(logged) == len(r) else None,
             loadgen_errors_line=_f(lines.iloc[0]) if len(r) == 1 and len(lines) else None,
+        )
+    # GuideLLM's 0.5+ console prints no request counts but the token totals of completed, incomplete
+    # and errored requests (its Run Summary, console.py): a request adds its prompt tokens to the
+    # incomplete total only if it was cut off, so a non-zero total there is at least one such request
+    cut = [c for c in ("incomplete_input_tokens", "incomplete_output_tokens") if c in r]
+    if len(r) and not len(known) and cut and bool(r[cut].fillna(0).gt(0).any(axis=None)):
+        errored = [c for c in ("errored_input_tokens", "errored_output_tokens") if c in r]
+        lines = r["line"].dropna() if "line" in r else r.iloc[0:0]
+        ev.update(
+            cut_runs=int(r[cut].fillna(0).gt(0).any(axis=1).sum()),
+            cut_input_tokens=_f(r[cut[0]].sum()) if cut[0] == "incomplete_input_tokens" else None,
+            cut_output_tokens=_f(r["incomplete_output_tokens"].sum()) if "incomplete_output_tokens" in r else None,
+            errored_tokens=_f(r[errored].sum().sum()) if errored else None,
+            cut_line=_f(lines.iloc[0]) if len(r) == 1 and len(lines) else None,
         )
     rule = "requests the output counts as failed (GuideLLM: errored and incomplete, told apart), in the runs whose output counts them"
     return make("failed", "anomaly", rule, ev)
@@ -585,7 +601,13 @@ def own_slos(own: pd.DataFrame, applies: bool = True) -> Claim:
             share_hi=_f(w["share_hi"]),
             rate=_f(w["request_throughput"]),
             target=_f(w.get("target_qps")),
+            samples_per_query=_f(w.get("samples_per_query")) if w.get("scenario") == "MultiStream" else None,
         )
+        # a SingleStream or MultiStream run is judged on a percentile of its query latency (its result
+        # line, loadgen/test_settings.h), the latency Additional Stats prints at that percentile
+        p = _f(w.get("result_percentile"))
+        if p is not None:
+            ev.update(result_percentile=p, result_latency=_f(w.get(f"e2el_p{p:g}")))
     rule = (
         "the percentiles the output prints against the limits it states for its own scenario (union bound); "
         "LoadGen checks them in the Server scenario only"

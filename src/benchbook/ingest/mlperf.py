@@ -24,8 +24,13 @@ constraint checks and early-stopping lines go to `checks`. LoadGen prints the li
 `target_latency (ns)` for a benchmark judged on its sample latency (SDXL, GPT-J), else
 `ttft_latency (ns)` and `tpot_latency (ns)` (`use_token_latencies`, the LLMs), in every scenario;
 `PerformanceSummary::PerfConstraintsMet` (loadgen/results.cc) checks them in the Server scenario
-only, at `target_latency_percentile`, which the summary does not print. Test parameters other than these are
-configuration, not measurements, and are not cells. Counting (cells_read == kept + rejected): every
+only, at `target_latency_percentile`, which the summary does not print; a limit printed as 0 is unset
+(a SingleStream or MultiStream run has none). `samples_per_query` is kept: a MultiStream query's samples,
+sent together, the next query only when they have all completed (loadgen/test_settings.h). Test
+parameters other than these are configuration, not measurements, and are not cells. A SingleStream or
+MultiStream summary opens with its result, `90th percentile latency (ns)` or `99.0th percentile latency
+(ns)`: its percentile is kept (`result_percentile`) and the cell set aside, Additional Stats printing
+the same latency at that percentile. Counting (cells_read == kept + rejected): every
 number of the first two sections is a cell (P97 and P99.9 keep their ranks: `core.percentile`); the Server summary repeats `Completed tokens per second` in Additional Stats, and the
 repeat is reported as a duplicate by the common screen.
 """
@@ -35,6 +40,7 @@ from __future__ import annotations
 import math
 import re
 
+from benchbook.ingest import mlperf_detail
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, percentile, register
 from benchbook.ingest.text import Lines, head, search, split_n
 
@@ -48,6 +54,9 @@ SETTINGS = {
     "model": "str",
     "result": "str",
     "target_qps": "float64",
+    "samples_per_query": "float64",
+    "result_percentile": "float64",
+    "loadgen_file": "str",
     "latency_limit_ms": "float64",
     "ttft_limit_ms": "float64",
     "tpot_limit_ms": "float64",
@@ -64,6 +73,7 @@ METRICS = {
     "e2el": "ms: sample latency (printed in ns)",
     "ttft": "ms: first-token latency (printed in ns)",
     "tpot": "ms: time per output token (printed in ns)",
+    "completed": "req: queries completed, one sample each (Server, SingleStream; the detail log's result_query_count)",
 }
 
 BANNER_RE = re.compile(r"^={20,}\s*$")
@@ -101,6 +111,10 @@ LIMITS = {
     "ttft_latency (ns)": "ttft_limit_ms",
     "tpot_latency (ns)": "tpot_limit_ms",
 }
+#: The result line of a scenario judged on a latency percentile (SingleStream, MultiStream): `90th percentile
+#: latency (ns)` (LoadGen 0.5-1.x) or `99.0th percentile latency (ns)`, the same latency Additional Stats
+#: prints again at that percentile (loadgen/results.cc).
+RESULT_RE = re.compile(r"^(?P<p>\d+(?:\.\d+)?)th percentile latency \(ns\)$", re.IGNORECASE)
 #: A SUT name that carries the benchmark's model, as NVIDIA's harness names its SUTs
 #: (`llama2-70b-Offline-SUT`, `mixtral-8x7b-Server-SUT`); the reference harness's `PySUT` names none.
 SUT_MODEL_RE = re.compile(
@@ -119,7 +133,8 @@ TITLELESS_RE = re.compile(r"^[ \t]*={20,}[ \t]*\n[ \t]*SUT name\s*:[^\n]*\n[ \t]
 def sniff(text: str | Lines) -> bool:
     start = head(text, 4000)
     return (
-        ("MLPerf Results Summary" in start[:2000] and "Scenario" in start)
+        mlperf_detail.sniff(text)
+        or ("MLPerf Results Summary" in start[:2000] and "Scenario" in start)
         or search(PASTED_RE, text)
         or search(TITLELESS_RE, text)
     )
@@ -134,6 +149,9 @@ def _titleless(lines) -> int | None:
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
+    if mlperf_detail.sniff(text):
+        records, rejects, messages = mlperf_detail.read(text, source)
+        return finish(TOOL, source, records, rejects, messages, version="detail log")
     lines = split_n(text)
     head = next((i for i, s in enumerate(lines) if s.strip() == "MLPerf Results Summary"), None)
     messages = []
@@ -148,6 +166,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         raise ParseError(source, 1, "no 'MLPerf Results Summary' banner: not a LoadGen mlperf_log_summary.txt")
     settings = {k: None for k in ("run", "scenario", "mode", "sut", "model", "result", "checks")}
     settings.update(run="summary", target_qps=math.nan, parameters_line=math.nan, errors_logged=math.nan)
+    settings.update(loadgen_file="summary")
     settings.update(errors_line=math.nan)
     settings.update(dict.fromkeys(LIMITS.values(), math.nan))
     checks: list[str] = []
@@ -166,9 +185,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
             continue
         if section == "Test Parameters Used":
             m = ROW_RE.match(s)
-            if m and m["label"] == "target_qps":
-                settings["target_qps"] = float(m["value"])
-            elif m and m["label"] in LIMITS:
+            if m and m["label"] in ("target_qps", "samples_per_query"):
+                settings[m["label"]] = float(m["value"])
+            elif m and m["label"] in LIMITS and float(m["value"]) > 0:  # 0: the scenario has no such limit
                 settings[LIMITS[m["label"]]] = float(m["value"]) / 1e6
             elif e := ERRORS_RE.match(s):
                 settings.update(errors_logged=0.0 if e["n"].lower() == "no" else float(e["n"]), errors_line=float(ln))
@@ -211,6 +230,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
                     rejects.append((ln, s, f"percentile P{st['p']} is no rank between 0 and 100"))
                     continue
             records.append(dict(line=ln, metric=kind, statistic=stat, value=value / 1e6, unit="ms", note=NS_NOTE))
+        elif res := RESULT_RE.match(label):
+            settings["result_percentile"] = float(res["p"])
+            rejects.append(
+                (ln, s, "the scenario's result, the latency Additional Stats prints again at this percentile")
+            )
         elif label in WITHOUT_OVERHEAD:
             rejects.append((ln, s, "1 / the mean latency (LoadGen's SingleStream), a latency restated, not a rate"))
         else:
@@ -232,7 +256,7 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="MLPerf Inference LoadGen mlperf_log_summary.txt (LLM Server / Offline)",
+        description="MLPerf Inference LoadGen mlperf_log_summary.txt or mlperf_log_detail.txt",
         command="an MLPerf Inference LLM benchmark run through LoadGen (writes mlperf_log_summary.txt)",
         metrics=METRICS,
     )

@@ -81,6 +81,27 @@ def _pct(value, digits: int = 0) -> str:
     return _format(value, f".{digits}%")
 
 
+def _pct_bound(value, digits: int, toward) -> str:
+    if _missing(value):
+        raise MissingValue(_name(value))
+    scale = 10**digits
+    # a share proven to be at least (most) so much is printed no higher (lower) than it proves; the
+    # 1e-9 keeps a share that is exactly on a printed digit (0.99 stored as 0.98999...) on it
+    return format(
+        toward(float(value) * 100 * scale + (1e-9 if toward is math.floor else -1e-9)) / scale / 100, f".{digits}%"
+    )
+
+
+def _pct_down(value, digits: int = 0) -> str:
+    """A lower bound on a share, rounded down: 0.989 -> '98%', never '99%' (what it does not prove)."""
+    return _pct_bound(value, digits, math.floor)
+
+
+def _pct_up(value, digits: int = 0) -> str:
+    """An upper bound on a share, rounded up: 0.501 -> '51%'."""
+    return _pct_bound(value, digits, math.ceil)
+
+
 def _fixed(value, digits: int = 0) -> str:
     """A number with `digits` decimals, no thousands separator: `{{ ratio | fixed(2) }}x`."""
     return _format(value, f".{digits}f")
@@ -158,7 +179,17 @@ def _finalize(value):
 
 
 _FILTERS = dict(
-    fmt=_fmt, pct=_pct, fixed=_fixed, num=_num, sig=_sig, span=_span, and_list=_and_list, pick=_pick, plural=_plural
+    fmt=_fmt,
+    pct=_pct,
+    pct_down=_pct_down,
+    pct_up=_pct_up,
+    fixed=_fixed,
+    num=_num,
+    sig=_sig,
+    span=_span,
+    and_list=_and_list,
+    pick=_pick,
+    plural=_plural,
 )
 
 
