@@ -201,14 +201,16 @@ def batch_saturation(ledger) -> list[Exercise]:
         out.append(_lacking(ch, ["knee", "bandwidth_small", "compute_large"]))
     ev = shown.get("latency_flat", {}).get("evidence")
     if ev and ev.get("first_tok_s") and ev.get("ys") and bw.get("active_params_b") and fl.get("peak"):
-        # the bottom line says the step time holds; the exercise asks what the added sequences should
-        # cost by the roofline's compute term (the lesson's per-sequence FLOPs) against what they did
+        # the bottom line says the step time holds; the exercise bounds what the added sequences' FLOPs
+        # could cost were none hidden under the weight reads (below B* the roofline hides them all),
+        # against what the call grew
         t_first, t_last = ev["ys"][0], ev["ys"][-1]
         tokens = round(ev["first_tok_s"] * t_first / ev["first"])  # new tokens per call (1 for a timed step)
         us = 2 * bw["active_params_b"] * 1e9 / (fl["peak"] * 1e12) * 1e6
         added = ev["last"] - ev["first"]
         predicted_ms = added * tokens * us / 1e3
         measured_ms = (t_last - t_first) * 1e3
+        b_star = roofline.critical_batch(bound["ridge"], bpw) if bound.get("ridge") and bpw else None
         out.append(
             Exercise(
                 ch,
@@ -236,6 +238,8 @@ def batch_saturation(ledger) -> list[Exercise]:
                     "measured_ms": measured_ms,
                     "measured_over_predicted": measured_ms / predicted_ms if predicted_ms else 0.0,
                     "measured_share": measured_ms / (t_first * 1e3),
+                    "critical_batch": b_star,
+                    "below": bool(b_star) and ev["last"] < b_star,
                 },
             )
         )
