@@ -91,7 +91,16 @@ def _batch_ledger(x, tok_s, dtype="bf16", **latency):
 
 
 def test_batch_exercises_work_the_floor_at_the_saturation_batch_and_the_linear_regime():
-    flat = dict(first=1, last=32, low=0.020, high=0.021, timed="decode step", first_tok_s=50.0, last_tok_s=1200.0)
+    flat = dict(
+        first=1,
+        last=32,
+        low=0.020,
+        high=0.021,
+        ys=[0.020, 0.0205, 0.021],
+        timed="decode step",
+        first_tok_s=50.0,
+        last_tok_s=1200.0,
+    )
     one, two = exercises.batch_saturation(_batch_ledger(256, 2560.0, **flat))
     # weights 2 GB / 2,000 GB/s = 1 ms; FLOPs 256 x 2 x 1 billion = 0.512 TFLOP / 300 TFLOP/s = 1.707 ms: the
     # compute sets the floor past B* = 150; measured 256 / 2,560 tok/s = 100 ms, 58.6x the floor
@@ -100,9 +109,24 @@ def test_batch_exercises_work_the_floor_at_the_saturation_batch_and_the_linear_r
     assert "set by the compute" in one.steps[2] and "256 / 2,560.00 tok/s = 100 ms per step, 58.6x" in one.steps[2]
     assert one.answer.startswith("A floor of 1.71 ms (compute), against 100 ms measured, 58.6x:")
     assert "not at a roof" in one.answer
-    # 50 tok/s x 32 = 1,600 predicted; 1,200 measured is 75.0%
-    assert "one decode step takes 20.00 to 21.00 ms" in two.question
-    assert "50.00 x 32 / 1 = 1,600 tok/s" in two.steps[0] and "reaches 75.0% of it" in two.answer
+    # not the plug-in 50 x 32 (the box already says the step holds): below B* = 150 x 2 / 2 = 150 the roofline
+    # hides the added FLOPs; unhidden, a token of a sequence is 2 x 1 billion FLOP over 300 TFLOP/s = 6.67 µs,
+    # one token per timed step (50 tok/s x 0.020 s), so 31 added sequences add at most 31 x 1 x 6.67 µs = 0.207
+    # ms; 21 - 20 = 1 ms measured, 4.8x that and 5% of the first step
+    assert "one decode step takes 20.00 to 21.00 ms" in two.question and "1 token per step" in two.question
+    assert "Up to B* = 150 the roofline hides them under the weight reads" in two.question
+    assert "= 2 billion FLOP, over 300 TFLOP/s: 6.67 µs." in two.steps[0]
+    assert "31 x 1 x 6.67 µs = 0.207 ms at most." in two.steps[1]
+    assert "Measured: 21.00 - 20.00 ms = 1 ms, 4.8 times that." in two.steps[2]
+    assert "more than all their FLOPs could add" in two.answer and "only 5% of the 20.00 ms" in two.answer
+    # the other ways: a growth within what the FLOPs could cost, none the printed time shows, a sweep past B*
+    about = exercises.batch_saturation(_batch_ledger(256, 2560.0, **(flat | {"ys": [0.020, 0.0202]})))[1]
+    assert "it grew by no more than the added FLOPs could cost" in about.answer
+    none = exercises.batch_saturation(_batch_ledger(256, 2560.0, **(flat | {"ys": [0.020, 0.020]})))[1]
+    assert "it did not grow, the added FLOPs hidden under the weight reads" in none.answer
+    assert "times that" not in none.steps[2]
+    past = exercises.batch_saturation(_batch_ledger(256, 2560.0, **(flat | {"last": 200})))[1]
+    assert "Up to B*" not in past.question and past.question.count("Predict the most") == 1
     # the other way: a step within 2x of its floor says the roof sets the bend; the bytes set a batch-8 floor
     near = exercises.batch_saturation(_batch_ledger(256, 256 / 0.003))[0]
     assert "1.8x: the step runs near its roofline" in near.answer
@@ -427,7 +451,8 @@ def test_an_exercise_whose_claim_is_withheld_is_left_out_naming_the_claims_it_ne
         _claim("compute_large", status="withheld", peak=312.0, dtype="bf16", series="s"),
     )
     first, second = exercises.batch_saturation(led)
-    assert first.needs == ["knee", "bandwidth_small", "compute_large"] and second.needs == ["latency_flat"]
+    assert first.needs == ["knee", "bandwidth_small", "compute_large"]
+    assert second.needs == ["latency_flat", "bandwidth_small", "compute_large"]
     assert exercises.markdown(led) == wording.sentence(exercises.FRAME, "no_exercises")
 
 

@@ -200,8 +200,17 @@ def batch_saturation(ledger) -> list[Exercise]:
     else:
         out.append(_lacking(ch, ["knee", "bandwidth_small", "compute_large"]))
     ev = shown.get("latency_flat", {}).get("evidence")
-    if ev and ev.get("first_tok_s") and ev.get("last_tok_s"):
-        pred = ev["first_tok_s"] * ev["last"] / ev["first"]
+    if ev and ev.get("first_tok_s") and ev.get("ys") and bw.get("active_params_b") and fl.get("peak"):
+        # the bottom line says the step time holds; the exercise bounds what the added sequences' FLOPs
+        # could cost were none hidden under the weight reads (below B* the roofline hides them all),
+        # against what the call grew
+        t_first, t_last = ev["ys"][0], ev["ys"][-1]
+        tokens = round(ev["first_tok_s"] * t_first / ev["first"])  # new tokens per call (1 for a timed step)
+        us = 2 * bw["active_params_b"] * 1e9 / (fl["peak"] * 1e12) * 1e6
+        added = ev["last"] - ev["first"]
+        predicted_ms = added * tokens * us / 1e3
+        measured_ms = (t_last - t_first) * 1e3
+        b_star = roofline.critical_batch(bound["ridge"], bpw) if bound.get("ridge") and bpw else None
         out.append(
             Exercise(
                 ch,
@@ -214,15 +223,28 @@ def batch_saturation(ledger) -> list[Exercise]:
                     "high_s": ev["high"],
                     "low_ms": ev["low"] * 1e3,
                     "high_ms": ev["high"] * 1e3,
-                    "first_tok_s": ev["first_tok_s"],
-                    "last_tok_s": ev["last_tok_s"],
-                    "predicted_tok_s": pred,
-                    "measured_over_predicted": ev["last_tok_s"] / pred,
+                    "t_first": t_first,
+                    "t_last": t_last,
+                    "t_first_ms": t_first * 1e3,
+                    "t_last_ms": t_last * 1e3,
+                    "tokens": tokens,
+                    "params_b": bw["active_params_b"],
+                    "gflop": 2 * bw["active_params_b"],
+                    "device": fl.get("device") or bw.get("device"),
+                    "peak_tflops": fl["peak"],
+                    "us_per_token": us,
+                    "added": added,
+                    "predicted_ms": predicted_ms,
+                    "measured_ms": measured_ms,
+                    "measured_over_predicted": measured_ms / predicted_ms if predicted_ms else 0.0,
+                    "measured_share": measured_ms / (t_first * 1e3),
+                    "critical_batch": b_star,
+                    "below": bool(b_star) and ev["last"] < b_star,
                 },
             )
         )
     else:
-        out.append(_lacking(ch, ["latency_flat"]))
+        out.append(_lacking(ch, ["latency_flat", "bandwidth_small", "compute_large"]))
     return out
 
 
