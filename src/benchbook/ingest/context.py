@@ -264,6 +264,9 @@ _SIGN_WORDS: dict[str, str] = {
     "batch": r"\bbatch[-_ ]?size\b",
     "date": r"\b(date|timestamp)\b",
     "model": r"\b(model|checkpoint|weights)\b",
+    # the weights' precision spoken of (a dtype word, a quantization method or format) where no value was read
+    "precision": r"\b(dtype|precision|quantiz(?:ed|ation|e)|bf16|bfloat16|fp16|float16|fp8|fp4|int8|int4|nvfp4|mxfp4"
+    r"|awq|gptq|w4a16|w8a8|w4a8)\b",
 }
 _SIGNS = {k: re.compile(v, re.I) for k, v in _SIGN_WORDS.items()}
 

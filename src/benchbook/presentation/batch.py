@@ -571,10 +571,14 @@ def _precision_source(r: pd.Series) -> str:
     return r["tool"]
 
 
-def offline_sentence(pts: pd.DataFrame, peaks, elsewhere: list[str] | tuple[str, ...] = ()) -> str:
+def offline_sentence(
+    pts: pd.DataFrame, peaks, elsewhere: list[str] | tuple[str, ...] = (), precision_said: dict | None = None
+) -> str:
     """What one point per run can say: its throughput, its compute against the device's peak when
     the model size and a named device are known, and why there is no saturation curve; `elsewhere`
-    names the input's paced MLPerf scenarios (`analysis.batch.paced_scenarios`), which are no point here."""
+    names the input's paced MLPerf scenarios (`analysis.batch.paced_scenarios`), which are no point here;
+    `precision_said`, per file name, what the file says of a precision (`analysis.serving.fact_said`, the
+    absence rule) for a run whose precision is not known."""
     runs = []
     for _, r in pts.iterrows():
         prec = r["precision"] if isinstance(r["precision"], str) and r["precision"] != UNSTATED else None
@@ -593,6 +597,7 @@ def offline_sentence(pts: pd.DataFrame, peaks, elsewhere: list[str] | tuple[str,
                 input_tok_s=r.get("input_tok_s"),
                 max_batch_size=r["max_batch_size"],
                 precision=prec,
+                said=(precision_said or {}).get(r.get("source"), {}) if prec is None else None,
                 precision_source=_precision_source(r),
                 weight_bytes_per_param=r["weight_bytes_per_param"],
                 weight_gb=r["weight_gb"],

@@ -393,6 +393,7 @@ def device_sentence(
     fewest: int | None = None,
     instances: int = 1,
     models: list | None = None,
+    precision_said: dict | None = None,
     named_at: tuple | None = None,
     titled: tuple | None = None,
 ) -> str:
@@ -404,7 +405,8 @@ def device_sentence(
     where runs of a disaggregated layout of `instances` instances stand beside runs in one instance;
     `models`: the runs' models, where they are several the roofline sizes none; `named_at`: (source, line)
     of a model the file names only in a heading or prose, `analysis.serving.named_at`; `titled`: (names, line)
-    of the heading whose model sizes a weights folder, `analysis.serving.titled_size`)."""
+    of the heading whose model sizes a weights folder, `analysis.serving.titled_size`; `precision_said`:
+    where no precision is known, what the file says of one, `analysis.serving.fact_said`)."""
     dev = {"spans": spans, "fewest": fewest or spans, "instances": instances, **(said or {})}
     if peaks is not None:
         dev = dict(
@@ -430,6 +432,7 @@ def device_sentence(
         precision=weights.precision,
         precision_from=weights.source,
         precision_detail=weights.detail,
+        **((precision_said or {}) if weights.precision is None else {}),
     )
 
 

@@ -5,6 +5,7 @@ say it (texts, figures, tables by name)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
@@ -122,6 +123,12 @@ def analyse(p: dict) -> Result:
     )
 
 
+def _precision_said(paths) -> dict:
+    """Per file name, what the file says of a precision (the absence rule), for runs whose precision is not
+    known: a page names a line that speaks of one rather than say the output names none."""
+    return {Path(f).name: serving.fact_said([f], "precision", "precision") for f in paths}
+
+
 def page(res: Result) -> Page:
     """Every text, figure and table the chapter shows, by the name its prose glues or shows."""
     from benchbook.presentation import audit as audit_view
@@ -146,7 +153,7 @@ def page(res: Result) -> Page:
             res.split,
             res.untied,
         ),
-        offline_sentence=show.offline_sentence(res.offline, res.peaks, res.paced),
+        offline_sentence=show.offline_sentence(res.offline, res.peaks, res.paced, _precision_said(res.p["source"])),
         floor=show.floor_sentence(res.floor, getattr(res.peaks, "device", None), size_assumed),
         # Markdown: a series' settings (--quantization, run names) stand in code spans
         gain_sentence=show.gain_sentence(mg),

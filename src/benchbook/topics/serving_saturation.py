@@ -198,6 +198,10 @@ def page(res: Result) -> Page:
             fewest=serving.devices(r) * res.instances[0],
             instances=res.instances[1],
             models=sorted(r["model"].dropna().unique()) if "model" in r else [],
+            # where no precision is known: what the file says of one (the absence rule)
+            precision_said=serving.fact_said(p["source"], "precision", "precision")
+            if res.weights.precision is None
+            else None,
             named_at=res.named_at,
             titled=res.titled,
         ),
