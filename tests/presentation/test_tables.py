@@ -110,6 +110,23 @@ def test_serving_runs_split_into_tables_narrow_enough_to_wrap_between_words():
     assert len(serving.runs_tables(full)) == 2
 
 
+def test_serving_tables_number_the_repeats_of_a_load_and_only_where_a_load_repeats():
+    """A load run twice (one label, the same settings) gets a `repeat` column, 1 then 2, in every table
+    of the runs; the page's tables share the numbers counted once (`repeat_numbers`)."""
+    twice = pd.DataFrame(
+        {"run": ["c=1", "c=1", "c=2"], "model": "m", "max_concurrency": [1.0, 1.0, 2.0], "request_rate": np.inf}
+    ).assign(mean_ttft_ms=[10.0, 11.0, 20.0])
+    numbers = serving.repeat_numbers(twice)
+    assert list(numbers) == [1, 2, 1]
+    for t in (serving.runs_table(twice), serving.runs_table(twice, serving.RUN_RESULTS, numbers)):
+        assert list(t.columns[:2]) == ["run", "repeat"] and list(t["repeat"]) == [1, 2, 1]
+    settings, results = (s.data for s in serving.runs_tables(twice))
+    assert list(settings["repeat"]) == list(results["repeat"]) == [1, 2, 1]
+    once = twice.assign(max_concurrency=[1.0, 4.0, 2.0])  # the same label at another cap: another load
+    assert serving.repeat_numbers(once) is None and serving.repeat_numbers(twice.head(1)) is None
+    assert "repeat" not in serving.runs_table(once) and "repeat" not in serving.runs_tables(once)[0].data
+
+
 def test_serving_goodput_shares_in_percent():
     gb = pd.DataFrame(
         {"run": ["a"], "request_throughput": [20.0], "share_lo": [0.5], "share_hi": [1.0], "goodput_lo": [10.0]}

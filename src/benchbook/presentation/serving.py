@@ -3,6 +3,8 @@ are in notebooks/serving_saturation.claims.yml)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -54,26 +56,42 @@ def _short(text, n: int = 24) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
+#: `with_repeat` without the repeat numbers given: it counts them.
+_NOT_GIVEN: Any = object()
+
+
 def fmt_x(v, variable: str) -> str:
     return f"{v:g}" if v is not None and np.isfinite(v) else ("no cap" if variable == "max_concurrency" else "inf")
 
 
-def with_repeat(t: pd.DataFrame, frame: pd.DataFrame) -> pd.DataFrame:
+def repeat_numbers(frame: pd.DataFrame) -> np.ndarray | None:
+    """Each run's repeat of its load (1, 2, ... in the order the runs give them; `serving.load_key`),
+    or None where no load ran more than once (a single run never did)."""
+    if len(frame) < 2:
+        return None
+    key = serving.load_key(frame)
+    if not key.duplicated().any():
+        return None
+    return (frame.groupby(key, sort=False).cumcount() + 1).to_numpy()
+
+
+def with_repeat(t: pd.DataFrame, frame: pd.DataFrame, numbers: np.ndarray | None = _NOT_GIVEN) -> pd.DataFrame:
     """`t` (a table built row for row from `frame`) with a `repeat` column after `run` when some load
-    ran more than once, so the repeats listed under one label can be told apart."""
-    if frame.empty or serving.repeats(frame).max() < 2:
+    ran more than once, so the repeats listed under one label can be told apart. `numbers`: what
+    `repeat_numbers(frame)` gives, where the caller has it (the tables of one page share it)."""
+    numbers = repeat_numbers(frame) if numbers is _NOT_GIVEN else numbers
+    if numbers is None:
         return t
-    n = frame.groupby(serving.load_key(frame), sort=False).cumcount() + 1
     t = t.reset_index(drop=True)
-    t.insert(1, "repeat", n.to_numpy())
+    t.insert(1, "repeat", numbers)
     return t
 
 
-def run_missing(r: pd.DataFrame) -> pd.DataFrame:
+def run_missing(r: pd.DataFrame, numbers: np.ndarray | None = _NOT_GIVEN) -> pd.DataFrame:
     """Why each empty cell of `runs_table(r)` is empty (for `tables.show`): a run with no concurrency
     cap prints none; a run whose output format does not record the cap or the rate (its parser
     says so, `serving.recorded`) has one the page does not know."""
-    t = runs_table(r)
+    t = runs_table(r, numbers=numbers)
     why = pd.DataFrame(np.nan, index=t.index, columns=t.columns, dtype=object)
     for col, name, absent in (
         (RUN_COLUMNS["max_concurrency"], "max_concurrency", "no cap"),
@@ -85,18 +103,21 @@ def run_missing(r: pd.DataFrame) -> pd.DataFrame:
     return why
 
 
-def runs_table(r: pd.DataFrame, columns: dict[str, str] = RUN_SETTINGS) -> pd.DataFrame:
+def runs_table(
+    r: pd.DataFrame, columns: dict[str, str] = RUN_SETTINGS, numbers: np.ndarray | None = _NOT_GIVEN
+) -> pd.DataFrame:
     """The runs as the parser read them, with the `columns` (RUN_SETTINGS or RUN_RESULTS) this input
-    has (an infinite request rate is the tool's: every request sent at once)."""
-    return with_repeat(r[[c for c in columns if c in r]].rename(columns=columns), r)
+    has (an infinite request rate is the tool's: every request sent at once); `numbers` as `with_repeat`."""
+    return with_repeat(r[[c for c in columns if c in r]].rename(columns=columns), r, numbers)
 
 
 def runs_tables(r: pd.DataFrame) -> list:
     """The runs for a page: their settings (empty cells saying why, `run_missing`), then their
     results, each table narrow enough for its headers to wrap between words."""
+    numbers = repeat_numbers(r)
     return [
-        tables.show(runs_table(r), missing=run_missing(r)),
-        tables.show(runs_table(r, RUN_RESULTS)),
+        tables.show(runs_table(r, numbers=numbers), missing=run_missing(r, numbers)),
+        tables.show(runs_table(r, RUN_RESULTS, numbers)),
     ]
 
 
@@ -109,15 +130,17 @@ LATENCY_NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2el": "E2EL"}
 NONE_COMPLETED, NO_TOKEN, NOT_READ, NOT_PRINTED = "none completed", "no token came", "not read", "not printed"
 
 
-def latency_table(r: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+def latency_table(
+    r: pd.DataFrame, metric: str, numbers: np.ndarray | None = _NOT_GIVEN
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One latency of every run, as read (`serving.latency_stats`, ms): the run (and its repeat), then
     a column per statistic read for some run (the mean, the median and every percentile printed, by
     rank), and why each empty cell is empty. Both frames have no column of statistics when none of this
-    latency was read."""
+    latency was read. `numbers` as `with_repeat`."""
     s = serving.latency_stats(r, metric, every=True)
     shown = [c for c in s.columns if c != "run" and s[c].notna().any()]
     name = LATENCY_NAMES[metric]
-    t = with_repeat(s[["run", *shown]].rename(columns={c: f"{c} {name} (ms)" for c in shown}), r)
+    t = with_repeat(s[["run", *shown]].rename(columns={c: f"{c} {name} (ms)" for c in shown}), r, numbers)
     n = len(r)
     done = r["completed"].astype(float).to_numpy() if "completed" in r else np.full(n, np.nan)
     silent = r["no_output"].fillna(False).astype(bool).to_numpy() if "no_output" in r else np.zeros(n, bool)
@@ -134,9 +157,9 @@ def latency_table(r: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, pd.DataFr
 def latency_tables(r: pd.DataFrame) -> list:
     """A table per latency (TTFT, TPOT, ITL, E2EL) with a statistic read for some run, each narrow enough
     for its headers to wrap between words."""
-    out = []
+    out, numbers = [], repeat_numbers(r)
     for metric in serving.LATENCIES:
-        t, missing = latency_table(r, metric)
+        t, missing = latency_table(r, metric, numbers)
         if any(c.endswith("(ms)") for c in t.columns):
             out.append(tables.show(t, missing=missing, caption=f"{LATENCY_NAMES[metric]} of each run (ms)"))
     return out
