@@ -161,6 +161,8 @@ CARRIES = {
     "console": frozenset(_CONSOLE | {"model", "max_concurrency", "request_rate", "num_prompts", "metadata"}),
     aiperf_console.TRACE: frozenset(_CONSOLE | {"model", "max_concurrency", "num_prompts", "metadata"}),
     aiperf_console.BARE: frozenset(_CONSOLE),
+    # rows alone: whatever rows the paste kept, so no absence is claimed
+    aiperf_console.HEADLESS: frozenset(),
 }
 
 
@@ -629,6 +631,8 @@ def _is_json(text: str | Lines) -> bool:
 def sniff(text: str | Lines) -> bool:
     if search(aiperf_console.TITLE_RE, text) and contains(aiperf_console.BOX_HEAD, text):
         return True
+    if contains(aiperf_console.BOX_ROW, text) and aiperf_console.is_headless(whole(text)):
+        return True
     if genai_perf.is_json_export(text) or genai_perf.is_csv_export(text):  # GenAI-Perf's, read by genai-perf
         return False
     if _is_jsonl(text):
@@ -665,6 +669,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     messages: list[str] = []
     if aiperf_console.is_console(text):
         records, rejects, cells = aiperf_console.parse(text, source, messages)
+    elif aiperf_console.is_headless(text):
+        records, rejects, cells = aiperf_console.parse_headless(text, source, messages)
     elif _is_jsonl(text):
         records, rejects, cells = _jsonl(text, source, messages)
     elif _is_json(text):
