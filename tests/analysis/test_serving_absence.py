@@ -108,3 +108,16 @@ def test_measured_concurrency_stands_in_without_a_mean_latency():
 def test_percentiles_without_a_mean_are_not_called_no_e2el_line():
     lit = pd.DataFrame({"estimated": [True], "e2el_p99": [5.0], "completed": [3], "mean_e2el_s": [1.0]})
     assert show.littles_note(lit).startswith("The output prints E2EL percentiles but no mean")
+
+
+def test_latency_percentiles_without_a_count_are_no_run_where_none_completed():
+    # real: GuideLLM 0.1's Performance Stats table pasted alone (vllm-project/guidellm#79): its format
+    # prints a count in another table, but a latency statistic is one of completed requests
+    lit = serving.littles_law(runs("guidellm/guidellm_pr79_v01_asynchronous_2rps_latency_percentiles_cut.md"))
+    assert "No request completed" not in show.littles_note(lit)
+    # the other way: the same run with its latencies gone and a count of 0 completed nothing
+    stats = [c for c in lit.columns if c.split("_")[0] in ("ttft", "itl", "e2el", "tpot") and c != "e2el_from"]
+    gone = lit.assign(completed=0.0, **{c: math.nan for c in stats})
+    assert "No request completed" in show.littles_note(gone)
+    zeros = lit.assign(completed=0.0, **{c: 0.0 for c in stats})  # a tool's 0.00 placeholders
+    assert "No request completed" in show.littles_note(zeros)

@@ -121,6 +121,19 @@ def test_uncapped_within_noise_and_faster_and_finite_rate():
     assert c.status == "withheld" and "no run of its series" in c.text
 
 
+def test_an_infinite_rate_whose_format_records_no_cap_is_no_all_at_once_run():
+    # GuideLLM 0.1 prints no in-flight limit, though GUIDELLM__MAX_CONCURRENCY bounds its throughput mode
+    r = runs([8.0, np.nan], [500.0, 600.0], ttft_mean=[100.0, 2500.0])
+    x = serving.apart(r, "max_concurrency")
+    unknown = r.assign(max_concurrency_recorded=[True, False])
+    c = wording.word("serving_saturation", cs.uncapped(unknown[x], unknown[~x], 0))
+    assert c.status == "withheld" and "does not record its" in c.text and "no cap" not in c.text
+    # the other way: a format that records its cap and prints none has no cap
+    known = r.assign(max_concurrency_recorded=[True, True])
+    c = wording.word("serving_saturation", cs.uncapped(known[x], known[~x], 0))
+    assert c.status == "shown" and "no cap, infinite rate" in c.text
+
+
 # --- Little's law, TPOT vs ITL, goodput -------------------------------------------------------------
 
 

@@ -217,7 +217,9 @@ def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) 
     series on the curve (output throughput)."""
     ev = dict(a=None, b=None, ratio=None, noise=RUN_NOISE)
     # an infinite rate, not an unknown one (an output that records no rate)
-    burst = apart[np.isinf(apart["request_rate"].astype(float)) & apart["max_concurrency"].isna()]
+    # and no cap, where its format records one (GuideLLM 0.1 prints none, though one bounds every mode)
+    recorded = apart["max_concurrency_recorded"].astype(bool) if "max_concurrency_recorded" in apart else True
+    burst = apart[np.isinf(apart["request_rate"].astype(float)) & apart["max_concurrency"].isna() & recorded]
     if len(apart):
         u = (burst if len(burst) else apart).iloc[0]
         ev.update(run=str(u["run"]), all_at_once=bool(len(burst)), rate=_f(u["request_rate"]))

@@ -60,7 +60,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook.ingest import aiperf_console, genai_perf, vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, cut_item, finish, percentile, register
 from benchbook.ingest.text import Lines, contains, csv_rows, first_char, head, json_object, search, split_n, whole
 from benchbook.nouns import counted
 
@@ -135,6 +135,9 @@ METRICS = {
 ALL_FAILED = "every request failed: no throughput or latency was measured"
 #: The `format` of a JSON export without `input_config` (the oldest exports): it records no setting.
 JSON_BARE = "json without input_config"
+#: The `format` of an export quoted in a write-up whose copy ends inside it: what it held after the cut is
+#: not in the file, so it declares nothing carried (no absence is claimed).
+QUOTED_CUT = "json quoted in a write-up, cut"
 #: What each format can record (`Tool.carries`): the JSON export's `input_config` holds the model,
 #: the concurrency, the request rate and count; the CSV and the per-request JSONL hold none of them.
 _MEASURED = {
@@ -161,6 +164,9 @@ CARRIES = {
     "console": frozenset(_CONSOLE | {"model", "max_concurrency", "request_rate", "num_prompts", "metadata"}),
     aiperf_console.TRACE: frozenset(_CONSOLE | {"model", "max_concurrency", "num_prompts", "metadata"}),
     aiperf_console.BARE: frozenset(_CONSOLE),
+    # rows alone: whatever rows the paste kept, so no absence is claimed
+    aiperf_console.HEADLESS: frozenset(),
+    QUOTED_CUT: frozenset(),
 }
 
 
@@ -225,15 +231,28 @@ def _gpus(obj: dict) -> list[str]:
     return [f"gpus={n} x {name}" for name, n in names.items()]
 
 
-def _json(text: str, source: str, messages: list[str]):
+def _json(text: str, source: str, messages: list[str], quoted: tuple[dict, tuple | None] | None = None):
+    """(records, rejects, cells) of the JSON export; `quoted`: the object of an export quoted in a fenced
+    block of a write-up (`_fenced`) and, where the copy ends inside it, the rejected item of its cut number."""
     what = "AIPerf profile_export_aiperf.json"
-    obj = json_object(text, source, f"not valid JSON ({what})", f"expected one JSON object ({what})")
+    if quoted is None:
+        obj = json_object(text, source, f"not valid JSON ({what})", f"expected one JSON object ({what})")
+    else:
+        obj = quoted[0]
     metrics = obj.get("records") if isinstance(obj.get("records"), dict) else obj
     metrics = {k: v for k, v in metrics.items() if isinstance(v, dict) and "unit" in v and "avg" in v}
     if not metrics:
         raise ParseError(source, 1, "a JSON object without metric records (unit/avg): not an AIPerf export")
-    settings = _settings(obj, "aiperf", "json" if isinstance(obj.get("input_config"), dict) else JSON_BARE)
+    fmt = "json" if isinstance(obj.get("input_config"), dict) else JSON_BARE
+    settings = _settings(obj, "aiperf", QUOTED_CUT if quoted is not None and quoted[1] else fmt)
     records, rejects, cells = [], [], 0
+    if quoted is not None and quoted[1]:
+        rejects.append(quoted[1])
+        cells += 1
+        messages.append(
+            f"{source}:{quoted[1][0]}: the copy ends inside the quoted AIPerf JSON export, at line {quoted[1][0]}: "
+            "the whole numbers above it read, that one not; what the export held after it is not in the file"
+        )
     for tag, m in metrics.items():
         at = text.find(f'"{tag}": {{')
         stats = [(k, v) for k, v in m.items() if k in STATS or k == "sum" or re.fullmatch(r"p\d+(\.\d+)?", k)]
@@ -287,6 +306,81 @@ def _json(text: str, source: str, messages: list[str]):
         records.append({**settings, "line": ln, "metric": "failed", "statistic": "count", "value": 0.0, "unit": "req"})
         records[-1]["note"] = note
     return records, rejects, cells
+
+
+#: A Markdown code fence (three or more backticks or tildes, an info string after the opening one).
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+#: AIPerf's request count as its export writes it: RequestCountMetric's unit is `requests` (GenAI-Perf's
+#: top-level export, otherwise alike, writes `count`).
+_AIPERF_COUNT = re.compile(r'"request_count":\s*\{\s*(?:"tag":\s*"request_count",\s*)?"unit":\s*"requests"')
+#: One whole member of a JSON object on its line (`"p99": 6.5,`): followed by a comma, so not cut.
+_MEMBER = re.compile(r'^\s*"(\w+)":\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|null|"[^"\\]*")\s*,\s*$')
+
+
+def _is_aiperf_json(body: str) -> bool:
+    """A JSON object that is AIPerf's export: its schema's markers, or top-level metric dicts with
+    AIPerf's request count unit (GenAI-Perf's alike export writes `count`)."""
+    start = body[:20000]
+    if not ('"unit"' in start and '"avg"' in start):
+        return False
+    markers = ('"records"', '"aiperf_version"', '"schema_version"')
+    return any(k in start for k in markers) or bool(_AIPERF_COUNT.search(start))
+
+
+def _salvage(lines: list[str], lo: int, hi: int) -> tuple[dict, tuple[int, str, str] | None]:
+    """The object of a top-level JSON export whose copy ends at line `hi` (exclusive, 0-based), from
+    its `{` at line `lo`: each top-level member decoded whole, the last one's whole members (each
+    followed by a comma) kept; the rejected item of the line the copy ends on, cut short."""
+    text = "\n".join(lines[lo:hi])
+    dec = json.JSONDecoder()
+    obj: dict = {}
+    key = re.compile(r'\s*"(\w+)"\s*:\s*')
+    at = text.index("{") + 1
+    while True:
+        m = key.match(text, at)
+        if not m:
+            break
+        try:
+            value, end = dec.raw_decode(text, m.end())
+        except json.JSONDecodeError:
+            part: dict = {}
+            for line in text[m.end() :].split("\n")[1:]:
+                if mm := _MEMBER.match(line):
+                    part[mm.group(1)] = json.loads(mm.group(2))
+            obj[m.group(1)] = part
+            break
+        obj[m.group(1)] = value
+        at = end + (1 if text[end : end + 1] == "," else 0)
+    last = max(i for i in range(lo, hi) if lines[i].strip())
+    return obj, cut_item(last, lines[last])
+
+
+def _fenced(text: str) -> tuple[str, dict, tuple[int, str, str] | None] | None:
+    """The first fenced block of a write-up that quotes AIPerf's JSON export (`_is_aiperf_json`): the text
+    with every other line blanked (each keeps its number), its object, and where the copy ends inside the
+    block (its fence never closed, the file's last line inside it), the rejected item of the cut line;
+    None where no block quotes one."""
+    lines = text.split("\n")
+    opened = None
+    for i, line in enumerate(lines + ["```"]):
+        if not _FENCE.match(line):
+            continue
+        if opened is None:
+            opened = i
+            continue
+        body = "\n".join(lines[opened + 1 : i])
+        if body.lstrip().startswith("{") and _is_aiperf_json(body):
+            kept = "\n".join(x if opened < k < i else "" for k, x in enumerate(lines))
+            try:
+                return kept, json.loads(body), None
+            except json.JSONDecodeError:
+                if i < len(lines):  # closed and still not JSON: not an export
+                    opened = None
+                    continue
+                obj, cut = _salvage(lines, opened + 1, i)
+                return kept, obj, cut
+        opened = None
+    return None
 
 
 def _telemetry(obj: dict, text: str) -> list[tuple[int, str, str]]:
@@ -629,11 +723,15 @@ def _is_json(text: str | Lines) -> bool:
 def sniff(text: str | Lines) -> bool:
     if search(aiperf_console.TITLE_RE, text) and contains(aiperf_console.BOX_HEAD, text):
         return True
+    if contains(aiperf_console.BOX_ROW, text) and aiperf_console.is_headless(whole(text)):
+        return True
     if genai_perf.is_json_export(text) or genai_perf.is_csv_export(text):  # GenAI-Perf's, read by genai-perf
         return False
     if _is_jsonl(text):
         start = head(text, 20000)
         return '"credit_phase"' in start or '"benchmark_phase"' in start or '"error_request_count"' in start
+    if not _is_json(text) and contains("```", text) and contains('"request_count"', text):
+        return _fenced(whole(text)) is not None
     if _is_json(text):
         start = head(text, 20000)
         return (
@@ -665,12 +763,17 @@ def parse(text: str | Lines, source: str) -> Parsed:
     messages: list[str] = []
     if aiperf_console.is_console(text):
         records, rejects, cells = aiperf_console.parse(text, source, messages)
+    elif aiperf_console.is_headless(text):
+        records, rejects, cells = aiperf_console.parse_headless(text, source, messages)
     elif _is_jsonl(text):
         records, rejects, cells = _jsonl(text, source, messages)
     elif _is_json(text):
         records, rejects, cells = _json(text, source, messages)
     elif text.lstrip().startswith("Metric,"):
         records, rejects, cells = _csv(text, source, messages)
+    elif (quoted := _fenced(text)) is not None:
+        text, obj, cut = quoted
+        records, rejects, cells = _json(text, source, messages, (obj, cut))
     else:
         raise ParseError(
             source,

@@ -53,6 +53,12 @@ BARE = "console without a command line"
 #: The `format` of a trace replay (`--fixed-schedule`, a trace dataset): requests are sent at the
 #: trace's timestamps, neither at a rate nor all at once, so it records no request rate.
 TRACE = "console, trace replay"
+#: The `format` of LLM Metrics rows pasted without the table's title and header: their columns are the
+#: exporter's fixed ones (`STAT_COLUMNS`), and nothing beside them records a setting.
+HEADLESS = "console rows without title or header"
+#: The statistics' columns of AIPerf's LLM Metrics table, in order (`ConsoleMetricsExporter.STAT_COLUMN_KEYS`,
+#: aiperf/exporters/console_metrics_exporter.py; the first releases printed six, `avg` ... `p75`).
+STAT_COLUMNS = ["avg", "min", "max", "p99", "p90", "p50", "std"]
 
 #: snake-case label -> contract metric (others keep their label).
 CONTRACT = {
@@ -279,27 +285,7 @@ def parse(text: str, source: str, messages: list[str]):
             )
             if not rows:
                 messages.append(f"{source}: {ALL_FAILED} ({kinds}; the LLM Metrics table at line {title + 1} is empty)")
-        for label, vals, ln in rows:
-            tag, unit, note = _label(label)
-            metric = CONTRACT.get(tag, tag)
-            present = [(h, v) for h, v in zip(header[1:], vals, strict=False) if v and v != "N/A"]
-            single = all(h == "avg" for h, _ in present)
-            for h, c in present:
-                cells += 1
-                v = _value(c)
-                if CUT in c:
-                    rejects.append((ln, f"{label} {h}: {c}", "cut short by the console width"))
-                elif v is None:
-                    rejects.append((ln, f"{label} {h}: {c}"[:80], "expected a number"))
-                elif h not in STATS and percentile(h) is None:
-                    rejects.append((ln, f"{label} {h}: {c}", f"{h} is not a statistic of the tidy table"))
-                else:
-                    stat = ("count" if metric in ("completed", "failed") else "value") if single else STATS.get(h)
-                    stat = stat or percentile(h)
-                    records.append(
-                        {**run, "line": ln, "metric": metric, "statistic": stat, "value": v, "unit": unit}
-                        | {"note": note}
-                    )
+        cells += _rows(rows, header[1:], run, records, rejects)
         for i in range(end + 1, after):
             if m := re.match(r"^Benchmark Duration:\s*([\d,.]+)\s*sec\b", lines[i].strip()):
                 cells += 1
@@ -328,4 +314,70 @@ def parse(text: str, source: str, messages: list[str]):
                 f"{source}: no `aiperf profile` command line beside the table (line {title + 1}): "
                 "its model, concurrency and request rate are not known"
             )
+    return records, rejects, cells
+
+
+def _rows(rows: list, stats: list[str], run: dict, records: list, rejects: list) -> int:
+    """Each row's numbers under its statistics (`stats`, the header's after `Metric`) into `records` or
+    `rejects`; the count of numbers seen."""
+    cells = 0
+    for label, vals, ln in rows:
+        tag, unit, note = _label(label)
+        metric = CONTRACT.get(tag, tag)
+        present = [(h, v) for h, v in zip(stats, vals, strict=False) if v and v != "N/A"]
+        single = all(h == "avg" for h, _ in present)
+        for h, c in present:
+            cells += 1
+            v = _value(c)
+            if CUT in c:
+                rejects.append((ln, f"{label} {h}: {c}", "cut short by the console width"))
+            elif v is None:
+                rejects.append((ln, f"{label} {h}: {c}"[:80], "expected a number"))
+            elif h not in STATS and percentile(h) is None:
+                rejects.append((ln, f"{label} {h}: {c}", f"{h} is not a statistic of the tidy table"))
+            else:
+                stat = ("count" if metric in ("completed", "failed") else "value") if single else STATS.get(h)
+                stat = stat or percentile(h)
+                records.append(
+                    {**run, "line": ln, "metric": metric, "statistic": stat, "value": v, "unit": unit} | {"note": note}
+                )
+    return cells
+
+
+def _headless(line: str) -> tuple[str, list[str]] | None:
+    """(label, values) of a row of the LLM Metrics table as the exporter prints it, `│ Header (unit) │`
+    then one cell per `STAT_COLUMNS` (a number or `N/A`), its unit one AIPerf writes; else None."""
+    s = line.strip()
+    if not (s.startswith(BOX_ROW) and s.endswith(BOX_ROW)):
+        return None
+    cells = _box_cells(s, BOX_ROW)
+    label, vals = cells[0], cells[1:]
+    m = _LABEL_UNIT.match(label)
+    if len(vals) != len(STAT_COLUMNS) or not m or "(" not in label or m.group("unit").strip().lower() not in UNITS:
+        return None
+    if not all(v == "N/A" or _value(v) is not None for v in vals) or vals[0] == "N/A":
+        return None
+    return label, vals
+
+
+def is_headless(text: str) -> bool:
+    """LLM Metrics rows with no title and no header above them (a paste that kept only its rows): two
+    or more rows of the exporter's layout (`_headless`), and no box header (`┃`) in the file."""
+    if TITLE_RE.search(text) or BOX_HEAD in text:
+        return False
+    return sum(1 for line in text.split("\n") if _headless(line)) >= 2
+
+
+def parse_headless(text: str, source: str, messages: list[str]):
+    """(records, rejects, cells) of LLM Metrics rows pasted without their title and header, each value
+    under the exporter's fixed column (`STAT_COLUMNS`)."""
+    run = {**settings(None), "format": HEADLESS}
+    rows = [(row[0], row[1], i + 1) for i, line in enumerate(text.split("\n")) if (row := _headless(line))]
+    records: list = []
+    rejects: list = []
+    cells = _rows(rows, STAT_COLUMNS, run, records, rejects)
+    messages.append(
+        f"{source}:{rows[0][2]}: AIPerf's LLM Metrics rows without the table's title and header: read under the "
+        f"exporter's fixed columns ({', '.join(STAT_COLUMNS)}); no command line, so no setting is known"
+    )
     return records, rejects, cells

@@ -364,9 +364,13 @@ _BACKEND_ID = re.compile(
 )
 _MODEL_FILE = re.compile(r"(?<![\w/.-])([\w.-]+\.(?:gguf|safetensors))\b")
 _BOLD_KEY = re.compile(r"\*\*([^*:]{1,40}):\*\*")
-_TP_WORDS = re.compile(
-    r"tensor[- ]parallel(?:ism)?\s*(?:\(TP\))?\s*(?:size|degree)?\s*[-:=]?\s*(?:of\s+)?(\d{1,3})\b", re.I
+#: A parallel degree written as words: "a tensor parallel degree of 8", "a data parallel of 3" (replicas).
+_PAR_WORDS = re.compile(
+    r"(tensor|pipeline|data|expert)[- ]parallel(?:ism)?\s*(?:\((?:TP|PP|DP|EP)\))?\s*(?:size|degree)?\s*[-:=]?\s*"
+    r"(?:of\s+)?(\d{1,3})\b",
+    re.I,
 )
+_PAR_NAME = {"tensor": "tp", "pipeline": "pp", "data": "dp", "expert": "ep"}
 #: A disaggregated serving layout as vLLM's, SGLang's and Dynamo's write-ups name it: `1P1D`, `3P1D`
 #: (x prefill instances, y decode instances; each its own TP x PP x DP devices).
 _XPYD = re.compile(r"(?<![A-Za-z0-9_.])(\d{1,2})\s?P\s?(\d{1,2})\s?D(?![A-Za-z0-9_])", re.I)
@@ -973,8 +977,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     """Facts written as words: `TP4`, `DP=2`, `8x H100`, `4 GPUs`, `Power consumption 241 W`."""
     for m in _MODEL_FILE.finditer(text):
         r.add("model", m.group(1), i, source, line)
-    for m in _TP_WORDS.finditer(text):
-        r.add("tp", int(m.group(1)), i, source, line)
+    for m in _PAR_WORDS.finditer(text):
+        r.add(_PAR_NAME[m.group(1).lower()], int(m.group(2)), i, source, line)
     for m in _XPYD.finditer(text):  # `1P1D`: a run spans its prefill and its decode instances
         if int(m.group(1)) and int(m.group(2)):
             r.add("instances", int(m.group(1)) + int(m.group(2)), i, source, line)

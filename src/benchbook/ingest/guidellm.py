@@ -1,6 +1,6 @@
 """GuideLLM (vllm-project/guidellm) outputs, in the serving contract of vllm-bench-serve: the
-benchmarks report (JSON or YAML, both schema generations: `guidellm_report`), the 0.2 / 0.3
-console (`guidellm_console_v02`) and, here, the console summaries of 0.5 and later.
+benchmarks report (JSON or YAML, both schema generations: `guidellm_report`), the 0.1 console
+report (`guidellm_console_v01`), the 0.2 / 0.3 console (`guidellm_console_v02`) and, here, the console summaries of 0.5 and later.
 
 What the tool prints (guidellm/benchmark/outputs/console.py) after its setup lines (`✔ ...
 backend validated with model M`, the profile: `strategy_type='constant' rate=[1.0, 5.0]
@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest import guidellm_console_v02, guidellm_report, vllm_serve
+from benchbook.ingest import guidellm_console_v01, guidellm_console_v02, guidellm_report, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
 from benchbook.ingest.text import Lines, contains, splitlines
 
@@ -72,6 +72,9 @@ CARRIES = {
     UNRATED: _SERVING - {"request_rate"},
     UNSTREAMED: _SERVING - {"max_concurrency"},
     guidellm_console_v02.FORMAT: _SERVING | {"completed", "failed"},
+    # 0.1 prints no in-flight limit (GUIDELLM__MAX_CONCURRENCY, 512 by default, bounds its asynchronous
+    # and throughput modes) and its ITL is the pooled gap, not a per-request TPOT
+    guidellm_console_v01.FORMAT: (_SERVING - {"max_concurrency", "tpot"}) | {"completed", "failed", "itl"},
     guidellm_report.OLD: _SERVING | {"completed", "failed"},
     guidellm_report.NEW: _SERVING | {"completed", "failed", "normalized_time_per_output_token"},
 }
@@ -89,6 +92,7 @@ METRICS = {
     "e2el": "ms: request latency (printed in s)",
     "ttft": "ms: time to first token",
     "tpot": "ms: GuideLLM's ITL, per request (last token - first token) / (output tokens - 1)",
+    "itl": "ms: GuideLLM 0.1's Inter Token Latency, every decode gap of every request pooled",
     "normalized_time_per_output_token": "ms: GuideLLM's TPOT, (last token - request start) / output tokens",
     "request_throughput": "req/s: requests completed per second (mean; median beside it)",
     "concurrency": "req: requests in flight, measured (mean, median)",
@@ -284,6 +288,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if guidellm_report.sniff(text):
         records, rejects, messages, version = guidellm_report.read(text, source)
         return finish(TOOL, source, records, rejects, messages, version=version, empty=guidellm_report.EMPTY)
+    if guidellm_console_v01.sniff(text) and not _sniff_v05(text):
+        records, rejects, messages = guidellm_console_v01.read(text, source)
+        return finish(TOOL, source, records, rejects, messages, version=guidellm_console_v01.FORMAT, empty=_EMPTY)
     if guidellm_console_v02.sniff(text) and not _sniff_v05(text):
         records, rejects, messages = guidellm_console_v02.read(text, source)
         return finish(TOOL, source, records, rejects, messages, version=guidellm_console_v02.FORMAT, empty=_EMPTY)
@@ -377,7 +384,12 @@ def _sniff_v05(text: str | Lines) -> bool:
 
 
 def sniff(text: str | Lines) -> bool:
-    return _sniff_v05(text) or guidellm_console_v02.sniff(text) or guidellm_report.sniff(text)
+    return (
+        _sniff_v05(text)
+        or guidellm_console_v02.sniff(text)
+        or guidellm_report.sniff(text)
+        or guidellm_console_v01.sniff(text)
+    )
 
 
 TOOL = register(
@@ -387,6 +399,7 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="GuideLLM: the benchmarks report (benchmarks.json or .yaml, 0.2/0.3 and 0.4+ schemas), "
+        "the 0.1 console report (Requests Data, Tokens Data, Performance Stats and Summary by Benchmark), "
         "the 0.2/0.3 console (Benchmarks Info and Benchmarks Stats tables) and the 0.5+ console (Run Summary, "
         "Request Latency, Server Throughput ...) (serving contract)",
         command="guidellm benchmark --target URL --rate-type sweep --max-seconds 30 --output-path benchmarks.json "

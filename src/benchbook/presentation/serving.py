@@ -11,6 +11,7 @@ import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
 from benchbook.analysis import roofline, serving
+from benchbook.claims.serving import LATENCY_STAT
 from benchbook.presentation import tables, wording
 from benchbook.presentation.plotting import color, message_figure, panel_size
 
@@ -528,6 +529,12 @@ def _littles_note(lit: pd.DataFrame) -> str:
     # a count the output format does not record (GuideLLM's 0.5+ console) is unknown, not zero; a run
     # that prints a rate of completed requests (LoadGen's `Samples per second`, no count) completed some
     none = lit["completed"].fillna(0).eq(0) & serving.recorded(lit, "completed") if "completed" in lit else False
+    # a latency statistic is one of completed requests: a run that prints one above 0 (a tool's 0.00 is
+    # its placeholder for none) completed some, however its count was lost (GuideLLM 0.1's Performance
+    # Stats table pasted without its Requests table)
+    stats = [c for c in lit.columns if LATENCY_STAT.fullmatch(str(c))]
+    if stats:
+        none = none & ~lit[stats].apply(pd.to_numeric, errors="coerce").gt(0).any(axis=1)
     if "request_throughput" in lit:
         none = none & ~lit["request_throughput"].astype(float).gt(0)
     if "mean_e2el_s" in lit and (lit["mean_e2el_s"].isna() & none).all():
