@@ -92,7 +92,7 @@ def test_a_measured_energy_file_draws_only_its_own_figure():
     assert "power limit" not in page.markdown["withheld"].lower()
     # the floor withheld for want of a device is said once, not once per claim and once per reason
     folded = page.markdown["withheld"]
-    assert folded.count("No weights-read floor for 1 configuration") == 1 and "floor is stated" not in folded
+    assert folded.count("No weights-read floor for 1 run") == 1 and "floor is stated" not in folded
 
 
 def test_a_lone_measured_configuration_is_the_answer_in_the_box():

@@ -60,16 +60,30 @@ def _is_v0(start: str) -> bool:
     return first[:1] == "[" and all(f'"{k}"' in first[:3000] for k in _V1_REQUIRED)
 
 
+#: The leaderboard's diffusion tasks (text-to-image, text-to-video) count energy per image or video, no tokens.
+_NO_TOKENS = re.compile(r'"energy_per_(image|video)_joules"')
+
+
 def sniff(text: str | Lines) -> bool:
     start = head(text, 4000)
     if _is_v0(start):
         return True
-    v3 = '"configurations"' in start and '"energy_per_token_joules"' in start and '"model_id"' in whole(text)
+    v3 = '"configurations"' in start and '"model_id"' in whole(text)
+    v3 = v3 and ('"energy_per_token_joules"' in start or bool(_NO_TOKENS.search(start)))
     return '"Energy per request (J)"' in start or _is_v1(start) or v3
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
     body = whole(text)
+    m = _NO_TOKENS.search(body)
+    if m and '"energy_per_token_joules"' not in body:
+        # a diffusion model's file: its energy is per image or video, and no chapter reads such a workload
+        task = re.search(r'"task"\s*:\s*"([^"]+)"', body)
+        line = body[: task.start()].count("\n") + 1 if task else 1
+        what = f"{task[1]} file" if task else "file"
+        raise ParseError(
+            source, line, f"an ML.ENERGY {what}: energy per {m[1]}, no tokens, a workload no chapter of this book reads"
+        )
     if body.lstrip().startswith("{"):
         return _parse_v2(body, source)
     if body.lstrip().startswith("["):

@@ -29,10 +29,15 @@ def describe(rows: pd.DataFrame, table: pd.DataFrame, machines=(), said: dict | 
     what the files `said` of a device (`analysis.energy.stated_device`)."""
     if table.empty:
         return ""
+    runs = table.drop_duplicates(["source", "run"])
+    # the repeats of a configuration (`configuration`) are one configuration, not several
+    conf = runs["configuration"] if "configuration" in runs else pd.Series(None, index=runs.index, dtype="object")
+    configs = runs.assign(_c=conf.where(conf.notna(), runs["run"])).drop_duplicates(["source", "_c"])
     return _say(
         "measured_energy",
         tools=list(dict.fromkeys(rows["tool"])),
-        n=table.drop_duplicates(["source", "run"]).shape[0],
+        n=configs.shape[0],
+        runs=runs.shape[0],
         scopes=[SCOPES.get(s, s) for s in dict.fromkeys(table["scope"])],
         models=[str(m) for m in dict.fromkeys(table["model"].dropna())],
         devices=[str(d) for d in dict.fromkeys(table["device"].dropna())],
