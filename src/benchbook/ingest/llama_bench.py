@@ -31,6 +31,12 @@ How it lands in the tidy table
 
 Counting: each number that is a measurement (mean, ±, each sample, each duration) is one numeric cell;
 cells_read == len(table) + len(rejected).
+
+Refused by name (`refuses`): a markdown table whose only llama-bench columns are `test` and `t/s` (other
+columns of the writer's own beside them, `Peak VRAM`), its rows llama-bench tests with `mean ± sd` rates.
+llama-bench's markdown printer writes model, size, params and backend on every row
+(`markdown_printer`): such a table is copied by hand from its print, and its rows keep nothing of the run
+but the test and the rate (a trimmed copy that keeps the backend or the model is read). Not read.
 """
 
 from __future__ import annotations
@@ -1520,6 +1526,27 @@ _SNIFF_CSV = re.compile(r"^[^\n|{]*\bn_prompt\b[^\n]*\bavg_(?:prompt_)?ts\b", re
 _SNIFF_N = re.compile(r'"n_(?:prompt|gen)"\s*:')
 
 
+#: A llama-bench rate as its markdown prints it: "%.2f ± %.2f" (bold or not).
+_MEAN_SD = re.compile(rf"^\**\s*{NUMBER}\s*±\s*{NUMBER}\s*\**$")
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, else None (`Tool.refuses`)."""
+    lines = split_n(text)
+    for i, raw in enumerate(lines[:-2]):
+        head = [c.lower() for c in markdown_cells(raw)] if raw.lstrip().startswith("|") else []
+        if "test" not in head or "t/s" not in head or set(head) & (set(_MD_COLUMNS) - {"test", "t/s"}):
+            continue
+        t, r = head.index("test"), head.index("t/s")
+        body = [markdown_cells(b) for b in lines[i + 2 : i + 12] if b.lstrip().startswith("|")]
+        if any(len(c) > max(t, r) and parse_test(c[t]) and _MEAN_SD.match(c[r]) for c in body):
+            return i + 1, (
+                "a '| test | t/s |' table copied by hand from llama-bench's print, which writes model, size, params "
+                "and backend on every row: its rows keep nothing of the run but the test and the rate; not read"
+            )
+    return None
+
+
 def sniff(text: str | Lines) -> bool:
     """True when the text holds a llama-bench markdown table, JSON/JSONL record or CSV header."""
     if search(_SNIFF_MD, text) or search(_SNIFF_MD_RENAMED, text) or search(_SNIFF_MD_BARE, text):
@@ -1560,5 +1587,6 @@ TOOL = register(
         command="llama-bench -m MODEL.gguf [-o json|jsonl|csv|sql]",
         metrics=METRICS,
         facts=table_facts,
+        refuses=refuses,
     )
 )

@@ -12,6 +12,12 @@ backend): bytes of Q, K, V and O, and B x Hq x (4 x M x N x D + 2 x M x N) FLOPs
 causal halving: another rule than the chapter's). Below the sweep, a `Type | Speedup` table gives the average, max and min speed-up:
 recomputable, set aside. Which call `eager` times changed between versions (plain SDPA without the
 mask in 2024), so a backend is named as printed.
+
+Refused by name (`refuses`): a polars frame (`│ attn_type ┆ dtype ┆ shape(B,Hq,M,Hkv,N,D) ┆ TFlops (base) ┆
+TFlops (max) ┆ delta ┆ pct_delta │`, pytorch PR 161667) keyed by this script's case columns with a
+`TFlops (<label>)` column per run: another script's comparison of score_mod.py runs (score_mod.py prints
+tabulate tables, in its later versions a TFLOP/s column per backend, `<backend>_fwd_TFlops`, where the
+frame names none); its rows are chosen by the size of the change, not a sweep. Not read.
 """
 
 from __future__ import annotations
@@ -43,6 +49,21 @@ _FLEX = ("compiled", "flex")
 #: The columns that name the case: the score modification, the mask (both in some versions), or the attention type.
 _MODS = ("score_mod", "mask_mod", "attn_type")
 _DTYPES = {"torch.bfloat16": "bf16", "torch.float16": "fp16", "torch.float32": "fp32"}
+
+
+#: A polars frame's header row (`│ a ┆ b │`) with score_mod.py's shape column and a `TFlops (<run>)` column per run.
+_POLARS_COMPARISON = re.compile(r"^\s*│.*┆\s*shape\(B,Hq,M,Hkv,N,D\)\s*┆.*\bTFlops \([^)]+\)\s*┆")
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of the header of a polars frame comparing score_mod.py runs, else None (`Tool.refuses`)."""
+    line = next((i for i, raw in enumerate(splitlines(text), start=1) if _POLARS_COMPARISON.match(raw)), None)
+    if line is None:
+        return None
+    return line, (
+        "a polars frame comparing score_mod.py runs' TFlops per case: neither the script that joined them nor "
+        "the backend each TFlops is of is printed; not read"
+    )
 
 
 def sniff(text: str | Lines) -> bool:
@@ -153,5 +174,6 @@ TOOL = register(
         "per mask and shape (B,Hq,M,Hkv,N,D), FlexAttention's TB/s and TFLOP/s",
         command="python benchmarks/transformer/score_mod.py (pytorch/pytorch)",
         metrics=METRICS,
+        refuses=refuses,
     )
 )

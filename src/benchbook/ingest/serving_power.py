@@ -15,6 +15,15 @@ joule the tool printed (GPU, or GPU + CPU), and the output throughput of the res
 power block (the serving parsers read the rest of it). The GPU count is the median total over the
 per-GPU median, where that is a whole number. Percentiles and medians are set aside with the
 reason (the chapter reads the mean), as are input and total tokens per joule (not in the contract).
+
+Refused by name (`refuses`): the output of club-3090's `scripts/power-cap-sweep.sh` (noonghunna/club-3090),
+a neighbour of this summary. Per cap set with `nvidia-smi -pl` on every GPU of the sweep it prints
+`[result] cap=330W actual_W=617.78 ... narr=29.07 code=29.07 tps_per_w=0.047`: `actual_W` the median of
+0.5 s samples under load, each the draw summed over the capped GPUs; `narr` / `code` the rate of one
+prompt each (tokens over a wall time). The power-cap chapter reads caps from llama-bench headings only
+and the energy contract carries no cap, so a sweep's pages would say no run had a stated limit: it is not
+read. Where every rate is 0.00 the script counted no token at any cap (club-3090 issue 104): a failed
+run, no measurement, and the refusal says so.
 """
 
 from __future__ import annotations
@@ -33,6 +42,9 @@ _CPU_HEAD = re.compile(r"^\s*-+\s*CPU Power \(all sockets\)\s*-+\s*$")
 _SUMMARY_HEAD = re.compile(r"^\s*-+\s*Power summary\s*-+\s*$")
 _LINE = re.compile(rf"^\s*(?P<label>[^:]+?):\s+(?P<value>{NUMBER}|None)\s*$")
 _SNIFF = re.compile(r"(?m)^\s*-+\s*GPU Power \(all devices\)\s*-+\s*$")
+_SWEEP_RESULT = re.compile(
+    rf"^\s*\[result\]\s+cap=(?P<cap>{NUMBER})W\s+actual_W=\S+\s.*\bnarr=(?P<narr>\S+)\s+code=(?P<code>\S+)"
+)
 _THROUGHPUT = re.compile(rf"^\s*Output token throughput \(tok/s\):\s+(?P<value>{NUMBER})\s*$")
 #: Whole-number tolerance of median total / per-GPU median, the GPU count (both printed to 0.01 W).
 _COUNT_TOLERANCE = 0.01
@@ -56,6 +68,24 @@ def is_heading(line: str) -> bool:
 
 def sniff(text: str | Lines) -> bool:
     return search(_SNIFF, text)
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of the first `[result] cap=` line of a club-3090 power-cap sweep, else None (`Tool.refuses`)."""
+    found = [(i, m) for i, raw in enumerate(split_n(whole(text)), start=1) if (m := _SWEEP_RESULT.match(raw))]
+    if not found:
+        return None
+    rates = [float(v) for _, m in found for v in (m["narr"], m["code"]) if re.fullmatch(NUMBER, v)]
+    if rates and not any(rates):
+        why = (
+            "every narr and code rate is 0.00: the sweep counted no token at any cap, a failed run with no measurement"
+        )
+    else:
+        why = (
+            "a decode rate per power cap set on each GPU, beside the median power summed over those GPUs; the "
+            "energy chapter takes power caps from llama-bench headings only, so a sweep is not read"
+        )
+    return found[0][0], f"club-3090's power-cap-sweep.sh output: {why}"
 
 
 def _blocks(lines) -> list[tuple[int, str, list[tuple[int, str, str]]]]:
@@ -186,5 +216,6 @@ TOOL = register(
         "power sampled during the run, output tokens per joule)",
         command="python -m sglang.bench_serving ... --record-power (or vllm bench serve ... --record-power)",
         metrics={m: energy.METRICS[m] for m in ("mean_power", "tokens_per_joule", "output_throughput")},
+        refuses=refuses,
     )
 )

@@ -14,6 +14,13 @@ flash_attention's fixed `--batch`, `--n-heads` and `--d-head` where the input co
 sequence length (`shape_from` "command line"; the operator iterates the sequence length over its
 inputs at that batch, heads and head size). FLOPs are tritonbench's `flops` metric of that operator
 (4 x B x H x S^2 x D forward, half with `--causal`, 2.5x for `--bwd`: `analysis.attention_tritonbench`).
+
+Refused by name (`refuses`): the A/B report of `run.py --side-a=... --side-b=...` (tritonbench
+`utils/ab_test.py`). Its `Performance Summary` prints per backend and metric `latency : +8.9% avg [-4.5%
+to +25.9%]`: the mean over the input shapes of (B - A) / A x 100 and its range, no kernel time or TFLOP/s
+of its own; its `Detailed Comparison` prints side A's and side B's value (a latency's median) per backend
+and input. The attention chapter reads one configuration's kernel times per input, so an A/B
+report is not read.
 """
 
 from __future__ import annotations
@@ -61,6 +68,27 @@ _SHAPE_FLAGS = {"--batch": "batch", "--n-heads": "heads", "--d-head": "d_head"}
 _SPREAD = re.compile(rf"(?P<value>{NUMBER})\s+\(±(?P<pct>[0-9.]+)%\)")
 SPREAD_NOTE = "median of the timed runs; the farthest run is {pct}% from it"
 AVERAGE = "tritonbench's mean over the inputs above: recomputable, not an input"
+
+
+#: ab_test.py's summary line: f"  {metric:<12}: {avg:+5.1f}% avg [{min:+.1f}% to {max:+.1f}%]".
+_AB_SUMMARY = re.compile(rf"^\s*[a-z_]+\s*:\s*{NUMBER}% avg \[{NUMBER}% to {NUMBER}%\]\s*$")
+_AB_DETAIL = re.compile(r"^\s*Backend\s+\S+\s+Config A\s+Config B\s+Difference\s*$")
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of the first Performance Summary line of tritonbench's A/B report, else None (`Tool.refuses`)."""
+    lines = split_n(whole(text))
+    first = next((i for i, raw in enumerate(lines, start=1) if _AB_SUMMARY.match(raw)), None)
+    if first is None:
+        return None
+    if any(_AB_DETAIL.match(raw) for raw in lines):
+        why = "a comparison of two configurations, which the attention chapter does not read"
+    else:
+        why = (
+            "each backend's mean change in percent from side A to side B over the input shapes, with no "
+            "kernel time or TFLOP/s of its own"
+        )
+    return first, f"tritonbench's A/B test summary: {why}; not read"
 
 
 def sniff(text: str | Lines) -> bool:
@@ -219,5 +247,6 @@ TOOL = register(
         "speedup per backend and input",
         command="python run.py --op flash_attention --metrics latency,tflops (meta-pytorch/tritonbench)",
         metrics=METRICS,
+        refuses=refuses,
     )
 )
