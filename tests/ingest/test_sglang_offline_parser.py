@@ -105,3 +105,24 @@ def test_the_command_gives_model_dataset_and_parallelism():
 def test_no_result_is_refused_naming_the_file():
     with pytest.raises(ParseError, match="t.md"):
         parse("python -m sglang.bench_offline_throughput --model-path m\nno numbers here\n")
+
+
+COMMANDED = "python -m sglang.bench_offline_throughput --model-path m/M --num-prompts {n} --tp 2\n" + "\n".join(
+    [
+        "====== Offline Throughput Benchmark Result =======",
+        "Successful requests:                     2000      ",
+        "Request throughput (req/s):              12.77     ",
+        "==================================================",
+    ]
+)
+
+
+def test_the_command_above_a_block_is_its_own_where_it_asks_for_the_blocks_requests():
+    t = parse(COMMANDED.format(n=2000)).table
+    assert set(t["model"]) == {"m/M"} and set(t["tensor_parallel"]) == {2.0} and set(t["num_prompts"]) == {2000.0}
+
+
+def test_a_command_asking_for_another_count_is_another_runs_and_gives_the_block_nothing():
+    t = parse(COMMANDED.format(n=64)).table  # a warmup's --num-prompts 64 above a 2,000-request block
+    assert "model" not in t or not t["model"].isin(["m/M"]).any()
+    assert t["num_prompts"].isna().all() and t["tensor_parallel"].isna().all()

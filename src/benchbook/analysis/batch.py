@@ -485,7 +485,9 @@ def device(gpu: str, sw: pd.DataFrame, texts, bandwidth_gb_s: float = 0.0, peak_
     if found.device is None:
         found = roofline.named([*labels, *texts])
     # the words it was named with, not the table's name for them: a name several parts share stays ambiguous
-    named_with = [found.fact.text] if found.fact is not None else labels
+    # (a fact's text is its line cut to 200 characters: where the cut drops the name, the name as written)
+    fact = found.fact
+    named_with = ([fact.text if str(fact.value) in fact.text else str(fact.value)]) if fact is not None else labels
     pk = roofline.choose(gpu, named_with if found.device else [], bandwidth_gb_s, peak_tflops)
     return (dataclasses.replace(pk, count=1) if pk is not None else None), found
 

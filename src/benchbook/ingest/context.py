@@ -180,8 +180,10 @@ def _norm(key: str) -> str:
 KEYS: dict[str, str] = {
     **dict.fromkeys(("gpu", "gpus", "device", "devices", "hardware", "accelerator", "accelerators"), "device"),
     **dict.fromkeys(("gpu_type", "gpu_name", "gpu_model", "gpu_info", "device_name", "hw", "card"), "device"),
-    **dict.fromkeys(("num_gpus", "gpu_count", "n_gpus", "ngpus", "number_of_gpus", "gpus_per_node"), "device_count"),
-    **dict.fromkeys(("nodes", "num_nodes", "nnodes", "node_count"), "nodes"),
+    **dict.fromkeys(
+        ("num_gpus", "gpu_count", "n_gpus", "ngpus", "number_of_gpus", "gpus_per_node", "total_gpus"), "device_count"
+    ),
+    **dict.fromkeys(("nodes", "num_nodes", "nnodes", "node_count", "number_of_nodes"), "nodes"),
     **dict.fromkeys(("cpu", "cpu_info", "cpu_model", "cpu_name"), "cpu"),
     **dict.fromkeys(("tp", "tp_size", "tensor_parallel", "tensor_parallel_size", "num_shard", "num_shards"), "tp"),
     **dict.fromkeys(("pp", "pp_size", "pipeline_parallel", "pipeline_parallel_size"), "pp"),
@@ -349,7 +351,12 @@ _PART_COUNTED = re.compile(r"(?<![\w.])([1-9]\d{0,2})\s?[x×]\s?((?:NVIDIA |AMD 
 #: A part's code as hardware is named (`H100`, `MI300X`, `B200`): capitals then two to four digits. A cloud
 #: instance type (`p5.48xlarge`, `a3-highgpu-8g`) is written in lower case and names no part by itself.
 _PART_CODE = re.compile(r"\b[A-Z]{1,3}\d{2,4}[A-Z]{0,2}\b")
-_N_GPUS = re.compile(r"\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|cards|accelerators)\b", re.I)
+#: `8 GPUs`; not `2 GPU nodes` (a count of nodes) nor `8 GPUs each` / `8 GPUs per node` (a count of one node's).
+_N_GPUS = re.compile(
+    r"\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|cards|accelerators)\b"
+    r"(?!\s+(?:nodes?|servers?|hosts?|machines?|each)\b|\s+per\s+(?:node|server|host|machine)\b)",
+    re.I,
+)
 _SHORT_PAR = re.compile(r"(?<![\w-])(TP|PP|DP|EP)\s*[=:]?\s*(\d{1,4})(?![\w.])")
 #: A log line's bracketed prefix with its time (SGLang's `[%(asctime)s TP0]`, `[... DP1 TP3]`): its
 #: `TP<n>` names the rank of the process that wrote the line (`configure_logger(prefix=f" TP{tp_rank}")`),

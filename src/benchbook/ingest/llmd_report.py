@@ -202,8 +202,13 @@ def parse(text: str | Lines, source: str) -> Parsed:
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        raise ParseError(source, mark.line + 1 if mark else 1, "not valid YAML (llm-d benchmark report)") from None
+        quoted = _fenced(text)  # a report quoted in a fenced block of a guide, its lines kept
+        if quoted is None:
+            mark = getattr(exc, "problem_mark", None)
+            raise ParseError(source, mark.line + 1 if mark else 1, "not valid YAML (llm-d benchmark report)") from None
+        text, doc = quoted, yaml.safe_load(quoted)
+    if not isinstance(doc, dict) and (quoted := _fenced(text)) is not None:
+        text, doc = quoted, yaml.safe_load(quoted)  # Markdown that happens to load as YAML (a string)
     line = _Lines(text)
     m = _aggregate_v02(doc, line) if isinstance(doc, dict) and "results" in doc else None
     if m is None and (not isinstance(doc, dict) or not isinstance(doc.get("metrics"), dict)):
@@ -353,8 +358,50 @@ _SNIFF = (
 )
 
 
-def sniff(text: str | Lines) -> bool:
+def _bare(text: str | Lines) -> bool:
     return all(search(p, text) for p in _SNIFF) or all(search(p, text) for p in _SNIFF_V02)
+
+
+#: A Markdown code fence: its indent (CommonMark: at most three spaces) and its run of backticks or tildes.
+_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})")
+
+
+def _fenced(text: str) -> str | None:
+    """The text with only its first fenced block that holds a report left (llm-d's guides quote the
+    report in a ```yaml block, indented inside a `<details>`), every other line blanked so that each
+    keeps its number; as CommonMark reads a fence indented N spaces, up to N spaces are taken off each
+    line of its content. None where no block holds one (a block that does not load as a YAML mapping holds none)."""
+    lines = text.split("\n")
+    opened = None
+    for i, line in enumerate(lines):
+        m = _FENCE.match(line)
+        if not m:
+            continue
+        if opened is None:
+            opened, indent, mark = i, len(m.group(1)), m.group(2)
+            continue
+        if m.group(2)[0] != mark[0] or len(m.group(2)) < len(mark) or line[m.end() :].strip():
+            continue  # not the closing fence of this block
+        body = [re.sub(rf"^ {{0,{indent}}}", "", x) for x in lines[opened + 1 : i]]
+        if _bare("\n".join(body)):
+            out = "\n".join([""] * (opened + 1) + body + [""] * (len(lines) - i))
+            try:
+                if isinstance(yaml.safe_load(out), dict):
+                    return out
+            except yaml.YAMLError:
+                pass
+        opened = None
+    return None
+
+
+def sniff(text: str | Lines) -> bool:
+    if _bare(text):
+        return True
+    return search(_FENCE_METRICS, text) and _fenced(whole(text).replace("\r\n", "\n")) is not None
+
+
+#: What a fenced report shows before its fence is looked for: a `metrics:` or `results:` line at any indent.
+_FENCE_METRICS = re.compile(r"^\s*(?:metrics|results):\s*$", re.M)
 
 
 TOOL = register(

@@ -34,6 +34,7 @@ import re
 import shlex
 
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.launcher import untagged
 from benchbook.ingest.text import Lines, contains, search, split_n, whole
 
 NAME = "sglang-bench-offline"
@@ -135,6 +136,16 @@ def _command(lines, lo: int, hi: int) -> dict:
     return found
 
 
+def _own(settings: dict, lines, lo: int, hi: int) -> dict:
+    """A command's settings where it is the block's: the engine answers every prompt it is handed, so a
+    block's `Successful requests` is its command's `--num-prompts`; a command asking for another count
+    is another run's (a warmup's `--num-prompts 64` above a 2,000-prompt block) and gives it nothing."""
+    rows = [ROW_RE.match(lines[j]) for j in range(lo + 1, hi)]
+    done = [_float(m.group("value")) for m in rows if m.group("label").strip() == "Successful requests"]
+    asked = settings.get("num_prompts")
+    return {} if done and asked is not None and not math.isnan(asked) and done[0] != asked else settings
+
+
 def _label(lines, j: int, lo: int) -> str | None:
     """A short label alone on the line above a block (`Qwen-32B(dp=2, tp=4)`): the author's name for
     the run."""
@@ -144,18 +155,19 @@ def _label(lines, j: int, lo: int) -> str | None:
     return m.group(1) if m and not CLOSE_RE.match(lines[j - 1]) and COMMAND not in lines[j - 1] else None
 
 
-def _runs(lines) -> list[dict]:
-    """Each run: its form, the line span of its print, its label and its command's settings."""
+def _runs(lines, tags) -> list[dict]:
+    """Each run: its form, the line span of its print (lines of its banner's launcher tag), its label
+    and its command's settings."""
     runs, prev = [], 0
     j = 0
     while j < len(lines):
         s = lines[j]
         if BANNER_RE.match(s):
             k = j + 1
-            while k < len(lines) and not CLOSE_RE.match(lines[k]) and ROW_RE.match(lines[k]):
+            while k < len(lines) and tags[k] == tags[j] and not CLOSE_RE.match(lines[k]) and ROW_RE.match(lines[k]):
                 k += 1
             label = _label(lines, j, prev)
-            runs.append(dict(format="block", lo=j, hi=k, label=label, **_command(lines, prev, j)))
+            runs.append(dict(format="block", lo=j, hi=k, label=label, **_own(_command(lines, prev, j), lines, j, k)))
             prev = j = k + 1
             continue
         if THROUGHPUT_RE.match(s) or DICT_RE.match(s):
@@ -231,7 +243,7 @@ def _values(lines, run, rejects) -> tuple[list[dict], int, str | None]:
 
 def sniff(text: str | Lines) -> bool:
     if contains("Offline Throughput Benchmark Result", text):
-        return any(BANNER_RE.match(s) for s in split_n(text))
+        return any(BANNER_RE.match(s) for s in untagged(split_n(text))[0])
     lines = split_n(text)
     if any(DICT_RE.match(s) for s in lines):
         return True
@@ -239,9 +251,9 @@ def sniff(text: str | Lines) -> bool:
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
-    lines = split_n(whole(text).replace("\r\n", "\n").replace("\r", "\n"))
+    lines, tags = untagged(split_n(whole(text).replace("\r\n", "\n").replace("\r", "\n")))
     records, rejects, cells = [], [], 0
-    runs = _runs(lines)
+    runs = _runs(lines, tags)
     names = []
     for run in runs:
         run["source"] = source

@@ -570,6 +570,30 @@ def _is_jsonl(text: str | Lines) -> bool:
     return first_char(text) == "{"
 
 
+SUBSET = (
+    "a 'Serving Benchmark Result' banner over a selection of bench_serving's rows (no Backend, request rate or "
+    "request-count rows, which the tool prints first under its banner): a script's subset of "
+    "its print, which does not say how many requests ran at what load, so nothing here is read"
+)
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of a bench_serving banner whose rows, closed by the row of 50 `=` and holding a row only
+    SGLang prints, open with another row than `Backend:` (`Tool.refuses`): bench_serving prints `Backend:`
+    first under its banner, so such a block is a script's selection of its rows, else None."""
+    lines = split_n(text)
+    for i, line in enumerate(lines):
+        if not HEADER_RE.match(line):
+            continue
+        j = i + 1
+        while j < len(lines) and not CLOSE_RE.match(lines[j]) and _is_block_row(lines[j]):
+            j += 1
+        labels = [_label(lines[k]) for k in range(i + 1, j)]
+        if j < len(lines) and CLOSE_RE.match(lines[j]) and set(labels) & set(SGLANG_ONLY) and "Backend" not in labels:
+            return i + 1, SUBSET
+    return None
+
+
 def sniff(text: str | Lines) -> bool:
     if _is_jsonl(text):
         first = next(s for line in split_n(text) if (s := line.lstrip()))
@@ -599,6 +623,7 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
+        refuses=refuses,
         description="SGLang `python -m sglang.bench_serving`: result blocks and --output-file JSONL (serving contract)",
         command="python -m sglang.bench_serving --backend sglang ... [--output-file OUT.jsonl]",
         metrics=METRICS,

@@ -125,8 +125,15 @@ def analyse(p: dict) -> Result:
 
 def _precision_said(paths) -> dict:
     """Per file name, what the file says of a precision (the absence rule), for runs whose precision is not
-    known: a page names a line that speaks of one rather than say the output names none."""
-    return {Path(f).name: serving.fact_said([f], "precision", "precision") for f in paths}
+    known: a page names a line that speaks of one rather than say the output names none. A stated dtype
+    of a known unquantized width (`--dtype bfloat16`) is marked `precision_plain`: where nothing is assumed
+    it is not read as the weights' (it may be the activations' of a quantized checkpoint)."""
+    out = {}
+    for f in paths:
+        said = serving.fact_said([f], "precision", "precision")
+        hit = precision.tagged(str(said["precision_value"])) if said.get("precision_status") == "stated" else None
+        out[Path(f).name] = {**said, "precision_plain": bool(hit) and hit[0] in precision.UNQUANTIZED}
+    return out
 
 
 def page(res: Result) -> Page:
