@@ -307,6 +307,11 @@ def test_energy_exercises_put_the_measured_joules_over_the_dram_floor():
     assert "1,000 GB/s / 4 GB = 250 tok/s" in one.steps[0] and "250 tok/s x 0.128 J = 32 W" in one.steps[1]
     assert "32 / 300 = 10.7%" in one.steps[2] and "leave 268 W for all else a token costs" in one.answer
     assert "times that" not in one.answer  # the claim's ratio, said above it, is not worked again
+    assert "the 300 W limit at which tg128 costs the least energy" in one.question  # a measured draw
+    bound = _claim("dram_floor", **{**floor["evidence"], "upper_bound": True})
+    one_bound, _ = exercises.perf_per_watt(_ledger("perf_per_watt", bound, top, pp(800.0)))
+    assert "costs the least" not in one_bound.question  # an upper bound ranks no limit
+    assert "where this input bounds a tg128 token's energy most tightly" in one_bound.question
     # the other way: a limit the reads at full bandwidth would exceed
     low = _claim("dram_floor", **{**floor["evidence"], "limit_w": 20.0})
     one_low, _ = exercises.perf_per_watt(_ledger("perf_per_watt", low, top, pp(800.0)))

@@ -514,6 +514,7 @@ def perf_per_watt(ledger) -> list[Exercise]:
                     "ceiling_tok_s": ceiling,
                     "reads_w": ceiling * floor,
                     "limit_w": ev["limit_w"],
+                    "upper_bound": ev["upper_bound"],
                     "share": ceiling * floor / ev["limit_w"],
                     "left_w": ev["limit_w"] - ceiling * floor,
                 },
