@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import os
 import re
 import shutil
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import yaml
 
-from benchbook import config
+from benchbook import config, declarations
 
 
 class PageError(RuntimeError):
@@ -35,7 +36,27 @@ def _book(executed: Path, chapter: str, title: str, root: Path) -> None:
     toc = {"format": "jb-book", "root": chapter, "chapters": [{"file": "glossary"}]}
     (root / "_toc.yml").write_text(yaml.safe_dump(toc, sort_keys=False), encoding="utf-8")
     shutil.copy(config.BOOK_DIR / "glossary.md", root / "glossary.md")
-    shutil.copy(executed, root / f"{chapter}.ipynb")
+    (root / f"{chapter}.ipynb").write_text(titled_links(executed.read_text(encoding="utf-8")), encoding="utf-8")
+
+
+#: A bare `{doc}` role naming a page by its file (`` {doc}`bandwidth_roofline` ``), its target in group 1.
+_BARE_DOC = re.compile(r"\{doc\}`([^`<>]+)`")
+
+
+def titled_links(notebook: str) -> str:
+    """The notebook's JSON text with each bare `{doc}` to another chapter given that chapter's title.
+    Sphinx shows a bare link by the title of the page it finds; on a one-chapter book the other
+    chapters are not there, and it would print the file name (`bandwidth_roofline`) where the book
+    and the report print the title."""
+
+    def one(m: re.Match) -> str:
+        doc = m.group(1).strip().rsplit("/", 1)[-1]
+        if doc not in declarations.BY_NAME:
+            return m.group(0)
+        title = json.dumps(declarations.chapter(doc).title)[1:-1]  # the notebook's JSON holds it
+        return f"{{doc}}`{title} <{m.group(1).strip()}>`"
+
+    return _BARE_DOC.sub(one, notebook)
 
 
 _URL_ATTR = re.compile(r'(\b(?:href|src)=")(?!https?:|#|data:|mailto:|javascript:|/)([^"]*)"')

@@ -302,8 +302,23 @@ def test_energy_exercises_put_the_measured_joules_over_the_dram_floor():
         return _claim("retained_quote_pp", test="pp512", a=a, b=1000.0, limit_w=200.0, peak_limit_w=400.0)
 
     one, two = exercises.perf_per_watt(_ledger("perf_per_watt", floor, top, pp(800.0)))
-    # 4 GB x 8 bits x 4 pJ = 0.128 J per token; 0.64 / 0.128 = 5.0
-    assert "= 0.128 J per token" in one.steps[0] and "at 300 W a token costs about 5.0 times that" in one.answer
+    # the floor (4 GB x 8 bits x 4 pJ = 0.128 J, the claim's) drawn at the bandwidth ceiling, a power the
+    # page does not state: 1,000 GB/s / 4 GB = 250 tok/s, x 0.128 J = 32 W, 10.7% of the 300 W limit
+    assert "1,000 GB/s / 4 GB = 250 tok/s" in one.steps[0] and "250 tok/s x 0.128 J = 32 W" in one.steps[1]
+    assert "32 / 300 = 10.7%" in one.steps[2] and "leave 268 W for all else a token costs" in one.answer
+    assert "times that" not in one.answer  # the claim's ratio, said above it, is not worked again
+    assert "the 300 W limit at which tg128 costs the least energy" in one.question  # a measured draw
+    bound = _claim("dram_floor", **{**floor["evidence"], "upper_bound": True})
+    one_bound, _ = exercises.perf_per_watt(_ledger("perf_per_watt", bound, top, pp(800.0)))
+    assert "costs the least" not in one_bound.question  # an upper bound ranks no limit
+    assert "where this input bounds a tg128 token's energy most tightly" in one_bound.question
+    # the other way: a limit the reads at full bandwidth would exceed
+    low = _claim("dram_floor", **{**floor["evidence"], "limit_w": 20.0})
+    one_low, _ = exercises.perf_per_watt(_ledger("perf_per_watt", low, top, pp(800.0)))
+    assert "32 / 20 = 160.0%" in one_low.steps[2] and "cannot reach its bandwidth ceiling" in one_low.answer
+    # no device bandwidth: nothing to draw the floor at
+    blind = _claim("dram_floor", **{**floor["evidence"], "peak_gb_s": None})
+    assert exercises.perf_per_watt(_ledger("perf_per_watt", blind))[0].lacking
     # tg waits on memory: 100 tok/s predicted at 200 W, 98 measured. pp waits on the cores: a sixth of 400 W static
     # (66.7 W), so the clock falls to (133 / 333)^(1/3) = 0.737 and pp to 737 tok/s; 800 measured: above it
     assert "predicted 100.00 tok/s." in two.steps[0]

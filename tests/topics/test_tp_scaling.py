@@ -67,18 +67,22 @@ def test_each_shown_claim_is_said_once_and_the_withheld_ones_in_one_folded_list(
 
 
 def test_the_bottom_line_is_the_turn_and_its_reason_and_the_rest_is_said_once_in_its_section(seeds):
-    """Issue 34 item 6: two sentences of answer; the batch-1 example opens section 2 and the
-    throughput pick stands in the deployment section, each said once."""
+    """Issue 34 item 6: two sentences of answer; the batch-1 numbers are said once, in section 2's
+    list of turns (its bullet, not a sentence above the list repeating it), and the throughput pick
+    stands in the deployment section."""
     from benchbook.presentation import bottom_line
 
     box = bottom_line.box(seeds.ledger)
     pg = tp_scaling.page(seeds)
     assert box.startswith("- Adding GPUs stops making decode faster at TP 2") and "the later the turn" in box
     assert "28.75 ms per token on TP 1" not in box and "tokens per GPU" not in box
-    assert pg.markdown["claims_turns"].startswith("At batch 1: 28.75 ms per token on TP 1, 17.56 on TP 2")
+    assert pg.markdown["claims_turns"].startswith(
+        "- Batch 1: fastest on TP 2 (17.56 ms per token, against 28.75 on TP 1)"
+    )
     assert seeds.ledger.get("rec_throughput").text in pg.markdown["claims_deploy"]
     prose = "\n".join([box, *pg.markdown.values(), *pg.texts.values()])
-    assert prose.count("28.75 ms per token on TP 1") == 1 and prose.count("the later the turn") == 1
+    assert prose.count("28.75 on TP 1") == 1 and prose.count("the later the turn") == 1
+    assert "At batch 1:" not in pg.markdown["claims_turns"]
 
 
 def test_the_lesson_counts_the_seed_models_all_reduces(seeds):

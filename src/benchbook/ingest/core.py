@@ -536,6 +536,15 @@ QUOTE = r"(?:>[ \t]?)*"
 #: A markdown table's separator row (`|---|:-:|`) and an ATX heading (its text in group 1).
 SEPARATOR_RE = re.compile(r"^\s*\|(\s*:?-+:?\s*\|)+\s*$")
 HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+#: An HTML tag in markdown text (`<a name="toc_11">`, `</a>`, `<b>`): markup a rendered page hides.
+_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>")
+
+
+def heading_words(text: str) -> str:
+    """A heading's words as a rendered page shows them, without the HTML written into it (a README's
+    anchor `<a name="toc_11"></a>`, `<b>`): the markup is not part of the run's name a parser takes
+    from it."""
+    return re.sub(r"\s+", " ", _TAG_RE.sub("", text)).strip()
 
 
 def number(text: str) -> float | None:

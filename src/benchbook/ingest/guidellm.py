@@ -36,7 +36,7 @@ import math
 import re
 
 from benchbook.ingest import guidellm_console_v01, guidellm_console_v02, guidellm_report, vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, heading_words, number, register
 from benchbook.ingest.text import Lines, contains, splitlines
 
 NAME = "guidellm"
@@ -274,7 +274,7 @@ def _heading(lines: list[str], at: int) -> str | None:
     for line in reversed(lines[: at - 1]):
         m = _HEADING.match(line)
         if m and len(m.group(1)) < level:
-            chain.insert(0, m.group("text").strip("* "))
+            chain.insert(0, heading_words(m.group("text")).strip("* "))
             level = len(m.group(1))
             if level == 1:
                 break

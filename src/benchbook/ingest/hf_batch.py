@@ -44,6 +44,7 @@ from benchbook.ingest.core import (
     ParseError,
     Tool,
     finish,
+    heading_words,
     markdown_cells,
     number,
     register,
@@ -309,7 +310,7 @@ def printed_params(text: str | Lines) -> dict[str, float]:
 def _context_line(s: str, ctx: dict) -> None:
     """Update model / framework / gpu from a text line above the tables."""
     m = HEADING_RE.match(s)
-    text = (m.group(1) if m else s).rstrip("\\").strip()
+    text = (heading_words(m.group(1)) if m else s).rstrip("\\").strip()
     if not text or text.lower() == _TOOL_TITLE or "=" in text:
         return
     if _FRAMEWORK_RE.match(text):

@@ -47,7 +47,17 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, markdown_cells, register, unread_table
+from benchbook.ingest.core import (
+    NUMBER,
+    Parsed,
+    ParseError,
+    Tool,
+    finish,
+    heading_words,
+    markdown_cells,
+    register,
+    unread_table,
+)
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, search, split_n
 from benchbook.nouns import counted
@@ -262,11 +272,6 @@ class _Ctx:
 
     def section(self) -> str | None:
         return " / ".join(t for _, t in self.headings) or None
-
-    @staticmethod
-    def heading_words(text: str) -> str:
-        """A heading's words without the HTML a page puts in it (`<a name="x"></a>`, `<b>`)."""
-        return re.sub(r"\s+", " ", re.sub(r"<[^<>]*>", "", text)).strip()
 
     def power(self) -> float | None:
         for _, t in reversed(self.headings):
@@ -594,7 +599,7 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         h = _HEADING_RE.match(line)
         if h and not line.startswith("#!"):
             level = len(h[1])
-            ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, ctx.heading_words(h[2]))]
+            ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, heading_words(h[2]))]
             ctx.cmd, ctx.env, ctx.devices, ctx.caption = {}, [], {}, None
             i += 1
             continue
@@ -1453,7 +1458,7 @@ def _context_index(lines: list[str]):
         h = _HEADING_RE.match(line)
         if h:
             level = len(h[1])
-            ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, ctx.heading_words(h[2]))]
+            ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, heading_words(h[2]))]
             marks.append((idx + 1, ctx.section(), ctx.power()))
 
     def at(line: int):

@@ -48,6 +48,7 @@ from benchbook.ingest.core import (
     copy_ends,
     cut_item,
     finish,
+    heading_words,
     number,
     percentile,
     register,
@@ -340,7 +341,7 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
     for j in range(hi - 1, lo - 1, -1):
         s = lines[j].strip()
         if s.startswith("#") and not s.startswith("#!") and s.lstrip("#").strip():
-            ctx["run"] = s.lstrip("#").strip()
+            ctx["run"] = heading_words(s.lstrip("#"))
             break
     return ctx
 

@@ -34,6 +34,7 @@ from benchbook.ingest.core import (
     copy_ends,
     cut_item,
     finish,
+    heading_words,
     markdown_cells,
     register,
     unread_table,
@@ -254,7 +255,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         lineno = i + 1
         h = HEADING_RE.match(line)
         if h:
-            title = h.group(1)
+            title = heading_words(h.group(1))
             m = _TP_RE.search(title)
             if m:
                 st.heading_tp, st.heading_seq, st.heading_quant = int(m.group(1)), None, None

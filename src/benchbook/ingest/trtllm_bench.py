@@ -53,7 +53,7 @@ import re
 import shlex
 
 from benchbook.ingest import vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, heading_words, number, register
 from benchbook.ingest.text import Lines, search, split_n
 
 NAME = "trtllm-bench"
@@ -631,7 +631,7 @@ def _bare_overviews(lines: list[str]) -> tuple[list, list[str | None]]:
         if j - i >= BARE_MIN:
             reports.append([("PERFORMANCE OVERVIEW", max(i - 1, 0), i, j)])
             heads = [m["h"] for s in lines[last:i] if (m := _HEADING_RE.match(s))]
-            names.append(heads[-1].strip("\"'` ") if heads else None)
+            names.append(heading_words(heads[-1]).strip("\"'` ") if heads else None)
             last = i = j
         else:
             i = max(j, i + 1)

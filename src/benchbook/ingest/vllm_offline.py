@@ -31,7 +31,7 @@ import math
 import re
 import shlex
 
-from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, percentile, register
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, heading_words, percentile, register
 from benchbook.ingest.text import Lines, first_char, head, json_object, repeat_label, split_n, whole
 
 NAME = "vllm-bench-offline"
@@ -159,7 +159,7 @@ def _heading(lines: list[str], lo: int, hi: int, bold: bool = False) -> str | No
     `bold`, the nearest heading or bold line alone (`**qwen3-32B**`) that is no repeat's label."""
     for j in range(hi - 1, lo - 1, -1):
         s = lines[j].strip()
-        text = s.lstrip("#").strip()
+        text = heading_words(s.lstrip("#"))
         if bold and (m := re.fullmatch(r"\*\*([^*]+)\*\*\s*[:：]?", s)):
             return m.group(1).strip()
         if s.startswith("#") and not s.startswith("#!") and text and not _RESULT_RE.match(text):

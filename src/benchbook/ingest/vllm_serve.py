@@ -67,6 +67,7 @@ from benchbook.ingest.core import (
     copy_ends,
     cut_item,
     finish,
+    heading_words,
     last_line,
     number,
     percentile,
@@ -471,7 +472,7 @@ def _context(lines: list[str], lo: int, hi: int, prefix: str = "") -> dict:
     while i >= lo:
         s = lines[i].strip()
         if s.startswith("#") and not s.startswith("#!"):
-            ctx["run"] = s.lstrip("#").strip()
+            ctx["run"] = heading_words(s.lstrip("#"))
             if HUB_ID_RE.fullmatch(ctx["run"]):  # `### openai/gpt-oss-20b`: the heading names the model
                 ctx.setdefault("model", ctx["run"])
             break

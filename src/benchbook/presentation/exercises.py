@@ -495,21 +495,28 @@ def perf_per_watt(ledger) -> list[Exercise]:
     shown = _shown(ledger)
     out = []
     ev = shown.get("dram_floor", {}).get("evidence")
-    if ev and ev["ratio"] <= 1:
+    if ev and ev["ratio"] <= 1 and ev.get("peak_gb_s"):
+        # the floor is the lesson's (its claim works it): the exercise predicts what it draws at the
+        # bandwidth ceiling, a power the page does not state, against the limit
         floor = env.dram_floor(ev["weights_gb"], ev["pj_per_bit"])
+        ceiling = ev["peak_gb_s"] / ev["weights_gb"]
         out.append(
             Exercise(
                 ch,
                 "energy_floor",
                 {
                     "test": ev["test"],
+                    "device": ev["device"],
                     "weights_gb": ev["weights_gb"],
                     "pj_per_bit": ev["pj_per_bit"],
                     "floor_j": floor,
+                    "peak_gb_s": ev["peak_gb_s"],
+                    "ceiling_tok_s": ceiling,
+                    "reads_w": ceiling * floor,
                     "limit_w": ev["limit_w"],
-                    "measured_j": ev["b"],
                     "upper_bound": ev["upper_bound"],
-                    "measured_over_floor": ev["b"] / floor,
+                    "share": ceiling * floor / ev["limit_w"],
+                    "left_w": ev["limit_w"] - ceiling * floor,
                 },
             )
         )

@@ -25,7 +25,7 @@ from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.myst_role import myst_role_plugin
 
 from benchbook import declarations
-from benchbook.presentation import outputs
+from benchbook.presentation import outputs, tables
 from benchbook.presentation.sphinx_book import CSS as BOOK_CSS
 
 
@@ -58,6 +58,7 @@ figcaption { font-size: 0.9em; color: #444; }
 table { border-collapse: collapse; margin: 0.8em 0; }
 td, th { border-bottom: 1px solid #ddd; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
 .cell_output { overflow-x: auto; }
+table.benchbook-table.benchbook-whole-headers th { overflow-wrap: normal; }
 dl.glossary dt { font-weight: 600; margin-top: 0.6em; }
 """
 
@@ -312,6 +313,29 @@ def body(nb: dict, ctx: Context) -> str:
     return "".join(parts)
 
 
+#: The characters of header words this page's text column holds side by side: `tables.HEADER_CHARS`
+#: is the book's column (about 700 px); this page's is `main`'s 52rem less its padding, 784 px.
+HEADER_CHARS = tables.HEADER_CHARS * 784 // 700
+_TABLE = re.compile(r'<table\b[^>]*class="dataframe benchbook-table"[^>]*>.*?</table>', re.S)
+_COLUMN_HEADING = re.compile(r'<th\b[^>]*class="col_heading level0[^"]*"[^>]*>(.*?)</th>', re.S)
+
+
+def whole_headers(article: str) -> str:
+    """Each table whose header words fit this page's column side by side marked to wrap its headers
+    between words only (`tables.header_fits` decides by the book's column, narrower than this one:
+    there a header may break anywhere, "dtyp / e", where this page has room for it whole)."""
+
+    def one(m: re.Match) -> str:
+        heads = [html.unescape(re.sub(r"<[^>]*>", "", h)) for h in _COLUMN_HEADING.findall(m.group(0))]
+        if not heads or not tables.header_fits(heads, HEADER_CHARS):
+            return m.group(0)
+        return m.group(0).replace(
+            'class="dataframe benchbook-table"', 'class="dataframe benchbook-table benchbook-whole-headers"', 1
+        )
+
+    return _TABLE.sub(one, article)
+
+
 def document(title: str, article: str, nav: str = "") -> str:
     """A whole page: its own styles (no file beside it, nothing fetched), a line of links, the article."""
     return (
@@ -325,7 +349,7 @@ def document(title: str, article: str, nav: str = "") -> str:
 
 def page(nb: dict, title: str, chapters: dict[str, str], glossary: dict[str, str], nav: str = "") -> str:
     """The executed notebook `nb` as one HTML page titled `title`."""
-    return document(title, body(nb, Context(glued(nb), chapters, glossary)), nav)
+    return document(title, whole_headers(body(nb, Context(glued(nb), chapters, glossary))), nav)
 
 
 def markdown_page(title: str, markdown: str, nav: str = "") -> str:

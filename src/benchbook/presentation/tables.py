@@ -81,13 +81,14 @@ LONG_WORD = 14
 HEADER_CHARS = 80
 
 
-def header_fits(columns) -> bool:
+def header_fits(columns, chars: int = HEADER_CHARS) -> bool:
     """Whether a table's headers can wrap between words only and still fit the text column. The
     page's stylesheet lets a header break anywhere, so that a very wide table never runs past the
     column; but then the browser squeezes narrow columns until their headers break inside a word
-    ("prompt-s"), even where the column has room. A table whose header words fit keeps them whole."""
+    ("prompt-s"), even where the column has room. A table whose header words fit keeps them whole;
+    `chars` is the column's room (a page with a wider column passes its own)."""
     longest = [max((len(w) for w in str(c).split()), default=0) + 2 for c in columns]
-    return sum(longest) <= HEADER_CHARS
+    return sum(longest) <= chars
 
 
 class Table(Styler):
