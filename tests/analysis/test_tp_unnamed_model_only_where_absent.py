@@ -35,7 +35,7 @@ def test_a_line_that_speaks_of_a_model_without_a_name_is_quoted(tmp_path):
     paths = _write(tmp_path, "notes\nThe model was served from a local checkpoint.\n")
     said = tp.model_said(paths)
     assert (said["status"], said["line"]) == ("unread", 2)
-    assert tp_scaling._unnamed(paths).startswith("a model line 2 speaks of (`The model was served")
+    assert tp_scaling._unnamed(paths) == "a model line 2 speaks of without naming it"
     assert "does not name" not in tp_scaling._unnamed(paths)
 
 

@@ -348,7 +348,7 @@ def test_unnamed_blocks_under_different_settings_keep_their_own_labels(tmp_path)
     assert sorted(set(ingest.read(p, tool=TOOL)["run"])) == ["c=16", "c=8"]
 
 
-def test_a_commented_line_over_an_unprefixed_block_is_a_heading_not_a_setting(tmp_path):
+def test_a_commented_line_over_an_unprefixed_block_is_a_heading_that_names_the_run_and_states_its_cap(tmp_path):
     block = (
         "============ Serving Benchmark Result ============\n"
         f"{'Successful requests:':<40} {32:<10}\n"
@@ -358,8 +358,12 @@ def test_a_commented_line_over_an_unprefixed_block_is_a_heading_not_a_setting(tm
     p = tmp_path / "notes.md"
     p.write_text("# Maximum request concurrency: 8\n\n" + block)
     t = ingest.read(p, tool=TOOL)
-    assert t["max_concurrency"].isna().all()  # the block has no `# ` prefix: the line is the author's
+    # the block has no `# ` prefix: the line is the author's heading, not a line of the block; a heading
+    # in the tool's own words (`Maximum request concurrency:`) states the cap of the run under it (context)
+    assert t["max_concurrency"].eq(8).all()
     assert set(t["run"]) == {"Maximum request concurrency: 8"}
+    p.write_text("# Notes on concurrency\n\n" + block)  # a heading that speaks of a cap gives none
+    assert ingest.read(p, tool=TOOL)["max_concurrency"].isna().all()
 
 
 RENAMED = """```text

@@ -36,3 +36,9 @@ def test_no_sign_of_a_precision_says_the_output_names_none(unknown):
     assert "precision not stated (the output names none, and none is assumed)" in _text(
         unknown, {"precision_status": "absent"}
     )
+
+
+def test_a_precision_the_file_gives_but_the_run_does_not_take_is_named_as_such(unknown):
+    said = {"precision_status": "stated", "precision_line": 1, "precision_text": "# Llama 3.1 8B FP8 on H100"}
+    text = _text(unknown, said)
+    assert "line 1 gives `# Llama 3.1 8B FP8 on H100`, which this page does not take as the weights' precision" in text

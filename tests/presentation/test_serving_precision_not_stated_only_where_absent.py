@@ -35,7 +35,7 @@ def test_a_line_that_speaks_of_the_precision_is_named(tmp_path, text, line):
     said = _said(tmp_path, text)
     assert (said["precision_status"], said["precision_line"]) == ("unread", line)
     out = _sentence(said)
-    assert f"line {line} speaks of one" in out
+    assert f"line {line} speaks of one without a precision this page can read" in out
     assert "names no quantization or dtype" not in out
 
 

@@ -1,6 +1,6 @@
 """An offline run whose weights' precision nothing states, where the file states an unquantized dtype
 (`dtype = bfloat16`), is said to have that dtype, which may be only the activations' of a quantized
-checkpoint; a stated precision of no width this page knows is said to be of no known width."""
+checkpoint; another stated precision is said not to be taken as the weights'."""
 
 from __future__ import annotations
 

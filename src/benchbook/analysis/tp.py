@@ -884,7 +884,7 @@ def ran_last_before_failure(w: pd.DataFrame, tp, section, batch_size: int, metri
 def model_said(paths) -> dict:
     """What the files say of a model, for a page whose tables name none, decided by the one absence
     rule (`ingest.context.states`): `status` "stated" (a model a line names but no table carries:
-    `value`, `line`), "unread" (a line that speaks of a model and names none: `line`, `text`) or
+    `value`, `line`), "unread" (a line that speaks of a model and names none: its `line`) or
     "absent", the only status on which a page may call the model one the input does not name."""
     from benchbook import ingest
     from benchbook.ingest import context
@@ -896,8 +896,7 @@ def model_said(paths) -> dict:
         if facts:
             return {"status": "stated", "value": str(facts[0].value), "line": facts[0].line}
         if said.status == "unread" and unread is None:
-            text = " ".join(said.sign.text.replace("`", "'").split())
-            unread = {"status": "unread", "line": said.line, "text": text if len(text) <= 80 else text[:79] + "…"}
+            unread = {"status": "unread", "line": said.line}
     return unread or {"status": "absent"}
 
 
