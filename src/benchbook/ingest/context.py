@@ -1259,12 +1259,19 @@ def _read_form_fields(r: _Reader, lines: list[str], first: int) -> None:
 
 #: Devices as a write-up names them where the hardware table may lack them: a Cloud TPU by its generation
 #: or its accelerator type (`TPU v6e`, `v6e-1`, `v5litepod-8`, `v5p-8`), an Apple chip (`Apple M5`, `on M5`,
-#: `M3 Max`) and an AMD Radeon RX card (`AMD RX 6800 XT`). The table's own names and aliases are the rest.
+#: `M3 Max`), an AMD Radeon RX card (`AMD RX 6800 XT`) and a phone's system-on-chip (Snapdragon, Dimensity,
+#: Exynos, Google Tensor: a write-up names the phone and its chip, whose GPU ran the model). The table's own
+#: names and aliases are the rest.
 _DEVICE_WORDS = (
     r"(?:Google\s+)?(?:Cloud\s+)?TPU\s?v\d{1,2}[a-z]{0,4}(?:-\d{1,4})?",
     r"v[4-7](?:e|p|litepod)-\d{1,4}",
     r"(?:Apple\s+M[1-9]|(?<=\bon\s)M[1-9])(?:\s+(?:Pro|Max|Ultra))?",
     r"(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{3,4}(?:\s?(?:XTX|XT|GRE))?",
+    # a phone's or board's system-on-chip, whose GPU runs the model (`Xiaomi 14 (snapdragon 8 gen 3)`)
+    r"(?:Qualcomm\s+)?Snapdragon\s?(?:X\s(?:Elite|Plus)|\d\s?(?:Gen\s?\d|Elite)|\d{3})",
+    r"(?:MediaTek\s+)?Dimensity\s?\d{3,4}",
+    r"(?:Samsung\s+)?Exynos\s?\d{3,4}",
+    r"Google\s+Tensor\s?G\d",
 )
 #: A Cloud TPU type whose number counts chips (v5e, v6e: `v6e-1` is one chip; v4's and v5p's count cores).
 _TPU_CHIPS = re.compile(r"\bv(?:[56]e|5litepod)-(\d{1,4})\b", re.I)
