@@ -715,3 +715,38 @@ def test_runs_at_one_load_under_different_labels_are_configurations_not_loads():
     sweep = _gb(["c=8", "c=16", "c=32"], [8.0, 16.0, 32.0], [math.inf] * 3, [1.0, 2.6, 1.8])
     s = wording.word("serving_saturation", cs.goodput(sweep))
     assert "configurations" not in s.evidence and "The best load under these SLOs is run c=16" in s.text
+
+
+def test_a_peak_summed_over_several_devices_is_said_to_be_their_sum_and_one_devices_is_its_own():
+    """A run over TP 2 is set against twice one device's peaks (`Peaks.count`): its sentences name the sum
+    over the 2 devices, never one device's peak; on one device they name that device's peak."""
+    row = pd.Series(
+        {
+            "run": "r1",
+            "bandwidth_fraction": 0.1,
+            "compute_fraction": 0.01,
+            "achieved_gb_s": 670.0,
+            "in_flight": 4.0,
+            "intensity": 2.0,
+            "ridge": 295.0,
+            "peak_tflops": 1978.0,
+            "achieved_tflops": 19.8,
+            "precision": "bf16",
+            "output_throughput": 300.0,
+            "total_token_throughput": 1000.0,
+        }
+    )
+    two = Peaks("H100", 3350.0, {"bf16": 989.0}, source="parameter", count=2)
+    for peaks, says, never in (
+        (two, "summed over 2 x H100", "H100's"),
+        (H100, "of the H100", "summed over"),
+    ):
+        texts = [
+            wording.word("serving_saturation", c).text
+            for c in (
+                cs.bandwidth(row, peaks, 8.0, 2.0),
+                cs.compute(row, peaks),
+                cs.bound("best", row, peaks, 0.5, False),
+            )
+        ]
+        assert all(says in t and never not in t for t in texts), texts

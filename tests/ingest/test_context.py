@@ -990,3 +990,21 @@ def test_a_dtype_right_after_a_model_named_in_words_is_its_precision():
     assert [f.value for f in c.get("precision")] == ["bf16"]
     # the other way: a dtype elsewhere in the sentence, not behind the model's name, is none
     assert not _read("Qwen 7B was slow; the bf16 kernels are to blame.\n").get("precision")
+
+
+def test_a_neuron_ls_table_counts_its_devices_and_the_cores_each_holds():
+    """`neuron-ls` lists each device with its NeuronCores (one parallel rank each): 2 devices of 2 cores.
+    The same row shape under another header (a results table) is no device listing."""
+    listing = (
+        "+--------+--------+--------+-----------+---------+\n"
+        "| NEURON | NEURON | NEURON | CONNECTED |   PCI   |\n"
+        "| DEVICE | CORES  | MEMORY |  DEVICES  |   BDF   |\n"
+        "+--------+--------+--------+-----------+---------+\n"
+        "| 0      | 2      | 32 GB  | 1         | 80:1e.0 |\n"
+        "| 1      | 2      | 32 GB  | 0         | 90:1e.0 |\n"
+    )
+    c = _read(listing)
+    assert [(f.value, f.line) for f in c.get("device_cores")] == [(2, 5), (2, 6)]
+    assert _one(c, "device_count").value == 2
+    other = _read("| run | batch | memory |\n|---|---|---|\n| 0 | 2 | 32 GB |\n")
+    assert not other.get("device_cores") and not other.get("device_count")

@@ -144,3 +144,17 @@ def test_a_sentence_ending_on_the_device_names_it_and_a_file_name_does_not():
 def test_a_device_set_beside_the_run_is_a_sign_not_the_device(line):
     c = context.read([line])
     assert c.get("device") == () and context.states(c, "device").status == "unread"
+
+
+def test_a_phones_system_on_chip_named_in_a_sentence_is_the_device_and_one_compared_is_a_sign():
+    """`Some results with Xiaomi 14 (snapdragon 8 gen 3):` names the chip whose GPU ran the model (the table
+    lacks it: the page names it and its line); a chip set beside another run's names none, and a bare
+    brand with no part names no device."""
+    found, _, said = _device(["Some results with Xiaomi 14 (snapdragon 8 gen 3):", "", "| model | t/s |"])
+    assert found == [("snapdragon 8 gen 3", 1, "prose")] and said.status == "stated"
+    found, _, said = _device(["Some results with a Dimensity 9300 phone"])
+    assert found == [("Dimensity 9300", 1, "prose")]
+    found, _, said = _device(["This is faster than the Snapdragon 8 Gen 2 we had"])
+    assert not found and said.status == "unread" and said.line == 1
+    found, _, said = _device(["Built with the Snapdragon SDK"])
+    assert not found and said.status != "stated"

@@ -50,10 +50,17 @@ def test_the_power_is_all_the_gpus_together_as_the_files_own_numbers_show():
     assert set(row["device"]) == {"H100"} and set(row["device_count"]) == {8.0} and set(row["batch_size"]) == {512.0}
 
 
-def test_latencies_and_the_running_batch_are_set_aside_with_their_reason():
+def test_the_itl_percentiles_are_read_and_the_running_batch_set_aside_with_its_reason():
+    """`median_itl_ms` .. `p99_itl_ms` are the contract's `itl` at those statistics (ms); the running
+    batch has no column and is set aside, never read as a latency."""
     p = _parsed(QWEN8)
     text = p.rejected["text"].astype(str)
-    assert text.str.startswith("median_itl_ms").sum() == 10
+    assert not text.str.contains("itl").any()
+    itl = p.table[p.table["metric"] == "itl"]
+    assert sorted(itl["statistic"].unique()) == ["median", "p90", "p95", "p99"] and len(itl) == 40
+    first = itl[itl["run"] == itl["run"].iloc[0]].set_index("statistic")["value"]
+    assert round(first["median"], 2) == 32.5 and round(first["p99"], 2) == 61.83
+    assert set(itl["unit"]) == {"ms"} and itl["scope"].isna().all()
     assert text.str.startswith("avg_batch_size").sum() == 10
     # the H100 run capped at 96 held 82 on average: a fact the report keeps, not a load setting
     held = [float(t.split()[1]) for t in text if t.startswith("avg_batch_size")]

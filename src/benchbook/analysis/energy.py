@@ -46,6 +46,10 @@ KEYS = [
     "configuration",
 ]
 
+#: The inter-token latency statistics a file may print beside its energy (ML.ENERGY's v3 leaderboard).
+ITL_STATISTICS = ("median", "p90", "p95", "p99")
+ITL_COLUMNS = [f"itl_{stat}_ms" for stat in ITL_STATISTICS]
+
 COLUMNS = [
     *KEYS,
     "scope",
@@ -70,9 +74,16 @@ COLUMNS = [
     "gpu_utilization",
     "output_tok_s",
     "e2el_s",
+    *ITL_COLUMNS,
     "board_power_w",
     "over_board",
 ]
+
+
+def _itl(g: pd.DataFrame, statistic: str) -> float:
+    """The inter-token latency at `statistic` the file prints beside its energy (ms), NaN where none."""
+    d = g[(g["metric"] == "itl") & (g["statistic"] == statistic)]
+    return float(d["value"].iloc[0]) if len(d) else np.nan
 
 
 def _first(g: pd.DataFrame, metric: str, scope: str | None = None) -> float:
@@ -258,6 +269,7 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
         # the rate and the latency the file prints beside its energy (leaderboards do)
         output_tok_s=out_rate,
         e2el_s=_first(g, "e2el") / 1000,
+        **{f"itl_{stat}_ms": _itl(g, stat) for stat in ITL_STATISTICS},
     )
     return row
 

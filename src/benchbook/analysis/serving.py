@@ -884,6 +884,16 @@ def rate_said(paths) -> dict:
     return fact_said(paths, "rate", "rate")
 
 
+def cores_said(paths) -> dict:
+    """Where the input's device listing gives each device several cores (`neuron-ls`'s CORES column:
+    AWS Neuron runs one tensor-, pipeline- or data-parallel rank per NeuronCore), those cores and their
+    line: the ranks TP x PP x DP count are then cores, not devices. Empty otherwise."""
+    said = fact_said(paths, "device_cores", "cores")
+    if said.get("cores_status") != "stated" or int(said["cores_value"]) < 2:
+        return {}
+    return {"cores": int(said["cores_value"]), "cores_line": said["cores_line"]}
+
+
 def fact_said(paths, name: str, prefix: str) -> dict:
     """The first statement of the fact `name` over the files (`context.states`), as evidence fields named
     `<prefix>_status`, `_value`, `_line`, `_text` (and `_file` where there are several files): a value read

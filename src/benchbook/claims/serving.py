@@ -404,6 +404,7 @@ def bound(
     ev = dict(bandwidth_fraction=None, compute_fraction=None, intensity=None, ridge=None, threshold=threshold)
     ev.update(said or {})
     ev.update(which=which, device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
+    ev["count"] = getattr(peaks, "count", 1)  # devices whose peaks are summed: a sentence names them all
     ev["bytes_assumed"] = assumed_bytes
     # the noise the deciding fraction is judged in (`rules.bound_margin`), and the ridge below which no
     # device is compute-bound (a verdict that needs no device: `rules.bound_verdict`)
@@ -450,7 +451,7 @@ def bandwidth(
     ev.update(models=models)
     ev.update(said or {})
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
-    ev.update(active_params_b=active_b, bytes_per_token=None)
+    ev.update(count=getattr(peaks, "count", 1), active_params_b=active_b, bytes_per_token=None)
     if row is not None:  # the bytes per token are the weights over the requests in flight: say which is missing
         ev.update(in_flight=_f(row.get("in_flight")))
     if row is not None and _f(row.get("in_flight")):
@@ -502,6 +503,7 @@ def compute(row: pd.Series | None, peaks, said: dict | None = None) -> Claim:
     """The fraction of peak compute the best run reaches (2 x active parameters per token processed)."""
     ev = dict(fraction=None, peak=None, unit="TFLOP/s", **(said or {}))
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
+    ev.update(count=getattr(peaks, "count", 1))
     if row is not None:
         _repeats(ev, row)
         ev.update(

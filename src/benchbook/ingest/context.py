@@ -37,6 +37,7 @@ NAMES = (
     "device",
     "machine",
     "device_count",
+    "device_cores",
     "visible_devices",
     "nodes",
     "cpu",
@@ -246,7 +247,19 @@ TOOL_FLAGS: dict[str, dict[str, str | None]] = {
     "genai-perf": {"num_prompts": None, "num_dataset_entries": None, "request_count": "prompts"},
 }
 
-_INTS = {"device_count", "nodes", "tp", "pp", "dp", "ep", "instances", "concurrency", "batch", "prompts"}
+_INTS = {
+    "device_count",
+    "device_cores",
+    "nodes",
+    "tp",
+    "pp",
+    "dp",
+    "ep",
+    "instances",
+    "concurrency",
+    "batch",
+    "prompts",
+}
 
 #: The words that show a line speaks of a fact, read or not (`Sign`): a page claims an absence
 #: only where none of them appears.
@@ -324,6 +337,11 @@ _ENV = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9_]{0,40})=[\"']?([^\s,;&\"']+)"
 _VISIBLE = re.compile(r"\b(?:CUDA|HIP|ROCR|ASCEND_RT)_VISIBLE_DEVICES=[\"']?(\d+(?:,\d+)*)")
 _PAIRS = re.compile(r"(?:^|;)\s*([a-z][\w-]{0,30})=([^;=]+?)\s*(?=;|$)")
 _NVSMI_ROW = re.compile(r"^\|\s*(\d+)\s+(.+?)\s+(?:On|Off)\s*\|")
+#: `neuron-ls` (AWS Neuron) lists each device in a table under the header `| DEVICE | CORES | MEMORY |`;
+#: a row `| 0 | 2 | 32 GB | 11, 1 | ...`: its index, its NeuronCores (as the runtime counts them: one
+#: tensor-, pipeline- or data-parallel rank each) and its memory.
+_NEURON_LS_HEAD = re.compile(r"^\|\s*DEVICE\s*\|\s*CORES\s*\|\s*MEMORY\s*\|", re.I)
+_NEURON_LS_ROW = re.compile(r"^\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*\d+\s*GB\s*\|")
 _NVSMI_L = re.compile(r"^\s*GPU\s+(\d+):\s*(.+?)\s*\((?:UUID|S/N)")
 _ROCM = re.compile(
     r"^\s*GPU\[(\d+)\]\s*:\s*(?:Card [Ss]eries|Card [Mm]odel|Marketing Name|Device Name)\s*:\s*(.+?)\s*$"
@@ -572,7 +590,8 @@ class _Reader:
         self._seen: set[tuple] = set()
         self.command: int | None = None  # the first line of the command being read
         self.tool: str = ""  # the program that command runs (`genai-perf`, `vllm serve`)
-        self.smi_rows: dict[int, int] = {}  # GPU index -> line, of nvidia-smi / rocm-smi listings
+        self.smi_rows: dict[int, int] = {}  # GPU index -> line, of nvidia-smi / rocm-smi / neuron-ls listings
+        self.neuron_ls = False  # inside a `neuron-ls` device table
         self.parents: list[tuple[int, str]] = []  # (indent, key) of the YAML mappings the line sits in
         self.prose: list[tuple[int, str]] = []  # (line, value) of model values that were prose, not identifiers
 
@@ -731,7 +750,7 @@ def _read(lines: list[str], first: int) -> Context:
         line = raw.rstrip("\n")
         text = line.strip()
         if not text:
-            table_cols, in_command = None, False
+            table_cols, in_command, r.neuron_ls = None, False, False
             continue
         before, n_signs = len(r.facts), len(r.signs)
         harness = bool(_HARNESS.search(line)) or (harness and wrapped)
@@ -881,6 +900,14 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         if not (name and r.keyed(name, m.group(3), i, "heading", line)):
             _read_assignments(r, h.group(2), i, "heading")
             _read_prose(r, h.group(2), i, "heading", line)
+        return
+    if _NEURON_LS_HEAD.match(line):
+        r.neuron_ls = True
+        return
+    m = _NEURON_LS_ROW.match(line) if r.neuron_ls else None
+    if m:  # a device's cores: the ranks TP x PP x DP count are these, not devices
+        r.add("device_cores", int(m.group(2)), i, "env-dump", line)
+        r.smi_rows[int(m.group(1))] = i
         return
     for pat in (_NVSMI_ROW, _NVSMI_L, _ROCM):
         m = pat.match(line)
@@ -1239,12 +1266,19 @@ def _read_form_fields(r: _Reader, lines: list[str], first: int) -> None:
 
 #: Devices as a write-up names them where the hardware table may lack them: a Cloud TPU by its generation
 #: or its accelerator type (`TPU v6e`, `v6e-1`, `v5litepod-8`, `v5p-8`), an Apple chip (`Apple M5`, `on M5`,
-#: `M3 Max`) and an AMD Radeon RX card (`AMD RX 6800 XT`). The table's own names and aliases are the rest.
+#: `M3 Max`), an AMD Radeon RX card (`AMD RX 6800 XT`) and a phone's system-on-chip (Snapdragon, Dimensity,
+#: Exynos, Google Tensor: a write-up names the phone and its chip, whose GPU ran the model). The table's own
+#: names and aliases are the rest.
 _DEVICE_WORDS = (
     r"(?:Google\s+)?(?:Cloud\s+)?TPU\s?v\d{1,2}[a-z]{0,4}(?:-\d{1,4})?",
     r"v[4-7](?:e|p|litepod)-\d{1,4}",
     r"(?:Apple\s+M[1-9]|(?<=\bon\s)M[1-9])(?:\s+(?:Pro|Max|Ultra))?",
     r"(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{3,4}(?:\s?(?:XTX|XT|GRE))?",
+    # a phone's or board's system-on-chip, whose GPU runs the model (`Xiaomi 14 (snapdragon 8 gen 3)`)
+    r"(?:Qualcomm\s+)?Snapdragon\s?(?:X\s(?:Elite|Plus)|\d\s?(?:Gen\s?\d|Elite)|\d{3})",
+    r"(?:MediaTek\s+)?Dimensity\s?\d{3,4}",
+    r"(?:Samsung\s+)?Exynos\s?\d{3,4}",
+    r"Google\s+Tensor\s?G\d",
 )
 #: A Cloud TPU type whose number counts chips (v5e, v6e: `v6e-1` is one chip; v4's and v5p's count cores).
 _TPU_CHIPS = re.compile(r"\bv(?:[56]e|5litepod)-(\d{1,4})\b", re.I)

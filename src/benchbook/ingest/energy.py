@@ -83,6 +83,7 @@ METRICS = {
     "output_throughput": "tok/s: output tokens per second",
     "request_throughput": "req/s: requests completed per second",
     "e2el": "ms: mean latency per request",
+    "itl": "ms: inter-token latency, at the row's statistic (median, p90, p95, p99)",
     "gpu_utilization": "%: mean GPU utilisation",
     "memory_utilization": "%: mean memory-controller utilisation",
 }

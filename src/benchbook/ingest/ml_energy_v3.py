@@ -8,14 +8,15 @@ of `configurations`, one per GPU model, GPU count and batch cap: `gpu_model` ("H
 `num_gpus`, `max_num_seqs` (the server's batch cap), `parallelization` (tensor, expert, data
 parallel), `avg_batch_size` (the running batch it held), `avg_power_watts`,
 `energy_per_token_joules`, `energy_per_request_joules`, `output_throughput_tokens_per_sec`,
-`avg_output_len`, inter-token latency percentiles and a histogram of output lengths.
+`avg_output_len`, inter-token latency percentiles (`median_itl_ms`, `p90_itl_ms`, `p95_itl_ms`,
+`p99_itl_ms`: the contract's `itl` at those statistics) and a histogram of output lengths.
 
 What the numbers are (the leaderboard's About page): GPU energy measured with Zeus, at steady state
 ("after the server reaches thermal and throughput equilibrium"), per output token. The file's own
 numbers fix the rest: `avg_power_watts` / `output_throughput_tokens_per_sec` equals
 `energy_per_token_joules` in every configuration, so the power is that of all `num_gpus` GPUs
-together and the energy is per output token. The inter-token latencies and the running batch have
-no column in the energy contract and are set aside with the reason; the histogram is not read.
+together and the energy is per output token. The running batch has no column in the energy
+contract and is set aside with the reason; the histogram is not read.
 
 The same build writes one file per task (`public/data/tasks/<task>.json`: `task`,
 `task_display_name` and `configurations`), every model's configurations on that task in one list,
@@ -38,6 +39,10 @@ KEYS = {
     "avg_power_watts": ("mean_power", "W", "gpu", "mean"),
     "output_throughput_tokens_per_sec": ("output_throughput", "tok/s", None, "value"),
     "avg_output_len": ("output_tokens_per_request", "tok", None, "mean"),
+    "median_itl_ms": ("itl", "ms", None, "median"),
+    "p90_itl_ms": ("itl", "ms", None, "p90"),
+    "p95_itl_ms": ("itl", "ms", None, "p95"),
+    "p99_itl_ms": ("itl", "ms", None, "p99"),
 }
 #: Settings, not measurements: kept in their columns or the run's label.
 SETTINGS_KEYS = {"gpu_model", "num_gpus", "max_num_seqs", "parallelization", "output_length_distribution"}

@@ -59,8 +59,28 @@ def section(led: Ledger, table: pd.DataFrame, boxed: set[str] = frozenset()) -> 
     ids = ("measured_cheapest", "measured_spread", "measured_cheapest_active", "measured_cheapest_request")
     ranks = " ".join(c.text for c in claims if c.id in ids and c.shown) if n_configs > 1 else ""
     floors = [c.text for c in claims if c.id.startswith("floor_") and c.status != "withheld"]
-    parts = [_listed(runs_, "configurations"), ranks, _listed(floors, "floors")]
+    parts = [_listed(runs_, "configurations"), itl_sentence(table), ranks, _listed(floors, "floors")]
     return "\n\n".join(p for p in parts if p)
+
+
+def itl_sentence(table: pd.DataFrame) -> str:
+    """The inter-token latencies the input prints beside its energy (median and p99 over the
+    configurations, the other statistics named for the table); empty where it prints none."""
+    t = energy.quoted(table).drop_duplicates(["source", "run"])
+    have = t[t["itl_median_ms"].notna() & t["itl_p99_ms"].notna()] if "itl_median_ms" in t else t.iloc[0:0]
+    if have.empty:
+        return ""
+    others = [s for s in energy.ITL_STATISTICS if s not in ("median", "p99") and have[f"itl_{s}_ms"].notna().any()]
+    return wording.sentence(
+        "perf_per_watt",
+        "itl",
+        n=len(have),
+        median_lo=have["itl_median_ms"].min(),
+        median_hi=have["itl_median_ms"].max(),
+        p99_lo=have["itl_p99_ms"].min(),
+        p99_hi=have["itl_p99_ms"].max(),
+        others=others,
+    )
 
 
 def said_elsewhere(led: Ledger) -> set[str]:
@@ -107,6 +127,7 @@ def energy_display(table: pd.DataFrame) -> pd.DataFrame:
         "j_per_output_token_active": "J / output token, idle subtracted",
         "output_tok_s": "output tok/s",
         "e2el_s": "latency per request (s)",
+        **{f"itl_{stat}_ms": f"{stat} ITL (ms)" for stat in energy.ITL_STATISTICS},
     }
     t = t.assign(scope=t["scope"].map(SCOPES))
     keep = [c for c in cols if c in t and (c in ("run", "scope", "interval") or t[c].notna().any())]

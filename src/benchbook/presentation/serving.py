@@ -789,7 +789,8 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     ax.set_yscale("log")
     ax.set_xlabel("intensity at the measured concurrency, weights only (FLOP/byte)")
     ax.set_ylabel("achieved compute (TFLOP/s)")
-    title = f"{peaks.device} ({peaks.source})" if peaks is not None else None
+    many = f"{peaks.count} x " if peaks is not None and peaks.count > 1 else ""  # the roof sums their peaks
+    title = f"{many}{peaks.device} ({peaks.source})" if peaks is not None else None
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=title)
     fig.tight_layout()
     return fig
