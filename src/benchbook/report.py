@@ -199,13 +199,14 @@ def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> No
     from benchbook.claims import from_notebook
 
     parallel = WORKERS > 1 and len(preps) > 1 and forked.can_fork()
-    with forked.cores(WORKERS):
-        if parallel:  # what both processes import, imported once, before the fork
-            import importlib.util
+    if parallel:  # what both processes import, imported once, before the fork
+        import importlib.util
 
-            for name in ["benchbook.presentation.plotting", *(f"benchbook.topics.{p.chapter}" for p in preps)]:
-                if importlib.util.find_spec(name) is not None:
-                    importlib.import_module(name)
+        for name in ["benchbook.presentation.plotting", *(f"benchbook.topics.{p.chapter}" for p in preps)]:
+            if importlib.util.find_spec(name) is not None:
+                importlib.import_module(name)
+    with forked.cores(WORKERS), _kept_for_the_report():  # the files read and those modules too
+        if parallel:
             done = forked.Shared(len(preps), lambda i: _outcome(preps[i], WORKERS)).results()
             outcomes = {p.chapter: done[i] for i, p in enumerate(preps)}
         else:
@@ -390,8 +391,26 @@ def report(paths: list[Path], given: dict, out: Path, log=print) -> tuple[Path, 
         )
     from benchbook import ingest
 
-    with _without("hypothesis"), ingest.once():  # each file read once: here, by the checks and by the chapters
+    with _without("hypothesis"), ingest.once(), _kept_for_the_report():  # each file read once, for every chapter
         return _report(paths, given, out, log)
+
+
+@contextlib.contextmanager
+def _kept_for_the_report():
+    """What exists now (every module imported, with its functions, classes and tables) lives as long
+    as the report: moved out of the garbage collector's sight (`gc.freeze`, again before the chapters
+    fork: the files read, the chapters' modules), so that its full collections go over what the
+    chapters make, not over pandas and matplotlib each time (a tenth of a report's CPU went to them),
+    and a forked copy's collections do not write to the pages it shares with this process, as
+    Python's documentation advises for a process that forks. Put back in its sight after (all of
+    it: a block inside another ends the outer one's too, for what little the report does after)."""
+    import gc
+
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 @contextlib.contextmanager

@@ -149,15 +149,24 @@ def _counting_reads(monkeypatch) -> dict:
 
 @pytest.mark.notebooks
 def test_a_report_reads_each_file_once(monkeypatch):
-    """Detection, the run facts, the parameter checks and the chapters' own reading: one read."""
+    """Detection, the run facts, the parameter checks and the chapters' own reading: one read. And what
+    was read, with every module, is out of the garbage collector's sight while the chapters run, and
+    back in it after."""
+    import gc
+
     reads = _counting_reads(monkeypatch)
     monkeypatch.setattr(report, "WORKERS", 1)  # every chapter in this process, where the reads are counted
+    frozen, outcome = [], report._outcome
+    monkeypatch.setattr(report, "_outcome", lambda *a: frozen.append(gc.get_freeze_count()) or outcome(*a))
+    assert gc.get_freeze_count() == 0
     with ingest.once():
         inputs = report.read_inputs([TGI, GYM])
         preps, sections = report.plan(inputs, {})
         report.execute_all(preps, sections, log=lambda m: None)
     assert [s.chapter for s in sections if s.executed] == ["tp_scaling", "attention_kernels"]
     assert reads == {TGI.name: 1, GYM.name: 1}
+    assert len(frozen) == 2 and min(frozen) > 10_000  # pandas' and matplotlib's objects among them
+    assert gc.get_freeze_count() == 0
 
 
 def test_a_file_is_read_again_outside_once_or_once_it_changed(monkeypatch, tmp_path):
