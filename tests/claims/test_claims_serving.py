@@ -146,6 +146,8 @@ def test_a_run_kept_apart_names_only_what_its_output_does_not_record():
     assert "or request rate" not in rated
     unlimited = text(max_concurrency_recorded=[True, False])
     assert "does not record its concurrency cap (its request rate is unlimited)" in unlimited
+    assumed = text(max_concurrency_recorded=[True, False], rate_assumed=[False, True])
+    assert "(its request rate is taken as unlimited, the tool's default)" in assumed
     # the other ways: neither printed, or the rate alone unprinted beside a format that records the cap
     neither = text(request_rate=[math.inf, np.nan], max_concurrency_recorded=[True, False], request_rate_recorded=False)
     assert "does not record its concurrency cap or request rate," in neither

@@ -228,6 +228,7 @@ def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) 
             # which of the two is unknown: a rate its label states (GuideLLM's `asynchronous@0.85 req/sec`) is read
             ev["cap_unknown"] = bool(pd.isna(u["max_concurrency"]) and not u.get("max_concurrency_recorded", True))
             ev["rate_unknown"] = bool(pd.isna(u["request_rate"]))
+            ev["rate_assumed"] = bool(u.get("rate_assumed", False))  # no rate printed: the tool's default taken
         same = (
             curve[serving.series_key(curve) == serving.series_key(apart.loc[[u.name]]).iloc[0]] if len(curve) else curve
         )
