@@ -128,6 +128,31 @@ def test_an_infinite_rate_whose_format_records_no_cap_is_no_all_at_once_run():
     unknown = r.assign(max_concurrency_recorded=[True, False])
     c = wording.word("serving_saturation", cs.uncapped(unknown[x], unknown[~x], 0))
     assert c.status == "withheld" and "does not record its" in c.text and "no cap" not in c.text
+
+
+def test_a_run_kept_apart_names_only_what_its_output_does_not_record():
+    # GuideLLM 0.1's `asynchronous@0.85 req/sec` states its rate in its label; only its in-flight limit is unprinted
+    r = runs([8.0, np.nan], [500.0, 600.0], ttft_mean=[100.0, 2500.0])
+    x = serving.apart(r, "max_concurrency")
+
+    def text(**cols):
+        d = r.assign(**cols)
+        c = wording.word("serving_saturation", cs.uncapped(d[x], d[~x], 0))
+        assert c.status == "withheld"
+        return c.text
+
+    rated = text(request_rate=[math.inf, 0.85], max_concurrency_recorded=[True, False])
+    assert "does not record its concurrency cap (its request rate, 0.85 req/s, is read)" in rated
+    assert "or request rate" not in rated
+    unlimited = text(max_concurrency_recorded=[True, False])
+    assert "does not record its concurrency cap (its request rate is unlimited)" in unlimited
+    assumed = text(max_concurrency_recorded=[True, False], rate_assumed=[False, True])
+    assert "(its request rate is taken as unlimited, the tool's default)" in assumed
+    # the other ways: neither printed, or the rate alone unprinted beside a format that records the cap
+    neither = text(request_rate=[math.inf, np.nan], max_concurrency_recorded=[True, False], request_rate_recorded=False)
+    assert "does not record its concurrency cap or request rate," in neither
+    rate_only = text(request_rate=[math.inf, np.nan], request_rate_recorded=[True, False])
+    assert "does not record its request rate, so" in rate_only and "concurrency cap" not in rate_only
     # the other way: a format that records its cap and prints none has no cap
     known = r.assign(max_concurrency_recorded=[True, True])
     c = wording.word("serving_saturation", cs.uncapped(known[x], known[~x], 0))

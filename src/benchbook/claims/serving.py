@@ -225,6 +225,10 @@ def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) 
         ev.update(run=str(u["run"]), all_at_once=bool(len(burst)), rate=_f(u["request_rate"]))
         if not len(burst) and not (u.get("max_concurrency_recorded", True) and u.get("request_rate_recorded", True)):
             ev["unrecorded"] = True  # its output does not record the cap or the rate: no all-at-once claim either way
+            # which of the two is unknown: a rate its label states (GuideLLM's `asynchronous@0.85 req/sec`) is read
+            ev["cap_unknown"] = bool(pd.isna(u["max_concurrency"]) and not u.get("max_concurrency_recorded", True))
+            ev["rate_unknown"] = bool(pd.isna(u["request_rate"]))
+            ev["rate_assumed"] = bool(u.get("rate_assumed", False))  # no rate printed: the tool's default taken
         same = (
             curve[serving.series_key(curve) == serving.series_key(apart.loc[[u.name]]).iloc[0]] if len(curve) else curve
         )
