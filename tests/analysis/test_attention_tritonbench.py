@@ -4,6 +4,7 @@ the printed ones, and the fastest backend per input (analysis.attention_tritonbe
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from benchbook import config, ingest
@@ -132,3 +133,9 @@ def test_a_failed_timing_is_listed_from_the_set_aside_report():
     assert f["backend"].tolist() == ["Pytorch"] * 3 and f["pass"].tolist() == ["fwd", "bwd", "fwd_bwd"]
     assert set(f["line"]) == {3}
     assert tb.failed(p.rejected.iloc[0:0]).empty
+
+
+def test_a_table_with_no_rows_at_all_gives_the_columns_and_no_row():
+    for empty in (pd.DataFrame(), pd.DataFrame({"tool": ["vllm-serve"], "metric": ["ttft"], "value": [1.0]})):
+        t = tb.table(empty)
+        assert t.empty and list(t.columns) == tb._COLUMNS

@@ -189,6 +189,9 @@ def test_llama_bench_cpu_info_and_gpu_info_columns_of_a_markdown_table_are_read(
 def test_a_backend_device_id_and_a_number_under_a_device_key_name_no_device():
     c = _read('{"devices": "ROCm0", "gpu": 0.0413, "cpu": 1.2e-05}\n')
     assert not c.get("device") and not c.get("cpu")
+    # a number written as text under the key names none either; a name does
+    assert not _read("cpu: 1.5\n").get("cpu")
+    assert _read("cpu: AMD EPYC 9654\n").values("cpu") == ["AMD EPYC 9654"]
 
 
 def test_ggml_init_lines_name_the_device_and_count():

@@ -22,6 +22,7 @@ def test_each_build_is_a_run_with_its_mean_and_no_spread():
     assert set(t["statistic"]) == {"mean"}
     assert set(t["metric"]) == {"tg_rate"}
     assert set(t["averaged_by"]) == {llama_bench.COMPARE_SCRIPT}
+    assert set(t["cpu"]) == {"Apple M3 Max"}  # the CPU column is cpu_info, the run's CPU
 
 
 def test_a_speedup_that_is_the_ratio_is_not_reported():
@@ -92,4 +93,12 @@ def test_the_printed_speedup_is_a_note_of_the_compared_rate_not_a_measurement():
     t = _read(HEADER + "| Apple M3 Max | llama 1B Q8_0 | tg128 | 169.28 | 170.57 | 1.01 |\n").table
     assert len(t) == 2
     note = t.loc[t["build"] == "my/branch", "note"].iloc[0]
-    assert note.startswith("Speedup over master as printed: 1.01")
+    assert note == "Speedup over master as printed: 1.01 (ratio 1.008)"  # 170.57 / 169.28
+    assert t.loc[t["build"] == "master", "note"].isna().all()
+
+
+def test_a_baseline_printed_as_zero_gives_no_ratio_and_the_note_says_the_printed_speedup_alone():
+    # the script prints t/s with two decimals: a baseline under 0.005 t/s reads 0.00, its Speedup is its own
+    p = _read(HEADER + "| Apple M3 Max | llama 1B Q8_0 | tg128 | 0.00 | 170.57 | 42642.50 |\n")
+    assert p.table.loc[p.table["build"] == "my/branch", "note"].iloc[0] == "Speedup over master as printed: 42642.50"
+    assert not [m for m in p.messages if "Speedup" in m]
