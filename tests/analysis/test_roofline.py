@@ -273,3 +273,25 @@ def test_a_device_a_table_row_names_spans_the_count_of_gpus_the_file_says_it_use
     assert (found.device, found.count, found.counted) == ("H200-SXM-141GB", 2, True)
     one = roofline.named([text.replace("We used 2 GPUs.\n", "")])  # no count stated: one, taken as 1
     assert (one.device, one.count, one.counted) == ("H200-SXM-141GB", 1, False)
+
+
+def test_a_device_name_written_with_underscores_for_spaces_is_the_table_device():
+    # vLLM writes a device's name with `_` for spaces in its tuned config file names
+    assert roofline.detect(["E=64,N=1280,device_name=NVIDIA_H100_80GB_HBM3.json\n"]) == ("H100-SXM5-80GB", 1)
+
+
+def test_headings_naming_two_tpus_the_table_lacks_are_two_machines():
+    found = roofline.named(["## TPU v5e-4\nx\n## TPU v5p-4\ny\n"])
+    assert (found.device, found.several) == (None, ("TPU v5e", "TPU v5p"))
+    assert len(roofline.headed_at("## TPU v5e-4\nx\n## TPU v5p-4\ny\n", [2, 4])) == 2
+
+
+def test_the_peaks_are_the_named_devices_even_where_its_line_also_names_a_part_several_rows_fit():
+    p = roofline.choose("", ["device: H200 # was an A100 80GB\n"])
+    assert (p.device, p.variants) == ("H200-SXM-141GB", ())
+
+
+def test_a_device_late_in_a_long_table_row_that_speaks_of_a_gpu_is_read_from_the_whole_row():
+    row = "| GPU | " + "a setting of the run, " * 10 + "NVIDIA H200 |\n"
+    assert len(row) > 200  # a sign keeps only the first 200 characters
+    assert roofline.detect([row]) == ("H200-SXM-141GB", 1)
