@@ -98,3 +98,9 @@ def test_a_stated_weight_precision_says_where_it_was_read():
     assert (w["precision"], w["precision_from"], w["weights_gb"]) == ("fp8", "output", 8.03)
     w = energy.weights_bytes("meta-llama/Llama-3.1-8B", energy.DEFAULT_BYTES_PER_PARAM)
     assert (w["precision"], w["precision_from"]) == ("bf16", "checkpoint")
+
+
+def test_an_energy_per_request_over_fewer_than_one_token_a_request_is_still_a_figure():
+    r = _run(energy_per_request=(10.0, "gpu"), output_tokens_per_request=(0.5, None))
+    assert (r["j_per_output_token"], r["tokens_basis"]) == (20.0, "per request")
+    assert pd.isna(_run(energy_per_request=(10.0, "gpu"), output_tokens_per_request=(0.0, None))["j_per_output_token"])

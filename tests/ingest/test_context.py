@@ -964,3 +964,13 @@ def test_a_name_that_adds_a_weights_format_names_another_checkpoint_not_the_same
     assert filled("Qwen-32B(dp=2, tp=4)\nresults\nQwen-32B-FP8(dp=2, tp=4)\nresults\n") in ("", None)
     # the same model in words and in full (an instruct suffix) is still one model, the fuller name
     assert filled("# Add llama 3.3 70b\n\nserved meta-llama/Llama-3.3-70B-Instruct today\n") not in ("", None)
+
+
+def test_a_model_file_named_in_a_sentence_is_the_model():
+    assert _read("We ran llama-2-7b.Q4_0.gguf on it.\n").values("model") == ["llama-2-7b.Q4_0.gguf"]
+    assert not _read("We ran the 7B model on it.\n").get("model")
+
+
+def test_a_comment_after_a_keyed_value_is_no_part_of_it():
+    c = _read("batch_size: 8  # per GPU\nmodel: org/m-7b  # the chat one\ndevice: H100 SXM  # rented\n")
+    assert (c.values("batch"), c.values("model"), c.values("device")) == ([8], ["org/m-7b"], ["H100 SXM"])
