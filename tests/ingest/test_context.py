@@ -974,3 +974,15 @@ def test_a_model_file_named_in_a_sentence_is_the_model():
 def test_a_comment_after_a_keyed_value_is_no_part_of_it():
     c = _read("batch_size: 8  # per GPU\nmodel: org/m-7b  # the chat one\ndevice: H100 SXM  # rented\n")
     assert (c.values("batch"), c.values("model"), c.values("device")) == ([8], ["org/m-7b"], ["H100 SXM"])
+
+
+def test_a_model_column_the_parser_filled_in_part_takes_the_rest_from_the_nearest_command_and_says_so():
+    import pandas as pd
+
+    c = _read("vllm serve org/A-7B\nresult\nresult a\nvllm serve org/B-7B\nresult\nresult b\n")
+    table = pd.DataFrame({"model": ["org/A-7B", None], "line": [3, 6]})
+    assert context.fill(table, c) == ["model: each result takes the model of the nearest command above it (lines 1, 4)"]
+    assert table["model"].tolist() == ["org/A-7B", "org/B-7B"]
+    # every row named by the parser: nothing filled, nothing said
+    full = pd.DataFrame({"model": ["org/A-7B", "org/C-7B"], "line": [3, 6]})
+    assert context.fill(full, c) == [] and full["model"].tolist() == ["org/A-7B", "org/C-7B"]
