@@ -50,6 +50,7 @@ def test_energy_per_output_token_and_its_idle_subtracted_twin():
     assert r["tok_per_j"] == pytest.approx(0.5)
     assert r["j_per_output_token_active"] == pytest.approx((1000 - 400) / 500)
     assert r["idle_share"] == pytest.approx(0.4)
+    assert claims.per_run(r, 0).evidence["idle_power_w"] == 1.0
 
 
 def test_idle_subtraction_changes_which_run_is_cheapest():

@@ -986,3 +986,10 @@ def test_a_model_column_the_parser_filled_in_part_takes_the_rest_from_the_neares
     # every row named by the parser: nothing filled, nothing said
     full = pd.DataFrame({"model": ["org/A-7B", "org/C-7B"], "line": [3, 6]})
     assert context.fill(full, c) == [] and full["model"].tolist() == ["org/A-7B", "org/C-7B"]
+
+
+def test_a_model_fact_keeps_the_line_it_was_read_from():
+    (fact,) = _read("intro\nmodel: org/m-7b\n").get("model")
+    assert (fact.value, fact.line, fact.text) == ("org/m-7b", 2, "model: org/m-7b")
+    (title,) = _read("# Llama 3.3 70B on one node\nx\n").get("model")  # named in words, by a heading
+    assert (title.value, title.line, title.text) == ("Llama 3.3 70B", 1, "# Llama 3.3 70B on one node")
