@@ -993,3 +993,8 @@ def test_a_model_fact_keeps_the_line_it_was_read_from():
     assert (fact.value, fact.line, fact.text) == ("org/m-7b", 2, "model: org/m-7b")
     (title,) = _read("# Llama 3.3 70B on one node\nx\n").get("model")  # named in words, by a heading
     assert (title.value, title.line, title.text) == ("Llama 3.3 70B", 1, "# Llama 3.3 70B on one node")
+
+
+def test_a_part_counted_after_its_makers_name_beside_an_instance_type_is_read():
+    c = _read("We ran 2x p5.48xlarge (16x NVIDIA H100 GPUs).\n")
+    assert (c.values("device_count"), c.values("device")) == ([16], ["NVIDIA H100 GPUs"])
