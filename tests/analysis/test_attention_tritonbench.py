@@ -4,6 +4,7 @@ the printed ones, and the fastest backend per input (analysis.attention_tritonbe
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from benchbook import config, ingest
@@ -132,3 +133,26 @@ def test_a_failed_timing_is_listed_from_the_set_aside_report():
     assert f["backend"].tolist() == ["Pytorch"] * 3 and f["pass"].tolist() == ["fwd", "bwd", "fwd_bwd"]
     assert set(f["line"]) == {3}
     assert tb.failed(p.rejected.iloc[0:0]).empty
+
+
+def test_a_table_with_no_rows_at_all_gives_the_columns_and_no_row():
+    for empty in (pd.DataFrame(), pd.DataFrame({"tool": ["vllm-serve"], "metric": ["ttft"], "value": [1.0]})):
+        t = tb.table(empty)
+        assert t.empty and list(t.columns) == tb._COLUMNS
+
+
+def test_the_margin_is_the_next_fastest_over_the_fastest_not_the_slowest():
+    three = "  SeqLen    a-latency    b-latency    c-latency\n--------  -----------  -----------  -----------\n"
+    t = _table("$ python run.py --op flash_attention\n" + three + "    1024          1.0          1.5          3.0\n")
+    fa = tb.fastest(t).iloc[0]
+    assert (fa["fastest"], fa["slowest"], fa["ratio"], fa["margin"]) == ("a", "c", 3.0, 1.5)
+
+
+def test_an_input_one_backend_timed_is_left_out_and_the_inputs_after_it_are_compared():
+    def tidy(text, source):
+        return tritonbench.parse(text, source).table.assign(tool=tb.TOOL, source=source)
+
+    cmd = "$ python run.py --op flash_attention\n"
+    one = tidy(cmd + "  SeqLen    a-latency\n--------  -----------\n    1024          1.0\n", "one.txt")
+    two = tidy(cmd + HEAD + "    1024          1.0          2.0\n", "two.txt")
+    assert tb.fastest(tb.table(pd.concat([one, two], ignore_index=True)))["source"].tolist() == ["two.txt"]

@@ -52,6 +52,12 @@ def test_energy_per_output_token_and_its_idle_subtracted_twin():
     assert r["idle_share"] == pytest.approx(0.4)
 
 
+def test_a_runs_claim_carries_its_idle_power():
+    r = _table(_rows("a", energy_j=1000.0, tokens=500.0, idle_w=1.0, seconds=400.0)).iloc[0]
+    assert claims.per_run(r, 0).evidence["idle_power_w"] == 1.0
+    assert claims.per_run(_table(_rows("b", energy_j=1000.0, tokens=500.0)).iloc[0], 0).evidence["idle_power_w"] is None
+
+
 def test_idle_subtraction_changes_which_run_is_cheapest():
     # a: 1.00 J/tok with a high idle draw (0.40 of it idle); b: 0.90 J/tok with almost none
     a = _rows("a", energy_j=1000.0, tokens=1000.0, idle_w=4.0, seconds=100.0)

@@ -76,3 +76,33 @@ def test_the_claim_says_the_mean_power_and_the_board_power_and_is_withheld():
     text = wording.word("perf_per_watt", c).text
     assert "22.52 J GPU only over 0.003527 s is a mean of 6,386 W, above the 450 W board power" in text
     assert "left out of every comparison" in text
+
+
+def test_every_figure_per_token_or_request_of_an_energy_above_the_board_power_is_dropped():
+    def rows(run, energy_j, seconds):
+        out = _run(run, energy_j=energy_j, seconds=seconds)
+        extra = dict(out[0], scope=None)
+        return [
+            *out,
+            dict(extra, metric="prompt_tokens", value=50.0, unit="tok"),
+            dict(extra, metric="requests", value=4.0, unit="req"),
+            dict(out[0], metric="energy_active", value=energy_j / 2, unit="J"),
+        ]
+
+    t = _table(rows("short", 22.52, 0.003527), rows("long", 2500.0, 10.0))
+    figures = ["j_per_request", "j_per_output_token", "j_per_token", "tok_per_j", "j_per_output_token_active"]
+    assert t.loc["short", figures].isna().all()
+    assert t.loc["long", figures].tolist() == pytest.approx([625.0, 25.0, 2500.0 / 150, 0.04, 12.5])
+
+
+def test_a_mean_exactly_at_the_margin_is_still_a_measurement():
+    at = _table(_run("r", energy_j=450.0 * energy.OVER_BOARD_MARGIN * 10.0, seconds=10.0))  # 562.5 W on 450 W
+    assert not at.loc["r", "over_board"]
+    above = _table(_run("r", energy_j=5626.0, seconds=10.0))
+    assert above.loc["r", "over_board"]
+
+
+def test_no_devices_or_no_time_gives_no_bound():
+    assert not _table(_run("r", energy_j=6000.0, seconds=10.0, count=0.0)).loc["r", "over_board"]
+    t = _table(_run("r", energy_j=22.52, seconds=0.0))  # a duration of 0 s: no mean power to bound
+    assert not t.loc["r", "over_board"] and t.loc["r", "board_power_w"] == 450.0

@@ -240,3 +240,58 @@ def test_a_heading_that_names_a_table_device_in_words_heads_its_part():
     assert roofline.named([text]).several == ("GB10 (DGX spark)", "GH200 (Isambard-AI)")
     # the other way: a file with one such heading names the device of every block
     assert roofline.headed_at(text.replace("GH200", "Cluster B"), [5, 9]) is None
+
+
+def test_headings_that_write_one_table_device_two_ways_name_one_machine():
+    text = "## Results on H200 SXM\ntext\n## More on H200\nmore\n"
+    found = roofline.named([text])
+    assert (found.device, found.several) == ("H200-SXM-141GB", ())
+    assert roofline.headed_at(text, [2, 4]) is None
+    # the other way: headings naming two table devices are two machines, and the run is on neither
+    two = roofline.named(["## Results on H200 SXM\ntext\n## More on B200\nmore\n"])
+    assert (two.device, two.several) == (None, ("H200 SXM", "B200"))
+
+
+def test_a_device_name_alone_on_a_line_of_a_code_block_names_it_at_that_line():
+    found = roofline.named(["Setup\n```\nH200\n```\nthe run took 3 s\n"])
+    assert (found.device, found.count, found.fact.value, found.fact.line) == ("H200-SXM-141GB", 1, "H200-SXM-141GB", 3)
+
+
+def test_an_environment_dump_states_the_count_so_its_device_wins_over_one_named_without():
+    dump = (
+        "ggml_cuda_init: found 2 CUDA devices:\n  Device 0: NVIDIA H100 80GB HBM3\n  Device 1: NVIDIA H100 80GB HBM3\n"
+    )
+    found = roofline.named([dump])
+    assert (found.device, found.count, found.counted) == ("H100-SXM5-80GB", 2, True)
+    assert roofline.detect(["hw=h200", dump]) == ("H100-SXM5-80GB", 2)
+    assert roofline.detect(["hw=h200", "hw=h100-sxm5-80gb"]) == ("H200-SXM-141GB", 1)  # neither counted: the first
+
+
+def test_a_device_a_table_row_names_spans_the_count_of_gpus_the_file_says_it_used():
+    text = "| setup | NVIDIA H200 GPU |\n|---|---|\n| x | 1 |\nWe used 2 GPUs.\n"
+    found = roofline.named([text])
+    assert (found.device, found.count, found.counted) == ("H200-SXM-141GB", 2, True)
+    one = roofline.named([text.replace("We used 2 GPUs.\n", "")])  # no count stated: one, taken as 1
+    assert (one.device, one.count, one.counted) == ("H200-SXM-141GB", 1, False)
+
+
+def test_a_device_name_written_with_underscores_for_spaces_is_the_table_device():
+    # vLLM writes a device's name with `_` for spaces in its tuned config file names
+    assert roofline.detect(["E=64,N=1280,device_name=NVIDIA_H100_80GB_HBM3.json\n"]) == ("H100-SXM5-80GB", 1)
+
+
+def test_headings_naming_two_tpus_the_table_lacks_are_two_machines():
+    found = roofline.named(["## TPU v5e-4\nx\n## TPU v5p-4\ny\n"])
+    assert (found.device, found.several) == (None, ("TPU v5e", "TPU v5p"))
+    assert len(roofline.headed_at("## TPU v5e-4\nx\n## TPU v5p-4\ny\n", [2, 4])) == 2
+
+
+def test_the_peaks_are_the_named_devices_even_where_its_line_also_names_a_part_several_rows_fit():
+    p = roofline.choose("", ["device: H200 # was an A100 80GB\n"])
+    assert (p.device, p.variants) == ("H200-SXM-141GB", ())
+
+
+def test_a_device_late_in_a_long_table_row_that_speaks_of_a_gpu_is_read_from_the_whole_row():
+    row = "| GPU | " + "a setting of the run, " * 10 + "NVIDIA H200 |\n"
+    assert len(row) > 200  # a sign keeps only the first 200 characters
+    assert roofline.detect([row]) == ("H200-SXM-141GB", 1)

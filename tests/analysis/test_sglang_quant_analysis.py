@@ -82,10 +82,17 @@ def test_speedup_ci_contains_true_ratio():
     assert lat.loc["q", "speedup"] == pytest.approx(1.5, rel=1e-2)  # baseline/scheme for latency
 
 
+def test_a_metric_not_in_the_data_is_refused_naming_the_ones_there_are():
+    rt = _synthetic({"a": [4000.0, 1500.0, 4100.0]})
+    with pytest.raises(ValueError, match="metric 'tok_s' is not in the data \\(have latency, output_throughput"):
+        quant.cell_stats(rt, {"decode_bound": "tok_s"})
+
+
 def test_outlier_rule_names_the_run():
     rt = _synthetic({"a": [4000.0, 1500.0, 4100.0]})
     o = quant.outliers(rt, "cv>0.10", metrics=["output_throughput"])
     assert list(o["run"]) == ["run2"] and o["mean_without"].item() == pytest.approx(4050.0)
+    assert quant.outliers(rt, metrics=["output_throughput"]).equals(o)  # the default rule is cv>0.10
     assert quant.outliers(rt, "cv>0.9", metrics=["output_throughput"]).empty
     assert list(quant.outliers(rt, "mad>3.5", metrics=["output_throughput"])["run"]) == ["run2"]
     with pytest.raises(ValueError):

@@ -189,6 +189,9 @@ def test_llama_bench_cpu_info_and_gpu_info_columns_of_a_markdown_table_are_read(
 def test_a_backend_device_id_and_a_number_under_a_device_key_name_no_device():
     c = _read('{"devices": "ROCm0", "gpu": 0.0413, "cpu": 1.2e-05}\n')
     assert not c.get("device") and not c.get("cpu")
+    # a number written as text under the key names none either; a name does
+    assert not _read("cpu: 1.5\n").get("cpu")
+    assert _read("cpu: AMD EPYC 9654\n").values("cpu") == ["AMD EPYC 9654"]
 
 
 def test_ggml_init_lines_name_the_device_and_count():
@@ -1008,3 +1011,37 @@ def test_a_neuron_ls_table_counts_its_devices_and_the_cores_each_holds():
     assert _one(c, "device_count").value == 2
     other = _read("| run | batch | memory |\n|---|---|---|\n| 0 | 2 | 32 GB |\n")
     assert not other.get("device_cores") and not other.get("device_count")
+
+
+def test_a_model_file_named_in_a_sentence_is_the_model():
+    assert _read("We ran llama-2-7b.Q4_0.gguf on it.\n").values("model") == ["llama-2-7b.Q4_0.gguf"]
+    assert not _read("We ran the 7B model on it.\n").get("model")
+
+
+def test_a_comment_after_a_keyed_value_is_no_part_of_it():
+    c = _read("batch_size: 8  # per GPU\nmodel: org/m-7b  # the chat one\ndevice: H100 SXM  # rented\n")
+    assert (c.values("batch"), c.values("model"), c.values("device")) == ([8], ["org/m-7b"], ["H100 SXM"])
+
+
+def test_a_model_column_the_parser_filled_in_part_takes_the_rest_from_the_nearest_command_and_says_so():
+    import pandas as pd
+
+    c = _read("vllm serve org/A-7B\nresult\nresult a\nvllm serve org/B-7B\nresult\nresult b\n")
+    table = pd.DataFrame({"model": ["org/A-7B", None], "line": [3, 6]})
+    assert context.fill(table, c) == ["model: each result takes the model of the nearest command above it (lines 1, 4)"]
+    assert table["model"].tolist() == ["org/A-7B", "org/B-7B"]
+    # every row named by the parser: nothing filled, nothing said
+    full = pd.DataFrame({"model": ["org/A-7B", "org/C-7B"], "line": [3, 6]})
+    assert context.fill(full, c) == [] and full["model"].tolist() == ["org/A-7B", "org/C-7B"]
+
+
+def test_a_model_fact_keeps_the_line_it_was_read_from():
+    (fact,) = _read("intro\nmodel: org/m-7b\n").get("model")
+    assert (fact.value, fact.line, fact.text) == ("org/m-7b", 2, "model: org/m-7b")
+    (title,) = _read("# Llama 3.3 70B on one node\nx\n").get("model")  # named in words, by a heading
+    assert (title.value, title.line, title.text) == ("Llama 3.3 70B", 1, "# Llama 3.3 70B on one node")
+
+
+def test_a_part_counted_after_its_makers_name_beside_an_instance_type_is_read():
+    c = _read("We ran 2x p5.48xlarge (16x NVIDIA H100 GPUs).\n")
+    assert (c.values("device_count"), c.values("device")) == ([16], ["NVIDIA H100 GPUs"])

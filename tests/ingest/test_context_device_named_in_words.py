@@ -58,6 +58,17 @@ def test_two_devices_in_prose_are_signs_naming_both_lines_and_no_device():
     assert context.states(c, "device").status == "unread"
 
 
+def test_each_of_several_devices_in_prose_is_a_sign_at_its_own_line():
+    lines = ["We first tried an A100 80GB.", "Then an H200.", "Last a B200."]
+    c = context.read(lines)
+    assert c.get("device") == ()
+    assert sorted((s.line, s.text) for s in c.signs if s.name == "device") == [
+        (1, lines[0]),
+        (2, lines[1]),
+        (3, lines[2]),
+    ]
+
+
 def test_cards_joined_by_a_slash_are_two_devices():
     c = context.read(["- Test 1 : RTX4090/L4 - 24GB -  full precision"])
     assert c.get("device") == () and context.states(c, "device").status == "unread"

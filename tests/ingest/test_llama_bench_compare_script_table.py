@@ -4,6 +4,7 @@ kept. The script shows its CPU column (cpu_info) whatever ran the layers, so tha
 no mode; a printed backend still does."""
 
 import pandas as pd
+import pytest
 
 from benchbook.analysis import bandwidth
 from benchbook.ingest import llama_bench
@@ -22,6 +23,7 @@ def test_each_build_is_a_run_with_its_mean_and_no_spread():
     assert set(t["statistic"]) == {"mean"}
     assert set(t["metric"]) == {"tg_rate"}
     assert set(t["averaged_by"]) == {llama_bench.COMPARE_SCRIPT}
+    assert set(t["cpu"]) == {"Apple M3 Max"}  # the CPU column is cpu_info, the run's CPU
 
 
 def test_a_speedup_that_is_the_ratio_is_not_reported():
@@ -92,4 +94,38 @@ def test_the_printed_speedup_is_a_note_of_the_compared_rate_not_a_measurement():
     t = _read(HEADER + "| Apple M3 Max | llama 1B Q8_0 | tg128 | 169.28 | 170.57 | 1.01 |\n").table
     assert len(t) == 2
     note = t.loc[t["build"] == "my/branch", "note"].iloc[0]
-    assert note.startswith("Speedup over master as printed: 1.01")
+    assert note == "Speedup over master as printed: 1.01 (ratio 1.008)"  # 170.57 / 169.28
+    assert t.loc[t["build"] == "master", "note"].isna().all()
+
+
+def test_a_baseline_printed_as_zero_gives_no_ratio_and_the_note_says_the_printed_speedup_alone():
+    # the script prints t/s with two decimals: a baseline under 0.005 t/s reads 0.00, its Speedup is its own
+    p = _read(HEADER + "| Apple M3 Max | llama 1B Q8_0 | tg128 | 0.00 | 170.57 | 42642.50 |\n")
+    assert p.table.loc[p.table["build"] == "my/branch", "note"].iloc[0] == "Speedup over master as printed: 42642.50"
+    assert not [m for m in p.messages if "Speedup" in m]
+
+
+def test_a_column_of_no_setting_name_is_kept_as_printed():
+    text = (
+        "| CPU | Model | Split mode | Test | t/s master | t/s my/branch | Speedup |\n|:--|:--|:--|:--|--:|--:|--:|\n"
+        "| Apple M3 Max | llama 1B Q8_0 | layer | tg128 | 169.28 | 170.57 | 1.01 |\n"
+    )
+    assert set(_read(text).table["extra_settings"]) == {"Split mode=layer"}
+    assert (
+        _read(HEADER + "| Apple M3 Max | llama 1B Q8_0 | tg128 | 169.28 | 170.57 | 1.01 |\n")
+        .table["extra_settings"]
+        .isna()
+        .all()
+    )
+
+
+def test_a_row_short_of_the_headers_cells_rejects_its_numbers_with_the_row_as_printed():
+    row = "| Apple M3 Max | llama 1B Q8_0 | tg128 | 169.28 | 1.01 |"
+    p = _read(HEADER + row + "\n")
+    assert p.table.empty
+    assert p.rejected[["line", "text"]].values.tolist() == [[3, row], [3, row]]  # tg128's 128 and 169.28
+
+
+def test_something_other_than_text_is_refused_naming_the_source():
+    with pytest.raises(llama_bench.ParseError, match="x.md: expected text"):
+        llama_bench.parse(b"| model |", "x.md")

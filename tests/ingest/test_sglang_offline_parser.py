@@ -126,3 +126,16 @@ def test_a_command_asking_for_another_count_is_another_runs_and_gives_the_block_
     t = parse(COMMANDED.format(n=64)).table  # a warmup's --num-prompts 64 above a 2,000-request block
     assert "model" not in t or not t["model"].isin(["m/M"]).any()
     assert t["num_prompts"].isna().all() and t["tensor_parallel"].isna().all()
+
+
+def test_a_flag_without_a_value_at_the_end_of_the_command_is_read_as_a_switch():
+    cmd = "python -m sglang.bench_offline_throughput --model-path org/M-7B --tp-size 2 --disable-radix-cache\n"
+    t = parse(cmd + f"Throughput: 750.0 tokens/s\n{DICT}\n").table
+    assert set(t["model"]) == {"org/M-7B"} and t["tensor_parallel"].eq(2).all()
+
+
+def test_a_result_dict_closes_its_run_even_where_the_next_print_follows_on_the_next_line():
+    p = parse(f"Throughput: 750.0 tokens/s\n{DICT}\nThroughput: 700.0 tokens/s\n{DICT}\n")
+    t = p.table[p.table["metric"] == "total_token_throughput"]
+    assert sorted(zip(t["run"], t["value"], strict=True)) == [("before 1", 750.0), ("before 2", 700.0)]
+    assert p.rejected.empty  # neither print is taken for the other's warmup

@@ -52,3 +52,18 @@ def test_a_csv_without_its_energy_column_is_refused_naming_the_file():
         zeus_llm_csv.parse("Model,Latency_sec\nm,1.0\n", "t.csv")
     with pytest.raises(ParseError, match="t.csv:2: expected 13 cells"):
         zeus_llm_csv.parse(HEAD + "m,1\n", "t.csv")
+
+
+def test_an_earlier_schema_row_is_named_by_the_window_and_the_lengths_that_vary():
+    rows = (
+        "m,2048,gsm8k,1024,512,35.0,14303.3,2520.0,0.0,42,512,60.0,4.92\n"
+        "m,4096,gsm8k,2048,512,35.0,14303.3,2520.0,0.0,42,512,60.0,4.92\n"
+    )
+    runs = list(dict.fromkeys(zeus_llm_csv.parse(HEAD + rows, "t.csv").table["run"]))
+    assert runs == ["context window 2048, prompt length 1024", "context window 4096, prompt length 2048"]
+
+
+def test_a_byte_order_mark_before_the_header_is_no_part_of_its_first_column():
+    row = "m,2048,gsm8k,1024,512,35.0,14303.3,2520.0,72.0,42,512,60.0,4.92\n"
+    t = zeus_llm_csv.parse("\ufeff" + HEAD + row, "t.csv").table
+    assert set(t["model"]) == {"m"} and t.loc[t["metric"] == "energy", "value"].tolist() == [2520.0]
