@@ -295,3 +295,13 @@ def test_a_device_late_in_a_long_table_row_that_speaks_of_a_gpu_is_read_from_the
     row = "| GPU | " + "a setting of the run, " * 10 + "NVIDIA H200 |\n"
     assert len(row) > 200  # a sign keeps only the first 200 characters
     assert roofline.detect([row]) == ("H200-SXM-141GB", 1)
+
+
+def test_a_bracketed_aside_naming_another_device_is_not_the_runs_device():
+    """`GPU: NVIDIA H200 (replacing our A100 80GB)`: the aside names the device the H200 replaced; the
+    longest alias in the whole value (A100 80GB) is not the run's. An aside naming no device is part of
+    the name (`A100 80GB (SXM4)`), and so is one naming the same part (`Radeon Graphics (gfx1151)`)."""
+    assert roofline.detect(["GPU: NVIDIA H200 (replacing our A100 80GB)\n"]) == ("H200-SXM-141GB", 1)
+    assert roofline.detect(["GPU: NVIDIA A100 80GB (SXM4)\n"]) == ("A100-SXM4-80GB", 1)
+    assert roofline.detect(["GPU: NVIDIA A100 80GB\n"]) == ("A100-SXM4-80GB", 1)
+    assert roofline.detect(["GPU: AMD Radeon Graphics (gfx1151)\n"]) == ("Radeon-8060S", 1)

@@ -119,6 +119,23 @@ def _device(name: str) -> hardware.Device | None:
         return hardware.detect(name)
 
 
+#: A bracketed aside in a fact's value (`NVIDIA H200 (replacing our A100 80GB)`).
+_ASIDE = re.compile(r"\([^()]*\)")
+
+
+def _value_device(value: str) -> hardware.Device | None:
+    """The table device a fact's value names. Where the name outside the brackets is a device and an
+    aside in brackets names another (`H200 (replacing our A100 80GB)`), the aside says something beside
+    the run's device, so the outside one is the value's; an aside that names none or the same part
+    (`A100 (80GB)`, `Radeon Graphics (gfx1151)`) is part of the name."""
+    value = value.replace("_", " ")
+    outside = _device(" ".join(_ASIDE.sub(" ", value).split()) or "-")
+    asides = [d for a in _ASIDE.findall(value) if (d := hardware.detect(a)) is not None]
+    if outside is not None and any(d.name != outside.name for d in asides):
+        return outside
+    return _device(value)
+
+
 def _alias(line: str) -> hardware.Device | None:
     """The table device a short line is the exact name or alias of (`A100 80GB`), else None."""
     line = line.strip(" #*`-")
@@ -215,7 +232,7 @@ def named(texts) -> Named:
             beside = _beside(ctx, fact)
             if len(beside) > 1:  # which of them ran the run, the file does not say
                 return Named(fact=fact, several=tuple(beside))
-            d = _device(str(fact.value).replace("_", " "))
+            d = _value_device(str(fact.value))
             if d is not None:
                 hit = Named(d.name, _count(ctx, fact), fact, counted=_counted(ctx, fact))
                 break
