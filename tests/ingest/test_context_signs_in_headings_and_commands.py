@@ -108,3 +108,16 @@ def test_a_licence_notice_is_no_sign_of_a_device(line):
 )
 def test_a_measured_request_rate_is_no_sign_of_a_rate_setting(line, status):
     assert _said(line, "rate").status == status
+
+
+@pytest.mark.parametrize(
+    ("line", "status"),
+    [
+        ("The 99% latency is 13.02ms, which meets mperf model requirements.", "absent"),  # the rules, no model
+        ("It fails the model constraints of the Server scenario", "absent"),
+        ("The model requirements are met by the model we ran", "unread"),  # a model word beside the rules
+        ("Which model meets the latency bound?", "unread"),
+    ],
+)
+def test_a_benchmarks_rules_for_a_model_are_no_sign_of_the_runs_model(line, status):
+    assert _said(line, "model").status == status

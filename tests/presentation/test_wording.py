@@ -367,6 +367,34 @@ SERVING_SENTENCES = (
 )
 
 
+def test_serving_inputs_say_a_single_run_kept_apart_once():
+    """A file of one run, kept apart from the curve, reads as one run ("one run of X, ..., with no
+    concurrency cap kept apart"), not as two ("one run of X ...; one run with ..."); beside a run on the
+    curve, the run kept apart is counted on its own."""
+    from benchbook.analysis import serving
+    from benchbook.presentation import serving as show
+
+    r, _ = serving.load([config.seed("004")])
+    apart = serving.apart(r, "max_concurrency")
+    one = r[apart]
+    assert len(one) == 1
+    said = show.inputs_sentence("F", one, "max_concurrency", 1)
+    assert said == (
+        "This page reads F: one run of shisa-ai/shisa-v2-unphi4-14b, at a single load level, with no concurrency "
+        "cap kept apart."
+    )
+    assert said.count("one run") == 1
+    unrecorded = r[~apart].iloc[:1].assign(max_concurrency=math.nan, max_concurrency_recorded=False)
+    said = show.inputs_sentence("F", unrecorded, "max_concurrency", 1)
+    assert said.endswith(", kept apart because the output does not record its concurrency cap.")
+    assert said.count("one run") == 1
+    two = r[apart | (r.index == r[~apart].index[0])]
+    assert show.inputs_sentence("F", two, "max_concurrency", 1) == (
+        "This page reads F: 2 runs of shisa-ai/shisa-v2-unphi4-14b, at a single load level; one run with no "
+        "concurrency cap kept apart."
+    )
+
+
 def test_serving_descriptions_live_in_the_chapter_file_and_read_as_before():
     """The serving page's descriptions come from notebooks/serving_saturation.claims.yml, word for word
     what the f-strings they replace printed on the seed (two slips fixed: "Model: None" where no single

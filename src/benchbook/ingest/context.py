@@ -851,14 +851,20 @@ _NOTICE = re.compile(
 #: Requests per second measured, not sent: a throughput or goodput line (vLLM's `Request throughput (req/s):`)
 #: is no sign of a request rate setting.
 _MEASURED_RATE = re.compile(r"\b(?:throughput|goodput)\b", re.I)
+#: A benchmark's rules for a model (`meets mlperf model requirements`, `the model constraints`: MLPerf's rules set
+#: each model's latency constraint and quality target): the word names what a model must meet, never which model
+#: ran, so it is no sign of the run's model; a model word elsewhere on the line still is.
+_MODEL_RULES = re.compile(r"\bmodels?\s+(?:requirements?|rules?|constraints?)\b", re.I)
 
 
 def _sign(r: _Reader, line: str, i: int) -> None:
     """Lines that gave no fact but mention one: kept as signs (at most one per fact and line); a setting
     the line prints as unset (`_UNSET`, `_UNSET_CAP`), a measured concurrency (`_MEASURED_CONCURRENCY`) and a
-    measured rate (`_MEASURED_RATE`) are none."""
+    measured rate (`_MEASURED_RATE`) are none, and so is a benchmark's rules for a model (`_MODEL_RULES`)."""
     for name, pat in _SIGNS.items():
         if not pat.search(line) or (name in _SETTINGS and _UNSET.search(line)):
+            continue
+        if name == "model" and not pat.search(_MODEL_RULES.sub(" ", line)):
             continue
         if name == "concurrency" and (_MEASURED_CONCURRENCY.search(line) or _UNSET_CAP.search(line)):
             continue
