@@ -224,7 +224,7 @@ def test_tracking_any_change_and_build():
     assert (ev["count"], ev["n"], ev["alpha"], ev["smallest_p"], ev["run"], ev["ratio"]) == (1, 4, 0.05, 0.1, "r2", 1.5)
     said = wording.word("tracking", c).text
     assert said.startswith("The output throughput changed level once in these 4 runs, just before r2: from 100 to 150")
-    assert "p 0.01, below alpha 0.05" in said
+    assert "a share p = 0.01, below alpha 0.05" in said
     # the other way: no change, and a series too short for the level asked
     none = wording.word("tracking", ct.any_change(TRACK_RUNS, [], 0.01, "pp_rate", 1 / 3))
     assert none.status == "withheld" and "no order of the values can give a p-value below 0.33" in none.text

@@ -70,7 +70,7 @@ def test_printed_and_performed_tflops_are_not_called_different_where_nothing_is_
     assert c.status == "withheld"
 
 
-def test_exercise_two_counts_the_flops_behind_the_printed_tflops(seed):
+def test_exercise_two_predicts_sdpa_at_fa2s_speed_from_the_flops_behind_the_printed_tflops(seed):
     ex = exercises.attention_kernels(seed.ledger)[1]
     causal = seed.kernels[(seed.kernels["mask"] == "causal_mask") & (seed.kernels["pass"] == "fw")].set_index(
         "operation"
@@ -79,9 +79,14 @@ def test_exercise_two_counts_the_flops_behind_the_printed_tflops(seed):
     fa2 = dense / 2 / (causal.loc["causal_fa2", "time_ms"] / 1e3) / 1e12
     credited = causal.loc["sdpa_mask", "density"] * dense / (causal.loc["sdpa_mask", "time_ms"] / 1e3) / 1e12
     assert f"{dense / 1e12:.2f} x 10^12 FLOP" in ex.steps[0]
-    assert f"= {fa2:,.0f} TFLOP/s" in ex.steps[1]
+    assert f"= {fa2:,.0f} TFLOP/s" in ex.steps[0]
+    predicted_ms = dense / (fa2 * 1e12) * 1e3  # SDPA's dense FLOPs at FA2's speed: twice FA2's time
+    assert predicted_ms == pytest.approx(2 * causal.loc["causal_fa2", "time_ms"])
+    assert f"= {predicted_ms:.2f} ms" in ex.steps[1]
+    would_print = causal.loc["sdpa_mask", "density"] * dense / (predicted_ms / 1e3) / 1e12
+    assert f"= {would_print:,.1f} TF/s" in ex.steps[2]
     assert credited == pytest.approx(causal.loc["sdpa_mask", "tflops"], rel=0.01)  # as printed
-    assert f"{credited:,.1f} TF/s, as printed" in ex.steps[2]
+    assert f"printed: {causal.loc['sdpa_mask', 'tflops']:,.1f} TF/s" in ex.steps[3]
 
 
 def test_exercise_one_carries_the_sparsest_masks_share_of_its_ideal_to_the_next_mask(seed):
