@@ -61,7 +61,19 @@ import pandas as pd
 
 from benchbook.ingest import aiperf_console, genai_perf, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, cut_item, finish, percentile, register
-from benchbook.ingest.text import Lines, contains, csv_rows, first_char, head, json_object, search, split_n, whole
+from benchbook.ingest.text import (
+    Lines,
+    contains,
+    csv_rows,
+    fenced_blocks,
+    first_char,
+    head,
+    json_object,
+    only_block,
+    search,
+    split_n,
+    whole,
+)
 from benchbook.nouns import counted
 
 NAME = "aiperf"
@@ -308,8 +320,6 @@ def _json(text: str, source: str, messages: list[str], quoted: tuple[dict, tuple
     return records, rejects, cells
 
 
-#: A Markdown code fence (three or more backticks or tildes, an info string after the opening one).
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 #: AIPerf's request count as its export writes it: RequestCountMetric's unit is `requests` (GenAI-Perf's
 #: top-level export, otherwise alike, writes `count`).
 _AIPERF_COUNT = re.compile(r'"request_count":\s*\{\s*(?:"tag":\s*"request_count",\s*)?"unit":\s*"requests"')
@@ -361,25 +371,17 @@ def _fenced(text: str) -> tuple[str, dict, tuple[int, str, str] | None] | None:
     block (its fence never closed, the file's last line inside it), the rejected item of the cut line;
     None where no block quotes one."""
     lines = text.split("\n")
-    opened = None
-    for i, line in enumerate(lines + ["```"]):
-        if not _FENCE.match(line):
-            continue
-        if opened is None:
-            opened = i
-            continue
-        body = "\n".join(lines[opened + 1 : i])
-        if body.lstrip().startswith("{") and _is_aiperf_json(body):
-            kept = "\n".join(x if opened < k < i else "" for k, x in enumerate(lines))
+    for opened, closed, body in fenced_blocks(lines):
+        quoted = "\n".join(body)
+        if quoted.lstrip().startswith("{") and _is_aiperf_json(quoted):
+            kept = only_block(lines, opened, closed, lines[opened + 1 : closed])
             try:
-                return kept, json.loads(body), None
+                return kept, json.loads(quoted), None
             except json.JSONDecodeError:
-                if i < len(lines):  # closed and still not JSON: not an export
-                    opened = None
+                if closed < len(lines):  # closed and still not JSON: not an export
                     continue
-                obj, cut = _salvage(lines, opened + 1, i)
+                obj, cut = _salvage(lines, opened + 1, closed)
                 return kept, obj, cut
-        opened = None
     return None
 
 

@@ -44,7 +44,7 @@ import re
 
 from benchbook.ingest import vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
-from benchbook.ingest.text import Lines, contains, whole
+from benchbook.ingest.text import Lines, contains, fenced_blocks, only_block, whole
 from benchbook.nouns import counted
 
 NAME = "inferencex"
@@ -485,30 +485,17 @@ def _sent(point: dict) -> float:
     return float(total - warm) if _num(warm) else float(total)
 
 
-#: A Markdown code fence (three or more backticks or tildes, an info string after the opening one).
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-
-
 def _fenced(text: str) -> str | None:
     """The text with only its first fenced block that holds an InferenceX result left (a write-up quoting
     `agg_bmk.json`), every other line blanked so that each keeps its number; None where no block does."""
     lines = text.split("\n")
-    opened = None
-    for i, line in enumerate(lines):
-        if not _FENCE.match(line):
-            continue
-        if opened is None:
-            opened = i
-            continue
-        body = "\n".join(lines[opened + 1 : i])
-        if sniff(body):
+    for opened, closed, body in fenced_blocks(lines):
+        if closed < len(lines) and sniff("\n".join(body)):
             try:
-                json.loads(body)
+                json.loads("\n".join(body))
             except json.JSONDecodeError:
-                opened = None
                 continue
-            return "\n".join(x if opened < k < i else "" for k, x in enumerate(lines))
-        opened = None
+            return only_block(lines, opened, closed, lines[opened + 1 : closed])
     return None
 
 

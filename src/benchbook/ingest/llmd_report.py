@@ -31,7 +31,7 @@ import yaml
 
 from benchbook.ingest import inference_perf, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
-from benchbook.ingest.text import Lines, search, whole
+from benchbook.ingest.text import Lines, fenced_blocks, only_block, search, whole
 
 NAME = "llm-d-benchmark-report"
 SETTINGS = dict(vllm_serve.SETTINGS)
@@ -362,35 +362,20 @@ def _bare(text: str | Lines) -> bool:
     return all(search(p, text) for p in _SNIFF) or all(search(p, text) for p in _SNIFF_V02)
 
 
-#: A Markdown code fence: its indent (CommonMark: at most three spaces) and its run of backticks or tildes.
-_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})")
-
-
 def _fenced(text: str) -> str | None:
     """The text with only its first fenced block that holds a report left (llm-d's guides quote the
     report in a ```yaml block, indented inside a `<details>`), every other line blanked so that each
     keeps its number; as CommonMark reads a fence indented N spaces, up to N spaces are taken off each
     line of its content. None where no block holds one (a block that does not load as a YAML mapping holds none)."""
     lines = text.split("\n")
-    opened = None
-    for i, line in enumerate(lines):
-        m = _FENCE.match(line)
-        if not m:
-            continue
-        if opened is None:
-            opened, indent, mark = i, len(m.group(1)), m.group(2)
-            continue
-        if m.group(2)[0] != mark[0] or len(m.group(2)) < len(mark) or line[m.end() :].strip():
-            continue  # not the closing fence of this block
-        body = [re.sub(rf"^ {{0,{indent}}}", "", x) for x in lines[opened + 1 : i]]
-        if _bare("\n".join(body)):
-            out = "\n".join([""] * (opened + 1) + body + [""] * (len(lines) - i))
+    for opened, closed, body in fenced_blocks(lines):
+        if closed < len(lines) and _bare("\n".join(body)):
+            out = only_block(lines, opened, closed, body)
             try:
                 if isinstance(yaml.safe_load(out), dict):
                     return out
             except yaml.YAMLError:
                 pass
-        opened = None
     return None
 
 

@@ -157,6 +157,37 @@ def blocks(text: str | Lines, size: int = _BLOCK, overlap: int = 8) -> Iterator[
         yield text.block(start, min(start + size, n))
 
 
+#: A Markdown code fence (CommonMark): its indent, at most three spaces, and its run of backticks or tildes.
+FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})")
+
+
+def fenced_blocks(lines: Sequence[str]) -> Iterator[tuple[int, int, list[str]]]:
+    """Each fenced code block of a Markdown text, as CommonMark reads it: (its opening fence's line
+    index, its closing fence's, its content with up to the opening fence's indent taken off each line).
+    A closing fence is a run of the same character at least as long, with nothing after it; a block
+    the text ends inside closes at `len(lines)`. Write-ups quote a tool's output in such a block."""
+    opened = None
+    for i, line in enumerate(lines):
+        m = FENCE.match(line)
+        if not m:
+            continue
+        if opened is None:
+            opened, indent, mark = i, len(m.group(1)), m.group(2)
+            continue
+        if m.group(2)[0] != mark[0] or len(m.group(2)) < len(mark) or line[m.end() :].strip():
+            continue  # not the closing fence of this block
+        yield opened, i, [re.sub(rf"^ {{0,{indent}}}", "", x) for x in lines[opened + 1 : i]]
+        opened = None
+    if opened is not None:
+        yield opened, len(lines), [re.sub(rf"^ {{0,{indent}}}", "", x) for x in lines[opened + 1 :]]
+
+
+def only_block(lines: Sequence[str], opened: int, closed: int, body: Sequence[str]) -> str:
+    """The text with only a block's content (`body`, one line per line inside its fences) left, every
+    other line blanked, so that each keeps its number."""
+    return "\n".join([""] * (opened + 1) + list(body) + [""] * (len(lines) - closed))
+
+
 def search(pattern: re.Pattern, text: str | Lines) -> bool:
     """Whether the pattern occurs in the text (in one of its `blocks`)."""
     return any(pattern.search(b) for b in blocks(text))
