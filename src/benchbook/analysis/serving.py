@@ -739,16 +739,19 @@ WORKLOAD_SPREAD = 1.5
 def workloads(r: pd.DataFrame) -> pd.Series:
     """Per run, its workload's label where runs of one dataset (the dataset already makes a series)
     are of several workloads ("" otherwise): the mean input and output tokens a request (the totals
-    over the completed requests), runs within `WORKLOAD_SPREAD` of the first run of a workload on
-    both being that workload. A run without those totals joins none and splits none."""
+    over the completed requests, or the per-request means AIPerf and GenAI-Perf print as Input and
+    Output Sequence Length), runs within `WORKLOAD_SPREAD` of the first run of a workload on both
+    being that workload. A run without either joins none and splits none."""
     label = pd.Series("", index=r.index, dtype=object)
-    if not {"total_input_tokens", "total_generated_tokens", "completed"} <= set(r.columns):
-        return label
-    done = pd.to_numeric(r["completed"], errors="coerce")
+
+    def col(name):
+        return pd.to_numeric(r[name], errors="coerce") if name in r else pd.Series(np.nan, index=r.index)
+
+    done = col("completed")
     means = pd.DataFrame(
         {
-            "i": pd.to_numeric(r["total_input_tokens"], errors="coerce") / done,
-            "o": pd.to_numeric(r["total_generated_tokens"], errors="coerce") / done,
+            "i": (col("total_input_tokens") / done).fillna(col("input_sequence_length_mean")),
+            "o": (col("total_generated_tokens") / done).fillna(col("output_sequence_length_mean")),
         }
     )
     known = means[(means > 0).all(axis=1) & np.isfinite(means).all(axis=1)]
@@ -1043,6 +1046,28 @@ def titled_size(model: str | None, paths) -> tuple[float, float, str, str, int] 
             words = [str(w) for h, rows in named for w in context.written(rows, h.text)]
             return total, active, source, " or ".join(dict.fromkeys(words)), named[0][0].line
     return None
+
+
+def served_checkpoint(model: str | None, paths) -> tuple[str, int] | None:
+    """(checkpoint as written, line) where a run's model is a served name sizing nothing (neither the
+    model table nor its name: Triton's `ensemble`, the name a model repository serves) and the input
+    names exactly one other model as a checkpoint (a model its commands or settings load, `context`'s
+    `model`; a tokenizer names none) that the table or its name sizes. A page names it rather than say
+    the input gives no size, and does not size the runs by it: a served name may stand for more than one
+    model (a speculative draft beside its target). None where it names none, or several."""
+    from benchbook import config, hardware, ingest
+    from benchbook.ingest import context
+
+    if not model or not isinstance(model, str) or hardware.model_size(model) is not None:
+        return None
+    found: dict[str, tuple[str, int]] = {}
+    for path in paths:
+        for f in context.read(ingest._load_lines(config.resolve(path))).get("model"):
+            if context.placeholder(f.value) or f.source == "json" or _model_key(f.value) == _model_key(model):
+                continue
+            if hardware.model_size(str(f.value)) is not None:
+                found.setdefault(_model_key(f.value), (str(f.value), f.line))
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 #: The `decode_roofline` columns averaged over the repeats of a load.

@@ -54,11 +54,17 @@ _MISSING_PHRASES = {
 
 def _missing_reason(keys, ev: dict | None = None) -> str:
     """What the input lacks, in words; where the runs are of several models (`models` in `ev`), the size
-    (and the bytes per token it gives) is not missing: the roofline sizes one model only, said so."""
+    (and the bytes per token it gives) is not missing: the roofline sizes one model only, said so; where
+    the runs' model is a served name beside one checkpoint the file names (`checkpoint`: [name, line]),
+    that line is named, never "the input does not give the model's size"."""
     keys, tail = list(keys), ""
     if ((ev or {}).get("models") or 0) > 1 and "active_params_b" in keys:
         keys = [k for k in keys if k not in ("active_params_b", "bytes_per_token")]
         tail = f"the runs are of {ev['models']} models, and the roofline sizes one model only"
+    elif (ev or {}).get("checkpoint") and "active_params_b" in keys:  # a served name beside a checkpoint
+        keys = [k for k in keys if k not in ("active_params_b", "bytes_per_token")]
+        name, line = ev["checkpoint"]
+        tail = f"the runs' model is a served name of no known size, and line {line} names the checkpoint {name}, which no run is tied to"
     given = "the input does not give " + ", ".join(_MISSING_PHRASES.get(k, k.replace("_", " ")) for k in keys)
     return "; ".join(x for x in (given if keys else "", tail) if x)
 

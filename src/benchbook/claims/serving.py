@@ -448,11 +448,13 @@ def bandwidth(
     bytes_per_weight: float,
     said: dict | None = None,
     models: int = 1,
+    served: tuple | None = None,
 ) -> Claim:
     """The fraction of peak bandwidth the lightest load reaches by reading the weights once per step
-    (`models`: how many models the runs are of; the roofline sizes one)."""
+    (`models`: how many models the runs are of; the roofline sizes one; `served`: the checkpoint and its
+    line beside a served name of no known size, `analysis.serving.served_checkpoint`)."""
     ev = dict(fraction=None, peak=getattr(peaks, "total_bandwidth_gb_s", None), unit="GB/s", streaming=True)
-    ev.update(models=models)
+    ev.update(models=models, checkpoint=list(served) if served else None)
     ev.update(said or {})
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     ev.update(count=getattr(peaks, "count", 1), active_params_b=active_b, bytes_per_token=None)

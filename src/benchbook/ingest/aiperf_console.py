@@ -43,6 +43,7 @@ import re
 from benchbook.ingest.core import ParseError, copy_ends, cut_item, percentile
 from benchbook.ingest.genai_perf import CUT, STATS, _box_cells, _value
 
+TOOL = "aiperf"
 TITLE_RE = re.compile(r"NVIDIA AIPerf \| LLM Metrics[ \t]*$", re.M)
 ERRORS_RE = re.compile(r"NVIDIA AIPerf \| Error Summary")
 #: The sentence for a run whose every request failed (the same as the JSON export's).
@@ -120,20 +121,20 @@ def _label(label: str) -> tuple[str, str, str | None]:
     return tag, UNITS.get(unit.lower(), "count" if unit in ("", "successful") else unit), note
 
 
-def _command(lines: list[str], lo: int, hi: int) -> str | None:
-    """The `aiperf profile` command in lines[lo:hi] (the last one), or AIPerf's `CLI Command:`,
-    joined onto one line."""
+def _command(lines: list[str], lo: int, hi: int, kinds=("cli", "shell")) -> str | None:
+    """The last command of `kinds` in lines[lo:hi] (AIPerf's `CLI Command: ...` and a shell
+    `aiperf profile ...`), joined onto one line."""
     found = None
     i = lo
     while i < hi:
         s = lines[i].strip()
-        if s.startswith("CLI Command:"):
+        if s.startswith("CLI Command:") and "cli" in kinds:
             parts = [s[len("CLI Command:") :].strip()]
             while i + 1 < hi and lines[i + 1].strip() and not _AFTER_CLI.match(lines[i + 1].strip()):
                 i += 1
                 parts.append(lines[i].strip())
             found = " ".join(parts)
-        elif re.match(r"^(\$\s*)?aiperf profile\b", s):
+        elif re.match(r"^(\$\s*)?aiperf profile\b", s) and "shell" in kinds:
             parts = [s.rstrip("\\").strip()]
             while s.endswith("\\") and i + 1 < hi:
                 i += 1
@@ -142,6 +143,26 @@ def _command(lines: list[str], lo: int, hi: int) -> str | None:
             found = " ".join(p for p in parts if p).lstrip("$ ")
         i += 1
     return found
+
+
+def _first_cli(lines: list[str], lo: int, hi: int) -> str | None:
+    """The first `CLI Command:` in lines[lo:hi] (AIPerf writes it under its own run's table), joined
+    onto one line; None where there is none."""
+    at = [i for i in range(lo, hi) if lines[i].strip().startswith("CLI Command:")]
+    return _command(lines, at[0], at[1] if len(at) > 1 else hi, kinds=("cli",)) if at else None
+
+
+def _run_command(lines: list[str], k: int, titles: list[int], end: int, after: int, prev_end: int) -> str | None:
+    """The command of table `k` (its title at `titles[k]`, its bottom rule at `end`, the previous
+    table's at `prev_end` - 1). AIPerf prints `CLI Command:` under the table of its own run, so the
+    first one after the table is this run's; a shell `aiperf profile` command stands above the output
+    it produced, so the last one between the previous table and this title is this run's (a `CLI
+    Command:` there is the previous run's); a command written under the last table is its own."""
+    if cli := _first_cli(lines, end + 1, after):
+        return cli
+    if above := _command(lines, prev_end, titles[k], kinds=("shell",) if k else ("cli", "shell")):
+        return above
+    return _command(lines, end + 1, after, kinds=("shell",)) if k == len(titles) - 1 else None
 
 
 def _option(cmd: str, *names: str) -> str | None:
@@ -168,7 +189,7 @@ def settings(cmd: str | None) -> dict:
         # --concurrency "set it to 1" (aiperf/common/config/user_config.py)
         cap = 1.0
     return {
-        "run": "aiperf",
+        "run": TOOL,
         "format": (TRACE if trace else "console") if cmd else BARE,
         "model": _option(cmd, "--model", "-m"),
         "dataset": None,
@@ -214,6 +235,7 @@ def parse(text: str, source: str, messages: list[str]):
     lines = text.split("\n")
     titles = [i for i, s in enumerate(lines) if TITLE_RE.search(s)]
     records, rejects, cells = [], [], 0
+    prev_end, bare_names = 0, []
     for k, title in enumerate(titles):
         head = next((j for j in range(title + 1, min(title + 4, len(lines))) if BOX_HEAD in lines[j]), None)
         if head is None:
@@ -263,8 +285,13 @@ def parse(text: str, source: str, messages: list[str]):
         errors, errors_at = _errors(lines, source, before, title)
         if not rows and not errors:
             raise ParseError(source, head + 1, "an AIPerf table without a metric row")
-        cmd = _command(lines, end + 1, after) or _command(lines, before, title)
+        cmd = _run_command(lines, k, titles, end, after, prev_end)
+        prev_end = end + 1
         run = settings(cmd)
+        if label := lines[title][: TITLE_RE.search(lines[title]).start()].strip():
+            run["run"] = label  # AIPerf centres its title: words before it are the publisher's name for the run
+        elif cmd is None:  # tables with no command and no label are told apart by their order, as GenAI-Perf's
+            run["run"] = _order_name(bare_names)
         if cmd and run["max_concurrency"] != run["max_concurrency"] and run["request_rate"] != run["request_rate"]:
             # AIPerf's own log line when neither a cap nor a rate is given: it runs at a cap it names
             said = (m for i in range(before, after) if (m := _DEFAULT_CAP.search(lines[i])))
@@ -315,6 +342,13 @@ def parse(text: str, source: str, messages: list[str]):
                 "its model, concurrency and request rate are not known"
             )
     return records, rejects, cells
+
+
+def _order_name(names: list[str]) -> str:
+    """The run name of a table with neither command nor label: `aiperf`, then `aiperf #2`, ... in
+    the order they are printed (`names`: the ones given so far, extended here)."""
+    names.append(TOOL if not names else f"{TOOL} #{len(names) + 1}")
+    return names[-1]
 
 
 def _rows(rows: list, stats: list[str], run: dict, records: list, rejects: list) -> int:

@@ -420,6 +420,7 @@ def device_sentence(
     precision_said: dict | None = None,
     named_at: tuple | None = None,
     titled: tuple | None = None,
+    served: tuple | None = None,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
@@ -429,7 +430,8 @@ def device_sentence(
     where runs of a disaggregated layout of `instances` instances stand beside runs in one instance;
     `models`: the runs' models, where they are several the roofline sizes none; `named_at`: (source, line)
     of a model the file names only in a heading or prose, `analysis.serving.named_at`; `titled`: (names, line)
-    of the heading whose model sizes a weights folder, `analysis.serving.titled_size`; `precision_said`:
+    of the heading whose model sizes a weights folder, `analysis.serving.titled_size`; `served`: (checkpoint,
+    line) beside a served name sizing nothing, `analysis.serving.served_checkpoint`; `precision_said`:
     where no precision is known, what the file says of one, `analysis.serving.fact_said`)."""
     dev = {"spans": spans, "fewest": fewest or spans, "instances": instances, **(said or {})}
     if peaks is not None:
@@ -447,6 +449,7 @@ def device_sentence(
         models=[str(m) for m in models or []],
         named_at=list(named_at) if named_at else None,
         titled=list(titled) if titled else None,
+        served=list(served) if served else None,
         total_b=total_b,
         active_b=active_b,
         moe=bool(total_b and active_b and total_b > active_b),

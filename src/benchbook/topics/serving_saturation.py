@@ -45,6 +45,9 @@ class Result:
     set_aside: str | None
     named_at: tuple | None = None  # (source, line) of a model named only in a title or prose (`serving.named_at`)
     titled: tuple | None = None  # (names, line) of the heading that sizes a weights folder (`serving.titled_size`)
+    served: tuple | None = (
+        None  # (checkpoint, line) beside a served name such as `ensemble` (`serving.served_checkpoint`)
+    )
 
 
 def analyse(p: dict) -> Result:
@@ -80,6 +83,8 @@ def analyse(p: dict) -> Result:
     titled = serving.titled_size(model, p["source"]) if size_source == "unknown" else None
     if titled:  # a weights folder under a title that names the model (`/dsv3_fp8_weight`, `# ... DeepSeek-v3/R1`)
         total_b, active_b, size_source = titled[:3]
+    # a served name (`ensemble`) beside the one checkpoint the input names (`BASE_MODEL=.../vicuna-7b-v1.3`)
+    served = serving.served_checkpoint(model, p["source"]) if size_source == "unknown" and not titled else None
     w = serving.weights(model, r, [n for v in precision.stated_names(p["source"]).values() for n in v])
     lit = serving.littles_law(r, req)
     rl = serving.decode_roofline(lit, active_b, w.bytes_per_weight, pk, w.precision)
@@ -114,7 +119,7 @@ def analyse(p: dict) -> Result:
     for c in (
         serving_claims.knee(kn, p["knee_threshold"], var, levels, queue),
         serving_claims.growth(curve, var),
-        serving_claims.bandwidth(low, *at(low)[:1], active_b, w.bytes_per_weight, at(low)[1], len(models)),
+        serving_claims.bandwidth(low, *at(low)[:1], active_b, w.bytes_per_weight, at(low)[1], len(models), served),
         serving_claims.bound("low", low, *at(low)[:1], p["bound_threshold"], w.assumed, at(low)[1]),
         serving_claims.compute(best, *at(best)),
         _bound_best(best, low, at(best)[0], p["bound_threshold"], w.assumed, at(best)[1]),
@@ -143,6 +148,7 @@ def analyse(p: dict) -> Result:
         size=(total_b, active_b, size_source, stated[2] if stated and size_source == "input" else None),
         named_at=serving.named_at(model, p["source"]),
         titled=titled[3:] if titled else None,
+        served=served,
         weights=w,
         lit=lit,
         roofline=rl,
@@ -205,6 +211,7 @@ def page(res: Result) -> Page:
             else None,
             named_at=res.named_at,
             titled=res.titled,
+            served=res.served,
         ),
         threshold=f"{p['knee_threshold']:g}",
         threshold_pct=f"{100 * p['bound_threshold']:.0f}",
