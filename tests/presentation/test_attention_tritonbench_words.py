@@ -120,3 +120,12 @@ def test_with_no_device_a_figure_above_every_known_peak_is_a_warning_and_no_comp
     assert "2,956.7" not in words and "The highest is 1,424.1 TFLOP/s (aiter at (4, 48, 2048, 2048, 64))" in words
     halved = show.triton_words(t.assign(tflops=t["tflops"] / 2), attention.peaks("", [MI300.read_text()]))
     assert "Warning" not in halved and "The highest is 1,478.3 TFLOP/s (aiter at (4, 48, 4096, 4096, 64))" in halved
+
+
+def test_the_spread_tritonbench_prints_with_each_latency_is_stated_only_where_printed():
+    """`--latency-mode with_variance` prints each latency as the median of the timed runs and the farthest
+    run's distance from it (`0.024714 (±254.78%)`): the page gives their range; a table printing none says nothing."""
+    spread = show.triton_words(tb.table(ingest.read(MI300)), attention.NONE)
+    assert "18 latencies are printed as tritonbench's median of the timed runs" in spread
+    assert "farthest run's distance from it: 1.29% to 254.78%" in spread
+    assert "farthest run" not in show.triton_words(tb.table(ingest.read(H100)), attention.NONE)
