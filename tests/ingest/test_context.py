@@ -259,6 +259,19 @@ def test_an_energy_in_a_sentence_is_read_with_its_unit_only_where_the_sentence_s
     assert not _read("The benchmark used 12.5 kJ.\n").get("energy")
 
 
+@pytest.mark.parametrize(
+    "line",
+    ['  "Energy/req (J)": 529.1048462011807,', "D1  Energy per token:          0.3500 J/token"],
+)
+def test_an_energy_per_request_or_token_is_no_energy_reading_but_a_sign(line):
+    """ML.ENERGY's `Energy/req (J)` is steady-state energy / tokens x mean output tokens: a ratio, never the
+    energy a run used; the file still speaks of energy, so its line is a sign, not an absence."""
+    c = _read("{\n" + line + "\n}\n" if line.startswith(" ") else line + "\n")
+    assert not c.get("energy")
+    assert context.states(c, "energy").status == "unread"
+    assert _one(_read('  "Total energy (J)": 529.1,\n'), "energy").value == 529.1  # an energy over the run is one
+
+
 # ------------------------------------------------------------------------ absence after looking
 def test_a_fact_read_anywhere_is_stated_with_its_line():
     s = context.states(_read("# Notes\n\nGPU: 2x A100\n"), "device")

@@ -112,3 +112,37 @@ def test_the_first_decoding_versions_gflops_are_read_as_tflops():
         pytest.approx(0.980735),
         "printed 980.735 GFlops/s",
     )
+
+
+FIRST = (
+    "| shape | score_mod | dtype | fwd_eager_time | fwd_compiled_time | bwd_eager_time | bwd_compiled_time | fwd_speedup | bwd_speedup |\n"
+    "|---|---|---|---|---|---|---|---|---|\n"
+    "| (2, 16, 512, 64) | noop | torch.bfloat16 | 19.936 | 19.092 | 57.851 | 193.564 | 1.044 | 0.299 |\n"
+)
+
+
+def test_the_first_versions_shape_is_batch_heads_seq_len_and_head_dim_with_keys_as_long_as_queries():
+    """score_mod.py of May 2024 asserts `ExperimentConfig.shape` of length 4, (batch_size, num_heads,
+    q_seq_len, head_dim), and generates keys as long as the queries: N = M, and as many key heads."""
+    assert score_mod.sniff(FIRST)
+    p = _t(FIRST)
+    t = p.table.set_index(["backend", "pass"])
+    assert t.loc[("compiled", "bwd"), "value"] == pytest.approx(0.193564)
+    assert t.loc[("eager", "fwd"), ["batch", "heads", "seq_len", "seq_len_kv", "d_head"]].tolist() == [
+        2,
+        16,
+        512,
+        512,
+        64,
+    ]
+    assert p.rejected["reason"].tolist() == [score_mod.SPEEDUP, score_mod.SPEEDUP]
+
+
+def test_a_shape_column_not_followed_by_score_mod_is_not_this_scripts_table():
+    for other in (
+        FIRST.replace("| score_mod |", "| kernel |", 1),
+        FIRST.replace("| shape | score_mod |", "| score_mod | shape |", 1),
+    ):
+        assert not score_mod.sniff(other)
+        with pytest.raises(ParseError, match="no score_mod.py table"):
+            _t(other)

@@ -103,3 +103,29 @@ def test_a_lead_inside_the_noise_floor_is_not_called_fastest():
     assert "inside the noise" in close
     far = show.triton_words(timed(1.10), attention.NONE)
     assert f"{pair['backend'].iloc[0]} is fastest on 1" in far and "within 5%" not in far
+
+
+MI300 = config.FIXTURES_DIR / "tritonbench" / "tritonbench_pr612_mi300_aiter_flex_triton_latency_excerpt.md"
+
+
+def test_with_no_device_a_figure_above_every_known_peak_is_a_warning_and_no_comparison_uses_it():
+    """aiter's 0.278904 ms at (4, 48, 4096, 4096, 64) is 2,957 TFLOP/s by tritonbench's FLOPs rule: the input
+    names MI300, which the hardware table lacks, but no device it knows reaches that (the highest dense
+    16-bit peak, MI355X's 2,517), so it is named as no measurement and left out; 1,424 TFLOP/s at 2048 is
+    below that bound and stays, and halved figures raise no warning."""
+    t = tb.table(ingest.read(MI300))
+    words = show.triton_words(t, attention.peaks("", [MI300.read_text()]))
+    assert "Warning: 1 TFLOP/s figure of aiter is not a measurement" in words
+    assert "highest dense 16-bit peak of any device the hardware table knows, the MI355X's 2,517 TFLOP/s" in words
+    assert "2,956.7" not in words and "The highest is 1,424.1 TFLOP/s (aiter at (4, 48, 2048, 2048, 64))" in words
+    halved = show.triton_words(t.assign(tflops=t["tflops"] / 2), attention.peaks("", [MI300.read_text()]))
+    assert "Warning" not in halved and "The highest is 1,478.3 TFLOP/s (aiter at (4, 48, 4096, 4096, 64))" in halved
+
+
+def test_the_spread_tritonbench_prints_with_each_latency_is_stated_only_where_printed():
+    """`--latency-mode with_variance` prints each latency as the median of the timed runs and the farthest
+    run's distance from it (`0.024714 (±254.78%)`): the page gives their range; a table printing none says nothing."""
+    spread = show.triton_words(tb.table(ingest.read(MI300)), attention.NONE)
+    assert "18 latencies are printed as tritonbench's median of the timed runs" in spread
+    assert "farthest run's distance from it: 1.29% to 254.78%" in spread
+    assert "farthest run" not in show.triton_words(tb.table(ingest.read(H100)), attention.NONE)

@@ -21,10 +21,12 @@ forward, and twice the forward backward (`useful_flops` and its backward comment
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
-from benchbook.ingest import flash_attn_bench, selected_attention
+from benchbook.ingest import flash_attn_bench, selected_attention, tritonbench
 
 TOOL = "tritonbench"
 #: flash-attention's benchmark scripts: every row an attention call, by the same FLOPs rule.
@@ -60,8 +62,12 @@ _COLUMNS = [
     "tflops_from",
     "agrees",
     "accurate",
+    "spread_pct",
     "line",
 ]
+#: tritonbench's `with_variance` latency, as its parser notes it: the median, and the farthest timed run's
+#: distance from it (`Latency.to_str`'s `(±pct%)`).
+_SPREAD = re.compile(re.escape(tritonbench.SPREAD_NOTE).replace(re.escape("{pct}"), r"([0-9.]+)"))
 
 
 def table(df: pd.DataFrame) -> pd.DataFrame:
@@ -104,10 +110,18 @@ def table(df: pd.DataFrame) -> pd.DataFrame:
             agrees=agrees,
             # tritonbench's accuracy metric: the output matched the baseline's within tolerance (None: not checked)
             accurate=bool(val["accuracy"]) if pd.notna(val.get("accuracy", np.nan)) else None,
+            spread_pct=_spread(g),
             line=int(g["line"].min()),
         )
         rows.append(row)
     return pd.DataFrame(rows, columns=_COLUMNS)
+
+
+def _spread(g: pd.DataFrame) -> float:
+    """The latency's printed spread (%, the farthest timed run from the median), NaN where none is printed."""
+    notes = g.loc[g["metric"] == "latency", "note"] if "note" in g else pd.Series(dtype=object)
+    m = next((_SPREAD.search(n) for n in notes if isinstance(n, str) and _SPREAD.search(n)), None)
+    return float(m.group(1)) if m else np.nan
 
 
 def flops(op, pass_, causal, batch, heads, seq_len, seq_len_kv, d_head) -> float:

@@ -504,6 +504,13 @@ def highest_ridge() -> tuple[float, str]:
     return max((r, n) for r, n in ridges if r)
 
 
+def highest_dense_peak() -> tuple[float, str]:
+    """(TFLOP/s, device) of the highest dense 16-bit peak of any device in the table: a 16-bit figure
+    above it is beyond every device the table knows, whichever of them ran it (the bound where an
+    input names no device the table has)."""
+    return max((d.peak("bf16"), d.name) for d in hardware.devices() if d.peak("bf16"))
+
+
 def attainable_tflops(intensity: np.ndarray | float, g, peak_tflops: float | None = None) -> np.ndarray:
     """The roofline: min(peak, bandwidth x intensity), in TFLOP/s, for intensity in FLOP/byte."""
     peak = g.fp16_tflops if peak_tflops is None else peak_tflops

@@ -57,7 +57,7 @@ import re
 
 from benchbook.ingest import energy
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, register
-from benchbook.ingest.text import Lines, head, search, split_n, whole
+from benchbook.ingest.text import Lines, csv_rows, fenced_blocks, head, search, split_n, whole
 
 NAME = "codecarbon"
 
@@ -103,6 +103,8 @@ def _record_keys(text: str | Lines) -> set[str]:
     return {m.lower() for m in _JSON_KEY.findall(start)} if start.startswith("{") else set()
 
 
+#: A code fence followed by CodeCarbon's first columns (`timestamp,project_name,run_id,...`): a quoted emissions.csv.
+_FENCE_HEADER = re.compile(r"(?m)^ {0,3}(`{3,}|~{3,})[^\n]*\n\s*timestamp,\w")
 #: The console logger's lines (emissions_tracker.py `_do_measurements`; core/measure.py): a component's energy
 #: since the start and its power over the last interval, then the sum.
 _CONSOLE = re.compile(
@@ -127,13 +129,29 @@ DELTA = "the CPU's delta over one interval; the running total is on the next lin
 CUT = "a block the file cuts before its sum (`... kWh of electricity used since the beginning`): not read"
 
 
+def _is_header(cols: list[str]) -> bool:
+    return all(c in cols for c in _REQUIRED) or _first_schema(cols)
+
+
+def _fenced_csvs(lines) -> list[tuple[int, list[str]]]:
+    """The emissions.csv extracts a write-up quotes in code fences: (the 1-based line of each block's
+    header, the block from its header on), for each fenced block whose first line is CodeCarbon's header."""
+    out = []
+    for opened, _closed, body in fenced_blocks(lines):
+        h = next((k for k, s in enumerate(body) if s.strip()), None)
+        if h is not None and _is_header([c.strip().lower() for c in body[h].lstrip("\ufeff").split(",")]):
+            out.append((opened + 2 + h, body[h:]))
+    return out
+
+
 def sniff(text: str | Lines) -> bool:
     if search(_CONSOLE_SNIFF, text):
         return True
-    cols = _header(text)
-    if all(c in cols for c in _REQUIRED) or _first_schema(cols):
+    if _is_header(_header(text)):
         return True
-    return all(k in _record_keys(text) for k in _ENERGIES)
+    if all(k in _record_keys(text) for k in _ENERGIES):
+        return True
+    return search(_FENCE_HEADER, text) and bool(_fenced_csvs(split_n(whole(text))))
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -144,6 +162,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
         return _parse_console(split_n(body), source)
     lines = split_n(body)
     h = next((i for i, s in enumerate(lines) if s.strip()), 0)
+    if not _is_header([c.strip().lower() for c in lines[h].lstrip("\ufeff").split(",")]) and _fenced_csvs(lines):
+        return _parse_fenced(_fenced_csvs(lines), source)
     reader = csv.reader(io.StringIO("\n".join(lines[h:])))
     try:
         rows = list(reader)
@@ -162,6 +182,23 @@ def parse(text: str | Lines, source: str) -> Parsed:
         cells_of.append((k, dict(zip(header, (c.strip() for c in row), strict=True))))
     version = FIRST_SCHEMA if first_schema else _version(rows, header)
     return _finish(source, cells_of, h + 1, version)
+
+
+def _parse_fenced(blocks: list[tuple[int, list[str]]], source: str) -> Parsed:
+    """Each quoted emissions.csv's rows, every row at its line in the write-up: one file's rows together."""
+    cells_of, versions = [], []
+    for first, block in blocks:
+        rows = csv_rows(block, source, first)
+        header = [c.strip().lower() for c in rows[0]]
+        for k, row in enumerate(rows[1:], start=first + 1):
+            if not any(c.strip() for c in row):
+                continue
+            if len(row) != len(header):
+                raise ParseError(source, k, f"expected {len(header)} cells, found {len(row)}")
+            cells_of.append((k, dict(zip(header, (c.strip() for c in row), strict=True))))
+        versions.append(FIRST_SCHEMA if _first_schema(header) else _version(rows, header))
+    kept = list(dict.fromkeys(v for v in versions if v))
+    return _finish(source, cells_of, blocks[0][0], "; ".join(kept) or None)
 
 
 def _parse_record(body: str, source: str) -> Parsed:

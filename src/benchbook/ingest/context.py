@@ -382,6 +382,12 @@ _SHORT_PAR = re.compile(r"(?<![\w-])(TP|PP|DP|EP)\s*[=:]?\s*(\d{1,4})(?![\w.])")
 _LOG_PREFIX = re.compile(r"^\s*\[[^\]]*\b\d{1,2}:\d{2}(?::\d{2})?[^\]]*\]")
 _POWER = re.compile(r"(-?\d+(?:\.\d+)?)\s*(kW|mW|W|watts?)\b(?!h)", re.I)
 _ENERGY = re.compile(r"(-?\d+(?:\.\d+)?)\s*(kWh|Wh|MJ|kJ|J|joules?)\b", re.I)
+#: An energy per request, response or token (`Energy/req (J)`, `Energy per token: 0.35 J/token`): a ratio,
+#: not the energy an interval used, so no energy reading.
+_PER_UNIT = re.compile(
+    r"(?:/|\bper\b|_per_)\s*(?:1k\s*)?(?:req(?:uest)?s?|responses?|tok(?:en)?s?|quer(?:y|ies)|samples?|prompts?)\b",
+    re.I,
+)
 _DATE = re.compile(r"\b((?:19|20)\d\d-[01]\d-[0-3]\d(?:[T ][0-2]\d:[0-5]\d(?::[0-5]\d)?)?)")
 _BACKEND_ID = re.compile(
     r"(?:CUDA|ROCm|HIP|Vulkan|Metal|MTL|SYCL|CPU|BLAS|OpenCL)\d*(?:[,/](?:CUDA|ROCm|HIP|Vulkan|Metal|MTL|SYCL|CPU|BLAS|OpenCL)\d*)*",
@@ -664,6 +670,9 @@ class _Reader:
     def reading(self, name: str, raw: str, line: int, source: str, text: str, key_unit: str = "") -> bool:
         """A power or energy reading with its unit (from the value or its key, e.g. `power_w`)
         and its scope (from the line's words); a bare number whose unit nothing states is a sign."""
+        if name == "energy" and _PER_UNIT.search(key_unit or text):
+            self.signs.append(Sign(name, line, text.strip()[:200]))  # energy is stated, as a ratio: no absence
+            return False
         pat = _POWER if name == "power" else _ENERGY
         m = pat.search(raw)
         if m:

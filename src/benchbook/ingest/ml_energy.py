@@ -15,6 +15,13 @@ by the model to generate a response"):
 - v2 JSON, one file per model, backend and request rate: `Model`, `Backend`, `GPU model`, `#GPUs`,
   `Request rate`, `Requests per second`, `Latency per request (s)`, `Energy per request (J)`. It
   gives no token counts, so no energy per token can be formed from it.
+- v2 per-configuration JSON (ml-energy/leaderboard-v2's `data/llm_text_generation/<task>/<GPU>/<org>/
+  <model>/bs<max_num_seqs>+tp<N>+pp<M>.json`, written by its aggregate_leaderboard_data.py): `Model`, `GPU`,
+  `TP` (the GPUs of one pipeline stage: the run's `num_gpus`), `PP` (the stages: the nodes whose
+  steady-state energy it sums), `Energy/req (J)` (steady-state GPU energy of every stage / steady-state
+  output tokens x `Avg Output Tokens`), `Token tput (tok/s)` (steady-state output tokens / steady-state
+  time), `Avg TPOT (s)`, `Avg BS (reqs)` (the running batch) and `Max BS (reqs)` (`max_num_seqs` x PP:
+  the file name's bs is per stage). The run spans TP x PP GPUs.
 - v3 per-model JSON (`public/data/models/<org>__<model>__<task>.json`), one configuration per GPU
   model, GPU count and batch cap, with J per output token at steady state: `ml_energy_v3`.
 """
@@ -44,6 +51,15 @@ _V2_KEYS = {
     "Requests per second": ("request_throughput", "req/s", None),
     "Latency per request (s)": ("e2el", "ms", None),
 }
+#: The v2 per-configuration JSON's keys -> (contract metric, unit, scope, statistic); its TPOT and running
+#: batch have no column in the energy contract and are set aside with the reason.
+_V2_CONFIG = {
+    "Energy/req (J)": ("energy_per_request", "J", "gpu", "mean"),
+    "Token tput (tok/s)": ("output_throughput", "tok/s", None, "value"),
+    "Avg Output Tokens": ("output_tokens_per_request", "tok", None, "mean"),
+}
+_V2_CONFIG_ENERGY = '"Energy/req (J)"'
+_V2_CONFIG_SETTINGS = ("TP", "PP", "Max BS (reqs)")
 _GPU_IN_NAME = re.compile(r"^([A-Z]+\d+[A-Za-z0-9-]*)_[\w-]+_benchmark\.csv$")
 _MEAN_NOTE = "mean over responses"
 
@@ -70,7 +86,7 @@ def sniff(text: str | Lines) -> bool:
         return True
     v3 = '"configurations"' in start and '"model_id"' in whole(text)
     v3 = v3 and ('"energy_per_token_joules"' in start or bool(_NO_TOKENS.search(start)))
-    return '"Energy per request (J)"' in start or _is_v1(start) or v3
+    return '"Energy per request (J)"' in start or _V2_CONFIG_ENERGY in start or _is_v1(start) or v3
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -204,6 +220,8 @@ def _parse_v2(body: str, source: str) -> Parsed:
     if ml_energy_v3.is_task(obj):
         records, rejects, cells, messages = ml_energy_v3.parse(obj, body, source)
         return energy.finish(TOOL, source, records, rejects, messages, cells, "leaderboard v3 per-task JSON")
+    if isinstance(obj, dict) and "Energy/req (J)" in obj:
+        return _parse_v2_config(obj, body, source)
     if not isinstance(obj, dict) or "Energy per request (J)" not in obj:
         raise ParseError(source, 1, "expected an ML.ENERGY result with 'Energy per request (J)'")
     lines = {k: n for n, s in enumerate(body.split("\n"), start=1) for k in obj if s.strip().startswith(f'"{k}"')}
@@ -244,6 +262,50 @@ def _parse_v2(body: str, source: str) -> Parsed:
     return energy.finish(TOOL, source, records, rejects, [], cells, "leaderboard v2 JSON")
 
 
+def _parse_v2_config(obj: dict, body: str, source: str) -> Parsed:
+    """One model x batch cap x TP x PP configuration at steady state: its energy is that of all TP x PP GPUs."""
+    lines = {k: n for n, s in enumerate(body.split("\n"), start=1) for k in obj if s.strip().startswith(f'"{k}"')}
+    tp, pp, cap = (_float(obj.get(k)) for k in _V2_CONFIG_SETTINGS)
+    gpus = tp * pp if tp and pp else None
+    model = obj.get("Model") if isinstance(obj.get("Model"), str) else None
+    device = obj.get("GPU") if isinstance(obj.get("GPU"), str) else None
+    run = f"{model} on {gpus:g}x {device} (TP {tp:g}, PP {pp:g}), max batch {cap:g}" if gpus and cap else str(model)
+    base = dict(
+        run=run,
+        model=model,
+        device=device,
+        device_count=gpus,
+        backend=None,
+        batch_size=cap,
+        request_rate=None,
+        interval="steady_state",
+    )
+    records, rejects, cells = [], [], 0
+    for key, v in obj.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or key in _V2_CONFIG_SETTINGS:
+            continue  # names, and the settings kept in their columns
+        cells += 1
+        if key not in _V2_CONFIG:
+            why = "the running batch (batch_size holds Max BS, its cap)" if key == "Avg BS (reqs)" else f"key {key!r}"
+            rejects.append((lines.get(key, 1), f"{key} {v}", f"{why}: not in the energy contract"))
+            continue
+        metric, unit, scope, stat = _V2_CONFIG[key]
+        note = f"all {gpus:g} GPUs together" if scope and gpus else None
+        records.append(
+            dict(
+                base,
+                scope=scope,
+                line=lines.get(key, 1),
+                metric=metric,
+                statistic=stat,
+                value=float(v),
+                unit=unit,
+                note=note,
+            )
+        )
+    return energy.finish(TOOL, source, records, rejects, [], cells, "leaderboard v2 per-configuration JSON")
+
+
 def _float(v) -> float | None:
     try:
         return float(v)
@@ -257,7 +319,8 @@ TOOL = register(
         settings=energy.SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="ML.ENERGY leaderboard measurements (v1 CSV: J per response; v2 JSON: J per request; v3 "
+        description="ML.ENERGY leaderboard measurements (v1 CSV: J per response; v2 JSON: J per request, per rate "
+        "or per batch cap x TP x PP; v3 "
         "per-model JSON: J per output token per GPU configuration), GPU energy",
         command="the ML.ENERGY benchmark (github.com/ml-energy/leaderboard), energy measured with Zeus",
         metrics={

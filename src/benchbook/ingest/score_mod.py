@@ -11,7 +11,10 @@ recomputable, set aside. With `--throughput` (`cal_bandwidth`), `fwd_mem_bw (TB/
 backend): bytes of Q, K, V and O, and B x Hq x (4 x M x N x D + 2 x M x N) FLOPs, over its time (no
 causal halving: another rule than the chapter's). Below the sweep, a `Type | Speedup` table gives the average, max and min speed-up:
 recomputable, set aside. Which call `eager` times changed between versions (plain SDPA without the
-mask in 2024), so a backend is named as printed.
+mask in 2024), so a backend is named as printed. The first version (May 2024, `_flex_attention`) keys
+its rows by `shape`, `score_mod` and `dtype`: its `ExperimentConfig.shape` is asserted of length 4,
+(batch_size, num_heads, q_seq_len, head_dim), the keys as long as the queries (`generate_inputs(...,
+q_seq_len, q_seq_len, ...)`) and as many key heads as query heads.
 
 Refused by name (`refuses`): a polars frame (`│ attn_type ┆ dtype ┆ shape(B,Hq,M,Hkv,N,D) ┆ TFlops (base) ┆
 TFlops (max) ┆ delta ┆ pct_delta │`, pytorch PR 161667) keyed by this script's case columns with a
@@ -40,7 +43,11 @@ METRICS = {
 SHAPE = "shape(B,Hq,M,Hkv,N,D)"
 SPEEDUP = "score_mod.py's speed-up: one printed time over another, recomputable"
 SUMMARY = "score_mod.py's average, max and min of the speed-ups below or above: recomputable from the sweep"
-_SNIFF = re.compile(r"(?m)^\s*\|?\s*(?:score_mod|attn_type|Type)\s*\|.*shape\(B,Hq,M,Hkv,N,D\)")
+_SNIFF = re.compile(
+    r"(?m)^\s*\|?\s*(?:(?:score_mod|attn_type|Type)\s*\|.*shape\(B,Hq,M,Hkv,N,D\)|shape\s*\|\s*score_mod\s*\|.*\bfwd_\w+_time\b)"
+)
+#: The first version's key column: (batch_size, num_heads, q_seq_len, head_dim).
+SHAPE4 = "shape"
 #: `fwd_eager_time`, `fwd_math`, `bwd_compiled_time`, and the later `flex_fwd_time`.
 _TIME = re.compile(r"^(?:(?P<pass>fwd|bwd)_(?P<backend>\w+?)(?:_time)?|(?P<backend2>\w+?)_(?P<pass2>fwd|bwd)_time)$")
 _PER_BACKEND = re.compile(r"^(?P<backend>\w+?)_(?P<pass>fwd|bwd)_(?P<what>TFlops|mem_bw \(TB/s\))$")
@@ -72,11 +79,20 @@ def sniff(text: str | Lines) -> bool:
 
 
 def _shape(cell: str) -> dict:
+    """(B, Hq, M, Hkv, N, D), or the first version's (B, H, S, D) with N = M = S."""
     dims = [d.strip() for d in cell.strip("() ").split(",")]
-    if len(dims) != 6 or not all(d.isdigit() for d in dims):
+    if len(dims) not in (4, 6) or not all(d.isdigit() for d in dims):
         return {}
-    b, hq, m, _hkv, n, d = map(int, dims)
+    b, hq, m, _hkv, n, d = map(int, dims) if len(dims) == 6 else (*map(int, dims[:3]), 0, int(dims[2]), int(dims[3]))
     return {"batch": b, "heads": hq, "seq_len": m, "seq_len_kv": n, "d_head": d, "shape_from": "table"}
+
+
+def _key(header: list[str]) -> str | None:
+    """The shape column a score_mod.py table is keyed by: the first version's `shape` only where its columns
+    begin as that version prints them, `ExperimentConfig`'s fields in order (`shape`, `score_mod`)."""
+    if SHAPE in header:
+        return SHAPE
+    return SHAPE4 if header[:2] == [SHAPE4, "score_mod"] else None
 
 
 def _case(row: dict) -> str:
@@ -111,7 +127,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     i = 0
     while i < len(lines) - 1:
         header = markdown_cells(lines[i]) if "|" in lines[i] else []
-        if SHAPE not in header or not SEPARATOR_RE.match(lines[i + 1]):
+        key = _key(header)
+        if key is None or not SEPARATOR_RE.match(lines[i + 1]):
             i += 1
             continue
         summary = header[0] == "Type"
@@ -123,9 +140,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
         while j < len(lines) and lines[j].strip().startswith("|"):
             row = dict(zip(header, markdown_cells(lines[j]), strict=False))
             mod = _case(row)
-            shape = _shape(row.get(SHAPE, ""))
+            shape = _shape(row.get(key, ""))
             for col, raw in row.items():
-                if col in (SHAPE, *_MODS, "dtype", "Type") or not re.fullmatch(NUMBER, raw):
+                if col in (key, *_MODS, "dtype", "Type") or not re.fullmatch(NUMBER, raw):
                     continue
                 cells += 1
                 where = _column(col, backends)
@@ -143,7 +160,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                         {
                             "op": None,
                             "backend": backend,
-                            "input": f"{mod} {row.get(SHAPE, '')}".strip(),
+                            "input": f"{mod} {row.get(key, '')}".strip(),
                             **shape,
                             "causal": None,
                             "pass": pass_,

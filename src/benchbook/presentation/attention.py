@@ -339,8 +339,10 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
     if t.empty:
         return _say("triton", n=0)
     peak = peaks.dense_tflops if peaks.device is not None else None
-    # a 16-bit figure above the device's dense peak is beyond physics: a warning, and no comparison uses it
-    beyond = (~_eight_bit(t) & (t["tflops"] > peak)) if peak else pd.Series(False, index=t.index)
+    # a 16-bit figure above the device's dense peak is beyond physics: a warning, and no comparison uses
+    # it; with no device known, one above the highest dense 16-bit peak of every device the table knows
+    bound, bound_device = (peak, peaks.device) if peak else roofline.highest_dense_peak()
+    beyond = ~_eight_bit(t) & (t["tflops"] > bound)
     # a row whose output failed tritonbench's accuracy check timed a result that did not match: left out too
     wrong = t["accurate"].eq(False) & ~beyond if "accurate" in t else pd.Series(False, index=t.index)
     every, out, unmatched, t = t, t[beyond], t[wrong], t[~beyond & ~wrong]
@@ -360,13 +362,17 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
         peak_known=bool(peak),
         beyond=len(out),
         beyond_backends=list(dict.fromkeys(out["backend"])),
-        beyond_low=out["tflops"].min() / peak if len(out) else None,
-        beyond_high=out["tflops"].max() / peak if len(out) else None,
-        beyond_device=peaks.device,
-        beyond_peak=peak,
+        beyond_low=out["tflops"].min() / bound if len(out) else None,
+        beyond_high=out["tflops"].max() / bound if len(out) else None,
+        beyond_device=bound_device,
+        beyond_peak=bound,
+        beyond_any=not peak,
         unmatched=len(unmatched),
         unmatched_backends=list(dict.fromkeys(unmatched["backend"])),
         checked_accuracy=int(every["accurate"].notna().sum()) if "accurate" in every else 0,
+        spreads=int(every["spread_pct"].notna().sum()) if "spread_pct" in every else 0,
+        spread_low=every["spread_pct"].min() / 100 if "spread_pct" in every else None,
+        spread_high=every["spread_pct"].max() / 100 if "spread_pct" in every else None,
         failed=len(failed),
         failed_backends=list(dict.fromkeys(failed["backend"])),
         failed_lines=int(failed["line"].nunique()) if len(failed) else 0,
