@@ -127,6 +127,13 @@ def comment_label(lines: Sequence[str], doc: Outline, start: int, lo: int = 0) -
     return m["words"] if m and len(m["words"].split()) <= 3 else None
 
 
+def load_label(max_concurrency: float, request_rate: float) -> str:
+    """A run's load as its name shows it (`c=8, rate=inf`, as `analysis.serving.settings_label` names a
+    run from its settings), '' where it prints none."""
+    parts = [f"c={max_concurrency:g}"] * (not math.isnan(max_concurrency))
+    return ", ".join(parts + [f"rate={request_rate:g}"] * (not math.isnan(request_rate)))
+
+
 def run_names(bases: Sequence[str | None], loads: Sequence[str]) -> list[str]:
     """A name per run, in file order, from the name the text gives it (`bases`: its own label, or
     a heading that names it) and its load (`c=8, rate=4`; '' where none is printed). A name shared

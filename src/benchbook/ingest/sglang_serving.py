@@ -52,7 +52,7 @@ from benchbook.ingest.core import (
     percentile,
     register,
 )
-from benchbook.ingest.headings import Outline, comment_label, names, outline, run_names
+from benchbook.ingest.headings import Outline, comment_label, load_label, names, outline, run_names
 from benchbook.ingest.text import Lines, contains, first_char, split_n
 
 NAME = "sglang-bench-serving"
@@ -466,14 +466,7 @@ def _text(text: str | Lines, source: str, messages: list[str]):
         runs.append((settings, block))
         prev = end
     # named by its label or heading, and its load where that name covers other loads (`headings.run_names`)
-    loads = [
-        ", ".join(
-            f"{key}={s[col]:g}"
-            for key, col in (("c", "max_concurrency"), ("rate", "request_rate"))
-            if not math.isnan(s[col])
-        )
-        for s, _ in runs
-    ]
+    loads = [load_label(s["max_concurrency"], s["request_rate"]) for s, _ in runs]
     for (settings, block), name in zip(runs, run_names([s["run"] for s, _ in runs], loads), strict=True):
         records.extend({**settings, "run": name, **r} for r in block)
     return records, rejects, cells

@@ -72,7 +72,7 @@ from benchbook.ingest.core import (
     percentile,
     register,
 )
-from benchbook.ingest.headings import Outline, comment_label, names, outline, run_names
+from benchbook.ingest.headings import Outline, comment_label, load_label, names, outline, run_names
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, contains, first_char, split_n, whole
 from benchbook.ingest.tgi import hub_id
@@ -1117,9 +1117,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
 
 
 def _load_label(settings: dict) -> str:
-    """A run's load as its name shows it (`c=8, rate=4`), '' where the run prints none."""
-    mc, rr = settings["max_concurrency"], settings["request_rate"]
-    return ", ".join([f"c={mc:g}"] * (not math.isnan(mc)) + [f"rate={rr:g}"] * (not math.isnan(rr)))
+    return load_label(settings["max_concurrency"], settings["request_rate"])
 
 
 TOOL = register(
