@@ -15,7 +15,9 @@ Two forms are read:
   markdown heading names the run. A block that prints `Accept length` ran a speculative server.
   A write-up may quote the block (`> ` before the banner, the rows after it with or without it), or
   paste it from below its banner (`_blocks`: rows closed by the row of `=` that hold a row only SGLang
-  prints); a command asking another request rate than the block prints is not the block's.
+  prints); a command asking another request rate than the block prints is not the block's. A block
+  saved as a JSON list of its lines (`"benchmark_result": ["====...", "Backend: sglang", ...]`) is
+  read as those lines (`_unquoted`), each at its own line.
 * the JSONL that `--output-file` appends, one object per run: July-2024 short keys (`total_input`,
   `median_ttft`, `output_token_throughput`), late-2024 objects (`median_ttft_ms`, `median_itl_ms`,
   `output_throughput`, a bare `Infinity` as request rate), later full ones
@@ -205,6 +207,31 @@ SGLANG_ONLY = ("Total generated tokens (retokenized)", "Mean E2E Latency (ms)", 
 def _label(line: str) -> str | None:
     m = ROW_RE.match(line)
     return m.group("label").strip() if m else None
+
+
+#: An item of a JSON list of strings on a line of its own (`"Backend:     sglang",`).
+STRING_ITEM_RE = re.compile(r'^\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
+
+
+def _unquoted(lines):
+    """The lines with each JSON list of strings that holds the tool's banner written out, an item per
+    line as the tool printed it: a harness that saved the print as a list of its lines (a result JSON's
+    `"benchmark_result": [...]`). Other lines, and every line's number, stay as they are."""
+    out = None
+    j = 0
+    while j < len(lines):
+        k = j
+        while k < len(lines) and lines[k].lstrip()[:1] == '"' and STRING_ITEM_RE.match(lines[k]):
+            k += 1
+        try:
+            items = [json.loads(STRING_ITEM_RE.match(lines[m])[1]) for m in range(j, k)]
+        except json.JSONDecodeError:
+            items = []
+        if any(HEADER_RE.match(s) for s in items):
+            out = out or list(lines)
+            out[j:k] = items
+        j = max(k, j + 1)
+    return out or lines
 
 
 def _blocks(lines: list[str]) -> list[tuple[int, int, bool, bool]]:
@@ -401,7 +428,7 @@ def _parse_block(lines, start, end, source, settings, records, rejects, last=Non
 
 
 def _text(text: str | Lines, source: str, messages: list[str]):
-    lines = split_n(text)
+    lines = _lines(text)
     records, rejects, cells = [], [], 0
     runs: list[tuple[dict, list[dict]]] = []  # each block's settings and rows, named once all are read
     prev, heading = 0, None
@@ -603,7 +630,13 @@ def sniff(text: str | Lines) -> bool:
             return _is_result_object(json.loads(first))
         except (json.JSONDecodeError, RecursionError):
             return False
-    return any(contains(t, text) for t in ("Serving Benchmark Result", *SGLANG_ONLY)) and bool(_blocks(split_n(text)))
+    return any(contains(t, text) for t in ("Serving Benchmark Result", *SGLANG_ONLY)) and bool(_blocks(_lines(text)))
+
+
+def _lines(text: str | Lines):
+    """The text's lines, a block saved as a JSON list of its lines written out (`_unquoted`)."""
+    lines = split_n(text)
+    return _unquoted(lines) if contains('"====', text) else lines
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
