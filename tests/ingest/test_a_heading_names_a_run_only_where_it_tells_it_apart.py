@@ -100,3 +100,9 @@ def test_run_names_fall_back_to_the_load_then_the_place_in_the_file():
     assert headings.run_names([None, None, None], ["c=8", "c=8", ""]) == ["c=8", "c=8 #2", "block 3"]
     assert headings.run_names(["H", "H"], ["c=1", "c=2"]) == ["H, c=1", "H, c=2"]
     assert headings.run_names(["H", "G"], ["c=1", "c=1"]) == ["H", "G"]
+
+
+def test_a_heading_names_every_block_under_it_not_the_first_alone():
+    # vLLM's blocks below one heading, the second with no heading of its own, at other caps
+    text = "## 4 GPUs\n\n" + _vllm(8) + "\n" + _vllm(16) + "\n## 8 GPUs\n\n" + _vllm(8)
+    assert vllm_runs(text) == ["4 GPUs, c=8", "4 GPUs, c=16", "8 GPUs"]

@@ -519,7 +519,7 @@ def test_two_blocks_under_headings_of_one_name_are_two_runs_in_the_read_summary(
     (parsed,) = ingest.read_parsed(path, tool="vllm-bench-serve")
     assert ingest.detected(parsed).endswith("3 runs")
     # the other way: the rows of one block (one label, one set of settings) are one run
-    parsed.table = parsed.table[parsed.table["run"] == "rate=10000"]
+    parsed.table = parsed.table[parsed.table["run"] == "Expected Output, rate=10000 #2"]
     assert ingest.detected(parsed).endswith("1 run")
 
 

@@ -479,6 +479,7 @@ def _context(
     heads = [j for j in doc.within(lo, hi) if not (prefix.strip() and raw[j].startswith(prefix))]
     i = heads[-1] if heads else lo
     if heads:
+        ctx["heading"] = i  # its line: the heading of the blocks below it up to the next (see `parse`)
         words = doc.heads[i][1]
         if HUB_ID_RE.fullmatch(words):  # `### openai/gpt-oss-20b`: the heading names the model
             ctx.setdefault("model", words)
@@ -1034,7 +1035,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         except ParseError as exc:
             raise ParseError(source, exc.line, exc.message) from None
         objs = _json_objects(text, source, strict=False) if contains('"request_throughput"', text) else []
-        prev_end, prev_ctx = 0, {}
+        prev_end, prev_ctx, heading = 0, {}, None
         runs: list[tuple[dict, list[dict]]] = []  # each block's settings and rows, named once all are read
         doc = outline(lines)
         named = names(lines, [start for start, _, _ in blocks], doc)
@@ -1060,8 +1061,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 messages.append(
                     f"{source}:{start + 1}: the result block has no closing row of '='; read up to line {close}"
                 )
+            # the heading nearest above, in this block's lines or an earlier block's: a heading names
+            # every block under it (`headings.run_names` tells them apart), not the first alone
+            heading = ctx.get("heading", heading)
             settings = {
-                "run": ctx.get("label") or ctx.get("run"),
+                "run": ctx.get("label") or (named.get(heading) if heading is not None else None),
                 "format": "text",
                 "model": _model(ctx.get("model")),
                 "dataset": ctx.get("dataset"),
