@@ -42,18 +42,22 @@ COMMENT_LABEL_RE = re.compile(r"^\s*#+\s*(?P<words>[A-Za-z][\w .=/+-]{0,23}?)\s*
 class Outline:
     """The headings of a text, outside its fenced code blocks, and where those blocks are."""
 
-    heads: dict[int, tuple[int, str]]  # line index -> (level, words), in line order
+    heads: dict[int, tuple[int, str]]  # line index -> (level, text as written), in line order
     fenced: tuple[tuple[int, int], ...]  # (opening fence, closing fence) line indices, in line order
+    at: tuple[int, ...] = ()  # the headings' line indices, in order (`heads`' keys, kept for bisect)
 
     def in_fence(self, j: int) -> bool:
         """Whether line j lies between a code block's fences."""
         k = bisect.bisect_right(self.fenced, (j, math.inf)) - 1
         return k >= 0 and self.fenced[k][0] < j < self.fenced[k][1]
 
+    def words(self, i: int) -> str:
+        """The words of the heading on line i, as a rendered page shows them (`core.heading_words`)."""
+        return heading_words(self.heads[i][1])
+
     def within(self, lo: int, hi: int) -> list[int]:
         """The lines of the headings in lines[lo:hi], in order."""
-        lines = list(self.heads)
-        return lines[bisect.bisect_left(lines, lo) : bisect.bisect_left(lines, hi)]
+        return list(self.at[bisect.bisect_left(self.at, lo) : bisect.bisect_left(self.at, hi)])
 
     def nearest(self, j: int) -> int | None:
         """The line of the nearest heading above line j."""
@@ -70,9 +74,10 @@ def outline(lines: Sequence[str]) -> Outline:
             continue
         m = ATX_RE.match(line)
         if m:
-            heads[i] = (len(m.group(1)), heading_words(m.group(2) or ""))
+            heads[i] = (len(m.group(1)), m.group(2) or "")
     out = Outline({}, fenced)
-    return Outline({i: h for i, h in heads.items() if not out.in_fence(i)}, fenced)
+    kept = {i: h for i, h in heads.items() if not out.in_fence(i)}
+    return Outline(kept, fenced, tuple(kept))
 
 
 def _key(words: str) -> str:
@@ -106,10 +111,10 @@ def names(lines: Sequence[str], starts: Sequence[int], doc: Outline | None = Non
         and doc.heads[first][0] == 1
         and not any(doc.heads[i][0] == 1 for i in found - {first})
     )
+    every = len(set(nearest)) == 1
     out: dict[int, str | None] = {}
     for i in found:
-        words = doc.heads[i][1]
-        every = len(set(nearest)) == 1
+        words = doc.words(i)
         out[i] = None if not words or every or (title and i == first) or is_form_heading(words) else words
     return out
 

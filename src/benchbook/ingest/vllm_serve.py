@@ -480,7 +480,7 @@ def _context(
     i = heads[-1] if heads else lo
     if heads:
         ctx["heading"] = i  # its line: the heading of the blocks below it up to the next (see `parse`)
-        words = doc.heads[i][1]
+        words = doc.words(i)
         if HUB_ID_RE.fullmatch(words):  # `### openai/gpt-oss-20b`: the heading names the model
             ctx.setdefault("model", words)
         if named.get(i):
