@@ -24,7 +24,7 @@ def test_table_has_every_listed_device_with_a_source():
     wanted = """A10 A10G L4 L40S A100-PCIe-40GB A100-PCIe-80GB A100-SXM4-40GB A100-SXM4-80GB H100-PCIe
         H100-SXM5-80GB H100-NVL H200 H20 GH200 B200 B300 GB200 GB10 RTX-3090 RTX-4090 RTX-5090 RTX-6000-Ada
         RTX-PRO-6000-Blackwell-WS RTX-PRO-6000-Blackwell-Max-Q RTX-PRO-6000-Blackwell-Server MI210 MI250X MI300X
-        MI325X MI355X W7900 RX-7900-XTX Radeon-8060S Arc-B580 Gaudi2 Gaudi3 M2-Ultra M3-Max M4-Max
+        MI325X MI355X W7900 RX-7900-XTX Radeon-8060S Radeon-8050S Arc-B580 Gaudi2 Gaudi3 M2-Ultra M3-Max M4-Max
         Xeon-E5-2690-v3 EPYC-9654 Ryzen-9-7950X"""
     for name in wanted.split():
         assert hardware.device(name).source, name
@@ -350,3 +350,13 @@ def test_mi355_is_the_mi355x_and_mi350x_is_not():
     assert hardware.device("MI355").name == hardware.device("Instinct MI355").name == "MI355X"
     assert hardware.detect("8x AMD MI355 GPUs").name == "MI355X"
     assert hardware.detect("MI350X") is None and hardware.detect("MI300") is None
+
+
+def test_strix_halos_isa_names_both_of_its_gpus_and_a_radeon_name_one():
+    # gfx1151 and "Strix Halo" are the die's: the Ryzen AI Max+ 395's 40-CU Radeon 8060S and the Max 385
+    # and 390's 32-CU Radeon 8050S; a page says both (the higher peaks used), a Radeon name only its own
+    assert [d.name for d in hardware.variants("AMD Radeon Graphics (gfx1151)")] == ["Radeon-8060S", "Radeon-8050S"]
+    assert [d.name for d in hardware.variants("Strix Halo")] == ["Radeon-8060S", "Radeon-8050S"]
+    assert hardware.variants("Radeon 8050S Graphics (RADV GFX1151)") == []
+    assert hardware.detect("Radeon 8050S Graphics (RADV GFX1151)").name == "Radeon-8050S"
+    assert hardware.device("Radeon-8050S").fp16_tflops == pytest.approx(32 * 512 * 2.8 / 1000, abs=0.05)

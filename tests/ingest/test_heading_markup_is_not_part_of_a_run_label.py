@@ -32,11 +32,17 @@ def test_angle_brackets_that_are_no_tag_stay():
     assert heading_words("Test 1: <= 4 GPUs, batch < 8") == "Test 1: <= 4 GPUs, batch < 8"
 
 
+#: A second test's heading and block after the one under test: a heading names a run only where it tells
+#: it apart from another (`headings.names`).
+OTHER = BLOCK.format(heading="### Test 10: 8 GPU pods")
+
+
 def test_a_serving_run_label_from_a_heading_with_an_anchor_has_no_markup():
-    df = vllm_serve.parse(BLOCK.format(heading='### <a name="toc_11"></a>Test 9: 4 GPU pods'), "readme.md").table
-    assert list(df["run"].unique()) == ["Test 9: 4 GPU pods"]
+    text = BLOCK.format(heading='### <a name="toc_11"></a>Test 9: 4 GPU pods') + OTHER
+    df = vllm_serve.parse(text, "readme.md").table
+    assert list(df["run"].unique()) == ["Test 9: 4 GPU pods", "Test 10: 8 GPU pods"]
 
 
 def test_a_serving_run_label_from_a_plain_heading_is_as_written():
-    df = vllm_serve.parse(BLOCK.format(heading="### Test 9: 4 GPU pods <= 8"), "readme.md").table
-    assert list(df["run"].unique()) == ["Test 9: 4 GPU pods <= 8"]
+    df = vllm_serve.parse(BLOCK.format(heading="### Test 9: 4 GPU pods <= 8") + OTHER, "readme.md").table
+    assert list(df["run"].unique()) == ["Test 9: 4 GPU pods <= 8", "Test 10: 8 GPU pods"]

@@ -68,9 +68,9 @@ def test_bbuf_misspelt_concurrency_and_values():
 
 def test_block_without_closing_row_is_read_and_reported():
     p = parsed(BBUF)
-    second = p.table[p.table["run"] == "qps=1, rate=1"]
+    second = p.table[p.table["run"] == "qps=1 #2"]  # the second run under `#### qps=1`, at the same load
     assert len(second) == 20
-    assert cell(p.table, "qps=1, rate=1", "itl", "max")["line"] == 65
+    assert cell(p.table, "qps=1 #2", "itl", "max")["line"] == 65
     assert len(p.messages) == 1 and "no closing row" in p.messages[0] and ":39:" in p.messages[0]
 
 
@@ -311,10 +311,10 @@ def _sglang_block(banner: str, done: int) -> str:
 def test_a_renamed_banner_names_the_run_and_a_plain_one_leaves_the_heading():
     from benchbook.ingest import sglang_serving
 
-    text = "## sweep\n" + _sglang_block(" (c=64)", 64) + "\n" + _sglang_block("", 32)
+    text = "## sweep\n" + _sglang_block(" (c=64)", 64) + "\n## baseline\n" + _sglang_block("", 32)
     t = sglang_serving.parse(text, "s.md").table
     assert cell(t, "c=64", "completed", "count")["value"] == 64
-    assert cell(t, "sweep", "completed", "count")["value"] == 32
+    assert cell(t, "baseline", "completed", "count")["value"] == 32
 
 
 def test_the_workload_the_command_asks_for_is_kept_with_the_run():

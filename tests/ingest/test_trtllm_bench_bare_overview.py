@@ -35,3 +35,10 @@ def test_bare_overview_lines_need_the_tool_named_and_three_lines():
     with pytest.raises(ParseError) as err:
         trtllm_bench.parse(two, "two.txt")
     assert err.value.line == 1 and "PERFORMANCE OVERVIEW" in err.value.message
+
+
+def test_a_pull_requests_title_above_a_bare_overview_names_no_report():
+    text = "# [PR] A faster MoE kernel\n\ntrtllm-bench --model m throughput\n" + BLOCK
+    assert trtllm_bench.parse(text, "pr.md").table["run"].unique().tolist() == ["report 1"]
+    two = "## baseline\n\ntrtllm-bench --model m throughput\n" + BLOCK + "\n## this PR\n\n" + BLOCK
+    assert trtllm_bench.parse(two, "pr.md").table["run"].unique().tolist() == ["baseline", "this PR"]

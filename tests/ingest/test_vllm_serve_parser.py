@@ -348,7 +348,7 @@ def test_unnamed_blocks_under_different_settings_keep_their_own_labels(tmp_path)
     assert sorted(set(ingest.read(p, tool=TOOL)["run"])) == ["c=16", "c=8"]
 
 
-def test_a_commented_line_over_an_unprefixed_block_is_a_heading_that_names_the_run_and_states_its_cap(tmp_path):
+def test_a_commented_line_over_an_unprefixed_block_is_a_heading_that_states_its_cap(tmp_path):
     block = (
         "============ Serving Benchmark Result ============\n"
         f"{'Successful requests:':<40} {32:<10}\n"
@@ -361,7 +361,8 @@ def test_a_commented_line_over_an_unprefixed_block_is_a_heading_that_names_the_r
     # the block has no `# ` prefix: the line is the author's heading, not a line of the block; a heading
     # in the tool's own words (`Maximum request concurrency:`) states the cap of the run under it (context)
     assert t["max_concurrency"].eq(8).all()
-    assert set(t["run"]) == {"Maximum request concurrency: 8"}
+    # the heading is above the file's every run (its only one): it tells no run apart, so names none
+    assert set(t["run"]) == {"block 1"}
     p.write_text("# Notes on concurrency\n\n" + block)  # a heading that speaks of a cap gives none
     assert ingest.read(p, tool=TOOL)["max_concurrency"].isna().all()
 
@@ -518,7 +519,7 @@ def test_two_blocks_under_headings_of_one_name_are_two_runs_in_the_read_summary(
     (parsed,) = ingest.read_parsed(path, tool="vllm-bench-serve")
     assert ingest.detected(parsed).endswith("3 runs")
     # the other way: the rows of one block (one label, one set of settings) are one run
-    parsed.table = parsed.table[parsed.table["run"] == "rate=10000"]
+    parsed.table = parsed.table[parsed.table["run"] == "Expected Output, rate=10000 #2"]
     assert ingest.detected(parsed).endswith("1 run")
 
 

@@ -15,7 +15,9 @@ Two forms are read:
   markdown heading names the run. A block that prints `Accept length` ran a speculative server.
   A write-up may quote the block (`> ` before the banner, the rows after it with or without it), or
   paste it from below its banner (`_blocks`: rows closed by the row of `=` that hold a row only SGLang
-  prints); a command asking another request rate than the block prints is not the block's.
+  prints); a command asking another request rate than the block prints is not the block's. A block
+  saved as a JSON list of its lines (`"benchmark_result": ["====...", "Backend: sglang", ...]`) is
+  read as those lines (`_unquoted`), each at its own line.
 * the JSONL that `--output-file` appends, one object per run: July-2024 short keys (`total_input`,
   `median_ttft`, `output_token_throughput`), late-2024 objects (`median_ttft_ms`, `median_itl_ms`,
   `output_throughput`, a bare `Infinity` as request rate), later full ones
@@ -48,11 +50,11 @@ from benchbook.ingest.core import (
     copy_ends,
     cut_item,
     finish,
-    heading_words,
     number,
     percentile,
     register,
 )
+from benchbook.ingest.headings import Outline, comment_label, load_label, names, outline, run_names
 from benchbook.ingest.text import Lines, contains, first_char, split_n
 
 NAME = "sglang-bench-serving"
@@ -207,6 +209,31 @@ def _label(line: str) -> str | None:
     return m.group("label").strip() if m else None
 
 
+#: An item of a JSON list of strings on a line of its own (`"Backend:     sglang",`).
+STRING_ITEM_RE = re.compile(r'^\s*("(?:[^"\\]|\\.)*")\s*,?\s*$')
+
+
+def _unquoted(lines):
+    """The lines with each JSON list of strings that holds the tool's banner written out, an item per
+    line as the tool printed it: a harness that saved the print as a list of its lines (a result JSON's
+    `"benchmark_result": [...]`). Other lines, and every line's number, stay as they are."""
+    out = None
+    j = 0
+    while j < len(lines):
+        k = j
+        while k < len(lines) and lines[k].lstrip()[:1] == '"' and STRING_ITEM_RE.match(lines[k]):
+            k += 1
+        try:
+            items = [json.loads(STRING_ITEM_RE.match(lines[m])[1]) for m in range(j, k)]
+        except json.JSONDecodeError:
+            items = []
+        if any(HEADER_RE.match(s) for s in items):
+            out = out or list(lines)
+            out[j:k] = items
+        j = max(k, j + 1)
+    return out or lines
+
+
 def _blocks(lines: list[str]) -> list[tuple[int, int, bool, bool]]:
     """(header index, end index (exclusive), closed, headless) of each SGLang block: one under its
     banner with a `Backend:` row, or a run of its rows closed by the row of 50 `=` with no banner
@@ -264,13 +291,17 @@ _COMMANDS = (*_BENCH, "sglang.launch_server", "sgl_jax.launch_server", "sglang s
 SCRIPT_RE = re.compile(r"\bpython3?\s+(?:\S*/)?bench_serving\.py\b")
 
 
-def _context(lines: list[str], lo: int, hi: int) -> dict:
-    """Settings from the bench_serving command line and the nearest markdown heading in lines[lo:hi].
+def _context(lines: list[str], lo: int, hi: int, doc: Outline | None = None, named: dict | None = None) -> dict:
+    """Settings from the bench_serving command line and the nearest markdown heading in lines[lo:hi]
+    (`doc` the text's outline, `named` its headings that name runs: `headings.names`; by default,
+    those of a text whose only block starts at hi).
     The server is the last launch command above the block, except one in a subsection of an earlier
     launch's own section (a guide's `### EAGLE speculative decoding` under its launch section): an
     option the guide shows, not the server the block ran against."""
     ctx: dict = {}
     server: dict = {}
+    doc = doc or outline(lines)
+    named = names(lines, [hi], doc) if named is None else named
     # a script's own shell variables (MODEL_NAME="Kimi-K2.6" above `--model $MODEL_NAME`)
     shell = dict(m.groups() for m in (SHELL_ASSIGN_RE.match(lines[j]) for j in range(lo, hi)) if m)
     launched: tuple[int, int] | None = None  # (line, heading level) of the launch command taken
@@ -338,11 +369,9 @@ def _context(lines: list[str], lo: int, hi: int) -> dict:
     )
     if meta:
         ctx["metadata"] = meta
-    for j in range(hi - 1, lo - 1, -1):
-        s = lines[j].strip()
-        if s.startswith("#") and not s.startswith("#!") and s.lstrip("#").strip():
-            ctx["run"] = heading_words(s.lstrip("#"))
-            break
+    heads = doc.within(lo, hi)
+    if heads:  # a new section: its heading names the runs under it, or none of them (`headings.names`)
+        ctx["run"] = named.get(heads[-1])
     return ctx
 
 
@@ -399,20 +428,24 @@ def _parse_block(lines, start, end, source, settings, records, rejects, last=Non
 
 
 def _text(text: str | Lines, source: str, messages: list[str]):
-    lines = split_n(text)
+    lines = _lines(text)
     records, rejects, cells = [], [], 0
+    runs: list[tuple[dict, list[dict]]] = []  # each block's settings and rows, named once all are read
     prev, heading = 0, None
     blocks = _blocks(lines)
-    for k, (start, end, closed, headless) in enumerate(blocks, start=1):
-        ctx = _context(lines, prev, start)
+    doc = outline(lines)
+    named = names(lines, [start for start, _, _, _ in blocks], doc)
+    for start, end, closed, headless in blocks:
+        ctx = _context(lines, prev, start, doc, named)
         if len(blocks) == 1 and not ctx.get("model"):
             # one block and no command above it: the write-up put its command below
-            below = _context(lines, end, len(lines))
+            below = _context(lines, end, len(lines), doc, named)
             ctx.update({key: v for key, v in below.items() if key != "run" and not ctx.get(key)})
         heading = ctx.get("run", heading)
         banner = None if headless else HEADER_RE.match(lines[start])["label"]
+        label = banner.strip() if banner else comment_label(lines, doc, start, prev)
         settings = {
-            "run": banner.strip() if banner else heading,
+            "run": label or heading,
             "format": HEADLESS if headless else "text",
             "model": ctx.get("model"),
             "dataset": ctx.get("dataset"),
@@ -452,22 +485,17 @@ def _text(text: str | Lines, source: str, messages: list[str]):
                 f"{source}:{start + 1}: the result block has no closing row of '='; read up to line {end} "
                 "(pasted without it, or cut short: check that the last rows are there)"
             )
-        if settings["run"] is None or any(settings["run"] == r.get("run") for r in records):
-            # named by its heading and settings; by its place in the file only where they do not tell it apart
-            head = [settings["run"]] if settings["run"] else []
-            load = [f"c={settings['max_concurrency']:g}"] if not math.isnan(settings["max_concurrency"]) else []
-            load += [f"rate={settings['request_rate']:g}"] if not math.isnan(settings["request_rate"]) else []
-            label = ", ".join(head + load)
-            if not load or any(label == r.get("run") for r in records):
-                label = ", ".join(head + [f"block {k}"] + load)
-            settings["run"] = label
         meta = settings["metadata"] or ""
         if "speculative=" not in meta and any(r["metric"] == "spec_decode_acceptance_length" for r in block):
             # the tool prints `Accept length` only when the server reports one (speculative decoding): a
             # block that prints it ran another server than one that does not, even with no command above it
             settings["metadata"] = "; ".join(x for x in (meta, "speculative=method not named") if x)
-        records.extend({**settings, **r} for r in block)
+        runs.append((settings, block))
         prev = end
+    # named by its label or heading, and its load where that name covers other loads (`headings.run_names`)
+    loads = [load_label(s["max_concurrency"], s["request_rate"]) for s, _ in runs]
+    for (settings, block), name in zip(runs, run_names([s["run"] for s, _ in runs], loads), strict=True):
+        records.extend({**settings, "run": name, **r} for r in block)
     return records, rejects, cells
 
 
@@ -602,7 +630,13 @@ def sniff(text: str | Lines) -> bool:
             return _is_result_object(json.loads(first))
         except (json.JSONDecodeError, RecursionError):
             return False
-    return any(contains(t, text) for t in ("Serving Benchmark Result", *SGLANG_ONLY)) and bool(_blocks(split_n(text)))
+    return any(contains(t, text) for t in ("Serving Benchmark Result", *SGLANG_ONLY)) and bool(_blocks(_lines(text)))
+
+
+def _lines(text: str | Lines):
+    """The text's lines, a block saved as a JSON list of its lines written out (`_unquoted`)."""
+    lines = split_n(text)
+    return _unquoted(lines) if contains('"====', text) else lines
 
 
 def parse(text: str | Lines, source: str) -> Parsed:

@@ -161,13 +161,15 @@ def blocks(text: str | Lines, size: int = _BLOCK, overlap: int = 8) -> Iterator[
 FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})")
 
 
-def fenced_blocks(lines: Sequence[str]) -> Iterator[tuple[int, int, list[str]]]:
+def fences(lines: Sequence[str]) -> Iterator[tuple[int, int, int]]:
     """Each fenced code block of a Markdown text, as CommonMark reads it: (its opening fence's line
-    index, its closing fence's, its content with up to the opening fence's indent taken off each line).
-    A closing fence is a run of the same character at least as long, with nothing after it; a block
-    the text ends inside closes at `len(lines)`. Write-ups quote a tool's output in such a block."""
+    index, its closing fence's, the opening fence's indent). A closing fence is a run of the same
+    character at least as long, with nothing after it; a block the text ends inside closes at
+    `len(lines)`. Only lines that start with a fence's character are looked at closely."""
     opened = None
     for i, line in enumerate(lines):
+        if line[:4].lstrip(" ")[:1] not in ("`", "~"):
+            continue
         m = FENCE.match(line)
         if not m:
             continue
@@ -176,10 +178,17 @@ def fenced_blocks(lines: Sequence[str]) -> Iterator[tuple[int, int, list[str]]]:
             continue
         if m.group(2)[0] != mark[0] or len(m.group(2)) < len(mark) or line[m.end() :].strip():
             continue  # not the closing fence of this block
-        yield opened, i, [re.sub(rf"^ {{0,{indent}}}", "", x) for x in lines[opened + 1 : i]]
+        yield opened, i, indent
         opened = None
     if opened is not None:
-        yield opened, len(lines), [re.sub(rf"^ {{0,{indent}}}", "", x) for x in lines[opened + 1 :]]
+        yield opened, len(lines), indent
+
+
+def fenced_blocks(lines: Sequence[str]) -> Iterator[tuple[int, int, list[str]]]:
+    """Each fenced code block (`fences`) with its content, up to the opening fence's indent taken off
+    each line. Write-ups quote a tool's output in such a block."""
+    for opened, closed, indent in fences(lines):
+        yield opened, closed, [re.sub(rf"^ {{0,{indent}}}", "", x) for x in lines[opened + 1 : closed]]
 
 
 def only_block(lines: Sequence[str], opened: int, closed: int, body: Sequence[str]) -> str:

@@ -53,7 +53,8 @@ import re
 import shlex
 
 from benchbook.ingest import vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, heading_words, number, register
+from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
+from benchbook.ingest.headings import names, outline
 from benchbook.ingest.text import Lines, search, split_n
 
 NAME = "trtllm-bench"
@@ -610,7 +611,6 @@ def parse(text: str | Lines, source: str) -> Parsed:
 
 #: The fewest consecutive overview lines read as an overview copied without its banner.
 BARE_MIN = 3
-_HEADING_RE = re.compile(r"^\s*#{1,6}\s+(?P<h>.+?)\s*$")
 
 
 def _bare_row(line: str) -> bool:
@@ -622,20 +622,24 @@ def _bare_overviews(lines: list[str]) -> tuple[list, list[str | None]]:
     """PERFORMANCE OVERVIEWs copied without their banner rows (a write-up pasting the report's numbers
     alone): each run of at least BARE_MIN consecutive lines whose labels are the overview's own
     (`Request Throughput (req/sec):`, ... in LABELS) with a number is one report, named by the
-    Markdown heading above it since the previous one, if any. (reports, names) as `_reports` gives them."""
-    reports, names, i, last = [], [], 0, 0
+    Markdown heading above it since the previous one, where that heading names it (`headings.names`: not
+    the document's title, a form's section or the heading of every report). (reports, names) as
+    `_reports` gives them."""
+    reports, heads, i, last = [], [], 0, 0
+    doc = outline(lines)
     while i < len(lines):
         j = i
         while j < len(lines) and _bare_row(lines[j]):
             j += 1
         if j - i >= BARE_MIN:
             reports.append([("PERFORMANCE OVERVIEW", max(i - 1, 0), i, j)])
-            heads = [m["h"] for s in lines[last:i] if (m := _HEADING_RE.match(s))]
-            names.append(heading_words(heads[-1]).strip("\"'` ") if heads else None)
+            above = doc.within(last, i)
+            heads.append(above[-1] if above else None)
             last = i = j
         else:
             i = max(j, i + 1)
-    return reports, names
+    named = names(lines, [r[0][2] for r in reports], doc)
+    return reports, [(named.get(h) or "").strip("\"'` ") or None if h is not None else None for h in heads]
 
 
 #: The overview's title line; a copy through a Markdown renderer loses its `= ` and may keep a

@@ -67,12 +67,12 @@ from benchbook.ingest.core import (
     copy_ends,
     cut_item,
     finish,
-    heading_words,
     last_line,
     number,
     percentile,
     register,
 )
+from benchbook.ingest.headings import Outline, comment_label, load_label, names, outline, run_names
 from benchbook.ingest.rows import Row, row, row_type
 from benchbook.ingest.text import Lines, contains, first_char, split_n, whole
 from benchbook.ingest.tgi import hub_id
@@ -359,18 +359,24 @@ DEFAULT_NUM_PROMPTS = 1000.0
 PROGRESS_BAR_RE = re.compile(r"\d+%\|[^|\n]*\|\s*(?P<done>\d+)/(?P<total>\d+)\s*\[")
 
 
-def _context(lines: list[str], lo: int, hi: int, prefix: str = "") -> dict:
+def _context(
+    lines: list[str], lo: int, hi: int, doc: Outline | None = None, named: dict | None = None, prefix: str = ""
+) -> dict:
     """Settings found in lines[lo:hi] (0-based), nearest first; keys: run, model, dataset,
     num_prompts, request_rate, max_concurrency, burstiness, metadata, label. A line that carries the
     block's own prefix (`# ` where the log was pasted as comments, a logger's `INFO ...`) is read
-    without it, as the block is: the pre-run lines were printed by the same process."""
+    without it, as the block is: the pre-run lines were printed by the same process. `doc` is the
+    text's outline, `named` its headings that name runs (`headings.names`; by default, those of a
+    text whose only block starts at hi)."""
+    raw = lines
+    doc = doc or outline(lines)
+    named = names(lines, [hi], doc) if named is None else named
     if prefix.strip():
         lines = lines[:lo] + [s[len(prefix) :] if s.startswith(prefix) else s for s in lines[lo:hi]]
     ctx: dict = {}
     ns_text = None
     prompts_from = None  # the line of the command that gave num_prompts, when one did
     commanded = False  # a command of the benchmark with options of its own was read
-    i = hi - 1
     # Namespace dump: may be hard-wrapped over several lines; join until parentheses balance.
     for j in range(lo, hi):
         s = lines[j]
@@ -468,16 +474,18 @@ def _context(lines: list[str], lo: int, hi: int, prefix: str = "") -> dict:
     # (`benchmark_serving.py` and `vllm bench serve`: `--num-prompts`, default 1000)
     if commanded and "num_prompts" not in ctx:
         ctx["num_prompts"] = DEFAULT_NUM_PROMPTS
-    # nearest markdown heading
-    while i >= lo:
-        s = lines[i].strip()
-        if s.startswith("#") and not s.startswith("#!"):
-            ctx["run"] = heading_words(s.lstrip("#"))
-            if HUB_ID_RE.fullmatch(ctx["run"]):  # `### openai/gpt-oss-20b`: the heading names the model
-                ctx.setdefault("model", ctx["run"])
-            break
-        i -= 1
-    _author_list(lines, max(i, lo), hi, ctx)
+    # the nearest markdown heading (not a line of the log pasted as comments, `# ` before each line):
+    # the run's name where it tells the runs apart (`headings.names`), the model where it is one
+    heads = [j for j in doc.within(lo, hi) if not (prefix.strip() and raw[j].startswith(prefix))]
+    i = heads[-1] if heads else lo
+    if heads:
+        ctx["heading"] = i  # its line: the heading of the blocks below it up to the next (see `parse`)
+        words = doc.words(i)
+        if HUB_ID_RE.fullmatch(words):  # `### openai/gpt-oss-20b`: the heading names the model
+            ctx.setdefault("model", words)
+        if named.get(i):
+            ctx["run"] = named[i]
+    _author_list(lines, i, hi, ctx)
     return {k: v for k, v in ctx.items() if v is not None}
 
 
@@ -640,14 +648,15 @@ LABEL_ABOVE_RE = re.compile(r"^[A-Za-z][\w .=/+-]{0,23}$")
 LABEL_RATE_RE = re.compile(r"\b(?:qps|rps|rate)\s*[=:]?\s*(\d+(?:\.\d+)?)\b", re.IGNORECASE)
 
 
-def _label_above(lines: list[str], lo: int, start: int) -> dict:
+def _label_above(lines: list[str], lo: int, start: int, doc: Outline) -> dict:
     """The run a write-up names on the one line right above its block (`qps1` over one block, `qps4`
-    over the next, inside one code fence): its label, and the rate (`qps N`) or cap (`c=N`) it
-    names. A heading, a fence, a command or a `key: value` line is no such label."""
+    over the next, inside one code fence, or a comment there: `# round 2`): its label, and the rate
+    (`qps N`) or cap (`c=N`) it names. A heading, a fence, a command or a `key: value` line is no
+    such label."""
     above = [j for j in range(start - 1, lo - 1, -1) if lines[j].strip()]
     if not above or above[0] < start - 2:
         return {}
-    s = lines[above[0]].strip()
+    s = comment_label(lines, doc, start, lo) or lines[above[0]].strip()
     if not LABEL_ABOVE_RE.match(s) or FENCE_RE.match(s) or s.startswith("#") or len(s.split()) > 3:
         return {}
     out: dict = {"label": s}
@@ -1026,10 +1035,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
         except ParseError as exc:
             raise ParseError(source, exc.line, exc.message) from None
         objs = _json_objects(text, source, strict=False) if contains('"request_throughput"', text) else []
-        prev_end, prev_ctx = 0, {}
-        auto: list[str] = []  # the labels given to blocks with no name of their own
+        prev_end, prev_ctx, heading = 0, {}, None
+        runs: list[tuple[dict, list[dict]]] = []  # each block's settings and rows, named once all are read
+        doc = outline(lines)
+        named = names(lines, [start for start, _, _ in blocks], doc)
         for k, (start, close, prefix) in enumerate(blocks, start=1):
-            ctx = _context(lines, prev_end, start, prefix)
+            ctx = _context(lines, prev_end, start, doc, named, prefix=prefix)
             # a block with no setting of its own right after another in the same pasted log (no code
             # fence between them: `# round 2` under one command) repeats the command above it
             if k > 1 and not (set(ctx) & set(INHERITED)) and not any(FENCE_RE.match(x) for x in lines[prev_end:start]):
@@ -1037,7 +1048,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             prev_ctx = ctx
             ctx = {**ctx, **_banner(lines[start], ctx.get("dataset"))}  # not passed on to the next block
             if "label" not in ctx:
-                ctx.update(_label_above(lines, prev_end, start))
+                ctx.update(_label_above(lines, prev_end, start, doc))
             cut = _unclosed(lines, close, prefix) and copy_ends(lines, close) and not FENCE_RE.match(lines[close])
             if cut:
                 rejects.append(cut_item(close, lines[close]))
@@ -1050,8 +1061,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 messages.append(
                     f"{source}:{start + 1}: the result block has no closing row of '='; read up to line {close}"
                 )
+            # the heading nearest above, in this block's lines or an earlier block's: a heading names
+            # every block under it (`headings.run_names` tells them apart), not the first alone
+            heading = ctx.get("heading", heading)
             settings = {
-                "run": ctx.get("label") or ctx.get("run") or f"block {k}",
+                "run": ctx.get("label") or (named.get(heading) if heading is not None else None),
                 "format": "text",
                 "model": _model(ctx.get("model")),
                 "dataset": ctx.get("dataset"),
@@ -1063,19 +1077,19 @@ def parse(text: str | Lines, source: str) -> Parsed:
             }
             block_records: list[dict] = []
             cells += _parse_block(lines, start, close, prefix, source, block_records, rejects, settings)
-            if "run" not in ctx and "label" not in ctx and settings["run"].startswith("block"):
-                settings["run"] = _auto_label(settings, k)
-                # a block with no name of its own under the settings of an earlier one is another run
-                # of them (a repeat, or a change the log does not print), never the same run twice
-                same = auto.count(settings["run"])
-                auto.append(settings["run"])
-                if same:
-                    settings["run"] += f" #{same + 1}"
-            records.extend(row(_ROW, {**settings, **r}) for r in block_records)
+            runs.append((settings, block_records))
             prev_end = close + 1
+        # named by its label or heading, and its load where that name covers other loads; a block with no
+        # name of its own under the settings of an earlier one is another run of them (a repeat, or a
+        # change the log does not print), never the same run twice (`headings.run_names`)
+        given = run_names([s["run"] for s, _ in runs], [_load_label(s) for s, _ in runs])
+        for (settings, block_records), name in zip(runs, given, strict=True):
+            records.extend(row(_ROW, {**settings, **r, "run": name}) for r in block_records)
         prev_end = 0
-        for k, (start, end) in enumerate(vllm_serve_2023.blocks(lines), start=1):
-            ctx = _context(lines, prev_end, start)
+        old = vllm_serve_2023.blocks(lines)
+        named = names(lines, [start for start, _ in old], doc)
+        for k, (start, end) in enumerate(old, start=1):
+            ctx = _context(lines, prev_end, start, doc, named)
             settings = {
                 "run": ctx.get("label") or ctx.get("run"),
                 "format": vllm_serve_2023.FORMAT,
@@ -1087,7 +1101,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 "burstiness": math.nan,
                 "metadata": ctx.get("metadata"),
             }
-            settings["run"] = settings["run"] or _auto_label(settings, k)
+            settings["run"] = settings["run"] or _load_label(settings) or f"block {k}"
             found, refused = vllm_serve_2023.records(lines, start, end, source, settings["num_prompts"])
             records.extend(row(_ROW, {**settings, **r}) for r in found)
             rejects.extend(refused)
@@ -1106,14 +1120,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return finish(TOOL, source, records, rejects, messages, cells)
 
 
-def _auto_label(settings: dict, k: int) -> str:
-    mc, rr = settings["max_concurrency"], settings["request_rate"]
-    parts = []
-    if not math.isnan(mc):
-        parts.append(f"c={mc:g}")
-    if not math.isnan(rr):
-        parts.append(f"rate={rr:g}")
-    return ", ".join(parts) if parts else f"block {k}"
+def _load_label(settings: dict) -> str:
+    return load_label(settings["max_concurrency"], settings["request_rate"])
 
 
 TOOL = register(

@@ -587,9 +587,7 @@ def pareto_sentence(r: pd.DataFrame) -> str:
     silent = int(r["no_output"].sum()) if "no_output" in r else 0
     hi, lo = (float(pu.max()), float(pu.min())) if len(pu) else (0.0, 0.0)
     cut = serving.cut_of(r) if not len(pu) else None
-    return _say(
-        "pareto", n=len(pu), hi=hi, lo=lo, silent=silent, runs=len(r), cut_run=cut and cut[0], cut_line=cut and cut[1]
-    )
+    return _say("pareto", n=len(pu), hi=hi, lo=lo, silent=silent, runs=len(r), cut_line=cut and cut[1])
 
 
 # --- figures -------------------------------------------------------------------------------------
