@@ -260,8 +260,9 @@ def _scripts_model(names: list[str]) -> str | None:
 def _read_project(lines, start, records, bad, messages) -> tuple[int, int]:
     """The BLOOM scripts' README table (`_PROJECT_HEADER`): ms per token per framework, dtype and batch
     size. The GPUs are the title's (`on 8x80GB gpus`), their part the nearest line above that names it with
-    the same count and memory (`JeanZay's 8x80GB A100 node`); the model the scripts' first `--name`; an
-    `oom` cell the author's mark, an empty one a batch size not run."""
+    the same count and memory (`JeanZay's 8x80GB A100 node`), which also gives the GPUs where the title names
+    none (`Throughput in msecs:`); the model the checkpoint the scripts' `--name` flags load; an `oom` cell
+    the author's mark, an empty one a batch size not run."""
     title = next((lines[k] for k in range(start - 1, max(start - 4, -1), -1) if _PROJECT_TITLE.match(lines[k])), "")
     named = _GPUS_NAMED.search(title)
     count, memory, part = (
