@@ -662,6 +662,17 @@ def is_moe(model: str, architecture: str | None = None) -> bool:
     )
 
 
+def printed_dense(model: str) -> bool:
+    """Whether llama.cpp's model string says a dense model: `<arch> <type> <ftype>`, whose type
+    (`llama_model_type_name`) carries the experts of an MoE (`8x7B`, `30B.A3B`, `16x12B`) and is a
+    plain size only for a dense one (`qwen2 1.5B Q4_K - Medium`), unless the architecture itself is an
+    MoE one (`deepseek2 16B`). An unknown type (`laguna ?B`) says neither."""
+    words = model.split() if isinstance(model, str) else []
+    if len(words) < 2 or not re.fullmatch(r"\d+(?:\.\d+)?[BM]", words[1]):
+        return False
+    return not is_moe(" ".join(words[:2]), words[0])
+
+
 def _name_sizes(model: str) -> tuple[float | None, float | None]:
     """(total, active) billions read from a name such as "Qwen3-Next-80B-A3B" or "bloom-7b1"."""
     total = active = None

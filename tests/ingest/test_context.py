@@ -322,6 +322,30 @@ def test_a_count_in_prose_needs_a_part_name_with_a_digit():
     assert _one(_read("The GPU box: 8x H100 SXM\n"), "device").value == "H100 SXM"
 
 
+def test_a_count_before_a_comparison_is_a_factor_not_parts():
+    """`so 8x to 16x faster depending on whether 8 or 16 gpus were used` (the BLOOM scripts' README on
+    ZeRO's streams) compares speeds: `16x faster depending` names no device, though a digit follows."""
+    text = "so 8x to 16x faster depending on whether 8 or 16 gpus were used!\n"
+    assert not _read(text).get("device")
+    assert _one(_read("The run used 16x A100 80GB GPUs\n"), "device").value == "A100 80GB GPUs"
+
+
+def test_counts_offered_with_a_part_word_and_a_bare_memory_size_name_no_device():
+    """`pre-shard the weights TP-wise for 8x and 16x gpus` offers two counts; `GPU: ~50GB` gives the memory
+    a process takes. Neither names a device; `GPU: NVIDIA A100 80GB` does."""
+    offered = _read("The plan is to pre-shard the weights TP-wise for 8x and 16x gpus and load them.\n")
+    assert not offered.get("device") and not offered.get("device_count")
+    assert not _read("-  GPU: ~50GB\n").get("device")
+    assert not _read("-  CPU: ~10GB\n").get("cpu")
+    assert _one(_read("GPU: NVIDIA A100 80GB\n"), "device").value == "NVIDIA A100 80GB"
+
+
+def test_two_counts_offered_are_no_count():
+    """`depending on whether 8 or 16 gpus were used` offers two counts: neither is the run's; `16 gpus` alone is."""
+    assert not _read("divided by 8 or 16, depending on whether 8 or 16 gpus were used.\n").get("device_count")
+    assert _one(_read("The run used 16 gpus.\n"), "device_count").value == 16
+
+
 # ------------------------------------------------------------------- merge into a parser's table
 def test_a_cpu_line_above_a_markdown_table_names_the_cpu_the_table_leaves_empty():
     from benchbook import ingest

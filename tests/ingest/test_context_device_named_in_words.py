@@ -169,3 +169,12 @@ def test_a_phones_system_on_chip_named_in_a_sentence_is_the_device_and_one_compa
     assert not found and said.status == "unread" and said.line == 1
     found, _, said = _device(["Built with the Snapdragon SDK"])
     assert not found and said.status != "stated"
+
+
+def test_a_risc_v_board_named_in_a_title_is_the_device():
+    """`# Benchmark HiFive Premier P550` names the SiFive board whose P550 cores ran the model (no GPU:
+    Ollama runs on its CPU): the page names it and its line; the family word alone names no board."""
+    found, _, said = _device(["# Benchmark HiFive Premier P550", "", "Running benchmark 3 times using model: x"])
+    assert found == [("HiFive Premier P550", 1, "heading")] and said.status == "stated"
+    found, _, said = _device(["# Notes on the HiFive boards"])
+    assert not found

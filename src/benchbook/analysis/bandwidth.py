@@ -154,10 +154,15 @@ def _norm(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", s.lower())
 
 
-def model_size(override: pd.DataFrame, printed_params_b, *names) -> dict:
+def model_size(override: pd.DataFrame, printed_params_b, *names, printed_model: str | None = None) -> dict:
     """Total and active parameters (billions), the architecture and the source of the sizes: the
     reader's override first, then `hardware.model_size` on each name (a sourced table row beats
-    a size read from a name). An MoE model whose active count is unknown has active_params_b None."""
+    a size read from a name). An MoE model whose active count is unknown has active_params_b None.
+
+    `printed_model` is the tool's own model string (llama-bench's `<arch> <type> <ftype>`): where it
+    says a dense model (`hardware.printed_dense`), an MoE row of the table whose total the printed
+    count contradicts is another model that shares the file's name (`deepseek-r1_1.5b.gguf`, a
+    distill whose architecture is qwen2), not this one, and is not used."""
     total = float(printed_params_b) if printed_params_b is not None and pd.notna(printed_params_b) else None
     for _, r in override.assign(n=override["model_pattern"].str.len()).sort_values("n", ascending=False).iterrows():
         if any(isinstance(n, str) and _norm(r["model_pattern"]) in _norm(n) for n in names):
@@ -170,6 +175,8 @@ def model_size(override: pd.DataFrame, printed_params_b, *names) -> dict:
             }
     found = [hardware.model_size(n, printed_params=total) for n in names if isinstance(n, str) and n.strip()]
     found = [f for f in found if f is not None]
+    if printed_model and hardware.printed_dense(printed_model):
+        found = [f for f in found if not (f.moe and f.active_b is None)]
     sourced = [f for f in found if f.source.startswith("http")]
     moe = [f for f in found if f.moe]  # one name that says MoE (e.g. "deepseek2") outweighs a bare file name
     best = (sourced or moe or found or [None])[0]
@@ -511,7 +518,14 @@ def points(
     out = []
     for _, r in kept.iterrows():
         pk = choose_peak(gpu, r, peak_bandwidth_gb_s, peak_tflops)
-        size = model_size(override, r.get("params_b"), r.get("model_file"), r.get("model"), r.get("section"))
+        size = model_size(
+            override,
+            r.get("params_b"),
+            r.get("model_file"),
+            r.get("model"),
+            r.get("section"),
+            printed_model=r.get("model"),
+        )
         gib = r.get("model_size_gib")
         file_bytes = float(gib) * GIB if gib is not None and pd.notna(gib) else None
         total, active = size["params_b"], size["active_params_b"]

@@ -367,7 +367,9 @@ def weights_bytes(
     out["precision_from"] = None  # the precision's source: "output", "name" or "checkpoint"
     out.update(file_gib=None, experts_smaller=False)
     if file is not None:
-        size = bandwidth.model_size(bandwidth.override_table(None), file["params_b"], model, *file["names"])
+        size = bandwidth.model_size(
+            bandwidth.override_table(None), file["params_b"], model, *file["names"], printed_model=file["names"][1]
+        )
         total, active = size["params_b"], size["active_params_b"]
         out.update(active_params_b=active, params_b=total)
         if active is not None and (size["architecture"] != "moe" or total):

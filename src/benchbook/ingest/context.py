@@ -360,6 +360,14 @@ _CPUINFO = re.compile(r"^\s*model name\s+:\s*(.+?)\s*$")
 _COUNTED = re.compile(
     r"\b([1-9]\d{0,2})\s*[x×*]\s*((?:NVIDIA|AMD|Intel)?[\s_-]*[A-Za-z][\w-]*(?:[ _-][\w-]+){0,3})", re.I
 )
+#: A memory size alone (`GPU: ~50GB`, memory per process): no part's name.
+_MEMORY_ONLY = re.compile(r"[~≈<>]?\s*\d+(?:\.\d+)?\s*[GMT]i?B", re.I)
+#: Counts offered or ranged (`8x and 16x gpus`, `8x to 16x ...`): no one count is the run's.
+_OFFERED = re.compile(r"(?:and|or|to)\s+\d", re.I)
+#: A comparison after a count (`8x to 16x faster`, `2x more`): the count is a factor, not parts.
+_FACTOR = re.compile(
+    r"\b(?:faster|slower|more|less|fewer|higher|lower|better|worse|larger|smaller|speed-?ups?)\b", re.I
+)
 #: A count right before a counted part (`2 * ` of `2 * 8 * h800`, `2x ` of `2x 8x H100`): so many of them.
 _OUTER_COUNT = re.compile(r"\b([1-9]\d{0,2})\s*[x×*]\s*$", re.I)
 _COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×*]\s*([1-9]\d{0,2})\b")
@@ -369,9 +377,10 @@ _PART_COUNTED = re.compile(r"(?<![\w.])([1-9]\d{0,2})\s?[x×]\s?((?:NVIDIA |AMD 
 #: A part's code as hardware is named (`H100`, `MI300X`, `B200`): capitals then two to four digits. A cloud
 #: instance type (`p5.48xlarge`, `a3-highgpu-8g`) is written in lower case and names no part by itself.
 _PART_CODE = re.compile(r"\b[A-Z]{1,3}\d{2,4}[A-Z]{0,2}\b")
-#: `8 GPUs`; not `2 GPU nodes` (a count of nodes) nor `8 GPUs each` / `8 GPUs per node` (a count of one node's).
+#: `8 GPUs`; not `2 GPU nodes` (a count of nodes) nor `8 GPUs each` / `8 GPUs per node` (a count of one node's),
+#: nor the second of two counts offered (`8 or 16 gpus`, `4 to 8 GPUs`, `8x and 16x gpus`: no one count is the run's).
 _N_GPUS = re.compile(
-    r"\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|cards|accelerators)\b"
+    r"(?<!\bor )(?<!\bto )(?<!\band )\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|cards|accelerators)\b"
     r"(?!\s+(?:nodes?|servers?|hosts?|machines?|each)\b|\s+per\s+(?:node|server|host|machine)\b)",
     re.I,
 )
@@ -654,8 +663,12 @@ class _Reader:
                 v = float("inf")
             v = v if v is not None and v > 0 else None  # a negative or zero rate stands for "none set"
             return self.add(name, v, line, source, text, unit="req/s")
-        if name in ("device", "cpu") and (isinstance(raw, (int, float)) or _as_float(raw) is not None):
-            return False  # a number under a device key (optimum-benchmark's energy per device) names none
+        if name in ("device", "cpu") and (
+            isinstance(raw, (int, float)) or _as_float(raw) is not None or _MEMORY_ONLY.fullmatch(str(raw).strip())
+        ):
+            # a number under a device key (optimum-benchmark's energy per device) or a memory size (`CPU: ~10GB`,
+            # what a process takes) names none
+            return False
         if name == "device":
             return self.device(str(raw), line, source, text)
         if name == "date":
@@ -710,8 +723,8 @@ class _Reader:
                 return True  # `8 GPUs`: a count, no name
         if re.fullmatch(r"\d+", raw):
             return self.add("device_count", int(raw), line, source, text)
-        if not re.search(r"[A-Za-z]", raw):
-            return False  # `45%` under a GPU label is a reading, not a name
+        if not re.search(r"[A-Za-z]", raw) or _MEMORY_ONLY.fullmatch(raw):
+            return False  # `45%` or `~50GB` under a GPU label is a reading, not a name
         return self.add("device", raw, line, source, text)
 
 
@@ -1060,7 +1073,11 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             part = re.match(rf"{_PART_CODE.pattern}(?:[ -](?:SXM\d?|PCIe|NVL|\d{{2,3}}\s?GB))*", coded.group(2).strip())
             r.add("device_count", int(coded.group(1)), i, source, line)
             r.add("device", part.group(0) if part else _clean(coded.group(2)), i, source, line)
-        elif m and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1)):  # `5x faster` names no part
+        elif (
+            m
+            and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1))
+            and not (m.re is _COUNTED and (_FACTOR.search(m.group(2)) or _OFFERED.match(m.group(2).strip())))
+        ):  # `5x faster`, `8x to 16x faster`, `8x and 16x gpus` name no part
             # a count of counts before it (`2 * 8 * h800`: two servers of eight) multiplies it
             outer = _OUTER_COUNT.search(text[: m.start()]) if m.re is _COUNTED else None
             raw = f"{int(outer.group(1)) * int(m.group(1))} x {m.group(2)}" if outer else m.group(0)
@@ -1294,6 +1311,8 @@ _DEVICE_WORDS = (
     r"(?:MediaTek\s+)?Dimensity\s?\d{3,4}",
     r"(?:Samsung\s+)?Exynos\s?\d{3,4}",
     r"Google\s+Tensor\s?G\d",
+    # a RISC-V board whose SiFive cores run the model (`HiFive Premier P550`, `HiFive Unmatched`)
+    r"(?:SiFive\s+)?HiFive\s+(?:Premier\s+P\d{3}|Unmatched|Unleashed)",
 )
 #: A Cloud TPU type whose number counts chips (v5e, v6e: `v6e-1` is one chip; v4's and v5p's count cores).
 _TPU_CHIPS = re.compile(r"\bv(?:[56]e|5litepod)-(\d{1,4})\b", re.I)

@@ -94,6 +94,19 @@ _PER_TOKEN_COL = re.compile(r"^time per token in milliseconds for batch size (\d
 _PER_TOKEN_HEADER = re.compile(
     r"^\s*\|\s*Model\s*\|[^\n]*\|\s*Hardware\s*\|[^\n]*Time per token in milliseconds for Batch Size \d+", re.I | re.M
 )
+#: The BLOOM inference scripts' README (Megatron-DeepSpeed `scripts/bloom-inference-scripts`, later
+#: huggingface/transformers-bloom-inference): `| project \\ bs | 1 | 8 | ... |`, a row per framework and dtype
+#: (`accelerate   bf16`, `ds-inference int8`), each cell the scripts' `Throughput per token including
+#: tokenize` in msecs for that batch size (the time of the timed generate() calls over all their new
+#: tokens: the same quantity as the write-ups' time per token), under a title naming the GPUs
+#: (`Throughput in msecs on 8x80GB gpus:`, `Throughput in msecs 4x80GB A100:`).
+_PROJECT_HEADER = re.compile(r"^\s*\|\s*project\s*\\\s*bs\s*\|(?:\s*\d+\s*\|)+\s*$", re.I)
+_PROJECT_TITLE = re.compile(r"^\s*Throughput in msecs\b(?P<rest>.*?):?\s*$", re.I)
+#: the GPUs a title or a sentence names: `8x80GB`, `4x80GB A100`, `8x80GB A100 node`
+_GPUS_NAMED = re.compile(r"\b(\d+)\s*x\s*(\d+\s*GB)\b(?:\s+(A100|H100|A6000|V100))?", re.I)
+#: the scripts' flag that names the model they load (`--name bigscience/bloom`)
+_NAME_FLAG = re.compile(r"--name[ =](\S+)")
+_ROW_DTYPE = re.compile(r"^(?P<fw>.*?\S)\s+(?P<dtype>bf16|fp16|fp32|int8|int4)$", re.I)
 #: `4xA100 80GB`: the GPUs a row spans, then the device
 _HARDWARE = re.compile(r"^\s*(\d+)\s*[x×]\s*(\S.*?)\s*$", re.I)
 #: a model's name ending in its dtype (`BLOOM-176-int8`)
@@ -144,7 +157,7 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
 def sniff(text: str | Lines) -> bool:
     """True when the text holds a batch_size table with 'tokens/sec | msec/token' cells or titles, or a
     BLOOM write-up's time-per-token table."""
-    if search(_PER_TOKEN_HEADER, text):
+    if search(_PER_TOKEN_HEADER, text) or any(_PROJECT_HEADER.match(x) for x in splitlines(text)):
         return True
     if not search(_SNIFF_HEADER, text):
         return False
@@ -186,6 +199,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
         if in_code or not s:
             i += 1
             continue
+        if _PROJECT_HEADER.match(raw):
+            i, seen = _read_project(lines, i, records, bad, messages)
+            cells_read += seen
+            n_tables += 1
+            continue
         if _PER_TOKEN_HEADER.match(raw):
             i, seen = _read_per_token(lines, i, source, records, bad)
             cells_read += seen
@@ -226,6 +244,74 @@ def parse(text: str | Lines, source: str) -> Parsed:
             "'tokens/sec | msec/token' or 'sec' above a '| batch_size |' table)",
         )
     return finish(tool, source, records, bad, messages, cells_read)
+
+
+def _scripts_model(names: list[str]) -> str | None:
+    """The model the scripts' `--name` flags load: one name, or where they differ the checkpoint the
+    others are converted from, whose name each of theirs starts with (`bigscience/bloom` of
+    `microsoft/bloom-deepspeed-inference-fp16`); None where no name is the others' origin."""
+
+    def last(n: str) -> str:
+        return n.rstrip("/").split("/")[-1].lower()
+
+    return next((n for n in names if all(last(x).startswith(last(n)) for x in names)), None)
+
+
+def _read_project(lines, start, records, bad, messages) -> tuple[int, int]:
+    """The BLOOM scripts' README table (`_PROJECT_HEADER`): ms per token per framework, dtype and batch
+    size. The GPUs are the title's (`on 8x80GB gpus`), their part the nearest line above that names it with
+    the same count and memory (`JeanZay's 8x80GB A100 node`), which also gives the GPUs where the title names
+    none (`Throughput in msecs:`); the model the checkpoint the scripts' `--name` flags load; an `oom` cell
+    the author's mark, an empty one a batch size not run."""
+    title = next((lines[k] for k in range(start - 1, max(start - 4, -1), -1) if _PROJECT_TITLE.match(lines[k])), "")
+    named = _GPUS_NAMED.search(title)
+    count, memory, part = (
+        (named.group(1), named.group(2).replace(" ", ""), named.group(3)) if named else (None, None, None)
+    )
+    for k in range(start - 1, -1, -1):
+        m = _GPUS_NAMED.search(lines[k])
+        if (
+            part is None
+            and m
+            and m.group(3)
+            and (count is None or (m.group(1), m.group(2).replace(" ", "")) == (count, memory))
+        ):
+            count, memory, part = m.group(1), m.group(2).replace(" ", ""), m.group(3)
+    gpu = f"{count}x{part or ''} {memory}".replace("x ", "x") if count else None
+    if count is None:
+        messages.append(f"line {start + 1}: the table's title names no GPUs (`Throughput in msecs on 8x80GB gpus:`)")
+    model = _scripts_model([m.group(1) for x in lines for m in _NAME_FLAG.finditer(x)])
+    header = markdown_cells(lines[start])
+    batches = {k: int(h) for k, h in enumerate(header) if k and h.strip().isdigit()}
+    i = start + 1
+    if i < len(lines) and SEPARATOR_RE.match(lines[i]):
+        i += 1
+    seen = 0
+    while i < len(lines) and lines[i].strip().startswith("|"):
+        cells = markdown_cells(lines[i])
+        label = cells[0].strip() if cells else ""
+        if not label:  # the README's blank last row
+            i += 1
+            continue
+        m = _ROW_DTYPE.match(label)
+        framework, dtype = (m.group("fw").strip(), m.group("dtype").lower()) if m else (label, "")
+        base = {"model": model, "framework": framework, "gpu": gpu, "devices": int(count) if count else None}
+        for k, bs in batches.items():
+            cell = cells[k].strip() if k < len(cells) else ""
+            rec = {**base, "dtype": dtype, "table": PER_TOKEN_TABLE, "batch_size": bs, "line": i + 1}
+            rec.update(metric="ms_per_token", statistic="value", unit="ms")
+            v = number(cell)
+            if cell.lower() in ("", "oom"):
+                records.append(row(_ROW, {**rec, "value": math.nan, "note": MARKED_OOM if cell else EMPTY_NOTE}))
+            elif v is None:
+                bad.append((i + 1, cell, "not a number (ms_per_token)"))
+                seen += 1
+            else:
+                records.append(row(_ROW, {**rec, "value": v, "note": MS_NOTE}))
+                seen += 1
+            seen += cell.lower() == "oom"
+        i += 1
+    return i, seen
 
 
 def _read_per_token(lines, start, source, records, bad) -> tuple[int, int]:

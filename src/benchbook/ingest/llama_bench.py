@@ -387,6 +387,9 @@ _MD_COLUMNS = {
     "n_batch": "n_batch",
     "n_ubatch": "n_ubatch",
     "test": "test",
+    # the first markdown printer (llama.cpp PR #2626, 2023) gave the test as these two columns
+    "n_prompt": "test",
+    "n_gen": "test",
     "t/s": "t/s",
 }
 
@@ -419,7 +422,7 @@ def _is_header(line: str) -> bool:
     if not line.lstrip().startswith("|"):
         return False
     cells = [c.lower() for c in markdown_cells(line)]
-    return "test" in cells and "t/s" in cells
+    return ("test" in cells or {"n_prompt", "n_gen"} <= set(cells)) and "t/s" in cells or _joined(cells) is not None
 
 
 def _is_renamed_header(line: str) -> bool:
@@ -480,8 +483,8 @@ def _base(**kw) -> dict:
     return rec
 
 
-def _rate_rows(out: _Out, base: dict, line: int, cell: str, reps: int | None) -> None:
-    """The t/s cell: 'mean ± std' (or a bare mean)."""
+def _rate_rows(out: _Out, base: dict, line: int, cell: str, reps: int | None, said: str | None = None) -> None:
+    """The t/s cell: 'mean ± std' (or a bare mean); `said` a note the mean carries (a printed ratio)."""
     m = _RATE_RE.match(cell)
     if not m:
         n = len(re.findall(_NUM, cell))
@@ -496,7 +499,7 @@ def _rate_rows(out: _Out, base: dict, line: int, cell: str, reps: int | None) ->
     mean = float(m["mean"])
     # 0 and NaN are llama-bench's "not measured"; a negative or infinite rate is left to the range screen
     note = "not measured (llama-bench printed 0 or NaN)" if mean == 0 or math.isnan(mean) else None
-    out.keep(base, line, metric, "mean", mean if note is None else None, "tok/s", note)
+    out.keep(base, line, metric, "mean", mean if note is None else None, "tok/s", note or said)
     if m["std"] is not None:
         std = float(m["std"])
         snote = None
@@ -510,6 +513,22 @@ def _rate_rows(out: _Out, base: dict, line: int, cell: str, reps: int | None) ->
 #: a tool's log line ("ggml_vulkan: ...", "load_backend: ...", "found 1 SYCL devices:"): never a caption
 _LOG_TAG_RE = re.compile(r"^\s*(?:[a-z][a-z0-9]*_[a-z0-9_]*\s*:|found \d+ \w+ devices)", re.I)
 _LOG_LINE_RE = re.compile(r"^\s*[\w.\-\[\]]+:\s|warning|error|\.\.\.", re.I)
+
+
+#: ROCm's ISA override (`export HSA_OVERRIDE_GFX_VERSION=11.5.1`, or as a command's prefix)
+_GFX_OVERRIDE_RE = re.compile(r"\bHSA_OVERRIDE_GFX_VERSION\s*=\s*[\"']?(\d+)\.(\d+)\.(\d+)")
+
+
+def _gfx_overrides(lines: list[str]) -> dict[str, int]:
+    """The gfx targets the file forces on ROCm, each with the line (1-based) that sets it. The ROCm
+    runtime reports every GPU agent as the ISA that `HSA_OVERRIDE_GFX_VERSION=M.m.s` names
+    (gfx{M}{m:x}{s:x}: 11.5.1 is gfx1151, 9.0.10 gfx90a), whatever the chip, so a device line's gfx
+    target that one of these names is the override, not the part."""
+    found = {}
+    for i, line in enumerate(lines):
+        for m in _GFX_OVERRIDE_RE.finditer(line):
+            found.setdefault(f"gfx{int(m[1])}{int(m[2]):x}{int(m[3]):x}", i + 1)
+    return found
 
 
 def _device(line: str) -> tuple[str, int, str] | None:
@@ -590,8 +609,12 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
     in_fence = False
     i = 0
     n = len(lines)
+    overrides = _gfx_overrides(lines)
     while i < n:
         line = lines[i]
+        if i in taken:  # a compare-llama-bench.py table, read by `_parse_compare`
+            i += 1
+            continue
         if _FENCE_RE.match(line):
             in_fence = not in_fence
             i += 1
@@ -604,6 +627,14 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
             i += 1
             continue
         dev = _device(line)
+        gfx = re.search(r"\((gfx[0-9a-f]+)\)$", dev[2]) if dev else None
+        if gfx and gfx[1] in overrides:
+            out.messages.append(
+                f"line {i + 1}: the device's {gfx[1]} is the HSA_OVERRIDE_GFX_VERSION set at line "
+                f"{overrides[gfx[1]]} (ROCm reports the forced target, not the chip's); the device is read as "
+                f"{dev[2][: gfx.start()].strip()!r}"
+            )
+            dev = (*dev[:2], dev[2][: gfx.start()].strip())
         if dev:
             ctx.devices[dev[:2]] = dev[2]
         m = _STATED_GPU_RE.match(line)
@@ -637,7 +668,9 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         # a llama-bench table
         out.blocks += 1
         header = [c.lower() for c in markdown_cells(line)]
-        unknown = [c for c in header if c and c not in _MD_COLUMNS]
+        joined = _joined(markdown_cells(line))
+        drop = {k for k, _ in joined[0]} | {joined[1]} if joined else set()
+        unknown = [c for k, c in enumerate(header) if c and c not in _MD_COLUMNS and k not in drop]
         if unknown:
             out.messages.append(
                 f"line {i + 1}: columns {', '.join(unknown)} are not in the schema; kept as text in extra_settings"
@@ -684,6 +717,9 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         start = len(out.records)
         for r in rows:
             taken.add(r)
+            if joined:
+                _joined_row(lines[r], r + 1, markdown_cells(line), joined, table_ctx, reps, out)
+                continue
             out.next_source()
             _md_row(lines[r], r + 1, header, table_ctx, reps, out)
         if any(_names_twice(v) for v in cmd.values()):
@@ -743,7 +779,19 @@ def _rejoin_free_text(cells: list[str], header: list[str]) -> list[str]:
     return cells[:i] + ["|".join(cells[i : i + surplus + 1])] + cells[i + surplus + 1 :]
 
 
-def _md_row(line: str, lineno: int, header: list[str], tctx: dict, reps: int | None, out: _Out) -> None:
+def _test_of_counts(n_prompt: str | None, n_gen: str | None) -> str:
+    """The test that a row of llama-bench's first printer (`n_prompt` and `n_gen` columns, no `test`) ran,
+    named as llama-bench names it from the same two counts (`test::get_test_name`): pp<N> when it generates
+    nothing, tg<M> when it has no prompt, pp<N>+tg<M> for both; '' where a count is not a number."""
+    p, g = _int(n_prompt), _int(n_gen)
+    if p is None or g is None or (p == 0 and g == 0):
+        return ""
+    return f"pp{p}" if g == 0 else f"tg{g}" if p == 0 else f"pp{p}+tg{g}"
+
+
+def _md_row(
+    line: str, lineno: int, header: list[str], tctx: dict, reps: int | None, out: _Out, said: str | None = None
+) -> None:
     cells = _rejoin_free_text(markdown_cells(line), header)
     if len(cells) > len(header):
         extra = cells[len(header) :]
@@ -767,7 +815,7 @@ def _md_row(line: str, lineno: int, header: list[str], tctx: dict, reps: int | N
             out.messages.append(f"line {lineno}: row with fewer cells than the header and no t/s cell; skipped")
         return
     row = dict(zip(header, cells, strict=True))
-    test = row.get("test", "")
+    test = row.get("test", "") if "test" in row else _test_of_counts(row.get("n_prompt"), row.get("n_gen"))
     parsed = parse_test(test)
     rate_cell = row.get("t/s", "")
     if parsed is None:
@@ -806,7 +854,61 @@ def _md_row(line: str, lineno: int, header: list[str], tctx: dict, reps: int | N
         base["fa"] = _fa(base["fa"])
     base["power_limit_w"] = _float(base["power_limit_w"])
     base.update(test=test_name(n_prompt, n_gen, n_depth), n_prompt=n_prompt, n_gen=n_gen, n_depth=n_depth)
-    _rate_rows(out, base, lineno, rate_cell, reps)
+    _rate_rows(out, base, lineno, rate_cell, reps, said)
+
+
+#: A rate column of a table that joins two builds' llama-bench prints by hand (before
+#: compare-llama-bench.py, 2023): `t/s (Master)`, `t/s (PR)`, `master   t/s`, `PR t/s`.
+_JOINED_RATE_RE = re.compile(r"^(?:t/s\s*\(\s*(?P<a>[^)]*?)\s*\)|t/s\s+(?P<b>\S.*?)|(?P<c>\S.*?)\s+t/s)$", re.I)
+#: Its ratio column: the second build's rate over the first's (`Speedup`, `spedup`, `ratio`).
+_RATIO_RE = re.compile(r"^(?:speed\s*-?up|spedup|ratio)$", re.I)
+
+
+def _joined(cells: list[str]) -> tuple[list[tuple[int, str]], int | None] | None:
+    """([(column, build)], ratio column) of a llama-bench table whose one `t/s` column is two, each
+    labelled with the build it ran (a `test` column and llama-bench's `mean ± sd` cells, joined by
+    hand), else None."""
+    low = [c.strip().lower() for c in cells]
+    if "test" not in low or "t/s" in low:
+        return None
+    rates = []
+    for k, c in enumerate(cells):
+        m = _JOINED_RATE_RE.match(c.strip())
+        if m and (m["a"] or m["b"] or m["c"]):
+            rates.append((k, (m["a"] or m["b"] or m["c"]).strip()))
+    if len(rates) != 2:
+        return None
+    return rates, next((k for k, c in enumerate(cells) if _RATIO_RE.match(c.strip())), None)
+
+
+def _joined_row(line: str, lineno: int, cells_h: list[str], joined, tctx: dict, reps, out: _Out) -> None:
+    """One row of a joined table: each build's rate read as that build's llama-bench row (the other
+    columns shared); the printed ratio is the second rate over the first, checked, and kept as the
+    second rate's note, not as a measurement."""
+    rates, ratio_at = joined
+    cells = markdown_cells(line)
+    drop = {k for k, _ in rates} | ({ratio_at} if ratio_at is not None else set())
+    shared_h = [c.lower() for k, c in enumerate(cells_h) if k not in drop] + ["t/s"]
+    if len(cells) != len(cells_h):
+        _md_row(line, lineno, [c.lower() for c in cells_h], tctx, reps, out)  # rejected as a wrong-width row
+        return
+    shared = [c for k, c in enumerate(cells) if k not in drop]
+    means = [_RATE_RE.match(cells[k]) for k, _ in rates]
+    printed = cells[ratio_at].strip() if ratio_at is not None else ""
+    said = None
+    if printed and all(means) and float(means[0]["mean"]):
+        ratio = float(means[1]["mean"]) / float(means[0]["mean"])
+        places = len(printed.split(".")[1]) if "." in printed else 0
+        if _float(printed) is not None and abs(ratio - _float(printed)) > 0.5 * 10**-places + 1e-9:
+            out.messages.append(
+                f"line {lineno}: {cells_h[ratio_at].strip()} {printed} is not {rates[1][1]} / {rates[0][1]} "
+                f"({ratio:.3f}); the two rates are kept, the printed ratio is not"
+            )
+        said = f"{cells_h[ratio_at].strip()} over {rates[0][1]} as printed: {printed} (ratio {ratio:.3f})"
+    for n, (k, build) in enumerate(rates):
+        out.next_source()
+        text = "| " + " | ".join([*shared, cells[k]]) + " |"
+        _md_row(text, lineno, shared_h, {**tctx, "build": build}, reps, out, said if n == 1 else None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -875,6 +977,10 @@ def _parse_compare(lines: list[str], out: _Out, taken: set[int]) -> None:
     while i < len(lines):
         m = _CMP_HEADER_RE.match(lines[i])
         if not m or i + 1 >= len(lines) or not _is_separator(lines[i + 1]):
+            i += 1
+            continue
+        body = lines[i + 2] if i + 2 < len(lines) else ""
+        if "±" in body:  # llama-bench's `mean ± sd`: two builds' prints joined by hand (`_joined`), not the script's
             i += 1
             continue
         out.blocks += 1
@@ -1522,6 +1628,8 @@ _SNIFF_MD = re.compile(r"^\s*\|.*\|\s*test\s*\|\s*t/s\s*\|", re.M | re.I)
 _SNIFF_MD_RENAMED = re.compile(r"^\s*\|\s*model\s*\|\s*size\s*\|\s*params\s*\|", re.M | re.I)
 #: The header of a table pasted without outer pipes (see `outer_pipes`).
 _SNIFF_MD_BARE = re.compile(r"^\s*model\s*\|.*\|\s*test\s*\|\s*t/s\s*$", re.M | re.I)
+#: two builds' llama-bench prints joined by hand: `| model | ... | test | ... | master t/s | PR t/s | ...`
+_SNIFF_MD_JOINED = re.compile(r"^\s*\|\s*model\s*\|.*\|\s*test\s*\|.*t/s.*\|.*t/s", re.M | re.I)
 _SNIFF_JSON = re.compile(r'"(?:avg_ts|samples_ts)"\s*:')
 #: compare-llama-bench.py's header (`_CMP_HEADER_RE`).
 _SNIFF_CMP = re.compile(r"^\s*\|.*\|\s*Test\s*\|\s*t/s [^|]+\|\s*t/s [^|]+\|\s*Speedup\s*\|\s*$", re.M | re.I)
@@ -1555,6 +1663,8 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
 def sniff(text: str | Lines) -> bool:
     """True when the text holds a llama-bench markdown table, JSON/JSONL record or CSV header."""
     if search(_SNIFF_MD, text) or search(_SNIFF_MD_RENAMED, text) or search(_SNIFF_MD_BARE, text):
+        return True
+    if search(_SNIFF_MD_JOINED, text):
         return True
     if search(_SNIFF_CMP, text):
         return True

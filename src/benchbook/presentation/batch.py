@@ -111,7 +111,7 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
         frameworks=sorted(set(sw["framework"]) - {""}),
         gpus=sorted(set(sw["gpu"]) - {""}) or ([named.device] if named is not None and named.device else []),
         **_named(named),
-        dtypes=sorted(set(ok["dtype"]) | {x for x in done["precision"] if isinstance(x, str) and x}),
+        dtypes=sorted((set(ok["dtype"]) - {""}) | {x for x in done["precision"] if isinstance(x, str) and x}),
         dtype_assumed=bool(ok.get("dtype_assumed", pd.Series(dtype=bool)).fillna(False).astype(bool).any()),
         variants=sorted(set(sw.get("variant", pd.Series(dtype=str)).fillna("")) - {""}),
         **({"batch_min": bs.min(), "batch_max": bs.max()} if len(bs) else {}),

@@ -1,0 +1,31 @@
+"""A row that names no dtype (the BLOOM scripts' README of 2022 writes `accelerate`, `ds-zero` without one)
+is no dtype with results: the input sentence lists the dtypes the rows name, and no blank among them."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from benchbook.presentation import batch as show
+
+
+def _sweep(dtypes: list[str]) -> pd.DataFrame:
+    n = len(dtypes)
+    return pd.DataFrame(
+        {
+            "model": ["bigscience/bloom"] * n,
+            "framework": ["accelerate"] * n,
+            "gpu": ["8xA100 80GB"] * n,
+            "dtype": dtypes,
+            "has_result": [True] * n,
+            "batch_size": list(range(1, n + 1)),
+        }
+    )
+
+
+def test_a_blank_dtype_is_not_listed():
+    said = show.inputs_sentence("F", _sweep(["", "fp16", "int8"]))
+    assert "dtypes with results: fp16, int8" in said and ": , " not in said
+
+
+def test_named_dtypes_are_all_listed():
+    assert "dtypes with results: bf16, fp16, int8" in show.inputs_sentence("F", _sweep(["bf16", "fp16", "int8"]))
