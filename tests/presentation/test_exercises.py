@@ -156,7 +156,7 @@ def test_the_device_free_exercise_reads_the_turn_and_the_top_off_the_runs_own_ti
     assert "(1.50 - 1.00) s / (256 - 128) = 3.91 ms per call" in ex.steps[0]
     assert "128 x 3.91 ms = 0.50 s is the sequences' own, so the shared part is 1.00 - 0.50 = 0.50 s" in ex.steps[0]
     assert "(0.80 - 0.50) s / 3.91 ms = 77 sequences" in ex.steps[1]
-    assert "512 x 3.91 ms = 2.00 s, with the shared part 2.50 s per call" in ex.steps[2]
+    assert "512 x 3.91 ms = 2.00 s, plus the shared 0.50 s: 2.50 s per call" in ex.steps[2]
     assert "512 x 100 / 2.50 s = 20,480 tok/s (100 tokens per sequence per call)" in ex.steps[2]
     assert unbalanced(_all(ex)) == [] and "B*" not in ex.answer  # no device: no B* to set the turn against
     assert "100 / 3.91 ms = 25,600 tok/s at any batch" in ex.steps[2]
