@@ -30,5 +30,16 @@ def test_a_flat_latency_says_what_the_tool_timed():
     assert cb.latency_flat(flat).evidence["timed"] == "generate() call"
 
 
+def test_a_flat_latency_carries_the_batches_past_it_one_point_per_batch_size():
+    flat = pd.DataFrame({"batch_size": [1, 2], "latency_s": [1.0, 1.0], "throughput_tok_s": [100.0, 200.0]})
+    past = pd.DataFrame(
+        {"batch_size": [8, 4, 8], "latency_s": [2.0, 1.5, 3.0], "throughput_tok_s": [400.0, 266.0, 266.0]}
+    )
+    ev = cb.latency_flat(flat, past).evidence
+    # in batch order, a repeated batch size as its mean: the growth an exercise reads off without a device
+    assert ev["past_xs"] == [4, 8] and ev["past_ys"] == [1.5, 2.5] and ev["past_tok_s"] == [266.0, 333.0]
+    assert "past_xs" not in cb.latency_flat(flat).evidence  # nothing past the flat range: nothing carried
+
+
 def test_the_knee_states_its_rule_even_without_a_knee():
     assert cb.knee(None).rule.startswith("the knee is the smallest batch reaching the given fraction of peak")

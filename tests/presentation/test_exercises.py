@@ -101,7 +101,7 @@ def test_batch_exercises_work_the_floor_at_the_saturation_batch_and_the_linear_r
         first_tok_s=50.0,
         last_tok_s=1200.0,
     )
-    one, two = exercises.batch_saturation(_batch_ledger(256, 2560.0, **flat))
+    one, two, _ = exercises.batch_saturation(_batch_ledger(256, 2560.0, **flat))
     # weights 2 GB / 2,000 GB/s = 1 ms; FLOPs 256 x 2 x 1 billion = 0.512 TFLOP / 300 TFLOP/s = 1.707 ms: the
     # compute sets the floor past B* = 150; measured 256 / 2,560 tok/s = 100 ms, 58.6x the floor
     assert "(past B* = 150)" in one.question and "2 GB / 2,000 GB/s = 1 ms" in one.steps[0]
@@ -133,6 +133,54 @@ def test_batch_exercises_work_the_floor_at_the_saturation_batch_and_the_linear_r
     small = exercises.batch_saturation(_batch_ledger(8, 80.0))[0]
     assert "set by the weights' bytes" in small.steps[2] and "(bandwidth)" in small.answer
     assert exercises.batch_saturation(_batch_ledger(256, 2560.0))[1].lacking
+
+
+def _turn_ledger(past_ys, timed="generate() call", flat_s=0.80):
+    """A flat call (or timed step) to batch 64, then batches 128, 256 and 512 (100 tokens a call, 1 a step)."""
+    xs = [128, 256, 512]
+    tokens = 1 if timed == "decode step" else 100
+    tok_s = [b * tokens / t for b, t in zip(xs, past_ys, strict=True)]
+    flat = dict(xs=[1, 64], ys=[flat_s, flat_s], first=1, last=64, low=flat_s, high=flat_s, timed=timed)
+    flat.update(past_xs=xs, past_ys=past_ys, past_tok_s=tok_s)
+    return _ledger("batch_saturation", _claim("latency_flat", **flat))
+
+
+def test_the_device_free_exercise_reads_the_turn_and_the_top_off_the_runs_own_times():
+    # no device and no model size: only this exercise applies. The line through 128 (1.00 s) and 256 (1.50 s):
+    # (1.50 - 1.00) / 128 = 3.91 ms a sequence, shared 1.00 - 128 x 3.906 ms = 0.50 s; it meets the flat 0.80 s
+    # at (0.80 - 0.50) / 3.906 ms = 77 sequences, between the last flat batch (64) and the first that grows
+    # (128); at 512: 0.50 + 512 x 3.906 ms = 2.50 s, 512 x 100 / 2.50 = 20,480 tok/s, measured the same
+    led = _turn_ledger([1.00, 1.50, 2.50])
+    *_, ex = exercises.batch_saturation(led)
+    assert not ex.lacking and exercises.markdown(led).count("**Exercise ") == 1
+    assert "(1.50 - 1.00) s / (256 - 128) = 3.91 ms per call" in ex.steps[0]
+    assert "128 x 3.91 ms = 0.50 s is the sequences' own, so the shared part is 1.00 - 0.50 = 0.50 s" in ex.steps[0]
+    assert "(0.80 - 0.50) s / 3.91 ms = 77 sequences" in ex.steps[1]
+    assert "512 x 3.91 ms = 2.00 s, plus the shared 0.50 s: 2.50 s per call" in ex.steps[2]
+    assert "512 x 100 / 2.50 s = 20,480 tok/s (100 tokens per sequence per call)" in ex.steps[2]
+    assert unbalanced(_all(ex)) == [] and "B*" not in ex.answer  # no device: no B* to set the turn against
+    assert "100 / 3.91 ms = 25,600 tok/s at any batch" in ex.steps[2]
+    assert "The run turns there" in ex.answer and "the line holds within 10%" in ex.answer
+    # the other ways: the top falls short (each sequence costs (3.50 - 1.50) / 256 = 7.81 ms there), or beats it
+    short = exercises.batch_saturation(_turn_ledger([1.00, 1.50, 3.50]))[-1]
+    assert "falls short of the line: each added sequence costs 7.81 ms there against 3.91 ms" in short.answer
+    beats = exercises.batch_saturation(_turn_ledger([1.00, 1.50, 2.00]))[-1]
+    assert "beats the line" in beats.answer
+    # a line that meets the flat call below the last flat batch: a jump; above the first that grows: a bend
+    jump = exercises.batch_saturation(_turn_ledger([1.40, 1.60, 2.00]))[-1]
+    assert "(0.80 - 1.20) s" in jump.steps[1] and "stays flat past that batch" in jump.answer
+    bend = exercises.batch_saturation(_turn_ledger([0.70, 1.00, 1.60]))[-1]
+    assert "grows before that batch" in bend.answer
+    # a timed decode step is worked in ms, one token per step
+    step = exercises.batch_saturation(_turn_ledger([0.010, 0.015, 0.025], "decode step", 0.008))[-1]
+    assert "(15.00 - 10.00) ms / (256 - 128) = 0.0391 ms per step" in step.steps[0]
+    assert "512 x 1 / 25.00 ms = 20,480 tok/s (1 token per sequence per step)" in step.steps[2]
+    # left out: two batch sizes past the flat range, a call that does not grow, a line through zero or below
+    led2 = _turn_ledger([1.00, 1.50, 2.50])
+    led2["claims"][0]["evidence"].update(past_xs=[128, 256], past_ys=[1.0, 1.5], past_tok_s=[12800.0, 17066.7])
+    assert exercises.batch_saturation(led2)[-1].lacking
+    assert exercises.batch_saturation(_turn_ledger([1.00, 1.00, 2.50]))[-1].lacking
+    assert exercises.batch_saturation(_turn_ledger([1.00, 2.00, 4.00]))[-1].lacking
 
 
 def test_serving_exercises_apply_littles_law():
@@ -465,9 +513,10 @@ def test_an_exercise_whose_claim_is_withheld_is_left_out_naming_the_claims_it_ne
         _claim("knee", x=512, dtype="bf16", series="s", knee_tok_s=7000.0),
         _claim("compute_large", status="withheld", peak=312.0, dtype="bf16", series="s"),
     )
-    first, second = exercises.batch_saturation(led)
+    first, second, third = exercises.batch_saturation(led)
     assert first.needs == ["knee", "bandwidth_small", "compute_large"]
     assert second.needs == ["latency_flat", "bandwidth_small", "compute_large"]
+    assert third.needs == ["latency_flat"]
     assert exercises.markdown(led) == wording.sentence(exercises.FRAME, "no_exercises")
 
 
@@ -558,12 +607,12 @@ def test_the_arithmetic_check_catches_a_step_that_does_not_hold():
 
 @pytest.mark.parametrize("chapter", list(exercises.BUILDERS))
 def test_every_seed_exercise_is_worked_in_arithmetic_that_holds(chapter):
-    """On the book's own data, each chapter shows two exercises, and every step's printed numbers give
-    its printed result."""
+    """On the book's own data, each chapter shows two exercises (batch a third, which needs no device), and
+    every step's printed numbers give its printed result."""
     p = setup(chapter, {})
     led = importlib.import_module(f"benchbook.topics.{chapter}").analyse(p).ledger.to_dict()
     exs = exercises.applicable(led)
-    assert len(exs) == 2
+    assert len(exs) == (3 if chapter == "batch_saturation" else 2)
     for e in exs:
         assert unbalanced(_all(e)) == [], f"{chapter} {e.name}"
 

@@ -363,6 +363,7 @@ SERVING_SENTENCES = (
     "device_sentence",
     "in_flight_sentence",
     "apart_message",
+    "runs_intro",
     "pareto_sentence",
 )
 
@@ -433,6 +434,9 @@ def test_serving_descriptions_live_in_the_chapter_file_and_read_as_before():
         "At `--request-rate inf` the tool sends every request at once (up to any concurrency cap). These runs have "
         "no place on the rate axis, so they are listed here and drawn as horizontal lines."
     )
+    # with no curve the throughput figure is not drawn, so the runs kept apart are not said to be drawn on it
+    assert show.apart_message(apart, "request_rate", drawn=False).endswith("so they are listed here.")
+    assert show.runs_intro(r).startswith("The tables list the runs of the curve") and show.runs_intro(r.iloc[0:0]) == ""
     assert show.apart_message(apart.iloc[0:0], "max_concurrency") == (
         "This input has no run with no concurrency cap: every run is a point of the curve."
     )

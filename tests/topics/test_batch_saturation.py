@@ -46,7 +46,7 @@ def test_the_seed_saturation_batch_is_fragile(seed):
 
 
 def test_the_exercises_are_recomputed_from_the_result(seed):
-    one, two = exercises.batch_saturation(seed.ledger)
+    one, two, three = exercises.batch_saturation(seed.ledger)
     ref = batch.rows_of(seed.sweep, seed.key).set_index("batch_size")["throughput_tok_s"]
     # at the saturation batch (512) the floor is the compute's, 512 x 2 x 1.3115e9 / 312e12; the step is
     # 512 / its throughput, 16x that: the bend is not at a roof
@@ -60,6 +60,12 @@ def test_the_exercises_are_recomputed_from_the_result(seed):
     pred_ms = 63 * 100 * 2 * 1.3115e9 / 312e12 * 1e3
     assert f"= {pred_ms:.2g} ms at most." in two.steps[1]
     assert f"{lat[64]:.2f} - {lat[1]:.2f} s = {(lat[64] - lat[1]) * 1e3:.2g} ms" in two.steps[2]
+    # the device-free line through 128 and 256 meets the flat 64 call near batch 105, before the A100's B* = 153;
+    # carried to 1,792 it predicts more than the run gives: the cost per sequence grows with the batch
+    c = (lat[256] - lat[128]) / 128
+    turn = (lat[64] - (lat[128] - 128 * c)) / c
+    assert f"= {turn:,.0f} sequences" in three.steps[1] and turn < 153
+    assert "put B* at 153: the run turns earlier" in three.answer and "falls short of the line" in three.answer
 
 
 def test_a_readme_that_prints_its_size_and_names_an_a100_gets_the_floor_from_the_printed_size():
@@ -83,8 +89,25 @@ def test_a_series_that_never_falls_is_read_against_the_inputs_largest_wobble_and
     boxed = {c["id"] for c in bottom_line.pick(res.ledger)}
     here = placement.in_place(res.ledger)
     assert all(not here[f"here_{c.id}"] for c in res.ledger.claims if c.id in boxed)
-    one, _ = exercises.batch_saturation(res.ledger)
+    one, _, turn = exercises.batch_saturation(res.ledger)
     assert one.lacking and "compute_large" in one.needs  # left out of the page: no peak to work against
+    assert [e.name for e in exercises.applicable(res.ledger)] == ["measured_turn"]  # it still teaches, no device
+
+
+def test_the_device_free_exercise_is_recomputed_from_the_series_times():
+    res = run(f"{FIX}/readme_0253839c_gpt2_mha.md")
+    lat = batch.rows_of(res.sweep, res.key).set_index("batch_size")["latency_s"]
+    tok = batch.rows_of(res.sweep, res.key).set_index("batch_size")["throughput_tok_s"]
+    # DS-inference fp16 is flat to batch 128; the line through 256 and 384 meets its call there, 512 is the top
+    c = (lat[384] - lat[256]) / 128
+    shared = lat[256] - 256 * c
+    turn = (lat[128] - shared) / c
+    predicted = 512 * 100 / (shared + 512 * c)
+    ex = exercises.batch_saturation(res.ledger)[-1]
+    assert f"= {c * 1e3:.3g} ms per call" in ex.steps[0] and f"= {shared:.2f} s." in ex.steps[0]
+    assert f"= {turn:,.0f} sequences" in ex.steps[1] and 128 < turn <= 256 and "The run turns there" in ex.answer
+    assert f"= {predicted:,.0f} tok/s" in ex.steps[2] and f"{tok[512]:,.0f} tok/s" in ex.steps[2]
+    assert "B*" not in ex.answer  # no device named: none to set the turn against
 
 
 def test_the_page_draws_the_lesson_in_the_inputs_numbers_or_in_units(seed):

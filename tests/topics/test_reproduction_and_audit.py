@@ -48,3 +48,15 @@ def test_audit_counts_are_the_rows_of_its_table(source):
     t = data_audit.page(r).texts
     assert int(t["n_defects"]) == len(r.audit) and int(t["n_classes"]) == r.audit["defect"].nunique()
     assert int(t["n_set_aside"]) == len(r.set_aside)
+    # the count is said over a table of them; with none, only "nothing was set aside" says so, once
+    said = data_audit.page(r).markdown["set_aside_count"]
+    assert said == (f"In these files {len(r.set_aside):,} numbers were set aside." if len(r.set_aside) > 1 else said)
+    assert (said == "") == r.set_aside.empty
+
+
+def test_the_set_aside_count_is_said_only_over_numbers_set_aside():
+    from benchbook.presentation import wording
+
+    assert wording.sentence("data_audit", "set_aside_count", n=0) == ""
+    assert wording.sentence("data_audit", "set_aside_count", n=1) == "In these files 1 number was set aside."
+    assert wording.sentence("data_audit", "set_aside_count", n=3) == "In these files 3 numbers were set aside."

@@ -174,12 +174,20 @@ def dtypes(pair, noise: float) -> Claim:
     return make("dtypes_small", "comparison", rule, ev)
 
 
-def latency_flat(flat: pd.DataFrame) -> Claim:
+def latency_flat(flat: pd.DataFrame, past: pd.DataFrame | None = None) -> Claim:
     """The leading batch sizes over which the latency of one generate() call (or one decode step, where
-    the tool times the step) stays flat."""
+    the tool times the step) stays flat; `past`, the series' rows after them, are where it grows (their
+    batch, mean latency and throughput per batch size, for an exercise that needs no device)."""
     xs = [int(x) for x in flat["batch_size"]] if flat is not None else []
     ys = [_f(y) for y in flat["latency_s"]] if flat is not None else []
     ev = dict(xs=xs, ys=ys, direction="flat", min_points=3, tolerance=FLAT_TOLERANCE)
+    if past is not None and len(past) and "throughput_tok_s" in past:
+        after = past.groupby("batch_size", sort=True)[["latency_s", "throughput_tok_s"]].mean().dropna()
+        ev.update(
+            past_xs=[int(x) for x in after.index],
+            past_ys=[_f(y) for y in after["latency_s"]],
+            past_tok_s=[_f(t) for t in after["throughput_tok_s"]],
+        )
     # what the latency times: a generate() call, or one decode step the tool timed (`analysis.one_batch`)
     timed = flat["timed"].iat[0] if flat is not None and len(flat) and "timed" in flat else None
     ev["timed"] = timed if isinstance(timed, str) else "generate() call"

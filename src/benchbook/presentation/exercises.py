@@ -245,7 +245,70 @@ def batch_saturation(ledger) -> list[Exercise]:
         )
     else:
         out.append(_lacking(ch, ["latency_flat", "bandwidth_small", "compute_large"]))
+    b_star = roofline.critical_batch(bound["ridge"], bpw) if bound.get("ridge") and bpw else None
+    out.append(_measured_turn(ev or {}, b_star, bound.get("device")))
     return out
+
+
+def _measured_turn(ev: dict, b_star: float | None = None, device: str | None = None) -> Exercise:
+    """The lesson's max() in the run's own times, no device needed: the flat step the batch shares, and
+    the line through the first two batches past it (a part the batch shares plus a cost each sequence
+    adds). Where the line meets the flat step is the run's counterpart of B*; the line carried to the
+    largest batch predicts its throughput. Needs three batch sizes past the flat range, a growing step
+    and a positive shared part (a line through zero or below is no fixed cost to amortise). Where the
+    input names a device, the answer sets the turn against its B*."""
+    from benchbook.claims.batch import FLAT_TOLERANCE
+
+    ch = "batch_saturation"
+    xs, ys, tok_s = ev.get("past_xs") or [], ev.get("past_ys") or [], ev.get("past_tok_s") or []
+    if len(xs) < 3 or not ev.get("ys"):
+        return _lacking(ch, ["latency_flat"])  # with three batch sizes past its flat range
+    (b1, b2), (t1, t2) = xs[:2], ys[:2]
+    per_seq = (t2 - t1) / (b2 - b1)  # s per call (or step) each added sequence costs
+    shared = t1 - b1 * per_seq
+    if per_seq <= 0 or shared <= 0:
+        return _lacking(ch, ["latency_flat"])
+    t_flat, last, t_last = ev["ys"][-1], xs[-1], ys[-1]
+    tokens = round(tok_s[-1] * t_last / last)  # new tokens per sequence per call (1 for a timed step)
+    turn = (t_flat - shared) / per_seq
+    predicted = shared + per_seq * last
+    predicted_tok_s = tokens * last / predicted
+    top = (t_last - ys[-2]) / (last - xs[-2])
+    ratio = tok_s[-1] / predicted_tok_s
+    step = ev.get("timed") == "decode step"
+    scale = 1e3 if step else 1.0  # a timed step in ms, a call in s
+    return Exercise(
+        ch,
+        "measured_turn",
+        {
+            "decode_step": step,
+            "unit": "ms" if step else "s",
+            "last_flat": ev["last"],
+            "t_flat": t_flat * scale,
+            "b1": b1,
+            "b2": b2,
+            "t1": t1 * scale,
+            "t2": t2 * scale,
+            "per_seq_ms": per_seq * 1e3,
+            "own1": b1 * per_seq * scale,
+            "shared": shared * scale,
+            "turn": turn,
+            "where": "between" if ev["last"] < turn <= b1 else ("before" if turn <= ev["last"] else "after"),
+            "tokens": tokens,
+            "ceiling_tok_s": tokens / per_seq,
+            "last": last,
+            "own_last": per_seq * last * scale,
+            "predicted": predicted * scale,
+            "predicted_tok_s": predicted_tok_s,
+            "tok_s": tok_s[-1],
+            "measured_over_predicted": ratio,
+            "top_ms": top * 1e3,
+            "tolerance": FLAT_TOLERANCE,
+            "verdict": "holds" if abs(ratio - 1) <= FLAT_TOLERANCE else ("short" if ratio < 1 else "beats"),
+            "critical_batch": b_star if device else None,
+            "device": device,
+        },
+    )
 
 
 def serving_saturation(ledger) -> list[Exercise]:

@@ -568,8 +568,14 @@ def _littles_note(lit: pd.DataFrame) -> str:
     )
 
 
-def apart_message(apart: pd.DataFrame, variable: str) -> str:
-    """How the tool sends the runs kept apart (from their settings)."""
+def runs_intro(curve: pd.DataFrame) -> str:
+    """The sentence over the tables of the curve's runs; none where no run is on the curve (no table)."""
+    return _say("runs_intro", n=len(curve))
+
+
+def apart_message(apart: pd.DataFrame, variable: str, drawn: bool = True) -> str:
+    """How the tool sends the runs kept apart (from their settings), and whether the throughput figure
+    draws them (`drawn`: only against a curve, `plot_saturation`)."""
     unknown = apart[~apart[f"{variable}_recorded"]] if f"{variable}_recorded" in apart else apart.iloc[0:0]
     return _say(
         "apart",
@@ -578,6 +584,7 @@ def apart_message(apart: pd.DataFrame, variable: str) -> str:
         unrecorded=len(unknown) == len(apart),
         what=_what(variable),
         variable=variable,
+        drawn=drawn,
     )
 
 
@@ -619,6 +626,9 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
         return message_figure(
             "no run with a throughput" if apart.empty else wording.words("serving_saturation")["figure"]["no_curve"]
         )
+    if apart.empty and curve.loc[curve[rated].notna().any(axis=1), variable].nunique() < 2:
+        # one load and nothing kept apart to set it against: one point, no curve, nothing to compare
+        return message_figure(wording.words("serving_saturation")["figure"]["one_load"])
     fig, ax = plt.subplots(figsize=(9, 4.5))
     d = curve.assign(series=serving.series_key(curve)).sort_values(variable)
     lv = serving.per_load(d).sort_values(variable) if len(d) else d.assign(n=1)
@@ -689,11 +699,20 @@ STAT_LOOK = {"mean": ("o", "black"), "median": ("s", "grey"), "p99": ("^", color
 def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
     """Throughput (x) against TTFT, TPOT and ITL (y, log), one panel per metric, stacked so that each
     is as wide as the text column (three side by side read small), points labelled with the sweep
-    value ("no cap"/"inf" for the runs kept apart); mean, median and p99 where printed."""
+    value ("no cap"/"inf" for the runs kept apart); mean, median and p99 where printed. A metric no run
+    prints gets no panel; one run is one point per panel, a trade-off with nothing to trade against,
+    so it gets no figure (its numbers are in the latency tables)."""
     d = r.sort_values("order")
-    fig, axes = plt.subplots(3, 1, figsize=panel_size(3), sharex=True, layout="constrained")
-    for ax, m in zip(axes, ["ttft", "tpot", "itl"], strict=True):
-        shown = serving.latency_stats(d, m)[list(STAT_LOOK)]  # the median, or the p50 a tool prints instead
+    rated = d["output_throughput"].notna().sum() if "output_throughput" in d else 0
+    if rated < 2:
+        return message_figure(wording.words("serving_saturation")["figure"]["one_run_latency"])
+    stats = {m: serving.latency_stats(d, m)[list(STAT_LOOK)] for m in ("ttft", "tpot", "itl")}
+    stats = {m: v for m, v in stats.items() if v.notna().any(axis=None)}  # the median, or the p50 printed instead
+    if not stats:
+        return message_figure(wording.words("serving_saturation")["figure"]["no_latency"])
+    fig, axes = plt.subplots(len(stats), 1, figsize=panel_size(len(stats)), sharex=True, layout="constrained")
+    axes = np.atleast_1d(axes)
+    for ax, (m, shown) in zip(axes, stats.items(), strict=True):
         for stat in STAT_LOOK:
             if shown[stat].notna().any():
                 ax.plot(
@@ -727,6 +746,8 @@ def plot_pareto(r: pd.DataFrame, variable: str):
             if not rate
             else "no run has both a mean TPOT and a whole-server output throughput"
         )
+    if len(d) < 2:  # one run is one point: no front, no trade
+        return message_figure(wording.words("serving_saturation")["figure"]["one_run_pareto"])
     front = serving.pareto_front(d["per_user"], d["output_throughput"])
     fig, ax = plt.subplots()
     # runs on the curve and runs kept apart as in the roofline figure (blue dots, vermilion stars); the

@@ -80,6 +80,8 @@ def analyse(p: dict) -> Result:
     unnamed = {"": p["params_b"]} if p["params_b"] > 0 else {}  # an MLPerf summary names no model
     hf_files = [f for f in p["source"] if "hf-batch-sweep" in ingest.detect(ingest._load_text(f))]
     rep = checks.reproduce(hf_files[0]) if hf_files else pd.DataFrame(columns=["agrees"])
+    ref = batch.rows_of(sw, key)
+    flat = batch.flat_range(ref, tolerance=batch_claims.FLAT_TOLERANCE)
     led = Ledger(CHAPTER, inputs)
     for c in (
         batch_claims.knee(ref_knee),
@@ -88,7 +90,7 @@ def analyse(p: dict) -> Result:
         batch_claims.bandwidth(reg.get("small"), pk, ref_params[0], ref_params[1], said),
         batch_claims.compute(reg.get("large"), pk, said),
         batch_claims.dtypes(pair, batch.rounding_noise(*pair) if pair else 0.0),
-        batch_claims.latency_flat(batch.flat_range(batch.rows_of(sw, key), tolerance=batch_claims.FLAT_TOLERANCE)),
+        batch_claims.latency_flat(flat, ref.iloc[len(flat) :]),
         batch_claims.conflicts(batch.conflicts(df), len(sw)),
         batch_claims.speculative(runs),
         batch_claims.over_cap(batch.over_cap(runs)),

@@ -75,7 +75,10 @@ def page(r: Result) -> Page:
             "n_files": str(len(r.files)),
             "n_set_aside": str(len(r.set_aside)),
         },
-        markdown={"written": written(CHAPTER, r.params["csv_out"])},
+        markdown={
+            "written": written(CHAPTER, r.params["csv_out"]),
+            "set_aside_count": wording.sentence(CHAPTER, "set_aside_count", n=len(r.set_aside)),
+        },
         figures={"fig_defects": show.defects_figure(counts)},
         tables={"defects": defects, "consequences": consequences, "per_file": per_file, "set_aside": set_aside},
     )

@@ -176,13 +176,15 @@ def page(res: Result) -> Page:
     p, r, var = res.p, res.runs, res.variable
     knee = res.ledger.get("knee")
     pg = Page(res.ledger)
+    saturation = show.plot_saturation(res.curve, res.apart, var, knee.evidence["x"] if knee.shown else None)
     pg.markdown.update(
         inputs=show.inputs_sentence(", ".join(res.inputs), r, var, len(res.apart), res.tokenizers, res.untied),
         rate_note=show.assumed_rate_note(r, serving.rate_said(p["source"])),
         figures=show.figures_sentence(res.lit, res.goodput, p["slo_ttft_ms"], p["slo_tpot_ms"]),
         curve_note=show.curve_note(res.curve, var),
         set_aside=res.set_aside or "",
-        apart_note=show.apart_message(res.apart, var),
+        runs_intro=show.runs_intro(res.curve),
+        apart_note=show.apart_message(res.apart, var, drawn=not hasattr(saturation, "benchbook_message")),
         lit_note=show.littles_note(res.lit),
         queue=show.queue_sentence(res.queue, knee.shown),
         goodput_source=show.goodput_source(res.exact),
@@ -221,7 +223,7 @@ def page(res: Result) -> Page:
     )
     pg.figures.update(
         fig_queue=show.plot_queue(res.queue, knee.shown),
-        fig_saturation=show.plot_saturation(res.curve, res.apart, var, knee.evidence["x"] if knee.shown else None),
+        fig_saturation=saturation,
         fig_tradeoff=show.plot_latency_tradeoff(r, var),
         fig_roofline=show.plot_roofline(res.roofline, res.peaks, var),
         fig_pareto=show.plot_pareto(r, var),
