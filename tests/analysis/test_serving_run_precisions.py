@@ -27,3 +27,11 @@ def test_runs_that_name_one_precision_or_none_keep_the_files_one_answer():
         assert serving.run_precisions(r) == {}
         assert serving.weights(None, r).source != "per run"
     assert serving.run_precisions(_runs("vLLM+Awq+4bit")) == {}  # one run: its name is the file's
+
+
+def test_a_precision_the_file_states_stands_where_no_runs_name_gives_another():
+    r = _runs("c=512, rate=inf", "NVFP4 Results")
+    stated = serving.weights(None, r, ["nvidia/DeepSeek-R1-FP4"])  # the file names its weights fp4
+    assert stated.source == "file" and stated.precision == "fp4"
+    # the other way: a file-wide fp8 that the AWQ run's own name contradicts is no run's
+    assert serving.weights(None, _runs("fp8 run", "vLLM+Awq+4bit"), ["Qwen/Qwen3-8B-FP8"]).source == "per run"

@@ -801,17 +801,26 @@ def weights(model: str | None, r: pd.DataFrame | None = None, stated_names=()) -
     bfloat16`), the names an MLPerf summary carries (its SUT, the file), the model's name, the tagged
     names the rest of the file gives the weights (`stated_names`: `precision.stated_names`) and the
     model table; bf16 assumed when nothing says, except for the tools in PRECISION_NOT_ASSUMED. Where the
-    runs' own names give their weights different precisions (`run_precisions`), none is every run's and
-    none is assumed (source "per run")."""
+    runs' own names give their weights different precisions the file's one answer does not hold for
+    (`per_run`), none is every run's and none is assumed (source "per run")."""
     if r is None:
         return precision.weights(model, stated=stated_names)
-    if run_precisions(r):
-        return precision.Weights(None, math.nan, "per run")
     names = []
     if "tool" in r and r["tool"].eq("mlperf-loadgen").any():
         names = [*r.get("sut", pd.Series(dtype=object)).dropna(), *r.get("source", pd.Series(dtype=object))]
     assume = not ("tool" in r and len(r) and r["tool"].isin(PRECISION_NOT_ASSUMED).all())
-    return precision.weights(model, stated(r, "quantization"), stated(r, "dtype"), names, assume, stated_names)
+    w = precision.weights(model, stated(r, "quantization"), stated(r, "dtype"), names, assume, stated_names)
+    return precision.Weights(None, math.nan, "per run") if per_run(w, r) else w
+
+
+def per_run(w: precision.Weights, r: pd.DataFrame) -> dict:
+    """`run_precisions(r)` where the runs' own names give different precisions and the file's one answer
+    `w` is not every run's: assumed, not stated, or other than a run's own; {} where it is (a run named
+    `NVFP4 Results` beside one named by its settings, in a file that states fp4)."""
+    tags = run_precisions(r)
+    if not tags or (w.known and not w.assumed and all(t is None or t[0] == w.precision for t in tags.values())):
+        return {}
+    return tags
 
 
 def run_precisions(r: pd.DataFrame) -> dict[str, tuple[str, str] | None]:

@@ -123,7 +123,7 @@ def analyse(p: dict) -> Result:
         serving_claims.knee(kn, p["knee_threshold"], var, levels, queue),
         serving_claims.growth(curve, var),
         serving_claims.bandwidth(
-            low, *at(low)[:1], active_b, w.bytes_per_weight, at(low)[1], len(models), served, bool(per_run_weights)
+            low, *at(low)[:1], active_b, w.bytes_per_weight, at(low)[1], len(models), served, w.source == "per run"
         ),
         serving_claims.bound("low", low, *at(low)[:1], p["bound_threshold"], w.assumed, at(low)[1]),
         serving_claims.compute(best, *at(best)),
@@ -217,7 +217,7 @@ def page(res: Result) -> Page:
             named_at=res.named_at,
             titled=res.titled,
             served=res.served,
-            per_run=serving.run_precisions(r),
+            per_run=serving.run_precisions(r) if res.weights.source == "per run" else None,
         ),
         threshold=f"{p['knee_threshold']:g}",
         threshold_pct=f"{100 * p['bound_threshold']:.0f}",
