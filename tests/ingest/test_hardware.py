@@ -162,8 +162,8 @@ def test_device_by_name_or_alias_ignoring_case_and_punctuation():
 
 
 def test_typo_lists_close_names():
-    with pytest.raises(hardware.UnknownDevice, match=r"unknown device 'MI300' \(close names: MI300X") as e:
-        hardware.device("MI300")
+    with pytest.raises(hardware.UnknownDevice, match=r"unknown device 'MI300XX' \(close names: MI300X") as e:
+        hardware.device("MI300XX")
     assert isinstance(e.value, ValueError) and str(e.value).count(".") == 1
     with pytest.raises(hardware.UnknownDevice, match="H100-SXM5-80GB"):
         hardware.device("H100-SXM-80GB")
@@ -206,7 +206,7 @@ def test_choose_precedence():
     with pytest.raises(ValueError, match="bandwidth"):
         hardware.choose(peak_tflops=100)
     with pytest.raises(hardware.UnknownDevice):
-        hardware.choose(gpu="MI300")
+        hardware.choose(gpu="MI300XX")
     with pytest.raises(ValueError, match="peak source"):  # a device is named or detected, never assumed
         hardware.PeakChoice(hardware.device("MI300X"), "assumed")
 
@@ -346,10 +346,10 @@ def test_devices_named_apart_are_each_named_once_and_a_host_cpu_is_no_candidate(
 
 def test_mi355_is_the_mi355x_and_mi350x_is_not():
     """AMD's MI350 series is the MI350X and the MI355X, so a write-up's `MI355` names the MI355X row; the
-    MI350X (another part, lower power) is not that row, and `MI300` (MI300X or MI300A) names none."""
+    MI350X (another part, lower power) is not that row."""
     assert hardware.device("MI355").name == hardware.device("Instinct MI355").name == "MI355X"
     assert hardware.detect("8x AMD MI355 GPUs").name == "MI355X"
-    assert hardware.detect("MI350X") is None and hardware.detect("MI300") is None
+    assert hardware.detect("MI350X") is None
 
 
 def test_strix_halos_isa_names_both_of_its_gpus_and_a_radeon_name_one():
@@ -360,3 +360,13 @@ def test_strix_halos_isa_names_both_of_its_gpus_and_a_radeon_name_one():
     assert hardware.variants("Radeon 8050S Graphics (RADV GFX1151)") == []
     assert hardware.detect("Radeon 8050S Graphics (RADV GFX1151)").name == "Radeon-8050S"
     assert hardware.device("Radeon-8050S").fp16_tflops == pytest.approx(32 * 512 * 2.8 / 1000, abs=0.05)
+
+
+def test_a_bare_mi300_is_the_series_and_bounds_by_its_highest_part():
+    """AMD's MI300 series is the MI300A (6 XCDs, an APU) and the MI300X (8 XCDs), whose dense 16-bit peaks
+    differ (980.6 and 1,307.4 TFLOP/s): a bare `MI300` is either, so it is bounded by the higher; a part's
+    own name is that part."""
+    assert [d.name for d in hardware.variants("Test plan (on MI300)")] == ["MI300X", "MI300A"]
+    assert hardware.detect("Test plan (on MI300)").name == "MI300X"
+    assert hardware.detect("on an MI300A node").name == "MI300A" and hardware.variants("on an MI300A node") == []
+    assert hardware.detect("MI300X").name == "MI300X" and hardware.variants("MI300X") == []

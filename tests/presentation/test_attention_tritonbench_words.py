@@ -109,17 +109,29 @@ MI300 = config.FIXTURES_DIR / "tritonbench" / "tritonbench_pr612_mi300_aiter_fle
 
 
 def test_with_no_device_a_figure_above_every_known_peak_is_a_warning_and_no_comparison_uses_it():
-    """aiter's 0.278904 ms at (4, 48, 4096, 4096, 64) is 2,957 TFLOP/s by tritonbench's FLOPs rule: the input
-    names MI300, which the hardware table lacks, but no device it knows reaches that (the highest dense
-    16-bit peak, MI355X's 2,517), so it is named as no measurement and left out; 1,424 TFLOP/s at 2048 is
-    below that bound and stays, and halved figures raise no warning."""
+    """aiter's 0.278904 ms at (4, 48, 4096, 4096, 64) is 2,957 TFLOP/s by tritonbench's FLOPs rule: with no
+    device taken, no device the table knows reaches that (the highest dense 16-bit peak, MI355X's 2,517), so
+    it is named as no measurement and left out; 1,424 TFLOP/s at 2048 is below that bound and stays, and
+    halved figures raise no warning."""
     t = tb.table(ingest.read(MI300))
-    words = show.triton_words(t, attention.peaks("", [MI300.read_text()]))
+    words = show.triton_words(t, attention.NONE)
     assert "Warning: 1 TFLOP/s figure of aiter is not a measurement" in words
     assert "highest dense 16-bit peak of any device the hardware table knows, the MI355X's 2,517 TFLOP/s" in words
     assert "2,956.7" not in words and "The highest is 1,424.1 TFLOP/s (aiter at (4, 48, 2048, 2048, 64))" in words
-    halved = show.triton_words(t.assign(tflops=t["tflops"] / 2), attention.peaks("", [MI300.read_text()]))
+    halved = show.triton_words(t.assign(tflops=t["tflops"] / 2), attention.NONE)
     assert "Warning" not in halved and "The highest is 1,478.3 TFLOP/s (aiter at (4, 48, 4096, 4096, 64))" in halved
+
+
+def test_a_bare_mi300_bounds_by_the_higher_part_of_the_series_and_says_so():
+    """The file names `MI300` (line 5): AMD's MI300A or MI300X, so the peaks are the MI300X's, the higher
+    (1,307 TFLOP/s), said as the rows the name fits; aiter's 1,424 TFLOP/s at 2048 is then above it too."""
+    peaks = attention.peaks("", [MI300.read_text()])
+    assert peaks.device == "MI300X" and [n for n, _ in peaks.variants] == ["MI300X", "MI300A"]
+    words = show.triton_words(tb.table(ingest.read(MI300)), peaks)
+    assert "Warning: 2 TFLOP/s figures of aiter are not measurements: they are 109% to 226% of the MI300X's" in words
+    said = show.device_words(peaks, {"device_fits": "MI300", "device_fits_line": 5})
+    assert "MI300 (line 5), fits the MI300X and MI300A, whose peaks differ; the highest are used" in said
+    assert "fits" not in show.device_words(attention.peaks("MI300X", []))  # named by the parameter: that part
 
 
 def test_the_spread_tritonbench_prints_with_each_latency_is_stated_only_where_printed():

@@ -10,6 +10,7 @@ its printed TF/s understates what the GPU did by 1 / density.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
@@ -185,7 +186,8 @@ def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s
     """The device and peaks a run is measured against (`benchbook.hardware.choose`): `gpu` (a table
     name or alias) when given, else the device the texts name, else `NONE` (a page about someone
     else's run assumes no device); `peak_tflops` / `peak_bandwidth_gb_s` above 0 replace the
-    table's figures (and make the source `parameter`). The device the texts name is `roofline.named`'s
+    table's figures (and make the source `parameter`); a name several rows fit takes the highest peaks and
+    says so (`Peaks.variants`, as `roofline.of_named`). The device the texts name is `roofline.named`'s
     (the context reader's precedence; a line comparing devices or asking for a run names none).
     Raises hardware.UnknownDevice for a name the table lacks."""
     found = roofline.named([t for t in texts if t]) if not gpu else None
@@ -201,7 +203,10 @@ def peaks(gpu: str = "", texts=(), peak_tflops: float = 0.0, peak_bandwidth_gb_s
     )
     if choice is None:
         return NONE
-    return roofline.of_device(choice.device, choice.source)
+    peaks = roofline.of_device(choice.device, choice.source)
+    fits = roofline.fits_of(found, choice.device) if choice.source == "detected" else []
+    # a name several rows fit (`MI300`): the highest peaks, said, so a share of a peak is a floor
+    return dataclasses.replace(peaks, variants=tuple((d.name, d.bandwidth_gb_s) for d in fits)) if fits else peaks
 
 
 # --- what the claims rest on ---------------------------------------------------------------------

@@ -60,7 +60,8 @@ UNQUANTIZED = ("bf16", "fp16", "fp32")
 class Weights:
     """A run's weight precision: `precision` (e.g. "fp8", "bf16", "int8 weight-only", "mxfp4 experts,
     bf16 rest"; None when not stated and nothing assumed), `bytes_per_weight` (per active weight; NaN
-    when unknown), `source` ("output", "name", "checkpoint", "assumed" or "not stated") and `detail`
+    when unknown), `source` ("output", "name", "checkpoint", "assumed", "not stated", or "per run" where runs name
+    different ones) and `detail`
     (the setting, the tag, or the model table's source for the checkpoint)."""
 
     precision: str | None

@@ -294,10 +294,16 @@ def of_named(found: Named) -> Peaks | None:
     if found.device is None:
         return None
     dev = _device(found.device)
-    fits = hardware.variants(found.fact.text) if found.fact is not None else []
-    fits = fits if dev is not None and dev.name in [d.name for d in fits] else []
+    fits = fits_of(found, dev)
     p = of_device(fits[0] if fits else dev, "detected", found.count)
     return dataclasses.replace(p, variants=tuple((d.name, d.bandwidth_gb_s) for d in fits)) if fits else p
+
+
+def fits_of(found: Named, dev) -> list:
+    """The table rows the name `found` reads could be (`hardware.variants`: `MI300`, AMD's series of the
+    MI300A and the MI300X), highest peaks first, where `dev` is one of them; [] for a name of one row."""
+    fits = hardware.variants(found.fact.text) if found.fact is not None else []
+    return fits if dev is not None and dev.name in [d.name for d in fits] else []
 
 
 def _headed(ctx: context.Context, level: dict[int, int]) -> list[tuple[str, context.Fact]]:
@@ -428,6 +434,13 @@ def said(found: Named) -> dict:
         return {"device_asked_line": found.sign.line}
     if found.device is None and found.sign is not None:
         return {"device_sign_line": found.sign.line}
+    return {}
+
+
+def fits_said(found: Named) -> dict:
+    """The name several table rows fit (`fits_of`: `MI300`) as the file writes it, and its line; {} otherwise."""
+    if found.device is not None and fits_of(found, _device(found.device)):
+        return {"device_fits": str(found.fact.value), "device_fits_line": found.fact.line}
     return {}
 
 

@@ -35,6 +35,7 @@ Rules, stated once:
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 
@@ -799,14 +800,37 @@ def weights(model: str | None, r: pd.DataFrame | None = None, stated_names=()) -
     dtype the output states in its `metadata` (e.g. trtllm-bench's `Quantization: FP8` above `Dtype:
     bfloat16`), the names an MLPerf summary carries (its SUT, the file), the model's name, the tagged
     names the rest of the file gives the weights (`stated_names`: `precision.stated_names`) and the
-    model table; bf16 assumed when nothing says, except for the tools in PRECISION_NOT_ASSUMED."""
+    model table; bf16 assumed when nothing says, except for the tools in PRECISION_NOT_ASSUMED. Where the
+    runs' own names give their weights different precisions the file's one answer does not hold for
+    (`per_run`), none is every run's and none is assumed (source "per run")."""
     if r is None:
         return precision.weights(model, stated=stated_names)
     names = []
     if "tool" in r and r["tool"].eq("mlperf-loadgen").any():
         names = [*r.get("sut", pd.Series(dtype=object)).dropna(), *r.get("source", pd.Series(dtype=object))]
     assume = not ("tool" in r and len(r) and r["tool"].isin(PRECISION_NOT_ASSUMED).all())
-    return precision.weights(model, stated(r, "quantization"), stated(r, "dtype"), names, assume, stated_names)
+    w = precision.weights(model, stated(r, "quantization"), stated(r, "dtype"), names, assume, stated_names)
+    return precision.Weights(None, math.nan, "per run") if per_run(w, r) else w
+
+
+def per_run(w: precision.Weights, r: pd.DataFrame) -> dict:
+    """`run_precisions(r)` where the runs' own names give different precisions and the file's one answer
+    `w` is not every run's: assumed, not stated, or other than a run's own; {} where it is (a run named
+    `NVFP4 Results` beside one named by its settings, in a file that states fp4)."""
+    tags = run_precisions(r)
+    if not tags or (w.known and not w.assumed and all(t is None or t[0] == w.precision for t in tags.values())):
+        return {}
+    return tags
+
+
+def run_precisions(r: pd.DataFrame) -> dict[str, tuple[str, str] | None]:
+    """{run: (precision, the tag as written) or None} where the runs' own names (a publisher's titles,
+    `vLLM+Awq+4bit`) name weights of different precisions (`precision.tagged`; a name with no tag is
+    none named), so no one precision, and no one model, is every run's; {} where they agree."""
+    if "run" not in r or r["run"].dropna().nunique() < 2:
+        return {}
+    tags = {str(n): precision.tagged(n) for n in dict.fromkeys(r["run"].dropna())}
+    return tags if len({t[0] if t else None for t in tags.values()}) > 1 else {}
 
 
 def weight_bytes(model: str | None, r: pd.DataFrame | None = None) -> tuple[float, bool]:

@@ -29,6 +29,8 @@ TPOT_OVER_ITL = 1.5
 
 #: Why a figure that needs the weights' bytes or the peak at their precision is withheld.
 NO_PRECISION = "the output does not state the weights' precision, and none is assumed"
+#: Why no bytes per weight are taken where the runs' own names give different precisions.
+PER_RUN_PRECISION = "the runs' own names give their weights different precisions, and none is every run's"
 
 
 def _f(v) -> float | None:
@@ -449,10 +451,12 @@ def bandwidth(
     said: dict | None = None,
     models: int = 1,
     served: tuple | None = None,
+    per_run: bool = False,
 ) -> Claim:
     """The fraction of peak bandwidth the lightest load reaches by reading the weights once per step
     (`models`: how many models the runs are of; the roofline sizes one; `served`: the checkpoint and its
-    line beside a served name of no known size, `analysis.serving.served_checkpoint`)."""
+    line beside a served name of no known size, `analysis.serving.served_checkpoint`; `per_run`: the runs'
+    own names give different precisions, `analysis.serving.run_precisions`)."""
     ev = dict(fraction=None, peak=getattr(peaks, "total_bandwidth_gb_s", None), unit="GB/s", streaming=True)
     ev.update(models=models, checkpoint=list(served) if served else None)
     ev.update(said or {})
@@ -480,7 +484,10 @@ def bandwidth(
     )
     c = make("bandwidth_low", "fraction_of_peak", rule, ev)
     if row is not None and _f(bytes_per_weight) is None:
-        return c.withhold(NO_PRECISION + ", so the bytes read per step, and their share of the peak, are unknown")
+        return c.withhold(
+            (PER_RUN_PRECISION if per_run else NO_PRECISION)
+            + ", so the bytes read per step, and their share of the peak, are unknown"
+        )
     if ev.get("speculative") and ev.get("tokens_per_step") is None:
         return c.withhold(
             f"the run uses speculative decoding ({ev['speculative']}), so a step can yield more than one token per "

@@ -1599,7 +1599,14 @@ def fill(table, context: Context) -> list[str]:
         if name == "device":
             values = _most_specific(values)
             facts = [f for f in facts if f.value in values]
-        if len(values) == 1:
+        if name == "model" and len(values) == 1 and (formats := run_formats(table)):
+            # runs the file names by weights of different formats are of different checkpoints
+            said = "; ".join(f"{run!r}: {', '.join(sorted(f)) or 'none'}" for run, f in formats.items())
+            messages.append(
+                f"model: the runs' own names give their weights different formats ({said}), so the one model "
+                f"line {facts[0].line} names is tied to none"
+            )
+        elif len(values) == 1:
             table[col] = values[0]
             messages.append(f"{col} {values[0]!r}: read from line {facts[0].line} ({facts[0].source}), not the table")
         elif (
@@ -1613,6 +1620,17 @@ def fill(table, context: Context) -> list[str]:
             lines = ", ".join(str(f.line) for f in facts[:4])
             messages.append(f"{col}: the file names {len(values)} values (lines {lines}) and ties none to the table")
     return messages
+
+
+def run_formats(table) -> dict[str, frozenset[str]]:
+    """{run: the weights formats its own name writes (`_SCHEME_WORD`: `vLLM+Awq+4bit`)} where a table's
+    runs are named by formats that differ (one names none, or another); {} otherwise. A model or
+    precision named once elsewhere in the file is then no one run's: each run's name says its own."""
+    if "run" not in table.columns:
+        return {}
+    names = list(dict.fromkeys(str(v) for v in table["run"].dropna()))
+    formats = {n: frozenset(w for w in _words(n) if _SCHEME_WORD.match(w)) for n in names}
+    return formats if len(set(formats.values())) > 1 else {}
 
 
 def served_names(context: Context, models) -> set:
@@ -1679,7 +1697,7 @@ def _same_model(a, b) -> bool:
 
 #: A word of a model's name that names its weights' format (`Qwen-32B-FP8`): a name that adds one to another
 #: names another checkpoint of the model, not the same one written in full.
-_SCHEME_WORD = re.compile(r"^(?:w\d+a\d+(?:kv\d+)?|nvfp4|mxfp4|fp[48]|awq|gptq|int[48]|bf16|fp16)$", re.I)
+_SCHEME_WORD = re.compile(r"^(?:w\d+a\d+(?:kv\d+)?|nvfp4|mxfp4|fp[48]|awq|gptq|int[48]|[48]bit|bf16|fp16)$", re.I)
 
 
 def _fuller(short, full) -> bool:

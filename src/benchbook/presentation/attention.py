@@ -67,6 +67,8 @@ def device_words(peaks: roofline.Peaks, said: dict | None = None) -> str:
         tflops=peaks.dense_tflops,
         bandwidth_gb_s=peaks.bandwidth_gb_s,
         source=peaks.source,
+        variants=[name for name, _ in peaks.variants],
+        **(said or {}),
     )
 
 

@@ -421,6 +421,7 @@ def device_sentence(
     named_at: tuple | None = None,
     titled: tuple | None = None,
     served: tuple | None = None,
+    per_run: dict | None = None,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
@@ -432,7 +433,8 @@ def device_sentence(
     of a model the file names only in a heading or prose, `analysis.serving.named_at`; `titled`: (names, line)
     of the heading whose model sizes a weights folder, `analysis.serving.titled_size`; `served`: (checkpoint,
     line) beside a served name sizing nothing, `analysis.serving.served_checkpoint`; `precision_said`:
-    where no precision is known, what the file says of one, `analysis.serving.fact_said`)."""
+    where no precision is known, what the file says of one, `analysis.serving.fact_said`; `per_run`: {run:
+    (precision, tag) or None} where the runs' own names give different ones, `analysis.serving.run_precisions`)."""
     dev = {"spans": spans, "fewest": fewest or spans, "instances": instances, **(said or {})}
     if peaks is not None:
         dev = dict(
@@ -450,6 +452,7 @@ def device_sentence(
         named_at=list(named_at) if named_at else None,
         titled=list(titled) if titled else None,
         served=list(served) if served else None,
+        per_run=[[run, *(tag or (None, None))] for run, tag in (per_run or {}).items()],
         total_b=total_b,
         active_b=active_b,
         moe=bool(total_b and active_b and total_b > active_b),

@@ -69,7 +69,8 @@ def analyse(p: dict) -> Result:
     pts = attention.roofline_points(k)
     texts = [f.read_text(encoding="utf-8", errors="replace") for f in paths]
     peaks = attention.peaks(p["gpu"], texts, p["peak_tflops"], p["peak_bandwidth_gb_s"])
-    said = roofline.said(roofline.named(texts)) if peaks.device is None else {}
+    found = roofline.named(texts)
+    said = roofline.said(found) if peaks.device is None else roofline.fits_said(found) if peaks.variants else {}
     result = Result(
         paths=paths,
         messages=messages,

@@ -76,7 +76,10 @@ def analyse(p: dict) -> Result:
     models = sorted(r["model"].dropna().unique())
     untied = serving.untied_models(p["source"], models)
     model = models[0] if len(models) == 1 else None
-    if model is None and len(untied) == 1:  # the one model the input names (in a path or tied to no run) is
+    per_run_weights = serving.run_precisions(r)  # runs whose own titles name different weights
+    if (
+        model is None and len(untied) == 1 and not per_run_weights
+    ):  # the one model the input names (in a path or tied to no run) is
         model = untied[0][0]  # the run's, as the page says: sized from the model table or its name
     stated = serving.stated_size(model, p["source"])
     total_b, active_b, size_source = serving.model_size(model, p["params_b"], stated)
@@ -119,7 +122,9 @@ def analyse(p: dict) -> Result:
     for c in (
         serving_claims.knee(kn, p["knee_threshold"], var, levels, queue),
         serving_claims.growth(curve, var),
-        serving_claims.bandwidth(low, *at(low)[:1], active_b, w.bytes_per_weight, at(low)[1], len(models), served),
+        serving_claims.bandwidth(
+            low, *at(low)[:1], active_b, w.bytes_per_weight, at(low)[1], len(models), served, w.source == "per run"
+        ),
         serving_claims.bound("low", low, *at(low)[:1], p["bound_threshold"], w.assumed, at(low)[1]),
         serving_claims.compute(best, *at(best)),
         _bound_best(best, low, at(best)[0], p["bound_threshold"], w.assumed, at(best)[1]),
@@ -214,6 +219,7 @@ def page(res: Result) -> Page:
             named_at=res.named_at,
             titled=res.titled,
             served=res.served,
+            per_run=serving.run_precisions(r) if res.weights.source == "per run" else None,
         ),
         threshold=f"{p['knee_threshold']:g}",
         threshold_pct=f"{100 * p['bound_threshold']:.0f}",
