@@ -113,10 +113,7 @@ def of_device(dev: hardware.Device, source: str, count: int = 1, label: str | No
 def _device(name: str) -> hardware.Device | None:
     """The table device `name` is (a name or alias) or names (`hardware.detect`: its longest alias
     as whole words), else None."""
-    try:
-        return hardware.device(name)
-    except (KeyError, ValueError, TypeError):  # not a table name or alias: matched by words
-        return hardware.detect(name)
+    return hardware.known(name) or hardware.detect(name)  # not a table name or alias: matched by words
 
 
 #: A bracketed aside in a fact's value (`NVIDIA H200 (replacing our A100 80GB)`).
@@ -141,10 +138,7 @@ def _alias(line: str) -> hardware.Device | None:
     line = line.strip(" #*`-")
     if not line or len(line) > 40:
         return None
-    try:
-        return hardware.device(line)
-    except (KeyError, ValueError, TypeError):
-        return None
+    return hardware.known(line)
 
 
 @dataclass(frozen=True)

@@ -182,6 +182,18 @@ def once() -> Iterator[None]:
         _MEMO = outer
 
 
+def kept() -> dict:
+    """What `once()` holds now (every file's lines, readings and context), for `keep` in another
+    process: a report reads its files in a forked copy while it imports (`report._read_meanwhile`)."""
+    return dict(_MEMO or {})
+
+
+def keep(readings: dict) -> None:
+    """Hold what another process read inside its `once()` (`kept`), as if read here."""
+    if _MEMO is not None:
+        _MEMO.update(readings)
+
+
 def _kept(what: str, path: Path, make, tool: str | None = None):
     """`make()`, or what it gave for this file (and `tool`) earlier inside `once()`."""
     if _MEMO is None:
