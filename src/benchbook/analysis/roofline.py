@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchbook import hardware
+from benchbook import hardware, ingest
 from benchbook.ingest import context
 
 
@@ -215,7 +215,7 @@ def named(texts) -> Named:
     unlisted = sign = None
     for text in texts:
         text = str(text or "")
-        ctx = context.read(text.splitlines())
+        ctx = ingest.context_of_text(text)
         headed = _headed(ctx, context.sections(text.splitlines()))
         if len(headed) > 1:  # sections per machine: which of them ran the run, the file does not say
             return Named(
