@@ -54,6 +54,10 @@ FLOOR = [sys.executable, "-c", "import pandas, matplotlib.pyplot, scipy.stats"]
 #: set, a source checkout's modules would be compiled again at every run (a fifth of a second of a
 #: report's CPU, none of the floor's). The untimed first run writes the caches.
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+#: The commands run in a temporary folder: a relative PYTHONPATH (`PYTHONPATH=src`) would name nothing
+#: there, and the installed package (another checkout's, in a shared environment) would be measured.
+if ENV.get("PYTHONPATH"):
+    ENV["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in ENV["PYTHONPATH"].split(os.pathsep) if p)
 
 
 def _cpu() -> float:

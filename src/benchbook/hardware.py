@@ -278,9 +278,7 @@ def _catalogue():
 def device_name(name: str) -> str:
     """The table name of a device given by its name or an alias, ignoring case, spaces and
     punctuation, read without pandas. Raises UnknownDevice with the close names on a typo."""
-    p = Path(config.HARDWARE_TABLE)
-    config.log_read(p)
-    keys = _names(str(p), p.stat().st_mtime_ns)
+    keys = _keys()
     hit = keys.get(_key(name))
     if hit is None:
         close = difflib.get_close_matches(_key(name), list(keys), n=8, cutoff=0.6)
@@ -297,9 +295,23 @@ def device_name(name: str) -> str:
     return hit
 
 
+def _keys() -> dict[str, str]:
+    p = Path(config.HARDWARE_TABLE)
+    config.log_read(p)
+    return _names(str(p), p.stat().st_mtime_ns)
+
+
 def device(name: str) -> Device:
     """A device by its table name or an alias (see `device_name`), with its validated peaks."""
     return _catalogue()[0][device_name(name)]
+
+
+def known(name: str) -> Device | None:
+    """The device `name` is (its table name or an alias, as `device_name` matches them), else None:
+    for asking whether a text names a device, which needs no close names (a miss costs `device_name`
+    a fuzzy match against every alias, a millisecond for each line of a file that is not a name)."""
+    hit = _keys().get(_key(name))
+    return None if hit is None else _catalogue()[0].get(hit)
 
 
 #: Parts the table lacks whose names contain an alias of a part it has (as match text): named, they

@@ -169,6 +169,48 @@ def test_a_report_reads_each_file_once(monkeypatch):
     assert gc.get_freeze_count() == 0
 
 
+def test_a_report_collects_young_objects_less_often_and_gives_back_the_threshold_it_found():
+    import gc
+
+    found = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        with report._collected_less():
+            assert gc.get_threshold() == (report.YOUNG, 10, 10)
+        assert gc.get_threshold() == (700, 10, 10)
+        gc.set_threshold(10 * report.YOUNG, 5, 5)  # a host that collects even less often keeps its own
+        with report._collected_less():
+            assert gc.get_threshold() == (10 * report.YOUNG, 5, 5)
+    finally:
+        gc.set_threshold(*found)
+
+
+def _said(inputs) -> list:
+    return [(i.shown, i.tools, i.detected, i.problem, i.facts) for i in inputs]
+
+
+def test_a_report_reads_its_files_in_a_copy_while_it_imports_and_holds_what_the_copy_read(monkeypatch):
+    monkeypatch.setattr(report, "WORKERS", 2)
+    with ingest.once():
+        here = _said(report.read_inputs([TGI, GYM]))
+    reads = _counting_reads(monkeypatch)  # in this process: the copy's reads are its own
+    with ingest.once():
+        inputs = report._read_meanwhile([TGI, GYM])
+        ingest.read(TGI), ingest.context_of(GYM), ingest.read_parsed(GYM)
+        assert reads == {}  # read by the copy, held here as if read here
+    assert _said(inputs) == here
+
+
+def test_where_the_copy_cannot_send_what_it_read_the_report_reads_the_files_itself(monkeypatch):
+    monkeypatch.setattr(report, "WORKERS", 2)
+    reads = _counting_reads(monkeypatch)
+    monkeypatch.setattr(ingest, "kept", lambda: lambda: None)  # a function: no pickle sends it
+    with ingest.once():
+        inputs = report._read_meanwhile([TGI, GYM])
+    assert reads == {TGI.name: 1, GYM.name: 1}
+    assert [i.tools for i in inputs] == [["tgi-benchmark"], ["attention-gym"]]
+
+
 def test_a_file_is_read_again_outside_once_or_once_it_changed(monkeypatch, tmp_path):
     reads = _counting_reads(monkeypatch)
     copy = tmp_path / TGI.name

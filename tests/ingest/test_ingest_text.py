@@ -51,6 +51,18 @@ def test_lines_are_the_text_split(s, chunk, tmp_path):
     assert text.head(lines, 3) == norm[:3]
 
 
+@pytest.mark.parametrize("s", TEXTS)
+def test_lines_sent_to_another_process_are_the_same_lines(s, tmp_path):
+    import pickle
+
+    f = tmp_path / "t.txt"
+    f.write_bytes(s.encode())
+    lines = read_lines(f)
+    for sent in (lines, split_n(lines)):  # a last empty line after a final line end, too
+        back = pickle.loads(pickle.dumps(sent))
+        assert list(back) == list(sent) and len(back) == len(sent) and whole(back) == whole(sent)
+
+
 @pytest.mark.parametrize(
     "data, line, byte",
     [

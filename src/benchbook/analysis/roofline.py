@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from benchbook import hardware
+from benchbook import hardware, ingest
 from benchbook.ingest import context
 
 
@@ -113,10 +113,7 @@ def of_device(dev: hardware.Device, source: str, count: int = 1, label: str | No
 def _device(name: str) -> hardware.Device | None:
     """The table device `name` is (a name or alias) or names (`hardware.detect`: its longest alias
     as whole words), else None."""
-    try:
-        return hardware.device(name)
-    except (KeyError, ValueError, TypeError):  # not a table name or alias: matched by words
-        return hardware.detect(name)
+    return hardware.known(name) or hardware.detect(name)  # not a table name or alias: matched by words
 
 
 #: A bracketed aside in a fact's value (`NVIDIA H200 (replacing our A100 80GB)`).
@@ -141,10 +138,7 @@ def _alias(line: str) -> hardware.Device | None:
     line = line.strip(" #*`-")
     if not line or len(line) > 40:
         return None
-    try:
-        return hardware.device(line)
-    except (KeyError, ValueError, TypeError):
-        return None
+    return hardware.known(line)
 
 
 @dataclass(frozen=True)
@@ -221,7 +215,7 @@ def named(texts) -> Named:
     unlisted = sign = None
     for text in texts:
         text = str(text or "")
-        ctx = context.read(text.splitlines())
+        ctx = ingest.context_of_text(text)
         headed = _headed(ctx, context.sections(text.splitlines()))
         if len(headed) > 1:  # sections per machine: which of them ran the run, the file does not say
             return Named(

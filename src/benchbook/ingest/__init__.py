@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import hashlib
 import importlib
 import os
+import re
 import stat
 from collections import Counter
 from collections.abc import Iterator
@@ -182,6 +184,18 @@ def once() -> Iterator[None]:
         _MEMO = outer
 
 
+def kept() -> dict:
+    """What `once()` holds now (every file's lines, readings and context), for `keep` in another
+    process: a report reads its files in a forked copy while it imports (`report._read_meanwhile`)."""
+    return dict(_MEMO or {})
+
+
+def keep(readings: dict) -> None:
+    """Hold what another process read inside its `once()` (`kept`), as if read here."""
+    if _MEMO is not None:
+        _MEMO.update(readings)
+
+
 def _kept(what: str, path: Path, make, tool: str | None = None):
     """`make()`, or what it gave for this file (and `tool`) earlier inside `once()`."""
     if _MEMO is None:
@@ -330,12 +344,43 @@ def context_of(path: str | os.PathLike) -> context.Context:
     return _kept("context", p, lambda: _with_table_facts(p, _load_lines(p)))
 
 
+def context_of_text(text: str) -> context.Context:
+    """`context.read` of a text's lines (`str.splitlines`), without a tool's table facts. Inside
+    `once()` kept by the text's digest, and the same as the file's own where the text is a file's as
+    `Path.read_text` gives it (`context_of` read it first): a chapter asks what a file's text names
+    (`analysis.roofline.named`) after the report read the file's context."""
+    if _MEMO is None:
+        return context.read(text.splitlines())
+    key = ("text context", None, _digest(text.encode("utf-8", "surrogatepass")))
+    if key not in _MEMO:
+        _MEMO[key] = context.read(text.splitlines())
+    return _MEMO[key]
+
+
+#: Line breaks `str.splitlines` splits at that a file's lines (`text.Lines`) do not (UTF-8 bytes).
+_OTHER_BREAKS = re.compile(rb"[\x0b\x0c\x1c-\x1e]|\xc2\x85|\xe2\x80[\xa8\xa9]")
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def _as_text_context(lines: Lines, ctx: context.Context) -> None:
+    """Keep `ctx`, the context of a file's `lines`, as that of the file's text (`context_of_text`),
+    where the text's lines are these lines: its line ends as `Path.read_text` reads them (`\n`),
+    and no other break `str.splitlines` would split at."""
+    data = lines._data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if lines._cr else lines._data
+    if _MEMO is not None and not _OTHER_BREAKS.search(data):
+        _MEMO.setdefault(("text context", None, _digest(data)), ctx)
+
+
 def _with_table_facts(path: Path, lines: Lines) -> context.Context:
     """The context of `lines`, with the facts the file's tool reads from its own table first (the
     parser's precedence): (name, value, line, text), then a unit and a scope where the tool's
     definitions give them; a server launch that launched none of the tables' results states nothing
     of them (`context.ran`)."""
     ctx = context.read(lines)
+    _as_text_context(lines, ctx)
     registry = tools()
     every = []
     for name in detect(lines):

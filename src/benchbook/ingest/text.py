@@ -45,6 +45,13 @@ class Lines(Sequence):
         self.final_newline = final_newline
         self._cr = cr
 
+    def __getstate__(self) -> dict:  # sent from the forked copy that read the file (`ingest.kept`)
+        return {k: v for k, v in self.__dict__.items() if k not in ("_starts", "_ends")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._starts, self._ends = (memoryview(a) for a in self._arrays)
+
     def with_last_empty(self) -> Lines:
         out = Lines(self._data, *self._arrays, self.final_newline, self._cr)
         out._n += 1
