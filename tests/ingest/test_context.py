@@ -1045,3 +1045,18 @@ def test_a_model_fact_keeps_the_line_it_was_read_from():
 def test_a_part_counted_after_its_makers_name_beside_an_instance_type_is_read():
     c = _read("We ran 2x p5.48xlarge (16x NVIDIA H100 GPUs).\n")
     assert (c.values("device_count"), c.values("device")) == ([16], ["NVIDIA H100 GPUs"])
+
+
+def test_a_family_and_its_version_without_a_size_is_a_sign_of_the_model_not_an_absence():
+    # real: vllm-project/recipes#884's title, sgl-project/sglang#15912's label line, ROCm/vllm#375's title
+    for text, words in [
+        ("# [doc] deepseek-v4-flash: add Ascend 950DT and 950PR 8-card FP8 Preview recipe\n", "deepseek-v4"),
+        ("Server performance using torch_native backend with Llama3.1 and enabled LoRA\n", "Llama3.1"),
+        ("# [Bug]: Unable to load deepseek r1 on 8 x AMD MI300X\n", "deepseek r1"),
+    ]:
+        c = _read(text)
+        assert not c.get("model")  # no one model of the table: its size is not given
+        assert [s.words for s in c.signs if s.name == "model"] == [words]
+    # the other way: a count after a family word, or a family glued to other letters, is no version
+    for text in ("We ran Llama 3 times on the box\n", "x = metas[0].value\n"):
+        assert not [s for s in _read(text).signs if s.name == "model"]

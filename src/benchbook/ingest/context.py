@@ -1212,13 +1212,36 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
         for j in range(k + 1, min(k + 4, len(ws)))
         if _SIZE_WORD.match(ws[j])
     ]
-    if named or phrases:
-        words = ", ".join(named) if named else _as_written(phrases[0], bare)
+    versions = [] if named or phrases else _family_versions(ws, families)
+    if named or phrases or versions:
+        words = ", ".join(named) if named else _as_written((phrases or versions)[0], bare)
         r.signs.append(Sign("model", i, line.strip()[:200], words=words))
         if not named and len(phrases) == 1:  # `It's Qwen 7B 2.5，bf16.`: the dtype the sentence gives the model
             m = re.search(re.escape(words) + _DTYPE_AFTER, text, re.I)
             if m:
                 r.add("precision", m.group(1), i, source, line)
+
+
+#: A model's version glued to its family (`llama3.1`, `qwen3`), or as a word of its own only where it
+#: cannot be a count (`v4`, `r1`, `3.1`; `Llama 3` or `metas[0]` are no version).
+_VERSION_WORD = re.compile(r"^[vr]?\d+(?:\.\d+)*$")
+_VERSION_ALONE = re.compile(r"^(?:[vr]\d+(?:\.\d+)*|\d+\.\d+)$")
+
+
+def _family_versions(ws: list[str], families) -> list[str]:
+    """The phrases of `ws` (`_model_words`' words) that name a model by its family and version without a
+    size (`deepseek v4` of `DeepSeek-V4-Flash`, `deepseek r1`, `llama3.1`): a release of that family whose
+    size the line does not give, so a sign of the model (its `words`), never a model the table sizes."""
+    out = []
+    for k, w in enumerate(ws):
+        fam = next((f for f in families if w.startswith(f)), None)
+        if fam is None:
+            continue
+        if _VERSION_WORD.match(w[len(fam) :]):
+            out.append(w)
+        elif w == fam and k + 1 < len(ws) and _VERSION_ALONE.match(ws[k + 1]):
+            out.append(f"{w} {ws[k + 1]}")
+    return list(dict.fromkeys(out))
 
 
 def _table_words(text: str) -> str:
