@@ -438,3 +438,22 @@ def test_a_short_value_above_the_copys_last_line_is_the_tools_own():
 def test_a_bench_command_without_num_prompts_sent_the_tools_default(command, prompts):
     got = s.parse(command + _CUT_BLOCK + "=" * 50 + "\n", "x.md").table["num_prompts"].iat[0]
     assert math.isnan(got) if prompts is None else got == prompts, got
+
+
+@pytest.mark.parametrize(
+    "tail,cut",
+    [
+        ("---------------Time to First Token----------------\nMean TTFT (ms):\n", True),  # a label, no value
+        ("-----Ti\n", True),  # a section header cut before its closing dashes (sglang PR 15912)
+        ("The run above used the default settings.\n", False),  # prose after a block pasted without its close
+    ],
+)
+def test_a_copy_that_ends_in_a_row_or_header_cut_short_ends_inside_the_block(tail, cut):
+    # real: sglang PRs 33030 (`Mean TTFT (ms):`) and 15912 (`-----Ti`), each the issue index's last line
+    p = s.parse(_CUT_BLOCK + "Request throughput (req/s):              0.99\n" + tail, "tail.md")
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    ends = p.rejected[p.rejected["reason"].str.startswith("cut where the copy ends")]
+    assert (len(ends) == 1) is cut
+    if cut:
+        assert ends.iloc[0]["line"] == 7 + tail.count("\n")
+        assert any("the copy ends inside the result block" in m for m in p.messages)
