@@ -457,3 +457,18 @@ def test_a_copy_that_ends_in_a_row_or_header_cut_short_ends_inside_the_block(tai
     if cut:
         assert ends.iloc[0]["line"] == 7 + tail.count("\n")
         assert any("the copy ends inside the result block" in m for m in p.messages)
+
+
+def test_a_caption_above_a_block_names_it_nearer_than_the_threads_title():
+    # real: sglang PR 8552 heads its block `CUTLASS MoE perf:`, the path the PR's new kernels are set against
+    text = (
+        "# [NVIDIA] Add Low Latency NVFP4 decode kernels from Flashinfer\n\nCUTLASS MoE perf:\n\n```\n"
+        + _BLOCK
+        + "```\n"
+    )
+    assert set(s.parse(text, "caption.md").table["run"]) == {"CUTLASS MoE perf"}
+    # the other way: with no caption (a sentence of more than three words), the title still names it
+    text = text.replace("CUTLASS MoE perf:", "Here are the numbers we measured on the node:")
+    assert set(s.parse(text, "title.md").table["run"]) == {
+        "[NVIDIA] Add Low Latency NVFP4 decode kernels from Flashinfer"
+    }

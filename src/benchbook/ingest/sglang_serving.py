@@ -428,8 +428,11 @@ def _text(text: str | Lines, source: str, messages: list[str]):
             ctx.update({key: v for key, v in below.items() if key != "run" and not ctx.get(key)})
         heading = ctx.get("run", heading)
         banner = None if headless else HEADER_RE.match(lines[start])["label"]
+        # a caption right above the block or the fence it opens (`CUTLASS MoE perf:`) names this block, nearer
+        # than a heading; the heading still names the blocks after it that have none
+        caption = None if headless else vllm_serve.label_above(lines, prev, start).get("label")
         settings = {
-            "run": banner.strip() if banner else heading,
+            "run": (banner or "").strip() or caption or heading,
             "format": HEADLESS if headless else "text",
             "model": ctx.get("model"),
             "dataset": ctx.get("dataset"),

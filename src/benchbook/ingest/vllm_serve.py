@@ -640,14 +640,17 @@ LABEL_ABOVE_RE = re.compile(r"^[A-Za-z][\w .=/+-]{0,23}$")
 LABEL_RATE_RE = re.compile(r"\b(?:qps|rps|rate)\s*[=:]?\s*(\d+(?:\.\d+)?)\b", re.IGNORECASE)
 
 
-def _label_above(lines: list[str], lo: int, start: int) -> dict:
+def label_above(lines: list[str], lo: int, start: int) -> dict:
     """The run a write-up names on the one line right above its block (`qps1` over one block, `qps4`
-    over the next, inside one code fence): its label, and the rate (`qps N`) or cap (`c=N`) it
-    names. A heading, a fence, a command or a `key: value` line is no such label."""
+    over the next, inside one code fence), or right above the fence the block opens (`Sync`, a blank line,
+    then the fence): its label, and the rate (`qps N`) or cap (`c=N`) it names. A heading, a fence, a
+    command or a `key: value` line is no such label."""
     above = [j for j in range(start - 1, lo - 1, -1) if lines[j].strip()]
+    if above and above[0] >= start - 2 and FENCE_RE.match(lines[above[0]]) and above[1:]:
+        start, above = above[0], above[1:]  # the block opens a fence: its caption stands above the fence
     if not above or above[0] < start - 2:
         return {}
-    s = lines[above[0]].strip()
+    s = lines[above[0]].strip().removesuffix(":")  # `Sync`, `CUTLASS MoE perf:`: a caption's colon is its own
     if not LABEL_ABOVE_RE.match(s) or FENCE_RE.match(s) or s.startswith("#") or len(s.split()) > 3:
         return {}
     out: dict = {"label": s}
@@ -1037,7 +1040,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             prev_ctx = ctx
             ctx = {**ctx, **_banner(lines[start], ctx.get("dataset"))}  # not passed on to the next block
             if "label" not in ctx:
-                ctx.update(_label_above(lines, prev_end, start))
+                ctx.update(label_above(lines, prev_end, start))
             cut = _unclosed(lines, close, prefix) and copy_ends(lines, close) and not FENCE_RE.match(lines[close])
             if cut:
                 rejects.append(cut_item(close, lines[close]))
