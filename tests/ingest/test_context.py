@@ -1060,3 +1060,12 @@ def test_a_family_and_its_version_without_a_size_is_a_sign_of_the_model_not_an_a
     # the other way: a count after a family word, or a family glued to other letters, is no version
     for text in ("We ran Llama 3 times on the box\n", "x = metas[0].value\n"):
         assert not [s for s in _read(text).signs if s.name == "model"]
+
+
+def test_a_counted_parts_name_ends_with_its_code_and_variant():
+    # real: ROCm/vllm#375's title, `on 8 x AMD MI300X AssertionError: FP8 weight padding ...`
+    c = _read("# [Bug]: Unable to load deepseek r1 on 8 x AMD MI300X AssertionError: FP8 weight padding\n")
+    assert [f.value for f in c.get("device")] == ["AMD MI300X"] and [f.value for f in c.get("device_count")] == [8]
+    # the other way: a variant after the code is the part's own (`A100-SXM4-80GB`, `H100 80GB HBM3`)
+    assert [f.value for f in _read("# Runs on 8 x A100-SXM4-80GB nodes\n").get("device")] == ["A100-SXM4-80GB"]
+    assert [f.value for f in _read("# Llama on 8x H100 80GB HBM3\n").get("device")] == ["H100 80GB HBM3"]

@@ -369,6 +369,9 @@ _PART_COUNTED = re.compile(r"(?<![\w.])([1-9]\d{0,2})\s?[x×]\s?((?:NVIDIA |AMD 
 #: A part's code as hardware is named (`H100`, `MI300X`, `B200`): capitals then two to four digits. A cloud
 #: instance type (`p5.48xlarge`, `a3-highgpu-8g`) is written in lower case and names no part by itself.
 _PART_CODE = re.compile(r"\b[A-Z]{1,3}\d{2,4}[A-Z]{0,2}\b")
+#: A part's code and the variant words that may follow it (`H100 SXM5`, `A100-SXM4-80GB`, `H100 80GB HBM3`): the
+#: end of a part's name; a word after them (`MI300X AssertionError`, `H100 GPUs`) is the sentence's.
+_PART_VARIANT = re.compile(rf"{_PART_CODE.pattern}(?:[ -](?:SXM\d?|PCIe|NVL|HBM\d[eE]?|\d{{2,3}}\s?GB))*")
 #: `8 GPUs`; not `2 GPU nodes` (a count of nodes) nor `8 GPUs each` / `8 GPUs per node` (a count of one node's).
 _N_GPUS = re.compile(
     r"\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|cards|accelerators)\b"
@@ -1048,13 +1051,16 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         m = counted[0] if counted else _COUNT_AFTER.search(text)
         if coded is not None and coded is not counted[0]:
             # a part's code beside an instance type (`2x p5.48xlarge (16x H100 GPUs)`) wins, named by its code
-            part = re.match(rf"{_PART_CODE.pattern}(?:[ -](?:SXM\d?|PCIe|NVL|\d{{2,3}}\s?GB))*", coded.group(2).strip())
+            part = _PART_VARIANT.match(coded.group(2).strip())
             r.add("device_count", int(coded.group(1)), i, source, line)
             r.add("device", part.group(0) if part else _clean(coded.group(2)), i, source, line)
         elif m and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1)):  # `5x faster` names no part
             # a count of counts before it (`2 * 8 * h800`: two servers of eight) multiplies it
             outer = _OUTER_COUNT.search(text[: m.start()]) if m.re is _COUNTED else None
             raw = f"{int(outer.group(1)) * int(m.group(1))} x {m.group(2)}" if outer else m.group(0)
+            if m.re is _COUNTED:  # the name ends with its part's code and variant (`MI300X AssertionError: ...`)
+                code = _PART_VARIANT.search(m.group(2))
+                raw = raw[: len(raw) - len(m.group(2)) + code.end()] if code else raw
             r.device(raw, i, source, line)
         elif _N_GPUS.search(text):
             r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
