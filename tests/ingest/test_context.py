@@ -1069,3 +1069,21 @@ def test_a_counted_parts_name_ends_with_its_code_and_variant():
     # the other way: a variant after the code is the part's own (`A100-SXM4-80GB`, `H100 80GB HBM3`)
     assert [f.value for f in _read("# Runs on 8 x A100-SXM4-80GB nodes\n").get("device")] == ["A100-SXM4-80GB"]
     assert [f.value for f in _read("# Llama on 8x H100 80GB HBM3\n").get("device")] == ["H100 80GB HBM3"]
+
+
+def test_a_rate_a_sentence_states_above_results_that_print_none_is_theirs():
+    import pandas as pd
+
+    def filled(text: str, result_line: int) -> float:
+        t = pd.DataFrame({"request_rate": [float("nan")], "line": [result_line]})
+        context.fill(t, context.read(text.split("\n")))
+        return t["request_rate"].iat[0]
+
+    # real: ROCm/vllm#375, `... a random dataset in 1000 requests (request-rate 10):` above the block
+    text = "Here are the results of benchmark_serving with a random dataset in 1000 requests (request-rate 10):\n"
+    assert [f.value for f in context.read([text]).get("rate")] == [10.0]
+    assert filled(text + "\nresults\n", 3) == 10.0
+    # the other way: a rate stated below the results (the next run's Namespace) is not theirs
+    assert pd.isna(filled("results\n" + text, 1))
+    # and a rate word without the flag's hyphenated name states nothing
+    assert not context.read(["the request rate was 10 times higher\n"]).get("rate")

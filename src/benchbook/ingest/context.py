@@ -789,6 +789,8 @@ def _read(lines: list[str], first: int) -> Context:
             r.command, r.tool = i, _tool(_COMMAND.search(line))
         if starts or in_command:
             _read_flags(r, line, i)
+        else:
+            _read_prose_flags(r, line, i)
         in_command = starts or in_command
         wrapped = text.endswith("\\")
         _read_paths(r, line, i)
@@ -879,6 +881,18 @@ def _sign(r: _Reader, line: str, i: int) -> None:
 def _tool(m: re.Match) -> str:
     """The program a `_COMMAND` match runs: the known CLI, else the Python program."""
     return m.group(1) or m.group(2)
+
+
+#: A serving tool's flag written in a sentence without its dashes, right before its value (ROCm/vllm#375's
+#: `(request-rate 10)`): the hyphenated name is the flag's, so the sentence states that setting.
+_PROSE_FLAG = re.compile(r"(?<![\w-])(request-rate|max-concurrency|num-prompts)[ =:]+(\d+(?:\.\d+)?|inf)\b", re.I)
+
+
+def _read_prose_flags(r: _Reader, line: str, i: int) -> None:
+    for m in _PROSE_FLAG.finditer(line):
+        name = FLAGS.get(_norm(m.group(1)))
+        if name:
+            r.keyed(name, m.group(2), i, "prose", line)
 
 
 def _read_flags(r: _Reader, line: str, i: int) -> None:
@@ -1547,11 +1561,15 @@ def _same(a, b) -> bool:
 #: devices its build sees, where no `gpu_info` lists them: the devices the file says the run spans, `dual DGX
 #: Sparks` behind an RPC backend, over which a layer split spreads the model).
 COLUMNS = {"cpu": "cpu", "gpu": "device", "model": "model", "max_concurrency": "concurrency", "batch_size": "batch"}
+COLUMNS |= {"request_rate": "rate"}  # one rate stated above results that print none (ROCm/vllm#375's prose) is theirs
 COLUMNS |= {"tensor_parallel": "tp", "device": "device", "gpus_listed": "device_count"}
 #: Columns a parser reads from its own structured output when the tool records them: a JSON field the
 #: parser left aside (GuideLLM's per-strategy worker `max_concurrency`) is not the run's setting, so
 #: these take only what the text around the output states (a command, a labelled line, a heading).
-AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel"}
+AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel", "request_rate"}
+#: Columns a file states only above its results: a request rate under a block is the next run's (SGLang's
+#: `benchmark_args=Namespace(... request_rate=10.0 ...)` opens the run after it), never one run's tied by place.
+ABOVE_ONLY = {"request_rate"}
 
 
 #: Sources of a model named in a title or a sentence (`_read_model_named`): read only where no command,
@@ -1587,6 +1605,8 @@ def fill(table, context: Context) -> list[str]:
             continue
         facts = [f for f in context.get(name) if not placeholder(f.value)]
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
+        if col in ABOVE_ONLY and "line" in table:  # a log prints a run's settings before its results
+            facts = [f for f in facts if f.line < table["line"].min()]
         values = list(dict.fromkeys(f.value for f in facts))
         if name == "model" and all(f.source in WORDED for f in facts):  # `Llama 3.3 70B` and `Llama-3.3-70B-Instruct`
             values = [v for v in values if not any(_tagged(v, o) for o in values)]
