@@ -548,3 +548,15 @@ def test_a_caption_above_the_fence_a_block_opens_names_the_run():
     # the other way: a fence closing a command's block above the one the block opens is no caption
     p = v.parse(title + "```\n" + COMMAND + "```\n```\n" + BLOCK + "```\n", "command.md")
     assert set(p.table["run"]) == {"Implement Store Async"}
+
+
+def test_a_speculative_decoding_header_says_the_run_drafted_tokens_even_cut_where_the_copy_ends():
+    # real: vllm-project/recipes PR 819's copy ends at `---------------Speculative Decoding-`; vLLM prints that
+    # section only when the server reports speculative-decoding stats
+    head = BLOCK.replace("=" * 50 + "\n", "")
+    p = v.parse(
+        head + "Mean ITL (ms):                           193.42\n---------------Speculative Decoding-\n", "cut.md"
+    )
+    assert set(p.table["metadata"]) == {"speculative=speculative decoding"}
+    # the other way: a block without the section states nothing of it
+    assert v.parse(BLOCK, "plain.md").table["metadata"].isna().all()

@@ -692,6 +692,21 @@ def _abridged_end(lines: list[str], j: int) -> bool:
     return False
 
 
+#: The header of the block's speculative-decoding section, whole or cut where the copy ends (`-----Speculative Dec`).
+SPEC_SECTION_RE = re.compile(r"^-{3,}\s*Speculative\b")
+
+
+def _speculative_section(lines: list[str], start: int, close: int, prefix: str) -> bool:
+    """Whether a block (its closing or last line included) holds the Speculative Decoding section: vLLM
+    prints it only when the server reports speculative-decoding stats (`if spec_decode_stats is not None`
+    in vllm/benchmarks/serve.py), so the header alone says the run drafted tokens, its rows cut or not."""
+    for raw in lines[start + 1 : min(close + 1, len(lines))]:
+        body = raw[len(prefix) :] if prefix and raw.startswith(prefix) else raw
+        if SPEC_SECTION_RE.match(body.strip()):
+            return True
+    return False
+
+
 def _unclosed(lines: list[str], close: int, prefix: str) -> bool:
     """Whether a block's end is not the tool's closing row of '='."""
     s = lines[close]
@@ -1066,6 +1081,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
             }
             block_records: list[dict] = []
             cells += _parse_block(lines, start, close, prefix, source, block_records, rejects, settings)
+            if _speculative_section(lines, start, close, prefix) and "speculative=" not in (settings["metadata"] or ""):
+                settings["metadata"] = "; ".join(
+                    x for x in (settings["metadata"], "speculative=speculative decoding") if x
+                )
             if "run" not in ctx and "label" not in ctx and settings["run"].startswith("block"):
                 settings["run"] = _auto_label(settings, k)
                 # a block with no name of its own under the settings of an earlier one is another run
