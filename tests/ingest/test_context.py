@@ -327,7 +327,7 @@ def test_a_count_before_a_comparison_is_a_factor_not_parts():
     ZeRO's streams) compares speeds: `16x faster depending` names no device, though a digit follows."""
     text = "so 8x to 16x faster depending on whether 8 or 16 gpus were used!\n"
     assert not _read(text).get("device")
-    assert _one(_read("The run used 16x A100 80GB GPUs\n"), "device").value == "A100 80GB GPUs"
+    assert _one(_read("The run used 16x A100 80GB GPUs\n"), "device").value == "A100 80GB"
 
 
 def test_counts_offered_with_a_part_word_and_a_bare_memory_size_name_no_device():
@@ -1082,3 +1082,45 @@ def test_a_model_fact_keeps_the_line_it_was_read_from():
 def test_a_part_counted_after_its_makers_name_beside_an_instance_type_is_read():
     c = _read("We ran 2x p5.48xlarge (16x NVIDIA H100 GPUs).\n")
     assert (c.values("device_count"), c.values("device")) == ([16], ["NVIDIA H100 GPUs"])
+
+
+def test_a_family_and_its_version_without_a_size_is_a_sign_of_the_model_not_an_absence():
+    # real: vllm-project/recipes#884's title, sgl-project/sglang#15912's label line, ROCm/vllm#375's title
+    for text, words in [
+        ("# [doc] deepseek-v4-flash: add Ascend 950DT and 950PR 8-card FP8 Preview recipe\n", "deepseek-v4"),
+        ("Server performance using torch_native backend with Llama3.1 and enabled LoRA\n", "Llama3.1"),
+        ("# [Bug]: Unable to load deepseek r1 on 8 x AMD MI300X\n", "deepseek r1"),
+    ]:
+        c = _read(text)
+        assert not c.get("model")  # no one model of the table: its size is not given
+        assert [s.words for s in c.signs if s.name == "model"] == [words]
+    # the other way: a count after a family word, or a family glued to other letters, is no version
+    for text in ("We ran Llama 3 times on the box\n", "x = metas[0].value\n"):
+        assert not [s for s in _read(text).signs if s.name == "model"]
+
+
+def test_a_counted_parts_name_ends_with_its_code_and_variant():
+    # real: ROCm/vllm#375's title, `on 8 x AMD MI300X AssertionError: FP8 weight padding ...`
+    c = _read("# [Bug]: Unable to load deepseek r1 on 8 x AMD MI300X AssertionError: FP8 weight padding\n")
+    assert [f.value for f in c.get("device")] == ["AMD MI300X"] and [f.value for f in c.get("device_count")] == [8]
+    # the other way: a variant after the code is the part's own (`A100-SXM4-80GB`, `H100 80GB HBM3`)
+    assert [f.value for f in _read("# Runs on 8 x A100-SXM4-80GB nodes\n").get("device")] == ["A100-SXM4-80GB"]
+    assert [f.value for f in _read("# Llama on 8x H100 80GB HBM3\n").get("device")] == ["H100 80GB HBM3"]
+
+
+def test_a_rate_a_sentence_states_above_results_that_print_none_is_theirs():
+    import pandas as pd
+
+    def filled(text: str, result_line: int) -> float:
+        t = pd.DataFrame({"request_rate": [float("nan")], "line": [result_line]})
+        context.fill(t, context.read(text.split("\n")))
+        return t["request_rate"].iat[0]
+
+    # real: ROCm/vllm#375, `... a random dataset in 1000 requests (request-rate 10):` above the block
+    text = "Here are the results of benchmark_serving with a random dataset in 1000 requests (request-rate 10):\n"
+    assert [f.value for f in context.read([text]).get("rate")] == [10.0]
+    assert filled(text + "\nresults\n", 3) == 10.0
+    # the other way: a rate stated below the results (the next run's Namespace) is not theirs
+    assert pd.isna(filled("results\n" + text, 1))
+    # and a rate word without the flag's hyphenated name states nothing
+    assert not context.read(["the request rate was 10 times higher\n"]).get("rate")

@@ -139,3 +139,12 @@ def test_a_result_dict_closes_its_run_even_where_the_next_print_follows_on_the_n
     t = p.table[p.table["metric"] == "total_token_throughput"]
     assert sorted(zip(t["run"], t["value"], strict=True)) == [("before 1", 750.0), ("before 2", 700.0)]
     assert p.rejected.empty  # neither print is taken for the other's warmup
+
+
+def test_a_string_delimiter_above_a_block_is_no_label():
+    # real: a script keeps its result block inside a `'''` string under the command (half q, stop 44)
+    block = (BLOCKS.read_text(encoding="utf-8").split("```\n")[1]).split("Qwen-32B-FP8")[0]
+    t = parse(block.replace("Qwen-32B(dp=2, tp=4)\n", "'''\n")).table
+    assert set(t["run"]) == {"run 1"}
+    # the other way: a word on that line is the author's name for the run
+    assert set(parse(block.replace("Qwen-32B(dp=2, tp=4)\n", "baseline\n")).table["run"]) == {"baseline"}

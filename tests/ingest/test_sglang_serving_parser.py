@@ -438,3 +438,36 @@ def test_a_short_value_above_the_copys_last_line_is_the_tools_own():
 def test_a_bench_command_without_num_prompts_sent_the_tools_default(command, prompts):
     got = s.parse(command + _CUT_BLOCK + "=" * 50 + "\n", "x.md").table["num_prompts"].iat[0]
     assert math.isnan(got) if prompts is None else got == prompts, got
+
+
+@pytest.mark.parametrize(
+    "tail,cut",
+    [
+        ("---------------Time to First Token----------------\nMean TTFT (ms):\n", True),  # a label, no value
+        ("-----Ti\n", True),  # a section header cut before its closing dashes (sglang PR 15912)
+        ("The run above used the default settings.\n", False),  # prose after a block pasted without its close
+    ],
+)
+def test_a_copy_that_ends_in_a_row_or_header_cut_short_ends_inside_the_block(tail, cut):
+    # real: sglang PRs 33030 (`Mean TTFT (ms):`) and 15912 (`-----Ti`), each the issue index's last line
+    p = s.parse(_CUT_BLOCK + "Request throughput (req/s):              0.99\n" + tail, "tail.md")
+    assert p.cells_read == len(p.table) + len(p.rejected)
+    ends = p.rejected[p.rejected["reason"].str.startswith("cut where the copy ends")]
+    assert (len(ends) == 1) is cut
+    if cut:
+        assert ends.iloc[0]["line"] == 7 + tail.count("\n")
+        assert any("the copy ends inside the result block" in m for m in p.messages)
+
+
+def test_a_caption_above_a_block_names_it_nearer_than_the_threads_title():
+    # real: sglang PR 8552 heads its block `CUTLASS MoE perf:`, the path the PR's new kernels are set against
+    text = (
+        "# [NVIDIA] Add Low Latency NVFP4 decode kernels from Flashinfer\n\nCUTLASS MoE perf:\n\n```\n"
+        + _BLOCK
+        + "```\n"
+    )
+    assert set(s.parse(text, "caption.md").table["run"]) == {"CUTLASS MoE perf"}
+    # the other way: with no caption (a sentence of more than three words) the run is named by its load,
+    # never by the document's title (`headings.names`)
+    text = text.replace("CUTLASS MoE perf:", "Here are the numbers we measured on the node:")
+    assert set(s.parse(text, "title.md").table["run"]) == {"c=8, rate=inf"}

@@ -537,3 +537,28 @@ def test_a_command_without_num_prompts_sent_the_tools_default(command, prompts):
     # real: vllm-project/vllm#16458 (987 of the default 1,000 completed) and #23696 (1,000 of 1,000)
     got = v.parse(command + BLOCK, "x.md").table["num_prompts"].iat[0]
     assert math.isnan(got) if prompts is None else got == prompts, got
+
+
+def test_a_caption_above_the_fence_a_block_opens_names_the_run():
+    # real: LMCache-Ascend PR 220 writes `Sync`, a blank line, then the fenced block (its async store below)
+    title = "# Implement Store Async\n\n"
+    p = v.parse(title + "Sync\n\n```\n" + BLOCK + "```\n", "sync.md")
+    assert set(p.table["run"]) == {"Sync"}
+    p = v.parse(title + "CUTLASS MoE perf:\n```\n" + BLOCK + "```\n", "caption.md")  # its colon is the caption's
+    assert set(p.table["run"]) == {"CUTLASS MoE perf"}
+    # the other way: a fence closing a command's block above the one the block opens is no caption (and
+    # the document's title names no run: `headings.names`)
+    p = v.parse(title + "```\n" + COMMAND + "```\n```\n" + BLOCK + "```\n", "command.md")
+    assert set(p.table["run"]) == {"block 1"}
+
+
+def test_a_speculative_decoding_header_says_the_run_drafted_tokens_even_cut_where_the_copy_ends():
+    # real: vllm-project/recipes PR 819's copy ends at `---------------Speculative Decoding-`; vLLM prints that
+    # section only when the server reports speculative-decoding stats
+    head = BLOCK.replace("=" * 50 + "\n", "")
+    p = v.parse(
+        head + "Mean ITL (ms):                           193.42\n---------------Speculative Decoding-\n", "cut.md"
+    )
+    assert set(p.table["metadata"]) == {"speculative=speculative decoding"}
+    # the other way: a block without the section states nothing of it
+    assert v.parse(BLOCK, "plain.md").table["metadata"].isna().all()

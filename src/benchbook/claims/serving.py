@@ -285,6 +285,7 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
         ev.update(bunch_run=str(g["run"]), bunch_itl=_f(g["itl_mean"]), bunch_tpot=_f(g["tpot_mean"]))
         ev["bunch_per_step"] = _f(per_step.iat[0]) if per_step.iat[0] > 1 else None
         ev["bunch_method"] = method.iat[0] if isinstance(method.iat[0], str) else None
+        ev["bunch_cut"] = bool(pd.notna(g.get("copy_ends")))  # its copy ends first: the length may follow
     ev["bursty"] = len(burst)
     if len(burst):
         b = burst.iloc[0]
@@ -490,11 +491,16 @@ def bandwidth(
         )
     if ev.get("speculative") and ev.get("tokens_per_step") is None:
         return c.withhold(
-            f"the run uses speculative decoding ({ev['speculative']}), so a step can yield more than one token per "
-            "request, and the output prints no acceptance length: the steps per second, and the weight traffic, "
-            "are unknown"
+            f"the run uses speculative decoding{_method(ev['speculative'])}, so a step can yield more than one token per "
+            f"request, and {'this copy holds' if pd.notna(row.get('copy_ends')) else 'the output prints'} no "
+            "acceptance length: the steps per second, and the weight traffic, are unknown"
         )
     return c
+
+
+def _method(name: str) -> str:
+    """A speculative method named after the words 'speculative decoding', unless it is those words."""
+    return "" if name == "speculative decoding" else f" ({name})"
 
 
 def _chunks(row: pd.Series, ev: dict) -> dict:

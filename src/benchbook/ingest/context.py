@@ -377,6 +377,9 @@ _PART_COUNTED = re.compile(r"(?<![\w.])([1-9]\d{0,2})\s?[x×]\s?((?:NVIDIA |AMD 
 #: A part's code as hardware is named (`H100`, `MI300X`, `B200`): capitals then two to four digits. A cloud
 #: instance type (`p5.48xlarge`, `a3-highgpu-8g`) is written in lower case and names no part by itself.
 _PART_CODE = re.compile(r"\b[A-Z]{1,3}\d{2,4}[A-Z]{0,2}\b")
+#: A part's code and the variant words that may follow it (`H100 SXM5`, `A100-SXM4-80GB`, `H100 80GB HBM3`): the
+#: end of a part's name; a word after them (`MI300X AssertionError`, `H100 GPUs`) is the sentence's.
+_PART_VARIANT = re.compile(rf"{_PART_CODE.pattern}(?:[ -](?:SXM\d?|PCIe|NVL|HBM\d[eE]?|\d{{2,3}}\s?GB))*")
 #: `8 GPUs`; not `2 GPU nodes` (a count of nodes) nor `8 GPUs each` / `8 GPUs per node` (a count of one node's),
 #: nor the second of two counts offered (`8 or 16 gpus`, `4 to 8 GPUs`, `8x and 16x gpus`: no one count is the run's).
 _N_GPUS = re.compile(
@@ -808,6 +811,8 @@ def _read(lines: list[str], first: int) -> Context:
             r.command, r.tool = i, _tool(_COMMAND.search(line))
         if starts or in_command:
             _read_flags(r, line, i)
+        else:
+            _read_prose_flags(r, line, i)
         in_command = starts or in_command
         wrapped = text.endswith("\\")
         _read_paths(r, line, i)
@@ -898,6 +903,18 @@ def _sign(r: _Reader, line: str, i: int) -> None:
 def _tool(m: re.Match) -> str:
     """The program a `_COMMAND` match runs: the known CLI, else the Python program."""
     return m.group(1) or m.group(2)
+
+
+#: A serving tool's flag written in a sentence without its dashes, right before its value (ROCm/vllm#375's
+#: `(request-rate 10)`): the hyphenated name is the flag's, so the sentence states that setting.
+_PROSE_FLAG = re.compile(r"(?<![\w-])(request-rate|max-concurrency|num-prompts)[ =:]+(\d+(?:\.\d+)?|inf)\b", re.I)
+
+
+def _read_prose_flags(r: _Reader, line: str, i: int) -> None:
+    for m in _PROSE_FLAG.finditer(line):
+        name = FLAGS.get(_norm(m.group(1)))
+        if name:
+            r.keyed(name, m.group(2), i, "prose", line)
 
 
 def _read_flags(r: _Reader, line: str, i: int) -> None:
@@ -1070,7 +1087,7 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         m = counted[0] if counted else _COUNT_AFTER.search(text)
         if coded is not None and coded is not counted[0]:
             # a part's code beside an instance type (`2x p5.48xlarge (16x H100 GPUs)`) wins, named by its code
-            part = re.match(rf"{_PART_CODE.pattern}(?:[ -](?:SXM\d?|PCIe|NVL|\d{{2,3}}\s?GB))*", coded.group(2).strip())
+            part = _PART_VARIANT.match(coded.group(2).strip())
             r.add("device_count", int(coded.group(1)), i, source, line)
             r.add("device", part.group(0) if part else _clean(coded.group(2)), i, source, line)
         elif (
@@ -1081,6 +1098,9 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             # a count of counts before it (`2 * 8 * h800`: two servers of eight) multiplies it
             outer = _OUTER_COUNT.search(text[: m.start()]) if m.re is _COUNTED else None
             raw = f"{int(outer.group(1)) * int(m.group(1))} x {m.group(2)}" if outer else m.group(0)
+            if m.re is _COUNTED:  # the name ends with its part's code and variant (`MI300X AssertionError: ...`)
+                code = _PART_VARIANT.search(m.group(2))
+                raw = raw[: len(raw) - len(m.group(2)) + code.end()] if code else raw
             r.device(raw, i, source, line)
         elif _N_GPUS.search(text):
             r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
@@ -1238,13 +1258,36 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
         for j in range(k + 1, min(k + 4, len(ws)))
         if _SIZE_WORD.match(ws[j])
     ]
-    if named or phrases:
-        words = ", ".join(named) if named else _as_written(phrases[0], bare)
+    versions = [] if named or phrases else _family_versions(ws, families)
+    if named or phrases or versions:
+        words = ", ".join(named) if named else _as_written((phrases or versions)[0], bare)
         r.signs.append(Sign("model", i, line.strip()[:200], words=words))
         if not named and len(phrases) == 1:  # `It's Qwen 7B 2.5，bf16.`: the dtype the sentence gives the model
             m = re.search(re.escape(words) + _DTYPE_AFTER, text, re.I)
             if m:
                 r.add("precision", m.group(1), i, source, line)
+
+
+#: A model's version glued to its family (`llama3.1`, `qwen3`), or as a word of its own only where it
+#: cannot be a count (`v4`, `r1`, `3.1`; `Llama 3` or `metas[0]` are no version).
+_VERSION_WORD = re.compile(r"^[vr]?\d+(?:\.\d+)*$")
+_VERSION_ALONE = re.compile(r"^(?:[vr]\d+(?:\.\d+)*|\d+\.\d+)$")
+
+
+def _family_versions(ws: list[str], families) -> list[str]:
+    """The phrases of `ws` (`_model_words`' words) that name a model by its family and version without a
+    size (`deepseek v4` of `DeepSeek-V4-Flash`, `deepseek r1`, `llama3.1`): a release of that family whose
+    size the line does not give, so a sign of the model (its `words`), never a model the table sizes."""
+    out = []
+    for k, w in enumerate(ws):
+        fam = next((f for f in families if w.startswith(f)), None)
+        if fam is None:
+            continue
+        if _VERSION_WORD.match(w[len(fam) :]):
+            out.append(w)
+        elif w == fam and k + 1 < len(ws) and _VERSION_ALONE.match(ws[k + 1]):
+            out.append(f"{w} {ws[k + 1]}")
+    return list(dict.fromkeys(out))
 
 
 def _table_words(text: str) -> str:
@@ -1546,11 +1589,15 @@ def _same(a, b) -> bool:
 #: devices its build sees, where no `gpu_info` lists them: the devices the file says the run spans, `dual DGX
 #: Sparks` behind an RPC backend, over which a layer split spreads the model).
 COLUMNS = {"cpu": "cpu", "gpu": "device", "model": "model", "max_concurrency": "concurrency", "batch_size": "batch"}
+COLUMNS |= {"request_rate": "rate"}  # one rate stated above results that print none (ROCm/vllm#375's prose) is theirs
 COLUMNS |= {"tensor_parallel": "tp", "device": "device", "gpus_listed": "device_count"}
 #: Columns a parser reads from its own structured output when the tool records them: a JSON field the
 #: parser left aside (GuideLLM's per-strategy worker `max_concurrency`) is not the run's setting, so
 #: these take only what the text around the output states (a command, a labelled line, a heading).
-AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel"}
+AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel", "request_rate"}
+#: Columns a file states only above its results: a request rate under a block is the next run's (SGLang's
+#: `benchmark_args=Namespace(... request_rate=10.0 ...)` opens the run after it), never one run's tied by place.
+ABOVE_ONLY = {"request_rate"}
 
 
 #: Sources of a model named in a title or a sentence (`_read_model_named`): read only where no command,
@@ -1586,6 +1633,8 @@ def fill(table, context: Context) -> list[str]:
             continue
         facts = [f for f in context.get(name) if not placeholder(f.value)]
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
+        if col in ABOVE_ONLY and "line" in table:  # a log prints a run's settings before its results
+            facts = [f for f in facts if f.line < table["line"].min()]
         values = list(dict.fromkeys(f.value for f in facts))
         if name == "model" and all(f.source in WORDED for f in facts):  # `Llama 3.3 70B` and `Llama-3.3-70B-Instruct`
             values = [v for v in values if not any(_tagged(v, o) for o in values)]

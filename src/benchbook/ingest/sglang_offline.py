@@ -148,11 +148,12 @@ def _own(settings: dict, lines, lo: int, hi: int) -> dict:
 
 def _label(lines, j: int, lo: int) -> str | None:
     """A short label alone on the line above a block (`Qwen-32B(dp=2, tp=4)`): the author's name for
-    the run."""
+    the run. A line of punctuation alone (the `'''` that opens a Python string around the block) names nothing."""
     if j - 1 < lo:
         return None
     m = _LABEL_RE.match(lines[j - 1])
-    return m.group(1) if m and not CLOSE_RE.match(lines[j - 1]) and COMMAND not in lines[j - 1] else None
+    named = m and re.search(r"\w", m.group(1))
+    return m.group(1) if named and not CLOSE_RE.match(lines[j - 1]) and COMMAND not in lines[j - 1] else None
 
 
 def _runs(lines, tags) -> list[dict]:

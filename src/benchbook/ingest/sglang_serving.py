@@ -50,6 +50,7 @@ from benchbook.ingest.core import (
     copy_ends,
     cut_item,
     finish,
+    last_line,
     number,
     percentile,
     register,
@@ -198,6 +199,22 @@ def _value(text: str, source: str, line: int, label: str) -> float:
 
 def _is_block_row(s: str) -> bool:
     return bool(ROW_RE.match(s) or SECTION_RE.match(s))
+
+
+#: What a copy cut inside a block leaves after its last whole row: a row's label before its value came
+#: (`Mean TTFT (ms):`), or a section header before its closing dashes (`-----Ti`).
+CUT_TAIL_RE = re.compile(rf"^\s*{QUOTE}(?:[A-Za-z][^:]*:|-{{3,}}[A-Za-z][^-]*)\s*$")
+
+
+def _tail_cut(lines: list[str], end: int) -> int | None:
+    """The copy's last line where an unclosed block's rows stop at `end` and every line after them is a
+    row or a section header cut short (`CUT_TAIL_RE`, or a whole header): the copy ends inside the block,
+    so what the tool prints after that line (SGLang's TPOT and ITL follow TTFT) is not in the file."""
+    last = last_line(lines)
+    if last is None or last < end:
+        return None
+    tail = [s for s in lines[end : last + 1] if s.strip()]
+    return last if tail and all(CUT_TAIL_RE.match(s) or SECTION_RE.match(s) for s in tail) else None
 
 
 #: Rows only SGLang's block prints (vLLM's has neither): they tell a block pasted without its banner.
@@ -443,7 +460,10 @@ def _text(text: str | Lines, source: str, messages: list[str]):
             ctx.update({key: v for key, v in below.items() if key != "run" and not ctx.get(key)})
         heading = ctx.get("run", heading)
         banner = None if headless else HEADER_RE.match(lines[start])["label"]
-        label = banner.strip() if banner else comment_label(lines, doc, start, prev)
+        # a caption right above the block or the fence it opens (`CUTLASS MoE perf:`), or a comment there,
+        # names this block, nearer than a heading; the heading still names the blocks after it that have none
+        caption = None if headless else vllm_serve.label_above(lines, prev, start, doc).get("label")
+        label = (banner or "").strip() or comment_label(lines, doc, start, prev) or caption
         settings = {
             "run": label or heading,
             "format": HEADLESS if headless else "text",
@@ -475,7 +495,15 @@ def _text(text: str | Lines, source: str, messages: list[str]):
                 f"line {start + 2} to the closing row are read; the rows above them (backend, request rate, "
                 "concurrency cap, and any the copy left out) are not in the file"
             )
-        if len(rejects) > n_rejects and rejects[-1][0] == end:
+        tail = None if closed else _tail_cut(lines, end)
+        if tail is not None:
+            rejects.append(cut_item(tail, lines[tail]))
+            cells += 1
+            messages.append(
+                f"{source}:{start + 1}: the copy ends inside the result block, at line {tail + 1}: lines {start + 2}-"
+                f"{end} read, line {tail + 1} not (the row or section header it starts is cut short)"
+            )
+        elif len(rejects) > n_rejects and rejects[-1][0] == end:
             messages.append(
                 f"{source}:{start + 1}: the copy ends inside the result block, at line {end}: lines {start + 2}-"
                 f"{end - 1} read, line {end} not (its value lacks the two decimals the tool prints: cut short)"

@@ -648,15 +648,17 @@ LABEL_ABOVE_RE = re.compile(r"^[A-Za-z][\w .=/+-]{0,23}$")
 LABEL_RATE_RE = re.compile(r"\b(?:qps|rps|rate)\s*[=:]?\s*(\d+(?:\.\d+)?)\b", re.IGNORECASE)
 
 
-def _label_above(lines: list[str], lo: int, start: int, doc: Outline) -> dict:
+def label_above(lines: list[str], lo: int, start: int, doc: Outline) -> dict:
     """The run a write-up names on the one line right above its block (`qps1` over one block, `qps4`
-    over the next, inside one code fence, or a comment there: `# round 2`): its label, and the rate
-    (`qps N`) or cap (`c=N`) it names. A heading, a fence, a command or a `key: value` line is no
-    such label."""
+    over the next, inside one code fence, or a comment there: `# round 2`), or right above the fence the
+    block opens (`Sync`, a blank line, then the fence): its label, and the rate (`qps N`) or cap (`c=N`)
+    it names. A heading, a fence, a command or a `key: value` line is no such label."""
     above = [j for j in range(start - 1, lo - 1, -1) if lines[j].strip()]
+    if above and above[0] >= start - 2 and FENCE_RE.match(lines[above[0]]) and above[1:]:
+        start, above = above[0], above[1:]  # the block opens a fence: its caption stands above the fence
     if not above or above[0] < start - 2:
         return {}
-    s = comment_label(lines, doc, start, lo) or lines[above[0]].strip()
+    s = comment_label(lines, doc, start, lo) or lines[above[0]].strip().removesuffix(":")  # `CUTLASS MoE perf:`
     if not LABEL_ABOVE_RE.match(s) or FENCE_RE.match(s) or s.startswith("#") or len(s.split()) > 3:
         return {}
     out: dict = {"label": s}
@@ -695,6 +697,21 @@ def _abridged_end(lines: list[str], j: int) -> bool:
     for s in lines[j + 1 :]:
         if s.strip():
             return bool(HEADER_RE.match(s) or FENCE_RE.match(s))
+    return False
+
+
+#: The header of the block's speculative-decoding section, whole or cut where the copy ends (`-----Speculative Dec`).
+SPEC_SECTION_RE = re.compile(r"^-{3,}\s*Speculative\b")
+
+
+def _speculative_section(lines: list[str], start: int, close: int, prefix: str) -> bool:
+    """Whether a block (its closing or last line included) holds the Speculative Decoding section: vLLM
+    prints it only when the server reports speculative-decoding stats (`if spec_decode_stats is not None`
+    in vllm/benchmarks/serve.py), so the header alone says the run drafted tokens, its rows cut or not."""
+    for raw in lines[start + 1 : min(close + 1, len(lines))]:
+        body = raw[len(prefix) :] if prefix and raw.startswith(prefix) else raw
+        if SPEC_SECTION_RE.match(body.strip()):
+            return True
     return False
 
 
@@ -1048,7 +1065,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             prev_ctx = ctx
             ctx = {**ctx, **_banner(lines[start], ctx.get("dataset"))}  # not passed on to the next block
             if "label" not in ctx:
-                ctx.update(_label_above(lines, prev_end, start, doc))
+                ctx.update(label_above(lines, prev_end, start, doc))
             cut = _unclosed(lines, close, prefix) and copy_ends(lines, close) and not FENCE_RE.match(lines[close])
             if cut:
                 rejects.append(cut_item(close, lines[close]))
@@ -1077,6 +1094,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
             }
             block_records: list[dict] = []
             cells += _parse_block(lines, start, close, prefix, source, block_records, rejects, settings)
+            if _speculative_section(lines, start, close, prefix) and "speculative=" not in (settings["metadata"] or ""):
+                settings["metadata"] = "; ".join(
+                    x for x in (settings["metadata"], "speculative=speculative decoding") if x
+                )
             runs.append((settings, block_records))
             prev_end = close + 1
         # named by its label or heading, and its load where that name covers other loads; a block with no

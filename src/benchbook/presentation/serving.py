@@ -850,6 +850,7 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, sl
             no_output=bool(row.get("no_output")),
             method=method[i] if isinstance(method[i], str) else None,
             acceptance=per_step[i] if per_step[i] == per_step[i] else None,
+            cut=pd.notna(row.get("copy_ends")),  # the copy ends inside its block: what is missing may follow
             slo_ttft=slo_ttft_ms,
             slo_tpot=slo_tpot_ms,
             own_goodput=row.get("request_goodput") if pd.notna(row.get("request_goodput")) else None,
