@@ -41,6 +41,7 @@ NAMES = (
     "visible_devices",
     "nodes",
     "cpu",
+    "sockets",
     "tp",
     "pp",
     "dp",
@@ -186,6 +187,8 @@ KEYS: dict[str, str] = {
     ),
     **dict.fromkeys(("nodes", "num_nodes", "nnodes", "node_count", "number_of_nodes"), "nodes"),
     **dict.fromkeys(("cpu", "cpu_info", "cpu_model", "cpu_name"), "cpu"),
+    # lscpu's `Socket(s):` (normalised `socket_s`), the CPU packages the machine holds
+    **dict.fromkeys(("socket_s", "sockets", "num_sockets", "cpu_sockets", "socket_count", "n_sockets"), "sockets"),
     **dict.fromkeys(("tp", "tp_size", "tensor_parallel", "tensor_parallel_size", "num_shard", "num_shards"), "tp"),
     **dict.fromkeys(("pp", "pp_size", "pipeline_parallel", "pipeline_parallel_size"), "pp"),
     **dict.fromkeys(("dp", "dp_size", "data_parallel", "data_parallel_size"), "dp"),
@@ -248,6 +251,7 @@ TOOL_FLAGS: dict[str, dict[str, str | None]] = {
 }
 
 _INTS = {
+    "sockets",
     "device_count",
     "device_cores",
     "nodes",
@@ -268,6 +272,10 @@ _SIGN_WORDS: dict[str, str] = {
     # a TPU-only setting (tpu-inference's `TPU_BACKEND_TYPE=jax`) says the run was on a TPU, not which one
     "device": r"\b(gpus?|accelerators?|nvidia|geforce|radeon|instinct|tesla|quadro|gaudi|ascend|tpu)\b|\btpu_\w+=|单卡|双卡|多卡|显卡",
     "cpu": r"\b(cpu|cpu_info|processor|lscpu|epyc|xeon|ryzen|threadripper|core\s+i[3579])\b",
+    # the CPU packages, or the NUMA nodes that a socket count may lie behind (lscpu's `NUMA node(s):`,
+    # `numactl --hardware`'s `available: 2 nodes (0-1)`, llama.cpp's `--numa distribute`): NUMA nodes are
+    # not sockets (one socket may hold several, AMD's NPS4), so they give no count
+    "sockets": r"\bsockets?\b|\bnuma\b|^\s*available:\s*\d+\s+nodes\b",
     "tp": r"(tensor[-_ ]?parallel|\btp[-_ ]?(size|degree)?\b|shard)",
     "pp": r"(pipeline[-_ ]?parallel|\bpp[-_ ]?size\b)",
     "dp": r"(data[-_ ]?parallel|\bdp[-_ ]?size\b)",
@@ -395,6 +403,11 @@ _PAR_WORDS = re.compile(
     r"(?:of\s+)?(\d{1,3})\b",
     re.I,
 )
+#: A machine's CPU sockets as words: `dual-socket`, `2-socket`, `2 sockets`, `two CPU sockets`.
+_SOCKET_WORDS = re.compile(
+    r"\b(\d{1,2}|one|single|two|dual|four|quad|eight)[- ]?(?:cpu[- ]?|processor[- ]?)?sockets?\b(?![-_]\w)", re.I
+)
+_SOCKET_NUMBERS = {"one": 1, "single": 1, "two": 2, "dual": 2, "four": 4, "quad": 4, "eight": 8}
 _PAR_NAME = {"tensor": "tp", "pipeline": "pp", "data": "dp", "expert": "ep"}
 #: A disaggregated serving layout as vLLM's, SGLang's and Dynamo's write-ups name it: `1P1D`, `3P1D`
 #: (x prefill instances, y decode instances; each its own TP x PP x DP devices).
@@ -1019,6 +1032,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.add("model", m.group(1), i, source, line)
     for m in _PAR_WORDS.finditer(text):
         r.add(_PAR_NAME[m.group(1).lower()], int(m.group(2)), i, source, line)
+    for m in _SOCKET_WORDS.finditer(text):
+        r.add("sockets", _SOCKET_NUMBERS.get(m.group(1).lower(), m.group(1)), i, source, line)
     for m in _XPYD.finditer(text):  # `1P1D`: a run spans its prefill and its decode instances
         if int(m.group(1)) and int(m.group(2)):
             r.add("instances", int(m.group(1)) + int(m.group(2)), i, source, line)
