@@ -482,6 +482,29 @@ def stated_power(paths) -> list[dict]:
     return out
 
 
+def limit_said(paths) -> dict:
+    """What the files say of a power limit beside the limits this chapter reads from its tables' headings,
+    by the one absence rule (`context.states`, through `serving.fact_said`): `limit_status` "stated" (an
+    `nvidia-smi -pl 300`, a `Power limit: 300 W` line: `limit_value`, `limit_line`, `limit_text`), "unread"
+    (a line that speaks of one without a value, `nvidia-smi -pl $pl`) or "absent", the only status on
+    which a page may say the input states no power limit. `limit_unit` as the line writes it (None where
+    it writes none); `limit_file` where there are several files."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    unread = None
+    for path in paths:
+        said = context.states(ingest.context_of(path), "power_limit")
+        where = {"limit_file": config.relative(path)} if len(paths) > 1 else {}
+        if said.facts:
+            f = said.facts[0]
+            stated = {"limit_status": "stated", "limit_value": f.value, "limit_unit": f.unit, "limit_line": f.line}
+            return stated | {"limit_text": _quote(f.text), **where}
+        if said.status == "unread" and unread is None:
+            unread = {"limit_status": "unread", "limit_line": said.line, "limit_text": _quote(said.sign.text), **where}
+    return unread or {"limit_status": "absent"}
+
+
 def stated_device(paths) -> dict:
     """What the files say of a device, for a page whose rows name none, decided by the one absence rule
     (`ingest.context.states`): `status` "stated" (a device a line names: `value`, `line`, `text`), "unread"

@@ -65,6 +65,7 @@ NAMES = (
     "batch",
     "rate",
     "prompts",
+    "runs",
     "power",
     "power_limit",
     "energy",
@@ -213,6 +214,8 @@ KEYS: dict[str, str] = {
     **dict.fromkeys(("batch_size", "batch", "bs"), "batch"),
     **dict.fromkeys(("request_rate", "rate", "qps", "req_rate", "traffic_request_rate"), "rate"),
     **dict.fromkeys(("num_prompts", "prompts", "num_requests", "request_count"), "prompts"),
+    # the timed repetitions of each measurement (text-generation-benchmark's `N Runs` row, its `--runs`)
+    **dict.fromkeys(("n_runs", "num_runs"), "runs"),
     **dict.fromkeys(("power", "avg_power", "average_power", "power_draw", "power_consumption", "gpu_power"), "power"),
     **dict.fromkeys(("mean_power", "power_w", "avg_power_w", "idle_power", "idle_power_draw"), "power"),
     **dict.fromkeys(("power_limit", "power_cap", "power_limit_w", "pl"), "power_limit"),
@@ -238,11 +241,17 @@ FLAGS: dict[str, str] = {
     **dict.fromkeys(("batch_size",), "batch"),
     **dict.fromkeys(("request_rate",), "rate"),
     **dict.fromkeys(("num_prompts",), "prompts"),
+    **dict.fromkeys(("runs", "n_runs", "num_runs"), "runs"),
     **dict.fromkeys(("backend",), "engine"),
 }
 #: Short flags whose meaning is the tool's own, by the command they sit in: GenAI-Perf's and AIPerf's
 #: `-m` is the served model's name (`-m, --model`), where `python -m` names a module.
-SHORT_FLAGS: dict[str, dict[str, str]] = {"genai-perf": {"m": "model"}, "aiperf": {"m": "model"}}
+#: text-generation-benchmark's `-r` is its `--runs` (benchmark/src/main.rs, clap's `short`).
+SHORT_FLAGS: dict[str, dict[str, str]] = {
+    "genai-perf": {"m": "model"},
+    "aiperf": {"m": "model"},
+    "text-generation-benchmark": {"r": "runs"},
+}
 #: Flags whose meaning is the tool's own, by the command they sit in (None: no fact of `NAMES`): GenAI-Perf's
 #: `--num-prompts` is its `--num-dataset-entries`, "the number of unique payloads to sample from", reused
 #: until the benchmark ends, never the requests sent; its `--request-count` is those (genai_perf/parser.py).
@@ -263,6 +272,7 @@ _INTS = {
     "concurrency",
     "batch",
     "prompts",
+    "runs",
 }
 
 #: The words that show a line speaks of a fact, read or not (`Sign`): a page claims an absence
@@ -285,6 +295,9 @@ _SIGN_WORDS: dict[str, str] = {
     "rate": r"(request[-_ ]rate|\breq/s\b|requests? per second|\bqps\b)",
     "concurrency": r"\bconcurren(cy|t)\b",
     "batch": r"\bbatch[-_ ]?size\b",
+    "runs": r"\bn[-_ ]?runs\b|--runs\b|\bnum[-_]runs\b",
+    # a power limit set or spoken of (nvidia-smi's `-pl`/`--power-limit`, rocm-smi's `--setpoweroverdrive`)
+    "power_limit": r"\bpower[-_ ]?(?:limits?|caps?)\b|(?<![\w-])-pl\b|--power-limit\b|--setpower(?:overdrive|limit)\b",
     "date": r"\b(date|timestamp)\b",
     "model": r"\b(model|checkpoint|weights)\b",
     # the weights' precision spoken of (a dtype word, a quantization method or format) where no value was read
@@ -361,6 +374,12 @@ _GGML_VULKAN = re.compile(r"^\s*ggml_\w+:\s*(\d+)\s*=\s*(.+?)\s*(?:\s\(|\|)")
 #: the `CPU` device names the processor.
 _GGML_REGISTER = re.compile(r"\bregistered device\s+(\S+)\s+\((.+)\)\s*$")
 _GGML_FOUND = re.compile(r"found\s+(\d+)\s+(?:CUDA|ROCm|HIP|SYCL|Vulkan|Metal)\s+devices?", re.I)
+#: A power limit set by the vendors' tools, in watts (nvidia-smi `-pl, --power-limit`; rocm-smi
+#: `--setpoweroverdrive WATTS`, `--setpowerlimit`; amd-smi `set --power-cap`): the limit the GPUs ran under.
+_SMI_LIMIT = re.compile(
+    r"\b(?:nvidia-smi|rocm-smi|amd-smi)\b.*?(?:(?<![\w-])-pl|--power-limit|--setpoweroverdrive|--setpowerlimit|--power-cap)"
+    r"(?:[ =]+([^\s;&|`'\"]+))?"
+)
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
 #: /proc/cpuinfo's CPU key, as the kernel prints it (`seq_printf(m, "model name\t: %s\n", ...)`): the
 #: processor, never the model being benchmarked (a paste may turn the tab into spaces; lscpu's is `Model name:`).
@@ -950,6 +969,10 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     if m:
         r.add("device_count", int(m.group(1)), i, "env-dump", line)
         return
+    m = _SMI_LIMIT.search(line)
+    if m:  # a value that is no number (`-pl $pl` in a loop over limits) is a sign, kept by `_sign`
+        if r.add("power_limit", _as_float(m.group(1) or ""), i, "command", line, unit="W"):
+            _sign(r, line, i)  # the line's signs of other facts stand (`nvidia-smi` speaks of the device)
     m = _LSCPU.match(line) or _CPUINFO.match(line)
     if m:
         r.add("cpu", m.group(1), i, "env-dump", line)

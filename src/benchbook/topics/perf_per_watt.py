@@ -132,7 +132,8 @@ def page(r: Result) -> Page:
     # what the input cannot show, said once: beside the input when it holds measured energy, else as
     # the results themselves (the page has nothing else to show)
     said = energy.stated_power(r.params["source"]) if not r.has_power and r.measured.empty else []
-    nothing = "" if r.has_power else show.no_power_message(len(r.limits), not r.measured.empty, said)
+    limit = energy.limit_said(r.params["source"]) if not r.has_power and not r.limits else None
+    nothing = "" if r.has_power else show.no_power_message(len(r.limits), not r.measured.empty, said, limit)
     if nothing and not r.measured.empty:
         notes.append(nothing)
         nothing = ""
