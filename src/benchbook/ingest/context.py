@@ -48,6 +48,7 @@ NAMES = (
     "ep",
     "instances",
     "layout",
+    "split",
     "model",
     "path_model",
     "served_name",
@@ -296,6 +297,10 @@ _SIGN_WORDS: dict[str, str] = {
     "concurrency": r"\bconcurren(cy|t)\b",
     "batch": r"\bbatch[-_ ]?size\b",
     "runs": r"\bn[-_ ]?runs\b|--runs\b|\bnum[-_]runs\b",
+    # how the model is split over its GPUs, spoken of: accelerate's device_map, llama.cpp's split mode, a
+    # parallelism named without a size, DeepSpeed (its inference engine shards by tensor parallel, ZeRO does not)
+    "split": r"\bdevice[-_ ]?map\b|--split[-_]mode\b|\bsplit[-_ ]mode\b|(?<![\w-])-sm\b|\b(?:tensor|pipeline|model)[-_ ]?parallel"
+    r"|\bdeepspeed\b|\bshard(?:ed|s|ing)?\b",
     # a power limit set or spoken of (nvidia-smi's `-pl`/`--power-limit`, rocm-smi's `--setpoweroverdrive`)
     "power_limit": r"\bpower[-_ ]?(?:limits?|caps?)\b|(?<![\w-])-pl\b|--power-limit\b|--setpower(?:overdrive|limit)\b",
     "date": r"\b(date|timestamp)\b",
@@ -380,6 +385,15 @@ _SMI_LIMIT = re.compile(
     r"\b(?:nvidia-smi|rocm-smi|amd-smi)\b.*?(?:(?<![\w-])-pl|--power-limit|--setpoweroverdrive|--setpowerlimit|--power-cap)"
     r"(?:[ =]+([^\s;&|`'\"]+))?"
 )
+#: How a model is split over several GPUs, as the tools set it: accelerate's `device_map="auto"` (or
+#: `balanced`, `sequential`: whole layers on each GPU, run one GPU at a time), llama.cpp's `-sm, --split-mode
+#: {none,layer,row}` (llama-bench's JSON `split_mode`): `layer` runs the GPUs in turn, `row` splits each
+#: matrix over them as tensor parallel does, `none` keeps the model on one GPU.
+_DEVICE_MAP = re.compile(r"\bdevice_map\b[\"']?\s*[=:]?\s*[\"']?(auto|balanced(?:_low_0)?|sequential)\b")
+_SPLIT_MODE = re.compile(r"(?:--split[-_]mode|(?<![\w-])-sm|\bsplit_mode[\"']?\s*:)[ =]*[\"']?(none|layer|row)\b")
+#: The split each names: "tensor" (the GPUs work together: their peaks add), "in turn" (one at a time:
+#: one GPU's peaks), "none" (one GPU).
+SPLITS = {"row": "tensor", "layer": "in turn", "none": "none"}
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
 #: /proc/cpuinfo's CPU key, as the kernel prints it (`seq_printf(m, "model name\t: %s\n", ...)`): the
 #: processor, never the model being benchmarked (a paste may turn the tab into spaces; lscpu's is `Model name:`).
@@ -969,6 +983,10 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     if m:
         r.add("device_count", int(m.group(1)), i, "env-dump", line)
         return
+    for m in (_DEVICE_MAP.search(line), _SPLIT_MODE.search(line)):
+        source = "command" if _COMMAND.search(line) else "key-value"
+        if m and r.add("split", SPLITS.get(m.group(1), "in turn"), i, source, line):
+            _sign(r, line, i)  # the line's signs of other facts stand
     m = _SMI_LIMIT.search(line)
     if m:  # a value that is no number (`-pl $pl` in a loop over limits) is a sign, kept by `_sign`
         if r.add("power_limit", _as_float(m.group(1) or ""), i, "command", line, unit="W"):

@@ -149,10 +149,12 @@ def device_sentence(
         for m, b in params.items()
         if m or b
     ]
-    if split:
-        return _say("device", known=False, sizes=sizes, split=list(split["device_split"]), untied=untied)
+    if split and "device_split" in split:
+        said = {k: v for k, v in split.items() if k != "device_split"}
+        return _say("device", known=False, sizes=sizes, split=list(split["device_split"]), untied=untied, **said)
+    said = split or {}  # a split the file states, said beside the device
     if peaks is None:
-        return _say("device", known=False, sizes=sizes, untied=untied, **_named(named))
+        return _say("device", known=False, sizes=sizes, untied=untied, **_named(named), **said)
     return _say(
         "device",
         known=True,
@@ -163,6 +165,7 @@ def device_sentence(
         sizes=sizes,
         untied=untied,
         variants=[list(v) for v in getattr(peaks, "variants", ())],
+        **said,
     )
 
 
