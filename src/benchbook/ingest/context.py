@@ -297,6 +297,9 @@ _SIGN_WORDS: dict[str, str] = {
     "concurrency": r"\bconcurren(cy|t)\b",
     "batch": r"\bbatch[-_ ]?size\b",
     "runs": r"\bn[-_ ]?runs\b|--runs\b|\bnum[-_]runs\b",
+    # how many GPUs, spoken of without a count read: GPUs in the plural (docker's `--gpus all`), a GPU count's
+    # key, multi-GPU; 单卡 / 双卡 / 多卡 (one, two, several cards)
+    "device_count": r"\bgpus\b|\bmulti[- ]?gpus?\b|\b(?:num|n)[_-]?gpus\b|\bgpu[_ ]count\b|单卡|双卡|多卡",
     # how the model is split over its GPUs, spoken of: accelerate's device_map, llama.cpp's split mode, a
     # parallelism named without a size, DeepSpeed (its inference engine shards by tensor parallel, ZeRO does not)
     "split": r"\bdevice[-_ ]?map\b|--split[-_]mode\b|\bsplit[-_ ]mode\b|(?<![\w-])-sm\b|\b(?:tensor|pipeline|model)[-_ ]?parallel"
