@@ -352,6 +352,7 @@ def weights_bytes(
     file: dict | None = None,
     stated: str | None = None,
     sizes: tuple[float | None, float | None] = (None, None),
+    said: dict | None = None,
 ) -> dict:
     """The bytes (GB) a decode step reads of the model's active weights and how they are known:
     {"weights_gb", "active_params_b", "params_b", "bytes_source", "precision", "precision_from", "file_gib",
@@ -360,12 +361,17 @@ def weights_bytes(
     table), "parameter" (a bytes_per_param other than the default) or "assumed"; weights_gb None
     where the active parameters are unknown; `stated` the weights' precision the file gives, if any;
     `sizes` the (total, active) billions of parameters the energy file states (ML.ENERGY's), which
-    rank above the model table."""
+    rank above the model table; `said` what the rest of the file says of a precision (`precision_said`):
+    a stated one is read after the model's name (`precision_from` "file", its `precision_line`), and its
+    status, line and text are kept for the page, so "the file does not give the weights' precision" is
+    said only where it is absent."""
     from benchbook.analysis import bandwidth, precision
 
     out = dict(weights_gb=None, active_params_b=None, params_b=None, bytes_source=None, precision=None)
     out["precision_from"] = None  # the precision's source: "output", "name" or "checkpoint"
     out.update(file_gib=None, experts_smaller=False)
+    said = said or {"precision_status": "absent"}
+    out.update({k: said.get(k) for k in ("precision_status", "precision_line", "precision_text")})
     if file is not None:
         size = bandwidth.model_size(bandwidth.override_table(None), file["params_b"], model, *file["names"])
         total, active = size["params_b"], size["active_params_b"]
@@ -387,7 +393,8 @@ def weights_bytes(
             return out
         total_b, active_b = size.total_b, size.active_b
     out.update(active_params_b=active_b, params_b=total_b)
-    w = precision.weights(model, names=(stated,) if stated else ())
+    elsewhere = (str(said["precision_value"]),) if said["precision_status"] == "stated" else ()
+    w = precision.weights(model, names=(stated,) if stated else (), stated=elsewhere)
     if bytes_per_param != DEFAULT_BYTES_PER_PARAM:
         out.update(weights_gb=active_b * bytes_per_param, bytes_source="parameter")
     elif w.known and not w.assumed:
@@ -410,13 +417,14 @@ def weights_floor(
     file: dict | None = None,
     stated: str | None = None,
     sizes: tuple[float | None, float | None] = (None, None),
+    said: dict | None = None,
 ) -> dict:
     """The energy of reading the model's active weights once at the device's peak bandwidth and
     rated power: {"floor_j", "weights_gb", "bandwidth_gb_s", "power_w", "device", "active_params_b",
     and `weights_bytes`' other keys} (None values where the model or the device is unknown);
     `file` the model file llama-bench printed (`model_file`)."""
     out = dict(floor_j=None, bandwidth_gb_s=None, power_w=None, device=None)
-    out.update(weights_bytes(model, bytes_per_param, file, stated, sizes))
+    out.update(weights_bytes(model, bytes_per_param, file, stated, sizes, said))
     dev = hardware.detect(device) if isinstance(device, str) else None
     if dev is not None:
         out.update(device=dev.name, bandwidth_gb_s=dev.bandwidth_gb_s, power_w=dev.power_w)
@@ -480,6 +488,17 @@ def stated_power(paths) -> list[dict]:
             if not said.facts:
                 out.append(row | {"line": said.line, "text": _quote(said.sign.text)})
     return out
+
+
+def precision_said(paths) -> dict[str, dict]:
+    """Per file (by its name in the tidy table), what it says of a precision beyond its rows (the one
+    absence rule, `context.states` through `serving.fact_said`: `precision_status` "stated" with
+    `precision_value`, "unread" or "absent", each with its `precision_line` and `precision_text`)."""
+    from pathlib import Path
+
+    from benchbook.analysis import serving
+
+    return {Path(p).name: serving.fact_said([p], "precision", "precision") for p in paths}
 
 
 def limit_said(paths) -> dict:
