@@ -365,15 +365,20 @@ STEP_NO_TIME = _empty_cells("step_no_time")
 STEP_SPLIT = _empty_cells("step_split")
 
 
-def step_missing(rl: pd.DataFrame) -> pd.DataFrame:
+def step_missing(rl: pd.DataFrame, said: dict | None = None) -> pd.DataFrame:
     """Why each empty cell of `step_table` is empty, per cell: a step whose compute is known has a
-    model size, so an empty weights-read cell there lacks the bytes per weight, not the size, unless the
-    step has no time (no latency printed); a step over GPUs split in a way not stated has no peak."""
+    model size, so an empty weights-read cell there lacks the bytes per weight, not the size (its dtype
+    of no known width, or what the input says of a precision: `said`, `serving.fact_said`, the absence
+    rule), unless the step has no time (no latency printed); a step over GPUs split in a way not stated
+    has no peak."""
     table = step_table(rl)
     reasons = pd.DataFrame({c: [STEP_MISSING.get(c, np.nan)] * len(table) for c in table.columns}, dtype=object)
     sized = rl["achieved_tflops"].notna().to_numpy()
-    for col, text in STEP_NO_BYTES.items():
-        reasons.loc[sized, col] = text
+    said = said or {"precision_status": "absent"}
+    for col, template in STEP_NO_BYTES.items():
+        dtypes = [d if isinstance(d, str) and d != UNSTATED else "" for d in rl["dtype"]]
+        texts = [wording.render(template, {**said, "dtype": d}) for d in dtypes]
+        reasons.loc[sized, col] = pd.Series(texts, dtype=object)[sized].to_numpy()
     untimed = rl["step_s"].isna().to_numpy()
     for col, text in STEP_NO_TIME.items():
         reasons.loc[untimed, col] = text

@@ -194,7 +194,10 @@ def page(res: Result) -> Page:
             else None
         ),
         step=lambda: outputs.display(
-            tables.show(show.step_table(res.roofline), missing=show.step_missing(res.roofline))
+            tables.show(
+                show.step_table(res.roofline),
+                missing=show.step_missing(res.roofline, serving.fact_said(res.p["source"], "precision", "precision")),
+            )
         ),
         limits=lambda: outputs.display(tables.show(show.limits_table(res.limits), missing=show.LIMITS_MISSING)),
         audit=lambda: outputs.display(tables.show(audit_view.audit_table(res.audit, ["defect", "line", "evidence"]))),
