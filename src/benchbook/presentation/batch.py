@@ -580,13 +580,18 @@ def _precision_source(r: pd.Series) -> str:
 
 
 def offline_sentence(
-    pts: pd.DataFrame, peaks, elsewhere: list[str] | tuple[str, ...] = (), precision_said: dict | None = None
+    pts: pd.DataFrame,
+    peaks,
+    elsewhere: list[str] | tuple[str, ...] = (),
+    precision_said: dict | None = None,
+    batch_said: dict | None = None,
 ) -> str:
     """What one point per run can say: its throughput, its compute against the device's peak when
     the model size and a named device are known, and why there is no saturation curve; `elsewhere`
     names the input's paced MLPerf scenarios (`analysis.batch.paced_scenarios`), which are no point here;
     `precision_said`, per file name, what the file says of a precision (`analysis.serving.fact_said`, the
-    absence rule) for a run whose precision is not known."""
+    absence rule) for a run whose precision is not known; `batch_said`, per file name, what it says of a
+    batch size (the same rule), for a latency run whose batch size no line ties to it."""
     runs = []
     for _, r in pts.iterrows():
         prec = r["precision"] if isinstance(r["precision"], str) and r["precision"] != UNSTATED else None
@@ -598,6 +603,7 @@ def offline_sentence(
                 latency=r["benchmark"] == "latency",  # a vllm bench latency output that does not say its --batch-size
                 latency_s=r["latency_s"],
                 batch_size=r["batch_size"],
+                batch_said=(batch_said or {}).get(r.get("source"), {"batch_status": "absent"}),
                 requests=r["requests"],
                 request_rate=r["request_rate"],
                 output_tok_s=r["output_tok_s"],

@@ -164,7 +164,13 @@ def page(res: Result) -> Page:
             res.split,
             res.untied,
         ),
-        offline_sentence=show.offline_sentence(res.offline, res.peaks, res.paced, _precision_said(res.p["source"])),
+        offline_sentence=show.offline_sentence(
+            res.offline,
+            res.peaks,
+            res.paced,
+            _precision_said(res.p["source"]),
+            {Path(f).name: serving.fact_said([f], "batch", "batch") for f in res.p["source"]},
+        ),
         floor=show.floor_sentence(res.floor, getattr(res.peaks, "device", None), size_assumed),
         # Markdown: a series' settings (--quantization, run names) stand in code spans
         gain_sentence=show.gain_sentence(mg),
