@@ -361,7 +361,7 @@ def weights_bytes(
     table), "parameter" (a bytes_per_param other than the default) or "assumed"; weights_gb None
     where the active parameters are unknown; `stated` the weights' precision the file gives, if any;
     `sizes` the (total, active) billions of parameters the energy file states (ML.ENERGY's), which
-    rank above the model table; `said` what the rest of the file says of a precision (`precision_said`):
+    rank above the model table; `said` what the rest of the file says of a precision (`facts_said`):
     a stated one is read after the model's name (`precision_from` "file", its `precision_line`), and its
     status, line and text are kept for the page, so "the file does not give the weights' precision" is
     said only where it is absent."""
@@ -490,15 +490,18 @@ def stated_power(paths) -> list[dict]:
     return out
 
 
-def precision_said(paths) -> dict[str, dict]:
-    """Per file (by its name in the tidy table), what it says of a precision beyond its rows (the one
-    absence rule, `context.states` through `serving.fact_said`: `precision_status` "stated" with
-    `precision_value`, "unread" or "absent", each with its `precision_line` and `precision_text`)."""
+def facts_said(paths) -> dict[str, dict]:
+    """Per file (by its name in the tidy table), what it says of a precision and a batch size beyond its
+    rows (the one absence rule, `context.states` through `serving.fact_said`: `precision_status` and
+    `batch_status` "stated" with a `_value`, "unread" or "absent", each with its `_line` and `_text`)."""
     from pathlib import Path
 
     from benchbook.analysis import serving
 
-    return {Path(p).name: serving.fact_said([p], "precision", "precision") for p in paths}
+    return {
+        Path(p).name: serving.fact_said([p], "precision", "precision") | serving.fact_said([p], "batch", "batch")
+        for p in paths
+    }
 
 
 def limit_said(paths) -> dict:

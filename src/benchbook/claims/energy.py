@@ -184,7 +184,7 @@ def floor(
     """Measured energy per output token against the energy of one read of the active weights
     (`given_device`: the device was named by a parameter, not by the file; `bench`: the llama-bench
     rows of the input, whose printed file size is the weights' bytes; `said`: per file name, what the
-    rest of the file says of a precision, `energy.precision_said`)."""
+    rest of the file says of a precision and a batch size, `energy.facts_said`)."""
     file = energy.model_file(bench, _str(r["source"]), _str(r["model"]))
     stated = _str(r["precision"]) if "precision" in r else None
     sizes = (r.get("params_b"), r.get("active_params_b"))  # as the energy file states them, if it does
@@ -206,6 +206,8 @@ def floor(
         **{k2: f.get(k2) for k2 in ("precision_status", "precision_line", "precision_text")},
         "floor_device": f["device"],
         "tokens_basis": _str(r["tokens_basis"]),
+        # what the rest of the file says of a batch size no row carries (`energy.facts_said`, the absence rule)
+        **{k2: v for k2, v in (elsewhere or {"batch_status": "absent"}).items() if k2.startswith("batch_")},
     }
     ev["ratio"] = j / per_token if j is not None and per_token else None
     # sequences per weights read, at least: the read's time at peak bandwidth x the mean power the run
@@ -256,7 +258,7 @@ def build(
 ) -> list[Claim]:
     """Every measured-energy claim, in page order (unworded). `device` names the device for the
     floor where the file does not (or overrides it); `bench` the input's llama-bench rows (the
-    model files' sizes); `said` what each file says of a precision (`energy.precision_said`)."""
+    model files' sizes); `said` what each file says of a precision and a batch (`energy.facts_said`)."""
     rows = energy.quoted(table)
     out = [per_run(r, k) for k, (_, r) in enumerate(rows.iterrows())]
     out += [cheapest(rows, "j_per_output_token", "measured_cheapest"), spread(rows), idle_order(rows)]

@@ -94,7 +94,7 @@ def analyse(p: dict) -> Result:
     caps = power_claims.build(table, tests, p["peak_fraction"], quote, gb, run_device(kept, p["gpu"]))
     if not power.has_power(table):
         caps = [c.not_applicable("the input has no test at two or more power limits") for c in caps]
-    said = energy.precision_said(p["source"]) if len(measured) else {}  # a precision beyond the rows
+    said = energy.facts_said(p["source"]) if len(measured) else {}  # a precision and a batch beyond the rows
     measured_verdicts = energy_claims.build(measured, p["bytes_per_param"], p["gpu"] or None, rows, said)
     if measured.empty:
         measured_verdicts = [c.not_applicable("the input holds no measured energy") for c in measured_verdicts]
