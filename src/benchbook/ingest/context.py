@@ -162,13 +162,16 @@ class Statement:
         return self.sign.line if self.sign else None
 
 
-def states(context: Context, name: str) -> Statement:
+def states(context: Context, name: str, beside: Iterable = ()) -> Statement:
     """Whether the file states `name`: the one decision behind every "not stated" on a page. A
     fact read anywhere is "stated"; else a line that mentions it is "unread" (the page names that
-    line, never an absence); else "absent", the only status that allows "not stated"."""
+    line, never an absence); else "absent", the only status that allows "not stated". `beside`: the
+    values a page has already tied to other runs (the models the named runs serve), which state
+    nothing of a run that has none, so the decision is over the file's other facts and its signs."""
     if name not in NAMES:
         raise ValueError(f"unknown fact {name!r}; the facts are {', '.join(NAMES)}")
-    facts = context.get(name)
+    beside = set(beside)
+    facts = tuple(f for f in context.get(name) if f.value not in beside)
     if facts:
         return Statement(name, "stated", facts)
     signs = [s for s in context.signs if s.name == name]
@@ -785,8 +788,9 @@ def read(lines: Sequence[str]) -> Context:
         head = _read(lines[:EDGE], 1)
         tail = _read(lines[n - EDGE :], n - EDGE + 1)
         order = {s: k for k, s in enumerate(SOURCES)}
-        facts = sorted(_worded_last(head.facts + tail.facts), key=lambda f: (order[f.source], f.line))
-        return Context(tuple(facts), head.signs + tail.signs)
+        kept, worded = _worded_last(head.facts + tail.facts)
+        facts = sorted(kept, key=lambda f: (order[f.source], f.line))
+        return Context(tuple(facts), head.signs + tail.signs + worded)
     return _read(list(lines), 1)
 
 
@@ -859,18 +863,23 @@ def _read(lines: list[str], first: int) -> Context:
     if first == 1:
         _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
-    facts = sorted(_worded_last(r.facts), key=lambda f: (order[f.source], f.line))
+    kept, worded = _worded_last(r.facts)
+    facts = sorted(kept, key=lambda f: (order[f.source], f.line))
     read_lines = {(f.name, f.line) for f in facts}
-    signs = tuple(dict.fromkeys(s for s in r.signs if (s.name, s.line) not in read_lines))
+    signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
     return Context(tuple(facts), signs)
 
 
-def _worded_last(facts: list[Fact]) -> list[Fact]:
-    """`facts` without the models a title or prose names (`WORDED`) where a command, a labelled line or a
-    caption names one: that names the run's model, and a sentence's (`Inspired by X`) is another's."""
+def _worded_last(facts: list[Fact]) -> tuple[list[Fact], tuple[Sign, ...]]:
+    """(`facts` without the models a title or prose names (`WORDED`) where a command, a labelled line or a
+    caption names one: that names the run's model, and a sentence's (`Inspired by X`) is another's; those
+    models kept as signs with their `words`, so that a run no command ties a model to still has the
+    heading that may name its model, never an absence)."""
     if any(f.name == "model" and f.source not in WORDED for f in facts):
-        return [f for f in facts if not (f.name == "model" and f.source in WORDED)]
-    return list(facts)
+        worded = [f for f in facts if f.name == "model" and f.source in WORDED]
+        kept = [f for f in facts if not (f.name == "model" and f.source in WORDED)]
+        return kept, tuple(Sign("model", f.line, f.text, words=str(f.value)) for f in worded)
+    return list(facts), ()
 
 
 #: A setting printed as unset, the tools' own word for it (vLLM's `Maximum request concurrency: None`, SGLang's
