@@ -848,7 +848,7 @@ def _read(lines: list[str], first: int) -> Context:
                     r.add("model", word, i, "command", line)
         # a model named in a sentence leaves the line's other signs standing, and so does a heading's own
         # record (`## concurrency 64` speaks of a concurrency whether or not a value is read from it)
-        if all((f.name == "model" and f.source in WORDED) or f.name == "heading" for f in r.facts[before:]):
+        if all((f.name == "model" and f.source in WORDED) or f.name in _BESIDE for f in r.facts[before:]):
             if not _NOTICE.search(line):  # a copyright notice speaks of the document's owner, not the run
                 _sign(r, line, i)
         if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
@@ -868,6 +868,11 @@ def _read(lines: list[str], first: int) -> Context:
     read_lines = {(f.name, f.line) for f in facts}
     signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
     return Context(tuple(facts), signs)
+
+
+#: Facts a line gives beside the run's others, which leave that line's other signs standing: a heading's own
+#: record, the machine's sockets, the runs, the model's split.
+_BESIDE = {"heading", "sockets", "runs", "split"}
 
 
 def _worded_last(facts: list[Fact]) -> tuple[list[Fact], tuple[Sign, ...]]:
@@ -997,12 +1002,12 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         return
     for m in (_DEVICE_MAP.search(line), _SPLIT_MODE.search(line)):
         source = "command" if _COMMAND.search(line) else "key-value"
-        if m and r.add("split", SPLITS.get(m.group(1), "in turn"), i, source, line):
-            _sign(r, line, i)  # the line's signs of other facts stand
+        if m:
+            r.add("split", SPLITS.get(m.group(1), "in turn"), i, source, line)
     m = _SMI_LIMIT.search(line)
     if m:  # a value that is no number (`-pl $pl` in a loop over limits) is a sign, kept by `_sign`
         if r.add("power_limit", _as_float(m.group(1) or ""), i, "command", line, unit="W"):
-            _sign(r, line, i)  # the line's signs of other facts stand (`nvidia-smi` speaks of the device)
+            _sign(r, line, i)  # the line's other signs stand (`nvidia-smi` speaks of an NVIDIA device it names none of)
     m = _LSCPU.match(line) or _CPUINFO.match(line)
     if m:
         r.add("cpu", m.group(1), i, "env-dump", line)
