@@ -132,16 +132,18 @@ class Device:
     threads: int | None = None
     max_sockets: int | None = None
 
-    def sockets(self, n_threads) -> int:
+    def sockets(self, n_threads, machine: int | None = None) -> int:
         """The sockets a run with `n_threads` threads spans: more threads than one socket has
-        spill onto the next, up to the sockets a board takes (the per-socket peaks add)."""
-        if not self.threads or not self.max_sockets or n_threads is None:
+        spill onto the next, up to the sockets the machine holds where its file states them
+        (`machine`), else up to the sockets a board takes (the per-socket peaks add)."""
+        most = machine or self.max_sockets
+        if not self.threads or not most or n_threads is None:
             return 1
         try:
             n = int(n_threads)
         except (TypeError, ValueError):
             return 1
-        return max(1, min(self.max_sockets, -(-n // self.threads)))
+        return max(1, min(most, -(-n // self.threads)))
 
     def peak(self, precision: str = "bf16") -> float | None:
         """Dense peak at `precision`; fp16 and bf16 stand in for each other (same tensor-core rate

@@ -130,3 +130,22 @@ def test_a_step_with_a_known_compute_lacks_its_bytes_per_weight_not_its_model_si
     unsized = show.step_missing(batch.step_roofline(sw, {}, None))
     assert unsized.loc[0, "weights read (GB/s)"] == "model size unknown"
     assert unsized.loc[0, "compute (TFLOP/s)"] == "model size unknown"
+
+
+def test_an_empty_weights_read_cell_names_what_the_file_says_of_a_precision():
+    """The absence rule (`serving.fact_said`): "precision not stated" only where no line speaks of one."""
+    sized = batch.step_roofline(_sweep(_jsonl([("a", 16, 1024, 512, 0.00896)])), {"": 8.03}, None)
+    col = "weights read (GB/s)"
+    unread = {"precision_status": "unread", "precision_line": 4, "precision_text": "quantized with AWQ"}
+    assert show.step_missing(sized, unread).loc[0, col] == (
+        "bytes per weight unknown (line 4 speaks of one without a precision this page can read)"
+    )
+    stated = {
+        "precision_status": "stated",
+        "precision_value": "auto",
+        "precision_line": 2,
+        "precision_text": "--dtype auto",
+    }
+    assert 'line 2 gives "--dtype auto", which this page does not take' in show.step_missing(sized, stated).loc[0, col]
+    absent = show.step_missing(sized, {"precision_status": "absent"}).loc[0, col]
+    assert absent == "bytes per weight unknown (precision not stated)"

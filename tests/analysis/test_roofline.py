@@ -159,7 +159,10 @@ def test_headings_naming_two_devices_leave_the_run_untaken_and_the_reason_names_
         "### Serving on 8xMI300x GPUs\n\nvllm serve m --tensor-parallel-size 8\n\n### Benchmarking\n"
     )
     found = roofline.named([text])
-    assert found.device is None and found.several == ("H200 GPUs", "MI300x GPUs")  # as the headings write them
+    assert found.device is None and found.several == (
+        "H200",
+        "MI300x GPUs",
+    )  # a part's name ends at its code (`H200`); `MI300x` is no code in capitals
     assert roofline.said(found)["device_several_where"] == "in the headings of lines 3 and 7"
     assert roofline.choose("", [text]) is None
     # the other way: headings that name one device, twice, name the run's

@@ -29,7 +29,9 @@ def test_a_mean_latency_cut_where_the_copy_ends_is_not_used_and_the_tools_concur
     lit = serving.littles_law(r)
     assert lit["in_flight"].iat[0] == pytest.approx(7.01) and lit["in_flight_measured"].iat[0]
     note = show.littles_note(lit)
-    assert note.startswith("The copy of run `Benchmarking and Profiling` ends at line 31, inside its result block")
+    # the run is named by the caption inside the fence above its block (`mindspore:`), never by the PR
+    # template's section heading (`## Benchmarking and Profiling`)
+    assert note.startswith("The copy of run `mindspore` ends at line 31, inside its result block")
     assert "prints no mean E2EL" not in note and "only percentiles" not in note
 
 

@@ -326,6 +326,27 @@ def test_runs_sentence(w0):
     assert view.runs_sentence(w0.assign(n_runs=pd.NA)) == "The input does not state N Runs."
 
 
+def test_n_runs_no_row_carries_is_taken_from_the_file_or_its_line_named(w0, tmp_path):
+    """The absence rule (`tp.runs_said`): a number of runs the rest of the file states is used with its
+    line; a line that speaks of runs without one is named; only a file with neither lacks N Runs."""
+    unset = w0.assign(n_runs=pd.NA)
+
+    def said(text):
+        path = tmp_path / "x.md"
+        path.write_text(text, encoding="utf-8")
+        return tp.runs_said([path])
+
+    stated = view.runs_sentence(unset, said("Setup\nn_runs: 4\n"))
+    assert stated.startswith("In this input (line 2: `n_runs: 4`), with N Runs = 4, p50 is element 2")
+    unread = view.runs_sentence(unset, said("text-generation-benchmark -t x --runs $RUNS\n"))
+    assert unread == "Line 1 speaks of N Runs (`text-generation-benchmark -t x --runs $RUNS`) without a number " + (
+        "this page can read."
+    )
+    assert view.runs_sentence(unset, said("A100, TP 2\n")) == "The input does not state N Runs."
+    # the rows' own N Runs win over the file's other lines, which are then not cited
+    assert "(line" not in view.runs_sentence(w0, said("n_runs: 4\n"))
+
+
 def test_model_sentence_unknown_and_encoder_decoder():
     none = view.model_sentence("x", {"total_b": None, "source": "no parameter count is known for x"}, 0, "")
     assert "not drawn" in none and "params_b" in none

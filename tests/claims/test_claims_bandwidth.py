@@ -169,7 +169,8 @@ def test_a_size_trend_leaves_out_a_share_above_the_peak():
 def _ledger(path, **kw):
     df = ingest.read(path, tool="llama-bench")
     kept, _ = bandwidth.reduce(bandwidth.generation_rows(df))
-    return wording.ledger("bandwidth_roofline", ["x"], cb.build(bandwidth.points(kept, **kw), 0.5))
+    pts = bandwidth.points(kept, sockets=bandwidth.sockets_said([path]), **kw)
+    return wording.ledger("bandwidth_roofline", ["x"], cb.build(pts, 0.5))
 
 
 def test_seed_ledger():
@@ -462,6 +463,38 @@ def test_sockets_inferred_from_the_threads_are_said_to_be_assumed():
     assert "its 48 threads are more than one socket's 24, so 2 sockets are assumed" in xeon.text
     one = wording.word("bandwidth_roofline", cb.fraction(point(mode="cpu", offload="cpu", threads=16), "bw_1"))
     assert "sockets are assumed" not in one.text  # one socket: nothing inferred
+
+
+def _with_line(tmp_path, line: str):
+    """The Xeon fixture (48 threads on a 24-thread part) with `line` written above its results."""
+    src = config.FIXTURES_DIR / "llama-bench" / "ik_llama_pr273.md"
+    path = tmp_path / "xeon.md"
+    path.write_text(line + "\n\n" + src.read_text(encoding="utf-8"), encoding="utf-8")
+    return _ledger(path).get("bw_1")
+
+
+def test_sockets_the_file_states_bound_those_the_threads_span(tmp_path):
+    # lscpu's `Socket(s):` line: the machine holds one socket, so 48 threads share it and one socket is the roof
+    one = _with_line(tmp_path, "Socket(s):             1")
+    assert one.evidence["sockets"] == 1 and one.evidence["sockets_status"] == "stated"
+    assert one.evidence["peak"] == pytest.approx(68.3)
+    assert "Line 1 states the machine's sockets (`Socket(s): 1`): one socket" in one.text
+    assert "assumed" not in one.text and "more CPU sockets" not in " ".join(one.evidence["suspects"])
+    # a write-up's `dual-socket`: two sockets, said as the file's, not assumed
+    two = _with_line(tmp_path, "Run on a dual-socket Xeon box.")
+    assert two.evidence["sockets"] == 2 and two.evidence["peak"] == pytest.approx(2 * 68.3)
+    assert "so they span 2 of its 2 sockets" in two.text and "assumed" not in two.text
+
+
+def test_a_numa_line_is_named_not_called_an_absence_of_sockets(tmp_path):
+    # numactl's node count is no socket count (one socket may hold several nodes): unread, its line named
+    c = _with_line(tmp_path, "available: 2 nodes (0-1)")
+    assert c.evidence["sockets_status"] == "unread" and c.evidence["sockets"] == 2
+    assert (
+        "Line 1 speaks of the machine's sockets or NUMA nodes (`available: 2 nodes (0-1)`) but gives no socket count"
+        in c.text
+    )
+    assert "does not say how many sockets" not in c.text
 
 
 def test_a_cpu_run_beyond_its_peak_suspects_sockets_not_gpus():

@@ -107,6 +107,26 @@ def test_confound_from_the_manifest_three_ways():
     assert unknown.status == "withheld" and "does not say" in unknown.text
 
 
+@pytest.mark.parametrize(
+    ("text", "status", "words"),
+    [
+        ("Hardware: 1x H100 80GB\n", "stated", "Line 1 states one GPU (`Hardware: 1x H100 80GB`): if every scheme"),
+        ("Ran on 8 GPUs\n", "stated", "Line 1 states 8 GPUs (`Ran on 8 GPUs`); if the schemes ran on different"),
+        ("docker run --gpus all sglang\n", "unread", "Line 1 speaks of the GPUs (`docker run --gpus all sglang`)"),
+        ("w8a8 beats bf16\n", "absent", "The input does not say whether the schemes ran on one GPU or each"),
+    ],
+)
+def test_where_no_manifest_places_the_schemes_the_gpu_count_goes_through_the_absence_rule(
+    tmp_path, text, status, words
+):
+    path = tmp_path / "report.md"
+    path.write_text(text, encoding="utf-8")
+    said = quant.count_said(path)
+    c = _worded(verdicts.confound({"hardware": None, "own_gpu_each": None} | said))
+    assert said["count_status"] == status and c.status == "withheld" and words in c.text
+    assert status == "absent" or "does not say" not in c.text
+
+
 def test_metric_changes_counts_only_regimes_with_two_schemes():
     sens = pd.DataFrame(
         {"latency": ["a", "a", "x"], "output_throughput": ["b", "a", "x"], "overall_throughput": ["a", "a", "x"]},

@@ -104,11 +104,14 @@ def _applies(dev: hardware.Device, mode: str) -> bool:
     return dev.kind == "apu" or (dev.kind == "cpu") == (mode == "cpu")
 
 
-def choose_peak(gpu: str, row, bandwidth_gb_s: float = 0.0, tflops: float = 0.0) -> roofline.Peaks:
+def choose_peak(
+    gpu: str, row, bandwidth_gb_s: float = 0.0, tflops: float = 0.0, machine_sockets: int | None = None
+) -> roofline.Peaks:
     """The device one result is compared with. The reader's `gpu` (with their own peaks, if
     given) wins where it fits the run (a CPU-only run is never compared with a GPU); else the
     device the output printed (`hardware.detect`), with the reader's peaks over it; else, with
-    only the reader's `bandwidth_gb_s`, their own device; else unknown."""
+    only the reader's `bandwidth_gb_s`, their own device; else unknown. A CPU's sockets are those
+    its threads span, up to `machine_sockets` where the file states them (`sockets_said`)."""
     mode = row.get("mode") or "gpu"
     bw, tf = (float(bandwidth_gb_s) or None), (float(tflops) or None)
     name = gpu if gpu and _applies(hardware.device(gpu), mode) else None
@@ -124,9 +127,26 @@ def choose_peak(gpu: str, row, bandwidth_gb_s: float = 0.0, tflops: float = 0.0)
         return roofline.Peaks(printed, None, {}, "unknown")
     d = choice.device
     label = d.name if d.kind != "custom" or not printed else printed
-    n = d.sockets(row.get("threads")) if mode == "cpu" and d.kind == "cpu" and not bw else 1
+    n = d.sockets(row.get("threads"), machine_sockets) if mode == "cpu" and d.kind == "cpu" and not bw else 1
     # the run's threads span n sockets: their memory channels, caches and cores add
     return roofline.of_device(d, choice.source, n, f"{label} ({n} sockets)" if n > 1 else label)
+
+
+#: The evidence fields of what a file says of its machine's CPU sockets (`sockets_said`).
+SOCKETS_SAID = ("sockets_status", "sockets_value", "sockets_line", "sockets_text")
+
+
+def sockets_said(paths) -> dict[str, dict]:
+    """Per file (by its name in the tidy table), what it says of its machine's CPU sockets, by the one
+    absence rule (`context.states`, through `serving.fact_said`): "stated" (lscpu's `Socket(s): 2`, a
+    write-up's `dual-socket`: the run's threads span at most these), "unread" (a line that speaks of
+    sockets or NUMA nodes, which give no count: the page names it) or "absent", the only status on which
+    a page may say the output does not say how many sockets the machine has."""
+    from pathlib import Path
+
+    from benchbook.analysis import serving
+
+    return {Path(p).name: serving.fact_said([p], "sockets", "sockets") for p in paths}
 
 
 def layers(*names) -> tuple[int | None, str | None]:
@@ -224,7 +244,7 @@ def generation_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
     cols = [c for c in cols if c in df.columns]
     d = df[(df["metric"] == metric) & df["statistic"].isin(["mean", "std"])]
     if d.empty:
-        return pd.DataFrame(columns=cols + ["rate", "rate_std", "repeats", "line", "mode", "model_key"])
+        return pd.DataFrame(columns=cols + ["rate", "rate_std", "repeats", "line", "source", "mode", "model_key"])
     key = d[cols].astype("string").fillna("-").agg(" | ".join, axis=1)
     rows = []
     for _, g in d.groupby(key, sort=False):
@@ -241,9 +261,11 @@ def generation_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
                 "rate_std": pooled_std(mean["value"].to_numpy(), std.to_numpy(dtype=float)),
                 "repeats": len(mean),
                 "line": int(r["line"]),
+                # the file the row's first mean came from, whose context (`sockets_said`) it carries
+                "source": str(r["source"]) if "source" in r.index else None,
             }
         )
-    out = pd.DataFrame(rows, columns=cols + ["rate", "rate_std", "repeats", "line"])
+    out = pd.DataFrame(rows, columns=cols + ["rate", "rate_std", "repeats", "line", "source"])
     out["n_depth"] = pd.to_numeric(out["n_depth"], errors="coerce").fillna(0)
     out["mode"] = [run_mode(r) for _, r in out.iterrows()]
     out["model_key"] = model_keys(out)
@@ -502,9 +524,11 @@ def points(
     moe_override: dict | None = None,
     peak_bandwidth_gb_s: float = 0.0,
     peak_tflops: float = 0.0,
+    sockets: dict | None = None,
 ) -> pd.DataFrame:
     """Each kept generation row with its device, model size, bytes per token, achieved bandwidth,
-    fraction of peak, ceiling, roofline coordinates and offload state.
+    fraction of peak, ceiling, roofline coordinates and offload state; `sockets`, per file, what it says
+    of its machine's CPU sockets (`sockets_said`), which bound those a CPU run's threads span.
 
     Added columns: device, peak_gb_s, peak_tflops, peak_source, ridge, architecture, params_b,
     active_params_b, size_source, file_gib, bytes_per_token, bytes_source, bandwidth_gb_s,
@@ -517,7 +541,9 @@ def points(
     kept = same_file(kept)
     out = []
     for _, r in kept.iterrows():
-        pk = choose_peak(gpu, r, peak_bandwidth_gb_s, peak_tflops)
+        said = (sockets or {}).get(r.get("source"), {}) if r["mode"] == "cpu" else {}
+        stated = int(said["sockets_value"]) if said.get("sockets_status") == "stated" else None
+        pk = choose_peak(gpu, r, peak_bandwidth_gb_s, peak_tflops, stated)
         size = model_size(
             override,
             r.get("params_b"),
@@ -578,6 +604,7 @@ def points(
                 "offload_why": "; ".join(why),
                 "gpu_bytes_per_token": gpu_bytes if why else None,
                 "in_turn": in_turn(r) if r["mode"] != "cpu" else None,
+                **{k: said.get(k) for k in SOCKETS_SAID},
             }
         )
     cols = list(kept.columns) + [
@@ -608,6 +635,7 @@ def points(
         "active_params_b",
         "params_b",
         "in_turn",
+        *SOCKETS_SAID,
     ]
     res = pd.DataFrame(out, columns=list(dict.fromkeys(cols)))
     num = ["peak_gb_s", "peak_tflops", "ridge", "bytes_per_token", "bandwidth_gb_s", "fraction_of_peak"]

@@ -123,6 +123,45 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     return with_named_gpu(w.sort_values(SERIES + ["batch_size"]).reset_index(drop=True))
 
 
+def split_said(paths) -> dict:
+    """What the files say of how a model is split over its GPUs, by the one absence rule
+    (`context.states`): `split_status` "stated" (one split: accelerate's `device_map="auto"` or llama.cpp's
+    `-sm layer`, "in turn"; `-sm row` or a tensor-parallel size above 1, "tensor"; `-sm none`, "none":
+    `split_value`, `split_line`, `split_text`), "unread" (a line that speaks of a split without one this
+    reader takes, or several splits none tied to the runs: the first line) or "absent", the only status on
+    which a page may say the input does not say how the model is split."""
+    from benchbook import ingest
+    from benchbook.analysis.serving import _quoted as _quote
+    from benchbook.ingest import context
+
+    unread = None
+    for path in paths:
+        ctx = ingest.context_of(path)
+        said = context.states(ctx, "split")
+        tensor = [f for f in context.states(ctx, "tp").facts if f.value > 1]
+        facts = list(said.facts) or [dataclasses.replace(f, name="split", value="tensor") for f in tensor]
+        if len({f.value for f in facts}) == 1:
+            f = facts[0]
+            return {
+                "split_status": "stated",
+                "split_value": f.value,
+                "split_line": f.line,
+                "split_text": _quote(f.text),
+            }
+        sign = facts[0] if facts else said.sign
+        if sign is not None and unread is None:
+            unread = {"split_status": "unread", "split_line": sign.line, "split_text": _quote(sign.text)}
+    return unread or {"split_status": "absent"}
+
+
+def with_split(sw: pd.DataFrame, said: dict) -> pd.DataFrame:
+    """`sw` with the rows over several GPUs whose split the output's table does not state (`SPLIT_UNSTATED`)
+    split as the rest of the file states it (`split_said`: "tensor", "in turn" or "none")."""
+    if said.get("split_status") != "stated" or "split" not in sw:
+        return sw
+    return sw.assign(split=sw["split"].replace(SPLIT_UNSTATED, said["split_value"]))
+
+
 def split_unstated(sw: pd.DataFrame) -> dict:
     """Where every row with a result spans several GPUs split in a way the output does not state
     (`SPLIT_UNSTATED`): the evidence a withheld share names, `device_split` (the series' hardware as
@@ -755,6 +794,8 @@ def step_roofline(sw: pd.DataFrame, params_b: dict, peaks) -> pd.DataFrame:
     # a step row's devices are its stated TP (vLLM bench latency, SGLang bench_one_batch): tensor parallel
     # splits the weights and the work over them, so its roofs are their summed bandwidth and compute
     devices = d["devices"].astype(float).fillna(1.0) if "devices" in d else pd.Series(1.0, index=d.index)
+    if "split" in d:  # a split the file states runs its GPUs one at a time (or keeps one): one GPU's roofs
+        devices = devices.where(~d["split"].isin(["in turn", "none"]), 1.0)
     d["peak_gb_s"] = (bw if bw else np.nan) * devices
     d["peak_tflops"] = [
         (peaks.peak_tflops(PRECISION.get(t, t)) if peaks is not None else None) or np.nan for t in d["dtype"]

@@ -352,6 +352,7 @@ def weights_bytes(
     file: dict | None = None,
     stated: str | None = None,
     sizes: tuple[float | None, float | None] = (None, None),
+    said: dict | None = None,
 ) -> dict:
     """The bytes (GB) a decode step reads of the model's active weights and how they are known:
     {"weights_gb", "active_params_b", "params_b", "bytes_source", "precision", "precision_from", "file_gib",
@@ -360,12 +361,17 @@ def weights_bytes(
     table), "parameter" (a bytes_per_param other than the default) or "assumed"; weights_gb None
     where the active parameters are unknown; `stated` the weights' precision the file gives, if any;
     `sizes` the (total, active) billions of parameters the energy file states (ML.ENERGY's), which
-    rank above the model table."""
+    rank above the model table; `said` what the rest of the file says of a precision (`facts_said`):
+    a stated one is read after the model's name (`precision_from` "file", its `precision_line`), and its
+    status, line and text are kept for the page, so "the file does not give the weights' precision" is
+    said only where it is absent."""
     from benchbook.analysis import bandwidth, precision
 
     out = dict(weights_gb=None, active_params_b=None, params_b=None, bytes_source=None, precision=None)
     out["precision_from"] = None  # the precision's source: "output", "name" or "checkpoint"
     out.update(file_gib=None, experts_smaller=False)
+    said = said or {"precision_status": "absent"}
+    out.update({k: said.get(k) for k in ("precision_status", "precision_line", "precision_text")})
     if file is not None:
         size = bandwidth.model_size(
             bandwidth.override_table(None), file["params_b"], model, *file["names"], printed_model=file["names"][1]
@@ -389,7 +395,8 @@ def weights_bytes(
             return out
         total_b, active_b = size.total_b, size.active_b
     out.update(active_params_b=active_b, params_b=total_b)
-    w = precision.weights(model, names=(stated,) if stated else ())
+    elsewhere = (str(said["precision_value"]),) if said["precision_status"] == "stated" else ()
+    w = precision.weights(model, names=(stated,) if stated else (), stated=elsewhere)
     if bytes_per_param != DEFAULT_BYTES_PER_PARAM:
         out.update(weights_gb=active_b * bytes_per_param, bytes_source="parameter")
     elif w.known and not w.assumed:
@@ -412,13 +419,14 @@ def weights_floor(
     file: dict | None = None,
     stated: str | None = None,
     sizes: tuple[float | None, float | None] = (None, None),
+    said: dict | None = None,
 ) -> dict:
     """The energy of reading the model's active weights once at the device's peak bandwidth and
     rated power: {"floor_j", "weights_gb", "bandwidth_gb_s", "power_w", "device", "active_params_b",
     and `weights_bytes`' other keys} (None values where the model or the device is unknown);
     `file` the model file llama-bench printed (`model_file`)."""
     out = dict(floor_j=None, bandwidth_gb_s=None, power_w=None, device=None)
-    out.update(weights_bytes(model, bytes_per_param, file, stated, sizes))
+    out.update(weights_bytes(model, bytes_per_param, file, stated, sizes, said))
     dev = hardware.detect(device) if isinstance(device, str) else None
     if dev is not None:
         out.update(device=dev.name, bandwidth_gb_s=dev.bandwidth_gb_s, power_w=dev.power_w)
@@ -482,6 +490,43 @@ def stated_power(paths) -> list[dict]:
             if not said.facts:
                 out.append(row | {"line": said.line, "text": _quote(said.sign.text)})
     return out
+
+
+def facts_said(paths) -> dict[str, dict]:
+    """Per file (by its name in the tidy table), what it says of a precision and a batch size beyond its
+    rows (the one absence rule, `context.states` through `serving.fact_said`: `precision_status` and
+    `batch_status` "stated" with a `_value`, "unread" or "absent", each with its `_line` and `_text`)."""
+    from pathlib import Path
+
+    from benchbook.analysis import serving
+
+    return {
+        Path(p).name: serving.fact_said([p], "precision", "precision") | serving.fact_said([p], "batch", "batch")
+        for p in paths
+    }
+
+
+def limit_said(paths) -> dict:
+    """What the files say of a power limit beside the limits this chapter reads from its tables' headings,
+    by the one absence rule (`context.states`, through `serving.fact_said`): `limit_status` "stated" (an
+    `nvidia-smi -pl 300`, a `Power limit: 300 W` line: `limit_value`, `limit_line`, `limit_text`), "unread"
+    (a line that speaks of one without a value, `nvidia-smi -pl $pl`) or "absent", the only status on
+    which a page may say the input states no power limit. `limit_unit` as the line writes it (None where
+    it writes none); `limit_file` where there are several files."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    unread = None
+    for path in paths:
+        said = context.states(ingest.context_of(path), "power_limit")
+        where = {"limit_file": config.relative(path)} if len(paths) > 1 else {}
+        if said.facts:
+            f = said.facts[0]
+            stated = {"limit_status": "stated", "limit_value": f.value, "limit_unit": f.unit, "limit_line": f.line}
+            return stated | {"limit_text": _quote(f.text), **where}
+        if said.status == "unread" and unread is None:
+            unread = {"limit_status": "unread", "limit_line": said.line, "limit_text": _quote(said.sign.text), **where}
+    return unread or {"limit_status": "absent"}
 
 
 def stated_device(paths) -> dict:

@@ -607,6 +607,32 @@ def placement(meta: dict) -> dict:
     return {"hardware": hw or None, "own_gpu_each": own}
 
 
+def count_said(path) -> dict:
+    """How many GPUs the file says the run had, by the one absence rule (`context.states` for
+    `device_count`, then `visible_devices`): `count_status` "stated" (`count_value`, the first count, and
+    `count_line`, `count_text`; `count_values` every count it states), "unread" (a line that speaks of
+    GPUs without a count: `count_line`, `count_text`) or "absent", the only status on which a page may say
+    the input does not say whether the schemes ran on one GPU or each on its own."""
+    from benchbook import ingest
+    from benchbook.analysis.serving import _quoted
+    from benchbook.ingest import context
+
+    ctx = ingest.context_of(path)
+    said = context.states(ctx, "device_count")
+    if said.status == "absent":
+        said = context.states(ctx, "visible_devices")
+    if said.facts:
+        f = said.facts[0]
+        values = sorted({int(g.value) for g in said.facts})
+        return {"count_status": "stated", "count_value": int(f.value), "count_values": values} | {
+            "count_line": f.line,
+            "count_text": _quoted(f.text),
+        }
+    if said.status == "unread":
+        return {"count_status": "unread", "count_line": said.line, "count_text": _quoted(said.sign.text)}
+    return {"count_status": "absent"}
+
+
 def stated_devices(text: str) -> dict:
     """The device the file names around its tables (`roofline.named`: a heading, a hardware line, a
     sentence; a line comparing devices names none), its line and how many the run spans (1 where not

@@ -1003,6 +1003,38 @@ def untied_models(paths, models) -> list[list]:
     return list(out.values())
 
 
+def unnamed_said(paths, r: pd.DataFrame) -> list[list]:
+    """[model, line, how] of what the input says of a model for its runs that name none beside runs that
+    name theirs, by the one absence rule (`context.states` with the named runs' models set aside): a
+    model the file names but ties to no run (`how` "named"), else the models a heading or a sentence
+    names in words, beside the runs' own ("words": `## Gemma 3 27b` above a block), else a line that speaks
+    of a model without a name this reader takes ("sign"); [] only where none is anywhere, the one case a
+    page may say the output names no model for those runs."""
+    from benchbook import ingest
+    from benchbook.ingest import context
+
+    if "model" not in r or not (r["model"].isna().any() and r["model"].notna().any()):
+        return []
+    keys = {_model_key(m) for m in r["model"].dropna()}
+    unread = None
+    for path in paths:
+        ctx = ingest.context_of(path)
+        # the named runs' models, and a placeholder (`--model <model>`), which names none, state nothing of these runs
+        beside = {f.value for f in ctx.get("model") if _model_key(f.value) in keys or context.placeholder(f.value)}
+        said = context.states(ctx, "model", beside)
+        named = [f for f in said.facts if not context.placeholder(f.value) and f.source != "json"]
+        if named:
+            return [[str(f.value), f.line, "named"] for f in named[:3]]
+        if said.status == "unread" and unread is None:
+            worded = [
+                [g.words, g.line, "words"]
+                for g in ctx.signs
+                if g.name == "model" and g.words and not any(_model_key(g.words) in k for k in keys)
+            ]
+            unread = sorted(worded, key=lambda w: w[1])[:3] or [[_quoted(said.sign.text), said.line, "sign"]]
+    return unread or []
+
+
 def named_at(model: str | None, paths) -> tuple[str, int] | None:
     """(source, line) where the input names `model` only in a heading or a line of prose (`context.WORDED`:
     an issue's title `# Add llama 3.3 70b GH200 model`), so a page that sizes the run says where the name

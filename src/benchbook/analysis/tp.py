@@ -900,6 +900,17 @@ def model_said(paths) -> dict:
     return unread or {"status": "absent"}
 
 
+def runs_said(paths) -> dict:
+    """What the files say of N Runs beyond the rows that carry it, by the one absence rule
+    (`context.states`, through `serving.fact_said`): `runs_status` "stated" (a `--runs 5` or an
+    `n_runs: 5` no table's parameters tie to its rows: `runs_value`, `runs_line`, `runs_text`), "unread" (a
+    line that speaks of runs without a number, `--runs $N`) or "absent", the only status on which a page
+    may say the input does not state N Runs."""
+    from benchbook.analysis import serving
+
+    return serving.fact_said(paths, "runs", "runs")
+
+
 def fill_tp(w: pd.DataFrame, paths, tp_unknown: int) -> tuple[pd.DataFrame, list[dict]]:
     """`w` with the TP of every row whose table section states none taken from the rest of its file
     (`ingest.context`: a launch command's `--num-shard`, a heading, a `TP: 2` line), where the file

@@ -50,7 +50,7 @@ def suspects(p: pd.Series) -> list[str]:
     elif src == "parameter":
         out.append(f"the device given as a parameter ({p['device']}) may not be the one the run used")
     vllm = p.get("rate_kind") == "lower bound"
-    if p.get("offload") == "cpu":
+    if p.get("offload") == "cpu" and p.get("sockets_status") != "stated":  # stated: the machine's own count
         n = int(p["sockets"]) if _num(p.get("sockets")) else 1
         out.append(
             f"more CPU sockets than the {n} assumed (a multi-socket machine spreads its threads and pages over "
@@ -122,6 +122,8 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "threads_per_socket": _num(p.get("cpu_threads")) / int(p["sockets"])
         if _num(p.get("cpu_threads")) and _num(p.get("sockets"))
         else None,
+        # what the file says of the machine's sockets (`bandwidth.sockets_said`, the absence rule)
+        **{k: p.get(k) if isinstance(p.get(k), str) else _num(p.get(k)) for k in bandwidth.SOCKETS_SAID},
         "line": int(p["line"]),
         "suspects": suspects(p),
         "in_turn": int(_num(p.get("in_turn"))) if _num(p.get("in_turn")) else None,

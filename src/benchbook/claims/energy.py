@@ -178,14 +178,18 @@ def idle_order(rows: pd.DataFrame) -> Claim:
     return out.withhold(c.reason) if c.status == "withheld" and c.reason and out.status == "shown" else out
 
 
-def floor(r: pd.Series, k: int, bytes_per_param: float, given_device: bool = False, bench=None) -> Claim:
+def floor(
+    r: pd.Series, k: int, bytes_per_param: float, given_device: bool = False, bench=None, said: dict | None = None
+) -> Claim:
     """Measured energy per output token against the energy of one read of the active weights
     (`given_device`: the device was named by a parameter, not by the file; `bench`: the llama-bench
-    rows of the input, whose printed file size is the weights' bytes)."""
+    rows of the input, whose printed file size is the weights' bytes; `said`: per file name, what the
+    rest of the file says of a precision and a batch size, `energy.facts_said`)."""
     file = energy.model_file(bench, _str(r["source"]), _str(r["model"]))
     stated = _str(r["precision"]) if "precision" in r else None
     sizes = (r.get("params_b"), r.get("active_params_b"))  # as the energy file states them, if it does
-    f = energy.weights_floor(_str(r["model"]), _str(r["device"]), bytes_per_param, file, stated, sizes)
+    elsewhere = (said or {}).get(_str(r["source"]))
+    f = energy.weights_floor(_str(r["model"]), _str(r["device"]), bytes_per_param, file, stated, sizes, elsewhere)
     batch = _num(r["batch_size"])
     j = _num(r["j_per_output_token"])
     per_token = f["floor_j"] / batch if f["floor_j"] is not None and batch else f["floor_j"]
@@ -199,8 +203,11 @@ def floor(r: pd.Series, k: int, bytes_per_param: float, given_device: bool = Fal
         "bytes_per_param": f["weights_gb"] / f["active_params_b"] if f["weights_gb"] and f["active_params_b"] else None,
         **{k2: f[k2] for k2 in ("floor_j", "weights_gb", "bandwidth_gb_s", "power_w", "active_params_b", "params_b")},
         **{k2: f[k2] for k2 in ("bytes_source", "precision", "precision_from", "file_gib", "experts_smaller")},
+        **{k2: f.get(k2) for k2 in ("precision_status", "precision_line", "precision_text")},
         "floor_device": f["device"],
         "tokens_basis": _str(r["tokens_basis"]),
+        # what the rest of the file says of a batch size no row carries (`energy.facts_said`, the absence rule)
+        **{k2: v for k2, v in (elsewhere or {"batch_status": "absent"}).items() if k2.startswith("batch_")},
     }
     ev["ratio"] = j / per_token if j is not None and per_token else None
     # sequences per weights read, at least: the read's time at peak bandwidth x the mean power the run
@@ -246,10 +253,12 @@ def per_request(rows: pd.DataFrame) -> Claim:
     return c
 
 
-def build(table: pd.DataFrame, bytes_per_param: float, device: str | None = None, bench=None) -> list[Claim]:
+def build(
+    table: pd.DataFrame, bytes_per_param: float, device: str | None = None, bench=None, said: dict | None = None
+) -> list[Claim]:
     """Every measured-energy claim, in page order (unworded). `device` names the device for the
     floor where the file does not (or overrides it); `bench` the input's llama-bench rows (the
-    model files' sizes)."""
+    model files' sizes); `said` what each file says of a precision and a batch (`energy.facts_said`)."""
     rows = energy.quoted(table)
     out = [per_run(r, k) for k, (_, r) in enumerate(rows.iterrows())]
     out += [cheapest(rows, "j_per_output_token", "measured_cheapest"), spread(rows), idle_order(rows)]
@@ -259,5 +268,5 @@ def build(table: pd.DataFrame, bytes_per_param: float, device: str | None = None
     basis = gpu_rows if len(gpu_rows) else tok.drop_duplicates(["source", "run"]) if len(tok) else tok
     if device:
         basis = basis.assign(device=device)
-    out += [floor(r, k, bytes_per_param, bool(device), bench) for k, (_, r) in enumerate(basis.iterrows())]
+    out += [floor(r, k, bytes_per_param, bool(device), bench, said) for k, (_, r) in enumerate(basis.iterrows())]
     return out

@@ -83,6 +83,8 @@ def confound(where: dict) -> Claim:
         "n": 0 if own is None else 1,
         "hardware": where.get("hardware"),
         "own_gpu_each": own,
+        # how many GPUs the rest of the file states (`analysis.quant.count_said`, the absence rule)
+        **{k: v for k, v in where.items() if k.startswith("count_")},
     }
     return make("confound", "anomaly", "the manifest says each scheme ran on its own GPU", ev)
 

@@ -198,9 +198,15 @@ def no_device_reason(ev: dict) -> str:
         )
     if ev.get("device_split"):
         gpus = list(ev["device_split"])
+        said = (  # the absence rule (`analysis.batch.split_said`): a line that speaks of a split is named
+            f"line {ev['split_line']} speaks of how the model is split over them (`{ev.get('split_text')}`) but ties "
+            "no one split to the runs"
+            if ev.get("split_status") == "unread"
+            else "the input does not say how the model is split over them"
+        )
         return (
             f"every run spans several GPUs ({', '.join(gpus[:-1]) + ' and ' + gpus[-1] if len(gpus) > 1 else gpus[0]}) "
-            "and the input does not say how the model is split over them: tensor parallel works them together "
+            f"and {said}: tensor parallel works them together "
             "(their summed peaks), accelerate's device_map one at a time (one GPU's), so no peak is the run's"
         )
     if ev.get("device_several"):

@@ -214,9 +214,10 @@ def _near_line(runs: pd.Series, utilisation: pd.Series) -> dict:
     )
 
 
-def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) -> Claim:
+def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None, unnamed_said=()) -> Claim:
     """The first all-at-once run kept apart (infinite rate, no cap) against the best run of its own
-    series on the curve (output throughput)."""
+    series on the curve (output throughput); `unnamed_said`, what the input says of a model for runs
+    that name none beside named ones (`analysis.serving.unnamed_said`, the absence rule)."""
     ev = dict(a=None, b=None, ratio=None, noise=RUN_NOISE)
     # an infinite rate, not an unknown one (an output that records no rate)
     # and no cap, where its format records one (GuideLLM 0.1 prints none, though one bounds every mode)
@@ -238,6 +239,7 @@ def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None) 
         # their own headings), so "its series" is not known
         if pd.isna(u.get("model")) and "model" in curve and curve["model"].notna().any():
             ev["unnamed"], same = True, same.iloc[0:0]
+            ev["unnamed_said"] = [list(t) for t in unnamed_said]
         if len(burst) and len(same) and same["output_throughput"].notna().any():
             lv = serving.per_load(same, ["output_throughput"])  # repeats: the best load's mean, its spread the noise
             best = lv.loc[lv["output_throughput"].idxmax()]

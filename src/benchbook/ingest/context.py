@@ -41,12 +41,14 @@ NAMES = (
     "visible_devices",
     "nodes",
     "cpu",
+    "sockets",
     "tp",
     "pp",
     "dp",
     "ep",
     "instances",
     "layout",
+    "split",
     "model",
     "path_model",
     "served_name",
@@ -64,6 +66,7 @@ NAMES = (
     "batch",
     "rate",
     "prompts",
+    "runs",
     "power",
     "power_limit",
     "energy",
@@ -159,13 +162,16 @@ class Statement:
         return self.sign.line if self.sign else None
 
 
-def states(context: Context, name: str) -> Statement:
+def states(context: Context, name: str, beside: Iterable = ()) -> Statement:
     """Whether the file states `name`: the one decision behind every "not stated" on a page. A
     fact read anywhere is "stated"; else a line that mentions it is "unread" (the page names that
-    line, never an absence); else "absent", the only status that allows "not stated"."""
+    line, never an absence); else "absent", the only status that allows "not stated". `beside`: the
+    values a page has already tied to other runs (the models the named runs serve), which state
+    nothing of a run that has none, so the decision is over the file's other facts and its signs."""
     if name not in NAMES:
         raise ValueError(f"unknown fact {name!r}; the facts are {', '.join(NAMES)}")
-    facts = context.get(name)
+    beside = set(beside)
+    facts = tuple(f for f in context.get(name) if f.value not in beside)
     if facts:
         return Statement(name, "stated", facts)
     signs = [s for s in context.signs if s.name == name]
@@ -186,6 +192,8 @@ KEYS: dict[str, str] = {
     ),
     **dict.fromkeys(("nodes", "num_nodes", "nnodes", "node_count", "number_of_nodes"), "nodes"),
     **dict.fromkeys(("cpu", "cpu_info", "cpu_model", "cpu_name"), "cpu"),
+    # lscpu's `Socket(s):` (normalised `socket_s`), the CPU packages the machine holds
+    **dict.fromkeys(("socket_s", "sockets", "num_sockets", "cpu_sockets", "socket_count", "n_sockets"), "sockets"),
     **dict.fromkeys(("tp", "tp_size", "tensor_parallel", "tensor_parallel_size", "num_shard", "num_shards"), "tp"),
     **dict.fromkeys(("pp", "pp_size", "pipeline_parallel", "pipeline_parallel_size"), "pp"),
     **dict.fromkeys(("dp", "dp_size", "data_parallel", "data_parallel_size"), "dp"),
@@ -210,6 +218,8 @@ KEYS: dict[str, str] = {
     **dict.fromkeys(("batch_size", "batch", "bs"), "batch"),
     **dict.fromkeys(("request_rate", "rate", "qps", "req_rate", "traffic_request_rate"), "rate"),
     **dict.fromkeys(("num_prompts", "prompts", "num_requests", "request_count"), "prompts"),
+    # the timed repetitions of each measurement (text-generation-benchmark's `N Runs` row, its `--runs`)
+    **dict.fromkeys(("n_runs", "num_runs"), "runs"),
     **dict.fromkeys(("power", "avg_power", "average_power", "power_draw", "power_consumption", "gpu_power"), "power"),
     **dict.fromkeys(("mean_power", "power_w", "avg_power_w", "idle_power", "idle_power_draw"), "power"),
     **dict.fromkeys(("power_limit", "power_cap", "power_limit_w", "pl"), "power_limit"),
@@ -235,11 +245,17 @@ FLAGS: dict[str, str] = {
     **dict.fromkeys(("batch_size",), "batch"),
     **dict.fromkeys(("request_rate",), "rate"),
     **dict.fromkeys(("num_prompts",), "prompts"),
+    **dict.fromkeys(("runs", "n_runs", "num_runs"), "runs"),
     **dict.fromkeys(("backend",), "engine"),
 }
 #: Short flags whose meaning is the tool's own, by the command they sit in: GenAI-Perf's and AIPerf's
 #: `-m` is the served model's name (`-m, --model`), where `python -m` names a module.
-SHORT_FLAGS: dict[str, dict[str, str]] = {"genai-perf": {"m": "model"}, "aiperf": {"m": "model"}}
+#: text-generation-benchmark's `-r` is its `--runs` (benchmark/src/main.rs, clap's `short`).
+SHORT_FLAGS: dict[str, dict[str, str]] = {
+    "genai-perf": {"m": "model"},
+    "aiperf": {"m": "model"},
+    "text-generation-benchmark": {"r": "runs"},
+}
 #: Flags whose meaning is the tool's own, by the command they sit in (None: no fact of `NAMES`): GenAI-Perf's
 #: `--num-prompts` is its `--num-dataset-entries`, "the number of unique payloads to sample from", reused
 #: until the benchmark ends, never the requests sent; its `--request-count` is those (genai_perf/parser.py).
@@ -248,6 +264,7 @@ TOOL_FLAGS: dict[str, dict[str, str | None]] = {
 }
 
 _INTS = {
+    "sockets",
     "device_count",
     "device_cores",
     "nodes",
@@ -259,6 +276,7 @@ _INTS = {
     "concurrency",
     "batch",
     "prompts",
+    "runs",
 }
 
 #: The words that show a line speaks of a fact, read or not (`Sign`): a page claims an absence
@@ -268,6 +286,10 @@ _SIGN_WORDS: dict[str, str] = {
     # a TPU-only setting (tpu-inference's `TPU_BACKEND_TYPE=jax`) says the run was on a TPU, not which one
     "device": r"\b(gpus?|accelerators?|nvidia|geforce|radeon|instinct|tesla|quadro|gaudi|ascend|tpu)\b|\btpu_\w+=|单卡|双卡|多卡|显卡",
     "cpu": r"\b(cpu|cpu_info|processor|lscpu|epyc|xeon|ryzen|threadripper|core\s+i[3579])\b",
+    # the CPU packages, or the NUMA nodes that a socket count may lie behind (lscpu's `NUMA node(s):`,
+    # `numactl --hardware`'s `available: 2 nodes (0-1)`, llama.cpp's `--numa distribute`): NUMA nodes are
+    # not sockets (one socket may hold several, AMD's NPS4), so they give no count
+    "sockets": r"\bsockets?\b|\bnuma\b|^\s*available:\s*\d+\s+nodes\b",
     "tp": r"(tensor[-_ ]?parallel|\btp[-_ ]?(size|degree)?\b|shard)",
     "pp": r"(pipeline[-_ ]?parallel|\bpp[-_ ]?size\b)",
     "dp": r"(data[-_ ]?parallel|\bdp[-_ ]?size\b)",
@@ -277,6 +299,16 @@ _SIGN_WORDS: dict[str, str] = {
     "rate": r"(request[-_ ]rate|\breq/s\b|requests? per second|\bqps\b)",
     "concurrency": r"\bconcurren(cy|t)\b",
     "batch": r"\bbatch[-_ ]?size\b",
+    "runs": r"\bn[-_ ]?runs\b|--runs\b|\bnum[-_]runs\b",
+    # how many GPUs, spoken of without a count read: GPUs in the plural (docker's `--gpus all`), a GPU count's
+    # key, multi-GPU; 单卡 / 双卡 / 多卡 (one, two, several cards)
+    "device_count": r"\bgpus\b|\bmulti[- ]?gpus?\b|\b(?:num|n)[_-]?gpus\b|\bgpu[_ ]count\b|单卡|双卡|多卡",
+    # how the model is split over its GPUs, spoken of: accelerate's device_map, llama.cpp's split mode, a
+    # parallelism named without a size, DeepSpeed (its inference engine shards by tensor parallel, ZeRO does not)
+    "split": r"\bdevice[-_ ]?map\b|--split[-_]mode\b|\bsplit[-_ ]mode\b|(?<![\w-])-sm\b|\b(?:tensor|pipeline|model)[-_ ]?parallel"
+    r"|\bdeepspeed\b|\bshard(?:ed|s|ing)?\b",
+    # a power limit set or spoken of (nvidia-smi's `-pl`/`--power-limit`, rocm-smi's `--setpoweroverdrive`)
+    "power_limit": r"\bpower[-_ ]?(?:limits?|caps?)\b|(?<![\w-])-pl\b|--power-limit\b|--setpower(?:overdrive|limit)\b",
     "date": r"\b(date|timestamp)\b",
     "model": r"\b(model|checkpoint|weights)\b",
     # the weights' precision spoken of (a dtype word, a quantization method or format) where no value was read
@@ -353,6 +385,21 @@ _GGML_VULKAN = re.compile(r"^\s*ggml_\w+:\s*(\d+)\s*=\s*(.+?)\s*(?:\s\(|\|)")
 #: the `CPU` device names the processor.
 _GGML_REGISTER = re.compile(r"\bregistered device\s+(\S+)\s+\((.+)\)\s*$")
 _GGML_FOUND = re.compile(r"found\s+(\d+)\s+(?:CUDA|ROCm|HIP|SYCL|Vulkan|Metal)\s+devices?", re.I)
+#: A power limit set by the vendors' tools, in watts (nvidia-smi `-pl, --power-limit`; rocm-smi
+#: `--setpoweroverdrive WATTS`, `--setpowerlimit`; amd-smi `set --power-cap`): the limit the GPUs ran under.
+_SMI_LIMIT = re.compile(
+    r"\b(?:nvidia-smi|rocm-smi|amd-smi)\b.*?(?:(?<![\w-])-pl|--power-limit|--setpoweroverdrive|--setpowerlimit|--power-cap)"
+    r"(?:[ =]+([^\s;&|`'\"]+))?"
+)
+#: How a model is split over several GPUs, as the tools set it: accelerate's `device_map="auto"` (or
+#: `balanced`, `sequential`: whole layers on each GPU, run one GPU at a time), llama.cpp's `-sm, --split-mode
+#: {none,layer,row}` (llama-bench's JSON `split_mode`): `layer` runs the GPUs in turn, `row` splits each
+#: matrix over them as tensor parallel does, `none` keeps the model on one GPU.
+_DEVICE_MAP = re.compile(r"\bdevice_map\b[\"']?\s*[=:]?\s*[\"']?(auto|balanced(?:_low_0)?|sequential)\b")
+_SPLIT_MODE = re.compile(r"(?:--split[-_]mode|(?<![\w-])-sm|\bsplit_mode[\"']?\s*:)[ =]*[\"']?(none|layer|row)\b")
+#: The split each names: "tensor" (the GPUs work together: their peaks add), "in turn" (one at a time:
+#: one GPU's peaks), "none" (one GPU).
+SPLITS = {"row": "tensor", "layer": "in turn", "none": "none"}
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
 #: /proc/cpuinfo's CPU key, as the kernel prints it (`seq_printf(m, "model name\t: %s\n", ...)`): the
 #: processor, never the model being benchmarked (a paste may turn the tab into spaces; lscpu's is `Model name:`).
@@ -413,6 +460,11 @@ _PAR_WORDS = re.compile(
     r"(?:of\s+)?(\d{1,3})\b",
     re.I,
 )
+#: A machine's CPU sockets as words: `dual-socket`, `2-socket`, `2 sockets`, `two CPU sockets`.
+_SOCKET_WORDS = re.compile(
+    r"\b(\d{1,2}|one|single|two|dual|four|quad|eight)[- ]?(?:cpu[- ]?|processor[- ]?)?sockets?\b(?![-_]\w)", re.I
+)
+_SOCKET_NUMBERS = {"one": 1, "single": 1, "two": 2, "dual": 2, "four": 4, "quad": 4, "eight": 8}
 _PAR_NAME = {"tensor": "tp", "pipeline": "pp", "data": "dp", "expert": "ep"}
 #: A disaggregated serving layout as vLLM's, SGLang's and Dynamo's write-ups name it: `1P1D`, `3P1D`
 #: (x prefill instances, y decode instances; each its own TP x PP x DP devices).
@@ -761,8 +813,9 @@ def read(lines: Sequence[str]) -> Context:
         head = _read(lines[:EDGE], 1)
         tail = _read(lines[n - EDGE :], n - EDGE + 1)
         order = {s: k for k, s in enumerate(SOURCES)}
-        facts = sorted(_worded_last(head.facts + tail.facts), key=lambda f: (order[f.source], f.line))
-        return Context(tuple(facts), head.signs + tail.signs)
+        kept, worded = _worded_last(head.facts + tail.facts)
+        facts = sorted(kept, key=lambda f: (order[f.source], f.line))
+        return Context(tuple(facts), head.signs + tail.signs + worded)
     return _read(list(lines), 1)
 
 
@@ -822,7 +875,7 @@ def _read(lines: list[str], first: int) -> Context:
                     r.add("model", word, i, "command", line)
         # a model named in a sentence leaves the line's other signs standing, and so does a heading's own
         # record (`## concurrency 64` speaks of a concurrency whether or not a value is read from it)
-        if all((f.name == "model" and f.source in WORDED) or f.name == "heading" for f in r.facts[before:]):
+        if all((f.name == "model" and f.source in WORDED) or f.name in _BESIDE for f in r.facts[before:]):
             if not _NOTICE.search(line):  # a copyright notice speaks of the document's owner, not the run
                 _sign(r, line, i)
         if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
@@ -837,18 +890,28 @@ def _read(lines: list[str], first: int) -> Context:
     if first == 1:
         _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
-    facts = sorted(_worded_last(r.facts), key=lambda f: (order[f.source], f.line))
+    kept, worded = _worded_last(r.facts)
+    facts = sorted(kept, key=lambda f: (order[f.source], f.line))
     read_lines = {(f.name, f.line) for f in facts}
-    signs = tuple(dict.fromkeys(s for s in r.signs if (s.name, s.line) not in read_lines))
+    signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
     return Context(tuple(facts), signs)
 
 
-def _worded_last(facts: list[Fact]) -> list[Fact]:
-    """`facts` without the models a title or prose names (`WORDED`) where a command, a labelled line or a
-    caption names one: that names the run's model, and a sentence's (`Inspired by X`) is another's."""
+#: Facts a line gives beside the run's others, which leave that line's other signs standing: a heading's own
+#: record, the machine's sockets, the runs, the model's split.
+_BESIDE = {"heading", "sockets", "runs", "split"}
+
+
+def _worded_last(facts: list[Fact]) -> tuple[list[Fact], tuple[Sign, ...]]:
+    """(`facts` without the models a title or prose names (`WORDED`) where a command, a labelled line or a
+    caption names one: that names the run's model, and a sentence's (`Inspired by X`) is another's; those
+    models kept as signs with their `words`, so that a run no command ties a model to still has the
+    heading that may name its model, never an absence)."""
     if any(f.name == "model" and f.source not in WORDED for f in facts):
-        return [f for f in facts if not (f.name == "model" and f.source in WORDED)]
-    return list(facts)
+        worded = [f for f in facts if f.name == "model" and f.source in WORDED]
+        kept = [f for f in facts if not (f.name == "model" and f.source in WORDED)]
+        return kept, tuple(Sign("model", f.line, f.text, words=str(f.value)) for f in worded)
+    return list(facts), ()
 
 
 #: A setting printed as unset, the tools' own word for it (vLLM's `Maximum request concurrency: None`, SGLang's
@@ -976,6 +1039,14 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     if m:
         r.add("device_count", int(m.group(1)), i, "env-dump", line)
         return
+    for m in (_DEVICE_MAP.search(line), _SPLIT_MODE.search(line)):
+        source = "command" if _COMMAND.search(line) else "key-value"
+        if m:
+            r.add("split", SPLITS.get(m.group(1), "in turn"), i, source, line)
+    m = _SMI_LIMIT.search(line)
+    if m:  # a value that is no number (`-pl $pl` in a loop over limits) is a sign, kept by `_sign`
+        if r.add("power_limit", _as_float(m.group(1) or ""), i, "command", line, unit="W"):
+            _sign(r, line, i)  # the line's other signs stand (`nvidia-smi` speaks of an NVIDIA device it names none of)
     m = _LSCPU.match(line) or _CPUINFO.match(line)
     if m:
         r.add("cpu", m.group(1), i, "env-dump", line)
@@ -1058,6 +1129,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.add("model", m.group(1), i, source, line)
     for m in _PAR_WORDS.finditer(text):
         r.add(_PAR_NAME[m.group(1).lower()], int(m.group(2)), i, source, line)
+    for m in _SOCKET_WORDS.finditer(text):
+        r.add("sockets", _SOCKET_NUMBERS.get(m.group(1).lower(), m.group(1)), i, source, line)
     for m in _XPYD.finditer(text):  # `1P1D`: a run spans its prefill and its decode instances
         if int(m.group(1)) and int(m.group(2)):
             r.add("instances", int(m.group(1)) + int(m.group(2)), i, source, line)

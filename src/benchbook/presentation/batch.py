@@ -149,10 +149,12 @@ def device_sentence(
         for m, b in params.items()
         if m or b
     ]
-    if split:
-        return _say("device", known=False, sizes=sizes, split=list(split["device_split"]), untied=untied)
+    if split and "device_split" in split:
+        said = {k: v for k, v in split.items() if k != "device_split"}
+        return _say("device", known=False, sizes=sizes, split=list(split["device_split"]), untied=untied, **said)
+    said = split or {}  # a split the file states, said beside the device
     if peaks is None:
-        return _say("device", known=False, sizes=sizes, untied=untied, **_named(named))
+        return _say("device", known=False, sizes=sizes, untied=untied, **_named(named), **said)
     return _say(
         "device",
         known=True,
@@ -163,6 +165,7 @@ def device_sentence(
         sizes=sizes,
         untied=untied,
         variants=[list(v) for v in getattr(peaks, "variants", ())],
+        **said,
     )
 
 
@@ -362,15 +365,20 @@ STEP_NO_TIME = _empty_cells("step_no_time")
 STEP_SPLIT = _empty_cells("step_split")
 
 
-def step_missing(rl: pd.DataFrame) -> pd.DataFrame:
+def step_missing(rl: pd.DataFrame, said: dict | None = None) -> pd.DataFrame:
     """Why each empty cell of `step_table` is empty, per cell: a step whose compute is known has a
-    model size, so an empty weights-read cell there lacks the bytes per weight, not the size, unless the
-    step has no time (no latency printed); a step over GPUs split in a way not stated has no peak."""
+    model size, so an empty weights-read cell there lacks the bytes per weight, not the size (its dtype
+    of no known width, or what the input says of a precision: `said`, `serving.fact_said`, the absence
+    rule), unless the step has no time (no latency printed); a step over GPUs split in a way not stated
+    has no peak."""
     table = step_table(rl)
     reasons = pd.DataFrame({c: [STEP_MISSING.get(c, np.nan)] * len(table) for c in table.columns}, dtype=object)
     sized = rl["achieved_tflops"].notna().to_numpy()
-    for col, text in STEP_NO_BYTES.items():
-        reasons.loc[sized, col] = text
+    said = said or {"precision_status": "absent"}
+    for col, template in STEP_NO_BYTES.items():
+        dtypes = [d if isinstance(d, str) and d != UNSTATED else "" for d in rl["dtype"]]
+        texts = [wording.render(template, {**said, "dtype": d}) for d in dtypes]
+        reasons.loc[sized, col] = pd.Series(texts, dtype=object)[sized].to_numpy()
     untimed = rl["step_s"].isna().to_numpy()
     for col, text in STEP_NO_TIME.items():
         reasons.loc[untimed, col] = text
@@ -574,13 +582,18 @@ def _precision_source(r: pd.Series) -> str:
 
 
 def offline_sentence(
-    pts: pd.DataFrame, peaks, elsewhere: list[str] | tuple[str, ...] = (), precision_said: dict | None = None
+    pts: pd.DataFrame,
+    peaks,
+    elsewhere: list[str] | tuple[str, ...] = (),
+    precision_said: dict | None = None,
+    batch_said: dict | None = None,
 ) -> str:
     """What one point per run can say: its throughput, its compute against the device's peak when
     the model size and a named device are known, and why there is no saturation curve; `elsewhere`
     names the input's paced MLPerf scenarios (`analysis.batch.paced_scenarios`), which are no point here;
     `precision_said`, per file name, what the file says of a precision (`analysis.serving.fact_said`, the
-    absence rule) for a run whose precision is not known."""
+    absence rule) for a run whose precision is not known; `batch_said`, per file name, what it says of a
+    batch size (the same rule), for a latency run whose batch size no line ties to it."""
     runs = []
     for _, r in pts.iterrows():
         prec = r["precision"] if isinstance(r["precision"], str) and r["precision"] != UNSTATED else None
@@ -592,6 +605,7 @@ def offline_sentence(
                 latency=r["benchmark"] == "latency",  # a vllm bench latency output that does not say its --batch-size
                 latency_s=r["latency_s"],
                 batch_size=r["batch_size"],
+                batch_said=(batch_said or {}).get(r.get("source"), {"batch_status": "absent"}),
                 requests=r["requests"],
                 request_rate=r["request_rate"],
                 output_tok_s=r["output_tok_s"],

@@ -134,11 +134,14 @@ def input_line(
     )
 
 
-def no_power_message(n_limits: int, measured: bool = False, said=()) -> str:
+def no_power_message(n_limits: int, measured: bool = False, said=(), limit: dict | None = None) -> str:
     """What the chapter says at the top when it cannot compare power limits; `said`, the power and
     energy readings the files state elsewhere (`analysis.energy.stated_power`), so that "no measured
-    energy" is said only where no sign of one is in the file."""
-    return _say("no_power", n_limits=n_limits, measured=measured, said=list(said))
+    energy" is said only where no sign of one is in the file; `limit`, what they say of a power limit
+    outside the tables' headings (`analysis.energy.limit_said`), so that "states no power limit" is said
+    only where no sign of one is."""
+    limit = limit or {"limit_status": "absent"}
+    return _say("no_power", n_limits=n_limits, measured=measured, said=list(said), **limit)
 
 
 def sweep_note(swept: dict) -> str:

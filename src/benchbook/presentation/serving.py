@@ -258,10 +258,13 @@ def _what(variable: str) -> str:
     return "concurrency cap" if variable == "max_concurrency" else "request rate"
 
 
-def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, tokenizers=(), untied=()) -> str:
+def inputs_sentence(
+    files: str, r: pd.DataFrame, variable: str, n_apart: int, tokenizers=(), untied=(), unnamed_said=()
+) -> str:
     """What the page reads: the files, runs, models (and the `tokenizers` the input names beside a
     served model of another name: `analysis.serving.tokenizers`; the `untied` models it names but ties
-    to no run: `analysis.serving.untied_models`), the sweep, the runs kept apart and
+    to no run: `analysis.serving.untied_models`; what it says of a model for runs with none beside named
+    ones: `analysis.serving.unnamed_said`, the absence rule), the sweep, the runs kept apart and
     why, and the series the curve's runs form (failed requests are the `failed` claim's, never said
     twice)."""
     unknown = int((~r[f"{variable}_recorded"] & r[variable].isna()).sum()) if f"{variable}_recorded" in r else 0
@@ -276,6 +279,7 @@ def inputs_sentence(files: str, r: pd.DataFrame, variable: str, n_apart: int, to
         unnamed=int(r["model"].isna().sum()) if "model" in r else 0,
         tokenizers=[list(t) for t in tokenizers],
         untied=[list(t) for t in untied],
+        unnamed_said=[list(t) for t in unnamed_said],
         swept=bool(len(per_series) and per_series.max() > 1),
         levels=int(curve[variable].nunique()) if len(curve) else 0,
         bursts=bursts(r),

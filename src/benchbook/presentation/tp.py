@@ -161,10 +161,14 @@ def one_tp_sentence(tps: list[int]) -> str:
     return _say("one_tp", tps=list(tps))
 
 
-def runs_sentence(w_all: pd.DataFrame) -> str:
-    """How TGI picks its percentile elements for the N Runs of this input."""
+def runs_sentence(w_all: pd.DataFrame, said: dict | None = None) -> str:
+    """How TGI picks its percentile elements for the N Runs of this input: its rows', else the one the
+    rest of the file states (`said`, `analysis.tp.runs_said`), whose line the sentence names."""
     runs = sorted({int(n) for n in w_all["n_runs"].dropna().unique()}) if "n_runs" in w_all else []
-    return _say("runs", runs=runs)
+    said = said or {"runs_status": "absent"}
+    if runs or said["runs_status"] != "stated":
+        return _say("runs", runs=runs, **said)
+    return _say("runs", runs=[int(said["runs_value"])], from_line=True, **said)
 
 
 #: Each figure's caption when it is drawn, and what it says when it is not.

@@ -49,7 +49,7 @@ def analyse(p: dict) -> Result:
     rows = bandwidth.generation_rows(df)
     kept, every = bandwidth.reduce(rows)
     gpu, bw, tf = p["gpu"], p["peak_bandwidth_gb_s"], p["peak_tflops"]
-    pts = bandwidth.points(kept, gpu, p["moe_active_params"], bw, tf)
+    pts = bandwidth.points(kept, gpu, p["moe_active_params"], bw, tf, bandwidth.sockets_said(llama))
     vdf = ingest.read_all(vllm, tool="vllm-bench-offline")[0] if vllm else pd.DataFrame()
     named, names = roofline.named_in_files(vllm), precision.stated_names(vllm)  # what the rest of each file says
     lat = bandwidth.latency_runs(vdf, names)

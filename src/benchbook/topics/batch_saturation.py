@@ -56,7 +56,8 @@ def analyse(p: dict) -> Result:
     df, messages = ingest.read_all(p["source"])
     df = df[df["tool"].isin(TOOLS)]
     inputs = [config.relative(x) for x in p["source"]]
-    sw = one_batch.with_sweep(batch.sweep(df), df)  # SGLang bench_one_batch: decode steps as points
+    split_said = batch.split_said(p["source"])  # how the rest of the file says the model is split over its GPUs
+    sw = batch.with_split(one_batch.with_sweep(batch.sweep(df), df), split_said)  # bench_one_batch: steps as points
     knees = batch.knee(sw, p["knee_fraction"])
     key = batch.reference(sw)
     texts = [f.read_text(encoding="utf-8", errors="replace") for f in p["source"]]
@@ -65,6 +66,9 @@ def analyse(p: dict) -> Result:
     split = batch.split_unstated(sw)
     if split:  # several GPUs each, split in a way not stated: no device's roofs are the runs'
         pk, said = None, split
+        split |= split_said
+    elif split_said["split_status"] == "stated" and sw.get("devices", pd.Series(dtype=float)).gt(1).any():
+        split = split_said  # runs over several GPUs split as the file states: said beside the device
     printed = {}
     for text in texts:
         printed.update(batch.printed_params(text))
@@ -162,7 +166,13 @@ def page(res: Result) -> Page:
             res.split,
             res.untied,
         ),
-        offline_sentence=show.offline_sentence(res.offline, res.peaks, res.paced, _precision_said(res.p["source"])),
+        offline_sentence=show.offline_sentence(
+            res.offline,
+            res.peaks,
+            res.paced,
+            _precision_said(res.p["source"]),
+            {Path(f).name: serving.fact_said([f], "batch", "batch") for f in res.p["source"]},
+        ),
         floor=show.floor_sentence(res.floor, getattr(res.peaks, "device", None), size_assumed),
         # Markdown: a series' settings (--quantization, run names) stand in code spans
         gain_sentence=show.gain_sentence(mg),
@@ -192,7 +202,10 @@ def page(res: Result) -> Page:
             else None
         ),
         step=lambda: outputs.display(
-            tables.show(show.step_table(res.roofline), missing=show.step_missing(res.roofline))
+            tables.show(
+                show.step_table(res.roofline),
+                missing=show.step_missing(res.roofline, serving.fact_said(res.p["source"], "precision", "precision")),
+            )
         ),
         limits=lambda: outputs.display(tables.show(show.limits_table(res.limits), missing=show.LIMITS_MISSING)),
         audit=lambda: outputs.display(tables.show(audit_view.audit_table(res.audit, ["defect", "line", "evidence"]))),

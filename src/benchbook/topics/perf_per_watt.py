@@ -94,7 +94,8 @@ def analyse(p: dict) -> Result:
     caps = power_claims.build(table, tests, p["peak_fraction"], quote, gb, run_device(kept, p["gpu"]))
     if not power.has_power(table):
         caps = [c.not_applicable("the input has no test at two or more power limits") for c in caps]
-    measured_verdicts = energy_claims.build(measured, p["bytes_per_param"], p["gpu"] or None, rows)
+    said = energy.facts_said(p["source"]) if len(measured) else {}  # a precision and a batch beyond the rows
+    measured_verdicts = energy_claims.build(measured, p["bytes_per_param"], p["gpu"] or None, rows, said)
     if measured.empty:
         measured_verdicts = [c.not_applicable("the input holds no measured energy") for c in measured_verdicts]
     inputs = [config.relative(f) for f in p["source"]]
@@ -132,7 +133,8 @@ def page(r: Result) -> Page:
     # what the input cannot show, said once: beside the input when it holds measured energy, else as
     # the results themselves (the page has nothing else to show)
     said = energy.stated_power(r.params["source"]) if not r.has_power and r.measured.empty else []
-    nothing = "" if r.has_power else show.no_power_message(len(r.limits), not r.measured.empty, said)
+    limit = energy.limit_said(r.params["source"]) if not r.has_power and not r.limits else None
+    nothing = "" if r.has_power else show.no_power_message(len(r.limits), not r.measured.empty, said, limit)
     if nothing and not r.measured.empty:
         notes.append(nothing)
         nothing = ""

@@ -67,7 +67,7 @@ def analyse(p: dict) -> Result:
     alpha = p["alpha"]
     base = quant.choose_baseline(rt["scheme"], p["baseline"])
     meta = quant.manifest(path)
-    where = quant.placement(meta) | quant.stated_devices("\n".join(ingest._load_lines(path)))
+    where = quant.placement(meta) | quant.stated_devices("\n".join(ingest._load_lines(path))) | quant.count_said(path)
     peaks = quant.peaks(p["gpu"], quant.device_texts(where), p["peak_tflops"], p["peak_bandwidth_gb_s"])
     params_b, model, model_source = quant.model_size(p["model_id"], [meta.get("model")])
     # flagged values with the timestamp signature stay out of every statistic and figure

@@ -48,6 +48,7 @@ class Result:
     served: tuple | None = (
         None  # (checkpoint, line) beside a served name such as `ensemble` (`serving.served_checkpoint`)
     )
+    unnamed: list = None  # [model, line, how] the input says of runs with no model beside named ones (`unnamed_said`)
 
 
 def analyse(p: dict) -> Result:
@@ -75,6 +76,7 @@ def analyse(p: dict) -> Result:
         said, pk = {"by_heading": serving.devices_said(r, own)}, None
     models = sorted(r["model"].dropna().unique())
     untied = serving.untied_models(p["source"], models)
+    unnamed = serving.unnamed_said(p["source"], r)  # runs with no model beside named ones: what the file says
     model = models[0] if len(models) == 1 else None
     per_run_weights = serving.run_precisions(r)  # runs whose own titles name different weights
     if (
@@ -129,7 +131,7 @@ def analyse(p: dict) -> Result:
         serving_claims.compute(best, *at(best)),
         _bound_best(best, low, at(best)[0], p["bound_threshold"], w.assumed, at(best)[1]),
         serving_claims.underfilled(lit, serving.cap_said(p["source"]) if r["max_concurrency"].isna().all() else None),
-        serving_claims.uncapped(apart, curve, int(r["order"].min()) if len(r) else None),
+        serving_claims.uncapped(apart, curve, int(r["order"].min()) if len(r) else None, unnamed),
         serving_claims.tpot_itl(r),
         serving_claims.goodput(gb, p["slo_ttft_ms"], p["slo_tpot_ms"]),
         serving_claims.failed(r),
@@ -150,6 +152,7 @@ def analyse(p: dict) -> Result:
         model=model,
         tokenizers=serving.tokenizers(p["source"], models or [m for m, _, how in untied if how == "named"]),
         untied=untied,
+        unnamed=unnamed,
         size=(total_b, active_b, size_source, stated[2] if stated and size_source == "input" else None),
         named_at=serving.named_at(model, p["source"]),
         titled=titled[3:] if titled else None,
@@ -183,7 +186,9 @@ def page(res: Result) -> Page:
     pg = Page(res.ledger)
     saturation = show.plot_saturation(res.curve, res.apart, var, knee.evidence["x"] if knee.shown else None)
     pg.markdown.update(
-        inputs=show.inputs_sentence(", ".join(res.inputs), r, var, len(res.apart), res.tokenizers, res.untied),
+        inputs=show.inputs_sentence(
+            ", ".join(res.inputs), r, var, len(res.apart), res.tokenizers, res.untied, res.unnamed or []
+        ),
         rate_note=show.assumed_rate_note(r, serving.rate_said(p["source"])),
         figures=show.figures_sentence(res.lit, res.goodput, p["slo_ttft_ms"], p["slo_tpot_ms"]),
         curve_note=show.curve_note(res.curve, var),

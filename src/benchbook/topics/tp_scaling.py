@@ -238,7 +238,7 @@ def page(r: Result) -> Page:
         "scope_text": view.scope_sentence(r.w_all, w),
         "prefill_example": view.prefill_example_sentence(tp.prefill_example(w)),
         "fit_text": view.fit_sentence(tp.scaling_fits(w), tp.best_tp(w)),
-        "runs_text": view.runs_sentence(r.w_all),
+        "runs_text": view.runs_sentence(r.w_all, tp.runs_said(r.p["source"])),
         "coverage_text": view.coverage_sentence(tp.missing_batches(w), w),
     }
     figures = _figures(r)
