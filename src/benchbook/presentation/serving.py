@@ -426,6 +426,7 @@ def device_sentence(
     titled: tuple | None = None,
     served: tuple | None = None,
     per_run: dict | None = None,
+    drawn: bool = True,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
@@ -438,7 +439,8 @@ def device_sentence(
     of the heading whose model sizes a weights folder, `analysis.serving.titled_size`; `served`: (checkpoint,
     line) beside a served name sizing nothing, `analysis.serving.served_checkpoint`; `precision_said`:
     where no precision is known, what the file says of one, `analysis.serving.fact_said`; `per_run`: {run:
-    (precision, tag) or None} where the runs' own names give different ones, `analysis.serving.run_precisions`)."""
+    (precision, tag) or None} where the runs' own names give different ones, `analysis.serving.run_precisions`;
+    `drawn`: whether the roofline figure is drawn, `roofline_points`: a sentence speaks of it only then)."""
     dev = {"spans": spans, "fewest": fewest or spans, "instances": instances, **(said or {})}
     if peaks is not None:
         dev = dict(
@@ -451,6 +453,7 @@ def device_sentence(
     return _say(
         "device",
         **dev,
+        drawn=drawn,
         model=model,
         models=[str(m) for m in models or []],
         named_at=list(named_at) if named_at else None,
@@ -783,11 +786,19 @@ def plot_pareto(r: pd.DataFrame, variable: str):
     return fig
 
 
+def roofline_points(rl: pd.DataFrame) -> pd.DataFrame:
+    """The runs the roofline figure places (an intensity and an achieved rate above zero): with none,
+    there is no figure, and the device sentence says nothing of one."""
+    if "intensity" not in rl:
+        return rl.iloc[0:0]
+    d = rl.dropna(subset=["intensity", "achieved_tflops"])
+    return d[(d["intensity"] > 0) & (d["achieved_tflops"] > 0)]
+
+
 def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     """Each run as a step at its measured concurrency on the device's roofline; with no device
     (`peaks` None) the points alone, under no roof: none is assumed."""
-    d = rl.dropna(subset=["intensity", "achieved_tflops"]) if "intensity" in rl else rl.iloc[0:0]
-    d = d[(d["intensity"] > 0) & (d["achieved_tflops"] > 0)]
+    d = roofline_points(rl)
     if d.empty:
         return message_figure(wording.words("serving_saturation")["figure"]["no_roofline"])
     fig, ax = plt.subplots(figsize=(9, 4.5))

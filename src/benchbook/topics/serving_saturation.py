@@ -225,6 +225,7 @@ def page(res: Result) -> Page:
             titled=res.titled,
             served=res.served,
             per_run=serving.run_precisions(r) if res.weights.source == "per run" else None,
+            drawn=not show.roofline_points(res.roofline).empty,
         ),
         threshold=f"{p['knee_threshold']:g}",
         threshold_pct=f"{100 * p['bound_threshold']:.0f}",
