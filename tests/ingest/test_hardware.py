@@ -164,7 +164,7 @@ def test_device_by_name_or_alias_ignoring_case_and_punctuation():
 def test_known_is_the_device_a_name_or_alias_is_and_none_for_any_other_text():
     assert hardware.known("a100 sxm4 80gb") == hardware.device("a100 sxm4 80gb")
     assert hardware.known("RTX PRO 6000").name == "RTX-PRO-6000-Blackwell-WS"
-    for text in ["MI300", "the run used 8 GPUs", "", "NVIDIA GeForce RTX 4090"]:  # a typo, prose, a printed name
+    for text in ["MI300XX", "the run used 8 GPUs", "", "NVIDIA GeForce RTX 4090"]:  # a typo, prose, a printed name
         assert hardware.known(text) is None
 
 
