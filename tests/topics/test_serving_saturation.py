@@ -218,8 +218,9 @@ def test_failures_are_the_prompts_sent_less_those_completed_only_where_the_file_
         and "cannot tell" not in words
     )
     assert "failed beside" not in words
-    # the other way: the benchmark's own option (`num-prompts 1000`) states the prompts sent: 1 of them failed
-    flag = said(real.replace("in 1000 requests (request-rate 10)", "(num-prompts 1000, request-rate 10)"))
+    # the other way: the benchmark's command (`--num-prompts 1000`) states the prompts sent: 1 of them failed
+    command = "\n```\npython benchmark_serving.py --dataset-name random --num-prompts 1000 --request-rate 10\n```\n"
+    flag = said(real.replace("(request-rate 10):\n", "(request-rate 10):\n" + command))
     assert "1 request failed beside the 999 that completed" in flag
     # and a file that speaks of no requests sent cannot tell whether any failed
     assert "cannot tell whether any failed" in said(real.replace("in 1000 requests ", ""))

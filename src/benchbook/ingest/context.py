@@ -1674,16 +1674,14 @@ def _same(a, b) -> bool:
 #: Sparks` behind an RPC backend, over which a layer split spreads the model).
 COLUMNS = {"cpu": "cpu", "gpu": "device", "model": "model", "max_concurrency": "concurrency", "batch_size": "batch"}
 COLUMNS |= {"request_rate": "rate"}  # one rate stated above results that print none (ROCm/vllm#375's prose) is theirs
-#: the prompts sent, where the run's block prints none (`num_prompts: 100` above it): sent - completed failed
-COLUMNS |= {"num_prompts": "prompts"}
 COLUMNS |= {"tensor_parallel": "tp", "device": "device", "gpus_listed": "device_count"}
 #: Columns a parser reads from its own structured output when the tool records them: a JSON field the
 #: parser left aside (GuideLLM's per-strategy worker `max_concurrency`) is not the run's setting, so
 #: these take only what the text around the output states (a command, a labelled line, a heading).
-AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel", "request_rate", "num_prompts"}
+AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel", "request_rate"}
 #: Columns a file states only above its results: a request rate under a block is the next run's (SGLang's
 #: `benchmark_args=Namespace(... request_rate=10.0 ...)` opens the run after it), never one run's tied by place.
-ABOVE_ONLY = {"request_rate", "num_prompts"}
+ABOVE_ONLY = {"request_rate"}
 
 
 #: Sources of a model named in a title or a sentence (`_read_model_named`): read only where no command,
