@@ -1124,3 +1124,17 @@ def test_a_rate_a_sentence_states_above_results_that_print_none_is_theirs():
     assert pd.isna(filled("results\n" + text, 1))
     # and a rate word without the flag's hyphenated name states nothing
     assert not context.read(["the request rate was 10 times higher\n"]).get("rate")
+
+
+def test_a_count_of_requests_in_a_sentence_is_a_sign_of_the_prompts_sent():
+    # real: ROCm/vllm#375, a sentence that states a rate also speaks of the requests sent, in words
+    text = "benchmark_serving with a random dataset in 1000 requests (request-rate 10):"
+    ctx = context.read([text])
+    assert not ctx.get("prompts")
+    assert [(g.line, g.words) for g in ctx.signs if g.name == "prompts"] == [(1, "1000 requests")]
+    assert context.states(ctx, "prompts").status == "unread"
+    # the other way: a rate in requests per second speaks of no requests sent
+    assert context.states(context.read(["we sent 10 requests per second"]), "prompts").status == "absent"
+    # and the benchmark's option, even in a sentence, states them
+    flag = context.read(["benchmark_serving with a random dataset (num-prompts 1000, request-rate 10):"])
+    assert context.states(flag, "prompts").status == "stated"

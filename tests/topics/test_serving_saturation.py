@@ -197,3 +197,30 @@ def test_the_one_model_a_file_names_only_in_a_path_is_the_runs_and_is_sized_from
         + one.read_text(encoding="utf-8").split("```\n", 1)[1]
     )
     assert run(str(two)).size[:3] == (None, None, "unknown")
+
+
+def test_failures_are_the_prompts_sent_less_those_completed_only_where_the_file_states_the_number_sent(tmp_path):
+    # real: ROCm/vllm#375 prints 999 successful requests and says `in 1000 requests` in a sentence above
+    from benchbook import config
+
+    fixture = "rocm_vllm_issue375_dsr1_8x_mi300x_random_rate10_999_of_1000_cut.md"
+    real = (config.FIXTURES_DIR / "vllm-bench-serve" / fixture).read_text(encoding="utf-8")
+
+    def said(text: str) -> str:
+        path = tmp_path / "run.md"
+        path.write_text(text, encoding="utf-8")
+        return run(str(path)).ledger.get("failed").text
+
+    # words that are no form the benchmark defines: the page names the line, and counts no failure
+    words = said(real)
+    assert (
+        "line 4 speaks of `1000 requests`, a count this page does not read as the prompts sent" in words
+        and "cannot tell" not in words
+    )
+    assert "failed beside" not in words
+    # the other way: the benchmark's command (`--num-prompts 1000`) states the prompts sent: 1 of them failed
+    command = "\n```\npython benchmark_serving.py --dataset-name random --num-prompts 1000 --request-rate 10\n```\n"
+    flag = said(real.replace("(request-rate 10):\n", "(request-rate 10):\n" + command))
+    assert "1 request failed beside the 999 that completed" in flag
+    # and a file that speaks of no requests sent cannot tell whether any failed
+    assert "cannot tell whether any failed" in said(real.replace("in 1000 requests ", ""))

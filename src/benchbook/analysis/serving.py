@@ -923,7 +923,8 @@ def cores_said(paths) -> dict:
 
 def fact_said(paths, name: str, prefix: str) -> dict:
     """The first statement of the fact `name` over the files (`context.states`), as evidence fields named
-    `<prefix>_status`, `_value`, `_line`, `_text` (and `_file` where there are several files): a value read
+    `<prefix>_status`, `_value`, `_line`, `_text` (`_words`: the sign's own words, where it keeps them; and
+    `_file` where there are several files): a value read
     (not a placeholder, not from a JSON document) is "stated", a line that speaks of it "unread", else "absent".
     A JSON document's lines are the tool's own record, which its parser read (`context.AROUND_ONLY`), so a
     sign on one (AIPerf's `"request_rate_mode": "concurrency_burst"`) is none here."""
@@ -950,6 +951,7 @@ def fact_said(paths, name: str, prefix: str) -> dict:
                 f"{prefix}_status": "unread",
                 f"{prefix}_line": said.line,
                 f"{prefix}_text": _quoted(said.sign.text),
+                **({f"{prefix}_words": said.sign.words} if said.sign.words else {}),
                 **where,
             }
     return {f"{prefix}_status": "absent"}

@@ -541,9 +541,11 @@ def compute(row: pd.Series | None, peaks, said: dict | None = None) -> Claim:
     return c
 
 
-def failed(r: pd.DataFrame) -> Claim:
+def failed(r: pd.DataFrame, sent_said: dict | None = None) -> Claim:
     """Requests that failed, from the runs whose output counts them (vLLM's `Failed requests`, the
-    JSON's `failed`): a run whose output has no such count is not one where none failed."""
+    JSON's `failed`): a run whose output has no such count is not one where none failed. `sent_said`
+    (`analysis.serving.fact_said` of the prompts sent): where no run's failures are known, a line that
+    speaks of the requests sent in words the reader does not take (`in 1000 requests`) is named."""
     known = r[r["failed"].notna()] if "failed" in r else r.iloc[0:0]
     bad = known[known["failed"] > 0]
     ev = dict(count=len(bad), n=len(known), runs=len(r), threshold=0)
@@ -594,6 +596,8 @@ def failed(r: pd.DataFrame) -> Claim:
             errored_tokens=_f(r[errored].sum().sum()) if errored else None,
             cut_line=_f(lines.iloc[0]) if len(r) == 1 and len(lines) else None,
         )
+    if len(r) and not len(known) and (sent_said or {}).get("sent_status") == "unread":
+        ev.update({k: v for k, v in sent_said.items() if k != "sent_status"}, sent_unread=True)
     rule = "requests the output counts as failed (GuideLLM: errored and incomplete, told apart), in the runs whose output counts them"
     return make("failed", "anomaly", rule, ev)
 

@@ -102,7 +102,8 @@ class Sign:
     line: int
     text: str
     #: the fact as the line writes it where it ties to no one value: a model in words (`Llama 70B`), or one
-    #: of the devices a line names beside another (so a line naming two gives two signs)
+    #: of the devices a line names beside another (so a line naming two gives two signs); the requests sent in
+    #: words (`1000 requests`)
     words: str | None = None
 
 
@@ -299,6 +300,9 @@ _SIGN_WORDS: dict[str, str] = {
     "rate": r"(request[-_ ]rate|\breq/s\b|requests? per second|\bqps\b)",
     "concurrency": r"\bconcurren(cy|t)\b",
     "batch": r"\bbatch[-_ ]?size\b",
+    # the requests sent spoken of: a count of requests in words (`in 1000 requests`), not a rate; no option's
+    # name (genai-perf's `--num-prompts` is its dataset's size, not the requests it sends)
+    "prompts": r"\b\d[\d,]*\s+requests\b(?!\s*(?:per\b|/|a\s+second))",
     "runs": r"\bn[-_ ]?runs\b|--runs\b|\bnum[-_]runs\b",
     # how many GPUs, spoken of without a count read: GPUs in the plural (docker's `--gpus all`), a GPU count's
     # key, multi-GPU; 单卡 / 双卡 / 多卡 (one, two, several cards)
@@ -878,6 +882,8 @@ def _read(lines: list[str], first: int) -> Context:
         if all((f.name == "model" and f.source in WORDED) or f.name in _BESIDE for f in r.facts[before:]):
             if not _NOTICE.search(line):  # a copyright notice speaks of the document's owner, not the run
                 _sign(r, line, i)
+        elif not any(f.name == "prompts" for f in r.facts[before:]):  # `in 1000 requests (request-rate 10)`
+            _sign(r, line, i, _ALONGSIDE)  # a sentence that states a rate still speaks of the requests it sent
         if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
             r.facts[before:] = [f for f in r.facts[before:] if f.name not in _LOAD]
             r.signs[n_signs:] = [g for g in r.signs[n_signs:] if g.name not in _LOAD]
@@ -900,6 +906,8 @@ def _read(lines: list[str], first: int) -> Context:
 #: Facts a line gives beside the run's others, which leave that line's other signs standing: a heading's own
 #: record, the machine's sockets, the runs, the model's split.
 _BESIDE = {"heading", "sockets", "runs", "split"}
+#: Signs kept on a line whatever other facts it gave: a sentence states one setting and speaks of another.
+_ALONGSIDE = ("prompts",)
 
 
 def _worded_last(facts: list[Fact]) -> tuple[list[Fact], tuple[Sign, ...]]:
@@ -947,11 +955,13 @@ _MEASURED_RATE = re.compile(r"\b(?:throughput|goodput)\b", re.I)
 _MODEL_RULES = re.compile(r"\bmodels?\s+(?:requirements?|rules?|constraints?)\b", re.I)
 
 
-def _sign(r: _Reader, line: str, i: int) -> None:
+def _sign(r: _Reader, line: str, i: int, names=tuple(_SIGNS)) -> None:
     """Lines that gave no fact but mention one: kept as signs (at most one per fact and line); a setting
     the line prints as unset (`_UNSET`, `_UNSET_CAP`), a measured concurrency (`_MEASURED_CONCURRENCY`) and a
-    measured rate (`_MEASURED_RATE`) are none, and so is a benchmark's rules for a model (`_MODEL_RULES`)."""
-    for name, pat in _SIGNS.items():
+    measured rate (`_MEASURED_RATE`) are none, and so is a benchmark's rules for a model (`_MODEL_RULES`).
+    `names`: the facts looked for (by default, all)."""
+    for name in names:
+        pat = _SIGNS[name]
         if not pat.search(line) or (name in _SETTINGS and _UNSET.search(line)):
             continue
         if name == "model" and not pat.search(_MODEL_RULES.sub(" ", line)):
@@ -960,7 +970,8 @@ def _sign(r: _Reader, line: str, i: int) -> None:
             continue
         if name == "rate" and _MEASURED_RATE.search(line):
             continue
-        r.signs.append(Sign(name, i, line.strip()[:200]))
+        words = pat.search(line).group(0) if name in _ALONGSIDE else None  # the count as written
+        r.signs.append(Sign(name, i, line.strip()[:200], words))
 
 
 def _tool(m: re.Match) -> str:

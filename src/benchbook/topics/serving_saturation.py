@@ -134,7 +134,7 @@ def analyse(p: dict) -> Result:
         serving_claims.uncapped(apart, curve, int(r["order"].min()) if len(r) else None, unnamed),
         serving_claims.tpot_itl(r),
         serving_claims.goodput(gb, p["slo_ttft_ms"], p["slo_tpot_ms"]),
-        serving_claims.failed(r),
+        serving_claims.failed(r, serving.fact_said(p["source"], "prompts", "sent")),
         serving_claims.own_slos(serving.own_slo_bounds(r), serving.own_limits_possible(r)),
     ):
         led.add(c)
