@@ -174,6 +174,13 @@ def _norm(s: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", s.lower())
 
 
+def row_model_size(override: pd.DataFrame, r: pd.Series) -> dict:
+    """`model_size` of one llama-bench row: its printed count, then its file, model string and section as names;
+    the model string is the one llama.cpp printed (a dense string rules out an MoE row of the table)."""
+    names = (r.get("model_file"), r.get("model"), r.get("section"))
+    return model_size(override, r.get("params_b"), *names, printed_model=r.get("model"))
+
+
 def model_size(override: pd.DataFrame, printed_params_b, *names, printed_model: str | None = None) -> dict:
     """Total and active parameters (billions), the architecture and the source of the sizes: the
     reader's override first, then `hardware.model_size` on each name (a sourced table row beats
@@ -544,14 +551,7 @@ def points(
         said = (sockets or {}).get(r.get("source"), {}) if r["mode"] == "cpu" else {}
         stated = int(said["sockets_value"]) if said.get("sockets_status") == "stated" else None
         pk = choose_peak(gpu, r, peak_bandwidth_gb_s, peak_tflops, stated)
-        size = model_size(
-            override,
-            r.get("params_b"),
-            r.get("model_file"),
-            r.get("model"),
-            r.get("section"),
-            printed_model=r.get("model"),
-        )
+        size = row_model_size(override, r)
         gib = r.get("model_size_gib")
         file_bytes = float(gib) * GIB if gib is not None and pd.notna(gib) else None
         total, active = size["params_b"], size["active_params_b"]

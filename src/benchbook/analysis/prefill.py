@@ -157,14 +157,7 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
     out = []
     for i, r in rows.iterrows():
         pk = bandwidth.choose_peak(gpu, r, bw, tf)
-        size = bandwidth.model_size(
-            override,
-            r.get("params_b"),
-            r.get("model_file"),
-            r.get("model"),
-            r.get("section"),
-            printed_model=r.get("model"),
-        )
+        size = bandwidth.row_model_size(override, r)
         active = size["active_params_b"]
         tflops = 2 * active * 1e9 * r["rate"] / 1e12 if active and r["rate"] > 0 else None
         peak = pk.dense_tflops

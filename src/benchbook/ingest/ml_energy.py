@@ -247,19 +247,13 @@ def _parse_v2(body: str, source: str) -> Parsed:
         value = float(v) * 1000 if unit == "ms" else float(v)
         note = "mean over requests; printed in s" if unit == "ms" else None
         stat = "value" if metric == "request_throughput" else "mean"
-        records.append(
-            dict(
-                base,
-                scope=scope,
-                line=lines.get(key, 1),
-                metric=metric,
-                statistic=stat,
-                value=value,
-                unit=unit,
-                note=note,
-            )
-        )
+        records.append(_record(base, lines.get(key, 1), metric, stat, value, unit, scope, note))
     return energy.finish(TOOL, source, records, rejects, [], cells, "leaderboard v2 JSON")
+
+
+def _record(base: dict, line: int, metric: str, stat: str, value: float, unit: str, scope, note) -> dict:
+    """One leaderboard-v2 number as an energy row: the run's settings (`base`) and this value's own."""
+    return dict(base, scope=scope, line=line, metric=metric, statistic=stat, value=value, unit=unit, note=note)
 
 
 def _parse_v2_config(obj: dict, body: str, source: str) -> Parsed:
@@ -291,18 +285,7 @@ def _parse_v2_config(obj: dict, body: str, source: str) -> Parsed:
             continue
         metric, unit, scope, stat = _V2_CONFIG[key]
         note = f"all {gpus:g} GPUs together" if scope and gpus else None
-        records.append(
-            dict(
-                base,
-                scope=scope,
-                line=lines.get(key, 1),
-                metric=metric,
-                statistic=stat,
-                value=float(v),
-                unit=unit,
-                note=note,
-            )
-        )
+        records.append(_record(base, lines.get(key, 1), metric, stat, float(v), unit, scope, note))
     return energy.finish(TOOL, source, records, rejects, [], cells, "leaderboard v2 per-configuration JSON")
 
 
