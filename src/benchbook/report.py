@@ -79,6 +79,21 @@ def recognised() -> list[str]:
     return [f"{tool}: {', '.join(chs)}" for tool, chs in chapters_by_tool().items()]
 
 
+def nothing_kept(rejected: list[dict]) -> str:
+    """Why a file its tool read gives no page: where every number was set aside, each distinct reason
+    with the first line it holds for (up to four), so a refusal names its lines and never says that
+    nothing could be read where the parser read and set aside."""
+    if not rejected:
+        return "no number could be read from it"
+    first: dict[str, dict] = {}
+    for r in rejected:
+        first.setdefault(str(r["reason"]), r)
+    shown = [f"line {r['line']} ({r['text']}): {why}" for why, r in list(first.items())[:4]]
+    more = len(first) - len(shown)
+    tail = f"; and {more} more reason{'s' if more > 1 else ''}" if more else ""
+    return f"every number it holds was set aside, none kept ({len(rejected)} numbers): " + "; ".join(shown) + tail
+
+
 def read_inputs(paths: list[Path]) -> list[Input]:
     """Detect the tools of each file; a file that cannot be read keeps its one-sentence problem."""
     from benchbook import ingest
@@ -115,7 +130,7 @@ def read_inputs(paths: list[Path]) -> list[Input]:
         item.tools = list(dict.fromkeys(df["tool"].astype(str))) if "tool" in df else []
         item.detected = list(df.attrs.get("detected", []))
         if not item.tools:
-            item.problem = "no number could be read from it"
+            item.problem = nothing_kept(df.attrs.get("rejected") or [])
         elif not p.is_dir():
             item.facts = run_facts.stated(ingest.context_of(p))
     return out

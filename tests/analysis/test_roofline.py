@@ -73,6 +73,16 @@ def test_a_line_that_is_a_device_alias_and_nothing_else_names_it():
     assert roofline.detect(["We compared our numbers with published A100 80GB and H100 figures at length.\n"]) is None
 
 
+def test_two_label_lines_naming_two_devices_name_no_one_device_of_the_whole_input():
+    # a write-up's `RTX 4090` over one pasted block and `7900 XTX` over the next: each block ran on its own
+    text = "Results.\n\nRTX 4090\n```\nFlash2 fwd: 150.90 TFLOPs/s\n```\n\n7900 XTX\n```\nFlash2 fwd: 42.98 TFLOPs/s\n```\n"
+    found = roofline.named([text])
+    assert found.device is None and found.several == ("RTX-4090", "Radeon-RX-7900-XTX") and found.alone == (3, 8)
+    assert roofline.said(found)["device_several_apart"] is True
+    # the same device over both blocks is that device
+    assert roofline.detect([text.replace("7900 XTX", "RTX 4090")]) == ("RTX-4090", 1)
+
+
 def test_a_prose_line_about_a_gpu_names_the_device_it_ran_on():
     assert roofline.detect(["intro\nThe full stack is executed on a single L40s GPU.\n"]) == ("L40S-48GB", 1)
 

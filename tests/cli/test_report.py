@@ -345,3 +345,15 @@ def test_a_report_written_over_another_leaves_none_of_its_pages(tmp_path):
         "serving_saturation.html",
         "serving_saturation.ipynb",
     ], left
+
+
+def test_a_file_whose_every_number_was_set_aside_is_refused_with_its_lines_and_reasons():
+    rejected = [
+        {"line": 14, "text": "ram 0.000787 kWh", "reason": "a running total"},
+        {"line": 15, "text": "gpu 0.0 W", "reason": "a running total"},
+        {"line": 19, "text": "gpu 0.000000 kWh", "reason": "the GPU gave no reading"},
+    ]
+    said = report.nothing_kept(rejected)
+    assert said.startswith("every number it holds was set aside, none kept (3 numbers)")
+    assert "line 14 (ram 0.000787 kWh): a running total; line 19 (gpu 0.000000 kWh): the GPU gave no reading" in said
+    assert report.nothing_kept([]) == "no number could be read from it"

@@ -100,3 +100,28 @@ def test_no_other_tools_fixture_is_taken_for_a_codecarbon_console():
     ]
     assert [f.name for f in others if codecarbon.sniff(f.read_text(encoding="utf-8", errors="replace"))] == []
     assert ingest.detect(LM_EVAL.read_text(encoding="utf-8")) == ["codecarbon"]
+
+
+def test_a_gpu_at_0_w_in_every_one_of_several_blocks_gave_no_reading_not_a_short_run():
+    zero = _block("10:00:00", "0.001", "0.000000", "0.0", "0.002", "0.003") + _block(
+        "10:00:15", "0.002", "0.000000", "0.0", "0.004", "0.006"
+    )
+    p = _parse(zero)
+    assert _gpu(p, "energy") == [] and _gpu(p, "power_reading") == []
+    last_gpu = p.rejected[p.rejected["line"] == 6]["reason"].tolist()
+    assert last_gpu == [codecarbon.NO_READING.format(n=2)] * 2
+    # a GPU that read 0 W in the only block took no sample in a run shorter than the interval
+    one = _parse(_block("10:00:00", "0.001", "0.000000", "0.0", "0.002", "0.003"))
+    assert set(one.rejected[one.rejected["line"] == 2]["reason"]) == {codecarbon.NO_SAMPLE}
+
+
+def test_a_log_of_setup_lines_alone_is_refused_with_its_first_line():
+    (line, why) = codecarbon.refuses(
+        "What it tells me:\n```\n[codecarbon INFO @ 23:13:23] [setup] RAM Tracking...\n"
+        "[codecarbon INFO @ 23:13:24] >>> Tracker's metadata:\n[codecarbon INFO @ 23:13:24]   CPU count: 4\n```\n"
+    )
+    assert line == 3 and "no `Energy consumed` line" in why
+    assert codecarbon.refuses("[codecarbon INFO @ 1:00:00] 0.1 kWh of electricity used since the beginning.\n") is None
+    refused = FIX / "codecarbon_issue286_cpu_only_rapl_i7_7600u_setup_metadata_console_excerpt.md"
+    with pytest.raises(ParseError, match="no `Energy consumed` line"):
+        ingest.read(refused)

@@ -208,6 +208,13 @@ def test_json_metadata_keys_are_read_on_their_lines():
     assert _one(c, "precision").value == "fp4"
 
 
+def test_ml_energys_weight_precision_is_the_weights_precision():
+    c = _fixture("ml-energy/meta-llama__Llama-4-Scout-17B-16E-Instruct__image-chat.json")
+    assert (_one(c, "precision").value, _one(c, "precision").line) == ("bfloat16", 1652)
+    # a precision key of another meaning is not it
+    assert _read('{"kv_cache_precision": "fp8"}\n').values("precision") == []
+
+
 def test_a_schema_version_is_not_the_engine_version():
     c = _read('{"version": 1, "vllm_version": "0.8.5"}\n')
     assert c.values("version") == ["0.8.5"]

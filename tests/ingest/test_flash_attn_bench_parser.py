@@ -142,3 +142,24 @@ def test_a_method_line_without_its_pass_is_not_read_under_a_banner_that_names_no
     assert ingest.detect(bare) == []
     with pytest.raises(ParseError):
         _parse(bare)
+
+
+TWO_RUNS = (
+    "RTX 4090\n```\n### causal=False, headdim=64, batch_size=32, seqlen=512 ###\nFlash2 fwd: 150.90 TFLOPs/s,\n"
+    "### causal=False, headdim=64, batch_size=16, seqlen=1024 ###\nFlash2 fwd: 154.49 TFLOPs/s,\n```\n\n"
+    "7900 XTX\n\n```\n### causal=False, headdim=64, batch_size=32, seqlen=512 ###\nFlash2 fwd: 42.98 TFLOPs/s\n```\n"
+)
+
+
+def test_a_banner_met_again_begins_another_run_named_by_the_label_above_it():
+    t = _parse(TWO_RUNS).table
+    assert _value(t, "Flash2 (RTX 4090)", "fwd", "tflops") == [150.90, 154.49]
+    assert _value(t, "Flash2 (7900 XTX)", "fwd", "tflops") == [42.98]
+    # two runs pasted with no label above them are numbered
+    bare = re.sub(r"(?m)^(RTX 4090|7900 XTX)\n", "", TWO_RUNS)
+    assert sorted(_parse(bare).table["backend"].unique()) == ["Flash2 (run 1)", "Flash2 (run 2)"]
+
+
+def test_a_file_of_one_run_keeps_the_methods_own_names_under_a_label():
+    one = TWO_RUNS.split("\n\n7900 XTX")[0]
+    assert set(_parse(one).table["backend"]) == {"Flash2"}

@@ -137,3 +137,15 @@ def test_a_json_list_without_the_benchmarks_keys_is_not_ml_energy():
     assert "ml-energy" in ingest.detect(
         '[\n{"model": "x", "throughput": 3.0, "response_length": 3, "latency": 1.0, "energy": 2.0}\n]\n'
     )
+
+
+def test_two_configurations_sharing_every_setting_are_repeats_of_one_never_a_conflict():
+    t = _parsed(FIX / "openai__gpt-oss-20b__gpqa.json").table
+    assert t["run"].nunique() == 26  # both H100 x 1 at max_num_seqs 96 kept, none set aside as conflicting
+    runs = ["1x H100, max_num_seqs 96", "1x H100, max_num_seqs 96, repeat 2"]
+    per = t[(t["run"].isin(runs)) & (t["metric"] == "energy_per_output_token")].set_index("run")["value"]
+    assert per[runs[0]] == pytest.approx(0.0876, abs=1e-4) and per[runs[1]] == pytest.approx(0.0922, abs=1e-4)
+    assert set(t.loc[t["run"].isin(runs), "configuration"]) == {runs[0]}
+    # a configuration met once is its own: no configuration column value
+    assert t.loc[t["run"] == "1x H100, max_num_seqs 128", "configuration"].isna().all()
+    assert _parsed(QWEN8).table["configuration"].isna().all()

@@ -156,6 +156,7 @@ class Named:
     counted: bool = False  # the count is stated, not taken as 1
     several: tuple[str, ...] = ()  # the devices one line names side by side (`4×H800 and 4×H200`): no one is the run's
     headed: tuple[int, ...] = ()  # the lines of the headings that name `several`, one each, where they do
+    alone: tuple[int, ...] = ()  # the lines that name `several`, each a device's name and nothing else, where they do
 
 
 #: A line that counts the devices a machine has, not those a run used (`GPUs Available | 2 x L40S`):
@@ -341,6 +342,15 @@ def _in_prose(ctx: context.Context, text: str) -> Named | None:
     """A device named where no label says so: a line that speaks of a GPU (`run on a single L40s
     GPU`), a line that is a device's name and nothing else, or a short text that names one."""
     lines = text.splitlines()
+    alone = [(k, line, d) for k, line in enumerate(lines, start=1) if (d := _alias(line)) is not None]
+    names = list(dict.fromkeys(d.name for _, _, d in alone))
+    if len(names) > 1:  # `RTX 4090` over one pasted block, `7900 XTX` over the next: no one device is every run's
+        k, line, _ = alone[0]
+        return Named(
+            fact=context.Fact("device", names[0], k, "prose", line),
+            several=tuple(names),
+            alone=tuple(dict.fromkeys(k for k, _, _ in alone)),
+        )
     signs = [s for s in ctx.signs if s.name == "device"]
     per_line = {n: sum(s.line == n for s in signs) for n in {s.line for s in signs}}
     for sign in signs:
@@ -357,10 +367,9 @@ def _in_prose(ctx: context.Context, text: str) -> Named | None:
         if d is not None:
             fact = context.Fact("device", d.name, sign.line, "prose", whole)
             return Named(d.name, _count(ctx, fact), fact, counted=_counted(ctx, fact))
-    for k, line in enumerate(lines, start=1):
-        d = _alias(line)
-        if d is not None:
-            return Named(d.name, 1, context.Fact("device", d.name, k, "prose", line))
+    if alone:
+        k, line, d = alone[0]
+        return Named(d.name, 1, context.Fact("device", d.name, k, "prose", line))
     if "\n" not in text and len(text) <= 100:  # a short device label, e.g. a table's GPU column
         d = _device(text.replace("_", " "))
         if d is not None:
@@ -405,11 +414,14 @@ def said(found: Named) -> dict:
         where = f"side by side (line {found.fact.line})"
         if found.headed:  # one device a heading, each in its own section
             where = "in the headings of lines " + " and ".join(str(n) for n in found.headed)
-        return {
+        elif found.alone:  # each a label line of its own, as a write-up puts one over each pasted block
+            where = "each alone on its line (lines " + " and ".join(str(n) for n in found.alone) + ")"
+        out = {
             "device_several": " and ".join(found.several),
             "device_several_line": found.fact.line,
             "device_several_where": where,
         }
+        return {**out, "device_several_apart": True} if found.alone else out
     if found.device is None and found.unlisted is not None and hardware.family(str(found.unlisted.value)):
         # a family several rows of the table are (`H100`: PCIe, SXM5, NVL), their peaks apart: named, none chosen
         return {

@@ -211,8 +211,13 @@ def no_device_reason(ev: dict) -> str:
         )
     if ev.get("device_several"):
         return (
-            f"the input names {ev['device_several']} {ev.get('device_several_where')} and does not "
-            "say which of them ran this run, so none is assumed (pass -p gpu NAME, or the peaks)"
+            f"the input names {ev['device_several']} {ev.get('device_several_where')}"
+            + (
+                ", each over its own part of the input: no one of them ran all of it"
+                if ev.get("device_several_apart")
+                else " and does not say which of them ran this run"
+            )
+            + ", so none is assumed (pass -p gpu NAME, or the peaks)"
         )
     if ev.get("device_family"):
         rows = list(ev.get("device_family_rows") or [])

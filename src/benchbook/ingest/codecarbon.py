@@ -45,7 +45,14 @@ interval, then their sum. So the last block holds the run's energy so far; an ea
 are running totals and earlier intervals' powers, set aside with the line of the last block. The
 console names no tracking mode, so its CPU figure is set aside as the CSV's is without one; the RAM and
 the total are estimates as above. The metadata lines (`GPU count: 1`, `GPU model: 1 x NVIDIA GeForce
-RTX 3090`) give the device where printed.
+RTX 3090`) give the device where printed. A GPU that reads 0 W in two or more blocks was measured at
+each interval and gave nothing: CodeCarbon read no power or energy from it (2.x takes the GPU's energy
+from NVML's total-energy counter, which pre-Volta and many virtualised GPUs lack, and then reports 0 kWh
+and 0 W for the whole run: mlco2/codecarbon issue 1316), so its 0 is no reading, not a short run's.
+
+Refused by name (`refuses`): a log of CodeCarbon's setup and metadata lines (`[setup] GPU Tracking...`,
+`>>> Tracker's metadata:`, `CPU model: ...`) with no `Energy consumed` line: the tracker had not measured
+when the copy ends, so the file holds no run's energy.
 """
 
 from __future__ import annotations
@@ -84,6 +91,10 @@ _OFF_LINUX = re.compile(r"^\s*(Windows|macOS|Darwin)\b", re.I)
 RAM_ESTIMATE = "RAM energy is CodeCarbon's model of the memory size (3 W per 8 GB), not a measurement"
 TOTAL_ESTIMATE = "CPU + GPU + RAM, and the RAM part is CodeCarbon's model of the memory size, not a measurement"
 NO_SAMPLE = "a GPU present read 0 W: no GPU sample was taken in the run (shorter than CodeCarbon's interval), not 0 J"
+NO_READING = (
+    "the GPU read 0 W in every one of {n} blocks: CodeCarbon read no power or energy from it (an NVML energy "
+    "counter the GPU lacks reports 0 for the whole run), not 0 J"
+)
 _GPUS = re.compile(r"^\s*(\d+)\s*x\s*(.+?)\s*$")
 
 
@@ -142,6 +153,24 @@ def _fenced_csvs(lines) -> list[tuple[int, list[str]]]:
         if h is not None and _is_header([c.strip().lower() for c in body[h].lstrip("\ufeff").split(",")]):
             out.append((opened + 2 + h, body[h:]))
     return out
+
+
+#: The tracker's own setup and metadata lines (emissions_tracker.py's `[setup] ... Tracking...` and
+#: `>>> Tracker's metadata:`), printed before its first measurement.
+_SETUP = re.compile(r"(?m)^\[codecarbon \w+ @ [^\]]*\]\s*(?:\[setup\]|>>> Tracker's metadata)")
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of the first setup line of a CodeCarbon log that holds no measurement, else None
+    (`Tool.refuses`: asked only where no sniffer, this one's console sniffer included, sees the file)."""
+    lines = split_n(whole(text))
+    first = next((i for i, s in enumerate(lines, start=1) if _SETUP.match(s.strip())), None)
+    if first is None:
+        return None
+    return first, (
+        "CodeCarbon's setup and metadata lines with no `Energy consumed` line: the copy ends before the "
+        "tracker's first measurement, so it holds no run's energy"
+    )
 
 
 def sniff(text: str | Lines) -> bool:
@@ -245,8 +274,11 @@ def _parse_console(lines, source: str) -> Parsed:
     )  # the logger's time of the block read, as the CSV's timestamp names a run
     base = _run(stamp[1] if stamp else "console log", None, device, count)
     records, rejects, cells = [], [], 0
-    # as in the CSV: a GPU that read 0 W took no sample in the interval, so neither its power nor its energy is 0
+    # as in the CSV: a GPU that read 0 W took no sample in the interval, so neither its power nor its energy is 0;
+    # one that read 0 W at every one of several measurements gave no reading at all (module docstring)
     unsampled = any(part == "gpu" and w is not None and float(w) == 0 for _, part, _, w in last)
+    gpu_watts = [float(w) for _, part, _, w in found if part == "gpu" and w is not None]
+    unread = len(gpu_watts) > 1 and not any(gpu_watts)
     for i, part, kwh, w in found:
         for raw, unit in ((kwh, "kWh"), (w, "W")):
             if raw is None:
@@ -266,7 +298,8 @@ def _parse_console(lines, source: str) -> Parsed:
             elif part == "total":
                 rejects.append((i, text, TOTAL_ESTIMATE))
             elif count == 0 or unsampled:
-                rejects.append((i, text, NO_SAMPLE if count != 0 else "no GPU tracked (GPU count 0)"))
+                why = NO_READING.format(n=len(gpu_watts)) if unread else NO_SAMPLE
+                rejects.append((i, text, why if count != 0 else "no GPU tracked (GPU count 0)"))
             elif unit == "kWh":
                 records.append(_record(base, "gpu", i, "energy", float(raw) * energy.J_PER_KWH, "J", energy.KWH_NOTE))
             else:
@@ -455,5 +488,6 @@ TOOL = register(
         "its console log (the last block's GPU energy and power)",
         command="codecarbon's EmissionsTracker (or `codecarbon monitor`) around a run: emissions.csv",
         metrics={m: energy.METRICS[m] for m in ("energy", "power_reading", "duration")},
+        refuses=refuses,
     )
 )

@@ -201,7 +201,10 @@ KEYS: dict[str, str] = {
     **dict.fromkeys(("ep", "ep_size", "expert_parallel", "expert_parallel_size", "moe_ep_size"), "ep"),
     **dict.fromkeys(("model", "model_id", "model_name", "model_path", "served_model_name", "weights"), "model"),
     **dict.fromkeys(("tokenizer", "tokenizer_name", "tokenizer_id"), "tokenizer"),
-    **dict.fromkeys(("dtype", "precision", "quantization", "quantize", "quant", "weight_dtype"), "precision"),
+    # ML.ENERGY's `weight_precision` (its build_data.py: the weights' dtype, `bfloat16`, `fp8`, `mxfp4`)
+    **dict.fromkeys(
+        ("dtype", "precision", "quantization", "quantize", "quant", "weight_dtype", "weight_precision"), "precision"
+    ),
     **dict.fromkeys(("kv_cache_dtype", "kv_dtype", "kv_cache_type"), "kv_dtype"),
     **dict.fromkeys(("engine", "framework", "inference_engine", "serving_engine"), "engine"),
     **dict.fromkeys(

@@ -18,6 +18,13 @@ seqlen = 8192, batch_size = 4, nheads = 16, ... ###`), then one line per method 
   a method alone, `Fav2: 0.840ms, 81.8 TFLOPS` (`CuDNN varlen`, `Fav3 varlen`): the banner's mode is
   the pass of every line under it.
 
+Each script prints every shape's banner once per run (its loops over causal, head size and (batch, sequence
+length) run once), so a banner whose shape the file has already met begins another run: a write-up that
+pastes two runs (one per device, `RTX 4090` over one code fence and `7900 XTX` over the next) holds two
+series, never one configuration timed twice. Where a file holds several runs, each method's name carries its
+run's label (`Flash2 (7900 XTX)`): the short line alone above the run's first banner (a code fence and blank
+lines between them), else `run 2`, `run 3`; a file of one run keeps the methods' own names.
+
 Every script credits attention with 4 x B x H x S^2 x D FLOPs forward (half with causal), 2.5 times
 that backward and 3.5 times it for fwd + bwd (`flops()` in each script). The scripts that print no head
 count derive it as `nheads = dim // headdim` with `dim = 2048`: a shape taken from the script, not the
@@ -100,14 +107,59 @@ def _banner(body: str) -> dict:
     return out
 
 
+#: A write-up's own label alone on the line above a run (`RTX 4090`, `7900 XTX`, `ck-backend:`): short, one
+#: word or a few, no sentence and no command.
+_RUN_LABEL = re.compile(r"^[`*]*(?P<label>[\w][\w .+/()-]{0,29}?)[`*]*:?\s*$")
+
+
+def _run_label(lines: list[str], i: int) -> str | None:
+    """The label alone on the line above banner line i (code fences and blank lines between), else None."""
+    for j in range(i - 1, max(i - 5, -1), -1):
+        s = lines[j].strip()
+        if not s or s.startswith(("```", "~~~")):
+            continue
+        m = _RUN_LABEL.match(s)
+        return m["label"].strip() if m and not _BANNER.match(s) else None
+    return None
+
+
+def _runs(lines: list[str]) -> dict[int, str]:
+    """Banner line -> the label of the run it belongs to, where the file holds several runs (a banner
+    whose shape the run has already printed begins the next); {} for a file of one run."""
+    starts, seen = [], set()
+    for i, line in enumerate(lines):
+        m = _BANNER.match(line)
+        if not m:
+            continue
+        body = re.sub(r"\s+", "", m["body"])
+        if not starts or body in seen:
+            starts.append(i)
+            seen = set()
+        seen.add(body)
+    if len(starts) < 2:
+        return {}
+    labels = [_run_label(lines, i) or f"run {k}" for k, i in enumerate(starts, start=1)]
+    if len(set(labels)) < len(labels):
+        labels = [f"run {k}" for k in range(1, len(starts) + 1)]
+    out, k = {}, -1
+    for i, line in enumerate(lines):
+        if _BANNER.match(line):
+            k += k + 1 < len(starts) and i >= starts[k + 1]
+            out[i] = labels[k]
+    return out
+
+
 def parse(text: str | Lines, source: str) -> Parsed:
     lines = splitlines(text)
     records, rejects, cells = [], [], 0
     shape: dict | None = None
+    runs = _runs(list(lines))
+    run = None
     for i, line in enumerate(lines):
         m = _BANNER.match(line)
         if m:
             shape = _banner(m["body"])
+            run = runs.get(i)
             continue
         if shape is None:
             continue
@@ -134,6 +186,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 values.append((current, "latency" if x["unit"] == "ms" else "tflops", float(x["value"])))
         else:
             continue
+        label = f"{label} ({run})" if run else label
         for p, metric, value in values:
             cells += 1
             if metric == "tflops" and value == 0:

@@ -18,6 +18,12 @@ numbers fix the rest: `avg_power_watts` / `output_throughput_tokens_per_sec` equ
 together and the energy is per output token. The running batch has no column in the energy
 contract and is set aside with the reason; the histogram is not read.
 
+Two configurations that share every setting (GPU model and count, `max_num_seqs`, parallelism; and the model in
+a per-task file) are two measurements of one configuration (the gpt-oss-20b GPQA file lists H100 x 1 at
+`max_num_seqs` 96 twice): repeats, their spread that point's noise, never two configurations to rank. The
+second is named `..., repeat 2` and both carry the configuration (`configuration`), as a rerun row of Zeus's
+CSV does.
+
 The same build writes one file per task (`public/data/tasks/<task>.json`: `task`,
 `task_display_name` and `configurations`), every model's configurations on that task in one list,
 each configuration carrying what the per-model file holds at its top (`model_id`, `nickname`,
@@ -109,9 +115,17 @@ def parse(obj: dict, body: str, source: str) -> tuple[list[dict], list[tuple[int
     top_precision = obj.get("weight_precision") if isinstance(obj.get("weight_precision"), str) else None
     records, rejects, cells = [], [], 0
     seen: dict[str, int] = {}
-    for k, c in enumerate(obj["configurations"]):
+    configs = obj["configurations"]
+    times: dict[str, int] = {}
+    for c in configs:
+        if isinstance(c, dict):
+            times[_label(c)] = times.get(_label(c), 0) + 1
+    met: dict[str, int] = {}
+    for k, c in enumerate(configs):
         if not isinstance(c, dict):
             raise ParseError(source, lines.get("configurations", [1])[0], f"configuration {k + 1} is not an object")
+        label = _label(c)
+        met[label] = met.get(label, 0) + 1
         at = {
             key: (lines.get(key, [1])[seen.get(key, 0)] if seen.get(key, 0) < len(lines.get(key, [])) else 1)
             for key in c
@@ -123,7 +137,8 @@ def parse(obj: dict, body: str, source: str) -> tuple[list[dict], list[tuple[int
         precision = c.get("weight_precision") if task and isinstance(c.get("weight_precision"), str) else top_precision
         sizes = {key: _billions(c.get(key) if task and key in c else obj.get(key)) for key in _SIZE_KEYS}
         base = dict(
-            run=_label(c),
+            run=label if met[label] == 1 else f"{label}, repeat {met[label]}",
+            configuration=label if times[label] > 1 else None,
             model=model,
             device=c.get("gpu_model") if isinstance(c.get("gpu_model"), str) else None,
             device_count=float(count) if isinstance(count, int) and not isinstance(count, bool) else None,
