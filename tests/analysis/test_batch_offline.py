@@ -338,3 +338,34 @@ def test_an_offline_run_that_prints_only_its_input_token_rate_states_it_not_that
     f.write_text(embed_block(EMBED_ROWS[:-1]))
     text = show.offline_sentence(batch.offline_points(batch.offline_runs(table(f)), {}, None), None)
     assert "no token throughput printed" in text and "prompt tok/s" not in text
+
+
+def test_the_sweep_of_latency_runs_takes_the_dtype_the_rest_of_the_file_states():
+    # a 2023 benchmark_latency.py log prints the engine's config line (`dtype=torch.float16`): the sweep's
+    # points are fp16, not the bf16 assumed where nothing says
+    path = config.FIXTURES_DIR / "vllm-bench-offline" / "llama2_70b_tp2_benchmark_latency_batch_sweep_2023_notes.md"
+    df = ingest.read(path)
+    stated = precision.stated_names([path])
+    w = batch.sweep(df, stated)
+    assert set(w["dtype"]) == {"fp16"} and not w["dtype_assumed"].any()
+    w = batch.sweep(df)  # nothing stated: bf16, said to be assumed
+    assert set(w["dtype"]) == {"bf16"} and w["dtype_assumed"].all()
+
+
+def test_the_ms_sentence_of_a_vllm_latency_point_says_the_tool_prints_no_msec_per_token():
+    p = batch.offline_sweep(batch.offline_runs(ingest.read(VLLM))).iloc[0]
+    text = show.ms_sentence(p)
+    assert text.startswith('vLLM\'s bench latency prints no "msec/token"') and "tool prints 1000" not in text
+    assert "waited 5.26 s for 128 tokens: 41.1 ms per token" in text
+    bigcode = show.ms_sentence(p.drop("timed"))  # a bigcode row (no `timed`): the tool's own column
+    assert bigcode.startswith('The tool prints 1000 / throughput as "msec/token"')
+
+
+def test_latency_runs_of_different_output_lengths_are_two_series_not_one_curve():
+    # a 2023 batch sweep at 128 new tokens, and one batch-2 run asked for 4000: not a third load of the curve
+    path = config.FIXTURES_DIR / "vllm-bench-offline" / "llama2_70b_tp2_benchmark_latency_batch_sweep_2023_notes.md"
+    w = batch.offline_sweep(batch.offline_runs(ingest.read(path)))
+    by = w.groupby("variant")["batch_size"].apply(list).to_dict()
+    assert by == {"--output-len 128": [1, 2], "--output-len 4000": [2]}
+    one = batch.offline_sweep(batch.offline_runs(ingest.read(VLLM)))  # one length: no variant added
+    assert set(one["variant"]) == {""}

@@ -127,6 +127,32 @@ def test_a_log_prefix_names_a_rank_not_a_tp_size():
     assert not _read("Results (TP0 worker)\n").get("tp")
 
 
+def test_a_vllm_worker_prefix_names_a_rank_not_a_tp_size():
+    """vLLM's workers print `(<process name> pid=<pid>)` before each line, the name built of their ranks
+    (`VllmWorker TP2`, `Worker_DP0_TP5_EP5`): vllm-project/vllm#23504 logs `(VllmWorker TP2 pid=...)` on a
+    DP8TP4 run. The same `TP2` after the prefix is a size."""
+    c = _read("(VllmWorker TP2 pid=1298912) WARNING 08-23 18:31:51 [fp8_utils.py:581] Using default config\n")
+    assert not c.get("tp")
+    assert not _read("(Worker_DP0_TP5_EP5 pid=919) INFO [EP Rank 5/16] Expert parallelism is enabled.\n").get("tp")
+    c = _read("(VllmWorker TP1 pid=77) INFO Served with TP2 on 2 GPUs\n")
+    assert [f.value for f in c.get("tp")] == [2]
+    assert [f.value for f in _read("(TP2 on two cards)\n").get("tp")] == [2]  # no pid: no process's prefix
+
+
+def test_parallel_degrees_glued_into_one_word_are_each_a_size():
+    c = _read("Testing DeepSeek V3 for DP8TP4EP32\n")
+    assert (_one(c, "dp").value, _one(c, "tp").value, _one(c, "ep").value) == (8, 4, 32)
+    assert not _read("model_DP8TP4 checkpoint\n").get("tp")  # inside another word: no size
+    assert not _read("DP8 build\n").get("tp")
+
+
+def test_a_switchs_true_or_false_names_no_model():
+    """vLLM's 2023 engine config line: `model='llama-2-70b', ..., use_dummy_weights=False, use_np_weights=False`."""
+    c = _read("Initializing an LLM engine with config: model='org/Llama-2-70b-hf', use_dummy_weights=False\n")
+    assert [f.value for f in c.get("model")] == ["org/Llama-2-70b-hf"]
+    assert [f.value for f in _read("weights=org/Llama-2-7b-hf\n").get("model")] == ["org/Llama-2-7b-hf"]
+
+
 def test_a_heading_that_names_no_count_gives_none():
     c = _read("## Results on H100\n")
     assert not c.get("device_count") and not c.get("tp")
@@ -651,6 +677,17 @@ def test_results_left_without_a_model_take_the_nearest_command_above_them():
 )
 def test_a_quantization_scheme_written_after_a_model_name_is_its_precision(line, precision):
     assert [f.value for f in _read(line).get("precision")] == ([precision] if precision else [])
+
+
+def test_a_quantization_tag_of_a_model_set_beside_another_is_that_models_not_the_runs():
+    """vllm-project/vllm#17788's title compares `Qwen3-32B vs Qwen2-32B-FP8`; its run serves Qwen3-32B in
+    bf16. The FP8 is the other model's checkpoint: a sign, never the run's precision."""
+    c = _read("# benchmark_serving results for Qwen3-32B vs Qwen2-32B-FP8 are almost the same.\n")
+    assert not c.get("precision")
+    assert [s.words for s in c.signs if s.name == "precision" and s.words] == ["Qwen2-32B-FP8"]
+    # the same model beside its own checkpoint, or no comparison: the tag is the run's
+    assert [f.value for f in _read("Qwen3-32B-FP8 vs SGLang on H100\n").get("precision")] == ["FP8"]
+    assert [f.value for f in _read("Qwen3-32B and Qwen2-32B-FP8 on H100\n").get("precision")] == ["FP8"]
 
 
 def test_total_names_a_scope_for_a_power_but_not_for_an_energy():

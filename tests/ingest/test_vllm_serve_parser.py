@@ -562,3 +562,43 @@ def test_a_speculative_decoding_header_says_the_run_drafted_tokens_even_cut_wher
     assert set(p.table["metadata"]) == {"speculative=speculative decoding"}
     # the other way: a block without the section states nothing of it
     assert v.parse(BLOCK, "plain.md").table["metadata"].isna().all()
+
+
+def test_a_traffic_rate_printed_with_its_rps_unit_is_the_rate_offered(tmp_path):
+    # ovg-project/kvcached#136's shape: 2025's benchmark_serving.py prints a finite rate as
+    # f"Traffic request rate: {request_rate} RPS." (and `inf` bare)
+    block = (
+        "Traffic request rate: 15.0 RPS.\n"
+        "Burstiness factor: 1.0 (Poisson process)\n"
+        "Maximum request concurrency: 100\n"
+        "============ Serving Benchmark Result ============\n"
+        f"{'Successful requests:':<40} {100:<10}\n"
+        f"{'Request throughput (req/s):':<40} {'3.75':<10}\n"
+        "==================================================\n"
+    )
+    p = tmp_path / "rps.txt"
+    p.write_text(block)
+    assert set(ingest.read(p, tool=TOOL)["request_rate"]) == {15.0}
+    p.write_text(block.replace("15.0 RPS.", "inf"))
+    assert set(ingest.read(p, tool=TOOL)["request_rate"]) == {math.inf}
+    p.write_text(block.replace("15.0 RPS.", "15.0 QPS."))  # no unit the tool prints: not read as a rate
+    assert ingest.read(p, tool=TOOL)["request_rate"].isna().all()
+
+
+def test_words_a_writer_appended_after_a_rows_value_are_not_read_and_the_value_is(tmp_path):
+    # vllm-project/vllm#26478 marks its new row: `Failed requests:  0   <<<<<<< New line`
+    rows = [
+        "============ Serving Benchmark Result ============",
+        f"{'Successful requests:':<40} {1000:<10}",
+        f"{'Failed requests:':<40} {0:<10} <<<<<<< New line",
+        f"{'Request throughput (req/s):':<40} {'42.15':<10}",
+        "==================================================",
+    ]
+    p = tmp_path / "noted.txt"
+    p.write_text("\n".join(rows) + "\n")
+    df = ingest.read(p, tool=TOOL)
+    assert set(df[df["metric"] == "failed"]["value"]) == {0.0}
+    # a second number after the value is no note: the row is not the tool's
+    p.write_text("\n".join([*rows[:2], f"{'Failed requests:':<40} {0:<10} 12", *rows[3:]]) + "\n")
+    with pytest.raises(ParseError, match="expected 'Label: value'"):
+        ingest.read(p, tool=TOOL)

@@ -453,6 +453,12 @@ def test_serving_descriptions_live_in_the_chapter_file_and_read_as_before():
         "shisa-v2-unphi4-14b (Phi-4 base: 14.7B parameters)); 2 bytes per weight (assumed bf16: neither the "
         "output, the model's name nor the model table says)."
     )
+    # bf16 assumed while a line of the file speaks of a precision (vllm-project/vllm#25540's `**BF16**` above
+    # its command, a title naming BF16 and FP8): the page names that line instead of saying nothing says
+    said = {"precision_status": "unread", "precision_line": 1, "precision_text": "# Qwen3-235B FP8 vs (bf16)"}
+    assert show.device_sentence(pk, model, total_b, active_b, size_source, assumed, precision_said=said).endswith(
+        "2 bytes per weight (assumed bf16: line 1 speaks of a precision that this page does not tie to the run)."
+    )
     fp8 = precision.Weights("fp8", 1.0, "output", "quantization fp8")
     assert show.device_sentence(pk, None, 70.0, 12.5, "parameter", fp8).endswith(
         "Model: 70.0 B parameters (12.5 B active of 70.0 B) (given as a parameter); 1 byte per weight "

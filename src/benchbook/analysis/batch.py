@@ -82,15 +82,17 @@ def conflicts(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=_KEYS + ["metric", "values", "lines"])
 
 
-def sweep(df: pd.DataFrame) -> pd.DataFrame:
+def sweep(df: pd.DataFrame, stated: dict | None = None) -> pd.DataFrame:
     """One row per (model, framework, gpu, dtype, batch_size) with throughput_tok_s,
-    tool_ms_per_token, latency_s and per_sequence_ms_per_token (= latency / new tokens x 1000).
+    tool_ms_per_token, latency_s and per_sequence_ms_per_token (= latency / new tokens x 1000);
+    `stated`: per source, the names the rest of its file gives the weights (`precision.stated_names`),
+    the precision of a vLLM bench latency run as `offline_runs` reads it.
     Batch sizes with no result (oom, blank) are kept with NaN and `has_result` False; a
     configuration printed twice with different values (see `conflicts`) is kept with NaN and
     `conflict` True, never by picking one of the two."""
     d = df[df["tool"] == "hf-batch-sweep"].copy()
     d.attrs = {}
-    off = offline_sweep(offline_runs(df))  # vLLM bench latency runs: one point per --batch-size
+    off = offline_sweep(offline_runs(df, stated))  # vLLM bench latency runs: one point per --batch-size
     if d.empty:
         return with_named_gpu(off)
     for k in ("model", "framework", "gpu"):
@@ -482,17 +484,29 @@ def over_cap(runs: pd.DataFrame, tolerance: float = CAP_TOLERANCE) -> pd.DataFra
     return d.reset_index(drop=True)
 
 
+#: What a vLLM bench latency point's time is (`timed` of the sweep): the mean latency of a batch's
+#: generate() call, which the tool prints (`Avg latency: ... seconds`); its "msec/token" is the book's.
+BATCH_LATENCY = "mean latency of a batch"
+
+
 def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
     """The offline runs that set a batch (vLLM `bench latency`) as rows of `sweep`'s table: one point
-    per batch size, each `generate` of `output_len` new tokens (`new_tokens`)."""
+    per batch size, each `generate` of `output_len` new tokens (`new_tokens`). A model's runs of
+    different `--output-len` are different configurations, not loads of one curve: each length is its
+    own series (its `variant`), since a batch's latency grows with the tokens it generates."""
     d = runs[runs["batch_size"].notna() & runs["latency_s"].notna() & runs["output_len"].notna()]
+    lengths = d.groupby("model")["output_len"].transform("nunique")
+    variant = [
+        ", ".join(x for x in (v, f"--output-len {n:g}" if k > 1 else "") if x)
+        for v, n, k in zip(d["variant"].fillna(""), d["output_len"], lengths, strict=True)
+    ]
     w = pd.DataFrame(
         {
             "model": d["model"],
             "framework": "vllm",
             "gpu": "",
             "dtype": d["precision"].fillna(UNSTATED),
-            "variant": d["variant"].fillna(""),
+            "variant": pd.Series(variant, index=d.index, dtype=object),
             "dtype_assumed": d["precision_assumed"].fillna(False).astype(bool),
             "bytes_per_weight": d["bytes_per_weight"].astype(float),
             "batch_size": d["batch_size"].astype(int),
@@ -502,6 +516,7 @@ def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
             "conflict": False,
             "new_tokens": d["output_len"],
             "devices": d["devices"],
+            "timed": BATCH_LATENCY,
         }
     )
     w["per_sequence_ms_per_token"] = w["latency_s"] / w["new_tokens"] * 1000.0

@@ -442,10 +442,14 @@ _N_GPUS = re.compile(
     re.I,
 )
 _SHORT_PAR = re.compile(r"(?<![\w-])(TP|PP|DP|EP)\s*[=:]?\s*(\d{1,4})(?![\w.])")
-#: A log line's bracketed prefix with its time (SGLang's `[%(asctime)s TP0]`, `[... DP1 TP3]`): its
-#: `TP<n>` names the rank of the process that wrote the line (`configure_logger(prefix=f" TP{tp_rank}")`),
-#: never a parallel size.
-_LOG_PREFIX = re.compile(r"^\s*\[[^\]]*\b\d{1,2}:\d{2}(?::\d{2})?[^\]]*\]")
+#: Parallel degrees written glued into one word (`DP8TP4EP32`, `TP4PP2`): each its own size.
+_GLUED_PAR = re.compile(r"(?<![\w-])(?:(?:TP|PP|DP|EP)\d{1,4}){2,}(?![\w.])")
+_GLUED_PART = re.compile(r"(TP|PP|DP|EP)(\d{1,4})")
+#: A log line's prefix naming the process that wrote it: SGLang's bracket with its time (`[%(asctime)s TP0]`,
+#: `[... DP1 TP3]`: `configure_logger(prefix=f" TP{tp_rank}")`) and vLLM's worker in parentheses with its pid
+#: (`(VllmWorker TP2 pid=1298912)`, `(Worker_DP0_TP5_EP5 pid=919)`: `decorate_logs(process_name)`, the name
+#: built of `_TP{tp_rank}`): its `TP<n>` is that process's rank, never a parallel size.
+_LOG_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\b\d{1,2}:\d{2}(?::\d{2})?[^\]]*\]|\([^()]*\bpid=\d+\))")
 _POWER = re.compile(r"(-?\d+(?:\.\d+)?)\s*(kW|mW|W|watts?)\b(?!h)", re.I)
 _ENERGY = re.compile(r"(-?\d+(?:\.\d+)?)\s*(kWh|Wh|MJ|kJ|J|joules?)\b", re.I)
 #: An energy per request, response or token (`Energy/req (J)`, `Energy per token: 0.35 J/token`): a ratio,
@@ -583,6 +587,18 @@ _MODEL_QUANT = re.compile(
     r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?:-[A-Za-z][\w.]*?)*?[-_ ]"
     r"(W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
 )
+#: A model's name with its size (`Qwen3-32B`, `Llama-3.1-8B-Instruct`): one of the models a line names.
+_SIZED_NAME = re.compile(r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?![\w.])")
+
+
+def _compared_model(text: str, tagged) -> bool:
+    """Whether a line that sets things beside each other (`compares`: `A vs B`, `compared with`) names
+    another model than the one a quantization tag is read off (`tagged`, a `_MODEL_QUANT` match): the
+    tag is then that model's checkpoint, one of the compared, not the run's weights."""
+    others = [o.group(0) for o in _SIZED_NAME.finditer(text) if o.end() <= tagged.start() or o.start() >= tagged.end()]
+    return compares(text) and any(not _same_model(o, tagged.group(0)) for o in others)
+
+
 #: The quantization scheme `_MODEL_QUANT` reads after a model's name, written after a name in words too.
 _SCHEME_AFTER = r"[-_ ](W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|FP4|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
 #: A dtype written right after a model named in words, its version between them or not, behind a comma
@@ -658,6 +674,10 @@ def _clean(v: str) -> str:
     return str(v).strip().strip("*`'\"").strip().rstrip(",").strip()
 
 
+#: The facts whose value is a name (a model, a device, a precision): a switch's True or False names none.
+_NAMES = {"model", "device", "precision"}
+
+
 class _Reader:
     """Collects facts and signs as lines are read; one per file."""
 
@@ -712,6 +732,8 @@ class _Reader:
         if raw in (None, "", "null", "None", "none", "N/A", "n/a", "-", "auto", "unknown") or str(raw).startswith(
             ("{", "[")
         ):
+            return False
+        if name in _NAMES and str(raw).lower() in ("true", "false"):  # a switch (`use_dummy_weights=False`)
             return False
         if name in ("power", "energy"):
             return self.reading(name, str(raw), line, source, text, key_unit=text)
@@ -1150,7 +1172,9 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.add("instances", int(m.group(1)) + int(m.group(2)), i, source, line)
     if _ONE_INSTANCE.search(text):
         r.add("layout", "one instance", i, source, line)
-    for m in _SHORT_PAR.finditer(_LOG_PREFIX.sub("", text)):
+    unprefixed = _LOG_PREFIX.sub("", text)
+    glued = [p for g in _GLUED_PAR.finditer(unprefixed) for p in _GLUED_PART.finditer(g.group(0))]
+    for m in [*_SHORT_PAR.finditer(unprefixed), *glued]:
         if int(m.group(2)) > 0:  # a size of 0 is no size: a rank or an index
             r.add(m.group(1).lower(), int(m.group(2)), i, source, line)
     if devices and source == "heading" and not any(f.name == "device" and f.line == i for f in r.facts):
@@ -1212,7 +1236,10 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     if source in ("prose", "heading"):
         _read_model_named(r, text, i, source, line)
         for m in _MODEL_QUANT.finditer(text):
-            r.add("precision", m.group(1), i, source, line)
+            if _compared_model(text, m):  # `Qwen3-32B vs Qwen2-32B-FP8`: the tag is the other model's
+                r.signs.append(Sign("precision", i, line.strip()[:200], words=m.group(0)))
+            else:
+                r.add("precision", m.group(1), i, source, line)
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
             m = pat.search(text)
             if m:

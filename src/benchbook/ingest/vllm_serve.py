@@ -139,6 +139,10 @@ BANNER_CAP_RE = re.compile(r"\b(?:conc(?:urrency)?|c)\s*[=:]?\s*(\d+)\b", re.IGN
 CLOSE_RE = re.compile(r"^={10,}\s*$")
 SECTION_RE = re.compile(r"^-{3,}[^-].*[^-]-{3,}\s*$|^-+[A-Za-z ().-]+-+\s*$")
 LINE_RE = re.compile(r"^(?P<label>[^:]+?):\s+(?P<value>\S+)\s*$")
+#: A row the tool printed (`"{:<40} {:<10}"`: the value padded to its column) with words a writer appended
+#: after that column (vllm-project/vllm#26478's `Failed requests:  0   <<<<<<< New line`): the value is
+#: the tool's, the words, which hold no digit, are the writer's and are not read.
+NOTED_LINE_RE = re.compile(r"^(?P<label>[^:]+?):\s+(?P<value>\S+)\s{2,}(?P<note>[^\d\s][^\d]*)$")
 STAT_RE = re.compile(
     r"^(?P<stat>Mean|Median|Std|P(?P<p>\d+(?:\.\d+)?))\s+(?P<name>TTFT|TPOT|ITL|E2EL|Client Queue Time|"
     r"E2EL incl\. Client Queue)\s+\(ms\)$"
@@ -281,6 +285,11 @@ def _num(text: str, source: str, line: int, what: str) -> float:
     return v
 
 
+#: The unit vLLM's benchmark_serving.py prints after a finite rate where no ramp-up is set
+#: (`print(f"Traffic request rate: {request_rate} RPS.")`, 2025): `15.0 RPS.` is 15 requests per second.
+_RPS_UNIT = re.compile(r"\s*RPS\.?\s*$")
+
+
 def _opt_float(v) -> float:
     """A setting value as float: None/'None'/'' -> NaN, 'inf' -> inf."""
     if v is None or isinstance(v, bool):
@@ -411,7 +420,7 @@ def _context(
     for j in range(lo, hi):
         s = lines[j].strip()
         if s.startswith("Traffic request rate:") and "request_rate" not in ctx:
-            ctx["request_rate"] = _opt_float(s.split(":", 1)[1])
+            ctx["request_rate"] = _opt_float(_RPS_UNIT.sub("", s.split(":", 1)[1]))
         elif s.startswith("Burstiness factor:") and "burstiness" not in ctx:
             ctx["burstiness"] = _opt_float(s.split(":", 1)[1].split("(")[0])
         elif s.startswith("Maximum request concurrency:") and "max_concurrency" not in ctx:
@@ -734,7 +743,7 @@ def _parse_block(lines, start, close, prefix, source, records, rejects, settings
             continue
         if power or not s or s.endswith(":") and s.startswith("Per-position"):
             continue
-        m = LINE_RE.match(s)
+        m = LINE_RE.match(s) or NOTED_LINE_RE.match(s)
         if not m:
             if re.search(r"\d", s):
                 raise ParseError(source, j + 1, f"expected 'Label: value' inside the result block, found {s[:60]!r}")

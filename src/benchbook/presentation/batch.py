@@ -9,7 +9,16 @@ import pandas as pd
 from matplotlib.ticker import FuncFormatter
 
 from benchbook.analysis import precision, roofline
-from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, SPLIT_UNSTATED, UNSTATED, apart, with_named_gpu
+from benchbook.analysis.batch import (
+    BATCH_LATENCY,
+    NEW_TOKENS,
+    PRECISION,
+    SERIES,
+    SPLIT_UNSTATED,
+    UNSTATED,
+    apart,
+    with_named_gpu,
+)
 from benchbook.analysis.batch import step_time as batch_step_time
 from benchbook.analysis.one_batch import STEP
 from benchbook.claims import rules
@@ -199,6 +208,7 @@ def ms_sentence(row: pd.Series | None) -> str:
         measured=True,
         batch_size=int(row["batch_size"]),
         step=row.get("timed") == STEP,
+        batch_latency=row.get("timed") == BATCH_LATENCY,
         per_token_table=row.get("format") == hf_batch.PER_TOKEN_TABLE,
         batch_ms=1000.0 / row["throughput_tok_s"],
         throughput=row["throughput_tok_s"],

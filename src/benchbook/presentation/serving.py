@@ -438,7 +438,7 @@ def device_sentence(
     of a model the file names only in a heading or prose, `analysis.serving.named_at`; `titled`: (names, line)
     of the heading whose model sizes a weights folder, `analysis.serving.titled_size`; `served`: (checkpoint,
     line) beside a served name sizing nothing, `analysis.serving.served_checkpoint`; `precision_said`:
-    where no precision is known, what the file says of one, `analysis.serving.fact_said`; `per_run`: {run:
+    where no precision is known or bf16 is assumed, what the file says of one, `analysis.serving.fact_said`; `per_run`: {run:
     (precision, tag) or None} where the runs' own names give different ones, `analysis.serving.run_precisions`;
     `drawn`: whether the roofline figure is drawn, `roofline_points`: a sentence speaks of it only then)."""
     dev = {"spans": spans, "fewest": fewest or spans, "instances": instances, **(said or {})}
@@ -469,7 +469,7 @@ def device_sentence(
         precision=weights.precision,
         precision_from=weights.source,
         precision_detail=weights.detail,
-        **((precision_said or {}) if weights.precision is None else {}),
+        **((precision_said or {}) if weights.precision is None or weights.assumed else {}),
     )
 
 

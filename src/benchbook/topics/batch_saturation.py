@@ -57,7 +57,10 @@ def analyse(p: dict) -> Result:
     df = df[df["tool"].isin(TOOLS)]
     inputs = [config.relative(x) for x in p["source"]]
     split_said = batch.split_said(p["source"])  # how the rest of the file says the model is split over its GPUs
-    sw = batch.with_split(one_batch.with_sweep(batch.sweep(df), df), split_said)  # bench_one_batch: steps as points
+    stated = precision.stated_names(p["source"])
+    sw = batch.with_split(
+        one_batch.with_sweep(batch.sweep(df, stated), df), split_said
+    )  # bench_one_batch: steps as points
     knees = batch.knee(sw, p["knee_fraction"])
     key = batch.reference(sw)
     texts = [f.read_text(encoding="utf-8", errors="replace") for f in p["source"]]
@@ -72,7 +75,7 @@ def analyse(p: dict) -> Result:
     printed = {}
     for text in texts:
         printed.update(batch.printed_params(text))
-    runs = batch.offline_runs(df, precision.stated_names(p["source"]))
+    runs = batch.offline_runs(df, stated)
     models = sorted(set(sw["model"]) | (set(runs["model"]) - {""}))
     sizes = {m: batch.model_size(m, printed, p["params_b"]) for m in models}
     known = {m: s[0] for m, s in sizes.items() if s[0]}

@@ -219,7 +219,7 @@ def page(res: Result) -> Page:
             models=sorted(r["model"].dropna().unique()) if "model" in r else [],
             # where no precision is known: what the file says of one (the absence rule)
             precision_said=serving.fact_said(p["source"], "precision", "precision")
-            if res.weights.precision is None
+            if res.weights.precision is None or res.weights.assumed
             else None,
             named_at=res.named_at,
             titled=res.titled,
