@@ -246,6 +246,12 @@ def _e(text) -> str:
     return html.escape(str(text))
 
 
+def _claim(text) -> str:
+    """A claim's sentence as the index prints it: its Markdown code spans (`c=32`, `report`) as code,
+    as the chapter page shows them, not as raw backticks."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _e(text))
+
+
 def index_page(inputs: list[Input], sections: list[Section]) -> str:
     """The report's first page (MyST: a title, then HTML blocks): what was read, each chapter's
     bottom-line claims with links to its page and ledger, and the chapters that had nothing to say."""
@@ -277,8 +283,8 @@ def index_page(inputs: list[Input], sections: list[Section]) -> str:
         )  # one line per sentence
         flagged = [c for c in s.claims if c.get("status") not in ("shown", "withheld")]
         withheld = len(s.claims) - len(shown) - len(flagged)
-        items = "".join(f"<li>{_e(c.get('text', ''))}</li>" for c in shown)
-        items += "".join(f"<li><strong>Warning</strong>: {_e(c.get('text', ''))}</li>" for c in flagged)
+        items = "".join(f"<li>{_claim(c.get('text', ''))}</li>" for c in shown)
+        items += "".join(f"<li><strong>Warning</strong>: {_claim(c.get('text', ''))}</li>" for c in flagged)
         block = [
             '<div class="benchbook-report-chapter">',
             f'<h3><a href="{s.chapter}.html">{_e(s.title)}</a></h3>',

@@ -140,10 +140,16 @@ KNEE = {"n_points": 4, "min_points": 4, "x": 8, "strength": 0.3, "min_strength":
     ("ev", "expected"),
     [
         (KNEE, ("shown", "")),
-        ({**KNEE, "n_points": None}, ("withheld", "0 points; the rule needs at least 4")),
-        ({**KNEE, "n_points": 1}, ("withheld", "1 point; the rule needs at least 4")),
-        ({**KNEE, "n_points": 2, "min_points": 3}, ("withheld", "2 points; the rule needs at least 3")),
-        ({**KNEE, "n_points": 3, "min_points": None}, ("withheld", "3 points; the rule needs at least 4")),
+        ({**KNEE, "n_points": None}, ("withheld", "the curve has no points and the rule needs at least 4")),
+        ({**KNEE, "n_points": 1}, ("withheld", "the curve has 1 point and the rule needs at least 4")),
+        (
+            {**KNEE, "n_points": 2, "min_points": 3},
+            ("withheld", "the curve has 2 points and the rule needs at least 3"),
+        ),
+        (
+            {**KNEE, "n_points": 3, "min_points": None},
+            ("withheld", "the curve has 3 points and the rule needs at least 4"),
+        ),
         ({**KNEE, "x": None}, ("withheld", "the rule finds no point on this curve")),
         ({**KNEE, "strength": None}, ("withheld", "the curve bends too little to call any point a knee")),
         ({**KNEE, "strength": 0.29}, ("withheld", "the curve bends too little to call any point a knee")),

@@ -357,3 +357,21 @@ def test_a_file_whose_every_number_was_set_aside_is_refused_with_its_lines_and_r
     assert said.startswith("every number it holds was set aside, none kept (3 numbers)")
     assert "line 14 (ram 0.000787 kWh): a running total; line 19 (gpu 0.000000 kWh): the GPU gave no reading" in said
     assert report.nothing_kept([]) == "no number could be read from it"
+
+
+def test_the_index_prints_a_claims_code_spans_as_code_not_backticks():
+    """A claim is written in Markdown (`c=32` names a run); the index is HTML, so a code span is set
+    as code there, as on the chapter page, and a sentence without one is left as it is."""
+    s = report.Section(
+        "serving_saturation",
+        "The serving saturation curve",
+        ["a.json"],
+        claims=[
+            {"status": "shown", "text": "The best run (`c=32`) does 5 TFLOP/s."},
+            {"status": "shown", "text": "Throughput rises at every step, 1 < 2."},
+        ],
+        executed={},
+    )
+    page = report.index_page(report.read_inputs([SERVE]), [s])
+    assert "The best run (<code>c=32</code>) does 5 TFLOP/s." in page and "`" not in page
+    assert "Throughput rises at every step, 1 &lt; 2." in page

@@ -208,6 +208,9 @@ def test_agreement_figure_plots_the_log_relative_difference():
     ax = fig.axes[0]
     xs = sorted(float(x) for c in ax.collections for x, _ in c.get_offsets())
     assert xs == pytest.approx([-4.0, 0.0, 1.0])
+    fig.draw_without_rendering()
+    ticks = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert ticks[0] == "exact" and ticks[1:] == ["0.001", "0.01", "0.1", "1", "10"]  # percents, not log10
     assert [t.get_text() for t in fig.legends[0].get_texts()] == [
         "agrees at the printed precision",
         "disagrees at the printed precision",

@@ -69,7 +69,7 @@ def test_the_tail_sentence_names_the_lowest_and_highest_p99_over_median(tmp_path
     assert (
         "Across the 2 runs with both read (and more than one request), p99 TTFT is 2.5x its median in run `c=1`" in text
     )
-    assert "(250 ms against 100 ms)" in text
+    assert "(250 ms against 100 ms), the least of them, and" in text
     assert "up to 9.0x in run `c=2` (3,600 ms against 400 ms)" in text
 
 

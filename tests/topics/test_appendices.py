@@ -38,6 +38,19 @@ def test_ledger_counts_each_status_over_every_chapter(tmp_path):
         "1",
         "0",
     )
+    assert t["n_not_applicable"] == "0"
+
+
+def test_ledger_counts_a_claim_that_cannot_apply_apart_from_the_withheld(tmp_path):
+    """The four counts the prose gives add up to the total: a claim withheld because the input's format
+    cannot have it is counted as not applicable, not as withheld."""
+    cannot = _claim("n", "withheld")
+    cannot["evidence"] = {"applicable": False}
+    (tmp_path / "a.claims.json").write_text(
+        json.dumps({"chapter": "a", "inputs": [], "claims": [_claim("x", "shown"), _claim("y", "withheld"), cannot]})
+    )
+    t = claims_ledger.page(claims_ledger.analyse(setup("claims_ledger", {"source": str(tmp_path)}))).texts
+    assert (t["n_claims"], t["n_withheld"], t["n_not_applicable"]) == ("3", "1", "1")
 
 
 def test_a_folder_without_ledgers_is_one_sentence(tmp_path):

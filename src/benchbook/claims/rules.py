@@ -350,7 +350,8 @@ def knee(ev: dict) -> tuple[str, str]:
     n, min_n = _num(ev, "n_points"), _num(ev, "min_points")
     if n is None or min_n is None or n < min_n:
         n = int(n or 0)
-        return "withheld", f"{n} point{'s' if n != 1 else ''}; the rule needs at least {int(min_n or 4)}"
+        have = f"{n if n else 'no'} point{'s' if n != 1 else ''}"
+        return "withheld", f"the curve has {have} and the rule needs at least {int(min_n or 4)}"
     if ev.get("x") is None:
         return "withheld", "the rule finds no point on this curve"
     s, min_s = _num(ev, "strength"), _num(ev, "min_strength")

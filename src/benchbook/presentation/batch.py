@@ -451,7 +451,7 @@ def plot_ms_per_token(sw: pd.DataFrame):
         )
     if not drawn:
         plt.close(fig)
-        return message_figure(wording.words(CHAPTER)["figure"]["no_result"])
+        return message_figure(wording.words(CHAPTER)["figure"]["no_result_ms"])
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("batch size (log scale)")

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook import checks
-from benchbook.presentation.plotting import message_figure
+from benchbook.presentation.plotting import message_figure, plain_number
 
 #: The three outcomes of a row, in legend order, and their colours (Okabe-Ito).
 OUTCOMES = {"agrees": "#009E73", "disagrees": "#D55E00", "not checkable": "#999999"}
@@ -52,7 +52,8 @@ def agreement_figure(table: pd.DataFrame):
         size=4,
         alpha=0.8,
     )
-    ax.set_xlabel("|recomputed / published - 1| (log10 of percent; -4 means exact)")
+    percent_ticks(ax)
+    ax.set_xlabel("|recomputed / published - 1| (%, log scale)")
     ax.set_ylabel("")
     handles, names = ax.get_legend_handles_labels()
     ax.get_legend().remove()
@@ -61,6 +62,17 @@ def agreement_figure(table: pd.DataFrame):
     )
     fig.tight_layout(rect=(0, 0.12 if n > 2 else 0.2, 1, 1))
     return fig
+
+
+def percent_ticks(ax) -> None:
+    """The x axis holds log10 of a percent: its ticks read as the percents themselves (0.001, 0.1, 10),
+    and the axis's left end, where every exact match is drawn, as "exact"."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter
+
+    lo, hi = ax.get_xlim()
+    ax.xaxis.set_major_locator(FixedLocator(list(range(EXACT, int(np.floor(hi)) + 1))))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: "exact" if v <= EXACT else plain_number(10.0**v)))
+    ax.set_xlim(lo, hi)
 
 
 def summary_display(summary: pd.DataFrame) -> pd.DataFrame:

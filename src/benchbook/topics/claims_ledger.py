@@ -47,6 +47,7 @@ def page(r: Result) -> Page:
         "n_chapters": r.table["chapter"].nunique(),
         "n_shown": int((status == "shown").sum()),
         "n_withheld": int((status == "withheld").sum()),
+        "n_not_applicable": int((status == "not applicable").sum()),
         "n_implausible": int((status == "implausible").sum()),
         "n_problems": int(r.summary["problems on re-judging"].sum()),
     }
