@@ -678,9 +678,15 @@ SERVER_SETTINGS = (
 )
 
 
-#: The workload a client asks for in its metadata (SGLang's `random_input_len`, `random_output_len`): runs
-#: asking for other lengths are other workloads, another series, never loads or bursts of one.
-WORKLOAD_SETTINGS = ("random_input_len", "random_output_len")
+#: The workload a client asks for in its metadata (SGLang's `random_input_len`, `random_output_len`; AIPerf's
+#: `--synthetic-input-tokens-mean` / `--output-tokens-mean` as its console parser keeps them): runs asking for
+#: other lengths are other workloads, another series, never loads or bursts of one.
+WORKLOAD_SETTINGS = ("random_input_len", "random_output_len", "input_tokens_mean", "output_tokens_mean")
+#: The input and the output keys of each client's `WORKLOAD_SETTINGS`.
+ASKED_LENGTHS = (("random_input_len", "random_output_len"), ("input_tokens_mean", "output_tokens_mean"))
+#: How `workloads` labels a workload known only from what the command asks for (no token totals, no
+#: sequence lengths printed): the mean a client asks for is not the mean it got.
+ASKED = "asked: "
 
 
 def _settings(meta: pd.Series, workload: bool = False) -> pd.DataFrame:
@@ -737,24 +743,41 @@ def series_key(r: pd.DataFrame, measured: bool = True) -> pd.Series:
 WORKLOAD_SPREAD = 1.5
 
 
+def _asked(r: pd.DataFrame) -> pd.DataFrame:
+    """Per run, the mean input ("i") and output ("o") tokens a request its command asks for
+    (`ASKED_LENGTHS` in its metadata), NaN where it states none."""
+    meta = r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r else pd.Series("", index=r.index)
+    stated = _settings(meta, workload=True)
+    out = pd.DataFrame(np.nan, index=r.index, columns=["i", "o"])
+    for i_key, o_key in ASKED_LENGTHS:
+        for col, key in (("i", i_key), ("o", o_key)):
+            if key in stated:
+                out[col] = out[col].fillna(pd.to_numeric(stated[key], errors="coerce"))
+    return out
+
+
 def workloads(r: pd.DataFrame) -> pd.Series:
     """Per run, its workload's label where runs of one dataset (the dataset already makes a series)
     are of several workloads ("" otherwise): the mean input and output tokens a request (the totals
     over the completed requests, or the per-request means AIPerf and GenAI-Perf print as Input and
-    Output Sequence Length), runs within `WORKLOAD_SPREAD` of the first run of a workload on both
-    being that workload. A run without either joins none and splits none."""
+    Output Sequence Length; where the output prints neither, the means its command asks for, labelled
+    `ASKED`), runs within `WORKLOAD_SPREAD` of the first run of a workload on both being that
+    workload. A run without any joins none and splits none."""
     label = pd.Series("", index=r.index, dtype=object)
 
     def col(name):
         return pd.to_numeric(r[name], errors="coerce") if name in r else pd.Series(np.nan, index=r.index)
 
     done = col("completed")
-    means = pd.DataFrame(
+    measured = pd.DataFrame(
         {
             "i": (col("total_input_tokens") / done).fillna(col("input_sequence_length_mean")),
             "o": (col("total_generated_tokens") / done).fillna(col("output_sequence_length_mean")),
         }
     )
+    asked = _asked(r)
+    only_asked = measured.isna().all(axis=1) & asked.notna().all(axis=1)
+    means = measured.where(~only_asked, asked)
     known = means[(means > 0).all(axis=1) & np.isfinite(means).all(axis=1)]
     dataset = r["dataset"].astype(object).fillna("") if "dataset" in r else pd.Series("", index=r.index)
 
@@ -770,7 +793,7 @@ def workloads(r: pd.DataFrame) -> pd.Series:
             continue
         for idx, (i, o) in g.iterrows():
             a, b = next((a, b) for a, b in firsts if near(i, o, a, b))
-            label[idx] = f"{a:,.0f} in / {b:,.0f} out tokens a request"
+            label[idx] = f"{ASKED if only_asked[idx] else ''}{a:,.0f} in / {b:,.0f} out tokens a request"
     return label
 
 

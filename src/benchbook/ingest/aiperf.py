@@ -793,6 +793,7 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
+        refuses=lambda text: aiperf_console.refuses(whole(text)),
         description="NVIDIA AIPerf profile_export_aiperf.json / .csv, per-request profile_export.jsonl and the "
         "console table 'NVIDIA AIPerf | LLM Metrics' (serving contract)",
         command="aiperf profile --model MODEL --url URL --concurrency N (artifacts/.../profile_export_aiperf.json, .csv)",

@@ -9,13 +9,16 @@ are published in: issues, READMEs, tutorials), read into the serving contract as
 
 A long label wraps onto following rows whose value cells are empty (joined with a space); a label
 cut by a narrow terminal (`(tokens/sec/u…`) keeps its metric, its unit completed where one known
-unit starts so; a once-per-run metric has `N/A` for its statistics. Numbers carry thousands
+unit starts so; a once-per-run metric has `N/A` for its statistics (`NO_VALUE`: a copy that writes a dash
+there, as AIPerf's tutorials do, means the same). Numbers carry thousands
 separators (`2,940.39`, `1,690`). Around the table the log may hold the command: `aiperf profile
 ...` above it (shell continuation lines joined) or AIPerf's own `CLI Command: ...` below it
 (wrapped onto several lines), and `Benchmark Duration: 15.81 sec`. Settings come from the command:
 `--model`, `--concurrency`, `--request-rate`, `--request-count` (and the cap AIPerf's log names
 when the command sets neither cap nor rate: `No concurrency value provided, setting to 1`); the
-whole command is kept in `metadata`. Only tables titled exactly "NVIDIA AIPerf | LLM Metrics" are read: AIPerf's other
+whole command is kept in `metadata`, with the synthetic workload it asks for (`--synthetic-input-tokens-mean`
+and `--output-tokens-mean`, `WORKLOAD_OPTIONS`), which tells two runs' workloads apart where the table
+prints no sequence lengths. Only tables titled exactly "NVIDIA AIPerf | LLM Metrics" are read: AIPerf's other
 tables (GPU telemetry, server metrics, the newer grouped "LLM Metrics: Spec Decode" and the like)
 hold no metric of the serving contract.
 
@@ -60,6 +63,15 @@ HEADLESS = "console rows without title or header"
 #: The statistics' columns of AIPerf's LLM Metrics table, in order (`ConsoleMetricsExporter.STAT_COLUMN_KEYS`,
 #: aiperf/exporters/console_metrics_exporter.py; the first releases printed six, `avg` ... `p75`).
 STAT_COLUMNS = ["avg", "min", "max", "p99", "p90", "p50", "std"]
+#: Cells that hold no value: AIPerf's `N/A` under a once-per-run metric's statistics, and the dash a copy
+#: writes in its place (AIPerf's own tutorials print `-` there).
+NO_VALUE = ("N/A", "-", "\u2013", "\u2014")
+#: The synthetic workload a command asks for (aiperf/common/config/prompt_config.py: each option with
+#: the aliases AIPerf keeps from GenAI-Perf) -> its key in `metadata` (`analysis.serving.WORKLOAD_SETTINGS`).
+WORKLOAD_OPTIONS = {
+    "input_tokens_mean": ("--prompt-input-tokens-mean", "--synthetic-input-tokens-mean", "--isl"),
+    "output_tokens_mean": ("--prompt-output-tokens-mean", "--output-tokens-mean", "--osl"),
+}
 
 #: snake-case label -> contract metric (others keep their label).
 CONTRACT = {
@@ -183,6 +195,7 @@ def settings(cmd: str | None) -> dict:
 
     cmd = cmd or ""
     trace = bool(re.search(r"--fixed-schedule|_trace\b", cmd))
+    asked = "".join(f"{k}={v}; " for k, names in WORKLOAD_OPTIONS.items() if (v := _option(cmd, *names)))
     rate, cap = num(_option(cmd, "--request-rate")), num(_option(cmd, "--concurrency"))
     if cmd and not trace and rate != rate and cap != cap:
         # AIPerf's default: no rate and no schedule is concurrency burst mode, and with no
@@ -197,7 +210,7 @@ def settings(cmd: str | None) -> dict:
         "request_rate": rate,
         "max_concurrency": cap,
         "burstiness": math.nan,
-        "metadata": f"cli_command={cmd}" if cmd else None,
+        "metadata": f"{asked}cli_command={cmd}" if cmd else None,
     }
 
 
@@ -224,6 +237,26 @@ def _errors(lines: list[str], source: str, lo: int, hi: int) -> tuple[list[tuple
                 raise ParseError(source, j + 1, "an Error Summary row without a count under 'Count'")
             rows.append((j + 1, _value(cells[header.index("Count")]), cells[header.index("Type")]))
     raise ParseError(source, title + 1, "the AIPerf Error Summary ends without its bottom rule (└───)")
+
+
+#: The title of any table AIPerf prints at the end of a run (`NVIDIA AIPerf | LLM Metrics`, and the
+#: sections beside it: `NVIDIA AIPerf: Spec Decode`, `NVIDIA AIPerf | GPU Telemetry`, ...).
+ANY_TITLE_RE = re.compile(r"NVIDIA AIPerf\s*[|:]\s*(?P<name>[^\n]*?)[ \t]*$", re.M)
+
+
+def refuses(text: str) -> tuple[int, str] | None:
+    """(line, why) of the first of AIPerf's other end-of-run tables (Spec Decode, GPU telemetry, ...) in
+    a file with no LLM Metrics table (`Tool.refuses`): those sections print beside a run's LLM Metrics
+    and hold no request throughput or latency of it, so a copy of one alone is no serving run."""
+    if TITLE_RE.search(text):
+        return None
+    for i, line in enumerate(text.split("\n"), start=1):
+        if (m := ANY_TITLE_RE.search(line)) and m["name"] and BOX_HEAD in text:
+            return i, (
+                f"AIPerf's '{m['name']}' table without the LLM Metrics table of its run: it holds no request "
+                "throughput or latency, so there is no serving run to read"
+            )
+    return None
 
 
 def is_console(text: str) -> bool:
@@ -358,7 +391,7 @@ def _rows(rows: list, stats: list[str], run: dict, records: list, rejects: list)
     for label, vals, ln in rows:
         tag, unit, note = _label(label)
         metric = CONTRACT.get(tag, tag)
-        present = [(h, v) for h, v in zip(stats, vals, strict=False) if v and v != "N/A"]
+        present = [(h, v) for h, v in zip(stats, vals, strict=False) if v and v not in NO_VALUE]
         single = all(h == "avg" for h, _ in present)
         for h, c in present:
             cells += 1
@@ -389,7 +422,7 @@ def _headless(line: str) -> tuple[str, list[str]] | None:
     m = _LABEL_UNIT.match(label)
     if len(vals) != len(STAT_COLUMNS) or not m or "(" not in label or m.group("unit").strip().lower() not in UNITS:
         return None
-    if not all(v == "N/A" or _value(v) is not None for v in vals) or vals[0] == "N/A":
+    if not all(v in NO_VALUE or _value(v) is not None for v in vals) or vals[0] in NO_VALUE:
         return None
     return label, vals
 

@@ -51,6 +51,7 @@ SETTINGS = {
     "scenario": "str",
     "mode": "str",
     "sut": "str",
+    "sut_line": "float64",
     "model": "str",
     "result": "str",
     "target_qps": "float64",
@@ -166,7 +167,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         raise ParseError(source, 1, "no 'MLPerf Results Summary' banner: not a LoadGen mlperf_log_summary.txt")
     settings = {k: None for k in ("run", "scenario", "mode", "sut", "model", "result", "checks")}
     settings.update(run="summary", target_qps=math.nan, parameters_line=math.nan, errors_logged=math.nan)
-    settings.update(loadgen_file="summary")
+    settings.update(loadgen_file="summary", sut_line=math.nan)
     settings.update(errors_line=math.nan)
     settings.update(dict.fromkeys(LIMITS.values(), math.nan))
     checks: list[str] = []
@@ -202,6 +203,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
             t = TEXT_ROW_RE.match(s)
             if t and t["label"] in ("SUT name", "Scenario", "Mode"):
                 settings[{"SUT name": "sut", "Scenario": "scenario", "Mode": "mode"}[t["label"]]] = t["value"]
+                if t["label"] == "SUT name":
+                    settings["sut_line"] = float(ln)
             elif t and t["label"] == "Result is":
                 settings["result"] = t["value"]
             elif t and t["value"].lower() in ("yes", "no"):  # LoadGen prints an unmet check as `NO` (results.cc)
@@ -250,6 +253,24 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return finish(TOOL, source, records, rejects, messages, cells)
 
 
+#: The SUT name of LoadGen's network harness (mlcommons/inference `loadgen/demos/lon`, `sut_over_network`):
+#: a run sent over several SUT servers is named `Multi-node SUT: ` and each server's own name, comma-joined.
+MULTI_NODE_RE = re.compile(r"(?i)^multi-node sut:\s*(?P<names>\S.*)$")
+
+
+def facts(table) -> list[tuple]:
+    """The nodes a run spans as LoadGen's network harness names them (`MULTI_NODE_RE`): one SUT server
+    a name, at the SUT name's line (`Tool.facts`)."""
+    if "sut" not in table or "sut_line" not in table:
+        return []
+    out = []
+    for sut, line in table[["sut", "sut_line"]].dropna().drop_duplicates().itertuples(index=False):
+        if m := MULTI_NODE_RE.match(str(sut)):
+            names = [n for n in m["names"].split(",") if n.strip()]
+            out.append(("nodes", len(names), int(line), f"SUT name : {sut}"))
+    return out
+
+
 TOOL = register(
     Tool(
         name=NAME,
@@ -259,5 +280,6 @@ TOOL = register(
         description="MLPerf Inference LoadGen mlperf_log_summary.txt or mlperf_log_detail.txt",
         command="an MLPerf Inference LLM benchmark run through LoadGen (writes mlperf_log_summary.txt)",
         metrics=METRICS,
+        facts=facts,
     )
 )

@@ -83,7 +83,7 @@ def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, st
         raise ParseError(source, 1, "no ':::MLLOG' line: not a LoadGen mlperf_log_detail.txt")
     settings = {k: None for k in ("run", "scenario", "mode", "sut", "model", "result", "checks")}
     settings.update(run="detail log", loadgen_file="detail log", target_qps=math.nan, parameters_line=math.nan)
-    settings.update(errors_logged=math.nan)
+    settings.update(errors_logged=math.nan, sut_line=math.nan)
     settings.update(errors_line=math.nan, samples_per_query=math.nan, result_percentile=math.nan)
     settings.update(dict.fromkeys(("latency_limit_ms", "ttft_limit_ms", "tpot_limit_ms"), math.nan))
     records, rejects, checks, messages = [], [], [], []
@@ -94,7 +94,7 @@ def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, st
         elif key == "effective_test_mode":
             settings["mode"] = str(value)
         elif key == "sut_name":
-            settings["sut"] = str(value)
+            settings.update(sut=str(value), sut_line=float(ln))
         elif key == "result_validity":
             settings["result"] = str(value)
         elif key == "effective_target_qps":

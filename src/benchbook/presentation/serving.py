@@ -840,25 +840,24 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, sl
     """The basic figures of each run, for an input of at most `most` runs (a sweep's are in its
     tables): output throughput, the goodput bounds under the page's SLOs, speculative decoding, and the count, rate and
     Little's-law concurrency of a run `in_flight_sentence` does not cover; each only where the
-    output gives what it needs."""
+    output gives what it needs. Runs whose figures read alike are said in one sentence ("Runs `a` and
+    `b`, each: ..."), never the same sentence once a run."""
     if not 0 < len(lit) <= most:
         return ""
-    out = []
+    out: dict[str, tuple[list[str], dict]] = {}  # each run's figures, without its name -> (runs, values)
     method, per_step = serving.tokens_per_step(lit)
     for (i, row), (_, g) in zip(lit.iterrows(), gb.iterrows(), strict=True):
         has_pct = any(pd.notna(row.get(f"{m}_{s}")) for m in ("ttft", "tpot") for s in PERCENTILE_STATS)
         # a run with a Little's-law number has its count, rate and in-flight said by `in_flight_sentence`
         said_there = ("completed", "request_throughput", "in_flight") if pd.notna(row.get("in_flight")) else ()
         keys = [k for k in ("completed", "request_throughput", "output_throughput", "in_flight") if k not in said_there]
-        values = {k: row.get(k) for k in keys}
+        figures = {k: row.get(k) for k in keys}
         per_gpu = row.get("output_throughput_per_gpu")  # InferenceX: the file's figure is per GPU
         gpus = row.get("output_throughput") / per_gpu if pd.notna(per_gpu) and per_gpu > 0 else None
-        said = _say(
-            "run_figures",
-            run=row["run"],
+        values = dict(
             output_per_gpu=per_gpu if gpus and pd.notna(gpus) else None,
             gpus=round(gpus) if gpus and pd.notna(gpus) else None,
-            **{k: v for k, v in values.items() if pd.notna(v)},
+            **{k: v for k, v in figures.items() if pd.notna(v)},
             estimated=bool(row.get("estimated")),
             share_lo=g.get("share_lo") if has_pct and pd.notna(g.get("share_lo")) else None,
             share_hi=g.get("share_hi") if has_pct and pd.notna(g.get("share_lo")) else None,
@@ -872,9 +871,9 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, sl
             own_rate=row.get("request_throughput") if pd.notna(row.get("request_throughput")) else None,
             own_slos=[{"metric": m, "ms": v} for m, v in serving.goodput_slos(row.get("metadata"))],
         )
-        if said:
-            out.append(said)
-    return " ".join(out)
+        if said := _say("run_figures", run="", **values):
+            out.setdefault(said, ([], values))[0].append(str(row["run"]))
+    return " ".join(_say("run_figures", run=runs[0], runs=runs, **values) for runs, values in out.values())
 
 
 # --- the lesson: Little's law and the knee of a closed loop -------------------------------------
