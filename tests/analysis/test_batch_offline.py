@@ -338,3 +338,15 @@ def test_an_offline_run_that_prints_only_its_input_token_rate_states_it_not_that
     f.write_text(embed_block(EMBED_ROWS[:-1]))
     text = show.offline_sentence(batch.offline_points(batch.offline_runs(table(f)), {}, None), None)
     assert "no token throughput printed" in text and "prompt tok/s" not in text
+
+
+def test_runs_that_carry_no_precision_have_none_not_an_empty_one():
+    r = batch.offline_runs(table(VLLM)).drop(columns=["precision"])
+    pts = batch.offline_points(r, {MODEL: 70.55}, roofline.choose("MI300X", [], 0.0, 0.0))
+    assert pts["precision"].isna().all() and pts["compute_fraction"].isna().all()
+
+
+def test_a_step_over_two_gpus_in_tensor_parallel_counts_half_its_compute_on_each():
+    sw = batch.sweep(table(VLLM)).assign(devices=2.0, split="tensor")
+    rl = batch.step_roofline(sw, {MODEL: 70.55}, roofline.choose("MI300X", [], 0.0, 0.0))
+    assert rl["achieved_tflops_per_device"].iat[0] == pytest.approx(rl["achieved_tflops"].iat[0] / 2)
