@@ -123,3 +123,18 @@ def test_folder_parameters_resolve_project_relative():
     assert out == [config.RAW_DIR] and config.relative(out[0]) == "data/raw"
     with pytest.raises(chapter.ParameterError, match="does not exist"):
         chapter.resolve_inputs("/nonexistent", "raw_dir")
+
+
+def test_two_steps_of_the_same_elasticity_do_not_diminish():
+    # elasticities 0.5, 0.5 (10 -> 15 -> 22.5 over doublings), then 1/9: not falling at every step
+    r = pd.DataFrame(
+        {
+            "max_concurrency": [1, 2, 4, 8],
+            "request_rate": [np.inf] * 4,
+            "num_prompts": [1000] * 4,
+            "output_throughput": [10.0, 15.0, 22.5, 25.0],
+            "model": ["m"] * 4,
+        }
+    )
+    kn = serving.knees(r, "max_concurrency", 0.25).iloc[0]
+    assert kn["n_steps"] == 3 and not kn["diminishing"]

@@ -163,3 +163,11 @@ def test_the_input_line_says_why_each_result_not_placed_was_set_aside():
     )
     line = show.input_line("f.md", pts, None, every)
     assert "2 set aside (1 another engine, build or configuration and 1 depth > 0; the rule" in line
+
+
+def test_a_device_the_file_names_is_the_one_its_runs_are_set_against(runs):
+    from benchbook.analysis import roofline
+
+    named = {s: roofline.named(["GPU: 2x A100 80GB\n"]) for s in runs["source"].unique()}
+    pts = bandwidth.latency_points(runs, named=named)
+    assert pts["device"].eq("A100-SXM4-80GB").all() and pts["peak_gb_s"].eq(A100_GB_S).all()

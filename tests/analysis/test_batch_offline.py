@@ -369,3 +369,15 @@ def test_latency_runs_of_different_output_lengths_are_two_series_not_one_curve()
     assert by == {"--output-len 128": [1, 2], "--output-len 4000": [2]}
     one = batch.offline_sweep(batch.offline_runs(ingest.read(VLLM)))  # one length: no variant added
     assert set(one["variant"]) == {""}
+
+
+def test_runs_that_carry_no_precision_have_none_not_an_empty_one():
+    r = batch.offline_runs(table(VLLM)).drop(columns=["precision"])
+    pts = batch.offline_points(r, {MODEL: 70.55}, roofline.choose("MI300X", [], 0.0, 0.0))
+    assert pts["precision"].isna().all() and pts["compute_fraction"].isna().all()
+
+
+def test_a_step_over_two_gpus_in_tensor_parallel_counts_half_its_compute_on_each():
+    sw = batch.sweep(table(VLLM)).assign(devices=2.0, split="tensor")
+    rl = batch.step_roofline(sw, {MODEL: 70.55}, roofline.choose("MI300X", [], 0.0, 0.0))
+    assert rl["achieved_tflops_per_device"].iat[0] == pytest.approx(rl["achieved_tflops"].iat[0] / 2)

@@ -162,3 +162,29 @@ def test_a_model_named_only_in_words_no_table_row_fits_is_unsized_not_unnamed():
     assert "names no model," not in said
     # the other way: nothing named at all keeps "names no model"
     assert "The output names no model, so its size is unknown" in show.device_sentence(None, {}, {})
+
+
+def test_a_conflict_of_runs_that_name_no_gpu_names_none():
+    df = pd.DataFrame(
+        {
+            "tool": ["hf-batch-sweep"] * 2,
+            "source": ["a.md", "b.md"],
+            "line": [3, 4],
+            "model": ["m", "m"],
+            "framework": ["hf", "hf"],
+            "gpu": [None, None],
+            "dtype": ["bf16", "bf16"],
+            "batch_size": [2, 2],
+            "metric": ["throughput", "throughput"],
+            "statistic": ["value"] * 2,
+            "value": [10.0, 12.0],
+        }
+    )
+    conf = batch.conflicts(df).iloc[0]
+    assert (conf["gpu"], conf["values"], conf["lines"]) == ("", [10.0, 12.0], [3, 4])
+
+
+def test_a_setting_printed_as_none_is_no_setting():
+    # vLLM's Namespace prints an unset --quantization as None: no variant of the run
+    runs = batch.offline_runs(table(LFM).assign(quantization="None", kv_cache_dtype="None"))
+    assert runs["variant"].tolist() == [""] and runs["precision"].tolist() == ["bf16"]

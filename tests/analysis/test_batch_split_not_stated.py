@@ -6,6 +6,7 @@ and a device count from a stated TP keeps its summed roofs."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from benchbook.analysis import batch, roofline
@@ -57,3 +58,11 @@ def test_a_stated_tp_keeps_its_devices_summed_roofs():
 def test_the_reason_names_the_runs_and_both_splits():
     why = no_device_reason({"device_split": ["4xA100 80GB", "8xA100 80GB"]})
     assert "4xA100 80GB and 8xA100 80GB" in why and "tensor parallel" in why and "device_map" in why
+
+
+def test_a_split_the_rest_of_the_file_states_fills_only_the_rows_whose_table_did_not():
+    sw = pd.DataFrame({"split": [batch.SPLIT_UNSTATED, "tensor"], "batch_size": [1, 2]})
+    said = {"split_status": "stated", "split_value": "in turn"}
+    assert batch.with_split(sw, said)["split"].tolist() == ["in turn", "tensor"]
+    unread = {"split_status": "unread", "split_value": None}
+    assert batch.with_split(sw, unread)["split"].tolist() == [batch.SPLIT_UNSTATED, "tensor"]

@@ -339,3 +339,8 @@ def test_a_power_log_of_an_idle_device_forms_no_energy_per_token():
     assert not busy["idle_device"] and busy["j_per_output_token"] == pytest.approx(38877.7 / 508705)
     above = _table(_util(_rows("c", energy_j=60000.0, tokens=508705.0, idle_w=61.79, seconds=630.0), 0.0)).iloc[0]
     assert not above["idle_device"] and above["j_per_output_token_active"] > 0
+
+
+def test_runs_keep_the_order_the_file_gives_them():
+    t = _table(_rows("zeta", energy_j=100.0, tokens=10.0), _rows("alpha", energy_j=100.0, tokens=10.0))
+    assert t["run"].tolist() == ["zeta", "alpha"]

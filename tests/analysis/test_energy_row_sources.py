@@ -104,3 +104,10 @@ def test_an_energy_per_request_over_fewer_than_one_token_a_request_is_still_a_fi
     r = _run(energy_per_request=(10.0, "gpu"), output_tokens_per_request=(0.5, None))
     assert (r["j_per_output_token"], r["tokens_basis"]) == (20.0, "per request")
     assert pd.isna(_run(energy_per_request=(10.0, "gpu"), output_tokens_per_request=(0.0, None))["j_per_output_token"])
+
+
+def test_an_energy_without_a_duration_has_no_idle_share_from_its_power():
+    # the figure is the energy over the tokens, not a power over a rate: the idle draw's share of that energy
+    # needs the time it was drawn for, and 40 W of 100 W is not it
+    r = _run(energy=(3000.0, "gpu"), output_tokens=(100.0, None), mean_power=(100.0, "gpu"), idle_power=(40.0, "gpu"))
+    assert r["j_per_output_token"] == 30.0 and pd.isna(r["idle_share"])

@@ -672,3 +672,16 @@ def test_a_knee_s_noise_takes_the_chord_from_the_first_and_last_points_errors():
     got = power.knee_noise([1, 2, 4], [0.0, 2.0, 2.0], [0.0, 0.0, 2.0], 2)
     assert got == pytest.approx(power.NOISE_Z * (2 / 3) / 2 / 2**0.5)
     assert power.knee_noise([1, 2, 4], [0.0, 2.0, 2.0], [0.0, 2.0, 0.0], 2) == pytest.approx(power.NOISE_Z / 2**0.5)
+
+
+def test_a_slow_rate_still_streams_and_the_file_s_name_sizes_its_model():
+    """0.5 tok/s of a 3.56 GiB file is 1.91 GB/s; the reader's MoE size for `mixtral-8x7b` is found in
+    the file's name alone (llama.cpp printed `llama 8x7B`)."""
+    rows = _rows(model="llama 7B Q4_0", model_size_gib=3.56, params_b=6.74, rate=0.5, gpu="NVIDIA A100-SXM4-80GB")
+    rows += _rows(model="llama 8x7B Q4_0", model_file="mixtral-8x7b-v0.1.Q4_0.gguf", model_size_gib=24.6)
+    kept, _ = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    p = bandwidth.points(kept, moe_override={"mixtral-8x7b": (12.9, 46.7)}).set_index("model_key")
+    slow = p.loc["m.gguf"]
+    assert slow["bandwidth_gb_s"] == pytest.approx(3.56 * 1024**3 * 0.5 / 1e9) and slow["file_gib"] == 3.56
+    moe = p.loc["mixtral-8x7b-v0.1.Q4_0.gguf"]
+    assert (moe["active_params_b"], moe["params_b"]) == (12.9, 46.7)

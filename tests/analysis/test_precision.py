@@ -155,6 +155,15 @@ def test_the_serving_roofline_sets_a_quantized_checkpoints_compute_against_its_p
     assert serving.decode_roofline(lit, 1.0, 0.5, pk)["peak_tflops"].iat[0] == 2000.0  # no label: read from bytes
 
 
+def test_the_serving_roofline_reads_one_byte_a_weight_as_fp8_where_no_precision_is_named():
+    from benchbook.analysis.roofline import Peaks
+
+    pk = Peaks("X", 1000.0, {"bf16": 500.0, "fp8": 1000.0, "fp4": 2000.0}, "parameter")
+    lit = pd.DataFrame(dict(run=["a"], in_flight=[8.0], output_throughput=[800.0], total_token_throughput=[1600.0]))
+    row = serving.decode_roofline(lit, 1.0, 1.0, pk).iloc[0]
+    assert (row["precision"], row["peak_tflops"]) == ("fp8", 1000.0)
+
+
 def test_a_tag_the_rest_of_the_file_gives_the_weights_is_read_after_the_models_own_name(tmp_path):
     f = tmp_path / "run.md"
     f.write_text(

@@ -225,3 +225,9 @@ def test_one_model_on_two_builds_and_two_backends_is_labelled_by_build_and_backe
         prefill.labels(rows, backend=False).tolist()
         == ["llama 7B Q4_0 (build 1111111 (1000))"] * 2 + ["llama 7B Q4_0 (build 2222222 (2000))"] * 2
     )
+
+
+def test_a_sweep_of_rates_printed_without_a_spread_has_none(tmp_path):
+    rows = _row(threads=4, ts="500.00") + _row(threads=8, ts="900.00")
+    (found,) = _sweeps(_read(tmp_path, rows))
+    assert [v[:3] for v in found["values"]] == [(4, 500.0, None), (8, 900.0, None)]

@@ -30,3 +30,16 @@ def test_a_regime_where_only_the_baseline_or_only_a_scheme_ran_has_no_row():
     assert quant.best_against_baseline(alone, {"decode_bound": "latency"}, "original", ["w8a8_a"]).empty
     orphan = _runs("latency", {"w8a8_a": [5.0, 5.1, 4.9]})
     assert quant.best_against_baseline(orphan, {"decode_bound": "latency"}, "original", ["w8a8_a"]).empty
+
+
+def test_the_throughput_speedup_has_its_95_percent_interval_around_it():
+    rt = _runs("output_throughput", {"original": [100.0, 101, 99], "w8a8_a": [150.0, 151, 149]})
+    best = quant.best_against_baseline(rt, {"decode_bound": "output_throughput"}, "original", ["w8a8_a"]).iloc[0]
+    assert 1.45 < best["ci_low"] < best["speedup"] < best["ci_high"] < 1.55
+
+
+def test_runs_that_do_not_vary_and_agree_are_no_evidence_of_a_difference():
+    rt = _runs("latency", {"original": [10.0, 10.0, 10.0], "w8a8_a": [10.0, 10.0, 10.0]})
+    assert quant.best_against_baseline(rt, {"decode_bound": "latency"}, "original", ["w8a8_a"])["p"].iat[0] == 1.0
+    apart = _runs("latency", {"original": [10.0, 10.0, 10.0], "w8a8_a": [5.0, 5.0, 5.0]})
+    assert quant.best_against_baseline(apart, {"decode_bound": "latency"}, "original", ["w8a8_a"])["p"].iat[0] == 0.0

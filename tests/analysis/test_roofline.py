@@ -318,3 +318,10 @@ def test_a_bracketed_aside_naming_another_device_is_not_the_runs_device():
     assert roofline.detect(["GPU: NVIDIA A100 80GB (SXM4)\n"]) == ("A100-SXM4-80GB", 1)
     assert roofline.detect(["GPU: NVIDIA A100 80GB\n"]) == ("A100-SXM4-80GB", 1)
     assert roofline.detect(["GPU: AMD Radeon Graphics (gfx1151)\n"]) == ("Radeon-8060S", 1)
+
+
+def test_a_name_several_table_rows_fit_is_said_as_written_and_a_name_of_one_row_is_not():
+    # `MI300` is AMD's series of the MI300A and the MI300X: taken as the MI300X, and said as the file writes it
+    mi300 = roofline.named(["GPU: MI300\n"])
+    assert roofline.fits_said(mi300) == {"device_fits": "MI300", "device_fits_line": 1}
+    assert roofline.fits_said(roofline.named(["Run on L40S:\n"])) == {}

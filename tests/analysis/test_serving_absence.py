@@ -121,3 +121,9 @@ def test_latency_percentiles_without_a_count_are_no_run_where_none_completed():
     assert "No request completed" in show.littles_note(gone)
     zeros = lit.assign(completed=0.0, **{c: 0.0 for c in stats})  # a tool's 0.00 placeholders
     assert "No request completed" in show.littles_note(zeros)
+
+
+def test_what_a_run_can_record_keeps_the_run_table_s_index():
+    r = pd.DataFrame({"tool": ["vllm-bench-serve", "vllm-bench-serve"], "format": ["json", "json"]}, index=[3, 4])
+    got = serving.recorded(r, "ttft_mean")
+    assert got.index.tolist() == [3, 4] and got.all()

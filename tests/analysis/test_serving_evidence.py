@@ -511,6 +511,11 @@ def test_guidellm_incomplete_requests_are_cut_off_not_failed():
         ("Namespace(model='m', goodput=['ttft:500', 'tpot:50'], seed=0)", [("ttft", 500.0), ("tpot", 50.0)]),
         ("Namespace(model='m', goodput=None)", []),
         (float("nan"), []),
+        # a metric the house does not name keeps its own name
+        (
+            "Namespace(model='m', goodput=['ttft:500', 'queue_wait:20'], seed=0)",
+            [("ttft", 500.0), ("queue_wait", 20.0)],
+        ),
     ],
 )
 def test_goodput_slos_come_from_the_recorded_goodput_option(metadata, expected):

@@ -71,3 +71,8 @@ def test_weights_of_no_listed_width_are_set_against_the_bf16_peak():
     lit = pd.DataFrame(dict(run=["a"], in_flight=[8.0], output_throughput=[800.0], total_token_throughput=[1600.0]))
     d = serving.decode_roofline(lit, 1.0, 4.0, pk)  # fp32 weights: 4 bytes
     assert d["precision"].iat[0] == "bf16" and d["peak_tflops"].iat[0] == 500.0
+
+
+def test_unnamed_runs_of_two_files_with_the_same_settings_keep_the_plain_label():
+    r = pd.DataFrame({"source": ["a.json", "b.json"], "run": ["json 1", "json 1"], "max_concurrency": [8.0, 8.0]})
+    assert serving.settings_labels(r, pd.DataFrame())[0]["run"].tolist() == ["c=8", "c=8"]

@@ -104,3 +104,8 @@ def test_the_count_and_the_max_of_a_latency_are_columns_of_their_own():
     w = serving.runs(df)
     assert w.at[0, "ttft_count"] == 100.0 and w.at[0, "ttft_max"] == 950.0 and "ttft" not in w
     assert w.at[0, "peak_output_throughput"] == 1600.0 and w.at[0, "completed"] == 100.0
+
+
+def test_a_median_under_one_millisecond_still_has_a_tail_ratio():
+    r = runs(itl_median=[0.5], itl_p99=[2.0])
+    assert serving.tail_ratios(r, "itl").iat[0] == pytest.approx(4.0)

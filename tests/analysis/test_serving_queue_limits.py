@@ -32,3 +32,9 @@ def test_two_loads_are_enough_for_the_closed_loop_limits():
 
 def test_one_load_has_no_closed_loop_limits():
     assert serving.queue_limits(_lit([2, 2], [2.0, 2.1], [0.5, 0.5])) == {}
+
+
+def test_the_closed_loop_grows_with_the_load_until_its_capacity_then_only_waits():
+    # W0 0.5 s, mu 8 req/s: the knee at N* = 4; below it N / W0 req/s at W0, above it mu at N / mu
+    tput, lat = serving.closed_loop([1, 4, 16], 0.5, 8.0)
+    assert tput.tolist() == [2.0, 8.0, 8.0] and lat.tolist() == [0.5, 0.5, 2.0]

@@ -927,3 +927,22 @@ def test_the_input_sentence_says_a_tokenizer_is_not_the_model():
     assert "tokenizer the benchmark names" in unknown and "numbers for my-org" not in unknown
     model = view.input_sentence("f.md", 62, "bigscience/bloomz-7b1-mt", [1, 2], [1024], 0)
     assert "numbers for bigscience/bloomz-7b1-mt," in model and "tokenizer" not in model
+
+
+def test_a_table_without_a_section_is_one_configuration_under_the_empty_section():
+    df = ingest.read_all([config.seed("000")])[0]
+    w = tp.wide(df.assign(section=None))
+    assert (w["section"] == "").all() and len(w) == len(tp.wide(df.assign(section="")))
+
+
+def test_the_end_to_end_rate_s_standard_error_counts_the_prefill_s_runs():
+    """10 runs of each phase: prefill 100 ms (90-110), decode 700 ms (650-750); 8 tokens at batch 1 over
+    the two phases: 10 tok/s, between 8 / 0.86 and 8 / 0.74 s; its spread over d2(10) = 3.078 and sqrt(10)."""
+    rows = [
+        {"metric": "prefill_latency", "tp": 1, "batch_size": 1, "mean": 100.0, "min": 90.0, "max": 110.0, "line": 1},
+        {"metric": "decode_total_latency", "tp": 1, "batch_size": 1, "mean": 700.0, "min": 650.0, "max": 750.0}
+        | {"line": 2},
+    ]
+    r = tp.throughput(_wide(rows, n_runs=10)).iloc[0]
+    spread = (8 / 0.74 - 8 / 0.86) / 10.0
+    assert r.e2e_rel_se == pytest.approx(spread / 3.078 / math.sqrt(10))

@@ -248,3 +248,11 @@ def test_a_steps_noise_takes_the_printed_spread_or_half_its_last_digit():
 def test_a_folder_without_benchmark_output_is_one_sentence(tmp_path):
     with pytest.raises(warehouse.WarehouseError, match="^no file among the sources holds output of a known tool$"):
         tracking.load([tmp_path], "output_throughput")
+
+
+def test_an_undated_warehouse_is_read_in_the_order_of_its_sources(tmp_path):
+    wh = tmp_path / "wh"
+    warehouse.ingest_into(sorted((SERIES / "rocm7_rc").glob("*.log"), reverse=True), wh, log=lambda *_: None)
+    s = tracking.load([wh], "pp_rate")
+    assert s.order == "source" and s.undated == 4
+    assert s.runs["label"].tolist() == ["b6119.log", "b6123.log", "b6181.log", "b6486.log"]

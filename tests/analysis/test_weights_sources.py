@@ -15,3 +15,9 @@ def test_a_batch_run_keeps_where_its_precision_came_from():
         "precision_source": "name",
         "bytes_per_weight": 1.0,
     }
+
+
+def test_a_checkpoint_s_precision_names_the_config_it_was_read_from():
+    w = precision.weights("meta-llama/Llama-3.1-8B-Instruct")
+    assert (w.precision, w.source) == ("bf16", "checkpoint")
+    assert w.detail == "https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json (torch_dtype bfloat16)"

@@ -237,3 +237,8 @@ def test_the_attention_claims_name_the_kernels_and_the_threshold_in_their_rules(
     assert "SDPA + mask / FlexAttention" in c.rule
     led = {x.id: x for x in _ledger(SEED).claims}
     assert led["best_bound"].rule.startswith("bound rule on the best point: a limit is named only above ")
+
+
+def test_skip_sparsest_carries_the_density_it_divides_by():
+    c = claims.skip_sparsest(_sp(density=[0.1], flex_vs_sdpa=[15.0]), NOISE)
+    assert c.evidence["density"] == 0.1 and c.evidence["ratio"] == pytest.approx(1.5)  # 15 over 1 / 0.1

@@ -519,3 +519,15 @@ def test_a_run_of_unknown_mode_names_its_host_cpu_as_why_no_device_is_used():
 def test_a_cpu_run_with_no_known_peak_is_not_said_to_name_only_its_host():
     b = wording.word("bandwidth_roofline", cb.bound(_no_peak(mode="cpu", cpu="Some CPU"), "bound_1", 0.5))
     assert b.status == "withheld" and "names the host" not in b.text
+
+
+def test_a_prefill_carries_its_rate_and_the_rate_s_spread():
+    p = pd.Series({"rate": 5000.0, "rate_std": 40.0, "tflops": 67.4, "peak_tflops": 312.0, "line": 7})
+    ev = cb.prefill(p, "pp_1").evidence
+    assert (ev["rate"], ev["rate_std"], ev["achieved_tflops"]) == (5000.0, 40.0, 67.4)
+
+
+def test_an_moe_model_of_unknown_active_size_is_withheld_with_the_parameter_to_pass():
+    c = cb.bound(point(architecture="moe", active_params_b=None), "bound_1", 0.5)
+    assert c.status == "withheld"
+    assert c.reason.startswith("its active parameter count is unknown (an MoE model; pass moe_active_params)")

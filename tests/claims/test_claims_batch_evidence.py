@@ -43,3 +43,16 @@ def test_a_flat_latency_carries_the_batches_past_it_one_point_per_batch_size():
 
 def test_the_knee_states_its_rule_even_without_a_knee():
     assert cb.knee(None).rule.startswith("the knee is the smallest batch reaching the given fraction of peak")
+
+
+def test_a_flat_latency_carries_the_throughput_at_both_ends():
+    flat = pd.DataFrame({"batch_size": [1, 2, 4], "latency_s": [1.0, 1.0, 1.0], "throughput_tok_s": [10.0, 20.0, 40.0]})
+    ev = cb.latency_flat(flat).evidence
+    assert (ev["first_tok_s"], ev["last_tok_s"]) == (10.0, 40.0)  # a fixed step time: throughput in proportion
+
+
+def test_over_cap_names_little_s_law_and_says_why_it_does_not_apply():
+    c = cb.over_cap(pd.DataFrame())
+    assert c.rule.startswith("Little's law: requests in flight on average = request rate x mean latency")
+    assert c.status == "withheld" and not c.applicable
+    assert c.reason == "no run prints a concurrency cap with a rate and a mean latency"

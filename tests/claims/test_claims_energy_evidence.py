@@ -64,3 +64,14 @@ def test_a_device_given_by_parameter_is_the_floors_device_where_the_file_names_n
     floors = [c for c in claims.build(table, 2.0, device="H100 SXM") if c.id == "floor_0"]
     assert floors[0].shown and floors[0].evidence["floor_device"] == "H100-SXM5-80GB"
     assert floors[0].evidence["peak_source"] == "parameter"
+
+
+def test_the_floor_reads_the_weights_at_the_precision_the_row_states():
+    """Llama-3.1-8B: 8.03 B weights, 1 byte each in the row's fp8 (8.03 GB), 2 in its bf16 checkpoint
+    where the row states none. With nothing said elsewhere of a batch size, its status is `absent`."""
+    run = _rows("r", energy_j=10_000.0, tokens=1000.0, model="Llama-3.1-8B", device="H100 SXM", batch=1.0)
+    fp8 = claims.floor(energy.quoted(_table([dict(r, precision="fp8") for r in run])).iloc[0], 0, 2.0).evidence
+    assert (fp8["precision"], fp8["precision_from"], fp8["weights_gb"]) == ("fp8", "output", pytest.approx(8.03))
+    plain = claims.floor(energy.quoted(_table(run)).iloc[0], 0, 2.0).evidence
+    assert (plain["precision"], plain["precision_from"]) == ("bf16", "checkpoint")
+    assert plain["batch_status"] == "absent"

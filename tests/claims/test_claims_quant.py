@@ -510,3 +510,27 @@ def test_a_decode_fall_inside_the_ends_interval_half_widths_is_not_a_fall():
     assert wide.evidence["point_noise"] == [0.05] * 4 and wide.status == "withheld"
     narrow = verdicts.decode_trend(_trend(ys).assign(half_width=0.01), "w8a16_x", "original", A100)
     assert narrow.status == "shown"
+
+
+def test_decode_trend_carries_the_device_s_dense_peak():
+    c = verdicts.decode_trend(_trend([1.38, 1.31, 1.06, 0.83]), "w8a16_x", "original", A100)
+    assert (c.evidence["tflops"], c.evidence["bandwidth_gb_s"]) == (312.0, 2039.0)
+
+
+def test_the_baseline_s_rate_is_its_own_decode_in_the_fastest_decode_s_regime():
+    """At batch 1, the baseline bf16 decodes at 1 TFLOP/s in the fastest scheme's regime `r1` and at 0.5
+    in another, listed first: its rate in `r1` is 1e12 / (2 x 4e9) = 125 tokens a second."""
+    pts = pd.DataFrame(
+        {
+            "phase": ["decode"] * 3,
+            "batch_size": [1, 1, 1],
+            "scheme": ["bf16", "w8a16_x", "bf16"],
+            "regime": ["r2", "r1", "r1"],
+            "achieved_tflops": [0.5, 2.0, 1.0],
+            "weight_gb_s": [500.0, 1000.0, 1000.0],
+            "weight_gb_s_std": [0.0, 0.0, 0.0],
+        }
+    )
+    ev = verdicts.decode_bandwidth(pts, A100, 4.0, "bf16", 2.0).evidence
+    assert (ev["scheme"], ev["regime"], ev["baseline_step_gb"]) == ("w8a16_x", "r1", 8.0)
+    assert ev["baseline_tok_s"] == pytest.approx(125.0)

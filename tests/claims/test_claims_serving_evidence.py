@@ -88,3 +88,45 @@ def test_a_speculative_run_without_an_acceptance_length_says_its_traffic_is_unkn
     assert c.status == "withheld"
     assert c.reason.endswith("the steps per second, and the weight traffic, are unknown")
     assert cs.bandwidth(pd.Series({**row, "tokens_per_step": 2.5}), RTX, 8.0, 2.0).shown
+
+
+def test_the_knee_holds_the_requests_in_flight_of_its_one_load():
+    kn = pd.DataFrame(
+        [
+            dict(knee=4.0, n=4, strength=0.6, series="m", knee_tput=90.0, top_tput=100.0, top_x=8.0)
+            | dict(el_first=0.9, el_last=0.05)
+        ]
+    )
+    queue = dict(w0_s=0.1, w0_run="c=1", mu=40.0, mu_run="c=8", knee_in_flight=4.0)
+    queue |= dict(x=[1.0, 2.0, 4.0, 8.0], in_flight=[1.0, 2.0, 3.9, 7.5], rate=[10.0, 20.0, 39.0, 40.0])
+    ev = cs.knee(kn, 0.25, "max_concurrency", queue=queue).evidence
+    assert (ev["knee_in_flight"], ev["knee_rate"], ev["predicted_in_flight"]) == (3.9, 39.0, 4.0)
+
+
+def test_one_run_per_load_grows_with_no_tolerance_and_tpot_itl_names_its_factor():
+    ev = cs.growth(runs([1, 2, 4], [10.0, 20.0, 40.0]).assign(x=[1, 2, 4]), "x").evidence
+    assert ev["tolerance"] == 0.0 and ev["noise"] == cs.RUN_NOISE
+    calm = pd.DataFrame({"run": ["a"], "tpot_mean": [30.0], "itl_mean": [29.0]})
+    assert cs.tpot_itl(calm).evidence["factor"] == cs.TPOT_OVER_ITL
+
+
+def test_the_best_load_of_each_series_takes_its_noise_over_the_runner_up():
+    """Two series (models m and n), three loads each, two runs per load: in m the best load A has mean
+    goodput 11 (sd sqrt 2), the runner-up B 6 (sd sqrt 2), C 2: the noise is sqrt(2 + 2) / 6 = 1/3, over
+    the runner-up's goodput, not the third's."""
+    gb = pd.DataFrame(
+        {
+            "run": ["A", "A", "B", "B", "C", "C"] * 2,
+            "model": ["m"] * 6 + ["n"] * 6,
+            "max_concurrency": [8.0, 8.0, 16.0, 16.0, 32.0, 32.0] * 2,
+            "request_rate": [math.inf] * 12,
+            "goodput_lo": [10.0, 12.0, 5.0, 7.0, 1.0, 3.0] * 2,
+            "share_lo": [0.5] * 12,
+            "request_throughput": [20.0] * 12,
+        }
+    )
+    ev = cs.goodput(gb).evidence
+    assert ev["series"] == 2 and len(ev["per_series"]) == 2
+    best = ev["per_series"][0]
+    assert (best["choice"], best["runner_up"]) == ("A", "B")
+    assert math.isclose(best["noise"], 1 / 3)

@@ -595,3 +595,28 @@ def test_a_claim_without_its_row_says_so_and_an_assumed_tp_is_named_in_the_bound
     rows = [{"tp": np.nan, "batch_size": b, "mean": m, "line": b} for b, m in ((1, 20.0), (2, 22.0))]
     unstated = _claims(_wide(rows, metric="decode_token_latency", section=""), tp_unknown=4)
     assert any("TP 4 (parameter tp_unknown)" in s for s in unstated["decode_bound"].evidence["suspects"])
+
+
+# --- stop 44's sample: what the evidence and the rules carry -----------------------------------------------------
+
+
+def test_a_trend_shown_keeps_its_rule():
+    rows = [
+        {"tp": t, "batch_size": 1, "mean": m, "line": i + 1} for i, (t, m) in enumerate([(1, 90), (2, 50), (4, 30)])
+    ]
+    c = ctp.prefill_speedup_rises(atp.scaling(_wide(rows, metric="prefill_latency")))
+    assert c.status == "shown" and c.rule.startswith("scaling: ")
+
+
+def test_the_quantized_bandwidth_keeps_its_rule_withheld_and_names_its_tp():
+    qs = atp.quantization_slowdown(_quant((20.0, 22.0), (10.0, 11.0)))
+    shown = ctp.quantization_bandwidth(qs, 7.0, 7.0, DEVICE)
+    assert shown.evidence["tp"] == 1
+    withheld = ctp.quantization_bandwidth(qs, None, None, DEVICE)
+    assert withheld.status == "withheld" and withheld.rule == shown.rule
+
+
+def test_the_best_prefill_is_a_share_of_the_compute_peak_and_the_slowdowns_carry_their_tolerance(sc):
+    pre = sc["prefill_compute_best"]
+    assert (pre.evidence["unit"], pre.evidence["peak"]) == ("TFLOP/s", A100["tflops"])
+    assert sc["decode_slower_steps"].evidence["tolerance"] == 0.02

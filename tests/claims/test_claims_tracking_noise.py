@@ -23,3 +23,8 @@ def test_a_change_from_zero_has_no_relative_noise():
 def test_a_change_s_noise_is_its_half_width_over_the_level_before():
     c = ct.change(RUNS, Change(2, 100.0, 120.0, 20.0, 15.0, 26.0, 0.01), 1, 0.05, "rate")
     assert c.evidence["noise"] == 0.06  # the wider side, 26 - 20, over 100
+
+
+def test_a_change_carries_the_significance_level_it_was_found_at():
+    c = ct.change(RUNS, Change(2, 100.0, 120.0, 20.0, 15.0, 26.0, 0.01), 1, 0.05, "rate")
+    assert (c.evidence["alpha"], c.evidence["p_value"]) == (0.05, 0.01)

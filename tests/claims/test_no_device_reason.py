@@ -80,3 +80,8 @@ def test_a_run_of_unknown_mode_names_its_host_cpu_not_none():
 
 def test_a_host_cpu_of_a_run_of_known_mode_is_no_reason():
     assert rules.no_device_reason({"mode": "gpu", "host_cpu": "Apple M3 Max", "line": 5}) == rules.NO_DEVICE
+
+
+def test_devices_named_in_several_headings_are_named_with_where_they_stand():
+    reason = _reason("## A100 80GB\nx\n## L40S\ny\n")
+    assert reason.startswith("the input names A100 80GB and L40S in the headings of lines 1 and 3 and does not say")

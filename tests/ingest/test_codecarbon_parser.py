@@ -170,3 +170,12 @@ def test_the_model_is_the_one_part_of_project_name_that_carries_a_size():
     assert set(t["model"]) == {"Qwen-Qwen3-30B-A3B-Instruct-2507"}
     assert _parsed(V100).table["model"].isna().all()  # project_name "codecarbon"
     assert codecarbon._model_in("llama-7b_vs_mistral-7b") is None
+
+
+def test_a_row_without_a_gpu_power_still_keeps_its_energies_each_said_to_be_from_kwh(tmp_path):
+    t = _parsed(_edited(tmp_path, gpu_power="")).table
+    gpu, gpu_note = _value(t, "energy", "gpu")
+    cpu, cpu_note = _value(t, "energy", "cpu-codecarbon")
+    assert (gpu, cpu) == (pytest.approx(1.346777811488636 * 3.6e6), pytest.approx(0.33487497946560274 * 3.6e6))
+    assert gpu_note == cpu_note == "printed in kWh; converted to J"
+    assert "gpu" not in set(t.loc[t["metric"] == "power_reading", "scope"])

@@ -431,3 +431,33 @@ def test_a_run_that_stopped_at_its_error_line_is_refused_naming_that_line():
     with pytest.raises(ParseError, match="truncated before the first result") as e:  # no error line: a cut
         lb.parse(HEADER_ONLY, "cut.md")
     assert e.value.line == 1
+
+
+_HEAD = "| model | size | params | backend | ngl | test | t/s |\n| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+_ROW = "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | pp512 | 1000.00 ± 1.00 |\n"
+
+
+def test_the_environment_of_the_command_tells_runs_apart_each_variable_by_itself():
+    t = "$ CUDA_VISIBLE_DEVICES=0 GGML_CUDA_NO_PINNED=1 ./llama-bench -m llama-7b.gguf\n" + _HEAD + _ROW
+    p = lb.parse(t, "x.md")
+    assert set(p.table["extra_settings"]) == {"env CUDA_VISIBLE_DEVICES=0 GGML_CUDA_NO_PINNED=1"}
+
+
+def test_a_row_wider_than_its_header_sets_aside_its_rate_and_spread_only():
+    """The t/s cell `1000.00 ± 1.00` of a row with a cell past the header is two numbers set aside; the
+    row's other numbers (99, 12) are no rate, and a cell with ± that is no rate is read as none (no traceback)."""
+    wide = "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | pp512 | 1000.00 ± 1.00 | 12 |\n"
+    p = lb.parse(_HEAD + wide + _ROW, "x.md")
+    assert p.rejected["line"].tolist() == [3, 3]
+    assert set(p.rejected["reason"]) == {"row has more cells than the header"}
+    odd = "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | pp512 | 1000.00 | a±b |\n"
+    assert lb.parse(_HEAD + odd + _ROW, "x.md").table["line"].eq(4).all()
+
+
+def test_the_samples_of_a_record_that_names_no_test_are_set_aside_at_their_own_line():
+    good = {"model_type": "llama 7B Q4_0", "n_prompt": 512, "n_gen": 0, "avg_ts": 1000.0, "stddev_ts": 1.0}
+    bad = dict(good, n_prompt="x", n_gen=None, samples_ts=[999.0, 1001.0])
+    p = lb.parse(json.dumps([good, bad], indent=2), "x.json")
+    lines = dict(zip(p.rejected["text"], p.rejected["line"], strict=True))
+    # the second record opens at line 9: avg_ts on 13, stddev_ts on 14, samples_ts on 15
+    assert lines == {"avg_ts=1000.0": 13, "stddev_ts=1.0": 14, "samples_ts: 999.0": 15, "samples_ts: 1001.0": 15}

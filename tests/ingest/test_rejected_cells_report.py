@@ -161,3 +161,10 @@ def test_a_schema_error_quotes_the_first_line_of_what_the_validator_said():
     e = core._schema_error(tool, "f.txt", ValueError("column 'value' not numeric\ndetails"))
     assert "llama-bench schema: column 'value' not numeric" in str(e) and "details" not in str(e)
     assert str(core._schema_error(tool, "f.txt", ValueError())).endswith("schema: ValueError")
+
+
+def test_an_unread_table_on_the_last_lines_sets_aside_every_number_of_its_rows():
+    lines = ["intro", "| a | b |", "|---|---|", "| 1 | 2 |", "| 3 | 4 |"]
+    end, items, message = core.unread_table(lines, 1, "tool", "'| x |'")
+    assert end == 5 and [(line, m) for line, m, _ in items] == [(4, "1"), (4, "2"), (5, "3"), (5, "4")]
+    assert message.startswith("lines 2-5: a table with columns a, b that tool does not recognise")

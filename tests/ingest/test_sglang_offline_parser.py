@@ -148,3 +148,7 @@ def test_a_string_delimiter_above_a_block_is_no_label():
     assert set(t["run"]) == {"run 1"}
     # the other way: a word on that line is the author's name for the run
     assert set(parse(block.replace("Qwen-32B(dp=2, tp=4)\n", "baseline\n")).table["run"]) == {"baseline"}
+
+
+def test_a_dict_alone_gives_its_throughput_in_tokens_a_second():
+    assert one(parse(DICT + "\n").table, "total_token_throughput")["unit"] == "tok/s"

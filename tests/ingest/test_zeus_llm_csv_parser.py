@@ -67,3 +67,18 @@ def test_a_byte_order_mark_before_the_header_is_no_part_of_its_first_column():
     row = "m,2048,gsm8k,1024,512,35.0,14303.3,2520.0,72.0,42,512,60.0,4.92\n"
     t = zeus_llm_csv.parse("\ufeff" + HEAD + row, "t.csv").table
     assert set(t["model"]) == {"m"} and t.loc[t["metric"] == "energy", "value"].tolist() == [2520.0]
+
+
+def test_the_refusal_lists_the_columns_the_csv_needs():
+    with pytest.raises(
+        ParseError, match=r"expected the columns Model, Latency_sec, Energy_J \(the Zeus benchmark CSV\)"
+    ):
+        zeus_llm_csv.parse("Model,Latency_sec\nm,1.0\n", "t.csv")
+
+
+def test_a_configuration_measured_twice_is_one_configuration_and_one_measured_once_is_none():
+    row = "m,2048,gsm8k,1024,512,35.0,14303.3,2520.0,72.0,42,512,60.0,4.92\n"
+    other = "m,2048,gsm8k,2048,512,35.0,14303.3,2520.0,72.0,42,512,60.0,4.92\n"
+    t = zeus_llm_csv.parse(HEAD + row + row + other, "t.csv").table
+    conf = t.drop_duplicates("line").set_index("line")["configuration"]
+    assert conf[2] == conf[3] == "prompt length 1024" and conf.isna()[4]

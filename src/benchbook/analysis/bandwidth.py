@@ -602,7 +602,7 @@ def points(
                 **against_roof(pk, bw, bytes_tok, flops_tok, rate),
                 "offload": "cpu" if r["mode"] == "cpu" else ("partial" if why or r["mode"] == "partial" else "full"),
                 "offload_why": "; ".join(why),
-                "gpu_bytes_per_token": gpu_bytes if why else None,
+                "gpu_bytes_per_token": gpu_bytes,  # set only beside a reason in `why`
                 "in_turn": in_turn(r) if r["mode"] != "cpu" else None,
                 **{k: said.get(k) for k in SOCKETS_SAID},
             }

@@ -20,11 +20,6 @@ def intensity(params_b: float, gb_per_token: float, flops_per_param: float = 2.0
     return flops_per_param * params_b / gb_per_token
 
 
-def bandwidth(gb: float, ms: float) -> float:
-    """GB/s of reading `gb` gigabytes in `ms` milliseconds."""
-    return gb / (ms / 1000)
-
-
 def elasticity(x0: float, y0: float, x1: float, y1: float) -> float:
     """Relative output gain over relative input gain between two points."""
     return ((y1 - y0) / y0) / ((x1 - x0) / x0)

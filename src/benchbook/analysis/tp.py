@@ -277,7 +277,7 @@ def rel_se(mean, low, high, n_runs) -> float:
     if pd.isna(n_runs) or int(n_runs) < 2:
         return spread / 2
     n = int(n_runs)
-    d2 = D2.get(n) or D2[max(k for k in D2 if k <= n)]
+    d2 = D2[max(k for k in D2 if k <= n)]  # past the table's last N, its last d2
     return spread / d2 / math.sqrt(n)
 
 

@@ -220,8 +220,8 @@ def no_device_reason(ev: dict) -> str:
             + ", so none is assumed (pass -p gpu NAME, or the peaks)"
         )
     if ev.get("device_family"):
-        rows = list(ev.get("device_family_rows") or [])
-        rows = ", ".join(rows[:-1]) + " or " + rows[-1] if len(rows) > 1 else "".join(rows)
+        rows = list(ev["device_family_rows"])  # `hardware.family`: two rows or more, whose peaks differ
+        rows = ", ".join(rows[:-1]) + " or " + rows[-1]
         return (
             f"the input names {ev['device_family']} (line {ev.get('device_family_line')}), which is the hardware "
             f"table's {rows}, whose peaks differ, so none is assumed (pass -p gpu NAME to choose one, or the peaks)"

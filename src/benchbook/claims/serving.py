@@ -344,7 +344,7 @@ def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: flo
     many, and `per_series` holds the same choice within each series that sweeps a load."""
     ev = dict(choice=None, metric="goodput lower bound (req/s)", value=None, runner_up=None, runner_up_value=None)
     ev["noise"] = RUN_NOISE
-    lv = serving.per_load(gb, ["goodput_lo", "share_lo", "request_throughput"]) if len(gb) else gb.assign(n=1)
+    lv = serving.per_load(gb, ["goodput_lo", "share_lo", "request_throughput"]) if len(gb) else gb
     g = lv[lv["goodput_lo"] > 0].sort_values("goodput_lo", ascending=False)
     ev["options"] = len(lv)  # the loads measured, a provable goodput or not
     n_series = lv["series"].nunique() if "series" in lv else 1
