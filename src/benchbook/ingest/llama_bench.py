@@ -1613,7 +1613,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
             raise ParseError(
                 source, stop + 1, f"llama-bench stopped before its first result: {lines[stop].strip()[:100]}"
             )
-        raise ParseError(source, 1, "llama-bench output with no measured rows (truncated before the first result?)")
+        # the refusal names the line the output starts at (its first table header or record), not the file's first
+        first = next((i for i, s in enumerate(lines) if _is_header(s) or _SNIFF_JSON.search(s)), 0)
+        raise ParseError(
+            source, first + 1, "llama-bench output with no measured rows (truncated before the first result?)"
+        )
     _name_fields(out)
     out.records.sort(key=lambda r: r["line"])
     return finish(TOOL, source, out.records, out.rejected, out.messages, out.cells, _builds)
