@@ -1615,8 +1615,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
             )
         # the refusal names the line the output starts at (its first table header or record), not the file's first
         first = next((i for i, s in enumerate(lines) if _is_header(s) or _SNIFF_JSON.search(s)), 0)
+        other = sibling(lines)
+        beside = f"; {other[1]} at line {other[0]} is not read: no chapter of the book reads it" if other else ""
         raise ParseError(
-            source, first + 1, "llama-bench output with no measured rows (truncated before the first result?)"
+            source,
+            first + 1,
+            f"llama-bench output with no measured rows (truncated before the first result?){beside}",
         )
     _name_fields(out)
     out.records.sort(key=lambda r: r["line"])
@@ -1647,9 +1651,38 @@ _SNIFF_N = re.compile(r'"n_(?:prompt|gen)"\s*:')
 _MEAN_SD = re.compile(rf"^\**\s*{NUMBER}\s*±\s*{NUMBER}\s*\**$")
 
 
+#: llama.cpp's two other speed benchmarks, which print their own markdown tables (tools/batched-bench:
+#: `| PP | TG | B | N_KV | T_PP s | S_PP t/s | T_TG s | S_TG t/s | T s | S t/s |`, the rates summed over the
+#: B sequences decoded together; ik_llama.cpp's llama-sweep-bench: `| PP | TG | N_KV | T_PP s | S_PP t/s |
+#: T_TG s | S_TG t/s |`, one sequence at a growing cache depth N_KV). Recognised, and named where refused.
+_SIBLINGS = (
+    (
+        re.compile(r"^\s*\|\s*PP\s*\|\s*TG\s*\|\s*B\s*\|\s*N_KV\s*\|.*\bS_TG t/s\s*\|", re.I),
+        "a llama-batched-bench table (S_PP and S_TG: the prompt and generation rates of B sequences decoded "
+        "together, summed over the batch)",
+    ),
+    (
+        re.compile(r"^\s*\|\s*PP\s*\|\s*TG\s*\|\s*N_KV\s*\|\s*T_PP s\s*\|.*\bS_TG t/s\s*\|", re.I),
+        "a llama-sweep-bench table (S_PP and S_TG: the prompt and generation rates of one sequence at a growing "
+        "KV-cache depth N_KV)",
+    ),
+)
+
+
+def sibling(lines) -> tuple[int, str] | None:
+    """(line, what) of the first llama-batched-bench or llama-sweep-bench table with a row (`_SIBLINGS`), else None."""
+    for i, raw in enumerate(lines[:-2]):
+        for header, what in _SIBLINGS:
+            if header.match(raw) and any(re.match(r"^\s*\|\s*\d", b) for b in lines[i + 2 : i + 4]):
+                return i + 1, what
+    return None
+
+
 def refuses(text: str | Lines) -> tuple[int, str] | None:
-    """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, else None (`Tool.refuses`)."""
+    """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, or of a table of
+    llama.cpp's other speed benchmarks (`sibling`), else None (`Tool.refuses`)."""
     lines = split_n(text)
+    other = sibling(lines)
     for i, raw in enumerate(lines[:-2]):
         head = [c.lower() for c in markdown_cells(raw)] if raw.lstrip().startswith("|") else []
         if "test" not in head or "t/s" not in head or set(head) & (set(_MD_COLUMNS) - {"test", "t/s"}):
@@ -1661,7 +1694,7 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
                 "a '| test | t/s |' table copied by hand from llama-bench's print, which writes model, size, params "
                 "and backend on every row: its rows keep nothing of the run but the test and the rate; not read"
             )
-    return None
+    return (other[0], f"{other[1]}, which no chapter of the book reads; not read") if other else None
 
 
 def sniff(text: str | Lines) -> bool:
