@@ -1678,11 +1678,40 @@ def sibling(lines) -> tuple[int, str] | None:
     return None
 
 
+#: A llama-bench command line (a prompt's or a bare one, `llama-bench.exe` on Windows).
+_COMMAND_LINE = re.compile(r"(?:^|[\s/\\])llama-bench(?:\.exe)?\s+-")
+#: How a process that crashed is reported under it: the shell's signal message (`Segmentation fault (core
+#: dumped)`, `Aborted`, `Killed`, ...) or ggml's own abort line (`GGML_ASSERT(...) failed`).
+_CRASH = re.compile(
+    r"^\s*(?:Segmentation fault|Aborted|Killed|Bus error|Floating point exception|Illegal instruction)\b"
+    r"|GGML_ASSERT\(.*\) failed",
+    re.I,
+)
+
+
+def crashed(lines) -> tuple[int, str] | None:
+    """(line, text) of the crash under the first llama-bench command that printed no result before it
+    (`_CRASH`), else None: a run that stopped there holds no result."""
+    start = next((i for i, s in enumerate(lines) if _COMMAND_LINE.search(s)), None)
+    if start is None:
+        return None
+    for j in range(start + 1, len(lines)):
+        if _is_header(lines[j]) or _SNIFF_JSON.search(lines[j]):
+            return None
+        if _CRASH.search(lines[j]):
+            return j + 1, lines[j].strip()[:100]
+    return None
+
+
 def refuses(text: str | Lines) -> tuple[int, str] | None:
-    """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, or of a table of
-    llama.cpp's other speed benchmarks (`sibling`), else None (`Tool.refuses`)."""
+    """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, of a table of
+    llama.cpp's other speed benchmarks (`sibling`), or of a llama-bench run that crashed before its first
+    result (`crashed`), else None (`Tool.refuses`)."""
     lines = split_n(text)
     other = sibling(lines)
+    stop = crashed(lines)
+    if stop is not None and other is None:
+        return stop[0], f"llama-bench stopped before its first result: {stop[1]}; no result to read"
     for i, raw in enumerate(lines[:-2]):
         head = [c.lower() for c in markdown_cells(raw)] if raw.lstrip().startswith("|") else []
         if "test" not in head or "t/s" not in head or set(head) & (set(_MD_COLUMNS) - {"test", "t/s"}):
