@@ -1742,10 +1742,13 @@ def sniff(text: str | Lines) -> bool:
 def table_facts(table) -> list[tuple]:
     """The run facts llama-bench's own columns print, each value with the rows that print it: the KV
     cache type (type_k and type_v: "q8_0" where both are, else "K q8_0, V f16"), the CPU threads
-    (n_threads) and the layers on the GPU (n_gpu_layers)."""
+    (n_threads), the layers on the GPU (n_gpu_layers), and a device list `none` (`-dev none`, llama.cpp's
+    "none = don't offload": the row ran on the CPU, whatever GPUs the build's log lists)."""
     out = []
     rows = table.drop_duplicates("line") if "line" in table else table
     for _, r in rows.iterrows():
+        if re.search(r"(?:^|,\s*)dev=none(?:,|$)", str(r.get("extra_settings") or "")):
+            out.append(("device", "dev none", int(r["line"]), "dev: none"))
         k, v = (r.get(c) if isinstance(r.get(c), str) and r.get(c) else None for c in ("type_k", "type_v"))
         if k or v:
             kv = k if k == v else ", ".join(f"{n} {x}" for n, x in (("K", k), ("V", v)) if x)
