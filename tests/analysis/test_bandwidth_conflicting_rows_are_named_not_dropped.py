@@ -48,3 +48,12 @@ def test_the_counts_say_they_are_of_the_results_used_only_where_rows_were_set_as
     assert "that can be used" not in show.prefill_intro(pd.DataFrame({"x": [1]}), 1, [], [])
     assert "The results used are of one model" in show.coverage_note(1, set_aside=True)
     assert "The input holds one model" in show.coverage_note(1, set_aside=False)
+
+
+def test_the_input_line_counts_generation_results_used_and_those_set_aside():
+    pts = pd.DataFrame(
+        {"params_b": [0.137], "device": ["x"], "peak_gb_s": [None], "peak_source": ["unknown"], "rate_kind": ["rate"]}
+    )
+    said = show.input_line("f.md", pts, conflicted=prefill.conflicted(CONFLICTS))
+    assert "1 generation result that can be used (2 more set aside, named below)" in said
+    assert "that can be used" not in show.input_line("f.md", pts, conflicted=[])

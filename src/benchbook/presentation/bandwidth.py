@@ -75,14 +75,20 @@ def _left_out(runs: pd.DataFrame | None) -> list[dict]:
 
 
 def input_line(
-    files: str, pts: pd.DataFrame, latency_runs: pd.DataFrame | None = None, every: pd.DataFrame | None = None
+    files: str,
+    pts: pd.DataFrame,
+    latency_runs: pd.DataFrame | None = None,
+    every: pd.DataFrame | None = None,
+    conflicted: list[dict] | None = None,
 ) -> str:
     """What was read and what each point is compared with, from the data and parameters only, and
     each vLLM `bench latency` run read but left out of the roofline, with why (`latency_runs`). The
     generation results counted are the placed ones (`pts`) and those `analysis.bandwidth.reduce` set
     aside (`every`, the table the sweep note lists), so the line and that table agree, with how many
-    each reason set aside (`set_aside`)."""
+    each reason set aside (`set_aside`); the generation results the conflict screen set aside
+    (`analysis.prefill.conflicted`) are counted apart, so the count is of those that can be used."""
     left_out = _left_out(latency_runs)
+    n_conflicted = sum(len(g["lines"]) for g in conflicted or [] if g["kind"] == "generation")
     if pts.empty:
         return _say("input_line", files=files, n=0, left_out=left_out)
     sizes = pts["params_b"].dropna().round(1)
@@ -103,6 +109,7 @@ def input_line(
         devices=devs,
         n_unknown=int((pts["peak_source"] == "unknown").sum()),
         left_out=left_out,
+        conflicted=n_conflicted,
     )
 
 

@@ -130,7 +130,7 @@ def page(r: Result) -> Page:
         show.latency_note(r.latency),
     ]
     markdown = {
-        "input_line": show.input_line(", ".join(r.files), pts, r.latency, r.every),
+        "input_line": show.input_line(", ".join(r.files), pts, r.latency, r.every, r.conflicted),
         "input_notes": "\n\n".join(n for n in notes if n),
         "lesson_text": show.lesson_sentence(pts),
         "fractions": said("fraction_of_peak"),
