@@ -534,11 +534,12 @@ def _truthy(v) -> bool:
 def llama_bench_device(settings: dict) -> tuple[Device | None, str]:
     """The device one llama-bench result ran on, and the mode: "cpu", "gpu" or "partial".
 
-    `settings` holds llama-bench's own fields (gpu_info, cpu_info, backends, n_gpu_layers) or the
-    tidy table's (gpu, backend, ngl, n_cpu_moe), optionally `n_layers` (the model's layer count,
-    which llama-bench does not print). A CPU backend (CPU or BLAS only, whatever -ngl says: a
-    CPU-only build ignores it) or 0 GPU layers is a CPU run, compared with the CPU's DRAM
-    bandwidth; fewer GPU layers than the model has, or experts kept on the CPU (n_cpu_moe), is a
+    `settings` holds llama-bench's own fields (gpu_info, cpu_info, backends, n_gpu_layers, devices)
+    or the tidy table's (gpu, backend, ngl, n_cpu_moe, dev), optionally `n_layers` (the model's layer
+    count, which llama-bench does not print). A CPU backend (CPU or BLAS only, whatever -ngl says: a
+    CPU-only build ignores it), 0 GPU layers or the device list `none` (`-dev none`: llama.cpp's
+    "none = don't offload", so the listed GPUs hold no layer) is a CPU run, compared with the CPU's
+    DRAM bandwidth; fewer GPU layers than the model has, or experts kept on the CPU (n_cpu_moe), is a
     partial offload; otherwise the GPU. Without n_layers, an ngl below 99 (llama-bench's
     all-layers default) counts as partial. The mode is "unknown" when neither backend, layers
     nor a device string is given. The device is None when the string names no table row."""
@@ -551,7 +552,8 @@ def llama_bench_device(settings: dict) -> tuple[Device | None, str]:
     cpu_info = _first(settings, "cpu_info", "cpu")
     backends = {b.strip().lower() for b in str(backend).split(",")} if backend is not None else set()
 
-    cpu_only = (backend is not None and backends <= _HOST_BACKENDS) or ngl == 0
+    no_device = str(_first(settings, "devices", "dev") or "").strip().lower() == "none"
+    cpu_only = (backend is not None and backends <= _HOST_BACKENDS) or ngl == 0 or no_device
     if cpu_only:
         return detect(cpu_info), "cpu"
     if backend is None and ngl is None and gpu_info is None:

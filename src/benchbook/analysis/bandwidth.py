@@ -92,6 +92,9 @@ def run_mode(row) -> str:
     keys = ("gpu", "backend", "ngl", "n_cpu_moe") + (() if averaged else ("cpu",))
     settings = {k: row.get(k) for k in keys}
     settings = {k: v for k, v in settings.items() if v is not None and not pd.isna(v)}
+    dev = re.search(r"(?:^|,\s*)dev=([^,]*)", str(row.get("extra_settings") or ""))
+    if dev:
+        settings["dev"] = dev[1]  # the markdown's `dev` column (`-dev`), kept among the extra settings
     if n_layers is not None:
         settings["n_layers"] = n_layers + 1  # llama-bench's -ngl counts the output layer too
     _, mode = hardware.llama_bench_device(settings)

@@ -32,6 +32,7 @@ import pandas as pd
 
 from benchbook.analysis import bandwidth
 from benchbook.ingest import llama_bench
+from benchbook.ingest.core import CONFLICT
 
 #: The settings a sweep may vary, in the order the page lists them (the tidy table's names; a column
 #: llama-bench prints that the schema does not name is split out of extra_settings by its own name).
@@ -44,6 +45,25 @@ TEST_AXES = ("n_depth", "n_prompt")
 def prompt_rows(df: pd.DataFrame) -> pd.DataFrame:
     """One row per prompt-processing (pp) measurement: settings, mean rate, printed std, mode and model."""
     return bandwidth.generation_rows(df, metric="pp_rate")
+
+
+#: The rates of a llama-bench result, by the kind of test the page calls it.
+_RATE_KINDS = {"tg_rate": "generation", "pp_rate": "prompt-processing"}
+
+
+def conflicted(rejected: pd.DataFrame) -> list[dict]:
+    """Each configuration the output prints more than once with different mean rates (the ingest
+    screen sets all of them aside as a conflict, so no chapter picks one): its kind of test and the
+    lines of its rows, in the output's order. Results the input holds and no page uses, never absent."""
+    if rejected.empty:
+        return []
+    anchor = rejected["reason"].astype(str).str.extract(rf"^{re.escape(CONFLICT)}: same configuration as line (\d+)")[0]
+    metric = rejected["text"].astype(str).str.extract(r"^(\w+) mean ")[0]
+    rows = rejected.assign(anchor=anchor, metric=metric).dropna(subset=["anchor", "metric"])
+    rows = rows[rows["metric"].isin(_RATE_KINDS)]
+    groups = rows.groupby(["source", "anchor", "metric"], sort=False)["line"]
+    found = [{"kind": _RATE_KINDS[m], "lines": sorted(int(x) for x in lines)} for (_, _, m), lines in groups]
+    return sorted(found, key=lambda g: g["lines"][0])
 
 
 def unparsed(rejected: pd.DataFrame) -> list[dict]:

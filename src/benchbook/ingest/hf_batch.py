@@ -51,7 +51,7 @@ from benchbook.ingest.core import (
     unread_table,
 )
 from benchbook.ingest.rows import Row, row, row_type
-from benchbook.ingest.text import Lines, search, splitlines
+from benchbook.ingest.text import Lines, diff_added, search, splitlines
 from benchbook.nouns import counted
 
 NAME = "hf-batch-sweep"
@@ -133,8 +133,9 @@ STATS = (
 def refuses(text: str | Lines) -> tuple[int, str] | None:
     """(line, why) of a BLOOM inference script's performance stats (`_STATS`), else None (`Tool.refuses`):
     one run at one batch, no batch-size sweep. A file that also holds a table (the scripts' README, its
-    batch sizes as columns) is not refused for its blocks: its table is a sweep, of a format not read."""
-    lines = splitlines(text)
+    batch sizes as columns) is not refused for its blocks: its table is a sweep, of a format not read.
+    A block quoted in a review diff is read past each line's `+` (`text.diff_added`)."""
+    lines = diff_added(splitlines(text))
     if any(line.lstrip().startswith("|") for line in lines):
         return None
     for i, line in enumerate(lines):

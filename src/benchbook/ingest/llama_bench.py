@@ -1613,7 +1613,15 @@ def parse(text: str | Lines, source: str) -> Parsed:
             raise ParseError(
                 source, stop + 1, f"llama-bench stopped before its first result: {lines[stop].strip()[:100]}"
             )
-        raise ParseError(source, 1, "llama-bench output with no measured rows (truncated before the first result?)")
+        # the refusal names the line the output starts at (its first table header or record), not the file's first
+        first = next((i for i, s in enumerate(lines) if _is_header(s) or _SNIFF_JSON.search(s)), 0)
+        other = sibling(lines)
+        beside = f"; {other[1]} at line {other[0]} is not read: no chapter of the book reads it" if other else ""
+        raise ParseError(
+            source,
+            first + 1,
+            f"llama-bench output with no measured rows (truncated before the first result?){beside}",
+        )
     _name_fields(out)
     out.records.sort(key=lambda r: r["line"])
     return finish(TOOL, source, out.records, out.rejected, out.messages, out.cells, _builds)
@@ -1643,9 +1651,67 @@ _SNIFF_N = re.compile(r'"n_(?:prompt|gen)"\s*:')
 _MEAN_SD = re.compile(rf"^\**\s*{NUMBER}\s*±\s*{NUMBER}\s*\**$")
 
 
+#: llama.cpp's two other speed benchmarks, which print their own markdown tables (tools/batched-bench:
+#: `| PP | TG | B | N_KV | T_PP s | S_PP t/s | T_TG s | S_TG t/s | T s | S t/s |`, the rates summed over the
+#: B sequences decoded together; ik_llama.cpp's llama-sweep-bench: `| PP | TG | N_KV | T_PP s | S_PP t/s |
+#: T_TG s | S_TG t/s |`, one sequence at a growing cache depth N_KV). Recognised, and named where refused.
+_SIBLINGS = (
+    (
+        re.compile(r"^\s*\|\s*PP\s*\|\s*TG\s*\|\s*B\s*\|\s*N_KV\s*\|.*\bS_TG t/s\s*\|", re.I),
+        "a llama-batched-bench table (S_PP and S_TG: the prompt and generation rates of B sequences decoded "
+        "together, summed over the batch)",
+    ),
+    (
+        re.compile(r"^\s*\|\s*PP\s*\|\s*TG\s*\|\s*N_KV\s*\|\s*T_PP s\s*\|.*\bS_TG t/s\s*\|", re.I),
+        "a llama-sweep-bench table (S_PP and S_TG: the prompt and generation rates of one sequence at a growing "
+        "KV-cache depth N_KV)",
+    ),
+)
+
+
+def sibling(lines) -> tuple[int, str] | None:
+    """(line, what) of the first llama-batched-bench or llama-sweep-bench table with a row (`_SIBLINGS`), else None."""
+    for i, raw in enumerate(lines[:-2]):
+        for header, what in _SIBLINGS:
+            if header.match(raw) and any(re.match(r"^\s*\|\s*\d", b) for b in lines[i + 2 : i + 4]):
+                return i + 1, what
+    return None
+
+
+#: A llama-bench command line (a prompt's or a bare one, `llama-bench.exe` on Windows).
+_COMMAND_LINE = re.compile(r"(?:^|[\s/\\])llama-bench(?:\.exe)?\s+-")
+#: How a process that crashed is reported under it: the shell's signal message (`Segmentation fault (core
+#: dumped)`, `Aborted`, `Killed`, ...) or ggml's own abort line (`GGML_ASSERT(...) failed`).
+_CRASH = re.compile(
+    r"^\s*(?:Segmentation fault|Aborted|Killed|Bus error|Floating point exception|Illegal instruction)\b"
+    r"|GGML_ASSERT\(.*\) failed",
+    re.I,
+)
+
+
+def crashed(lines) -> tuple[int, str] | None:
+    """(line, text) of the crash under the first llama-bench command that printed no result before it
+    (`_CRASH`), else None: a run that stopped there holds no result."""
+    start = next((i for i, s in enumerate(lines) if _COMMAND_LINE.search(s)), None)
+    if start is None:
+        return None
+    for j in range(start + 1, len(lines)):
+        if _is_header(lines[j]) or _SNIFF_JSON.search(lines[j]):
+            return None
+        if _CRASH.search(lines[j]):
+            return j + 1, lines[j].strip()[:100]
+    return None
+
+
 def refuses(text: str | Lines) -> tuple[int, str] | None:
-    """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, else None (`Tool.refuses`)."""
+    """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, of a table of
+    llama.cpp's other speed benchmarks (`sibling`), or of a llama-bench run that crashed before its first
+    result (`crashed`), else None (`Tool.refuses`)."""
     lines = split_n(text)
+    other = sibling(lines)
+    stop = crashed(lines)
+    if stop is not None and other is None:
+        return stop[0], f"llama-bench stopped before its first result: {stop[1]}; no result to read"
     for i, raw in enumerate(lines[:-2]):
         head = [c.lower() for c in markdown_cells(raw)] if raw.lstrip().startswith("|") else []
         if "test" not in head or "t/s" not in head or set(head) & (set(_MD_COLUMNS) - {"test", "t/s"}):
@@ -1657,7 +1723,7 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
                 "a '| test | t/s |' table copied by hand from llama-bench's print, which writes model, size, params "
                 "and backend on every row: its rows keep nothing of the run but the test and the rate; not read"
             )
-    return None
+    return (other[0], f"{other[1]}, which no chapter of the book reads; not read") if other else None
 
 
 def sniff(text: str | Lines) -> bool:
@@ -1676,10 +1742,13 @@ def sniff(text: str | Lines) -> bool:
 def table_facts(table) -> list[tuple]:
     """The run facts llama-bench's own columns print, each value with the rows that print it: the KV
     cache type (type_k and type_v: "q8_0" where both are, else "K q8_0, V f16"), the CPU threads
-    (n_threads) and the layers on the GPU (n_gpu_layers)."""
+    (n_threads), the layers on the GPU (n_gpu_layers), and a device list `none` (`-dev none`, llama.cpp's
+    "none = don't offload": the row ran on the CPU, whatever GPUs the build's log lists)."""
     out = []
     rows = table.drop_duplicates("line") if "line" in table else table
     for _, r in rows.iterrows():
+        if re.search(r"(?:^|,\s*)dev=none(?:,|$)", str(r.get("extra_settings") or "")):
+            out.append(("device", "dev none", int(r["line"]), "dev: none"))
         k, v = (r.get(c) if isinstance(r.get(c), str) and r.get(c) else None for c in ("type_k", "type_v"))
         if k or v:
             kv = k if k == v else ", ".join(f"{n} {x}" for n, x in (("K", k), ("V", v)) if x)

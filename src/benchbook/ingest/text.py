@@ -198,6 +198,20 @@ def fenced_blocks(lines: Sequence[str]) -> Iterator[tuple[int, int, list[str]]]:
         yield opened, closed, [re.sub(rf"^ {{0,{indent}}}", "", x) for x in lines[opened + 1 : closed]]
 
 
+def diff_added(lines: Sequence[str]) -> list[str]:
+    """The lines with each line a `diff` fence adds (a unified diff's `+`, as GitHub shows a review
+    thread's suggested text) read without its marker: text a write-up quotes as added to a document is
+    the document's. Every other line, and the `+++` file header, as written; one line per line."""
+    out = list(lines)
+    for opened, closed, _ in fences(lines):
+        if lines[opened].strip().lstrip("`~").strip().lower() != "diff":
+            continue
+        for k in range(opened + 1, closed):
+            if out[k].startswith("+") and not out[k].startswith("+++"):
+                out[k] = out[k][1:]
+    return out
+
+
 def only_block(lines: Sequence[str], opened: int, closed: int, body: Sequence[str]) -> str:
     """The text with only a block's content (`body`, one line per line inside its fences) left, every
     other line blanked, so that each keeps its number."""

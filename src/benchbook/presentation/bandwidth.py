@@ -75,14 +75,20 @@ def _left_out(runs: pd.DataFrame | None) -> list[dict]:
 
 
 def input_line(
-    files: str, pts: pd.DataFrame, latency_runs: pd.DataFrame | None = None, every: pd.DataFrame | None = None
+    files: str,
+    pts: pd.DataFrame,
+    latency_runs: pd.DataFrame | None = None,
+    every: pd.DataFrame | None = None,
+    conflicted: list[dict] | None = None,
 ) -> str:
     """What was read and what each point is compared with, from the data and parameters only, and
     each vLLM `bench latency` run read but left out of the roofline, with why (`latency_runs`). The
     generation results counted are the placed ones (`pts`) and those `analysis.bandwidth.reduce` set
     aside (`every`, the table the sweep note lists), so the line and that table agree, with how many
-    each reason set aside (`set_aside`)."""
+    each reason set aside (`set_aside`); the generation results the conflict screen set aside
+    (`analysis.prefill.conflicted`) are counted apart, so the count is of those that can be used."""
     left_out = _left_out(latency_runs)
+    n_conflicted = sum(len(g["lines"]) for g in conflicted or [] if g["kind"] == "generation")
     if pts.empty:
         return _say("input_line", files=files, n=0, left_out=left_out)
     sizes = pts["params_b"].dropna().round(1)
@@ -103,6 +109,7 @@ def input_line(
         devices=devs,
         n_unknown=int((pts["peak_source"] == "unknown").sum()),
         left_out=left_out,
+        conflicted=n_conflicted,
     )
 
 
@@ -201,14 +208,19 @@ def caption(name: str, drawn: bool) -> str:
     return CAPTIONS[name][0 if drawn else 1]
 
 
-def coverage_note(n: int, models: int = 1, one_device: bool = True, named_several: bool = False) -> str | None:
+def coverage_note(
+    n: int, models: int = 1, one_device: bool = True, named_several: bool = False, set_aside: bool = False
+) -> str | None:
     """What the chapter says up front when the input cannot support a comparison of models: `n` results
     placed, of the `models` the input's runs name (one placed result is not one model in the input);
     `one_device`: every generation row ran on one device (`analysis.bandwidth.one_device`);
-    `named_several`: some row's own `dev` column names more than one device."""
+    `named_several`: some row's own `dev` column names more than one device; `set_aside`: the conflict
+    screen set rows aside (`analysis.prefill.conflicted`), whose models the count cannot see."""
     if n not in (0, 1):
         return None
-    return _say("coverage_note", n=n, models=models, one_device=one_device, named_several=named_several)
+    return _say(
+        "coverage_note", n=n, models=models, one_device=one_device, named_several=named_several, set_aside=set_aside
+    )
 
 
 def sweep_note(swept: dict, n_dropped: int) -> str:
@@ -423,10 +435,20 @@ def roofline_figure(pts: pd.DataFrame):
 # Prompt processing and the settings a run sweeps
 
 
-def prefill_intro(pp: pd.DataFrame, n_claims: int, unparsed: list[dict] | None = None) -> str:
+def prefill_intro(
+    pp: pd.DataFrame, n_claims: int, unparsed: list[dict] | None = None, conflicted: list[dict] | None = None
+) -> str:
     """What the prompt-processing section measures, on this input; where its only pp records do not
-    parse, their tests and lines (a result the input holds, not an absent one)."""
-    return _say("prefill_intro", n=len(pp), models=n_claims, unparsed=list(unparsed or []))
+    parse, their tests and lines (a result the input holds, not an absent one); how many pp results
+    the conflict screen set aside (`analysis.prefill.conflicted`), so the count is of those used."""
+    n_set_aside = sum(len(g["lines"]) for g in conflicted or [] if g["kind"] == "prompt-processing")
+    return _say("prefill_intro", n=len(pp), models=n_claims, unparsed=list(unparsed or []), conflicted=n_set_aside)
+
+
+def conflict_note(groups: list[dict]) -> str:
+    """The results the output prints more than once with different rates, none of them used, with
+    their lines (`analysis.prefill.conflicted`): results the input holds, said beside the count."""
+    return _say("conflict_note", groups=groups)
 
 
 def sweep_sentences(found: list[dict], constant: list[tuple]) -> str:

@@ -37,6 +37,7 @@ class Result:
     ledger: Ledger
     models: int  # the models the input's runs name, placed or not
     pp_unparsed: list[dict]  # prompt-processing records whose JSON does not parse: test, line
+    conflicted: list[dict]  # configurations printed more than once with different rates: kind, lines
 
 
 def analyse(p: dict) -> Result:
@@ -57,7 +58,8 @@ def analyse(p: dict) -> Result:
     vpts = bandwidth.latency_points(lat, gpu, bw, tf, named, names)
     pts = pd.concat([pts, vpts], ignore_index=True) if len(vpts) else pts
     rejected = [r for f in llama for r in ingest.read(f, tool="llama-bench").attrs.get("rejected", [])]
-    pp_unparsed = prefill.unparsed(pd.DataFrame(rejected, columns=ingest.REJECTED_COLUMNS))
+    rejected = pd.DataFrame(rejected, columns=ingest.REJECTED_COLUMNS)
+    pp_unparsed, conflicted = prefill.unparsed(rejected), prefill.conflicted(rejected)
     prompt_rows = prefill.prompt_rows(df)
     prompt = prefill.points(prompt_rows, gpu, p["moe_active_params"], bw, tf)
     both = pd.concat([prompt_rows, rows], ignore_index=True)
@@ -68,7 +70,9 @@ def analyse(p: dict) -> Result:
     )
     ledger = wording.ledger(CHAPTER, files, claims)
     models = bandwidth.models_named(df, vdf)
-    return Result(p, files, rows, every, pts, lat, thr, prompt, sweeps, constant, ledger, models, pp_unparsed)
+    return Result(
+        p, files, rows, every, pts, lat, thr, prompt, sweeps, constant, ledger, models, pp_unparsed, conflicted
+    )
 
 
 def box_ids(led: Ledger) -> list[str]:
@@ -119,11 +123,14 @@ def page(r: Result) -> Page:
         return "\n\n".join(t for t in (lead, wording.block(led, ids)) if t)
 
     notes = [
-        show.coverage_note(len(pts), r.models, bandwidth.one_device(r.every), bandwidth.several_named(r.every)),
+        show.conflict_note(r.conflicted),
+        show.coverage_note(
+            len(pts), r.models, bandwidth.one_device(r.every), bandwidth.several_named(r.every), bool(r.conflicted)
+        ),
         show.latency_note(r.latency),
     ]
     markdown = {
-        "input_line": show.input_line(", ".join(r.files), pts, r.latency, r.every),
+        "input_line": show.input_line(", ".join(r.files), pts, r.latency, r.every, r.conflicted),
         "input_notes": "\n\n".join(n for n in notes if n),
         "lesson_text": show.lesson_sentence(pts),
         "fractions": said("fraction_of_peak"),
@@ -131,7 +138,7 @@ def page(r: Result) -> Page:
         "throughput_note": show.throughput_note(r.throughput),
         "vllm_bytes": wording.sentence(CHAPTER, "vllm_bytes", n_latency=len(r.latency)),
         "withheld_list": placement.folded_box(led, skip=[*box, *pp_ids]),
-        "prefill_intro": show.prefill_intro(r.prompt, len(pp_ids), r.pp_unparsed),
+        "prefill_intro": show.prefill_intro(r.prompt, len(pp_ids), r.pp_unparsed, r.conflicted),
         "prefill_claims": "\n\n".join(
             t for t in (show.peak_lead(led, pp_ids, "TFLOP/s"), wording.block(led, pp_ids)) if t
         ),
