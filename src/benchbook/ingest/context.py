@@ -1784,6 +1784,9 @@ ABOVE_ONLY = {"request_rate", "num_prompts"}
 #: (perf_analyzer's client block), not the prompts a run was given, and a command's `--num-prompts` is its
 #: parser's to read (SGLang's leaves it empty where the block prints another rate than the command asks).
 SAID_ONLY = {"num_prompts": ("prose",)}
+#: Columns filled on their own: most outputs print no prompt count, so an empty `num_prompts` column alone does
+#: not open the whole fill (which would tie other columns, a model by its nearest command, that nothing left empty).
+ALONE = ("num_prompts",)
 
 
 #: Sources of a model named in a title or a sentence (`_read_model_named`): read only where no command,
@@ -1796,14 +1799,15 @@ def placeholder(value) -> bool:
     return str(value).startswith(("$", "<", "{"))
 
 
-def fill(table, context: Context) -> list[str]:
+def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[str]:
     """Fill, in place, each of `COLUMNS` that `table` has and leaves empty in every row with the one
     value `context` states for it (the parser's own fields rank first: a column with any value is
     left alone); a message per column filled, naming the line. Several values: left empty, said,
-    except for `NEAREST_COMMAND` facts, which each empty row takes from the command above it."""
+    except for `NEAREST_COMMAND` facts, which each empty row takes from the command above it. `columns`:
+    only these (by default, all of `COLUMNS`)."""
     messages = []
     for col, name in COLUMNS.items():
-        if col not in table.columns:
+        if col not in table.columns or (columns is not None and col not in columns):
             continue
         empty = table[col].astype("string").fillna("").str.strip().eq("")
         if not empty.all():
@@ -1975,7 +1979,8 @@ def _most_specific(names: list) -> list:
     return [v for v in names if not any(w != v and _words(v) < _words(w) for w in names) and _words(v)]
 
 
-def needs_fill(table) -> bool:
+def needs_fill(table, columns: Sequence[str] | None = None) -> bool:
     """Whether `table` has a `COLUMNS` column left empty in every row (reading the context is then
-    worth its pass over the file)."""
-    return any(c in table.columns and table[c].astype("string").fillna("").str.strip().eq("").all() for c in COLUMNS)
+    worth its pass over the file); `columns`: only these (by default, all but `ALONE`)."""
+    columns = [c for c in COLUMNS if c not in ALONE] if columns is None else columns
+    return any(c in table.columns and table[c].astype("string").fillna("").str.strip().eq("").all() for c in columns)
