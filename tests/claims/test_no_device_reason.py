@@ -38,14 +38,14 @@ def test_a_device_the_table_knows_gives_no_reason_fields():
 def test_a_family_of_table_parts_is_named_as_those_parts_never_as_no_device():
     """`on H100` names a part the table holds as three rows of different peaks (PCIe, SXM5, NVL): the
     reason names the family and its rows, and assumes none; a part of one row (`on L40S`) is taken, and
-    a part the table lacks (`on V100`) is named as such."""
+    a part the table lacks (`on P100`) is named as such."""
     reason = _reason("Run with sdpa and colfax_cutlass on H100:\n")
     assert (
         "names H100 (line 1), which is the hardware table's H100-NVL-94GB, H100-SXM5-80GB or H100-PCIe-80GB" in reason
     )
     assert "neither the input" not in reason and "lacks" not in reason
     assert tp.device_peaks(texts=["Run on L40S:\n"])["device"] is not None
-    assert "names V100 (line 1), which the hardware table lacks" in _reason("Run on V100:\n")
+    assert "names P100 (line 1), which the hardware table lacks" in _reason("Run on P100:\n")
 
 
 def test_a_printed_device_without_a_peak_is_named_in_the_reason_never_called_not_given():

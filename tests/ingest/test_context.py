@@ -1171,14 +1171,15 @@ def test_a_rate_a_sentence_states_above_results_that_print_none_is_theirs():
 
 
 def test_a_count_of_requests_in_a_sentence_is_a_sign_of_the_prompts_sent():
-    # real: ROCm/vllm#375, a sentence that states a rate also speaks of the requests sent, in words
+    # real: ROCm/vllm#375, a sentence that states a rate also counts the requests it sent (stop 45: stated)
     text = "benchmark_serving with a random dataset in 1000 requests (request-rate 10):"
     ctx = context.read([text])
-    assert not ctx.get("prompts")
-    assert [(g.line, g.words) for g in ctx.signs if g.name == "prompts"] == [(1, "1000 requests")]
-    assert context.states(ctx, "prompts").status == "unread"
+    assert [(f.line, f.value) for f in ctx.get("prompts")] == [(1, 1000)]
     # the other way: a rate in requests per second speaks of no requests sent
     assert context.states(context.read(["we sent 10 requests per second"]), "prompts").status == "absent"
+    # a count of requests that completed is an outcome: a sign, never the prompts sent
+    done = context.read(["where 1000 requests completed (request-rate 10):"])
+    assert not done.get("prompts") and context.states(done, "prompts").status == "unread"
     # and the benchmark's option, even in a sentence, states them
     flag = context.read(["benchmark_serving with a random dataset (num-prompts 1000, request-rate 10):"])
     assert context.states(flag, "prompts").status == "stated"

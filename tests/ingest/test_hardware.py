@@ -329,7 +329,16 @@ def test_a_bare_part_code_of_several_rows_of_different_peaks_is_a_family_and_one
     assert [d.name for d in hardware.family("H100")] == ["H100-NVL-94GB", "H100-SXM5-80GB", "H100-PCIe-80GB"]
     assert len(hardware.family("a100")) == 4
     assert hardware.family("H100 SXM5") == [] and hardware.family("L40S") == []  # one row's name or alias
-    assert hardware.family("V100") == [] and hardware.family("RTX4090D") == []  # parts the table lacks
+    assert hardware.family("P100") == [] and hardware.family("RTX4090D") == []  # parts the table lacks
+    # V100 is four rows (SXM2 and PCIe, 16 and 32 GB; NVIDIA's V100 datasheet: 125 and 112 TFLOPS, 300 and 250 W)
+    assert [d.name for d in hardware.family("V100")] == [
+        "V100-PCIe-16GB",
+        "V100-PCIe-32GB",
+        "V100-SXM2-16GB",
+        "V100-SXM2-32GB",
+    ]
+    assert hardware.detect("Tesla V100-SXM2-16GB").name == "V100-SXM2-16GB"  # nvidia-smi's name of the 16 GB part
+    assert hardware.detect("Tesla V100-PCIE-32GB").name == "V100-PCIe-32GB"
 
 
 def test_a_file_whose_printed_total_is_not_its_table_rows_gets_no_active_count_from_the_row():

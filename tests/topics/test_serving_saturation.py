@@ -211,16 +211,14 @@ def test_failures_are_the_prompts_sent_less_those_completed_only_where_the_file_
         path.write_text(text, encoding="utf-8")
         return run(str(path)).ledger.get("failed").text
 
-    # words that are no form the benchmark defines: the page names the line, and counts no failure
-    words = said(real)
-    assert (
-        "line 4 speaks of `1000 requests`, a count this page does not read as the prompts sent" in words
-        and "cannot tell" not in words
-    )
-    assert "failed beside" not in words
-    # the other way: the benchmark's command (`--num-prompts 1000`) states the prompts sent: 1 of them failed
+    # a sentence that counts the requests it sent (`in 1000 requests`) states the prompts, as the command's
+    # `--num-prompts 1000` does: 1 of them failed (stop 45)
+    assert "1 request failed beside the 999 that completed" in said(real)
     command = "\n```\npython benchmark_serving.py --dataset-name random --num-prompts 1000 --request-rate 10\n```\n"
-    flag = said(real.replace("(request-rate 10):\n", "(request-rate 10):\n" + command))
+    flag = said(real.replace("in 1000 requests ", "").replace("(request-rate 10):\n", "(request-rate 10):\n" + command))
     assert "1 request failed beside the 999 that completed" in flag
+    # the other way: a count the sentence says completed is no count sent, and names its line
+    outcome = said(real.replace("in 1000 requests ", "where 1000 requests completed "))
+    assert "failed beside" not in outcome and "count this page does not read as the prompts sent" in outcome
     # and a file that speaks of no requests sent cannot tell whether any failed
     assert "cannot tell whether any failed" in said(real.replace("in 1000 requests ", ""))

@@ -36,16 +36,23 @@ DTYPES |= {"float32": "fp32", "float": "fp32", "fp32": "fp32"}
 _WO = r"(?:[-_]?(?:wo|weight[-_]?only))?"
 _GGUF = r"i?q{n}(?:_[a-z0-9]+)*"
 #: A quantization tag in a model's name or a quantization method, and the precision it stores
-#: weights in (matched as whole words, `-` and `_` alike); an unquantized tag (`-bf16`) last.
+#: weights in (matched as whole words, `-` and `_` alike); an unquantized tag (`-bf16`) last. A width
+#: written in the name (`GPTQ-Int8`, `gptq-8bit`, `w8a16`, `4bit`) comes before a method that names none:
+#: GPTQ quantizes to 2, 3, 4 or 8 bits (AutoGPTQ's `BaseQuantizeConfig(bits=...)`, the bits a checkpoint's
+#: name then gives), so a bare `GPTQ` or `AWQ` (AutoAWQ's `w_bit` is 4) is int4 only where no width is named.
 TAGS = (
     (r"nvfp4|mxfp4|fp4", "fp4"),
-    (rf"awq|gptq|int4{_WO}|w4a16|w4a8(?:kv\d+)?|bnb[-_]?4[-_]?bit|4[-_]?bit|{_GGUF.format(n=4)}", "int4"),
+    (rf"int4{_WO}|w4a16|w4a8(?:kv\d+)?|bnb[-_]?4[-_ ]?bit|4[-_ ]?bits?|{_GGUF.format(n=4)}", "int4"),
     (r"fp8(?:[-_](?:dynamic|static|block|e4m3))?|fp8_block_scales", "fp8"),
-    (rf"int8{_WO}|w8a8|w8a16|8[-_]?bit|{_GGUF.format(n=8)}", "int8"),
+    (rf"int8{_WO}|w8a8|w8a16|bnb[-_]?8[-_ ]?bit|8[-_ ]?bits?|{_GGUF.format(n=8)}", "int8"),
     *((_GGUF.format(n=n), f"int{n}") for n in (2, 3, 5, 6)),
+    (r"int3|3[-_ ]?bits?", "int3"),
+    (r"int2|2[-_ ]?bits?", "int2"),
+    (r"awq|gptq", "int4"),
     (r"bf16|bfloat16", "bf16"),
     (r"fp16|f16|float16", "fp16"),
 )
+_METHOD = re.compile(r"(?<![a-z0-9])(?:awq|gptq|bnb)(?![a-z0-9])", re.I)
 _TAG = [(re.compile(rf"(?<![a-z0-9])(?:{pat})(?![a-z0-9])", re.I), prec) for pat, prec in TAGS]
 #: torchao's weight-only methods (`int8wo`, `int4_weight_only`) and w8a16/w4a16: narrow weights,
 #: matmuls in the activations' dtype.
@@ -93,7 +100,8 @@ def tagged(*names) -> tuple[str, str] | None:
             m = pattern.search(text.replace(".", "-"))
             if m:
                 weight_only = bool(_WEIGHT_ONLY.search(text)) and prec in ("int8", "int4")
-                return (f"{prec} weight-only" if weight_only else prec), m.group(0)
+                method = _METHOD.search(text.replace(".", "-"))  # the method beside its width names the tag
+                return (f"{prec} weight-only" if weight_only else prec), (method or m).group(0)
     return None
 
 
@@ -103,7 +111,9 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
     a `quantization: fp8` line) that carry a precision tag (`tagged`): read as the
     output's own precision where the table states none. An unquantized tag (a serve command's
     `--dtype bfloat16`) comes after every quantized one: it may be the activations' dtype of a
-    quantized checkpoint, so `weights` reads it only where bf16 would otherwise be assumed."""
+    quantized checkpoint, so `weights` reads it only where bf16 would otherwise be assumed. Where the
+    file names several models whose names give different precisions (or one gives none: a bf16 and an
+    AWQ checkpoint downloaded side by side), no model's tag is the file's answer."""
     from pathlib import Path
 
     from benchbook import config, ingest
@@ -115,7 +125,10 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
         if config.resolve(path).is_dir():
             continue  # a sweep folder: its run files' own settings say it
         ctx = context.read(ingest._load_lines(config.resolve(path)))
-        names = [str(v) for v in (*ctx.values("precision"), *ctx.values("model"))]
+        models = [str(v) for v in ctx.values("model") if not str(v).endswith(("...", "…"))]
+        if len({t[0] if (t := tagged(m)) else None for m in models}) > 1:
+            models = []  # models of different precisions (a bf16 and an AWQ download): no one tag is the runs'
+        names = [str(v) for v in ctx.values("precision")] + models
         quantized = [n for n in names if (t := tagged(n)) and t[0] not in UNQUANTIZED]
         plain = [n for n in names if (t := tagged(n)) and t[0] in UNQUANTIZED]
         out[source_name(Path(path))] = (*quantized, *plain)

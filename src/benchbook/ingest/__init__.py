@@ -333,6 +333,8 @@ def read(path: str | os.PathLike, tool: str | None = None) -> pd.DataFrame:
     df.attrs["messages"] = [m for p in parsed for m in p.messages]
     if len(df) and context.needs_fill(df):  # the parser's fields first, then what the rest of the file states
         df.attrs["messages"] += context.fill(df, context_of(path))
+    elif len(df) and context.needs_fill(df, context.ALONE):
+        df.attrs["messages"] += context.fill(df, context_of(path), context.ALONE)
     df.attrs["detected"] = [detected(p) for p in parsed]
     return df
 

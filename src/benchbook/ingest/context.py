@@ -338,11 +338,40 @@ _COMMAND = re.compile(
     r"(?:^|[\s`$>\"'])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
     r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-server|trtllm-bench|trtllm-serve|"
-    r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|cm\s+run|cmr|mlcr|docker\s+run|torchrun|mpirun|srun)\b"
+    r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|cm\s+run|cmr|mlcr|docker\s+run|torchrun|mpirun|srun|"
+    r"(?:hf|huggingface-cli|modelscope)\s+download|ollama\s+(?:pull|run))\b"
     r"|^\s*(?:[$>]\s+|`)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"((?:python[\d.]*\s+(?:-m\s+[\w.]+|[\w./~-]+\.py)|[\w./~-]+\.py))(?=\s+--?[A-Za-z]|\s+\\$)"
 )
 _SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+([^\s\\`'\"-][^\s\\`'\"]*)")
+#: A download or pull names the weights it fetches: `hf download REPO_ID` and `huggingface-cli download REPO_ID`
+#: (huggingface_hub's CLI, the repository id first; a model unless `--repo-type dataset|space`), `ollama pull NAME`
+#: and `ollama run NAME` (Ollama's CLI: the model to fetch, or to fetch and run). Its `--local-dir DIR` is where
+#: those weights land, so a later `--model DIR` runs them (`_Reader.downloads`).
+_DOWNLOAD = re.compile(r"\b(?:(?:hf|huggingface-cli)\s+download|ollama\s+(?:pull|run))\s+([^\s\\`'\"-][^\s\\`'\"]*)")
+#: A line that opens with the program (after a prompt or a backtick; `docker exec NAME ollama`): there a plain
+#: word after the verb is a model (`ollama pull mistral`).
+_LINE_PROGRAM = re.compile(r"\s*(?:[$>]\s+|`)?(?:[\w./~-]*/)?(?:hf|huggingface-cli|ollama|docker\s+exec)\b")
+_NOT_MODEL_REPO = re.compile(r"--repo[-_]type[ =]+[\"']?(?:dataset|space)s?\b")
+_LOCAL_DIR = re.compile(r"--local[-_]dir[ =]+[\"']?([^\s\\`'\"]+)")
+#: An engine's container image and its tag, as each project publishes it: vLLM `vllm/vllm-openai[-rocm]:vX.Y.Z`
+#: (docs.vllm.ai, "Deploying with Docker") and AMD's `rocm/vllm`, SGLang `lmsysorg/sglang[-rocm]:vX.Y.Z[-cuNNN]`
+#: (docs.sglang.io, "Installation", Docker: `lmsysorg/sglang:v0.5.19-cu129`, a version and its CUDA build) and AMD's `rocm/sgl-dev`, TGI
+#: `ghcr.io/huggingface/text-generation-inference:X.Y.Z` (huggingface.co/docs/text-generation-inference,
+#: Quick Tour), Ollama `ollama/ollama:X.Y.Z`, Triton `nvcr.io/nvidia/tritonserver:YY.MM-<flavour>` whose tag is the
+#: Triton release and whose flavour its backend (`trtllm-python-py3`: TensorRT-LLM, `vllm-python-py3`: vLLM) or,
+#: `py3-sdk`, the client tools only (perf_analyzer, genai-perf: no engine; Triton's release compatibility matrix,
+#: docs.nvidia.com/deeplearning/triton-inference-server/user-guide/docs/introduction/compatibility.html).
+#: A tag that is no version (`latest`, `main`, a commit `sha-...`, a date) names the engine alone.
+_IMAGE = re.compile(
+    r"(?<![\w./-])(?:[\w-]+(?:\.[\w-]+)+/)?"
+    r"(vllm/vllm-openai(?:-rocm)?|rocm/vllm(?:-dev)?|lmsysorg/sglang(?:-rocm)?|rocm/sgl-dev"
+    r"|huggingface/text-generation-inference|ollama/ollama|nvidia/tritonserver)(?::([\w.+-]+))?(?![\w/-])"
+)
+_IMAGE_ENGINE = {"vllm": "vLLM", "sglang": "SGLang", "sgl-dev": "SGLang", "text-generation-inference": "TGI"}
+_IMAGE_ENGINE |= {"ollama": "Ollama"}
+_TRITON_FLAVOURS = {"trtllm": "Triton (TensorRT-LLM backend)", "vllm": "Triton (vLLM backend)"}
+_TAG_VERSION = re.compile(r"^(v?\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)(?![\d])|[_-]vllm[_-](v?\d+\.\d+(?:\.\d+)?)")
 #: `docker run ... vllm/vllm-openai[-rocm]:TAG MODEL ...` (the image on a line of its own in a wrapped
 #: command): vLLM's OpenAI images run `vllm serve` as their entrypoint, so the first word after the image
 #: is the model it serves, an id with a `/` or a digit (the options after it are its flags).
@@ -581,11 +610,11 @@ _BOLD_LINE = re.compile(r"^\s*\*\*([^*]+)\*\*\s*[:：]?\s*$")
 #: Face names are ASCII: a CJK word glued to one (`Qwen3-VL-8B-Instruct模型测试结果如下`) is no part of it.
 _CAPTION_MODEL = re.compile(r"(?<![\w/.~-])((?:[A-Za-z][\w.-]*/)?[A-Za-z][\w.]*(?:-[\w.]+)+)(?![\w/-])", re.ASCII)
 #: A quantization scheme written after a model's name in prose (`Llama-3-8B-Instruct W4A8KV4`,
-#: `Qwen3.5-397B-GPTQ-Int4`): the name carries a size (`8B`) and the scheme a width (QServe's `W4A8KV4`:
+#: `Qwen3.5-397B-GPTQ-Int4`, `Qwen 32B GPTQ 8 bit`: a GPTQ's width kept with it): the name carries a size (`8B`) and the scheme a width (QServe's `W4A8KV4`:
 #: 4-bit weights, 8-bit activations, 4-bit KV), so the line states the weights' precision.
 _MODEL_QUANT = re.compile(
     r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?:-[A-Za-z][\w.]*?)*?[-_ ]"
-    r"(W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
+    r"(W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:[-_ ](?:Int[2348]|[2348][-_ ]?bits?))?|Int[48])(?![\w-])"
 )
 #: A model's name with its size (`Qwen3-32B`, `Llama-3.1-8B-Instruct`): one of the models a line names.
 _SIZED_NAME = re.compile(r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?![\w.])")
@@ -600,7 +629,9 @@ def _compared_model(text: str, tagged) -> bool:
 
 
 #: The quantization scheme `_MODEL_QUANT` reads after a model's name, written after a name in words too.
-_SCHEME_AFTER = r"[-_ ](W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|FP4|AWQ|GPTQ(?:-Int[48])?|Int[48])(?![\w-])"
+_SCHEME_AFTER = (
+    r"[-_ ](W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|FP4|AWQ|GPTQ(?:[-_ ](?:Int[2348]|[2348][-_ ]?bits?))?|Int[48])(?![\w-])"
+)
 #: A dtype written right after a model named in words, its version between them or not, behind a comma
 #: (`Qwen 7B 2.5，bf16`, `Llama 70B, fp16`): the sentence gives the model's weights that dtype.
 _DTYPE_AFTER = r"(?:\s+v?\d+(?:\.\d+)?)?\s*[,，]\s*(bf16|fp16|fp32|bfloat16|float16|float32|fp8|int8|int4)\b"
@@ -691,6 +722,7 @@ class _Reader:
         self.neuron_ls = False  # inside a `neuron-ls` device table
         self.parents: list[tuple[int, str]] = []  # (indent, key) of the YAML mappings the line sits in
         self.prose: list[tuple[int, str]] = []  # (line, value) of model values that were prose, not identifiers
+        self.downloads: dict[str, str] = {}  # a download's `--local-dir`, as `_local` writes it -> the id it fetched
 
     def nest(self, line: str) -> None:
         """Track the YAML mappings `line` sits in: a key with no value (`accelerator:`) opens one;
@@ -712,6 +744,8 @@ class _Reader:
         if name == "model" and not placeholder(value) and not _MODEL_ID.fullmatch(str(value)):
             self.prose.append((line, str(value)))
             return False
+        if name == "model" and _local(str(value)) in self.downloads:
+            value = self.downloads[_local(str(value))]  # the folder a download wrote: the weights it fetched
         key = (name, value, line, source)
         if key not in self._seen:
             self._seen.add(key)
@@ -898,6 +932,7 @@ def _read(lines: list[str], first: int) -> Context:
         in_command = starts or in_command
         wrapped = text.endswith("\\")
         _read_paths(r, line, i)
+        _read_image(r, line, i, "command" if starts or in_command else "json" if _JSON_PAIR.search(line) else "prose")
         for m in _MLPERF_VISION.finditer(line):
             for word in m.group(1).split():
                 if word in _MLPERF_VISION_MODELS:
@@ -1009,14 +1044,74 @@ def _tool(m: re.Match) -> str:
 _PROSE_FLAG = re.compile(r"(?<![\w-])(request-rate|max-concurrency|num-prompts)[ =:]+(\d+(?:\.\d+)?|inf)\b", re.I)
 
 
+#: The prompts a run sent, counted in a sentence: `1000 prompts` (a prompt is sent, whatever the verb), or
+#: requests after the words that say they were sent (`in 1000 requests`, `with 500 requests`, `sent 200
+#: requests`); a count the sentence says completed, failed or per unit (`999 requests completed`, `10 requests
+#: per second`) is an outcome or a rate, never the prompts sent.
+_PROSE_PROMPTS = re.compile(
+    r"(?:\b(\d[\d,]*)\s+prompts\b|\b(?:in|with|of|for|over|sending|sent|send|running)\s+(\d[\d,]*)\s+requests\b)"
+    r"(?!\s*(?:per\b|/|a\s+second|(?:were\s+|have\s+|had\s+)?(?:completed|succeeded|successful|failed|finished)))",
+    re.I,
+)
+
+
+_OFFERED_COUNT = re.compile(r"\d[\d,]*\s*(?:or|to|and|-|–)\s*$", re.I)
+
+
 def _read_prose_flags(r: _Reader, line: str, i: int) -> None:
     for m in _PROSE_FLAG.finditer(line):
         name = FLAGS.get(_norm(m.group(1)))
         if name:
             r.keyed(name, m.group(2), i, "prose", line)
+    found = [m for m in _PROSE_PROMPTS.finditer(line)]
+    counts = {int((m.group(1) or m.group(2)).replace(",", "")) for m in found}
+    offered = any(_OFFERED_COUNT.search(line[: m.start(1) if m.group(1) else m.start(2)]) for m in found)
+    if len(counts) == 1 and not offered:  # two counts (`100 or 1000 prompts`, `100 to 1000`) state neither
+        r.keyed("prompts", counts.pop(), i, "prose", line)
+
+
+def _local(path: str) -> str:
+    """A local folder as one key however it is written (`./x/`, `x`, `"x"`)."""
+    return re.sub(r"^(?:\./)+", "", _clean(path)).rstrip("/")
+
+
+def _read_download(r: _Reader, line: str, i: int) -> None:
+    """The model a download or pull command fetches (`_DOWNLOAD`), and the folder it lands in."""
+    m = _DOWNLOAD.search(line)
+    if not m or _NOT_MODEL_REPO.search(line) or placeholder(m.group(1)):
+        return
+    model = _clean(m.group(1))
+    if _PLAIN_WORD.fullmatch(model) and not _LINE_PROGRAM.match(line):
+        return  # `see the hf download docs`: a plain word after the verb in a sentence is the sentence's
+    r.add("model", model, i, "command", line)
+    d = _LOCAL_DIR.search(line)
+    if d and _local(d.group(1)) not in ("", "."):
+        r.downloads[_local(d.group(1))] = model
+
+
+def _read_image(r: _Reader, line: str, i: int, source: str) -> None:
+    """The engine and its version an image names (`_IMAGE`), on a command (a Dockerfile's `FROM`, a
+    compose file's `image:` are commands too), in JSON or in prose."""
+    for m in _IMAGE.finditer(line):
+        repo, tag = m.group(1), m.group(2) or ""
+        if repo == "nvidia/tritonserver":
+            flavour = next((v for k, v in _TRITON_FLAVOURS.items() if f"-{k}-" in f"-{tag}-"), None)
+            if "sdk" in tag.split("-") or not tag:
+                continue  # the client tools' image, or no flavour: no engine named
+            engine = flavour or "Triton"
+            v = re.match(r"\d\d\.\d\d(?!\d)", tag)
+            version = v.group(0) if v else None
+        else:
+            engine = next(e for k, e in _IMAGE_ENGINE.items() if repo.split("/")[1].startswith(k))
+            v = _TAG_VERSION.search(tag)
+            version = (v.group(1) or v.group(2)) if v else None
+        source = "command" if re.match(r"\s*(?:FROM|image:)\s", line, re.I) else source
+        r.add("engine", engine, i, source, line)
+        r.add("version", version, i, source, line)
 
 
 def _read_flags(r: _Reader, line: str, i: int) -> None:
+    _read_download(r, line, i)
     for m in (_SERVE_MODEL.search(line), _IMAGE_MODEL.search(line), *_MODEL_FILE.finditer(line)):
         if m and not _PLAIN_WORD.fullmatch(_clean(m.group(1))):
             r.add("model", _clean(m.group(1)), i, "command", line)
@@ -1705,13 +1800,23 @@ def _same(a, b) -> bool:
 COLUMNS = {"cpu": "cpu", "gpu": "device", "model": "model", "max_concurrency": "concurrency", "batch_size": "batch"}
 COLUMNS |= {"request_rate": "rate"}  # one rate stated above results that print none (ROCm/vllm#375's prose) is theirs
 COLUMNS |= {"tensor_parallel": "tp", "device": "device", "gpus_listed": "device_count"}
+#: the prompts sent, where the output counts none: a sentence above the results (`in 1000 requests`) states
+#: them as a command's `--num-prompts` does, and the failed requests are the rest (`analysis.serving`)
+COLUMNS |= {"num_prompts": "prompts"}
 #: Columns a parser reads from its own structured output when the tool records them: a JSON field the
 #: parser left aside (GuideLLM's per-strategy worker `max_concurrency`) is not the run's setting, so
 #: these take only what the text around the output states (a command, a labelled line, a heading).
-AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel", "request_rate"}
+AROUND_ONLY = {"model", "max_concurrency", "batch_size", "tensor_parallel", "request_rate", "num_prompts"}
 #: Columns a file states only above its results: a request rate under a block is the next run's (SGLang's
 #: `benchmark_args=Namespace(... request_rate=10.0 ...)` opens the run after it), never one run's tied by place.
-ABOVE_ONLY = {"request_rate"}
+ABOVE_ONLY = {"request_rate", "num_prompts"}
+#: Columns filled only from a sentence: a `Request count: 7` line is a tool's count of the requests it measured
+#: (perf_analyzer's client block), not the prompts a run was given, and a command's `--num-prompts` is its
+#: parser's to read (SGLang's leaves it empty where the block prints another rate than the command asks).
+SAID_ONLY = {"num_prompts": ("prose",)}
+#: Columns filled on their own: most outputs print no prompt count, so an empty `num_prompts` column alone does
+#: not open the whole fill (which would tie other columns, a model by its nearest command, that nothing left empty).
+ALONE = ("num_prompts",)
 
 
 #: Sources of a model named in a title or a sentence (`_read_model_named`): read only where no command,
@@ -1724,14 +1829,15 @@ def placeholder(value) -> bool:
     return str(value).startswith(("$", "<", "{"))
 
 
-def fill(table, context: Context) -> list[str]:
+def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[str]:
     """Fill, in place, each of `COLUMNS` that `table` has and leaves empty in every row with the one
     value `context` states for it (the parser's own fields rank first: a column with any value is
     left alone); a message per column filled, naming the line. Several values: left empty, said,
-    except for `NEAREST_COMMAND` facts, which each empty row takes from the command above it."""
+    except for `NEAREST_COMMAND` facts, which each empty row takes from the command above it. `columns`:
+    only these (by default, all of `COLUMNS`)."""
     messages = []
     for col, name in COLUMNS.items():
-        if col not in table.columns:
+        if col not in table.columns or (columns is not None and col not in columns):
             continue
         empty = table[col].astype("string").fillna("").str.strip().eq("")
         if not empty.all():
@@ -1747,6 +1853,8 @@ def fill(table, context: Context) -> list[str]:
             continue
         facts = [f for f in context.get(name) if not placeholder(f.value)]
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
+        if col in SAID_ONLY:
+            facts = [f for f in facts if f.source in SAID_ONLY[col]]
         if col in ABOVE_ONLY and "line" in table:  # a log prints a run's settings before its results
             facts = [f for f in facts if f.line < table["line"].min()]
         values = list(dict.fromkeys(f.value for f in facts))
@@ -1901,7 +2009,8 @@ def _most_specific(names: list) -> list:
     return [v for v in names if not any(w != v and _words(v) < _words(w) for w in names) and _words(v)]
 
 
-def needs_fill(table) -> bool:
+def needs_fill(table, columns: Sequence[str] | None = None) -> bool:
     """Whether `table` has a `COLUMNS` column left empty in every row (reading the context is then
-    worth its pass over the file)."""
-    return any(c in table.columns and table[c].astype("string").fillna("").str.strip().eq("").all() for c in COLUMNS)
+    worth its pass over the file); `columns`: only these (by default, all but `ALONE`)."""
+    columns = [c for c in COLUMNS if c not in ALONE] if columns is None else columns
+    return any(c in table.columns and table[c].astype("string").fillna("").str.strip().eq("").all() for c in columns)
