@@ -1,10 +1,14 @@
 """ik_llama.cpp's sweep-bench prints its own table, which no chapter reads: a file holding one is
 refused in one sentence naming the table's line and what its rates are, not as unknown; a header with
-no row under it names nothing. llama.cpp's batched-bench table is read by its own parser, so
-llama-bench neither refuses it nor claims a file where its own header stands empty beside it."""
+no row under it names nothing; beside an empty llama-bench table the refusal names both. llama.cpp's
+batched-bench table is read by its own parser, so llama-bench neither refuses it nor claims a file
+where its own header stands empty beside it."""
+
+import pytest
 
 from benchbook import ingest
 from benchbook.ingest import llama_bench
+from benchbook.ingest.core import ParseError
 
 BATCHED = (
     "|    PP |     TG |    B |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |      T s |    S t/s |\n"
@@ -44,3 +48,9 @@ def test_a_llama_bench_table_with_a_row_beside_a_batched_bench_table_is_both():
 
 def test_an_empty_llama_bench_table_alone_is_still_refused_as_cut():
     assert "llama-bench" in ingest.detect(EMPTY)
+
+
+def test_beside_an_empty_llama_bench_table_the_refusal_names_the_sweep_bench_table():
+    with pytest.raises(ParseError) as err:
+        llama_bench.parse(SWEEP + "\n" + EMPTY, "f.md")
+    assert err.value.line == 5 and "llama-sweep-bench table" in err.value.message and "at line 1" in err.value.message
