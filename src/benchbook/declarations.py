@@ -128,6 +128,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             "trtllm-bench",
             "sglang-bench-one-batch",
             "sglang-bench-offline",
+            "llama-batched-bench",
         ),
         paths=("source",),
         figures=("fig_floor", "fig_throughput", "fig_roofline", "fig_ms"),

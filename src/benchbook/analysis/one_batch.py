@@ -30,7 +30,8 @@ FRAMEWORK = "sglang"
 #: leave it empty).
 STEP = "decode step"
 _KEYS = ["source", "run_name", "run", "rep", "batch_size", "input_len", "output_len"]
-_COLUMNS = [
+#: The columns of a tool's points: those of `analysis.batch.sweep`, the prefill and whole run beside them.
+COLUMNS = [
     "model",
     "framework",
     "gpu",
@@ -75,7 +76,7 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     and total (`total_s`, `total_tok_s`: (input_len + output_len) x batch / total) kept beside it."""
     d = df[df["tool"] == TOOL] if "tool" in df else df.iloc[0:0]
     if d.empty:
-        return pd.DataFrame(columns=_COLUMNS)
+        return pd.DataFrame(columns=COLUMNS)
     d = d.copy()
     for k in _KEYS:
         if k not in d:
@@ -121,13 +122,17 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
                 total_tok_s=val.get("overall_throughput", np.nan),
             )
         )
-    return pd.DataFrame(rows, columns=_COLUMNS)
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def with_sweep(sw: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
-    """`analysis.batch.sweep`'s table `sw` with this tool's points of `df` added, the GPU each label
-    names (`with_named_gpu`) recomputed over both."""
-    own = sweep(df)
+    """`analysis.batch.sweep`'s table `sw` with this tool's points of `df` added (`with_points`)."""
+    return with_points(sw, sweep(df))
+
+
+def with_points(sw: pd.DataFrame, own: pd.DataFrame) -> pd.DataFrame:
+    """The sweep `sw` with a tool's own points `own` (in `COLUMNS`) added, the GPU each label names
+    (`with_named_gpu`) recomputed over both."""
     if own.empty:
         return sw
     rest = sw.drop(columns=["named_gpu"], errors="ignore")

@@ -50,6 +50,7 @@ _MODULES = [
     "sglang_offline",
     "hf_batch",
     "llama_bench",
+    "llama_batched_bench",
     "attention_gym",
     "tritonbench",
     "flash_attn_bench",

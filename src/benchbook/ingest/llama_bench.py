@@ -1651,16 +1651,10 @@ _SNIFF_N = re.compile(r'"n_(?:prompt|gen)"\s*:')
 _MEAN_SD = re.compile(rf"^\**\s*{NUMBER}\s*±\s*{NUMBER}\s*\**$")
 
 
-#: llama.cpp's two other speed benchmarks, which print their own markdown tables (tools/batched-bench:
-#: `| PP | TG | B | N_KV | T_PP s | S_PP t/s | T_TG s | S_TG t/s | T s | S t/s |`, the rates summed over the
-#: B sequences decoded together; ik_llama.cpp's llama-sweep-bench: `| PP | TG | N_KV | T_PP s | S_PP t/s |
-#: T_TG s | S_TG t/s |`, one sequence at a growing cache depth N_KV). Recognised, and named where refused.
+#: ik_llama.cpp's llama-sweep-bench, which prints its own markdown table (`| PP | TG | N_KV | T_PP s |
+#: S_PP t/s | T_TG s | S_TG t/s |`, one sequence at a growing cache depth N_KV): recognised, and named
+#: where refused. (llama.cpp's llama-batched-bench table is read by its own parser, `llama_batched_bench`.)
 _SIBLINGS = (
-    (
-        re.compile(r"^\s*\|\s*PP\s*\|\s*TG\s*\|\s*B\s*\|\s*N_KV\s*\|.*\bS_TG t/s\s*\|", re.I),
-        "a llama-batched-bench table (S_PP and S_TG: the prompt and generation rates of B sequences decoded "
-        "together, summed over the batch)",
-    ),
     (
         re.compile(r"^\s*\|\s*PP\s*\|\s*TG\s*\|\s*N_KV\s*\|\s*T_PP s\s*\|.*\bS_TG t/s\s*\|", re.I),
         "a llama-sweep-bench table (S_PP and S_TG: the prompt and generation rates of one sequence at a growing "
@@ -1670,7 +1664,7 @@ _SIBLINGS = (
 
 
 def sibling(lines) -> tuple[int, str] | None:
-    """(line, what) of the first llama-batched-bench or llama-sweep-bench table with a row (`_SIBLINGS`), else None."""
+    """(line, what) of the first llama-sweep-bench table with a row (`_SIBLINGS`), else None."""
     for i, raw in enumerate(lines[:-2]):
         for header, what in _SIBLINGS:
             if header.match(raw) and any(re.match(r"^\s*\|\s*\d", b) for b in lines[i + 2 : i + 4]):
@@ -1704,8 +1698,8 @@ def crashed(lines) -> tuple[int, str] | None:
 
 
 def refuses(text: str | Lines) -> tuple[int, str] | None:
-    """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, of a table of
-    llama.cpp's other speed benchmarks (`sibling`), or of a llama-bench run that crashed before its first
+    """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, of a
+    llama-sweep-bench table (`sibling`), or of a llama-bench run that crashed before its first
     result (`crashed`), else None (`Tool.refuses`)."""
     lines = split_n(text)
     other = sibling(lines)
@@ -1726,10 +1720,27 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
     return (other[0], f"{other[1]}, which no chapter of the book reads; not read") if other else None
 
 
+def _empty_beside_batched(text: str | Lines) -> bool:
+    """Whether the text's llama-bench markdown headers have no row under them and it holds a
+    llama-batched-bench table (`llama_batched_bench.sniff`)."""
+    from benchbook.ingest import llama_batched_bench
+
+    if not llama_batched_bench.sniff(text) or search(_SNIFF_JSON, text) or search(_SNIFF_CSV, text):
+        return False
+    lines = split_n(text)
+    for i, raw in enumerate(lines):
+        if _SNIFF_MD.match(raw) or _SNIFF_MD_RENAMED.match(raw) or _SNIFF_MD_BARE.match(raw):
+            if any(re.search(r"\d", b) for b in lines[i + 2 : i + 3]):
+                return False
+    return True
+
+
 def sniff(text: str | Lines) -> bool:
-    """True when the text holds a llama-bench markdown table, JSON/JSONL record or CSV header."""
+    """True when the text holds a llama-bench markdown table, JSON/JSONL record or CSV header; a
+    header with no row under it beside a llama-batched-bench table (llama.cpp's bench script prints
+    both) is that table's file, which its own parser reads, not a llama-bench output cut short."""
     if search(_SNIFF_MD, text) or search(_SNIFF_MD_RENAMED, text) or search(_SNIFF_MD_BARE, text):
-        return True
+        return not _empty_beside_batched(text)
     if search(_SNIFF_MD_JOINED, text):
         return True
     if search(_SNIFF_CMP, text):

@@ -20,6 +20,7 @@ from benchbook.analysis.batch import (
     with_named_gpu,
 )
 from benchbook.analysis.batch import step_time as batch_step_time
+from benchbook.analysis.batched_bench import GENERATION
 from benchbook.analysis.one_batch import STEP
 from benchbook.claims import rules
 from benchbook.ingest import hf_batch
@@ -126,6 +127,7 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
         **({"batch_min": bs.min(), "batch_max": bs.max()} if len(bs) else {}),
         new_tokens=news,
         steps=bool((step & sw["has_result"]).any()),
+        generations=bool((_generations(sw) & sw["has_result"]).any()),
         n_alone=len(alone),
     )
 
@@ -134,6 +136,11 @@ def _timed_steps(sw: pd.DataFrame) -> pd.Series:
     """The rows whose time is one decode step the tool timed itself (`analysis.one_batch`), not a
     generate() call divided by its new tokens."""
     return sw.get("timed", pd.Series(None, index=sw.index, dtype=object)).eq(STEP)
+
+
+def _generations(sw: pd.DataFrame) -> pd.Series:
+    """The rows whose time is llama-batched-bench's generation phase (`analysis.batched_bench`)."""
+    return sw.get("timed", pd.Series(None, index=sw.index, dtype=object)).eq(GENERATION)
 
 
 def device_sentence(
@@ -209,6 +216,7 @@ def ms_sentence(row: pd.Series | None) -> str:
         batch_size=int(row["batch_size"]),
         step=row.get("timed") == STEP,
         batch_latency=row.get("timed") == BATCH_LATENCY,
+        generation=row.get("timed") == GENERATION,
         per_token_table=row.get("format") == hf_batch.PER_TOKEN_TABLE,
         batch_ms=1000.0 / row["throughput_tok_s"],
         throughput=row["throughput_tok_s"],
@@ -222,14 +230,16 @@ def ms_sentence(row: pd.Series | None) -> str:
 
 
 def prefill_sentence(sw: pd.DataFrame, key) -> str:
-    """The prefill and the whole run SGLang bench_one_batch times beside each decode step, at the
-    smallest and the largest batch of the reference series (empty for an input without them)."""
+    """The prefill and the whole run SGLang bench_one_batch times beside each decode step (llama-batched-bench:
+    its prompt phase and whole row beside its generation phase), at the smallest and the largest batch of
+    the reference series (empty for an input without them)."""
     from benchbook.analysis.batch import rows_of
 
     g = rows_of(sw, key)
-    g = g[_timed_steps(g)] if len(g) else g
+    g = g[_timed_steps(g) | _generations(g)] if len(g) else g
     if g.empty or "prefill_s" not in g:
         return ""
+    tool = "llama-batched-bench" if _generations(g).iat[0] else "SGLang bench_one_batch"
     ends = [g.iloc[0]] + ([g.iloc[-1]] if g["batch_size"].iat[-1] != g["batch_size"].iat[0] else [])
     points = [
         _finite(
@@ -243,7 +253,7 @@ def prefill_sentence(sw: pd.DataFrame, key) -> str:
         )
         for r in ends
     ]
-    return _say("prefill", variant=g["variant"].iat[0], points=points)
+    return _say("prefill", tool=tool, variant=g["variant"].iat[0], points=points)
 
 
 def limits_sentence(limits: pd.DataFrame) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import batch, one_batch, precision, roofline, serving
+from benchbook.analysis import batch, batched_bench, one_batch, precision, roofline, serving
 from benchbook.checks import hf_batch as checks
 from benchbook.claims import Ledger
 from benchbook.claims import batch as batch_claims
@@ -19,7 +19,7 @@ from benchbook.presentation import wording
 from benchbook.topics import Page
 
 CHAPTER = "batch_saturation"
-TOOLS = ("hf-batch-sweep", *batch.OFFLINE_TOOLS, one_batch.TOOL)
+TOOLS = ("hf-batch-sweep", *batch.OFFLINE_TOOLS, one_batch.TOOL, batched_bench.TOOL)
 
 
 @dataclass
@@ -58,9 +58,8 @@ def analyse(p: dict) -> Result:
     inputs = [config.relative(x) for x in p["source"]]
     split_said = batch.split_said(p["source"])  # how the rest of the file says the model is split over its GPUs
     stated = precision.stated_names(p["source"])
-    sw = batch.with_split(
-        one_batch.with_sweep(batch.sweep(df, stated), df), split_said
-    )  # bench_one_batch: steps as points
+    # bench_one_batch's steps and batched-bench's generation phases as points
+    sw = batch.with_split(batched_bench.with_sweep(one_batch.with_sweep(batch.sweep(df, stated), df), df), split_said)
     knees = batch.knee(sw, p["knee_fraction"])
     key = batch.reference(sw)
     texts = [f.read_text(encoding="utf-8", errors="replace") for f in p["source"]]

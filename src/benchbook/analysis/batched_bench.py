@@ -1,0 +1,93 @@
+"""llama.cpp's llama-batched-bench as points of the batch_saturation chapter (numbers only).
+
+The tool (tools/batched-bench/batched-bench.cpp) decodes B sequences together: a prompt phase, then
+TG decode steps, each giving every sequence one token, timed together as T_TG; S_TG = B x TG / T_TG
+is the batch's generation rate. So a point's throughput is S_TG and its latency the generation phase
+T_TG for TG new tokens per sequence (`new_tokens`): its mean step, T_TG / TG, is one decode step of
+the whole batch, the weights read once for B tokens. The prompt phase (T_PP, S_PP) and the whole row
+(T, S = N_KV / T) are kept beside it, not on the roofline.
+
+A series is one table at one (PP, TG) and prompt mode: the KV cache a step reads grows with the
+context, and a shared prompt is one prompt's cache for all sequences. The table names no GPU; the
+model only where one command line above it does; its precision only where that name says it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from benchbook.analysis import precision
+from benchbook.analysis.batch import UNSTATED
+from benchbook.analysis.one_batch import COLUMNS, with_points
+
+TOOL = "llama-batched-bench"
+FRAMEWORK = "llama.cpp"
+#: What a point's time is (`timed` of the chapter's sweep): the TG decode steps of the batch, timed together.
+GENERATION = "generation phase"
+_KEYS = ["source", "table", "pp", "tg", "pp_shared", "batch", "n_kv"]
+
+
+def _variant(r: dict, tables: int) -> str:
+    """The settings that tell this point's series apart, as the page names them."""
+    parts = [f"table {int(r['table'])}" if tables > 1 else ""]
+    parts.append(f"PP {int(r['pp'])}, TG {int(r['tg'])}")
+    parts.append("prompt shared" if r.get("pp_shared") == 1 else "")
+    return ", ".join(x for x in parts if x)
+
+
+def sweep(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per table row in the columns of `analysis.batch.sweep`: throughput S_TG, latency T_TG
+    for TG new tokens per sequence (`timed` GENERATION), no "msec/token" (the tool prints none); the
+    prompt phase (`prefill_s` T_PP, `prefill_tok_s` S_PP) and the whole row (`total_s` T, `total_tok_s`
+    S = N_KV / T) kept beside it."""
+    d = df[df["tool"] == TOOL] if "tool" in df else df.iloc[0:0]
+    if d.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    d = d.copy()
+    keys = d[_KEYS].astype(object).where(d[_KEYS].notna(), None)
+    d["_key"] = list(map(tuple, keys.values.tolist()))
+    tables = d[["source", "table"]].drop_duplicates().shape[0]
+    rows = []
+    for _, g in d.groupby("_key", sort=False):
+        val = dict(zip(g["metric"], g["value"], strict=True))
+        t_tg, s_tg = val.get("generation_time"), val.get("generation_throughput")
+        first = g.iloc[0].to_dict()
+        if t_tg is None or s_tg is None:
+            continue
+        model = first.get("model") if isinstance(first.get("model"), str) else ""
+        w = precision.weights(model, assume=False)
+        tg = int(first["tg"])
+        rows.append(
+            dict(
+                model=model,
+                framework=FRAMEWORK,
+                gpu="",
+                dtype=w.precision or UNSTATED,
+                variant=_variant(first, tables),
+                dtype_assumed=False,
+                bytes_per_weight=w.bytes_per_weight,
+                batch_size=int(first["batch"]),
+                throughput_tok_s=float(s_tg),
+                tool_ms_per_token=np.nan,
+                latency_s=float(t_tg),
+                conflict=False,
+                new_tokens=float(tg),
+                per_sequence_ms_per_token=float(t_tg) / tg * 1000.0,
+                has_result=True,
+                devices=np.nan,
+                timed=GENERATION,
+                input_len=first.get("pp"),
+                output_len=tg,
+                prefill_s=val.get("prompt_time", np.nan),
+                prefill_tok_s=val.get("prompt_throughput", np.nan),
+                total_s=val.get("total_time", np.nan),
+                total_tok_s=val.get("total_throughput", np.nan),
+            )
+        )
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def with_sweep(sw: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
+    """`analysis.batch.sweep`'s table `sw` with this tool's points of `df` added (`one_batch.with_points`)."""
+    return with_points(sw, sweep(df))

@@ -1,0 +1,246 @@
+"""llama.cpp's `llama-batched-bench` (tools/batched-bench, formerly examples/batched-bench): the
+speed of B sequences decoded together, as the markdown table it prints.
+
+What the numbers are (tools/batched-bench/batched-bench.cpp, `main`):
+
+* one row per (PP, TG, B) of the product of `-npp`, `-ntg` and `-npl` (older builds: positional
+  lists), skipped where its cache need is above `n_kv_max`;
+* PP prompt tokens per sequence, TG generated tokens per sequence, B sequences (`pl`);
+* N_KV the cache the row needs: B x (PP + TG), or PP + B x TG where one prompt is shared by all
+  sequences (`-pps`, `is_pp_shared = 1`): the prompt is decoded once and copied to each sequence;
+* T_PP the time of the prompt phase, S_PP its tokens per second: B x PP / T_PP, or PP / T_PP shared
+  (the tokens decoded);
+* T_TG the time of TG decode steps, each of which gives every sequence one token; S_TG = B x TG /
+  T_TG, the batch's generation rate (so T_TG / TG is the mean step of the whole batch);
+* T = T_PP + T_TG and S = N_KV / T, every token of the row over the whole time.
+
+Times print as `%8.3f` and rates as `%8.2f`, so each rate is checked against its formula over the
+rounded times it is printed with: a row whose numbers contradict the tool's formulas (or whose N_KV
+fits neither prompt mode) is rejected whole, with the formula it breaks. Above the table the tool
+prints `main: n_kv_max = ..., n_batch = ..., n_ubatch = ..., flash_attn = ..., is_pp_shared = ...,
+n_gpu_layers = ..., n_threads = ..., n_threads_batch = ...` (older builds fewer keys): its settings
+hold for the tables below it. Where no such line states the prompt mode, N_KV tells it (the two
+formulas differ at any B above 1). The model is the one a `batched-bench` command line names where
+it is the only one between the previous table and this one (a README's several examples name none).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from benchbook.ingest.core import (
+    NUMBER,
+    Parsed,
+    ParseError,
+    Tool,
+    copy_ends,
+    cut_item,
+    finish,
+    markdown_cells,
+    register,
+)
+from benchbook.ingest.text import Lines, search, split_n
+
+NAME = "llama-batched-bench"
+
+#: The settings line's keys kept as columns, in the order the tool prints them.
+_KEYS = ("n_kv_max", "n_batch", "n_ubatch", "flash_attn", "n_gpu_layers", "n_threads", "n_threads_batch")
+
+SETTINGS = {
+    "format": "str",
+    "table": "Int64",
+    "model": "str",
+    "pp": "Int64",
+    "tg": "Int64",
+    "batch": "Int64",
+    "n_kv": "Int64",
+    "pp_shared": "Int64",
+    **{k: "Int64" for k in _KEYS},
+    "other_settings": "str",
+}
+
+#: (column, metric, unit) of the six measured cells, in the table's order after N_KV.
+_MEASURED = (
+    ("T_PP s", "prompt_time", "s"),
+    ("S_PP t/s", "prompt_throughput", "tok/s"),
+    ("T_TG s", "generation_time", "s"),
+    ("S_TG t/s", "generation_throughput", "tok/s"),
+    ("T s", "total_time", "s"),
+    ("S t/s", "total_throughput", "tok/s"),
+)
+
+METRICS = {
+    "prompt_time": "s: the prompt phase (B prompts of PP tokens, or one shared prompt)",
+    "prompt_throughput": "tok/s: B x PP / T_PP (PP / T_PP where the prompt is shared)",
+    "generation_time": "s: TG decode steps of the whole batch, each one token per sequence",
+    "generation_throughput": "tok/s: B x TG / T_TG, the batch's generation rate",
+    "total_time": "s: T_PP + T_TG",
+    "total_throughput": "tok/s: N_KV / T, every token of the row over the whole time",
+}
+
+_HEADER = re.compile(
+    r"^\s*\|\s*PP\s*\|\s*TG\s*\|\s*B\s*\|\s*N_KV\s*\|\s*T_PP s\s*\|\s*S_PP t/s\s*\|\s*T_TG s\s*\|"
+    r"\s*S_TG t/s\s*\|\s*T s\s*\|\s*S t/s\s*\|\s*$"
+)
+_LLAMA_BENCH_HEADER = re.compile(r"^\s*\|\s*model\s*\|.*\|\s*test\s*\|\s*t/s\s*\|", re.I)
+_SETTINGS_LINE = re.compile(r"^\s*main:\s*(n_kv_max\s*=.*)$")
+_PAIR = re.compile(rf"(\w+)\s*=\s*({NUMBER})")
+_COMMAND = re.compile(r"(?:^|[\s/\\])(?:llama-)?batched-bench(?:\.exe)?\s+\S")
+_INT = re.compile(r"^\d+$")
+#: The print's rounding: times `%8.3f`, rates `%8.2f`.
+_T_HALF, _S_HALF = 0.0005, 0.005
+
+
+def sniff(text: str | Lines) -> bool:
+    """True when the text holds a llama-batched-bench table header."""
+    return search(re.compile(_HEADER.pattern, re.M), text)
+
+
+def _command(raw: str) -> str | None:
+    """The model a batched-bench command line names: `-m PATH` (`--model`), or the first argument of
+    the older builds' positional form (`batched-bench MODEL_PATH [N_KV_MAX] ...`)."""
+    try:
+        words = shlex.split(raw.strip().lstrip("$# "))
+    except ValueError:
+        words = raw.split()
+    at = next((i for i, w in enumerate(words) if re.search(r"(?:^|[/\\])(?:llama-)?batched-bench(?:\.exe)?$", w)), None)
+    if at is None:
+        return None
+    rest = words[at + 1 :]
+    for i, w in enumerate(rest):
+        if w in ("-m", "--model") and i + 1 < len(rest):
+            return rest[i + 1]
+        if w.startswith("--model="):
+            return w.split("=", 1)[1]
+    return rest[0] if rest and not rest[0].startswith("-") else None
+
+
+def _within(value: float, tokens: float, time: float) -> bool:
+    """Whether a printed rate fits tokens / time over the rounding of both (`_T_HALF`, `_S_HALF`)."""
+    low = tokens / (time + _T_HALF) - _S_HALF
+    high = tokens / (time - _T_HALF) + _S_HALF if time > _T_HALF else float("inf")
+    return low * (1 - 1e-6) <= value <= high * (1 + 1e-6)
+
+
+def _broken(pp: int, tg: int, b: int, n_kv: int, shared: int | None, v: list[float], stated: bool) -> str | None:
+    """The first of the tool's formulas a row's numbers contradict, else None (`v`: its six measured cells;
+    `shared`: the prompt mode, None where none is known; `stated`: whether the settings line states it)."""
+    t_pp, s_pp, t_tg, s_tg, t, s = v
+    if shared is None and _mode(pp, tg, b, n_kv) is None:
+        return f"N_KV {n_kv} is neither B x (PP + TG) = {b * (pp + tg)} nor PP + B x TG = {pp + b * tg}"
+    shared = _mode(pp, tg, b, n_kv) if shared is None else shared
+    want = pp + b * tg if shared else b * (pp + tg)
+    if n_kv != want:
+        how = "PP + B x TG" if shared else "B x (PP + TG)"
+        said = f"is_pp_shared = {shared} makes it" if stated else "the table's other rows tell"
+        return f"N_KV {n_kv} is not {how} = {want}, as {said}"
+    if not _within(s_pp, pp if shared else b * pp, t_pp):
+        return f"S_PP {s_pp:g} t/s is not {'PP' if shared else 'B x PP'} / T_PP = {(pp if shared else b * pp) / t_pp if t_pp else float('inf'):.2f}"
+    if not _within(s_tg, b * tg, t_tg):
+        return f"S_TG {s_tg:g} t/s is not B x TG / T_TG = {b * tg / t_tg if t_tg else float('inf'):.2f}"
+    if abs(t - (t_pp + t_tg)) > 3 * _T_HALF + 1e-9:
+        return f"T {t:g} s is not T_PP + T_TG = {t_pp + t_tg:.3f}"
+    if not _within(s, n_kv, t):
+        return f"S {s:g} t/s is not N_KV / T = {n_kv / t if t else float('inf'):.2f}"
+    return None
+
+
+def _mode(pp: int, tg: int, b: int, n_kv: int) -> int | None:
+    """The prompt mode a row's N_KV tells (1: shared, 0: one prompt per sequence), None where it fits
+    neither; at B = 1 the two formulas agree and it tells 0 (the same numbers either way)."""
+    if n_kv == b * (pp + tg):
+        return 0
+    return 1 if n_kv == pp + b * tg else None
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    lines = split_n(text)
+    records, rejects, messages = [], [], []
+    settings: dict = {}
+    other = None
+    commands: list[str | None] = []  # the command lines since the last table
+    table = 0
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        m = _SETTINGS_LINE.match(raw)
+        if m:
+            pairs = dict((k, int(float(v))) for k, v in _PAIR.findall(m.group(1)))
+            settings = {k: pairs.get(k) for k in _KEYS}
+            settings["pp_shared"] = pairs.get("is_pp_shared")
+            rest = [f"{k} = {v}" for k, v in pairs.items() if k not in (*_KEYS, "is_pp_shared")]
+            other = ", ".join(rest) or None
+        elif _COMMAND.search(raw) and not raw.lstrip().startswith("|"):
+            commands.append(_command(raw))
+        if not _HEADER.match(raw):
+            i += 1
+            continue
+        table += 1
+        # one command above the table names its model; several (a README's examples) tie none to it
+        model, commands = (commands[0] if len(commands) == 1 else None), []
+        rows = []
+        j = i + 2
+        while j < len(lines) and lines[j].lstrip().startswith("|"):
+            cells = markdown_cells(lines[j])
+            if len(cells) != 10 or not all(_INT.match(c) for c in cells[:4]):
+                if copy_ends(lines, j) or (j + 1 < len(lines) and copy_ends(lines, j + 1) and not lines[j + 1].strip()):
+                    rejects.append(cut_item(j, lines[j]))
+                    j += 1
+                    continue
+                raise ParseError(
+                    source, j + 1, "a llama-batched-bench row needs 10 cells: PP, TG, B, N_KV and six numbers"
+                )
+            if not all(re.fullmatch(NUMBER, c) for c in cells[4:]):
+                raise ParseError(source, j + 1, f"a llama-batched-bench cell is not a number: {' | '.join(cells[4:])}")
+            rows.append((j, [int(c) for c in cells[:4]], cells[4:]))
+            j += 1
+        stated = settings.get("pp_shared")
+        told = {_mode(pp, tg, b, n_kv) for _, (pp, tg, b, n_kv), _ in rows if b > 1} - {None}
+        table_mode = stated if stated is not None else (next(iter(told)) if len(told) == 1 else None)
+        for j, (pp, tg, b, n_kv), cells in rows:
+            mode = table_mode if table_mode is not None or b > 1 else 0
+            values = [float(c) for c in cells]
+            why = _broken(pp, tg, b, n_kv, mode, values, stated is not None)
+            if why is None and len(told) > 1 and stated is None:
+                why = "the table's rows tell both prompt modes by their N_KV (shared and one prompt per sequence)"
+            head = f"PP {pp} TG {tg} B {b} N_KV {n_kv}"
+            if why:
+                for (col, _, _), c in zip(_MEASURED, cells, strict=True):
+                    rejects.append((j + 1, f"{head}: {col} {c}", f"not the tool's formula: {why}"))
+                continue
+            base = dict(
+                format="markdown",
+                table=table,
+                model=model,
+                pp=pp,
+                tg=tg,
+                batch=b,
+                n_kv=n_kv,
+                other_settings=other,
+                **{k: settings.get(k) for k in _KEYS},
+                pp_shared=table_mode,
+            )
+            for (_, metric, unit), v in zip(_MEASURED, values, strict=True):
+                records.append(dict(base, line=j + 1, metric=metric, statistic="value", value=v, unit=unit))
+        if not rows:
+            messages.append(f"{source}:{i + 1}: a llama-batched-bench table header with no row under it")
+        i = j
+    for k, raw in enumerate(lines):  # llama.cpp's bench script prints llama-bench's table after this one
+        if _LLAMA_BENCH_HEADER.match(raw) and not any(re.search(r"\d", b) for b in lines[k + 2 : k + 3]):
+            messages.append(f"{source}:{k + 1}: a llama-bench table header with no row under it (nothing to read)")
+    return finish(TOOL, source, records, rejects, messages, empty="no llama-batched-bench row found")
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="llama.cpp llama-batched-bench: its markdown table (PP, TG, B, N_KV, prompt and generation "
+        "times and rates) with the settings line above it",
+        command="llama-batched-bench -m MODEL.gguf -c N_KV_MAX -npp 128 -ntg 128 -npl 1,2,4,8,16,32 [-pps]",
+        metrics=METRICS,
+    )
+)
