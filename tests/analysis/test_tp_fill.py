@@ -124,3 +124,16 @@ def test_a_tp_stated_above_a_table_is_that_tables_and_not_the_next_ones(tmp_path
     assert "states TP 2 on line 1 (its command), above them" in view.tp_sentence([note])
     w, (note,) = _two_tables(tmp_path, "# x\n\n| x |\n\n\n\n\n\nTP: 8\n")
     assert list(w["tp"]) == [1, 1, 4, 4] and note["status"] == "table_absent"
+
+
+def test_one_count_of_devices_the_run_used_is_its_shard_count(tmp_path):
+    # TGI splits a model only by tensor parallel, one shard per device: a run on 2 HPUs is TP 2
+    w, (note,) = _fill(tmp_path, "Run the benchmark for Mixtral 8x7B on 2x HPUs.\n\n| x |\n")
+    assert list(w["tp"]) == [2, 2] and w["tp_stated"].all()
+    assert (note["status"], note["tp"], note["line"]) == ("devices", 2, 1)
+    assert "runs it on 2 devices" in view.tp_sentence([note])
+
+
+def test_two_counts_of_devices_give_no_shard_count(tmp_path):
+    w, (note,) = _fill(tmp_path, "We ran on 2 GPUs.\n\nThen on a server with 4 GPUs.\n\n| x |\n")
+    assert not w["tp_stated"].any() and note["status"] == "absent"

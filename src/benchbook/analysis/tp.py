@@ -1015,7 +1015,25 @@ def _fill_span(w: pd.DataFrame, rows: pd.Series, ctx, models: set[str], tp_unkno
         note |= {"status": "several", "values": values, "lines": [f.line for f in said.facts][:6]}
     elif said.status == "unread":
         note |= {"line": said.line}
+    else:
+        note |= _shards_from_devices(w, rows, ctx)
     return note
+
+
+def _shards_from_devices(w: pd.DataFrame, rows: pd.Series, ctx) -> dict:
+    """Where a file states no TP but one count of devices its run used (`on 2x HPUs`): TGI splits a
+    model only by tensor parallel, one shard per device of the server (text-generation-launcher's
+    `num_shard` processes, no pipeline or data parallel), so the devices one server runs on are its
+    shards. Empty where the file states no count, or several."""
+    from benchbook.ingest import context
+
+    said = context.states(ctx, "device_count")
+    counts = list(dict.fromkeys(f.value for f in said.facts))
+    if said.status != "stated" or len(counts) != 1 or int(counts[0]) < 1:
+        return {}
+    f = said.facts[0]
+    w.loc[rows, "tp"], w.loc[rows, "tp_stated"] = int(counts[0]), True
+    return {"status": "devices", "tp": int(counts[0]), "line": f.line}
 
 
 def _conflict(rows: pd.DataFrame, path) -> dict | None:

@@ -11,7 +11,7 @@ from matplotlib.ticker import FuncFormatter
 from benchbook.analysis import precision, roofline
 from benchbook.analysis.batch import NEW_TOKENS, PRECISION, SERIES, SPLIT_UNSTATED, UNSTATED, apart, with_named_gpu
 from benchbook.analysis.batch import step_time as batch_step_time
-from benchbook.analysis.one_batch import STEP
+from benchbook.analysis.one_batch import MEAN_STEP, STEP
 from benchbook.claims import rules
 from benchbook.ingest import hf_batch
 from benchbook.presentation import wording
@@ -116,15 +116,16 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
         variants=sorted(set(sw.get("variant", pd.Series(dtype=str)).fillna("")) - {""}),
         **({"batch_min": bs.min(), "batch_max": bs.max()} if len(bs) else {}),
         new_tokens=news,
-        steps=bool((step & sw["has_result"]).any()),
+        steps=bool((step & sw["has_result"] & sw.get("timed", step).eq(STEP)).any()),
+        mean_steps=bool((step & sw["has_result"] & sw.get("timed", step).eq(MEAN_STEP)).any()),
         n_alone=len(alone),
     )
 
 
 def _timed_steps(sw: pd.DataFrame) -> pd.Series:
-    """The rows whose time is one decode step the tool timed itself (`analysis.one_batch`), not a
-    generate() call divided by its new tokens."""
-    return sw.get("timed", pd.Series(None, index=sw.index, dtype=object)).eq(STEP)
+    """The rows whose time is one decode step the tool timed (`analysis.one_batch`: a step timed alone, or
+    bench_one_batch_server's mean step), not a generate() call divided by its new tokens."""
+    return sw.get("timed", pd.Series(None, index=sw.index, dtype=object)).isin((STEP, MEAN_STEP))
 
 
 def device_sentence(
@@ -198,7 +199,8 @@ def ms_sentence(row: pd.Series | None) -> str:
         "ms_per_token",
         measured=True,
         batch_size=int(row["batch_size"]),
-        step=row.get("timed") == STEP,
+        step=row.get("timed") in (STEP, MEAN_STEP),
+        mean=row.get("timed") == MEAN_STEP,
         per_token_table=row.get("format") == hf_batch.PER_TOKEN_TABLE,
         batch_ms=1000.0 / row["throughput_tok_s"],
         throughput=row["throughput_tok_s"],
@@ -217,7 +219,8 @@ def prefill_sentence(sw: pd.DataFrame, key) -> str:
     from benchbook.analysis.batch import rows_of
 
     g = rows_of(sw, key)
-    g = g[_timed_steps(g)] if len(g) else g
+    g = g[_timed_steps(g) & g.get("timed", pd.Series(None, index=g.index, dtype=object)).eq(STEP)] if len(g) else g
+    # (a step timed alone: bench_one_batch_server's report prints no prefill time)
     if g.empty or "prefill_s" not in g:
         return ""
     ends = [g.iloc[0]] + ([g.iloc[-1]] if g["batch_size"].iat[-1] != g["batch_size"].iat[0] else [])
