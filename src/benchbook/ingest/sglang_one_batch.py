@@ -146,7 +146,10 @@ def _server_report(lines, source: str) -> Parsed:
                     except ValueError:
                         rejects.append((i + 1, f"{name} {row[name]}"[:60], "not a number"))
                         continue
-                    records.append(dict(base, line=i + 1, metric=metric, statistic="mean", value=value, unit=unit))
+                    rec = dict(base, line=i + 1, metric=metric, statistic="mean", value=value, unit=unit)
+                    if scale != 1.0:  # the report's ITL is in ms, the step kept in s
+                        rec["note"] = f"printed {row[name]} ms"
+                    records.append(rec)
             i += 1
     return finish(TOOL, source, records, rejects, [], empty="no bench_one_batch_server report row found")
 
