@@ -911,6 +911,32 @@ def runs_said(paths) -> dict:
     return serving.fact_said(paths, "runs", "runs")
 
 
+def throughputs_only(w: pd.DataFrame) -> list[dict]:
+    """Where the input holds TGI's throughput table and no latency table: per step (prefill, decode), the
+    Average at its smallest and largest batch (`first`, `last`, with `first_batch`, `last_batch`) and its
+    unit (prefill's "tokens/secs" is sequences per second: batch / prefill latency), so the page states the
+    numbers no other section uses. Empty where any latency row exists."""
+    if w.empty or "metric" not in w or w["metric"].isin(LATENCY_METRICS).any():
+        return []
+    out = []
+    for step, metric, unit in (("decode", "decode_throughput", "tok/s"), ("prefill", "prefill_throughput", "seq/s")):
+        g = w[(w["metric"] == metric) & w["mean"].notna()].sort_values("batch_size")
+        if len(g):
+            a, b = g.iloc[0], g.iloc[-1]
+            out.append(
+                dict(
+                    step=step,
+                    unit=unit,
+                    first_batch=int(a["batch_size"]),
+                    first=float(a["mean"]),
+                    last_batch=int(b["batch_size"]),
+                    last=float(b["mean"]),
+                    n=len(g),
+                )
+            )
+    return out
+
+
 def fill_tp(w: pd.DataFrame, paths, tp_unknown: int) -> tuple[pd.DataFrame, list[dict]]:
     """`w` with the TP of every row whose table section states none taken from the rest of its file
     (`ingest.context`: a launch command's `--num-shard`, a heading, a `TP: 2` line), where the file
