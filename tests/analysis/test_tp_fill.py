@@ -124,3 +124,27 @@ def test_a_tp_stated_above_a_table_is_that_tables_and_not_the_next_ones(tmp_path
     assert "states TP 2 on line 1 (its command), above them" in view.tp_sentence([note])
     w, (note,) = _two_tables(tmp_path, "# x\n\n| x |\n\n\n\n\n\nTP: 8\n")
     assert list(w["tp"]) == [1, 1, 4, 4] and note["status"] == "table_absent"
+
+
+def test_one_count_of_devices_the_run_used_is_its_shard_count(tmp_path):
+    # TGI splits a model only by tensor parallel, one shard per device: a run on 2 HPUs is TP 2
+    w, (note,) = _fill(tmp_path, "Run the benchmark for Mixtral 8x7B on 2x HPUs.\n\n| x |\n")
+    assert list(w["tp"]) == [2, 2] and w["tp_stated"].all()
+    assert (note["status"], note["tp"], note["line"]) == ("devices", 2, 1)
+    assert "runs it on 2 devices" in view.tp_sentence([note])
+
+
+def test_two_counts_of_devices_give_no_shard_count(tmp_path):
+    w, (note,) = _fill(tmp_path, "We ran on 2 GPUs.\n\nThen on a server with 4 GPUs.\n\n| x |\n")
+    assert not w["tp_stated"].any() and note["status"] == "absent"
+
+
+def test_a_throughput_table_alone_is_stated_with_its_averages():
+    rows = [("prefill_throughput", 1, 3.75), ("prefill_throughput", 32, 880.87), ("decode_throughput", 1, 16.76)]
+    w = pd.DataFrame(rows, columns=["metric", "batch_size", "mean"])
+    dec, pre = tp.throughputs_only(w)
+    assert (dec["step"], dec["first"], dec["n"]) == ("decode", 16.76, 1)
+    assert (pre["unit"], pre["last_batch"], pre["last"]) == ("seq/s", 32, 880.87)
+    # the other way: with a latency table the throughputs are the sections' own numbers, not listed apart
+    lat = pd.DataFrame([("decode_token_latency", 1, 59.6)], columns=["metric", "batch_size", "mean"])
+    assert tp.throughputs_only(pd.concat([w, lat])) == []

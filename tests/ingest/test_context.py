@@ -164,6 +164,22 @@ def test_a_prose_line_counts_devices_only_when_it_speaks_of_gpus():
     assert not _read("256 GB (8 x 32GB) DDR4-2666MHz\n").get("device_count")
 
 
+def test_an_accelerator_counted_by_its_device_type_is_a_device_count():
+    # PyTorch's device types for Gaudi, Ascend and Intel GPUs: `2x HPUs` counts two devices
+    assert _one(_read("Run the benchmark for Mixtral 8x7B on 2x HPUs.\n"), "device_count").value == 2
+    assert _one(_read("The job used 16 NPUs.\n"), "device_count").value == 16
+    assert not _read("HPU graphs were enabled for 2 runs.\n").get("device_count")
+    assert not _read("Mixtral 8x7B on 8 NPUs per node.\n").get("device_count")
+
+
+def test_a_code_ending_in_a_lower_case_x_names_a_series_of_parts():
+    # AMD's CI names its MI350-series lane `MI35x` (sglang PR 32570: "on 8× MI35x")
+    c = _read("- Add GLM-5.2-FP8 accuracy and performance coverage on 8× MI35x with ROCm 7.2.\n")
+    assert (_one(c, "device").value, _one(c, "device_count").value) == ("MI35x", 8)
+    assert _one(_read("Tested on 8x MI300X.\n"), "device").value == "MI300X"
+    assert not _read("The new kernel is 8x faster.\n").get("device")
+
+
 # --------------------------------------------------------------------------- environment dumps
 def test_nvidia_smi_rows_name_each_gpu():
     smi = (

@@ -94,3 +94,15 @@ def test_non_streaming_nulls_are_said():
 def test_bad_input_raises_parse_error(text):
     with pytest.raises(ParseError):
         ip.parse(text, "x.json")
+
+
+def test_report_fragments_cut_with_an_ellipsis_are_refused_naming_their_line():
+    # real: kubernetes-sigs/inference-perf PR 101 quotes three reports as `"successes": {` ... `...`
+    from benchbook.ingest import inference_perf
+
+    fragment = 'Snippet from summary report:\n```\n  "successes": {\n    "count": 57,\n    ...\n```\n'
+    line, why = inference_perf.refuses(fragment)
+    assert line == 3 and "fragments of inference-perf lifecycle reports" in why
+    # the other way: a block closed by its own brace is no fragment, and a whole report is read, not refused
+    assert inference_perf.refuses(fragment.replace("    ...\n", "  },\n")) is None
+    assert inference_perf.refuses('{\n  "successes": {\n    ...\n') is None

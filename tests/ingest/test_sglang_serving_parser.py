@@ -446,6 +446,8 @@ def test_a_bench_command_without_num_prompts_sent_the_tools_default(command, pro
         ("---------------Time to First Token----------------\nMean TTFT (ms):\n", True),  # a label, no value
         ("-----Ti\n", True),  # a section header cut before its closing dashes (sglang PR 15912)
         ("The run above used the default settings.\n", False),  # prose after a block pasted without its close
+        ("Input tok\n", True),  # a row's label cut before its colon (sglang PR 14782's last line, `Requ`)
+        ("Results\n", False),  # a word that starts no row label of the block
     ],
 )
 def test_a_copy_that_ends_in_a_row_or_header_cut_short_ends_inside_the_block(tail, cut):
@@ -471,3 +473,16 @@ def test_a_caption_above_a_block_names_it_nearer_than_the_threads_title():
     # never by the document's title (`headings.names`)
     text = text.replace("CUTLASS MoE perf:", "Here are the numbers we measured on the node:")
     assert set(s.parse(text, "title.md").table["run"]) == {"c=8, rate=inf"}
+
+
+def test_output_file_lines_after_the_scripts_own_lines_are_read_and_a_cut_one_named():
+    # real: sglang issue 12389 (`max_prefill:...` echoed above each record) and 9585 (the record cut short)
+    obj = '{"backend": "sglang", "completed": 300, "total_output_tokens": 3, "total_output_tokens_retokenized": 3}'
+    p = s.parse("max_prefill:8192,max_running_requests:64\n" + obj + "\n", "echo.txt")
+    assert set(p.table["metric"]) >= {"completed"}
+    assert any("with no JSON object" in m for m in p.messages)
+    with pytest.raises(ParseError) as e:
+        s.parse("root@host:~# cat tmp.out\n" + obj[:-3] + "\n", "cut.txt")
+    assert e.value.line == 2
+    # the other way: a result banner in the text is a console paste, never --output-file lines
+    assert not s._is_jsonl("============ Serving Benchmark Result ============\n" + obj + "\n")

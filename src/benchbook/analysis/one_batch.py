@@ -29,6 +29,9 @@ FRAMEWORK = "sglang"
 #: What a point's time is: one decode step (`timed` of the chapter's sweep; a generate() call's rows
 #: leave it empty).
 STEP = "decode step"
+#: bench_one_batch_server's report: its ITL, batch / output throughput, is the mean step of the decode
+#: phase (batch x output_len / (latency - TTFT) tokens per second), no step timed alone.
+MEAN_STEP = "mean decode step"
 _KEYS = ["source", "run_name", "run", "rep", "batch_size", "input_len", "output_len"]
 #: The columns of a tool's points: those of `analysis.batch.sweep`, the prefill and whole run beside them.
 COLUMNS = [
@@ -63,6 +66,8 @@ def _variant(r: dict, runs: int, names: int) -> str:
     parts = [f"run {r['run_name']}" if names > 1 else ""]
     if pd.notna(r.get("input_len")) and pd.notna(r.get("output_len")):
         parts.append(f"input {int(r['input_len'])}, output {int(r['output_len'])}")
+    elif pd.notna(r.get("input_len")):  # bench_one_batch_server's report prints the input length alone
+        parts.append(f"input {int(r['input_len'])}")
     elif runs > 1:  # a console whose command gives no single lengths: its runs may differ in them
         parts.append(f"run {int(r['run'])}")
     return ", ".join(x for x in parts if x)
@@ -113,7 +118,7 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
                 per_sequence_ms_per_token=float(step) * 1000.0,
                 has_result=True,
                 devices=float(tp) if pd.notna(tp) else np.nan,
-                timed=STEP,
+                timed=MEAN_STEP if first.get("format") == "server_report" else STEP,
                 input_len=first.get("input_len"),
                 output_len=first.get("output_len"),
                 prefill_s=val.get("prefill_latency", np.nan),

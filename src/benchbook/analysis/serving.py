@@ -167,8 +167,14 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide["failed"] = wide["failed"].where(~wide["failed_implied"], short)
     wide["request_rate"] = wide["request_rate"].astype(float).mask(wide["rate_assumed"], np.inf)
     # requests completed but not one token generated: no first token ever came, so the TTFT, TPOT and
-    # ITL the output prints (0, vLLM's mean of an empty list) are no latencies; E2EL still is one
-    wide["no_output"] = wide["completed"].astype(float).gt(0) & wide["total_generated_tokens"].astype(float).eq(0)
+    # ITL the output prints (0, vLLM's mean of an empty list) are no latencies; E2EL still is one. SGLang's
+    # retokenized count is the length of the text the client received (bench_serving re-tokenizes each
+    # request's generated_text): 0 there means no text reached the client, whatever count the server gave
+    # (its TTFT stays the 0.0 it starts at, its TPOT the whole latency spread over the tokens)
+    done = wide["completed"].astype(float).gt(0)
+    received = _col(wide, "total_generated_tokens_retokenized")
+    wide["no_text"] = done & received.eq(0) & wide["total_generated_tokens"].astype(float).gt(0)
+    wide["no_output"] = done & wide["total_generated_tokens"].astype(float).eq(0) | wide["no_text"]
     blank = [c for c in wide.columns if re.match(r"(ttft|tpot|itl)_", str(c))]
     wide.loc[wide["no_output"], blank] = np.nan
     _screen_mean_e2el(wide)
@@ -1546,6 +1552,23 @@ def instances(paths) -> tuple[int, int]:
         most = max([most, *(f.value for f in ctx.get("instances"))])
         one = one or bool(ctx.get("layout"))
     return (1 if one else most, most)
+
+
+def role_said(paths) -> dict:
+    """Where a launch command serves one role of a disaggregated run (SGLang's `--disaggregation-mode
+    prefill`: prefill and decode servers behind a router, each with its own TP x PP x DP devices) and
+    the input names no `xPyD` layout: that command's devices are its role's, and how many servers of
+    each role the run spans is not stated, so neither are the run's devices. {role, role_line} of the
+    first such command; empty where no command names a role, or a layout gives the instances."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    for path in paths:
+        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        roles = ctx.get("role")
+        if roles and context.states(ctx, "instances").status == "absent":  # no layout, nor a sign of one
+            return {"role": str(roles[0].value), "role_line": roles[0].line}
+    return {}
 
 
 def own_limits_possible(r: pd.DataFrame) -> bool:

@@ -911,6 +911,32 @@ def runs_said(paths) -> dict:
     return serving.fact_said(paths, "runs", "runs")
 
 
+def throughputs_only(w: pd.DataFrame) -> list[dict]:
+    """Where the input holds TGI's throughput table and no latency table: per step (prefill, decode), the
+    Average at its smallest and largest batch (`first`, `last`, with `first_batch`, `last_batch`) and its
+    unit (prefill's "tokens/secs" is sequences per second: batch / prefill latency), so the page states the
+    numbers no other section uses. Empty where any latency row exists."""
+    if w.empty or "metric" not in w or w["metric"].isin(LATENCY_METRICS).any():
+        return []
+    out = []
+    for step, metric, unit in (("decode", "decode_throughput", "tok/s"), ("prefill", "prefill_throughput", "seq/s")):
+        g = w[(w["metric"] == metric) & w["mean"].notna()].sort_values("batch_size")
+        if len(g):
+            a, b = g.iloc[0], g.iloc[-1]
+            out.append(
+                dict(
+                    step=step,
+                    unit=unit,
+                    first_batch=int(a["batch_size"]),
+                    first=float(a["mean"]),
+                    last_batch=int(b["batch_size"]),
+                    last=float(b["mean"]),
+                    n=len(g),
+                )
+            )
+    return out
+
+
 def fill_tp(w: pd.DataFrame, paths, tp_unknown: int) -> tuple[pd.DataFrame, list[dict]]:
     """`w` with the TP of every row whose table section states none taken from the rest of its file
     (`ingest.context`: a launch command's `--num-shard`, a heading, a `TP: 2` line), where the file
@@ -1015,7 +1041,25 @@ def _fill_span(w: pd.DataFrame, rows: pd.Series, ctx, models: set[str], tp_unkno
         note |= {"status": "several", "values": values, "lines": [f.line for f in said.facts][:6]}
     elif said.status == "unread":
         note |= {"line": said.line}
+    else:
+        note |= _shards_from_devices(w, rows, ctx)
     return note
+
+
+def _shards_from_devices(w: pd.DataFrame, rows: pd.Series, ctx) -> dict:
+    """Where a file states no TP but one count of devices its run used (`on 2x HPUs`): TGI splits a
+    model only by tensor parallel, one shard per device of the server (text-generation-launcher's
+    `num_shard` processes, no pipeline or data parallel), so the devices one server runs on are its
+    shards. Empty where the file states no count, or several."""
+    from benchbook.ingest import context
+
+    said = context.states(ctx, "device_count")
+    counts = list(dict.fromkeys(f.value for f in said.facts))
+    if said.status != "stated" or len(counts) != 1 or int(counts[0]) < 1:
+        return {}
+    f = said.facts[0]
+    w.loc[rows, "tp"], w.loc[rows, "tp_stated"] = int(counts[0]), True
+    return {"status": "devices", "tp": int(counts[0]), "line": f.line}
 
 
 def _conflict(rows: pd.DataFrame, path) -> dict | None:

@@ -186,7 +186,8 @@ def no_device_reason(ev: dict) -> str:
     """Why no device is used, after looking at the whole file (`analysis.roofline.named`, in the
     evidence as `device_family` / `device_family_line` / `device_family_rows`, `device_unlisted` /
     `device_unlisted_line`, `device_asked_line` or `device_sign_line`; `device_split`: runs over several GPUs
-    split in a way not stated): a family of table rows the file names, a device
+    split in a way not stated; `role`, `role_line`: one role's server of a disaggregated run,
+    `analysis.serving.role_said`): a family of table rows the file names, a device
     the file names that the table lacks, or the line that speaks of one unread, is named, never
     called absent. A run whose mode is unknown (`analysis.bandwidth.run_mode`) names its host CPU
     (`host_cpu`) but not the device that ran the model."""
@@ -195,6 +196,12 @@ def no_device_reason(ev: dict) -> str:
             f"the input's CPU column names the host, {ev['host_cpu']} (line {ev.get('line')}), but it prints no "
             "backend, GPU or GPU layers, so it does not say which device ran the model, and none is assumed "
             "(pass -p gpu NAME, or the peaks)"
+        )
+    if ev.get("role"):
+        return (
+            f"the input's launch command (line {ev.get('role_line')}) is the {ev['role']} server's of a disaggregated "
+            "run, and the input does not say how many prefill and decode servers the run spans, so neither are its "
+            "devices known"
         )
     if ev.get("device_split"):
         gpus = list(ev["device_split"])

@@ -273,6 +273,23 @@ def _suspects(row: dict, device: dict, tp_unknown: int) -> list[str]:
     return out
 
 
+#: The throughput table's cells, TGI's means of per-run ratios (batch / latency): no step time comes back
+#: from them (the mean of 1/x is not 1/mean x), so the roofline reads the latency table alone.
+THROUGHPUT_ONLY = (
+    "the input prints TGI's throughput table only, whose Average is a mean of per-run ratios (batch / latency), "
+    "not a step time, and the roofline reads the latency table"
+)
+
+
+def _why_no_row(w: pd.DataFrame) -> str:
+    """Why no roofline point exists for a model of known size: no latency row at all where the input
+    has throughput rows, or no row of the kind the claim needs."""
+    metrics = set(w["metric"]) if "metric" in w else set()
+    if not metrics & set(atp.LATENCY_METRICS) and metrics & {"prefill_throughput", "decode_throughput"}:
+        return THROUGHPUT_ONLY
+    return "the input has no such row"
+
+
 def fraction_of_peak(
     claim_id: str,
     row: dict | None,
@@ -596,7 +613,7 @@ def all_claims(
         else pd.DataFrame()
     )
     ext = atp.roofline_extremes(rp)
-    missing = why_no_params if not params_b else "the input has no such row"
+    missing = why_no_params if not params_b else _why_no_row(w)
     no_seq = w[w["metric"].isin(atp.LATENCY_METRICS) & w["mean"].notna() & w["sequence_length"].isna()]
     unplaced = "the input does not state its prompt length (Sequence Length), which the FLOP and KV-cache counts need"
     missing_pre = unplaced if params_b and len(no_seq) and not (rp["metric"] == "prefill_latency").any() else missing

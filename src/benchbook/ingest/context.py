@@ -48,6 +48,7 @@ NAMES = (
     "ep",
     "instances",
     "layout",
+    "role",
     "split",
     "model",
     "path_model",
@@ -251,6 +252,9 @@ FLAGS: dict[str, str] = {
     **dict.fromkeys(("num_prompts",), "prompts"),
     **dict.fromkeys(("runs", "n_runs", "num_runs"), "runs"),
     **dict.fromkeys(("backend",), "engine"),
+    # SGLang's `--disaggregation-mode prefill|decode`: the server serves one role of a disaggregated run
+    # (prefill and decode servers behind a router), so its devices are that role's, not the run's
+    **dict.fromkeys(("disaggregation_mode",), "role"),
 }
 #: Short flags whose meaning is the tool's own, by the command they sit in: GenAI-Perf's and AIPerf's
 #: `-m` is the served model's name (`-m, --model`), where `python -m` names a module.
@@ -288,7 +292,7 @@ _INTS = {
 _SIGN_WORDS: dict[str, str] = {
     # 单卡 / 双卡 / 多卡 / 显卡: one, two, several cards, graphics card (Chinese write-ups)
     # a TPU-only setting (tpu-inference's `TPU_BACKEND_TYPE=jax`) says the run was on a TPU, not which one
-    "device": r"\b(gpus?|accelerators?|nvidia|geforce|radeon|instinct|tesla|quadro|gaudi|ascend|tpu)\b|\btpu_\w+=|单卡|双卡|多卡|显卡",
+    "device": r"\b(gpus?|[hnx]pus?|accelerators?|nvidia|geforce|radeon|instinct|tesla|quadro|gaudi|ascend|tpu)\b|\btpu_\w+=|单卡|双卡|多卡|显卡",
     "cpu": r"\b(cpu|cpu_info|processor|lscpu|epyc|xeon|ryzen|threadripper|core\s+i[3579])\b",
     # the CPU packages, or the NUMA nodes that a socket count may lie behind (lscpu's `NUMA node(s):`,
     # `numactl --hardware`'s `available: 2 nodes (0-1)`, llama.cpp's `--numa distribute`): NUMA nodes are
@@ -309,7 +313,7 @@ _SIGN_WORDS: dict[str, str] = {
     "runs": r"\bn[-_ ]?runs\b|--runs\b|\bnum[-_]runs\b",
     # how many GPUs, spoken of without a count read: GPUs in the plural (docker's `--gpus all`), a GPU count's
     # key, multi-GPU; 单卡 / 双卡 / 多卡 (one, two, several cards)
-    "device_count": r"\bgpus\b|\bmulti[- ]?gpus?\b|\b(?:num|n)[_-]?gpus\b|\bgpu[_ ]count\b|单卡|双卡|多卡",
+    "device_count": r"\bgpus\b|\b[hnx]pus\b|\bmulti[- ]?gpus?\b|\b(?:num|n)[_-]?gpus\b|\bgpu[_ ]count\b|单卡|双卡|多卡",
     # how the model is split over its GPUs, spoken of: accelerate's device_map, llama.cpp's split mode, a
     # parallelism named without a size, DeepSpeed (its inference engine shards by tensor parallel, ZeRO does not)
     "split": r"\bdevice[-_ ]?map\b|--split[-_]mode\b|\bsplit[-_ ]mode\b|(?<![\w-])-sm\b|\b(?:tensor|pipeline|model)[-_ ]?parallel"
@@ -456,7 +460,12 @@ _OUTER_COUNT = re.compile(r"\b([1-9]\d{0,2})\s*[x×*]\s*$", re.I)
 _COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×*]\s*([1-9]\d{0,2})\b")
 #: A count joined to a part's code by a multiplication sign (`4×H800`, `8x H100`, `2x MI300X`), the
 #: way hardware is written: read in any line (`5x faster` names no part: the code needs a digit).
-_PART_COUNTED = re.compile(r"(?<![\w.])([1-9]\d{0,2})\s?[x×]\s?((?:NVIDIA |AMD )?[A-Z]{1,3}\d{2,4}[A-Z]{0,2})(?![\w-])")
+#: A code may end in a lower-case `x`: a part written loosely (`8x AMD MI300x`) or AMD's name for a series
+#: of parts (`8× MI35x`, the MI350X and MI355X): a device named either way, which the hardware table places
+#: or lacks.
+_PART_COUNTED = re.compile(
+    r"(?<![\w.])([1-9]\d{0,2})\s?[x×]\s?((?:NVIDIA |AMD )?[A-Z]{1,3}\d{2,4}(?:x|[A-Z]{0,2}))(?![\w-])"
+)
 #: A part's code as hardware is named (`H100`, `MI300X`, `B200`): capitals then two to four digits. A cloud
 #: instance type (`p5.48xlarge`, `a3-highgpu-8g`) is written in lower case and names no part by itself.
 _PART_CODE = re.compile(r"\b[A-Z]{1,3}\d{2,4}[A-Z]{0,2}\b")
@@ -465,8 +474,10 @@ _PART_CODE = re.compile(r"\b[A-Z]{1,3}\d{2,4}[A-Z]{0,2}\b")
 _PART_VARIANT = re.compile(rf"{_PART_CODE.pattern}(?:[ -](?:SXM\d?|PCIe|NVL|HBM\d[eE]?|\d{{2,3}}\s?GB))*")
 #: `8 GPUs`; not `2 GPU nodes` (a count of nodes) nor `8 GPUs each` / `8 GPUs per node` (a count of one node's),
 #: nor the second of two counts offered (`8 or 16 gpus`, `4 to 8 GPUs`, `8x and 16x gpus`: no one count is the run's).
+#: An accelerator is also counted by the device type PyTorch gives it (`2x HPUs`: Intel Gaudi's `hpu`, Ascend's
+#: `npu`, Intel GPUs' `xpu`): a count of devices that names no product.
 _N_GPUS = re.compile(
-    r"(?<!\bor )(?<!\bto )(?<!\band )\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|cards|accelerators)\b"
+    r"(?<!\bor )(?<!\bto )(?<!\band )\b(\d{1,4})\s*(?:x\s*)?(?:GPUs|GPU|[HNX]PUs|[HNX]PU|cards|accelerators)\b"
     r"(?!\s+(?:nodes?|servers?|hosts?|machines?|each)\b|\s+per\s+(?:node|server|host|machine)\b)",
     re.I,
 )

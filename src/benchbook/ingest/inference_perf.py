@@ -31,10 +31,11 @@ metrics (not numbers, not cells; the parser says which were null).
 from __future__ import annotations
 
 import math
+import re
 
 from benchbook.ingest import vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
-from benchbook.ingest.text import Lines, first_char, head, json_object, whole
+from benchbook.ingest.text import Lines, first_char, head, json_object, split_n, whole
 
 NAME = "inference-perf"
 SETTINGS = dict(vllm_serve.SETTINGS)
@@ -349,12 +350,41 @@ def sniff(text: str | Lines) -> bool:
     return '"successes"' in start and ('"load_summary"' in start or '"failures"' in start) and '"latency"' in start
 
 
+#: A writer's cut inside a JSON block: a line of `...` alone (the rest of the object left out).
+_ELLIPSIS = re.compile(r"^\s*(?:\.\.\.|…)\s*$")
+_SUCCESSES = re.compile(r'^\s*"successes"\s*:\s*\{')
+FRAGMENTS = (
+    'fragments of inference-perf lifecycle reports (a `"successes": {` block closed by a `...` line): the writer '
+    "cut each report short, so none holds its load and its results whole, and nothing here is read"
+)
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of a text that quotes lifecycle reports in fragments (`Tool.refuses`): a
+    `"successes": {` block (the report's own key) with a `...` line inside it before any line at the
+    block's indent closes it, in a text that is no report itself (it does not open with `{`). None else."""
+    if first_char(text) == "{":
+        return None
+    lines = split_n(text)
+    for i, line in enumerate(lines):
+        if not _SUCCESSES.match(line):
+            continue
+        indent = len(line) - len(line.lstrip())
+        for nxt in lines[i + 1 : i + 40]:
+            if _ELLIPSIS.match(nxt):
+                return i + 1, FRAGMENTS
+            if nxt.strip() and len(nxt) - len(nxt.lstrip()) <= indent:
+                break
+    return None
+
+
 TOOL = register(
     Tool(
         name=NAME,
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
+        refuses=refuses,
         description="kubernetes-sigs inference-perf summary_lifecycle_metrics.json / stage_N_lifecycle_metrics.json, "
         "and the *_prometheus_metrics.json reports of the server's own metrics (serving contract)",
         command="inference-perf --config_file config.yml (reports: summary_lifecycle_metrics.json, "

@@ -21,6 +21,14 @@ So the median decode latency is one step of the whole batch (each sequence gets 
 median decode throughput is batch / that step: the batch chapter takes them as its step time and its
 throughput (`analysis.one_batch`); prefill and total hold the prompt and are no decode step.
 
+`bench_one_batch_server` (the same batch sent to a running server) prints a markdown report
+(`--show-report`, and the nightly CI's shorter copy, `get_report_summary`): one row per batch size under
+`| batch size | input len | latency (s) | input throughput (tok/s) | output throughput (tok/s) | ... |
+ITL (ms) |`, where latency is the whole batch's request, input throughput batch x input_len / TTFT,
+output throughput batch x output_len / (latency - TTFT), and ITL 1000 x batch / output throughput: the
+mean decode step of the batch. Its rows are read as the console's are: ITL the step time, output
+throughput the decode tok/s, input throughput the prefill's, latency the total.
+
 The JSONL holds per run `run_name`, `batch_size`, `input_len`, `output_len`, `prefill_latency`,
 `prefill_throughput`, `median_decode_latency`, `median_decode_throughput` (absent when output_len is
 1), `total_latency`, `overall_throughput`. The file is appended to, so a configuration met again is a
@@ -90,18 +98,80 @@ _JSON_SETTINGS = ("run_name", "batch_size", "input_len", "output_len")
 WARMUP = "the warmup run (the first configuration, at most 32 output tokens), not a measurement"
 
 
+#: bench_one_batch_server's report header: its first three columns, as `get_report_summary` writes them.
+_SERVER_HEADER = re.compile(r"^\s*\|\s*batch size\s*\|\s*input len\s*\|\s*latency \(s\)\s*\|", re.I)
+_SERVER_HEADER_M = re.compile(_SERVER_HEADER.pattern.replace("^", "(?m)^", 1), re.I)
+#: The report's columns (lower case, `tput` the CI's short form) and what each cell is.
+_SERVER_COLUMNS = {
+    "latency (s)": ("total_latency", "s", 1.0),
+    "input throughput (tok/s)": ("prefill_throughput", "tok/s", 1.0),
+    "input tput (tok/s)": ("prefill_throughput", "tok/s", 1.0),
+    "output throughput (tok/s)": ("decode_throughput", "tok/s", 1.0),
+    "output tput (tok/s)": ("decode_throughput", "tok/s", 1.0),
+    "itl (ms)": ("decode_latency", "s", 0.001),
+}
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _server_report(lines, source: str) -> Parsed:
+    """Each bench_one_batch_server report table: one record per cell of `_SERVER_COLUMNS`, the
+    table's rows one run each (`run` the table's number), batch size and input length from its row."""
+    records, rejects, tables, i = [], [], 0, 0
+    while i < len(lines):
+        if not _SERVER_HEADER.match(lines[i]):
+            i += 1
+            continue
+        tables += 1
+        names = [c.lower() for c in _cells(lines[i])]
+        i += 2  # the header and its `| --- |` rule
+        while i < len(lines) and lines[i].lstrip().startswith("|"):
+            cells = _cells(lines[i])
+            row = dict(zip(names, cells, strict=False))
+            try:
+                base = dict(format="server_report", run=tables, batch_size=int(row["batch size"]))
+                base["input_len"] = int(row["input len"])
+            except (KeyError, ValueError):
+                rejects.append(
+                    (i + 1, lines[i].strip()[:60], "a report row without a whole batch size and input length")
+                )
+                i += 1
+                continue
+            for name, (metric, unit, scale) in _SERVER_COLUMNS.items():
+                if name in row:
+                    try:
+                        value = float(row[name]) * scale
+                    except ValueError:
+                        rejects.append((i + 1, f"{name} {row[name]}"[:60], "not a number"))
+                        continue
+                    rec = dict(base, line=i + 1, metric=metric, statistic="mean", value=value, unit=unit)
+                    if scale != 1.0:  # the report's ITL is in ms, the step kept in s
+                        rec["note"] = f"printed {row[name]} ms"
+                    records.append(rec)
+            i += 1
+    return finish(TOOL, source, records, rejects, [], empty="no bench_one_batch_server report row found")
+
+
 def _is_jsonl(text: str | Lines) -> bool:
     first = next((s for s in split_n(head(text, 4000)) if s.strip()), "").strip()
     return first.startswith("{") and all(f'"{k}"' in first for k in (*_JSON_KEYS, "run_name"))
 
 
+def _is_console(text: str | Lines) -> bool:
+    return bool(search(_SNIFF, text) and search(re.compile(r"(?m)^\s*(?:#\s+)?Total\. latency:"), text))
+
+
 def sniff(text: str | Lines) -> bool:
-    return _is_jsonl(text) or (search(_SNIFF, text) and search(re.compile(r"(?m)^\s*(?:#\s+)?Total\. latency:"), text))
+    return _is_jsonl(text) or _is_console(text) or bool(search(_SERVER_HEADER_M, text))
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
     if _is_jsonl(text):
         return _jsonl(split_n(text), source)
+    if not _is_console(text) and search(_SERVER_HEADER_M, text):
+        return _server_report(split_n(whole(text)), source)
     return _console(split_n(whole(text)), source)
 
 

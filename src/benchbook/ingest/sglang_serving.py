@@ -57,6 +57,7 @@ from benchbook.ingest.core import (
 )
 from benchbook.ingest.headings import Outline, comment_label, load_label, names, outline, run_names
 from benchbook.ingest.text import Lines, contains, first_char, split_n
+from benchbook.nouns import counted
 
 NAME = "sglang-bench-serving"
 
@@ -206,15 +207,29 @@ def _is_block_row(s: str) -> bool:
 CUT_TAIL_RE = re.compile(rf"^\s*{QUOTE}(?:[A-Za-z][^:]*:|-{{3,}}[A-Za-z][^-]*)\s*$")
 
 
+def _label_cut(line: str) -> bool:
+    """A line that is the start of a row label the block prints, cut before its colon (`Requ`: the copy
+    stopped inside `Request throughput (req/s):`)."""
+    s = line.strip().strip('"')
+    labels = (*LABELS, *SETTING_LABELS, "Mean TTFT (ms)", "Mean TPOT (ms)", "Mean ITL (ms)", "Mean E2E Latency (ms)")
+    return len(s) >= 2 and any(k.startswith(s) and k != s for k in labels)
+
+
 def _tail_cut(lines: list[str], end: int) -> int | None:
     """The copy's last line where an unclosed block's rows stop at `end` and every line after them is a
-    row or a section header cut short (`CUT_TAIL_RE`, or a whole header): the copy ends inside the block,
-    so what the tool prints after that line (SGLang's TPOT and ITL follow TTFT) is not in the file."""
+    row or a section header cut short (`CUT_TAIL_RE`, or a whole header), or, last of all, a row's label
+    cut before its colon (`_label_cut`): the copy ends inside the block, so what the tool prints after that
+    line (SGLang's TPOT and ITL follow TTFT) is not in the file."""
     last = last_line(lines)
     if last is None or last < end:
         return None
     tail = [s for s in lines[end : last + 1] if s.strip()]
-    return last if tail and all(CUT_TAIL_RE.match(s) or SECTION_RE.match(s) for s in tail) else None
+    whole = all(CUT_TAIL_RE.match(s) or SECTION_RE.match(s) for s in tail[:-1])
+    return (
+        last
+        if tail and whole and (CUT_TAIL_RE.match(tail[-1]) or SECTION_RE.match(tail[-1]) or _label_cut(tail[-1]))
+        else None
+    )
 
 
 #: Rows only SGLang's block prints (vLLM's has neither): they tell a block pasted without its banner.
@@ -602,20 +617,34 @@ def _parse_object(obj: dict, line: int, source: str, records, rejects, messages)
 
 
 def _jsonl(text: str | Lines, source: str, messages: list[str]):
-    records, rejects, cells = [], [], 0
+    """--output-file's lines, one result object each; a line that opens no object is the text of the script
+    that ran the tool (`max_prefill:...` echoed before each run, a `$ cat` line), set aside and said."""
+    records, rejects, cells, text_lines = [], [], 0, []
     for n, raw in enumerate(split_n(text), start=1):
         s = raw.strip()
         if not s:
+            continue
+        if not s.startswith("{"):
+            text_lines.append(n)
             continue
         try:
             obj = json.loads(s)
         except (json.JSONDecodeError, RecursionError):
             raise ParseError(
-                source, n, "expected one JSON result object per line (sglang.bench_serving --output-file)"
+                source,
+                n,
+                "a result line cut short or not JSON (sglang.bench_serving --output-file writes one "
+                "whole JSON object per line)",
             ) from None
         if not _is_result_object(obj):
             raise ParseError(source, n, "a JSON line that is not an sglang.bench_serving result object")
         cells += _parse_object(obj, n, source, records, rejects, messages)
+    if text_lines:
+        shown = ", ".join(map(str, text_lines[:5])) + (", ..." if len(text_lines) > 5 else "")
+        messages.append(
+            f"{source}: {counted(len(text_lines), 'line')} with no JSON object ({shown}): text around the result "
+            "lines, not read"
+        )
     return records, rejects, cells
 
 
@@ -623,8 +652,20 @@ def _jsonl(text: str | Lines, source: str, messages: list[str]):
 # the Tool
 
 
+#: A result line of --output-file as text: its keys show even where the line is cut short.
+RESULT_KEYS_RE = re.compile(r'"total_output_tokens_retokenized"\s*:|"backend"\s*:.*"output_token_throughput"\s*:')
+
+
+def _result_lines(text: str | Lines) -> list[str]:
+    return [s for line in split_n(text) if (s := line.strip()).startswith("{") and RESULT_KEYS_RE.search(s)]
+
+
 def _is_jsonl(text: str | Lines) -> bool:
-    return first_char(text) == "{"
+    """--output-file's lines: from the first line, or, in a text with no result banner, after lines of the
+    script that ran the tool (a line opening with `{` that holds a result object's keys)."""
+    if first_char(text) == "{":
+        return True
+    return not contains("Serving Benchmark Result", text) and bool(_result_lines(text))
 
 
 SUBSET = (
@@ -653,11 +694,12 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
 
 def sniff(text: str | Lines) -> bool:
     if _is_jsonl(text):
-        first = next(s for line in split_n(text) if (s := line.lstrip()))
+        found = _result_lines(text)
+        first = found[0] if found else next(s for line in split_n(text) if (s := line.lstrip()))
         try:
             return _is_result_object(json.loads(first))
         except (json.JSONDecodeError, RecursionError):
-            return False
+            return bool(found)  # a result line cut short: claimed, and refused with its line by `parse`
     return any(contains(t, text) for t in ("Serving Benchmark Result", *SGLANG_ONLY)) and bool(_blocks(_lines(text)))
 
 

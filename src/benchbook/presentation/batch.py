@@ -21,7 +21,7 @@ from benchbook.analysis.batch import (
 )
 from benchbook.analysis.batch import step_time as batch_step_time
 from benchbook.analysis.batched_bench import GENERATION
-from benchbook.analysis.one_batch import STEP
+from benchbook.analysis.one_batch import MEAN_STEP, STEP
 from benchbook.claims import rules
 from benchbook.ingest import hf_batch
 from benchbook.presentation import wording
@@ -126,16 +126,17 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
         variants=sorted(set(sw.get("variant", pd.Series(dtype=str)).fillna("")) - {""}),
         **({"batch_min": bs.min(), "batch_max": bs.max()} if len(bs) else {}),
         new_tokens=news,
-        steps=bool((step & sw["has_result"]).any()),
+        steps=bool((step & sw["has_result"] & sw.get("timed", step).eq(STEP)).any()),
+        mean_steps=bool((step & sw["has_result"] & sw.get("timed", step).eq(MEAN_STEP)).any()),
         generations=bool((_generations(sw) & sw["has_result"]).any()),
         n_alone=len(alone),
     )
 
 
 def _timed_steps(sw: pd.DataFrame) -> pd.Series:
-    """The rows whose time is one decode step the tool timed itself (`analysis.one_batch`), not a
-    generate() call divided by its new tokens."""
-    return sw.get("timed", pd.Series(None, index=sw.index, dtype=object)).eq(STEP)
+    """The rows whose time is one decode step the tool timed (`analysis.one_batch`: a step timed alone, or
+    bench_one_batch_server's mean step), not a generate() call divided by its new tokens."""
+    return sw.get("timed", pd.Series(None, index=sw.index, dtype=object)).isin((STEP, MEAN_STEP))
 
 
 def _generations(sw: pd.DataFrame) -> pd.Series:
@@ -214,7 +215,8 @@ def ms_sentence(row: pd.Series | None) -> str:
         "ms_per_token",
         measured=True,
         batch_size=int(row["batch_size"]),
-        step=row.get("timed") == STEP,
+        step=row.get("timed") in (STEP, MEAN_STEP),
+        mean=row.get("timed") == MEAN_STEP,
         batch_latency=row.get("timed") == BATCH_LATENCY,
         generation=row.get("timed") == GENERATION,
         per_token_table=row.get("format") == hf_batch.PER_TOKEN_TABLE,
@@ -236,7 +238,9 @@ def prefill_sentence(sw: pd.DataFrame, key) -> str:
     from benchbook.analysis.batch import rows_of
 
     g = rows_of(sw, key)
-    g = g[_timed_steps(g) | _generations(g)] if len(g) else g
+    timed = g.get("timed", pd.Series(None, index=g.index, dtype=object))
+    g = g[(_timed_steps(g) & timed.eq(STEP)) | _generations(g)] if len(g) else g
+    # (a step timed alone, or llama-batched-bench's phases: bench_one_batch_server's report prints no prefill time)
     if g.empty or "prefill_s" not in g:
         return ""
     tool = "llama-batched-bench" if _generations(g).iat[0] else "SGLang bench_one_batch"

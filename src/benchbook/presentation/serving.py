@@ -602,9 +602,10 @@ def pareto_sentence(r: pd.DataFrame) -> str:
     """The range of per-user decode speed (1000 / mean TPOT) across the runs."""
     pu = (1000 / r["tpot_mean"]).replace([np.inf, -np.inf], np.nan).dropna() if "tpot_mean" in r else pd.Series()
     silent = int(r["no_output"].sum()) if "no_output" in r else 0
+    no_text = int(r["no_text"].sum()) if "no_text" in r else 0
     hi, lo = (float(pu.max()), float(pu.min())) if len(pu) else (0.0, 0.0)
     cut = serving.cut_of(r) if not len(pu) else None
-    return _say("pareto", n=len(pu), hi=hi, lo=lo, silent=silent, runs=len(r), cut_line=cut and cut[1])
+    return _say("pareto", n=len(pu), hi=hi, lo=lo, silent=silent, no_text=no_text, runs=len(r), cut_line=cut and cut[1])
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -862,6 +863,7 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, sl
             share_lo=g.get("share_lo") if has_pct and pd.notna(g.get("share_lo")) else None,
             share_hi=g.get("share_hi") if has_pct and pd.notna(g.get("share_lo")) else None,
             no_output=bool(row.get("no_output")),
+            no_text=bool(row.get("no_text")),
             method=method[i] if isinstance(method[i], str) else None,
             acceptance=per_step[i] if per_step[i] == per_step[i] else None,
             cut=pd.notna(row.get("copy_ends")),  # the copy ends inside its block: what is missing may follow

@@ -234,8 +234,10 @@ def input_sentence(
     others=(),
     listed_absent=((), ()),
     tokenizer: str | None = None,
+    throughputs: list | None = None,
 ) -> str:
     """What the input holds, from the data; with no usable number, why (the parser's first message);
+    `throughputs` the throughput table's Averages where it is the input's only table (`analysis.tp.throughputs_only`);
     `others` the configurations left out only for another parameter table (`analysis.tp.other_parameters`);
     `listed_absent` the TPs a launcher block lists and those of them with no table (`analysis.tp.absent_tps`);
     `tokenizer` what the Model row's name is when it is not taken as the model (`analysis.tp.tokenizer_name`)."""
@@ -252,6 +254,7 @@ def input_sentence(
         listed=list(listed_absent[0]),
         absent=list(listed_absent[1]),
         tokenizer=tokenizer,
+        throughputs=list(throughputs or []),
     )
 
 

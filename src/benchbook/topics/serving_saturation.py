@@ -67,6 +67,9 @@ def analyse(p: dict) -> Result:
     said.update(serving.cores_said(p["source"]) if pk is None else {})  # ranks on cores, several a device
     inst = serving.instances(p["source"])
     pk = serving.spanning(pk, r, inst)  # TP x PP x DP x instances: the devices one run's work spans
+    role = serving.role_said(p["source"])  # one role's server of a disaggregated run: its devices unknown
+    if role:
+        pk, said = None, {**said, **role}
     given = p["gpu"] or p["peak_bandwidth_gb_s"] > 0 or p["peak_tflops"] > 0
     per_run = None if given else serving.device_per_run(r, p["source"], inst)
     own = [d if d is not None else (pk, said, None) for d in per_run] if per_run else [(pk, said, None)] * len(r)

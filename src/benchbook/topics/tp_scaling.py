@@ -233,6 +233,7 @@ def page(r: Result) -> Page:
             others,
             tp.absent_tps(r.listed, r.w_all),
             tp.tokenizer_name(r.model_id) if w["model"].notna().any() else None,
+            tp.throughputs_only(r.w_all),
         ),
         "model_text": view.model_sentence(r.model_id, r.size, r.kv, r.kv_src),
         "scope_text": view.scope_sentence(r.w_all, w),
