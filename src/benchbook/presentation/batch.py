@@ -243,7 +243,6 @@ def prefill_sentence(sw: pd.DataFrame, key) -> str:
     # (a step timed alone, or llama-batched-bench's phases: bench_one_batch_server's report prints no prefill time)
     if g.empty or "prefill_s" not in g:
         return ""
-    tool = "llama-batched-bench" if _generations(g).iat[0] else "SGLang bench_one_batch"
     ends = [g.iloc[0]] + ([g.iloc[-1]] if g["batch_size"].iat[-1] != g["batch_size"].iat[0] else [])
     points = [
         _finite(
@@ -257,7 +256,7 @@ def prefill_sentence(sw: pd.DataFrame, key) -> str:
         )
         for r in ends
     ]
-    return _say("prefill", tool=tool, variant=g["variant"].iat[0], points=points)
+    return _say("prefill", generations=bool(_generations(g).iat[0]), variant=g["variant"].iat[0], points=points)
 
 
 def limits_sentence(limits: pd.DataFrame) -> str:
