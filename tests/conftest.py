@@ -196,4 +196,23 @@ def repeats(text: str) -> list[str]:
     for s in sentences:
         seen[s] = seen.get(s, 0) + 1
     out = [f"says {n} times: {s[:100]!r}" for s, n in seen.items() if n > 1]
+    out += [f"says again with more: {a[:100]!r}" for a in restated(body.group(0) if body else text)]
     return out + [f"prints {m.group(0)!r}" for m in RAW_PLURAL.finditer(prose)][:3]
+
+
+PARAGRAPH = re.compile(r"<p\b[^>]*>(.*?)</p>", re.S)
+
+
+def restated(text: str) -> list[str]:
+    """Paragraphs whose whole text opens the paragraph right after them, which says it again with a
+    clause added ("No run prints X." over "No run prints X, so ..."): too short, or with no full stop
+    between them, for the count of whole sentences to see."""
+    paras = []
+    for m in PARAGRAPH.finditer(text):
+        parser = Prose()
+        parser.feed(m.group(1))
+        paras.append(" ".join(" ".join(parser.parts).split()).rstrip(".").lower())
+    words = re.compile(r"[^\W\d_]{2,}")
+    return [
+        a for a, b in zip(paras, paras[1:], strict=False) if len(words.findall(a)) >= 3 and b.startswith(a) and b != a
+    ]

@@ -319,6 +319,15 @@ def test_the_repeat_check_finds_a_sentence_said_twice_and_a_raw_plural():
     assert repeats(f"<p>{said}</p><pre>{said}</pre>") == []  # code is not prose
 
 
+def test_the_repeat_check_finds_a_paragraph_said_again_with_a_clause():
+    """#34: a figure's place saying "No run prints a mean TPOT" over the chapter's sentence that says it
+    again with "so ...": too short and with no full stop between, the sentence count misses it."""
+    short = "No run prints a mean TPOT"
+    assert repeats(f"<p>{short}</p><p>{short}, so per-user speed cannot be shown.</p>")
+    assert repeats(f"<p>{short}.</p><p>Per-user speed cannot be shown.</p>") == []
+    assert repeats(f"<p>{short}</p><p>Next: the serving curve.</p><p>{short}, so per-user speed.</p>") == []
+
+
 def test_markup_check_tells_marks_shown_from_marks_rendered():
     assert markup_problems("<p>rate (`–request-rate inf`) and run `c=100`</p>")
     assert markup_problems("<p>a <b>**bold</b></p>")

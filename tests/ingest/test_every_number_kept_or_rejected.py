@@ -140,6 +140,16 @@ def test_renamed_rate_header_is_reported_not_skipped(tmp_path):
     assert q.table.empty and len(q.rejected) == 12 == _llama_raw(alone)
 
 
+def test_a_wider_row_with_a_bare_rate_keeps_or_rejects_every_number(tmp_path):
+    """A llama-bench row given a cell past its header, its rate without `±`: the rate is rejected with
+    its reason, not dropped (the raw count reads the number under the header's t/s)."""
+    row = "| llama 7B Q4_0                  |   3.56 GiB |     6.74 B | CUDA       |  99 |  1 |           pp512 |"
+    path = _edit(tmp_path, RTX, "wide.txt", (row + "     16634.04 ± 97.98 |", row + " 16634.04 | 7 |"))
+    p = _one(path, "llama-bench")
+    assert _llama_raw(path) == len(p.table) + len(p.rejected) == 50 + 1
+    assert list(p.rejected["reason"]) == ["row has more cells than the header"]
+
+
 @pytest.mark.parametrize(
     ("value", "said"),
     [

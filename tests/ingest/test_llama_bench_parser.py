@@ -451,7 +451,21 @@ def test_a_row_wider_than_its_header_sets_aside_its_rate_and_spread_only():
     assert p.rejected["line"].tolist() == [3, 3]
     assert set(p.rejected["reason"]) == {"row has more cells than the header"}
     odd = "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | pp512 | 1000.00 | a±b |\n"
-    assert lb.parse(_HEAD + odd + _ROW, "x.md").table["line"].eq(4).all()
+    q = lb.parse(_HEAD + odd + _ROW, "x.md")
+    assert q.table["line"].eq(4).all()
+    assert q.rejected["line"].tolist() == [3]  # the bare 1000.00 under t/s is set aside, not dropped
+
+
+def test_a_bare_rate_of_a_row_wider_than_its_header_is_set_aside_by_its_column():
+    """A wider row's t/s cell with no `±` is found by the header's t/s column and set aside with its
+    reason; a wider row with no number under t/s sets nothing aside and says it skipped the row."""
+    bare = "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | pp512 | 1000.00 | 12 |\n"
+    p = lb.parse(_HEAD + bare + _ROW, "x.md")
+    assert p.cells_read == len(p.table) + len(p.rejected) == 2 + 1
+    assert p.rejected["reason"].tolist() == ["row has more cells than the header"]
+    none = "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | pp512 | - | 12 |\n"
+    q = lb.parse(_HEAD + none + _ROW, "x.md")
+    assert q.rejected.empty and any("line 3: row wider than the header" in m for m in q.messages)
 
 
 def test_the_samples_of_a_record_that_names_no_test_are_set_aside_at_their_own_line():

@@ -19,8 +19,21 @@ def test_the_missing_number_is_named():
         "no run has a whole-server output throughput"
     )
     assert show.plot_pareto(_runs([np.nan, np.nan], [500.0, 900.0]), "max_concurrency").benchbook_message == (
-        "no run prints a mean TPOT"
+        "No run prints a mean TPOT, so per-user speed cannot be shown."
     )
     assert show.plot_pareto(_runs([7.4, np.nan], [np.nan, 900.0]), "max_concurrency").benchbook_message == (
         "no run has both a mean TPOT and a whole-server output throughput"
     )
+
+
+def test_the_reason_no_run_is_drawn_is_said_once():
+    """#34: with no mean TPOT the figure's place holds the chapter's sentence, and the text under it
+    adds nothing; where the figure draws, or names another missing number, the sentence stays."""
+    none = _runs([np.nan, np.nan], [500.0, 900.0])
+    fig, said = show.pareto_texts(none, "max_concurrency")
+    assert fig.benchbook_message == show.pareto_sentence(none) and said == ""
+    no_rate = _runs([7.4, 9.2], [np.nan, np.nan])
+    assert show.pareto_texts(no_rate, "max_concurrency")[1] == show.pareto_sentence(no_rate) != ""
+    drawn = _runs([7.4, 9.2], [500.0, 900.0])
+    fig, said = show.pareto_texts(drawn, "max_concurrency")
+    assert not hasattr(fig, "benchbook_message") and said.startswith("Across the runs")

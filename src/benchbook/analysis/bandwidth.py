@@ -751,7 +751,8 @@ LOWER_BOUND = (
 
 
 def latency_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
-    """One row per vLLM `bench latency` run: model, batch size, input/output lengths, tensor parallel
+    """One row per vLLM `bench latency` run: model, batch size, input/output lengths (`output_len` the
+    tokens per sequence its input says it generated, else `asked_len`, the --output-len), tensor parallel
     size, dtype and quantization as printed on its command line, mean latency (s), its line, and
     `why_left_out` (empty for a single-stream run on one device whose weights' bytes are known:
     `precision.weights`, with the names the rest of its file gives the weights, `names`: per source,
@@ -771,12 +772,19 @@ def latency_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
         "line",
     ]
     if df.empty or "tool" not in df:
-        return pd.DataFrame(columns=cols + ["why_left_out"])
+        return pd.DataFrame(columns=cols + ["asked_len", "why_left_out"])
     d = df[(df["tool"] == "vllm-bench-offline") & (df["metric"] == "latency") & (df["statistic"] == "mean")]
     if "benchmark" in d:
         d = d[d["benchmark"] == "latency"]
     out = pd.DataFrame({c: d[c] if c in d else np.nan for c in cols[:-2]}, columns=cols)
     out["latency_s"], out["line"] = d["value"], d["line"]
+    # the tokens a run generated where its input states them (`generated_len`), else those asked
+    made = df[(df["tool"] == "vllm-bench-offline") & (df["metric"] == "generated_len")]
+    said = dict(zip(zip(made["source"], made["run"], strict=True), made["value"], strict=True)) if len(made) else {}
+    out["asked_len"] = out["output_len"]
+    out["output_len"] = [
+        said.get((s, r), n) for s, r, n in zip(out["source"], out["run"], out["output_len"], strict=True)
+    ]
     why = []
     for _, r in out.iterrows():
         b, tp = r["batch_size"], r["tensor_parallel"]

@@ -203,6 +203,8 @@ _RUN_COLUMNS = [
     "model",
     "batch_size",
     "output_len",
+    "asked_len",
+    "generated_line",
     "output_tok_s",
     "total_tok_s",
     "input_tok_s",
@@ -302,7 +304,9 @@ def paced_scenarios(df: pd.DataFrame) -> list[str]:
 def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
     """One row per offline run: vLLM `bench throughput` (output and total tok/s; no batch size, the
     engine batches as it goes), vLLM `bench latency` (`--batch-size` prompts, `--output-len` new
-    tokens, mean seconds per batch; its output tok/s = batch x output_len / latency), MLPerf
+    tokens, mean seconds per batch; its output tok/s = batch x output_len / latency, where `output_len` is
+    the tokens per sequence the input says the run generated (`generated_len`, at `generated_line`), else
+    the `asked_len` it asked for), MLPerf
     LoadGen Offline (generated tok/s; the summary names neither the model nor a batch), SGLang
     `bench_offline_throughput` (the whole dataset in one generate() call: output and total tok/s, and
     input tok/s, no batch; TP x DP devices where stated) and `trtllm-bench throughput` (output and total tok/s; the
@@ -323,7 +327,9 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
     v = df[df["tool"] == "vllm-bench-offline"]
     for (source, run, bench), g in v.groupby(["source", "run", "benchmark"], sort=False) if len(v) else []:
         val = _values(g)
-        b, n_out = float(g["batch_size"].iat[0]), float(g["output_len"].iat[0])
+        b, asked = float(g["batch_size"].iat[0]), float(g["output_len"].iat[0])
+        made = g[g["metric"] == "generated_len"]
+        n_out = float(made["value"].iat[0]) if len(made) else asked  # the tokens the rate counts
         lat = val.get(("latency", "mean"), np.nan)
         out = val.get(("throughput", "value"), np.nan) if bench == "throughput" else b * n_out / lat
         model = g["model"].iat[0] if isinstance(g["model"].iat[0], str) else ""
@@ -337,6 +343,8 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
                 model=model,
                 batch_size=b if bench == "latency" else np.nan,
                 output_len=n_out,
+                asked_len=asked,
+                generated_line=float(made["line"].iat[0]) if len(made) else np.nan,
                 output_tok_s=out,
                 total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
                 latency_s=lat,
@@ -491,14 +499,16 @@ BATCH_LATENCY = "mean latency of a batch"
 
 def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
     """The offline runs that set a batch (vLLM `bench latency`) as rows of `sweep`'s table: one point
-    per batch size, each `generate` of `output_len` new tokens (`new_tokens`). A model's runs of
+    per batch size, each `generate` of `output_len` new tokens (`new_tokens`: the tokens generated where
+    the input states them, else those asked). A model's runs of
     different `--output-len` are different configurations, not loads of one curve: each length is its
     own series (its `variant`), since a batch's latency grows with the tokens it generates."""
     d = runs[runs["batch_size"].notna() & runs["latency_s"].notna() & runs["output_len"].notna()]
-    lengths = d.groupby("model")["output_len"].transform("nunique")
+    asked = d["asked_len"].fillna(d["output_len"]) if "asked_len" in d else d["output_len"]
+    lengths = asked.groupby(d["model"]).transform("nunique")
     variant = [
         ", ".join(x for x in (v, f"--output-len {n:g}" if k > 1 else "") if x)
-        for v, n, k in zip(d["variant"].fillna(""), d["output_len"], lengths, strict=True)
+        for v, n, k in zip(d["variant"].fillna(""), asked, lengths, strict=True)
     ]
     w = pd.DataFrame(
         {

@@ -796,12 +796,19 @@ def _md_row(
     if len(cells) > len(header):
         extra = cells[len(header) :]
         if any(extra):
-            # a row wider than its header with content in the extra cells: the t/s column cannot be placed
-            for c in cells:
-                if _RATE_RE.match(c) and re.search(_NUM, c) and ("±" in c or "Â±" in c):
-                    for _ in range(2 if _RATE_RE.match(c)["std"] is not None else 1):
-                        out.reject(lineno, line.strip(), "row has more cells than the header")
-            if not any("±" in c for c in cells):
+            # a row wider than its header with content in the extra cells: the t/s column cannot be placed,
+            # so every rate it may hold is set aside: each 'mean ± std' cell, and the number under the
+            # header's t/s (a bare mean has no ± to tell it by)
+            at = header.index("t/s") if "t/s" in header else None
+            rates = [
+                c
+                for i, c in enumerate(cells)
+                if (m := _RATE_RE.match(c)) and re.search(_NUM, c) and (m["pm"] is not None or i == at)
+            ]
+            for c in rates:
+                for _ in range(2 if _RATE_RE.match(c)["std"] is not None else 1):
+                    out.reject(lineno, line.strip(), "row has more cells than the header")
+            if not rates:
                 out.messages.append(f"line {lineno}: row wider than the header with no t/s cell; skipped")
             return
         cells = cells[: len(header)]

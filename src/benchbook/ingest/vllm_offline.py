@@ -62,6 +62,7 @@ METRICS = {
     "completed": "req: requests of the run (--output-json `num_requests`)",
     "duration": "s: elapsed time of the run (--output-json `elapsed_time`)",
     "latency": "s: wall time of one batch (--batch-size prompts, --output-len new tokens), over --num-iters",
+    "generated_len": "tok: new tokens per sequence a latency run generated, where the input states it (`output_len = N`)",
 }
 
 _N = rf"({NUMBER})"
@@ -72,6 +73,11 @@ TOKENS_RE = re.compile(rf"(?<![\w])Total num (prompt|output) tokens:\s+{_N}\s*$"
 AVG_RE = re.compile(rf"(?<![\w])Avg latency:\s+{_N} seconds\s*$")
 PCT_RE = re.compile(rf"(?<![\w])(\d+(?:\.\d+)?)% percentile latency:\s+{_N} seconds\s*$")
 OLD_TOKENS_NOTE = "old two-value line: its tokens/s counts prompt + output tokens"
+#: A line of the writer's own stating a latency run's tokens per sequence (`output_len = 2017`), apart from
+#: the Namespace dump and the command: what the run generated. bench latency asks for exactly --output-len
+#: (SamplingParams(ignore_eos=True, max_tokens=output_len)) and prints no count of its own, so a value
+#: here that differs from the asked one says the run stopped short.
+GENERATED_RE = re.compile(r"^\s*output_len\s*[=:]\s*(\d+)\s*$")
 
 #: Command-line options -> setting column.
 _OPTIONS = {
@@ -275,12 +281,19 @@ def _text(text: str | Lines, source: str):
             )
             prev_end = j + 1
         elif m := AVG_RE.search(raw):
+            start = prev_end
             current = new_run(j, "latency")
             prev_end = j + 1
             cells += 1
             current["records"].append(
                 dict(line=line_no, metric="latency", statistic="mean", value=float(m.group(1)), unit="s")
             )
+            for k in range(start, j):  # the tokens the writer says this run generated, above its result
+                if g := GENERATED_RE.match(lines[k]):
+                    cells += 1
+                    current["records"].append(
+                        dict(line=k + 1, metric="generated_len", statistic="count", value=float(g.group(1)), unit="tok")
+                    )
             current["stats"].add("mean")
         elif m := PCT_RE.search(raw):
             cells += 1

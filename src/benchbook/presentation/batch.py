@@ -679,6 +679,37 @@ def notes_sentence(messages: list[str], set_aside: str | None, results: bool, al
     )
 
 
+def tokens_sentence(runs: pd.DataFrame) -> str:
+    """Which token count each vLLM bench latency rate counts: a run whose input states it generated fewer
+    tokens than it asked for is rated on those generated, and both are said; the rest assume every asked
+    token was generated (the tool asks for exactly --output-len and prints no count)."""
+    d = runs[(runs["tool"] == "vllm-bench-offline") & (runs["benchmark"] == "latency")] if len(runs) else runs
+    d = d[d["latency_s"].notna() & d["output_len"].notna()] if len(d) else d
+    if d.empty:
+        return ""
+    line = d["generated_line"] if "generated_line" in d else pd.Series(np.nan, index=d.index)
+    asked = d["asked_len"] if "asked_len" in d else d["output_len"]
+    short = d[line.notna() & (d["output_len"] != asked)]
+    return _say(
+        "tokens",
+        short=[
+            dict(
+                run=r["run"],
+                asked=r["asked_len"],
+                generated=r["output_len"],
+                line=int(r["generated_line"]),
+                batch_size=r["batch_size"],
+                latency_s=r["latency_s"],
+                rate=r["output_tok_s"],
+                at_asked=r["batch_size"] * r["asked_len"] / r["latency_s"],
+            )
+            for _, r in short.iterrows()
+        ],
+        assumed=[str(r) for r in d.loc[line.isna(), "run"]],
+        runs=len(d),
+    )
+
+
 def floor_sentence(fl: dict, device: str | None = None, size_assumed: bool = False) -> str:
     """The step-time floor in this input's numbers (`batch.floor`), or why the figure is in units."""
     if not fl:

@@ -598,6 +598,14 @@ def apart_message(apart: pd.DataFrame, variable: str, drawn: bool = True) -> str
     )
 
 
+def pareto_texts(r: pd.DataFrame, variable: str) -> tuple[object, str]:
+    """The per-user against per-GPU figure and the sentence under it. Where no run has a mean TPOT the
+    sentence is the figure's message, in the figure's place, so the text under it says nothing more
+    (one sentence once, #34)."""
+    fig, said = plot_pareto(r, variable), pareto_sentence(r)
+    return fig, "" if getattr(fig, "benchbook_message", None) == said else said
+
+
 def pareto_sentence(r: pd.DataFrame) -> str:
     """The range of per-user decode speed (1000 / mean TPOT) across the runs."""
     pu = (1000 / r["tpot_mean"]).replace([np.inf, -np.inf], np.nan).dropna() if "tpot_mean" in r else pd.Series()
@@ -751,7 +759,7 @@ def plot_pareto(r: pd.DataFrame, variable: str):
         tpot = r["tpot_mean"].notna().any()
         rate = r["output_throughput"].notna().any() if "output_throughput" in r else False
         return message_figure(
-            ("no run in this copy has a mean TPOT" if serving.cut_of(r) else "no run prints a mean TPOT")
+            pareto_sentence(r)  # the chapter's own sentence, cut or silent runs included: said here, once
             if not tpot
             else "no run has a whole-server output throughput"
             if not rate

@@ -159,6 +159,7 @@ def page(res: Result) -> Page:
     pg.markdown.update(
         inputs=show.inputs_sentence(", ".join(res.inputs), sw, res.runs, res.named, res.untied),
         notes=show.notes_sentence(res.messages, res.set_aside, bool(sw["has_result"].sum()), len(res.offline)),
+        tokens=show.tokens_sentence(res.runs),
         device=show.device_sentence(
             res.peaks,
             {m: s[0] for m, s in res.sizes.items()},

@@ -206,6 +206,7 @@ def page(res: Result) -> Page:
         **placement.in_place(res.ledger),
     )
     total_b, active_b, size_source, size_line = res.size
+    fig_pareto, pareto_said = show.pareto_texts(r, var)
     pg.texts.update(
         device=show.device_sentence(
             res.peaks,
@@ -234,14 +235,14 @@ def page(res: Result) -> Page:
         threshold_pct=f"{100 * p['bound_threshold']:.0f}",
         slo_ttft=f"{p['slo_ttft_ms']:g}",
         slo_tpot=f"{p['slo_tpot_ms']:g}",
-        pareto_sentence=show.pareto_sentence(r),
+        pareto_sentence=pareto_said,
     )
     pg.figures.update(
         fig_queue=show.plot_queue(res.queue, knee.shown),
         fig_saturation=saturation,
         fig_tradeoff=show.plot_latency_tradeoff(r, var),
         fig_roofline=show.plot_roofline(res.roofline, res.peaks, var),
-        fig_pareto=show.plot_pareto(r, var),
+        fig_pareto=fig_pareto,
     )
 
     def each(ts):
