@@ -19,13 +19,16 @@ def _row(**limits) -> pd.DataFrame:
 
 
 def test_a_run_with_its_own_limits_is_judged_by_them():
-    g = serving.goodput_bounds(_row(ttft_limit_ms=[2000.0], tpot_limit_ms=[200.0]), 450.0, 40.0).iloc[0]
+    g = serving.goodput_bounds(
+        _row(ttft_limit_ms=[2000.0], tpot_limit_ms=[200.0], scenario=["Server"]), 450.0, 40.0
+    ).iloc[0]
     assert g["slo_whose"] == "output" and (g["slo_ttft_ms"], g["slo_tpot_ms"]) == (2000.0, 200.0)
     assert g["share_lo"] > 0.97  # p99 within both of its own limits
 
 
 def test_a_run_without_limits_is_judged_by_the_pages_slos():
-    for r in (_row(), _row(ttft_limit_ms=[2000.0], tpot_limit_ms=[float("nan")])):
+    offline = _row(ttft_limit_ms=[2000.0], tpot_limit_ms=[200.0], scenario=["Offline"])  # printed, not held to
+    for r in (_row(), _row(ttft_limit_ms=[2000.0], tpot_limit_ms=[float("nan")]), offline):
         g = serving.goodput_bounds(r, 450.0, 40.0).iloc[0]
         assert g["slo_whose"] == "page" and (g["slo_ttft_ms"], g["slo_tpot_ms"]) == (450.0, 40.0)
         assert g["share_lo"] == 0.0

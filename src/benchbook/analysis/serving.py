@@ -580,10 +580,13 @@ def completed_share(row: pd.Series) -> float:
 def judging_limits(row: pd.Series, slo_ttft_ms: float, slo_tpot_ms: float) -> tuple[float, float, str]:
     """The TTFT and TPOT limits a run is judged against, and whose they are: the run's own where its
     output states both (MLPerf LoadGen prints `ttft_latency (ns)` and `tpot_latency (ns)`, the
-    benchmark's limits for the model, in its summary and detail log), "output"; else the page's SLOs,
-    "page". A benchmark that sets its own limits is judged by them, not by another benchmark's."""
+    benchmark's limits for the model, in its summary and detail log) and holds the run to them (in
+    the Server scenario only, `own_slo_bounds`), "output"; else the page's SLOs, "page". A benchmark
+    that sets its own limits is judged by them, not by another benchmark's."""
     own = [row.get(c) for c in ("ttft_limit_ms", "tpot_limit_ms")]
-    if all(_finite(v) for v in own):
+    scenario = row.get("scenario")
+    held = scenario is None or (isinstance(scenario, float) and math.isnan(scenario)) or scenario == "Server"
+    if held and all(_finite(v) for v in own):
         return float(own[0]), float(own[1]), "output"
     return slo_ttft_ms, slo_tpot_ms, "page"
 
