@@ -583,13 +583,29 @@ def completed_share(row: pd.Series) -> float:
     return float(done / (done + failed))
 
 
+def judging_limits(row: pd.Series, slo_ttft_ms: float, slo_tpot_ms: float) -> tuple[float, float, str]:
+    """The TTFT and TPOT limits a run is judged against, and whose they are: the run's own where its
+    output states both (MLPerf LoadGen prints `ttft_latency (ns)` and `tpot_latency (ns)`, the
+    benchmark's limits for the model, in its summary and detail log) and holds the run to them (in
+    the Server scenario only, `own_slo_bounds`), "output"; else the page's SLOs, "page". A benchmark
+    that sets its own limits is judged by them, not by another benchmark's."""
+    own = [row.get(c) for c in ("ttft_limit_ms", "tpot_limit_ms")]
+    scenario = row.get("scenario")
+    held = scenario is None or (isinstance(scenario, float) and math.isnan(scenario)) or scenario == "Server"
+    if held and all(_finite(v) for v in own):
+        return float(own[0]), float(own[1]), "output"
+    return slo_ttft_ms, slo_tpot_ms, "page"
+
+
 def goodput_bounds(r: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> pd.DataFrame:
-    """Bounds on goodput (req/s) from summary percentiles (see the module rule). Columns:
-    share_lo, share_hi, goodput_lo, goodput_hi (req/s), plus the per-metric bounds."""
+    """Bounds on goodput (req/s) from summary percentiles (see the module rule), each run against
+    its `judging_limits`. Columns: share_lo, share_hi, goodput_lo, goodput_hi (req/s), the
+    per-metric bounds, and the limits used (slo_ttft_ms, slo_tpot_ms, slo_whose)."""
     rows = []
     for _, row in r.iterrows():
-        a_lo, a_up = _share_bounds(row, "ttft", slo_ttft_ms)
-        b_lo, b_up = _share_bounds(row, "tpot", slo_tpot_ms)
+        ttft, tpot, whose = judging_limits(row, slo_ttft_ms, slo_tpot_ms)
+        a_lo, a_up = _share_bounds(row, "ttft", ttft)
+        b_lo, b_up = _share_bounds(row, "tpot", tpot)
         kept = completed_share(row)  # the percentiles are of completed requests; the shares of those sent
         lo = max(0.0, a_lo + b_lo - 1)
         hi = min(a_up, b_up)
@@ -604,10 +620,13 @@ def goodput_bounds(r: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> p
                 share_hi=hi * kept,
                 goodput_lo=lo * lam,
                 goodput_hi=hi * lam,
+                slo_ttft_ms=ttft,
+                slo_tpot_ms=tpot,
+                slo_whose=whose,
             )
         )
     cols = ["ttft_share_lo", "ttft_share_hi", "tpot_share_lo", "tpot_share_hi", "share_lo", "share_hi"]
-    cols += ["goodput_lo", "goodput_hi"]
+    cols += ["goodput_lo", "goodput_hi", "slo_ttft_ms", "slo_tpot_ms", "slo_whose"]
     return pd.concat([r.reset_index(drop=True), pd.DataFrame(rows, columns=cols)], axis=1)
 
 

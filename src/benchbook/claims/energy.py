@@ -20,6 +20,9 @@ from benchbook.ingest.energy import SCOPES
 
 #: Relative difference two single measured figures must exceed to be called different.
 SINGLE_RUN_TOLERANCE = 0.05
+#: How much of the machine a scope meters, for the order a page states one configuration's figures in:
+#: the widest first (the wall, then GPU + CPU + RAM, then GPU + CPU, then the GPU), CPU or RAM alone last.
+SCOPE_WIDTH = {"system": 4, "gpu+cpu+ram": 3, "gpu+cpu": 2, "codecarbon-v1": 2, "gpu": 1}
 #: The floor uses the rated power, and a card may read at full bandwidth below it: a figure is beyond
 #: physics only under this fraction of the floor (between it and 1 the page says the card drew less).
 FLOOR_IMPLAUSIBLE = 0.5
@@ -253,13 +256,25 @@ def per_request(rows: pd.DataFrame) -> Claim:
     return c
 
 
+def widest_first(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows in the page's order: configurations and intervals as the file gives them, and within
+    one, its scopes widest first (`SCOPE_WIDTH`). A file that meters the whole system and its parts
+    answers what the run cost with the whole; a CPU- or RAM-only figure is a part of it, said after."""
+    if rows.empty:
+        return rows
+    group = rows.groupby(["source", "run", "interval"], sort=False, dropna=False).ngroup()
+    width = -rows["scope"].map(SCOPE_WIDTH).fillna(0)
+    t = rows.assign(_group=group.to_numpy(), _width=width.to_numpy())
+    return t.sort_values(["_group", "_width"], kind="stable").drop(columns=["_group", "_width"]).reset_index(drop=True)
+
+
 def build(
     table: pd.DataFrame, bytes_per_param: float, device: str | None = None, bench=None, said: dict | None = None
 ) -> list[Claim]:
     """Every measured-energy claim, in page order (unworded). `device` names the device for the
     floor where the file does not (or overrides it); `bench` the input's llama-bench rows (the
     model files' sizes); `said` what each file says of a precision and a batch (`energy.facts_said`)."""
-    rows = energy.quoted(table)
+    rows = widest_first(energy.quoted(table))
     out = [per_run(r, k) for k, (_, r) in enumerate(rows.iterrows())]
     out += [cheapest(rows, "j_per_output_token", "measured_cheapest"), spread(rows), idle_order(rows)]
     out.append(per_request(rows))

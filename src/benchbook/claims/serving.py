@@ -364,6 +364,9 @@ def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: flo
         if len(g) > 1:
             ev.update(runner_up=str(g.iloc[1]["run"]), runner_up_value=_f(g.iloc[1]["goodput_lo"]))
         if slo_ttft_ms is not None and slo_tpot_ms is not None:
+            if b.get("slo_whose") == "output":  # judged against the limits its output states
+                slo_ttft_ms, slo_tpot_ms = b["slo_ttft_ms"], b["slo_tpot_ms"]
+                ev["slo_whose"] = "output"
             m = slo_margin(b, slo_ttft_ms, slo_tpot_ms)
             if m:  # the rule's margin, so that `benchbook claims check` re-derives it from the evidence
                 ev.update(m, slo_noise=RUN_NOISE, **margin(m["slo_value"], m["slo"], RUN_NOISE))

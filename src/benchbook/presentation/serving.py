@@ -219,8 +219,13 @@ def goodput_bounds_table(gb: pd.DataFrame) -> pd.DataFrame:
     """Per run, the share of requests within both SLOs and the goodput it allows, lower and upper
     bound from the printed percentiles."""
     t = gb.assign(share_lo=100 * gb["share_lo"], share_hi=100 * gb["share_hi"])
-    t = t[["run", "request_throughput", "share_lo", "share_hi", "goodput_lo", "goodput_hi"]].rename(
+    cols = ["run", "request_throughput", "share_lo", "share_hi", "goodput_lo", "goodput_hi"]
+    if "slo_whose" in gb and (gb["slo_whose"] == "output").any():  # runs judged by limits of their own
+        cols[1:1] = ["slo_ttft_ms", "slo_tpot_ms"]
+    t = t[cols].rename(
         columns={
+            "slo_ttft_ms": "TTFT limit (ms)",
+            "slo_tpot_ms": "TPOT limit (ms)",
             "request_throughput": "throughput (req/s)",
             "share_lo": "within both SLOs, at least (%)",
             "share_hi": "within both SLOs, at most (%)",
@@ -845,9 +850,12 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     return fig
 
 
-def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float, most: int = 3) -> str:
+def figures_sentence(
+    lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float, most: int = 3, book: bool = False
+) -> str:
     """The basic figures of each run, for an input of at most `most` runs (a sweep's are in its
-    tables): output throughput, the goodput bounds under the page's SLOs, speculative decoding, and the count, rate and
+    tables): output throughput, the goodput bounds under the limits each run is judged by (its
+    output's own, else the page's SLOs, `book`: the book's defaults), speculative decoding, and the count, rate and
     Little's-law concurrency of a run `in_flight_sentence` does not cover; each only where the
     output gives what it needs. Runs whose figures read alike are said in one sentence ("Runs `a` and
     `b`, each: ..."), never the same sentence once a run."""
@@ -875,8 +883,9 @@ def figures_sentence(lit: pd.DataFrame, gb: pd.DataFrame, slo_ttft_ms: float, sl
             method=method[i] if isinstance(method[i], str) else None,
             acceptance=per_step[i] if per_step[i] == per_step[i] else None,
             cut=pd.notna(row.get("copy_ends")),  # the copy ends inside its block: what is missing may follow
-            slo_ttft=slo_ttft_ms,
-            slo_tpot=slo_tpot_ms,
+            slo_ttft=g.get("slo_ttft_ms", slo_ttft_ms),
+            slo_tpot=g.get("slo_tpot_ms", slo_tpot_ms),
+            slo_whose="book" if g.get("slo_whose", "page") == "page" and book else g.get("slo_whose", "page"),
             own_goodput=row.get("request_goodput") if pd.notna(row.get("request_goodput")) else None,
             own_rate=row.get("request_throughput") if pd.notna(row.get("request_throughput")) else None,
             own_slos=[{"metric": m, "ms": v} for m, v in serving.goodput_slos(row.get("metadata"))],
@@ -905,6 +914,16 @@ def queue_sentence(q: dict, saturated: bool) -> str:
         past_floor_s=q["in_flight"][i] / q["mu"] if i is not None else None,
         past_latency_s=q["latency_s"][i] if i is not None else None,
     )
+
+
+def goodput_limits(gb: pd.DataFrame, book: bool) -> str:
+    """Which runs are judged by latency limits their own output states (`serving.judging_limits`),
+    and what those are; empty where none is, every run then judged by the page's SLOs."""
+    if "slo_whose" not in gb:
+        return ""
+    own = gb[gb["slo_whose"] == "output"]
+    rows = [dict(run=str(o["run"]), ttft=o["slo_ttft_ms"], tpot=o["slo_tpot_ms"]) for _, o in own.iterrows()]
+    return _say("goodput_limits", own=rows, book=book, page_runs=int((gb["slo_whose"] == "page").sum()))
 
 
 def goodput_source(exact) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from benchbook import config, ingest
+from benchbook import config, declarations, ingest
 from benchbook.analysis import precision, roofline, serving
 from benchbook.claims import Ledger
 from benchbook.claims import serving as serving_claims
@@ -171,6 +171,12 @@ def analyse(p: dict) -> Result:
     )
 
 
+def _book_slos(p: dict) -> bool:
+    """Whether the page's SLOs are the book's defaults (no `-p slo_ttft_ms` / `slo_tpot_ms` changed them)."""
+    spec = declarations.chapter(CHAPTER).spec()
+    return all(p[k] == spec[k]["default"] for k in ("slo_ttft_ms", "slo_tpot_ms"))
+
+
 def _bound_best(best, low, pk, threshold: float, assumed: bool, said: dict):
     """What limits the best load; where it is the lightest load too, its bound is said once, there."""
     c = serving_claims.bound("best", best, pk, threshold, assumed, said)
@@ -193,7 +199,8 @@ def page(res: Result) -> Page:
             ", ".join(res.inputs), r, var, len(res.apart), res.tokenizers, res.untied, res.unnamed or []
         ),
         rate_note=show.assumed_rate_note(r, serving.rate_said(p["source"])),
-        figures=show.figures_sentence(res.lit, res.goodput, p["slo_ttft_ms"], p["slo_tpot_ms"]),
+        figures=show.figures_sentence(res.lit, res.goodput, p["slo_ttft_ms"], p["slo_tpot_ms"], book=_book_slos(p)),
+        goodput_limits=show.goodput_limits(res.goodput, _book_slos(p)),
         curve_note=show.curve_note(res.curve, var),
         set_aside=res.set_aside or "",
         runs_intro=show.runs_intro(res.curve),
