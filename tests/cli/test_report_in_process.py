@@ -135,6 +135,25 @@ def test_a_chapter_meets_matplotlib_as_a_fresh_kernel_whatever_the_host_left(tmp
     assert host_after == (open_before, 7.5, False) and left.number in open_before
 
 
+def test_a_chapters_figures_are_not_redrawn_at_each_change_and_the_host_keeps_its_display_hook(tmp_path):
+    """As in a kernel, a chapter's figures carry no callback that each change of an artist calls
+    (plain Python's display hook gives every new figure one in interactive mode); the host's hook
+    is back after the chapter."""
+    import matplotlib.pyplot as plt
+
+    path = _notebook(
+        tmp_path,
+        "import matplotlib.pyplot as plt\nfrom benchbook.presentation import outputs\n"
+        "fig = plt.figure()\noutputs.display(fig.stale_callback is None)\nplt.close(fig)",
+    )
+    plt.install_repl_displayhook()
+    if plt._REPL_DISPLAYHOOK is not plt._ReplDisplayHook.PLAIN:
+        pytest.skip("the host is IPython")
+    nb = executor.execute(path, {}, plain=True)
+    assert nb["cells"][1]["outputs"][0]["data"]["text/plain"] == "True"
+    assert plt._REPL_DISPLAYHOOK is plt._ReplDisplayHook.PLAIN
+
+
 def _counting_reads(monkeypatch) -> dict:
     reads: dict = {}
     real = ingest.read_lines
