@@ -460,13 +460,16 @@ def _read_meanwhile(paths: list[Path]) -> list[Input]:
     which this process then holds as if it had read them. Where the copy fails, this process reads."""
     import importlib
 
-    from benchbook import ingest
+    from benchbook import hardware, ingest
+    from benchbook.ingest import context
 
     if WORKERS < 2 or not forked.can_fork():
         return read_inputs(paths)
     copy = forked.Forked(lambda: (read_inputs(paths), ingest.kept()))
     importlib.import_module("benchbook.presentation.plotting")
     ingest.tools()  # the parsers' modules, which the chapters' reading asks for again
+    hardware.preload()  # the tables every chapter's process would read again: read once, before they fork
+    context.preload()
     sent = copy.result(None)
     if sent is None:
         return read_inputs(paths)

@@ -220,6 +220,21 @@ def test_a_report_reads_its_files_in_a_copy_while_it_imports_and_holds_what_the_
     assert _said(inputs) == here
 
 
+def test_a_report_reads_the_device_tables_before_its_chapters_fork(monkeypatch):
+    """While the copy reads the files, the report reads the device table and compiles the device
+    names' pattern, so that no process its chapters run in reads them again."""
+    from benchbook import hardware
+    from benchbook.ingest import context
+
+    monkeypatch.setattr(report, "WORKERS", 2)
+    hardware._index.cache_clear()
+    context._device_pattern.cache_clear()
+    with ingest.once():
+        report._read_meanwhile([GYM])
+    assert hardware._index.cache_info().currsize == 1
+    assert context._device_pattern.cache_info().currsize == 1
+
+
 def test_where_the_copy_cannot_send_what_it_read_the_report_reads_the_files_itself(monkeypatch):
     monkeypatch.setattr(report, "WORKERS", 2)
     reads = _counting_reads(monkeypatch)
