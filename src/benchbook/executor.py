@@ -259,6 +259,18 @@ def _fresh_settings() -> None:
     warnings.showwarning = _show_warning
 
 
+def _without_plain_display_hook(stack: contextlib.ExitStack) -> None:
+    """No figure of the chapter asks to be redrawn at each change, as in a kernel (whose display hook
+    is IPython's). In plain Python, pyplot's display hook gives every new figure a callback that each
+    change of an artist calls in interactive mode, and that draws nothing (a figure is drawn by its
+    print): 18,000 calls for three chapters. Put back when the chapter ends."""
+    import matplotlib.pyplot as plt
+
+    if plt._REPL_DISPLAYHOOK is plt._ReplDisplayHook.PLAIN:
+        plt.uninstall_repl_displayhook()
+        stack.callback(plt.install_repl_displayhook)
+
+
 def _source(cell) -> str:
     return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
 
@@ -294,6 +306,7 @@ def run_plain(nb: dict, parameters: dict, source, draw: bool = True, draw_worker
         if backend.lower() != "agg":  # figures drawn off screen, as the inline backend draws them
             plt.switch_backend("agg")
             stack.callback(plt.switch_backend, backend)
+        _without_plain_display_hook(stack)
         _fresh_settings()
         for cell in nb["cells"]:
             if cell["cell_type"] != "code":

@@ -277,6 +277,13 @@ def _catalogue():
     return _index(str(p), p.stat().st_mtime_ns)
 
 
+def preload() -> None:
+    """Read the device table now, once for this process and every copy it forks after: `benchbook
+    report` reads it while a copy reads the files, so that each process its chapters run in does not
+    read and validate it again (0.1 to 0.2 s of CPU each)."""
+    _index(*_names_args())
+
+
 def device_name(name: str) -> str:
     """The table name of a device given by its name or an alias, ignoring case, spaces and
     punctuation, read without pandas. Raises UnknownDevice with the close names on a typo."""

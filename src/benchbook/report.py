@@ -220,7 +220,10 @@ def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> No
         for name in ["benchbook.presentation.plotting", *(f"benchbook.topics.{p.chapter}" for p in preps)]:
             if importlib.util.find_spec(name) is not None:
                 importlib.import_module(name)
-    with forked.cores(WORKERS), _kept_for_the_report():  # the files read and those modules too
+    from benchbook.presentation import text_metrics
+
+    # the files read and those modules kept; a text measured once per process, not once per figure
+    with forked.cores(WORKERS), _kept_for_the_report(), text_metrics.shared():
         if parallel:
             done = forked.Shared(len(preps), lambda i: _outcome(preps[i], WORKERS)).results()
             outcomes = {p.chapter: done[i] for i, p in enumerate(preps)}
@@ -478,13 +481,16 @@ def _read_meanwhile(paths: list[Path]) -> list[Input]:
     which this process then holds as if it had read them. Where the copy fails, this process reads."""
     import importlib
 
-    from benchbook import ingest
+    from benchbook import hardware, ingest
+    from benchbook.ingest import context
 
     if WORKERS < 2 or not forked.can_fork():
         return read_inputs(paths)
     copy = forked.Forked(lambda: (read_inputs(paths), ingest.kept()))
     importlib.import_module("benchbook.presentation.plotting")
     ingest.tools()  # the parsers' modules, which the chapters' reading asks for again
+    hardware.preload()  # the tables every chapter's process would read again: read once, before they fork
+    context.preload()
     sent = copy.result(None)
     if sent is None:
         return read_inputs(paths)

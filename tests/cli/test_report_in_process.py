@@ -135,6 +135,25 @@ def test_a_chapter_meets_matplotlib_as_a_fresh_kernel_whatever_the_host_left(tmp
     assert host_after == (open_before, 7.5, False) and left.number in open_before
 
 
+def test_a_chapters_figures_are_not_redrawn_at_each_change_and_the_host_keeps_its_display_hook(tmp_path):
+    """As in a kernel, a chapter's figures carry no callback that each change of an artist calls
+    (plain Python's display hook gives every new figure one in interactive mode); the host's hook
+    is back after the chapter."""
+    import matplotlib.pyplot as plt
+
+    path = _notebook(
+        tmp_path,
+        "import matplotlib.pyplot as plt\nfrom benchbook.presentation import outputs\n"
+        "fig = plt.figure()\noutputs.display(fig.stale_callback is None)\nplt.close(fig)",
+    )
+    plt.install_repl_displayhook()
+    if plt._REPL_DISPLAYHOOK is not plt._ReplDisplayHook.PLAIN:
+        pytest.skip("the host is IPython")
+    nb = executor.execute(path, {}, plain=True)
+    assert nb["cells"][1]["outputs"][0]["data"]["text/plain"] == "True"
+    assert plt._REPL_DISPLAYHOOK is plt._ReplDisplayHook.PLAIN
+
+
 def _counting_reads(monkeypatch) -> dict:
     reads: dict = {}
     real = ingest.read_lines
@@ -199,6 +218,21 @@ def test_a_report_reads_its_files_in_a_copy_while_it_imports_and_holds_what_the_
         ingest.read(TGI), ingest.context_of(GYM), ingest.read_parsed(GYM)
         assert reads == {}  # read by the copy, held here as if read here
     assert _said(inputs) == here
+
+
+def test_a_report_reads_the_device_tables_before_its_chapters_fork(monkeypatch):
+    """While the copy reads the files, the report reads the device table and compiles the device
+    names' pattern, so that no process its chapters run in reads them again."""
+    from benchbook import hardware
+    from benchbook.ingest import context
+
+    monkeypatch.setattr(report, "WORKERS", 2)
+    hardware._index.cache_clear()
+    context._device_pattern.cache_clear()
+    with ingest.once():
+        report._read_meanwhile([GYM])
+    assert hardware._index.cache_info().currsize == 1
+    assert context._device_pattern.cache_info().currsize == 1
 
 
 def test_where_the_copy_cannot_send_what_it_read_the_report_reads_the_files_itself(monkeypatch):
