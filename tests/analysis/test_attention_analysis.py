@@ -177,7 +177,7 @@ def test_speedup_figure_plots_measured_points_and_the_skip_line(seed):
     assert np.allclose(np.asarray(x) * np.asarray(y), 1.0)
     assert "gains more" not in ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
     empty = show.speedup_figure(sp.iloc[0:0])
-    assert not empty.axes[0].collections and "No mask" in _all_text(empty)
+    assert not empty.axes[0].collections and "No figure: no mask has both" in _all_text(empty)
     plt.close("all")
 
 

@@ -122,6 +122,8 @@ def test_a_log_of_setup_lines_alone_is_refused_with_its_first_line():
     )
     assert line == 3 and "no `Energy consumed` line" in why
     assert codecarbon.refuses("[codecarbon INFO @ 1:00:00] 0.1 kWh of electricity used since the beginning.\n") is None
-    refused = FIX / "codecarbon_issue286_cpu_only_rapl_i7_7600u_setup_metadata_console_excerpt.md"
+    # the real log (mlco2/codecarbon#286), kept beside the first read's other refused files
+    unread = config.PROJ_ROOT / "benchmarks" / "first_read" / "unread" / "codecarbon"
+    refused = unread / "codecarbon_issue286_cpu_only_rapl_i7_7600u_setup_metadata_console_excerpt.md"
     with pytest.raises(ParseError, match="no `Energy consumed` line"):
         ingest.read(refused)
