@@ -17,9 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis import precision
 from benchbook.analysis.batch import UNSTATED
-from benchbook.analysis.one_batch import COLUMNS, with_points
+from benchbook.analysis.one_batch import COLUMNS, keyed, measurements, with_points
 
 TOOL = "llama-batched-bench"
 FRAMEWORK = "llama.cpp"
@@ -44,19 +43,13 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     d = df[df["tool"] == TOOL] if "tool" in df else df.iloc[0:0]
     if d.empty:
         return pd.DataFrame(columns=COLUMNS)
-    d = d.copy()
-    keys = d[_KEYS].astype(object).where(d[_KEYS].notna(), None)
-    d["_key"] = list(map(tuple, keys.values.tolist()))
+    d = keyed(d, _KEYS)
     tables = d[["source", "table"]].drop_duplicates().shape[0]
     rows = []
-    for _, g in d.groupby("_key", sort=False):
-        val = dict(zip(g["metric"], g["value"], strict=True))
+    for val, first, model, w in measurements(d):
         t_tg, s_tg = val.get("generation_time"), val.get("generation_throughput")
-        first = g.iloc[0].to_dict()
         if t_tg is None or s_tg is None:
             continue
-        model = first.get("model") if isinstance(first.get("model"), str) else ""
-        w = precision.weights(model, assume=False)
         tg = int(first["tg"])
         rows.append(
             dict(

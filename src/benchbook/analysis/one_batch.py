@@ -73,6 +73,21 @@ def _variant(r: dict, runs: int, names: int) -> str:
     return ", ".join(x for x in parts if x)
 
 
+def keyed(d: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """`d` with `_key`, the tuple of `keys` that names one measurement (a missing key as None, so it groups)."""
+    k = d[keys].astype(object).where(d[keys].notna(), None)
+    return d.assign(_key=list(map(tuple, k.values.tolist())))
+
+
+def measurements(d: pd.DataFrame):
+    """Each measurement of a `keyed` long table: its values by metric, its first row, the model it names and
+    that model's weights (no precision assumed), for a tool's own points in the sweep's columns."""
+    for _, g in d.groupby("_key", sort=False):
+        first = g.iloc[0].to_dict()
+        model = first.get("model") if isinstance(first.get("model"), str) else ""
+        yield dict(zip(g["metric"], g["value"], strict=True)), first, model, precision.weights(model, assume=False)
+
+
 def sweep(df: pd.DataFrame) -> pd.DataFrame:
     """One row per measured configuration (a repeat is a row of its own) in the columns of
     `analysis.batch.sweep`: throughput the median decode tok/s, latency the median decode step
@@ -87,18 +102,13 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
         if k not in d:
             d[k] = np.nan
     d["run_name"] = d["run_name"].fillna("")
-    keys = d[_KEYS].astype(object).where(d[_KEYS].notna(), None)
-    d["_key"] = list(map(tuple, keys.values.tolist()))
+    d = keyed(d, _KEYS)
     runs, names = d["_key"].nunique(), d["run_name"].nunique()
     rows = []
-    for _, g in d.groupby("_key", sort=False):
-        val = dict(zip(g["metric"], g["value"], strict=True))
+    for val, first, model, w in measurements(d):
         step, tput = val.get("decode_latency"), val.get("decode_throughput")
-        first = g.iloc[0].to_dict()
         if step is None or tput is None or pd.isna(first["batch_size"]):
             continue
-        model = first.get("model") if isinstance(first.get("model"), str) else ""
-        w = precision.weights(model, assume=False)
         tp = first.get("tp")
         rows.append(
             dict(
