@@ -4,7 +4,7 @@
 `llama_print_timings:` (2023-2024) and `llama_perf_context_print:` (llama.cpp's `llama_perf_context_print`)
 write `eval time = %10.2f ms / %5d runs (%8.2f ms per token, %8.2f tokens per second)`; llama-server's
 `print_timings` writes `prompt eval time = ... tokens (...)` and `eval time = ...` (`generation eval time`
-in its 2024 INFO lines). Each is one request's rate, its prompt in the cache, not a benchmark a chapter
+in its 2024 INFO lines). Each is one request's rate, not a benchmark a chapter
 reads. A copy that ends after the backend's device list (`ggml_cuda_init: found 8 ROCm devices`) and
 before any table holds no result at all.
 """
@@ -40,8 +40,8 @@ def timings(lines) -> tuple[int, str] | None:
 
 def _why(phase: str, m: re.Match) -> str:
     return (
-        f"llama.cpp's timings of one request ({phase} {m['n']} tokens at {m['rate']} tokens per second), "
-        "a request's rate with its prompt in the cache, which no chapter of the book reads; not read"
+        f"llama.cpp's timings of one request ({phase} {m['n']} tokens at {m['rate']} tokens per second): "
+        "a single request's rate, which no chapter of the book reads; not read"
     )
 
 
