@@ -1,5 +1,5 @@
 """A device a heading, a short label line or a sentence names (by the hardware table's names and
-aliases, or a TPU, Apple chip or Radeon RX the table may lack) is the run's device where no other line
+aliases, or a TPU, Apple chip, Radeon RX or Intel processor code name the table may lack) is the run's device where no other line
 names one and exactly one device is so named; several are signs naming their lines, never a device.
 A device word inside another word, a URL or a path, and a parallel size (`TP16`) name none."""
 
@@ -39,6 +39,8 @@ def _device(lines):
             ("H20-3e", 1, "heading"),
             [],
         ),
+        # an Intel processor by its code name: its built-in Arc GPU ran a SYCL table (llama.cpp PR 13109)
+        (["### Lunar lake", "", "- `GGML_SYCL_DISABLE_OPT=0`"], ("Lunar lake", 1, "heading"), []),
         # a shorter name inside a longer one is the same device
         (["Tested on an H100 SXM.", "The H100 was idle otherwise."], ("H100 SXM", 1, "prose"), []),
     ],
@@ -48,6 +50,10 @@ def test_one_device_named_in_words_is_the_runs(lines, device, count):
     assert devices == [device]
     assert counts == count
     assert statement.status == "stated"
+
+
+def test_a_lake_that_is_no_code_name_names_no_device():
+    assert context.read(["We ran it by the lake on a laptop.", "## Lake Tahoe results"]).get("device") == ()
 
 
 def test_two_devices_in_prose_are_signs_naming_both_lines_and_no_device():

@@ -665,6 +665,15 @@ _AT_WATTS = re.compile(r"\b(?:CPU|GPU|SoC|NPU)\b[^.;:]{0,25}?\bat\b[^.;:]{0,15}?
 _LIMIT = re.compile(r"\b(limit|cap|capped|-pl\b|power[-_ ]limit|tdp)\b", re.I)
 
 
+def _offers_wattages(text: str) -> bool:
+    """A sentence naming two different wattages that no processor ties apart (`power limiting the P40s
+    in my main rig to around 70W ... now they're >200W during these tests`) gives no one reading of
+    the run: a before and after, a limit and a draw. Only `CPU at 1.9W and the GPU at 2.4W` names whose
+    each one is."""
+    watts = {float(v) * {"kw": 1000.0, "mw": 0.001}.get(u.lower(), 1.0) for v, u in _POWER.findall(text)}
+    return len(watts) > 1 and not _AT_WATTS.search(text)
+
+
 def _key(key: str) -> str | None:
     """The fact a `key=value` key states: a `KEYS` name, else its last `_` parts when they are one
     and no part before them qualifies it (`sbnb_genai_perf_model` states the model, `draft_model`
@@ -1352,7 +1361,9 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
                 r.add(name, float(next(g for g in m.groups() if g)), i, source, line)
     low = text.lower()
     if source in ("prose", "heading") and (re.search(r"\b(power|watts?|draw|consum)", low) or _AT_WATTS.search(text)):
-        if _POWER.search(text):
+        if _offers_wattages(text):
+            r.signs.append(Sign("power", i, line.strip()[:200]))
+        elif _POWER.search(text):
             r.reading("power", text, i, source, line)
     if source in ("prose", "heading") and re.search(r"\benergy\b", low) and _ENERGY.search(text):
         r.reading("energy", text, i, source, line)
@@ -1561,8 +1572,9 @@ def _read_form_fields(r: _Reader, lines: list[str], first: int) -> None:
 
 #: Devices as a write-up names them where the hardware table may lack them: a Cloud TPU by its generation
 #: or its accelerator type (`TPU v6e`, `v6e-1`, `v5litepod-8`, `v5p-8`), an Apple chip (`Apple M5`, `on M5`,
-#: `M3 Max`), an AMD Radeon RX card (`AMD RX 6800 XT`) and a phone's system-on-chip (Snapdragon, Dimensity,
-#: Exynos, Google Tensor: a write-up names the phone and its chip, whose GPU ran the model). The table's own
+#: `M3 Max`), an AMD Radeon RX card (`AMD RX 6800 XT`), a phone's system-on-chip (Snapdragon, Dimensity,
+#: Exynos, Google Tensor: a write-up names the phone and its chip, whose GPU ran the model) and an Intel
+#: laptop processor by its code name (`Lunar Lake`, whose built-in GPU ran the model). The table's own
 #: names and aliases are the rest.
 _DEVICE_WORDS = (
     r"(?:Google\s+)?(?:Cloud\s+)?TPU\s?v\d{1,2}[a-z]{0,4}(?:-\d{1,4})?",
@@ -1574,6 +1586,9 @@ _DEVICE_WORDS = (
     r"(?:MediaTek\s+)?Dimensity\s?\d{3,4}",
     r"(?:Samsung\s+)?Exynos\s?\d{3,4}",
     r"Google\s+Tensor\s?G\d",
+    # an Intel Core Ultra processor by its code name, whose built-in Arc GPU runs the model (llama.cpp's
+    # SYCL backend lists "built-in Arc GPU in Meteor Lake, Arrow Lake, Lunar Lake": `### Lunar lake`)
+    r"(?:Meteor|Arrow|Lunar|Panther)\s+Lake",
     # a RISC-V board whose SiFive cores run the model (`HiFive Premier P550`, `HiFive Unmatched`)
     r"(?:SiFive\s+)?HiFive\s+(?:Premier\s+P\d{3}|Unmatched|Unleashed)",
 )

@@ -47,6 +47,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from benchbook.ingest import llama_timings
 from benchbook.ingest.core import (
     NUMBER,
     Parsed,
@@ -1706,8 +1707,9 @@ def crashed(lines) -> tuple[int, str] | None:
 
 def refuses(text: str | Lines) -> tuple[int, str] | None:
     """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, of a
-    llama-sweep-bench table (`sibling`), or of a llama-bench run that crashed before its first
-    result (`crashed`), else None (`Tool.refuses`)."""
+    llama-sweep-bench table (`sibling`), of a llama-bench run that crashed before its first
+    result (`crashed`), of llama.cpp's per-request timings or of a device list with no result after it
+    (`llama_timings`), else None (`Tool.refuses`)."""
     lines = split_n(text)
     other = sibling(lines)
     stop = crashed(lines)
@@ -1724,7 +1726,9 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
                 "a '| test | t/s |' table copied by hand from llama-bench's print, which writes model, size, params "
                 "and backend on every row: its rows keep nothing of the run but the test and the rate; not read"
             )
-    return (other[0], f"{other[1]}, which no chapter of the book reads; not read") if other else None
+    if other:
+        return other[0], f"{other[1]}, which no chapter of the book reads; not read"
+    return llama_timings.timings(lines) or llama_timings.devices_only(lines)
 
 
 def _empty_beside_batched(text: str | Lines) -> bool:
