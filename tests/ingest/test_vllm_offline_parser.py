@@ -219,3 +219,47 @@ def test_a_label_naming_a_run_is_no_repeat_label():
 
     for label in ("rate=2, run 1", "Run on H100", "第一次测试 TP4", "throughput 1", "", None):
         assert repeat_label(label) is False
+
+
+BAR = FIX / "vllm_issue25915_qwen3_8b_bf16_fp8_h100_bench_throughput_two_versions.md"
+
+
+def test_the_progress_bars_speeds_at_its_end_are_a_run_whose_copy_keeps_no_throughput_line():
+    # LLM.generate's tqdm postfix (vllm/entrypoints/llm.py `_run_engine`): tokens of the finished requests
+    # over the bar's elapsed time; the issue quotes only these, the first without its `speed input:` label
+    p = parsed(BAR)
+    out = p.table[p.table["metric"] == "throughput"]
+    assert list(out["value"]) == [4481.69, 4868.31, 5408.88, 5304.03]
+    assert list(out["line"]) == [14, 20, 30, 36]
+    assert set(out["note"]) == {v.BAR_NOTE}
+    assert list(p.table[p.table["metric"] == "input_throughput"]["value"]) == [2375.11, 2783.16, 2697.18, 2794.50]
+    assert list(out["model"]) == ["Qwen/Qwen3-8B", "Qwen/Qwen3-8B-FP8"] * 2
+    assert set(out["output_len"]) == {2048.0}  # the command in Markdown inline code: its closing backtick is no value
+    assert any("progress bar at its end (lines 14, 20, 30, 36" in m for m in p.messages)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the bar a Throughput line follows: that line is the run's result
+        "Processed prompts: 100%|███| 10/10 [00:01<00:00, est. speed input: 900.00 toks/s, output: 90.00 toks/s]\n"
+        "Throughput: 9.50 requests/s, 950.00 total tokens/s, 85.00 output tokens/s\n",
+        # a bar's earlier state followed by its last
+        "Processed prompts:  90%|█  | 9/10 [00:01<00:00, est. speed input: 800.00 toks/s, output: 80.00 toks/s]\n"
+        "Processed prompts: 100%|███| 10/10 [00:01<00:00, est. speed input: 900.00 toks/s, output: 90.00 toks/s]\n",
+    ],
+)
+def test_a_bar_before_its_end_or_followed_by_its_throughput_line_is_no_result(text):
+    p = v.parse(text, "x.log")
+    assert 80.0 not in set(p.table["value"])
+    bar = p.table[p.table["note"] == v.BAR_NOTE]
+    assert len(bar) in (0, 2)  # only the last state of a bar with no Throughput line below it
+    assert (p.table["metric"] == "throughput").sum() == 1
+
+
+def test_a_bar_copied_before_its_end_alone_is_no_result():
+    with pytest.raises(ParseError):
+        v.parse(
+            "Processed prompts:  50%|█  | 5/10 [00:01<00:01, est. speed input: 800.00 toks/s, output: 80.00 toks/s]\n",
+            "x",
+        )

@@ -787,13 +787,38 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return finish(TOOL, source, records, rejects, messages, cells)
 
 
+#: A summary another program wrote from an AIPerf run in vLLM bench serve's key names (tt-inference-server's
+#: `"backend": "aiperf"` records): AIPerf's own export keys each metric as a dict (`"time_to_first_token":
+#: {"unit": "ms", "avg": ...}`), vLLM's result holds a `duration`.
+_WRAPPED = re.compile(r'^\s*"backend":\s*"aiperf"\s*,?\s*$')
+
+
+def _wrapped(text: str) -> tuple[int, str] | None:
+    """(line, why) of a JSON object in vLLM bench serve's key names with `"backend": "aiperf"` and no
+    `duration`, else None."""
+    lines = text.split("\n")
+    for i, raw in enumerate(lines):
+        if not _WRAPPED.match(raw):
+            continue
+        start = next((k for k in range(i, -1, -1) if lines[k].strip() == "{"), i)
+        end = next((k for k in range(i, len(lines)) if lines[k].strip().startswith("}")), len(lines) - 1)
+        body = "\n".join(lines[start : end + 1])
+        if '"mean_ttft_ms"' in body and '"duration"' not in body:
+            return start + 1, (
+                'a result JSON another program wrote from an AIPerf run ("backend": "aiperf" at line '
+                f"{i + 1}, in vLLM bench serve's key names such as mean_ttft_ms, without a duration): neither "
+                "AIPerf's own export nor vLLM's result; not read"
+            )
+    return None
+
+
 TOOL = register(
     Tool(
         name=NAME,
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
-        refuses=lambda text: aiperf_console.refuses(whole(text)),
+        refuses=lambda text: aiperf_console.refuses(whole(text)) or _wrapped(whole(text)),
         description="NVIDIA AIPerf profile_export_aiperf.json / .csv, per-request profile_export.jsonl and the "
         "console table 'NVIDIA AIPerf | LLM Metrics' (serving contract)",
         command="aiperf profile --model MODEL --url URL --concurrency N (artifacts/.../profile_export_aiperf.json, .csv)",

@@ -38,6 +38,7 @@ import re
 from benchbook.ingest import guidellm_console_v01, guidellm_console_v02, guidellm_report, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, heading_words, number, register
 from benchbook.ingest.text import Lines, contains, splitlines
+from benchbook.nouns import counted
 
 NAME = "guidellm"
 SETTINGS = dict(vllm_serve.SETTINGS)
@@ -392,6 +393,31 @@ def sniff(text: str | Lines) -> bool:
     )
 
 
+#: One of GuideLLM's distribution summaries (its report's DistributionSummary: count, mean, median,
+#: percentiles p001 ... p999, std_dev, total_sum, ...) printed as one JSON dict after a label by another
+#: program (llm-d-autoscaling's boxed benchmark summary prints `TTFT (ms): {...}`).
+_DISTRIBUTION = re.compile(r'^(?P<label>[^{]*?)\s*\{"count":\s*(?P<count>\d+),(?=.*"median":)')
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of GuideLLM distribution summaries printed one per line as JSON by another program
+    (a wrapper's console, not GuideLLM's report or its own console), else None (`Tool.refuses`): such a
+    dict is one metric's distribution without the benchmark around it (strategy, rate, request counts,
+    the other metrics), and a copy may end inside one."""
+    found = [(i, m) for i, raw in enumerate(splitlines(text)) if (m := _DISTRIBUTION.match(raw))]
+    if not found:
+        return None
+    i, m = found[0]
+    label = m["label"].strip(" │|:\t") or "a metric"
+    cut = [k + 1 for k, d in found if not d.string.rstrip().endswith("}")]
+    ends = f"; the copy ends inside the one at line {cut[0]}" if cut else ""
+    return i + 1, (
+        f"{counted(len(found), 'GuideLLM distribution summary', 'GuideLLM distribution summaries')} printed as JSON by "
+        f"another program's console (the first, {label}: {int(m['count']):,} values), not GuideLLM's report or its "
+        f"console{ends}; not read"
+    )
+
+
 TOOL = register(
     Tool(
         name=NAME,
@@ -406,5 +432,6 @@ TOOL = register(
         "| tee run.log",
         metrics=METRICS,
         carries=CARRIES,
+        refuses=refuses,
     )
 )

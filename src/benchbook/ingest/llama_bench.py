@@ -1728,7 +1728,26 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
             )
     if other:
         return other[0], f"{other[1]}, which no chapter of the book reads; not read"
-    return llama_timings.timings(lines) or llama_timings.devices_only(lines)
+    return _tests_as_columns(lines) or llama_timings.timings(lines) or llama_timings.devices_only(lines)
+
+
+def _tests_as_columns(lines) -> tuple[int, str] | None:
+    """(line, why) of a Markdown table whose header names llama-bench tests as columns (`| model | ... |
+    pp128 | tg64 |`) and has no `test` column: llama-bench prints one row per test under `test` and
+    `t/s`, so such a table is another program's or a writer's retabulation."""
+    for i, raw in enumerate(lines[:-1]):
+        rule = lines[i + 1].strip()
+        if not raw.lstrip().startswith("|") or "-" not in rule or not set(rule) <= set("|-: "):
+            continue
+        head = [c.strip() for c in markdown_cells(raw)]
+        tests = [c for c in head if parse_test(c)]
+        if tests and "test" not in (c.lower() for c in head):
+            return i + 1, (
+                f"a table with llama-bench's tests as its columns ({', '.join(tests[:4])}), a layout llama-bench "
+                "never prints (one row per test under 'test' and 't/s'): another program's table or a writer's "
+                "retabulation; not read"
+            )
+    return None
 
 
 def _empty_beside_batched(text: str | Lines) -> bool:

@@ -20,10 +20,12 @@ their numbers are reported as set aside.
 from __future__ import annotations
 
 import json
+import re
 
 from benchbook.ingest import energy, optimum_benchmark_log
 from benchbook.ingest.core import Parsed, ParseError, Tool, register
-from benchbook.ingest.text import Lines, first_char, head, whole
+from benchbook.ingest.text import Lines, first_char, head, split_n, whole
+from benchbook.nouns import counted
 
 NAME = "optimum-benchmark"
 
@@ -180,6 +182,29 @@ class _LineFinder:
         return start
 
 
+#: A `jq` filter over an optimum-benchmark report: its phases (`.prefill`, `.decode`, `.per_token`, `.load`)
+#: or its keys with the unit in brackets (`"mean[tokens/s]"`, `"total[kWh]"`).
+_JQ = re.compile(r"\bjq\b.*(\.(?:prefill|decode|per_token|load|forward|generate)\.|\w\[[\w/]+\]\")")
+_BARE = re.compile(r"^\s*-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\s*$")
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of a `jq` filter printing fields of optimum-benchmark reports as bare values, else None
+    (`Tool.refuses`): the values come without the report that ties each to its configuration, and this
+    tool reads the report's energy."""
+    lines = split_n(text)
+    for i, raw in enumerate(lines):
+        if not _JQ.search(raw):
+            continue
+        values = sum(1 for s in lines[i + 1 :] if _BARE.match(s))
+        if values:
+            return i + 1, (
+                f"a jq filter printing {counted(values, 'bare value')} of optimum-benchmark report fields "
+                f"({raw.split('jq', 1)[1].strip()[:80]}) without the reports they come from; not read"
+            )
+    return None
+
+
 TOOL = register(
     Tool(
         name=NAME,
@@ -190,5 +215,6 @@ TOOL = register(
         "GPU, CPU, RAM and total; or the same report in its console log, benchmark.log)",
         command="optimum-benchmark with energy tracking (energy_star scenario), e.g. optimum-benchmark --config-name ...",
         metrics={m: energy.METRICS[m] for m in ("energy", "tokens_per_joule", "requests_per_joule")},
+        refuses=refuses,
     )
 )

@@ -364,6 +364,46 @@ def _console(lines, source: str) -> Parsed:
     return finish(TOOL, source, records, rejects, messages, empty="no bench_one_batch 'Prefill. latency' line found")
 
 
+#: A Prefill or Decode line of any release, its unit as printed: the first bench_latency (PR #564) labels
+#: its `time.time()` differences `ms` and prints neither a median nor a `Total.` line.
+_ANY_STEP = re.compile(
+    rf"^\s*(?:#\s+)?(?P<kind>Prefill|Decode)\.\s+latency:\s*(?P<lat>{NUMBER}) (?P<unit>m?s), "
+    rf"throughput:\s*(?P<tput>{NUMBER}) token/s\s*$"
+)
+#: The frame SGLang's per-forward-pass benchmark prints (SGLANG_FINE_GRAINED_BENCHMARK_DIR, PR #4666):
+#: one row per forward pass, its ForwardMode (EXTEND, DECODE, ...) first.
+_FORWARD_FRAME = re.compile(r"^\s*forward_mode\s+(?=.*\bthroughput\b)(?=.*\blatency\b)(?=.*\bbatch_size\b)")
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of console lines with no decode step the batch chapter reads (no `Decode. median`,
+    average or `Total.` line: each `Decode.` line is one step, and the tool prints only the first five),
+    or of the per-forward-pass frame, else None (`Tool.refuses`)."""
+    lines = split_n(text)
+    for i, raw in enumerate(lines):
+        if _FORWARD_FRAME.match(raw):
+            rows = sum(1 for s in lines[i + 1 :] if re.match(r"^\d+\s+[A-Z_]+\s", s))
+            return i + 1, (
+                f"SGLang's per-forward-pass frame (forward_mode, throughput, latency, batch_size; {counted(rows, 'row')}), "
+                "each row one forward pass of a server's scheduler, not a batch's median decode step; not read"
+            )
+    steps = [(i, m) for i, s in enumerate(lines) if (m := _ANY_STEP.match(s))]
+    if not steps or any(re.search(r"(median|avg) latency:|^\s*(?:#\s+)?Total\. latency:", s) for s in lines):
+        return None
+    unit = ""
+    decode = next(((k, d) for k, d in steps if d["kind"] == "Decode" and d["unit"] == "ms"), None)
+    if decode and (made := float(decode[1]["lat"]) * float(decode[1]["tput"])) >= 0.9:
+        # a decode step makes a token for each sequence: read in ms this one would make a thousandth of that
+        unit = (
+            f"; its latencies labelled ms are seconds (line {decode[0] + 1}: {decode[1]['lat']} x "
+            f"{decode[1]['tput']} token/s = {made:.1f} token per step in seconds, {made / 1000:.3f} in ms)"
+        )
+    return steps[0][0] + 1, (
+        f"SGLang bench_latency's per-step lines ({counted(len(steps), 'Prefill or Decode line')}) with no median, "
+        f"average or 'Total.' line{unit}: no median decode step, the batch chapter's step, to read; not read"
+    )
+
+
 TOOL = register(
     Tool(
         name=NAME,
@@ -375,5 +415,6 @@ TOOL = register(
         command="python -m sglang.bench_one_batch --model-path MODEL --batch-size B --input-len I --output-len O",
         metrics=METRICS,
         screen_repeats=True,
+        refuses=refuses,
     )
 )

@@ -8,7 +8,12 @@ Two forms are read:
   #8914, Sept. 2024; before it `Throughput: 81.74 requests/s, 20926.37 tokens/s`, whose tokens/s
   counted prompt + output tokens), the optional `Total num prompt tokens:` / `Total num output
   tokens:` lines after it, and `Avg latency: X seconds` followed by `N% percentile latency: X
-  seconds` lines. The command line above a result (`vllm bench throughput --model ... \\`, wrapped
+  seconds` lines. Where a run's copy keeps no `Throughput:` line, the speeds of `LLM.generate`'s
+  progress bar (`est. speed input: X toks/s, output: Y toks/s`, vllm/entrypoints/llm.py
+  `_run_engine`: the prompt and output tokens of the requests finished so far over the bar's elapsed
+  time) are read as its result at the bar's end (100 %, or no percent copied), noted as the bar's;
+  a bar a `Throughput:` line follows is no result (that line is), and of a bar's updates with
+  nothing between them only the last is. The command line above a result (`vllm bench throughput --model ... \\`, wrapped
   or not) or a `Namespace(...)` dump gives the settings; the nearest markdown heading names the run.
 * the JSON written by `--output-json`: throughput `{"elapsed_time", "num_requests",
   "total_num_tokens", "requests_per_second", "tokens_per_second"}`, latency `{"avg_latency",
@@ -62,6 +67,7 @@ METRICS = {
     "completed": "req: requests of the run (--output-json `num_requests`)",
     "duration": "s: elapsed time of the run (--output-json `elapsed_time`)",
     "latency": "s: wall time of one batch (--batch-size prompts, --output-len new tokens), over --num-iters",
+    "input_throughput": "tok/s: prompt tokens / elapsed time, the progress bar's `est. speed input`",
     "generated_len": "tok: new tokens per sequence a latency run generated, where the input states it (`output_len = N`)",
 }
 
@@ -73,6 +79,11 @@ TOKENS_RE = re.compile(rf"(?<![\w])Total num (prompt|output) tokens:\s+{_N}\s*$"
 AVG_RE = re.compile(rf"(?<![\w])Avg latency:\s+{_N} seconds\s*$")
 PCT_RE = re.compile(rf"(?<![\w])(\d+(?:\.\d+)?)% percentile latency:\s+{_N} seconds\s*$")
 OLD_TOKENS_NOTE = "old two-value line: its tokens/s counts prompt + output tokens"
+#: `LLM.generate`'s tqdm postfix; a copy may keep only `X toks/s, output: Y toks/s` (the two values in
+#: this order are the postfix's: `toks/s` is its spelling).
+SPEED_RE = re.compile(rf"(?<![\w.])(?:(?:est\. )?speed input:\s*)?{_N} toks/s,\s*output:\s*{_N} toks/s")
+_BAR_PCT = re.compile(r"(\d+)%\|")
+BAR_NOTE = "the LLM.generate progress bar's speed at its end (tokens / the bar's elapsed time); no whole Throughput line follows it"
 #: A line of the writer's own stating a latency run's tokens per sequence (`output_len = 2017`), apart from
 #: the Namespace dump and the command: what the run generated. bench latency asks for exactly --output-len
 #: (SamplingParams(ignore_eos=True, max_tokens=output_len)) and prints no count of its own, so a value
@@ -137,6 +148,7 @@ def _command(lines: list[str], lo: int, hi: int) -> tuple[str | None, dict]:
             text = text.rstrip()[:-1] + " " + lines[j]
         if k is not None:
             kind = "throughput" if "throughput" in k else "latency"
+            text = text.replace("`", " ")  # a command quoted as Markdown inline code
             try:
                 argv = shlex.split(text, comments=True)
             except ValueError:
@@ -157,7 +169,25 @@ def _command(lines: list[str], lo: int, hi: int) -> tuple[str | None, dict]:
     return kind, found
 
 
-_RESULT_RE = re.compile(r"(Avg latency|Throughput|\d+(\.\d+)?% percentile|Total num)")
+_RESULT_RE = re.compile(r"(Avg latency|Throughput|\d+(\.\d+)?% percentile|Total num|toks/s, output:)")
+_COMMAND_WORDS = ("bench throughput", "benchmark_throughput", "bench latency", "benchmark_latency", "Namespace(")
+
+
+def _bar_result(lines: list[str], j: int) -> bool:
+    """Whether the progress bar's speeds at line j are its run's result: the bar at its end (100 %,
+    or no percent copied), not followed by another state of the bar (the next line with text), and
+    with no `Throughput:` line after it before the next bar or command."""
+    if (p := _BAR_PCT.search(lines[j])) and int(p.group(1)) < 100:
+        return False
+    following = next((s for s in lines[j + 1 :] if s.strip()), "")
+    if SPEED_RE.search(following) and not THROUGHPUT_RE.search(following):
+        return False
+    for s in lines[j + 1 :]:
+        if THROUGHPUT_RE.search(s):
+            return False
+        if SPEED_RE.search(s) or any(w in s for w in _COMMAND_WORDS):
+            break
+    return True
 
 
 def _heading(lines: list[str], lo: int, hi: int, bold: bool = False) -> str | None:
@@ -270,6 +300,16 @@ def _text(text: str | Lines, source: str):
             if out is not None:
                 recs.append(dict(line=line_no, metric="throughput", statistic="value", value=float(out), unit="tok/s"))
                 cells += 1
+        elif (m := SPEED_RE.search(raw)) and _bar_result(lines, j):
+            current = new_run(j, "throughput")
+            prev_end = j + 1
+            for metric, value in (("input_throughput", m.group(1)), ("throughput", m.group(2))):
+                current["records"].append(
+                    dict(
+                        line=line_no, metric=metric, statistic="value", value=float(value), unit="tok/s", note=BAR_NOTE
+                    )
+                )
+            cells += 2
         elif m := TOKENS_RE.search(raw):
             cells += 1
             if current is None or current["benchmark"] != "throughput":
@@ -403,7 +443,7 @@ def sniff(text: str | Lines) -> bool:
     if _is_json(text):
         start = head(text, 4000)
         return '"avg_latency"' in start or ('"requests_per_second"' in start and '"elapsed_time"' in start)
-    return any(r.search(line) for line in split_n(text) for r in (THROUGHPUT_RE, AVG_RE))
+    return any(r.search(line) for line in split_n(text) for r in (THROUGHPUT_RE, AVG_RE, SPEED_RE))
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -414,8 +454,19 @@ def parse(text: str | Lines, source: str) -> Parsed:
         records, rejects, cells = _json(whole(text), source, messages)
     else:
         records, rejects, cells = _text(text, source)
+        bars = sorted({r["line"] for r in records if r.get("note") == BAR_NOTE})
+        if bars:
+            messages.append(
+                f"{source}: {len(bars)} run{'s are' if len(bars) > 1 else ' is'} read from the speeds of LLM.generate's "
+                f"progress bar at its end (line{'s' if len(bars) > 1 else ''} {', '.join(map(str, bars))}: the tokens "
+                "over the bar's elapsed time), no whole Throughput line following"
+            )
     if not records and not rejects:
-        raise ParseError(source, 1, "no 'Throughput: ... requests/s' or 'Avg latency: ... seconds' result found")
+        raise ParseError(
+            source,
+            1,
+            "no 'Throughput: ... requests/s', progress bar speeds at its end or 'Avg latency: ... seconds' found",
+        )
     return finish(TOOL, source, records, rejects, messages, cells, _version)
 
 
