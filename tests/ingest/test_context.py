@@ -1203,7 +1203,7 @@ def test_a_count_of_requests_in_a_sentence_is_a_sign_of_the_prompts_sent():
 
 def test_a_served_model_in_quotes_and_a_server_run_by_its_path_name_the_weights():
     # stop 46: `vllm serve "lukealonso/GLM-5.1-NVFP4"` (the shell's quotes are no part of the name) and
-    # `./bin/llama-server -m ../models/X.gguf` (a CLI run by its path is that CLI; the file by its base name)
+    # `./bin/llama-server -m ../models/X.gguf` (a CLI run by its path is that CLI; its -m file by its base name)
     ctx = context.read(
         [
             '              VLLM_ENABLE_PCIE_ALLREDUCE=1 vllm serve "lukealonso/GLM-5.1-NVFP4" \\',

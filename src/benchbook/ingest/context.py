@@ -531,7 +531,10 @@ _BACKEND_ID = re.compile(
     r"(?:CUDA|ROCm|HIP|Vulkan|Metal|MTL|SYCL|CPU|BLAS|OpenCL)\d*(?:[,/](?:CUDA|ROCm|HIP|Vulkan|Metal|MTL|SYCL|CPU|BLAS|OpenCL)\d*)*",
     re.I,
 )
-_MODEL_FILE = re.compile(r"(?<![\w.-])([\w.-]+\.(?:gguf|safetensors))\b")
+_MODEL_FILE = re.compile(r"(?<![\w/.-])([\w.-]+\.(?:gguf|safetensors))\b")
+#: The weights a llama.cpp server loads: `llama-server -m PATH/NAME.gguf` (its `-m, --model FNAME`), named by the
+#: file's base name.
+_SERVER_FILE = re.compile(r"(?<![\w-])(?:-m|--model)[ =]+[\"']?(?:[^\s\"']*/)?([\w.-]+\.gguf)\b")
 _BOLD_KEY = re.compile(r"\*\*([^*:]{1,40}):\*\*")
 #: A parallel degree written as words: "a tensor parallel degree of 8", "a data parallel of 3" (replicas).
 _PAR_WORDS = re.compile(
@@ -1151,7 +1154,8 @@ def _read_image(r: _Reader, line: str, i: int, source: str) -> None:
 
 def _read_flags(r: _Reader, line: str, i: int) -> None:
     _read_download(r, line, i)
-    for m in (_SERVE_MODEL.search(line), _IMAGE_MODEL.search(line), *_MODEL_FILE.finditer(line)):
+    served = _SERVER_FILE.search(line) if _LAUNCH.search(line) else None
+    for m in (_SERVE_MODEL.search(line), _IMAGE_MODEL.search(line), served, *_MODEL_FILE.finditer(line)):
         if m and not _PLAIN_WORD.fullmatch(_clean(m.group(1))):
             r.add("model", _clean(m.group(1)), i, "command", line)
     for m in _FLAG.finditer(line):
