@@ -84,3 +84,43 @@ def test_an_unknown_model_size_is_said_once_for_all_the_runs_it_leaves_unsized(t
     assert "The model's size is unknown, so its weight bytes per token are not stated." in one
     # a sized run says nothing of the kind
     assert "size is unknown" not in show.throughput_note(bandwidth.throughput_runs(table(YOUNG)))
+
+
+def _write(tmp_path, totals: str):
+    f = tmp_path / "run.md"
+    f.write_text(
+        "vllm bench throughput --model meta-llama/Llama-3.1-8B-Instruct --num-prompts 1024 --input-len 1024 "
+        "--output-len 1024 --max-num-seqs 128\n\n"
+        "Throughput: 25.16 requests/s, 28983.75 total tokens/s, 3220.42 output tokens/s\n" + totals,
+        encoding="utf-8",
+    )
+    return f
+
+
+def test_the_tokens_a_throughput_run_generated_are_its_own_total_not_the_length_it_asked(tmp_path):
+    # stop 46 (vLLM PR #34776): --output-len 1024 asked, `Total num output tokens: 131072` over 1,024 prompts
+    f = _write(tmp_path, "Total num prompt tokens:  1048576\nTotal num output tokens:  131072\n")
+    runs = bandwidth.throughput_runs(table(f))
+    assert runs["generated_len"].tolist() == [128.0]
+    text = show.throughput_note(runs)
+    assert "1,024 + 1,024 tokens asked, of which it generated 128 output tokens per prompt" in text
+    assert "so it is not placed on this single-stream roofline" in text
+    # the other way: a run that generated what it asked, or prints no total, is said at its asked lengths alone
+    for totals in ("Total num prompt tokens:  1048576\nTotal num output tokens:  1048576\n", ""):
+        text = show.throughput_note(bandwidth.throughput_runs(table(_write(tmp_path, totals))))
+        assert "1,024 + 1,024 tokens." in text and "generated" not in text
+
+
+def test_a_throughput_runs_max_num_seqs_is_its_engines_batch_cap(tmp_path):
+    f = _write(tmp_path, "")
+    runs = batch_offline_runs(f)
+    assert runs["max_batch_size"].tolist() == [128.0]
+    # the other way: a command that sets no --max-num-seqs leaves the cap unstated (the engine's default)
+    f.write_text(f.read_text(encoding="utf-8").replace(" --max-num-seqs 128", ""), encoding="utf-8")
+    assert math.isnan(batch_offline_runs(f)["max_batch_size"].iat[0])
+
+
+def batch_offline_runs(path):
+    from benchbook.analysis import batch
+
+    return batch.offline_runs(table(path))

@@ -198,3 +198,25 @@ def test_a_dtype_the_file_states_replaces_the_bf16_assumption_but_never_a_quanti
     w = precision.weights("some/unknown-model", stated=("bfloat16", "org/model-FP8"))
     assert (w.precision, w.source) == ("fp8", "file")
     assert precision.weights("some/unknown-model").source == "assumed"  # nothing stated: still assumed
+
+
+def test_the_weights_a_server_launch_loads_are_the_runs_not_the_name_its_client_requests(tmp_path):
+    # stop 46 (llama.cpp PR #19493): vllm bench serve asks for `Qwen/Qwen3.5-2B` from a llama-server that
+    # loads a 4-bit GGUF, run by its path; the served file's tag is the weights' precision
+    f = tmp_path / "run.md"
+    f.write_text(
+        "`vllm bench serve --model Qwen/Qwen3.5-2B --port 9876 --num-prompts 96 --max-concurrency 1`\n"
+        "`./bin/llama-server -m ../models/Qwen3.5-2B-UD-Q4_K_XL.gguf --port 9876 -ngl 999`\n",
+        encoding="utf-8",
+    )
+    (stated,) = precision.stated_names([f]).values()
+    assert stated == ("Qwen3.5-2B-UD-Q4_K_XL.gguf",)
+    assert precision.weights("Qwen/Qwen3.5-2B", stated=stated).precision == "int4"
+    # the other way: two models with no server launch among them (downloads side by side) give no one tag
+    f.write_text(
+        "hf download Qwen/Qwen3-8B\nhf download Qwen/Qwen3-8B-AWQ\n"
+        "vllm bench serve --model Qwen/Qwen3-8B --num-prompts 10\n",
+        encoding="utf-8",
+    )
+    (stated,) = precision.stated_names([f]).values()
+    assert stated == ()

@@ -1199,3 +1199,42 @@ def test_a_count_of_requests_in_a_sentence_is_a_sign_of_the_prompts_sent():
     # and the benchmark's option, even in a sentence, states them
     flag = context.read(["benchmark_serving with a random dataset (num-prompts 1000, request-rate 10):"])
     assert context.states(flag, "prompts").status == "stated"
+
+
+def test_a_served_model_in_quotes_and_a_server_run_by_its_path_name_the_weights():
+    # stop 46: `vllm serve "lukealonso/GLM-5.1-NVFP4"` (the shell's quotes are no part of the name) and
+    # `./bin/llama-server -m ../models/X.gguf` (a CLI run by its path is that CLI; its -m file by its base name)
+    ctx = context.read(
+        [
+            '              VLLM_ENABLE_PCIE_ALLREDUCE=1 vllm serve "lukealonso/GLM-5.1-NVFP4" \\',
+            "`./bin/llama-server -m ../models/Qwen3.5-2B-UD-Q4_K_XL.gguf --jinja --port 8000 -ngl 999`",
+        ]
+    )
+    models = {f.value: f for f in ctx.get("model")}
+    assert set(models) == {"lukealonso/GLM-5.1-NVFP4", "Qwen3.5-2B-UD-Q4_K_XL.gguf"}
+    assert all(context.serves(f) for f in models.values())
+    # the other way: a program named in a sentence is no command, and a client's --model is not what a server loads
+    ctx = context.read(["We tried ./bin/llama-server on it.", "vllm bench serve --model Qwen/Qwen3-8B --num-prompts 8"])
+    assert [(f.value, context.serves(f)) for f in ctx.get("model")] == [("Qwen/Qwen3-8B", False)]
+
+
+def test_a_cli_named_inside_a_sentence_runs_nothing_and_the_sentence_is_read_as_prose():
+    # stop 46 (vLLM issue #37113): the sentence names `vllm bench serve` and, after it, the devices it ran on
+    line = "I am not able to reproduce it with a traditional vllm bench serve command on my 8x RTX PRO 6000. "
+    ctx = context.read([line])
+    assert (ctx.values("device"), ctx.values("device_count")) == (["RTX PRO 6000"], [8])
+    # the other way: the same program opening a line, in backticks, or with flags after it, is a command
+    for cmd in (
+        "vllm serve Qwen/Qwen3-8B",
+        "Run `vllm serve Qwen/Qwen3-8B` first.",
+        "then vllm serve Qwen/Qwen3-8B -tp 2",
+    ):
+        assert context.read([cmd]).get("model")[0].source == "command", cmd
+
+
+def test_one_spaced_setting_alone_in_brackets_is_a_setting_of_the_block_it_labels():
+    # stop 46 (vLLM issue #12101): `*) base (concurrency = 1):` labels the block after it
+    assert context.read(["*) base (concurrency = 1):"]).values("concurrency") == [1]
+    # the other way: a bracket holding a sentence or two settings spaced is prose, not one setting
+    assert context.read(["base (we set concurrency = 1 on the client):"]).values("concurrency") == []
+    assert context.read(["(a = 1, concurrency = 2)"]).values("concurrency") == []

@@ -887,6 +887,8 @@ def throughput_runs(
     once), never a single-stream point. Its output tok/s over one read of the weights per step: one
     stream at that rate would need `single_stream_gb_s` (weights x tok/s); the engine reads each
     weight once per step for every sequence of the step, so a token costs the weights / the batch.
+    `generated_len`: the output tokens per prompt the tool's own `Total num output tokens` gives (NaN where
+    it prints none), which the engine may end short of `--output-len` (an EOS, a model's length limit).
     Against a known device: `bytes_per_token_at_peak` (the most weight bytes a token can cost at the
     peak bandwidth) and `min_batch` (weights x tok/s / peak: the fewest sequences per step that
     rate needs). NaN where the model's size or the device is unknown. The device: `gpu` or the peaks,
@@ -894,7 +896,7 @@ def throughput_runs(
     named, names = named or {}, names or {}
     cols = ["run", "model", "num_prompts", "input_len", "output_len", "tensor_parallel", "dtype", "line"]
     out_cols = cols + ["output_tok_s", "total_tok_s", "request_rate", "precision", "dtype_assumed", "precision_source"]
-    out_cols += ["bytes_per_weight"]
+    out_cols += ["bytes_per_weight", "generated_len"]
     out_cols += ["weight_gb", "single_stream_gb_s", "device", "peak_gb_s", "bytes_per_token_at_peak", "min_batch"]
     if df.empty or "tool" not in df or "benchmark" not in df:
         return pd.DataFrame(columns=out_cols)
@@ -925,6 +927,7 @@ def throughput_runs(
                 "line": int(out[1]),
                 "output_tok_s": float(out[0]),
                 "total_tok_s": val.get(("total_token_throughput", "value"), (np.nan,))[0],
+                "generated_len": val.get(("total_generated_tokens", "count"), (np.nan,))[0] / r["num_prompts"],
                 "request_rate": val.get(("request_throughput", "value"), (np.nan,))[0],
                 "precision": prec,
                 "dtype_assumed": w.assumed,

@@ -303,7 +303,7 @@ def paced_scenarios(df: pd.DataFrame) -> list[str]:
 
 def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
     """One row per offline run: vLLM `bench throughput` (output and total tok/s; no batch size, the
-    engine batches as it goes), vLLM `bench latency` (`--batch-size` prompts, `--output-len` new
+    engine batches as it goes, up to its `--max-num-seqs` where the command sets it: `max_batch_size`), vLLM `bench latency` (`--batch-size` prompts, `--output-len` new
     tokens, mean seconds per batch; its output tok/s = batch x output_len / latency, where `output_len` is
     the tokens per sequence the input says the run generated (`generated_len`, at `generated_line`), else
     the `asked_len` it asked for), MLPerf
@@ -348,7 +348,7 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
                 output_tok_s=out,
                 total_tok_s=val.get(("total_token_throughput", "value"), np.nan),
                 latency_s=lat,
-                max_batch_size=np.nan,
+                max_batch_size=_float(g["max_num_seqs"].iat[0]) if "max_num_seqs" in g else np.nan,
                 **run_precision(model, quant, _setting(g, "dtype"), stated=stated.get(source, ())),
                 variant=variant(quant, kv),
                 speculative=None,

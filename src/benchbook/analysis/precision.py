@@ -113,7 +113,8 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
     `--dtype bfloat16`) comes after every quantized one: it may be the activations' dtype of a
     quantized checkpoint, so `weights` reads it only where bf16 would otherwise be assumed. Where the
     file names several models whose names give different precisions (or one gives none: a bf16 and an
-    AWQ checkpoint downloaded side by side), no model's tag is the file's answer."""
+    AWQ checkpoint downloaded side by side), no model's tag is the file's answer; where a server's launch
+    command names its weights (`context.serves`), those are the models, not a benchmark client's `--model`."""
     from pathlib import Path
 
     from benchbook import config, ingest
@@ -125,7 +126,9 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
         if config.resolve(path).is_dir():
             continue  # a sweep folder: its run files' own settings say it
         ctx = context.read(ingest._load_lines(config.resolve(path)))
-        models = [str(v) for v in ctx.values("model") if not str(v).endswith(("...", "…"))]
+        facts = [f for f in ctx.get("model") if not str(f.value).endswith(("...", "…"))]
+        served = [f for f in facts if context.serves(f)]  # a server's weights, beside a client's `--model`
+        models = list(dict.fromkeys(str(f.value) for f in (served or facts)))
         if len({t[0] if (t := tagged(m)) else None for m in models}) > 1:
             models = []  # models of different precisions (a bf16 and an AWQ download): no one tag is the runs'
         names = [str(v) for v in ctx.values("precision")] + models

@@ -337,9 +337,10 @@ _FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+((?!--?[A-Za-z])[^\s\\
 #: line that starts (after a prompt `$ `, `> ` or a backtick) with a Python program, `python[3] [-m]
 #: module` or a script path ending `.py`, followed by a flag or a wrapping `\`: a script of any tool
 #: (`python vllm_bench.py --model_path ...`) takes its settings as flags the same way. A Python
-#: program named in a sentence, or run with no flag (`python servers/x.py &> out.txt`), is none.
-_COMMAND = re.compile(
-    r"(?:^|[\s`$>\"'])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
+#: program named in a sentence, or run with no flag (`python servers/x.py &> out.txt`), is none. A CLI run by
+#: its path (`./bin/llama-server`, `~/venv/bin/vllm serve`) is that CLI.
+_CLI = re.compile(
+    r"(?:^|[\s`$>\"'])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:\.{0,2}/?(?:[\w.~-]+/)+)?"
     r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
     r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-server|trtllm-bench|trtllm-serve|"
     r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|cm\s+run|cmr|mlcr|docker\s+run|torchrun|mpirun|srun|"
@@ -347,7 +348,32 @@ _COMMAND = re.compile(
     r"|^\s*(?:[$>]\s+|`)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"((?:python[\d.]*\s+(?:-m\s+[\w.]+|[\w./~-]+\.py)|[\w./~-]+\.py))(?=\s+--?[A-Za-z]|\s+\\$)"
 )
-_SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+([^\s\\`'\"-][^\s\\`'\"]*)")
+#: What may stand before a command's program on its line: a prompt (`$ `, `root@host:/app# `, `> `), an opening
+#: backtick or quote, a list marker, `KEY=value` settings, a wrapper that runs it (`sudo`, `docker exec NAME`).
+_CLI_LEAD = re.compile(
+    r"(?:.*[$#>]\s|\s*[-*+]\s+)?\s*[`\"'(]?\s*(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
+    r"(?:(?:sudo|nohup|time|exec)\s+|docker\s+exec\s+(?:-\w+\s+)*[\w.-]+\s+)*(?:\.{0,2}/?(?:[\w.~-]+/)+)?"
+)
+_CLI_ARGS = re.compile(r"\s--?[A-Za-z]|\\\s*$")
+
+
+class _Commands:
+    """`_CLI` where a line runs the program: the program opens the line (`_CLI_LEAD`), follows a backtick, or
+    has flags (or a wrapping `\\`) after it. A CLI named inside a sentence with none (`... with a traditional
+    vllm bench serve command on my 8x RTX PRO 6000.`) runs nothing: that line's words are prose."""
+
+    pattern = _CLI
+
+    def search(self, line: str) -> re.Match | None:
+        m = _CLI.search(line)
+        if m is None or m.group(2) or _CLI_ARGS.search(line, m.end()):
+            return m
+        before = line[: m.start(1)]
+        return m if _CLI_LEAD.fullmatch(before) or before.rstrip().endswith("`") else None
+
+
+_COMMAND = _Commands()
+_SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+[\"']?([^\s\\`'\"-][^\s\\`'\"]*)")
 #: A download or pull names the weights it fetches: `hf download REPO_ID` and `huggingface-cli download REPO_ID`
 #: (huggingface_hub's CLI, the repository id first; a model unless `--repo-type dataset|space`), `ollama pull NAME`
 #: and `ollama run NAME` (Ollama's CLI: the model to fetch, or to fetch and run). Its `--local-dir DIR` is where
@@ -405,6 +431,8 @@ _KV = re.compile(r"^\s*(?:[-*+>|]\s+)*(?:\d+\.\s+)?([*_`\"']*)([A-Za-z][\w .()/-
 _JSON_PAIR = re.compile(
     r"\"([A-Za-z][\w .-]{0,40})\"\s*:\s*(\"(?:[^\"\\]|\\.)*\"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null)"
 )
+#: One setting alone in brackets, spaced or not (`(concurrency = 1)`, `(batch_size=1)`).
+_BRACKET_SETTING = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9_]{0,40})\s+=\s+[\"']?([^\s,;&\"'()]+)[\"']?\s*\)")
 _ENV = re.compile(r"(?<![\w-])([A-Za-z][A-Za-z0-9_]{0,40})=[\"']?([^\s,;&\"']+)")
 _VISIBLE = re.compile(r"\b(?:CUDA|HIP|ROCR|ASCEND_RT)_VISIBLE_DEVICES=[\"']?(\d+(?:,\d+)*)")
 _PAIRS = re.compile(r"(?:^|;)\s*([a-z][\w-]{0,30})=([^;=]+?)\s*(?=;|$)")
@@ -504,6 +532,9 @@ _BACKEND_ID = re.compile(
     re.I,
 )
 _MODEL_FILE = re.compile(r"(?<![\w/.-])([\w.-]+\.(?:gguf|safetensors))\b")
+#: The weights a llama.cpp server loads: `llama-server -m PATH/NAME.gguf` (its `-m, --model FNAME`), named by the
+#: file's base name.
+_SERVER_FILE = re.compile(r"(?<![\w-])(?:-m|--model)[ =]+[\"']?(?:[^\s\"']*/)?([\w.-]+\.gguf)\b")
 _BOLD_KEY = re.compile(r"\*\*([^*:]{1,40}):\*\*")
 #: A parallel degree written as words: "a tensor parallel degree of 8", "a data parallel of 3" (replicas).
 _PAR_WORDS = re.compile(
@@ -1132,7 +1163,8 @@ def _read_image(r: _Reader, line: str, i: int, source: str) -> None:
 
 def _read_flags(r: _Reader, line: str, i: int) -> None:
     _read_download(r, line, i)
-    for m in (_SERVE_MODEL.search(line), _IMAGE_MODEL.search(line), *_MODEL_FILE.finditer(line)):
+    served = _SERVER_FILE.search(line) if _LAUNCH.search(line) else None
+    for m in (_SERVE_MODEL.search(line), _IMAGE_MODEL.search(line), served, *_MODEL_FILE.finditer(line)):
         if m and not _PLAIN_WORD.fullmatch(_clean(m.group(1))):
             r.add("model", _clean(m.group(1)), i, "command", line)
     for m in _FLAG.finditer(line):
@@ -1267,8 +1299,9 @@ _TOKEN_PARENT = re.compile(r"(?:^|_)(?:len|length|tokens?)$")
 
 def _read_assignments(r: _Reader, text: str, i: int, source: str) -> None:
     """`key=value` anywhere in a line (`TP=4`, `-e sbnb_genai_perf_concurrency=24`, a heading's
-    `(batch_size=1)`, vLLM's MoE config file `E=256,N=384,device_name=NVIDIA_H100,dtype=fp8_w8a8.json`)."""
-    for m in _ENV.finditer(text):
+    `(batch_size=1)`, vLLM's MoE config file `E=256,N=384,device_name=NVIDIA_H100,dtype=fp8_w8a8.json`); a
+    bracket that holds one setting alone may space it (`*) base (concurrency = 1):`, a block's label)."""
+    for m in [*_ENV.finditer(text), *_BRACKET_SETTING.finditer(text)]:
         name = _key(m.group(1))
         if name:
             r.keyed(name, _value(m.group(2)), i, source, text)
@@ -1747,6 +1780,14 @@ _LAUNCH = re.compile(
     r"\b(?:vllm\s+serve|sglang\s+serve|sglang\.launch_server|text-generation-launcher|trtllm-serve|llama-server"
     r"|ilab\s+model\s+serve)\b"
 )
+
+
+def serves(fact: Fact) -> bool:
+    """Whether `fact` was read off a server's launch command (`_LAUNCH`: `vllm serve MODEL`, `llama-server -m
+    FILE.gguf`): the weights that server loads, where a benchmark client's `--model` names only the model it
+    requests and the tokenizer it counts with (vLLM's `bench serve --model` sends that name; the server decides
+    what answers)."""
+    return fact.source == "command" and bool(_LAUNCH.search(fact.text))
 
 
 def ran(context: Context, lines: Sequence[str], results: Iterable[int]) -> Context:

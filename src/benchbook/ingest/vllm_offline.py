@@ -52,6 +52,7 @@ SETTINGS = {
     "batch_size": "float64",
     "num_prompts": "float64",
     "tensor_parallel": "float64",
+    "max_num_seqs": "float64",
     "dtype": "str",
     "quantization": "str",
     "kv_cache_dtype": "str",
@@ -103,11 +104,12 @@ _OPTIONS = {
     "num_prompts": "num_prompts",
     "tensor_parallel_size": "tensor_parallel",
     "tp": "tensor_parallel",
+    "max_num_seqs": "max_num_seqs",
     "dtype": "dtype",
     "quantization": "quantization",
     "kv_cache_dtype": "kv_cache_dtype",
 }
-_NUMERIC = {"input_len", "output_len", "batch_size", "num_prompts", "tensor_parallel"}
+_NUMERIC = {"input_len", "output_len", "batch_size", "num_prompts", "tensor_parallel", "max_num_seqs"}
 
 
 def _float(v) -> float:
@@ -262,7 +264,7 @@ def _text(text: str | Lines, source: str):
             "kv_cache_dtype": found.get("kv_cache_dtype"),
             **{
                 c: found.get(c, math.nan)
-                for c in ("input_len", "output_len", "batch_size", "num_prompts", "tensor_parallel")
+                for c in ("input_len", "output_len", "batch_size", "num_prompts", "tensor_parallel", "max_num_seqs")
             },
             "records": [],
             "stats": set(),
@@ -485,12 +487,37 @@ def _version(table) -> str | None:
     return " and ".join(found) or None
 
 
+#: A latency or throughput run's settings as the tool prints them before any result: its argparse
+#: `Namespace(...)` (benchmark_latency.py's `num_iters=`, benchmark_throughput.py's `num_prompts=` with an
+#: `input_len=`), or its command.
+_STARTED = re.compile(
+    r"^\s*Namespace\(.*\b(?:num_iters|num_iters_warmup)=|^\s*Namespace\(.*\bbackend='vllm'.*\binput_len="
+    r"|\b(?:benchmark_latency\.py|benchmark_throughput\.py|vllm\s+bench\s+(?:latency|throughput))\b.*\s--?\w"
+)
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of the last settings line of a latency or throughput run (`_STARTED`) in a file that holds
+    none of the tool's result lines, else None (`Tool.refuses`): the run printed nothing to read."""
+    lines = split_n(whole(text))
+    if any(THROUGHPUT_RE.search(x) or AVG_RE.search(x) or PCT_RE.search(x) for x in lines):
+        return None
+    found = [i for i, raw in enumerate(lines, start=1) if _STARTED.search(raw)]
+    if not found:
+        return None
+    return found[-1], (
+        "a vLLM latency or throughput run's settings with no result after them (no `Avg latency`, percentile "
+        "or `Throughput:` line): the copy ends, or the run stopped, before the tool printed one"
+    )
+
+
 TOOL = register(
     Tool(
         name=NAME,
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
+        refuses=refuses,
         description="vLLM `vllm bench throughput` / `vllm bench latency` (and benchmark_*.py): printed lines and --output-json",
         command="vllm bench throughput|latency --model MODEL ... [--output-json OUT.json]",
         metrics=METRICS,

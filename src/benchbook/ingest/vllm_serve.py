@@ -1154,12 +1154,34 @@ def _load_label(settings: dict) -> str:
     return load_label(settings["max_concurrency"], settings["request_rate"])
 
 
+#: vLLM's server log of its engine's stats: V1's `Engine 000: Avg prompt throughput: X tokens/s, Avg generation
+#: throughput: Y tokens/s, Running: N reqs, ...` (vllm/v1/metrics/loggers.py, LoggingStatLogger) and V0's
+#: `Avg prompt throughput: ... Running: N reqs, Swapped: ...` (vllm/engine/metrics.py), logged every
+#: VLLM_LOG_STATS_INTERVAL seconds (10 by default).
+_ENGINE_STATS = re.compile(r"\bAvg prompt throughput:\s*[\d.]+ tokens/s, Avg generation throughput:\s*[\d.]+ tokens/s")
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of the first engine-stats line of a vLLM server log (`_ENGINE_STATS`) in a file no tool
+    reads, else None (`Tool.refuses`): each line averages one interval of whatever traffic the server had, a
+    monitor's reading with no request count, duration or latency of a benchmark; no chapter reads a server log."""
+    for i, raw in enumerate(split_n(whole(text)), start=1):
+        if _ENGINE_STATS.search(raw):
+            return i, (
+                "vLLM's server log: the engine's stats line (prompt and generation tokens/s averaged over its "
+                "logging interval, 10 s by default; running and waiting requests), a monitor of whatever traffic "
+                "the server had, not a benchmark's result; no chapter reads a server log"
+            )
+    return None
+
+
 TOOL = register(
     Tool(
         name=NAME,
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
+        refuses=refuses,
         description="vLLM `vllm bench serve` / benchmark_serving.py: result blocks and --save-result JSON",
         command="vllm bench serve --model MODEL ... [--save-result]; or a `vllm bench sweep serve -o DIR` folder",
         metrics=METRICS,
