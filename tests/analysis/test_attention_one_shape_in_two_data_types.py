@@ -5,6 +5,8 @@ type keeps its plain name."""
 
 from __future__ import annotations
 
+import pandas as pd
+
 from benchbook import ingest
 from benchbook.analysis import attention_tritonbench as tb
 
@@ -39,3 +41,14 @@ def test_one_data_type_keeps_the_plain_input_name(tmp_path):
     t = _table(tmp_path, BF16)
     assert set(t["input"]) == {"noop (128, 1, 16, 128, 512)"}
     assert round(t.loc[t["backend"] == "eager", "latency_ms"].iloc[0] * 1e3, 3) == 38.677
+
+
+def test_backends_each_in_one_type_at_one_shape_stay_one_case_compared():
+    # an FP8 kernel beside a bf16 reference at one shape (flash-attention's FP8 script): one input, compared
+    rows = [
+        dict(tool=tb.FLASH, source="f.md", input="seqlen=2048", backend=b, dtype=d, metric="latency", value=v, line=3)
+        for b, d, v in (("Pytorch", "bf16", 1.0), ("Flash3", "fp8", 0.2))
+    ]
+    t = tb.table(pd.DataFrame(rows).assign(op=None, causal="non-causal", **{"pass": "fwd"}))
+    assert set(t["input"]) == {"seqlen=2048"}
+    assert tb.fastest(t)["fastest"].tolist() == ["Flash3"]
