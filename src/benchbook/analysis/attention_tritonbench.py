@@ -48,9 +48,11 @@ SELECTED_MULTIPLIER = {"fwd": 4.0, "bwd": 8.0}
 #: Relative gap between printed and recomputed TFLOP/s beyond the printing's rounding (tabulate keeps
 #: six significant digits): 1 %, beyond which the shape the rule used is not the one the kernel ran.
 AGREE = 0.01
-_KEYS = ["tool", "source", "op", "input", "backend", "causal", "pass"]
+#: A timing's identity: a case timed in two data types (score_mod.py's bf16 and fp16 rows of one shape) is
+#: two measurements, never one.
+_KEYS = ["tool", "source", "op", "input", "backend", "causal", "pass", "dtype"]
 _DIMS = ["batch", "heads", "seq_len", "seq_len_kv", "d_head"]
-_MORE = ["shape_from", "dtype"]
+_MORE = ["shape_from"]
 _COLUMNS = [
     *_KEYS,
     *_DIMS,
@@ -71,7 +73,8 @@ _SPREAD = re.compile(re.escape(tritonbench.SPREAD_NOTE).replace(re.escape("{pct}
 
 
 def table(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per (file, operator, input, backend): latency (ms), the printed TFLOP/s, the FLOPs by
+    """One row per (file, operator, input, backend, data type; an input where a backend is timed in several
+    data types named with its type): latency (ms), the printed TFLOP/s, the FLOPs by
     tritonbench's rule (`flops`; NaN where the operator or the shape is not known), the TFLOP/s
     the page shows (`tflops`: recomputed from the latency where the rule applies, else the printed,
     `tflops_from` says which; a shape whose batch, heads or head size only the command line gives is
@@ -114,7 +117,17 @@ def table(df: pd.DataFrame) -> pd.DataFrame:
             line=int(g["line"].min()),
         )
         rows.append(row)
-    return pd.DataFrame(rows, columns=_COLUMNS)
+    out = pd.DataFrame(rows, columns=_COLUMNS)
+    # an input where one backend is timed in several data types (score_mod.py's bf16 and fp16 rows) names its
+    # type: each type is its own case (`fastest`, the counts); backends that each run in one type (an FP8
+    # kernel beside a bf16 reference) stay one case, compared
+    twice = out.groupby(["source", "input", "backend", "pass"], dropna=False)["dtype"].transform(
+        lambda x: x.nunique() > 1
+    )
+    cases = set(zip(out.loc[twice, "source"], out.loc[twice, "input"], strict=True))
+    typed = pd.Series([(s, i) in cases for s, i in zip(out["source"], out["input"], strict=True)], index=out.index)
+    out.loc[typed, "input"] = out.loc[typed, "input"].astype(str) + ", " + out.loc[typed, "dtype"].astype(str)
+    return out
 
 
 def _spread(g: pd.DataFrame) -> float:

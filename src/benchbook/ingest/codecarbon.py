@@ -62,7 +62,7 @@ import io
 import json
 import re
 
-from benchbook.ingest import energy
+from benchbook.ingest import context, energy
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, register
 from benchbook.ingest.text import Lines, csv_rows, fenced_blocks, head, search, split_n, whole
 
@@ -452,9 +452,15 @@ def _model_in(project: str | None) -> str | None:
 
 
 def _gpus(cell: dict) -> tuple[float | None, str | None]:
-    """(GPU count, GPU name) as `gpu_count` and `gpu_model` give them ("2 x NVIDIA RTX A6000")."""
+    """(GPU count, GPU name) as `gpu_count` and `gpu_model` give them ("2 x NVIDIA RTX A6000"). Two
+    models in one machine are joined with nothing between them (`1 x NVIDIA GeForce RTX 40601 x NVIDIA
+    GeForce RTX 3080 Ti`, `context.joined_parts`): the run spans both, named together, no one of them
+    the run's device."""
     count = _number(cell.get("gpu_count", ""))
     model = cell.get("gpu_model") or None
+    joined = context.joined_parts(model) if model else []
+    if joined:
+        return (count if count is not None else float(sum(n for n, _ in joined))), " + ".join(n for _, n in joined)
     m = _GPUS.match(model) if model else None
     if m:
         return (count if count is not None else float(m[1])), m[2]

@@ -558,6 +558,39 @@ _ONE_INSTANCE = re.compile(
 )  # "aggregated" alone also sums metrics ("Aggregated across all pods"): only beside a serving noun
 _MD_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _QUOTED_ROW = re.compile(r"[\"']\s*,\s*[\"']")
+#: A count sign between a count and a name (`1 x NVIDIA ...`), as CodeCarbon writes a part it counts.
+_COUNT_SIGN = re.compile(r" x (?=\S)")
+
+
+def joined_parts(field: str) -> list[tuple[int, str]]:
+    """(count, name) of each part a field counts with nothing between the parts, as CodeCarbon writes
+    its `gpu_model` (`"".join(f"{i} x {name}" for name, i in Counter(gpu_names).items())`,
+    emissions_tracker.py): `1 x NVIDIA GeForce RTX 40601 x NVIDIA GeForce RTX 3080 Ti` is one RTX 4060
+    and one RTX 3080 Ti. A part's count is the shortest run of the digits before its ` x ` that does not
+    start with 0 (a name ends in its model number; a count of one model is small). [] where the field
+    counts fewer than two parts, or a part would have no name (`2 x 8 x H100` counts servers of eight)."""
+    text = field.strip()
+    first = re.match(r"([1-9]\d{0,2}) x (?=\S)", text)
+    if not first:
+        return []
+    parts, count, start = [], int(first.group(1)), first.end()
+    for sign in _COUNT_SIGN.finditer(text, first.end()):
+        digits = re.search(r"\d+$", text[start : sign.start()])
+        if not digits:
+            continue
+        run = digits.group(0)
+        cut = next((k for k in range(len(run) - 1, -1, -1) if run[k] != "0"), None)
+        name = text[start : sign.start() - (len(run) - cut)].strip() if cut is not None else ""
+        if cut is None or not re.search(r"[A-Za-z]", name):
+            return []
+        parts.append((count, name))
+        count, start = int(run[cut:]), sign.end()
+    name = text[start:].strip()
+    if not parts or not re.search(r"[A-Za-z]", name):
+        return []
+    return [*parts, (count, name)]
+
+
 #: A model's size as a write-up states it, in billions: its total (`295B parameters`, `671B total`,
 #: 参数规模为 295B, 总参数 295B) and its active parameters (`37B activated`, `21B active parameters`,
 #: 激活参数为 21B). Read in prose and headings; which model it sizes is the reader's to check (the line
@@ -1335,6 +1368,12 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.add("cpu", m.group(0), i, source, line)
         for m in _BOARD.finditer(text):
             r.add("machine", m.group(0), i, source, line)
+    joined = [p for field in text.split(",") for p in joined_parts(field)] if devices else []
+    if len(joined) > 1:  # several parts counted in one field (CodeCarbon's `gpu_model`): each is a device
+        for _, name in joined:
+            r.add("device", name, i, source, line)
+        r.add("device_count", sum(n for n, _ in joined), i, source, line)
+        devices = False
     parts = list(_PART_COUNTED.finditer(text)) if devices and source in ("heading", "prose") else []
     worded = source == "heading" or (source == "prose" and _SIGNS["device"].search(text))
     parts = parts if len(parts) > 1 or not worded else []  # a worded line's one part keeps its full name below

@@ -89,6 +89,27 @@ def sniff(text: str | Lines) -> bool:
     return search(_SNIFF, text)
 
 
+#: A command that runs one of the scripts this module reads (`python benchmarks/benchmark_attn.py --fwd ...`).
+_SCRIPT_RUN = re.compile(r"\bpython3?\s+(?:\S*/)?(benchmark_attn|benchmark_flash_attention(?:_fp8)?)\.py\b")
+#: A timing in any layout (`1.433ms`, `0.39/702/31.2%`, `308.40 TFLOPs/s`): a line the run printed, read or not.
+_TIMING = re.compile(rf"{NUMBER}\s*(?:ms|us|µs|TFLOPs?/s|TFLOPS)\b|\d/\d+/\d", re.I)
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of the first command running one of flash-attention's benchmark scripts in a file where
+    none of their lines is (`Tool.refuses`: asked only where no sniffer sees the file): the copy ends, or the
+    write-up stops, before the run printed a shape, so it holds no timing; else None."""
+    lines = splitlines(text)
+    for i, raw in enumerate(lines, start=1):
+        m = _SCRIPT_RUN.search(raw)
+        if m and not any(_TIMING.search(after) for after in lines[i:]):
+            return i, (
+                f"it runs flash-attention's {m[1]}.py, and no line after it holds a timing (a shape's "
+                "`### ... ###` banner and its methods' times or TFLOP/s): the copy ends before the run printed"
+            )
+    return None
+
+
 def _banner(body: str) -> dict:
     """The shape a banner names: causal, head size, batch, sequence length and, where printed, heads."""
     kv = {k.strip(): v.strip().strip("'\"") for k, v in (part.split("=", 1) for part in body.split(","))}
@@ -227,5 +248,6 @@ TOOL = register(
         "benchmark_flash_attention_fp8.py, benchmark_attn.py): TFLOP/s and times per method and shape",
         command="python benchmarks/benchmark_flash_attention.py (Dao-AILab/flash-attention)",
         metrics=METRICS,
+        refuses=refuses,
     )
 )

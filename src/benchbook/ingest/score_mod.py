@@ -16,6 +16,9 @@ its rows by `shape`, `score_mod` and `dtype`: its `ExperimentConfig.shape` is as
 (batch_size, num_heads, q_seq_len, head_dim), the keys as long as the queries (`generate_inputs(...,
 q_seq_len, q_seq_len, ...)`) and as many key heads as query heads.
 
+With `--save-path` it also writes the same columns as a CSV (`print_results`: `csv.DictWriter` over the
+printed table's columns, the shape column and each shape quoted, floats unrounded): read as the table.
+
 Refused by name (`refuses`): a polars frame (`│ attn_type ┆ dtype ┆ shape(B,Hq,M,Hkv,N,D) ┆ TFlops (base) ┆
 TFlops (max) ┆ delta ┆ pct_delta │`, pytorch PR 161667) keyed by this script's case columns with a
 `TFlops (<label>)` column per run: another script's comparison of score_mod.py runs (score_mod.py prints
@@ -25,6 +28,7 @@ frame names none); its rows are chosen by the size of the change, not a sweep. N
 
 from __future__ import annotations
 
+import csv
 import re
 
 from benchbook.ingest import tritonbench
@@ -73,9 +77,14 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
     )
 
 
+#: The header of the CSV `--save-path` writes: a case column and the quoted shape column, comma-separated.
+_CSV_SNIFF = re.compile(r'(?m)^\s*(?:score_mod|attn_type)\s*,.*"shape\(B,Hq,M,Hkv,N,D\)"')
+
+
 def sniff(text: str | Lines) -> bool:
-    """True when a github table keyed by score_mod.py's `shape(B,Hq,M,Hkv,N,D)` column is there."""
-    return search(_SNIFF, text)
+    """True when a github table keyed by score_mod.py's `shape(B,Hq,M,Hkv,N,D)` column is there, or the
+    CSV of the same columns its `--save-path` writes."""
+    return search(_SNIFF, text) or search(_CSV_SNIFF, text)
 
 
 def _shape(cell: str) -> dict:
@@ -121,24 +130,53 @@ def _column(col: str, backends: list[str]) -> tuple[str, str, str] | None:
     return None
 
 
-def parse(text: str | Lines, source: str) -> Parsed:
-    lines = splitlines(text)
-    records, rejects, cells = [], [], 0
+def _csv_cells(line: str) -> list[str]:
+    """The cells of one line of the CSV `--save-path` writes (`csv.DictWriter` over the printed table's
+    columns: the shape column and each shape quoted, since they hold commas)."""
+    return [c.strip() for c in next(csv.reader([line.strip()]), [])]
+
+
+def _tables(lines: list[str]):
+    """(header, its 1-based rows as (line, cells)) of each score_mod.py table: the github table it prints
+    (a header, a `|---|` line, `|` rows) and the CSV `--save-path` writes of the same columns (a header
+    line, comma rows until a line that is not one)."""
     i = 0
     while i < len(lines) - 1:
         header = markdown_cells(lines[i]) if "|" in lines[i] else []
-        key = _key(header)
-        if key is None or not SEPARATOR_RE.match(lines[i + 1]):
-            i += 1
+        if _key(header) is not None and SEPARATOR_RE.match(lines[i + 1]):
+            j = i + 2
+            rows = []
+            while j < len(lines) and lines[j].strip().startswith("|"):
+                rows.append((j + 1, markdown_cells(lines[j])))
+                j += 1
+            yield header, rows
+            i = j
             continue
+        header = _csv_cells(lines[i]) if "," in lines[i] and "|" not in lines[i] else []
+        if _key(header) is not None and any(c in header for c in _MODS):
+            j = i + 1
+            rows = []
+            while j < len(lines) and len(cells := _csv_cells(lines[j])) == len(header):
+                rows.append((j + 1, cells))
+                j += 1
+            yield header, rows
+            i = j
+            continue
+        i += 1
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    lines = splitlines(text)
+    records, rejects, cells = [], [], 0
+    for header, rows in _tables(lines):
+        key = _key(header)
         summary = header[0] == "Type"
         times = [_TIME.match(c) for c in header]
         backends = [
             (m["backend"] or m["backend2"]) for m, c in zip(times, header, strict=True) if m and "speedup" not in c
         ]
-        j = i + 2
-        while j < len(lines) and lines[j].strip().startswith("|"):
-            row = dict(zip(header, markdown_cells(lines[j]), strict=False))
+        for j, raw_cells in rows:
+            row = dict(zip(header, raw_cells, strict=False))
             mod = _case(row)
             shape = _shape(row.get(key, ""))
             for col, raw in row.items():
@@ -147,10 +185,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 cells += 1
                 where = _column(col, backends)
                 if summary:
-                    rejects.append((j + 1, f"{col} {raw}", SUMMARY))
+                    rejects.append((j, f"{col} {raw}", SUMMARY))
                 elif where is None or where[0] is None:
                     rejects.append(
-                        (j + 1, f"{col} {raw}", SPEEDUP if "speedup" in col.lower() else f"column {col!r} is not read")
+                        (j, f"{col} {raw}", SPEEDUP if "speedup" in col.lower() else f"column {col!r} is not read")
                     )
                 else:
                     backend, pass_, metric = where
@@ -165,7 +203,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                             "causal": None,
                             "pass": pass_,
                             "dtype": _DTYPES.get(row.get("dtype", ""), row.get("dtype") or None),
-                            "line": j + 1,
+                            "line": j,
                             "metric": metric,
                             "statistic": "value",
                             "value": value,
@@ -175,8 +213,6 @@ def parse(text: str | Lines, source: str) -> Parsed:
                             else (f"printed {raw} GFlops/s" if col == "GFlops/s" else None),
                         }
                     )
-            j += 1
-        i = j
     empty = f"no score_mod.py table (a github table with a {SHAPE} column) found"
     return finish(TOOL, source, records, rejects, [], cells, empty=empty)
 

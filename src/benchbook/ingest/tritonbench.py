@@ -75,12 +75,36 @@ _AB_SUMMARY = re.compile(rf"^\s*[a-z_]+\s*:\s*{NUMBER}% avg \[{NUMBER}% to {NUMB
 _AB_DETAIL = re.compile(r"^\s*Backend\s+\S+\s+Config A\s+Config B\s+Difference\s*$")
 
 
+#: Triton's `triton.testing.perf_report` print (`Mark._run`: `print(bench.plot_name + ':')`, then the pandas
+#: frame, its index from 0, one column per x name and one per line name): `fused-attention-batch4-head32-d128:`.
+#: The frame is filled row by row from floats, so its first x value prints with a decimal point (`1024.0`).
+_PERF_REPORT_NAME = re.compile(r"^\s*([\w.\-\[\]]+):\s*$")
+_PERF_REPORT_ROW = re.compile(r"^\s*0\s+-?\d+\.\d")
+
+
+def _perf_report(lines: list[str]) -> tuple[int, str] | None:
+    """(line, name) of the first Triton `perf_report` frame: its name line, a header, then row 0."""
+    for i in range(len(lines) - 2):
+        m = _PERF_REPORT_NAME.match(lines[i])
+        if m and len(lines[i + 1].split()) >= 2 and _PERF_REPORT_ROW.match(lines[i + 2]):
+            return i + 1, m[1]
+    return None
+
+
 def refuses(text: str | Lines) -> tuple[int, str] | None:
-    """(line, why) of the first Performance Summary line of tritonbench's A/B report, else None (`Tool.refuses`)."""
+    """(line, why) of the first Performance Summary line of tritonbench's A/B report, or of a Triton
+    `perf_report` frame (the tutorials' and kernel authors' print, not a tritonbench operator table), else
+    None (`Tool.refuses`)."""
     lines = split_n(whole(text))
     first = next((i for i, raw in enumerate(lines, start=1) if _AB_SUMMARY.match(raw)), None)
     if first is None:
-        return None
+        frame = _perf_report(lines)
+        if frame is None:
+            return None
+        return frame[0], (
+            f"Triton's perf_report frame `{frame[1]}` (the values its benchmark function returns, per x value and "
+            "per line): a Triton script's print, not a tritonbench operator table; not read"
+        )
     if any(_AB_DETAIL.match(raw) for raw in lines):
         why = "a comparison of two configurations, which the attention chapter does not read"
     else:
