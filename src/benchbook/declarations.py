@@ -330,6 +330,7 @@ CHAPTERS: tuple[Chapter, ...] = (
             "aiperf",
             "genai-perf",
             "trtllm-bench",
+            "trtllm-gptmanager",
             "inference-perf",
             "guidellm",
             "llm-d-benchmark-report",

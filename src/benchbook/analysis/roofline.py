@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -157,6 +157,7 @@ class Named:
     several: tuple[str, ...] = ()  # the devices one line names side by side (`4×H800 and 4×H200`): no one is the run's
     headed: tuple[int, ...] = ()  # the lines of the headings that name `several`, one each, where they do
     alone: tuple[int, ...] = ()  # the lines that name `several`, each a device's name and nothing else, where they do
+    listed: tuple[int, ...] = ()  # the lines of the list items that name `several`, one or more each, where they do
 
 
 #: A line that counts the devices a machine has, not those a run used (`GPUs Available | 2 x L40S`):
@@ -227,6 +228,14 @@ def named(texts) -> Named:
             beside = _beside(ctx, fact)
             if len(beside) > 1:  # which of them ran the run, the file does not say
                 return Named(fact=fact, several=tuple(beside))
+            items = _listed(ctx, fact)
+            if len({v for v, _ in items}) > 1:  # a list of machines (`1. 2x H100 NVL`, `2. 1x H200`): likewise,
+                names = tuple(dict.fromkeys(v for v, _ in items))
+                # unless the headings name one of them (`### Build engine optimized for dual A100s`)
+                picked = {label(h): h for h in (_heading_pick(f) for f in ctx.headings) if h and label(h) in names}
+                if len(picked) == 1:
+                    return next(iter(picked.values()))
+                return Named(fact=fact, several=names, listed=tuple(dict.fromkeys(n for _, n in items)))
             d = _value_device(str(fact.value))
             if d is not None:
                 hit = Named(d.name, _count(ctx, fact), fact, counted=_counted(ctx, fact))
@@ -338,6 +347,43 @@ def _beside(ctx: context.Context, fact: context.Fact) -> list[str]:
     return list(kinds.values())
 
 
+def _heading_pick(heading: context.Fact) -> Named | None:
+    """The one device a heading names, with its count (`dual A100s`: 2 x A100), read from the heading's
+    words alone (a table device, or one it names that the table has several rows of); None where it
+    names none or several."""
+    found = named([heading.text])
+    if found.device is not None and found.fact is not None:
+        return replace(found, fact=replace(found.fact, line=heading.line, source="heading"))
+    if found.unlisted is not None:
+        return replace(found, unlisted=replace(found.unlisted, line=heading.line, source="heading"))
+    return None
+
+
+#: A list item: `1. ...`, `2) ...`, `- ...`, `* ...`.
+LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s+\S")
+
+
+def _listed(ctx: context.Context, fact: context.Fact) -> list[tuple[str, int]]:
+    """(device, line) of every device the items of the list holding `fact` name, a device written as
+    the table's row where it is one: a write-up that lists the machines it has (`1. 2x H100 NVL`,
+    `4. 1x H200 NVL`, `8. 2x A100 SXM4`) names no one of them as the run's. Items are the list lines of
+    one block (no more than one line apart); [] where `fact` is no list item."""
+    if fact.name != "device" or fact.source != "prose" or not LIST_ITEM.match(fact.text):
+        return []
+    items = sorted((f.line, str(f.value)) for f in ctx.get("device") if f.source == "prose" and LIST_ITEM.match(f.text))
+    block, out = [], []
+    for line, value in items:
+        if block and line - block[-1][0] > 2:
+            if any(n == fact.line for n, _ in block):
+                break
+            block = []
+        block.append((line, value))
+    for line, value in block if any(n == fact.line for n, _ in block) else []:
+        d = _device(value.replace("_", " "))
+        out.append((d.name if d is not None else value, line))
+    return out
+
+
 def _in_prose(ctx: context.Context, text: str) -> Named | None:
     """A device named where no label says so: a line that speaks of a GPU (`run on a single L40s
     GPU`), a line that is a device's name and nothing else, or a short text that names one."""
@@ -416,6 +462,8 @@ def said(found: Named) -> dict:
             where = "in the headings of lines " + " and ".join(str(n) for n in found.headed)
         elif found.alone:  # each a label line of its own, as a write-up puts one over each pasted block
             where = "each alone on its line (lines " + " and ".join(str(n) for n in found.alone) + ")"
+        elif found.listed:  # the items of one list, as a write-up lists the machines it has
+            where = "in the items of a list (lines " + ", ".join(str(n) for n in found.listed) + ")"
         out = {
             "device_several": " and ".join(found.several),
             "device_several_line": found.fact.line,

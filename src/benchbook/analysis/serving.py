@@ -426,6 +426,11 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
 PRINTED_RATE_STEP = 0.01
 
 
+#: How far above the requests a run had (completed + failed) its Little's-law count may read before the
+#: printed rate and mean latency cannot both describe it (their rounding is far smaller).
+REQUESTS_TOLERANCE = 0.10
+
+
 def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFrame:
     """Mean requests in flight per run, L = request_throughput x mean E2EL (s) (the rate unrounded,
     completed / duration, where the printed rate is its rounding: request_rate_used), with the
@@ -433,7 +438,8 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     latency is known: in_flight_measured), e2el_from ("printed", "requests": the mean of the
     per-request latencies a --save-detailed file or profile_export.jsonl holds, or "estimated"),
     estimated (True for the last), nominal (max_concurrency, or num_prompts when uncapped),
-    utilisation = in_flight / nominal."""
+    utilisation = in_flight / nominal, requests_had (completed + failed) and over_requests (a computed
+    in-flight count above the requests the run had, beyond REQUESTS_TOLERANCE)."""
     out = r.copy()
     lam = out["request_throughput"]
     # a rate printed to two decimals (SGLang's 0.01 req/s for 320 requests in 28,987 s) is the rounding
@@ -476,6 +482,11 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     )
     out["nominal"] = out["max_concurrency"].fillna(out["num_prompts"].where(known))
     out["utilisation"] = out["in_flight"] / out["nominal"]
+    # no run keeps more requests in flight than it had: where rate x latency says it did, the printed
+    # rate and latency cannot both describe the run (its count says so), and the figure is no load
+    had = _col(out, "completed") + _col(out, "failed").fillna(0)
+    out["requests_had"] = had
+    out["over_requests"] = ~out["in_flight_measured"] & (out["in_flight"] > had * (1 + REQUESTS_TOLERANCE))
     return out
 
 
@@ -1243,7 +1254,8 @@ def decode_roofline(
         ):
             d[c] = np.nan
         return d
-    conc = d["in_flight"].where(d["in_flight"] > 0)
+    over = d["over_requests"].fillna(False).astype(bool) if "over_requests" in d else False
+    conc = d["in_flight"].where((d["in_flight"] > 0) & ~over)  # a count the run's own count contradicts: unused
     d["steps_per_s"] = d["output_throughput"] / conc / d["tokens_per_step"]
     weights = active_b * 1e9 * bytes_per_weight
     d["achieved_gb_s"] = weights * d["steps_per_s"] / 1e9
@@ -1664,7 +1676,8 @@ def queue_limits(lit: pd.DataFrame) -> dict:
     W0, the mean E2EL (s) of its lowest load (an upper bound on the unloaded latency, so N* is one too),
     mu, the most requests per second any of them completed, N* and, per run, the requests in flight L,
     the rate X and the mean latency W. Empty when no series spans two loads."""
-    ok = lit[lit["in_flight"].notna() & lit["request_rate_used"].gt(0) & lit["mean_e2el_s"].gt(0)]
+    over = lit["over_requests"].fillna(False).astype(bool) if "over_requests" in lit else False
+    ok = lit[lit["in_flight"].notna() & ~over & lit["request_rate_used"].gt(0) & lit["mean_e2el_s"].gt(0)]
     ok = ok[np.isfinite(ok["x"].astype(float))] if len(ok) else ok
     if ok.empty:
         return {}

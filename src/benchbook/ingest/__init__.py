@@ -63,6 +63,7 @@ _MODULES = [
     "genai_perf",
     "mlperf",
     "trtllm_bench",
+    "trtllm_gptmanager",
     "ml_energy",
     "optimum_benchmark",
     "inference_energy",

@@ -148,13 +148,36 @@ def _command(lines: list[str], lo: int, hi: int, kinds=("cli", "shell")) -> str 
             found = " ".join(parts)
         elif re.match(r"^(\$\s*)?aiperf profile\b", s) and "shell" in kinds:
             parts = [s.rstrip("\\").strip()]
-            while s.endswith("\\") and i + 1 < hi:
+            while (s.endswith("\\") or open_quote(" ".join(parts))) and i + 1 < hi and not _fence(lines[i + 1]):
                 i += 1
                 s = lines[i].strip()
                 parts.append(s.rstrip("\\").strip())
             found = " ".join(p for p in parts if p).lstrip("$ ")
         i += 1
     return found
+
+
+def open_quote(text: str) -> bool:
+    """Whether a shell command read so far ends inside a quoted string: the shell reads on past the
+    line's end until the quote closes (an `--extra-inputs payload_template:'{...}'` over several
+    lines), with or without a trailing backslash. A backslash escapes the next character outside
+    single quotes, as in POSIX sh."""
+    quote, escaped = "", False
+    for ch in text:
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+    return bool(quote)
+
+
+def _fence(line: str) -> bool:
+    """A markdown code fence: the command's block ends there, whatever quote a copy left open."""
+    return line.lstrip().startswith(("```", "~~~"))
 
 
 def _first_cli(lines: list[str], lo: int, hi: int) -> str | None:
@@ -255,6 +278,28 @@ def refuses(text: str) -> tuple[int, str] | None:
             return i, (
                 f"AIPerf's '{m['name']}' table without the LLM Metrics table of its run: it holds no request "
                 "throughput or latency, so there is no serving run to read"
+            )
+    return _copied_rows(text.split("\n"))
+
+
+#: A row that names one of AIPerf's metrics in a layout of someone else's: a markdown table's first cell
+#: (`| Time to First Token (ms) | 49.26 | 49.89 |`) or a CSV row another tool printed
+#: (`Output Token Throughput (tokens/sec),598.78`).
+_MD_ROW = re.compile(r"^\s*\|\s*(?P<label>[^|]+?)\s*\|\s*[\d.,]+\s*\|")
+_CSV_ROW = re.compile(r"^\s*(?P<label>[A-Z][^,|]*?\([^()]*\))\s*,\s*[\d.]")
+
+
+def _copied_rows(lines: list[str]) -> tuple[int, str] | None:
+    """(line, why) of the first of two or more AIPerf metric rows laid out by another tool: a wrapper's
+    markdown table (its columns its own, `osl-128 avg`, not AIPerf's statistics) or CSV rows printed
+    with cells elided (`...`). Neither is AIPerf's console table or its whole export, so which
+    statistic each number is, and of which run, is the wrapper's to say."""
+    for kind, row in (("a markdown table", _MD_ROW), ("CSV rows", _CSV_ROW)):
+        hits = [i for i, s in enumerate(lines, start=1) if (m := row.match(s)) and _label(m["label"])[0] in CONTRACT]
+        if len(hits) >= 2:
+            return hits[0], (
+                f"{kind} of AIPerf's metric names laid out by another tool (not AIPerf's LLM Metrics table or a "
+                "whole export of it): which statistic and which run each number is, the tool that printed it says"
             )
     return None
 

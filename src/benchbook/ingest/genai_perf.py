@@ -121,6 +121,14 @@ NS_NOTE = "GenAI-Perf printed ns; converted to ms"
 CUT = "\u2026"  # the ellipsis rich puts in a cell too narrow for its number
 
 
+def _closed_row(line: str) -> bool:
+    """Whether a table row a copy ends on closes its last cell with the border (`│ Request Count
+    (count) │ 1.00 │ N/A │`): each cell it shows stands between two borders, so each is whole, and
+    only the statistics after it are missing; a line that stops inside a cell may be cut short."""
+    cells = _box_cells(line, _BOX_ROW)
+    return line.rstrip().endswith(_BOX_ROW) and len(cells) >= 2 and bool(cells[0].strip())
+
+
 def _snake(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.strip().lower()).strip("_")
 
@@ -486,7 +494,8 @@ def _console(text: str, source: str, messages: list[str]):
             s = lines[j].strip()
             if s.startswith("\u2514") or not s:  # └ closes the table
                 break
-            if s.startswith(_BOX_ROW) and copy_ends(lines, j):  # the copy ends before └: the line may be cut
+            if s.startswith(_BOX_ROW) and copy_ends(lines, j) and not (known and _closed_row(s)):
+                # the copy ends before └ inside a cell: the line may be cut
                 line_, _, why = cut_item(j, s)
                 numbers = [c for c in _box_cells(s, _BOX_ROW)[1:] if _value(c) is not None] or [s[-20:]]
                 rejects.extend((line_, f"{_box_cells(s, _BOX_ROW)[0]} ... {c}", why) for c in numbers)

@@ -173,8 +173,13 @@ def parse(text: str | Lines, source: str) -> Parsed:
     checks: list[str] = []
     records, rejects = [], []
     cells = 0
+    note = False  # the last line was one of LoadGen's `*` notes or its continuation
     for j in range(head, len(lines)):
         s, ln = lines[j].strip(), j + 1
+        # LoadGen wraps a note over lines it starts with a space (loadgen/results.cc: " * Not enough
+        # queries processed for 99th percentile\n early stopping estimate (would need to process at\n
+        # least 662 total queries)."): such a line goes on with the note above it
+        wrapped, note = note and lines[j][:1] in (" ", "\t") and not ROW_RE.match(s), False
         if s.startswith(("```", "~~~")):
             break  # LoadGen writes no code fence: a summary pasted in a fenced block ends at its fence
         if not s or BANNER_RE.match(s):
@@ -209,8 +214,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 settings["result"] = t["value"]
             elif t and t["value"].lower() in ("yes", "no"):  # LoadGen prints an unmet check as `NO` (results.cc)
                 checks.append(f"{t['label']}={t['value']}")
-            elif s.startswith("*") or s.endswith("Result:"):
-                checks.append(s)
+            elif s.startswith("*") or s.endswith("Result:") or wrapped:
+                note = True
+                if wrapped:
+                    checks[-1] = f"{checks[-1]} {s}"
+                else:
+                    checks.append(s)
                 for x in re.findall(rf"(?<![\w.]){NUMBER}(?![\w.])", s):
                     cells += 1
                     rejects.append((ln, s, f"early-stopping note ({x}), not a tidy measurement"))

@@ -498,6 +498,8 @@ def in_flight_sentence(lit: pd.DataFrame) -> str:
             "in_flight": float(w["in_flight"]),
             "latency": float(w["mean_e2el_s"]) if np.isfinite(w.get("mean_e2el_s", np.nan)) else None,
             "estimated": bool(w.get("estimated", False)),
+            "had": float(w["requests_had"]) if np.isfinite(w.get("requests_had", np.nan)) else None,
+            "over": bool(w.get("over_requests", False)),
         }
         for _, w in have.head(_IN_FLIGHT_SHOWN).iterrows()
     ]
