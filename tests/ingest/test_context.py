@@ -1225,6 +1225,8 @@ def test_a_key_equals_value_beside_a_percentage_that_is_no_progress_bar_is_read(
         ("Tested on one Ascend 910B4 NPU", "Ascend 910B4"),
         # the other way: the backend's name, no chip, names no device
         ("python -m sglang.launch_server --device npu --attention-backend ascend", None),
+        # nor a list of chips, which does not say which one ran (vllm-project/recipes PR 884's title)
+        ("# [doc] deepseek-v4-flash: add Ascend 950DT and 950PR 8-card FP8 Preview recipe", None),
     ],
 )
 def test_an_ascend_npu_named_by_its_chip_is_the_device(line, device):

@@ -551,8 +551,9 @@ _PRODUCT = re.compile(
     r"|\bTPU\s?v?\d{1,2}[a-z]{0,2}\b"
     # a Huawei Atlas card or server as Huawei names them: `Atlas 300I Duo`, `Atlas 800I A2`
     r"|\bAtlas\s?\d{3}[A-Z]?(?:\s(?:Duo|DUO|Pro|A2|A3))?\b"
-    # a Huawei Ascend NPU by its chip, as Huawei names them: `Ascend 910`, `Ascend 910B4`, `Ascend 950PR`
-    r"|\bAscend\s?\d{3}[A-Z]{0,2}\d?\b"
+    # a Huawei Ascend NPU by its chip, as Huawei names them: `Ascend 910`, `Ascend 910B4`, `Ascend 950PR`; not
+    # the first of a list of chips (`Ascend 950DT and 950PR`: which one ran, the list does not say)
+    r"|\bAscend\s?\d{3}[A-Z]{0,2}\d?\b(?!\s*(?:and|or|&|/|,)\s*\d{3})"
 )
 #: A part named as where a run ran (`Run ... on H100:`, `benchmarked on an MI300X`, `using 8 x A100`, `I used
 #: one A30 card`... the count is `_PART_COUNTED`'s): `on`, `using` or `used` and a part's code (letters, then two to four digits),
