@@ -424,6 +424,9 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
 #: The step of a rate printed to two decimals (req/s): a printed rate within half of it of completed /
 #: duration is that quotient rounded.
 PRINTED_RATE_STEP = 0.01
+#: The step of a printed benchmark duration (`{:<10.2f}` s in vLLM's and SGLang's blocks): an estimated mean
+#: latency is beyond the run only past that rounding.
+PRINTED_DURATION_STEP = 0.01
 
 
 def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -461,11 +464,11 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     # every request the tool times starts and ends inside the run's duration, so a mean latency longer than
     # the duration is not this run's: an estimate beyond it (TPOT and output length co-vary) is not used
     dur = out["duration"] if "duration" in out else pd.Series(np.nan, index=out.index)
-    beyond = est & (w_est > dur)
+    beyond = est & (w_est > dur + PRINTED_DURATION_STEP / 2)  # beyond the printed duration's rounding too
     out["estimate_beyond_duration"] = beyond
     out["e2el_estimate_s"] = w_est.where(beyond)
     out["mean_e2el_s"] = w.fillna(w_est.where(~beyond))
-    out["estimated"] = est & w_est.notna() & ~beyond  # an estimate made and used, not a latency missing
+    out["estimated"] = est & w_est.notna()  # an estimate made, not a latency missing (no request completed)
     out["in_flight"] = lam * out["mean_e2el_s"]
     # a tool that measures the requests in flight (SGLang's and GuideLLM's mean concurrency,
     # trtllm-bench's concurrent requests): its value where the output gives no mean latency to apply
