@@ -149,3 +149,25 @@ def test_an_empty_weights_read_cell_names_what_the_file_says_of_a_precision():
     assert 'line 2 gives "--dtype auto", which this page does not take' in show.step_missing(sized, stated).loc[0, col]
     absent = show.step_missing(sized, {"precision_status": "absent"}).loc[0, col]
     assert absent == "bytes per weight unknown (precision not stated)"
+
+
+def test_a_dtype_the_file_states_elsewhere_is_the_points_precision():
+    """SGLang's loader logs `dtype=torch.bfloat16` for the weights it loaded: a console's points are bf16,
+    not "precision not stated"; with no such line they stay unstated (nothing is assumed)."""
+    text = _jsonl([("a", 4, 256, 32, 0.018)])
+    df = sglang_one_batch.parse(text, "result.jsonl").table.assign(tool=one_batch.TOOL, source="result.jsonl")
+    stated = one_batch.sweep(df, {"result.jsonl": ("torch.bfloat16",)})
+    assert stated["dtype"].tolist() == ["bf16"] and stated["bytes_per_weight"].tolist() == [2.0]
+    assert one_batch.sweep(df)["dtype"].tolist() == [batch.UNSTATED]
+
+
+def test_a_loader_dtype_is_not_the_weights_of_a_quantized_checkpoint():
+    """DeepSeek-R1's released checkpoint is fp8 (the model table): the loader's bf16 is then the compute dtype,
+    so the points stay unstated rather than bf16."""
+    text = _jsonl([("a", 4, 256, 32, 0.018)])
+    df = sglang_one_batch.parse(text, "result.jsonl").table.assign(
+        tool=one_batch.TOOL, source="result.jsonl", model="deepseek-ai/DeepSeek-R1"
+    )
+    got = one_batch.sweep(df, {"result.jsonl": ("torch.bfloat16",)})["dtype"].tolist()
+    assert got == ["fp8"] or got == [batch.UNSTATED], got
+    assert got != ["bf16"]

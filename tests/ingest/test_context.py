@@ -1238,3 +1238,36 @@ def test_one_spaced_setting_alone_in_brackets_is_a_setting_of_the_block_it_label
     # the other way: a bracket holding a sentence or two settings spaced is prose, not one setting
     assert context.read(["base (we set concurrency = 1 on the client):"]).values("concurrency") == []
     assert context.read(["(a = 1, concurrency = 2)"]).values("concurrency") == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Capturing batches (bs=1 avail_mem=2.91 GB): 100%|████████| 4/4 [00:00<00:00,  5.37it/s]",
+        "Capturing batches (bs=64 avail_mem=11.62 GB):   0%|          | 0/12 [00:00<?, ?it/s]",
+        "Loading safetensors checkpoint shards: 100% Completed | 2/2 [00:01<00:00,  1.72it/s]",
+    ],
+)
+def test_a_progress_bar_states_no_setting_of_the_run(line):
+    """A progress bar's description (`bs=1`) counts a step of the tool's own warm-up, not the run's batch."""
+    assert not _read(line + "\n").facts
+
+
+def test_a_key_equals_value_beside_a_percentage_that_is_no_progress_bar_is_read():
+    assert _one(_read("bs=4 (100% of the GPU)\n"), "batch").value == 4
+
+
+@pytest.mark.parametrize(
+    "line,device",
+    [
+        ("I serve two models on the Ascend 910 platform with the same tp2dp8", "Ascend 910"),  # sglang issue 15825
+        ("Tested on one Ascend 910B4 NPU", "Ascend 910B4"),
+        # the other way: the backend's name, no chip, names no device
+        ("python -m sglang.launch_server --device npu --attention-backend ascend", None),
+        # nor a list of chips, which does not say which one ran (vllm-project/recipes PR 884's title)
+        ("# [doc] deepseek-v4-flash: add Ascend 950DT and 950PR 8-card FP8 Preview recipe", None),
+    ],
+)
+def test_an_ascend_npu_named_by_its_chip_is_the_device(line, device):
+    got = [f.value for f in _read(line + "\n").facts if f.name == "device"]
+    assert got == ([device] if device else [])

@@ -116,3 +116,18 @@ def test_a_box_table_of_another_layout_is_not_guidellm_01():
     other = other.replace("Output Token Throughput", "Out Rate               ")
     assert not g.guidellm_console_v01.sniff(other)
     assert g.guidellm_console_v01.sniff(SYNTHETIC)
+
+
+def test_a_report_panel_with_its_settings_and_no_table_is_refused_naming_its_line():
+    # real: guidellm PR 73's copy ends at the panel's `Limits(...)` line, above its four tables
+    from benchbook.ingest import guidellm_console_v01 as v01
+
+    head = (
+        "╭─ GuideLLM Benchmarks Report (stdout) ─╮\n"
+        "│ ╭─ Benchmark Report 1 ─╮ │\n"
+        "│ │ Backend(type=openai_server, target=http://localhost:8080/v1, model=m.gguf) │ │\n"
+        "│ │ Rate(type=constant, rate=(8.0,)) │ │\n"
+    )
+    assert v01.refuses(head) == (2, v01.NO_TABLE)
+    # the other way: a report with its tables is read, not refused
+    assert v01.refuses((FIX / "guidellm_pr79_v01_asynchronous_2rps_latency_percentiles_cut.md").read_text()) is None

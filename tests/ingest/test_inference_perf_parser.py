@@ -106,3 +106,13 @@ def test_report_fragments_cut_with_an_ellipsis_are_refused_naming_their_line():
     # the other way: a block closed by its own brace is no fragment, and a whole report is read, not refused
     assert inference_perf.refuses(fragment.replace("    ...\n", "  },\n")) is None
     assert inference_perf.refuses('{\n  "successes": {\n    ...\n') is None
+
+
+def test_a_report_the_copy_ends_inside_is_refused_naming_its_line():
+    # real: inference-perf PRs 215 (a lifecycle report) and 95 (a Prometheus report), each cut by the index
+    report = '{\n  "load_summary": {\n    "count": 10,\n    "requested_rate": 1.0\n  },\n  "successes": {\n    "count": 10\n  }\n}\n'
+    text = "# A PR\n\nExample stage_3 lifecycle:\n```\n" + report
+    cut = text[: text.index('"successes"')]
+    assert ip.refuses(cut) == (5, ip.CUT.format(end=9))
+    # the other way: the same report whole, its fence closed, is no cut copy
+    assert ip.refuses(text + "```\n") is None

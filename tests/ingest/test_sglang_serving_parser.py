@@ -448,6 +448,10 @@ def test_a_bench_command_without_num_prompts_sent_the_tools_default(command, pro
         ("The run above used the default settings.\n", False),  # prose after a block pasted without its close
         ("Input tok\n", True),  # a row's label cut before its colon (sglang PR 14782's last line, `Requ`)
         ("Results\n", False),  # a word that starts no row label of the block
+        # a whole row, last of the copy, before the TTFT section every version prints (sglang issue 15825)
+        ("", True),
+        # the other way: a whole row after that section, the closing row left out: read whole
+        ("---------------Time to First Token----------------\nMean TTFT (ms):                          12.34\n", False),
     ],
 )
 def test_a_copy_that_ends_in_a_row_or_header_cut_short_ends_inside_the_block(tail, cut):
@@ -486,3 +490,30 @@ def test_output_file_lines_after_the_scripts_own_lines_are_read_and_a_cut_one_na
     assert e.value.line == 2
     # the other way: a result banner in the text is a console paste, never --output-file lines
     assert not s._is_jsonl("============ Serving Benchmark Result ============\n" + obj + "\n")
+
+
+def test_a_banner_that_lost_its_rules_still_heads_a_block_with_its_backend_row():
+    # real: sglang PRs 31659 and 31880 hold ` Serving Benchmark Result` without its `=` runs
+    bare = _CUT_BLOCK.replace("============ Serving Benchmark Result ============", " Serving Benchmark Result")
+    p = s.parse(bare + "Request throughput (req/s):              0.99\n" + "=" * 50 + "\n", "bare.md")
+    assert set(p.table["metric"]) >= {"completed", "duration", "request_throughput"}
+    # the other way: the words alone, with no Backend row under them, head no block
+    assert not s.sniff(" Serving Benchmark Result\nSuccessful requests:                     200\n")
+    # and a banner with a rule on one side only is no banner of the tool's
+    assert not s.HEADER_RE.match("Serving Benchmark Result ====")
+
+
+def test_a_copy_from_inside_the_e2e_section_is_sglangs_block_without_banner():
+    # real: sglang PR 30047's comment chunk starts at `P95 E2E Latency`, above a CI test's [METRIC] lines
+    tail = (
+        "P95 E2E Latency (ms):                    46912.26  \n"
+        "P99 E2E Latency (ms):                    49681.91  \n"
+        "---------------Time to First Token----------------\n"
+        "Mean TTFT (ms):                          18206.82  \n"
+        "==================================================\n"
+        '[METRIC] tpot=24.51 labels={"test_case": "x", "type": "perf"}\n'
+    )
+    p = s.parse("# title\n\n" + tail, "tail.md")
+    assert set(p.table["format"]) == {s.HEADLESS} and {"e2el", "ttft"} <= set(p.table["metric"])
+    # the other way: vLLM names that latency E2EL, and its rows alone make no SGLang block
+    assert not s.sniff(tail.replace("E2E Latency", "E2EL"))

@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis import precision
+from benchbook import hardware
+from benchbook.analysis import precision, roofline
 from benchbook.analysis.batch import UNSTATED, with_named_gpu
 
 TOOL = "sglang-bench-one-batch"
@@ -79,16 +80,33 @@ def keyed(d: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return d.assign(_key=list(map(tuple, k.values.tolist())))
 
 
-def measurements(d: pd.DataFrame):
+def measurements(d: pd.DataFrame, stated: dict | None = None):
     """Each measurement of a `keyed` long table: its values by metric, its first row, the model it names and
-    that model's weights (no precision assumed), for a tool's own points in the sweep's columns."""
+    that model's weights (no precision assumed; `stated`, per source, the names the rest of its file gives
+    them: `precision.stated_names`), for a tool's own points in the sweep's columns."""
     for _, g in d.groupby("_key", sort=False):
         first = g.iloc[0].to_dict()
         model = first.get("model") if isinstance(first.get("model"), str) else ""
-        yield dict(zip(g["metric"], g["value"], strict=True)), first, model, precision.weights(model, assume=False)
+        names = (stated or {}).get(first.get("source"), ())
+        yield dict(zip(g["metric"], g["value"], strict=True)), first, model, _weights(model, names)
 
 
-def sweep(df: pd.DataFrame) -> pd.DataFrame:
+def _weights(model: str, names) -> precision.Weights:
+    """The weights of a point (no precision assumed): a quantized name first (`precision.weights`), else an
+    unquantized dtype the file states (SGLang's loader line `dtype=torch.bfloat16`), unless the model table
+    says the model's checkpoint is quantized (its loader then logs the compute dtype, not the weights')."""
+    w = precision.weights(model, assume=False, stated=names)
+    if w.precision is not None:
+        return w
+    size = hardware.model_size(model) if model else None
+    ck = size.checkpoint_precision if size is not None else None
+    plain = precision.tagged(*[n for n in names if (t := precision.tagged(n)) and t[0] in precision.UNQUANTIZED])
+    if plain is None or (ck and ck not in precision.UNQUANTIZED):
+        return w
+    return precision.Weights(plain[0], roofline.bytes_per_weight(plain[0]), "file", plain[1])
+
+
+def sweep(df: pd.DataFrame, stated: dict | None = None) -> pd.DataFrame:
     """One row per measured configuration (a repeat is a row of its own) in the columns of
     `analysis.batch.sweep`: throughput the median decode tok/s, latency the median decode step
     (`new_tokens` 1: a step gives each sequence one token, `timed` "decode step"), no "msec/token"
@@ -105,7 +123,7 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     d = keyed(d, _KEYS)
     runs, names = d["_key"].nunique(), d["run_name"].nunique()
     rows = []
-    for val, first, model, w in measurements(d):
+    for val, first, model, w in measurements(d, stated):
         step, tput = val.get("decode_latency"), val.get("decode_throughput")
         if step is None or tput is None or pd.isna(first["batch_size"]):
             continue
@@ -140,9 +158,10 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def with_sweep(sw: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
-    """`analysis.batch.sweep`'s table `sw` with this tool's points of `df` added (`with_points`)."""
-    return with_points(sw, sweep(df))
+def with_sweep(sw: pd.DataFrame, df: pd.DataFrame, stated: dict | None = None) -> pd.DataFrame:
+    """`analysis.batch.sweep`'s table `sw` with this tool's points of `df` added (`with_points`); `stated` as
+    `measurements` reads it."""
+    return with_points(sw, sweep(df, stated))
 
 
 def with_points(sw: pd.DataFrame, own: pd.DataFrame) -> pd.DataFrame:

@@ -424,6 +424,9 @@ def knees(r: pd.DataFrame, variable: str, threshold: float) -> pd.DataFrame:
 #: The step of a rate printed to two decimals (req/s): a printed rate within half of it of completed /
 #: duration is that quotient rounded.
 PRINTED_RATE_STEP = 0.01
+#: The step of a printed benchmark duration (`{:<10.2f}` s in vLLM's and SGLang's blocks): an estimated mean
+#: latency is beyond the run only past that rounding.
+PRINTED_DURATION_STEP = 0.01
 
 
 #: How far above the requests a run had (completed + failed) its Little's-law count may read before the
@@ -438,8 +441,10 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     latency is known: in_flight_measured), e2el_from ("printed", "requests": the mean of the
     per-request latencies a --save-detailed file or profile_export.jsonl holds, or "estimated"),
     estimated (True for the last), nominal (max_concurrency, or num_prompts when uncapped),
-    utilisation = in_flight / nominal, requests_had (completed + failed) and over_requests (a computed
-    in-flight count above the requests the run had, beyond REQUESTS_TOLERANCE)."""
+    utilisation = in_flight / nominal, requests_had (completed + failed), over_requests (a computed
+    in-flight count above the requests the run had, beyond REQUESTS_TOLERANCE) and estimate_beyond_duration
+    where the estimate exceeds the run's own duration (no request outlasts the run: the estimate is not used,
+    e2el_estimate_s keeps it)."""
     out = r.copy()
     lam = out["request_throughput"]
     # a rate printed to two decimals (SGLang's 0.01 req/s for 320 requests in 28,987 s) is the rounding
@@ -463,7 +468,13 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     out["e2el_from"] = np.where(printed, "printed", np.where(from_req, "requests", "estimated"))
     mean_out = out["total_generated_tokens"] / out["completed"]
     w_est = (out["ttft_mean"] + out["tpot_mean"] * (mean_out - 1)) / 1000
-    out["mean_e2el_s"] = w.fillna(w_est)
+    # every request the tool times starts and ends inside the run's duration, so a mean latency longer than
+    # the duration is not this run's: an estimate beyond it (TPOT and output length co-vary) is not used
+    dur = out["duration"] if "duration" in out else pd.Series(np.nan, index=out.index)
+    beyond = est & (w_est > dur + PRINTED_DURATION_STEP / 2)  # beyond the printed duration's rounding too
+    out["estimate_beyond_duration"] = beyond
+    out["e2el_estimate_s"] = w_est.where(beyond)
+    out["mean_e2el_s"] = w.fillna(w_est.where(~beyond))
     out["estimated"] = est & w_est.notna()  # an estimate made, not a latency missing (no request completed)
     out["in_flight"] = lam * out["mean_e2el_s"]
     # a tool that measures the requests in flight (SGLang's and GuideLLM's mean concurrency,

@@ -26,6 +26,7 @@ from benchbook import config, declarations
 from benchbook.ingest import context, preamble
 from benchbook.ingest.core import (
     COPY_ENDS,
+    COPY_ENDS_AFTER,
     LARGE,
     REGISTRY,
     REJECTED_COLUMNS,
@@ -469,6 +470,10 @@ def set_aside(paths, tool: str | tuple[str, ...] | None = None) -> pd.DataFrame:
     return stack_reports(frames)
 
 
+#: A serving block's section header whole (`-----Time to First Token-----`): a line that holds no number.
+_SECTION_HEADER = re.compile(r"^\s*-{3,}[A-Za-z][^\d]*?-{3,}\s*$")
+
+
 def set_aside_note(paths, tool: str | tuple[str, ...] | None = None) -> str | None:
     """A chapter's one-sentence "data set aside" note (None when every number was kept), e.g.
     "Data set aside: 3 numbers of run.txt (2 out of physical range, 1 table not read); the data-audit
@@ -476,17 +481,25 @@ def set_aside_note(paths, tool: str | tuple[str, ...] | None = None) -> str | No
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     rej = set_aside(paths, tool)
-    if rej.empty:
+    # a whole last row read and marked as where the copy ends, or a cut line that is a whole section header
+    # (`-----Inter-token Latency-----`: no number in it), sets no number aside: the note counts numbers only
+    header = [bool(_SECTION_HEADER.match(str(t))) for t in rej["text"]] if len(rej) else []
+    kept = [
+        not r.startswith(COPY_ENDS_AFTER) and not (r.startswith(COPY_ENDS) and h)
+        for r, h in zip(rej["reason"], header, strict=True)
+    ]
+    numbers = rej[kept] if len(rej) else rej
+    if numbers.empty:
         return None
-    kinds = Counter(reason_kind(r) for r in rej["reason"])
-    files = ", ".join(dict.fromkeys(rej["source"]))
-    cut = rej[[reason_kind(r) == COPY_ENDS for r in rej["reason"]]]
+    kinds = Counter(reason_kind(r) for r in numbers["reason"])
+    files = ", ".join(dict.fromkeys(numbers["source"]))
+    cut = numbers[[reason_kind(r) == COPY_ENDS for r in numbers["reason"]]]
     ends = ", ".join(str(n) for n in dict.fromkeys(cut["line"]))  # the copy's last line, named
     by = ", ".join(
         f"{n} {k}, at line {ends}: that line may be cut short, so it is not read" if k == COPY_ENDS else f"{n} {k}"
         for k, n in kinds.most_common()
     )
     return (
-        f"Data set aside: {len(rej)} number{'s' if len(rej) != 1 else ''} of {files} ({by}); "
+        f"Data set aside: {len(numbers)} number{'s' if len(numbers) != 1 else ''} of {files} ({by}); "
         "`benchbook ingest --rejected FILE` lists them with their lines."
     )

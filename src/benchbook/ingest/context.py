@@ -517,6 +517,10 @@ _GLUED_PART = re.compile(r"(TP|PP|DP|EP)(\d{1,4})")
 #: `[... DP1 TP3]`: `configure_logger(prefix=f" TP{tp_rank}")`) and vLLM's worker in parentheses with its pid
 #: (`(VllmWorker TP2 pid=1298912)`, `(Worker_DP0_TP5_EP5 pid=919)`: `decorate_logs(process_name)`, the name
 #: built of `_TP{tp_rank}`): its `TP<n>` is that process's rank, never a parallel size.
+#: A progress bar (tqdm's `desc: 42%|████▏     | 5/12 [00:01<00:02, 3.1it/s]`, vLLM's and SGLang's
+#: `Loading ... shards: 100% Completed | 2/2 [00:01<00:00, ...]`): its description names the step it counts
+#: (`Capturing batches (bs=1 avail_mem=...)`: the CUDA-graph capture of batch size 1), no setting of the run.
+_PROGRESS = re.compile(r"\b\d{1,3}%(?:\s*Completed\s*)?\|.*?\b\d+/\d+\s*\[\d")
 _LOG_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\b\d{1,2}:\d{2}(?::\d{2})?[^\]]*\]|\([^()]*\bpid=\d+\))")
 _POWER = re.compile(r"(-?\d+(?:\.\d+)?)\s*(kW|mW|W|watts?)\b(?!h)", re.I)
 _ENERGY = re.compile(r"(-?\d+(?:\.\d+)?)\s*(kWh|Wh|MJ|kJ|J|joules?)\b", re.I)
@@ -611,6 +615,9 @@ _PRODUCT = re.compile(
     r"|\bTPU\s?v?\d{1,2}[a-z]{0,2}\b"
     # a Huawei Atlas card or server as Huawei names them: `Atlas 300I Duo`, `Atlas 800I A2`
     r"|\bAtlas\s?\d{3}[A-Z]?(?:\s(?:Duo|DUO|Pro|A2|A3))?\b"
+    # a Huawei Ascend NPU by its chip, as Huawei names them: `Ascend 910`, `Ascend 910B4`, `Ascend 950PR`; not
+    # the first of a list of chips (`Ascend 950DT and 950PR`: which one ran, the list does not say)
+    r"|\bAscend\s?\d{3}[A-Z]{0,2}\d?\b(?!\s*(?:and|or|&|/|,)\s*\d{3})"
 )
 #: A part named as where a run ran (`Run ... on H100:`, `benchmarked on an MI300X`, `using 8 x A100`, `I used
 #: one A30 card`... the count is `_PART_COUNTED`'s): `on`, `using` or `used` and a part's code (letters, then two to four digits),
@@ -1216,6 +1223,8 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
 def _read_line(r: _Reader, line: str, i: int) -> None:
     """One line's facts: headings, environment dumps, JSON pairs, key-value lines, short forms."""
     line = _BOLD_KEY.sub(r"\1:", line)  # `**Model:** x` is `Model: x`
+    if _PROGRESS.search(line):
+        return  # a progress bar: what it counts is a step's, not the run's (`_PROGRESS`)
     h = _HEADING.match(line)
     if h:
         r.add("heading", h.group(2), i, "heading", line)

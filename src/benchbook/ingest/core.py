@@ -617,6 +617,17 @@ def cut_item(j: int, line: str) -> tuple[int, str, str]:
     return (j + 1, line.strip()[:80], f"{COPY_ENDS} (line {j + 1}, the file's last: it may be cut short)")
 
 
+#: The reason of the mark a parser leaves on a whole last row where the copy ends inside a block (the row
+#: read, as the tool printed it): what the tool printed after it is not in the file. No number is set aside.
+COPY_ENDS_AFTER = f"{COPY_ENDS} after this line"
+
+
+def cut_after_item(j: int, line: str) -> tuple[int, str, str]:
+    """The mark of line j (0-based), read whole, after which the copy ends inside a tool's block: the
+    rows the tool prints after it are not in the file (`COPY_ENDS_AFTER`)."""
+    return (j + 1, line.strip()[:80], f"{COPY_ENDS_AFTER} (line {j + 1}, read whole; the file's last)")
+
+
 def rejected(tool: str, source: str, items: Iterable[tuple[int, str, str]]) -> pd.DataFrame:
     """The report of numeric cells not kept: (line, text, reason) triples. Tool, source and reason
     are categorical: a few values repeated on every row (on a large file, a third of the report)."""

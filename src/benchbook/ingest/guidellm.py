@@ -424,6 +424,7 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
+        refuses=guidellm_console_v01.refuses,
         description="GuideLLM: the benchmarks report (benchmarks.json or .yaml, 0.2/0.3 and 0.4+ schemas), "
         "the 0.1 console report (Requests Data, Tokens Data, Performance Stats and Summary by Benchmark), "
         "the 0.2/0.3 console (Benchmarks Info and Benchmarks Stats tables) and the 0.5+ console (Run Summary, "

@@ -237,3 +237,21 @@ _HEADERS = (
 
 def sniff(text: str | Lines) -> bool:
     return contains("┃ Benchmark", text) and any(contains(h, text) for h in _HEADERS)
+
+
+#: Why a 0.1 report with its settings and none of its tables is not read (`refuses`).
+NO_TABLE = (
+    "a GuideLLM 0.1 report whose copy holds its settings (Backend, Data, Rate, Limits) and none of the four "
+    "tables it prints under them: there is no result to read"
+)
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of a 0.1 report panel (`Benchmark Report N` over its `Backend(type=...)` settings line)
+    whose copy holds no table of it (`sniff` false), else None."""
+    if sniff(text) or not contains("Backend(type=", text):
+        return None
+    for i, line in enumerate(splitlines(text)):
+        if _REPORT.search(line):
+            return i + 1, NO_TABLE
+    return None

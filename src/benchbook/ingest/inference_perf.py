@@ -30,6 +30,7 @@ metrics (not numbers, not cells; the parser says which were null).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -359,13 +360,49 @@ FRAGMENTS = (
 )
 
 
+#: The first keys of a lifecycle or Prometheus report, on the line under its opening `{`.
+_REPORT_KEY = re.compile(r'^\s*"(?:load_summary|successes|failures)"\s*:\s*\{')
+_FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})")
+
+
+def _cut_short(lines: list[str]) -> tuple[int, str] | None:
+    """(line, why) of a report quoted in a text (a `{` line, a report's key under it) that the copy ends
+    inside: no closing fence after it and its JSON unclosed at the file's end."""
+    for i, line in enumerate(lines):
+        nxt = next((x for x in lines[i + 1 : i + 4] if x.strip()), "")
+        if line.strip() != "{" or not _REPORT_KEY.match(nxt):
+            continue
+        body = []
+        for x in lines[i:]:
+            if _FENCE.match(x):
+                break
+            body.append(x)
+        else:
+            try:
+                json.loads("\n".join(body))
+            except (json.JSONDecodeError, RecursionError):
+                end = i + 1 + max(k for k, x in enumerate(body) if x.strip())  # the copy's last line
+                return i + 1, CUT.format(end=end)
+    return None
+
+
+CUT = (
+    "an inference-perf report (lifecycle or Prometheus) that the copy ends inside, at line {end}: its load and "
+    "results after that line are not in the file, so nothing here is read"
+)
+
+
 def refuses(text: str | Lines) -> tuple[int, str] | None:
     """(line, why) of a text that quotes lifecycle reports in fragments (`Tool.refuses`): a
     `"successes": {` block (the report's own key) with a `...` line inside it before any line at the
-    block's indent closes it, in a text that is no report itself (it does not open with `{`). None else."""
+    block's indent closes it, in a text that is no report itself (it does not open with `{`); or one report
+    the copy ends inside (`_cut_short`). None else."""
     if first_char(text) == "{":
         return None
     lines = split_n(text)
+    cut = _cut_short(lines)
+    if cut is not None:
+        return cut
     for i, line in enumerate(lines):
         if not _SUCCESSES.match(line):
             continue

@@ -43,11 +43,13 @@ import shlex
 
 from benchbook.ingest import serving_power, vllm_serve
 from benchbook.ingest.core import (
+    COPY_ENDS_AFTER,
     QUOTE,
     Parsed,
     ParseError,
     Tool,
     copy_ends,
+    cut_after_item,
     cut_item,
     finish,
     last_line,
@@ -73,7 +75,10 @@ METRICS = {
 }
 
 #: The banner; a write-up may name its run inside it (`==== Serving Benchmark Result (c=64) ====`).
-HEADER_RE = re.compile(rf"^\s*{QUOTE}=+ Serving Benchmark Result(?: \((?P<label>[^()]+)\))? =+\s*$")
+#: The banner bench_serving prints (`{:=^50}`: its title centred in `=`), or the title alone where a copy
+#: lost the `=` runs around it (a page's text, as sglang PRs 31659 and 31880 hold it); either way a block is
+#: taken only with its `Backend:` row under it (`_blocks`).
+HEADER_RE = re.compile(rf"^\s*{QUOTE}(?P<rule>=+ )?Serving Benchmark Result(?: \((?P<label>[^()]+)\))?(?(rule) =+)\s*$")
 CLOSE_RE = re.compile(rf"^\s*{QUOTE}={{50}}\s*$")
 SECTION_RE = re.compile(rf"^\s*{QUOTE}-{{3,}}[A-Za-z][^:]*?-{{3,}}\s*$")
 ROW_RE = re.compile(rf"^\s*{QUOTE}(?P<label>[A-Za-z][^:]*?):\s+(?P<value>\S.*?)\s*$")
@@ -236,6 +241,15 @@ def _tail_cut(lines: list[str], end: int) -> int | None:
 SGLANG_ONLY = ("Total generated tokens (retokenized)", "Mean E2E Latency (ms)", "Median E2E Latency (ms)")
 
 
+def _sglang_only(labels: set) -> bool:
+    """Whether a block's row labels include one only SGLang prints (`SGLANG_ONLY`), or any statistic of its
+    `E2E Latency (ms)` (vLLM names that latency `E2EL`): a copy pasted from below its top, even from inside
+    its E2E section (sglang PR 30047's starts at `P95 E2E Latency`), is SGLang's."""
+    return bool(labels & set(SGLANG_ONLY)) or any(
+        (m := STAT_RE.match(x or "")) is not None and m.group("name") == "E2E Latency" for x in labels
+    )
+
+
 def _label(line: str) -> str | None:
     m = ROW_RE.match(line)
     return m.group("label").strip() if m else None
@@ -298,7 +312,7 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, bool, bool]]:
             i -= 1
         labels = {_label(lines[k]) for k in range(i, j)}
         banner = i > 0 and bool(HEADER_RE.match(lines[i - 1]))  # a banner without a Backend row: not this case
-        if i < j and labels & set(SGLANG_ONLY) and "Backend" not in labels and not banner:
+        if i < j and _sglang_only(labels) and "Backend" not in labels and not banner:
             out.append((i - 1, j, True, True))
     return sorted(out)
 
@@ -415,9 +429,29 @@ def _cut_short(label: str, text: str) -> bool:
     return not TWO_DECIMALS_RE.match(text.strip())
 
 
-def _parse_block(lines, start, end, source, settings, records, rejects, last=None) -> int:
+#: The section every version of bench_serving prints after its counts and throughputs: a block that runs
+#: to the copy's end without it was cut there (`_ends_early`).
+ALWAYS_SECTION = "Time to First Token"
+
+
+def _ends_early(lines: list[str], start: int, end: int, closed: bool) -> bool:
+    """Whether an unclosed block's last row is the copy's last line and the block has not reached the
+    TTFT section the tool always prints (`ALWAYS_SECTION`): the copy ends inside the block, so that last
+    row may be cut short (a count prints as an integer: a cut one looks whole) and every row after it is
+    not in the file."""
+    return (
+        not closed
+        and copy_ends(lines, end - 1)
+        and ROW_RE.match(lines[end - 1].strip()) is not None
+        and not any(SECTION_RE.match(lines[k].strip()) and ALWAYS_SECTION in lines[k] for k in range(start, end))
+    )
+
+
+def _parse_block(lines, start, end, source, settings, records, rejects, last=None, early=False) -> int:
     """The rows of lines[start+1:end]; `last` is the copy's last line where the block runs to the file's
-    end without its closing row: read only if its value is whole as the tool prints it."""
+    end without its closing row: read only if its value is whole as the tool prints it, and, where the copy
+    ends before the block's latency sections (`early`: `_ends_early`), marked as the copy's end
+    (`cut_after_item`)."""
     cells = 0
     power = False  # inside a --record-power section: the `serving-power` tool's rows
     for j in range(start + 1, end):
@@ -433,6 +467,9 @@ def _parse_block(lines, start, end, source, settings, records, rejects, last=Non
             cells += 1
             rejects.append(cut_item(j, lines[j]))
             continue
+        if j == last and early:  # read as printed; the rows the tool prints after it are not in the file
+            cells += 1
+            rejects.append(cut_after_item(j, lines[j]))
         if label == "Backend":
             settings["metadata"] = "; ".join(x for x in (f"backend={text}", settings.get("metadata")) if x)
             continue
@@ -492,8 +529,9 @@ def _text(text: str | Lines, source: str, messages: list[str]):
         }
         block: list[dict] = []
         last = end - 1 if not closed and copy_ends(lines, end - 1) else None
+        early = _ends_early(lines, start, end, closed)
         n_rejects = len(rejects)
-        cells += _parse_block(lines, start, end, source, settings, block, rejects, last)
+        cells += _parse_block(lines, start, end, source, settings, block, rejects, last, early)
         asked, at = ctx.get("command_rate") or (math.nan, 0)
         printed = settings["request_rate"]
         if not (math.isnan(asked) or math.isnan(printed)) and asked != printed:
@@ -517,6 +555,11 @@ def _text(text: str | Lines, source: str, messages: list[str]):
             messages.append(
                 f"{source}:{start + 1}: the copy ends inside the result block, at line {tail + 1}: lines {start + 2}-"
                 f"{end} read, line {tail + 1} not (the row or section header it starts is cut short)"
+            )
+        elif early and rejects[-1][2].startswith(COPY_ENDS_AFTER):
+            messages.append(
+                f"{source}:{start + 1}: the copy ends inside the result block, after line {end}, before the "
+                f"latency sections the tool prints: lines {start + 2}-{end} read, what follows them is not in the file"
             )
         elif len(rejects) > n_rejects and rejects[-1][0] == end:
             messages.append(
@@ -687,7 +730,7 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
         while j < len(lines) and not CLOSE_RE.match(lines[j]) and _is_block_row(lines[j]):
             j += 1
         labels = [_label(lines[k]) for k in range(i + 1, j)]
-        if j < len(lines) and CLOSE_RE.match(lines[j]) and set(labels) & set(SGLANG_ONLY) and "Backend" not in labels:
+        if j < len(lines) and CLOSE_RE.match(lines[j]) and _sglang_only(set(labels)) and "Backend" not in labels:
             return i + 1, SUBSET
     return None
 
@@ -700,7 +743,8 @@ def sniff(text: str | Lines) -> bool:
             return _is_result_object(json.loads(first))
         except (json.JSONDecodeError, RecursionError):
             return bool(found)  # a result line cut short: claimed, and refused with its line by `parse`
-    return any(contains(t, text) for t in ("Serving Benchmark Result", *SGLANG_ONLY)) and bool(_blocks(_lines(text)))
+    signs = ("Serving Benchmark Result", *SGLANG_ONLY, " E2E Latency (ms)")
+    return any(contains(t, text) for t in signs) and bool(_blocks(_lines(text)))
 
 
 def _lines(text: str | Lines):

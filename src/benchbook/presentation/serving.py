@@ -507,10 +507,22 @@ def in_flight_sentence(lit: pd.DataFrame) -> str:
     return " " + text if text else ""
 
 
+def beyond_sentence(lit: pd.DataFrame) -> str:
+    """The runs whose estimated mean latency exceeds their own duration (`serving.littles_law`): the
+    estimate, the duration, and that no in-flight count is taken from it."""
+    if "estimate_beyond_duration" not in lit or not lit["estimate_beyond_duration"].any():
+        return ""
+    runs = [
+        {"run": str(w["run"]), "estimate": float(w["e2el_estimate_s"]), "duration": float(w["duration"])}
+        for _, w in lit[lit["estimate_beyond_duration"].astype(bool)].iterrows()
+    ]
+    return " " + _say("estimate_beyond", runs=runs)
+
+
 def littles_note(lit: pd.DataFrame) -> str:
     """Where the latencies come from, each run's Little's-law count, and what that count is for an
     MLPerf Offline run (the queue, not a sustained concurrency)."""
-    text = _littles_note(lit) + in_flight_sentence(lit)
+    text = _littles_note(lit) + in_flight_sentence(lit) + beyond_sentence(lit)
     n = offline_runs(lit)
     return text + (" " + _say("offline_in_flight", offline=n, runs=len(lit)) if n else "")
 

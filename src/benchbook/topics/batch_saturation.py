@@ -59,7 +59,9 @@ def analyse(p: dict) -> Result:
     split_said = batch.split_said(p["source"])  # how the rest of the file says the model is split over its GPUs
     stated = precision.stated_names(p["source"])
     # bench_one_batch's steps and batched-bench's generation phases as points
-    sw = batch.with_split(batched_bench.with_sweep(one_batch.with_sweep(batch.sweep(df, stated), df), df), split_said)
+    sw = batch.with_split(
+        batched_bench.with_sweep(one_batch.with_sweep(batch.sweep(df, stated), df, stated), df), split_said
+    )
     knees = batch.knee(sw, p["knee_fraction"])
     key = batch.reference(sw)
     texts = [f.read_text(encoding="utf-8", errors="replace") for f in p["source"]]
