@@ -400,6 +400,12 @@ _DISTRIBUTION = re.compile(r'^(?P<label>[^{]*?)\s*\{"count":\s*(?P<count>\d+),(?
 
 
 def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of a GuideLLM output this module does not read (`Tool.refuses`): distribution summaries
+    another program printed, or a 0.1 console panel without its tables (`guidellm_console_v01.refuses`)."""
+    return _distributions(text) or guidellm_console_v01.refuses(text)
+
+
+def _distributions(text: str | Lines) -> tuple[int, str] | None:
     """(line, why) of GuideLLM distribution summaries printed one per line as JSON by another program
     (a wrapper's console, not GuideLLM's report or its own console), else None (`Tool.refuses`): such a
     dict is one metric's distribution without the benchmark around it (strategy, rate, request counts,
@@ -424,7 +430,6 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
-        refuses=guidellm_console_v01.refuses,
         description="GuideLLM: the benchmarks report (benchmarks.json or .yaml, 0.2/0.3 and 0.4+ schemas), "
         "the 0.1 console report (Requests Data, Tokens Data, Performance Stats and Summary by Benchmark), "
         "the 0.2/0.3 console (Benchmarks Info and Benchmarks Stats tables) and the 0.5+ console (Run Summary, "
