@@ -359,13 +359,24 @@ FRAGMENTS = (
 )
 
 
+_LOAD_SUMMARY = re.compile(r'^\s*"load_summary"\s*:\s*\{')
+PASTED_CUT = (
+    "an inference-perf lifecycle report (its load_summary) pasted after other text and cut before its end "
+    "(not valid JSON): its load and results are not whole, and nothing here is read"
+)
+
+
 def refuses(text: str | Lines) -> tuple[int, str] | None:
     """(line, why) of a text that quotes lifecycle reports in fragments (`Tool.refuses`): a
     `"successes": {` block (the report's own key) with a `...` line inside it before any line at the
-    block's indent closes it, in a text that is no report itself (it does not open with `{`). None else."""
+    block's indent closes it, in a text that is no report itself (it does not open with `{`); or a
+    report (`{` then `"load_summary": {`) behind other lines that stops before its closing brace. None else."""
     if first_char(text) == "{":
         return None
     lines = split_n(text)
+    cut = _pasted_cut(lines)
+    if cut is not None:
+        return cut, PASTED_CUT
     for i, line in enumerate(lines):
         if not _SUCCESSES.match(line):
             continue
@@ -375,6 +386,16 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
                 return i + 1, FRAGMENTS
             if nxt.strip() and len(nxt) - len(nxt.lstrip()) <= indent:
                 break
+    return None
+
+
+def _pasted_cut(lines) -> int | None:
+    """The line of a lifecycle report's `{` whose object never closes (no line at its indent holds `}`)."""
+    for i, line in enumerate(lines[:-1]):
+        if line.strip() == "{" and _LOAD_SUMMARY.match(lines[i + 1]):
+            indent = len(line) - len(line.lstrip())
+            closed = any(s.strip().startswith("}") and len(s) - len(s.lstrip()) == indent for s in lines[i + 2 :])
+            return None if closed else i + 1
     return None
 
 
