@@ -231,7 +231,8 @@ def _unknown_format(exc) -> None:
     from benchbook import ingest
 
     where = f"{exc.source}:{exc.line}" if exc.line is not None else exc.source
-    typer.echo(f"error: {where}: no known tool output found; benchbook ingest reads these formats:", err=True)
+    said = ingest.NO_TOOL + (f": {exc.sign}" if exc.sign else "")
+    typer.echo(f"error: {where}: {said}; benchbook ingest reads these formats:", err=True)
     for line in ingest.formats():
         typer.echo(f"  {line}", err=True)
     raise typer.Exit(2)

@@ -118,8 +118,9 @@ def read_inputs(paths: list[Path]) -> list[Input]:
             continue
         try:
             df = ingest.read(p)
-        except ingest.UnknownFormat:
-            item.problem = "no known tool output found (benchbook report --help lists the tools it reads)"
+        except ingest.UnknownFormat as exc:
+            seen = f"{exc.line}: {ingest.NO_TOOL}: {exc.sign}; " if exc.sign else f"{ingest.NO_TOOL} ("
+            item.problem = seen + "benchbook report --help lists the tools it reads" + ("" if exc.sign else ")")
             continue
         except ingest.ParseError as exc:
             item.problem = str(exc).removeprefix(f"{p.name}: ").removeprefix(f"{p.name}:")

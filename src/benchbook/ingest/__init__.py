@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchbook import config, declarations
-from benchbook.ingest import context, preamble
+from benchbook.ingest import context, preamble, unclaimed
 from benchbook.ingest.core import (
     COPY_ENDS,
     COPY_ENDS_AFTER,
@@ -41,7 +41,7 @@ from benchbook.ingest.core import (
     stack_reports,
     tidy,
 )
-from benchbook.ingest.text import Lines, read_lines
+from benchbook.ingest.text import Lines, read_lines, split_n
 
 #: Parser modules, imported on first use; each registers one tool.
 _MODULES = [
@@ -112,7 +112,17 @@ __all__ = [
 
 
 class UnknownFormat(ParseError):
-    """A file that no registered parser recognises (`benchbook ingest` then lists the formats it reads)."""
+    """A file that no registered parser recognises (`benchbook ingest` then lists the formats it reads).
+    Where it holds numbers in a layout of its own, the message names them after `NO_TOOL` and a colon."""
+
+    @property
+    def sign(self) -> str | None:
+        """What the refused file holds at its line (`unclaimed.sign`), or None where nothing was seen."""
+        rest = self.message.removeprefix(NO_TOOL)
+        return rest.removeprefix(": ") if rest.startswith(": ") else None
+
+
+NO_TOOL = "no known tool output found"
 
 
 def formats() -> list[str]:
@@ -294,7 +304,11 @@ def _read_parsed(p: Path, tool: str | None, text: Lines | None = None) -> list[P
         if refused is not None:  # an output a tool recognises and does not read: refused naming its line
             raise ParseError(p.name, *refused)
         if not seen:
-            raise UnknownFormat(p.name, 1, f"no known tool output found (looked for: {', '.join(registry)})")
+            found = unclaimed.sign(split_n(text))
+            if found is not None:  # numbers in a layout of its own: refused naming where they are
+                line, what = found
+                raise UnknownFormat(p.name, line, f"{NO_TOOL}: {what}, in a layout no reader of benchbook knows")
+            raise UnknownFormat(p.name, 1, f"{NO_TOOL} (looked for: {', '.join(registry)})")
     from benchbook.ingest.vllm_serve import source_name  # a sweep's run=0.json is named with its folder
 
     out = []

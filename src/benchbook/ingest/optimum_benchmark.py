@@ -191,7 +191,14 @@ _BARE = re.compile(r"^\s*-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\s*$")
 def refuses(text: str | Lines) -> tuple[int, str] | None:
     """(line, why) of a `jq` filter printing fields of optimum-benchmark reports as bare values, else None
     (`Tool.refuses`): the values come without the report that ties each to its configuration, and this
-    tool reads the report's energy."""
+    tool reads the report's energy. A console log that stopped in a traceback before its report is
+    named at the line that received it."""
+    stopped = optimum_benchmark_log.failed(text)
+    if stopped is not None:
+        return stopped, (
+            "optimum-benchmark's console log of a run whose isolated process sent its traceback to the main "
+            "process before any report was logged: nothing was measured; not read"
+        )
     lines = split_n(text)
     for i, raw in enumerate(lines):
         if not _JQ.search(raw):

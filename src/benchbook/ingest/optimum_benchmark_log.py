@@ -63,6 +63,17 @@ def is_log(text: str | Lines) -> bool:
     return search(REPORT_LINE, text)
 
 
+def failed(text: str | Lines) -> int | None:
+    """The line where a log with no report receives its isolated process's traceback, else None: an
+    invocation that stopped before measuring anything."""
+    if is_log(text):
+        return None
+    for n, raw in enumerate(split_n(text), start=1):
+        if _FAILED.search(_ANSI.sub("", raw)):
+            return n
+    return None
+
+
 def parse(text: str | Lines, source: str) -> tuple[list[dict], list[tuple], int, list[str]]:
     """(records, rejects, cells, messages) of the report lines; a number outside a target or a
     measurement heading is not the report's and raises ParseError naming its line."""

@@ -718,11 +718,24 @@ SUBSET = (
 )
 
 
+#: A banner with text before it on its line and the block's first row after it: the block's lines joined.
+_FLAT_RE = re.compile(r"\S.*=+ Serving Benchmark Result =+ Backend: ")
+FLATTENED = (
+    "a 'Serving Benchmark Result' block flattened into a line of other text (its rows run together, the "
+    "line break that ends each row gone): not the tool's print, whose rows this reader tells apart by line; "
+    "not read"
+)
+
+
 def refuses(text: str | Lines) -> tuple[int, str] | None:
     """(line, why) of a bench_serving banner whose rows, closed by the row of 50 `=` and holding a row only
     SGLang prints, open with another row than `Backend:` (`Tool.refuses`): bench_serving prints `Backend:`
-    first under its banner, so such a block is a script's selection of its rows, else None."""
+    first under its banner, so such a block is a script's selection of its rows; or of the first block
+    flattened into a line of prose; else None."""
     lines = split_n(text)
+    flat = next((i for i, line in enumerate(lines) if _FLAT_RE.search(line)), None)
+    if flat is not None:
+        return flat + 1, FLATTENED
     for i, line in enumerate(lines):
         if not HEADER_RE.match(line):
             continue

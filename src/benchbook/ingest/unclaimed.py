@@ -1,0 +1,123 @@
+"""The sign of a measurement in a file no tool claims, named by its line when the file is refused.
+
+A file that no reader recognises is refused; where it holds benchmark numbers in a layout of its own
+(a table retyped by hand or written by a wrapper, a figure in prose, a dict printed by a script),
+the refusal names the first such table (or, where there is none, the first figure) so that a user
+sees what was found and where, not only that nothing was. Tables come first: a result is tabled
+more often than a target or a spec is, and prose above a table often quotes requirements.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from itertools import islice
+
+from benchbook.nouns import counted
+
+#: A word or unit that names a measured quantity in a column header or beside a number.
+_METRIC = re.compile(
+    r"(?i:\b(?:TTFT|TPOT|ITL|E2EL|latency|throughput|T?FLOP/?s|TFLOPS|MFU|power|energy|joules?|kWh|Wh|"
+    r"tok(?:en)?s?/s(?:ec)?|t/s|req(?:uest)?s?/s|speed|seconds?)\b)|(?<![A-Za-z])(?:ms|µs|us|sec|W|J|tok_s)(?![A-Za-z])|\(s\)"
+)
+#: A number followed by a unit of a measurement: `143.2 TFLOPS/s`, `477W`, `4.18 tokens/sec`, `462ms`.
+_FIGURE = re.compile(
+    r"\d[\d,]*(?:\.\d+)?\)?\s*(?:T?FLOPS(?:/s)?|TFLOP/s|tok(?:en)?s?/s(?:ec)?|tokens? per second|t/s|"
+    r"req(?:uest)?s?/s|ms|µs|kWh|Wh|kW|W|J|GB/s|TB/s)(?![A-Za-z])",
+)
+#: A `name: value` pair whose name is a measured quantity: `Mean TPOT (ms):  16.80`, `ms/iter: sdpa=4.41`.
+_PAIR = re.compile(r"^[^\w#]*(?P<key>\w[^:=]{1,40}?)\s*[:=]\s*\S*?\d")
+_NUMBER = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?%?$")
+_RULE = re.compile(r"^[\s|+=:\-]*$")
+
+
+def sign(lines: Sequence[str]) -> tuple[int, str] | None:
+    """(line, what is there) of the first table of measurements, else of the first figure; None where
+    the file holds neither (then it is refused naming nothing, as a file of no benchmark is)."""
+    return _table(lines) or _figure(lines)
+
+
+def _cells(line: str) -> list[str]:
+    """A pipe row's cells, or a CSV line's."""
+    sep = "|" if "|" in line else ","
+    return [c.strip().strip("*`") for c in line.strip().strip("|").split(sep)]
+
+
+def _tabled(line: str) -> bool:
+    return line.count("|") >= 3 or "|" not in line and line.count(",") >= 3
+
+
+def _numeric_row(line: str) -> bool:
+    """A row that holds a measured number: a pipe row with a numeric cell, or a text row of three."""
+    if _tabled(line):
+        return any(_NUMBER.match(c.split()[0]) for c in _cells(line) if c)
+    return sum(bool(_NUMBER.match(t)) or "/" in t and t[:1].isdigit() for t in line.split()) >= 3
+
+
+def _table(lines: Sequence[str]) -> tuple[int, str] | None:
+    """The first header (a pipe row, or a text line with no digit) naming a measured quantity, with a
+    numeric row within the next four lines; what it says: its measured columns and its row count."""
+    for i, line in enumerate(lines):
+        piped = _tabled(line)
+        if not piped and (any(ch.isdigit() for ch in line) or len(line.split()) < 2):
+            continue
+        named = [c for c in (_cells(line) if piped else [line.strip().lstrip("#").strip()]) if c and _METRIC.search(c)]
+        if piped and not named and (i == 0 or not _tabled(lines[i - 1])):
+            by_row = _row_names(islice(lines, i + 1, None))
+            if len(by_row) > 1:  # one such row is a setting in a card of facts (`Power limit | 220 W`)
+                return i + 1, f"a table with a row each for {_listed(by_row)}"
+        if not named or (piped and any(c[:1].isdigit() for c in _cells(line))):
+            continue
+        body = [s for s in lines[i + 1 : i + 5] if not _RULE.match(s)]
+        if not body or not _numeric_row(body[0]) and not (len(body) > 1 and _numeric_row(body[1])):
+            continue
+        rows = sum(1 for s in _extent(lines, i) if not _RULE.match(s) and _numeric_row(s))
+        if not rows:
+            continue
+        return i + 1, f"a table of {_listed(named)} ({counted(rows, 'row of numbers', 'rows of numbers')})"
+    return None
+
+
+def _row_names(after: Iterable[str]) -> list[str]:
+    """A table written sideways (a metric per row, a run per column): the first cells of its rows that
+    name a measured quantity and hold a number in another cell."""
+    out = []
+    for line in after:
+        if not _tabled(line):
+            break
+        cells = _cells(line)
+        if _METRIC.search(cells[0]) and any(c[:1].isdigit() for c in cells[1:]):
+            out.append(cells[0])
+    return out
+
+
+def _listed(names: list[str]) -> str:
+    names = [" ".join(n.split()) for n in names]
+    return ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+
+
+def _extent(lines: Sequence[str], header: int) -> list[str]:
+    """The lines after the header that its table runs over: to the first blank line past a row."""
+    out = []
+    for s in islice(lines, header + 1, None):
+        if not s.strip() and len(out) > 1:
+            break
+        out.append(s)
+    return out
+
+
+def _figure(lines: Sequence[str]) -> tuple[int, str] | None:
+    """The first line with a number in a unit of measurement, or a measured quantity's `name: value`."""
+    for i, line in enumerate(lines):
+        m = _FIGURE.search(line)
+        pair = _PAIR.match(line)
+        if m is None and not (pair and len(pair["key"].split()) <= 5 and _METRIC.search(pair["key"])):
+            continue
+        seen = re.sub(r"\)\s*", " ", m.group(0)) if m else line.strip()
+        return i + 1, f"a figure in text ({_short(seen)})"
+    return None
+
+
+def _short(s: str, n: int = 60) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= n else s[: n - 3].rstrip() + "..."

@@ -1,0 +1,82 @@
+"""A file no tool claims is refused naming the first table of measurements it holds (else the first
+figure), so that the user sees what was found and where; a file with neither names nothing."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from benchbook import ingest, report
+from benchbook.cli import app
+from benchbook.ingest import unclaimed
+
+RETYPED = """# Serving results
+
+- **Num prompts:** 10
+- Target: 30 to 60 tokens/sec per user
+
+| RR | Throughput (req/s) | TTFT Mean (ms) | TPOT Mean (ms) | Completed |
+|---|---:|---:|---:|---:|
+| 5.0 | 0.10 | 4235.45 | 728.55 | 10 |
+| 6.0 | 0.12 | 4400.10 | 731.00 | 10 |
+"""
+
+SIDEWAYS = """| Metric | Concurrency 16 | Concurrency 32 |
+| --- | --- | --- |
+| **Mean Time To First Token (TTFT)** | **7,513.46 ms** | **13,144.97 ms** |
+| **Request Throughput** | **0.70 req/s** | **0.85 req/s** |
+"""
+
+PROSE = """# Seeing similar latency for output len=1 and output len=128
+
+Running benchmark_latency.py with --output-len 128 gives 462ms on 4 A10G.
+"""
+
+
+def _refusal(tmp_path, text: str, name: str = "notes.md") -> ingest.UnknownFormat:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(ingest.UnknownFormat) as exc:
+        ingest.read_parsed(p)
+    return exc.value
+
+
+def test_a_retyped_table_is_named_by_its_header_with_its_measured_columns(tmp_path):
+    exc = _refusal(tmp_path, RETYPED)
+    assert exc.line == 6  # the table, not the target in the list above it
+    assert exc.sign.startswith("a table of Throughput (req/s), TTFT Mean (ms), TPOT Mean (ms) (2 rows of numbers)")
+    assert str(exc).startswith("notes.md:6: no known tool output found: a table of")
+
+
+def test_a_table_written_sideways_is_named_by_its_rows(tmp_path):
+    exc = _refusal(tmp_path, SIDEWAYS)
+    assert exc.line == 1
+    assert "a row each for Mean Time To First Token (TTFT), Request Throughput" in exc.sign
+
+
+def test_a_figure_in_prose_is_named_where_no_table_is(tmp_path):
+    exc = _refusal(tmp_path, PROSE)
+    assert exc.line == 3  # not the heading's `len=1`
+    assert "a figure in text (462ms)" in exc.sign
+
+
+def test_one_setting_in_a_card_of_facts_is_no_table_of_measurements():
+    card = ["| field | value |", "|---|---|", "| Model | Qwen3 |", "| Power limit | 220 W/GPU |"]
+    assert unclaimed.sign(card) == (4, "a figure in text (220 W)")
+    card.append("| Power draw | 180 W |")
+    assert unclaimed.sign(card)[1].startswith("a table with a row each for Power limit, Power draw")
+
+
+def test_a_file_with_no_measurement_names_nothing(tmp_path):
+    exc = _refusal(tmp_path, "| fruit | count |\n|---|---|\n| apples | 3 |\n\nkubectl get pods -n dynamo -w\n")
+    assert exc.line == 1 and exc.sign is None
+    assert "looked for:" in exc.message
+
+
+def test_the_cli_and_the_report_say_what_was_seen_and_where(tmp_path):
+    p = tmp_path / "notes.md"
+    p.write_text(RETYPED, encoding="utf-8")
+    res = CliRunner().invoke(app, ["ingest", str(p)])
+    assert res.exit_code == 2
+    assert res.output.splitlines()[0].startswith("error: notes.md:6: no known tool output found: a table of Throughput")
+    assert report.read_inputs([p])[0].problem.startswith("6: no known tool output found: a table of Throughput")
