@@ -478,8 +478,8 @@ def device_sentence(
     )
 
 
-#: Runs whose Little's-law numbers a page spells out (the table lists them all).
-_IN_FLIGHT_SHOWN = 4
+#: Runs whose Little's-law numbers a page spells out: one worked example (the table lists them all).
+_IN_FLIGHT_SHOWN = 1
 
 
 def in_flight_sentence(lit: pd.DataFrame) -> str:
@@ -926,9 +926,12 @@ def goodput_limits(gb: pd.DataFrame, book: bool) -> str:
     return _say("goodput_limits", own=rows, book=book, page_runs=int((gb["slo_whose"] == "page").sum()))
 
 
-def goodput_source(exact) -> str:
-    """Whether goodput is counted from per-request data or bounded from percentiles."""
-    return _say("goodput_source", exact=exact is not None)
+def goodput_source(exact, gb: pd.DataFrame) -> str:
+    """Whether goodput is counted from per-request data or bounded from percentiles, and whether the
+    bounds say anything (`serving.goodput_bounded`): bounds of 0 and 100 % on every run make no table."""
+    return _say(
+        "goodput_source", exact=exact is not None, vacuous=len(gb) > 0 and not serving.goodput_bounded(gb).any()
+    )
 
 
 def plot_queue(q: dict, saturated: bool = True):

@@ -114,6 +114,7 @@ def page(r: Result) -> Page:
         "stop_note": show.stop_note(r.messages),
         "device_words": show.device_words(r.peaks, r.said),
         "withheld_block": placement.folded_box(r.ledger),
+        "sdpa_lead": wording.sentence(CHAPTER, "sdpa_lead", rows=len(show.sdpa_table(k))),
         **placement.in_place(r.ledger),
     }
     figures = {"fig_density": show.density_figure(r.densities)}
