@@ -647,9 +647,8 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
     apart = apart[apart["output_throughput"].notna()] if "output_throughput" in apart else apart.iloc[:0]
     if curve.empty or not curve[rated].notna().any(axis=None):
         # a run kept apart is a reference line against the curve: with no curve it has no load to stand at
-        return message_figure(
-            "no run with a throughput" if apart.empty else wording.words("serving_saturation")["figure"]["no_curve"]
-        )
+        words = wording.words("serving_saturation")["figure"]
+        return message_figure(words["no_throughput"] if apart.empty else words["no_curve"])
     if apart.empty and curve.loc[curve[rated].notna().any(axis=1), variable].nunique() < 2:
         # one load and nothing kept apart to set it against: one point, no curve, nothing to compare
         return message_figure(wording.words("serving_saturation")["figure"]["one_load"])
