@@ -423,8 +423,11 @@ def test_serving_descriptions_live_in_the_chapter_file_and_read_as_before():
         "concurrency cap kept apart."
     )
     assert show.in_flight_sentence(serving.littles_law(r, req)) == (
-        " For example, run `c=max`: 1,000 requests completed, 22.8 req/s x 37.5 s estimated mean latency = 855 "
-        "requests in flight on average; the table works the other 5 runs the same way."
+        " Run `c=max`: 1,000 requests completed, 22.8 req/s x 37.5 s estimated mean latency = 855 requests in "
+        "flight on average; run `c=32`: 1,000 requests completed, 11.9 req/s x 2.45 s estimated mean latency = "
+        "29.1 requests in flight on average; run `c=64`: 1,000 requests completed, 19.5 req/s x 2.63 s estimated "
+        "mean latency = 51.3 requests in flight on average; run `c=128`: 1,000 requests completed, 28.1 req/s x "
+        "3.06 s estimated mean latency = 85.9 requests in flight on average; 2 more in the table."
     )
     assert show.pareto_sentence(r) == "Across the runs, per-user speed ranges from 38 tok/s down to 3 tok/s."
     assert show.apart_message(apart, "request_rate") == (
