@@ -530,4 +530,7 @@ def test_a_prefill_carries_its_rate_and_the_rate_s_spread():
 def test_an_moe_model_of_unknown_active_size_is_withheld_with_the_parameter_to_pass():
     c = cb.bound(point(architecture="moe", active_params_b=None), "bound_1", 0.5)
     assert c.status == "withheld"
-    assert c.reason.startswith("its active parameter count is unknown (an MoE model; pass moe_active_params)")
+    assert c.reason == "moe_active_unknown"  # a key: its words are the chapter's (`reasons:` of bound_*)
+    worded = wording.word("bandwidth_roofline", c)
+    assert worded.reason.startswith("its active parameter count is unknown (an MoE model; pass moe_active_params)")
+    assert worded.text.endswith(f"because {worded.reason}.")

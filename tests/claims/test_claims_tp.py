@@ -22,9 +22,23 @@ def _claims(w_all, device=A100, params_b=7.07, kv=491520.0, tp_unknown=1):
     w_all = w_all.copy()
     w_all["tp_stated"] = w_all["tp"].notna()
     w_all["tp"] = w_all["tp"].fillna(tp_unknown)
+    w = tp.main_config(w_all)
+    a = tp.analyse(
+        w,
+        w_all,
+        params_b=params_b,
+        bytes_per_param=2.0,
+        bandwidth_gb_s=device["bandwidth_gb_s"],
+        tflops=device["tflops"],
+        kv_bytes_per_token=kv,
+        tp_unknown=tp_unknown,
+        jump_threshold=1.3,
+        slowdown_tolerance=0.02,
+    )
     cl = ctp.all_claims(
-        w=tp.main_config(w_all),
+        w=w,
         w_all=w_all,
+        analysis=a,
         device=device,
         params_b=params_b,
         active_params_b=params_b,

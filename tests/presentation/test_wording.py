@@ -486,3 +486,16 @@ def test_the_plural_filter_agrees_with_its_count_and_never_prints_a_parenthesise
     )
     assert text == "1 byte; 1.028 bytes; 1 degree of freedom"
     assert "(s)" not in text
+
+
+def test_a_withheld_reason_given_by_its_key_is_worded_by_the_chapter_and_any_other_as_given():
+    """#34 house: a claim's reason may be a key of its wording's `reasons:` (bandwidth's bound_*), so
+    its words live beside the chapter; a reason that is no key is said as the claim gives it."""
+    from benchbook.claims import Claim
+
+    keyed = Claim("bound_1", "bound", "withheld", "rule", {"label": "m"}, "offloaded", "")
+    said = wording.word("bandwidth_roofline", keyed)
+    assert said.reason == "the model is partly offloaded, so its weights stream over two memory buses"
+    assert said.text == f"What limits `m`: not stated, because {said.reason}."
+    plain = Claim("bound_1", "bound", "withheld", "rule", {"label": "m"}, "offloaded twice", "")
+    assert wording.word("bandwidth_roofline", plain).reason == "offloaded twice"

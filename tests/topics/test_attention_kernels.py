@@ -157,3 +157,17 @@ def test_what_attention_gym_credits_is_said_only_on_an_input_that_has_its_table(
         credits not in triton.texts["shape_words"]
         and triton.texts["shape_words"] == "This input holds no attention-gym section."
     )
+
+
+def test_the_sections_a_file_feeds_decide_what_the_attention_gym_paragraphs_say(seed):
+    """#34 (stop 46): on a flash-attention file the credited-TF/s section said four absences of
+    attention-gym rows, and 'Counted by the work each kernel really performs:' ended in a colon over no
+    table. Each stands only where the input has the attention-gym rows it speaks of."""
+    page = topic.page(seed)
+    assert (
+        page.texts["recomputed"].startswith("Recomputing every TF/s")
+        and "fixed causal reference" in (page.texts["recomputed"])
+    )
+    assert page.markdown["sdpa_lead"] == "Counted by the work each kernel really performs:"
+    fa = topic.page(run("tests/fixtures/flash-attn-benchmark/fa_issue1310_h20_fa3_benchmark_attn_ms_tflops_excerpt.md"))
+    assert fa.texts["recomputed"] == "" and fa.markdown["sdpa_lead"] == ""

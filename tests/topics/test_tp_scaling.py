@@ -196,3 +196,26 @@ def test_a_quantized_table_has_its_own_heading_and_an_input_without_one_has_none
     # one fp16 table per TP: no quantized run, so no heading (and no figure)
     other = tp_scaling.page(bloomz_1b1)
     assert other.figures["fig_quant"] is None and other.markdown["quant_heading"] == ""
+
+
+def test_each_analysis_is_computed_once_for_the_claims_and_the_page(monkeypatch):
+    """#34 house: the claims and the page read one `tp.Analysis`; before, each of these ran twice."""
+    calls: dict[str, int] = {}
+    for name in ("scaling", "scaling_fits", "turning_tp", "missing_batches", "quantization_slowdown", "throughput"):
+        real = getattr(tp, name)
+
+        def counted(*a, _real=real, _name=name, **k):
+            calls[_name] = calls.get(_name, 0) + 1
+            return _real(*a, **k)
+
+        monkeypatch.setattr(tp, name, counted)
+    tp_scaling.page(_run(f"{FIX}/bloomz_1b1_tp_2_4_8.md"))
+    # missing_batches: once for every configuration, once for the main one
+    assert calls == {
+        "scaling": 1,
+        "scaling_fits": 1,
+        "turning_tp": 1,
+        "missing_batches": 2,
+        "quantization_slowdown": 1,
+        "throughput": 1,
+    }

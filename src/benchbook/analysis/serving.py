@@ -652,6 +652,14 @@ def goodput_bounds(r: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> p
     return pd.concat([r.reset_index(drop=True), pd.DataFrame(rows, columns=cols)], axis=1)
 
 
+def goodput_bounded(gb: pd.DataFrame) -> pd.Series:
+    """Per run of `goodput_bounds`, whether its bounds say anything: a lower bound above 0 or an upper
+    one under 100 %. Bounds of 0 and 100 % (no percentile on either side of a limit) hold of any run."""
+    if gb.empty:
+        return pd.Series(dtype=bool)
+    return (gb["share_lo"] > 0) | (gb["share_hi"] < 1)
+
+
 def exact_goodput(req: pd.DataFrame, slo_ttft_ms: float, slo_tpot_ms: float) -> pd.DataFrame:
     """Goodput per run from per-request data (`vllm_serve.requests`): the count of successful
     requests with ttft <= slo and tpot <= slo (tpot 0 for one-token outputs, as the tool does)

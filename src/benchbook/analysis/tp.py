@@ -1168,3 +1168,57 @@ def model_size(model_id: str, params_b: float = 0.0, named: bool = True) -> dict
         "architecture": size.architecture,
         "source": size.source,
     }
+
+
+@dataclass
+class Analysis:
+    """Every analysis of one input the claims and the page both read, computed once: the claims are
+    made from it and the figures and tables drawn from it (`analyse`)."""
+
+    scaling: pd.DataFrame  # speed-up and efficiency per TP (`scaling`, main configuration)
+    fits: list[dict]  # a + b / TP per batch (`scaling_fits`)
+    turns: pd.DataFrame  # where decode stops getting faster, per batch (`turning_tp`)
+    roofline: pd.DataFrame  # the roofline points (`roofline_points`); empty with no model size
+    missing_all: pd.DataFrame  # batches a TP lacks, every configuration (`missing_batches`)
+    missing_main: pd.DataFrame  # the same, main configuration
+    counts: dict  # percentile inversions counted (`percentile_counts`)
+    budget: pd.DataFrame  # the batch token budget test (`batch_token_budget_test`)
+    jumps: pd.DataFrame  # superlinear prefill jumps (`superlinear_jumps`)
+    slower: pd.DataFrame  # decode steps slower with more TP (`decode_slower_with_tp`)
+    quant: pd.DataFrame  # the quantized configurations' slowdown (`quantization_slowdown`)
+    throughput: pd.DataFrame  # tokens per second per TP (`throughput`)
+
+
+def analyse(
+    w: pd.DataFrame,
+    w_all: pd.DataFrame,
+    *,
+    params_b: float | None,
+    bytes_per_param: float,
+    bandwidth_gb_s: float | None,
+    tflops: float | None,
+    kv_bytes_per_token: float,
+    tp_unknown: int,
+    jump_threshold: float,
+    slowdown_tolerance: float,
+) -> Analysis:
+    """The chapter's analyses of the main configuration `w` and of every configuration `w_all`."""
+    rp = (
+        roofline_points(w, params_b, bytes_per_param, bandwidth_gb_s, tflops, kv_bytes_per_token, tp_unknown)
+        if params_b
+        else pd.DataFrame()
+    )
+    return Analysis(
+        scaling=scaling(w),
+        fits=scaling_fits(w),
+        turns=turning_tp(w, slowdown_tolerance),
+        roofline=rp,
+        missing_all=missing_batches(w_all),
+        missing_main=missing_batches(w),
+        counts=percentile_counts(w_all),
+        budget=batch_token_budget_test(w_all),
+        jumps=superlinear_jumps(w_all, threshold=jump_threshold),
+        slower=decode_slower_with_tp(w, tolerance=slowdown_tolerance),
+        quant=quantization_slowdown(w_all),
+        throughput=throughput(w),
+    )

@@ -9,7 +9,6 @@ import pandas as pd
 from benchbook.analysis import bandwidth, roofline
 from benchbook.claims import Claim, make
 from benchbook.claims.rules import NOT_COMPUTE, relative_noise
-from benchbook.nouns import counted
 
 #: Points a size trend needs.
 TREND_MIN_POINTS = 3
@@ -158,16 +157,25 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
         "the deciding fraction is within the " + NOISE + " of the threshold"
     )
     c = make(claim_id, "bound", rule, ev)
+    why = _bound_withheld(p, c)
+    if isinstance(why, Claim):
+        return why
+    if why is None:
+        return c
+    key, values = why
+    c.evidence.update(values)
+    return c.withhold(key)
+
+
+def _bound_withheld(p: pd.Series, c: Claim) -> tuple[str, dict] | Claim | None:
+    """Why the bound verdict `c` is withheld, as a key of the chapter's `reasons:` for `bound_*` (its
+    wording is in notebooks/bandwidth_roofline.claims.yml) and the values it needs; a partly offloaded
+    model's verdict from arithmetic where it has one; None where the verdict stands."""
     if p.get("architecture") == "moe" and _num(p.get("active_params_b")) is None:  # the first thing it lacks
-        return c.withhold(
-            "its active parameter count is unknown (an MoE model; pass moe_active_params), so are its bytes per "
-            "token and its place on the roofline"
-        )
+        return "moe_active_unknown", {}
     if p.get("offload") == "partial" and c.status != "implausible":
-        split = offload_split(p, claim_id)
-        if split is not None:
-            return split
-        return c.withhold("the model is partly offloaded, so its weights stream over two memory buses")
+        split = offload_split(p, c.id)
+        return split if split is not None else ("offloaded", {})
     if (
         p.get("architecture") == "moe"
         and str(p.get("bytes_source") or "").startswith("file size x")
@@ -175,61 +183,38 @@ def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
         and c.status == "shown"
         and c.evidence["verdict"] == "overhead"
     ):
-        bits = bandwidth.file_bits_per_param(p)
-        return c.withhold(
-            f"its file holds {bits:.1f} bits per parameter though its type says more, so its experts are stored "
-            "smaller than the weights every token reads (attention, output); the bytes per token scale the file "
-            "by the active share as if every weight had the same bits, so the true bytes, and the share of the "
-            "peak, may be well above this estimate and the threshold"
-        )
+        return "experts_smaller", {"file_bits": bandwidth.file_bits_per_param(p)}
     if p.get("offload") == "cpu" and c.status == "shown" and c.evidence["verdict"] in (NOT_COMPUTE, "overhead"):
-        why = _cpu_compute_unknown(p)
-        if why:
-            return c.withhold(why)
+        cpu = _cpu_compute_unknown(p)
+        if cpu:
+            return cpu
     if p.get("rate_kind") == "lower bound" and c.status == "shown" and c.evidence["verdict"] != "memory-bandwidth":
-        return c.withhold(
-            "its rate is a lower bound (the latency includes the prefill), so a low share of the peaks does not show "
-            "that something besides the weights limits it"
-        )
+        return "rate_lower_bound", {}
+    mb = {"mb_per_token": _num(p.get("bytes_per_token")) / 1e6} if _num(p.get("bytes_per_token")) else {}
     if p.get("may_fit_in_cache") and c.status == "shown":
-        return c.withhold(
-            f"its weights ({_num(p.get('bytes_per_token')) / 1e6:,.0f} MB per token) fit in the device's "
-            f"{_num(p.get('llc_mb')):g} MB last-level cache, so memory need not limit it"
-        )
+        return "fits_in_cache", {**mb, "llc_mb": _num(p.get("llc_mb"))}
     if p.get("llc_unknown") and c.status == "shown":
-        return c.withhold(
-            f"the hardware table has no last-level cache size for the {p.get('device')} (LLC unknown), and its "
-            f"weights ({_num(p.get('bytes_per_token')) / 1e6:,.0f} MB per token) are small enough to fit in the "
-            "cache of some devices, so whether memory limits it is not known"
-        )
-    return c
+        return "llc_unknown", mb
+    return None
 
 
-def _cpu_compute_unknown(p: pd.Series) -> str | None:
-    """Why a CPU-only run's compute roof is not known, or None where it is: the hardware table's
-    compute peak of a CPU is every hardware thread busy, so a run on fewer threads (or on a CPU the
-    table lacks) has a lower roof, and a small share of the table's peak, or an intensity below every
-    device's ridge, does not show that compute does not limit it (one core may not keep up with DRAM)."""
+def _cpu_compute_unknown(p: pd.Series) -> tuple[str, dict] | None:
+    """Why a CPU-only run's compute roof is not known (a key of the chapter's `reasons:` and its
+    values), or None where it is: the hardware table's compute peak of a CPU is every hardware thread
+    busy, so a run on fewer threads (or on a CPU the table lacks) has a lower roof, and a small share
+    of the table's peak, or an intensity below every device's ridge, does not show that compute does
+    not limit it (one core may not keep up with DRAM)."""
     threads, chip = _num(p.get("threads")), _num(p.get("cpu_threads"))
-    ran = counted(int(threads), "thread") if threads else "a thread count the output does not print"
     named = p.get("device") if isinstance(p.get("device"), str) and p.get("device").strip() else None
+    values = {"threads": int(threads) if threads else None, "cpu": named, "cpu_threads": int(chip) if chip else None}
     if p.get("peak_source") == "unknown" and named:  # named, but not a row of the table
-        return (
-            f"it ran on the CPU on {ran}, and the output names the CPU {named}, which the hardware table "
-            "lacks, so its compute roof (the cores those threads keep busy) is not known"
-        )
+        return "cpu_not_in_table", values
     if p.get("peak_source") == "unknown" or not p.get("device"):
-        return (
-            f"it ran on the CPU on {ran}, and the output does not name the CPU, so its compute roof (the cores "
-            "those threads keep busy) is not known"
-        )
+        return "cpu_unnamed", values
     if not chip:
-        return f"the hardware table does not say how many threads the {p.get('device')} has, so the compute roof of {ran} is not known"
+        return "cpu_threads_unknown", values
     if not threads or threads < chip:
-        return (
-            f"it ran on {ran} of the {int(chip)} of the {p.get('device')}, and the table's compute peak is every "
-            "thread busy, so its own compute roof is lower and not known"
-        )
+        return "cpu_fewer_threads", values
     return None
 
 

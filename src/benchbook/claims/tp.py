@@ -599,19 +599,13 @@ def all_claims(
     bound_threshold: float,
     jump_threshold: float,
     slowdown_tolerance: float,
+    analysis: atp.Analysis,
     arch: dict | None = None,
 ) -> list[Claim]:
-    """Every claim of the chapter, in page order."""
-    sc = atp.scaling(w)
-    turns = atp.turning_tp(w, slowdown_tolerance)
+    """Every claim of the chapter, in page order, from the input's analyses (`analysis.tp.analyse`,
+    computed once for the claims and the page)."""
+    sc, turns, rp = analysis.scaling, analysis.turns, analysis.roofline
     per_batch = [decode_turn_at(t) for t in turns.to_dict("records")]
-    rp = (
-        atp.roofline_points(
-            w, params_b, bytes_per_param, device["bandwidth_gb_s"], device["tflops"], kv_bytes_per_token, tp_unknown
-        )
-        if params_b
-        else pd.DataFrame()
-    )
     ext = atp.roofline_extremes(rp)
     missing = why_no_params if not params_b else _why_no_row(w)
     no_seq = w[w["metric"].isin(atp.LATENCY_METRICS) & w["mean"].notna() & w["sequence_length"].isna()]
@@ -625,8 +619,7 @@ def all_claims(
         pre = rp[rp["metric"] == "prefill_latency"]
         pre = pre[pre["batch_size"] == pre["batch_size"].min()].sort_values("tp")
         prefill_small = pre.iloc[0].to_dict() if len(pre) else None
-    miss = atp.missing_batches(w_all)
-    qs = atp.quantization_slowdown(w_all)
+    miss, qs = analysis.missing_all, analysis.quant
     fop = {"device": device, "active_params_b": active_params_b, "tp_unknown": tp_unknown, "why_missing": missing_dec}
     claims = [
         decode_speedup(sc),
@@ -653,17 +646,17 @@ def all_claims(
         ),
         bound("decode_bound", ext["decode_small_tp"], device, bound_threshold, missing_dec, tp_unknown),
         bound("prefill_bound", prefill_small, device, bound_threshold, missing_pre, tp_unknown),
-        percentile_inversions(atp.percentile_counts(w_all)),
-        p90_below_highest(atp.percentile_counts(w_all)),
+        percentile_inversions(analysis.counts),
+        p90_below_highest(analysis.counts),
         missing_batches(miss, w_all),
-        budget_refuted(atp.batch_token_budget_test(w_all), miss),
-        superlinear_jumps(atp.superlinear_jumps(w_all, threshold=jump_threshold), w_all, jump_threshold),
-        decode_slower_steps(atp.decode_slower_with_tp(w, tolerance=slowdown_tolerance), w, slowdown_tolerance),
+        budget_refuted(analysis.budget, miss),
+        superlinear_jumps(analysis.jumps, w_all, jump_threshold),
+        decode_slower_steps(analysis.slower, w, slowdown_tolerance),
         quantization_slowdown(qs),
         quantization_bandwidth(qs, params_b, active_params_b, device),
         latency_recommendation(w, "decode_token_latency"),
         latency_recommendation(w, "prefill_latency"),
-        throughput_recommendation(atp.throughput(w)),
+        throughput_recommendation(analysis.throughput),
     ]
     return consistent_roofline(claims)
 

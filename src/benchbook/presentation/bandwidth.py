@@ -459,17 +459,6 @@ def sweep_sentences(found: list[dict], constant: list[tuple]) -> str:
     return "\n\n".join(t for t in (_say("settings_constant", settings=constant), swept) if t)
 
 
-def other_rates(pp: pd.DataFrame, found: list[dict], claimed: set[int]) -> str:
-    """The pp rates neither a sweep nor a claim states, each with its line."""
-    said = {v[3] for s in found for v in s["values"]} | claimed
-    rest = pp[~pp["line"].isin(said)] if len(pp) else pp
-    rows = [
-        (r["label"], r["test"], r["rate"], r["rate_std"] if pd.notna(r["rate_std"]) else None, int(r["line"]))
-        for _, r in rest.iterrows()
-    ]
-    return _say("other_rates", rows=rows)
-
-
 def prefill_table(pp: pd.DataFrame) -> pd.DataFrame:
     """Every prompt-processing rate with its settings that vary, FLOP/s and share of the dense peak."""
     cols = [c for c in SWEEP_SETTINGS if c in pp.columns and pp[c].notna().any()]

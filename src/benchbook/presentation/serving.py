@@ -661,9 +661,8 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
     apart = apart[apart["output_throughput"].notna()] if "output_throughput" in apart else apart.iloc[:0]
     if curve.empty or not curve[rated].notna().any(axis=None):
         # a run kept apart is a reference line against the curve: with no curve it has no load to stand at
-        return message_figure(
-            "no run with a throughput" if apart.empty else wording.words("serving_saturation")["figure"]["no_curve"]
-        )
+        words = wording.words("serving_saturation")["figure"]
+        return message_figure(words["no_throughput"] if apart.empty else words["no_curve"])
     if apart.empty and curve.loc[curve[rated].notna().any(axis=1), variable].nunique() < 2:
         # one load and nothing kept apart to set it against: one point, no curve, nothing to compare
         return message_figure(wording.words("serving_saturation")["figure"]["one_load"])
@@ -940,9 +939,12 @@ def goodput_limits(gb: pd.DataFrame, book: bool) -> str:
     return _say("goodput_limits", own=rows, book=book, page_runs=int((gb["slo_whose"] == "page").sum()))
 
 
-def goodput_source(exact) -> str:
-    """Whether goodput is counted from per-request data or bounded from percentiles."""
-    return _say("goodput_source", exact=exact is not None)
+def goodput_source(exact, gb: pd.DataFrame) -> str:
+    """Whether goodput is counted from per-request data or bounded from percentiles, and whether the
+    bounds say anything (`serving.goodput_bounded`): bounds of 0 and 100 % on every run make no table."""
+    return _say(
+        "goodput_source", exact=exact is not None, vacuous=len(gb) > 0 and not serving.goodput_bounded(gb).any()
+    )
 
 
 def plot_queue(q: dict, saturated: bool = True):

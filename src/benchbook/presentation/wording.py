@@ -252,7 +252,7 @@ def render(template: str, values: dict) -> str:
 
 
 # --- a chapter's wording file ---------------------------------------------------------------------
-_STATUS_KEYS = {"topic", "shown", "withheld", "implausible", "fragile"}
+_STATUS_KEYS = {"topic", "shown", "withheld", "implausible", "fragile", "reasons"}
 _KIND_KEYS = {"withheld", "implausible", "fragile"}
 _EXERCISE_KEYS = {"question", "steps", "answer"}
 
@@ -291,8 +291,11 @@ def _parse(p: Path, stamp: tuple, where: str) -> dict:
     for key, spec in data["claims"].items():
         if not isinstance(spec, dict) or "shown" not in spec or not set(spec) <= _STATUS_KEYS:
             raise WordingError(
-                f"{where}: claim {key!r} needs `shown` (and may have only topic, withheld, implausible and fragile)"
+                f"{where}: claim {key!r} needs `shown` (and may have only topic, withheld, implausible, fragile "
+                "and reasons)"
             )
+        if not isinstance(spec.get("reasons") or {}, dict):
+            raise WordingError(f"{where}: claim {key!r}: `reasons` maps a reason's key to its words")
     for key, spec in (data.get("kinds") or {}).items():
         if not isinstance(spec, dict) or not set(spec) <= _KIND_KEYS:
             raise WordingError(f"{where}: kind {key!r} may have only withheld, implausible and fragile")
@@ -390,6 +393,9 @@ def _word(data: dict, spec: dict, claim: Claim) -> Claim:
         topic = render(topic_t, values)
     except MissingValue:
         topic = topic_t.split("{")[0].strip() or "This verdict"
+    reasons = spec.get("reasons") or {}
+    if claim.status == "withheld" and claim.reason in reasons:  # a reason worded here, by its key
+        claim = claim.withhold(render(str(reasons[claim.reason]), values))
     values.update(reason=claim.reason, topic=topic)
     text = None
     if claim.status == "shown":

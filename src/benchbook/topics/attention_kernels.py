@@ -101,9 +101,14 @@ def page(r: Result) -> Page:
         "files": ", ".join(config.relative(x) for x in r.paths),
         "n_sections": wording.sentence(CHAPTER, "sections", n=k["mask"].nunique()),
         "noise_words": show.noise_words(k),
-        "fa2_words": show.fa2_words(k),
         "shape_words": show.shape_words(k),
-        "rep_words": show.reproduction_words(r.reproduction),
+        "recomputed": wording.sentence(
+            CHAPTER,
+            "recomputed",
+            sections=k["mask"].nunique(),
+            rep=show.reproduction_words(r.reproduction),
+            fa2=show.fa2_words(k),
+        ),
         "density_words": show.density_words(r.densities),
         "triton_words": show.triton_words(r.triton, r.peaks, r.failed),
         "density_caption": wording.sentence(
@@ -114,6 +119,7 @@ def page(r: Result) -> Page:
         "stop_note": show.stop_note(r.messages),
         "device_words": show.device_words(r.peaks, r.said),
         "withheld_block": placement.folded_box(r.ledger),
+        "sdpa_lead": wording.sentence(CHAPTER, "sdpa_lead", rows=len(show.sdpa_table(k))),
         **placement.in_place(r.ledger),
     }
     figures = {"fig_density": show.density_figure(r.densities)}

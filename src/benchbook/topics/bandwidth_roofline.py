@@ -114,7 +114,6 @@ def page(r: Result) -> Page:
     box = [c["id"] for c in bottom_line.pick(led, box_ids(led))]  # what the box says, no section says again
     placed = not show.placed(pts).empty
     pp_ids = [c.id for c in led.claims if c.id.startswith("pp_")]
-    claimed = {int(led.get(i).evidence["line"]) for i in pp_ids}
 
     def said(kind: str) -> str:
         ids = [c.id for c in led.claims if c.id not in box and c.status != "withheld" and c.id not in pp_ids]
@@ -142,7 +141,6 @@ def page(r: Result) -> Page:
         "prefill_claims": "\n\n".join(
             t for t in (show.peak_lead(led, pp_ids, "TFLOP/s"), wording.block(led, pp_ids)) if t
         ),
-        "prefill_rates": show.other_rates(r.prompt, r.sweeps, claimed),
         "setting_sweeps": show.sweep_sentences(r.sweeps, r.constant),
     }
     figures = {

@@ -208,7 +208,7 @@ def page(res: Result) -> Page:
         apart_note=show.apart_message(res.apart, var, drawn=not hasattr(saturation, "benchbook_message")),
         lit_note=show.littles_note(res.lit),
         queue=show.queue_sentence(res.queue, knee.shown),
-        goodput_source=show.goodput_source(res.exact),
+        goodput_source=show.goodput_source(res.exact, res.goodput),
         latency_note=show.tail_sentence(_listed(res)),
         undecided=placement.folded_box(res.ledger),
         **placement.in_place(res.ledger),
@@ -268,7 +268,11 @@ def page(res: Result) -> Page:
         goodput=each(
             lambda: (
                 ([tables.show(show.exact_goodput_table(res.exact))] if res.exact is not None else [])
-                + [tables.show(show.goodput_bounds_table(res.goodput))]
+                + (
+                    [tables.show(show.goodput_bounds_table(res.goodput))]
+                    if serving.goodput_bounded(res.goodput).any()
+                    else []
+                )
             )
         ),
     )

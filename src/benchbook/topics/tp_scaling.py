@@ -63,7 +63,7 @@ class Result:
     device: dict
     tps: list[int]
     seqs: list[int]
-    roofline: pd.DataFrame
+    analysis: tp.Analysis  # every analysis the claims and the page read, computed once
     ledger: Ledger
 
 
@@ -88,6 +88,18 @@ def analyse(p: dict) -> Result:
     device = tp.device_peaks(p["gpu"], p["peak_bandwidth_gb_s"], p["peak_tflops"], texts)
     arch = tp.architecture(model_id) if named else None
     files = [config.relative(f) for f in p["source"]]
+    a = tp.analyse(
+        w,
+        w_all,
+        params_b=size["total_b"],
+        bytes_per_param=p["bytes_per_param"],
+        bandwidth_gb_s=device["bandwidth_gb_s"],
+        tflops=device["tflops"],
+        kv_bytes_per_token=kv,
+        tp_unknown=p["tp_unknown"],
+        jump_threshold=p["jump_threshold"],
+        slowdown_tolerance=p["slowdown_tolerance"],
+    )
     claims = tp_claims.all_claims(
         w=w,
         w_all=w_all,
@@ -101,13 +113,9 @@ def analyse(p: dict) -> Result:
         bound_threshold=p["bound_threshold"],
         jump_threshold=p["jump_threshold"],
         slowdown_tolerance=p["slowdown_tolerance"],
+        analysis=a,
         arch=arch,
     )
-    rp = pd.DataFrame()
-    if size["total_b"]:
-        rp = tp.roofline_points(
-            w, size["total_b"], p["bytes_per_param"], device["bandwidth_gb_s"], device["tflops"], kv, p["tp_unknown"]
-        )
     return Result(
         p=p,
         files=files,
@@ -127,7 +135,7 @@ def analyse(p: dict) -> Result:
         device=device,
         tps=sorted(int(t) for t in w["tp"].dropna().unique()),
         seqs=sorted(int(s) for s in w["sequence_length"].dropna().unique()),
-        roofline=rp,
+        analysis=a,
         ledger=wording.ledger(CHAPTER, files, claims),
     )
 
@@ -160,16 +168,13 @@ def _allreduce_values(r: Result) -> dict:
 
 
 def _figures(r: Result) -> dict:
-    w, device = r.w, r.device
-    sc = tp.scaling(w)
-    fits = tp.scaling_fits(w)
-    qs = tp.quantization_slowdown(r.w_all)
-    tput = tp.throughput(w)
+    a = r.analysis
+    sc, fits, qs, tput, device = a.scaling, a.fits, a.quant, a.throughput, r.device
     return {
         "fig_allreduce": view.plot_turn_model(),
         "fig_speedup": view.plot_speedup(sc, r.tps) if len(r.tps) >= 2 else None,
         "fig_fit": view.plot_fits(fits, r.tps) if fits else None,
-        "fig_roofline": view.plot_tp_roofline(r.roofline, device) if len(r.roofline) else None,
+        "fig_roofline": view.plot_tp_roofline(a.roofline, device) if len(a.roofline) else None,
         "fig_quant": view.plot_quantization(qs) if len(qs) else None,
         "fig_throughput": view.plot_throughput(tput) if len(tput) else None,
     }
@@ -177,7 +182,7 @@ def _figures(r: Result) -> dict:
 
 def _tables(r: Result) -> dict:
     """Each table as a call that shows it where a cell asks, and shows nothing when it has no row."""
-    w, w_all, tol = r.w, r.w_all, r.p["slowdown_tolerance"]
+    w_all, a = r.w_all, r.analysis
 
     def show(rows: pd.DataFrame, frame, **kw):
         def display_it():
@@ -188,22 +193,18 @@ def _tables(r: Result) -> dict:
 
         return display_it
 
-    frac = view.roofline_fraction_table(r.roofline) if len(r.roofline) and r.device["device"] else pd.DataFrame()
-    budget = tp.batch_token_budget_test(w_all)
-    turns = view.turns_table(tp.turning_tp(w, tol))
+    frac = view.roofline_fraction_table(a.roofline) if len(a.roofline) and r.device["device"] else pd.DataFrame()
+    budget = a.budget
+    turns = view.turns_table(a.turns)
     return {
-        "turns": show(turns, lambda t: t, digits=4, missing=view.fraction_reasons(turns, tp.missing_batches(w))),
-        "fractions": show(frac, lambda f: f, missing=view.fraction_reasons(frac, tp.missing_batches(w))),
+        "turns": show(turns, lambda t: t, digits=4, missing=view.fraction_reasons(turns, a.missing_main)),
+        "fractions": show(frac, lambda f: f, missing=view.fraction_reasons(frac, a.missing_main)),
         "inversions": show(tp.percentile_inversions(w_all), view.inversions_table, digits=4),
-        "missing": show(tp.missing_batches(w_all), view.missing_table),
+        "missing": show(a.missing_all, view.missing_table),
         "budget": show(budget[~budget["consistent"]] if len(budget) else budget, view.budget_table),
-        "jumps": show(
-            tp.superlinear_jumps(w_all, threshold=r.p["jump_threshold"]),
-            view.jumps_table,
-            digits={"from (ms)": 4, "to (ms)": 4},
-        ),
+        "jumps": show(a.jumps, view.jumps_table, digits={"from (ms)": 4, "to (ms)": 4}),
         "slower": show(
-            tp.decode_slower_with_tp(w, tolerance=tol),
+            a.slower,
             view.slower_table,
             digits={"from (ms per token)": 4, "to (ms per token)": 4},
         ),
@@ -238,9 +239,9 @@ def page(r: Result) -> Page:
         "model_text": view.model_sentence(r.model_id, r.size, r.kv, r.kv_src),
         "scope_text": view.scope_sentence(r.w_all, w),
         "prefill_example": view.prefill_example_sentence(tp.prefill_example(w)),
-        "fit_text": view.fit_sentence(tp.scaling_fits(w), tp.best_tp(w)),
+        "fit_text": view.fit_sentence(r.analysis.fits, tp.best_tp(w)),
         "runs_text": view.runs_sentence(r.w_all, tp.runs_said(r.p["source"])),
-        "coverage_text": view.coverage_sentence(tp.missing_batches(w), w),
+        "coverage_text": view.coverage_sentence(r.analysis.missing_main, w),
     }
     figures = _figures(r)
     for name, fig in figures.items():
@@ -274,7 +275,7 @@ def page(r: Result) -> Page:
         "set_aside": r.set_aside or "",
         "allreduce_text": view.allreduce_sentence(_allreduce_values(r)),
         "claims_turns": "\n\n".join(filter(None, [left.get("decode_turn"), _bullets(led, turns)])),
-        "fit_method": view.fit_method(tp.scaling_fits(w)),
+        "fit_method": view.fit_method(r.analysis.fits),
         "quant_heading": view.quant_heading(figures.get("fig_quant") is not None),
         **sections,
         **paragraphs,
