@@ -54,3 +54,11 @@ def test_a_request_is_on_one_device_only_where_its_log_lists_one(lines, one):
 def test_a_cpu_only_row_spans_no_gpu():
     r = _rows("system_info: n_threads = 8 / 16 | AVX = 1 | BLAS = 0 |", EVAL)
     assert r["mode"].iloc[0] == "cpu" and bandwidth.one_device(r) is True
+
+
+def test_a_requests_prompt_is_one_prompt_processing_rate_whatever_its_drafts():
+    prompt = "prompt eval time =     789.03 ms /    27 tokens (   29.22 ms per token,    34.22 tokens per second)"
+    r = bandwidth.request_rows(
+        llama_timings.parse("\n".join([prompt, EVAL, "#acc tokens = 57"]), "x.log").table, "pp_rate"
+    )
+    assert list(r["test"]) == ["pp27"] and list(r["rate"]) == [34.22]

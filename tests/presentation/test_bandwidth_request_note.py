@@ -26,3 +26,11 @@ def test_a_partly_offloaded_request_is_bounded_by_no_gpu_roof_alone():
 
 def test_a_llama_bench_result_gets_no_request_note():
     assert show.request_note(_pts(one_request=float("nan"))) is None
+
+
+def test_the_prompt_section_says_a_requests_prompt_is_no_llama_bench_test():
+    pp = pd.DataFrame([{"one_request": True}])
+    text = show.prefill_intro(pp, 1)
+    assert "one measurement" in text and "llama-bench `ppN` test" not in text
+    text = show.prefill_intro(pd.DataFrame([{"one_request": float("nan")}]), 1)
+    assert "llama-bench `ppN` test" in text and "llama.cpp request" not in text

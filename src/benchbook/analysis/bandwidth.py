@@ -282,22 +282,24 @@ def generation_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
     return out
 
 
-def request_rows(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per request of llama.cpp's timings (`llama-timings`): its generation rate as printed, ONE
-    request (repeats 1, no spread), in `generation_rows`' columns; a request whose drafts were accepted
-    (speculative decoding: several tokens from one pass) is not a decode rate and is left out. Its mode:
+def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
+    """One row per request of llama.cpp's timings (`llama-timings`): its generation rate (or `metric`:
+    "pp_rate", its prompt's) as printed, ONE request (repeats 1, no spread), in `generation_rows`' columns;
+    a request whose drafts were accepted (speculative decoding: several tokens from one pass) is not a
+    decode rate and its generation is left out. Its mode:
     "partial" where the log offloaded fewer layers than the model has, "cpu" where it offloaded none, else
     as a llama-bench row's."""
-    d = df[(df["metric"] == "tg_rate") & (df["statistic"] == "value")] if len(df) else df
-    if len(d) and "drafts_accepted" in d:
+    d = df[(df["metric"] == metric) & (df["statistic"] == "value")] if len(df) else df
+    if len(d) and metric == "tg_rate" and "drafts_accepted" in d:
         d = d[~(pd.to_numeric(d["drafts_accepted"], errors="coerce").fillna(0) > 0)]
     if d is None or d.empty:
         return generation_rows(pd.DataFrame(columns=["metric", "statistic"]))
+    count = "n_gen" if metric == "tg_rate" else "n_prompt"
     out = pd.DataFrame(
         {
             "model": d["model"],
             "model_file": d["model_file"],
-            "test": [f"tg{int(n)}" if pd.notna(n) else "tg" for n in d["n_gen"]],
+            "test": [f"{metric[:2]}{int(n)}" if pd.notna(n) else metric[:2] for n in d[count]],
             "n_prompt": d["n_prompt"],
             "n_depth": 0,
             "backend": d["backend"],

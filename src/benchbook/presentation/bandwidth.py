@@ -141,14 +141,17 @@ def latency_note(runs: pd.DataFrame) -> str | None:
     )
 
 
-def request_note(pts: pd.DataFrame) -> str | None:
+def request_note(pts: pd.DataFrame, prompt: pd.DataFrame | None = None) -> str | None:
     """What the page says of each result that is llama.cpp's timings of one request: one rate, no
-    repetitions and no spread, and, partly offloaded, that no GPU's roof alone bounds it."""
+    repetitions and no spread, and, partly offloaded, that no GPU's roof alone bounds it; `prompt`, the
+    prompt-processing points, whose requests' prompts are named as one request's too."""
     if pts is None or pts.empty or "one_request" not in pts:
         return None
     req = pts[pts["one_request"].eq(True)]
     if req.empty:
         return None
+    asked = prompt[prompt["one_request"].eq(True)] if prompt is not None and "one_request" in prompt else None
+    prompts = [] if asked is None else [{"line": int(r["line"]), "rate": float(r["rate"])} for _, r in asked.iterrows()]
     items = [
         {
             "line": int(r["line"]),
@@ -161,7 +164,7 @@ def request_note(pts: pd.DataFrame) -> str | None:
         }
         for _, r in req.iterrows()
     ]
-    return _say("request_note", requests=items)
+    return _say("request_note", requests=items, prompts=prompts)
 
 
 def throughput_note(runs: pd.DataFrame) -> str:
@@ -475,9 +478,18 @@ def prefill_intro(
 ) -> str:
     """What the prompt-processing section measures, on this input; where its only pp records do not
     parse, their tests and lines (a result the input holds, not an absent one); how many pp results
-    the conflict screen set aside (`analysis.prefill.conflicted`), so the count is of those used."""
+    the conflict screen set aside (`analysis.prefill.conflicted`), so the count is of those used; which
+    are llama.cpp's requests, not llama-bench tests."""
     n_set_aside = sum(len(g["lines"]) for g in conflicted or [] if g["kind"] == "prompt-processing")
-    return _say("prefill_intro", n=len(pp), models=n_claims, unparsed=list(unparsed or []), conflicted=n_set_aside)
+    requests = int(pp["one_request"].eq(True).sum()) if "one_request" in pp else 0
+    return _say(
+        "prefill_intro",
+        n=len(pp),
+        models=n_claims,
+        unparsed=list(unparsed or []),
+        conflicted=n_set_aside,
+        requests=requests,
+    )
 
 
 def conflict_note(groups: list[dict]) -> str:

@@ -65,6 +65,8 @@ def analyse(p: dict) -> Result:
     rejected = pd.DataFrame(rejected, columns=ingest.REJECTED_COLUMNS)
     pp_unparsed, conflicted = prefill.unparsed(rejected), prefill.conflicted(rejected)
     prompt_rows = prefill.prompt_rows(df)
+    asked = bandwidth.request_rows(tdf, "pp_rate")  # a request's prompt: one rate, as its decode
+    prompt_rows = pd.concat([prompt_rows, asked], ignore_index=True) if len(asked) else prompt_rows
     prompt = prefill.points(prompt_rows, gpu, p["moe_active_params"], bw, tf)
     both = pd.concat([prompt_rows, rows], ignore_index=True)
     sweeps, constant = prefill.sweeps(both), prefill.constants(both)
@@ -137,7 +139,7 @@ def page(r: Result) -> Page:
             "one_request" in r.every and bool(r.every["one_request"].eq(True).all()),
         ),
         show.latency_note(r.latency),
-        show.request_note(r.points),
+        show.request_note(r.points, r.prompt),
     ]
     markdown = {
         "input_line": show.input_line(", ".join(r.files), pts, r.latency, r.every, r.conflicted),
