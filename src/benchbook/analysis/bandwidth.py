@@ -282,6 +282,59 @@ def generation_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
     return out
 
 
+def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
+    """One row per request of llama.cpp's timings (`llama-timings`): its generation rate (or `metric`:
+    "pp_rate", its prompt's) as printed, ONE request (repeats 1, no spread), in `generation_rows`' columns;
+    a request whose drafts were accepted (speculative decoding: several tokens from one pass) is not a
+    decode rate and its generation is left out. Its mode:
+    "partial" where the log offloaded fewer layers than the model has, "cpu" where it offloaded none, else
+    as a llama-bench row's."""
+    d = df[(df["metric"] == metric) & (df["statistic"] == "value")] if len(df) else df
+    if len(d) and metric == "tg_rate" and "drafts_accepted" in d:
+        d = d[~(pd.to_numeric(d["drafts_accepted"], errors="coerce").fillna(0) > 0)]
+    if d is None or d.empty:
+        return generation_rows(pd.DataFrame(columns=["metric", "statistic"]))
+    count = "n_gen" if metric == "tg_rate" else "n_prompt"
+    out = pd.DataFrame(
+        {
+            "model": d["model"],
+            "model_file": d["model_file"],
+            "test": [f"{metric[:2]}{int(n)}" if pd.notna(n) else metric[:2] for n in d[count]],
+            "n_prompt": d["n_prompt"],
+            "n_depth": 0,
+            "backend": d["backend"],
+            "gpu": d["gpu"],
+            "gpus_listed": d["gpus_listed"],
+            "ngl": d["ngl"],
+            "n_layers": d["n_layers"],
+            "threads": d["threads"],
+            "model_size_gib": d["model_size_gib"],
+            "params_b": d["params_b"],
+            "n_reps": 1,
+            "rate": d["value"].astype(float),
+            "rate_std": np.nan,
+            "repeats": 1,
+            "line": d["line"].astype(int),
+            "source": d["source"],
+            "one_request": True,
+        }
+    ).reset_index(drop=True)
+    for c in ("power_limit_w", "section", "cpu", "caption", "n_cpu_moe", "extra_settings", "build", "averaged_by"):
+        out[c] = None
+    out["mode"] = [_request_mode(r) for _, r in out.iterrows()]
+    out["model_key"] = model_keys(out)
+    return out
+
+
+def _request_mode(row) -> str:
+    ngl, total = row.get("ngl"), row.get("n_layers")
+    if ngl is not None and pd.notna(ngl) and int(ngl) == 0:
+        return "cpu"
+    if ngl is not None and pd.notna(ngl) and total is not None and pd.notna(total):
+        return "partial" if int(ngl) < int(total) else "gpu"  # the log's own count, output layer included
+    return run_mode(row)
+
+
 def model_keys(rows: pd.DataFrame) -> pd.Series:
     """Per row, the model it ran: its file where printed, else llama-bench's model label. That label is
     `llama_model_desc`, the architecture, size class and file type ("qwen3moe 30B.A3B Q2_K - Medium"), so
@@ -479,11 +532,19 @@ def one_device(rows: pd.DataFrame) -> bool:
     """Whether every generation row ran on one device: a `dev` column naming one device (more than one
     names a multi-device row), a backend of one device (`ONE_DEVICE_BACKENDS`),
     a build whose own device listing names one GPU (`gpus_listed`: llama-bench's `gpu_info` joins every
-    GPU the build sees, so a split has nothing to spread over), or `-sm none`; a row split by layer or
+    GPU the build sees, so a split has nothing to spread over), `-sm none`, a CPU-only row, or one request's
+    timings whose log lists one GPU (none listed: not stated); a row split by layer or
     row (`SPREADING_MODES`) may span every GPU the build sees."""
     if rows.empty:
         return True
     for _, r in rows.iterrows():
+        if r.get("mode") == "cpu":
+            continue  # a CPU-only row spans no GPU
+        if r.get("one_request") is True:  # llama.cpp's timings: its log's device list, where it printed one
+            listed = r.get("gpus_listed")
+            if listed is None or pd.isna(listed) or int(listed) > 1:
+                return False  # several GPUs, or none listed: the request's devices are not stated
+            continue
         named = devices_named(r)
         if named is not None:  # the row's own device list decides, whatever the split mode
             if named > 1:
@@ -575,6 +636,8 @@ def points(
         gpu_bytes = None  # at most this many of the token's bytes stream from GPU memory (partial offload)
         if r["mode"] != "cpu":
             n_layers, _ = layers(r.get("model_file"), r.get("section"), r.get("model"))
+            stated = r.get("n_layers")  # llama.cpp's `offloaded N/M layers to GPU`: M counts the output layer
+            n_layers = int(stated) - 1 if stated is not None and pd.notna(stated) else n_layers
             ngl = r.get("ngl")
             if ngl is not None and pd.notna(ngl) and int(ngl) >= 0:
                 if n_layers is not None and int(ngl) < n_layers + 1:

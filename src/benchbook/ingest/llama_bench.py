@@ -1708,8 +1708,7 @@ def crashed(lines) -> tuple[int, str] | None:
 def refuses(text: str | Lines) -> tuple[int, str] | None:
     """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, of a
     llama-sweep-bench table (`sibling`), of a llama-bench run that crashed before its first
-    result (`crashed`), of llama.cpp's per-request timings or of a device list with no result after it
-    (`llama_timings`), else None (`Tool.refuses`)."""
+    result (`crashed`), or of a device list with no result after it (`llama_timings.devices_only`), else None (`Tool.refuses`)."""
     lines = split_n(text)
     other = sibling(lines)
     stop = crashed(lines)
@@ -1728,7 +1727,7 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
             )
     if other:
         return other[0], f"{other[1]}, which no chapter of the book reads; not read"
-    return _tests_as_columns(lines) or llama_timings.timings(lines) or llama_timings.devices_only(lines)
+    return _tests_as_columns(lines) or llama_timings.devices_only(lines)
 
 
 def _tests_as_columns(lines) -> tuple[int, str] | None:

@@ -1,48 +1,249 @@
-"""llama.cpp's own prints that hold no llama-bench result, named by their line where a file is refused.
+"""llama.cpp's timings of one request: `llama-cli` (`main` before 2024) and `llama-server` logs.
 
-`llama-cli` (`main` before 2024) and `llama-server` print the timings of each request they served:
-`llama_print_timings:` (2023-2024) and `llama_perf_context_print:` (llama.cpp's `llama_perf_context_print`)
-write `eval time = %10.2f ms / %5d runs (%8.2f ms per token, %8.2f tokens per second)`; llama-server's
-`print_timings` writes `prompt eval time = ... tokens (...)` and `eval time = ...` (`generation eval time`
-in its 2024 INFO lines). Each is one request's rate, not a benchmark a chapter
-reads. A copy that ends after the backend's device list (`ggml_cuda_init: found 8 ROCm devices`) and
-before any table holds no result at all.
+What llama.cpp prints (src/llama-context.cpp `llama_perf_context_print`, before it llama.cpp's
+`llama_print_timings`; tools/server `print_timings`):
+
+* `prompt eval time = T ms / N tokens (T/N ms per token, 1e3 / T * N tokens per second)`: the prompt's
+  forward passes, in batches; the server counts only the tokens it evaluated (`n_prompt_tokens_processed`:
+  a prompt's cached prefix is not among them);
+* `eval time = T ms / N runs|tokens (..., 1e3 / T * N tokens per second)`: the single-token decodes
+  after the prompt (`n_eval` in the context: the first token, sampled from the prompt's logits, is not
+  one of them); llama-server 2024 prints it as `generation eval time`;
+* `total time = T ms [/ N tokens]`; `load time`, `sample time` (sampling, no forward pass).
+
+Each block is ONE request: one rate per phase, no repetitions, no spread. Each rate is checked against
+1e3 / T * N over the rounded time it is printed with (`%10.2f` ms): a rate that contradicts its own
+time and count, or a phase of no tokens, is rejected with the formula. A 2026 server prints
+`draft acceptance = ... (A accepted / G generated)` or an n-gram `statistics ... #acc tokens = A` line
+after a request that speculated: `drafts_accepted` A (where A > 0 several tokens came from one pass).
+
+The run, from llama.cpp's load log and the command where the file holds them: the model file
+(`-m`/`--model`, the loader's `... from PATH`), `model type`, `model ftype`/`file type`, size and params
+(`llm_load_print_meta:` / `print_info:`), `offloaded N/M layers to GPU` (ngl N of n_layers M, output
+layer included), the backend and GPU (`ggml_cuda_init: found 1 CUDA devices:` then `Device 0: NAME, ...`),
+threads (`system_info: n_threads = 56 / 112`). A log's facts apply to the timing blocks after it.
+
+`devices_only` names a copy that ends after ggml's device list with no llama-bench result after it
+(asked by `llama_bench.refuses`).
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 
-#: One request's generation timing: `eval time = T ms / N runs|tokens (M ms per token, R tokens per
-#: second)`, with the prompt's own line (`prompt eval time`) kept apart.
+from benchbook.ingest.core import NUMBER, Parsed, Tool, finish, register
+from benchbook.ingest.text import Lines, search, split_n
+
+NAME = "llama-timings"
+
+SETTINGS = {
+    "format": "str",
+    "request": "Int64",
+    "model": "str",
+    "model_file": "str",
+    "model_size_gib": "float64",
+    "params_b": "float64",
+    "backend": "str",
+    "gpu": "str",
+    "gpus_listed": "Int64",
+    "ngl": "Int64",
+    "n_layers": "Int64",
+    "threads": "Int64",
+    "n_prompt": "Int64",
+    "n_gen": "Int64",
+    "drafts_accepted": "Int64",
+}
+
+METRICS = {
+    "pp_rate": "tok/s: one request's prompt tokens evaluated / prompt eval time",
+    "tg_rate": "tok/s: one request's single-token decodes / eval time (no repetitions)",
+    "pp_duration": "ms: the request's prompt eval time",
+    "tg_duration": "ms: the request's eval time",
+    "total_duration": "ms: the request's total time",
+}
+
+#: `<prefix> [prompt |generation ]eval time = T ms / N runs|tokens (M ms per token, R tokens per second)`.
 _EVAL = re.compile(
-    r"(?P<prompt>\bprompt\s+)?\beval time\s*=\s*[\d.]+\s*ms\s*/\s*(?P<n>\d+)\s*(?:runs|tokens)\s*"
-    r"\(\s*[\d.]+\s*ms per token,\s*(?P<rate>[\d.]+)\s*tokens per second\)",
+    r"(?P<phase>\bprompt\s+|\bgeneration\s+)?\beval time\s*=\s*(?P<t>[\d.]+)\s*ms\s*/\s*(?P<n>\d+)\s*(?P<unit>runs|tokens)\s*"
+    r"\(\s*[-\d.a-z]+\s*ms per token,\s*(?P<rate>[-\w.]+)\s*tokens per second\)",
     re.I,
 )
+_TOTAL = re.compile(r"\btotal time\s*=\s*(?P<t>[\d.]+)\s*ms\b")
+_OTHER = re.compile(r"\b(?P<what>load|sample|sampling|samplers) time\s*=\s*[\d.]+\s*ms\b")
+_FORMATS = (
+    ("llama_perf_context_print", "llama_perf_context_print"),
+    ("llama_print_timings", "llama_print_timings"),
+    ("print_timings]", "server print_timings"),
+    ("print_timing", "server slot print_timing"),
+)
+#: The server's running print mid-generation (`print_timings_tg`): `n_decoded = N, tg = R t/s`.
+_PROGRESS = re.compile(r"\btg\s*=\s*(?P<r>[\d.]+)\s*t/s")
+_DRAFT = re.compile(r"draft acceptance\s*=\s*[\d.]+\s*\(\s*(?P<a>\d+)\s*accepted|#acc tokens\s*=\s*(?P<b>\d+)")
 #: The backend's device count as ggml prints it at start-up (CUDA/ROCm/MUSA, Vulkan, SYCL, CANN).
 _FOUND = re.compile(r"\b(?:ggml_\w+_init|ggml_vulkan)?:?\s*[Ff]ound (?P<n>\d+) (?P<backend>\w+) devices\b")
 #: A device line under it, for its name: `Device 0: NAME, ...` or `ggml_vulkan: 0 = NAME (...)`.
 _DEVICE = re.compile(r"^\s*(?:Device \d+:|ggml_vulkan: \d+ =)\s*(?P<name>[^,(|]+)")
+_META = re.compile(
+    r"(?:llm_load_print_meta|print_info):\s*(?P<key>model type|model ftype|file type|model size|file size|model params|arch)"
+    r"\s*=\s*(?P<v>.+?)\s*$"
+)
+_LOADED = re.compile(r"llama_model_loader: loaded meta data .* from (?P<path>\S+)")
+_OFFLOAD = re.compile(r"offloaded (?P<n>\d+)/(?P<m>\d+) layers to GPU")
+_THREADS = re.compile(r"system_info: n_threads = (?P<n>\d+)")
+#: `system_info:` of a build without GPU BLAS (`BLAS = 0`: cuBLAS, hipBLAS, CLBlast and Metal builds print
+#: 1) that names no GPU backend either (newer builds list theirs: `CUDA : ARCHS = ...`).
+_NO_GPU = re.compile(r"\bBLAS = 0\b")
+_GPU_KEYS = re.compile(r"\b(?:CUDA|ROCm|HIP|Metal|METAL|Vulkan|VULKAN|SYCL|CANN|MUSA|Kompute|OpenCL)\b")
+_COMMAND = re.compile(r"(?:^|[\s/])(?:main|llama-cli|llama-server|server)\s+.*(?:-m|--model)\s+\S+")
+_FLAGS = {"-m": "model_file", "--model": "model_file", "-ngl": "ngl", "--n-gpu-layers": "ngl", "-t": "threads"}
+_FLAGS["--threads"] = "threads"
 
 
-def timings(lines) -> tuple[int, str] | None:
-    """(line, why) of the first request's generation timing (its prompt's where none is printed), else None."""
-    prompt = None
+def _rows(text: str | Lines) -> list[str]:
+    return list(split_n(text))
+
+
+def sniff(text: str | Lines) -> bool:
+    """A generation or prompt timing line of llama.cpp's, in a file llama-bench does not read (its
+    tables and logs keep theirs; llama-bench prints no such line)."""
+    from benchbook.ingest import llama_bench
+
+    return search(_EVAL, text) and not llama_bench.sniff(text)
+
+
+def _size(v: str) -> float | None:
+    m = re.match(rf"({NUMBER})\s*(GiB|MiB)", v)
+    return None if not m else float(m[1]) / (1024 if m[2] == "MiB" else 1)
+
+
+def _command(s: str, run: dict) -> None:
+    try:
+        words = shlex.split(s.strip().strip("`"))
+    except ValueError:
+        words = s.split()
+    for flag, value in zip(words, words[1:], strict=False):
+        key = _FLAGS.get(flag)
+        if key == "model_file":
+            run[key] = value.rsplit("/", 1)[-1]
+        elif key and value.isdigit():
+            run[key] = int(value)
+
+
+def _load(s: str, lines: list[str], i: int, run: dict) -> None:
+    """The run facts one log line states, into `run`."""
+    if m := _META.search(s):
+        key, v = m["key"], m["v"]
+        if key == "arch":
+            run["arch"] = v
+        elif key == "model type":
+            run["type"] = v
+        elif key in ("model ftype", "file type"):
+            run["ftype"] = re.sub(r"^(?:mostly|all)\s+", "", v.split("(")[0].strip())
+        elif key in ("model size", "file size"):
+            run["model_size_gib"] = _size(v)
+        elif (p := re.match(rf"({NUMBER})\s*([BM])", v)) is not None:
+            run["params_b"] = float(p[1]) / (1000 if p[2] == "M" else 1)
+    elif m := _LOADED.search(s):
+        run["model_file"] = m["path"].rsplit("/", 1)[-1]
+    elif m := _OFFLOAD.search(s):
+        run["ngl"], run["n_layers"] = int(m["n"]), int(m["m"])
+    elif m := _THREADS.search(s):
+        run["threads"] = int(m["n"])
+        if _NO_GPU.search(s) and not _GPU_KEYS.search(s) and "gpu" not in run:
+            run["backend"] = "CPU"  # a build with no GPU BLAS and no GPU backend: the CPU ran every layer
+    elif m := _FOUND.search(s):
+        run["backend"], run["gpus_listed"] = m["backend"], int(m["n"])
+        names = [d["name"].strip() for d in map(_DEVICE.match, lines[i + 1 : i + 1 + int(m["n"])]) if d]
+        run["gpu"] = "/".join(dict.fromkeys(names)) or None
+    elif _COMMAND.search(s):
+        _command(s, run)
+
+
+def _check(phase: str, m: re.Match) -> str | None:
+    """Why a printed phase is not a measurement, else None: no tokens, or a rate its own printed time
+    and count contradict (1e3 / T * N, T rounded to 0.01 ms and the rate to 0.01)."""
+    t, n = float(m["t"]), int(m["n"])
+    try:
+        rate = float(m["rate"])
+    except ValueError:
+        rate = float("nan")
+    if n == 0 or t <= 0 or rate != rate:
+        return f"{phase} of {n} tokens in {t:g} ms: no rate"
+    slack = 1e3 * n / (t - 0.005) - 1e3 * n / (t + 0.005) if t > 0.005 else float("inf")
+    if abs(rate - 1e3 * n / t) > slack + 0.01:
+        return f"{phase} rate {rate:g} tok/s contradicts 1e3 x {n} tokens / {t:g} ms = {1e3 * n / t:.2f}"
+    return None
+
+
+def _model(run: dict) -> str | None:
+    parts = [run.get(k) for k in ("arch", "type", "ftype")]
+    return " ".join(p for p in parts if p) if run.get("type") else None
+
+
+def parse(text: str | Lines, source: str) -> Parsed:
+    lines = _rows(text)
+    run: dict = {}
+    records, rejects, request, open_gen = [], [], 0, True
     for i, s in enumerate(lines):
+        ln = i + 1
+        run["format"] = next((f for key, f in _FORMATS if key in s), run.get("format"))  # the last print named
         m = _EVAL.search(s)
-        if m and not m["prompt"]:
-            return i + 1, _why("generation", m)
-        if m and prompt is None:
-            prompt = i + 1, _why("prompt", m)
-    return prompt
+        if m is None:
+            if (t := _TOTAL.search(s)) and request:
+                if "print_timing" in s or not any(key in s for key, _ in _FORMATS):  # the server's T_prompt + T_gen
+                    records.append(_record(run, request, ln, "total_duration", float(t["t"]), "ms"))
+                else:
+                    rejects.append((ln, s.strip()[:80], "total time since the context started (load included)"))
+            elif p := _PROGRESS.search(s):
+                rejects.append(
+                    (ln, s.strip()[:80], f"a running rate mid-generation (tg = {p['r']} t/s), not the request's")
+                )
+            elif o := _OTHER.search(s):
+                rejects.append((ln, s.strip()[:80], f"{o['what']} time: no forward pass of the request"))
+            elif d := _DRAFT.search(s):
+                if request:
+                    accepted = int(d["a"] or d["b"])
+                    for r in records:
+                        if r["request"] == request:
+                            r["drafts_accepted"] = accepted
+            else:
+                _load(s, lines, i, run)
+            continue
+        prompt = bool(m["phase"]) and m["phase"].strip().lower() == "prompt"
+        if prompt or open_gen:
+            request += 1  # a prompt line, or a generation line after one already read, starts a request
+        open_gen = not prompt
+        phase = "prompt" if prompt else "generation"
+        why = _check(phase, m)
+        if why:
+            rejects.append((ln, s.strip()[:80], why))
+            continue
+        kind = "pp" if prompt else "tg"
+        count = {"n_prompt" if prompt else "n_gen": int(m["n"])}
+        records.append(_record(run, request, ln, f"{kind}_rate", float(m["rate"]), "tok/s", count))
+        records.append(_record(run, request, ln, f"{kind}_duration", float(m["t"]), "ms", count))
+    for r in records:  # a request's prompt and generation counts on each of its rows
+        same = [x for x in records if x["request"] == r["request"]]
+        for k in ("n_prompt", "n_gen"):
+            r[k] = next((x[k] for x in same if x.get(k) is not None), None)
+    return finish(TOOL, source, records, rejects, empty="no llama.cpp timing line ('eval time = T ms / N ...') read")
 
 
-def _why(phase: str, m: re.Match) -> str:
-    return (
-        f"llama.cpp's timings of one request ({phase} {m['n']} tokens at {m['rate']} tokens per second): "
-        "a single request's rate, which no chapter of the book reads; not read"
-    )
+def _record(run: dict, request: int, ln: int, metric: str, value: float, unit: str, count=None) -> dict:
+    keys = [k for k in SETTINGS if k in run]
+    return {
+        **{k: run[k] for k in keys},
+        "request": request,
+        "model": _model(run),
+        **(count or {}),
+        "line": ln,
+        "metric": metric,
+        "statistic": "value",
+        "value": value,
+        "unit": unit,
+        "note": "one request",
+    }
 
 
 def devices_only(lines) -> tuple[int, str] | None:
@@ -59,3 +260,17 @@ def devices_only(lines) -> tuple[int, str] | None:
             "record after it; nothing to read"
         )
     return None
+
+
+TOOL = register(
+    Tool(
+        name=NAME,
+        settings=SETTINGS,
+        sniff=sniff,
+        parse=parse,
+        description="llama.cpp's timings of one request: llama-cli/main 'llama_perf_context_print:' or "
+        "'llama_print_timings:' lines, llama-server's print_timings, with the load log above them",
+        command="llama-cli -m MODEL.gguf -p PROMPT -n N (or llama-server's log of a request)",
+        metrics=METRICS,
+    )
+)

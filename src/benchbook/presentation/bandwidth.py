@@ -141,6 +141,32 @@ def latency_note(runs: pd.DataFrame) -> str | None:
     )
 
 
+def request_note(pts: pd.DataFrame, prompt: pd.DataFrame | None = None) -> str | None:
+    """What the page says of each result that is llama.cpp's timings of one request: one rate, no
+    repetitions and no spread, and, partly offloaded, that no GPU's roof alone bounds it; `prompt`, the
+    prompt-processing points, whose requests' prompts are named as one request's too."""
+    if pts is None or pts.empty or "one_request" not in pts:
+        return None
+    req = pts[pts["one_request"].eq(True)]
+    if req.empty:
+        return None
+    asked = prompt[prompt["one_request"].eq(True)] if prompt is not None and "one_request" in prompt else None
+    prompts = [] if asked is None else [{"line": int(r["line"]), "rate": float(r["rate"])} for _, r in asked.iterrows()]
+    items = [
+        {
+            "line": int(r["line"]),
+            "rate": float(r["rate"]),
+            "n_gen": None if pd.isna(r.get("test")) else str(r["test"])[2:] or None,
+            "n_prompt": None if pd.isna(r.get("n_prompt")) else int(r["n_prompt"]),
+            "ngl": None if pd.isna(r.get("ngl")) else int(r["ngl"]),
+            "n_layers": None if pd.isna(r.get("n_layers")) else int(r["n_layers"]),
+            "partial": r["offload"] == "partial",
+        }
+        for _, r in req.iterrows()
+    ]
+    return _say("request_note", requests=items, prompts=prompts)
+
+
 def throughput_note(runs: pd.DataFrame) -> str:
     """What the page says of the input's vLLM `bench throughput` runs (batched, not single-stream):
     their rates and the weight bytes per token amortised over the batch; empty when there are none."""
@@ -209,17 +235,29 @@ def caption(name: str, drawn: bool) -> str:
 
 
 def coverage_note(
-    n: int, models: int = 1, one_device: bool = True, named_several: bool = False, set_aside: bool = False
+    n: int,
+    models: int = 1,
+    one_device: bool = True,
+    named_several: bool = False,
+    set_aside: bool = False,
+    requests: bool = False,
 ) -> str | None:
     """What the chapter says up front when the input cannot support a comparison of models: `n` results
     placed, of the `models` the input's runs name (one placed result is not one model in the input);
     `one_device`: every generation row ran on one device (`analysis.bandwidth.one_device`);
     `named_several`: some row's own `dev` column names more than one device; `set_aside`: the conflict
-    screen set rows aside (`analysis.prefill.conflicted`), whose models the count cannot see."""
+    screen set rows aside (`analysis.prefill.conflicted`), whose models the count cannot see; `requests`: the
+    results are llama.cpp's timings of requests, which print no split mode."""
     if n not in (0, 1):
         return None
     return _say(
-        "coverage_note", n=n, models=models, one_device=one_device, named_several=named_several, set_aside=set_aside
+        "coverage_note",
+        n=n,
+        models=models,
+        one_device=one_device,
+        named_several=named_several,
+        set_aside=set_aside,
+        requests=requests,
     )
 
 
@@ -440,9 +478,18 @@ def prefill_intro(
 ) -> str:
     """What the prompt-processing section measures, on this input; where its only pp records do not
     parse, their tests and lines (a result the input holds, not an absent one); how many pp results
-    the conflict screen set aside (`analysis.prefill.conflicted`), so the count is of those used."""
+    the conflict screen set aside (`analysis.prefill.conflicted`), so the count is of those used; which
+    are llama.cpp's requests, not llama-bench tests."""
     n_set_aside = sum(len(g["lines"]) for g in conflicted or [] if g["kind"] == "prompt-processing")
-    return _say("prefill_intro", n=len(pp), models=n_claims, unparsed=list(unparsed or []), conflicted=n_set_aside)
+    requests = int(pp["one_request"].eq(True).sum()) if "one_request" in pp else 0
+    return _say(
+        "prefill_intro",
+        n=len(pp),
+        models=n_claims,
+        unparsed=list(unparsed or []),
+        conflicted=n_set_aside,
+        requests=requests,
+    )
 
 
 def conflict_note(groups: list[dict]) -> str:

@@ -1,6 +1,6 @@
 """The bandwidth_roofline chapter: how close single-stream generation gets to the ceiling its device's
 memory bandwidth sets (bandwidth / bytes read per token), from llama-bench tables and vLLM `bench
-latency` runs at batch 1. `analyse` reads the input once and makes the claims; `page` draws and words
+latency` runs at batch 1 and llama.cpp's timings of one request. `analyse` reads the input once and makes the claims; `page` draws and words
 everything the notebook glues."""
 
 from __future__ import annotations
@@ -47,7 +47,11 @@ def analyse(p: dict) -> Result:
     llama = [f for f in p["source"] if "llama-bench" in found[f]]
     vllm = [f for f in p["source"] if "vllm-bench-offline" in found[f]]
     df = ingest.read_all(llama, tool="llama-bench")[0] if llama else pd.DataFrame(columns=["metric", "statistic"])
+    timed = [f for f in p["source"] if "llama-timings" in found[f]]
+    tdf = ingest.read_all(timed, tool="llama-timings")[0] if timed else pd.DataFrame()
+    requests = bandwidth.request_rows(tdf)  # llama.cpp's timings: one request each
     rows = bandwidth.generation_rows(df)
+    rows = pd.concat([rows, requests], ignore_index=True) if len(requests) else rows
     kept, every = bandwidth.reduce(rows)
     gpu, bw, tf = p["gpu"], p["peak_bandwidth_gb_s"], p["peak_tflops"]
     pts = bandwidth.points(kept, gpu, p["moe_active_params"], bw, tf, bandwidth.sockets_said(llama))
@@ -61,6 +65,8 @@ def analyse(p: dict) -> Result:
     rejected = pd.DataFrame(rejected, columns=ingest.REJECTED_COLUMNS)
     pp_unparsed, conflicted = prefill.unparsed(rejected), prefill.conflicted(rejected)
     prompt_rows = prefill.prompt_rows(df)
+    asked = bandwidth.request_rows(tdf, "pp_rate")  # a request's prompt: one rate, as its decode
+    prompt_rows = pd.concat([prompt_rows, asked], ignore_index=True) if len(asked) else prompt_rows
     prompt = prefill.points(prompt_rows, gpu, p["moe_active_params"], bw, tf)
     both = pd.concat([prompt_rows, rows], ignore_index=True)
     sweeps, constant = prefill.sweeps(both), prefill.constants(both)
@@ -124,9 +130,15 @@ def page(r: Result) -> Page:
     notes = [
         show.conflict_note(r.conflicted),
         show.coverage_note(
-            len(pts), r.models, bandwidth.one_device(r.every), bandwidth.several_named(r.every), bool(r.conflicted)
+            len(pts),
+            r.models,
+            bandwidth.one_device(r.every),
+            bandwidth.several_named(r.every),
+            bool(r.conflicted),
+            "one_request" in r.every and bool(r.every["one_request"].eq(True).all()),
         ),
         show.latency_note(r.latency),
+        show.request_note(r.points, r.prompt),
     ]
     markdown = {
         "input_line": show.input_line(", ".join(r.files), pts, r.latency, r.every, r.conflicted),
