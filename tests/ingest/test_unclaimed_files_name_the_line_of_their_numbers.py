@@ -29,7 +29,7 @@ SIDEWAYS = """| Metric | Concurrency 16 | Concurrency 32 |
 
 PROSE = """# Seeing similar latency for output len=1 and output len=128
 
-Running benchmark_latency.py with --output-len 128 gives 462ms on 4 A10G.
+Our own latency script with an output length of 128 gives 462ms on 4 A10G.
 """
 
 
