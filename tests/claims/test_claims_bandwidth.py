@@ -531,3 +531,17 @@ def test_an_moe_model_of_unknown_active_size_is_withheld_with_the_parameter_to_p
     c = cb.bound(point(architecture="moe", active_params_b=None), "bound_1", 0.5)
     assert c.status == "withheld"
     assert c.reason.startswith("its active parameter count is unknown (an MoE model; pass moe_active_params)")
+
+
+def test_each_fastest_prefill_is_a_claim_that_names_its_peak_s_source_and_why_no_share_is_its_own():
+    fastest = pd.DataFrame(
+        [
+            {"rate": 5000.0, "tflops": 67.4, "peak_tflops": 312.0, "peak_source": "detected", "line": 7},
+            {"rate": 900.0, "tflops": 12.0, "peak_source": "unknown", "no_share": "offloaded", "line": 9},
+        ]
+    )
+    first, second = cb.prefill_claims(fastest)
+    assert (first.id, second.id) == ("pp_1", "pp_2")
+    assert first.evidence["peak_source"] == "detected" and first.evidence["two_devices"] is None
+    assert second.evidence["peak_source"] == "unknown"
+    assert second.evidence["two_devices"] == cb.TWO_DEVICES["offloaded"]  # -ngl 0: neither peak bounds it
