@@ -149,3 +149,10 @@ def test_an_empty_weights_read_cell_names_what_the_file_says_of_a_precision():
     assert 'line 2 gives "--dtype auto", which this page does not take' in show.step_missing(sized, stated).loc[0, col]
     absent = show.step_missing(sized, {"precision_status": "absent"}).loc[0, col]
     assert absent == "bytes per weight unknown (precision not stated)"
+
+
+def test_a_point_keeps_its_lengths_and_a_report_of_the_input_length_alone_names_it():
+    sw = _sweep(_jsonl([("a", 1, 256, 32, 0.01), ("a", 4, 256, 32, 0.01)]))
+    assert set(sw["input_len"]) == {256} and set(sw["output_len"]) == {32}
+    # bench_one_batch_server's report prints the input length alone: the series is named by it
+    assert one_batch._variant({"run_name": "a", "input_len": 512, "output_len": None}, 1, 1) == "input 512"
