@@ -328,6 +328,8 @@ def test_suspects_name_the_tool_that_splits_over_gpus():
     table = cb.suspects(point(rate_kind="lower bound", precision_source="checkpoint"))
     assert not any("bf16 is assumed" in s for s in table) and any("model table's checkpoint" in s for s in table)
     assert not any("llama-bench" in s for s in vllm)
+    row = cb.suspects(point(extra_settings="sm=row"))  # a row split: every GPU read at once
+    assert "several GPUs (a row split reads every GPU at once and their bandwidths add)" in row
 
 
 def test_a_partly_offloaded_model_gets_its_verdict_from_arithmetic():
