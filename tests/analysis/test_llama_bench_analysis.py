@@ -580,6 +580,10 @@ def test_points_say_why_the_bytes_per_token_are_unknown():
     src = bandwidth.points(kept).set_index("model_key")["bytes_source"]
     assert src["nosize.gguf"] == "unknown (no file size)"
     assert src["d.gguf"] == "unknown (MoE, active size unknown)"
+    # the other way: a dense model's file size is what every token reads
+    dense = _rows(model_file="m.gguf", model_size_gib=3.56, params_b=6.74)
+    kept, _ = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(dense)))
+    assert bandwidth.points(kept)["bytes_source"].tolist() == ["file size (dense: every weight read once per token)"]
 
 
 def test_a_partial_offload_streams_the_gpus_share_of_the_layers():
