@@ -1238,3 +1238,10 @@ def test_one_spaced_setting_alone_in_brackets_is_a_setting_of_the_block_it_label
     # the other way: a bracket holding a sentence or two settings spaced is prose, not one setting
     assert context.read(["base (we set concurrency = 1 on the client):"]).values("concurrency") == []
     assert context.read(["(a = 1, concurrency = 2)"]).values("concurrency") == []
+
+
+def test_a_gpu_label_that_only_counts_gives_the_count_and_no_device():
+    ctx = context.read(["GPU: 8 GPUs"])
+    assert [f.value for f in ctx.get("device_count")] == [8] and not ctx.get("device")
+    # the other way: a name beside the count is a device as written
+    assert [f.value for f in context.read(["GPUs: 8 GPUs (A100)"]).get("device")] == ["8 GPUs (A100)"]
