@@ -1245,3 +1245,9 @@ def test_a_gpu_label_that_only_counts_gives_the_count_and_no_device():
     assert [f.value for f in ctx.get("device_count")] == [8] and not ctx.get("device")
     # the other way: a name beside the count is a device as written
     assert [f.value for f in context.read(["GPUs: 8 GPUs (A100)"]).get("device")] == ["8 GPUs (A100)"]
+
+
+def test_a_name_the_text_does_not_write_is_given_in_the_table_s_words():
+    assert context.written({"llama 3.1 8b": "Llama-3.1-8B"}, "# Results on Llama-3.1-8B") == ["Llama-3.1-8B"]
+    # the other way: a text that writes it nowhere keeps the table's words
+    assert context.written({"llama 3.1 8b": "Llama-3.1-8B"}, "# Results") == ["llama 3.1 8b"]
