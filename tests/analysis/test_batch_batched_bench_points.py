@@ -26,6 +26,7 @@ def test_the_roofline_step_is_the_mean_decode_step():
         ingest.read(DIR / "llamacpp_issue3478_batched_bench_openblas_cpu_mistral7b_q4_0_excerpt.md")
     )
     assert set(sw["dtype"]) == {"int4"} and set(sw["framework"]) == {"llama.cpp"}
+    assert set(sw["model"]) == {"mistral-7b-instruct-v0.1.Q4_0.gguf"}  # the model the table's rows ran
     rl = batch.step_roofline(sw, {"mistral-7b-instruct-v0.1.Q4_0.gguf": 7.24}, None)
     first = rl[(rl["batch_size"] == 1) & (rl["variant"] == "PP 128, TG 64")].iloc[0]
     assert first["step_s"] == pytest.approx(6.203 / 64)

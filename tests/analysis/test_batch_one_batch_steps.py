@@ -171,3 +171,10 @@ def test_a_loader_dtype_is_not_the_weights_of_a_quantized_checkpoint():
     got = one_batch.sweep(df, {"result.jsonl": ("torch.bfloat16",)})["dtype"].tolist()
     assert got == ["fp8"] or got == [batch.UNSTATED], got
     assert got != ["bf16"]
+
+
+def test_a_point_keeps_its_lengths_and_a_report_of_the_input_length_alone_names_it():
+    sw = _sweep(_jsonl([("a", 1, 256, 32, 0.01), ("a", 4, 256, 32, 0.01)]))
+    assert set(sw["input_len"]) == {256} and set(sw["output_len"]) == {32}
+    # bench_one_batch_server's report prints the input length alone: the series is named by it
+    assert one_batch._variant({"run_name": "a", "input_len": 512, "output_len": None}, 1, 1) == "input 512"

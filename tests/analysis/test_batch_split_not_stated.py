@@ -66,3 +66,22 @@ def test_a_split_the_rest_of_the_file_states_fills_only_the_rows_whose_table_did
     assert batch.with_split(sw, said)["split"].tolist() == ["in turn", "tensor"]
     unread = {"split_status": "unread", "split_value": None}
     assert batch.with_split(sw, unread)["split"].tolist() == [batch.SPLIT_UNSTATED, "tensor"]
+
+
+def test_a_tensor_parallel_size_above_one_states_a_tensor_split_and_two_splits_are_unread(tmp_path):
+    tp = tmp_path / "tp.sh"
+    tp.write_text("python bench.py --tensor-parallel-size 4\n")
+    assert batch.split_said([tp]) == {
+        "split_status": "stated",
+        "split_value": "tensor",
+        "split_line": 1,
+        "split_text": "python bench.py --tensor-parallel-size 4",
+    }
+    # the other way: two splits, neither tied to the runs, are a sign read as no split; no sign is absent
+    two = tmp_path / "two.sh"
+    two.write_text("./llama-bench -m m.gguf -sm layer\n./llama-bench -m m.gguf -sm row\n")
+    said = batch.split_said([two])
+    assert said == {"split_status": "unread", "split_line": 1, "split_text": "./llama-bench -m m.gguf -sm layer"}
+    none = tmp_path / "none.sh"
+    none.write_text("./llama-bench -m m.gguf\n")
+    assert batch.split_said([none]) == {"split_status": "absent"}

@@ -34,6 +34,9 @@ def test_two_steps_and_a_constant():
     rng = np.random.default_rng(2)
     x = np.r_[rng.normal(50, 0.5, 15), rng.normal(60, 0.5, 15), rng.normal(45, 0.5, 15)]
     assert [c.index for c in change_points(x)] == [15, 30]
+    # each change keeps the segment it was tested in: the split at 30 over all 45 runs, then the one at 15
+    # within the first 30
+    assert [(c.index, c.start, c.end) for c in change_points(x)] == [(15, 0, 30), (30, 0, 45)]
     assert change_points(np.full(30, 7.0)) == []
 
 

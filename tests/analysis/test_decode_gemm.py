@@ -108,6 +108,17 @@ def test_a_power_sample_whose_step_time_is_no_number_stops_the_load_naming_the_f
         measured.decode_gemm_power(path)
 
 
+def test_a_power_sample_given_twice_stops_the_load_naming_the_file(tmp_path):
+    path = tmp_path / "power.csv"
+    row = "bfloat16,1,10,1.0,503.95,1980,0.5\n"
+    path.write_text("dtype,batch,sample,seconds_in,power_w,sm_mhz,step_s\n" + row + row, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^power\.csv: .*not unique"):
+        measured.decode_gemm_power(path)
+    # the other way: the same batch and sample number in another data type is another sample
+    path.write_text(path.read_text(encoding="utf-8").replace(row, "float8_e4m3fn,1,10,1.0,503.95,1980,0.5\n", 1))
+    assert len(measured.decode_gemm_power(path)) == 2
+
+
 def test_fp8_on_the_h200_halves_the_weight_read_and_keeps_the_critical_batch():
     """Half the bytes per weight meet a ridge about twice as high: the measured critical batch of the
     FP8 sweep is within 5 % of the 16-bit one's, while its step at small batch takes about half as long."""

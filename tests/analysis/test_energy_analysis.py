@@ -344,3 +344,17 @@ def test_a_power_log_of_an_idle_device_forms_no_energy_per_token():
 def test_runs_keep_the_order_the_file_gives_them():
     t = _table(_rows("zeta", energy_j=100.0, tokens=10.0), _rows("alpha", energy_j=100.0, tokens=10.0))
     assert t["run"].tolist() == ["zeta", "alpha"]
+
+
+def test_repeats_of_one_configuration_pool_into_one_row_named_for_the_configuration():
+    t = pd.DataFrame(
+        {
+            "source": "s",
+            "run": ["r1", "r2", "r3"],
+            "configuration": ["tp2", "tp2", ""],
+            "joules_per_token": [1.0, 3.0, 5.0],
+        }
+    )
+    got = energy.pooled(t, "joules_per_token")
+    assert got["run"].tolist() == ["tp2", "r3"]  # a run that names no configuration is its own
+    assert got["joules_per_token"].tolist() == [2.0, 5.0] and got["repeats"].tolist() == [2, 1]

@@ -21,6 +21,9 @@ def test_an_appended_power_line_is_a_stated_reading_with_its_scope():
         (5, 47.7, "W", "idle"),
         (16, 241.4, "W", "scope not stated"),
     ]
+    assert {s["file"] for s in said} == {
+        "tests/fixtures/llama-bench-power/geerlingguy_ai_benchmarks_issue46_rtx2080ti_265k_excerpt.md"
+    }  # each reading names its file, as the repository's root sees it
 
 
 def test_a_power_line_without_a_unit_is_named_unread(tmp_path):

@@ -580,6 +580,10 @@ def test_points_say_why_the_bytes_per_token_are_unknown():
     src = bandwidth.points(kept).set_index("model_key")["bytes_source"]
     assert src["nosize.gguf"] == "unknown (no file size)"
     assert src["d.gguf"] == "unknown (MoE, active size unknown)"
+    # the other way: a dense model's file size is what every token reads
+    dense = _rows(model_file="m.gguf", model_size_gib=3.56, params_b=6.74)
+    kept, _ = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(dense)))
+    assert bandwidth.points(kept)["bytes_source"].tolist() == ["file size (dense: every weight read once per token)"]
 
 
 def test_a_partial_offload_streams_the_gpus_share_of_the_layers():
@@ -615,6 +619,28 @@ def test_a_split_model_file_is_labelled_without_its_part_numbers():
 def test_a_run_whose_output_names_no_model_keeps_its_rate():
     t = power.rate_table(pd.DataFrame(_rows(power_limit_w=300.0, rate=150.0, std=7.0, model=None)))
     assert t[["test", "power_limit_w", "mean", "std"]].values.tolist() == [["tg128", 300.0, 150.0, 7.0]]
+
+
+def test_a_spread_without_its_mean_is_no_rate():
+    rows = _rows(power_limit_w=300.0, rate=150.0, std=7.0)
+    assert power.rate_table(pd.DataFrame([r for r in rows if r["statistic"] == "std"])).empty
+    # the other way: with its mean it is one row
+    assert power.rate_table(pd.DataFrame(rows))["mean"].tolist() == [150.0]
+
+
+def test_the_quoted_test_is_the_one_at_the_most_limits_then_the_first_by_name():
+    def row(test, limit):
+        return {"test": test, "metric": "pp_rate", "power_limit_w": limit, "n_depth": 0}
+
+    table = pd.DataFrame([row("pp512", 300.0), row("pp512", 200.0), row("pp1024", 300.0), row("pp1024", 200.0)])
+    assert power.quoted_tests(table) == {"pp": "pp1024", "tg": None}  # a tie at two limits and depth 0
+    assert power.quoted_tests(table.iloc[:3])["pp"] == "pp512"  # the other way: pp512 at more limits
+
+
+def test_a_falling_curve_has_its_knee_where_it_bends():
+    """10, 2, 1, 0.5 tok/s at 100-400 W: scaled, (1/3, 1.5/9.5) is farthest from the chord from (0, 1) to (1, 0)."""
+    x, strength = power.knee([100, 200, 300, 400], [10.0, 2.0, 1.0, 0.5])
+    assert x == 200.0 and strength == pytest.approx((1 - 1 / 3 - 1.5 / 9.5) / 2**0.5)
 
 
 def test_knees_per_test():

@@ -220,3 +220,11 @@ def test_the_weights_a_server_launch_loads_are_the_runs_not_the_name_its_client_
     )
     (stated,) = precision.stated_names([f]).values()
     assert stated == ()
+
+
+def test_a_quantization_or_dtype_printed_as_null_is_not_stated():
+    """A JSON output's `null` (vLLM's `"quantization": null`) states nothing: the weights are assumed."""
+    w = precision.weights("my-org/house-model", quantization="null", dtype="null")
+    assert (w.precision, w.source) == ("bf16", "assumed")
+    # the other way: a dtype it prints decides
+    assert precision.weights("my-org/house-model", quantization="null", dtype="float16").source == "output"

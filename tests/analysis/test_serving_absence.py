@@ -127,3 +127,16 @@ def test_what_a_run_can_record_keeps_the_run_table_s_index():
     r = pd.DataFrame({"tool": ["vllm-bench-serve", "vllm-bench-serve"], "format": ["json", "json"]}, index=[3, 4])
     got = serving.recorded(r, "ttft_mean")
     assert got.index.tolist() == [3, 4] and got.all()
+
+
+def test_a_fact_no_line_speaks_of_is_absent_and_one_a_command_sets_is_stated(tmp_path):
+    f = tmp_path / "run.md"
+    f.write_text("the server ran for an hour\n")
+    assert serving.fact_said([f], "precision", "precision") == {"precision_status": "absent"}
+    f.write_text("vllm serve Qwen/Qwen3-32B --dtype bfloat16\n")  # the other way
+    assert serving.fact_said([f], "precision", "precision")["precision_status"] == "stated"
+
+
+def test_the_goodput_bounds_of_no_run_keep_their_columns():
+    got = serving.goodput_bounds(pd.DataFrame({"request_throughput": []}), 1000.0, 50.0)
+    assert got.empty and {"share_lo", "share_hi", "goodput_lo", "goodput_hi", "slo_whose"} <= set(got)

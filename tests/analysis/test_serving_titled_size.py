@@ -36,3 +36,10 @@ def test_a_heading_below_the_launch_or_a_model_the_table_sizes_takes_no_title_si
     assert serving.titled_size("dsv3_fp8_weight", [doc]) is None  # the heading comes after the launch
     doc.write_text("\n".join(["# DeepSeek-V3", "", "vllm serve Qwen/Qwen3-32B --tp 2"]), encoding="utf-8")
     assert serving.titled_size("Qwen/Qwen3-32B", [doc]) is None  # the table sizes it
+
+
+def test_a_launch_that_ends_the_folder_with_a_slash_names_the_same_folder(tmp_path):
+    doc = tmp_path / "run.md"
+    launch = [line.replace("/dsv3_fp8_weight ", "/dsv3_fp8_weight/ ") for line in LAUNCH]
+    doc.write_text("\n".join(["# Expert Parallelism on DeepSeek-v3/R1", *launch]), encoding="utf-8")
+    assert serving.titled_size("dsv3_fp8_weight", [doc])[:2] == (671.0, 37.0)

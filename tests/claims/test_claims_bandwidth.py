@@ -328,6 +328,8 @@ def test_suspects_name_the_tool_that_splits_over_gpus():
     table = cb.suspects(point(rate_kind="lower bound", precision_source="checkpoint"))
     assert not any("bf16 is assumed" in s for s in table) and any("model table's checkpoint" in s for s in table)
     assert not any("llama-bench" in s for s in vllm)
+    row = cb.suspects(point(extra_settings="sm=row"))  # a row split: every GPU read at once
+    assert "several GPUs (a row split reads every GPU at once and their bandwidths add)" in row
 
 
 def test_a_partly_offloaded_model_gets_its_verdict_from_arithmetic():
@@ -534,3 +536,17 @@ def test_an_moe_model_of_unknown_active_size_is_withheld_with_the_parameter_to_p
     worded = wording.word("bandwidth_roofline", c)
     assert worded.reason.startswith("its active parameter count is unknown (an MoE model; pass moe_active_params)")
     assert worded.text.endswith(f"because {worded.reason}.")
+
+
+def test_each_fastest_prefill_is_a_claim_that_names_its_peak_s_source_and_why_no_share_is_its_own():
+    fastest = pd.DataFrame(
+        [
+            {"rate": 5000.0, "tflops": 67.4, "peak_tflops": 312.0, "peak_source": "detected", "line": 7},
+            {"rate": 900.0, "tflops": 12.0, "peak_source": "unknown", "no_share": "offloaded", "line": 9},
+        ]
+    )
+    first, second = cb.prefill_claims(fastest)
+    assert (first.id, second.id) == ("pp_1", "pp_2")
+    assert first.evidence["peak_source"] == "detected" and first.evidence["two_devices"] is None
+    assert second.evidence["peak_source"] == "unknown"
+    assert second.evidence["two_devices"] == cb.TWO_DEVICES["offloaded"]  # -ngl 0: neither peak bounds it

@@ -51,6 +51,7 @@ def test_speed_trend_both_ways():
     falls = table(curve("pp512", [100, 95, 90, 80, 70]))
     c = worded(cp.speed_trend(falls, "pp512", "pp"))
     assert c.status == "shown" and c.text.startswith("The mean rate of pp512 falls at every step down")
+    assert c.evidence["tolerance"] == 0.0  # a trend counts every step, none forgiven
     flat = table(curve("pp512", [100, 100.2, 100, 80, 70]))
     c = worded(cp.speed_trend(flat, "pp512", "pp"))
     assert c.status == "withheld" and "holds or rises" in c.text
@@ -137,6 +138,7 @@ def test_two_upper_bounds_are_never_compared_and_two_measured_draws_are():
     order = power.energy_order(m, "pp512")
     c = worded(cp.energy_difference(order.iloc[0], order.iloc[1], "pp", "energy_runner_up"))
     assert c.status == "shown" and c.evidence["a_limit_w"] == 200
+    assert c.rule.startswith("J/token ratio differs from 1 by more than 2 combined standard errors")
     noisy = table(curve("pp512", [100, 99, 95, 90, 85], [1, 5, 20, 30, 40]))
     close = draws.assign(power_w=[400.0, 380, 360, 340, 330])
     m = power.energy(noisy.drop(columns=["power_w", "power_source"]), close)
@@ -151,6 +153,7 @@ def test_sweet_spot_and_knee_both_ways():
     c = worded(cp.sweet_spot(sweet, bends, "tg128", "tg", 0.95))
     assert c.status == "shown" and c.evidence["x"] == 400 and "sweet spot for tg128 is 400 W" in c.text
     assert not c.evidence["fragile"] and "fragile" not in c.text
+    assert c.rule.startswith("fraction-of-peak rule; strength = drop of the rate over the measured range")
     k = worded(cp.knee(bends, "tg128", "tg"))
     assert k.status == "shown" and k.evidence["x"] == 400
     # a curve that loses less than 5 % over the whole range has no sweet spot inside it

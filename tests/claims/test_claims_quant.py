@@ -134,6 +134,7 @@ def test_metric_changes_counts_only_regimes_with_two_schemes():
     )
     c = _worded(verdicts.metric_changes(sens, pd.Series({"r1": 2, "r2": 2, "solo": 1})))
     assert (c.status, c.evidence["count"], c.evidence["n"], c.evidence["regimes"]) == ("shown", 1, 2, ["r1"])
+    assert c.rule == "regimes whose best scheme differs between metrics"
     noisy = _worded(verdicts.metric_changes(sens, pd.Series({"r1": 2, "r2": 2, "solo": 1}), pd.Series({"r1": False})))
     assert noisy.status == "withheld" and noisy.evidence["within_noise"] == ["r1"]
     assert "in r1 the three metrics crown different schemes, but one scheme is among the winners" in noisy.text
@@ -534,3 +535,9 @@ def test_the_baseline_s_rate_is_its_own_decode_in_the_fastest_decode_s_regime():
     ev = verdicts.decode_bandwidth(pts, A100, 4.0, "bf16", 2.0).evidence
     assert (ev["scheme"], ev["regime"], ev["baseline_step_gb"]) == ("w8a16_x", "r1", 8.0)
     assert ev["baseline_tok_s"] == pytest.approx(125.0)
+
+
+def test_each_step_s_noise_combines_its_two_batches_half_widths():
+    trend = pd.DataFrame({"half_width": [0.03, 0.04, None]})
+    assert verdicts._step_noise(trend) == [pytest.approx(0.05), None]  # a batch without an interval: none
+    assert verdicts._step_noise(pd.DataFrame({"x": [1, 2]})) == [None]

@@ -478,7 +478,9 @@ def test_goodput_noise_from_two_repeated_loads():
             "request_throughput": [20.0] * 4,
         }
     )
-    ev = cs.goodput(gb).evidence
+    c = cs.goodput(gb)
+    assert c.rule.startswith("the load with the highest mean proven goodput over its repeats")
+    ev = c.evidence
     assert (ev["choice"], ev["value"], ev["runner_up"], ev["runner_up_value"], ev["repeats"]) == (
         "A",
         11.0,
@@ -775,3 +777,24 @@ def test_a_peak_summed_over_several_devices_is_said_to_be_their_sum_and_one_devi
             )
         ]
         assert all(says in t and never not in t for t in texts), texts
+
+
+def test_the_slo_margin_is_the_percentile_nearest_its_slo_over_the_slo():
+    """TTFT p99 400 ms under 450 ms is 11 % under; TPOT p99 38 ms under 40 ms is 5 % under: the nearer."""
+    row = pd.Series({"ttft_p99": 400.0, "tpot_p99": 38.0})
+    m = cs.slo_margin(row, 450.0, 40.0)
+    assert (m["slo_percentile"], m["slo_value"], m["slo"]) == ("p99 TPOT", 38.0, 40.0)
+    assert m["margin"] == pytest.approx(38 / 40 - 1)
+
+
+def test_runs_that_count_no_requests_have_no_completed_total():
+    c = cs.failed(pd.DataFrame({"run": ["a"], "failed": [None], "completed": [None]}))
+    assert c.evidence["completed_all"] is None and c.evidence["n"] == 0
+    # the other way: completed counts without failure counts still give the total
+    both = pd.DataFrame({"run": ["a", "b"], "failed": [None, None], "completed": [10, 20]})
+    assert cs.failed(both).evidence["completed_all"] == 30
+
+
+def test_runs_with_no_text_are_counted_beside_the_tpot_and_itl():
+    r = pd.DataFrame({"run": ["a", "b"], "tpot_mean": [30.0, 31.0], "itl_mean": [29.0, 30.0], "no_text": [True, None]})
+    assert cs.tpot_itl(r).evidence["no_text"] == 1

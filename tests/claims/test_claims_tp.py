@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -10,7 +12,7 @@ from test_tgi_tp import _decode_tp2_tp4, _prefill_tp2, _wide  # the same synthet
 from benchbook import config, ingest
 from benchbook.analysis import tp
 from benchbook.analysis import tp as atp
-from benchbook.claims import Ledger, rules
+from benchbook.claims import Ledger, make, rules
 from benchbook.claims import tp as ctp
 from benchbook.presentation import wording
 
@@ -634,3 +636,20 @@ def test_the_best_prefill_is_a_share_of_the_compute_peak_and_the_slowdowns_carry
     pre = sc["prefill_compute_best"]
     assert (pre.evidence["unit"], pre.evidence["peak"]) == ("TFLOP/s", A100["tflops"])
     assert sc["decode_slower_steps"].evidence["tolerance"] == 0.02
+
+
+def test_a_batch_flat_past_its_turn_counts_as_turned():
+    """Batch 1 stops falling at TP 2 (TP 4 within the noise of it: "flat"): one batch of one turns at TP 2."""
+    ev = {"batch_size": 1, "after": "flat", "turn_tp": 2, "turn_ms": 10.0, "max_tp": 4, "max_ms": 10.1}
+    ev |= {"ref_tp": 1, "ref_ms": 20.0, "line": 5}
+    turns = pd.DataFrame([{"batch_size": 1, "after": "flat", "prev_tp": 1.0, "ref_tp": 1, "turn_tp": 2}])
+    shown = dataclasses.replace(make("decode_turn_1", "comparison", "r", ev), status="shown")
+    c = ctp.decode_turn(turns, [shown], None)
+    assert c.evidence["turns"] == [{"tp": 2, "batches": [1], "smallest": False}] and c.evidence["after"] == "flat"
+
+
+def test_the_comparisons_and_a_missing_row_keep_their_rules(sc):
+    assert sc["decode_speedup"].rule.startswith("comparison: reference-TP latency / fastest-TP latency, shown when")
+    kw = {"compute": False, "tp_unknown": 1, "why_missing": "no roofline row"}
+    c = ctp.fraction_of_peak("decode_bw_small_tp", None, DEVICE, active_params_b=7.0, **kw)
+    assert c.status == "withheld" and c.rule.startswith("fraction_of_peak: achieved per GPU / the device's peak")

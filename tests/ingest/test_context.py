@@ -1271,3 +1271,16 @@ def test_a_key_equals_value_beside_a_percentage_that_is_no_progress_bar_is_read(
 def test_an_ascend_npu_named_by_its_chip_is_the_device(line, device):
     got = [f.value for f in _read(line + "\n").facts if f.name == "device"]
     assert got == ([device] if device else [])
+
+
+def test_a_gpu_label_that_only_counts_gives_the_count_and_no_device():
+    ctx = context.read(["GPU: 8 GPUs"])
+    assert [f.value for f in ctx.get("device_count")] == [8] and not ctx.get("device")
+    # the other way: a name beside the count is a device as written
+    assert [f.value for f in context.read(["GPUs: 8 GPUs (A100)"]).get("device")] == ["8 GPUs (A100)"]
+
+
+def test_a_name_the_text_does_not_write_is_given_in_the_table_s_words():
+    assert context.written({"llama 3.1 8b": "Llama-3.1-8B"}, "# Results on Llama-3.1-8B") == ["Llama-3.1-8B"]
+    # the other way: a text that writes it nowhere keeps the table's words
+    assert context.written({"llama 3.1 8b": "Llama-3.1-8B"}, "# Results") == ["llama 3.1 8b"]

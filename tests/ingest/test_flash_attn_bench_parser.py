@@ -163,3 +163,8 @@ def test_a_banner_met_again_begins_another_run_named_by_the_label_above_it():
 def test_a_file_of_one_run_keeps_the_methods_own_names_under_a_label():
     one = TWO_RUNS.split("\n\n7900 XTX")[0]
     assert set(_parse(one).table["backend"]) == {"Flash2"}
+
+
+def test_a_banner_value_that_holds_an_equals_sign_is_kept_whole():
+    shape = flash_attn_bench._banner("causal=True, headdim=128, batch_size=2, seqlen=512, note=a=b")
+    assert shape["causal"] == "causal" and shape["input"].endswith("note=a=b")

@@ -475,3 +475,20 @@ def test_the_samples_of_a_record_that_names_no_test_are_set_aside_at_their_own_l
     lines = dict(zip(p.rejected["text"], p.rejected["line"], strict=True))
     # the second record opens at line 9: avg_ts on 13, stddev_ts on 14, samples_ts on 15
     assert lines == {"avg_ts=1000.0": 13, "stddev_ts=1.0": 14, "samples_ts: 999.0": 15, "samples_ts: 1001.0": 15}
+
+
+def test_a_json_record_with_a_rate_and_either_token_count_is_a_record():
+    assert lb._is_record({"avg_ts": 100.0, "n_prompt": 512})  # a prompt-only test
+    assert lb._is_record({"samples_ts": [100.0], "n_gen": 128})
+    assert not lb._is_record({"avg_ts": 100.0})  # the other way: no test named
+
+
+def test_a_rate_whose_key_is_written_escaped_takes_its_object_s_first_line():
+    """JSON may spell `avg_ts` as `avg\\u005fts`: the key is found nowhere as written, so the rate's line is
+    the line its object starts on."""
+    text = (
+        'notes\n[\n  {"build_commit": "abc", "model_type": "llama 7B Q4_0", "n_prompt": 0, "n_gen": 128,\n'
+        '   "avg\\u005fts": 100.0}\n]\n'
+    )
+    t = lb.parse(text, "r.json").table
+    assert t[["metric", "value", "line"]].values.tolist() == [["tg_rate", 100.0, 3]]

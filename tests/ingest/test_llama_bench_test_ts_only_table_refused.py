@@ -41,3 +41,10 @@ def test_rates_without_a_spread_refuse_nothing():
 def test_llama_benchs_own_table_refuses_nothing():
     f = next((config.FIXTURES_DIR / "llama-bench").glob("strix_halo_testing_issue33*.md"))
     assert llama_bench.refuses(f.read_text()) is None
+
+
+def test_a_row_too_short_to_hold_the_rate_is_passed_over():
+    """A row that ends before the `t/s` column (`| pp4096 |`) holds no rate: the next row decides."""
+    short = NOTE.replace("| pp4096 | **1152.06 ± 14.63** | |", "| pp4096 |")
+    assert llama_bench.refuses(short)[0] == 7  # the tg256 row still shows the hand copy
+    assert llama_bench.refuses(short.replace("| tg256 | **33.27 ± 0.10** | ~11261 MB |", "| tg256 |")) is None

@@ -164,7 +164,7 @@ def _eval_rate(g: pd.DataFrame) -> bool:
     """Whether the rate beside a power is Ollama's eval rate (`ollama-bench-power`): generation only,
     beside a reading of the whole machine the file does not time."""
     notes = g.loc[g["metric"] == "output_throughput", "note"] if "note" in g else pd.Series(dtype=object)
-    return bool(notes.astype("string").str.startswith("ollama eval rate").fillna(False).any())
+    return bool(notes.astype("string").str.startswith("ollama eval rate").any())  # a missing note is no match
 
 
 def _sampled_during(g: pd.DataFrame) -> bool:

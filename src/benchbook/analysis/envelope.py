@@ -1,5 +1,5 @@
 """Back-of-envelope arithmetic: the few divisions a reader does by hand to check a chapter's
-verdicts (a ceiling, a share, an elasticity, an energy floor). Numbers only; the exercises
+verdicts (a ceiling, a share, an intensity, an energy floor). Numbers only; the exercises
 that ask for them are worded in presentation/exercises.py."""
 
 from __future__ import annotations
@@ -18,11 +18,6 @@ def share(measured: float, limit: float) -> float:
 def intensity(params_b: float, gb_per_token: float, flops_per_param: float = 2.0) -> float:
     """FLOP per byte of one decode step: `flops_per_param` FLOPs per parameter, the bytes read."""
     return flops_per_param * params_b / gb_per_token
-
-
-def elasticity(x0: float, y0: float, x1: float, y1: float) -> float:
-    """Relative output gain over relative input gain between two points."""
-    return ((y1 - y0) / y0) / ((x1 - x0) / x0)
 
 
 def tokens_per_s(tflops: float, params_b: float, flops_per_param: float = 2.0) -> float:

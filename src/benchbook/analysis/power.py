@@ -144,6 +144,8 @@ def rate_table(df: pd.DataFrame, model: str | None = None) -> pd.DataFrame:
         index=keys + ["_repeat"], columns="statistic", values="value", aggfunc="first", dropna=False
     )
     each = each.reindex(columns=["mean", "std"]).dropna(subset=["mean"]).reset_index()
+    if each.empty:  # spreads without the mean they are of: no rate
+        return pd.DataFrame(columns=cols)
     wide = (
         each.groupby(keys, sort=False, dropna=False)
         .apply(
@@ -157,8 +159,6 @@ def rate_table(df: pd.DataFrame, model: str | None = None) -> pd.DataFrame:
             include_groups=False,
         )
         .reset_index()
-        if len(each)
-        else pd.DataFrame(columns=keys + ["mean", "std", "repeats"])
     )
     first = stats[stats["statistic"] == "mean"].groupby(keys)[["line", "n_depth"]].first().reset_index()
     wide = wide.merge(first, on=keys, how="left")

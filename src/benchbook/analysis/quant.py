@@ -274,7 +274,7 @@ def _log_ratio_ci(a: np.ndarray, b: np.ndarray, level: float) -> tuple[float, fl
     se = math.sqrt(va + vb)
     if se == 0:
         return ratio, ratio, ratio
-    df = (va + vb) ** 2 / ((va**2 / (len(a) - 1) if va else 0) + (vb**2 / (len(b) - 1) if vb else 0))
+    df = (va + vb) ** 2 / (va**2 / (len(a) - 1) + vb**2 / (len(b) - 1))  # Welch: se > 0, so not 0 / 0
     from scipy import stats
 
     t = stats.t.ppf(0.5 + level / 2, df)

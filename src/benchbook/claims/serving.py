@@ -553,7 +553,7 @@ def failed(r: pd.DataFrame, sent_said: dict | None = None) -> Claim:
     known = r[r["failed"].notna()] if "failed" in r else r.iloc[0:0]
     bad = known[known["failed"] > 0]
     ev = dict(count=len(bad), n=len(known), runs=len(r), threshold=0)
-    done = r["completed"].dropna() if "completed" in r else r.iloc[0:0]
+    done = r["completed"].dropna()  # every run table has the column (`analysis.serving.COLUMNS`)
     ev["completed_all"] = _f(done.sum()) if len(done) else None
     ev.update(completed=_f(known["completed"].sum()) if len(known) else None, failed=_f(known["failed"].sum()))
     # counts the output does not print but its prompts give (sent - completed): said as such
