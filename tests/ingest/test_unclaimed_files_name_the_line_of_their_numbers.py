@@ -80,3 +80,11 @@ def test_the_cli_and_the_report_say_what_was_seen_and_where(tmp_path):
     assert res.exit_code == 2
     assert res.output.splitlines()[0].startswith("error: notes.md:6: no known tool output found: a table of Throughput")
     assert report.read_inputs([p])[0].problem.startswith("6: no known tool output found: a table of Throughput")
+
+
+def test_a_command_s_options_are_settings_not_a_figure():
+    # a command line (`--fail-on-regression ttft:p99 --tolerance 0.05`) states settings: the figure after it is named
+    lines = ["benchbook compare a.json b.json --fail-on-regression ttft:p99 --tolerance 0.05", "TTFT p99: 412 ms"]
+    assert unclaimed.sign(lines) == (2, "a figure in text (412 ms)")
+    # the other way: the same figure with no option on its line is named where it stands
+    assert unclaimed.sign(["TTFT p99: 412 ms"]) == (1, "a figure in text (412 ms)")

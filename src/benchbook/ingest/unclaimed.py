@@ -29,6 +29,8 @@ _FIGURE = re.compile(
 _PAIR = re.compile(r"^[^\w#]*(?P<key>\w[^:=]{1,40}?)\s*[:=]\s*\S*?\d")
 _NUMBER = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?%?$")
 _RULE = re.compile(r"^[\s|+=:\-]*$")
+#: A command's long option (`--tolerance 0.05`, `--fail-on-regression ttft:p99`): its line states settings, no figure.
+_OPTION = re.compile(r"(?:^|\s)--[A-Za-z]")
 
 
 def sign(lines: Sequence[str]) -> tuple[int, str] | None:
@@ -109,6 +111,8 @@ def _extent(lines: Sequence[str], header: int) -> list[str]:
 def _figure(lines: Sequence[str]) -> tuple[int, str] | None:
     """The first line with a number in a unit of measurement, or a measured quantity's `name: value`."""
     for i, line in enumerate(lines):
+        if _OPTION.search(line):
+            continue
         m = _FIGURE.search(line)
         pair = _PAIR.match(line)
         if m is None and not (pair and len(pair["key"].split()) <= 5 and _METRIC.search(pair["key"])):
