@@ -45,8 +45,6 @@ def _claims(w_all, device=A100, params_b=7.07, kv=491520.0, tp_unknown=1):
         params_b=params_b,
         active_params_b=params_b,
         why_no_params="no parameter count is known for m",
-        bytes_per_param=2.0,
-        kv_bytes_per_token=kv,
         tp_unknown=tp_unknown,
         bound_threshold=0.5,
         jump_threshold=1.3,

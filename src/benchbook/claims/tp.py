@@ -593,8 +593,6 @@ def all_claims(
     params_b: float | None,
     active_params_b: float | None,
     why_no_params: str,
-    bytes_per_param: float,
-    kv_bytes_per_token: float,
     tp_unknown: int,
     bound_threshold: float,
     jump_threshold: float,

@@ -107,8 +107,6 @@ def analyse(p: dict) -> Result:
         params_b=size["total_b"],
         active_params_b=size["active_b"],
         why_no_params=size["source"],
-        bytes_per_param=p["bytes_per_param"],
-        kv_bytes_per_token=kv,
         tp_unknown=p["tp_unknown"],
         bound_threshold=p["bound_threshold"],
         jump_threshold=p["jump_threshold"],
