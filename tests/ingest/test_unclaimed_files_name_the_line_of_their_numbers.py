@@ -88,3 +88,12 @@ def test_a_command_s_options_are_settings_not_a_figure():
     assert unclaimed.sign(lines) == (2, "a figure in text (412 ms)")
     # the other way: the same figure with no option on its line is named where it stands
     assert unclaimed.sign(["TTFT p99: 412 ms"]) == (1, "a figure in text (412 ms)")
+
+
+def test_a_bare_number_under_a_label_of_a_measured_quantity_is_named_by_its_line():
+    printed = "Even with bfloat16:\n```\n-----Time SDPA-----\n27.270353698730467\n-----Time Flex-----\n38.01\n```\n"
+    assert unclaimed.sign(printed.splitlines()) == (4, "a number printed under `Time SDPA`, with no unit")
+
+
+def test_a_bare_number_under_other_words_names_nothing():
+    assert unclaimed.sign(["Issue number", "27"]) is None

@@ -50,6 +50,13 @@ each interval and gave nothing: CodeCarbon read no power or energy from it (2.x 
 from NVML's total-energy counter, which pre-Volta and many virtualised GPUs lack, and then reports 0 kWh
 and 0 W for the whole run: mlco2/codecarbon issue 1316), so its 0 is no reading, not a short run's.
 
+CodeCarbon 1.x's console (2020-2021) logs, per component at every measurement, `GPU Power Consumption :
+Power(kW=0.390005)` (its power over the last interval, in kW) and then `Energy consumed GPU :
+Energy(kwh=0.110069...)`, where the energy is the tracker's one running total over every component
+(`self._total_energy += ...` inside the loop over the hardware, then logged: emissions_tracker.py
+`_measure_power` at b22ca0e): the GPU line's figure already holds the CPU's earlier intervals, so no
+component's own energy is printed. The last GPU power line is kept; the running totals are set aside.
+
 Refused by name (`refuses`): a log of CodeCarbon's setup and metadata lines (`[setup] GPU Tracking...`,
 `>>> Tracker's metadata:`, `CPU model: ...`) with no `Energy consumed` line: the tracker had not measured
 when the copy ends, so the file holds no run's energy.
@@ -132,6 +139,17 @@ _CONSOLE_META = re.compile(r"^\s*GPU (?P<key>count|model):\s*(?P<value>.+?)\s*$"
 _CONSOLE_SNIFF = re.compile(
     r"(?m)codecarbon\b[^\n]*\bEnergy consumed for (?:RAM|all GPUs|all CPUs|All CPU)\s*:\s*[0-9.]+\s*kWh"
 )
+#: CodeCarbon 1.x's console lines (module docstring): a component's power in kW, the running total in kWh.
+_V1_POWER = re.compile(rf"\b(?P<what>GPU|CPU|RAM)\s+Power Consumption\s*:\s*Power\(kW=(?P<kw>{NUMBER})\)")
+_V1_ENERGY = re.compile(rf"\bEnergy consumed\s+(?P<what>\w+)\s*:\s*Energy\(kwh=(?P<kwh>{NUMBER})\)")
+_V1_SNIFF = re.compile(
+    rf"(?m)\bPower Consumption\s*:\s*Power\(kW={NUMBER}\)|\bEnergy consumed\s+\w+\s*:\s*Energy\(kwh="
+)
+V1_TOTAL = (
+    "CodeCarbon 1.x's running total over every component (GPU and CPU), not this component's energy: "
+    "the tracker logs its one accumulated total after each component's interval"
+)
+V1_CPU = "the CPU's power, from RAPL or Power Gadget where readable, else from its TDP: the log does not say which"
 _STAMP = re.compile(r"@\s*(\d{1,2}:\d{2}:\d{2})\]")
 _PARTS = {"RAM": "ram", "all GPUs": "gpu", "all AppleSilicon GPUs": "gpu", "AppleSilicon GPU": "gpu"}
 RUNNING = "a running total and an earlier interval's power: CodeCarbon prints the energy since the start at every measurement; the last block (line {last}) is read"
@@ -174,7 +192,7 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
 
 
 def sniff(text: str | Lines) -> bool:
-    if search(_CONSOLE_SNIFF, text):
+    if search(_CONSOLE_SNIFF, text) or search(_V1_SNIFF, text):
         return True
     if _is_header(_header(text)):
         return True
@@ -189,6 +207,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
         return _parse_record(body, source)
     if search(_CONSOLE_SNIFF, body):
         return _parse_console(split_n(body), source)
+    if search(_V1_SNIFF, body):
+        return _parse_console_v1(split_n(body), source)
     lines = split_n(body)
     h = next((i for i, s in enumerate(lines) if s.strip()), 0)
     if not _is_header([c.strip().lower() for c in lines[h].lstrip("\ufeff").split(",")]) and _fenced_csvs(lines):
@@ -307,6 +327,27 @@ def _parse_console(lines, source: str) -> Parsed:
                     _record(base, "gpu", i, "power_reading", float(raw), "W", "power of the last measurement interval")
                 )
     return energy.finish(TOOL, source, records, rejects, [], cells, "CodeCarbon console log")
+
+
+def _parse_console_v1(lines, source: str) -> Parsed:
+    """CodeCarbon 1.x's console (module docstring): the last GPU power line kept, in W; the running totals
+    and the CPU's power set aside with the reason."""
+    powers = [(i, m["what"], float(m["kw"])) for i, s in enumerate(lines, start=1) if (m := _V1_POWER.search(s))]
+    totals = [(i, m["kwh"]) for i, s in enumerate(lines, start=1) if (m := _V1_ENERGY.search(s))]
+    last_gpu = max((i for i, what, _ in powers if what == "GPU"), default=None)
+    stamp = _STAMP.search(lines[(last_gpu or (totals or powers)[-1][0]) - 1])
+    base = _run(stamp[1] if stamp else "console log", None, None, None)
+    records, rejects = [], [(i, f"{kwh} kWh", V1_TOTAL) for i, kwh in totals]
+    for i, what, kw in powers:
+        if what == "GPU" and i == last_gpu and kw > 0:
+            note = "power of the last measurement interval (printed in kW)"
+            records.append(_record(base, "gpu", i, "power_reading", kw * 1000, "W", note))
+        elif what == "GPU":
+            reason = RUNNING.format(last=last_gpu) if i != last_gpu else NO_SAMPLE
+            rejects.append((i, f"GPU {kw} kW", reason))
+        else:
+            rejects.append((i, f"{what} {kw} kW", V1_CPU if what == "CPU" else RAM_ESTIMATE))
+    return energy.finish(TOOL, source, records, rejects, [], len(records) + len(rejects), "CodeCarbon 1.x console log")
 
 
 def _run(run: str, model: str | None, device: str | None, count: int | None) -> dict:
@@ -467,6 +508,29 @@ def _gpus(cell: dict) -> tuple[float | None, str | None]:
     return count, model
 
 
+def table_facts(table) -> list[tuple]:
+    """How many GPUs each row's energy is of, as a run fact on the row's line: `gpu_count`, the GPUs
+    CodeCarbon tracked (`len(gpu_ids)` where they were given or `CUDA_VISIBLE_DEVICES` names them,
+    `resource_tracker.set_GPU_tracking`), not the count `gpu_model` writes, which is every GPU of the
+    machine (`8 x NVIDIA H20` beside `gpu_count` 2): the file's list of what it states then says the
+    tracked count where the context reader would read the machine's."""
+    if "device_count" not in table or "line" not in table:
+        return []
+    counts: dict[int, float] = {}
+    for line, count in zip(table["line"], table["device_count"], strict=True):
+        if count == count and line == line:  # neither missing
+            counts.setdefault(int(line), float(count))
+    out = [("device_count", c, line, f"gpu_count: {c:g}") for line, c in counts.items()]
+    # the GPU's power over the last interval, as CodeCarbon logs it (1.x's console prints no GPU energy)
+    gpu = table[(table["metric"] == "power_reading") & (table["scope"] == "gpu")]
+    scope = energy.SCOPES["gpu"]
+    out += [
+        ("power", float(v), int(n), f"GPU power: {v:g} W", "W", scope)
+        for v, n in zip(gpu["value"], gpu["line"], strict=True)
+    ]
+    return out
+
+
 def _number(raw: str) -> float | None:
     try:
         v = float(raw)
@@ -495,5 +559,6 @@ TOOL = register(
         command="codecarbon's EmissionsTracker (or `codecarbon monitor`) around a run: emissions.csv",
         metrics={m: energy.METRICS[m] for m in ("energy", "power_reading", "duration")},
         refuses=refuses,
+        facts=table_facts,
     )
 )

@@ -736,6 +736,11 @@ _AT_WATTS = re.compile(r"\b(?:CPU|GPU|SoC|NPU)\b[^.;:]{0,25}?\bat\b[^.;:]{0,15}?
 _LIMIT = re.compile(r"\b(limit|cap|capped|-pl\b|power[-_ ]limit|tdp)\b", re.I)
 
 
+#: A wattage a line works out from bare numbers (`So power = 180 * 0.5 = 90W`: a TDP times CodeCarbon's
+#: constant, mlco2/codecarbon issue 184): what a formula gives, not a reading of the run.
+_WORKED_WATTS = re.compile(r"\b\d+(?:\.\d+)?\s*[*×]\s*\d+(?:\.\d+)?\s*=\s*\d+(?:\.\d+)?\s*k?W\b")
+
+
 def _offers_wattages(text: str) -> bool:
     """A sentence naming two different wattages that no processor ties apart (`power limiting the P40s
     in my main rig to around 70W ... now they're >200W during these tests`) gives no one reading of
@@ -894,6 +899,9 @@ class _Reader:
         and its scope (from the line's words); a bare number whose unit nothing states is a sign."""
         if name == "energy" and _PER_UNIT.search(key_unit or text):
             self.signs.append(Sign(name, line, text.strip()[:200]))  # energy is stated, as a ratio: no absence
+            return False
+        if name == "power" and _WORKED_WATTS.search(text):  # a formula's result, not the run's reading
+            self.signs.append(Sign(name, line, text.strip()[:200]))
             return False
         pat = _POWER if name == "power" else _ENERGY
         m = pat.search(raw)

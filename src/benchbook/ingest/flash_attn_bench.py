@@ -70,6 +70,13 @@ _MODES = {"fwd": "fwd", "bwd": "bwd", "fwd_bwd": "fwd_bwd"}
 
 #: A method of an FP8 script whose name says its 16-bit type (`FA4-CuTe-BF16`).
 _SIXTEEN_BIT = re.compile(r"(?i)(?<![a-z0-9])(bf16|fp16)(?![a-z0-9])")
+#: A method whose name says its data type (`cudnn_bf16`, `cudnn_fp8` in cuDNN frontend's copy of the script).
+_NAMED_TYPE = re.compile(r"(?i)(?<![a-z0-9])(bf16|fp16|fp32|fp8)(?![a-z0-9])")
+#: What an FP8 script prints for a method it did not time: `FA4-CuTe-FP8 fwd: (skipped)`,
+#: `FA4-CuTe-FP8 status: FAILED` and `FP8 failures: 24 (showing first 5)` (then one line per failed shape).
+_SKIPPED = re.compile(r"^\s*(?P<label>\S.*?)\s+(?:fwd \+ bwd|fwd|bwd):\s+\(skipped\)\s*$")
+_FAILED = re.compile(r"^\s*(?P<label>\S.*?)\s+status:\s+FAILED\b")
+_FAILURES = re.compile(r"^\s*\S.*?\sfailures:\s+[1-9]\d*\b")
 
 
 def _fp8_script_dtype(label: str) -> str:
@@ -82,6 +89,32 @@ def _fp8_script_dtype(label: str) -> str:
         return "bf16"
     m = _SIXTEEN_BIT.search(label)
     return m[1].lower() if m else "fp8"
+
+
+def _untimed_dtype(label: str, typed: bool) -> str | None:
+    """The data type of a method of `benchmark_flash_attention.py`'s form (TFLOP/s only): the type its name
+    says (`cudnn_fp8`); else fp16, the script's, unless other methods of the file name theirs: then the file
+    is another script's print (cuDNN frontend's copy runs bf16 and FP8) and an unnamed method's type is not
+    stated (None)."""
+    m = _NAMED_TYPE.search(label)
+    if m:
+        return m[1].lower()
+    return None if typed else "fp16"
+
+
+def _not_timed(lines: Lines) -> str | None:
+    """The lines saying a method was not timed (skipped, FAILED, a count of failures), as one warning that
+    the completeness line quotes; None where every method printed its timing."""
+    said = [
+        (i, raw.strip())
+        for i, raw in enumerate(lines, start=1)
+        if _SKIPPED.match(raw) or _FAILED.match(raw) or _FAILURES.match(raw)
+    ]
+    if not said:
+        return None
+    where = "; ".join(f"line {i} (`{s}`)" for i, s in said[:4])
+    more = f" and {len(said) - 4} more" if len(said) > 4 else ""
+    return f"warning: the run stopped short of timing every method it started: {where}{more}"
 
 
 def sniff(text: str | Lines) -> bool:
@@ -176,6 +209,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     shape: dict | None = None
     runs = _runs(list(lines))
     run = None
+    typed = any((m := _TFLOPS_FIRST.match(raw)) and _NAMED_TYPE.search(m["label"]) for raw in lines)
     for i, line in enumerate(lines):
         m = _BANNER.match(line)
         if m:
@@ -200,7 +234,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             parts = list(_PART.finditer(tf["rest"]))
             timed = any(x["unit"] == "ms" for x in parts)
             # the FP8 scripts print the forward's time beside its TFLOP/s; PyTorch's reference there runs bf16
-            dtype = _fp8_script_dtype(label) if timed else "fp16"
+            dtype = _fp8_script_dtype(label) if timed else _untimed_dtype(label, typed)
             current = "fwd"
             for x in parts:
                 current = _PASSES[x["pass"]] if x["pass"] else current
@@ -235,7 +269,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 }
             )
     empty = "no flash-attention benchmark line (`NAME fwd: ... TFLOPs/s` under a `### causal=... ###` banner) found"
-    return finish(TOOL, source, records, rejects, [], cells, empty=empty)
+    stopped = _not_timed(lines)
+    return finish(TOOL, source, records, rejects, [stopped] if stopped else [], cells, empty=empty)
 
 
 TOOL = register(

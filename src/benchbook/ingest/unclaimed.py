@@ -36,7 +36,7 @@ _OPTION = re.compile(r"(?:^|\s)--[A-Za-z]")
 def sign(lines: Sequence[str]) -> tuple[int, str] | None:
     """(line, what is there) of the first table of measurements, else of the first figure; None where
     the file holds neither (then it is refused naming nothing, as a file of no benchmark is)."""
-    return _table(lines) or _figure(lines)
+    return _table(lines) or _figure(lines) or _labelled(lines)
 
 
 def _cells(line: str) -> list[str]:
@@ -119,6 +119,23 @@ def _figure(lines: Sequence[str]) -> tuple[int, str] | None:
             continue
         seen = re.sub(r"\)\s*", " ", m.group(0)) if m else line.strip()
         return i + 1, f"a figure in text ({_short(seen)})"
+    return None
+
+
+#: A label a script prints over its own figure (`-----Time SDPA-----`): a measured quantity's word in a line
+#: of words and rule characters.
+_LABEL = re.compile(
+    r"^[\s\-=#*:]*(?P<label>(?i:time|latency|throughput|duration|elapsed)\b[\w ./()-]{0,40}?)[\s\-=#*:]*$"
+)
+
+
+def _labelled(lines: Sequence[str]) -> tuple[int, str] | None:
+    """The first number alone on its line right under a label naming a measured quantity (`Time SDPA`
+    over `27.270353698730467`, pytorch issue 148711): a script's own print, its unit not printed."""
+    for i in range(1, len(lines)):
+        m = _LABEL.match(lines[i - 1])
+        if m and _NUMBER.match(lines[i].strip()):
+            return i + 1, f"a number printed under `{_short(m['label'].strip())}`, with no unit"
     return None
 
 
