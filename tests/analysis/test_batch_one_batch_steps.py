@@ -178,3 +178,23 @@ def test_a_point_keeps_its_lengths_and_a_report_of_the_input_length_alone_names_
     assert set(sw["input_len"]) == {256} and set(sw["output_len"]) == {32}
     # bench_one_batch_server's report prints the input length alone: the series is named by it
     assert one_batch._variant({"run_name": "a", "input_len": 512, "output_len": None}, 1, 1) == "input 512"
+
+
+_REPORT = """| batch size | input len | latency (s) | input throughput (tok/s) | output throughput (tok/s){itl} |
+| ---------- | --------- | ----------- | ------------------------ | -------------------------{rule} |
+| 1 | 8192 | 13.65 | 14632.70 | 78.20{c1} |
+| 8 | 8192 | 21.24 | 15619.60 | 480.70{c8} |
+"""
+
+
+def test_a_server_report_without_its_itl_column_steps_at_batch_over_output_throughput():
+    # bench_one_batch_server's output throughput is batch x output_len / (latency - TTFT): its ITL column
+    # (pr 32570 prints 12.79 and 16.64 ms) is batch / output throughput, so a report that omits it keeps its points
+    with_itl = _sweep(_REPORT.format(itl=" | ITL (ms)", rule=" | --------", c1=" | 12.79", c8=" | 16.64"))
+    without = _sweep(_REPORT.format(itl="", rule="", c1="", c8=""))
+    assert without.set_index("batch_size")["latency_s"].to_dict() == pytest.approx(
+        with_itl.set_index("batch_size")["latency_s"].to_dict(), rel=1e-3
+    )
+    # the other way: a row with no output throughput has no decode step to read
+    cut = _sweep(_REPORT.format(itl="", rule="", c1="", c8="").replace(" | 78.20 |", " |").replace(" | 480.70 |", " |"))
+    assert cut.empty or not cut["has_result"].fillna(False).any()

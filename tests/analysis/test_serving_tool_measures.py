@@ -51,6 +51,41 @@ def test_a_printed_mean_latency_is_set_aside_past_a_factor_two_from_the_measurem
     assert math.isnan(r["e2el_mean"].iat[0]) is conflict
 
 
+@pytest.mark.parametrize(("e2el_ms", "over_cap"), [(9_000.0, False), (11_000.0, True)])
+def test_a_printed_mean_latency_that_puts_more_in_flight_than_the_cap_is_set_aside(e2el_ms, over_cap):
+    # cap 10, 1 req/s: a mean of 9 s is 9 in flight (within the cap); 11 s is 11, more than a client held
+    # at 10 lets in, while the tool measured 8.9 (a factor under two: the ratio rule alone keeps it)
+    r = pd.DataFrame(
+        {
+            "run": ["c=10"],
+            "completed": [100.0],
+            "duration": [100.0],
+            "e2el_mean": [e2el_ms],
+            "concurrency_mean": [8.9],
+            "max_concurrency": [10.0],
+            "ttft_mean": [500.0],
+            "tpot_mean": [20.0],
+            "total_generated_tokens": [50_000.0],
+            "request_throughput": [1.0],
+            "num_prompts": [100.0],
+        }
+    )
+    serving._screen_mean_e2el(r)
+    assert bool(r["e2el_over_cap"].iat[0]) is over_cap and bool(r["e2el_conflict"].iat[0]) is over_cap
+    lit = serving.littles_law(r)
+    # set aside, the count is the tool's measurement, never an estimate from TTFT and TPOT (10.5 here)
+    assert lit["in_flight"].iat[0] == pytest.approx(8.9 if over_cap else e2el_ms / 1000)
+    if over_cap:
+        assert "above its concurrency cap of 10" in show.littles_note(lit)
+
+
+def test_the_kimi_k2_cookbook_run_that_overfills_its_cap_uses_sglangs_concurrency():
+    r = runs("sglang-bench-serving/sglang_cookbook_kimi_k2_instruct_mi300x_tp8_c1_c16_c100_retokenized_short.md")
+    lit = serving.littles_law(r).set_index("max_concurrency")
+    assert bool(lit.loc[100.0, "e2el_conflict"]) and lit.loc[100.0, "in_flight"] == pytest.approx(89.14)
+    assert not lit.loc[[1.0, 16.0], "e2el_conflict"].any()
+
+
 def test_trtllm_bench_concurrent_requests_stand_in_where_no_latency_is_printed():
     lit = serving.littles_law(runs("trtllm-bench/trtllm_pr7104_dsr1_nvfp4_tp4_ep4_cut.md"))
     assert lit["in_flight"].iat[0] == pytest.approx(1018.8281) and lit["in_flight_measured"].iat[0]

@@ -741,7 +741,7 @@ def test_runs_at_one_load_under_different_labels_are_configurations_not_loads():
     assert "configurations compared at that load" in c.text and "best load under these SLOs is" not in c.text
     sweep = _gb(["c=8", "c=16", "c=32"], [8.0, 16.0, 32.0], [math.inf] * 3, [1.0, 2.6, 1.8])
     s = wording.word("serving_saturation", cs.goodput(sweep))
-    assert "configurations" not in s.evidence and "The best load under these SLOs is run c=16" in s.text
+    assert "configurations" not in s.evidence and "The best load under these SLOs is run `c=16`" in s.text
 
 
 def test_a_peak_summed_over_several_devices_is_said_to_be_their_sum_and_one_devices_is_its_own():

@@ -279,10 +279,44 @@ def test_a_launch_in_a_subsection_of_the_launch_section_is_an_option_not_the_blo
     head = "# Guide\n\n## Launch\n\n" + launch.format("")
     option = "\n### EAGLE\n\n" + launch.format(" --speculative-algorithm EAGLE")
     lines = (head + option + "\n## Benchmark\n\npython3 -m sglang.bench_serving --model m\n").splitlines()
-    assert s._context(lines, 0, len(lines))["metadata"] == "tp=8"
+    assert _server_meta(lines) == "tp=8"
     # the other way: a launch in a section of its own (same level) is the nearest server above the block
     lines = (head + option.replace("### EAGLE", "## EAGLE") + "\n## Benchmark\n\n").splitlines()
-    assert s._context(lines, 0, len(lines))["metadata"] == "tp=8; speculative=EAGLE"
+    assert _server_meta(lines) == "tp=8; speculative=EAGLE"
+
+
+def _server_meta(lines):
+    ctx = s._context(lines, 0, len(lines))
+    return s._with_server(ctx, ctx.pop("server"))["metadata"]
+
+
+def _cookbook(caps, launches=("python3 -m sglang.launch_server --model m --tp 4\n",)):
+    """A guide's test environment, its launch command(s) and one bench_serving block per cap, each
+    under a heading of its own, as the SGLang cookbook pages lay them out."""
+    text = "## 5. Benchmark\n\n" + "".join(launches)
+    for i, c in enumerate(caps):
+        block = _BLOCK.replace(
+            "Max request concurrency:                 8", f"Max request concurrency:                 {c}"
+        )
+        text += (
+            f"\n### 5.1.{i + 1} Load {c}\n\npython3 -m sglang.bench_serving --model m --max-concurrency {c}\n\n" + block
+        )
+    return text
+
+
+def test_a_launch_command_serves_every_block_after_it_in_its_part_of_the_text():
+    # the cookbook: one launch, then a block per load: every block ran against that server (one series)
+    t = s.parse(_cookbook([1, 16, 100]), "cookbook.md").table
+    assert t.groupby("run")["metadata"].first().tolist() == ["backend=sglang; tp=4"] * 3
+    # the other way: a text that launches two servers before its results does not say which served a
+    # later block (issue 23896's `Config A` / `Config B`): only the block right under the launches takes one
+    two = (
+        "python3 -m sglang.launch_server --model m --tp 4 --dp 4\n",
+        "python3 -m sglang.launch_server --model m --tp 4\n",
+    )
+    t = s.parse(_cookbook([1, 16], two), "configs.md").table
+    meta = t.groupby("run")["metadata"].first()
+    assert (meta == "backend=sglang; tp=4").sum() == 1 and meta.isna().sum() + (meta == "backend=sglang").sum() == 1
 
 
 def test_the_self_contained_script_run_as_python_gives_the_command_settings():
@@ -517,3 +551,17 @@ def test_a_copy_from_inside_the_e2e_section_is_sglangs_block_without_banner():
     assert set(p.table["format"]) == {s.HEADLESS} and {"e2el", "ttft"} <= set(p.table["metric"])
     # the other way: vLLM names that latency E2EL, and its rows alone make no SGLang block
     assert not s.sniff(tail.replace("E2E Latency", "E2EL"))
+
+
+def test_a_copy_from_the_backend_row_without_banner_is_read_with_its_load():
+    # LMCache PR 912 pasted the block from its `Backend:` row, no banner and no closing row: the rows
+    # are SGLang's (Backend then Traffic request rate: only its block prints them under the banner)
+    rows = _BLOCK.splitlines()[1:-1]  # from `Backend:` to the last row, the banner and the `=` rule left out
+    t = s.parse("# results of CPU offload only\n```\n" + "\n".join(rows) + "\n", "copy.md").table
+    assert set(t["max_concurrency"]) == {8} and set(t["format"]) == {"text"}
+    assert cell(t, t["run"].iat[0], "completed", "count")["value"] == 16
+    # the other way: the same rows under their banner are one block, not two
+    assert s.parse(_BLOCK, "whole.md").table["run"].nunique() == 1
+    # and rows without the `Backend:` / `Traffic request rate:` pair (vLLM's block has neither) are not claimed
+    vllm = "\n".join(r for r in rows if not r.startswith(("Backend", "Traffic request rate")))
+    assert not s.sniff(vllm)

@@ -125,6 +125,10 @@ def sweep(df: pd.DataFrame, stated: dict | None = None) -> pd.DataFrame:
     rows = []
     for val, first, model, w in measurements(d, stated):
         step, tput = val.get("decode_latency"), val.get("decode_throughput")
+        if step is None and tput and first.get("format") == "server_report" and pd.notna(first["batch_size"]):
+            # bench_one_batch_server's output throughput is batch x output_len / (latency - TTFT), one token a
+            # sequence per step: its mean step is batch / output throughput, the ITL column a report may omit
+            step = float(first["batch_size"]) / float(tput)
         if step is None or tput is None or pd.isna(first["batch_size"]):
             continue
         tp = first.get("tp")

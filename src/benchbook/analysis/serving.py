@@ -203,12 +203,19 @@ def measured_concurrency(r: pd.DataFrame) -> pd.Series:
 
 def _screen_mean_e2el(wide: pd.DataFrame) -> None:
     """Set aside (in place) a printed mean E2EL that the tool's own measured concurrency contradicts:
-    `e2el_conflict` marks the run, `e2el_mean_printed` and `little_in_flight` keep what it implied."""
+    `e2el_conflict` marks the run, `e2el_mean_printed` and `little_in_flight` keep what it implied.
+    It contradicts it when their ratio passes MEASURED_CONFLICT, or when the mean puts more requests in
+    flight than the run's concurrency cap lets in (past RUN_NOISE) while the tool measured a count
+    within the cap (`e2el_over_cap`): a client held at the cap cannot keep more in flight."""
     tool = measured_concurrency(wide)
     rate = wide["completed"].astype(float) / wide["duration"].astype(float).where(wide["duration"].astype(float) > 0)
     little = rate * wide["e2el_mean"].astype(float) / 1000
     ratio = little / tool.where(tool > 0)
     bad = ((ratio > MEASURED_CONFLICT) | (ratio < 1 / MEASURED_CONFLICT)).fillna(False).astype(bool)
+    ceiling = _col(wide, "max_concurrency").astype(float) * (1 + RUN_NOISE)
+    over_cap = ((little > ceiling) & (tool <= ceiling)).fillna(False).astype(bool) & ~bad
+    wide["e2el_over_cap"] = over_cap
+    bad = bad | over_cap
     wide["e2el_conflict"] = bad
     wide["e2el_mean_printed"] = wide["e2el_mean"].where(bad)
     wide["little_in_flight"] = little.where(bad)
@@ -481,7 +488,9 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     # trtllm-bench's concurrent requests): its value where the output gives no mean latency to apply
     # Little's law with, or prints one the measurement contradicts (`e2el_conflict`, set by `runs`)
     tool = measured_concurrency(out)
-    measured = out["in_flight"].isna() & tool.notna()
+    # a run whose printed mean the measurement set aside takes the measurement, not an estimate of the mean
+    conflict = _col(out, "e2el_conflict").fillna(False).astype(bool)
+    measured = (out["in_flight"].isna() | conflict) & tool.notna()
     out["in_flight_measured"] = measured
     if measured.any():
         out.loc[measured, "in_flight"] = tool[measured]

@@ -309,6 +309,9 @@ def _read_parsed(p: Path, tool: str | None, text: Lines | None = None) -> list[P
             if found is not None:  # numbers in a layout of its own: refused naming where they are
                 line, what = found
                 raise UnknownFormat(p.name, line, f"{NO_TOOL}: {what}, in a layout no reader of benchbook knows")
+            ran = unclaimed.command(split_n(text))
+            if ran is not None:  # a benchmark's or a server's command with no output of it: named by its line
+                raise UnknownFormat(p.name, ran[0], f"{NO_TOOL}: {ran[1]}")
             raise UnknownFormat(p.name, 1, f"{NO_TOOL} (looked for: {', '.join(registry)})")
     from benchbook.ingest.vllm_serve import source_name  # a sweep's run=0.json is named with its folder
 

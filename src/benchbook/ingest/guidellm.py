@@ -402,7 +402,29 @@ _DISTRIBUTION = re.compile(r'^(?P<label>[^{]*?)\s*\{"count":\s*(?P<count>\d+),(?
 def refuses(text: str | Lines) -> tuple[int, str] | None:
     """(line, why) of a GuideLLM output this module does not read (`Tool.refuses`): distribution summaries
     another program printed, or a 0.1 console panel without its tables (`guidellm_console_v01.refuses`)."""
-    return _distributions(text) or guidellm_console_v01.refuses(text)
+    return _distributions(text) or _args_only(text) or guidellm_console_v01.refuses(text)
+
+
+#: The report's `args` object (GuideLLM 0.2 to 0.4: the command's settings, first in the JSON) and its
+#: keys that only a GuideLLM report's `args` holds together.
+_ARGS_OPEN = re.compile(r'^\s*"args"\s*:\s*\{\s*$')
+_ARGS_KEYS = ('"target"', '"profile"', '"rate"', '"output_formats"')
+
+
+def _args_only(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of a GuideLLM report JSON whose copy holds its `args` (the command's settings) and no
+    `"benchmarks"` (`Tool.refuses`): cut before its first benchmark, so nothing measured is in the file."""
+    lines = splitlines(text)
+    at = next((i for i, raw in enumerate(lines) if _ARGS_OPEN.match(raw)), None)
+    if at is None or any('"benchmarks"' in raw for raw in lines):
+        return None
+    body = "\n".join(lines[at : at + 80])
+    if not all(k in body for k in _ARGS_KEYS):
+        return None
+    return at + 1, (
+        "a GuideLLM benchmarks report whose copy holds its `args` (the command's settings) and ends before its "
+        "`benchmarks`: nothing measured is in the file; not read"
+    )
 
 
 def _distributions(text: str | Lines) -> tuple[int, str] | None:

@@ -354,6 +354,13 @@ def sniff(text: str | Lines) -> bool:
 #: A writer's cut inside a JSON block: a line of `...` alone (the rest of the object left out).
 _ELLIPSIS = re.compile(r"^\s*(?:\.\.\.|…)\s*$")
 _SUCCESSES = re.compile(r'^\s*"successes"\s*:\s*\{')
+#: A report of no request: its `successes` count is 0 (a Prometheus report with no server to query
+#: prints every metric 0).
+_NOTHING = re.compile(r'"successes"\s*:\s*\{\s*"count"\s*:\s*0\s*[,}]')
+NOTHING_MEASURED = (
+    "an inference-perf report of no request (its `successes` count is 0, every metric 0): nothing was "
+    "measured, and nothing here is read"
+)
 FRAGMENTS = (
     'fragments of inference-perf lifecycle reports (a `"successes": {` block closed by a `...` line): the writer '
     "cut each report short, so none holds its load and its results whole, and nothing here is read"
@@ -395,14 +402,17 @@ CUT = (
 def refuses(text: str | Lines) -> tuple[int, str] | None:
     """(line, why) of a text that quotes lifecycle reports in fragments (`Tool.refuses`): a
     `"successes": {` block (the report's own key) with a `...` line inside it before any line at the
-    block's indent closes it, in a text that is no report itself (it does not open with `{`); or one report
-    the copy ends inside (`_cut_short`). None else."""
+    block's indent closes it, in a text that is no report itself (it does not open with `{`); one report
+    the copy ends inside (`_cut_short`); or a one-line report of no request (`_NOTHING`). None else."""
     if first_char(text) == "{":
         return None
     lines = split_n(text)
     cut = _cut_short(lines)
     if cut is not None:
         return cut
+    for i, line in enumerate(lines):
+        if _NOTHING.search(line) and '"load_summary"' in line:
+            return i + 1, NOTHING_MEASURED
     for i, line in enumerate(lines):
         if not _SUCCESSES.match(line):
             continue

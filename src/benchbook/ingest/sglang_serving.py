@@ -314,6 +314,24 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, bool, bool]]:
         banner = i > 0 and bool(HEADER_RE.match(lines[i - 1]))  # a banner without a Backend row: not this case
         if i < j and _sglang_only(labels) and "Backend" not in labels and not banner:
             out.append((i - 1, j, True, True))
+            taken.update(range(i - 1, j + 1))
+    # a copy without the banner that starts at the block's own first rows (`Backend:` then `Traffic
+    # request rate:`, which only SGLang's block prints under its banner): read to its closing row, or to
+    # its last row where the copy has none (the other rows of the block are in the file)
+    for j in range(len(lines) - 1):
+        if j in taken or _label(lines[j]) != "Backend" or _label(lines[j + 1]) != "Traffic request rate":
+            continue
+        if j > 0 and "Serving Benchmark Result" in lines[j - 1]:
+            continue  # under a banner: its block, or one this reader does not take (`$ >` before it)
+        k = j
+        while (
+            k < len(lines)
+            and not CLOSE_RE.match(lines[k])
+            and not HEADER_RE.match(lines[k])
+            and _is_block_row(lines[k])
+        ):
+            k += 1
+        out.append((j - 1, k, k < len(lines) and bool(CLOSE_RE.match(lines[k])), False))
     return sorted(out)
 
 
@@ -337,13 +355,16 @@ _COMMANDS = (*_BENCH, "sglang.launch_server", "sgl_jax.launch_server", "sglang s
 SCRIPT_RE = re.compile(r"\bpython3?\s+(?:\S*/)?bench_serving\.py\b")
 
 
-def _context(lines: list[str], lo: int, hi: int, doc: Outline | None = None, named: dict | None = None) -> dict:
+def _context(
+    lines: list[str], lo: int, hi: int, doc: Outline | None = None, named: dict | None = None, launches=None
+) -> dict:
     """Settings from the bench_serving command line and the nearest markdown heading in lines[lo:hi]
     (`doc` the text's outline, `named` its headings that name runs: `headings.names`; by default,
     those of a text whose only block starts at hi).
     The server is the last launch command above the block, except one in a subsection of an earlier
     launch's own section (a guide's `### EAGLE speculative decoding` under its launch section): an
-    option the guide shows, not the server the block ran against."""
+    option the guide shows, not the server the block ran against. `launches`, a list, gets every
+    server taken, in order."""
     ctx: dict = {}
     server: dict = {}
     doc = doc or outline(lines)
@@ -391,6 +412,8 @@ def _context(lines: list[str], lo: int, hi: int, doc: Outline | None = None, nam
             server["dp_attention"] = "yes" if "enable_dp_attention" in args else None  # DP inside the TP group
             server["speculative"] = args.get("speculative_algorithm") or args.get("speculative_algo")
             server["quantization"] = args.get("quantization")
+            if launches is not None:
+                launches.append(server)
             continue
         ctx = {
             "model": args.get("model") or args.get("model_path"),
@@ -406,6 +429,29 @@ def _context(lines: list[str], lo: int, hi: int, doc: Outline | None = None, nam
         }
     if str(server.get("model") or "").startswith("$"):  # a shell variable names no model
         server["model"] = None
+    ctx["server"] = server
+    heads = doc.within(lo, hi)
+    if heads:  # a new section: its heading names the runs under it, or none of them (`headings.names`)
+        ctx["run"] = named.get(heads[-1])
+    return ctx
+
+
+def _serving_on(lines: list[str], start: int, doc: Outline, server: dict) -> dict:
+    """The server of a block with no launch command between it and the block before it: the one
+    launched above, when its part of the text (from the last heading of the text's top level above
+    the block) launches no other. A write-up that lists several servers before its results (`Config A`,
+    `Config B`) does not say which a later block ran against."""
+    if not server:
+        return {}
+    top = min((level for level, _ in doc.heads.values()), default=0)
+    scope = max((j for j in doc.within(0, start) if doc.heads[j][0] == top), default=0)
+    launches: list[dict] = []
+    _context(lines, scope, start, doc, {}, launches)
+    return server if launches and all(s == server for s in launches) else {}
+
+
+def _with_server(ctx: dict, server: dict) -> dict:
+    """ctx with the server's model (where the command names none) and its settings in the metadata."""
     if server.get("model") and not ctx.get("model"):
         ctx["model"] = server["model"]
     if str(ctx.get("model") or "").startswith(("/", "~")):  # a local checkpoint folder: its name is the model
@@ -415,9 +461,6 @@ def _context(lines: list[str], lo: int, hi: int, doc: Outline | None = None, nam
     )
     if meta:
         ctx["metadata"] = meta
-    heads = doc.within(lo, hi)
-    if heads:  # a new section: its heading names the runs under it, or none of them (`headings.names`)
-        ctx["run"] = named.get(heads[-1])
     return ctx
 
 
@@ -504,14 +547,19 @@ def _text(text: str | Lines, source: str, messages: list[str]):
     blocks = _blocks(lines)
     doc = outline(lines)
     named = names(lines, [start for start, _, _, _ in blocks], doc)
+    server: dict = {}  # the server launched last above the block
     for start, end, closed, headless in blocks:
         ctx = _context(lines, prev, start, doc, named)
-        if len(blocks) == 1 and not ctx.get("model"):
+        server = ctx.pop("server") or _serving_on(lines, start, doc, server)
+        if len(blocks) == 1 and not ctx.get("model") and not server.get("model"):
             # one block and no command above it: the write-up put its command below
             below = _context(lines, end, len(lines), doc, named)
-            ctx.update({key: v for key, v in below.items() if key != "run" and not ctx.get(key)})
+            server = server or below.pop("server")
+            ctx.update({key: v for key, v in below.items() if key not in ("run", "server") and not ctx.get(key)})
+        ctx = _with_server(ctx, server)
         heading = ctx.get("run", heading)
-        banner = None if headless else HEADER_RE.match(lines[start])["label"]
+        top = None if headless else HEADER_RE.match(lines[start])  # None too for a copy from its Backend row
+        banner = top["label"] if top else None
         # a caption right above the block or the fence it opens (`CUTLASS MoE perf:`), or a comment there,
         # names this block, nearer than a heading; the heading still names the blocks after it that have none
         caption = None if headless else vllm_serve.label_above(lines, prev, start, doc).get("label")
@@ -756,7 +804,7 @@ def sniff(text: str | Lines) -> bool:
             return _is_result_object(json.loads(first))
         except (json.JSONDecodeError, RecursionError):
             return bool(found)  # a result line cut short: claimed, and refused with its line by `parse`
-    signs = ("Serving Benchmark Result", *SGLANG_ONLY, " E2E Latency (ms)")
+    signs = ("Serving Benchmark Result", *SGLANG_ONLY, " E2E Latency (ms)", "Traffic request rate:")
     return any(contains(t, text) for t in signs) and bool(_blocks(_lines(text)))
 
 

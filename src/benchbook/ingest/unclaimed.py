@@ -139,6 +139,36 @@ def _labelled(lines: Sequence[str]) -> tuple[int, str] | None:
     return None
 
 
+#: A benchmark's own command, whose output a reader of benchbook reads (the program, or its module run by
+#: `python -m`), and a server's launch command; each followed on its line by an option, a wrapping `\\`
+#: or nothing (a name in a sentence, `` `vllm bench serve` command ``, is none).
+_BENCH_CMD = re.compile(
+    r"(?<![\w./-])(?P<cmd>sglang\.bench_(?:serving|one_batch_server|one_batch|offline_throughput)|"
+    r"vllm\s+bench\s+(?:serve|throughput|latency)|benchmark_(?:serving|throughput|latency)\.py|"
+    r"guidellm\s+benchmark|inference-perf|text-generation-benchmark|llama-bench|llama-batched-bench|"
+    r"genai-perf\s+profile|aiperf\s+profile|trtllm-bench)(?=\s+-|\s*\\\s*$|\s*$)"
+)
+_SERVER_CMD = re.compile(
+    r"(?<![\w./-])(?P<cmd>vllm\s+serve|sglang\s+serve|sglang\.launch_server|text-generation-launcher|"
+    r"trtllm-serve|llama-server)(?=\s+-|\s+\S+\s+-|\s*\\\s*$)"
+)
+
+
+def command(lines: Sequence[str]) -> tuple[int, str] | None:
+    """(line, what) of the first command of a benchmark whose output benchbook reads, else of the first
+    launch of a server, where the file holds none of that output: a write-up cut before its results,
+    or one whose results are yet to come. None where there is neither."""
+    for pattern, what in (
+        (_BENCH_CMD, "a command that runs {}, and none of its output"),
+        (_SERVER_CMD, "a command that launches {}, and no benchmark output"),
+    ):
+        for i, line in enumerate(lines):
+            m = pattern.search(line)
+            if m:
+                return i + 1, what.format(" ".join(m["cmd"].split()))
+    return None
+
+
 def _short(s: str, n: int = 60) -> str:
     s = " ".join(s.split())
     return s if len(s) <= n else s[: n - 3].rstrip() + "..."

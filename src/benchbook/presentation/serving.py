@@ -541,6 +541,7 @@ def _littles_note(lit: pd.DataFrame) -> str:
                 "rate": float(w["little_in_flight"] / (w["e2el_mean_printed"] / 1000)),
                 "little": float(w["little_in_flight"]),
                 "tool": float(w["in_flight"]),
+                "cap": float(w["max_concurrency"]) if w.get("e2el_over_cap") else None,
             }
             for _, w in bad.iterrows()
         ]
