@@ -34,6 +34,8 @@ def test_each_configuration_printed_twice_with_different_rates_is_one_group_with
     ]
     note = show.conflict_note(groups)
     assert "printed 2 times with different rates (lines 8 and 10)" in note and "none of them is used" in note
+    # two runs, each printed under its own command, conflict as a copy's do: the note claims no missing command
+    assert "several runs of one configuration, or copies of one run" in note and "no command" not in note
 
 
 def test_repeats_of_one_value_and_an_empty_report_name_nothing():

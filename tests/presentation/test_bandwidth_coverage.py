@@ -19,3 +19,13 @@ def test_one_placed_result_of_an_input_with_two_models_is_not_one_model_only():
 def test_one_placed_result_of_one_model_is_said_to_be_all_the_input_holds():
     models = bandwidth.models_named(pd.DataFrame({"model": ["m", "m"]}))
     assert "one model on one device only" in show.coverage_note(1, models)
+
+
+def test_runs_that_name_no_model_are_not_said_to_be_one_model():
+    requests = pd.DataFrame({"model": [None, None], "model_file": [None, None]})
+    models = bandwidth.models_named(requests)
+    assert models is None
+    note = show.coverage_note(1, models)
+    assert "one model" not in note and "does not name the model of every result" in note
+    named = pd.DataFrame({"model": [None, None], "model_file": ["Llama3.2-3B-F16.gguf", "Llama3.2-3B-F16.gguf"]})
+    assert bandwidth.models_named(named) == 1

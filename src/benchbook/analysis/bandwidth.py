@@ -317,9 +317,11 @@ def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
             "line": d["line"].astype(int),
             "source": d["source"],
             "one_request": True,
+            "request": d["request"] if "request" in d else None,
+            "caption": d["caption"] if "caption" in d else None,  # the writer's label of the request
         }
     ).reset_index(drop=True)
-    for c in ("power_limit_w", "section", "cpu", "caption", "n_cpu_moe", "extra_settings", "build", "averaged_by"):
+    for c in ("power_limit_w", "section", "cpu", "n_cpu_moe", "extra_settings", "build", "averaged_by"):
         out[c] = None
     out["mode"] = [_request_mode(r) for _, r in out.iterrows()]
     out["model_key"] = model_keys(out)
@@ -332,6 +334,9 @@ def _request_mode(row) -> str:
         return "cpu"
     if ngl is not None and pd.notna(ngl) and total is not None and pd.notna(total):
         return "partial" if int(ngl) < int(total) else "gpu"  # the log's own count, output layer included
+    said = [row.get(k) for k in ("gpu", "backend", "ngl", "cpu")]
+    if all(v is None or (not isinstance(v, str) and pd.isna(v)) for v in said):
+        return "unknown"  # llama-cli/main's -ngl default changed over the years: a log naming no device says neither
     return run_mode(row)
 
 
@@ -357,11 +362,22 @@ def model_keys(rows: pd.DataFrame) -> pd.Series:
     return key
 
 
-def models_named(*frames: pd.DataFrame) -> int:
-    """The distinct models the runs of `frames` name (their `model` column), placed under the roofline or
-    not: what an input holds, which one placed result does not tell."""
-    names = {str(m) for f in frames if "model" in f.columns for m in f["model"].dropna() if str(m).strip()}
-    return len(names)
+def models_named(*frames: pd.DataFrame) -> int | None:
+    """The distinct models the runs of `frames` name (their `model` column, else their model file), placed
+    under the roofline or not: what an input holds, which one placed result does not tell. None where some
+    run names no model at all (a request's log cut above its loader) and the others name at most one: whether
+    it holds one model is not known (two named are two, whatever the unnamed ran)."""
+    names: set[str] = set()
+    unnamed = False
+    for f in frames:
+        if f.empty or not ({"model", "model_file"} & set(f.columns)):
+            continue
+        said = [f[c].astype(object).where(f[c].notna(), None) for c in ("model", "model_file") if c in f.columns]
+        for row in zip(*said, strict=True):
+            named = [str(v) for v in row if v is not None and str(v).strip()]
+            unnamed |= not named
+            names.update(named[:1])
+    return None if unnamed and len(names) < 2 else len(names)
 
 
 #: llama-bench's default repetitions (`-r 5`) behind each printed mean and standard deviation.
@@ -494,6 +510,8 @@ def swept(rows: pd.DataFrame) -> dict[str, list]:
     extra = [c for c in printed.columns if c not in rows.columns and c != "test"]  # sm, nkvo...: as printed
     for _, g in rows.groupby(["model_key", "mode"], sort=False):
         for c in ("threads", "n_depth", "n_batch", "n_ubatch", "fa", "type_k", "type_v", "ngl", "n_cpu_moe", *extra):
+            if c not in g.columns and c not in printed.columns:
+                continue  # a setting these rows' tool does not print (a request's timings have no n_batch)
             col = g[c] if c in g.columns else printed.loc[g.index, c]
             vals = col.dropna().unique().tolist()
             if len(vals) > 1:

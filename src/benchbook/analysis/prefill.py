@@ -167,6 +167,41 @@ def _test_without(row, setting: str) -> str:
     return test
 
 
+#: llama.cpp's quantised weight types (`Q4_0`, `Q4_K - Medium`, `IQ2_XXS`, `TQ1_0`, `MXFP4`), in a model label
+#: or a GGUF file name; F16, BF16 and F32 are not among them.
+_QUANTISED = re.compile(r"(?:^|[\s_.\-])(?:I?Q\d|TQ\d|MXFP4)", re.I)
+#: Backends whose matrix products of a batch take quantised weights with int8 dot products (CUDA and ROCm's
+#: MMQ, Vulkan's and SYCL's integer-dot kernels); Metal dequantises to 16 bits, the CPU has no such peak listed.
+_INT8_BACKENDS = re.compile(r"\b(?:cuda|rocm|hip|vulkan|sycl|musa)\b", re.I)
+
+
+def int8_kernels(row) -> bool:
+    """Whether a prompt's matrix products may have run on int8 dot products: a quantised model on a GPU
+    backend with such kernels (or on a GPU run whose backend the output does not print, Metal excepted). `points`
+    takes the int8 peak only for a rate above the 16-bit one of a dense model whose label's size class fits its
+    parameters, on one listed GPU: an MoE counted dense or several GPUs stay beyond physics.
+    llama.cpp multiplies quantised weights by int8-quantised activations there (`ggml_cuda_should_use_mmq`,
+    Vulkan's `mul_mmq`), so the int8 peak, not the 16-bit one, bounds that rate."""
+    model = f"{row.get('model') or ''} {row.get('model_file') or ''}"
+    if row.get("mode") != "gpu" or not _QUANTISED.search(model):
+        return False
+    backend = str(row.get("backend") or "")
+    if re.search(r"metal|mtl", backend, re.I):
+        return False
+    return bool(_INT8_BACKENDS.search(backend)) or not backend.strip() or backend.lower() in ("nan", "none")
+
+
+def _dense_class(model, params_b) -> bool:
+    """Whether llama.cpp's model label names a size class (`llama 8B Q4_0`: 8B) that its printed parameter
+    count fits: a model llama.cpp knows, counted whole. `laguna ?B` (a type llama.cpp does not know, often an
+    MoE counted dense) or an MoE's `30B.A3B` is not one, so its rate above a peak stays beyond physics."""
+    m = re.search(r"\s(\d+(?:\.\d+)?)([BM])(?=\s|$)", str(model or ""))
+    if not m or params_b is None or not params_b > 0:
+        return False
+    size = float(m[1]) / (1000 if m[2] == "M" else 1)
+    return 0.75 <= size / float(params_b) <= 1.35
+
+
 def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0, tf: float = 0.0) -> pd.DataFrame:
     """Per pp row: its device's peaks (`bandwidth.choose_peak`), the model's size (`bandwidth.model_size`),
     FLOP/s = 2 x active params x tok/s (`tflops`, None where the size is unknown) and its share of the
@@ -198,12 +233,26 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
             why = "partial"
         else:
             why = None
+        precision = "16-bit" if pk.peak_tflops("bf16") else ("fp32" if peak else None)
+        int8 = pk.int8_tops
+        if (
+            tflops
+            and peak
+            and int8
+            and peak < tflops <= int8
+            and precision == "16-bit"
+            and int8_kernels(r)
+            and size["architecture"] == "dense"
+            and _dense_class(r.get("model"), size["params_b"])
+            and not (pd.notna(r.get("gpus_listed")) and int(r.get("gpus_listed")) > 1)
+        ):
+            peak, precision = int8, "int8"  # above the 16-bit roof: only the int8 kernels compute that fast
         out.append(
             {
                 **r.to_dict(),
                 **bandwidth.device_fields(pk),
                 "peak_tflops": peak,
-                "peak_precision": "16-bit" if pk.peak_tflops("bf16") else ("fp32" if peak else None),
+                "peak_precision": precision,
                 "architecture": size["architecture"],
                 "params_b": size["params_b"],
                 "active_params_b": active,
@@ -228,7 +277,14 @@ def labels(rows: pd.DataFrame, backend: bool = True) -> pd.Series:
     one model ran on several backends (ROCm and Vulkan on one card; a sweep names it as its setting)."""
     if rows.empty:
         return pd.Series(dtype=object, index=rows.index)
-    base = rows["model_key"].map(lambda m: bandwidth.label({"model_file": m}))
+    base = pd.Series(
+        [  # a row whose model nothing names (`model_keys`' "?") by its line, as `bandwidth.label` names it
+            bandwidth.label({"model_file": k} if k != "?" else {"line": ln})
+            for k, ln in zip(rows["model_key"], rows["line"] if "line" in rows else [None] * len(rows), strict=True)
+        ],
+        index=rows.index,
+        dtype=object,
+    )
     engine = bandwidth.engines(rows)
     backends = rows["backend"].astype("string") if "backend" in rows else pd.Series(pd.NA, index=rows.index)
     several = (backends.groupby(rows["model_key"]).transform("nunique") > 1) & backend

@@ -645,8 +645,12 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         if cmd:
             text, last = cmd
             m = _CMD_RE.search(text)
-            ctx.cmd = _parse_cmd(m[1])
-            ctx.env = _ENV_RE.findall(text)
+            flags, env = _parse_cmd(m[1]), _ENV_RE.findall(text)
+            if ctx.cmd:  # several invocations listed with no table between: each prints its own table, and
+                # the file does not say which one the next table is, so only what they all set applies
+                flags = {k: v for k, v in flags.items() if ctx.cmd.get(k) == v}
+                env = [e for e in env if e in ctx.env]
+            ctx.cmd, ctx.env = flags, env
             ctx.devices = {}
             i = last + 1
             continue
@@ -868,8 +872,9 @@ def _md_row(
 #: A rate column of a table that joins two builds' llama-bench prints by hand (before
 #: compare-llama-bench.py, 2023): `t/s (Master)`, `t/s (PR)`, `master   t/s`, `PR t/s`.
 _JOINED_RATE_RE = re.compile(r"^(?:t/s\s*\(\s*(?P<a>[^)]*?)\s*\)|t/s\s+(?P<b>\S.*?)|(?P<c>\S.*?)\s+t/s)$", re.I)
-#: Its ratio column: the second build's rate over the first's (`Speedup`, `spedup`, `ratio`).
-_RATIO_RE = re.compile(r"^(?:speed\s*-?up|spedup|ratio)$", re.I)
+#: Its ratio column: the second build's rate over the first's (`Speedup`, `spedup`, `ratio`), or their
+#: difference in percent (`diff`: `+14.5%` is 100 x (second / first - 1)): a comparison, never a setting.
+_RATIO_RE = re.compile(r"^(?:speed\s*-?up|spedup|ratio|diff)$", re.I)
 
 
 def _joined(cells: list[str]) -> tuple[list[tuple[int, str]], int | None] | None:
@@ -906,11 +911,19 @@ def _joined_row(line: str, lineno: int, cells_h: list[str], joined, tctx: dict, 
     said = None
     if printed and all(means) and float(means[0]["mean"]):
         ratio = float(means[1]["mean"]) / float(means[0]["mean"])
-        places = len(printed.split(".")[1]) if "." in printed else 0
-        if _float(printed) is not None and abs(ratio - _float(printed)) > 0.5 * 10**-places + 1e-9:
+        percent = printed.endswith("%")
+        shown = _float(printed.rstrip("%").lstrip("+")) if percent else _float(printed)
+        places = len(printed.rstrip("%").split(".")[1]) if "." in printed else 0
+        said_ratio = 100 * (ratio - 1) if percent else ratio
+        if shown is not None and abs(said_ratio - shown) > 0.5 * 10**-places + 1e-9:
             out.messages.append(
-                f"line {lineno}: {cells_h[ratio_at].strip()} {printed} is not {rates[1][1]} / {rates[0][1]} "
-                f"({ratio:.3f}); the two rates are kept, the printed ratio is not"
+                f"line {lineno}: {cells_h[ratio_at].strip()} {printed} is not "
+                + (
+                    f"100 x ({rates[1][1]} / {rates[0][1]} - 1) ({said_ratio:.1f}%)"
+                    if percent
+                    else f"{rates[1][1]} / {rates[0][1]} ({ratio:.3f})"
+                )
+                + "; the two rates are kept, the printed ratio is not"
             )
         said = f"{cells_h[ratio_at].strip()} over {rates[0][1]} as printed: {printed} (ratio {ratio:.3f})"
     for n, (k, build) in enumerate(rates):

@@ -11,6 +11,9 @@ What llama.cpp prints (src/llama-context.cpp `llama_perf_context_print`, before 
   one of them); llama-server 2024 prints it as `generation eval time`;
 * `total time = T ms [/ N tokens]`; `load time`, `sample time` (sampling, no forward pass).
 
+Before mid-2023 the prints give `(T/N ms per token)` only: the rate is 1e3 x N / T, kept where the printed
+ms per token fits T / N within the print's rounding.
+
 Each block is ONE request: one rate per phase, no repetitions, no spread. Each rate is checked against
 1e3 / T * N over the rounded time it is printed with (`%10.2f` ms): a rate that contradicts its own
 time and count, or a phase of no tokens, is rejected with the formula. A 2026 server prints
@@ -53,6 +56,7 @@ SETTINGS = {
     "n_prompt": "Int64",
     "n_gen": "Int64",
     "drafts_accepted": "Int64",
+    "caption": "str",
 }
 
 METRICS = {
@@ -66,7 +70,7 @@ METRICS = {
 #: `<prefix> [prompt |generation ]eval time = T ms / N runs|tokens (M ms per token, R tokens per second)`.
 _EVAL = re.compile(
     r"(?P<phase>\bprompt\s+|\bgeneration\s+)?\beval time\s*=\s*(?P<t>[\d.]+)\s*ms\s*/\s*(?P<n>\d+)\s*(?P<unit>runs|tokens)\s*"
-    r"\(\s*[-\d.a-z]+\s*ms per token,\s*(?P<rate>[-\w.]+)\s*tokens per second\)",
+    r"\(\s*(?P<per>[-\d.a-z]+)\s*ms per token(?:,\s*(?P<rate>[-\w.]+)\s*tokens per second)?\)",
     re.I,
 )
 _TOTAL = re.compile(r"\btotal time\s*=\s*(?P<t>[\d.]+)\s*ms\b")
@@ -124,14 +128,16 @@ def _command(s: str, run: dict) -> None:
         words = s.split()
     for flag, value in zip(words, words[1:], strict=False):
         key = _FLAGS.get(flag)
+        if "<" in value or ">" in value:
+            continue  # a writer's `<placeholder>` (a shell reads `<`/`>` as a redirection): no value of the flag
         if key == "model_file":
             run[key] = value.rsplit("/", 1)[-1]
         elif key and value.isdigit():
             run[key] = int(value)
 
 
-def _load(s: str, lines: list[str], i: int, run: dict) -> None:
-    """The run facts one log line states, into `run`."""
+def _load(s: str, lines: list[str], i: int, run: dict) -> bool:
+    """The run facts one log line states, into `run`; whether the line stated any."""
     if m := _META.search(s):
         key, v = m["key"], m["v"]
         if key == "arch":
@@ -158,12 +164,39 @@ def _load(s: str, lines: list[str], i: int, run: dict) -> None:
         run["gpu"] = "/".join(dict.fromkeys(names)) or None
     elif _COMMAND.search(s):
         _command(s, run)
+    else:
+        return False
+    return True
+
+
+#: A log line's marks (`key: value`, `k = v`, `a | b`, `[pid]`, `{json}`, `...`): no label of the author's.
+_LOG_MARKS = re.compile(r"^[\[{]|[|=]|\.\.\.|^[\w.\-\[\]]+:\s|warning|error", re.I)
+
+
+def _label(s: str) -> str | None:
+    """The author's label of the timing block below `s` ("rx 6800 only:", "`b2474`", "> `server`"): a
+    short line of words that is none of llama.cpp's prints and no log line, else None. llama.cpp prints
+    nothing of the kind between its timing lines, so such a line is the writer's name for the next request."""
+    t = s.strip().lstrip(">").strip().strip("`*#").strip().rstrip(":").strip("`*").strip()
+    if not t or len(t) > 80 or len(re.findall(r"[A-Za-z0-9]", t)) < 2 or _LOG_MARKS.search(t) or t.startswith("```"):
+        return None
+    return t
 
 
 def _check(phase: str, m: re.Match) -> str | None:
     """Why a printed phase is not a measurement, else None: no tokens, or a rate its own printed time
     and count contradict (1e3 / T * N, T rounded to 0.01 ms and the rate to 0.01)."""
     t, n = float(m["t"]), int(m["n"])
+    if m["rate"] is None:  # llama.cpp before mid-2023 prints ms per token only: T / N, to 0.01 ms
+        try:
+            per = float(m["per"])
+        except ValueError:
+            per = float("nan")
+        if n == 0 or t <= 0 or per != per:
+            return f"{phase} of {n} tokens in {t:g} ms: no rate"
+        if abs(per - t / n) > 0.005 + 0.005 / n + 1e-9:
+            return f"{phase} {per:g} ms per token contradicts {t:g} ms / {n} tokens = {t / n:.2f}"
+        return None
     try:
         rate = float(m["rate"])
     except ValueError:
@@ -185,6 +218,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     lines = _rows(text)
     run: dict = {}
     records, rejects, request, open_gen = [], [], 0, True
+    label = None  # the writer's label since the last request began
     for i, s in enumerate(lines):
         ln = i + 1
         run["format"] = next((f for key, f in _FORMATS if key in s), run.get("format"))  # the last print named
@@ -207,12 +241,13 @@ def parse(text: str | Lines, source: str) -> Parsed:
                     for r in records:
                         if r["request"] == request:
                             r["drafts_accepted"] = accepted
-            else:
-                _load(s, lines, i, run)
+            elif not _load(s, lines, i, run):
+                label = _label(s) or label
             continue
         prompt = bool(m["phase"]) and m["phase"].strip().lower() == "prompt"
         if prompt or open_gen:
             request += 1  # a prompt line, or a generation line after one already read, starts a request
+            run["caption"], label = label, None
         open_gen = not prompt
         phase = "prompt" if prompt else "generation"
         why = _check(phase, m)
@@ -221,7 +256,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
             continue
         kind = "pp" if prompt else "tg"
         count = {"n_prompt" if prompt else "n_gen": int(m["n"])}
-        records.append(_record(run, request, ln, f"{kind}_rate", float(m["rate"]), "tok/s", count))
+        rate = float(m["rate"]) if m["rate"] is not None else round(1e3 * int(m["n"]) / float(m["t"]), 2)
+        said = None if m["rate"] is not None else "one request; rate 1e3 x N / T (the print gives ms per token only)"
+        records.append(_record(run, request, ln, f"{kind}_rate", rate, "tok/s", count, said))
         records.append(_record(run, request, ln, f"{kind}_duration", float(m["t"]), "ms", count))
     for r in records:  # a request's prompt and generation counts on each of its rows
         same = [x for x in records if x["request"] == r["request"]]
@@ -230,7 +267,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return finish(TOOL, source, records, rejects, empty="no llama.cpp timing line ('eval time = T ms / N ...') read")
 
 
-def _record(run: dict, request: int, ln: int, metric: str, value: float, unit: str, count=None) -> dict:
+def _record(run: dict, request: int, ln: int, metric: str, value: float, unit: str, count=None, note=None) -> dict:
     keys = [k for k in SETTINGS if k in run]
     return {
         **{k: run[k] for k in keys},
@@ -242,7 +279,7 @@ def _record(run: dict, request: int, ln: int, metric: str, value: float, unit: s
         "statistic": "value",
         "value": value,
         "unit": unit,
-        "note": "one request",
+        "note": note or "one request",
     }
 
 

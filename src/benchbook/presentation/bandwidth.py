@@ -151,7 +151,23 @@ def request_note(pts: pd.DataFrame, prompt: pd.DataFrame | None = None) -> str |
     if req.empty:
         return None
     asked = prompt[prompt["one_request"].eq(True)] if prompt is not None and "one_request" in prompt else None
-    prompts = [] if asked is None else [{"line": int(r["line"]), "rate": float(r["rate"])} for _, r in asked.iterrows()]
+    gen_line = {r["request"]: int(r["line"]) for _, r in req.iterrows() if pd.notna(r.get("request"))}
+    prompts = []
+    for _, r in asked.iterrows() if asked is not None else []:
+        of = (
+            gen_line.get(r.get("request"))
+            if pd.notna(r.get("request"))
+            else (int(req["line"].iloc[0]) if len(req) == 1 else None)
+        )
+        prompts.append(
+            {
+                "line": int(r["line"]),
+                "rate": float(r["rate"]),
+                "same": of is not None and len(req) == 1,  # the prompt of the one request described
+                "of_line": of,  # the line of its request's generation, when that is described
+                "label": None if pd.isna(r.get("caption")) else str(r["caption"]),
+            }
+        )
     items = [
         {
             "line": int(r["line"]),
@@ -236,14 +252,15 @@ def caption(name: str, drawn: bool) -> str:
 
 def coverage_note(
     n: int,
-    models: int = 1,
+    models: int | None = 1,
     one_device: bool = True,
     named_several: bool = False,
     set_aside: bool = False,
     requests: bool = False,
 ) -> str | None:
     """What the chapter says up front when the input cannot support a comparison of models: `n` results
-    placed, of the `models` the input's runs name (one placed result is not one model in the input);
+    placed, of the `models` the input's runs name (one placed result is not one model in the input; None
+    where some run names no model);
     `one_device`: every generation row ran on one device (`analysis.bandwidth.one_device`);
     `named_several`: some row's own `dev` column names more than one device; `set_aside`: the conflict
     screen set rows aside (`analysis.prefill.conflicted`), whose models the count cannot see; `requests`: the
@@ -253,7 +270,8 @@ def coverage_note(
     return _say(
         "coverage_note",
         n=n,
-        models=models,
+        models=models or 0,
+        unnamed=models is None,
         one_device=one_device,
         named_several=named_several,
         set_aside=set_aside,

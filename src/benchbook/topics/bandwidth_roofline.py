@@ -75,7 +75,7 @@ def analyse(p: dict) -> Result:
         prefill.fastest(prompt)
     )
     ledger = wording.ledger(CHAPTER, files, claims)
-    models = bandwidth.models_named(df, vdf)
+    models = bandwidth.models_named(df, vdf, tdf)
     return Result(
         p, files, rows, every, pts, lat, thr, prompt, sweeps, constant, ledger, models, pp_unparsed, conflicted
     )
