@@ -288,7 +288,7 @@ def build(
 
 @app.command("list")
 def list_chapters() -> None:
-    """List the chapters with their parameters, types, defaults and help (read from the notebooks)."""
+    """List the chapters with their parameters, types, defaults and help (from their declarations)."""
     from rich.console import Console
     from rich.table import Table
 

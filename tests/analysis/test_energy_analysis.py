@@ -260,7 +260,7 @@ def test_the_floor_without_a_batch_or_a_device_says_which_it_lacks():
     )
     nodev = _rows("r", energy_j=10_000.0, tokens=1000.0, model="Llama-3.1-8B", device="A100")
     c = claims.floor(energy.quoted(_table(nodev)).iloc[0], 0, 2.0)
-    assert c.reason == "the device's bandwidth and power is not known, so no floor can be formed"
+    assert c.reason == "the device's bandwidth and power are not known, so no floor can be formed"
     nomodel = _rows("r", energy_j=10_000.0, tokens=1000.0, model="no-such-model", device="H100 SXM")
     c = claims.floor(energy.quoted(_table(nomodel)).iloc[0], 0, 2.0)
     assert c.reason == "the model's size is not known, so no floor can be formed"

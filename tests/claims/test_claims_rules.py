@@ -33,7 +33,7 @@ FOP = {"fraction": 0.5, "peak": 100.0, "device": "X"}
         ),
         (
             {"peak": 1.0, "device": "X", "streaming": True, "bytes_per_token": 2.0, "rel_x": None},
-            ("withheld", "the input does not give the measurement to compare with the peak, the model's size"),
+            ("withheld", "the input does not give the measurement to compare with the peak and the model's size"),
         ),
         (
             {**FOP, "fraction": float("nan")},
@@ -48,7 +48,15 @@ def test_fraction_of_peak(ev, expected):
 def test_a_missing_field_without_a_phrase_is_named_by_its_words():
     assert (
         rules._missing_reason(["rel_uncertainty", "peak"])
-        == "the input does not give rel uncertainty, the device's peak"
+        == "the input does not give rel uncertainty and the device's peak"
+    )
+
+
+def test_missing_fields_are_listed_with_and_before_the_last():
+    assert rules._missing_reason(["peak"]) == "the input does not give the device's peak"
+    assert (
+        rules._missing_reason(["fraction", "device", "peak"])
+        == "the input does not give the measurement to compare with the peak, the device and the device's peak"
     )
 
 
@@ -468,7 +476,7 @@ def test_no_device_withholds_a_share_of_a_peak_naming_the_gpu_parameter():
     streaming = {**ev, "streaming": True, "active_params_b": None, "bytes_per_token": None}
     assert judge("fraction_of_peak", streaming) == (
         "withheld",
-        rules.NO_DEVICE + "; and the input does not give the model's size, the bytes moved per token",
+        rules.NO_DEVICE + "; and the input does not give the model's size and the bytes moved per token",
     )
     # a device the chapter knows by another way ("unknown" source) keeps the missing-field reason
     assert judge("fraction_of_peak", {**ev, "peak_source": "unknown"})[1].startswith("the input does not give")

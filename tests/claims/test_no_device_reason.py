@@ -57,7 +57,7 @@ def test_a_printed_device_without_a_peak_is_named_in_the_reason_never_called_not
     assert status == "withheld" and "names Intel(R) Arc(TM) Pro B70 Graphics" in why
     assert "does not give" not in why
     status, why = rules.fraction_of_peak(ev)  # nothing printed: the device is not given, and said so
-    assert status == "withheld" and "the input does not give the device's peak, the device" in why
+    assert status == "withheld" and "the input does not give the device's peak and the device" in why
     assert "the measurement to compare with the peak" not in why
 
 

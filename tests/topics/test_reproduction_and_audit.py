@@ -60,3 +60,20 @@ def test_the_set_aside_count_is_said_only_over_numbers_set_aside():
     assert wording.sentence("data_audit", "set_aside_count", n=0) == ""
     assert wording.sentence("data_audit", "set_aside_count", n=1) == "In these files 1 number was set aside."
     assert wording.sentence("data_audit", "set_aside_count", n=3) == "In these files 3 numbers were set aside."
+
+
+def test_counts_are_said_with_nouns_that_agree_and_no_zero_sentence():
+    """'From 1 raw files' and 'The other 0 are no check' were said on one TGI file; a count's noun
+    agrees with it, and the paragraph on unchecked quantities is said only where there are some."""
+    one = reproduction.page(reproduction.analyse(setup("reproduction", {"source": TGI, "csv_out": ""})))
+    assert one.markdown["files"] == "1 raw file" and one.texts["n_unchecked"] == "0" and one.markdown["apart"] == ""
+    book = reproduction.page(reproduction.analyse(setup("reproduction", {"csv_out": ""})))
+    assert book.markdown["files"].endswith(" raw files") and book.markdown["apart"].startswith("The other ")
+    assert " quantities cannot be checked and are counted apart" in book.markdown["apart"]
+
+
+def test_the_audit_count_agrees_with_its_numbers():
+    from benchbook.presentation import wording
+
+    assert wording.sentence("data_audit", "found", n=1, k=1, f=1) == "The audit found 1 defect of 1 kind in 1 file."
+    assert wording.sentence("data_audit", "found", n=9, k=2, f=3) == "The audit found 9 defects of 2 kinds in 3 files."

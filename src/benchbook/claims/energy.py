@@ -237,8 +237,8 @@ def floor(
         rule = "measured J per output token / (active weights bytes / peak bandwidth x rated power), batch unknown"
         c = make(f"floor_{k}", "comparison", rule, ev)
     if f["floor_j"] is None:
-        missing = "the model's size" if f["weights_gb"] is None else "the device's bandwidth and power"
-        return c.withhold(f"{missing} is not known, so no floor can be formed")
+        missing = "the model's size is" if f["weights_gb"] is None else "the device's bandwidth and power are"
+        return c.withhold(f"{missing} not known, so no floor can be formed")
     if j is None:
         return c.withhold("no energy per output token is known for it")
     return c

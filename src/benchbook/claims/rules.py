@@ -65,7 +65,8 @@ def _missing_reason(keys, ev: dict | None = None) -> str:
         keys = [k for k in keys if k not in ("active_params_b", "bytes_per_token")]
         name, line = ev["checkpoint"]
         tail = f"the runs' model is a served name of no known size, and line {line} names the checkpoint {name}, which no run is tied to"
-    given = "the input does not give " + ", ".join(_MISSING_PHRASES.get(k, k.replace("_", " ")) for k in keys)
+    said = [_MISSING_PHRASES.get(k, k.replace("_", " ")) for k in keys]
+    given = "the input does not give " + (", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else "".join(said))
     return "; ".join(x for x in (given if keys else "", tail) if x)
 
 

@@ -182,7 +182,11 @@ def states(context: Context, name: str, beside: Iterable = ()) -> Statement:
 
 # ------------------------------------------------------------------------------------- keys
 def _norm(key: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", key.strip().strip("*`\"'").lower()).strip("_")
+    """A key in lower case, runs of other characters as `_`; a number sign before a noun is "number
+    of" (`#GPUs` is `num_gpus`)."""
+    key = key.strip().strip("*`\"'")
+    norm = re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")
+    return f"num_{norm}" if re.match(r"#[A-Za-z]", key) else norm
 
 
 #: Key names (normalised: lower case, runs of other characters as `_`) and the fact each states.
@@ -427,9 +431,11 @@ _MLPERF_VISION_MODELS = frozenset(
 #: prints. `evalscope perf` is EvalScope's load test, not its accuracy harness: its load is a load.
 _HARNESS = re.compile(r"(?<![\w-])(?:lm[_-]eval|evalscope(?!\s+perf\b))(?![\w-])|\), gen_kwargs: \(.*\bnum_fewshot: ")
 _LOAD = {"concurrency", "rate", "batch", "prompts"}
-_KV = re.compile(r"^\s*(?:[-*+>|]\s+)*(?:\d+\.\s+)?([*_`\"']*)([A-Za-z][\w .()/-]{0,40}?)\1\s*[:=]\s*(\S.*?)\s*,?\s*$")
+_KV = re.compile(
+    r"^\s*(?:[-*+>|]\s+)*(?:\d+\.\s+)?([*_`\"']*)(#?[A-Za-z][\w .()/-]{0,40}?)\1\s*[:=]\s*(\S.*?)\s*,?\s*$"
+)
 _JSON_PAIR = re.compile(
-    r"\"([A-Za-z][\w .-]{0,40})\"\s*:\s*(\"(?:[^\"\\]|\\.)*\"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null)"
+    r"\"(#?[A-Za-z][\w .-]{0,40})\"\s*:\s*(\"(?:[^\"\\]|\\.)*\"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null)"
 )
 #: One setting alone in brackets, spaced or not (`(concurrency = 1)`, `(batch_size=1)`).
 _BRACKET_SETTING = re.compile(r"\(\s*([A-Za-z][A-Za-z0-9_]{0,40})\s+=\s+[\"']?([^\s,;&\"'()]+)[\"']?\s*\)")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchbook import config
+from benchbook import config, declarations
 from benchbook.claims.rules import check
 
 
@@ -95,13 +95,9 @@ STATUS_MARK = {
 
 
 def _title(chapter: str) -> str:
-    """A chapter's first heading, from its MyST source; its id when there is none."""
-    src = config.NOTEBOOKS_DIR / f"{chapter}.md"
-    if src.is_file():
-        for line in src.read_text(encoding="utf-8").splitlines():
-            if line.startswith("# "):
-                return line[2:].strip()
-    return chapter
+    """A chapter's title, from its declaration; its id for a ledger of no declared chapter."""
+    found = declarations.BY_NAME.get(chapter)
+    return found.title if found else chapter
 
 
 def _code(text: str) -> str:

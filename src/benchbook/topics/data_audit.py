@@ -74,6 +74,7 @@ def page(r: Result) -> Page:
             "n_classes": str(r.audit["defect"].nunique()),
             "n_files": str(len(r.files)),
             "n_set_aside": str(len(r.set_aside)),
+            "found": wording.sentence(CHAPTER, "found", n=len(r.audit), k=r.audit["defect"].nunique(), f=len(r.files)),
         },
         markdown={
             "written": written(CHAPTER, r.params["csv_out"]),

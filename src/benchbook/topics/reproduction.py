@@ -44,6 +44,7 @@ def page(r: Result) -> Page:
     counts = r.counts
     once = r.table[(checks.repeats(r.table) == "") & checks.checkable(r.table)]
     n_repeated = int(counts["repeated"].sum())
+    n_unchecked = int(counts["not checkable"].sum())
 
     def say(name: str, **values) -> None:
         outputs.display(wording.sentence(CHAPTER, name, **values), markdown=True)
@@ -58,13 +59,15 @@ def page(r: Result) -> Page:
             "n_quantities": f"{int(counts['recomputed'].sum()):,}",
             "n_agree": f"{int(counts['agree'].sum()):,}",
             "n_disagree": f"{int(counts['disagree'].sum()):,}",
-            "n_unchecked": f"{int(counts['not checkable'].sum()):,}",
+            "n_unchecked": f"{n_unchecked:,}",
             "n_files": f"{len(r.files):,}",
             "n_explained": f"{int((once['agrees'].eq(False) & once['why_not'].fillna('').ne('')).sum()):,}",
         },
         markdown={
             "written": written(CHAPTER, r.params["csv_out"]),
             "repeated": wording.sentence(CHAPTER, "repeated", n=n_repeated) if n_repeated else "",
+            "files": wording.sentence(CHAPTER, "files", n=len(r.files)),
+            "apart": wording.sentence(CHAPTER, "apart", n=n_unchecked) if n_unchecked else "",
         },
         figures={"fig_agreement": show.agreement_figure(r.table)},
         tables={
