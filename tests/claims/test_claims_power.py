@@ -68,6 +68,26 @@ def test_a_speed_step_inside_the_repetitions_noise_is_not_a_step():
     assert c.status == "withheld" and "inside its noise" in c.text and "holds or rises" not in c.text
 
 
+def test_every_step_inside_the_noise_is_named_not_only_the_first_the_rule_gives():
+    """The seed's pp512 read "the step from 200 to 250 (+17%) is inside its noise", as if the others were
+    not; each of its 7 steps down is (600 to 500 W: -0.8 % against 0.9 %, ..., 250 to 200 W: -14 % against
+    44 %), though 600 to 200 W as a whole is beyond it."""
+    loose = table(curve("pp512", [100, 95, 90, 80, 70])).assign(se=0.06)  # 17 % per step: every step inside
+    c = worded(cp.speed_trend(loose, "pp512", "pp"))
+    assert c.evidence["steps_inside_noise"] == ["600 to 500 W", "500 to 400 W", "400 to 300 W", "300 to 200 W"]
+    assert "each of its 4 steps down (600 to 500 W, 500 to 400 W, 400 to 300 W and 300 to 200 W) changes" in c.text
+    assert "so no single step can be told" in c.text
+    # tight repetitions below 400 W: two steps inside, two beyond, none against the trend
+    half = table(curve("pp512", [100, 99.5, 99, 80, 70], [0.1, 0.1, 0.1, 0.1, 0.1])).assign(se=[0.005] * 3 + [1e-4] * 2)
+    c = worded(cp.speed_trend(half, "pp512", "pp"))
+    assert c.evidence["steps_inside_noise"] == ["600 to 500 W", "500 to 400 W"] and not c.evidence["steps_against"]
+    assert "2 of its 4 steps down (600 to 500 W and 500 to 400 W) each change the rate inside its noise" in c.text
+    # a step that rises beyond its noise as the limit falls is said as such, never hidden among the noisy ones
+    up = table(curve("pp512", [100, 100.2, 100, 80, 70]))
+    c = worded(cp.speed_trend(up, "pp512", "pp"))
+    assert c.evidence["steps_against"] == ["600 to 500 W"] and "holds or rises" in c.text
+
+
 def test_flat_top_both_ways():
     t = table(curve("tg128", [100, 100.5, 100.2, 90, 70]))
     c = worded(cp.flat_top(t, "tg128", "tg"))

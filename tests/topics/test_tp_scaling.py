@@ -219,3 +219,17 @@ def test_each_analysis_is_computed_once_for_the_claims_and_the_page(monkeypatch)
         "quantization_slowdown": 1,
         "throughput": 1,
     }
+
+
+def test_a_finding_of_none_stays_in_place_and_a_claim_the_input_cannot_decide_is_folded(monkeypatch):
+    """A page that folds its withheld claims glued every one as nothing: on the one-TP seed the anomalies
+    section read "Percentile inversions." and then only the tool's mechanism, though the file shows none
+    (18 rows, p90 = p99 = Highest in each). A claim withheld as a finding is what the file shows."""
+    from benchbook.presentation import outputs
+
+    glued = {}
+    monkeypatch.setattr(outputs, "glue", lambda name, value, markdown=False: glued.__setitem__(name, value))
+    tp_scaling.page(_run("data/raw/tgi_bloomz_tp1/001_4e5344ced21f561d.txt")).glue()
+    assert glued["claim_percentile_inversions"].startswith("No latency row has p90 < p50 in this input (18 rows")
+    assert glued["claim_missing_batches"].startswith("Every batch size printed ran")
+    assert glued["claim_decode_turn"] == ""  # withheld for fewer than two TPs: said in the folded list

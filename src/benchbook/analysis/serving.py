@@ -1703,7 +1703,8 @@ def queue_limits(lit: pd.DataFrame) -> dict:
     model) whose runs on the curve with a measured concurrency (`littles_law`) span at least two loads:
     W0, the mean E2EL (s) of its lowest load (an upper bound on the unloaded latency, so N* is one too),
     mu, the most requests per second any of them completed, N* and, per run, the requests in flight L,
-    the rate X and the mean latency W. Empty when no series spans two loads."""
+    the rate X, the mean latency W and whether W is estimated from TTFT and TPOT (no E2EL printed), so
+    a sentence never calls an estimate measured. Empty when no series spans two loads."""
     over = lit["over_requests"].fillna(False).astype(bool) if "over_requests" in lit else False
     ok = lit[lit["in_flight"].notna() & ~over & lit["request_rate_used"].gt(0) & lit["mean_e2el_s"].gt(0)]
     ok = ok[np.isfinite(ok["x"].astype(float))] if len(ok) else ok
@@ -1728,4 +1729,5 @@ def queue_limits(lit: pd.DataFrame) -> dict:
         in_flight=[float(x) for x in ok["in_flight"]],
         rate=[float(x) for x in ok["request_rate_used"]],
         latency_s=[float(x) for x in ok["mean_e2el_s"]],
+        estimated=[bool(x) for x in ok["estimated"].fillna(False)] if "estimated" in ok else [False] * len(ok),
     )

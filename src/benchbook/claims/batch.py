@@ -174,6 +174,36 @@ def dtypes(pair, noise: float) -> Claim:
     return make("dtypes_small", "comparison", rule, ev)
 
 
+def knees_elsewhere(knees: pd.DataFrame) -> Claim:
+    """The other series' saturation batches (`knee` speaks of the fastest one only) that the same rule
+    states but whose margin, or the best smaller batch's, is inside the series' noise: the knee table
+    marks them, and a sentence says so, so that no saturation batch a page shows reads as pinned when
+    its curve's wobble could move it. Not applicable where no other series has a knee the rule states."""
+    others = knees.drop(index=knees["peak_tok_s"].idxmax()) if len(knees) else knees
+    stated = [c.evidence for c in (knee(row) for _, row in others.iterrows()) if c.status == "shown"]
+    fragile = [
+        {k: ev.get(k) for k in ("series", "x", "knee_share", "peak_tok_s", "peak_batch_size", "fraction")}
+        | {
+            "margin": ev.get("margin"),
+            "before_margin": ev.get("before_margin"),
+            "before_batch_size": ev.get("before_batch_size"),
+            "knee_noise": ev.get("knee_noise"),
+            "noise_from": ev.get("noise_from"),
+        }
+        for ev in stated
+        if ev.get("fragile")
+    ]
+    ev = {"n": len(stated), "count": len(fragile), "series": fragile}
+    if not stated:
+        ev["applicable"] = False
+    rule = (
+        "every series but the fastest whose saturation batch the knee rule states, and of those the ones whose "
+        "margin to the fraction of peak, or the best smaller batch's, is inside the series' noise (its largest "
+        "fall between consecutive batch sizes)"
+    )
+    return make("knees_elsewhere", "anomaly", rule, ev)
+
+
 def latency_flat(flat: pd.DataFrame, past: pd.DataFrame | None = None) -> Claim:
     """The leading batch sizes over which the latency of one generate() call (or one decode step, where
     the tool times the step) stays flat; `past`, the series' rows after them, are where it grows (their
@@ -191,6 +221,8 @@ def latency_flat(flat: pd.DataFrame, past: pd.DataFrame | None = None) -> Claim:
     # what the latency times: a generate() call, or one decode step the tool timed (`analysis.one_batch`)
     timed = flat["timed"].iat[0] if flat is not None and len(flat) and "timed" in flat else None
     ev["timed"] = timed if isinstance(timed, str) else "generate() call"
+    if flat is not None and len(flat) and {"framework", "dtype"} <= set(flat.columns):
+        ev["series"] = series_name(flat.iloc[0])  # which curve: an input may hold several (fp32 and bf16)
     if len(xs):
         ev.update(first=xs[0], last=xs[-1], low=min(ys), high=max(ys))
         if "throughput_tok_s" in flat:  # what a fixed step time predicts: throughput in proportion to the batch

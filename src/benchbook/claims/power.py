@@ -45,7 +45,25 @@ def speed_trend(table: pd.DataFrame, test: str | None, kind: str) -> Claim:
         "lowest_w": _num(g["power_limit_w"].min()) if len(g) else None,
         "highest_w": _num(g["power_limit_w"].max()) if len(g) else None,
     }
+    ev["steps_inside_noise"], ev["steps_against"] = _steps_by_noise(ev)
     return make(_ids(kind, "speed_falls"), "scaling", "the mean rate rises at every step up in power limit", ev)
+
+
+def _steps_by_noise(ev: dict) -> tuple[list[str], list[str]]:
+    """The steps down in limit ("600 to 500 W", from the top) whose change in rate is inside that step's
+    noise (`rules.step_bands`), and those where the rate rises beyond it as the limit falls: where no
+    step goes against the trend and more than one is inside the noise, the page names them all, not
+    only the first the rule's reason gives, since none of them can be told from the repetitions' spread."""
+    from benchbook.claims.rules import step_bands
+
+    xs, ys = ev["xs"], ev["ys"]
+    bands = step_bands(ev, max(len(xs) - 1, 0))
+    steps = [
+        (f"{x1:g} to {x0:g} W", y1 / y0 - 1, band)
+        for x0, x1, y0, y1, band in zip(xs, xs[1:], ys, ys[1:], bands, strict=False)
+        if y0
+    ][::-1]
+    return [s for s, r, b in steps if abs(r) <= b], [s for s, r, b in steps if r < -b]
 
 
 def spread_trend(table: pd.DataFrame, test: str | None, kind: str) -> Claim:

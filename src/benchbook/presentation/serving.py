@@ -927,6 +927,8 @@ def queue_sentence(q: dict, saturated: bool) -> str:
         past_in_flight=q["in_flight"][i] if i is not None else None,
         past_floor_s=q["in_flight"][i] / q["mu"] if i is not None else None,
         past_latency_s=q["latency_s"][i] if i is not None else None,
+        w0_estimated=q.get("estimated", [False])[0],
+        past_estimated=q.get("estimated", [])[i] if i is not None and q.get("estimated") else False,
     )
 
 

@@ -46,11 +46,14 @@ class Page:
 
     def glue(self) -> None:
         from benchbook.presentation import bottom_line, exercises, outputs, wording
+        from benchbook.presentation.placement import undecided
         from benchbook.presentation.plotting import glue_figure
 
-        if self.fold_withheld:  # a withheld claim is said in the folded list, not where it would stand
+        if self.fold_withheld:  # a claim the input cannot decide is said in the folded list, not where it
+            # would stand; one withheld as a finding ("no instance found": none of the file's rows shows it)
+            # is what the file shows, and stays in place, as `placement.in_place` keeps it
             for c in self.ledger.claims:
-                outputs.glue(f"claim_{c.id}", c.text if c.applicable and c.status != "withheld" else "", markdown=True)
+                outputs.glue(f"claim_{c.id}", c.text if c.applicable and not undecided(c) else "", markdown=True)
         else:
             wording.glue_claims(self.ledger)
         bottom_line.glue_box(self.ledger, self.box)

@@ -93,6 +93,7 @@ def analyse(p: dict) -> Result:
     led = Ledger(CHAPTER, inputs)
     for c in (
         batch_claims.knee(ref_knee),
+        batch_claims.knees_elsewhere(knees),
         batch_claims.bound("small", reg.get("small"), pk, p["bound_threshold"], said),
         batch_claims.bound("large", reg.get("large"), pk, p["bound_threshold"], said),
         batch_claims.bandwidth(reg.get("small"), pk, ref_params[0], ref_params[1], said),
