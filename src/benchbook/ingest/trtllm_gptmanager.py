@@ -32,8 +32,9 @@ above a run (shell continuation lines joined): `--request_rate` ("Skipping this 
 will trigger offline/0-delay", its --help: every request at once, an unlimited rate), `--concurrency`,
 `--max_num_samples`; the whole command
 is kept in `metadata`. Outputs printed one after another with no command between them came from
-the command above the first (a shell loop, or several processes started together): they keep its
-settings. The engine directory names no model the tool prints, so `model` stays empty.
+the command above the first (a shell loop, or several processes started together; only rank 0 of an
+MPI world reports): they keep its settings and are its processes, `L, process N`, repeats of one load
+(`analysis.serving.PROCESS_RE`), never configurations. The engine directory names no model the tool prints, so `model` stays empty.
 
 The one-line form of the C++ `gptSessionBenchmark` and of `benchmarks/python/benchmark.py`
 (`[BENCHMARK] batch_size 1 input_length 1024 ... latency(ms) 2561.35 tokensPerSec 49.97 ...`) times
@@ -58,6 +59,8 @@ LINE_RE = re.compile(r"^\s*\[BENCHMARK\]\s+(?P<key>[a-z0-9_]+(?:\([^)]*\))?)\s+(
 #: The one-line form (gptSessionBenchmark, benchmark.py): several `key value` pairs on one line.
 PAIRS_RE = re.compile(r"\[BENCHMARK\]\s+\*{0,2}(?:model_name|batch_size)\s+\S+\s+\S+\s+\S+")
 COMMAND_RE = re.compile(r"gptManagerBenchmark\b")
+#: The label of a file's only run.
+NAME_OF_RUN = "gptManagerBenchmark"
 #: Why the one-line form is not read (a run of it is one static batch's generate() call).
 ONE_LINE = (
     "a TensorRT-LLM gptSessionBenchmark or benchmark.py '[BENCHMARK] ...' line: the latency of one static "
@@ -144,19 +147,36 @@ def _runs(lines: list[str]) -> list[list[tuple[int, str, float]]]:
     return runs
 
 
+def _labelled(lines: list[str], runs: list) -> list[tuple[str, str | None, list]]:
+    """(run label, command, lines) of each output. Outputs printed one after another with no command
+    between them came from the command above the first (a loop, or several processes started at once:
+    only rank 0 of an MPI world reports, so each output is one process): they keep its settings and
+    its label, `L, process N`, the processes of one run (repeats of its load), never configurations.
+    Outputs with no command above them are each their own run."""
+    groups: list[tuple[str | None, list]] = []
+    prev = 0
+    for run in runs:
+        cmd = _command(lines, prev, run[0][0])
+        if cmd is None and groups and groups[-1][0] is not None:
+            groups[-1][1].append(run)
+        else:
+            groups.append((cmd, [run]))
+        prev = run[-1][0] + 1
+    out = []
+    for g, (cmd, outs) in enumerate(groups, 1):
+        label = f"run {g}" if len(groups) > 1 else NAME_OF_RUN
+        out += [(f"{label}, process {j}" if len(outs) > 1 else label, cmd, run) for j, run in enumerate(outs, 1)]
+    return out
+
+
 def parse(text: str | Lines, source: str) -> Parsed:
     lines = split_n(text)
     runs = _runs(lines)
     if not runs:
         raise ParseError(source, 1, "no gptManagerBenchmark '[BENCHMARK] num_samples N' lines found")
     records, rejects = [], []
-    prev, cmd = 0, None
-    for k, run in enumerate(runs, 1):
-        # outputs printed one after another with no command between them came from the command above
-        # the first (a loop, or several processes started at once): they keep its settings
-        cmd = _command(lines, prev, run[0][0]) or cmd
-        base = settings(cmd, f"run {k}" if len(runs) > 1 else "gptManagerBenchmark")
-        prev = run[-1][0] + 1
+    for label, cmd, run in _labelled(lines, runs):
+        base = settings(cmd, label)
         seen: dict[str, int] = {}
         for i, key, value in run:
             ln = i + 1
