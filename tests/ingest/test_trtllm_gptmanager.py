@@ -5,7 +5,7 @@ output_throughput, sequence_latency -> e2el; the repeated num_samples is set asi
 settings from the command above (`--request_rate`, its absence or a negative rate: every request at
 once); outputs with no command between them keep the command above the first and are its processes
 (`L, process N`); the one-line form of
-gptSessionBenchmark / benchmark.py is refused naming its line."""
+gptSessionBenchmark / benchmark.py beside a run is set aside naming its line (alone, trtllm_static reads it)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ import math
 import pytest
 
 from benchbook import ingest
-from benchbook.ingest.core import ParseError
 
 RUN = """[BENCHMARK] num_samples 500
 [BENCHMARK] num_error_samples 2
@@ -71,7 +70,9 @@ def test_outputs_with_no_command_between_keep_the_command_above_the_first(tmp_pa
     assert sorted(set(bare["run"])) == ["run 1", "run 2"]
 
 
-def test_the_one_line_form_is_refused_naming_its_line(tmp_path):
+def test_the_one_line_form_beside_a_run_is_set_aside_naming_its_line(tmp_path):
     line = "[BENCHMARK] batch_size 1 input_length 1024 output_length 128 latency(ms) 2561.35 tokensPerSec 49.97\n"
-    with pytest.raises(ParseError, match=r"log.md:2: a TensorRT-LLM gptSessionBenchmark or benchmark.py"):
-        _read(tmp_path, "text\n" + line)
+    df = _read(tmp_path, "gptManagerBenchmark --request_rate 10\n" + RUN + line)
+    assert set(df["tool"]) == {"trtllm-gptmanager"}
+    aside = [r for r in df.attrs["rejected"] if "trtllm-static-batch reads" in r["reason"]]
+    assert [r["line"] for r in aside] == [13]

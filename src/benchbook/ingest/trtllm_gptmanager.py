@@ -38,7 +38,8 @@ MPI world reports): they keep its settings and are its processes, `L, process N`
 
 The one-line form of the C++ `gptSessionBenchmark` and of `benchmarks/python/benchmark.py`
 (`[BENCHMARK] batch_size 1 input_length 1024 ... latency(ms) 2561.35 tokensPerSec 49.97 ...`) times
-one static batch's generate() call: `refuses` names its line; no chapter reads those yet.
+one static batch's generate() call: `ingest.trtllm_static` reads a file of those lines; beside a
+gptManagerBenchmark run here it is set aside naming its line.
 """
 
 from __future__ import annotations
@@ -61,10 +62,11 @@ PAIRS_RE = re.compile(r"\[BENCHMARK\]\s+\*{0,2}(?:model_name|batch_size)\s+\S+\s
 COMMAND_RE = re.compile(r"gptManagerBenchmark\b")
 #: The label of a file's only run.
 NAME_OF_RUN = "gptManagerBenchmark"
-#: Why the one-line form is not read (a run of it is one static batch's generate() call).
+#: Why the one-line form beside a gptManagerBenchmark run is not read with it (a run of it is one static
+#: batch's generate() call, not a serving run).
 ONE_LINE = (
-    "a TensorRT-LLM gptSessionBenchmark or benchmark.py '[BENCHMARK] ...' line: the latency of one static "
-    "batch's generate() call, a form no chapter of this book reads yet"
+    "a TensorRT-LLM gptSessionBenchmark or benchmark.py '[BENCHMARK] ...' line beside a gptManagerBenchmark run: "
+    "one static batch's generate() call, which trtllm-static-batch reads from a file without such a run"
 )
 
 #: key -> (metric, statistic, unit); keys whose statistic is in their name are matched below.
@@ -210,17 +212,6 @@ def sniff(text: str | Lines) -> bool:
     return any(LINE_RE.match(s) and "num_samples" in s for s in split_n(text))
 
 
-def refuses(text: str | Lines) -> tuple[int, str] | None:
-    """(line, why) of a gptSessionBenchmark or benchmark.py result line in a file with no
-    gptManagerBenchmark run (`Tool.refuses`)."""
-    if sniff(text):
-        return None
-    for i, line in enumerate(split_n(text), start=1):
-        if PAIRS_RE.search(line):
-            return i, ONE_LINE
-    return None
-
-
 TOOL = register(
     Tool(
         name=NAME,
@@ -230,6 +221,5 @@ TOOL = register(
         description="TensorRT-LLM gptManagerBenchmark: its '[BENCHMARK] key value' lines",
         command="gptManagerBenchmark --engine_dir ENGINE --dataset DATA.json [--request_rate R] [--concurrency C]",
         metrics=METRICS,
-        refuses=refuses,
     )
 )
