@@ -317,6 +317,7 @@ def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
             "line": d["line"].astype(int),
             "source": d["source"],
             "one_request": True,
+            "timings": d["format"] if "format" in d else None,  # whose print: llama.cpp's, or Ollama's --verbose
         }
     ).reset_index(drop=True)
     for c in ("power_limit_w", "section", "cpu", "caption", "n_cpu_moe", "extra_settings", "build", "averaged_by"):
@@ -326,8 +327,17 @@ def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
     return out
 
 
+#: The `timings` of Ollama's `--verbose` stats (`ingest.ollama_verbose.FORMAT`).
+OLLAMA = "ollama run --verbose"
+
+
 def _request_mode(row) -> str:
+    """A request's mode from its log's own layer counts; Ollama's stats say nothing of where its layers
+    ran (its scheduler splits a model over CPU and GPU where it does not fit, as `ollama ps` shows):
+    "unknown" there, never assumed on the GPU as a llama-bench row's."""
     ngl, total = row.get("ngl"), row.get("n_layers")
+    if row.get("timings") == OLLAMA and (ngl is None or pd.isna(ngl)):
+        return "unknown"
     if ngl is not None and pd.notna(ngl) and int(ngl) == 0:
         return "cpu"
     if ngl is not None and pd.notna(ngl) and total is not None and pd.notna(total):
@@ -494,6 +504,8 @@ def swept(rows: pd.DataFrame) -> dict[str, list]:
     extra = [c for c in printed.columns if c not in rows.columns and c != "test"]  # sm, nkvo...: as printed
     for _, g in rows.groupby(["model_key", "mode"], sort=False):
         for c in ("threads", "n_depth", "n_batch", "n_ubatch", "fa", "type_k", "type_v", "ngl", "n_cpu_moe", *extra):
+            if c not in g.columns and c not in printed.columns:
+                continue  # a setting no row prints (a request's timings print none of llama-bench's)
             col = g[c] if c in g.columns else printed.loc[g.index, c]
             vals = col.dropna().unique().tolist()
             if len(vals) > 1:
