@@ -124,6 +124,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         tools=(
             "hf-batch-sweep",
             "vllm-bench-offline",
+            "trtllm-static-batch",
             "mlperf-loadgen",
             "trtllm-bench",
             "sglang-bench-one-batch",

@@ -764,3 +764,22 @@ def model_size(model: str, *, architecture: str | None = None, printed_params: f
     if moe:
         return ModelSize(total, active, True, architecture, how + ("" if active else "; active parameters unknown"))
     return ModelSize(total, total, False, architecture, how)
+
+
+#: The CUDA compute capability (`smXY`, as TensorRT-LLM's benchmark.py prints `compute_cap`) of the
+#: table's NVIDIA rows, by the start of their table name. Source: https://developer.nvidia.com/cuda-gpus
+COMPUTE_CAPABILITY = (
+    (r"V100", "sm70"),
+    (r"A100|A800|A30(?!\d)", "sm80"),
+    (r"A10G?(?!\d)|A40(?!\d)|RTX-30\d0", "sm86"),
+    (r"L4(?!\d)|L40|RTX-4090|RTX-6000-Ada", "sm89"),
+    (r"H100|H200|H800|H20(?!\d)|GH200", "sm90"),
+    (r"B200|GB200", "sm100"),
+    (r"B300", "sm103"),
+    (r"RTX-5090|RTX-PRO-6000-Blackwell", "sm120"),
+)
+
+
+def compute_capability(name: str) -> str | None:
+    """The `smXY` of a table device (`COMPUTE_CAPABILITY`), None where the table's name is not listed there."""
+    return next((sm for pat, sm in COMPUTE_CAPABILITY if re.match(pat, name)), None)

@@ -11,7 +11,7 @@ from benchbook.nouns import counted, named
 
 RAW_PLURAL = re.compile(r"[A-Za-z]\(s\)")
 #: A tool's own header where "(s)" is the unit seconds, matched as printed.
-TOOL_TEXT = {'"|model|runs|latency(s)|output"'}
+TOOL_TEXT = {'"|model|runs|latency(s)|output"', '"build_time(s)"'}  # benchmark.py's key
 
 
 def raw_plurals() -> list[str]:

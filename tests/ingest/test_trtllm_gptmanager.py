@@ -3,8 +3,9 @@
 failed, total_latency -> duration in s, seq_throughput -> request_throughput, token_throughput ->
 output_throughput, sequence_latency -> e2el; the repeated num_samples is set aside naming its line;
 settings from the command above (`--request_rate`, its absence or a negative rate: every request at
-once); outputs with no command between them keep the command above the first; the one-line form of
-gptSessionBenchmark / benchmark.py is refused naming its line."""
+once); outputs with no command between them keep the command above the first and are its processes
+(`L, process N`); the one-line form of
+gptSessionBenchmark / benchmark.py beside a run is set aside naming its line (alone, trtllm_static reads it)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ import math
 import pytest
 
 from benchbook import ingest
-from benchbook.ingest.core import ParseError
 
 RUN = """[BENCHMARK] num_samples 500
 [BENCHMARK] num_error_samples 2
@@ -59,14 +59,20 @@ def test_no_rate_in_the_command_is_every_request_at_once_and_no_command_is_unkno
 
 def test_outputs_with_no_command_between_keep_the_command_above_the_first(tmp_path):
     df = _read(tmp_path, "gptManagerBenchmark --request_rate 150.0 &\n" + RUN + "\n" + RUN)
-    assert sorted(set(df["run"])) == ["run 1", "run 2"] and set(df["request_rate"]) == {150.0}
+    assert set(df["request_rate"]) == {150.0}
+    # one command's processes (a loop, or processes started together): one run's, never configurations
+    assert sorted(set(df["run"])) == ["gptManagerBenchmark, process 1", "gptManagerBenchmark, process 2"]
     own = _read(
         tmp_path, "gptManagerBenchmark --request_rate 150.0\n" + RUN + "gptManagerBenchmark --request_rate 5\n" + RUN
     )
-    assert sorted(set(own["request_rate"])) == [5.0, 150.0]
+    assert sorted(set(own["request_rate"])) == [5.0, 150.0] and sorted(set(own["run"])) == ["run 1", "run 2"]
+    bare = _read(tmp_path, RUN + "\n" + RUN)  # no command: nothing says they are one command's processes
+    assert sorted(set(bare["run"])) == ["run 1", "run 2"]
 
 
-def test_the_one_line_form_is_refused_naming_its_line(tmp_path):
+def test_the_one_line_form_beside_a_run_is_set_aside_naming_its_line(tmp_path):
     line = "[BENCHMARK] batch_size 1 input_length 1024 output_length 128 latency(ms) 2561.35 tokensPerSec 49.97\n"
-    with pytest.raises(ParseError, match=r"log.md:2: a TensorRT-LLM gptSessionBenchmark or benchmark.py"):
-        _read(tmp_path, "text\n" + line)
+    df = _read(tmp_path, "gptManagerBenchmark --request_rate 10\n" + RUN + line)
+    assert set(df["tool"]) == {"trtllm-gptmanager"}
+    aside = [r for r in df.attrs["rejected"] if "trtllm-static-batch reads" in r["reason"]]
+    assert [r["line"] for r in aside] == [13]

@@ -319,6 +319,7 @@ def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
             "one_request": True,
             "request": d["request"] if "request" in d else None,
             "caption": d["caption"] if "caption" in d else None,  # the writer's label of the request
+            "timings": d["format"] if "format" in d else None,  # whose print: llama.cpp's, or Ollama's --verbose
         }
     ).reset_index(drop=True)
     for c in ("power_limit_w", "section", "cpu", "n_cpu_moe", "extra_settings", "build", "averaged_by"):
@@ -328,8 +329,17 @@ def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
     return out
 
 
+#: The `timings` of Ollama's `--verbose` stats (`ingest.ollama_verbose.FORMAT`).
+OLLAMA = "ollama run --verbose"
+
+
 def _request_mode(row) -> str:
+    """A request's mode from its log's own layer counts; Ollama's stats say nothing of where its layers
+    ran (its scheduler splits a model over CPU and GPU where it does not fit, as `ollama ps` shows):
+    "unknown" there, never assumed on the GPU as a llama-bench row's."""
     ngl, total = row.get("ngl"), row.get("n_layers")
+    if row.get("timings") == OLLAMA and (ngl is None or pd.isna(ngl)):
+        return "unknown"
     if ngl is not None and pd.notna(ngl) and int(ngl) == 0:
         return "cpu"
     if ngl is not None and pd.notna(ngl) and total is not None and pd.notna(total):

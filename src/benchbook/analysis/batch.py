@@ -191,7 +191,7 @@ def with_named_gpu(sw: pd.DataFrame) -> pd.DataFrame:
 
 
 #: Offline-throughput tools the chapter also reads: one point per run, not a batch sweep.
-OFFLINE_TOOLS = ("vllm-bench-offline", "mlperf-loadgen", "trtllm-bench", "sglang-bench-offline")
+OFFLINE_TOOLS = ("vllm-bench-offline", "trtllm-static-batch", "mlperf-loadgen", "trtllm-bench", "sglang-bench-offline")
 #: The precision of a series whose weights' precision the output does not state and nothing assumes
 #: (a --quantization method that names no width): no bytes per weight, so no roofline.
 UNSTATED = "precision not stated"
@@ -224,6 +224,8 @@ _RUN_COLUMNS = [
     "duration_s",
     "requests_sent",
     "devices",
+    "compute_cap",
+    "compute_cap_line",
 ]
 
 
@@ -358,6 +360,42 @@ def offline_runs(df: pd.DataFrame, names: dict | None = None) -> pd.DataFrame:
                 ),
                 request_rate=val.get(("request_throughput", "value"), np.nan),
                 devices=_float(g["tensor_parallel"].iat[0]) if "tensor_parallel" in g else np.nan,
+            )
+        )
+    ts = df[df["tool"] == "trtllm-static-batch"]
+    for (source, run), g in ts.groupby(["source", "run"], sort=False) if len(ts) else []:
+        val = _values(g)
+        model = g["model"].iat[0] if isinstance(g["model"].iat[0], str) else ""
+        rows.append(
+            dict(
+                source=source,
+                run=run,
+                tool="trtllm-static-batch",
+                benchmark="latency",
+                model=model,
+                batch_size=float(g["batch_size"].iat[0]),
+                # every sequence is forced to output_length new tokens: the tool's tok/s counts them so
+                output_len=float(g["output_len"].iat[0]),
+                asked_len=float(g["output_len"].iat[0]),
+                output_tok_s=val.get(("throughput", "value"), np.nan),
+                total_tok_s=np.nan,
+                latency_s=val.get(("latency", "mean"), np.nan),
+                max_batch_size=np.nan,
+                **run_precision(
+                    model,
+                    _setting(g, "quantization"),
+                    _setting(g, "dtype"),
+                    assume=False,
+                    stated=stated.get(source, ()),
+                ),
+                variant="",
+                speculative=None,
+                tokens_per_step=1.0,
+                requests=np.nan,
+                request_rate=np.nan,
+                devices=_float(g["tensor_parallel"].iat[0]),  # world_size: TP x PP, the GPUs of the line
+                compute_cap=g["compute_cap"].iat[0] if isinstance(g["compute_cap"].iat[0], str) else None,
+                compute_cap_line=float(g["line"].min()),
             )
         )
     m = df[df["tool"] == "mlperf-loadgen"]
@@ -497,6 +535,10 @@ def over_cap(runs: pd.DataFrame, tolerance: float = CAP_TOLERANCE) -> pd.DataFra
 BATCH_LATENCY = "mean latency of a batch"
 
 
+#: The framework of each tool whose runs set a batch (`offline_sweep`).
+FRAMEWORK = {"vllm-bench-offline": "vllm", "trtllm-static-batch": "tensorrt-llm"}
+
+
 def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
     """The offline runs that set a batch (vLLM `bench latency`) as rows of `sweep`'s table: one point
     per batch size, each `generate` of `output_len` new tokens (`new_tokens`: the tokens generated where
@@ -513,7 +555,7 @@ def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
     w = pd.DataFrame(
         {
             "model": d["model"],
-            "framework": "vllm",
+            "framework": d["tool"].map(FRAMEWORK),
             "gpu": "",
             "dtype": d["precision"].fillna(UNSTATED),
             "variant": pd.Series(variant, index=d.index, dtype=object),
@@ -527,6 +569,8 @@ def offline_sweep(runs: pd.DataFrame) -> pd.DataFrame:
             "new_tokens": d["output_len"],
             "devices": d["devices"],
             "timed": BATCH_LATENCY,
+            "compute_cap": d["compute_cap"],
+            "compute_cap_line": d["compute_cap_line"],
         }
     )
     w["per_sequence_ms_per_token"] = w["latency_s"] / w["new_tokens"] * 1000.0
@@ -552,8 +596,24 @@ def device(gpu: str, sw: pd.DataFrame, texts, bandwidth_gb_s: float = 0.0, peak_
     # (a fact's text is its line cut to 200 characters: where the cut drops the name, the name as written)
     fact = found.fact
     named_with = ([fact.text if str(fact.value) in fact.text else str(fact.value)]) if fact is not None else labels
+    other = _other_architecture(found.device, sw) if found.device and not gpu else ()
+    if other:  # a run's compute_cap says it ran on another architecture than the device the file names
+        found = dataclasses.replace(found, device=None, architecture=other)
     pk = roofline.choose(gpu, named_with if found.device else [], bandwidth_gb_s, peak_tflops)
     return (dataclasses.replace(pk, count=1) if pk is not None else None), found
+
+
+def _other_architecture(device: str, sw: pd.DataFrame) -> tuple:
+    """(device, its smXY, the printed compute_cap, its line) of the first run whose `compute_cap`
+    (TensorRT-LLM's benchmark.py prints the GPU's) differs from the named device's; () where none does
+    or the device's is not known."""
+    sm = hardware.compute_capability(device)
+    if sm is None or "compute_cap" not in sw:
+        return ()
+    for cap, line in zip(sw["compute_cap"], sw["compute_cap_line"], strict=True):
+        if isinstance(cap, str) and cap.lower() != sm:
+            return (device, sm, cap, int(line))
+    return ()
 
 
 def _devices(meta: dict) -> float:

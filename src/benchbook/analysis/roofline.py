@@ -158,6 +158,8 @@ class Named:
     headed: tuple[int, ...] = ()  # the lines of the headings that name `several`, one each, where they do
     alone: tuple[int, ...] = ()  # the lines that name `several`, each a device's name and nothing else, where they do
     listed: tuple[int, ...] = ()  # the lines of the list items that name `several`, one or more each, where they do
+    #: (device named, its smXY, a run's printed compute_cap, that line) where the two differ: not the run's device
+    architecture: tuple = ()
 
 
 #: A line that counts the devices a machine has, not those a run used (`GPUs Available | 2 x L40S`):
@@ -456,6 +458,15 @@ def said(found: Named) -> dict:
     file names that the table lacks and its line, the line that asks for a run on one, or the line that
     speaks of one unread; empty when
     the file names a table device or shows no sign."""
+    if found.device is None and found.architecture:
+        named, sm, cap, line = found.architecture
+        return {
+            "device_arch": named,
+            "device_arch_line": found.fact.line if found.fact is not None else None,
+            "device_arch_sm": sm,
+            "device_arch_cap": cap,
+            "device_arch_cap_line": line,
+        }
     if found.device is None and found.several:
         where = f"side by side (line {found.fact.line})"
         if found.headed:  # one device a heading, each in its own section

@@ -324,15 +324,21 @@ def knee(x, y, threshold: float = 0.25, sd=None):
 LOAD_KEYS = ["run", "model", "dataset", "num_prompts", "request_rate", "max_concurrency", "burstiness", "metadata"]
 
 
+#: A run label naming one of the processes one command started (`L, process N`: a loop's outputs, or
+#: processes started together, each printing its own result): a repeat of the run `L`'s load.
+PROCESS_RE = re.compile(r", process \d+$")
+
+
 def load_key(r: pd.DataFrame) -> pd.Series:
     """A label per load: the series, the run's label and its settings (`LOAD_KEYS`). Runs sharing one
-    are repeats of that load (as `vllm bench sweep` writes them: one file per repeat). A table without
-    the run label, model, cap or rate: every run its own load."""
+    are repeats of that load (as `vllm bench sweep` writes them: one file per repeat; the processes of
+    one command, `PROCESS_RE`). A table without the run label, model, cap or rate: every run its own load."""
     if not {"run", "model", "max_concurrency", "request_rate"} <= set(r.columns):
         return pd.Series(r.index.map(str), index=r.index)
     key = series_key(r).fillna("")
     for c in [c for c in LOAD_KEYS if c in r.columns]:
-        key = key + "|" + r[c].map(str)
+        v = r[c].map(str)
+        key = key + "|" + (v.str.replace(PROCESS_RE, "", regex=True) if c == "run" else v)
     return key
 
 

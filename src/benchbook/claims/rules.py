@@ -190,7 +190,8 @@ def no_device_reason(ev: dict) -> str:
     split in a way not stated; `role`, `role_line`: one role's server of a disaggregated run,
     `analysis.serving.role_said`): a family of table rows the file names, a device
     the file names that the table lacks, or the line that speaks of one unread, is named, never
-    called absent. A run whose mode is unknown (`analysis.bandwidth.run_mode`) names its host CPU
+    called absent; `device_arch`: a device the file names whose compute capability a run's printed
+    `compute_cap` contradicts. A run whose mode is unknown (`analysis.bandwidth.run_mode`) names its host CPU
     (`host_cpu`) but not the device that ran the model."""
     if ev.get("mode") == "unknown" and ev.get("host_cpu"):
         return (
@@ -238,6 +239,12 @@ def no_device_reason(ev: dict) -> str:
         return (
             f"the input names {ev['device_unlisted']} (line {ev.get('device_unlisted_line')}), which the hardware "
             "table lacks, and the `gpu` parameter names no other, so no device is assumed (pass -p gpu NAME, or the peaks)"
+        )
+    if ev.get("device_arch"):
+        return (
+            f"the input names {ev['device_arch']} (line {ev.get('device_arch_line')}), an {ev.get('device_arch_sm')} "
+            f"GPU, but line {ev.get('device_arch_cap_line')} prints compute_cap {ev.get('device_arch_cap')}, another "
+            "architecture, so the device that ran it is not known and none is assumed (pass -p gpu NAME, or the peaks)"
         )
     if ev.get("device_asked_line"):
         return (

@@ -66,6 +66,7 @@ _MODULES = [
     "mlperf",
     "trtllm_bench",
     "trtllm_gptmanager",
+    "trtllm_static",
     "ml_energy",
     "optimum_benchmark",
     "inference_energy",

@@ -26,6 +26,10 @@ The run, from llama.cpp's load log and the command where the file holds them: th
 layer included), the backend and GPU (`ggml_cuda_init: found 1 CUDA devices:` then `Device 0: NAME, ...`),
 threads (`system_info: n_threads = 56 / 112`). A log's facts apply to the timing blocks after it.
 
+Ollama's `ollama run --verbose` stats (`ollama_verbose`) are read as the same rows, format
+`ollama run --verbose`, where the file has no llama.cpp timing line and obench.sh's reader does not
+take it (an average and a power reading beside the runs).
+
 `devices_only` names a copy that ends after ggml's device list with no llama-bench result after it
 (asked by `llama_bench.refuses`).
 """
@@ -35,6 +39,7 @@ from __future__ import annotations
 import re
 import shlex
 
+from benchbook.ingest import ollama_verbose
 from benchbook.ingest.core import NUMBER, Parsed, Tool, finish, register
 from benchbook.ingest.text import Lines, search, split_n
 
@@ -111,9 +116,12 @@ def _rows(text: str | Lines) -> list[str]:
 def sniff(text: str | Lines) -> bool:
     """A generation or prompt timing line of llama.cpp's, in a file llama-bench does not read (its
     tables and logs keep theirs; llama-bench prints no such line)."""
-    from benchbook.ingest import llama_bench
+    from benchbook.ingest import llama_bench, ollama_bench_power
 
-    return search(_EVAL, text) and not llama_bench.sniff(text)
+    if search(_EVAL, text):
+        return not llama_bench.sniff(text)
+    # Ollama's `--verbose` stats: obench.sh's runs (an average and a power reading) are that reader's
+    return ollama_verbose.sniff(text) and not llama_bench.sniff(text) and not ollama_bench_power.sniff(text)
 
 
 def _size(v: str) -> float | None:
@@ -211,7 +219,7 @@ def _check(phase: str, m: re.Match) -> str | None:
 
 def _model(run: dict) -> str | None:
     parts = [run.get(k) for k in ("arch", "type", "ftype")]
-    return " ".join(p for p in parts if p) if run.get("type") else None
+    return " ".join(p for p in parts if p) if run.get("type") else run.get("model")  # Ollama's tag
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -260,11 +268,49 @@ def parse(text: str | Lines, source: str) -> Parsed:
         said = None if m["rate"] is not None else "one request; rate 1e3 x N / T (the print gives ms per token only)"
         records.append(_record(run, request, ln, f"{kind}_rate", rate, "tok/s", count, said))
         records.append(_record(run, request, ln, f"{kind}_duration", float(m["t"]), "ms", count))
+    if not records and not rejects:
+        request = _ollama(lines, records, rejects)
     for r in records:  # a request's prompt and generation counts on each of its rows
         same = [x for x in records if x["request"] == r["request"]]
         for k in ("n_prompt", "n_gen"):
             r[k] = next((x[k] for x in same if x.get(k) is not None), None)
     return finish(TOOL, source, records, rejects, empty="no llama.cpp timing line ('eval time = T ms / N ...') read")
+
+
+#: An Ollama block's phases: (rate key, count key, duration key, metric prefix, count column).
+_OLLAMA_PHASES = (
+    ("prompt eval rate", "prompt eval count", "prompt eval duration", "pp", "n_prompt"),
+    ("eval rate", "eval count", "eval duration", "tg", "n_gen"),
+)
+
+
+def _ollama(lines: list[str], records: list, rejects: list) -> int:
+    """Ollama's `--verbose` blocks (`ollama_verbose`), one request each, as this reader's rows; the
+    requests read."""
+    request = 0
+    for block in ollama_verbose.blocks(lines):
+        request += 1
+        v = block["values"]
+        run = {"format": ollama_verbose.FORMAT, "model": block["model"]}
+        counts = {col: int(float(v[c][0])) for _, c, _, _, col in _OLLAMA_PHASES if c in v}
+        for rate, count, dur, kind, _ in _OLLAMA_PHASES:
+            if rate not in v:
+                continue
+            text, ln = v[rate]
+            why = ollama_verbose.check(v.get(count, (None,))[0], v.get(dur, (None,))[0], text)
+            if why:
+                rejects.append((ln, lines[ln - 1].strip()[:80], why))
+                continue
+            records.append(_record(run, request, ln, f"{kind}_rate", float(text), "tok/s", counts))
+            secs = ollama_verbose.seconds(v[dur][0]) if dur in v else None
+            if secs is not None:
+                records.append(_record(run, request, v[dur][1], f"{kind}_duration", secs * 1e3, "ms", counts))
+        if "total duration" in v and (secs := ollama_verbose.seconds(v["total duration"][0])) is not None:
+            records.append(_record(run, request, v["total duration"][1], "total_duration", secs * 1e3, "ms", counts))
+        if "load duration" in v:
+            ln = v["load duration"][1]
+            rejects.append((ln, lines[ln - 1].strip()[:80], "load duration: loading the model, no forward pass"))
+    return request
 
 
 def _record(run: dict, request: int, ln: int, metric: str, value: float, unit: str, count=None, note=None) -> dict:

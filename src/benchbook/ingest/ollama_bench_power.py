@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from benchbook.ingest import context, energy
+from benchbook.ingest import energy
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, markdown_cells, register
 from benchbook.ingest.text import Lines, search, split_n, whole
 
@@ -215,32 +215,6 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return energy.finish(TOOL, source, records, rejects, messages, cells, "obench.sh")
 
 
-#: `ollama run --verbose`'s stats of one request (api/types.go `Metrics.Summary`): `total duration:` first,
-#: `eval rate:` last.
-_VERBOSE_TOTAL = re.compile(r"^\s*total duration:\s+\S+\s*$")
-_VERBOSE_RATE = re.compile(rf"^\s*eval rate:\s+(?P<v>{NUMBER})\s*tokens/s\s*$")
-
-
-def refuses(text: str | Lines) -> tuple[int, str] | None:
-    """(line, why) of one `ollama run --verbose` request's stats with no power reading in the file, else
-    None (`Tool.refuses`): obench.sh's runs are such stats, read here for the power beside them; without
-    one, a single request's eval rate is a rate no chapter reads. Absent only as `context.states` decides
-    (no power fact and no sign of one anywhere in the file)."""
-    lines = split_n(text)
-    if context.states(context.read(list(lines)), "power").status != "absent":
-        return None
-    for i, s in enumerate(lines):
-        if not _VERBOSE_TOTAL.match(s):
-            continue
-        for j in range(i + 1, min(i + 10, len(lines))):
-            if m := _VERBOSE_RATE.match(lines[j]):
-                return j + 1, (
-                    f"one `ollama run --verbose` request's stats (eval rate {m['v']} tokens/s) with no power reading "
-                    "in the file: no chapter reads a single request's rate; not read"
-                )
-    return None
-
-
 TOOL = register(
     Tool(
         name=NAME,
@@ -254,6 +228,5 @@ TOOL = register(
             m: energy.METRICS[m]
             for m in ("power_reading", "mean_power", "peak_power", "idle_power", "output_throughput")
         },
-        refuses=refuses,
     )
 )

@@ -188,6 +188,26 @@ _JQ = re.compile(r"\bjq\b.*(\.(?:prefill|decode|per_token|load|forward|generate)
 _BARE = re.compile(r"^\s*-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\s*$")
 
 
+#: The report's markdown (`BenchmarkReport` targets as `# load_model:` / `# prefill:` / `# decode:` headings, each
+#: tracker's `to_markdown_text()` table under `## memory:` / `## latency:` / `## throughput:` / `## energy:`).
+_MD_TARGET = re.compile(r"^#\s+(?:load_model|prefill|decode|per_token|forward|call|train)\s*:\s*$")
+_MD_SECTION = re.compile(r"^##\s+(?P<what>memory|latency|throughput|energy|efficiency)\s*:\s*$")
+
+
+def _markdown_report(lines) -> tuple[int, str] | None:
+    """(line, why) of optimum-benchmark's markdown report with no energy table (the trackers'
+    `to_markdown_text`): it measured no energy, which this tool is read for."""
+    targets = [i for i, s in enumerate(lines) if _MD_TARGET.match(s)]
+    sections = {m["what"] for s in lines if (m := _MD_SECTION.match(s))}
+    if not targets or not sections or "energy" in sections:
+        return None
+    return targets[0] + 1, (
+        "optimum-benchmark's markdown report (memory, latency and throughput tables per target, its trackers' "
+        "to_markdown_text) with no energy table: it measured no energy, the one thing this reader takes from a "
+        "report; not read"
+    )
+
+
 def refuses(text: str | Lines) -> tuple[int, str] | None:
     """(line, why) of a `jq` filter printing fields of optimum-benchmark reports as bare values, else None
     (`Tool.refuses`): the values come without the report that ties each to its configuration, and this
@@ -200,6 +220,8 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
             "process before any report was logged: nothing was measured; not read"
         )
     lines = split_n(text)
+    if (md := _markdown_report(lines)) is not None:
+        return md
     for i, raw in enumerate(lines):
         if not _JQ.search(raw):
             continue

@@ -32,12 +32,14 @@ above a run (shell continuation lines joined): `--request_rate` ("Skipping this 
 will trigger offline/0-delay", its --help: every request at once, an unlimited rate), `--concurrency`,
 `--max_num_samples`; the whole command
 is kept in `metadata`. Outputs printed one after another with no command between them came from
-the command above the first (a shell loop, or several processes started together): they keep its
-settings. The engine directory names no model the tool prints, so `model` stays empty.
+the command above the first (a shell loop, or several processes started together; only rank 0 of an
+MPI world reports): they keep its settings and are its processes, `L, process N`, repeats of one load
+(`analysis.serving.PROCESS_RE`), never configurations. The engine directory names no model the tool prints, so `model` stays empty.
 
 The one-line form of the C++ `gptSessionBenchmark` and of `benchmarks/python/benchmark.py`
 (`[BENCHMARK] batch_size 1 input_length 1024 ... latency(ms) 2561.35 tokensPerSec 49.97 ...`) times
-one static batch's generate() call: `refuses` names its line; no chapter reads those yet.
+one static batch's generate() call: `ingest.trtllm_static` reads a file of those lines; beside a
+gptManagerBenchmark run here it is set aside naming its line.
 """
 
 from __future__ import annotations
@@ -58,10 +60,13 @@ LINE_RE = re.compile(r"^\s*\[BENCHMARK\]\s+(?P<key>[a-z0-9_]+(?:\([^)]*\))?)\s+(
 #: The one-line form (gptSessionBenchmark, benchmark.py): several `key value` pairs on one line.
 PAIRS_RE = re.compile(r"\[BENCHMARK\]\s+\*{0,2}(?:model_name|batch_size)\s+\S+\s+\S+\s+\S+")
 COMMAND_RE = re.compile(r"gptManagerBenchmark\b")
-#: Why the one-line form is not read (a run of it is one static batch's generate() call).
+#: The label of a file's only run.
+NAME_OF_RUN = "gptManagerBenchmark"
+#: Why the one-line form beside a gptManagerBenchmark run is not read with it (a run of it is one static
+#: batch's generate() call, not a serving run).
 ONE_LINE = (
-    "a TensorRT-LLM gptSessionBenchmark or benchmark.py '[BENCHMARK] ...' line: the latency of one static "
-    "batch's generate() call, a form no chapter of this book reads yet"
+    "a TensorRT-LLM gptSessionBenchmark or benchmark.py '[BENCHMARK] ...' line beside a gptManagerBenchmark run: "
+    "one static batch's generate() call, which trtllm-static-batch reads from a file without such a run"
 )
 
 #: key -> (metric, statistic, unit); keys whose statistic is in their name are matched below.
@@ -144,19 +149,36 @@ def _runs(lines: list[str]) -> list[list[tuple[int, str, float]]]:
     return runs
 
 
+def _labelled(lines: list[str], runs: list) -> list[tuple[str, str | None, list]]:
+    """(run label, command, lines) of each output. Outputs printed one after another with no command
+    between them came from the command above the first (a loop, or several processes started at once:
+    only rank 0 of an MPI world reports, so each output is one process): they keep its settings and
+    its label, `L, process N`, the processes of one run (repeats of its load), never configurations.
+    Outputs with no command above them are each their own run."""
+    groups: list[tuple[str | None, list]] = []
+    prev = 0
+    for run in runs:
+        cmd = _command(lines, prev, run[0][0])
+        if cmd is None and groups and groups[-1][0] is not None:
+            groups[-1][1].append(run)
+        else:
+            groups.append((cmd, [run]))
+        prev = run[-1][0] + 1
+    out = []
+    for g, (cmd, outs) in enumerate(groups, 1):
+        label = f"run {g}" if len(groups) > 1 else NAME_OF_RUN
+        out += [(f"{label}, process {j}" if len(outs) > 1 else label, cmd, run) for j, run in enumerate(outs, 1)]
+    return out
+
+
 def parse(text: str | Lines, source: str) -> Parsed:
     lines = split_n(text)
     runs = _runs(lines)
     if not runs:
         raise ParseError(source, 1, "no gptManagerBenchmark '[BENCHMARK] num_samples N' lines found")
     records, rejects = [], []
-    prev, cmd = 0, None
-    for k, run in enumerate(runs, 1):
-        # outputs printed one after another with no command between them came from the command above
-        # the first (a loop, or several processes started at once): they keep its settings
-        cmd = _command(lines, prev, run[0][0]) or cmd
-        base = settings(cmd, f"run {k}" if len(runs) > 1 else "gptManagerBenchmark")
-        prev = run[-1][0] + 1
+    for label, cmd, run in _labelled(lines, runs):
+        base = settings(cmd, label)
         seen: dict[str, int] = {}
         for i, key, value in run:
             ln = i + 1
@@ -190,17 +212,6 @@ def sniff(text: str | Lines) -> bool:
     return any(LINE_RE.match(s) and "num_samples" in s for s in split_n(text))
 
 
-def refuses(text: str | Lines) -> tuple[int, str] | None:
-    """(line, why) of a gptSessionBenchmark or benchmark.py result line in a file with no
-    gptManagerBenchmark run (`Tool.refuses`)."""
-    if sniff(text):
-        return None
-    for i, line in enumerate(split_n(text), start=1):
-        if PAIRS_RE.search(line):
-            return i, ONE_LINE
-    return None
-
-
 TOOL = register(
     Tool(
         name=NAME,
@@ -210,6 +221,5 @@ TOOL = register(
         description="TensorRT-LLM gptManagerBenchmark: its '[BENCHMARK] key value' lines",
         command="gptManagerBenchmark --engine_dir ENGINE --dataset DATA.json [--request_rate R] [--concurrency C]",
         metrics=METRICS,
-        refuses=refuses,
     )
 )

@@ -10,6 +10,7 @@ from benchbook import hardware
 from benchbook.analysis import bandwidth
 from benchbook.analysis import envelope as env
 from benchbook.claims import Ledger
+from benchbook.ingest import ollama_verbose
 from benchbook.presentation import labels, wording
 from benchbook.presentation.plotting import color, message_figure
 from benchbook.presentation.roofline import plot_roofline
@@ -177,6 +178,7 @@ def request_note(pts: pd.DataFrame, prompt: pd.DataFrame | None = None) -> str |
             "ngl": None if pd.isna(r.get("ngl")) else int(r["ngl"]),
             "n_layers": None if pd.isna(r.get("n_layers")) else int(r["n_layers"]),
             "partial": r["offload"] == "partial",
+            "ollama": r.get("timings") == ollama_verbose.FORMAT,
         }
         for _, r in req.iterrows()
     ]

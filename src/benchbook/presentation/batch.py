@@ -99,6 +99,11 @@ def _named(named) -> dict:
         "unlisted": said.get("device_unlisted"),
         "unlisted_line": said.get("device_unlisted_line"),
         "sign_line": said.get("device_sign_line"),
+        "arch": said.get("device_arch"),
+        "arch_line": said.get("device_arch_line"),
+        "arch_sm": said.get("device_arch_sm"),
+        "arch_cap": said.get("device_arch_cap"),
+        "arch_cap_line": said.get("device_arch_cap_line"),
     }
 
 
@@ -218,6 +223,7 @@ def ms_sentence(row: pd.Series | None) -> str:
         step=row.get("timed") in (STEP, MEAN_STEP),
         mean=row.get("timed") == MEAN_STEP,
         batch_latency=row.get("timed") == BATCH_LATENCY,
+        framework=row.get("framework"),
         generation=row.get("timed") == GENERATION,
         per_token_table=row.get("format") == hf_batch.PER_TOKEN_TABLE,
         batch_ms=1000.0 / row["throughput_tok_s"],
@@ -538,6 +544,7 @@ _OFFLINE_LABELS = {
     "mlperf-loadgen": "MLPerf Offline",
     "sglang-bench-offline": "SGLang bench_offline_throughput",
     "trtllm-bench": "trtllm-bench {}",
+    "trtllm-static-batch": "TensorRT-LLM static batch",
     "vllm-bench-offline": "vLLM bench {}",
 }
 

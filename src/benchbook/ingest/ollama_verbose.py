@@ -1,0 +1,84 @@
+"""Ollama's stats of one request, `ollama run --verbose` (api/types.go `Metrics.Summary`), read as the
+llama-timings reader's rows: Ollama runs its models on llama.cpp (or its own runner) and prints the same
+two phases of ONE request.
+
+    total duration:       3.952784066s
+    load duration:        12.383499ms
+    prompt eval count:    16 token(s)
+    prompt eval duration: 68.703ms
+    prompt eval rate:     232.89 tokens/s
+    eval count:           66 token(s)
+    eval duration:        3.829555s
+    eval rate:            17.23 tokens/s
+
+Each line is printed only where its value is above zero. Durations are Go's `time.Duration` strings
+(`1m2.5s`, `3.829555s`, `68.703ms`, `850µs`); each rate is count / duration in seconds, `%.2f`: a rate that
+contradicts its own count and duration beyond that rounding is rejected with the formula, as one of
+llama.cpp's. `total duration` (load, prompt and generation, the server's whole handling of the request) is
+kept; `load duration` (loading the model) is no forward pass. The model is the `ollama run MODEL` command's
+where the file holds one above the block.
+"""
+
+from __future__ import annotations
+
+import re
+
+from benchbook.ingest.text import Lines, split_n
+
+FORMAT = "ollama run --verbose"
+
+_LINE = re.compile(
+    r"^\s*(?P<key>total duration|load duration|prompt eval count|prompt eval duration|prompt eval rate|eval count"
+    r"|eval duration|eval rate):\s+\**(?P<value>[^\s*]+)\s*(?P<unit>token\(s\)|tokens/s)?\**\s*$"
+)
+_DURATION = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<u>h|ms|m|s|µs|us|ns)")
+_SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "µs": 1e-6, "us": 1e-6, "ns": 1e-9}
+_COMMAND = re.compile(r"\bollama\s+run\s+(?P<model>[^\s`'\"]+)")
+
+
+def seconds(v: str) -> float | None:
+    """A Go `time.Duration` string in seconds (`1m2.5s` is 62.5), None where it is none."""
+    parts = _DURATION.findall(v)
+    if not parts or "".join(n + u for n, u in parts) != v:
+        return None
+    return sum(float(n) * _SECONDS[u] for n, u in parts)
+
+
+def sniff(text: str | Lines | list[str]) -> bool:
+    """An `eval rate:` line with its `eval count:` and `eval duration:` above it (the block's last three)."""
+    lines = text if isinstance(text, list) else list(split_n(text))
+    for i, s in enumerate(lines):
+        m = _LINE.match(s)
+        if m and m["key"] == "eval rate":
+            keys = {(_LINE.match(x) or {"key": None})["key"] for x in lines[max(0, i - 3) : i]}
+            if {"eval count", "eval duration"} <= keys:
+                return True
+    return False
+
+
+def blocks(text: str | Lines | list[str]) -> list[dict]:
+    """Each block's values and lines: {key: (value text, line)}, a new block at `total duration` or at
+    a key the block already holds; with `model`, the last `ollama run MODEL` above it."""
+    out: list[dict] = []
+    model = None
+    for i, s in enumerate(text if isinstance(text, list) else split_n(text)):
+        if c := _COMMAND.search(s):
+            model = c["model"]
+        m = _LINE.match(s)
+        if m is None:
+            continue
+        if not out or m["key"] == "total duration" or m["key"] in out[-1]["values"]:
+            out.append({"values": {}, "model": model})
+        out[-1]["values"][m["key"]] = (m["value"], i + 1)
+    return [b for b in out if "eval rate" in b["values"] or "prompt eval rate" in b["values"]]
+
+
+def check(count: str | None, duration: str | None, rate: str) -> str | None:
+    """Why a printed rate is not its count / duration within `%.2f`'s rounding, else None."""
+    secs = seconds(duration) if duration else None
+    if count is None or not secs:
+        return None  # nothing to check it against: the rate stands as printed
+    expected = float(count) / secs
+    if abs(expected - float(rate)) > 0.005 + 1e-9 * expected:
+        return f"printed rate {rate} tokens/s is not count / duration = {count} / {secs:g} s = {expected:.2f}"
+    return None
