@@ -336,7 +336,7 @@ OLLAMA = "ollama run --verbose"
 def _request_mode(row) -> str:
     """A request's mode from its log's own layer counts; Ollama's stats say nothing of where its layers
     ran (its scheduler splits a model over CPU and GPU where it does not fit, as `ollama ps` shows):
-    "unknown" there, never assumed on the GPU as a llama-bench row's."""
+    "unknown" there, as for a llama.cpp log that names no device and no layer count."""
     ngl, total = row.get("ngl"), row.get("n_layers")
     if row.get("timings") == OLLAMA and (ngl is None or pd.isna(ngl)):
         return "unknown"
