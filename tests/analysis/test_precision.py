@@ -250,11 +250,12 @@ def test_a_dtype_a_command_sets_for_its_own_model_is_not_another_models(tmp_path
         encoding="utf-8",
     )
     (stated,) = precision.stated_names([f]).values()
-    assert "bfloat16" not in stated
-    # the other way: the command's model is the only one the file names, so its dtype is the file's
-    f.write_text("vllm bench throughput --model Qwen/Qwen3-8B --dtype bfloat16 --input-len 128\n", encoding="utf-8")
-    (stated,) = precision.stated_names([f]).values()
-    assert stated == ("bfloat16",)
+    w = precision.weights("Qwen/Qwen3-8B", stated=stated)
+    assert (w.precision, w.source) == ("bf16", "assumed")
+    # the other way: a run of the command's own model, or of a model not known, reads it
+    w = precision.weights("Qwen/Qwen2.5-VL-7B-Instruct", stated=stated)
+    assert (w.precision, w.source) == ("bf16", "file")
+    assert precision.weights(None, stated=stated).source == "file"
 
 
 def test_a_clients_tokenizer_names_the_checkpoint_its_alias_stands_for(tmp_path):

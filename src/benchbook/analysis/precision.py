@@ -118,7 +118,7 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
     AWQ checkpoint downloaded side by side), no model's tag is the file's answer; where a server's launch
     command names its weights (`context.serves`), those are the models, not a benchmark client's `--model`.
     A precision a command states beside the model it names (`vllm serve Qwen/Qwen2.5-VL-7B-Instruct --dtype
-    bfloat16`) is that model's: where the file names other models too, it is not the file's. Where no
+    bfloat16`) is that model's (`Tied`): `weights` never gives it to a run of another model. Where no
     server launch names the weights and no model's name carries a tag, a benchmark client's `--tokenizer`
     does name a checkpoint: vLLM's client loads its tokenizer from there because its `--model` is the
     server's alias (`meta-llama-3.2-11b-vision-instruct` beside `--tokenizer ...-FP8-dynamic`)."""
@@ -140,8 +140,7 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
             models = []  # models of different precisions (a bf16 and an AWQ download): no one tag is the runs'
         if not served and models and not any(tagged(m) for m in models):
             models += [str(f.value) for f in ctx.get("tokenizer")]  # the checkpoint an alias stands for
-        every = {checkpoint(f.value) for f in facts}
-        names = [str(f.value) for f in ctx.get("precision") if not _anothers(ctx, f, every)] + models
+        names = list(dict.fromkeys(_tied(ctx, f) for f in ctx.get("precision"))) + models
         quantized = [n for n in names if (t := tagged(n)) and t[0] not in UNQUANTIZED]
         plain = [n for n in names if (t := tagged(n)) and t[0] in UNQUANTIZED]
         out[source_name(Path(path))] = (*quantized, *plain)
@@ -155,13 +154,28 @@ def checkpoint(name) -> str:
     return str(name).rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1].lower()
 
 
-def _anothers(ctx, fact, every: set[str]) -> bool:
-    """Whether a precision `fact` was read off a command naming a model (or the name it serves) while the
-    file names a model that command does not: the setting is that command's model's, not the file's."""
-    if fact.command is None:
-        return False
-    own = {checkpoint(f.value) for f in (*ctx.get("model"), *ctx.get("served_name")) if f.command == fact.command}
-    return bool(own) and bool(every - own)
+class Tied(str):
+    """A precision a command states beside the model(s) it names (`of`: their `checkpoint` keys):
+    `weights` reads it for a run of one of those models, or of a model not known, never for another."""
+
+    of: frozenset = frozenset()
+
+
+def _tied(ctx, fact):
+    """`fact`'s value, tied (`Tied`) to the models the commands stating it name, where they name one."""
+    named = [*ctx.get("model"), *ctx.get("served_name")]
+    stating = {f.command for f in ctx.get("precision") if f.command is not None and str(f.value) == str(fact.value)}
+    of = frozenset(checkpoint(f.value) for f in named if f.command in stating and not _placeholder(f.value))
+    if not of:
+        return str(fact.value)
+    tied = Tied(str(fact.value))
+    tied.of = of
+    return tied
+
+
+def _placeholder(value) -> bool:
+    """A model written as a shell variable or a template slot: no name."""
+    return bool(re.match(r"\s*(?:\$|<|\{\{)", str(value)))
 
 
 def _bytes(precision: str) -> float:
@@ -192,6 +206,8 @@ def weights(model: str | None, quantization=None, dtype=None, names=(), assume: 
     hit = tagged(model)
     if hit:
         return Weights(hit[0], _bytes(hit[0]), "name", hit[1])
+    if isinstance(model, str):  # a setting of another model's command is not this run's
+        stated = [n for n in stated if not isinstance(n, Tied) or checkpoint(model) in n.of]
     quantized = [n for n in stated if (t := tagged(n)) and t[0] not in UNQUANTIZED]
     hit = tagged(*quantized)
     if hit:
