@@ -256,6 +256,7 @@ def _fresh_settings() -> None:
     warnings.resetwarnings()
     for action, category, module in _DEFAULT_FILTERS:
         warnings.filterwarnings(action, category=category, module=module, append=True)
+    warnings.filterwarnings("ignore", message=MISSING_GLYPH, category=UserWarning)
     warnings.showwarning = _show_warning
 
 
@@ -335,6 +336,11 @@ def run_plain(nb: dict, parameters: dict, source, draw: bool = True, draw_worker
             drawing.finish()
     return nb
 
+
+#: matplotlib's notice that no installed font has a glyph of a label (a run named `原始日志` in its file's
+#: words, in DejaVu Sans): the figure draws the font's replacement box there, and the label is written in
+#: full in the tables beside it; a reader's page never shows the notice.
+MISSING_GLYPH = r"Glyph \d+ .* missing from font"
 
 #: Python's warning filters when no -W option is given (the warnings module's documentation), with
 #: IPython's own: a DeprecationWarning shows where the cells' code (`__main__`) causes it.

@@ -228,3 +228,52 @@ def test_a_quantization_or_dtype_printed_as_null_is_not_stated():
     assert (w.precision, w.source) == ("bf16", "assumed")
     # the other way: a dtype it prints decides
     assert precision.weights("my-org/house-model", quantization="null", dtype="float16").source == "output"
+
+
+def test_a_wxay_scheme_stores_weights_of_x_bits_whatever_the_activations():
+    # stop 47 (vllm-ascend PR #12580): Ascend msit's W4A4 checkpoint served as `qwen3-32b-w4a4`
+    for name, prec in [("qwen3-32b-w4a4", "int4"), ("vllm-ascend/Qwen3-32B-W4A4", "int4"), ("m-W8A8", "int8")]:
+        w = precision.weights(name)
+        assert (w.precision, w.source) == (prec, "name"), name
+    # the other way: inside a longer word it is no tag, and a W4A16 stays weight-only
+    assert precision.tagged("w4a4x") is None
+    assert precision.weights("m-w4a16").precision == "int4 weight-only"
+
+
+def test_a_dtype_a_command_sets_for_its_own_model_is_not_another_models(tmp_path):
+    # stop 47 (vllm-ascend's benchmark guide): `--dtype bfloat16` on the Qwen2.5-VL server's command is not
+    # the Qwen3-8B throughput run's
+    f = tmp_path / "run.md"
+    f.write_text(
+        "vllm bench throughput --model Qwen/Qwen3-8B --dataset-name random --input-len 128 --output-len 128\n"
+        "vllm serve Qwen/Qwen2.5-VL-7B-Instruct --dtype bfloat16 --limit-mm-per-prompt '{\"image\": 1}'\n",
+        encoding="utf-8",
+    )
+    (stated,) = precision.stated_names([f]).values()
+    w = precision.weights("Qwen/Qwen3-8B", stated=stated)
+    assert (w.precision, w.source) == ("bf16", "assumed")
+    # the other way: a run of the command's own model, or of a model not known, reads it
+    w = precision.weights("Qwen/Qwen2.5-VL-7B-Instruct", stated=stated)
+    assert (w.precision, w.source) == ("bf16", "file")
+    assert precision.weights(None, stated=stated).source == "file"
+
+
+def test_a_clients_tokenizer_names_the_checkpoint_its_alias_stands_for(tmp_path):
+    # stop 47 (KubeAI's L4 benchmark): `--model` is the server's alias, `--tokenizer` the FP8 checkpoint
+    f = tmp_path / "run.md"
+    f.write_text(
+        "python3 benchmark_serving.py --backend openai --model meta-llama-3.2-11b-vision-instruct \\\n"
+        "    --seed 12345 --tokenizer neuralmagic/Llama-3.2-11B-Vision-Instruct-FP8-dynamic\n",
+        encoding="utf-8",
+    )
+    (stated,) = precision.stated_names([f]).values()
+    w = precision.weights("meta-llama-3.2-11b-vision-instruct", stated=stated)
+    assert (w.precision, w.source) == ("fp8", "file")
+    # the other way: where a server launch names the weights, the client's tokenizer is not read
+    f.write_text(
+        "vllm serve my-org/Model-7B --served-model-name m\n"
+        "vllm bench serve --model m --tokenizer neuralmagic/Model-7B-FP8-dynamic\n",
+        encoding="utf-8",
+    )
+    (stated,) = precision.stated_names([f]).values()
+    assert not any("FP8" in s for s in stated)

@@ -579,6 +579,16 @@ def test_a_run_that_completed_under_half_its_request_rate_did_not_serve_the_offe
     assert "completed 1.61 req/s, under half its request rate of 10 req/s" in said
 
 
+def test_failed_requests_ended_so_a_run_whose_requests_all_failed_is_no_unmet_rate():
+    """vLLM's request throughput is completed / duration: 200 requests that all failed `Not Found`
+    in 200 s at 1 req/s ended as fast as they were sent (none queued); the same run with 50 completed
+    and none failed did not serve its rate, and 50 completed beside 20 failed still did not."""
+    failed = run(0, 200, request_rate=1.0, request_throughput=0.0, duration=200.01)
+    assert serving.rate_unmet(failed).tolist() == [False]
+    assert serving.rate_unmet(run(50, 0, request_rate=1.0, request_throughput=0.25, duration=200.0)).tolist() == [True]
+    assert serving.rate_unmet(run(50, 20, request_rate=1.0, request_throughput=0.25, duration=200.0)).tolist() == [True]
+
+
 def test_the_rate_checks_turn_exactly_at_their_margins():
     """With no completed count, 100 arrivals are assumed: margin 3 / sqrt(100) = 0.3, so at 10 req/s up
     to 13.0 req/s completed is chance and 13.01 is not. One completed request: margin 3, so 20 req/s at a
@@ -788,3 +798,32 @@ def test_a_multistream_run_has_one_query_of_samples_in_flight_and_is_judged_on_i
     cut.write_text(text[: text.index("Test Parameters Used")])
     short, _ = serving.load([cut])
     assert short["max_concurrency"].isna().all() and np.isinf(short["request_rate"]).all()
+
+
+def test_two_paths_to_one_checkpoint_folder_are_one_model():
+    """stop 47 (vllm-ascend PR #12553): a client's `--model models/Qwen2.5-Omni-7B` and
+    `/workspace/.../models/Qwen2.5-Omni-7B` name one folder's weights: one model, in its longest spelling;
+    two folders of different names stay two models."""
+    r = pd.DataFrame(dict(model=["models/Qwen2.5-Omni-7B", "/w/Infer/models/Qwen2.5-Omni-7B", None]))
+    assert serving.models(r) == ["/w/Infer/models/Qwen2.5-Omni-7B"]
+    assert serving.models(pd.DataFrame(dict(model=["a/Qwen3-8B", "a/Qwen3-8B-AWQ"]))) == [
+        "a/Qwen3-8B",
+        "a/Qwen3-8B-AWQ",
+    ]
+
+
+def test_replicas_behind_a_balancer_each_read_their_own_weights_at_every_step():
+    """stop 47 (KubeAI: 8 vLLM replicas, one L4 each): 776 requests in flight over 8 replicas are 97 each,
+    stepping at the same steps/s as one server of 776 would; each reads its own 8 GB, so 8 x the weight
+    traffic one copy gives, set against 8 devices' bandwidth. One server (TP 8 over the same devices) reads
+    its sharded weights once a step."""
+    from benchbook.analysis.roofline import Peaks
+
+    pk = Peaks("L4", 300.0, {"bf16": 121.0, "fp8": 242.0}, "parameter", count=8)
+    lit = pd.DataFrame(dict(run=["a"], in_flight=[776.0], output_throughput=[3803.0], total_token_throughput=[45409.0]))
+    one = serving.decode_roofline(lit, 8.0, 1.0, pk, "fp8").iloc[0]
+    eight = serving.decode_roofline(lit, 8.0, 1.0, pk, "fp8", copies=8).iloc[0]
+    assert eight["achieved_gb_s"] == pytest.approx(8 * one["achieved_gb_s"])
+    assert eight["bandwidth_fraction"] == pytest.approx(8 * 8e9 * 3803 / 776 / 1e9 / 2400)
+    assert eight["achieved_tflops"] == one["achieved_tflops"]  # the FLOPs per token do not depend on the copies
+    assert serving.replicas([]) == 1

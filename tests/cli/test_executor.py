@@ -1,6 +1,7 @@
 """The one executor: a fresh kernel that dies before it answers is replaced, any other failure is
 said once with what ran before it, and nothing is left on disk."""
 
+import json
 import os
 import tempfile
 
@@ -164,3 +165,18 @@ def test_a_numpy_number_glued_in_plain_python_reads_as_a_plain_number(tmp_path):
     )
     nb = executor.execute(path, {}, plain=True)
     assert [o["data"]["application/papermill.record/text/plain"] for o in nb["cells"][1]["outputs"]] == ["2.5", "3"]
+
+
+def test_a_label_no_installed_font_can_draw_leaves_no_warning_on_the_page(tmp_path):
+    """stop 47 (a vllm-ascend report's runs under the heading `原始日志`): matplotlib's missing-glyph notice
+    is not printed; any other warning of a cell still is."""
+    path = _plain_notebook(
+        tmp_path,
+        "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.set_title('\u539f\u59cb\u65e5\u5fd7')\n"
+        "fig.canvas.draw()",
+        "import warnings\nwarnings.warn('Glyph 1 of another kind', RuntimeWarning)",
+    )
+    nb = executor.execute(path, {"x": 2}, plain=True)
+    text = json.dumps(nb["cells"][2]["outputs"])
+    assert "missing from font" not in text
+    assert "RuntimeWarning: Glyph 1 of another kind" in json.dumps(nb["cells"][3]["outputs"])

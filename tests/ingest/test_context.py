@@ -600,6 +600,22 @@ def test_a_prefill_decode_layout_is_read_as_its_instances(line, instances, one):
     assert bool(ctx.get("layout")) is one
 
 
+@pytest.mark.parametrize(
+    ("line", "instances"),
+    [
+        ("The benchmarks were run on 8 instances of vLLM serving LLama 3.1 8B", 8),  # stop 47, KubeAI
+        ("8 replicas of llama 3 8b and each uses a single L4 GPU", 8),
+        ("* Scale: 8 instances of vLLM", 8),
+        ("1 instance of vLLM", None),  # one replica spans no more than its own devices
+        ("we keep 8 instances running", None),  # not replicas of a server named
+        ("compared 3 instances", None),
+    ],
+)
+def test_replicas_of_one_server_behind_a_balancer_are_read_as_its_replicas(line, instances):
+    assert context.read([line]).values("replicas") == ([instances] if instances else [])
+    assert context.read([line]).values("instances") == []  # no prefill/decode layout
+
+
 def test_ggml_register_device_lines_name_the_card_and_the_cpu_by_their_descriptions():
     """ggml-backend-reg's `register_device: registered device NAME (DESC)`: DESC is the card a
     backend device drives; the `CPU` device's DESC is the processor."""

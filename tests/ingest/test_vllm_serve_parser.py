@@ -602,3 +602,27 @@ def test_words_a_writer_appended_after_a_rows_value_are_not_read_and_the_value_i
     p.write_text("\n".join([*rows[:2], f"{'Failed requests:':<40} {0:<10} 12", *rows[3:]]) + "\n")
     with pytest.raises(ParseError, match="expected 'Label: value'"):
         ingest.read(p, tool=TOOL)
+
+
+def test_a_sections_container_args_set_every_block_under_its_sub_headings():
+    # stop 47 (KubeAI's prefix-aware load balancing): a Job's `args:` list under `## 800 concurrent requests`
+    # runs the three blocks below it, one under each `###` strategy
+    job = "```yaml\n      args:\n        - --model=llama-8b-fp8\n        - --request-rate=800\n        - --max-concurrency=800\n```\n"
+    text = "## 800 concurrent requests\n" + job + "### Round Robin\n" + BLOCK + "### Prefix Hash\n" + BLOCK
+    text += "## 1600 concurrent requests\n" + job.replace(
+        "=800\n        - --max-concurrency=800", "=200\n        - --max-concurrency=1600"
+    )
+    text += "### Round Robin\n" + BLOCK
+    df = v.parse(text, "x.md").table.drop_duplicates("run")
+    assert df["max_concurrency"].tolist() == [800, 800, 1600] and df["request_rate"].tolist() == [800, 800, 200]
+    assert set(df["model"]) == {"llama-8b-fp8"}
+    assert df["metadata"].isna().all()  # no conversations replayed: no prefix reuse said
+    replay = text.replace("- --model=llama-8b-fp8\n", "- --model=llama-8b-fp8\n        - --max-conversations=800\n")
+    meta = v.parse(replay, "x.md").table["metadata"]
+    assert meta.str.contains("prefix_reuse=multi-turn conversations replayed").all()
+    # the other way: a block whose own command sets the cap keeps it, and a list that is no argument list
+    # (`- Model: x`) or under a sibling section sets nothing
+    own = "## 800\n" + job + "### A\nvllm bench serve --model m --max-concurrency 4\n" + BLOCK
+    assert v.parse(own, "x.md").table["max_concurrency"].iat[0] == 4
+    sibling = "## a\n" + job + "## b\n" + BLOCK
+    assert v.parse(sibling, "x.md").table["max_concurrency"].isna().all()

@@ -36,15 +36,17 @@ DTYPES |= {"float32": "fp32", "float": "fp32", "fp32": "fp32"}
 _WO = r"(?:[-_]?(?:wo|weight[-_]?only))?"
 _GGUF = r"i?q{n}(?:_[a-z0-9]+)*"
 #: A quantization tag in a model's name or a quantization method, and the precision it stores
-#: weights in (matched as whole words, `-` and `_` alike); an unquantized tag (`-bf16`) last. A width
+#: weights in (matched as whole words, `-` and `_` alike); an unquantized tag (`-bf16`) last. A `WxAy`
+#: scheme (llm-compressor's W4A16, W8A8, W4A8; Ascend msit's W4A4, W8A8, W8A16) stores weights of x bits
+#: whatever y, the activations' width. A width
 #: written in the name (`GPTQ-Int8`, `gptq-8bit`, `w8a16`, `4bit`) comes before a method that names none:
 #: GPTQ quantizes to 2, 3, 4 or 8 bits (AutoGPTQ's `BaseQuantizeConfig(bits=...)`, the bits a checkpoint's
 #: name then gives), so a bare `GPTQ` or `AWQ` (AutoAWQ's `w_bit` is 4) is int4 only where no width is named.
 TAGS = (
     (r"nvfp4|mxfp4|fp4", "fp4"),
-    (rf"int4{_WO}|w4a16|w4a8(?:kv\d+)?|bnb[-_]?4[-_ ]?bit|4[-_ ]?bits?|{_GGUF.format(n=4)}", "int4"),
+    (rf"int4{_WO}|w4a(?:16|8|4)(?:kv\d+)?|bnb[-_]?4[-_ ]?bit|4[-_ ]?bits?|{_GGUF.format(n=4)}", "int4"),
     (r"fp8(?:[-_](?:dynamic|static|block|e4m3))?|fp8_block_scales", "fp8"),
-    (rf"int8{_WO}|w8a8|w8a16|bnb[-_]?8[-_ ]?bit|8[-_ ]?bits?|{_GGUF.format(n=8)}", "int8"),
+    (rf"int8{_WO}|w8a(?:8|16)|bnb[-_]?8[-_ ]?bit|8[-_ ]?bits?|{_GGUF.format(n=8)}", "int8"),
     *((_GGUF.format(n=n), f"int{n}") for n in (2, 3, 5, 6)),
     (r"int3|3[-_ ]?bits?", "int3"),
     (r"int2|2[-_ ]?bits?", "int2"),
@@ -114,7 +116,12 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
     quantized checkpoint, so `weights` reads it only where bf16 would otherwise be assumed. Where the
     file names several models whose names give different precisions (or one gives none: a bf16 and an
     AWQ checkpoint downloaded side by side), no model's tag is the file's answer; where a server's launch
-    command names its weights (`context.serves`), those are the models, not a benchmark client's `--model`."""
+    command names its weights (`context.serves`), those are the models, not a benchmark client's `--model`.
+    A precision a command states beside the model it names (`vllm serve Qwen/Qwen2.5-VL-7B-Instruct --dtype
+    bfloat16`) is that model's (`Tied`): `weights` never gives it to a run of another model. Where no
+    server launch names the weights and no model's name carries a tag, a benchmark client's `--tokenizer`
+    does name a checkpoint: vLLM's client loads its tokenizer from there because its `--model` is the
+    server's alias (`meta-llama-3.2-11b-vision-instruct` beside `--tokenizer ...-FP8-dynamic`)."""
     from pathlib import Path
 
     from benchbook import config, ingest
@@ -131,11 +138,44 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
         models = list(dict.fromkeys(str(f.value) for f in (served or facts)))
         if len({t[0] if (t := tagged(m)) else None for m in models}) > 1:
             models = []  # models of different precisions (a bf16 and an AWQ download): no one tag is the runs'
-        names = [str(v) for v in ctx.values("precision")] + models
+        if not served and models and not any(tagged(m) for m in models):
+            models += [str(f.value) for f in ctx.get("tokenizer")]  # the checkpoint an alias stands for
+        names = list(dict.fromkeys(_tied(ctx, f) for f in ctx.get("precision"))) + models
         quantized = [n for n in names if (t := tagged(n)) and t[0] not in UNQUANTIZED]
         plain = [n for n in names if (t := tagged(n)) and t[0] in UNQUANTIZED]
         out[source_name(Path(path))] = (*quantized, *plain)
     return out
+
+
+def checkpoint(name) -> str:
+    """The checkpoint a model name or path stands for: its last path component, in lower case (a relative
+    `models/Qwen2.5-Omni-7B` and an absolute `/workspace/.../models/Qwen2.5-Omni-7B` name one folder's
+    weights)."""
+    return str(name).rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1].lower()
+
+
+class Tied(str):
+    """A precision a command states beside the model(s) it names (`of`: their `checkpoint` keys):
+    `weights` reads it for a run of one of those models, or of a model not known, never for another."""
+
+    of: frozenset = frozenset()
+
+
+def _tied(ctx, fact):
+    """`fact`'s value, tied (`Tied`) to the models the commands stating it name, where they name one."""
+    named = [*ctx.get("model"), *ctx.get("served_name")]
+    stating = {f.command for f in ctx.get("precision") if f.command is not None and str(f.value) == str(fact.value)}
+    of = frozenset(checkpoint(f.value) for f in named if f.command in stating and not _placeholder(f.value))
+    if not of:
+        return str(fact.value)
+    tied = Tied(str(fact.value))
+    tied.of = of
+    return tied
+
+
+def _placeholder(value) -> bool:
+    """A model written as a shell variable or a template slot: no name."""
+    return bool(re.match(r"\s*(?:\$|<|\{\{)", str(value)))
 
 
 def _bytes(precision: str) -> float:
@@ -166,6 +206,8 @@ def weights(model: str | None, quantization=None, dtype=None, names=(), assume: 
     hit = tagged(model)
     if hit:
         return Weights(hit[0], _bytes(hit[0]), "name", hit[1])
+    if isinstance(model, str):  # a setting of another model's command is not this run's
+        stated = [n for n in stated if not isinstance(n, Tied) or checkpoint(model) in n.of]
     quantized = [n for n in stated if (t := tagged(n)) and t[0] not in UNQUANTIZED]
     hit = tagged(*quantized)
     if hit:

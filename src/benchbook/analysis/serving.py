@@ -574,10 +574,16 @@ UNMET_RATE_SHARE = 0.5
 
 def rate_unmet(r: pd.DataFrame) -> pd.Series:
     """Per run, True where fewer than UNMET_RATE_SHARE of the requests per second its finite request
-    rate sends completed per second: the requests finished far more slowly than they were sent, so
-    the load the server saw is not the offered rate. Checked as `rate_exceeded` is (no assumed rate,
+    rate sends ended per second: the requests finished far more slowly than they were sent, so
+    the load the server saw is not the offered rate. A failed request ended too: the tools' request
+    throughput counts completed requests only (vLLM's `completed / duration`), so where the output
+    counts failures they are added back over the duration (200 requests failing `Not Found` at 1 req/s
+    ended as fast as they were sent; none queued). Checked as `rate_exceeded` is (no assumed rate,
     no MLPerf Offline)."""
     rate, done = _col(r, "request_rate"), _col(r, "request_throughput")
+    failed, duration = _col(r, "failed"), _col(r, "duration")
+    ended = done + failed / duration
+    done = ended.where(np.isfinite(ended) & (failed > 0) & (duration > 0), done)
     return _rate_checked(r) & np.isfinite(done) & (done < UNMET_RATE_SHARE * rate)
 
 
@@ -777,6 +783,19 @@ def aggregates(r: pd.DataFrame) -> pd.Series:
     if "format" not in r:
         return pd.Series(False, index=r.index)
     return r["format"].eq(inference_perf.SUMMARY) & r.get("tool", pd.Series("", index=r.index)).eq(inference_perf.NAME)
+
+
+def models(r: pd.DataFrame) -> list[str]:
+    """The models the runs are of, one per checkpoint (`precision.checkpoint`: vLLM's `--model` is a
+    name or a path, and `models/Qwen2.5-Omni-7B` beside `/workspace/.../models/Qwen2.5-Omni-7B` is one
+    folder's weights, as `series_key` labels them), each in its longest spelling, in name order."""
+    if "model" not in r:
+        return []
+    names = sorted((str(m) for m in r["model"].dropna().unique()), key=len, reverse=True)
+    one = {}
+    for m in names:
+        one.setdefault(precision.checkpoint(m), m)
+    return sorted(one.values())
 
 
 def series_key(r: pd.DataFrame, measured: bool = True) -> pd.Series:
@@ -1262,7 +1281,12 @@ def prefix_reused(r: pd.DataFrame) -> pd.Series:
 
 
 def decode_roofline(
-    lit: pd.DataFrame, active_b: float | None, bytes_per_weight: float, peaks, weights_precision: str | None = None
+    lit: pd.DataFrame,
+    active_b: float | None,
+    bytes_per_weight: float,
+    peaks,
+    weights_precision: str | None = None,
+    copies: int = 1,
 ) -> pd.DataFrame:
     """Per run (rows of `littles_law`): a step at the measured concurrency. Each of the
     `in_flight` requests (Little's law) gains one token per step, so steps/s = output throughput /
@@ -1273,7 +1297,10 @@ def decode_roofline(
     0.5), an fp8, fp4 or int8 checkpoint's peak at its precision and any other's (bf16, weight-only int4,
     a mix of MXFP4 experts and bf16) at bf16's; with NaN bytes (the precision not stated) the compute
     is kept and every figure that needs the bytes or the peak is NaN; with no `peaks` (no device
-    named) the achieved figures and intensities are kept, the shares NaN."""
+    named) the achieved figures and intensities are kept, the shares NaN. `copies`: the replicas the
+    requests are spread over (`replicas`); each steps its own share at the same steps/s (L / copies in
+    flight, output / copies tok/s) and reads its own copy of the weights, so the weights move `copies`
+    times over."""
     d = lit.copy()
     d["speculative"], d["tokens_per_step"] = tokens_per_step(d)
     if active_b is None:
@@ -1292,7 +1319,7 @@ def decode_roofline(
     conc = d["in_flight"].where((d["in_flight"] > 0) & ~over)  # a count the run's own count contradicts: unused
     d["steps_per_s"] = d["output_throughput"] / conc / d["tokens_per_step"]
     weights = active_b * 1e9 * bytes_per_weight
-    d["achieved_gb_s"] = weights * d["steps_per_s"] / 1e9
+    d["achieved_gb_s"] = weights * d["steps_per_s"] * copies / 1e9
     d["achieved_tflops"] = (2 * active_b * 1e9 * d["total_token_throughput"] / 1e12).where(~prefix_reused(d))
     d["intensity"] = d["achieved_tflops"] * 1e12 / (d["achieved_gb_s"] * 1e9)
     # a precision not stated (NaN bytes): no peak to set the compute against, no weight traffic
@@ -1605,7 +1632,8 @@ def devices_said(r: pd.DataFrame, own: list) -> list[dict]:
 def instances(paths) -> tuple[int, int]:
     """(fewest, most) serving instances one run spans: x + y where the input names a disaggregated
     `xPyD` layout (x prefill and y decode instances, each with its own TP x PP x DP devices: vLLM's
-    and SGLang's disaggregated-prefill write-ups, Dynamo's), the most such a line names; the fewest
+    and SGLang's disaggregated-prefill write-ups, Dynamo's), or N replicas behind one load balancer
+    (`8 instances of vLLM`: every request goes to one of them), the most such a line names; the fewest
     is 1 where the input also names a configuration in one instance beside it (a "collocated" or
     "aggregated" baseline), since it ties neither to a run. (1, 1) where no layout is named."""
     from benchbook import config, ingest
@@ -1614,9 +1642,20 @@ def instances(paths) -> tuple[int, int]:
     most, one = 1, False
     for path in paths:
         ctx = context.read(ingest._load_lines(config.resolve(path)))
-        most = max([most, *(f.value for f in ctx.get("instances"))])
+        most = max([most, *(f.value for f in (*ctx.get("instances"), *ctx.get("replicas")))])
         one = one or bool(ctx.get("layout"))
     return (1 if one else most, most)
+
+
+def replicas(paths) -> int:
+    """The replicas of one server a run's requests are spread over (`8 instances of vLLM` behind a load
+    balancer), the most a line names; 1 where none is named. Each replica holds the whole model and steps
+    its own share of the requests, so every one of them reads the weights at every step of its own."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    found = [f.value for path in paths for f in context.read(ingest._load_lines(config.resolve(path))).get("replicas")]
+    return max([1, *found])
 
 
 def role_said(paths) -> dict:

@@ -47,6 +47,7 @@ NAMES = (
     "dp",
     "ep",
     "instances",
+    "replicas",
     "layout",
     "role",
     "split",
@@ -285,6 +286,7 @@ _INTS = {
     "dp",
     "ep",
     "instances",
+    "replicas",
     "concurrency",
     "batch",
     "prompts",
@@ -561,6 +563,9 @@ _PAR_NAME = {"tensor": "tp", "pipeline": "pp", "data": "dp", "expert": "ep"}
 #: A disaggregated serving layout as vLLM's, SGLang's and Dynamo's write-ups name it: `1P1D`, `3P1D`
 #: (x prefill instances, y decode instances; each its own TP x PP x DP devices).
 _XPYD = re.compile(r"(?<![A-Za-z0-9_.])(\d{1,2})\s?P\s?(\d{1,2})\s?D(?![A-Za-z0-9_])", re.I)
+#: Replicas of one server behind a load balancer, counted in words (`8 instances of vLLM`, `8 replicas of
+#: llama 3 8b`): the benchmark's requests spread over all of them, so a run spans every replica's devices.
+_REPLICAS = re.compile(r"(?<![\w.])(\d{1,3})\s+(?:instances|replicas)\s+of\b", re.I)
 #: A configuration that runs prefill and decode in one instance, named beside disaggregated ones
 #: ("collocated baseline", Dynamo's "aggregated"; `\b` keeps "disaggregated" out).
 _ONE_INSTANCE = re.compile(
@@ -1374,6 +1379,9 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     for m in _XPYD.finditer(text):  # `1P1D`: a run spans its prefill and its decode instances
         if int(m.group(1)) and int(m.group(2)):
             r.add("instances", int(m.group(1)) + int(m.group(2)), i, source, line)
+    for m in _REPLICAS.finditer(text):
+        if int(m.group(1)) > 1:
+            r.add("replicas", int(m.group(1)), i, source, line)
     if _ONE_INSTANCE.search(text):
         r.add("layout", "one instance", i, source, line)
     unprefixed = _LOG_PREFIX.sub("", text)

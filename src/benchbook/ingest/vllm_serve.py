@@ -495,7 +495,46 @@ def _context(
         if named.get(i):
             ctx["run"] = named[i]
     _author_list(lines, i, hi, ctx)
+    if heads or doc.nearest(lo) is not None:
+        _section_args(lines, i, doc, ctx)
     return {k: v for k, v in ctx.items() if v is not None}
+
+
+#: One item of a YAML list of a container's arguments (a Kubernetes Job's or a compose file's `args:`,
+#: `- --max-concurrency=800`): the benchmark's command line, one option to an item.
+ARG_ITEM_RE = re.compile(r"^\s*-\s+--(?P<key>[A-Za-z][\w-]*)(?:[= ](?P<value>[^\s'\"]+))?\s*$")
+#: The options a container's argument list sets for the benchmark it runs.
+ARG_KEYS = ("max_concurrency", "num_prompts", "request_rate", "model")
+#: A client option that builds its prompts from conversations, each a later turn's whole history (KubeAI's
+#: `benchmark_serving.py --max-conversations N`: "prompt 2 would include message (1, 2, 3) of conversation
+#: x"): the prompts repeat earlier prompts' prefixes, so a prefix-caching server (vLLM V1's default) serves
+#: most prompt tokens from its cache, as `analysis.serving.prefix_reused` reads `prefix_reuse=`.
+REPLAY_KEYS = ("max_conversations",)
+
+
+def _section_args(lines: list[str], i: int, doc: Outline, ctx: dict) -> None:
+    """The settings a section states above its sub-headings, for a block under one of them: a Job's
+    `args:` list under `## 800 concurrent requests` runs each of the three blocks below it, one under
+    each `###` heading (`- --max-concurrency=800`, `- --request-rate=800`). Each enclosing heading's own
+    lines, from it to the first heading after it, are read where nothing nearer set the option."""
+    start = i if i in doc.heads else doc.nearest(i)
+    if start is None:
+        return
+    level = doc.heads[start][0]
+    for h in reversed(doc.within(0, start)):
+        if doc.heads[h][0] >= level:
+            continue
+        level = doc.heads[h][0]
+        following = doc.within(h + 1, len(lines))
+        end = following[0] if following else len(lines)
+        for j in range(h + 1, end):
+            m = ARG_ITEM_RE.match(lines[j])
+            key = m["key"].replace("-", "_") if m and m["value"] else None
+            if key in ARG_KEYS and key not in ctx:
+                ctx[key] = m["value"] if key == "model" else number(m["value"])
+            if key in REPLAY_KEYS and "prefix_reuse=" not in (ctx.get("metadata") or ""):
+                reuse = f"prefix_reuse=multi-turn conversations replayed (--{m['key']})"
+                ctx["metadata"] = f"{ctx['metadata']}; {reuse}" if ctx.get("metadata") else reuse
 
 
 #: A line of a write-up's own configuration list above the block (`- Model: `M``, `**Hardware:** 2x

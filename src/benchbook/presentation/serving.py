@@ -280,7 +280,7 @@ def inputs_sentence(
         "inputs",
         files=files,
         runs=len(r),
-        models=[str(m) for m in sorted(r["model"].dropna().unique())],
+        models=serving.models(r),
         unnamed=int(r["model"].isna().sum()) if "model" in r else 0,
         tokenizers=[list(t) for t in tokenizers],
         untied=[list(t) for t in untied],

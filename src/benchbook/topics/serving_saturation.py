@@ -77,7 +77,7 @@ def analyse(p: dict) -> Result:
         (pk, said, _), per_run = own[0], None
     elif per_run:  # blocks on different machines: each measured against its own, none is the page's
         said, pk = {"by_heading": serving.devices_said(r, own)}, None
-    models = sorted(r["model"].dropna().unique())
+    models = serving.models(r)
     untied = serving.untied_models(p["source"], models)
     unnamed = serving.unnamed_said(p["source"], r)  # runs with no model beside named ones: what the file says
     model = models[0] if len(models) == 1 else None
@@ -96,10 +96,11 @@ def analyse(p: dict) -> Result:
     served = serving.served_checkpoint(model, p["source"]) if size_source == "unknown" and not titled else None
     w = serving.weights(model, r, [n for v in precision.stated_names(p["source"]).values() for n in v])
     lit = serving.littles_law(r, req)
-    rl = serving.decode_roofline(lit, active_b, w.bytes_per_weight, pk, w.precision)
+    copies = serving.replicas(p["source"])  # each replica reads its own copy of the weights at every step
+    rl = serving.decode_roofline(lit, active_b, w.bytes_per_weight, pk, w.precision, copies)
     if per_run:  # each run against the peaks of its own device
         rows = [
-            serving.decode_roofline(lit.iloc[[k]], active_b, w.bytes_per_weight, own[k][0], w.precision)
+            serving.decode_roofline(lit.iloc[[k]], active_b, w.bytes_per_weight, own[k][0], w.precision, copies)
             for k in range(len(lit))
         ]
         rl = pd.concat(rows)
@@ -228,7 +229,7 @@ def page(res: Result) -> Page:
             size_line=size_line,
             fewest=serving.devices(r) * res.instances[0],
             instances=res.instances[1],
-            models=sorted(r["model"].dropna().unique()) if "model" in r else [],
+            models=serving.models(r),
             # where no precision is known: what the file says of one (the absence rule)
             precision_said=serving.fact_said(p["source"], "precision", "precision")
             if res.weights.precision is None or res.weights.assumed
