@@ -643,6 +643,7 @@ def offline_sentence(
                 compute=_compute_case(r, peaks, prec),
                 achieved_tflops=r["achieved_tflops"],
                 devices=r.get("devices"),
+                devices_line=r.get("devices_line") if pd.notna(r.get("devices_line", np.nan)) else None,
                 achieved_tflops_per_device=r.get("achieved_tflops_per_device"),
                 compute_fraction=r["compute_fraction"],
                 tokens_counted=r["tokens_counted"],

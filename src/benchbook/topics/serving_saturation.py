@@ -82,10 +82,8 @@ def analyse(p: dict) -> Result:
     unnamed = serving.unnamed_said(p["source"], r)  # runs with no model beside named ones: what the file says
     model = models[0] if len(models) == 1 else None
     per_run_weights = serving.run_precisions(r)  # runs whose own titles name different weights
-    if (
-        model is None and len(untied) == 1 and not per_run_weights and untied[0][2] != "sign"
-    ):  # the one model the input names (in a path or tied to no run) is
-        model = untied[0][0]  # the run's, as the page says: sized from the model table or its name
+    if model is None and not per_run_weights and (one := serving.untied_model(untied)):
+        model = one  # the one model the input names (in a path or tied to no run) is the run's, as the page says
     # a line that only speaks of a model (`--checkpoint_dir .../checkpoint`) names none to size or quote
     stated = serving.stated_size(model, p["source"])
     total_b, active_b, size_source = serving.model_size(model, p["params_b"], stated)
