@@ -27,3 +27,11 @@ def test_the_cut_metric_is_the_rows_tidy_metric_and_only_for_a_cut():
     cut = {"text": "Time to first token (ms) p99: 136.…", "reason": genai_perf.CUT_REASON}
     assert genai_perf.cut_metric(cut) == "ttft"
     assert genai_perf.cut_metric({**cut, "reason": "expected a number"}) is None
+
+
+def test_a_cut_mean_latency_is_set_aside_not_unprinted():
+    lit = serving.littles_law(serving.load([EKS])[0])
+    assert show.littles_note(lit).startswith("The output's request latencies were set aside where printed")
+    assert "but no latency" not in show.littles_note(lit)
+    # the other way: nothing set aside, and the same runs print no latency
+    assert "but no latency" in show.littles_note(lit.assign(latency_set_aside=""))

@@ -25,6 +25,7 @@ def _facts(lines, name):
         ("I have ran retinanet on **jetson Orin** and found the latency is greater", "jetson Orin"),
         ("1. 目前只测试了fp32的模型，有一个deconv3d算子BM1684不支持，所以未测试", "BM1684"),
         ("Benchmarked on a Qualcomm Cloud AI 100 Standard card", "Qualcomm Cloud AI 100 Standard"),
+        ("# Qualcomm Cloud AI - MLPerf Inference - Docker", "Qualcomm Cloud AI"),
         ("All numbers below were taken on an NVIDIA T4", "NVIDIA T4"),
         ("在H100上测试", "H100"),
     ],

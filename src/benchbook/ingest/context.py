@@ -1693,7 +1693,7 @@ _DEVICE_WORDS = (
     r"(?:NVIDIA\s+)?(?:Jetson\s+)?(?:AGX\s+)?(?:Orin|Xavier|Thor)(?:\s+(?:NX|Nano))?",
     r"Jetson\s+(?:Nano|TX2)",
     r"(?:Sophon\s+)?BM168[0-9]X?",
-    r"(?:Qualcomm\s+)?Cloud\s+AI\s?100(?:\s+(?:Standard|Pro|Ultra))?",
+    r"Qualcomm\s+Cloud\s+AI(?:\s?100(?:\s+(?:Standard|Pro|Ultra))?)?|Cloud\s+AI\s?100(?:\s+(?:Standard|Pro|Ultra))?",
     r"(?:Huawei\s+)?Ascend\s?(?:910[ABC]?|310P?)",
     r"(?:NVIDIA\s+|Tesla\s+)T4",
 )

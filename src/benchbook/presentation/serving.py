@@ -356,10 +356,12 @@ def assumed_rate_note(r: pd.DataFrame, rate_said: dict | None = None) -> str:
     assumed = r["rate_assumed"].astype(bool) if "rate_assumed" in r else pd.Series(False, index=r.index)
     # LoadGen schedules Server queries at target_qps, printed only under Test Parameters: the page names
     # that section's line where the input has one, else says the input lacks it
-    mlperf = assumed & r["scenario"].notna() if "scenario" in r else assumed & False
+    # (a Server run whose copy lacks that rate keeps it unknown: `analysis.serving` assumes none for it)
+    server = r["scenario"].eq("Server") & r["request_rate"].isna() if {"scenario", "request_rate"} <= set(r) else False
+    mlperf = (assumed & r["scenario"].notna()) | server if "scenario" in r else assumed & False
     lines = r.loc[mlperf, "parameters_line"].dropna() if "parameters_line" in r else pd.Series(dtype=float)
     n = int((assumed & ~mlperf).sum())
-    unknown = r[r["request_rate"].isna()] if "request_rate" in r else r.iloc[0:0]
+    unknown = r[r["request_rate"].isna() & ~server] if "request_rate" in r else r.iloc[0:0]
     tools = unknown["tool"] if "tool" in unknown else pd.Series("", index=unknown.index)
     formats = sorted({f"{t} {f}".strip() for t, f in zip(tools, unknown["format"], strict=True)})
     over = r[serving.rate_exceeded(r)]
@@ -580,6 +582,11 @@ def _littles_note(lit: pd.DataFrame) -> str:
         return _say("e2el_none_completed")
     # a rate with neither the requests' count nor any latency (LoadGen's summary with its Additional Stats
     # left out, the prototype trtllm-bench's token rate): requests completed, and nothing to put into Little's law
+    # a request latency the output prints but the file's reading set aside (a console cut it, rows that
+    # conflict): printed, not read, so not "no latency"
+    if "latency_set_aside" in lit and "mean_e2el_s" in lit and lit["mean_e2el_s"].isna().all():
+        if lit["latency_set_aside"].fillna("").map(lambda t: "e2el" in t.split(",")).all():
+            return _say("e2el_set_aside")
     if rates and "completed" in lit:
         rated = lit[rates].astype(float).gt(0).any(axis=1) & lit["completed"].isna()
         if rated.all() and "mean_e2el_s" in lit and lit["mean_e2el_s"].isna().all():
