@@ -5,8 +5,6 @@ kept apart too, but is no all-at-once run: it is not counted among the infinite 
 
 from __future__ import annotations
 
-import numpy as np
-
 from benchbook import config
 from benchbook.analysis import serving
 from benchbook.presentation import serving as show
@@ -29,5 +27,5 @@ def test_a_server_run_whose_rate_the_copy_lacks_is_not_said_infinite():
 
 def test_two_runs_sent_all_at_once_are_both_said_infinite():
     r = serving.load([AMD])[0]
-    r.loc[r["run"] == "summary 2", "request_rate"] = np.inf
+    r.loc[r["run"] == "summary 2", ["scenario", "rate_assumed"]] = ["Offline", False]
     assert "2 runs with infinite request rate kept apart" in _sentence(r)

@@ -159,9 +159,7 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
         sched = wide["scheduled_request_rate"].astype(float).where(scenario == "Server")
         wide["request_rate"] = wide["request_rate"].fillna(sched)
     # no rate where the format records one: the tool's default (inf); where it records none, unknown
-    # (an MLPerf Server run is never sent all at once: LoadGen paces it at target_qps, so a copy without that
-    # rate leaves it unknown)
-    wide["rate_assumed"] = wide["request_rate"].isna() & wide["request_rate_recorded"] & scenario.ne("Server")
+    wide["rate_assumed"] = wide["request_rate"].isna() & wide["request_rate_recorded"]
     # an output without a failure count that sent more prompts than completed: the rest failed; one
     # that completed every prompt it sent: none did (completed cannot exceed sent)
     short = wide["num_prompts"].astype(float) - wide["completed"].astype(float)

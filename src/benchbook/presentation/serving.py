@@ -263,6 +263,14 @@ def _what(variable: str) -> str:
     return "concurrency cap" if variable == "max_concurrency" else "request rate"
 
 
+def _infinite(r: pd.DataFrame) -> int:
+    """The runs sent at an infinite request rate: not an MLPerf Server run whose rate the copy lacks."""
+    server = (
+        r["scenario"].eq("Server") & r["rate_assumed"].astype(bool) if {"scenario", "rate_assumed"} <= set(r) else False
+    )
+    return int((np.isinf(r["request_rate"].astype(float)) & ~server).sum())
+
+
 def inputs_sentence(
     files: str, r: pd.DataFrame, variable: str, n_apart: int, tokenizers=(), untied=(), unnamed_said=()
 ) -> str:
@@ -291,11 +299,9 @@ def inputs_sentence(
         workloads=serving.series_key(r).nunique() if len(r) and "model" in r else 0,
         aggregated=int(serving.aggregates(r).sum()),
         variable=variable.replace("_", " "),
-        # an infinite rate is one the run was sent at; a rate its format records but this copy lacks (an MLPerf
-        # Server summary without its Test Parameters) is no infinite one, though its run is kept apart too
-        kept=int(np.isinf(r[variable].astype(float)).sum())
-        if variable == "request_rate"
-        else max(0, n_apart - unknown),
+        # an infinite rate is one the run was sent at; an MLPerf Server run's, whose copy lacks the rate LoadGen
+        # paced it at (`rate_assumed`, its Test Parameters cut), is no infinite one, though it is kept apart too
+        kept=_infinite(r) if variable == "request_rate" else max(0, n_apart - unknown),
         apart=APART_WORDS[variable],
         unknown=unknown,
         what=_what(variable),
@@ -356,12 +362,10 @@ def assumed_rate_note(r: pd.DataFrame, rate_said: dict | None = None) -> str:
     assumed = r["rate_assumed"].astype(bool) if "rate_assumed" in r else pd.Series(False, index=r.index)
     # LoadGen schedules Server queries at target_qps, printed only under Test Parameters: the page names
     # that section's line where the input has one, else says the input lacks it
-    # (a Server run whose copy lacks that rate keeps it unknown: `analysis.serving` assumes none for it)
-    server = r["scenario"].eq("Server") & r["request_rate"].isna() if {"scenario", "request_rate"} <= set(r) else False
-    mlperf = (assumed & r["scenario"].notna()) | server if "scenario" in r else assumed & False
+    mlperf = assumed & r["scenario"].notna() if "scenario" in r else assumed & False
     lines = r.loc[mlperf, "parameters_line"].dropna() if "parameters_line" in r else pd.Series(dtype=float)
     n = int((assumed & ~mlperf).sum())
-    unknown = r[r["request_rate"].isna() & ~server] if "request_rate" in r else r.iloc[0:0]
+    unknown = r[r["request_rate"].isna()] if "request_rate" in r else r.iloc[0:0]
     tools = unknown["tool"] if "tool" in unknown else pd.Series("", index=unknown.index)
     formats = sorted({f"{t} {f}".strip() for t, f in zip(tools, unknown["format"], strict=True)})
     over = r[serving.rate_exceeded(r)]
