@@ -1572,6 +1572,7 @@ def device_per_run(r: pd.DataFrame, paths, inst: tuple[int, int] = (1, 1)) -> li
         pk = spanning(pk, r.loc[mates], inst)
         said = roofline.said(n) if n is not None and pk is None else {}
         said.pop("device_sign_line", None)
+        said.pop("device_sign_words", None)
         out.append((pk, said, (n.fact or n.unlisted).line if n.fact or n.unlisted else None) if n else None)
     return out
 

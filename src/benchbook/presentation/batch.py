@@ -99,6 +99,7 @@ def _named(named) -> dict:
         "unlisted": said.get("device_unlisted"),
         "unlisted_line": said.get("device_unlisted_line"),
         "sign_line": said.get("device_sign_line"),
+        "sign_words": said.get("device_sign_words"),
     }
 
 

@@ -64,6 +64,7 @@ def analyse(p: dict) -> Result:
     pk = roofline.choose(p["gpu"], texts, p["peak_bandwidth_gb_s"], p["peak_tflops"])  # none assumed
     said = roofline.said(roofline.named(texts)) if pk is None else {}  # a device named that the table lacks
     said.pop("device_sign_line", None)  # a line that only mentions a vendor (`NVIDIA AIPerf`) names no device
+    said.pop("device_sign_words", None)
     said.update(serving.cores_said(p["source"]) if pk is None else {})  # ranks on cores, several a device
     inst = serving.instances(p["source"])
     pk = serving.spanning(pk, r, inst)  # TP x PP x DP x instances: the devices one run's work spans
