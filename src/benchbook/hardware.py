@@ -601,6 +601,9 @@ MOE_ARCHITECTURES = {
 }
 
 _SIZE_RE = re.compile(r"^(\d+(?:\.\d+)?)([bm])(\d*)$")
+#: A size written onto the family's name with no separator (`opt350m`, `qwen7b`): the family's letters, then
+#: the count and its unit, the name's last characters; a family name with a number and no unit (`llama2`) has none.
+_GLUED_SIZE_RE = re.compile(r"^[a-z]{2,}(\d+(?:\.\d+)?)([bm])()$")
 _ACTIVE_RE = re.compile(r"^a(\d+(?:\.\d+)?)b$")
 _EXPERTS_RE = re.compile(r"^\d+x\d+(?:\.\d+)?b$")
 #: The active count right after the total with its `B` dropped ("Nemotron-Nano-31B-A3": 3 B active).
@@ -701,7 +704,7 @@ def _name_sizes(model: str) -> tuple[float | None, float | None]:
     total = active = None
     prev = ""
     for w in _words(model, decimals=True).split():
-        m = _SIZE_RE.match(w)
+        m = _SIZE_RE.match(w) or _GLUED_SIZE_RE.match(w)
         if m and total is None:
             value = float(f"{m[1]}.{m[3]}") if m[3] and "." not in m[1] else float(m[1])
             total = value / 1000 if m[2] == "m" else value

@@ -64,6 +64,18 @@ def test_a_rate_of_completed_samples_without_latencies_is_no_run_where_none_comp
     assert "No request completed" in show.littles_note(lit.assign(request_throughput=0.0))
 
 
+def test_a_rate_of_generated_tokens_is_one_of_requests_that_completed():
+    # real: trtllm-bench's prototype prints `Throughput (tokens/second)` (output tokens / end-to-end time)
+    # and neither a request count nor a latency: tokens were generated, so requests completed
+    lit = serving.littles_law(
+        runs("trtllm-bench/trtllm_suite_benchmark_py_prototype_llama2_7b_fp8_metadata_statistics_zero_ttft_excerpt.md")
+    )
+    note = show.littles_note(lit)
+    assert note.startswith("The output prints the run's rate of generated tokens but no latency")
+    # the other way: no token generated, no request completed
+    assert "No request completed" in show.littles_note(lit.assign(output_throughput=0.0))
+
+
 def test_failed_requests_scale_the_goodput_share_not_the_rate():
     r = pd.DataFrame(
         {

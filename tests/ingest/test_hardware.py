@@ -173,7 +173,7 @@ def test_typo_lists_close_names():
         hardware.device("MI300XX")
     assert isinstance(e.value, ValueError) and str(e.value).count(".") == 1
     with pytest.raises(hardware.UnknownDevice, match="H100-SXM5-80GB"):
-        hardware.device("H100-SXM-80GB")
+        hardware.device("H100-SXM6-80GB")
 
 
 # --- the Device ----------------------------------------------------------------------------------

@@ -498,7 +498,9 @@ def said(found: Named) -> dict:
         # `can you check ... on b200`: where a run is asked for, not where this one ran
         return {"device_asked_line": found.sign.line}
     if found.device is None and found.sign is not None:
-        return {"device_sign_line": found.sign.line}
+        # a sign with its words is one of several devices the file names, tied to no run: named, not unnamed
+        words = {"device_sign_words": found.sign.words} if found.sign.words else {}
+        return {"device_sign_line": found.sign.line, **words}
     return {}
 
 

@@ -1117,6 +1117,21 @@ def untied_models(paths, models) -> list[list]:
     return list(out.values())
 
 
+def untied_model(untied) -> str | None:
+    """The one model the `untied_models` name, where no run names one: a single name, or several names
+    (`Llama 2 70B` in a heading, `llama2_70b` in a sentence) that the model table sizes as one model; None
+    where they are several models, a sign, or words that fit no one model."""
+    from benchbook import hardware
+
+    named = [u for u in untied if u[2] in ("named", "path")]
+    if len(named) != len(untied) or not named:
+        return None
+    if len(named) == 1:
+        return named[0][0]
+    sizes = {(s.total_b, str(s.source)) if s else None for s in (hardware.model_size(u[0]) for u in named)}
+    return named[0][0] if len(sizes) == 1 and None not in sizes else None
+
+
 def unnamed_said(paths, r: pd.DataFrame) -> list[list]:
     """[model, line, how] of what the input says of a model for its runs that name none beside runs that
     name theirs, by the one absence rule (`context.states` with the named runs' models set aside): a
@@ -1402,12 +1417,13 @@ def cut_of(rows: pd.DataFrame) -> tuple[str, int] | None:
 
 def screened_latencies(rejected: list[dict]) -> list[str]:
     """The latencies (LATENCIES) a file's screen set a value of aside (conflicting rows, a value out of
-    physical range: `ingest.core.screen`, whose report names the metric first): an empty cell of theirs
-    may be one the output printed."""
-    from benchbook.ingest import core
+    physical range: `ingest.core.screen`, whose report names the metric first) or a console cut short
+    (GenAI-Perf's `…`): an empty cell of theirs may be one the output printed."""
+    from benchbook.ingest import core, genai_perf
 
     heads = (core.CONFLICT, core.OUT_OF_RANGE, core.DUPLICATE)
     found = {str(x["text"]).split(" ", 1)[0] for x in rejected if str(x.get("reason", "")).startswith(heads)}
+    found |= {genai_perf.cut_metric(x) for x in rejected}  # a cell the console width cut: printed, not read
     return [m for m in LATENCIES if m in found]
 
 
@@ -1598,6 +1614,7 @@ def device_per_run(r: pd.DataFrame, paths, inst: tuple[int, int] = (1, 1)) -> li
         pk = spanning(pk, r.loc[mates], inst)
         said = roofline.said(n) if n is not None and pk is None else {}
         said.pop("device_sign_line", None)
+        said.pop("device_sign_words", None)
         out.append((pk, said, (n.fact or n.unlisted).line if n.fact or n.unlisted else None) if n else None)
     return out
 

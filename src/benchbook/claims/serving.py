@@ -586,6 +586,14 @@ def failed(r: pd.DataFrame, sent_said: dict | None = None) -> Claim:
             loadgen_errors=_f(logged.sum()) if len(logged) == len(r) else None,
             loadgen_errors_line=_f(lines.iloc[0]) if len(r) == 1 and len(lines) else None,
         )
+        if 0 < len(logged) < len(r):  # some summaries copied down to their errors line, the others cut before it
+            said = r.loc[logged.index]
+            ev.update(
+                loadgen_partial=_f(logged.sum()),
+                loadgen_partial_runs=[str(x) for x in said["run"]],
+                loadgen_partial_lines=[_f(x) for x in said["errors_line"]],
+                loadgen_cut_runs=len(r) - len(logged),
+            )
     # GuideLLM's 0.5+ console prints no request counts but the token totals of completed, incomplete
     # and errored requests (its Run Summary, console.py): a request adds its prompt tokens to the
     # incomplete total only if it was cut off, so a non-zero total there is at least one such request

@@ -45,6 +45,7 @@ import re
 
 from benchbook.ingest.core import ParseError, copy_ends, cut_item, percentile
 from benchbook.ingest.genai_perf import CUT, STATS, _box_cells, _value
+from benchbook.nouns import counted
 
 TOOL = "aiperf"
 TITLE_RE = re.compile(r"NVIDIA AIPerf \| LLM Metrics[ \t]*$", re.M)
@@ -267,13 +268,32 @@ def _errors(lines: list[str], source: str, lo: int, hi: int) -> tuple[list[tuple
 ANY_TITLE_RE = re.compile(r"NVIDIA AIPerf\s*[|:]\s*(?P<name>[^\n]*?)[ \t]*$", re.M)
 
 
+#: The header row of AIPerf's Error Summary (`┃ Code ┃ Type ┃ Message ┃ Count ┃`), found with its title cut off.
+ERROR_HEAD_RE = re.compile(r"\u2503\s*Code\s*\u2503\s*Type\s*\u2503\s*Message\s*\u2503\s*Count\s*\u2503")
+
+
+def _error_count(row: str) -> float | None:
+    """The count in the last cell of an Error Summary row (`│  400 │ Bad Request │ ... │   500 │`), else None
+    (a message's continuation row leaves it empty)."""
+    v = _value(_box_cells(row, BOX_ROW)[-1])
+    return None if v is None or v != v else v
+
+
 def refuses(text: str) -> tuple[int, str] | None:
     """(line, why) of the first of AIPerf's other end-of-run tables (Spec Decode, GPU telemetry, ...) in
     a file with no LLM Metrics table (`Tool.refuses`): those sections print beside a run's LLM Metrics
     and hold no request throughput or latency of it, so a copy of one alone is no serving run."""
     if TITLE_RE.search(text):
         return None
-    for i, line in enumerate(text.split("\n"), start=1):
+    lines = text.split("\n")
+    for i, line in enumerate(lines, start=1):
+        if ERROR_HEAD_RE.search(line):
+            counts = [c for s in lines[i:] if s.strip().startswith(BOX_ROW) and (c := _error_count(s)) is not None]
+            return i, (
+                f"AIPerf's Error Summary ({counted(int(sum(counts)), 'failed request')}) without the LLM Metrics "
+                "table of its run: the copy measures no completed request, so there is no serving run to read"
+            )
+    for i, line in enumerate(lines, start=1):
         if (m := ANY_TITLE_RE.search(line)) and m["name"] and BOX_HEAD in text:
             return i, (
                 f"AIPerf's '{m['name']}' table without the LLM Metrics table of its run: it holds no request "

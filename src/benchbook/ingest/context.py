@@ -327,7 +327,10 @@ _SIGN_WORDS: dict[str, str] = {
     # a power limit set or spoken of (nvidia-smi's `-pl`/`--power-limit`, rocm-smi's `--setpoweroverdrive`)
     "power_limit": r"\bpower[-_ ]?(?:limits?|caps?)\b|(?<![\w-])-pl\b|--power-limit\b|--setpower(?:overdrive|limit)\b",
     "date": r"\b(date|timestamp)\b",
-    "model": r"\b(model|checkpoint|weights)\b",
+    # or an MLPerf Inference benchmark's model by the name the suite gives it (mlcommons/inference: `retinanet`,
+    # `resnet50`, `bert-99`, `gptj`, `3d-unet`, `dlrm-v2`, `rnnt`, `sdxl`), which names no weights this reader sizes
+    "model": r"\b(model|checkpoint|weights)\b|\b(?:retinanet|resnet-?50|bert-99(?:\.9)?|gpt-?j(?:-99(?:\.9)?)?|3d-unet"
+    r"|dlrm(?:-v2)?|rnnt|sdxl|ssd-(?:resnet34|mobilenet))\b",
     # the weights' precision spoken of (a dtype word, a quantization method or format) where no value was read
     "precision": r"\b(dtype|precision|quantiz(?:ed|ation|e)|bf16|bfloat16|fp16|float16|fp8|fp4|int8|int4|nvfp4|mxfp4"
     r"|awq|gptq|w4a16|w8a8|w4a8)\b",
@@ -650,6 +653,10 @@ _MODELS_DIRS = {"models", "model", "checkpoints", "weights", "llm_model", "llm_m
 _OUTPUT_DIRS = {"results", "result", "artifacts", "outputs", "output", "logs", "log", "runs", "data", "datasets", "tmp"}
 #: A parameter count as a model's name writes it (`8B`, `0.6B`, `30B-A3B`, `70b`): one `-` or `.` part of the
 #: name (`run_8B` is a folder of runs).
+#: A system's folder as NVIDIA's MLPerf Inference harness names it, `<system>_<accelerator>x<count>[_<software>]`
+#: (`DGX-H100_H100-SXM-80GBx8_TRT`, the results and logs folder of each run: NVIDIA's `code/common/systems`):
+#: the accelerator and how many the run spans.
+_SYSTEM_ID = re.compile(r"[A-Za-z0-9][\w-]*?_(?P<device>[A-Za-z][A-Za-z0-9-]*?)x(?P<count>\d{1,3})(?:_[A-Za-z][\w-]*)?")
 _NAME_SIZE = re.compile(r"(?:^|[-.])\d+(?:\.\d+)?[BbMm](?:$|[-.])")
 #: A file name (the last component, with an extension): a data set or a log, never a model's folder.
 _FILE_NAME = re.compile(r"\.(?:jsonl?|csv|txt|log|ya?ml|py|sh|md|parquet|arrow|pkl|bin|gguf|safetensors)$", re.I)
@@ -708,6 +715,12 @@ _CAPTION_MODEL = re.compile(r"(?<![\w/.~-])((?:[A-Za-z][\w.-]*/)?[A-Za-z][\w.]*(
 _MODEL_QUANT = re.compile(
     r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?:-[A-Za-z][\w.]*?)*?[-_ ]"
     r"(W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:[-_ ](?:Int[2348]|[2348][-_ ]?bits?))?|Int[48])(?![\w-])"
+)
+#: A sentence that says which quantization the run used (`evaluated on the MI355X platform using FP4
+#: quantization`, `quantized to FP8`): the weights' precision, whatever the model's name says.
+_QUANT_PHRASE = re.compile(
+    r"(?i)\b(?:using|with|in)\s+(NVFP4|MXFP4|W\d+A\d+|FP[48]|INT[48])\s+quantization\b"
+    r"|\bquantized\s+(?:to|in|as)\s+(NVFP4|MXFP4|W\d+A\d+|FP[48]|INT[48])\b"
 )
 #: A model's name with its size (`Qwen3-32B`, `Llama-3.1-8B-Instruct`): one of the models a line names.
 _SIZED_NAME = re.compile(r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?![\w.])")
@@ -1458,6 +1471,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
                 r.signs.append(Sign("precision", i, line.strip()[:200], words=m.group(0)))
             else:
                 r.add("precision", m.group(1), i, source, line)
+        if not _COMPARED.search(text) and (m := _QUANT_PHRASE.search(text)):
+            r.add("precision", m.group(1) or m.group(2), i, source, line)
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
             m = pat.search(text)
             if m:
@@ -1694,6 +1709,15 @@ _DEVICE_WORDS = (
     r"(?:Meteor|Arrow|Lunar|Panther)\s+Lake",
     # a RISC-V board whose SiFive cores run the model (`HiFive Premier P550`, `HiFive Unmatched`)
     r"(?:SiFive\s+)?HiFive\s+(?:Premier\s+P\d{3}|Unmatched|Unleashed)",
+    # accelerators the hardware table has no peaks for, named so that a page says which device it lacks
+    # rather than that none is named: NVIDIA's Jetson modules (`jetson Orin`, `AGX Xavier`), Sophon's
+    # BM168x chips, Qualcomm's Cloud AI 100, Huawei's Ascend NPUs, NVIDIA's T4
+    r"(?:NVIDIA\s+)?(?:Jetson\s+)?(?:AGX\s+)?(?:Orin|Xavier|Thor)(?:\s+(?:NX|Nano))?",
+    r"Jetson\s+(?:Nano|TX2)",
+    r"(?:Sophon\s+)?BM168[0-9]X?",
+    r"Qualcomm\s+Cloud\s+AI(?:\s?100(?:\s+(?:Standard|Pro|Ultra))?)?|Cloud\s+AI\s?100(?:\s+(?:Standard|Pro|Ultra))?",
+    r"(?:Huawei\s+)?Ascend\s?(?:910[ABC]?|310P?)",
+    r"(?:NVIDIA\s+|Tesla\s+)T4",
 )
 #: A Cloud TPU type whose number counts chips (v5e, v6e: `v6e-1` is one chip; v4's and v5p's count cores).
 _TPU_CHIPS = re.compile(r"\bv(?:[56]e|5litepod)-(\d{1,4})\b", re.I)
@@ -1749,7 +1773,10 @@ def _device_pattern(path: str) -> re.Pattern:
                 names |= {family} if re.fullmatch(r"[A-Za-z]+\d+[A-Za-z]*", family) else set()
     words = [r"[^A-Za-z0-9\n]{0,2}".join(map(re.escape, re.split(r"[^A-Za-z0-9]+", n))) for n in names]
     words = sorted(words, key=len, reverse=True) + list(_DEVICE_WORDS)
-    return re.compile(r"(?<![\w.-])(" + "|".join(words) + r")(-\d+[a-z]+)?s?(?![\w-]|\.\w)", re.I)
+    # boundaries are ASCII: a name glued to CJK text is still a name (`算子BM1684不支持`, Chinese sets no spaces)
+    return re.compile(
+        r"(?<![A-Za-z0-9_.-])(" + "|".join(words) + r")(-\d+[a-z]+)?s?(?![A-Za-z0-9_-]|\.[A-Za-z0-9_])", re.I
+    )
 
 
 def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
@@ -1816,8 +1843,15 @@ def _read_paths(r: _Reader, line: str, i: int) -> None:
         parts = [p for p in path.split("/") if p not in ("", "~", ".", "..")]
         names = parts[:-1] if _FILE_NAME.search(parts[-1]) else parts
         for k, part in enumerate(names):
+            if (system := _SYSTEM_ID.fullmatch(part)) and _device_pattern(str(config.DATA_DIR / "hardware.csv")).match(
+                system["device"].replace("-", " ")
+            ):  # the accelerator starts with a device's name
+                r.add("device", system["device"], i, "prose", line)
+                r.add("device_count", int(system["count"]), i, "prose", line)
             if k > 0 and names[k - 1].lower() in _MODELS_DIRS and re.search(r"[-\d]", part):
                 r.add("path_model", part, i, "prose", line)  # a model's name has a `-` or a digit (not `gguf/`)
+            elif k > 0 and _NAME_SIZE.search(part) and _SYSTEM_ID.fullmatch(names[k - 1]):
+                r.add("path_model", part, i, "prose", line)  # a system's folder is no organisation
             elif (
                 k > 0
                 and _NAME_SIZE.search(part)

@@ -280,6 +280,21 @@ def _value(cell: str) -> float | None:
     return float(t)
 
 
+#: The reason a cell rich cut with `…` is set aside.
+CUT_REASON = "cut short by the console width"
+
+
+def cut_metric(rejected: dict) -> str | None:
+    """The tidy metric of a cell set aside as cut by the console width (`CUT_REASON`; its text is
+    `label statistic: cell`), else None: the run printed that statistic, cut."""
+    if rejected.get("reason") != CUT_REASON:
+        return None
+    label = str(rejected.get("text", "")).rsplit(":", 1)[0].rsplit(" ", 1)[0]
+    m = _LABEL_UNIT.match(label)
+    name = m.group("name") if m else label
+    return CONTRACT.get(_snake(name), _snake(name))
+
+
 def _rows(
     label: str, cells: list[tuple[str, str]], ln: int, settings: dict, records, rejects, single_vals
 ) -> tuple[int, bool]:
@@ -294,7 +309,7 @@ def _rows(
         n += 1
         stat = "avg" if h == "Value" else h
         if CUT in c:
-            rejects.append((ln, f"{label} {h}: {c}", "cut short by the console width"))
+            rejects.append((ln, f"{label} {h}: {c}", CUT_REASON))
             continue
         v = _value(c)
         if v is None:
@@ -379,6 +394,12 @@ _PROFILE = re.compile(r"\bgenai-perf(?:\s+profile\b|\s+-)")
 _MODELS = re.compile(r"(?:^|\s)(?:-m|--model)[ =]((?:['\"]?\w[\w.:/@+-]*['\"]?(?:\s+|$))+)")
 
 
+#: The load GenAI-Perf writes into its artifact folder's name, `<model>-<service-kind>-<backend>-concurrency<N>`
+#: or `...-request_rate<R>` (genai-perf `parser.py`, `_set_artifact_paths`), as perf_analyzer's
+#: `--input-data artifacts/opt350m-triton-vllm-concurrency8/llm_inputs.json` shows it.
+_ARTIFACT_LOAD = re.compile(r"artifacts/[^\s'\"]*?-(?:concurrency(?P<c>\d+)|request_rate(?P<r>\d+(?:\.\d+)?))/")
+
+
 def _logical(lines: list[str]) -> list[str]:
     """Lines as the shell reads them: a command wrapped with trailing backslashes is one line."""
     out: list[str] = []
@@ -418,6 +439,12 @@ def _log_settings(lines: list[str], lo: int, hi: int, settings: dict) -> str | N
                     settings[key] = v if v > 0 else math.nan
             if settings["model"] is None and (m := _MODELS.search(s)):  # `-m` takes one model or several
                 settings["model"] = ", ".join(x.strip("'\"") for x in m.group(1).split())
+    for s in logical:  # the load the artifact folder names, where no option was read (a terminal cut it)
+        m = _ARTIFACT_LOAD.search(s) if "perf_analyzer " in s else None
+        if m and settings["max_concurrency"] != settings["max_concurrency"] and m["c"]:
+            settings["max_concurrency"] = float(m["c"])
+        if m and settings["request_rate"] != settings["request_rate"] and m["r"]:
+            settings["request_rate"] = float(m["r"])
     if profiles and settings["max_concurrency"] != settings["max_concurrency"]:
         if settings["request_rate"] != settings["request_rate"]:
             settings["max_concurrency"] = 1.0

@@ -149,24 +149,54 @@ def _titleless(lines) -> int | None:
     return None
 
 
+#: HTML markup a summary pasted into a page keeps (`<pre>`, `<b>Result is : VALID</b>`): LoadGen writes no
+#: `<` in its summary (loadgen/results.cc), so a tag is the page's, not the summary's.
+HTML_TAG_RE = re.compile(r"</?(?:pre|code|b|strong|em|i|span|samp|kbd)\b[^>]*>", re.IGNORECASE)
+
+
+def _heads(lines) -> list[tuple[int, bool]]:
+    """Where each summary starts: its "MLPerf Results Summary" title, else the banner above its SUT
+    name (`TITLELESS_RE`, a summary pasted from below its title), with whether it was titleless.
+    LoadGen writes one summary per run (loadgen/results.cc), so a file holding several holds several runs."""
+    heads = [(i, False) for i, s in enumerate(lines) if HTML_TAG_RE.sub("", s).strip() == "MLPerf Results Summary"]
+    if not heads and (i := _titleless(lines)) is not None:
+        heads = [(i, True)]
+    return heads
+
+
 def parse(text: str | Lines, source: str) -> Parsed:
     if mlperf_detail.sniff(text):
         records, rejects, messages = mlperf_detail.read(text, source)
         return finish(TOOL, source, records, rejects, messages, version="detail log")
     lines = split_n(text)
-    head = next((i for i, s in enumerate(lines) if s.strip() == "MLPerf Results Summary"), None)
+    heads = _heads(lines)
+    if not heads:
+        raise ParseError(source, 1, "no 'MLPerf Results Summary' banner: not a LoadGen mlperf_log_summary.txt")
+    records, rejects, messages, cells = [], [], [], 0
+    for k, (start, titleless) in enumerate(heads):
+        stop = heads[k + 1][0] if k + 1 < len(heads) else len(lines)
+        run = "summary" if len(heads) == 1 else f"summary {k + 1}"
+        got = _summary(lines, start, stop, source, run, titleless)
+        records += got[0]
+        rejects += got[1]
+        messages += got[2]
+        cells += got[3]
+    return finish(TOOL, source, records, rejects, messages, cells)
+
+
+def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool):
+    """One summary's records, rejects, messages and cells, from its head up to `stop` (the next
+    summary's head, or the file's end), the end of its code fence, or its errors line."""
     messages = []
     section = None
-    if head is None and (head := _titleless(lines)) is not None:
+    if titleless:
         section = "MLPerf Results Summary"
         messages.append(
             f"{source}:{head + 2}: the summary has no 'MLPerf Results Summary' title (pasted from below it); "
             f"read from its SUT name line (line {head + 2})"
         )
-    if head is None:
-        raise ParseError(source, 1, "no 'MLPerf Results Summary' banner: not a LoadGen mlperf_log_summary.txt")
     settings = {k: None for k in ("run", "scenario", "mode", "sut", "model", "result", "checks")}
-    settings.update(run="summary", target_qps=math.nan, parameters_line=math.nan, errors_logged=math.nan)
+    settings.update(run=run, target_qps=math.nan, parameters_line=math.nan, errors_logged=math.nan)
     settings.update(loadgen_file="summary", sut_line=math.nan)
     settings.update(errors_line=math.nan)
     settings.update(dict.fromkeys(LIMITS.values(), math.nan))
@@ -174,12 +204,13 @@ def parse(text: str | Lines, source: str) -> Parsed:
     records, rejects = [], []
     cells = 0
     note = False  # the last line was one of LoadGen's `*` notes or its continuation
-    for j in range(head, len(lines)):
-        s, ln = lines[j].strip(), j + 1
+    for j in range(head, stop):
+        raw = HTML_TAG_RE.sub("", lines[j])
+        s, ln = raw.strip(), j + 1
         # LoadGen wraps a note over lines it starts with a space (loadgen/results.cc: " * Not enough
         # queries processed for 99th percentile\n early stopping estimate (would need to process at\n
         # least 662 total queries)."): such a line goes on with the note above it
-        wrapped, note = note and lines[j][:1] in (" ", "\t") and not ROW_RE.match(s), False
+        wrapped, note = note and raw[:1] in (" ", "\t") and not ROW_RE.match(s), False
         if s.startswith(("```", "~~~")):
             break  # LoadGen writes no code fence: a summary pasted in a fenced block ends at its fence
         if not s or BANNER_RE.match(s):
@@ -259,7 +290,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if settings["result"] and settings["result"] != "VALID":
         messages.append(f"{source}: LoadGen marked the run {settings['result']} ({settings['checks']})")
     records = [{**settings, **r} for r in records]
-    return finish(TOOL, source, records, rejects, messages, cells)
+    return records, rejects, messages, cells
 
 
 #: The SUT name of LoadGen's network harness (mlcommons/inference `loadgen/demos/lon`, `sut_over_network`):

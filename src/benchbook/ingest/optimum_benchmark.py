@@ -185,6 +185,9 @@ class _LineFinder:
 #: A `jq` filter over an optimum-benchmark report: its phases (`.prefill`, `.decode`, `.per_token`, `.load`)
 #: or its keys with the unit in brackets (`"mean[tokens/s]"`, `"total[kWh]"`).
 _JQ = re.compile(r"\bjq\b.*(\.(?:prefill|decode|per_token|load|forward|generate)\.|\w\[[\w/]+\]\")")
+#: A pass's measurement as optimum-benchmark's 2023 inference benchmark logged it
+#: (`[2023-12-06 09:45:35,501][inference][INFO] -    + Forward pass latency: 1.22e-02 (s)`).
+_PASS = re.compile(r"\]\[inference\]\[INFO\] - +\+ (?P<what>Forward|Generate) pass (?:latency|throughput): \S+ \(")
 _BARE = re.compile(r"^\s*-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\s*$")
 
 
@@ -222,6 +225,13 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
     lines = split_n(text)
     if (md := _markdown_report(lines)) is not None:
         return md
+    for i, raw in enumerate(lines):
+        if m := _PASS.search(raw):
+            return i + 1, (
+                f"optimum-benchmark's console log of an inference benchmark (its 2023 format, `+ {m['what']} pass "
+                "latency/throughput`): latencies and throughputs of forward or generate passes, no energy, which "
+                "no chapter reads; not read"
+            )
     for i, raw in enumerate(lines):
         if not _JQ.search(raw):
             continue

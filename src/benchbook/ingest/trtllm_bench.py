@@ -120,7 +120,20 @@ LABELS: dict[str, tuple[str, str, str, str | None]] = {
     "average time-to-first-token [ttft] (ms)": ("ttft", "mean", "ms", None),
     "average time-per-output-token [tpot] (ms)": ("tpot", "mean", "ms", None),
     "issue rate (req/sec)": ("issue_rate", "value", "req/s", None),
+    # the prototype (benchmarks/suite/tensorrt_llm_bench, 2024): `throughput = num_output_tokens / e2e_time`
+    "throughput (tokens/second)": (
+        "output_throughput",
+        "value",
+        "tok/s",
+        "the prototype's 'Throughput': output tokens / end-to-end time",
+    ),
+    "first token latency (ms)": ("ttft", "mean", "ms", None),
+    "token-to-token latency (ms)": ("tpot", "mean", "ms", None),
 }
+#: The prototype's statistics its in-flight benchmarker writes as 0 without measuring them
+#: (benchmarks/suite/tensorrt_llm_bench: `first_token_latency=0, time_per_output_token=0, peak_gpu_mem=0.0`;
+#: its README: "not reported in the summary (typically as 0.0)"): a 0 there is no measurement.
+UNMEASURED_ZERO = {"first token latency (ms)", "token-to-token latency (ms)", "peak gpu memory usage (gb)"}
 #: Statistic-block tag -> (metric, unit).
 TAGS = {
     "TTFT": ("ttft", "ms"),
@@ -153,6 +166,8 @@ META = {
     "scheduling policy": "scheduling_policy",
     "kv memory percentage": "kv_memory",
     "number of sequences": "dataset_sequences",
+    "max batch size": "max_batch_size",
+    "max tokens": "max_num_tokens",
 }
 #: Sections whose labelled numbers are measurements (cells); the others hold settings.
 MEASURED = {"REQUEST DETAILS", "PERFORMANCE OVERVIEW", "DATASET DETAILS", "STATISTICS"}
@@ -480,7 +495,9 @@ def _read_report(
         else:
             lm = LABEL_RE.match(s)
             v = _value(lm["v"])
-            if kind == "unknown":
+            if v == 0 and _norm(lm["label"]) in UNMEASURED_ZERO:
+                out.reject(line, s, "written as 0 by the prototype's in-flight benchmarker, which does not measure it")
+            elif kind == "unknown":
                 out.reject(line, s, f"label {lm['label'].strip()!r} not known to the trtllm-bench parser")
             elif v is None:
                 out.messages.append(f"{source}:{line}: {lm['label'].strip()} is {lm['v']!r}, not a number; skipped")

@@ -104,6 +104,7 @@ def _named(named) -> dict:
         "arch_sm": said.get("device_arch_sm"),
         "arch_cap": said.get("device_arch_cap"),
         "arch_cap_line": said.get("device_arch_cap_line"),
+        "sign_words": said.get("device_sign_words"),
     }
 
 
@@ -650,6 +651,7 @@ def offline_sentence(
                 compute=_compute_case(r, peaks, prec),
                 achieved_tflops=r["achieved_tflops"],
                 devices=r.get("devices"),
+                devices_line=r.get("devices_line") if pd.notna(r.get("devices_line", np.nan)) else None,
                 achieved_tflops_per_device=r.get("achieved_tflops_per_device"),
                 compute_fraction=r["compute_fraction"],
                 tokens_counted=r["tokens_counted"],

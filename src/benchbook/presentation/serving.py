@@ -263,6 +263,14 @@ def _what(variable: str) -> str:
     return "concurrency cap" if variable == "max_concurrency" else "request rate"
 
 
+def _infinite(r: pd.DataFrame) -> int:
+    """The runs sent at an infinite request rate: not an MLPerf Server run whose rate the copy lacks."""
+    server = (
+        r["scenario"].eq("Server") & r["rate_assumed"].astype(bool) if {"scenario", "rate_assumed"} <= set(r) else False
+    )
+    return int((np.isinf(r["request_rate"].astype(float)) & ~server).sum())
+
+
 def inputs_sentence(
     files: str, r: pd.DataFrame, variable: str, n_apart: int, tokenizers=(), untied=(), unnamed_said=()
 ) -> str:
@@ -291,7 +299,9 @@ def inputs_sentence(
         workloads=serving.series_key(r).nunique() if len(r) and "model" in r else 0,
         aggregated=int(serving.aggregates(r).sum()),
         variable=variable.replace("_", " "),
-        kept=max(0, n_apart - unknown),
+        # an infinite rate is one the run was sent at; an MLPerf Server run's, whose copy lacks the rate LoadGen
+        # paced it at (`rate_assumed`, its Test Parameters cut), is no infinite one, though it is kept apart too
+        kept=_infinite(r) if variable == "request_rate" else max(0, n_apart - unknown),
         apart=APART_WORDS[variable],
         unknown=unknown,
         what=_what(variable),
@@ -568,16 +578,25 @@ def _littles_note(lit: pd.DataFrame) -> str:
     stats = [c for c in lit.columns if LATENCY_STAT.fullmatch(str(c))]
     if stats:
         none = none & ~lit[stats].apply(pd.to_numeric, errors="coerce").gt(0).any(axis=1)
-    if "request_throughput" in lit:
-        none = none & ~lit["request_throughput"].astype(float).gt(0)
+    # a rate of completed requests, or of tokens generated (which only completing requests produce), is one
+    # of requests that completed, however their count was lost
+    rates = [c for c in ("request_throughput", "output_throughput") if c in lit]
+    for c in rates:
+        none = none & ~lit[c].astype(float).gt(0)
     if "mean_e2el_s" in lit and (lit["mean_e2el_s"].isna() & none).all():
         return _say("e2el_none_completed")
-    # a rate of completed requests with neither their count nor any latency (LoadGen's summary with its
-    # Additional Stats left out): requests completed, and nothing to put into Little's law
-    has = {"request_throughput", "completed"} <= set(lit)
-    rated = lit["request_throughput"].astype(float).gt(0) & lit["completed"].isna() if has else None
-    if rated is not None and rated.all() and "mean_e2el_s" in lit and lit["mean_e2el_s"].isna().all():
-        return _say("e2el_none_printed", runs=len(lit))
+    # a rate with neither the requests' count nor any latency (LoadGen's summary with its Additional Stats
+    # left out, the prototype trtllm-bench's token rate): requests completed, and nothing to put into Little's law
+    # a request latency the output prints but the file's reading set aside (a console cut it, rows that
+    # conflict): printed, not read, so not "no latency"
+    if "latency_set_aside" in lit and "mean_e2el_s" in lit and lit["mean_e2el_s"].isna().all():
+        if lit["latency_set_aside"].fillna("").map(lambda t: "e2el" in t.split(",")).all():
+            return _say("e2el_set_aside")
+    if rates and "completed" in lit:
+        rated = lit[rates].astype(float).gt(0).any(axis=1) & lit["completed"].isna()
+        if rated.all() and "mean_e2el_s" in lit and lit["mean_e2el_s"].isna().all():
+            tokens = "request_throughput" not in lit or not lit["request_throughput"].astype(float).gt(0).any()
+            return _say("e2el_none_printed", runs=len(lit), tokens=tokens)
     src = lit["e2el_from"] if "e2el_from" in lit else pd.Series(np.where(lit["estimated"], "estimated", "printed"))
     src = src.where(~src.eq("estimated") | lit["estimated"].astype(bool), "none")  # no estimate made: nothing to say
     est = lit[src.eq("estimated").to_numpy()]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from benchbook import config, ingest
@@ -77,6 +78,10 @@ def analyse(p: dict) -> Result:
     for text in texts:
         printed.update(batch.printed_params(text))
     runs = batch.offline_runs(df, stated)
+    if found.device and found.counted and len(runs):  # the devices the file says the run spans (`8x H100`)
+        held = runs["devices"].astype(float) if "devices" in runs else pd.Series(np.nan, index=runs.index)
+        at = pd.Series(np.where(held.isna(), found.fact.line if found.fact else np.nan, np.nan), index=runs.index)
+        runs = runs.assign(devices=held.fillna(float(found.count)), devices_line=at)
     models = sorted(set(sw["model"]) | (set(runs["model"]) - {""}))
     sizes = {m: batch.model_size(m, printed, p["params_b"]) for m in models}
     known = {m: s[0] for m, s in sizes.items() if s[0]}
@@ -86,6 +91,12 @@ def analyse(p: dict) -> Result:
     ref_params = sizes[key[0]] if key else (None, "unknown")
     pair = batch.dtype_pair(sw, key)
     unnamed = {"": p["params_b"]} if p["params_b"] > 0 else {}  # an MLPerf summary names no model
+    untied = serving.untied_models(p["source"], [m for m in models if m])
+    if not unnamed and (one := serving.untied_model(untied)):
+        # the one model the input names where no run names one is the runs', sized as serving_saturation sizes it
+        size = batch.model_size(one, printed)
+        if size[0]:
+            sizes[one], unnamed = size, {"": size[0]}
     hf_files = [f for f in p["source"] if "hf-batch-sweep" in ingest.detect(ingest._load_text(f))]
     rep = checks.reproduce(hf_files[0]) if hf_files else pd.DataFrame(columns=["agrees"])
     ref = batch.rows_of(sw, key)
@@ -126,7 +137,7 @@ def analyse(p: dict) -> Result:
         ledger=wording.ledger(CHAPTER, inputs, led.claims),
         set_aside=ingest.set_aside_note(p["source"], tool=TOOLS),
         others=sorted(set(df["tool"]) - {"hf-batch-sweep"}) if "tool" in df else [],
-        untied=serving.untied_models(p["source"], [m for m in models if m]),
+        untied=untied,
         split=split,
         oom=(bool(df["note"].eq(hf_batch.OOM_NOTE).any()), bool(df["note"].eq(hf_batch.MARKED_OOM).any()))
         if "note" in df

@@ -64,6 +64,7 @@ def analyse(p: dict) -> Result:
     pk = roofline.choose(p["gpu"], texts, p["peak_bandwidth_gb_s"], p["peak_tflops"])  # none assumed
     said = roofline.said(roofline.named(texts)) if pk is None else {}  # a device named that the table lacks
     said.pop("device_sign_line", None)  # a line that only mentions a vendor (`NVIDIA AIPerf`) names no device
+    said.pop("device_sign_words", None)
     said.update(serving.cores_said(p["source"]) if pk is None else {})  # ranks on cores, several a device
     inst = serving.instances(p["source"])
     pk = serving.spanning(pk, r, inst)  # TP x PP x DP x instances: the devices one run's work spans
@@ -82,10 +83,8 @@ def analyse(p: dict) -> Result:
     unnamed = serving.unnamed_said(p["source"], r)  # runs with no model beside named ones: what the file says
     model = models[0] if len(models) == 1 else None
     per_run_weights = serving.run_precisions(r)  # runs whose own titles name different weights
-    if (
-        model is None and len(untied) == 1 and not per_run_weights and untied[0][2] != "sign"
-    ):  # the one model the input names (in a path or tied to no run) is
-        model = untied[0][0]  # the run's, as the page says: sized from the model table or its name
+    if model is None and not per_run_weights and (one := serving.untied_model(untied)):
+        model = one  # the one model the input names (in a path or tied to no run) is the run's, as the page says
     # a line that only speaks of a model (`--checkpoint_dir .../checkpoint`) names none to size or quote
     stated = serving.stated_size(model, p["source"])
     total_b, active_b, size_source = serving.model_size(model, p["params_b"], stated)
