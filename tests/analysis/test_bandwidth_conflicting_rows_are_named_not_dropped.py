@@ -49,7 +49,7 @@ def test_the_counts_say_they_are_of_the_results_used_only_where_rows_were_set_as
     assert "that can be used (2 more set aside" in show.prefill_intro(pd.DataFrame({"x": [1]}), 1, [], groups)
     assert "that can be used" not in show.prefill_intro(pd.DataFrame({"x": [1]}), 1, [], [])
     assert "The results used are of one model" in show.coverage_note(1, set_aside=True)
-    assert "The input holds one model" in show.coverage_note(1, set_aside=False)
+    assert "The results read are of one model" in show.coverage_note(1, set_aside=False)
 
 
 def test_the_input_line_counts_generation_results_used_and_those_set_aside():
