@@ -17,7 +17,7 @@ import json
 import re
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -216,6 +216,24 @@ def only_block(lines: Sequence[str], opened: int, closed: int, body: Sequence[st
     """The text with only a block's content (`body`, one line per line inside its fences) left, every
     other line blanked, so that each keeps its number."""
     return "\n".join([""] * (opened + 1) + list(body) + [""] * (len(lines) - closed))
+
+
+def last_command(lines: Sequence[str], lo: int, hi: int, opens: Callable[[str], bool]) -> str | None:
+    """The last command in lines[lo:hi] whose first line (stripped) `opens` says starts one, its lines
+    continued by a trailing `\\` joined: the command a log prints above the results it ran."""
+    found = None
+    i = lo
+    while i < hi:
+        s = lines[i].strip()
+        if opens(s):
+            parts = [s.rstrip("\\").strip()]
+            while s.endswith("\\") and i + 1 < hi:
+                i += 1
+                s = lines[i].strip()
+                parts.append(s.rstrip("\\").strip())
+            found = " ".join(p for p in parts if p)
+        i += 1
+    return found
 
 
 def search(pattern: re.Pattern, text: str | Lines) -> bool:

@@ -49,7 +49,7 @@ import re
 
 from benchbook.ingest import vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
-from benchbook.ingest.text import Lines, split_n
+from benchbook.ingest.text import Lines, last_command, split_n
 
 NAME = "trtllm-gptmanager"
 
@@ -98,19 +98,7 @@ METRICS = {
 
 def _command(lines: list[str], lo: int, hi: int) -> str | None:
     """The last `gptManagerBenchmark ...` command in lines[lo:hi], continuation lines joined."""
-    found = None
-    i = lo
-    while i < hi:
-        s = lines[i].strip()
-        if COMMAND_RE.search(s) and not s.startswith("[BENCHMARK]"):
-            parts = [s.rstrip("\\").strip()]
-            while s.endswith("\\") and i + 1 < hi:
-                i += 1
-                s = lines[i].strip()
-                parts.append(s.rstrip("\\").strip())
-            found = " ".join(p for p in parts if p)
-        i += 1
-    return found
+    return last_command(lines, lo, hi, lambda s: bool(COMMAND_RE.search(s)) and not s.startswith("[BENCHMARK]"))
 
 
 def _option(cmd: str, name: str) -> float:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
-from benchbook.ingest.text import Lines, split_n
+from benchbook.ingest.text import Lines, last_command, split_n
 
 NAME = "trtllm-static-batch"
 
@@ -98,19 +98,7 @@ def _quantization(v: str | None) -> str | None:
 def _command(lines: list[str], hi: int, kind: str) -> str | None:
     """The last command of the form `kind` above line index `hi`, continuation lines joined (a
     gptSessionBenchmark command is no benchmark.py line's)."""
-    found = None
-    i = 0
-    while i < hi:
-        s = lines[i].strip()
-        if COMMAND_RE[kind].search(s) and "[BENCHMARK]" not in s:
-            parts = [s.rstrip("\\").strip()]
-            while s.endswith("\\") and i + 1 < hi:
-                i += 1
-                s = lines[i].strip()
-                parts.append(s.rstrip("\\").strip())
-            found = " ".join(p for p in parts if p)
-        i += 1
-    return found
+    return last_command(lines, 0, hi, lambda s: bool(COMMAND_RE[kind].search(s)) and "[BENCHMARK]" not in s)
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
