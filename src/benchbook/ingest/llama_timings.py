@@ -191,24 +191,27 @@ def _label(s: str) -> str | None:
     return t
 
 
+def _number(text: str) -> float:
+    """A printed figure as Python reads it, NaN where it is none: unlike `core.number`, the `inf` and `-nan`
+    llama.cpp prints for a zero time stay the floats they name."""
+    try:
+        return float(text)
+    except ValueError:
+        return float("nan")
+
+
 def _check(phase: str, m: re.Match) -> str | None:
     """Why a printed phase is not a measurement, else None: no tokens, or a rate its own printed time
     and count contradict (1e3 / T * N, T rounded to 0.01 ms and the rate to 0.01)."""
     t, n = float(m["t"]), int(m["n"])
     if m["rate"] is None:  # llama.cpp before mid-2023 prints ms per token only: T / N, to 0.01 ms
-        try:
-            per = float(m["per"])
-        except ValueError:
-            per = float("nan")
+        per = _number(m["per"])
         if n == 0 or t <= 0 or per != per:
             return f"{phase} of {n} tokens in {t:g} ms: no rate"
         if abs(per - t / n) > 0.005 + 0.005 / n + 1e-9:
             return f"{phase} {per:g} ms per token contradicts {t:g} ms / {n} tokens = {t / n:.2f}"
         return None
-    try:
-        rate = float(m["rate"])
-    except ValueError:
-        rate = float("nan")
+    rate = _number(m["rate"])
     if n == 0 or t <= 0 or rate != rate:
         return f"{phase} of {n} tokens in {t:g} ms: no rate"
     slack = 1e3 * n / (t - 0.005) - 1e3 * n / (t + 0.005) if t > 0.005 else float("inf")
