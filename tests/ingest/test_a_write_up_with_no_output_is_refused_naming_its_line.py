@@ -70,3 +70,22 @@ def test_a_guidellm_report_cut_inside_its_args_is_refused_naming_them():
     assert line == 3 and "ends before its `benchmarks`" in why
     # the other way: a copy that reaches its benchmarks is no such refusal
     assert guidellm._args_only(args + '  },\n  "benchmarks": [\n') is None
+
+
+def test_an_attention_benchmark_command_with_no_output_is_named():
+    # PyTorch's FlexAttention sweep and flash-attention's script, whose outputs benchbook reads
+    sweep = [
+        "```",
+        "PYTORCH_CUDA_ALLOC_CONF=x python -W ignore benchmarks/transformer/score_mod.py -dtype bfloat16 -s 1024",
+        "```",
+    ]
+    assert unclaimed.command(sweep) == (
+        2,
+        "a command that runs benchmarks/transformer/score_mod.py, and none of its output",
+    )
+    assert unclaimed.command(["python benchmarks/benchmark_flash_attention.py"]) == (
+        1,
+        "a command that runs benchmarks/benchmark_flash_attention.py, and none of its output",
+    )
+    # the other way: the script named in a sentence is no command
+    assert unclaimed.command(["We ran `score_mod.py` on an A6000 last week."]) is None

@@ -52,6 +52,12 @@ def test_the_average_max_min_table_is_set_aside_as_recomputable():
     assert (p.rejected["reason"] == score_mod.SUMMARY).sum() == 1
 
 
+def test_a_summary_table_with_no_sweep_in_the_file_is_not_called_recomputable():
+    # a comment that folded its sweep away (pytorch PR 130850): the file holds no time to recompute from
+    reasons = set(_t(SUMMARY).rejected["reason"])
+    assert reasons == {score_mod.SUMMARY_ALONE} and "recomputable" not in score_mod.SUMMARY_ALONE
+
+
 def test_the_bare_throughput_columns_are_flexattentions_and_read_only_beside_it():
     cols = "| fwd_mem_bw (TB/s) | TFlops/s |"
     with_flex = _t(

@@ -97,3 +97,44 @@ def test_a_bare_number_under_a_label_of_a_measured_quantity_is_named_by_its_line
 
 def test_a_bare_number_under_other_words_names_nothing():
     assert unclaimed.sign(["Issue number", "27"]) is None
+
+
+COMPARE = """I confirm that `flash-attn` is actually the fastest:
+
+[------------------- FlashAttention -------------------]
+                                   |  torch sdpa  |  flash
+1 threads: ---------------------------------------------
+      [torch.float16, 12, 64, 256, 64]  |      98.7    |   120.6
+
+      [torch.float16, 16, 64, 256, 64]  |     128.5    |   121.9
+"""
+
+
+def test_a_torch_benchmark_compare_table_is_named_by_its_title_with_its_unit_where_the_file_keeps_it():
+    # torch.utils.benchmark.Compare prints its unit only under the rows; a blank line parts groups of rows
+    assert unclaimed.sign(COMPARE.splitlines()) == (
+        3,
+        "a torch.utils.benchmark Compare table `FlashAttention` (2 rows, its unit line not in the file)",
+    )
+    whole = COMPARE + "\nTimes are in microseconds (us).\n"
+    assert unclaimed.sign(whole.splitlines())[1].endswith("(2 rows, times in microseconds)")
+    # the other way: a bracketed rule with no `N threads:` line under it is no Compare table
+    assert unclaimed.sign(["[---- FlashAttention ----]", "flash is fast"]) is None
+
+
+CAPTIONED = """## Perf
+Shape: `B=2, H=32, D=128, bf16`. Times are mean µs (positive % = flex faster).
+
+### Dense
+| S | Flex | Flash |
+|---:|---:|---:|
+| 512 | 20.8 | 23.4 |
+| 1024 | 38.4 | 37.8 |
+"""
+
+
+def test_a_table_whose_caption_names_its_unit_is_named_by_its_header():
+    assert unclaimed.sign(CAPTIONED.splitlines()) == (5, "a table of numbers in µs, as line 2 says (2 rows of numbers)")
+    # the other way: the same table under words that name no quantity is not a table of measurements
+    uncaptioned = CAPTIONED.replace("Times are mean µs", "Flex against flash")
+    assert unclaimed.sign(uncaptioned.splitlines()) is None

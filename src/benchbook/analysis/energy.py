@@ -73,6 +73,7 @@ COLUMNS = [
     "idle_device",
     "gpu_utilization",
     "output_tok_s",
+    "req_s",
     "e2el_s",
     *ITL_COLUMNS,
     "board_power_w",
@@ -268,6 +269,7 @@ def _row(g: pd.DataFrame, scope: str) -> dict:
         printed_j_per_output_token=np.nan if idle_device else _first(g, "energy_per_output_token", scope),
         # the rate and the latency the file prints beside its energy (leaderboards do)
         output_tok_s=out_rate,
+        req_s=req_rate,
         e2el_s=_first(g, "e2el") / 1000,
         **{f"itl_{stat}_ms": _itl(g, stat) for stat in ITL_STATISTICS},
     )

@@ -47,6 +47,11 @@ METRICS = {
 SHAPE = "shape(B,Hq,M,Hkv,N,D)"
 SPEEDUP = "score_mod.py's speed-up: one printed time over another, recomputable"
 SUMMARY = "score_mod.py's average, max and min of the speed-ups below or above: recomputable from the sweep"
+#: The same table where the file holds no sweep (a comment that folded its sweep away): ratios with no time.
+SUMMARY_ALONE = (
+    "score_mod.py's average, max and min of the speed-ups of a sweep this file does not hold: ratios of times "
+    "it does not print"
+)
 _SNIFF = re.compile(
     r"(?m)^\s*\|?\s*(?:(?:score_mod|attn_type|Type)\s*\|.*shape\(B,Hq,M,Hkv,N,D\)|shape\s*\|\s*score_mod\s*\|.*\bfwd_\w+_time\b)"
 )
@@ -168,7 +173,9 @@ def _tables(lines: list[str]):
 def parse(text: str | Lines, source: str) -> Parsed:
     lines = splitlines(text)
     records, rejects, cells = [], [], 0
-    for header, rows in _tables(lines):
+    tables = list(_tables(lines))
+    swept = any(header[0] != "Type" for header, _ in tables)
+    for header, rows in tables:
         key = _key(header)
         summary = header[0] == "Type"
         times = [_TIME.match(c) for c in header]
@@ -185,7 +192,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 cells += 1
                 where = _column(col, backends)
                 if summary:
-                    rejects.append((j, f"{col} {raw}", SUMMARY))
+                    rejects.append((j, f"{col} {raw}", SUMMARY if swept else SUMMARY_ALONE))
                 elif where is None or where[0] is None:
                     rejects.append(
                         (j, f"{col} {raw}", SPEEDUP if "speedup" in col.lower() else f"column {col!r} is not read")

@@ -261,6 +261,33 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return finish(TOOL, source, records, rejects, messages, cells, empty=empty)
 
 
+#: tritonbench's cuDNN backend is labelled with the library it ran (`label=f"cudnn_{torch.backends.cudnn.version()}"`,
+#: operators/flash_attention/operator.py): cuDNN's version integer, major x 10,000 + minor x 100 + patch
+#: from cuDNN 9 on (90100 is 9.1.0), major x 1,000 + minor x 100 + patch before it (8902 is 8.9.2).
+_CUDNN = re.compile(r"^cudnn_(?P<v>\d{4,6})\b")
+
+
+def cudnn_version(backend: str) -> str | None:
+    """The cuDNN release a `cudnn_NNNNN` backend label names, else None."""
+    m = _CUDNN.match(backend)
+    if not m:
+        return None
+    v = int(m["v"])
+    major, rest = (v // 10000, v % 10000) if v >= 90000 else (v // 1000, v % 1000)
+    return f"cuDNN {major}.{rest // 100}.{rest % 100}"
+
+
+def table_facts(table) -> list[tuple]:
+    """The cuDNN release a `cudnn_NNNNN` column names, on the first row that prints it."""
+    out, seen = [], set()
+    for backend, line in zip(table.get("backend", []), table.get("line", []), strict=False):
+        version = cudnn_version(str(backend))
+        if version and version not in seen:
+            seen.add(version)
+            out.append(("version", version, int(line), str(backend).split(" (")[0]))
+    return out
+
+
 TOOL = register(
     Tool(
         name=NAME,
@@ -271,6 +298,7 @@ TOOL = register(
         "speedup per backend and input",
         command="python run.py --op flash_attention --metrics latency,tflops (meta-pytorch/tritonbench)",
         metrics=METRICS,
+        facts=table_facts,
         refuses=refuses,
     )
 )

@@ -36,7 +36,35 @@ _OPTION = re.compile(r"(?:^|\s)--[A-Za-z]")
 def sign(lines: Sequence[str]) -> tuple[int, str] | None:
     """(line, what is there) of the first table of measurements, else of the first figure; None where
     the file holds neither (then it is refused naming nothing, as a file of no benchmark is)."""
-    return _table(lines) or _figure(lines) or _labelled(lines)
+    return _compare(lines) or _table(lines) or _captioned(lines) or _figure(lines) or _labelled(lines)
+
+
+#: `torch.utils.benchmark.Compare`'s print (`utils/compare.py`): a `[--- title ---]` line, the column
+#: labels, `N threads: ---`, a row per measurement, and `Times are in <unit> (<abbr>).` under them.
+_COMPARE_TITLE = re.compile(r"^\s*\[-+\s*(?P<title>.*?)\s*-+\]\s*$")
+_COMPARE_THREADS = re.compile(r"^\s*\d+ threads: -+\s*$")
+_COMPARE_UNIT = re.compile(r"^\s*Times are in (?P<unit>\w+)")
+
+
+def _compare(lines: Sequence[str]) -> tuple[int, str] | None:
+    """A `torch.utils.benchmark.Compare` table: a user's own timing script, its unit only in the footer
+    (`Times are in microseconds (us).`), which a copy may have cut."""
+    for i, line in enumerate(lines):
+        m = _COMPARE_TITLE.match(line)
+        if not m or not any(_COMPARE_THREADS.match(s) for s in lines[i + 1 : i + 4]):
+            continue
+        rows, unit = 0, None
+        for s in islice(lines, i + 1, None):  # a blank line parts groups of rows; words end the table
+            if u := _COMPARE_UNIT.match(s):
+                unit = u["unit"]
+                break
+            if s.strip() and "|" not in s and not _COMPARE_THREADS.match(s):
+                break
+            rows += "|" in s and any(_NUMBER.match(c) for c in _cells(s)[1:])
+        where = f"times in {unit}" if unit else "its unit line not in the file"
+        title = f" `{_short(m['title'])}`" if m["title"] else ""
+        return i + 1, f"a torch.utils.benchmark Compare table{title} ({counted(rows, 'row')}, {where})"
+    return None
 
 
 def _cells(line: str) -> list[str]:
@@ -77,6 +105,24 @@ def _table(lines: Sequence[str]) -> tuple[int, str] | None:
         if not rows:
             continue
         return i + 1, f"a table of {_listed(named)} ({counted(rows, 'row of numbers', 'rows of numbers')})"
+    return None
+
+
+def _captioned(lines: Sequence[str]) -> tuple[int, str] | None:
+    """Where no header names a quantity: the first pipe table of numbers under a caption that does
+    (`Times are mean µs` over `| S | Flex | Flash |`), one of the three lines above it, none a table's
+    row; its header's line, and the quantity as the caption's line names it."""
+    for i, line in enumerate(lines):
+        if line.count("|") < 3 or i and lines[i - 1].count("|") >= 3:
+            continue
+        rows = sum(1 for s in _extent(lines, i) if not _RULE.match(s) and _numeric_row(s))
+        above = [j for j in range(i - 1, -1, -1) if lines[j].strip()][:3]
+        for j in above if rows else ():
+            if lines[j].count("|") >= 3:
+                break
+            if m := _METRIC.search(lines[j]):
+                numbers = counted(rows, "row of numbers", "rows of numbers")
+                return i + 1, f"a table of numbers in {m.group(0)}, as line {j + 1} says ({numbers})"
     return None
 
 
@@ -146,7 +192,9 @@ _BENCH_CMD = re.compile(
     r"(?<![\w./-])(?P<cmd>sglang\.bench_(?:serving|one_batch_server|one_batch|offline_throughput)|"
     r"vllm\s+bench\s+(?:serve|throughput|latency)|benchmark_(?:serving|throughput|latency)\.py|"
     r"guidellm\s+benchmark|inference-perf|text-generation-benchmark|llama-bench|llama-batched-bench|"
-    r"genai-perf\s+profile|aiperf\s+profile|trtllm-bench)(?=\s+-|\s*\\\s*$|\s*$)"
+    r"genai-perf\s+profile|aiperf\s+profile|trtllm-bench|"
+    # the attention-kernel benchmarks: PyTorch's FlexAttention sweep, flash-attention's scripts
+    r"(?:[\w.-]+/)*score_mod\.py|(?:[\w.-]+/)*benchmark_flash_attention\w*\.py)(?=\s+-|\s*\\\s*$|\s*$)"
 )
 _SERVER_CMD = re.compile(
     r"(?<![\w./-])(?P<cmd>vllm\s+serve|sglang\s+serve|sglang\.launch_server|text-generation-launcher|"

@@ -114,7 +114,8 @@ def _listed(texts: list[str], what: str) -> str:
 def energy_display(table: pd.DataFrame) -> pd.DataFrame:
     """The quoted rows as a table: configuration, scope, interval, J per output token, tokens per
     joule, J per token counting prompt tokens too (where the file counts them), J per request,
-    idle-subtracted J per output token, and the output rate and latency the file prints beside them."""
+    idle-subtracted J per output token, and the mean power, the output and request rates and the latency
+    the file prints beside them."""
     t = energy.quoted(table)
     cols = {
         "run": "configuration",
@@ -125,7 +126,9 @@ def energy_display(table: pd.DataFrame) -> pd.DataFrame:
         "j_per_token": "J / token (prompt and output)",
         "j_per_request": "J / request",
         "j_per_output_token_active": "J / output token, idle subtracted",
+        "mean_power_w": "mean power (W)",
         "output_tok_s": "output tok/s",
+        "req_s": "requests / s",
         "e2el_s": "latency per request (s)",
         **{f"itl_{stat}_ms": f"{stat} ITL (ms)" for stat in energy.ITL_STATISTICS},
     }
