@@ -126,3 +126,15 @@ def test_a_family_in_the_plural_before_its_version_names_the_model(line, model):
 )
 def test_a_heading_names_a_model_without_its_size_only_where_that_name_begins_no_other(line, model):
     assert [f.value for f in _read(line, *BLOCK).get("model")] == ([model] if model else [])
+
+
+def test_a_list_of_sized_names_is_several_models_even_where_one_is_an_id():
+    """An issue form's `### Models` field lists the models tried: no one of them is the run's."""
+    c = _read("### Models", "", "Qwen 3.5 9B, GPT-OSS-20B, Gemma 4 A4B (so likely any model)", *BLOCK)
+    assert not c.get("model")
+    assert any(s.name == "model" and "GPT-OSS-20B" in s.words for s in c.signs)
+
+
+def test_one_id_beside_words_without_a_size_is_still_the_model():
+    c = _read("Ran GPT-OSS-20B, flash attention on, two threads.", *BLOCK)
+    assert [f.value for f in c.get("model")] == ["GPT-OSS-20B"]

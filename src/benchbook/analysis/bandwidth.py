@@ -282,6 +282,25 @@ def generation_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
     return out
 
 
+def drafted(df: pd.DataFrame) -> list[dict]:
+    """Each request of llama.cpp's timings whose decode a drafter made (drafts accepted: a pass of the model
+    kept several tokens, so its rate is no pass per token): its line, tokens, rate and drafts accepted, in
+    the file's order. Results the input holds that `request_rows` leaves out, never absent ones."""
+    if df is None or df.empty or "drafts_accepted" not in df:
+        return []
+    d = df[(df["metric"] == "tg_rate") & (df["statistic"] == "value")]
+    d = d[pd.to_numeric(d["drafts_accepted"], errors="coerce").fillna(0) > 0]
+    return [
+        {
+            "line": int(r["line"]),
+            "n_gen": int(r["n_gen"]) if pd.notna(r.get("n_gen")) else None,
+            "rate": float(r["value"]),
+            "accepted": int(r["drafts_accepted"]),
+        }
+        for _, r in d.sort_values("line").iterrows()
+    ]
+
+
 def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
     """One row per request of llama.cpp's timings (`llama-timings`): its generation rate (or `metric`:
     "pp_rate", its prompt's) as printed, ONE request (repeats 1, no spread), in `generation_rows`' columns;

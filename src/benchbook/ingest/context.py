@@ -1562,13 +1562,20 @@ _URL = re.compile(r"\bhttps?://\S+")
 _DELIMITED = re.compile(r"^(?:[^,]*,(?! )){3}")
 
 
+#: A list's separators, and a parameter count in one of its items (`9B`, `GPT-OSS-20B`, MoE's active `A4B`):
+#: a line listing several sized names (an issue form's `### Models` field) names several models, one of
+#: which the id pattern alone may catch.
+_LIST_SEP = re.compile(r"\s*[,;]\s*")
+_LISTED_SIZE = re.compile(r"(?<![\w.])A?\d+(?:\.\d+)?[BbMm](?![\w])")
+
+
 def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> None:
     """The model a heading or a line of prose names (an issue's title `# Add llama 3.3 70b GH200 model`,
     `the sgl_jax Qwen/Qwen2.5-7B-Instruct model running on v6e-1`): by its id (a name of `-`/`.` parts, one
     of them a parameter count, under an organisation or not, as a caption writes it) or by the words of a
     name in the model table (data/models.csv, matched as `hardware.model_size` matches: `llama 3.3 70b` is
     the table's Llama-3.3-70B), kept as written. A line naming one model states it; a line naming several
-    (a comparison), or a family and a size that no one table name fits (`Llama 70B`: Llama 2, 3, 3.1 or
+    (a comparison, or a list of sized names one of which is an id: `Qwen 3.5 9B, GPT-OSS-20B`), or a family and a size that no one table name fits (`Llama 70B`: Llama 2, 3, 3.1 or
     3.3), leaves a sign whose `words` are the phrase: the page names the line, never a model."""
     if _MD_ROW.match(line) or _QUOTED_ROW.search(text) or _DELIMITED.match(text) or "\t" in text.strip():
         return
@@ -1593,6 +1600,9 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
         for k, n in enumerate(dict.fromkeys(named))
         if not any(_same_model(n, o) for o in list(dict.fromkeys(named))[:k])
     ]
+    listed = [p.strip() for p in _LIST_SEP.split(re.sub(r"\([^()]*\)", " ", bare)) if _LISTED_SIZE.search(p)]
+    if len(named) == 1 and len(listed) > 1:  # `Qwen 3.5 9B, GPT-OSS-20B, Gemma 4 A4B`: models tried, a list
+        named = listed
     if len(named) == 1:
         r.named(named[0], i, source, line)
         m = re.search(re.escape(named[0]) + _SCHEME_AFTER, text, re.I)  # `Llama 3.1 8B FP8` / `405B fp4`

@@ -232,12 +232,33 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return finish(TOOL, source, records, rejects, messages, empty="no llama-batched-bench row found")
 
 
+#: llama.cpp's `parallel` example (examples/parallel/parallel.cpp) ends with its totals over every client:
+#: `Total prompt tokens: 2011, speed: 153.91 t/s`, `Total gen tokens: ...`, `Total speed (AVG): ...`. The
+#: clients' requests overlap under continuous batching (`-cb`), so each total is one throughput of its N
+#: clients at once: no batch curve (this tool's) and no one request's rate (the roofline's).
+_PARALLEL = re.compile(r"^\s*Total prompt tokens:\s*\d+,\s*speed:\s*[\d.]+\s*t/s")
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of llama.cpp's `parallel` totals (`_PARALLEL`), a sibling this tool does not read."""
+    for i, s in enumerate(split_n(text)):
+        if _PARALLEL.match(s):
+            return i + 1, (
+                "llama.cpp's parallel example's totals (the prompt and generated tokens of all its clients and "
+                "their speeds, the clients' requests overlapping under continuous batching): one throughput at one "
+                "number of clients, no batch sweep and no single request's rate, which no chapter of the book "
+                "reads; not read"
+            )
+    return None
+
+
 TOOL = register(
     Tool(
         name=NAME,
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
+        refuses=refuses,
         description="llama.cpp llama-batched-bench: its markdown table (PP, TG, B, N_KV, prompt and generation "
         "times and rates) with the settings line above it",
         command="llama-batched-bench -m MODEL.gguf -c N_KV_MAX -npp 128 -ntg 128 -npl 1,2,4,8,16,32 [-pps]",

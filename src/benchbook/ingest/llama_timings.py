@@ -17,14 +17,14 @@ ms per token fits T / N within the print's rounding.
 Each block is ONE request: one rate per phase, no repetitions, no spread. Each rate is checked against
 1e3 / T * N over the rounded time it is printed with (`%10.2f` ms): a rate that contradicts its own
 time and count, or a phase of no tokens, is rejected with the formula. A 2026 server prints
-`draft acceptance = ... (A accepted / G generated)` or an n-gram `statistics ... #acc tokens = A` line
+`draft acceptance = ... (A accepted / G generated)` (2025: `draft acceptance rate = ...`) or an n-gram `statistics ... #acc tokens = A` line
 after a request that speculated: `drafts_accepted` A (where A > 0 several tokens came from one pass).
 
 The run, from llama.cpp's load log and the command where the file holds them: the model file
 (`-m`/`--model`, the loader's `... from PATH`), `model type`, `model ftype`/`file type`, size and params
 (`llm_load_print_meta:` / `print_info:`), `offloaded N/M layers to GPU` (ngl N of n_layers M, output
 layer included), the backend and GPU (`ggml_cuda_init: found 1 CUDA devices:` then `Device 0: NAME, ...`),
-threads (`system_info: n_threads = 56 / 112`). A log's facts apply to the timing blocks after it.
+threads (`system_info: n_threads = 56 / 112`), the logical batch (`n_batch = 2048`, `-b`). A log's facts apply to the timing blocks after it.
 
 Ollama's `ollama run --verbose` stats (`ollama_verbose`) are read as the same rows, format
 `ollama run --verbose`, where the file has no llama.cpp timing line and obench.sh's reader does not
@@ -58,6 +58,7 @@ SETTINGS = {
     "ngl": "Int64",
     "n_layers": "Int64",
     "threads": "Int64",
+    "n_batch": "Int64",
     "n_prompt": "Int64",
     "n_gen": "Int64",
     "drafts_accepted": "Int64",
@@ -88,7 +89,11 @@ _FORMATS = (
 )
 #: The server's running print mid-generation (`print_timings_tg`): `n_decoded = N, tg = R t/s`.
 _PROGRESS = re.compile(r"\btg\s*=\s*(?P<r>[\d.]+)\s*t/s")
-_DRAFT = re.compile(r"draft acceptance\s*=\s*[\d.]+\s*\(\s*(?P<a>\d+)\s*accepted|#acc tokens\s*=\s*(?P<b>\d+)")
+#: A drafter's tally after a request: 2026 `draft acceptance = R (A accepted / G generated)`, 2025 `draft
+#: acceptance rate = R (...)` (server.cpp before the rename), or an n-gram `statistics ... #acc tokens = A`.
+_DRAFT = re.compile(
+    r"draft acceptance(?: rate)?\s*=\s*[\d.]+\s*\(\s*(?P<a>\d+)\s*accepted|#acc tokens\s*=\s*(?P<b>\d+)"
+)
 #: The backend's device count as ggml prints it at start-up (CUDA/ROCm/MUSA, Vulkan, SYCL, CANN).
 _FOUND = re.compile(r"\b(?:ggml_\w+_init|ggml_vulkan)?:?\s*[Ff]ound (?P<n>\d+) (?P<backend>\w+) devices\b")
 #: A device line under it, for its name: `Device 0: NAME, ...` or `ggml_vulkan: 0 = NAME (...)`.
@@ -104,9 +109,16 @@ _THREADS = re.compile(r"system_info: n_threads = (?P<n>\d+)")
 #: 1) that names no GPU backend either (newer builds list theirs: `CUDA : ARCHS = ...`).
 _NO_GPU = re.compile(r"\bBLAS = 0\b")
 _GPU_KEYS = re.compile(r"\b(?:CUDA|ROCm|HIP|Metal|METAL|Vulkan|VULKAN|SYCL|CANN|MUSA|Kompute|OpenCL)\b")
-_COMMAND = re.compile(r"(?:^|[\s/])(?:main|llama-cli|llama-server|server)\s+.*(?:-m|--model)\s+\S+")
+#: The programs that print these timings: the CLI, the server, and llama-perplexity (common's same print
+#: after its chunks: `prompt eval time` over every chunk's tokens, in batches of its `-b`).
+_COMMAND = re.compile(
+    r"(?:^|[\s/])(?:main|llama-cli|llama-server|server|llama-perplexity|perplexity)\s+.*(?:-m|--model)\s+\S+"
+)
 _FLAGS = {"-m": "model_file", "--model": "model_file", "-ngl": "ngl", "--n-gpu-layers": "ngl", "-t": "threads"}
-_FLAGS["--threads"] = "threads"
+_FLAGS |= {"--threads": "threads", "-b": "n_batch", "--batch-size": "n_batch"}
+#: The context's logical batch as llama.cpp prints it at load (`llama_new_context_with_model: n_batch = 2048`,
+#: 2025 `llama_context: n_batch = 2048`): the most prompt tokens one forward pass takes.
+_BATCH = re.compile(r"(?:llama_new_context_with_model|llama_context):\s*n_batch\s*=\s*(?P<n>\d+)")
 
 
 def _rows(text: str | Lines) -> list[str]:
@@ -160,6 +172,8 @@ def _load(s: str, lines: list[str], i: int, run: dict) -> bool:
             run["params_b"] = float(p[1]) / (1000 if p[2] == "M" else 1)
     elif m := _LOADED.search(s):
         run["model_file"] = m["path"].rsplit("/", 1)[-1]
+    elif m := _BATCH.search(s):
+        run["n_batch"] = int(m["n"])
     elif m := _OFFLOAD.search(s):
         run["ngl"], run["n_layers"] = int(m["n"]), int(m["m"])
     elif m := _THREADS.search(s):
@@ -179,16 +193,24 @@ def _load(s: str, lines: list[str], i: int, run: dict) -> bool:
 
 #: A log line's marks (`key: value`, `k = v`, `a | b`, `[pid]`, `{json}`, `...`): no label of the author's.
 _LOG_MARKS = re.compile(r"^[\[{]|[|=]|\.\.\.|^[\w.\-\[\]]+:\s|warning|error", re.I)
+#: Prints of the shell and of llama.cpp that hold words and no mark: `time`'s report (`sys  0m0.711s`) and
+#: the 2024 log's `Log start` / `Log end` (common/log.h). None is a label.
+_PRINTS = re.compile(r"^(?:(?:real|user|sys)\s+\d+m[\d.]+s|Log (?:start|end))$")
+#: A shell command as a transcript shows it: after a prompt (`$ `, `% `, `❯ `, `user@host:~$ `) or as
+#: `set -x` traces it (`+ ./bin/llama-cli ...`).
+_SHELL = re.compile(r"^\s*(?:[$%❯]|\+ \S|\S+@\S+.*[$#❯]\s)")
 
 
 def _label(s: str) -> str | None:
     """The author's label of the timing block below `s` ("rx 6800 only:", "`b2474`", "> `server`"): a
     short line of words that is none of llama.cpp's prints and no log line, else None. llama.cpp prints
-    nothing of the kind between its timing lines, so such a line is the writer's name for the next request."""
+    nothing of the kind between its timing lines, so such a line is the writer's name for the next request.
+    A shell command is no label, nor `time`'s report; and `parse` reads none after a command until the next
+    timing line: what a command prints (the model's answer, its load log) is its program's, not the writer's."""
     t = s.strip().lstrip(">").strip().strip("`*#").strip().rstrip(":").strip("`*").strip()
     if not t or len(t) > 80 or len(re.findall(r"[A-Za-z0-9]", t)) < 2 or _LOG_MARKS.search(t) or t.startswith("```"):
         return None
-    return t
+    return None if _PRINTS.match(t) or _SHELL.match(s) else t
 
 
 def _number(text: str) -> float:
@@ -230,7 +252,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
     run: dict = {}
     records, rejects, request, open_gen = [], [], 0, True
     label = None  # the writer's label since the last request began
+    ran = False  # a shell command ran since the last timing line: what follows is its program's output
     for i, s in enumerate(lines):
+        ran = ran or bool(_SHELL.match(s))
         ln = i + 1
         run["format"] = next((f for key, f in _FORMATS if key in s), run.get("format"))  # the last print named
         m = _EVAL.search(s)
@@ -252,9 +276,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
                     for r in records:
                         if r["request"] == request:
                             r["drafts_accepted"] = accepted
-            elif not _load(s, lines, i, run):
+            elif not _load(s, lines, i, run) and not ran:
                 label = _label(s) or label
             continue
+        ran = False
         prompt = bool(m["phase"]) and m["phase"].strip().lower() == "prompt"
         if prompt or open_gen:
             request += 1  # a prompt line, or a generation line after one already read, starts a request

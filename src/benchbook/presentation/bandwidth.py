@@ -259,6 +259,7 @@ def coverage_note(
     named_several: bool = False,
     set_aside: bool = False,
     requests: bool = False,
+    drafted: int = 0,
 ) -> str | None:
     """What the chapter says up front when the input cannot support a comparison of models: `n` results
     placed, of the `models` the input's runs name (one placed result is not one model in the input; None
@@ -266,7 +267,8 @@ def coverage_note(
     `one_device`: every generation row ran on one device (`analysis.bandwidth.one_device`);
     `named_several`: some row's own `dev` column names more than one device; `set_aside`: the conflict
     screen set rows aside (`analysis.prefill.conflicted`), whose models the count cannot see; `requests`: the
-    results are llama.cpp's timings of requests, which print no split mode."""
+    results are llama.cpp's timings of requests, which print no split mode; `drafted`: requests whose decode
+    a drafter made, which the input holds and the chapter does not place."""
     if n not in (0, 1):
         return None
     return _say(
@@ -278,7 +280,14 @@ def coverage_note(
         named_several=named_several,
         set_aside=set_aside,
         requests=requests,
+        drafted=drafted,
     )
+
+
+def drafted_note(drafted: list[dict]) -> str | None:
+    """The requests whose decode a drafter made (`analysis.bandwidth.drafted`), each by its line: held by the
+    input, not placed."""
+    return _say("drafted_note", items=drafted) if drafted else None
 
 
 def sweep_note(swept: dict, n_dropped: int) -> str:

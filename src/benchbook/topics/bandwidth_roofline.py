@@ -38,6 +38,7 @@ class Result:
     models: int  # the models the input's runs name, placed or not
     pp_unparsed: list[dict]  # prompt-processing records whose JSON does not parse: test, line
     conflicted: list[dict]  # configurations printed more than once with different rates: kind, lines
+    drafted: list[dict]  # llama.cpp requests whose decode a drafter made: line, tokens, rate, accepted
 
 
 def analyse(p: dict) -> Result:
@@ -77,7 +78,21 @@ def analyse(p: dict) -> Result:
     ledger = wording.ledger(CHAPTER, files, claims)
     models = bandwidth.models_named(df, vdf, tdf)
     return Result(
-        p, files, rows, every, pts, lat, thr, prompt, sweeps, constant, ledger, models, pp_unparsed, conflicted
+        p,
+        files,
+        rows,
+        every,
+        pts,
+        lat,
+        thr,
+        prompt,
+        sweeps,
+        constant,
+        ledger,
+        models,
+        pp_unparsed,
+        conflicted,
+        bandwidth.drafted(tdf),
     )
 
 
@@ -136,7 +151,9 @@ def page(r: Result) -> Page:
             bandwidth.several_named(r.every),
             bool(r.conflicted),
             "one_request" in r.every and bool(r.every["one_request"].eq(True).all()),
+            len(r.drafted),
         ),
+        show.drafted_note(r.drafted),
         show.latency_note(r.latency),
         show.request_note(r.points, r.prompt),
     ]
