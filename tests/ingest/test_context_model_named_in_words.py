@@ -126,3 +126,15 @@ def test_a_family_in_the_plural_before_its_version_names_the_model(line, model):
 )
 def test_a_heading_names_a_model_without_its_size_only_where_that_name_begins_no_other(line, model):
     assert [f.value for f in _read(line, *BLOCK).get("model")] == ([model] if model else [])
+
+
+@pytest.mark.parametrize(
+    ("line", "model"),
+    [
+        ("there is a huge perf hit while running bloom-7b1 model with the suggested changes", "bloom-7b1"),
+        ("the data-4b2 set", None),  # a size-like part no name of the model table has: no model
+    ],
+)
+def test_an_id_whose_name_is_a_row_of_the_model_table_is_a_model_whatever_its_size_spelling(line, model):
+    # BLOOM writes its size's tenth after the unit (`7b1`, 7.1 B): no `-7B` part, but a name the table holds
+    assert [f.value for f in _read(line, *BLOCK).get("model")] == ([model] if model else [])

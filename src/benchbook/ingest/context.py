@@ -745,6 +745,9 @@ _DTYPE_AFTER = r"(?:\s+v?\d+(?:\.\d+)?)?\s*[,，]\s*(bf16|fp16|fp32|bfloat16|flo
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
 _QUALIFIERS |= {"max", "min", "prefill", "decode", "target", "vision", "default", "eval"}
+#: A dataset's own options in `vllm bench serve`'s Namespace (`random_batch_size=1`: "Batch size for random
+#: sampling. Only used for embeddings benchmark", `sonnet_input_len`): the dataset generator's, not the run's.
+_QUALIFIERS |= {"random", "sonnet", "sharegpt", "hf", "custom", "burstgpt", "blazedit"}
 _SCOPE_WORDS = (
     ("idle", r"\bidle\b"),
     ("per GPU", r"(per[- ]gpu|each gpu|/gpu|\bper card\b|\bgpu\s*\d*\s*(power|energy)|nvidia-smi|rocm-smi)"),
@@ -1252,11 +1255,18 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
         r.add("visible_devices", len([x for x in m.group(1).split(",") if x.strip()]), i, "command", line)
 
 
+#: vLLM's warning where a GPU has no FP4 unit (vllm/model_executor/layers/quantization/utils/marlin_utils_fp4.py:
+#: "... Weight-only FP4 compression will be used leveraging the Marlin kernel"): FP4 weights, matmuls at 16 bits.
+_MARLIN_FP4 = re.compile(r"Weight-only FP4 compression will be used")
+
+
 def _read_line(r: _Reader, line: str, i: int) -> None:
     """One line's facts: headings, environment dumps, JSON pairs, key-value lines, short forms."""
     line = _BOLD_KEY.sub(r"\1:", line)  # `**Model:** x` is `Model: x`
     if _PROGRESS.search(line):
         return  # a progress bar: what it counts is a step's, not the run's (`_PROGRESS`)
+    if _MARLIN_FP4.search(line):
+        r.add("precision", "fp4 weight-only", i, "env-dump", line)  # the server's own log
     h = _HEADING.match(line)
     if h:
         r.add("heading", h.group(2), i, "heading", line)
@@ -1575,14 +1585,17 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     if _COMMAND.search(line) or any(k == i for k, _ in r.prose):
         return  # a command's model is its flag's; a help text's example (`eg. org/name`) is no model
     text = _ENV.sub(" ", text)  # `draft_model=org/X`: a key's value is the key's (`_read_assignments`)
+    names, families = _model_table(str(config.DATA_DIR / "models.csv"))
+    # an id with a parameter count in its parts, or one whose last part is a name of the model table as
+    # a whole (`bloom-7b1`: BLOOM writes its size's tenth after the unit)
+    table = {w for w, _ in names}
     named = [
         m.group(1)
         for m in _CAPTION_MODEL.finditer(text)
-        if _NAME_SIZE.search(_last_part(m.group(1)))
+        if (_NAME_SIZE.search(_last_part(m.group(1))) or _model_words(_last_part(m.group(1))).strip() in table)
         and not _FILE_NAME.search(m.group(1))
         and m.group(1).split("/")[0].lower() not in _OUTPUT_DIRS | _MODELS_DIRS  # a folder's entry: a path
     ]
-    names, families = _model_table(str(config.DATA_DIR / "models.csv"))
     bare = _PATH.sub(" ", _URL.sub(" ", text))  # a folder, a link or a file named after a model names it in no sentence
     bare = " ".join(t for t in bare.split() if not _FILE_NAME.search(t.rstrip(".,;:)`'\"")))
     words = _table_words(bare)
