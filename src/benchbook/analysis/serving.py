@@ -1684,6 +1684,19 @@ def replicas(paths) -> int:
     return max([1, *found])
 
 
+def cpu_offload(paths) -> tuple[float, int] | None:
+    """(GB, line) of the weights a server keeps in CPU memory (vLLM's `--cpu-offload-gb`), the first a
+    command states; None where none does. Those weights cross the host link at every forward pass."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    for path in paths:
+        found = context.read(ingest._load_lines(config.resolve(path))).get("cpu_offload")
+        if found:
+            return float(found[0].value), found[0].line
+    return None
+
+
 def role_said(paths) -> dict:
     """Where a launch command serves one role of a disaggregated run (SGLang's `--disaggregation-mode
     prefill`: prefill and decode servers behind a router, each with its own TP x PP x DP devices) and

@@ -50,6 +50,7 @@ NAMES = (
     "replicas",
     "layout",
     "role",
+    "cpu_offload",
     "split",
     "model",
     "path_model",
@@ -1236,6 +1237,11 @@ def _read_image(r: _Reader, line: str, i: int, source: str) -> None:
         r.add("version", version, i, source, line)
 
 
+#: vLLM's `--cpu-offload-gb N`: N GB of the weights kept in CPU memory and moved to the GPU at every forward
+#: pass (vLLM's engine arguments), so the host link, not a GPU roof, sets the step's pace.
+_CPU_OFFLOAD = re.compile(r"--cpu[-_]offload[-_]gb[= ](\d+(?:\.\d+)?)")
+
+
 def _read_flags(r: _Reader, line: str, i: int) -> None:
     _read_download(r, line, i)
     served = _SERVER_FILE.search(line) if _LAUNCH.search(line) else None
@@ -1253,6 +1259,9 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
             r.signs.append(Sign("ep", i, line.strip()[:200]))
     for m in _VISIBLE.finditer(line):
         r.add("visible_devices", len([x for x in m.group(1).split(",") if x.strip()]), i, "command", line)
+    m = _CPU_OFFLOAD.search(line)
+    if m and float(m.group(1)) > 0:
+        r.add("cpu_offload", float(m.group(1)), i, "command", line)
 
 
 #: vLLM's warning where a GPU has no FP4 unit (vllm/model_executor/layers/quantization/utils/marlin_utils_fp4.py:
@@ -1792,6 +1801,23 @@ def _device_pattern(path: str) -> re.Pattern:
     )
 
 
+#: A GeForce card by its bare model number with its memory beside it (`on 5090 (32GB memory)`).
+_BARE_CARD = re.compile(r"(?<![\w.-])(\d{4})\s*\(\s*(\d+)\s*GB\b", re.I)
+
+
+@lru_cache(maxsize=2)
+def _bare_cards(path: str) -> dict[tuple[str, int], str]:
+    """(model number, memory in GB) -> name, for the table's GeForce rows named by line and number alone
+    (`RTX-5090`, 32 GB): a bare number is that card only where the memory written beside it is the row's."""
+    out = {}
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            m = re.fullmatch(r"(RTX|GTX)-(\d{4})", row["gpu"])
+            if m and row.get("memory_gb"):
+                out[(m.group(2), round(float(row["memory_gb"])))] = f"{m.group(1)} {m.group(2)}"
+    return out
+
+
 def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
     """A device a heading, a short label (`On H100:`, `<summary>AMD RX 6800 XT</summary>`) or a sentence
     names (`ran on b200 again`, `## v6e-1 (single chip)`), outside code blocks, tables, delimited or
@@ -1816,11 +1842,14 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
             continue
         words = _FILE_PATH.sub(" ", _URL.sub(" ", text))
         source = "heading" if _HEADING.match(raw) else "prose"
-        for m in pattern.finditer(words):
+        named = [(m.group(1) + (m.group(2) or "")) for m in pattern.finditer(words)]
+        cards = _bare_cards(str(config.DATA_DIR / "hardware.csv"))
+        named = named or [c for m in _BARE_CARD.finditer(words) if (c := cards.get((m.group(1), int(m.group(2)))))]
+        for name in named:
             if _COMPARED.search(words) or _ASKED.search(words):  # a comparison or a request names no run's device
                 r.signs.append(Sign("device", k + first, text[:200]))
             else:
-                hits[source].append((k + first, m.group(1) + (m.group(2) or ""), raw))
+                hits[source].append((k + first, name, raw))
     for source in ("heading", "prose"):
         glued = {re.sub(r"-(?=\d+[a-z]+$)", "", h[1], flags=re.I): h[1] for h in hits[source]}  # H20-3e: H203e
         names = [glued[n] for n in _most_specific(list(glued))]
