@@ -133,8 +133,9 @@ def test_a_heading_names_a_model_without_its_size_only_where_that_name_begins_no
     [
         ("there is a huge perf hit while running bloom-7b1 model with the suggested changes", "bloom-7b1"),
         ("the data-4b2 set", None),  # a size-like part no name of the model table has: no model
+        ("Stop scheduling the GLM-5.1 MI35x job", None),  # a table name with no size in it: no model by its id
     ],
 )
-def test_an_id_whose_name_is_a_row_of_the_model_table_is_a_model_whatever_its_size_spelling(line, model):
+def test_an_id_with_blooms_size_spelling_is_a_model_where_the_model_table_holds_its_name(line, model):
     # BLOOM writes its size's tenth after the unit (`7b1`, 7.1 B): no `-7B` part, but a name the table holds
     assert [f.value for f in _read(line, *BLOCK).get("model")] == ([model] if model else [])

@@ -659,6 +659,8 @@ _OUTPUT_DIRS = {"results", "result", "artifacts", "outputs", "output", "logs", "
 #: the accelerator and how many the run spans.
 _SYSTEM_ID = re.compile(r"[A-Za-z0-9][\w-]*?_(?P<device>[A-Za-z][A-Za-z0-9-]*?)x(?P<count>\d{1,3})(?:_[A-Za-z][\w-]*)?")
 _NAME_SIZE = re.compile(r"(?:^|[-.])\d+(?:\.\d+)?[BbMm](?:$|[-.])")
+#: A parameter count written BLOOM's way, its tenth after the unit (`-7b1`, `-1b7`: 7.1 and 1.7 billion).
+_TENTH_SIZE = re.compile(r"(?:^|[-.])\d+[Bb]\d(?:$|[-.])")
 #: A file name (the last component, with an extension): a data set or a log, never a model's folder.
 _FILE_NAME = re.compile(r"\.(?:jsonl?|csv|txt|log|ya?ml|py|sh|md|parquet|arrow|pkl|bin|gguf|safetensors)$", re.I)
 #: A product (`_PRODUCT`) named as where a run ran: `on an Arc B70`, `using an RTX 4090`.
@@ -1595,13 +1597,17 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
         return  # a command's model is its flag's; a help text's example (`eg. org/name`) is no model
     text = _ENV.sub(" ", text)  # `draft_model=org/X`: a key's value is the key's (`_read_assignments`)
     names, families = _model_table(str(config.DATA_DIR / "models.csv"))
-    # an id with a parameter count in its parts, or one whose last part is a name of the model table as
-    # a whole (`bloom-7b1`: BLOOM writes its size's tenth after the unit)
+    # an id with a parameter count in its parts; one with BLOOM's spelling of it (`bloom-7b1`: the tenth
+    # after the unit) only where its last part is a name of the model table as a whole
     table = {w for w, _ in names}
     named = [
         m.group(1)
         for m in _CAPTION_MODEL.finditer(text)
-        if (_NAME_SIZE.search(_last_part(m.group(1))) or _model_words(_last_part(m.group(1))).strip() in table)
+        if (
+            _NAME_SIZE.search(_last_part(m.group(1)))
+            or _TENTH_SIZE.search(_last_part(m.group(1)))
+            and _model_words(_last_part(m.group(1))).strip() in table
+        )
         and not _FILE_NAME.search(m.group(1))
         and m.group(1).split("/")[0].lower() not in _OUTPUT_DIRS | _MODELS_DIRS  # a folder's entry: a path
     ]
