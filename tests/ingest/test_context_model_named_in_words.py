@@ -138,3 +138,16 @@ def test_a_list_of_sized_names_is_several_models_even_where_one_is_an_id():
 def test_one_id_beside_words_without_a_size_is_still_the_model():
     c = _read("Ran GPT-OSS-20B, flash attention on, two threads.", *BLOCK)
     assert [f.value for f in c.get("model")] == ["GPT-OSS-20B"]
+
+
+@pytest.mark.parametrize(
+    ("line", "model"),
+    [
+        ("there is a huge perf hit while running bloom-7b1 model with the suggested changes", "bloom-7b1"),
+        ("the data-4b2 set", None),  # a size-like part no name of the model table has: no model
+        ("Stop scheduling the GLM-5.1 MI35x job", None),  # a table name with no size in it: no model by its id
+    ],
+)
+def test_an_id_with_blooms_size_spelling_is_a_model_where_the_model_table_holds_its_name(line, model):
+    # BLOOM writes its size's tenth after the unit (`7b1`, 7.1 B): no `-7B` part, but a name the table holds
+    assert [f.value for f in _read(line, *BLOCK).get("model")] == ([model] if model else [])

@@ -58,7 +58,7 @@ _METHOD = re.compile(r"(?<![a-z0-9])(?:awq|gptq|bnb)(?![a-z0-9])", re.I)
 _TAG = [(re.compile(rf"(?<![a-z0-9])(?:{pat})(?![a-z0-9])", re.I), prec) for pat, prec in TAGS]
 #: torchao's weight-only methods (`int8wo`, `int4_weight_only`) and w8a16/w4a16: narrow weights,
 #: matmuls in the activations' dtype.
-_WEIGHT_ONLY = re.compile(r"(?<![a-z0-9])(?:int[48][-_]?(?:wo|weight[-_]?only)|w[48]a16)(?![a-z0-9])", re.I)
+_WEIGHT_ONLY = re.compile(r"(?<![a-z0-9])(?:(?:int[48]|fp4)[-_ ]?(?:wo|weight[-_ ]?only)|w[48]a16)(?![a-z0-9])", re.I)
 
 
 #: The unquantized precisions: a tag of one may name the activations of a quantized checkpoint.
@@ -101,7 +101,7 @@ def tagged(*names) -> tuple[str, str] | None:
         for pattern, prec in _TAG:
             m = pattern.search(text.replace(".", "-"))
             if m:
-                weight_only = bool(_WEIGHT_ONLY.search(text)) and prec in ("int8", "int4")
+                weight_only = bool(_WEIGHT_ONLY.search(text)) and prec in ("int8", "int4", "fp4")
                 method = _METHOD.search(text.replace(".", "-"))  # the method beside its width names the tag
                 return (f"{prec} weight-only" if weight_only else prec), (method or m).group(0)
     return None
@@ -205,6 +205,11 @@ def weights(model: str | None, quantization=None, dtype=None, names=(), assume: 
         return Weights(hit[0], _bytes(hit[0]), "output", hit[1])
     hit = tagged(model)
     if hit:
+        # a name's width that the rest of the file says is stored only (`W4A16_NVFP4`, vLLM's Marlin FP4
+        # fallback): the same bytes, matmuls in the activations' dtype
+        only = f"{hit[0]} weight-only"
+        if any((t := tagged(n)) and t[0] == only for n in stated):
+            return Weights(only, _bytes(only), "name", hit[1])
         return Weights(hit[0], _bytes(hit[0]), "name", hit[1])
     if isinstance(model, str):  # a setting of another model's command is not this run's
         stated = [n for n in stated if not isinstance(n, Tied) or checkpoint(model) in n.of]

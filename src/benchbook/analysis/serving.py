@@ -174,9 +174,18 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     done = wide["completed"].astype(float).gt(0)
     received = _col(wide, "total_generated_tokens_retokenized")
     wide["no_text"] = done & received.eq(0) & wide["total_generated_tokens"].astype(float).gt(0)
-    wide["no_output"] = done & wide["total_generated_tokens"].astype(float).eq(0) | wide["no_text"]
+    # vLLM times a request's first chunk (TTFT) and every later one (ITL) whatever text it holds, and
+    # counts output tokens from the text it kept (backend_request_func; calculate_metrics): a count of 0
+    # beside a TTFT or ITL above 0 is tokens that streamed but were not counted (the tgi backend's
+    # `/generate_stream` text, vllm#14673), so TPOT (0 ms, no sample) and the output rates are no figures,
+    # while TTFT and ITL still are
+    none = done & wide["total_generated_tokens"].astype(float).eq(0)
+    wide["uncounted"] = none & (_col(wide, "ttft_mean").gt(0) | _col(wide, "itl_mean").gt(0))
+    wide["no_output"] = none & ~wide["uncounted"] | wide["no_text"]
     blank = [c for c in wide.columns if re.match(r"(ttft|tpot|itl)_", str(c))]
     wide.loc[wide["no_output"], blank] = np.nan
+    uncounted = [c for c in wide.columns if re.match(r"tpot_|output_throughput$|total_token_throughput$", str(c))]
+    wide.loc[wide["uncounted"], uncounted] = np.nan
     _screen_mean_e2el(wide)
     return wide.copy()  # one block per dtype: the columns added one by one fragment a wide (AIPerf) table
 
@@ -1673,6 +1682,19 @@ def replicas(paths) -> int:
 
     found = [f.value for path in paths for f in context.read(ingest._load_lines(config.resolve(path))).get("replicas")]
     return max([1, *found])
+
+
+def cpu_offload(paths) -> tuple[float, int] | None:
+    """(GB, line) of the weights a server keeps in CPU memory (vLLM's `--cpu-offload-gb`), the first a
+    command states; None where none does. Those weights cross the host link at every forward pass."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    for path in paths:
+        found = context.read(ingest._load_lines(config.resolve(path))).get("cpu_offload")
+        if found:
+            return float(found[0].value), found[0].line
+    return None
 
 
 def role_said(paths) -> dict:

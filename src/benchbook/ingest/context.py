@@ -50,6 +50,7 @@ NAMES = (
     "replicas",
     "layout",
     "role",
+    "cpu_offload",
     "split",
     "model",
     "path_model",
@@ -658,6 +659,8 @@ _OUTPUT_DIRS = {"results", "result", "artifacts", "outputs", "output", "logs", "
 #: the accelerator and how many the run spans.
 _SYSTEM_ID = re.compile(r"[A-Za-z0-9][\w-]*?_(?P<device>[A-Za-z][A-Za-z0-9-]*?)x(?P<count>\d{1,3})(?:_[A-Za-z][\w-]*)?")
 _NAME_SIZE = re.compile(r"(?:^|[-.])\d+(?:\.\d+)?[BbMm](?:$|[-.])")
+#: A parameter count written BLOOM's way, its tenth after the unit (`-7b1`, `-1b7`: 7.1 and 1.7 billion).
+_TENTH_SIZE = re.compile(r"(?:^|[-.])\d+[Bb]\d(?:$|[-.])")
 #: A file name (the last component, with an extension): a data set or a log, never a model's folder.
 _FILE_NAME = re.compile(r"\.(?:jsonl?|csv|txt|log|ya?ml|py|sh|md|parquet|arrow|pkl|bin|gguf|safetensors)$", re.I)
 #: A product (`_PRODUCT`) named as where a run ran: `on an Arc B70`, `using an RTX 4090`.
@@ -745,6 +748,9 @@ _DTYPE_AFTER = r"(?:\s+v?\d+(?:\.\d+)?)?\s*[,，]\s*(bf16|fp16|fp32|bfloat16|flo
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
 _QUALIFIERS |= {"max", "min", "prefill", "decode", "target", "vision", "default", "eval"}
+#: A dataset's own options in `vllm bench serve`'s Namespace (`random_batch_size=1`: "Batch size for random
+#: sampling. Only used for embeddings benchmark", `sonnet_input_len`): the dataset generator's, not the run's.
+_QUALIFIERS |= {"random", "sonnet", "sharegpt", "hf", "custom", "burstgpt", "blazedit"}
 _SCOPE_WORDS = (
     ("idle", r"\bidle\b"),
     ("per GPU", r"(per[- ]gpu|each gpu|/gpu|\bper card\b|\bgpu\s*\d*\s*(power|energy)|nvidia-smi|rocm-smi)"),
@@ -1233,6 +1239,11 @@ def _read_image(r: _Reader, line: str, i: int, source: str) -> None:
         r.add("version", version, i, source, line)
 
 
+#: vLLM's `--cpu-offload-gb N`: N GB of the weights kept in CPU memory and moved to the GPU at every forward
+#: pass (vLLM's engine arguments), so the host link, not a GPU roof, sets the step's pace.
+_CPU_OFFLOAD = re.compile(r"--cpu[-_]offload[-_]gb[= ](\d+(?:\.\d+)?)")
+
+
 def _read_flags(r: _Reader, line: str, i: int) -> None:
     _read_download(r, line, i)
     served = _SERVER_FILE.search(line) if _LAUNCH.search(line) else None
@@ -1250,6 +1261,14 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
             r.signs.append(Sign("ep", i, line.strip()[:200]))
     for m in _VISIBLE.finditer(line):
         r.add("visible_devices", len([x for x in m.group(1).split(",") if x.strip()]), i, "command", line)
+    m = _CPU_OFFLOAD.search(line)
+    if m and float(m.group(1)) > 0:
+        r.add("cpu_offload", float(m.group(1)), i, "command", line)
+
+
+#: vLLM's warning where a GPU has no FP4 unit (vllm/model_executor/layers/quantization/utils/marlin_utils_fp4.py:
+#: "... Weight-only FP4 compression will be used leveraging the Marlin kernel"): FP4 weights, matmuls at 16 bits.
+_MARLIN_FP4 = re.compile(r"Weight-only FP4 compression will be used")
 
 
 def _read_line(r: _Reader, line: str, i: int) -> None:
@@ -1257,6 +1276,8 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     line = _BOLD_KEY.sub(r"\1:", line)  # `**Model:** x` is `Model: x`
     if _PROGRESS.search(line):
         return  # a progress bar: what it counts is a step's, not the run's (`_PROGRESS`)
+    if _MARLIN_FP4.search(line):
+        r.add("precision", "fp4 weight-only", i, "env-dump", line)  # the server's own log
     h = _HEADING.match(line)
     if h:
         r.add("heading", h.group(2), i, "heading", line)
@@ -1582,14 +1603,21 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     if _COMMAND.search(line) or any(k == i for k, _ in r.prose):
         return  # a command's model is its flag's; a help text's example (`eg. org/name`) is no model
     text = _ENV.sub(" ", text)  # `draft_model=org/X`: a key's value is the key's (`_read_assignments`)
+    names, families = _model_table(str(config.DATA_DIR / "models.csv"))
+    # an id with a parameter count in its parts; one with BLOOM's spelling of it (`bloom-7b1`: the tenth
+    # after the unit) only where its last part is a name of the model table as a whole
+    table = {w for w, _ in names}
     named = [
         m.group(1)
         for m in _CAPTION_MODEL.finditer(text)
-        if _NAME_SIZE.search(_last_part(m.group(1)))
+        if (
+            _NAME_SIZE.search(_last_part(m.group(1)))
+            or _TENTH_SIZE.search(_last_part(m.group(1)))
+            and _model_words(_last_part(m.group(1))).strip() in table
+        )
         and not _FILE_NAME.search(m.group(1))
         and m.group(1).split("/")[0].lower() not in _OUTPUT_DIRS | _MODELS_DIRS  # a folder's entry: a path
     ]
-    names, families = _model_table(str(config.DATA_DIR / "models.csv"))
     bare = _PATH.sub(" ", _URL.sub(" ", text))  # a folder, a link or a file named after a model names it in no sentence
     bare = " ".join(t for t in bare.split() if not _FILE_NAME.search(t.rstrip(".,;:)`'\"")))
     words = _table_words(bare)
@@ -1789,6 +1817,23 @@ def _device_pattern(path: str) -> re.Pattern:
     )
 
 
+#: A GeForce card by its bare model number with its memory beside it (`on 5090 (32GB memory)`).
+_BARE_CARD = re.compile(r"(?<![\w.-])(\d{4})\s*\(\s*(\d+)\s*GB\b", re.I)
+
+
+@lru_cache(maxsize=2)
+def _bare_cards(path: str) -> dict[tuple[str, int], str]:
+    """(model number, memory in GB) -> name, for the table's GeForce rows named by line and number alone
+    (`RTX-5090`, 32 GB): a bare number is that card only where the memory written beside it is the row's."""
+    out = {}
+    with open(path, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            m = re.fullmatch(r"(RTX|GTX)-(\d{4})", row["gpu"])
+            if m and row.get("memory_gb"):
+                out[(m.group(2), round(float(row["memory_gb"])))] = f"{m.group(1)} {m.group(2)}"
+    return out
+
+
 def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
     """A device a heading, a short label (`On H100:`, `<summary>AMD RX 6800 XT</summary>`) or a sentence
     names (`ran on b200 again`, `## v6e-1 (single chip)`), outside code blocks, tables, delimited or
@@ -1813,11 +1858,14 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
             continue
         words = _FILE_PATH.sub(" ", _URL.sub(" ", text))
         source = "heading" if _HEADING.match(raw) else "prose"
-        for m in pattern.finditer(words):
+        named = [(m.group(1) + (m.group(2) or "")) for m in pattern.finditer(words)]
+        cards = _bare_cards(str(config.DATA_DIR / "hardware.csv"))
+        named = named or [c for m in _BARE_CARD.finditer(words) if (c := cards.get((m.group(1), int(m.group(2)))))]
+        for name in named:
             if _COMPARED.search(words) or _ASKED.search(words):  # a comparison or a request names no run's device
                 r.signs.append(Sign("device", k + first, text[:200]))
             else:
-                hits[source].append((k + first, m.group(1) + (m.group(2) or ""), raw))
+                hits[source].append((k + first, name, raw))
     for source in ("heading", "prose"):
         glued = {re.sub(r"-(?=\d+[a-z]+$)", "", h[1], flags=re.I): h[1] for h in hits[source]}  # H20-3e: H203e
         names = [glued[n] for n in _most_specific(list(glued))]

@@ -77,6 +77,9 @@ THROUGHPUT_RE = re.compile(
     rf"(?<![\w])Throughput:\s+{_N} requests/s,\s+{_N} (total )?tokens/s(?:,\s+{_N} output tokens/s)?\s*$"
 )
 TOKENS_RE = re.compile(rf"(?<![\w])Total num (prompt|output) tokens:\s+{_N}\s*$")
+#: The banner of `vllm bench serve`'s result block: a heading above one titles that result, so a result
+#: of this tool below it is not named by that heading.
+SERVE_BANNER_RE = re.compile(r"=+ .*Serving Benchmark Result")
 AVG_RE = re.compile(rf"(?<![\w])Avg latency:\s+{_N} seconds\s*$")
 PCT_RE = re.compile(rf"(?<![\w])(\d+(?:\.\d+)?)% percentile latency:\s+{_N} seconds\s*$")
 OLD_TOKENS_NOTE = "old two-value line: its tokens/s counts prompt + output tokens"
@@ -337,6 +340,8 @@ def _text(text: str | Lines, source: str):
                         dict(line=k + 1, metric="generated_len", statistic="count", value=float(g.group(1)), unit="tok")
                     )
             current["stats"].add("mean")
+        elif SERVE_BANNER_RE.search(raw):
+            prev_end = j + 1  # the headings above it name that result (see SERVE_BANNER_RE)
         elif m := PCT_RE.search(raw):
             cells += 1
             p = m.group(1)

@@ -468,6 +468,7 @@ def _context(
                 ctx.setdefault("label", args["label"])
             # vLLM's own benchmark (not a copy under another name, whose defaults this parser cannot know)
             commanded = commanded or (bool(args) and ("bench serve" in s or "benchmark_serving.py" in s))
+            ctx["commanded"] = ctx.get("commanded") or commanded  # settings a command gave (`parse`)
     # the progress bar nearest above the block (`100%|████| 4096/4096 [01:27<00:00, ...]`): the bar
     # ticks once for every request that finished, failed or not, so its total is the prompts sent; read
     # where the Namespace gives no count, and over the command's where the bar stands below the command:
@@ -1107,9 +1108,15 @@ def parse(text: str | Lines, source: str) -> Parsed:
         for k, (start, close, prefix) in enumerate(blocks, start=1):
             ctx = _context(lines, prev_end, start, doc, named, prefix=prefix)
             # a block with no setting of its own right after another in the same pasted log (no code
-            # fence between them: `# round 2` under one command) repeats the command above it
-            if k > 1 and not (set(ctx) & set(INHERITED)) and not any(FENCE_RE.match(x) for x in lines[prev_end:start]):
-                ctx.update({key: prev_ctx[key] for key in INHERITED if key in prev_ctx})
+            # fence between them: `# round 2` under one command), or parted from it by nothing but a
+            # heading (one script above results each pasted under the configuration it names) where a
+            # command gave that block its settings, repeats the command above it
+            between = range(prev_end, start)
+            heads = set(doc.within(prev_end, start))
+            headed = all(j in heads or not lines[j].strip() or FENCE_RE.match(lines[j]) for j in between)
+            fenced = any(FENCE_RE.match(lines[j]) for j in between)
+            if k > 1 and not (set(ctx) & set(INHERITED)) and (not fenced or headed and prev_ctx.get("commanded")):
+                ctx.update({key: prev_ctx[key] for key in (*INHERITED, "commanded") if key in prev_ctx})
             prev_ctx = ctx
             ctx = {**ctx, **_banner(lines[start], ctx.get("dataset"))}  # not passed on to the next block
             if "label" not in ctx:

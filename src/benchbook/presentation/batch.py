@@ -113,8 +113,10 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
     no batch setting are counted apart; `named`: what the input says of its device, `roofline.named`;
     `untied`: the models it names but ties to no run, `analysis.serving.untied_models`)."""
     alone = runs[apart(runs)] if runs is not None else pd.DataFrame(columns=["model", "precision"])
-    # a run of its own with a measured rate has a result too: its stated precision is a dtype with one
-    done = alone[alone[[c for c in ("output_tok_s", "total_tok_s") if c in alone]].notna().any(axis=1)]
+    # a run of its own with a measured rate or latency (vLLM's bench latency) has a result too: its
+    # stated precision is a dtype with one; a precision this page assumed is no dtype the input states
+    done = alone[alone[[c for c in ("output_tok_s", "total_tok_s", "latency_s") if c in alone]].notna().any(axis=1)]
+    done = done[~done.get("precision_assumed", pd.Series(False, index=done.index)).fillna(False).astype(bool)]
     bs = sw.loc[sw["has_result"], "batch_size"]
     step = _timed_steps(sw)
     news = sorted(set(sw.get("new_tokens", pd.Series([float(NEW_TOKENS)] * len(sw)))[~step].dropna()))

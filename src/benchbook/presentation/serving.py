@@ -129,6 +129,7 @@ LATENCY_NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2el": "E2EL"}
 #: file's screen set a value of this latency aside (`serving.screened_latencies`), so the cell may be one
 #: of them; else the run's output prints no such statistic.
 NONE_COMPLETED, NO_TOKEN, NOT_READ, NOT_PRINTED = "none completed", "no token came", "not read", "not printed"
+NO_COUNT = "no token counted"
 
 
 def latency_table(
@@ -150,7 +151,12 @@ def latency_table(
         if "latency_set_aside" in r
         else np.zeros(n, bool)
     )
-    why = np.select([done == 0, silent & (metric != "e2el"), aside], [NONE_COMPLETED, NO_TOKEN, NOT_READ], NOT_PRINTED)
+    uncounted = r["uncounted"].fillna(False).astype(bool).to_numpy() if "uncounted" in r else np.zeros(n, bool)
+    why = np.select(
+        [done == 0, silent & (metric != "e2el"), uncounted & (metric == "tpot"), aside],
+        [NONE_COMPLETED, NO_TOKEN, NO_COUNT, NOT_READ],
+        NOT_PRINTED,
+    )
     missing = pd.DataFrame({c: why if c.endswith("(ms)") else np.nan for c in t.columns}, index=t.index, dtype=object)
     return t, missing
 
@@ -650,9 +656,20 @@ def pareto_sentence(r: pd.DataFrame) -> str:
     pu = (1000 / r["tpot_mean"]).replace([np.inf, -np.inf], np.nan).dropna() if "tpot_mean" in r else pd.Series()
     silent = int(r["no_output"].sum()) if "no_output" in r else 0
     no_text = int(r["no_text"].sum()) if "no_text" in r else 0
+    uncounted = int(r["uncounted"].sum()) if "uncounted" in r else 0
     hi, lo = (float(pu.max()), float(pu.min())) if len(pu) else (0.0, 0.0)
     cut = serving.cut_of(r) if not len(pu) else None
-    return _say("pareto", n=len(pu), hi=hi, lo=lo, silent=silent, no_text=no_text, runs=len(r), cut_line=cut and cut[1])
+    return _say(
+        "pareto",
+        n=len(pu),
+        hi=hi,
+        lo=lo,
+        silent=silent,
+        no_text=no_text,
+        uncounted=uncounted,
+        runs=len(r),
+        cut_line=cut and cut[1],
+    )
 
 
 # --- figures -------------------------------------------------------------------------------------
@@ -897,7 +914,10 @@ def figures_sentence(
     out: dict[str, tuple[list[str], dict]] = {}  # each run's figures, without its name -> (runs, values)
     method, per_step = serving.tokens_per_step(lit)
     for (i, row), (_, g) in zip(lit.iterrows(), gb.iterrows(), strict=True):
-        has_pct = any(pd.notna(row.get(f"{m}_{s}")) for m in ("ttft", "tpot") for s in PERCENTILE_STATS)
+        # a run whose tokens went uncounted has no TPOT: its TTFT alone bounds no share within both SLOs
+        has_pct = not row.get("uncounted") and any(
+            pd.notna(row.get(f"{m}_{s}")) for m in ("ttft", "tpot") for s in PERCENTILE_STATS
+        )
         # a run with a Little's-law number has its count, rate and in-flight said by `in_flight_sentence`
         said_there = ("completed", "request_throughput", "in_flight") if pd.notna(row.get("in_flight")) else ()
         keys = [k for k in ("completed", "request_throughput", "output_throughput", "in_flight") if k not in said_there]
@@ -913,6 +933,7 @@ def figures_sentence(
             share_hi=g.get("share_hi") if has_pct and pd.notna(g.get("share_lo")) else None,
             no_output=bool(row.get("no_output")),
             no_text=bool(row.get("no_text")),
+            uncounted=bool(row.get("uncounted")),
             method=method[i] if isinstance(method[i], str) else None,
             acceptance=per_step[i] if per_step[i] == per_step[i] else None,
             cut=pd.notna(row.get("copy_ends")),  # the copy ends inside its block: what is missing may follow

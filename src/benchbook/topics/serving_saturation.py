@@ -96,6 +96,7 @@ def analyse(p: dict) -> Result:
     w = serving.weights(model, r, [n for v in precision.stated_names(p["source"]).values() for n in v])
     lit = serving.littles_law(r, req)
     copies = serving.replicas(p["source"])  # each replica reads its own copy of the weights at every step
+    offload = serving.cpu_offload(p["source"])  # weights in CPU memory: no GPU roof bounds a step
     rl = serving.decode_roofline(lit, active_b, w.bytes_per_weight, pk, w.precision, copies)
     if per_run:  # each run against the peaks of its own device
         rows = [
@@ -131,9 +132,11 @@ def analyse(p: dict) -> Result:
         serving_claims.bandwidth(
             low, *at(low)[:1], active_b, w.bytes_per_weight, at(low)[1], len(models), served, w.source == "per run"
         ),
-        serving_claims.bound("low", low, *at(low)[:1], p["bound_threshold"], w.assumed, at(low)[1]),
+        _offloaded(
+            serving_claims.bound("low", low, *at(low)[:1], p["bound_threshold"], w.assumed, at(low)[1]), offload
+        ),
         serving_claims.compute(best, *at(best)),
-        _bound_best(best, low, at(best)[0], p["bound_threshold"], w.assumed, at(best)[1]),
+        _offloaded(_bound_best(best, low, at(best)[0], p["bound_threshold"], w.assumed, at(best)[1]), offload),
         serving_claims.underfilled(lit, serving.cap_said(p["source"]) if r["max_concurrency"].isna().all() else None),
         serving_claims.uncapped(apart, curve, int(r["order"].min()) if len(r) else None, unnamed),
         serving_claims.tpot_itl(r),
@@ -176,6 +179,17 @@ def _book_slos(p: dict) -> bool:
     """Whether the page's SLOs are the book's defaults (no `-p slo_ttft_ms` / `slo_tpot_ms` changed them)."""
     spec = declarations.chapter(CHAPTER).spec()
     return all(p[k] == spec[k]["default"] for k in ("slo_ttft_ms", "slo_tpot_ms"))
+
+
+def _offloaded(c, offload: tuple[float, int] | None):
+    """A bound claim withheld where the server keeps weights in CPU memory (`serving.cpu_offload`)."""
+    if offload is None:
+        return c
+    gb, line = offload
+    return c.withhold(
+        f"the server keeps {gb:g} GB of its weights in CPU memory (`--cpu-offload-gb {gb:g}`, line {line}), "
+        "moved to the GPU at every step, so no roof of the GPU bounds it"
+    )
 
 
 def _bound_best(best, low, pk, threshold: float, assumed: bool, said: dict):
