@@ -607,6 +607,13 @@ def highest_dense_peak() -> tuple[float, str]:
     return max((d.peak("bf16"), d.name) for d in hardware.devices() if d.peak("bf16"))
 
 
+def highest_peak_any_precision() -> tuple[float, str]:
+    """(TFLOP/s or TOP/s, device) of the highest dense peak at any precision (16-bit, int8, fp8, fp4) of any
+    device in the table: a rate of FLOPs above it is beyond every device the table knows, whatever ran it and
+    at whatever precision (the bound of a prompt rate where the input names no device)."""
+    return max((max(d.peaks.values()), d.name) for d in hardware.devices() if d.peaks)
+
+
 def attainable_tflops(intensity: np.ndarray | float, g, peak_tflops: float | None = None) -> np.ndarray:
     """The roofline: min(peak, bandwidth x intensity), in TFLOP/s, for intensity in FLOP/byte."""
     peak = g.fp16_tflops if peak_tflops is None else peak_tflops
