@@ -30,7 +30,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from benchbook.analysis import bandwidth
+from benchbook.analysis import bandwidth, roofline
 from benchbook.ingest import llama_bench
 from benchbook.ingest.core import CONFLICT
 
@@ -206,7 +206,8 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
     """Per pp row: its device's peaks (`bandwidth.choose_peak`), the model's size (`bandwidth.model_size`),
     FLOP/s = 2 x active params x tok/s (`tflops`, None where the size is unknown) and its share of the
     dense peak (`share`, None where the device, its peak or the size is unknown or the rate mixes two
-    devices: `no_share` says why)."""
+    devices: `no_share` says why); where no device peak is known, `beyond_every` [device, peak] where the
+    FLOP/s exceed the highest dense peak at any precision of every device the table lists."""
     override = bandwidth.override_table(moe_override)
     names = labels(rows)
     out = []
@@ -247,10 +248,13 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
             and not (pd.notna(r.get("gpus_listed")) and int(r.get("gpus_listed")) > 1)
         ):
             peak, precision = int8, "int8"  # above the 16-bit roof: only the int8 kernels compute that fast
+        # no device peak known: FLOPs above every device's highest peak at any precision are beyond physics
+        top, top_device = roofline.highest_peak_any_precision() if tflops and not peak else (None, None)
         out.append(
             {
                 **r.to_dict(),
                 **bandwidth.device_fields(pk),
+                "beyond_every": [top_device, top] if top and tflops > top else None,
                 "peak_tflops": peak,
                 "peak_precision": precision,
                 "architecture": size["architecture"],
@@ -264,7 +268,7 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
             }
         )
     cols = list(rows.columns) + ["device", "peak_tflops", "peak_precision", "peak_source", "architecture"]
-    cols += ["params_b", "active_params_b", "size_source", "tflops", "share", "no_share", "label"]
+    cols += ["params_b", "active_params_b", "size_source", "tflops", "share", "no_share", "label", "beyond_every"]
     res = pd.DataFrame(out, columns=list(dict.fromkeys(cols)))
     for c in ("tflops", "share", "peak_tflops", "active_params_b", "params_b"):
         res[c] = pd.to_numeric(res[c], errors="coerce")

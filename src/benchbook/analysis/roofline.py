@@ -187,15 +187,26 @@ def _count(ctx: context.Context, fact: context.Fact) -> int:
     dumped = {f.value for f in ctx.get("device_count") if f.source == "env-dump" and f.value > 0}
     if len(dumped) == 1:
         return dumped.pop()
-    stated = _stated_count(ctx) if fact.source == "prose" else None
+    stated = _stated_count(ctx, fact) if fact.source == "prose" else None
     return stated or 1
 
 
-def _stated_count(ctx: context.Context) -> int | None:
+def _stated_count(ctx: context.Context, fact: context.Fact) -> int | None:
     """For a device named in prose: the one count of devices the file states anywhere (a heading's
-    `4 GPU pods`), none of them on a line that counts the machine's devices; else None."""
-    counts = {f.value for f in ctx.get("device_count") if f.value > 0 and not MACHINE_COUNT.search(f.text)}
+    `4 GPU pods`, `Each MI355X platform comes with 8 MI355X GPUs`), none of them on a line that counts
+    the machine's devices or names another device than `fact`'s (a count of that one); else None."""
+    counts = {
+        f.value
+        for f in ctx.get("device_count")
+        if f.value > 0 and not MACHINE_COUNT.search(f.text) and not _of_another(ctx, f, fact)
+    }
     return counts.pop() if len(counts) == 1 else None
+
+
+def _of_another(ctx: context.Context, count: context.Fact, fact: context.Fact) -> bool:
+    """Whether the line of `count` names a device other than `fact`'s (`Each DGX A100 comes with 8 A100
+    GPUs` beside a run on an MI300X): its count is that device's."""
+    return any(_kind(d) != _kind(fact) for d in ctx.get("device") if d.line == count.line)
 
 
 def _used(ctx: context.Context) -> int | None:
@@ -429,7 +440,12 @@ def _counted(ctx: context.Context, fact: context.Fact) -> bool:
     """Whether the file states how many devices `fact`'s run spans (see `_count`)."""
     same = any(f.line == fact.line for f in ctx.get("device_count")) and not MACHINE_COUNT.search(fact.text)
     dumped = {f.value for f in ctx.get("device_count") if f.source == "env-dump"}
-    return same or _used(ctx) is not None or len(dumped) == 1 or (fact.source == "prose" and bool(_stated_count(ctx)))
+    return (
+        same
+        or _used(ctx) is not None
+        or len(dumped) == 1
+        or (fact.source == "prose" and bool(_stated_count(ctx, fact)))
+    )
 
 
 def named_in_files(paths) -> dict[str, Named]:
@@ -589,6 +605,13 @@ def highest_dense_peak() -> tuple[float, str]:
     above it is beyond every device the table knows, whichever of them ran it (the bound where an
     input names no device the table has)."""
     return max((d.peak("bf16"), d.name) for d in hardware.devices() if d.peak("bf16"))
+
+
+def highest_peak_any_precision() -> tuple[float, str]:
+    """(TFLOP/s or TOP/s, device) of the highest dense peak at any precision (16-bit, int8, fp8, fp4) of any
+    device in the table: a rate of FLOPs above it is beyond every device the table knows, whatever ran it and
+    at whatever precision (the bound of a prompt rate where the input names no device)."""
+    return max((max(d.peaks.values()), d.name) for d in hardware.devices() if d.peaks)
 
 
 def attainable_tflops(intensity: np.ndarray | float, g, peak_tflops: float | None = None) -> np.ndarray:

@@ -280,6 +280,30 @@ def recorded(r: pd.DataFrame, name: str) -> pd.Series:
     return pd.Series([s is not False for s in said], index=r.index)
 
 
+def unstated_loads(r: pd.DataFrame, paths) -> pd.DataFrame:
+    """`r` with `load_script`, per run, `[line, script, defaults line, their script]` where a script ran it (`docker exec srv
+    ~/scripts/perftest_vision.sh` above its block) and the file gives only another script's defaults for
+    the load (`CONCURRENT_REQUESTS=64` under `The perftest.sh script runs with the following defaults:`,
+    `context.other_script`), else None. Such a run's cap and rate are not stated: not recorded, and no
+    default of the tool is assumed for them (a script sets its own)."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+    from benchbook.ingest.vllm_serve import source_name
+
+    r = r.assign(load_script=None)
+    if r.empty or "line" not in r or "source" not in r:
+        return r
+    for path in paths:
+        ctx = ingest.context_of(config.resolve(path))
+        for i in r.index[r["source"] == source_name(config.resolve(path))]:
+            run = context.other_script(ctx, "concurrency", int(r.at[i, "line"])) if pd.notna(r.at[i, "line"]) else None
+            r.at[i, "load_script"] = [*run[:2], run[2].line, run[2].script] if run else None
+    unstated = r["load_script"].notna()
+    r.loc[unstated & r["rate_assumed"].astype(bool), "request_rate"] = np.nan
+    r.loc[unstated, ["rate_assumed", "request_rate_recorded", "max_concurrency_recorded"]] = False
+    return r
+
+
 def apart(r: pd.DataFrame, variable: str) -> pd.Series:
     """Runs that are not points of the sweep's curve: with no concurrency cap (for a
     max_concurrency sweep) or an infinite request rate (for a request_rate sweep). They have no x
@@ -1390,7 +1414,7 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
             detailed.append(vllm_serve.requests(path))
         if "aiperf" in found:  # a profile_export.jsonl; empty for the summary exports
             detailed.append(aiperf.requests(path))
-    r = parallelism_from_context(runs(pd.concat(frames, ignore_index=True)), paths)
+    r = unstated_loads(parallelism_from_context(runs(pd.concat(frames, ignore_index=True)), paths), paths)
     if "source" in r:
         r["latency_set_aside"] = [",".join(m for m in LATENCIES if m in aside.get(s_, ())) for s_ in r["source"]]
         r["copy_ends"] = [cut.get((s_, run), np.nan) for s_, run in zip(r["source"], r["run"], strict=True)]

@@ -332,8 +332,12 @@ def prefill(p: pd.Series, claim_id: str) -> Claim:
         "host_cpu": p.get("cpu") if p.get("mode") == "unknown" and isinstance(p.get("cpu"), str) else None,
         "line": int(p["line"]),
     }
+    beyond = p.get("beyond_every")  # no device peak known: above every listed device's highest peak
+    if isinstance(beyond, list):
+        ev.update(beyond_every_device=beyond[0], beyond_every_peak=_num(beyond[1]))
     rule = (
-        "2 x active params x prompt tok/s / the device's dense peak (prefill is compute-bound); above 1 is implausible"
+        "2 x active params x prompt tok/s / the device's dense peak (prefill is compute-bound); above 1 is implausible;"
+        " with no device known, above every listed device's highest dense peak at any precision is implausible"
     )
     return make(claim_id, "fraction_of_peak", rule, ev)
 

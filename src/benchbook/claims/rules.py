@@ -148,6 +148,13 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
         miss = _missing(ev, ("active_params_b",)) or miss
     if ev.get("two_devices"):  # the rate mixes two devices: neither one's peak bounds it
         return "withheld", ev["two_devices"]
+    if _num(ev, "beyond_every_peak") and (_num(ev, "achieved_tflops") or 0.0) > _num(ev, "beyond_every_peak"):
+        # no device known, but more than any device's highest peak at any precision: beyond physics, whatever ran it
+        return "implausible", (
+            f"{_num(ev, 'achieved_tflops'):.4g} TFLOP/s is beyond every device the hardware table lists (the highest "
+            f"dense peak at any precision: {ev.get('beyond_every_device')}'s {_num(ev, 'beyond_every_peak'):.4g}); "
+            f"likely: {_suspects(ev)}"
+        )
     if _no_device(ev):  # no device at all: say which parameter names one
         rest = [k for k in miss if k not in ("fraction", "peak", "device")]
         return "withheld", no_device_reason(ev) + _and_missing(rest, ev)

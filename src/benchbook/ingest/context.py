@@ -95,6 +95,9 @@ class Fact:
     scope: str | None = None
     command: int | None = None  # the first line of the command a command-line fact belongs to
     until: int | None = None  # a caption's last line: the end of the block or section it labels
+    #: the script whose defaults the fact is (`The perftest.sh script runs with the following defaults:` above its
+    #: paragraph): a setting of that script's runs only (`fill`)
+    script: str | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,9 @@ class Context:
     facts: tuple[Fact, ...] = ()
     signs: tuple[Sign, ...] = ()
     conflicts: tuple[Conflict, ...] = ()
+    #: (line, script) of each line that runs a shell script (`docker exec srv ~/scripts/perftest.sh`): the
+    #: results below it, up to the next, are that script's
+    scripts: tuple[tuple[int, str], ...] = ()
 
     def get(self, name: str) -> tuple[Fact, ...]:
         """The facts of `name`, highest precedence first, then by line."""
@@ -567,6 +573,22 @@ _PAR_NAME = {"tensor": "tp", "pipeline": "pp", "data": "dp", "expert": "ep"}
 #: A disaggregated serving layout as vLLM's, SGLang's and Dynamo's write-ups name it: `1P1D`, `3P1D`
 #: (x prefill instances, y decode instances; each its own TP x PP x DP devices).
 _XPYD = re.compile(r"(?<![A-Za-z0-9_.])(\d{1,2})\s?P\s?(\d{1,2})\s?D(?![A-Za-z0-9_])", re.I)
+#: A sentence giving each machine of a kind its devices (`Each MI355X platform comes with 8 MI355X GPUs`, `each node
+#: has 8 GPUs`, `each server is equipped with 4 H100 accelerators`): a run on one such machine spans that many (the
+#: count of one machine's, as `_N_GPUS` leaves `8 GPUs per node`), of the device the sentence names where it names one.
+_EACH_HAS = re.compile(
+    r"\beach\s+(?:[^\s.,;:]+\s+){1,4}?(?:comes?\s+with|has|have|is\s+equipped\s+with|ships?\s+with|contains|houses)"
+    r"\s+([1-9]\d{0,2})\s+((?:[\w-]+\s+){0,3}?)(?:GPUs?|accelerators?|cards?|[HNX]PUs?)\b",
+    re.I,
+)
+#: A line that runs a shell script: the script's path (`~/scripts/perftest.sh`, `./run.sh`) or its name first on the
+#: line (`perftest.sh 1024`, `bash bench.sh`); a sentence that speaks of one (`Run the perftest.sh command`) runs none.
+_SCRIPT_RUN = re.compile(r"(?:^\s*(?:\$\s+)?(?:(?:bash|sh)\s+)?|[\s=]\S*/)([\w.-]+\.sh)(?![\w.-])")
+#: A sentence giving a script's defaults (`The perftest.sh script runs with the following defaults:`,
+#: `Defaults of bench.sh:`): the settings of its paragraph are that script's, not every run's.
+_SCRIPT_DEFAULTS = re.compile(r"([\w.-]+\.sh)\b[^.]*\bdefaults?\b|\bdefaults?\b[^.]*?\b([\w.-]+\.sh)\b", re.I)
+#: A Markdown link, `[words](address)`: its words are the sentence's.
+_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 #: Replicas of one server behind a load balancer, counted in words (`8 instances of vLLM`, `8 replicas of
 #: llama 3 8b`): the benchmark's requests spread over all of them, so a run spans every replica's devices.
 _REPLICAS = re.compile(r"(?<![\w.])(\d{1,3})\s+(?:instances|replicas)\s+of\b", re.I)
@@ -1007,7 +1029,7 @@ def read(lines: Sequence[str]) -> Context:
         order = {s: k for k, s in enumerate(SOURCES)}
         kept, worded = _worded_last(head.facts + tail.facts)
         facts = sorted(kept, key=lambda f: (order[f.source], f.line))
-        return Context(tuple(facts), head.signs + tail.signs + worded)
+        return Context(tuple(facts), head.signs + tail.signs + worded, scripts=head.scripts + tail.scripts)
     return _read(list(lines), 1)
 
 
@@ -1016,12 +1038,20 @@ def _read(lines: list[str], first: int) -> Context:
     r = _Reader()
     table_cols: list[str] | None = None
     in_command = wrapped = harness = False
+    defaults: str | None = None  # the script whose defaults the paragraph being read gives
+    scripts = []
     for i, raw in enumerate(lines, start=first):
         line = raw.rstrip("\n")
         text = line.strip()
         if not text:
-            table_cols, in_command, r.neuron_ls = None, False, False
+            table_cols, in_command, r.neuron_ls, defaults = None, False, False, None
             continue
+        if (run := _SCRIPT_RUN.search(line)) and not text.startswith("#"):
+            scripts.append((i, run.group(1)))
+        if _MD_ROW.match(line):  # a table's row is no line of a paragraph of defaults
+            defaults = None
+        elif m := _SCRIPT_DEFAULTS.search(line):
+            defaults = m.group(1) or m.group(2)
         before, n_signs = len(r.facts), len(r.signs)
         harness = bool(_HARNESS.search(line)) or (harness and wrapped)
         # a command goes on past its line only where that line ends in a backslash or the next one
@@ -1073,6 +1103,8 @@ def _read(lines: list[str], first: int) -> Context:
                 _sign(r, line, i)
         elif not any(f.name == "prompts" for f in r.facts[before:]):  # `in 1000 requests (request-rate 10)`
             _sign(r, line, i, _ALONGSIDE)  # a sentence that states a rate still speaks of the requests it sent
+        if defaults:  # a paragraph giving a script's defaults (`KEY=value` lines): that script's runs' only
+            r.facts[before:] = [replace(f, script=defaults) if f.source == "key-value" else f for f in r.facts[before:]]
         if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
             r.facts[before:] = [f for f in r.facts[before:] if f.name not in _LOAD]
             r.signs[n_signs:] = [g for g in r.signs[n_signs:] if g.name not in _LOAD]
@@ -1089,7 +1121,7 @@ def _read(lines: list[str], first: int) -> Context:
     facts = sorted(kept, key=lambda f: (order[f.source], f.line))
     read_lines = {(f.name, f.line) for f in facts}
     signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
-    return Context(tuple(facts), signs)
+    return Context(tuple(facts), signs, scripts=tuple(scripts))
 
 
 #: Facts a line gives beside the run's others, which leave that line's other signs standing: a heading's own
@@ -1433,6 +1465,9 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.add("cpu", m.group(0), i, source, line)
         for m in _BOARD.finditer(text):
             r.add("machine", m.group(0), i, source, line)
+    each = _EACH_HAS.search(_MD_LINK.sub(r"\1", text)) if devices and source in ("heading", "prose") else None
+    if each:  # `each <machine> comes with N <device> GPUs`: read after the rest of the line (below)
+        text = f"{each.string[: each.start()]} {each.string[each.end() :]}"
     joined = [p for field in text.split(",") for p in joined_parts(field)] if devices else []
     if len(joined) > 1:  # several parts counted in one field (CodeCarbon's `gpu_model`): each is a device
         for _, name in joined:
@@ -1467,6 +1502,12 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.device(raw, i, source, line)
         elif _N_GPUS.search(text):
             r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
+    if each:  # N of the device it names, where the rest of the line ties the run to no count of its own
+        part = _PART_VARIANT.search(each.group(2))
+        if part:
+            r.add("device", part.group(0), i, source, line)
+        if not any(f.name == "device_count" and f.line == i for f in r.facts):
+            r.add("device_count", int(each.group(1)), i, source, line)
     # a row of quoted values (CSV `"...","NVIDIA GeForce RTX 4080",...`, an SQL INSERT) is a tool's data,
     # read by its parser, not prose
     if (
@@ -2017,7 +2058,7 @@ def merge(structured: Mapping[str, object], context: Context, line: int = 0) -> 
         for f in context.get(p.name):
             if not _same(p.value, f.value):
                 conflicts.append(Conflict(p.name, p, f))
-    return Context(tuple(parsed) + context.facts, context.signs, tuple(conflicts))
+    return Context(tuple(parsed) + context.facts, context.signs, tuple(conflicts), context.scripts)
 
 
 def _same(a, b) -> bool:
@@ -2095,6 +2136,15 @@ def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[
         if col in ABOVE_ONLY and "line" in table:  # a log prints a run's settings before its results
             facts = [f for f in facts if f.line < table["line"].min()]
         values = list(dict.fromkeys(f.value for f in facts))
+        others = _run_by_another(table, facts, context) if len(values) == 1 else None
+        if others is not None:  # a script's default: its runs take it, another script's runs have none stated
+            table.loc[[o is None for o in others], col] = values[0]
+            runs = "; ".join(f"line {k} runs {s}" for k, s in dict.fromkeys(o for o in others if o))
+            messages.append(
+                f"{col} {values[0]!r}: read from line {facts[0].line}, a default of {facts[0].script}, for its runs "
+                f"only; not stated for the others ({runs}), whose defaults the file does not give"
+            )
+            continue
         if name == "model" and all(f.source in WORDED for f in facts):  # `Llama 3.3 70B` and `Llama-3.3-70B-Instruct`
             values = [v for v in values if not any(_tagged(v, o) for o in values)]
             values = [v for v in values if not any(_same_model(v, o) and _fuller(v, o) for o in values)]
@@ -2128,6 +2178,29 @@ def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[
             lines = ", ".join(str(f.line) for f in facts[:4])
             messages.append(f"{col}: the file names {len(values)} values (lines {lines}) and ties none to the table")
     return messages
+
+
+def _run_by_another(table, facts: Sequence[Fact], context: Context) -> list | None:
+    """Per row of `table` (by its `line`), where `facts` are the defaults of one script: `other_script`'s
+    (line, script) for the row, else None; None where no row is another script's."""
+    scripts = {f.script for f in facts}
+    if len(scripts) != 1 or None in scripts or "line" not in table.columns:
+        return None
+    out = [other_script(context, facts[0].name, line) for line in table["line"]]
+    return [o[:2] if o else None for o in out] if any(out) else None
+
+
+def other_script(context: Context, name: str, line: int) -> tuple[int, str, Fact] | None:
+    """(line, script, a default) of the nearest script run above `line` (`Context.scripts`) where the file
+    gives the fact `name` only as the defaults of other scripts (`Fact.script`): the results at `line` are
+    that script's, and its `name` is not stated (the default is another script's, said beside it); else
+    None. A script's defaults are the settings of that script's runs only."""
+    facts = [f for f in context.get(name) if not placeholder(f.value)]
+    scripts = {f.script for f in facts}
+    above = [run for run in context.scripts if run[0] < line]
+    if not facts or None in scripts or not above or above[-1][1] in scripts:
+        return None
+    return (*above[-1], facts[0])
 
 
 def run_formats(table) -> dict[str, frozenset[str]]:

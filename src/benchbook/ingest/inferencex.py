@@ -101,6 +101,7 @@ METRICS = {
     "theoretical_cache_hit_rate": "fraction: agentic, prefix reuse the trace allows",
     "server_gpu_cache_hit_rate": "fraction: agentic, the server's GPU prefix-cache hit rate",
     "server_cpu_cache_hit_rate": "fraction: agentic, the server's CPU prefix-cache hit rate",
+    "spec_decode_acceptance_length": "tok: observed_tokens_per_step, decode tokens / decode iterations per request",
 }
 
 _LATENCIES = ("ttft", "tpot", "itl", "e2el")
@@ -119,6 +120,10 @@ _PER_GPU = {
     "output_tput_per_gpu": ("output_throughput", "out"),
     "input_tput_per_gpu": ("input_throughput", "in"),
 }
+#: A fixed-batch writer's tokens each request gains per decode step (`observed_tokens_per_step`: total decode
+#: tokens / total decode iterations, its README): 1 + the drafts accepted per step, the acceptance length of a run
+#: with speculative decoding (trtllm-bench's `AL`, tokens per decoding iteration per request).
+_STEP_TOKENS = "observed_tokens_per_step"
 #: Agentic totals and counts: key -> (metric, statistic, unit).
 _AGENTIC_VALUES = {
     "input_tput_tps": ("input_throughput", "value", "tok/s"),
@@ -227,13 +232,16 @@ class _Lines:
 
 def gpus(point: dict) -> tuple[int | None, int | None, int | None]:
     """(GPUs the point spans, prefill GPUs, decode GPUs) as the producers count them: `num_gpus`
-    where given; multinode, prefill + decode GPUs; single node, TP x PP x PCP (process_result.py
-    divides by TP, the agentic script by TP x PP x PCP)."""
+    where given; multinode, prefill + decode GPUs; a run not disaggregated (`disagg: false`) whose prefill and
+    decode GPU counts agree, that count (one instance does both: a fixed-batch writer's rows); single node,
+    TP x PP x PCP (process_result.py divides by TP, the agentic script by TP x PP x PCP)."""
     pre, dec = _int(point.get("num_prefill_gpu")), _int(point.get("num_decode_gpu"))
     if _int(point.get("num_gpus")):
         return _int(point["num_gpus"]), pre, dec
     if point.get("is_multinode") and pre is not None and dec is not None:
         return pre + dec, pre, dec
+    if point.get("disagg") is False and pre and pre == dec:  # not disaggregated: the same GPUs prefill and decode
+        return pre, pre, dec
     tp = _int(point.get("tp"))
     if not tp:
         return None, pre, dec
@@ -425,6 +433,8 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
             keep(ln, f"{metric}_per_gpu", "value", v, "tok/s", "per GPU, as the file gives it")
             if not agentic and counts[role]:
                 keep(ln, metric, "value", v * counts[role], "tok/s", f"{key} x {counts[role]} {words[role]}")
+        elif key == _STEP_TOKENS:
+            keep(ln, "spec_decode_acceptance_length", "value", v, "tok", "decode tokens / decode iterations")
         elif agentic and key in _AGENTIC_VALUES:
             metric, stat, unit = _AGENTIC_VALUES[key]
             keep(ln, metric, stat, v, unit)

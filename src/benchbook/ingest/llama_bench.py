@@ -60,7 +60,7 @@ from benchbook.ingest.core import (
     unread_table,
 )
 from benchbook.ingest.rows import Row, row, row_type
-from benchbook.ingest.text import Lines, search, split_n
+from benchbook.ingest.text import Lines, continued, search, split_n
 from benchbook.nouns import counted
 
 NAME = "llama-bench"
@@ -564,12 +564,7 @@ def _command(lines: list[str], i: int) -> tuple[str, int] | None:
     line = lines[i]
     if line.lstrip().startswith("|") or not _CMD_RE.search(line):
         return None
-    parts, j = [line], i
-    while parts[-1].rstrip().endswith("\\") and j + 1 < len(lines):
-        parts[-1] = parts[-1].rstrip()[:-1]
-        j += 1
-        parts.append(lines[j])
-    return " ".join(p.strip() for p in parts), j
+    return continued(lines, i, len(lines))
 
 
 def _table_rows(lines: list[str], j: int, width: int) -> tuple[list[int], int, list[int]]:

@@ -35,7 +35,7 @@ import shlex
 
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
 from benchbook.ingest.launcher import untagged
-from benchbook.ingest.text import Lines, contains, search, split_n, whole
+from benchbook.ingest.text import Lines, contains, continued, search, split_n, whole
 
 NAME = "sglang-bench-offline"
 
@@ -117,10 +117,7 @@ def _command(lines, lo: int, hi: int) -> dict:
         s = lines[j]
         if COMMAND not in s:
             continue
-        k = j
-        while s.rstrip().endswith("\\") and k + 1 < hi:
-            k += 1
-            s = s.rstrip()[:-1] + " " + lines[k]
+        s, _ = continued(lines, j, hi)
         try:
             argv = shlex.split(s[s.find(COMMAND) :], comments=True)
         except ValueError:

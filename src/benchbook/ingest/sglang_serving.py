@@ -58,7 +58,7 @@ from benchbook.ingest.core import (
     register,
 )
 from benchbook.ingest.headings import Outline, comment_label, load_label, names, outline, run_names
-from benchbook.ingest.text import Lines, contains, first_char, split_n
+from benchbook.ingest.text import Lines, contains, continued, first_char, split_n
 from benchbook.nouns import counted
 
 NAME = "sglang-bench-serving"
@@ -380,13 +380,9 @@ def _context(
             cmd = None  # prose that names the script (a link, "a copy lives at"), not a command
         if cmd is None:
             continue
-        text = s
-        k = j
         # continued by a trailing backslash (shell) or by lines that start with an option (a YAML
         # `command:` block writes one option per line with no backslash)
-        while k + 1 < hi and (text.rstrip().endswith("\\") or OPTION_LINE_RE.match(lines[k + 1])):
-            k += 1
-            text = (text.rstrip()[:-1] if text.rstrip().endswith("\\") else text) + " " + lines[k]
+        text, _ = continued(lines, j, hi, lambda x: bool(OPTION_LINE_RE.match(x)))
         text = SHELL_VAR_RE.sub(lambda m: shell.get(m.group(1) or m.group(2), m.group(0)), text)
         try:
             argv = shlex.split(text[text.find(cmd) :], comments=True)

@@ -218,20 +218,27 @@ def only_block(lines: Sequence[str], opened: int, closed: int, body: Sequence[st
     return "\n".join([""] * (opened + 1) + list(body) + [""] * (len(lines) - closed))
 
 
+def continued(lines: Sequence[str], i: int, hi: int, more: Callable[[str], bool] | None = None) -> tuple[str, int]:
+    """Line `i` joined with the lines that continue it, below `hi`: while a part ends in the shell's `\\` (that
+    backslash dropped), or the next line is one `more` accepts (a YAML `command:` block's option lines); each part
+    stripped, joined by one space. With the index of its last line: a wrapped command is one command."""
+    parts, j = [lines[i].strip()], i
+    while j + 1 < hi and (parts[-1].endswith("\\") or (more is not None and more(lines[j + 1]))):
+        parts[-1] = parts[-1].removesuffix("\\").strip()
+        j += 1
+        parts.append(lines[j].strip())
+    return " ".join(p for p in parts if p), j
+
+
 def last_command(lines: Sequence[str], lo: int, hi: int, opens: Callable[[str], bool]) -> str | None:
     """The last command in lines[lo:hi] whose first line (stripped) `opens` says starts one, its lines
-    continued by a trailing `\\` joined: the command a log prints above the results it ran."""
+    continued by a trailing `\\` joined (`continued`): the command a log prints above the results it ran."""
     found = None
     i = lo
     while i < hi:
-        s = lines[i].strip()
-        if opens(s):
-            parts = [s.rstrip("\\").strip()]
-            while s.endswith("\\") and i + 1 < hi:
-                i += 1
-                s = lines[i].strip()
-                parts.append(s.rstrip("\\").strip())
-            found = " ".join(p for p in parts if p)
+        if opens(lines[i].strip()):
+            found, i = continued(lines, i, hi)
+            found = found.rstrip("\\").strip()
         i += 1
     return found
 

@@ -37,7 +37,7 @@ import re
 import shlex
 
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, heading_words, percentile, register
-from benchbook.ingest.text import Lines, first_char, head, json_object, repeat_label, split_n, whole
+from benchbook.ingest.text import Lines, continued, first_char, head, json_object, repeat_label, split_n, whole
 
 NAME = "vllm-bench-offline"
 
@@ -147,10 +147,7 @@ def _command(lines: list[str], lo: int, hi: int) -> tuple[str | None, dict]:
         if k is None and "Namespace(" not in s:
             j += 1
             continue
-        text = s
-        while text.rstrip().endswith("\\") and j + 1 < hi:
-            j += 1
-            text = text.rstrip()[:-1] + " " + lines[j]
+        text, j = continued(lines, j, hi)
         if k is not None:
             kind = "throughput" if "throughput" in k else "latency"
             text = text.replace("`", " ")  # a command quoted as Markdown inline code

@@ -74,7 +74,7 @@ from benchbook.ingest.core import (
 )
 from benchbook.ingest.headings import Outline, comment_label, load_label, names, outline, run_names
 from benchbook.ingest.rows import Row, row, row_type
-from benchbook.ingest.text import Lines, contains, first_char, split_n, whole
+from benchbook.ingest.text import Lines, contains, continued, first_char, split_n, whole
 from benchbook.ingest.tgi import hub_id
 from benchbook.nouns import counted
 
@@ -429,11 +429,7 @@ def _context(
     for j in range(lo, hi):
         s = lines[j]
         if "bench serve" in s or "benchmark_serving.py" in s or vllm_serve_2023.is_command(s):
-            k = j  # a command wrapped with trailing backslashes goes on over the next lines
-            while s.rstrip().endswith("\\") and k + 1 < hi:
-                k += 1
-                s = s.rstrip()[:-1] + " " + lines[k]
-            end_line = k
+            s, end_line = continued(lines, j, hi)  # a command wrapped with trailing backslashes: one command
             try:
                 argv = shlex.split(s[s.find("vllm") if "vllm" in s else 0 :], comments=False, posix=True)
             except ValueError:

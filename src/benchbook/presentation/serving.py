@@ -299,6 +299,7 @@ def inputs_sentence(
         tokenizers=[list(t) for t in tokenizers],
         untied=[list(t) for t in untied],
         unnamed_said=[list(t) for t in unnamed_said],
+        scripted=[list(t) for t in r["load_script"].dropna()] if "load_script" in r else [],
         swept=bool(len(per_series) and per_series.max() > 1),
         levels=int(curve[variable].nunique()) if len(curve) else 0,
         bursts=bursts(r),
@@ -373,7 +374,13 @@ def assumed_rate_note(r: pd.DataFrame, rate_said: dict | None = None) -> str:
     n = int((assumed & ~mlperf).sum())
     unknown = r[r["request_rate"].isna()] if "request_rate" in r else r.iloc[0:0]
     tools = unknown["tool"] if "tool" in unknown else pd.Series("", index=unknown.index)
-    formats = sorted({f"{t} {f}".strip() for t, f in zip(tools, unknown["format"], strict=True)})
+    scripts = unknown["load_script"] if "load_script" in unknown else pd.Series(None, index=unknown.index)
+    formats = sorted(  # a run a script ran (`analysis.serving.unstated_loads`): that script, which sets its own load
+        {
+            f"`{s[1]}` (line {s[0]}), a script that sets its own" if isinstance(s, list) else f"{t} {f}".strip()
+            for t, f, s in zip(tools, unknown["format"], scripts, strict=True)
+        }
+    )
     over = r[serving.rate_exceeded(r)]
     ex = {}
     if len(over):
