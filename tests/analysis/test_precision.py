@@ -277,3 +277,11 @@ def test_a_clients_tokenizer_names_the_checkpoint_its_alias_stands_for(tmp_path)
     )
     (stated,) = precision.stated_names([f]).values()
     assert not any("FP8" in s for s in stated)
+
+
+def test_sglangs_w4afp8_is_int4_experts_and_fp8_rest_with_no_bytes_per_weight():
+    # SGLang's W4AFp8 ("MIXED_PRECISION"): int4 MoE experts, fp8 linear layers; the share per token is not given
+    w = precision.weights("DeepSeek-R1", names=["DeepSeek-R1-W4AFP8"])
+    assert w.precision == "int4 experts, fp8 rest" and not w.known
+    # the other way: a WxAy scheme of one width is that width
+    assert precision.weights("m", names=["Llama-3-8B-W4A8"]).bytes_per_weight == 0.5

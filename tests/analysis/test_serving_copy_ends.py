@@ -23,3 +23,24 @@ def test_the_second_block_cut_where_the_copy_ends_is_the_one_marked():
 def test_a_whole_copy_marks_no_run():
     r, _ = serving.load([FIX / "vllm_pr15401_tpu_v4_8_qwen25_7b_tp4_guided_decoding.md"])
     assert r["copy_ends"].isna().all() and serving.cut_of(r) is None
+
+
+SGL = config.FIXTURES_DIR / "sglang-bench-serving"
+
+
+def test_a_copy_cut_after_its_itl_section_lost_no_tpot():
+    # DeepGEMM PR 183: cut in `Max ITL`; this SGLang layout prints E2E, TTFT and ITL, no TPOT section, and both
+    # tools print TPOT before ITL, so the cut hides no TPOT: no cut is said for TPOT
+    r, _ = serving.load([SGL / "deepgemm_pr183_sbo_dsr1_bs32_origin_rate4p8_cap512_10240_requests_cut.md"])
+    assert r["copy_ends"].notna().all() and r["itl_mean"].notna().all()
+    assert serving.cut_of(r) is not None and serving.cut_of(r, "tpot") is None
+
+
+def test_a_copy_cut_inside_its_tpot_section_may_have_lost_the_rest():
+    # the other way: sglang PR 10027's copy ends in `P99 TPO`, before the ITL section; PR 14194's at `Mean TPOT (ms):`
+    for name, line in (
+        ("sglang_pr10027_dsr1_w4afp8_tp8_rate64_cap64_before_cut.md", 33),
+        ("sglang_pr14194_dsv2_dcp8_tp8_cap48_480_prompts_peak_rows_cut.md", 33),
+    ):
+        r, _ = serving.load([SGL / name])
+        assert serving.cut_of(r, "tpot") == (r["run"].iat[0], line)

@@ -798,3 +798,15 @@ def test_runs_that_count_no_requests_have_no_completed_total():
 def test_runs_with_no_text_are_counted_beside_the_tpot_and_itl():
     r = pd.DataFrame({"run": ["a", "b"], "tpot_mean": [30.0, 31.0], "itl_mean": [29.0, 30.0], "no_text": [True, None]})
     assert cs.tpot_itl(r).evidence["no_text"] == 1
+
+
+def test_a_mixed_precision_withholds_the_bandwidth_naming_the_mix_not_an_unstated_precision():
+    # SGLang's W4AFp8: the precision is stated (int4 experts, fp8 rest), its bytes per weight are not
+    lit = pd.DataFrame(
+        {"run": ["a"], "in_flight": [1.0], "output_throughput": [50.0], "total_token_throughput": [50.0]}
+    )
+    row = serving.decode_roofline(lit, 37.0, math.nan, RTX).iloc[0]
+    mixed = cs.bandwidth(row, RTX, 37.0, math.nan, precision="int4 experts, fp8 rest")
+    assert mixed.status == "withheld" and "int4 experts, fp8 rest, whose shares" in mixed.reason
+    # the other way: no precision known says so
+    assert cs.NO_PRECISION in cs.bandwidth(row, RTX, 37.0, math.nan).reason

@@ -121,10 +121,12 @@ def test_a_family_in_the_plural_before_its_version_names_the_model(line, model):
     [
         ("# [OOT][Recipe] Update qwen3next recipe for performance", "qwen3next"),  # one table row: Qwen3-Next-80B-A3B
         ("We also tried qwen3next on it.", None),  # a sentence names a model by its size, as before
-        ("# deepseek r1 results", None),  # begins other table names (the R1 distills): a family
+        # begins other table names (the R1 distills), but goes on with none of their next words: the R1
+        ("# deepseek r1 results", "deepseek r1"),
+        ("# deepseek r1 distill results", None),  # goes on into the distills' names: no one of them
     ],
 )
-def test_a_heading_names_a_model_without_its_size_only_where_that_name_begins_no_other(line, model):
+def test_a_heading_names_a_model_without_its_size_only_where_no_longer_name_goes_on(line, model):
     assert [f.value for f in _read(line, *BLOCK).get("model")] == ([model] if model else [])
 
 

@@ -38,11 +38,13 @@ _GGUF = r"i?q{n}(?:_[a-z0-9]+)*"
 #: A quantization tag in a model's name or a quantization method, and the precision it stores
 #: weights in (matched as whole words, `-` and `_` alike); an unquantized tag (`-bf16`) last. A `WxAy`
 #: scheme (llm-compressor's W4A16, W8A8, W4A8; Ascend msit's W4A4, W8A8, W8A16) stores weights of x bits
-#: whatever y, the activations' width. A width
+#: whatever y, the activations' width; SGLang's W4AFp8 ("MIXED_PRECISION", `w4afp8.py`) is a mix: its MoE experts
+#: in int4, its linear layers in fp8 (`Fp8LinearMethod`), whose share per token it does not give (no bytes). A width
 #: written in the name (`GPTQ-Int8`, `gptq-8bit`, `w8a16`, `4bit`) comes before a method that names none:
 #: GPTQ quantizes to 2, 3, 4 or 8 bits (AutoGPTQ's `BaseQuantizeConfig(bits=...)`, the bits a checkpoint's
 #: name then gives), so a bare `GPTQ` or `AWQ` (AutoAWQ's `w_bit` is 4) is int4 only where no width is named.
 TAGS = (
+    (r"w4afp8", "int4 experts, fp8 rest"),
     (r"nvfp4|mxfp4|fp4", "fp4"),
     (rf"int4{_WO}|w4a(?:16|8|4)(?:kv\d+)?|bnb[-_]?4[-_ ]?bit|4[-_ ]?bits?|{_GGUF.format(n=4)}", "int4"),
     (r"fp8(?:[-_](?:dynamic|static|block|e4m3))?|fp8_block_scales", "fp8"),

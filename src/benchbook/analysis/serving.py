@@ -991,13 +991,22 @@ def devices(r: pd.DataFrame) -> int:
     group (docs.sglang.io, "DP, DPA and SGLang DP Router"): then DP adds no device. EP never adds
     one: experts are spread over the devices TP x DP already count."""
     n = 1
-    keys = ("tp", "pp") if stated(r, "dp_attention") else ("tp", "pp", "dp")
+    keys = ("tp", "pp") if stated(r, "dp_attention") == "yes" else ("tp", "pp", "dp")
     for key in keys:
         try:
             n *= max(1, int(float(stated(r, key) or 1)))
         except ValueError:
             pass
     return n
+
+
+def fewest_devices(r: pd.DataFrame) -> int:
+    """The fewest devices one run may span: `devices`, but where SGLang's DP is written only in words
+    (`TP8DP8` in a heading: `dp_attention=unstated`, `parallelism_from_context`), the DP ranks may run
+    inside the TP group (DP attention) as well as be replicas, so TP x PP; a page then gives both counts."""
+    if stated(r, "dp_attention") != "unstated":
+        return devices(r)
+    return devices(r.assign(metadata=r["metadata"].astype(str).str.replace(r"(?:^|;\s*)dp=[^;]*", "", regex=True)))
 
 
 def model_size(
@@ -1438,13 +1447,21 @@ def copy_ends(df: pd.DataFrame) -> dict[tuple[str, str], int]:
     return out
 
 
-def cut_of(rows: pd.DataFrame) -> tuple[str, int] | None:
+def cut_of(rows: pd.DataFrame, metric: str | None = None) -> tuple[str, int] | None:
     """(run, line) of the first of `rows` whose copy ends inside its block (`copy_ends`), or None:
     a number such a run lacks may stand after that line, so a page says where the copy ends instead
-    of saying the output prints no such number."""
+    of saying the output prints no such number. For `metric` "tpot", a run whose copy still holds an
+    ITL statistic is none of them: both tools whose blocks are pasted cut print TPOT before ITL (vLLM's
+    serve and SGLang's bench_serving), so a copy that reaches ITL lost no TPOT; that block prints none."""
     if "copy_ends" not in rows or not rows["copy_ends"].notna().any():
         return None
-    row = rows[rows["copy_ends"].notna()].iloc[0]
+    cut = rows[rows["copy_ends"].notna()]
+    if metric == "tpot":
+        after = [c for c in cut.columns if str(c).startswith("itl_")]
+        cut = cut[~cut[after].notna().any(axis=1)] if after else cut
+    if not len(cut):
+        return None
+    row = cut.iloc[0]
     return str(row["run"]), int(row["copy_ends"])
 
 
@@ -1501,9 +1518,17 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
                 add.append(f"{key}={facts[0].value}")
         if add and "dp=" in " ".join(add) and any("enable-dp-attention" in f.text for f in ctx.facts):
             add.append("dp_attention=yes")
+        elif "dp=" in " ".join(add) and _sglang(r[mine]) and all(f.command is None for f in ctx.get("dp")):
+            add.append("dp_attention=unstated")  # `TP8DP8` in words: DP attention or replicas, the file says neither
         if add:
             meta[mine] = meta[mine].where(meta[mine] == "", meta[mine] + "; ") + "; ".join(add)
     return r.assign(metadata=meta.replace("", pd.NA).astype(object))
+
+
+def _sglang(r: pd.DataFrame) -> bool:
+    """Whether runs are SGLang's (its bench_serving, or InferenceX's sglang framework): its DP beside a TP is
+    DP attention inside the TP group where `--enable-dp-attention` is given, replicas of it where not."""
+    return "tool" in r and r["tool"].astype(str).str.startswith("sglang").any()
 
 
 def _model_key(name) -> str:
@@ -1612,7 +1637,7 @@ def spanning(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)):
     peak is theirs."""
     import dataclasses
 
-    if pk is None or instances[0] != instances[1]:
+    if pk is None or instances[0] != instances[1] or fewest_devices(r) != devices(r):
         return None
     n = devices(r) * instances[1]
     if n == pk.count or (pk.count > 1 and n == 1 and not stated(r, "tp") and instances[1] == 1):

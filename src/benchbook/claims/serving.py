@@ -29,6 +29,8 @@ TPOT_OVER_ITL = 1.5
 
 #: Why a figure that needs the weights' bytes or the peak at their precision is withheld.
 NO_PRECISION = "the output does not state the weights' precision, and none is assumed"
+#: Why no bytes per weight are taken for a precision that mixes widths (`int4 experts, fp8 rest`).
+MIXED_PRECISION = "the weights are in {}, whose shares per token the input does not give, and none is assumed"
 #: Why no bytes per weight are taken where the runs' own names give different precisions.
 PER_RUN_PRECISION = "the runs' own names give their weights different precisions, and none is every run's"
 
@@ -296,7 +298,7 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
     ev["silent"] = int(r["no_output"].fillna(False).astype(bool).sum()) if "no_output" in r else 0
     ev["no_text"] = int(r["no_text"].fillna(False).astype(bool).sum()) if "no_text" in r else 0
     ev["uncounted"] = int(r["uncounted"].fillna(False).astype(bool).sum()) if "uncounted" in r else 0
-    cut = serving.cut_of(r.drop(index=ok.index))  # a run lacking either because its copy ends first
+    cut = serving.cut_of(r.drop(index=ok.index), "tpot")  # a run lacking TPOT because its copy ends first
     ev.update(cut_run=cut[0] if cut else None, cut_line=cut[1] if cut else None)
     if len(far):
         w = far.loc[(far["tpot_mean"] / far["itl_mean"]).idxmax()]
@@ -460,11 +462,13 @@ def bandwidth(
     models: int = 1,
     served: tuple | None = None,
     per_run: bool = False,
+    precision: str | None = None,
 ) -> Claim:
     """The fraction of peak bandwidth the lightest load reaches by reading the weights once per step
     (`models`: how many models the runs are of; the roofline sizes one; `served`: the checkpoint and its
     line beside a served name of no known size, `analysis.serving.served_checkpoint`; `per_run`: the runs'
-    own names give different precisions, `analysis.serving.run_precisions`)."""
+    own names give different precisions, `analysis.serving.run_precisions`; `precision`: the weights'
+    precision where it is known and its bytes per weight are not, a mix such as SGLang's W4AFp8)."""
     ev = dict(fraction=None, peak=getattr(peaks, "total_bandwidth_gb_s", None), unit="GB/s", streaming=True)
     ev.update(models=models, checkpoint=list(served) if served else None)
     ev.update(said or {})
@@ -492,10 +496,8 @@ def bandwidth(
     )
     c = make("bandwidth_low", "fraction_of_peak", rule, ev)
     if row is not None and _f(bytes_per_weight) is None:
-        return c.withhold(
-            (PER_RUN_PRECISION if per_run else NO_PRECISION)
-            + ", so the bytes read per step, and their share of the peak, are unknown"
-        )
+        why = PER_RUN_PRECISION if per_run else MIXED_PRECISION.format(precision) if precision else NO_PRECISION
+        return c.withhold(why + ", so the bytes read per step, and their share of the peak, are unknown")
     if ev.get("speculative") and ev.get("tokens_per_step") is None:
         return c.withhold(
             f"the run uses speculative decoding{_method(ev['speculative'])}, so a step can yield more than one token per "

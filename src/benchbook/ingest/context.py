@@ -527,10 +527,14 @@ _N_GPUS = re.compile(
     r"(?!\s+(?:nodes?|servers?|hosts?|machines?|each)\b|\s+per\s+(?:node|server|host|machine)\b)",
     re.I,
 )
-_SHORT_PAR = re.compile(r"(?<![\w-])(TP|PP|DP|EP)\s*[=:]?\s*(\d{1,4})(?![\w.])")
-#: Parallel degrees written glued into one word (`DP8TP4EP32`, `TP4PP2`): each its own size.
-_GLUED_PAR = re.compile(r"(?<![\w-])(?:(?:TP|PP|DP|EP)\d{1,4}){2,}(?![\w.])")
-_GLUED_PART = re.compile(r"(TP|PP|DP|EP)(\d{1,4})")
+#: A parallel degree in capitals (`TP4`, `DP=2`), or glued to its size in lower case (`with tp8`, `ep8`): `pp` alone
+#: in lower case is llama-bench's prompt test (`pp512`), so a lower-case PP is read only glued to another degree.
+_SHORT_PAR = re.compile(r"(?<![\w-])(?:(TP|PP|DP|EP)\s*[=:]?\s*|((?i:tp|dp|ep)))(\d{1,4})(?![\w.])")
+#: Parallel degrees written glued into one word (`DP8TP4EP32`, `TP4PP2`, `dcp8tp16`), or joined by `+`
+#: (`dcp8+tp8`): each its own size. A DCP (decode context parallel, SGLang's and vLLM's `--dcp-size`) splits the KV
+#: cache over the TP group's own ranks, so it names no size of its own here and adds no device.
+_GLUED_PAR = re.compile(r"(?<![\w-])(?i:DCP|TP|PP|DP|EP)\d{1,4}(?:\+?(?i:DCP|TP|PP|DP|EP)\d{1,4})+(?![\w.])")
+_GLUED_PART = re.compile(r"(?<![A-Za-z])((?i:TP|PP|DP|EP))(\d{1,4})")
 #: A log line's prefix naming the process that wrote it: SGLang's bracket with its time (`[%(asctime)s TP0]`,
 #: `[... DP1 TP3]`: `configure_logger(prefix=f" TP{tp_rank}")`) and vLLM's worker in parentheses with its pid
 #: (`(VllmWorker TP2 pid=1298912)`, `(Worker_DP0_TP5_EP5 pid=919)`: `decorate_logs(process_name)`, the name
@@ -739,7 +743,7 @@ _CAPTION_MODEL = re.compile(r"(?<![\w/.~-])((?:[A-Za-z][\w.-]*/)?[A-Za-z][\w.]*(
 #: 4-bit weights, 8-bit activations, 4-bit KV), so the line states the weights' precision.
 _MODEL_QUANT = re.compile(
     r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?:-[A-Za-z][\w.]*?)*?[-_ ]"
-    r"(W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:[-_ ](?:Int[2348]|[2348][-_ ]?bits?))?|Int[48])(?![\w-])"
+    r"(W\d+A(?:\d+|FP8)(?:KV\d+)?|NVFP4|MXFP4|FP8|AWQ|GPTQ(?:[-_ ](?:Int[2348]|[2348][-_ ]?bits?))?|Int[48])(?![\w-])"
 )
 #: A sentence that says which quantization the run used (`evaluated on the MI355X platform using FP4
 #: quantization`, `quantized to FP8`): the weights' precision, whatever the model's name says.
@@ -760,9 +764,7 @@ def _compared_model(text: str, tagged) -> bool:
 
 
 #: The quantization scheme `_MODEL_QUANT` reads after a model's name, written after a name in words too.
-_SCHEME_AFTER = (
-    r"[-_ ](W\d+A\d+(?:KV\d+)?|NVFP4|MXFP4|FP8|FP4|AWQ|GPTQ(?:[-_ ](?:Int[2348]|[2348][-_ ]?bits?))?|Int[48])(?![\w-])"
-)
+_SCHEME_AFTER = r"[-_ ](W\d+A(?:\d+|FP8)(?:KV\d+)?|NVFP4|MXFP4|FP8|FP4|AWQ|GPTQ(?:[-_ ](?:Int[2348]|[2348][-_ ]?bits?))?|Int[48])(?![\w-])"
 #: A dtype written right after a model named in words, its version between them or not, behind a comma
 #: (`Qwen 7B 2.5，bf16`, `Llama 70B, fp16`): the sentence gives the model's weights that dtype.
 _DTYPE_AFTER = r"(?:\s+v?\d+(?:\.\d+)?)?\s*[,，]\s*(bf16|fp16|fp32|bfloat16|float16|float32|fp8|int8|int4)\b"
@@ -1451,10 +1453,13 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     if _ONE_INSTANCE.search(text):
         r.add("layout", "one instance", i, source, line)
     unprefixed = _LOG_PREFIX.sub("", text)
-    glued = [p for g in _GLUED_PAR.finditer(unprefixed) for p in _GLUED_PART.finditer(g.group(0))]
-    for m in [*_SHORT_PAR.finditer(unprefixed), *glued]:
-        if int(m.group(2)) > 0:  # a size of 0 is no size: a rank or an index
-            r.add(m.group(1).lower(), int(m.group(2)), i, source, line)
+    glued = [
+        (p.group(1), p.group(2)) for g in _GLUED_PAR.finditer(unprefixed) for p in _GLUED_PART.finditer(g.group(0))
+    ]
+    short = [(m.group(1) or m.group(2), m.group(3)) for m in _SHORT_PAR.finditer(unprefixed)]
+    for name, size in dict.fromkeys([*short, *glued]):
+        if int(size) > 0:  # a size of 0 is no size: a rank or an index
+            r.add(name.lower(), int(size), i, source, line)
     if devices and source == "heading" and not any(f.name == "device" and f.line == i for f in r.facts):
         for m in _PRODUCT.finditer(text):
             r.add("device", m.group(0), i, source, line)
@@ -1734,10 +1739,24 @@ def table_rows(text: str, heading: bool = False) -> dict[str, str]:
     rows: dict[str, str] = {}
     for w, row in names:
         sized = any(_SIZE_WORD.match(x) for x in w.split())
-        sized = sized or (heading and not any(o.startswith(f"{w} ") and r != row for o, r in names))
+        sized = sized or (heading and _whole_name(w, row, names, words, text))
         if sized and f" {w} " in words and not any(f" {w} " in f" {o} " for o in rows):
             rows[w] = row
     return rows
+
+
+def _whole_name(w: str, row: str, names, words: str, text: str) -> bool:
+    """Whether a heading's table name without a size (`w`) names that one model: it begins no other row's
+    name (`qwen3next`), or the heading goes on with none of those rows' next word (`DeepSeek-R1 w4afp8`,
+    `DeepSeek-R1-W4AFP8`: the R1, not a `DeepSeek-R1-Distill-...`) and writes it as a name, not as an
+    identifier of code (SGLang's model file `deepseek_v2` serves V2, V3 and R1 alike)."""
+    longer = [o[len(w) + 1 :].split()[0] for o, r in names if o.startswith(f"{w} ") and r != row]
+    if not longer:
+        return True
+    at = words.find(f" {w} ")
+    after = words[at + len(w) + 2 :].split()[:1] if at >= 0 else []
+    written = _as_written(w, text)
+    return not (after and after[0] in longer) and "_" not in written and written.lower() in text.lower()
 
 
 def written(rows: Mapping[str, str], text: str) -> list[str]:
@@ -2278,7 +2297,9 @@ def _same_model(a, b) -> bool:
 
 #: A word of a model's name that names its weights' format (`Qwen-32B-FP8`): a name that adds one to another
 #: names another checkpoint of the model, not the same one written in full.
-_SCHEME_WORD = re.compile(r"^(?:w\d+a\d+(?:kv\d+)?|nvfp4|mxfp4|fp[48]|awq|gptq|int[48]|[48]bit|bf16|fp16)$", re.I)
+_SCHEME_WORD = re.compile(
+    r"^(?:w\d+a(?:\d+|fp8)(?:kv\d+)?|nvfp4|mxfp4|fp[48]|awq|gptq|int[48]|[48]bit|bf16|fp16)$", re.I
+)
 
 
 def _fuller(short, full) -> bool:

@@ -212,11 +212,19 @@ def _is_block_row(s: str) -> bool:
 CUT_TAIL_RE = re.compile(rf"^\s*{QUOTE}(?:[A-Za-z][^:]*:|-{{3,}}[A-Za-z][^-]*)\s*$")
 
 
+#: The statistic rows the block's latency sections print (`Mean TTFT (ms)`, `P99 TPOT (ms)`, `Max ITL (ms)`).
+STAT_LABELS = tuple(
+    f"{stat} {name} (ms)"
+    for stat in ("Mean", "Median", "Std", "P90", "P95", "P99", "Max")
+    for name in ("TTFT", "TPOT", "ITL", "E2E Latency")
+)
+
+
 def _label_cut(line: str) -> bool:
     """A line that is the start of a row label the block prints, cut before its colon (`Requ`: the copy
     stopped inside `Request throughput (req/s):`)."""
     s = line.strip().strip('"')
-    labels = (*LABELS, *SETTING_LABELS, "Mean TTFT (ms)", "Mean TPOT (ms)", "Mean ITL (ms)", "Mean E2E Latency (ms)")
+    labels = (*LABELS, *SETTING_LABELS, *STAT_LABELS)
     return len(s) >= 2 and any(k.startswith(s) and k != s for k in labels)
 
 
@@ -819,6 +827,15 @@ def parse(text: str | Lines, source: str) -> Parsed:
     else:
         records, rejects, cells = _text(text, source, messages)
     if not records and not rejects:
+        blocks = [] if _is_jsonl(text) else _blocks(_lines(text))
+        if blocks:  # a block whose rows stop at its settings: the copy is cut before any result
+            start, end, _, _ = blocks[0]
+            raise ParseError(
+                source,
+                start + 1,
+                f"the result block of line {start + 1} stops at line {end} before any result (its rows there are "
+                "settings): the copy ends or is cut there, so there is no run to report",
+            )
         raise ParseError(source, 1, "no sglang.bench_serving result block (with a 'Backend:' row) or result JSON found")
     return finish(TOOL, source, records, rejects, messages, cells)
 

@@ -15,10 +15,11 @@ from itertools import islice
 
 from benchbook.nouns import counted
 
-#: A word or unit that names a measured quantity in a column header or beside a number.
+#: A word or unit that names a measured quantity in a column header or beside a number (a bare `(s)` is seconds;
+#: one glued to a word, `head(s)`, is a plural).
 _METRIC = re.compile(
     r"(?i:\b(?:TTFT|TPOT|ITL|E2EL|latency|throughput|T?FLOP/?s|TFLOPS|MFU|power|energy|joules?|kWh|Wh|"
-    r"tok(?:en)?s?/s(?:ec)?|t/s|req(?:uest)?s?/s|speed|seconds?)\b)|(?<![A-Za-z])(?:ms|µs|us|sec|W|J|tok_s)(?![A-Za-z])|\(s\)"
+    r"tok(?:en)?s?/s(?:ec)?|t/s|req(?:uest)?s?/s|speed|seconds?)\b)|(?<![A-Za-z])(?:ms|µs|us|sec|W|J|tok_s)(?![A-Za-z])|(?<![A-Za-z])\(s\)"
 )
 #: A number followed by a unit of a measurement: `143.2 TFLOPS/s`, `477W`, `4.18 tokens/sec`, `462ms`.
 _FIGURE = re.compile(
@@ -186,10 +187,10 @@ def _labelled(lines: Sequence[str]) -> tuple[int, str] | None:
 
 
 #: A benchmark's own command, whose output a reader of benchbook reads (the program, or its module run by
-#: `python -m`), and a server's launch command; each followed on its line by an option, a wrapping `\\`
+#: `python -m`; SGLang-JAX's `sgl_jax.bench_*` are SGLang's, ported), and a server's launch command; each followed on its line by an option, a wrapping `\\`
 #: or nothing (a name in a sentence, `` `vllm bench serve` command ``, is none).
 _BENCH_CMD = re.compile(
-    r"(?<![\w./-])(?P<cmd>sglang\.bench_(?:serving|one_batch_server|one_batch|offline_throughput)|"
+    r"(?<![\w./-])(?P<cmd>(?:sglang|sgl_jax)\.bench_(?:serving|one_batch_server|one_batch|offline_throughput)|"
     r"vllm\s+bench\s+(?:serve|throughput|latency)|benchmark_(?:serving|throughput|latency)\.py|"
     r"guidellm\s+benchmark|inference-perf|text-generation-benchmark|llama-bench|llama-batched-bench|"
     r"genai-perf\s+profile|aiperf\s+profile|trtllm-bench|"
@@ -197,15 +198,40 @@ _BENCH_CMD = re.compile(
     r"(?:[\w.-]+/)*score_mod\.py|(?:[\w.-]+/)*benchmark_flash_attention\w*\.py)(?=\s+-|\s*\\\s*$|\s*$)"
 )
 _SERVER_CMD = re.compile(
-    r"(?<![\w./-])(?P<cmd>vllm\s+serve|sglang\s+serve|sglang\.launch_server|text-generation-launcher|"
+    r"(?<![\w./-])(?P<cmd>vllm\s+serve|sglang\s+serve|(?:sglang|sgl_jax)\.launch_server|text-generation-launcher|"
     r"trtllm-serve|llama-server)(?=\s+-|\s+\S+\s+-|\s*\\\s*$)"
+)
+
+
+#: What a benchmark prints before its results, or a server logs as it runs, where a file holds no result:
+#: SGLang's bench_serving echoes its arguments (`benchmark_args=Namespace(...)`), inference-perf logs its
+#: configuration (`Benchmarking with the following config:`), argparse's `Namespace(...)` of another CLI, and
+#: SGLang's scheduler logs each batch (`Decode batch. #running-req: ...`, `Prefill batch. #new-seq: ...`).
+_ECHO = (
+    (
+        re.compile(r"^\s*benchmark_args=Namespace\("),
+        "sglang.bench_serving's echo of its arguments, and none of its results",
+    ),
+    (
+        re.compile(r"\bBenchmarking with the following config:"),
+        "inference-perf's echo of its configuration, and no report",
+    ),
+    (
+        re.compile(r"^\s*Namespace\(\w+="),
+        "a benchmark's echo of its arguments (argparse's Namespace), and none of its results",
+    ),
+    (
+        re.compile(r"\b(?:Decode|Prefill) batch[.,] #(?:running-req|new-seq)\b"),
+        "SGLang's scheduler log (a server's per-batch log, which no reader of benchbook takes), and no benchmark output",
+    ),
 )
 
 
 def command(lines: Sequence[str]) -> tuple[int, str] | None:
     """(line, what) of the first command of a benchmark whose output benchbook reads, else of the first
-    launch of a server, where the file holds none of that output: a write-up cut before its results,
-    or one whose results are yet to come. None where there is neither."""
+    launch of a server, else of the first echo a benchmark prints before its results or a server's own
+    log (`_ECHO`), where the file holds none of that output: a write-up cut before its results, or one
+    whose results are yet to come. None where there is none of them."""
     for pattern, what in (
         (_BENCH_CMD, "a command that runs {}, and none of its output"),
         (_SERVER_CMD, "a command that launches {}, and no benchmark output"),
@@ -214,6 +240,10 @@ def command(lines: Sequence[str]) -> tuple[int, str] | None:
             m = pattern.search(line)
             if m:
                 return i + 1, what.format(" ".join(m["cmd"].split()))
+    for pattern, what in _ECHO:
+        for i, line in enumerate(lines):
+            if pattern.search(line):
+                return i + 1, what
     return None
 
 

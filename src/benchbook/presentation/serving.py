@@ -455,6 +455,7 @@ def device_sentence(
     served: tuple | None = None,
     per_run: dict | None = None,
     drawn: bool = True,
+    dp_unstated: bool = False,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
@@ -468,8 +469,16 @@ def device_sentence(
     line) beside a served name sizing nothing, `analysis.serving.served_checkpoint`; `precision_said`:
     where no precision is known or bf16 is assumed, what the file says of one, `analysis.serving.fact_said`; `per_run`: {run:
     (precision, tag) or None} where the runs' own names give different ones, `analysis.serving.run_precisions`;
-    `drawn`: whether the roofline figure is drawn, `roofline_points`: a sentence speaks of it only then)."""
-    dev = {"spans": spans, "fewest": fewest or spans, "instances": instances, **(said or {})}
+    `drawn`: whether the roofline figure is drawn, `roofline_points`: a sentence speaks of it only then;
+    `dp_unstated`: SGLang's DP written only in words, so `fewest` counts it inside the TP group and `spans` as
+    replicas, `analysis.serving.fewest_devices`)."""
+    dev = {
+        "spans": spans,
+        "fewest": fewest or spans,
+        "instances": instances,
+        "dp_unstated": dp_unstated,
+        **(said or {}),
+    }
     if peaks is not None:
         dev = dict(
             device=peaks.device,
@@ -665,7 +674,7 @@ def pareto_sentence(r: pd.DataFrame) -> str:
     no_text = int(r["no_text"].sum()) if "no_text" in r else 0
     uncounted = int(r["uncounted"].sum()) if "uncounted" in r else 0
     hi, lo = (float(pu.max()), float(pu.min())) if len(pu) else (0.0, 0.0)
-    cut = serving.cut_of(r) if not len(pu) else None
+    cut = serving.cut_of(r, "tpot") if not len(pu) else None
     return _say(
         "pareto",
         n=len(pu),

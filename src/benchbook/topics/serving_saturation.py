@@ -130,7 +130,15 @@ def analyse(p: dict) -> Result:
         serving_claims.knee(kn, p["knee_threshold"], var, levels, queue),
         serving_claims.growth(curve, var),
         serving_claims.bandwidth(
-            low, *at(low)[:1], active_b, w.bytes_per_weight, at(low)[1], len(models), served, w.source == "per run"
+            low,
+            *at(low)[:1],
+            active_b,
+            w.bytes_per_weight,
+            at(low)[1],
+            len(models),
+            served,
+            w.source == "per run",
+            w.precision,
         ),
         _offloaded(
             serving_claims.bound("low", low, *at(low)[:1], p["bound_threshold"], w.assumed, at(low)[1]), offload
@@ -240,7 +248,8 @@ def page(res: Result) -> Page:
             serving.devices(r) * res.instances[1],
             res.said,
             size_line=size_line,
-            fewest=serving.devices(r) * res.instances[0],
+            fewest=serving.fewest_devices(r) * res.instances[0],
+            dp_unstated=serving.fewest_devices(r) != serving.devices(r),
             instances=res.instances[1],
             models=serving.models(r),
             # where no precision is known: what the file says of one (the absence rule)
