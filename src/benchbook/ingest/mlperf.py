@@ -103,6 +103,13 @@ RATES = {
     "QPS w/ loadgen overhead": ("request_throughput", "req/s"),
     "TPS w/ loadgen overhead": ("output_throughput", "tok/s"),
 }
+#: The token rates LoadGen infers where the SUT reports no tokens (`infer_token_latencies`, GPT-J): samples per
+#: second x `token_latency_scaling_factor`, the tokens per sample its settings assume (loadgen/results.cc).
+INFERRED = {
+    "Tokens per second (inferred)": "Tokens per second",
+    "Completed tokens per second (inferred)": "Completed tokens per second",
+}
+INFERRED_NOTE = "LoadGen inferred it: samples per second x the tokens per sample its settings assume, not tokens counted"
 #: SingleStream's rates without LoadGen's overhead: 1 / mean latency (loadgen/results.cc), a latency restated.
 WITHOUT_OVERHEAD = ("QPS w/o loadgen overhead", "TPS w/o loadgen overhead")
 #: LoadGen's count of the errors it logged, the summary's last line (loadgen/logging.cc).
@@ -290,6 +297,10 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
         if label in RATES:
             metric, unit = RATES[label]
             records.append(dict(line=ln, metric=metric, statistic="value", value=value, unit=unit, note=None))
+        elif label in INFERRED:
+            metric, unit = RATES[INFERRED[label]]
+            records.append(dict(line=ln, metric=metric, statistic="value", value=value, unit=unit, note=INFERRED_NOTE))
+            messages.append(f"{source}:{ln}: {label}: {INFERRED_NOTE}")
         elif st:
             kind = KINDS[(st["a"] or st["b"]).lower()]
             if st["word"]:
