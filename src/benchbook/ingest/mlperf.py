@@ -109,7 +109,9 @@ INFERRED = {
     "Tokens per second (inferred)": "Tokens per second",
     "Completed tokens per second (inferred)": "Completed tokens per second",
 }
-INFERRED_NOTE = "LoadGen inferred it: samples per second x the tokens per sample its settings assume, not tokens counted"
+INFERRED_NOTE = (
+    "LoadGen inferred it: samples per second x the tokens per sample its settings assume, not tokens counted"
+)
 #: SingleStream's rates without LoadGen's overhead: 1 / mean latency (loadgen/results.cc), a latency restated.
 WITHOUT_OVERHEAD = ("QPS w/o loadgen overhead", "TPS w/o loadgen overhead")
 #: LoadGen's count of the errors it logged, the summary's last line (loadgen/logging.cc).
