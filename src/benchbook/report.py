@@ -133,8 +133,18 @@ def read_inputs(paths: list[Path]) -> list[Input]:
         if not item.tools:
             item.problem = nothing_kept(df.attrs.get("rejected") or [])
         elif not p.is_dir():
-            item.facts = run_facts.stated(ingest.context_of(p))
+            item.facts = run_facts.stated(ingest.context_of(p), _table_models(df, p))
     return out
+
+
+def _table_models(df, path: Path) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The models the tool's own output names (its parser's `model` column), each with the lines of the
+    file that write it (the first three)."""
+    names = [str(m) for m in dict.fromkeys(df["model"].dropna())] if "model" in df else []
+    if not names:
+        return ()
+    text = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    return tuple((m, tuple(k + 1 for k, s in enumerate(text) if m.lower() in s.lower())[:3]) for m in names)
 
 
 def plan(inputs: list[Input], given: dict) -> tuple[list[Prepared], list[Section]]:

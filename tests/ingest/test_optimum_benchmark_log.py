@@ -80,3 +80,12 @@ def test_after_a_failed_invocation_the_last_ones_energy_report_is_read():
     text = FAILED + _report("+ decode:", "\t+ energy:", "\t\t+ gpu: 0.100000 (kWh)")
     t = optimum_benchmark.parse(text, "t.log").table
     assert t["value"].tolist() == [pytest.approx(0.1 * 3.6e6)] and t["line"].tolist() == [4]
+
+
+def test_a_copy_that_starts_inside_a_section_is_refused_saying_its_heading_is_cut(tmp_path):
+    cut = tmp_path / "benchmark.log"
+    cut.write_text(_report("\t\t+ p50: 0.571676 (s)", "+ prefill:", "\t+ latency:", "\t\t+ mean: 0.369960 (s)"))
+    with pytest.raises(ParseError) as err:
+        ingest.read(cut)
+    assert err.value.line == 1 and "heading it does not hold" in err.value.message
+    assert "energy" not in err.value.message  # no heading the copy lacks is named as if it were there

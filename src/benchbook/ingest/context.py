@@ -335,9 +335,10 @@ _SIGN_WORDS: dict[str, str] = {
     "power_limit": r"\bpower[-_ ]?(?:limits?|caps?)\b|(?<![\w-])-pl\b|--power-limit\b|--setpower(?:overdrive|limit)\b",
     "date": r"\b(date|timestamp)\b",
     # or an MLPerf Inference benchmark's model by the name the suite gives it (mlcommons/inference: `retinanet`,
-    # `resnet50`, `bert-99`, `gptj`, `3d-unet`, `dlrm-v2`, `rnnt`, `sdxl`), which names no weights this reader sizes
+    # `resnet50`, `bert-99`, `gptj`, `3d-unet`, `dlrm-v2`, `rnnt`, `sdxl`; v0.5's `SSD-small` and `SSD-large`, its
+    # names for ssd-mobilenet and ssd-resnet34), which names no weights this reader sizes
     "model": r"\b(model|checkpoint|weights)\b|\b(?:retinanet|resnet-?50|bert-99(?:\.9)?|gpt-?j(?:-99(?:\.9)?)?|3d-unet"
-    r"|dlrm(?:-v2)?|rnnt|sdxl|ssd-(?:resnet34|mobilenet))\b",
+    r"|dlrm(?:-v2)?|rnnt|sdxl|ssd-(?:resnet34|mobilenet|small|large))\b",
     # the weights' precision spoken of (a dtype word, a quantization method or format) where no value was read
     "precision": r"\b(dtype|precision|quantiz(?:ed|ation|e)|bf16|bfloat16|fp16|float16|fp8|fp4|int8|int4|nvfp4|mxfp4"
     r"|awq|gptq|w4a16|w8a8|w4a8)\b",
@@ -1802,6 +1803,8 @@ _DEVICE_WORDS = (
     r"(?:MediaTek\s+)?Dimensity\s?\d{3,4}",
     r"(?:Samsung\s+)?Exynos\s?\d{3,4}",
     r"Google\s+Tensor\s?G\d",
+    # a phone named by its model, whose system-on-chip runs the model (`on Pixel 10`, `Pixel 9 Pro`)
+    r"(?:Google\s+)?Pixel\s?\d{1,2}(?:\s?(?:Pro(?:\s?XL|\s?Fold)?|XL|a))?",
     # an Intel Core Ultra processor by its code name, whose built-in Arc GPU runs the model (llama.cpp's
     # SYCL backend lists "built-in Arc GPU in Meteor Lake, Arrow Lake, Lunar Lake": `### Lunar lake`)
     r"(?:Meteor|Arrow|Lunar|Panther)\s+Lake",
@@ -1809,13 +1812,18 @@ _DEVICE_WORDS = (
     r"(?:SiFive\s+)?HiFive\s+(?:Premier\s+P\d{3}|Unmatched|Unleashed)",
     # accelerators the hardware table has no peaks for, named so that a page says which device it lacks
     # rather than that none is named: NVIDIA's Jetson modules (`jetson Orin`, `AGX Xavier`), Sophon's
-    # BM168x chips, Qualcomm's Cloud AI 100, Huawei's Ascend NPUs, NVIDIA's T4
+    # BM168x chips, Qualcomm's Cloud AI 100, Huawei's Ascend NPUs, NVIDIA's T4, FuriosaAI's RNGD
     r"(?:NVIDIA\s+)?(?:Jetson\s+)?(?:AGX\s+)?(?:Orin|Xavier|Thor)(?:\s+(?:NX|Nano))?",
     r"Jetson\s+(?:Nano|TX2)",
     r"(?:Sophon\s+)?BM168[0-9]X?",
     r"Qualcomm\s+Cloud\s+AI(?:\s?100(?:\s+(?:Standard|Pro|Ultra))?)?|Cloud\s+AI\s?100(?:\s+(?:Standard|Pro|Ultra))?",
     r"(?:Huawei\s+)?Ascend\s?(?:910[ABC]?|310P?)",
     r"(?:NVIDIA\s+|Tesla\s+)T4",
+    r"(?:FuriosaAI\s+|Furiosa\s+)?RNGD",
+    # a bare `T4` only where the sentence runs on it (`I use a T4 to test`, `ran on T4`, `with one T4`) or
+    # before `GPU`/`card`; alone it is too short a word to be one (a tier, a grid cell, `a T4 slot`)
+    r"(?:(?<=\buse a )|(?<=\busing a )|(?<=\bwith a )|(?<=\bon a )|(?<=\bon )|(?<=\bon the )|(?<=\bone ))T4"
+    r"|T4(?=\s+(?:GPUs?|cards?)\b)",
 )
 #: A Cloud TPU type whose number counts chips (v5e, v6e: `v6e-1` is one chip; v4's and v5p's count cores).
 _TPU_CHIPS = re.compile(r"\bv(?:[56]e|5litepod)-(\d{1,4})\b", re.I)

@@ -78,6 +78,8 @@ METRICS = {
 }
 
 BANNER_RE = re.compile(r"^={20,}\s*$")
+#: A value an author wrote over a number before pasting (`xxxxxxxxxx`, `yyyyyyyyyy`): one letter repeated.
+PLACEHOLDER_RE = re.compile(r"([A-Za-z])\1{3,}")
 ROW_RE = re.compile(rf"^\s*(?P<label>[^:*]+?)\s*:\s*(?P<value>{NUMBER})\s*$")
 TEXT_ROW_RE = re.compile(r"^\s*(?P<label>[^:*]+?)\s*:\s*(?P<value>.*?)\s*$")
 STAT_RE = re.compile(
@@ -101,6 +103,15 @@ RATES = {
     "QPS w/ loadgen overhead": ("request_throughput", "req/s"),
     "TPS w/ loadgen overhead": ("output_throughput", "tok/s"),
 }
+#: The token rates LoadGen infers where the SUT reports no tokens (`infer_token_latencies`, GPT-J): samples per
+#: second x `token_latency_scaling_factor`, the tokens per sample its settings assume (loadgen/results.cc).
+INFERRED = {
+    "Tokens per second (inferred)": "Tokens per second",
+    "Completed tokens per second (inferred)": "Completed tokens per second",
+}
+INFERRED_NOTE = (
+    "LoadGen inferred it: samples per second x the tokens per sample its settings assume, not tokens counted"
+)
 #: SingleStream's rates without LoadGen's overhead: 1 / mean latency (loadgen/results.cc), a latency restated.
 WITHOUT_OVERHEAD = ("QPS w/o loadgen overhead", "TPS w/o loadgen overhead")
 #: LoadGen's count of the errors it logged, the summary's last line (loadgen/logging.cc).
@@ -116,10 +127,15 @@ LIMITS = {
 #: latency (ns)` (LoadGen 0.5-1.x) or `99.0th percentile latency (ns)`, the same latency Additional Stats
 #: prints again at that percentile (loadgen/results.cc).
 RESULT_RE = re.compile(r"^(?P<p>\d+(?:\.\d+)?)th percentile latency \(ns\)$", re.IGNORECASE)
+#: An LLM's SingleStream result for its first tokens (`90th first token percentile latency (ns)`), the
+#: first-token latency Additional Stats prints again at that percentile.
+FIRST_TOKEN_RESULT_RE = re.compile(r"^(?P<p>\d+(?:\.\d+)?)th first token percentile latency \(ns\)$", re.IGNORECASE)
 #: A SUT name that carries the benchmark's model, as NVIDIA's harness names its SUTs
 #: (`llama2-70b-Offline-SUT`, `mixtral-8x7b-Server-SUT`); the reference harness's `PySUT` names none.
 SUT_MODEL_RE = re.compile(
     r"^(?P<model>[\w.]+(?:-[\w.]+)*?)-(?:Offline|Server|Interactive|SingleStream|MultiStream)-SUT$"
+    # or a hyphenated model name and the word SUT, as FuriosaAI's furiosa-mlperf names its SUTs (`GPT-J SUT`)
+    r"|^(?P<named>[A-Za-z][\w.]*-[\w.-]+) SUT$"
 )
 
 
@@ -129,6 +145,9 @@ PASTED_RE = re.compile(r"^[ \t]*MLPerf Results Summary[ \t]*\n[ \t]*={20,}[ \t]*
 #: The same summary pasted from below its title: the banner under it, then `SUT name :` and the
 #: `Scenario :` line results.cc writes next (the pair no other tool prints).
 TITLELESS_RE = re.compile(r"^[ \t]*={20,}[ \t]*\n[ \t]*SUT name\s*:[^\n]*\n[ \t]*Scenario\s*:", re.MULTILINE)
+#: The same summary pasted from its SUT name line, without the banner above it: `SUT name :`, `Scenario :` and
+#: `Mode :`, the three lines results.cc writes first, one after another.
+SUT_HEAD_RE = re.compile(r"^[ \t]*SUT name\s*:[^\n]*\n[ \t]*Scenario\s*:[^\n]*\n[ \t]*Mode\s*:", re.MULTILINE)
 
 
 def sniff(text: str | Lines) -> bool:
@@ -138,13 +157,18 @@ def sniff(text: str | Lines) -> bool:
         or ("MLPerf Results Summary" in start[:2000] and "Scenario" in start)
         or search(PASTED_RE, text)
         or search(TITLELESS_RE, text)
+        or search(SUT_HEAD_RE, text)
     )
 
 
 def _titleless(lines) -> int | None:
-    """Index of the banner above `SUT name :` and `Scenario :` (TITLELESS_RE), where no title is."""
+    """Index of the banner above `SUT name :` and `Scenario :` (TITLELESS_RE), where no title is; else of the
+    `SUT name :` line itself, where the paste starts there (SUT_HEAD_RE)."""
     for i in range(len(lines) - 2):
         if BANNER_RE.match(lines[i].strip()) and TITLELESS_RE.match("\n".join(lines[i : i + 3])):
+            return i
+    for i in range(len(lines) - 2):
+        if SUT_HEAD_RE.match("\n".join(lines[i : i + 3])):
             return i
     return None
 
@@ -191,9 +215,10 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
     section = None
     if titleless:
         section = "MLPerf Results Summary"
+        sut = head if lines[head].strip().startswith("SUT name") else head + 1
         messages.append(
-            f"{source}:{head + 2}: the summary has no 'MLPerf Results Summary' title (pasted from below it); "
-            f"read from its SUT name line (line {head + 2})"
+            f"{source}:{sut + 1}: the summary has no 'MLPerf Results Summary' title (pasted from below it); "
+            f"read from its SUT name line (line {sut + 1})"
         )
     settings = {k: None for k in ("run", "scenario", "mode", "sut", "model", "result", "checks")}
     settings.update(run=run, target_qps=math.nan, parameters_line=math.nan, errors_logged=math.nan)
@@ -201,12 +226,16 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
     settings.update(errors_line=math.nan)
     settings.update(dict.fromkeys(LIMITS.values(), math.nan))
     checks: list[str] = []
-    records, rejects = [], []
+    records, rejects, results = [], [], []
     cells = 0
     note = False  # the last line was one of LoadGen's `*` notes or its continuation
+    margin = _indent(lines[head])
     for j in range(head, stop):
         raw = HTML_TAG_RE.sub("", lines[j])
         s, ln = raw.strip(), j + 1
+        if s and _indent(raw) < margin:
+            break  # LoadGen starts its rows at the line's start: a paste indents them all, and its block ends
+            # at the first line set less deep (a page's text after the indented summary)
         # LoadGen wraps a note over lines it starts with a space (loadgen/results.cc: " * Not enough
         # queries processed for 99th percentile\n early stopping estimate (would need to process at\n
         # least 662 total queries)."): such a line goes on with the note above it
@@ -254,6 +283,13 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
                 for x in re.findall(rf"(?<![\w.]){NUMBER}(?![\w.])", s):
                     cells += 1
                     rejects.append((ln, s, f"early-stopping note ({x}), not a tidy measurement"))
+            elif t and PLACEHOLDER_RE.fullmatch(t["value"]):
+                raise ParseError(
+                    source,
+                    ln,
+                    f"{t['label']!r} holds {t['value']!r}, a placeholder where LoadGen prints a number: the copy "
+                    "keeps no measured value of its run",
+                )
             elif re.search(r"\d", s):
                 raise ParseError(source, ln, f"expected 'Label : value' in the LoadGen summary, found {s[:60]!r}")
             continue
@@ -263,6 +299,10 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
         if label in RATES:
             metric, unit = RATES[label]
             records.append(dict(line=ln, metric=metric, statistic="value", value=value, unit=unit, note=None))
+        elif label in INFERRED:
+            metric, unit = RATES[INFERRED[label]]
+            records.append(dict(line=ln, metric=metric, statistic="value", value=value, unit=unit, note=INFERRED_NOTE))
+            messages.append(f"{source}:{ln}: {label}: {INFERRED_NOTE}")
         elif st:
             kind = KINDS[(st["a"] or st["b"]).lower()]
             if st["word"]:
@@ -273,24 +313,41 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
                     rejects.append((ln, s, f"percentile P{st['p']} is no rank between 0 and 100"))
                     continue
             records.append(dict(line=ln, metric=kind, statistic=stat, value=value / 1e6, unit="ms", note=NS_NOTE))
-        elif res := RESULT_RE.match(label):
+        elif res := RESULT_RE.match(label) or FIRST_TOKEN_RESULT_RE.match(label):
             settings["result_percentile"] = float(res["p"])
-            rejects.append(
-                (ln, s, "the scenario's result, the latency Additional Stats prints again at this percentile")
-            )
+            kind = "ttft" if FIRST_TOKEN_RESULT_RE.match(label) else "e2el"
+            stat = percentile(res["p"])
+            results.append(dict(line=ln, metric=kind, statistic=stat, value=value / 1e6, unit="ms", note=NS_NOTE))
         elif label in WITHOUT_OVERHEAD:
             rejects.append((ln, s, "1 / the mean latency (LoadGen's SingleStream), a latency restated, not a rate"))
         else:
             rejects.append((ln, s, "a LoadGen line this parser has no tidy name for"))
+    printed = {(r["metric"], r["statistic"]) for r in records}
+    for r in results:  # the result line, kept only where no Additional Stats row of this copy prints it again
+        if (r["metric"], r["statistic"]) in printed:
+            rejects.append(
+                (
+                    r["line"],
+                    lines[r["line"] - 1].strip(),
+                    "the scenario's result, the latency Additional Stats prints again at this percentile",
+                )
+            )
+        else:
+            records.append(r)
     if settings["scenario"] is None or cells == 0:
         raise ParseError(source, head + 1, "a LoadGen summary without a Scenario line or any result")
     settings["checks"] = "; ".join(checks) or None
     if settings["sut"] and (named := SUT_MODEL_RE.match(settings["sut"])):
-        settings["model"] = named["model"]
+        settings["model"] = named["model"] or named["named"]
     if settings["result"] and settings["result"] != "VALID":
         messages.append(f"{source}: LoadGen marked the run {settings['result']} ({settings['checks']})")
     records = [{**settings, **r} for r in records]
     return records, rejects, messages, cells
+
+
+def _indent(line: str) -> int:
+    """The width of a line's leading blanks, a tab as one."""
+    return len(line) - len(line.lstrip(" \t"))
 
 
 #: The SUT name of LoadGen's network harness (mlcommons/inference `loadgen/demos/lon`, `sut_over_network`):

@@ -106,6 +106,13 @@ def parse(text: str | Lines, source: str) -> tuple[list[dict], list[tuple], int,
         v = _VALUE.match(msg)
         if not v:
             continue
+        if section is None and target is None:
+            raise ParseError(
+                source,
+                n,
+                f"a report value '{v[1]}' before any phase or measurement heading: the copy starts inside a "
+                "section of the report whose heading it does not hold, so what the value measures is not stated",
+            )
         if section is None:
             raise ParseError(source, n, f"a report value '{v[1]}' outside a measurement heading ('\\t+ energy:')")
         cells += 1

@@ -74,6 +74,9 @@ NOT_RESULTS = {
     "build_time(s)": "the engine's build time, no result of the batch",
     "total_generated_tokens": "the tokens of the generation phase, which no chapter reads apart from its rate",
 }
+DERIVED_NOTE = (
+    "batch_size x output_length / latency: the line prints no tokensPerSec (the tool's later lines print this)"
+)
 #: The command of each form, with an option after it (`run benchmark.py` in prose is none).
 COMMAND_RE = {
     "gptSessionBenchmark": re.compile(r"gptSessionBenchmark\s+(?:--|\\$)"),
@@ -93,6 +96,18 @@ def _quantization(v: str | None) -> str | None:
     if not v or re.fullmatch(r"QuantMode\.0", v):
         return None
     return v
+
+
+def _derived_throughput(pairs: dict[str, str]) -> float | None:
+    """The tokens per second of a line that prints none: gptSessionBenchmark's 2023 line stops at
+    `latency(ms)`, and the versions after it print `tokensPerSec` as batch_size x output_length /
+    (latency / 1000); a line that prints a rate keeps its own."""
+    if "tokensPerSec" in pairs or "tokens_per_sec" in pairs:
+        return None
+    batch, out, lat = (_number(pairs.get(k, "")) for k in ("batch_size", "output_length", "latency(ms)"))
+    if not batch or not out or not lat or lat <= 0:
+        return None
+    return batch * out / (lat / 1000.0)
 
 
 def _command(lines: list[str], hi: int, kind: str) -> str | None:
@@ -133,6 +148,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
         if "latency(ms)" not in pairs:  # a copy cut inside the line, before its result
             rejects.append((ln, line.strip()[:80], "a '[BENCHMARK]' line cut before its latency: no result"))
             continue
+        derived = _derived_throughput(pairs)
+        if derived is not None:
+            records.append(
+                {**base, "line": ln, "metric": "throughput", "statistic": "value", "value": derived}
+                | {"unit": "tok/s", "note": DERIVED_NOTE}
+            )
         for key, value in pairs.items():
             v = _number(value)
             if key in KEYS and v is not None:

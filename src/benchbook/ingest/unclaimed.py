@@ -30,6 +30,8 @@ _FIGURE = re.compile(
 _PAIR = re.compile(r"^[^\w#]*(?P<key>\w[^:=]{1,40}?)\s*[:=]\s*\S*?\d")
 _NUMBER = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?%?$")
 _RULE = re.compile(r"^[\s|+=:\-]*$")
+#: A sentence's end (`... is close to each other.`, `why is that?`): a line of prose, never a table's header.
+_SENTENCE = re.compile(r"[.?!]\s*$")
 #: A command's long option (`--tolerance 0.05`, `--fail-on-regression ttft:p99`): its line states settings, no figure.
 _OPTION = re.compile(r"(?:^|\s)--[A-Za-z]")
 
@@ -90,7 +92,7 @@ def _table(lines: Sequence[str]) -> tuple[int, str] | None:
     numeric row within the next four lines; what it says: its measured columns and its row count."""
     for i, line in enumerate(lines):
         piped = _tabled(line)
-        if not piped and (any(ch.isdigit() for ch in line) or len(line.split()) < 2):
+        if not piped and (any(ch.isdigit() for ch in line) or len(line.split()) < 2 or _SENTENCE.search(line)):
             continue
         named = [c for c in (_cells(line) if piped else [line.strip().lstrip("#").strip()]) if c and _METRIC.search(c)]
         if piped and not named and (i == 0 or not _tabled(lines[i - 1])):
@@ -193,7 +195,7 @@ _BENCH_CMD = re.compile(
     r"(?<![\w./-])(?P<cmd>(?:sglang|sgl_jax)\.bench_(?:serving|one_batch_server|one_batch|offline_throughput)|"
     r"vllm\s+bench\s+(?:serve|throughput|latency)|benchmark_(?:serving|throughput|latency)\.py|"
     r"guidellm\s+benchmark|inference-perf|text-generation-benchmark|llama-bench|llama-batched-bench|"
-    r"genai-perf\s+profile|aiperf\s+profile|trtllm-bench|"
+    r"genai-perf\s+profile|aiperf\s+profile|trtllm-bench|(?:[\w.-]+/)*(?:gptManagerBenchmark|gptSessionBenchmark)|"
     # the attention-kernel benchmarks: PyTorch's FlexAttention sweep, flash-attention's scripts
     r"(?:[\w.-]+/)*score_mod\.py|(?:[\w.-]+/)*benchmark_flash_attention\w*\.py)(?=\s+-|\s*\\\s*$|\s*$)"
 )

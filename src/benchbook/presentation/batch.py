@@ -134,6 +134,7 @@ def inputs_sentence(files: str, sw: pd.DataFrame, runs: pd.DataFrame | None = No
         variants=sorted(set(sw.get("variant", pd.Series(dtype=str)).fillna("")) - {""}),
         **({"batch_min": bs.min(), "batch_max": bs.max()} if len(bs) else {}),
         new_tokens=news,
+        spans=sorted({int(n) for n in ok.get("devices", pd.Series(dtype=float)).dropna() if n > 1}),
         steps=bool((step & sw["has_result"] & sw.get("timed", step).eq(STEP)).any()),
         mean_steps=bool((step & sw["has_result"] & sw.get("timed", step).eq(MEAN_STEP)).any()),
         generations=bool((_generations(sw) & sw["has_result"]).any()),

@@ -48,15 +48,25 @@ def _shown(fact: context.Fact) -> str:
     return value
 
 
-def stated(ctx: context.Context) -> list[Stated]:
+def stated(ctx: context.Context, models: tuple[tuple[str, tuple[int, ...]], ...] = ()) -> list[Stated]:
     """Every fact `ctx` holds (not headings), in `context.NAMES` order, values in the order the
-    file's precedence gives them; a model named in a path only where no model is named otherwise."""
-    labels = (wording.words(WORDING).get("facts") or {}) if ctx.facts else {}
+    file's precedence gives them; a model named in a path only where no model is named otherwise.
+    `models`: the models the tool's own output names (its parser's, with the lines that name them),
+    which come first where the text names a model in sentences only, so that a model a sentence names
+    for another run (a page that speaks of several benchmarks) is never shown alone as the run's."""
+    labels = (wording.words(WORDING).get("facts") or {}) if (ctx.facts or models) else {}
     out = []
     for name in context.NAMES:
-        if name == "path_model" and ctx.get("model"):
+        if name == "path_model" and (ctx.get("model") or models):
             continue  # a model named elsewhere: the paths' folders add nothing to it
         by_value: dict[str, list[int]] = {}
+        if name == "model" and ctx.get("model") and all(f.source == "prose" for f in ctx.get("model")):
+            # only sentences name a model: they may speak of another run (a page of several benchmarks); a
+            # command, heading or key names the run's own, and the list stays as the text gives it
+            written = [str(f.value).lower() for f in ctx.get("model")]
+            for value, lines in models:
+                if lines and not any(value.lower() in w or w in value.lower() for w in written):
+                    by_value.setdefault(value, []).extend(lines)  # a model the text around it does not name
         for fact in ctx.get(name):
             by_value.setdefault(_shown(fact), []).append(fact.line)
         if not by_value:
