@@ -39,7 +39,9 @@ def _titled(offset: bool = False):
 def _printed(offset: bool = False) -> str:
     fig = _titled(offset)
     box = plotting.finish(fig)
-    return outputs.svg(fig, box)
+    svg = outputs.svg(fig, box)
+    plt.close(fig)
+    return svg
 
 
 @pytest.fixture
