@@ -94,6 +94,32 @@ def test_a_figure_narrower_than_the_column_shows_at_its_own_width():
     assert [s for s in _too_small(fig) if "seven points" in s] and not [s for s in _too_small(fig) if "eight" in s]
 
 
+def test_a_figure_narrower_than_the_column_gets_its_small_type_enlarged():
+    """A 4-inch figure is shown at its own width, not stretched to the column: its 7 pt label reads at
+    9.3 px in any window, and `finish` enlarges it (measured as if stretched to the column, 7 pt
+    looked large enough)."""
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([0, 1], [0, 1])
+    ax.annotate("seven points", (0.5, 0.5), fontsize=7)
+    assert [s for s in _too_small(fig) if "seven points" in s]
+    finish(fig)
+    assert _too_small(fig) == []
+
+
+def test_type_at_the_edge_of_a_figure_is_enlarged_within_finishs_passes():
+    """A legend outside the axes widens the figure as its type grows; an SVG's box grows with every
+    step of type, so type set just large enough for one pass's width is too small for the next:
+    `finish` sets it as much further ahead as the box grew, and is done within its passes (it hands
+    on the box it measured), every text at 10 px or more."""
+    fig, ax = plt.subplots(figsize=(9, 3))
+    for i in range(3):
+        ax.plot([0, 1], [i, i + 1], label=f"a long series name number {i}")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=7)
+    fig.tight_layout()
+    assert finish(fig) is not None
+    assert _too_small(fig) == []
+
+
 def test_an_exponent_counts_at_its_own_size():
     """matplotlib draws a log axis's 10^1 with the 1 at 70 % of the tick size: on a figure as wide
     as the column, an 11 pt tick keeps its exponent at about 9.4 px, under the limit; plain labels

@@ -188,7 +188,8 @@ def test_the_tp_fit_figure_keeps_its_legends_off_the_x_labels():
     fits = tp.scaling_fits(tp.main_config(tp.combine(tp.wide(df))[0]))
     assert fits, "the seed has four TPs: a fit to draw"
     fig = tp_show.plot_fits(fits, sorted({x for f in fits for x in f["points"]["tp"]}))
-    assert overlaps(fig, drawn=finish(fig)) == []
+    finish(fig)
+    assert overlaps(fig) == []
 
 
 def test_agreement_figure_plots_the_log_relative_difference():
@@ -250,16 +251,19 @@ def test_multi_panel_figures_put_at_most_two_panels_side_by_side(tmp_path):
         panel_size(1, 3)
 
 
-def _extents(fig) -> list[tuple[float, ...]]:
-    renderer = fig.canvas.get_renderer()
-    return [tuple(t.get_window_extent(renderer).bounds) for ax in fig.axes for t in [*ax.texts, ax.title]]
+def _drawn(monkeypatch) -> list:
+    """The figures drawn from now on (`Figure.draw`, a print's draw included)."""
+    drawn: list = []
+    real = matplotlib.figure.Figure.draw
+    monkeypatch.setattr(matplotlib.figure.Figure, "draw", lambda self, r: (drawn.append(self), real(self, r))[1])
+    return drawn
 
 
-def test_finish_measures_a_tight_layout_figure_without_a_draw_and_says_it_is_not_drawn():
+def test_finish_measures_a_tight_layout_figure_without_a_draw_and_hands_on_the_box_its_svg_saves(monkeypatch):
     """`fig.tight_layout()` lays a figure out once (it leaves a placeholder engine that does nothing):
-    `finish` measures it without drawing it (its tight box lays out what it measures), so it does not
-    report it as drawn (a legend places its entries only when drawn), and `overlaps` draws it first,
-    finding what it finds on a fresh draw."""
+    `finish` measures the box its SVG saves without drawing it (its tight box lays out what it
+    measures), and the SVG saved from that box, drawn once, is matplotlib's own tight print."""
+    from benchbook.presentation import outputs
     from benchbook.presentation.plotting import finish
 
     fig, ax = plt.subplots(figsize=(4, 3))
@@ -268,28 +272,31 @@ def test_finish_measures_a_tight_layout_figure_without_a_draw_and_says_it_is_not
     ax.set_title("a title")
     ax.legend(loc="upper left")
     fig.tight_layout()
-    assert finish(fig) is False
-    found = overlaps(fig, drawn=False)
-    measured = _extents(fig)
-    assert overlaps(fig) == found and _extents(fig) == measured
+    drawn = _drawn(monkeypatch)
+    box = finish(fig)
+    assert drawn == [] and box is not None
+    svg = outputs.svg(fig, box)
+    assert drawn == [fig]
+    assert svg == outputs.svg(fig)  # the tight box computed again: the same bytes
 
 
-def test_finish_says_a_constrained_figure_is_as_drawn_and_checks_it_without_a_draw():
-    """Constrained layout places the axes at a draw: `finish` draws it, keeps that layout and reports it
-    as last drawn, so `overlaps` on that draw finds what it finds on a new one."""
-    from benchbook.presentation.plotting import finish
+def test_finish_lays_a_constrained_figure_out_once_and_keeps_that_layout():
+    """Constrained layout places the axes at a draw: `finish` draws it, keeps that layout (no engine
+    lays it out again) and hands on the box its SVG saves of it."""
+    from benchbook.presentation import outputs
+    from benchbook.presentation.plotting import _moves_when_drawn, finish
 
     fig, ax = plt.subplots(figsize=(4, 3), layout="constrained")
     ax.scatter([1, 2], [1, 2])
     ax.annotate("a label", (1, 1))
     ax.set_title("a title")
-    assert finish(fig) is True
-    measured, found = _extents(fig), overlaps(fig, drawn=True)
-    assert overlaps(fig) == found and _extents(fig) == measured
+    box = finish(fig)
+    assert not _moves_when_drawn(fig) and box is not None
+    assert outputs.svg(fig, box) == outputs.svg(fig)
 
 
-def test_finish_says_a_figure_whose_label_it_hid_must_be_drawn_again():
-    """Two point labels on one spot: `finish` hides the second, so the figure is no longer as drawn."""
+def test_finish_hands_on_no_box_where_it_hid_a_label():
+    """Two point labels on one spot: `finish` hides the second, so the figure is no longer as measured."""
     from benchbook.presentation.plotting import finish
 
     fig, ax = plt.subplots(figsize=(4, 3))
@@ -297,7 +304,7 @@ def test_finish_says_a_figure_whose_label_it_hid_must_be_drawn_again():
     ax.annotate("first label", (1, 1))
     ax.annotate("second label", (1.001, 1.001))
     fig.tight_layout()
-    assert finish(fig) is False
+    assert finish(fig) is None  # the box it measured holds the hidden label: the SVG measures its own
     assert [t.get_visible() for t in ax.texts] == [True, False] and overlaps(fig) == []
 
 

@@ -5,6 +5,7 @@ unless a layout engine moves its axes when it is drawn."""
 from __future__ import annotations
 
 import io
+import xml.etree.ElementTree as ET
 
 import matplotlib
 import pytest
@@ -123,3 +124,29 @@ def test_readable_measures_without_a_draw_unless_the_layout_moves(monkeypatch):
     plotting.readable(moving)
     assert drawn and set(drawn) == {moving}
     assert not plotting._moves_when_drawn(moving)  # its layout kept as measured
+
+
+@pytest.mark.parametrize("make", [_log_legend_labels, _panels_suptitle_twin, _constrained])
+def test_svg_of_the_box_finish_measured_is_matplotlibs_tight_print(make):
+    """`finish` hands on the box it measured the figure's width with; the SVG saved from that box,
+    its tight box not computed again, is matplotlib's own tight print of the figure."""
+    fig = make()
+    box = plotting.finish(fig)
+    assert box is not None
+    assert outputs.svg(fig, box) == _matplotlib_print(fig)
+    assert "draw" not in vars(fig)
+
+
+def test_saved_box_is_the_box_the_print_saves_and_draws_nothing(monkeypatch):
+    from matplotlib import _tight_bbox
+
+    adjust = _tight_bbox.adjust_bbox
+    fig = _log_legend_labels()
+    drawn = []
+    real = matplotlib.figure.Figure.draw
+    monkeypatch.setattr(matplotlib.figure.Figure, "draw", lambda self, r: (drawn.append(self), real(self, r))[1])
+    box = outputs.saved_box(fig)
+    assert drawn == [] and _tight_bbox.adjust_bbox is adjust  # matplotlib's own function back
+    root = ET.fromstring(_matplotlib_print(fig))
+    assert float(root.get("width").removesuffix("pt")) == pytest.approx(box.width * 72, abs=1e-5)
+    assert float(root.get("height").removesuffix("pt")) == pytest.approx(box.height * 72, abs=1e-5)

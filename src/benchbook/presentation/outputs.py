@@ -224,14 +224,17 @@ def _drawn(fig, key: str) -> str:
 
     if not hasattr(fig.canvas, "get_renderer"):  # closed (`glue_figure`): the inline backend's Agg
         FigureCanvasAgg(fig)
+    box = None
     if key.startswith(GLUE_PREFIX):  # a figure left open is shown as drawn, as by the inline backend
-        finish(fig)
-    return svg(fig)
+        box = finish(fig)
+    return svg(fig, box)
 
 
-def svg(fig) -> str:
+def svg(fig, box=None) -> str:
     """A figure as a kernel's inline backend draws it for the book (`plotting.use_theme`): SVG, the
-    tight box, no date, the figure's own colours and resolution.
+    tight box, no date, the figure's own colours and resolution. `box`: that tight box, as
+    `saved_box` measured it of the figure as it stands (`plotting.finish` hands it on), saved
+    without computing it again: the same bytes, a third less work.
 
     `print_figure(bbox_inches="tight")` draws a figure twice: first with its drawing switched off, to
     lay it out before it measures the tight box, then to print it. The tight box lays out what it
@@ -241,17 +244,47 @@ def svg(fig) -> str:
     a quarter less work. Where the print did not draw twice, it is printed again as it stands."""
     from benchbook.presentation.plotting import _moves_when_drawn
 
-    if not _moves_when_drawn(fig):
-        draws: list = []
-        text = _printed(fig, draws)
-        if len(draws) == 2:  # the layout draw skipped, the print drawn
-            return text
-    return _printed(fig)
+    if _moves_when_drawn(fig):  # laid out again by its engine at the print: its box is the print's
+        return _printed(fig)
+    if box is not None and fig.get_layout_engine() is None:  # a given box and no engine: one draw, the print
+        return _printed(fig, box=box)
+    draws: list = []
+    text = _printed(fig, draws, box)
+    if len(draws) == 2:  # the layout draw skipped, the print drawn
+        return text
+    return _printed(fig, box=box)
 
 
-def _printed(fig, draws: list | None = None) -> str:
-    """The SVG as `svg` prints it; with `draws`, the first draw of the figure is skipped and each
-    draw's renderer appended to `draws`."""
+class _Boxed(Exception):
+    """A print stopped where matplotlib has computed the box it saves (the exception's argument)."""
+
+
+def saved_box(fig):
+    """The box (inches, its padding included) that `svg` saves of `fig` as it now stands: matplotlib's
+    own tight print of it, stopped where it has computed that box, before anything is drawn (its
+    layout draw, with drawing off, skipped, as `svg` skips it: the figure is measured as laid out).
+    `plotting.readable` measures a figure's width as saved with it, and `svg` then saves that box
+    without computing it again: one tight box per figure, where the two computed one each."""
+    from matplotlib import _tight_bbox
+
+    adjust = _tight_bbox.adjust_bbox
+
+    def stop(fig, bbox_inches, *args, **kwargs):
+        raise _Boxed(bbox_inches)
+
+    _tight_bbox.adjust_bbox = stop
+    try:
+        _printed(fig, [])
+    except _Boxed as boxed:
+        return boxed.args[0]
+    finally:
+        _tight_bbox.adjust_bbox = adjust
+    raise RuntimeError("matplotlib's print saved no tight box")
+
+
+def _printed(fig, draws: list | None = None, box=None) -> str:
+    """The SVG as `svg` prints it, of `box` (inches) or else the tight box; with `draws`, the first
+    draw of the figure is skipped and each draw's renderer appended to `draws`."""
     buf = io.BytesIO()
     own = fig.__dict__.get("draw")
     if draws is not None:
@@ -266,7 +299,7 @@ def _printed(fig, draws: list | None = None) -> str:
         fig.canvas.print_figure(
             buf,
             format="svg",
-            bbox_inches="tight",
+            bbox_inches="tight" if box is None else box,
             metadata={"Date": None},
             facecolor=fig.get_facecolor(),
             edgecolor=fig.get_edgecolor(),

@@ -103,8 +103,8 @@ def glue_figure(name: str, fig) -> None:
         outputs.glue(name, fig)
         plt.close(fig)
         return
-    drawn = finish(fig)
-    problems = overlaps(fig, drawn=drawn)
+    finish(fig)
+    problems = overlaps(fig)
     outputs.glue(name, fig)
     # A record of the figure's collision check, invisible on the page, read by the figure tests.
     outputs.display_raw({FIGURE_CHECK_MIME: {"figure": name, "overlaps": problems}})
@@ -121,36 +121,49 @@ MIN_TEXT_PX = 10.0
 FIGURE_PX = {1300: 688.0, 800: 720.0}
 
 
-def finish(fig) -> bool:
+def finish(fig):
     """Make `fig` ready for the page: plain tick labels (`plain_axes`), then every text readable at
-    the column's width (`readable`). Returns whether the figure is left as last drawn."""
+    the column's width (`readable`). Returns the box (inches) its SVG saves (`outputs.svg`), as
+    measured of the figure as it is left, or None where it changed after (a point label hidden)."""
     plain_axes(fig)
-    return readable(fig, drawn=True)
+    return _readied(fig, COLUMN_PX, MIN_TEXT_PX)[1]
 
 
-def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX, drawn: bool = False):
+def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX) -> float:
     """Enlarge every text of `fig` that would render under `min_px` once the figure (as saved, its
-    tight bounding box) is scaled to `column_px`; return the smallest size after, in pixels. A wide
+    tight bounding box) is scaled to `column_px`, or shown at its own width where narrower; return the smallest size after, in pixels. A wide
     figure or a small font gets larger type, never a smaller figure, so the layout stays the one
-    its function chose. With `drawn`, return instead whether the figure is left as last drawn (so
-    that `overlaps` measures it without drawing it again): only one whose layout engine was drawn."""
+    its function chose."""
+    return _readied(fig, column_px, min_px)[0]
+
+
+def _readied(fig, column_px: float, min_px: float):
+    """`readable`'s work: (the smallest size after, in pixels; the box the SVG saves, as measured of
+    the figure as it is left, or None where it changed after)."""
     from matplotlib.text import Text
 
+    from benchbook.presentation.outputs import saved_box
+
     smallest = math.inf
-    measured = drew = False  # the figure as it now stands: measured (and drawn) by this loop's last pass
+    measured = False  # the figure as it now stands: measured by this loop's last pass
+    grew = 1.0  # how much the box widened since the last pass enlarged type
+    width_pt = None
     for _ in range(3):  # larger type widens the tight box a little: converge
-        drew = _moves_when_drawn(fig)
-        if drew:  # a layout engine places the axes only when the figure is drawn
+        if _moves_when_drawn(fig):  # a layout engine places the axes only when the figure is drawn
             fig.draw_without_rendering()
-        # the tight box lays out what it measures itself (ticks, labels, titles, legends), so a figure
-        # whose axes stay put is measured without a draw, as the SVG's own draw lays it out again
-        width_pt = (
-            fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * 0.1
-        ) * 72  # bbox_inches="tight", pad 0.1 in
-        need = 1.04 * min_px * width_pt / column_px
+        # the box the SVG saves, measured as its print measures it: the tight box lays out what it
+        # measures itself (ticks, labels, titles, legends), so a figure whose axes stay put is
+        # measured without a draw, as the SVG's own draw lays it out again
+        box = saved_box(fig)
+        if width_pt is not None:
+            grew = box.width * 72 / width_pt
+        width_pt = box.width * 72
+        # a figure narrower than the column is shown at its own width, 1 pt = 4/3 px (`rendered_text_px`)
+        px_per_pt = min(column_px, width_pt * 96 / 72) / width_pt
+        need = 1.04 * min_px / px_per_pt
         texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
         small = [t for t in texts if _least_pt(t) < need]
-        smallest = min((_least_pt(t) for t in texts), default=math.inf) * column_px / width_pt
+        smallest = min((_least_pt(t) for t in texts), default=math.inf) * px_per_pt
         if not small:
             # a layout engine (constrained layout) lays the figure out again at every draw (its axes
             # move by a few millionths of a pixel each time, and each layout costs more than a
@@ -160,13 +173,15 @@ def readable(fig, column_px: float = COLUMN_PX, min_px: float = MIN_TEXT_PX, dra
                 fig.set_layout_engine("none")
             measured = True
             break
+        # a text at the box's edge widens it as it grows, and an SVG's box grows with every step of
+        # type (no pixel grid holds it still), so type enlarged again is set as much further ahead
+        # as the box grew since it was last enlarged: the next pass finds it large enough
         for t in small:
-            t.set_fontsize(need * t.get_fontsize() / _least_pt(t))
+            t.set_fontsize(need * grew * t.get_fontsize() / _least_pt(t))
     # point labels are measured as the figure now stands (their boxes come from their own positions),
     # after a draw of their own where the last pass changed their type
     hidden = _drop_colliding_labels(fig, measured)
-    # a legend places its entries only when drawn: `overlaps` draws a figure this loop did not
-    return (measured and drew and not hidden) if drawn else smallest
+    return smallest, (box if measured and not hidden else None)
 
 
 def _moves_when_drawn(fig) -> bool:
@@ -365,15 +380,15 @@ def _drawn_ticks(axis):
     return [t.label1 for t in axis.get_major_ticks() if lo <= t.get_loc() <= hi] if len(axis.get_major_ticks()) else []
 
 
-def overlaps(fig, pad: float = 1.0, drawn: bool = False) -> list[str]:
+def overlaps(fig, pad: float = 1.0) -> list[str]:
     """What collides on a drawn figure: pairs of texts whose rendered boxes intersect (shrunk by
     `pad` pixels), a legend's frame over a text not its own (an x label under a legend placed below
-    the axes), and legends that cover plotted points. Empty means readable. `drawn`: the
-    figure is as last drawn, so it is measured without drawing it again."""
+    the axes), and legends that cover plotted points. Empty means readable. The figure is drawn
+    first: a legend places its entries only when drawn, and `finish` measures a figure as its SVG
+    print does, not as a draw on the screen leaves it."""
     import numpy as np
 
-    if not drawn:
-        fig.draw_without_rendering()
+    fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()
     boxes = []
     for name, t in _texts(fig):
