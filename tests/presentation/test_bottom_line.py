@@ -175,7 +175,7 @@ def test_where_the_sections_say_the_rest_a_caveat_is_one_line_and_its_detail_sta
     first = _claim("knee", "It saturates at 512.", "This verdict is fragile: x.")
     both = {"chapter": "serving_saturation", "claims": [first, goodput]}
     line = bottom_line.box(both, ["knee", "goodput"]).splitlines()[-1]
-    assert line == "- *Caveat:* The first and second verdicts are fragile: their sections say by how much."
+    assert line == "- *Caveat:* Both verdicts are fragile: their sections say by how much."
     # the other way: a chapter whose sections do not say the rest keeps the caveat whole in the box
     whole = {"chapter": "x", "claims": [knee, flat]}
     assert "it clears the line by 0.2%" in bottom_line.box(whole, ["knee", "flat"])

@@ -153,7 +153,7 @@ def caveat_line(answers: list[dict], qualifiers: list[str] = (), whole: bool = T
         ordinals = load("report")["words"]["ordinals"]
         which = [ordinals[i] if i < len(ordinals) else str(i + 1) for i, _ in said]
         head = said[0][1].split(": ", 1)[0] if len(answers) == 1 else ""
-        short = sentence("report", "caveat_short", head=head, which=which, several=len(said) > 1)
+        short = sentence("report", "caveat_short", head=head, which=which, several=len(said) > 1, answers=len(answers))
         return sentence("report", "caveat_line", text=" ".join([short, *extra]))
     if not said or len(answers) == 1:
         return sentence("report", "caveat_line", text=" ".join([*(cav for _, cav in said), *extra]))
