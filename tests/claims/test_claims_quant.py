@@ -100,7 +100,8 @@ def test_confound_from_the_manifest_three_ways():
     own = _worded(
         verdicts.confound({"hardware": "NVIDIA A100-SXM4-80GB, one GPU per model, TP1", "own_gpu_each": True})
     )
-    assert own.status == "shown" and "one GPU per model" in own.text and "its own GPU" in own.text
+    # the bottom line's caveat, one line: the page's setting sentence quotes the manifest's hardware
+    assert own.status == "shown" and "one GPU per model" not in own.text and "its own GPU" in own.text
     shared = _worded(verdicts.confound({"hardware": "one H100, the same GPU for all", "own_gpu_each": False}))
     assert shared.status == "withheld" and "shared one GPU" in shared.text
     unknown = _worded(verdicts.confound({"hardware": None, "own_gpu_each": None}))

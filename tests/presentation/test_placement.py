@@ -24,3 +24,52 @@ def test_the_sentences_the_box_cuts_from_a_long_answer_stand_in_its_section():
 def test_an_answer_the_box_says_whole_is_not_said_again():
     here = placement.in_place(_ledger("It saturates at 512."))
     assert here["here_knee"] == "" and here["here_latency_flat"] == ""
+
+
+def _withheld(cid: str, text: str, reason: str, kind: str = "bound", **ev) -> Claim:
+    return Claim(cid, kind, "withheld", "r", ev, reason, text)
+
+
+def test_the_box_lists_no_withheld_claim_the_folded_list_holds_it_with_its_reason_said_once():
+    """The no-device rate sweep: its box gave the answer, then three "Withheld:" lines, one the reason
+    the folded list then called "the reason the bottom line gives". Issue 34: one folded list."""
+    from benchbook.presentation import bottom_line
+
+    why = "no device is named"
+    led = Ledger("serving_saturation", [])
+    led.add(Claim("growth", "scaling", "shown", "r", {}, text="Throughput rises at every step."))
+    led.add(_withheld("knee", "No knee: the sweep did not reach saturation.", "the elasticity never falls"))
+    led.add(
+        _withheld(
+            "compute_best", f"The best run does 13 TFLOP/s; its share of a peak is not stated, because {why}.", why
+        )
+    )
+    led.add(_withheld("bound_best", f"What limits the best run: not stated for this input, because {why}.", why))
+    box = bottom_line.box(led)
+    assert box == "- Throughput rises at every step." and "Withheld" not in box
+    folded = placement.folded(led)
+    assert "No knee" in folded and folded.count(why) == 1 and placement.SAID_ABOVE not in folded
+    # each sub-item names what is not stated, without saying "not stated" under a lead that says it
+    assert folded.endswith(
+        f"- Not stated, because {why}:\n  - The best run does 13 TFLOP/s; its share of a peak.\n  - What limits the best run."
+    )
+
+
+def test_a_figure_the_box_answers_with_gives_its_reason_and_the_folded_list_points_there():
+    """No shown claim: the box answers with the figure measured (its share withheld for want of a
+    device), so the claims withheld for that reason say it once, by pointing to the bottom line."""
+    from benchbook.presentation import bottom_line
+
+    why = "no device is named"
+    led = Ledger("batch_saturation", [])
+    text = f"At batch 1 it reads 338 GB/s; its share of a peak is not stated, because {why}."
+    led.add(_withheld("bandwidth_small", text, why, "fraction_of_peak", achieved=338.0))
+    led.add(_withheld("bound_small", f"What limits the smallest batch: not stated for this input, because {why}.", why))
+    led.add(_withheld("bound_large", f"What limits the largest batch: not stated for this input, because {why}.", why))
+    assert bottom_line.box(led) == f"- {text}"
+    folded = placement.folded(led)
+    assert why not in folded and placement.SAID_ABOVE in folded and "338 GB/s" not in folded
+    # the other way: without the measured figure the box has no answer, and the list says the reason
+    led.claims[0].evidence["achieved"] = None
+    assert bottom_line.box(led).startswith("This input supports none of the chapter's verdicts")
+    assert placement.folded(led).count(why) == 1

@@ -88,7 +88,10 @@ def test_a_series_that_never_falls_is_read_against_the_inputs_largest_wobble_and
     assert (box + folded).count("names a device the hardware table knows") == 1
     boxed = {c["id"] for c in bottom_line.pick(res.ledger)}
     here = placement.in_place(res.ledger)
-    assert all(not here[f"here_{c.id}"] for c in res.ledger.claims if c.id in boxed)
+    # a boxed claim's section says only what the box leaves (its caveat whole, stop 48), never its answer
+    left = bottom_line.rest(res.ledger)
+    assert all(here[f"here_{c.id}"] == left.get(c.id, "") for c in res.ledger.claims if c.id in boxed)
+    assert "in another series" in here["here_knee"] and "in another series" not in box
     one, _, turn = exercises.batch_saturation(res.ledger)
     assert one.lacking and "compute_large" in one.needs  # left out of the page: no peak to work against
     assert [e.name for e in exercises.applicable(res.ledger)] == ["measured_turn"]  # it still teaches, no device

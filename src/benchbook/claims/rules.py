@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.claims import KINDS
+from benchbook.claims import KINDS, reasons
 from benchbook.nouns import counted
 
 #: What usually explains a figure beyond a physical peak; a claim may name its own suspects.
@@ -77,6 +77,25 @@ def _and_missing(rest, ev: dict) -> str:
 def _suspects(ev: dict) -> str:
     s = ev.get("suspects") or list(DEFAULT_SUSPECTS)
     return "; ".join(s)
+
+
+#: Per kind, the evidence fields that hold a figure the input itself measured (a rate times the bytes
+#: each token reads, an energy per request): a claim withheld as a verdict (no peak to take a share
+#: of, no tokens to divide by) still states that figure.
+MEASURED = {
+    "fraction_of_peak": ("achieved", "achieved_gb_s", "achieved_tflops"),
+    "energy_bound": ("j_per_request", "energy_j"),
+}
+
+
+def states_figure(claim: dict) -> bool:
+    """A withheld claim whose sentence still gives what the input measured (`MEASURED`): a page that
+    has no shown verdict answers with it. An energy above the board's power (`over_board`) is no
+    measurement of the run, and a claim withheld for want of a measured point has none."""
+    ev = claim.get("evidence") or {}
+    if claim.get("status") != "withheld" or ev.get("over_board") or ev.get("no_point"):
+        return False
+    return any(_num(ev, key) is not None for key in MEASURED.get(claim.get("kind"), ()))
 
 
 # --- the noise rule: one for every comparison, trend, ranking, winner and threshold -------------
@@ -163,11 +182,7 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
     if {"device", "peak"} & set(miss) and ev.get("printed_device"):
         # a device the input prints (llama-bench's gpu_info) is stated, never "not given": only its peak is unknown
         rest = [k for k in miss if k not in ("fraction", "peak", "device")]
-        why = (
-            f"the input names {ev['printed_device']}, whose peak the hardware table does not hold, so none is "
-            "assumed (pass -p gpu NAME, or the peaks)"
-        )
-        return "withheld", why + _and_missing(rest, ev)
+        return "withheld", reasons.say("printed_device", device=ev["printed_device"]) + _and_missing(rest, ev)
     if miss:
         return "withheld", _missing_reason(miss, ev)
     frac = _num(ev, "fraction")
@@ -184,10 +199,12 @@ NO_POINT = "the input has no batch size with a result, so there is no step to me
 
 #: Why a share of a peak (or a limit read from it) is not stated when no device is known: a page
 #: about someone else's run assumes none.
-NO_DEVICE = (
-    "neither the input nor the `gpu` parameter names a device the hardware table knows, and none is assumed "
-    "(pass -p gpu NAME, or the peaks)"
-)
+NO_DEVICE = reasons.say("no_device")
+
+
+def _names(items: list, last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c' (`last`: the word before the last)."""
+    return ", ".join(items[:-1]) + f" {last} " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def no_device_reason(ev: dict) -> str:
@@ -199,72 +216,48 @@ def no_device_reason(ev: dict) -> str:
     the file names that the table lacks, or the line that speaks of one unread, is named, never
     called absent; `device_arch`: a device the file names whose compute capability a run's printed
     `compute_cap` contradicts. A run whose mode is unknown (`analysis.bandwidth.run_mode`) names its host CPU
-    (`host_cpu`) but not the device that ran the model."""
+    (`host_cpu`) but not the device that ran the model. The words are `reasons.yml`'s."""
     if ev.get("mode") == "unknown" and ev.get("host_cpu"):
-        return (
-            f"the input's CPU column names the host, {ev['host_cpu']} (line {ev.get('line')}), but it prints no "
-            "backend, GPU or GPU layers, so it does not say which device ran the model, and none is assumed "
-            "(pass -p gpu NAME, or the peaks)"
-        )
+        return reasons.say("host_cpu", host_cpu=ev["host_cpu"], line=ev.get("line"))
     if ev.get("role"):
-        return (
-            f"the input's launch command (line {ev.get('role_line')}) is the {ev['role']} server's of a disaggregated "
-            "run, and the input does not say how many prefill and decode servers the run spans, so neither are its "
-            "devices known"
-        )
+        return reasons.say("role", role=ev["role"], role_line=ev.get("role_line"))
     if ev.get("device_split"):
-        gpus = list(ev["device_split"])
-        said = (  # the absence rule (`analysis.batch.split_said`): a line that speaks of a split is named
-            f"line {ev['split_line']} speaks of how the model is split over them (`{ev.get('split_text')}`) but ties "
-            "no one split to the runs"
-            if ev.get("split_status") == "unread"
-            else "the input does not say how the model is split over them"
+        # the absence rule (`analysis.batch.split_said`): a line that speaks of a split is named
+        unread = ev.get("split_status") == "unread"
+        said = (
+            reasons.say("split_unread", split_line=ev.get("split_line"), split_text=ev.get("split_text"))
+            if unread
+            else reasons.say("split_unsaid")
         )
-        return (
-            f"every run spans several GPUs ({', '.join(gpus[:-1]) + ' and ' + gpus[-1] if len(gpus) > 1 else gpus[0]}) "
-            f"and {said}: tensor parallel works them together "
-            "(their summed peaks), accelerate's device_map one at a time (one GPU's), so no peak is the run's"
-        )
+        return reasons.say("device_split", gpus=_names(list(ev["device_split"])), said=said)
     if ev.get("device_several"):
-        return (
-            f"the input names {ev['device_several']} {ev.get('device_several_where')}"
-            + (
-                ", each over its own part of the input: no one of them ran all of it"
-                if ev.get("device_several_apart")
-                else " and does not say which of them ran this run"
-            )
-            + ", so none is assumed (pass -p gpu NAME, or the peaks)"
-        )
+        case = "several_apart" if ev.get("device_several_apart") else "several_which"
+        return reasons.say(case, names=ev["device_several"], where=ev.get("device_several_where"))
     if ev.get("device_family"):
-        rows = list(ev["device_family_rows"])  # `hardware.family`: two rows or more, whose peaks differ
-        rows = ", ".join(rows[:-1]) + " or " + rows[-1]
-        return (
-            f"the input names {ev['device_family']} (line {ev.get('device_family_line')}), which is the hardware "
-            f"table's {rows}, whose peaks differ, so none is assumed (pass -p gpu NAME to choose one, or the peaks)"
-        )
+        rows = _names(list(ev["device_family_rows"]), "or")  # `hardware.family`: two rows or more, whose peaks differ
+        return reasons.say("device_family", family=ev["device_family"], line=ev.get("device_family_line"), rows=rows)
     if ev.get("device_unlisted"):
-        return (
-            f"the input names {ev['device_unlisted']} (line {ev.get('device_unlisted_line')}), which the hardware "
-            "table lacks, and the `gpu` parameter names no other, so no device is assumed (pass -p gpu NAME, or the peaks)"
-        )
+        return reasons.say("device_unlisted", device=ev["device_unlisted"], line=ev.get("device_unlisted_line"))
     if ev.get("device_arch"):
-        return (
-            f"the input names {ev['device_arch']} (line {ev.get('device_arch_line')}), an {ev.get('device_arch_sm')} "
-            f"GPU, but line {ev.get('device_arch_cap_line')} prints compute_cap {ev.get('device_arch_cap')}, another "
-            "architecture, so the device that ran it is not known and none is assumed (pass -p gpu NAME, or the peaks)"
-        )
+        return reasons.say("device_arch_ask", said=device_arch_said(ev))
     if ev.get("device_asked_line"):
-        return (
-            f"line {ev['device_asked_line']} of the input asks for a run on a device, which says where a run is "
-            "wanted, not where this one ran, and the `gpu` parameter names no device, so none is assumed "
-            "(pass -p gpu NAME, or the peaks)"
-        )
+        return reasons.say("device_asked", line=ev["device_asked_line"])
     if ev.get("device_sign_line"):
-        return (
-            f"line {ev['device_sign_line']} of the input speaks of a device but names none the hardware table "
-            "knows, and the `gpu` parameter names no device, so none is assumed (pass -p gpu NAME, or the peaks)"
-        )
+        return reasons.say("device_sign", line=ev["device_sign_line"])
     return NO_DEVICE
+
+
+def device_arch_said(ev: dict) -> str:
+    """A device the file names whose architecture a run's printed compute_cap contradicts, as
+    `reasons.yml` words it (the reason above, and the batch chapter's sentence on its device)."""
+    return reasons.say(
+        "device_arch",
+        device=ev["device_arch"],
+        line=ev.get("device_arch_line"),
+        sm=ev.get("device_arch_sm"),
+        cap_line=ev.get("device_arch_cap_line"),
+        cap=ev.get("device_arch_cap"),
+    )
 
 
 def _no_device(ev: dict) -> bool:

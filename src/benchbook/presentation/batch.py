@@ -104,6 +104,8 @@ def _named(named) -> dict:
         "arch_sm": said.get("device_arch_sm"),
         "arch_cap": said.get("device_arch_cap"),
         "arch_cap_line": said.get("device_arch_cap_line"),
+        # the reason's own words (benchbook/claims/reasons.yml), so the case is worded once
+        "arch_said": rules.device_arch_said(said) if said.get("device_arch") else None,
         "sign_words": said.get("device_sign_words"),
     }
 
@@ -177,6 +179,7 @@ def device_sentence(
     ]
     if split and "device_split" in split:
         said = {k: v for k, v in split.items() if k != "device_split"}
+        said["split_said"] = rules.no_device_reason(split)  # the reason's words (benchbook/claims/reasons.yml)
         return _say("device", known=False, sizes=sizes, split=list(split["device_split"]), untied=untied, **said)
     said = split or {}  # a split the file states, said beside the device
     if peaks is None:

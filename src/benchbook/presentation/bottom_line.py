@@ -1,9 +1,10 @@
 """The answer first: each chapter's bottom-line box and the front page's findings, both read from
-the chapter's ledger, so that on any input they say that input's verdicts (or why one is withheld).
+the chapter's ledger, so that on any input they say that input's verdicts (or that it has none).
 
 A chapter's declaration names its most important claims, in order (`Box.leads`); the box shows the
-first shown ones (their answers at most `Box.sentences` sentences), their caveats on one line after the answers,
-and says in one line why a leading claim is withheld.
+first shown ones (their answers at most `Box.sentences` sentences), their caveats on one line after
+the answers. What the input cannot decide is the page's folded list's (`placement.folded`), never
+the box's (issue 34 item 6: withheld claims in one list, a reason they share said once).
 """
 
 from __future__ import annotations
@@ -41,38 +42,35 @@ def box_of(chapter: str) -> Box:
     return BY_NAME[chapter].box if chapter in BY_NAME else Box()
 
 
+def _usable(c: dict | None) -> bool:
+    """A claim with a sentence that applies to this input's format (one that cannot apply is not
+    withheld from it, and no box says it)."""
+    return c is not None and bool(c.get("text")) and (c.get("evidence") or {}).get("applicable") is not False
+
+
 def pick(ledger, ids: list[str] | None = None) -> list[dict]:
     """The claims a box shows, in priority order: the leading shown claims while their answers fit in
-    the chapter's sentences (the first always, cut if it must), and each of the LEADING first claims
-    that is not shown (its sentence says why). Where none of them is shown, the box is not a list of
-    what the page withholds: it gives the page's other shown claims (the answers it can give, in
-    ledger order), else the first withheld one alone (why no answer can be given, once). A shown
-    qualifier (QUALIFIERS) comes with the answers it qualifies, never alone."""
+    the chapter's sentences (the first always, cut if it must), a shown qualifier (QUALIFIERS) with
+    them, never alone. Where none of the leads is shown, the answers the page gives instead: its other
+    shown claims (ledger order), else the first withheld claim that still states a figure the input
+    measured (`rules.states_figure`: its number, and why its verdict waits), leads first. A withheld claim is
+    never the box's: the folded list says it (`placement.folded`), its reason once. A leading claim
+    beyond physics (`implausible`) follows the answers as a warning."""
+    from benchbook.claims.rules import states_figure
+
     spec = box_of(_chapter(ledger))
     ids = list(spec.leads) if ids is None else ids
     most = spec.sentences
     by_id = {c["id"]: c for c in _claims(ledger)}
-    out, answers = [], []  # in priority order: the candidates, and the shown ones among them
-    for rank, cid in enumerate(ids):
-        c = by_id.get(cid)
-        if c is None or not c.get("text") or (c.get("evidence") or {}).get("applicable") is False:
-            continue  # a claim that cannot apply to this input's format is not withheld from it
-        if ONLY_ALONE.get(cid) in by_id:
-            continue
-        if c["status"] == "shown":
-            answers += [] if cid in QUALIFIERS else [c]
-            out.append(c)
-        elif rank < LEADING:
-            out.append(c)
+    leads = [by_id[cid] for cid in ids if _usable(by_id.get(cid)) and ONLY_ALONE.get(cid) not in by_id]
+    warnings = [c for c in leads[:LEADING] if c["status"] == "implausible"]
+    answers = [c for c in leads if c["status"] == "shown" and c["id"] not in QUALIFIERS]
     if answers:
         taken = {c["id"] for c in _fit(answers, most)} | QUALIFIERS
-        return [c for c in out if c["status"] != "shown" or c["id"] in taken]
-    out = [c for c in out if c["status"] != "shown"]
-    if out:  # no leading verdict: the answers the page gives instead, else why none, once
-        rest = [c for c in by_id.values() if c["status"] == "shown" and c.get("text") and c["id"] not in ids]
-        rest = [c for c in rest if (c.get("evidence") or {}).get("applicable") is not False]
-        return _fit(rest, most) or out[:1]
-    return out
+        return [c for c in leads if c["status"] == "shown" and c["id"] in taken] + warnings
+    rest = [c for c in by_id.values() if _usable(c) and c["id"] not in ids]
+    figures = [c for c in [*leads, *rest] if states_figure(c)]
+    return (_fit([c for c in rest if c["status"] == "shown"], most) or figures[:1]) + warnings
 
 
 def _fit(answers: list[dict], most: int) -> list[dict]:
@@ -98,13 +96,18 @@ def _said(answers: list[dict], most: int, cuts: bool = True) -> list[str]:
 
 
 def rest(ledger, ids: list[str] | None = None) -> dict[str, str]:
-    """Per claim the box cuts short, the sentences it leaves to the page (its section says them once)."""
+    """Per claim the box cuts short, the sentences it leaves to the page (its section says them once):
+    those past the box's sentences, and a caveat the box says in short (`caveat_line`), whole."""
     spec = box_of(_chapter(ledger))
     out = {}
     if not spec.sections_say_rest:
         return out  # the box says its answers whole there
-    for c in pick(ledger, ids):
-        if c["status"] == "shown" and c["id"] not in QUALIFIERS and (left := _sentences(_answer(c))[spec.sentences :]):
+    answers = [c for c in pick(ledger, ids) if c["status"] != "implausible" and c["id"] not in QUALIFIERS]
+    short = all(_detailed(_one_line(c["caveat"])) for c in answers if c.get("caveat"))
+    for c in answers:
+        left = _sentences(_answer(c))[spec.sentences :]
+        left += [_one_line(c["caveat"])] if short and c.get("caveat") else []
+        if left:
             out[c["id"]] = " ".join(left)
     return out
 
@@ -126,17 +129,32 @@ def _lower_first(text: str) -> str:
     return text[0].lower() + text[1:] if len(word) > 1 and word[1].islower() else text
 
 
-def caveat_line(answers: list[dict], qualifiers: list[str] = ()) -> str:
+def _detailed(caveat: str) -> bool:
+    """A caveat that gives its reason, then its detail ("That batch is fragile: it clears the line by
+    0.2% ..."): where the chapter's sections say what the box leaves, the box says the reason and the
+    claim's section the whole (`rest`)."""
+    return ": " in caveat
+
+
+def caveat_line(answers: list[dict], qualifiers: list[str] = (), whole: bool = True) -> str:
     """The caveats of the box's answers on one line: a lone answer's as it is; one of several
     answers' by the answer's place ("On the first answer, that batch ..."); several that open with the same reason ("This
     verdict is fragile: ...") say it once, then each answer's margin by place; then the qualifiers
-    (sentences that hold for every answer), as they are."""
+    (sentences that hold for every answer), as they are. Not `whole` (the chapter's sections say what
+    the box leaves): a caveat with its detail (`_detailed`) says only which answers it qualifies and
+    that their sections say by how much, so the line stays one line."""
     from benchbook.presentation.wording import load, sentence
 
     said = [(i, _one_line(c["caveat"])) for i, c in enumerate(answers) if c.get("caveat")]
     extra = [_one_line(q) for q in qualifiers]
     if not said and not extra:
         return ""
+    if not whole and said and all(_detailed(cav) for _, cav in said):
+        ordinals = load("report")["words"]["ordinals"]
+        which = [ordinals[i] if i < len(ordinals) else str(i + 1) for i, _ in said]
+        head = said[0][1].split(": ", 1)[0] if len(answers) == 1 else ""
+        short = sentence("report", "caveat_short", head=head, which=which, several=len(said) > 1, answers=len(answers))
+        return sentence("report", "caveat_line", text=" ".join([short, *extra]))
     if not said or len(answers) == 1:
         return sentence("report", "caveat_line", text=" ".join([*(cav for _, cav in said), *extra]))
     heads = {cav.split(": ", 1)[0] for _, cav in said}
@@ -154,22 +172,33 @@ def caveat_line(answers: list[dict], qualifiers: list[str] = ()) -> str:
 
 
 def box(ledger, ids: list[str] | None = None) -> str:
-    """The box's Markdown: one bullet per picked claim, its answer without its caveat (a first one
-    longer than the box cut to its leading sentences); the answers' caveats on one line after all the
-    answers, naming which each qualifies; a claim that is not shown is marked so, last."""
+    """The box's Markdown: one bullet per picked answer, without its caveat (a first one longer than
+    the box cut to its leading sentences); the answers' caveats on one line after them, naming which
+    each qualifies; a leading claim beyond physics as a warning, last. An input that gives no answer
+    says so in one sentence."""
+    from benchbook.presentation.wording import sentence
+
     picked = pick(ledger, ids)
-    if not picked:
-        return "This input supports none of the chapter's main verdicts; the sections below say why, one by one."
-    answers = [c for c in picked if c["status"] == "shown" and c["id"] not in QUALIFIERS]
+    answers = [c for c in picked if c["status"] != "implausible" and c["id"] not in QUALIFIERS]
+    if not answers:
+        from benchbook.presentation.placement import FINDINGS
+
+        # the folded list (`placement.folded`) holds what the input cannot decide: a finding is not one
+        listed = any(
+            c["status"] == "withheld" and _usable(c) and c.get("reason") not in FINDINGS for c in _claims(ledger)
+        )
+        return "\n".join(
+            [sentence("report", "no_answer", listed=listed)]
+            + [sentence("report", "warning_line", text=_one_line(c["text"])) for c in picked]
+        )
     qualifiers = [c["text"] for c in picked if c["status"] == "shown" and c["id"] in QUALIFIERS]
     spec = box_of(_chapter(ledger))
     lines = [f"- {text}" for text in _said(answers, spec.sentences, spec.sections_say_rest)]
-    if caveat := caveat_line(answers, qualifiers):  # after the answers: the answer is said first, whole
+    if caveat := caveat_line(answers, qualifiers, not spec.sections_say_rest):  # after the answers
         lines.append(caveat)
-    for c in picked:
-        if c["status"] != "shown":
-            mark = "*Withheld:* " if c["status"] == "withheld" else "*Warning:* "
-            lines.append(f"- {mark}{_one_line(c['text'])}")
+    lines += [
+        sentence("report", "warning_line", text=_one_line(c["text"])) for c in picked if c["status"] == "implausible"
+    ]
     return "\n".join(lines)
 
 

@@ -4,6 +4,8 @@ folded list, a reason several claims share said once."""
 
 from __future__ import annotations
 
+import re
+
 from benchbook.presentation import bottom_line
 
 #: Withheld for one of these reasons, a claim is a finding (none found), not a gap: it stays in place.
@@ -28,13 +30,14 @@ def in_place(ledger, skip=frozenset()) -> dict[str, str]:
 
 
 def folded(ledger, skip=frozenset(), extra=()) -> str:
-    """Markdown bullets of what the input cannot decide (the box's withheld claims, and those the page
-    says elsewhere (`skip`), left out): a claim alone in its reason, or worded in its own terms, by its
+    """Markdown bullets of what the input cannot decide (those the box answers with and those the page
+    says elsewhere (`skip`) left out): a claim alone in its reason, or worded in its own terms, by its
     own sentence; several whose sentences give one reason as one line naming them, that reason said
-    once (or not again, when the box gives it); then the `extra` sentences a chapter adds."""
+    once (or not again, where the box's answer is a figure withheld for it: `SAID_ABOVE`); then the
+    `extra` sentences a chapter adds. The box lists none of them (`bottom_line.pick`)."""
     picked = bottom_line.pick(ledger)
     boxed = {c["id"] for c in picked} | set(skip)
-    box_reasons = {c["reason"] for c in picked if c["status"] != "shown" and c.get("reason")}
+    box_reasons = {c["reason"] for c in picked if c["status"] == "withheld" and c.get("reason")}
     groups: dict[str, list] = {}
     for c in ledger.claims:
         if undecided(c) and c.id not in boxed:
@@ -53,20 +56,27 @@ def folded(ledger, skip=frozenset(), extra=()) -> str:
     return "\n".join(dict.fromkeys(lines))
 
 
+#: How a withheld claim's sentence closes when it names what is not stated ("...; its share of a peak
+#: is not stated"): under the group's lead ("Not stated, because ...:") it names that alone.
+_NOT_STATED = re.compile(r" (?:is|are) not stated\.$")
+
+
 def _without(text: str, reason: str) -> str:
     """A withheld claim's sentence with its statement of `reason` taken out (the group's lead says it
     once), keeping what the sentence states of the input: the book's default "<topic>: not stated for
-    this input, because <reason>." is its topic alone."""
+    this input, because <reason>." is its topic alone, and a sentence that closes "... is not stated"
+    names what is not stated without saying so again (tp_scaling's "its share of a peak")."""
     tail = f": not stated for this input, because {reason}."
     if text.endswith(tail):
         return text[: -len(tail)] + "."
     for form in (f", because {reason}", f" because {reason}"):
         if form in text:
-            return text.replace(form, "", 1)
+            return _NOT_STATED.sub(".", text.replace(form, "", 1))
     return text
 
 
-#: What the folded list says of claims withheld for the reason a withheld claim of the box gives.
+#: What the folded list says of claims withheld for the reason the box's answer (a measured figure
+#: whose verdict waits, `bottom_line.pick`) already gives.
 SAID_ABOVE = "for the reason the bottom line gives"
 
 

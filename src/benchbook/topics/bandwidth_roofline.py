@@ -135,6 +135,7 @@ def page(r: Result) -> Page:
     box = [c["id"] for c in bottom_line.pick(led, box_ids(led))]  # what the box says, no section says again
     placed = not show.placed(pts).empty
     pp_ids = [c.id for c in led.claims if c.id.startswith("pp_")]
+    pp_said = [i for i in pp_ids if i not in box]  # a prefill figure the box answers with is said there
 
     def said(kind: str) -> str:
         ids = [c.id for c in led.claims if c.id not in box and c.status != "withheld" and c.id not in pp_ids]
@@ -168,7 +169,7 @@ def page(r: Result) -> Page:
         "withheld_list": placement.folded_box(led, skip=[*box, *pp_ids]),
         "prefill_intro": show.prefill_intro(r.prompt, len(pp_ids), r.pp_unparsed, r.conflicted),
         "prefill_claims": "\n\n".join(
-            t for t in (show.peak_lead(led, pp_ids, "TFLOP/s"), wording.block(led, pp_ids)) if t
+            t for t in (show.peak_lead(led, pp_said, "TFLOP/s"), wording.block(led, pp_said)) if t
         ),
         "setting_sweeps": show.sweep_sentences(r.sweeps, r.constant),
     }
