@@ -45,7 +45,7 @@ def suspects(p: pd.Series) -> list[str]:
     out = []
     src = p.get("peak_source")
     if src == "detected":
-        out.append(f"the device ({p['device']} was read from the output and another device has another peak)")
+        out.append(f"the device ({p['device']} was named in the input and another device has another peak)")
     elif src == "parameter":
         out.append(f"the device given as a parameter ({p['device']}) may not be the one the run used")
     vllm = p.get("rate_kind") == "lower bound"
