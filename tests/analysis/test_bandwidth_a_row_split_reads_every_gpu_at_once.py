@@ -50,3 +50,23 @@ def test_the_other_way_one_gpu_a_layer_split_or_the_readers_own_peak(tmp_path):
     assert p["peak_gb_s"] == pytest.approx(1000.0)
     # a multiplier before a word states no device, so no share at all
     assert pd.isna(_decode(_read(tmp_path, "2x faster on row split", "row"))["fraction_of_peak"])
+
+
+def test_a_row_split_over_gpus_the_input_does_not_count_gets_no_share(tmp_path):
+    from benchbook.claims import bandwidth as claims
+
+    df = _read(tmp_path, "RTX 3090", "row")  # the device named, how many of it not said
+    p = _decode(df)
+    assert p["device"] == "RTX-3090" and pd.isna(p["fraction_of_peak"]) and pd.isna(p["compute_fraction"])
+    c = claims.fraction(p, "bw_1")
+    assert c.status == "withheld" and "does not say how many GPUs" in c.reason
+    assert claims.bound(p, "bound_1", 0.5).status == "withheld"
+    pp = prefill.points(prefill.prompt_rows(df)).iloc[0]
+    assert pd.isna(pp["share"]) and pp["no_share"] == "gpus_unstated"
+    # the other way: a layer split reads its GPUs in turn, so one GPU's peak bounds it whatever their count
+    assert _decode(_read(tmp_path, "RTX 3090", "layer"))["fraction_of_peak"] == pytest.approx(
+        150.52 * 4.33 * 1.073741824 / 936
+    )
+    # and a device the reader names is their statement of what ran
+    p = _decode(df, gpu="RTX-3090")
+    assert pd.notna(p["fraction_of_peak"]) and claims.fraction(p, "bw_1").status == "shown"

@@ -630,6 +630,17 @@ def concurrent(row: pd.Series) -> int:
     return n if n > 1 and row.get("mode") != "cpu" and split_mode(row) == "row" else 1
 
 
+def gpus_unstated(row: pd.Series) -> bool:
+    """Whether a GPU row is split by row (`-sm row`: its GPUs stream and compute at once) over GPUs the input
+    does not count (no `dev` list, no `gpu_info` listing, no count the text ties to the run): no one GPU's
+    peak bounds it, and the sum of an unknown number bounds nothing."""
+    if row.get("mode") == "cpu" or split_mode(row) != "row" or devices_named(row) is not None:
+        return False
+    backends = {b.strip().lower() for b in re.split(r"[,/]", str(row.get("backend") or "")) if b.strip()}
+    listed = row.get("gpus_listed")
+    return not (backends and backends <= ONE_DEVICE_BACKENDS) and (listed is None or pd.isna(listed))
+
+
 def spanned_peak(pk: roofline.Peaks, row: pd.Series, own: bool = False) -> roofline.Peaks:
     """`pk`, one device's peaks, as those of the GPUs that read a row's weights at once (`concurrent`),
     named with their count (`RTX-3090 (8 GPUs)`); unchanged for one, an unknown device, or the reader's
@@ -720,6 +731,9 @@ def points(
                 why.append(f"file {file_bytes / 1e9:.1f} GB > {memory_words(r, pk.memory_gb)} of GPU memory")
                 if bytes_tok:  # the GPUs hold at most their memory's worth of the file
                     gpu_bytes = min(gpu_bytes or bytes_tok, bytes_tok * held * 1e9 / file_bytes)
+        roof = against_roof(pk, bw, bytes_tok, flops_tok, rate)
+        if pk.source == "detected" and gpus_unstated(r):  # GPUs the input does not count: no share of one's peaks
+            roof.update(fraction_of_peak=None, ceiling_tok_s=None, compute_fraction=None)
         out.append(
             {
                 **r.to_dict(),
@@ -732,7 +746,7 @@ def points(
                 "bytes_per_token": bytes_tok,
                 "bytes_source": src,
                 "bandwidth_gb_s": bw,
-                **against_roof(pk, bw, bytes_tok, flops_tok, rate),
+                **roof,
                 "offload": "cpu" if r["mode"] == "cpu" else ("partial" if why or r["mode"] == "partial" else "full"),
                 "offload_why": "; ".join(why),
                 "gpu_bytes_per_token": gpu_bytes,  # set only beside a reason in `why`

@@ -232,6 +232,8 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
             why = "offloaded"
         elif r["mode"] == "partial":
             why = "partial"
+        elif pk.source == "detected" and bandwidth.gpus_unstated(r):  # a parameter is the reader's own device
+            why = "gpus_unstated"
         else:
             why = None
         precision = "16-bit" if pk.peak_tflops("bf16") else ("fp32" if peak else None)
