@@ -59,7 +59,7 @@ def test_a_row_split_over_gpus_the_input_does_not_count_gets_no_share(tmp_path):
     p = _decode(df)
     assert p["device"] == "RTX-3090" and pd.isna(p["fraction_of_peak"]) and pd.isna(p["compute_fraction"])
     c = claims.fraction(p, "bw_1")
-    assert c.status == "withheld" and "does not say how many GPUs" in c.reason
+    assert c.status == "withheld" and "ties no count of those GPUs" in c.reason
     assert claims.bound(p, "bound_1", 0.5).status == "withheld"
     pp = prefill.points(prefill.prompt_rows(df)).iloc[0]
     assert pd.isna(pp["share"]) and pp["no_share"] == "gpus_unstated"

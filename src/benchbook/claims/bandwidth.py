@@ -312,8 +312,8 @@ TWO_DEVICES = {
     "partial": "the model is partly offloaded, so the rate mixes the GPU's and the host's compute",
     # also a decode's share (`fraction`): a row split over GPUs the input does not count (`bandwidth.gpus_unstated`)
     "gpus_unstated": (
-        "a row split (-sm row) reads and computes on every GPU it spans at once, so their peaks add, and the input "
-        "does not say how many GPUs the run spanned"
+        "a row split (-sm row) reads and computes on every GPU it spans at once, so their peaks add, and this page "
+        "ties no count of those GPUs to the run (no `dev` list, no GPU listing, no one count in the text)"
     ),
 }
 
