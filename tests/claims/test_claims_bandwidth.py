@@ -51,9 +51,9 @@ def test_fraction_shown_names_device_and_source():
     assert c.status == "shown" and c.evidence["streaming"] and c.evidence["active_params_b"] == 6.74
     assert "56% of the 2,039 GB/s of the A100-SXM4-80GB" in c.text and c.evidence["peak_source"] == "detected"
     # where the peak came from is said once per section, before the shares, not in every share's sentence
-    assert "the device the output names" not in c.text
+    assert "the device the input names" not in c.text
     lead = wording.sentence("bandwidth_roofline", "peak_lead", peaks=[_peak(c, "detected")])
-    assert "A100-SXM4-80GB's 2,039 GB/s" in lead and "the device the output names" in lead
+    assert "A100-SXM4-80GB's 2,039 GB/s" in lead and "the device the input names" in lead
     assert c.text.startswith("`llama-7b`")
 
 

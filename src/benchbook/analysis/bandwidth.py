@@ -30,6 +30,7 @@ averaged (`generation_rows`), never conflicts.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
@@ -621,6 +622,35 @@ def gpus_spanned(row: pd.Series) -> int:
     return max(int(listed), 1)
 
 
+def concurrent(row: pd.Series) -> int:
+    """How many GPUs read a row's weights at once: a row split cuts every matrix across the GPUs the row
+    spans (`gpus_spanned`), which stream and compute together, so their peaks add; a layer split reads
+    them in turn (`in_turn`) and any other split keeps the model on one: 1."""
+    n = gpus_spanned(row)
+    return n if n > 1 and row.get("mode") != "cpu" and split_mode(row) == "row" else 1
+
+
+def gpus_unstated(row: pd.Series) -> bool:
+    """Whether a GPU row is split by row (`-sm row`: its GPUs stream and compute at once) over GPUs the input
+    does not count (no `dev` list, no `gpu_info` listing, no count the text ties to the run): no one GPU's
+    peak bounds it, and the sum of an unknown number bounds nothing."""
+    if row.get("mode") == "cpu" or split_mode(row) != "row" or devices_named(row) is not None:
+        return False
+    backends = {b.strip().lower() for b in re.split(r"[,/]", str(row.get("backend") or "")) if b.strip()}
+    listed = row.get("gpus_listed")
+    return not (backends and backends <= ONE_DEVICE_BACKENDS) and (listed is None or pd.isna(listed))
+
+
+def spanned_peak(pk: roofline.Peaks, row: pd.Series, own: bool = False) -> roofline.Peaks:
+    """`pk`, one device's peaks, as those of the GPUs that read a row's weights at once (`concurrent`),
+    named with their count (`RTX-3090 (8 GPUs)`); unchanged for one, an unknown device, or the reader's
+    own figures (`own`: they are the run's, however many GPUs it used)."""
+    n = concurrent(row)
+    if n == 1 or own or pk.source == "unknown" or not pk.device:
+        return pk
+    return dataclasses.replace(pk, count=n, device=f"{pk.device} ({n} GPUs)")
+
+
 def in_turn(row: pd.Series) -> int | None:
     """How many GPUs a row's layers are read on one after another: a layer split (`-sm layer`, the
     default) gives each GPU a run of consecutive layers, and a generated token passes through them in
@@ -662,6 +692,7 @@ def points(
         said = (sockets or {}).get(r.get("source"), {}) if r["mode"] == "cpu" else {}
         stated = int(said["sockets_value"]) if said.get("sockets_status") == "stated" else None
         pk = choose_peak(gpu, r, peak_bandwidth_gb_s, peak_tflops, stated)
+        pk = spanned_peak(pk, r, own=bool(peak_bandwidth_gb_s or peak_tflops))
         size = row_model_size(override, r)
         gib = r.get("model_size_gib")
         file_bytes = float(gib) * GIB if gib is not None and pd.notna(gib) else None
@@ -695,11 +726,14 @@ def points(
             ncm = r.get("n_cpu_moe")
             if ncm is not None and pd.notna(ncm) and int(ncm) > 0:
                 why.append(f"n_cpu_moe {int(ncm)} expert layers on the CPU")
-            held = gpus_spanned(r) * pk.total_memory_gb if pk.total_memory_gb else None
+            held = gpus_spanned(r) * pk.memory_gb if pk.memory_gb else None  # one GPU's memory, times those spanned
             if file_bytes and held and file_bytes > held * 1e9:
-                why.append(f"file {file_bytes / 1e9:.1f} GB > {memory_words(r, pk.total_memory_gb)} of GPU memory")
+                why.append(f"file {file_bytes / 1e9:.1f} GB > {memory_words(r, pk.memory_gb)} of GPU memory")
                 if bytes_tok:  # the GPUs hold at most their memory's worth of the file
                     gpu_bytes = min(gpu_bytes or bytes_tok, bytes_tok * held * 1e9 / file_bytes)
+        roof = against_roof(pk, bw, bytes_tok, flops_tok, rate)
+        if pk.source == "detected" and gpus_unstated(r):  # GPUs the input does not count: no share of one's peaks
+            roof.update(fraction_of_peak=None, ceiling_tok_s=None, compute_fraction=None)
         out.append(
             {
                 **r.to_dict(),
@@ -712,7 +746,7 @@ def points(
                 "bytes_per_token": bytes_tok,
                 "bytes_source": src,
                 "bandwidth_gb_s": bw,
-                **against_roof(pk, bw, bytes_tok, flops_tok, rate),
+                **roof,
                 "offload": "cpu" if r["mode"] == "cpu" else ("partial" if why or r["mode"] == "partial" else "full"),
                 "offload_why": "; ".join(why),
                 "gpu_bytes_per_token": gpu_bytes,  # set only beside a reason in `why`

@@ -97,9 +97,13 @@ def peak_precision(label: str | None) -> str | None:
 
 
 def tagged(*names) -> tuple[str, str] | None:
-    """(precision, the tag as written) of the first name that carries a quantization tag, else None."""
+    """(precision, the tag as written) of the first name that carries a quantization tag, else None. A
+    value that is a dtype alone, as vLLM's `--dtype` choices spell it (`half`, `float`), is that precision:
+    the word names one only as a whole value, never inside a model's name."""
     for name in names:
         text = str(name or "")
+        if text.strip().lower() in DTYPES:
+            return DTYPES[text.strip().lower()], text.strip()
         for pattern, prec in _TAG:
             m = pattern.search(text.replace(".", "-"))
             if m:

@@ -212,7 +212,7 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
     names = labels(rows)
     out = []
     for i, r in rows.iterrows():
-        pk = bandwidth.choose_peak(gpu, r, bw, tf)
+        pk = bandwidth.spanned_peak(bandwidth.choose_peak(gpu, r, bw, tf), r, own=bool(bw or tf))
         size = bandwidth.row_model_size(override, r)
         active = size["active_params_b"]
         tflops = 2 * active * 1e9 * r["rate"] / 1e12 if active and r["rate"] > 0 else None
@@ -232,6 +232,8 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
             why = "offloaded"
         elif r["mode"] == "partial":
             why = "partial"
+        elif pk.source == "detected" and bandwidth.gpus_unstated(r):  # a parameter is the reader's own device
+            why = "gpus_unstated"
         else:
             why = None
         precision = "16-bit" if pk.peak_tflops("bf16") else ("fp32" if peak else None)

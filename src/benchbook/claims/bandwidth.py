@@ -45,7 +45,7 @@ def suspects(p: pd.Series) -> list[str]:
     out = []
     src = p.get("peak_source")
     if src == "detected":
-        out.append(f"the device ({p['device']} was read from the output and another device has another peak)")
+        out.append(f"the device ({p['device']} was named in the input and another device has another peak)")
     elif src == "parameter":
         out.append(f"the device given as a parameter ({p['device']}) may not be the one the run used")
     vllm = p.get("rate_kind") == "lower bound"
@@ -126,10 +126,17 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "line": int(p["line"]),
         "suspects": suspects(p),
         "in_turn": int(_num(p.get("in_turn"))) if _num(p.get("in_turn")) else None,
+        "two_devices": TWO_DEVICES["gpus_unstated"] if _gpus_unstated(p) else None,
     }
     if p.get("rate_kind") == "lower bound":  # vLLM latency: output_len / latency, prefill included
         ev.update(rate_lower_bound=True, latency_s=_num(p.get("latency_s")), output_len=_num(p.get("output_len")))
     return make(claim_id, "fraction_of_peak", "bytes per token x rate / peak bandwidth; above 1 is implausible", ev)
+
+
+def _gpus_unstated(p: pd.Series) -> bool:
+    """A row split over GPUs the input does not count (`bandwidth.gpus_unstated`), measured against the device
+    the input names; a device given as a parameter is the reader's statement of what ran."""
+    return p.get("peak_source") == "detected" and bandwidth.gpus_unstated(p)
 
 
 def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
@@ -173,6 +180,8 @@ def _bound_withheld(p: pd.Series, c: Claim) -> tuple[str, dict] | Claim | None:
     model's verdict from arithmetic where it has one; None where the verdict stands."""
     if p.get("architecture") == "moe" and _num(p.get("active_params_b")) is None:  # the first thing it lacks
         return "moe_active_unknown", {}
+    if _gpus_unstated(p):  # a row split over GPUs the input does not count: no roof to weigh against
+        return "gpus_unstated", {}
     if p.get("offload") == "partial" and c.status != "implausible":
         split = offload_split(p, c.id)
         return split if split is not None else ("offloaded", {})
@@ -301,6 +310,11 @@ TWO_DEVICES = {
         "bounds this rate"
     ),
     "partial": "the model is partly offloaded, so the rate mixes the GPU's and the host's compute",
+    # also a decode's share (`fraction`): a row split over GPUs the input does not count (`bandwidth.gpus_unstated`)
+    "gpus_unstated": (
+        "a row split (-sm row) reads and computes on every GPU it spans at once, so their peaks add, and this page "
+        "ties no count of those GPUs to the run (no `dev` list, no GPU listing, no one count in the text)"
+    ),
 }
 
 

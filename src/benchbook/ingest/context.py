@@ -1887,6 +1887,9 @@ def _device_pattern(path: str) -> re.Pattern:
 
 #: A GeForce card by its bare model number with its memory beside it (`on 5090 (32GB memory)`).
 _BARE_CARD = re.compile(r"(?<![\w.-])(\d{4})\s*\(\s*(\d+)\s*GB\b", re.I)
+#: A GeForce card by its bare model number after a count glued to it (`8x3090`, `2x 5090`, `4 x 3090`):
+#: that many of the card (a multiplier before a word, `2x faster`, names none).
+_COUNTED_CARD = re.compile(r"(?<![\w.])([1-9]\d?)\s*[x×]\s*(\d{4})(?![\w.])", re.I)
 
 
 @lru_cache(maxsize=2)
@@ -1902,6 +1905,14 @@ def _bare_cards(path: str) -> dict[tuple[str, int], str]:
     return out
 
 
+@lru_cache(maxsize=2)
+def _card_numbers(path: str) -> dict[str, str]:
+    """Model number -> name, for the table's GeForce rows named by line and number alone (`RTX-3090`), where
+    one row has that number."""
+    rows = list(dict.fromkeys(re.fullmatch(r"(RTX|GTX) (\d{4})", n).groups() for n in _bare_cards(path).values()))
+    return {num: f"{line} {num}" for line, num in rows if [n for _, n in rows].count(num) == 1}
+
+
 def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
     """A device a heading, a short label (`On H100:`, `<summary>AMD RX 6800 XT</summary>`) or a sentence
     names (`ran on b200 again`, `## v6e-1 (single chip)`), outside code blocks, tables, delimited or
@@ -1915,6 +1926,7 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
         return
     pattern = _device_pattern(str(config.DATA_DIR / "hardware.csv"))
     hits: dict[str, list[tuple[int, str, str]]] = {"heading": [], "prose": []}  # (line, name, line text)
+    counted: dict[tuple[int, str], int] = {}  # a bare card number's glued count, by (line, name)
     inside = False
     for k, raw in enumerate(lines):
         if _FENCE.match(raw):
@@ -1929,6 +1941,11 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
         named = [(m.group(1) + (m.group(2) or "")) for m in pattern.finditer(words)]
         cards = _bare_cards(str(config.DATA_DIR / "hardware.csv"))
         named = named or [c for m in _BARE_CARD.finditer(words) if (c := cards.get((m.group(1), int(m.group(2)))))]
+        if not named:  # `8x3090`: the card its number alone names in the table, that many of it
+            numbers = _card_numbers(str(config.DATA_DIR / "hardware.csv"))
+            glued = [(c, int(m.group(1))) for m in _COUNTED_CARD.finditer(words) if (c := numbers.get(m.group(2)))]
+            named = [c for c, _ in glued]
+            counted.update({(k + first, c): n for c, n in glued})
         for name in named:
             if _COMPARED.search(words) or _ASKED.search(words):  # a comparison or a request names no run's device
                 r.signs.append(Sign("device", k + first, text[:200]))
@@ -1950,6 +1967,8 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
             before = _COUNT_WORD.search(text[: text.find(name)])
             if chips:
                 r.add("device_count", int(chips.group(1)), line, source, raw)
+            elif (line, name) in counted:
+                r.add("device_count", counted[(line, name)], line, source, raw)
             elif before:
                 r.add("device_count", int(before.group(1) or _NUMBER_WORDS[before.group(2).lower()]), line, source, raw)
             return
