@@ -21,6 +21,8 @@ def _engine(text: str) -> list[tuple[str, object, int]]:
         ("Tested on vllm-ascend v0.18.0", "vLLM Ascend", "v0.18.0"),
         ("## Build TGI 1.3.2 image", "TGI", "1.3.2"),
         ("| vLLM | 0.11.1 |", "vLLM", "0.11.1"),
+        ("| vLLM-Ascend | 0.18.0rc1 |", "vLLM Ascend", "0.18.0rc1"),
+        ("based on tensorrt-llm:0.12.0.dev2024073000 and", "TensorRT-LLM", "0.12.0.dev2024073000"),
         ("TensorRT-LLM version : v0.10.0", "TensorRT-LLM", "v0.10.0"),
         ("So TGI 1.2 is used instead.", "TGI", "1.2"),
     ],

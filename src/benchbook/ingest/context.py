@@ -430,14 +430,14 @@ _ENGINE_WORDS = {"vllm-ascend": "vLLM Ascend", "vllm": "vLLM", "sglang": "SGLang
 _ENGINE_WORDS |= {"text-generation-inference": "TGI", "tensorrt-llm": "TensorRT-LLM", "tensorrt_llm": "TensorRT-LLM"}
 _ENGINE_WORDS |= {"trt-llm": "TensorRT-LLM", "llama.cpp": "llama.cpp", "ollama": "Ollama", "lmdeploy": "LMDeploy"}
 _ENGINE_NAME = r"(?<![A-Za-z0-9_/.:-])(" + "|".join(re.escape(k) for k in _ENGINE_WORDS) + r")(?:\[[\w,]+\])?"
-_SUFFIX = r"(?:\.post\d+|rc\d+)?(?![\w%×]|\.\d)(?!\s*(?:[x×%]|times\b|ms\b|s\b|sec|tok|req|GB|GiB|MB))"
+_SUFFIX = r"(?:\.post\d+|\.dev\d+|rc\d+)?(?![\w%×]|\.\w)(?!\s*(?:[x×%]|times\b|ms\b|s\b|sec|tok|req|GB|GiB|MB))"
 _ENGINE_VERSION = re.compile(
     _ENGINE_NAME
     + r"(?:(?:\s*==\s*|\s*\(\s*|\s*:\s*|\s+version\s*[:=]?\s*|\s+|-(?=v\d))(v?\d+\.\d+(?:\.\d+)?"
     + _SUFFIX
-    + r")|\s*\|\s*(v\d+\.\d+(?:\.\d+)?|\d+\.\d+\.\d+)"
+    + r")|\s*\|\s*((?:v\d+\.\d+(?:\.\d+)?|\d+\.\d+\.\d+)"
     + _SUFFIX
-    + ")",
+    + "))",
     re.I,
 )
 #: An engine named with no version where a sentence or title says the run is on it: on, using or via it, served
