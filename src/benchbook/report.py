@@ -133,7 +133,8 @@ def read_inputs(paths: list[Path]) -> list[Input]:
         if not item.tools:
             item.problem = nothing_kept(df.attrs.get("rejected") or [])
         elif not p.is_dir():
-            item.facts = run_facts.stated(ingest.context_of(p), _table_models(df, p))
+            read = frozenset(int(n) for n in df["line"].dropna()) if "line" in df else frozenset()
+            item.facts = run_facts.stated(ingest.context_of(p), _table_models(df, p), read)
     return out
 
 

@@ -402,7 +402,8 @@ _LINE_PROGRAM = re.compile(r"\s*(?:[$>]\s+|`)?(?:[\w./~-]*/)?(?:hf|huggingface-c
 _NOT_MODEL_REPO = re.compile(r"--repo[-_]type[ =]+[\"']?(?:dataset|space)s?\b")
 _LOCAL_DIR = re.compile(r"--local[-_]dir[ =]+[\"']?([^\s\\`'\"]+)")
 #: An engine's container image and its tag, as each project publishes it: vLLM `vllm/vllm-openai[-rocm]:vX.Y.Z`
-#: (docs.vllm.ai, "Deploying with Docker") and AMD's `rocm/vllm`, SGLang `lmsysorg/sglang[-rocm]:vX.Y.Z[-cuNNN]`
+#: (docs.vllm.ai, "Deploying with Docker"), AMD's `rocm/vllm`, vLLM Ascend `quay.io/ascend/vllm-ascend:vX.Y.Z`
+#: (vllm-ascend.readthedocs.io, "Installation", Docker), SGLang `lmsysorg/sglang[-rocm]:vX.Y.Z[-cuNNN]`
 #: (docs.sglang.io, "Installation", Docker: `lmsysorg/sglang:v0.5.19-cu129`, a version and its CUDA build) and AMD's `rocm/sgl-dev`, TGI
 #: `ghcr.io/huggingface/text-generation-inference:X.Y.Z` (huggingface.co/docs/text-generation-inference,
 #: Quick Tour), Ollama `ollama/ollama:X.Y.Z`, Triton `nvcr.io/nvidia/tritonserver:YY.MM-<flavour>` whose tag is the
@@ -412,13 +413,44 @@ _LOCAL_DIR = re.compile(r"--local[-_]dir[ =]+[\"']?([^\s\\`'\"]+)")
 #: A tag that is no version (`latest`, `main`, a commit `sha-...`, a date) names the engine alone.
 _IMAGE = re.compile(
     r"(?<![\w./-])(?:[\w-]+(?:\.[\w-]+)+/)?"
-    r"(vllm/vllm-openai(?:-rocm)?|rocm/vllm(?:-dev)?|lmsysorg/sglang(?:-rocm)?|rocm/sgl-dev"
+    r"(vllm/vllm-openai(?:-rocm)?|rocm/vllm(?:-dev)?|ascend/vllm-ascend|lmsysorg/sglang(?:-rocm)?|rocm/sgl-dev"
     r"|huggingface/text-generation-inference|ollama/ollama|nvidia/tritonserver)(?::([\w.+-]+))?(?![\w/-])"
 )
-_IMAGE_ENGINE = {"vllm": "vLLM", "sglang": "SGLang", "sgl-dev": "SGLang", "text-generation-inference": "TGI"}
-_IMAGE_ENGINE |= {"ollama": "Ollama"}
+_IMAGE_ENGINE = {"vllm-ascend": "vLLM Ascend", "vllm": "vLLM", "sglang": "SGLang", "sgl-dev": "SGLang"}
+_IMAGE_ENGINE |= {"text-generation-inference": "TGI", "ollama": "Ollama"}
 _TRITON_FLAVOURS = {"trtllm": "Triton (TensorRT-LLM backend)", "vllm": "Triton (vLLM backend)"}
 _TAG_VERSION = re.compile(r"^(v?\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)(?![\d])|[_-]vllm[_-](v?\d+\.\d+(?:\.\d+)?)")
+#: An engine named in words, a title, a table or a pip pin (`vLLM 0.11.1`, `vLLM(0.11.1)`, `vllm==0.9.2`,
+#: `sglang[all]==0.4.6`, `vllm-ascend v0.18.0`, `vllm version: 0.9.2`), each spelling as its project writes it.
+#: A version is the number right after the name, never one of another package (`vllm-flash-attn 2.6.1`,
+#: `torch 2.5.1`) nor a measure (`vLLM 1.5x faster`, `vLLM 12.3 tok/s`); in a table's next cell only a full
+#: `X.Y.Z` or `vX.Y` is one (`| vLLM | 0.636 |` is a score). With no version a name states the engine only where
+#: it names the run's (`_ENGINE_RUN`).
+_ENGINE_WORDS = {"vllm-ascend": "vLLM Ascend", "vllm": "vLLM", "sglang": "SGLang", "tgi": "TGI"}
+_ENGINE_WORDS |= {"text-generation-inference": "TGI", "tensorrt-llm": "TensorRT-LLM", "tensorrt_llm": "TensorRT-LLM"}
+_ENGINE_WORDS |= {"trt-llm": "TensorRT-LLM", "llama.cpp": "llama.cpp", "ollama": "Ollama", "lmdeploy": "LMDeploy"}
+_ENGINE_NAME = r"(?<![A-Za-z0-9_/.:-])(" + "|".join(re.escape(k) for k in _ENGINE_WORDS) + r")(?:\[[\w,]+\])?"
+_SUFFIX = r"(?:\.post\d+|\.dev\d+|rc\d+)?(?![\w%×]|\.\w)(?!\s*(?:[x×%]|times\b|ms\b|s\b|sec|tok|req|GB|GiB|MB))"
+_ENGINE_VERSION = re.compile(
+    _ENGINE_NAME
+    + r"(?:(?:\s*==\s*|\s*\(\s*|\s*:\s*|\s+version\s*[:=]?\s*|\s+|-(?=v\d))(v?\d+\.\d+(?:\.\d+)?"
+    + _SUFFIX
+    + r")|\s*\|\s*((?:v\d+\.\d+(?:\.\d+)?|\d+\.\d+\.\d+)"
+    + _SUFFIX
+    + "))",
+    re.I,
+)
+#: An engine named with no version where a sentence or title says the run is on it: on, using or via it, served
+#: by it, or served, launched, deployed, run, tested, profiled or benchmarked with it (`## Serving with vLLM`), not
+#: its script (`SGLang's benchmark`) nor a comparison (`alignment with vllm`). vLLM's client `--backend tgi` posts to
+#: TGI's own `/generate_stream` API, so a TGI server; its other backends speak the OpenAI API any server offers.
+_ENGINE_RUN = re.compile(
+    r"(?:\b(?:on|using|via|served\s+by)\s+(?:the\s+)?"
+    r"|\b(?:serv|launch|deploy|run|ran|test|profil|benchmark)\w*\b[^.;:]{0,60}?\bwith\s+(?:the\s+)?)"
+    + _ENGINE_NAME
+    + r"(?![\w-]|\.\w|'s\b|\s+bench\b)|--backend[ =]+(tgi)\b",
+    re.I,
+)
 #: `docker run ... vllm/vllm-openai[-rocm]:TAG MODEL ...` (the image on a line of its own in a wrapped
 #: command): vLLM's OpenAI images run `vllm serve` as their entrypoint, so the first word after the image
 #: is the model it serves, an id with a `/` or a digit (the options after it are its flags).
@@ -1094,7 +1126,9 @@ def _read(lines: list[str], first: int) -> Context:
         in_command = starts or in_command
         wrapped = text.endswith("\\")
         _read_paths(r, line, i)
-        _read_image(r, line, i, "command" if starts or in_command else "json" if _JSON_PAIR.search(line) else "prose")
+        kind = "command" if starts or in_command else "json" if _JSON_PAIR.search(line) else "prose"
+        _read_image(r, line, i, kind)
+        _read_engine_named(r, line, i, "heading" if _HEADING.match(line) else kind)
         for m in _MLPERF_VISION.finditer(line):
             for word in m.group(1).split():
                 if word in _MLPERF_VISION_MODELS:
@@ -1274,6 +1308,24 @@ def _read_image(r: _Reader, line: str, i: int, source: str) -> None:
         r.add("version", version, i, source, line)
 
 
+#: llama.cpp's build line, `<function>: build = N (commit)` (its `print_build_info`, `"%s: build = %d (%s)"` with
+#: `__func__`, LLAMA_BUILD_NUMBER, LLAMA_COMMIT), which every example and tool prints before loading.
+_LLAMA_BUILD = re.compile(r"^\s*\w+: build = (\d+ \(\w+\))\s*$")
+
+
+def _read_engine_named(r: _Reader, line: str, i: int, source: str) -> None:
+    """The engine and its version a line names in words (`_ENGINE_VERSION`), else the engine a sentence
+    runs on (`_ENGINE_RUN`)."""
+    found = [(m.group(1), m.group(2) or m.group(3)) for m in _ENGINE_VERSION.finditer(line)]
+    if source != "command":  # a command's `--backend` is read with its flags
+        found = found or [(m.group(1) or m.group(2), None) for m in _ENGINE_RUN.finditer(line)]
+    several = len({n.lower() for n, _ in found}) > 1
+    for name, version in found:
+        engine = _ENGINE_WORDS[name.lower()]
+        r.add("engine", engine, i, source, line)
+        r.add("version", f"{version} ({engine})" if several and version else version, i, source, line)
+
+
 #: vLLM's `--cpu-offload-gb N`: N GB of the weights kept in CPU memory and moved to the GPU at every forward
 #: pass (vLLM's engine arguments), so the host link, not a GPU roof, sets the step's pace.
 _CPU_OFFLOAD = re.compile(r"--cpu[-_]offload[-_]gb[= ](\d+(?:\.\d+)?)")
@@ -1311,6 +1363,9 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     line = _BOLD_KEY.sub(r"\1:", line)  # `**Model:** x` is `Model: x`
     if _PROGRESS.search(line):
         return  # a progress bar: what it counts is a step's, not the run's (`_PROGRESS`)
+    if m := _LLAMA_BUILD.match(line):
+        r.add("build", m.group(1), i, "env-dump", line)
+        return
     if _MARLIN_FP4.search(line):
         r.add("precision", "fp4 weight-only", i, "env-dump", line)  # the server's own log
     h = _HEADING.match(line)
@@ -1587,6 +1642,11 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
         line = lines[k]
         if _COMMAND.search(line):
             continue
+        # a caption names the block or section under it, not a run above it: what else it states is that block's
+        r.facts = [
+            replace(f, until=end + first) if f.line == k + first and f.until is None and f.source in _CAPTIONED else f
+            for f in r.facts
+        ]
         names = [
             m.group(1)
             for m in _CAPTION_MODEL.finditer(line)
@@ -1596,6 +1656,10 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
         n = len(r.facts)
         if len(names) == 1 and r.add("model", names[0], k + first, "caption", line) and len(r.facts) > n:
             r.facts[-1] = replace(r.facts[-1], until=end + first)
+
+
+#: The sources a caption line's facts are read under (a command over a block is no caption).
+_CAPTIONED = {"prose", "heading", "key-value"}
 
 
 @lru_cache(maxsize=2)

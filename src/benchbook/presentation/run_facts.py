@@ -48,12 +48,21 @@ def _shown(fact: context.Fact) -> str:
     return value
 
 
-def stated(ctx: context.Context, models: tuple[tuple[str, tuple[int, ...]], ...] = ()) -> list[Stated]:
+def _labels_another_block(fact: context.Fact, read: frozenset[int]) -> bool:
+    """Whether `fact` is a caption's (it labels the block or section under it, up to `until`) with every line
+    the tool read (`read`) above it: it names no run read, only a block below them (a heading over a cut block)."""
+    return bool(read) and fact.until is not None and all(n < fact.line for n in read)
+
+
+def stated(
+    ctx: context.Context, models: tuple[tuple[str, tuple[int, ...]], ...] = (), read: frozenset[int] = frozenset()
+) -> list[Stated]:
     """Every fact `ctx` holds (not headings), in `context.NAMES` order, values in the order the
     file's precedence gives them; a model named in a path only where no model is named otherwise.
     `models`: the models the tool's own output names (its parser's, with the lines that name them),
     which come first where the text names a model in sentences only, so that a model a sentence names
-    for another run (a page that speaks of several benchmarks) is never shown alone as the run's."""
+    for another run (a page that speaks of several benchmarks) is never shown alone as the run's. `read`:
+    the lines the tool's rows come from; a caption's fact over a block holding none of them is left out."""
     labels = (wording.words(WORDING).get("facts") or {}) if (ctx.facts or models) else {}
     out = []
     for name in context.NAMES:
@@ -68,6 +77,8 @@ def stated(ctx: context.Context, models: tuple[tuple[str, tuple[int, ...]], ...]
                 if lines and not any(value.lower() in w or w in value.lower() for w in written):
                     by_value.setdefault(value, []).extend(lines)  # a model the text around it does not name
         for fact in ctx.get(name):
+            if _labels_another_block(fact, read):
+                continue
             by_value.setdefault(_shown(fact), []).append(fact.line)
         if not by_value:
             continue
