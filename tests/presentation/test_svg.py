@@ -15,13 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from benchbook.presentation import outputs, plotting  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def _theme():
-    with matplotlib.rc_context():
-        plotting.use_theme()
-        yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("themed")
 
 
 def _log_legend_labels():

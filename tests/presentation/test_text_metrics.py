@@ -13,13 +13,7 @@ from matplotlib.backends.backend_agg import RendererAgg  # noqa: E402
 
 from benchbook.presentation import outputs, plotting, text_metrics  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def _theme():
-    with matplotlib.rc_context():
-        plotting.use_theme()
-        yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("themed")
 
 
 @pytest.fixture

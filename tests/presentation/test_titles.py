@@ -12,13 +12,7 @@ from matplotlib.axis import YAxis  # noqa: E402
 
 from benchbook.presentation import outputs, plotting, titles  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def _theme():
-    with matplotlib.rc_context():
-        plotting.use_theme()
-        yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("themed")
 
 
 def _titled(offset: bool = False):
