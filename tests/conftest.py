@@ -216,3 +216,18 @@ def restated(text: str) -> list[str]:
     return [
         a for a, b in zip(paras, paras[1:], strict=False) if len(words.findall(a)) >= 3 and b.startswith(a) and b != a
     ]
+
+
+@pytest.fixture
+def themed():
+    """The book's theme inside a saved rc context, as a chapter sets it; every figure closed after
+    (the figure tests of tests/presentation use it)."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    from benchbook.presentation import plotting
+
+    with matplotlib.rc_context():
+        plotting.use_theme()
+        yield
+    plt.close("all")
