@@ -1988,7 +1988,8 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
     parallel sizes and match no device name."""
     if any(f.name == "device" for f in r.facts):
         return
-    pattern = _device_pattern(str(config.DATA_DIR / "hardware.csv"))
+    table = str(config.DATA_DIR / "hardware.csv")
+    pattern, cards, numbers = _device_pattern(table), _bare_cards(table), _card_numbers(table)
     hits: dict[str, list[tuple[int, str, str]]] = {"heading": [], "prose": []}  # (line, name, line text)
     counted: dict[tuple[int, str], int] = {}  # a bare card number's glued count, by (line, name)
     inside = False
@@ -2003,10 +2004,8 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
         words = _FILE_PATH.sub(" ", _URL.sub(" ", text))
         source = "heading" if _HEADING.match(raw) else "prose"
         named = [(m.group(1) + (m.group(2) or "")) for m in pattern.finditer(words)]
-        cards = _bare_cards(str(config.DATA_DIR / "hardware.csv"))
         named = named or [c for m in _BARE_CARD.finditer(words) if (c := cards.get((m.group(1), int(m.group(2)))))]
         if not named:  # `8x3090`: the card its number alone names in the table, that many of it
-            numbers = _card_numbers(str(config.DATA_DIR / "hardware.csv"))
             glued = [(c, int(m.group(1))) for m in _COUNTED_CARD.finditer(words) if (c := numbers.get(m.group(2)))]
             named = [c for c, _ in glued]
             counted.update({(k + first, c): n for c, n in glued})
