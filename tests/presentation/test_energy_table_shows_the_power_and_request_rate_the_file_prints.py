@@ -4,16 +4,7 @@ rate offered), and has no such column for a file without them."""
 
 from __future__ import annotations
 
-from benchbook import config
-from benchbook.analysis import energy
-from benchbook.presentation import energy as show
-
-FIX = config.PROJ_ROOT / "tests" / "fixtures" / "ml-energy"
-
-
-def _display(name: str):
-    _, rows = energy.read([FIX / name])
-    return show.energy_display(energy.runs(rows))
+from test_energy_itl_percentiles import _display  # an ML.ENERGY fixture's energy table, as a page shows it
 
 
 def test_the_requests_served_per_second_are_a_column_beside_the_energy_per_request():
