@@ -66,3 +66,11 @@ def test_obench_runs_with_their_power_stay_obenchs():
     obench = ["Running benchmark 3 times using model: llama3:8b", *STATS, "Average Eval Rate: 17.23 tokens/second"]
     assert llama_timings.sniff("\n".join(STATS))
     assert not llama_timings.sniff("\n".join(obench))
+
+
+def test_a_count_that_is_not_a_number_is_rejected_by_its_line_and_the_rest_is_read(tmp_path):
+    garbled = [*STATS[:2], "prompt eval count:    \x0016 token(s)", *STATS[3:]]
+    df = _read(tmp_path, garbled)
+    assert _value(df, "pp_rate") == [232.89] and _value(df, "tg_rate") == [17.23]
+    assert any(r["line"] == 3 and "is not a number" in r["reason"] for r in df.attrs["rejected"])
+    assert not any("is not a number" in r["reason"] for r in _read(tmp_path, STATS).attrs["rejected"])

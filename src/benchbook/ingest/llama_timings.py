@@ -316,7 +316,7 @@ def _ollama(lines: list[str], records: list, rejects: list) -> int:
     """Ollama's `--verbose` blocks (`ollama_verbose`), one request each, as this reader's rows; the
     requests read."""
     request = 0
-    for block in ollama_verbose.blocks(lines):
+    for block in ollama_verbose.blocks(lines, rejects):
         request += 1
         v = block["values"]
         run = {"format": ollama_verbose.FORMAT, "model": block["model"]}

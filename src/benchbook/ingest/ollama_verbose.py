@@ -31,6 +31,7 @@ _LINE = re.compile(
     r"^\s*(?P<key>total duration|load duration|prompt eval count|prompt eval duration|prompt eval rate|eval count"
     r"|eval duration|eval rate):\s+\**(?P<value>[^\s*]+)\s*(?P<unit>token\(s\)|tokens/s)?\**\s*$"
 )
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _DURATION = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<u>h|ms|m|s|µs|us|ns)")
 _SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "µs": 1e-6, "us": 1e-6, "ns": 1e-9}
 _COMMAND = re.compile(r"\bollama\s+run\s+(?P<model>[^\s`'\"]+)")
@@ -56,9 +57,10 @@ def sniff(text: str | Lines | list[str]) -> bool:
     return False
 
 
-def blocks(text: str | Lines | list[str]) -> list[dict]:
+def blocks(text: str | Lines | list[str], bad: list | None = None) -> list[dict]:
     """Each block's values and lines: {key: (value text, line)}, a new block at `total duration` or at
-    a key the block already holds; with `model`, the last `ollama run MODEL` above it."""
+    a key the block already holds; with `model`, the last `ollama run MODEL` above it. A count or rate
+    that is not a number is no value: it goes to `bad` as (line, text, why)."""
     out: list[dict] = []
     model = None
     for i, s in enumerate(text if isinstance(text, list) else split_n(text)):
@@ -66,6 +68,10 @@ def blocks(text: str | Lines | list[str]) -> list[dict]:
             model = c["model"]
         m = _LINE.match(s)
         if m is None:
+            continue
+        if not m["key"].endswith("duration") and not _NUMBER.fullmatch(m["value"]):
+            if bad is not None:
+                bad.append((i + 1, s.strip()[:80], f"{m['key']} '{m['value']}' is not a number"))
             continue
         if not out or m["key"] == "total duration" or m["key"] in out[-1]["values"]:
             out.append({"values": {}, "model": model})
