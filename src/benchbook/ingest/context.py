@@ -770,7 +770,8 @@ _BOLD_LINE = re.compile(r"^\s*\*\*([^*]+)\*\*\s*[:：]?\s*$")
 #: A model's name as a caption writes it (`amd/Llama-3.3-70B-Instruct-FP8-KV`, `qwen3-0.6B`): a name of
 #: `-`/`.` parts, under an organisation or not, one part of which is a parameter count (`_NAME_SIZE`). Hugging
 #: Face names are ASCII: a CJK word glued to one (`Qwen3-VL-8B-Instruct模型测试结果如下`) is no part of it.
-_CAPTION_MODEL = re.compile(r"(?<![\w/.~-])((?:[A-Za-z][\w.-]*/)?[A-Za-z][\w.]*(?:-[\w.]+)+)(?![\w/-])", re.ASCII)
+#: Each part after a hyphen ends in a letter or digit: a full stop after the name ends the sentence, not the name.
+_CAPTION_MODEL = re.compile(r"(?<![\w/.~-])((?:[A-Za-z][\w.-]*/)?[A-Za-z][\w.]*(?:-[\w.]*\w)+)(?![\w/-])", re.ASCII)
 #: A quantization scheme written after a model's name in prose (`Llama-3-8B-Instruct W4A8KV4`,
 #: `Qwen3.5-397B-GPTQ-Int4`, `Qwen 32B GPTQ 8 bit`: a GPTQ's width kept with it): the name carries a size (`8B`) and the scheme a width (QServe's `W4A8KV4`:
 #: 4-bit weights, 8-bit activations, 4-bit KV), so the line states the weights' precision.
