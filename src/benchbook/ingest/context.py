@@ -512,13 +512,17 @@ _SMI_LIMIT = re.compile(
 )
 #: How a model is split over several GPUs, as the tools set it: accelerate's `device_map="auto"` (or
 #: `balanced`, `sequential`: whole layers on each GPU, run one GPU at a time), llama.cpp's `-sm, --split-mode
-#: {none,layer,row}` (llama-bench's JSON `split_mode`): `layer` runs the GPUs in turn, `row` splits each
-#: matrix over them as tensor parallel does, `none` keeps the model on one GPU.
+#: {none,layer,row,tensor}` (llama-bench's JSON `split_mode`) and ik_llama.cpp's `graph`: `layer` runs the GPUs
+#: in turn; `row`, `tensor` (docs/multi-gpu.md: tensor parallelism, weights and KV cache split) and `graph`
+#: (ik_llama.cpp's tensor parallelism) split each layer over them; `none` keeps the model on one GPU. A list
+#: (llama-bench's `-sm tensor,layer`) runs each mode in turn: it states no one split.
 _DEVICE_MAP = re.compile(r"\bdevice_map\b[\"']?\s*[=:]?\s*[\"']?(auto|balanced(?:_low_0)?|sequential)\b")
-_SPLIT_MODE = re.compile(r"(?:--split[-_]mode|(?<![\w-])-sm|\bsplit_mode[\"']?\s*:)[ =]*[\"']?(none|layer|row)\b")
+_SPLIT_MODE = re.compile(
+    r"(?:--split[-_]mode|(?<![\w-])-sm|\bsplit_mode[\"']?\s*:)[ =]*[\"']?(none|layer|row|tensor|graph)\b(?!,)"
+)
 #: The split each names: "tensor" (the GPUs work together: their peaks add), "in turn" (one at a time:
 #: one GPU's peaks), "none" (one GPU).
-SPLITS = {"row": "tensor", "layer": "in turn", "none": "none"}
+SPLITS = {"row": "tensor", "tensor": "tensor", "graph": "tensor", "layer": "in turn", "none": "none"}
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
 #: /proc/cpuinfo's CPU key, as the kernel prints it (`seq_printf(m, "model name\t: %s\n", ...)`): the
 #: processor, never the model being benchmarked (a paste may turn the tab into spaces; lscpu's is `Model name:`).
