@@ -153,3 +153,12 @@ def test_one_id_beside_words_without_a_size_is_still_the_model():
 def test_an_id_with_blooms_size_spelling_is_a_model_where_the_model_table_holds_its_name(line, model):
     # BLOOM writes its size's tenth after the unit (`7b1`, 7.1 B): no `-7B` part, but a name the table holds
     assert [f.value for f in _read(line, *BLOCK).get("model")] == ([model] if model else [])
+
+
+def test_a_full_stop_after_a_captions_model_ends_the_sentence_not_the_name():
+    said = "I did a quick test with Gemma3-27B-It. It is a dual-socket system:"
+    caption = [f.value for f in _read(said, "```", "output 1", "```").get("model") if f.source == "caption"]
+    assert caption == ["Gemma3-27B-It"]
+    # the other way: a dot inside the name (a version) is the name's
+    caption = [f.value for f in _read("Results of Qwen2.5-7B on one GPU", "```", "output 1", "```").get("model")]
+    assert caption == ["Qwen2.5-7B"]

@@ -211,8 +211,9 @@ def model_size(override: pd.DataFrame, printed_params_b, *names, printed_model: 
     sourced = [f for f in found if f.source.startswith("http")]
     moe = [f for f in found if f.moe]  # one name that says MoE (e.g. "deepseek2") outweighs a bare file name
     best = (sourced or moe or found or [None])[0]
-    if best is None:
-        return {"params_b": total, "active_params_b": total, "architecture": "dense", "size_source": "printed"}
+    if best is None:  # a printed count alone says nothing of experts; nothing at all says no architecture
+        arch = "dense" if total is not None else "unknown"
+        return {"params_b": total, "active_params_b": total, "architecture": arch, "size_source": "printed"}
     return {
         "params_b": best.total_b,
         "active_params_b": best.active_b,
@@ -251,6 +252,7 @@ def generation_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
         "params_b",
         "n_reps",
         "averaged_by",
+        "table_line",
     ]
     cols = [c for c in cols if c in df.columns]
     d = df[(df["metric"] == metric) & df["statistic"].isin(["mean", "std"])]
@@ -375,7 +377,10 @@ def model_keys(rows: pd.DataFrame) -> pd.Series:
     `llama_model_desc`, the architecture, size class and file type ("qwen3moe 30B.A3B Q2_K - Medium"), so
     two files of one label (an original and a pruned one) print the same; where rows of one label print
     a different `size` or `params` they are different models, and the key adds both."""
-    key = rows["model_file"].astype(object).fillna(rows["model"].astype(object)).fillna("?")
+    key = rows["model_file"].astype(object).fillna(rows["model"].astype(object))
+    if "table_line" in rows:  # one table of llama-sweep-bench is one run of one model, named or not
+        key = key.fillna(rows["table_line"].map(lambda t: _table_model(t) if pd.notna(t) else None))
+    key = key.fillna("?")
     sized = [c for c in ("model_size_gib", "params_b") if c in rows.columns]
     if not sized or rows.empty:
         return key
@@ -549,9 +554,14 @@ def swept(rows: pd.DataFrame) -> dict[str, list]:
     return {k: sorted(v, key=lambda x: (str(type(x)), x)) for k, v in out.items()}
 
 
+#: The split modes that cut every layer's matrices across the GPUs, which then read and compute at once
+#: (their peaks add): llama.cpp's `-sm row` and `-sm tensor` (docs/multi-gpu.md: tensor parallelism,
+#: weights and KV cache split over the GPUs; row its older, deprecated path) and ik_llama.cpp's
+#: `-sm graph` (its tensor parallelism, pull request 1018: tensors split by rows or columns, the KV cache too).
+CONCURRENT_MODES = {"row", "tensor", "graph"}
 #: llama-bench's split modes that spread one model over every GPU the build sees (`-sm layer`, the
-#: default, which the table prints no `sm` column for; `-sm row`); `-sm none` keeps it on one GPU.
-SPREADING_MODES = {"layer", "row"}
+#: default, which the table prints no `sm` column for, and `CONCURRENT_MODES`); `-sm none` keeps it on one GPU.
+SPREADING_MODES = {"layer", *CONCURRENT_MODES}
 #: Backends whose run is on one device whatever the split mode: the CPU, and Apple's one GPU (Metal).
 ONE_DEVICE_BACKENDS = {"cpu", "metal", "mtl", "blas"}
 
@@ -623,18 +633,18 @@ def gpus_spanned(row: pd.Series) -> int:
 
 
 def concurrent(row: pd.Series) -> int:
-    """How many GPUs read a row's weights at once: a row split cuts every matrix across the GPUs the row
-    spans (`gpus_spanned`), which stream and compute together, so their peaks add; a layer split reads
+    """How many GPUs read a row's weights at once: a row, tensor or graph split (`CONCURRENT_MODES`) cuts
+    every matrix across the GPUs the row spans (`gpus_spanned`), which stream and compute together, so their peaks add; a layer split reads
     them in turn (`in_turn`) and any other split keeps the model on one: 1."""
     n = gpus_spanned(row)
-    return n if n > 1 and row.get("mode") != "cpu" and split_mode(row) == "row" else 1
+    return n if n > 1 and row.get("mode") != "cpu" and split_mode(row) in CONCURRENT_MODES else 1
 
 
 def gpus_unstated(row: pd.Series) -> bool:
-    """Whether a GPU row is split by row (`-sm row`: its GPUs stream and compute at once) over GPUs the input
+    """Whether a GPU row is split by row (`-sm row`, `tensor`, `graph`: its GPUs stream and compute at once) over GPUs the input
     does not count (no `dev` list, no `gpu_info` listing, no count the text ties to the run): no one GPU's
     peak bounds it, and the sum of an unknown number bounds nothing."""
-    if row.get("mode") == "cpu" or split_mode(row) != "row" or devices_named(row) is not None:
+    if row.get("mode") == "cpu" or split_mode(row) not in CONCURRENT_MODES or devices_named(row) is not None:
         return False
     backends = {b.strip().lower() for b in re.split(r"[,/]", str(row.get("backend") or "")) if b.strip()}
     listed = row.get("gpus_listed")
@@ -881,8 +891,16 @@ def label(row) -> str:
     m = row.get("model")
     if isinstance(m, str) and m.strip():
         return f"{m} (vLLM latency)" if row.get("tool") == "vllm-bench-offline" else m
+    table = row.get("table_line")
+    if table is not None and not pd.isna(table):
+        return _table_model(table)
     line = row.get("line")
     return f"the model on line {int(line)}" if line is not None and not pd.isna(line) else "an unnamed model"
+
+
+def _table_model(line) -> str:
+    """The label of the unnamed model of a table whose rows are one run (llama-sweep-bench's), by its header line."""
+    return f"the model of the table on line {int(line)}"
 
 
 # --- vLLM `bench latency` at batch 1 ------------------------------------------------------------------

@@ -132,9 +132,11 @@ def sweeps(rows: pd.DataFrame) -> list[dict]:
             if vals.nunique() < 2:
                 continue
             first = g.iloc[0]
+            # llama-sweep-bench's depths are its N_KV column, which it steps by -ub itself (no -d flag)
+            swept = s == "n_depth" and "table_line" in g and g["table_line"].notna().all()
             out.append(
                 {
-                    "setting": s,
+                    "setting": "n_kv" if swept else s,
                     "test": _test_without(first, s),
                     "model": first["_label"],
                     "device": bandwidth._text(first.get("gpu") if first.get("mode") != "cpu" else first.get("cpu")),

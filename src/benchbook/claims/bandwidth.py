@@ -59,8 +59,8 @@ def suspects(p: pd.Series) -> list[str]:
         out.append(
             "several GPUs (a tensor-parallel vLLM run splits the weights and their bandwidths add)"
             if vllm
-            else "several GPUs (a row split reads every GPU at once and their bandwidths add)"
-            if bandwidth.split_mode(p) == "row"
+            else f"several GPUs (a {bandwidth.split_mode(p)} split reads every GPU at once and their bandwidths add)"
+            if bandwidth.split_mode(p) in bandwidth.CONCURRENT_MODES
             else "several GPUs (llama-bench splits the layers over every visible GPU by default; with a row split "
             "their bandwidths add)"
         )
@@ -312,7 +312,8 @@ TWO_DEVICES = {
     "partial": "the model is partly offloaded, so the rate mixes the GPU's and the host's compute",
     # also a decode's share (`fraction`): a row split over GPUs the input does not count (`bandwidth.gpus_unstated`)
     "gpus_unstated": (
-        "a row split (-sm row) reads and computes on every GPU it spans at once, so their peaks add, and this page "
+        "a split of every layer over the GPUs (-sm row, tensor or graph) reads and computes on every GPU it spans "
+        "at once, so their peaks add, and this page "
         "ties no count of those GPUs to the run (no `dev` list, no GPU listing, no one count in the text)"
     ),
 }

@@ -52,6 +52,7 @@ _MODULES = [
     "hf_batch",
     "llama_bench",
     "llama_batched_bench",
+    "llama_sweep_bench",
     "llama_timings",
     "attention_gym",
     "tritonbench",

@@ -512,13 +512,17 @@ _SMI_LIMIT = re.compile(
 )
 #: How a model is split over several GPUs, as the tools set it: accelerate's `device_map="auto"` (or
 #: `balanced`, `sequential`: whole layers on each GPU, run one GPU at a time), llama.cpp's `-sm, --split-mode
-#: {none,layer,row}` (llama-bench's JSON `split_mode`): `layer` runs the GPUs in turn, `row` splits each
-#: matrix over them as tensor parallel does, `none` keeps the model on one GPU.
+#: {none,layer,row,tensor}` (llama-bench's JSON `split_mode`) and ik_llama.cpp's `graph`: `layer` runs the GPUs
+#: in turn; `row`, `tensor` (docs/multi-gpu.md: tensor parallelism, weights and KV cache split) and `graph`
+#: (ik_llama.cpp's tensor parallelism) split each layer over them; `none` keeps the model on one GPU. A list
+#: (llama-bench's `-sm tensor,layer`) runs each mode in turn: it states no one split.
 _DEVICE_MAP = re.compile(r"\bdevice_map\b[\"']?\s*[=:]?\s*[\"']?(auto|balanced(?:_low_0)?|sequential)\b")
-_SPLIT_MODE = re.compile(r"(?:--split[-_]mode|(?<![\w-])-sm|\bsplit_mode[\"']?\s*:)[ =]*[\"']?(none|layer|row)\b")
+_SPLIT_MODE = re.compile(
+    r"(?:--split[-_]mode|(?<![\w-])-sm|\bsplit_mode[\"']?\s*:)[ =]*[\"']?(none|layer|row|tensor|graph)\b(?!,)"
+)
 #: The split each names: "tensor" (the GPUs work together: their peaks add), "in turn" (one at a time:
 #: one GPU's peaks), "none" (one GPU).
-SPLITS = {"row": "tensor", "layer": "in turn", "none": "none"}
+SPLITS = {"row": "tensor", "tensor": "tensor", "graph": "tensor", "layer": "in turn", "none": "none"}
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
 #: /proc/cpuinfo's CPU key, as the kernel prints it (`seq_printf(m, "model name\t: %s\n", ...)`): the
 #: processor, never the model being benchmarked (a paste may turn the tab into spaces; lscpu's is `Model name:`).
@@ -770,7 +774,8 @@ _BOLD_LINE = re.compile(r"^\s*\*\*([^*]+)\*\*\s*[:：]?\s*$")
 #: A model's name as a caption writes it (`amd/Llama-3.3-70B-Instruct-FP8-KV`, `qwen3-0.6B`): a name of
 #: `-`/`.` parts, under an organisation or not, one part of which is a parameter count (`_NAME_SIZE`). Hugging
 #: Face names are ASCII: a CJK word glued to one (`Qwen3-VL-8B-Instruct模型测试结果如下`) is no part of it.
-_CAPTION_MODEL = re.compile(r"(?<![\w/.~-])((?:[A-Za-z][\w.-]*/)?[A-Za-z][\w.]*(?:-[\w.]+)+)(?![\w/-])", re.ASCII)
+#: Each part after a hyphen ends in a letter or digit: a full stop after the name ends the sentence, not the name.
+_CAPTION_MODEL = re.compile(r"(?<![\w/.~-])((?:[A-Za-z][\w.-]*/)?[A-Za-z][\w.]*(?:-[\w.]*\w)+)(?![\w/-])", re.ASCII)
 #: A quantization scheme written after a model's name in prose (`Llama-3-8B-Instruct W4A8KV4`,
 #: `Qwen3.5-397B-GPTQ-Int4`, `Qwen 32B GPTQ 8 bit`: a GPTQ's width kept with it): the name carries a size (`8B`) and the scheme a width (QServe's `W4A8KV4`:
 #: 4-bit weights, 8-bit activations, 4-bit KV), so the line states the weights' precision.

@@ -116,7 +116,7 @@ def _command(raw: str) -> str | None:
     return rest[0] if rest and not rest[0].startswith("-") else None
 
 
-def _within(value: float, tokens: float, time: float) -> bool:
+def within(value: float, tokens: float, time: float) -> bool:
     """Whether a printed rate fits tokens / time over the rounding of both (`_T_HALF`, `_S_HALF`)."""
     low = tokens / (time + _T_HALF) - _S_HALF
     high = tokens / (time - _T_HALF) + _S_HALF if time > _T_HALF else float("inf")
@@ -135,13 +135,13 @@ def _broken(pp: int, tg: int, b: int, n_kv: int, shared: int | None, v: list[flo
         how = "PP + B x TG" if shared else "B x (PP + TG)"
         said = f"is_pp_shared = {shared} makes it" if stated else "the table's other rows tell"
         return f"N_KV {n_kv} is not {how} = {want}, as {said}"
-    if not _within(s_pp, pp if shared else b * pp, t_pp):
+    if not within(s_pp, pp if shared else b * pp, t_pp):
         return f"S_PP {s_pp:g} t/s is not {'PP' if shared else 'B x PP'} / T_PP = {(pp if shared else b * pp) / t_pp if t_pp else float('inf'):.2f}"
-    if not _within(s_tg, b * tg, t_tg):
+    if not within(s_tg, b * tg, t_tg):
         return f"S_TG {s_tg:g} t/s is not B x TG / T_TG = {b * tg / t_tg if t_tg else float('inf'):.2f}"
     if abs(t - (t_pp + t_tg)) > 3 * _T_HALF + 1e-9:
         return f"T {t:g} s is not T_PP + T_TG = {t_pp + t_tg:.3f}"
-    if not _within(s, n_kv, t):
+    if not within(s, n_kv, t):
         return f"S {s:g} t/s is not N_KV / T = {n_kv / t if t else float('inf'):.2f}"
     return None
 

@@ -1631,12 +1631,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
             )
         # the refusal names the line the output starts at (its first table header or record), not the file's first
         first = next((i for i, s in enumerate(lines) if _is_header(s) or _SNIFF_JSON.search(s)), 0)
-        other = sibling(lines)
-        beside = f"; {other[1]} at line {other[0]} is not read: no chapter of the book reads it" if other else ""
         raise ParseError(
-            source,
-            first + 1,
-            f"llama-bench output with no measured rows (truncated before the first result?){beside}",
+            source, first + 1, "llama-bench output with no measured rows (truncated before the first result?)"
         )
     _name_fields(out)
     out.records.sort(key=lambda r: r["line"])
@@ -1667,27 +1663,6 @@ _SNIFF_N = re.compile(r'"n_(?:prompt|gen)"\s*:')
 _MEAN_SD = re.compile(rf"^\**\s*{NUMBER}\s*±\s*{NUMBER}\s*\**$")
 
 
-#: ik_llama.cpp's llama-sweep-bench, which prints its own markdown table (`| PP | TG | N_KV | T_PP s |
-#: S_PP t/s | T_TG s | S_TG t/s |`, one sequence at a growing cache depth N_KV): recognised, and named
-#: where refused. (llama.cpp's llama-batched-bench table is read by its own parser, `llama_batched_bench`.)
-_SIBLINGS = (
-    (
-        re.compile(r"^\s*\|\s*PP\s*\|\s*TG\s*\|\s*N_KV\s*\|\s*T_PP s\s*\|.*\bS_TG t/s\s*\|", re.I),
-        "a llama-sweep-bench table (S_PP and S_TG: the prompt and generation rates of one sequence at a growing "
-        "KV-cache depth N_KV)",
-    ),
-)
-
-
-def sibling(lines) -> tuple[int, str] | None:
-    """(line, what) of the first llama-sweep-bench table with a row (`_SIBLINGS`), else None."""
-    for i, raw in enumerate(lines[:-2]):
-        for header, what in _SIBLINGS:
-            if header.match(raw) and any(re.match(r"^\s*\|\s*\d", b) for b in lines[i + 2 : i + 4]):
-                return i + 1, what
-    return None
-
-
 #: A llama-bench command line (a prompt's or a bare one, `llama-bench.exe` on Windows).
 _COMMAND_LINE = re.compile(r"(?:^|[\s/\\])llama-bench(?:\.exe)?\s+-")
 #: How a process that crashed is reported under it: the shell's signal message (`Segmentation fault (core
@@ -1714,13 +1689,12 @@ def crashed(lines) -> tuple[int, str] | None:
 
 
 def refuses(text: str | Lines) -> tuple[int, str] | None:
-    """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, of a
-    llama-sweep-bench table (`sibling`), of a llama-bench run that crashed before its first
-    result (`crashed`), or of a device list with no result after it (`llama_timings.devices_only`), else None (`Tool.refuses`)."""
+    """(line, why) of a `| test | t/s |` table copied by hand from llama-bench's print, of a llama-bench
+    run that crashed before its first result (`crashed`), or of a device list with no result after it
+    (`llama_timings.devices_only`), else None (`Tool.refuses`)."""
     lines = split_n(text)
-    other = sibling(lines)
     stop = crashed(lines)
-    if stop is not None and other is None:
+    if stop is not None:
         return stop[0], f"llama-bench stopped before its first result: {stop[1]}; no result to read"
     for i, raw in enumerate(lines[:-2]):
         head = [c.lower() for c in markdown_cells(raw)] if raw.lstrip().startswith("|") else []
@@ -1733,8 +1707,6 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
                 "a '| test | t/s |' table copied by hand from llama-bench's print, which writes model, size, params "
                 "and backend on every row: its rows keep nothing of the run but the test and the rate; not read"
             )
-    if other:
-        return other[0], f"{other[1]}, which no chapter of the book reads; not read"
     return _tests_as_columns(lines) or llama_timings.devices_only(lines)
 
 
@@ -1757,12 +1729,16 @@ def _tests_as_columns(lines) -> tuple[int, str] | None:
     return None
 
 
-def _empty_beside_batched(text: str | Lines) -> bool:
+def _empty_beside_sibling(text: str | Lines) -> bool:
     """Whether the text's llama-bench markdown headers have no row under them and it holds a
-    llama-batched-bench table (`llama_batched_bench.sniff`)."""
-    from benchbook.ingest import llama_batched_bench
+    llama-batched-bench or llama-sweep-bench table (each read by its own parser)."""
+    from benchbook.ingest import llama_batched_bench, llama_sweep_bench
 
-    if not llama_batched_bench.sniff(text) or search(_SNIFF_JSON, text) or search(_SNIFF_CSV, text):
+    if (
+        not (llama_batched_bench.sniff(text) or llama_sweep_bench.sniff(text))
+        or search(_SNIFF_JSON, text)
+        or search(_SNIFF_CSV, text)
+    ):
         return False
     lines = split_n(text)
     for i, raw in enumerate(lines):
@@ -1774,10 +1750,10 @@ def _empty_beside_batched(text: str | Lines) -> bool:
 
 def sniff(text: str | Lines) -> bool:
     """True when the text holds a llama-bench markdown table, JSON/JSONL record or CSV header; a
-    header with no row under it beside a llama-batched-bench table (llama.cpp's bench script prints
-    both) is that table's file, which its own parser reads, not a llama-bench output cut short."""
+    header with no row under it beside a llama-batched-bench or llama-sweep-bench table (llama.cpp's bench
+    script prints both) is that table's file, which its own parser reads, not a llama-bench output cut short."""
     if search(_SNIFF_MD, text) or search(_SNIFF_MD_RENAMED, text) or search(_SNIFF_MD_BARE, text):
-        return not _empty_beside_batched(text)
+        return not _empty_beside_sibling(text)
     if search(_SNIFF_MD_JOINED, text):
         return True
     if search(_SNIFF_CMP, text):

@@ -1203,17 +1203,46 @@ def _load_label(settings: dict) -> str:
 _ENGINE_STATS = re.compile(r"\bAvg prompt throughput:\s*[\d.]+ tokens/s, Avg generation throughput:\s*[\d.]+ tokens/s")
 
 
+#: vLLM's benchmark command, which names the tool whose rows a file holds.
+_VLLM_COMMAND = re.compile(r"\bvllm\s+bench\s+serve\b|\bbenchmark_serving\.py\b")
+
+
+def _rows_alone(lines: list[str]) -> int | None:
+    """The first line (1-based) of a run of BARE_MIN or more of the tool's own rows (`_own_row`, section rules
+    included) in a file whose `vllm bench serve` command names the tool, else None: rows pasted without the
+    banner and without `Successful requests:` (a block that has it is read, `_bare`)."""
+    if not any(_VLLM_COMMAND.search(s) for s in lines):
+        return None
+    run = 0
+    for i, s in enumerate(lines):
+        run = run + 1 if _own_row(s) else 0
+        if run == BARE_MIN:
+            return i - BARE_MIN + 2
+    return None
+
+
 def refuses(text: str | Lines) -> tuple[int, str] | None:
-    """(line, why) of the first engine-stats line of a vLLM server log (`_ENGINE_STATS`) in a file no tool
-    reads, else None (`Tool.refuses`): each line averages one interval of whatever traffic the server had, a
-    monitor's reading with no request count, duration or latency of a benchmark; no chapter reads a server log."""
-    for i, raw in enumerate(split_n(whole(text)), start=1):
+    """(line, why) of the first engine-stats line of a vLLM server log (`_ENGINE_STATS`), or of the tool's own
+    rows pasted without the banner and the counts (`_rows_alone`), in a file no tool reads, else None
+    (`Tool.refuses`). A stats line averages one interval of whatever traffic the server had, a monitor's reading
+    with no request count, duration or latency of a benchmark; no chapter reads a server log. Rows without
+    `Successful requests:` and `Benchmark duration (s):` hold rates and latencies with nothing that makes them
+    one run: no request count or duration, and no cap or rate but what the text around them may say."""
+    lines = split_n(whole(text))
+    for i, raw in enumerate(lines, start=1):
         if _ENGINE_STATS.search(raw):
             return i, (
                 "vLLM's server log: the engine's stats line (prompt and generation tokens/s averaged over its "
                 "logging interval, 10 s by default; running and waiting requests), a monitor of whatever traffic "
                 "the server had, not a benchmark's result; no chapter reads a server log"
             )
+    at = _rows_alone(lines)
+    if at is not None:
+        return at, (
+            "vllm bench serve's result rows pasted without the block's banner and its counts (no Successful "
+            "requests, Benchmark duration or Request throughput): rates and latencies with no request count or "
+            "duration to make them a run, and no cap or rate of their own; not read"
+        )
     return None
 
 

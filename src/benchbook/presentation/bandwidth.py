@@ -508,11 +508,13 @@ def prefill_intro(
     """What the prompt-processing section measures, on this input; where its only pp records do not
     parse, their tests and lines (a result the input holds, not an absent one); how many pp results
     the conflict screen set aside (`analysis.prefill.conflicted`), so the count is of those used; which
-    are llama.cpp's requests, not llama-bench tests."""
+    are llama.cpp's requests or llama-sweep-bench's rows, not llama-bench tests."""
     n_set_aside = sum(len(g["lines"]) for g in conflicted or [] if g["kind"] == "prompt-processing")
     requests = int(pp["one_request"].eq(True).sum()) if "one_request" in pp else 0
+    swept = int(pp["table_line"].notna().sum()) if "table_line" in pp else 0  # llama-sweep-bench's rows
     return _say(
         "prefill_intro",
+        swept=swept,
         n=len(pp),
         models=n_claims,
         unparsed=list(unparsed or []),

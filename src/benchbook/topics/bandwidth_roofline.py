@@ -1,6 +1,6 @@
 """The bandwidth_roofline chapter: how close single-stream generation gets to the ceiling its device's
-memory bandwidth sets (bandwidth / bytes read per token), from llama-bench tables and vLLM `bench
-latency` runs at batch 1 and llama.cpp's timings of one request. `analyse` reads the input once and makes the claims; `page` draws and words
+memory bandwidth sets (bandwidth / bytes read per token), from llama-bench tables (and ik_llama.cpp's
+llama-sweep-bench, read into llama-bench's tests) and vLLM `bench latency` runs at batch 1 and llama.cpp's timings of one request. `analyse` reads the input once and makes the claims; `page` draws and words
 everything the notebook glues."""
 
 from __future__ import annotations
@@ -45,9 +45,13 @@ def analyse(p: dict) -> Result:
     """Read each file with the tool it holds, place every batch-1 generation result under its device's
     ceiling, and make the chapter's claims."""
     found = {f: ingest.detect(ingest._load_text(f)) for f in p["source"]}
+    # llama-bench's files, then llama-sweep-bench's (its rows are llama-bench's `ppN @ dD` and `tgN @ dD` tests)
     llama = [f for f in p["source"] if "llama-bench" in found[f]]
+    llama += [f for f in p["source"] if "llama-sweep-bench" in found[f] and f not in llama]
+    bench = {f: "llama-bench" if "llama-bench" in found[f] else "llama-sweep-bench" for f in llama}
     vllm = [f for f in p["source"] if "vllm-bench-offline" in found[f]]
-    df = ingest.read_all(llama, tool="llama-bench")[0] if llama else pd.DataFrame(columns=["metric", "statistic"])
+    read = [ingest.read_all([f], tool=bench[f])[0] for f in llama]
+    df = pd.concat(read, ignore_index=True) if read else pd.DataFrame(columns=["metric", "statistic"])
     timed = [f for f in p["source"] if "llama-timings" in found[f]]
     tdf = ingest.read_all(timed, tool="llama-timings")[0] if timed else pd.DataFrame()
     requests = bandwidth.request_rows(tdf)  # llama.cpp's timings: one request each
@@ -62,7 +66,7 @@ def analyse(p: dict) -> Result:
     thr = bandwidth.throughput_runs(vdf, gpu, bw, tf, named, names)  # batched: not placed
     vpts = bandwidth.latency_points(lat, gpu, bw, tf, named, names)
     pts = pd.concat([pts, vpts], ignore_index=True) if len(vpts) else pts
-    rejected = [r for f in llama for r in ingest.read(f, tool="llama-bench").attrs.get("rejected", [])]
+    rejected = [r for f in llama for r in ingest.read(f, tool=bench[f]).attrs.get("rejected", [])]
     rejected = pd.DataFrame(rejected, columns=ingest.REJECTED_COLUMNS)
     pp_unparsed, conflicted = prefill.unparsed(rejected), prefill.conflicted(rejected)
     prompt_rows = prefill.prompt_rows(df)
