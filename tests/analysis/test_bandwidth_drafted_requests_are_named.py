@@ -21,7 +21,7 @@ def _table(tally):
 def test_a_drafted_decode_is_named_with_its_line_and_accepted_drafts():
     t = _table("slot print_timing: id  1 | task 0 | draft acceptance = 0.64479 (  167 accepted /   259 generated)")
     d = bandwidth.drafted(t)
-    assert d == [{"line": 2, "n_gen": 256, "rate": 111.46, "accepted": 167}]
+    assert d == [{"line": 2, "n_gen": 256, "rate": 111.46, "accepted": 167, "drafter": None}]
     assert bandwidth.request_rows(t).empty
     note = show.drafted_note(d)
     assert note.startswith("Line 2 is the decode of a request made with a drafter: 167 of its 256 tokens")

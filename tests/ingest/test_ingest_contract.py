@@ -166,6 +166,8 @@ def _unaccounted(path) -> dict[int, list[str]]:
         # and its params column is kept in billions: a count printed in millions (below 1e9, "%.2f M") x 1000
         if "params_b" in rows:
             known |= {round(float(v) * 1000, 2) for v in rows["params_b"].dropna()}
+            # compare-llama-bench.py's `Num. of Par.` is the count itself (model_n_params)
+            known |= {float(round(float(v) * 1e9)) for v in rows["params_b"].dropna()}
         for t in rejected.loc[rejected["line"] == line, "text"]:
             known |= _numbers(t)
         missing = [x for x in _NUMBER.findall(text) if round(float(x), 6) not in known]

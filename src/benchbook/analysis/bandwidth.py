@@ -292,16 +292,26 @@ def drafted(df: pd.DataFrame) -> list[dict]:
     if df is None or df.empty or "drafts_accepted" not in df:
         return []
     d = df[(df["metric"] == "tg_rate") & (df["statistic"] == "value")]
-    d = d[pd.to_numeric(d["drafts_accepted"], errors="coerce").fillna(0) > 0]
+    d = d[_drafted(d)]
     return [
         {
             "line": int(r["line"]),
             "n_gen": int(r["n_gen"]) if pd.notna(r.get("n_gen")) else None,
             "rate": float(r["value"]),
-            "accepted": int(r["drafts_accepted"]),
+            "accepted": int(r["drafts_accepted"]) if pd.notna(r["drafts_accepted"]) else None,
+            "drafter": int(r["drafter"]) if pd.notna(r.get("drafter")) else None,
         }
         for _, r in d.sort_values("line").iterrows()
     ]
+
+
+def _drafted(d: pd.DataFrame) -> pd.Series:
+    """Which requests' decodes a drafter made: drafts accepted (its tally), or a drafter the file sets above
+    them (`drafter`, the line: a server's `speculative.n_max`, a command's draft model) with no tally of none
+    accepted."""
+    accepted = pd.to_numeric(d["drafts_accepted"], errors="coerce")
+    drafter = pd.to_numeric(d["drafter"], errors="coerce") if "drafter" in d else pd.Series(float("nan"), index=d.index)
+    return (accepted.fillna(0) > 0) | (drafter.notna() & accepted.isna())
 
 
 def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
@@ -313,7 +323,7 @@ def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
     as a llama-bench row's."""
     d = df[(df["metric"] == metric) & (df["statistic"] == "value")] if len(df) else df
     if len(d) and metric == "tg_rate" and "drafts_accepted" in d:
-        d = d[~(pd.to_numeric(d["drafts_accepted"], errors="coerce").fillna(0) > 0)]
+        d = d[~_drafted(d)]
     if d is None or d.empty:
         return generation_rows(pd.DataFrame(columns=["metric", "statistic"]))
     count = "n_gen" if metric == "tg_rate" else "n_prompt"
@@ -355,10 +365,18 @@ def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
 OLLAMA = "ollama run --verbose"
 
 
+#: An offload reason that is no fact: -ngl below llama.cpp's all-layers 99, the model's layer count unknown.
+_UNKNOWN_COUNT = " (layer count unknown)"
+
+#: A request's names that may give its model's layer count (`layers`).
+_NAMES = ("model_file", "section", "model")
+
+
 def _request_mode(row) -> str:
     """A request's mode from its log's own layer counts; Ollama's stats say nothing of where its layers
     ran (its scheduler splits a model over CPU and GPU where it does not fit, as `ollama ps` shows):
-    "unknown" there, as for a llama.cpp log that names no device and no layer count."""
+    "unknown" there, as for a llama.cpp log that names no device and no layer count, or whose `-ngl N`
+    (below llama.cpp's all-layers 99) no layer count of the model's, printed or known, says is all or part."""
     ngl, total = row.get("ngl"), row.get("n_layers")
     if row.get("timings") == OLLAMA and (ngl is None or pd.isna(ngl)):
         return "unknown"
@@ -366,6 +384,8 @@ def _request_mode(row) -> str:
         return "cpu"
     if ngl is not None and pd.notna(ngl) and total is not None and pd.notna(total):
         return "partial" if int(ngl) < int(total) else "gpu"  # the log's own count, output layer included
+    if ngl is not None and pd.notna(ngl) and 0 < int(ngl) < 99 and layers(*(row.get(k) for k in _NAMES))[0] is None:
+        return "unknown"  # -ngl N offloads every layer where N passes the model's count, which nothing here gives
     said = [row.get(k) for k in ("gpu", "backend", "ngl", "cpu")]
     if all(v is None or (not isinstance(v, str) and pd.isna(v)) for v in said):
         return "unknown"  # llama-cli/main's -ngl default changed over the years: a log naming no device says neither
@@ -732,7 +752,7 @@ def points(
                     why.append(f"ngl {int(ngl)} < {n_layers} layers + output")
                     gpu_bytes = bytes_tok * int(ngl) / (n_layers + 1) if bytes_tok else None
                 elif n_layers is None and int(ngl) < 99:
-                    why.append(f"ngl {int(ngl)} (layer count unknown)")
+                    why.append(f"ngl {int(ngl)}{_UNKNOWN_COUNT}")
             ncm = r.get("n_cpu_moe")
             if ncm is not None and pd.notna(ncm) and int(ncm) > 0:
                 why.append(f"n_cpu_moe {int(ncm)} expert layers on the CPU")
@@ -759,6 +779,8 @@ def points(
                 **roof,
                 "offload": "cpu" if r["mode"] == "cpu" else ("partial" if why or r["mode"] == "partial" else "full"),
                 "offload_why": "; ".join(why),
+                # partial only as far as nobody knows: an -ngl below 99 and no layer count of the model's
+                "offload_unsure": r["mode"] != "partial" and len(why) == 1 and why[0].endswith(_UNKNOWN_COUNT),
                 "gpu_bytes_per_token": gpu_bytes,  # set only beside a reason in `why`
                 "in_turn": in_turn(r) if r["mode"] != "cpu" else None,
                 **{k: said.get(k) for k in SOCKETS_SAID},
@@ -785,6 +807,7 @@ def points(
         "compute_fraction",
         "offload",
         "offload_why",
+        "offload_unsure",
         "gpu_bytes_per_token",
         "may_fit_in_cache",
         "llc_unknown",

@@ -184,7 +184,9 @@ def _bound_withheld(p: pd.Series, c: Claim) -> tuple[str, dict] | Claim | None:
         return "gpus_unstated", {}
     if p.get("offload") == "partial" and c.status != "implausible":
         split = offload_split(p, c.id)
-        return split if split is not None else ("offloaded", {})
+        if split is not None:
+            return split
+        return ("offload_unsure", {"ngl": int(p["ngl"])}) if p.get("offload_unsure") else ("offloaded", {})
     if (
         p.get("architecture") == "moe"
         and str(p.get("bytes_source") or "").startswith("file size x")

@@ -2419,6 +2419,17 @@ def _tagged(value, bare) -> bool:
     return not (set(_model_words(v[: -len(b) - 1]).split()) & vocabulary)
 
 
+def model_id(text: str | None) -> str | None:
+    """The model a short text is, as a writer names a block after it (`Qwen3-0.6B-Q4_1`,
+    `unsloth/Qwen3-8B-GGUF`): one id whose last part has a parameter count and no file's extension, and
+    nothing else but punctuation; else None."""
+    t = str(text or "").strip().strip("`*_:,.").strip()
+    m = _CAPTION_MODEL.fullmatch(t)
+    if not m or _FILE_NAME.search(t) or not (_NAME_SIZE.search(_last_part(t)) or _TENTH_SIZE.search(_last_part(t))):
+        return None
+    return t
+
+
 def _last_part(value) -> str:
     return str(value).rstrip("/").rsplit("/", 1)[-1]
 

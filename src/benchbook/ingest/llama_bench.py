@@ -19,7 +19,8 @@ How it lands in the tidy table
   (``-m``, ``-ngl``, ``-fa``, ``-t``, ... when given a single value; after a shell prompt or
   ``VAR=value`` assignments, which go to extra_settings as ``env ...``; continued with a trailing backslash;
   quotes removed; a ``$(...)`` value is unknown), the device lines (gpu: ``Device 0: <name>, gfxNNNN``
-  as "<name> (gfxNNNN)", ``ggml_vulkan: 0 = <name> (driver)``, the GPU rows of the SYCL device
+  as "<name> (gfxNNNN)", ``ggml_vulkan: 0 = <name> (driver)``, ggml-opencl's ``device: '<name> (OpenCL ...)'``
+  (one per device; its ``default device:`` line names the device, no listing), the GPU rows of the SYCL device
   list, ggml's ``register_device: registered device SYCL0 (<name>)`` of a non-CPU device), the ``build: <commit> (<number>)`` line after the table, a heading such as ``### 600W``
   (power_limit_w), and the prose line just above the table outside code (caption: "with ncmoe32"
   tells two runs of a write-up apart). A command, its devices and caption apply to the next table
@@ -248,6 +249,12 @@ _METAL_RE = re.compile(r"\bggml_metal(?:_device)?_init:\s*(?:found device|GPU na
 #: the device's name (backend and index) and description; CPU, BLAS and RPC are not a device llama-bench offloads to
 _REGISTER_RE = re.compile(r"\bregister_device:\s*registered device\s+([A-Za-z]+)(\d*)\s*\((.+)\)\s*$")
 _NOT_OFFLOAD = ("cpu", "blas", "rpc")
+#: ggml-opencl's device prints (ggml-opencl.cpp): `ggml_opencl: device: 'NAME (OpenCL 3.0 ...)'` for each device
+#: it probes (a listing), then `default device: '...'` (the first of them), or before 2025 `selecting device:
+#: 'NAME'`; the OpenCL version after the name is the driver's, no part of the device's name (a copy may drop
+#: the closing quote).
+_OPENCL_RE = re.compile(r"\bggml_opencl:\s*(?P<which>default |selecting )?device:\s*'(?P<name>[^'`]+)")
+_OPENCL_VERSION = re.compile(r"\s*\(OpenCL [^()]*(?:\([^()]*\)[^()]*)*\)\s*$")
 _SYCL_RE = re.compile(r"^\s*\|\s*(\d+)\|\s*\[(\w+):(\w+):\d+\]\|\s*([^|]*?)\s*\|")
 #: a system listing's GPU line (`GPU: Intel Arc B580`, `- GPU: ...`): a name with a letter in it
 _STATED_GPU_RE = re.compile(r"^\s*(?:[-*]\s+)?GPU\s*:\s*([A-Za-z][^|=]*?)\s*$")
@@ -633,6 +640,12 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
             dev = (*dev[:2], dev[2][: gfx.start()].strip())
         if dev:
             ctx.devices[dev[:2]] = dev[2]
+        if ocl := _OPENCL_RE.search(line):
+            name = _OPENCL_VERSION.sub("", ocl["name"]).strip()
+            if ocl["which"]:  # the device it runs on by default, no listing of every device it found
+                ctx.stated_gpu = ctx.stated_gpu or name
+            else:
+                ctx.devices[("opencl", sum(1 for kind, _ in ctx.devices if kind == "opencl"))] = name
         m = _STATED_GPU_RE.match(line)
         if m:
             ctx.stated_gpu = m[1]

@@ -27,8 +27,9 @@ layer included), the backend and GPU (`ggml_cuda_init: found 1 CUDA devices:` th
 threads (`system_info: n_threads = 56 / 112`), the logical batch (`n_batch = 2048`, `-b`). A log's facts apply to the timing blocks after it.
 
 Ollama's `ollama run --verbose` stats (`ollama_verbose`) are read as the same rows, format
-`ollama run --verbose`, where the file has no llama.cpp timing line and obench.sh's reader does not
-take it (an average and a power reading beside the runs).
+`ollama run --verbose`, where obench.sh's reader does not take the file (an average and a power reading
+beside the runs): each block its own request beside llama.cpp's timings of other programs, except a block
+whose counts are those of a llama.cpp request of the file (the server's log of the same request).
 
 `devices_only` names a copy that ends after ggml's device list with no llama-bench result after it
 (asked by `llama_bench.refuses`).
@@ -39,7 +40,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from benchbook.ingest import ollama_verbose
+from benchbook.ingest import context, ollama_verbose
 from benchbook.ingest.core import NUMBER, Parsed, Tool, finish, register
 from benchbook.ingest.text import Lines, search, split_n
 
@@ -62,6 +63,7 @@ SETTINGS = {
     "n_prompt": "Int64",
     "n_gen": "Int64",
     "drafts_accepted": "Int64",
+    "drafter": "Int64",
     "caption": "str",
 }
 
@@ -79,6 +81,12 @@ _EVAL = re.compile(
     r"\(\s*(?P<per>[-\d.a-z]+)\s*ms per token(?:,\s*(?P<rate>[-\w.]+)\s*tokens per second)?\)",
     re.I,
 )
+_FENCE = re.compile(r"^(?:```|~~~)")
+#: A thread's byline as a copy of an issue or pull request keeps it (`ggerganov · comment · 2024-11-24`,
+#: GitHub's `ggerganov commented Nov 24, 2024`): who wrote the text below, no name of a timing block.
+_LABEL_NOT = re.compile(
+    r"^\S+ · (?:comment|description|review(?: thread)?) · \d{4}-\d{2}-\d{2}$|^\S+ commented (?:on )?\w{3} \d{1,2}, \d{4}$"
+)
 _TOTAL = re.compile(r"\btotal time\s*=\s*(?P<t>[\d.]+)\s*ms\b")
 _OTHER = re.compile(r"\b(?P<what>load|sample|sampling|samplers) time\s*=\s*[\d.]+\s*ms\b")
 _FORMATS = (
@@ -94,6 +102,32 @@ _PROGRESS = re.compile(r"\btg\s*=\s*(?P<r>[\d.]+)\s*t/s")
 _DRAFT = re.compile(
     r"draft acceptance(?: rate)?\s*=\s*[\d.]+\s*\(\s*(?P<a>\d+)\s*accepted|#acc tokens\s*=\s*(?P<b>\d+)"
 )
+#: llama.cpp's speculative example (examples/speculative, 2023 on): after the text it streamed, the request's
+#: totals, `encoded N tokens in T seconds, speed: R t/s` (the prompt) and `decoded N tokens in T seconds,
+#: speed: R t/s` (the PoC's `generated N tokens ...`: the answer, drafting and verifying included), then its
+#: tally (`n_draft`, `n_predict`, `n_drafted`, `n_accept`, `accept = P%`) and each model's llama_print_timings
+#: under `draft:` (the draft model's context: its eval counts draft passes) and `target:` (the target's: its
+#: eval counts the passes that verified drafted batches).
+_SPEC = re.compile(
+    r"^\s*(?P<what>encoded|decoded|generated)\s+(?P<n>\d+)\s+tokens in\s+(?P<t>[\d.]+)\s+seconds,\s*speed:\s*"
+    r"(?P<r>[\d.]+)\s*t/s"
+)
+#: A drafter set for the requests below: llama-server's request field `speculative.n_max`/`n_min` (tools/server
+#: README: "maximum number of tokens to draft"), or the draft model and draft sizes of a server or CLI command
+#: (`-md`/`--model-draft`, `--draft-max`/`--draft-min`/`--draft`, `--spec-type`). The line, not its count of
+#: accepted drafts, which such a log prints only where a tally follows (`_DRAFT`).
+_DRAFTER = re.compile(
+    r"\bspeculative\.n_(?:max|min)\b\s*[:=]\s*[1-9]|(?:^|\s)(?:-md|--model-draft|--draft-max|--draft-min|--draft"
+    r"|--spec-type)(?:\s|=)\S"
+)
+_ACCEPT = re.compile(r"^\s*n_accept\s*=\s*(?P<a>\d+)\s*$")
+_ROLE = re.compile(r"^\s*(?P<role>draft|target):\s*$")
+_ROLE_WHY = {
+    "draft": "the draft model's timings (the speculative example prints its context under `draft:`): its "
+    "evals are draft passes, not the request's tokens",
+    "target": "the target model's timings (under `target:`): its evals verify drafted batches; the request's "
+    "own totals are the `decoded` line",
+}
 #: The backend's device count as ggml prints it at start-up (CUDA/ROCm/MUSA, Vulkan, SYCL, CANN).
 _FOUND = re.compile(r"\b(?:ggml_\w+_init|ggml_vulkan)?:?\s*[Ff]ound (?P<n>\d+) (?P<backend>\w+) devices\b")
 #: A device line under it, for its name: `Device 0: NAME, ...` or `ggml_vulkan: 0 = NAME (...)`.
@@ -111,10 +145,14 @@ _NO_GPU = re.compile(r"\bBLAS = 0\b")
 _GPU_KEYS = re.compile(r"\b(?:CUDA|ROCm|HIP|Metal|METAL|Vulkan|VULKAN|SYCL|CANN|MUSA|Kompute|OpenCL)\b")
 #: The programs that print these timings: the CLI, the server, and llama-perplexity (common's same print
 #: after its chunks: `prompt eval time` over every chunk's tokens, in batches of its `-b`).
+#: The model is a file (`-m`) or a Hugging Face repository (`-hf`/`-hfr`/`--hf-repo <user>/<model>[:quant]`,
+#: common/arg.cpp), which llama.cpp downloads and loads.
 _COMMAND = re.compile(
-    r"(?:^|[\s/])(?:main|llama-cli|llama-server|server|llama-perplexity|perplexity)\s+.*(?:-m|--model)\s+\S+"
+    r"(?:^|[\s/])(?:main|llama-cli|llama-server|server|llama-perplexity|perplexity)\s+.*"
+    r"(?:-m|--model|-hf|-hfr|--hf-repo)\s+\S+"
 )
 _FLAGS = {"-m": "model_file", "--model": "model_file", "-ngl": "ngl", "--n-gpu-layers": "ngl", "-t": "threads"}
+_FLAGS |= {"-hf": "model_file", "-hfr": "model_file", "--hf-repo": "model_file"}
 _FLAGS |= {"--threads": "threads", "-b": "n_batch", "--batch-size": "n_batch"}
 #: The context's logical batch as llama.cpp prints it at load (`llama_new_context_with_model: n_batch = 2048`,
 #: 2025 `llama_context: n_batch = 2048`): the most prompt tokens one forward pass takes.
@@ -213,6 +251,16 @@ def _label(s: str) -> str | None:
     return None if _PRINTS.match(t) or _SHELL.match(s) else t
 
 
+def _prose(s: str) -> bool:
+    """A line of the writer's that is no label (`_label`): a sentence or a title too long to name a block, no
+    fence, log line, program print or command. It stands between any label above it and the timings below,
+    so that label names something else (a line further up, the document's title)."""
+    t = s.strip()
+    if not t or _FENCE.match(t) or _LOG_MARKS.search(t) or _PRINTS.match(t) or _COMMAND.search(t):
+        return False
+    return _label(s) is None and len(re.findall(r"[A-Za-z]{2,}", t)) >= 3
+
+
 def _number(text: str) -> float:
     """A printed figure as Python reads it, NaN where it is none: unlike `core.number`, the `inf` and `-nan`
     llama.cpp prints for a zero time stay the floats they name."""
@@ -220,6 +268,35 @@ def _number(text: str) -> float:
         return float(text)
     except ValueError:
         return float("nan")
+
+
+def _spec_check(m: re.Match) -> str | None:
+    """Why a speculative example's total is not N / T (T printed to 0.001 s, the rate to 0.001), else None."""
+    n, t, r = int(m["n"]), float(m["t"]), float(m["r"])
+    if n == 0 or t <= 0:
+        return f"{m['what']} {n} tokens in {t:g} s: no rate"
+    lo, hi = n / (t + 0.0005), (n / (t - 0.0005) if t > 0.0005 else float("inf"))
+    if not lo - 0.001 <= r <= hi + 0.001:
+        return f"speed {r:g} t/s contradicts {n} tokens / {t:g} s = {n / t:.3f}"
+    return None
+
+
+def _speculative(m: re.Match, run: dict, request: int, ln: int, records: list, rejects: list, s: str) -> None:
+    """One total of the speculative example (`_SPEC`) as the request's rows: its answer (`decoded`/`generated`,
+    drafting and verifying included). Its prompt (`encoded`) ran through the target and then the draft model,
+    timed together: no one model's prompt rate; its count is kept on the request's rows."""
+    why = _spec_check(m)
+    if m["what"] == "encoded":
+        why = why or "the prompt through both models (the target's, then the draft's evaluation, timed together)"
+        run["spec_prompt"] = int(m["n"])
+    if why:
+        rejects.append((ln, s.strip()[:80], why))
+        return
+    spec = {**run, "format": "llama.cpp speculative", "caption": None}
+    n, t = int(m["n"]), float(m["t"])
+    counts = {"n_gen": n, "n_prompt": run.pop("spec_prompt", None)}
+    records.append(_record(spec, request, ln, "tg_rate", float(m["r"]), "tok/s", counts))
+    records.append(_record(spec, request, ln, "tg_duration", t * 1e3, "ms", counts))
 
 
 def _check(phase: str, m: re.Match) -> str | None:
@@ -253,12 +330,32 @@ def parse(text: str | Lines, source: str) -> Parsed:
     records, rejects, request, open_gen = [], [], 0, True
     label = None  # the writer's label since the last request began
     ran = False  # a shell command ran since the last timing line: what follows is its program's output
+    spec, role = 0, None  # the speculative example's request, and the model whose timings follow (`_ROLE`)
     for i, s in enumerate(lines):
         ran = ran or bool(_SHELL.match(s))
+        role = None if _SHELL.match(s) else role
         ln = i + 1
+        if sp := _SPEC.search(s):
+            if sp["what"] == "encoded" or not (spec and spec == request and open_gen is False):
+                request += 1
+            spec, role, open_gen, label = request, None, sp["what"] != "encoded", None
+            _speculative(sp, run, request, ln, records, rejects, s)
+            continue
+        if spec and (a := _ACCEPT.match(s)):
+            for r in records:
+                if r["request"] == spec and r["metric"].startswith("tg_"):
+                    r["drafts_accepted"] = int(a["a"])
+            continue
+        if spec and (r := _ROLE.match(s)):
+            role = r["role"]
+            continue
+        if _DRAFTER.search(s):
+            run["drafter"] = ln
         run["format"] = next((f for key, f in _FORMATS if key in s), run.get("format"))  # the last print named
         m = _EVAL.search(s)
         if m is None:
+            if _LABEL_NOT.match(s.strip()):
+                continue  # an issue thread's byline: no label of the writer's
             if (t := _TOTAL.search(s)) and request:
                 if "print_timing" in s or not any(key in s for key, _ in _FORMATS):  # the server's T_prompt + T_gen
                     records.append(_record(run, request, ln, "total_duration", float(t["t"]), "ms"))
@@ -277,13 +374,20 @@ def parse(text: str | Lines, source: str) -> Parsed:
                         if r["request"] == request:
                             r["drafts_accepted"] = accepted
             elif not _load(s, lines, i, run) and not ran:
-                label = _label(s) or label
+                label = _label(s) or (None if _prose(s) else label)
             continue
         ran = False
+        if role:
+            rejects.append((ln, s.strip()[:80], _ROLE_WHY[role]))
+            continue
         prompt = bool(m["phase"]) and m["phase"].strip().lower() == "prompt"
         if prompt or open_gen:
             request += 1  # a prompt line, or a generation line after one already read, starts a request
             run["caption"], label = label, None
+            if not run.get("type"):  # no model from the log: the writer's label, where it is one model's id
+                named = context.model_id(run["caption"])
+                if named or run.get("model_from_label"):
+                    run["model"], run["model_from_label"] = named, bool(named)
         open_gen = not prompt
         phase = "prompt" if prompt else "generation"
         why = _check(phase, m)
@@ -296,8 +400,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         said = None if m["rate"] is not None else "one request; rate 1e3 x N / T (the print gives ms per token only)"
         records.append(_record(run, request, ln, f"{kind}_rate", rate, "tok/s", count, said))
         records.append(_record(run, request, ln, f"{kind}_duration", float(m["t"]), "ms", count))
-    if not records and not rejects:
-        request = _ollama(lines, records, rejects)
+    request = _ollama(lines, records, rejects, request)
     for r in records:  # a request's prompt and generation counts on each of its rows
         same = [x for x in records if x["request"] == r["request"]]
         for k in ("n_prompt", "n_gen"):
@@ -312,15 +415,21 @@ _OLLAMA_PHASES = (
 )
 
 
-def _ollama(lines: list[str], records: list, rejects: list) -> int:
-    """Ollama's `--verbose` blocks (`ollama_verbose`), one request each, as this reader's rows; the
-    requests read."""
-    request = 0
+def _ollama(lines: list[str], records: list, rejects: list, request: int = 0) -> int:
+    """Ollama's `--verbose` blocks (`ollama_verbose`), one request each, numbered after the `request`
+    llama.cpp's own timings began, as this reader's rows; the requests read. A block whose prompt and
+    eval counts are those of a llama.cpp request in the file is that request's (Ollama's server log
+    prints its runner's llama.cpp timings of the request the client's stats summarise): not read twice."""
+    timed = {(r.get("n_prompt"), r.get("n_gen")) for r in _per_request(records)}
     for block in ollama_verbose.blocks(lines, rejects):
-        request += 1
         v = block["values"]
-        run = {"format": ollama_verbose.FORMAT, "model": block["model"]}
         counts = {col: int(float(v[c][0])) for _, c, _, _, col in _OLLAMA_PHASES if c in v}
+        if (counts.get("n_prompt"), counts.get("n_gen")) in timed:
+            ln = v.get("eval rate", v.get("prompt eval rate"))[1]
+            rejects.append((ln, lines[ln - 1].strip()[:80], "the same request as llama.cpp's timings in this file"))
+            continue
+        request += 1
+        run = {"format": ollama_verbose.FORMAT, "model": block["model"]}
         for rate, count, dur, kind, _ in _OLLAMA_PHASES:
             if rate not in v:
                 continue
@@ -339,6 +448,16 @@ def _ollama(lines: list[str], records: list, rejects: list) -> int:
             ln = v["load duration"][1]
             rejects.append((ln, lines[ln - 1].strip()[:80], "load duration: loading the model, no forward pass"))
     return request
+
+
+def _per_request(records: list) -> list[dict]:
+    """One dict per request of `records`: its prompt and generation counts."""
+    out: dict[int, dict] = {}
+    for r in records:
+        d = out.setdefault(r["request"], {"n_prompt": None, "n_gen": None})
+        for k in ("n_prompt", "n_gen"):
+            d[k] = r.get(k) if r.get(k) is not None else d[k]
+    return list(out.values())
 
 
 def _record(run: dict, request: int, ln: int, metric: str, value: float, unit: str, count=None, note=None) -> dict:

@@ -16,7 +16,7 @@ Each line is printed only where its value is above zero. Durations are Go's `tim
 contradicts its own count and duration beyond that rounding is rejected with the formula, as one of
 llama.cpp's. `total duration` (load, prompt and generation, the server's whole handling of the request) is
 kept; `load duration` (loading the model) is no forward pass. The model is the `ollama run MODEL` command's
-where the file holds one above the block.
+where the file holds one above the block (`ollama run --verbose MODEL`: a flag before the model is no model).
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ _LINE = re.compile(
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _DURATION = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<u>h|ms|m|s|µs|us|ns)")
 _SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "µs": 1e-6, "us": 1e-6, "ns": 1e-9}
-_COMMAND = re.compile(r"\bollama\s+run\s+(?P<model>[^\s`'\"]+)")
+#: `ollama run [flags] MODEL [PROMPT]` (cmd/cmd.go): the first word after `run` that is no flag is the model
+_COMMAND = re.compile(r"\bollama\s+run\s+(?:--?[\w-]+(?:=\S*)?\s+)*(?P<model>[^\s`'\"-][^\s`'\"]*)")
 
 
 def seconds(v: str) -> float | None:

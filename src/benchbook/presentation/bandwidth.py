@@ -178,6 +178,7 @@ def request_note(pts: pd.DataFrame, prompt: pd.DataFrame | None = None) -> str |
             "ngl": None if pd.isna(r.get("ngl")) else int(r["ngl"]),
             "n_layers": None if pd.isna(r.get("n_layers")) else int(r["n_layers"]),
             "partial": r["offload"] == "partial",
+            "unsure": r["offload"] == "partial" and bool(r.get("offload_unsure")),
             "ollama": r.get("timings") == ollama_verbose.FORMAT,
         }
         for _, r in req.iterrows()
