@@ -426,6 +426,11 @@ _TAG_VERSION = re.compile(r"^(v?\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)(?![\d])|
 #: `torch 2.5.1`) nor a measure (`vLLM 1.5x faster`, `vLLM 12.3 tok/s`); in a table's next cell only a full
 #: `X.Y.Z` or `vX.Y` is one (`| vLLM | 0.636 |` is a score). With no version a name states the engine only where
 #: it names the run's (`_ENGINE_RUN`).
+#: The client backends of SGLang's bench_serving that post to SGLang's own API (its `ASYNC_REQUEST_FUNCS`:
+#: `sglang` and `sglang-native` call `async_request_sglang_generate`, the native `/generate` that SGLang serves), so
+#: its `Backend:` row (and its JSONL's `backend`) names the server; its other backends speak the OpenAI API any
+#: server offers (`sglang-oai`, `vllm`, `lmdeploy`) or another server's (`trt`), and name no engine here.
+_NATIVE_BACKENDS = {"sglang": "SGLang", "sglang-native": "SGLang"}
 _ENGINE_WORDS = {"vllm-ascend": "vLLM Ascend", "vllm": "vLLM", "sglang": "SGLang", "tgi": "TGI"}
 _ENGINE_WORDS |= {"text-generation-inference": "TGI", "tensorrt-llm": "TensorRT-LLM", "tensorrt_llm": "TensorRT-LLM"}
 _ENGINE_WORDS |= {"trt-llm": "TensorRT-LLM", "llama.cpp": "llama.cpp", "ollama": "Ollama", "lmdeploy": "LMDeploy"}
@@ -1347,7 +1352,10 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
         name = own[_norm(m.group(1))] if _norm(m.group(1)) in own else FLAGS.get(_norm(m.group(1)))
         name = name or SHORT_FLAGS.get(r.tool, {}).get(m.group(1))
         if name and m.group(2) is not None and not m.group(2).startswith("-"):
-            if not r.keyed(name, m.group(2), i, "command", line) and name in _SIGNS:
+            value = m.group(2)
+            if name == "engine" and value.strip("'\"").lower() in _NATIVE_BACKENDS:
+                value = _NATIVE_BACKENDS[value.strip("'\"").lower()]  # `--backend sglang`: SGLang's own API, one engine
+            if not r.keyed(name, value, i, "command", line) and name in _SIGNS:
                 r.signs.append(Sign(name, i, line.strip()[:200]))  # `--max-concurrency $C`: set, not readable
         elif _norm(m.group(1)) in ("enable_expert_parallel", "enable_ep_moe") and m.group(2) is None:
             r.signs.append(Sign("ep", i, line.strip()[:200]))
@@ -1431,6 +1439,8 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
             if skipped and _norm(k) == "rate" and skipped.pop(0) == v:
                 continue
             name = KEYS.get(_norm(k))
+            if _norm(k) == "backend" and v.startswith('"') and json.loads(v) in _NATIVE_BACKENDS:
+                r.add("engine", _NATIVE_BACKENDS[json.loads(v)], i, "json", f"{k}: {v}")
             if name:
                 val = json.loads(v) if not v.startswith('"') else json.loads(v)
                 r.keyed(name, val if not isinstance(val, bool) else None, i, "json", f"{k}: {v}")
@@ -1441,6 +1451,9 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     if m and not _MD_ROW.match(line) and len(_ENV.findall(line)) < 2:  # `a=1,b=2`: assignments, read below
         parent = KEYS.get(r.parents[-1][1]) if r.parents else None
         name = NESTED.get(parent, {}).get(_norm(m.group(2))) or KEYS.get(_norm(m.group(2)))
+        if _norm(m.group(2)) == "backend" and m.group(3).strip().lower() in _NATIVE_BACKENDS:
+            r.add("engine", _NATIVE_BACKENDS[m.group(3).strip().lower()], i, "key-value", line)
+            return
         if name is None and _USING_MODEL.search(m.group(2)):
             r.add("model", _clean(m.group(3).split()[0]), i, "key-value", line)
             return

@@ -189,12 +189,13 @@ def _labelled(lines: Sequence[str]) -> tuple[int, str] | None:
 
 
 #: A benchmark's own command, whose output a reader of benchbook reads (the program, or its module run by
-#: `python -m`; SGLang-JAX's `sgl_jax.bench_*` are SGLang's, ported), and a server's launch command; each followed on its line by an option, a wrapping `\\`
+#: `python -m`; SGLang-JAX's `sgl_jax.bench_*` are SGLang's, ported; GuideLLM's `benchmark` group runs its
+#: default `run`, which its docs write out: `guidellm benchmark run \\`), and a server's launch command; each followed on its line by an option, a wrapping `\\`
 #: or nothing (a name in a sentence, `` `vllm bench serve` command ``, is none).
 _BENCH_CMD = re.compile(
     r"(?<![\w./-])(?P<cmd>(?:sglang|sgl_jax)\.bench_(?:serving|one_batch_server|one_batch|offline_throughput)|"
     r"vllm\s+bench\s+(?:serve|throughput|latency)|benchmark_(?:serving|throughput|latency)\.py|"
-    r"guidellm\s+benchmark|inference-perf|text-generation-benchmark|llama-bench|llama-batched-bench|"
+    r"guidellm\s+benchmark(?:\s+run)?|inference-perf|text-generation-benchmark|llama-bench|llama-batched-bench|"
     r"genai-perf\s+profile|aiperf\s+profile|trtllm-bench|(?:[\w.-]+/)*(?:gptManagerBenchmark|gptSessionBenchmark)|"
     # the attention-kernel benchmarks: PyTorch's FlexAttention sweep, flash-attention's scripts
     r"(?:[\w.-]+/)*score_mod\.py|(?:[\w.-]+/)*benchmark_flash_attention\w*\.py)(?=\s+-|\s*\\\s*$|\s*$)"
