@@ -86,3 +86,48 @@ def test_a_unit_after_the_number_that_is_not_the_labels_own_is_no_report():
     assert trtllm_bench._restated("* **Request Throughput:** 81.86 req/sec") == "Request Throughput (req/sec): 81.86"
     assert trtllm_bench._restated("* **Request Throughput:** 81.86 tokens/sec").endswith("tokens/sec")
     assert trtllm_bench._restated("* **Queue Time:** 81.86 ms").endswith("81.86 ms")
+
+
+ROWS = FIX / "trtllm_pr4446_nemotron_ultra_253b_fp8_tp8_cpp_summary_cut.md"
+SHMOO = FIX / "trtllm_pr4499_nemotron_super_49b_4gpu_cpp_bf16_fp8_summary_cut.md"
+ROW_TABLE = """Runs of `trtllm-bench`.
+
+| ID | Con. | {a} | {b} | {c} |
+|---|---|---|---|---|
+| C1 | 4 | 0.5 | 1 000.5 | 2 000 |
+"""
+
+
+def test_a_table_with_a_run_a_row_is_read_by_its_headers_shortened_labels():
+    df = ingest.read(ROWS)
+    assert list(dict.fromkeys(df["run"])) == ["C1", "C2", "C3", "C4"]
+    c3 = _run(df, "C3")
+    assert set(c3["max_concurrency"]) == {250}
+    assert cell(c3, "e2el", "mean")["value"] == 388037  # `388 037`: a space between thousands
+    assert cell(c3, "output_throughput_per_gpu", "value")["value"] == pytest.approx(28.29)  # `TPS/GPU`
+
+
+def test_a_settings_table_above_sets_every_row_and_a_cut_last_row_is_set_aside():
+    parsed = ingest.read_parsed(SHMOO)[0]
+    df = parsed.table
+    assert set(df["max_concurrency"]) == {1} and set(df["num_prompts"]) == {4}  # `| Concurrency | 1 |`
+    fp8 = _run(df, "5 k × 500 FP8")
+    assert cell(fp8, "total_token_throughput", "value")["value"] == pytest.approx(1046.14)  # `Token TPS` beside Output
+    assert cell(fp8, "duration", "value")["value"] == pytest.approx(21.03)  # `Total Latency (ms)`, kept in s
+    assert parsed.rejected["line"].tolist() == [35] and "cuts short" in parsed.rejected["reason"].iloc[0]
+
+
+def test_token_tps_alone_may_be_the_old_output_rate_and_is_not_read():
+    head = ["Req/s", "Token TPS (tok/s)"]
+    assert trtllm_bench._header_label("Token TPS (tok/s)", head) is None
+    assert trtllm_bench._header_label("Token TPS (tok/s)", [*head, "Output TPS (tok/s)"]) == (
+        "total token throughput (tokens/sec)"
+    )
+
+
+def test_a_row_table_whose_headers_name_no_label_of_the_report_is_not_read():
+    read = ROW_TABLE.format(a="Req/s", b="Output TPS (tok/s)", c="Avg Latency (ms)")
+    assert trtllm_bench.sniff(read)
+    assert cell(trtllm_bench.parse(read, "t.md").table, "output_throughput", "value")["value"] == 1000.5
+    other = ROW_TABLE.format(a="Req/s", b="Score (pts)", c="Accuracy (%)")
+    assert not trtllm_bench.sniff(other)

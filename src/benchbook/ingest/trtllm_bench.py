@@ -53,7 +53,17 @@ import re
 import shlex
 
 from benchbook.ingest import vllm_serve
-from benchbook.ingest.core import SEPARATOR_RE, Parsed, ParseError, Tool, finish, markdown_cells, number, register
+from benchbook.ingest.core import (
+    SEPARATOR_RE,
+    Parsed,
+    ParseError,
+    Tool,
+    copy_ends,
+    finish,
+    markdown_cells,
+    number,
+    register,
+)
 from benchbook.ingest.headings import names, outline
 from benchbook.ingest.text import Lines, search, split_n
 
@@ -616,6 +626,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
         (k, [(name or names[k - 1], mine, secs) for name, mine, secs in _columns(lines, whole_report, source)])
         for k, whole_report in enumerate(reports, 1)
     ] or list(_tabled(lines, out))
+    if not jobs and _row_tables(lines, out, source):
+        out.records.sort(key=lambda r: r["line"])
+        return finish(TOOL, source, out.records, out.rejected, out.messages, out.cells, None)
     if not jobs:
         raise ParseError(
             source, 1, "no trtllm-bench report found: expected a '= PERFORMANCE OVERVIEW' section between rows of '='"
@@ -784,6 +797,123 @@ def _tabled(lines: list[str], out: _Out):
         yield k, columns
 
 
+#: A number printed with a space between its thousands (`13 484`, `1 046.14`).
+SPACED_RE = re.compile(r"^\d{1,3}(?: \d{3})+(?:\.\d+)?$")
+#: The words write-ups shorten the report's labels to (`Req/s`, `Output TPS`, `Avg Latency`, `TPS/GPU`): `tps`
+#: is the report's own for tokens per second (`(tps/gpu)`, `(tps/user)`).
+_WORDS = {"req": "request", "reqs": "request", "avg": "average", "tps": "throughput", "tok/s": "tokens/sec"}
+_WORDS |= {"req/s": "req/sec", "tput": "throughput"}
+#: A column of runs' settings, by its header's words: the key a `trtllm-bench` command would give it.
+SETTING_HEADERS = {"con.": "concurrency", "con": "concurrency", "concurrency": "concurrency", "#reqs": "num_requests"}
+SETTING_HEADERS |= {"requests": "num_requests", "reqs": "num_requests", "#requests": "num_requests"}
+SETTING_HEADERS |= {"input": "input", "input len": "input", "output": "output", "output len": "output"}
+
+
+def _header_label(cell: str, header: list[str]) -> str | None:
+    """The report's label a column header shortens, by its unit and words: `Req/s` is `Request Throughput
+    (req/sec)`, `Output TPS (tok/s)` `Total Output Throughput (tokens/sec)`, `TPS/GPU` and `TPS/User` the per-GPU
+    and per-user output throughputs, `Avg Latency (ms)` and `Total Latency (ms)` the two latencies. `Token TPS`
+    is `Total Token Throughput` only beside an output throughput column: alone it may be 0.17's `Token
+    Throughput`, output tokens only. None for anything else."""
+    text = _undressed(cell).lower()
+    unit = text.rpartition("(")[2].rstrip(")").strip() if text.endswith(")") else ""
+    words = {_WORDS.get(w, w) for w in text.partition("(")[0].replace("/", " /").split()}
+    unit = _WORDS.get(unit, unit)
+    if text in ("req/s", "req/sec") or (unit == "req/sec" and words <= {"request", "throughput"}):
+        return "request throughput (req/sec)"
+    if words & {"/gpu", "/user"} and "throughput" in words:
+        return (
+            "per gpu output throughput (tps/gpu)"
+            if "/gpu" in words
+            else "per user output throughput [w/ ctx] (tps/user)"
+        )
+    if unit == "tokens/sec" and "throughput" in words:
+        if "output" in words:
+            return "total output throughput (tokens/sec)"
+        beside = any("output" in _undressed(h).lower() and "tps" in _undressed(h).lower() for h in header)
+        return "total token throughput (tokens/sec)" if "token" in words and beside else None
+    if unit == "ms" and "latency" in words:
+        return (
+            "total latency (ms)" if "total" in words else "average request latency (ms)" if "average" in words else None
+        )
+    return None
+
+
+def _row_tables(lines: list[str], out: _Out, source: str) -> int:
+    """Markdown tables with one run a row whose column headers shorten the report's labels (`_header_label`, at
+    least BARE_MIN of them), in a text naming trtllm-bench: each row's numbers are kept as its run's, its other
+    cells (`C1`, `5 k × 500`, `BF16`) name it; its setting columns (`Con.`, `#Reqs`, `Input`, `Output`) set its
+    concurrency, request count and lengths, and a two-column table above (`| Concurrency | 1 |`) sets them for
+    every row. A last row the copy cuts short is another run, set aside unread. The number of runs read."""
+    above: dict[str, str] = {}
+    runs, i, n = 0, 0, len(lines)
+    while i < n - 1:
+        if not (lines[i].lstrip().startswith("|") and SEPARATOR_RE.match(lines[i + 1])):
+            i += 1
+            continue
+        end = i + 2
+        while end < n and lines[end].lstrip().startswith("|"):
+            end += 1
+        head = markdown_cells(lines[i])
+        if len(head) == 2:  # a table of settings: key | value
+            for j in range(i + 2, end):
+                k, _, v = (c.strip() for c in lines[j].strip().strip("|").partition("|"))
+                if _undressed(k).lower() in SETTING_HEADERS and number(_undressed(v)) is not None:
+                    above[SETTING_HEADERS[_undressed(k).lower()]] = _undressed(v)
+        labels = {c: _header_label(h, head) for c, h in enumerate(head)}
+        labels = {c: lab for c, lab in labels.items() if lab}
+        if len(labels) >= BARE_MIN:
+            runs += _rows(lines, i, end, head, labels, above, out, source)
+        i = end
+    return runs
+
+
+def _cell_number(cell: str) -> float | None:
+    plain = _undressed(cell)
+    return _value(plain.replace(" ", "")) if SPACED_RE.match(plain) else _value(plain)
+
+
+def _rows(lines, at: int, end: int, head, labels, above, out: _Out, source: str) -> int:
+    settings = {c: SETTING_HEADERS.get(_undressed(h).lower()) for c, h in enumerate(head) if c not in labels}
+    cmd = _command(lines, 0, at)
+    runs = 0
+    for j in range(at + 2, end):
+        cells = markdown_cells(lines[j])
+        if len(cells) != len(head):
+            if copy_ends(lines, j):  # a run of its own, unread: not the end of the row above
+                out.reject(
+                    j + 1, lines[j].strip()[:80], "a table row the copy cuts short (the file's last line): not read"
+                )
+            continue
+        said = dict(above) | {settings[c]: _undressed(cells[c]) for c in settings if settings[c]}
+        name = " ".join(_undressed(cells[c]) for c in settings if not settings[c] and _undressed(cells[c]))
+        inp, outp = said.get("input"), said.get("output")
+        base = {
+            "run": name or f"row {j + 1}",
+            "format": "text",
+            "model": _model_name(cmd.get("model")),
+            "dataset": f"input {inp} / output {outp} tokens" if inp and outp else None,
+            "num_prompts": _cell_number(said.get("num_requests", "")) or math.nan,
+            "request_rate": math.nan,
+            "max_concurrency": _cell_number(said.get("concurrency", "")) or math.nan,
+            "burstiness": math.nan,
+            "metadata": None,
+        }
+        for c, label in labels.items():
+            v = _cell_number(cells[c])
+            if v is None:
+                if re.search(r"\d", cells[c]):
+                    out.reject(j + 1, cells[c], f"{_undressed(head[c])!r} holds no number here")
+                continue
+            metric, stat, unit, note = LABELS[label]
+            if note == _MS_TO_S:  # `keep` converts only under this note alone
+                v, note = v / 1000.0, "printed as Total Latency (ms), converted to s"
+            spaced = f"printed {_undressed(cells[c])!r}" if SPACED_RE.match(_undressed(cells[c])) else None
+            out.keep(base, j + 1, metric, stat, v, unit, "; ".join(x for x in (note, spaced) if x) or None)
+        runs += 1
+    return runs
+
+
 #: The overview's title line; a copy through a Markdown renderer loses its `= ` and may keep a
 #: parenthesis naming the runs compared (`PERFORMANCE OVERVIEW ( main / ep+tp branch)`).
 _SNIFF_RE = re.compile(
@@ -805,7 +935,14 @@ def sniff(text: str | Lines) -> bool:
     if search(_BARE_SNIFF_RE, text) or search(_UNIT_AFTER_SNIFF_RE, text):
         if _bare_overviews([_restated(s) for s in split_n(text)])[0]:
             return True
-    return bool(search(_TABLE_SNIFF_RE, text)) and next(_tables(list(split_n(text))), None) is not None
+    lines = list(split_n(text))
+    if search(_TABLE_SNIFF_RE, text) and next(_tables(lines), None) is not None:
+        return True
+    return bool(search(_ROWS_SNIFF_RE, text)) and _row_tables(lines, _Out(), "") > 0
+
+
+#: A header row of a table with one run a row: a `Req/s` or `req/s` column.
+_ROWS_SNIFF_RE = re.compile(r"(?im)^\s*\|.*\breq/s(?:ec)?\b.*\|\s*$")
 
 
 _BARE_SNIFF_RE = re.compile(r"(?m)^\s*Per GPU Output Throughput \((?:tps/gpu|tokens/sec/gpu)\):\s*\d")
