@@ -131,3 +131,11 @@ def test_a_row_table_whose_headers_name_no_label_of_the_report_is_not_read():
     assert cell(trtllm_bench.parse(read, "t.md").table, "output_throughput", "value")["value"] == 1000.5
     other = ROW_TABLE.format(a="Req/s", b="Score (pts)", c="Accuracy (%)")
     assert not trtllm_bench.sniff(other)
+
+
+def test_draft_statistics_say_the_run_used_speculative_decoding_in_every_table_of_it():
+    """The tool prints DECODING STATISTICS only with a draft length above 0: a run whose copy holds them
+    ran speculative decoding, stated on all its numbers, not only the draft table's."""
+    df = ingest.read(AB)
+    assert df["metadata"].str.contains("speculative=").all()
+    assert not ingest.read(BULLETS)["metadata"].fillna("").str.contains("speculative").any()

@@ -155,6 +155,8 @@ TAGS = {
     "DAR": ("spec_decode_acceptance_rate", "fraction"),
     "AL": ("spec_decode_acceptance_length", "tok"),
 }
+#: The DECODING STATISTICS blocks' tags: draft tokens, accepted drafts, acceptance rate and length.
+DRAFT_TAGS = {"DT", "ADT", "DAR", "AL"}
 STATS = {"MINIMUM": "min", "MAXIMUM": "max", "AVERAGE": "mean", "P50": "p50", "P90": "p90", "P95": "p95", "P99": "p99"}
 DATASET_STATS = {"MIN": "min", "MAX": "max", "AVG": "mean", "P50": "p50", "P90": "p90", "P95": "p95", "P99": "p99"}
 DATASET_COLUMNS = ("dataset_input_length", "dataset_output_length", "dataset_sequence_length")
@@ -461,6 +463,10 @@ def _read_report(
     spec = _speculative(lines, 0, secs[0][1])
     if spec and "speculative" not in meta:
         meta["speculative"] = spec
+    # the tool prints its draft statistics only with a draft length above 0 (`get_max_draft_len() > 0`)
+    drafted = any(k == "stat" and STAT_RE.match(s)["tag"].upper() in DRAFT_TAGS for _i, _t, k, s in items)
+    if drafted and "speculative" not in meta:
+        meta["speculative"] = meta.get("decoding") or "speculative decoding"
 
     def opt(name):
         v = number(cmd.get(name, "") or "")
@@ -649,6 +655,13 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 r["request_rate"] = math.inf
     if not out.records and not out.rejected:
         raise ParseError(source, jobs[0][1][0][2][-1][1] + 1, "trtllm-bench report with no measured numbers")
+    if not reports:  # a run's numbers in several tables are one run: the settings any of them shows are its own
+        fullest: dict[str, str] = {}
+        for r in out.records:
+            if len(r["metadata"] or "") > len(fullest.get(r["run"], "")):
+                fullest[r["run"]] = r["metadata"]
+        for r in out.records:
+            r["metadata"] = fullest.get(r["run"]) or r["metadata"]
     out.records.sort(key=lambda r: r["line"])
     found = sorted(versions)
     layout = "0.19+ layout (REQUEST DETAILS)" if any(s[0] == "REQUEST DETAILS" for r in reports for s in r) else None
