@@ -285,3 +285,12 @@ def test_sglangs_w4afp8_is_int4_experts_and_fp8_rest_with_no_bytes_per_weight():
     assert w.precision == "int4 experts, fp8 rest" and not w.known
     # the other way: a WxAy scheme of one width is that width
     assert precision.weights("m", names=["Llama-3-8B-W4A8"]).bytes_per_weight == 0.5
+
+
+def test_a_dtype_the_file_states_is_read_where_the_tool_assumes_none_unless_the_checkpoint_is_quantized():
+    # a trtllm-bench write-up's `Precision: float16` (the tool's report would print it; nothing is assumed)
+    w = precision.weights("some/unknown-model", stated=("float16",), assume=False)
+    assert (w.precision, w.source) == ("fp16", "file")
+    # the other way: the model table's fp8 checkpoint runs fp8 weights under a bf16 activations' dtype
+    w = precision.weights("deepseek-ai/DeepSeek-R1", stated=("bfloat16",), assume=False)
+    assert (w.precision, w.source) == (None, "not stated")

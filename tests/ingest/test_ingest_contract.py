@@ -168,6 +168,9 @@ def _unaccounted(path) -> dict[int, list[str]]:
             known |= {round(float(v) * 1000, 2) for v in rows["params_b"].dropna()}
             # compare-llama-bench.py's `Num. of Par.` is the count itself (model_n_params)
             known |= {float(round(float(v) * 1e9)) for v in rows["params_b"].dropna()}
+        # a time kept in s that the row prints in ms (or kept in ms, printed in s): that number x or / 1000
+        times = rows[rows["unit"].isin(["s", "ms"])]["value"].dropna() if "unit" in rows else []
+        known |= {round(float(v) * k, 6) for v in times for k in (1000.0, 0.001)}
         for t in rejected.loc[rejected["line"] == line, "text"]:
             known |= _numbers(t)
         missing = [x for x in _NUMBER.findall(text) if round(float(x), 6) not in known]

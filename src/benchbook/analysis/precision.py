@@ -236,10 +236,14 @@ def weights(model: str | None, quantization=None, dtype=None, names=(), assume: 
         return Weights(None, math.nan, "not stated", f"dtype {dtype}")
     if ck:
         return Weights(ck, size.checkpoint_bytes_per_weight or _bytes(ck), "checkpoint", size.precision_source or "")
-    # an unquantized dtype the rest of the file states (`--dtype bfloat16` on the serve command): the
-    # weights' own where nothing quantized is named, in place of an assumption
-    hit = tagged(*[n for n in stated if (t := tagged(n)) and t[0] in UNQUANTIZED]) if assume else None
-    if hit:
+    # an unquantized dtype the rest of the file states (`--dtype bfloat16` on the serve command, a write-up's
+    # `Precision: float16` beside a tool that assumes none): the weights' own where nothing quantized is
+    # named, in place of an assumption; never for a checkpoint the model table knows as quantized
+    if not assume and isinstance(model, str):
+        size = hardware.model_size(model)
+        ck = size.checkpoint_precision if size is not None else None
+    hit = tagged(*[n for n in stated if (t := tagged(n)) and t[0] in UNQUANTIZED])
+    if hit and ck in (None, "bf16", "fp16", "fp32"):
         return Weights(hit[0], _bytes(hit[0]), "file", hit[1])
     if assume:
         return Weights("bf16", 2.0, "assumed")

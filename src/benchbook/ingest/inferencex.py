@@ -42,9 +42,9 @@ import json
 import math
 import re
 
-from benchbook.ingest import vllm_serve
+from benchbook.ingest import inferencex_table, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
-from benchbook.ingest.text import Lines, contains, fenced_blocks, only_block, whole
+from benchbook.ingest.text import Lines, contains, fenced_blocks, only_block, search, whole
 from benchbook.nouns import counted
 
 NAME = "inferencex"
@@ -54,6 +54,7 @@ POINT, AGGREGATE = "result json", "aggregate json"
 AGENTIC_POINT, AGENTIC_AGGREGATE = "agentic result json", "agentic aggregate json"
 AGENTIC_NESTED = "agentic result json (request_metrics)"
 AGENTIC_FIRST = "agentic result json (users, ttlt)"
+TABLE = "result table (a write-up's)"
 
 _FIXED_CARRIES = frozenset(
     {"model", "max_concurrency", "ttft", "tpot", "itl", "e2el", "output_throughput", "total_token_throughput"}
@@ -74,6 +75,7 @@ CARRIES = {
     AGENTIC_AGGREGATE: _AGENTIC_CARRIES,
     AGENTIC_NESTED: _AGENTIC_CARRIES | {"failed"},
     AGENTIC_FIRST: _AGENTIC_CARRIES,
+    TABLE: _FIXED_CARRIES,
 }
 
 METRICS = {
@@ -515,6 +517,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         quoted = _fenced(text)  # a result quoted in a fenced block of a write-up, its lines kept
+        if quoted is None and _NAMED_RE.search(text):
+            tabled, rejects = inferencex_table.points(text.split("\n"))
+            if tabled:
+                return _read_table(tabled, rejects, source)
         if quoted is None:
             raise ParseError(source, exc.lineno, f"not valid JSON (an InferenceX result): {exc.msg}") from None
         text, doc = quoted, json.loads(quoted)
@@ -545,13 +551,33 @@ def parse(text: str | Lines, source: str) -> Parsed:
     )
 
 
+def _read_table(tabled, rejects: list, source: str) -> Parsed:
+    """The points of a write-up's tables (`inferencex_table`), each read as a point of process_result.py."""
+    records: list[dict] = []
+    messages: list[str] = []
+    for k, (point, where, header) in enumerate(tabled):
+        _point(point, k, TABLE, lambda key, w=where, h=header: w.get(key, h), source, records, rejects, messages)
+    return finish(TOOL, source, records, rejects, messages, empty="an InferenceX result without a number")
+
+
+#: A write-up of InferenceX runs names the project (a bot's comment links its workflow runs).
+_NAMED_RE = re.compile(r"\bInference(?:X|MAX)\b", re.I)
+#: A table row that spells a point's per-GPU throughput (`| Total tput/GPU (tok/s) |`, `| Throughput/GPU |`).
+_TABLE_SNIFF_RE = re.compile(r"(?im)^\s*\|\s*(?:\*\*)?(?:(?:total|output|input)\s+)?(?:tput|throughput)\s*/\s*gpu\b")
+
+
 def sniff(text: str | Lines) -> bool:
     """A point's keys: `hw`, `conc` and per-GPU throughput (`tput_per_gpu`, or the nested agentic
-    schema's `request_metrics`)."""
+    schema's `request_metrics`); or a text naming InferenceX with a table of a point's keys in words
+    (`inferencex_table`)."""
     keys = contains('"hw"', text) and (
         contains('"conc"', text) or contains('"users"', text) and contains("_ttlt", text)
     )
-    return keys and (contains('"tput_per_gpu"', text) or contains('"request_metrics"', text))
+    if keys and (contains('"tput_per_gpu"', text) or contains('"request_metrics"', text)):
+        return True
+    if not (search(_TABLE_SNIFF_RE, text) and search(_NAMED_RE, text)):
+        return False
+    return bool(inferencex_table.points(whole(text).split("\n"))[0])
 
 
 TOOL = register(

@@ -53,7 +53,17 @@ import re
 import shlex
 
 from benchbook.ingest import vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, finish, number, register
+from benchbook.ingest.core import (
+    SEPARATOR_RE,
+    Parsed,
+    ParseError,
+    Tool,
+    copy_ends,
+    finish,
+    markdown_cells,
+    number,
+    register,
+)
 from benchbook.ingest.headings import names, outline
 from benchbook.ingest.text import Lines, search, split_n
 
@@ -145,6 +155,8 @@ TAGS = {
     "DAR": ("spec_decode_acceptance_rate", "fraction"),
     "AL": ("spec_decode_acceptance_length", "tok"),
 }
+#: The DECODING STATISTICS blocks' tags: draft tokens, accepted drafts, acceptance rate and length.
+DRAFT_TAGS = {"DT", "ADT", "DAR", "AL"}
 STATS = {"MINIMUM": "min", "MAXIMUM": "max", "AVERAGE": "mean", "P50": "p50", "P90": "p90", "P95": "p95", "P99": "p99"}
 DATASET_STATS = {"MIN": "min", "MAX": "max", "AVG": "mean", "P50": "p50", "P90": "p90", "P95": "p95", "P99": "p99"}
 DATASET_COLUMNS = ("dataset_input_length", "dataset_output_length", "dataset_sequence_length")
@@ -331,8 +343,21 @@ def _command(lines: list[str], lo: int, hi: int) -> dict[str, str]:
                 if not val and k + 1 < len(toks) and not toks[k + 1].startswith("--"):
                     val = toks[k + 1]
                 opts[key.replace("-", "_")] = val
+        rest = joined[i][: m.start()] + joined[i][m.end() :]  # the line's words beside a quoted command
+        for key, pattern in BESIDE.items():
+            said = pattern.search(rest) if m[2] is not None else None
+            if said:
+                opts.setdefault(key, said[1])
         return opts
     return {}
+
+
+#: Options a write-up states in words beside the command it quotes on that line (`trtllm-bench
+#: throughput`, 32 reqs at conc=2): the request count and the concurrency cap.
+BESIDE = {
+    "concurrency": re.compile(r"\bconc(?:urrency)?\s*[=:]\s*(\d+)\b", re.I),
+    "num_requests": re.compile(r"\b(\d+)\s+req(?:uest)?s\b", re.I),
+}
 
 
 def _model_name(model: str | None) -> str | None:
@@ -438,6 +463,10 @@ def _read_report(
     spec = _speculative(lines, 0, secs[0][1])
     if spec and "speculative" not in meta:
         meta["speculative"] = spec
+    # the tool prints its draft statistics only with a draft length above 0 (`get_max_draft_len() > 0`)
+    drafted = any(k == "stat" and STAT_RE.match(s)["tag"].upper() in DRAFT_TAGS for _i, _t, k, s in items)
+    if drafted and "speculative" not in meta:
+        meta["speculative"] = meta.get("decoding") or "speculative decoding"
 
     def opt(name):
         v = number(cmd.get(name, "") or "")
@@ -593,22 +622,29 @@ def parse(text: str | Lines, source: str) -> Parsed:
     """Every trtllm-bench report in a text (a log, a write-up or the bare report)."""
     if not isinstance(text, (str, Lines)):
         raise ParseError(source, None, "expected text")
-    lines = [LOG_RE.sub("", s) for s in split_n(text)]
+    lines = [_restated(LOG_RE.sub("", s)) for s in split_n(text)]
     reports = _reports(_sections(lines))
     names: list[str | None] = [None] * len(reports)
     if not reports:
         reports, names = _bare_overviews(lines)
-    if not reports:
+    out = _Out()
+    jobs = [
+        (k, [(name or names[k - 1], mine, secs) for name, mine, secs in _columns(lines, whole_report, source)])
+        for k, whole_report in enumerate(reports, 1)
+    ] or list(_tabled(lines, out))
+    if not jobs and _row_tables(lines, out, source):
+        out.records.sort(key=lambda r: r["line"])
+        return finish(TOOL, source, out.records, out.rejected, out.messages, out.cells, None)
+    if not jobs:
         raise ParseError(
             source, 1, "no trtllm-bench report found: expected a '= PERFORMANCE OVERVIEW' section between rows of '='"
         )
-    out = _Out()
     hint = next((m for m in map(VERSION_RE.search, lines) if m), None)
     versions = set()
-    for k, whole_report in enumerate(reports, 1):
+    for k, columns in jobs:
         first = len(out.records)
-        for name, mine, secs in _columns(lines, whole_report, source):
-            got = _read_report(mine, secs, k, source, out, hint[1] if hint else None, name or names[k - 1])
+        for name, mine, secs in columns:
+            got = _read_report(mine, secs, k, source, out, hint[1] if hint else None, name)
             if got is None:
                 out.messages.append(f"{source}:{secs[-1][1] + 1}: report {k} holds no number")
             elif got[1].get("version"):
@@ -618,7 +654,14 @@ def parse(text: str | Lines, source: str) -> Parsed:
             for r in out.records[first:]:
                 r["request_rate"] = math.inf
     if not out.records and not out.rejected:
-        raise ParseError(source, reports[0][-1][1] + 1, "trtllm-bench report with no measured numbers")
+        raise ParseError(source, jobs[0][1][0][2][-1][1] + 1, "trtllm-bench report with no measured numbers")
+    if not reports:  # a run's numbers in several tables are one run: the settings any of them shows are its own
+        fullest: dict[str, str] = {}
+        for r in out.records:
+            if len(r["metadata"] or "") > len(fullest.get(r["run"], "")):
+                fullest[r["run"]] = r["metadata"]
+        for r in out.records:
+            r["metadata"] = fullest.get(r["run"]) or r["metadata"]
     out.records.sort(key=lambda r: r["line"])
     found = sorted(versions)
     layout = "0.19+ layout (REQUEST DETAILS)" if any(s[0] == "REQUEST DETAILS" for r in reports for s in r) else None
@@ -659,6 +702,231 @@ def _bare_overviews(lines: list[str]) -> tuple[list, list[str | None]]:
     return reports, [(named.get(h) or "").strip("\"'` ") or None if h is not None else None for h in heads]
 
 
+#: What a write-up adds to a label or number it retypes into a table or a list: bold, code quotes,
+#: Markdown's escaped brackets (`\\[w/ ctx\\]`), an HTML line break.
+_DRESS_RE = re.compile(r"\*\*|`|\\(?=[\[\]])")
+_BR_RE = re.compile(r"<br\s*/?>", re.I)
+#: A label whose unit a write-up moved after its number (`* **Request Throughput:** 81.86 req/sec`).
+UNIT_AFTER_RE = re.compile(
+    r"^\s*(?:[*+-]\s+)?(?P<label>[A-Za-z][^:]*?):\s*(?P<v>\S+)\s+(?P<unit>req/sec|tokens/sec|ms|seconds|tps/gpu|tps/user)\s*$"
+)
+
+
+def _undressed(text: str) -> str:
+    return " ".join(_DRESS_RE.sub("", _BR_RE.sub(" ", text)).split()).rstrip(":").strip()
+
+
+def _restated(line: str) -> str:
+    """A line of the tool's own label with its unit written after the number, as the tool prints it
+    (`Request Throughput (req/sec): 81.86`); any other line as it is."""
+    if not line.rstrip().endswith(("sec", "ms", "seconds", "gpu", "user")):
+        return line
+    m = UNIT_AFTER_RE.match(_DRESS_RE.sub("", line))
+    if not m or _value(m["v"]) is None:
+        return line
+    label = f"{m['label'].strip()} ({m['unit']})"
+    return f"{label}: {m['v']}" if _norm(label) in LABELS else line
+
+
+#: The statistic blocks a write-up retypes as `<block title> <STAT>` rows (`Number of Draft Tokens P99`):
+#: the block titles DECODING STATISTICS prints (`-- Number of Draft Tokens Details --`), by tag.
+BLOCK_TITLES = {
+    "number of draft tokens": "DT",
+    "number of accepted draft tokens": "ADT",
+    "draft acceptance rate": "DAR",
+    "acceptance length": "AL",
+}
+#: A statistic as a table's row writes it (`MIN`, `P50`) -> as the block prints it (`MINIMUM`, `P50`).
+TABLE_STATS = {"MIN": "MINIMUM", "MAX": "MAXIMUM", "AVG": "AVERAGE", **{s: s for s in STATS}}
+#: The heading of the `[Latency]` block (`-- Request Latency Breakdown (ms) --`): a table under a heading
+#: that names it holds that block's statistics, one row each.
+LATENCY_BLOCK_RE = re.compile(r"request latency breakdown \(ms\)", re.I)
+
+
+def _row_label(label: str, latency_block: bool) -> str | None:
+    """A table row's label written as the tool prints the line (`Total Latency (ms)`, `[DT] P99`), or
+    None where it names nothing the tool prints."""
+    plain = _undressed(label)
+    if _norm(plain) in LABELS:
+        return plain
+    block, _, stat = plain.rpartition(" ")
+    if _norm(block) in BLOCK_TITLES and stat.upper() in TABLE_STATS:
+        return f"[{BLOCK_TITLES[_norm(block)]}] {TABLE_STATS[stat.upper()]}"
+    if latency_block and not block and plain.upper() in TABLE_STATS:
+        return f"[Latency] {TABLE_STATS[plain.upper()]}"
+    return None
+
+
+def _tables(lines: list[str]):
+    """Markdown tables of the tool's numbers with one run per value column (a write-up setting two runs
+    side by side): rows whose first cell is a label the tool prints (`_row_label`), at least BARE_MIN
+    of them, each with a number in every run column. Yields (header index, end index, run columns by
+    index and header, rows {index: (label as printed, cells)}, the other columns' indices)."""
+    doc, i, n = None, 0, len(lines)
+    while i < n - 1:
+        if not (lines[i].lstrip().startswith("|") and SEPARATOR_RE.match(lines[i + 1])):
+            i += 1
+            continue
+        end = i + 2
+        while end < n and lines[end].lstrip().startswith("|"):
+            end += 1
+        doc = doc or outline(lines)
+        near = doc.nearest(i)
+        latency = near is not None and bool(LATENCY_BLOCK_RE.search(doc.heads[near][1]))
+        head = markdown_cells(lines[i])
+        rows = {}
+        for j in range(i + 2, end):
+            cells = markdown_cells(lines[j])
+            label = _row_label(cells[0], latency) if len(cells) == len(head) else None
+            if label:
+                rows[j] = (label, [_undressed(c) for c in cells])
+        runs = {c: _undressed(head[c]) for c in range(1, len(head))}
+        runs = {c: h for c, h in runs.items() if rows and all(_value(r[1][c]) is not None for r in rows.values())}
+        if len(rows) >= BARE_MIN and runs:
+            yield i, end, runs, rows, [c for c in range(1, len(head)) if c not in runs]
+        i = end
+
+
+def _tabled(lines: list[str], out: _Out):
+    """The reports of `_tables`, as `_columns` gives them: (run name, lines, sections) for each run
+    column, its rows written `Label: value`. A column named by the start of an earlier one (`base` after
+    `base (TRTLLM)`) is that run. The numbers of the other columns (a difference, `+4.2%`) are rejected."""
+    known: list[str] = []
+    for k, (lo, hi, runs, rows, others) in enumerate(_tables(lines), 1):
+        columns = []
+        for c, head in runs.items():
+            name = next((n for n in known if head and (n == head or n.partition(" (")[0] == head)), None)
+            if name is None:
+                name = head or f"column {c}"
+                known.append(name)
+            mine = list(lines)
+            for j in range(lo + 2, hi):
+                mine[j] = f"{rows[j][0]}: {rows[j][1][c]}" if j in rows else ""
+            columns.append((name, mine, [("PERFORMANCE OVERVIEW", lo, lo + 2, hi)]))
+        for j, (_label, cells) in rows.items():
+            for c in others:
+                if re.search(r"\d", cells[c]):
+                    out.reject(j + 1, cells[c], "a column that is no run's (a difference between runs); set aside")
+        yield k, columns
+
+
+#: A number printed with a space between its thousands (`13 484`, `1 046.14`).
+SPACED_RE = re.compile(r"^\d{1,3}(?: \d{3})+(?:\.\d+)?$")
+#: The words write-ups shorten the report's labels to (`Req/s`, `Output TPS`, `Avg Latency`, `TPS/GPU`): `tps`
+#: is the report's own for tokens per second (`(tps/gpu)`, `(tps/user)`).
+_WORDS = {"req": "request", "reqs": "request", "avg": "average", "tps": "throughput", "tok/s": "tokens/sec"}
+_WORDS |= {"req/s": "req/sec", "tput": "throughput"}
+#: A column of runs' settings, by its header's words: the key a `trtllm-bench` command would give it.
+SETTING_HEADERS = {"con.": "concurrency", "con": "concurrency", "concurrency": "concurrency", "#reqs": "num_requests"}
+SETTING_HEADERS |= {"requests": "num_requests", "reqs": "num_requests", "#requests": "num_requests"}
+SETTING_HEADERS |= {"input": "input", "input len": "input", "output": "output", "output len": "output"}
+
+
+def _header_label(cell: str, header: list[str]) -> str | None:
+    """The report's label a column header shortens, by its unit and words: `Req/s` is `Request Throughput
+    (req/sec)`, `Output TPS (tok/s)` `Total Output Throughput (tokens/sec)`, `TPS/GPU` and `TPS/User` the per-GPU
+    and per-user output throughputs, `Avg Latency (ms)` and `Total Latency (ms)` the two latencies. `Token TPS`
+    is `Total Token Throughput` only beside an output throughput column: alone it may be 0.17's `Token
+    Throughput`, output tokens only. None for anything else."""
+    text = _undressed(cell).lower()
+    unit = text.rpartition("(")[2].rstrip(")").strip() if text.endswith(")") else ""
+    words = {_WORDS.get(w, w) for w in text.partition("(")[0].replace("/", " /").split()}
+    unit = _WORDS.get(unit, unit)
+    if text in ("req/s", "req/sec") or (unit == "req/sec" and words <= {"request", "throughput"}):
+        return "request throughput (req/sec)"
+    if words & {"/gpu", "/user"} and "throughput" in words:
+        return (
+            "per gpu output throughput (tps/gpu)"
+            if "/gpu" in words
+            else "per user output throughput [w/ ctx] (tps/user)"
+        )
+    if unit == "tokens/sec" and "throughput" in words:
+        if "output" in words:
+            return "total output throughput (tokens/sec)"
+        beside = any("output" in _undressed(h).lower() and "tps" in _undressed(h).lower() for h in header)
+        return "total token throughput (tokens/sec)" if "token" in words and beside else None
+    if unit == "ms" and "latency" in words:
+        return (
+            "total latency (ms)" if "total" in words else "average request latency (ms)" if "average" in words else None
+        )
+    return None
+
+
+def _row_tables(lines: list[str], out: _Out, source: str) -> int:
+    """Markdown tables with one run a row whose column headers shorten the report's labels (`_header_label`, at
+    least BARE_MIN of them), in a text naming trtllm-bench: each row's numbers are kept as its run's, its other
+    cells (`C1`, `5 k × 500`, `BF16`) name it; its setting columns (`Con.`, `#Reqs`, `Input`, `Output`) set its
+    concurrency, request count and lengths, and a two-column table above (`| Concurrency | 1 |`) sets them for
+    every row. A last row the copy cuts short is another run, set aside unread. The number of runs read."""
+    above: dict[str, str] = {}
+    runs, i, n = 0, 0, len(lines)
+    while i < n - 1:
+        if not (lines[i].lstrip().startswith("|") and SEPARATOR_RE.match(lines[i + 1])):
+            i += 1
+            continue
+        end = i + 2
+        while end < n and lines[end].lstrip().startswith("|"):
+            end += 1
+        head = markdown_cells(lines[i])
+        if len(head) == 2:  # a table of settings: key | value
+            for j in range(i + 2, end):
+                k, _, v = (c.strip() for c in lines[j].strip().strip("|").partition("|"))
+                if _undressed(k).lower() in SETTING_HEADERS and number(_undressed(v)) is not None:
+                    above[SETTING_HEADERS[_undressed(k).lower()]] = _undressed(v)
+        labels = {c: _header_label(h, head) for c, h in enumerate(head)}
+        labels = {c: lab for c, lab in labels.items() if lab}
+        if len(labels) >= BARE_MIN:
+            runs += _rows(lines, i, end, head, labels, above, out, source)
+        i = end
+    return runs
+
+
+def _cell_number(cell: str) -> float | None:
+    plain = _undressed(cell)
+    return _value(plain.replace(" ", "")) if SPACED_RE.match(plain) else _value(plain)
+
+
+def _rows(lines, at: int, end: int, head, labels, above, out: _Out, source: str) -> int:
+    settings = {c: SETTING_HEADERS.get(_undressed(h).lower()) for c, h in enumerate(head) if c not in labels}
+    cmd = _command(lines, 0, at)
+    runs = 0
+    for j in range(at + 2, end):
+        cells = markdown_cells(lines[j])
+        if len(cells) != len(head):
+            if copy_ends(lines, j):  # a run of its own, unread: not the end of the row above
+                out.reject(
+                    j + 1, lines[j].strip()[:80], "a table row the copy cuts short (the file's last line): not read"
+                )
+            continue
+        said = dict(above) | {settings[c]: _undressed(cells[c]) for c in settings if settings[c]}
+        name = " ".join(_undressed(cells[c]) for c in settings if not settings[c] and _undressed(cells[c]))
+        inp, outp = said.get("input"), said.get("output")
+        base = {
+            "run": name or f"row {j + 1}",
+            "format": "text",
+            "model": _model_name(cmd.get("model")),
+            "dataset": f"input {inp} / output {outp} tokens" if inp and outp else None,
+            "num_prompts": _cell_number(said.get("num_requests", "")) or math.nan,
+            "request_rate": math.nan,
+            "max_concurrency": _cell_number(said.get("concurrency", "")) or math.nan,
+            "burstiness": math.nan,
+            "metadata": None,
+        }
+        for c, label in labels.items():
+            v = _cell_number(cells[c])
+            if v is None:
+                if re.search(r"\d", cells[c]):
+                    out.reject(j + 1, cells[c], f"{_undressed(head[c])!r} holds no number here")
+                continue
+            metric, stat, unit, note = LABELS[label]
+            if note == _MS_TO_S:  # `keep` converts only under this note alone
+                v, note = v / 1000.0, "printed as Total Latency (ms), converted to s"
+            spaced = f"printed {_undressed(cells[c])!r}" if SPACED_RE.match(_undressed(cells[c])) else None
+            out.keep(base, j + 1, metric, stat, v, unit, "; ".join(x for x in (note, spaced) if x) or None)
+        runs += 1
+    return runs
+
+
 #: The overview's title line; a copy through a Markdown renderer loses its `= ` and may keep a
 #: parenthesis naming the runs compared (`PERFORMANCE OVERVIEW ( main / ep+tp branch)`).
 _SNIFF_RE = re.compile(
@@ -670,18 +938,32 @@ _SNIFF_LABEL_RE = re.compile(
 
 
 def sniff(text: str | Lines) -> bool:
-    """True for a text holding a trtllm-bench PERFORMANCE OVERVIEW banner and its numbers, or the
-    overview's lines alone (`_bare_overviews`) under a `trtllm-bench` command."""
+    """True for a text holding a trtllm-bench PERFORMANCE OVERVIEW banner and its numbers, or, where the
+    text names `trtllm-bench`, the overview's lines alone (`_bare_overviews`, a unit moved after the number
+    too) or a table of them (`_tables`)."""
     if search(_SNIFF_RE, text) and search(_SNIFF_LABEL_RE, text):
         return True
-    return (
-        search(_BARE_SNIFF_RE, text)
-        and search(COMMAND_SNIFF_RE, text)
-        and bool(_bare_overviews(list(split_n(text)))[0])
-    )
+    if not search(COMMAND_SNIFF_RE, text):
+        return False
+    if search(_BARE_SNIFF_RE, text) or search(_UNIT_AFTER_SNIFF_RE, text):
+        if _bare_overviews([_restated(s) for s in split_n(text)])[0]:
+            return True
+    lines = list(split_n(text))
+    if search(_TABLE_SNIFF_RE, text) and next(_tables(lines), None) is not None:
+        return True
+    return bool(search(_ROWS_SNIFF_RE, text)) and _row_tables(lines, _Out(), "") > 0
+
+
+#: A header row of a table with one run a row: a `Req/s` or `req/s` column.
+_ROWS_SNIFF_RE = re.compile(r"(?im)^\s*\|.*\breq/s(?:ec)?\b.*\|\s*$")
 
 
 _BARE_SNIFF_RE = re.compile(r"(?m)^\s*Per GPU Output Throughput \((?:tps/gpu|tokens/sec/gpu)\):\s*\d")
+_UNIT_AFTER_SNIFF_RE = re.compile(r"(?m)Request Throughput:(?:\*\*)?\s*[\d.]+\s*req/sec\s*$")
+_TABLE_SNIFF_RE = re.compile(
+    r"(?m)^\s*\|\s*(?:\*\*)?(?:Request Throughput \(req/sec\)|Total (?:Output |Token )?Throughput \(tokens/sec\)"
+    r"|Per (?:GPU|User) Output Throughput|Number of (?:Accepted )?Draft Tokens)"
+)
 COMMAND_SNIFF_RE = re.compile(r"\btrtllm-bench\b")
 
 

@@ -118,8 +118,19 @@ def runs_tables(r: pd.DataFrame) -> list:
     numbers = repeat_numbers(r)
     return [
         tables.show(runs_table(r, numbers=numbers), missing=run_missing(r, numbers)),
-        tables.show(runs_table(r, RUN_RESULTS, numbers)),
+        tables.show(runs_table(r, _results(r), numbers)),
     ]
+
+
+def _results(r: pd.DataFrame) -> dict[str, str]:
+    """RUN_RESULTS, with the total token throughput beside the output's where a run prints the total
+    alone (a write-up's table of the tool's numbers): the figure's message points at this table for it."""
+    out = r["output_throughput"] if "output_throughput" in r else pd.Series(np.nan, index=r.index)
+    if "total_token_throughput" not in r or not (r["total_token_throughput"].notna() & out.isna()).any():
+        return RUN_RESULTS
+    at = list(RUN_RESULTS).index("output_throughput") + 1
+    items = list(RUN_RESULTS.items())
+    return dict([*items[:at], ("total_token_throughput", "total token throughput (tok/s)"), *items[at:]])
 
 
 #: The latencies' names on a page.
@@ -711,7 +722,8 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
     figure of flat lines over an empty load axis shows nothing). A run with no throughput (a file of
     latency tables alone) has no point and no line to draw."""
     rated = [c for c in ("output_throughput", "total_token_throughput") if c in curve]
-    apart = apart[apart["output_throughput"].notna()] if "output_throughput" in apart else apart.iloc[:0]
+    held = [c for c in ("output_throughput", "total_token_throughput") if c in apart]
+    apart = apart[apart[held].notna().any(axis=1)] if held else apart.iloc[:0]
     if curve.empty or not curve[rated].notna().any(axis=None):
         # a run kept apart is a reference line against the curve: with no curve it has no load to stand at
         words = wording.words("serving_saturation")["figure"]
