@@ -211,3 +211,13 @@ def test_where_the_only_figure_is_left_out_the_page_says_that_not_a_missing_shap
     words = show.triton_words(tb.table(ingest.read(colfax)), attention.NONE)
     assert "No other TFLOP/s can be shown: the tables print none beside the figure left out above." in words
     assert "no full shape" not in words
+
+
+def test_accuracy_checks_that_all_passed_are_said_and_none_printed_says_nothing():
+    decoding = TB / "tritonbench_pr99_decoding_attention_fa2_fa3_kvcache_splitk_one_input_latency_accuracy.md"
+    words = show.triton_words(tb.table(ingest.read(decoding)), attention.NONE)
+    assert "All 5 accuracy checks tritonbench printed passed" in words
+    bare = show.triton_words(
+        tb.table(ingest.read(TB / "tritonbench_pr180_tilelang_vs_triton_tutorial_tflops.md")), attention.NONE
+    )
+    assert "accuracy check" not in bare
