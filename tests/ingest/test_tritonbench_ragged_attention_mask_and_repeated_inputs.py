@@ -1,6 +1,7 @@
 """tritonbench's `--causal` flag defaults to off, so a flash_attention command without it ran
 non-causal attention; ragged_attention (HSTU) masks by its own `--attn-mask-type`, whose default is
-`lower_triangular`, so a command without `--causal` does not say its mask: causal is not stated. An
+`lower_triangular`, and flex_attention by its `--mod-type`, printed per row, so a command without
+`--causal` does not say their mask: causal is not stated. An
 operator that draws its inputs (ragged_attention's random lengths) prints one `x_val` for several
 inputs: each row is its own input, numbered, not a conflicting repeat."""
 
@@ -39,6 +40,20 @@ def test_ragged_attention_with_causal_is_causal(tmp_path):
 
 def test_flash_attention_without_causal_ran_non_causal(tmp_path):
     assert _causal(tmp_path, "python run.py --op flash_attention --d-head 128", FA) == {"non-causal"}
+
+
+FLEX = """
+             (B, Hq, M, Hkv, N, D) | Mask Type    eager-latency    compiled-latency
+----------------------------------------------  ---------------  ------------------
+(8, 16, 1024, 16, 1024, 128) |          causal         6.023616            0.216096
+(8, 16, 1024, 16, 1024, 128) |  sliding_window         6.111872            0.145600
+"""
+
+
+def test_flex_attention_masks_by_its_own_mod_type_so_no_causal_setting_is_stated(tmp_path):
+    # flex_attention's mask is its --mod-type (printed per row), not --causal: a command without --causal
+    # ran the rows' own masks, causal and sliding_window here, not non-causal attention
+    assert _causal(tmp_path, "python run.py --op flex_attention --mod-type all", FLEX) == {None}
 
 
 REPEATED = """

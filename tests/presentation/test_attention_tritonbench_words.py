@@ -111,15 +111,33 @@ MI300 = config.FIXTURES_DIR / "tritonbench" / "tritonbench_pr612_mi300_aiter_fle
 def test_with_no_device_a_figure_above_every_known_peak_is_a_warning_and_no_comparison_uses_it():
     """aiter's 0.278904 ms at (4, 48, 4096, 4096, 64) is 2,957 TFLOP/s by tritonbench's FLOPs rule: with no
     device taken, no device the table knows reaches that (the highest dense 16-bit peak, MI355X's 2,517), so
-    it is named as no measurement and left out; 1,424 TFLOP/s at 2048 is below that bound and stays, and
-    halved figures raise no warning."""
+    it is named as no measurement and left out, and with it aiter's 5 other timings of that table (1,424
+    TFLOP/s at 2048 among them): one timer took them all; halved figures raise no warning."""
     t = tb.table(ingest.read(MI300))
     words = show.triton_words(t, attention.NONE)
     assert "Warning: 1 TFLOP/s figure of aiter is not a measurement" in words
     assert "highest dense 16-bit peak of any device the hardware table knows, the MI355X's 2,517 TFLOP/s" in words
-    assert "2,956.7" not in words and "The highest is 1,424.1 TFLOP/s (aiter at (4, 48, 2048, 2048, 64))" in words
+    assert "and so are the other 5 timings of aiter in that table" in words
+    assert "2,956.7" not in words and "1,424.1" not in words
+    assert "The highest is 360.0 TFLOP/s (triton_tutorial_flash_v2 at (4, 48, 4096, 4096, 64))" in words
     halved = show.triton_words(t.assign(tflops=t["tflops"] / 2), attention.NONE)
     assert "Warning" not in halved and "The highest is 1,478.3 TFLOP/s (aiter at (4, 48, 4096, 4096, 64))" in halved
+
+
+def test_only_the_backend_whose_timer_gave_an_impossible_rate_loses_its_other_timings():
+    """pallas's timer gives 3,299 and 6,721 TFLOP/s at S 8192 and 16384 (its author calls its latencies
+    suspicious): its 6 other timings go with them. A backend of the same table whose every rate is possible
+    keeps all of its own: beside aiter's, flex_attention's and triton_tutorial_flash_v2's 6 inputs each."""
+    pallas = tb.table(
+        ingest.read(
+            config.FIXTURES_DIR / "tritonbench" / "tritonbench_pr181_pallas_latency_suspicious_empty_average.md"
+        )
+    )
+    words = show.triton_words(pallas, attention.NONE)
+    assert "and so are the other 6 timings of pallas in that table" in words and "The highest is" not in words
+    kept = show.triton_words(tb.table(ingest.read(MI300)), attention.NONE)
+    assert "Of the 6 inputs timed by more than one backend, triton_tutorial_flash_v2 is fastest on 6" in kept
+    assert "2.23x as fast" in kept  # against flex_attention at the last input: its timings stay
 
 
 def test_a_bare_mi300_bounds_by_the_higher_part_of_the_series_and_says_so():
@@ -141,3 +159,65 @@ def test_the_spread_tritonbench_prints_with_each_latency_is_stated_only_where_pr
     assert "18 latencies are printed as tritonbench's median of the timed runs" in spread
     assert "farthest run's distance from it: 1.29% to 254.78%" in spread
     assert "farthest run" not in show.triton_words(tb.table(ingest.read(H100)), attention.NONE)
+
+
+FLEX = (
+    config.FIXTURES_DIR / "tritonbench" / "tritonbench_pr194_flex_attention_mod_types_recompile_error_cuda_oom_rows.md"
+)
+
+
+def test_rows_set_aside_as_two_runs_of_one_input_are_named_not_dropped_silently():
+    """The flex sweep times (8, 16, 1024, 16, 1024, 128) | noop in both of its runs with different values:
+    the page counts 14 inputs and names the two lines it set aside; with no conflict it says nothing of it."""
+    df = ingest.read(FLEX)
+    t, lines = tb.table(df), tb.conflicts(ingest.set_aside_frame(df))
+    assert lines == [14, 32]
+    words = show.triton_words(t, attention.NONE, None, lines)
+    assert (
+        "14 inputs of the flex_attention operator, backends eager and compiled. Not counted: the rows of lines 14"
+        in words
+    )
+    assert "Not counted" not in show.triton_words(t, attention.NONE)
+
+
+def test_an_operator_with_its_own_flops_rule_is_said_so_not_missing_a_shape():
+    """flex_attention credits its compiled kernel the block mask's kept share, decoding_attention FLOPs of its
+    own: their figures are shown as printed (or none shown) for that reason, never for a shape the table gives."""
+    words = show.triton_words(tb.table(ingest.read(FLEX)), attention.NONE)
+    assert "shown as printed (the flex_attention operator's own FLOPs rule" in words and "no full shape" not in words
+    decoding = (
+        config.FIXTURES_DIR
+        / "tritonbench"
+        / ("tritonbench_pr99_decoding_attention_fa2_fa3_kvcache_splitk_one_input_latency_accuracy.md")
+    )
+    none = show.triton_words(tb.table(ingest.read(decoding)), attention.NONE)
+    assert "the decoding_attention operator credits FLOPs by a rule of its own" in none and "no full shape" not in none
+
+
+TB = config.FIXTURES_DIR / "tritonbench"
+
+
+def test_a_table_of_the_backward_pass_says_so():
+    bwd = show.triton_words(tb.table(ingest.read(TB / "tritonbench_pr196_tk_flash_v3_bwd_tflops.md")), attention.NONE)
+    assert "8 inputs of the flash_attention operator (non-causal), each timing of the backward pass" in bwd
+    fwd = show.triton_words(
+        tb.table(ingest.read(TB / "tritonbench_pr180_tilelang_vs_triton_tutorial_tflops.md")), attention.NONE
+    )
+    assert "backward" not in fwd
+
+
+def test_where_the_only_figure_is_left_out_the_page_says_that_not_a_missing_shape():
+    colfax = TB / "pytorch_benchmark_pr2401_colfax_cutlass_one_input_latency_0_001024_ms.md"
+    words = show.triton_words(tb.table(ingest.read(colfax)), attention.NONE)
+    assert "No other TFLOP/s can be shown: the tables print none beside the figure left out above." in words
+    assert "no full shape" not in words
+
+
+def test_accuracy_checks_that_all_passed_are_said_and_none_printed_says_nothing():
+    decoding = TB / "tritonbench_pr99_decoding_attention_fa2_fa3_kvcache_splitk_one_input_latency_accuracy.md"
+    words = show.triton_words(tb.table(ingest.read(decoding)), attention.NONE)
+    assert "All 5 accuracy checks tritonbench printed passed" in words
+    bare = show.triton_words(
+        tb.table(ingest.read(TB / "tritonbench_pr180_tilelang_vs_triton_tutorial_tflops.md")), attention.NONE
+    )
+    assert "accuracy check" not in bare

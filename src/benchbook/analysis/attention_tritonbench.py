@@ -26,7 +26,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from benchbook.ingest import flash_attn_bench, selected_attention, tritonbench
+from benchbook.ingest import core, flash_attn_bench, selected_attention, tritonbench
 
 TOOL = "tritonbench"
 #: flash-attention's benchmark scripts: every row an attention call, by the same FLOPs rule.
@@ -44,6 +44,9 @@ OPERATOR = "flash_attention"
 MULTIPLIER = {"fwd": 4.0, "bwd": 10.0, "fwd_bwd": 14.0}
 #: The selected-attention operator and its FLOPs per B x H x S x kv x D: forward 4, backward twice it.
 SELECTED_OPERATOR = selected_attention.OPERATOR
+#: The operators whose FLOPs rule is applied here; another tritonbench operator credits FLOPs of its own
+#: (flex_attention's compiled kernel only the block mask's kept share, operators/flex_attention/operator.py).
+RULED = (OPERATOR, SELECTED_OPERATOR)
 SELECTED_MULTIPLIER = {"fwd": 4.0, "bwd": 8.0}
 #: Relative gap between printed and recomputed TFLOP/s beyond the printing's rounding (tabulate keeps
 #: six significant digits): 1 %, beyond which the shape the rule used is not the one the kernel ran.
@@ -208,3 +211,12 @@ def failed(rejected: pd.DataFrame) -> pd.DataFrame:
         },
         columns=["source", "line", "backend", "pass"],
     )
+
+
+def conflicts(rejected: pd.DataFrame) -> list[int]:
+    """The lines of the rows set aside for giving one configuration (input, backend, pass) different values
+    (`ingest.core.CONFLICT`: two runs that nothing in the file tells apart), so the page names them."""
+    if not len(rejected):
+        return []
+    r = rejected[rejected["tool"].isin(TOOLS) & rejected["reason"].str.startswith(core.CONFLICT)]
+    return sorted({int(x) for x in r["line"]})

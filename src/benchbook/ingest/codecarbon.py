@@ -9,6 +9,9 @@ measurement interval, neither a mean nor a peak: `power_reading`), `emissions` (
 `water_consumed` (estimates from the grid's intensity, not in the contract), `gpu_count` and
 `gpu_model` ("8 x Tesla V100-SXM2-32GB"), `tracking_mode`. The columns are found by name: their
 order and set changed between releases (3.x added experiment_id, water and utilisation columns).
+A task log (`EmissionsTracker.start_task(name)` / `stop_task()`, written by `task_out` beside
+`emissions.csv` as `emissions_<experiment>_<run_id>.csv`) has the same columns after a first `task_name`:
+one row per task of one run, every row with that run's `run_id`, each row its task.
 
 The first CSV schema (CodeCarbon 1.x, 2021: `timestamp, experiment_id, project_name, duration,
 emissions, energy_consumed, country_name, ...`) has no per-component column: `energy_consumed` is
@@ -35,7 +38,8 @@ What the numbers cover:
   includes it.
 * A GPU present (`gpu_count` >= 1) that reads 0 W drew no 0 W: no sample was taken in the run (a
   run shorter than CodeCarbon's interval); its power and energy are set aside, not kept as zero. A
-  row with no GPU tracked has no GPU figures.
+  row with no GPU tracked has no GPU figures. A GPU energy of 0 beside a power above 0 is the NVML
+  energy counter's difference over a task too short for it to advance: set aside, not kept as 0 J.
 
 Its console logger (`[codecarbon INFO @ 13:26:34] Energy consumed for all GPUs : 0.020817 kWh. All GPUs
 Power : 219.117 W`, `Total GPU Power` since 2.x; `... kWh of electricity used since the begining.`,
@@ -98,6 +102,10 @@ _OFF_LINUX = re.compile(r"^\s*(Windows|macOS|Darwin)\b", re.I)
 RAM_ESTIMATE = "RAM energy is CodeCarbon's model of the memory size (3 W per 8 GB), not a measurement"
 TOTAL_ESTIMATE = "CPU + GPU + RAM, and the RAM part is CodeCarbon's model of the memory size, not a measurement"
 NO_SAMPLE = "a GPU present read 0 W: no GPU sample was taken in the run (shorter than CodeCarbon's interval), not 0 J"
+#: A row's GPU energy of 0 beside a power above 0: CodeCarbon takes the energy as the difference of NVML's
+#: total-energy counter over the row's interval (`GPU._get_energy`, since 2.x), and a counter that did not
+#: advance in so short a task gives 0 while the power reading says the GPU drew.
+NO_COUNT = "0 kWh beside a GPU power of {w} W: the GPU's energy counter did not advance over the row's {s} s, not 0 J"
 NO_READING = (
     "the GPU read 0 W in every one of {n} blocks: CodeCarbon read no power or energy from it (an NVML energy "
     "counter the GPU lacks reports 0 for the whole run), not 0 J"
@@ -370,10 +378,16 @@ def _record(base: dict, scope, line: int, metric: str, value: float, unit: str, 
     return dict(base, scope=scope, line=line, metric=metric, statistic="value", value=value, unit=unit, note=note)
 
 
-def _run_label(cell: dict, k: int, stamps: list) -> str:
+def _run_label(cell: dict, k: int, stamps: list, tasks: list) -> str:
     """A row's run: CodeCarbon writes one row per `stop()`, each with its own `run_id`; the timestamp
     has one-second resolution, so rows stopped in the same second are still separate runs, told
-    apart by their run_id (or their line, in the first schema, which has none)."""
+    apart by their run_id (or their line, in the first schema, which has none). A task log
+    (`EmissionsTracker.start_task` / `stop_task`, written by `task_out` as `emissions_<experiment>_<run_id>.csv`)
+    holds one row per task of a single run, all with that run's `run_id`: each row is its task, named
+    by its `task_name` (with its line where a name repeats)."""
+    task = cell.get("task_name")
+    if task:
+        return task if tasks.count(task) == 1 else f"{task} (row {k})"
     stamp = cell.get("timestamp")
     if not stamp:
         return f"row {k}"
@@ -388,6 +402,7 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
     into the energy contract."""
     records, rejects, cells, modes = [], [], 0, set()
     stamps = [cell.get("timestamp") for _, cell in cells_of]
+    tasks = [cell.get("task_name") for _, cell in cells_of]
     for where, cell in cells_of:
         k = min(where.values()) if isinstance(where, dict) else where
 
@@ -401,7 +416,7 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
         count, device = _gpus(cell)
         if device is None and not count:  # no GPU tracked: the energy is the CPU's, and the row names it
             device = cell.get("cpu_model") or None
-        base = _run(_run_label(cell, k, stamps), _model_in(cell.get("project_name")), device, count)
+        base = _run(_run_label(cell, k, stamps, tasks), _model_in(cell.get("project_name")), device, count)
         values = {}
         for col, raw in cell.items():
             v = _number(raw)
@@ -439,6 +454,9 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
                 continue
             if kind == "gpu" and (no_gpu or unsampled):
                 why = NO_SAMPLE if unsampled else "no GPU tracked (gpu_count empty)"
+                rejects.append((at(col), f"{col} {cell[col]}", why))
+            elif col == "gpu_energy" and values[col] == 0 and values.get("gpu_power", 0) > 0:
+                why = NO_COUNT.format(w=f"{values['gpu_power']:.3g}", s=f"{values.get('duration', float('nan')):.3g}")
                 rejects.append((at(col), f"{col} {cell[col]}", why))
             elif kind == "cpu" and cpu_scope is None:
                 rejects.append(

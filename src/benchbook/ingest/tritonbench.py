@@ -15,6 +15,10 @@ sequence length (`shape_from` "command line"; the operator iterates the sequence
 inputs at that batch, heads and head size). FLOPs are tritonbench's `flops` metric of that operator
 (4 x B x H x S^2 x D forward, half with `--causal`, 2.5x for `--bwd`: `analysis.attention_tritonbench`).
 
+A metric cell holding text instead of a number is tritonbench's `error_msg` for that backend at that input
+(`CUDA OOM`, `not supported`, or an exception's text, printed in place of its first metric): a failed timing,
+set aside with its reason and named in one warning, never skipped silently.
+
 Refused by name (`refuses`): the A/B report of `run.py --side-a=... --side-b=...` (tritonbench
 `utils/ab_test.py`). Its `Performance Summary` prints per backend and metric `latency : +8.9% avg [-4.5%
 to +25.9%]`: the mean over the input shapes of (B - A) / A x 100 and its range, no kernel time or TFLOP/s
@@ -54,6 +58,13 @@ METRICS = {
     "accuracy": "1 or 0: whether the backend's output matched the baseline's within the operator's tolerance",
 }
 _UNITS = {"latency": "ms", "tflops": "TFLOP/s", "speedup": "x", "gbps": "GB/s", "accuracy": "fraction"}
+#: A metric cell holding text: tritonbench's `error_msg` for that backend at that input, printed in place of
+#: its first metric, the others left blank (`BenchmarkOperatorResult`'s table; `error_msg` is "CUDA OOM" for
+#: torch.cuda.OutOfMemoryError, "not supported" for NotImplementedError, else the exception's text).
+FAILED = "tritonbench printed {msg!r} in place of the timing: the backend failed at this input, no measurement"
+_ERRORS = {"CUDA OOM": "out of GPU memory", "not supported": "the backend does not run that input"}
+#: The warning that names them (the attention chapter's completeness line reads it).
+FAILED_WARNING = "warning: the run did not time every input:"
 _METRIC_COL = re.compile(r"^(?P<backend>.+)-(?P<metric>[a-z_]+)$")
 _HEADER = re.compile(r"^\s*\S.*?\s{2,}\S+-(?:latency|tflops|speedup|gbps)(?:\s{2,}\S+)*\s*$")
 _RULE = re.compile(r"^\s*-+(?:\s{2,}-+)+\s*$")
@@ -133,8 +144,10 @@ def _cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
 
 
 #: Operators whose attention mask is an argument of their own, not only `--causal`: ragged_attention
-#: (HSTU) masks by `--attn-mask-type`, whose default is `lower_triangular`, a causal mask.
-_OWN_MASK = frozenset({"ragged_attention"})
+#: (HSTU) masks by `--attn-mask-type`, whose default is `lower_triangular`, a causal mask; flex_attention
+#: by `--mod-type` (noop, causal, sliding_window, prefix_lm, ... or all; operators/flex_attention/operator.py),
+#: which its input column prints per row (`(B, Hq, M, Hkv, N, D) | Mask Type`).
+_OWN_MASK = frozenset({"ragged_attention", "flex_attention"})
 
 
 def _command(lines, upto: int) -> dict:
@@ -192,7 +205,7 @@ def _label(lines, i: int) -> str | None:
 
 def parse(text: str | Lines, source: str) -> Parsed:
     lines = split_n(whole(text))
-    records, rejects, cells, messages = [], [], 0, []
+    records, rejects, cells, messages, failures = [], [], 0, [], []
     i = 0
     while i < len(lines) - 1:
         if not (_HEADER.match(lines[i]) and _RULE.match(lines[i + 1])):
@@ -236,6 +249,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 if not re.fullmatch(NUMBER, raw):
                     if re.search(r"\d", raw):
                         raise ParseError(source, j + 1, f"expected a number under {col!r}, found {raw!r}")
+                    if m is not None and m["metric"] in _UNITS and first.lower() != "average":
+                        # tritonbench's error_msg in place of the backend's first metric: its timing failed here
+                        failures.append((j + 1, m["backend"], first, raw))
+                        rejects.append((j + 1, f"{col} {raw}", FAILED.format(msg=raw)))
                     continue
                 cells += 1
                 if first.lower() == "average":
@@ -257,8 +274,26 @@ def parse(text: str | Lines, source: str) -> Parsed:
                     )
             j += 1
         i = j
+    if failures:
+        messages.append(_failed_message(failures))
     empty = "no tritonbench table (a column NAME-latency or NAME-tflops over a row of dashes) found"
     return finish(TOOL, source, records, rejects, messages, cells, empty=empty)
+
+
+def _failed_message(failures: list[tuple[int, str, str, str]]) -> str:
+    """One warning naming every timing tritonbench printed an error for: backend, what it printed and
+    means, the inputs and their lines (the chapter's completeness line says it)."""
+    by: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    for line, backend, name, msg in failures:
+        by.setdefault((backend, msg), []).append((line, " ".join(name.split())))
+    parts = []
+    for (backend, msg), where in by.items():
+        inputs = " and ".join(name for _, name in where)
+        lines = ", ".join(str(line) for line, _ in where)
+        meaning = _ERRORS.get(msg, "the exception it raised")
+        parts.append(f"{backend} printed {msg!r} ({meaning}) at {inputs} (line{'s' if len(where) > 1 else ''} {lines})")
+    n = len(failures)
+    return f"{FAILED_WARNING} {n} timing{'s' if n > 1 else ''} failed: " + "; ".join(parts)
 
 
 #: tritonbench's cuDNN backend is labelled with the library it ran (`label=f"cudnn_{torch.backends.cudnn.version()}"`,

@@ -51,9 +51,12 @@ def _say(name: str, **values) -> str:
 
 def stop_note(messages: list[str]) -> str:
     """The completeness line: the parser's "run stopped" warning, so a run cut short by a traceback
-    says where, else that every section finished."""
-    stops = [m for m in messages if m.startswith("warning: the run stopped")]
-    return _say("stop", stop=stops[0].removeprefix("warning: ") if stops else "")
+    says where, and tritonbench's timings that printed an error instead of a number
+    (`ingest.tritonbench.FAILED_WARNING`), else that every section finished."""
+    from benchbook.ingest import tritonbench
+
+    stops = [m for m in messages if m.startswith(("warning: the run stopped", tritonbench.FAILED_WARNING))]
+    return _say("stop", stop="; ".join(m.removeprefix("warning: ") for m in stops))
 
 
 def device_words(peaks: roofline.Peaks, said: dict | None = None) -> str:
@@ -329,12 +332,15 @@ def missing_figure(which: str) -> str:
 # --- tritonbench operator tables, flash-attention's lines, score_mod.py tables ---------------------
 
 
-def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | None = None) -> str:
+def triton_words(
+    t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | None = None, conflicts: list | None = None
+) -> str:
     """What the input's tritonbench tables, flash-attention lines and score_mod.py tables show: inputs and
     backends, the fastest backend per input and pass
     (`analysis.attention_tritonbench.fastest`), the TFLOP/s by the operator's FLOPs rule against the
     printed ones, a share of the device's peak only where a device is named, and the timings a
-    flash-attention script printed as failed (`failed`, left out of the table)."""
+    flash-attention script printed as failed (`failed`, left out of the table), and the lines of rows set
+    aside as two runs' different values of one configuration (`conflicts`)."""
     from benchbook.analysis import attention_tritonbench as tb
 
     failed = failed if failed is not None else pd.DataFrame(columns=["backend", "line"])
@@ -345,9 +351,13 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
     # it; with no device known, one above the highest dense 16-bit peak of every device the table knows
     bound, bound_device = (peak, peaks.device) if peak else roofline.highest_dense_peak()
     beyond = ~_eight_bit(t) & (t["tflops"] > bound)
+    # the same backend's other timings in that table come from the same timer, which measured something other
+    # than the kernel at the input it gave an impossible rate for (an asynchronous call timed at its launch):
+    # no measurements either, left out with it
+    timer = _same_timer(t, beyond)
     # a row whose output failed tritonbench's accuracy check timed a result that did not match: left out too
-    wrong = t["accurate"].eq(False) & ~beyond if "accurate" in t else pd.Series(False, index=t.index)
-    every, out, unmatched, t = t, t[beyond], t[wrong], t[~beyond & ~wrong]
+    wrong = t["accurate"].eq(False) & ~beyond & ~timer if "accurate" in t else pd.Series(False, index=t.index)
+    every, out, unmatched, t = t, t[beyond], t[wrong], t[~beyond & ~timer & ~wrong]
     fa = tb.fastest(t)
     # a lead inside the noise is no lead: the page's own rule (attention.NOISE_FLOOR), said apart
     near = (~fa["tied"].astype(bool)) & (fa["margin"] < 1 + attention.NOISE_FLOOR) if len(fa) else pd.Series(dtype=bool)
@@ -363,6 +373,7 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
         eight_bit=int(_eight_bit(every).sum()),
         peak_known=bool(peak),
         beyond=len(out),
+        same_timer=int(timer.sum()),
         beyond_backends=list(dict.fromkeys(out["backend"])),
         beyond_low=out["tflops"].min() / bound if len(out) else None,
         beyond_high=out["tflops"].max() / bound if len(out) else None,
@@ -379,6 +390,7 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
         failed_backends=list(dict.fromkeys(failed["backend"])),
         failed_lines=int(failed["line"].nunique()) if len(failed) else 0,
         n=len(every),
+        conflicts=conflicts or [],
         n_inputs=every["input"].nunique(),
         ops=sorted(set(every["op"].dropna())),
         causal=sorted(set(every["causal"].dropna())),
@@ -407,6 +419,9 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
         # score_mod.py's figures: its own FLOPs rule, which the chapter does not apply to its backends
         own_rule=int(((every["tflops_from"] == "printed") & (every["tool"] == tb.SCORE_MOD)).sum()),
         no_rule=bool((every["tool"] == tb.SCORE_MOD).all()),
+        # a tritonbench operator other than those whose FLOPs rule the chapter applies (flex_attention,
+        # decoding_attention, ...): each credits its own FLOPs, which no shape alone gives here
+        **_other_rule(every, tb),
         n_checked=len(checked),
         n_agree=int(checked["agrees"].astype(bool).sum()),
         **(
@@ -420,6 +435,25 @@ def triton_words(t: pd.DataFrame, peaks: roofline.Peaks, failed: pd.DataFrame | 
             else {}
         ),
         **(dict(device=peaks.device, peak=peak, share=best16["tflops"] / peak) if peak and best16 is not None else {}),
+    )
+
+
+def _same_timer(t: pd.DataFrame, beyond: pd.Series) -> pd.Series:
+    """The rows, not themselves beyond physics, of a backend timed in the same table (file, operator, pass)
+    as one of its rows that is."""
+    key = [c for c in ("source", "op", "pass", "backend") if c in t]
+    tag = pd.Series(["|".join(map(str, r)) for r in t[key].itertuples(index=False)], index=t.index, dtype=object)
+    return ~beyond & tag.isin(set(tag[beyond]))
+
+
+def _other_rule(every: pd.DataFrame, tb) -> dict:
+    """The tritonbench rows of an operator whose FLOPs rule the chapter does not apply (`tb.RULED`):
+    how many of their TFLOP/s are shown as printed (`other_rule`), and the operators (`other_ops`)."""
+    other = every["tool"].eq(tb.TOOL) & every["op"].notna() & ~every["op"].isin(tb.RULED)
+    return dict(
+        other_rule=int((other & (every["tflops_from"] == "printed")).sum()),
+        other_ops=sorted(set(every.loc[other, "op"])),
+        other_only=bool(other.all()),
     )
 
 

@@ -41,6 +41,8 @@ class Result:
     failed: pd.DataFrame = field(default_factory=pd.DataFrame)
     #: what the input says of a device none was taken from (`analysis.roofline.said`)
     said: dict = field(default_factory=dict)
+    #: the lines of rows set aside for giving one configuration different values (no label tells the runs apart)
+    conflicts: list = field(default_factory=list)
 
 
 def analyse(p: dict) -> Result:
@@ -83,6 +85,7 @@ def analyse(p: dict) -> Result:
         triton=attention_tritonbench.table(tdf),
         failed=attention_tritonbench.failed(set_aside),
         said=said,
+        conflicts=attention_tritonbench.conflicts(set_aside),
     )
     result.messages += more
     result.ledger = wording.ledger(
@@ -110,7 +113,7 @@ def page(r: Result) -> Page:
             fa2=show.fa2_words(k),
         ),
         "density_words": show.density_words(r.densities),
-        "triton_words": show.triton_words(r.triton, r.peaks, r.failed),
+        "triton_words": show.triton_words(r.triton, r.peaks, r.failed, r.conflicts),
         "density_caption": wording.sentence(
             CHAPTER, "density_caption", dots=bool((r.densities["printed"].notna() & (r.densities["printed"] < 1)).any())
         ),
