@@ -511,3 +511,16 @@ def test_auto_lets_the_file_choose_its_swept_setting():
     caps = pd.DataFrame({"max_concurrency": [8.0, 32.0], "request_rate": [np.inf, np.inf]})
     assert serving.choose_sweep(rates, "auto") == "request_rate"
     assert serving.choose_sweep(caps, "auto") == "max_concurrency"
+
+
+def test_a_launch_at_tp_1_spans_one_device_of_a_host_whose_count_the_file_gives(tmp_path):
+    """`tested on 8 * MI300x` above `--tensor-parallel-size 1` (vllm-project/recipes#476): the host's count is an
+    upper bound and the launch's TP 1 the run's span, so the peak is one MI300X's (stop 49, issue #35 class 3);
+    with no TP stated, the host's count stands."""
+    f = tmp_path / "run.md"
+    f.write_text(" * tested on 8 * MI300x\nvllm serve org/M-3B --tensor-parallel-size 1\n")
+    r = pd.DataFrame({"source": ["run.md"], "model": ["org/M-3B"], "metadata": [None]})
+    host = Peaks("MI300X", 5300.0, 1307.0, "bf16", 8)
+    assert serving.spanning(host, serving.parallelism_from_context(r, [f])).count == 1
+    f.write_text(" * tested on 8 * MI300x\nvllm serve org/M-3B\n")
+    assert serving.spanning(host, serving.parallelism_from_context(r, [f])).count == 8

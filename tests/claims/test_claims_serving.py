@@ -654,6 +654,30 @@ def test_goodput_chooses_the_best_load_within_each_series_that_sweeps_one():
     assert "none stands out within the 2 series that sweep a load" in wording.word("serving_saturation", close).text
 
 
+def test_goodput_chooses_no_load_in_a_series_whose_runs_share_one_load():
+    """A series of two runs at one load (`Speculative Decoding` and `FP8 + Speculative Decoding`, both c=32)
+    sweeps no load: its runs are configurations, and no best load is named within it (stop 49, issue #35
+    class 5: the FP8 run was called the best load against the BF16 one); the same series at c=8 and c=32
+    sweeps one, and the higher goodput is chosen there."""
+    gb = pd.DataFrame(
+        {
+            "run": ["spec", "fp8 + spec", "fp8"],
+            "model": [None] * 3,
+            "max_concurrency": [32.0] * 3,
+            "request_rate": [math.inf] * 3,
+            "metadata": ["speculative=eagle", "speculative=eagle", ""],
+            "goodput_lo": [19.3, 25.1, 22.0],
+            "share_lo": [0.98] * 3,
+            "request_throughput": [19.7, 25.7, 22.3],
+        }
+    )
+    c = cs.goodput(gb)
+    assert c.evidence["series"] == 2 and c.evidence["per_series"] == [] and c.status == "withheld"
+    assert "none of which sweeps a load" in wording.word("serving_saturation", c).text
+    swept = cs.goodput(gb.assign(max_concurrency=[8.0, 32.0, 32.0])).evidence
+    assert [(s["choice"], s["runner_up"]) for s in swept["per_series"]] == [("fp8 + spec", "spec")]
+
+
 def test_goodput_states_the_mean_rate_of_the_chosen_loads_repeats():
     """Load A ran twice at 20 and 22 req/s completed: the rate stated beside its goodput is the mean, 21."""
     gb = pd.DataFrame(

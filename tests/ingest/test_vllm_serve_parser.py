@@ -404,13 +404,50 @@ def test_banner_label_without_a_cap_leaves_the_cap_unknown():
 
 
 def test_a_block_cut_where_the_copy_ends_reads_every_whole_line_and_sets_the_last_aside_naming_it():
-    text = RENAMED.split("\n\n")[0] + "\n"  # first block, no blank line, fence or close after it
+    # first block, no blank line, fence or close after it, its last row cut inside its number (27999.59 -> 2799)
+    text = RENAMED.split("\n\n")[0].replace("27999.59", "2799") + "\n"
     p = v.parse(text, "cut.md")
-    # lines 3-4 are whole (a line follows each); line 5, the copy's last, may be cut (27999.59 -> 2799)
+    # lines 3-4 are whole (a line follows each); line 5, the copy's last, lacks the two decimals vLLM prints
     assert sorted(p.table["metric"]) == ["completed", "output_throughput"]
     assert p.rejected["line"].tolist() == [5] and p.rejected["reason"].iat[0].startswith(core.COPY_ENDS)
     assert "line 5" in p.rejected["reason"].iat[0] and p.cells_read == len(p.table) + len(p.rejected)
     assert any("the copy ends inside the result block, at line 5" in m for m in p.messages)
+
+
+@pytest.mark.parametrize(
+    ("last", "read"),
+    [
+        ("Mean TTFT (ms):                          27999.59", True),  # two decimals, as vLLM prints it
+        ("Failed requests:                         0", True),  # a count of 0: a cut count never reads 0
+        ("Failed requests:                         1", False),  # a count that may have lost digits (12, 105)
+        ("Mean TTFT (ms):                          27999.5", False),  # cut inside its decimals
+        ("Mean TTFT (ms):", False),  # a label alone
+    ],
+)
+def test_the_copys_last_row_is_read_only_where_whole_as_the_tool_prints_it(last, read):
+    """vLLM prints every row but the counts with two decimals (`{:<10.2f}`) and a count without leading zeros:
+    a last row in that form is whole, read and marked as the copy's end; any other may be cut (stop 49: a
+    quoted block ending `Failed requests: 0` was said to print no failure count)."""
+    text = "============ Serving Benchmark Result ============\nSuccessful requests:                     256\n" + last
+    p = v.parse(text + "\n", "cut.md")
+    assert (len(p.table) == 2) is read and len(p.rejected) == 1 and p.rejected["line"].tolist() == [3]
+    assert p.rejected["reason"].iat[0].startswith(core.COPY_ENDS_AFTER) is read
+    assert p.cells_read == len(p.table) + len(p.rejected)
+
+
+def test_a_row_a_writer_wrapped_in_bold_is_read_as_the_tool_printed_it():
+    """vllm-project/vllm#5316 wrapped two rows in markdown bold (`**Request throughput (req/s):  8.41**`): the tool
+    prints no asterisk, so the row inside is read; an asterisk inside a row is no such pair and refuses it."""
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        "Successful requests:                     1000      \n"
+        "**Request throughput (req/s):              8.41**      \n"
+        "==================================================\n"
+    )
+    t = v.parse(block, "bold.md").table
+    assert cell(t, t["run"].iat[0], "request_throughput", "value")["value"] == 8.41
+    with pytest.raises(ParseError, match="expected a number"):
+        v.parse(block.replace("**Request", "Request"), "half.md")
 
 
 def test_a_block_closed_where_the_copy_ends_sets_nothing_aside():
@@ -438,7 +475,7 @@ def test_a_closing_row_a_paste_trimmed_still_closes_the_block():
 
 def test_the_set_aside_note_names_the_line_where_the_copy_ends(tmp_path):
     path = tmp_path / "cut.md"
-    path.write_text(RENAMED.split("\n\n")[0] + "\n")
+    path.write_text(RENAMED.split("\n\n")[0].replace("27999.59", "2799") + "\n")  # its last row cut short
     note = ingest.set_aside_note(path, tool=TOOL)
     assert "cut where the copy ends, at line 5: that line may be cut short" in note
     path.write_text(RENAMED.split("\n\n")[0] + "\n" + "=" * 50 + "\n")
@@ -626,3 +663,18 @@ def test_a_sections_container_args_set_every_block_under_its_sub_headings():
     assert v.parse(own, "x.md").table["max_concurrency"].iat[0] == 4
     sibling = "## a\n" + job + "## b\n" + BLOCK
     assert v.parse(sibling, "x.md").table["max_concurrency"].isna().all()
+
+
+def test_a_markdown_heading_after_a_blank_line_ends_a_block_pasted_without_its_closing_row():
+    """vllm-project/vllm#5316 pasted a block to its P99 TPOT row, then `### awq performance:` and a cut command:
+    the heading is the author's (vLLM prints no `#`), so the block ends above it and the command below is not
+    read as the block's cut last row; in a log pasted as comments (`# ` before each line) a `# ` line after a
+    blank one is the block's own."""
+    rows = "Successful requests:                     1000\nMean TPOT (ms):                          190.66\n"
+    text = f"============ Serving Benchmark Result ============\n{rows}\n### awq performance:\npython -m x --model a-4k -\n"
+    p = v.parse(text, "h.md")
+    assert len(p.table) == 2 and p.rejected.empty
+    commented = "".join(f"# {r}\n" for r in ("=" * 12 + " Serving Benchmark Result " + "=" * 12, *rows.splitlines()))
+    more = "\n# " + "-" * 15 + "Inter-token Latency" + "-" * 16 + "\n# Mean ITL (ms):                           9.54\n"
+    p = v.parse(commented + more + "# " + "=" * 50 + "\n", "c.md")
+    assert "itl" in set(p.table["metric"])

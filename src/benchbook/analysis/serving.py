@@ -1514,7 +1514,9 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
             facts = [f for f in ctx.get(key) if not _launches_another(ctx, f, models)]
             facts = [f for f in facts if f.command == launch] if launch is not None else facts
             values = {f.value for f in facts}
-            if len(values) == 1 and facts[0].value > 1:
+            # one value, 1 included: a launch's `--tensor-parallel-size 1` says the run spans one device of a host
+            # whose count (`tested on 8 * MI300x`) is only an upper bound (`spanning`)
+            if len(values) == 1 and facts[0].value >= 1:
                 add.append(f"{key}={facts[0].value}")
         if add and "dp=" in " ".join(add) and any("enable-dp-attention" in f.text for f in ctx.facts):
             add.append("dp_attention=yes")

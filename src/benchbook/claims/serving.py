@@ -354,8 +354,10 @@ def goodput(gb: pd.DataFrame, slo_ttft_ms: float | None = None, slo_tpot_ms: flo
     n_series = lv["series"].nunique() if "series" in lv else 1
     if n_series > 1:  # a best load is one load of one sweep: never chosen across deployments or workloads
         ev["series"] = int(n_series)
-        ev["per_series"] = [_best_in(s, lv[lv["series"] == s]) for s in lv["series"].unique()]
-        ev["per_series"] = [e for e in ev["per_series"] if e["options"] > 1]  # a series that sweeps a load
+        # a series that sweeps a load: two loads or more; several runs at one load are configurations
+        swept = [s for s in lv["series"].unique() if len(lv[lv["series"] == s]) > 1]
+        swept = [s for s in swept if not serving.one_load(lv[lv["series"] == s])]
+        ev["per_series"] = [_best_in(s, lv[lv["series"] == s]) for s in swept]
         g = g.iloc[:0]
     elif serving.one_load(lv):  # runs at one load that differ in their configuration: compared at that load
         ev["configurations"] = len(lv)

@@ -550,9 +550,9 @@ _COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×*]\s*([1-9]\d{0,2})
 #: way hardware is written: read in any line (`5x faster` names no part: the code needs a digit).
 #: A code may end in a lower-case `x`: a part written loosely (`8x AMD MI300x`) or AMD's name for a series
 #: of parts (`8× MI35x`, the MI350X and MI355X): a device named either way, which the hardware table places
-#: or lacks.
+#: or lacks. The sign may be typed as an asterisk (`tested on 8 * MI300x`), as keyboards lack `×`.
 _PART_COUNTED = re.compile(
-    r"(?<![\w.])([1-9]\d{0,2})\s?[x×]\s?((?:NVIDIA |AMD )?[A-Z]{1,3}\d{2,4}(?:x|[A-Z]{0,2}))(?![\w-])"
+    r"(?<![\w.])([1-9]\d{0,2})\s?[x×*]\s?((?:NVIDIA |AMD )?[A-Z]{1,3}\d{2,4}(?:x|[A-Z]{0,2}))(?![\w-])"
 )
 #: A part's code as hardware is named (`H100`, `MI300X`, `B200`): capitals then two to four digits. A cloud
 #: instance type (`p5.48xlarge`, `a3-highgpu-8g`) is written in lower case and names no part by itself.

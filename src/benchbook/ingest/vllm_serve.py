@@ -65,6 +65,7 @@ from benchbook.ingest.core import (
     ParseError,
     Tool,
     copy_ends,
+    cut_after_item,
     cut_item,
     finish,
     last_line,
@@ -666,7 +667,7 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
             if CLOSE_RE.match(body.strip()):
                 close = j
                 break
-            if FENCE_RE.match(s) or not s.strip() and _abridged_end(lines, j):
+            if FENCE_RE.match(s) or not s.strip() and _abridged_end(lines, j, prefix):
                 close = j  # the author's paste ends the block here: read and reported, see `_unclosed`
                 break
             if body.strip().startswith(("Backend:", "Max request concurrency:")):
@@ -736,12 +737,17 @@ def _banner(line: str, dataset: str | None) -> dict:
     return out
 
 
-def _abridged_end(lines: list[str], j: int) -> bool:
+#: A markdown heading (`### awq performance:`): the author's, never the tool's (vLLM prints no `#`).
+MD_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s")
+
+
+def _abridged_end(lines: list[str], j: int, prefix: str = "") -> bool:
     """Whether blank line j ends a block the author pasted without its closing row: the next
-    non-blank line is another banner or a code fence (a block cut by the file's end is truncated)."""
+    non-blank line is another banner, a code fence or, in a block pasted as is (no `# ` before each
+    line), a markdown heading (a block cut by the file's end is truncated)."""
     for s in lines[j + 1 :]:
         if s.strip():
-            return bool(HEADER_RE.match(s) or FENCE_RE.match(s))
+            return bool(HEADER_RE.match(s) or FENCE_RE.match(s) or not prefix and MD_HEADING_RE.match(s))
     return False
 
 
@@ -760,6 +766,32 @@ def _speculative_section(lines: list[str], start: int, close: int, prefix: str) 
     return False
 
 
+#: A row a writer wrapped in markdown bold (`**Request throughput (req/s):   8.41**`, vllm-project/vllm#5316): the
+#: tool prints no asterisk, so the pair around the row is the writer's emphasis and the row inside it the tool's.
+BOLD_ROW_RE = re.compile(r"^\*\*(?P<row>[^*]+?)\*\*$")
+#: A value as the tool prints a row that is no count (`"{:<40} {:<10.2f}"`): two decimals.
+TWO_DECIMALS_RE = re.compile(r"^-?\d+\.\d{2}$")
+
+
+def _unbolded(s: str) -> str:
+    """A stripped row without the markdown bold a writer put around it (`BOLD_ROW_RE`)."""
+    m = BOLD_ROW_RE.match(s)
+    return m.group("row").strip() if m else s
+
+
+def _whole(line: str, prefix: str) -> bool:
+    """Whether the copy's last line, inside a block the copy cuts, holds a row whole as the tool prints
+    it: a two-decimal row with its two decimals (`P99 TPOT (ms):  10.13`), or a count of 0 (`Failed
+    requests: 0`: the tool prints a count without leading zeros, so a cut count never reads 0). A cut row
+    (`P99 TPOT (ms):   49` of 49.87, a count that may have lost digits, a label alone) is not."""
+    body = line[len(prefix) :] if prefix and line.startswith(prefix) else line
+    m = LINE_RE.match(_unbolded(body.strip()))
+    label = m.group("label").strip() if m else ""
+    if LABELS.get(label) and LABELS[label][1] == "count":
+        return m.group("value") == "0"
+    return bool((LABELS.get(label) or STAT_RE.match(label)) and TWO_DECIMALS_RE.match(m.group("value")))
+
+
 def _unclosed(lines: list[str], close: int, prefix: str) -> bool:
     """Whether a block's end is not the tool's closing row of '='."""
     s = lines[close]
@@ -773,7 +805,7 @@ def _parse_block(lines, start, close, prefix, source, records, rejects, settings
     for j in range(start + 1, close):
         raw = lines[j]
         body = raw[len(prefix) :] if prefix and raw.startswith(prefix) else raw
-        s = body.strip()
+        s = _unbolded(body.strip())
         if SECTION_RE.match(s):
             power = serving_power.is_heading(s)
             continue
@@ -1118,7 +1150,15 @@ def parse(text: str | Lines, source: str) -> Parsed:
             if "label" not in ctx:
                 ctx.update(label_above(lines, prev_end, start, doc))
             cut = _unclosed(lines, close, prefix) and copy_ends(lines, close) and not FENCE_RE.match(lines[close])
-            if cut:
+            end = close + 1 if cut and _whole(lines[close], prefix) else close  # the last row read where whole
+            if cut and end > close:  # marked, not set aside: every cell is counted read or rejected
+                rejects.append(cut_after_item(close, lines[close]))
+                cells += 1
+                messages.append(
+                    f"{source}:{start + 1}: the copy ends inside the result block, after line {close + 1}: "
+                    f"lines {start + 2}-{close + 1} read"
+                )
+            elif cut:
                 rejects.append(cut_item(close, lines[close]))
                 cells += 1
                 messages.append(
@@ -1144,7 +1184,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 "metadata": ctx.get("metadata"),
             }
             block_records: list[dict] = []
-            cells += _parse_block(lines, start, close, prefix, source, block_records, rejects, settings)
+            cells += _parse_block(lines, start, end, prefix, source, block_records, rejects, settings)
             if _speculative_section(lines, start, close, prefix) and "speculative=" not in (settings["metadata"] or ""):
                 settings["metadata"] = "; ".join(
                     x for x in (settings["metadata"], "speculative=speculative decoding") if x

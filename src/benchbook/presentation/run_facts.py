@@ -62,7 +62,8 @@ def stated(
     `models`: the models the tool's own output names (its parser's, with the lines that name them),
     which come first where the text names a model in sentences only, so that a model a sentence names
     for another run (a page that speaks of several benchmarks) is never shown alone as the run's. `read`:
-    the lines the tool's rows come from; a caption's fact over a block holding none of them is left out."""
+    the lines the tool's rows come from; a caption's fact over a block holding none of them is left out, and
+    so is a value the file leaves to a variable (`context.placeholder`)."""
     labels = (wording.words(WORDING).get("facts") or {}) if (ctx.facts or models) else {}
     out = []
     for name in context.NAMES:
@@ -77,8 +78,8 @@ def stated(
                 if lines and not any(value.lower() in w or w in value.lower() for w in written):
                     by_value.setdefault(value, []).extend(lines)  # a model the text around it does not name
         for fact in ctx.get(name):
-            if _labels_another_block(fact, read):
-                continue
+            if _labels_another_block(fact, read) or context.placeholder(fact.value):
+                continue  # a caption of another block; a variable (`vllm serve $MODEL_NAME`) names nothing
             by_value.setdefault(_shown(fact), []).append(fact.line)
         if not by_value:
             continue

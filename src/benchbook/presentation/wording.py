@@ -108,8 +108,12 @@ def _fixed(value, digits: int = 0) -> str:
 
 
 def _num(value, digits: int = 0) -> str:
-    """A number with thousands separators: 12345.6 -> '12,346' (`num(1)` -> '12,345.6')."""
-    return _format(value, f",.{digits}f")
+    """A number with thousands separators: 12345.6 -> '12,346' (`num(1)` -> '12,345.6'). A value that is not
+    zero never reads as one: under the last decimal shown it takes two significant figures (0.32 -> '0.32')."""
+    text = _format(value, f",.{digits}f")
+    if text.lstrip("-").strip("0.,") == "" and not _missing(value) and not isinstance(value, (list, tuple)):
+        return _sig(value, 2) if float(value) != 0 else text
+    return text
 
 
 def _sig(value, digits: int = 3) -> str:
