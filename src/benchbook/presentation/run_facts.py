@@ -77,8 +77,8 @@ def stated(
                 if lines and not any(value.lower() in w or w in value.lower() for w in written):
                     by_value.setdefault(value, []).extend(lines)  # a model the text around it does not name
         for fact in ctx.get(name):
-            if _labels_another_block(fact, read):
-                continue
+            if _labels_another_block(fact, read) or context.placeholder(fact.value):
+                continue  # another block's caption, or a value left for the reader to fill (`<path to model>`)
             by_value.setdefault(_shown(fact), []).append(fact.line)
         if not by_value:
             continue
