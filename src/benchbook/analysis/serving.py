@@ -1121,7 +1121,7 @@ def _quoted(text: str) -> str:
     return text if len(text) <= 80 else text[:79] + "…"
 
 
-def untied_models(paths, models) -> list[list]:
+def untied_models(paths, models, r: pd.DataFrame | None = None) -> list[list]:
     """[model, line, how] of each model the input names where no run has a model (`models` empty): the
     file names its model but ties none to a run (two commands of two names, say; `how` "named"), or,
     where it names none otherwise, names it only in a path (`context`'s `path_model`: `how` "path") or
@@ -1130,14 +1130,22 @@ def untied_models(paths, models) -> list[list]:
     one model named in a path as its run's (and sizes it by the model table or its name); of several, none;
     words that fit no one model size nothing. Where it names none of these, a line that mentions a model
     (`context.states`: "unread") is given (`how` "sign"): only a file with no such line is one whose output
-    does not name its model."""
+    does not name its model. `r`: the runs (their `source` and `line`), where given: a model named only in
+    the usage examples under a file's results (`context.examples_after`) is no run's, a sign."""
     from benchbook import config, ingest
     from benchbook.ingest import context
+    from benchbook.ingest.vllm_serve import source_name
 
     if len(models):
         return []
     out: dict[str, list] = {}
-    contexts = [context.read(ingest._load_lines(config.resolve(path))) for path in paths]
+    contexts = []
+    for path in paths:
+        lines = ingest._load_lines(config.resolve(path))
+        ctx = context.read(lines)
+        if r is not None and {"source", "line"} <= set(r.columns):
+            ctx = context.examples_after(ctx, lines, r.loc[r["source"] == source_name(config.resolve(path)), "line"])
+        contexts.append(ctx)
     for ctx in contexts:
         for f in ctx.get("model"):
             if not context.placeholder(f.value) and f.source != "json":  # as `context.fill` reads the column

@@ -193,12 +193,16 @@ def _run_command(lines: list[str], k: int, titles: list[int], end: int, after: i
     table's at `prev_end` - 1). AIPerf prints `CLI Command:` under the table of its own run, so the
     first one after the table is this run's; a shell `aiperf profile` command stands above the output
     it produced, so the last one between the previous table and this title is this run's (a `CLI
-    Command:` there is the previous run's); a command written under the last table is its own."""
+    Command:` there is the previous run's); the one shell command written under the last table is its
+    own (two or more there are usage examples: one table has one command's settings, `context.examples_after`)."""
     if cli := _first_cli(lines, end + 1, after):
         return cli
     if above := _command(lines, prev_end, titles[k], kinds=("shell",) if k else ("cli", "shell")):
         return above
-    return _command(lines, end + 1, after, kinds=("shell",)) if k == len(titles) - 1 else None
+    if k != len(titles) - 1:
+        return None
+    below = [i for i in range(end + 1, after) if re.match(r"^(\$\s*)?aiperf profile\b", lines[i].strip())]
+    return _command(lines, end + 1, after, kinds=("shell",)) if len(below) == 1 else None
 
 
 def _option(cmd: str, *names: str) -> str | None:

@@ -2138,6 +2138,37 @@ def ran(context: Context, lines: Sequence[str], results: Iterable[int]) -> Conte
     return replace(context, facts=kept, signs=context.signs + tuple(Sign(f.name, f.line, f.text) for f in dropped))
 
 
+def examples_after(context: Context, lines: Sequence[str], results: Iterable[int]) -> Context:
+    """`context` with every fact from the first command written after the last result (`results`: the lines
+    the tool's numbers are on) on, or from the first heading between them, left out with their signs (they are
+    no sign of the run's settings either), where two or more such commands set one setting to different
+    values (`--request-rate 32` in one, `--concurrency 10` in the next, or two concurrencies): a tutorial's
+    usage examples under its sample output, none of which made it (one output cannot have two settings). A
+    single command below the results (`I ran: ...`, a `### Benchmark Command` under them) stays theirs."""
+    results = [int(x) for x in results if x == x]
+    if not results:
+        return context
+    last = max(results)
+    after = [f for f in context.facts if f.source == "command" and f.command and f.command > last]
+    commands: dict[int, dict[str, object]] = {}
+    for f in after:
+        commands.setdefault(f.command, {})[f.name] = f.value
+    if len(commands) < 2:
+        return context
+    names = {n for c in commands.values() for n in c} & _SETTINGS
+    if not any(len({str(c.get(n)) for c in commands.values()}) > 1 for n in names):
+        return context  # one command repeated (a wrapped copy, a second terminal): not alternatives
+    # from the first example on, the text is the examples' (a server they start, a request they post), and
+    # so is the section it opens under, where a heading below the results opens it (`## 4. Examples`)
+    first = min(commands)
+    cut = min((at for at in sections(lines) if last < at <= first), default=first)
+    return replace(
+        context,
+        facts=tuple(f for f in context.facts if f.line < cut),
+        signs=tuple(g for g in context.signs if g.line < cut),
+    )
+
+
 def launched(context: Context, lines: Sequence[str], results: Iterable[int]) -> int | None:
     """The first line of the one server launch that ran every result (the nearest launch above each),
     where the file gives several launches; None otherwise. Its parallel sizes are the run's: a size it

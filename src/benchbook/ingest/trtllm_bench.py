@@ -231,6 +231,13 @@ STAT_RE = re.compile(r"^\[(?P<tag>[A-Za-z]+)\]\s*(?P<stat>[A-Z]+\d*)\s*:\s*(?P<v
 DATASET_ROW_RE = re.compile(r"^(?P<stat>MIN|MAX|AVG|P\d+):\s+(?P<a>\S+)\s+(?P<b>\S+)\s+(?P<c>\S+)\s*$")
 LABEL_RE = re.compile(r"^(?P<label>[^:]+?)\s*:\s*(?P<v>.*?)\s*$")
 VERSION_RE = re.compile(r"TensorRT-LLM version:\s*(\S+)")
+#: NVIDIA's dgxc-benchmarking inference recipes write each trtllm-bench log as
+#: `<Model>_TP<n>_EP<n>_PP<n>_CON<n>_<use case>_streaming-<on|off>_<job id>.out` (their README:
+#: `Model_TP_EP_PP_CON_<use_case>_streaming-<on/off>_%j.out`), and their result parser prints that name
+#: between `---` right above the PERFORMANCE OVERVIEW it cuts from the log: the name is the block's run.
+LOG_NAME_RE = re.compile(r"^\s*-{3,}\s*(?P<name>[^\s-][^\s]*?)\s*-{3,}\s*$")
+#: A setting in such a name: the parallel degrees and the concurrency, each `_KEY<n>` between `_`s.
+NAME_SETTING_RE = re.compile(r"(?<=_)(?P<key>TP|EP|PP|CON)(?P<n>\d{1,5})(?=_|\.|$)")
 #: A `trtllm-bench ... throughput|latency` command; one quoted as inline code ends at its closing backtick.
 COMMAND_RE = re.compile(
     r"(?:^|\s)trtllm-bench\s+(.*\b(?:throughput|latency)\b.*)$|`trtllm-bench\s+([^`]*\b(?:throughput|latency)\b[^`]*)`"
@@ -483,6 +490,8 @@ def _read_report(
         "burstiness": math.nan,
         "metadata": "; ".join(f"{a}={b}" for a, b in meta.items() if b) or None,
     }
+    if _name_settings(run, base, meta):
+        base["metadata"] = "; ".join(f"{a}={b}" for a, b in meta.items() if b) or None
     before, first = out.cells, len(out.records)
     for line, _title, kind, s in items:
         if kind == "stat":
@@ -539,6 +548,30 @@ def _read_report(
 
 #: A floor under any model request's latency (ms): one GPU kernel launch alone takes microseconds.
 FASTEST_REQUEST_MS = 1e-3
+
+
+def _name_settings(run: str | None, base: dict, meta: dict) -> bool:
+    """The settings a dgxc log name gives its block (`LOG_NAME_RE`), where the block prints none of
+    its own: the model (the name's first field), TP/EP/PP, the concurrency (`CON<n>`, the
+    recipe's `--concurrency`) and the use case after it as the dataset (chat, reasoning, summarization:
+    the recipe's input and output lengths, so blocks of two use cases are two workloads, not loads of
+    one sweep).
+    Whether the name is one."""
+    found = {m["key"]: m["n"] for m in NAME_SETTING_RE.finditer(run or "")}
+    if "CON" not in found:  # not a dgxc log name: a heading or column names no setting
+        return False
+    for key in ("tp", "ep", "pp"):
+        if meta.get(key) in (None, "", "None") and key.upper() in found:
+            meta[key] = found[key.upper()]
+    if math.isnan(base["max_concurrency"]):
+        base["max_concurrency"] = float(found["CON"])
+    fields = run.split("_")
+    after = fields[fields.index(f"CON{found['CON']}") + 1 :]
+    if after and not after[0].startswith("streaming") and base["dataset"] is None:
+        base["dataset"] = after[0]
+    if base["model"] is None:
+        base["model"] = _model_name(run.split("_", 1)[0])
+    return True
 
 
 def _burst(out: _Out, first: int, source: str) -> None:
@@ -624,7 +657,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         raise ParseError(source, None, "expected text")
     lines = [_restated(LOG_RE.sub("", s)) for s in split_n(text)]
     reports = _reports(_sections(lines))
-    names: list[str | None] = [None] * len(reports)
+    names: list[str | None] = [_log_name(lines, r[0][1]) for r in reports]
     if not reports:
         reports, names = _bare_overviews(lines)
     out = _Out()
@@ -699,7 +732,20 @@ def _bare_overviews(lines: list[str]) -> tuple[list, list[str | None]]:
         else:
             i = max(j, i + 1)
     named = names(lines, [r[0][2] for r in reports], doc)
-    return reports, [(named.get(h) or "").strip("\"'` ") or None if h is not None else None for h in heads]
+    return reports, [
+        _log_name(lines, r[0][2]) or ((named.get(h) or "").strip("\"'` ") or None if h is not None else None)
+        for r, h in zip(reports, heads, strict=True)
+    ]
+
+
+def _log_name(lines: list[str], start: int) -> str | None:
+    """The dgxc log name (`LOG_NAME_RE`) on the first non-blank line above a report's first line,
+    past its `= PERFORMANCE OVERVIEW` title and rules; None where that line is anything else."""
+    i = start - 1
+    while i >= 0 and (not lines[i].strip() or RULE_RE.match(lines[i]) or _SNIFF_RE.match(lines[i])):
+        i -= 1
+    m = LOG_NAME_RE.match(lines[i]) if i >= 0 else None
+    return m["name"].removesuffix(".out") if m else None
 
 
 #: What a write-up adds to a label or number it retypes into a table or a list: bold, code quotes,

@@ -79,7 +79,7 @@ def stated(
                     by_value.setdefault(value, []).extend(lines)  # a model the text around it does not name
         for fact in ctx.get(name):
             if _labels_another_block(fact, read) or context.placeholder(fact.value):
-                continue  # a caption of another block; a variable (`vllm serve $MODEL_NAME`) names nothing
+                continue  # another block's caption, or a value left for the reader to fill (`vllm serve $MODEL_NAME`, `<path to model>`)
             by_value.setdefault(_shown(fact), []).append(fact.line)
         if not by_value:
             continue

@@ -91,7 +91,7 @@ def analyse(p: dict) -> Result:
     ref_params = sizes[key[0]] if key else (None, "unknown")
     pair = batch.dtype_pair(sw, key)
     unnamed = {"": p["params_b"]} if p["params_b"] > 0 else {}  # an MLPerf summary names no model
-    untied = serving.untied_models(p["source"], [m for m in models if m])
+    untied = serving.untied_models(p["source"], [m for m in models if m], pd.concat([sw, runs]))
     if not unnamed and (one := serving.untied_model(untied)):
         # the one model the input names where no run names one is the runs', sized as serving_saturation sizes it
         size = batch.model_size(one, printed)

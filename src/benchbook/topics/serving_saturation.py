@@ -79,7 +79,7 @@ def analyse(p: dict) -> Result:
     elif per_run:  # blocks on different machines: each measured against its own, none is the page's
         said, pk = {"by_heading": serving.devices_said(r, own)}, None
     models = serving.models(r)
-    untied = serving.untied_models(p["source"], models)
+    untied = serving.untied_models(p["source"], models, r)
     unnamed = serving.unnamed_said(p["source"], r)  # runs with no model beside named ones: what the file says
     model = models[0] if len(models) == 1 else None
     per_run_weights = serving.run_precisions(r)  # runs whose own titles name different weights
