@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook import hardware
-from benchbook.ingest.energy import SCOPES
+from benchbook.ingest.energy import SCOPES, summed
 
 #: Columns that name one measured configuration.
 KEYS = [
@@ -78,6 +78,7 @@ COLUMNS = [
     *ITL_COLUMNS,
     "board_power_w",
     "over_board",
+    "gpus_together",
 ]
 
 
@@ -178,6 +179,9 @@ def _sampled_during(g: pd.DataFrame) -> bool:
 def _row(g: pd.DataFrame, scope: str) -> dict:
     row = {k: g[k].iloc[0] for k in KEYS}
     row["scope"] = scope
+    # the GPUs a figure of this scope sums, where the tool's definition says it sums every GPU of the run
+    counts = [n for n in g.loc[g["scope"] == scope, "note"].map(summed) if n] if "note" in g else []
+    row["gpus_together"] = float(counts[0]) if counts else np.nan
     energy = _first(g, "energy", scope)
     per_request = _first(g, "energy_per_request", scope)
     tokens = _first(g, "output_tokens")

@@ -124,6 +124,10 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
         first = df.groupby(keys, dropna=False, sort=False, observed=True)["line"].min()
         first = {_nan_key(k): v for k, v in first.items()}  # NaN keys: matched by a marker, not by value
         wide["line"] = [first.get(_nan_key(k), np.nan) for k in zip(*(wide[c] for c in keys), strict=True)]
+        for metric in LINED:  # a printed figure a page names with its own line
+            at = df[df["metric"] == metric].groupby(keys, dropna=False, sort=False, observed=True)["line"].min()
+            at = {_nan_key(k): v for k, v in at.items()}
+            wide[f"{metric}_line"] = [at.get(_nan_key(k), np.nan) for k in zip(*(wide[c] for c in keys), strict=True)]
     wide.columns.name = None
     wide = wide.reset_index(drop=True)
     ident = [c for c in ["source", "completed", "total_input_tokens", "total_generated_tokens"] if c in wide.columns]
@@ -478,6 +482,30 @@ PRINTED_DURATION_STEP = 0.01
 #: How far above the requests a run had (completed + failed) its Little's-law count may read before the
 #: printed rate and mean latency cannot both describe it (their rounding is far smaller).
 REQUESTS_TOLERANCE = 0.10
+
+
+#: Printed figures a page names with the line they are on (`runs` adds `<metric>_line`).
+LINED = ("peak_concurrent_requests",)
+
+
+def peak_in_flight(r: pd.DataFrame) -> pd.DataFrame:
+    """Each run's `Peak concurrent requests` (vLLM's bench serve and SGLang's bench_serving, one code:
+    `concurrent_requests_per_second`), with its line and its cap: the tool counts, for each whole second
+    from the first request's start, every request in flight at any moment of that second, so a request
+    that ends and the one the client sends in its place within the same second both count. A count
+    above the cap (`over`) is that counting, never requests in flight at once (the client's semaphore
+    holds at most the cap): no load. At or under the cap it is the most in flight during one second.
+    Columns: run, peak, cap (NaN uncapped), line, over."""
+    cols = ["run", "peak", "cap", "line", "over"]
+    if "peak_concurrent_requests" not in r or r["peak_concurrent_requests"].isna().all():
+        return pd.DataFrame(columns=cols)
+    have = r[r["peak_concurrent_requests"].notna()]
+    cap = have["max_concurrency"].astype(float) if "max_concurrency" in have else pd.Series(np.nan, index=have.index)
+    peak = have["peak_concurrent_requests"].astype(float)
+    line = have["peak_concurrent_requests_line"] if "peak_concurrent_requests_line" in have else np.nan
+    return pd.DataFrame(
+        {"run": have["run"].astype(str), "peak": peak, "cap": cap, "line": line, "over": peak.gt(cap) & cap.notna()}
+    ).reset_index(drop=True)
 
 
 def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -1493,8 +1521,9 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
     """`r` with the TP, PP and DP of a file's runs taken from the rest of the file (`ingest.context`:
     a `vllm serve M --tensor-parallel-size 2` line, a `TP: 2` bullet, a heading) where no run of that
     file states them in its `metadata` (the parser's own fields rank first) and the file states one
-    value, in no command that launches a model other than its runs'; of several server launches, only
-    the one that ran the results (`context.launched`) states them. SGLang's
+    value, in no command that launches a model other than its runs' and in no caption of a block below
+    every run (`context.labels_another_block`: the heading of a cut block after them); of several server
+    launches, only the one that ran the results (`context.launched`) states them. SGLang's
     --enable-dp-attention, stated anywhere in the file, is kept beside its DP (`devices`)."""
     from benchbook import config, ingest
     from benchbook.ingest import context
@@ -1519,7 +1548,11 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
         models = {_model_key(m) for m in r.loc[mine, "model"].dropna()} if "model" in r else set()
         add = []
         for key in PARALLEL:
-            facts = [f for f in ctx.get(key) if not _launches_another(ctx, f, models)]
+            facts = [
+                f
+                for f in ctx.get(key)
+                if not _launches_another(ctx, f, models) and not context.labels_another_block(f, results)
+            ]
             facts = [f for f in facts if f.command == launch] if launch is not None else facts
             values = {f.value for f in facts}
             # one value, 1 included: a launch's `--tensor-parallel-size 1` says the run spans one device of a host

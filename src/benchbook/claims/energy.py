@@ -50,6 +50,8 @@ def per_run(r: pd.Series, k: int) -> Claim:
         "device": _str(r["device"]),
         "scope": r["scope"],
         "scope_words": SCOPES.get(r["scope"], r["scope"]),
+        # the GPUs the tool sums the figure over, where they are several
+        "gpus_together": n if (n := _num(r.get("gpus_together"))) and n > 1 else None,
         "interval": _str(r["interval"]),
         "joules_per_token": _num(r["j_per_output_token"]),
         "rel_uncertainty": None,

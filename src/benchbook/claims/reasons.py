@@ -16,6 +16,11 @@ def _templates() -> dict[str, str]:
     return {k: " ".join(str(v).split()) for k, v in yaml.safe_load(text).items()}
 
 
+def has(name: str) -> bool:
+    """Whether `reasons.yml` words `name`."""
+    return name in _templates()
+
+
 def say(name: str, **values) -> str:
     """The reason `name` with its {fields} filled from `values` ({ask}: what a reason that assumes no
     device asks the reader for)."""

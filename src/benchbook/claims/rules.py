@@ -42,16 +42,6 @@ def _missing(ev: dict, keys) -> list[str]:
 
 
 #: How a missing evidence field reads in a sentence.
-_MISSING_PHRASES = {
-    "fraction": "the measurement to compare with the peak",
-    "peak": "the device's peak",
-    "device": "the device",
-    "active_params_b": "the model's size",
-    "bytes_per_token": "the bytes moved per token",
-    "in_flight": "the requests in flight (a mean latency to multiply the request rate by)",
-}
-
-
 def _missing_reason(keys, ev: dict | None = None) -> str:
     """What the input lacks, in words; where the runs are of several models (`models` in `ev`), the size
     (and the bytes per token it gives) is not missing: the roofline sizes one model only, said so; where
@@ -60,13 +50,13 @@ def _missing_reason(keys, ev: dict | None = None) -> str:
     keys, tail = list(keys), ""
     if ((ev or {}).get("models") or 0) > 1 and "active_params_b" in keys:
         keys = [k for k in keys if k not in ("active_params_b", "bytes_per_token")]
-        tail = f"the runs are of {ev['models']} models, and the roofline sizes one model only"
+        tail = reasons.say("missing_models", models=ev["models"])
     elif (ev or {}).get("checkpoint") and "active_params_b" in keys:  # a served name beside a checkpoint
         keys = [k for k in keys if k not in ("active_params_b", "bytes_per_token")]
         name, line = ev["checkpoint"]
-        tail = f"the runs' model is a served name of no known size, and line {line} names the checkpoint {name}, which no run is tied to"
-    said = [_MISSING_PHRASES.get(k, k.replace("_", " ")) for k in keys]
-    given = "the input does not give " + (", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else "".join(said))
+        tail = reasons.say("missing_checkpoint", name=name, line=line)
+    said = [reasons.say(f"missing_{k}") if reasons.has(f"missing_{k}") else k.replace("_", " ") for k in keys]
+    given = reasons.say("missing_given", said=_names(said))
     return "; ".join(x for x in (given if keys else "", tail) if x)
 
 
@@ -85,6 +75,7 @@ def _suspects(ev: dict) -> str:
 MEASURED = {
     "fraction_of_peak": ("achieved", "achieved_gb_s", "achieved_tflops"),
     "energy_bound": ("j_per_request", "energy_j"),
+    "scaling": ("measured_y",),
 }
 
 
@@ -195,7 +186,7 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
 
 #: Why a share of a peak is not stated where the input has no point to measure (a batch sweep with no
 #: batch size that has a result): not the model's size, nor the device, whatever they are.
-NO_POINT = "the input has no batch size with a result, so there is no step to measure"
+NO_POINT = reasons.say("no_point")
 
 #: Why a share of a peak (or a limit read from it) is not stated when no device is known: a page
 #: about someone else's run assumes none.
@@ -366,18 +357,15 @@ def knee(ev: dict) -> tuple[str, str]:
     if n is None or min_n is None or n < min_n:
         n = int(n or 0)
         have = f"{n if n else 'no'} point{'s' if n != 1 else ''}"
-        return "withheld", f"the curve has {have} and the rule needs at least {int(min_n or 4)}"
+        return "withheld", reasons.say("knee_few", have=have, need=int(min_n or 4))
     if ev.get("x") is None:
-        return "withheld", "the rule finds no point on this curve"
+        return "withheld", reasons.say("knee_none")
     s, min_s = _num(ev, "strength"), _num(ev, "min_strength")
     if s is None or min_s is None or s < min_s:
-        return "withheld", "the curve bends too little to call any point a knee"
+        return "withheld", reasons.say("knee_gentle")
     noise = _num(ev, "strength_noise") or 0.0  # the part of the bend the measurements' noise could make
     if s - noise < min_s:
-        return "withheld", (
-            f"the bend ({s:.2f}) is not clear of the noise: {noise:.2f} of it is inside 2 standard errors, "
-            f"leaving {max(s - noise, 0):.2f}, under the {min_s:.2f} a knee needs"
-        )
+        return "withheld", reasons.say("knee_noise", strength=s, noise=noise, left=max(s - noise, 0), need=min_s)
     return "shown", ""
 
 
@@ -436,17 +424,14 @@ def scaling(ev: dict) -> tuple[str, str]:
     shared = sorted({x for x in xs if xs.count(x) > 1})
     if shared:  # values at one x are not steps (sorted by value, they would always "rise")
         k, at = len(set(xs)), ", ".join(f"{x:g}" for x in shared)
-        return (
-            "withheld",
-            f"{len(xs)} values at {k} point{'s' if k != 1 else ''}, several at {at}: values at one point are not steps",
-        )
+        return "withheld", reasons.say("trend_shared", n=len(xs), k=k, s="s" if k != 1 else "", at=at)
     if len(xs) < min_n:
         what = f" ({ev['point_is']})" if ev.get("point_is") else ""  # what the trend counts as a point
-        return "withheld", f"{counted(len(xs), 'point')}{what}; a trend needs at least {int(min_n)}"
+        return "withheld", reasons.say("trend_few", points=counted(len(xs), "point"), what=what, need=int(min_n))
     got = trend(ev)
     if got != ev.get("direction"):
         inside = _step_inside_noise(ev) if trend({**ev, "noise": None}) == ev.get("direction") else None
-        return "withheld", inside or f"the values {TREND_WORDS[got]}"
+        return "withheld", inside or reasons.say("trend_values", words=TREND_WORDS[got])
     return "shown", ""
 
 
@@ -457,17 +442,12 @@ def _step_inside_noise(ev: dict) -> str | None:
     for (x0, y0), (x1, y1), band in zip(pts, pts[1:], bands, strict=False):
         step = (y1 - y0) / abs(y0) if y0 else y1 - y0
         if abs(step) <= band:
-            return f"the step from {x0:g} to {x1:g} ({step:+.0%}) is inside its noise ({band:.0%})"
+            return reasons.say("trend_step", x0=x0, x1=x1, step=step, band=band)
     return None
 
 
 #: How each trend reads in a reason ("... because the values go up and down").
-TREND_WORDS = {
-    "falls": "fall at every step",
-    "rises": "rise at every step",
-    "flat": "stay flat within the noise",
-    "mixed": "go up and down",
-}
+TREND_WORDS = {t: reasons.say(f"trend_{t}") for t in ("falls", "rises", "flat", "mixed")}
 
 
 def anomaly(ev: dict) -> tuple[str, str]:

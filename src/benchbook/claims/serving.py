@@ -95,7 +95,8 @@ def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0, q
 def growth(curve: pd.DataFrame, variable: str) -> Claim:
     """Output throughput rises at every step of the curve of the first series (the loads' means;
     with repeats, a step must rise by more than the largest step noise, sqrt(sd0^2 + sd1^2) / y0;
-    with one run per load, by more than RUN_NOISE)."""
+    with one run per load, by more than RUN_NOISE). A curve of one load states its output throughput
+    (`measured_y`, `rules.MEASURED`): what a page with no verdict answers with."""
     lv = serving.per_load(curve) if len(curve) else curve.assign(n=1)
     d = lv[lv["series"] == lv["series"].iloc[0]].sort_values(variable) if len(lv) else lv
     xs, ys = [_f(x) for x in d[variable]], [_f(y) for y in d["output_throughput"]]
@@ -103,6 +104,8 @@ def growth(curve: pd.DataFrame, variable: str) -> Claim:
     ev["noise"] = RUN_NOISE  # one run per load: a step under RUN_NOISE is not a step
     if xs:
         ev.update(first_x=xs[0], last_x=xs[-1], first_y=ys[0], last_y=ys[-1], series=d["series"].iloc[0])
+    if len(xs) == 1 and lv["series"].nunique() == 1 and ys[0] is not None:
+        ev["measured_y"] = ys[0]  # one load: no trend, but the figure it measured is the page's answer
     if len(d) and d["n"].max() > 1:
         sd, y = d["output_throughput_sd"].fillna(0).to_numpy(), d["output_throughput"].to_numpy()
         noise = np.hypot(sd[:-1], sd[1:]) / y[:-1]

@@ -1671,6 +1671,9 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
             if _NAME_SIZE.search(_last_part(m.group(1))) and not _FILE_NAME.search(m.group(1))
         ]
         names = [n for n in dict.fromkeys(names) if not any(n != o and _same_model(n, o) for o in names)]
+        # a table name without a size beside an id (`MiniMax-M2 against Qwen3-4B`) makes a comparison: none is the block's
+        rows = written(table_rows(line, heading=bool(_HEADING.match(line))), line) if names else []
+        names += [w for w in rows if not any(_same_model(w, n) for n in names)]
         n = len(r.facts)
         if len(names) == 1 and r.add("model", names[0], k + first, "caption", line) and len(r.facts) > n:
             r.facts[-1] = replace(r.facts[-1], until=end + first)
@@ -2258,6 +2261,13 @@ ALONE = ("num_prompts",)
 #: Sources of a model named in a title or a sentence (`_read_model_named`): read only where no command,
 #: labelled line or caption names one (`_worded_last`).
 WORDED = ("heading", "prose")
+
+
+def labels_another_block(fact: Fact, read: Iterable[int]) -> bool:
+    """Whether `fact` is a caption's (it labels the block or section under it, up to `until`) with every line
+    the tool read (`read`) above it: it names no run read, only a block below them (a heading over a cut block)."""
+    read = [int(n) for n in read if n == n]
+    return bool(read) and fact.until is not None and all(n < fact.line for n in read)
 
 
 def placeholder(value) -> bool:

@@ -13,6 +13,8 @@ with a note), powers in watts.
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pandera.pandas as pa
 
@@ -58,6 +60,18 @@ SCOPES = {
     "GPU nor whether the CPU was metered or modelled from its TDP)",
     "cpu-codecarbon-process": "the tracked process's share of the CPU as CodeCarbon estimates it (its process mode)",
 }
+
+#: The note of a GPU-only figure the tool sums over every GPU of the run (ML.ENERGY's Zeus window over all
+#: the GPUs it watched, `#GPUs` of them): `summed` reads the count back.
+SUMMED = "all {:g} GPUs together"
+_SUMMED = re.compile(r"^all (\d+) GPUs together$")
+
+
+def summed(note) -> int | None:
+    """The GPUs a figure's note (`SUMMED`) says it sums, or None."""
+    m = _SUMMED.match(note) if isinstance(note, str) else None
+    return int(m.group(1)) if m else None
+
 
 #: The intervals a figure can cover.
 INTERVALS = ("run", "steady_state", "prefill", "decode", "load_model", "load_dataset", "preprocess_dataset")

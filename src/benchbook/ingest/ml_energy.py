@@ -14,7 +14,10 @@ by the model to generate a response"):
   (`A100_chat_benchmark.csv`), and the device is read from there, with a message.
 - v2 JSON, one file per model, backend and request rate: `Model`, `Backend`, `GPU model`, `#GPUs`,
   `Request rate`, `Requests per second`, `Latency per request (s)`, `Energy per request (J)`. It
-  gives no token counts, so no energy per token can be formed from it.
+  gives no token counts, so no energy per token can be formed from it. The energy is its
+  benchmark_client.py's `client_side_energy_per_request`: one ZeusMonitor window over every GPU the
+  client sees (`num_gpus = len(zeus_monitor.gpu_indices)`, the `#GPUs`) / the requests completed, so
+  the `#GPUs` GPUs' energy summed.
 - v2 per-configuration JSON (ml-energy/leaderboard-v2's `data/llm_text_generation/<task>/<GPU>/<org>/
   <model>/bs<max_num_seqs>+tp<N>+pp<M>.json`, written by its aggregate_leaderboard_data.py): `Model`, `GPU`,
   `TP` (the GPUs of one pipeline stage: the run's `num_gpus`), `PP` (the stages: the nodes whose
@@ -246,6 +249,10 @@ def _parse_v2(body: str, source: str) -> Parsed:
         metric, unit, scope = _V2_KEYS[key]
         value = float(v) * 1000 if unit == "ms" else float(v)
         note = "mean over requests; printed in s" if unit == "ms" else None
+        # benchmark_client.py: one ZeusMonitor over every GPU it sees (`num_gpus = len(gpu_indices)`, the
+        # `#GPUs`), its window's total energy / the requests completed: the GPUs' energy summed
+        gpus = base["device_count"]
+        note = energy.SUMMED.format(gpus) if scope and gpus else note
         stat = "value" if metric == "request_throughput" else "mean"
         records.append(_record(base, lines.get(key, 1), metric, stat, value, unit, scope, note))
     return energy.finish(TOOL, source, records, rejects, [], cells, "leaderboard v2 JSON")
@@ -284,7 +291,7 @@ def _parse_v2_config(obj: dict, body: str, source: str) -> Parsed:
             rejects.append((lines.get(key, 1), f"{key} {v}", f"{why}: not in the energy contract"))
             continue
         metric, unit, scope, stat = _V2_CONFIG[key]
-        note = f"all {gpus:g} GPUs together" if scope and gpus else None
+        note = energy.SUMMED.format(gpus) if scope and gpus else None
         records.append(_record(base, lines.get(key, 1), metric, stat, float(v), unit, scope, note))
     return energy.finish(TOOL, source, records, rejects, [], cells, "leaderboard v2 per-configuration JSON")
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 
+from benchbook.ingest import energy
 from benchbook.ingest.core import ParseError
 
 #: Configuration key -> (contract metric, unit, scope, statistic).
@@ -163,7 +164,8 @@ def parse(obj: dict, body: str, source: str) -> tuple[list[dict], list[tuple[int
                 rejects.append((at[key], f"{key} {v}", why))
                 continue
             metric, unit, scope, stat = KEYS[key]
-            note = "all the configuration's GPUs together" if metric == "mean_power" else None
+            # power / throughput = J per output token in every row: the power, so the energy, is all num_gpus GPUs'
+            note = energy.SUMMED.format(base["device_count"]) if scope and base["device_count"] else None
             records.append(
                 dict(
                     base, scope=scope, line=at[key], metric=metric, statistic=stat, value=float(v), unit=unit, note=note

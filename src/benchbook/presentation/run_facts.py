@@ -48,12 +48,6 @@ def _shown(fact: context.Fact) -> str:
     return value
 
 
-def _labels_another_block(fact: context.Fact, read: frozenset[int]) -> bool:
-    """Whether `fact` is a caption's (it labels the block or section under it, up to `until`) with every line
-    the tool read (`read`) above it: it names no run read, only a block below them (a heading over a cut block)."""
-    return bool(read) and fact.until is not None and all(n < fact.line for n in read)
-
-
 def stated(
     ctx: context.Context, models: tuple[tuple[str, tuple[int, ...]], ...] = (), read: frozenset[int] = frozenset()
 ) -> list[Stated]:
@@ -78,7 +72,7 @@ def stated(
                 if lines and not any(value.lower() in w or w in value.lower() for w in written):
                     by_value.setdefault(value, []).extend(lines)  # a model the text around it does not name
         for fact in ctx.get(name):
-            if _labels_another_block(fact, read) or context.placeholder(fact.value):
+            if context.labels_another_block(fact, read) or context.placeholder(fact.value):
                 continue  # another block's caption, or a value left for the reader to fill (`vllm serve $MODEL_NAME`, `<path to model>`)
             by_value.setdefault(_shown(fact), []).append(fact.line)
         if not by_value:

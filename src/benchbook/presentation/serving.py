@@ -550,6 +550,34 @@ def in_flight_sentence(lit: pd.DataFrame) -> str:
     return " " + text if text else ""
 
 
+def peak_sentence(peaks: pd.DataFrame) -> str:
+    """What the tool's `Peak concurrent requests` counts (`serving.peak_in_flight`), the runs whose count is
+    above their cap flagged with their lines (the counting, never a load), and the others as the most in
+    flight during one second; nothing where no run prints one."""
+    if peaks.empty:
+        return ""
+
+    def rows(d: pd.DataFrame) -> list[dict]:
+        return [
+            {
+                "run": str(w["run"]),
+                "peak": float(w["peak"]),
+                "cap": float(w["cap"]) if pd.notna(w["cap"]) else None,
+                "line": int(w["line"]) if pd.notna(w["line"]) else None,
+            }
+            for _, w in d.head(_IN_FLIGHT_SHOWN).iterrows()
+        ]
+
+    over, within = peaks[peaks["over"].astype(bool)], peaks[~peaks["over"].astype(bool)]
+    return " " + _say(
+        "peak_in_flight",
+        over=rows(over),
+        over_more=max(0, len(over) - _IN_FLIGHT_SHOWN),
+        within=rows(within),
+        within_more=max(0, len(within) - _IN_FLIGHT_SHOWN),
+    )
+
+
 def beyond_sentence(lit: pd.DataFrame) -> str:
     """The runs whose estimated mean latency exceeds their own duration (`serving.littles_law`): the
     estimate, the duration, and that no in-flight count is taken from it."""
@@ -565,7 +593,9 @@ def beyond_sentence(lit: pd.DataFrame) -> str:
 def littles_note(lit: pd.DataFrame) -> str:
     """Where the latencies come from, each run's Little's-law count, and what that count is for an
     MLPerf Offline run (the queue, not a sustained concurrency)."""
-    text = _littles_note(lit) + in_flight_sentence(lit) + beyond_sentence(lit)
+    text = (
+        _littles_note(lit) + in_flight_sentence(lit) + beyond_sentence(lit) + peak_sentence(serving.peak_in_flight(lit))
+    )
     n = offline_runs(lit)
     return text + (" " + _say("offline_in_flight", offline=n, runs=len(lit)) if n else "")
 
