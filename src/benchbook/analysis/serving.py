@@ -242,7 +242,8 @@ def latency_stats(r: pd.DataFrame, metric: str, every: bool = False) -> pd.DataF
     in ms: `LATENCY_STATS`, the median being the printed median or, where the tool prints none, its
     p50 (the same percentile); NaN where the output prints none (or `runs` blanked it: no token came).
     With `every`, also each other percentile some run prints (vLLM's `--metric-percentiles`, AIPerf's
-    p1 ... p75, `p99.9`), the percentiles in the order of their ranks after the mean and the median."""
+    p1 ... p75, `p99.9`), the percentiles in the order of their ranks after the mean and the median, and
+    last, as `value`, a latency whose statistic the output does not name (an authors' `TTFT (ms)`)."""
     out = pd.DataFrame({"run": r["run"] if "run" in r else pd.Series(dtype=object)}, index=r.index)
     for stat in LATENCY_STATS:
         out[stat] = _col(r, f"{metric}_{stat}")
@@ -255,7 +256,11 @@ def latency_stats(r: pd.DataFrame, metric: str, every: bool = False) -> pd.DataF
         for c in ranks:
             out[c.removeprefix(f"{metric}_")] = _col(r, c)
         pcts = sorted((c for c in out.columns if re.fullmatch(r"p\d+(?:\.\d+)?", c)), key=lambda c: float(c[1:]))
-        out = out[["run", "mean", "median", *pcts]]
+        # a latency an authors' table gives with no statistic named (`TTFT (ms)`): neither mean nor median
+        unnamed = ["value"] if metric in r and _col(r, metric).notna().any() else []
+        if unnamed:
+            out["value"] = _col(r, metric)
+        out = out[["run", "mean", "median", *pcts, *unnamed]]
     return out
 
 

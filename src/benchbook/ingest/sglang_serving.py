@@ -41,7 +41,7 @@ import math
 import re
 import shlex
 
-from benchbook.ingest import serving_power, vllm_serve
+from benchbook.ingest import serving_power, serving_table, vllm_serve
 from benchbook.ingest.core import (
     COPY_ENDS_AFTER,
     QUOTE,
@@ -58,7 +58,7 @@ from benchbook.ingest.core import (
     register,
 )
 from benchbook.ingest.headings import Outline, comment_label, load_label, names, outline, run_names
-from benchbook.ingest.text import Lines, contains, continued, first_char, split_n
+from benchbook.ingest.text import Lines, blocks, contains, continued, first_char, split_n
 from benchbook.nouns import counted
 
 NAME = "sglang-bench-serving"
@@ -72,6 +72,10 @@ METRICS = {
     "total_generated_tokens_retokenized": "tok: output tokens counted again by the client's tokenizer",
     "concurrency": "req: mean requests in flight (sum of request latencies / duration)",
     "e2el": "ms: end-to-end latency per request (SGLang's 'E2E Latency')",
+    "throughput": "tok/s: a throughput an authors' table names without saying output or total",
+    "throughput_per_gpu": "tok/s: such a throughput divided by the GPUs, as an authors' table names it",
+    "output_throughput_per_gpu": "tok/s: output throughput divided by the GPUs, as an authors' table names it",
+    "total_token_throughput_per_gpu": "tok/s: total token throughput divided by the GPUs, as an authors' table names it",
 }
 
 #: The banner; a write-up may name its run inside it (`==== Serving Benchmark Result (c=64) ====`).
@@ -809,7 +813,66 @@ def sniff(text: str | Lines) -> bool:
         except (json.JSONDecodeError, RecursionError):
             return bool(found)  # a result line cut short: claimed, and refused with its line by `parse`
     signs = ("Serving Benchmark Result", *SGLANG_ONLY, " E2E Latency (ms)", "Traffic request rate:")
-    return any(contains(t, text) for t in signs) and bool(_blocks(_lines(text)))
+    if any(contains(t, text) for t in signs) and bool(_blocks(_lines(text))):
+        return True
+    return bool(_authors_tables(text))
+
+
+#: A file naming SGLang or its bench_serving (and not vLLM, whose numbers a table beside SGLang's may hold).
+_ENGINE_RE = re.compile(r"\bsglang\b|\bbench_serving\b", re.I)
+_OTHER_ENGINE_RE = re.compile(r"\bvllm\b", re.I)
+
+
+def _authors_tables(text: str | Lines) -> list[tuple[int, int, list[str]]]:
+    """The authors' tables of serving results (`serving_table`) of a file that names SGLang (or its
+    bench_serving) and no other engine, and holds no block or result object of the tool's own."""
+    if first_char(text) == "{" or not contains("|", text):
+        return []
+    if not any(_ENGINE_RE.search(b) for b in blocks(text)) or any(_OTHER_ENGINE_RE.search(b) for b in blocks(text)):
+        return []
+    return serving_table.tables(split_n(text))
+
+
+def _authored(text: str | Lines, source: str, messages: list[str]):
+    """The rows of the authors' tables (`serving_table`), one run each: its load and parallelism from
+    the row, its name from a column of words or else the heading above the table."""
+    lines = split_n(text)
+    doc = outline(lines)
+    records, rejects, cells, runs = [], [], 0, []
+    for start, end, _ in _authors_tables(text):
+        found, skipped, n, why = serving_table.points(lines, start, end)
+        rejects += skipped
+        cells += n
+        if why:
+            raise ParseError(source, start + 1, why)
+        heads = doc.within(0, start)
+        heading = names(lines, [start], doc).get(heads[-1]) if heads else None
+        for p in found:
+            meta = "; ".join(f"{k}={p[k]}" for k in ("tp", "dp", "ep") if k in p)
+            settings = {
+                "run": p.get("label") or heading,
+                "format": serving_table.FORMAT,
+                "model": None,
+                "dataset": None,
+                "num_prompts": p.get("num_prompts", math.nan),
+                "request_rate": p.get("request_rate", math.nan),
+                "max_concurrency": p.get("max_concurrency", math.nan),
+                "burstiness": math.nan,
+                "metadata": meta or None,
+            }
+            block = [
+                dict(line=p["line"], metric=m, statistic=st, value=v, unit=u, note=note)
+                for m, st, v, u, note in p["metrics"]
+            ]
+            runs.append((settings, block))
+        messages.append(
+            f"{source}:{start + 1}: a table the authors wrote (not the tool's print), read one run per row; "
+            "each number under its header's own words"
+        )
+    loads = [load_label(s["max_concurrency"], s["request_rate"]) for s, _ in runs]
+    for (settings, block), name in zip(runs, run_names([s["run"] for s, _ in runs], loads), strict=True):
+        records.extend({**settings, "run": name, **r} for r in block)
+    return records, rejects, cells
 
 
 def _lines(text: str | Lines):
@@ -826,6 +889,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
         records, rejects, cells = _jsonl(text, source, messages)
     else:
         records, rejects, cells = _text(text, source, messages)
+        if not records and not rejects and not _blocks(_lines(text)):
+            records, rejects, cells = _authored(text, source, messages)
     if not records and not rejects:
         blocks = [] if _is_jsonl(text) else _blocks(_lines(text))
         if blocks:  # a block whose rows stop at its settings: the copy is cut before any result
@@ -850,6 +915,7 @@ TOOL = register(
         description="SGLang `python -m sglang.bench_serving`: result blocks and --output-file JSONL (serving contract)",
         command="python -m sglang.bench_serving --backend sglang ... [--output-file OUT.jsonl]",
         metrics=METRICS,
-        carries={HEADLESS: frozenset()},
+        # an authors' table holds the columns its authors chose: its format declares no column it must print
+        carries={HEADLESS: frozenset(), serving_table.FORMAT: frozenset()},
     )
 )
