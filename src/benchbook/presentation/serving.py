@@ -475,6 +475,7 @@ def device_sentence(
     per_run: dict | None = None,
     drawn: bool = True,
     dp_unstated: bool = False,
+    counts: list[int] | None = None,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
@@ -490,8 +491,10 @@ def device_sentence(
     (precision, tag) or None} where the runs' own names give different ones, `analysis.serving.run_precisions`;
     `drawn`: whether the roofline figure is drawn, `roofline_points`: a sentence speaks of it only then;
     `dp_unstated`: SGLang's DP written only in words, so `fewest` counts it inside the TP group and `spans` as
-    replicas, `analysis.serving.fewest_devices`)."""
+    replicas, `analysis.serving.fewest_devices`; `counts`: the device counts the runs' own parallelism
+    states, `analysis.serving.device_counts`, several where no one peak is theirs)."""
     dev = {
+        "counts": [str(n) for n in counts or []],
         "spans": spans,
         "fewest": fewest or spans,
         "instances": instances,
