@@ -78,3 +78,16 @@ def test_a_file_naming_vllm_beside_sglang_is_not_read_as_sglangs(tmp_path):
     table = "| Concurrency | TTFT (ms) | TPOT (ms) |\n|---|---|---|\n| 1 | 120 | 20 |\n| 8 | 300 | 25 |\n"
     with pytest.raises(ingest.ParseError):
         _read(tmp_path, HEAD + "vLLM 0.7.2 against SGLang.\n\n" + table)
+
+
+def test_a_file_naming_vllm_alone_is_read_by_the_vllm_reader(tmp_path):
+    table = "| Max concurrency | TTFT (ms) | Output throughput (tok/s) |\n|---|---|---|\n| 1 | 40 | 90 |\n| 8 | 95 | 610 |\n"
+    df = _read(tmp_path, "# Results\n\nMeasured with `vllm bench serve`.\n\n" + table)
+    assert set(df["tool"]) == {"vllm-bench-serve"} and set(df["format"]) == {serving_table.FORMAT}
+    assert sorted(df["max_concurrency"].unique()) == [1, 8]
+
+
+def test_a_file_naming_another_engine_beside_sglang_is_not_read(tmp_path):
+    table = "| Concurrency | TTFT (ms) | TPOT (ms) |\n|---|---|---|\n| 1 | 120 | 20 |\n| 8 | 300 | 25 |\n"
+    with pytest.raises(ingest.ParseError):
+        _read(tmp_path, HEAD + "SGLang against TensorRT-LLM.\n\n" + table)

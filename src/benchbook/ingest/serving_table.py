@@ -13,9 +13,12 @@ shows, or with a numeric column this reader has no name for in every row, is no 
 
 from __future__ import annotations
 
+import math
 import re
 
-from benchbook.ingest.core import SEPARATOR_RE, markdown_cells
+from benchbook.ingest.core import SEPARATOR_RE, ParseError, markdown_cells
+from benchbook.ingest.headings import load_label, names, outline, run_names
+from benchbook.ingest.text import Lines, blocks, contains, first_char, split_n
 
 FORMAT = "authors' table"
 
@@ -170,3 +173,69 @@ def points(lines: list[str], start: int, end: int) -> tuple[list[dict], list[tup
                 ),
             )
     return found, rejects, cells, None
+
+
+#: The serving engines a file may name, each by the words that name it; a table in a file that names two of them
+#: may hold either's numbers (`vLLM 0.7.2` beside `SGLang`), so it is no one engine's.
+ENGINES = {
+    "sglang": re.compile(r"\bsglang\b", re.I),
+    "vllm": re.compile(r"\bvllm\b", re.I),
+    "tensorrt-llm": re.compile(r"\btensorrt-llm\b|\btrt-?llm\b", re.I),
+    "lmdeploy": re.compile(r"\blmdeploy\b", re.I),
+    "tgi": re.compile(r"\btext-generation-inference\b|\bTGI\b"),
+}
+
+
+def found(text: str | Lines, named: re.Pattern, engine: str) -> list[tuple[int, int, list[str]]]:
+    """The authors' tables (`tables`) of a text that `named` matches (the tool or its engine) and that names
+    no engine but `engine`; [] for any other text, and for a JSON text."""
+    if first_char(text) == "{" or not contains("|", text):
+        return []
+    if not any(named.search(b) for b in blocks(text)):
+        return []
+    if any(p.search(b) for name, p in ENGINES.items() if name != engine for b in blocks(text)):
+        return []
+    return tables(split_n(text))
+
+
+def read(text: str | Lines, where: list[tuple[int, int, list[str]]], source: str, messages: list[str]):
+    """(records, rejects, cells) of the authors' tables at `where` (`found`), in the serving contract's
+    settings: one run per row, its load and parallelism from the row, its name from a column of words or
+    else the heading above the table; a table whose rows cannot be told apart raises ParseError at its line."""
+    lines = split_n(text)
+    doc = outline(lines)
+    records, rejects, cells, runs = [], [], 0, []
+    for start, end, _ in where:
+        got, skipped, n, why = points(lines, start, end)
+        rejects += skipped
+        cells += n
+        if why:
+            raise ParseError(source, start + 1, why)
+        heads = doc.within(0, start)
+        heading = names(lines, [start], doc).get(heads[-1]) if heads else None
+        for p in got:
+            meta = "; ".join(f"{k}={p[k]}" for k in ("tp", "dp", "ep") if k in p)
+            settings = {
+                "run": p.get("label") or heading,
+                "format": FORMAT,
+                "model": None,
+                "dataset": None,
+                "num_prompts": p.get("num_prompts", math.nan),
+                "request_rate": p.get("request_rate", math.nan),
+                "max_concurrency": p.get("max_concurrency", math.nan),
+                "burstiness": math.nan,
+                "metadata": meta or None,
+            }
+            block = [
+                dict(line=p["line"], metric=m, statistic=st, value=v, unit=u, note=note)
+                for m, st, v, u, note in p["metrics"]
+            ]
+            runs.append((settings, block))
+        messages.append(
+            f"{source}:{start + 1}: a table the authors wrote (not the tool's print), read one run per row; "
+            "each number under its header's own words"
+        )
+    loads = [load_label(s["max_concurrency"], s["request_rate"]) for s, _ in runs]
+    for (settings, block), name in zip(runs, run_names([s["run"] for s, _ in runs], loads), strict=True):
+        records.extend({**settings, "run": name, **r} for r in block)
+    return records, rejects, cells

@@ -24,6 +24,10 @@ Two forms are read:
   (`std_*`, `p99_*`, `total_throughput`, `concurrency`, `accept_length`, `server_info`, `tag`).
   `--output-details` per-request arrays are not put in the tidy table (the messages say so).
 
+Where a file holds neither, names SGLang (or its bench_serving) and no other engine, and holds a markdown
+table of serving results its authors wrote (a load column and two metrics with units), that table is read
+one run per row, each number under its header's own words (`serving_table`, format "authors' table").
+
 The setting columns, metric names, statistics and units are those of vllm-bench-serve
 (`ingest.vllm_serve.SETTINGS` / `METRICS`) so that the serving chapter reads either tool; SGLang's
 own quantities get their own names (`total_generated_tokens_retokenized`, `concurrency`, ...).
@@ -58,7 +62,7 @@ from benchbook.ingest.core import (
     register,
 )
 from benchbook.ingest.headings import Outline, comment_label, load_label, names, outline, run_names
-from benchbook.ingest.text import Lines, blocks, contains, continued, first_char, split_n
+from benchbook.ingest.text import Lines, contains, continued, first_char, split_n
 from benchbook.nouns import counted
 
 NAME = "sglang-bench-serving"
@@ -72,10 +76,6 @@ METRICS = {
     "total_generated_tokens_retokenized": "tok: output tokens counted again by the client's tokenizer",
     "concurrency": "req: mean requests in flight (sum of request latencies / duration)",
     "e2el": "ms: end-to-end latency per request (SGLang's 'E2E Latency')",
-    "throughput": "tok/s: a throughput an authors' table names without saying output or total",
-    "throughput_per_gpu": "tok/s: such a throughput divided by the GPUs, as an authors' table names it",
-    "output_throughput_per_gpu": "tok/s: output throughput divided by the GPUs, as an authors' table names it",
-    "total_token_throughput_per_gpu": "tok/s: total token throughput divided by the GPUs, as an authors' table names it",
 }
 
 #: The banner; a write-up may name its run inside it (`==== Serving Benchmark Result (c=64) ====`).
@@ -818,61 +818,13 @@ def sniff(text: str | Lines) -> bool:
     return bool(_authors_tables(text))
 
 
-#: A file naming SGLang or its bench_serving (and not vLLM, whose numbers a table beside SGLang's may hold).
+#: A file naming SGLang or its bench_serving, and no other engine (whose numbers a table beside SGLang's may hold).
 _ENGINE_RE = re.compile(r"\bsglang\b|\bbench_serving\b", re.I)
-_OTHER_ENGINE_RE = re.compile(r"\bvllm\b", re.I)
 
 
 def _authors_tables(text: str | Lines) -> list[tuple[int, int, list[str]]]:
-    """The authors' tables of serving results (`serving_table`) of a file that names SGLang (or its
-    bench_serving) and no other engine, and holds no block or result object of the tool's own."""
-    if first_char(text) == "{" or not contains("|", text):
-        return []
-    if not any(_ENGINE_RE.search(b) for b in blocks(text)) or any(_OTHER_ENGINE_RE.search(b) for b in blocks(text)):
-        return []
-    return serving_table.tables(split_n(text))
-
-
-def _authored(text: str | Lines, source: str, messages: list[str]):
-    """The rows of the authors' tables (`serving_table`), one run each: its load and parallelism from
-    the row, its name from a column of words or else the heading above the table."""
-    lines = split_n(text)
-    doc = outline(lines)
-    records, rejects, cells, runs = [], [], 0, []
-    for start, end, _ in _authors_tables(text):
-        found, skipped, n, why = serving_table.points(lines, start, end)
-        rejects += skipped
-        cells += n
-        if why:
-            raise ParseError(source, start + 1, why)
-        heads = doc.within(0, start)
-        heading = names(lines, [start], doc).get(heads[-1]) if heads else None
-        for p in found:
-            meta = "; ".join(f"{k}={p[k]}" for k in ("tp", "dp", "ep") if k in p)
-            settings = {
-                "run": p.get("label") or heading,
-                "format": serving_table.FORMAT,
-                "model": None,
-                "dataset": None,
-                "num_prompts": p.get("num_prompts", math.nan),
-                "request_rate": p.get("request_rate", math.nan),
-                "max_concurrency": p.get("max_concurrency", math.nan),
-                "burstiness": math.nan,
-                "metadata": meta or None,
-            }
-            block = [
-                dict(line=p["line"], metric=m, statistic=st, value=v, unit=u, note=note)
-                for m, st, v, u, note in p["metrics"]
-            ]
-            runs.append((settings, block))
-        messages.append(
-            f"{source}:{start + 1}: a table the authors wrote (not the tool's print), read one run per row; "
-            "each number under its header's own words"
-        )
-    loads = [load_label(s["max_concurrency"], s["request_rate"]) for s, _ in runs]
-    for (settings, block), name in zip(runs, run_names([s["run"] for s, _ in runs], loads), strict=True):
-        records.extend({**settings, "run": name, **r} for r in block)
-    return records, rejects, cells
+    """The authors' tables of serving results (`serving_table`) of a file that names SGLang and no other engine."""
+    return serving_table.found(text, _ENGINE_RE, "sglang")
 
 
 def _lines(text: str | Lines):
@@ -890,7 +842,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     else:
         records, rejects, cells = _text(text, source, messages)
         if not records and not rejects and not _blocks(_lines(text)):
-            records, rejects, cells = _authored(text, source, messages)
+            records, rejects, cells = serving_table.read(text, _authors_tables(text), source, messages)
     if not records and not rejects:
         blocks = [] if _is_jsonl(text) else _blocks(_lines(text))
         if blocks:  # a block whose rows stop at its settings: the copy is cut before any result
