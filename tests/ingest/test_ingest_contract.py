@@ -143,6 +143,10 @@ FIXTURES = sorted(
 )
 
 
+#: A number written with thousands separators (`2,017`, `1,524.16`, an author's table): one number, not two.
+_GROUPED = re.compile(r"(?<![\w.,])[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w.,])")
+
+
 def _numbers(text) -> set[float]:
     return {round(float(x), 6) for x in _NUMBER.findall(str(text))}
 
@@ -173,7 +177,9 @@ def _unaccounted(path) -> dict[int, list[str]]:
         known |= {round(float(v) * k, 6) for v in times for k in (1000.0, 0.001)}
         for t in rejected.loc[rejected["line"] == line, "text"]:
             known |= _numbers(t)
-        missing = [x for x in _NUMBER.findall(text) if round(float(x), 6) not in known]
+        grouped = [x.replace(",", "") for x in _GROUPED.findall(text)]
+        printed = grouped + _NUMBER.findall(_GROUPED.sub(" ", text))
+        missing = [x for x in printed if round(float(x), 6) not in known]
         if missing:
             out[int(line)] = missing
     return out

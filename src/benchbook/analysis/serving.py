@@ -246,7 +246,8 @@ def latency_stats(r: pd.DataFrame, metric: str, every: bool = False) -> pd.DataF
     in ms: `LATENCY_STATS`, the median being the printed median or, where the tool prints none, its
     p50 (the same percentile); NaN where the output prints none (or `runs` blanked it: no token came).
     With `every`, also each other percentile some run prints (vLLM's `--metric-percentiles`, AIPerf's
-    p1 ... p75, `p99.9`), the percentiles in the order of their ranks after the mean and the median."""
+    p1 ... p75, `p99.9`), the percentiles in the order of their ranks after the mean and the median, and
+    last, as `value`, a latency whose statistic the output does not name (an authors' `TTFT (ms)`)."""
     out = pd.DataFrame({"run": r["run"] if "run" in r else pd.Series(dtype=object)}, index=r.index)
     for stat in LATENCY_STATS:
         out[stat] = _col(r, f"{metric}_{stat}")
@@ -259,7 +260,11 @@ def latency_stats(r: pd.DataFrame, metric: str, every: bool = False) -> pd.DataF
         for c in ranks:
             out[c.removeprefix(f"{metric}_")] = _col(r, c)
         pcts = sorted((c for c in out.columns if re.fullmatch(r"p\d+(?:\.\d+)?", c)), key=lambda c: float(c[1:]))
-        out = out[["run", "mean", "median", *pcts]]
+        # a latency an authors' table gives with no statistic named (`TTFT (ms)`): neither mean nor median
+        unnamed = ["value"] if metric in r and _col(r, metric).notna().any() else []
+        if unnamed:
+            out["value"] = _col(r, metric)
+        out = out[["run", "mean", "median", *pcts, *unnamed]]
     return out
 
 
@@ -1028,6 +1033,14 @@ def devices(r: pd.DataFrame) -> int:
     return n
 
 
+def device_counts(r: pd.DataFrame) -> list[int]:
+    """The distinct counts of devices (`devices`) of the runs that state their parallelism, smallest first:
+    more than one where the runs state different ones (an authors' table's `TP x EP` column), so that no
+    one count, and no one peak, is theirs. A run that states none is left out: its count is unknown."""
+    said = [devices(r.iloc[[i]]) for i in range(len(r)) if any(stated(r.iloc[[i]], k) for k in ("tp", "pp", "dp"))]
+    return sorted(set(said))
+
+
 def fewest_devices(r: pd.DataFrame) -> int:
     """The fewest devices one run may span: `devices`, but where SGLang's DP is written only in words
     (`TP8DP8` in a heading: `dp_attention=unstated`, `parallelism_from_context`), the DP ranks may run
@@ -1676,11 +1689,11 @@ def spanning(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)):
     at TP 4 moves its weights through four devices' bandwidth, so one device's peak would put it
     at four times its real share. A host's device count (`4x GB200` on a hardware line) is an upper
     bound, never the run's: it stands only where the run states no parallelism of its own. None
-    where the runs span different counts the input ties to no run (`instances` a range): no one
-    peak is theirs."""
+    where the runs span different counts the input ties to no run (`instances` a range), or that their
+    own parallelism states (`device_counts`): no one peak is theirs."""
     import dataclasses
 
-    if pk is None or instances[0] != instances[1] or fewest_devices(r) != devices(r):
+    if pk is None or instances[0] != instances[1] or fewest_devices(r) != devices(r) or len(device_counts(r)) > 1:
         return None
     n = devices(r) * instances[1]
     if n == pk.count or (pk.count > 1 and n == 1 and not stated(r, "tp") and instances[1] == 1):

@@ -24,6 +24,10 @@ Two forms are read:
   (`std_*`, `p99_*`, `total_throughput`, `concurrency`, `accept_length`, `server_info`, `tag`).
   `--output-details` per-request arrays are not put in the tidy table (the messages say so).
 
+Where a file holds neither, names SGLang (or its bench_serving) and no other engine, and holds a markdown
+table of serving results its authors wrote (a load column and two metrics with units), that table is read
+one run per row, each number under its header's own words (`serving_table`, format "authors' table").
+
 The setting columns, metric names, statistics and units are those of vllm-bench-serve
 (`ingest.vllm_serve.SETTINGS` / `METRICS`) so that the serving chapter reads either tool; SGLang's
 own quantities get their own names (`total_generated_tokens_retokenized`, `concurrency`, ...).
@@ -41,7 +45,7 @@ import math
 import re
 import shlex
 
-from benchbook.ingest import serving_power, vllm_serve
+from benchbook.ingest import serving_power, serving_table, vllm_serve
 from benchbook.ingest.core import (
     COPY_ENDS_AFTER,
     QUOTE,
@@ -809,7 +813,18 @@ def sniff(text: str | Lines) -> bool:
         except (json.JSONDecodeError, RecursionError):
             return bool(found)  # a result line cut short: claimed, and refused with its line by `parse`
     signs = ("Serving Benchmark Result", *SGLANG_ONLY, " E2E Latency (ms)", "Traffic request rate:")
-    return any(contains(t, text) for t in signs) and bool(_blocks(_lines(text)))
+    if any(contains(t, text) for t in signs) and bool(_blocks(_lines(text))):
+        return True
+    return bool(_authors_tables(text))
+
+
+#: A file naming SGLang or its bench_serving, and no other engine (whose numbers a table beside SGLang's may hold).
+_ENGINE_RE = re.compile(r"\bsglang\b|\bbench_serving\b", re.I)
+
+
+def _authors_tables(text: str | Lines) -> list[tuple[int, int, list[str]]]:
+    """The authors' tables of serving results (`serving_table`) of a file that names SGLang and no other engine."""
+    return serving_table.found(text, _ENGINE_RE, "sglang")
 
 
 def _lines(text: str | Lines):
@@ -826,6 +841,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
         records, rejects, cells = _jsonl(text, source, messages)
     else:
         records, rejects, cells = _text(text, source, messages)
+        if not records and not rejects and not _blocks(_lines(text)):
+            records, rejects, cells = serving_table.read(text, _authors_tables(text), source, messages)
     if not records and not rejects:
         blocks = [] if _is_jsonl(text) else _blocks(_lines(text))
         if blocks:  # a block whose rows stop at its settings: the copy is cut before any result
@@ -850,6 +867,7 @@ TOOL = register(
         description="SGLang `python -m sglang.bench_serving`: result blocks and --output-file JSONL (serving contract)",
         command="python -m sglang.bench_serving --backend sglang ... [--output-file OUT.jsonl]",
         metrics=METRICS,
-        carries={HEADLESS: frozenset()},
+        # an authors' table holds the columns its authors chose: its format declares no column it must print
+        carries={HEADLESS: frozenset(), serving_table.FORMAT: frozenset()},
     )
 )

@@ -28,6 +28,10 @@ Three forms are read:
 * the first `benchmark_serving.py`'s five lines (2023: `Total time: N s`, `Throughput: N requests/s`,
   `Average latency: N s`, ...), format `text 2023`: see `ingest.vllm_serve_2023`.
 
+Where a file holds none of them, names vLLM (or its script) and no other engine, and holds a markdown table of
+serving results its authors wrote (a load column and two metrics with units), that table is read one run per
+row, each number under its header's own words (`serving_table`, format "authors' table").
+
 A `vllm bench sweep serve` output folder (`benchbook ingest DIR`, or a chapter's source) is read as
 its `COMBINATION/run=N.json` files (`sweep_files`): each is named `COMBINATION/run=N.json`, its run
 is the combination (`max_num_seqs=64, max_concurrency=32`, from the folder's name), so the repeats
@@ -59,7 +63,7 @@ import shlex
 import numpy as np
 import pandas as pd
 
-from benchbook.ingest import serving_power, vllm_serve_2023
+from benchbook.ingest import serving_power, serving_table, vllm_serve_2023
 from benchbook.ingest.core import (
     Parsed,
     ParseError,
@@ -126,6 +130,10 @@ METRICS = {
     "probe_e2el": "ms: probe request latency",
     "e2el_per_token": "ms: 2023 script, mean of latency / (prompt + output tokens)",
     "e2el_per_output_token": "ms: 2023 script, mean of latency / output tokens (first-token wait included)",
+    "throughput": "tok/s: a throughput an authors' table names without saying output or total",
+    "throughput_per_gpu": "tok/s: such a throughput divided by the GPUs, as an authors' table names it",
+    "output_throughput_per_gpu": "tok/s: output throughput divided by the GPUs, as an authors' table names it",
+    "total_token_throughput_per_gpu": "tok/s: total token throughput divided by the GPUs, as an authors' table names it",
 }
 
 #: The banner; a write-up may name its run inside it (`==== Serving Benchmark Result (16K/1K - Conc 256) ====`).
@@ -1099,11 +1107,20 @@ def sniff(text: str | Lines) -> bool:
             return True  # our block, truncated: parse() will say where
     if contains("Total time:", text) and contains(" requests/s", text) and vllm_serve_2023.blocks(split_n(text)):
         return True
-    return (
-        any(_is_result_object(o) for o, _, _ in _json_objects(text, "", strict=False))
-        if contains('"request_throughput"', text)
-        else False
-    )
+    if contains('"request_throughput"', text) and any(
+        _is_result_object(o) for o, _, _ in _json_objects(text, "", strict=False)
+    ):
+        return True
+    return bool(_authors_tables(text))
+
+
+#: A file naming vLLM or its serving benchmark (`vllm bench serve`, `benchmarks/benchmark_serving.py`).
+_ENGINE_RE = re.compile(r"\bvllm\b|\bbenchmark_serving\.py\b", re.I)
+
+
+def _authors_tables(text: str | Lines) -> list[tuple[int, int, list[str]]]:
+    """The authors' tables of serving results (`serving_table`) of a file that names vLLM and no other engine."""
+    return serving_table.found(text, _ENGINE_RE, "vllm")
 
 
 #: The settings a block with none of its own takes from the block above it in the same log.
@@ -1227,6 +1244,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
         if combo is not None:  # a sweep's file: the combination names the run; summary.json adds the repeat
             run = combo if len(objs) == 1 else f"{combo} run={obj.get('run_number', k)}"
         cells += _parse_object(obj, text, offset, source, records, rejects, messages, run)
+    if not records and not rejects and not is_json and (where := _authors_tables(text)):
+        records, rejects, n = serving_table.read(text, where, source, messages)
+        cells += n
     if not records and not rejects:
         raise ParseError(source, 1, "no 'Serving Benchmark Result' block, 2023 'Total time' lines or result JSON found")
     return finish(TOOL, source, records, rejects, messages, cells)
@@ -1296,7 +1316,8 @@ TOOL = register(
         description="vLLM `vllm bench serve` / benchmark_serving.py: result blocks and --save-result JSON",
         command="vllm bench serve --model MODEL ... [--save-result]; or a `vllm bench sweep serve -o DIR` folder",
         metrics=METRICS,
-        carries={vllm_serve_2023.FORMAT: vllm_serve_2023.CARRIES},
+        # an authors' table holds the columns its authors chose: its format declares no column it must print
+        carries={vllm_serve_2023.FORMAT: vllm_serve_2023.CARRIES, serving_table.FORMAT: frozenset()},
     )
 )
 

@@ -41,6 +41,15 @@ RUN_RESULTS = {
     "tpot_mean": "mean TPOT (ms)",
     "itl_mean": "mean ITL (ms)",
 }
+#: Throughputs an authors' table names in its own words (`Throughput (tok/s)`, `tok/s/gpu`): shown as named,
+#: never taken for output or total throughput.
+RUN_NAMED = {
+    "run": "run",
+    "throughput": "throughput, as the table names it (tok/s)",
+    "throughput_per_gpu": "throughput per GPU, as the table names it (tok/s)",
+    "output_throughput_per_gpu": "output throughput per GPU (tok/s)",
+    "total_token_throughput_per_gpu": "total token throughput per GPU (tok/s)",
+}
 RUN_COLUMNS = {**RUN_SETTINGS, **RUN_RESULTS}
 #: Why a cell of a runs table is empty: a run with no concurrency cap prints none.
 RUN_MISSING = {"max concurrency (requests)": "no cap", "request rate (req/s)": "not printed"}
@@ -112,14 +121,24 @@ def runs_table(
     return with_repeat(r[[c for c in columns if c in r]].rename(columns=columns), r, numbers)
 
 
+def _named(r: pd.DataFrame) -> bool:
+    """Whether some run has a throughput only as an authors' table names it (`RUN_NAMED`)."""
+    return any(c in r and r[c].notna().any() for c in RUN_NAMED if c != "run")
+
+
 def runs_tables(r: pd.DataFrame) -> list:
     """The runs for a page: their settings (empty cells saying why, `run_missing`), then their
     results, each table narrow enough for its headers to wrap between words."""
     numbers = repeat_numbers(r)
-    return [
-        tables.show(runs_table(r, numbers=numbers), missing=run_missing(r, numbers)),
-        tables.show(runs_table(r, _results(r), numbers)),
-    ]
+    out = [tables.show(runs_table(r, numbers=numbers), missing=run_missing(r, numbers))]
+    named = [c for c in RUN_NAMED if c != "run" and c in r and r[c].notna().any()]  # as `_named`
+    results = _results(r)
+    printed = [c for c in results if c != "run" and c in r and r[c].notna().any()]
+    if printed or not named:  # a table of empty cells beside the throughputs an authors' table names says nothing
+        out.append(tables.show(runs_table(r, results, numbers)))
+    if named:
+        out.append(tables.show(runs_table(r, {"run": "run", **{c: RUN_NAMED[c] for c in named}}, numbers)))
+    return out
 
 
 def _results(r: pd.DataFrame) -> dict[str, str]:
@@ -153,7 +172,8 @@ def latency_table(
     s = serving.latency_stats(r, metric, every=True)
     shown = [c for c in s.columns if c != "run" and s[c].notna().any()]
     name = LATENCY_NAMES[metric]
-    t = with_repeat(s[["run", *shown]].rename(columns={c: f"{c} {name} (ms)" for c in shown}), r, numbers)
+    heads = {c: f"{name}, as the table names it (ms)" if c == "value" else f"{c} {name} (ms)" for c in shown}
+    t = with_repeat(s[["run", *shown]].rename(columns=heads), r, numbers)
     n = len(r)
     done = r["completed"].astype(float).to_numpy() if "completed" in r else np.full(n, np.nan)
     silent = r["no_output"].fillna(False).astype(bool).to_numpy() if "no_output" in r else np.zeros(n, bool)
@@ -188,7 +208,7 @@ def tail_sentence(r: pd.DataFrame) -> str:
     in some run: p99 over the median, the run where it is lowest and where highest, with both values; or
     why there is none."""
     printed = any(
-        serving.latency_stats(r, m)[list(serving.LATENCY_STATS)].notna().any(axis=None) for m in serving.LATENCIES
+        serving.latency_stats(r, m, every=True).drop(columns="run").notna().any(axis=None) for m in serving.LATENCIES
     )
     for metric in serving.LATENCIES:
         ratio = serving.tail_ratios(r, metric).dropna()
@@ -467,6 +487,7 @@ def device_sentence(
     per_run: dict | None = None,
     drawn: bool = True,
     dp_unstated: bool = False,
+    counts: list[int] | None = None,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
@@ -482,8 +503,10 @@ def device_sentence(
     (precision, tag) or None} where the runs' own names give different ones, `analysis.serving.run_precisions`;
     `drawn`: whether the roofline figure is drawn, `roofline_points`: a sentence speaks of it only then;
     `dp_unstated`: SGLang's DP written only in words, so `fewest` counts it inside the TP group and `spans` as
-    replicas, `analysis.serving.fewest_devices`)."""
+    replicas, `analysis.serving.fewest_devices`; `counts`: the device counts the runs' own parallelism
+    states, `analysis.serving.device_counts`, several where no one peak is theirs)."""
     dev = {
+        "counts": [str(n) for n in counts or []],
         "spans": spans,
         "fewest": fewest or spans,
         "instances": instances,
@@ -757,7 +780,9 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
     if curve.empty or not curve[rated].notna().any(axis=None):
         # a run kept apart is a reference line against the curve: with no curve it has no load to stand at
         words = wording.words("serving_saturation")["figure"]
-        return message_figure(words["no_throughput"] if apart.empty else words["no_curve"])
+        if not apart.empty:
+            return message_figure(words["no_curve"])
+        return message_figure(words["named_throughput" if _named(curve) else "no_throughput"])
     if apart.empty and curve.loc[curve[rated].notna().any(axis=1), variable].nunique() < 2:
         # one load and nothing kept apart to set it against: one point, no curve, nothing to compare
         return message_figure(wording.words("serving_saturation")["figure"]["one_load"])
@@ -837,7 +862,8 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
     d = r.sort_values("order")
     rated = d["output_throughput"].notna().sum() if "output_throughput" in d else 0
     if rated < 2:
-        return message_figure(wording.words("serving_saturation")["figure"]["one_run_latency"])
+        few = "named_latency" if rated == 0 and len(d) > 1 and _named(d) else "one_run_latency"
+        return message_figure(wording.words("serving_saturation")["figure"][few])
     stats = {m: serving.latency_stats(d, m)[list(STAT_LOOK)] for m in ("ttft", "tpot", "itl")}
     stats = {m: v for m, v in stats.items() if v.notna().any(axis=None)}  # the median, or the p50 printed instead
     if not stats:

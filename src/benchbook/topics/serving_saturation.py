@@ -249,6 +249,7 @@ def page(res: Result) -> Page:
             res.said,
             size_line=size_line,
             fewest=serving.fewest_devices(r) * res.instances[0],
+            counts=serving.device_counts(r),
             dp_unstated=serving.fewest_devices(r) != serving.devices(r),
             instances=res.instances[1],
             models=serving.models(r),

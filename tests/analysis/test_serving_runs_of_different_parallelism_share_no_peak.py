@@ -1,0 +1,26 @@
+"""Runs that state different parallelism (an authors' table's `TP x EP` column: 2x2, 4x4, 8x8) span different
+device counts, so no one count and no one peak is theirs; a run that states none is left out of the counts
+(its count is unknown, not 1), so one run at TP 4 beside a run that states nothing keeps its 4."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from benchbook import hardware
+from benchbook.analysis import roofline, serving
+
+
+def _runs(*metadata) -> pd.DataFrame:
+    return pd.DataFrame({"run": [f"r{i}" for i in range(len(metadata))], "metadata": list(metadata)})
+
+
+def test_runs_stating_different_tp_share_no_peak():
+    r = _runs("tp=2; ep=2", "tp=4; ep=4", "tp=8; ep=8")
+    assert serving.device_counts(r) == [2, 4, 8]
+    assert serving.spanning(roofline.of_device(hardware.device("MI300X"), "detected", 1), r) is None
+
+
+def test_a_run_that_states_no_parallelism_is_left_out():
+    r = _runs("backend=sglang; tp=4", "backend=sglang")
+    assert serving.device_counts(r) == [4]
+    assert serving.spanning(roofline.of_device(hardware.device("H20"), "detected", 1), r).count == 4
