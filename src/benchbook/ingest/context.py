@@ -1158,9 +1158,9 @@ def _read(lines: list[str], first: int) -> Context:
     if r.smi_rows:  # an nvidia-smi / rocm-smi listing counts its GPUs by their indices
         last = max(r.smi_rows.values())
         r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - first])
-    _read_captions(r, lines, first)
     _read_form_fields(r, lines, first)
     _read_devices_in_words(r, lines, first)
+    _read_captions(r, lines, first)  # last: a caption's scope holds every fact read from its line
     if first == 1:
         _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
