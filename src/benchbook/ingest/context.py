@@ -98,6 +98,9 @@ class Fact:
     #: the script whose defaults the fact is (`The perftest.sh script runs with the following defaults:` above its
     #: paragraph): a setting of that script's runs only (`fill`)
     script: str | None = None
+    #: who wrote the post of a copied issue thread the fact was read in (`BYLINE`; "" above the first byline,
+    #: a description whose writer the copy does not name): one writer's facts are not another's runs' (`of_posts`)
+    writer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,8 @@ class Context:
     #: (line, script) of each line that runs a shell script (`docker exec srv ~/scripts/perftest.sh`): the
     #: results below it, up to the next, are that script's
     scripts: tuple[tuple[int, str], ...] = ()
+    #: (first line, last line, writer) of each post of a copied issue thread (`BYLINE`), none elsewhere
+    posts: tuple[tuple[int, int, str], ...] = ()
 
     def get(self, name: str) -> tuple[Fact, ...]:
         """The facts of `name`, highest precedence first, then by line."""
@@ -1074,7 +1079,12 @@ def read(lines: Sequence[str]) -> Context:
         order = {s: k for k, s in enumerate(SOURCES)}
         kept, worded = _worded_last(head.facts + tail.facts)
         facts = sorted(kept, key=lambda f: (order[f.source], f.line))
-        return Context(tuple(facts), head.signs + tail.signs + worded, scripts=head.scripts + tail.scripts)
+        return Context(
+            tuple(facts),
+            head.signs + tail.signs + worded,
+            scripts=head.scripts + tail.scripts,
+            posts=head.posts + tail.posts,
+        )
     return _read(list(lines), 1)
 
 
@@ -1161,6 +1171,7 @@ def _read(lines: list[str], first: int) -> Context:
     _read_form_fields(r, lines, first)
     _read_devices_in_words(r, lines, first)
     _read_captions(r, lines, first)  # last: a caption's scope holds every fact read from its line
+    posts = _read_posts(r, lines, first)
     if first == 1:
         _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
@@ -1168,7 +1179,7 @@ def _read(lines: list[str], first: int) -> Context:
     facts = sorted(kept, key=lambda f: (order[f.source], f.line))
     read_lines = {(f.name, f.line) for f in facts}
     signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
-    return Context(tuple(facts), signs, scripts=tuple(scripts))
+    return Context(tuple(facts), signs, scripts=tuple(scripts), posts=posts)
 
 
 #: Facts a line gives beside the run's others, which leave that line's other signs standing: a heading's own
@@ -1674,6 +1685,37 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
         n = len(r.facts)
         if len(names) == 1 and r.add("model", names[0], k + first, "caption", line) and len(r.facts) > n:
             r.facts[-1] = replace(r.facts[-1], until=end + first)
+
+
+#: A thread's byline as a copy of an issue or pull request keeps it (`ggerganov · comment · 2024-11-24`,
+#: GitHub's `ggerganov commented Nov 24, 2024`): who wrote the text below it, up to the next byline.
+BYLINE = re.compile(
+    r"^\S+ · (?:comment|description|review(?: thread)?) · \d{4}-\d{2}-\d{2}$|^\S+ commented (?:on )?\w{3} \d{1,2}, \d{4}$"
+)
+
+
+def _read_posts(r: _Reader, lines: list[str], first: int) -> tuple[tuple[int, int, str], ...]:
+    """The posts of a copied thread, each fact given its post's writer (`Fact.writer`): a byline starts a
+    post, and the text above the first is a description whose writer the copy does not name (an issue
+    form's `### GPU` field is its writer's machine, not that of a maintainer who answers with a run of
+    their own). The thread's title (a heading on the first line) names the thread, no one post."""
+    starts = [(k + first, raw.split()[0]) for k, raw in enumerate(lines) if BYLINE.match(raw.strip())]
+    if not starts:
+        return ()
+    top = first + 1 if _HEADING.match(lines[0]) else first
+    bounds = [(top, ""), *starts, (len(lines) + first, "")]
+    posts = tuple((a, b - 1, w) for (a, w), (b, _) in zip(bounds, bounds[1:], strict=False) if b > a)
+    r.facts = [replace(f, writer=next((w for a, b, w in posts if a <= f.line <= b), None)) for f in r.facts]
+    return posts
+
+
+def of_posts(ctx: Context, facts: Iterable[Fact], lines: Iterable[int]) -> list[Fact]:
+    """`facts` less those a writer of a thread states who wrote none of the posts holding `lines` (the lines
+    the tool's rows come from): a device one writer names is that writer's machine, not another's runs'
+    (a writer's own later post about the same runs still counts). No lines, or no thread: all kept."""
+    lines = [int(n) for n in lines]
+    writers = {w for a, b, w in ctx.posts if any(a <= n <= b for n in lines)}
+    return [f for f in facts if f.writer is None or not writers or f.writer in writers]
 
 
 #: The sources a caption line's facts are read under (a command over a block is no caption).
@@ -2185,7 +2227,7 @@ def merge(structured: Mapping[str, object], context: Context, line: int = 0) -> 
         for f in context.get(p.name):
             if not _same(p.value, f.value):
                 conflicts.append(Conflict(p.name, p, f))
-    return Context(tuple(parsed) + context.facts, context.signs, tuple(conflicts), context.scripts)
+    return Context(tuple(parsed) + context.facts, context.signs, tuple(conflicts), context.scripts, context.posts)
 
 
 def _same(a, b) -> bool:
@@ -2241,6 +2283,8 @@ def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[
     except for `NEAREST_COMMAND` facts, which each empty row takes from the command above it. `columns`:
     only these (by default, all of `COLUMNS`)."""
     messages = []
+    if "line" in table.columns:  # a thread's writer of none of the rows' posts names none of their facts
+        context = replace(context, facts=tuple(of_posts(context, context.facts, table["line"].dropna())))
     for col, name in COLUMNS.items():
         if col not in table.columns or (columns is not None and col not in columns):
             continue

@@ -62,7 +62,8 @@ def stated(
     `models`: the models the tool's own output names (its parser's, with the lines that name them),
     which come first where the text names a model in sentences only, so that a model a sentence names
     for another run (a page that speaks of several benchmarks) is never shown alone as the run's. `read`:
-    the lines the tool's rows come from; a caption's fact over a block holding none of them is left out."""
+    the lines the tool's rows come from; a caption's fact over a block holding none of them is left out, and so is
+    a fact a thread's writer states who wrote none of the posts holding them."""
     labels = (wording.words(WORDING).get("facts") or {}) if (ctx.facts or models) else {}
     out = []
     for name in context.NAMES:
@@ -76,7 +77,7 @@ def stated(
             for value, lines in models:
                 if lines and not any(value.lower() in w or w in value.lower() for w in written):
                     by_value.setdefault(value, []).extend(lines)  # a model the text around it does not name
-        for fact in ctx.get(name):
+        for fact in context.of_posts(ctx, ctx.get(name), read):
             if _labels_another_block(fact, read):
                 continue
             by_value.setdefault(_shown(fact), []).append(fact.line)
