@@ -223,6 +223,8 @@ KEYS: dict[str, str] = {
     **dict.fromkeys(
         ("dtype", "precision", "quantization", "quantize", "quant", "weight_dtype", "weight_precision"), "precision"
     ),
+    # TensorRT-LLM's ENGINE DETAILS `Dtype` (tensorrt_llm/bench/dataclasses/reporting.py), as a write-up names it
+    "engine_dtype": "precision",
     **dict.fromkeys(("kv_cache_dtype", "kv_dtype", "kv_cache_type"), "kv_dtype"),
     **dict.fromkeys(("engine", "framework", "inference_engine", "serving_engine"), "engine"),
     **dict.fromkeys(
@@ -852,6 +854,28 @@ def _offers_wattages(text: str) -> bool:
     return len(watts) > 1 and not _AT_WATTS.search(text)
 
 
+#: A stated conversion of the weights, `A → B` or `A -> quant-B`: the run used B (a quantization step's prefix
+#: dropped).
+_CONVERTED = re.compile(r"(?:→|->)\s*(?:quant(?:ized)?[-_ ]?)?([A-Za-z][\w.]*)\s*$", re.I)
+#: Keys that count devices in the plural (`GPUs`): a whole number under one is how many, not a name.
+_PLURAL_DEVICES = {"gpus", "devices", "accelerators"}
+
+
+def _keyed_pairs(key: str, value: str) -> list[tuple[str, str]]:
+    """(fact, value) of a key-value row: one, or one per part where the key joins names with `/` and the
+    value as many values (`GPUs / TP | 8 / 8`); a whole number under a plural device key is the device count."""
+    keys, values = key.split("/"), value.split("/")
+    pairs = zip(keys, values, strict=True) if len(keys) == len(values) > 1 else [(key, value)]
+    out = []
+    for k, v in pairs:
+        name = KEYS.get(_norm(k))
+        if name == "device" and _norm(k) in _PLURAL_DEVICES and v.strip().isdigit():
+            name = "device_count"
+        if name:
+            out.append((name, v.strip()))
+    return out
+
+
 def _key(key: str) -> str | None:
     """The fact a `key=value` key states: a `KEYS` name, else its last `_` parts when they are one
     and no part before them qualifies it (`sbnb_genai_perf_model` states the model, `draft_model`
@@ -987,6 +1011,8 @@ class _Reader:
             return False
         if name == "device":
             return self.device(str(raw), line, source, text)
+        if name == "precision" and (m := _CONVERTED.search(str(raw))):
+            raw = m.group(1)  # `bfloat16 → quant-FP8`: the checkpoint's dtype, converted to what the run used
         if name == "date":
             m = _DATE.search(str(raw))
             return self.add(name, m.group(1) if m else None, line, source, text)
@@ -1130,9 +1156,9 @@ def _read(lines: list[str], first: int) -> Context:
                         r.keyed(name, cell, i, "env-dump", line)
         elif row and 2 <= len(cells := [c.strip() for c in row.group(1).split("|")]) <= 3:
             # a key | value (| note) table (a report's hardware table): each row below its header one label
-            name = KEYS.get(_norm(cells[0]))
-            if name and not set(cells[1]) <= set(":- "):
-                r.keyed(name, cells[1], i, "key-value", line)
+            if not set(cells[1]) <= set(":- "):
+                for name, value in _keyed_pairs(cells[0], cells[1]):
+                    r.keyed(name, value, i, "key-value", line)
         elif not row:
             table_cols = None
         # a command wrapped over several lines: its flags, on lines of their own, still count
