@@ -1949,7 +1949,11 @@ _DEVICE_WORDS = (
     r"(?:Apple\s+M[1-9]|(?<=\bon\s)M[1-9])(?:\s+(?:Pro|Max|Ultra))?",
     r"(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{3,4}(?:\s?(?:XTX|XT|GRE))?",
     # a phone's or board's system-on-chip, whose GPU runs the model (`Xiaomi 14 (snapdragon 8 gen 3)`)
-    r"(?:Qualcomm\s+)?Snapdragon\s?(?:X\s(?:Elite|Plus)|\d\s?(?:Gen\s?\d|Elite)|\d{3})",
+    r"(?:Qualcomm\s+)?Snapdragon\s?(?:X\s(?:Elite|Plus)|\d\s?(?:Elite(?:\s?Gen\s?\d)?|Gen\s?\d)|\d{3})",
+    # a Snapdragon named without the word where the sentence runs on it (`On X Elite,`, `On 8 Elite Gen 5,`)
+    r"(?<=\bon\s)(?:X\s(?:Elite|Plus)|\d\s?Elite(?:\s?Gen\s?\d)?)",
+    # its GPU, which llama.cpp's OpenCL backend runs on (`With Adreno 830,`, `QCS8550(Adreno 740)`)
+    r"(?:Qualcomm\s+)?Adreno(?:\(TM\))?\s?\d{3}",
     r"(?:MediaTek\s+)?Dimensity\s?\d{3,4}",
     r"(?:Samsung\s+)?Exynos\s?\d{3,4}",
     r"Google\s+Tensor\s?G\d",
