@@ -43,6 +43,10 @@ def _device(lines):
         (["### Lunar lake", "", "- `GGML_SYCL_DISABLE_OPT=0`"], ("Lunar lake", 1, "heading"), []),
         # a shorter name inside a longer one is the same device
         (["Tested on an H100 SXM.", "The H100 was idle otherwise."], ("H100 SXM", 1, "prose"), []),
+        # a Snapdragon without the word where the sentence runs on it, and its Adreno GPU (llama.cpp OpenCL PRs)
+        (["On X Elite,", "", "Before,"], ("X Elite", 1, "prose"), []),
+        (["On 8 Elite Gen 5,", "master:"], ("8 Elite Gen 5", 1, "prose"), []),
+        (["With Adreno 830,", "", "*master*"], ("Adreno 830", 1, "prose"), []),
     ],
 )
 def test_one_device_named_in_words_is_the_runs(lines, device, count):
@@ -98,6 +102,8 @@ def test_a_variant_is_another_device_than_the_part_it_extends():
         ["The GH100X die is not a part we know."],  # inside another word
         ["```", "On H100:", "```"],  # inside a code block
         ["| gpu | H100 |"],  # a table row is the parser's
+        ["The X Elite line of laptops is popular."],  # a Snapdragon without the word and no `on`: no device
+        ["We add an 8 Elite kernel."],
     ],
 )
 def test_no_device_is_invented(lines):

@@ -74,3 +74,15 @@ def test_a_count_that_is_not_a_number_is_rejected_by_its_line_and_the_rest_is_re
     assert _value(df, "pp_rate") == [232.89] and _value(df, "tg_rate") == [17.23]
     assert any(r["line"] == 3 and "is not a number" in r["reason"] for r in df.attrs["rejected"])
     assert not any("is not a number" in r["reason"] for r in _read(tmp_path, STATS).attrs["rejected"])
+
+
+def test_a_block_cut_after_the_prompt_phase_is_that_phase_alone(tmp_path):
+    # Ollama prints each phase's count, duration and rate in turn: a copy cut inside the generation's still
+    # holds the prompt's whole (16 / 68.703 ms = 232.89 tok/s)
+    df = _read(tmp_path, ["$ ollama run llama3:8b --verbose", *STATS[:6], "eval"])
+    assert _value(df, "pp_rate") == [232.89] and _value(df, "tg_rate") == []
+
+
+def test_a_prompt_rate_without_its_count_and_duration_is_no_block():
+    assert not ollama_verbose.sniff([STATS[0], STATS[4]])
+    assert ollama_verbose.sniff(STATS[2:5])

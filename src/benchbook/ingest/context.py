@@ -98,6 +98,9 @@ class Fact:
     #: the script whose defaults the fact is (`The perftest.sh script runs with the following defaults:` above its
     #: paragraph): a setting of that script's runs only (`fill`)
     script: str | None = None
+    #: who wrote the post of a copied issue thread the fact was read in (`BYLINE`; "" above the first byline,
+    #: a description whose writer the copy does not name): one writer's facts are not another's runs' (`of_posts`)
+    writer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -132,6 +135,8 @@ class Context:
     #: (line, script) of each line that runs a shell script (`docker exec srv ~/scripts/perftest.sh`): the
     #: results below it, up to the next, are that script's
     scripts: tuple[tuple[int, str], ...] = ()
+    #: (first line, last line, writer) of each post of a copied issue thread (`BYLINE`), none elsewhere
+    posts: tuple[tuple[int, int, str], ...] = ()
 
     def get(self, name: str) -> tuple[Fact, ...]:
         """The facts of `name`, highest precedence first, then by line."""
@@ -218,6 +223,8 @@ KEYS: dict[str, str] = {
     **dict.fromkeys(
         ("dtype", "precision", "quantization", "quantize", "quant", "weight_dtype", "weight_precision"), "precision"
     ),
+    # TensorRT-LLM's ENGINE DETAILS `Dtype` (tensorrt_llm/bench/dataclasses/reporting.py), as a write-up names it
+    "engine_dtype": "precision",
     **dict.fromkeys(("kv_cache_dtype", "kv_dtype", "kv_cache_type"), "kv_dtype"),
     **dict.fromkeys(("engine", "framework", "inference_engine", "serving_engine"), "engine"),
     **dict.fromkeys(
@@ -847,6 +854,28 @@ def _offers_wattages(text: str) -> bool:
     return len(watts) > 1 and not _AT_WATTS.search(text)
 
 
+#: A stated conversion of the weights, `A → B` or `A -> quant-B`: the run used B (a quantization step's prefix
+#: dropped).
+_CONVERTED = re.compile(r"(?:→|->)\s*(?:quant(?:ized)?[-_ ]?)?([A-Za-z][\w.]*)\s*$", re.I)
+#: Keys that count devices in the plural (`GPUs`): a whole number under one is how many, not a name.
+_PLURAL_DEVICES = {"gpus", "devices", "accelerators"}
+
+
+def _keyed_pairs(key: str, value: str) -> list[tuple[str, str]]:
+    """(fact, value) of a key-value row: one, or one per part where the key joins names with `/` and the
+    value as many values (`GPUs / TP | 8 / 8`); a whole number under a plural device key is the device count."""
+    keys, values = key.split("/"), value.split("/")
+    pairs = zip(keys, values, strict=True) if len(keys) == len(values) > 1 else [(key, value)]
+    out = []
+    for k, v in pairs:
+        name = KEYS.get(_norm(k))
+        if name == "device" and _norm(k) in _PLURAL_DEVICES and v.strip().isdigit():
+            name = "device_count"
+        if name:
+            out.append((name, v.strip()))
+    return out
+
+
 def _key(key: str) -> str | None:
     """The fact a `key=value` key states: a `KEYS` name, else its last `_` parts when they are one
     and no part before them qualifies it (`sbnb_genai_perf_model` states the model, `draft_model`
@@ -982,6 +1011,8 @@ class _Reader:
             return False
         if name == "device":
             return self.device(str(raw), line, source, text)
+        if name == "precision" and (m := _CONVERTED.search(str(raw))):
+            raw = m.group(1)  # `bfloat16 → quant-FP8`: the checkpoint's dtype, converted to what the run used
         if name == "date":
             m = _DATE.search(str(raw))
             return self.add(name, m.group(1) if m else None, line, source, text)
@@ -1074,7 +1105,12 @@ def read(lines: Sequence[str]) -> Context:
         order = {s: k for k, s in enumerate(SOURCES)}
         kept, worded = _worded_last(head.facts + tail.facts)
         facts = sorted(kept, key=lambda f: (order[f.source], f.line))
-        return Context(tuple(facts), head.signs + tail.signs + worded, scripts=head.scripts + tail.scripts)
+        return Context(
+            tuple(facts),
+            head.signs + tail.signs + worded,
+            scripts=head.scripts + tail.scripts,
+            posts=head.posts + tail.posts,
+        )
     return _read(list(lines), 1)
 
 
@@ -1120,9 +1156,9 @@ def _read(lines: list[str], first: int) -> Context:
                         r.keyed(name, cell, i, "env-dump", line)
         elif row and 2 <= len(cells := [c.strip() for c in row.group(1).split("|")]) <= 3:
             # a key | value (| note) table (a report's hardware table): each row below its header one label
-            name = KEYS.get(_norm(cells[0]))
-            if name and not set(cells[1]) <= set(":- "):
-                r.keyed(name, cells[1], i, "key-value", line)
+            if not set(cells[1]) <= set(":- "):
+                for name, value in _keyed_pairs(cells[0], cells[1]):
+                    r.keyed(name, value, i, "key-value", line)
         elif not row:
             table_cols = None
         # a command wrapped over several lines: its flags, on lines of their own, still count
@@ -1158,9 +1194,10 @@ def _read(lines: list[str], first: int) -> Context:
     if r.smi_rows:  # an nvidia-smi / rocm-smi listing counts its GPUs by their indices
         last = max(r.smi_rows.values())
         r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - first])
-    _read_captions(r, lines, first)
     _read_form_fields(r, lines, first)
     _read_devices_in_words(r, lines, first)
+    _read_captions(r, lines, first)  # last: a caption's scope holds every fact read from its line
+    posts = _read_posts(r, lines, first)
     if first == 1:
         _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
@@ -1168,7 +1205,7 @@ def _read(lines: list[str], first: int) -> Context:
     facts = sorted(kept, key=lambda f: (order[f.source], f.line))
     read_lines = {(f.name, f.line) for f in facts}
     signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
-    return Context(tuple(facts), signs, scripts=tuple(scripts))
+    return Context(tuple(facts), signs, scripts=tuple(scripts), posts=posts)
 
 
 #: Facts a line gives beside the run's others, which leave that line's other signs standing: a heading's own
@@ -1679,6 +1716,37 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
             r.facts[-1] = replace(r.facts[-1], until=end + first)
 
 
+#: A thread's byline as a copy of an issue or pull request keeps it (`ggerganov · comment · 2024-11-24`,
+#: GitHub's `ggerganov commented Nov 24, 2024`): who wrote the text below it, up to the next byline.
+BYLINE = re.compile(
+    r"^\S+ · (?:comment|description|review(?: thread)?) · \d{4}-\d{2}-\d{2}$|^\S+ commented (?:on )?\w{3} \d{1,2}, \d{4}$"
+)
+
+
+def _read_posts(r: _Reader, lines: list[str], first: int) -> tuple[tuple[int, int, str], ...]:
+    """The posts of a copied thread, each fact given its post's writer (`Fact.writer`): a byline starts a
+    post, and the text above the first is a description whose writer the copy does not name (an issue
+    form's `### GPU` field is its writer's machine, not that of a maintainer who answers with a run of
+    their own). The thread's title (a heading on the first line) names the thread, no one post."""
+    starts = [(k + first, raw.split()[0]) for k, raw in enumerate(lines) if BYLINE.match(raw.strip())]
+    if not starts:
+        return ()
+    top = first + 1 if _HEADING.match(lines[0]) else first
+    bounds = [(top, ""), *starts, (len(lines) + first, "")]
+    posts = tuple((a, b - 1, w) for (a, w), (b, _) in zip(bounds, bounds[1:], strict=False) if b > a)
+    r.facts = [replace(f, writer=next((w for a, b, w in posts if a <= f.line <= b), None)) for f in r.facts]
+    return posts
+
+
+def of_posts(ctx: Context, facts: Iterable[Fact], lines: Iterable[int]) -> list[Fact]:
+    """`facts` less those a writer of a thread states who wrote none of the posts holding `lines` (the lines
+    the tool's rows come from): a device one writer names is that writer's machine, not another's runs'
+    (a writer's own later post about the same runs still counts). No lines, or no thread: all kept."""
+    lines = [int(n) for n in lines]
+    writers = {w for a, b, w in ctx.posts if any(a <= n <= b for n in lines)}
+    return [f for f in facts if f.writer is None or not writers or f.writer in writers]
+
+
 #: The sources a caption line's facts are read under (a command over a block is no caption).
 _CAPTIONED = {"prose", "heading", "key-value"}
 
@@ -1884,7 +1952,11 @@ _DEVICE_WORDS = (
     r"(?:Apple\s+M[1-9]|(?<=\bon\s)M[1-9])(?:\s+(?:Pro|Max|Ultra))?",
     r"(?:AMD\s+)?(?:Radeon\s+)?RX\s?\d{3,4}(?:\s?(?:XTX|XT|GRE))?",
     # a phone's or board's system-on-chip, whose GPU runs the model (`Xiaomi 14 (snapdragon 8 gen 3)`)
-    r"(?:Qualcomm\s+)?Snapdragon\s?(?:X\s(?:Elite|Plus)|\d\s?(?:Gen\s?\d|Elite)|\d{3})",
+    r"(?:Qualcomm\s+)?Snapdragon\s?(?:X\s(?:Elite|Plus)|\d\s?(?:Elite(?:\s?Gen\s?\d)?|Gen\s?\d)|\d{3})",
+    # a Snapdragon named without the word where the sentence runs on it (`On X Elite,`, `On 8 Elite Gen 5,`)
+    r"(?<=\bon\s)(?:X\s(?:Elite|Plus)|\d\s?Elite(?:\s?Gen\s?\d)?)",
+    # its GPU, which llama.cpp's OpenCL backend runs on (`With Adreno 830,`, `QCS8550(Adreno 740)`)
+    r"(?:Qualcomm\s+)?Adreno(?:\(TM\))?\s?\d{3}",
     r"(?:MediaTek\s+)?Dimensity\s?\d{3,4}",
     r"(?:Samsung\s+)?Exynos\s?\d{3,4}",
     r"Google\s+Tensor\s?G\d",
@@ -2219,7 +2291,7 @@ def merge(structured: Mapping[str, object], context: Context, line: int = 0) -> 
         for f in context.get(p.name):
             if not _same(p.value, f.value):
                 conflicts.append(Conflict(p.name, p, f))
-    return Context(tuple(parsed) + context.facts, context.signs, tuple(conflicts), context.scripts)
+    return Context(tuple(parsed) + context.facts, context.signs, tuple(conflicts), context.scripts, context.posts)
 
 
 def _same(a, b) -> bool:
@@ -2282,6 +2354,8 @@ def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[
     except for `NEAREST_COMMAND` facts, which each empty row takes from the command above it. `columns`:
     only these (by default, all of `COLUMNS`)."""
     messages = []
+    if "line" in table.columns:  # a thread's writer of none of the rows' posts names none of their facts
+        context = replace(context, facts=tuple(of_posts(context, context.facts, table["line"].dropna())))
     for col, name in COLUMNS.items():
         if col not in table.columns or (columns is not None and col not in columns):
             continue

@@ -82,11 +82,6 @@ _EVAL = re.compile(
     re.I,
 )
 _FENCE = re.compile(r"^(?:```|~~~)")
-#: A thread's byline as a copy of an issue or pull request keeps it (`ggerganov · comment · 2024-11-24`,
-#: GitHub's `ggerganov commented Nov 24, 2024`): who wrote the text below, no name of a timing block.
-_LABEL_NOT = re.compile(
-    r"^\S+ · (?:comment|description|review(?: thread)?) · \d{4}-\d{2}-\d{2}$|^\S+ commented (?:on )?\w{3} \d{1,2}, \d{4}$"
-)
 _TOTAL = re.compile(r"\btotal time\s*=\s*(?P<t>[\d.]+)\s*ms\b")
 _OTHER = re.compile(r"\b(?P<what>load|sample|sampling|samplers) time\s*=\s*[\d.]+\s*ms\b")
 _FORMATS = (
@@ -354,7 +349,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         run["format"] = next((f for key, f in _FORMATS if key in s), run.get("format"))  # the last print named
         m = _EVAL.search(s)
         if m is None:
-            if _LABEL_NOT.match(s.strip()):
+            if context.BYLINE.match(s.strip()):
                 continue  # an issue thread's byline: no label of the writer's
             if (t := _TOTAL.search(s)) and request:
                 if "print_timing" in s or not any(key in s for key, _ in _FORMATS):  # the server's T_prompt + T_gen

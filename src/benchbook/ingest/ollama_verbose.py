@@ -47,13 +47,15 @@ def seconds(v: str) -> float | None:
 
 
 def sniff(text: str | Lines | list[str]) -> bool:
-    """An `eval rate:` line with its `eval count:` and `eval duration:` above it (the block's last three)."""
+    """A phase's rate line with its count and duration above it (`eval rate:` under `eval count:` and `eval
+    duration:`, the block's last three; or `prompt eval rate:` under its two, a copy cut before the generation's)."""
     lines = text if isinstance(text, list) else list(split_n(text))
     for i, s in enumerate(lines):
         m = _LINE.match(s)
-        if m and m["key"] == "eval rate":
+        if m and m["key"] in ("eval rate", "prompt eval rate"):
+            phase = m["key"].removesuffix("rate")
             keys = {(_LINE.match(x) or {"key": None})["key"] for x in lines[max(0, i - 3) : i]}
-            if {"eval count", "eval duration"} <= keys:
+            if {phase + "count", phase + "duration"} <= keys:
                 return True
     return False
 

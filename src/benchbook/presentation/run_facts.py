@@ -57,7 +57,8 @@ def stated(
     which come first where the text names a model in sentences only, so that a model a sentence names
     for another run (a page that speaks of several benchmarks) is never shown alone as the run's. `read`:
     the lines the tool's rows come from; a caption's fact over a block holding none of them is left out, and
-    so is a value the file leaves to a variable (`context.placeholder`)."""
+    so is a value the file leaves to a variable (`context.placeholder`) and a fact a thread's writer states
+    who wrote none of the posts holding them."""
     labels = (wording.words(WORDING).get("facts") or {}) if (ctx.facts or models) else {}
     out = []
     for name in context.NAMES:
@@ -71,7 +72,7 @@ def stated(
             for value, lines in models:
                 if lines and not any(value.lower() in w or w in value.lower() for w in written):
                     by_value.setdefault(value, []).extend(lines)  # a model the text around it does not name
-        for fact in ctx.get(name):
+        for fact in context.of_posts(ctx, ctx.get(name), read):
             if context.labels_another_block(fact, read) or context.placeholder(fact.value):
                 continue  # another block's caption, or a value left for the reader to fill (`vllm serve $MODEL_NAME`, `<path to model>`)
             by_value.setdefault(_shown(fact), []).append(fact.line)
