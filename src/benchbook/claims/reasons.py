@@ -21,7 +21,7 @@ def has(name: str) -> bool:
     return name in _templates()
 
 
-def say(name: str, **values) -> str:
+def say(name: str, /, **values) -> str:
     """The reason `name` with its {fields} filled from `values` ({ask}: what a reason that assumes no
     device asks the reader for)."""
     templates = _templates()
