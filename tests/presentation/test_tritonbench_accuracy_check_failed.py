@@ -40,5 +40,8 @@ def test_rows_that_failed_the_accuracy_check_are_said_and_left_out(tmp_path):
 
 def test_rows_that_passed_the_accuracy_check_are_compared(tmp_path):
     words = _words(tmp_path, 1)
-    assert "failed tritonbench's accuracy check" not in words and "All 2 accuracy checks tritonbench printed passed" in words
+    assert (
+        "failed tritonbench's accuracy check" not in words
+        and "All 2 accuracy checks tritonbench printed passed" in words
+    )
     assert "triton_tutorial_FA2 is fastest on 1" in words and "The highest is 428.0 TFLOP/s" in words
