@@ -678,3 +678,40 @@ def test_a_markdown_heading_after_a_blank_line_ends_a_block_pasted_without_its_c
     more = "\n# " + "-" * 15 + "Inter-token Latency" + "-" * 16 + "\n# Mean ITL (ms):                           9.54\n"
     p = v.parse(commented + more + "# " + "=" * 50 + "\n", "c.md")
     assert "itl" in set(p.table["metric"])
+
+
+def _two_blocks_under_captions(second: str) -> str:
+    """A recipe guide's shape: a launch and a client command, then each block under a bullet stating its load."""
+    block = (
+        "```shell\n"
+        "============ Serving Benchmark Result ============\n"
+        "Successful requests:                     1000\n"
+        "{cap}"
+        "Benchmark duration (s):                  102.90\n"
+        "Request throughput (req/s):              9.72\n"
+        "Output token throughput (tok/s):         1235.27\n"
+        "==================================================\n"
+        "```\n"
+    )
+    return (
+        "```bash\nvllm serve org/Model-8B --tensor-parallel-size 4\n```\n\n"
+        "```bash\nvllm bench serve --model org/Model-8B --num-prompts 1000 --request-rate 10\n```\n\n"
+        "+ request-rate: 10, no max-concurrency setting\n\n"
+        + block.format(cap="")
+        + f"\n{second}\n\n"
+        + block.format(cap="Maximum request concurrency:             1\n")
+    )
+
+
+def test_a_caption_stating_a_blocks_load_keeps_the_launched_model_unless_it_names_another():
+    """A bullet over a block that states the block's own load (`+ max-concurrency: 1， no request-rate setting`)
+    says what changed: the model the commands above serve still ran it, and the rate the command gave is not
+    passed on. A caption naming another model makes the block that model's."""
+    t = v.parse(_two_blocks_under_captions("+ max-concurrency: 1， no request-rate setting"), "guide.md").table
+    runs = t.drop_duplicates("run").set_index("line")
+    assert list(runs["model"]) == ["org/Model-8B", "org/Model-8B"]
+    assert math.isnan(runs["request_rate"].iloc[1]) and runs["max_concurrency"].iloc[1] == 1
+    t = v.parse(_two_blocks_under_captions("+ other/Model-70B, max-concurrency: 1"), "guide.md").table
+    assert list(t.drop_duplicates("run")["model"]) == ["org/Model-8B", "other/Model-70B"]
+    t = v.parse(_two_blocks_under_captions("The second run, at one request at a time:"), "guide.md").table
+    assert t.drop_duplicates("run")["model"].isna().iloc[1]

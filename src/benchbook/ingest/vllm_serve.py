@@ -1108,6 +1108,18 @@ def sniff(text: str | Lines) -> bool:
 
 #: The settings a block with none of its own takes from the block above it in the same log.
 INHERITED = ("model", "dataset", "num_prompts", "request_rate", "max_concurrency", "burstiness", "metadata")
+#: What a block under a caption that states its own load keeps of the command above: the server, model and
+#: dataset the launch gives, never the load the caption restates.
+CAPTION_KEEPS = ("model", "dataset", "metadata")
+#: A list item or heading that states a load (`+ max-concurrency: 1， no request-rate setting`, `## rate 10`): the
+#: load of the block under it, first setting named with its number.
+LOAD_CAPTION_RE = re.compile(
+    r"^\s*(?:[-*+]|#{1,6})\s+.*?\b(?P<key>max[-_ ]concurrency|concurrency|request[-_ ]rate|num[-_ ]prompts)"
+    r"\s*[=:]?\s*(?P<value>\d+(?:\.\d+)?|inf)\b",
+    re.IGNORECASE,
+)
+#: A hub id a caption names (`Qwen/Qwen3-8B`), not a unit (`req/s`, `tok/s`: a one-letter last part).
+CAPTION_HUB_ID_RE = re.compile(r"(?<![\w/.-])[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*[\w.-](?![\w/])")
 #: A markdown code fence: blocks on either side of one were pasted apart.
 FENCE_RE = re.compile(r"\s*(```|~~~)")
 
@@ -1145,6 +1157,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
             fenced = any(FENCE_RE.match(lines[j]) for j in between)
             if k > 1 and not (set(ctx) & set(INHERITED)) and (not fenced or headed and prev_ctx.get("commanded")):
                 ctx.update({key: prev_ctx[key] for key in (*INHERITED, "commanded") if key in prev_ctx})
+            elif k > 1 and prev_ctx.get("commanded") and (load := _load_caption(lines, between, doc)) is not None:
+                ctx.update({key: value for key, value in load.items() if key not in ctx})
+                ctx.update({key: prev_ctx[key] for key in CAPTION_KEEPS if key in prev_ctx and key not in ctx})
             prev_ctx = ctx
             ctx = {**ctx, **_banner(lines[start], ctx.get("dataset"))}  # not passed on to the next block
             if "label" not in ctx:
@@ -1230,6 +1245,27 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if not records and not rejects:
         raise ParseError(source, 1, "no 'Serving Benchmark Result' block, 2023 'Total time' lines or result JSON found")
     return finish(TOOL, source, records, rejects, messages, cells)
+
+
+def _load_caption(lines: list[str], between: range, doc: Outline) -> dict | None:
+    """The settings of a caption (a list item or heading) that states the load of the block under it, where
+    nothing but it, headings, blank lines and fences parts the block from the block above: its load, and
+    the model it names where it names one (then the block is that model's, not the command's). A write-up
+    restates a block's load to say what changed; the launch command above still serves it. None otherwise."""
+    heads = set(doc.within(between.start, between.stop))
+    captions = [j for j in between if LOAD_CAPTION_RE.match(lines[j])]
+    rest = [j for j in between if j not in captions and j not in heads and lines[j].strip()]
+    if not captions or any(not FENCE_RE.match(lines[j]) for j in rest):
+        return None
+    out: dict = {}
+    for j in captions:
+        m = LOAD_CAPTION_RE.match(lines[j])
+        key = m["key"].lower().replace("-", "_").replace(" ", "_")
+        out.setdefault("max_concurrency" if key == "concurrency" else key, _opt_float(m["value"]))
+        named = CAPTION_HUB_ID_RE.search(lines[j])
+        if named:
+            out.setdefault("model", named[0])
+    return out
 
 
 def _load_label(settings: dict) -> str:
