@@ -47,4 +47,4 @@ def test_two_builds_are_two_series_each_with_its_spread():
     runs = _runs(names, builds)
     assert serving.series_key(runs).nunique() == 2 and serving.per_load(runs)["n"].tolist() == [3, 3]
     said = show.spread_sentence(runs)
-    assert "postprocess_skip (b199bb3)) at c=32, rate=inf: 3 runs, 3,929 to 4,039 tok/s" in said
+    assert "postprocess_skip (b199bb3)), run `c=32, rate=inf #4` and its repeats: 3 runs, 3,929 to 4,039 tok/s" in said

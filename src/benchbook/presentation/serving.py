@@ -12,7 +12,6 @@ from matplotlib.ticker import MaxNLocator
 
 from benchbook.analysis import roofline, serving
 from benchbook.claims.serving import LATENCY_STAT
-from benchbook.ingest.headings import load_label
 from benchbook.presentation import tables, wording
 from benchbook.presentation.plotting import color, message_figure, panel_size
 
@@ -376,7 +375,7 @@ def spread_sentence(curve: pd.DataFrame) -> str:
         y = g["output_throughput"].dropna()
         if len(y) >= 2:
             first = g.iloc[0]
-            load = load_label(first["max_concurrency"], first["request_rate"]) or "one load"
+            load = f"run `{first['run']}` and its repeats"  # the first run's name: the load as the table shows it
             row = dict(series=first["series"], load=load, n=len(y), lo=y.min(), hi=y.max(), mean=y.mean())
             loads.append({**row, "sd": y.std(ddof=1)})
     return _say("spread", loads=loads) if loads else ""
