@@ -678,3 +678,88 @@ def test_a_markdown_heading_after_a_blank_line_ends_a_block_pasted_without_its_c
     more = "\n# " + "-" * 15 + "Inter-token Latency" + "-" * 16 + "\n# Mean ITL (ms):                           9.54\n"
     p = v.parse(commented + more + "# " + "=" * 50 + "\n", "c.md")
     assert "itl" in set(p.table["metric"])
+
+
+def _two_blocks_under_captions(second: str) -> str:
+    """A recipe guide's shape: a launch and a client command, then each block under a bullet stating its load."""
+    block = (
+        "```shell\n"
+        "============ Serving Benchmark Result ============\n"
+        "Successful requests:                     1000\n"
+        "{cap}"
+        "Benchmark duration (s):                  102.90\n"
+        "Request throughput (req/s):              9.72\n"
+        "Output token throughput (tok/s):         1235.27\n"
+        "==================================================\n"
+        "```\n"
+    )
+    return (
+        "```bash\nvllm serve org/Model-8B --tensor-parallel-size 4\n```\n\n"
+        "```bash\nvllm bench serve --model org/Model-8B --num-prompts 1000 --request-rate 10\n```\n\n"
+        "+ request-rate: 10, no max-concurrency setting\n\n"
+        + block.format(cap="")
+        + f"\n{second}\n\n"
+        + block.format(cap="Maximum request concurrency:             1\n")
+    )
+
+
+def test_a_caption_stating_a_blocks_load_keeps_the_launched_model_unless_it_names_another():
+    """A bullet over a block that states the block's own load (`+ max-concurrency: 1， no request-rate setting`)
+    says what changed: the model the commands above serve still ran it, and the rate the command gave is not
+    passed on. A caption naming another model makes the block that model's."""
+    t = v.parse(_two_blocks_under_captions("+ max-concurrency: 1， no request-rate setting"), "guide.md").table
+    runs = t.drop_duplicates("run").set_index("line")
+    assert list(runs["model"]) == ["org/Model-8B", "org/Model-8B"]
+    assert math.isnan(runs["request_rate"].iloc[1]) and runs["max_concurrency"].iloc[1] == 1
+    t = v.parse(_two_blocks_under_captions("+ other/Model-70B, max-concurrency: 1"), "guide.md").table
+    assert list(t.drop_duplicates("run")["model"]) == ["org/Model-8B", "other/Model-70B"]
+    t = v.parse(_two_blocks_under_captions("The second run, at one request at a time:"), "guide.md").table
+    assert t.drop_duplicates("run")["model"].isna().iloc[1]
+
+
+def test_a_build_named_by_its_commit_above_the_results_is_each_blocks_server_setting():
+    """`results for the postprocess_skip (b199bb3...)` above the blocks names the build they ran on: each block
+    below it, up to the next such line, is that build's; a word in parentheses that is no commit names none."""
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        "Successful requests:                     500\n"
+        "Maximum request concurrency:             32\n"
+        "Benchmark duration (s):                  252.00\n"
+        "Output token throughput (tok/s):         4069.25\n"
+        "==================================================\n"
+    )
+    text = (
+        "results for the last_precompiled   (4e5ca89cfe98121642d76b40e32a006f4d0fbf3b)\n\n"
+        + block
+        + "\n"
+        + block
+        + "\nresults for the postprocess_skip (b199bb3b6c558166953619a340221b55d84805b7)\n\n"
+        + block
+    )
+    t = v.parse(text, "builds.md").table.drop_duplicates("run")
+    assert [m.split("; ")[-1] for m in t["metadata"]] == [
+        "build=last_precompiled (4e5ca89)",
+        "build=last_precompiled (4e5ca89)",
+        "build=postprocess_skip (b199bb3)",
+    ]
+    t = v.parse(text.replace("4e5ca89cfe98121642d76b40e32a006f4d0fbf3b", "baseline"), "words.md").table
+    assert t.drop_duplicates("run")["metadata"].isna().iloc[0]
+
+
+def test_blocks_printed_one_under_another_repeat_a_command_the_script_runs_again():
+    """A script that runs one command three times in a row (`run_one 32` on three lines) prints three blocks one
+    under another: the second and third repeat the first. Two blocks pasted together under no such script (two
+    versions an issue's title compares) are two runs, never repeats."""
+    block = (
+        "============ Serving Benchmark Result ============\n"
+        "Successful requests:                     500\n"
+        "Maximum request concurrency:             32\n"
+        "Output token throughput (tok/s):         4069.25\n"
+        "==================================================\n"
+    )
+    prose = "The results of the runs, in the order they ran, follow here.\n\n"
+    script = "```\nrun_one 32\nrun_one 32\nrun_one 32\n```\n\n" + prose
+    t = v.parse(script + block + "\n\n" + block + "\n" + block, "script.md").table
+    assert t.drop_duplicates("run")["run"].tolist() == ["c=32", "c=32, repeat 2", "c=32, repeat 3"]
+    t = v.parse("```\nrun_one 32\n```\n\n" + prose + block + "\n" + block, "pasted.md").table
+    assert t.drop_duplicates("run")["run"].tolist() == ["c=32", "c=32 #2"]

@@ -369,18 +369,25 @@ LOAD_KEYS = ["run", "model", "dataset", "num_prompts", "request_rate", "max_conc
 #: A run label naming one of the processes one command started (`L, process N`: a loop's outputs, or
 #: processes started together, each printing its own result): a repeat of the run `L`'s load.
 PROCESS_RE = re.compile(r", process \d+$")
+#: A run label its reader marks as a repeat of the run `L` (`L, repeat 2`: the vLLM reader's block printed
+#: right under another, with nothing between them and no setting of its own): a repeat of `L`'s load.
+REPEAT_RE = re.compile(r", repeat \d+$")
 
 
 def load_key(r: pd.DataFrame) -> pd.Series:
     """A label per load: the series, the run's label and its settings (`LOAD_KEYS`). Runs sharing one
     are repeats of that load (as `vllm bench sweep` writes them: one file per repeat; the processes of
-    one command, `PROCESS_RE`). A table without the run label, model, cap or rate: every run its own load."""
+    one command, `PROCESS_RE`; a block printed right under another, `REPEAT_RE`). A table without the run label, model, cap or rate: every run its own load."""
     if not {"run", "model", "max_concurrency", "request_rate"} <= set(r.columns):
         return pd.Series(r.index.map(str), index=r.index)
     key = series_key(r).fillna("")
     for c in [c for c in LOAD_KEYS if c in r.columns]:
         v = r[c].map(str)
-        key = key + "|" + (v.str.replace(PROCESS_RE, "", regex=True) if c == "run" else v)
+        key = (
+            key
+            + "|"
+            + (v.str.replace(PROCESS_RE, "", regex=True).str.replace(REPEAT_RE, "", regex=True) if c == "run" else v)
+        )
     return key
 
 
@@ -817,6 +824,7 @@ SERVER_SETTINGS = (
     "hw",  # InferenceX aggregates: hardware x framework x KV offloading are different servers
     "framework",
     "kv_offloading",
+    "build",  # the vLLM parser's: a commit the text names above the results
 )
 
 

@@ -434,6 +434,11 @@ def _context(
             ctx["burstiness"] = _opt_float(s.split(":", 1)[1].split("(")[0])
         elif s.startswith("Maximum request concurrency:") and "max_concurrency" not in ctx:
             ctx["max_concurrency"] = _opt_float(s.split(":", 1)[1])
+    # the build a line above the results names by its commit (`results for the last_precompiled (4e5ca89...)`)
+    for j in range(lo, hi):
+        b = BUILD_RE.search(lines[j])
+        if b and re.search(r"\d", b["commit"]):
+            ctx["build"] = f"build={b['name']} ({b['commit'][:7]})"  # into the metadata once inherited (`parse`)
     # command line
     for j in range(lo, hi):
         s = lines[j]
@@ -504,6 +509,11 @@ def _context(
     if heads or doc.nearest(lo) is not None:
         _section_args(lines, i, doc, ctx)
     return {k: v for k, v in ctx.items() if v is not None}
+
+
+#: A line naming the build the results below it ran on by a word and its git commit in parentheses
+#: (`results for the postprocess_skip (b199bb3b6c...)`): two builds are two servers, each its own series.
+BUILD_RE = re.compile(r"(?P<name>[\w.+-]+)\s*\(\s*(?P<commit>[0-9a-f]{7,40})\s*\)\s*$")
 
 
 #: One item of a YAML list of a container's arguments (a Kubernetes Job's or a compose file's `args:`,
@@ -1125,6 +1135,18 @@ def _authors_tables(text: str | Lines) -> list[tuple[int, int, list[str]]]:
 
 #: The settings a block with none of its own takes from the block above it in the same log.
 INHERITED = ("model", "dataset", "num_prompts", "request_rate", "max_concurrency", "burstiness", "metadata")
+#: What a block under a caption that states its own load keeps of the command above: the server, model and
+#: dataset the launch gives, never the load the caption restates.
+CAPTION_KEEPS = ("model", "dataset", "metadata")
+#: A list item or heading that states a load (`+ max-concurrency: 1， no request-rate setting`, `## rate 10`): the
+#: load of the block under it, first setting named with its number.
+LOAD_CAPTION_RE = re.compile(
+    r"^\s*(?:[-*+]|#{1,6})\s+.*?\b(?P<key>max[-_ ]concurrency|concurrency|request[-_ ]rate|num[-_ ]prompts)"
+    r"\s*[=:]?\s*(?P<value>\d+(?:\.\d+)?|inf)\b",
+    re.IGNORECASE,
+)
+#: A hub id a caption names (`Qwen/Qwen3-8B`), not a unit (`req/s`, `tok/s`: a one-letter last part).
+CAPTION_HUB_ID_RE = re.compile(r"(?<![\w/.-])[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*[\w.-](?![\w/])")
 #: A markdown code fence: blocks on either side of one were pasted apart.
 FENCE_RE = re.compile(r"\s*(```|~~~)")
 
@@ -1148,6 +1170,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
         objs = _json_objects(text, source, strict=False) if contains('"request_throughput"', text) else []
         prev_end, prev_ctx, heading = 0, {}, None
         runs: list[tuple[dict, list[dict]]] = []  # each block's settings and rows, named once all are read
+        first: list[int] = []  # per block, the block it repeats (`again`), else itself
+        times = _runs_again(lines, blocks[0][0] if blocks else 0)
         doc = outline(lines)
         named = names(lines, [start for start, _, _ in blocks], doc)
         for k, (start, close, prefix) in enumerate(blocks, start=1):
@@ -1157,15 +1181,27 @@ def parse(text: str | Lines, source: str) -> Parsed:
             # heading (one script above results each pasted under the configuration it names) where a
             # command gave that block its settings, repeats the command above it
             between = range(prev_end, start)
+            # a block printed right under another (nothing but blank lines between) with no setting, label or
+            # build of its own is the same command run again: a repeat of that block's run, named so
+            # (`analysis.serving.REPEAT_RE`)
+            again = k > 1 and not any(lines[j].strip() for j in between) and not set(ctx) & {*INHERITED, "build"}
+            again = again and first.count(first[-1]) < times  # no more repeats than the text runs its command
             heads = set(doc.within(prev_end, start))
             headed = all(j in heads or not lines[j].strip() or FENCE_RE.match(lines[j]) for j in between)
             fenced = any(FENCE_RE.match(lines[j]) for j in between)
             if k > 1 and not (set(ctx) & set(INHERITED)) and (not fenced or headed and prev_ctx.get("commanded")):
                 ctx.update({key: prev_ctx[key] for key in (*INHERITED, "commanded") if key in prev_ctx})
+                ctx.setdefault("build", prev_ctx.get("build"))
+            elif k > 1 and prev_ctx.get("commanded") and (load := _load_caption(lines, between, doc)) is not None:
+                ctx.update({key: value for key, value in load.items() if key not in ctx})
+                ctx.update({key: prev_ctx[key] for key in CAPTION_KEEPS if key in prev_ctx and key not in ctx})
             prev_ctx = ctx
             ctx = {**ctx, **_banner(lines[start], ctx.get("dataset"))}  # not passed on to the next block
+            if ctx.get("build"):  # a build named above the results is a setting of its server
+                ctx["metadata"] = "; ".join(x for x in (ctx.get("metadata"), ctx["build"]) if x)
             if "label" not in ctx:
                 ctx.update(label_above(lines, prev_end, start, doc))
+            again = again and "label" not in ctx
             cut = _unclosed(lines, close, prefix) and copy_ends(lines, close) and not FENCE_RE.match(lines[close])
             end = close + 1 if cut and _whole(lines[close], prefix) else close  # the last row read where whole
             if cut and end > close:  # marked, not set aside: every cell is counted read or rejected
@@ -1206,12 +1242,18 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 settings["metadata"] = "; ".join(
                     x for x in (settings["metadata"], "speculative=speculative decoding") if x
                 )
+            first.append(first[-1] if again else len(runs))
             runs.append((settings, block_records))
             prev_end = close + 1
         # named by its label or heading, and its load where that name covers other loads; a block with no
         # name of its own under the settings of an earlier one is another run of them (a repeat, or a
-        # change the log does not print), never the same run twice (`headings.run_names`)
+        # change the log does not print), never the same run twice (`headings.run_names`); one printed right
+        # under another is its repeat
         given = run_names([s["run"] for s, _ in runs], [_load_label(s) for s, _ in runs])
+        given = [
+            f"{given[f]}, repeat {first[: k + 1].count(f)}" if f != k else name
+            for k, (f, name) in enumerate(zip(first, given, strict=True))
+        ]
         for (settings, block_records), name in zip(runs, given, strict=True):
             records.extend(row(_ROW, {**settings, **r, "run": name}) for r in block_records)
         prev_end = 0
@@ -1250,6 +1292,41 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if not records and not rejects:
         raise ParseError(source, 1, "no 'Serving Benchmark Result' block, 2023 'Total time' lines or result JSON found")
     return finish(TOOL, source, records, rejects, messages, cells)
+
+
+def _load_caption(lines: list[str], between: range, doc: Outline) -> dict | None:
+    """The settings of a caption (a list item or heading) that states the load of the block under it, where
+    nothing but it, headings, blank lines and fences parts the block from the block above: its load, and
+    the model it names where it names one (then the block is that model's, not the command's). A write-up
+    restates a block's load to say what changed; the launch command above still serves it. None otherwise."""
+    heads = set(doc.within(between.start, between.stop))
+    captions = [j for j in between if LOAD_CAPTION_RE.match(lines[j])]
+    rest = [j for j in between if j not in captions and j not in heads and lines[j].strip()]
+    if not captions or any(not FENCE_RE.match(lines[j]) for j in rest):
+        return None
+    out: dict = {}
+    for j in captions:
+        m = LOAD_CAPTION_RE.match(lines[j])
+        key = m["key"].lower().replace("-", "_").replace(" ", "_")
+        out.setdefault("max_concurrency" if key == "concurrency" else key, _opt_float(m["value"]))
+        named = CAPTION_HUB_ID_RE.search(lines[j])
+        if named:
+            out.setdefault("model", named[0])
+    return out
+
+
+def _runs_again(lines: list[str], end: int) -> int:
+    """How many times the text above its first block runs one command in a row (`run_one 32` on three lines
+    of a script): blocks printed right under each other are that command's repeats, up to that many; 1
+    where no command line repeats (two blocks pasted together may be two builds the prose compares)."""
+    most, count, prev = 1, 0, None
+    for line in lines[:end]:
+        s = line.strip()
+        if not s:
+            continue
+        count = count + 1 if s == prev and not s.startswith("#") and not FENCE_RE.match(s) else 1
+        most, prev = max(most, count), s
+    return most
 
 
 def _load_label(settings: dict) -> str:

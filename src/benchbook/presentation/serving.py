@@ -384,12 +384,30 @@ def repeats_sentence(r: pd.DataFrame) -> str:
     return _say("repeats", lo=int(n.min()), hi=int(n.max()))
 
 
+def spread_sentence(curve: pd.DataFrame) -> str:
+    """Per load run more than once (`serving.load_key`), its series and the spread of its output throughput:
+    repeats of one setting give that setting's noise, never a best among them; nothing without repeats."""
+    if not len(curve) or "output_throughput" not in curve:
+        return ""
+    d = curve.assign(series=serving.series_key(curve), load=serving.load_key(curve))
+    loads = []
+    for _, g in d.groupby("load", sort=False):
+        y = g["output_throughput"].dropna()
+        if len(y) >= 2:
+            first = g.iloc[0]
+            load = f"run `{first['run']}` and its repeats"  # the first run's name: the load as the table shows it
+            row = dict(series=first["series"], load=load, n=len(y), lo=y.min(), hi=y.max(), mean=y.mean())
+            loads.append({**row, "sd": y.std(ddof=1)})
+    return _say("spread", loads=loads) if loads else ""
+
+
 def curve_note(curve: pd.DataFrame, variable: str) -> str:
-    """One sentence at the top of the curve's section: the repeats, or that there is no curve to speak of."""
+    """One sentence at the top of the curve's section: the repeats, or that there is no curve to speak of
+    (and, where its runs repeat one load, their spread)."""
     levels = curve[variable].nunique() if len(curve) else 0
     if levels >= 2:
         return repeats_sentence(curve)
-    return _say("no_curve", levels=levels)
+    return " ".join(x for x in (_say("no_curve", levels=levels), spread_sentence(curve)) if x)
 
 
 def assumed_rate_note(r: pd.DataFrame, rate_said: dict | None = None) -> str:
