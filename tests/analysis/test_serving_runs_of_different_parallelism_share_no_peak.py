@@ -8,6 +8,7 @@ import pandas as pd
 
 from benchbook import hardware
 from benchbook.analysis import roofline, serving
+from benchbook.claims import rules
 
 
 def _runs(*metadata) -> pd.DataFrame:
@@ -24,3 +25,16 @@ def test_a_run_that_states_no_parallelism_is_left_out():
     r = _runs("backend=sglang; tp=4", "backend=sglang")
     assert serving.device_counts(r) == [4]
     assert serving.spanning(roofline.of_device(hardware.device("H20"), "detected", 1), r).count == 4
+
+
+def test_the_reason_names_the_device_and_the_counts_never_no_device():
+    pk = roofline.of_device(hardware.device("MI300X"), "detected", 1)
+    said = serving.spans_said(pk, _runs("tp=2; ep=2", "tp=4; ep=4", "tp=8; ep=8"))
+    why = rules.no_device_reason(said)
+    assert why.startswith("the input names MI300X, but its runs span 2, 4 or 8 of them")
+    assert "neither the input" not in why
+
+
+def test_runs_of_one_count_or_no_device_give_no_spans_reason():
+    assert serving.spans_said(roofline.of_device(hardware.device("H20"), "detected", 1), _runs("tp=4", "tp=4")) == {}
+    assert serving.spans_said(None, _runs("tp=2", "tp=4")) == {}

@@ -1049,6 +1049,18 @@ def device_counts(r: pd.DataFrame) -> list[int]:
     return sorted(set(said))
 
 
+def spans_said(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)) -> dict:
+    """Why the device the input names gives the runs no peak (`spanning` returned None): the counts of
+    it they may span, as evidence (`device_spans`, `device_spans_counts`) for `claims.rules.no_device_reason`,
+    so that a page never says no device is named beside one the hardware table knows. Empty where one
+    count is every run's."""
+    if pk is None:
+        return {}
+    counts = {devices(r) * instances[0], devices(r) * instances[1], fewest_devices(r) * instances[1]}
+    counts |= {n * instances[1] for n in device_counts(r)}
+    return {"device_spans": pk.device, "device_spans_counts": sorted(counts)} if len(counts) > 1 else {}
+
+
 def fewest_devices(r: pd.DataFrame) -> int:
     """The fewest devices one run may span: `devices`, but where SGLang's DP is written only in words
     (`TP8DP8` in a heading: `dp_attention=unstated`, `parallelism_from_context`), the DP ranks may run

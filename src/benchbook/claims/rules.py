@@ -221,6 +221,9 @@ def no_device_reason(ev: dict) -> str:
             else reasons.say("split_unsaid")
         )
         return reasons.say("device_split", gpus=_names(list(ev["device_split"])), said=said)
+    if ev.get("device_spans"):  # `analysis.serving.spans_said`: a device named, no one count of it the runs'
+        counts = _names([str(n) for n in ev["device_spans_counts"]], "or")
+        return reasons.say("device_spans", device=ev["device_spans"], counts=counts)
     if ev.get("device_several"):
         case = "several_apart" if ev.get("device_several_apart") else "several_which"
         return reasons.say(case, names=ev["device_several"], where=ev.get("device_several_where"))

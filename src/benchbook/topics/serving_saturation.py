@@ -67,7 +67,8 @@ def analyse(p: dict) -> Result:
     said.pop("device_sign_words", None)
     said.update(serving.cores_said(p["source"]) if pk is None else {})  # ranks on cores, several a device
     inst = serving.instances(p["source"])
-    pk = serving.spanning(pk, r, inst)  # TP x PP x DP x instances: the devices one run's work spans
+    named, pk = pk, serving.spanning(pk, r, inst)  # TP x PP x DP x instances: the devices one run's work spans
+    said.update(serving.spans_said(named, r, inst) if pk is None else {})  # named, but no one count is theirs
     role = serving.role_said(p["source"])  # one role's server of a disaggregated run: its devices unknown
     if role:
         pk, said = None, {**said, **role}
