@@ -553,6 +553,21 @@ def number(text: str) -> float | None:
     return float(t) if _NUMBER_RE.fullmatch(t) else None
 
 
+def markdown_tables(lines: list[str]):
+    """(header's index, index after its last row) of each markdown table in `lines`: a row of cells over
+    a separator row (`SEPARATOR_RE`), and every `|` row below it; the readers of write-ups' tables share it."""
+    i, n = 0, len(lines)
+    while i < n - 1:
+        if not (lines[i].lstrip().startswith("|") and SEPARATOR_RE.match(lines[i + 1])):
+            i += 1
+            continue
+        end = i + 2
+        while end < n and lines[end].lstrip().startswith("|"):
+            end += 1
+        yield i, end
+        i = end
+
+
 _CELL_SEP = re.compile(r"(?<!\\)\|")
 
 

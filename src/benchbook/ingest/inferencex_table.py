@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from benchbook.ingest.core import SEPARATOR_RE, markdown_cells
+from benchbook.ingest.core import markdown_cells, markdown_tables
 
 #: Rows of the schema's keys a table needs before it is read as one.
 FEWEST_ROWS = 3
@@ -68,14 +68,8 @@ def _settings(text: str) -> dict[str, int]:
 def points(lines: list[str]) -> tuple[list[tuple[dict, dict[str, int], int]], list[tuple[int, str, str]]]:
     """The points of every such table: (point, {key: its row's line, 1-based}, the header's line), and
     the numbers set aside (line, text, reason)."""
-    found, rejects, i, n = [], [], 0, len(lines)
-    while i < n - 1:
-        if not (lines[i].lstrip().startswith("|") and SEPARATOR_RE.match(lines[i + 1])):
-            i += 1
-            continue
-        end = i + 2
-        while end < n and lines[end].lstrip().startswith("|"):
-            end += 1
+    found, rejects = [], []
+    for i, end in markdown_tables(lines):
         head = markdown_cells(lines[i])
         rows = {}
         for j in range(i + 2, end):
@@ -85,7 +79,6 @@ def points(lines: list[str]) -> tuple[list[tuple[dict, dict[str, int], int]], li
                 rows[j] = (key, cells)
         if len(rows) >= FEWEST_ROWS:
             found += _columns(lines, i, head, rows, rejects)
-        i = end
     return found, rejects
 
 

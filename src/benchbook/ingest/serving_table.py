@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest.core import SEPARATOR_RE, ParseError, markdown_cells
+from benchbook.ingest.core import ParseError, markdown_cells, markdown_tables
 from benchbook.ingest.headings import load_label, names, outline, run_names
 from benchbook.ingest.text import Lines, blocks, contains, first_char, split_n
 
@@ -94,19 +94,12 @@ def column(header: str) -> tuple[str, ...] | None:
 def tables(lines: list[str]) -> list[tuple[int, int, list[str]]]:
     """(header's index, end index, header cells) of each markdown table that names a load column and two
     serving metrics with units: the authors' tables of serving results."""
-    out, i, n = [], 0, len(lines)
-    while i < n - 1:
-        if not (lines[i].lstrip().startswith("|") and SEPARATOR_RE.match(lines[i + 1])):
-            i += 1
-            continue
-        end = i + 2
-        while end < n and lines[end].lstrip().startswith("|"):
-            end += 1
+    out = []
+    for i, end in markdown_tables(lines):
         head = markdown_cells(lines[i])
         kinds = [column(c) for c in head]
         if any(k and k[0] == "load" for k in kinds) and sum(1 for k in kinds if k and k[0] == "metric") >= 2:
             out.append((i, end, head))
-        i = end
     return out
 
 

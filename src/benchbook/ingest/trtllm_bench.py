@@ -54,13 +54,13 @@ import shlex
 
 from benchbook.ingest import vllm_serve
 from benchbook.ingest.core import (
-    SEPARATOR_RE,
     Parsed,
     ParseError,
     Tool,
     copy_ends,
     finish,
     markdown_cells,
+    markdown_tables,
     number,
     register,
 )
@@ -808,14 +808,8 @@ def _tables(lines: list[str]):
     side by side): rows whose first cell is a label the tool prints (`_row_label`), at least BARE_MIN
     of them, each with a number in every run column. Yields (header index, end index, run columns by
     index and header, rows {index: (label as printed, cells)}, the other columns' indices)."""
-    doc, i, n = None, 0, len(lines)
-    while i < n - 1:
-        if not (lines[i].lstrip().startswith("|") and SEPARATOR_RE.match(lines[i + 1])):
-            i += 1
-            continue
-        end = i + 2
-        while end < n and lines[end].lstrip().startswith("|"):
-            end += 1
+    doc = None
+    for i, end in markdown_tables(lines):
         doc = doc or outline(lines)
         near = doc.nearest(i)
         latency = near is not None and bool(LATENCY_BLOCK_RE.search(doc.heads[near][1]))
@@ -830,7 +824,6 @@ def _tables(lines: list[str]):
         runs = {c: h for c, h in runs.items() if rows and all(_value(r[1][c]) is not None for r in rows.values())}
         if len(rows) >= BARE_MIN and runs:
             yield i, end, runs, rows, [c for c in range(1, len(head)) if c not in runs]
-        i = end
 
 
 def _tabled(lines: list[str], out: _Out):
@@ -905,14 +898,8 @@ def _row_tables(lines: list[str], out: _Out, source: str) -> int:
     concurrency, request count and lengths, and a two-column table above (`| Concurrency | 1 |`) sets them for
     every row. A last row the copy cuts short is another run, set aside unread. The number of runs read."""
     above: dict[str, str] = {}
-    runs, i, n = 0, 0, len(lines)
-    while i < n - 1:
-        if not (lines[i].lstrip().startswith("|") and SEPARATOR_RE.match(lines[i + 1])):
-            i += 1
-            continue
-        end = i + 2
-        while end < n and lines[end].lstrip().startswith("|"):
-            end += 1
+    runs = 0
+    for i, end in markdown_tables(lines):
         head = markdown_cells(lines[i])
         if len(head) == 2:  # a table of settings: key | value
             for j in range(i + 2, end):
@@ -923,7 +910,6 @@ def _row_tables(lines: list[str], out: _Out, source: str) -> int:
         labels = {c: lab for c, lab in labels.items() if lab}
         if len(labels) >= BARE_MIN:
             runs += _rows(lines, i, end, head, labels, above, out, source)
-        i = end
     return runs
 
 
