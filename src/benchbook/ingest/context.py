@@ -2377,6 +2377,8 @@ def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[
             facts = [f for f in facts if f.source in SAID_ONLY[col]]
         if col in ABOVE_ONLY and "line" in table:  # a log prints a run's settings before its results
             facts = [f for f in facts if f.line < table["line"].min()]
+        if col == "gpu":  # the machine the table prints as its CPU, named again in the text, is that CPU
+            facts = [f for f in facts if frozenset(_words(f.value)) not in _printed_cpus(table)]
         values = list(dict.fromkeys(f.value for f in facts))
         others = _run_by_another(table, facts, context) if len(values) == 1 else None
         if others is not None:  # a script's default: its runs take it, another script's runs have none stated
@@ -2564,6 +2566,15 @@ def _last_part(value) -> str:
 
 def _words(value) -> set[str]:
     return set(filter(None, _norm(str(value)).split("_")))
+
+
+def _printed_cpus(table) -> set[frozenset]:
+    """The words of each CPU the table prints (llama-bench's cpu_info, compare-llama-bench.py's CPU column):
+    a device the text names in the same words is that CPU, never the accelerator `gpu` holds (a compare
+    table shows the CPU when its runs did not put every layer on the GPU)."""
+    if "cpu" not in table.columns:
+        return set()
+    return {frozenset(_words(c)) for c in table["cpu"].dropna().astype(str) if c.strip()}
 
 
 def _most_specific(names: list) -> list:
