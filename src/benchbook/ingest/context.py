@@ -536,6 +536,10 @@ _SPLIT_MODE = re.compile(
 #: one GPU's peaks), "none" (one GPU).
 SPLITS = {"row": "tensor", "tensor": "tensor", "graph": "tensor", "layer": "in turn", "none": "none"}
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
+#: neofetch, fastfetch and screenfetch print the system's facts as `Key: value` lines to the right of an
+#: ASCII logo (`    kMMMMMMMMMMMMMMMMMMMMMMd     CPU: Apple M1 Max`): the logo's characters, a run of
+#: spaces, then the pair, read as the pair it is (its CPU and GPU keys only).
+_FETCH = re.compile(r"^.*?\S\s{3,}((?:CPU|GPU)\s*:\s*\S.*?)\s*$")
 #: /proc/cpuinfo's CPU key, as the kernel prints it (`seq_printf(m, "model name\t: %s\n", ...)`): the
 #: processor, never the model being benchmarked (a paste may turn the tab into spaces; lscpu's is `Model name:`).
 _CPUINFO = re.compile(r"^\s*model name\s+:\s*(.+?)\s*$")
@@ -1485,6 +1489,10 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     if _COMMAND.search(line):
         return  # a command: its flags are read by `_read_flags`
     m = _KV.match(line)
+    fetched = _FETCH.match(line)
+    if fetched and (m is None or KEYS.get(_norm(m.group(2))) is None):
+        line = fetched.group(1)  # a system-info tool's `CPU: ...` beside its logo: the pair alone
+        m = _KV.match(line)
     if m and not _MD_ROW.match(line) and len(_ENV.findall(line)) < 2:  # `a=1,b=2`: assignments, read below
         parent = KEYS.get(r.parents[-1][1]) if r.parents else None
         name = NESTED.get(parent, {}).get(_norm(m.group(2))) or KEYS.get(_norm(m.group(2)))
