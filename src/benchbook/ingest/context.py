@@ -536,6 +536,10 @@ _SPLIT_MODE = re.compile(
 #: one GPU's peaks), "none" (one GPU).
 SPLITS = {"row": "tensor", "tensor": "tensor", "graph": "tensor", "layer": "in turn", "none": "none"}
 _LSCPU = re.compile(r"^\s*Model name:\s*(.+?)\s*$")
+#: neofetch, fastfetch and screenfetch print the system's facts as `Key: value` lines to the right of an
+#: ASCII logo (`    kMMMMMMMMMMMMMMMMMMMMMMd     CPU: Apple M1 Max`): the logo's characters, a run of
+#: spaces, then the pair, read as the pair it is (its CPU and GPU keys only).
+_FETCH = re.compile(r"^.*?\S\s{3,}((?:CPU|GPU)\s*:\s*\S.*?)\s*$")
 #: /proc/cpuinfo's CPU key, as the kernel prints it (`seq_printf(m, "model name\t: %s\n", ...)`): the
 #: processor, never the model being benchmarked (a paste may turn the tab into spaces; lscpu's is `Model name:`).
 _CPUINFO = re.compile(r"^\s*model name\s+:\s*(.+?)\s*$")
@@ -1485,6 +1489,10 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     if _COMMAND.search(line):
         return  # a command: its flags are read by `_read_flags`
     m = _KV.match(line)
+    fetched = _FETCH.match(line)
+    if fetched and (m is None or KEYS.get(_norm(m.group(2))) is None):
+        line = fetched.group(1)  # a system-info tool's `CPU: ...` beside its logo: the pair alone
+        m = _KV.match(line)
     if m and not _MD_ROW.match(line) and len(_ENV.findall(line)) < 2:  # `a=1,b=2`: assignments, read below
         parent = KEYS.get(r.parents[-1][1]) if r.parents else None
         name = NESTED.get(parent, {}).get(_norm(m.group(2))) or KEYS.get(_norm(m.group(2)))
@@ -2377,6 +2385,8 @@ def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[
             facts = [f for f in facts if f.source in SAID_ONLY[col]]
         if col in ABOVE_ONLY and "line" in table:  # a log prints a run's settings before its results
             facts = [f for f in facts if f.line < table["line"].min()]
+        if col == "gpu":  # the machine the table prints as its CPU, named again in the text, is that CPU
+            facts = [f for f in facts if frozenset(_words(f.value)) not in _printed_cpus(table)]
         values = list(dict.fromkeys(f.value for f in facts))
         others = _run_by_another(table, facts, context) if len(values) == 1 else None
         if others is not None:  # a script's default: its runs take it, another script's runs have none stated
@@ -2564,6 +2574,15 @@ def _last_part(value) -> str:
 
 def _words(value) -> set[str]:
     return set(filter(None, _norm(str(value)).split("_")))
+
+
+def _printed_cpus(table) -> set[frozenset]:
+    """The words of each CPU the table prints (llama-bench's cpu_info, compare-llama-bench.py's CPU column):
+    a device the text names in the same words is that CPU, never the accelerator `gpu` holds (a compare
+    table shows the CPU when its runs did not put every layer on the GPU)."""
+    if "cpu" not in table.columns:
+        return set()
+    return {frozenset(_words(c)) for c in table["cpu"].dropna().astype(str) if c.strip()}
 
 
 def _most_specific(names: list) -> list:

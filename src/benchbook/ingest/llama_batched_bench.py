@@ -29,6 +29,8 @@ from __future__ import annotations
 import re
 import shlex
 
+import pandas as pd
+
 from benchbook.ingest.core import (
     NUMBER,
     Parsed,
@@ -84,7 +86,10 @@ _HEADER = re.compile(
     r"\s*S_TG t/s\s*\|\s*T s\s*\|\s*S t/s\s*\|\s*$"
 )
 _LLAMA_BENCH_HEADER = re.compile(r"^\s*\|\s*model\s*\|.*\|\s*test\s*\|\s*t/s\s*\|", re.I)
-_SETTINGS_LINE = re.compile(r"^\s*main:\s*(n_kv_max\s*=.*)$")
+#: The tool prints it as `"%s: n_kv_max = ...", __func__`: `main:` in most builds, the function's own name in
+#: builds that moved the tool into one (`llama_batched_bench:`), after the log's time and level where the
+#: build prefixes them (`2.21.880.683 I `).
+_SETTINGS_LINE = re.compile(r"^\s*(?:\d[\d.]*\s+[A-Z]\s+)?\w+:\s*(n_kv_max\s*=.*)$")
 _PAIR = re.compile(rf"(\w+)\s*=\s*({NUMBER})")
 _COMMAND = re.compile(r"(?:^|[\s/\\])(?:llama-)?batched-bench(?:\.exe)?\s+\S")
 _INT = re.compile(r"^\d+$")
@@ -252,6 +257,20 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
     return None
 
 
+def table_facts(table) -> list[tuple]:
+    """The run facts the settings line above a table prints for its rows: the layers on the GPU
+    (`n_gpu_layers`, where the model's layers went: fewer than it has is a partial offload) and the CPU
+    threads (`n_threads`), each with the rows it holds for."""
+    out = []
+    rows = table.drop_duplicates("line") if "line" in table else table
+    for _, r in rows.iterrows():
+        for col, name in (("n_gpu_layers", "gpu_layers"), ("n_threads", "threads")):
+            x = r.get(col)
+            if x is not None and not pd.isna(x):
+                out.append((name, int(x), int(r["line"]), f"{col} = {x}"))
+    return out
+
+
 TOOL = register(
     Tool(
         name=NAME,
@@ -259,6 +278,7 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         refuses=refuses,
+        facts=table_facts,
         description="llama.cpp llama-batched-bench: its markdown table (PP, TG, B, N_KV, prompt and generation "
         "times and rates) with the settings line above it",
         command="llama-batched-bench -m MODEL.gguf -c N_KV_MAX -npp 128 -ntg 128 -npl 1,2,4,8,16,32 [-pps]",

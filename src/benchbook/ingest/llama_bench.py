@@ -1638,6 +1638,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
         # llama-bench prints `main: error: failed to load model '...'` (and exits) when a model cannot be
         # loaded: a run that stopped there has no result, and the refusal names that line
         stop = next((i for i, s in enumerate(lines) if ERROR_RE.match(s.strip())), None)
+        # llama-bench prints its table's header before the first test runs: a crash under a header with no
+        # row under it (`_CRASH`) is the run failing at its first test, not a copy cut short
+        header = next((i for i, s in enumerate(lines) if _is_header(s)), None)
+        if stop is None and header is not None:
+            stop = next((i for i in range(header + 1, len(lines)) if _CRASH.search(lines[i])), None)
         if stop is not None:
             raise ParseError(
                 source, stop + 1, f"llama-bench stopped before its first result: {lines[stop].strip()[:100]}"
@@ -1679,10 +1684,12 @@ _MEAN_SD = re.compile(rf"^\**\s*{NUMBER}\s*±\s*{NUMBER}\s*\**$")
 #: A llama-bench command line (a prompt's or a bare one, `llama-bench.exe` on Windows).
 _COMMAND_LINE = re.compile(r"(?:^|[\s/\\])llama-bench(?:\.exe)?\s+-")
 #: How a process that crashed is reported under it: the shell's signal message (`Segmentation fault (core
-#: dumped)`, `Aborted`, `Killed`, ...) or ggml's own abort line (`GGML_ASSERT(...) failed`).
+#: dumped)`, `Aborted`, `Killed`, ...), ggml's own abort line (`GGML_ASSERT(...) failed`), or the C++
+#: runtime's line for an exception nothing caught (`terminate called after throwing an instance of
+#: 'vk::DeviceLostError'`, printed just before it aborts the process).
 _CRASH = re.compile(
     r"^\s*(?:Segmentation fault|Aborted|Killed|Bus error|Floating point exception|Illegal instruction)\b"
-    r"|GGML_ASSERT\(.*\) failed",
+    r"|GGML_ASSERT\(.*\) failed|^\s*terminate called after throwing an instance of\b",
     re.I,
 )
 

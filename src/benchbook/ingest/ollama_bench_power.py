@@ -35,8 +35,11 @@ from benchbook.ingest.text import Lines, search, split_n, whole
 
 NAME = "ollama-bench-power"
 
+#: The script's section line, in any case: a write-up that retypes it (`running benchmark 3 times ...`)
+#: keeps the script's words, and the runs under it are still the script's.
 _SECTION = re.compile(
-    rf"^\s*Running benchmark (?P<n>\d+) times using model:\s*(?P<model>\S+)(?:\s*\((?P<w>{NUMBER})\s*W\))?\s*$"
+    rf"^\s*Running benchmark (?P<n>\d+) times using model:\s*(?P<model>\S+)(?:\s*\((?P<w>{NUMBER})\s*W\))?\s*$",
+    re.I,
 )
 _RUN = re.compile(rf"^\s*(?:eval rate:\s*|\|\s*\d+\s*\|\s*)(?P<v>{NUMBER})\s*tokens/s\s*\|?\s*$")
 _AVERAGE = re.compile(
@@ -46,7 +49,7 @@ _POWER = re.compile(
     rf"^\s*(?:Power consumed|Power draw|Power consumption)\s*:\s*(?:about\s+)?(?P<w>{NUMBER})\s*W\b.*$", re.I
 )
 _MEAN_POWER = re.compile(rf"^\s*Consumed about\s+(?P<w>{NUMBER})\s*W on average\.?\s*$", re.I)
-_SNIFF = re.compile(r"(?m)^\s*Running benchmark \d+ times using model:")
+_SNIFF = re.compile(r"(?mi)^\s*Running benchmark \d+ times using model:")
 _IDLE = re.compile(rf"^\s*Idle power(?: draw)?\s*:\s*(?P<about>about|around|~)?\s*(?P<w>{NUMBER})\s*W\b", re.I)
 _RATE_CELL = re.compile(rf"^(?P<v>{NUMBER})\s*tokens/s$", re.I)
 _WATT_CELL = re.compile(rf"^(?P<w>{NUMBER})\s*W$")
