@@ -278,6 +278,16 @@ def test_an_appended_power_line_is_read_with_its_unit_and_scope_not_stated():
         ("Whole system power: 900 W", "whole node"),
         ("Power at the wall: 410 W", "wall"),
         ("Average power: 350 W", "scope not stated"),
+        # CodeCarbon's console: a sum over the host's GPUs or CPUs, neither one device's nor the node's
+        (
+            "[codecarbon INFO @ 11:23:24] Energy consumed for all GPUs : 0.003595 kWh. Total GPU Power : 217.9 W",
+            "all GPUs",
+        ),
+        (
+            "[codecarbon INFO @ 18:28:46] Energy consumed for all CPUs : 0.001248 kWh. All CPUs Power : 42.5 W",
+            "all CPUs",
+        ),
+        ("Total CPU Power : 186.0 W", "all CPUs"),
     ],
 )
 def test_a_power_reading_carries_the_scope_its_line_states(line, scope):

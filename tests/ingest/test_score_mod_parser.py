@@ -152,3 +152,52 @@ def test_a_shape_column_not_followed_by_score_mod_is_not_this_scripts_table():
         assert not score_mod.sniff(other)
         with pytest.raises(ParseError, match="no score_mod.py table"):
             _t(other)
+
+
+#: The first version's summary (pytorch PR 128917, June 2024): its `shape` column after `Type | Speedup`, a `mask`.
+FIRST_SUMMARY = (
+    "| Type    |   Speedup | shape              | score_mod   | mask   | dtype          |\n"
+    "|---------|-----------|--------------------|-------------|--------|----------------|\n"
+    "| Average |     0.226 |                    |             |        |                |\n"
+    "| Max     |     0.480 | (2, 16, 4096, 128) | causal_mask | <fn>   | torch.bfloat16 |\n"
+)
+
+
+def test_the_first_versions_summary_alone_is_claimed_and_each_ratio_set_aside_with_its_line():
+    """The summary keys its rows as the sweep of its version does (`shape`, `score_mod`, after `Type |
+    Speedup`): claimed, so that a file holding it alone is refused naming its line, not as no tool's."""
+    assert score_mod.sniff(FIRST_SUMMARY)
+    p = _t(FIRST_SUMMARY)
+    assert p.table.empty and list(p.rejected["line"]) == [3, 4]
+    assert set(p.rejected["reason"]) == {score_mod.SUMMARY_ALONE}
+    for other in (  # the same summary without the first version's field order is no table of this script
+        FIRST_SUMMARY.replace("| score_mod   |", "| kernel      |", 1),
+        FIRST_SUMMARY.replace("|   Speedup |", "|   Ratio   |", 1),
+    ):
+        assert not score_mod.sniff(other)
+
+
+#: sdpa.py's pretty table (pytorch PR 122857, MI300X): ExperimentConfig's fields, then times in µs.
+SDPA = (
+    "+------------+-----------+-----------+------------+-----------+-----------+----------------+--------------+---------------+\n"
+    "| batch_size | num_heads | q_seq_len | kv_seq_len | embed_dim | is_causal |     dtype      | forward_time | backward_time |\n"
+    "+------------+-----------+-----------+------------+-----------+-----------+----------------+--------------+---------------+\n"
+    "|     1      |    16     |    256    |    256     |   2048    |   False   | torch.bfloat16 |  61.26629    |  976.24545    |\n"
+    "|     1      |    16     |    256    |    256     |   2048    |   True    | torch.bfloat16 |  245.51834   |  1089.02246   |\n"
+    "+------------+-----------+-----------+------------+-----------+-----------+----------------+--------------+---------------+\n"
+)
+
+
+def test_sdpa_py_rows_are_read_with_head_dim_from_embed_dim_and_their_causal_flag():
+    """sdpa.py (score_mod.py's sibling) prints each config's forward and backward time in µs; the head
+    dimension is embed_dim // num_heads (its ExperimentConfig.head_dim); no forced backend: the dispatcher's."""
+    assert score_mod.sniff(SDPA)
+    t = _t(SDPA).table.set_index(["causal", "pass"])
+    assert t.loc[("non-causal", "fwd"), "value"] == pytest.approx(0.06126629)
+    assert t.loc[("causal", "bwd"), ["d_head", "seq_len_kv", "op", "backend"]].tolist() == [
+        128,
+        256,
+        score_mod.SDPA_OP,
+        "sdpa",
+    ]
+    assert not score_mod.sniff(SDPA.replace("forward_time", "fwd_ms"))  # not sdpa.py's columns: not claimed

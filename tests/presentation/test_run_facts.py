@@ -61,3 +61,12 @@ def test_a_launch_variant_with_no_result_after_it_is_not_listed_as_the_runs():
     assert "dp" not in facts and any(v == "8" and 35 in lines for v, lines in facts["tp"].values)
     # the other way: read without the results' lines, the file's every launch is listed
     assert "dp" in {s.name for s in run_facts.stated(context.read(ingest._load_lines(path)))}
+
+
+def test_codecarbons_sum_over_the_hosts_gpus_is_shown_as_all_gpus_not_per_gpu():
+    line = "[codecarbon INFO @ 11:23:24] Energy consumed for all GPUs : 0.003595 kWh. Total GPU Power : 217.9 W\n"
+    facts = _facts(
+        line + "[codecarbon INFO @ 11:23:24] Energy consumed for all CPUs : 0.0024 kWh. Total CPU Power : 186.0 W\n"
+    )
+    assert [v for v, _ in facts["power"].values] == ["217.9 W, all GPUs", "186 W, all CPUs"]
+    assert _facts("Average GPU power: 350 W\n")["power"].values[0][0] == "350 W, per GPU"  # one device's

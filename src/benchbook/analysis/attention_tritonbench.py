@@ -26,7 +26,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from benchbook.ingest import core, flash_attn_bench, selected_attention, tritonbench
+from benchbook.ingest import core, flash_attn_bench, score_mod, selected_attention, tritonbench
 
 TOOL = "tritonbench"
 #: flash-attention's benchmark scripts: every row an attention call, by the same FLOPs rule.
@@ -42,11 +42,14 @@ OPERATOR = "flash_attention"
 #: FLOPs per B x H x S^2 x D: forward 4 (two matmuls of 2 each), backward 2.5 times that, a forward
 #: and a backward together 3.5 times it (flash-attention's fwd + bwd).
 MULTIPLIER = {"fwd": 4.0, "bwd": 10.0, "fwd_bwd": 14.0}
+#: PyTorch's sdpa.py times scaled_dot_product_attention with no mask, causal or not: the work the
+#: flash_attention rule counts, so its rows are recomputed by it.
+SDPA_OPERATOR = score_mod.SDPA_OP
 #: The selected-attention operator and its FLOPs per B x H x S x kv x D: forward 4, backward twice it.
 SELECTED_OPERATOR = selected_attention.OPERATOR
 #: The operators whose FLOPs rule is applied here; another tritonbench operator credits FLOPs of its own
 #: (flex_attention's compiled kernel only the block mask's kept share, operators/flex_attention/operator.py).
-RULED = (OPERATOR, SELECTED_OPERATOR)
+RULED = (OPERATOR, SDPA_OPERATOR, SELECTED_OPERATOR)
 SELECTED_MULTIPLIER = {"fwd": 4.0, "bwd": 8.0}
 #: Relative gap between printed and recomputed TFLOP/s beyond the printing's rounding (tabulate keeps
 #: six significant digits): 1 %, beyond which the shape the rule used is not the one the kernel ran.
@@ -149,7 +152,7 @@ def flops(op, pass_, causal, batch, heads, seq_len, seq_len_kv, d_head) -> float
         if pass_ not in SELECTED_MULTIPLIER or any(pd.isna(x) for x in [*dims, seq_len_kv]):
             return np.nan
         return SELECTED_MULTIPLIER[pass_] * float(batch) * heads * seq_len * seq_len_kv * d_head
-    if op != OPERATOR or causal not in ("causal", "non-causal") or any(pd.isna(x) for x in dims):
+    if op not in (OPERATOR, SDPA_OPERATOR) or causal not in ("causal", "non-causal") or any(pd.isna(x) for x in dims):
         return np.nan
     kv = seq_len_kv if pd.notna(seq_len_kv) else seq_len
     f = MULTIPLIER.get(pass_, MULTIPLIER["fwd"]) * float(batch) * heads * seq_len * kv * d_head

@@ -72,10 +72,13 @@ import csv
 import io
 import json
 import re
+from functools import lru_cache
 
+from benchbook import config
 from benchbook.ingest import context, energy
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, register
 from benchbook.ingest.text import Lines, csv_rows, fenced_blocks, head, search, split_n, whole
+from benchbook.nouns import counted
 
 NAME = "codecarbon"
 
@@ -111,6 +114,38 @@ NO_READING = (
     "counter the GPU lacks reports 0 for the whole run), not 0 J"
 )
 _GPUS = re.compile(r"^\s*(\d+)\s*x\s*(.+?)\s*$")
+#: The most GPUs one host holds (an HGX or OAM board: 8; a few chassis: 16), for a host whose count is not stated.
+HOST_GPUS = 16
+IMPOSSIBLE = (
+    "a GPU power of {w:,.0f} W, more than {n} of the most power-hungry kind draw ({cap:,.0f} W): CodeCarbon derives the power "
+    "and the energy from the same energy-counter readings, so neither is a measurement"
+)
+
+
+def _num(raw) -> float | None:
+    return float(raw) if raw is not None else None
+
+
+def _hosted(count) -> str:
+    """The GPUs `impossible_watts` bounds, in words: the stated count, else the most one host holds."""
+    return counted(int(count), "GPU") if count and count > 0 else f"{HOST_GPUS} GPUs (the most one host holds)"
+
+
+@lru_cache(maxsize=1)
+def _largest_gpu_power_w() -> float:
+    """The highest board power (W) of any accelerator in data/hardware.csv: no one device draws more."""
+    with open(config.HARDWARE_TABLE, newline="") as f:
+        return max(float(r["power_w"]) for r in csv.DictReader(f) if r["power_w"] and r["kind"] != "cpu")
+
+
+def impossible_watts(watts: float | None, count: float | None) -> float | None:
+    """The most the tracked GPUs could draw, where `watts` (CodeCarbon's GPU power, summed over the host's
+    GPUs) is above it, else None: `count` GPUs (HOST_GPUS where not stated) at the highest board power of
+    data/hardware.csv. CodeCarbon's GPU power is energy delta / interval (`Power.from_energies_and_delay`),
+    so a power no host draws means the counter readings are wrong, and the energy from them with it."""
+    n = int(count) if count and count > 0 else HOST_GPUS
+    cap = n * _largest_gpu_power_w()
+    return cap if watts is not None and watts > cap else None
 
 
 def _header(text: str | Lines) -> list[str]:
@@ -307,6 +342,7 @@ def _parse_console(lines, source: str) -> Parsed:
     unsampled = any(part == "gpu" and w is not None and float(w) == 0 for _, part, _, w in last)
     gpu_watts = [float(w) for _, part, _, w in found if part == "gpu" and w is not None]
     unread = len(gpu_watts) > 1 and not any(gpu_watts)
+    over = {i: cap for i, part, _, w in last if part == "gpu" and (cap := impossible_watts(_num(w), count))}
     for i, part, kwh, w in found:
         for raw, unit in ((kwh, "kWh"), (w, "W")):
             if raw is None:
@@ -328,6 +364,8 @@ def _parse_console(lines, source: str) -> Parsed:
             elif count == 0 or unsampled:
                 why = NO_READING.format(n=len(gpu_watts)) if unread else NO_SAMPLE
                 rejects.append((i, text, why if count != 0 else "no GPU tracked (GPU count 0)"))
+            elif i in over:
+                rejects.append((i, text, IMPOSSIBLE.format(w=float(w), n=_hosted(count), cap=over[i])))
             elif unit == "kWh":
                 records.append(_record(base, "gpu", i, "energy", float(raw) * energy.J_PER_KWH, "J", energy.KWH_NOTE))
             else:
@@ -446,6 +484,7 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
             continue
         no_gpu = count is None or count == 0
         unsampled = not no_gpu and values.get("gpu_power") == 0
+        over = impossible_watts(values.get("gpu_power"), count)
         cpu_scope = _CPU_SCOPE.get(mode)
         if cpu_scope == "cpu-codecarbon" and _OFF_LINUX.match(cell.get("os") or ""):
             cpu_scope = "cpu-codecarbon-off-linux"
@@ -454,6 +493,9 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
                 continue
             if kind == "gpu" and (no_gpu or unsampled):
                 why = NO_SAMPLE if unsampled else "no GPU tracked (gpu_count empty)"
+                rejects.append((at(col), f"{col} {cell[col]}", why))
+            elif kind == "gpu" and over:
+                why = IMPOSSIBLE.format(w=values["gpu_power"], n=_hosted(count), cap=over)
                 rejects.append((at(col), f"{col} {cell[col]}", why))
             elif col == "gpu_energy" and values[col] == 0 and values.get("gpu_power", 0) > 0:
                 why = NO_COUNT.format(w=f"{values['gpu_power']:.3g}", s=f"{values.get('duration', float('nan')):.3g}")

@@ -77,7 +77,7 @@ NAMES = (
 )
 
 #: Power and energy scopes; a reading whose line names none is "scope not stated".
-SCOPES = ("per GPU", "whole node", "wall", "idle", "scope not stated")
+SCOPES = ("per GPU", "all GPUs", "all CPUs", "whole node", "wall", "idle", "scope not stated")
 
 
 @dataclass(frozen=True)
@@ -829,8 +829,13 @@ _QUALIFIERS |= {"max", "min", "prefill", "decode", "target", "vision", "default"
 #: A dataset's own options in `vllm bench serve`'s Namespace (`random_batch_size=1`: "Batch size for random
 #: sampling. Only used for embeddings benchmark", `sonnet_input_len`): the dataset generator's, not the run's.
 _QUALIFIERS |= {"random", "sonnet", "sharegpt", "hf", "custom", "burstgpt", "blazedit"}
+#: A figure summed over the host's GPUs or CPUs (CodeCarbon's `Energy consumed for all GPUs`, `Total GPU
+#: Power`, 1.x's `All GPUs Power`; `all CPUs`, `Total CPU Power`): the sum over those devices, neither one
+#: device's nor the whole node's.
 _SCOPE_WORDS = (
     ("idle", r"\bidle\b"),
+    ("all GPUs", r"\ball\s+gpus\b|\btotal\s+gpu\s+(power|energy)\b"),
+    ("all CPUs", r"\ball\s+cpus\b|\btotal\s+cpu\s+(power|energy)\b"),
     ("per GPU", r"(per[- ]gpu|each gpu|/gpu|\bper card\b|\bgpu\s*\d*\s*(power|energy)|nvidia-smi|rocm-smi)"),
     ("wall", r"(\bwall\b|outlet|at the plug|kill[- ]a[- ]watt|\bmeter\b|\bpsu\b|smart plug)"),
     ("whole node", r"(\bnode\b|\bsystem\b|\bserver\b|\bwhole\b|\bmachine\b|\btotal\b|\bpackage\b)"),

@@ -16,6 +16,14 @@ its rows by `shape`, `score_mod` and `dtype`: its `ExperimentConfig.shape` is as
 (batch_size, num_heads, q_seq_len, head_dim), the keys as long as the queries (`generate_inputs(...,
 q_seq_len, q_seq_len, ...)`) and as many key heads as query heads.
 
+Its sibling `benchmarks/transformer/sdpa.py` (`print_results`: `tabulate(..., tablefmt="pretty")`) prints one
+row per `ExperimentConfig` of `scaled_dot_product_attention`: `batch_size`, `num_heads`, `q_seq_len`,
+`kv_seq_len`, `embed_dim` (head dim = embed_dim // num_heads, its `head_dim` property, a column in later
+versions), `is_causal`, `dtype`, a `backend` (and `flash_impl`) column only where one was forced (none: the
+dispatcher picks, named `sdpa` here), then `forward_time` and `backward_time` in microseconds (torch.utils.benchmark,
+later do_bench_using_profiling, x 1e6 / 1e3) and in later versions `forward_tflops` / `backward_tflops` (its
+`calculate_tflops`: softmax counted, causal as sparsity 0.5, backward 2.5 times the forward): read as its rows.
+
 With `--save-path` it also writes the same columns as a CSV (`print_results`: `csv.DictWriter` over the
 printed table's columns, the shape column and each shape quoted, floats unrounded): read as the table.
 
@@ -52,8 +60,11 @@ SUMMARY_ALONE = (
     "score_mod.py's average, max and min of the speed-ups of a sweep this file does not hold: ratios of times "
     "it does not print"
 )
+#: A sweep's or a summary's header: keyed by the later `shape(B,Hq,M,Hkv,N,D)`, by the first version's `shape |
+#: score_mod` with its times, or the first version's summary (`Type | Speedup | shape | score_mod | mask | dtype`).
 _SNIFF = re.compile(
-    r"(?m)^\s*\|?\s*(?:(?:score_mod|attn_type|Type)\s*\|.*shape\(B,Hq,M,Hkv,N,D\)|shape\s*\|\s*score_mod\s*\|.*\bfwd_\w+_time\b)"
+    r"(?m)^\s*\|?\s*(?:(?:score_mod|attn_type|Type)\s*\|.*shape\(B,Hq,M,Hkv,N,D\)|shape\s*\|\s*score_mod\s*\|.*\bfwd_\w+_time\b"
+    r"|Type\s*\|\s*Speedup\s*\|\s*shape\s*\|\s*score_mod\s*\|)"
 )
 #: The first version's key column: (batch_size, num_heads, q_seq_len, head_dim).
 SHAPE4 = "shape"
@@ -86,10 +97,87 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
 _CSV_SNIFF = re.compile(r'(?m)^\s*(?:score_mod|attn_type)\s*,.*"shape\(B,Hq,M,Hkv,N,D\)"')
 
 
+#: sdpa.py's pretty table header: `ExperimentConfig`'s fields in order, then its results.
+_SDPA_SNIFF = re.compile(
+    r"(?m)^\s*\|\s*batch_size\s*\|\s*num_heads\s*\|\s*q_seq_len\s*\|\s*kv_seq_len\s*\|\s*embed_dim\s*\|.*\bforward_time\b"
+)
+#: The operator sdpa.py times: dense (or causal) attention, the work tritonbench's flash_attention FLOPs rule counts.
+SDPA_OP = "scaled_dot_product_attention"
+_SDPA_SHAPE = ("batch_size", "num_heads", "q_seq_len", "kv_seq_len", "embed_dim")
+#: sdpa.py's result columns: (pass, metric).
+_SDPA_RESULTS = {
+    "forward_time": ("fwd", "latency"),
+    "backward_time": ("bwd", "latency"),
+    "forward_tflops": ("fwd", "tflops"),
+    "backward_tflops": ("bwd", "tflops"),
+}
+
+
+def _sdpa_tables(lines: list[str]):
+    """(header, its 1-based rows as (line, cells)) of each sdpa.py pretty table: a header row between `+---+`
+    borders, then `|` rows until the closing border."""
+    for i, raw in enumerate(lines):
+        if not _SDPA_SNIFF.match(raw):
+            continue
+        header, rows = markdown_cells(raw), []
+        for j in range(i + 1, len(lines)):
+            s = lines[j].strip()
+            if s.startswith("+"):
+                if rows:
+                    break
+                continue
+            if not s.startswith("|"):
+                break
+            rows.append((j + 1, markdown_cells(lines[j])))
+        yield header, rows
+
+
+def _sdpa_records(header: list[str], rows) -> tuple[list[dict], int]:
+    """sdpa.py's rows (module docstring): each result column's value with its shape, causal flag and backend."""
+    records, cells = [], 0
+    for j, raw_cells in rows:
+        row = dict(zip(header, raw_cells, strict=False))
+        dims = [row.get(c, "") for c in _SDPA_SHAPE]
+        if not all(d.isdigit() for d in dims):
+            continue
+        b, h, m, n, e = map(int, dims)
+        causal = {"True": "causal", "False": "non-causal"}.get(row.get("is_causal", ""))
+        backend = " ".join(v for v in (row.get("backend"), row.get("flash_impl")) if v and v != "None") or "sdpa"
+        for col, (pass_, metric) in _SDPA_RESULTS.items():
+            raw = row.get(col, "")
+            if not re.fullmatch(NUMBER, raw):
+                continue
+            cells += 1
+            records.append(
+                {
+                    "op": SDPA_OP,
+                    "backend": backend,
+                    "input": f"{causal or 'causal not stated'} ({b}, {h}, {m}, {n}, {e // h})",
+                    "batch": b,
+                    "heads": h,
+                    "seq_len": m,
+                    "seq_len_kv": n,
+                    "d_head": e // h,
+                    "shape_from": "table",
+                    "causal": causal,
+                    "pass": pass_,
+                    "dtype": _DTYPES.get(row.get("dtype", ""), row.get("dtype") or None),
+                    "line": j,
+                    "metric": metric,
+                    "statistic": "value",
+                    "value": float(raw) / 1e3 if metric == "latency" else float(raw),
+                    "unit": "ms" if metric == "latency" else "TFLOP/s",
+                    "note": (f"printed {raw} µs" if metric == "latency" else "sdpa.py's calculate_tflops")
+                    + f"; head dim = embed_dim {e} / num_heads {h}",
+                }
+            )
+    return records, cells
+
+
 def sniff(text: str | Lines) -> bool:
     """True when a github table keyed by score_mod.py's `shape(B,Hq,M,Hkv,N,D)` column is there, or the
     CSV of the same columns its `--save-path` writes."""
-    return search(_SNIFF, text) or search(_CSV_SNIFF, text)
+    return search(_SNIFF, text) or search(_CSV_SNIFF, text) or search(_SDPA_SNIFF, text)
 
 
 def _shape(cell: str) -> dict:
@@ -103,10 +191,12 @@ def _shape(cell: str) -> dict:
 
 def _key(header: list[str]) -> str | None:
     """The shape column a score_mod.py table is keyed by: the first version's `shape` only where its columns
-    begin as that version prints them, `ExperimentConfig`'s fields in order (`shape`, `score_mod`)."""
+    begin as that version prints them, `ExperimentConfig`'s fields in order (`shape`, `score_mod`), after
+    `Type | Speedup` in its summary table."""
     if SHAPE in header:
         return SHAPE
-    return SHAPE4 if header[:2] == [SHAPE4, "score_mod"] else None
+    fields = header[2:4] if header[:2] == ["Type", "Speedup"] else header[:2]
+    return SHAPE4 if fields == [SHAPE4, "score_mod"] else None
 
 
 def _case(row: dict) -> str:
@@ -220,6 +310,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
                             else (f"printed {raw} GFlops/s" if col == "GFlops/s" else None),
                         }
                     )
+    for header, rows in _sdpa_tables(lines):
+        more, n = _sdpa_records(header, rows)
+        records += more
+        cells += n
     empty = f"no score_mod.py table (a github table with a {SHAPE} column) found"
     return finish(TOOL, source, records, rejects, [], cells, empty=empty)
 
@@ -231,7 +325,8 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="PyTorch benchmarks/transformer/score_mod.py tables: FlexAttention and other backends' times (µs) "
-        "per mask and shape (B,Hq,M,Hkv,N,D), FlexAttention's TB/s and TFLOP/s",
+        "per mask and shape (B,Hq,M,Hkv,N,D), FlexAttention's TB/s and TFLOP/s; sdpa.py's pretty table of "
+        "scaled_dot_product_attention's forward and backward times",
         command="python benchmarks/transformer/score_mod.py (pytorch/pytorch)",
         metrics=METRICS,
         refuses=refuses,

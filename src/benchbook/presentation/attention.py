@@ -368,7 +368,8 @@ def triton_words(
     checked = every[every["agrees"].notna()]
     return _say(
         "triton",
-        tools=list(dict.fromkeys(every["tool"])),
+        # sdpa.py's rows come from the score_mod parser (one of pytorch's transformer benchmarks) and are named for their script
+        tools=list(dict.fromkeys(every["tool"].where(every["op"].ne(tb.SDPA_OPERATOR), "pytorch-sdpa"))),
         passes=sorted(set(every["pass"].dropna())),
         eight_bit=int(_eight_bit(every).sum()),
         peak_known=bool(peak),
