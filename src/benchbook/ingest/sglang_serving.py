@@ -262,9 +262,16 @@ def _sglang_only(labels: set) -> bool:
     )
 
 
+def _words(label: str) -> str:
+    """A row's label with single spaces between its words: bench_serving prints its labels so
+    (`"{:<40} {:<10}".format(label, value)`), and a copy that widens a space inside one
+    (`Peak output token throughput   (tok/s)`, as a page's paste leaves it) holds the same label."""
+    return " ".join(label.split())
+
+
 def _label(line: str) -> str | None:
     m = ROW_RE.match(line)
-    return m.group("label").strip() if m else None
+    return _words(m.group("label")) if m else None
 
 
 #: An item of a JSON list of strings on a line of its own (`"Backend:     sglang",`).
@@ -513,7 +520,7 @@ def _parse_block(lines, start, end, source, settings, records, rejects, last=Non
         if power or not s:
             continue
         m = ROW_RE.match(s)
-        label, text, ln = m.group("label").strip(), m.group("value"), j + 1
+        label, text, ln = _words(m.group("label")), m.group("value"), j + 1
         if j == last and _cut_short(label, text):
             cells += 1
             rejects.append(cut_item(j, lines[j]))
