@@ -152,3 +152,15 @@ def test_a_fact_no_line_speaks_of_is_absent_and_one_a_command_sets_is_stated(tmp
 def test_the_goodput_bounds_of_no_run_keep_their_columns():
     got = serving.goodput_bounds(pd.DataFrame({"request_throughput": []}), 1000.0, 50.0)
     assert got.empty and {"share_lo", "share_hi", "goodput_lo", "goodput_hi", "slo_whose"} <= set(got)
+
+
+def test_a_ttft_and_tpot_without_an_e2el_are_latencies_but_no_requests():
+    # real: SGLang PR 7241's parse_results.py grid: output tok/s, TTFT and TPOT, no E2EL and no count
+    lit = serving.littles_law(
+        runs("sglang-bench-serving/sglang_pr7241_parse_results_deepseek_v3_main_summary_grid_cut.md")
+    )
+    note = show.littles_note(lit)
+    assert "but no request's end-to-end latency" in note and "but no latency," not in note
+    # the other way: the same run without its TTFT and TPOT prints no latency at all
+    bare = lit.drop(columns=[c for c in lit.columns if str(c).startswith(("ttft_", "tpot_"))])
+    assert "but no latency," in show.littles_note(bare)

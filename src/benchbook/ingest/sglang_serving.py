@@ -45,7 +45,7 @@ import math
 import re
 import shlex
 
-from benchbook.ingest import serving_power, serving_table, vllm_serve
+from benchbook.ingest import serving_power, serving_table, sglang_grid, vllm_serve
 from benchbook.ingest.core import (
     COPY_ENDS_AFTER,
     QUOTE,
@@ -262,9 +262,16 @@ def _sglang_only(labels: set) -> bool:
     )
 
 
+def _words(label: str) -> str:
+    """A row's label with single spaces between its words: bench_serving prints its labels so
+    (`"{:<40} {:<10}".format(label, value)`), and a copy that widens a space inside one
+    (`Peak output token throughput   (tok/s)`, as a page's paste leaves it) holds the same label."""
+    return " ".join(label.split())
+
+
 def _label(line: str) -> str | None:
     m = ROW_RE.match(line)
-    return m.group("label").strip() if m else None
+    return _words(m.group("label")) if m else None
 
 
 #: An item of a JSON list of strings on a line of its own (`"Backend:     sglang",`).
@@ -513,7 +520,7 @@ def _parse_block(lines, start, end, source, settings, records, rejects, last=Non
         if power or not s:
             continue
         m = ROW_RE.match(s)
-        label, text, ln = m.group("label").strip(), m.group("value"), j + 1
+        label, text, ln = _words(m.group("label")), m.group("value"), j + 1
         if j == last and _cut_short(label, text):
             cells += 1
             rejects.append(cut_item(j, lines[j]))
@@ -815,7 +822,7 @@ def sniff(text: str | Lines) -> bool:
     signs = ("Serving Benchmark Result", *SGLANG_ONLY, " E2E Latency (ms)", "Traffic request rate:")
     if any(contains(t, text) for t in signs) and bool(_blocks(_lines(text))):
         return True
-    return bool(_authors_tables(text))
+    return bool(_authors_tables(text)) or bool(sglang_grid.grids(split_n(text)))
 
 
 #: A file naming SGLang or its bench_serving, and no other engine (whose numbers a table beside SGLang's may hold).
@@ -825,6 +832,35 @@ _ENGINE_RE = re.compile(r"\bsglang\b|\bbench_serving\b", re.I)
 def _authors_tables(text: str | Lines) -> list[tuple[int, int, list[str]]]:
     """The authors' tables of serving results (`serving_table`) of a file that names SGLang and no other engine."""
     return serving_table.found(text, _ENGINE_RE, "sglang")
+
+
+def _grids(lines: list[str], source: str, messages: list[str]):
+    """The records of SGLang's summary grids (`sglang_grid`), each row read as the `--output-file` record it
+    prints; a grid cut after its header, before any row, is refused naming its header."""
+    records, rejects, cells = [], [], 0
+    for grid in sglang_grid.grids(lines):
+        if not grid.rows:
+            raise ParseError(
+                source,
+                grid.header,
+                "SGLang's parse_results.py summary grid of bench_serving records, cut after its header row before "
+                "any record's row: there is no run to report",
+            )
+        several = len(sglang_grid.grids(lines)) > 1
+        for line, index, row in grid.rows:
+            obj = {k: v for k, v in row.items() if k != sglang_grid.DERIVED}
+            obj["tag"] = f"grid at line {grid.header}, row {index}" if several else f"row {index}"
+            before = len(records)
+            cells += _parse_object(obj, line, source, records, rejects, messages)
+            for r in records[before:]:
+                r["format"] = sglang_grid.FORMAT
+            if row.get(sglang_grid.DERIVED) is not None:
+                cells += 1
+                rejects.append((line, f"{sglang_grid.DERIVED}: {row[sglang_grid.DERIVED]}", sglang_grid.DERIVED_WHY))
+        if grid.cut and re.search(r"\d", grid.cut[1]):
+            cells += 1
+            rejects.append((grid.cut[0], grid.cut[1].strip()[:80], sglang_grid.CUT_WHY))
+    return records, rejects, cells
 
 
 def _lines(text: str | Lines):
@@ -841,6 +877,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
         records, rejects, cells = _jsonl(text, source, messages)
     else:
         records, rejects, cells = _text(text, source, messages)
+        if not records and not rejects and not _blocks(_lines(text)):
+            records, rejects, cells = _grids(split_n(text), source, messages)
         if not records and not rejects and not _blocks(_lines(text)):
             records, rejects, cells = serving_table.read(text, _authors_tables(text), source, messages)
     if not records and not rejects:
@@ -868,6 +906,6 @@ TOOL = register(
         command="python -m sglang.bench_serving --backend sglang ... [--output-file OUT.jsonl]",
         metrics=METRICS,
         # an authors' table holds the columns its authors chose: its format declares no column it must print
-        carries={HEADLESS: frozenset(), serving_table.FORMAT: frozenset()},
+        carries={HEADLESS: frozenset(), serving_table.FORMAT: frozenset(), sglang_grid.FORMAT: sglang_grid.CARRIES},
     )
 )

@@ -208,8 +208,7 @@ _SERVER_CMD = re.compile(
 
 #: What a benchmark prints before its results, or a server logs as it runs, where a file holds no result:
 #: SGLang's bench_serving echoes its arguments (`benchmark_args=Namespace(...)`), inference-perf logs its
-#: configuration (`Benchmarking with the following config:`), argparse's `Namespace(...)` of another CLI, and
-#: SGLang's scheduler logs each batch (`Decode batch. #running-req: ...`, `Prefill batch. #new-seq: ...`).
+#: configuration (`Benchmarking with the following config:`) and argparse's `Namespace(...)` of another CLI.
 _ECHO = (
     (
         re.compile(r"^\s*benchmark_args=Namespace\("),
@@ -223,26 +222,30 @@ _ECHO = (
         re.compile(r"^\s*Namespace\(\w+="),
         "a benchmark's echo of its arguments (argparse's Namespace), and none of its results",
     ),
-    (
-        re.compile(r"\b(?:Decode|Prefill) batch[.,] #(?:running-req|new-seq)\b"),
-        "SGLang's scheduler log (a server's per-batch log, which no reader of benchbook takes), and no benchmark output",
-    ),
+)
+#: SGLang's scheduler logs each batch it runs (`Decode batch. #running-req: ...`, `Prefill batch. #new-seq: ...`):
+#: the server's own measurement of a run, so a file holding it beside the server's launch is named by the log,
+#: the part of it that is output, not by the command.
+_SERVER_LOG = (
+    re.compile(r"\b(?:Decode|Prefill) batch[.,] #(?:running-req|new-seq)\b"),
+    "SGLang's scheduler log (a server's per-batch log, which no reader of benchbook takes), and no benchmark output",
 )
 
 
 def command(lines: Sequence[str]) -> tuple[int, str] | None:
-    """(line, what) of the first command of a benchmark whose output benchbook reads, else of the first
-    launch of a server, else of the first echo a benchmark prints before its results or a server's own
-    log (`_ECHO`), where the file holds none of that output: a write-up cut before its results, or one
-    whose results are yet to come. None where there is none of them."""
+    """(line, what) of the first command of a benchmark whose output benchbook reads, else of a server's
+    own log (`_SERVER_LOG`), else of the first launch of a server, else of the first echo a benchmark prints
+    before its results (`_ECHO`), where the file holds none of that output: a write-up cut before its
+    results, or one whose results are yet to come. None where there is none of them."""
     for pattern, what in (
         (_BENCH_CMD, "a command that runs {}, and none of its output"),
+        _SERVER_LOG,
         (_SERVER_CMD, "a command that launches {}, and no benchmark output"),
     ):
         for i, line in enumerate(lines):
             m = pattern.search(line)
             if m:
-                return i + 1, what.format(" ".join(m["cmd"].split()))
+                return i + 1, what.format(" ".join(m["cmd"].split())) if "cmd" in pattern.groupindex else what
     for pattern, what in _ECHO:
         for i, line in enumerate(lines):
             if pattern.search(line):

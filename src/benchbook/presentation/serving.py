@@ -700,7 +700,10 @@ def _littles_note(lit: pd.DataFrame) -> str:
         rated = lit[rates].astype(float).gt(0).any(axis=1) & lit["completed"].isna()
         if rated.all() and "mean_e2el_s" in lit and lit["mean_e2el_s"].isna().all():
             tokens = "request_throughput" not in lit or not lit["request_throughput"].astype(float).gt(0).any()
-            return _say("e2el_none_printed", runs=len(lit), tokens=tokens)
+            # a TTFT or TPOT the output prints (above a tool's 0 placeholder) is a latency, but no request's:
+            # it gives no E2EL without the output length (SGLang's parse_results grid prints both and no E2EL)
+            timed = bool(stats) and bool(lit[stats].apply(pd.to_numeric, errors="coerce").gt(0).any(axis=None))
+            return _say("e2el_none_printed", runs=len(lit), tokens=tokens, timed=timed)
     src = lit["e2el_from"] if "e2el_from" in lit else pd.Series(np.where(lit["estimated"], "estimated", "printed"))
     src = src.where(~src.eq("estimated") | lit["estimated"].astype(bool), "none")  # no estimate made: nothing to say
     est = lit[src.eq("estimated").to_numpy()]
