@@ -232,11 +232,11 @@ def execute_all(preps: list[Prepared], sections: list[Section], log=print) -> No
         for name in ["benchbook.presentation.plotting", *(f"benchbook.topics.{p.chapter}" for p in preps)]:
             if importlib.util.find_spec(name) is not None:
                 importlib.import_module(name)
-    from benchbook.presentation import text_metrics, titles
+    from benchbook.presentation import text_metrics, ticks, titles
 
     # the files read and those modules kept; a text measured once per process, not once per figure;
-    # a title placed without measuring its y-axis once more
-    with forked.cores(WORKERS), _kept_for_the_report(), text_metrics.shared(), titles.placed():
+    # a title placed without measuring its y-axis once more; an axis's ticks placed once per measure
+    with forked.cores(WORKERS), _kept_for_the_report(), text_metrics.shared(), titles.placed(), ticks.placed_once():
         if parallel:
             done = forked.Shared(len(preps), lambda i: _outcome(preps[i], WORKERS)).results()
             outcomes = {p.chapter: done[i] for i, p in enumerate(preps)}
