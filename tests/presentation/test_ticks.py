@@ -69,30 +69,48 @@ def test_placed_once_prints_the_same_svg(make):
         assert _printed(make) == alone
 
 
-def test_a_repeat_within_a_measure_places_nothing_again(placings):
+@pytest.fixture
+def label_measures(monkeypatch):
+    """How many times an axis's tick labels were measured."""
+    seen = []
+    measure = Axis._get_ticklabel_bboxes
+
+    def counted(self, ticks, renderer):
+        seen.append(self)
+        return measure(self, ticks, renderer)
+
+    monkeypatch.setattr(Axis, "_get_ticklabel_bboxes", counted)
+    return seen
+
+
+def test_a_repeat_within_a_measure_places_and_measures_nothing_again(placings, label_measures):
     _printed(_panels)
-    alone = len(placings)
-    placings.clear()
+    alone, measured = len(placings), len(label_measures)
+    placings.clear(), label_measures.clear()
     with ticks.placed_once():
         _printed(_panels)
     assert 0 < len(placings) < alone / 2
+    assert 0 < len(label_measures) < measured / 2
 
 
-def _placed_at_the_draw() -> list[str]:
-    """The y tick labels as the first draw of `_moved` left them (not placed again by asking)."""
+def _placed_at_the_draw() -> tuple[list[str], tuple]:
+    """The y tick labels as the first draw of `_moved` left them (not placed again by asking), and
+    where it put the x axis's label (below the tick labels it measured)."""
     fig = _moved()
     fig.draw_without_rendering()
     axis = fig.axes[0].yaxis
     placed = [t.label1.get_text() for t in axis.majorTicks if t.get_visible()]
+    label = tuple(fig.axes[0].xaxis.label.get_window_extent().bounds)
     plt.close(fig)
-    return placed
+    return placed, label
 
 
-def test_an_axis_moved_within_a_draw_is_placed_again():
+def test_an_axis_moved_within_a_draw_is_placed_and_measured_again():
     """The layout engine measures the axes at their first size, then shrinks them: the draw places
-    their ticks again, as many as now fit."""
+    their ticks again, as many as now fit, and puts the axis label below the tick labels where they
+    now stand."""
     alone = _placed_at_the_draw()
-    assert alone[0] == "\N{MINUS SIGN}50"  # ticks 50 apart, not the 20 apart of the axes' first size
+    assert alone[0][0] == "\N{MINUS SIGN}50"  # ticks 50 apart, not the 20 apart of the axes' first size
     with ticks.placed_once():
         assert _placed_at_the_draw() == alone
 
