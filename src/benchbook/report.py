@@ -494,7 +494,7 @@ def _read_meanwhile(paths: list[Path]) -> list[Input]:
     which this process then holds as if it had read them. Where the copy fails, this process reads.
     What both need (the parsers' modules, the device table, the names a file's context is read
     with) is read before the copy forks: once, not in each (a quarter of a second of CPU, half the
-    copy's), and this process does no more before its import than it did after it."""
+    copy's); this process does the same work as before, in another order."""
     import importlib
 
     from benchbook import hardware, ingest

@@ -1,5 +1,6 @@
-"""Inside `text_metrics.shared()` figures share what their renderers measured, and print the same
-SVG as each figure measuring its texts itself; a changed font setting is measured again."""
+"""Inside `text_metrics.shared()` figures share what their renderers measured and the layouts of
+their texts, and print the same SVG as each figure measuring its texts itself; a changed font
+setting is measured again, and a text whose font changed is laid out again."""
 
 from __future__ import annotations
 
