@@ -235,6 +235,28 @@ def test_a_report_reads_the_device_tables_before_its_chapters_fork(monkeypatch):
     assert context._device_pattern.cache_info().currsize == 1
 
 
+def test_the_copy_that_reads_the_files_forks_with_the_tables_both_need_read(monkeypatch):
+    """The parsers' modules, the device table and the device names' pattern are read before the copy
+    that reads the files forks: once, not again in the copy."""
+    from benchbook import forked, hardware
+    from benchbook.ingest import context
+
+    monkeypatch.setattr(report, "WORKERS", 2)
+    hardware._index.cache_clear()
+    context._device_pattern.cache_clear()
+    at_fork = []
+    fork = forked.Forked
+
+    def seen(*args, **kwargs):
+        at_fork.append((hardware._index.cache_info().currsize, context._device_pattern.cache_info().currsize))
+        return fork(*args, **kwargs)
+
+    monkeypatch.setattr(forked, "Forked", seen)
+    with ingest.once():
+        report._read_meanwhile([GYM])
+    assert at_fork == [(1, 1)]
+
+
 def test_where_the_copy_cannot_send_what_it_read_the_report_reads_the_files_itself(monkeypatch):
     monkeypatch.setattr(report, "WORKERS", 2)
     reads = _counting_reads(monkeypatch)

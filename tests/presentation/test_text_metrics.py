@@ -1,5 +1,6 @@
-"""Inside `text_metrics.shared()` figures share what their renderers measured, and print the same
-SVG as each figure measuring its texts itself; a changed font setting is measured again."""
+"""Inside `text_metrics.shared()` figures share what their renderers measured and the layouts of
+their texts, and print the same SVG as each figure measuring its texts itself; a changed font
+setting is measured again, and a text whose font changed is laid out again."""
 
 from __future__ import annotations
 
@@ -88,3 +89,37 @@ def test_matplotlib_measures_as_before_after_the_block():
     with text_metrics.shared():
         assert mtext._get_text_metrics_function is not before
     assert mtext._get_text_metrics_function is before
+
+
+def _extent(fig, t) -> tuple:
+    return tuple(t.get_window_extent(fig.canvas.get_renderer()).bounds)
+
+
+def test_a_text_laid_out_again_after_its_font_changed():
+    """A layout is kept by the text's font as it was: a text made larger after is laid out again,
+    as its own renderer lays it out."""
+    fig = plt.figure()
+    t = fig.text(0.5, 0.5, "tokens per second")
+    size, small = t.get_fontsize(), _extent(fig, t)
+    t.set_fontsize(20)
+    large = _extent(fig, t)
+    t.set_fontsize(size)
+    with text_metrics.shared():
+        assert _extent(fig, t) == small
+        t.set_fontsize(20)
+        assert _extent(fig, t) == large
+    plt.close(fig)
+
+
+def test_one_layout_per_text_and_renderer_kind(monkeypatch):
+    laid_out = []
+    lay_out = mtext.Text._get_layout
+
+    def counted(self, renderer):
+        laid_out.append(self.get_text())
+        return lay_out(self, renderer)
+
+    monkeypatch.setattr(mtext.Text, "_get_layout", counted)
+    with text_metrics.shared():
+        _svgs()
+    assert laid_out.count("concurrency") == 2  # the axis label both figures carry: once by Agg, once by the SVG
