@@ -73,7 +73,15 @@ def test_a_finding_is_said_on_the_front_page_as_its_box_says_it_with_its_caveat(
     long = _claim("decode_turn", text="TP 2 turns at batch 1. Because R. At batch 1: 17 ms. Fragile: x.")
     long["caveat"] = "Fragile: x."
     md = bottom_line.findings([_ledger("tp_scaling", long)], {"tp_scaling": "TP"})
-    assert md.startswith("- TP 2 turns at batch 1. Because R. Fragile: x. (") and "17 ms" not in md
+    # tp_scaling's sections give a caveat whole: the front page says its reason on one line (issue 34)
+    assert md.startswith("- TP 2 turns at batch 1. Because R. Fragile: its chapter says by how much. (")
+    assert "17 ms" not in md and "x." not in md
+    # a chapter whose box gives its caveats whole (tracking's) keeps the caveat as it is
+    track = _claim("changes", text="The rate changed at b2. Because R.")
+    track["caveat"] = "Fragile: x."
+    assert bottom_line.findings([_ledger("tracking", track)], {"tracking": "T"}).startswith(
+        "- The rate changed at b2. Because R. Fragile: x. ("
+    )
     short = _claim("decode_turn", text="TP 2 turns at batch 1. Because R.")
     assert bottom_line.findings([_ledger("tp_scaling", short)], {"tp_scaling": "TP"}).startswith(
         "- TP 2 turns at batch 1. Because R. ("

@@ -367,9 +367,11 @@ def test_no_device_states_the_achieved_figures_and_only_the_verdict_every_device
     assert any(lab.startswith("lowest ridge of any device (12 FLOP/byte") for lab in labels)
     bf16 = serving.weights("m", pd.DataFrame({"model": ["m"]}))  # no tag, no table row: bf16 assumed
     spans = show.device_sentence(None, "m", 14.7, 14.7, "parameter", bf16, spans=8)
-    assert spans.startswith("Each run spans 8 devices, as the input says (TP x PP x DP), but no device the hardware")
+    # the no-device case in the reason's own words (claims/reasons.yml), glued as plain text: no code marks
+    plain = rules.NO_DEVICE.replace("`", "")
+    assert spans.startswith("Each run spans 8 devices, as the input says (TP x PP x DP), but " + plain + ":")
     said = show.device_sentence(None, "m", 14.7, 14.7, "parameter", bf16)
-    assert said.startswith("No device the hardware table knows is named, and none is assumed") and "Model: m" in said
+    assert said.startswith(plain[:1].upper() + plain[1:] + ":") and "Model: m" in said
 
 
 def test_saturation_figure_keeps_the_uncapped_run_off_the_curve(seed):

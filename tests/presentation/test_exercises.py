@@ -597,6 +597,39 @@ def unbalanced(text: str) -> list[str]:
     return bad
 
 
+def test_a_step_computes_from_the_factors_it_prints_to_the_last_digit():
+    """A solution's result is its printed factors' arithmetic, not the unrounded evidence's: a reader
+    redoing 278.95 x 3.82 / 42.51 gets 25.07, and so does the page (the seed's unrounded bytes, 3.8226 and
+    42.507 GB, gave 25.08); attention's 10.33x over a printed 6.87x prediction is 1.50 times it (1.51
+    before, from the unrounded share 0.90493)."""
+    led = _ledger(
+        "bandwidth_roofline",
+        _bw("bw_1", "big", 42.507, 34.05, 70.55),
+        _bw("bw_2", "small", 3.8226, 278.95, 6.74),
+    )
+    one = exercises.bandwidth_roofline(led)[0]
+    assert "278.95 x 3.82 / 42.51 = 25.07 tok/s" in one.steps[1] and "1.36 times" in one.steps[2]
+    unrounded = 278.95 * 3.8226 / 42.507  # what the step printed before: not its printed factors' result
+    assert f"{unrounded:.2f}" != "25.07"
+    att = _ledger(
+        "attention_kernels",
+        _claim(
+            "skip_sparsest",
+            mask="doc",
+            density=0.0472,
+            a=19.17223598170644,
+            b=21.186440677966104,
+            ratio=0.9049295383365439,
+            next_mask="sw",
+            next_density=0.1318,
+            next_gain=10.333463666987486,
+        ),
+    )
+    skip = exercises.attention_kernels(att)[0]
+    assert "0.905 x 7.59 = 6.87x" in skip.steps[1] and "Measured: 10.33x, 1.50 times the prediction" in skip.steps[2]
+    assert f"{10.333463666987486 / (0.9049295383365439 / 0.1318):.2f}" == "1.51"  # the unrounded ratio differs
+
+
 def test_the_arithmetic_check_catches_a_step_that_does_not_hold():
     assert unbalanced("L = rate x mean latency = 37.3 x 7.364 = 274.7 requests.") == []
     assert unbalanced("Floor = 3.82 x 10^9 bytes x 8 bits x 3.9 x 10^-12 J = 0.119 J per token.") == []

@@ -35,7 +35,10 @@ def _sentence(rl: pd.DataFrame, **kw) -> str:
 def test_placed_runs_draw_the_figure_and_the_paragraph_says_it_has_no_roofs():
     for rl in (_rl([2.0, 4.0]), _rl([2.0])):  # two runs or one: each placed run is a point of the figure
         assert not hasattr(show.plot_roofline(rl, None, "max_concurrency"), "benchbook_message")
-        assert "so the figure draws no roofs and no share of a peak is given" in _sentence(rl)
+        assert (
+            "(pass -p gpu NAME, or the peaks): the figure draws no roofs and no share of a peak is given"
+            in _sentence(rl)
+        )
         assert "the achieved rates and intensities need none" in _sentence(rl)
         assert "the figure draws no roofs and no share" in _sentence(rl, spans=8, fewest=2, instances=2)
         assert "The figure draws no roofs: no one device's roof is every run's." in _sentence(rl, said=HEADINGS)
@@ -46,5 +49,5 @@ def test_no_placed_run_draws_no_figure_and_the_paragraph_does_not_speak_of_one()
         assert show.plot_roofline(rl, None, "max_concurrency").benchbook_message == NO_ROOFLINE
         for text in (_sentence(rl), _sentence(rl, spans=8, fewest=2, instances=2), _sentence(rl, said=HEADINGS)):
             assert "figure" not in text and "intensities" not in text
-        assert "and none is assumed, so no share of a peak is given (pass -p gpu NAME, or the peaks)." in _sentence(rl)
+        assert "and none is assumed (pass -p gpu NAME, or the peaks): no share of a peak is given." in _sentence(rl)
         assert "so no one peak is theirs: no share of a peak is given." in _sentence(rl, spans=8, fewest=2, instances=2)

@@ -19,12 +19,14 @@ FAMILY = {
 def test_a_named_family_is_said_with_its_line_and_not_as_unnamed():
     said = view.device_sentence(FAMILY)
     assert "names A100 (line 5)" in said and "Neither the input" not in said
-    assert "names A100 (line 5)" in view.caption("roofline", True, FAMILY)
+    # the figure's caption leaves why to that sentence: the reason is said once on the page (issue 34)
+    caption = view.caption("roofline", True, FAMILY)
+    assert "no roof is drawn" in caption and "A100" not in caption and "says why" in caption
 
 
 def test_an_input_that_names_no_device_is_said_to_name_none():
     assert view.device_sentence({"device": None, "said": {}}).startswith("Neither the input")
-    assert "neither the input nor the gpu parameter" in view.caption("roofline", True, {"device": None, "said": {}})
+    assert "neither the input" not in view.caption("roofline", True, {"device": None, "said": {}}).lower()
 
 
 def test_a_name_the_table_lacks_keeps_the_sentence_that_the_table_knows_none():

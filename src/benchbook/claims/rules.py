@@ -243,7 +243,7 @@ def no_device_reason(ev: dict) -> str:
 
 def device_arch_said(ev: dict) -> str:
     """A device the file names whose architecture a run's printed compute_cap contradicts, as
-    `reasons.yml` words it (the reason above, and the batch chapter's sentence on its device)."""
+    `reasons.yml` words it (the reason above)."""
     return reasons.say(
         "device_arch",
         device=ev["device_arch"],

@@ -104,8 +104,6 @@ def _named(named) -> dict:
         "arch_sm": said.get("device_arch_sm"),
         "arch_cap": said.get("device_arch_cap"),
         "arch_cap_line": said.get("device_arch_cap_line"),
-        # the reason's own words (benchbook/claims/reasons.yml), so the case is worded once
-        "arch_said": rules.device_arch_said(said) if said.get("device_arch") else None,
         "sign_words": said.get("device_sign_words"),
     }
 
@@ -183,7 +181,9 @@ def device_sentence(
         return _say("device", known=False, sizes=sizes, split=list(split["device_split"]), untied=untied, **said)
     said = split or {}  # a split the file states, said beside the device
     if peaks is None:
-        return _say("device", known=False, sizes=sizes, untied=untied, **_named(named), **said)
+        # why none is used, in the reason's own words (benchbook/claims/reasons.yml), so the case is worded once
+        reason = rules.no_device_reason(roofline.said(named) if named is not None else {})
+        return _say("device", known=False, sizes=sizes, untied=untied, reason=reason, **_named(named), **said)
     return _say(
         "device",
         known=True,

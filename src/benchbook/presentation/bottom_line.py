@@ -212,7 +212,11 @@ def glue_box(ledger, ids: list[str] | None = None) -> None:
 def findings(ledgers: list[dict], titles: dict[str, str], per_chapter: int = 1) -> str:
     """The front page's main findings: the first shown claim(s) of each chapter's box, as the box
     says them, each with its caveat, in the order of `titles` (chapter -> title, reading order),
-    each with a link to its chapter."""
+    each with a link to its chapter. Where the chapter's sections say what its box leaves, a caveat
+    with its detail (`_detailed`) is said by its reason only, as the box says it: the margins are the
+    chapter's to give, and the answer stays first."""
+    from benchbook.presentation.wording import sentence
+
     by_chapter = {led.get("chapter", ""): led for led in ledgers}
     lines = []
     for chapter, title in titles.items():
@@ -224,7 +228,10 @@ def findings(ledgers: list[dict], titles: dict[str, str], per_chapter: int = 1) 
         for c, said in zip(
             shown, _said(shown, spec.sentences, spec.sections_say_rest), strict=True
         ):  # as its box says it, with its caveat
-            text = " ".join(filter(None, [said, _one_line(c.get("caveat") or "")]))
+            caveat = _one_line(c.get("caveat") or "")
+            if caveat and spec.sections_say_rest and _detailed(caveat):
+                caveat = sentence("report", "finding_caveat", head=caveat.split(": ", 1)[0])
+            text = " ".join(filter(None, [said, caveat]))
             lines.append(f"- {text} ({{doc}}`{title} <../notebooks/{chapter}>`)")
     if not lines:
         return "No chapter has a finding to show yet: build the chapters first.\n"

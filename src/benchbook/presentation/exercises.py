@@ -63,6 +63,13 @@ class Exercise:
         return f"{label} {question}\n\n:::{{admonition}} {solution}\n:class: dropdown\n\n{body}\n:::\n"
 
 
+def as_printed(value: float, places: int) -> float:
+    """`value` as a solution prints it (`places` decimals): a step that computes from numbers it prints
+    computes from these, so the reader's arithmetic on the page lands on the page's result (25.07 from
+    278.95 x 3.82 / 42.51, not the 25.08 that the unrounded bytes give)."""
+    return round(float(value), places)
+
+
 def _shown(ledger) -> dict[str, dict]:
     return {c["id"]: c for c in _claims(ledger) if c["status"] == "shown"}
 
@@ -89,7 +96,8 @@ def bandwidth_roofline(ledger) -> list[Exercise]:
     big = max((e for e in dense if e["device"] == small["device"]), key=lambda e: e["gb_per_token"])
     out = []
     if big["gb_per_token"] > small["gb_per_token"]:
-        guess = small["rate"] * small["gb_per_token"] / big["gb_per_token"]
+        # from the factors the step prints: the rate to 2 decimals, the bytes per token to 2
+        guess = as_printed(small["rate"], 2) * as_printed(small["gb_per_token"], 2) / as_printed(big["gb_per_token"], 2)
         out.append(
             Exercise(
                 ch,
@@ -105,7 +113,7 @@ def bandwidth_roofline(ledger) -> list[Exercise]:
                     "big_tok_s": big["rate"],
                     "big_share": env.share(big["rate"], env.ceiling(big["peak"], big["gb_per_token"])),
                     "predicted_tok_s": guess,
-                    "measured_over_predicted": big["rate"] / guess,
+                    "measured_over_predicted": as_printed(big["rate"], 2) / as_printed(guess, 2),
                     "closer": big["rate"] > guess,
                 },
             )
@@ -636,9 +644,11 @@ def attention_kernels(ledger) -> list[Exercise]:
     out = []
     ev = shown.get("skip_sparsest", {}).get("evidence") or {}
     if ev.get("ratio") and ev.get("next_density") and ev.get("next_gain"):
-        # the page works the sparsest mask's share of its ideal; the exercise carries it to the next mask
-        next_ideal = 1 / ev["next_density"]
-        predicted = ev["ratio"] * next_ideal
+        # the page works the sparsest mask's share of its ideal; the exercise carries it to the next mask,
+        # each step from the factors it prints (the density to 4 decimals, the share to 3, gains to 2)
+        next_ideal = as_printed(1 / as_printed(ev["next_density"], 4), 2)
+        predicted = as_printed(as_printed(ev["ratio"], 3) * next_ideal, 2)
+        next_gain = as_printed(ev["next_gain"], 2)
         out.append(
             Exercise(
                 ch,
@@ -654,9 +664,9 @@ def attention_kernels(ledger) -> list[Exercise]:
                     "next_ideal": next_ideal,
                     "predicted_gain": predicted,
                     "next_gain": ev["next_gain"],
-                    "next_over_predicted": ev["next_gain"] / predicted,
-                    "next_share": ev["next_gain"] / next_ideal,
-                    "holds": abs(ev["next_gain"] / predicted - 1) <= 0.1,
+                    "next_over_predicted": next_gain / predicted,
+                    "next_share": next_gain / next_ideal,
+                    "holds": abs(next_gain / predicted - 1) <= 0.1,
                 },
             )
         )

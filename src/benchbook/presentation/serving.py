@@ -11,6 +11,7 @@ import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
 from benchbook.analysis import roofline, serving
+from benchbook.claims import rules
 from benchbook.claims.serving import LATENCY_STAT
 from benchbook.presentation import tables, wording
 from benchbook.presentation.plotting import color, message_figure, panel_size
@@ -485,6 +486,11 @@ def offline_runs(r: pd.DataFrame) -> int:
     return int(r["scenario"].eq("Offline").sum()) if "scenario" in r else 0
 
 
+#: What the input says of its devices that the device sentence words itself (a disaggregated role, the counts
+#: runs span, a device's cores), not through `claims.rules.no_device_reason`.
+_OWN_SENTENCE = {"role", "role_line", "device_spans", "device_spans_counts", "cores", "cores_line"}
+
+
 def device_sentence(
     peaks,
     model: str | None,
@@ -530,6 +536,12 @@ def device_sentence(
         "instances": instances,
         "dp_unstated": dp_unstated,
         **(said or {}),
+        # what the input names of a device, in the reason's own words (benchbook/claims/reasons.yml): the
+        # role, the span counts and the cores have sentences of their own above; glued as plain text, so
+        # without the code marks
+        "reason": rules.no_device_reason({k: v for k, v in (said or {}).items() if k not in _OWN_SENTENCE}).replace(
+            "`", ""
+        ),
     }
     if peaks is not None:
         dev = dict(

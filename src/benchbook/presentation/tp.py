@@ -214,12 +214,10 @@ CAPTIONS = {
 
 def caption(name: str, drawn: bool, device: dict | None = None) -> str:
     """The caption of figure `name`, or the sentence saying why it was not drawn; the roofline drawn
-    without a device (`device` names none) has no roofs, and its caption says so."""
+    without a device (`device` names none) has no roofs, and its caption says so, leaving why to the
+    device paragraph (`device_sentence`), so that the reason is said once on the page."""
     if name == "roofline" and drawn and device is not None and device.get("device") is None:
-        said = _named_but_not_placed(device)
-        # a caption is plain text: the reason's code marks (`gpu`) would show as typed
-        reason = rules.no_device_reason(said).replace("`", "") if said else None
-        return _say("roofline_no_device", reason=reason) if reason else _say("roofline_no_device")
+        return _say("roofline_no_device")
     return CAPTIONS[name][0 if drawn else 1]
 
 
