@@ -134,7 +134,9 @@ def read_inputs(paths: list[Path]) -> list[Input]:
             item.problem = nothing_kept(df.attrs.get("rejected") or [])
         elif not p.is_dir():
             read = frozenset(int(n) for n in df["line"].dropna()) if "line" in df else frozenset()
-            item.facts = run_facts.stated(ingest.context_of(p), _table_models(df, p), read)
+            rated = df.loc[df["metric"].eq("request_throughput"), "line"] if {"metric", "line"} <= set(df) else ()
+            achieved = frozenset(int(n) for n in rated if n == n)  # NaN, a row of no line, is never equal to itself
+            item.facts = run_facts.stated(ingest.context_of(p), _table_models(df, p), read, achieved)
     return out
 
 
