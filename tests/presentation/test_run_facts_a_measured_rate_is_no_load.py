@@ -1,6 +1,7 @@
 """A rate the context reads on a line whose number the tool's own row gives as its measured request
 throughput (MLPerf endpoints' `QPS: 2323.27`) is what the run achieved: the run-facts list leaves it out; a
-rate the file states elsewhere (a command's `--request-rate`, a labelled offered rate) is kept."""
+rate the file states elsewhere (a command's `--request-rate`, a labelled offered rate), or of another value on
+that line, is kept."""
 
 from __future__ import annotations
 
@@ -16,7 +17,12 @@ def _rates(achieved):
 
 
 def test_a_rate_on_the_tools_measured_throughput_line_is_left_out():
-    assert _rates({2}) == [(3,)]
+    assert _rates({(2, 2323.27)}) == [(3,)]
+
+
+def test_a_rate_of_another_value_on_that_line_is_kept():
+    # one line of a JSON export can hold the rate setting beside the measured throughput (GuideLLM's rate 5.0)
+    assert sorted(_rates({(2, 2300.0)})) == [(2,), (3,)]
 
 
 def test_a_rate_on_no_measured_line_is_kept():
