@@ -134,7 +134,11 @@ def read_inputs(paths: list[Path]) -> list[Input]:
             item.problem = nothing_kept(df.attrs.get("rejected") or [])
         elif not p.is_dir():
             read = frozenset(int(n) for n in df["line"].dropna()) if "line" in df else frozenset()
-            item.facts = run_facts.stated(ingest.context_of(p), _table_models(df, p), read)
+            rated = df.loc[df["metric"].eq("request_throughput"), ["line", "value"]] if "metric" in df else None
+            achieved = frozenset(
+                (int(n), float(v)) for n, v in ([] if rated is None else rated.dropna().itertuples(index=False))
+            )
+            item.facts = run_facts.stated(ingest.context_of(p), _table_models(df, p), read, achieved)
     return out
 
 

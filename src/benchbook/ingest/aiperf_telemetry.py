@@ -61,6 +61,8 @@ SERVED = {
 
 #: The GPU telemetry section of `profile_export_aiperf.csv` (after the metric sections).
 _CSV_HEADER = re.compile(r"(?m)^Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,")
+#: A Markdown code fence (```, ~~~), which closes a section pasted into a page.
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
 #: That header followed by a row: AIPerf writes the header even when it scraped no GPU (the JSON of
 #: the same run then has `telemetry_data.endpoints: {}`), and a header alone holds no telemetry.
 _CSV_SECTION = re.compile(r"(?m)^Endpoint,GPU_Index,GPU_Name,GPU_UUID,Metric,[^\r\n]*\r?\n[ \t]*\S")
@@ -263,7 +265,9 @@ def _parse_csv(text: str, source: str) -> Parsed:
     `aiperf` parser's reading of the same file), where there are any."""
     lines = text.split("\n")
     h = next(i for i, ln in enumerate(lines) if _CSV_HEADER.match(ln))
-    end = next((i for i in range(h + 1, len(lines)) if not lines[i].strip()), len(lines))
+    # the section ends at its blank line, or at the fence of a page that pasted it in a code block (AIPerf
+    # writes no backticks): a fence is no GPU's row
+    end = next((i for i in range(h + 1, len(lines)) if not lines[i].strip() or _FENCE.match(lines[i])), len(lines))
     table = csv_rows(lines[h:end], source, h + 1)
     if len(table) == 1:
         raise ParseError(source, h + 1, aiperf.EMPTY_TELEMETRY)
@@ -335,8 +339,13 @@ _CSV_SERVED = {
 
 
 def _served_from_csv(text: str, source: str, keep) -> None:
+    """The counts and throughputs of the file's serving sections (the `aiperf` reading), where it has any:
+    the CSV itself, or its sections a page pasted in code fences (`_fenced_sections`)."""
+    lines = None
     if not aiperf.sniff(text):
-        return
+        text, lines = _fenced_sections(text)
+        if not text or not aiperf.sniff(text):
+            return
     try:
         t = aiperf.parse(text, source).table
     except ParseError:
@@ -345,9 +354,31 @@ def _served_from_csv(text: str, source: str, keep) -> None:
         d = t[(t["metric"] == metric) & t["statistic"].isin(["count", "value"])]
         if len(d):
             r = d.iloc[0]
-            keep(
-                name, "value", float(r["value"]), unit, int(r["line"]), None, f"AIPerf {metric} (the `aiperf` reading)"
-            )
+            line = int(r["line"]) if lines is None else lines[int(r["line"]) - 1]
+            keep(name, "value", float(r["value"]), unit, line, None, f"AIPerf {metric} (the `aiperf` reading)")
+
+
+def _fenced_sections(text: str) -> tuple[str, list[int]]:
+    """The serving sections of `profile_export_aiperf.csv` a page pasted one per code fence (AIPerf's docs
+    show them so), joined as AIPerf writes them, a blank line between sections, with each joined line's line
+    in the page: ("", []) where no fence opens with a section's `Metric,` header."""
+    out: list[str] = []
+    at: list[int] = []
+    rows = text.split("\n")
+    i = 0
+    while i < len(rows):
+        if _FENCE.match(rows[i]) and i + 1 < len(rows) and rows[i + 1].startswith("Metric,"):
+            if out:
+                out.append("")
+                at.append(i + 1)
+            j = i + 1
+            while j < len(rows) and not _FENCE.match(rows[j]):
+                out.append(rows[j])
+                at.append(j + 1)
+                j += 1
+            i = j
+        i += 1
+    return "\n".join(out), at
 
 
 def _num_text(raw: str) -> float | None:

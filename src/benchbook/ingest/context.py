@@ -646,6 +646,9 @@ _SCRIPT_RUN = re.compile(r"(?:^\s*(?:\$\s+)?(?:(?:bash|sh)\s+)?|[\s=]\S*/)([\w.-
 _SCRIPT_DEFAULTS = re.compile(r"([\w.-]+\.sh)\b[^.]*\bdefaults?\b|\bdefaults?\b[^.]*?\b([\w.-]+\.sh)\b", re.I)
 #: A Markdown link, `[words](address)`: its words are the sentence's.
 _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
+#: Markdown's strong-emphasis marks (`Based on **NVIDIA A30 + Llama-3.1-8B**`): markup around words, never
+#: part of a name, so a part a sentence says a run ran on is read through them.
+_MD_STRONG = re.compile(r"\*\*|__")
 #: Replicas of one server behind a load balancer, counted in words (`8 instances of vLLM`, `8 replicas of
 #: llama 3 8b`): the benchmark's requests spread over all of them, so a run spans every replica's devices.
 _REPLICAS = re.compile(r"(?<![\w.])(\d{1,3})\s+(?:instances|replicas)\s+of\b", re.I)
@@ -1653,7 +1656,7 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     # (a line asking someone for a run, `_ASKED`, says where a run is wanted, not where one ran)
     for on in (_ON_PART, _ON_PRODUCT, _ON_PART_LOWER) if not _ASKED.search(text) else ():
         if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
-            for m in on.finditer(text):
+            for m in on.finditer(_MD_STRONG.sub("", text)):
                 r.add("device", m.group(1), i, source, line)
     if source in ("prose", "heading"):
         _read_model_named(r, text, i, source, line)

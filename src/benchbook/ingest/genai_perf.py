@@ -26,6 +26,12 @@ Four forms are read:
   `Output token throughput (per sec): 2548.18` and `Request throughput (per sec): 509.64`. Not
   streamed, it printed no TTFT (equal to the request latency) and no inter-token latency.
 
+* `analyze_export_genai_perf.csv` (`genai-perf analyze`, its docs' "Summary Report CSV"): one row per
+  run config of a sweep (`Config Name` as `<model>_run_config_<n>`, then its settings, `Concurrency`,
+  `ISL`, `Num Dataset Entries`, `Request Rate` where swept), p99 latencies and average throughputs
+  (`p99 Time To First Token (ms)`, `Avg. Output Token Throughput (tokens/sec)`); a second table of the GPU
+  telemetry per config and GPU, whose numbers are set aside (`genai_perf_telemetry` reads telemetry).
+
 Mapping (GenAI-Perf's definitions, the same as AIPerf's): "Request Latency" -> `e2el`, "Time To
 First Token" -> `ttft`, "Inter Token Latency" (per request (latency - TTFT) / (output tokens - 1))
 -> `tpot`, "Time To Second Token" -> `ttst`, "Output Token Throughput" -> `output_throughput`,
@@ -57,10 +63,13 @@ SETTINGS = dict(vllm_serve.SETTINGS)
 #: What each form records (`Tool.carries`): the CSV export holds the metrics alone, neither the model nor
 #: the load (GenAI-Perf ran at a concurrency, default 1, or a request rate; the CSV says neither).
 CARRIES = {
+    "analyze csv": frozenset(
+        {"ttft", "tpot", "e2el", "request_throughput", "output_throughput", "output_sequence_length"}
+    ),
     "csv": frozenset(
         {"ttft", "ttst", "tpot", "e2el", "request_throughput", "request_goodput", "output_throughput", "completed"}
         | {"input_sequence_length", "output_sequence_length", "output_token_throughput_per_user"}
-    )
+    ),
 }
 
 #: snake-case label or JSON tag -> contract metric (others keep their tag).
@@ -592,6 +601,85 @@ def is_json_export(text: str | Lines) -> bool:
     )
 
 
+#: `genai-perf analyze`'s summary CSV: its perf table's header (analyze_export_genai_perf.csv).
+_ANALYZE_HEAD = re.compile(r"^Config Name,(?:[A-Za-z .]+,)*?(?:p\d+|Avg\.) [A-Z]", re.MULTILINE)
+#: A column of the perf table: a statistic and GenAI-Perf's label (`p99 Time To First Token (ms)`).
+_ANALYZE_COL = re.compile(r"^(?:(?P<stat>p\d+(?:\.\d+)?|Avg\.)\s+)?(?P<label>.+?)\s*\((?P<unit>[^)]*)\)$")
+_ANALYZE_LABELS = {
+    "time to first token": "ttft",
+    "inter token latency": "tpot",
+    "request latency": "e2el",
+    "output sequence length": "output_sequence_length",
+    "output token throughput": "output_throughput",
+}
+#: The settings a run config's columns give (`Config Name,Concurrency,ISL,...`): column -> setting.
+_ANALYZE_SETTINGS = {"Concurrency": "max_concurrency", "Request Rate": "request_rate"}
+_CONFIG_MODEL = re.compile(r"^(?P<model>.+?)_run_config_\d+$")
+
+
+def is_analyze_export(text: str | Lines) -> bool:
+    """`genai-perf analyze`'s summary CSV: a `Config Name` header with a statistic's column."""
+    return bool(_ANALYZE_HEAD.match(_head(text).lstrip()))
+
+
+def _analyze(text: str, source: str):
+    """The perf table of `analyze_export_genai_perf.csv`: each row a run config, its settings and its
+    p99 / average metrics; any later table (the GPU telemetry per config and GPU) set aside."""
+    lines = text.split("\n")
+    records, rejects, cells = [], [], 0
+    i = 0
+    first = True
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        start = i
+        while i < len(lines) and lines[i].strip():
+            i += 1
+        rows = csv_rows(lines[start:i], source, start + 1)
+        header = [h.strip() for h in rows[0]]
+        for ln, row in enumerate(rows[1:], start=start + 2):
+            cells_row = dict(zip(header, row, strict=False))
+            name = (cells_row.get("Config Name") or "").strip()
+            settings = _blank_settings("analyze csv")
+            model = _CONFIG_MODEL.match(name)
+            settings.update(model=model["model"] if model else None)
+            swept = []
+            for col, raw in cells_row.items():
+                v = _value(raw) if col != "Config Name" else None
+                if v is None:
+                    continue
+                cells += 1
+                col_m = _ANALYZE_COL.match(col)
+                if not first:
+                    rejects.append((ln, f"{name} {col}: {raw}", "GPU telemetry of a run config: not read here"))
+                elif col in _ANALYZE_SETTINGS:
+                    settings[_ANALYZE_SETTINGS[col]] = v
+                    cells -= 1  # a setting, not a cell
+                elif not col_m:
+                    swept.append(f"{col} {v:g}")
+                    cells -= 1
+                elif metric := _ANALYZE_LABELS.get(col_m["label"].lower()) or (
+                    "request_throughput" if col_m["label"].lower() == "request throughput" else None
+                ):
+                    stat = "mean" if col_m["stat"] in ("Avg.", None) else percentile(col_m["stat"])
+                    if metric in ("output_throughput", "request_throughput"):
+                        stat = "value"
+                    unit = {"tokens/sec": "tok/s", "requests/sec": "req/s"}.get(col_m["unit"], col_m["unit"])
+                    records.append(dict(line=ln, metric=metric, statistic=stat, value=v, unit=unit, note=None))
+                else:
+                    rejects.append((ln, f"{name} {col}: {raw}", "a column this parser has no tidy name for"))
+            if first:
+                settings.update(dataset="; ".join(swept) or None, run=name or _run_label(settings))
+                for r in records:
+                    if r["line"] == ln:
+                        r.update(
+                            {**settings, **{k: r[k] for k in ("line", "metric", "statistic", "value", "unit", "note")}}
+                        )
+        first = False
+    return records, rejects, cells
+
+
 def is_csv_export(text: str | Lines) -> bool:
     """A GenAI-Perf CSV: percentiles in descending order after max (AIPerf's ascend from p1)."""
     first = _head(text).lstrip().split("\n", 1)[0].strip()
@@ -626,7 +714,7 @@ def _has_table(text: str | Lines) -> bool:
 def sniff(text: str | Lines) -> bool:
     if _is_json(_head(text)):
         return is_json_export(text)
-    if is_csv_export(text) or _has_table(text):
+    if is_csv_export(text) or is_analyze_export(text) or _has_table(text):
         return True
     return search(_CSV_HEADER, text) and not contains(_BOX_HEAD, text)
 
@@ -636,6 +724,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     messages: list[str] = []
     if _is_json(text):
         records, rejects, cells = _json(text, source, messages)
+    elif is_analyze_export(text):
+        records, rejects, cells = _analyze(text, source)
     elif text.lstrip().startswith("Metric,"):
         records, rejects, cells = _csv(text, source, messages)
     elif not _has_table(text) and (quoted := _quoted_csv(text)) is not None:

@@ -21,6 +21,12 @@ Three shapes, all written by the project's `utils/` scripts (SemiAnalysisAI/Infe
   1 / ITL), token counts and 1 s windowed completions (`qps`); totals (`total_tput_tps`,
   `duration_seconds`, request counts) and per-GPU throughput (total / GPUs).
 
+* **a sweep summary** (`metadata` and `results`, `benchmark_tool: InferenceX`, as SemiAnalysis's dashboard
+  repository keeps one per model and machine: `glm-4.7/results/glm47_gaudi3_summary.json`): the machine
+  (`hardware`, `8x Intel Gaudi 3 HL-325L`), TP, precision, framework and lengths once, then one result per
+  concurrency with the run's totals (`output_throughput`, `total_throughput`), their per-GPU shares, the
+  client's latency statistics in ms (`<stat>_<name>_ms`), token counts, completed requests and duration.
+
 Mapping: latencies s -> ms (`ttft`, `tpot`, `itl`, `e2el`); per-GPU throughputs keep their meaning
 as `*_throughput_per_gpu` (tok/s per GPU), and the run's own rate is per GPU x the GPUs it spans
 (`total_token_throughput`, `output_throughput`, `input_throughput`; the note says which GPU count);
@@ -55,6 +61,7 @@ AGENTIC_POINT, AGENTIC_AGGREGATE = "agentic result json", "agentic aggregate jso
 AGENTIC_NESTED = "agentic result json (request_metrics)"
 AGENTIC_FIRST = "agentic result json (users, ttlt)"
 TABLE = "result table (a write-up's)"
+SUMMARY = "sweep summary json"
 
 _FIXED_CARRIES = frozenset(
     {"model", "max_concurrency", "ttft", "tpot", "itl", "e2el", "output_throughput", "total_token_throughput"}
@@ -76,6 +83,8 @@ CARRIES = {
     AGENTIC_NESTED: _AGENTIC_CARRIES | {"failed"},
     AGENTIC_FIRST: _AGENTIC_CARRIES,
     TABLE: _FIXED_CARRIES,
+    SUMMARY: _FIXED_CARRIES
+    | {"completed", "duration", "request_throughput", "total_input_tokens", "total_generated_tokens"},
 }
 
 METRICS = {
@@ -488,6 +497,102 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
         messages.append(f"{source}: {where}: no TP or GPU count, so the per-GPU throughput is not scaled to the run")
 
 
+#: A summary result's keys: key -> (metric, statistic, unit); the latencies are `<stat>_<name>_ms` (ms as printed).
+_SUMMARY_VALUES = {
+    "output_throughput": ("output_throughput", "value", "tok/s"),
+    "total_throughput": ("total_token_throughput", "value", "tok/s"),
+    "output_tput_per_gpu": ("output_throughput_per_gpu", "value", "tok/s"),
+    "total_tput_per_gpu": ("total_token_throughput_per_gpu", "value", "tok/s"),
+    "total_input_tokens": ("total_input_tokens", "count", "tok"),
+    "total_output_tokens": ("total_generated_tokens", "count", "tok"),
+    "completed_requests": ("completed", "count", "req"),
+    "duration_s": ("duration", "value", "s"),
+}
+_SUMMARY_MS = re.compile(r"^(mean|median|std|p\d+(?:\.\d+)?)_(ttft|tpot|itl|e2el)_ms$")
+
+
+def summary(doc) -> bool:
+    """Whether `doc` is a sweep summary: `metadata` naming InferenceX as its tool, and a `results` list."""
+    meta = doc.get("metadata") if isinstance(doc, dict) else None
+    return (
+        isinstance(meta, dict)
+        and "inferencex" in str(meta.get("benchmark_tool", "")).lower()
+        and isinstance(doc.get("results"), list)
+    )
+
+
+def _summary(doc: dict, text: str, source: str) -> Parsed:
+    """A sweep summary's records: each result a run at its concurrency, settings from `metadata`."""
+    meta = doc["metadata"]
+    line = _Lines(text)
+    for key in meta:
+        line(key)  # the metadata's keys come first: the results' lines are found after them
+    hw = _text(meta.get("hardware"))
+    n = re.match(r"^\s*(\d+)\s*[x×]\s*(.+)$", hw or "")
+    point = {
+        "hw": n.group(2) if n else hw,
+        "framework": meta.get("framework"),
+        "tp": meta.get("tensor_parallel"),
+        "precision": meta.get("precision"),
+        "isl": meta.get("input_len"),
+        "osl": meta.get("output_len"),
+    }
+    records: list[dict] = []
+    rejects: list[tuple[int, str, str]] = []
+    for i, res in enumerate(doc["results"]):
+        if not isinstance(res, dict) or not _num(res.get("concurrency")):
+            raise ParseError(source, line("results"), f"result {i}: an InferenceX summary result needs its concurrency")
+        count = _int(res.get("num_gpus")) or (int(n.group(1)) if n else None)
+        settings = {
+            "run": f"conc {res['concurrency']:g}"
+            if isinstance(res["concurrency"], float)
+            else f"conc {res['concurrency']}",
+            "format": SUMMARY,
+            "model": _text(meta.get("model")),
+            "dataset": f"ISL {point['isl']} / OSL {point['osl']}"
+            if _num(point["isl"]) and _num(point["osl"])
+            else None,
+            "num_prompts": math.nan,
+            "request_rate": math.nan,
+            "max_concurrency": float(res["concurrency"]),
+            "burstiness": math.nan,
+            # the machine as the summary names it (a product, not a runner label `device_label` shortens)
+            "metadata": "; ".join(
+                x
+                for x in (f"gpus={count}x {point['hw']}" if count and point["hw"] else None, _metadata(point, None))
+                if x
+            ),
+        }
+        for key, v in res.items():
+            if not _num(v) or key in ("concurrency", "num_gpus"):
+                continue
+            ln, v = line(key), float(v)
+            m = _SUMMARY_MS.match(key)
+            if key in _SUMMARY_VALUES:
+                metric, stat, unit = _SUMMARY_VALUES[key]
+            elif m and (stat := _STATS.get(m.group(1)) or percentile(m.group(1))):
+                metric, unit = m.group(2), "ms"
+            elif key == "interactivity":
+                rejects.append(
+                    (ln, f"{key}: {v:g}", "interactivity: 1000 / the mean TPOT, not a statistic of per-user speed")
+                )
+                continue
+            else:
+                rejects.append((ln, f"{key}: {v:g}", "a number this parser has no tidy name for"))
+                continue
+            records.append(
+                {**settings, "line": ln, "metric": metric, "statistic": stat, "value": v, "unit": unit, "note": None}
+            )
+        done, dur = res.get("completed_requests"), res.get("duration_s")
+        if _num(done) and _num(dur) and dur > 0:
+            at = next(r["line"] for r in records[::-1] if r["metric"] == "completed")
+            records.append(
+                {**settings, "line": at, "metric": "request_throughput", "statistic": "value", "value": done / dur}
+                | {"unit": "req/s", "note": "completed_requests / duration_s"}
+            )
+    return finish(TOOL, source, records, rejects, [], version="summary", empty="an InferenceX summary without a number")
+
+
 def _sent(point: dict) -> float:
     """Requests sent after warm-up: the nested schema's total less its warm-up requests; the flat
     schema's `num_requests_total`."""
@@ -524,6 +629,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
         if quoted is None:
             raise ParseError(source, exc.lineno, f"not valid JSON (an InferenceX result): {exc.msg}") from None
         text, doc = quoted, json.loads(quoted)
+    if summary(doc):
+        return _summary(doc, text, source)
     points = doc if isinstance(doc, list) else [doc]
     if not points or not all(isinstance(p, dict) for p in points):
         raise ParseError(
@@ -575,6 +682,8 @@ def sniff(text: str | Lines) -> bool:
     )
     if keys and (contains('"tput_per_gpu"', text) or contains('"request_metrics"', text)):
         return True
+    if contains('"benchmark_tool"', text) and contains('"results"', text) and contains("InferenceX", text):
+        return True  # a sweep summary (`summary`)
     if not (search(_TABLE_SNIFF_RE, text) and search(_NAMED_RE, text)):
         return False
     return bool(inferencex_table.points(whole(text).split("\n"))[0])

@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest import mlperf_detail
+from benchbook.ingest import mlperf_detail, mlperf_endpoints
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, percentile, register
 from benchbook.ingest.text import Lines, head, search, split_n
 
@@ -75,6 +75,8 @@ METRICS = {
     "ttft": "ms: first-token latency (printed in ns)",
     "tpot": "ms: time per output token (printed in ns)",
     "completed": "req: queries completed, one sample each (Server, SingleStream; the detail log's result_query_count)",
+    "failed": "req: samples that failed (the endpoints report's Total samples failed)",
+    "duration": "s: the run's duration (the endpoints report)",
 }
 
 BANNER_RE = re.compile(r"^={20,}\s*$")
@@ -154,6 +156,7 @@ def sniff(text: str | Lines) -> bool:
     start = head(text, 4000)
     return (
         mlperf_detail.sniff(text)
+        or mlperf_endpoints.sniff(text)
         or ("MLPerf Results Summary" in start[:2000] and "Scenario" in start)
         or search(PASTED_RE, text)
         or search(TITLELESS_RE, text)
@@ -192,6 +195,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if mlperf_detail.sniff(text):
         records, rejects, messages = mlperf_detail.read(text, source)
         return finish(TOOL, source, records, rejects, messages, version="detail log")
+    if mlperf_endpoints.sniff(text):
+        records, rejects, messages, version = mlperf_endpoints.read(text, source)
+        return finish(TOOL, source, records, rejects, messages, version=f"endpoints {version}" if version else None)
     lines = split_n(text)
     heads = _heads(lines)
     if not heads:
@@ -374,7 +380,7 @@ TOOL = register(
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
-        description="MLPerf Inference LoadGen mlperf_log_summary.txt or mlperf_log_detail.txt",
+        description="MLPerf Inference LoadGen mlperf_log_summary.txt or mlperf_log_detail.txt, or the endpoints harness's report.txt",
         command="an MLPerf Inference LLM benchmark run through LoadGen (writes mlperf_log_summary.txt)",
         metrics=METRICS,
         facts=facts,

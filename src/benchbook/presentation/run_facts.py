@@ -49,7 +49,10 @@ def _shown(fact: context.Fact) -> str:
 
 
 def stated(
-    ctx: context.Context, models: tuple[tuple[str, tuple[int, ...]], ...] = (), read: frozenset[int] = frozenset()
+    ctx: context.Context,
+    models: tuple[tuple[str, tuple[int, ...]], ...] = (),
+    read: frozenset[int] = frozenset(),
+    achieved: frozenset[tuple[int, float]] = frozenset(),
 ) -> list[Stated]:
     """Every fact `ctx` holds (not headings), in `context.NAMES` order, values in the order the
     file's precedence gives them; a model named in a path only where no model is named otherwise.
@@ -58,7 +61,10 @@ def stated(
     for another run (a page that speaks of several benchmarks) is never shown alone as the run's. `read`:
     the lines the tool's rows come from; a caption's fact over a block holding none of them is left out, and
     so is a value the file leaves to a variable (`context.placeholder`) and a fact a thread's writer states
-    who wrote none of the posts holding them."""
+    who wrote none of the posts holding them. `achieved`: (line, value) of each request throughput the tool's
+    own rows give as measured (MLPerf endpoints' `QPS: 2323.27`, inference-perf's `successes.rate`): a rate
+    read there with that value is what the run achieved, never the rate it was offered, so it is no fact of
+    the run's load."""
     labels = (wording.words(WORDING).get("facts") or {}) if (ctx.facts or models) else {}
     out = []
     for name in context.NAMES:
@@ -73,6 +79,8 @@ def stated(
                 if lines and not any(value.lower() in w or w in value.lower() for w in written):
                     by_value.setdefault(value, []).extend(lines)  # a model the text around it does not name
         for fact in context.of_posts(ctx, ctx.get(name), read):
+            if name == "rate" and _achieved(fact, achieved):
+                continue  # the tool's measured throughput, which the page gives as a result
             if context.labels_another_block(fact, read) or context.placeholder(fact.value):
                 continue  # another block's caption, or a value left for the reader to fill (`vllm serve $MODEL_NAME`, `<path to model>`)
             by_value.setdefault(_shown(fact), []).append(fact.line)
@@ -81,6 +89,15 @@ def stated(
         values = tuple((v, tuple(sorted(set(lines)))) for v, lines in by_value.items())
         out.append(Stated(name, labels.get(name, name), values[:MAX_VALUES], max(0, len(values) - MAX_VALUES)))
     return out
+
+
+def _achieved(fact: context.Fact, achieved: frozenset[tuple[int, float]]) -> bool:
+    """Whether `fact` is a measured request throughput of the tool's rows: its line and its value."""
+    try:
+        v = float(fact.value)
+    except (TypeError, ValueError):
+        return False
+    return any(line == fact.line and abs(v - x) <= 1e-9 * max(1.0, abs(x)) for line, x in achieved)
 
 
 def _lines(lines: tuple[int, ...]) -> str:

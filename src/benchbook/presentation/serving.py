@@ -459,6 +459,11 @@ def assumed_rate_note(r: pd.DataFrame, rate_said: dict | None = None) -> str:
         unmet=len(short),
         **ex,
         offline=offline_runs(r),
+        # the endpoints harness's max_throughput runs (`ingest.mlperf_endpoints`): sent at t=0 by it, not LoadGen
+        endpoints=bool(offline_runs(r))
+        and bool(r.loc[r["scenario"].eq("Offline"), "loadgen_file"].eq("endpoints report").all())
+        if "loadgen_file" in r
+        else False,
         runs=len(r),
         mlperf=bool(mlperf.any()),
         mlperf_line=float(lines.iloc[0]) if len(lines) else None,

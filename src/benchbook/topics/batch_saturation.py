@@ -93,7 +93,9 @@ def analyse(p: dict) -> Result:
     unnamed = {"": p["params_b"]} if p["params_b"] > 0 else {}  # an MLPerf summary names no model
     untied = serving.untied_models(p["source"], [m for m in models if m], pd.concat([sw, runs]))
     if not unnamed and (one := serving.untied_model(untied)):
-        # the one model the input names where no run names one is the runs', sized as serving_saturation sizes it
+        # the one model the input names where no run names one is the runs', sized as serving_saturation sizes it,
+        # and said as theirs ("taken"), as serving_saturation says its run's model
+        untied = [[m, n, "taken"] for m, n, _ in untied]
         size = batch.model_size(one, printed)
         if size[0]:
             sizes[one], unnamed = size, {"": size[0]}
