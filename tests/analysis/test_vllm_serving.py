@@ -524,3 +524,38 @@ def test_a_launch_at_tp_1_spans_one_device_of_a_host_whose_count_the_file_gives(
     assert serving.spanning(host, serving.parallelism_from_context(r, [f])).count == 1
     f.write_text(" * tested on 8 * MI300x\nvllm serve org/M-3B\n")
     assert serving.spanning(host, serving.parallelism_from_context(r, [f])).count == 8
+
+
+def test_each_run_takes_the_parallelism_and_speculation_of_its_own_launch(tmp_path):
+    """A write-up that pastes each engine's results under its own serving script (gpustack's performance lab:
+    `vllm serve M -tp 2`, then `mindie serve M`, then an SGLang launch with `--speculative-algorithm EAGLE3`):
+    each run takes its own launch's TP and speculative method, and a launch that passes none states none for
+    its run (stop 50, issue #35 class 3, and class 2: chunked ITL explained by the file's own EAGLE3). With
+    one launch above every result (`W/O EAGLE` under a launch with a speculative config), no run is tagged."""
+    f = tmp_path / "lab.md"
+    f.write_text(
+        "```bash\nvllm serve org/M -tp 2\n```\nresult A\n"
+        "```bash\nmindie serve org/M\n```\nresult B\n"
+        "```bash\npython3 -m sglang.launch_server --model-path org/M --speculative-algorithm EAGLE3\n```\nresult C\n"
+    )
+    r = pd.DataFrame({"source": ["lab.md"] * 3, "line": [4, 8, 12], "model": ["org/M"] * 3, "metadata": [None] * 3})
+    meta = serving.parallelism_from_context(r, [f])["metadata"].tolist()
+    assert meta[0] == "tp=2" and pd.isna(meta[1]) and meta[2] == "speculative=EAGLE3"
+    assert serving.untied_spans(serving.parallelism_from_context(r, [f])) == 2
+    f.write_text(
+        'vllm serve org/M --tensor-parallel-size 2 --speculative_config \'{"method": "eagle"}\'\nW/O EAGLE\nresult\n'
+    )
+    one = serving.parallelism_from_context(r.iloc[[0]].assign(line=3), [f])["metadata"].tolist()
+    assert one == ["tp=2"]
+    assert serving.untied_spans(serving.parallelism_from_context(r.iloc[[0]].assign(line=3), [f])) == 0
+
+
+def test_a_format_records_a_setting_its_table_gives_a_value_for():
+    """`recorded`: an authors' table (the vllm-ascend release tables) whose format does not always carry the
+    request rate records it for the runs whose `Request rate` cell it read (`inf`): no page says the output
+    does not record it (stop 50, issue #35 class 2); a run with no value keeps what its format declares."""
+    r = pd.DataFrame({"tool": ["x", "x"], "format": ["y", "y"], "request_rate": [math.inf, math.nan]})
+    from unittest import mock
+
+    with mock.patch.object(ingest, "carries", return_value=False):
+        assert serving.recorded(r, "request_rate").tolist() == [True, False]

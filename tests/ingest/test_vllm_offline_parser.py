@@ -263,3 +263,31 @@ def test_a_bar_copied_before_its_end_alone_is_no_result():
             "Processed prompts:  50%|█  | 5/10 [00:01<00:01, est. speed input: 800.00 toks/s, output: 80.00 toks/s]\n",
             "x",
         )
+
+
+HF_AND_VLLM = """vLLM:
+```
+python benchmark_throughput.py --input-len 128 --model org/M --output-len 128 --backend vllm
+
+Processed prompts: 100%|████████████| 1000/1000 [00:59<00:00, 16.94it/s]
+Throughput: 16.90 requests/s, 4326.03 tokens/s
+```
+HF:
+```
+python benchmark_throughput.py --input-len 128 --model org/M --output-len 128 --backend hf --hf-max-batch-size 128
+
+ 50%|██████      | 500/1000 [00:56<00:56,  8.88it/s]
+Throughput: 8.88 requests/s, 2272.90 tokens/s
+```
+"""
+
+
+def test_the_hf_backend_runs_in_float16_and_a_finished_bar_counts_the_requests(tmp_path):
+    """`--backend hf`: the throughput benchmark's `run_hf` loads the model with torch_dtype=torch.float16, so
+    that run is fp16 whatever its checkpoint stores, and the vLLM run keeps no dtype of its own (stop 50,
+    vllm-project/vllm#4702). A progress bar at its end (`1000/1000`) gives the requests; one cut at 50 % none."""
+    f = tmp_path / "hf_and_vllm.md"
+    f.write_text(HF_AND_VLLM)
+    t = parsed(f).table.drop_duplicates("run")
+    assert pd.isna(t.iloc[0]["dtype"]) and t.iloc[1]["dtype"] == v.HF_BACKEND_DTYPE == "float16"
+    assert t.iloc[0]["num_prompts"] == 1000 and pd.isna(t.iloc[1]["num_prompts"])

@@ -47,3 +47,11 @@ def test_two_runs_draw_each_figure_and_a_latency_no_run_prints_gets_no_panel():
     assert [ax.get_title() for ax in with_itl.axes] == ["TTFT", "TPOT", "ITL"]
     blind = _runs(2).assign(ttft_mean=np.nan, tpot_mean=np.nan)
     assert show.plot_latency_tradeoff(blind, "max_concurrency").benchbook_message == FIGURE["no_latency"]
+
+
+def test_latencies_given_with_no_statistic_named_are_said_to_be_printed_not_absent():
+    """An authors' table's `TTFT (ms)` column (vllm-ascend's release tables, stop 50): no mean, median or p99
+    to draw, but the page never says no run prints a TTFT; with no latency column at all it does."""
+    named = _runs(2).assign(ttft_mean=np.nan, tpot_mean=np.nan, ttft=[374.4, 301.9])
+    assert show.plot_latency_tradeoff(named, "max_concurrency").benchbook_message == FIGURE["unnamed_latency"]
+    assert "no run prints" not in FIGURE["unnamed_latency"]

@@ -279,14 +279,16 @@ def tail_ratios(r: pd.DataFrame, metric: str) -> pd.Series:
 
 def recorded(r: pd.DataFrame, name: str) -> pd.Series:
     """Per run, whether its output format can record `name` (a setting or metric), as its parser
-    declares (`ingest.carries`); True where the parser declares nothing. A sentence that a run lacks
-    `name` is said only where this is True."""
+    declares (`ingest.carries`); True where the parser declares nothing, and where the run has a value
+    for it (an authors' table that gives a column its format does not always have, `Request rate` with
+    `inf`: what was read was recorded). A sentence that a run lacks `name` is said only where this is True."""
     from benchbook import ingest
 
     if "tool" not in r.columns or r.empty:
         return pd.Series(True, index=r.index)
     said = [ingest.carries(t, f, name) for t, f in zip(r["tool"], r["format"], strict=True)]
-    return pd.Series([s is not False for s in said], index=r.index)
+    read = r[name].notna().to_numpy() if name in r else np.zeros(len(r), dtype=bool)
+    return pd.Series([s is not False or v for s, v in zip(said, read, strict=True)], index=r.index)
 
 
 def unstated_loads(r: pd.DataFrame, paths) -> pd.DataFrame:
@@ -1049,6 +1051,13 @@ def device_counts(r: pd.DataFrame) -> list[int]:
     return sorted(set(said))
 
 
+def untied_spans(r: pd.DataFrame) -> int:
+    """How many runs' own server launch states no parallelism where another run's does (`spans_untied`, set
+    by `parallelism_from_context` for a write-up's runs under several serving scripts, only some of which pass
+    a `-tp`): the others' count is not theirs, so no one count (`devices`) and no one peak is every run's."""
+    return int(r["spans_untied"].fillna(False).astype(bool).sum()) if "spans_untied" in r else 0
+
+
 def spans_said(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)) -> dict:
     """Why the device the input names gives the runs no peak (`spanning` returned None): the counts of
     it they may span, as evidence (`device_spans`, `device_spans_counts`) for `claims.rules.no_device_reason`,
@@ -1568,6 +1577,7 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
     meta = (
         r["metadata"].astype("string").fillna("") if "metadata" in r else pd.Series("", index=r.index, dtype="string")
     )
+    untied = pd.Series(False, index=r.index)
     for path in paths:
         mine = r["source"] == source_name(path)
         if not mine.any() or meta[mine].str.contains(r"(?:^|;\s*)(?:tp|pp|dp)=", regex=True).any():
@@ -1579,6 +1589,12 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
         launch = context.launched(whole, lines, results)  # of several launches, the one that ran the results
         ctx = context.ran(whole, lines, results)
         models = {_model_key(m) for m in r.loc[mine, "model"].dropna()} if "model" in r else set()
+        each = context.launched_each(ctx, lines, results) if launch is None else None
+        if each is not None:  # each result under its own launch: its sizes are that launch's, none another's
+            meta[mine] = _own_launch_sizes(r[mine], meta[mine], ctx, each, lines)
+            sized = meta[mine].str.contains(r"(?:^|;\s*)(?:tp|pp|dp)=", regex=True)
+            untied[mine] = ~sized & sized.any()  # its own launch states none where another's does
+            continue
         add = []
         for key in PARALLEL:
             facts = [
@@ -1598,7 +1614,48 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
             add.append("dp_attention=unstated")  # `TP8DP8` in words: DP attention or replicas, the file says neither
         if add:
             meta[mine] = meta[mine].where(meta[mine] == "", meta[mine] + "; ") + "; ".join(add)
-    return r.assign(metadata=meta.replace("", pd.NA).astype(object))
+    return r.assign(metadata=meta.replace("", pd.NA).astype(object), spans_untied=untied)
+
+
+#: A launch's speculative decoding, by the flag each engine takes: SGLang's `--speculative-algorithm EAGLE3`
+#: (`--speculative-algo`), vLLM's `--speculative-config '{"method": "eagle3", ...}'` (`--speculative_config`) and
+#: its older `--speculative-model "[ngram]"`; the method as the flag writes it.
+SPEC_FLAG_RE = re.compile(
+    r"--speculative[-_](?:algorithm|algo)[ =]+[\"']?(?P<algo>[\w-]+)"
+    r"|--speculative[-_]config[ =]+.*?[\"']method[\"']\s*:\s*[\"'](?P<method>[\w-]+)"
+    r"|--speculative[-_]model[ =]+[\"']?\[?(?P<model>[\w./-]+)"
+)
+
+
+def _own_launch_sizes(r: pd.DataFrame, meta: pd.Series, ctx, each: dict[int, int], lines) -> pd.Series:
+    """`meta` of runs `r` with the TP, PP and DP each run's own server launch gives (`each`: result line to
+    launch line, `context.launched_each`): a write-up's runs under several serving scripts take each their
+    own script's sizes; a size a run's script leaves out is not stated for that run (another script's is
+    not its). A script that passes a speculative flag (`SPEC_FLAG_RE`) runs its results with speculative
+    decoding, that method (`tokens_per_step` reads it)."""
+    from benchbook.ingest.text import continued
+
+    out = meta.copy()
+    for i in r.index:
+        line = r.at[i, "line"]
+        launch = each.get(int(line)) if pd.notna(line) else None
+        add = []
+        for key in PARALLEL:
+            values = {f.value for f in ctx.get(key) if f.command == launch}
+            if launch is not None and len(values) == 1 and (v := values.pop()) >= 1:
+                add.append(f"{key}={v}")
+        if (
+            add
+            and "dp=" in " ".join(add)
+            and any("enable-dp-attention" in f.text for f in ctx.facts if f.command == launch)
+        ):
+            add.append("dp_attention=yes")
+        spec = SPEC_FLAG_RE.search(continued(lines, launch - 1, len(lines))[0]) if launch is not None else None
+        if spec and "speculative=" not in str(out[i]):
+            add.append(f"speculative={spec['algo'] or spec['method'] or spec['model']}")
+        if add:
+            out[i] = f"{out[i]}; {'; '.join(add)}" if out[i] else "; ".join(add)
+    return out
 
 
 def _sglang(r: pd.DataFrame) -> bool:
@@ -1714,6 +1771,8 @@ def spanning(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)):
     import dataclasses
 
     if pk is None or instances[0] != instances[1] or fewest_devices(r) != devices(r) or len(device_counts(r)) > 1:
+        return None
+    if untied_spans(r):  # some runs state their parallelism, others none: no one count is every run's
         return None
     n = devices(r) * instances[1]
     if n == pk.count or (pk.count > 1 and n == 1 and not stated(r, "tp") and instances[1] == 1):

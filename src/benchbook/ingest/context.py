@@ -137,6 +137,8 @@ class Context:
     scripts: tuple[tuple[int, str], ...] = ()
     #: (first line, last line, writer) of each post of a copied issue thread (`BYLINE`), none elsewhere
     posts: tuple[tuple[int, int, str], ...] = ()
+    #: the lines of the file's Markdown headings outside code blocks (`sections`): where its sections start
+    headings_at: tuple[int, ...] = ()
 
     def get(self, name: str) -> tuple[Fact, ...]:
         """The facts of `name`, highest precedence first, then by line."""
@@ -365,7 +367,7 @@ _FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+((?!--?[A-Za-z])[^\s\\
 #: its path (`./bin/llama-server`, `~/venv/bin/vllm serve`) is that CLI.
 _CLI = re.compile(
     r"(?:^|[\s`$>\"'])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:\.{0,2}/?(?:[\w.~-]+/)+)?"
-    r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
+    r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|mindie\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
     r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-server|trtllm-bench|trtllm-serve|"
     r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|cm\s+run|cmr|mlcr|docker\s+run|torchrun|mpirun|srun|"
     r"(?:hf|huggingface-cli|modelscope)\s+download|ollama\s+(?:pull|run))\b"
@@ -397,7 +399,13 @@ class _Commands:
 
 
 _COMMAND = _Commands()
-_SERVE_MODEL = re.compile(r"\b(?:vllm|sglang)\s+serve\s+[\"']?([^\s\\`'\"-][^\s\\`'\"]*)")
+#: A server CLI whose first argument is the model it serves: `vllm serve MODEL`, `sglang serve MODEL`,
+#: TensorRT-LLM's `trtllm-serve MODEL` (its positional `model`: a Hugging Face id or a checkpoint path) and
+#: GPUStack's `mindie serve MODEL` (a vLLM-like command GPUStack maps to MindIE's JSON configuration and runs
+#: with mindieservice_daemon, as its performance-lab write-ups say beside it).
+_SERVE_MODEL = re.compile(
+    r"(?<![\w-])(?:(?:vllm|sglang|mindie)\s+serve|trtllm-serve)\s+[\"']?([^\s\\`'\"-][^\s\\`'\"]*)"
+)
 #: A download or pull names the weights it fetches: `hf download REPO_ID` and `huggingface-cli download REPO_ID`
 #: (huggingface_hub's CLI, the repository id first; a model unless `--repo-type dataset|space`), `ollama pull NAME`
 #: and `ollama run NAME` (Ollama's CLI: the model to fetch, or to fetch and run). Its `--local-dir DIR` is where
@@ -1122,6 +1130,7 @@ def read(lines: Sequence[str]) -> Context:
             head.signs + tail.signs + worded,
             scripts=head.scripts + tail.scripts,
             posts=head.posts + tail.posts,
+            headings_at=head.headings_at + tail.headings_at,
         )
     return _read(list(lines), 1)
 
@@ -1217,7 +1226,8 @@ def _read(lines: list[str], first: int) -> Context:
     facts = sorted(kept, key=lambda f: (order[f.source], f.line))
     read_lines = {(f.name, f.line) for f in facts}
     signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
-    return Context(tuple(facts), signs, scripts=tuple(scripts), posts=posts)
+    at = tuple(n + first - 1 for n in sections(lines))
+    return Context(tuple(facts), signs, scripts=tuple(scripts), posts=posts, headings_at=at)
 
 
 #: Facts a line gives beside the run's others, which leave that line's other signs standing: a heading's own
@@ -2198,7 +2208,8 @@ def _read_json_document(r: _Reader, lines: list[str]) -> None:
 
 #: A server's launch command, as a write-up runs it before its benchmark: its settings are the server's.
 _LAUNCH = re.compile(
-    r"\b(?:vllm\s+serve|sglang\s+serve|sglang\.launch_server|text-generation-launcher|trtllm-serve|llama-server"
+    r"\b(?:vllm\s+serve|sglang\s+serve|mindie\s+serve|sglang\.launch_server|text-generation-launcher|trtllm-serve"
+    r"|llama-server"
     r"|ilab\s+model\s+serve)\b"
 )
 
@@ -2271,6 +2282,19 @@ def launched(context: Context, lines: Sequence[str], results: Iterable[int]) -> 
     return nearest.pop() if len(nearest) == 1 and None not in nearest else None
 
 
+def launched_each(context: Context, lines: Sequence[str], results: Iterable[int]) -> dict[int, int] | None:
+    """{result line: the first line of the nearest server launch above it}, where every result has one and
+    they are not all one launch (a write-up that pastes each engine's or each setting's results under its own
+    serving script); None otherwise (`launched` gives the one). Each result's parallel sizes are its launch's."""
+    starts, results = _launches(context, lines), [int(x) for x in results if x == x]
+    if len(starts) < 2 or not results:
+        return None
+    nearest = {x: max((c for c in starts if c <= x), default=None) for x in results}
+    if None in nearest.values() or len(set(nearest.values())) < 2:
+        return None
+    return nearest
+
+
 def _launches(context: Context, lines: Sequence[str]) -> list[int]:
     """The first lines of the file's server launch commands (`_LAUNCH`), in order."""
     return sorted(
@@ -2307,7 +2331,7 @@ def merge(structured: Mapping[str, object], context: Context, line: int = 0) -> 
         for f in context.get(p.name):
             if not _same(p.value, f.value):
                 conflicts.append(Conflict(p.name, p, f))
-    return Context(tuple(parsed) + context.facts, context.signs, tuple(conflicts), context.scripts, context.posts)
+    return replace(context, facts=tuple(parsed) + context.facts, conflicts=tuple(conflicts))
 
 
 def _same(a, b) -> bool:
@@ -2379,11 +2403,11 @@ def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[
         if not empty.all():
             if name in NEAREST_COMMAND and empty.any():
                 facts = [f for f in context.get(name) if not placeholder(f.value)]
-                above = _nearest_command(table[empty], context.get(name), table["line"])
+                above = _nearest_command(table[empty], context.get(name), table["line"], context.headings_at)
                 if above is not None:  # a path the parser wrote by its last part is that part
                     above, how = above
                     named = set(table.loc[~empty, col].astype(str))
-                    above = [_last_part(v) if _last_part(v) in named else v for v in above]
+                    above = [_last_part(v) if _last_part(v) in named else _full_id(v, named) for v in above]
                     table.loc[empty, col] = above
                     messages.append(f"{col}: {how}")
             continue
@@ -2430,7 +2454,7 @@ def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[
         elif (
             values
             and name in NEAREST_COMMAND
-            and (above := _nearest_command(table, context.get(name), table["line"])) is not None
+            and (above := _nearest_command(table, context.get(name), table["line"], context.headings_at)) is not None
         ):
             table[col] = above[0]
             messages.append(f"{col}: {above[1]}")
@@ -2489,7 +2513,7 @@ def served_names(context: Context, models) -> set:
 NEAREST_COMMAND = ("model",)
 
 
-def _nearest_command(table, facts: Sequence[Fact], results=()):
+def _nearest_command(table, facts: Sequence[Fact], results=(), headings_at: Sequence[int] = ()):
     """Per row of `table` (by its `line`), the value of the last caption above it where every row has
     one and no command stands between the two, else of the last command fact at or above it; with
     the message saying which (and its lines). None unless every row has one (a result printed above
@@ -2499,6 +2523,7 @@ def _nearest_command(table, facts: Sequence[Fact], results=()):
     after it before the next one: commands listed together in a setup section and results printed
     later tie to none."""
     commands = sorted((f for f in facts if f.source == "command"), key=lambda f: f.line)
+    commands = _in_results_sections(commands, results, headings_at)
     captions = sorted((f for f in facts if f.source == "caption"), key=lambda f: f.line)
     for marks, between, how in (
         (captions, commands, "each result takes the model the caption above it names"),
@@ -2508,6 +2533,33 @@ def _nearest_command(table, facts: Sequence[Fact], results=()):
         if values is not None:
             return values, f"{how} (lines {', '.join(str(f.line) for f in marks)})"
     return None
+
+
+def _in_results_sections(commands: list[Fact], results, headings_at: Sequence[int]) -> list[Fact]:
+    """`commands` (by line) without those a nearer command supersedes: a command in a section that holds no
+    result (`headings_at`: where sections start), followed before the next result by a command in a section
+    that holds one, ran none of them (a write-up's recommended command in its conclusion, the benchmark's
+    client command in its setup: the results are under their own serving script). Commands listed together
+    in a section with no result, all before the results' own sections, stay: which ran what is then unsaid."""
+    results = sorted(int(x) for x in results if x == x)
+    if not headings_at or not results:
+        return commands
+
+    def section(line: int) -> int:
+        return max((h for h in headings_at if h <= line), default=0)
+
+    held = {section(r) for r in results}
+    out = []
+    for f in commands:
+        after = next((r for r in results if r >= f.line), None)
+        if (
+            section(f.line) not in held
+            and after is not None
+            and any(f.line < c.line < after and section(c.line) in held for c in commands)
+        ):
+            continue
+        out.append(f)
+    return out
 
 
 def _nearest(table, marks: list[Fact], results, between: Sequence[Fact]) -> list | None:
@@ -2574,6 +2626,13 @@ def model_id(text: str | None) -> str | None:
     if not m or _FILE_NAME.search(t) or not (_NAME_SIZE.search(_last_part(t)) or _TENTH_SIZE.search(_last_part(t))):
         return None
     return t
+
+
+def _full_id(value, named) -> object:
+    """`value`, a bare name (`Qwen3-30B-A3B`), as the one hub id among `named` whose last part it is
+    (`Qwen/Qwen3-30B-A3B`): one model, written in full where another command names it so."""
+    full = {n for n in named if "/" in n and _last_part(n) == str(value)} if "/" not in str(value) else set()
+    return full.pop() if len(full) == 1 else value
 
 
 def _last_part(value) -> str:

@@ -130,7 +130,28 @@ def _settings_from_args(args: dict[str, str]) -> dict:
     for key, col in _OPTIONS.items():
         if key in args and col not in out:
             out[col] = _float(args[key]) if col in _NUMERIC else args[key].strip("'\"")
+    if args.get("backend", "").strip("'\"") == "hf" and "dtype" not in out:
+        out["dtype"] = HF_BACKEND_DTYPE  # `run_hf` loads the model with torch_dtype=torch.float16, whatever --dtype
     return out
+
+
+#: The weights of a run with `--backend hf`: the throughput benchmark's `run_hf` loads the model with
+#: `AutoModelForCausalLM.from_pretrained(model, torch_dtype=torch.float16, ...)` (vllm benchmarks/
+#: benchmark_throughput.py, and `vllm bench throughput`'s), so it runs in float16 whatever its checkpoint stores.
+HF_BACKEND_DTYPE = "float16"
+#: A progress bar at its end (`100%|█████| 1000/1000 [00:59<00:00, 16.94it/s]`, tqdm's `n/total`): the bar of
+#: `LLM.generate` (`Processed prompts`) or of `run_hf` (`tqdm(total=len(requests))`), so `total` is the requests.
+_BAR_DONE = re.compile(r"100%\|[^|]*\|\s*(\d+)/(\d+)\s*\[")
+
+
+def _bar_requests(lines: list[str], lo: int, hi: int) -> float:
+    """The requests of the run whose result follows lines[lo:hi]: the count of the last progress bar there
+    that reached its end (`_BAR_DONE`, n equal to total), else NaN."""
+    for raw in reversed(lines[lo:hi]):
+        m = _BAR_DONE.search(raw)
+        if m and m.group(1) == m.group(2):
+            return float(m.group(2))
+    return math.nan
 
 
 def _command(lines: list[str], lo: int, hi: int) -> tuple[str | None, dict]:
@@ -273,6 +294,8 @@ def _text(text: str | Lines, source: str):
             run["model"] = run["dataset"] = run["dtype"] = run["quantization"] = run["kv_cache_dtype"] = None
             for c in _NUMERIC:
                 run[c] = math.nan
+        if kind == "throughput" and math.isnan(run["num_prompts"]):
+            run["num_prompts"] = _bar_requests(lines, prev_end, j)
         runs.append(run)
         return run
 

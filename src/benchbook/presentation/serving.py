@@ -517,6 +517,7 @@ def device_sentence(
     drawn: bool = True,
     dp_unstated: bool = False,
     counts: list[int] | None = None,
+    untied: int = 0,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
@@ -533,9 +534,11 @@ def device_sentence(
     `drawn`: whether the roofline figure is drawn, `roofline_points`: a sentence speaks of it only then;
     `dp_unstated`: SGLang's DP written only in words, so `fewest` counts it inside the TP group and `spans` as
     replicas, `analysis.serving.fewest_devices`; `counts`: the device counts the runs' own parallelism
-    states, `analysis.serving.device_counts`, several where no one peak is theirs)."""
+    states, `analysis.serving.device_counts`, several where no one peak is theirs; `untied`: the runs that state
+    no parallelism beside runs that do, `analysis.serving.untied_spans`)."""
     dev = {
         "counts": [str(n) for n in counts or []],
+        "untied": untied,
         "spans": spans,
         "fewest": fewest or spans,
         "instances": instances,
@@ -904,8 +907,11 @@ def plot_latency_tradeoff(r: pd.DataFrame, variable: str):
         return message_figure(wording.words("serving_saturation")["figure"][few])
     stats = {m: serving.latency_stats(d, m)[list(STAT_LOOK)] for m in ("ttft", "tpot", "itl")}
     stats = {m: v for m, v in stats.items() if v.notna().any(axis=None)}  # the median, or the p50 printed instead
-    if not stats:
-        return message_figure(wording.words("serving_saturation")["figure"]["no_latency"])
+    if not stats:  # a latency a table gives with no statistic named (`TTFT (ms)`) is printed, not drawn as one
+        unnamed = any("value" in serving.latency_stats(d, m, every=True) for m in ("ttft", "tpot", "itl"))
+        return message_figure(
+            wording.words("serving_saturation")["figure"]["unnamed_latency" if unnamed else "no_latency"]
+        )
     fig, axes = plt.subplots(len(stats), 1, figsize=panel_size(len(stats)), sharex=True, layout="constrained")
     axes = np.atleast_1d(axes)
     for ax, (m, shown) in zip(axes, stats.items(), strict=True):

@@ -251,6 +251,7 @@ def page(res: Result) -> Page:
             size_line=size_line,
             fewest=serving.fewest_devices(r) * res.instances[0],
             counts=serving.device_counts(r),
+            untied=serving.untied_spans(r),
             dp_unstated=serving.fewest_devices(r) != serving.devices(r),
             instances=res.instances[1],
             models=serving.models(r),
