@@ -22,15 +22,17 @@ figure img[src$=".svg"], .cell_output img[src$=".svg"] { width: 100%; height: au
 /* the answer first: the bottom-line box under a chapter's question */
 div.admonition.bottom-line { border-left-width: 0.4rem; }
 div.admonition.bottom-line ul { margin-bottom: 0; }
-/* a table never runs wider than the column: long words wrap, cells stay compact */
+/* cells stay compact and prose wraps; a table whose names do not fit scrolls in its box (tables.SCROLL) */
 table.benchbook-table { max-width: 100%; font-size: 0.85em; }
 table.benchbook-table td, table.benchbook-table th { padding: 0.2em 0.4em; white-space: normal; }
 /* a header or a book page's table breaks a long word rather than run past the column */
 table.benchbook-table th { overflow-wrap: anywhere; }
 article table.table td, article table.table th { overflow-wrap: break-word; }
 article table.table { width: 100%; font-size: 0.9em; }
-/* a name in a book page's table (a tool, a file, a chapter) is never cut ("inferenc / ex"): the table scrolls */
-article table.table code, article table.table span.pre { white-space: nowrap; }
+/* a name in a book page's table (a tool, a file, a chapter) is never cut ("inferenc / ex"): a code span wraps
+   only at its spaces (Sphinx sets each word of it in its own span.pre), and a table too wide scrolls */
+article table.table code { white-space: normal; }
+article table.table span.pre { white-space: nowrap; }
 /* a long table folds away under a one-line summary */
 details.benchbook-fold { margin: 0.5em 0 1em; }
 details.benchbook-fold > summary { cursor: pointer; color: var(--pst-color-link, #0a7d91); }
