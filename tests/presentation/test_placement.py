@@ -73,3 +73,17 @@ def test_a_figure_the_box_answers_with_gives_its_reason_and_the_folded_list_poin
     led.claims[0].evidence["achieved"] = None
     assert bottom_line.box(led).startswith("This input supports none of the chapter's verdicts")
     assert placement.folded(led).count(why) == 1
+
+
+def test_a_reason_a_paragraph_says_is_referred_to_and_another_is_said_in_the_list():
+    """tp_scaling's device paragraph and its folded list's lead both gave the no-device reason (#34 item 6):
+    a reason the page says elsewhere (`said`) leads its group by the words that refer to it, even for
+    one claim alone; a reason no paragraph says is still given whole."""
+    said = "no device is named"
+    led = Ledger("tp_scaling", [])
+    led.add(_withheld("share", f"The bandwidth: 5 GB/s, because {said}.", said))
+    led.add(_withheld("other", "The knee is not stated, because the runs are too few.", "the runs are too few"))
+    out = placement.folded(led, said={said: "as above"})
+    assert "- Not stated, as above:\n  - The bandwidth: 5 GB/s." in out and said not in out
+    assert "- The knee is not stated, because the runs are too few." in out
+    assert f"- The bandwidth: 5 GB/s, because {said}." in placement.folded(led)  # without `said`: whole

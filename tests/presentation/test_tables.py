@@ -17,7 +17,9 @@ from benchbook.presentation.tables import show
 
 
 def _cells(html: str) -> list[str]:
-    return [" ".join(c.split()) for c in re.findall(r"<td[^>]*>(.*?)</td>", html, re.S)]
+    """The text of each cell, without the span that keeps a name whole."""
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", html, re.S)
+    return [" ".join(re.sub(r"</?span[^>]*>", "", c).split()) for c in cells]
 
 
 def test_missing_values_index_and_every_row():
@@ -273,17 +275,24 @@ def test_runs_table_headers_break_between_words_in_chromium():
     assert broken[0] == [] and broken[1], broken
 
 
-def test_a_long_name_wraps_at_its_underscores_and_only_a_hash_may_break_inside_a_word():
-    """w8a8_sparse_smooth_gptq_interactive wrapped as gptq_interacti / ve in a narrow column (#34):
-    a text cell gets a break opportunity after each underscore of a long name and keeps whole words;
-    a piece still too long (a file hash) may break anywhere."""
+def test_a_name_in_a_cell_is_kept_whole_and_the_prose_beside_it_wraps_between_words():
+    """Cells wrapped "bench_one_ / batch_server" and "w8a8_sparse_ / smooth_gptq" at 800 px (#34 item 9: no
+    name breaks mid-word): a name (letters or digits joined by marks) is kept on one line, a file hash
+    too, and the table scrolls sideways where its names do not fit; a prose word is left as it is."""
     df = pd.DataFrame(
         {"evidence": ["w8a8_sparse_smooth_gptq_interactive: runs labelled run1", "000_5f50b6ac26707e67.txt"]}
     )
     html = show(df).to_html()
-    assert "w8a8_<wbr>sparse_<wbr>smooth_<wbr>gptq_<wbr>interactive: runs labelled run1" in html
-    anywhere = re.findall(r"#T_\w+_(row\d+)_col0 \{[^}]*overflow-wrap: anywhere", html)
-    assert anywhere == ["row1"]
+    whole = '<span class="benchbook-name" style="white-space: nowrap">{}</span>'
+    assert whole.format("w8a8_sparse_smooth_gptq_interactive:") + " runs labelled run1" in html
+    assert whole.format("000_5f50b6ac26707e67.txt") in html
+    assert "<wbr>" not in html and "overflow-wrap: anywhere" not in html
+    assert show(df)._repr_html_().startswith('<div class="benchbook-scroll" style="overflow-x: auto')
+
+
+def test_a_short_label_and_a_prose_cell_are_shown_as_they_are():
+    html = show(pd.DataFrame({"tool": ["vllm", "runs kept"], "n": [1, 2]})).to_html()
+    assert ">vllm</td>" in html and ">runs kept</td>" in html and "benchbook-name" not in html
 
 
 def test_an_audit_consequence_is_said_once_per_run_of_rows_that_share_it():
@@ -314,9 +323,8 @@ def test_a_book_tables_row_name_is_never_cut_in_chromium():
     if not Path(CHROMIUM).is_file():
         pytest.fail(f"{CHROMIUM} is missing: run `make browser` (Debian's chromium package)")
     prose = "a point, an aggregate or agentic results: latencies, throughput per GPU as the file gives it " * 4
-    row = (
-        f"<tr><td><code>inference-perf</code></td><td>{prose}</td><td><code>utils/agentic/x.py</code> {prose}</td></tr>"
-    )
+    code = '<code class="docutils literal notranslate"><span class="pre">{}</span></code>'  # as Sphinx writes it
+    row = f"<tr><td>{code.format('inference-perf')}</td><td>{prose}</td><td>{code.format('utils/agentic/x.py')} {prose}</td></tr>"
     page = f"<style>{CSS}</style><article style='width: 400px'><table class='table'>{row}</table></article>"
 
     def lines() -> int:
@@ -351,30 +359,70 @@ def test_a_table_with_no_rows_is_not_shown_and_one_with_a_row_is():
         assert len(cell.cell) == 1 and "bf16" in cell.cell[0]["data"]["text/html"]
 
 
-def test_a_short_part_stays_with_its_neighbours_so_a_quant_type_never_wraps_mid_token():
-    """llama-bench model names wrapped as "shisa-v2-llama3.3-70b.i1-Q4_K_" / "M" and "llama-2-7b.Q4_" / "0"
-    (#34 item 9): a break after an underscore needs a part of MIN_PART characters on each side (a
-    shorter one joins the part before it), so Q4_K_M, Q4_0 and IQ2_XXS stay whole (the name still
-    wraps at its hyphens) while the parts of a scheme's name are words of their own."""
-    df = pd.DataFrame(
-        {"model": ["shisa-v2-llama3.3-70b.i1-Q4_K_M", "llama-2-7b.Q4_0 and IQ2_XXS_gguf", "w8a8_sparse_smooth_gptq"]}
-    )
+def test_a_model_name_and_its_quant_type_are_one_unbroken_name():
+    """llama-bench model names wrapped as "shisa-v2-llama3.3-70b.i1-Q4_K_" / "M" (#34 item 9): the whole
+    name, hyphens and quant type with it, is one line; the words around it still wrap."""
+    df = pd.DataFrame({"model": ["shisa-v2-llama3.3-70b.i1-Q4_K_M", "llama-2-7b.Q4_0 and IQ2_XXS_gguf"]})
     html = show(df).to_html()
-    assert "shisa-v2-llama3.3-70b.i1-Q4_K_M" in html and "Q4_<wbr>" not in html and "IQ2_<wbr>" not in html
-    assert "w8a8_<wbr>sparse_<wbr>smooth_<wbr>gptq" in html  # parts of four or more characters: breaks
-    # a short part joins the part before it: bench_one_ / batch_ / server
-    assert "bench_one_<wbr>batch_<wbr>server" in show(pd.DataFrame({"tool": ["bench_one_batch_server"]})).to_html()
+    whole = '<span class="benchbook-name" style="white-space: nowrap">{}</span>'
+    assert whole.format("shisa-v2-llama3.3-70b.i1-Q4_K_M") in html
+    assert whole.format("llama-2-7b.Q4_0") + " and " + whole.format("IQ2_XXS_gguf") in html
+    assert "bench_one_batch_server" in show(pd.DataFrame({"tool": ["bench_one_batch_server"]})).to_html()
 
 
-def test_a_code_span_in_a_book_table_breaks_after_its_underscores_and_slashes_only():
-    """The front page's sources table cut `bench_one_batch_server` as "bench_one_batch_se / rver" and
-    `examples/benchmark.py` as "examples/benchmark / .py" (#34: a label breaks between its parts)."""
-    from benchbook.presentation.sphinx_book import CSS, break_code_in_tables
+def test_a_code_span_in_a_book_table_is_never_broken():
+    """The front page's sources table cut `bench_one_batch_server` as "bench_one_ / batch_server" (#34
+    item 9): a code span in a book table stays on one line (the theme's box scrolls a wide table), and
+    the prose cells beside it still wrap."""
+    from benchbook.presentation.sphinx_book import CSS
 
-    cell = '<td><code><span class="pre">{}</span></code></td>'
-    table = "<table class='table'><tr>" + cell.format("bench_one_batch_server") + cell.format("examples/benchmark.py")
-    out = break_code_in_tables(table + "</tr></table>")
-    assert "bench_<wbr>one_<wbr>batch_<wbr>server" in out and "examples/<wbr>benchmark.py" in out
-    prose = '<p><code><span class="pre">bench_one_batch_server</span></code></p>'
-    assert break_code_in_tables(prose) == prose  # outside a table a code span stays as typed
-    assert "overflow-wrap: anywhere" not in CSS.split("article table.table code")[1].split("\n")[0]
+    rule = CSS.split("article table.table span.pre")[1].split("\n")[0]  # each word of a code span (Sphinx)
+    assert "white-space: nowrap" in rule and "overflow-wrap" not in rule
+    assert "article table.table td, article table.table th { overflow-wrap: break-word; }" in CSS
+
+
+@pytest.mark.browser
+def test_no_name_in_a_table_breaks_across_lines_at_800_px_in_chromium():
+    """Rendered under the book's stylesheet in the text column of an 800 px window (about 560 px): each
+    name in a table's cells is on one line, a prose cell still wraps, and the table scrolls sideways."""
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+    from test_browser import ARGS, CHROMIUM
+
+    from benchbook.presentation.sphinx_book import CSS
+
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (Debian's chromium package)")
+    prose = "the scheme's runs at every batch the file prints, one row per configuration and phase " * 2
+    df = pd.DataFrame(
+        {
+            "scheme": ["w8a8_sparse_smooth_gptq_interactive", "bench_one_batch_server"],
+            "model": ["shisa-v2-llama3.3-70b.i1-Q4_K_M", "llama-2-7b.Q4_0"],
+            "file": ["examples/benchmark_serving_results.json", "000_5f50b6ac26707e67.txt"],
+            "what it says": [prose, prose],
+        }
+    )
+    page = f"<style>{CSS}</style><main style='width: 560px'>{show(df)._repr_html_()}</main>"
+    js = (
+        "() => { const lines = e => { const r = document.createRange(); r.selectNodeContents(e);"
+        " return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; };"
+        " const box = document.querySelector('div.benchbook-scroll');"
+        " return {names: [...document.querySelectorAll('span.benchbook-name')].map(lines),"
+        " prose: lines(document.querySelector('td.col3')), scrolls: box.scrollWidth > box.clientWidth}; }"
+    )
+
+    def measure() -> dict:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            pg = b.new_page(viewport={"width": 800, "height": 900})
+            pg.set_content(page)
+            out = pg.evaluate(js)
+            b.close()
+        return out
+
+    with ThreadPoolExecutor(1) as pool:
+        out = pool.submit(measure).result()
+    assert out["names"] and set(out["names"]) == {1}, out
+    assert out["prose"] > 1 and out["scrolls"], out

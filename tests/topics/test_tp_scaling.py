@@ -62,7 +62,8 @@ def test_each_shown_claim_is_said_once_and_the_withheld_ones_in_one_folded_list(
             assert prose.count(c.text) <= 1, c.id
     assert seeds.ledger.get("decode_turn").text not in prose
     folded = pg.markdown["withheld_list"]
-    assert folded.startswith(":::{admonition}") and folded.count("names a device the hardware table knows") == 1
+    assert folded.startswith(":::{admonition}") and "Not stated, as no device's peaks are used" in folded
+    assert prose.lower().count("neither the input nor the `gpu` parameter names") == 1  # the device paragraph
     assert "(s)" not in prose
 
 
@@ -234,3 +235,28 @@ def test_a_finding_of_none_stays_in_place_and_a_claim_the_input_cannot_decide_is
     assert glued["claim_percentile_inversions"].startswith("No latency row has p90 < p50 in this input (18 rows")
     assert glued["claim_missing_batches"].startswith("Every batch size printed ran")
     assert glued["claim_decode_turn"] == ""  # withheld for fewer than two TPs: said in the folded list
+
+
+def test_the_no_device_reason_is_said_once_and_the_folded_list_refers_to_it(seeds):
+    """The device paragraph and the folded list's lead both gave "neither the input nor the gpu parameter
+    names a device the hardware table knows" (#34 item 6): the list's lead refers to the paragraph."""
+    from benchbook.claims import rules
+
+    pg = tp_scaling.page(seeds)
+    folded, device = pg.markdown["withheld_list"], pg.markdown["device_text"]
+    assert device.startswith("Neither the input") and "the hardware table knows" in device
+    assert "Not stated, as no device's peaks are used (the paragraph on the device says why):" in folded
+    assert rules.no_device_reason({}) not in folded and "hardware table" not in folded
+    assert "its share of a peak" in folded  # what each claim leaves unstated is still named
+
+
+def test_a_reason_the_device_paragraph_does_not_give_keeps_its_words_in_the_folded_list():
+    """A name the table lacks is said by the paragraph as "names no GPU the table knows"; the claims'
+    reason names its line, so the list says that reason whole rather than refer to the paragraph."""
+    from benchbook.claims import rules
+    from benchbook.presentation import tp as view
+
+    unlisted = {"device": None, "said": {"device_unlisted": "cuda:0", "device_unlisted_line": 41}}
+    assert rules.no_device_reason(unlisted["said"]) not in view.reason_said(unlisted)
+    assert list(view.reason_said({"device": None, "said": {}})) == [rules.no_device_reason({})]
+    assert view.reason_said({"device": "H200-SXM-141GB", "said": {}}) == {}

@@ -29,12 +29,14 @@ def in_place(ledger, skip=frozenset()) -> dict[str, str]:
     }
 
 
-def folded(ledger, skip=frozenset(), extra=()) -> str:
+def folded(ledger, skip=frozenset(), extra=(), said=None) -> str:
     """Markdown bullets of what the input cannot decide (those the box answers with and those the page
     says elsewhere (`skip`) left out): a claim alone in its reason, or worded in its own terms, by its
     own sentence; several whose sentences give one reason as one line naming them, that reason said
-    once (or not again, where the box's answer is a figure withheld for it: `SAID_ABOVE`); then the
+    once (or not again, where the box's answer is a figure withheld for it: `SAID_ABOVE`, or where a
+    paragraph of the page says it: `said`, reason -> the words the lead refers to it with); then the
     `extra` sentences a chapter adds. The box lists none of them (`bottom_line.pick`)."""
+    said = said or {}
     picked = bottom_line.pick(ledger)
     boxed = {c["id"] for c in picked} | set(skip)
     box_reasons = {c["reason"] for c in picked if c["status"] == "withheld" and c.get("reason")}
@@ -46,10 +48,10 @@ def folded(ledger, skip=frozenset(), extra=()) -> str:
             groups.setdefault(c.reason if c.reason and c.reason in c.text else f"\0{c.id}", []).append(c)
     lines = []
     for reason, claims in groups.items():
-        if len(claims) == 1 and reason not in box_reasons or reason.startswith("\0"):
+        if len(claims) == 1 and reason not in box_reasons and reason not in said or reason.startswith("\0"):
             lines.append(f"- {' '.join(claims[0].text.split())}")
             continue
-        why = SAID_ABOVE if reason in box_reasons else f"because {reason}"
+        why = said.get(reason) or (SAID_ABOVE if reason in box_reasons else f"because {reason}")
         heads = dict.fromkeys(_without(" ".join(c.text.split()), reason) for c in claims)
         lines.append(f"- Not stated, {why}:\n" + "\n".join(f"  - {h}" for h in heads))
     lines += [f"- {' '.join(t.split())}" for t in extra if t.strip()]
@@ -84,7 +86,7 @@ SAID_ABOVE = "for the reason the bottom line gives"
 FOLDED_TITLE = "What this input cannot decide"
 
 
-def folded_box(ledger, skip=frozenset(), extra=()) -> str:
+def folded_box(ledger, skip=frozenset(), extra=(), said=None) -> str:
     """`folded` inside a dropdown admonition (MyST), or nothing when the input decides every claim."""
-    body = folded(ledger, skip, extra)
+    body = folded(ledger, skip, extra, said)
     return f":::{{admonition}} {FOLDED_TITLE}\n:class: dropdown\n\n{body}\n:::\n" if body else ""

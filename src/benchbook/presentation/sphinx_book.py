@@ -1,6 +1,7 @@
 """A Sphinx extension for the book's look on the page: glued text in the body's weight, figures at
-the text column's width, folded tables and the bottom-line box; a code span in a book table breaks
-after its underscores and slashes, never inside a word (`bench_one_ / batch_serve / r` read as three).
+the text column's width, folded tables and the bottom-line box; a code span in a book table is never
+broken (`bench_one_ / batch_server` reads as two words): a table too wide for the column scrolls
+sideways (the theme's scroll box), as a chapter's tables do (`tables.SCROLL`).
 
 myst-nb styles every glued passage bold (`span.pasted-text`), which turns the book's prose, made
 of glued numbers and sentences, into walls of bold. The stylesheet is written by the extension
@@ -9,7 +10,6 @@ itself, so the book needs no static folder of its own.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 CSS_NAME = "benchbook.css"
@@ -22,39 +22,21 @@ figure img[src$=".svg"], .cell_output img[src$=".svg"] { width: 100%; height: au
 /* the answer first: the bottom-line box under a chapter's question */
 div.admonition.bottom-line { border-left-width: 0.4rem; }
 div.admonition.bottom-line ul { margin-bottom: 0; }
-/* a table never runs wider than the column: long words wrap, cells stay compact */
+/* cells stay compact and prose wraps; a table whose names do not fit scrolls in its box (tables.SCROLL) */
 table.benchbook-table { max-width: 100%; font-size: 0.85em; }
 table.benchbook-table td, table.benchbook-table th { padding: 0.2em 0.4em; white-space: normal; }
 /* a header or a book page's table breaks a long word rather than run past the column */
 table.benchbook-table th { overflow-wrap: anywhere; }
 article table.table td, article table.table th { overflow-wrap: break-word; }
 article table.table { width: 100%; font-size: 0.9em; }
-article table.table code, article table.table span.pre { white-space: normal; overflow-wrap: break-word; }
-/* a row's name (a tool, a chapter in a book page's first column) is never cut ("inferenc / ex") */
-article table.table td:first-child code, article table.table td:first-child span.pre { white-space: nowrap; }
+/* a name in a book page's table (a tool, a file, a chapter) is never cut ("inferenc / ex"): a code span wraps
+   only at its spaces (Sphinx sets each word of it in its own span.pre), and a table too wide scrolls */
+article table.table code { white-space: normal; }
+article table.table span.pre { white-space: nowrap; }
 /* a long table folds away under a one-line summary */
 details.benchbook-fold { margin: 0.5em 0 1em; }
 details.benchbook-fold > summary { cursor: pointer; color: var(--pst-color-link, #0a7d91); }
 """
-
-
-TABLE = re.compile(r"<table\b.*?</table>", re.S)
-PRE = re.compile(r'(<span class="pre">)([^<]*)(</span>)')
-
-
-def break_code_in_tables(html: str) -> str:
-    """A break opportunity (`<wbr>`) after each underscore and slash of a code span inside a table,
-    so that a long name (`bench_one_batch_server`, `examples/benchmark.py`) wraps between its parts."""
-
-    def pre(m: re.Match) -> str:
-        return m.group(1) + re.sub(r"(?<=[_/])(?=[^_/])", "<wbr>", m.group(2)) + m.group(3)
-
-    return TABLE.sub(lambda t: PRE.sub(pre, t.group(0)), html)
-
-
-def _page(app, pagename, templatename, context, doctree) -> None:
-    if "body" in context:
-        context["body"] = break_code_in_tables(context["body"])
 
 
 def _write_css(app, exc) -> None:
@@ -68,6 +50,5 @@ def _write_css(app, exc) -> None:
 
 def setup(app):
     app.add_css_file(CSS_NAME)
-    app.connect("html-page-context", _page)
     app.connect("build-finished", _write_css)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

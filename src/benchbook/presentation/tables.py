@@ -1,5 +1,6 @@
 """Tables for reading: every row, no index column, missing values as a dash (or a stated reason),
-numbers with thousands separators, long text wrapped. pandas' Styler does the rendering, so a page
+numbers with thousands separators, prose wrapped between its words and a name never broken inside
+(a table too wide for the column scrolls sideways). pandas' Styler does the rendering, so a page
 shows a table the same way in the book and in a `benchbook run` page."""
 
 from __future__ import annotations
@@ -55,12 +56,10 @@ def show(
     if not index:
         st = st.hide(axis="index")
     st = st.set_properties(**{"white-space": "normal", "text-align": "right"})
-    # text reads from the left; a cell with a very long word (a URL, a file name) may break inside it, so
-    # that it does not push the table wider than the page, while short words are never split
+    # text reads from the left
     text = [c for c in d.columns if not _numbers(d[c])]
     if text:
         st = st.set_properties(subset=text, **{"text-align": "left"})
-        st = st.map(lambda v: "overflow-wrap: anywhere" if _long_word(v) else "", subset=text)
     # a header sits over its numbers: right-aligned above a number column, left above text
     st = st.set_table_styles(
         {c: [{"selector": "th", "props": f"text-align: {'left' if c in text else 'right'}"}] for c in d.columns},
@@ -74,8 +73,6 @@ def show(
     return st
 
 
-#: Characters beyond which a word may be broken inside a table cell.
-LONG_WORD = 14
 #: The characters of header words a text column holds side by side (the longest word of each header
 #: plus two for its padding, summed over the columns): about 700 px of the book's table font.
 HEADER_CHARS = 80
@@ -96,7 +93,7 @@ class Table(Styler):
     summary (rows, columns and the caption) and the whole table opens under it."""
 
     def _repr_html_(self) -> str:
-        inner = super()._repr_html_()
+        inner = SCROLL.format(super()._repr_html_())
         rows, cols = self.data.shape
         if rows <= MAX_ROWS:
             return inner
@@ -109,45 +106,21 @@ class Table(Styler):
         return f'<details class="benchbook-fold"><summary>{summary}</summary>\n{inner}\n</details>'
 
 
-#: Where a long name may wrap in a table cell: after each of these (w8a8_sparse_smooth_gptq_base
-#: wraps as w8a8_sparse_smooth_gptq_ / base, not gptq_b / ase).
-BREAK_AFTER = re.compile(r"(?<=[_/])(?=\w)")
-#: The fewest characters on each side of such a break: shorter parts are one token with their
-#: neighbours (a quant type Q4_K_M or IQ2_XXS, bench_one_batch), which a break would cut mid-word
-#: ("Q4_K_" / "M").
-MIN_PART = 4
+#: A name: letters or digits joined by other marks (bench_one_batch_server, w8a8-int8, examples/x.py,
+#: Q4_K_M), at which a browser may break a line ("bench_one_ / batch_server"); prose words do not match.
+NAME = re.compile(r"[A-Za-z0-9][^\sA-Za-z0-9.,:;'’]+[A-Za-z0-9]")
+#: The span that keeps a name on one line.
+WHOLE = '<span class="benchbook-name" style="white-space: nowrap">{}</span>'
+#: The box a table sits in: wider than the column, it scrolls sideways rather than break a name.
+SCROLL = '<div class="benchbook-scroll" style="overflow-x: auto; max-width: 100%">{}</div>'
 
 
-def _parts(word: str) -> list[str]:
-    """A word cut where it may wrap: after an underscore or a slash, between parts of MIN_PART or
-    more characters each (a shorter part joins the part before it)."""
-    cut = BREAK_AFTER.split(word)
-    out = [cut[0]]
-    for nxt in cut[1:]:
-        if len(out[-1].rstrip("_/")) >= MIN_PART and len(nxt.rstrip("_/")) >= MIN_PART:
-            out.append(nxt)
-        else:
-            out[-1] += nxt
-    return out
-
-
-def _pieces(v: str) -> list[str]:
-    return [p for w in v.split() for p in _parts(w)]
-
-
-def _long_word(v) -> bool:
-    """A word that cannot wrap at an underscore or a slash and is still too long for a narrow column
-    (a file hash, a URL's host): only such a cell may break inside a word."""
-    return isinstance(v, str) and any(len(p) > LONG_WORD for p in _pieces(v))
-
-
-def _breakable(v):
-    """A text cell with a line-break opportunity (<wbr>) after each underscore or slash of a long
-    name that parts it into words (`_parts`), so that the browser wraps it between its parts rather
-    than inside one."""
-    if not isinstance(v, str):
+def _whole_names(v):
+    """A text cell whose names (`NAME`) are each kept on one line, so that the cell wraps only between
+    words: a name cut at a mark reads as two words (#34 item 9). A cell holding HTML is left as it is."""
+    if not isinstance(v, str) or "<" in v:
         return v
-    return " ".join("<wbr>".join(_parts(w)) if len(w) > LONG_WORD else w for w in v.split(" "))
+    return " ".join(WHOLE.format(w) if NAME.search(w) else w for w in v.split(" "))
 
 
 def _numbers(s: pd.Series) -> bool:
@@ -166,14 +139,14 @@ def _sig(digits: int | dict[str, int], col: str) -> int:
 
 
 def _text(sig: int):
-    """The display function of a text column: a name breakable at its underscores (`_breakable`), and
+    """The display function of a text column: its names kept whole (`_whole_names`), and
     a number among the texts (an audit's value: "oom", "run3", a CV of 0.08385861137437957) shown as
     a number column shows it, to `sig` significant digits, never as the float's full repr."""
     number = _float_format(sig)
 
     def f(v):
         if isinstance(v, bool) or not isinstance(v, int | float):
-            return _breakable(v)
+            return _whole_names(v)
         if float(v).is_integer():
             return _whole(float(v))
         return number(v)

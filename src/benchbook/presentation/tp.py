@@ -62,6 +62,15 @@ def device_sentence(device: dict) -> str:
     )
 
 
+def reason_said(device: dict) -> dict[str, str]:
+    """The no-device reason the device paragraph gives (`device_sentence`), mapped to the words the folded
+    list of withheld claims refers to it with, so that the page says it once (`placement.folded`);
+    empty where a device is used."""
+    if device.get("device") is not None:
+        return {}
+    return {rules.no_device_reason(_named_but_not_placed(device)): _say("withheld_no_device")}
+
+
 def quant_heading(has_quant: bool) -> str:
     """The quantized run's own heading (a finding on quantization, not a defect of the table like the
     anomalies above it), as a rubric a glued block may hold; empty where the input has no quantized table."""

@@ -277,6 +277,6 @@ def page(r: Result) -> Page:
         "quant_heading": view.quant_heading(figures.get("fig_quant") is not None),
         **sections,
         **paragraphs,
-        "withheld_list": placement.folded_box(led, skip=boxed),
+        "withheld_list": placement.folded_box(led, skip=boxed, said=view.reason_said(r.device)),
     }
     return Page(led, texts=texts, markdown=markdown, figures=figures, tables=_tables(r), fold_withheld=True)
