@@ -469,11 +469,26 @@ _ENGINE_RUN = re.compile(
 _IMAGE_MODEL = re.compile(r"(?<![\w/])vllm/vllm-openai[\w-]*(?::\S+)?\s+([\w.~][^\s\\`'\"]*[/\d][^\s\\`'\"]*)")
 #: A model's identifier: a path, an `org/name` or a name, in the characters Hugging Face ids, file names
 #: and served names use (`Qwen2.5-7B-Instruct`, `./models/x`, `llama3.2:3b`), a note in brackets after it
-#: kept (`Kimi-K2.6 (Registry: moonshotai/Kimi-K2.6)`). Prose (`这个模型`, "this model", a flag's help
+#: allowed (`Kimi-K2.6 (Registry: moonshotai/Kimi-K2.6)`; the fact is the id, `_without_note`). Prose (`这个模型`, "this model", a flag's help
 #: text) is none, and where a word merely follows `vllm serve` in a sentence (`then vllm serve the
 #: model`), only a name with a digit, a separator or a path is one: a plain word is the sentence's.
 _MODEL_ID = re.compile(r"[\w.~/][\w.:+@~/-]*(?:\s+\(.*\))?", re.ASCII)
 _PLAIN_WORD = re.compile(r"[A-Za-z]+")
+_NOTED = re.compile(r"([^\s(]+)\s+\((.*)\)\s*")
+_ORG_ID = re.compile(r"[\w.~-]+/[\w.~-]+")
+
+
+def _without_note(value: str) -> str:
+    """A model id without the note in brackets after it (`google/gemma-4-31B-it (59GB, auto-selects tp=1)`: the
+    weights' size and a setting, no part of the name), or the id the note gives the same model by with its
+    organisation (`Kimi-K2.6 (Registry: moonshotai/Kimi-K2.6)`: the fuller name of one model)."""
+    m = _NOTED.fullmatch(value)
+    if not m:
+        return value
+    same = [x for x in _ORG_ID.findall(m.group(2)) if _last_part(x).lower() == _last_part(m.group(1)).lower()]
+    return same[0] if same else m.group(1)
+
+
 #: MLPerf's reference vision scripts (`./run_local.sh tf mobilenet gpu --scenario Offline`): run_common.sh
 #: (mlcommons/inference vision/classification_and_detection) reads each bare word before the flags as the
 #: backend, the device or, where it is one of the models the script knows, the model.
@@ -966,6 +981,8 @@ class _Reader:
         if name == "model" and not placeholder(value) and not _MODEL_ID.fullmatch(str(value)):
             self.prose.append((line, str(value)))
             return False
+        if name == "model" and isinstance(value, str):
+            value = _without_note(value)
         if name == "model" and _local(str(value)) in self.downloads:
             value = self.downloads[_local(str(value))]  # the folder a download wrote: the weights it fetched
         key = (name, value, line, source)
@@ -1823,6 +1840,8 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     words = _table_words(bare)
     rows = table_rows(bare, heading=source == "heading")
     named += [_as_written(w, bare) for w in rows]
+    if not named and source == "heading":  # a title's `MiniMax-M2.7`: a release the table does not size
+        named = [m.group(1) for m in _CAPTION_MODEL.finditer(text) if _versioned(m.group(1), names, families)]
     named = [
         n
         for k, n in enumerate(dict.fromkeys(named))
@@ -1853,6 +1872,18 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
             m = re.search(re.escape(words) + _DTYPE_AFTER, text, re.I)
             if m:
                 r.add("precision", m.group(1), i, source, line)
+
+
+def _versioned(name: str, names, families) -> bool:
+    """Whether an id (`_CAPTION_MODEL`'s, under an organisation or not) is a family of the model table and a
+    version as that family's table names write theirs (`MiniMax-M2.7` beside the table's `MiniMax-M2`,
+    `DeepSeek-V3.2`, `GLM-4.6`): one release of the family, named, whose size the table may not give."""
+    parts = [p for p in re.split(r"[-_]", _last_part(name).lower()) if p]
+    if len(parts) < 2 or parts[0] not in families:
+        return False
+    letters = {w.split()[1][0] for w, _ in names if w.split()[0] == parts[0] and len(w.split()) > 1}
+    m = re.fullmatch(r"([a-z]?)\d+(?:\.\d+)*", parts[1])
+    return bool(m) and (not m.group(1) or m.group(1) in letters | {"v", "r"})
 
 
 #: A model's version glued to its family (`llama3.1`, `qwen3`), or as a word of its own only where it
@@ -2241,6 +2272,23 @@ def examples_after(context: Context, lines: Sequence[str], results: Iterable[int
         context,
         facts=tuple(f for f in context.facts if f.line < cut),
         signs=tuple(g for g in context.signs if g.line < cut),
+    )
+
+
+def without(context: Context, spans: Iterable[tuple[int, int]]) -> Context:
+    """`context` with the facts and signs of the lines in `spans` ((first, last), 1-based) left out: text
+    the tool's parser found to be another run's (`Parsed.others`) states nothing of this output's runs."""
+    spans = list(spans)
+    if not spans:
+        return context
+
+    def kept(line: int) -> bool:
+        return not any(a <= line <= b for a, b in spans)
+
+    return replace(
+        context,
+        facts=tuple(f for f in context.facts if kept(f.line)),
+        signs=tuple(g for g in context.signs if kept(g.line)),
     )
 
 
