@@ -474,6 +474,9 @@ _IMAGE_MODEL = re.compile(r"(?<![\w/])vllm/vllm-openai[\w-]*(?::\S+)?\s+([\w.~][
 #: model`), only a name with a digit, a separator or a path is one: a plain word is the sentence's.
 _MODEL_ID = re.compile(r"[\w.~/][\w.:+@~/-]*(?:\s+\(.*\))?", re.ASCII)
 _PLAIN_WORD = re.compile(r"[A-Za-z]+")
+#: A labelled value that opens with an id in backticks and goes on with notes about it (its size in brackets, a
+#: detail after a comma): the code span marks where the id ends.
+_CODE_HEAD = re.compile(r"`?([\w.~/][\w.:+@~/-]*)`\s*(?:[(,;].*)?")
 _NOTED = re.compile(r"([^\s(]+)\s+\((.*)\)\s*")
 _ORG_ID = re.compile(r"[\w.~-]+/[\w.~-]+")
 
@@ -622,6 +625,9 @@ _BACKEND_ID = re.compile(
     re.I,
 )
 _MODEL_FILE = re.compile(r"(?<![\w/.-])([\w.-]+\.(?:gguf|safetensors))\b")
+#: A Markdown link to a GGUF file (`[IQ4_XS model from Unsloth](https://huggingface.co/.../Hunyuan-A13B-Instruct-IQ4_XS.gguf)`):
+#: the weights the sentence names, by the file's name, as a bare file name names them.
+_LINKED_FILE = re.compile(r"\]\((?:[^)\s]*/)?([\w.-]+\.gguf)(?:\?[^)\s]*)?\)")
 #: The weights a llama.cpp server loads: `llama-server -m PATH/NAME.gguf` (its `-m, --model FNAME`), named by the
 #: file's base name.
 _SERVER_FILE = re.compile(r"(?<![\w-])(?:-m|--model)[ =]+[\"']?(?:[^\s\"']*/)?([\w.-]+\.gguf)\b")
@@ -749,6 +755,8 @@ _OUTPUT_DIRS = {"results", "result", "artifacts", "outputs", "output", "logs", "
 #: the accelerator and how many the run spans.
 _SYSTEM_ID = re.compile(r"[A-Za-z0-9][\w-]*?_(?P<device>[A-Za-z][A-Za-z0-9-]*?)x(?P<count>\d{1,3})(?:_[A-Za-z][\w-]*)?")
 _NAME_SIZE = re.compile(r"(?:^|[-.])\d+(?:\.\d+)?[BbMm](?:$|[-.])")
+#: A mixture of experts' active count as its name's one size (`Hunyuan-A13B`): a model named by a size all the same.
+_ACTIVE_SIZE = re.compile(r"(?:^|[-.])A\d+(?:\.\d+)?B(?:$|[-.])")
 #: A parameter count written BLOOM's way, its tenth after the unit (`-7b1`, `-1b7`: 7.1 and 1.7 billion).
 _TENTH_SIZE = re.compile(r"(?:^|[-.])\d+[Bb]\d(?:$|[-.])")
 #: A file name (the last component, with an extension): a data set or a log, never a model's folder.
@@ -891,6 +899,23 @@ def _keyed_pairs(key: str, value: str) -> list[tuple[str, str]]:
     return out
 
 
+_SPACED_PAIR = re.compile(r"([A-Za-z][\w-]{0,20})\s+(\S.*)")
+
+
+def _comma_pairs(value: str) -> tuple[str, list[tuple[str, str]]]:
+    """A labelled value that goes on as a comma list of `key value` items (`vllm version: 0.4.3, gpu A40, 46Gi,
+    single gpu`): the first item is the label's value, and each later item whose first word is a fact's key
+    (`KEYS`: `gpu`) states that fact; (value, [(fact, value)]). A list with no such item is one value, as written."""
+    first, *items = re.split(r",\s+", value)
+    more = [
+        (KEYS[_norm(m.group(1))], m.group(2))
+        for x in items
+        if (m := _SPACED_PAIR.fullmatch(x.strip()))
+        if _norm(m.group(1)) in KEYS
+    ]
+    return (first, more) if more else (value, [])
+
+
 def _key(key: str) -> str | None:
     """The fact a `key=value` key states: a `KEYS` name, else its last `_` parts when they are one
     and no part before them qualifies it (`sbnb_genai_perf_model` states the model, `draft_model`
@@ -978,6 +1003,8 @@ class _Reader:
             value = _as_int(value) if not isinstance(value, int) else value
             if value is None:
                 return False
+        if name == "model" and isinstance(value, str) and (head := _CODE_HEAD.fullmatch(value)):
+            value = head.group(1)  # `nvidia/Kimi-K2.5-NVFP4` (591 GB, 119 safetensors), BF16-KV
         if name == "model" and not placeholder(value) and not _MODEL_ID.fullmatch(str(value)):
             self.prose.append((line, str(value)))
             return False
@@ -1213,6 +1240,7 @@ def _read(lines: list[str], first: int) -> Context:
         r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - first])
     _read_form_fields(r, lines, first)
     _read_devices_in_words(r, lines, first)
+    _read_cpu_only(r, lines, first)
     _read_captions(r, lines, first)  # last: a caption's scope holds every fact read from its line
     posts = _read_posts(r, lines, first)
     if first == 1:
@@ -1223,6 +1251,31 @@ def _read(lines: list[str], first: int) -> Context:
     read_lines = {(f.name, f.line) for f in facts}
     signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
     return Context(tuple(facts), signs, scripts=tuple(scripts), posts=posts)
+
+
+#: A run said in words to use no GPU (`When using CPU only`, `CPU-only`, `with only CPUs`, `only on the CPU`); a
+#: `CPU offload` or `CPU-only layers` keeps the model on a GPU.
+_CPU_ONLY = re.compile(
+    r"\bCPU[- ]only\b(?![- ](?:layers?|offload|tensors?|ops?|parts?)\b)|\bonly\s+(?:on\s+(?:the\s+)?)?CPUs?\b", re.I
+)
+
+
+_GPU_WORD = re.compile(r"\bGPUs?\b", re.I)
+
+
+def _read_cpu_only(r: _Reader, lines: list[str], first: int) -> None:
+    """The device of a run a file says in words ran on the CPU alone, where the file names no other device: the
+    CPU (how many, only where a line says), at the first line saying so. A file naming a device, or speaking of
+    GPUs anywhere (`Any NVIDIA GPU`, `the backend is still GPU`: a guide offering a CPU-only deployment beside
+    GPU ones), names no CPU-only run."""
+    if any(f.name in ("device", "machine") for f in r.facts):
+        return
+    if any(g.name in ("device", "device_count") and _GPU_WORD.search(g.text) for g in r.signs):
+        return
+    for i, raw in enumerate(lines, start=first):
+        if _CPU_ONLY.search(raw) and not _COMMAND.search(raw):
+            r.add("device", "CPU", i, "prose", raw)
+            return
 
 
 #: Facts a line gives beside the run's others, which leave that line's other signs standing: a heading's own
@@ -1515,8 +1568,11 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
             name = "power"
         if name is None and re.search(r"\benergy\b", m.group(2), re.I):
             name = "energy"
-        if name and r.keyed(name, m.group(3), i, "key-value", line):
-            _read_prose(r, m.group(3), i, "key-value", line, devices=False)
+        value, more = _comma_pairs(m.group(3))
+        if name and r.keyed(name, value, i, "key-value", line):
+            for other, v in more:
+                r.keyed(other, v, i, "key-value", line)
+            _read_prose(r, value, i, "key-value", line, devices=False)
             return
     _read_assignments(r, line, i, "key-value")
     for m in _PAIRS.finditer(line):  # `key=value; key=value` (a run's metadata, vLLM's --metadata)
@@ -1566,7 +1622,7 @@ def _read_assignments(r: _Reader, text: str, i: int, source: str) -> None:
 
 def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: bool = True) -> None:
     """Facts written as words: `TP4`, `DP=2`, `8x H100`, `4 GPUs`, `Power consumption 241 W`."""
-    for m in _MODEL_FILE.finditer(text):
+    for m in [*_MODEL_FILE.finditer(text), *_LINKED_FILE.finditer(text)]:
         r.add("model", m.group(1), i, source, line)
     for m in _PAR_WORDS.finditer(text):
         r.add(_PAR_NAME[m.group(1).lower()], int(m.group(2)), i, source, line)
@@ -1829,6 +1885,7 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
         for m in _CAPTION_MODEL.finditer(text)
         if (
             _NAME_SIZE.search(_last_part(m.group(1)))
+            or _ACTIVE_SIZE.search(_last_part(m.group(1)))
             or _TENTH_SIZE.search(_last_part(m.group(1)))
             and _model_words(_last_part(m.group(1))).strip() in table
         )
