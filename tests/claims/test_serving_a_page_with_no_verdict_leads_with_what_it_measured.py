@@ -80,3 +80,11 @@ def test_no_request_throughput_is_said_only_of_a_run_that_has_none():
     assert none.text.startswith("The output format records no request throughput")
     has = wording.word("serving_saturation", cs.underfilled(_lit(3.2)))  # its table's own `Req/s` column
     assert has.evidence["no_throughput"] == 0 and "records no request throughput" not in has.text
+
+
+def test_a_run_kept_apart_from_an_empty_curve_gives_the_figure():
+    """A run with no load to place on the curve (a table whose log is another workload's) still measured one."""
+    run = _curve([1], ["m"], output_throughput=[520.87]).assign(max_concurrency=[math.nan], run=["genai-perf"])
+    c = wording.word("serving_saturation", cs.growth(run.iloc[0:0], "max_concurrency", run))
+    assert c.text.startswith("The highest throughput a run measured is 521 tok/s of output, run `genai-perf`;")
+    assert rules.states_figure(dataclasses.asdict(c))

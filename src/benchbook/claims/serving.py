@@ -92,11 +92,12 @@ def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0, q
     return make("knee", "knee", rule, ev)
 
 
-def growth(curve: pd.DataFrame, variable: str) -> Claim:
+def growth(curve: pd.DataFrame, variable: str, runs: pd.DataFrame | None = None) -> Claim:
     """Output throughput rises at every step of the curve of the first series (the loads' means;
     with repeats, a step must rise by more than the largest step noise, sqrt(sd0^2 + sd1^2) / y0;
     with one run per load, by more than RUN_NOISE). A curve of one load states its output throughput
-    (`measured_y`, `rules.MEASURED`): what a page with no verdict answers with."""
+    (`measured_y`, `rules.MEASURED`): what a page with no verdict answers with; a curve that decides no trend, the
+    highest throughput a run measured (`best_y`, over `runs`: every run, those kept apart from the curve too)."""
     lv = serving.per_load(curve) if len(curve) else curve.assign(n=1)
     d = lv[lv["series"] == lv["series"].iloc[0]].sort_values(variable) if len(lv) else lv
     xs, ys = [_f(x) for x in d[variable]], [_f(y) for y in d["output_throughput"]]
@@ -107,7 +108,7 @@ def growth(curve: pd.DataFrame, variable: str) -> Claim:
     if len(xs) == 1 and lv["series"].nunique() == 1 and ys[0] is not None:
         ev["measured_y"] = ys[0]  # one load: no trend, but the figure it measured is the page's answer
     else:
-        ev.update(_best_measured(curve))
+        ev.update(_best_measured(curve if runs is None else runs))
     if len(d) and d["n"].max() > 1:
         sd, y = d["output_throughput_sd"].fillna(0).to_numpy(), d["output_throughput"].to_numpy()
         noise = np.hypot(sd[:-1], sd[1:]) / y[:-1]

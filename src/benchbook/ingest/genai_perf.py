@@ -20,7 +20,8 @@ Four forms are read:
   perf_analyzer lines printed above it (`Throughput: 0.19 infer/sec`, latencies in usec) measure
   the same requests and are not read (a message says so). Settings come from the log: the model
   (`Profiling these models: X`), `--concurrency-range` / `--request-rate-range` of the perf_analyzer
-  command, or the `genai-perf profile` command line.
+  command, or the `genai-perf profile` command line; a table whose mean input is more than `WORKLOAD_SPREAD`
+  from the length that log asks for is another workload's run, and takes nothing of it (`Parsed.others`).
 * the legacy console (early GenAI-Perf, `console_exporter.py`): the same table titled `LLM Metrics`
   alone, avg/min/max/p99/p90/p75 columns, and the once-per-run throughputs printed after it as
   `Output token throughput (per sec): 2548.18` and `Request throughput (per sec): 509.64`. Not
@@ -487,15 +488,14 @@ def _mean_input(lines: list[str], head: int) -> float | None:
     return None
 
 
-def another_workload(
+def _another_workload(
     lines: list[str], lo: int, hi: int, command: str | None, mean: float | None
 ) -> tuple[int, int, float] | None:
-    """(the 0-based line opening the log (its fenced block, or the line itself), the line asking, the length
-    asked) of the log whose asked input length
-    (`_ASKED_INPUT` on `command`, the one that printed the table, else the last `ISL: N` line between `lo`
-    and `hi`) the table's mean input (`mean`) is more than `WORKLOAD_SPREAD` away from: the table is another
-    workload's run (a recipe's "example output format" under the log of its own 128-token run), and the
-    log's model, load and facts are not its. None where they agree or either is not stated."""
+    """Whether the log between `lo` and `hi` is another workload's than the table under it: the input length it
+    asks for (`_ASKED_INPUT` on `command`, the one that printed the table, else its last `ISL: N` line) more than
+    `WORKLOAD_SPREAD` from the table's mean input (`mean`), as a recipe's "example output format" under the log of
+    its own 128-token run. (the 0-based line opening that log's block, the line asking, the length asked), or None
+    where they agree or either is not stated."""
     asked = at = None
     if command and (m := _ASKED_INPUT.search(command)):
         asked, at = float(m.group(1)), next((k for k in range(hi - 1, lo - 1, -1) if _PROFILE.search(lines[k])), lo)
@@ -547,7 +547,7 @@ def _console(text: str, source: str, messages: list[str]):
     tables = 0
     names: list[str] = []  # each table's run: a second one under the same settings is another run
     targets: list[str] = []  # the server each table's command measured
-    others: list[tuple[int, int]] = []  # the logs above tables of another workload (`another_workload`)
+    others: list[tuple[int, int]] = []  # the logs above tables of another workload (`_another_workload`)
     i = end = 0
     while i < len(lines):
         bare = _bare_head(lines, i, end)
@@ -562,7 +562,7 @@ def _console(text: str, source: str, messages: list[str]):
         settings = _blank_settings("text")
         command = _log_settings(lines, end, title_at, settings)
         mean = _mean_input(lines, head)
-        if (other := another_workload(lines, end, title_at, command, mean)) is not None:
+        if (other := _another_workload(lines, end, title_at, command, mean)) is not None:
             settings, command = _blank_settings("text"), None
             others.append((other[0] + 1, title_at))
             messages.append(
