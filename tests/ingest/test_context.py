@@ -929,11 +929,16 @@ def test_a_model_flag_in_no_command_is_no_model():
 @pytest.mark.parametrize(
     ("text", "model"),
     [
-        ("- Model: Kimi-K2.6 (Registry: `moonshotai/Kimi-K2.6`)\n", "Kimi-K2.6 (Registry: `moonshotai/Kimi-K2.6`)"),
+        # the note names the same model with its organisation: that fuller id is the model
+        ("- Model: Kimi-K2.6 (Registry: `moonshotai/Kimi-K2.6`)\n", "moonshotai/Kimi-K2.6"),
+        # a note of the weights' size and a setting is no part of the name
+        ("- **Model**: google/gemma-4-31B-it (59GB, auto-selects tp=1)\n", "google/gemma-4-31B-it"),
+        # a note naming another model's id does not replace the one named
+        ("- Model: Qwen3-8B (draft model: `Qwen3-0.6B`)\n", "Qwen3-8B"),
         ("Model: HuggingFace model name eg. meta-llama/Llama-2-7b-hf or a local path\n", None),  # a flag's help
     ],
 )
-def test_a_model_identifier_keeps_its_bracketed_note_and_help_text_is_none(text, model):
+def test_a_model_identifier_is_the_id_before_its_bracketed_note_and_help_text_is_none(text, model):
     c = _read(text)
     assert [f.value for f in c.get("model")] == ([model] if model else [])
     assert not c.get("path_model")  # the help text's example id names no model either
@@ -1171,14 +1176,14 @@ def test_a_part_counted_after_its_makers_name_beside_an_instance_type_is_read():
 
 
 def test_a_family_and_its_version_without_a_size_is_a_sign_of_the_model_not_an_absence():
-    # real: vllm-project/recipes#884's title, sgl-project/sglang#15912's label line, ROCm/vllm#375's title
-    for text, words in [
-        ("# [doc] deepseek-v4-flash: add Ascend 950DT and 950PR 8-card FP8 Preview recipe\n", "deepseek-v4"),
-        ("Server performance using torch_native backend with Llama3.1 and enabled LoRA\n", "Llama3.1"),
-    ]:
-        c = _read(text)
-        assert not c.get("model")  # no one model of the table: its size is not given
-        assert [s.words for s in c.signs if s.name == "model"] == [words]
+    # real: sgl-project/sglang#15912's label line, ROCm/vllm#375's title
+    c = _read("Server performance using torch_native backend with Llama3.1 and enabled LoRA\n")
+    assert not c.get("model")  # no one model of the table: its size is not given
+    assert [s.words for s in c.signs if s.name == "model"] == ["Llama3.1"]
+    # a title naming one release as an id of a table family and its version names it (vllm-project/recipes#884):
+    # the page names the model and says its size is not known (`_versioned`)
+    c = _read("# [doc] deepseek-v4-flash: add Ascend 950DT and 950PR 8-card FP8 Preview recipe\n")
+    assert c.values("model") == ["deepseek-v4-flash"]
     # the other way: a count after a family word, or a family glued to other letters, is no version
     for text in ("We ran Llama 3 times on the box\n", "x = metas[0].value\n"):
         assert not [s for s in _read(text).signs if s.name == "model"]

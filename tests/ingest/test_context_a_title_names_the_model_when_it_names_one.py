@@ -28,3 +28,21 @@ def test_the_table_row_sizes_minimax_m2_but_not_a_later_version():
     size = hardware.model_size("MiniMax-M2")
     assert (size.total_b, size.active_b, size.checkpoint_precision) == (230.0, 10.0, "fp8")
     assert hardware.model_size("MiniMaxAI/MiniMax-M2.5") is None
+
+
+def test_a_title_naming_one_release_of_a_table_family_names_it_though_the_table_does_not_size_it():
+    """`MiniMax-M2.7` is the family of the table's MiniMax-M2 with a version written as that family's names write
+    theirs (`M2`): one model, named (its size is the page's to call unknown), never "a model the output does not
+    name"; `DeepSeek-V3.2` and `GLM-4.6` likewise (a `v`, or digits)."""
+    assert _models("# benchmark: MI300X FP8 speed + accuracy data for MiniMax-M2.7") == [("MiniMax-M2.7", 1)]
+    assert _models("# Support DeepSeek-V3.2 on H20") == [("DeepSeek-V3.2", 1)]
+    assert hardware.model_size("MiniMax-M2.7") is None
+
+
+def test_a_release_named_beside_another_or_a_word_that_is_no_version_names_no_model():
+    ctx = context.read(["# MiniMax-M2.7 against DeepSeek-V3.2 on MI300X", *BLOCK])
+    assert not ctx.get("model") and any(s.name == "model" and s.line == 1 for s in ctx.signs)
+    assert _models("# Llama3-style attention for the prefill kernel") == []  # `style` is no version
+    assert _models("# sgl-project/sglang-jax release notes") == []  # no family of the table
+    # in prose, not a title, the release stays unnamed
+    assert [f.value for f in context.read(["Adds data for MiniMax-M2.7.", *BLOCK]).get("model")] == []

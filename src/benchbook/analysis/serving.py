@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook.analysis import pareto, precision, roofline
+from benchbook.ingest.core import WORKLOAD_SPREAD
 
 #: Settings that identify a run.
 RUN_KEYS = [
@@ -900,12 +901,6 @@ def series_key(r: pd.DataFrame, measured: bool = True) -> pd.Series:
         label = label + ", dataset " + r["dataset"].fillna("not stated").map(str)
     work = workloads(r) if measured else pd.Series("", index=r.index)
     return label.where(work == "", label + ", " + work)
-
-
-#: Runs whose mean input or mean output tokens a request differ by more than this factor are runs of
-#: different workloads (127 against 506 prompt tokens), never loads of one sweep. A sweep re-sampling
-#: its prompts at each load varies less (the fixtures' sweeps: 1.3 at most, an agentic trace's output).
-WORKLOAD_SPREAD = 1.5
 
 
 def _asked(r: pd.DataFrame) -> pd.DataFrame:

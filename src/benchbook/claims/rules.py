@@ -75,7 +75,7 @@ def _suspects(ev: dict) -> str:
 MEASURED = {
     "fraction_of_peak": ("achieved", "achieved_gb_s", "achieved_tflops"),
     "energy_bound": ("j_per_request", "energy_j"),
-    "scaling": ("measured_y",),
+    "scaling": ("measured_y", "best_y"),
 }
 
 

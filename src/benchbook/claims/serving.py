@@ -92,11 +92,12 @@ def knee(kn: pd.DataFrame, threshold: float, variable: str, n_levels: int = 0, q
     return make("knee", "knee", rule, ev)
 
 
-def growth(curve: pd.DataFrame, variable: str) -> Claim:
+def growth(curve: pd.DataFrame, variable: str, runs: pd.DataFrame | None = None) -> Claim:
     """Output throughput rises at every step of the curve of the first series (the loads' means;
     with repeats, a step must rise by more than the largest step noise, sqrt(sd0^2 + sd1^2) / y0;
     with one run per load, by more than RUN_NOISE). A curve of one load states its output throughput
-    (`measured_y`, `rules.MEASURED`): what a page with no verdict answers with."""
+    (`measured_y`, `rules.MEASURED`): what a page with no verdict answers with; a curve that decides no trend, the
+    highest throughput a run measured (`best_y`, over `runs`: every run, those kept apart from the curve too)."""
     lv = serving.per_load(curve) if len(curve) else curve.assign(n=1)
     d = lv[lv["series"] == lv["series"].iloc[0]].sort_values(variable) if len(lv) else lv
     xs, ys = [_f(x) for x in d[variable]], [_f(y) for y in d["output_throughput"]]
@@ -106,12 +107,37 @@ def growth(curve: pd.DataFrame, variable: str) -> Claim:
         ev.update(first_x=xs[0], last_x=xs[-1], first_y=ys[0], last_y=ys[-1], series=d["series"].iloc[0])
     if len(xs) == 1 and lv["series"].nunique() == 1 and ys[0] is not None:
         ev["measured_y"] = ys[0]  # one load: no trend, but the figure it measured is the page's answer
+    else:
+        ev.update(_best_measured(curve if runs is None else runs))
     if len(d) and d["n"].max() > 1:
         sd, y = d["output_throughput_sd"].fillna(0).to_numpy(), d["output_throughput"].to_numpy()
         noise = np.hypot(sd[:-1], sd[1:]) / y[:-1]
         ev.update(repeats=int(d["n"].max()), tolerance=_f(noise.max()) if len(noise) else 0.0, noise=None)
     rule = "output throughput higher at every step of the load, each step beyond the noise"
     return make("growth", "scaling", rule, ev)
+
+
+#: The throughputs a run may have measured, in the order a page's answer takes them: output tokens a second, else
+#: the one an authors' table names neither output nor total (`Throughput (tok/s)`), said as it names it.
+MEASURED_THROUGHPUT = ("output_throughput", "throughput")
+
+
+def _best_measured(curve: pd.DataFrame) -> dict:
+    """The highest throughput any run of the curve measured (`best_y`), its run and series, and whether the
+    table names it neither output nor total (`best_named`): several loads or series decide no trend with too
+    few points, but what they measured is the page's answer (`rules.MEASURED`). Empty where none measured one."""
+    for col in MEASURED_THROUGHPUT:
+        y = pd.to_numeric(curve[col], errors="coerce") if col in curve else None
+        if y is not None and y.notna().any():
+            series = serving.series_key(curve) if "model" in curve else pd.Series("", index=curve.index)
+            at = y.idxmax()
+            return dict(
+                best_y=_f(y.max()),
+                best_run=str(curve.loc[at, "run"]),
+                best_series=str(series[at]) if series.nunique() > 1 else None,
+                best_named=col != "output_throughput",
+            )
+    return {}
 
 
 #: A latency statistic column of a run (`ttft_mean`, `e2el_p75`, `itl_max`): the figure of completed requests.
@@ -130,7 +156,9 @@ def underfilled(lit: pd.DataFrame, cap_said: dict | None = None) -> Claim:
     # capped runs with nothing in flight to measure: every request failed, or the output format records
     # no request throughput (InferenceX's per-GPU results): a cap, not its absence
     blind = lit["max_concurrency"].notna() & lit["in_flight"].isna()
-    no_rate = ~serving.recorded(lit, "request_throughput")
+    # a run whose format declares no request throughput but has one (an authors' `Req/s` column) has a rate
+    lam = pd.to_numeric(lit["request_throughput"], errors="coerce") if "request_throughput" in lit else None
+    no_rate = ~serving.recorded(lit, "request_throughput") & (lam.isna() if lam is not None else True)
     silent = lit["no_output"].fillna(False).astype(bool) if "no_output" in lit else False
     ev["silent"] = int((blind & ~no_rate & silent).sum())  # completed, but not one token: no latency
     # completed requests but no mean latency (neither an E2EL nor a TTFT and TPOT to estimate it from):
@@ -143,7 +171,6 @@ def underfilled(lit: pd.DataFrame, cap_said: dict | None = None) -> Claim:
     done = done | (lit[stats].apply(pd.to_numeric, errors="coerce").notna().any(axis=1) if stats else False)
     # a mean latency read but no request rate (the paste cut before its throughput lines): the rate is
     # what Little's law lacks, never the requests or their latency
-    lam = pd.to_numeric(lit["request_throughput"], errors="coerce") if "request_throughput" in lit else None
     timed = lit["mean_e2el_s"].notna() if "mean_e2el_s" in lit else pd.Series(False, index=lit.index)
     rateless = blind & ~no_rate & ~silent & timed & (lam.isna() if lam is not None else True)
     ev["no_rate_read"] = int(rateless.sum())

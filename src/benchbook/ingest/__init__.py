@@ -403,7 +403,8 @@ def _with_table_facts(path: Path, lines: Lines) -> context.Context:
     """The context of `lines`, with the facts the file's tool reads from its own table first (the
     parser's precedence): (name, value, line, text), then a unit and a scope where the tool's
     definitions give them; a server launch that launched none of the tables' results states nothing
-    of them (`context.ran`), nor do the usage examples written under them (`context.examples_after`)."""
+    of them (`context.ran`), nor do the usage examples written under them (`context.examples_after`), nor
+    the lines a parser found to be another run's (`Parsed.others`)."""
     ctx = context.read(lines)
     _as_text_context(lines, ctx)
     registry = tools()
@@ -416,6 +417,7 @@ def _with_table_facts(path: Path, lines: Lines) -> context.Context:
                 return ctx
     results = [x for q in every if "line" in q.table for x in q.table["line"]]
     ctx = context.examples_after(context.ran(ctx, lines, results), lines, results)
+    ctx = context.without(ctx, [span for q in every for span in q.others])
     parsed = [q for q in every if registry[q.tool].facts is not None]
     found = [context.Fact(*fact[:3], "parser", *fact[3:]) for q in parsed for fact in registry[q.tool].facts(q.table)]
     # the tool's own reading of a line (its scope, its unit) stands for what the context reader made of it

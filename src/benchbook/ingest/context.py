@@ -477,11 +477,29 @@ _ENGINE_RUN = re.compile(
 _IMAGE_MODEL = re.compile(r"(?<![\w/])vllm/vllm-openai[\w-]*(?::\S+)?\s+([\w.~][^\s\\`'\"]*[/\d][^\s\\`'\"]*)")
 #: A model's identifier: a path, an `org/name` or a name, in the characters Hugging Face ids, file names
 #: and served names use (`Qwen2.5-7B-Instruct`, `./models/x`, `llama3.2:3b`), a note in brackets after it
-#: kept (`Kimi-K2.6 (Registry: moonshotai/Kimi-K2.6)`). Prose (`这个模型`, "this model", a flag's help
+#: allowed (`Kimi-K2.6 (Registry: moonshotai/Kimi-K2.6)`; the fact is the id, `_without_note`). Prose (`这个模型`, "this model", a flag's help
 #: text) is none, and where a word merely follows `vllm serve` in a sentence (`then vllm serve the
 #: model`), only a name with a digit, a separator or a path is one: a plain word is the sentence's.
 _MODEL_ID = re.compile(r"[\w.~/][\w.:+@~/-]*(?:\s+\(.*\))?", re.ASCII)
 _PLAIN_WORD = re.compile(r"[A-Za-z]+")
+#: A labelled value that opens with an id in backticks and goes on with notes about it (its size in brackets, a
+#: detail after a comma): the code span marks where the id ends.
+_CODE_HEAD = re.compile(r"`?([\w.~/][\w.:+@~/-]*)`\s*(?:[(,;].*)?")
+_NOTED = re.compile(r"([^\s(]+)\s+\((.*)\)\s*")
+_ORG_ID = re.compile(r"[\w.~-]+/[\w.~-]+")
+
+
+def _without_note(value: str) -> str:
+    """A model id without the note in brackets after it (`google/gemma-4-31B-it (59GB, auto-selects tp=1)`: the
+    weights' size and a setting, no part of the name), or the id the note gives the same model by with its
+    organisation (`Kimi-K2.6 (Registry: moonshotai/Kimi-K2.6)`: the fuller name of one model)."""
+    m = _NOTED.fullmatch(value)
+    if not m:
+        return value
+    same = [x for x in _ORG_ID.findall(m.group(2)) if _last_part(x).lower() == _last_part(m.group(1)).lower()]
+    return same[0] if same else m.group(1)
+
+
 #: MLPerf's reference vision scripts (`./run_local.sh tf mobilenet gpu --scenario Offline`): run_common.sh
 #: (mlcommons/inference vision/classification_and_detection) reads each bare word before the flags as the
 #: backend, the device or, where it is one of the models the script knows, the model.
@@ -619,6 +637,9 @@ _BACKEND_ID = re.compile(
     re.I,
 )
 _MODEL_FILE = re.compile(r"(?<![\w/.-])([\w.-]+\.(?:gguf|safetensors))\b")
+#: A Markdown link to a GGUF file (`[IQ4_XS model from Unsloth](https://huggingface.co/.../Hunyuan-A13B-Instruct-IQ4_XS.gguf)`):
+#: the weights the sentence names, by the file's name, as a bare file name names them.
+_LINKED_FILE = re.compile(r"\]\((?:[^)\s]*/)?([\w.-]+\.gguf)(?:\?[^)\s]*)?\)")
 #: The weights a llama.cpp server loads: `llama-server -m PATH/NAME.gguf` (its `-m, --model FNAME`), named by the
 #: file's base name.
 _SERVER_FILE = re.compile(r"(?<![\w-])(?:-m|--model)[ =]+[\"']?(?:[^\s\"']*/)?([\w.-]+\.gguf)\b")
@@ -749,6 +770,8 @@ _OUTPUT_DIRS = {"results", "result", "artifacts", "outputs", "output", "logs", "
 #: the accelerator and how many the run spans.
 _SYSTEM_ID = re.compile(r"[A-Za-z0-9][\w-]*?_(?P<device>[A-Za-z][A-Za-z0-9-]*?)x(?P<count>\d{1,3})(?:_[A-Za-z][\w-]*)?")
 _NAME_SIZE = re.compile(r"(?:^|[-.])\d+(?:\.\d+)?[BbMm](?:$|[-.])")
+#: A mixture of experts' active count as its name's one size (`Hunyuan-A13B`): a model named by a size all the same.
+_ACTIVE_SIZE = re.compile(r"(?:^|[-.])A\d+(?:\.\d+)?B(?:$|[-.])")
 #: A parameter count written BLOOM's way, its tenth after the unit (`-7b1`, `-1b7`: 7.1 and 1.7 billion).
 _TENTH_SIZE = re.compile(r"(?:^|[-.])\d+[Bb]\d(?:$|[-.])")
 #: A file name (the last component, with an extension): a data set or a log, never a model's folder.
@@ -896,6 +919,23 @@ def _keyed_pairs(key: str, value: str) -> list[tuple[str, str]]:
     return out
 
 
+_SPACED_PAIR = re.compile(r"([A-Za-z][\w-]{0,20})\s+(\S.*)")
+
+
+def _comma_pairs(value: str) -> tuple[str, list[tuple[str, str]]]:
+    """A labelled value that goes on as a comma list of `key value` items (`vllm version: 0.4.3, gpu A40, 46Gi,
+    single gpu`): the first item is the label's value, and each later item whose first word is a fact's key
+    (`KEYS`: `gpu`) states that fact; (value, [(fact, value)]). A list with no such item is one value, as written."""
+    first, *items = re.split(r",\s+", value)
+    more = [
+        (KEYS[_norm(m.group(1))], m.group(2))
+        for x in items
+        if (m := _SPACED_PAIR.fullmatch(x.strip()))
+        if _norm(m.group(1)) in KEYS
+    ]
+    return (first, more) if more else (value, [])
+
+
 def _key(key: str) -> str | None:
     """The fact a `key=value` key states: a `KEYS` name, else its last `_` parts when they are one
     and no part before them qualifies it (`sbnb_genai_perf_model` states the model, `draft_model`
@@ -983,9 +1023,13 @@ class _Reader:
             value = _as_int(value) if not isinstance(value, int) else value
             if value is None:
                 return False
+        if name == "model" and isinstance(value, str) and (head := _CODE_HEAD.fullmatch(value)):
+            value = head.group(1)  # `nvidia/Kimi-K2.5-NVFP4` (591 GB, 119 safetensors), BF16-KV
         if name == "model" and not placeholder(value) and not _MODEL_ID.fullmatch(str(value)):
             self.prose.append((line, str(value)))
             return False
+        if name == "model" and isinstance(value, str):
+            value = _without_note(value)
         if name == "model" and _local(str(value)) in self.downloads:
             value = self.downloads[_local(str(value))]  # the folder a download wrote: the weights it fetched
         key = (name, value, line, source)
@@ -1217,6 +1261,7 @@ def _read(lines: list[str], first: int) -> Context:
         r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - first])
     _read_form_fields(r, lines, first)
     _read_devices_in_words(r, lines, first)
+    _read_cpu_only(r, lines, first)
     _read_captions(r, lines, first)  # last: a caption's scope holds every fact read from its line
     posts = _read_posts(r, lines, first)
     if first == 1:
@@ -1228,6 +1273,31 @@ def _read(lines: list[str], first: int) -> Context:
     signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
     at = tuple(n + first - 1 for n in sections(lines))
     return Context(tuple(facts), signs, scripts=tuple(scripts), posts=posts, headings_at=at)
+
+
+#: A run said in words to use no GPU (`When using CPU only`, `CPU-only`, `with only CPUs`, `only on the CPU`); a
+#: `CPU offload` or `CPU-only layers` keeps the model on a GPU.
+_CPU_ONLY = re.compile(
+    r"\bCPU[- ]only\b(?![- ](?:layers?|offload|tensors?|ops?|parts?)\b)|\bonly\s+(?:on\s+(?:the\s+)?)?CPUs?\b", re.I
+)
+
+
+_GPU_WORD = re.compile(r"\bGPUs?\b", re.I)
+
+
+def _read_cpu_only(r: _Reader, lines: list[str], first: int) -> None:
+    """The device of a run a file says in words ran on the CPU alone, where the file names no other device: the
+    CPU (how many, only where a line says), at the first line saying so. A file naming a device, or speaking of
+    GPUs anywhere (`Any NVIDIA GPU`, `the backend is still GPU`: a guide offering a CPU-only deployment beside
+    GPU ones), names no CPU-only run."""
+    if any(f.name in ("device", "machine") for f in r.facts):
+        return
+    if any(g.name in ("device", "device_count") and _GPU_WORD.search(g.text) for g in r.signs):
+        return
+    for i, raw in enumerate(lines, start=first):
+        if _CPU_ONLY.search(raw) and not _COMMAND.search(raw):
+            r.add("device", "CPU", i, "prose", raw)
+            return
 
 
 #: Facts a line gives beside the run's others, which leave that line's other signs standing: a heading's own
@@ -1524,8 +1594,11 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
             name = "power"
         if name is None and re.search(r"\benergy\b", m.group(2), re.I):
             name = "energy"
-        if name and r.keyed(name, m.group(3), i, "key-value", line):
-            _read_prose(r, m.group(3), i, "key-value", line, devices=False)
+        value, more = _comma_pairs(m.group(3))
+        if name and r.keyed(name, value, i, "key-value", line):
+            for other, v in more:
+                r.keyed(other, v, i, "key-value", line)
+            _read_prose(r, value, i, "key-value", line, devices=False)
             return
     _read_assignments(r, line, i, "key-value")
     for m in _PAIRS.finditer(line):  # `key=value; key=value` (a run's metadata, vLLM's --metadata)
@@ -1575,7 +1648,7 @@ def _read_assignments(r: _Reader, text: str, i: int, source: str) -> None:
 
 def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: bool = True) -> None:
     """Facts written as words: `TP4`, `DP=2`, `8x H100`, `4 GPUs`, `Power consumption 241 W`."""
-    for m in _MODEL_FILE.finditer(text):
+    for m in [*_MODEL_FILE.finditer(text), *_LINKED_FILE.finditer(text)]:
         r.add("model", m.group(1), i, source, line)
     for m in _PAR_WORDS.finditer(text):
         r.add(_PAR_NAME[m.group(1).lower()], int(m.group(2)), i, source, line)
@@ -1838,6 +1911,7 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
         for m in _CAPTION_MODEL.finditer(text)
         if (
             _NAME_SIZE.search(_last_part(m.group(1)))
+            or _ACTIVE_SIZE.search(_last_part(m.group(1)))
             or _TENTH_SIZE.search(_last_part(m.group(1)))
             and _model_words(_last_part(m.group(1))).strip() in table
         )
@@ -1849,6 +1923,8 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     words = _table_words(bare)
     rows = table_rows(bare, heading=source == "heading")
     named += [_as_written(w, bare) for w in rows]
+    if not named and source == "heading":  # a title's `MiniMax-M2.7`: a release the table does not size
+        named = [m.group(1) for m in _CAPTION_MODEL.finditer(text) if _versioned(m.group(1), names, families)]
     named = [
         n
         for k, n in enumerate(dict.fromkeys(named))
@@ -1879,6 +1955,18 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
             m = re.search(re.escape(words) + _DTYPE_AFTER, text, re.I)
             if m:
                 r.add("precision", m.group(1), i, source, line)
+
+
+def _versioned(name: str, names, families) -> bool:
+    """Whether an id (`_CAPTION_MODEL`'s, under an organisation or not) is a family of the model table and a
+    version as that family's table names write theirs (`MiniMax-M2.7` beside the table's `MiniMax-M2`,
+    `DeepSeek-V3.2`, `GLM-4.6`): one release of the family, named, whose size the table may not give."""
+    parts = [p for p in re.split(r"[-_]", _last_part(name).lower()) if p]
+    if len(parts) < 2 or parts[0] not in families:
+        return False
+    letters = {w.split()[1][0] for w, _ in names if w.split()[0] == parts[0] and len(w.split()) > 1}
+    m = re.fullmatch(r"([a-z]?)\d+(?:\.\d+)*", parts[1])
+    return bool(m) and (not m.group(1) or m.group(1) in letters | {"v", "r"})
 
 
 #: A model's version glued to its family (`llama3.1`, `qwen3`), or as a word of its own only where it
@@ -2268,6 +2356,23 @@ def examples_after(context: Context, lines: Sequence[str], results: Iterable[int
         context,
         facts=tuple(f for f in context.facts if f.line < cut),
         signs=tuple(g for g in context.signs if g.line < cut),
+    )
+
+
+def without(context: Context, spans: Iterable[tuple[int, int]]) -> Context:
+    """`context` with the facts and signs of the lines in `spans` ((first, last), 1-based) left out: text
+    the tool's parser found to be another run's (`Parsed.others`) states nothing of this output's runs."""
+    spans = list(spans)
+    if not spans:
+        return context
+
+    def kept(line: int) -> bool:
+        return not any(a <= line <= b for a, b in spans)
+
+    return replace(
+        context,
+        facts=tuple(f for f in context.facts if kept(f.line)),
+        signs=tuple(g for g in context.signs if kept(g.line)),
     )
 
 

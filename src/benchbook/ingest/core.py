@@ -44,6 +44,12 @@ def is_statistic(name) -> bool:
 
 REJECTED_COLUMNS = ["tool", "source", "line", "text", "reason"]
 
+#: Runs whose mean input or mean output tokens a request differ by more than this factor are runs of
+#: different workloads (127 against 506 prompt tokens), never loads of one sweep, and a table whose mean
+#: input differs so from the length the log above it asks for is not that log's run. A sweep re-sampling
+#: its prompts at each load varies less (the fixtures' sweeps: 1.3 at most, an agentic trace's output).
+WORKLOAD_SPREAD = 1.5
+
 
 class ParseError(ValueError):
     """Input that is not a valid output of the tool: says which file, which line, what was expected."""
@@ -73,6 +79,9 @@ class Parsed:
     messages: list[str] = field(default_factory=list)
     cells_read: int = 0
     version: str | None = None
+    #: (first, last) 1-based lines of text the parser found to be another run's (a log above a table of
+    #: another workload): what they state is no fact of this output's runs, nor a sign of one
+    others: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         """Every parser's result passes the same screen: values outside their unit's physical range,
@@ -389,6 +398,7 @@ def finish(
     cells: int | None = None,
     version: str | Callable[[pd.DataFrame], str | None] | None = None,
     empty: str | None = None,
+    others: Iterable[tuple[int, int]] = (),
 ) -> Parsed:
     """The tail every parser shares, so that a parser is its grammar and its mapping only:
     `return finish(TOOL, source, records, rejects, messages, cells)`.
@@ -397,7 +407,8 @@ def finish(
     triples of the numbers seen and not kept, `cells` the numbers seen (by default kept + rejected),
     `version` the tool version or format when the output tells (or a function of the tidy table,
     before the screen, that says it). With `empty` (a sentence saying
-    what was expected), a file with neither a record nor a reject is refused with that sentence."""
+    what was expected), a file with neither a record nor a reject is refused with that sentence. `others`:
+    `Parsed.others`."""
     rejects = list(rejects)
     if empty is not None and not records and not rejects:
         raise ParseError(source, 1, empty)
@@ -411,6 +422,7 @@ def finish(
         messages=list(messages),
         cells_read=cells,
         version=version(table) if callable(version) else version,
+        others=tuple(others),
     )
 
 

@@ -20,7 +20,8 @@ Four forms are read:
   perf_analyzer lines printed above it (`Throughput: 0.19 infer/sec`, latencies in usec) measure
   the same requests and are not read (a message says so). Settings come from the log: the model
   (`Profiling these models: X`), `--concurrency-range` / `--request-rate-range` of the perf_analyzer
-  command, or the `genai-perf profile` command line.
+  command, or the `genai-perf profile` command line; a table whose mean input is more than `WORKLOAD_SPREAD`
+  from the length that log asks for is another workload's run, and takes nothing of it (`Parsed.others`).
 * the legacy console (early GenAI-Perf, `console_exporter.py`): the same table titled `LLM Metrics`
   alone, avg/min/max/p99/p90/p75 columns, and the once-per-run throughputs printed after it as
   `Output token throughput (per sec): 2548.18` and `Request throughput (per sec): 509.64`. Not
@@ -53,7 +54,17 @@ import math
 import re
 
 from benchbook.ingest import vllm_serve
-from benchbook.ingest.core import Parsed, ParseError, Tool, copy_ends, cut_item, finish, percentile, register
+from benchbook.ingest.core import (
+    WORKLOAD_SPREAD,
+    Parsed,
+    ParseError,
+    Tool,
+    copy_ends,
+    cut_item,
+    finish,
+    percentile,
+    register,
+)
 from benchbook.ingest.text import Lines, contains, csv_rows, json_object, search, whole
 
 NAME = "genai-perf"
@@ -462,6 +473,52 @@ def _log_settings(lines: list[str], lo: int, hi: int, settings: dict) -> str | N
     return profiles[-1] if profiles else None
 
 
+#: The input length a log asks for: GenAI-Perf's `--synthetic-input-tokens-mean N` on the command that
+#: printed the table (its synthetic prompts have N tokens, stddev 0 by default, so the table's Input Sequence
+#: Length is N: 128.02 for 128, 3,000.09 for 3000), or a recipe's own echo of its workload (`ISL: 128`,
+#: NVIDIA's dgxc-benchmarking scripts print it above each GenAI-Perf command).
+_ASKED_INPUT = re.compile(r"--synthetic-input-tokens-mean[ =](\d+)")
+_ISL_LINE = re.compile(r"^\s*ISL\s*[:=]\s*(\d+)\s*$")
+_INPUT_ROW = re.compile(r"^input sequence length\b", re.I)
+
+
+def _mean_input(lines: list[str], head: int) -> float | None:
+    """The table's mean Input Sequence Length (its `avg` cell), None where it prints none."""
+    header = _box_cells(lines[head], _BOX_HEAD)
+    for s in lines[head + 1 :]:
+        s = s.strip()
+        if s.startswith("\u2514") or not s:  # └ closes the table
+            return None
+        if not s.startswith(_BOX_ROW):  # the ┡━━╇ rule under the header
+            continue
+        row = _box_cells(s, _BOX_ROW)
+        if _INPUT_ROW.match(row[0]) and "avg" in header[1:]:
+            return _value(row[header.index("avg")]) if header.index("avg") < len(row) else None
+    return None
+
+
+def _another_workload(
+    lines: list[str], lo: int, hi: int, command: str | None, mean: float | None
+) -> tuple[int, int, float] | None:
+    """Whether the log between `lo` and `hi` is another workload's than the table under it: the input length it
+    asks for (`_ASKED_INPUT` on `command`, the one that printed the table, else its last `ISL: N` line) more than
+    `WORKLOAD_SPREAD` from the table's mean input (`mean`), as a recipe's "example output format" under the log of
+    its own 128-token run. (the 0-based line opening that log's block, the line asking, the length asked), or None
+    where they agree or either is not stated."""
+    asked = at = None
+    if command and (m := _ASKED_INPUT.search(command)):
+        asked, at = float(m.group(1)), next((k for k in range(hi - 1, lo - 1, -1) if _PROFILE.search(lines[k])), lo)
+    else:
+        for k in range(hi - 1, lo - 1, -1):
+            if m := _ISL_LINE.match(lines[k]):
+                asked, at = float(m.group(1)), k
+                break
+    if asked is None or not mean or not asked or max(mean / asked, asked / mean) <= WORKLOAD_SPREAD:
+        return None
+    fences = [k for k in range(lo, at) if lines[k].strip().startswith(("```", "~~~"))]
+    return (fences[-1] if len(fences) % 2 else at), at, asked
+
+
 #: The options of a GenAI-Perf command that say which server and API it measured.
 _TARGET = re.compile(r"(?:^|\s)--(url|service-kind|backend|endpoint-type)[ =](\S+)")
 
@@ -499,6 +556,7 @@ def _console(text: str, source: str, messages: list[str]):
     tables = 0
     names: list[str] = []  # each table's run: a second one under the same settings is another run
     targets: list[str] = []  # the server each table's command measured
+    others: list[tuple[int, int]] = []  # the logs above tables of another workload (`_another_workload`)
     i = end = 0
     while i < len(lines):
         bare = _bare_head(lines, i, end)
@@ -511,7 +569,17 @@ def _console(text: str, source: str, messages: list[str]):
             raise ParseError(source, i + 1, "a GenAI-Perf title without its table header (┃ Statistic ┃ ...)")
         header = _box_cells(lines[head], _BOX_HEAD)
         settings = _blank_settings("text")
-        targets.append(_target(_log_settings(lines, end, title_at, settings)))
+        command = _log_settings(lines, end, title_at, settings)
+        mean = _mean_input(lines, head)
+        if (other := _another_workload(lines, end, title_at, command, mean)) is not None:
+            settings, command = _blank_settings("text"), None
+            others.append((other[0] + 1, title_at))
+            messages.append(
+                f"line {title_at + 1}: the table's mean input of {mean:,.0f} tokens a request is not the "
+                f"{other[2]:,.0f} line {other[1] + 1} asks for: the table is another workload's run, so the "
+                "model and load of the log above it are not its"
+            )
+        targets.append(_target(command))
         names.append(_run_label(settings))
         settings["run"] = _names(names)[-1]
         known = header[:1] == ["Statistic"] and all(h in STATS or re.fullmatch(r"p\d+", h) for h in header[1:])
@@ -571,7 +639,7 @@ def _console(text: str, source: str, messages: list[str]):
             "the GenAI-Perf table reports the same requests"
         )
     _failures(single_vals, has_latency, source, messages)
-    return records, rejects, cells
+    return records, rejects, cells, tuple(others)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -722,6 +790,7 @@ def sniff(text: str | Lines) -> bool:
 def parse(text: str | Lines, source: str) -> Parsed:
     text = whole(text).replace("\r\n", "\n").replace("\r", "\n")
     messages: list[str] = []
+    others: tuple[tuple[int, int], ...] = ()
     if _is_json(text):
         records, rejects, cells = _json(text, source, messages)
     elif is_analyze_export(text):
@@ -731,10 +800,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
     elif not _has_table(text) and (quoted := _quoted_csv(text)) is not None:
         records, rejects, cells = _csv(quoted, source, messages)  # the console table, where both, is read
     else:
-        records, rejects, cells = _console(text, source, messages)
+        records, rejects, cells, others = _console(text, source, messages)
     if not records and not rejects:
         raise ParseError(source, 1, "no GenAI-Perf metric found")
-    return finish(TOOL, source, records, rejects, messages, cells)
+    return finish(TOOL, source, records, rejects, messages, cells, others=others)
 
 
 TOOL = register(

@@ -129,7 +129,7 @@ def analyse(p: dict) -> Result:
     led = Ledger(CHAPTER, inputs)
     for c in (
         serving_claims.knee(kn, p["knee_threshold"], var, levels, queue),
-        serving_claims.growth(curve, var),
+        serving_claims.growth(curve, var, r),
         serving_claims.bandwidth(
             low,
             *at(low)[:1],
