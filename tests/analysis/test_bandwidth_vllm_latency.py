@@ -151,6 +151,29 @@ def test_the_input_line_counts_every_generation_result_the_sweep_table_lists_and
     assert "1 generation result;" in alone and "placed under" not in alone and "1 of them on a device" in alone
 
 
+def test_a_kept_result_with_no_bytes_per_token_is_not_called_placed_under_the_roofline():
+    """llama.cpp PR 25860's DeepSeek V4 (an MoE model of unknown active size) on 8 x RTX 3090: the rule keeps
+    its tg128 and sets the one at depth aside, but with no bytes per token it has no place under the roofline,
+    as the page's bound sentence says; a kept result with its bytes is placed."""
+    pts = pd.DataFrame(
+        dict(
+            params_b=[284.3],
+            device=["RTX-3090"],
+            peak_source=["detected"],
+            peak_gb_s=[936.0],
+            rate_kind=["mean"],
+            bytes_per_token=[float("nan")],
+        )
+    )
+    every = pd.DataFrame(dict(kept=[True, False], why_dropped=["", "depth > 0"]))
+    line = show.input_line("f.md", pts, None, every)
+    assert "2 generation results, 1 of them kept and 1 set aside (depth > 0" in line
+    assert "the bytes per token of 1 of those kept are unknown" in line and "placed under the roofline" not in line
+    # the other way: the same result with its bytes is placed
+    sized = show.input_line("f.md", pts.assign(bytes_per_token=[8.2e9]), None, every)
+    assert "1 of them placed under the roofline" in sized and "bytes per token of" not in sized
+
+
 def test_the_input_line_says_why_each_result_not_placed_was_set_aside():
     """A depth sweep: one tg from an empty cache placed, two at depth set aside, said with the reason;
     with two reasons each is counted."""

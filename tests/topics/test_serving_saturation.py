@@ -223,3 +223,14 @@ def test_failures_are_the_prompts_sent_less_those_completed_only_where_the_file_
     assert "failed beside" not in outcome and "count this page does not read as the prompts sent" in outcome
     # and a file that speaks of no requests sent cannot tell whether any failed
     assert "cannot tell whether any failed" in said(real.replace("in 1000 requests ", ""))
+
+
+def test_runs_at_one_load_are_configurations_so_none_is_called_the_lightest_load(seed):
+    # real: schedcp's three runs share one load (rate inf, 100 prompts, no cap) and differ in the server
+    # (cpu offload, UVM, UVM with prefetch); the first is no lighter than the third (68.7 against 47.2 in flight)
+    low = run(f"{FIX}/schedcp_rtx5090_qwen3_30b_a3b_fp8_cpu_offload_uvm_three_runs.md").ledger.get("bandwidth_low")
+    assert low.evidence["configurations"] == 3
+    assert "the first of 3 runs at one load" in low.text and "lightest load (" not in low.text
+    # the other way: the seed sweeps its cap, so its lowest cap is the lightest load
+    seed_low = seed.ledger.get("bandwidth_low")
+    assert seed_low.evidence["configurations"] == 0 and "At the lightest load (run" in seed_low.text

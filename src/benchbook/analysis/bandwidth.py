@@ -501,10 +501,27 @@ def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         placed = r[r["kept"] & (r["model_key"] == r.at[i, "model_key"]) & (r["_dev"] == r.at[i, "_dev"])]
         if len(placed):
             why = "slower settings" if beyond_noise(placed.iloc[0], r.loc[i]) else TIED
+            why = REPEAT if repeat(r.loc[i], placed.iloc[0]) else why
             r.at[i, "why_dropped"] = why + ": " + differences(r.loc[i], placed.iloc[0])
     r["engine"] = r["_eng"].replace("", None)
     r = r.drop(columns=["_pw", "_dev", "_eng"])
     return r[r["kept"]].drop(columns=["kept", "why_dropped"]).reset_index(drop=True), r
+
+
+#: Why a request is not placed when it differs from the placed one in its answer's length alone.
+REPEAT = "a repeat of the kept request's settings, not a slower setting"
+
+
+def repeat(row, placed) -> bool:
+    """Whether `row` is a repeat of the `placed` request: both timings of one request each (a tgN that
+    counts the tokens its answer had, which the user does not set) of one model the file names for both
+    (the command they ran, `ollama run --verbose MODEL`), differing in that count alone, as one command run
+    twice is (ollama issue 12913). Requests of no named model may differ in what no column holds (two
+    versions under labels the reader does not take), so they are not taken for repeats."""
+    a, b = settings_of(row), settings_of(placed)
+    diff = {k for k in {*a, *b} if a.get(k) != b.get(k)}
+    named = isinstance(row.get("model"), str) and bool(row["model"].strip()) and row.get("model") == placed.get("model")
+    return bool(row.get("one_request") is True and placed.get("one_request") is True and named and diff <= {"test"})
 
 
 #: The llama-bench columns that make a run's settings (what `reduce` picks the fastest of).

@@ -495,14 +495,17 @@ def bandwidth(
     served: tuple | None = None,
     per_run: bool = False,
     precision: str | None = None,
+    configurations: int = 0,
 ) -> Claim:
     """The fraction of peak bandwidth the lightest load reaches by reading the weights once per step
     (`models`: how many models the runs are of; the roofline sizes one; `served`: the checkpoint and its
     line beside a served name of no known size, `analysis.serving.served_checkpoint`; `per_run`: the runs'
     own names give different precisions, `analysis.serving.run_precisions`; `precision`: the weights'
-    precision where it is known and its bytes per weight are not, a mix such as SGLang's W4AFp8)."""
+    precision where it is known and its bytes per weight are not, a mix such as SGLang's W4AFp8;
+    `configurations`: how many runs share the one load, `analysis.serving.one_load`, where none is lighter
+    than another and the row is only the first of them)."""
     ev = dict(fraction=None, peak=getattr(peaks, "total_bandwidth_gb_s", None), unit="GB/s", streaming=True)
-    ev.update(models=models, checkpoint=list(served) if served else None)
+    ev.update(models=models, checkpoint=list(served) if served else None, configurations=configurations)
     ev.update(said or {})
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     ev.update(count=getattr(peaks, "count", 1), active_params_b=active_b, bytes_per_token=None)

@@ -86,7 +86,8 @@ def input_line(
     each vLLM `bench latency` run read but left out of the roofline, with why (`latency_runs`). The
     generation results counted are the placed ones (`pts`) and those `analysis.bandwidth.reduce` set
     aside (`every`, the table the sweep note lists), so the line and that table agree, with how many
-    each reason set aside (`set_aside`); the generation results the conflict screen set aside
+    each reason set aside (`set_aside`), and those kept with no bytes per token said apart, as having no
+    place under the roofline (`n_unsized`); the generation results the conflict screen set aside
     (`analysis.prefill.conflicted`) are counted apart, so the count is of those that can be used."""
     left_out = _left_out(latency_runs)
     n_conflicted = sum(len(g["lines"]) for g in conflicted or [] if g["kind"] == "generation")
@@ -103,6 +104,7 @@ def input_line(
         files=files,
         n=len(pts) + (int((~every["kept"].astype(bool)).sum()) if every is not None and len(every) else 0),
         n_placed=len(pts),
+        n_unsized=int(pts["bytes_per_token"].isna().sum()) if "bytes_per_token" in pts else 0,
         set_aside=set_aside(every),
         n_vllm=int((pts["rate_kind"] == "lower bound").sum()) if "rate_kind" in pts else 0,
         size_low=sizes.min() if sizes.nunique() > 1 else None,

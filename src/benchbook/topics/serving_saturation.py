@@ -140,6 +140,7 @@ def analyse(p: dict) -> Result:
             served,
             w.source == "per run",
             w.precision,
+            len(rl_curve) if low is not None and serving.one_load(rl_curve) else 0,
         ),
         _offloaded(
             serving_claims.bound("low", low, *at(low)[:1], p["bound_threshold"], w.assumed, at(low)[1]), offload
