@@ -201,3 +201,20 @@ def test_sdpa_py_rows_are_read_with_head_dim_from_embed_dim_and_their_causal_fla
         "sdpa",
     ]
     assert not score_mod.sniff(SDPA.replace("forward_time", "fwd_ms"))  # not sdpa.py's columns: not claimed
+
+
+def test_sdpa_py_table_the_copy_ends_inside_is_marked_where_it_ends():
+    """A copy whose last line is a row of a table it never closes (no `+---+` border after it) ends inside
+    the table: that row is read and marked (what the run printed after it is not in the file); a row cut
+    short there is set aside; a closed table carries no mark."""
+    closed = _t(SDPA)
+    assert closed.rejected.empty
+    open_ = SDPA.rsplit("+", 1)[0].rsplit("\n", 1)[0] + "\n"  # the closing border dropped
+    marked = _t(open_)
+    assert len(marked.table) == len(closed.table)
+    assert marked.rejected["line"].tolist() == [5]
+    assert marked.rejected["reason"].str.startswith(ingest.COPY_ENDS_AFTER).all()
+    short = _t(open_.rstrip("\n").rsplit("|", 2)[0] + "| 10")  # the last row cut inside its last cell
+    assert len(short.table) == len(closed.table) - 2
+    assert short.rejected["line"].tolist() == [5]
+    assert not short.rejected["reason"].str.startswith(ingest.COPY_ENDS_AFTER).any()

@@ -40,7 +40,18 @@ import csv
 import re
 
 from benchbook.ingest import tritonbench
-from benchbook.ingest.core import NUMBER, SEPARATOR_RE, Parsed, Tool, finish, markdown_cells, register
+from benchbook.ingest.core import (
+    NUMBER,
+    SEPARATOR_RE,
+    Parsed,
+    Tool,
+    copy_ends,
+    cut_after_item,
+    cut_item,
+    finish,
+    markdown_cells,
+    register,
+)
 from benchbook.ingest.text import Lines, search, splitlines
 
 NAME = "pytorch-score-mod"
@@ -114,12 +125,15 @@ _SDPA_RESULTS = {
 
 
 def _sdpa_tables(lines: list[str]):
-    """(header, its 1-based rows as (line, cells)) of each sdpa.py pretty table: a header row between `+---+`
-    borders, then `|` rows until the closing border."""
+    """(header, its 1-based rows as (line, cells), the mark where the copy ends inside it or None) of each
+    sdpa.py pretty table: a header row between `+---+` borders, then `|` rows until the closing border. A
+    copy whose last line is a row of a table it never closes ends inside the table: what the run printed
+    after that row is not in the file, so that row is marked (`cut_after_item`), or set aside where it is
+    cut short (no closing `|`: `cut_item`)."""
     for i, raw in enumerate(lines):
         if not _SDPA_SNIFF.match(raw):
             continue
-        header, rows = markdown_cells(raw), []
+        header, rows, cut = markdown_cells(raw), [], None
         for j in range(i + 1, len(lines)):
             s = lines[j].strip()
             if s.startswith("+"):
@@ -128,8 +142,12 @@ def _sdpa_tables(lines: list[str]):
                 continue
             if not s.startswith("|"):
                 break
+            if copy_ends(lines, j):
+                cut = cut_after_item(j, lines[j]) if s.endswith("|") else cut_item(j, lines[j])
+                if not s.endswith("|"):
+                    break
             rows.append((j + 1, markdown_cells(lines[j])))
-        yield header, rows
+        yield header, rows, cut
 
 
 def _sdpa_records(header: list[str], rows) -> tuple[list[dict], int]:
@@ -310,10 +328,13 @@ def parse(text: str | Lines, source: str) -> Parsed:
                             else (f"printed {raw} GFlops/s" if col == "GFlops/s" else None),
                         }
                     )
-    for header, rows in _sdpa_tables(lines):
+    for header, rows, cut in _sdpa_tables(lines):
         more, n = _sdpa_records(header, rows)
         records += more
         cells += n
+        if cut:  # the mark (or the row cut short) counts as seen, as every parser counts it
+            rejects.append(cut)
+            cells += 1
     empty = f"no score_mod.py table (a github table with a {SHAPE} column) found"
     return finish(TOOL, source, records, rejects, [], cells, empty=empty)
 

@@ -49,14 +49,15 @@ def _say(name: str, **values) -> str:
     return wording.sentence(CHAPTER, name, **values)
 
 
-def stop_note(messages: list[str]) -> str:
+def stop_note(messages: list[str], cut_at: list[int] = ()) -> str:
     """The completeness line: the parser's "run stopped" warning, so a run cut short by a traceback
     says where, and tritonbench's timings that printed an error instead of a number
-    (`ingest.tritonbench.FAILED_WARNING`), else that every section finished."""
+    (`ingest.tritonbench.FAILED_WARNING`); else, where the copy ends inside a table (`cut_at`: its last
+    lines), that what followed is not in the file; else that every section finished."""
     from benchbook.ingest import tritonbench
 
     stops = [m for m in messages if m.startswith(("warning: the run stopped", tritonbench.FAILED_WARNING))]
-    return _say("stop", stop="; ".join(m.removeprefix("warning: ") for m in stops))
+    return _say("stop", stop="; ".join(m.removeprefix("warning: ") for m in stops), cut_at=list(cut_at))
 
 
 def device_words(peaks: roofline.Peaks, said: dict | None = None) -> str:

@@ -112,7 +112,8 @@ def _listed(texts: list[str], what: str) -> str:
 
 
 def energy_display(table: pd.DataFrame) -> pd.DataFrame:
-    """The quoted rows as a table: configuration, scope, interval, J per output token, tokens per
+    """The quoted rows as a table: configuration, scope, interval, the energy measured and its duration
+    (so a configuration past the sentences listed keeps its measurement), J per output token, tokens per
     joule, J per token counting prompt tokens too (where the file counts them), J per request,
     idle-subtracted J per output token, and the mean power, the output and request rates and the latency
     the file prints beside them."""
@@ -121,6 +122,8 @@ def energy_display(table: pd.DataFrame) -> pd.DataFrame:
         "run": "configuration",
         "scope": "scope",
         "interval": "interval",
+        "energy_j": "energy (J)",
+        "duration_s": "duration (s)",
         "j_per_output_token": "J / output token",
         "tok_per_j": "tokens / J",
         "j_per_token": "J / token (prompt and output)",

@@ -43,6 +43,8 @@ class Result:
     said: dict = field(default_factory=dict)
     #: the lines of rows set aside for giving one configuration different values (no label tells the runs apart)
     conflicts: list = field(default_factory=list)
+    #: the lines where the copy ends inside a table it never closes (the parsers' `COPY_ENDS` marks)
+    cut_at: list = field(default_factory=list)
 
 
 def analyse(p: dict) -> Result:
@@ -86,6 +88,7 @@ def analyse(p: dict) -> Result:
         failed=attention_tritonbench.failed(set_aside),
         said=said,
         conflicts=attention_tritonbench.conflicts(set_aside),
+        cut_at=sorted({int(r.line) for r in set_aside.itertuples() if str(r.reason).startswith(ingest.COPY_ENDS)}),
     )
     result.messages += more
     result.ledger = wording.ledger(
@@ -119,7 +122,7 @@ def page(r: Result) -> Page:
         ),
     }
     markdown = {
-        "stop_note": show.stop_note(r.messages),
+        "stop_note": show.stop_note(r.messages, r.cut_at),
         "device_words": show.device_words(r.peaks, r.said),
         "withheld_block": placement.folded_box(r.ledger),
         "sdpa_lead": wording.sentence(CHAPTER, "sdpa_lead", rows=len(show.sdpa_table(k))),
