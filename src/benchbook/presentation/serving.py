@@ -344,6 +344,7 @@ def inputs_sentence(
         levels=int(curve[variable].nunique()) if len(curve) else 0,
         bursts=bursts(r),
         workloads=serving.series_key(r).nunique() if len(r) and "model" in r else 0,
+        apart_by=serving.series_apart(r) if len(r) and "model" in r else {},
         aggregated=int(serving.aggregates(r).sum()),
         variable=variable.replace("_", " "),
         # an infinite rate is one the run was sent at; an MLPerf Server run's, whose copy lacks the rate LoadGen
