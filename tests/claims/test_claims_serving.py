@@ -121,6 +121,19 @@ def test_uncapped_within_noise_and_faster_and_finite_rate():
     assert c.status == "withheld" and "no run of its series" in c.text
 
 
+def test_uncapped_is_set_against_its_own_deployment_not_one_its_label_would_drop():
+    # a tp=2 run kept apart, a tp=2 capped run and another server's capped run: the series are told apart
+    # over all three, so the all-at-once run is set against the tp=2 run, never the faster other server
+    meta = ["tp=2", "tp=2", ""]
+    r = runs([np.nan, 4.0, 8.0], [591.0, 32.0, 156.0], metadata=meta, ttft_mean=[9e4, 360.0, 112.0])
+    x = serving.apart(r, "max_concurrency")
+    c = cs.uncapped(r[x], r[~x], 0)
+    assert c.status == "shown" and c.evidence["best_run"] == "c=4.0" and c.evidence["b"] == 32.0
+    # the other way: the same server on both sides is one series, and its best capped run is taken
+    one = r.assign(metadata=["tp=2"] * 3)
+    assert cs.uncapped(one[x], one[~x], 0).evidence["b"] == 156.0
+
+
 def test_an_infinite_rate_whose_format_records_no_cap_is_no_all_at_once_run():
     # GuideLLM 0.1 prints no in-flight limit, though GUIDELLM__MAX_CONCURRENCY bounds its throughput mode
     r = runs([8.0, np.nan], [500.0, 600.0], ttft_mean=[100.0, 2500.0])

@@ -887,9 +887,7 @@ def series_key(r: pd.DataFrame, measured: bool = True) -> pd.Series:
     )
     label = r["model"].astype(object).fillna("the unnamed model").astype(str).str.split("/").str[-1]
     settings = _settings(meta, workload=not measured)
-    varying = [  # a setting one server states and another does not (EAGLE on one, none on the other) varies too
-        c for c in settings if c == "deployment" and settings[c].notna().any() or settings[c].nunique(dropna=False) > 1
-    ]
+    varying = _varying(settings)
     if varying:
         parts = settings[varying].apply(
             lambda row: "; ".join(str(v) if k == "deployment" else f"{k}={v}" for k, v in row.items() if pd.notna(v)),
@@ -901,6 +899,28 @@ def series_key(r: pd.DataFrame, measured: bool = True) -> pd.Series:
         label = label + ", dataset " + r["dataset"].fillna("not stated").map(str)
     work = workloads(r) if measured else pd.Series("", index=r.index)
     return label.where(work == "", label + ", " + work)
+
+
+def _varying(settings: pd.DataFrame) -> list[str]:
+    """The settings that tell servers apart: a setting one server states and another does not (EAGLE
+    on one, none on the other) varies too."""
+    return [
+        c for c in settings if c == "deployment" and settings[c].notna().any() or settings[c].nunique(dropna=False) > 1
+    ]
+
+
+def series_apart(r: pd.DataFrame) -> dict:
+    """What sets the runs' series (`series_key`) apart, for the page to say which: `models` (several),
+    `settings` (the server settings that vary), `datasets` (several) and `workloads` (several
+    workloads by their token means, `workloads`)."""
+    meta = r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r else pd.Series("", index=r.index)
+    model = r["model"].astype(object).fillna("the unnamed model").astype(str).str.split("/").str[-1]
+    return dict(
+        models=bool(model.nunique() > 1),
+        settings=[c.replace("_", " ") for c in _varying(_settings(meta))],
+        datasets=bool("dataset" in r and r["dataset"].nunique() > 1),
+        workloads=bool(workloads(r).ne("").any()),
+    )
 
 
 def _asked(r: pd.DataFrame) -> pd.DataFrame:

@@ -264,9 +264,10 @@ def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None, 
             ev["cap_unknown"] = bool(pd.isna(u["max_concurrency"]) and not u.get("max_concurrency_recorded", True))
             ev["rate_unknown"] = bool(pd.isna(u["request_rate"]))
             ev["rate_assumed"] = bool(u.get("rate_assumed", False))  # no rate printed: the tool's default taken
-        same = (
-            curve[serving.series_key(curve) == serving.series_key(apart.loc[[u.name]]).iloc[0]] if len(curve) else curve
-        )
+        # the series labelled over all the runs at once: a setting (tp=2) that varies only between the curve and
+        # the run kept apart would be dropped from a label made of either side alone, joining two deployments
+        keys = serving.series_key(pd.concat([curve, apart.loc[[u.name]]], ignore_index=True))
+        same = curve[keys.iloc[: len(curve)].to_numpy() == keys.iloc[-1]] if len(curve) else curve
         # an unnamed run beside named ones: another unnamed run may be any other model (five models under
         # their own headings), so "its series" is not known
         if pd.isna(u.get("model")) and "model" in curve and curve["model"].notna().any():

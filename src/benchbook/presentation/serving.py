@@ -310,14 +310,22 @@ def _infinite(r: pd.DataFrame) -> int:
 
 
 def inputs_sentence(
-    files: str, r: pd.DataFrame, variable: str, n_apart: int, tokenizers=(), untied=(), unnamed_said=()
+    files: str,
+    r: pd.DataFrame,
+    variable: str,
+    n_apart: int,
+    tokenizers=(),
+    untied=(),
+    unnamed_said=(),
+    spoken=(),
 ) -> str:
     """What the page reads: the files, runs, models (and the `tokenizers` the input names beside a
     served model of another name: `analysis.serving.tokenizers`; the `untied` models it names but ties
     to no run: `analysis.serving.untied_models`; what it says of a model for runs with none beside named
     ones: `analysis.serving.unnamed_said`, the absence rule), the sweep, the runs kept apart and
-    why, and the series the curve's runs form (failed requests are the `failed` claim's, never said
-    twice)."""
+    why, and the series the curve's runs form, naming the ones the knee and growth sentences are about
+    (`spoken`, from their evidence: a series of one load has no knee, so theirs need not be the first);
+    failed requests are the `failed` claim's, never said twice."""
     unknown = int((~r[f"{variable}_recorded"] & r[variable].isna()).sum()) if f"{variable}_recorded" in r else 0
     curve = r[~serving.apart(r, variable)]
     # swept: one series at two loads or more; several series each at a load of its own are no sweep
@@ -336,6 +344,7 @@ def inputs_sentence(
         levels=int(curve[variable].nunique()) if len(curve) else 0,
         bursts=bursts(r),
         workloads=serving.series_key(r).nunique() if len(r) and "model" in r else 0,
+        apart_by=serving.series_apart(r) if len(r) and "model" in r else {},
         aggregated=int(serving.aggregates(r).sum()),
         variable=variable.replace("_", " "),
         # an infinite rate is one the run was sent at; an MLPerf Server run's, whose copy lacks the rate LoadGen
@@ -345,6 +354,7 @@ def inputs_sentence(
         unknown=unknown,
         what=_what(variable),
         series=series(r, variable),
+        spoken=list(dict.fromkeys(s for s in spoken if s)),
     )
 
 

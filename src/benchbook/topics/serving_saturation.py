@@ -221,7 +221,14 @@ def page(res: Result) -> Page:
     saturation = show.plot_saturation(res.curve, res.apart, var, knee.evidence["x"] if knee.shown else None)
     pg.markdown.update(
         inputs=show.inputs_sentence(
-            ", ".join(res.inputs), r, var, len(res.apart), res.tokenizers, res.untied, res.unnamed or []
+            ", ".join(res.inputs),
+            r,
+            var,
+            len(res.apart),
+            res.tokenizers,
+            res.untied,
+            res.unnamed or [],
+            [res.ledger.get(k).evidence.get("series") for k in ("knee", "growth")],
         ),
         rate_note=show.assumed_rate_note(r, serving.rate_said(p["source"])),
         figures=show.figures_sentence(res.lit, res.goodput, p["slo_ttft_ms"], p["slo_tpot_ms"], book=_book_slos(p)),
