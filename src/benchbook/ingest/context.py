@@ -1924,7 +1924,11 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     rows = table_rows(bare, heading=source == "heading")
     named += [_as_written(w, bare) for w in rows]
     if not named and source == "heading":  # a title's `MiniMax-M2.7`: a release the table does not size
-        named = [m.group(1) for m in _CAPTION_MODEL.finditer(text) if _versioned(m.group(1), names, families)]
+        named = [  # a name the table holds was `table_rows`' to take (`DeepSeek-R1 Distill`: none)
+            m.group(1)
+            for m in _CAPTION_MODEL.finditer(text)
+            if _versioned(m.group(1), names, families) and _model_words(_last_part(m.group(1))).strip() not in table
+        ]
     named = [
         n
         for k, n in enumerate(dict.fromkeys(named))
