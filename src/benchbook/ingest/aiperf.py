@@ -64,7 +64,7 @@ from benchbook.ingest.core import Parsed, ParseError, Tool, cut_item, finish, pe
 from benchbook.ingest.text import (
     Lines,
     contains,
-    csv_rows,
+    csv_blocks,
     fenced_blocks,
     first_char,
     head,
@@ -459,15 +459,7 @@ def _csv(text: str, source: str, messages: list[str]):
     settings = _settings({}, "aiperf", "csv")
     records, rejects, cells = [], [], 0
     metrics: dict[str, dict] = {}
-    i = 0
-    while i < len(lines):
-        if not lines[i].strip():
-            i += 1
-            continue
-        start = i
-        while i < len(lines) and lines[i].strip():
-            i += 1
-        rows = csv_rows(lines[start:i], source, start + 1)
+    for start, rows in csv_blocks(lines, source):
         header = [h.strip() for h in rows[0]]
         # newer exports name the unit in a column of its own (`Metric,Unit,avg,...`, the metric by its tag)
         first = 2 if header[1:2] == ["Unit"] else 1

@@ -65,7 +65,7 @@ from benchbook.ingest.core import (
     percentile,
     register,
 )
-from benchbook.ingest.text import Lines, contains, csv_rows, json_object, search, whole
+from benchbook.ingest.text import Lines, contains, csv_blocks, json_object, search, whole
 
 NAME = "genai-perf"
 
@@ -359,15 +359,7 @@ def _csv(text: str, source: str, messages: list[str]):
     records, rejects, cells = [], [], 0
     single_vals: dict[str, float] = {}
     has_latency = False
-    i = 0
-    while i < len(lines):
-        if not lines[i].strip():
-            i += 1
-            continue
-        start = i
-        while i < len(lines) and lines[i].strip():
-            i += 1
-        rows = csv_rows(lines[start:i], source, start + 1)
+    for start, rows in csv_blocks(lines, source):
         header = [h.strip() for h in rows[0]]
         known = _stats_header(header)
         for r_i, row in enumerate(rows[1:], start=start + 2):
@@ -695,16 +687,8 @@ def _analyze(text: str, source: str):
     p99 / average metrics; any later table (the GPU telemetry per config and GPU) set aside."""
     lines = text.split("\n")
     records, rejects, cells = [], [], 0
-    i = 0
     first = True
-    while i < len(lines):
-        if not lines[i].strip():
-            i += 1
-            continue
-        start = i
-        while i < len(lines) and lines[i].strip():
-            i += 1
-        rows = csv_rows(lines[start:i], source, start + 1)
+    for start, rows in csv_blocks(lines, source):
         header = [h.strip() for h in rows[0]]
         for ln, row in enumerate(rows[1:], start=start + 2):
             cells_row = dict(zip(header, row, strict=False))

@@ -326,6 +326,20 @@ def csv_rows(lines: Sequence[str], source: str, first_line: int) -> list[list[st
         raise ParseError(source, first_line + max(reader.line_num - 1, 0), f"not CSV ({exc})") from None
 
 
+def csv_blocks(lines: Sequence[str], source: str) -> Iterator[tuple[int, list[list[str]]]]:
+    """Each block of non-blank lines as (its first line's 0-based index, its CSV rows): the exports that
+    print one CSV table per section, sections parted by a blank line (GenAI-Perf, AIPerf)."""
+    i = 0
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        start = i
+        while i < len(lines) and lines[i].strip():
+            i += 1
+        yield start, csv_rows(lines[start:i], source, start + 1)
+
+
 def json_object(text: str, source: str, not_json: str, not_object: str) -> dict:
     """The one JSON object a file holds, or a ParseError: `not_json` where it does not parse (at the
     decoder's line; a nesting too deep for Python counts as not parsing), `not_object` where it
