@@ -2384,10 +2384,7 @@ def launched(context: Context, lines: Sequence[str], results: Iterable[int]) -> 
     """The first line of the one server launch that ran every result (the nearest launch above each),
     where the file gives several launches; None otherwise. Its parallel sizes are the run's: a size it
     leaves out is the server's default (1), whatever an alternative script or a note beside it says."""
-    starts, results = _launches(context, lines), [int(x) for x in results if x == x]
-    if len(starts) < 2 or not results:
-        return None
-    nearest = {max((c for c in starts if c <= x), default=None) for x in results}
+    nearest = set(_nearest_launch(context, lines, results).values())
     return nearest.pop() if len(nearest) == 1 and None not in nearest else None
 
 
@@ -2395,13 +2392,19 @@ def launched_each(context: Context, lines: Sequence[str], results: Iterable[int]
     """{result line: the first line of the nearest server launch above it}, where every result has one and
     they are not all one launch (a write-up that pastes each engine's or each setting's results under its own
     serving script); None otherwise (`launched` gives the one). Each result's parallel sizes are its launch's."""
-    starts, results = _launches(context, lines), [int(x) for x in results if x == x]
-    if len(starts) < 2 or not results:
-        return None
-    nearest = {x: max((c for c in starts if c <= x), default=None) for x in results}
-    if None in nearest.values() or len(set(nearest.values())) < 2:
+    nearest = _nearest_launch(context, lines, results)
+    if not nearest or None in nearest.values() or len(set(nearest.values())) < 2:
         return None
     return nearest
+
+
+def _nearest_launch(context: Context, lines: Sequence[str], results: Iterable[int]) -> dict[int, int | None]:
+    """{result line: the first line of the nearest launch above it, None where none is}, where the file gives
+    several launches (`_launches`); empty otherwise, or where no result has a line."""
+    starts, results = _launches(context, lines), [int(x) for x in results if x == x]
+    if len(starts) < 2:
+        return {}
+    return {x: max((c for c in starts if c <= x), default=None) for x in results}
 
 
 def _launches(context: Context, lines: Sequence[str]) -> list[int]:
