@@ -1,7 +1,7 @@
 """The prompts a run sent, counted in a sentence (issue #35 class 2/4): `1000 prompts`, `in 1000 requests`
 and `num-prompts 1000` state them as a command's `--num-prompts` does, so an output that prints no failure
 count still gives its failed requests (sent - completed), as vLLM's benchmark counts them; a count the
-sentence says completed or failed, or a rate, is none."""
+sentence says completed or failed, a rate, or the warmup's requests (sent before the measurement) is none."""
 
 from __future__ import annotations
 
@@ -34,9 +34,10 @@ def test_a_sentence_that_counts_the_prompts_sent_states_them(line, n):
         "of 1000 requests completed, most were short",  # an outcome, after a preposition
         "it reaches 10 requests per second",  # a rate
         "with 100 or 1000 prompts",  # two counts offered: neither
+        "I also added a warmup of 10 requests to eliminate cold-start noise",  # sent before the measurement
     ],
 )
-def test_a_count_completed_a_rate_or_two_counts_state_no_prompts(line):
+def test_a_count_completed_a_rate_two_counts_or_a_warmup_state_no_prompts(line):
     assert _prompts(line) == []
 
 

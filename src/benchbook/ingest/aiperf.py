@@ -178,6 +178,9 @@ CARRIES = {
     aiperf_console.BARE: frozenset(_CONSOLE),
     # rows alone: whatever rows the paste kept, so no absence is claimed
     aiperf_console.HEADLESS: frozenset(),
+    # an author's table: whatever rows the author kept (no absence claimed), the settings of the command above it
+    aiperf_console.RETYPED: frozenset({"model", "max_concurrency", "request_rate", "num_prompts", "metadata"}),
+    aiperf_console.RETYPED_BARE: frozenset(),
     QUOTED_CUT: frozenset(),
 }
 
@@ -710,6 +713,10 @@ def _jsonl(text: str, source: str, messages: list[str]):
 # the Tool
 
 
+#: The header of an author's Markdown table of an AIPerf run (`| Metric | avg | p50 | p99 |`).
+_METRIC_HEADER = re.compile(r"^\s*\|\s*Metric\s*\|", re.M | re.I)
+
+
 def _is_json(text: str | Lines) -> bool:
     return first_char(text) == "{"
 
@@ -718,6 +725,8 @@ def sniff(text: str | Lines) -> bool:
     if search(aiperf_console.TITLE_RE, text) and contains(aiperf_console.BOX_HEAD, text):
         return True
     if contains(aiperf_console.BOX_ROW, text) and aiperf_console.is_headless(whole(text)):
+        return True
+    if search(_METRIC_HEADER, text) and aiperf_console.is_retyped(whole(text)):
         return True
     if genai_perf.is_json_export(text) or genai_perf.is_csv_export(text):  # GenAI-Perf's, read by genai-perf
         return False
@@ -759,6 +768,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
         records, rejects, cells = aiperf_console.parse(text, source, messages)
     elif aiperf_console.is_headless(text):
         records, rejects, cells = aiperf_console.parse_headless(text, source, messages)
+    elif aiperf_console.is_retyped(text):
+        records, rejects, cells = aiperf_console.parse_retyped(text, source, messages)
     elif _is_jsonl(text):
         records, rejects, cells = _jsonl(text, source, messages)
     elif _is_json(text):

@@ -22,6 +22,11 @@ prints no sequence lengths. Only tables titled exactly "NVIDIA AIPerf | LLM Metr
 tables (GPU telemetry, server metrics, the newer grouped "LLM Metrics: Spec Decode" and the like)
 hold no metric of the serving contract.
 
+An author's Markdown table of one run (`| Metric | avg | p50 | p99 |`, rows in AIPerf's names or the
+abbreviations its metrics reference gives, TTFT, ITL, ...) is read too, in a text that names AIPerf: its
+header says which statistic each number is and the `aiperf profile` command above it is its run
+(`parse_retyped`); a table whose columns are a wrapper's own (`osl-128 avg`) is refused (`refuses`).
+
 Mapping (AIPerf's definitions, as in its JSON export): "Time to First Token" -> `ttft`, "Inter
 Token Latency" (per request (latency - TTFT) / (output tokens - 1)) -> `tpot`, "Inter Chunk
 Latency" -> `itl`, "Request Latency" -> `e2el`, "Request Count" -> `completed`, "Output Token
@@ -100,6 +105,20 @@ UNITS = {
     "tokens/sec/user": "tok/s/user",
     "images/sec": "images/s",
     "ms/image": "ms/image",
+    "req/sec": "req/s",
+    "req/s": "req/s",
+}
+#: AIPerf's own abbreviations of its metric names (its metrics reference titles them "Time to First Token
+#: (TTFT)", "Inter Token Latency (ITL)", ..., docs/metrics_reference.md): the names a table re-typed from a
+#: run writes. AIPerf's ITL is its Inter Token Latency (vLLM's TPOT), its ICL the gaps between chunks.
+ABBREVIATIONS = {
+    "ttft": "time_to_first_token",
+    "ttst": "time_to_second_token",
+    "ttfo": "time_to_first_output_token",
+    "itl": "inter_token_latency",
+    "icl": "inter_chunk_latency",
+    "osl": "output_sequence_length",
+    "isl": "input_sequence_length",
 }
 _LABEL_UNIT = re.compile(r"^(?P<name>.*?)\s*\((?P<unit>[^()]*)\)?\s*$")
 #: A summary line some publishers print under the table: `Success Rate: 96% (75 requests exceeded
@@ -127,6 +146,7 @@ def _label(label: str) -> tuple[str, str, str | None]:
         unit = known[0] if len(known) == 1 else ""
         note = f"unit cut by the console width ({stem}{CUT}), read as {unit}" if unit else None
     tag = _snake(name)
+    tag = ABBREVIATIONS.get(tag, tag)
     if tag == "request_count" or tag == "error_request_count":
         return tag, "req", note
     if not unit and "sequence_length" in tag:
@@ -287,7 +307,7 @@ def refuses(text: str) -> tuple[int, str] | None:
     """(line, why) of the first of AIPerf's other end-of-run tables (Spec Decode, GPU telemetry, ...) in
     a file with no LLM Metrics table (`Tool.refuses`): those sections print beside a run's LLM Metrics
     and hold no request throughput or latency of it, so a copy of one alone is no serving run."""
-    if TITLE_RE.search(text):
+    if TITLE_RE.search(text) or is_retyped(text):
         return None
     lines = text.split("\n")
     for i, line in enumerate(lines, start=1):
@@ -326,6 +346,78 @@ def _copied_rows(lines: list[str]) -> tuple[int, str] | None:
                 "whole export of it): which statistic and which run each number is, the tool that printed it says"
             )
     return None
+
+
+#: The `format` of a Markdown table its author re-typed from one AIPerf run, under the `aiperf profile`
+#: command above it (which gives the settings), and of one with no command beside it (no setting known).
+RETYPED = "an author's table of a console run"
+RETYPED_BARE = "an author's table, no command line"
+#: A file that names AIPerf: its command or its name (an author's table is read as AIPerf's only then).
+_NAMES_AIPERF = re.compile(r"\baiperf\b", re.I)
+_RULE_CELL = re.compile(r"^:?-{3,}:?$")
+
+
+def _md_cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _statistic(cell: str) -> bool:
+    """Whether a header cell names one of AIPerf's statistics (`avg`, `min`, `max`, `std`, `pNN`)."""
+    return cell in STATS or cell in STAT_COLUMNS or re.fullmatch(r"p\d+(?:\.\d+)?", cell) is not None
+
+
+def retyped_tables(lines: list[str]) -> list[tuple[int, int, list[str], list]]:
+    """(header index, index after the last row, statistics, rows (label, values, line)) of each Markdown
+    table an author re-typed from an AIPerf run: its header names AIPerf's metric column (`Metric`) and
+    then only AIPerf's statistics (`avg`, `p50`, `p99`, ...), so which statistic each number is, the
+    table says; its rows name two or more of AIPerf's metrics of the serving contract, in full or by the
+    abbreviations AIPerf's docs give (`TTFT (ms)`). A table whose columns are its own (`osl-128 avg`) is
+    a wrapper's, not this (`_copied_rows`)."""
+    found, i = [], 0
+    while i + 1 < len(lines):
+        if not (lines[i].lstrip().startswith("|") and all(_RULE_CELL.match(c) for c in _md_cells(lines[i + 1]))):
+            i += 1
+            continue
+        head, j, rows = _md_cells(lines[i]), i + 2, []
+        while j < len(lines) and lines[j].lstrip().startswith("|"):
+            cells = _md_cells(lines[j])
+            rows.append((cells[0], cells[1:], j + 1))
+            j += 1
+        named = sum(_label(label)[0] in CONTRACT for label, _, _ in rows)
+        if head[0].lower() == "metric" and len(head) > 1 and all(map(_statistic, head[1:])) and named >= 2:
+            found.append((i, j, head[1:], rows))
+        i = j
+    return found
+
+
+def is_retyped(text: str) -> bool:
+    """A text that names AIPerf and holds, outside any console table of it, an author's table of its run."""
+    if TITLE_RE.search(text) or BOX_HEAD in text or not _NAMES_AIPERF.search(text):
+        return False
+    return bool(retyped_tables(text.split("\n")))
+
+
+def parse_retyped(text: str, source: str, messages: list[str]):
+    """(records, rejects, cells) of the authors' tables of AIPerf runs: each table one run, each number
+    under the statistic its header names, the run's settings from the last `aiperf profile` command
+    between the previous table and this one (a command below the last table is another run's: its
+    results are not in the table)."""
+    lines = text.split("\n")
+    tables = retyped_tables(lines)
+    records, rejects, cells, names, prev = [], [], 0, [], 0
+    for head, end, stats, rows in tables:
+        cmd = _command(lines, prev, head, kinds=("shell",))
+        prev = end
+        run = {**settings(cmd), "format": RETYPED if cmd else RETYPED_BARE}
+        if len(tables) > 1 or cmd is None:
+            run["run"] = _order_name(names)
+        cells += _rows(rows, stats, run, records, rejects)
+        said = "the `aiperf profile` command above it" if cmd else "no command line above it, so no setting is known"
+        messages.append(
+            f"{source}:{head + 1}: a Markdown table its author re-typed from an AIPerf run: each number read under "
+            f"the statistic its header names ({', '.join(stats)}); its settings from {said}"
+        )
+    return records, rejects, cells
 
 
 def is_console(text: str) -> bool:

@@ -1392,6 +1392,12 @@ _PROSE_PROMPTS = re.compile(
 )
 
 
+#: A count of requests a sentence calls the warmup (`a warmup of 10 requests`): the tools send those before
+#: the measurement and count none of them (AIPerf's and GenAI-Perf's `--warmup-request-count`, vLLM's
+#: `--num-warmups`), so they are never the prompts a run sent.
+_WARMUP = re.compile(r"\bwarm[-\s]?up\b", re.I)
+
+
 _OFFERED_COUNT = re.compile(r"\d[\d,]*\s*(?:or|to|and|-|–)\s*$", re.I)
 
 
@@ -1400,7 +1406,7 @@ def _read_prose_flags(r: _Reader, line: str, i: int) -> None:
         name = FLAGS.get(_norm(m.group(1)))
         if name:
             r.keyed(name, m.group(2), i, "prose", line)
-    found = [m for m in _PROSE_PROMPTS.finditer(line)]
+    found = [m for m in _PROSE_PROMPTS.finditer(line) if not _WARMUP.search(line[max(0, m.start() - 24) : m.start()])]
     counts = {int((m.group(1) or m.group(2)).replace(",", "")) for m in found}
     offered = any(_OFFERED_COUNT.search(line[: m.start(1) if m.group(1) else m.start(2)]) for m in found)
     if len(counts) == 1 and not offered:  # two counts (`100 or 1000 prompts`, `100 to 1000`) state neither
