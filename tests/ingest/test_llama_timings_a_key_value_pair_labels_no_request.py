@@ -25,3 +25,7 @@ def test_a_key_value_pair_above_the_block_is_no_label():
 
 def test_a_label_ending_at_its_colon_still_names_the_request():
     assert _captions("rx 6800 only:") == {"rx 6800 only"}
+
+
+def test_a_titles_spaced_colon_is_no_pair():
+    assert _captions("# llama : MTP clean-up") == {"llama : MTP clean-up"}

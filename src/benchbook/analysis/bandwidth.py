@@ -540,9 +540,10 @@ def same_context(row, placed) -> bool:
 SETTINGS = ("backend", "threads", "n_batch", "n_ubatch", "fa", "type_k", "type_v", "ngl", "n_cpu_moe", "extra_settings")
 
 
-#: Where extra_settings parts one `name=value` from the next: the `, ` before a name and its `=`. A value may
-#: hold a comma of its own (ik_llama.cpp's `ser` column prints `4,1`), which no name and `=` follow.
-SETTING_SEP = re.compile(r",\s*(?=[^,=\s]+=)")
+#: Where extra_settings parts one `name=value` from the next: the `, ` before a name and its `=` (or the
+#: `env VAR=...` part, a word and a space). A value may hold a comma of its own (ik_llama.cpp's `ser` column
+#: prints `4,1`), which no name follows.
+SETTING_SEP = re.compile(r",\s*(?=[^,=\s]+[=\s])")
 
 
 def setting_pairs(extra: str) -> dict[str, str]:

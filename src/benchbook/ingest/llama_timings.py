@@ -232,8 +232,8 @@ def _load(s: str, lines: list[str], i: int, run: dict) -> bool:
 _LOG_MARKS = re.compile(r"^[\[{]|[|=]|\.\.\.|^[\w.\-\[\]]+:\s|warning|error", re.I)
 #: A `Key: value` pair (`Chip:\tApple M2 Max`, `OS Loader Version: 8422.121.1`, a system report's or the
 #: writer's): a value follows its colon, so it states a fact the context reader reads, and names no block;
-#: a label ends at its colon ("rx 6800 only:").
-_PAIR = re.compile(r"^[A-Za-z][\w .()/+-]{0,40}:\s+\S")
+#: a label ends at its colon ("rx 6800 only:"), and a title's spaced colon ("llama : MTP clean-up") is no pair.
+_PAIR = re.compile(r"^[A-Za-z][\w .()/+-]{0,40}(?<! ):\s+\S")
 #: Prints of the shell and of llama.cpp that hold words and no mark: `time`'s report (`sys  0m0.711s`) and
 #: the 2024 log's `Log start` / `Log end` (common/log.h). None is a label.
 _PRINTS = re.compile(r"^(?:(?:real|user|sys)\s+\d+m[\d.]+s|Log (?:start|end))$")
