@@ -12,6 +12,7 @@ import pytest
 
 from benchbook import config, hardware, ingest
 from benchbook.ingest import llama_bench as lb
+from benchbook.ingest.core import ParseError
 
 FIX = config.FIXTURES_DIR / "llama-bench"
 
@@ -232,3 +233,13 @@ def test_ggml_register_device_lines_name_the_offload_device_and_not_the_cpu():
     assert set(lb.parse(text, "b60.md").table["gpu"]) == {"Intel(R) Arc(TM) Pro B60 Graphics"}
     cpu_only = re.sub(r".*registered device SYCL0.*\n", "", text)
     assert lb.parse(cpu_only, "cpu.md").table["gpu"].isna().all()
+
+
+def test_a_banner_a_program_prints_among_the_rows_does_not_end_the_table():
+    head = "| model | backend | ser | test | t/s |\n|---|---|---|---|---|\n"
+    row = "| qwen3moe ?B IQ3_K | CUDA | 4,1 | {t} | {v} ± 0.10 |\n"
+    banner = lb.parse(head + "============ Repacked 220 tensors\n" + row.format(t="pp64", v="41.39"), "x.md")
+    assert list(banner.table.value[banner.table.statistic == "mean"]) == [41.39]
+    assert set(banner.table.extra_settings) == {"ser=4,1"}  # the value's own comma is kept
+    with pytest.raises(ParseError, match="no measured rows"):  # a writer's line is no program's print
+        lb.parse(head + "Then I repacked the tensors\n" + row.format(t="pp64", v="41.39"), "x.md")

@@ -31,6 +31,7 @@ averaged (`generation_rows`), never conflicts.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 
 import numpy as np
@@ -351,6 +352,7 @@ def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
             "one_request": True,
             "request": d["request"] if "request" in d else None,
             "caption": d["caption"] if "caption" in d else None,  # the writer's label of the request
+            "context_load_ms": d["context_load_ms"] if "context_load_ms" in d else None,
             "timings": d["format"] if "format" in d else None,  # whose print: llama.cpp's, or Ollama's --verbose
         }
     ).reset_index(drop=True)
@@ -515,17 +517,38 @@ REPEAT = "a repeat of the kept request's settings, not a slower setting"
 def repeat(row, placed) -> bool:
     """Whether `row` is a repeat of the `placed` request: both timings of one request each (a tgN that
     counts the tokens its answer had, which the user does not set) of one model the file names for both
-    (the command they ran, `ollama run --verbose MODEL`), differing in that count alone, as one command run
-    twice is (ollama issue 12913). Requests of no named model may differ in what no column holds (two
-    versions under labels the reader does not take), so they are not taken for repeats."""
+    (the command they ran, `ollama run --verbose MODEL`), or of one loaded context (`same_context`),
+    differing in that count alone, as one command run twice is (ollama issue 12913). Requests of no named
+    model and no shared context may differ in what no column holds (two versions under labels the reader
+    does not take), so they are not taken for repeats."""
     a, b = settings_of(row), settings_of(placed)
     diff = {k for k in {*a, *b} if a.get(k) != b.get(k)}
     named = isinstance(row.get("model"), str) and bool(row["model"].strip()) and row.get("model") == placed.get("model")
-    return bool(row.get("one_request") is True and placed.get("one_request") is True and named and diff <= {"test"})
+    one = all(x.get("one_request") in (True, np.True_) for x in (row, placed))
+    return bool(one and (named or same_context(row, placed)) and diff <= {"test"})
+
+
+def same_context(row, placed) -> bool:
+    """Whether two requests ran in one llama.cpp context: each block printed the same load time, which
+    llama.cpp measures once when the context loads its model and prints with every request after
+    (`llama_print_timings: load time`), so one model with one set of settings served both."""
+    a, b = row.get("context_load_ms"), placed.get("context_load_ms")
+    return a is not None and b is not None and pd.notna(a) and pd.notna(b) and float(a) == float(b)
 
 
 #: The llama-bench columns that make a run's settings (what `reduce` picks the fastest of).
 SETTINGS = ("backend", "threads", "n_batch", "n_ubatch", "fa", "type_k", "type_v", "ngl", "n_cpu_moe", "extra_settings")
+
+
+#: Where extra_settings parts one `name=value` from the next: the `, ` before a name and its `=` (or the
+#: `env VAR=...` part, a word and a space). A value may hold a comma of its own (ik_llama.cpp's `ser` column
+#: prints `4,1`), which no name follows.
+SETTING_SEP = re.compile(r",\s*(?=[^,=\s]+[=\s])")
+
+
+def setting_pairs(extra: str) -> dict[str, str]:
+    """Each `name=value` of an extra_settings text, a value's own commas kept (`SETTING_SEP`)."""
+    return dict(kv.split("=", 1) for kv in SETTING_SEP.split(extra) if "=" in kv)
 
 
 def settings_of(row) -> dict[str, str]:
@@ -534,7 +557,7 @@ def settings_of(row) -> dict[str, str]:
     out = {c: str(row.get(c)) for c in ("test", *SETTINGS[:-1]) if row.get(c) is not None and pd.notna(row.get(c))}
     extra = row.get("extra_settings")
     if isinstance(extra, str):
-        out |= dict(kv.split("=", 1) for kv in re.split(r",\s*", extra) if "=" in kv)
+        out |= setting_pairs(extra)
     return out
 
 
@@ -688,12 +711,44 @@ def gpus_unstated(row: pd.Series) -> bool:
     return not (backends and backends <= ONE_DEVICE_BACKENDS) and (listed is None or pd.isna(listed))
 
 
-def spanned_peak(pk: roofline.Peaks, row: pd.Series, own: bool = False) -> roofline.Peaks:
+#: The micro-batches llama.cpp keeps in flight when it pipelines a layer split: the scheduler holds this
+#: many copies of each split's inputs (`GGML_SCHED_MAX_COPIES`, 4 in ggml-backend since pull request 6017).
+PIPELINE_COPIES = 4
+#: llama-bench's micro-batch (`-ub`) where a row does not print its own (its README: default 512).
+DEFAULT_UBATCH = 512
+
+
+def pipelined(row: pd.Series) -> int:
+    """How many GPUs compute one prompt at once under a layer split. llama.cpp pipelines a prompt's
+    micro-batches through the GPUs that hold the layers (llama-context's `pipeline_parallel`: more than
+    one device, every layer offloaded, `-sm layer`, the KV cache offloaded, no tensor override), each GPU
+    on its own micro-batch, so up to min(GPUs spanned, micro-batches, `PIPELINE_COPIES`) compute together
+    and their compute peaks add; 1 for a decode, one micro-batch or any other split."""
+    n = gpus_spanned(row)
+    n_prompt = row.get("n_prompt")
+    if n < 2 or split_mode(row) != "layer" or row.get("mode") != "gpu" or n_prompt is None or pd.isna(n_prompt):
+        return 1
+    extra = str(row.get("extra_settings") or "")
+    if re.search(r"(?:^|,\s*)nkvo=1\b", extra) or re.search(r"(?:^|,\s*)ot=(?!none\b)\S", extra):
+        return 1
+    ubatch = row.get("n_ubatch")
+    ubatch = DEFAULT_UBATCH if ubatch is None or pd.isna(ubatch) or int(ubatch) < 1 else int(ubatch)
+    return max(1, min(n, PIPELINE_COPIES, math.ceil(int(n_prompt) / ubatch)))
+
+
+def spanned_peak(pk: roofline.Peaks, row: pd.Series, own: bool = False, prompt: bool = False) -> roofline.Peaks:
     """`pk`, one device's peaks, as those of the GPUs that read a row's weights at once (`concurrent`),
-    named with their count (`RTX-3090 (8 GPUs)`); unchanged for one, an unknown device, or the reader's
-    own figures (`own`: they are the run's, however many GPUs it used)."""
+    named with their count (`RTX-3090 (8 GPUs)`), or for a prompt (`prompt`) those that compute its
+    pipelined micro-batches at once (`pipelined`: `A100 (4 of 8 GPUs at once)`); unchanged for one, an
+    unknown device, or the reader's own figures (`own`: they are the run's, however many GPUs it used)."""
     n = concurrent(row)
-    if n == 1 or own or pk.source == "unknown" or not pk.device:
+    if own or pk.source == "unknown" or not pk.device:
+        return pk
+    piped = pipelined(row) if prompt else 1
+    if piped > n:
+        spanned = gpus_spanned(row)
+        return dataclasses.replace(pk, count=piped, device=f"{pk.device} ({piped} of {spanned} GPUs at once)")
+    if n == 1:
         return pk
     return dataclasses.replace(pk, count=n, device=f"{pk.device} ({n} GPUs)")
 

@@ -87,10 +87,7 @@ def extra_columns(rows: pd.DataFrame) -> pd.DataFrame:
     does not name: sm, nkvo, mmap, embd...) as its own column, named as printed."""
     if rows.empty or "extra_settings" not in rows:
         return rows
-    parsed = [
-        dict(kv.split("=", 1) for kv in re.split(r",\s*", s) if "=" in kv) if isinstance(s, str) else {}
-        for s in rows["extra_settings"]
-    ]
+    parsed = [bandwidth.setting_pairs(s) if isinstance(s, str) else {} for s in rows["extra_settings"]]
     extra = pd.DataFrame(parsed, index=rows.index)
     extra = extra[[c for c in extra.columns if c not in rows.columns]]
     return pd.concat([rows, extra], axis=1)
@@ -214,7 +211,7 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
     names = labels(rows)
     out = []
     for i, r in rows.iterrows():
-        pk = bandwidth.spanned_peak(bandwidth.choose_peak(gpu, r, bw, tf), r, own=bool(bw or tf))
+        pk = bandwidth.spanned_peak(bandwidth.choose_peak(gpu, r, bw, tf), r, own=bool(bw or tf), prompt=True)
         size = bandwidth.row_model_size(override, r)
         active = size["active_params_b"]
         tflops = 2 * active * 1e9 * r["rate"] / 1e12 if active and r["rate"] > 0 else None

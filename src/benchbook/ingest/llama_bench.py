@@ -518,9 +518,13 @@ def _rate_rows(out: _Out, base: dict, line: int, cell: str, reps: int | None, sa
         out.keep(base, line, metric, "std", None if snote else std, "tok/s", snote)
 
 
+#: a log line a program prints among llama-bench's rows: `tag: text`, a warning or error, a `...` progress
+#: print, or a banner opened by a run of `=` or `*` (`============ Repacked 220 tensors`), which Markdown
+#: gives no meaning
+_LOG_LINE_RE = re.compile(r"^\s*[\w.\-\[\]]+:\s|^\s*[=*]{3,}\s+\S|warning|error|\.\.\.", re.I)
+
 #: a tool's log line ("ggml_vulkan: ...", "load_backend: ...", "found 1 SYCL devices:"): never a caption
 _LOG_TAG_RE = re.compile(r"^\s*(?:[a-z][a-z0-9]*_[a-z0-9_]*\s*:|found \d+ \w+ devices)", re.I)
-_LOG_LINE_RE = re.compile(r"^\s*[\w.\-\[\]]+:\s|warning|error|\.\.\.", re.I)
 
 
 #: ROCm's ISA override (`export HSA_OVERRIDE_GFX_VERSION=11.5.1`, or as a command's prefix)
@@ -576,8 +580,10 @@ def _command(lines: list[str], i: int) -> tuple[str, int] | None:
 
 def _table_rows(lines: list[str], j: int, width: int) -> tuple[list[int], int, list[int]]:
     """Rows of the table whose body starts at line j: (row indices, end, skipped log lines). A log
-    line printed between the rows (``ggml_vulkan: Compiling shaders...Done!``, a driver warning) does
-    not end the table when a row as wide as the header follows it."""
+    line printed between the rows (``ggml_vulkan: Compiling shaders...Done!``, a driver warning, the
+    banner ik_llama.cpp's run-time repack prints, ``============ Repacked 220 tensors``) does not end the
+    table when a row as wide as the header follows it: llama-bench prints its table to stdout while the
+    loader writes to stderr, so a log line can land among the rows."""
     rows, logs, n = [], [], len(lines)
     while j < n:
         line = lines[j]
@@ -1727,7 +1733,30 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
                 "a '| test | t/s |' table copied by hand from llama-bench's print, which writes model, size, params "
                 "and backend on every row: its rows keep nothing of the run but the test and the rate; not read"
             )
-    return _tests_as_columns(lines) or llama_timings.devices_only(lines)
+    return _tests_as_columns(lines) or _headerless_rows(lines) or llama_timings.devices_only(lines)
+
+
+def _headerless_rows(lines) -> tuple[int, str] | None:
+    """(line, why) of llama-bench's markdown rows with no header row above them (a writer cut it, or left
+    `...` in its place): llama-bench's markdown printer opens every row with model, size, params and backend
+    and closes it with test and t/s, but the columns between (ngl or threads, then each setting the run
+    varied) are named only by the header, so a row's settings cannot be told apart from its neighbours'."""
+    for i, raw in enumerate(lines):
+        c = markdown_cells(raw) if raw.lstrip().startswith("|") else []
+        if (
+            len(c) >= 6
+            and _SIZE_RE.match(c[1])
+            and re.search(r"[GMK]i?B", c[1])
+            and _PARAMS_RE.match(c[2])
+            and parse_test(c[-2])
+            and _MEAN_SD.match(c[-1])
+        ):
+            return i + 1, (
+                "llama-bench rows with no header row above them: the columns between backend and test (the GPU "
+                "layers or threads, and each setting the run varied) cannot be named, so no row's settings are "
+                "known; not read"
+            )
+    return None
 
 
 def _tests_as_columns(lines) -> tuple[int, str] | None:

@@ -65,6 +65,10 @@ SETTINGS = {
     "drafts_accepted": "Int64",
     "drafter": "Int64",
     "caption": "str",
+    # the context's load time the request's block printed (`llama_print_timings: load time = T ms`): llama.cpp
+    # measures it once per context and prints it with every request of that context, so two requests that
+    # print one load time ran on one loaded model with one set of settings
+    "context_load_ms": "float64",
 }
 
 METRICS = {
@@ -83,7 +87,7 @@ _EVAL = re.compile(
 )
 _FENCE = re.compile(r"^(?:```|~~~)")
 _TOTAL = re.compile(r"\btotal time\s*=\s*(?P<t>[\d.]+)\s*ms\b")
-_OTHER = re.compile(r"\b(?P<what>load|sample|sampling|samplers) time\s*=\s*[\d.]+\s*ms\b")
+_OTHER = re.compile(r"\b(?P<what>load|sample|sampling|samplers) time\s*=\s*(?P<t>[\d.]+)\s*ms\b")
 _FORMATS = (
     ("llama_perf_context_print", "llama_perf_context_print"),
     ("llama_print_timings", "llama_print_timings"),
@@ -226,6 +230,10 @@ def _load(s: str, lines: list[str], i: int, run: dict) -> bool:
 
 #: A log line's marks (`key: value`, `k = v`, `a | b`, `[pid]`, `{json}`, `...`): no label of the author's.
 _LOG_MARKS = re.compile(r"^[\[{]|[|=]|\.\.\.|^[\w.\-\[\]]+:\s|warning|error", re.I)
+#: A `Key: value` pair (`Chip:\tApple M2 Max`, `OS Loader Version: 8422.121.1`, a system report's or the
+#: writer's): a value follows its colon, so it states a fact the context reader reads, and names no block;
+#: a label ends at its colon ("rx 6800 only:"), and a title's spaced colon ("llama : MTP clean-up") is no pair.
+_PAIR = re.compile(r"^[A-Za-z][\w .()/+-]{0,40}(?<! ):\s+\S")
 #: Prints of the shell and of llama.cpp that hold words and no mark: `time`'s report (`sys  0m0.711s`) and
 #: the 2024 log's `Log start` / `Log end` (common/log.h). None is a label.
 _PRINTS = re.compile(r"^(?:(?:real|user|sys)\s+\d+m[\d.]+s|Log (?:start|end))$")
@@ -242,6 +250,8 @@ def _label(s: str) -> str | None:
     timing line: what a command prints (the model's answer, its load log) is its program's, not the writer's."""
     t = s.strip().lstrip(">").strip().strip("`*#").strip().rstrip(":").strip("`*").strip()
     if not t or len(t) > 80 or len(re.findall(r"[A-Za-z0-9]", t)) < 2 or _LOG_MARKS.search(t) or t.startswith("```"):
+        return None
+    if _PAIR.match(t):
         return None
     return None if _PRINTS.match(t) or _SHELL.match(s) else t
 
@@ -325,6 +335,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     records, rejects, request, open_gen = [], [], 0, True
     label = None  # the writer's label since the last request began
     ran = False  # a shell command ran since the last timing line: what follows is its program's output
+    loaded = False  # a load time was printed since the last request began: that request's context
     spec, role = 0, None  # the speculative example's request, and the model whose timings follow (`_ROLE`)
     for i, s in enumerate(lines):
         ran = ran or bool(_SHELL.match(s))
@@ -362,6 +373,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 )
             elif o := _OTHER.search(s):
                 rejects.append((ln, s.strip()[:80], f"{o['what']} time: no forward pass of the request"))
+                if o["what"] == "load":
+                    run["context_load_ms"], loaded = _number(o["t"]), True
             elif d := _DRAFT.search(s):
                 if request:
                     accepted = int(d["a"] or d["b"])
@@ -379,6 +392,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
         if prompt or open_gen:
             request += 1  # a prompt line, or a generation line after one already read, starts a request
             run["caption"], label = label, None
+            if not loaded:
+                run.pop("context_load_ms", None)  # no load time in this request's block: its context is not known
+            loaded = False
             if not run.get("type"):  # no model from the log: the writer's label, where it is one model's id
                 named = context.model_id(run["caption"])
                 if named or run.get("model_from_label"):
@@ -487,12 +503,27 @@ def devices_only(lines) -> tuple[int, str] | None:
     return None
 
 
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of llama-server's running print (`slot print_timing: ... n_gen = N, tg = R t/s`) where the
+    file holds no finished request's timings: the server prints it every few seconds while a request
+    generates, the rate of the tokens so far (`tg_3s` over the last 3 s), so it is no request's rate."""
+    for i, s in enumerate(split_n(text)):
+        if (m := _PROGRESS.search(s)) and "print_timing" in s:
+            return i + 1, (
+                f"llama-server's running print of a request still generating (tg = {m['r']} t/s: the rate of "
+                "the tokens so far) and no finished request's timings (prompt eval time, eval time) after it: "
+                "no request's rate to read; not read"
+            )
+    return None
+
+
 TOOL = register(
     Tool(
         name=NAME,
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
+        refuses=refuses,
         description="llama.cpp's timings of one request: llama-cli/main 'llama_perf_context_print:' or "
         "'llama_print_timings:' lines, llama-server's print_timings, with the load log above them",
         command="llama-cli -m MODEL.gguf -p PROMPT -n N (or llama-server's log of a request)",
