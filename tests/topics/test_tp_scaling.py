@@ -159,8 +159,22 @@ def test_a_single_tp_output_draws_no_scaling_figure_and_says_why():
     assert pg.figures["fig_speedup"] is None and pg.texts["cap_speedup"].startswith("Not drawn")
     assert pg.figures["fig_allreduce"] is not None
     assert "Only one TP (1)" in pg.markdown["claims_scaling"]
-    assert "this input ran on one, which needs none" in pg.markdown["allreduce_text"]
+    # the 70B table states no TP (the launch above it is another model's): its one GPU is the chapter's assumption
+    assert "at the TP 1 this chapter assumes, one GPU, it needs none" in pg.markdown["allreduce_text"]
+    assert "this input ran on one" not in pg.markdown["allreduce_text"]
     assert config.relative(config.seed("000")) not in "\n".join(pg.markdown.values())
+
+
+def test_one_gpu_is_the_inputs_only_where_it_states_tp_1(tmp_path):
+    """The lesson's all-reduce sentence says the input ran on one GPU only where a table's TP 1 is stated
+    (a launch's `--num-shard 1` for its model); where none is, that one GPU is `tp_unknown`, and said so."""
+    bare = config.resolve(f"{FIX}/bloomz_7b1_mt_seq1024_dec8_bare_tables.md").read_text()
+    stated = tmp_path / "stated.md"
+    stated.write_text("```\ntext-generation-launcher --model-id bigscience/bloomz-7b1-mt --num-shard 1\n```\n\n" + bare)
+    said = tp_scaling.page(_run(str(stated))).markdown["allreduce_text"]
+    assert "(this input ran on one, which needs none)" in said
+    assumed = tp_scaling.page(_run(f"{FIX}/bloomz_7b1_mt_seq1024_dec8_bare_tables.md")).markdown["allreduce_text"]
+    assert "at the TP 1 this chapter assumes" in assumed and "this input ran on one" not in assumed
 
 
 def test_the_seed_figures_collide_nowhere_and_the_lesson_figure_marks_each_turn(seeds):

@@ -1058,6 +1058,15 @@ def devices(r: pd.DataFrame) -> int:
     return n
 
 
+def dp_inside(r: pd.DataFrame) -> bool:
+    """Whether the runs' DP ranks run inside their TP group (SGLang's --enable-dp-attention beside a DP above
+    1): `devices` then counts TP x PP alone, and a page that gives the count says why the DP adds none."""
+    try:
+        return stated(r, "dp_attention") == "yes" and float(stated(r, "dp") or 1) > 1
+    except ValueError:
+        return False
+
+
 def device_counts(r: pd.DataFrame) -> list[int]:
     """The distinct counts of devices (`devices`) of the runs that state their parallelism, smallest first:
     more than one where the runs state different ones (an authors' table's `TP x EP` column), so that no
@@ -1235,19 +1244,23 @@ def untied_models(paths, models, r: pd.DataFrame | None = None) -> list[list]:
         for f in ctx.get("model"):
             if not context.placeholder(f.value) and f.source != "json":  # as `context.fill` reads the column
                 out.setdefault(str(f.value), [str(f.value), f.line, "named"])
-    if not any(ctx.get("model") for ctx in contexts):  # named nowhere else: only in a path
+    # a placeholder (`--model-path $MODEL_PATH`) names no model, so it hides neither a path nor a title's words
+    left = {f.value for ctx in contexts for f in ctx.get("model") if context.placeholder(f.value)}
+    if not any(f.value not in left for ctx in contexts for f in ctx.get("model")):  # named nowhere else
         for ctx in contexts:
             for f in ctx.get("path_model"):
                 out.setdefault(str(f.value), [str(f.value), f.line, "path"])
             for g in ctx.signs:
                 if g.name == "model" and g.words:
                     out.setdefault(g.words, [g.words, g.line, "words"])
-    if not out:  # the absence rule (`context.states`): a line that mentions a model and gives no name is named
-        for ctx in contexts:
-            said = context.states(ctx, "model")
-            if said.status == "unread":
-                text = " ".join(said.sign.text.split())
-                out.setdefault(text, [text if len(text) <= 60 else text[:59] + "…", said.line, "sign"])
+    if not out:  # the absence rule (`context.states`): a line that mentions a model and gives no name is named,
+        for ctx in contexts:  # and so is a placeholder's (`--model-path $MODEL_PATH`: a model, left unnamed)
+            said = context.states(ctx, "model", left)
+            held = [f for f in ctx.get("model") if f.value in left]
+            sign = said.sign if said.status == "unread" else held[0] if held else None
+            if sign is not None:
+                text = " ".join(sign.text.split())
+                out.setdefault(text, [text if len(text) <= 60 else text[:59] + "…", sign.line, "sign"])
                 break
     return list(out.values())
 

@@ -211,6 +211,8 @@ KEYS: dict[str, str] = {
     **dict.fromkeys(
         ("num_gpus", "gpu_count", "n_gpus", "ngpus", "number_of_gpus", "gpus_per_node", "total_gpus"), "device_count"
     ),
+    # AMD's MLPerf harness config (`harness_config:` ... `device_count: 1`): the GPUs the run uses
+    "device_count": "device_count",
     **dict.fromkeys(("nodes", "num_nodes", "nnodes", "node_count", "number_of_nodes"), "nodes"),
     **dict.fromkeys(("cpu", "cpu_info", "cpu_model", "cpu_name"), "cpu"),
     # lscpu's `Socket(s):` (normalised `socket_s`), the CPU packages the machine holds

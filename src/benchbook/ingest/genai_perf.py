@@ -71,16 +71,23 @@ NAME = "genai-perf"
 
 SETTINGS = dict(vllm_serve.SETTINGS)
 
+#: The `format` of a console table with no command and no perf_analyzer line above it that states its load: the
+#: table prints metrics alone, and GenAI-Perf sends at a concurrency (default 1) or a rate, never all at once.
+BARE = "console table without its command"
+
+_METRICS = frozenset(
+    {"ttft", "ttst", "tpot", "e2el", "request_throughput", "request_goodput", "output_throughput", "completed"}
+    | {"input_sequence_length", "output_sequence_length", "output_token_throughput_per_user"}
+)
+
 #: What each form records (`Tool.carries`): the CSV export holds the metrics alone, neither the model nor
 #: the load (GenAI-Perf ran at a concurrency, default 1, or a request rate; the CSV says neither).
 CARRIES = {
+    BARE: _METRICS,
     "analyze csv": frozenset(
         {"ttft", "tpot", "e2el", "request_throughput", "output_throughput", "output_sequence_length"}
     ),
-    "csv": frozenset(
-        {"ttft", "ttst", "tpot", "e2el", "request_throughput", "request_goodput", "output_throughput", "completed"}
-        | {"input_sequence_length", "output_sequence_length", "output_token_throughput_per_user"}
-    ),
+    "csv": _METRICS,
 }
 
 #: snake-case label or JSON tag -> contract metric (others keep their tag).
@@ -571,6 +578,9 @@ def _console(text: str, source: str, messages: list[str]):
                 f"{other[2]:,.0f} line {other[1] + 1} asks for: the table is another workload's run, so the "
                 "model and load of the log above it are not its"
             )
+        if command is None and settings["max_concurrency"] != settings["max_concurrency"]:
+            if settings["request_rate"] != settings["request_rate"]:  # no line above states its load
+                settings["format"] = BARE
         targets.append(_target(command))
         names.append(_run_label(settings))
         settings["run"] = _names(names)[-1]

@@ -528,6 +528,7 @@ def device_sentence(
     dp_unstated: bool = False,
     counts: list[int] | None = None,
     untied: int = 0,
+    dp_inside: bool = False,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
@@ -545,7 +546,8 @@ def device_sentence(
     `dp_unstated`: SGLang's DP written only in words, so `fewest` counts it inside the TP group and `spans` as
     replicas, `analysis.serving.fewest_devices`; `counts`: the device counts the runs' own parallelism
     states, `analysis.serving.device_counts`, several where no one peak is theirs; `untied`: the runs that state
-    no parallelism beside runs that do, `analysis.serving.untied_spans`)."""
+    no parallelism beside runs that do, `analysis.serving.untied_spans`; `dp_inside`: their DP ranks run inside
+    the TP group, `analysis.serving.dp_inside`, so the count is TP x PP)."""
     dev = {
         "counts": [str(n) for n in counts or []],
         "untied": untied,
@@ -553,6 +555,7 @@ def device_sentence(
         "fewest": fewest or spans,
         "instances": instances,
         "dp_unstated": dp_unstated,
+        "dp_inside": dp_inside,
         **(said or {}),
         # what the input names of a device, in the reason's own words (benchbook/claims/reasons.yml): the
         # role, the span counts and the cores have sentences of their own above; glued as plain text, so

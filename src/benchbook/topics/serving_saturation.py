@@ -261,6 +261,7 @@ def page(res: Result) -> Page:
             counts=serving.device_counts(r),
             untied=serving.untied_spans(r),
             dp_unstated=serving.fewest_devices(r) != serving.devices(r),
+            dp_inside=serving.dp_inside(r),
             instances=res.instances[1],
             models=serving.models(r),
             # where no precision is known: what the file says of one (the absence rule)

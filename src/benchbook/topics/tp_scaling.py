@@ -153,9 +153,12 @@ def _allreduce_values(r: Result) -> dict:
     bs = turn.get("batch_size") or (min(int(b) for b in r.w["batch_size"]) if len(r.w) else 1)
     n = turn.get("max_tp") or max([*r.tps, 1])
     one_gpu = n <= 1  # no all-reduce at all: the lesson's numbers are for TP 8 instead
+    # one GPU only by `tp_unknown`, where no table states its TP: the chapter's assumption, not the input's
+    assumed = one_gpu and not r.w["tp_stated"].astype(bool).any() if "tp_stated" in r.w else one_gpu
     n = 8 if one_gpu else n
     links = {name: tp.allreduce_budget(r.arch["layers"], r.arch["hidden"], bs, n, gb_s) for name, gb_s in tp.LINKS}
     out = {"model": r.model_id, "known": True, "batch_size": bs, "n": n, "one_gpu": one_gpu, **r.arch}
+    out["tp_assumed"] = assumed
     out["links"] = list(links.items())
     out |= {k: v for k, v in next(iter(links.values())).items() if k in ("allreduces", "bytes_each", "bytes_sent")}
     if turn.get("after") == "slower" and r.ledger.get("decode_turn").shown:
