@@ -1,6 +1,7 @@
 """The settings line llama-batched-bench prints above its table (`n_gpu_layers = 52, n_threads = 8`) states
 where the model's layers went and the CPU threads for the rows below it: run facts a page lists with their
-rows. A table printed without that line states neither."""
+rows, each cited at the settings line (the rows print neither). A table printed without that line states
+neither."""
 
 from benchbook.ingest import llama_batched_bench
 
@@ -18,7 +19,14 @@ TABLE = [
 def test_the_settings_line_gives_the_layers_on_the_gpu_and_the_threads_of_its_rows():
     parsed = llama_batched_bench.parse("\n".join([SETTINGS, "", *TABLE]), "run.md")
     facts = {(name, value, line) for name, value, line, _ in llama_batched_bench.table_facts(parsed.table)}
-    assert facts == {("gpu_layers", 52, 5), ("threads", 8, 5)}
+    assert facts == {("gpu_layers", 52, 1), ("threads", 8, 1)}
+
+
+def test_each_table_s_facts_are_cited_at_its_own_settings_line():
+    other = SETTINGS.replace("n_gpu_layers = 52", "n_gpu_layers = 99")
+    parsed = llama_batched_bench.parse("\n".join([SETTINGS, "", *TABLE, "", other, "", *TABLE]), "run.md")
+    facts = {(name, value, line) for name, value, line, _ in llama_batched_bench.table_facts(parsed.table)}
+    assert facts == {("gpu_layers", 52, 1), ("threads", 8, 1), ("gpu_layers", 99, 7), ("threads", 8, 7)}
 
 
 def test_a_table_without_the_settings_line_states_neither():

@@ -269,6 +269,8 @@ FLAGS: dict[str, str] = {
     **dict.fromkeys(("tokenizer", "tokenizer_name", "tokenizer_path"), "tokenizer"),
     **dict.fromkeys(("dtype", "quantization", "quantize"), "precision"),
     **dict.fromkeys(("kv_cache_dtype",), "kv_dtype"),
+    # llama.cpp's `-ctk, --cache-type-k` and `-ctv, --cache-type-v` (common/arg.cpp): the KV cache's data type
+    **dict.fromkeys(("cache_type_k", "cache_type_v", "ctk", "ctv"), "kv_dtype"),
     **dict.fromkeys(("max_concurrency", "concurrency"), "concurrency"),
     **dict.fromkeys(("batch_size",), "batch"),
     **dict.fromkeys(("request_rate",), "rate"),
@@ -370,7 +372,8 @@ _FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+((?!--?[A-Za-z])[^\s\\
 _CLI = re.compile(
     r"(?:^|[\s`$>\"'])(?:[A-Z_][A-Z0-9_]*=\S+\s+)*(?:\.{0,2}/?(?:[\w.~-]+/)+)?"
     r"(vllm\s+serve|vllm\s+bench|sglang\s+serve|mindie\s+serve|python[\d.]*\s+-m\s+(?:sglang|vllm)[\w.]*|"
-    r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-server|trtllm-bench|trtllm-serve|"
+    r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-batched-bench|llama-sweep-bench|llama-server|"
+    r"trtllm-bench|trtllm-serve|"
     r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|cm\s+run|cmr|mlcr|docker\s+run|torchrun|mpirun|srun|"
     r"(?:hf|huggingface-cli|modelscope)\s+download|ollama\s+(?:pull|run))\b"
     r"|^\s*(?:[$>]\s+|`)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"

@@ -60,6 +60,8 @@ SETTINGS = {
     "pp_shared": "Int64",
     **{k: "Int64" for k in _KEYS},
     "other_settings": "str",
+    # the line of the settings line its row's settings come from: a run fact read there is cited there
+    "settings_line": "Int64",
 }
 
 #: (column, metric, unit) of the six measured cells, in the table's order after N_KV.
@@ -174,6 +176,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             pairs = dict((k, int(float(v))) for k, v in _PAIR.findall(m.group(1)))
             settings = {k: pairs.get(k) for k in _KEYS}
             settings["pp_shared"] = pairs.get("is_pp_shared")
+            settings["settings_line"] = i + 1
             rest = [f"{k} = {v}" for k, v in pairs.items() if k not in (*_KEYS, "is_pp_shared")]
             other = ", ".join(rest) or None
         elif _COMMAND.search(raw) and not raw.lstrip().startswith("|"):
@@ -223,6 +226,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 batch=b,
                 n_kv=n_kv,
                 other_settings=other,
+                settings_line=settings.get("settings_line"),
                 **{k: settings.get(k) for k in _KEYS},
                 pp_shared=table_mode,
             )
@@ -260,14 +264,14 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
 def table_facts(table) -> list[tuple]:
     """The run facts the settings line above a table prints for its rows: the layers on the GPU
     (`n_gpu_layers`, where the model's layers went: fewer than it has is a partial offload) and the CPU
-    threads (`n_threads`), each with the rows it holds for."""
+    threads (`n_threads`), each cited at the settings line that prints it (the rows below print neither)."""
     out = []
-    rows = table.drop_duplicates("line") if "line" in table else table
+    rows = table.drop_duplicates("settings_line") if "settings_line" in table else table.iloc[0:0]
     for _, r in rows.iterrows():
         for col, name in (("n_gpu_layers", "gpu_layers"), ("n_threads", "threads")):
             x = r.get(col)
-            if x is not None and not pd.isna(x):
-                out.append((name, int(x), int(r["line"]), f"{col} = {x}"))
+            if x is not None and not pd.isna(x) and not pd.isna(r["settings_line"]):
+                out.append((name, int(x), int(r["settings_line"]), f"{col} = {x}"))
     return out
 
 

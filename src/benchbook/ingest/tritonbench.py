@@ -143,11 +143,13 @@ def _cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
     return [line[a:b].strip() for a, b in spans]
 
 
-#: Operators whose attention mask is an argument of their own, not only `--causal`: ragged_attention
-#: (HSTU) masks by `--attn-mask-type`, whose default is `lower_triangular`, a causal mask; flex_attention
-#: by `--mod-type` (noop, causal, sliding_window, prefix_lm, ... or all; operators/flex_attention/operator.py),
-#: which its input column prints per row (`(B, Hq, M, Hkv, N, D) | Mask Type`).
-_OWN_MASK = frozenset({"ragged_attention", "flex_attention"})
+#: Operators whose own arguments define `--causal` as a flag that defaults to off (`parse_op_args` of
+#: operators/flash_attention and operators/blackwell_attentions): a command of theirs without it ran
+#: non-causal attention. Any other operator's mask is not `--causal`'s default: ragged_attention (HSTU)
+#: masks by `--attn-mask-type` (default `lower_triangular`), flex_attention by `--mod-type` (printed per
+#: row), decoding_attention in code (`CAUSAL = True`, with no `--causal` argument); so without the flag
+#: their command does not say the mask.
+_CAUSAL_FLAG_OFF = frozenset({"flash_attention", "blackwell_attentions"})
 
 
 def _command(lines, upto: int) -> dict:
@@ -161,10 +163,8 @@ def _command(lines, upto: int) -> dict:
             out = {"pass": None}
             if "--op" in words and words.index("--op") + 1 < len(words):
                 out["op"] = words[words.index("--op") + 1]
-            # --causal is a flag that defaults to off: a command without it ran non-causal attention,
-            # unless the operator masks by an argument of its own (whose default the command does not print)
-            own_mask = out.get("op") in _OWN_MASK
-            out["causal"] = "causal" if "--causal" in words else (None if own_mask else "non-causal")
+            flag_off = out.get("op") in _CAUSAL_FLAG_OFF
+            out["causal"] = "causal" if "--causal" in words else ("non-causal" if flag_off else None)
             for flag, dim in _SHAPE_FLAGS.items():  # the operator's fixed dimensions, where the command sets them
                 if flag in words and words.index(flag) + 1 < len(words) and words[words.index(flag) + 1].isdigit():
                     out[dim] = int(words[words.index(flag) + 1])

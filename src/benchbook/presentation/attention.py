@@ -103,10 +103,12 @@ def shape_words(k: pd.DataFrame) -> str:
 
 
 def noise_words(k: pd.DataFrame) -> str:
-    """How the page judges differences: the re-timing spread and the floor it never goes below."""
+    """How the page judges differences: the re-timing spread and the floor it never goes below. What
+    attention-gym prints (no spread) is said only of an input with its sections; tritonbench's tables
+    print their own spreads and may time an input twice."""
     spread, n = attention.retime_spread(k)
     value, _ = attention.noise(k)
-    return _say("noise", spread=spread, n=n, value=value, floor=attention.NOISE_FLOOR)
+    return _say("noise", spread=spread, n=n, value=value, floor=attention.NOISE_FLOOR, gym=k["mask"].nunique())
 
 
 # --- tables --------------------------------------------------------------------------------------
