@@ -596,9 +596,12 @@ def findings_page(names: list[str]) -> str:
 
 def render(stage_hash: str, log: Callable[[str], None] = print) -> Path:
     """Run jupyter-book on the staged tree (warnings are errors), unless the same tree was rendered."""
+    from benchbook.presentation import sphinx_book
+
     index = config.HTML_DIR / "index.html"
     stamp = config.CACHE_DIR / "html.sha256"
-    if index.is_file() and stamp.is_file() and stamp.read_text() == stage_hash:
+    key = f"{stage_hash} {sphinx_book.ENV_VERSION}"  # a changed extension renders an unchanged tree again
+    if index.is_file() and stamp.is_file() and stamp.read_text() == key:
         log("  html up to date")
         return index
     exe = Path(sys.executable).with_name("jupyter-book")
@@ -615,7 +618,7 @@ def render(stage_hash: str, log: Callable[[str], None] = print) -> Path:
         shutil.rmtree(config.BUILD_DIR / ".doctrees", ignore_errors=True)
         raise BuildError("jupyter-book build failed (warnings are errors)")
     _prune_images()
-    config.atomic_write(stamp, stage_hash.encode())
+    config.atomic_write(stamp, key.encode())
     log(f"  rendered html in {time.perf_counter() - t0:.1f} s")
     return index
 

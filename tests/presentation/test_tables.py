@@ -426,3 +426,19 @@ def test_no_name_in_a_table_breaks_across_lines_at_800_px_in_chromium():
         out = pool.submit(measure).result()
     assert out["names"] and set(out["names"]) == {1}, out
     assert out["prose"] > 1 and out["scrolls"], out
+
+
+def test_an_address_in_a_cell_is_a_link_named_by_its_host_and_a_name_without_a_scheme_stays_a_name():
+    """Bandwidth's "how counted" cells printed their source's whole address as one unbreakable name
+    ("(https://openai.com/index/introducing-gpt-oss/"), which widened the table past the column at
+    1300 px: an address is a link named by its host, the marks around it kept outside the link."""
+    cell = "file size x 5.13B active / 116.83B total (https://openai.com/index/introducing-gpt-oss/ (117B total); as printed"
+    html = show(pd.DataFrame({"how counted": [cell, "see www.example.org/x_y"]})).to_html()
+    assert '(<a href="https://openai.com/index/introducing-gpt-oss/">openai.com</a> (117B total);' in html
+    assert "https://openai.com/index/introducing-gpt-oss/</span>" not in html
+    # an address with a query and a closing mark; "www." is not part of the host's name
+    link = show(pd.DataFrame({"c": ["(https://www.hf.co/a?b=1&c=2)."]})).to_html()
+    assert '(<a href="https://www.hf.co/a?b=1&amp;c=2">hf.co</a>).' in link
+    # no scheme, no link: the name is kept whole as before
+    assert '<span class="benchbook-name" style="white-space: nowrap">www.example.org/x_y</span>' in html
+    assert html.count("<a ") == 1

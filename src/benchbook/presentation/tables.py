@@ -1,7 +1,8 @@
 """Tables for reading: every row, no index column, missing values as a dash (or a stated reason),
-numbers with thousands separators, prose wrapped between its words and a name never broken inside
-(a table too wide for the column scrolls sideways). pandas' Styler does the rendering, so a page
-shows a table the same way in the book and in a `benchbook run` page."""
+numbers with thousands separators, prose wrapped between its words, a name never broken inside (a
+table too wide for the column scrolls sideways) and an address shown as a link named by its host.
+pandas' Styler does the rendering, so a page shows a table the same way in the book and in a
+`benchbook run` page."""
 
 from __future__ import annotations
 
@@ -115,12 +116,30 @@ WHOLE = '<span class="benchbook-name" style="white-space: nowrap">{}</span>'
 SCROLL = '<div class="benchbook-scroll" style="overflow-x: auto; max-width: 100%">{}</div>'
 
 
+#: An address in a cell's text, with the marks around it that are not part of it ("(https://x/y);").
+URL = re.compile(r"(?P<before>[(\[]?)(?P<url>https?://(?P<host>[^/\s()]+)[^\s()]*?)(?P<after>[)\].,;:]*)")
+#: An address as a cell shows it: a link named by its host, so a long path neither widens the table nor breaks.
+LINK = '<a href="{url}">{host}</a>'
+
+
 def _whole_names(v):
     """A text cell whose names (`NAME`) are each kept on one line, so that the cell wraps only between
-    words: a name cut at a mark reads as two words (#34 item 9). A cell holding HTML is left as it is."""
+    words: a name cut at a mark reads as two words (#34 item 9); an address is a link named by its host
+    (`URL`). A cell holding HTML is left as it is."""
     if not isinstance(v, str) or "<" in v:
         return v
-    return " ".join(WHOLE.format(w) if NAME.search(w) else w for w in v.split(" "))
+    return " ".join(_word(w) for w in v.split(" "))
+
+
+def _word(w: str) -> str:
+    import html
+
+    m = URL.fullmatch(w)
+    if m:
+        host = m["host"].removeprefix("www.")
+        link = LINK.format(url=html.escape(m["url"], quote=True), host=html.escape(host))
+        return m["before"] + link + m["after"]
+    return WHOLE.format(w) if NAME.search(w) else w
 
 
 def _numbers(s: pd.Series) -> bool:
