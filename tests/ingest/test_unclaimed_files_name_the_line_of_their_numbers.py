@@ -138,3 +138,10 @@ def test_a_table_whose_caption_names_its_unit_is_named_by_its_header():
     # the other way: the same table under words that name no quantity is not a table of measurements
     uncaptioned = CAPTIONED.replace("Times are mean µs", "Flex against flash")
     assert unclaimed.sign(uncaptioned.splitlines()) is None
+
+
+def test_seconds_glued_to_a_decimal_are_a_figure_and_a_device_s_plural_is_not():
+    # SpecForge pull request 97: a script prints `Time: 0.316s` under `Testing sequence length: 128`
+    seen = unclaimed.sign(["GPU: NVIDIA B200", "Testing sequence length: 128", "  Time: 0.316s"])
+    assert seen == (3, "a figure in text (0.316s)")
+    assert unclaimed.sign(["We ran it on two A100s and 8 H100s."]) is None

@@ -19,10 +19,7 @@ def test_an_input_without_attention_gym_sections_says_nothing_of_its_spread():
     k = attention.with_work(attention.kernels(pd.DataFrame(columns=["tool"])))
     said = show.noise_words(k)
     assert "attention-gym prints no spread" not in said and "re-times no kernel" not in said
-    assert (
-        said
-        == "no attention-gym section is read; between the other tools' timings, differences inside 5% are not called"
-    )
+    assert said == "this input prints no spread, so a noise of 5% is assumed; differences inside it are not called"
 
 
 def test_an_attention_gym_input_that_re_times_nothing_says_so():

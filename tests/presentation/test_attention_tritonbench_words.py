@@ -221,3 +221,22 @@ def test_accuracy_checks_that_all_passed_are_said_and_none_printed_says_nothing(
         tb.table(ingest.read(TB / "tritonbench_pr180_tilelang_vs_triton_tutorial_tflops.md")), attention.NONE
     )
     assert "accuracy check" not in bare
+
+
+FLEX = (
+    config.FIXTURES_DIR
+    / "tritonbench"
+    / "tritonbench_pr292_flex_attention_eager_compiled_sdpa_cudnn_not_supported_excerpt.md"
+)
+TK = config.FIXTURES_DIR / "tritonbench" / "tritonbench_pr179_tk_tflops.txt"
+
+
+def test_the_noise_line_says_the_spread_tritonbench_prints_and_names_no_tool_an_input_lacks():
+    k = attention.kernels(ingest.read(FLEX))  # no attention-gym section in the input
+    assert k.empty
+    words = show.noise_words(k, tb.table(ingest.read(FLEX)))
+    assert "tritonbench prints each latency as the median of its timed runs" in words
+    assert "(3.93% to 125.49% here)" in words and "attention-gym" not in words
+    # a tritonbench table printed without spreads: no tool named, a noise assumed
+    plain = show.noise_words(attention.kernels(ingest.read(TK)), tb.table(ingest.read(TK)))
+    assert plain.startswith("this input prints no spread, so a noise of 5% is assumed")

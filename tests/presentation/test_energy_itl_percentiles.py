@@ -35,3 +35,12 @@ def test_the_page_says_the_itl_ranges_where_the_file_prints_them_and_nothing_whe
     assert "with its p90 and p95" in text
     _, rows = energy.read([FIX / "A100_chat_benchmark.csv"])
     assert show.itl_sentence(energy.runs(rows)) == ""
+
+
+def test_a_repeated_configuration_is_counted_once_and_its_runs_are_said():
+    # gpqa's task file runs gpt-oss-20b on 1 x H100 at max_num_seqs 96 twice: 186 configurations in 187 runs
+    _, rows = energy.read([FIX / "tasks_gpqa.json"])
+    assert "beside the energy of 186 configurations in 187 runs:" in show.itl_sentence(energy.runs(rows))
+    # one run per configuration: no run count
+    _, rows = energy.read([FIX / "Qwen__Qwen3-Coder-480B-A35B-Instruct-FP8__sourcegraph-fim.json"])
+    assert " runs:" not in show.itl_sentence(energy.runs(rows))

@@ -27,6 +27,10 @@ by the model to generate a response"):
   the file name's bs is per stage). The run spans TP x PP GPUs.
 - v3 per-model JSON (`public/data/models/<org>__<model>__<task>.json`), one configuration per GPU
   model, GPU count and batch cap, with J per output token at steady state: `ml_energy_v3`.
+- the v1 columns re-typed as Markdown pipe tables (`model | throughput | response_length | latency |
+  energy`, leaderboard-v2 pull request 20): the same numbers per model, one table per condition; the GPU
+  from the heading above the tables (`**for A100**`, the first word of letters and digits such as A100),
+  the condition from the line right above each table's header, each table's rows their own series.
 """
 
 from __future__ import annotations
@@ -67,6 +71,26 @@ _GPU_IN_NAME = re.compile(r"^([A-Z]+\d+[A-Za-z0-9-]*)_[\w-]+_benchmark\.csv$")
 _MEAN_NOTE = "mean over responses"
 
 
+#: A Markdown pipe row (`a | b | c`, leading and trailing pipes optional) and its separator row.
+_PIPE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)+\|?\s*$")
+#: A heading or a bold line alone (`**for A100**`, `## V100`), and a GPU's name in it (letters then digits).
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?P<h>.+?)|\*\*(?P<b>[^*]+)\*\*:?)\s*$")
+_GPU_WORD = re.compile(r"\b([A-Z]{1,3}\d{2,4}[A-Za-z0-9-]*)\b")
+
+
+def _pipe_cells(line: str) -> list[str]:
+    return [c.strip().strip("*`").lower() for c in line.strip().strip("|").split("|")]
+
+
+def _pipe_tables(lines: list[str]) -> list[int]:
+    """The 0-based lines of each Markdown pipe table header holding the v1 columns, over its separator."""
+    return [
+        i
+        for i in range(len(lines) - 1)
+        if "|" in lines[i] and _PIPE_SEP.match(lines[i + 1]) and all(c in _pipe_cells(lines[i]) for c in _V1_REQUIRED)
+    ]
+
+
 def _is_v1(start: str) -> bool:
     first = start.lstrip("\ufeff").lstrip().split("\n", 1)[0].strip().lower()
     cols = [c.strip() for c in first.split(",")]
@@ -89,7 +113,9 @@ def sniff(text: str | Lines) -> bool:
         return True
     v3 = '"configurations"' in start and '"model_id"' in whole(text)
     v3 = v3 and ('"energy_per_token_joules"' in start or bool(_NO_TOKENS.search(start)))
-    return '"Energy per request (J)"' in start or _V2_CONFIG_ENERGY in start or _is_v1(start) or v3
+    if '"Energy per request (J)"' in start or _V2_CONFIG_ENERGY in start or _is_v1(start) or v3:
+        return True
+    return bool(_pipe_tables(whole(text).splitlines()))
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
@@ -107,7 +133,84 @@ def parse(text: str | Lines, source: str) -> Parsed:
         return _parse_v2(body, source)
     if body.lstrip().startswith("["):
         return _parse_v0(body, source)
+    if not _is_v1(body) and (tables := _pipe_tables(body.splitlines())):
+        return _parse_v1_pipes(body.splitlines(), tables, source)
     return _parse_v1(body, source)
+
+
+def _above(lines: list[str], i: int, pattern: re.Pattern) -> tuple[int, re.Match] | None:
+    """The nearest line above line i (0-based) matching `pattern`, and the match."""
+    for j in range(i - 1, -1, -1):
+        if m := pattern.match(lines[j]):
+            return j, m
+    return None
+
+
+def _parse_v1_pipes(lines: list[str], tables: list[int], source: str) -> Parsed:
+    """The v1 columns as pipe tables: per table, its condition (the line right above its header) and its GPU
+    (the nearest heading above naming one); each row a model's means, as in the v1 CSV."""
+    records, rejects, messages, cells = [], [], [], 0
+    for h in tables:
+        header = _pipe_cells(lines[h])
+        label = next((lines[j].strip() for j in range(h - 1, -1, -1) if lines[j].strip()), "")
+        label = "" if "|" in label or _HEADING.match(label) else label.rstrip(":")
+        heading = _above(lines, h, _HEADING)
+        gpu = _GPU_WORD.search(heading[1]["h"] or heading[1]["b"]) if heading else None
+        device = gpu.group(1) if gpu else None
+        messages.append(
+            f"{source}:{h + 1}: "
+            + (
+                f"the GPU is {device}, from the heading on line {heading[0] + 1}"
+                if device
+                else "no heading names the GPU"
+            )
+            + "; the file does not say how many GPUs each model ran on"
+        )
+        i = h + 2
+        while i < len(lines) and "|" in lines[i]:
+            cell = dict(zip(header, _pipe_cells(lines[i]), strict=False))
+            # the model's name as written (the lower-cased cell is for matching the headers only)
+            model = lines[i].strip().strip("|").split("|")[0].strip().strip("*`")
+            where = ", ".join(x for x in (device, label) if x)
+            base = dict(
+                run=f"{model} ({where})" if where else model,
+                model=model,
+                device=device,
+                device_count=None,
+                backend=None,
+                batch_size=None,
+                request_rate=None,
+                interval="run",
+            )
+            for col, text_value in cell.items():
+                if col == "model":
+                    continue
+                v = _float(text_value)
+                if v is None:
+                    if text_value:
+                        raise ParseError(source, i + 1, f"{col} is not a number: {text_value!r}")
+                    continue
+                cells += 1
+                if col not in _V1_METRICS:
+                    rejects.append((i + 1, f"{col} {text_value}", f"column {col!r} is not in the energy contract"))
+                    continue
+                metric, unit, scope = _V1_METRICS[col]
+                value = v * 1000 if unit == "ms" else v
+                note = _MEAN_NOTE + ("; printed in s" if unit == "ms" else "")
+                records.append(
+                    dict(
+                        base,
+                        scope=scope,
+                        line=i + 1,
+                        metric=metric,
+                        statistic="mean",
+                        value=value,
+                        unit=unit,
+                        note=note,
+                    )
+                )
+            i += 1
+    return energy.finish(TOOL, source, records, rejects, messages, cells, "leaderboard v1 columns in pipe tables")
 
 
 def _parse_v1(body: str, source: str) -> Parsed:

@@ -102,12 +102,39 @@ def _perf_report(lines: list[str]) -> tuple[int, str] | None:
     return None
 
 
+#: tritonbench's `--metrics kineto_trace`: each cell the directory the input's Kineto trace was written to.
+_TRACE = "each cell the directory a Kineto trace of that input was written to"
+#: Any tritonbench table's header: the input's label, then `BACKEND-METRIC` columns, over its row of dashes.
+_ANY_HEADER = re.compile(r"^\s*\S.*?(?:\s{2,}\S+-[a-z_]+)+\s*$")
+
+
+def _unread_metrics(lines: list[str]) -> tuple[int, list[str]] | None:
+    """(line, metrics) of the first tritonbench table none of whose metric columns is one read here (the
+    `--metrics` tritonbench prints that are no measurement: `kineto_trace`, each cell the directory of that
+    input's trace), where the file holds no table with one."""
+    found = None
+    for i in range(len(lines) - 1):
+        if _ANY_HEADER.match(lines[i]) and _RULE.match(lines[i + 1]):
+            cols = [c for c in _cells(lines[i], _spans(lines[i + 1]))[1:] if _METRIC_COL.match(c)]
+            metrics = list(dict.fromkeys(_METRIC_COL.match(c)["metric"] for c in cols))
+            if not metrics or any(m in _UNITS for m in metrics):
+                return None
+            found = found or (i + 1, metrics)
+    return found
+
+
 def refuses(text: str | Lines) -> tuple[int, str] | None:
-    """(line, why) of the first Performance Summary line of tritonbench's A/B report, or of a Triton
-    `perf_report` frame (the tutorials' and kernel authors' print, not a tritonbench operator table), else
-    None (`Tool.refuses`)."""
+    """(line, why) of the first Performance Summary line of tritonbench's A/B report, of a Triton
+    `perf_report` frame (the tutorials' and kernel authors' print, not a tritonbench operator table), or of
+    a tritonbench table of metrics that are no measurement (`_unread_metrics`), else None (`Tool.refuses`)."""
     lines = split_n(whole(text))
     first = next((i for i, raw in enumerate(lines, start=1) if _AB_SUMMARY.match(raw)), None)
+    if first is None and (unread := _unread_metrics(lines)):
+        names = " and ".join(f"`{m}`" for m in unread[1])
+        what = _TRACE if unread[1] == ["kineto_trace"] else "metrics the attention chapter does not read"
+        return unread[
+            0
+        ], f"a tritonbench table whose only metrics are {names}: {what}, no kernel time or TFLOP/s; not read"
     if first is None:
         frame = _perf_report(lines)
         if frame is None:
@@ -150,6 +177,22 @@ def _cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
 #: row), decoding_attention in code (`CAUSAL = True`, with no `--causal` argument); so without the flag
 #: their command does not say the mask.
 _CAUSAL_FLAG_OFF = frozenset({"flash_attention", "blackwell_attentions"})
+
+
+#: The x_val labels only one tritonbench operator registers (`@register_x_val(label=...)` in its
+#: operators/<op>/operator.py): a table without its command line still names its operator by them. A label
+#: two operators share (`(Batch, Heads, SeqLen, SeqLen_KV, Dhead)`: flash_attention and blackwell_attentions)
+#: names none.
+_LABEL_OPS = {
+    "(B, Hq, M, Hkv, N, D) | Mask Type": "flex_attention",
+    "(Batch, SeqLenQ, SeqLenKV, MaxLenKV, HeadQ, HeadKV, HeadD)": "decoding_attention",
+}
+
+
+def _labelled_op(first: str) -> dict:
+    """op from a table's x_val label, where one operator owns it (causal and pass unknown: no command)."""
+    op = _LABEL_OPS.get(re.sub(r"\s+", " ", first.strip()))
+    return {"op": op, "causal": None, "pass": None} if op else {}
 
 
 def _command(lines, upto: int) -> dict:
@@ -214,7 +257,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
         spans = _spans(lines[i + 1])
         header = _cells(lines[i], spans)
         cmd = _command(lines, i)
-        if not cmd:
+        if not cmd and (cmd := _labelled_op(header[0])):
+            messages.append(
+                f"{source}:{i + 1}: no tritonbench command above the table: its input label is the "
+                f"{cmd['op']} operator's alone; causal and pass unknown"
+            )
+        elif not cmd:
             messages.append(
                 f"{source}:{i + 1}: no tritonbench command above the table: operator, causal and pass unknown"
             )

@@ -26,6 +26,9 @@ _FIGURE = re.compile(
     r"\d[\d,]*(?:\.\d+)?\)?\s*(?:T?FLOPS(?:/s)?|TFLOP/s|tok(?:en)?s?/s(?:ec)?|tokens? per second|t/s|"
     r"req(?:uest)?s?/s|ms|µs|kWh|Wh|kW|W|J|GB/s|TB/s)(?![A-Za-z])",
 )
+#: Seconds a script prints glued to a decimal (`Time: 0.316s`, Python's f"{t:.3f}s"): a number with a decimal
+#: point, not part of a word (`A100s` is a device), `s` ending it.
+_SECONDS = re.compile(r"(?<![\w.])\d+\.\d+s(?![A-Za-z])")
 #: A `name: value` pair whose name is a measured quantity: `Mean TPOT (ms):  16.80`, `ms/iter: sdpa=4.41`.
 _PAIR = re.compile(r"^[^\w#]*(?P<key>\w[^:=]{1,40}?)\s*[:=]\s*\S*?\d")
 _NUMBER = re.compile(r"^[-+]?\d[\d,]*(?:\.\d+)?%?$")
@@ -162,7 +165,7 @@ def _figure(lines: Sequence[str]) -> tuple[int, str] | None:
     for i, line in enumerate(lines):
         if _OPTION.search(line):
             continue
-        m = _FIGURE.search(line)
+        m = _FIGURE.search(line) or _SECONDS.search(line)
         pair = _PAIR.match(line)
         if m is None and not (pair and len(pair["key"].split()) <= 5 and _METRIC.search(pair["key"])):
             continue

@@ -102,13 +102,26 @@ def shape_words(k: pd.DataFrame) -> str:
     return _say("shape", n_other=other["mask"].nunique(), n_sections=k["mask"].nunique())
 
 
-def noise_words(k: pd.DataFrame) -> str:
-    """How the page judges differences: the re-timing spread and the floor it never goes below. What
-    attention-gym prints (no spread) is said only of an input with its sections; tritonbench's tables
-    print their own spreads and may time an input twice."""
+def noise_words(k: pd.DataFrame, triton: pd.DataFrame | None = None) -> str:
+    """How the page judges differences: the re-timing spread and the floor it never goes below. The tool
+    is named only where the input holds its sections; where it holds none, the spread tritonbench prints
+    beside its latencies (`triton`'s `spread_pct`) is said, not called absent."""
     spread, n = attention.retime_spread(k)
     value, _ = attention.noise(k)
-    return _say("noise", spread=spread, n=n, value=value, floor=attention.NOISE_FLOOR, gym=k["mask"].nunique())
+    printed = (
+        triton["spread_pct"].dropna() / 100
+        if triton is not None and "spread_pct" in triton and k.empty
+        else pd.Series(dtype=float)
+    )
+    return _say(
+        "noise",
+        spread=spread,
+        n=n,
+        value=value,
+        floor=attention.NOISE_FLOOR,
+        gym=not k.empty,
+        **(dict(printed_low=printed.min(), printed_high=printed.max()) if len(printed) else {}),
+    )
 
 
 # --- tables --------------------------------------------------------------------------------------

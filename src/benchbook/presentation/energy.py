@@ -71,10 +71,14 @@ def itl_sentence(table: pd.DataFrame) -> str:
     if have.empty:
         return ""
     others = [s for s in energy.ITL_STATISTICS if s not in ("median", "p99") and have[f"itl_{s}_ms"].notna().any()]
+    # a configuration run twice (`configuration`, the repeats' shared name) is one configuration in two runs
+    conf = have["configuration"] if "configuration" in have else pd.Series(None, index=have.index, dtype="object")
+    n_configs = have.assign(_c=conf.where(conf.notna(), have["run"])).drop_duplicates(["source", "_c"]).shape[0]
     return wording.sentence(
         "perf_per_watt",
         "itl",
-        n=len(have),
+        n=n_configs,
+        runs=len(have),
         median_lo=have["itl_median_ms"].min(),
         median_hi=have["itl_median_ms"].max(),
         p99_lo=have["itl_p99_ms"].min(),
@@ -111,13 +115,31 @@ def _listed(texts: list[str], what: str) -> str:
     return "\n".join(f"- {t}" for t in shown)
 
 
-def energy_display(table: pd.DataFrame) -> pd.DataFrame:
+def floors(led: Ledger) -> dict[tuple[str, str], tuple[float, float | None]]:
+    """Each weights-read floor the page states, per (configuration, scope words): the floor per output
+    token and the measured energy over it (`claims.energy.floor`'s evidence), for the table's columns, so
+    the floors past the sentences listed are stated there."""
+    out = {}
+    for c in led.claims:
+        if c.id.startswith("floor_") and c.status != "withheld" and c.evidence.get("b") is not None:
+            out[(str(c.evidence["run"]), str(c.evidence["scope_words"]))] = (c.evidence["b"], c.evidence.get("ratio"))
+    return out
+
+
+def energy_display(table: pd.DataFrame, floored: dict | None = None) -> pd.DataFrame:
     """The quoted rows as a table: configuration, scope, interval, the energy measured and its duration
     (so a configuration past the sentences listed keeps its measurement), J per output token, tokens per
     joule, J per token counting prompt tokens too (where the file counts them), J per request,
-    idle-subtracted J per output token, and the mean power, the output and request rates and the latency
+    idle-subtracted J per output token, the weights-read floor per output token and the measured energy
+    over it (`floored`, from `floors`), and the mean power, the output and request rates and the latency
     the file prints beside them."""
     t = energy.quoted(table)
+    if floored:
+        key = list(zip(t["run"].astype(str), t["scope"].map(SCOPES).astype(str), strict=True))
+        t = t.assign(
+            floor_j_per_token=[floored.get(k, (None, None))[0] for k in key],
+            over_floor=[floored.get(k, (None, None))[1] for k in key],
+        )
     cols = {
         "run": "configuration",
         "scope": "scope",
@@ -129,6 +151,8 @@ def energy_display(table: pd.DataFrame) -> pd.DataFrame:
         "j_per_token": "J / token (prompt and output)",
         "j_per_request": "J / request",
         "j_per_output_token_active": "J / output token, idle subtracted",
+        "floor_j_per_token": "weights-read floor (J / output token)",
+        "over_floor": "measured / floor",
         "mean_power_w": "mean power (W)",
         "output_tok_s": "output tok/s",
         "req_s": "requests / s",

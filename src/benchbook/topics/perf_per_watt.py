@@ -164,7 +164,9 @@ def page(r: Result) -> Page:
     def table(name: str):
         want = {
             "sweep": lambda: show.sweep_table(r.configs) if r.swept else None,
-            "measured": lambda: show_energy.energy_display(r.measured) if not r.measured.empty else None,
+            "measured": lambda: (
+                show_energy.energy_display(r.measured, show_energy.floors(led)) if not r.measured.empty else None
+            ),
             "energy": lambda: show.energy_table(r.table) if r.has_power else None,
         }
         if name == "sweet":
