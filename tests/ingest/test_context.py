@@ -1293,7 +1293,10 @@ def test_a_key_equals_value_beside_a_percentage_that_is_no_progress_bar_is_read(
         ("I serve two models on the Ascend 910 platform with the same tp2dp8", "Ascend 910"),  # sglang issue 15825
         ("Tested on one Ascend 910B4 NPU", "Ascend 910B4"),
         # the other way: the backend's name, no chip, names no device
-        ("python -m sglang.launch_server --device npu --attention-backend ascend", None),
+        ("python -m sglang.launch_server --attention-backend ascend", None),
+        # the device type the server runs on: an Ascend NPU, its chip unknown
+        ("python -m sglang.launch_server --device npu --attention-backend ascend", "Ascend NPU"),
+        ("python -m sglang.launch_server --device cuda --attention-backend fa3", None),
         # nor a list of chips, which does not say which one ran (vllm-project/recipes PR 884's title)
         ("# [doc] deepseek-v4-flash: add Ascend 950DT and 950PR 8-card FP8 Preview recipe", None),
     ],
@@ -1301,6 +1304,11 @@ def test_a_key_equals_value_beside_a_percentage_that_is_no_progress_bar_is_read(
 def test_an_ascend_npu_named_by_its_chip_is_the_device(line, device):
     got = [f.value for f in _read(line + "\n").facts if f.name == "device"]
     assert got == ([device] if device else [])
+
+
+def test_a_chip_named_anywhere_is_the_device_of_a_run_on_device_npu():
+    lines = ["I serve on the Ascend 910B4 platform", "python -m sglang.launch_server --device npu --tp 2"]
+    assert [f.value for f in context.read(lines).get("device")] == ["Ascend 910B4"]
 
 
 def test_a_gpu_label_that_only_counts_gives_the_count_and_no_device():
