@@ -65,6 +65,7 @@ NAMES = (
     "engine",
     "version",
     "build",
+    "torch",
     "concurrency",
     "batch",
     "rate",
@@ -1194,6 +1195,7 @@ def _read(lines: list[str], first: int) -> Context:
     r = _Reader()
     table_cols: list[str] | None = None
     table_at = 0  # the facts read before the markdown table being read
+    cpu_col: tuple[int, int] | None = None  # (fields, index) of a CSV header's CPU column (`_csv_cpu`)
     in_command = wrapped = harness = False
     defaults: str | None = None  # the script whose defaults the paragraph being read gives
     scripts = []
@@ -1202,7 +1204,7 @@ def _read(lines: list[str], first: int) -> Context:
         text = line.strip()
         if not text:
             _one_precision(r, table_at)
-            table_cols, in_command, r.neuron_ls, defaults = None, False, False, None
+            table_cols, in_command, r.neuron_ls, defaults, cpu_col = None, False, False, None, None
             table_at = len(r.facts)
             continue
         if (run := _SCRIPT_RUN.search(line)) and not text.startswith("#"):
@@ -1242,6 +1244,7 @@ def _read(lines: list[str], first: int) -> Context:
         elif not row:
             _one_precision(r, table_at)
             table_cols, table_at = None, len(r.facts)
+        cpu_col = _csv_cpu(r, line, i, cpu_col)
         # a command wrapped over several lines: its flags, on lines of their own, still count
         starts = bool(_COMMAND.search(line))
         if starts and not in_command:
@@ -1256,6 +1259,8 @@ def _read(lines: list[str], first: int) -> Context:
         kind = "command" if starts or in_command else "json" if _JSON_PAIR.search(line) else "prose"
         _read_image(r, line, i, kind)
         _read_engine_named(r, line, i, "heading" if _HEADING.match(line) else kind)
+        for m in _TORCH.finditer(line):
+            r.add("torch", m.group(1), i, "heading" if _HEADING.match(line) else kind, line)
         for m in _MLPERF_VISION.finditer(line):
             for word in m.group(1).split():
                 if word in _MLPERF_VISION_MODELS:
@@ -1291,6 +1296,24 @@ def _read(lines: list[str], first: int) -> Context:
     signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
     at = tuple(n + first - 1 for n in sections(lines))
     return Context(tuple(facts), signs, scripts=tuple(scripts), posts=posts, headings_at=at)
+
+
+#: A CSV header's column naming the machine's CPU (CodeCarbon's `cpu_model`, written by its `EmissionsData`): a CPU
+#: no energy tool's table keeps, so each row's cell is the CPU of that row's run.
+_CSV_CPU = ("cpu_model", "cpu_info", "cpu_name")
+
+
+def _csv_cpu(r: _Reader, line: str, i: int, col: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The CPU a CSV row gives under its header's CPU column (`_CSV_CPU`), read as a fact of its line; the
+    column, (fields, index), for the rows below a header that has one, None after a line of other fields."""
+    if "," not in line:
+        return None
+    cells = next(csv.reader([line]))
+    if col is None or len(cells) != col[0]:
+        names = [_norm(c) for c in cells]
+        return next(((len(cells), k) for k, c in enumerate(names) if c in _CSV_CPU), None) if len(cells) > 2 else None
+    r.keyed("cpu", cells[col[1]], i, "env-dump", line)
+    return col
 
 
 #: The facts a markdown table's column states for the run of each row, by its header (`KEYS`).
@@ -1478,6 +1501,16 @@ def _read_image(r: _Reader, line: str, i: int, source: str) -> None:
         source = "command" if re.match(r"\s*(?:FROM|image:)\s", line, re.I) else source
         r.add("engine", engine, i, source, line)
         r.add("version", version, i, source, line)
+
+
+#: The PyTorch release a line names (`torch-2.4.0a0+gite6ee832` above an sdpa.py table, `torch==2.5.1`, `PyTorch 2.6`,
+#: `torch version: 2.3.0+cu121`, as `torch.__version__` prints it): the framework an attention kernel's timings
+#: ran on, or a serving engine's; never the engine's own version (`version`).
+_TORCH = re.compile(
+    r"(?<![\w.-])(?:py)?torch(?:\s*==\s*|-|\s+version\s*[:=]?\s*|\s*:\s*|\s+)v?"
+    r"(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?(?:\.dev\d+)?(?:\+[\w.]+)?)(?![\w.]*\s*(?:[x×%]|times\b))",
+    re.I,
+)
 
 
 #: llama.cpp's build line, `<function>: build = N (commit)` (its `print_build_info`, `"%s: build = %d (%s)"` with

@@ -102,11 +102,26 @@ def shape_words(k: pd.DataFrame) -> str:
     return _say("shape", n_other=other["mask"].nunique(), n_sections=k["mask"].nunique())
 
 
-def noise_words(k: pd.DataFrame) -> str:
-    """How the page judges differences: the re-timing spread and the floor it never goes below."""
+def noise_words(k: pd.DataFrame, t: pd.DataFrame | None = None) -> str:
+    """How the page judges differences: what each tool whose rows it read prints per point (`k`, attention-gym's
+    kernels; `t`, the tritonbench-like table: one time, or tritonbench's `with_variance` median and spread), the
+    re-timing spread and the floor it never goes below."""
     spread, n = attention.retime_spread(k)
     value, _ = attention.noise(k)
-    return _say("noise", spread=spread, n=n, value=value, floor=attention.NOISE_FLOOR)
+    t = t if t is not None and len(t) else pd.DataFrame(columns=["tool", "op", "spread_pct"])
+    tools = (["attention-gym"] if len(k) else []) + list(dict.fromkeys(_tools(t)))
+    spread_tools = list(dict.fromkeys(_tools(t[t["spread_pct"].notna()])))
+    return _say(
+        "noise", spread=spread, n=n, value=value, floor=attention.NOISE_FLOOR, tools=tools, spread_tools=spread_tools
+    )
+
+
+def _tools(t: pd.DataFrame) -> list[str]:
+    """The tool of each row of the tritonbench-like table; sdpa.py's rows come from the score_mod parser (one of
+    pytorch's transformer benchmarks) and are named for their script."""
+    from benchbook.analysis import attention_tritonbench as tb
+
+    return list(t["tool"].where(t["op"].ne(tb.SDPA_OPERATOR), "pytorch-sdpa"))
 
 
 # --- tables --------------------------------------------------------------------------------------
@@ -369,8 +384,7 @@ def triton_words(
     checked = every[every["agrees"].notna()]
     return _say(
         "triton",
-        # sdpa.py's rows come from the score_mod parser (one of pytorch's transformer benchmarks) and are named for their script
-        tools=list(dict.fromkeys(every["tool"].where(every["op"].ne(tb.SDPA_OPERATOR), "pytorch-sdpa"))),
+        tools=list(dict.fromkeys(_tools(every))),
         passes=sorted(set(every["pass"].dropna())),
         eight_bit=int(_eight_bit(every).sum()),
         peak_known=bool(peak),

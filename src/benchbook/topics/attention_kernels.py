@@ -106,7 +106,7 @@ def page(r: Result) -> Page:
     texts = {
         "files": ", ".join(config.relative(x) for x in r.paths),
         "n_sections": wording.sentence(CHAPTER, "sections", n=k["mask"].nunique()),
-        "noise_words": show.noise_words(k),
+        "noise_words": show.noise_words(k, r.triton),
         "shape_words": show.shape_words(k),
         "recomputed": wording.sentence(
             CHAPTER,
