@@ -1349,6 +1349,7 @@ def test_a_csv_rows_cpu_column_names_the_cpu_of_that_row():
         ("torch_npu 2.1.0", None),
         ("torch 2x faster", None),
         ("pytorch-triton 3.0.0", None),
+        ("CUDA used to build PyTorch: 12.1", None),  # collect_env's toolkit line
     ],
 )
 def test_a_pytorch_release_is_named_apart_from_the_engine_version(line, torch):

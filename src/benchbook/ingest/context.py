@@ -1505,9 +1505,10 @@ def _read_image(r: _Reader, line: str, i: int, source: str) -> None:
 
 #: The PyTorch release a line names (`torch-2.4.0a0+gite6ee832` above an sdpa.py table, `torch==2.5.1`, `PyTorch 2.6`,
 #: `torch version: 2.3.0+cu121`, as `torch.__version__` prints it): the framework an attention kernel's timings
-#: ran on, or a serving engine's; never the engine's own version (`version`).
+#: ran on, or a serving engine's; never the engine's own version (`version`), nor the toolkit collect_env says built
+#: it (`CUDA used to build PyTorch: 12.1`).
 _TORCH = re.compile(
-    r"(?<![\w.-])(?:py)?torch(?:\s*==\s*|-|\s+version\s*[:=]?\s*|\s*:\s*|\s+)v?"
+    r"(?<![\w.-])(?<!build\s)(?:py)?torch(?:\s*==\s*|-|\s+version\s*[:=]?\s*|\s*:\s*|\s+)v?"
     r"(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?(?:\.dev\d+)?(?:\+[\w.]+)?)(?![\w.]*\s*(?:[x×%]|times\b))",
     re.I,
 )
