@@ -102,6 +102,7 @@ def test_a_heading_naming_one_engine_names_the_engine_of_the_runs_under_it(text,
     [
         "## vLLM and SGLang",  # which of the two ran a run under it, the heading does not say
         "### MindIE vs vLLM",
+        "## Comparison with vLLM (H100)",  # the section sets its runs beside vLLM's
         "## SGLang's bench_serving",  # the script, not the server
         "MindIE is fast",  # a sentence naming it runs nothing on it
         "# [Feature] MindIE support",  # a document's own title (a copied issue's) speaks of the thread

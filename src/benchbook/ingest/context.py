@@ -479,6 +479,8 @@ _ENGINE_RUN = re.compile(
     + r"(?![\w-]|\.\w|'s\b|\s+bench\b)|--backend[ =]+(tgi)\b",
     re.I,
 )
+#: A section setting its runs beside another engine's (`## Comparison with vLLM (H100)`): it names theirs, not its own.
+_COMPARISON = re.compile(r"\bcompar(?:ison|ing)\b", re.I)
 #: An engine's name as a title writes it, not its script or its benchmark (`SGLang's bench_serving`, `vLLM bench`).
 _ENGINE_NAMED = re.compile(_ENGINE_NAME + r"(?![\w-]|\.\w|'s\b|\s+bench\b)", re.I)
 #: `docker run ... vllm/vllm-openai[-rocm]:TAG MODEL ...` (the image on a line of its own in a wrapped
@@ -1525,7 +1527,13 @@ def _read_engine_named(r: _Reader, line: str, i: int, source: str) -> None:
     found = [(m.group(1), m.group(2) or m.group(3)) for m in _ENGINE_VERSION.finditer(line)]
     if source != "command":  # a command's `--backend` is read with its flags
         found = found or [(m.group(1) or m.group(2), None) for m in _ENGINE_RUN.finditer(line)]
-    if source == "heading" and not found and not compares(line) and len(_HEADING.match(line).group(1)) > 1:
+    if (
+        source == "heading"
+        and not found
+        and not compares(line)
+        and not _COMPARISON.search(line)
+        and len(_HEADING.match(line).group(1)) > 1
+    ):
         # a section's title naming one engine (`### 2. Enable Prefix Cache in MindIE`) names the engine of the runs
         # under it; one naming two (`## vLLM and SGLang`) says which of them ran none of its runs. A document's
         # own title (`# `: a copied issue's, `[Feature] performance alignment with vllm`) speaks of the thread.
