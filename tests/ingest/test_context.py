@@ -1293,7 +1293,10 @@ def test_a_key_equals_value_beside_a_percentage_that_is_no_progress_bar_is_read(
         ("I serve two models on the Ascend 910 platform with the same tp2dp8", "Ascend 910"),  # sglang issue 15825
         ("Tested on one Ascend 910B4 NPU", "Ascend 910B4"),
         # the other way: the backend's name, no chip, names no device
-        ("python -m sglang.launch_server --device npu --attention-backend ascend", None),
+        ("python -m sglang.launch_server --attention-backend ascend", None),
+        # the device type the server runs on: an Ascend NPU, its chip unknown
+        ("python -m sglang.launch_server --device npu --attention-backend ascend", "Ascend NPU"),
+        ("python -m sglang.launch_server --device cuda --attention-backend fa3", None),
         # nor a list of chips, which does not say which one ran (vllm-project/recipes PR 884's title)
         ("# [doc] deepseek-v4-flash: add Ascend 950DT and 950PR 8-card FP8 Preview recipe", None),
     ],
@@ -1301,6 +1304,11 @@ def test_a_key_equals_value_beside_a_percentage_that_is_no_progress_bar_is_read(
 def test_an_ascend_npu_named_by_its_chip_is_the_device(line, device):
     got = [f.value for f in _read(line + "\n").facts if f.name == "device"]
     assert got == ([device] if device else [])
+
+
+def test_a_chip_named_anywhere_is_the_device_of_a_run_on_device_npu():
+    lines = ["I serve on the Ascend 910B4 platform", "python -m sglang.launch_server --device npu --tp 2"]
+    assert [f.value for f in context.read(lines).get("device")] == ["Ascend 910B4"]
 
 
 def test_a_gpu_label_that_only_counts_gives_the_count_and_no_device():
@@ -1314,3 +1322,37 @@ def test_a_name_the_text_does_not_write_is_given_in_the_table_s_words():
     assert context.written({"llama 3.1 8b": "Llama-3.1-8B"}, "# Results on Llama-3.1-8B") == ["Llama-3.1-8B"]
     # the other way: a text that writes it nowhere keeps the table's words
     assert context.written({"llama 3.1 8b": "Llama-3.1-8B"}, "# Results") == ["llama 3.1 8b"]
+
+
+def test_a_csv_rows_cpu_column_names_the_cpu_of_that_row():
+    """CodeCarbon's `cpu_model` column (its EmissionsData) names the machine's CPU, which no energy table keeps."""
+    lines = [
+        "timestamp,project_name,cpu_model,gpu_model",
+        '2025-09-26T12:21:28,codecarbon,"11th Gen Intel(R) Core(TM) i7-11700K @ 3.60GHz",1 x NVIDIA GeForce RTX 3080 Ti',
+    ]
+    got = [(f.value, f.line) for f in context.read(lines).get("cpu")]
+    assert got == [("11th Gen Intel(R) Core(TM) i7-11700K @ 3.60GHz", 2)]
+    # the other way: a CSV without such a column, or a line of other fields under one, names no CPU
+    assert not context.read(["timestamp,project_name,gpu_model", "t,p,H100"]).get("cpu")
+    assert not context.read([lines[0], "a,b"]).get("cpu")
+
+
+@pytest.mark.parametrize(
+    ("line", "torch"),
+    [
+        ("`torch-2.4.0a0+gite6ee832` (main branch at that point):", "2.4.0a0+gite6ee832"),  # pytorch PR 122857
+        ("pip install torch==2.5.1+cu121", "2.5.1+cu121"),
+        ("torch version: 2.3.0+cu121", "2.3.0+cu121"),
+        ("PyTorch 2.6 nightly", "2.6"),
+        # the other way: another package, a measure, or torch's own tools name no release
+        ("torchvision==0.19.0", None),
+        ("torch_npu 2.1.0", None),
+        ("torch 2x faster", None),
+        ("pytorch-triton 3.0.0", None),
+        ("CUDA used to build PyTorch: 12.1", None),  # collect_env's toolkit line
+    ],
+)
+def test_a_pytorch_release_is_named_apart_from_the_engine_version(line, torch):
+    ctx = context.read(["intro", line])
+    assert [(f.value, f.line) for f in ctx.get("torch")] == ([(torch, 2)] if torch else [])
+    assert not ctx.get("version")

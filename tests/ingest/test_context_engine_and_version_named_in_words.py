@@ -83,3 +83,34 @@ def test_a_line_naming_two_engines_ties_each_version_to_its_engine():
     got = _engine("我在A100显卡，vLLM(0.11.1)和sglang(0.5.6.post2)框架上测试了一下：")
     assert ("version", "0.11.1 (vLLM)", 1) in got and ("version", "0.5.6.post2 (SGLang)", 1) in got
     assert ("version", "0.11.1", 1) in _engine("vLLM(0.11.1) only")
+
+
+@pytest.mark.parametrize(
+    ("text", "engine"),
+    [
+        ("### 2. Enable Prefix Cache in MindIE", "MindIE"),
+        ("## TensorRT-LLM", "TensorRT-LLM"),
+        ("#### SGLang results", "SGLang"),
+    ],
+)
+def test_a_heading_naming_one_engine_names_the_engine_of_the_runs_under_it(text, engine):
+    assert _engine(text) == [("engine", engine, 1)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## vLLM and SGLang",  # which of the two ran a run under it, the heading does not say
+        "### MindIE vs vLLM",
+        "## Comparison with vLLM (H100)",  # the section sets its runs beside vLLM's
+        "## SGLang's bench_serving",  # the script, not the server
+        "MindIE is fast",  # a sentence naming it runs nothing on it
+        "# [Feature] MindIE support",  # a document's own title (a copied issue's) speaks of the thread
+    ],
+)
+def test_a_heading_naming_two_engines_or_a_script_names_no_engine(text):
+    assert _engine(text) == []
+
+
+def test_mindie_and_its_release_are_read_as_written():
+    assert _engine("x\n- MindIE: 2.1RC1") == [("engine", "MindIE", 2), ("version", "2.1RC1", 2)]

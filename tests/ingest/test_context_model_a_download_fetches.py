@@ -70,3 +70,40 @@ def test_the_gemma4_readme_names_both_downloads_and_the_folder_its_run_used():
     path = config.FIXTURES_DIR / "aiperf/gemma4_hack_base_12b_it_bf16_vs_awq4bit_two_titled_runs_ja.md"
     got = _models(path.read_text(encoding="utf-8").splitlines())
     assert got == [("google/gemma-4-12B-it", 20), ("mattbucci/gemma-4-12B-AWQ", 23), ("google/gemma-4-12B-it", 33)]
+
+
+@pytest.mark.parametrize(
+    ("line", "model"),
+    [
+        (
+            "git clone https://huggingface.co/amd/Llama-2-70b-chat-hf_FP8_MLPerf_V2 /model/llama2-70b-chat-hf/fp8_quantized/",
+            "amd/Llama-2-70b-chat-hf_FP8_MLPerf_V2",
+        ),
+        ("$ git lfs clone https://hf.co/Qwen/Qwen2.5-7B-Instruct-AWQ", "Qwen/Qwen2.5-7B-Instruct-AWQ"),
+        ("git clone --depth 1 https://huggingface.co/meta-llama/Llama-3.1-8B.git", "meta-llama/Llama-3.1-8B"),
+    ],
+)
+def test_a_git_clone_of_a_hub_repository_is_a_download_of_its_weights(line, model):
+    assert _models(["# get the weights", line]) == [(model, 2)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "git clone https://huggingface.co/datasets/anon8231489123/ShareGPT_Vicuna_unfiltered",  # a data set
+        "git clone https://github.com/mlcommons/inference.git",  # code, no Hub repository
+    ],
+)
+def test_a_git_clone_of_a_dataset_or_of_code_names_no_model(line):
+    assert _models([line]) == []
+
+
+def test_the_folder_a_git_clone_fills_runs_the_weights_it_fetched():
+    lines = [
+        "git clone https://huggingface.co/amd/Llama-2-70b-chat-hf_FP8_MLPerf_V2 /model/llama2-fp8",
+        "vllm serve /model/llama2-fp8 --tensor-parallel-size 8",
+    ]
+    assert _models(lines) == [
+        ("amd/Llama-2-70b-chat-hf_FP8_MLPerf_V2", 1),
+        ("amd/Llama-2-70b-chat-hf_FP8_MLPerf_V2", 2),
+    ]

@@ -235,8 +235,8 @@ def test_the_noise_line_says_the_spread_tritonbench_prints_and_names_no_tool_an_
     k = attention.kernels(ingest.read(FLEX))  # no attention-gym section in the input
     assert k.empty
     words = show.noise_words(k, tb.table(ingest.read(FLEX)))
-    assert "tritonbench prints each latency as the median of its timed runs" in words
+    assert "tritonbench prints a median per point and how far the farthest timed run is from it" in words
     assert "(3.93% to 125.49% here)" in words and "attention-gym" not in words
     # a tritonbench table printed without spreads: no tool named, a noise assumed
     plain = show.noise_words(attention.kernels(ingest.read(TK)), tb.table(ingest.read(TK)))
-    assert plain.startswith("this input prints no spread, so a noise of 5% is assumed")
+    assert plain.startswith("tritonbench prints one time per point; a noise of 5% is assumed")

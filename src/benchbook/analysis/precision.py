@@ -43,11 +43,14 @@ _GGUF = r"i?q{n}(?:_[a-z0-9]+)*"
 #: written in the name (`GPTQ-Int8`, `gptq-8bit`, `w8a16`, `4bit`) comes before a method that names none:
 #: GPTQ quantizes to 2, 3, 4 or 8 bits (AutoGPTQ's `BaseQuantizeConfig(bits=...)`, the bits a checkpoint's
 #: name then gives), so a bare `GPTQ` or `AWQ` (AutoAWQ's `w_bit` is 4) is int4 only where no width is named.
+#: AMD Quark's names put a `W` before the weights' format, an `A` before the activations' and `KV` before the KV
+#: cache's (`...-WMXFP4-AMXFP4-KVFP8-...-GPTQ`: MXFP4 weights, quantized with GPTQ's algorithm): only the `W` one
+#: is the weights'.
 TAGS = (
     (r"w4afp8", "int4 experts, fp8 rest"),
-    (r"nvfp4|mxfp4|fp4", "fp4"),
+    (r"w?(?:nv|mx)?fp4", "fp4"),
     (rf"int4{_WO}|w4a(?:16|8|4)(?:kv\d+)?|bnb[-_]?4[-_ ]?bit|4[-_ ]?bits?|{_GGUF.format(n=4)}", "int4"),
-    (r"fp8(?:[-_](?:dynamic|static|block|e4m3))?|fp8_block_scales", "fp8"),
+    (r"w?fp8(?:[-_](?:dynamic|static|block|e4m3))?|fp8_block_scales", "fp8"),
     (rf"int8{_WO}|w8a(?:8|16)|bnb[-_]?8[-_ ]?bit|8[-_ ]?bits?|{_GGUF.format(n=8)}", "int8"),
     *((_GGUF.format(n=n), f"int{n}") for n in (2, 3, 5, 6)),
     (r"int3|3[-_ ]?bits?", "int3"),
@@ -109,6 +112,7 @@ def tagged(*names) -> tuple[str, str] | None:
             if m:
                 weight_only = bool(_WEIGHT_ONLY.search(text)) and prec in ("int8", "int4", "fp4")
                 method = _METHOD.search(text.replace(".", "-"))  # the method beside its width names the tag
+                method = method if prec.startswith("int") else None  # GPTQ beside a float format only made it
                 return (f"{prec} weight-only" if weight_only else prec), (method or m).group(0)
     return None
 

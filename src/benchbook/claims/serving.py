@@ -446,11 +446,20 @@ def _repeats(ev: dict, row: pd.Series) -> None:
 
 
 def bound(
-    which: str, row: pd.Series | None, peaks, threshold: float, assumed_bytes: bool, said: dict | None = None
+    which: str,
+    row: pd.Series | None,
+    peaks,
+    threshold: float,
+    assumed_bytes: bool,
+    said: dict | None = None,
+    configurations: int = 0,
 ) -> Claim:
     """What limits one run (`low`: the lightest load on the curve; `best`: its highest throughput).
-    `said`: what the input says of a device none was taken from (`analysis.roofline.said`)."""
+    `said`: what the input says of a device none was taken from (`analysis.roofline.said`); `configurations`:
+    how many runs share the one load of the curve (0: several loads), where `low` is no lightest load."""
     ev = dict(bandwidth_fraction=None, compute_fraction=None, intensity=None, ridge=None, threshold=threshold)
+    if configurations:
+        ev["configurations"] = configurations
     ev.update(said or {})
     ev.update(which=which, device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     ev["count"] = getattr(peaks, "count", 1)  # devices whose peaks are summed: a sentence names them all
@@ -563,9 +572,13 @@ def _chunks(row: pd.Series, ev: dict) -> dict:
     return {"chunk_tokens": itl / tpot, "achieved_per_chunk": achieved * tpot / itl if achieved else None}
 
 
-def compute(row: pd.Series | None, peaks, said: dict | None = None) -> Claim:
-    """The fraction of peak compute the best run reaches (2 x active parameters per token processed)."""
+def compute(row: pd.Series | None, peaks, said: dict | None = None, configurations: int = 0) -> Claim:
+    """The fraction of peak compute the best run reaches (2 x active parameters per token processed);
+    `configurations`: how many runs share the one load of the curve (0: several loads), where the fastest is the
+    fastest configuration at that load, no best load."""
     ev = dict(fraction=None, peak=None, unit="TFLOP/s", **(said or {}))
+    if configurations:
+        ev["configurations"] = configurations
     ev.update(device=getattr(peaks, "device", None), peak_source=getattr(peaks, "source", None))
     ev.update(count=getattr(peaks, "count", 1))
     if row is not None:

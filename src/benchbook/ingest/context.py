@@ -65,6 +65,7 @@ NAMES = (
     "engine",
     "version",
     "build",
+    "torch",
     "concurrency",
     "batch",
     "rate",
@@ -375,7 +376,7 @@ _CLI = re.compile(
     r"text-generation-launcher|text-generation-benchmark|llama-bench|llama-batched-bench|llama-sweep-bench|llama-server|"
     r"trtllm-bench|trtllm-serve|"
     r"genai-perf|guidellm|aiperf|ilab\s+model\s+serve|cm\s+run|cmr|mlcr|docker\s+run|torchrun|mpirun|srun|"
-    r"(?:hf|huggingface-cli|modelscope)\s+download|ollama\s+(?:pull|run))\b"
+    r"(?:hf|huggingface-cli|modelscope)\s+download|ollama\s+(?:pull|run)|git\s+(?:lfs\s+)?clone(?=\s.*?//(?:hf|huggingface)\.co/))\b"
     r"|^\s*(?:[$>]\s+|`)?(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
     r"((?:python[\d.]*\s+(?:-m\s+[\w.]+|[\w./~-]+\.py)|[\w./~-]+\.py))(?=\s+--?[A-Za-z]|\s+\\$)"
 )
@@ -414,8 +415,14 @@ _SERVE_MODEL = re.compile(
 #: A download or pull names the weights it fetches: `hf download REPO_ID` and `huggingface-cli download REPO_ID`
 #: (huggingface_hub's CLI, the repository id first; a model unless `--repo-type dataset|space`), `ollama pull NAME`
 #: and `ollama run NAME` (Ollama's CLI: the model to fetch, or to fetch and run). Its `--local-dir DIR` is where
-#: those weights land, so a later `--model DIR` runs them (`_Reader.downloads`).
-_DOWNLOAD = re.compile(r"\b(?:(?:hf|huggingface-cli)\s+download|ollama\s+(?:pull|run))\s+([^\s\\`'\"-][^\s\\`'\"]*)")
+#: those weights land, so a later `--model DIR` runs them (`_Reader.downloads`). `git clone` of a Hub repository's
+#: address (`https://huggingface.co/ORG/NAME`, the Hub's "Clone repository" instructions) fetches the same weights,
+#: into the folder its second argument names; a `datasets/` or `spaces/` address is no model.
+_DOWNLOAD = re.compile(
+    r"\b(?:(?:hf|huggingface-cli)\s+download|ollama\s+(?:pull|run))\s+([^\s\\`'\"-][^\s\\`'\"]*)"
+    r"|\bgit\s+(?:lfs\s+)?clone\s+(?:\S+\s+)*?https?://(?:huggingface\.co|hf\.co)/(?!datasets/|spaces/)"
+    r"([\w.-]+/[\w.-]+?)(?:\.git)?/?(?:\s+([^\s\\`'\"-][^\s\\`'\"]*))?(?:\s|$)"
+)
 #: A line that opens with the program (after a prompt or a backtick; `docker exec NAME ollama`): there a plain
 #: word after the verb is a model (`ollama pull mistral`).
 _LINE_PROGRAM = re.compile(r"\s*(?:[$>]\s+|`)?(?:[\w./~-]*/)?(?:hf|huggingface-cli|ollama|docker\s+exec)\b")
@@ -454,6 +461,7 @@ _NATIVE_BACKENDS = {"sglang": "SGLang", "sglang-native": "SGLang"}
 _ENGINE_WORDS = {"vllm-ascend": "vLLM Ascend", "vllm": "vLLM", "sglang": "SGLang", "tgi": "TGI"}
 _ENGINE_WORDS |= {"text-generation-inference": "TGI", "tensorrt-llm": "TensorRT-LLM", "tensorrt_llm": "TensorRT-LLM"}
 _ENGINE_WORDS |= {"trt-llm": "TensorRT-LLM", "llama.cpp": "llama.cpp", "ollama": "Ollama", "lmdeploy": "LMDeploy"}
+_ENGINE_WORDS |= {"mindie": "MindIE"}  # Huawei's Ascend serving engine (`MindIE 2.1RC1`)
 _ENGINE_NAME = r"(?<![A-Za-z0-9_/.:-])(" + "|".join(re.escape(k) for k in _ENGINE_WORDS) + r")(?:\[[\w,]+\])?"
 _SUFFIX = r"(?:\.post\d+|\.dev\d+|rc\d+)?(?![\w%×]|\.\w)(?!\s*(?:[x×%]|times\b|ms\b|s\b|sec|tok|req|GB|GiB|MB))"
 _ENGINE_VERSION = re.compile(
@@ -476,6 +484,10 @@ _ENGINE_RUN = re.compile(
     + r"(?![\w-]|\.\w|'s\b|\s+bench\b)|--backend[ =]+(tgi)\b",
     re.I,
 )
+#: A section setting its runs beside another engine's (`## Comparison with vLLM (H100)`): it names theirs, not its own.
+_COMPARISON = re.compile(r"\bcompar(?:ison|ing)\b", re.I)
+#: An engine's name as a title writes it, not its script or its benchmark (`SGLang's bench_serving`, `vLLM bench`).
+_ENGINE_NAMED = re.compile(_ENGINE_NAME + r"(?![\w-]|\.\w|'s\b|\s+bench\b)", re.I)
 #: `docker run ... vllm/vllm-openai[-rocm]:TAG MODEL ...` (the image on a line of its own in a wrapped
 #: command): vLLM's OpenAI images run `vllm serve` as their entrypoint, so the first word after the image
 #: is the model it serves, an id with a `/` or a digit (the options after it are its flags).
@@ -1010,6 +1022,7 @@ class _Reader:
         self.parents: list[tuple[int, str]] = []  # (indent, key) of the YAML mappings the line sits in
         self.prose: list[tuple[int, str]] = []  # (line, value) of model values that were prose, not identifiers
         self.downloads: dict[str, str] = {}  # a download's `--local-dir`, as `_local` writes it -> the id it fetched
+        self.npu: tuple[int, str] | None = None  # (line, text) of the first `--device npu` (`_NPU_DEVICE`)
 
     def nest(self, line: str) -> None:
         """Track the YAML mappings `line` sits in: a key with no value (`accelerator:`) opens one;
@@ -1188,6 +1201,8 @@ def _read(lines: list[str], first: int) -> Context:
     """`read` over `lines`, the first of them line `first` of the file."""
     r = _Reader()
     table_cols: list[str] | None = None
+    table_at = 0  # the facts read before the markdown table being read
+    cpu_col: tuple[int, int] | None = None  # (fields, index) of a CSV header's CPU column (`_csv_cpu`)
     in_command = wrapped = harness = False
     defaults: str | None = None  # the script whose defaults the paragraph being read gives
     scripts = []
@@ -1195,7 +1210,9 @@ def _read(lines: list[str], first: int) -> Context:
         line = raw.rstrip("\n")
         text = line.strip()
         if not text:
-            table_cols, in_command, r.neuron_ls, defaults = None, False, False, None
+            _one_precision(r, table_at)
+            table_cols, in_command, r.neuron_ls, defaults, cpu_col = None, False, False, None, None
+            table_at = len(r.facts)
             continue
         if (run := _SCRIPT_RUN.search(line)) and not text.startswith("#"):
             scripts.append((i, run.group(1)))
@@ -1212,17 +1229,19 @@ def _read(lines: list[str], first: int) -> Context:
         r.nest(line)
         if not continued:
             _read_line(r, line, i)
-        # markdown tables whose header names a fact (llama-bench's gpu_info / cpu_info columns)
+        # markdown tables whose header names a fact (llama-bench's gpu_info / cpu_info columns, a report's Dtype)
         row = _MD_ROW.match(line)
         if row and table_cols is None:
+            _one_precision(r, table_at)
             cols = _md_table_columns(line)
-            table_cols = cols if any(KEYS.get(c) in ("device", "cpu", "tp", "device_count") for c in cols) else []
+            table_cols = cols if any(KEYS.get(c) in _TABLE_FACTS for c in cols) else []
+            table_at = len(r.facts)
         elif row and table_cols:
             cells = [c.strip() for c in row.group(1).split("|")]
             if len(cells) == len(table_cols) and not all(set(c) <= set(":- ") for c in cells):
                 for col, cell in zip(table_cols, cells, strict=True):
                     name = KEYS.get(col)
-                    if name in ("device", "cpu", "tp", "device_count"):
+                    if name in _TABLE_FACTS:
                         r.keyed(name, cell, i, "env-dump", line)
         elif row and 2 <= len(cells := [c.strip() for c in row.group(1).split("|")]) <= 3:
             # a key | value (| note) table (a report's hardware table): each row below its header one label
@@ -1230,7 +1249,9 @@ def _read(lines: list[str], first: int) -> Context:
                 for name, value in _keyed_pairs(cells[0], cells[1]):
                     r.keyed(name, value, i, "key-value", line)
         elif not row:
-            table_cols = None
+            _one_precision(r, table_at)
+            table_cols, table_at = None, len(r.facts)
+        cpu_col = _csv_cpu(r, line, i, cpu_col)
         # a command wrapped over several lines: its flags, on lines of their own, still count
         starts = bool(_COMMAND.search(line))
         if starts and not in_command:
@@ -1245,6 +1266,8 @@ def _read(lines: list[str], first: int) -> Context:
         kind = "command" if starts or in_command else "json" if _JSON_PAIR.search(line) else "prose"
         _read_image(r, line, i, kind)
         _read_engine_named(r, line, i, "heading" if _HEADING.match(line) else kind)
+        for m in _TORCH.finditer(line):
+            r.add("torch", m.group(1), i, "heading" if _HEADING.match(line) else kind, line)
         for m in _MLPERF_VISION.finditer(line):
             for word in m.group(1).split():
                 if word in _MLPERF_VISION_MODELS:
@@ -1261,12 +1284,14 @@ def _read(lines: list[str], first: int) -> Context:
         if harness:  # an accuracy harness's line: its own requests, no load of the benchmark
             r.facts[before:] = [f for f in r.facts[before:] if f.name not in _LOAD]
             r.signs[n_signs:] = [g for g in r.signs[n_signs:] if g.name not in _LOAD]
+    _one_precision(r, table_at)
     if r.smi_rows:  # an nvidia-smi / rocm-smi listing counts its GPUs by their indices
         last = max(r.smi_rows.values())
         r.add("device_count", len(r.smi_rows), last, "env-dump", lines[last - first])
     _read_form_fields(r, lines, first)
     _read_devices_in_words(r, lines, first)
     _read_cpu_only(r, lines, first)
+    _read_npu(r)
     _read_captions(r, lines, first)  # last: a caption's scope holds every fact read from its line
     posts = _read_posts(r, lines, first)
     if first == 1:
@@ -1278,6 +1303,38 @@ def _read(lines: list[str], first: int) -> Context:
     signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
     at = tuple(n + first - 1 for n in sections(lines))
     return Context(tuple(facts), signs, scripts=tuple(scripts), posts=posts, headings_at=at)
+
+
+#: A CSV header's column naming the machine's CPU (CodeCarbon's `cpu_model`, written by its `EmissionsData`): a CPU
+#: no energy tool's table keeps, so each row's cell is the CPU of that row's run.
+_CSV_CPU = ("cpu_model", "cpu_info", "cpu_name")
+
+
+def _csv_cpu(r: _Reader, line: str, i: int, col: tuple[int, int] | None) -> tuple[int, int] | None:
+    """The CPU a CSV row gives under its header's CPU column (`_CSV_CPU`), read as a fact of its line; the
+    column, (fields, index), for the rows below a header that has one, None after a line of other fields."""
+    if "," not in line:
+        return None
+    cells = next(csv.reader([line]))
+    if col is None or len(cells) != col[0]:
+        names = [_norm(c) for c in cells]
+        return next(((len(cells), k) for k, c in enumerate(names) if c in _CSV_CPU), None) if len(cells) > 2 else None
+    r.keyed("cpu", cells[col[1]], i, "env-dump", line)
+    return col
+
+
+#: The facts a markdown table's column states for the run of each row, by its header (`KEYS`).
+_TABLE_FACTS = ("device", "cpu", "tp", "device_count", "precision")
+
+
+def _one_precision(r: _Reader, start: int) -> None:
+    """The precisions a table's Dtype or Precision column gave (the facts from `start` on, read from its rows):
+    where its rows give one precision, every run of the file has it; where they give several, each is one row's,
+    which this reader ties to no run, so each row is a sign of the fact, not a value for every run."""
+    rows = [f for f in r.facts[start:] if f.name == "precision" and f.source == "env-dump" and _MD_ROW.match(f.text)]
+    if len({str(f.value).lower() for f in rows}) > 1:
+        r.facts[start:] = [f for f in r.facts[start:] if f not in rows]
+        r.signs.extend(Sign("precision", f.line, f.text, words=str(f.value)) for f in rows)
 
 
 #: A run said in words to use no GPU (`When using CPU only`, `CPU-only`, `with only CPUs`, `only on the CPU`); a
@@ -1426,15 +1483,16 @@ def _local(path: str) -> str:
 def _read_download(r: _Reader, line: str, i: int) -> None:
     """The model a download or pull command fetches (`_DOWNLOAD`), and the folder it lands in."""
     m = _DOWNLOAD.search(line)
-    if not m or _NOT_MODEL_REPO.search(line) or placeholder(m.group(1)):
+    if not m or _NOT_MODEL_REPO.search(line) or placeholder(m.group(1) or m.group(2)):
         return
-    model = _clean(m.group(1))
+    model = _clean(m.group(1) or m.group(2))
     if _PLAIN_WORD.fullmatch(model) and not _LINE_PROGRAM.match(line):
         return  # `see the hf download docs`: a plain word after the verb in a sentence is the sentence's
     r.add("model", model, i, "command", line)
     d = _LOCAL_DIR.search(line)
-    if d and _local(d.group(1)) not in ("", "."):
-        r.downloads[_local(d.group(1))] = model
+    folder = d.group(1) if d else m.group(3)  # `--local-dir DIR`, or git clone's own DIR argument
+    if folder and _local(folder) not in ("", "."):
+        r.downloads[_local(folder)] = model
 
 
 def _read_image(r: _Reader, line: str, i: int, source: str) -> None:
@@ -1458,6 +1516,17 @@ def _read_image(r: _Reader, line: str, i: int, source: str) -> None:
         r.add("version", version, i, source, line)
 
 
+#: The PyTorch release a line names (`torch-2.4.0a0+gite6ee832` above an sdpa.py table, `torch==2.5.1`, `PyTorch 2.6`,
+#: `torch version: 2.3.0+cu121`, as `torch.__version__` prints it): the framework an attention kernel's timings
+#: ran on, or a serving engine's; never the engine's own version (`version`), nor the toolkit collect_env says built
+#: it (`CUDA used to build PyTorch: 12.1`).
+_TORCH = re.compile(
+    r"(?<![\w.-])(?<!build\s)(?:py)?torch(?:\s*==\s*|-|\s+version\s*[:=]?\s*|\s*:\s*|\s+)v?"
+    r"(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?(?:\.dev\d+)?(?:\+[\w.]+)?)(?![\w.]*\s*(?:[x×%]|times\b))",
+    re.I,
+)
+
+
 #: llama.cpp's build line, `<function>: build = N (commit)` (its `print_build_info`, `"%s: build = %d (%s)"` with
 #: `__func__`, LLAMA_BUILD_NUMBER, LLAMA_COMMIT), which every example and tool prints before loading.
 _LLAMA_BUILD = re.compile(r"^\s*\w+: build = (\d+ \(\w+\))\s*$")
@@ -1469,11 +1538,35 @@ def _read_engine_named(r: _Reader, line: str, i: int, source: str) -> None:
     found = [(m.group(1), m.group(2) or m.group(3)) for m in _ENGINE_VERSION.finditer(line)]
     if source != "command":  # a command's `--backend` is read with its flags
         found = found or [(m.group(1) or m.group(2), None) for m in _ENGINE_RUN.finditer(line)]
+    if (
+        source == "heading"
+        and not found
+        and not compares(line)
+        and not _COMPARISON.search(line)
+        and len(_HEADING.match(line).group(1)) > 1
+    ):
+        # a section's title naming one engine (`### 2. Enable Prefix Cache in MindIE`) names the engine of the runs
+        # under it; one naming two (`## vLLM and SGLang`) says which of them ran none of its runs. A document's
+        # own title (`# `: a copied issue's, `[Feature] performance alignment with vllm`) speaks of the thread.
+        named = {_ENGINE_WORDS[m.group(1).lower()]: m.group(1) for m in _ENGINE_NAMED.finditer(line)}
+        found = [(w, None) for w in named.values()] if len(named) == 1 else []
     several = len({n.lower() for n, _ in found}) > 1
     for name, version in found:
         engine = _ENGINE_WORDS[name.lower()]
         r.add("engine", engine, i, source, line)
         r.add("version", f"{version} ({engine})" if several and version else version, i, source, line)
+
+
+#: `--device npu`: SGLang's server (its `--device`: cuda, xpu, hpu, npu or cpu) and vLLM Ascend's scripts put the run
+#: on the device type `torch_npu` registers for Huawei's Ascend NPUs; which chip, the flag does not say.
+_NPU_DEVICE = re.compile(r"(?<![\w-])--device[ =]+[\"']?npu(?![\w-])")
+
+
+def _read_npu(r: _Reader) -> None:
+    """An Ascend NPU, chip not named, as the device of a file whose command runs on `--device npu` (`_NPU_DEVICE`)
+    where no line names an Ascend chip (`Ascend 910B4`: that chip is the device)."""
+    if r.npu and not any(f.name == "device" and "ascend" in str(f.value).lower() for f in r.facts):
+        r.add("device", "Ascend NPU", r.npu[0], "command", r.npu[1])
 
 
 #: vLLM's `--cpu-offload-gb N`: N GB of the weights kept in CPU memory and moved to the GPU at every forward
@@ -1501,6 +1594,8 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
             r.signs.append(Sign("ep", i, line.strip()[:200]))
     for m in _VISIBLE.finditer(line):
         r.add("visible_devices", len([x for x in m.group(1).split(",") if x.strip()]), i, "command", line)
+    if r.npu is None and _NPU_DEVICE.search(line):
+        r.npu = (i, line)
     m = _CPU_OFFLOAD.search(line)
     if m and float(m.group(1)) > 0:
         r.add("cpu_offload", float(m.group(1)), i, "command", line)

@@ -102,26 +102,36 @@ def shape_words(k: pd.DataFrame) -> str:
     return _say("shape", n_other=other["mask"].nunique(), n_sections=k["mask"].nunique())
 
 
-def noise_words(k: pd.DataFrame, triton: pd.DataFrame | None = None) -> str:
-    """How the page judges differences: the re-timing spread and the floor it never goes below. The tool
-    is named only where the input holds its sections; where it holds none, the spread tritonbench prints
-    beside its latencies (`triton`'s `spread_pct`) is said, not called absent."""
+def noise_words(k: pd.DataFrame, t: pd.DataFrame | None = None) -> str:
+    """How the page judges differences: what each tool whose rows it read prints per point (`k`, attention-gym's
+    kernels; `t`, the tritonbench-like table: one time, or tritonbench's `with_variance` median and spread, whose
+    range is said), the re-timing spread and the floor it never goes below. Only attention-gym's kernels are
+    counted for re-timing (`attention.retime_spread`), so "re-times no kernel" is said of them alone."""
     spread, n = attention.retime_spread(k)
     value, _ = attention.noise(k)
-    printed = (
-        triton["spread_pct"].dropna() / 100
-        if triton is not None and "spread_pct" in triton and k.empty
-        else pd.Series(dtype=float)
-    )
+    t = t if t is not None and len(t) else pd.DataFrame(columns=["tool", "op", "spread_pct"])
+    tools = (["attention-gym"] if len(k) else []) + list(dict.fromkeys(_tools(t)))
+    spread_tools = list(dict.fromkeys(_tools(t[t["spread_pct"].notna()])))
+    printed = pd.to_numeric(t["spread_pct"], errors="coerce").dropna() / 100
     return _say(
         "noise",
         spread=spread,
         n=n,
         value=value,
         floor=attention.NOISE_FLOOR,
-        gym=not k.empty,
+        tools=tools,
+        spread_tools=spread_tools,
+        gym=bool(len(k)),
         **(dict(printed_low=printed.min(), printed_high=printed.max()) if len(printed) else {}),
     )
+
+
+def _tools(t: pd.DataFrame) -> list[str]:
+    """The tool of each row of the tritonbench-like table; sdpa.py's rows come from the score_mod parser (one of
+    pytorch's transformer benchmarks) and are named for their script."""
+    from benchbook.analysis import attention_tritonbench as tb
+
+    return list(t["tool"].where(t["op"].ne(tb.SDPA_OPERATOR), "pytorch-sdpa"))
 
 
 # --- tables --------------------------------------------------------------------------------------
@@ -384,8 +394,7 @@ def triton_words(
     checked = every[every["agrees"].notna()]
     return _say(
         "triton",
-        # sdpa.py's rows come from the score_mod parser (one of pytorch's transformer benchmarks) and are named for their script
-        tools=list(dict.fromkeys(every["tool"].where(every["op"].ne(tb.SDPA_OPERATOR), "pytorch-sdpa"))),
+        tools=list(dict.fromkeys(_tools(every))),
         passes=sorted(set(every["pass"].dropna())),
         eight_bit=int(_eight_bit(every).sum()),
         peak_known=bool(peak),

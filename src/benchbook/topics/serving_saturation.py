@@ -126,6 +126,8 @@ def analyse(p: dict) -> Result:
             else (pk, said)
         )
 
+    #: runs at one load (the same cap and rate) are configurations: none is the lightest load, nor the best one
+    configurations = len(rl_curve) if low is not None and serving.one_load(rl_curve) else 0
     led = Ledger(CHAPTER, inputs)
     for c in (
         serving_claims.knee(kn, p["knee_threshold"], var, levels, queue),
@@ -140,12 +142,15 @@ def analyse(p: dict) -> Result:
             served,
             w.source == "per run",
             w.precision,
-            len(rl_curve) if low is not None and serving.one_load(rl_curve) else 0,
+            configurations,
         ),
         _offloaded(
-            serving_claims.bound("low", low, *at(low)[:1], p["bound_threshold"], w.assumed, at(low)[1]), offload
+            serving_claims.bound(
+                "low", low, *at(low)[:1], p["bound_threshold"], w.assumed, at(low)[1], configurations=configurations
+            ),
+            offload,
         ),
-        serving_claims.compute(best, *at(best)),
+        serving_claims.compute(best, *at(best), configurations=configurations),
         _offloaded(_bound_best(best, low, at(best)[0], p["bound_threshold"], w.assumed, at(best)[1]), offload),
         serving_claims.underfilled(lit, serving.cap_said(p["source"]) if r["max_concurrency"].isna().all() else None),
         serving_claims.uncapped(apart, curve, int(r["order"].min()) if len(r) else None, unnamed),
