@@ -1318,10 +1318,43 @@ def _worded_last(facts: list[Fact]) -> tuple[list[Fact], tuple[Sign, ...]]:
     models kept as signs with their `words`, so that a run no command ties a model to still has the
     heading that may name its model, never an absence)."""
     if any(f.name == "model" and f.source not in WORDED for f in facts):
+        if _held_by_file(facts):  # `./qwen-3-Q4_K_XL.gguf` under `Qwen3-235B-A22B drafted by ...`
+            return [f for f in facts if f.name != "model" or f.source in WORDED], ()
         worded = [f for f in facts if f.name == "model" and f.source in WORDED]
         kept = [f for f in facts if not (f.name == "model" and f.source in WORDED)]
         return kept, tuple(Sign("model", f.line, f.text, words=str(f.value)) for f in worded)
     return list(facts), ()
+
+
+def _held_by_file(facts: list[Fact]) -> bool:
+    """Whether every model a command or a label names is a weights file whose name gives no parameter count
+    (`./qwen-3-Q4_K_XL.gguf`: a quantizer's name for Qwen3's weights, which size unsaid) and the title or
+    headings name one sized model of that family and version (`Qwen3-235B-A22B`): the heading then says
+    which model the file holds. A file named with a size (`llama-2-7b.Q4_0.gguf`), one of another release
+    (`qwen-2.5-...` under a Qwen3 heading) or a heading naming several keeps the command's."""
+    said = [f for f in facts if f.name == "model" and f.source not in WORDED]
+    worded = list(dict.fromkeys(str(f.value) for f in facts if f.name == "model" and f.source in WORDED))
+    if len(worded) != 1 or not (_NAME_SIZE.search(_last_part(worded[0])) or _ACTIVE_SIZE.search(worded[0])):
+        return False
+    release = _release(worded[0])
+    return bool(release) and all(
+        _MODEL_FILE.search(_last_part(f.value))
+        and not _LISTED_SIZE.search(_last_part(f.value))
+        and _release(f.value) == release
+        for f in said
+    )
+
+
+def _release(name) -> str | None:
+    """A model name's family and version as one word (`qwen3` of `Qwen3-235B-A22B` and of `qwen-3-Q4_K_XL.gguf`,
+    `llama3.1` of `Llama-3.1-8B`), or None where its first word is no family with a version."""
+    ws = _model_words(_last_part(name)).split()
+    m = re.fullmatch(r"([a-z]{3,})(\d+(?:\.\d+)?)?", ws[0]) if ws else None
+    if not m:
+        return None
+    if m.group(2):
+        return ws[0]
+    return f"{ws[0]}{ws[1]}" if len(ws) > 1 and re.fullmatch(r"\d+(?:\.\d+)?", ws[1]) else None
 
 
 #: A setting printed as unset, the tools' own word for it (vLLM's `Maximum request concurrency: None`, SGLang's
@@ -1948,6 +1981,9 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     listed = [p.strip() for p in _LIST_SEP.split(re.sub(r"\([^()]*\)", " ", bare)) if _LISTED_SIZE.search(p)]
     if len(named) == 1 and len(listed) > 1:  # `Qwen 3.5 9B, GPT-OSS-20B, Gemma 4 A4B`: models tried, a list
         named = listed
+    targets = [n for n in named if not _drafts(n, text)]
+    if len(named) > 1 and len(targets) == 1:  # `Qwen3-235B-A22B drafted by Qwen3-0.6B`: the run's model drafted for
+        named = targets
     if len(named) == 1:
         r.named(named[0], i, source, line)
         m = re.search(re.escape(named[0]) + _SCHEME_AFTER, text, re.I)  # `Llama 3.1 8B FP8` / `405B fp4`
@@ -1970,6 +2006,27 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
             m = re.search(re.escape(words) + _DTYPE_AFTER, text, re.I)
             if m:
                 r.add("precision", m.group(1), i, source, line)
+
+
+#: Words that make a name the draft model of speculative decoding, written before it (`drafted by X`,
+#: `draft model X`, `drafter: X`, llama.cpp's `-md X`, vLLM's `--speculative-model X`) or after it (`X as
+#: draft`, `X drafter`): that model proposes tokens, the other one named is the model the run serves.
+_DRAFT_BEFORE = re.compile(
+    r"(?:\bdraft(?:ed|ing)?\s+(?:by|with|model)|\bdrafter|\bdraft|(?<![\w-])-md|--(?:model-draft|draft-model|speculative-model))"
+    r"[\W_]{0,4}$",
+    re.I,
+)
+_DRAFT_AFTER = re.compile(
+    r"^[\W_]{0,4}(?:(?:as|for)\s+(?:the\s+|a\s+|its\s+)?)?(?:draft(?:er)?\b|draft[-_ ]model)", re.I
+)
+
+
+def _drafts(name: str, text: str) -> bool:
+    """Whether `text` writes the model `name` as a draft model (`_DRAFT_BEFORE`, `_DRAFT_AFTER`)."""
+    return any(
+        _DRAFT_BEFORE.search(text[: m.start()]) or _DRAFT_AFTER.match(text[m.end() :])
+        for m in re.finditer(re.escape(name), text, re.I)
+    )
 
 
 def _versioned(name: str, names, families) -> bool:
