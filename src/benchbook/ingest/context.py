@@ -139,6 +139,8 @@ class Context:
     posts: tuple[tuple[int, int, str], ...] = ()
     #: the lines of the file's Markdown headings outside code blocks (`sections`): where its sections start
     headings_at: tuple[int, ...] = ()
+    #: (label line, last line it labels) of each caption (`_read_captions`: `HP:` over a fenced block)
+    labels: tuple[tuple[int, int], ...] = ()
 
     def get(self, name: str) -> tuple[Fact, ...]:
         """The facts of `name`, highest precedence first, then by line."""
@@ -1180,6 +1182,7 @@ def read(lines: Sequence[str]) -> Context:
             scripts=head.scripts + tail.scripts,
             posts=head.posts + tail.posts,
             headings_at=head.headings_at + tail.headings_at,
+            labels=head.labels + tail.labels,
         )
     return _read(list(lines), 1)
 
@@ -1267,7 +1270,7 @@ def _read(lines: list[str], first: int) -> Context:
     _read_form_fields(r, lines, first)
     _read_devices_in_words(r, lines, first)
     _read_cpu_only(r, lines, first)
-    _read_captions(r, lines, first)  # last: a caption's scope holds every fact read from its line
+    labels = _read_captions(r, lines, first)  # last: a caption's scope holds every fact read from its line
     posts = _read_posts(r, lines, first)
     if first == 1:
         _read_json_document(r, lines)
@@ -1277,7 +1280,7 @@ def _read(lines: list[str], first: int) -> Context:
     read_lines = {(f.name, f.line) for f in facts}
     signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
     at = tuple(n + first - 1 for n in sections(lines))
-    return Context(tuple(facts), signs, scripts=tuple(scripts), posts=posts, headings_at=at)
+    return Context(tuple(facts), signs, scripts=tuple(scripts), posts=posts, headings_at=at, labels=labels)
 
 
 #: A run said in words to use no GPU (`When using CPU only`, `CPU-only`, `with only CPUs`, `only on the CPU`); a
@@ -1808,13 +1811,14 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.reading("energy", text, i, source, line)
 
 
-def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
+def _read_captions(r: _Reader, lines: list[str], first: int) -> tuple[tuple[int, int], ...]:
     """The model a caption names (source "caption"): a write-up labels the block it pastes with the
     line right above it (`amd/Llama-3.3-70B-Instruct-FP8-KV TP1 8k/1k conc=64 performance on MI355`
     over a fenced block) or a bold line alone over its section (`**qwen3-32B**`). The caption
     is read where it names one model only (a line naming two compares them) and, over a fenced block,
     where the block is output (a line over a block of commands speaks of the commands, and the
-    command's own model is read from it); a command is no caption."""
+    command's own model is read from it); a command is no caption. Returns (caption line, last line it
+    labels) of each caption."""
     inside, last, over, run = False, None, None, False
     captions: dict[int, int] = {}  # caption line -> the last line it labels
     bold: int | None = None  # the open section of a bold line alone
@@ -1836,10 +1840,12 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
         captions[bold] = len(lines) - 1
     if inside and over is not None and not run:  # a fence left open runs to the file's end (CommonMark)
         captions.setdefault(over, len(lines) - 1)
+    labels = []
     for k, end in sorted(captions.items()):
         line = lines[k]
         if _COMMAND.search(line):
             continue
+        labels.append((k + first, end + first))
         # a caption names the block or section under it, not a run above it: what else it states is that block's
         r.facts = [
             replace(f, until=end + first) if f.line == k + first and f.until is None and f.source in _CAPTIONED else f
@@ -1857,6 +1863,7 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
         n = len(r.facts)
         if len(names) == 1 and r.add("model", names[0], k + first, "caption", line) and len(r.facts) > n:
             r.facts[-1] = replace(r.facts[-1], until=end + first)
+    return tuple(labels)
 
 
 #: A thread's byline as a copy of an issue or pull request keeps it (`ggerganov · comment · 2024-11-24`,
@@ -1884,10 +1891,29 @@ def _read_posts(r: _Reader, lines: list[str], first: int) -> tuple[tuple[int, in
 def of_posts(ctx: Context, facts: Iterable[Fact], lines: Iterable[int]) -> list[Fact]:
     """`facts` less those a writer of a thread states who wrote none of the posts holding `lines` (the lines
     the tool's rows come from): a device one writer names is that writer's machine, not another's runs'
-    (a writer's own later post about the same runs still counts). No lines, or no thread: all kept."""
+    (a writer's own later post about the same runs still counts); and less the title's machine where the
+    rows' own labels name machines (`_titles_the_thread`). No lines, or no thread: all kept."""
     lines = [int(n) for n in lines]
     writers = {w for a, b, w in ctx.posts if any(a <= n <= b for n in lines)}
-    return [f for f in facts if f.writer is None or not writers or f.writer in writers]
+    kept = [f for f in facts if f.writer is None or not writers or f.writer in writers]
+    return [f for f in kept if not _titles_the_thread(ctx, f, lines)]
+
+
+#: The facts that name the machine a run ran on.
+_MACHINE_FACTS = {"device", "machine", "cpu"}
+
+
+def _titles_the_thread(ctx: Context, fact: Fact, lines: list[int]) -> bool:
+    """Whether `fact` is a machine the title (a heading on line 1) names where every line of the rows sits in
+    a block a label of its own heads (`HP:` over a fence) and a label names a machine (`Jetson Orin Nano
+    8GB:` over another block): the labels tell the blocks apart by machine, so the nearest label, not the
+    title, says whose the rows are; the title names what the thread is about (`llama2 and GPU execution on
+    Nvidia Jetson`). A title over blocks no label names a machine of still names theirs."""
+    if fact.line != 1 or fact.source != "heading" or fact.name not in _MACHINE_FACTS or not lines:
+        return False
+    labels = [(a, b) for a, b in ctx.labels if a != fact.line]  # a title right above the block is its label
+    labelled = all(any(a < n <= b for a, b in labels) for n in lines)
+    return labelled and any(f.until is not None and f.line != fact.line and f.name in _MACHINE_FACTS for f in ctx.facts)
 
 
 #: The sources a caption line's facts are read under (a command over a block is no caption).
