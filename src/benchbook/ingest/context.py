@@ -140,6 +140,8 @@ class Context:
     posts: tuple[tuple[int, int, str], ...] = ()
     #: the lines of the file's Markdown headings outside code blocks (`sections`): where its sections start
     headings_at: tuple[int, ...] = ()
+    #: (label line, last line it labels) of each caption (`_read_captions`: `HP:` over a fenced block)
+    labels: tuple[tuple[int, int], ...] = ()
 
     def get(self, name: str) -> tuple[Fact, ...]:
         """The facts of `name`, highest precedence first, then by line."""
@@ -1193,6 +1195,7 @@ def read(lines: Sequence[str]) -> Context:
             scripts=head.scripts + tail.scripts,
             posts=head.posts + tail.posts,
             headings_at=head.headings_at + tail.headings_at,
+            labels=head.labels + tail.labels,
         )
     return _read(list(lines), 1)
 
@@ -1292,7 +1295,7 @@ def _read(lines: list[str], first: int) -> Context:
     _read_devices_in_words(r, lines, first)
     _read_cpu_only(r, lines, first)
     _read_npu(r)
-    _read_captions(r, lines, first)  # last: a caption's scope holds every fact read from its line
+    labels = _read_captions(r, lines, first)  # last: a caption's scope holds every fact read from its line
     posts = _read_posts(r, lines, first)
     if first == 1:
         _read_json_document(r, lines)
@@ -1302,7 +1305,7 @@ def _read(lines: list[str], first: int) -> Context:
     read_lines = {(f.name, f.line) for f in facts}
     signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
     at = tuple(n + first - 1 for n in sections(lines))
-    return Context(tuple(facts), signs, scripts=tuple(scripts), posts=posts, headings_at=at)
+    return Context(tuple(facts), signs, scripts=tuple(scripts), posts=posts, headings_at=at, labels=labels)
 
 
 #: A CSV header's column naming the machine's CPU (CodeCarbon's `cpu_model`, written by its `EmissionsData`): a CPU
@@ -1375,10 +1378,43 @@ def _worded_last(facts: list[Fact]) -> tuple[list[Fact], tuple[Sign, ...]]:
     models kept as signs with their `words`, so that a run no command ties a model to still has the
     heading that may name its model, never an absence)."""
     if any(f.name == "model" and f.source not in WORDED for f in facts):
+        if _held_by_file(facts):  # `./qwen-3-Q4_K_XL.gguf` under `Qwen3-235B-A22B drafted by ...`
+            return [f for f in facts if f.name != "model" or f.source in WORDED], ()
         worded = [f for f in facts if f.name == "model" and f.source in WORDED]
         kept = [f for f in facts if not (f.name == "model" and f.source in WORDED)]
         return kept, tuple(Sign("model", f.line, f.text, words=str(f.value)) for f in worded)
     return list(facts), ()
+
+
+def _held_by_file(facts: list[Fact]) -> bool:
+    """Whether every model a command or a label names is a weights file whose name gives no parameter count
+    (`./qwen-3-Q4_K_XL.gguf`: a quantizer's name for Qwen3's weights, which size unsaid) and the title or
+    headings name one sized model of that family and version (`Qwen3-235B-A22B`): the heading then says
+    which model the file holds. A file named with a size (`llama-2-7b.Q4_0.gguf`), one of another release
+    (`qwen-2.5-...` under a Qwen3 heading) or a heading naming several keeps the command's."""
+    said = [f for f in facts if f.name == "model" and f.source not in WORDED]
+    worded = list(dict.fromkeys(str(f.value) for f in facts if f.name == "model" and f.source in WORDED))
+    if len(worded) != 1 or not (_NAME_SIZE.search(_last_part(worded[0])) or _ACTIVE_SIZE.search(worded[0])):
+        return False
+    release = _release(worded[0])
+    return bool(release) and all(
+        _MODEL_FILE.search(_last_part(f.value))
+        and not _LISTED_SIZE.search(_last_part(f.value))
+        and _release(f.value) == release
+        for f in said
+    )
+
+
+def _release(name) -> str | None:
+    """A model name's family and version as one word (`qwen3` of `Qwen3-235B-A22B` and of `qwen-3-Q4_K_XL.gguf`,
+    `llama3.1` of `Llama-3.1-8B`), or None where its first word is no family with a version."""
+    ws = _model_words(_last_part(name)).split()
+    m = re.fullmatch(r"([a-z]{3,})(\d+(?:\.\d+)?)?", ws[0]) if ws else None
+    if not m:
+        return None
+    if m.group(2):
+        return ws[0]
+    return f"{ws[0]}{ws[1]}" if len(ws) > 1 and re.fullmatch(r"\d+(?:\.\d+)?", ws[1]) else None
 
 
 #: A setting printed as unset, the tools' own word for it (vLLM's `Maximum request concurrency: None`, SGLang's
@@ -1870,13 +1906,14 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.reading("energy", text, i, source, line)
 
 
-def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
+def _read_captions(r: _Reader, lines: list[str], first: int) -> tuple[tuple[int, int], ...]:
     """The model a caption names (source "caption"): a write-up labels the block it pastes with the
     line right above it (`amd/Llama-3.3-70B-Instruct-FP8-KV TP1 8k/1k conc=64 performance on MI355`
     over a fenced block) or a bold line alone over its section (`**qwen3-32B**`). The caption
     is read where it names one model only (a line naming two compares them) and, over a fenced block,
     where the block is output (a line over a block of commands speaks of the commands, and the
-    command's own model is read from it); a command is no caption."""
+    command's own model is read from it); a command is no caption. Returns (caption line, last line it
+    labels) of each caption."""
     inside, last, over, run = False, None, None, False
     captions: dict[int, int] = {}  # caption line -> the last line it labels
     bold: int | None = None  # the open section of a bold line alone
@@ -1898,10 +1935,12 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
         captions[bold] = len(lines) - 1
     if inside and over is not None and not run:  # a fence left open runs to the file's end (CommonMark)
         captions.setdefault(over, len(lines) - 1)
+    labels = []
     for k, end in sorted(captions.items()):
         line = lines[k]
         if _COMMAND.search(line):
             continue
+        labels.append((k + first, end + first))
         # a caption names the block or section under it, not a run above it: what else it states is that block's
         r.facts = [
             replace(f, until=end + first) if f.line == k + first and f.until is None and f.source in _CAPTIONED else f
@@ -1919,6 +1958,7 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> None:
         n = len(r.facts)
         if len(names) == 1 and r.add("model", names[0], k + first, "caption", line) and len(r.facts) > n:
             r.facts[-1] = replace(r.facts[-1], until=end + first)
+    return tuple(labels)
 
 
 #: A thread's byline as a copy of an issue or pull request keeps it (`ggerganov · comment · 2024-11-24`,
@@ -1946,10 +1986,29 @@ def _read_posts(r: _Reader, lines: list[str], first: int) -> tuple[tuple[int, in
 def of_posts(ctx: Context, facts: Iterable[Fact], lines: Iterable[int]) -> list[Fact]:
     """`facts` less those a writer of a thread states who wrote none of the posts holding `lines` (the lines
     the tool's rows come from): a device one writer names is that writer's machine, not another's runs'
-    (a writer's own later post about the same runs still counts). No lines, or no thread: all kept."""
+    (a writer's own later post about the same runs still counts); and less the title's machine where the
+    rows' own labels name machines (`_titles_the_thread`). No lines, or no thread: all kept."""
     lines = [int(n) for n in lines]
     writers = {w for a, b, w in ctx.posts if any(a <= n <= b for n in lines)}
-    return [f for f in facts if f.writer is None or not writers or f.writer in writers]
+    kept = [f for f in facts if f.writer is None or not writers or f.writer in writers]
+    return [f for f in kept if not _titles_the_thread(ctx, f, lines)]
+
+
+#: The facts that name the machine a run ran on.
+_MACHINE_FACTS = {"device", "machine", "cpu"}
+
+
+def _titles_the_thread(ctx: Context, fact: Fact, lines: list[int]) -> bool:
+    """Whether `fact` is a machine the title (a heading on line 1) names where every line of the rows sits in
+    a block a label of its own heads (`HP:` over a fence) and a label names a machine (`Jetson Orin Nano
+    8GB:` over another block): the labels tell the blocks apart by machine, so the nearest label, not the
+    title, says whose the rows are; the title names what the thread is about (`llama2 and GPU execution on
+    Nvidia Jetson`). A title over blocks no label names a machine of still names theirs."""
+    if fact.line != 1 or fact.source != "heading" or fact.name not in _MACHINE_FACTS or not lines:
+        return False
+    labels = [(a, b) for a, b in ctx.labels if a != fact.line]  # a title right above the block is its label
+    labelled = all(any(a < n <= b for a, b in labels) for n in lines)
+    return labelled and any(f.until is not None and f.line != fact.line and f.name in _MACHINE_FACTS for f in ctx.facts)
 
 
 #: The sources a caption line's facts are read under (a command over a block is no caption).
@@ -2043,6 +2102,9 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     listed = [p.strip() for p in _LIST_SEP.split(re.sub(r"\([^()]*\)", " ", bare)) if _LISTED_SIZE.search(p)]
     if len(named) == 1 and len(listed) > 1:  # `Qwen 3.5 9B, GPT-OSS-20B, Gemma 4 A4B`: models tried, a list
         named = listed
+    targets = [n for n in named if not _drafts(n, text)]
+    if len(named) > 1 and len(targets) == 1:  # `Qwen3-235B-A22B drafted by Qwen3-0.6B`: the run's model drafted for
+        named = targets
     if len(named) == 1:
         r.named(named[0], i, source, line)
         m = re.search(re.escape(named[0]) + _SCHEME_AFTER, text, re.I)  # `Llama 3.1 8B FP8` / `405B fp4`
@@ -2065,6 +2127,27 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
             m = re.search(re.escape(words) + _DTYPE_AFTER, text, re.I)
             if m:
                 r.add("precision", m.group(1), i, source, line)
+
+
+#: Words that make a name the draft model of speculative decoding, written before it (`drafted by X`,
+#: `draft model X`, `drafter: X`, llama.cpp's `-md X`, vLLM's `--speculative-model X`) or after it (`X as
+#: draft`, `X drafter`): that model proposes tokens, the other one named is the model the run serves.
+_DRAFT_BEFORE = re.compile(
+    r"(?:\bdraft(?:ed|ing)?\s+(?:by|with|model)|\bdrafter|\bdraft|(?<![\w-])-md|--(?:model-draft|draft-model|speculative-model))"
+    r"[\W_]{0,4}$",
+    re.I,
+)
+_DRAFT_AFTER = re.compile(
+    r"^[\W_]{0,4}(?:(?:as|for)\s+(?:the\s+|a\s+|its\s+)?)?(?:draft(?:er)?\b|draft[-_ ]model)", re.I
+)
+
+
+def _drafts(name: str, text: str) -> bool:
+    """Whether `text` writes the model `name` as a draft model (`_DRAFT_BEFORE`, `_DRAFT_AFTER`)."""
+    return any(
+        _DRAFT_BEFORE.search(text[: m.start()]) or _DRAFT_AFTER.match(text[m.end() :])
+        for m in re.finditer(re.escape(name), text, re.I)
+    )
 
 
 def _versioned(name: str, names, families) -> bool:
