@@ -34,4 +34,6 @@ def test_a_plain_model_is_16_bit_and_said_to_be_assumed():
     # the other way: no tag, no --quantize
     w = tp.weights(_w(), "bigscience/bloomz-7b1-mt", tp.DEFAULT_BYTES_PER_PARAM)
     assert (w.bytes_per_weight, w.source, w.assumed) == (2.0, "assumed", True)
-    assert tp.weights(_w("none"), "tiiuae/falcon-40b", tp.DEFAULT_BYTES_PER_PARAM).assumed
+    # a launcher's `quantize: None` states the weights unquantized: 16-bit, not assumed
+    w = tp.weights(_w("none"), "tiiuae/falcon-40b", tp.DEFAULT_BYTES_PER_PARAM)
+    assert (w.bytes_per_weight, w.source, w.assumed) == (2.0, "unquantized", False)

@@ -54,7 +54,8 @@ def weights(w: pd.DataFrame, model_id: str | None, bytes_per_param: float):
     else the table's `--quantize`, one value for every row (QUANT_PRECISION's widths, or a method's tag);
     else a quantization tag in the model's name (`TheBloke/Llama-2-7B-AWQ`: TGI reads the method from the
     checkpoint's `quantization_config` when `--quantize` is not given, and AWQ and GPTQ store 4-bit weights
-    unless the name gives another width); else 16-bit, assumed."""
+    unless the name gives another width); else 16-bit: stated where every row's `--quantize` is None (the
+    launcher's `quantize: None`, a "No Quantization" heading: source "unquantized"), else assumed."""
     from benchbook.analysis import precision
 
     if bytes_per_param != DEFAULT_BYTES_PER_PARAM:
@@ -64,10 +65,12 @@ def weights(w: pd.DataFrame, model_id: str | None, bytes_per_param: float):
         q = said.pop()
         prec = QUANT_PRECISION.get(q) or ((t := precision.tagged(q)) and t[0])
         if prec and math.isfinite(roofline.bytes_per_weight(prec)):
-            return precision.Weights(prec, roofline.bytes_per_weight(prec), "output", f"--quantize {q}")
+            return precision.Weights(prec, roofline.bytes_per_weight(prec), "output", f"quantize {q}")
     hit = precision.tagged(model_id) if model_id else None
     if hit and hit[0] not in precision.UNQUANTIZED and math.isfinite(roofline.bytes_per_weight(hit[0])):
         return precision.Weights(hit[0], roofline.bytes_per_weight(hit[0]), "name", hit[1])
+    if "quantize" in w and len(w) and w["quantize"].eq("none").all():
+        return precision.Weights("fp16", DEFAULT_BYTES_PER_PARAM, "unquantized", "quantize None")
     return precision.Weights("fp16", DEFAULT_BYTES_PER_PARAM, "assumed")
 
 
