@@ -1,5 +1,6 @@
 """Which run a copy cut inside a result block leaves unfinished: the run whose numbers stand nearest
-above the line where the copy ends; a run whose block the copy holds whole is never marked."""
+above the line where the copy ends, unless another block's banner stands between them; a run whose block the copy
+holds whole is never marked."""
 
 from __future__ import annotations
 
@@ -44,3 +45,13 @@ def test_a_copy_cut_inside_its_tpot_section_may_have_lost_the_rest():
     ):
         r, _ = serving.load([SGL / name])
         assert serving.cut_of(r, "tpot") == (r["run"].iat[0], line)
+
+
+def test_a_block_cut_on_its_first_row_below_a_whole_one_leaves_that_one_unmarked():
+    # stop 51 (half ay), tpu-inference PR 1006: 'before' is closed at line 31; 'after:' opens its banner on line 37
+    # and the copy ends on line 38 ('S'): the cut is that block's, of which no number was read
+    r, _ = serving.load([FIX / "tpu_inference_pr1006_jax080_llama31_8b_before_after_cut.md"])
+    assert list(r["run"]) == ["before"] and r["copy_ends"].isna().all() and serving.cut_of(r) is None
+    # the other way: with no banner between, the run above holds the cut (the rule these tests above keep)
+    r, _ = serving.load([FIX / "dynamo_issue2437_pd_qwen3_8b_8000in_200out_rate1_burst100_p95_cut.md"])
+    assert serving.cut_of(r) == ("rate=1", 32)

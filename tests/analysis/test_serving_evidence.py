@@ -735,6 +735,22 @@ def test_a_disaggregated_run_spans_its_prefill_and_decode_instances():
     assert serving.spanning(one, tp8, (1, 2)) is None  # both layouts named, neither tied to a run
 
 
+@pytest.mark.parametrize(
+    ("text", "meta", "said"),
+    [
+        # stop 51 (half ay): a Gaudi2 guide's 1P1D layout and no TP anywhere: '2 x Gaudi2' was the 2 servers
+        ("Run DeepSeek-R1 on Gaudi2.\n## 1P1D PD分离环境准备\n", None, {"layout": 2, "layout_line": 2}),
+        ("A 1P1D pair, TP 8 each.\n", None, {}),  # a line states each server's TP: spanning counts it
+        ("A 1P1D pair.\n", "tp=8", {}),  # a run states its TP
+        ("Two servers, one node.\n", None, {}),  # no xPyD layout named
+    ],
+)
+def test_a_prefill_decode_layout_whose_servers_state_no_parallelism_counts_no_devices(tmp_path, text, meta, said):
+    f = tmp_path / "out.md"
+    f.write_text(text, encoding="utf-8")
+    assert serving.layout_said([f], run(10, metadata=meta)) == said
+
+
 def test_a_hosts_device_count_gives_way_to_the_runs_own_tp():
     import dataclasses
 

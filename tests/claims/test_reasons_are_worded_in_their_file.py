@@ -16,6 +16,9 @@ from benchbook.claims import reasons, rules
 CASES = [
     ({"mode": "unknown", "host_cpu": "Apple M3 Max", "line": 5}, "host_cpu"),
     ({"role": "prefill", "role_line": 12}, "role"),
+    ({"layout": 2, "layout_line": 67, "layout_device": "Gaudi2"}, "layout"),
+    ({"layout": 2, "layout_line": 67, "layout_device": "Gaudi2"}, "layout_unsaid"),
+    ({"layout": 2, "layout_line": 67, "layout_device": "Gaudi2", "layout_sign": 9}, "layout_unread"),
     ({"device_split": ["4xA100 80GB", "8xA100 80GB"]}, "device_split"),
     ({"device_several": "A100 and L40S", "device_several_where": "in lines 1 and 3"}, "several_which"),
     (

@@ -146,6 +146,43 @@ def test_parallel_degrees_glued_into_one_word_are_each_a_size():
     assert not _read("DP8 build\n").get("tp")
 
 
+@pytest.mark.parametrize(
+    ("line", "tp"),
+    [
+        ("Same story on Falcon-40b (shards =4 on 4 A10G)", [4]),  # stop 51 (half ay), TGI PR 586
+        ("num shards: 2, sequence length 512", [2]),
+        ("Loading safetensors checkpoint shards: 100% Completed | 2/2", []),  # a weights file's shards
+        ("shards: 50% done", []),  # a progress percentage
+        ("the model is sharded on two cards", []),  # no count
+    ],
+)
+def test_tgis_shard_count_written_in_prose_is_its_tensor_parallel_degree(line, tp):
+    assert [f.value for f in _read(line + "\n").get("tp")] == tp
+
+
+def test_a_sentence_before_a_command_on_its_line_is_prose():
+    # stop 51 (half ay), TGI issue 1452: the machine is named in the sentence that runs the command
+    c = _read("test on runpod 2x 3090 using `text-generation-benchmark --tokenizer-name org/M -s 1000`\n")
+    assert (c.values("device"), c.values("device_count")) == (["RTX 3090"], [2])
+    c = _read(
+        "This recipe runs on 4 chips with Tensor Parallelism size 8, and benchmarks it with `vllm bench serve --model m`\n"
+    )
+    assert c.values("tp") == [8]
+    # the other way: a prompt or an environment before the program is the command's own
+    assert not _read("$ text-generation-benchmark --tokenizer-name org/M\n").get("device")
+    assert not _read("CUDA_VISIBLE_DEVICES=0 vllm serve m --dtype bfloat16\n").get("device")
+
+
+def test_a_table_row_that_speaks_of_a_device_is_read_as_its_words():
+    # stop 51 (half ay): a runner table's cell names the GPU the note's Metal runs used
+    c = _read(
+        "| Runner | Version evidence |\n| --- | --- |\n| llama.cpp | backends `BLAS,MTL`, GPU `Apple M3 Ultra` |\n"
+    )
+    assert c.values("device") == ["Apple M3 Ultra"]
+    # the other way: a row that does not speak of a device stays the table's data
+    assert not _read("| model | tok/s |\n| --- | --- |\n| Apple M3 Ultra notes | 42 |\n").get("device")
+
+
 def test_a_switchs_true_or_false_names_no_model():
     """vLLM's 2023 engine config line: `model='llama-2-70b', ..., use_dummy_weights=False, use_np_weights=False`."""
     c = _read("Initializing an LLM engine with config: model='org/Llama-2-70b-hf', use_dummy_weights=False\n")

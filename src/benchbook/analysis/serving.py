@@ -1522,7 +1522,7 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
             df = ingest.read(path, tool=tool)
             for source in df["source"].unique():
                 aside.setdefault(source, set()).update(screened_latencies(df.attrs.get("rejected", [])))
-            cut.update(copy_ends(df))
+            cut.update(copy_ends(df, ingest._load_lines(path)))
             df.attrs = {}
             frames.append(df)
         if "vllm-bench-serve" in found:
@@ -1537,19 +1537,27 @@ def load(paths) -> tuple[pd.DataFrame, pd.DataFrame]:
     return settings_labels(r, req)
 
 
-def copy_ends(df: pd.DataFrame) -> dict[tuple[str, str], int]:
+def copy_ends(df: pd.DataFrame, lines=None) -> dict[tuple[str, str], int]:
     """(source, run) -> the line where the file's copy ends inside that run's block or table (the
     parser set that last line aside as possibly cut: `ingest.core.cut_item`): what the tool printed
-    after it is not in the file, so that run's missing numbers are unknown, never unprinted."""
-    from benchbook.ingest import core
+    after it is not in the file, so that run's missing numbers are unknown, never unprinted. Where the
+    file's `lines` are given, a result banner between the run's last number and the cut line opens another
+    block, cut before any number of it was read (a PR's `after:` block cut on its first row): that cut is
+    no run's, and the run above it is whole."""
+    from benchbook.ingest import core, vllm_serve
 
     out = {}
     for x in df.attrs.get("rejected", []):
         if not str(x.get("reason", "")).startswith(core.COPY_ENDS):
             continue
         above = df[(df["source"] == x["source"]) & (df["line"] < x["line"])]
-        if len(above):  # the run whose numbers stand nearest above the cut line holds it
-            out[(str(x["source"]), str(above.loc[above["line"].idxmax(), "run"]))] = int(x["line"])
+        if not len(above):
+            continue
+        last = int(above["line"].max())
+        if lines is not None and any(vllm_serve.HEADER_RE.match(lines[j]) for j in range(last, int(x["line"]) - 1)):
+            continue  # another block's banner stands between: the cut is in that block, no run of it read
+        # the run whose numbers stand nearest above the cut line holds it
+        out[(str(x["source"]), str(above.loc[above["line"].idxmax(), "run"]))] = int(x["line"])
     return out
 
 
@@ -1923,6 +1931,32 @@ def role_said(paths) -> dict:
         roles = ctx.get("role")
         if roles and context.states(ctx, "instances").status == "absent":  # no layout, nor a sign of one
             return {"role": str(roles[0].value), "role_line": roles[0].line}
+    return {}
+
+
+def layout_said(paths, r: pd.DataFrame) -> dict:
+    """Where the input names a disaggregated `xPyD` layout (context fact `instances`: x prefill and y decode
+    servers, each with its own TP x PP x DP devices) and states no parallelism at all, neither in a run nor
+    anywhere in its text: the run spans x + y servers on devices the input does not count, so they are at
+    least x + y and how many more is not known, and no one peak is the run's. {layout, layout_line,
+    layout_sign} of the first such layout (`layout_sign`: the line of a parallelism sign `context.states`
+    leaves unread, which the page names); empty where a run or a line states a TP, PP or DP (`spanning`
+    then counts each instance's devices), or no layout is named."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    if any(stated(r, k) for k in ("tp", "pp", "dp")):
+        return {}
+    for path in paths:
+        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        facts = ctx.get("instances")
+        if not facts:
+            continue
+        said = [context.states(ctx, k) for k in ("tp", "pp", "dp")]
+        if any(s.status == "stated" for s in said):
+            return {}
+        sign = next((s.line for s in said if s.status == "unread"), None)
+        return {"layout": facts[0].value, "layout_line": facts[0].line, **({"layout_sign": sign} if sign else {})}
     return {}
 
 

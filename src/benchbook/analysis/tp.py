@@ -43,6 +43,37 @@ KEYS = [
 #: are the roofline's (`roofline.bytes_per_weight`).
 QUANT_PRECISION = {"bitsandbytes": "int8", "bitsandbytes-nf4": "int4", "bitsandbytes-fp4": "fp4"}
 
+#: The bytes_per_param parameter's default, 16-bit weights (TGI loads float16 unless told otherwise): a value
+#: left at it is no choice of the reader's, so the input's own precision, where it states one, comes first.
+DEFAULT_BYTES_PER_PARAM = 2.0
+
+
+def weights(w: pd.DataFrame, model_id: str | None, bytes_per_param: float):
+    """The weights' precision of the main configuration `w` (an `analysis.precision.Weights`), in the order
+    TGI loads them: the bytes_per_param parameter where the reader sets another value than the default;
+    else the table's `--quantize`, one value for every row (QUANT_PRECISION's widths, or a method's tag);
+    else a quantization tag in the model's name (`TheBloke/Llama-2-7B-AWQ`: TGI reads the method from the
+    checkpoint's `quantization_config` when `--quantize` is not given, and AWQ and GPTQ store 4-bit weights
+    unless the name gives another width); else 16-bit: stated where every row's `--quantize` is None (the
+    launcher's `quantize: None`, a "No Quantization" heading: source "unquantized"), else assumed."""
+    from benchbook.analysis import precision
+
+    if bytes_per_param != DEFAULT_BYTES_PER_PARAM:
+        return precision.Weights(None, bytes_per_param, "parameter")
+    said = {str(q) for q in w["quantize"].dropna()} - {"none", "None", ""} if "quantize" in w else set()
+    if len(said) == 1:
+        q = said.pop()
+        prec = QUANT_PRECISION.get(q) or ((t := precision.tagged(q)) and t[0])
+        if prec and math.isfinite(roofline.bytes_per_weight(prec)):
+            return precision.Weights(prec, roofline.bytes_per_weight(prec), "output", f"quantize {q}")
+    hit = precision.tagged(model_id) if model_id else None
+    if hit and hit[0] not in precision.UNQUANTIZED and math.isfinite(roofline.bytes_per_weight(hit[0])):
+        return precision.Weights(hit[0], roofline.bytes_per_weight(hit[0]), "name", hit[1])
+    if "quantize" in w and len(w) and w["quantize"].eq("none").all():
+        return precision.Weights("fp16", DEFAULT_BYTES_PER_PARAM, "unquantized", "quantize None")
+    return precision.Weights("fp16", DEFAULT_BYTES_PER_PARAM, "assumed")
+
+
 #: (layers, hidden size) of decoder-only models whose config.json we have read, matched by substring
 #: of the model id: bloomz-7b1 (n_layer 30, hidden_size 4096), bloom(z)-1b1 (n_layer 24, hidden_size
 #: 1536), Meta-Llama-3-70B (num_hidden_layers 80, hidden_size 8192), Llama-2-7b (32, 4096).

@@ -203,7 +203,8 @@ def no_device_reason(ev: dict) -> str:
     evidence as `device_family` / `device_family_line` / `device_family_rows`, `device_unlisted` /
     `device_unlisted_line`, `device_asked_line` or `device_sign_line`; `device_split`: runs over several GPUs
     split in a way not stated; `role`, `role_line`: one role's server of a disaggregated run,
-    `analysis.serving.role_said`): a family of table rows the file names, a device
+    `analysis.serving.role_said`; `layout` and its line, sign and device: an xPyD layout whose servers state
+    no parallelism, `analysis.serving.layout_said`): a family of table rows the file names, a device
     the file names that the table lacks, or the line that speaks of one unread, is named, never
     called absent; `device_arch`: a device the file names whose compute capability a run's printed
     `compute_cap` contradicts. A run whose mode is unknown (`analysis.bandwidth.run_mode`) names its host CPU
@@ -212,6 +213,12 @@ def no_device_reason(ev: dict) -> str:
         return reasons.say("host_cpu", host_cpu=ev["host_cpu"], line=ev.get("line"))
     if ev.get("role"):
         return reasons.say("role", role=ev["role"], role_line=ev.get("role_line"))
+    if ev.get("layout"):  # `analysis.serving.layout_said`: an xPyD layout whose servers state no parallelism
+        sign = ev.get("layout_sign")
+        said = reasons.say("layout_unread", sign=sign) if sign else reasons.say("layout_unsaid")
+        return reasons.say(
+            "layout", device=ev.get("layout_device"), layout=ev["layout"], layout_line=ev.get("layout_line"), said=said
+        )
     if ev.get("device_split"):
         # the absence rule (`analysis.batch.split_said`): a line that speaks of a split is named
         unread = ev.get("split_status") == "unread"

@@ -669,6 +669,13 @@ _PAR_WORDS = re.compile(
     r"(?:of\s+)?(\d{1,3})\b",
     re.I,
 )
+#: TGI's tensor-parallel degree is its shard count (the launcher's `--num-shard`; it logs "Sharding model on N
+#: processes"), written in prose as `shards =4 on 4 A10G` or `num shards: 2`; a weights file's shards (`Loading
+#: checkpoint shards: 2/2`), TensorRT-LLM's `Number of Tensor Parallel Shards` (its own key, read as such) and a
+#: progress percentage (`shards: 50%`) are not one.
+_SHARD_COUNT = re.compile(
+    r"(?<![\w-])(?<!checkpoint )(?<!parallel )(?:num[ _-]?)?shards?\s*[=:]\s*(\d{1,2})\b(?![\d.]*\s*[%/])", re.I
+)
 #: A machine's CPU sockets as words: `dual-socket`, `2-socket`, `2 sockets`, `two CPU sockets`.
 _SOCKET_WORDS = re.compile(
     r"\b(\d{1,2}|one|single|two|dual|four|quad|eight)[- ]?(?:cpu[- ]?|processor[- ]?)?sockets?\b(?![-_]\w)", re.I
@@ -1716,8 +1723,12 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
                 val = json.loads(v) if not v.startswith('"') else json.loads(v)
                 r.keyed(name, val if not isinstance(val, bool) else None, i, "json", f"{k}: {v}")
         return
-    if _COMMAND.search(line):
-        return  # a command: its flags are read by `_read_flags`
+    cmd = _COMMAND.search(line)
+    if cmd:  # a command: its flags are read by `_read_flags`; a sentence before it on the line is prose
+        before = line[: cmd.start(1)]
+        if not _CLI_LEAD.fullmatch(before):  # `test on runpod 2x 3090 using `text-generation-benchmark ...``
+            _read_prose(r, before.rstrip(" `\"'("), i, "prose", line)
+        return
     m = _KV.match(line)
     fetched = _FETCH.match(line)
     if fetched and (m is None or KEYS.get(_norm(m.group(2))) is None):
@@ -1794,6 +1805,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.add("model", m.group(1), i, source, line)
     for m in _PAR_WORDS.finditer(text):
         r.add(_PAR_NAME[m.group(1).lower()], int(m.group(2)), i, source, line)
+    for m in _SHARD_COUNT.finditer(text):
+        r.add("tp", int(m.group(1)), i, source, line)
     for m in _SOCKET_WORDS.finditer(text):
         r.add("sockets", _SOCKET_NUMBERS.get(m.group(1).lower(), m.group(1)), i, source, line)
     for m in _XPYD.finditer(text):  # `1P1D`: a run spans its prefill and its decode instances
@@ -2380,7 +2393,10 @@ def _card_numbers(path: str) -> dict[str, str]:
 def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
     """A device a heading, a short label (`On H100:`, `<summary>AMD RX 6800 XT</summary>`) or a sentence
     names (`ran on b200 again`, `## v6e-1 (single chip)`), outside code blocks, tables, delimited or
-    quoted rows (a tool's data) and commands, read only where no other line names a device. Headings
+    quoted rows (a tool's data) and commands, read only where no other line names a device; a sentence before a
+    command on its line is read (`test on runpod 2x 3090 using `text-generation-benchmark ...``), and so are
+    the cells of a table's row that speaks of a device (`| llama.cpp | ..., GPU `Apple M3 Ultra` |`), a sign
+    otherwise left unread. Headings
     come first (a title names the run's device above any sentence), then sentences: one device so named
     (a shorter name inside a longer one is the same, `H100` of `H100 SXM`; a variant is not, `H20` of
     `H20-3e`) is the run's; several are signs naming their lines, never a device, as is one set beside the
@@ -2390,6 +2406,7 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
         return
     table = str(config.DATA_DIR / "hardware.csv")
     pattern, cards, numbers = _device_pattern(table), _bare_cards(table), _card_numbers(table)
+    signed = {g.line for g in r.signs if g.name == "device"}  # lines that speak of a device, read or not
     hits: dict[str, list[tuple[int, str, str]]] = {"heading": [], "prose": []}  # (line, name, line text)
     counted: dict[tuple[int, str], int] = {}  # a bare card number's glued count, by (line, name)
     inside = False
@@ -2397,8 +2414,14 @@ def _read_devices_in_words(r: _Reader, lines: list[str], first: int) -> None:
         if _FENCE.match(raw):
             inside = not inside
             continue
+        row, cmd = _MD_ROW.match(raw), None
+        if row and k + first in signed:  # a table's row that speaks of a device: its cells' words, as prose
+            raw, row = " ".join(c.strip() for c in row.group(1).split("|")), None
+        elif not row and (cmd := _COMMAND.search(raw)) and not _CLI_LEAD.fullmatch(raw[: cmd.start(1)]):
+            # a sentence before a command on its line is prose (`test on runpod 2x 3090 using `tool ...``)
+            raw, cmd = raw[: cmd.start(1)].rstrip(" `\"'("), None
         text = raw.strip()
-        skip = _MD_ROW.match(raw) or _COMMAND.search(raw) or _DELIMITED.match(text) or _QUOTED_ROW.search(text)
+        skip = row or cmd or _DELIMITED.match(text) or _QUOTED_ROW.search(text)
         if inside or not text or skip or text.startswith(("{", "[", '"')):
             continue
         words = _FILE_PATH.sub(" ", _URL.sub(" ", text))

@@ -77,8 +77,10 @@ def quant_heading(has_quant: bool) -> str:
     return f"```{{rubric}} {_say('quant_heading')}\n```" if has_quant else ""
 
 
-def model_sentence(model_id: str, size: dict, kv: float, kv_src: str) -> str:
-    """The model size and KV-cache size the roofline counts, and where they come from."""
+def model_sentence(model_id: str, size: dict, kv: float, kv_src: str, weights=None, precision_said=None) -> str:
+    """The model size, the bytes per weight and the KV-cache size the roofline counts, and where they come
+    from (`weights`: `analysis.tp.weights`; `precision_said`: where 16-bit is assumed, what the input says of a
+    precision, `analysis.serving.fact_said`)."""
     return _say(
         "model",
         params_b=size["total_b"],
@@ -86,6 +88,11 @@ def model_sentence(model_id: str, size: dict, kv: float, kv_src: str) -> str:
         kv=kv,
         kv_src=kv_src,
         architecture=size.get("architecture"),
+        precision=weights.precision if weights is not None else None,
+        bpw=weights.bytes_per_weight if weights is not None else None,
+        wsource=weights.source if weights is not None else None,
+        wdetail=weights.detail if weights is not None else None,
+        **(precision_said or {}),
     )
 
 

@@ -72,6 +72,10 @@ def analyse(p: dict) -> Result:
     role = serving.role_said(p["source"])  # one role's server of a disaggregated run: its devices unknown
     if role:
         pk, said = None, {**said, **role}
+    # an xPyD layout whose servers state no parallelism: the run's devices are not counted, so no one peak
+    layout = serving.layout_said(p["source"], r) if pk is not None and not role else {}
+    if layout:
+        pk, said = None, {**said, **layout, "layout_device": named.device}
     given = p["gpu"] or p["peak_bandwidth_gb_s"] > 0 or p["peak_tflops"] > 0
     per_run = None if given else serving.device_per_run(r, p["source"], inst)
     own = [d if d is not None else (pk, said, None) for d in per_run] if per_run else [(pk, said, None)] * len(r)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import tp
+from benchbook.analysis import serving, tp
 from benchbook.claims import Ledger
 from benchbook.claims import tp as tp_claims
 from benchbook.ingest import tgi
@@ -59,6 +59,10 @@ class Result:
     size: dict
     kv: float
     kv_src: str
+    weights: (
+        object  # the main configuration's weights (`analysis.tp.weights`): the bytes per weight the roofline counts
+    )
+    precision_said: dict  # where 16-bit is assumed, what the files say of a precision (`analysis.serving.fact_said`)
     arch: dict | None
     device: dict
     tps: list[int]
@@ -87,12 +91,15 @@ def analyse(p: dict) -> Result:
         kv_src = f"the model's configuration, for {model_id}" if kv else f"not known for {model_id}"
     device = tp.device_peaks(p["gpu"], p["peak_bandwidth_gb_s"], p["peak_tflops"], texts)
     arch = tp.architecture(model_id) if named else None
+    wts = tp.weights(w, model_id if named else None, p["bytes_per_param"])
+    # where 16-bit is assumed: what the files say of a precision (the absence rule), so a page names its line
+    prec_said = serving.fact_said(p["source"], "precision", "precision") if wts.assumed else {}
     files = [config.relative(f) for f in p["source"]]
     a = tp.analyse(
         w,
         w_all,
         params_b=size["total_b"],
-        bytes_per_param=p["bytes_per_param"],
+        bytes_per_param=wts.bytes_per_weight,
         bandwidth_gb_s=device["bandwidth_gb_s"],
         tflops=device["tflops"],
         kv_bytes_per_token=kv,
@@ -129,6 +136,8 @@ def analyse(p: dict) -> Result:
         size=size,
         kv=kv,
         kv_src=kv_src,
+        weights=wts,
+        precision_said=prec_said,
         arch=arch,
         device=device,
         tps=sorted(int(t) for t in w["tp"].dropna().unique()),
@@ -237,7 +246,7 @@ def page(r: Result) -> Page:
             tp.tokenizer_name(r.model_id) if w["model"].notna().any() else None,
             tp.throughputs_only(r.w_all),
         ),
-        "model_text": view.model_sentence(r.model_id, r.size, r.kv, r.kv_src),
+        "model_text": view.model_sentence(r.model_id, r.size, r.kv, r.kv_src, r.weights, r.precision_said),
         "scope_text": view.scope_sentence(r.w_all, w),
         "prefill_example": view.prefill_example_sentence(tp.prefill_example(w)),
         "fit_text": view.fit_sentence(r.analysis.fits, tp.best_tp(w)),
