@@ -62,9 +62,10 @@ def test_a_tool_named_at_the_end_of_a_title_is_no_command_and_the_run_below_is_n
     text = [
         "# [Bug] DeepSeek server crushed while using sglang.bench_serving",
         "",
+        "I run a DeepSeek R1 server but it crush while i test the throuput by python3 -m sglang.bench_serving",
         "(deepseekr1) [root@VM /]# python3 -m sglang.bench_serving   --backend sglang --num-prompts 180",
     ]
-    assert unclaimed.command(text) == (3, "a command that runs sglang.bench_serving, and none of its output")
+    assert unclaimed.command(text) == (4, "a command that runs sglang.bench_serving, and none of its output")
     # the other way: the module run with no flag, alone on its line, is a command
     assert unclaimed.command(["python3 -m sglang.bench_serving"]) == (
         1,

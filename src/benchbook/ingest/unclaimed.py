@@ -201,9 +201,10 @@ _BENCH_CMD = re.compile(
     r"(?:[\w.-]+/)*score_mod\.py|(?:[\w.-]+/)*benchmark_flash_attention\w*\.py)(?=\s+-|\s*\\\s*$|\s*$)"
 )
 #: What stands before a tool's name run with no flag after it, the line's end its own (`python3 -m
-#: sglang.bench_serving`, `$ llama-bench`): the line's start, a prompt or backtick, a `python -m`. A name that
-#: ends a sentence (`... crushed while using sglang.bench_serving`, an issue's title) runs nothing.
-_BARE_RUN = re.compile(r"(?:^\s*(?:[$>]\s*|`)?|(?:^|\s)(?:\S*/)?python[\d.]*\s+(?:-m\s+)?|-m\s+)$")
+#: sglang.bench_serving`, `$ llama-bench`): nothing but a prompt or backtick and a `python -m` from the line's
+#: start. A name that ends a sentence (`... crushed while using sglang.bench_serving`, an issue's title, `... i
+#: test the throughput by python3 -m sglang.bench_serving`) runs nothing.
+_BARE_RUN = re.compile(r"^\s*(?:[$>]\s*|`)?(?:(?:\S*/)?python[\d.]*\s+(?:-m\s+)?)?$")
 _SERVER_CMD = re.compile(
     r"(?<![\w./-])(?P<cmd>vllm\s+serve|sglang\s+serve|(?:sglang|sgl_jax)\.launch_server|text-generation-launcher|"
     r"trtllm-serve|llama-server)(?=\s+-|\s+\S+\s+-|\s*\\\s*$)"
