@@ -409,7 +409,7 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
 #: its statistics per request status) quoted alone in an issue.
 _METRIC_OPEN = re.compile(r'^\s*"(?P<name>[a-z_]+)"\s*:\s*\{\s*$')
 _STATUS_OPEN = re.compile(r'^\s*"(?:successful|errored|incomplete|total)"\s*:\s*\{\s*$')
-_STAT = re.compile(r'^\s*"(?P<key>mean|median|count)"\s*:\s*(?P<v>-?[\d.]+(?:e[+-]?\d+)?)', re.I)
+_METRIC_STAT = re.compile(r'^\s*"(?P<key>mean|median|count)"\s*:\s*(?P<v>-?[\d.]+(?:e[+-]?\d+)?)', re.I)
 
 
 def _metric_extract(text: str | Lines) -> tuple[int, str] | None:
@@ -425,7 +425,7 @@ def _metric_extract(text: str | Lines) -> tuple[int, str] | None:
         nxt = next((x for x in lines[i + 1 : i + 3] if x.strip()), "")
         if not m or not _STATUS_OPEN.match(nxt):
             continue
-        stats = {k["key"].lower(): float(k["v"]) for x in lines[i + 1 : i + 20] if (k := _STAT.match(x))}
+        stats = {k["key"].lower(): float(k["v"]) for x in lines[i + 1 : i + 20] if (k := _METRIC_STAT.match(x))}
         if not stats:
             continue
         values = f"{int(stats['count']):,} values" if "count" in stats else "its statistics"
