@@ -57,6 +57,23 @@ def test_a_tool_named_in_a_sentence_is_no_command():
     )
 
 
+def test_a_tool_named_at_the_end_of_a_title_is_no_command_and_the_run_below_is_named():
+    # sglang issue 4161: its title ends with the module's name; the command that ran it is further down
+    text = [
+        "# [Bug] DeepSeek server crushed while using sglang.bench_serving",
+        "",
+        "I run a DeepSeek R1 server but it crush while i test the throuput by python3 -m sglang.bench_serving",
+        "(deepseekr1) [root@VM /]# python3 -m sglang.bench_serving   --backend sglang --num-prompts 180",
+    ]
+    assert unclaimed.command(text) == (4, "a command that runs sglang.bench_serving, and none of its output")
+    # the other way: the module run with no flag, alone on its line, is a command
+    assert unclaimed.command(["python3 -m sglang.bench_serving"]) == (
+        1,
+        "a command that runs sglang.bench_serving, and none of its output",
+    )
+    assert unclaimed.command(["$ llama-bench"]) == (1, "a command that runs llama-bench, and none of its output")
+
+
 def test_an_inference_perf_report_of_no_request_is_refused_naming_it():
     zero = 'example output:\n{"load_summary": {}, "successes": {"count": 0, "rate": 0.0}, "failures": {}}\n'
     assert inference_perf.refuses(zero) == (2, inference_perf.NOTHING_MEASURED)

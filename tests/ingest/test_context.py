@@ -43,6 +43,21 @@ def test_a_launch_command_states_the_tp_on_its_line(command, tp):
     assert (f.value, f.line, f.source) == (tp, 3, "command")
 
 
+@pytest.mark.parametrize(
+    "command,batches",
+    [
+        # SGLang bench_one_batch runs every value of `--batch-size` (nargs="+"): the flag states each (sglang PR 11322)
+        ("python3 -m sglang.bench_one_batch --batch-size 1 2 4 8 --input-len 1024 --tp 8", {1, 2, 4, 8}),
+        # the other way: one value, then another flag, states that one only
+        ("python3 -m sglang.bench_one_batch --batch-size 8 --input-len 1024 2>&1 | tee log", {8}),
+    ],
+)
+def test_a_flag_followed_by_several_numbers_states_each_of_them(command, batches):
+    c = _read(f"notes\n\n{command}\n")
+    assert {f.value for f in c.facts if f.name == "batch"} == batches
+    assert _one(c, "tp").value == 8 if "--tp" in command else True
+
+
 def test_a_command_wrapped_with_backslashes_is_read_on_the_flags_own_line():
     c = _read(
         "vllm serve Qwen/Qwen3-8B \\\n  --dtype bfloat16 \\\n  --tensor-parallel-size 2 \\\n  --kv-cache-dtype fp8\n"

@@ -20,3 +20,12 @@ def test_a_copy_cut_inside_a_row_sets_that_number_aside(tmp_path):
     assert note is not None and note.startswith(
         "Data set aside: 1 number of cut.md (1 cut where the copy ends, at line 25"
     )
+
+
+def test_a_copy_cut_inside_a_headers_dashes_or_before_a_value_sets_no_number_aside(tmp_path):
+    # sglang issue 913 ends at `-------`, sglang PR 905 at `Median E2E Latency (ms):` with no value: no digit
+    for tail in ("-------\n", "Mean ITL (ms):\n", "Median E2E Latency (ms):\n", "P99 ITL (ms):\n"):
+        path = tmp_path / "cut.md"
+        text = FIX.read_text(encoding="utf-8")
+        path.write_text(text[: text.rindex("---------------Inter")] + tail, encoding="utf-8")
+        assert ingest.set_aside_note(path) is None

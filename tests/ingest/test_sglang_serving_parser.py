@@ -484,8 +484,14 @@ def test_a_bench_command_without_num_prompts_sent_the_tools_default(command, pro
         ("Results\n", False),  # a word that starts no row label of the block
         # a whole row, last of the copy, before the TTFT section every version prints (sglang issue 15825)
         ("", True),
-        # the other way: a whole row after that section, the closing row left out: read whole
-        ("---------------Time to First Token----------------\nMean TTFT (ms):                          12.34\n", False),
+        # a whole row inside the TTFT section: the ITL section and the closing row still follow (sglang PR 905)
+        ("---------------Time to First Token----------------\nMean TTFT (ms):                          12.34\n", True),
+        # the other way: a whole row in the ITL section the tool prints last, the closing row left out: whole
+        ("---------------Inter-Token Latency----------------\nMean ITL (ms):                           12.34\n", False),
+        # a section header cut inside its leading dashes, right under the last row (sglang issue 913)
+        ("-------\n", True),
+        # the other way: a markdown rule set apart from the block by a blank line is no header
+        ("\n-------\n", False),
     ],
 )
 def test_a_copy_that_ends_in_a_row_or_header_cut_short_ends_inside_the_block(tail, cut):

@@ -493,6 +493,9 @@ def set_aside(paths, tool: str | tuple[str, ...] | None = None) -> pd.DataFrame:
     return stack_reports(frames)
 
 
+#: A number standing alone in a line's text, not a digit inside a word (`E2E`, `P99`, `TTFT`'s row labels).
+_NUMBER_IN = re.compile(r"(?<![A-Za-z\d.])\d+(?:\.\d+)?(?![A-Za-z\d])")
+
 #: A serving block's section header whole (`-----Time to First Token-----`): a line that holds no number.
 _SECTION_HEADER = re.compile(r"^\s*-{3,}[A-Za-z][^\d]*?-{3,}\s*$")
 
@@ -504,9 +507,12 @@ def set_aside_note(paths, tool: str | tuple[str, ...] | None = None) -> str | No
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     rej = set_aside(paths, tool)
-    # a whole last row read and marked as where the copy ends, or a cut line that is a whole section header
-    # (`-----Inter-token Latency-----`: no number in it), sets no number aside: the note counts numbers only
-    header = [bool(_SECTION_HEADER.match(str(t))) for t in rej["text"]] if len(rej) else []
+    # a whole last row read and marked as where the copy ends, or a cut line with no number in it (a whole section
+    # header `-----Inter-token Latency-----`, one cut inside its dashes `-------`, a label whose value the copy
+    # lost `Median E2E Latency (ms):`) sets no number aside: the note counts numbers only
+    header = (
+        [bool(_SECTION_HEADER.match(str(t)) or not _NUMBER_IN.search(str(t))) for t in rej["text"]] if len(rej) else []
+    )
     kept = [
         not r.startswith(COPY_ENDS_AFTER) and not (r.startswith(COPY_ENDS) and h)
         for r, h in zip(rej["reason"], header, strict=True)

@@ -1617,6 +1617,12 @@ def _read_npu(r: _Reader) -> None:
 _CPU_OFFLOAD = re.compile(r"--cpu[-_]offload[-_]gb[= ](\d+(?:\.\d+)?)")
 
 
+#: Further bare numbers after a flag's first value (`--batch-size 1 2 4 8`): an argparse option with
+#: `nargs="+"` (SGLang bench_one_batch's `--batch-size`, `--input-len`, `--output-len`) runs every value,
+#: so the flag states each of them, never its first alone.
+_MORE_VALUES = re.compile(r"(?:[ \t]+\d+(?:\.\d+)?(?=[ \t]|$|`))+")
+
+
 def _read_flags(r: _Reader, line: str, i: int) -> None:
     _read_download(r, line, i)
     served = _SERVER_FILE.search(line) if _LAUNCH.search(line) else None
@@ -1631,8 +1637,10 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
             value = m.group(2)
             if name == "engine" and value.strip("'\"").lower() in _NATIVE_BACKENDS:
                 value = _NATIVE_BACKENDS[value.strip("'\"").lower()]  # `--backend sglang`: SGLang's own API, one engine
-            if not r.keyed(name, value, i, "command", line) and name in _SIGNS:
-                r.signs.append(Sign(name, i, line.strip()[:200]))  # `--max-concurrency $C`: set, not readable
+            more = _MORE_VALUES.match(line, m.end()) if _as_float(value) is not None else None
+            for v in (value, *more.group(0).split()) if more else (value,):
+                if not r.keyed(name, v, i, "command", line) and name in _SIGNS:
+                    r.signs.append(Sign(name, i, line.strip()[:200]))  # `--max-concurrency $C`: set, not readable
         elif _norm(m.group(1)) in ("enable_expert_parallel", "enable_ep_moe") and m.group(2) is None:
             r.signs.append(Sign("ep", i, line.strip()[:200]))
     for m in _VISIBLE.finditer(line):

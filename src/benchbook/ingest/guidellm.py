@@ -402,7 +402,44 @@ _DISTRIBUTION = re.compile(r'^(?P<label>[^{]*?)\s*\{"count":\s*(?P<count>\d+),(?
 def refuses(text: str | Lines) -> tuple[int, str] | None:
     """(line, why) of a GuideLLM output this module does not read (`Tool.refuses`): distribution summaries
     another program printed, or a 0.1 console panel without its tables (`guidellm_console_v01.refuses`)."""
-    return _distributions(text) or _args_only(text) or guidellm_console_v01.refuses(text)
+    return _distributions(text) or _args_only(text) or _metric_extract(text) or guidellm_console_v01.refuses(text)
+
+
+#: One metric of a GuideLLM report's `metrics` (0.2 to 0.4: `"time_to_first_token_ms": {"successful": {...}}`,
+#: its statistics per request status) quoted alone in an issue.
+_METRIC_OPEN = re.compile(r'^\s*"(?P<name>[a-z_]+)"\s*:\s*\{\s*$')
+_STATUS_OPEN = re.compile(r'^\s*"(?:successful|errored|incomplete|total)"\s*:\s*\{\s*$')
+_METRIC_STAT = re.compile(r'^\s*"(?P<key>mean|median|count)"\s*:\s*(?P<v>-?[\d.]+(?:e[+-]?\d+)?)', re.I)
+
+
+def _metric_extract(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of one metric of a GuideLLM report quoted without its report (no `"benchmarks"`, no other
+    metric: guidellm issue 216's `time_to_first_token_ms`), else None (`Tool.refuses`): its statistics belong to
+    a benchmark whose strategy, rate and other metrics are not in the file. A negative mean or median is said:
+    a time no request took."""
+    lines = splitlines(text)
+    if any('"benchmarks"' in raw for raw in lines):
+        return None
+    for i, raw in enumerate(lines):
+        m = _METRIC_OPEN.match(raw)
+        nxt = next((x for x in lines[i + 1 : i + 3] if x.strip()), "")
+        if not m or not _STATUS_OPEN.match(nxt):
+            continue
+        stats = {k["key"].lower(): float(k["v"]) for x in lines[i + 1 : i + 20] if (k := _METRIC_STAT.match(x))}
+        if not stats:
+            continue
+        values = f"{int(stats['count']):,} values" if "count" in stats else "its statistics"
+        negative = [k for k in ("mean", "median") if stats.get(k, 0) < 0]
+        artifact = (
+            f"; its {' and '.join(negative)} {'is' if len(negative) == 1 else 'are'} negative, a time no request took"
+            if negative and m["name"].endswith(("_ms", "_s", "latency"))
+            else ""
+        )
+        return i + 1, (
+            f"one metric of a GuideLLM benchmarks report quoted alone (`{m['name']}`, {values}), without the benchmark "
+            f"around it (strategy, rate, the other metrics){artifact}; not read"
+        )
+    return None
 
 
 #: The report's `args` object (GuideLLM 0.2 to 0.4: the command's settings, first in the JSON) and its

@@ -45,7 +45,7 @@ import json
 import re
 import shlex
 
-from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, copy_ends, cut_item, finish, register
 from benchbook.ingest.text import Lines, head, search, split_n, whole
 from benchbook.nouns import counted
 
@@ -159,31 +159,51 @@ def _is_jsonl(text: str | Lines) -> bool:
     return first.startswith("{") and all(f'"{k}"' in first for k in (*_JSON_KEYS, "run_name"))
 
 
+#: A result line as `--result-filename` appends it (`json.dumps` of the run's dict, `run_name` first),
+#: pasted into a write-up under its command: read where it stands (`_embedded`).
+_RESULT_LINE = re.compile(r'^\s*\{\s*"run_name"\s*:')
+_WHOLE_RESULT = re.compile(rf'(?m)^\s*\{{\s*"run_name"\s*:.*"{_JSON_KEYS[0]}"\s*:.*\}}\s*$')
+
+
+def _embedded(text: str | Lines) -> bool:
+    """Whether result lines of the JSONL stand inside other text (a PR comment's fence under the command
+    that wrote them), at least one of them whole: they are read, the text around them is the write-up's."""
+    return not _is_jsonl(text) and bool(search(_WHOLE_RESULT, text))
+
+
 def _is_console(text: str | Lines) -> bool:
     return bool(search(_SNIFF, text) and search(re.compile(r"(?m)^\s*(?:#\s+)?Total\. latency:"), text))
 
 
 def sniff(text: str | Lines) -> bool:
-    return _is_jsonl(text) or _is_console(text) or bool(search(_SERVER_HEADER_M, text))
+    return _is_jsonl(text) or _is_console(text) or bool(search(_SERVER_HEADER_M, text)) or _embedded(text)
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
     if _is_jsonl(text):
         return _jsonl(split_n(text), source)
+    if not _is_console(text) and not search(_SERVER_HEADER_M, text) and _embedded(text):
+        return _jsonl(split_n(whole(text)), source, embedded=True)
     if not _is_console(text) and search(_SERVER_HEADER_M, text):
         return _server_report(split_n(whole(text)), source)
     return _console(split_n(whole(text)), source)
 
 
-def _jsonl(lines, source: str) -> Parsed:
-    records, rejects, seen = [], [], {}
+def _jsonl(lines, source: str, embedded: bool = False) -> Parsed:
+    """The result lines; `embedded`: only the lines that are result lines (`_RESULT_LINE`) of a text that
+    holds others, the one the copy ends inside (the file's last line, not whole JSON) set aside, named."""
+    records, rejects, seen, cut = [], [], {}, None
     for i, raw in enumerate(lines, start=1):
         s = raw.strip()
-        if not s:
+        if not s or (embedded and not _RESULT_LINE.match(s)):
             continue
         try:
             obj = json.loads(s)
         except json.JSONDecodeError as exc:
+            if embedded and copy_ends(lines, i - 1):
+                rejects.append(cut_item(i - 1, raw))
+                cut = i
+                continue
             raise ParseError(source, i, f"not a JSON object per line ({exc.msg})") from None
         if not isinstance(obj, dict) or not all(k in obj for k in _JSON_SETTINGS):
             raise ParseError(source, i, f"expected a bench_one_batch result with {', '.join(_JSON_SETTINGS)}")
@@ -209,6 +229,11 @@ def _jsonl(lines, source: str) -> Parsed:
             metric, unit = _JSON_METRICS[k]
             records.append(dict(base, line=i, metric=metric, statistic=_stat(metric), value=float(v), unit=unit))
     messages = []
+    if cut is not None:
+        messages.append(
+            f"{source}:{cut}: the copy ends inside a result line, at line {cut}: it is not read, and the result "
+            "lines the tool wrote after it are not in the file"
+        )
     repeated = sum(n - 1 for n in seen.values())
     if repeated:
         messages.append(

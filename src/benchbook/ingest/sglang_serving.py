@@ -215,6 +215,11 @@ def _is_block_row(s: str) -> bool:
 #: (`Mean TTFT (ms):`), or a section header before its closing dashes (`-----Ti`).
 CUT_TAIL_RE = re.compile(rf"^\s*{QUOTE}(?:[A-Za-z][^:]*:|-{{3,}}[A-Za-z][^-]*)\s*$")
 
+#: A section header cut before its title: bench_serving centres each title in dashes (`{:-^50}`), so a copy
+#: that stops inside a header's leading run leaves dashes alone (`-------`, sglang issue 913). Four or more,
+#: right under the block's last row: a markdown rule (`---`) sits apart from a block, after its fence.
+DASHES_RE = re.compile(rf"^\s*{QUOTE}-{{4,}}\s*$")
+
 
 #: The statistic rows the block's latency sections print (`Mean TTFT (ms)`, `P99 TPOT (ms)`, `Max ITL (ms)`).
 STAT_LABELS = tuple(
@@ -240,6 +245,8 @@ def _tail_cut(lines: list[str], end: int) -> int | None:
     last = last_line(lines)
     if last is None or last < end:
         return None
+    if last == end and DASHES_RE.match(lines[end]):
+        return last
     tail = [s for s in lines[end : last + 1] if s.strip()]
     whole = all(CUT_TAIL_RE.match(s) or SECTION_RE.match(s) for s in tail[:-1])
     return (
@@ -487,21 +494,22 @@ def _cut_short(label: str, text: str) -> bool:
     return not TWO_DECIMALS_RE.match(text.strip())
 
 
-#: The section every version of bench_serving prints after its counts and throughputs: a block that runs
-#: to the copy's end without it was cut there (`_ends_early`).
-ALWAYS_SECTION = "Time to First Token"
+#: The section every version of bench_serving prints last, right above its closing row of `=` (its TPOT
+#: section comes and goes between versions; its ITL one never): a block that runs to the copy's end
+#: without reaching it was cut there (`_ends_early`).
+LAST_SECTION = "inter-token latency"
 
 
 def _ends_early(lines: list[str], start: int, end: int, closed: bool) -> bool:
     """Whether an unclosed block's last row is the copy's last line and the block has not reached the
-    TTFT section the tool always prints (`ALWAYS_SECTION`): the copy ends inside the block, so that last
+    ITL section the tool always prints last (`LAST_SECTION`): the copy ends inside the block, so that last
     row may be cut short (a count prints as an integer: a cut one looks whole) and every row after it is
-    not in the file."""
+    not in the file. A block that reached it and lacks only its closing row may have been pasted without."""
     return (
         not closed
         and copy_ends(lines, end - 1)
         and ROW_RE.match(lines[end - 1].strip()) is not None
-        and not any(SECTION_RE.match(lines[k].strip()) and ALWAYS_SECTION in lines[k] for k in range(start, end))
+        and not any(SECTION_RE.match(lines[k].strip()) and LAST_SECTION in lines[k].lower() for k in range(start, end))
     )
 
 
@@ -621,8 +629,8 @@ def _text(text: str | Lines, source: str, messages: list[str]):
             )
         elif early and rejects[-1][2].startswith(COPY_ENDS_AFTER):
             messages.append(
-                f"{source}:{start + 1}: the copy ends inside the result block, after line {end}, before the "
-                f"latency sections the tool prints: lines {start + 2}-{end} read, what follows them is not in the file"
+                f"{source}:{start + 1}: the copy ends inside the result block, after line {end}, before the ITL "
+                f"section the tool prints last: lines {start + 2}-{end} read, what follows them is not in the file"
             )
         elif len(rejects) > n_rejects and rejects[-1][0] == end:
             messages.append(

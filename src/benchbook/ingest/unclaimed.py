@@ -203,6 +203,11 @@ _BENCH_CMD = re.compile(
     # the attention-kernel benchmarks: PyTorch's FlexAttention sweep, flash-attention's scripts
     r"(?:[\w.-]+/)*score_mod\.py|(?:[\w.-]+/)*benchmark_flash_attention\w*\.py)(?=\s+-|\s*\\\s*$|\s*$)"
 )
+#: What stands before a tool's name run with no flag after it, the line's end its own (`python3 -m
+#: sglang.bench_serving`, `$ llama-bench`): nothing but a prompt or backtick and a `python -m` from the line's
+#: start. A name that ends a sentence (`... crushed while using sglang.bench_serving`, an issue's title, `... i
+#: test the throughput by python3 -m sglang.bench_serving`) runs nothing.
+_BARE_RUN = re.compile(r"^\s*(?:[$>]\s*|`)?(?:(?:\S*/)?python[\d.]*\s+(?:-m\s+)?)?$")
 _SERVER_CMD = re.compile(
     r"(?<![\w./-])(?P<cmd>vllm\s+serve|sglang\s+serve|(?:sglang|sgl_jax)\.launch_server|text-generation-launcher|"
     r"trtllm-serve|llama-server)(?=\s+-|\s+\S+\s+-|\s*\\\s*$)"
@@ -247,6 +252,8 @@ def command(lines: Sequence[str]) -> tuple[int, str] | None:
     ):
         for i, line in enumerate(lines):
             m = pattern.search(line)
+            if m and pattern is _BENCH_CMD and not line[m.end() :].strip() and not _BARE_RUN.search(line[: m.start()]):
+                m = None  # the name ends the line with no flag and nothing runs it: a sentence's, no command
             if m:
                 return i + 1, what.format(" ".join(m["cmd"].split())) if "cmd" in pattern.groupindex else what
     for pattern, what in _ECHO:

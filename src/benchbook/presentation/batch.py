@@ -272,8 +272,9 @@ def prefill_sentence(sw: pd.DataFrame, key) -> str:
     return _say("prefill", generations=bool(_generations(g).iat[0]), variant=g["variant"].iat[0], points=points)
 
 
-def limits_sentence(limits: pd.DataFrame) -> str:
-    """Where each series ran out, and which columns are blank."""
+def limits_sentence(limits: pd.DataFrame, cut: bool = False) -> str:
+    """Where each series ran out, and which columns are blank; `cut`: the copy ends inside the tool's
+    output, so a series with no missing batch has a result at every batch the copy holds, not every one it ran."""
     series = [
         {
             "framework": r["framework"],
@@ -288,7 +289,7 @@ def limits_sentence(limits: pd.DataFrame) -> str:
         }
         for _, r in limits.iterrows()
     ]
-    return _say("limits", series=series)
+    return _say("limits", series=series, cut=cut)
 
 
 def limits_table(limits: pd.DataFrame) -> pd.DataFrame:

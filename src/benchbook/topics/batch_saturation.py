@@ -46,6 +46,8 @@ class Result:
     reproduced: tuple[int, int, bool]  # rows, agreeing, whether a bigcode file was read
     ledger: Ledger
     set_aside: str | None
+    #: the copy of some input ends inside its tool's output (a `COPY_ENDS` mark): what it ran after is not in it
+    cut: bool
     others: list[str]  # the tools read besides the bigcode tables (the audit sentence names them)
     untied: list = None  # [model, line, how] the input names where no run has a model (`serving.untied_models`)
     split: dict = None  # runs over several GPUs split in a way not stated (`batch.split_unstated`)
@@ -138,6 +140,9 @@ def analyse(p: dict) -> Result:
         reproduced=(len(rep), int(rep["agrees"].eq(True).sum()), bool(hf_files)),
         ledger=wording.ledger(CHAPTER, inputs, led.claims),
         set_aside=ingest.set_aside_note(p["source"], tool=TOOLS),
+        cut=bool(
+            ingest.set_aside(p["source"], tool=TOOLS)["reason"].astype(str).str.startswith(ingest.COPY_ENDS).any()
+        ),
         others=sorted(set(df["tool"]) - {"hf-batch-sweep"}) if "tool" in df else [],
         untied=untied,
         split=split,
@@ -195,7 +200,7 @@ def page(res: Result) -> Page:
         floor=show.floor_sentence(res.floor, getattr(res.peaks, "device", None), size_assumed),
         # Markdown: a series' settings (--quantization, run names) stand in code spans
         gain_sentence=show.gain_sentence(mg),
-        limits_sentence=show.limits_sentence(res.limits),
+        limits_sentence=show.limits_sentence(res.limits, res.cut),
         prefill_sentence=show.prefill_sentence(sw, key),
         undecided=placement.folded_box(res.ledger),
         **placement.in_place(res.ledger),
