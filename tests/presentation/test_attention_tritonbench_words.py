@@ -223,7 +223,7 @@ def test_accuracy_checks_that_all_passed_are_said_and_none_printed_says_nothing(
     assert "accuracy check" not in bare
 
 
-FLEX = (
+FLEX_PR292 = (
     config.FIXTURES_DIR
     / "tritonbench"
     / "tritonbench_pr292_flex_attention_eager_compiled_sdpa_cudnn_not_supported_excerpt.md"
@@ -232,9 +232,9 @@ TK = config.FIXTURES_DIR / "tritonbench" / "tritonbench_pr179_tk_tflops.txt"
 
 
 def test_the_noise_line_says_the_spread_tritonbench_prints_and_names_no_tool_an_input_lacks():
-    k = attention.kernels(ingest.read(FLEX))  # no attention-gym section in the input
+    k = attention.kernels(ingest.read(FLEX_PR292))  # no attention-gym section in the input
     assert k.empty
-    words = show.noise_words(k, tb.table(ingest.read(FLEX)))
+    words = show.noise_words(k, tb.table(ingest.read(FLEX_PR292)))
     assert "tritonbench prints a median per point and how far the farthest timed run is from it" in words
     assert "(3.93% to 125.49% here)" in words and "attention-gym" not in words
     # a tritonbench table printed without spreads: no tool named, a noise assumed
