@@ -7,8 +7,9 @@ from __future__ import annotations
 import pandas as pd
 
 from benchbook.analysis import bandwidth, roofline
-from benchbook.claims import Claim, make
+from benchbook.claims import Claim, make, reasons
 from benchbook.claims.rules import NOT_COMPUTE, relative_noise
+from benchbook.nouns import counted
 
 #: Points a size trend needs.
 TREND_MIN_POINTS = 3
@@ -321,6 +322,21 @@ TWO_DEVICES = {
 }
 
 
+def _below_ridge(p: pd.Series) -> str:
+    """Why a pass over few prompt tokens is set against no compute peak (`analysis.prefill.pass_intensity`)."""
+    sized = pd.notna(p.get("model_size_gib")) and p.get("model_size_gib") is not None
+    return reasons.say(
+        "prompt_below_ridge",
+        tokens=counted(p["tokens_per_pass"], "prompt token"),
+        intensity=f"{p['max_intensity']:.3g}",
+        per_weight="the file size over the parameters"
+        if sized
+        else "at least 1 bit a weight, the fewest any format stores",
+        device=p.get("device"),
+        ridge=f"{p['ridge']:.3g}",
+    )
+
+
 def prefill(p: pd.Series, claim_id: str) -> Claim:
     """One prompt-processing rate as FLOP/s (2 x active params x tok/s) against the device's dense peak."""
     known = p.get("peak_source") not in (None, "unknown")
@@ -334,6 +350,7 @@ def prefill(p: pd.Series, claim_id: str) -> Claim:
         "printed_device": p.get("device") if not known and isinstance(p.get("device"), str) else None,
         "compute": True,
         "two_devices": TWO_DEVICES.get(p.get("no_share")) if p.get("no_share") else None,
+        "below_ridge": _below_ridge(p) if p.get("no_share") == "below_ridge" else None,
         "label": p.get("label"),
         "test": p.get("test"),
         "n_prompt": _num(p.get("n_prompt")),
