@@ -337,9 +337,13 @@ def _below_ridge(p: pd.Series) -> str:
     )
 
 
-def prefill(p: pd.Series, claim_id: str) -> Claim:
-    """One prompt-processing rate as FLOP/s (2 x active params x tok/s) against the device's dense peak."""
+def prefill(p: pd.Series, claim_id: str, model_said: dict | None = None) -> Claim:
+    """One prompt-processing rate as FLOP/s (2 x active params x tok/s) against the device's dense peak.
+    `model_said`: the file's statement of its model (`analysis.serving.fact_said`); with no size, a line
+    that names a model the rows were not tied to is named, never "the output prints none"."""
     known = p.get("peak_source") not in (None, "unknown")
+    said = model_said or {}
+    sign = said.get("model_status") == "unread" and pd.isna(p.get("tflops"))
     ev = {
         "fraction": _num(p.get("share")),
         "peak": _num(p.get("peak_tflops")),
@@ -365,6 +369,8 @@ def prefill(p: pd.Series, claim_id: str) -> Claim:
         "mode": p.get("mode"),
         "host_cpu": p.get("cpu") if p.get("mode") == "unknown" and isinstance(p.get("cpu"), str) else None,
         "line": int(p["line"]),
+        "model_sign_line": said.get("model_line") if sign else None,
+        "model_sign_text": said.get("model_text") if sign else None,
     }
     beyond = p.get("beyond_every")  # no device peak known: above every listed device's highest peak
     if isinstance(beyond, list):
@@ -376,6 +382,8 @@ def prefill(p: pd.Series, claim_id: str) -> Claim:
     return make(claim_id, "fraction_of_peak", rule, ev)
 
 
-def prefill_claims(fastest: pd.DataFrame) -> list[Claim]:
-    """Per model and device, its fastest prompt processing (`analysis.prefill.fastest`) against the compute roof."""
-    return [prefill(p, f"pp_{i}") for i, (_, p) in enumerate(fastest.iterrows(), start=1)]
+def prefill_claims(fastest: pd.DataFrame, models_said: dict | None = None) -> list[Claim]:
+    """Per model and device, its fastest prompt processing (`analysis.prefill.fastest`) against the compute roof;
+    `models_said`: per file name (a row's `source`), its statement of the model (`prefill`'s `model_said`)."""
+    said = models_said or {}
+    return [prefill(p, f"pp_{i}", said.get(p.get("source"))) for i, (_, p) in enumerate(fastest.iterrows(), start=1)]
