@@ -1,6 +1,7 @@
-"""A prompt rate whose model has no size: where a line of the file names a model the rows were not tied to
+"""A prompt rate whose model has no size: where a line of the file speaks of a model the page could not read
 (a heading `Qwen3-235B-A22B drafted by Qwen3-0.6B`, a title's `70B model`: `context.states` "unread"), the
-withheld share names that line; only where the file names no model does the page say the output prints none."""
+withheld share names that line; only where nothing in the file speaks of one does the page say the output prints
+none."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def _text(said) -> str:
 
 def test_a_model_named_on_a_line_the_rows_were_not_tied_to_is_named_by_that_line():
     text = _text(UNREAD)
-    assert "not read: line 4 (`### 'Qwen3-235B-A22B' drafted by 'Qwen3-0.6B'`) names a model" in text
+    assert "not read: line 4 speaks of the model, but this page reads no size from it" in text
     assert "the output prints none" not in text
 
 

@@ -370,7 +370,6 @@ def prefill(p: pd.Series, claim_id: str, model_said: dict | None = None) -> Clai
         "host_cpu": p.get("cpu") if p.get("mode") == "unknown" and isinstance(p.get("cpu"), str) else None,
         "line": int(p["line"]),
         "model_sign_line": said.get("model_line") if sign else None,
-        "model_sign_text": said.get("model_text") if sign else None,
     }
     beyond = p.get("beyond_every")  # no device peak known: above every listed device's highest peak
     if isinstance(beyond, list):
