@@ -195,6 +195,7 @@ def test_a_model_sized_only_by_its_section_heading_has_its_flops_from_that_size(
 
 ADDED = ["device", "peak_tflops", "peak_precision", "peak_source", "architecture"]
 ADDED += ["active_params_b", "size_source", "tflops", "share", "no_share", "label", "beyond_every"]
+ADDED += ["max_intensity", "tokens_per_pass", "ridge"]
 
 
 def test_points_keep_the_rows_columns_and_add_the_device_size_and_share_once(tmp_path):

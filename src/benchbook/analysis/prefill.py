@@ -15,7 +15,12 @@ Attention over the prompt and the cache adds FLOPs this leaves out (more at dept
 a floor. The device is the one the decode roofline uses (`bandwidth.choose_peak`). A GPU build run
 with -ngl 0 keeps the weights in host memory but ggml still runs the matrix products of a large
 batch (32 tokens or more) on the GPU, copying the weights over, so neither device's peak bounds
-that rate: its share is withheld, as is a partly offloaded run's, a blend of two devices.
+that rate: its share is withheld, as is a partly offloaded run's, a blend of two devices. A pass
+over few tokens is no compute-bound step: it uses each weight it reads for 2 FLOPs per token of the
+pass (at most min(N, n_ubatch)), so at b bytes a weight its intensity is at most 2 x tokens / b FLOPs
+per byte (b from the file size, else 1 bit, the fewest any weight is stored in); left of the device's
+ridge the memory, not the compute, bounds it, and its share of the compute peak is withheld
+(`pass_intensity`).
 
 A sweep: rows of one model, device and test (kind, prompt length, depth) that differ in exactly one
 setting (threads, n_gpu_layers, split mode, the KV cache types, flash attention, depth, batch
@@ -201,6 +206,25 @@ def _dense_class(model, params_b) -> bool:
     return 0.75 <= size / float(params_b) <= 1.35
 
 
+#: The fewest bytes any weight is stored in (1 bit): with no file size, the bound that keeps a pass's
+#: highest intensity an upper bound whatever the precision.
+FEWEST_BYTES_PER_WEIGHT = 1 / 8
+
+
+def pass_intensity(r: pd.Series, params_b: float | None) -> tuple[float | None, float | None]:
+    """The highest FLOPs per byte of weights one pass of a prompt can do: 2 x its tokens (the prompt,
+    at most one micro-batch of them) / bytes per weight (the file size over the parameters, else
+    `FEWEST_BYTES_PER_WEIGHT`), and the tokens per pass; (None, None) where the prompt length is unknown."""
+    n = pd.to_numeric(r.get("n_prompt"), errors="coerce")
+    if pd.isna(n) or n <= 0:
+        return None, None
+    ub = pd.to_numeric(r.get("n_ubatch"), errors="coerce")
+    tokens = float(min(n, ub)) if pd.notna(ub) and ub > 0 else float(n)
+    gib = pd.to_numeric(r.get("model_size_gib"), errors="coerce")
+    per_weight = float(gib) * bandwidth.GIB / (params_b * 1e9) if pd.notna(gib) and params_b else None
+    return 2 * tokens / (per_weight or FEWEST_BYTES_PER_WEIGHT), tokens
+
+
 def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0, tf: float = 0.0) -> pd.DataFrame:
     """Per pp row: its device's peaks (`bandwidth.choose_peak`), the model's size (`bandwidth.model_size`),
     FLOP/s = 2 x active params x tok/s (`tflops`, None where the size is unknown) and its share of the
@@ -235,6 +259,10 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
             why = "gpus_unstated"
         else:
             why = None
+        intensity, per_pass = pass_intensity(r, size["params_b"])
+        ridge = pk.ridge()  # of the dense peak the share is of
+        if why is None and intensity is not None and ridge and intensity < ridge:
+            why = "below_ridge"  # memory, not compute, bounds a pass over so few tokens
         precision = "16-bit" if pk.peak_tflops("bf16") else ("fp32" if peak else None)
         int8 = pk.int8_tops
         if (
@@ -265,11 +293,14 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
                 "tflops": tflops,
                 "share": tflops / peak if tflops and peak and why is None else None,
                 "no_share": why,
+                "max_intensity": intensity,
+                "tokens_per_pass": per_pass,
                 "label": names[i],
             }
         )
     cols = list(rows.columns) + ["device", "peak_tflops", "peak_precision", "peak_source", "architecture"]
     cols += ["params_b", "active_params_b", "size_source", "tflops", "share", "no_share", "label", "beyond_every"]
+    cols += ["max_intensity", "tokens_per_pass", "ridge"]
     res = pd.DataFrame(out, columns=list(dict.fromkeys(cols)))
     for c in ("tflops", "share", "peak_tflops", "active_params_b", "params_b"):
         res[c] = pd.to_numeric(res[c], errors="coerce")

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pandas as pd
 
 from benchbook.analysis import bandwidth, roofline
-from benchbook.claims import Claim, make
+from benchbook.claims import Claim, make, reasons
 from benchbook.claims.rules import NOT_COMPUTE, relative_noise
+from benchbook.nouns import counted
 
 #: Points a size trend needs.
 TREND_MIN_POINTS = 3
@@ -321,9 +322,28 @@ TWO_DEVICES = {
 }
 
 
-def prefill(p: pd.Series, claim_id: str) -> Claim:
-    """One prompt-processing rate as FLOP/s (2 x active params x tok/s) against the device's dense peak."""
+def _below_ridge(p: pd.Series) -> str:
+    """Why a pass over few prompt tokens is set against no compute peak (`analysis.prefill.pass_intensity`)."""
+    sized = pd.notna(p.get("model_size_gib")) and p.get("model_size_gib") is not None
+    return reasons.say(
+        "prompt_below_ridge",
+        tokens=counted(p["tokens_per_pass"], "prompt token"),
+        intensity=f"{p['max_intensity']:.3g}",
+        per_weight="the file size over the parameters"
+        if sized
+        else "at least 1 bit a weight, the fewest any format stores",
+        device=p.get("device"),
+        ridge=f"{p['ridge']:.3g}",
+    )
+
+
+def prefill(p: pd.Series, claim_id: str, model_said: dict | None = None) -> Claim:
+    """One prompt-processing rate as FLOP/s (2 x active params x tok/s) against the device's dense peak.
+    `model_said`: the file's statement of its model (`analysis.serving.fact_said`); with no size, a line
+    that names a model the rows were not tied to is named, never "the output prints none"."""
     known = p.get("peak_source") not in (None, "unknown")
+    said = model_said or {}
+    sign = said.get("model_status") == "unread" and pd.isna(p.get("tflops"))
     ev = {
         "fraction": _num(p.get("share")),
         "peak": _num(p.get("peak_tflops")),
@@ -334,6 +354,7 @@ def prefill(p: pd.Series, claim_id: str) -> Claim:
         "printed_device": p.get("device") if not known and isinstance(p.get("device"), str) else None,
         "compute": True,
         "two_devices": TWO_DEVICES.get(p.get("no_share")) if p.get("no_share") else None,
+        "below_ridge": _below_ridge(p) if p.get("no_share") == "below_ridge" else None,
         "label": p.get("label"),
         "test": p.get("test"),
         "n_prompt": _num(p.get("n_prompt")),
@@ -348,6 +369,7 @@ def prefill(p: pd.Series, claim_id: str) -> Claim:
         "mode": p.get("mode"),
         "host_cpu": p.get("cpu") if p.get("mode") == "unknown" and isinstance(p.get("cpu"), str) else None,
         "line": int(p["line"]),
+        "model_sign_line": said.get("model_line") if sign else None,
     }
     beyond = p.get("beyond_every")  # no device peak known: above every listed device's highest peak
     if isinstance(beyond, list):
@@ -359,6 +381,8 @@ def prefill(p: pd.Series, claim_id: str) -> Claim:
     return make(claim_id, "fraction_of_peak", rule, ev)
 
 
-def prefill_claims(fastest: pd.DataFrame) -> list[Claim]:
-    """Per model and device, its fastest prompt processing (`analysis.prefill.fastest`) against the compute roof."""
-    return [prefill(p, f"pp_{i}") for i, (_, p) in enumerate(fastest.iterrows(), start=1)]
+def prefill_claims(fastest: pd.DataFrame, models_said: dict | None = None) -> list[Claim]:
+    """Per model and device, its fastest prompt processing (`analysis.prefill.fastest`) against the compute roof;
+    `models_said`: per file name (a row's `source`), its statement of the model (`prefill`'s `model_said`)."""
+    said = models_said or {}
+    return [prefill(p, f"pp_{i}", said.get(p.get("source"))) for i, (_, p) in enumerate(fastest.iterrows(), start=1)]

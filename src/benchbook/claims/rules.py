@@ -158,6 +158,8 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
         miss = _missing(ev, ("active_params_b",)) or miss
     if ev.get("two_devices"):  # the rate mixes two devices: neither one's peak bounds it
         return "withheld", ev["two_devices"]
+    if ev.get("below_ridge"):  # a pass over so few tokens is bound by the memory, not the compute
+        return "withheld", ev["below_ridge"]
     if _num(ev, "beyond_every_peak") and (_num(ev, "achieved_tflops") or 0.0) > _num(ev, "beyond_every_peak"):
         # no device known, but more than any device's highest peak at any precision: beyond physics, whatever ran it
         return "implausible", (

@@ -6,11 +6,12 @@ everything the notebook glues."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
 from benchbook import config, ingest
-from benchbook.analysis import bandwidth, precision, prefill, roofline
+from benchbook.analysis import bandwidth, precision, prefill, roofline, serving
 from benchbook.claims import Ledger
 from benchbook.claims import bandwidth as bandwidth_claims
 from benchbook.presentation import bandwidth as show
@@ -76,8 +77,9 @@ def analyse(p: dict) -> Result:
     both = pd.concat([prompt_rows, rows], ignore_index=True)
     sweeps, constant = prefill.sweeps(both), prefill.constants(both)
     files = [config.relative(f) for f in p["source"]]
+    models_said = {Path(f).name: serving.fact_said([f], "model", "model") for f in p["source"]}
     claims = bandwidth_claims.build(pts, p["bound_threshold"]) + bandwidth_claims.prefill_claims(
-        prefill.fastest(prompt)
+        prefill.fastest(prompt), models_said
     )
     ledger = wording.ledger(CHAPTER, files, claims)
     models = bandwidth.models_named(df, vdf, tdf)
