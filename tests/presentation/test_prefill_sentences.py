@@ -32,5 +32,15 @@ def test_a_pp_record_that_does_not_parse_is_named_not_called_absent():
 
     none = pd.DataFrame()
     said = show.prefill_intro(none, 0, [{"test": "pp512", "line": 50}])
-    assert "pp512 (rate at line 50) does not parse" in said and "holds no prompt-processing" not in said
-    assert "holds no prompt-processing (pp) result" in show.prefill_intro(none, 0, [])
+    assert "pp512 (rate at line 50) does not parse" in said and "prompt-processing (pp) result was read" not in said
+
+
+def test_no_pp_result_read_is_said_as_read_not_as_the_files_absence():
+    """A file can hold pp rates of a format the chapter does not read (llama-bench summary lines beside a
+    vLLM bench latency run): the page says what it read, never that the input holds none."""
+    import pandas as pd
+
+    said = show.prefill_intro(pd.DataFrame(), 0, [])
+    assert "No prompt-processing (pp) result was read from the input" in said and "holds no" not in said
+    one = show.prefill_intro(pd.DataFrame({"rate": [4294.3]}), 1, [])
+    assert "The input holds 1 prompt-processing result" in one and "was read" not in one
