@@ -525,7 +525,8 @@ def peak_in_flight(r: pd.DataFrame) -> pd.DataFrame:
 
 def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFrame:
     """Mean requests in flight per run, L = request_throughput x mean E2EL (s) (the rate unrounded,
-    completed / duration, where the printed rate is its rounding: request_rate_used), with the
+    completed / duration, where the printed rate is its rounding, or cap / mean E2EL where the printed
+    rate passes the cap only by its rounding: request_rate_used), with the
     nominal cap beside it. Columns: in_flight (the tool's measured mean concurrency where no mean
     latency is known: in_flight_measured), e2el_from ("printed", "requests": the mean of the
     per-request latencies a --save-detailed file or profile_export.jsonl holds, or "estimated"),
@@ -565,6 +566,13 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     out["e2el_estimate_s"] = w_est.where(beyond)
     out["mean_e2el_s"] = w.fillna(w_est.where(~beyond))
     out["estimated"] = est & w_est.notna()  # an estimate made, not a latency missing (no request completed)
+    # a cap bounds the requests in flight (MLPerf SingleStream: one query at a time): a printed rate whose
+    # product with the mean latency passes the cap only within the rate's rounding is the rounding of a rate
+    # at most cap / latency (LoadGen's 0.05 q/s over a 20.35 s mean latency: 0.0491), and that rate is used
+    cap_rate = _col(out, "max_concurrency") / out["mean_e2el_s"]
+    rounded = (lam > cap_rate) & (lam - PRINTED_RATE_STEP / 2 <= cap_rate)
+    lam = lam.where(~rounded, cap_rate)
+    out["request_rate_used"] = lam
     out["in_flight"] = lam * out["mean_e2el_s"]
     # a tool that measures the requests in flight (SGLang's and GuideLLM's mean concurrency,
     # trtllm-bench's concurrent requests): its value where the output gives no mean latency to apply
