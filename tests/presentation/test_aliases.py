@@ -23,7 +23,7 @@ SEED = [
 
 def _legend(html: str) -> dict[str, str]:
     """alias -> name, as the legend under a table prints them."""
-    line = html.split('class="benchbook-legend"')[1].split("</p>")[0]
+    line = html.split('class="benchbook-legend"')[1].split("</td>")[0]
     return dict(re.findall(r"<code>([^<]+)</code> = <code>([^<]+)</code>", line))
 
 
@@ -114,3 +114,13 @@ def test_an_alias_never_reads_as_a_name_shown_whole_beside_it():
     shown, used = aliases.shorten(t, ["w8a8_smooth"])
     assert used == {"w8a8_smo": "w8a8_smooth"} and shown.loc[0, "regime"] == "w8a8_sm"
     assert aliases.aliases(["w8a8_smooth"]) == {"w8a8_smooth": "w8a8_s"}
+
+
+def test_the_legend_is_the_tables_last_row_so_two_tables_keys_are_not_the_pages_prose():
+    """The repeat check reads a page's prose, not its tables: two tables with the same aliases would
+    otherwise say one legend twice. The legend spans every column, the hidden index not counted."""
+    from conftest import repeats
+
+    html = tables.show(_wide(), names=SEED)._repr_html_()
+    assert re.search(r"</tbody><tfoot><tr><td class=\"benchbook-legend\" colspan=\"5\"", html)
+    assert repeats(f"<article>{html}{html}</article>") == []

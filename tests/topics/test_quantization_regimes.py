@@ -192,7 +192,7 @@ def test_the_page_draws_no_figure_without_data_and_says_why():
 def _legend(html: str) -> dict[str, str]:
     import re
 
-    line = html.split('class="benchbook-legend"')[1].split("</p>")[0]
+    line = html.split('class="benchbook-legend"')[1].split("</td>")[0]
     return dict(re.findall(r"<code>([^<]+)</code> = <code>([^<]+)</code>", line))
 
 

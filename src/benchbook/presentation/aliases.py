@@ -27,8 +27,9 @@ NAME = re.compile(r"\w+(?:[_\-.]\w+)+")
 #: book's stylesheet quantization's tables fit at 74 and 82 such characters and scrolled at 86 and 87.
 COLUMN_CHARS = 84
 
-#: The line under a table that gives each alias its whole name.
-LEGEND = '<p class="benchbook-legend">Short names in this table: {}.</p>'
+#: The row under a table's rows that gives each alias its whole name: part of the table (a key
+#: printed from its data, not a sentence of the page), spanning its `{cols}` columns.
+LEGEND = '<tfoot><tr><td class="benchbook-legend" colspan="{cols}" style="text-align: left">Short names in this table: {items}.</td></tr></tfoot>'
 LEGEND_ITEM = '<span class="benchbook-name" style="white-space: nowrap"><code>{}</code> = <code>{}</code></span>'
 
 
@@ -90,9 +91,9 @@ def _has(v, name: str) -> bool:
     return isinstance(v, str) and re.search(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", v) is not None
 
 
-def legend(used: dict[str, str]) -> str:
-    """The line under a table that gives each alias (`used`: alias -> name) its whole name."""
+def legend(used: dict[str, str], cols: int) -> str:
+    """The row under a table of `cols` columns that gives each alias (`used`: alias -> name) its whole name."""
     import html
 
     items = [LEGEND_ITEM.format(html.escape(a), html.escape(n)) for a, n in sorted(used.items(), key=lambda x: x[1])]
-    return LEGEND.format("; ".join(items)) if items else ""
+    return LEGEND.format(cols=cols, items="; ".join(items)) if items else ""

@@ -54,7 +54,7 @@ def show(
     default = missing if isinstance(missing, str) else MISSING
     fmts = {col: _formatter(d[col], col, digits) or _text(_sig(digits, col)) for col in d.columns}
     st = Table(d)
-    st.legend = aliases.legend(used)
+    st.legend = aliases.legend(used, len(d.columns) + (d.index.nlevels if index else 0))
     for col in d.columns:
         st = st.format(fmts[col], na_rep=per_column.get(col, default), subset=[col])
         if reasons is not None:
@@ -99,12 +99,15 @@ def header_fits(columns, chars: int = HEADER_CHARS) -> bool:
 class Table(Styler):
     """A Styler that folds itself when it has more than MAX_ROWS rows: the page shows a one-line
     summary (rows, columns and the caption) and the whole table opens under it. Its `legend` (the
-    whole name of each short alias in it) sits under it."""
+    whole name of each short alias in it) is the table's last row."""
 
     legend = ""
 
     def _repr_html_(self) -> str:
-        inner = SCROLL.format(super()._repr_html_()) + self.legend
+        table = super()._repr_html_()
+        if self.legend:
+            table = table.replace("</tbody>", "</tbody>" + self.legend, 1)
+        inner = SCROLL.format(table)
         rows, cols = self.data.shape
         if rows <= MAX_ROWS:
             return inner
