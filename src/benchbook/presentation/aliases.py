@@ -24,7 +24,7 @@ NAME = re.compile(r"\w+(?:[_\-.]\w+)+")
 
 #: The characters of a table's narrowest layout (each column's longest word or name, plus two for its
 #: padding, summed) that fit the text column of an 800 px window, about 560 px: in Chromium under the
-#: book's stylesheet quantization's tables fit at 74 and 82 such characters and scrolled at 86 and 87.
+#: book's stylesheet quantization's tables fit at 74 and 84 such characters and scrolled at 86 and 90.
 COLUMN_CHARS = 84
 
 #: The row under a table's rows that gives each alias its whole name: part of the table (a key
