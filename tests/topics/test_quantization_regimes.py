@@ -5,6 +5,7 @@ other way."""
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
@@ -186,3 +187,72 @@ def test_the_page_draws_no_figure_without_data_and_says_why():
     assert "fig_roofline" not in pg.figures
     assert pg.markdown["why_no_roofline"].startswith("No roofline figure")
     assert pg.markdown["why_no_heatmap"] == ""
+
+
+def _legend(html: str) -> dict[str, str]:
+    import re
+
+    line = html.split('class="benchbook-legend"')[1].split("</td>")[0]
+    return dict(re.findall(r"<code>([^<]+)</code> = <code>([^<]+)</code>", line))
+
+
+def test_the_scheme_tables_show_short_aliases_with_a_legend_and_the_narrow_tables_none(seed):
+    """The seed's metric and decision tables are too wide for an 800 px window's column with whole
+    scheme names (#34 item 9): each shows aliases, its legend names every alias it shows, and
+    `w8a16_sparse_awq` / `w8a16_smooth_awq` differ; the regimes table fits and keeps its names."""
+    import re
+
+    page = topic.page(seed)
+    for name in ("sensitivity", "decision"):
+        html = page.tables[name]()._repr_html_()
+        legend = _legend(html)
+        body = re.sub("<[^>]+>", " ", html.split("benchbook-legend")[0])
+        assert set(re.findall(r"\bw8a\d+_\w+", body)) == set(legend), name
+        assert "w8a8_sparse_smooth_gptq" not in body and legend["w8a8_sp_sm_g"] == "w8a8_sparse_smooth_gptq"
+        assert set(legend.values()) <= set(topic.schemes(seed))
+    assert {"w8a16_sp_a", "w8a16_sm_a"} <= set(_legend(page.tables["decision"]()._repr_html_()))
+    assert "benchbook-legend" not in page.tables["regimes"]()._repr_html_()
+    plt.close("all")  # the page drew its figures too
+
+
+@pytest.mark.browser
+def test_the_scheme_tables_fit_the_column_at_1300_and_800_px_in_chromium(seed):
+    """Measured under the book's stylesheet in the text column at 1300 px (704 px) and at 800 px
+    (560 px): with aliases neither table is wider than the column; with whole names the metric
+    table was wider at both (757 px at 1300)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+    from test_book_pages import MEASURE
+    from test_browser import ARGS, CHROMIUM
+
+    from benchbook.presentation import quant as show
+    from benchbook.presentation import tables
+    from benchbook.presentation.sphinx_book import CSS
+
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing: run `make browser` (Debian's chromium package)")
+    page = topic.page(seed)
+    shown = [page.tables[n]()._repr_html_() for n in ("sensitivity", "decision")]
+    plt.close("all")
+    whole = tables.show(show.sensitivity_table(seed.sensitivity, seed.published), missing=show.SENSITIVITY_MISSING)
+    frame = "<style>{}</style><main style='width: {}px'>{}</main>"
+
+    def widths() -> dict[int, list[float]]:
+        out = {}
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            pg = b.new_page(viewport={"width": 1300, "height": 900})
+            for col in (704, 560):
+                out[col] = []
+                for html in [*shown, whole._repr_html_()]:
+                    pg.set_content(frame.format(CSS, col, html))
+                    out[col] += [t["width"] for t in pg.evaluate(MEASURE)["tables"]]
+            b.close()
+        return out
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync session may be open in this thread already
+        w = pool.submit(widths).result()
+    for col, (sens, decision, before) in w.items():
+        assert sens <= col and decision <= col and before > col, (col, w)

@@ -28,14 +28,20 @@ def show(
     missing: str | dict[str, str] | pd.DataFrame = MISSING,
     index: bool = False,
     caption: str | None = None,
+    names=(),
 ):
     """A Styler of `df` for a page: all rows, floats to `digits` significant digits (per column when
     a dict; columns of whole numbers without decimals), integers with separators, infinity as ∞,
     NaN/None as `missing`, the index hidden unless it means something (`index=True`).
 
     `missing` says why a cell is empty: one text for every cell, a text per column (others get
-    MISSING), or a frame of the same shape as `df` with a text per cell (NaN where MISSING will do)."""
-    d = df.copy()
+    MISSING), or a frame of the same shape as `df` with a text per cell (NaN where MISSING will do).
+
+    `names` are the table's labels (a chapter's scheme names): where the table would not fit the
+    page's column they are shown as short aliases, with a legend under the table (`aliases`)."""
+    from benchbook.presentation import aliases
+
+    d, used = aliases.shorten(df.copy(), names)
     d.columns = [str(c) for c in d.columns]
     reasons = missing if isinstance(missing, pd.DataFrame) else None
     if not index:
@@ -48,6 +54,7 @@ def show(
     default = missing if isinstance(missing, str) else MISSING
     fmts = {col: _formatter(d[col], col, digits) or _text(_sig(digits, col)) for col in d.columns}
     st = Table(d)
+    st.legend = aliases.legend(used, len(d.columns) + (d.index.nlevels if index else 0))
     for col in d.columns:
         st = st.format(fmts[col], na_rep=per_column.get(col, default), subset=[col])
         if reasons is not None:
@@ -91,10 +98,16 @@ def header_fits(columns, chars: int = HEADER_CHARS) -> bool:
 
 class Table(Styler):
     """A Styler that folds itself when it has more than MAX_ROWS rows: the page shows a one-line
-    summary (rows, columns and the caption) and the whole table opens under it."""
+    summary (rows, columns and the caption) and the whole table opens under it. Its `legend` (the
+    whole name of each short alias in it) is the table's last row."""
+
+    legend = ""
 
     def _repr_html_(self) -> str:
-        inner = SCROLL.format(super()._repr_html_())
+        table = super()._repr_html_()
+        if self.legend:
+            table = table.replace("</tbody>", "</tbody>" + self.legend, 1)
+        inner = SCROLL.format(table)
         rows, cols = self.data.shape
         if rows <= MAX_ROWS:
             return inner

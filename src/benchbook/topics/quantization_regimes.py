@@ -148,6 +148,12 @@ def analyse(p: dict) -> Result:
     return result
 
 
+def schemes(r: Result) -> list[str]:
+    """Every scheme the chapter's tables can name: those run and those the source ranks."""
+    ranked = r.published["scheme"] if "scheme" in r.published else ()
+    return sorted({*r.runs["scheme"], *ranked})
+
+
 def page(r: Result) -> Page:
     """Every text, figure and table of the chapter, drawn from `r`."""
     from benchbook.presentation import audit as audit_view
@@ -208,14 +214,16 @@ def page(r: Result) -> Page:
         why = "" if name in figures else wording.sentence(CHAPTER, f"no_{name[4:]}", baseline=r.baseline)
         markdown[f"why_no_{name[4:]}"] = why
     texts.setdefault("roof_caption", "")
+    # the scheme names, shown as short aliases in a table too wide for the column (`aliases`)
+    named = schemes(r)
     table_frames = {
-        "regimes": (show.regime_display(quant.regime_table(r.shape, ttft, mbr)), show.REGIME_MISSING),
-        "audit": (audit_view.audit_table(r.audit, ["defect", "line", "value", "evidence", "consequence"]), None),
-        "sensitivity": (show.sensitivity_table(r.sensitivity, r.published), show.SENSITIVITY_MISSING),
-        "decision": (show.decision_table(r.winners, r.speedups, r.baseline, r.ledger), None),
+        "regimes": (show.regime_display(quant.regime_table(r.shape, ttft, mbr)), show.REGIME_MISSING, ()),
+        "audit": (audit_view.audit_table(r.audit, ["defect", "line", "value", "evidence", "consequence"]), None, ()),
+        "sensitivity": (show.sensitivity_table(r.sensitivity, r.published), show.SENSITIVITY_MISSING, named),
+        "decision": (show.decision_table(r.winners, r.speedups, r.baseline, r.ledger), None, named),
     }
     tabs = {
-        name: (lambda t=t, m=m: tables.show(t, missing=m) if m is not None else tables.show(t))
-        for name, (t, m) in table_frames.items()
+        name: (lambda t=t, m=m, n=n: tables.show(t, missing=m or tables.MISSING, names=n))
+        for name, (t, m, n) in table_frames.items()
     }
     return Page(r.ledger, texts=texts, markdown=markdown, figures=figures, tables=tabs)
