@@ -62,3 +62,8 @@ def test_the_table_says_why_and_the_latency_is_the_ttft(tmp_path, single):
     assert list(t["mean TPOT (ms)"].isna()) == [True, False]
     lit = serving.littles_law(single)
     assert lit["mean_e2el_s"].iat[0] == pytest.approx(12.0) and lit["in_flight"].iat[0] == pytest.approx(120.0, 0.01)
+
+
+def test_a_run_without_token_counts_gets_no_estimate(single):
+    r = single.assign(total_generated_tokens=float("nan"), tpot_mean=10.0)
+    assert math.isnan(serving.littles_law(r)["mean_e2el_s"].iat[0])

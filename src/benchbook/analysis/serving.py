@@ -567,7 +567,7 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     out["e2el_from"] = np.where(printed, "printed", np.where(from_req, "requests", "estimated"))
     mean_out = out["total_generated_tokens"] / out["completed"]
     # a run whose requests made one token each decodes no further token: its TTFT is its latency
-    w_est = (out["ttft_mean"] + (out["tpot_mean"] * (mean_out - 1)).where(mean_out > 1, 0.0)) / 1000
+    w_est = (out["ttft_mean"] + (out["tpot_mean"] * (mean_out - 1)).mask(mean_out <= 1, 0.0)) / 1000
     # every request the tool times starts and ends inside the run's duration, so a mean latency longer than
     # the duration is not this run's: an estimate beyond it (TPOT and output length co-vary) is not used
     dur = out["duration"] if "duration" in out else pd.Series(np.nan, index=out.index)
