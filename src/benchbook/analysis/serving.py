@@ -171,6 +171,10 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide["failed_implied"] = wide["failed"].isna() & (short >= 0)
     wide["failed"] = wide["failed"].where(~wide["failed_implied"], short)
     wide["request_rate"] = wide["request_rate"].astype(float).mask(wide["rate_assumed"], np.inf)
+    # a total token throughput is (prompt + output tokens) / duration, the sum of the input and output
+    # rates: an output that prints both and no total (SGLang's and vLLM's 2024 blocks) states it
+    parts = _col(wide, "input_throughput") + _col(wide, "output_throughput")
+    wide["total_token_throughput"] = wide["total_token_throughput"].astype(float).fillna(parts)
     # requests completed but not one token generated: no first token ever came, so the TTFT, TPOT and
     # ITL the output prints (0, vLLM's mean of an empty list) are no latencies; E2EL still is one. SGLang's
     # retokenized count is the length of the text the client received (bench_serving re-tokenizes each
@@ -189,6 +193,12 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide["no_output"] = none & ~wide["uncounted"] | wide["no_text"]
     blank = [c for c in wide.columns if re.match(r"(ttft|tpot|itl)_", str(c))]
     wide.loc[wide["no_output"], blank] = np.nan
+    # no more output tokens than requests (each made one): vLLM and SGLang take TPOT only over requests
+    # with more than one output token and ITL between later chunks, printing 0 for an empty list
+    # (calculate_metrics: np.mean(tpots or 0)), so those zeros are no latencies; TTFT and E2EL still are
+    made = wide["total_generated_tokens"].astype(float)
+    wide["one_token"] = done & made.gt(0) & made.le(wide["completed"].astype(float)) & ~wide["no_output"]
+    wide.loc[wide["one_token"], [c for c in blank if not str(c).startswith("ttft_")]] = np.nan
     uncounted = [c for c in wide.columns if re.match(r"tpot_|output_throughput$|total_token_throughput$", str(c))]
     wide.loc[wide["uncounted"], uncounted] = np.nan
     _screen_mean_e2el(wide)
@@ -557,7 +567,8 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     est = w.isna()
     out["e2el_from"] = np.where(printed, "printed", np.where(from_req, "requests", "estimated"))
     mean_out = out["total_generated_tokens"] / out["completed"]
-    w_est = (out["ttft_mean"] + out["tpot_mean"] * (mean_out - 1)) / 1000
+    # a run whose requests made one token each decodes no further token: its TTFT is its latency
+    w_est = (out["ttft_mean"] + (out["tpot_mean"] * (mean_out - 1)).mask(mean_out <= 1, 0.0)) / 1000
     # every request the tool times starts and ends inside the run's duration, so a mean latency longer than
     # the duration is not this run's: an estimate beyond it (TPOT and output length co-vary) is not used
     dur = out["duration"] if "duration" in out else pd.Series(np.nan, index=out.index)

@@ -161,6 +161,7 @@ LATENCY_NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2el": "E2EL"}
 #: of them; else the run's output prints no such statistic.
 NONE_COMPLETED, NO_TOKEN, NOT_READ, NOT_PRINTED = "none completed", "no token came", "not read", "not printed"
 NO_COUNT = "no token counted"
+ONE_TOKEN = "one token a request"
 
 
 def latency_table(
@@ -184,9 +185,16 @@ def latency_table(
         else np.zeros(n, bool)
     )
     uncounted = r["uncounted"].fillna(False).astype(bool).to_numpy() if "uncounted" in r else np.zeros(n, bool)
+    one = r["one_token"].fillna(False).astype(bool).to_numpy() if "one_token" in r else np.zeros(n, bool)
     why = np.select(
-        [done == 0, silent & (metric != "e2el"), uncounted & (metric == "tpot"), aside],
-        [NONE_COMPLETED, NO_TOKEN, NO_COUNT, NOT_READ],
+        [
+            done == 0,
+            silent & (metric != "e2el"),
+            uncounted & (metric == "tpot"),
+            one & (metric in ("tpot", "itl")),
+            aside,
+        ],
+        [NONE_COMPLETED, NO_TOKEN, NO_COUNT, ONE_TOKEN, NOT_READ],
         NOT_PRINTED,
     )
     missing = pd.DataFrame({c: why if c.endswith("(ms)") else np.nan for c in t.columns}, index=t.index, dtype=object)
