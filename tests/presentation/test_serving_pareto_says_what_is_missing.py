@@ -37,3 +37,14 @@ def test_the_reason_no_run_is_drawn_is_said_once():
     drawn = _runs([7.4, 9.2], [500.0, 900.0])
     fig, said = show.pareto_texts(drawn, "max_concurrency")
     assert not hasattr(fig, "benchbook_message") and said.startswith("Across the runs")
+
+
+def test_with_no_tpot_the_per_user_rate_the_output_prints_is_given_as_printed():
+    r = _runs([np.nan, np.nan], [np.nan, np.nan]).assign(output_token_throughput_per_user=[64.45, 63.62])
+    assert show.pareto_sentence(r) == (
+        "No run prints a mean TPOT; the per-user output rate the output prints itself is 63.6 to 64.5 tok/s per user "
+        "across the 2 runs that print it, as printed."
+    )
+    assert show.pareto_sentence(r.assign(output_token_throughput_per_user=np.nan)) == (
+        "No run prints a mean TPOT, so per-user speed cannot be shown."
+    )

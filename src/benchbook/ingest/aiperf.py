@@ -181,6 +181,7 @@ CARRIES = {
     # an author's table: whatever rows the author kept (no absence claimed), the settings of the command above it
     aiperf_console.RETYPED: frozenset({"model", "max_concurrency", "request_rate", "num_prompts", "metadata"}),
     aiperf_console.RETYPED_BARE: frozenset(),
+    aiperf_console.RETYPED_RUNS: frozenset(),
     QUOTED_CUT: frozenset(),
 }
 
@@ -715,6 +716,7 @@ def _jsonl(text: str, source: str, messages: list[str]):
 
 #: The header of an author's Markdown table of an AIPerf run (`| Metric | avg | p50 | p99 |`).
 _METRIC_HEADER = re.compile(r"^\s*\|\s*Metric\s*\|", re.M | re.I)
+_LOAD_HEADER = re.compile(r"^\s*\|\s*(?:concurrency|request[ _]rate)\s*\|", re.M | re.I)
 
 
 def _is_json(text: str | Lines) -> bool:
@@ -726,7 +728,7 @@ def sniff(text: str | Lines) -> bool:
         return True
     if contains(aiperf_console.BOX_ROW, text) and aiperf_console.is_headless(whole(text)):
         return True
-    if search(_METRIC_HEADER, text) and aiperf_console.is_retyped(whole(text)):
+    if (search(_METRIC_HEADER, text) or search(_LOAD_HEADER, text)) and aiperf_console.is_retyped(whole(text)):
         return True
     if genai_perf.is_json_export(text) or genai_perf.is_csv_export(text):  # GenAI-Perf's, read by genai-perf
         return False

@@ -352,6 +352,8 @@ def _copied_rows(lines: list[str]) -> tuple[int, str] | None:
 #: command above it (which gives the settings), and of one with no command beside it (no setting known).
 RETYPED = "an author's table of a console run"
 RETYPED_BARE = "an author's table, no command line"
+#: The `format` of an author's table of several AIPerf runs, one per row under its load (`by_run_tables`).
+RETYPED_RUNS = "an author's table of runs, one per row"
 #: A file that names AIPerf: its command or its name (an author's table is read as AIPerf's only then).
 _NAMES_AIPERF = re.compile(r"\baiperf\b", re.I)
 _RULE_CELL = re.compile(r"^:?-{3,}:?$")
@@ -390,11 +392,44 @@ def retyped_tables(lines: list[str]) -> list[tuple[int, int, list[str], list]]:
     return found
 
 
+#: the load column of a table of runs: AIPerf's own options (`--concurrency`, `--request-rate`), by their words
+_LOAD_COLUMN = {"concurrency": "max_concurrency", "request_rate": "request_rate"}
+
+
+def by_run_tables(lines: list[str]) -> list[tuple[int, int, str, list[str], list]]:
+    """(header index, index after the last row, load setting, metric labels, rows) of each Markdown table an
+    author laid out one AIPerf run per row: its first column the load as AIPerf's option names it
+    (`concurrency`, `request rate`), every other column one of AIPerf's metric labels with its unit in AIPerf's
+    words (`Time to First Token (ms)`), two or more of them metrics of the serving contract. The header names
+    no statistic, so each number is read as the table names it (statistic `value`); a column that is no
+    AIPerf metric with its unit, or a row whose load is not a number, leaves the table unread."""
+    found, i = [], 0
+    while i + 1 < len(lines):
+        if not (lines[i].lstrip().startswith("|") and all(_RULE_CELL.match(c) for c in _md_cells(lines[i + 1]))):
+            i += 1
+            continue
+        head, j, rows = _md_cells(lines[i]), i + 2, []
+        while j < len(lines) and lines[j].lstrip().startswith("|"):
+            cells = _md_cells(lines[j])
+            rows.append((cells[0], cells[1:], j + 1))
+            j += 1
+        load = _LOAD_COLUMN.get(_snake(head[0]))  # the header's words name the runs (`concurrency 5`)
+        labels = [(_label(h), h) for h in head[1:]]
+        known = all("(" in h and (lu[1] in UNITS.values() or lu[0].endswith("sequence_length")) for lu, h in labels)
+        named = sum(lu[0] in CONTRACT for lu, _ in labels)
+        if load and known and named >= 2 and rows and all(_value(r[0]) is not None for r in rows):
+            found.append((i, j, load, head[1:], rows))
+        i = j
+    return found
+
+
 def is_retyped(text: str) -> bool:
-    """A text that names AIPerf and holds, outside any console table of it, an author's table of its run."""
+    """A text that names AIPerf and holds, outside any console table of it, an author's table of its run or
+    of its runs (one per row, `by_run_tables`)."""
     if TITLE_RE.search(text) or BOX_HEAD in text or not _NAMES_AIPERF.search(text):
         return False
-    return bool(retyped_tables(text.split("\n")))
+    lines = text.split("\n")
+    return bool(retyped_tables(lines) or by_run_tables(lines))
 
 
 def parse_retyped(text: str, source: str, messages: list[str]):
@@ -405,6 +440,17 @@ def parse_retyped(text: str, source: str, messages: list[str]):
     lines = text.split("\n")
     tables = retyped_tables(lines)
     records, rejects, cells, names, prev = [], [], 0, [], 0
+    for head, _end, load, labels, rows in by_run_tables(lines):
+        cmd, word = _command(lines, 0, head, kinds=("shell",)), _md_cells(lines[head])[0]
+        for value, vals, ln in rows:
+            run = {**settings(cmd), "format": RETYPED_RUNS, load: _value(value), "run": f"{word} {value}"}
+            cells += _rows(
+                [(lab, [v], ln) for lab, v in zip(labels, vals, strict=False)], ["avg"], run, records, rejects
+            )
+        messages.append(
+            f"{source}:{head + 1}: a Markdown table its author laid out one AIPerf run per row ({load} {', '.join(r[0] for r in rows)}):"
+            " each number read under the metric its column names, as the table names it (the header names no statistic)"
+        )
     for head, end, stats, rows in tables:
         cmd = _command(lines, prev, head, kinds=("shell",))
         prev = end

@@ -440,7 +440,7 @@ def _ollama(lines: list[str], records: list, rejects: list, request: int = 0) ->
             rejects.append((ln, lines[ln - 1].strip()[:80], "the same request as llama.cpp's timings in this file"))
             continue
         request += 1
-        run = {"format": ollama_verbose.FORMAT, "model": block["model"]}
+        run = {"format": ollama_verbose.FORMAT, "model": block["model"], "caption": block.get("caption")}
         for rate, count, dur, kind, _ in _OLLAMA_PHASES:
             if rate not in v:
                 continue

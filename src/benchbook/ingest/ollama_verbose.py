@@ -17,6 +17,14 @@ contradicts its own count and duration beyond that rounding is rejected with the
 llama.cpp's. `total duration` (load, prompt and generation, the server's whole handling of the request) is
 kept; `load duration` (loading the model) is no forward pass. The model is the `ollama run MODEL` command's
 where the file holds one above the block (`ollama run --verbose MODEL`: a flag before the model is no model).
+
+A writer who re-types the stats of several runs puts one run on a line, its label first and the rate fields
+after it in `Metrics.Summary`'s own words and unit (`qwen3  0.15.4-rocm  prompt eval rate: 179.80 tokens/s
+eval rate: 31.69 tokens/s`): each such line is one request, its label the writer's caption, and the label's
+first word its model where that word is a model name as Ollama writes one (types/model/name.go:
+`[namespace/]model[:tag]`, the name led by a letter) and more words follow it (Ollama's own lists, `ollama
+list` and `ollama ps`, put the model first). A line with any other word after or between the fields (prose,
+another unit) is not one.
 """
 
 from __future__ import annotations
@@ -31,6 +39,16 @@ _LINE = re.compile(
     r"^\s*(?P<key>total duration|load duration|prompt eval count|prompt eval duration|prompt eval rate|eval count"
     r"|eval duration|eval rate):\s+\**(?P<value>[^\s*]+)\s*(?P<unit>token\(s\)|tokens/s)?\**\s*$"
 )
+#: one of Ollama's fields as `Metrics.Summary` prints it, inside a re-typed line
+_FIELD = re.compile(
+    r"(?P<key>prompt eval count|prompt eval duration|prompt eval rate|eval count|eval duration|eval rate):\s*"
+    r"(?P<value>\d+(?:\.\d+)?(?:h|ms|m|s|µs|us|ns)*)\s*(?:token\(s\)|tokens/s)?"
+)
+#: a quoted line's marker (`> `) and the separators a writer puts between re-typed fields
+#: a model as Ollama names one (`qwen3`, `lfm2.5-thinking:1.2b`, `library/llama3:8b`), led by a letter
+_OLLAMA_NAME = re.compile(r"^(?:[\w.-]+/)?[A-Za-z][\w.-]*(?::[\w.-]+)?$")
+_QUOTE = re.compile(r"^[\s>]*")
+_BETWEEN = re.compile(r"^[\s,;|]*$")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _DURATION = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<u>h|ms|m|s|µs|us|ns)")
 _SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "µs": 1e-6, "us": 1e-6, "ns": 1e-9}
@@ -48,9 +66,12 @@ def seconds(v: str) -> float | None:
 
 def sniff(text: str | Lines | list[str]) -> bool:
     """A phase's rate line with its count and duration above it (`eval rate:` under `eval count:` and `eval
-    duration:`, the block's last three; or `prompt eval rate:` under its two, a copy cut before the generation's)."""
+        duration:`, the block's last three; or `prompt eval rate:` under its two, a copy cut before the generation's), or a re-typed
+    run's line (`row`)."""
     lines = text if isinstance(text, list) else list(split_n(text))
     for i, s in enumerate(lines):
+        if row(s):
+            return True
         m = _LINE.match(s)
         if m and m["key"] in ("eval rate", "prompt eval rate"):
             phase = m["key"].removesuffix("rate")
@@ -58,6 +79,21 @@ def sniff(text: str | Lines | list[str]) -> bool:
             if {phase + "count", phase + "duration"} <= keys:
                 return True
     return False
+
+
+def row(line: str) -> tuple[str, dict[str, str]] | None:
+    """(label, {key: value}) of a re-typed run on one line (a label, then Ollama's fields and nothing else,
+    a rate among them), else None."""
+    body = _QUOTE.sub("", line).rstrip()
+    found = list(_FIELD.finditer(body))
+    if not found or not any(f["key"].endswith("rate") for f in found):
+        return None
+    label = body[: found[0].start()].strip().strip("|").strip()
+    gaps = [body[a.end() : b.start()] for a, b in zip(found, found[1:], strict=False)] + [body[found[-1].end() :]]
+    rates_unit = all(body[f.start() : f.end()].endswith("tokens/s") for f in found if f["key"].endswith("rate"))
+    if not label or _LINE.match(body) or not rates_unit or not all(_BETWEEN.match(g) for g in gaps):
+        return None
+    return label, {f["key"]: f["value"] for f in found}
 
 
 def blocks(text: str | Lines | list[str], bad: list | None = None) -> list[dict]:
@@ -69,6 +105,12 @@ def blocks(text: str | Lines | list[str], bad: list | None = None) -> list[dict]
     for i, s in enumerate(text if isinstance(text, list) else split_n(text)):
         if c := _COMMAND.search(s):
             model = c["model"]
+        if r := row(s):
+            first, *rest = r[0].split()
+            named = first if rest and _OLLAMA_NAME.match(first) else model
+            out.append({"values": {k: (v, i + 1) for k, v in r[1].items()}, "model": named, "caption": r[0]})
+            out.append({"values": {}, "model": model})  # the next line's fields are another run's
+            continue
         m = _LINE.match(s)
         if m is None:
             continue

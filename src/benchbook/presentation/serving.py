@@ -794,8 +794,10 @@ def pareto_texts(r: pd.DataFrame, variable: str) -> tuple[object, str]:
 
 
 def pareto_sentence(r: pd.DataFrame) -> str:
-    """The range of per-user decode speed (1000 / mean TPOT) across the runs."""
+    """The range of per-user decode speed (1000 / mean TPOT) across the runs; where no run has a mean TPOT,
+    the per-user output rate the output prints itself (AIPerf's Output Token Throughput Per User), as printed."""
     pu = (1000 / r["tpot_mean"]).replace([np.inf, -np.inf], np.nan).dropna() if "tpot_mean" in r else pd.Series()
+    own = r.get("output_token_throughput_per_user", pd.Series(dtype=float)).dropna()
     silent = int(r["no_output"].sum()) if "no_output" in r else 0
     no_text = int(r["no_text"].sum()) if "no_text" in r else 0
     uncounted = int(r["uncounted"].sum()) if "uncounted" in r else 0
@@ -811,6 +813,9 @@ def pareto_sentence(r: pd.DataFrame) -> str:
         uncounted=uncounted,
         runs=len(r),
         cut_line=cut and cut[1],
+        own_n=len(own),
+        own_hi=float(own.max()) if len(own) else 0.0,
+        own_lo=float(own.min()) if len(own) else 0.0,
     )
 
 
