@@ -53,7 +53,10 @@ def test_a_known_but_broken_file_is_still_one_line(tmp_path):
             "trtllm-bench/trtllm_bench_1.0_multimodal_docs.txt",
             "detected: trtllm-bench (0.19+ layout (REQUEST DETAILS)), 1 run",
         ),
-        ("llama-bench/llamacpp_readme_b1275.sql", "detected: llama-bench (build 3469684 (1275)), 2 configurations"),
+        (
+            "llama-bench/llamacpp_readme_b1275.sql",
+            "detected: llama-bench (build 3469684 (1275)), 1 configuration",
+        ),  # pp512, tg128: one setting
         (
             "vllm-bench-offline/young_tw_llama31_70b_rocm.md",
             "detected: vllm-bench-offline (Throughput line with output tokens/s, vLLM PR #8914 or later), 2 runs",

@@ -70,7 +70,8 @@ REDUCE_RULE = (
     "printed GPU, or the CPU for a CPU-only run), the highest power limit (none counts as the card's default, the "
     "highest); then the fastest generation among the other settings (threads, offloaded layers, batch sizes, flash "
     "attention, cache types), where a rate less than 2 standard errors below the fastest is a tie within the noise, "
-    "not a slower setting"
+    "not a slower setting, and another generation test of the same settings (tg64 beside tg32) is a test of the "
+    "same run, not a setting"
 )
 
 GIB = 1024**3
@@ -378,7 +379,9 @@ def _request_mode(row) -> str:
     """A request's mode from its log's own layer counts; Ollama's stats say nothing of where its layers
     ran (its scheduler splits a model over CPU and GPU where it does not fit, as `ollama ps` shows):
     "unknown" there, as for a llama.cpp log that names no device and no layer count, or whose `-ngl N`
-    (below llama.cpp's all-layers 99) no layer count of the model's, printed or known, says is all or part."""
+    (below llama.cpp's all-layers 99) no layer count of the model's, printed or known, says is all or part.
+    A device named only around the log (a heading's `M2 Max`, with no backend the log found) says which machine
+    ran, not where its layers ran: only the log's backend, layer count, `-ngl` or CPU-only build says that."""
     ngl, total = row.get("ngl"), row.get("n_layers")
     if row.get("timings") == OLLAMA and (ngl is None or pd.isna(ngl)):
         return "unknown"
@@ -388,7 +391,7 @@ def _request_mode(row) -> str:
         return "partial" if int(ngl) < int(total) else "gpu"  # the log's own count, output layer included
     if ngl is not None and pd.notna(ngl) and 0 < int(ngl) < 99 and layers(*(row.get(k) for k in _NAMES))[0] is None:
         return "unknown"  # -ngl N offloads every layer where N passes the model's count, which nothing here gives
-    said = [row.get(k) for k in ("gpu", "backend", "ngl", "cpu")]
+    said = [row.get(k) for k in ("backend", "ngl", "cpu")]
     if all(v is None or (not isinstance(v, str) and pd.isna(v)) for v in said):
         return "unknown"  # llama-cli/main's -ngl default changed over the years: a log naming no device says neither
     return run_mode(row)
@@ -503,6 +506,7 @@ def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         placed = r[r["kept"] & (r["model_key"] == r.at[i, "model_key"]) & (r["_dev"] == r.at[i, "_dev"])]
         if len(placed):
             why = "slower settings" if beyond_noise(placed.iloc[0], r.loc[i]) else TIED
+            why = OTHER_TEST if other_test(r.loc[i], placed.iloc[0]) else why
             why = REPEAT if repeat(r.loc[i], placed.iloc[0]) else why
             r.at[i, "why_dropped"] = why + ": " + differences(r.loc[i], placed.iloc[0])
     r["engine"] = r["_eng"].replace("", None)
@@ -512,6 +516,21 @@ def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 #: Why a request is not placed when it differs from the placed one in its answer's length alone.
 REPEAT = "a repeat of the kept request's settings, not a slower setting"
+
+
+#: Why a llama-bench result is not placed when it differs from the placed one in its test alone.
+OTHER_TEST = "another test of the placed result's settings, not a slower setting"
+
+
+def other_test(row, placed) -> bool:
+    """Whether llama-bench's `row` is another test of the `placed` result's settings: its tests (`-p`, `-n`) are
+    what one configuration is measured on, and it prints every setting it varies, so rows that differ in their
+    test alone (ik_llama.cpp's tg64 beside its tg32) are the tests of one run, not settings to rank. Requests
+    timed one each are not: two of them may differ in what no column holds (`repeat` decides those)."""
+    if any(x.get("one_request") in (True, np.True_) for x in (row, placed)):
+        return False
+    a, b = settings_of(row), settings_of(placed)
+    return {k for k in {*a, *b} if a.get(k) != b.get(k)} == {"test"}
 
 
 def repeat(row, placed) -> bool:

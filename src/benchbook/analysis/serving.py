@@ -1188,6 +1188,24 @@ def cores_said(paths) -> dict:
     return {"cores": int(said["cores_value"]), "cores_line": said["cores_line"]}
 
 
+#: The option each serving client takes for the requests it sends (a page names it where it reads that count):
+#: vLLM's and SGLang's bench_serving `--num-prompts`; AIPerf's and GenAI-Perf's `--request-count` (their
+#: `--num-prompts` is the dataset's unique entries, reused until the benchmark ends).
+PROMPTS_FLAG = {
+    "vllm-bench-serve": "--num-prompts",
+    "sglang-bench-serving": "--num-prompts",
+    "aiperf": "--request-count",
+    "genai-perf": "--request-count",
+}
+
+
+def prompts_flag(r: pd.DataFrame) -> str | None:
+    """The one option (`PROMPTS_FLAG`) by which the runs' tools take the requests they send; None where the
+    runs are of several tools or of one whose option is not listed."""
+    flags = {PROMPTS_FLAG.get(t) for t in r["tool"].dropna().unique()} if "tool" in r and len(r) else {None}
+    return flags.pop() if len(flags) == 1 else None
+
+
 def fact_said(paths, name: str, prefix: str) -> dict:
     """The first statement of the fact `name` over the files (`context.states`), as evidence fields named
     `<prefix>_status`, `_value`, `_line`, `_text` (`_words`: the sign's own words, where it keeps them; and

@@ -662,6 +662,7 @@ def failed(r: pd.DataFrame, sent_said: dict | None = None) -> Claim:
         )
     if len(r) and not len(known) and (sent_said or {}).get("sent_status") == "unread":
         ev.update({k: v for k, v in sent_said.items() if k != "sent_status"}, sent_unread=True)
+        ev["sent_flag"] = serving.prompts_flag(r)
     rule = "requests the output counts as failed (GuideLLM: errored and incomplete, told apart), in the runs whose output counts them"
     return make("failed", "anomaly", rule, ev)
 

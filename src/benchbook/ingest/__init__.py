@@ -136,6 +136,11 @@ def formats() -> list[str]:
     ]
 
 
+#: Setting columns that tell apart no configuration: a repeat of one (`rep`, `sweep_repeat`), and the tests one is
+#: measured on (llama-bench's `-p`/`-n`/`-d` tests: pp512 and tg128 of one setting are one run's tests).
+NOT_A_CONFIGURATION = ("rep", "sweep_repeat", "test", "n_prompt", "n_gen", "n_depth")
+
+
 def detected(parsed: Parsed) -> str:
     """What a parser found in a file, for `benchbook ingest`: tool, version guess, how many runs (the
     distinct values of a `run` column) or configurations (distinct settings, repetitions aside)."""
@@ -152,7 +157,7 @@ def detected(parsed: Parsed) -> str:
     ):  # a format of the tool that numbers no run counts configurations
         n, what = t["run"].nunique(), "run"
     else:
-        keys = [c for c in tools()[parsed.tool].settings if c in t.columns and c != "rep"]
+        keys = [c for c in tools()[parsed.tool].settings if c in t.columns and c not in NOT_A_CONFIGURATION]
         n, what = (len(t[keys].drop_duplicates()) if keys else 1), "configuration"
     return f"{parsed.tool}{version}, {n} {what}{'' if n == 1 else 's'}"
 

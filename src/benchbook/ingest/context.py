@@ -295,8 +295,11 @@ SHORT_FLAGS: dict[str, dict[str, str]] = {
 #: Flags whose meaning is the tool's own, by the command they sit in (None: no fact of `NAMES`): GenAI-Perf's
 #: `--num-prompts` is its `--num-dataset-entries`, "the number of unique payloads to sample from", reused
 #: until the benchmark ends, never the requests sent; its `--request-count` is those (genai_perf/parser.py).
+#: AIPerf keeps both meanings: `--num-dataset-entries`/`--num-prompts` is the dataset's unique entries, and
+#: `--request-count`/`--num-requests` "the maximum number of requests to send" (aiperf docs/cli_options.md).
 TOOL_FLAGS: dict[str, dict[str, str | None]] = {
     "genai-perf": {"num_prompts": None, "num_dataset_entries": None, "request_count": "prompts"},
+    "aiperf": {"num_prompts": None, "num_dataset_entries": None, "request_count": "prompts", "num_requests": "prompts"},
 }
 
 _INTS = {
@@ -1261,6 +1264,7 @@ def _read(lines: list[str], first: int) -> Context:
         elif not row:
             _one_precision(r, table_at)
             table_cols, table_at = None, len(r.facts)
+        _failed_precision(r, line, before)
         cpu_col = _csv_cpu(r, line, i, cpu_col)
         # a command wrapped over several lines: its flags, on lines of their own, still count
         starts = bool(_COMMAND.search(line))
@@ -1341,10 +1345,26 @@ def _one_precision(r: _Reader, start: int) -> None:
     """The precisions a table's Dtype or Precision column gave (the facts from `start` on, read from its rows):
     where its rows give one precision, every run of the file has it; where they give several, each is one row's,
     which this reader ties to no run, so each row is a sign of the fact, not a value for every run."""
-    rows = [f for f in r.facts[start:] if f.name == "precision" and f.source == "env-dump" and _MD_ROW.match(f.text)]
+    # a row's text is kept to 200 characters, so a long row is known by its opening pipe, not by its closing one
+    rows = [f for f in r.facts[start:] if f.name == "precision" and f.source == "env-dump" and f.text.startswith("|")]
     if len({str(f.value).lower() for f in rows}) > 1:
         r.facts[start:] = [f for f in r.facts[start:] if f not in rows]
         r.signs.extend(Sign("precision", f.line, f.text, words=str(f.value)) for f in rows)
+
+
+#: A line that says a load or run failed (`fail: strict load rejects ...`, `ValueError`, `unsupported`): a
+#: precision it names is one the run could not use, no fact of the run read; the line is a sign of it.
+_FAILED = re.compile(r"\bfail(?:s|ed|ure)?\b|\b\w*Error\b|\berror\b|\bunsupported\b|\bnot supported\b", re.I)
+
+
+def _failed_precision(r: _Reader, line: str, before: int) -> None:
+    """The precisions read from `line` (the facts from `before` on) as signs where the line says it failed
+    (`_FAILED`)."""
+    if not _FAILED.search(line):
+        return
+    failed = [f for f in r.facts[before:] if f.name == "precision"]
+    r.facts[before:] = [f for f in r.facts[before:] if f.name != "precision"]
+    r.signs.extend(Sign("precision", f.line, f.text, words=str(f.value)) for f in failed)
 
 
 #: A run said in words to use no GPU (`When using CPU only`, `CPU-only`, `with only CPUs`, `only on the CPU`); a
@@ -1472,7 +1492,10 @@ def _sign(r: _Reader, line: str, i: int, names=tuple(_SIGNS)) -> None:
             continue
         if name == "rate" and _MEASURED_RATE.search(line):
             continue
-        words = pat.search(line).group(0) if name in _ALONGSIDE else None  # the count as written
+        counts = [m for m in pat.finditer(line) if name != "prompts" or not _warmup(line, m.start())]
+        if not counts:
+            continue  # the warmup's requests are no sign of the prompts a run sent either
+        words = counts[0].group(0) if name in _ALONGSIDE else None  # the count as written
         r.signs.append(Sign(name, i, line.strip()[:200], words))
 
 
@@ -1503,6 +1526,11 @@ _PROSE_PROMPTS = re.compile(
 _WARMUP = re.compile(r"\bwarm[-\s]?up\b", re.I)
 
 
+def _warmup(line: str, start: int) -> bool:
+    """Whether the count at `start` is the warmup's (`_WARMUP` in the 24 characters before it)."""
+    return bool(_WARMUP.search(line[max(0, start - 24) : start]))
+
+
 _OFFERED_COUNT = re.compile(r"\d[\d,]*\s*(?:or|to|and|-|–)\s*$", re.I)
 
 
@@ -1511,7 +1539,7 @@ def _read_prose_flags(r: _Reader, line: str, i: int) -> None:
         name = FLAGS.get(_norm(m.group(1)))
         if name:
             r.keyed(name, m.group(2), i, "prose", line)
-    found = [m for m in _PROSE_PROMPTS.finditer(line) if not _WARMUP.search(line[max(0, m.start() - 24) : m.start()])]
+    found = [m for m in _PROSE_PROMPTS.finditer(line) if not _warmup(line, m.start())]
     counts = {int((m.group(1) or m.group(2)).replace(",", "")) for m in found}
     offered = any(_OFFERED_COUNT.search(line[: m.start(1) if m.group(1) else m.start(2)]) for m in found)
     if len(counts) == 1 and not offered:  # two counts (`100 or 1000 prompts`, `100 to 1000`) state neither
