@@ -145,3 +145,18 @@ def test_seconds_glued_to_a_decimal_are_a_figure_and_a_device_s_plural_is_not():
     seen = unclaimed.sign(["GPU: NVIDIA B200", "Testing sequence length: 128", "  Time: 0.316s"])
     assert seen == (3, "a figure in text (0.316s)")
     assert unclaimed.sign(["We ran it on two A100s and 8 H100s."]) is None
+
+
+HEADLESS = """[turn 0, continued]
+| llama 7B Q8_0   |   6.67 GiB |  Metal,BLAS |  1 |           pp1 |         23.74 ± 0.11 |         23.75 ± 0.10 |  1.00   |
+| llama 7B Q8_0   |   6.67 GiB |  Metal,BLAS |  1 |           pp2 |         26.14 ± 0.02 |         37.02 ± 0.12 |  1.42   |
+"""
+
+
+def test_pipe_rows_of_numbers_under_no_header_are_named_by_their_first_line():
+    assert unclaimed.sign(HEADLESS.splitlines()) == (
+        2,
+        "2 rows of a table of numbers whose header the file does not hold",
+    )
+    # the other way: one such row alone is a line of a card, no table
+    assert unclaimed.sign(HEADLESS.splitlines()[:2]) is None

@@ -42,7 +42,9 @@ _OPTION = re.compile(r"(?:^|\s)--[A-Za-z]")
 def sign(lines: Sequence[str]) -> tuple[int, str] | None:
     """(line, what is there) of the first table of measurements, else of the first figure; None where
     the file holds neither (then it is refused naming nothing, as a file of no benchmark is)."""
-    return _compare(lines) or _table(lines) or _captioned(lines) or _figure(lines) or _labelled(lines)
+    return (
+        _compare(lines) or _table(lines) or _captioned(lines) or _figure(lines) or _labelled(lines) or _headless(lines)
+    )
 
 
 #: `torch.utils.benchmark.Compare`'s print (`utils/compare.py`): a `[--- title ---]` line, the column
@@ -129,6 +131,23 @@ def _captioned(lines: Sequence[str]) -> tuple[int, str] | None:
             if m := _METRIC.search(lines[j]):
                 numbers = counted(rows, "row of numbers", "rows of numbers")
                 return i + 1, f"a table of numbers in {m.group(0)}, as line {j + 1} says ({numbers})"
+    return None
+
+
+def _headless(lines: Sequence[str]) -> tuple[int, str] | None:
+    """Where nothing above names a quantity: the first run of two or more pipe rows with numbers whose header
+    the file does not hold (a copy cut below a table's header and separator, ggml-org/llama.cpp PR 10581); one
+    such row alone is a card's line, no table."""
+    for i, line in enumerate(lines):
+        if line.count("|") < 3 or not _numeric_row(line) or i and lines[i - 1].count("|") >= 3:
+            continue
+        rows = 0
+        for s in islice(lines, i, None):
+            if s.count("|") < 3 or _RULE.match(s):
+                break
+            rows += _numeric_row(s)
+        if rows > 1:
+            return i + 1, f"{counted(rows, 'row', 'rows')} of a table of numbers whose header the file does not hold"
     return None
 
 
