@@ -51,3 +51,9 @@ def test_a_run_whose_command_asks_no_length_is_not_flagged():
         {"run": ["c=1"], "metadata": ["cli_command=genai-perf profile"], "output_sequence_length_mean": [300.0]}
     )
     assert serving.output_off_asked(r).empty
+
+
+def test_sglang_random_output_len_is_the_top_of_a_range_and_is_not_flagged():
+    meta = "random_input_len=1024; random_output_len=1024"
+    r = pd.DataFrame({"run": ["c=1"], "metadata": [meta], "output_sequence_length_mean": [514.52]})
+    assert serving.output_off_asked(r).empty

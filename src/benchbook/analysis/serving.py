@@ -961,12 +961,23 @@ ECHO_TOLERANCE = 0.02
 
 def output_off_asked(r: pd.DataFrame) -> pd.DataFrame:
     """The runs whose measured mean output tokens a request is more than `WORKLOAD_SPREAD` from the mean
-    their command asks for (`ASKED_LENGTHS`: GenAI-Perf's `--output-tokens-mean` sets each request's
+    their command asks for (GenAI-Perf's and AIPerf's `--output-tokens-mean` sets each request's
     max_tokens, so only a server that ignored it, one that returned more text than its answer, or a tokenizer
     counting otherwise than the server's gives far more; an early end of sequence gives far fewer): run,
     measured, asked, and `echo` where the measured mean is the asked input plus output (within
     `ECHO_TOLERANCE`). Their output token counts and throughputs are not the workload asked for."""
-    asked, got = _asked(r), _measured_lengths(r)
+    # SGLang's `random_output_len` is the top of a range its `--random-range-ratio` samples lengths from (a mean of
+    # about half at ratio 0), no length asked of each request: only GenAI-Perf's and AIPerf's mean is one
+    meta = r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r else pd.Series("", index=r.index)
+    stated = _settings(meta, workload=True)
+    asked = pd.DataFrame(
+        {
+            k: pd.to_numeric(stated[c], errors="coerce") if c in stated else np.nan
+            for k, c in (("i", "input_tokens_mean"), ("o", "output_tokens_mean"))
+        },
+        index=r.index,
+    )
+    got = _measured_lengths(r)
     ok = (asked["o"] > 0) & (got["o"] > 0)
     ratio = got["o"][ok] / asked["o"][ok]
     far = ratio[(ratio > WORKLOAD_SPREAD) | (ratio < 1 / WORKLOAD_SPREAD)].index
