@@ -181,10 +181,56 @@ def _norm(s: str) -> str:
 
 
 def row_model_size(override: pd.DataFrame, r: pd.Series) -> dict:
-    """`model_size` of one llama-bench row: its printed count, then its file, model string and section as names;
-    the model string is the one llama.cpp printed (a dense string rules out an MoE row of the table)."""
-    names = (r.get("model_file"), r.get("model"), r.get("section"))
+    """`model_size` of one llama-bench row: its printed count, then its file, model string, section and the
+    document's title that sizes it (`title`, `titled`) as names; the model string is the one llama.cpp printed (a
+    dense string rules out an MoE row of the table)."""
+    names = (r.get("model_file"), r.get("model"), r.get("section"), r.get("title"))
     return model_size(override, r.get("params_b"), *names, printed_model=r.get("model"))
+
+
+#: A parameter count as a title says it: `70B`, `7.5b`, an MoE's `8x7B` or `80B-A3B` (never `96GB`, a memory).
+_PARAMS_SAID = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:x\d+(?:\.\d+)?)?\s?[Bb](?:-A\d+(?:\.\d+)?[Bb])?(?!\w)")
+
+
+def title_size(path) -> tuple[str, int] | None:
+    """(the title, its line) where a file's document title (its `# ` heading: a copied issue's or pull request's)
+    says one parameter count (`70B model on M2 Max 96GB`), alone or beside a family (`Llama 2 70B`), that
+    `hardware.model_size` reads, and no model the file names has another size: the title sizes the runs whose
+    rows name no model. None where the title says two counts (`7B vs 70B`: which is the run's is not said)."""
+    from benchbook import config, ingest
+    from benchbook.ingest import context
+
+    ctx = context.read(ingest._load_lines(config.resolve(path)))
+    title = next((h for h in ctx.headings if re.match(r"#\s", h.text)), None)
+    if title is None or len({c.lower().replace(" ", "") for c in _PARAMS_SAID.findall(str(title.value))}) != 1:
+        return None
+    size = hardware.model_size(str(title.value))
+    if size is None:
+        return None
+    named = [hardware.model_size(str(f.value)) for f in ctx.get("model")]
+    if any(n is not None and n.total_b != size.total_b for n in named):
+        return None
+    return str(title.value), title.line
+
+
+def titled(rows: pd.DataFrame, paths) -> pd.DataFrame:
+    """`rows` with `title` and `title_line` (`title_size`) on the rows that name no model, no model file and no
+    parameter count, of the files (`paths`, each the rows' `source` by its name) whose title sizes their model."""
+    from pathlib import Path
+
+    out = rows.assign(title=None, title_line=np.nan)
+    if out.empty or "source" not in out:
+        return out
+    unnamed = pd.Series(True, index=out.index)
+    for c in ("model", "model_file", "params_b"):
+        if c in out:
+            unnamed &= out[c].isna()
+    for path in paths:
+        at = unnamed & out["source"].eq(Path(path).name)
+        said = title_size(path) if at.any() else None
+        if said:
+            out.loc[at, "title"], out.loc[at, "title_line"] = said[0], float(said[1])
+    return out
 
 
 def model_size(override: pd.DataFrame, printed_params_b, *names, printed_model: str | None = None) -> dict:

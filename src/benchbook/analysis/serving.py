@@ -955,6 +955,59 @@ def _asked(r: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _measured_lengths(r: pd.DataFrame) -> pd.DataFrame:
+    """Per run, the mean input ("i") and output ("o") tokens a request it measured: the totals over the
+    completed requests, or the per-request means AIPerf and GenAI-Perf print as Input and Output Sequence
+    Length; NaN where it prints neither."""
+
+    def col(name):
+        return pd.to_numeric(r[name], errors="coerce") if name in r else pd.Series(np.nan, index=r.index)
+
+    done = col("completed")
+    return pd.DataFrame(
+        {
+            "i": (col("total_input_tokens") / done).fillna(col("input_sequence_length_mean")),
+            "o": (col("total_generated_tokens") / done).fillna(col("output_sequence_length_mean")),
+        }
+    )
+
+
+#: How near a measured mean output must come to the asked input plus output for `output_off_asked` to say
+#: it is their sum (a server returning the prompt with its answer): GenAI-Perf's synthetic prompts hold their
+#: asked length to a token or two (128.02 for 128), so 2 % is far inside any other cause.
+ECHO_TOLERANCE = 0.02
+
+
+def output_off_asked(r: pd.DataFrame) -> pd.DataFrame:
+    """The runs whose measured mean output tokens a request is more than `WORKLOAD_SPREAD` from the mean
+    their command asks for (GenAI-Perf's and AIPerf's `--output-tokens-mean` sets each request's
+    max_tokens, so only a server that ignored it, one that returned more text than its answer, or a tokenizer
+    counting otherwise than the server's gives far more; an early end of sequence gives far fewer): run,
+    measured, asked, and `echo` where the measured mean is the asked input plus output (within
+    `ECHO_TOLERANCE`). Their output token counts and throughputs are not the workload asked for."""
+    # SGLang's `random_output_len` is the top of a range its `--random-range-ratio` samples lengths from (a mean of
+    # about half at ratio 0), no length asked of each request: only GenAI-Perf's and AIPerf's mean is one
+    meta = r["metadata"].astype(object).fillna("").astype(str) if "metadata" in r else pd.Series("", index=r.index)
+    stated = _settings(meta, workload=True)
+    asked = pd.DataFrame(
+        {
+            k: pd.to_numeric(stated[c], errors="coerce") if c in stated else np.nan
+            for k, c in (("i", "input_tokens_mean"), ("o", "output_tokens_mean"))
+        },
+        index=r.index,
+    )
+    got = _measured_lengths(r)
+    ok = (asked["o"] > 0) & (got["o"] > 0)
+    ratio = got["o"][ok] / asked["o"][ok]
+    far = ratio[(ratio > WORKLOAD_SPREAD) | (ratio < 1 / WORKLOAD_SPREAD)].index
+    both = asked["i"][far] + asked["o"][far]
+    echo = ((got["o"][far] - both).abs() <= ECHO_TOLERANCE * both).fillna(False)
+    runs = r.loc[far, "run"] if "run" in r else pd.Series(far.astype(str), index=far)
+    return pd.DataFrame(
+        {"run": runs.astype(str), "measured": got["o"][far], "asked": asked["o"][far], "asked_input": asked["i"][far]}
+    ).assign(echo=echo.astype(bool))
+
+
 def workloads(r: pd.DataFrame) -> pd.Series:
     """Per run, its workload's label where runs of one dataset (the dataset already makes a series)
     are of several workloads ("" otherwise): the mean input and output tokens a request (the totals
@@ -963,17 +1016,7 @@ def workloads(r: pd.DataFrame) -> pd.Series:
     `ASKED`), runs within `WORKLOAD_SPREAD` of the first run of a workload on both being that
     workload. A run without any joins none and splits none."""
     label = pd.Series("", index=r.index, dtype=object)
-
-    def col(name):
-        return pd.to_numeric(r[name], errors="coerce") if name in r else pd.Series(np.nan, index=r.index)
-
-    done = col("completed")
-    measured = pd.DataFrame(
-        {
-            "i": (col("total_input_tokens") / done).fillna(col("input_sequence_length_mean")),
-            "o": (col("total_generated_tokens") / done).fillna(col("output_sequence_length_mean")),
-        }
-    )
+    measured = _measured_lengths(r)
     asked = _asked(r)
     only_asked = measured.isna().all(axis=1) & asked.notna().all(axis=1)
     means = measured.where(~only_asked, asked)

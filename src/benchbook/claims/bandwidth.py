@@ -128,6 +128,7 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "suspects": suspects(p),
         "in_turn": int(_num(p.get("in_turn"))) if _num(p.get("in_turn")) else None,
         "two_devices": TWO_DEVICES["gpus_unstated"] if _gpus_unstated(p) else None,
+        "titled_line": _num(p.get("title_line")),  # the document title that sized the model
     }
     if p.get("rate_kind") == "lower bound":  # vLLM latency: output_len / latency, prefill included
         ev.update(rate_lower_bound=True, latency_s=_num(p.get("latency_s")), output_len=_num(p.get("output_len")))
@@ -370,6 +371,8 @@ def prefill(p: pd.Series, claim_id: str, model_said: dict | None = None) -> Clai
         "host_cpu": p.get("cpu") if p.get("mode") == "unknown" and isinstance(p.get("cpu"), str) else None,
         "line": int(p["line"]),
         "model_sign_line": said.get("model_line") if sign else None,
+        # the document title that sized the model (`analysis.bandwidth.title_size`)
+        "titled_line": _num(p.get("title_line")),
     }
     beyond = p.get("beyond_every")  # no device peak known: above every listed device's highest peak
     if isinstance(beyond, list):

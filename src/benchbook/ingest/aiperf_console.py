@@ -49,7 +49,7 @@ import math
 import re
 
 from benchbook.ingest.core import ParseError, copy_ends, cut_item, percentile
-from benchbook.ingest.genai_perf import CUT, STATS, _box_cells, _value
+from benchbook.ingest.genai_perf import CUT, STATS, WORKLOAD_OPTIONS, _box_cells, _value
 from benchbook.nouns import counted
 
 TOOL = "aiperf"
@@ -72,12 +72,6 @@ STAT_COLUMNS = ["avg", "min", "max", "p99", "p90", "p50", "std"]
 #: Cells that hold no value: AIPerf's `N/A` under a once-per-run metric's statistics, and the dash a copy
 #: writes in its place (AIPerf's own tutorials print `-` there).
 NO_VALUE = ("N/A", "-", "\u2013", "\u2014")
-#: The synthetic workload a command asks for (aiperf/common/config/prompt_config.py: each option with
-#: the aliases AIPerf keeps from GenAI-Perf) -> its key in `metadata` (`analysis.serving.WORKLOAD_SETTINGS`).
-WORKLOAD_OPTIONS = {
-    "input_tokens_mean": ("--prompt-input-tokens-mean", "--synthetic-input-tokens-mean", "--isl"),
-    "output_tokens_mean": ("--prompt-output-tokens-mean", "--output-tokens-mean", "--osl"),
-}
 
 #: snake-case label -> contract metric (others keep their label).
 CONTRACT = {

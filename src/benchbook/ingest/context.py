@@ -253,6 +253,10 @@ KEYS: dict[str, str] = {
     **dict.fromkeys(("n_runs", "num_runs"), "runs"),
     **dict.fromkeys(("power", "avg_power", "average_power", "power_draw", "power_consumption", "gpu_power"), "power"),
     **dict.fromkeys(("mean_power", "power_w", "avg_power_w", "idle_power", "idle_power_draw"), "power"),
+    # InferenceX's sum over the deployment's GPUs (utils/aggregate_power.py: `avg_total_gpu_power_w`, the energy
+    # of every GPU over the run's window divided by it; `total_gpu_energy_j`, that energy)
+    "avg_total_gpu_power_w": "power",
+    "total_gpu_energy_j": "energy",
     **dict.fromkeys(("power_limit", "power_cap", "power_limit_w", "pl"), "power_limit"),
     **dict.fromkeys(("energy", "energy_j", "total_energy", "energy_consumed", "gpu_energy"), "energy"),
     **dict.fromkeys(("date", "timestamp", "test_time", "run_date", "datetime", "generated", "generated_at"), "date"),
@@ -463,6 +467,13 @@ _TAG_VERSION = re.compile(r"^(v?\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)(?![\d])|
 #: its `Backend:` row (and its JSONL's `backend`) names the server; its other backends speak the OpenAI API any
 #: server offers (`sglang-oai`, `vllm`, `lmdeploy`) or another server's (`trt`), and name no engine here.
 _NATIVE_BACKENDS = {"sglang": "SGLang", "sglang-native": "SGLang"}
+#: An MLPerf LoadGen log (its summary's banner, `SUT name :`): LoadGen calls the system under test in the harness's
+#: own process, so the harness's `backend:` (AMD's `backend: vllm`, the reference implementations' `--backend`) is
+#: the engine that ran the model, where a serving client's backend names only the API it posts to.
+_LOADGEN_LOG = re.compile(r"MLPerf Results Summary|^\s*SUT name\s*:")
+#: A version as an engine's release or build names one: it holds a number (`0.9.2`, `v0.4.3`, `25.01`, a commit);
+#: a word under a version key (AMD's harness's `engine_version: sync`, the engine's mode) is none.
+_VERSION_ID = re.compile(r"\d")
 _ENGINE_WORDS = {"vllm-ascend": "vLLM Ascend", "vllm": "vLLM", "sglang": "SGLang", "tgi": "TGI"}
 _ENGINE_WORDS |= {"text-generation-inference": "TGI", "tensorrt-llm": "TensorRT-LLM", "tensorrt_llm": "TensorRT-LLM"}
 _ENGINE_WORDS |= {"trt-llm": "TensorRT-LLM", "llama.cpp": "llama.cpp", "ollama": "Ollama", "lmdeploy": "LMDeploy"}
@@ -897,7 +908,8 @@ _QUALIFIERS |= {"random", "sonnet", "sharegpt", "hf", "custom", "burstgpt", "bla
 #: device's nor the whole node's.
 _SCOPE_WORDS = (
     ("idle", r"\bidle\b"),
-    ("all GPUs", r"\ball\s+gpus\b|\btotal\s+gpu\s+(power|energy)\b"),
+    # InferenceX's keys (`avg_total_gpu_power_w`, `total_gpu_energy_j`) spell the words with underscores
+    ("all GPUs", r"\ball\s+gpus\b|(?<![a-z])total[\s_]+gpu[\s_]+(power|energy)(?![a-z])"),
     ("all CPUs", r"\ball\s+cpus\b|\btotal\s+cpu\s+(power|energy)\b"),
     ("per GPU", r"(per[- ]gpu|each gpu|/gpu|\bper card\b|\bgpu\s*\d*\s*(power|energy)|nvidia-smi|rocm-smi)"),
     ("wall", r"(\bwall\b|outlet|at the plug|kill[- ]a[- ]watt|\bmeter\b|\bpsu\b|smart plug)"),
@@ -1035,6 +1047,7 @@ class _Reader:
         self.prose: list[tuple[int, str]] = []  # (line, value) of model values that were prose, not identifiers
         self.downloads: dict[str, str] = {}  # a download's `--local-dir`, as `_local` writes it -> the id it fetched
         self.npu: tuple[int, str] | None = None  # (line, text) of the first `--device npu` (`_NPU_DEVICE`)
+        self.loadgen = False  # the lines hold an MLPerf LoadGen log (`_LOADGEN_LOG`)
 
     def nest(self, line: str) -> None:
         """Track the YAML mappings `line` sits in: a key with no value (`accelerator:`) opens one;
@@ -1110,6 +1123,8 @@ class _Reader:
         if name == "date":
             m = _DATE.search(str(raw))
             return self.add(name, m.group(1) if m else None, line, source, text)
+        if name == "version" and not _VERSION_ID.search(str(raw)):
+            return False
         if name == "build" and not _BUILD_ID.fullmatch(str(raw)):
             return False  # a log line after `# build:` (`ggml_cuda_init: found 4 ROCm devices ...`) names no build
         if name in _INTS:
@@ -1213,6 +1228,7 @@ def read(lines: Sequence[str]) -> Context:
 def _read(lines: list[str], first: int) -> Context:
     """`read` over `lines`, the first of them line `first` of the file."""
     r = _Reader()
+    r.loadgen = any(_LOADGEN_LOG.search(x) for x in lines)
     table_cols: list[str] | None = None
     table_at = 0  # the facts read before the markdown table being read
     cpu_col: tuple[int, int] | None = None  # (fields, index) of a CSV header's CPU column (`_csv_cpu`)
@@ -1279,6 +1295,7 @@ def _read(lines: list[str], first: int) -> Context:
         _read_paths(r, line, i)
         kind = "command" if starts or in_command else "json" if _JSON_PAIR.search(line) else "prose"
         _read_image(r, line, i, kind)
+        _read_journal(r, line, i)
         _read_engine_named(r, line, i, "heading" if _HEADING.match(line) else kind)
         for m in _TORCH.finditer(line):
             r.add("torch", m.group(1), i, "heading" if _HEADING.match(line) else kind, line)
@@ -1306,6 +1323,7 @@ def _read(lines: list[str], first: int) -> Context:
     _read_devices_in_words(r, lines, first)
     _read_cpu_only(r, lines, first)
     _read_npu(r)
+    _per_gpu_twins(r, lines)
     labels = _read_captions(r, lines, first)  # last: a caption's scope holds every fact read from its line
     posts = _read_posts(r, lines, first)
     if first == 1:
@@ -1603,6 +1621,23 @@ _TORCH = re.compile(
 _LLAMA_BUILD = re.compile(r"^\s*\w+: build = (\d+ \(\w+\))\s*$")
 
 
+#: A syslog or journald line (`Aug  2 20:54:27 host ollama[420]: ...`, `journalctl`'s default short format, or its
+#: ISO form): its identifier and process id name the program that wrote the message, so an engine's name there is
+#: the engine whose log the line is (Ollama's embedded llama.cpp server prints its `print_timings` under `ollama[pid]`).
+_JOURNAL = re.compile(
+    r"^\s*(?:[A-Z][a-z]{2}\s+\d{1,2}\s+\d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S*)\s+\S+\s+([\w.-]+)\[\d+\]:"
+)
+
+
+def _read_journal(r: _Reader, line: str, i: int) -> None:
+    """The engine a journal line's program is (`_JOURNAL`), where its identifier is an engine's name: once, at
+    its first line (a journal repeats its prefix on every line)."""
+    m = _JOURNAL.match(line)
+    engine = _ENGINE_WORDS.get(m.group(1).lower()) if m else None
+    if engine and not any(f.name == "engine" and f.value == engine and f.source == "env-dump" for f in r.facts):
+        r.add("engine", engine, i, "env-dump", line)
+
+
 def _read_engine_named(r: _Reader, line: str, i: int, source: str) -> None:
     """The engine and its version a line names in words (`_ENGINE_VERSION`), else the engine a sentence
     runs on (`_ENGINE_RUN`)."""
@@ -1775,6 +1810,9 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         name = NESTED.get(parent, {}).get(_norm(m.group(2))) or KEYS.get(_norm(m.group(2)))
         if _norm(m.group(2)) == "backend" and m.group(3).strip().lower() in _NATIVE_BACKENDS:
             r.add("engine", _NATIVE_BACKENDS[m.group(3).strip().lower()], i, "key-value", line)
+            return
+        if _norm(m.group(2)) == "backend" and r.loadgen and m.group(3).strip().lower() in _ENGINE_WORDS:
+            r.add("engine", _ENGINE_WORDS[m.group(3).strip().lower()], i, "key-value", line)
             return
         if name is None and _USING_MODEL.search(m.group(2)):
             r.add("model", _clean(m.group(3).split()[0]), i, "key-value", line)
@@ -2526,6 +2564,24 @@ def _read_paths(r: _Reader, line: str, i: int) -> None:
                 and names[k - 1].lower() not in _OUTPUT_DIRS
             ):
                 r.add("path_model", f"{names[k - 1]}/{part}", i, "prose", line)
+
+
+#: A power key and its total-over-GPUs twin (InferenceX's `avg_power_w` beside `avg_total_gpu_power_w`): the first is
+#: that total divided by the GPUs observed (utils/aggregate_power.py, `avg_power_w = avg_total_gpu_power_w /
+#: len(observed_gpu_ids)`), one GPU's mean.
+_TOTAL_GPU_TWIN = re.compile(r"[\"']?([a-z0-9]+)_total_gpu_power_w[\"']?\s*[:=]")
+_POWER_KEY = re.compile(r"^[\"']?([a-z0-9]+)_power_w[\"']?\s*[:=]")
+
+
+def _per_gpu_twins(r: _Reader, lines: list[str]) -> None:
+    """A power whose key has a total-over-GPUs twin in the file (`_TOTAL_GPU_TWIN`) and names no scope is per GPU."""
+    twins = {m.group(1) for x in lines for m in _TOTAL_GPU_TWIN.finditer(x)}
+    if not twins:
+        return
+    for k, f in enumerate(r.facts):
+        m = _POWER_KEY.match(f.text)
+        if f.name == "power" and f.scope == "scope not stated" and m and m.group(1) in twins:
+            r.facts[k] = replace(f, scope="per GPU")
 
 
 def _read_json_document(r: _Reader, lines: list[str]) -> None:

@@ -468,8 +468,27 @@ def _log_settings(lines: list[str], lo: int, hi: int, settings: dict) -> str | N
         if settings["request_rate"] != settings["request_rate"]:
             settings["max_concurrency"] = 1.0
     if profiles:  # the command, as AIPerf's console keeps it: its --goodput states the SLOs of the goodput row
-        settings["metadata"] = f"cli_command={' '.join(profiles[-1].split())}"
+        command = " ".join(profiles[-1].split())
+        settings["metadata"] = f"{_asked_workload(command)}cli_command={command}"
     return profiles[-1] if profiles else None
+
+
+#: The synthetic workload a command asks for (aiperf/common/config/prompt_config.py: each option with
+#: the aliases AIPerf keeps from GenAI-Perf's parser) -> its key in `metadata` (`analysis.serving.WORKLOAD_SETTINGS`).
+WORKLOAD_OPTIONS = {
+    "input_tokens_mean": ("--prompt-input-tokens-mean", "--synthetic-input-tokens-mean", "--isl"),
+    "output_tokens_mean": ("--prompt-output-tokens-mean", "--output-tokens-mean", "--osl"),
+}
+
+
+def _asked_workload(command: str) -> str:
+    """The `WORKLOAD_OPTIONS` a command sets, as `key=value; ` metadata."""
+    found = {}
+    for key, names in WORKLOAD_OPTIONS.items():
+        for n in names:
+            if m := re.search(rf"(?:^|\s){re.escape(n)}(?:\s+|=)['\"]?(\d+(?:\.\d+)?)", command):
+                found.setdefault(key, m.group(1))
+    return "".join(f"{k}={v}; " for k, v in found.items())
 
 
 #: The input length a log asks for: GenAI-Perf's `--synthetic-input-tokens-mean N` on the command that

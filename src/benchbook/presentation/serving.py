@@ -429,6 +429,24 @@ def curve_note(curve: pd.DataFrame, variable: str) -> str:
     return " ".join(x for x in (_say("no_curve", levels=levels), spread_sentence(curve)) if x)
 
 
+def asked_output_note(r: pd.DataFrame) -> str:
+    """The runs whose measured mean output is far from what their command asks for
+    (`analysis.serving.output_off_asked`), the first named; nothing where none is."""
+    off = serving.output_off_asked(r)
+    if off.empty:
+        return ""
+    w = off.iloc[0]
+    return _say(
+        "asked_output",
+        n=len(off),
+        run=w["run"],
+        measured=float(w["measured"]),
+        asked=float(w["asked"]),
+        asked_input=float(w["asked_input"]),
+        echo=bool(w["echo"]),
+    )
+
+
 def assumed_rate_note(r: pd.DataFrame, rate_said: dict | None = None) -> str:
     """What the page says of runs whose request rate is not the output's: runs whose rate sends fewer
     requests than completed, or far more, MLPerf's offered rate, and runs printing none, taken as the

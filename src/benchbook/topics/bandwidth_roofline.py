@@ -55,7 +55,7 @@ def analyse(p: dict) -> Result:
     df = pd.concat(read, ignore_index=True) if read else pd.DataFrame(columns=["metric", "statistic"])
     timed = [f for f in p["source"] if "llama-timings" in found[f]]
     tdf = ingest.read_all(timed, tool="llama-timings")[0] if timed else pd.DataFrame()
-    requests = bandwidth.request_rows(tdf)  # llama.cpp's timings: one request each
+    requests = bandwidth.titled(bandwidth.request_rows(tdf), timed)  # llama.cpp's timings: one request each
     rows = bandwidth.generation_rows(df)
     rows = pd.concat([rows, requests], ignore_index=True) if len(requests) else rows
     kept, every = bandwidth.reduce(rows)
@@ -71,7 +71,9 @@ def analyse(p: dict) -> Result:
     rejected = pd.DataFrame(rejected, columns=ingest.REJECTED_COLUMNS)
     pp_unparsed, conflicted = prefill.unparsed(rejected), prefill.conflicted(rejected)
     prompt_rows = prefill.prompt_rows(df)
-    asked = bandwidth.request_rows(tdf, "pp_rate")  # a request's prompt: one rate, as its decode
+    asked = bandwidth.titled(
+        bandwidth.request_rows(tdf, "pp_rate"), timed
+    )  # a request's prompt: one rate, as its decode
     prompt_rows = pd.concat([prompt_rows, asked], ignore_index=True) if len(asked) else prompt_rows
     prompt = prefill.points(prompt_rows, gpu, p["moe_active_params"], bw, tf)
     both = pd.concat([prompt_rows, rows], ignore_index=True)
