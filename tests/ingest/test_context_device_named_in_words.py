@@ -101,7 +101,6 @@ def test_a_variant_is_another_device_than_the_part_it_extends():
         ["Qwen3-235B-A22B ran fine."],  # inside a model's id
         ["The GH100X die is not a part we know."],  # inside another word
         ["```", "On H100:", "```"],  # inside a code block
-        ["| gpu | H100 |"],  # a table row is the parser's
         ["The X Elite line of laptops is popular."],  # a Snapdragon without the word and no `on`: no device
         ["We add an 8 Elite kernel."],
     ],
@@ -110,6 +109,15 @@ def test_no_device_is_invented(lines):
     devices, counts, statement = _device(lines)
     assert devices == []
     assert statement.status != "stated" or counts
+
+
+def test_a_pasted_table_without_its_separator_row_is_rows_of_pairs_not_a_header():
+    # `| GPU | H100 |` over `| CPU | Xeon 8480 |`: each row a label and its value, so no CPU is read as a device
+    c = context.read(["| GPU | H100 |", "| CPU | Xeon 8480 |"])
+    assert c.values("device") == ["H100"] and c.values("cpu") == ["Xeon 8480"]
+    # the other way: over Markdown's separator row the first row is a header naming each column's fact
+    c = context.read(["| model | gpu | tok/s |", "|---|---|---|", "| llama | H100 | 12 |", "| llama | A100 | 9 |"])
+    assert [(f.value, f.line) for f in c.get("device")] == [("H100", 3), ("A100", 4)]
 
 
 def test_a_device_another_line_names_wins_over_prose():

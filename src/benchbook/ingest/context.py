@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from benchbook import config
+from benchbook.ingest.core import SEPARATOR_RE
 
 #: Where a fact was read, from most to least trusted after the parser's own fields.
 SOURCES = ("parser", "command", "json", "env-dump", "key-value", "heading", "caption", "prose")
@@ -1260,7 +1261,10 @@ def _read(lines: list[str], first: int) -> Context:
             _read_line(r, line, i)
         # markdown tables whose header names a fact (llama-bench's gpu_info / cpu_info columns, a report's Dtype)
         row = _MD_ROW.match(line)
-        if row and table_cols is None:
+        # a header is a row over Markdown's separator row: a pasted table's first row without one (`| GPU | H100 |`
+        # over `| CPU | Xeon |`) is a row of pairs, never a header whose cells name the columns below
+        headed = i - first + 1 < len(lines) and bool(SEPARATOR_RE.match(lines[i - first + 1]))
+        if row and table_cols is None and headed:
             _one_precision(r, table_at)
             cols = _md_table_columns(line)
             table_cols = cols if any(KEYS.get(c) in _TABLE_FACTS for c in cols) else []
