@@ -369,21 +369,29 @@ def retyped_tables(lines: list[str]) -> list[tuple[int, int, list[str], list]]:
     table says; its rows name two or more of AIPerf's metrics of the serving contract, in full or by the
     abbreviations AIPerf's docs give (`TTFT (ms)`). A table whose columns are its own (`osl-128 avg`) is
     a wrapper's, not this (`_copied_rows`)."""
-    found, i = [], 0
+    found = []
+    for i, j, head, rows in _tables(lines):
+        named = sum(_label(label)[0] in CONTRACT for label, _, _ in rows)
+        if head[0].lower() == "metric" and len(head) > 1 and all(map(_statistic, head[1:])) and named >= 2:
+            found.append((i, j, head[1:], rows))
+    return found
+
+
+def _tables(lines: list[str]):
+    """(header index, index after the last row, header cells, rows (first cell, other cells, 1-based line)) of
+    each Markdown table in `lines`: a `|` row over a row of rule cells, and the `|` rows below it."""
+    i = 0
     while i + 1 < len(lines):
         if not (lines[i].lstrip().startswith("|") and all(_RULE_CELL.match(c) for c in _md_cells(lines[i + 1]))):
             i += 1
             continue
-        head, j, rows = _md_cells(lines[i]), i + 2, []
+        j, rows = i + 2, []
         while j < len(lines) and lines[j].lstrip().startswith("|"):
             cells = _md_cells(lines[j])
             rows.append((cells[0], cells[1:], j + 1))
             j += 1
-        named = sum(_label(label)[0] in CONTRACT for label, _, _ in rows)
-        if head[0].lower() == "metric" and len(head) > 1 and all(map(_statistic, head[1:])) and named >= 2:
-            found.append((i, j, head[1:], rows))
+        yield i, j, _md_cells(lines[i]), rows
         i = j
-    return found
 
 
 #: the load column of a table of runs: AIPerf's own options (`--concurrency`, `--request-rate`), by their words
@@ -397,23 +405,14 @@ def by_run_tables(lines: list[str]) -> list[tuple[int, int, str, list[str], list
     words (`Time to First Token (ms)`), two or more of them metrics of the serving contract. The header names
     no statistic, so each number is read as the table names it (statistic `value`); a column that is no
     AIPerf metric with its unit, or a row whose load is not a number, leaves the table unread."""
-    found, i = [], 0
-    while i + 1 < len(lines):
-        if not (lines[i].lstrip().startswith("|") and all(_RULE_CELL.match(c) for c in _md_cells(lines[i + 1]))):
-            i += 1
-            continue
-        head, j, rows = _md_cells(lines[i]), i + 2, []
-        while j < len(lines) and lines[j].lstrip().startswith("|"):
-            cells = _md_cells(lines[j])
-            rows.append((cells[0], cells[1:], j + 1))
-            j += 1
+    found = []
+    for i, j, head, rows in _tables(lines):
         load = _LOAD_COLUMN.get(_snake(head[0]))  # the header's words name the runs (`concurrency 5`)
         labels = [(_label(h), h) for h in head[1:]]
         known = all("(" in h and (lu[1] in UNITS.values() or lu[0].endswith("sequence_length")) for lu, h in labels)
         named = sum(lu[0] in CONTRACT for lu, _ in labels)
         if load and known and named >= 2 and rows and all(_value(r[0]) is not None for r in rows):
             found.append((i, j, load, head[1:], rows))
-        i = j
     return found
 
 
