@@ -30,6 +30,6 @@ def test_no_output_model_leaves_the_list_as_the_text_gives_it():
 
 
 def test_a_model_in_a_command_is_the_runs_and_the_list_stays_as_written():
-    text = ["vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000", "", "| model | t/s |"]
+    text = ["vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8000", "", "| model | t/s |", "| --- | --: |"]
     facts = {s.name: s for s in run_facts.stated(context.read(text), (("llama 8B Q4_K", (3,)),))}
     assert [v for v, _ in facts["model"].values] == ["meta-llama/Llama-3.1-8B-Instruct"]
