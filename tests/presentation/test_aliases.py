@@ -24,7 +24,7 @@ SEED = [
 def _legend(html: str) -> dict[str, str]:
     """alias -> name, as the legend under a table prints them."""
     line = html.split('class="benchbook-legend"')[1].split("</td>")[0]
-    return dict(re.findall(r"<code>([^<]+)</code>&nbsp;=&nbsp;<code>([^<]+)</code>", line))
+    return dict(re.findall(r"([\w.+-]+)&nbsp;=&nbsp;([\w.+-]+)", line))
 
 
 def test_the_seeds_schemes_keep_their_precision_and_never_share_an_alias():

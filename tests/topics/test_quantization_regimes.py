@@ -193,7 +193,7 @@ def _legend(html: str) -> dict[str, str]:
     import re
 
     line = html.split('class="benchbook-legend"')[1].split("</td>")[0]
-    return dict(re.findall(r"<code>([^<]+)</code>&nbsp;=&nbsp;<code>([^<]+)</code>", line))
+    return dict(re.findall(r"([\w.+-]+)&nbsp;=&nbsp;([\w.+-]+)", line))
 
 
 def test_the_scheme_tables_show_short_aliases_with_a_legend_and_the_narrow_tables_none(seed):

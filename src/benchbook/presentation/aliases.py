@@ -30,7 +30,7 @@ COLUMN_CHARS = 84
 #: The row under a table's rows that gives each alias its whole name: part of the table (a key
 #: printed from its data, not a sentence of the page), spanning its `{cols}` columns.
 LEGEND = '<tfoot><tr><td class="benchbook-legend" colspan="{cols}" style="text-align: left">Short names in this table: {items}.</td></tr></tfoot>'
-LEGEND_ITEM = '<span class="benchbook-name" style="white-space: nowrap"><code>{}</code>&nbsp;=&nbsp;<code>{}</code></span>'
+LEGEND_ITEM = '<span class="benchbook-name" style="white-space: nowrap">{}&nbsp;=&nbsp;{}</span>'
 
 
 def aliases(names, among=()) -> dict[str, str]:
