@@ -35,18 +35,19 @@ from benchbook.ingest.text import Lines, split_n
 
 FORMAT = "ollama run --verbose"
 
+#: the fields of one request `Metrics.Summary` prints after its two durations
+_FIELDS = r"prompt eval count|prompt eval duration|prompt eval rate|eval count|eval duration|eval rate"
 _LINE = re.compile(
-    r"^\s*(?P<key>total duration|load duration|prompt eval count|prompt eval duration|prompt eval rate|eval count"
-    r"|eval duration|eval rate):\s+\**(?P<value>[^\s*]+)\s*(?P<unit>token\(s\)|tokens/s)?\**\s*$"
+    rf"^\s*(?P<key>total duration|load duration|{_FIELDS}):\s+\**(?P<value>[^\s*]+)\s*(?P<unit>token\(s\)|tokens/s)?\**\s*$"
 )
 #: one of Ollama's fields as `Metrics.Summary` prints it, inside a re-typed line
 _FIELD = re.compile(
-    r"(?P<key>prompt eval count|prompt eval duration|prompt eval rate|eval count|eval duration|eval rate):\s*"
+    rf"(?P<key>{_FIELDS}):\s*"
     r"(?P<value>\d+(?:\.\d+)?(?:h|ms|m|s|µs|us|ns)*)\s*(?:token\(s\)|tokens/s)?"
 )
-#: a quoted line's marker (`> `) and the separators a writer puts between re-typed fields
 #: a model as Ollama names one (`qwen3`, `lfm2.5-thinking:1.2b`, `library/llama3:8b`), led by a letter
 _OLLAMA_NAME = re.compile(r"^(?:[\w.-]+/)?[A-Za-z][\w.-]*(?::[\w.-]+)?$")
+#: a quoted line's marker (`> `) and the separators a writer puts between re-typed fields
 _QUOTE = re.compile(r"^[\s>]*")
 _BETWEEN = re.compile(r"^[\s,;|]*$")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
