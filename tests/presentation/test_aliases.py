@@ -124,3 +124,25 @@ def test_the_legend_is_the_tables_last_row_so_two_tables_keys_are_not_the_pages_
     html = tables.show(_wide(), names=SEED)._repr_html_()
     assert re.search(r"</tbody><tfoot><tr><td class=\"benchbook-legend\" colspan=\"5\"", html)
     assert repeats(f"<article>{html}{html}</article>") == []
+
+
+def test_the_legends_words_come_from_the_report_wording_file(monkeypatch):
+    """A teacher edits the legend's sentence in benchbook/report.claims.yml (`table_legend`), not in Python:
+    the legend prints whatever that file says, with the pairs where it puts `items`."""
+    from benchbook.presentation import wording
+
+    said = wording.sentence(aliases.WORDING, "table_legend", items="A")
+    assert said.startswith("Short names in this table") and "A" in said
+    assert "Short names" not in aliases.LEGEND  # the markup holds no words of its own
+    real = wording.sentence
+
+    def edited(chapter, name, **values):
+        if (chapter, name) == (aliases.WORDING, "table_legend"):
+            return f"Key: {values['items']} (edited)"
+        return real(chapter, name, **values)
+
+    monkeypatch.setattr(wording, "sentence", edited)
+    html = tables.show(_wide(), names=SEED)._repr_html_()
+    row = html.split('class="benchbook-legend"')[1].split("</td>")[0]
+    assert "Key: " in row and row.endswith("(edited)") and "Short names" not in row
+    assert _legend(html)["w8a8_sp_sm_g"] == "w8a8_sparse_smooth_gptq"

@@ -14,6 +14,8 @@ import re
 
 import pandas as pd
 
+from benchbook.presentation import wording
+
 #: A precision part of a name, kept whole: weights and activations (w8a8, w4a16), a number format
 #: (fp8, bf16, int4, nvfp4, mxfp4), or a GGUF quant type (q4, q8).
 PRECISION = re.compile(r"(?i)w\d+a\d+|w\d+|a\d+|(?:nv|mx)?fp\d+|bf\d+|int\d+|q\d+")
@@ -28,8 +30,11 @@ NAME = re.compile(r"\w+(?:[_\-.]\w+)+")
 COLUMN_CHARS = 84
 
 #: The row under a table's rows that gives each alias its whole name: part of the table (a key
-#: printed from its data, not a sentence of the page), spanning its `{cols}` columns.
-LEGEND = '<tfoot><tr><td class="benchbook-legend" colspan="{cols}" style="text-align: left">Short names in this table: {items}.</td></tr></tfoot>'
+#: printed from its data, not a sentence of the page), spanning its `{cols}` columns. Its words are
+#: the sentence `table_legend` of benchbook/report.claims.yml (`WORDING`), where a teacher edits them.
+LEGEND = '<tfoot><tr><td class="benchbook-legend" colspan="{cols}" style="text-align: left">{text}</td></tr></tfoot>'
+#: The wording file of the legend's sentence.
+WORDING = "report"
 LEGEND_ITEM = '<span class="benchbook-name" style="white-space: nowrap">{}&nbsp;=&nbsp;{}</span>'
 
 
@@ -96,4 +101,6 @@ def legend(used: dict[str, str], cols: int) -> str:
     import html
 
     items = [LEGEND_ITEM.format(html.escape(a), html.escape(n)) for a, n in sorted(used.items(), key=lambda x: x[1])]
-    return LEGEND.format(cols=cols, items="; ".join(items)) if items else ""
+    if not items:
+        return ""
+    return LEGEND.format(cols=cols, text=wording.sentence(WORDING, "table_legend", items="; ".join(items)))
