@@ -285,7 +285,8 @@ def test_a_name_in_a_cell_is_kept_whole_and_the_prose_beside_it_wraps_between_wo
     html = show(df).to_html()
     whole = '<span class="benchbook-name" style="white-space: nowrap">{}</span>'
     assert whole.format("w8a8_sparse_smooth_gptq_interactive:") + " runs labelled run1" in html
-    assert whole.format("000_5f50b6ac26707e67.txt") in html
+    # a file hash too, shortened with its whole name as its title
+    assert whole.format('<abbr title="000_5f50b6ac26707e67.txt">000_5f50b6ac….txt</abbr>') in html
     assert "<wbr>" not in html and "overflow-wrap: anywhere" not in html
     assert show(df)._repr_html_().startswith('<div class="benchbook-scroll" style="overflow-x: auto')
 
@@ -442,3 +443,21 @@ def test_an_address_in_a_cell_is_a_link_named_by_its_host_and_a_name_without_a_s
     # no scheme, no link: the name is kept whole as before
     assert '<span class="benchbook-name" style="white-space: nowrap">www.example.org/x_y</span>' in html
     assert html.count("<a ") == 1
+
+
+def test_a_hash_in_a_name_shows_its_first_digits_and_keeps_the_whole_name_as_its_title():
+    """The catalogue's and the reproduction's tables named each raw file by its content hash
+    (`003_7819709fab0fbd59.txt`), a column 200 px wide that made both scroll at 1300 px: a run of 16 or
+    more hex digits (letters and digits both) shows its first 8 and an ellipsis, the whole name its title."""
+    html = show(pd.DataFrame({"file": ["003_7819709fab0fbd59.txt"], "n": [1]})).to_html()
+    assert '<abbr title="003_7819709fab0fbd59.txt">003_7819709f….txt</abbr>' in html
+    assert ">003_7819709fab0fbd59.txt<" not in html  # the whole name is not shown, only kept
+    # the other way: not a hash, shown as it is
+    for word in [
+        "7819709fab0f.txt",  # 12 digits: an id, not a content hash
+        "12345678901234567890",  # digits alone: a number
+        "deadbeefcafebabedeadbeef",  # letters alone: a word (of hex letters)
+        "x7819709fab0fbd59y",  # a run other letters touch: part of a longer word
+    ]:
+        cell = show(pd.DataFrame({"c": [word]})).to_html()
+        assert "<abbr" not in cell and word in cell, word

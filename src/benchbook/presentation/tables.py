@@ -1,6 +1,7 @@
 """Tables for reading: every row, no index column, missing values as a dash (or a stated reason),
 numbers with thousands separators, prose wrapped between its words, a name never broken inside (a
-table too wide for the column scrolls sideways) and an address shown as a link named by its host.
+table too wide for the column scrolls sideways), an address shown as a link named by its host and a
+hash in a name shortened, its whole name kept as its title.
 pandas' Styler does the rendering, so a page shows a table the same way in the book and in a
 `benchbook run` page."""
 
@@ -129,6 +130,15 @@ WHOLE = '<span class="benchbook-name" style="white-space: nowrap">{}</span>'
 SCROLL = '<div class="benchbook-scroll" style="overflow-x: auto; max-width: 100%">{}</div>'
 
 
+#: A hash in a name (a file named for its content, `003_7819709fab0fbd59.txt`; a commit): 16 or more hex
+#: digits, letters and digits both, that no other letter or digit touches. It says which bytes, not
+#: what they are: a cell shows its first HASH_SHOWN digits and an ellipsis, the whole name kept as the
+#: name's title (`ABBR`), so a column of such names does not widen its table past the column.
+HASH = re.compile(r"(?<![0-9A-Za-z])(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*[0-9])[0-9a-fA-F]{16,}(?![0-9A-Za-z])")
+HASH_SHOWN = 8
+#: A name shown shortened, its whole text on hover (and to a screen reader).
+ABBR = '<abbr title="{whole}">{short}</abbr>'
+
 #: An address in a cell's text, with the marks around it that are not part of it ("(https://x/y);").
 URL = re.compile(r"(?P<before>[(\[]?)(?P<url>https?://(?P<host>[^/\s()]+)[^\s()]*?)(?P<after>[)\].,;:]*)")
 #: An address as a cell shows it: a link named by its host, so a long path neither widens the table nor breaks.
@@ -152,6 +162,9 @@ def _word(w: str) -> str:
         host = m["host"].removeprefix("www.")
         link = LINK.format(url=html.escape(m["url"], quote=True), host=html.escape(host))
         return m["before"] + link + m["after"]
+    if HASH.search(w):
+        short = HASH.sub(lambda h: h[0][:HASH_SHOWN] + "…", w)
+        return WHOLE.format(ABBR.format(whole=html.escape(w, quote=True), short=html.escape(short)))
     return WHOLE.format(w) if NAME.search(w) else w
 
 
