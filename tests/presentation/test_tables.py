@@ -360,15 +360,20 @@ def test_a_table_with_no_rows_is_not_shown_and_one_with_a_row_is():
         assert len(cell.cell) == 1 and "bf16" in cell.cell[0]["data"]["text/html"]
 
 
-def test_a_model_name_and_its_quant_type_are_one_unbroken_name():
-    """llama-bench model names wrapped as "shisa-v2-llama3.3-70b.i1-Q4_K_" / "M" (#34 item 9): the whole
-    name, hyphens and quant type with it, is one line; the words around it still wrap."""
+def test_a_model_name_breaks_only_after_its_hyphens_and_its_quant_type_never():
+    """llama-bench model names wrapped as "shisa-v2-llama3.3-70b.i1-Q4_K_" / "M" (#34 item 9), and kept whole
+    they made bandwidth's two tables scroll at 1300 px (a 270 px label column): a name may break after a
+    hyphen between its parts, as a hyphenated word does, each part kept whole; never at `_` or `.`."""
     df = pd.DataFrame({"model": ["shisa-v2-llama3.3-70b.i1-Q4_K_M", "llama-2-7b.Q4_0 and IQ2_XXS_gguf"]})
     html = show(df).to_html()
     whole = '<span class="benchbook-name" style="white-space: nowrap">{}</span>'
-    assert whole.format("shisa-v2-llama3.3-70b.i1-Q4_K_M") in html
-    assert whole.format("llama-2-7b.Q4_0") + " and " + whole.format("IQ2_XXS_gguf") in html
-    assert "bench_one_batch_server" in show(pd.DataFrame({"tool": ["bench_one_batch_server"]})).to_html()
+    parts = ["shisa-", "v2-", "llama3.3-", "70b.i1-", "Q4_K_M"]
+    assert "<wbr>".join(whole.format(p) for p in parts) in html
+    assert whole.format("llama-2-7b.Q4_0") + " and " + whole.format("IQ2_XXS_gguf") in html  # `2` holds no letter
+    # the other way: no hyphen between lettered parts, no break (a flag, a date and a range read as one value)
+    for name in ["bench_one_batch_server", "examples/benchmark.py", "--max-seconds", "2025-01-02", "1-32"]:
+        cell = show(pd.DataFrame({"tool": [name]})).to_html()
+        assert "<wbr>" not in cell and whole.format(name) in cell, name
 
 
 def test_a_code_span_in_a_book_table_is_never_broken():
@@ -385,7 +390,8 @@ def test_a_code_span_in_a_book_table_is_never_broken():
 @pytest.mark.browser
 def test_no_name_in_a_table_breaks_across_lines_at_800_px_in_chromium():
     """Rendered under the book's stylesheet in the text column of an 800 px window (about 560 px): each
-    name in a table's cells is on one line, a prose cell still wraps, and the table scrolls sideways."""
+    name (each part of a hyphenated one) in a table's cells is on one line, a model name that wraps breaks
+    after a hyphen, a prose cell still wraps, and the table scrolls sideways."""
     from concurrent.futures import ThreadPoolExecutor
     from pathlib import Path
 
@@ -410,7 +416,10 @@ def test_no_name_in_a_table_breaks_across_lines_at_800_px_in_chromium():
         "() => { const lines = e => { const r = document.createRange(); r.selectNodeContents(e);"
         " return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; };"
         " const box = document.querySelector('div.benchbook-scroll');"
-        " return {names: [...document.querySelectorAll('span.benchbook-name')].map(lines),"
+        " const model = document.querySelector('td.col1'); const r = document.createRange(); r.selectNodeContents(model);"
+        " const tops = [...new Set([...r.getClientRects()].map(b => Math.round(b.top)))];"
+        " const ends = [...model.querySelectorAll('span.benchbook-name')].map(e => [Math.round(e.getBoundingClientRect().top), e.innerText]);"
+        " return {names: [...document.querySelectorAll('span.benchbook-name')].map(lines), tops: tops.length, ends,"
         " prose: lines(document.querySelector('td.col3')), scrolls: box.scrollWidth > box.clientWidth}; }"
     )
 
@@ -427,6 +436,12 @@ def test_no_name_in_a_table_breaks_across_lines_at_800_px_in_chromium():
         out = pool.submit(measure).result()
     assert out["names"] and set(out["names"]) == {1}, out
     assert out["prose"] > 1 and out["scrolls"], out
+    # a model name that wraps does so after a hyphen: each line but the last ends with one
+    last = {}
+    for top, text in out["ends"]:
+        last[top] = text
+    lines = [last[t] for t in sorted(last)]
+    assert all(line.endswith("-") for line in lines[:-1]), lines
 
 
 def test_an_address_in_a_cell_is_a_link_named_by_its_host_and_a_name_without_a_scheme_stays_a_name():

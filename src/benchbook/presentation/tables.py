@@ -1,6 +1,6 @@
 """Tables for reading: every row, no index column, missing values as a dash (or a stated reason),
-numbers with thousands separators, prose wrapped between its words, a name never broken inside (a
-table too wide for the column scrolls sideways), an address shown as a link named by its host and a
+numbers with thousands separators, prose wrapped between its words, a name never broken inside
+(only after a hyphen between its parts; a table too wide for the column scrolls sideways), an address shown as a link named by its host and a
 hash in a name shortened, its whole name kept as its title.
 pandas' Styler does the rendering, so a page shows a table the same way in the book and in a
 `benchbook run` page."""
@@ -124,7 +124,13 @@ class Table(Styler):
 #: A name: letters or digits joined by other marks (bench_one_batch_server, w8a8-int8, examples/x.py,
 #: Q4_K_M), at which a browser may break a line ("bench_one_ / batch_server"); prose words do not match.
 NAME = re.compile(r"[A-Za-z0-9][^\sA-Za-z0-9.,:;'’]+[A-Za-z0-9]")
-#: The span that keeps a name on one line.
+#: Where a name may break across lines: after a hyphen between two of its parts, as a hyphenated word
+#: breaks in prose (`shisa-v2-mistral-nemo-` / `12b.i1-Q4_K_M`); never at `_`, `.` or `/`, whose halves
+#: read as two words (`bench_one_` / `batch_server`), nor inside a part (`Q4_K_` / `M`). Each part is
+#: kept whole (`WHOLE`) and a `<wbr>` marks the break, which a browser takes only where the column
+#: would not hold the whole name.
+HYPHEN = re.compile(r"(?<=[A-Za-z0-9]-)(?=[A-Za-z0-9])")
+#: The span that keeps a name (or a part of it) on one line.
 WHOLE = '<span class="benchbook-name" style="white-space: nowrap">{}</span>'
 #: The box a table sits in: wider than the column, it scrolls sideways rather than break a name.
 SCROLL = '<div class="benchbook-scroll" style="overflow-x: auto; max-width: 100%">{}</div>'
@@ -165,7 +171,29 @@ def _word(w: str) -> str:
     if HASH.search(w):
         short = HASH.sub(lambda h: h[0][:HASH_SHOWN] + "…", w)
         return WHOLE.format(ABBR.format(whole=html.escape(w, quote=True), short=html.escape(short)))
-    return WHOLE.format(w) if NAME.search(w) else w
+    if not NAME.search(w):
+        return w
+    return "<wbr>".join(WHOLE.format(piece) for piece in _parts(w))
+
+
+def _parts(w: str) -> list[str]:
+    """A name cut where it may break (`HYPHEN`): after a hyphen with a part holding a letter on each
+    side. A name opening with a mark (a flag, `--max-seconds`) is not cut, nor numbers joined by hyphens
+    (a date, `2025-01-02`; a range, `1-32`), which read as one value."""
+    if not w[:1].isalnum():
+        return [w]
+    pieces = HYPHEN.split(w)
+    out = pieces[:1]
+    for before, piece in zip(pieces, pieces[1:], strict=False):
+        if _lettered(before) and _lettered(piece):
+            out.append(piece)
+        else:
+            out[-1] += piece
+    return out
+
+
+def _lettered(part: str) -> bool:
+    return any(c.isalpha() for c in part)
 
 
 def _numbers(s: pd.Series) -> bool:
