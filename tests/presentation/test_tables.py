@@ -476,3 +476,22 @@ def test_a_hash_in_a_name_shows_its_first_digits_and_keeps_the_whole_name_as_its
     ]:
         cell = show(pd.DataFrame({"c": [word]})).to_html()
         assert "<abbr" not in cell and word in cell, word
+
+
+def test_a_code_word_in_a_book_table_breaks_only_after_a_hyphen_between_lettered_parts():
+    """The sources page's tool column was as wide as `text-generation-benchmark` (217 px) and its table
+    scrolled at 1300 px: a book table's code word may break where a chapter table's name may (after a
+    hyphen between lettered parts), each part still one span.pre; code outside a table is untouched."""
+    from benchbook.presentation.sphinx_book import break_code_words
+
+    pre = '<span class="pre">{}</span>'
+    code = '<code class="docutils literal notranslate">{}</code>'
+    cell = code.format(pre.format("text-generation-benchmark") + " " + pre.format("bench_one_batch_server"))
+    body = f"<p>{code.format(pre.format('text-generation-benchmark'))}</p><table class='table'><tr><td>{cell}</td></tr></table>"
+    out = break_code_words(body)
+    parts = "<wbr>".join(pre.format(p) for p in ["text-", "generation-", "benchmark"])
+    assert f"<td>{code.format(parts + ' ' + pre.format('bench_one_batch_server'))}</td>" in out
+    assert out.startswith(f"<p>{code.format(pre.format('text-generation-benchmark'))}</p>")  # outside a table
+    for word in ["examples/benchmark.py", "--request-rate", "1-32", "Q4_K_M"]:  # the other way: no break
+        table = f"<table><tr><td>{code.format(pre.format(word))}</td></tr></table>"
+        assert break_code_words(table) == table, word

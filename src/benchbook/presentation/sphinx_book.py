@@ -1,7 +1,8 @@
 """A Sphinx extension for the book's look on the page: glued text in the body's weight, figures at
 the text column's width, folded tables and the bottom-line box; a code span in a book table is never
-broken (`bench_one_ / batch_server` reads as two words): a table too wide for the column scrolls
-sideways (the theme's scroll box), as a chapter's tables do (`tables.SCROLL`).
+broken (`bench_one_ / batch_server` reads as two words), only after a hyphen between its parts as a
+chapter table's names (`break_code_words`): a table too wide for the column scrolls sideways (the
+theme's scroll box), as a chapter's tables do (`tables.SCROLL`).
 
 myst-nb styles every glued passage bold (`span.pasted-text`), which turns the book's prose, made
 of glued numbers and sentences, into walls of bold. The stylesheet is written by the extension
@@ -11,6 +12,7 @@ itself, so the book needs no static folder of its own.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 CSS_NAME = "benchbook.css"
@@ -51,6 +53,30 @@ details.benchbook-fold > summary { cursor: pointer; color: var(--pst-color-link,
 """
 
 
+#: A table in a page's HTML body, and a word of a code span in it (Sphinx sets each in its own span.pre).
+TABLE = re.compile(r"<table\b.*?</table>", re.S)
+PRE_WORD = re.compile(r'<span class="pre">([^<]+)</span>')
+
+
+def break_code_words(body: str) -> str:
+    """`body` with each code word in a table cut where a chapter table's name may break (`tables.name_parts`:
+    after a hyphen between lettered parts, `text-generation-` / `benchmark`), each part still a span.pre
+    kept on one line and a `<wbr>` between them; never at `_`, `.` or `/`. The sources page's tool column
+    was as wide as `text-generation-benchmark` and made its table scroll at 1300 px. Code outside a table
+    is left as it is."""
+    from benchbook.presentation.tables import name_parts
+
+    def word(m: re.Match) -> str:
+        return "<wbr>".join(f'<span class="pre">{p}</span>' for p in name_parts(m[1]))
+
+    return TABLE.sub(lambda t: PRE_WORD.sub(word, t[0]), body)
+
+
+def _page(app, pagename, templatename, context, doctree) -> None:
+    if "body" in context:
+        context["body"] = break_code_words(context["body"])
+
+
 def _write_css(app, exc) -> None:
     if exc is not None or app.builder.format != "html":
         return
@@ -63,4 +89,5 @@ def _write_css(app, exc) -> None:
 def setup(app):
     app.add_css_file(CSS_NAME)
     app.connect("build-finished", _write_css)
+    app.connect("html-page-context", _page)
     return {"parallel_read_safe": True, "parallel_write_safe": True, "env_version": ENV_VERSION}

@@ -173,10 +173,10 @@ def _word(w: str) -> str:
         return WHOLE.format(ABBR.format(whole=html.escape(w, quote=True), short=html.escape(short)))
     if not NAME.search(w):
         return w
-    return "<wbr>".join(WHOLE.format(piece) for piece in _parts(w))
+    return "<wbr>".join(WHOLE.format(piece) for piece in name_parts(w))
 
 
-def _parts(w: str) -> list[str]:
+def name_parts(w: str) -> list[str]:
     """A name cut where it may break (`HYPHEN`): after a hyphen with a part holding a letter on each
     side. A name opening with a mark (a flag, `--max-seconds`) is not cut, nor numbers joined by hyphens
     (a date, `2025-01-02`; a range, `1-32`), which read as one value."""
