@@ -75,7 +75,8 @@ def test_an_aggregate_of_points_as_collect_results_writes_it(tmp_path):
 def test_agentic_point_totals_as_printed_and_request_throughput():
     t = parsed(GLM_16).table
     assert set(t["format"]) == {ix.AGENTIC_POINT} and set(t["dataset"]) == {"agentic-coding"}
-    assert cell(t, "completed", "count")["value"] == 87 and set(t["num_prompts"]) == {87.0}
+    assert cell(t, "completed", "count")["value"] == 87
+    assert t["num_prompts"].isna().all()  # AIPerf's replay: its total is the requests kept, not sent
     assert cell(t, "output_throughput", "value")["value"] == 39.245662155911816  # output_tput_tps, not scaled
     assert cell(t, "request_throughput", "value")["value"] == pytest.approx(87 / 1818.697814715)
     assert cell(t, "ttft", "mean")["value"] == pytest.approx(183963.19790064368)

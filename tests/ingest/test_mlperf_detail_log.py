@@ -73,6 +73,33 @@ def test_an_llm_server_log_keeps_the_summarys_rates_and_sets_aside_the_ones_it_d
     assert len(p.rejected) == 3 and p.cells_read == len(t) + 3
 
 
+LLM_SERVER = (
+    config.FIXTURES_DIR / "mlperf-loadgen" / "coreweave_v60_gb200_nvl72_x64_deepseek_r1_server_mlperf_log_detail.txt"
+)
+
+
+def test_an_llm_logs_ttft_and_tpot_limits_are_its_requested_token_latencies():
+    """LoadGen logs an LLM run's TTFT and TPOT limits among the requested settings only
+    (`requested_server_ttft_latency`, `requested_server_tpot_latency`, ns): they are the run's own limits,
+    the summary's `ttft_latency (ns)` / `tpot_latency (ns)`."""
+    s = ingest.read_parsed(LLM_SERVER)[0].table.iloc[0]
+    assert (s["ttft_limit_ms"], s["tpot_limit_ms"]) == (2000.0, 80.0)
+
+
+def test_token_limits_of_a_run_without_token_latencies_are_not_its_limits():
+    pairs = [
+        ("effective_scenario", "Server"),
+        ("requested_server_ttft_latency", 2000000000),
+        ("requested_server_tpot_latency", 200000000),
+        ("result_validity", "VALID"),
+        ("result_completed_samples_per_sec", 9.3),
+    ]
+    off = m.parse(_log(("requested_use_token_latencies", False), *pairs), "x.txt").table
+    on = m.parse(_log(("requested_use_token_latencies", True), *pairs), "x.txt").table
+    assert off["ttft_limit_ms"].isna().all() and off["tpot_limit_ms"].isna().all()
+    assert set(on["ttft_limit_ms"]) == {2000.0} and set(on["tpot_limit_ms"]) == {200.0}
+
+
 def test_an_offline_or_multistream_query_count_is_no_request_count():
     """An Offline query holds every sample, a MultiStream one `samples_per_query`: their query count is
     not the requests completed."""

@@ -313,6 +313,8 @@ def _json(text: str, source: str, messages: list[str], quoted: tuple[dict, tuple
             "the energy contract); the GPU's name is kept in `metadata`"
         )
     _failures(obj, metrics, source, messages)
+    if obj.get("was_cancelled") is True:
+        messages.append(_cancelled(obj, text, source))
     if obj.get("error_summary") == [] and "error_request_count" not in metrics:
         # AIPerf lists every failed or cancelled request in `error_summary` (by error type) and exports
         # `error_request_count` only when there is one: an empty list is the file saying none failed.
@@ -322,6 +324,20 @@ def _json(text: str, source: str, messages: list[str], quoted: tuple[dict, tuple
         records.append({**settings, "line": ln, "metric": "failed", "statistic": "count", "value": 0.0, "unit": "req"})
         records[-1]["note"] = note
     return records, rejects, cells
+
+
+def _cancelled(obj: dict, text: str, source: str) -> str:
+    """The note of a run AIPerf cancelled (`was_cancelled: true`: stopped before its end, by the user or by
+    `--failed-request-threshold`), with its measured duration beside the `--benchmark-duration` it asked for:
+    its numbers are of the part it ran."""
+    ln = text.count("\n", 0, max(text.find('"was_cancelled"'), 0)) + 1
+    ran = obj.get("benchmark_duration", {}).get("avg") if isinstance(obj.get("benchmark_duration"), dict) else None
+    cfg = obj.get("input_config") if isinstance(obj.get("input_config"), dict) else {}
+    asked = (cfg.get("loadgen") or {}).get("benchmark_duration") if isinstance(cfg.get("loadgen"), dict) else None
+    span = ""
+    if isinstance(ran, (int, float)) and isinstance(asked, (int, float)) and asked > 0:
+        span = f" after {ran:.0f} s of the {asked:g} s it was asked to run (--benchmark-duration)"
+    return f"{source}:{ln}: AIPerf cancelled this run (was_cancelled: true){span}: its numbers are of the part it ran"
 
 
 #: AIPerf's request count as its export writes it: RequestCountMetric's unit is `requests` (GenAI-Perf's

@@ -40,6 +40,8 @@ without a tidy name are rejected with the reason; every percentile keeps its ran
 `core.percentile`). A nested point is read through the flat schema's names (`request_metrics.latency.ttft.p50`
 is `p50_ttft`); its error-dropped requests are `failed`, its warm-up requests are counted apart (and
 left out of `num_prompts`); a nested number without a flat name keeps its dotted path and is rejected.
+A flat point of AIPerf's trace replay (`p75_qps`) counts only the requests it kept, in both of its
+counts (`replay_counts_kept`): the requests sent, and so the failed ones, are unknown (`num_prompts` NaN).
 """
 
 from __future__ import annotations
@@ -485,6 +487,12 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
         warm, err = point.get("records_warmup_dropped"), point.get("records_error_dropped")
         if _num(warm) and _num(err) and (warm or err):
             messages.append(f"{source}: {where}: {counted(warm, 'warm-up request')} not counted; {err:g} failed")
+        elif replay_counts_kept(point) and _num(total):
+            messages.append(
+                f"{source}: {where}: num_requests_total ({total:g}) counts only the requests kept, as "
+                "num_requests_successful does (the replay's processor drops every request with an error), "
+                "so the requests sent and failed are not recorded"
+            )
         elif not _num(warm) and _num(done) and _num(total) and total > done:
             messages.append(
                 f"{source}: {where}: {total - done:g} of {total:g} requests not counted "
@@ -595,11 +603,21 @@ def _summary(doc: dict, text: str, source: str) -> Parsed:
 
 def _sent(point: dict) -> float:
     """Requests sent after warm-up: the nested schema's total less its warm-up requests; the flat
-    schema's `num_requests_total`."""
+    schema's `num_requests_total`, except where the file is the AIPerf replay's (`replay_counts_kept`)."""
     total, warm = point.get("num_requests_total"), point.get("records_warmup_dropped")
-    if not _num(total):
+    if not _num(total) or replay_counts_kept(point):
         return math.nan
     return float(total - warm) if _num(warm) else float(total)
+
+
+def replay_counts_kept(point: dict) -> bool:
+    """Whether a flat agentic point counts only the requests it kept. InferenceX's
+    `utils/process_agentic_result.py` for AIPerf's trace replay (from 2026-05-15; its QPS statistics
+    are `p75_qps`/`p95_qps`) drops every record with an error and writes that one count as both
+    `num_requests_total` and `num_requests_successful`: the two are equal by construction, so the
+    total is not the requests sent and says nothing of failures. The kv-cache-tester version before it
+    (`median_qps`/`p99_qps`) counts every row as the total and the rows that succeeded apart."""
+    return "request_metrics" not in point and "p75_qps" in point and "median_qps" not in point
 
 
 def _fenced(text: str) -> str | None:

@@ -119,6 +119,11 @@ WITHOUT_OVERHEAD = ("QPS w/o loadgen overhead", "TPS w/o loadgen overhead")
 #: LoadGen's count of the errors it logged, the summary's last line (loadgen/logging.cc).
 ERRORS_RE = re.compile(r"^(?P<n>No|\d+) errors? encountered", re.IGNORECASE)
 NS_NOTE = "LoadGen printed ns; converted to ms"
+#: LoadGen's early-stopping note names the queries of the run (`* Processed 100 queries.`): the count its
+#: detail log writes as `result_query_count` beside the same note, so in the Server and SingleStream
+#: scenarios (one sample a query) the requests completed; a MultiStream query holds several samples.
+PROCESSED_RE = re.compile(r"^\*\s*Processed (?P<n>\d+) queries\.?$")
+PROCESSED_NOTE = "queries the early-stopping note counts (one sample each; the detail log's result_query_count)"
 #: The latency limits LoadGen prints under Test Parameters Used, and the setting each fills.
 LIMITS = {
     "target_latency (ns)": "latency_limit_ms",
@@ -286,6 +291,17 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
                     checks[-1] = f"{checks[-1]} {s}"
                 else:
                     checks.append(s)
+                q = PROCESSED_RE.match(s)
+                if q and settings["scenario"] in ("Server", "SingleStream"):
+                    cells += 1
+                    if any(r["metric"] == "completed" for r in records):
+                        rejects.append((ln, s, "the query count another early-stopping note states"))
+                    else:
+                        records.append(
+                            dict(line=ln, metric="completed", statistic="value", value=float(q["n"]), unit="req")
+                            | {"note": PROCESSED_NOTE}
+                        )
+                    continue
                 for x in re.findall(rf"(?<![\w.]){NUMBER}(?![\w.])", s):
                     cells += 1
                     rejects.append((ln, s, f"early-stopping note ({x}), not a tidy measurement"))

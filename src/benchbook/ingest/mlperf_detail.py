@@ -10,7 +10,9 @@ loadgen/results.cc): `result_validity` and the checks (`result_*_met`), the rate
 Every number of a `result_*` key, of `num_errors` and in the early-stopping text is a cell: kept under the
 summary's name or set aside with the reason (the rate without LoadGen's overhead is 1 / mean latency; the
 over-latency count counts queries over a `target_latency` a stream or LLM run leaves 0; the token rates the
-summary does not print). The `effective_*` keys are the run's configuration, read as settings, not cells. A
+summary does not print). The `effective_*` keys are the run's configuration, read as settings, not cells,
+and so are an LLM run's TTFT and TPOT limits, which LoadGen logs as `requested_server_ttft_latency` and
+`requested_server_tpot_latency` only (`TOKEN_LIMITS`). A
 query is one sample in the Server and SingleStream scenarios, so `result_query_count` is their requests
 completed; an Offline query holds every sample and a MultiStream one `samples_per_query`, so theirs is not.
 """
@@ -46,10 +48,14 @@ LATENCY_RE = re.compile(
 KINDS = {None: "e2el", "first_token_": "ttft", "time_to_output_token_": "tpot", "time_per_output_token_": "tpot"}
 SET_ASIDE = {
     "result_qps_without_loadgen_overhead": "1 / the mean latency (LoadGen's stream scenarios), a latency restated, not a rate",
-    "result_overlatency_query_count": "queries over target_latency, which a stream or LLM run leaves at 0 (every query counts)",
+    "result_overlatency_query_count": "queries over a target_latency that a stream or LLM run sets to 0, so every query is counted",
     "result_token_throughput": "a token rate the summary does not print (its unit not stated)",
     "result_token_throughput_with_loadgen_overhead": "a token rate the summary does not print",
 }
+#: An LLM run's TTFT and TPOT limits (ns), logged among the requested settings only (the summary prints
+#: them as `ttft_latency (ns)` and `tpot_latency (ns)`); read where `requested_use_token_latencies` is
+#: true, as NVIDIA's harness reads them against the p99s (LoadgenLogReader, `latency_usage_ttft`).
+TOKEN_LIMITS = {"requested_server_ttft_latency": "ttft_limit_ms", "requested_server_tpot_latency": "tpot_limit_ms"}
 CHECKS = {
     "result_perf_constraints_met": "Performance constraints satisfied",
     "result_min_duration_met": "Min duration satisfied",
@@ -88,6 +94,7 @@ def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, st
     settings.update(dict.fromkeys(("latency_limit_ms", "ttft_limit_ms", "tpot_limit_ms"), math.nan))
     records, rejects, checks, messages = [], [], [], []
     percentile = math.nan
+    token_limits, use_token_latencies = {}, False
     for ln, key, value in entries:
         if key == "effective_scenario":
             settings["scenario"] = str(value)
@@ -105,6 +112,10 @@ def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, st
             settings["latency_limit_ms"] = float(value) / 1e6
         elif key == "effective_target_latency_percentile":
             percentile = 100 * float(value)
+        elif key == "requested_use_token_latencies":
+            use_token_latencies = value is True
+        elif key in TOKEN_LIMITS and isinstance(value, (int, float)) and value > 0:
+            token_limits[TOKEN_LIMITS[key]] = float(value) / 1e6
         elif key in CHECKS:
             checks.append(f"{CHECKS[key]}={'Yes' if value else 'NO'}")
         elif key == "num_errors":
@@ -119,6 +130,8 @@ def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, st
                 )
         elif key.startswith("result_") and isinstance(value, (int, float)) and not isinstance(value, bool):
             records.extend(_result(ln, key, float(value), rejects))
+    if use_token_latencies:
+        settings.update(token_limits)
     if settings["scenario"] is None or not (records or rejects):
         raise ParseError(source, 1, "a LoadGen detail log without an effective_scenario or any result")
     if settings["scenario"] in ("SingleStream", "MultiStream") and math.isfinite(percentile):

@@ -65,7 +65,7 @@ from benchbook.ingest.core import (
     register,
 )
 from benchbook.ingest.headings import names, outline
-from benchbook.ingest.text import Lines, search, split_n
+from benchbook.ingest.text import Lines, search, split_n, whole
 
 NAME = "trtllm-bench"
 
@@ -999,12 +999,33 @@ _TABLE_SNIFF_RE = re.compile(
 COMMAND_SNIFF_RE = re.compile(r"\btrtllm-bench\b")
 
 
+#: trtllm-bench's first log lines (tensorrt_llm/bench/benchmark: the version, then `Preparing to run throughput
+#: benchmark...` or `... latency benchmark...`); its report (ENGINE DETAILS ... PERFORMANCE OVERVIEW) comes last.
+_STARTED_RE = re.compile(r"\[TRT-LLM\] \[I\] Preparing to run (?:throughput|latency) benchmark")
+
+
+def refuses(text: str | Lines) -> tuple[int, str] | None:
+    """(line, why) of the last line of a trtllm-bench run that logged its start and no report after it
+    (`Tool.refuses`): the run stopped, or the copy ends, before the tool printed a result; else None."""
+    if search(_SNIFF_RE, text):
+        return None
+    lines = split_n(whole(text))
+    if not any(_STARTED_RE.search(x) for x in lines):
+        return None
+    last = max(i for i, x in enumerate(lines, start=1) if x.strip())
+    return last, (
+        "a trtllm-bench run that logged its start (`Preparing to run ... benchmark`) and no report after it "
+        "(no PERFORMANCE OVERVIEW): the run stopped, or the copy ends, before the tool printed a result"
+    )
+
+
 TOOL = register(
     Tool(
         name=NAME,
         settings=SETTINGS,
         sniff=sniff,
         parse=parse,
+        refuses=refuses,
         description="TensorRT-LLM `trtllm-bench throughput` / `trtllm-bench latency` reports, 0.16 to 1.x "
         "(PERFORMANCE OVERVIEW, [TTFT]/[TPOT]/[Latency] percentile blocks; serving contract)",
         metrics=METRICS,
