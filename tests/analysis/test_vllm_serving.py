@@ -559,3 +559,15 @@ def test_a_format_records_a_setting_its_table_gives_a_value_for():
 
     with mock.patch.object(ingest, "carries", return_value=False):
         assert serving.recorded(r, "request_rate").tolist() == [True, False]
+
+
+def test_a_quantized_release_takes_the_size_the_prose_states_for_the_model_it_quantizes(tmp_path):
+    """`tencent/HY3-FP8` is the FP8 release of the model a guide sizes as `HY3 Preview ... (294B parameters,
+    20B active)`: the line names it without the format its name ends with; a name that is only a format
+    word, or another model's, is not named by that line."""
+    doc = tmp_path / "w.md"
+    doc.write_text("# HY3-Preview Usage\n\nHY3 Preview is a model (294B parameters, 20B active parameters).\n")
+    assert serving.stated_size("tencent/HY3-FP8", [doc]) == (294.0, 20.0, 3)
+    assert serving.stated_size("org/HY3-Preview-GPTQ-Int4", [doc]) == (294.0, 20.0, 3)
+    assert serving.stated_size("tencent/HY4-FP8", [doc]) is None  # another model
+    assert serving.stated_size("org/FP8", [doc]) is None  # a name that is only a format word names none

@@ -1408,10 +1408,18 @@ def named_at(model: str | None, paths) -> tuple[str, int] | None:
     return None
 
 
+#: The weights' format a checkpoint's name ends with (`tencent/HY3-FP8`, `...-GPTQ-Int4`, `...-AWQ`): a quantized
+#: release of the model the prose names without it (`HY3 Preview ... 294B parameters`), of the same size.
+_RELEASE_SUFFIX = re.compile(
+    r"(?i)(?:[-_.](?:fp8|fp4|nvfp4|mxfp4|mxfp8|int4|int8|awq|gptq|bf16|fp16|w4a16|w8a8|w4a8|w4afp8|dynamic|gguf))+$"
+)
+
+
 def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | None:
     """(total, active billions, line) of `model` as the input's own prose states it (`ingest.context`:
     `295B parameters, 21B active`, 参数规模为 295B，其中激活参数为 21B), on a line that names the model
-    (by its id's last path part) or under the nearest heading that does (`# Step-3.5-Flash Guide`, then
+    (by its id's last path part, or that part without the weights' format it ends with: `HY3-FP8` is named by
+    `HY3`) or under the nearest heading that does (`# Step-3.5-Flash Guide`, then
     `only 11B active parameters out of 196B`), the first such line; the active count is the total for a model
     not named as a mixture of experts, and None for one that is, where the line states none. None
     when no line of the input sizes the model."""
@@ -1420,13 +1428,13 @@ def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | N
 
     if not model or not isinstance(model, str):
         return None
-    key = _model_key(model)
+    keys = {k for k in (_model_key(model), _model_key(_RELEASE_SUFFIX.sub("", model.rstrip("/")))) if len(k) >= 3}
     for path in paths:
         ctx = context.read(ingest._load_lines(config.resolve(path)))
         for f in ctx.get("params"):
             above = [h for h in ctx.headings if h.line <= f.line]
             named = f.text + (" " + max(above, key=lambda h: h.line).text if above else "")
-            if key and key in re.sub(r"[^a-z0-9]", "", named.lower()):
+            if any(k in re.sub(r"[^a-z0-9]", "", named.lower()) for k in keys):
                 active = [a.value for a in ctx.get("active_params") if a.line == f.line]
                 dense = None if hardware.is_moe(model) else f.value
                 return f.value, active[0] if active else dense, f.line
