@@ -1171,6 +1171,9 @@ class _Reader:
         if m:
             self.add("device_count", int(m.group(2)), line, source, text)
             return self.add("device", _clean(m.group(1)), line, source, text)
+        m = _TPU_CHIPS.search(raw)
+        if m:  # a Cloud TPU slice by its type (`TPU v6e-64 (16 nodes × 4 chips)`): v5e's and v6e's count chips
+            self.add("device_count", int(m.group(1)), line, source, text)
         m = _N_GPUS.search(raw)
         if m:
             self.add("device_count", int(m.group(1)), line, source, text)
