@@ -1423,3 +1423,16 @@ def test_a_pytorch_release_is_named_apart_from_the_engine_version(line, torch):
 def test_a_cloud_tpu_slice_type_counts_its_chips_where_google_names_it_by_them(line, count):
     said = context.read(["| Field | Value |", "|---|---|", line] if line.startswith("|") else [line])
     assert [f.value for f in said.get("device_count")] == ([count] if count else [])
+
+
+@pytest.mark.parametrize(
+    ("line", "instances"),
+    [
+        ("one prefill server on node-1, one decode server on node-2, sglang-router in front.", 2),
+        ("We ran 2 prefill instances and 1 decode instance behind the router.", 3),
+        ("The prefill server and the decode server share a node.", None),  # no count of either
+        ("one prefill server; the decode side is not disaggregated.", None),
+    ],
+)
+def test_a_disaggregated_layout_in_words_counts_its_prefill_and_decode_servers(line, instances):
+    assert [f.value for f in _read(line).get("instances")] == ([instances] if instances else [])

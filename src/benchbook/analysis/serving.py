@@ -1732,13 +1732,26 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
             # whose count (`tested on 8 * MI300x`) is only an upper bound (`spanning`)
             if len(values) == 1 and facts[0].value >= 1:
                 add.append(f"{key}={facts[0].value}")
-        if add and "dp=" in " ".join(add) and any("enable-dp-attention" in f.text for f in ctx.facts):
+        if add and "dp=" in " ".join(add) and _dp_attention(ctx):
             add.append("dp_attention=yes")
         elif "dp=" in " ".join(add) and _sglang(r[mine]) and all(f.command is None for f in ctx.get("dp")):
             add.append("dp_attention=unstated")  # `TP8DP8` in words: DP attention or replicas, the file says neither
         if add:
             meta[mine] = meta[mine].where(meta[mine] == "", meta[mine] + "; ") + "; ".join(add)
     return r.assign(metadata=meta.replace("", pd.NA).astype(object), spans_untied=untied)
+
+
+#: SGLang's DP attention as a write-up names it beside the DP size it gives (`TP=8 PP=1 + DPA dp_size=8`, `DP
+#: attention 8`, `DP-attention`): the DP ranks split attention inside the TP group, as `--enable-dp-attention` does.
+_DP_ATTENTION_WORDS = re.compile(r"\bDPA\b|\bDP[- ]attention\b", re.I)
+
+
+def _dp_attention(ctx) -> bool:
+    """Whether the input runs SGLang's DP attention: its launch flag anywhere, or its name on the line that
+    gives the DP size."""
+    return any("enable-dp-attention" in f.text for f in ctx.facts) or any(
+        _DP_ATTENTION_WORDS.search(f.text) for f in ctx.get("dp")
+    )
 
 
 #: A launch's speculative decoding, by the flag each engine takes: SGLang's `--speculative-algorithm EAGLE3`
